@@ -1,0 +1,88 @@
+/**
+ * `npm test`: lint, type check, build, unit (vitest), browser (web-test-runner) and end-to-end
+ * (playwright) suites, one after another (2 cores), ending with one plain line:
+ *   N passed, N failed[, N skipped]
+ * and a non-zero exit code when anything failed. `npm test -- unit e2e` runs only those stages.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+const root = resolve(import.meta.dirname, '..');
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+const node = process.execPath;
+
+interface Stage {
+  name: string;
+  command: string[];
+  /** stages without their own reporter count as one check */
+  single?: boolean;
+}
+
+const stages: Stage[] = [
+  { name: 'lint', command: [bin('eslint'), '--max-warnings=0', '.'], single: true },
+  { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true },
+  { name: 'build', command: [node, '--import', 'tsx', 'scripts/build.ts'], single: true },
+  { name: 'unit', command: [bin('vitest'), 'run'] },
+  { name: 'browser', command: [bin('wtr')] },
+  { name: 'e2e', command: [bin('playwright'), 'test'] },
+];
+
+function run(stage: Stage, countsFile: string): Promise<number> {
+  return new Promise((resolveRun) => {
+    const [cmd, ...args] = stage.command as [string, ...string[]];
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, EXP_COUNTS_FILE: countsFile, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') },
+    });
+    child.on('exit', (code, signal) => resolveRun(code ?? (signal ? 1 : 0)));
+    child.on('error', (error) => {
+      console.error(`[test] could not start ${stage.name}:`, error.message);
+      resolveRun(1);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const selected = wanted.length ? stages.filter((s) => wanted.includes(s.name)) : stages;
+  const dir = mkdtempSync(join(tmpdir(), 'exp-test-'));
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const summary: string[] = [];
+  const started = Date.now();
+  for (const stage of selected) {
+    const file = join(dir, `${stage.name}.json`);
+    const t0 = Date.now();
+    console.log(`\n[test] ── ${stage.name} ──`);
+    const code = await run(stage, file);
+    let counts: Counts;
+    if (stage.single) counts = code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+    else {
+      try {
+        counts = JSON.parse(readFileSync(file, 'utf8')) as Counts;
+        // a runner that failed without a failing test (setup crash) still fails the run
+        if (code !== 0 && counts.failed === 0) counts.failed = 1;
+      } catch {
+        counts = { passed: 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+      }
+    }
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
+    summary.push(`[test] ${stage.name.padEnd(8)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  console.log('\n' + summary.join('\n') + `\n[test] total time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+  process.exitCode = total.failed > 0 ? 1 : 0;
+}
+
+void main();

@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { matchPage, redirectFor } from './routes.ts';
+import { StaticFiles } from './static.ts';
+
+export interface Logger {
+  (line: string): void;
+}
+
+/** A handler for a mounted prefix; answers or returns false to fall through. */
+export type Mount = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean | void>;
+
+export interface AppOptions {
+  /** the build output: dist/ with widgets/ and site/ */
+  distDir: string;
+  /** extra roots served under /media/ (seed images) */
+  mediaDirs?: string[];
+  /** /rest/v1, /functions/v1 and friends, tried in order before the site */
+  mounts?: Array<{ prefix: string; handle: Mount }>;
+  log?: Logger;
+}
+
+const CORS_ANY = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+
+/** The entry URL is stable and revalidated often; chunks and hashed assets never change. */
+function bundleHeaders(path: string): Record<string, string> {
+  const immutable = /^\/widgets\/chunks\//.test(path);
+  return { ...CORS_ANY, 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300, must-revalidate' };
+}
+
+const SITE_HEADERS = {
+  'Cache-Control': 'no-cache',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Permissions-Policy': 'geolocation=(), camera=(), microphone=()',
+};
+
+export function createApp(options: AppOptions): { server: Server; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } {
+  const widgets = new StaticFiles(resolve(options.distDir, 'widgets'));
+  const site = new StaticFiles(resolve(options.distDir, 'site'));
+  const media = (options.mediaDirs ?? []).map((d) => new StaticFiles(resolve(d)));
+  const log = options.log ?? (() => {});
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    for (const mount of options.mounts ?? []) {
+      if (url.pathname === mount.prefix || url.pathname.startsWith(mount.prefix + '/')) {
+        if ((await mount.handle(req, res, url)) !== false) return;
+      }
+    }
+    const method = req.method ?? 'GET';
+    if (url.pathname.startsWith('/widgets/')) {
+      if (method === 'OPTIONS') {
+        res.writeHead(204, { ...CORS_ANY, 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS', 'Access-Control-Max-Age': '86400' }).end();
+        return;
+      }
+      const file = await widgets.resolve(url.pathname.slice('/widgets'.length));
+      if (file && (method === 'GET' || method === 'HEAD')) return widgets.send(req, res, file, bundleHeaders(url.pathname));
+      res.writeHead(404, { ...CORS_ANY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed');
+      return;
+    }
+    if (url.pathname.startsWith('/media/')) {
+      for (const root of [site, ...media]) {
+        const rel = root === site ? url.pathname : url.pathname.slice('/media'.length);
+        const file = await root.resolve(rel);
+        if (file) return root.send(req, res, file, { ...CORS_ANY, 'Cache-Control': 'public, max-age=86400' });
+      }
+    }
+    const redirect = redirectFor(url.pathname, url.search);
+    if (redirect) {
+      res.writeHead(301, { Location: redirect }).end();
+      return;
+    }
+    const match = matchPage(url.pathname);
+    if (match.status === 200 || !url.pathname.includes('.')) {
+      const page = await site.resolve('/' + match.page);
+      if (page) {
+        if (match.status === 404) log(`404 page for ${JSON.stringify(url.pathname)}`);
+        return site.send(req, res, page, SITE_HEADERS, match.status);
+      }
+    }
+    // built assets (hashed), icons, robots.txt, sitemap.xml
+    const asset = await site.resolve(url.pathname);
+    if (asset && !asset.endsWith('.html')) {
+      const hashed = url.pathname.startsWith('/assets/');
+      return site.send(req, res, asset, { 'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600' });
+    }
+    const notFound = await site.resolve('/404.html');
+    log(`404 page for ${JSON.stringify(url.pathname)}`);
+    if (notFound) return site.send(req, res, notFound, SITE_HEADERS, 404);
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request');
+      return;
+    }
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log(`${req.method} ${url.pathname}${url.search.length > 200 ? url.search.slice(0, 200) + '…' : url.search} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    try {
+      await route(req, res, url);
+    } catch (error) {
+      console.error('[server] unhandled error for', req.method, url.pathname, error);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Internal server error');
+      else res.destroy();
+    }
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 65_000;
+  return { server, handle };
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.geojson': 'application/geo+json',
+  '.eml': 'message/rfc822',
+};
+
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|geo\+json)|image\/svg)/;
+
+interface CachedFile {
+  mtimeMs: number;
+  size: number;
+  body: Buffer;
+  etag: string;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+/**
+ * Serves files from a directory with ETags, 304s, gzip/brotli (compressed once, kept in memory)
+ * and Range for media. Paths never leave the directory.
+ */
+export class StaticFiles {
+  private cache = new Map<string, CachedFile>();
+  constructor(readonly root: string) {}
+
+  /** The file for a URL path inside root, or undefined (missing, a directory, or outside). */
+  async resolve(urlPath: string): Promise<string | undefined> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      return undefined;
+    }
+    if (decoded.includes('\0')) return undefined;
+    const file = normalize(join(this.root, decoded));
+    if (file !== this.root && !file.startsWith(this.root + sep)) return undefined;
+    try {
+      const info = await stat(file);
+      return info.isFile() ? file : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async load(file: string): Promise<CachedFile> {
+    const info = await stat(file);
+    const hit = this.cache.get(file);
+    if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
+    const body = await readFile(file);
+    const entry: CachedFile = { mtimeMs: info.mtimeMs, size: info.size, body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"` };
+    this.cache.set(file, entry);
+    return entry;
+  }
+
+  async send(req: IncomingMessage, res: ServerResponse, file: string, headers: Record<string, string> = {}, status = 200): Promise<void> {
+    const entry = await this.load(file);
+    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    res.setHeader('Content-Type', type);
+    res.setHeader('ETag', entry.etag);
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    if (status === 200 && req.headers['if-none-match'] === entry.etag) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    let body = entry.body;
+    const accept = String(req.headers['accept-encoding'] ?? '');
+    if (COMPRESSIBLE.test(type) && body.length > 512) {
+      if (/\bbr\b/.test(accept)) {
+        entry.br ??= brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } });
+        body = entry.br;
+        res.setHeader('Content-Encoding', 'br');
+      } else if (/\bgzip\b/.test(accept)) {
+        entry.gzip ??= gzipSync(body, { level: 9 });
+        body = entry.gzip;
+        res.setHeader('Content-Encoding', 'gzip');
+      }
+    } else if (status === 200 && /^(video|audio)\//.test(type)) {
+      res.setHeader('Accept-Ranges', 'bytes');
+      const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
+      if (range && (range[1] || range[2])) {
+        const total = body.length;
+        let start = range[1] ? Number(range[1]) : total - Number(range[2]);
+        let end = range[1] && range[2] ? Number(range[2]) : total - 1;
+        start = Math.max(0, start);
+        end = Math.min(end, total - 1);
+        if (start > end) {
+          res.statusCode = 416;
+          res.setHeader('Content-Range', `bytes */${total}`);
+          res.end();
+          return;
+        }
+        res.statusCode = 206;
+        res.setHeader('Content-Range', `bytes ${start}-${end}/${total}`);
+        body = body.subarray(start, end + 1);
+        status = 206;
+      }
+    }
+    res.statusCode = status;
+    res.setHeader('Content-Length', String(body.length));
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+}

@@ -1,0 +1,77 @@
+/** Helpers for browser tests of the built bundle (dist/widgets), run by @web/test-runner. */
+import type axeCore from 'axe-core';
+
+export const BUNDLE_URL = new URL('/dist/widgets/exp-widgets.js', location.origin).href;
+export const SINGLE_FILE_URL = new URL('/dist/widgets/exp-widgets.bundle.js', location.origin).href;
+
+export async function loadBundle(url = BUNDLE_URL): Promise<void> {
+  await import(/* @vite-ignore */ url);
+}
+
+export async function waitFor<T>(probe: () => T | undefined | null | false, timeout = 8000, what = 'condition'): Promise<T> {
+  const until = performance.now() + timeout;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Puts HTML in a fresh container and waits until the element has rendered its shadow content. */
+export async function mount<K extends keyof HTMLElementTagNameMap>(html: string, tag: K, ready = '[part~="root"]'): Promise<HTMLElementTagNameMap[K]> {
+  const box = document.createElement('div');
+  box.className = 'test-box';
+  box.innerHTML = html;
+  document.body.append(box);
+  const el = await waitFor(() => box.querySelector(tag) ?? (box.firstElementChild?.localName === tag ? box.firstElementChild : null), 2000, `<${tag}> in the DOM`);
+  await waitFor(() => el.shadowRoot?.querySelector(ready), 8000, `<${tag}> to render ${ready}`);
+  return el as HTMLElementTagNameMap[K];
+}
+
+export function cleanup(): void {
+  for (const box of document.querySelectorAll('.test-box')) box.remove();
+}
+
+export function shadow<E extends Element = HTMLElement>(el: Element, selector: string): E {
+  const found = el.shadowRoot?.querySelector<E>(selector);
+  if (!found) throw new Error(`${selector} not found in <${el.localName}>`);
+  return found;
+}
+
+export function shadowAll<E extends Element = HTMLElement>(el: Element, selector: string): E[] {
+  return [...(el.shadowRoot?.querySelectorAll<E>(selector) ?? [])];
+}
+
+export function oneEvent<T = unknown>(target: EventTarget, name: string, timeout = 5000): Promise<CustomEvent<T>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${name} event`)), timeout);
+    target.addEventListener(name, (e) => {
+      clearTimeout(timer);
+      resolve(e as CustomEvent<T>);
+    }, { once: true });
+  });
+}
+
+export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+
+let axeLoaded: Promise<void> | undefined;
+
+/** Runs axe-core on an element (it reads open shadow roots) and returns serious/critical violations. */
+export async function seriousViolations(el: Element): Promise<axeCore.Result[]> {
+  axeLoaded ??= new Promise<void>((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = '/node_modules/axe-core/axe.min.js';
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error('axe-core did not load'));
+    document.head.append(s);
+  });
+  await axeLoaded;
+  const axe = (window as unknown as { axe: typeof axeCore }).axe;
+  const result = await axe.run(el, { resultTypes: ['violations'] });
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export function describeViolations(list: axeCore.Result[]): string {
+  return list.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
+}

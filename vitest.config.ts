@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  test: {
+    reporters: ['default', './tests/support/vitest-counts-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'widgets', environment: 'happy-dom', include: ['widgets/**/*.test.{ts,tsx}'], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'supabase/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          // PGlite takes 0.5-1 GB per instance: keep the database suites from piling up
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
+  },
+});

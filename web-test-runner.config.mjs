@@ -1,0 +1,48 @@
+// Browser tests of the BUILT bundle (dist/widgets) in Debian's chromium through Playwright.
+import { writeFileSync } from 'node:fs';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { defaultReporter, summaryReporter } from '@web/test-runner';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.mjs';
+
+/** Totals for scripts/test.ts, which prints the one closing line. */
+function countsReporter() {
+  return {
+    onTestRunFinished({ sessions }) {
+      const counts = { passed: 0, failed: 0, skipped: 0 };
+      const walk = (suite) => {
+        for (const t of suite.tests ?? []) {
+          if (t.skipped) counts.skipped++;
+          else if (t.passed) counts.passed++;
+          else counts.failed++;
+        }
+        for (const s of suite.suites ?? []) walk(s);
+      };
+      for (const s of sessions) {
+        if (s.testResults) walk(s.testResults);
+        // a file that could not load or run at all counts as a failure
+        if (!s.passed && (!s.testResults || (s.errors ?? []).length)) counts.failed++;
+      }
+      if (process.env.EXP_COUNTS_FILE) writeFileSync(process.env.EXP_COUNTS_FILE, JSON.stringify(counts));
+    },
+  };
+}
+
+export default {
+  rootDir: '.',
+  files: ['tests/browser/**/*.test.ts'],
+  nodeResolve: true,
+  concurrency: 2,
+  concurrentBrowsers: 1,
+  testsFinishTimeout: 300_000,
+  browserStartTimeout: 60_000,
+  testFramework: { config: { timeout: 20_000 } },
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true },
+    }),
+  ],
+  reporters: [defaultReporter(), summaryReporter({ flatten: false }), countsReporter()],
+};

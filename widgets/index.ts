@@ -1,0 +1,71 @@
+/**
+ * The one script a page includes. It stays tiny: it only finds exp- tags (now and later, in the
+ * document and in our own shadow roots) and imports the code of the elements that are present.
+ * Chunks load relative to this file's URL, so the bundle works from any origin or CDN path.
+ * Loading it twice (or next to the all-in-one file) is harmless: one autoloader serves the page.
+ */
+type Loader = () => Promise<unknown>;
+
+const loaders: Record<string, Loader> = {
+  'exp-language-switch': () => import('./language-switch/language-switch.element.ts'),
+};
+
+interface Autoloader {
+  observe(root: ParentNode): void;
+  register(more: Record<string, Loader>): void;
+}
+
+/**
+ * Copies of the bundle find each other through the custom-element registry (a class's static
+ * field), so nothing is added to `window`.
+ */
+export const AUTOLOADER_TAG = 'exp-autoloader';
+
+function createAutoloader(): Autoloader {
+  const known: Record<string, Loader> = {};
+  const started = new Set<string>();
+
+  const load = (tag: string) => {
+    const loader = known[tag];
+    if (!loader || started.has(tag) || customElements.get(tag)) return;
+    started.add(tag);
+    loader().catch((error: unknown) => {
+      // a failed chunk (offline, blocked) may be retried when the tag shows up again
+      started.delete(tag);
+      console.error(`[exp-widgets] could not load <${tag}>`, error);
+    });
+  };
+
+  const scan = (root: ParentNode) => {
+    if ((root as Element).localName in known) load((root as Element).localName);
+    for (const el of root.querySelectorAll(':not(:defined)')) if (el.localName in known) load(el.localName);
+  };
+
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) scan(node as Element);
+  });
+
+  return {
+    observe(root) {
+      scan(root);
+      observer.observe(root, { childList: true, subtree: true });
+    },
+    register(more) {
+      for (const [tag, loader] of Object.entries(more)) known[tag] ??= loader;
+      scan(document);
+    },
+  };
+}
+
+if (typeof document !== 'undefined' && typeof customElements !== 'undefined') {
+  let holder = customElements.get(AUTOLOADER_TAG) as (CustomElementConstructor & { autoloader?: Autoloader }) | undefined;
+  if (!holder) {
+    const autoloader = createAutoloader();
+    holder = class extends HTMLElement {
+      static autoloader = autoloader;
+    };
+    customElements.define(AUTOLOADER_TAG, holder);
+    autoloader.observe(document);
+  }
+  holder.autoloader?.register(loaders);
+}

@@ -1,0 +1,177 @@
+import r2wc from '@r2wc/react-to-web-component';
+import { Component, createContext, useContext, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { TFunction } from 'i18next';
+import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
+import { resolveApiConfig, type ApiConfig } from './config.ts';
+import { defineOnce } from './define.ts';
+import { langEpoch, langOf, translator, watchLang, type Lang } from './i18n.ts';
+import { baseCss, sheetFor, withTwind } from './styles.ts';
+import { createToaster, ToastRegion, type Toaster } from './toast.tsx';
+
+/** Attributes every element understands. */
+export const commonAttributes = {
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url': { type: 'url' },
+  /** Public anonymous key of the backend. */
+  'api-key': { type: 'string', maxLength: 4096 },
+} as const satisfies AttrSchema;
+
+export interface ElementContextValue {
+  host: HTMLElement;
+  shadowRoot: ShadowRoot;
+  lang: Lang;
+  t: TFunction;
+  api: ApiConfig;
+  toaster: Toaster;
+}
+
+const ElementContext = createContext<ElementContextValue | null>(null);
+
+/** Everything an element's component needs from its host: language, translations, backend, toasts. */
+export function useElement(): ElementContextValue {
+  const value = useContext(ElementContext);
+  if (!value) throw new Error('useElement() outside an exp- element');
+  return value;
+}
+
+export type ElementProps<S extends AttrSchema> = AttrValues<S & typeof commonAttributes>;
+
+export interface ElementDefinition<S extends AttrSchema> {
+  tag: `exp-${string}`;
+  attributes: S;
+  component: ComponentType<ElementProps<S>>;
+  /** extra CSS adopted into the shadow root (e.g. a library's stylesheet imported with ?inline) */
+  styles?: readonly string[];
+  /** inline-level elements (a language switch in a header) */
+  inline?: boolean;
+}
+
+interface AutoloaderLike {
+  observe(root: ParentNode): void;
+}
+
+/**
+ * The autoloader of the entry bundle, when present (widgets/index.ts keeps it on the class of
+ * <exp-autoloader>): it also loads the exp- tags that our shadow roots render.
+ */
+function autoloader(): AutoloaderLike | undefined {
+  return (customElements.get('exp-autoloader') as { autoloader?: AutoloaderLike } | undefined)?.autoloader;
+}
+
+const warned = new Set<string>();
+
+function reportAttributeErrors(tag: string, errors: AttrError[]): void {
+  for (const e of errors) {
+    const id = `${tag}|${e.attribute}|${e.value}`;
+    if (warned.has(id)) continue;
+    warned.add(id);
+    console.warn(`[${tag}] invalid ${e.attribute}="${e.value}" (expected ${e.expected}${Object.keys(e.params).length ? ' ' + JSON.stringify(e.params) : ''}); using the default.`);
+  }
+}
+
+class ErrorBoundary extends Component<{ children: ReactNode; t: TFunction; tag: string }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error(`[${this.props.tag}]`, error, info.componentStack);
+  }
+  override render() {
+    const { t } = this.props;
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div role="alert" className="p-4 rounded-brand border border-line bg-surface text-ink" part="error">
+        <p className="m-0 font-semibold">{t('errors.somethingWentWrong')}</p>
+        <p className="m-0 mt-1 text-sm text-ink-muted">{t('errors.unexpected')}</p>
+        <button type="button" className="mt-3 px-3 py-1.5 rounded-md bg-primary text-primary-contrast text-sm cursor-pointer" onClick={() => this.setState({ failed: false })}>
+          {t('common.tryAgain')}
+        </button>
+      </div>
+    );
+  }
+}
+
+function AttributeErrors({ errors, t, tag }: { errors: AttrError[]; t: TFunction; tag: string }) {
+  if (!errors.length) return null;
+  return (
+    <div role="alert" part="attribute-errors" className="mb-3 px-3 py-2 rounded-md border border-danger text-danger bg-surface text-sm">
+      {errors.map((e) => (
+        <p key={e.attribute} className="m-0">
+          {t('attributes.invalid', { tag, attribute: e.attribute, value: e.value })} {t(`attributes.${e.expected}`, e.params)}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * Turns a React component into a custom element: open shadow root with our base sheet, the shared
+ * twind sheet and any extra CSS; typed, validated attributes; language that follows `lang` live;
+ * an error boundary; a toast region. Defined once even if the bundle is loaded twice.
+ */
+export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): void {
+  if (typeof customElements === 'undefined' || customElements.get(def.tag)) return;
+  const schema = { ...commonAttributes, ...def.attributes } as S & typeof commonAttributes;
+  const names = Object.keys(schema);
+  const Inner = def.component;
+
+  function Host({ container }: { container?: ShadowRoot }) {
+    useSignals();
+    const shadowRoot = container as ShadowRoot;
+    const host = shadowRoot.host as HTMLElement;
+    // reading the signal subscribes this element to every `lang` change in the page
+    void langEpoch.value;
+    const lang = langOf(host);
+    const t = useMemo(() => translator(lang), [lang]);
+    const snapshot = names.map((n) => host.getAttribute(n)).join('\u0000');
+    const { values, errors } = useMemo(() => parseAttributes(schema, (n) => host.getAttribute(n)), [snapshot]); // eslint-disable-line react-hooks/exhaustive-deps
+    const api = useMemo(() => resolveApiConfig({ apiUrl: values.apiUrl, apiKey: values.apiKey }), [values.apiUrl, values.apiKey]);
+    const [toaster] = useState(createToaster);
+    const context = useMemo<ElementContextValue>(() => ({ host, shadowRoot, lang, t, api, toaster }), [host, shadowRoot, lang, t, api, toaster]);
+    if (errors.length) reportAttributeErrors(def.tag, errors);
+    return (
+      <ElementContext.Provider value={context}>
+        <div className={def.inline ? 'exp-root exp-inline' : 'exp-root'} part="root" lang={lang}>
+          <AttributeErrors errors={errors} t={t} tag={def.tag} />
+          <ErrorBoundary t={t} tag={def.tag}>
+            <Inner {...(values as ElementProps<S>)} />
+          </ErrorBoundary>
+        </div>
+        <div className="exp-root exp-overlay" lang={lang}>
+          <ToastRegion toaster={toaster} closeLabel={t('common.close')} />
+        </div>
+      </ElementContext.Provider>
+    );
+  }
+
+  const props = Object.fromEntries(names.map((n) => [camelCase(n), 'string'])) as Record<string, 'string'>;
+  const Base = r2wc(Host, { shadow: 'open', props }) as unknown as new () => HTMLElement & { connectedCallback(): void; disconnectedCallback(): void };
+  const render = Symbol.for('r2wc.render');
+  const extra = [baseCss, ...(def.styles ?? [])];
+
+  class ExpElement extends (withTwind(Base as never) as unknown as typeof Base) {
+    constructor() {
+      super();
+      const root = this.shadowRoot as ShadowRoot;
+      root.adoptedStyleSheets = [...extra.map(sheetFor), ...root.adoptedStyleSheets];
+      watchLang(root);
+      autoloader()?.observe(root);
+    }
+    override connectedCallback() {
+      super.connectedCallback();
+      // twind adopts its sheet on every connect; a moved element must not collect copies
+      const root = this.shadowRoot as ShadowRoot;
+      root.adoptedStyleSheets = [...new Set(root.adoptedStyleSheets)];
+    }
+    // r2wc skips empty and removed attributes; we re-read all of them on every change instead
+    attributeChangedCallback() {
+      if (this.isConnected) (this as unknown as Record<symbol, () => void>)[render]?.();
+    }
+  }
+  if (typeof document !== 'undefined') watchLang(document);
+  defineOnce(def.tag, ExpElement);
+}
+
+export type { AttrSpec };

@@ -1,0 +1,100 @@
+import i18next, { type TFunction } from 'i18next';
+import { signal } from '@preact/signals-react';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+
+export const LANGUAGES = ['en', 'es'] as const;
+export type Lang = (typeof LANGUAGES)[number];
+export const DEFAULT_LANG: Lang = 'en';
+
+/**
+ * Our own i18next instance: a host page may run its own i18next, which we must neither use nor
+ * disturb. No fallback language: a key missing in Spanish shows the key, never English.
+ */
+export const i18n = i18next.createInstance();
+void i18n.init({
+  resources: { en: { translation: en }, es: { translation: es } },
+  lng: DEFAULT_LANG,
+  fallbackLng: false,
+  supportedLngs: [...LANGUAGES],
+  initAsync: false,
+  returnNull: false,
+  returnEmptyString: false,
+  interpolation: { escapeValue: false },
+});
+
+/** 'es', 'es-EC', 'ES' -> 'es'; anything unknown -> undefined. */
+export function normaliseLang(value: string | null | undefined): Lang | undefined {
+  const base = value?.trim().toLowerCase().split(/[-_]/)[0];
+  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Lang) : undefined;
+}
+
+/**
+ * The language of an element: its own `lang`, else the nearest ancestor's (crossing shadow roots,
+ * so an element rendered inside another follows it), else `<html lang>`, else English.
+ */
+export function langOf(node: Node | null | undefined): Lang {
+  let current: Node | null | undefined = node;
+  while (current) {
+    if (current.nodeType === 1) {
+      const value = (current as Element).getAttribute('lang');
+      if (value) return normaliseLang(value) ?? DEFAULT_LANG;
+    }
+    current = current.parentNode ?? (current as ShadowRoot).host ?? null;
+  }
+  return DEFAULT_LANG;
+}
+
+/** Bumped whenever any `lang` attribute changes, so every element re-reads its language live. */
+export const langEpoch = signal(0);
+
+let observer: MutationObserver | undefined;
+const observed = new WeakSet<Node>();
+
+/** Watches `lang` attributes in the document and in our shadow roots. */
+export function watchLang(root: Document | ShadowRoot): void {
+  if (typeof MutationObserver === 'undefined' || observed.has(root)) return;
+  observer ??= new MutationObserver(() => {
+    langEpoch.value++;
+  });
+  observer.observe(root, { attributes: true, attributeFilter: ['lang'], subtree: true });
+  observed.add(root);
+}
+
+export function translator(lang: Lang): TFunction {
+  return i18n.getFixedT(lang);
+}
+
+const STORAGE_KEY = 'exp-lang';
+
+/** The visitor's saved choice: `?lang=` first, then localStorage. */
+export function savedLang(): Lang | undefined {
+  try {
+    const fromQuery = normaliseLang(new URLSearchParams(location.search).get('lang'));
+    if (fromQuery) return fromQuery;
+    return normaliseLang(localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sets `<html lang>`, remembers the choice and keeps `?lang=` in the address for shared links. */
+export function applyDocumentLang(lang: Lang, options: { updateUrl?: boolean } = {}): void {
+  document.documentElement.lang = lang;
+  try {
+    localStorage.setItem(STORAGE_KEY, lang);
+  } catch {
+    // storage can be disabled (private mode, sandboxed iframes): the choice still applies now
+  }
+  if (options.updateUrl !== false) {
+    try {
+      const url = new URL(location.href);
+      if (url.searchParams.get('lang') !== lang) {
+        url.searchParams.set('lang', lang);
+        history.replaceState(history.state, '', url);
+      }
+    } catch {
+      // a sandboxed document may refuse history access; the language still changed
+    }
+  }
+}

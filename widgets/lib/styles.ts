@@ -1,0 +1,83 @@
+import { defineConfig, type TwindRule } from '@twind/core';
+import presetTailwind from '@twind/preset-tailwind';
+import install from '@twind/with-web-components';
+
+/** rem is relative to the HOST page's <html> font size, which we do not control: use px. */
+export function remToPx(declarations: string): string {
+  return declarations.replace(/(-?\d*\.?\d+)rem\b/g, (_, n: string) => `${+(parseFloat(n) * 16).toFixed(4)}px`);
+}
+
+const v = (name: string, fallback: string) => `var(--exp-${name}, ${fallback})`;
+
+/** Breakpoints follow the element's own width (container queries), not the page's. */
+const containerSizes = { sm: 640, md: 768, lg: 1024, xl: 1280 } as const;
+
+export const twindConfig = defineConfig({
+  presets: [presetTailwind()],
+  hash: false,
+  theme: {
+    extend: {
+      colors: {
+        primary: { DEFAULT: v('color-primary', '#123c69'), hover: v('color-primary-hover', '#0d2c4d'), contrast: v('color-primary-contrast', '#ffffff') },
+        accent: { DEFAULT: v('color-accent', '#c8102e'), contrast: v('color-accent-contrast', '#ffffff') },
+        ink: { DEFAULT: v('color-ink', '#0f172a'), muted: v('color-muted', '#475569') },
+        surface: { DEFAULT: v('color-surface', '#ffffff'), subtle: v('color-surface-subtle', '#f1f5f9') },
+        line: v('color-border', '#e2e8f0'),
+        danger: v('color-danger', '#b91c1c'),
+        success: v('color-success', '#15803d'),
+      },
+      borderRadius: { brand: v('radius', '12px') },
+      fontFamily: { brand: v('font-family', 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif') },
+    },
+  },
+  variants: Object.entries(containerSizes).map(([name, px]) => [`cq-${name}`, `@container exp (min-width: ${px}px)`] as [string, string]),
+  finalize(rule: TwindRule): TwindRule {
+    return rule.d ? { ...rule, d: remToPx(rule.d) } : rule;
+  },
+});
+
+/** One twind instance and one constructable sheet, adopted by every shadow root. */
+export const withTwind = install(twindConfig, true);
+
+/**
+ * What every shadow root gets before the utilities: the host page cannot change our look, since
+ * `all: initial` cuts every inherited property (colour, font, line height, letter spacing, ...)
+ * at the widget root and we then set our own.
+ */
+export const baseCss = `
+:host { display: block; box-sizing: border-box; }
+:host([hidden]) { display: none !important; }
+.exp-root {
+  all: initial;
+  display: block;
+  container: exp / inline-size;
+  box-sizing: border-box;
+  font-family: ${v('font-family', 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif')};
+  font-size: 16px;
+  line-height: 1.5;
+  font-weight: 400;
+  color: ${v('color-ink', '#0f172a')};
+  text-align: start;
+  -webkit-font-smoothing: antialiased;
+  -webkit-text-size-adjust: 100%;
+}
+.exp-root.exp-inline { display: inline-block; container: none; }
+.exp-root :focus-visible { outline: 2px solid ${v('color-focus', '#2563eb')}; outline-offset: 2px; }
+.exp-sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0,0,0,0); white-space: nowrap; border: 0; }
+@media (prefers-reduced-motion: reduce) {
+  .exp-root *, .exp-root *::before, .exp-root *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; transition-duration: 0.01ms !important; scroll-behavior: auto !important; }
+}
+`;
+
+const sheets = new Map<string, CSSStyleSheet>();
+
+/** A constructable stylesheet per CSS text, shared by every element that adopts it. */
+export function sheetFor(css: string): CSSStyleSheet {
+  let sheet = sheets.get(css);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(remToPx(css));
+    sheets.set(css, sheet);
+  }
+  return sheet;
+}
