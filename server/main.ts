@@ -1,44 +1,82 @@
 /**
- * `npm start`: builds what is missing, then serves the site, the bundle and the data API.
- * Configuration by environment: PORT (8080), DATA_DIR (.data), DATABASE_URL (PostgreSQL instead
- * of the embedded PGlite), SMTP_URL / SMTP_FROM / TEAM_INBOX (inquiry mail).
+ * `npm start`: builds what is missing, opens the database (PGlite in DATA_DIR, or PostgreSQL when
+ * DATABASE_URL is set), applies migrations and the first-start seed, and serves everything.
+ *
+ * Environment: PORT (8080), DATA_DIR (.data), DATABASE_URL, SEED_LISTINGS (1800),
+ * SMTP_URL / SMTP_FROM / TEAM_INBOX (inquiry mail), LOG_REQUESTS=0 (quiet),
+ * RESET_DATA=1 (start from an empty data dir: tests), SKIP_BUILD=1 (npm run dev).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createApp } from './http/app.ts';
+import type { Database } from './db/database.ts';
+import { openPglite } from './db/pglite.ts';
+import { openPostgres } from './db/postgres.ts';
+import { ROOT, startServer } from './server.ts';
 
-const root = resolve(import.meta.dirname, '..');
-const dist = resolve(root, 'dist');
+const dist = resolve(ROOT, 'dist');
 
 function ensureBuilt(): void {
   const needed = ['widgets/exp-widgets.js', 'widgets/exp-widgets.bundle.js', 'site/index.html'];
   if (needed.every((f) => existsSync(resolve(dist, f)))) return;
   console.log('[start] building the bundle and the site (first start)...');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', resolve(root, 'scripts/build.ts')], { stdio: 'inherit', cwd: root });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'scripts/build.ts')], { stdio: 'inherit', cwd: ROOT });
   if (result.status !== 0) {
     console.error('[start] the build failed; see above.');
     process.exit(result.status ?? 1);
   }
 }
 
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
 async function main(): Promise<void> {
-  if (process.env.SKIP_BUILD !== '1') ensureBuilt();
   const port = Number(process.env.PORT ?? 8080);
-  const { server } = createApp({
-    distDir: dist,
-    mediaDirs: [resolve(root, 'supabase/seed/media')],
-    log: process.env.LOG_REQUESTS === '0' ? () => {} : (line) => console.log(line),
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
+  const dataDir = resolve(ROOT, process.env.DATA_DIR ?? '.data');
+  if (process.env.SKIP_BUILD !== '1') ensureBuilt();
+
+  let db: Database;
+  if (process.env.DATABASE_URL) {
+    console.log(`[start] PostgreSQL at ${redact(process.env.DATABASE_URL)}`);
+    db = await openPostgres(process.env.DATABASE_URL);
+  } else {
+    if (process.env.RESET_DATA === '1') rmSync(dataDir, { recursive: true, force: true });
+    console.log(`[start] embedded PGlite in ${dataDir}`);
+    db = await openPglite(dataDir);
+  }
+
+  const quiet = process.env.LOG_REQUESTS === '0';
+  const server = await startServer({
+    db,
+    port,
+    log: (line) => (quiet && !line.startsWith('[') ? undefined : console.log(line)),
+    seedListings: process.env.SEED_LISTINGS ? Number(process.env.SEED_LISTINGS) : undefined,
   });
-  server.listen(port, () => console.log(`[start] http://localhost:${port}/`));
+  console.log(`[start] http://localhost:${server.port}/`);
+  server.ready.then(
+    () => console.log('[start] data API ready'),
+    (error: unknown) => {
+      console.error('[start] could not prepare the database:', error);
+      process.exitCode = 1;
+      void server.close().then(() => process.exit(1));
+    },
+  );
+
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     console.log(`[start] ${signal}: stopping`);
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-    setTimeout(() => process.exit(0), 3000).unref();
+    setTimeout(() => process.exit(0), 5000).unref();
+    void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -109,6 +109,9 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     });
     try {
       await route(req, res, url);
+      // a body nobody read (a write to the read-only API, say) is drained so the keep-alive
+      // connection stays usable for the client's next request
+      if (!req.readableEnded) req.resume();
     } catch (error) {
       console.error('[server] unhandled error for', req.method, url.pathname, error);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Internal server error');

@@ -1,0 +1,39 @@
+/**
+ * npm run bench [-- api map pages]: runs the benchmarks, writes bench/results/<name>.json and
+ * refreshes the figures in README.md between the bench markers.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { benchApi } from './api.ts';
+import { renderReadme } from './report.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const results = join(root, 'bench', 'results');
+
+const benches: Record<string, () => Promise<Record<string, unknown>>> = {
+  api: benchApi,
+};
+
+async function main(): Promise<void> {
+  mkdirSync(results, { recursive: true });
+  const wanted = process.argv.slice(2).filter((a) => a in benches);
+  for (const name of wanted.length ? wanted : Object.keys(benches)) {
+    const started = Date.now();
+    const result = { name, date: new Date().toISOString(), machine: machine(), ...(await benches[name]!()) };
+    writeFileSync(join(results, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
+    console.log(`[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(0)} s -> bench/results/${name}.json`);
+  }
+  const readme = join(root, 'README.md');
+  writeFileSync(readme, renderReadme(readFileSync(readme, 'utf8'), results));
+  console.log('[bench] README.md figures updated');
+}
+
+function machine(): Record<string, unknown> {
+  return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

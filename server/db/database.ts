@@ -1,0 +1,47 @@
+/**
+ * One interface over the embedded PGlite and a real PostgreSQL. Reads for the public API run as
+ * the `anon` role, so row level security and column grants apply exactly as on Supabase.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  /** the public role, under row level security */
+  readonly anon: Queryable;
+  /** privileged work: migrations, seed, inquiries */
+  readonly admin: Queryable;
+  /** a privileged transaction */
+  transaction<T>(fn: (q: Queryable & { exec(sql: string): Promise<void> }) => Promise<T>): Promise<T>;
+  /** a privileged multi-statement script without parameters */
+  exec(sql: string): Promise<void>;
+  /** VACUUM ANALYZE after bulk loads, so counts use index-only scans and plans see the data */
+  vacuumAnalyze(tables: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The database cannot be reached (stopped, restarting, network): callers answer 503 and retry later. */
+export class DatabaseUnavailableError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('The database is not reachable');
+  }
+}
+
+/** A PostgreSQL error with its SQLSTATE, as both drivers report it. */
+export interface PgError extends Error {
+  code?: string;
+  detail?: string;
+  hint?: string;
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
+
+export function isConnectionError(error: unknown): boolean {
+  const e = error as PgError | undefined;
+  if (!e) return false;
+  if (e.code && CONNECTION_CODES.has(e.code)) return true;
+  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended/i.test(e.message ?? '');
+}

@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { insertSeed } from '../../supabase/seed/apply.ts';
+import { DEFAULT_LISTINGS, generateSeed } from '../../supabase/seed/generate.ts';
+import type { Database } from './database.ts';
+
+export const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
+
+/**
+ * Applies supabase/migrations/*.sql in order, each once, recording them where the Supabase CLI
+ * does (supabase_migrations.schema_migrations), so a database set up here is one the CLI knows.
+ */
+export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
+  await db.exec(`
+    create schema if not exists supabase_migrations;
+    create table if not exists supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
+  `);
+  const done = new Set((await db.admin.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
+  const applied: string[] = [];
+  for (const file of readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort()) {
+    const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
+    if (!version || done.has(version)) continue;
+    const sql = readFileSync(join(dir, file), 'utf8');
+    await db.transaction(async (tx) => {
+      await tx.exec(sql);
+      await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [version, rest.join('_')]);
+    });
+    applied.push(file);
+  }
+  return applied;
+}
+
+/** Seeds an empty database (first start); returns how many listings were loaded. */
+export async function seedIfEmpty(db: Database, listings = DEFAULT_LISTINGS): Promise<number> {
+  const [row] = await db.admin.query<{ n: number | string }>('select count(*) as n from public.agents');
+  if (Number(row?.n ?? 0) > 0) return 0;
+  return reseed(db, listings);
+}
+
+export async function reseed(db: Database, listings: number, options: { replaceListingsOnly?: boolean } = {}): Promise<number> {
+  const seed = generateSeed({ listings });
+  await db.transaction((tx) => insertSeed(tx, seed, options));
+  await db.vacuumAnalyze(['internal.listings', 'public.agents']);
+  return seed.listings.length;
+}

@@ -1,0 +1,58 @@
+/**
+ * /functions/v1/<name>: the local stand-in for Supabase Edge Functions. Each function is a
+ * Fetch-style handler (Request -> Response), the same code the deployed Deno function runs.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export type FunctionHandler = (request: Request, context: { clientAddress: string }) => Promise<Response>;
+
+const MAX_BODY = 64 * 1024;
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*', ...headers });
+  res.end(text);
+}
+
+export function createFunctionsRouter(functions: Record<string, FunctionHandler>) {
+  return async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const name = url.pathname.replace(/^\/functions\/v1\/?/, '').split('/')[0] ?? '';
+    const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
+    if (!fn) {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type' });
+        res.end();
+        return;
+      }
+      json(res, 404, { error: 'Function not found', code: 'NOT_FOUND' });
+      return;
+    }
+    const body = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? undefined : await readBody(req, MAX_BODY);
+    if (body === 'too-large') {
+      json(res, 413, { error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' }, { Connection: 'close' });
+      req.resume();
+      return;
+    }
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    const request = new Request(`http://localhost${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body && body.length ? new Uint8Array(body) : undefined });
+    const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim();
+    const response = await fn(request, { clientAddress: forwarded || req.socket.remoteAddress || 'unknown' });
+    const out: Record<string, string> = {};
+    response.headers.forEach((v, k) => (out[k] = v));
+    const payload = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, out);
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The local stand-in for a Supabase project plus the static host: /rest/v1, /functions/v1, the
+ * bundle, the site and the seed media. Used by `npm start`, the tests and the benchmarks.
+ */
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { DatabaseUnavailableError, type Database } from './db/database.ts';
+import { migrate, seedIfEmpty } from './db/setup.ts';
+import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
+import { createApp, type Logger } from './http/app.ts';
+import { schemaUnavailable } from './rest/errors.ts';
+import { createRestHandler, sendError } from './rest/handler.ts';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+
+export interface ServerOptions {
+  db: Database;
+  port?: number;
+  host?: string;
+  distDir?: string;
+  log?: Logger;
+  /** listings generated on an empty database (first start) */
+  seedListings?: number;
+  functions?: Record<string, FunctionHandler>;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Database;
+  /** resolves when migrations and seed are done (the API answers 503 until then) */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Migrations and first-start seed; a database that is not up yet is retried until it is. */
+async function prepare(db: Database, seedListings: number | undefined, log: Logger, stopped: () => boolean): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const applied = await migrate(db);
+      if (applied.length) log(`[db] applied migrations: ${applied.join(', ')}`);
+      const seeded = await seedIfEmpty(db, seedListings);
+      if (seeded) log(`[db] seeded ${seeded} listings`);
+      return;
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError) || stopped()) throw error;
+      if (attempt === 1 || attempt % 15 === 0) log('[db] the database is not reachable yet; retrying every 2 s');
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const log = options.log ?? (() => {});
+  let isReady = false;
+  let closed = false;
+  const rest = createRestHandler({ db: options.db });
+  const functions = createFunctionsRouter(options.functions ?? {});
+  const { server } = createApp({
+    distDir: options.distDir ?? resolve(ROOT, 'dist'),
+    mediaDirs: [resolve(ROOT, 'supabase/seed/media')],
+    log,
+    mounts: [
+      {
+        prefix: '/rest/v1',
+        handle: async (req, res, url) => {
+          if (!isReady && req.method !== 'OPTIONS') return sendError(res, schemaUnavailable(), { 'Retry-After': '2' });
+          await rest.handle(req, res, url);
+        },
+      },
+      { prefix: '/functions/v1', handle: functions },
+    ],
+  });
+  const ready = prepare(options.db, options.seedListings, log, () => closed).then(() => {
+    rest.reload();
+    isReady = true;
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    db: options.db,
+    ready,
+    async close() {
+      closed = true;
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      await ready.catch(() => {});
+      await options.db.close();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { findPlace, PLACES } from './places.ts';
+import { generateSeed } from './generate.ts';
+
+describe('seed', () => {
+  const seed = generateSeed();
+  const active = seed.listings.filter((l) => l.status === '1' && l.country_code === 'EC');
+
+  it('is deterministic', () => {
+    expect(JSON.stringify(generateSeed())).toBe(JSON.stringify(seed));
+    expect(JSON.stringify(generateSeed({ seed: 7 }))).not.toBe(JSON.stringify(seed));
+  });
+
+  it('has at least 1,500 active EC listings over at least 12 places, 40 EC agents, 6 full profiles', () => {
+    expect(active.length).toBeGreaterThanOrEqual(1500);
+    expect(new Set(active.map((l) => l.city)).size).toBeGreaterThanOrEqual(12);
+    const ec = seed.agents.filter((a) => a.country_code === 'EC');
+    expect(ec.length).toBeGreaterThanOrEqual(40);
+    expect(ec.filter((a) => a.about && a.languages?.length && a.specializations?.length && a.certifications?.length && a.locations_served?.length)).toHaveLength(6);
+  });
+
+  it('places coordinates inside each place', () => {
+    for (const l of active) {
+      const place = findPlace(l.city);
+      const lat = Number(l.geo_lat);
+      const lng = Number(l.geo_lon);
+      // rows with unusable coordinates (not numbers, out of range) are the rule-exercising ones
+      if (!place || !Number.isFinite(lat) || !Number.isFinite(lng) || !l.geo_lat?.trim() || Math.abs(lat) > 90) continue;
+      const km = Math.hypot((lat - place.lat) * 110.6, (lng - place.lng) * 111.3 * Math.cos((place.lat * Math.PI) / 180));
+      expect(km, `${l.id} in ${l.city}`).toBeLessThanOrEqual(place.radiusKm + 0.01);
+    }
+  });
+
+  it('prices and areas are plausible for each type', () => {
+    for (const l of active.filter((x) => PLACES.some((p) => p.city === x.city) && x.price !== null)) {
+      expect(l.price, `${l.id}`).toBeGreaterThanOrEqual(8000);
+      expect(l.price, `${l.id}`).toBeLessThanOrEqual(6_000_000);
+      if (l.property_type === 'apartment') expect(l.square_feet).toBeLessThanOrEqual(240);
+      if (l.property_type === 'land') expect(l.bedrooms).toBe(0);
+    }
+  });
+
+  it('has 1 to 6 images per ordinary listing, over two years of dates', () => {
+    const counts = active.slice(0, 1500).map((l) => (Array.isArray(l.images) ? l.images.length : l.images ? 1 : 0));
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(6);
+    const times = seed.listings.map((l) => Date.parse(l.created_at));
+    expect((Math.max(...times) - Math.min(...times)) / 86_400_000).toBeGreaterThan(600);
+  });
+
+  it('has the rows that exercise the rules', () => {
+    const has = (p: (l: (typeof seed.listings)[number]) => boolean) => expect(seed.listings.some(p)).toBe(true);
+    has((l) => l.status !== '1');
+    has((l) => l.country_code !== 'EC');
+    has((l) => l.geo_lat === null);
+    has((l) => l.geo_lat === '');
+    has((l) => l.geo_lat !== null && l.geo_lat.trim() !== '' && Number.isNaN(Number(l.geo_lat)));
+    has((l) => l.geo_lat !== null && l.geo_lat !== l.geo_lat.trim());
+    has((l) => l.title === null);
+    has((l) => l.price === null);
+    has((l) => l.property_type === null);
+    has((l) => /</.test(l.title ?? ''));
+    has((l) => !Array.isArray(l.images) && l.images !== null);
+    has((l) => Array.isArray(l.images) && typeof l.images[0] === 'object');
+    has((l) => l.agent_first_name === null && l.agent_email !== null);
+    expect(seed.agents.some((a) => a.picture !== null && a.picture !== a.picture.trim())).toBe(true);
+    expect(seed.agents.some((a) => a.last_name === null)).toBe(true);
+  });
+
+  it('refers only to images that exist in the repository', async () => {
+    const { existsSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const urls = new Set<string>();
+    for (const l of seed.listings) {
+      const list = Array.isArray(l.images) ? l.images : l.images ? [l.images] : [];
+      for (const i of list) {
+        const url = typeof i === 'string' ? i : ((i as { url?: string; src?: string }).url ?? (i as { src?: string }).src);
+        if (url?.startsWith('/media/') && !url.includes('missing')) urls.add(url);
+      }
+    }
+    for (const a of seed.agents) if (a.picture?.trim()) urls.add(a.picture.trim());
+    const missing = [...urls].filter((u) => !existsSync(resolve(import.meta.dirname, 'media', u.slice('/media/'.length))));
+    expect(missing).toEqual([]);
+  });
+});

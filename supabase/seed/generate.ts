@@ -1,0 +1,301 @@
+/**
+ * The deterministic seed: the same rows on every machine and in every test (fixed random seed,
+ * fixed reference date). Realistic listings over the places of places.ts, plus the rows that
+ * exercise the rules: inactive and foreign listings that must never show, coordinates that are
+ * missing, empty, non-numeric or numeric strings, missing title / price / type, odd types, HTML in
+ * text, every shape of the images field, and agent fields partly empty.
+ */
+import { generateAgents, type AgentRow } from './agents.ts';
+import { AREA, findPlace, PLACES, PRICE_PER_M2, type Place, type PropertyType } from './places.ts';
+import { descriptionFor, titleFor, type Pick } from './text.ts';
+
+export interface ListingRow {
+  id: number;
+  title: string | null;
+  address: string | null;
+  price: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  square_feet: number | null;
+  property_type: string | null;
+  city: string | null;
+  state: string | null;
+  images: unknown;
+  geo_lat: string | null;
+  geo_lon: string | null;
+  description: string | null;
+  created_at: string;
+  status: string;
+  country_code: string;
+  agent_id: number | null;
+  agent_first_name: string | null;
+  agent_last_name: string | null;
+  agent_email: string | null;
+  agent_phone: string | null;
+  agent_picture: string | null;
+}
+
+export const LISTING_COLUMNS = [
+  'id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon',
+  'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture',
+] as const satisfies ReadonlyArray<keyof ListingRow>;
+
+export const AGENT_COLUMNS = [
+  'id', 'first_name', 'last_name', 'email', 'phone', 'picture', 'country_code', 'location', 'about', 'languages', 'specializations', 'certifications',
+  'locations_served', 'facebook', 'instagram', 'linkedin', 'website', 'private_notes', 'created_at',
+] as const satisfies ReadonlyArray<keyof AgentRow>;
+
+export const SEED = 20261121;
+/** created_at spreads over the two years before this date */
+export const REFERENCE_DATE = Date.UTC(2026, 10, 1);
+export const DEFAULT_LISTINGS = 1800;
+
+/** mulberry32: small, fast, and the same sequence everywhere */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MEDIA = '/media/listings';
+const EXTERIOR: Record<PropertyType, [string, number]> = {
+  house: ['house', 8],
+  apartment: ['apartment', 8],
+  land: ['land', 6],
+  office: ['office', 5],
+  business_premises: ['business', 5],
+  commercial_building: ['commercial', 5],
+};
+const INTERIOR: Record<PropertyType, Array<[string, number]>> = {
+  house: [['living', 6], ['kitchen', 5], ['bedroom', 5], ['bathroom', 4], ['garden', 4]],
+  apartment: [['living', 6], ['kitchen', 5], ['bedroom', 5], ['bathroom', 4], ['view', 4]],
+  land: [['view', 4], ['garden', 4]],
+  office: [['office-interior', 4], ['view', 4]],
+  business_premises: [['shop-interior', 4]],
+  commercial_building: [['office-interior', 4], ['shop-interior', 4]],
+};
+
+function imagesFor(type: PropertyType, rand: () => number, pick: Pick): unknown {
+  const [ext, extCount] = EXTERIOR[type];
+  const count = 1 + Math.floor(rand() * 6);
+  const urls = [`${MEDIA}/${ext}-${1 + Math.floor(rand() * extCount)}.svg`];
+  const pool = INTERIOR[type];
+  while (urls.length < count) {
+    const [name, n] = pick(pool);
+    const url = `${MEDIA}/${name}-${1 + Math.floor(rand() * n)}.svg`;
+    if (!urls.includes(url)) urls.push(url);
+    else if (urls.length >= pool.reduce((s, [, k]) => s + k, 1)) break;
+  }
+  const shape = rand();
+  if (shape < 0.45) return urls;
+  if (shape < 0.75) {
+    // objects; the cover is flagged but not always first, as some feeds send it
+    const objects = urls.map((url, i) => ({ url, is_front_cover: i === 0 }));
+    if (objects.length > 2 && rand() < 0.5) objects.push(objects.shift() as (typeof objects)[number]);
+    return objects;
+  }
+  if (shape < 0.87) return urls.map((src) => ({ src }));
+  if (shape < 0.93) return { url: urls[0] };
+  return urls.map((u, i) => (i % 2 ? { url: u } : u));
+}
+
+function pointNear(place: Place, rand: () => number): [number, number] {
+  // uniform in a disc of radiusKm (1° latitude ≈ 110.6 km; longitude shrinks with cos(lat))
+  const r = place.radiusKm * Math.sqrt(rand());
+  const theta = rand() * 2 * Math.PI;
+  const lat = place.lat + (r * Math.sin(theta)) / 110.6;
+  const lng = place.lng + (r * Math.cos(theta)) / (111.3 * Math.cos((place.lat * Math.PI) / 180));
+  return [lat, lng];
+}
+
+function weighted<T extends string>(weights: Record<T, number>, rand: () => number): T {
+  const entries = Object.entries(weights) as Array<[T, number]>;
+  let x = rand() * entries.reduce((s, [, w]) => s + w, 0);
+  for (const [k, w] of entries) {
+    x -= w;
+    if (x <= 0) return k;
+  }
+  return entries[entries.length - 1]![0];
+}
+
+function roundPrice(p: number): number {
+  const step = p < 100_000 ? 500 : p < 1_000_000 ? 1000 : 5000;
+  return Math.round(p / step) * step;
+}
+
+export interface Seed {
+  agents: AgentRow[];
+  listings: ListingRow[];
+}
+
+export function generateSeed(options: { listings?: number; seed?: number } = {}): Seed {
+  const total = options.listings ?? DEFAULT_LISTINGS;
+  const rand = random(options.seed ?? SEED);
+  const pick: Pick = (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number];
+  const agents = generateAgents(rand);
+  const ecAgents = agents.filter((a) => a.country_code === 'EC');
+  const byCity = new Map<string, AgentRow[]>();
+  for (const a of ecAgents) for (const c of a.home) byCity.set(c, [...(byCity.get(c) ?? []), a]);
+  const placeWeights = Object.fromEntries(PLACES.map((p, i) => [String(i), p.weight])) as Record<string, number>;
+
+  const listings: ListingRow[] = [];
+  const span = 730 * 86_400_000;
+  for (let i = 0; i < total; i++) {
+    const place = PLACES[Number(weighted(placeWeights, rand))] as Place;
+    const type = weighted(place.mix, rand);
+    const [aLo, aHi] = AREA[type];
+    // areas cluster at the low end, as real stock does
+    let area = Math.round(aLo + (aHi - aLo) * Math.pow(rand(), type === 'land' ? 3 : 2.2));
+    if (type === 'land' && area > 2000) area = Math.round(area / 50) * 50;
+    const [pLo, pHi] = PRICE_PER_M2[type];
+    const ppm2 = (pLo + (pHi - pLo) * rand()) * place.priceFactor * (0.9 + rand() * 0.2);
+    // large lots sell for less per m²
+    let price = roundPrice(area * ppm2 * (type === 'land' && area > 800 ? Math.sqrt(800 / area) : 1));
+    price = Math.max(price, type === 'land' ? 8000 : 25_000);
+    let bedrooms = 0;
+    let bathrooms = type === 'land' ? 0 : 1;
+    if (type === 'apartment') {
+      bedrooms = Math.max(1, Math.min(4, Math.round(area / 55 + rand() * 0.8)));
+      bathrooms = Math.min(4, bedrooms === 1 ? 1 + (rand() < 0.4 ? 0.5 : 0) : bedrooms - (rand() < 0.5 ? 0.5 : 0));
+    } else if (type === 'house') {
+      bedrooms = Math.max(2, Math.min(6, Math.round(area / 85 + rand())));
+      bathrooms = Math.min(6, bedrooms + (rand() < 0.5 ? -0.5 : rand() < 0.5 ? 0.5 : 0));
+    } else if (type === 'office' || type === 'business_premises') {
+      bathrooms = 1 + (area > 150 ? 1 : 0) + (area > 300 ? 1 : 0);
+    } else if (type === 'commercial_building') {
+      bathrooms = 4 + Math.floor(area / 600);
+    }
+    const neighbourhood = pick(place.neighbourhoods);
+    const english = rand() < place.expat;
+    const facts = { type, city: place.city, neighbourhood, bedrooms, bathrooms, area, region: place.region, english };
+    const [lat, lng] = pointNear(place, rand);
+    const street = pick(place.streets);
+    const number = place.city === 'Quito' || place.city === 'Cumbayá' || place.city === 'Tumbaco'
+      ? `${pick(['N', 'E', 'S', 'Oe'])}${10 + Math.floor(rand() * 70)}-${100 + Math.floor(rand() * 300)}`
+      : String(100 + Math.floor(rand() * 1900));
+    const candidates = byCity.get(place.city) ?? ecAgents;
+    const agent = rand() < 0.85 ? pick(candidates) : pick(ecAgents);
+    const created = new Date(REFERENCE_DATE - Math.floor(rand() * span) - i).toISOString();
+    const status = rand() < 0.05 ? pick(['0', '2', '3']) : '1';
+
+    const row: ListingRow = {
+      id: i + 1,
+      title: titleFor(facts, pick),
+      address: `${street} ${number}, ${neighbourhood}`,
+      price,
+      bedrooms,
+      bathrooms,
+      square_feet: area,
+      property_type: type,
+      city: place.city,
+      state: place.state,
+      images: imagesFor(type, rand, pick),
+      geo_lat: lat.toFixed(6),
+      geo_lon: lng.toFixed(6),
+      description: descriptionFor(facts, pick, rand),
+      created_at: created,
+      status,
+      country_code: 'EC',
+      agent_id: agent.id,
+      agent_first_name: agent.first_name,
+      agent_last_name: agent.last_name,
+      agent_email: agent.email,
+      agent_phone: agent.phone,
+      agent_picture: agent.picture,
+    };
+    // feeds are imperfect: a sprinkle of the real-world defects on ordinary rows
+    const defect = rand();
+    if (defect < 0.012) row.agent_email = null;
+    else if (defect < 0.02) row.agent_phone = null;
+    else if (defect < 0.03) Object.assign(row, { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null });
+    else if (defect < 0.036) Object.assign(row, { geo_lat: null, geo_lon: null });
+    else if (defect < 0.04) row.geo_lat = ` ${row.geo_lat} `;
+    listings.push(row);
+  }
+  listings.push(...specialRows(listings.length + 1, ecAgents, rand));
+  return { agents, listings };
+}
+
+/** Rows that exercise every rule of the spec; they are ordinary listings otherwise. */
+function specialRows(firstId: number, agents: AgentRow[], rand: () => number): ListingRow[] {
+  const quito = PLACES[0] as Place;
+  let id = firstId;
+  const base = (over: Partial<ListingRow>): ListingRow => {
+    const agent = agents[(id * 7) % agents.length] as AgentRow;
+    const [lat, lng] = pointNear(findPlace(over.city) ?? quito, rand);
+    return {
+      id: id++,
+      title: 'Departamento de 2 dormitorios en La Carolina',
+      address: 'Av. Naciones Unidas E5-120, Iñaquito',
+      price: 145000,
+      bedrooms: 2,
+      bathrooms: 2,
+      square_feet: 92,
+      property_type: 'apartment',
+      city: 'Quito',
+      state: 'Pichincha',
+      images: [`${MEDIA}/apartment-2.svg`, `${MEDIA}/living-3.svg`],
+      geo_lat: lat.toFixed(6),
+      geo_lon: lng.toFixed(6),
+      description: 'Departamento luminoso a dos cuadras del Parque La Carolina.',
+      created_at: new Date(REFERENCE_DATE - Math.floor(rand() * 600) * 86_400_000).toISOString(),
+      status: '1',
+      country_code: 'EC',
+      agent_id: agent.id,
+      agent_first_name: agent.first_name,
+      agent_last_name: agent.last_name,
+      agent_email: agent.email,
+      agent_phone: agent.phone,
+      agent_picture: agent.picture,
+      ...over,
+    };
+  };
+  const rows: ListingRow[] = [
+    // coordinates: missing, empty, not numeric, numeric strings with spaces, out of range
+    base({ title: 'Casa en Cumbayá sin coordenadas', city: 'Cumbayá', property_type: 'house', bedrooms: 4, bathrooms: 3.5, square_feet: 280, price: 385000, geo_lat: null, geo_lon: null }),
+    base({ title: 'Departamento en Guayaquil con coordenadas vacías', city: 'Guayaquil', state: 'Guayas', geo_lat: '', geo_lon: '' }),
+    base({ title: 'Terreno en Loja con coordenadas por confirmar', city: 'Loja', state: 'Loja', property_type: 'land', bedrooms: 0, bathrooms: 0, square_feet: 900, price: 42000, geo_lat: 'N/A', geo_lon: 'pendiente' }),
+    base({ title: 'Casa en un pueblo sin ubicación conocida', city: 'Pueblo Nuevo', state: 'Manabí', property_type: 'house', geo_lat: 'abc', geo_lon: '-80.1' }),
+    base({ title: 'Suite con coordenadas como texto', property_type: 'apartment', bedrooms: 1, bathrooms: 1, square_feet: 48, price: 79000, geo_lat: ' -0.176200 ', geo_lon: '-78.480100' }),
+    base({ title: 'Oficina con coordenadas fuera de rango', property_type: 'office', bedrooms: 0, square_feet: 120, price: 190000, geo_lat: '123.45', geo_lon: '-78.48' }),
+    // missing fields: the spec's defaults apply (title, price 0, Residential)
+    base({ title: null, description: null }),
+    base({ price: null, title: 'Casa en Tumbaco, precio a consultar', city: 'Tumbaco', property_type: 'house', bedrooms: 3, bathrooms: 2.5, square_feet: 210 }),
+    base({ property_type: null, title: 'Propiedad en Ibarra', city: 'Ibarra', state: 'Imbabura', bedrooms: null, bathrooms: null, square_feet: null }),
+    base({ city: null, state: 'Pichincha', title: 'Departamento sin ciudad registrada' }),
+    base({ city: null, state: null, address: null, title: 'Listado sin dirección' }),
+    // types outside the six: shown as given, title-cased in the filter
+    base({ property_type: 'quinta', title: 'Quinta con huerto en Cotacachi', city: 'Cotacachi', state: 'Imbabura', bedrooms: 4, bathrooms: 3, square_feet: 5200, price: 265000 }),
+    base({ property_type: 'hotel_boutique', title: 'Hotel boutique de 9 habitaciones en Montañita', city: 'Montañita', state: 'Santa Elena', bedrooms: 9, bathrooms: 10, square_feet: 640, price: 720000 }),
+    // text is data: markup must render as text
+    base({ title: 'Departamento <b>amoblado</b> & listo <img src=x onerror="alert(1)">', description: '<script>alert("xss")</script> Vista al parque, 2 parqueaderos & bodega.' }),
+    // images in every shape, including broken, unsafe and empty
+    base({ title: 'Casa con imagen rota', images: [`${MEDIA}/missing-photo.svg`, `${MEDIA}/house-3.svg`] }),
+    base({ title: 'Casa con enlace de imagen inseguro', images: ['javascript:alert(1)', `${MEDIA}/house-4.svg`] }),
+    base({ title: 'Departamento sin fotos', images: [] }),
+    base({ title: 'Departamento sin campo de fotos', images: null }),
+    base({ title: 'Departamento con portada marcada al final', images: [{ url: `${MEDIA}/living-1.svg` }, { src: `${MEDIA}/kitchen-2.svg` }, { url: `${MEDIA}/apartment-5.svg`, is_front_cover: true }] }),
+    // agent fields partly empty: name only, e-mail only, phone only, nothing
+    base({ title: 'Casa con agente sin contacto', agent_email: null, agent_phone: null, agent_picture: null }),
+    base({ title: 'Departamento con solo el correo del agente', agent_first_name: null, agent_last_name: null, agent_phone: null }),
+    base({ title: 'Departamento con solo el teléfono del agente', agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: '02 245 6789' }),
+    base({ title: 'Departamento sin datos de agente', agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null }),
+  ];
+  // rows that must never show: inactive listings and other countries' listings
+  const foreign: Array<[string, string, string, number, number]> = [
+    ['PE', 'Lima', 'Lima', -12.0464, -77.0428],
+    ['CO', 'Bogotá', 'Cundinamarca', 4.711, -74.0721],
+    ['US', 'Miami', 'Florida', 25.7617, -80.1918],
+  ];
+  for (let i = 0; i < 45; i++) {
+    const [country, city, state, lat, lng] = foreign[i % foreign.length] as [string, string, string, number, number];
+    rows.push(base({ country_code: country, city, state, title: `Apartment in ${city} (${country})`, geo_lat: (lat + rand() * 0.05).toFixed(6), geo_lon: (lng + rand() * 0.05).toFixed(6), agent_id: null }));
+  }
+  for (let i = 0; i < 12; i++) rows.push(base({ status: i % 2 ? '0' : '2', title: `Casa vendida en Quito ${i + 1}`, property_type: 'house', price: 250000 + i * 1000 }));
+  return rows;
+}

@@ -1,0 +1,336 @@
+/**
+ * Contract of the local data server: the real @supabase/supabase-js and @supabase/postgrest-js
+ * clients (and the widgets' own data calls) against it, over PGlite and over a real PostgreSQL,
+ * compared with the answers SQL gives for the same conditions.
+ */
+import { PostgrestClient } from '@supabase/postgrest-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { getAgents } from '../../widgets/lib/data/agents.ts';
+import { getListing, getListingsCount, getListingsPage, getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../../widgets/lib/data/listings.ts';
+import { startTestServer, type TestServer } from '../support/servers.ts';
+
+interface Scenario {
+  name: string;
+  filters: SearchFilters;
+  /** the same conditions in SQL, over active EC listings */
+  where: string;
+  params?: unknown[];
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'no filter', filters: {}, where: 'true' },
+  { name: 'property type', filters: { propertyType: 'apartment' }, where: "property_type ilike '%apartment%'" },
+  { name: "property type 'any' is ignored", filters: { propertyType: 'any' }, where: 'true' },
+  { name: 'property type with an underscore taken literally', filters: { propertyType: 'business_premises' }, where: "property_type ilike '%business\\_premises%'" },
+  { name: 'minimum price', filters: { minPrice: 250000 }, where: 'price >= 250000' },
+  { name: 'minimum price 0 is ignored', filters: { minPrice: 0 }, where: 'true' },
+  { name: 'maximum price', filters: { maxPrice: 500000 }, where: 'price <= 500000' },
+  { name: 'maximum price 999999999 is ignored', filters: { maxPrice: 999999999 }, where: 'true' },
+  { name: 'beds', filters: { beds: 3 }, where: 'bedrooms >= 3' },
+  { name: 'beds 0 is ignored', filters: { beds: 0 }, where: 'true' },
+  { name: 'baths', filters: { baths: 2 }, where: 'bathrooms >= 2' },
+  { name: 'minimum area', filters: { minSqft: 150 }, where: 'square_feet >= 150' },
+  { name: 'maximum area', filters: { maxSqft: 100 }, where: 'square_feet <= 100' },
+  { name: 'city without accents finds the accented city', filters: { city: 'cumbaya' }, where: "public.search_fold(city) like '%cumbaya%'" },
+  { name: 'city with accents, capitals and spaces', filters: { city: '  CUMBAYÁ ' }, where: "public.search_fold(city) like '%cumbaya%'" },
+  { name: 'partial city', filters: { city: 'guaya' }, where: "public.search_fold(city) like '%guaya%'" },
+  { name: 'blank city is ignored', filters: { city: '   ' }, where: 'true' },
+  { name: 'city text with LIKE wildcards taken literally', filters: { city: '100%_' }, where: "public.search_fold(city) like '%100\\%\\_%'" },
+  { name: 'agent', filters: { agentId: '1' }, where: 'agent_id = 1' },
+  { name: 'visible area', filters: { bbox: [-78.5, -0.25, -78.4, -0.1] }, where: 'lat between -0.25 and -0.1 and lng between -78.5 and -78.4' },
+  {
+    name: 'every filter at once',
+    filters: { propertyType: 'house', minPrice: 100000, maxPrice: 1000000, beds: 3, baths: 2, minSqft: 150, maxSqft: 600, city: 'quito' },
+    where: "property_type ilike '%house%' and price >= 100000 and price <= 1000000 and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and square_feet <= 600 and public.search_fold(city) like '%quito%'",
+  },
+];
+
+const ORDER: Record<SortKey, string> = {
+  featured: 'created_at desc, id desc',
+  newest: 'created_at desc, id desc',
+  price_asc: 'price asc nulls last, id asc',
+  price_desc: 'price desc nulls last, id desc',
+};
+
+function supabase(url: string): SupabaseClient {
+  return createClient(url, 'local-anon-key', {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+for (const kind of ['pglite', 'postgres'] as const) {
+  describe(`data server over ${kind}`, () => {
+    let server: TestServer;
+    let rest: PostgrestClient;
+    let sb: SupabaseClient;
+    const expectedIds = async (where: string, order: string, limit: number, offset = 0) =>
+      (await server.sql<{ id: number }>(`select id from internal.listings where country_code = 'EC' and status = '1' and (${where}) order by ${order} limit ${limit} offset ${offset}`)).map((r) => Number(r.id));
+    const expectedCount = async (where: string) => Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where country_code = 'EC' and status = '1' and (${where})`))[0]?.n);
+
+    beforeAll(async () => {
+      server = await startTestServer(kind);
+      rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'local-anon-key' } });
+      sb = supabase(server.url);
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('has the seed: at least 1,500 active EC listings in at least 12 places, 40 EC agents', async () => {
+      expect(await expectedCount('true')).toBeGreaterThanOrEqual(1500);
+      const places = await server.sql<{ n: number }>("select count(distinct city) as n from internal.listings where country_code = 'EC' and status = '1'");
+      expect(Number(places[0]?.n)).toBeGreaterThanOrEqual(12);
+      const agents = await server.sql<{ n: number }>("select count(*) as n from public.agents where country_code = 'EC'");
+      expect(Number(agents[0]?.n)).toBeGreaterThanOrEqual(40);
+    });
+
+    describe.each(SCENARIOS)('calls 1 and 2 with $name', ({ filters, where }) => {
+      it('count (call 1) equals the SQL count', async () => {
+        expect(await getListingsCount(rest, filters)).toBe(await expectedCount(where));
+      });
+      it('pages (call 2) hold the SQL rows in every sort order, first and last page', async () => {
+        const total = await expectedCount(where);
+        const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
+        for (const sort of ['newest', 'price_asc', 'price_desc'] as const) {
+          const first = await getListingsPage(rest, filters, sort, 1);
+          expect(first.map((r) => Number(r.id)), `${sort} page 1`).toEqual(await expectedIds(where, ORDER[sort], PAGE_SIZE));
+        }
+        const end = await getListingsPage(rest, filters, 'price_desc', last);
+        expect(end.map((r) => Number(r.id))).toEqual(await expectedIds(where, ORDER.price_desc, PAGE_SIZE, (last - 1) * PAGE_SIZE));
+        expect(end.length).toBe(total === 0 ? 0 : total - (last - 1) * PAGE_SIZE);
+      });
+    });
+
+    it('returns every column of a listing, with the images as stored', async () => {
+      const [row] = await getListingsPage(rest, {}, 'newest', 1);
+      for (const column of ['id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon', 'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture']) {
+        expect(row).toHaveProperty(column);
+      }
+      const one = await getListing(rest, Number(row?.id));
+      expect(one?.id).toBe(row?.id);
+      expect(await getListing(rest, 999999999)).toBeNull();
+    });
+
+    it('never shows inactive or foreign listings through the widget calls', async () => {
+      const hidden = await server.sql<{ id: number }>("select id from internal.listings where status <> '1' limit 3");
+      expect(hidden.length).toBeGreaterThan(0);
+      for (const { id } of hidden) expect(await getListing(rest, id)).toBeNull();
+      const { data } = await sb.from('listings').select('id').eq('status', '0');
+      expect(data).toEqual([]);
+      const foreign = await server.sql<{ id: number }>("select id from internal.listings where country_code <> 'EC' limit 1");
+      expect(await getListing(rest, Number(foreign[0]?.id))).toBeNull();
+    });
+
+    it('call 3: the distinct property types of active EC listings', async () => {
+      const expected = (await server.sql<{ t: string }>("select distinct property_type as t from public.listings where country_code = 'EC' and status = '1' and property_type is not null order by 1")).map((r) => r.t);
+      expect(await getPropertyTypes(rest)).toEqual([...expected].sort((a, b) => a.localeCompare(b)));
+      expect(expected).toEqual(expect.arrayContaining(['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building']));
+    });
+
+    it('call 4: agents, whole and searched literally in any case and with or without accents', async () => {
+      const all = await getAgents(rest);
+      const ec = await server.sql<{ id: number }>("select id from public.agents where country_code = 'EC' order by id");
+      expect(all.map((a) => Number(a.id))).toEqual(ec.map((r) => Number(r.id)));
+      for (const text of ['andres', 'ANDRÉS', 'mendoza', 'villacis', 'expecuador', 'maría fernanda', 'Ana, (Q).%_"\\', "o'brien", '%', '_', '\\', '")', 'a.b', ' ana ']) {
+        const found = (await getAgents(rest, text)).map((a) => Number(a.id));
+        const expected = await server.sql<{ id: number }>(
+          `select id from public.agents where country_code = 'EC' and (position(public.search_fold($1) in public.search_fold(first_name)) > 0 or position(public.search_fold($1) in public.search_fold(last_name)) > 0 or position(public.search_fold($1) in public.search_fold(email)) > 0) order by id`,
+          [text.trim()],
+        );
+        expect(found, text).toEqual(expected.map((r) => Number(r.id)));
+      }
+    });
+
+    it('keeps private agent columns and inquiries away from the public key', async () => {
+      const notes = await sb.from('agents').select('id,private_notes').limit(1);
+      expect(notes.error?.code).toBe('42501');
+      expect(notes.status).toBe(401);
+      const inquiries = await sb.from('inquiries').select('*');
+      expect(inquiries.error?.code).toBe('42501');
+    });
+
+    describe('count semantics', () => {
+      it('head + count answers the exact count with Content-Range', async () => {
+        const total = await expectedCount('true');
+        const { count, status } = await sb.from('listings').select('*', { count: 'exact', head: true }).eq('country_code', 'EC').eq('status', '1');
+        expect(count).toBe(total);
+        expect(status).toBe(206);
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id&country_code=eq.EC&limit=24`, { method: 'HEAD', headers: { Prefer: 'count=exact' } });
+        expect(res.status).toBe(206);
+        expect(res.headers.get('content-range')).toBe(`0-23/${total}`);
+      });
+
+      it('answers 200 with */0 when nothing matches, and */* without a count', async () => {
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id&city=eq.Nowhere`, { headers: { Prefer: 'count=exact' } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-range')).toBe('*/0');
+        expect(await res.json()).toEqual([]);
+        const plain = await fetch(`${server.url}/rest/v1/listings?select=id&city=eq.Nowhere`);
+        expect(plain.headers.get('content-range')).toBe('*/*');
+      });
+
+      it('answers 200 when the page holds everything, 206 for a part, 416 past the end', async () => {
+        const few = await fetch(`${server.url}/rest/v1/listings?select=id&id=in.(1,2,3)`, { headers: { Prefer: 'count=exact' } });
+        expect(few.status).toBe(200);
+        expect(few.headers.get('content-range')).toBe('0-2/3');
+        const mid = await fetch(`${server.url}/rest/v1/listings?select=id&order=id&offset=24&limit=24`, { headers: { Prefer: 'count=exact' } });
+        const total = Number(mid.headers.get('content-range')?.split('/')[1]);
+        expect(mid.status).toBe(206);
+        expect(mid.headers.get('content-range')).toBe(`24-47/${total}`);
+        const atEnd = await fetch(`${server.url}/rest/v1/listings?select=id&offset=${total}`, { headers: { Prefer: 'count=exact' } });
+        expect(atEnd.status).toBe(206);
+        expect(atEnd.headers.get('content-range')).toBe(`*/${total}`);
+        const past = await fetch(`${server.url}/rest/v1/listings?select=id&offset=${total + 10}`, { headers: { Prefer: 'count=exact' } });
+        expect(past.status).toBe(416);
+        expect(await past.json()).toMatchObject({ code: 'PGRST103', message: 'Requested range not satisfiable' });
+        const { error } = await sb.from('listings').select('id', { count: 'exact' }).range(total + 10, total + 20);
+        expect(error?.code).toBe('PGRST103');
+      });
+
+      it('honours the Range header and limit=0', async () => {
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id&order=id`, { headers: { Range: '5-9', 'Range-Unit': 'items' } });
+        const expected = await server.sql<{ id: number }>("select id from public.listings where status = '1' order by id limit 5 offset 5");
+        expect((await res.json()).map((r: { id: number }) => r.id)).toEqual(expected.map((r) => Number(r.id)));
+        expect(res.headers.get('content-range')).toBe('5-9/*');
+        const zero = await fetch(`${server.url}/rest/v1/listings?select=id&limit=0`, { headers: { Prefer: 'count=exact' } });
+        expect(await zero.json()).toEqual([]);
+        expect(zero.headers.get('content-range')).toMatch(/^\*\/\d+$/);
+      });
+
+      it('never answers more than 1,000 rows', async () => {
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id`);
+        expect((await res.json()).length).toBe(1000);
+        expect(res.headers.get('content-range')).toBe('0-999/*');
+      });
+    });
+
+    it('orders by several keys with nullsfirst / nullslast', async () => {
+      const { data } = await sb.from('listings').select('id,price,bedrooms').eq('country_code', 'EC').order('bedrooms', { ascending: false, nullsFirst: true }).order('price', { ascending: true, nullsFirst: false }).order('id').limit(50);
+      const expected = await server.sql<{ id: number }>("select id from public.listings where country_code = 'EC' and status = '1' order by bedrooms desc nulls first, price asc nulls last, id limit 50");
+      expect(data?.map((r) => r.id)).toEqual(expected.map((r) => Number(r.id)));
+      const nullsFirst = await sb.from('listings').select('id,price').eq('country_code', 'EC').order('price', { ascending: true, nullsFirst: true }).limit(1);
+      expect(nullsFirst.data?.[0]?.price).toBeNull();
+    });
+
+    it('supports the PostgREST filters with their not. forms, in, is, like and or/and trees', async () => {
+      const check = async (query: string, where: string) => {
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id&order=id&${query}`);
+        expect(res.status, query).toBe(200);
+        const ids = (await res.json()).map((r: { id: number }) => r.id);
+        const expected = await server.sql<{ id: number }>(`select id from public.listings where status = '1' and (${where}) order by id limit 1000`);
+        expect(ids, query).toEqual(expected.map((r) => Number(r.id)));
+      };
+      await check('bedrooms=eq.3&city=eq.Cuenca', "bedrooms = 3 and city = 'Cuenca'");
+      await check('bedrooms=neq.3&city=eq.Loja', "bedrooms <> 3 and city = 'Loja'");
+      await check('price=gt.500000&price=lt.600000', 'price > 500000 and price < 600000');
+      await check('bathrooms=lte.1&city=eq.Manta', "bathrooms <= 1 and city = 'Manta'");
+      await check('title=like.*Quinta*', "title like '%Quinta%'");
+      await check('title=ilike.*QUINTA*', "title ilike '%quinta%'");
+      await check('title=not.ilike.*a*', "not title ilike '%a%'");
+      await check('geo_lat=is.null', 'geo_lat is null');
+      await check('geo_lat=not.is.null&city=eq.Olón', "geo_lat is not null and city = 'Olón'");
+      await check('id=in.(5,10,15)', 'id in (5, 10, 15)');
+      await check('id=not.in.(5,10,15)&id=lt.20', 'id not in (5, 10, 15) and id < 20');
+      await check('city=in.("Bahía de Caráquez",Olón)', "city in ('Bahía de Caráquez', 'Olón')");
+      await check('or=(city.eq.Loja,city.eq."Bahía de Caráquez")', "city = 'Loja' or city = 'Bahía de Caráquez'");
+      await check('or=(bedrooms.gte.6,and(city.eq.Olón,price.lt.100000))', "bedrooms >= 6 or (city = 'Olón' and price < 100000)");
+      await check('not.or=(city.eq.Quito,city.eq.Guayaquil)&id=lt.50', "not (city = 'Quito' or city = 'Guayaquil') and id < 50");
+      await check('and=(bedrooms.eq.2,bathrooms.eq.2)&city=eq.Ibarra', "bedrooms = 2 and bathrooms = 2 and city = 'Ibarra'");
+      await check('address=ilike.*"Av. 6 de Diciembre*', "false");
+      await check('or=(address.ilike."*Av. 6 de Diciembre, Iñaquito*",id.eq.1)', "address ilike '%Av. 6 de Diciembre, Iñaquito%' or id = 1");
+    });
+
+    describe('errors in PostgREST shape', () => {
+      const get = async (path: string, headers: Record<string, string> = {}) => {
+        const res = await fetch(`${server.url}/rest/v1/${path}`, { headers });
+        const body = await res.json();
+        expect(Object.keys(body).sort(), path).toEqual(['code', 'details', 'hint', 'message']);
+        expect(JSON.stringify(body)).not.toMatch(/select |from public|\bat \w+ \(/i);
+        return { status: res.status, body };
+      };
+      it('PGRST100 for a filter it cannot parse', async () => {
+        expect(await get('listings?price=around.100')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
+        expect(await get('listings?or=(price.eq.1')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
+        expect(await get('listings?order=price.sideways')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
+        expect(await get('listings?limit=-1')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
+        expect(await get('listings?geo_lat=is.maybe')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
+      });
+      it('42703 for an unknown column, PGRST205 for an unknown table', async () => {
+        expect(await get('listings?select=id,nope')).toMatchObject({ status: 400, body: { code: '42703', message: 'column listings.nope does not exist' } });
+        expect(await get('listings?nope=eq.1')).toMatchObject({ status: 400, body: { code: '42703' } });
+        expect(await get('listing')).toMatchObject({ status: 404, body: { code: 'PGRST205', hint: "Perhaps you meant the table 'public.listings'" } });
+      });
+      it('PGRST116 when a single object is asked for and there is none or several', async () => {
+        const none = await sb.from('listings').select('id').eq('id', -1).single();
+        expect(none.error?.code).toBe('PGRST116');
+        expect(none.status).toBe(406);
+        const many = await get('listings?select=id&limit=2', { Accept: 'application/vnd.pgrst.object+json' });
+        expect(many).toMatchObject({ status: 406, body: { code: 'PGRST116', details: 'The result contains 2 rows' } });
+        const one = await sb.from('listings').select('id,title').eq('id', 1).single();
+        expect(one.data).toMatchObject({ id: 1 });
+      });
+      it('a value of the wrong type is a 400, never a 500', async () => {
+        expect((await get('listings?price=gte.lots')).status).toBe(400);
+        expect((await get('listings?created_at=gt.not-a-date')).status).toBe(400);
+      });
+      it('405 for writes: the API is read-only', async () => {
+        for (const method of ['POST', 'PATCH', 'PUT', 'DELETE']) {
+          const res = await fetch(`${server.url}/rest/v1/listings?id=eq.1`, { method, headers: { 'Content-Type': 'application/json' }, body: '{"price":1}' });
+          expect(res.status, method).toBe(405);
+          expect((await res.json()).code).toBe('PGRST117');
+        }
+        const { error } = await sb.from('listings').update({ price: 1 }).eq('id', 1);
+        expect(error?.code).toBe('PGRST117');
+        expect(Number((await server.sql<{ price: string }>('select price from internal.listings where id = 1'))[0]?.price)).not.toBe(1);
+      });
+    });
+
+    it('answers CORS preflights as Supabase does and exposes Content-Range', async () => {
+      const pre = await fetch(`${server.url}/rest/v1/listings`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'apikey, authorization, x-client-info, accept-profile, prefer, content-type' },
+      });
+      expect(pre.status).toBeLessThan(300);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+      for (const h of ['apikey', 'authorization', 'x-client-info', 'accept-profile', 'prefer', 'content-type']) expect(allowed).toContain(h);
+      const res = await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: { Origin: 'https://partner.example' } });
+      expect(res.headers.get('access-control-expose-headers')).toContain('Content-Range');
+    });
+  });
+}
+
+describe('both databases', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startTestServer('pglite'), startTestServer('postgres')]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it('answer byte for byte the same', async () => {
+    const paths = [
+      'listings?select=*&country_code=eq.EC&status=eq.1&order=created_at.desc,id.desc&limit=24',
+      'listings?select=*&country_code=eq.EC&city_search=ilike.*cumbaya*&order=price.desc.nullslast,id.desc&offset=24&limit=24',
+      'listings?select=id,price,images,geo_lat,geo_lon,lat,lng&property_type=ilike.*house*&bedrooms=gte.3&order=price.asc.nullslast,id&limit=50',
+      'listings?select=id,title,description&title=ilike.*<*',
+      'listing_property_types?select=property_type',
+      'agents?select=id,first_name,last_name,email,phone,picture,country_code&country_code=eq.EC&order=id',
+      'agents?select=id,languages,specializations,locations_served&id=lte.6&order=id',
+      'listings?select=id&offset=99999',
+      'listings?select=nope',
+      'nope',
+    ];
+    for (const path of paths) {
+      const [ra, rb] = await Promise.all([a, b].map((s) => fetch(`${s.url}/rest/v1/${path}`, { headers: { Prefer: 'count=exact' } })));
+      expect(rb?.status, path).toBe(ra?.status);
+      expect(rb?.headers.get('content-range'), path).toBe(ra?.headers.get('content-range'));
+      expect(await rb?.text(), path).toBe(await ra?.text());
+    }
+  });
+});

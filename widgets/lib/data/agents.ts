@@ -1,0 +1,62 @@
+/**
+ * Call 4 of SPEC point 7: EC agents, optionally matched by a search text on first name, last name
+ * or e-mail: case- and accent-insensitive substring, the visitor's text taken literally (commas,
+ * dots, parentheses, quotes, backslashes, % and _ included; DESIGN decision 10).
+ */
+import type { PostgrestClient } from '@supabase/postgrest-js';
+import { escapeLike, fold, quoteForLogic } from './text.ts';
+
+export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
+export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website`;
+
+export interface AgentRecord {
+  id: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  picture: string | null;
+  country_code: string | null;
+}
+
+export interface AgentProfileRecord extends AgentRecord {
+  location: string | null;
+  about: string | null;
+  languages: string[] | null;
+  specializations: string[] | null;
+  certifications: string[] | null;
+  locations_served: string[] | null;
+  facebook: string | null;
+  instagram: string | null;
+  linkedin: string | null;
+  website: string | null;
+}
+
+/** The or=(...) filter for a search text, or undefined for an empty search. */
+export function agentSearchFilter(search: string): string | undefined {
+  const text = fold(search.trim());
+  if (!text) return undefined;
+  const pattern = quoteForLogic(`*${escapeLike(text)}*`);
+  return ['first_name_search', 'last_name_search', 'email_search'].map((c) => `${c}.ilike.${pattern}`).join(',');
+}
+
+export async function getAgents(rest: PostgrestClient, search = '', signal?: AbortSignal): Promise<AgentRecord[]> {
+  let q = rest.from('agents').select(AGENT_COLUMNS).eq('country_code', 'EC');
+  const filter = agentSearchFilter(search);
+  if (filter) q = q.or(filter);
+  let ordered = q.order('id', { ascending: true });
+  if (signal) ordered = ordered.abortSignal(signal);
+  const { data, error } = await ordered;
+  if (error) throw new Error(`agents: ${error.message}`);
+  return (data ?? []) as unknown as AgentRecord[];
+}
+
+/** One EC agent with the profile columns; null when there is none with this id. */
+export async function getAgent(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<AgentProfileRecord | null> {
+  if (!/^\d{1,15}$/.test(id.trim())) return null;
+  let q = rest.from('agents').select(AGENT_PROFILE_COLUMNS).eq('id', id.trim()).eq('country_code', 'EC').limit(1);
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) throw new Error(`agent: ${error.message}`);
+  return ((data ?? [])[0] as unknown as AgentProfileRecord | undefined) ?? null;
+}

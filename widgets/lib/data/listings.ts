@@ -1,0 +1,198 @@
+/**
+ * The listing calls of SPEC point 7 (1: count, 2: page, 3: property types) and the map's light
+ * call, as plain functions over a PostgREST client. The filter mapping and the ignored values of
+ * SPEC point 5 live here, once, for the count, the page and the map alike.
+ */
+import type { PostgrestClient } from '@supabase/postgrest-js';
+import { escapeLike, fold } from './text.ts';
+
+export const PAGE_SIZE = 24;
+export const COUNTRY = 'EC';
+export const ACTIVE = '1';
+/** the spec's "any" maximum */
+export const PRICE_MAX_ANY = 999_999_999;
+export const MAP_POINTS_LIMIT = 5000;
+const BLOCK = 1000;
+
+export type SortKey = 'featured' | 'newest' | 'price_asc' | 'price_desc';
+export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc', 'price_desc'];
+
+export interface SearchFilters {
+  propertyType?: string;
+  minPrice?: number;
+  maxPrice?: number;
+  beds?: number;
+  baths?: number;
+  minSqft?: number;
+  maxSqft?: number;
+  city?: string;
+  /** only this agent's listings (agents' own websites) */
+  agentId?: string;
+  /** 'Search this area': [west, south, east, north] in degrees */
+  bbox?: [number, number, number, number];
+  // read from the URL and kept, but not applied (SPEC point 5 applies only the ones above)
+  yearBuiltFrom?: number;
+  yearBuiltTo?: number;
+  minLotSize?: number;
+  maxLotSize?: number;
+  features?: Partial<Record<FeatureFlag, boolean>>;
+}
+
+export const FEATURE_FLAGS = ['pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning'] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+/** The subset of postgrest-js's filter builder the mapping needs (each call returns the builder). */
+interface Filterable {
+  eq(column: string, value: unknown): Filterable;
+  gte(column: string, value: unknown): Filterable;
+  lte(column: string, value: unknown): Filterable;
+  ilike(column: string, pattern: string): Filterable;
+  like(column: string, pattern: string): Filterable;
+  order(column: string, options?: { ascending?: boolean; nullsFirst?: boolean }): Filterable;
+}
+
+const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
+
+/** SPEC point 7's filter mapping with SPEC point 5's ignored values. */
+export function applyFilters<T>(query: T, f: SearchFilters): T {
+  let q = (query as unknown as Filterable).eq('country_code', COUNTRY).eq('status', ACTIVE);
+  const type = f.propertyType?.trim();
+  if (type && type.toLowerCase() !== 'any') q = q.ilike('property_type', `%${escapeLike(type)}%`);
+  if (positive(f.minPrice)) q = q.gte('price', f.minPrice);
+  if (positive(f.maxPrice) && f.maxPrice < PRICE_MAX_ANY) q = q.lte('price', f.maxPrice);
+  if (positive(f.beds)) q = q.gte('bedrooms', f.beds);
+  if (positive(f.baths)) q = q.gte('bathrooms', f.baths);
+  if (positive(f.minSqft)) q = q.gte('square_feet', f.minSqft);
+  if (positive(f.maxSqft)) q = q.lte('square_feet', f.maxSqft);
+  // case- and accent-insensitive on the server, so the count and the pages agree (DESIGN 8):
+  // city_search is the city folded by the database, so a LIKE on the folded text is enough (and
+  // two to three times cheaper per row than ILIKE)
+  const city = f.city?.trim();
+  if (city) q = q.like('city_search', `%${escapeLike(fold(city))}%`);
+  const agent = f.agentId?.trim();
+  if (agent) q = q.eq('agent_id', agent);
+  if (f.bbox) {
+    const [w, s, e, n] = f.bbox;
+    q = q.gte('lat', s).lte('lat', n).gte('lng', w).lte('lng', e);
+  }
+  return q as unknown as T;
+}
+
+export function applySort<T>(query: T, sort: SortKey): T {
+  const q = query as unknown as Filterable;
+  switch (sort) {
+    case 'price_asc':
+      return q.order('price', { ascending: true, nullsFirst: false }).order('id', { ascending: true }) as unknown as T;
+    case 'price_desc':
+      return q.order('price', { ascending: false, nullsFirst: false }).order('id', { ascending: false }) as unknown as T;
+    default:
+      // featured and newest both order by created_at desc (SPEC point 7)
+      return q.order('created_at', { ascending: false }).order('id', { ascending: false }) as unknown as T;
+  }
+}
+
+export class DataError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+function fail(error: { message: string; code?: string } | null, what: string): never {
+  throw new DataError(`${what}: ${error?.message ?? 'failed'}`, error?.code);
+}
+
+/** Call 1: the exact count of matching listings. */
+export async function getListingsCount(rest: PostgrestClient, filters: SearchFilters, signal?: AbortSignal): Promise<number> {
+  let q = applyFilters(rest.from('listings').select('id', { count: 'exact', head: true }), filters);
+  if (signal) q = q.abortSignal(signal);
+  const { count, error } = await q;
+  if (error) fail(error, 'count');
+  return count ?? 0;
+}
+
+/** Call 2: one page of 24 listings, all columns. */
+export async function getListingsPage(rest: PostgrestClient, filters: SearchFilters, sort: SortKey, page: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  const from = (Math.max(1, Math.floor(page)) - 1) * PAGE_SIZE;
+  let q = applySort(applyFilters(rest.from('listings').select('*'), filters), sort).range(from, from + PAGE_SIZE - 1);
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'page');
+  return (data ?? []) as Record<string, unknown>[];
+}
+
+/** One listing by id (a shared ?property= link); null when it is not an active EC listing. */
+export async function getListing(rest: PostgrestClient, id: string | number, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
+  let q = rest.from('listings').select('*').eq('id', id).eq('country_code', COUNTRY).eq('status', ACTIVE).limit(1);
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'listing');
+  return ((data ?? [])[0] as Record<string, unknown> | undefined) ?? null;
+}
+
+/**
+ * Call 3: the distinct property types, in one call to the view (DESIGN decision 7). If the view is
+ * missing, the spec's block reader: 1000-row ranges until a block is empty; on an error the
+ * dropdown keeps what was read.
+ */
+export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]> {
+  const view = await rest.from('listing_property_types').select('property_type');
+  if (!view.error) return distinct((view.data ?? []).map((r) => (r as { property_type: unknown }).property_type));
+  if (view.error.code !== 'PGRST205' && view.error.code !== '42P01') fail(view.error, 'property types');
+  const found: unknown[] = [];
+  for (let from = 0; ; from += BLOCK) {
+    const { data, error } = await rest
+      .from('listings')
+      .select('property_type')
+      .not('property_type', 'is', null)
+      .eq('country_code', COUNTRY)
+      .eq('status', ACTIVE)
+      .range(from, from + BLOCK - 1);
+    if (error) {
+      console.error('[exp] property types:', error.message);
+      break;
+    }
+    if (!data?.length) break;
+    found.push(...data.map((r) => (r as { property_type: unknown }).property_type));
+    if (data.length < BLOCK) break;
+  }
+  return distinct(found);
+}
+
+function distinct(values: unknown[]): string[] {
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))].sort((a, b) => a.localeCompare(b));
+}
+
+export interface MapPoint {
+  id: number;
+  lat: number | null;
+  lng: number | null;
+  geo_lat: string | null;
+  geo_lon: string | null;
+  city: string | null;
+  price: number | null;
+}
+
+/**
+ * The map's light call: every matching listing, not only the page (id, position, price), in
+ * parallel blocks of 1000 (the server's row limit) up to 5000; `capped` when there are more.
+ */
+export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters, total: number, signal?: AbortSignal): Promise<{ points: MapPoint[]; capped: boolean }> {
+  const wanted = Math.min(total, MAP_POINTS_LIMIT);
+  const blocks = Math.ceil(wanted / BLOCK);
+  const results = await Promise.all(
+    Array.from({ length: blocks }, (_, i) => {
+      let q = applySort(applyFilters(rest.from('listings').select('id,lat,lng,geo_lat,geo_lon,city,price'), filters), 'newest').range(i * BLOCK, Math.min(wanted, (i + 1) * BLOCK) - 1);
+      if (signal) q = q.abortSignal(signal);
+      return q;
+    }),
+  );
+  const points: MapPoint[] = [];
+  for (const { data, error } of results) {
+    if (error) fail(error, 'map points');
+    points.push(...((data ?? []) as MapPoint[]));
+  }
+  return { points, capped: total > MAP_POINTS_LIMIT };
+}
