@@ -1,11 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type UserConfig } from 'vite';
+import { ecuadorOutline, olWithoutFlatStyles } from './scripts/ecuador-outline.ts';
+import { siteHead } from './scripts/site-html.ts';
 
 const here = import.meta.dirname;
 
-/** Which modules make up the shared runtime chunk every element needs, and the map chunk. */
-const RUNTIME = /node_modules[\\/](react|react-dom|scheduler|@r2wc|@twind|i18next|@supabase|@preact)[\\/]|widgets[\\/](lib|locales)[\\/]/;
+/**
+ * The shared runtime chunk every element needs: React, twind, i18next, the data client and our
+ * element infrastructure. Everything else (listing UI, the map, ...) is split by use.
+ */
+const RUNTIME =
+  /node_modules[\\/](react|react-dom|scheduler|@r2wc|@twind|i18next|@supabase|@preact|use-sync-external-store)[\\/]|widgets[\\/]locales[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/]client\.ts$/;
 
 const common: UserConfig = {
   define: { 'process.env.NODE_ENV': '"production"' },
@@ -24,6 +30,7 @@ export default defineConfig(({ mode }): UserConfig => {
     const pages = readdirSync(resolve(here, 'site')).filter((f) => f.endsWith('.html'));
     return {
       ...common,
+      plugins: [siteHead(), ecuadorOutline({ asset: false }), olWithoutFlatStyles()],
       root: resolve(here, 'site'),
       publicDir: resolve(here, 'site/public'),
       base: '/',
@@ -39,6 +46,9 @@ export default defineConfig(({ mode }): UserConfig => {
   const single = mode === 'bundle';
   return {
     ...common,
+    plugins: [ecuadorOutline({ asset: !single }), olWithoutFlatStyles()],
+    // assets are found relative to the chunk that needs them (import.meta.url), from any origin
+    base: './',
     publicDir: false,
     build: {
       outDir: resolve(here, 'dist/widgets'),
@@ -58,6 +68,7 @@ export default defineConfig(({ mode }): UserConfig => {
           : {
               minify: true,
               chunkFileNames: 'chunks/[name]-[hash].js',
+              assetFileNames: 'chunks/[name]-[hash][extname]',
               codeSplitting: {
                 groups: [{ name: 'runtime', test: RUNTIME, priority: 10 }],
               },

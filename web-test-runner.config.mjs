@@ -4,6 +4,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.mjs';
+import { dataServer } from './tests/support/wtr-data-server.mjs';
 
 /** Totals for scripts/test.ts, which prints the one closing line. */
 function countsReporter() {
@@ -37,7 +38,7 @@ export default {
   testsFinishTimeout: 300_000,
   browserStartTimeout: 60_000,
   testFramework: { config: { timeout: 20_000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), dataServer()],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

@@ -29,12 +29,182 @@ export interface ExpLanguageSwitchElement extends HTMLElement {
   apiKey: string | undefined;
 }
 
+export interface PropertyOpenDetail {
+  /** the listing's id */
+  id: string;
+  /** its title, when it was opened from a card */
+  title: string;
+}
+
+export interface InquirySentDetail {
+  /** the stored inquiry's id */
+  id: string;
+  /** the listing asked about, when there is one */
+  propertyId: null | string;
+  /** the agent asked, when the inquiry is addressed to an agent */
+  agentId: null | string;
+}
+
+/** Attributes of <exp-property-map>. */
+export interface ExpPropertyMapAttributes {
+  /** Only listings in this city (partial, case- and accent-insensitive). */
+  'city'?: string;
+  /** Only this property type. */
+  'property-type'?: string;
+  /** Minimum price in USD. */
+  'min-price'?: number | string;
+  /** Maximum price in USD. */
+  'max-price'?: number | string;
+  /** Minimum bedrooms. */
+  'beds'?: number | string;
+  /** Minimum bathrooms. */
+  'baths'?: number | string;
+  /** Only this agent's listings. */
+  'agent-id'?: string;
+  /** Map tiles URL template (default OpenStreetMap). */
+  'tile-url'?: string;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
+  'phone-country-code'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+}
+
+/** A clustered map of every listing that matches its attributes (up to 5,000), with price pills, popups and the property detail on a pin click. OpenLayers loads only with this element. */
+export interface ExpPropertyMapElement extends HTMLElement {
+  /** Only listings in this city (partial, case- and accent-insensitive). */
+  city: string | undefined;
+  /** Only this property type. */
+  propertyType: string | undefined;
+  /** Minimum price in USD. */
+  minPrice: number | string | undefined;
+  /** Maximum price in USD. */
+  maxPrice: number | string | undefined;
+  /** Minimum bedrooms. */
+  beds: number | string | undefined;
+  /** Minimum bathrooms. */
+  baths: number | string | undefined;
+  /** Only this agent's listings. */
+  agentId: string | undefined;
+  /** Map tiles URL template (default OpenStreetMap). */
+  tileUrl: string | undefined;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
+  phoneCountryCode: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+}
+
+export interface SearchDetail {
+  /** the filters the visitor submitted */
+  filters: {
+    propertyType?: string;
+    minPrice?: number;
+    maxPrice?: number;
+    beds?: number;
+    baths?: number;
+    minSqft?: number;
+    maxSqft?: number;
+    city?: string;
+    /** 'Search this area': [west, south, east, north] in degrees */
+    bbox?: [number, number, number, number];
+    yearBuiltFrom?: number;
+    yearBuiltTo?: number;
+    minLotSize?: number;
+    maxLotSize?: number;
+    features?: {
+      pool?: boolean;
+      view?: boolean;
+      waterfront?: boolean;
+      garage?: boolean;
+      newConstruction?: boolean;
+      airConditioning?: boolean;
+    };
+  };
+  /** the sort in effect */
+  sort: 'featured' | 'newest' | 'price_asc' | 'price_desc';
+}
+
+/** Attributes of <exp-property-search>. */
+export interface ExpPropertySearchAttributes {
+  /** Preset city filter (partial, case- and accent-insensitive). */
+  'city'?: string;
+  /** Preset property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
+  'property-type'?: string;
+  /** Preset minimum price in USD. */
+  'min-price'?: number | string;
+  /** Preset maximum price in USD. */
+  'max-price'?: number | string;
+  /** Preset minimum bedrooms. */
+  'beds'?: number | string;
+  /** Preset minimum bathrooms. */
+  'baths'?: number | string;
+  /** Only this agent's listings (for an agent's own website). */
+  'agent-id'?: string;
+  /** Keep the search in the address bar (back, forward, shared links). 'false' for embeds that must leave the URL alone. Default: `true`. */
+  'sync-url'?: boolean | 'true' | 'false';
+  /** Show the map beside the list. Default: `true`. */
+  'show-map'?: boolean | 'true' | 'false';
+  /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
+  'tile-url'?: string;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
+  'phone-country-code'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+}
+
+/** The property search: filters, a clustered map of every match beside paged cards, the detail dialog with the agent and the inquiry form. Keeps the search in the URL (back, forward, shared links, `?property=ID` opens a listing) unless `sync-url="false"`. */
+export interface ExpPropertySearchElement extends HTMLElement {
+  /** Preset city filter (partial, case- and accent-insensitive). */
+  city: string | undefined;
+  /** Preset property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
+  propertyType: string | undefined;
+  /** Preset minimum price in USD. */
+  minPrice: number | string | undefined;
+  /** Preset maximum price in USD. */
+  maxPrice: number | string | undefined;
+  /** Preset minimum bedrooms. */
+  beds: number | string | undefined;
+  /** Preset minimum bathrooms. */
+  baths: number | string | undefined;
+  /** Only this agent's listings (for an agent's own website). */
+  agentId: string | undefined;
+  /** Keep the search in the address bar (back, forward, shared links). 'false' for embeds that must leave the URL alone. Default: `true`. */
+  syncUrl: boolean | 'true' | 'false' | undefined;
+  /** Show the map beside the list. Default: `true`. */
+  showMap: boolean | 'true' | 'false' | undefined;
+  /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
+  tileUrl: string | undefined;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
+  phoneCountryCode: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'exp-language-switch': ExpLanguageSwitchElement;
+    'exp-property-map': ExpPropertyMapElement;
+    'exp-property-search': ExpPropertySearchElement;
   }
   interface GlobalEventHandlersEventMap {
     /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>) */
     'exp-language-change': CustomEvent<LanguageChangeDetail>;
+    /** The visitor opened a property from the map. detail: `{ id, title }`. (from <exp-property-map>) */
+    'exp-property-open': CustomEvent<PropertyOpenDetail>;
+    /** An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`. (from <exp-property-map>) */
+    'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
+    /** The visitor submitted the filters. detail: `{ filters, sort }`. (from <exp-property-search>) */
+    'exp-search': CustomEvent<SearchDetail>;
+    /** The visitor opened a property's detail. detail: `{ id, title }`. (from <exp-property-search>) */
+    'exp-property-open': CustomEvent<PropertyOpenDetail>;
+    /** An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`. (from <exp-property-search>) */
+    'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
   }
 }

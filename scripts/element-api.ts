@@ -140,16 +140,15 @@ function objectLiteralOf(checker: ts.TypeChecker, expr: ts.Expression): ts.Objec
 class TypePrinter {
   constructor(private checker: ts.TypeChecker) {}
 
-  print(type: ts.Type, depth = 0): string {
+  print(type: ts.Type, depth = 0, indent = '', dropUndefined = false): string {
     const c = this.checker;
-    if (depth > 6) return 'unknown';
     if (type.isUnion()) {
-      const parts = type.types;
-      const hasTrue = parts.some((t) => t.flags & ts.TypeFlags.BooleanLiteral && c.typeToString(t) === 'true');
-      const hasFalse = parts.some((t) => t.flags & ts.TypeFlags.BooleanLiteral && c.typeToString(t) === 'false');
-      const rest = parts.filter((t) => !(hasTrue && hasFalse && t.flags & ts.TypeFlags.BooleanLiteral));
-      const printed = rest.map((t) => this.print(t, depth + 1));
-      if (hasTrue && hasFalse) printed.push('boolean');
+      let parts = type.types.filter((t) => !(dropUndefined && t.flags & ts.TypeFlags.Undefined));
+      const bools = parts.filter((t) => t.flags & ts.TypeFlags.BooleanLiteral);
+      const printed: string[] = [];
+      if (bools.length === 2) parts = parts.filter((t) => !(t.flags & ts.TypeFlags.BooleanLiteral));
+      for (const t of parts) printed.push(this.print(t, depth, indent));
+      if (bools.length === 2) printed.push('boolean');
       return printed.join(' | ');
     }
     if (type.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.NumberLiteral | ts.TypeFlags.BooleanLiteral)) {
@@ -158,29 +157,32 @@ class TypePrinter {
     if (type.flags & (ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Boolean | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Unknown | ts.TypeFlags.Any)) {
       return c.typeToString(type);
     }
+    if (c.isTupleType(type)) {
+      return `[${c.getTypeArguments(type as ts.TypeReference).map((t) => this.print(t, depth + 1, indent)).join(', ')}]`;
+    }
     if (c.isArrayType(type)) {
       const [item] = c.getTypeArguments(type as ts.TypeReference);
-      const inner = item ? this.print(item, depth + 1) : 'unknown';
+      const inner = item ? this.print(item, depth + 1, indent) : 'unknown';
       return /[|&]/.test(inner) ? `Array<${inner}>` : `${inner}[]`;
     }
     if (type.flags & ts.TypeFlags.Object) {
+      if (depth > 5) return 'Record<string, unknown>';
       const props = c.getPropertiesOfType(type);
       if (!props.length) return 'Record<string, never>';
-      return `{ ${props.map((p) => this.member(p, depth + 1)).join(' ')} }`;
+      const inner = indent + '  ';
+      return `{\n${props.map((p) => this.member(p, depth + 1, inner)).join('\n')}\n${indent}}`;
     }
     return c.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation);
   }
 
-  member(symbol: ts.Symbol, depth: number, indent = ''): string {
+  member(symbol: ts.Symbol, depth: number, indent: string): string {
     const c = this.checker;
     const decl = symbol.valueDeclaration ?? symbol.declarations?.[0];
-    const type = decl ? c.getTypeOfSymbolAtLocation(symbol, decl) : c.getDeclaredTypeOfSymbol(symbol);
+    const type = decl ? c.getTypeOfSymbolAtLocation(symbol, decl) : c.getTypeOfSymbol(symbol);
     const optional = symbol.flags & ts.SymbolFlags.Optional ? '?' : '';
     const doc = ts.displayPartsToString(symbol.getDocumentationComment(c)).trim();
-    const comment = doc ? `/** ${doc.replace(/\s+/g, ' ')} */${indent ? '\n' + indent : ' '}` : '';
-    let printed = this.print(type, depth);
-    if (optional) printed = printed.replace(/ \| undefined$/, '');
-    return `${indent}${comment}${symbol.name}${optional}: ${printed};`;
+    const comment = doc ? `${indent}/** ${doc.replace(/\s+/g, ' ')} */\n` : '';
+    return `${comment}${indent}${symbol.name}${optional}: ${this.print(type, depth, indent, Boolean(optional))};`;
   }
 
   /** A full `interface Name { ... }` with one member per line and their doc comments. */
@@ -220,24 +222,35 @@ export function readElementApis(root = ROOT): ElementApi[] {
     }
   });
 
+  // ExpEventMap as merged from every augmentation in the program (elements and widgets/lib)
+  const eventTypes = new Map<string, { text: string; declaration?: string; name?: string }>();
+  const eventsFile = program.getSourceFile(join(root, 'widgets/lib/events.ts'));
+  eventsFile?.forEachChild((node) => {
+    if (!ts.isInterfaceDeclaration(node) || node.name.text !== 'ExpEventMap') return;
+    const symbol = checker.getSymbolAtLocation(node.name);
+    if (!symbol) return;
+    for (const prop of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
+      const decl = prop.declarations?.[0];
+      if (!decl || !ts.isPropertySignature(decl) || !decl.type) continue;
+      const type = checker.getTypeFromTypeNode(decl.type);
+      const refName = ts.isTypeReferenceNode(decl.type) && ts.isIdentifier(decl.type.typeName) ? decl.type.typeName.text : undefined;
+      eventTypes.set(prop.name, refName ? { text: refName, declaration: printer.interfaceDeclaration(refName, type), name: refName } : { text: printer.print(type) });
+    }
+  });
+
   const apis: ElementApi[] = [];
   for (const file of files) {
     const source = program.getSourceFile(file);
     if (!source) continue;
-    const detailTypes = new Map<string, { text: string; declaration?: string; name?: string }>();
+    // events this element types itself (a typed event must also be documented with @event)
+    const ownEvents = new Set<string>();
     let api: ElementApi | undefined;
 
     source.forEachChild((node) => {
       if (ts.isModuleDeclaration(node) && node.body && ts.isModuleBlock(node.body)) {
         for (const st of node.body.statements) {
           if (!ts.isInterfaceDeclaration(st) || st.name.text !== 'ExpEventMap') continue;
-          for (const m of st.members) {
-            if (!ts.isPropertySignature(m) || !m.type) continue;
-            const name = propName(m.name);
-            const type = checker.getTypeFromTypeNode(m.type);
-            const refName = ts.isTypeReferenceNode(m.type) && ts.isIdentifier(m.type.typeName) ? m.type.typeName.text : undefined;
-            detailTypes.set(name, refName ? { text: refName, declaration: printer.interfaceDeclaration(refName, type), name: refName } : { text: printer.print(type) });
-          }
+          for (const m of st.members) if (ts.isPropertySignature(m)) ownEvents.add(propName(m.name));
         }
       }
       if (ts.isExpressionStatement(node) && ts.isCallExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === 'defineElement') {
@@ -282,13 +295,13 @@ export function readElementApis(root = ROOT): ElementApi[] {
     if (!api) throw new Error(`${relative(root, file)}: no documented defineElement({...}) call found`);
     const found = api as ElementApi;
     for (const e of found.events) {
-      const detail = detailTypes.get(e.name);
+      const detail = eventTypes.get(e.name);
       if (!detail) throw new Error(`${found.module}: @event ${e.name} has no ExpEventMap entry`);
       e.detailType = detail.text;
       if (detail.declaration) e.detailDeclaration = detail.declaration;
       if (detail.name) e.detailName = detail.name;
     }
-    for (const name of detailTypes.keys()) {
+    for (const name of ownEvents) {
       if (!found.events.some((e) => e.name === name)) throw new Error(`${found.module}: event ${name} is typed but not documented with @event`);
     }
     apis.push(found);

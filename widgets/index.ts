@@ -8,6 +8,8 @@ type Loader = () => Promise<unknown>;
 
 const loaders: Record<string, Loader> = {
   'exp-language-switch': () => import('./language-switch/language-switch.element.ts'),
+  'exp-property-search': () => import('./property-search/property-search.element.ts'),
+  'exp-property-map': () => import('./property-map/property-map.element.ts'),
 };
 
 interface Autoloader {

@@ -40,6 +40,7 @@ export function redirectFor(path: string, search: string): string | undefined {
     const bare = path.slice(0, -5);
     if (bare in exact && bare !== '/') return bare + search;
   }
+  if (path === '/favicon.ico') return '/favicon.svg';
   // the spec's 'view all' default target; DESIGN decision 5 sends it to the search
   if (path === '/featured-listings') return '/search-properties' + search;
   return undefined;

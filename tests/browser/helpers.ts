@@ -75,3 +75,9 @@ export async function seriousViolations(el: Element): Promise<axeCore.Result[]> 
 export function describeViolations(list: axeCore.Result[]): string {
   return list.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
 }
+
+/** Where the data server of the browser tests runs (tests/support/wtr-data-server.mjs). */
+export async function dataApiUrl(): Promise<string> {
+  const path = '/__env.js';
+  return ((await import(/* @vite-ignore */ path)) as { API_URL: string }).API_URL;
+}

@@ -140,7 +140,7 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
           </ErrorBoundary>
         </div>
         <div className="exp-root exp-overlay" lang={lang}>
-          <ToastRegion toaster={toaster} closeLabel={t('common.close')} />
+          <ToastRegion toaster={toaster} t={t as (key: string, params?: Record<string, unknown>) => string} />
         </div>
       </ElementContext.Provider>
     );

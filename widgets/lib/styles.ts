@@ -63,6 +63,8 @@ export const baseCss = `
 }
 .exp-root.exp-inline { display: inline-block; container: none; }
 .exp-root :focus-visible { outline: 2px solid ${v('color-focus', '#2563eb')}; outline-offset: 2px; }
+.exp-toasts { position: fixed; inset: auto 16px 16px 16px; margin: 0; padding: 0; border: 0; background: transparent; overflow: visible; width: auto; height: auto; z-index: 2147483000; color: inherit; }
+@media (min-width: 640px) { .exp-toasts { left: auto; width: 360px; } }
 .exp-sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0,0,0,0); white-space: nowrap; border: 0; }
 @media (prefers-reduced-motion: reduce) {
   .exp-root *, .exp-root *::before, .exp-root *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; transition-duration: 0.01ms !important; scroll-behavior: auto !important; }

@@ -1,9 +1,16 @@
 import { signal, type Signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
+import { useLayoutEffect, useRef } from 'react';
+
+/** A message: a translation key with its values (translated when drawn, so it follows `lang`). */
+export interface Message {
+  key: string;
+  params?: Record<string, unknown>;
+}
 
 export interface ToastInput {
-  title: string;
-  description?: string;
+  title: Message;
+  description?: Message;
   variant?: 'default' | 'destructive';
   /** ms on screen; destructive toasts stay longer */
   duration?: number;
@@ -45,30 +52,46 @@ export function createToaster(limit = 3): Toaster {
   };
 }
 
-export function ToastRegion({ toaster, closeLabel }: { toaster: Toaster; closeLabel: string }) {
+const popoverSupported = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElement.prototype;
+
+/**
+ * The toasts of one element. A manual popover: in the top layer, so a toast shows above an open
+ * modal dialog (an inquiry error must be seen) and above any stacking context of the host page.
+ */
+export function ToastRegion({ toaster, t }: { toaster: Toaster; t: (key: string, params?: Record<string, unknown>) => string }) {
   useSignals();
   const list = toaster.toasts.value;
+  const ref = useRef<HTMLDivElement>(null);
+  const newest = list[list.length - 1]?.id;
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !popoverSupported || !el.isConnected) return;
+    const open = el.matches(':popover-open');
+    if (open) el.hidePopover();
+    // shown again for each new toast: the most recent top-layer entry is drawn on top
+    if (list.length) el.showPopover();
+  }, [newest, list.length]);
   return (
-    <div className="fixed z-[2147483000] bottom-4 right-4 left-4 sm:left-auto flex flex-col gap-2 items-stretch sm:items-end pointer-events-none" part="toasts">
-      {list.map((t) => (
+    <div ref={ref} popover={popoverSupported ? 'manual' : undefined} className="exp-toasts flex flex-col gap-2 items-stretch sm:items-end pointer-events-none" part="toasts">
+      {list.map((toast) => (
         <div
-          key={t.id}
-          role={t.variant === 'destructive' ? 'alert' : 'status'}
-          aria-live={t.variant === 'destructive' ? 'assertive' : 'polite'}
-          part={t.variant === 'destructive' ? 'toast toast-destructive' : 'toast'}
+          key={toast.id}
+          role={toast.variant === 'destructive' ? 'alert' : 'status'}
+          aria-live={toast.variant === 'destructive' ? 'assertive' : 'polite'}
+          part={toast.variant === 'destructive' ? 'toast toast-destructive' : 'toast'}
           className={`pointer-events-auto w-full sm:w-[360px] rounded-brand shadow-lg border px-4 py-3 flex gap-3 items-start ${
-            t.variant === 'destructive' ? 'bg-danger text-white border-danger' : 'bg-surface text-ink border-line'
+            toast.variant === 'destructive' ? 'bg-danger text-white border-danger' : 'bg-surface text-ink border-line'
           }`}
         >
           <div className="flex-1 min-w-0">
-            <p className="font-semibold text-sm m-0">{t.title}</p>
-            {t.description ? <p className="text-sm m-0 mt-1 opacity-90">{t.description}</p> : null}
+            <p className="font-semibold text-sm m-0">{t(toast.title.key, toast.title.params)}</p>
+            {toast.description ? <p className="text-sm m-0 mt-1 opacity-90">{t(toast.description.key, toast.description.params)}</p> : null}
           </div>
           <button
             type="button"
             className="shrink-0 -mr-1 -mt-1 w-8 h-8 rounded-full flex items-center justify-center bg-transparent text-current cursor-pointer hover:bg-black/10"
-            aria-label={closeLabel}
-            onClick={() => toaster.dismiss(t.id)}
+            aria-label={t('common.close')}
+            onClick={() => toaster.dismiss(toast.id)}
           >
             <span aria-hidden="true">×</span>
           </button>

@@ -1,0 +1,202 @@
+import { expect } from '@esm-bundle/chai';
+import { sendKeys } from '@web/test-runner-commands';
+import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+
+const API_URL = await dataApiUrl();
+
+/** The exact count the data API gives for a PostgREST query string. */
+async function apiCount(query: string): Promise<number> {
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1${query ? `&${query}` : ''}`, { method: 'HEAD', headers: { Prefer: 'count=exact' } });
+  return Number(res.headers.get('content-range')?.split('/')[1]);
+}
+
+async function apiFirst(query: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=*&${query}&limit=1`);
+  return ((await res.json()) as Record<string, unknown>[])[0] as Record<string, unknown>;
+}
+
+const heading = (el: Element) => shadow(el, '[part="results-heading"]').textContent ?? '';
+const cards = (el: Element) => shadowAll(el, '[part~="card"]');
+const ready = (el: Element, what = 'results') => waitFor(() => !heading(el).includes('Searching') && cards(el).length > 0 && el, 15000, what);
+
+describe('<exp-property-search>', () => {
+  before(async () => {
+    await loadBundle();
+  });
+  afterEach(cleanup);
+
+  it('shows the first page of the exact count, 24 cards, and the Showing text', async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    await ready(el);
+    const total = await apiCount('');
+    expect(heading(el)).to.equal(`${total.toLocaleString('en-US')} properties`);
+    expect(cards(el)).to.have.length(24);
+    expect(shadow(el, '[part="results"]').textContent).to.contain(`Showing 1 - 24 of ${total.toLocaleString('en-US')}`);
+  });
+
+  it('gives every control a visible label that is its accessible name', async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', 'form');
+    const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(el, '[part="filters"] select, [part="filters"] input');
+    expect(controls.map((c) => c.name)).to.deep.equal(['propertyType', 'city', 'beds', 'baths', 'minSqft', 'minPrice', 'maxPrice']);
+    for (const c of controls) {
+      const label = el.shadowRoot?.querySelector(`label[for="${CSS.escape(c.id)}"]`);
+      expect(label?.textContent?.trim(), c.name).to.not.equal('');
+      expect(c.labels?.[0]).to.equal(label);
+    }
+    const beds = controls.find((c) => c.name === 'beds') as HTMLSelectElement;
+    expect([...beds.options].map((o) => o.text)).to.deep.equal(['Any', '1+', '2+', '3+', '4+', '5+']);
+    const maxPrice = controls.find((c) => c.name === 'maxPrice') as HTMLSelectElement;
+    expect([...maxPrice.options].map((o) => o.text)).to.deep.equal(['Any', '$500K', '$1M', '$2M', '$5M', '$10M+']);
+    const area = controls.find((c) => c.name === 'minSqft') as HTMLSelectElement;
+    expect([...area.options].map((o) => o.text)).to.deep.equal(['Any', '50+ m²', '100+ m²', '150+ m²', '200+ m²', '300+ m²']);
+  });
+
+  it('applies the preset attributes and fires exp-search with the submitted filters', async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="cuenca" beds="2"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    await ready(el);
+    const total = await apiCount('city_search=like.*cuenca*&bedrooms=gte.2');
+    expect(heading(el)).to.equal(`${total} properties`);
+    for (const card of cards(el)) expect(card.textContent).to.contain('Cuenca');
+    const form = shadow<HTMLFormElement>(el, 'form');
+    const type = shadow<HTMLSelectElement>(el, 'select[name="propertyType"]');
+    await waitFor(() => type.options.length > 2, 5000, 'property types');
+    type.value = 'apartment';
+    type.dispatchEvent(new Event('change', { bubbles: true }));
+    const event = oneEvent<{ filters: Record<string, unknown>; sort: string }>(el, 'exp-search');
+    form.requestSubmit();
+    const detail = (await event).detail;
+    expect(detail.filters).to.deep.equal({ city: 'cuenca', beds: 2, propertyType: 'apartment' });
+    expect(detail.sort).to.equal('featured');
+    const narrowed = await apiCount('city_search=like.*cuenca*&bedrooms=gte.2&property_type=ilike.*apartment*');
+    await waitFor(() => heading(el) === `${narrowed} properties`, 10000, 'narrowed count');
+  });
+
+  it('reports a bad attribute and searches with the default', async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" min-price="cheap"></exp-property-search>`, 'exp-property-search', '[part="attribute-errors"]');
+    expect(shadow(el, '[part="attribute-errors"]').textContent).to.contain('min-price').and.to.contain('cheap');
+    await ready(el);
+    expect(heading(el)).to.equal(`${(await apiCount('')).toLocaleString('en-US')} properties`);
+  });
+
+  it('opens the detail from the keyboard, closes with Escape and gives focus back to the card', async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="loja"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    await ready(el);
+    const title = shadow<HTMLButtonElement>(el, '[part~="card"] .exp-card-link');
+    title.focus();
+    const opened = oneEvent<{ id: string; title: string }>(el, 'exp-property-open');
+    await sendKeys({ press: 'Enter' });
+    const detail = (await opened).detail;
+    const dialog = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 5000, 'dialog');
+    expect(dialog.querySelector('h2')?.textContent).to.equal(detail.title);
+    expect(dialog.textContent).to.contain('Bedrooms').and.to.contain('Request more information');
+    await sendKeys({ press: 'Escape' });
+    await waitFor(() => !el.shadowRoot?.querySelector('dialog[open]'), 5000, 'dialog closed');
+    await waitFor(() => el.shadowRoot?.activeElement === title, 2000, 'focus back on the card');
+  });
+
+  it('renders listing text that holds markup as plain text', async () => {
+    const row = await apiFirst('title=ilike.*amoblado*');
+    history.replaceState(null, '', `?property=${row.id}`);
+    try {
+      const el = await mount(`<exp-property-search api-url="${API_URL}"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+      const dialog = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 10000, 'dialog from ?property=');
+      await waitFor(() => dialog.querySelector('h2'), 3000, 'title');
+      expect(dialog.querySelector('h2')?.textContent).to.equal(String(row.title));
+      expect(dialog.querySelector('h2 b, h2 img, script')).to.equal(null);
+      expect(dialog.textContent).to.contain('<script>alert("xss")</script>');
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
+  });
+
+  it('follows lang: Spanish labels and counts', async () => {
+    const el = await mount(`<exp-property-search lang="es" api-url="${API_URL}" sync-url="false" city="manta"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    await waitFor(() => /propiedades$/.test(heading(el)), 15000, 'Spanish heading');
+    expect(shadow(el, 'button[part="search-button"]').textContent).to.equal('Buscar');
+    expect(shadow(el, '[part="results"]').textContent).to.contain('Mostrando 1 - ');
+  });
+
+  it('has no serious accessibility violations with results and with the detail open', async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="ibarra" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    await ready(el);
+    let violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    shadow<HTMLButtonElement>(el, '.exp-card-link').click();
+    await waitFor(() => el.shadowRoot?.querySelector('dialog[open] form'), 5000, 'dialog');
+    violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+
+  it('shows the empty list with Try Again when the data cannot be read, and recovers', async () => {
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const el = await mount(`<exp-property-search api-url="http://127.0.0.1:9" sync-url="false" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+      const empty = await waitFor(() => el.shadowRoot?.querySelector('[part="empty"]'), 15000, 'empty state');
+      expect(empty.textContent).to.contain('No properties found').and.to.contain('Try adjusting your search criteria');
+      const retry = [...empty.querySelectorAll('button')].find((b) => b.textContent === 'Try Again');
+      expect(retry, 'Try Again').to.not.equal(undefined);
+      expect(errors.length).to.be.greaterThan(0);
+      el.setAttribute('api-url', API_URL);
+      retry?.click();
+      await ready(el, 'results after retry');
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it("toasts 'Searching in {city}' and the number found", async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    await ready(el);
+    const total = await apiCount('city_search=like.*ambato*');
+    const toasts = await waitFor(() => {
+      const list = shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
+      return list.length >= 2 ? list : null;
+    }, 5000, 'toasts');
+    expect(toasts.some((t) => t.includes('Searching in Ambato'))).to.equal(true);
+    expect(toasts.some((t) => t.includes('Search Results') && t.includes(`${total} properties found.`))).to.equal(true);
+  });
+
+  it('pages through photos with the arrows and the keyboard, and shows the placeholder for a broken photo', async () => {
+    const row = await apiFirst('title=eq.Casa%20con%20imagen%20rota');
+    history.replaceState(null, '', `?property=${row.id}`);
+    try {
+      const el = await mount(`<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+      const dialog = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open] [part="carousel"]')?.closest('dialog'), 10000, 'dialog');
+      const carousel = dialog.querySelector('[part="carousel"]') as HTMLElement;
+      // the first photo of this listing does not exist: the placeholder of id mod 5 takes its place
+      await waitFor(() => carousel.querySelector('[part="placeholder"]'), 5000, 'placeholder');
+      (dialog.querySelector('button[aria-label="Next photo"]') as HTMLButtonElement).click();
+      await waitFor(() => carousel.querySelector('img')?.getAttribute('src')?.endsWith('/media/listings/house-3.svg'), 5000, 'second photo');
+      carousel.focus();
+      await sendKeys({ press: 'ArrowRight' });
+      await waitFor(() => carousel.querySelector('[part="placeholder"]'), 5000, 'wrapped to the first (broken) photo');
+      await sendKeys({ press: 'ArrowLeft' });
+      await waitFor(() => carousel.querySelector('img'), 5000, 'back to the second photo');
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
+  });
+
+  it('links the agent by WhatsApp with the normalised number and copies with feedback', async () => {
+    const row = await apiFirst('agent_phone=like.09*&agent_email=not.is.null&city=eq.Quito');
+    history.replaceState(null, '', `?property=${row.id}`);
+    try {
+      const el = await mount(`<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+      const agent = await waitFor(() => el.shadowRoot?.querySelector<HTMLElement>('dialog[open] [part="agent"]'), 10000, 'agent block');
+      const digits = String(row.agent_phone).replace(/\D/g, '');
+      const wa = agent.querySelector('a[href^="https://wa.me/"]') as HTMLAnchorElement;
+      expect(wa.href).to.equal(`https://wa.me/593${digits.slice(1)}`);
+      expect(wa.target).to.equal('_blank');
+      expect(wa.rel).to.contain('noopener');
+      expect((agent.querySelector('a[href^="mailto:"]') as HTMLAnchorElement).href).to.equal(`mailto:${row.agent_email}`);
+      const copy = [...agent.querySelectorAll('button')].find((b) => b.textContent?.includes('Copy e-mail')) as HTMLButtonElement;
+      copy.click();
+      await waitFor(() => /Copied!|Could not copy/.test(copy.textContent ?? ''), 3000, 'copy feedback');
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
+  });
+});
+

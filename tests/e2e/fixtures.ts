@@ -1,0 +1,91 @@
+/**
+ * Fixtures of the e2e suite: the real server (npm start's code) over a fresh, seeded PGlite in each
+ * worker, with privileged SQL for the expected answers, and page helpers that see through shadow
+ * roots.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { startTestServer, type TestServer } from '../support/servers.ts';
+
+export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
+  data: [
+    async ({}, use) => {
+      const server = await startTestServer('pglite');
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  // console errors of the page, except the map tiles this offline machine cannot reach
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() !== 'error') return;
+      const url = m.location().url;
+      if (/tile\.openstreetmap\.org/.test(url) || /ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED/.test(m.text())) return;
+      errors.push(m.text());
+    });
+    await use(errors);
+  },
+});
+
+export { expect };
+
+/** Visible text of the page, shadow roots included. */
+export async function visibleText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const parts: string[] = [];
+    const walk = (root: Document | ShadowRoot | Element) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    const collect = (root: ParentNode) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const parent = n.parentElement;
+        if (!parent || !n.textContent?.trim()) continue;
+        const style = getComputedStyle(parent);
+        if (style.display === 'none' || style.visibility === 'hidden' || parent.closest('.exp-sr-only, script, style, title')) continue;
+        const rect = parent.getBoundingClientRect();
+        if (rect.width === 0 && rect.height === 0) continue;
+        parts.push(n.textContent.trim());
+      }
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) collect(el.shadowRoot);
+    };
+    collect(document.body);
+    return parts.join('\n');
+  });
+}
+
+type Tree = { [k: string]: string | Tree };
+const flatten = (o: Tree, prefix = ''): Array<[string, string]> => Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`)));
+
+/** English interface texts that must not show on a Spanish page (the parts around placeholders). */
+export function englishOnlyPhrases(): string[] {
+  const root = resolve(import.meta.dirname, '../../widgets/locales');
+  const en = Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(root, 'en.json'), 'utf8')) as Tree));
+  const es = Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(root, 'es.json'), 'utf8')) as Tree));
+  const phrases = new Set<string>();
+  for (const [key, text] of Object.entries(en)) {
+    if (key.startsWith('language.') || key.startsWith('attributes.') || es[key] === text) continue;
+    for (const part of text.replace(/<[^>]+>/g, ' ').split(/\{\{[^}]+\}\}/)) {
+      const phrase = part.trim();
+      // short or generic fragments could be names or data; whole words of six letters and more are ours
+      if (phrase.length >= 6 && /[a-z]/i.test(phrase) && !Object.values(es).some((v) => v.includes(phrase))) phrases.add(phrase);
+    }
+  }
+  return [...phrases];
+}
+
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}

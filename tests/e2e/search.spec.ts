@@ -1,0 +1,258 @@
+/**
+ * The property search end to end against the real, seeded server: counts and orders compared with
+ * SQL, the URL state, the detail dialog, Spanish, accessibility, the map's fallback and
+ * 'Search this area', and screenshots for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { englishOnlyPhrases, expect, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+
+const shots = resolve(import.meta.dirname, '../../.cache/screenshots');
+mkdirSync(shots, { recursive: true });
+
+const ACTIVE = "country_code = 'EC' and status = '1'";
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function search(page: Page) {
+  const el = page.locator('exp-property-search');
+  return {
+    heading: el.locator('[part="results-heading"]'),
+    results: el.locator('[part="results"]'),
+    cards: el.locator('[part~="card"]'),
+    dialog: el.locator('dialog[open]'),
+    map: el.locator('[part="map"] [data-status]'),
+  };
+}
+
+async function cardIds(page: Page): Promise<number[]> {
+  await expect(search(page).cards.first()).toBeVisible();
+  return (await search(page).cards.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id')))));
+}
+
+test.describe('property search', () => {
+  test('a search with every filter shows exactly the count SQL gives', async ({ page, data, consoleErrors }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/properties$/);
+    await page.getByLabel('Property type').selectOption('house');
+    await page.getByLabel('City').fill('Quito');
+    await page.getByLabel('Beds').selectOption('3');
+    await page.getByLabel('Baths').selectOption('2');
+    await page.getByLabel('Minimum area').selectOption('150');
+    await page.getByLabel('Price minimum').selectOption('100000');
+    await page.getByLabel('Price maximum').selectOption('1000000');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/propertyType=house/);
+    for (const p of ['city=Quito', 'beds=3', 'baths=2', 'minSqft=150', 'minPrice=100000', 'maxPrice=1000000']) expect(page.url()).toContain(p);
+    const [row] = await data.sql<{ n: number }>(
+      `select count(*) as n from internal.listings where ${ACTIVE} and property_type ilike '%house%' and public.search_fold(city) like '%quito%' and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and price >= 100000 and price <= 1000000`,
+    );
+    const n = Number(row?.n);
+    expect(n).toBeGreaterThan(24);
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    await expect(s.results).toContainText(`Showing 1 - 24 of ${fmt(n)}`);
+    await expect(s.cards).toHaveCount(24);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the last page shows the right Showing text', async ({ page, data }) => {
+    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE}`);
+    const total = Number(row?.n);
+    const last = Math.ceil(total / 24);
+    await page.goto(`${data.url}/search-properties?page=${last}`);
+    const s = search(page);
+    await expect(s.results).toContainText(`Showing ${fmt((last - 1) * 24 + 1)} - ${fmt(total)} of ${fmt(total)}`);
+    await expect(s.cards).toHaveCount(total - (last - 1) * 24);
+    await expect(page.getByRole('button', { name: `Page ${last}` })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('button', { name: 'Next', exact: true })).toBeDisabled();
+    // a page past the end of an old link lands on the last page
+    await page.goto(`${data.url}/search-properties?page=${last + 50}`);
+    await expect(s.results).toContainText(`of ${fmt(total)}`);
+    await expect(page).toHaveURL(new RegExp(`page=${last}$`));
+  });
+
+  test('each sort order is the order of the data', async ({ page, data }) => {
+    const orders: Record<string, string> = {
+      featured: 'created_at desc, id desc',
+      newest: 'created_at desc, id desc',
+      price_asc: 'price asc nulls last, id asc',
+      price_desc: 'price desc nulls last, id desc',
+    };
+    for (const [sort, order] of Object.entries(orders)) {
+      await page.goto(`${data.url}/search-properties?city=Cuenca${sort === 'featured' ? '' : `&sort=${sort}`}`);
+      const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%' order by ${order} limit 24`);
+      await expect.poll(() => cardIds(page), { message: sort }).toEqual(expected.map((r) => Number(r.id)));
+    }
+    // the sort control changes the order and goes back to page 1
+    await page.goto(`${data.url}/search-properties?city=Cuenca&page=2`);
+    await page.getByLabel('Sort by').selectOption('price_desc');
+    await expect(page).toHaveURL(/sort=price_desc/);
+    expect(page.url()).not.toContain('page=');
+    const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%' order by price desc nulls last, id desc limit 24`);
+    await expect.poll(() => cardIds(page)).toEqual(expected.map((r) => Number(r.id)));
+  });
+
+  test('a reload reproduces the search; back and forward restore it', async ({ page, data }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await page.getByLabel('City').fill('cuenca');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/city=cuenca/);
+    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%'`);
+    await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expect(page).toHaveURL(/page=2/);
+    const page2 = await cardIds(page);
+    await page.reload();
+    await expect(page.getByLabel('City')).toHaveValue('cuenca');
+    await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+    await expect.poll(() => cardIds(page)).toEqual(page2);
+    await page.goBack();
+    await expect(page.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    await page.goBack();
+    await expect(page.getByLabel('City')).toHaveValue('');
+    await page.goForward();
+    await expect(page.getByLabel('City')).toHaveValue('cuenca');
+  });
+
+  test('the detail opens from a card, from the keyboard and from ?property=', async ({ page, data }) => {
+    await page.goto(`${data.url}/search-properties?city=Manta`);
+    const s = search(page);
+    const first = s.cards.first();
+    const title = (await first.locator('.exp-card-link').textContent()) ?? '';
+    await first.locator('img').first().click();
+    await expect(s.dialog.locator('h2')).toHaveText(title);
+    await expect(page).toHaveURL(/property=\d+/);
+    await page.keyboard.press('Escape');
+    await expect(s.dialog).toHaveCount(0);
+    expect(page.url()).not.toContain('property=');
+    // keyboard only
+    await first.locator('.exp-card-link').focus();
+    await page.keyboard.press('Enter');
+    await expect(s.dialog.locator('h2')).toHaveText(title);
+    await expect(s.dialog.getByRole('button', { name: 'Close' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(first.locator('.exp-card-link')).toBeFocused();
+    // a shared link opens the property, even when it is not on the first page
+    const [far] = await data.sql<{ id: number; title: string }>(`select id, title from internal.listings where ${ACTIVE} and city = 'Loja' order by id desc limit 1`);
+    await page.goto(`${data.url}/search-properties?property=${far?.id}`);
+    await expect(s.dialog.locator('h2')).toHaveText(String(far?.title));
+    // an inactive listing's link opens nothing
+    const [gone] = await data.sql<{ id: number }>("select id from internal.listings where status <> '1' limit 1");
+    await page.goto(`${data.url}/search-properties?property=${gone?.id}`);
+    await expect(s.cards.first()).toBeVisible();
+    await expect(s.dialog).toHaveCount(0);
+  });
+
+  test('in Spanish every visible string is Spanish', async ({ page, data }) => {
+    await page.goto(`${data.url}/search-properties?lang=es&city=Cumbay%C3%A1`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/propiedades$/);
+    await expect(s.map).toHaveAttribute('data-status', 'ready');
+    const phrases = englishOnlyPhrases();
+    expect(phrases.length).toBeGreaterThan(50);
+    const check = async () => {
+      const text = await visibleText(page);
+      return phrases.filter((p) => text.includes(p));
+    };
+    expect(await check()).toEqual([]);
+    await s.cards.first().locator('.exp-card-link').click();
+    await expect(s.dialog).toBeVisible();
+    await expect(s.dialog).toContainText('Habitaciones');
+    expect(await check()).toEqual([]);
+  });
+
+  test('has no serious or critical accessibility violations', async ({ page, data }) => {
+    await page.goto(`${data.url}/search-properties?city=Ibarra`);
+    const s = search(page);
+    await expect(s.cards.first()).toBeVisible();
+    await expect(s.map).toHaveAttribute('data-status', 'ready');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await s.cards.first().locator('.exp-card-link').click();
+    await expect(s.dialog).toBeVisible();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  for (const [w, h] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    test(`screenshots at ${w}x${h}`, async ({ page, data }) => {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${data.url}/search-properties?city=Cumbay%C3%A1`);
+      const s = search(page);
+      await expect(s.cards.first()).toBeVisible();
+      await expect(s.map).toHaveAttribute('data-status', 'ready');
+      await page.waitForTimeout(600);
+      await page.screenshot({ path: resolve(shots, `search-${w}.png`), fullPage: true });
+      await s.cards.first().locator('.exp-card-link').click();
+      await expect(s.dialog).toBeVisible();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: resolve(shots, `detail-${w}.png`) });
+    });
+  }
+
+  test('a page with nothing but the script and the element shows a working search', async ({ page, data }) => {
+    await page.route(`${data.url}/bare-page`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><script type="module" src="/widgets/exp-widgets.js"></script><exp-property-search></exp-property-search>' }),
+    );
+    await page.goto(`${data.url}/bare-page`);
+    const s = search(page);
+    await expect(s.cards).toHaveCount(24);
+    await page.getByLabel('City').fill('olon');
+    await page.keyboard.press('Enter');
+    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and public.search_fold(city) like '%olon%'`);
+    await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
+  });
+});
+
+test.describe('the map in the search', () => {
+  test('falls back to the simplified map with a warning when it cannot load, and retries once', async ({ page, data }) => {
+    let requests = 0;
+    await page.route(/\/chunks\/ol-map-[\w-]+\.js$/, (route) => {
+      requests++;
+      return requests === 1 ? route.abort('failed') : route.continue();
+    });
+    await page.goto(`${data.url}/search-properties?city=Salinas`);
+    const el = page.locator('exp-property-search');
+    const fallback = el.locator('[part="map-fallback"]');
+    await expect(fallback).toBeVisible();
+    await expect(fallback.locator('li')).toHaveCount(6);
+    await expect(el.locator('[part~="toast"]').filter({ hasText: 'Map Warning' })).toBeVisible();
+    // the single retry, 2 s later, brings the real map
+    await expect(el.locator('[part="map"] [data-status="ready"]')).toBeVisible({ timeout: 10_000 });
+    await expect(fallback).toHaveCount(0);
+    expect(requests).toBe(2);
+  });
+
+  test("'Search this area' narrows the search to the visible box, kept in the URL", async ({ page, data }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${data.url}/search-properties?city=Quito`);
+    const s = search(page);
+    await expect(s.map).toHaveAttribute('data-status', 'ready');
+    const before = await s.heading.textContent();
+    const box = await s.map.boundingBox();
+    if (!box) throw new Error('no map box');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 3; i++) {
+      await page.mouse.wheel(0, -400);
+      await page.waitForTimeout(250);
+    }
+    const button = page.getByRole('button', { name: 'Search this area' });
+    await expect(button).toBeVisible();
+    await button.click();
+    await expect(page).toHaveURL(/bbox=/);
+    const bbox = new URL(page.url()).searchParams.get('bbox')?.split(',').map(Number) as [number, number, number, number];
+    const [row] = await data.sql<{ n: number }>(
+      `select count(*) as n from internal.listings where ${ACTIVE} and public.search_fold(city) like '%quito%' and lat between $1 and $2 and lng between $3 and $4`,
+      [bbox[1], bbox[3], bbox[0], bbox[2]],
+    );
+    const n = Number(row?.n);
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    expect(`${fmt(n)} properties`).not.toBe(before);
+    await page.getByRole('button', { name: 'Show the whole search' }).click();
+    await expect(s.heading).toHaveText(before ?? '');
+    expect(page.url()).not.toContain('bbox=');
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Call 5 of SPEC point 7: the send-property-inquiry function. The body is the spec's plus the
+ * property and agent ids and an idempotency key (a double click or a retry never makes two
+ * inquiries); the function decides who is mailed, never the browser (DESIGN decision 9).
+ */
+import type { FunctionsClient } from '@supabase/functions-js';
+
+export interface InquiryRequest {
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  propertyTitle: string;
+  propertyAddress: string;
+  /** formatted, e.g. "$250,000" */
+  propertyPrice: string;
+  /** the agent's e-mail as the page knows it; only used when it is a known agent's */
+  recipientEmail: string;
+  propertyId?: string;
+  agentId?: string;
+  idempotencyKey: string;
+  lang: string;
+  /** the honeypot: people leave it empty */
+  website: string;
+}
+
+export type InquiryField = 'name' | 'email' | 'phone' | 'message';
+
+export type InquiryResult =
+  | { ok: true; id: string }
+  | { ok: false; reason: 'invalid'; fields: Partial<Record<InquiryField, string>> }
+  | { ok: false; reason: 'rate-limited' | 'failed' };
+
+export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000 } as const;
+
+/** The e-mail syntax both the form and the function accept. */
+export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
+
+export async function sendInquiry(functions: FunctionsClient, body: InquiryRequest): Promise<InquiryResult> {
+  try {
+    const { data, error } = await functions.invoke<{ ok?: boolean; id?: string }>('send-property-inquiry', { body });
+    if (!error && data?.ok && data.id) return { ok: true, id: data.id };
+    const response = (error as { context?: Response } | null)?.context;
+    if (response instanceof Response) {
+      if (response.status === 429) return { ok: false, reason: 'rate-limited' };
+      if (response.status === 400) {
+        const payload = (await response.json().catch(() => ({}))) as { fields?: Partial<Record<InquiryField, string>> };
+        return { ok: false, reason: 'invalid', fields: payload.fields ?? {} };
+      }
+    }
+    return { ok: false, reason: 'failed' };
+  } catch {
+    return { ok: false, reason: 'failed' };
+  }
+}
+
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}

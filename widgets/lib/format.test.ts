@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { formatArea, formatPrice, formatPricePill, initials, normalisePhone, priceValue } from './format.ts';
+
+describe('formatting', () => {
+  it('shows dollars with en-US separators, stripping non-digits from text prices', () => {
+    expect(formatPrice(1250000)).toBe('$1,250,000');
+    expect(formatPrice('$ 250.000')).toBe('$250,000');
+    expect(formatPrice('USD 99,500')).toBe('$99,500');
+    expect(formatPrice(null)).toBe('$0');
+    expect(formatPrice(-5)).toBe('$0');
+    expect(priceValue('precio a consultar')).toBe(0);
+  });
+
+  it('abbreviates map pills with K and M, one decimal below 100', () => {
+    expect(formatPricePill(950)).toBe('$950');
+    expect(formatPricePill(85_500)).toBe('$85.5K');
+    expect(formatPricePill(85_000)).toBe('$85K');
+    expect(formatPricePill(250_000)).toBe('$250K');
+    expect(formatPricePill(999_000)).toBe('$999K');
+    expect(formatPricePill(1_250_000)).toBe('$1.3M');
+    expect(formatPricePill(12_540_000)).toBe('$12.5M');
+    expect(formatPricePill(150_000_000)).toBe('$150M');
+  });
+
+  it('shows areas in square metres', () => {
+    expect(formatArea(1200)).toBe('1,200 m²');
+    expect(formatArea(92.5)).toBe('92.5 m²');
+  });
+
+  it('normalises phones for WhatsApp: digits only, a leading 0 becomes 593 (Ecuador)', () => {
+    expect(normalisePhone('099 214 5587')).toBe('593992145587');
+    expect(normalisePhone('+593 99 214 5587')).toBe('593992145587');
+    expect(normalisePhone('02 245 6789')).toBe('59322456789');
+    expect(normalisePhone('(02) 245-6789', '1')).toBe('122456789');
+    expect(normalisePhone('')).toBe('');
+    expect(normalisePhone(null)).toBe('');
+    expect(normalisePhone('n/a')).toBe('');
+  });
+
+  it('makes initials for a missing photo', () => {
+    expect(initials('María Fernanda Andrade')).toBe('MA');
+    expect(initials('carlos')).toBe('C');
+    expect(initials('  ')).toBe('?');
+  });
+});

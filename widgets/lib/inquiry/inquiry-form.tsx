@@ -1,0 +1,207 @@
+/**
+ * The inquiry form (SPEC points 3, 4, 5): name and e-mail required, phone and message optional,
+ * translated validation, autocomplete, a honeypot. States: idle, sending ('Sending...', disabled),
+ * success (toast, cleared, onSent), error (toast and an alert in place, what was typed kept).
+ * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.
+ */
+import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { getClients } from '../data/client.ts';
+import { EMAIL_PATTERN, LIMITS, newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
+import { useElement } from '../element.tsx';
+import { emit } from '../events.ts';
+
+export interface InquiryTarget {
+  propertyId?: string;
+  propertyTitle: string;
+  propertyAddress: string;
+  /** formatted price, '' for an inquiry about an agent */
+  propertyPrice: string;
+  /** the agent's e-mail as shown on the page */
+  recipientEmail: string;
+  agentId?: string;
+}
+
+export interface InquirySentDetail {
+  /** the stored inquiry's id */
+  id: string;
+  /** the listing asked about, when there is one */
+  propertyId: string | null;
+  /** the agent asked, when the inquiry is addressed to an agent */
+  agentId: string | null;
+}
+
+declare module '../events.ts' {
+  interface ExpEventMap {
+    'exp-inquiry-sent': InquirySentDetail;
+  }
+}
+
+type Values = Record<InquiryField, string>;
+const EMPTY: Values = { name: '', email: '', phone: '', message: '' };
+
+export function validateInquiry(v: Values): Partial<Record<InquiryField, string>> {
+  const errors: Partial<Record<InquiryField, string>> = {};
+  if (!v.name.trim()) errors.name = 'inquiry.errors.nameRequired';
+  else if (v.name.trim().length > LIMITS.name) errors.name = 'inquiry.errors.tooLong';
+  if (!v.email.trim()) errors.email = 'inquiry.errors.emailRequired';
+  else if (v.email.trim().length > LIMITS.email || !EMAIL_PATTERN.test(v.email.trim())) errors.email = 'inquiry.errors.emailInvalid';
+  if (v.phone.trim().length > LIMITS.phone) errors.phone = 'inquiry.errors.tooLong';
+  else if (v.phone.trim() && !/^[+()\d\s.-]{6,}$/.test(v.phone.trim())) errors.phone = 'inquiry.errors.phoneInvalid';
+  if (v.message.length > LIMITS.message) errors.message = 'inquiry.errors.tooLong';
+  return errors;
+}
+
+export interface InquiryFormProps {
+  target: InquiryTarget;
+  onSent?: (detail: InquirySentDetail) => void;
+  /** heading shown above the form; none when the surrounding UI has one */
+  heading?: string;
+  submitLabel?: string;
+}
+
+export function InquiryForm({ target, onSent, heading, submitLabel }: InquiryFormProps) {
+  const { t, api, toaster, host, lang } = useElement();
+  const id = useId();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [honeypot, setHoneypot] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<InquiryField, string>>>({});
+  const [status, setStatus] = useState<'idle' | 'sending' | 'error'>('idle');
+  // one key per inquiry: resending the same one (double click, retry) is recognised by the server
+  const key = useRef(newIdempotencyKey());
+  const refs = useRef<Partial<Record<InquiryField, HTMLInputElement | HTMLTextAreaElement | null>>>({});
+
+  const set = (field: InquiryField, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (status === 'sending') return;
+    const found = validateInquiry(values);
+    setErrors(found);
+    const firstInvalid = (['name', 'email', 'phone', 'message'] as const).find((f) => found[f]);
+    if (firstInvalid) {
+      refs.current[firstInvalid]?.focus();
+      return;
+    }
+    setStatus('sending');
+    const result = await sendInquiry(getClients(api).functions, {
+      name: values.name.trim(),
+      email: values.email.trim(),
+      phone: values.phone.trim(),
+      message: values.message.trim(),
+      propertyTitle: target.propertyTitle,
+      propertyAddress: target.propertyAddress,
+      propertyPrice: target.propertyPrice,
+      recipientEmail: target.recipientEmail,
+      ...(target.propertyId ? { propertyId: target.propertyId } : {}),
+      ...(target.agentId ? { agentId: target.agentId } : {}),
+      idempotencyKey: key.current,
+      lang,
+      website: honeypot,
+    });
+    if (result.ok) {
+      const detail: InquirySentDetail = { id: result.id, propertyId: target.propertyId ?? null, agentId: target.agentId ?? null };
+      toaster.show({ title: { key: 'inquiry.successTitle' }, description: { key: 'inquiry.successText' } });
+      setValues(EMPTY);
+      setErrors({});
+      setStatus('idle');
+      key.current = newIdempotencyKey();
+      emit(host, 'exp-inquiry-sent', detail);
+      onSent?.(detail);
+      return;
+    }
+    if (result.reason === 'invalid' && Object.keys(result.fields).length) {
+      const mapped: Partial<Record<InquiryField, string>> = {};
+      for (const [f, code] of Object.entries(result.fields)) mapped[f as InquiryField] = `inquiry.errors.${code}`;
+      setErrors(mapped);
+      setStatus('idle');
+      return;
+    }
+    setStatus('error');
+    toaster.show({ title: { key: 'common.error' }, description: { key: result.reason === 'rate-limited' ? 'inquiry.rateLimited' : 'inquiry.errorText' }, variant: 'destructive' });
+  };
+
+  const field = (name: InquiryField, label: string, input: ReactElement) => {
+    const errorId = `${id}-${name}-error`;
+    return (
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-${name}`} className="text-sm font-medium text-ink">
+          {label}
+        </label>
+        {input}
+        {errors[name] ? (
+          <p id={errorId} className="m-0 text-sm text-danger" part="field-error">
+            {t(errors[name] as string, { max: LIMITS[name] })}
+          </p>
+        ) : null}
+      </div>
+    );
+  };
+  const inputClass = (name: InquiryField) =>
+    `w-full rounded-md border bg-surface px-3 py-2 text-[15px] text-ink placeholder:text-ink-muted outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${errors[name] ? 'border-danger' : 'border-line'}`;
+  const a11y = (name: InquiryField) => ({
+    id: `${id}-${name}`,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-3" part="inquiry-form" aria-labelledby={heading ? `${id}-heading` : undefined}>
+      {heading ? (
+        <h3 id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
+          {heading}
+        </h3>
+      ) : null}
+      {field(
+        'name',
+        t('inquiry.name'),
+        <input {...a11y('name')} ref={(el) => {
+          refs.current.name = el;
+        }} name="name" type="text" autoComplete="name" required aria-required="true" maxLength={LIMITS.name + 20} value={values.name} onChange={(e) => set('name', e.target.value)} className={inputClass('name')} />,
+      )}
+      {field(
+        'email',
+        t('inquiry.email'),
+        <input {...a11y('email')} ref={(el) => {
+          refs.current.email = el;
+        }} name="email" type="email" autoComplete="email" inputMode="email" required aria-required="true" maxLength={LIMITS.email + 20} value={values.email} onChange={(e) => set('email', e.target.value)} className={inputClass('email')} />,
+      )}
+      {field(
+        'phone',
+        t('inquiry.phone'),
+        <input {...a11y('phone')} ref={(el) => {
+          refs.current.phone = el;
+        }} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={LIMITS.phone + 10} value={values.phone} onChange={(e) => set('phone', e.target.value)} className={inputClass('phone')} />,
+      )}
+      {field(
+        'message',
+        t('inquiry.message'),
+        <textarea {...a11y('message')} ref={(el) => {
+          refs.current.message = el;
+        }} name="message" rows={4} maxLength={LIMITS.message} placeholder={t('inquiry.messagePlaceholder')} value={values.message} onChange={(e) => set('message', e.target.value)} className={`${inputClass('message')} resize-y min-h-[96px]`} />,
+      )}
+      {/* people never see or fill this; bots that fill every field do */}
+      <div className="exp-sr-only" aria-hidden="true">
+        <label htmlFor={`${id}-website`}>Website</label>
+        <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={honeypot} onChange={(e) => setHoneypot(e.target.value)} />
+      </div>
+      {status === 'error' ? (
+        <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="inquiry-error">
+          {t('inquiry.errorText')}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={status === 'sending'}
+        aria-disabled={status === 'sending'}
+        part="submit"
+        className="mt-1 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover disabled:cursor-wait disabled:opacity-70"
+      >
+        {status === 'sending' ? t('inquiry.sending') : (submitLabel ?? t('inquiry.submit'))}
+      </button>
+      <p className="m-0 text-xs text-ink-muted">{t('inquiry.privacy')}</p>
+    </form>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * The listing agent in the detail dialog: photo (initials when there is none or it fails), name,
+ * e-mail and phone as links, WhatsApp with the normalised number, and copy buttons that say so.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useElement } from '../element.tsx';
+import { initials, normalisePhone } from '../format.ts';
+import { CheckIcon, CopyIcon, MailIcon, PhoneIcon, WhatsAppIcon } from '../ui/icons.tsx';
+import type { PropertyAgent } from './mapping.ts';
+
+export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: string | undefined; size?: number }) {
+  const [failed, setFailed] = useState(false);
+  useEffect(() => setFailed(false), [photo]);
+  const box = { width: `${size}px`, height: `${size}px` };
+  if (photo && !failed) {
+    return <img src={photo} alt="" style={box} className="shrink-0 rounded-full object-cover bg-surface-subtle" onError={() => setFailed(true)} loading="lazy" decoding="async" />;
+  }
+  return (
+    <span aria-hidden="true" style={{ ...box, fontSize: `${Math.round(size * 0.36)}px` }} className="shrink-0 rounded-full bg-primary text-primary-contrast font-semibold flex items-center justify-center" part="initials">
+      {initials(name)}
+    </span>
+  );
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // clipboard API refused (insecure origin, permissions): the old way
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.cssText = 'position:fixed;opacity:0;top:0;left:0';
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useElement();
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const timer = setTimeout(() => setState('idle'), 2000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return (
+    <button
+      type="button"
+      onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}
+      className="inline-flex items-center gap-1.5 rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm text-ink cursor-pointer hover:bg-surface-subtle"
+    >
+      {state === 'copied' ? <CheckIcon size={16} className="text-success" /> : <CopyIcon size={16} />}
+      <span aria-live="polite">{state === 'copied' ? t('agent.copied') : state === 'failed' ? t('agent.copyFailed') : label}</span>
+    </button>
+  );
+}
+
+export function AgentContact({ agent, countryCode }: { agent: PropertyAgent; countryCode: string }) {
+  const { t } = useElement();
+  const headingId = useId();
+  const whatsapp = normalisePhone(agent.phone, countryCode);
+  return (
+    <section className="rounded-brand border border-line bg-surface-subtle p-4 flex flex-col gap-3" part="agent" aria-labelledby={headingId}>
+      <h3 id={headingId} className="m-0 text-sm font-semibold uppercase tracking-wide text-ink-muted">
+        {t('agent.heading')}
+      </h3>
+      <div className="flex items-center gap-3">
+        <AgentAvatar name={agent.name} photo={agent.photo} />
+        <div className="min-w-0">
+          <p className="m-0 font-semibold text-ink truncate">{agent.name}</p>
+          {agent.location ? <p className="m-0 text-sm text-ink-muted truncate">{agent.location}</p> : null}
+        </div>
+      </div>
+      <ul className="list-none m-0 p-0 flex flex-col gap-1.5 text-sm">
+        {agent.email ? (
+          <li className="flex items-center gap-2 min-w-0">
+            <MailIcon size={16} className="shrink-0 text-ink-muted" />
+            <a href={`mailto:${agent.email}`} className="text-primary underline-offset-2 hover:underline truncate">
+              {agent.email}
+            </a>
+          </li>
+        ) : null}
+        {agent.phone ? (
+          <li className="flex items-center gap-2">
+            <PhoneIcon size={16} className="shrink-0 text-ink-muted" />
+            <a href={`tel:${agent.phone.replace(/[^\d+]/g, '')}`} className="text-primary underline-offset-2 hover:underline">
+              {agent.phone}
+            </a>
+          </li>
+        ) : null}
+      </ul>
+      <div className="flex flex-wrap gap-2">
+        {whatsapp ? (
+          <a
+            href={`https://wa.me/${whatsapp}`}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-1.5 rounded-md bg-[#1f7a4d] px-2.5 py-1.5 text-sm font-medium text-white no-underline hover:bg-[#17643e]"
+          >
+            <WhatsAppIcon size={16} />
+            {t('agent.whatsapp')}
+          </a>
+        ) : null}
+        {whatsapp ? <CopyButton text={`+${whatsapp}`} label={t('agent.copyPhone')} /> : null}
+        {agent.email ? <CopyButton text={agent.email} label={t('agent.copyEmail')} /> : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * A property card (SPEC point 2): price header, photos at 16:9, title, address, beds, baths, m².
+ * The title is the card's control (a button, so keyboards reach it); its hit area stretches over
+ * the text, and a click on the photo opens the detail too.
+ */
+import { memo } from 'react';
+import { useElement } from '../element.tsx';
+import { formatArea, formatCount, formatPrice } from '../format.ts';
+import { AreaIcon, BathIcon, BedIcon, PinIcon } from '../ui/icons.tsx';
+import { Carousel } from './carousel.tsx';
+import { typeLabel, type Property } from './mapping.ts';
+
+export interface PropertyCardProps {
+  property: Property;
+  onOpen: (property: Property, opener: HTMLElement | null) => void;
+  highlighted?: boolean;
+  onHover?: (id: string | null) => void;
+  headingLevel?: 'h2' | 'h3';
+}
+
+export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, highlighted = false, onHover, headingLevel = 'h3' }: PropertyCardProps) {
+  const { t } = useElement();
+  const Heading = headingLevel;
+  const address = [p.address, p.city].filter(Boolean).join(', ');
+  return (
+    <article
+      part={highlighted ? 'card card-highlighted' : 'card'}
+      data-property-id={p.id}
+      className={`flex flex-col overflow-hidden rounded-brand bg-surface border transition-shadow ${highlighted ? 'border-primary shadow-lg ring-2 ring-primary' : 'border-line shadow-sm hover:shadow-md'}`}
+      onMouseEnter={() => onHover?.(p.id)}
+      onMouseLeave={() => onHover?.(null)}
+      onFocus={() => onHover?.(p.id)}
+      onBlur={() => onHover?.(null)}
+    >
+      <div className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast" part="card-price">
+        <p className="m-0 text-lg font-bold tracking-tight">{formatPrice(p.price)}</p>
+        <p className="m-0 text-xs font-medium uppercase tracking-wide opacity-90 truncate">{typeLabel(p.propertyType, t)}</p>
+      </div>
+      <Carousel images={p.images} propertyId={p.id} title={p.title} onActivate={() => onOpen(p, null)} />
+      <div className="relative flex flex-col gap-1.5 p-4 flex-1">
+        <Heading className="m-0 text-base font-semibold leading-snug text-ink">
+          <button
+            type="button"
+            className="exp-card-link text-left p-0 m-0 bg-transparent border-0 font-semibold text-base leading-snug text-ink cursor-pointer hover:underline focus-visible:underline"
+            onClick={(e) => onOpen(p, e.currentTarget)}
+            aria-label={t('listing.viewDetails', { title: p.title })}
+          >
+            <span className="line-clamp-2">{p.title}</span>
+          </button>
+        </Heading>
+        {address ? (
+          <p className="m-0 flex items-start gap-1 text-sm text-ink-muted">
+            <PinIcon size={16} className="shrink-0 mt-0.5" />
+            <span className="line-clamp-1">{address}</span>
+          </p>
+        ) : null}
+        <ul className="list-none m-0 mt-auto pt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-ink" aria-label={t('listing.facts')}>
+          <li className="flex items-center gap-1.5">
+            <BedIcon size={18} className="text-ink-muted" />
+            {t('listing.beds', { count: p.bedrooms, formatted: formatCount(p.bedrooms) })}
+          </li>
+          <li className="flex items-center gap-1.5">
+            <BathIcon size={18} className="text-ink-muted" />
+            {t('listing.baths', { count: p.bathrooms, formatted: formatCount(p.bathrooms) })}
+          </li>
+          <li className="flex items-center gap-1.5">
+            <AreaIcon size={18} className="text-ink-muted" />
+            {formatArea(p.area)}
+          </li>
+        </ul>
+      </div>
+    </article>
+  );
+});
+
+/** The stretched hit area of the title button over the card's text. */
+export const cardCss = `
+.exp-card-link::after { content: ''; position: absolute; inset: 0; }
+.line-clamp-1, .line-clamp-2 { display: -webkit-box; -webkit-box-orient: vertical; overflow: hidden; }
+.line-clamp-1 { -webkit-line-clamp: 1; }
+.line-clamp-2 { -webkit-line-clamp: 2; }
+`;
+
+export function CardSkeleton() {
+  return (
+    <div aria-hidden="true" className="overflow-hidden rounded-brand bg-surface border border-line" part="skeleton">
+      <div className="h-11 bg-surface-subtle exp-pulse" />
+      <div className="aspect-video bg-surface-subtle exp-pulse" />
+      <div className="p-4 flex flex-col gap-2">
+        <div className="h-4 w-3/4 rounded bg-surface-subtle exp-pulse" />
+        <div className="h-3 w-1/2 rounded bg-surface-subtle exp-pulse" />
+        <div className="h-3 w-2/3 rounded bg-surface-subtle exp-pulse" />
+      </div>
+    </div>
+  );
+}
+
+export const skeletonCss = `
+.exp-pulse { animation: exp-pulse 1.4s ease-in-out infinite; }
+@keyframes exp-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.45; } }
+`;

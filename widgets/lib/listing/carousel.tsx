@@ -1,0 +1,138 @@
+/**
+ * Photos of a property at 16:9: arrows, swipe and the arrow keys; a photo that fails to load is
+ * replaced by the property's placeholder. Only the current photo is in the DOM, the next one is
+ * warmed up, so a page of cards costs one image each.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useElement } from '../element.tsx';
+import { ChevronLeft, ChevronRight } from '../ui/icons.tsx';
+import { placeholderIndex } from './mapping.ts';
+import { PropertyPlaceholder } from './placeholder.tsx';
+
+export interface CarouselProps {
+  images: string[];
+  propertyId: string;
+  title: string;
+  /** 'card' keeps 16:9; 'detail' is at most 400px high */
+  variant?: 'card' | 'detail';
+  eager?: boolean;
+  /** a click or tap on the photo itself (not a swipe, not the arrows) */
+  onActivate?: () => void;
+}
+
+export function Carousel({ images, propertyId, title, variant = 'card', eager = false, onActivate }: CarouselProps) {
+  const { t } = useElement();
+  const [index, setIndex] = useState(0);
+  const [failed, setFailed] = useState<Set<string>>(() => new Set());
+  const start = useRef<{ x: number; y: number; id: number } | null>(null);
+  const swiped = useRef(false);
+  const count = images.length;
+  const current = images[index];
+
+  useEffect(() => setIndex(0), [propertyId]);
+  useEffect(() => {
+    // warm the next photo so the arrow feels instant
+    const next = images[(index + 1) % Math.max(1, count)];
+    if (count > 1 && next && !failed.has(next)) {
+      const img = new Image();
+      img.decoding = 'async';
+      img.src = next;
+    }
+  }, [index, images, count, failed]);
+
+  const go = (delta: number) => setIndex((i) => (count ? (i + delta + count) % count : 0));
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      go(-1);
+    } else if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      go(1);
+    }
+  };
+  const onPointerDown = (e: PointerEvent) => {
+    swiped.current = false;
+    if (e.pointerType === 'mouse') return;
+    start.current = { x: e.clientX, y: e.clientY, id: e.pointerId };
+  };
+  const onPointerUp = (e: PointerEvent) => {
+    const s = start.current;
+    start.current = null;
+    if (!s || s.id !== e.pointerId) return;
+    const dx = e.clientX - s.x;
+    if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(e.clientY - s.y)) {
+      swiped.current = true;
+      go(dx < 0 ? 1 : -1);
+    }
+  };
+
+  const frame = variant === 'detail' ? 'aspect-video max-h-[400px] w-full' : 'aspect-video w-full';
+  const showPlaceholder = !current || failed.has(current);
+  return (
+    <div
+      className={`relative overflow-hidden bg-surface-subtle select-none ${frame}`}
+      role="group"
+      aria-roledescription={t('carousel.role')}
+      aria-label={t('carousel.label', { title })}
+      part="carousel"
+      tabIndex={count > 1 ? 0 : -1}
+      onKeyDown={onKey}
+      onPointerDown={onPointerDown}
+      onPointerUp={onPointerUp}
+      onPointerCancel={() => (start.current = null)}
+      onClick={() => {
+        if (!swiped.current) onActivate?.();
+      }}
+      style={{ touchAction: 'pan-y', cursor: onActivate ? 'pointer' : undefined }}
+    >
+      {showPlaceholder ? (
+        <PropertyPlaceholder index={placeholderIndex(propertyId)} label={t('carousel.noPhoto')} />
+      ) : (
+        <img
+          key={current}
+          src={current}
+          alt={count > 1 ? t('carousel.photo', { index: index + 1, count, title }) : title}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          draggable={false}
+          className="block w-full h-full object-cover"
+          onError={() => setFailed((f) => new Set(f).add(current as string))}
+        />
+      )}
+      {count > 1 ? (
+        <>
+          <button
+            type="button"
+            aria-label={t('carousel.previous')}
+            onClick={(e) => {
+              e.stopPropagation();
+              go(-1);
+            }}
+            className="exp-carousel-arrow absolute left-2 top-1/2 -translate-y-1/2 w-9 h-9 rounded-full bg-white/90 text-ink shadow flex items-center justify-center cursor-pointer hover:bg-white z-[2]"
+          >
+            <ChevronLeft size={18} />
+          </button>
+          <button
+            type="button"
+            aria-label={t('carousel.next')}
+            onClick={(e) => {
+              e.stopPropagation();
+              go(1);
+            }}
+            className="exp-carousel-arrow absolute right-2 top-1/2 -translate-y-1/2 w-9 h-9 rounded-full bg-white/90 text-ink shadow flex items-center justify-center cursor-pointer hover:bg-white z-[2]"
+          >
+            <ChevronRight size={18} />
+          </button>
+          <div className="absolute bottom-2 left-0 right-0 flex justify-center gap-1.5 pointer-events-none z-[2]" aria-hidden="true">
+            {images.slice(0, 8).map((src, i) => (
+              <span key={src} className={`block w-1.5 h-1.5 rounded-full ${i === index ? 'bg-white' : 'bg-white/50'}`} />
+            ))}
+          </div>
+          <span className="exp-sr-only" aria-live="polite">
+            {t('carousel.position', { index: index + 1, count })}
+          </span>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,381 @@
+/**
+ * The OpenLayers map, in its own lazily loaded chunk: price pills, clusters (animated, ol-ext) when
+ * there are more than 10 pins, pins spread out when a cluster sits on one spot, a popup anchor,
+ * hover both ways, "moved by the visitor" for 'Search this area', and Ecuador's outline under the
+ * tiles so pins never float on white when tiles cannot load.
+ */
+import Feature from 'ol/Feature.js';
+import OlMap from 'ol/Map.js';
+import Overlay from 'ol/Overlay.js';
+import View from 'ol/View.js';
+import Attribution from 'ol/control/Attribution.js';
+import Zoom from 'ol/control/Zoom.js';
+import { boundingExtent, buffer, getCenter, getHeight, getWidth, isEmpty, type Extent } from 'ol/extent.js';
+import LineString from 'ol/geom/LineString.js';
+import Point from 'ol/geom/Point.js';
+import Polygon from 'ol/geom/Polygon.js';
+import { defaults as defaultInteractions } from 'ol/interaction/defaults.js';
+import TileLayer from 'ol/layer/Tile.js';
+import VectorLayer from 'ol/layer/Vector.js';
+import olCss from 'ol/ol.css?inline';
+import { fromLonLat, toLonLat } from 'ol/proj.js';
+import Cluster from 'ol/source/Cluster.js';
+import VectorSource from 'ol/source/Vector.js';
+import XYZ from 'ol/source/XYZ.js';
+import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from 'ol/style.js';
+import AnimatedCluster from 'ol-ext/layer/AnimatedCluster';
+import outline, { type Outline } from 'virtual:ecuador-outline';
+import { formatPricePill } from '../format.ts';
+import { sheetFor } from '../styles.ts';
+
+export const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
+export const DEFAULT_ZOOM = 12;
+export const FIT_MAX_ZOOM = 16;
+/** more pins than this are clustered (SPEC point 9) */
+export const CLUSTER_ABOVE = 10;
+export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+export interface MapPin {
+  id: string;
+  lat: number;
+  lng: number;
+  price: number;
+  approximate: boolean;
+}
+
+export interface MapLabels {
+  zoomIn: string;
+  zoomOut: string;
+  attribution: string;
+  /** the attributions of the tiles (HTML from our own locale files) */
+  tilesCredit: string;
+}
+
+export interface MapOptions {
+  target: HTMLElement;
+  shadowRoot: ShadowRoot | null;
+  tileUrl?: string | undefined;
+  labels: MapLabels;
+  onPinClick: (id: string) => void;
+  onHover: (id: string | null) => void;
+  /** the visitor panned or zoomed (not our own fitting) */
+  onUserMove: () => void;
+  /** the popup's element, filled by the caller */
+  popup: HTMLElement;
+}
+
+export interface MapController {
+  setPins(pins: MapPin[], fit: boolean): void;
+  setHighlight(id: string | null): void;
+  showPopup(id: string | null): void;
+  /** [west, south, east, north] of what is visible */
+  visibleBbox(): [number, number, number, number];
+  /** number of clusters and pins drawn now (tests and benchmarks) */
+  stats(): { clusters: number[]; singles: number };
+  /** where a pin is drawn, in CSS pixels of the map (tests) */
+  pixelOf(id: string): [number, number] | undefined;
+  zoomBy(delta: number): void;
+  updateSize(): void;
+  dispose(): void;
+  readonly map: OlMap;
+}
+
+const pillCache = new Map<string, Icon>();
+
+/** A rounded price pill drawn once per label and state, as an icon. */
+function pill(label: string, state: 'normal' | 'hover' | 'approximate'): Icon {
+  const key = `${label}|${state}`;
+  let icon = pillCache.get(key);
+  if (icon) return icon;
+  const ratio = Math.min(2, globalThis.devicePixelRatio || 1);
+  const font = '600 12px ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  ctx.font = font;
+  const w = Math.ceil(ctx.measureText(label).width) + 16;
+  const h = 24;
+  canvas.width = (w + 2) * ratio;
+  canvas.height = (h + 8) * ratio;
+  ctx.scale(ratio, ratio);
+  const bg = state === 'hover' ? '#123c69' : '#ffffff';
+  const fg = state === 'hover' ? '#ffffff' : '#0f172a';
+  ctx.beginPath();
+  ctx.roundRect(1, 1, w, h, 12);
+  ctx.moveTo(w / 2 - 5 + 1, h + 1);
+  ctx.lineTo(w / 2 + 1, h + 7);
+  ctx.lineTo(w / 2 + 5 + 1, h + 1);
+  ctx.fillStyle = bg;
+  ctx.shadowColor = 'rgba(15,23,42,0.25)';
+  ctx.shadowBlur = 3;
+  ctx.fill();
+  ctx.shadowBlur = 0;
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = state === 'hover' ? '#123c69' : '#94a3b8';
+  if (state === 'approximate') ctx.setLineDash([3, 2]);
+  ctx.stroke();
+  ctx.fillStyle = fg;
+  ctx.font = font;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(label, w / 2 + 1, h / 2 + 1.5);
+  icon = new Icon({ img: canvas, width: w + 2, height: h + 8, anchor: [0.5, 1], anchorXUnits: 'fraction', anchorYUnits: 'fraction' });
+  pillCache.set(key, icon);
+  return icon;
+}
+
+const clusterStyles = new Map<string, Style>();
+
+/** Cluster badges: dark grey under 10, black from 10 (SPEC point 9); one style per size. */
+function clusterStyle(size: number, highlighted: boolean): Style {
+  const key = `${size}|${highlighted}`;
+  let style = clusterStyles.get(key);
+  if (!style) {
+    const radius = Math.min(30, 13 + Math.log2(size) * 3);
+    style = new Style({
+      image: new CircleStyle({
+        radius,
+        fill: new Fill({ color: size < 10 ? '#4b5563' : '#111111' }),
+        stroke: new Stroke({ color: highlighted ? '#c8102e' : 'rgba(255,255,255,0.9)', width: highlighted ? 4 : 3 }),
+      }),
+      text: new Text({ text: String(size), font: '700 13px ui-sans-serif, system-ui, sans-serif', fill: new Fill({ color: '#ffffff' }) }),
+      zIndex: highlighted ? 1000 : size,
+    });
+    clusterStyles.set(key, style);
+  }
+  return style;
+}
+
+/** Lazily loaded CSS of OpenLayers, adopted into the element's shadow root. */
+function adoptMapCss(root: ShadowRoot | null): void {
+  if (!root) return;
+  const sheet = sheetFor(
+    `${olCss}
+.ol-viewport { border-radius: inherit; }
+.ol-zoom { top: 12px; left: 12px; }
+.ol-zoom .ol-zoom-in, .ol-zoom .ol-zoom-out { width: 36px; height: 36px; font-size: 22px; background: #fff; color: #0f172a; box-shadow: 0 1px 3px rgba(15,23,42,.25); }
+.ol-control button:focus-visible { outline: 2px solid #2563eb; }
+.ol-attribution { font-size: 11px; }
+.ol-attribution a { color: #1d4ed8; }`,
+  );
+  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+
+export function createMap(options: MapOptions): MapController {
+  adoptMapCss(options.shadowRoot);
+  const tiles = new TileLayer({
+    source: new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, attributions: options.labels.tilesCredit, transition: 150 }),
+    zIndex: 1,
+  });
+  const land = new VectorSource();
+  const addOutline = (o: Outline) =>
+    land.addFeatures([
+      ...o.neighbours.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'neighbour' })),
+      ...o.ecuador.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'ecuador' })),
+    ]);
+  if (outline.data) addOutline(outline.data);
+  else
+    fetch(outline.url)
+      .then((r) => (r.ok ? (r.json() as Promise<Outline>) : Promise.reject(new Error(`outline: ${r.status}`))))
+      .then(addOutline)
+      .catch((error: unknown) => console.warn('[exp] the map outline did not load:', error));
+  const outlineLayer = new VectorLayer({
+    source: land,
+    zIndex: 0,
+    style: (f) =>
+      f.get('kind') === 'ecuador'
+        ? new Style({ fill: new Fill({ color: '#f6f3ea' }), stroke: new Stroke({ color: '#9c9684', width: 1.2 }) })
+        : new Style({ fill: new Fill({ color: '#eceae3' }), stroke: new Stroke({ color: '#c4bfb0', width: 1 }) }),
+  });
+
+  let highlighted: string | null = null;
+  const pinsSource = new VectorSource<Feature<Point>>();
+  const clusterSource = new Cluster({ source: pinsSource, distance: 44, minDistance: 12 });
+  const singleStyle = (f: Feature) => {
+    const id = f.get('id') as string;
+    return new Style({ image: pill(f.get('label') as string, id === highlighted ? 'hover' : f.get('approximate') ? 'approximate' : 'normal'), zIndex: id === highlighted ? 2000 : 10 });
+  };
+  const clusteredStyle = (cluster: Feature) => {
+    const members = cluster.get('features') as Feature[] | undefined;
+    if (!members || members.length === 1) return singleStyle(members?.[0] ?? cluster);
+    return clusterStyle(members.length, highlighted !== null && members.some((m) => m.get('id') === highlighted));
+  };
+  const clusterLayer = new AnimatedCluster({ source: clusterSource, style: clusteredStyle, animationDuration: 350, zIndex: 3 });
+  const plainLayer = new VectorLayer({ source: pinsSource, style: (f) => singleStyle(f as Feature), zIndex: 3, visible: false });
+  const spreadSource = new VectorSource();
+  const spreadLayer = new VectorLayer({
+    source: spreadSource,
+    zIndex: 4,
+    style: (f) => (f.get('leg') ? new Style({ stroke: new Stroke({ color: '#475569', width: 1.5 }) }) : singleStyle(f as Feature)),
+  });
+
+  const view = new View({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, maxZoom: 19, minZoom: 3 });
+  const popup = new Overlay({ element: options.popup, positioning: 'bottom-center', offset: [0, -34], stopEvent: true, autoPan: { margin: 16, animation: { duration: 200 } } });
+  const map = new OlMap({
+    target: options.target,
+    layers: [outlineLayer, tiles, plainLayer, clusterLayer, spreadLayer],
+    overlays: [popup],
+    view,
+    controls: [
+      new Zoom({ zoomInTipLabel: options.labels.zoomIn, zoomOutTipLabel: options.labels.zoomOut }),
+      new Attribution({ collapsible: false, collapsed: false, tipLabel: options.labels.attribution }),
+    ],
+    interactions: defaultInteractions({ mouseWheelZoom: true }),
+  });
+
+  let programmatic = 0;
+  const asProgram = (fn: () => void) => {
+    programmatic++;
+    fn();
+    // the view settles after animations; moveend of our own changes is not the visitor's
+    map.once('moveend', () => setTimeout(() => (programmatic = Math.max(0, programmatic - 1)), 0));
+  };
+  const onMoveEnd = () => {
+    spreadSource.clear();
+    if (!programmatic) options.onUserMove();
+  };
+  map.on('moveend', onMoveEnd);
+
+  let clustered = false;
+  const pinAt = (pixel: number[]): { id?: string; cluster?: Feature[]; spread?: boolean } | undefined => {
+    let hit: { id?: string; cluster?: Feature[]; spread?: boolean } | undefined;
+    map.forEachFeatureAtPixel(
+      pixel,
+      (f, layer) => {
+        if (layer === spreadLayer) {
+          if (f.get('leg')) return undefined;
+          hit = { id: f.get('id') as string, spread: true };
+          return true;
+        }
+        const members = f.get('features') as Feature[] | undefined;
+        if (members && members.length > 1) hit = { cluster: members };
+        else hit = { id: ((members?.[0] ?? f) as Feature).get('id') as string };
+        return true;
+      },
+      { hitTolerance: 4, layerFilter: (l) => l === clusterLayer || l === plainLayer || l === spreadLayer },
+    );
+    return hit;
+  };
+
+  /** Pins on one spot cannot be told apart by zooming: lay them out in a circle around it. */
+  const spread = (members: Feature[], at: number[]) => {
+    spreadSource.clear();
+    const resolution = view.getResolution() ?? 1;
+    const n = members.length;
+    const radius = Math.max(40, n * 9) * resolution;
+    members.forEach((m, i) => {
+      const angle = (2 * Math.PI * i) / n - Math.PI / 2;
+      const pos = [at[0]! + radius * Math.cos(angle), at[1]! + radius * Math.sin(angle)];
+      spreadSource.addFeature(new Feature({ geometry: new LineString([at, pos]), leg: true }));
+      spreadSource.addFeature(new Feature({ geometry: new Point(pos), id: m.get('id'), label: m.get('label'), approximate: m.get('approximate') }));
+    });
+  };
+
+  map.on('singleclick', (e) => {
+    const hit = pinAt(e.pixel);
+    if (!hit) {
+      spreadSource.clear();
+      return;
+    }
+    if (hit.id) {
+      options.onPinClick(hit.id);
+      return;
+    }
+    const members = hit.cluster ?? [];
+    const extent = boundingExtent(members.map((m) => (m.getGeometry() as Point).getCoordinates()));
+    const zoom = view.getZoom() ?? DEFAULT_ZOOM;
+    // a cluster zooms in while zooming can still separate its pins; on one spot they spread out
+    if (getWidth(extent) < 1 && getHeight(extent) < 1) spread(members, getCenter(extent));
+    else if (zoom >= (view.getMaxZoom() ?? 19) - 1) spread(members, getCenter(extent));
+    else asProgram(() => view.fit(buffer(extent, 1), { duration: 400, padding: [60, 60, 60, 60], maxZoom: Math.min(view.getMaxZoom(), zoom + 4) }));
+  });
+
+  let hovered: string | null = null;
+  map.on('pointermove', (e) => {
+    if (e.dragging) return;
+    const hit = pinAt(e.pixel);
+    options.target.style.cursor = hit ? 'pointer' : '';
+    const id = hit?.id ?? null;
+    if (id !== hovered) {
+      hovered = id;
+      options.onHover(id);
+    }
+  });
+  const onLeave = () => {
+    if (hovered !== null) {
+      hovered = null;
+      options.onHover(null);
+    }
+  };
+  const viewport = map.getViewport() as HTMLElement | undefined;
+  viewport?.addEventListener('pointerleave', onLeave);
+
+  const controller: MapController = {
+    map,
+    setPins(pins, fit) {
+      spreadSource.clear();
+      pinsSource.clear();
+      pinsSource.addFeatures(
+        pins.map((p) => {
+          const f = new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: formatPricePill(p.price), approximate: p.approximate });
+          f.setId(p.id);
+          return f;
+        }),
+      );
+      clustered = pins.length > CLUSTER_ABOVE;
+      clusterLayer.setVisible(clustered);
+      plainLayer.setVisible(!clustered);
+      if (!fit) return;
+      if (!pins.length) {
+        asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
+        return;
+      }
+      const extent: Extent = boundingExtent(pins.map((p) => fromLonLat([p.lng, p.lat])));
+      if (isEmpty(extent) && pins.length) return;
+      asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
+    },
+    setHighlight(id) {
+      if (id === highlighted) return;
+      highlighted = id;
+      clusterLayer.changed();
+      plainLayer.changed();
+      spreadLayer.changed();
+    },
+    showPopup(id) {
+      const f = id ? (pinsSource.getFeatureById(id) as Feature<Point> | null) : null;
+      const spreadFeature = id ? spreadSource.getFeatures().find((x) => x.get('id') === id) : undefined;
+      const geometry = (spreadFeature?.getGeometry() as Point | undefined) ?? f?.getGeometry();
+      popup.setPosition(geometry ? geometry.getCoordinates() : undefined);
+    },
+    visibleBbox() {
+      const [w, s, e, n] = view.calculateExtent(map.getSize());
+      const [west, south] = toLonLat([w!, s!]);
+      const [east, north] = toLonLat([e!, n!]);
+      return [west!, south!, east!, north!];
+    },
+    stats() {
+      if (!clustered) return { clusters: [], singles: pinsSource.getFeatures().length };
+      const all = clusterSource.getFeatures();
+      const clusters = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
+      return { clusters, singles: all.length - clusters.length };
+    },
+    pixelOf(id) {
+      const f = pinsSource.getFeatureById(id) as Feature<Point> | null;
+      const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
+      return px ? [px[0]!, px[1]!] : undefined;
+    },
+    zoomBy(delta) {
+      view.setZoom((view.getZoom() ?? DEFAULT_ZOOM) + delta);
+    },
+    updateSize() {
+      map.updateSize();
+    },
+    dispose() {
+      viewport?.removeEventListener('pointerleave', onLeave);
+      map.un('moveend', onMoveEnd);
+      popup.setPosition(undefined);
+      map.setTarget(undefined);
+      map.dispose();
+    },
+  };
+  return controller;
+}

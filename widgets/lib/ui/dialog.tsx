@@ -1,0 +1,80 @@
+/**
+ * A modal on the native <dialog>: the rest of the page becomes inert (focus stays inside), Escape
+ * and the backdrop close it, focus returns to what opened it. In the top layer, so no host-page
+ * stacking context or overflow can clip it.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+
+export interface DialogProps {
+  open: boolean;
+  onClose: () => void;
+  labelledBy: string;
+  children: ReactNode;
+  className?: string;
+  part?: string;
+}
+
+export function Dialog({ open, onClose, labelledBy, children, className = '', part = 'dialog' }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      // the element that had focus, looked up through shadow roots
+      let active: Element | null = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      opener.current = active;
+      dialog.showModal();
+      dialog.scrollTop = 0;
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const onCancel = (e: Event) => {
+      e.preventDefault();
+      onCloseRef.current();
+    };
+    const onDialogClose = () => {
+      const target = opener.current as HTMLElement | null;
+      opener.current = null;
+      if (target?.isConnected) target.focus({ preventScroll: true });
+    };
+    dialog.addEventListener('cancel', onCancel);
+    dialog.addEventListener('close', onDialogClose);
+    return () => {
+      dialog.removeEventListener('cancel', onCancel);
+      dialog.removeEventListener('close', onDialogClose);
+      if (dialog.open) dialog.close();
+    };
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={labelledBy}
+      part={part}
+      // a click on the backdrop lands on the dialog element itself
+      onClick={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+      className={`exp-dialog p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl w-[calc(100vw-24px)] max-w-[920px] max-h-[90vh] overflow-hidden ${className}`}
+    >
+      {open ? children : null}
+    </dialog>
+  );
+}
+
+/** Backdrop and animation for .exp-dialog (adopted by the elements that show dialogs). */
+export const dialogCss = `
+.exp-dialog::backdrop { background: rgba(15, 23, 42, 0.55); }
+.exp-dialog[open] { animation: exp-dialog-in 160ms ease-out; display: flex; flex-direction: column; }
+@keyframes exp-dialog-in { from { opacity: 0; transform: translateY(8px) scale(0.99); } to { opacity: 1; transform: none; } }
+`;

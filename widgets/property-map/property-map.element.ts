@@ -1,0 +1,30 @@
+import { defineElement } from '../lib/element.tsx';
+import { cardCss } from '../lib/listing/card.tsx';
+import { dialogCss } from '../lib/ui/dialog.tsx';
+import { propertyMapAttributes } from './property-map.attributes.ts';
+import { PropertyMap } from './property-map.tsx';
+
+/**
+ * A clustered map of every listing that matches its attributes (up to 5,000), with price pills,
+ * popups and the property detail on a pin click. OpenLayers loads only with this element.
+ *
+ * @tag exp-property-map
+ * @event exp-property-open - The visitor opened a property from the map. detail: `{ id, title }`.
+ * @event exp-inquiry-sent - An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`.
+ * @csspart root - The element's root box.
+ * @csspart map-panel - The map and its note.
+ * @csspart map - The map itself.
+ * @csspart map-fallback - The simplified map shown when the map cannot load.
+ * @csspart popup - The popup of a hovered pin.
+ * @csspart detail - The property detail dialog.
+ * @cssprop --exp-color-primary - Buttons and highlighted pins.
+ * @cssprop --exp-color-border - The map's border.
+ * @cssprop --exp-radius - The map's corner radius.
+ * @cssprop --exp-font-family - Font.
+ */
+defineElement({
+  tag: 'exp-property-map',
+  attributes: propertyMapAttributes,
+  component: PropertyMap,
+  styles: [cardCss, dialogCss],
+});

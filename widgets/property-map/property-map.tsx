@@ -1,0 +1,63 @@
+/**
+ * <exp-property-map>: the clustered map of every listing matching its attributes, on its own.
+ * A pin opens the property's detail, with its agent and the inquiry form.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { getClients } from '../lib/data/client.ts';
+import { getListing, getListingsCount, type SearchFilters } from '../lib/data/listings.ts';
+import { useElement, type ElementProps } from '../lib/element.tsx';
+import { emit } from '../lib/events.ts';
+import { mapListing } from '../lib/listing/mapping.ts';
+import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
+import { MapPanel } from '../lib/map/map-panel.tsx';
+import type { propertyMapAttributes } from './property-map.attributes.ts';
+
+export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
+  const { api, host, t } = useElement();
+  const filters = useMemo<SearchFilters>(() => {
+    const f: SearchFilters = {};
+    if (props.city) f.city = props.city;
+    if (props.propertyType) f.propertyType = props.propertyType;
+    if (props.minPrice) f.minPrice = props.minPrice;
+    if (props.maxPrice) f.maxPrice = props.maxPrice;
+    if (props.beds) f.beds = props.beds;
+    if (props.baths) f.baths = props.baths;
+    if (props.agentId) f.agentId = props.agentId;
+    return f;
+  }, [props.city, props.propertyType, props.minPrice, props.maxPrice, props.beds, props.baths, props.agentId]);
+  const [total, setTotal] = useState<number | null>(null);
+  const [hovered, setHovered] = useState<string | null>(null);
+  const [open, setOpen] = useState<Record<string, unknown> | null>(null);
+  const rest = getClients(api).rest;
+
+  useEffect(() => {
+    let live = true;
+    setTotal(null);
+    getListingsCount(rest, filters)
+      .then((n) => live && setTotal(n))
+      .catch((error: unknown) => {
+        console.error('[exp-property-map] count failed:', error);
+        if (live) setTotal(0);
+      });
+    return () => {
+      live = false;
+    };
+  }, [filters, rest]);
+
+  const openId = async (id: string) => {
+    emit(host, 'exp-property-open', { id, title: '' });
+    try {
+      setOpen(await getListing(rest, id));
+    } catch (error) {
+      console.error('[exp-property-map] could not load the property:', error);
+    }
+  };
+  const property = useMemo(() => (open ? mapListing(open, api.url, { title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }) : null), [open, api.url, t]);
+
+  return (
+    <>
+      <MapPanel filters={filters} total={total} properties={[]} hoveredId={hovered} selectedId={property?.id ?? null} onOpen={(id) => void openId(id)} onHover={setHovered} tileUrl={props.tileUrl} />
+      <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} />
+    </>
+  );
+}

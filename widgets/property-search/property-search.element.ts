@@ -1,0 +1,74 @@
+import { defineElement } from '../lib/element.tsx';
+import type { SearchFilters, SortKey } from '../lib/data/listings.ts';
+import { cardCss, skeletonCss } from '../lib/listing/card.tsx';
+import { dialogCss } from '../lib/ui/dialog.tsx';
+import { selectCss } from './filter-bar.tsx';
+import { propertySearchAttributes } from './property-search.attributes.ts';
+import { PropertySearch } from './property-search.tsx';
+
+export interface SearchDetail {
+  /** the filters the visitor submitted */
+  filters: Omit<SearchFilters, 'agentId'>;
+  /** the sort in effect */
+  sort: SortKey;
+}
+
+export interface PropertyOpenDetail {
+  /** the listing's id */
+  id: string;
+  /** its title, when it was opened from a card */
+  title: string;
+}
+
+declare module '../lib/events.ts' {
+  interface ExpEventMap {
+    'exp-search': SearchDetail;
+    'exp-property-open': PropertyOpenDetail;
+  }
+}
+
+/**
+ * The property search: filters, a clustered map of every match beside paged cards, the detail
+ * dialog with the agent and the inquiry form. Keeps the search in the URL (back, forward, shared
+ * links, `?property=ID` opens a listing) unless `sync-url="false"`.
+ *
+ * @tag exp-property-search
+ * @event exp-search - The visitor submitted the filters. detail: `{ filters, sort }`.
+ * @event exp-property-open - The visitor opened a property's detail. detail: `{ id, title }`.
+ * @event exp-inquiry-sent - An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`.
+ * @csspart root - The element's root box.
+ * @csspart filters - The filter bar (a search form).
+ * @csspart search-button - The search button.
+ * @csspart map-panel - The map and its note.
+ * @csspart map - The map itself.
+ * @csspart map-fallback - The simplified map shown when the map cannot load.
+ * @csspart results - The results column.
+ * @csspart results-heading - The heading with the number of properties.
+ * @csspart list - The scroll area of the cards.
+ * @csspart card - Each property card.
+ * @csspart card-price - The price header of a card.
+ * @csspart pagination - The pagination.
+ * @csspart empty - The 'No properties found' box.
+ * @csspart detail - The property detail dialog.
+ * @csspart price-badge - The price in the detail dialog.
+ * @csspart agent - The agent block in the detail dialog.
+ * @csspart inquiry-form - The inquiry form.
+ * @csspart toast - Each toast.
+ * @cssprop --exp-color-primary - Buttons, price headers, highlights.
+ * @cssprop --exp-color-primary-hover - Buttons on hover.
+ * @cssprop --exp-color-primary-contrast - Text on the primary colour.
+ * @cssprop --exp-color-accent - The price badge of the detail dialog.
+ * @cssprop --exp-color-ink - Text.
+ * @cssprop --exp-color-muted - Secondary text.
+ * @cssprop --exp-color-surface - Cards, dialogs, the filter bar.
+ * @cssprop --exp-color-surface-subtle - Placeholders and hovers.
+ * @cssprop --exp-color-border - Borders.
+ * @cssprop --exp-radius - Corner radius of cards, the map and dialogs.
+ * @cssprop --exp-font-family - Font.
+ */
+defineElement({
+  tag: 'exp-property-search',
+  attributes: propertySearchAttributes,
+  component: PropertySearch,
+  styles: [cardCss, skeletonCss, dialogCss, selectCss],
+});

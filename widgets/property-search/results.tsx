@@ -1,0 +1,119 @@
+/**
+ * The right-hand side: the total and "Showing X - Y of Z", the sort, the cards (two columns when
+ * there is room) in a scroll area, 4 skeletons while loading, the empty and error states, and the
+ * pagination. The count is announced to screen readers.
+ */
+import { useId } from 'react';
+import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
+import { useElement } from '../lib/element.tsx';
+import { formatCount } from '../lib/format.ts';
+import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
+import type { Property } from '../lib/listing/mapping.ts';
+import { ChevronLeft, ChevronRight } from '../lib/ui/icons.tsx';
+import { pageWindow, showingRange, totalPages } from './pagination.ts';
+
+export interface ResultsProps {
+  status: 'loading' | 'ready' | 'error';
+  total: number;
+  properties: Property[];
+  page: number;
+  sort: SortKey;
+  hoveredId: string | null;
+  onSort: (sort: SortKey) => void;
+  onPage: (page: number) => void;
+  onOpen: (p: Property, opener: HTMLElement | null) => void;
+  onHover: (id: string | null) => void;
+  onRetry: () => void;
+}
+
+export function Results({ status, total, properties, page, sort, hoveredId, onSort, onPage, onOpen, onHover, onRetry }: ResultsProps) {
+  const { t } = useElement();
+  const id = useId();
+  const pages = totalPages(total, PAGE_SIZE);
+  const [from, to] = showingRange(page, PAGE_SIZE, total);
+  const ready = status === 'ready';
+  return (
+    <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3 min-w-0" part="results">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id={`${id}-heading`} className="m-0 text-xl font-bold text-ink" part="results-heading">
+            {status === 'loading' && !total ? t('results.searching') : t('results.count', { count: total, formatted: formatCount(total) })}
+          </h2>
+          <p className="m-0 text-sm text-ink-muted">{total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}</p>
+        </div>
+        <div className="flex items-center gap-2">
+          <label htmlFor={`${id}-sort`} className="text-sm font-medium text-ink-muted">
+            {t('results.sort.label')}
+          </label>
+          <select id={`${id}-sort`} value={sort} onChange={(e) => onSort(e.target.value as SortKey)} className="exp-select h-10 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30">
+            {SORT_KEYS.map((k) => (
+              <option key={k} value={k}>
+                {t(`results.sort.${k}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <p className="exp-sr-only" role="status" aria-live="polite" aria-atomic="true">
+        {ready ? (total > 0 ? t('results.announce', { count: total, formatted: formatCount(total), from, to }) : t('results.empty.title')) : status === 'loading' ? t('results.searching') : t('results.empty.title')}
+      </p>
+      <div className="exp-scroll max-h-[500px] cq-md:max-h-[800px] overflow-y-auto overscroll-contain pr-1 -mr-1" part="list" tabIndex={-1} aria-busy={status === 'loading'}>
+        {status === 'loading' && properties.length === 0 ? (
+          <div className="grid gap-4 cq-md:grid-cols-2">
+            {[0, 1, 2, 3].map((i) => (
+              <CardSkeleton key={i} />
+            ))}
+          </div>
+        ) : properties.length === 0 ? (
+          <div className="flex flex-col items-center justify-center gap-2 rounded-brand border border-dashed border-line bg-surface px-6 py-16 text-center" part="empty">
+            <p className="m-0 text-lg font-semibold text-ink">{t('results.empty.title')}</p>
+            <p className="m-0 text-ink-muted">{t('results.empty.text')}</p>
+            {status === 'error' ? (
+              <button type="button" onClick={onRetry} className="mt-3 rounded-md bg-primary px-4 py-2 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+                {t('common.tryAgain')}
+              </button>
+            ) : null}
+          </div>
+        ) : (
+          <ul className={`list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 transition-opacity ${status === 'loading' ? 'opacity-60' : ''}`}>
+            {properties.map((p) => (
+              <li key={p.id} className="flex">
+                <PropertyCard property={p} onOpen={onOpen} onHover={onHover} highlighted={hoveredId === p.id} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {pages > 1 ? <Pagination page={page} pages={pages} onPage={onPage} /> : null}
+    </section>
+  );
+}
+
+function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (p: number) => void }) {
+  const { t } = useElement();
+  const button = 'min-w-10 h-10 px-3 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
+  return (
+    <nav aria-label={t('pagination.label')} part="pagination" className="flex flex-wrap items-center justify-center gap-1.5 pt-2">
+      <button type="button" className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        <ChevronLeft size={16} />
+        {t('pagination.previous')}
+      </button>
+      {pageWindow(page, pages).map((n) => (
+        <button
+          key={n}
+          type="button"
+          aria-current={n === page ? 'page' : undefined}
+          aria-label={t('pagination.page', { page: n })}
+          onClick={() => onPage(n)}
+          className={`${button} ${n === page ? 'border-primary bg-primary text-primary-contrast' : 'border-line bg-surface text-ink hover:bg-surface-subtle'}`}
+        >
+          {n}
+        </button>
+      ))}
+      <button type="button" className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t('pagination.next')}
+        <ChevronRight size={16} />
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The state of one search element: the applied filters, sort and page, the open property, the
+ * hovered one, and the answer. Counts are cached per filters and pages per (filters, sort, page);
+ * the count and the page are asked in parallel; an older answer never overwrites a newer search.
+ */
+import { signal } from '@preact/signals-react';
+import type { PostgrestClient } from '@supabase/postgrest-js';
+import { createQueryCache } from '../lib/data/cache.ts';
+import { getListing, getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
+import { filtersKey } from './url-state.ts';
+
+export type Row = Record<string, unknown>;
+
+export interface SearchAnswer {
+  status: 'loading' | 'ready' | 'error';
+  /** the search this answer is for */
+  key: string;
+  filtersKey: string;
+  total: number;
+  rows: Row[];
+}
+
+export function createSearchStore(rest: () => PostgrestClient) {
+  const filters = signal<SearchFilters>({});
+  const sort = signal<SortKey>('featured');
+  const page = signal(1);
+  const openId = signal<string | null>(null);
+  const openRow = signal<Row | null>(null);
+  const hoveredId = signal<string | null>(null);
+  const answer = signal<SearchAnswer>({ status: 'loading', key: '', filtersKey: '', total: 0, rows: [] });
+  const counts = createQueryCache<number>();
+  const pages = createQueryCache<Row[]>();
+  let latest = 0;
+
+  async function load(): Promise<void> {
+    const f = filters.value;
+    const s = sort.value;
+    const p = page.value;
+    const fk = filtersKey(f);
+    const key = `${fk}|${s}|${p}`;
+    const ticket = ++latest;
+    const cachedCount = counts.peek(fk);
+    const cachedPage = pages.peek(key);
+    if (cachedCount !== undefined && cachedPage) {
+      answer.value = { status: 'ready', key, filtersKey: fk, total: cachedCount, rows: cachedPage };
+      return;
+    }
+    answer.value = { ...answer.peek(), status: 'loading', key };
+    try {
+      const [total, rows] = await Promise.all([counts.get(fk, (sig) => getListingsCount(rest(), f, sig)), pages.get(key, (sig) => getListingsPage(rest(), f, s, p, sig))]);
+      if (ticket !== latest) return;
+      answer.value = { status: 'ready', key, filtersKey: fk, total, rows };
+    } catch (error) {
+      if (ticket !== latest) return;
+      console.error('[exp-property-search] search failed:', error);
+      answer.value = { status: 'error', key, filtersKey: fk, total: 0, rows: [] };
+    }
+  }
+
+  /** Opens a property by id: from the page when it is there, else asked for on its own. */
+  async function open(id: string | null): Promise<void> {
+    openId.value = id;
+    if (!id) {
+      openRow.value = null;
+      return;
+    }
+    const onPage = answer.peek().rows.find((r) => String(r.id) === id);
+    if (onPage) {
+      openRow.value = onPage;
+      return;
+    }
+    try {
+      const row = await getListing(rest(), id);
+      if (openId.peek() === id) {
+        openRow.value = row;
+        if (!row) openId.value = null;
+      }
+    } catch (error) {
+      console.error('[exp-property-search] could not load the property:', error);
+      if (openId.peek() === id) openId.value = null;
+    }
+  }
+
+  function retry(): Promise<void> {
+    counts.clear();
+    pages.clear();
+    return load();
+  }
+
+  return { filters, sort, page, openId, openRow, hoveredId, answer, load, open, retry };
+}
+
+export type SearchStore = ReturnType<typeof createSearchStore>;

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { pageWindow, showingRange, totalPages } from './pagination.ts';
+import { filtersKey, parseBbox, readSearchParams, writeSearchParams } from './url-state.ts';
+
+describe('search state in the URL', () => {
+  it('reads every filter name of SPEC point 4, flags only when "true"', () => {
+    const s = readSearchParams(
+      new URLSearchParams('propertyType=house&minPrice=100000&maxPrice=500000&beds=2&baths=1&minSqft=50&maxSqft=300&yearBuiltFrom=1990&yearBuiltTo=2020&minLotSize=100&maxLotSize=900&city=Quito&pool=true&view=true&waterfront=false&garage=TRUE&newConstruction=true&airConditioning=1&sort=price_desc&page=3&property=42'),
+    );
+    expect(s.filters).toEqual({
+      propertyType: 'house', minPrice: 100000, maxPrice: 500000, beds: 2, baths: 1, minSqft: 50, maxSqft: 300, yearBuiltFrom: 1990, yearBuiltTo: 2020, minLotSize: 100, maxLotSize: 900, city: 'Quito',
+      features: { pool: true, view: true, newConstruction: true },
+    });
+    expect(s).toMatchObject({ sort: 'price_desc', page: 3, property: '42' });
+  });
+
+  it('ignores malformed values', () => {
+    const s = readSearchParams(new URLSearchParams('minPrice=abc&beds=-2&page=0&sort=cheapest&property=<script>&bbox=1,2,3&city=%20%20'));
+    expect(s).toEqual({ filters: {} });
+    expect(parseBbox('-78.5,-0.3,-78.4,-0.1')).toEqual([-78.5, -0.3, -78.4, -0.1]);
+    expect(parseBbox('-78.4,-0.3,-78.5,-0.1')).toBeUndefined();
+  });
+
+  it('writes every non-empty value, flags only when true, and keeps the keys of others', () => {
+    const out = writeSearchParams(new URLSearchParams('lang=es&utm_source=mail&city=Old&page=9'), {
+      filters: { city: 'Cuenca', propertyType: '', minPrice: 0, beds: 3, features: { pool: true, view: false } },
+      sort: 'featured',
+      page: 1,
+    });
+    expect(out.toString()).toBe('lang=es&utm_source=mail&city=Cuenca&beds=3&pool=true');
+  });
+
+  it('round-trips', () => {
+    const state = { filters: { propertyType: 'apartment', city: 'Cumbayá', minPrice: 250000, maxPrice: 1000000, baths: 2, bbox: [-78.5, -0.3, -78.4, -0.1] as [number, number, number, number] }, sort: 'price_asc' as const, page: 4, property: '17' };
+    const back = readSearchParams(writeSearchParams(new URLSearchParams(), state));
+    expect(back).toEqual(state);
+  });
+
+  it('keys filters so the same search is cached once', () => {
+    expect(filtersKey({ city: 'Quito ' })).toBe(filtersKey({ city: 'quito' }));
+    expect(filtersKey({ city: 'Quito' })).not.toBe(filtersKey({ city: 'Loja' }));
+  });
+});
+
+describe('pagination', () => {
+  it('shows a window of at most 5 pages that follows the current one, pinned at the ends', () => {
+    expect(pageWindow(1, 73)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(2, 73)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(3, 73)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(4, 73)).toEqual([2, 3, 4, 5, 6]);
+    expect(pageWindow(40, 73)).toEqual([38, 39, 40, 41, 42]);
+    expect(pageWindow(72, 73)).toEqual([69, 70, 71, 72, 73]);
+    expect(pageWindow(73, 73)).toEqual([69, 70, 71, 72, 73]);
+    expect(pageWindow(1, 3)).toEqual([1, 2, 3]);
+    expect(pageWindow(9, 3)).toEqual([1, 2, 3]);
+    expect(pageWindow(1, 0)).toEqual([]);
+  });
+
+  it('counts pages and the showing range', () => {
+    expect(totalPages(1732, 24)).toBe(73);
+    expect(totalPages(0, 24)).toBe(0);
+    expect(showingRange(1, 24, 1732)).toEqual([1, 24]);
+    expect(showingRange(73, 24, 1732)).toEqual([1729, 1732]);
+    expect(showingRange(1, 24, 0)).toEqual([0, 0]);
+  });
+});
