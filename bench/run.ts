@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchApi } from './api.ts';
+import { benchMap } from './map.ts';
 import { renderReadme } from './report.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -13,6 +14,7 @@ const results = join(root, 'bench', 'results');
 
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
+  map: benchMap,
 };
 
 async function main(): Promise<void> {
