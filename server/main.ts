@@ -3,7 +3,8 @@
  * DATABASE_URL is set), applies migrations and the first-start seed, and serves everything.
  *
  * Environment: PORT (8080), DATA_DIR (.data), DATABASE_URL, SEED_LISTINGS (1800),
- * SMTP_URL / SMTP_FROM / TEAM_INBOX (inquiry mail), LOG_REQUESTS=0 (quiet),
+ * SMTP_URL / SMTP_FROM / TEAM_INBOX / SITE_URL (inquiry mail), INQUIRY_RATE_LIMIT (5 a minute),
+ * ALLOWED_ORIGINS (*), TRUST_PROXY=1 (behind a proxy), LOG_REQUESTS=0 (quiet),
  * RESET_DATA=1 (start from an empty data dir: tests), SKIP_BUILD=1 (npm run dev).
  */
 import { spawnSync } from 'node:child_process';
@@ -48,12 +49,30 @@ async function main(): Promise<void> {
   }
 
   const quiet = process.env.LOG_REQUESTS === '0';
+  const env = process.env;
+  const origins = env.ALLOWED_ORIGINS ?? '*';
   const server = await startServer({
     db,
     port,
     log: (line) => (quiet && !line.startsWith('[') ? undefined : console.log(line)),
-    seedListings: process.env.SEED_LISTINGS ? Number(process.env.SEED_LISTINGS) : undefined,
+    seedListings: env.SEED_LISTINGS ? Number(env.SEED_LISTINGS) : undefined,
+    trustProxy: env.TRUST_PROXY === '1',
+    inquiry: {
+      smtpUrl: env.SMTP_URL || undefined,
+      outboxDir: resolve(dataDir, 'outbox'),
+      outbox: {
+        from: env.SMTP_FROM ?? '"eXp Realty Ecuador" <no-reply@expecuador.example>',
+        siteUrl: env.SITE_URL ?? `http://localhost:${port}`,
+      },
+      config: {
+        ...(env.TEAM_INBOX ? { teamInbox: env.TEAM_INBOX } : {}),
+        allowedOrigins: origins === '*' ? '*' : origins.split(',').map((o) => o.trim()).filter(Boolean),
+        rateLimit: { max: Number(env.INQUIRY_RATE_LIMIT ?? 5), windowSeconds: 60 },
+        ...(env.INQUIRY_HASH_SALT ? { hashSalt: env.INQUIRY_HASH_SALT } : {}),
+      },
+    },
   });
+  if (!env.SMTP_URL) console.log(`[start] no SMTP_URL: inquiries are written as .eml files to ${resolve(dataDir, 'outbox')}`);
   console.log(`[start] http://localhost:${server.port}/`);
   server.ready.then(
     () => console.log('[start] data API ready'),

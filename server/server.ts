@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DatabaseUnavailableError, type Database } from './db/database.ts';
 import { migrate, seedIfEmpty } from './db/setup.ts';
+import { createInquiryService, type InquiryServiceOptions } from './functions/inquiry.ts';
 import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
 import { createApp, type Logger } from './http/app.ts';
 import { schemaUnavailable } from './rest/errors.ts';
@@ -22,6 +23,9 @@ export interface ServerOptions {
   /** listings generated on an empty database (first start) */
   seedListings?: number;
   functions?: Record<string, FunctionHandler>;
+  /** send-property-inquiry: mail settings and outbox (default: .eml files under .data/outbox) */
+  inquiry?: Partial<InquiryServiceOptions>;
+  trustProxy?: boolean;
 }
 
 export interface RunningServer {
@@ -30,6 +34,8 @@ export interface RunningServer {
   db: Database;
   /** resolves when migrations and seed are done (the API answers 503 until then) */
   ready: Promise<void>;
+  /** delivers the due inquiries now (tests) */
+  drainOutbox(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,7 +61,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let isReady = false;
   let closed = false;
   const rest = createRestHandler({ db: options.db });
-  const functions = createFunctionsRouter(options.functions ?? {});
+  const inquiry = createInquiryService(options.db, {
+    outboxDir: resolve(ROOT, '.data', 'outbox'),
+    log,
+    ...options.inquiry,
+    outbox: { from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: 'http://localhost:8080', ...options.inquiry?.outbox },
+  });
+  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry.handler, ...options.functions }, { trustProxy: options.trustProxy ?? false });
   const { server } = createApp({
     distDir: options.distDir ?? resolve(ROOT, 'dist'),
     mediaDirs: [resolve(ROOT, 'supabase/seed/media')],
@@ -85,8 +97,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     db: options.db,
     ready,
+    drainOutbox: () => inquiry.drain(),
     async close() {
       closed = true;
+      await inquiry.stop();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

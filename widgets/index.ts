@@ -10,6 +10,7 @@ const loaders: Record<string, Loader> = {
   'exp-language-switch': () => import('./language-switch/language-switch.element.ts'),
   'exp-property-search': () => import('./property-search/property-search.element.ts'),
   'exp-property-map': () => import('./property-map/property-map.element.ts'),
+  'exp-inquiry-form': () => import('./inquiry-form/inquiry-form.element.ts'),
 };
 
 interface Autoloader {

@@ -25,7 +25,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-export function createFunctionsRouter(functions: Record<string, FunctionHandler>) {
+export function createFunctionsRouter(functions: Record<string, FunctionHandler>, options: { trustProxy?: boolean } = {}) {
   return async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const name = url.pathname.replace(/^\/functions\/v1\/?/, '').split('/')[0] ?? '';
     const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
@@ -40,14 +40,15 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
     }
     const body = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? undefined : await readBody(req, MAX_BODY);
     if (body === 'too-large') {
-      json(res, 413, { error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' }, { Connection: 'close' });
+      json(res, 400, { error: 'too_large', message: `The request body is too large (at most ${MAX_BODY} bytes).` }, { Connection: 'close' });
       req.resume();
       return;
     }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
     const request = new Request(`http://localhost${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body && body.length ? new Uint8Array(body) : undefined });
-    const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim();
+    // X-Forwarded-For is anyone's to write: only behind a proxy we run (TRUST_PROXY=1) does it count
+    const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
     const response = await fn(request, { clientAddress: forwarded || req.socket.remoteAddress || 'unknown' });
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));

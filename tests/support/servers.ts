@@ -2,6 +2,9 @@
  * The real data server for node-side tests and benchmarks, over PGlite (in memory, or a data dir)
  * or over a throwaway PostgreSQL server, migrated and seeded exactly as `npm start` does it.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import type { Database } from '../../server/db/database.ts';
@@ -24,7 +27,9 @@ export async function startTestServer(kind: 'pglite' | 'postgres', options: Part
   } else {
     db = await openPglite(null);
   }
-  const server = await startServer({ db, port: 0, ...options });
+  // inquiries without SMTP go to a throwaway outbox, never into the repository's .data
+  const outboxDir = mkdtempSync(join(tmpdir(), 'exp-outbox-'));
+  const server = await startServer({ db, port: 0, ...options, inquiry: { outboxDir, ...options.inquiry } });
   await server.ready;
   return {
     ...server,

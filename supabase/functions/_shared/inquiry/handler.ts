@@ -1,0 +1,116 @@
+/**
+ * send-property-inquiry, as one Fetch-style handler (Request -> Response) that the deployed Deno
+ * function and our Node server both run. A lead is money: it is validated, its recipient comes
+ * from the database (never from the browser alone), it is stored before any delivery, a retry or
+ * a double click is recognised by its idempotency key, each client is rate limited, and a bot that
+ * fills the honeypot is told "ok" and never delivered.
+ */
+import { validateInquiry, LIMITS } from './validate.ts';
+import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient, type TransactionalSql } from './store.ts';
+
+export interface InquiryConfig {
+  teamInbox: string;
+  /** origins allowed to post ('*' for any: the widgets run on partners' pages) */
+  allowedOrigins: '*' | string[];
+  rateLimit: { max: number; windowSeconds: number };
+  /** salt for the hash of the client address (the address itself is not kept) */
+  hashSalt: string;
+}
+
+export interface InquiryDeps {
+  sql: TransactionalSql;
+  config: InquiryConfig;
+  /** called after a new, real inquiry is stored: start delivering it */
+  onStored?: (id: string) => void;
+  /** tells whether an error means the database is not reachable */
+  isUnavailable?: (error: unknown) => boolean;
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+
+const ALLOW_HEADERS = 'authorization, x-client-info, apikey, content-type, x-region';
+
+function corsHeaders(origin: string | null, allowed: '*' | string[]): Record<string, string> | null {
+  if (allowed === '*') return { 'Access-Control-Allow-Origin': '*' };
+  if (!origin) return {};
+  return allowed.includes(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : null;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+}
+
+async function hashClient(address: string, salt: string): Promise<string> {
+  const data = new TextEncoder().encode(`${salt}\n${address}`);
+  const digest = await crypto.subtle.digest('SHA-256', data);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32);
+}
+
+export function createInquiryHandler(deps: InquiryDeps) {
+  const { config } = deps;
+  return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
+    const origin = request.headers.get('origin');
+    const cors = corsHeaders(origin, config.allowedOrigins);
+    if (request.method === 'OPTIONS') {
+      if (!cors) return new Response(null, { status: 403 });
+      return new Response(null, { status: 204, headers: { ...cors, 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': ALLOW_HEADERS, 'Access-Control-Max-Age': '86400' } });
+    }
+    if (!cors) return json(403, { error: 'origin', message: 'This origin may not send inquiries.' });
+    if (request.method !== 'POST') return json(405, { error: 'method', message: 'Send the inquiry with POST.' }, { ...cors, Allow: 'POST, OPTIONS' });
+    if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+      return json(400, { error: 'content_type', message: 'Send the inquiry as JSON (Content-Type: application/json).' }, cors);
+    }
+    const text = await request.text();
+    if (text.length > LIMITS.body) return json(400, { error: 'too_large', message: `The inquiry is too large (at most ${LIMITS.body} bytes).` }, cors);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return json(400, { error: 'invalid_json', message: 'The body is not valid JSON.' }, cors);
+    }
+    const checked = validateInquiry(body);
+    if (!checked.ok) return json(400, { error: 'validation', message: checked.message, fields: checked.fields }, cors);
+    const input = checked.value;
+    const spam = input.website.trim() !== '';
+
+    try {
+      const clientHash = await hashClient(context.clientAddress, config.hashSalt);
+      const outcome = await deps.sql.transaction(async (tx) => {
+        // one client at a time: the count and the insert must not interleave with its other posts
+        await tx.query('select pg_advisory_xact_lock(hashtext($1))', [clientHash]);
+        const already = await existingInquiry(tx, input.idempotencyKey);
+        if (already) return { id: already, created: false, limited: false };
+        if ((await recentFromClient(tx, clientHash, config.rateLimit.windowSeconds)) >= config.rateLimit.max) return { id: '', created: false, limited: true };
+        const { recipient, listing } = await resolveRecipient(tx, input, config.teamInbox);
+        const stored = await insertInquiry(tx, {
+          idempotencyKey: input.idempotencyKey,
+          listingId: listing?.id ?? null,
+          agentId: input.agentId,
+          name: input.name,
+          email: input.email,
+          phone: input.phone,
+          message: input.message,
+          // what the database knows wins over what the page said
+          propertyTitle: listing?.title ?? input.propertyTitle,
+          propertyAddress: listing ? [listing.address, listing.city].filter(Boolean).join(', ') : input.propertyAddress,
+          propertyPrice: listing?.price ? usd.format(Number(listing.price)) : input.propertyPrice,
+          requestedRecipient: input.recipientEmail,
+          recipient,
+          clientHash,
+          origin: origin ?? '',
+          userAgent: request.headers.get('user-agent') ?? '',
+          lang: input.lang,
+          spam,
+        });
+        return { ...stored, limited: false };
+      });
+      if (outcome.limited) return json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });
+      if (outcome.created && !spam) deps.onStored?.(outcome.id);
+      return json(200, { ok: true, id: outcome.id }, cors);
+    } catch (error) {
+      const unavailable = deps.isUnavailable?.(error) ?? false;
+      console.error('[send-property-inquiry]', unavailable ? 'database unavailable' : error);
+      return json(503, { error: 'unavailable', message: 'The inquiry could not be stored right now; nothing was sent. Please try again.' }, { ...cors, 'Retry-After': '10' });
+    }
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The e-mail an inquiry becomes: to the agent (or the team), Reply-To the visitor, with the
+ * property's details and a link to it. Bilingual labels, Spanish first (the team and the agents
+ * work in Spanish). Everything the visitor typed is escaped in the HTML part.
+ */
+import type { OutboxRow } from './store.ts';
+
+export interface MailMessage {
+  from: string;
+  to: string;
+  replyTo: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** stable per inquiry, so a resend after a crash can be recognised by mail systems */
+  messageId: string;
+  headers: Record<string, string>;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
+
+export function composeInquiryMail(row: OutboxRow, options: { from: string; siteUrl: string; domain?: string }): MailMessage {
+  const title = oneLine(row.property_title ?? '');
+  const subject = title ? `Nueva consulta / New inquiry: ${title}`.slice(0, 200) : `Nueva consulta de / New inquiry from ${oneLine(row.name)}`.slice(0, 200);
+  const link = row.listing_id ? `${options.siteUrl.replace(/\/$/, '')}/search-properties?property=${row.listing_id}` : '';
+  const lines: Array<[string, string]> = [
+    ['Propiedad / Property', title],
+    ['Dirección / Address', row.property_address ?? ''],
+    ['Precio / Price', row.property_price ?? ''],
+    ['Enlace / Link', link],
+    ['Nombre / Name', row.name],
+    ['Correo / E-mail', row.email],
+    ['Teléfono / Phone', row.phone ?? ''],
+    ['Idioma / Language', row.lang === 'es' ? 'Español' : 'English'],
+  ].filter(([, v]) => v) as Array<[string, string]>;
+  const greeting = row.recipient_name ? `Hola ${row.recipient_name},` : 'Hola,';
+  const intro = 'Recibiste una nueva consulta desde el sitio de eXp Realty Ecuador. / You have a new inquiry from the eXp Realty Ecuador website.';
+  const text = [
+    greeting,
+    '',
+    intro,
+    '',
+    ...lines.map(([k, v]) => `${k}: ${v}`),
+    '',
+    'Mensaje / Message:',
+    row.message?.trim() || '—',
+    '',
+    'Responda a este correo para contestar al cliente. / Reply to this e-mail to answer the client.',
+    `Consulta / Inquiry ${row.id}`,
+  ].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
+<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(intro)}</p>
+<table cellpadding="6" style="border-collapse:collapse">${lines
+    .map(([k, v]) => `<tr><th align="left" style="color:#475569;font-weight:600">${escapeHtml(k)}</th><td>${k.startsWith('Enlace') ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`)
+    .join('')}</table>
+<p style="color:#475569;font-weight:600;margin-bottom:4px">Mensaje / Message</p>
+<p style="white-space:pre-wrap;margin-top:0">${escapeHtml(row.message?.trim() || '—')}</p>
+<p style="color:#64748b;font-size:13px">Responda a este correo para contestar al cliente. / Reply to this e-mail to answer the client.<br>Consulta / Inquiry ${escapeHtml(row.id)}</p>
+</body></html>`;
+  return {
+    from: options.from,
+    to: row.recipient_email,
+    replyTo: `"${oneLine(row.name).replace(/["\\]/g, '')}" <${row.email}>`,
+    subject,
+    text,
+    html,
+    messageId: `<inquiry-${row.id}@${options.domain ?? 'exp-ecuador.local'}>`,
+    headers: { 'X-Inquiry-Id': row.id, 'Auto-Submitted': 'auto-generated' },
+  };
+}

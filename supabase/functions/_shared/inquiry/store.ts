@@ -1,0 +1,191 @@
+/**
+ * The inquiries table as the function uses it: the recipient from the database, the rate limit,
+ * the idempotent insert, and the outbox (claim, sent, retry). Plain SQL over any client with
+ * `query(sql, params)`: PGlite and pg in our server, a pg client in the deployed Deno function.
+ */
+export interface Sql {
+  query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface TransactionalSql extends Sql {
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+export interface Recipient {
+  email: string;
+  name: string;
+  kind: 'listing_agent' | 'agent' | 'team';
+  agentId: string | null;
+}
+
+export interface ListingFacts extends Record<string, unknown> {
+  id: string;
+  title: string | null;
+  address: string | null;
+  price: string | null;
+  city: string | null;
+}
+
+interface AgentRow extends Record<string, unknown> {
+  id: string | number;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+const agentName = (a: AgentRow) => [a.first_name, a.last_name].filter((s) => s && s.trim()).join(' ').trim();
+
+/** An active EC listing and its agent (by id, else a known EC agent with the listing's agent e-mail). */
+export async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFacts; agent: AgentRow | null } | null> {
+  const rows = await sql.query<ListingFacts & { agent_id: string | null; agent_email: string | null; agent_first_name: string | null; agent_last_name: string | null }>(
+    `select l.id::text as id, l.title, l.address, l.price::text as price, l.city,
+            a.id::text as agent_id, a.email as agent_email, a.first_name as agent_first_name, a.last_name as agent_last_name
+       from internal.listings l
+       left join public.agents a on a.country_code = 'EC' and nullif(btrim(a.email), '') is not null
+            and (a.id = l.agent_id or (l.agent_id is null and lower(a.email) = lower(btrim(l.agent_email))))
+      where l.id = $1 and l.status = '1' and l.country_code = 'EC'
+      order by (a.id = l.agent_id) desc nulls last
+      limit 1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const agent = row.agent_id ? { id: row.agent_id, email: row.agent_email, first_name: row.agent_first_name, last_name: row.agent_last_name } : null;
+  return { listing: { id: row.id, title: row.title, address: row.address, price: row.price, city: row.city }, agent };
+}
+
+export async function findAgent(sql: Sql, by: { id?: string; email?: string }): Promise<AgentRow | null> {
+  const rows = by.id
+    ? await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where id = $1 and country_code = 'EC' and nullif(btrim(email), '') is not null", [by.id])
+    : await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where lower(btrim(email)) = lower($1) and country_code = 'EC' limit 1", [by.email ?? '']);
+  return rows[0] ?? null;
+}
+
+/**
+ * Who gets the inquiry (DESIGN decision 9): the listing's agent; else the agent the visitor
+ * addressed on a profile; else the browser's recipientEmail only when it is a known EC agent's;
+ * else the team inbox. An address is never mailed just because the browser sent it.
+ */
+export async function resolveRecipient(
+  sql: Sql,
+  input: { propertyId: string | null; agentId: string | null; recipientEmail: string },
+  teamInbox: string,
+): Promise<{ recipient: Recipient; listing: ListingFacts | null }> {
+  let listing: ListingFacts | null = null;
+  if (input.propertyId) {
+    const found = await findListing(sql, input.propertyId);
+    if (found) {
+      listing = found.listing;
+      if (found.agent?.email) return { listing, recipient: { email: found.agent.email.trim(), name: agentName(found.agent), kind: 'listing_agent', agentId: String(found.agent.id) } };
+    }
+  }
+  const agent = (input.agentId && (await findAgent(sql, { id: input.agentId }))) || (input.recipientEmail && (await findAgent(sql, { email: input.recipientEmail }))) || null;
+  if (agent?.email) return { listing, recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'agent', agentId: String(agent.id) } };
+  return { listing, recipient: { email: teamInbox, name: '', kind: 'team', agentId: null } };
+}
+
+export interface NewInquiry {
+  idempotencyKey: string;
+  listingId: string | null;
+  agentId: string | null;
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  propertyTitle: string;
+  propertyAddress: string;
+  propertyPrice: string;
+  requestedRecipient: string;
+  recipient: Recipient;
+  clientHash: string;
+  origin: string;
+  userAgent: string;
+  lang: string;
+  spam: boolean;
+}
+
+export async function existingInquiry(sql: Sql, key: string): Promise<string | null> {
+  const rows = await sql.query<{ id: string }>('select id::text as id from public.inquiries where idempotency_key = $1', [key]);
+  return rows[0]?.id ?? null;
+}
+
+export async function recentFromClient(sql: Sql, clientHash: string, windowSeconds: number): Promise<number> {
+  const rows = await sql.query<{ n: string | number }>("select count(*) as n from public.inquiries where client_hash = $1 and received_at > now() - make_interval(secs => $2)", [clientHash, windowSeconds]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Stores the inquiry before anything is sent; a known idempotency key returns the first one's id. */
+export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: string; created: boolean }> {
+  const rows = await sql.query<{ id: string }>(
+    `insert into public.inquiries
+       (idempotency_key, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
+        requested_recipient, recipient_email, recipient_kind, client_hash, origin, user_agent, lang, spam, delivery_status)
+     values ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), nullif($8, ''), nullif($9, ''), nullif($10, ''),
+             nullif($11, ''), $12, $13, $14, nullif($15, ''), nullif($16, ''), $17, $18, $19)
+     on conflict (idempotency_key) do nothing
+     returning id::text as id`,
+    [
+      i.idempotencyKey, i.listingId, i.recipient.agentId ?? i.agentId, i.name, i.email, i.phone, i.message, i.propertyTitle, i.propertyAddress, i.propertyPrice,
+      i.requestedRecipient, i.recipient.email, i.recipient.kind, i.clientHash, i.origin.slice(0, 300), i.userAgent.slice(0, 300), i.lang, i.spam, i.spam ? 'discarded' : 'pending',
+    ],
+  );
+  if (rows[0]) return { id: rows[0].id, created: true };
+  const id = await existingInquiry(sql, i.idempotencyKey);
+  if (!id) throw new Error('inquiry vanished after a conflicting insert');
+  return { id, created: false };
+}
+
+export interface OutboxRow extends Record<string, unknown> {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  message: string | null;
+  property_title: string | null;
+  property_address: string | null;
+  property_price: string | null;
+  listing_id: string | null;
+  recipient_email: string;
+  recipient_kind: string;
+  recipient_name: string | null;
+  lang: string | null;
+  received_at: string;
+  attempts: number;
+}
+
+/**
+ * Takes up to `limit` inquiries that are due, for `leaseSeconds`: pending ones, and ones whose
+ * sender died mid-way (their lease ran out). SKIP LOCKED lets several workers share the outbox.
+ */
+export async function claimDue(sql: Sql, limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
+  return sql.query<OutboxRow>(
+    `update public.inquiries q
+        set delivery_status = 'sending', attempts = q.attempts + 1, locked_until = now() + make_interval(secs => $2)
+      where q.id in (
+        select id from public.inquiries
+         where (delivery_status = 'pending' and next_attempt_at <= now())
+            or (delivery_status = 'sending' and locked_until < now())
+         order by received_at
+         limit $1
+         for update skip locked)
+     returning q.id::text as id, q.name, q.email, q.phone, q.message, q.property_title, q.property_address, q.property_price,
+               q.listing_id::text as listing_id, q.recipient_email, q.recipient_kind, q.lang, q.received_at::text as received_at, q.attempts,
+               (select nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), '') from public.agents a where a.id = q.agent_id) as recipient_name`,
+    [limit, leaseSeconds],
+  );
+}
+
+export async function markSent(sql: Sql, id: string, messageId: string): Promise<void> {
+  await sql.query("update public.inquiries set delivery_status = 'sent', delivered_at = now(), message_id = $2, locked_until = null, last_error = null where id = $1 and delivery_status = 'sending'", [id, messageId]);
+}
+
+export async function markFailed(sql: Sql, id: string, error: string, retryInSeconds: number | null): Promise<void> {
+  await sql.query(
+    `update public.inquiries
+        set delivery_status = case when $3::double precision is null then 'failed' else 'pending' end,
+            next_attempt_at = now() + make_interval(secs => coalesce($3::double precision, 0)),
+            last_error = left($2, 500), locked_until = null
+      where id = $1 and delivery_status = 'sending'`,
+    [id, error, retryInSeconds],
+  );
+}

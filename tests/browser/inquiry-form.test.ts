@@ -1,0 +1,132 @@
+import { expect } from '@esm-bundle/chai';
+import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+
+const API_URL = await dataApiUrl();
+
+async function firstListing(): Promise<{ id: number; title: string }> {
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=id,title&country_code=eq.EC&agent_id=not.is.null&title=not.like.*<*&order=id&limit=1`);
+  return ((await res.json()) as Array<{ id: number; title: string }>)[0] as { id: number; title: string };
+}
+
+function type(el: Element, name: string, value: string) {
+  const input = shadow<HTMLInputElement | HTMLTextAreaElement>(el, `[name="${name}"]`);
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')?.set;
+  setter?.call(input, value);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+const submit = (el: Element) => shadow<HTMLButtonElement>(el, 'button[type="submit"]');
+const toasts = (el: Element) => shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
+
+describe('<exp-inquiry-form>', () => {
+  let listing: { id: number; title: string };
+  before(async () => {
+    await loadBundle();
+    listing = await firstListing();
+  });
+  afterEach(cleanup);
+
+  it('names the listing and has labelled, autocompleting fields and a hidden honeypot', async () => {
+    const el = await mount(`<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    await waitFor(() => shadow(el, 'h3').textContent === `Ask about ${listing.title}`, 5000, 'heading with the title');
+    expect(shadow<HTMLInputElement>(el, '[name="name"]').autocomplete).to.equal('name');
+    expect(shadow<HTMLInputElement>(el, '[name="email"]').type).to.equal('email');
+    expect(shadow<HTMLInputElement>(el, '[name="phone"]').autocomplete).to.equal('tel');
+    expect(shadow<HTMLTextAreaElement>(el, '[name="message"]').rows).to.equal(4);
+    expect(shadow<HTMLTextAreaElement>(el, '[name="message"]').placeholder).to.not.equal('');
+    const honeypot = shadow<HTMLInputElement>(el, '[name="website"]');
+    expect(honeypot.tabIndex).to.equal(-1);
+    // inside a 1px clipped box: people never see it
+    expect((honeypot.closest('.exp-sr-only') as HTMLElement).getBoundingClientRect().width).to.be.at.most(1);
+    const violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+
+  it('says what is missing or wrong, in English and in Spanish, before sending anything', async () => {
+    const el = await mount(`<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    submit(el).click();
+    await waitFor(() => shadowAll(el, '[part="field-error"]').length === 2, 3000, 'errors');
+    expect(shadowAll(el, '[part="field-error"]').map((e) => e.textContent)).to.deep.equal(['Please enter your name.', 'Please enter your e-mail.']);
+    expect(shadow(el, '[name="name"]').getAttribute('aria-invalid')).to.equal('true');
+    expect(el.shadowRoot?.activeElement?.getAttribute('name')).to.equal('name');
+    let violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    type(el, 'name', 'Ana');
+    type(el, 'email', 'ana@');
+    submit(el).click();
+    await waitFor(() => shadowAll(el, '[part="field-error"]').map((e) => e.textContent).join() === 'Please enter a valid e-mail address, like name@example.com.', 3000, 'e-mail error');
+    el.setAttribute('lang', 'es');
+    await waitFor(() => shadowAll(el, '[part="field-error"]')[0]?.textContent === 'Ingrese un correo válido, como nombre@ejemplo.com.', 3000, 'Spanish error');
+    expect(submit(el).textContent).to.equal('Solicitar información');
+    violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+
+  it('shows Sending... while it sends, then the success toast, clears the form and fires exp-inquiry-sent', async () => {
+    // a slow network for this element's client (its own api-key gives it its own client)
+    const realFetch = window.fetch;
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      await new Promise((r) => setTimeout(r, 400));
+      return realFetch(...args);
+    };
+    try {
+      const el = await mount(`<exp-inquiry-form api-url="${API_URL}" api-key="slow-${Date.now()}" listing-id="${listing.id}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+      type(el, 'name', 'Ana Vera');
+      type(el, 'email', 'ana.vera@example.com');
+      type(el, 'message', 'Quisiera visitarla.');
+      const sent = oneEvent<{ id: string; propertyId: string | null }>(el, 'exp-inquiry-sent');
+      submit(el).click();
+      await waitFor(() => submit(el).textContent === 'Sending...' && submit(el).disabled, 2000, 'sending state');
+      const detail = (await sent).detail;
+      expect(detail.propertyId).to.equal(String(listing.id));
+      expect(detail.id).to.match(/^[0-9a-f-]{36}$/);
+      await waitFor(() => toasts(el).some((t) => t.includes('Request Sent!') && t.includes("Your property inquiry has been sent to our team. We'll get back to you soon.")), 3000, 'success toast');
+      expect(shadow<HTMLInputElement>(el, '[name="name"]').value).to.equal('');
+      expect(shadow<HTMLInputElement>(el, '[name="email"]').value).to.equal('');
+      expect(submit(el).disabled).to.equal(false);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
+  it('shows the error toast and keeps what was typed when the inquiry cannot be sent', async () => {
+    const el = await mount(`<exp-inquiry-form api-url="http://127.0.0.1:9" listing-id="1"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    type(el, 'name', 'Ana Vera');
+    type(el, 'email', 'ana.vera@example.com');
+    type(el, 'message', 'Mensaje importante');
+    submit(el).click();
+    await waitFor(() => toasts(el).some((t) => t.includes('Error') && t.includes('Failed to send your request. Please try again.')), 8000, 'error toast');
+    expect(shadow(el, '[part="inquiry-error"]').getAttribute('role')).to.equal('alert');
+    expect(shadow<HTMLInputElement>(el, '[name="name"]').value).to.equal('Ana Vera');
+    expect(shadow<HTMLTextAreaElement>(el, '[name="message"]').value).to.equal('Mensaje importante');
+    expect(shadow(el, '[part~="toast"]').getAttribute('role')).to.equal('alert');
+  });
+
+  it('shows the error in Spanish too', async () => {
+    const el = await mount(`<exp-inquiry-form lang="es" api-url="http://127.0.0.1:9"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    type(el, 'name', 'Ana');
+    type(el, 'email', 'ana@example.com');
+    submit(el).click();
+    await waitFor(() => toasts(el).some((t) => t.includes('No se pudo enviar su solicitud. Inténtelo de nuevo.')), 8000, 'Spanish error toast');
+  });
+
+  it("shows the error and claims nothing sent when the database is down (the function's 503)", async () => {
+    const realFetch = window.fetch;
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+      if (url.includes('/functions/v1/send-property-inquiry')) return new Response(JSON.stringify({ error: 'unavailable' }), { status: 503, headers: { 'Content-Type': 'application/json' } });
+      return realFetch(...args);
+    };
+    try {
+      const el = await mount(`<exp-inquiry-form api-url="${API_URL}" api-key="down-${Date.now()}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+      type(el, 'name', 'Ana');
+      type(el, 'email', 'ana@example.com');
+      submit(el).click();
+      await waitFor(() => toasts(el).some((t) => t.includes('Failed to send your request. Please try again.')), 8000, 'error toast');
+      expect(toasts(el).some((t) => t.includes('Request Sent!'))).to.equal(false);
+      expect(shadow<HTMLInputElement>(el, '[name="email"]').value).to.equal('ana@example.com');
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+});

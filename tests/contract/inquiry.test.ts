@@ -1,0 +1,265 @@
+/**
+ * send-property-inquiry against the real server and a real SMTP server in this process: the right
+ * recipient and message, nothing lost while SMTP is down, nothing sent twice, nothing claimed
+ * while the database is down, no open relay, rate limits, bad bodies, and a load of 500.
+ */
+import { FunctionsClient } from '@supabase/functions-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtp, type TestSmtp } from '../support/smtp.ts';
+import { startTestServer, type TestServer } from '../support/servers.ts';
+
+let keySeq = 0;
+const key = () => `test-${Date.now().toString(36)}-${++keySeq}-${Math.random().toString(36).slice(2, 8)}`;
+
+function body(over: Record<string, unknown> = {}) {
+  return {
+    name: 'Lucía Pérez',
+    email: 'lucia.perez@example.com',
+    phone: '+593 99 123 4567',
+    message: 'Hola, ¿sigue disponible? Me interesa visitarla este sábado.',
+    propertyTitle: 'Whatever the page says',
+    propertyAddress: 'Somewhere',
+    propertyPrice: '$1',
+    recipientEmail: '',
+    idempotencyKey: key(),
+    lang: 'es',
+    website: '',
+    ...over,
+  };
+}
+
+async function post(server: TestServer, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+  return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+async function until(probe: () => Promise<boolean> | boolean, ms = 15000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('send-property-inquiry over PGlite with a real SMTP server', () => {
+  let server: TestServer;
+  let smtp: TestSmtp;
+  let client = 0;
+  // every test is its own client address (the rate limit counts per client)
+  const from = () => ({ 'X-Forwarded-For': `10.0.0.${++client}` });
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer('pglite', {
+      trustProxy: true,
+      inquiry: { smtpUrl: smtp.url, intervalMs: 200, outbox: { from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 } },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await smtp?.stop();
+  });
+
+  it("mails the listing's agent with the property, the visitor's message and Reply-To the visitor (through functions-js)", async () => {
+    const [listing] = await server.sql<{ id: string; title: string; address: string; city: string; price: string; email: string; first_name: string }>(
+      "select l.id::text as id, l.title, l.address, l.city, l.price::text as price, a.email, a.first_name from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and l.title not like '%<%' order by l.id limit 1",
+    );
+    const functions = new FunctionsClient(`${server.url}/functions/v1`, { headers: { apikey: 'anon', ...from() } });
+    const { data, error } = await functions.invoke<{ ok: boolean; id: string }>('send-property-inquiry', { body: body({ propertyId: listing?.id, recipientEmail: 'someone@elsewhere.example' }) });
+    expect(error).toBeNull();
+    expect(data?.ok).toBe(true);
+    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string }>('select recipient_email, recipient_kind, property_title from public.inquiries where id = $1', [data?.id]);
+    expect(stored).toMatchObject({ recipient_email: listing?.email, recipient_kind: 'listing_agent', property_title: listing?.title });
+    await until(() => smtp.mails.some((m) => m.inquiryId === data?.id));
+    const mail = smtp.mails.find((m) => m.inquiryId === data?.id);
+    expect(mail?.envelopeTo).toEqual([listing?.email]);
+    expect(mail?.subject).toContain(listing?.title);
+    expect(mail?.replyTo).toContain('lucia.perez@example.com');
+    expect(mail?.text).toContain(String(listing?.address));
+    expect(mail?.text).toContain(`$${Number(listing?.price).toLocaleString('en-US')}`);
+    expect(mail?.text).toContain('Me interesa visitarla este sábado.');
+    expect(mail?.text).toContain(`https://expecuador.example/search-properties?property=${listing?.id}`);
+    expect(mail?.text).toContain(`Hola ${listing?.first_name}`);
+    expect(mail?.messageId).toContain(`inquiry-${data?.id}@`);
+    expect(mail?.text).not.toContain('Whatever the page says');
+  });
+
+  it("never mails a stranger's recipientEmail: the team inbox gets it", async () => {
+    const r = await post(server, body({ recipientEmail: 'victim@evil.example' }), from());
+    expect(r.status).toBe(200);
+    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; requested_recipient: string }>('select recipient_email, recipient_kind, requested_recipient from public.inquiries where id = $1', [r.json.id]);
+    expect(stored).toMatchObject({ recipient_email: 'equipo@expecuador.example', recipient_kind: 'team', requested_recipient: 'victim@evil.example' });
+    await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
+    expect(smtp.mails.flatMap((m) => m.envelopeTo)).not.toContain('victim@evil.example');
+  });
+
+  it("uses the browser's recipientEmail only when it is a known EC agent's, and agentId for a profile", async () => {
+    const [agent] = await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and id = 3");
+    const known = await post(server, body({ recipientEmail: agent?.email.toUpperCase() }), from());
+    const byId = await post(server, body({ agentId: agent?.id }), from());
+    const [foreign] = await server.sql<{ email: string }>("select email from public.agents where country_code <> 'EC' limit 1");
+    const notEc = await post(server, body({ recipientEmail: foreign?.email }), from());
+    const rows = await server.sql<{ id: string; recipient_email: string; recipient_kind: string }>('select id::text as id, recipient_email, recipient_kind from public.inquiries where id = any($1::uuid[])', [[known.json.id, byId.json.id, notEc.json.id]]);
+    const by = (id: unknown) => rows.find((r) => r.id === id);
+    expect(by(known.json.id)).toMatchObject({ recipient_email: agent?.email, recipient_kind: 'agent' });
+    expect(by(byId.json.id)).toMatchObject({ recipient_email: agent?.email, recipient_kind: 'agent' });
+    expect(by(notEc.json.id)).toMatchObject({ recipient_kind: 'team' });
+  });
+
+  it('makes one inquiry and one e-mail of a double click or a retry (idempotency key)', async () => {
+    const payload = body();
+    const headers = from();
+    const results = await Promise.all([post(server, payload, headers), post(server, payload, headers), post(server, payload, headers)]);
+    expect(new Set(results.map((r) => r.json.id)).size).toBe(1);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const rows = await server.sql('select id from public.inquiries where idempotency_key = $1', [payload.idempotencyKey]);
+    expect(rows).toHaveLength(1);
+    await until(() => smtp.mails.some((m) => m.inquiryId === results[0]?.json.id));
+    await server.drainOutbox();
+    expect(smtp.mails.filter((m) => m.inquiryId === results[0]?.json.id)).toHaveLength(1);
+  });
+
+  it('accepts a honeypot hit silently and never delivers it', async () => {
+    const r = await post(server, body({ website: 'https://spam.example' }), from());
+    expect(r).toMatchObject({ status: 200, json: { ok: true } });
+    const [row] = await server.sql<{ spam: boolean; delivery_status: string }>('select spam, delivery_status from public.inquiries where id = $1', [r.json.id]);
+    expect(row).toMatchObject({ spam: true, delivery_status: 'discarded' });
+    await server.drainOutbox();
+    expect(smtp.mails.some((m) => m.inquiryId === r.json.id)).toBe(false);
+  });
+
+  it('answers 20 rapid posts from one client with 5 accepted and 429 for the rest', async () => {
+    const headers = from();
+    const results = await Promise.all(Array.from({ length: 20 }, () => post(server, body(), headers)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    expect(results.find((r) => r.status === 429)?.json).toMatchObject({ error: 'rate_limited' });
+  });
+
+  it('answers bad bodies with 400 and a clear message, never storing them', async () => {
+    const [{ n: before }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    const cases: Array<[unknown, Record<string, string>, RegExp | Record<string, unknown>]> = [
+      ['{"name": "x"', {}, { error: 'invalid_json' }],
+      ['[]', {}, { error: 'validation' }],
+      [body({ name: '  ' }), {}, { fields: { name: 'required' } }],
+      [body({ email: 'not-an-email' }), {}, { fields: { email: 'invalid' } }],
+      [body({ name: 'a'.repeat(121) }), {}, { fields: { name: 'tooLong' } }],
+      [body({ name: 'Bcc: x@y.z\r\nSubject: spam' }), {}, { fields: { name: 'invalid' } }],
+      [body({ propertyId: '1; drop table listings' }), {}, { fields: { propertyId: 'invalid' } }],
+      [body({ idempotencyKey: 'short' }), {}, { fields: { idempotencyKey: 'invalid' } }],
+      [body({ message: 'x'.repeat(20000) }), {}, { error: 'too_large' }],
+      [JSON.stringify(body({ message: 'x'.repeat(70000) })), {}, { error: 'too_large' }],
+      ['name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }, { error: 'content_type' }],
+    ];
+    for (const [payload, headers, expected] of cases) {
+      const r = await post(server, payload, { ...from(), ...headers });
+      expect(r.status, JSON.stringify(payload).slice(0, 60)).toBe(400);
+      expect(r.json, JSON.stringify(payload).slice(0, 60)).toMatchObject(expected as Record<string, unknown>);
+      expect(typeof r.json.message).toBe('string');
+    }
+    const get = await fetch(`${server.url}/functions/v1/send-property-inquiry`);
+    expect(get.status).toBe(405);
+    const [{ n: after }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    expect(after).toBe(before);
+  });
+
+  it('loses nothing while SMTP is down and delivers each once when it is back', async () => {
+    await smtp.stop();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await post(server, body({ message: `Down ${i}` }), from());
+      expect(r.status).toBe(200);
+      ids.push(String(r.json.id));
+    }
+    await server.drainOutbox();
+    await until(async () => {
+      const rows = await server.sql<{ n: number }>("select count(*)::int as n from public.inquiries where id = any($1::uuid[]) and delivery_status = 'pending' and attempts >= 1 and last_error is not null", [ids]);
+      return rows[0]?.n === 5;
+    });
+    expect(smtp.mails.filter((m) => ids.includes(m.inquiryId))).toHaveLength(0);
+    await smtp.start();
+    await until(async () => {
+      await server.drainOutbox();
+      const rows = await server.sql<{ n: number }>("select count(*)::int as n from public.inquiries where id = any($1::uuid[]) and delivery_status = 'sent'", [ids]);
+      return rows[0]?.n === 5;
+    }, 20000);
+    await server.drainOutbox();
+    const delivered = smtp.mails.filter((m) => ids.includes(m.inquiryId));
+    expect(delivered).toHaveLength(5);
+    expect(new Set(delivered.map((m) => m.inquiryId)).size).toBe(5);
+  });
+
+  it('answers CORS preflights for partner origins', async () => {
+    const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, { method: 'OPTIONS', headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')).toContain('content-type');
+  });
+});
+
+describe('send-property-inquiry over PostgreSQL', () => {
+  let server: TestServer;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer('postgres', {
+      trustProxy: true,
+      inquiry: {
+        smtpUrl: smtp.url,
+        intervalMs: 100,
+        config: { rateLimit: { max: 1000, windowSeconds: 60 } },
+        outbox: { from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await smtp?.stop();
+  });
+
+  it('claims nothing while the database is down (503), and works when it is back', async () => {
+    await server.postgres?.pause();
+    const down = await post(server, body());
+    expect(down.status).toBe(503);
+    expect(down.json).toMatchObject({ error: 'unavailable' });
+    await server.postgres?.resume();
+    await until(async () => (await post(server, body())).status === 200, 20000);
+  });
+
+  it('turns 500 inquiries from 50 concurrent clients into exactly 500 rows and 500 e-mails', async () => {
+    const [{ n: rowsBefore }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    const mailsBefore = smtp.mails.length;
+    const ids = new Set<string>();
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, c) => {
+        for (let i = 0; i < 10; i++) {
+          const payload = body({ name: `Client ${c}`, message: `Inquiry ${c}-${i}` });
+          const r = await post(server, payload, { 'X-Forwarded-For': `192.168.${c}.1` });
+          // a client that retries after a lost answer reuses its key
+          if (i % 3 === 0) await post(server, payload, { 'X-Forwarded-For': `192.168.${c}.1` });
+          expect(r.status).toBe(200);
+          ids.add(String(r.json.id));
+        }
+      }),
+    );
+    expect(ids.size).toBe(500);
+    const [{ n: rowsAfter }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    expect(rowsAfter - rowsBefore).toBe(500);
+    // two workers drain at once, as two server processes would
+    const ours = () => smtp.mails.slice(mailsBefore).filter((m) => ids.has(m.inquiryId));
+    await until(async () => {
+      await Promise.all([server.drainOutbox(), server.drainOutbox()]);
+      return ours().length >= 500;
+    }, 60000);
+    await Promise.all([server.drainOutbox(), server.drainOutbox()]);
+    const mails = ours();
+    expect(mails).toHaveLength(500);
+    expect(new Set(mails.map((m) => m.inquiryId)).size).toBe(500);
+    expect([...ids].every((id) => mails.some((m) => m.inquiryId === id))).toBe(true);
+  }, 120_000);
+});

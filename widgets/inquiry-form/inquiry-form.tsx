@@ -1,0 +1,51 @@
+/**
+ * <exp-inquiry-form>: the inquiry form on its own, about a listing (listing-id) or addressed to an
+ * agent (agent-id). The listing's title, address and price are read from the data so the
+ * e-mail says what the visitor asked about.
+ */
+import { useEffect, useState } from 'react';
+import { getAgent } from '../lib/data/agents.ts';
+import { getClients } from '../lib/data/client.ts';
+import { getListing } from '../lib/data/listings.ts';
+import { useElement, type ElementProps } from '../lib/element.tsx';
+import { formatPrice } from '../lib/format.ts';
+import { InquiryForm, type InquiryTarget } from '../lib/inquiry/inquiry-form.tsx';
+import type { inquiryFormAttributes } from './inquiry-form.attributes.ts';
+
+export function InquiryFormElement({ listingId, agentId, heading }: ElementProps<typeof inquiryFormAttributes>) {
+  const { t, api } = useElement();
+  const [target, setTarget] = useState<InquiryTarget>({ propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '' });
+  useEffect(() => {
+    let live = true;
+    const rest = getClients(api).rest;
+    const base: InquiryTarget = { propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '', ...(listingId ? { propertyId: listingId } : {}), ...(agentId ? { agentId } : {}) };
+    setTarget(base);
+    void (async () => {
+      try {
+        if (listingId) {
+          const row = await getListing(rest, listingId);
+          if (live && row) {
+            setTarget({
+              ...base,
+              propertyTitle: String(row.title ?? ''),
+              propertyAddress: [row.address, row.city].filter(Boolean).join(', '),
+              propertyPrice: formatPrice(row.price),
+              recipientEmail: String(row.agent_email ?? ''),
+            });
+          }
+        } else if (agentId) {
+          const agent = await getAgent(rest, agentId);
+          if (live && agent) setTarget({ ...base, recipientEmail: agent.email ?? '' });
+        }
+      } catch (error) {
+        // the form still works: the function finds the listing and its agent on its own
+        console.warn('[exp-inquiry-form] could not read the listing or agent:', error);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [listingId, agentId, api]);
+  const title = heading ?? (target.propertyTitle ? t('inquiry.headingAbout', { title: target.propertyTitle }) : t('inquiry.heading'));
+  return <InquiryForm target={target} heading={title} />;
+}
