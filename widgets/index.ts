@@ -11,6 +11,8 @@ const loaders: Record<string, Loader> = {
   'exp-property-search': () => import('./property-search/property-search.element.ts'),
   'exp-property-map': () => import('./property-map/property-map.element.ts'),
   'exp-inquiry-form': () => import('./inquiry-form/inquiry-form.element.ts'),
+  'exp-agent-directory': () => import('./agent-directory/agent-directory.element.ts'),
+  'exp-agent-profile': () => import('./agent-profile/agent-profile.element.ts'),
 };
 
 interface Autoloader {

@@ -1,0 +1,202 @@
+import { expect } from '@esm-bundle/chai';
+import { sendKeys } from '@web/test-runner-commands';
+import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+
+const API_URL = await dataApiUrl();
+
+interface AgentRow {
+  id: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  picture: string | null;
+}
+
+async function api<T>(path: string): Promise<T> {
+  return (await fetch(`${API_URL}/rest/v1/${path}`)).json() as Promise<T>;
+}
+
+const names = (el: Element) => shadowAll(el, '[part="agent-card"]').map((c) => c.textContent?.trim() ?? '');
+const count = (el: Element) => shadow(el, '[part="count"]').textContent ?? '';
+const fullName = (a: AgentRow) => [a.first_name?.trim(), a.last_name?.trim()].filter(Boolean).join(' ');
+
+async function searchFor(el: Element, text: string, how: 'enter' | 'button') {
+  const input = shadow<HTMLInputElement>(el, 'input[type="search"]');
+  input.focus();
+  input.select();
+  const before = count(el);
+  await sendKeys({ press: 'Control+A' });
+  await sendKeys({ press: 'Backspace' });
+  if (text) await sendKeys({ type: text });
+  if (how === 'enter') await sendKeys({ press: 'Enter' });
+  else shadow<HTMLButtonElement>(el, '[part="search-button"]').click();
+  // the count heading shows "Loading..." then the new count
+  await waitFor(() => count(el) !== 'Loading...' && (count(el) !== before || names(el).length >= 0), 8000, 'search done');
+  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => count(el) !== 'Loading...', 8000, 'search done');
+}
+
+describe('<exp-agent-directory>', () => {
+  let all: AgentRow[];
+  before(async () => {
+    await loadBundle();
+    all = await api<AgentRow[]>('agents?select=id,first_name,last_name,email,phone,picture&country_code=eq.EC&order=id');
+  });
+  afterEach(cleanup);
+
+  it('loads every EC agent on entry: the count, photos and names', async () => {
+    const el = await mount(`<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    await waitFor(() => names(el).length === all.length, 8000, 'all agents');
+    expect(count(el)).to.equal(`${all.length} featured agents`);
+    expect(shadow(el, '[part="title"]').textContent).to.equal('Find an Agent');
+    expect(shadow<HTMLInputElement>(el, 'input[type="search"]').placeholder).to.equal('Search agents by name or email');
+    expect(names(el)[0]).to.equal(fullName(all[0] as AgentRow));
+    // no picture, or only spaces: the placeholder; a padded URL is trimmed and shown
+    const cards = shadowAll(el, '[part="agent-card"]');
+    const noPicture = all.findIndex((a) => !a.picture?.trim());
+    expect(cards[noPicture]?.querySelector('[part="agent-placeholder"]')).to.not.equal(null);
+    const padded = all.findIndex((a) => a.picture && a.picture !== a.picture.trim() && a.picture.trim());
+    expect(cards[padded]?.querySelector('img')?.getAttribute('src')).to.equal(new URL(all[padded]?.picture?.trim() ?? '', API_URL).href);
+    const violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+
+  it('searches first name, last name and e-mail in any case, with or without accents, by Enter or the button', async () => {
+    const el = await mount(`<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    await waitFor(() => names(el).length === all.length, 8000, 'all agents');
+    const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    const expected = (q: string) => all.filter((a) => [a.first_name, a.last_name, a.email].some((f) => fold(f ?? '').includes(fold(q)))).map(fullName);
+    for (const [q, how] of [['andres', 'enter'], ['ANDRÉS', 'button'], ['villacis', 'enter'], ['MENDO', 'button'], ['maria.andrade@', 'enter']] as const) {
+      await searchFor(el, q, how);
+      expect(names(el), q).to.deep.equal(expected(q));
+      expect(names(el).length, q).to.be.greaterThan(0);
+    }
+    await searchFor(el, 'Ana, (Q).%_"\\', 'enter');
+    expect(count(el)).to.equal('0 featured agents');
+    expect(shadow(el, '[part="empty"]').textContent).to.equal('No agents match your search.');
+    await searchFor(el, '', 'button');
+    expect(names(el)).to.have.length(all.length);
+  });
+
+  it("opens an agent's contacts: tel and mailto links, Call and E-mail, and the profile link", async () => {
+    const el = await mount(`<exp-agent-directory api-url="${API_URL}" profile-url="/agents/{id}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    await waitFor(() => names(el).length === all.length, 8000, 'all agents');
+    const agent = all[1] as AgentRow;
+    const opened = oneEvent<{ id: string }>(el, 'exp-agent-open');
+    (shadowAll(el, '[part="agent-card"]')[1] as HTMLButtonElement).click();
+    expect((await opened).detail.id).to.equal(String(agent.id));
+    const dialog = await waitFor(() => el.shadowRoot?.querySelector('dialog[open]'), 4000, 'dialog');
+    expect(dialog.querySelector('h2')?.textContent).to.equal(fullName(agent));
+    const links = [...dialog.querySelectorAll('a')].map((a) => [a.textContent?.trim(), a.getAttribute('href')]);
+    const tel = `tel:${agent.phone?.replace(/[^\d+]/g, '')}`;
+    expect(links).to.deep.include([agent.phone, tel]);
+    expect(links).to.deep.include([agent.email, `mailto:${agent.email}`]);
+    expect(links).to.deep.include(['Call', tel]);
+    expect(links).to.deep.include(['E-mail', `mailto:${agent.email}`]);
+    expect(links).to.deep.include(['View full profile', `/agents/${agent.id}`]);
+    const violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+
+  it('shows an empty list when the agents cannot be read (logged)', async () => {
+    const logged: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => logged.push(args);
+    try {
+      const el = await mount(`<exp-agent-directory api-url="http://127.0.0.1:9"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+      await waitFor(() => el.shadowRoot?.querySelector('[part="empty"]'), 8000, 'empty');
+      expect(count(el)).to.equal('0 featured agents');
+      expect(logged.length).to.be.greaterThan(0);
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it('speaks Spanish', async () => {
+    const el = await mount(`<exp-agent-directory lang="es" api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    await waitFor(() => count(el) === `${all.length} agentes destacados`, 8000, 'Spanish count');
+    expect(shadow(el, '[part="title"]').textContent).to.equal('Encuentra un agente');
+    expect(shadow<HTMLInputElement>(el, 'input[type="search"]').placeholder).to.equal('Buscar agentes por nombre o correo');
+  });
+});
+
+describe('<exp-agent-profile>', () => {
+  before(async () => {
+    await loadBundle();
+  });
+  afterEach(cleanup);
+
+  it('shows each of the 6 sample agents with every section and their active listings', async () => {
+    const samples = await api<Array<Record<string, unknown>>>('agents?select=id,first_name,last_name,email,phone,about,languages,specializations,certifications,locations_served,website,facebook,instagram,linkedin&id=lte.6&order=id');
+    expect(samples).to.have.length(6);
+    for (const a of samples) {
+      const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="${a.id}"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
+      expect(shadow(el, '[part="name"]').textContent).to.equal(`${a.first_name} ${a.last_name}`);
+      const text = shadow(el, '[part="profile"]').textContent ?? '';
+      expect(text).to.contain(String(a.about));
+      expect(text).to.contain((a.languages as string[]).join(', '));
+      for (const s of a.specializations as string[]) expect(text).to.contain(s);
+      expect(text).to.contain((a.certifications as string[]).join(' / '));
+      expect(text).to.contain((a.locations_served as string[]).join('; '));
+      const links = shadowAll<HTMLAnchorElement>(el, '[part="social-link"]').map((l) => l.href);
+      const expectedLinks = ['website', 'facebook', 'instagram', 'linkedin'].map((k) => a[k]).filter((u): u is string => typeof u === 'string' && /^https?:/.test(u));
+      expect(links.map((u) => u.replace(/\/$/, ''))).to.deep.equal(expectedLinks.map((u) => u.replace(/\/$/, '')));
+      for (const l of shadowAll<HTMLAnchorElement>(el, '[part="social-link"]')) expect(l.target).to.equal('_blank');
+      const total = Number((await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1`, { method: 'HEAD', headers: { Prefer: 'count=exact' } })).headers.get('content-range')?.split('/')[1]);
+      await waitFor(() => shadow(el, '[part="listings"] h2').textContent?.startsWith(`${total} listing`), 8000, `listings of agent ${a.id}`);
+      expect(shadowAll(el, '[part="listings"] [part~="card"]').length).to.equal(Math.min(24, total));
+      expect(shadow<HTMLAnchorElement>(el, '[part="return-link"]').getAttribute('href')).to.equal('/findanagent');
+      cleanup();
+    }
+  });
+
+  it("'Contact Agent' sends an inquiry addressed to the agent", async () => {
+    const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="3"></exp-agent-profile>`, 'exp-agent-profile', '[part="contact-button"]');
+    shadow<HTMLButtonElement>(el, '[part="contact-button"]').click();
+    const dialog = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] form'), 4000, 'contact form');
+    const set = (name: string, value: string) => {
+      const input = dialog.querySelector(`[name="${name}"]`) as HTMLInputElement;
+      Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')?.set?.call(input, value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    set('name', 'Pedro Páez');
+    set('email', 'pedro@example.com');
+    set('message', 'Busco casa en Cuenca.');
+    const sent = oneEvent<{ agentId: string | null; propertyId: string | null }>(el, 'exp-inquiry-sent');
+    (dialog.querySelector('button[type="submit"]') as HTMLButtonElement).click();
+    expect((await sent).detail).to.include({ agentId: '3', propertyId: null });
+    await waitFor(() => !el.shadowRoot?.querySelector('dialog[open]'), 4000, 'dialog closed');
+    await waitFor(() => shadowAll(el, '[part~="toast"]').some((t) => t.textContent?.includes('Request Sent!')), 4000, 'toast');
+  });
+
+  it("opens one of the agent's listings", async () => {
+    const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="2"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
+    const link = await waitFor(() => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="listings"] .exp-card-link'), 8000, 'a listing');
+    const title = link.textContent;
+    link.click();
+    const dialog = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] h2'), 8000, 'detail');
+    expect(dialog.textContent).to.equal(title);
+    const violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+
+  it("shows 'Agent not found' with a way back for an unknown id, a foreign agent or a malformed id", async () => {
+    const [foreign] = await api<Array<{ id: number }>>('agents?select=id&country_code=neq.EC&limit=1');
+    for (const id of ['999999', String(foreign?.id), 'abc', '']) {
+      const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="${id}" directory-url="/agents"></exp-agent-profile>`, 'exp-agent-profile', '[part="not-found"]');
+      expect(shadow(el, '[part="not-found"] h2').textContent).to.equal('Agent not found');
+      expect(shadow(el, '[part="back-link"]').textContent).to.equal('Back to agent search');
+      expect(shadow(el, '[part="back-link"]').getAttribute('href')).to.equal('/agents');
+      cleanup();
+    }
+  });
+
+  it('speaks Spanish and has no serious accessibility violations', async () => {
+    const el = await mount(`<exp-agent-profile lang="es" api-url="${API_URL}" agent-id="1"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
+    expect(shadow(el, '[part="contact-button"]').textContent).to.equal('Contactar al agente');
+    expect(shadow(el, '[part="return-link"]').textContent).to.equal('Volver a la búsqueda');
+    const violations = await seriousViolations(el);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+});

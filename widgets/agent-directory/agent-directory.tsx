@@ -1,0 +1,171 @@
+/**
+ * <exp-agent-directory> (SPEC point 2): title, subtitle, a search by name or e-mail (Enter or the
+ * button), the count of agents, a grid of photos and names, and a dialog with the agent's contacts.
+ * Loaded once on entry with an empty search and again on each search; a failed load shows an empty
+ * list (logged).
+ */
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { toAgent, profileHref, type Agent } from '../lib/agents/agent.ts';
+import { AgentPhoto } from '../lib/agents/agent-photo.tsx';
+import { getAgents } from '../lib/data/agents.ts';
+import { getClients } from '../lib/data/client.ts';
+import { useElement, type ElementProps } from '../lib/element.tsx';
+import { emit } from '../lib/events.ts';
+import { formatCount } from '../lib/format.ts';
+import { Dialog } from '../lib/ui/dialog.tsx';
+import { CloseIcon, MailIcon, PhoneIcon, SearchIcon } from '../lib/ui/icons.tsx';
+import type { agentDirectoryAttributes } from './agent-directory.attributes.ts';
+
+export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof agentDirectoryAttributes>) {
+  const { t, api, host } = useElement();
+  const id = useId();
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState<{ text: string; n: number }>({ text: '', n: 0 });
+  const [agents, setAgents] = useState<Agent[]>([]);
+  const [status, setStatus] = useState<'loading' | 'ready'>('loading');
+  const [open, setOpen] = useState<Agent | null>(null);
+  const latest = useRef(0);
+
+  useEffect(() => {
+    const ticket = ++latest.current;
+    setStatus('loading');
+    getAgents(getClients(api).rest, search.text)
+      .then((rows) => ticket === latest.current && setAgents(rows.map((r) => toAgent(r, api.url))))
+      .catch((error: unknown) => {
+        // SPEC point 8: the list becomes empty, the error is logged
+        console.error('[exp-agent-directory] could not load the agents:', error);
+        if (ticket === latest.current) setAgents([]);
+      })
+      .finally(() => ticket === latest.current && setStatus('ready'));
+  }, [search, api]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSearch((s) => ({ text: text.trim(), n: s.n + 1 }));
+    emit(host, 'exp-agent-search', { query: text.trim() });
+  };
+  const openAgent = (agent: Agent) => {
+    setOpen(agent);
+    emit(host, 'exp-agent-open', { id: agent.id, name: agent.name });
+  };
+
+  const headingId = `${id}-count`;
+  const count = useMemo(() => formatCount(agents.length), [agents.length]);
+  return (
+    <section className="flex flex-col gap-6" part="directory" aria-labelledby={showTitle ? `${id}-title` : headingId}>
+      {showTitle ? (
+        <header className="text-center flex flex-col gap-2">
+          <h2 id={`${id}-title`} className="m-0 text-3xl cq-md:text-4xl font-bold text-ink" part="title">
+            {t('agents.title')}
+          </h2>
+          <p className="m-0 text-ink-muted text-lg" part="subtitle">
+            {t('agents.subtitle')}
+          </p>
+        </header>
+      ) : null}
+      <form role="search" onSubmit={submit} className="mx-auto w-full max-w-[640px] flex gap-2" part="search">
+        <label htmlFor={`${id}-q`} className="exp-sr-only">
+          {t('agents.searchLabel')}
+        </label>
+        <input
+          id={`${id}-q`}
+          type="search"
+          name="q"
+          value={text}
+          maxLength={100}
+          autoComplete="off"
+          onChange={(e) => setText(e.target.value)}
+          placeholder={t('agents.searchPlaceholder')}
+          className="flex-1 min-w-0 h-12 rounded-md border border-line bg-surface px-4 text-base text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
+        />
+        <button type="submit" className="h-12 inline-flex items-center gap-2 rounded-md bg-primary px-5 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover" part="search-button">
+          <SearchIcon size={18} />
+          {t('agents.search')}
+        </button>
+      </form>
+      <h3 id={headingId} className="m-0 text-xl font-semibold text-ink" part="count" aria-live="polite">
+        {status === 'loading' ? t('common.loading') : t('agents.count', { count: agents.length, formatted: count })}
+      </h3>
+      {status === 'ready' && agents.length === 0 ? (
+        <p className="m-0 rounded-brand border border-dashed border-line bg-surface px-6 py-12 text-center text-ink-muted" part="empty">
+          {t('agents.none')}
+        </p>
+      ) : (
+        <ul className={`list-none m-0 p-0 grid grid-cols-2 cq-md:grid-cols-3 cq-lg:grid-cols-4 gap-4 cq-md:gap-6 ${status === 'loading' ? 'opacity-60' : ''}`} aria-labelledby={headingId} aria-busy={status === 'loading'}>
+          {agents.map((agent) => (
+            <li key={agent.id}>
+              <button type="button" onClick={() => openAgent(agent)} className="group w-full text-left rounded-brand border border-line bg-surface p-0 overflow-hidden cursor-pointer shadow-sm hover:shadow-md transition-shadow" part="agent-card">
+                <AgentPhoto photo={agent.photo} name="" className="aspect-square w-full" />
+                <span className="block px-3 py-3">
+                  <span className="block font-semibold text-ink truncate group-hover:underline">{agent.name || t('agent.defaultName')}</span>
+                  {agent.location ? <span className="block text-sm text-ink-muted truncate">{agent.location}</span> : null}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <AgentDialog agent={open} onClose={() => setOpen(null)} profileUrl={profileUrl} />
+    </section>
+  );
+}
+
+function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onClose: () => void; profileUrl: string }) {
+  const { t } = useElement();
+  const titleId = useId();
+  const tel = agent?.phone.replace(/[^\d+]/g, '') ?? '';
+  const action = 'inline-flex flex-1 items-center justify-center gap-2 rounded-md px-4 py-2.5 font-semibold no-underline';
+  return (
+    <Dialog open={Boolean(agent)} onClose={onClose} labelledBy={titleId} className="max-w-[440px]" part="agent-dialog">
+      {agent ? (
+        <div className="relative flex flex-col items-center gap-4 p-6 text-center">
+          <button type="button" onClick={onClose} aria-label={t('common.close')} className="absolute right-3 top-3 w-10 h-10 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
+            <CloseIcon size={22} />
+          </button>
+          <AgentPhoto photo={agent.photo} name={agent.name} className="w-32 h-32 rounded-full" />
+          <div>
+            <h2 id={titleId} className="m-0 text-2xl font-bold text-ink">
+              {agent.name || t('agent.defaultName')}
+            </h2>
+            {agent.location ? <p className="m-0 text-ink-muted">{agent.location}</p> : null}
+          </div>
+          <ul className="list-none m-0 p-0 flex flex-col gap-1.5 text-[15px]">
+            {agent.phone ? (
+              <li>
+                <a href={`tel:${tel}`} className="inline-flex items-center gap-2 text-primary hover:underline">
+                  <PhoneIcon size={16} />
+                  {agent.phone}
+                </a>
+              </li>
+            ) : null}
+            {agent.email ? (
+              <li>
+                <a href={`mailto:${agent.email}`} className="inline-flex items-center gap-2 text-primary hover:underline break-all">
+                  <MailIcon size={16} />
+                  {agent.email}
+                </a>
+              </li>
+            ) : null}
+          </ul>
+          <div className="flex w-full gap-2">
+            {agent.phone ? (
+              <a href={`tel:${tel}`} className={`${action} bg-primary text-primary-contrast hover:bg-primary-hover`}>
+                <PhoneIcon size={18} />
+                {t('agents.call')}
+              </a>
+            ) : null}
+            {agent.email ? (
+              <a href={`mailto:${agent.email}`} className={`${action} border border-line bg-surface text-ink hover:bg-surface-subtle`}>
+                <MailIcon size={18} />
+                {t('agents.email')}
+              </a>
+            ) : null}
+          </div>
+          <a href={profileHref(profileUrl, agent.id)} className="text-primary font-semibold hover:underline" part="profile-link">
+            {t('agents.viewProfile')}
+          </a>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}

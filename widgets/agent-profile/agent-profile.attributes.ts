@@ -1,0 +1,10 @@
+import type { AttrSchema } from '../lib/attributes.ts';
+
+export const agentProfileAttributes = {
+  /** The agent to show (the page /findanagent/{id} passes the id from the path). */
+  'agent-id': { type: 'string', maxLength: 40 },
+  /** Where 'Return to Search' and 'Back to agent search' go. */
+  'directory-url': { type: 'string', default: '/findanagent', maxLength: 300 },
+  /** Calling code that replaces a leading 0 in phone numbers for WhatsApp. */
+  'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
+} as const satisfies AttrSchema;

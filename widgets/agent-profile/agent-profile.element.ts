@@ -1,0 +1,38 @@
+import { defineElement } from '../lib/element.tsx';
+import { cardCss, skeletonCss } from '../lib/listing/card.tsx';
+import { dialogCss } from '../lib/ui/dialog.tsx';
+import { agentProfileAttributes } from './agent-profile.attributes.ts';
+import { AgentProfile } from './agent-profile.tsx';
+
+/**
+ * An agent's full profile: name, contact card, about, languages, specializations, certifications,
+ * locations served, the agent's active listings, and 'Contact Agent', which sends an inquiry
+ * addressed to this agent. An unknown id shows 'Agent not found'.
+ *
+ * @tag exp-agent-profile
+ * @event exp-property-open - The visitor opened one of the agent's listings. detail: `{ id, title }`.
+ * @event exp-inquiry-sent - An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`.
+ * @csspart root - The element's root box.
+ * @csspart profile - The whole profile.
+ * @csspart return-link - 'Return to Search'.
+ * @csspart contact-card - The card with the photo and contacts.
+ * @csspart name - The agent's name.
+ * @csspart contact-button - 'Contact Agent'.
+ * @csspart social-link - Each website or social link.
+ * @csspart listings - The agent's listings.
+ * @csspart card - Each listing card.
+ * @csspart contact-dialog - The dialog with the inquiry form.
+ * @csspart not-found - 'Agent not found'.
+ * @csspart back-link - 'Back to agent search'.
+ * @cssprop --exp-color-primary - Buttons and links.
+ * @cssprop --exp-color-surface - The contact card.
+ * @cssprop --exp-color-border - Borders.
+ * @cssprop --exp-radius - Corner radius.
+ * @cssprop --exp-font-family - Font.
+ */
+defineElement({
+  tag: 'exp-agent-profile',
+  attributes: agentProfileAttributes,
+  component: AgentProfile,
+  styles: [cardCss, skeletonCss, dialogCss],
+});

@@ -1,0 +1,241 @@
+/**
+ * <exp-agent-profile agent-id> (SPEC point 2; DESIGN decision 6): the agent's name, a contact card
+ * (photo or initials, about, e-mail, phone, languages, website and social links, 'Contact Agent'
+ * that opens the inquiry form addressed to this agent and really sends it), the sections, the
+ * agent's active listings (cards that open the property detail), and 'Return to Search'. Agent text
+ * is data: shown as text, links only when http(s).
+ */
+import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { toAgentProfile, type AgentProfile as Profile } from '../lib/agents/agent.ts';
+import { getAgent } from '../lib/data/agents.ts';
+import { getClients } from '../lib/data/client.ts';
+import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
+import { useElement, type ElementProps } from '../lib/element.tsx';
+import { emit } from '../lib/events.ts';
+import { formatCount } from '../lib/format.ts';
+import { InquiryForm } from '../lib/inquiry/inquiry-form.tsx';
+import { AgentAvatar } from '../lib/listing/agent-contact.tsx';
+import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
+import { mapListing, type Property } from '../lib/listing/mapping.ts';
+import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
+import { Dialog } from '../lib/ui/dialog.tsx';
+import { ChevronLeft, CloseIcon, GlobeIcon, MailIcon, PhoneIcon } from '../lib/ui/icons.tsx';
+import type { agentProfileAttributes } from './agent-profile.attributes.ts';
+
+type Props = ElementProps<typeof agentProfileAttributes>;
+
+const SOCIAL_LABEL = { website: 'profile.website', facebook: 'profile.facebook', instagram: 'profile.instagram', linkedin: 'profile.linkedin' } as const;
+
+export function AgentProfile({ agentId, directoryUrl, phoneCountryCode }: Props) {
+  const { t, api, host } = useElement();
+  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({ status: 'loading', profile: null });
+  const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({ total: 0, rows: [], page: 0, loading: true });
+  const [open, setOpen] = useState<Property | null>(null);
+  const [contact, setContact] = useState(false);
+  const rest = getClients(api).rest;
+  const id = agentId?.trim() ?? '';
+
+  useEffect(() => {
+    let live = true;
+    setState({ status: 'loading', profile: null });
+    if (!id) {
+      setState({ status: 'missing', profile: null });
+      return;
+    }
+    getAgent(rest, id)
+      .then((row) => live && setState(row ? { status: 'ready', profile: toAgentProfile(row, api.url) } : { status: 'missing', profile: null }))
+      .catch((error: unknown) => {
+        console.error('[exp-agent-profile] could not load the agent:', error);
+        if (live) setState({ status: 'error', profile: null });
+      });
+    return () => {
+      live = false;
+    };
+  }, [id, rest, api.url]);
+
+  const loadPage = useCallback(
+    async (page: number) => {
+      setListings((l) => ({ ...l, loading: true }));
+      try {
+        const filters = { agentId: id };
+        const [total, rows] = await Promise.all([getListingsCount(rest, filters), getListingsPage(rest, filters, 'newest', page)]);
+        setListings((l) => ({ total, rows: page === 1 ? rows : [...l.rows, ...rows], page, loading: false }));
+      } catch (error) {
+        console.error("[exp-agent-profile] could not load the agent's listings:", error);
+        setListings((l) => ({ ...l, loading: false }));
+      }
+    },
+    [id, rest],
+  );
+  useEffect(() => {
+    if (state.status === 'ready') void loadPage(1);
+  }, [state.status, loadPage]);
+
+  const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
+  const properties = useMemo(() => listings.rows.map((r) => mapListing(r, api.url, defaults)), [listings.rows, api.url, defaults]);
+
+  if (state.status === 'loading') {
+    return <p className="m-0 py-16 text-center text-ink-muted" role="status">{t('common.loading')}</p>;
+  }
+  if (state.status !== 'ready' || !state.profile) {
+    return (
+      <div className="flex flex-col items-center gap-3 py-16 text-center" part="not-found">
+        <h2 className="m-0 text-2xl font-bold text-ink">{state.status === 'error' ? t('errors.somethingWentWrong') : t('profile.notFound')}</h2>
+        <a href={directoryUrl} className="text-primary font-semibold hover:underline" part="back-link">
+          {t('profile.backToSearch')}
+        </a>
+      </div>
+    );
+  }
+  const p = state.profile;
+  const openProperty = (property: Property) => {
+    setOpen(property);
+    emit(host, 'exp-property-open', { id: property.id, title: property.title });
+  };
+  return (
+    <article className="flex flex-col gap-8" part="profile" aria-labelledby="exp-agent-name">
+      <a href={directoryUrl} className="inline-flex items-center gap-1 self-start text-primary font-semibold hover:underline" part="return-link">
+        <ChevronLeft size={18} />
+        {t('profile.returnToSearch')}
+      </a>
+      <div className="grid gap-8 cq-lg:grid-cols-[360px_1fr] items-start">
+        <aside className="rounded-brand border border-line bg-surface p-6 flex flex-col items-center gap-4 text-center shadow-sm" part="contact-card">
+          <AgentAvatar name={p.name} photo={p.photo} size={160} />
+          <div>
+            <h1 id="exp-agent-name" className="m-0 text-2xl font-bold text-ink" part="name">
+              <span>{p.firstName}</span> <span>{p.lastName}</span>
+            </h1>
+            {p.location ? <p className="m-0 mt-1 text-ink-muted">{p.location}</p> : null}
+          </div>
+          <button type="button" onClick={() => setContact(true)} className="w-full rounded-md bg-primary px-4 py-3 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover" part="contact-button">
+            {t('profile.contactAgent')}
+          </button>
+          <ul className="list-none m-0 p-0 w-full flex flex-col gap-2 text-left text-[15px]">
+            {p.email ? (
+              <li className="flex items-center gap-2 min-w-0">
+                <MailIcon size={18} className="shrink-0 text-ink-muted" />
+                <a href={`mailto:${p.email}`} className="text-primary hover:underline truncate">
+                  {p.email}
+                </a>
+              </li>
+            ) : null}
+            {p.phone ? (
+              <li className="flex items-center gap-2">
+                <PhoneIcon size={18} className="shrink-0 text-ink-muted" />
+                <a href={`tel:${p.phone.replace(/[^\d+]/g, '')}`} className="text-primary hover:underline">
+                  {p.phone}
+                </a>
+              </li>
+            ) : null}
+          </ul>
+          {p.links.length ? (
+            <ul className="list-none m-0 p-0 flex flex-wrap justify-center gap-2" aria-label={t('profile.links')}>
+              {p.links.map((l) => (
+                <li key={l.kind}>
+                  <a href={l.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1.5 rounded-full border border-line px-3 py-1.5 text-sm text-ink no-underline hover:bg-surface-subtle" part="social-link">
+                    {l.kind === 'website' ? <GlobeIcon size={16} /> : null}
+                    {t(SOCIAL_LABEL[l.kind])}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </aside>
+        <div className="flex flex-col gap-6 min-w-0">
+          <Section title={t('profile.contact')}>
+            <p className="m-0">{[p.email, p.phone].filter(Boolean).join(' · ') || '—'}</p>
+          </Section>
+          {p.about ? (
+            <Section title={t('profile.about')}>
+              <p className="m-0 whitespace-pre-line leading-relaxed">{p.about}</p>
+            </Section>
+          ) : null}
+          {p.languages.length ? (
+            <Section title={t('profile.languages')}>
+              <p className="m-0">{p.languages.join(', ')}</p>
+            </Section>
+          ) : null}
+          {p.specializations.length ? (
+            <Section title={t('profile.specializations')}>
+              <ul className="list-none m-0 p-0 flex flex-wrap gap-2">
+                {p.specializations.map((s) => (
+                  <li key={s} className="rounded-full bg-surface-subtle px-3 py-1 text-sm">
+                    {s}
+                  </li>
+                ))}
+              </ul>
+            </Section>
+          ) : null}
+          {p.certifications.length ? (
+            <Section title={t('profile.certifications')}>
+              <p className="m-0">{p.certifications.join(' / ')}</p>
+            </Section>
+          ) : null}
+          {p.locationsServed.length ? (
+            <Section title={t('profile.locationsServed')}>
+              <p className="m-0">{p.locationsServed.join('; ')}</p>
+            </Section>
+          ) : null}
+        </div>
+      </div>
+      <section aria-labelledby="exp-agent-listings" className="flex flex-col gap-4" part="listings">
+        <h2 id="exp-agent-listings" className="m-0 text-xl font-bold text-ink">
+          {listings.loading && !listings.page ? t('common.loading') : t('profile.listings', { count: listings.total, formatted: formatCount(listings.total), name: p.firstName || p.name })}
+        </h2>
+        {listings.loading && !listings.rows.length ? (
+          <div className="grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
+            {[0, 1, 2].map((i) => (
+              <CardSkeleton key={i} />
+            ))}
+          </div>
+        ) : properties.length ? (
+          <ul className="list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
+            {properties.map((property) => (
+              <li key={property.id} className="flex">
+                <PropertyCard property={property} onOpen={openProperty} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="m-0 text-ink-muted">{t('profile.noListings')}</p>
+        )}
+        {listings.rows.length < listings.total ? (
+          <button type="button" disabled={listings.loading} onClick={() => void loadPage(listings.page + 1)} className="self-center rounded-md border border-line bg-surface px-5 py-2.5 font-semibold text-ink cursor-pointer hover:bg-surface-subtle disabled:opacity-60">
+            {listings.loading ? t('common.loading') : t('profile.showMore')}
+          </button>
+        ) : null}
+      </section>
+      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} />
+      <ContactDialog profile={p} open={contact} onClose={() => setContact(false)} />
+    </article>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="border-b border-line pb-5">
+      <h2 className="m-0 mb-2 text-sm font-semibold uppercase tracking-wide text-ink-muted">{title}</h2>
+      <div className="text-ink">{children}</div>
+    </section>
+  );
+}
+
+function ContactDialog({ profile, open, onClose }: { profile: Profile; open: boolean; onClose: () => void }) {
+  const { t } = useElement();
+  const titleId = useId();
+  return (
+    <Dialog open={open} onClose={onClose} labelledBy={titleId} className="max-w-[480px]" part="contact-dialog">
+      <div className="flex items-center justify-between gap-3 border-b border-line px-5 py-3">
+        <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
+          {t('profile.contactTitle', { name: profile.name })}
+        </h2>
+        <button type="button" onClick={onClose} aria-label={t('common.close')} className="w-10 h-10 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
+          <CloseIcon size={22} />
+        </button>
+      </div>
+      <div className="overflow-y-auto p-5">
+        <InquiryForm target={{ agentId: profile.id, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: profile.email }} onSent={onClose} submitLabel={t('profile.send')} />
+      </div>
+    </Dialog>
+  );
+}
