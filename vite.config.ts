@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type UserConfig } from 'vite';
 import { ecuadorOutline, olWithoutFlatStyles } from './scripts/ecuador-outline.ts';
-import { siteHead } from './scripts/site-html.ts';
+import { siteHead, widgetLocales } from './scripts/site-html.ts';
 
 const here = import.meta.dirname;
 
@@ -30,6 +30,7 @@ export default defineConfig(({ mode }): UserConfig => {
     const pages = readdirSync(resolve(here, 'site')).filter((f) => f.endsWith('.html'));
     return {
       ...common,
+      // the outline plugins serve `npm run dev`, where the pages load the elements from source
       plugins: [siteHead(), ecuadorOutline({ asset: false }), olWithoutFlatStyles()],
       root: resolve(here, 'site'),
       publicDir: resolve(here, 'site/public'),
@@ -46,7 +47,7 @@ export default defineConfig(({ mode }): UserConfig => {
   const single = mode === 'bundle';
   return {
     ...common,
-    plugins: [ecuadorOutline({ asset: !single }), olWithoutFlatStyles()],
+    plugins: [widgetLocales(), ecuadorOutline({ asset: !single }), olWithoutFlatStyles()],
     // assets are found relative to the chunk that needs them (import.meta.url), from any origin
     base: './',
     publicDir: false,
@@ -57,6 +58,8 @@ export default defineConfig(({ mode }): UserConfig => {
       minify: true,
       target: 'es2022',
       reportCompressedSize: false,
+      // which chunks each element needs: the site's pages preload them (scripts/site-html.ts)
+      manifest: single ? false : 'manifest.json',
       lib: {
         entry: resolve(here, 'widgets/index.ts'),
         formats: ['es'],

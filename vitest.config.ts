@@ -7,7 +7,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'widgets', environment: 'happy-dom', include: ['widgets/**/*.test.{ts,tsx}'], sequence: { groupOrder: 0 } },
+        test: { name: 'widgets', environment: 'happy-dom', include: ['widgets/**/*.test.{ts,tsx}', 'site/**/*.test.ts'], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

@@ -32,13 +32,15 @@ function api(r: Json): string {
   return lines.join('\n');
 }
 
+/** One section per benchmark, each between its own markers: a benchmark not run keeps its last figures. */
 export function renderReadme(readme: string, dir: string): string {
+  const old = (name: string) => new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(readme)?.[0];
   const parts: string[] = [];
-  const a = read(dir, 'api');
-  if (a) parts.push(api(a));
-  for (const name of ['bundle', 'map', 'pages']) {
+  for (const name of ['api', 'map', 'lighthouse', 'weight']) {
     const r = read(dir, name);
-    if (r && typeof r.markdown === 'string') parts.push(r.markdown);
+    const body = r ? (name === 'api' ? api(r) : typeof r.markdown === 'string' ? r.markdown : undefined) : undefined;
+    const section = body ? `<!-- bench:${name} -->\n${body}\n<!-- /bench:${name} -->` : old(name);
+    if (section) parts.push(section);
   }
   const block = `${START}\n${parts.join('\n\n')}\n${END}`;
   if (readme.includes(START) && readme.includes(END)) return readme.replace(new RegExp(`${START}[\\s\\S]*?${END}`), block);

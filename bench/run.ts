@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- api map pages]: runs the benchmarks, writes bench/results/<name>.json and
+ * npm run bench [-- api map lighthouse]: runs the benchmarks, writes bench/results/<name>.json and
  * refreshes the figures in README.md between the bench markers.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchApi } from './api.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
 import { renderReadme } from './report.ts';
 
@@ -15,6 +16,7 @@ const results = join(root, 'bench', 'results');
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   map: benchMap,
+  lighthouse: benchLighthouse,
 };
 
 async function main(): Promise<void> {

@@ -58,6 +58,8 @@ export interface ExpAgentProfileAttributes {
   'agent-id'?: string;
   /** Where 'Return to Search' and 'Back to agent search' go. Default: `/findanagent`. */
   'directory-url'?: string;
+  /** Describe the agent in schema.org JSON-LD (a script in the element's light DOM) for search engines. Default: `false`. */
+  'structured-data'?: boolean | 'true' | 'false';
   /** Calling code that replaces a leading 0 in phone numbers for WhatsApp. Default: `593`. */
   'phone-country-code'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
@@ -72,7 +74,41 @@ export interface ExpAgentProfileElement extends HTMLElement {
   agentId: string | undefined;
   /** Where 'Return to Search' and 'Back to agent search' go. Default: `/findanagent`. */
   directoryUrl: string | undefined;
+  /** Describe the agent in schema.org JSON-LD (a script in the element's light DOM) for search engines. Default: `false`. */
+  structuredData: boolean | 'true' | 'false' | undefined;
   /** Calling code that replaces a leading 0 in phone numbers for WhatsApp. Default: `593`. */
+  phoneCountryCode: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+}
+
+/** Attributes of <exp-featured-listings>. */
+export interface ExpFeaturedListingsAttributes {
+  /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
+  'community'?: string;
+  /** How many of the newest listings to show. Default: `8`. */
+  'limit'?: number | string;
+  /** The search page that 'View all' opens (with the community as its city). Default: `/search-properties`. */
+  'search-url'?: string;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
+  'phone-country-code'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+}
+
+/** The newest active listings in Ecuador (optionally of one community) as cards that open the property detail, with a 'View all' link to the search (DESIGN decision 5). */
+export interface ExpFeaturedListingsElement extends HTMLElement {
+  /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
+  community: string | undefined;
+  /** How many of the newest listings to show. Default: `8`. */
+  limit: number | string | undefined;
+  /** The search page that 'View all' opens (with the community as its city). Default: `/search-properties`. */
+  searchUrl: string | undefined;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
@@ -241,6 +277,8 @@ export interface ExpPropertySearchAttributes {
   'show-map'?: boolean | 'true' | 'false';
   /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
   'tile-url'?: string;
+  /** Describe the listings shown in schema.org JSON-LD (a script in the element's light DOM) for search engines. Default: `false`. */
+  'structured-data'?: boolean | 'true' | 'false';
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   'phone-country-code'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
@@ -271,8 +309,63 @@ export interface ExpPropertySearchElement extends HTMLElement {
   showMap: boolean | 'true' | 'false' | undefined;
   /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
   tileUrl: string | undefined;
+  /** Describe the listings shown in schema.org JSON-LD (a script in the element's light DOM) for search engines. Default: `false`. */
+  structuredData: boolean | 'true' | 'false' | undefined;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+}
+
+/** Attributes of <exp-site-footer>. */
+export interface ExpSiteFooterAttributes {
+  /** Where the site lives, for a footer placed on another site; empty: links stay on this origin. */
+  'base-url'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+}
+
+/** The site's footer: link columns (our pages, eXp worldwide, legal), the Quito office address, phone and e-mail, four social networks and the translated copyright line. Every external link opens in a new tab. */
+export interface ExpSiteFooterElement extends HTMLElement {
+  /** Where the site lives, for a footer placed on another site; empty: links stay on this origin. */
+  baseUrl: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+}
+
+export interface MenuToggleDetail {
+  /** true when the side panel opened, false when it closed */
+  open: boolean;
+}
+
+/** Attributes of <exp-site-header>. */
+export interface ExpSiteHeaderAttributes {
+  /** 'light': white over the page's photo or video until scrolled; 'dark': the dark logo and Join button always (pages without a hero, /findanagent). Default: `light`. */
+  'tone'?: 'light' | 'dark';
+  /** Where the site lives, for a header placed on another site; empty: links stay on this origin. */
+  'base-url'?: string;
+  /** 'fixed' stays at the top of the window (over the hero); 'static' sits in the page's flow. Default: `fixed`. */
+  'position'?: 'fixed' | 'static';
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+}
+
+/** The site's header: the logo (to the home page), Search Properties, Join, the language switch and a menu button that opens a side panel with every page and the external Agent Login. Transparent over the hero at the top of the page, white with a shadow once the page is scrolled past 20 px. On phones: Search Properties, the language switch and the menu. */
+export interface ExpSiteHeaderElement extends HTMLElement {
+  /** 'light': white over the page's photo or video until scrolled; 'dark': the dark logo and Join button always (pages without a hero, /findanagent). Default: `light`. */
+  tone: 'light' | 'dark' | undefined;
+  /** Where the site lives, for a header placed on another site; empty: links stay on this origin. */
+  baseUrl: string | undefined;
+  /** 'fixed' stays at the top of the window (over the hero); 'static' sits in the page's flow. Default: `fixed`. */
+  position: 'fixed' | 'static' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
@@ -283,10 +376,13 @@ declare global {
   interface HTMLElementTagNameMap {
     'exp-agent-directory': ExpAgentDirectoryElement;
     'exp-agent-profile': ExpAgentProfileElement;
+    'exp-featured-listings': ExpFeaturedListingsElement;
     'exp-inquiry-form': ExpInquiryFormElement;
     'exp-language-switch': ExpLanguageSwitchElement;
     'exp-property-map': ExpPropertyMapElement;
     'exp-property-search': ExpPropertySearchElement;
+    'exp-site-footer': ExpSiteFooterElement;
+    'exp-site-header': ExpSiteHeaderElement;
   }
   interface GlobalEventHandlersEventMap {
     /** The visitor searched. detail: `{ query }`. (from <exp-agent-directory>) */
@@ -296,6 +392,10 @@ declare global {
     /** The visitor opened one of the agent's listings. detail: `{ id, title }`. (from <exp-agent-profile>) */
     'exp-property-open': CustomEvent<PropertyOpenDetail>;
     /** An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`. (from <exp-agent-profile>) */
+    'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
+    /** The visitor opened a listing. detail: `{ id, title }`. (from <exp-featured-listings>) */
+    'exp-property-open': CustomEvent<PropertyOpenDetail>;
+    /** An inquiry about a listing was stored. detail: `{ id, propertyId, agentId }`. (from <exp-featured-listings>) */
     'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
     /** The inquiry was stored. detail: `{ id, propertyId, agentId }`. (from <exp-inquiry-form>) */
     'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
@@ -311,5 +411,7 @@ declare global {
     'exp-property-open': CustomEvent<PropertyOpenDetail>;
     /** An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`. (from <exp-property-search>) */
     'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
+    /** The visitor opened or closed the side panel. detail: `{ open }`. (from <exp-site-header>) */
+    'exp-menu-toggle': CustomEvent<MenuToggleDetail>;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Takes screenshots of pages for a person to look at:
- *   npx tsx scripts/screenshot.ts <url> <out.png> [width=1280] [height=800] [--full] [--wait=ms] [--click=selector]
+ *   npx tsx scripts/screenshot.ts <url> <out.png> [width=1280] [height=800] [--full] [--wait=ms] [--click=selector] [--scroll=px]
  */
 import { chromium } from 'playwright';
 import { launchOptions } from '../tests/support/chromium.ts';
@@ -9,6 +9,7 @@ const [url, out, w = '1280', h = '800'] = process.argv.slice(2).filter((a) => !a
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const full = flags.includes('--full');
 const wait = Number(flags.find((f) => f.startsWith('--wait='))?.slice(7) ?? 800);
+const scroll = Number(flags.find((f) => f.startsWith('--scroll='))?.slice(9) ?? 0);
 const clicks = flags.filter((f) => f.startsWith('--click=')).map((f) => f.slice(8));
 if (!url || !out) {
   console.error('usage: screenshot <url> <out.png> [width] [height] [--full] [--wait=ms] [--click=selector]');
@@ -23,6 +24,7 @@ for (const c of clicks) {
   await page.locator(c).first().click();
   await page.waitForTimeout(400);
 }
+if (scroll) await page.evaluate((y) => window.scrollTo(0, y), scroll);
 await page.waitForTimeout(wait);
 await page.screenshot({ path: out, fullPage: full });
 await browser.close();

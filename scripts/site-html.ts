@@ -1,24 +1,214 @@
 /**
- * What every page of the host site gets in its head, added at build time so the pages stay plain
- * HTML: the language the visitor chose (?lang= or the saved one) applied before anything renders,
- * the favicon, and the widget bundle.
+ * The host site's pages stay plain HTML; at build time every page gets:
+ *  - in its head: the visitor's language (?lang= or the saved one) applied before anything renders,
+ *    the generic error screen for a page script that fails, the favicon, the widget bundle, the
+ *    page script, the canonical address and the en/es alternates;
+ *  - its static texts: every `data-i18n="key"` element filled with the English text and every
+ *    `data-i18n-attr="attribute:key;..."` attribute set, escaped, from widgets/locales/en.json (the
+ *    page script switches them live to Spanish). A key missing in either language fails the build.
+ * And the widget builds drop the site's own texts (the `site` namespace) from their locale files,
+ * so partners' pages do not download them.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
+import { lookup, translate, type Dict } from '../site/lib/texts.ts';
+import { SITE } from '../widgets/lib/site-config.ts';
 
-export const LANG_BOOT = `(function(){try{var q=new URLSearchParams(location.search).get('lang');var l=((q||localStorage.getItem('exp-lang')||'')+'').slice(0,2).toLowerCase();if(l==='es'||l==='en'){document.documentElement.lang=l}}catch(e){}})();`;
+const LOCALES = resolve(import.meta.dirname, '../widgets/locales');
+const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${lang}.json`), 'utf8')) as Dict;
+
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const unescapeAttr = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+function paramsOf(attrs: string): Record<string, unknown> {
+  const m = /\bdata-i18n-params='([^']*)'/.exec(attrs) ?? /\bdata-i18n-params="([^"]*)"/.exec(attrs);
+  return m ? (JSON.parse(unescapeAttr(m[1] as string)) as Record<string, unknown>) : {};
+}
+
+/** Fills the static texts of a page in one language; returns the HTML and the keys it used. */
+export function fillTexts(html: string, dict: Dict, check: Dict[] = []): { html: string; keys: string[] } {
+  const keys: string[] = [];
+  const text = (key: string, params: Record<string, unknown>) => {
+    keys.push(key);
+    const missing = [dict, ...check].some((d) => lookup(d, key) === undefined);
+    if (missing) throw new Error(`site text "${key}" is missing in a locale file`);
+    // the same lookup and placeholders as the page script uses at run time
+    return translate(dict, key, params);
+  };
+  let out = html.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g, (_m, tag: string, attrs: string, key: string) => `<${tag}${attrs}>${escapeHtml(text(key, paramsOf(attrs)))}</${tag}>`);
+  out = out.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n-attr="([^"]+)"[^>]*)>/g, (_m, tag: string, attrs: string, spec: string) => {
+    let next = attrs;
+    for (const pair of spec.split(';')) {
+      const [attr, key] = pair.split(':').map((s) => s.trim()) as [string, string];
+      if (!attr || !key) continue;
+      const value = escapeHtml(text(key, paramsOf(attrs)));
+      const existing = new RegExp(`\\s${attr}="[^"]*"`);
+      next = existing.test(next) ? next.replace(existing, ` ${attr}="${value}"`) : ` ${attr}="${value}"${next}`;
+    }
+    return `<${tag}${next}>`;
+  });
+  return { html: out, keys };
+}
+
+/**
+ * `data-site-href="external.join"` (or `social.instagram`, `email`, `phone`): the address from the
+ * site configuration, so no page repeats a URL. External links open in a new tab, without opener.
+ */
+export function fillLinks(html: string): string {
+  return html.replace(/<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>/g, (_m, before: string, path: string, after: string) => {
+    const value = lookup(SITE as unknown as Dict, path);
+    if (!value) throw new Error(`site link "${path}" is not in widgets/lib/site-config.ts`);
+    const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? `tel:${value.replace(/[^\d+]/g, '')}` : value;
+    const attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
+    const external = /^https?:/.test(href) ? ' target="_blank" rel="noopener noreferrer"' : '';
+    return `<a href="${escapeHtml(href)}"${external}${attrs} data-site-href="${path}">`;
+  });
+}
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+/**
+ * The widget chunks a page needs, from the widget build's manifest: for each exp- tag in the
+ * page (and the tags those elements render themselves), the element's chunk and every chunk it
+ * imports. Preloading them lets the browser fetch them all at once instead of one level at a time.
+ */
+export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/widgets/manifest.json')): string[] {
+  if (!existsSync(manifestFile)) return [];
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const tags = new Set([...html.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g)].map((m) => m[1] as string));
+  for (const tag of [...tags]) {
+    // elements that render other elements in their shadow root (the header's language switch)
+    const dir = resolve(ROOT, 'widgets', tag.slice(4));
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsx'))) for (const m of readFileSync(resolve(dir, f), 'utf8').matchAll(/<(exp-[a-z0-9-]+)[\s>/]/g)) tags.add(m[1] as string);
+  }
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  for (const tag of tags) visit(`widgets/${tag.slice(4)}/${tag.slice(4)}.element.ts`);
+  return [...files].map((f) => `/widgets/${f}`);
+}
+
+/**
+ * What every page's head has, so the pages only say their own title and description: charset and
+ * viewport first, the theme colour, and Open Graph title and description from the page's keys.
+ */
+export function withHeadBasics(html: string): string {
+  const title = /<title data-i18n="([^"]+)"/.exec(html)?.[1];
+  const description = /<meta name="description" data-i18n-attr="content:([^"]+)"/.exec(html)?.[1];
+  const tags = [
+    '<meta charset="utf-8" />',
+    '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+    '<meta name="theme-color" content="#0b2340" />',
+    '<meta property="og:type" content="website" />',
+    `<meta property="og:site_name" content="${escapeHtml(SITE.name)}" />`,
+    ...(title ? [`<meta property="og:title" data-i18n-attr="content:${title}" />`] : []),
+    ...(description ? [`<meta property="og:description" data-i18n-attr="content:${description}" />`] : []),
+  ];
+  return html.replace(/<head>\s*/, `<head>\n    ${tags.join('\n    ')}\n    `);
+}
+
+/** The public address of each page (for the canonical link and the alternates); none: set at run time or not indexed. */
+export const PAGE_ROUTES: Record<string, string | null> = {
+  index: '/',
+  'search-properties': '/search-properties',
+  findanagent: '/findanagent',
+  join: '/join',
+  about: '/about',
+  agent: null,
+  shared: null,
+  '404': null,
+};
+
+export function alternateLinks(route: string): Array<{ rel: string; href: string; hreflang?: string }> {
+  const url = new URL(route, SITE.url).href;
+  return [
+    { rel: 'canonical', href: url },
+    { rel: 'alternate', hreflang: 'en', href: url },
+    { rel: 'alternate', hreflang: 'es', href: `${url}?lang=es` },
+    { rel: 'alternate', hreflang: 'x-default', href: url },
+  ];
+}
+
+/**
+ * Runs first in every page's head: applies the saved language, and shows the generic error screen
+ * (SPEC point 2) when one of our own scripts fails to load or throws. Texts in both languages are
+ * inlined, since the failing script may be the one that would translate them.
+ */
+export function bootScript(): string {
+  const en = load('en');
+  const es = load('es');
+  const strings = Object.fromEntries(
+    (['en', 'es'] as const).map((lang) => {
+      const d = lang === 'en' ? en : es;
+      return [lang, ['errors.somethingWentWrong', 'errors.unexpected', 'errors.reloadPage'].map((k) => lookup(d, k) ?? k)];
+    }),
+  );
+  return `(function(){var d=document,h=d.documentElement;try{var q=new URLSearchParams(location.search).get('lang');var l=((q||localStorage.getItem('exp-lang')||'')+'').slice(0,2).toLowerCase();if(l==='es'||l==='en'){h.lang=l}}catch(e){}
+var S=${JSON.stringify(strings)};
+function ours(u){try{var x=new URL(u,location.href);return x.origin===location.origin&&/^\\/(assets|widgets)\\//.test(x.pathname)}catch(e){return false}}
+function show(){if(d.getElementById('exp-error-screen')||!d.body){return}var t=S[h.lang==='es'?'es':'en'];var w=d.createElement('div');w.id='exp-error-screen';w.setAttribute('role','alertdialog');w.setAttribute('aria-labelledby','exp-error-title');w.setAttribute('style','position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:24px;background:#f8fafc;color:#0f172a;font:16px/1.5 system-ui,sans-serif;text-align:center');var b=d.createElement('div');var h1=d.createElement('h1');h1.id='exp-error-title';h1.textContent=t[0];h1.setAttribute('style','margin:0 0 8px;font-size:28px');var p=d.createElement('p');p.textContent=t[1];p.setAttribute('style','margin:0 0 20px;color:#475569');var r=d.createElement('button');r.type='button';r.textContent=t[2];r.setAttribute('style','font:inherit;font-weight:600;padding:12px 24px;border:0;border-radius:999px;background:#123c69;color:#fff;cursor:pointer');r.onclick=function(){location.reload()};b.appendChild(h1);b.appendChild(p);b.appendChild(r);w.appendChild(b);d.body.appendChild(w);r.focus()}
+function later(){if(d.body){show()}else{d.addEventListener('DOMContentLoaded',show)}}
+addEventListener('error',function(e){var t=e.target;if(t&&t.tagName==='SCRIPT'&&t.src&&ours(t.src)){later()}else if(e instanceof ErrorEvent&&e.filename&&ours(e.filename)){later()}},true);
+})();`;
+}
 
 export function siteHead(): Plugin {
   return {
     name: 'exp-site-head',
     transformIndexHtml: {
       order: 'pre',
-      handler() {
-        return [
-          { tag: 'script', children: LANG_BOOT, injectTo: 'head-prepend' },
-          { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' },
-          { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' },
+      handler(html, ctx) {
+        const page = basename(ctx.filename, '.html');
+        const en = load('en');
+        const es = load('es');
+        const filled = fillLinks(fillTexts(withHeadBasics(html), en, [es]).html);
+        const route = PAGE_ROUTES[page];
+        const tags = [
+          { tag: 'script', children: bootScript(), injectTo: 'head' as const },
+          { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' as const },
+          ...(route ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const })) : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
+          { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' as const },
+          ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, 'vite-ignore': '' }, injectTo: 'head' as const })),
+          { tag: 'script', attrs: { type: 'module', src: '/site.ts' }, injectTo: 'head' as const },
         ];
+        return { html: filled, tags };
       },
+    },
+    generateBundle() {
+      const pages = Object.values(PAGE_ROUTES).filter((r): r is string => Boolean(r));
+      const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${pages
+        .map((route) => {
+          const links = alternateLinks(route).filter((l) => l.hreflang);
+          return `  <url>\n    <loc>${escapeHtml(new URL(route, SITE.url).href)}</loc>\n${links.map((l) => `    <xhtml:link rel="alternate" hreflang="${l.hreflang}" href="${escapeHtml(l.href)}"/>`).join('\n')}\n  </url>`;
+        })
+        .join('\n')}\n</urlset>\n`;
+      this.emitFile({ type: 'asset', fileName: 'sitemap.xml', source: sitemap });
+      this.emitFile({ type: 'asset', fileName: 'robots.txt', source: `User-agent: *\nAllow: /\nDisallow: /demo\n\nSitemap: ${new URL('/sitemap.xml', SITE.url).href}\n` });
+    },
+  };
+}
+
+/** Widget builds: the locale files without the host site's own texts. */
+export function widgetLocales(): Plugin {
+  return {
+    name: 'exp-widget-locales',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]widgets[\\/]locales[\\/](en|es)\.json$/.test(id)) return null;
+      const { site: _site, ...rest } = JSON.parse(code) as Dict;
+      return { code: JSON.stringify(rest), map: null };
     },
   };
 }

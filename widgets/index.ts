@@ -13,6 +13,9 @@ const loaders: Record<string, Loader> = {
   'exp-inquiry-form': () => import('./inquiry-form/inquiry-form.element.ts'),
   'exp-agent-directory': () => import('./agent-directory/agent-directory.element.ts'),
   'exp-agent-profile': () => import('./agent-profile/agent-profile.element.ts'),
+  'exp-featured-listings': () => import('./featured-listings/featured-listings.element.ts'),
+  'exp-site-header': () => import('./site-header/site-header.element.ts'),
+  'exp-site-footer': () => import('./site-footer/site-footer.element.ts'),
 };
 
 interface Autoloader {

@@ -5,6 +5,8 @@ export const agentProfileAttributes = {
   'agent-id': { type: 'string', maxLength: 40 },
   /** Where 'Return to Search' and 'Back to agent search' go. */
   'directory-url': { type: 'string', default: '/findanagent', maxLength: 300 },
+  /** Describe the agent in schema.org JSON-LD (a script in the element's light DOM) for search engines. */
+  'structured-data': { type: 'boolean', default: false },
   /** Calling code that replaces a leading 0 in phone numbers for WhatsApp. */
   'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
 } as const satisfies AttrSchema;

@@ -11,6 +11,7 @@ import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
+import { agentJsonLd, useStructuredData } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatCount } from '../lib/format.ts';
 import { InquiryForm } from '../lib/inquiry/inquiry-form.tsx';
@@ -26,7 +27,7 @@ type Props = ElementProps<typeof agentProfileAttributes>;
 
 const SOCIAL_LABEL = { website: 'profile.website', facebook: 'profile.facebook', instagram: 'profile.instagram', linkedin: 'profile.linkedin' } as const;
 
-export function AgentProfile({ agentId, directoryUrl, phoneCountryCode }: Props) {
+export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structuredData }: Props) {
   const { t, api, host } = useElement();
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({ status: 'loading', profile: null });
   const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({ total: 0, rows: [], page: 0, loading: true });
@@ -70,6 +71,9 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode }: Props)
   useEffect(() => {
     if (state.status === 'ready') void loadPage(1);
   }, [state.status, loadPage]);
+
+  const structured = useMemo(() => (state.profile ? agentJsonLd(state.profile) : null), [state.profile]);
+  useStructuredData(host, structuredData, structured);
 
   const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
   const properties = useMemo(() => listings.rows.map((r) => mapListing(r, api.url, defaults)), [listings.rows, api.url, defaults]);

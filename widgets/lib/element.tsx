@@ -1,5 +1,5 @@
 import r2wc from '@r2wc/react-to-web-component';
-import { Component, createContext, useContext, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, createContext, useContext, useDeferredValue, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { TFunction } from 'i18next';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
@@ -131,13 +131,18 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     const [toaster] = useState(createToaster);
     const context = useMemo<ElementContextValue>(() => ({ host, shadowRoot, lang, t, api, toaster }), [host, shadowRoot, lang, t, api, toaster]);
     if (errors.length) reportAttributeErrors(def.tag, errors);
+    // the component's first render runs as a background (time-sliced) update: a page with several
+    // elements never blocks the main thread for long, and the host page stays responsive
+    const ready = useDeferredValue(true, false);
     return (
       <ElementContext.Provider value={context}>
         <div className={def.inline ? 'exp-root exp-inline' : 'exp-root'} part="root" lang={lang}>
           <AttributeErrors errors={errors} t={t} tag={def.tag} />
-          <ErrorBoundary t={t} tag={def.tag}>
-            <Inner {...(values as ElementProps<S>)} />
-          </ErrorBoundary>
+          {ready ? (
+            <ErrorBoundary t={t} tag={def.tag}>
+              <Inner {...(values as ElementProps<S>)} />
+            </ErrorBoundary>
+          ) : null}
         </div>
         <div className="exp-root exp-overlay" lang={lang}>
           <ToastRegion toaster={toaster} t={t as (key: string, params?: Record<string, unknown>) => string} />

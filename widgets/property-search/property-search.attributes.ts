@@ -21,6 +21,8 @@ export const propertySearchAttributes = {
   'show-map': { type: 'boolean', default: true },
   /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
   'tile-url': { type: 'url' },
+  /** Describe the listings shown in schema.org JSON-LD (a script in the element's light DOM) for search engines. */
+  'structured-data': { type: 'boolean', default: false },
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. */
   'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
 } as const satisfies AttrSchema;

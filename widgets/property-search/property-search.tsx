@@ -4,10 +4,11 @@
  */
 import { useComputed, useSignalEffect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
-import { getPropertyTypes, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
+import { getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
+import { listingsJsonLd, useStructuredData } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatCount } from '../lib/format.ts';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
@@ -141,7 +142,12 @@ export function PropertySearch(props: Props) {
   }, [answer, store, pushUrl]);
 
   const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
-  const properties = useMemo(() => answer.rows.map((r) => mapListing(r, api.url, defaults)), [answer.rows, api.url, defaults]);
+  // new results render in the background (time-sliced), so 24 cards never block the page
+  const shown = useDeferredValue(answer);
+  const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
+  const page = store.page.value;
+  const structured = useMemo(() => listingsJsonLd(properties, (page - 1) * PAGE_SIZE), [properties, page]);
+  useStructuredData(host, props.structuredData, structured);
   const openRow = store.openRow.value;
   const openProperty = useMemo(() => (openRow ? mapListing(openRow, api.url, defaults) : null), [openRow, api.url, defaults]);
 
@@ -193,7 +199,7 @@ export function PropertySearch(props: Props) {
           <div ref={mapRef} className="scroll-mt-4 cq-lg:sticky cq-lg:top-4 min-w-0">
             <MapPanel
               filters={filters}
-              total={answer.status === 'ready' ? answer.total : null}
+              total={shown.status === 'ready' ? shown.total : null}
               properties={properties}
               hoveredId={store.hoveredId.value}
               selectedId={store.openId.value}
@@ -208,8 +214,8 @@ export function PropertySearch(props: Props) {
           <div ref={mapRef} />
         )}
         <Results
-          status={answer.status}
-          total={answer.total}
+          status={shown.status}
+          total={shown.total}
           properties={properties}
           page={store.page.value}
           sort={store.sort.value}

@@ -113,10 +113,10 @@ export async function getListingsCount(rest: PostgrestClient, filters: SearchFil
   return count ?? 0;
 }
 
-/** Call 2: one page of 24 listings, all columns. */
-export async function getListingsPage(rest: PostgrestClient, filters: SearchFilters, sort: SortKey, page: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
-  const from = (Math.max(1, Math.floor(page)) - 1) * PAGE_SIZE;
-  let q = applySort(applyFilters(rest.from('listings').select('*'), filters), sort).range(from, from + PAGE_SIZE - 1);
+/** Call 2: one page of 24 listings (or `size`, for the featured block), all columns. */
+export async function getListingsPage(rest: PostgrestClient, filters: SearchFilters, sort: SortKey, page: number, signal?: AbortSignal, size = PAGE_SIZE): Promise<Record<string, unknown>[]> {
+  const from = (Math.max(1, Math.floor(page)) - 1) * size;
+  let q = applySort(applyFilters(rest.from('listings').select('*'), filters), sort).range(from, from + size - 1);
   if (signal) q = q.abortSignal(signal);
   const { data, error } = await q;
   if (error) fail(error, 'page');

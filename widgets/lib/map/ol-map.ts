@@ -229,9 +229,17 @@ export function createMap(options: MapOptions): MapController {
     // the view settles after animations; moveend of our own changes is not the visitor's
     map.once('moveend', () => setTimeout(() => (programmatic = Math.max(0, programmatic - 1)), 0));
   };
+  // only a pan or zoom of the visitor's own counts as moved (not a resize of the window, not a fit)
+  let gesture = false;
+  const onGesture = () => {
+    gesture = true;
+  };
+  const gestureTarget = map.getViewport() as HTMLElement;
+  for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) gestureTarget.addEventListener(type, onGesture, { passive: true, capture: true });
   const onMoveEnd = () => {
     spreadSource.clear();
-    if (!programmatic) options.onUserMove();
+    if (!programmatic && gesture) options.onUserMove();
+    if (!programmatic) gesture = false;
   };
   map.on('moveend', onMoveEnd);
 
@@ -372,6 +380,7 @@ export function createMap(options: MapOptions): MapController {
     dispose() {
       viewport?.removeEventListener('pointerleave', onLeave);
       map.un('moveend', onMoveEnd);
+      for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) gestureTarget.removeEventListener(type, onGesture, { capture: true });
       popup.setPosition(undefined);
       map.setTarget(undefined);
       map.dispose();

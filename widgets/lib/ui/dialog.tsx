@@ -12,9 +12,11 @@ export interface DialogProps {
   children: ReactNode;
   className?: string;
   part?: string;
+  /** 'center' (default): a centred modal; 'side': a full-height panel on the right */
+  variant?: 'center' | 'side';
 }
 
-export function Dialog({ open, onClose, labelledBy, children, className = '', part = 'dialog' }: DialogProps) {
+export function Dialog({ open, onClose, labelledBy, children, className = '', part = 'dialog', variant = 'center' }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   const onCloseRef = useRef(onClose);
@@ -65,16 +67,22 @@ export function Dialog({ open, onClose, labelledBy, children, className = '', pa
       onClick={(e) => {
         if (e.target === e.currentTarget) onClose();
       }}
-      className={`exp-dialog p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl w-[calc(100vw-24px)] max-w-[920px] max-h-[90vh] overflow-hidden ${className}`}
+      className={`exp-dialog ${variant === 'side' ? SIDE : CENTER} ${className}`}
     >
       {open ? children : null}
     </dialog>
   );
 }
 
+const CENTER = 'p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl w-[calc(100vw-24px)] max-w-[920px] max-h-[90vh] overflow-hidden';
+// 300 px on desktop; about three quarters of a phone's width, at most 320 px
+const SIDE = 'exp-dialog-side p-0 m-0 ml-auto border-0 bg-surface text-ink shadow-2xl h-full max-h-screen w-[75vw] max-w-[320px] md:w-[300px] overflow-y-auto';
+
 /** Backdrop and animation for .exp-dialog (adopted by the elements that show dialogs). */
 export const dialogCss = `
 .exp-dialog::backdrop { background: rgba(15, 23, 42, 0.55); }
 .exp-dialog[open] { animation: exp-dialog-in 160ms ease-out; display: flex; flex-direction: column; }
+.exp-dialog-side[open] { animation: exp-panel-in 200ms ease-out; inset: 0 0 0 auto; position: fixed; }
+@keyframes exp-panel-in { from { transform: translateX(100%); } to { transform: none; } }
 @keyframes exp-dialog-in { from { opacity: 0; transform: translateY(8px) scale(0.99); } to { opacity: 1; transform: none; } }
 `;

@@ -1,0 +1,82 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SITE } from '../widgets/lib/site-config.ts';
+import { alternateLinks, bootScript, fillLinks, fillTexts, widgetPreloads, widgetLocales } from './site-html.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const en = JSON.parse(readFileSync(join(root, 'widgets/locales/en.json'), 'utf8'));
+const es = JSON.parse(readFileSync(join(root, 'widgets/locales/es.json'), 'utf8'));
+
+describe('the site build (scripts/site-html.ts)', () => {
+  it('fills every static text and attribute of every page, in both languages, escaped', () => {
+    for (const page of readdirSync(join(root, 'site')).filter((f) => f.endsWith('.html'))) {
+      const html = readFileSync(join(root, 'site', page), 'utf8');
+      const { html: out, keys } = fillTexts(html, en, [es]);
+      expect(keys.length, page).toBeGreaterThanOrEqual(3);
+      // no element that asks for a text is left empty
+      expect(out, page).not.toMatch(/data-i18n="[^"]+"[^>]*><\//);
+      expect(fillTexts(html, es, [en]).html).not.toEqual(out);
+    }
+    const { html } = fillTexts('<p data-i18n="x"></p><a data-i18n-attr="title:x"></a>', { x: '<b>"&' });
+    expect(html).toBe('<p data-i18n="x">&lt;b&gt;&quot;&amp;</p><a title="&lt;b&gt;&quot;&amp;" data-i18n-attr="title:x"></a>');
+    expect(fillTexts('<p data-i18n="a" data-i18n-params=\'{"n":"@b"}\'></p>', { a: 'in {{n}}', b: 'Quito' }).html).toContain('>in Quito<');
+  });
+
+  it('fails the build on a text missing in either language', () => {
+    expect(() => fillTexts('<p data-i18n="site.no.such"></p>', en, [es])).toThrow(/site\.no\.such/);
+    expect(() => fillTexts('<p data-i18n="only"></p>', { only: 'x' }, [{}])).toThrow(/missing/);
+  });
+
+  it('takes every external address from the site configuration, in a new tab without opener', () => {
+    const out = fillLinks('<a class="btn" data-site-href="external.join" href="http://wrong" target="_self"><span>x</span></a><a data-site-href="email"></a>');
+    expect(out).toContain(`<a href="${SITE.external.join}" target="_blank" rel="noopener noreferrer" class="btn" data-site-href="external.join">`);
+    expect(out).not.toContain('http://wrong');
+    expect(out).toContain(`href="mailto:${SITE.email}"`);
+    expect(() => fillLinks('<a data-site-href="external.nope"></a>')).toThrow(/external\.nope/);
+  });
+
+  it('gives each indexed page a canonical address and en/es alternates', () => {
+    expect(alternateLinks('/join')).toEqual([
+      { rel: 'canonical', href: `${SITE.url}/join` },
+      { rel: 'alternate', hreflang: 'en', href: `${SITE.url}/join` },
+      { rel: 'alternate', hreflang: 'es', href: `${SITE.url}/join?lang=es` },
+      { rel: 'alternate', hreflang: 'x-default', href: `${SITE.url}/join` },
+    ]);
+  });
+
+  it('preloads the chunks of the elements on a page, and of the elements they render', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exp-manifest-'));
+    const file = join(dir, 'manifest.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        'widgets/site-header/site-header.element.ts': { file: 'chunks/site-header.element-1.js', imports: ['_runtime.js', '_logo.js'] },
+        'widgets/language-switch/language-switch.element.ts': { file: 'chunks/language-switch.element-1.js', imports: ['_runtime.js'] },
+        'widgets/agent-directory/agent-directory.element.ts': { file: 'chunks/agent-directory.element-1.js', imports: ['_runtime.js'] },
+        '_runtime.js': { file: 'chunks/runtime-1.js' },
+        '_logo.js': { file: 'chunks/logo-1.js', imports: ['_runtime.js'] },
+      }),
+    );
+    expect(widgetPreloads('<exp-site-header tone="dark"></exp-site-header>', file).sort()).toEqual(['/widgets/chunks/language-switch.element-1.js', '/widgets/chunks/logo-1.js', '/widgets/chunks/runtime-1.js', '/widgets/chunks/site-header.element-1.js']);
+    expect(widgetPreloads('<p>no elements</p>', file)).toEqual([]);
+    expect(widgetPreloads('<exp-site-header>', join(dir, 'missing.json'))).toEqual([]);
+  });
+
+  it('inlines a boot script that is valid JavaScript with the error screen in both languages', () => {
+    const script = bootScript();
+    expect(() => new Function(script)).not.toThrow();
+    expect(script).toContain(en.errors.somethingWentWrong);
+    expect(script).toContain(es.errors.reloadPage);
+  });
+
+  it('drops the site texts from the widgets locale files', () => {
+    const plugin = widgetLocales() as unknown as { transform(code: string, id: string): { code: string } | null };
+    const out = plugin.transform(JSON.stringify(en), '/x/widgets/locales/en.json');
+    const parsed = JSON.parse(out?.code ?? '{}');
+    expect(parsed.site).toBeUndefined();
+    expect(parsed.nav.searchProperties).toBe('Search Properties');
+    expect(plugin.transform('{}', '/x/other.json')).toBeNull();
+  });
+});

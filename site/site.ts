@@ -1,0 +1,148 @@
+/**
+ * The host site's one script: static texts that follow the language, background videos, the search
+ * hero's location, the agent page's id, the third-party blocks, the canonical address. The pages
+ * work without it (English, posters instead of videos); the elements bring everything else.
+ */
+import './site.css';
+import { SITE } from '../widgets/lib/site-config.ts';
+import { heroLocation, findLocation } from './lib/locations.ts';
+import { setVideo, startVideos } from './lib/media.ts';
+import { setText, startTexts } from './lib/texts.ts';
+import { loadWidget } from './lib/third-party.ts';
+
+const page = document.body.dataset.page ?? '';
+
+/** canonical and alternates for pages whose address is only known here (profiles, search places) */
+function setCanonical(path: string): void {
+  const url = new URL(path, SITE.url).href;
+  const links: Array<[string, string, string?]> = [
+    ['canonical', url],
+    ['alternate', url, 'en'],
+    ['alternate', `${url}?lang=es`, 'es'],
+    ['alternate', url, 'x-default'],
+  ];
+  for (const old of document.head.querySelectorAll('link[rel="canonical"], link[rel="alternate"][hreflang]')) old.remove();
+  for (const [rel, href, hreflang] of links) {
+    const link = document.createElement('link');
+    link.rel = rel;
+    link.href = href;
+    if (hreflang) link.hreflang = hreflang;
+    document.head.append(link);
+  }
+}
+
+function searchPage(): void {
+  const hero = document.querySelector<HTMLElement>('[data-search-hero]');
+  const search = document.querySelector('exp-property-search');
+  if (!hero) return;
+  const title = hero.querySelector('[data-hero-title]');
+  const subtitle = hero.querySelector('[data-hero-subtitle]');
+  const video = hero.querySelector<HTMLVideoElement>('video');
+  // explicit title and subtitle on the page override the location's
+  const explicitTitle = hero.dataset.title;
+  const explicitSubtitle = hero.dataset.subtitle;
+
+  const show = (slug: string | undefined) => {
+    if (explicitTitle) void setText(title, explicitTitle);
+    else if (slug) void setText(title, 'site.search.hero.titleIn', { location: `@site.locations.${slug}.name` });
+    else void setText(title, 'site.search.hero.title');
+    if (explicitSubtitle) void setText(subtitle, explicitSubtitle);
+    else void setText(subtitle, slug ? `site.locations.${slug}.subtitle` : 'site.search.hero.subtitle');
+  };
+
+  const { known, unknown } = heroLocation(location.pathname, location.search);
+  if (unknown) console.info(`[site] unknown search location ${JSON.stringify(unknown)}: the default hero is shown`);
+  let slug = known?.slug;
+  if (known) {
+    if (video) setVideo(video, known.video);
+    // /search-properties/quito searches Quito unless the address already says what to search
+    const path = /^\/search-properties\/[^/]+$/.test(location.pathname) || new URLSearchParams(location.search).has('location');
+    if (path && known.city && search && !new URLSearchParams(location.search).has('city')) search.setAttribute('city', known.city);
+    if (/^\/search-properties\/[^/]+$/.test(location.pathname)) setCanonical(`/search-properties/${known.slug}`);
+  }
+  if (slug || explicitTitle || explicitSubtitle) show(slug);
+  // the hero follows the city the visitor searches next
+  document.addEventListener('exp-search', (e) => {
+    const city = (e as CustomEvent<{ filters: { city?: string } }>).detail.filters.city;
+    const next = city ? findLocation(city) : undefined;
+    if (next?.slug === slug) return;
+    slug = next?.city ? next.slug : undefined;
+    if (video) setVideo(video, next?.video ?? 'quito');
+    show(slug);
+  });
+}
+
+function agentPage(): void {
+  const profile = document.querySelector('exp-agent-profile');
+  const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '').slice(0, 40);
+  if (profile && id) profile.setAttribute('agent-id', id);
+  if (id) setCanonical(`/findanagent/${encodeURIComponent(id)}`);
+  // the page title names the agent once the profile has loaded (its JSON-LD carries the name)
+  if (!profile) return;
+  const named = () => {
+    const script = profile.querySelector('script[type="application/ld+json"]');
+    let name = '';
+    try {
+      name = (JSON.parse(script?.textContent ?? '{}') as { name?: string }).name ?? '';
+    } catch {
+      name = '';
+    }
+    const title = document.querySelector('title');
+    if (name && title?.getAttribute('data-i18n-params') !== JSON.stringify({ name })) void setText(title, 'site.meta.agent.titleNamed', { name });
+  };
+  new MutationObserver(named).observe(profile, { childList: true, subtree: true, characterData: true });
+}
+
+function homePage(): void {
+  const feed = document.querySelector<HTMLElement>('[data-social-feed]');
+  if (feed) {
+    loadWidget({
+      container: feed,
+      src: SITE.external.socialWidget,
+      init: () => {
+        // the vendor's global, when its script defines one
+        (window as unknown as { eapps?: { init?: () => void } }).eapps?.init?.();
+      },
+      rendered: (c) => Boolean(c.querySelector('[data-widget] *, iframe')),
+      onReady: () => {
+        feed.dataset.state = 'ready';
+      },
+      onError: () => {
+        feed.dataset.state = 'error';
+        void setText(feed.querySelector('[data-feed-status]'), 'site.home.social.unavailable');
+      },
+    });
+  }
+  // 'learn more' on the about card also scrolls smoothly to the top before leaving
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-scroll-top]')) {
+    link.addEventListener('click', () => window.scrollTo({ top: 0, behavior: 'smooth' }));
+  }
+}
+
+function joinPage(): void {
+  const card = document.querySelector<HTMLElement>('[data-webinar-widget]');
+  if (!card) return;
+  loadWidget({
+    container: card,
+    src: SITE.external.webinarWidget,
+    rendered: (c) => Boolean(c.querySelector('iframe')),
+    onError: () => {
+      card.hidden = true;
+    },
+  });
+}
+
+function notFoundPage(): void {
+  console.warn(`[site] 404: no page at ${JSON.stringify(location.pathname)}`);
+}
+
+function sharedPage(): void {
+  const key = { '/buy': 'buy', '/sell': 'sell', '/agent-login': 'agentLogin' }[location.pathname] ?? 'buy';
+  for (const el of document.querySelectorAll<HTMLElement>('[data-shared]')) el.hidden = el.dataset.shared !== key;
+  void setText(document.querySelector('title'), 'site.meta.shared.titleFor', { page: `@site.shared.${key}.title` });
+}
+
+startVideos();
+const pages: Record<string, () => void> = { home: homePage, search: searchPage, agent: agentPage, join: joinPage, '404': notFoundPage, shared: sharedPage };
+pages[page]?.();
+void startTexts();

@@ -1,0 +1,12 @@
+import type { AttrSchema } from '../lib/attributes.ts';
+
+export const featuredListingsAttributes = {
+  /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
+  community: { type: 'string', maxLength: 100 },
+  /** How many of the newest listings to show. */
+  limit: { type: 'number', min: 1, max: 24, integer: true, default: 8 },
+  /** The search page that 'View all' opens (with the community as its city). */
+  'search-url': { type: 'string', default: '/search-properties', maxLength: 300 },
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. */
+  'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
+} as const satisfies AttrSchema;

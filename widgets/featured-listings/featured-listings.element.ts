@@ -1,0 +1,32 @@
+import { defineElement } from '../lib/element.tsx';
+import { cardCss, skeletonCss } from '../lib/listing/card.tsx';
+import { dialogCss } from '../lib/ui/dialog.tsx';
+import { featuredListingsAttributes } from './featured-listings.attributes.ts';
+import { FeaturedListings } from './featured-listings.tsx';
+
+/**
+ * The newest active listings in Ecuador (optionally of one community) as cards that open the
+ * property detail, with a 'View all' link to the search (DESIGN decision 5).
+ *
+ * @tag exp-featured-listings
+ * @event exp-property-open - The visitor opened a listing. detail: `{ id, title }`.
+ * @event exp-inquiry-sent - An inquiry about a listing was stored. detail: `{ id, propertyId, agentId }`.
+ * @csspart root - The element's root box.
+ * @csspart heading - The heading.
+ * @csspart subtitle - The line under the heading.
+ * @csspart grid - The list of cards.
+ * @csspart card - Each listing card.
+ * @csspart view-all - The 'View all' link.
+ * @csspart empty - The message when there is nothing to show.
+ * @cssprop --exp-color-primary - Price headers, buttons and links.
+ * @cssprop --exp-color-surface - Cards.
+ * @cssprop --exp-color-border - Borders.
+ * @cssprop --exp-radius - Corner radius.
+ * @cssprop --exp-font-family - Font.
+ */
+defineElement({
+  tag: 'exp-featured-listings',
+  attributes: featuredListingsAttributes,
+  component: FeaturedListings,
+  styles: [cardCss, skeletonCss, dialogCss],
+});

@@ -1,0 +1,98 @@
+/**
+ * <exp-featured-listings> (SPEC point 2 home block; DESIGN decision 5): the `limit` newest active
+ * Ecuador listings, optionally of one community, as cards; a card opens the property detail with
+ * the agent and the inquiry form; 'View all' opens the search, preset to that community.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { getClients } from '../lib/data/client.ts';
+import { getListingsPage } from '../lib/data/listings.ts';
+import { useElement, type ElementProps } from '../lib/element.tsx';
+import { emit } from '../lib/events.ts';
+import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
+import { mapListing, type Property } from '../lib/listing/mapping.ts';
+import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
+import { ChevronRight } from '../lib/ui/icons.tsx';
+import type { featuredListingsAttributes } from './featured-listings.attributes.ts';
+
+type Props = ElementProps<typeof featuredListingsAttributes>;
+
+const GRID = 'list-none m-0 p-0 grid gap-5 cq-sm:grid-cols-2 cq-lg:grid-cols-4';
+
+export function viewAllUrl(searchUrl: string, community: string): string {
+  if (!community) return searchUrl;
+  const [path, query = ''] = searchUrl.split('?') as [string, string?];
+  const params = new URLSearchParams(query);
+  params.set('city', community);
+  return `${path}?${params}`;
+}
+
+export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode }: Props) {
+  const { t, api, host } = useElement();
+  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'error'; rows: Record<string, unknown>[] }>({ status: 'loading', rows: [] });
+  const [open, setOpen] = useState<Property | null>(null);
+  const place = community?.trim() ?? '';
+  const rest = getClients(api).rest;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ status: 'loading', rows: [] });
+    getListingsPage(rest, place ? { city: place } : {}, 'newest', 1, controller.signal, limit)
+      .then((rows) => setState({ status: 'ready', rows }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error('[exp-featured-listings] could not load the listings:', error);
+        setState({ status: 'error', rows: [] });
+      });
+    return () => controller.abort();
+  }, [rest, place, limit]);
+
+  const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
+  const properties = useMemo(() => state.rows.map((r) => mapListing(r, api.url, defaults)), [state.rows, api.url, defaults]);
+  const openProperty = (property: Property) => {
+    setOpen(property);
+    emit(host, 'exp-property-open', { id: property.id, title: property.title });
+  };
+
+  return (
+    <section aria-labelledby="exp-featured-heading" aria-busy={state.status === 'loading'} className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id="exp-featured-heading" part="heading" className="m-0 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink">
+            {place ? t('featured.headingIn', { community: place }) : t('featured.heading')}
+          </h2>
+          <p part="subtitle" className="m-0 mt-1 text-ink-muted">
+            {t('featured.subtitle')}
+          </p>
+        </div>
+        <a href={viewAllUrl(searchUrl, place)} part="view-all" className="inline-flex items-center gap-1 font-semibold text-primary no-underline hover:underline underline-offset-4">
+          {place ? t('featured.viewAllIn', { community: place }) : t('featured.viewAll')}
+          <ChevronRight size={18} />
+        </a>
+      </div>
+      {state.status === 'loading' ? (
+        <div className={GRID} aria-label={t('common.loading')}>
+          {Array.from({ length: Math.min(limit, 4) }, (_, i) => (
+            <CardSkeleton key={i} />
+          ))}
+        </div>
+      ) : state.status === 'error' ? (
+        <p part="empty" role="alert" className="m-0 py-8 text-center text-ink-muted">
+          {t('featured.error')}
+        </p>
+      ) : properties.length ? (
+        <ul className={GRID}>
+          {properties.map((property) => (
+            <li key={property.id} className="grid">
+              <PropertyCard property={property} onOpen={openProperty} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p part="empty" className="m-0 py-8 text-center text-ink-muted">
+          {t('featured.empty')}
+        </p>
+      )}
+      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} />
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+/**
+ * Links of the site's own pages from the header, the footer and the featured block: relative to
+ * this origin by default, or absolute to `base-url` when an element sits on another site.
+ */
+export function siteUrl(path: string, baseUrl?: string): string {
+  if (!baseUrl) return path;
+  return new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : baseUrl + '/').href;
+}

@@ -1,0 +1,51 @@
+import { defineElement } from '../lib/element.tsx';
+import { dialogCss } from '../lib/ui/dialog.tsx';
+import { siteHeaderAttributes } from './site-header.attributes.ts';
+import { SiteHeader } from './site-header.tsx';
+
+export interface MenuToggleDetail {
+  /** true when the side panel opened, false when it closed */
+  open: boolean;
+}
+
+declare module '../lib/events.ts' {
+  interface ExpEventMap {
+    'exp-menu-toggle': MenuToggleDetail;
+  }
+}
+
+/**
+ * The site's header: the logo (to the home page), Search Properties, Join, the language switch and
+ * a menu button that opens a side panel with every page and the external Agent Login. Transparent
+ * over the hero at the top of the page, white with a shadow once the page is scrolled past 20 px.
+ * On phones: Search Properties, the language switch and the menu.
+ *
+ * @tag exp-site-header
+ * @event exp-menu-toggle - The visitor opened or closed the side panel. detail: `{ open }`.
+ * @csspart root - The element's root box.
+ * @csspart bar - The header bar.
+ * @csspart logo - The logo.
+ * @csspart nav - The links of the bar.
+ * @csspart link - Each link of the bar.
+ * @csspart join - The Join button.
+ * @csspart menu-button - The button that opens the side panel.
+ * @csspart panel - The side panel.
+ * @csspart panel-link - Each link in the side panel.
+ * @cssprop --exp-color-primary - The dark Join button.
+ * @cssprop --exp-color-accent - The light Join button.
+ * @cssprop --exp-color-surface - The scrolled bar and the side panel.
+ * @cssprop --exp-header-height - Height of the bar (default 72px).
+ * @cssprop --exp-font-family - Font.
+ */
+defineElement({
+  tag: 'exp-site-header',
+  attributes: siteHeaderAttributes,
+  component: SiteHeader,
+  styles: [
+    dialogCss,
+    `:host { position: fixed; top: 0; left: 0; right: 0; z-index: 1000; }
+:host([position="static"]) { position: relative; }
+exp-language-switch:not(:defined) { display: inline-block; width: 86px; height: 36px; }
+.exp-bar { height: var(--exp-header-height, 72px); transition: background-color .25s ease, box-shadow .25s ease, color .25s ease; }`,
+  ],
+});

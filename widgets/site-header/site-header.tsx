@@ -1,0 +1,137 @@
+/**
+ * <exp-site-header> (SPEC point 2, shared header). The bar reads the window's scroll position
+ * (transparent at the top, solid past 20 px) and marks the link of the current page.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useElement, type ElementProps } from '../lib/element.tsx';
+import { emit } from '../lib/events.ts';
+import { SITE } from '../lib/site-config.ts';
+import { Dialog } from '../lib/ui/dialog.tsx';
+import { CloseIcon, ExternalIcon, MenuIcon } from '../lib/ui/icons.tsx';
+import { Logo } from '../lib/ui/logo.tsx';
+import { siteUrl } from '../lib/site-links.ts';
+import type { siteHeaderAttributes } from './site-header.attributes.ts';
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      // rendered by its own element (loaded by the autoloader), never imported
+      'exp-language-switch': { tone?: 'light' | 'dark'; persist?: 'true' | 'false' };
+    }
+  }
+}
+
+/** SPEC point 4: the header turns solid once the page is scrolled more than this. */
+export const SCROLL_THRESHOLD = 20;
+
+function useScrolled(): boolean {
+  const [scrolled, setScrolled] = useState(() => typeof window !== 'undefined' && window.scrollY > SCROLL_THRESHOLD);
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > SCROLL_THRESHOLD);
+    update();
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, []);
+  return scrolled;
+}
+
+export function SiteHeader({ tone, baseUrl, position }: ElementProps<typeof siteHeaderAttributes>) {
+  const { t, host } = useElement();
+  const scrolled = useScrolled();
+  const [open, setOpen] = useState(false);
+  const titleId = useId();
+
+  const solid = scrolled || position === 'static';
+  // white text only while transparent over the hero of a light-toned page
+  const light = tone === 'light' && !solid;
+  const link = (path: string) => siteUrl(path, baseUrl);
+  const here = typeof location === 'undefined' ? '' : location.pathname.replace(/\/+$/, '') || '/';
+  const current = (path: string) => (!baseUrl && (here === path || (path !== '/' && here.startsWith(path + '/'))) ? 'page' : undefined);
+
+  const toggle = (next: boolean) => {
+    setOpen(next);
+    emit(host, 'exp-menu-toggle', { open: next });
+  };
+
+  const pages = [
+    { path: '/search-properties', label: t('nav.searchProperties') },
+    { path: '/findanagent', label: t('nav.findAnAgent') },
+    { path: '/about', label: t('nav.about') },
+    { path: '/join', label: t('nav.joinExp') },
+  ];
+  const text = light ? 'text-white' : 'text-ink';
+  return (
+    <header
+      part="bar"
+      data-state={solid ? 'scrolled' : 'top'}
+      className={`exp-bar flex items-center ${solid ? 'bg-surface shadow-md' : 'bg-transparent shadow-none'}`}
+    >
+      <div className="w-full max-w-[1400px] mx-auto px-3 cq-sm:px-4 cq-md:px-8 flex items-center gap-2 cq-sm:gap-3">
+        <a href={link('/')} className="flex items-center shrink-0 rounded-sm" aria-current={current('/')}>
+          <span className="cq-sm:hidden">
+            <Logo tone={light ? 'light' : 'dark'} label={t('header.home')} compact />
+          </span>
+          <span className="hidden cq-sm:block">
+            <Logo tone={light ? 'light' : 'dark'} label={t('header.home')} />
+          </span>
+        </a>
+        <nav aria-label={t('header.navLabel')} part="nav" className="ml-auto flex items-center gap-2 cq-md:gap-4">
+          <a href={link('/search-properties')} aria-current={current('/search-properties')} part="link" className={`px-1 py-2 text-[14px] cq-sm:text-[15px] font-semibold no-underline whitespace-nowrap hover:underline underline-offset-4 ${text}`}>
+            {t('nav.searchProperties')}
+          </a>
+          <a
+            href={link('/join')}
+            aria-current={current('/join')}
+            part="join"
+            data-variant={tone === 'dark' || solid ? 'dark' : 'light'}
+            className={`hidden cq-md:inline-flex items-center h-10 px-5 rounded-full text-[15px] font-semibold no-underline ${tone === 'dark' || solid ? 'bg-primary text-primary-contrast hover:bg-primary-hover' : 'bg-white text-primary hover:bg-white/90'}`}
+          >
+            {t('nav.joinExp')}
+          </a>
+        </nav>
+        <exp-language-switch tone={light ? 'light' : 'dark'} />
+        <button
+          type="button"
+          part="menu-button"
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          onClick={() => toggle(true)}
+          className={`inline-flex items-center justify-center w-10 h-10 cq-sm:w-11 cq-sm:h-11 shrink-0 rounded-full border-0 bg-transparent cursor-pointer ${light ? 'text-white hover:bg-white/15' : 'text-ink hover:bg-surface-subtle'}`}
+        >
+          <MenuIcon size={26} />
+          <span className="exp-sr-only">{t('header.openMenu')}</span>
+        </button>
+      </div>
+      <Dialog open={open} onClose={() => toggle(false)} labelledBy={titleId} variant="side" part="panel">
+        <div className="flex items-center justify-between px-5 h-[72px] border-b border-line">
+          <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
+            {t('header.panelTitle')}
+          </h2>
+          <button type="button" onClick={() => toggle(false)} className="inline-flex items-center justify-center w-11 h-11 -mr-2 rounded-full border-0 bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
+            <CloseIcon size={24} />
+            <span className="exp-sr-only">{t('header.closeMenu')}</span>
+          </button>
+        </div>
+        <nav aria-labelledby={titleId} className="py-2">
+          <ul className="list-none m-0 p-0">
+            {pages.map((p) => (
+              <li key={p.path}>
+                <a href={link(p.path)} aria-current={current(p.path)} part="panel-link" className={`flex items-center px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current(p.path) ? 'font-bold text-primary' : 'font-medium text-ink'}`}>
+                  {p.label}
+                </a>
+              </li>
+            ))}
+            <li className="border-t border-line mt-2 pt-2">
+              <a href={SITE.external.agentLogin} target="_blank" rel="noopener noreferrer" part="panel-link" className="flex items-center gap-2 px-5 py-3.5 text-[17px] font-medium text-ink no-underline hover:bg-surface-subtle">
+                {t('nav.agentLogin')}
+                <ExternalIcon size={16} className="text-ink-muted" />
+                <span className="exp-sr-only"> {t('header.newTab')}</span>
+              </a>
+            </li>
+          </ul>
+        </nav>
+      </Dialog>
+    </header>
+  );
+}
