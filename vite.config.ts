@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { ecuadorOutline, olWithoutFlatStyles } from './scripts/ecuador-outline.ts';
 import { siteHead, widgetLocales } from './scripts/site-html.ts';
 
@@ -12,6 +12,21 @@ const here = import.meta.dirname;
  */
 const RUNTIME =
   /node_modules[\\/](react|react-dom|scheduler|@r2wc|@twind|i18next|@supabase|@preact|use-sync-external-store)[\\/]|widgets[\\/]locales[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/]client\.ts$/;
+
+/** The hostile demo's own libraries (another React, another i18next), served as the host's scripts. */
+function hostLibraries(): Plugin {
+  const files = {
+    'vendor/react.production.min.js': 'demo/node_modules/react/umd/react.production.min.js',
+    'vendor/react-dom.production.min.js': 'demo/node_modules/react-dom/umd/react-dom.production.min.js',
+    'vendor/i18next.min.js': 'demo/node_modules/i18next/dist/umd/i18next.min.js',
+  };
+  return {
+    name: 'exp-demo-host-libraries',
+    generateBundle() {
+      for (const [fileName, from] of Object.entries(files)) this.emitFile({ type: 'asset', fileName, source: readFileSync(resolve(here, from)) });
+    },
+  };
+}
 
 const common: UserConfig = {
   define: { 'process.env.NODE_ENV': '"production"' },
@@ -26,6 +41,22 @@ const common: UserConfig = {
  *  - site:    dist/site, the host site's plain pages as a multi-page build
  */
 export default defineConfig(({ mode }): UserConfig => {
+  if (mode === 'demo') {
+    const pages = readdirSync(resolve(here, 'demo')).filter((f) => f.endsWith('.html'));
+    return {
+      ...common,
+      plugins: [hostLibraries()],
+      root: resolve(here, 'demo'),
+      publicDir: false,
+      base: '/demo/',
+      build: {
+        outDir: resolve(here, 'dist/site/demo'),
+        emptyOutDir: true,
+        target: 'es2022',
+        rolldownOptions: { input: Object.fromEntries(pages.map((p) => [p.replace(/\.html$/, ''), resolve(here, 'demo', p)])) },
+      },
+    };
+  }
   if (mode === 'site') {
     const pages = readdirSync(resolve(here, 'site')).filter((f) => f.endsWith('.html'));
     return {

@@ -100,7 +100,7 @@ export interface ExpFeaturedListingsAttributes {
   'api-key'?: string;
 }
 
-/** The newest active listings in Ecuador (optionally of one community) as cards that open the property detail, with a 'View all' link to the search (DESIGN decision 5). */
+/** The newest active listings in Ecuador (optionally of one community) as cards that open the property detail, with a 'View all' link to the search. */
 export interface ExpFeaturedListingsElement extends HTMLElement {
   /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
   community: string | undefined;
@@ -389,28 +389,14 @@ declare global {
     'exp-agent-search': CustomEvent<AgentSearchDetail>;
     /** The visitor opened an agent's card. detail: `{ id, name }`. (from <exp-agent-directory>) */
     'exp-agent-open': CustomEvent<AgentOpenDetail>;
-    /** The visitor opened one of the agent's listings. detail: `{ id, title }`. (from <exp-agent-profile>) */
+    /** The visitor opened one of the agent's listings. detail: `{ id, title }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-property-map>, <exp-property-search>) */
     'exp-property-open': CustomEvent<PropertyOpenDetail>;
-    /** An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`. (from <exp-agent-profile>) */
-    'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
-    /** The visitor opened a listing. detail: `{ id, title }`. (from <exp-featured-listings>) */
-    'exp-property-open': CustomEvent<PropertyOpenDetail>;
-    /** An inquiry about a listing was stored. detail: `{ id, propertyId, agentId }`. (from <exp-featured-listings>) */
-    'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
-    /** The inquiry was stored. detail: `{ id, propertyId, agentId }`. (from <exp-inquiry-form>) */
+    /** An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-inquiry-form>, <exp-property-map>, <exp-property-search>) */
     'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
     /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>) */
     'exp-language-change': CustomEvent<LanguageChangeDetail>;
-    /** The visitor opened a property from the map. detail: `{ id, title }`. (from <exp-property-map>) */
-    'exp-property-open': CustomEvent<PropertyOpenDetail>;
-    /** An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`. (from <exp-property-map>) */
-    'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
     /** The visitor submitted the filters. detail: `{ filters, sort }`. (from <exp-property-search>) */
     'exp-search': CustomEvent<SearchDetail>;
-    /** The visitor opened a property's detail. detail: `{ id, title }`. (from <exp-property-search>) */
-    'exp-property-open': CustomEvent<PropertyOpenDetail>;
-    /** An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`. (from <exp-property-search>) */
-    'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
     /** The visitor opened or closed the side panel. detail: `{ open }`. (from <exp-site-header>) */
     'exp-menu-toggle': CustomEvent<MenuToggleDetail>;
   }

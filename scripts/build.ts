@@ -1,5 +1,6 @@
 /**
- * `npm run build`: the widget bundle (autoloader + chunks), the single-file bundle, the host site,
+ * `npm run build`: the widget bundle (autoloader + chunks), the single-file bundle, the host site
+ * and the embedding demos,
  * dist-types/, and a table of gzip sizes (also written to dist/sizes.json for tests and benches).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -56,7 +57,11 @@ async function main(): Promise<void> {
     await build({ configFile: join(root, 'vite.config.ts'), mode: 'widgets' });
     await build({ configFile: join(root, 'vite.config.ts'), mode: 'bundle' });
   }
-  if (want('site')) await build({ configFile: join(root, 'vite.config.ts'), mode: 'site' });
+  if (want('site')) {
+    await build({ configFile: join(root, 'vite.config.ts'), mode: 'site' });
+    // the embedding demos, served at /demo (after the site, which empties dist/site)
+    await build({ configFile: join(root, 'vite.config.ts'), mode: 'demo' });
+  }
   if (want('types')) writeTypes();
   if (want('widgets')) {
     const rows = measure();

@@ -7,6 +7,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { THEME } from '../widgets/lib/theme.ts';
 
 export interface AttributeApi {
   name: string;
@@ -29,6 +30,8 @@ export interface EventApi {
 export interface NamedDoc {
   name: string;
   description: string;
+  /** CSS custom properties: the value used when the page sets none */
+  default?: string;
 }
 
 export interface ElementApi {
@@ -43,6 +46,16 @@ export interface ElementApi {
 }
 
 const ROOT = resolve(import.meta.dirname, '..');
+
+/**
+ * Every element reads the whole theme (widgets/lib/theme.ts); its own doc comment says what a
+ * variable does there, or names variables of its own (the header's height, the footer's colours).
+ */
+function withTheme(own: NamedDoc[]): NamedDoc[] {
+  const byName = new Map(own.map((p) => [p.name, p]));
+  const theme = Object.entries(THEME).map(([name, t]) => ({ name, description: byName.get(name)?.description || t.description, default: t.default }));
+  return [...theme, ...own.filter((p) => !(p.name in THEME))];
+}
 
 export function elementFiles(root = ROOT): string[] {
   const widgets = join(root, 'widgets');
@@ -288,7 +301,7 @@ export function readElementApis(root = ROOT): ElementApi[] {
           attributes: [...attributes, ...common],
           events,
           cssParts,
-          cssProperties,
+          cssProperties: withTheme(cssProperties),
         };
       }
     });

@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { lookup, translate, type Dict } from '../site/lib/texts.ts';
+import { lookup, translate, type Dict } from '../site/lib/translate.ts';
 import { SITE } from '../widgets/lib/site-config.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../widgets/locales');

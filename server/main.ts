@@ -5,7 +5,8 @@
  * Environment: PORT (8080), DATA_DIR (.data), DATABASE_URL, SEED_LISTINGS (1800),
  * SMTP_URL / SMTP_FROM / TEAM_INBOX / SITE_URL (inquiry mail), INQUIRY_RATE_LIMIT (5 a minute),
  * ALLOWED_ORIGINS (*), TRUST_PROXY=1 (behind a proxy), LOG_REQUESTS=0 (quiet),
- * RESET_DATA=1 (start from an empty data dir: tests), SKIP_BUILD=1 (npm run dev).
+ * RESET_DATA=1 (start from an empty data dir: tests), SKIP_BUILD=1 (npm run dev),
+ * BUNDLE_PORT (PORT+1: the bundle alone on a second origin, for the cross-origin demo; off to skip).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
     port,
     log: (line) => (quiet && !line.startsWith('[') ? undefined : console.log(line)),
     seedListings: env.SEED_LISTINGS ? Number(env.SEED_LISTINGS) : undefined,
+    // the bundle alone on a second port, for the cross-origin demo (BUNDLE_PORT=off to skip)
+    bundlePort: env.BUNDLE_PORT === 'off' ? undefined : Number(env.BUNDLE_PORT ?? (port ? port + 1 : 0)),
     trustProxy: env.TRUST_PROXY === '1',
     inquiry: {
       smtpUrl: env.SMTP_URL || undefined,
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
   });
   if (!env.SMTP_URL) console.log(`[start] no SMTP_URL: inquiries are written as .eml files to ${resolve(dataDir, 'outbox')}`);
   console.log(`[start] http://localhost:${server.port}/`);
+  if (server.bundleUrl) console.log(`[start] the bundle alone, as a second origin: ${server.bundleUrl}/widgets/exp-widgets.js`);
   server.ready.then(
     () => console.log('[start] data API ready'),
     (error: unknown) => {

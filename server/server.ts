@@ -26,11 +26,15 @@ export interface ServerOptions {
   /** send-property-inquiry: mail settings and outbox (default: .eml files under .data/outbox) */
   inquiry?: Partial<InquiryServiceOptions>;
   trustProxy?: boolean;
+  /** also serve the bundle alone on this port (0: any free port), a second origin like a CDN (the cross-origin demo) */
+  bundlePort?: number;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** the second origin serving only the bundle, when bundlePort was given and free */
+  bundleUrl?: string;
   db: Database;
   /** resolves when migrations and seed are done (the API answers 503 until then) */
   ready: Promise<void>;
@@ -81,8 +85,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         },
       },
       { prefix: '/functions/v1', handle: functions },
+      {
+        // where the cross-origin demo loads the bundle from
+        prefix: '/demo/config.json',
+        handle: async (_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ bundleUrl: bundleUrl ?? null }));
+        },
+      },
     ],
   });
+  let bundleUrl: string | undefined;
   const ready = prepare(options.db, options.seedListings, log, () => closed).then(() => {
     rest.reload();
     isReady = true;
@@ -92,19 +104,37 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolveListen());
   });
   const port = (server.address() as AddressInfo).port;
+  let bundleServer: ReturnType<typeof createApp>['server'] | undefined;
+  if (options.bundlePort !== undefined) {
+    bundleServer = createApp({ distDir: options.distDir ?? resolve(ROOT, 'dist'), log, bundleOnly: true }).server;
+    const listening = await new Promise<boolean>((resolveListen) => {
+      bundleServer?.once('error', (error: NodeJS.ErrnoException) => {
+        log(`[start] the bundle's second origin is not served (port ${options.bundlePort}: ${error.code ?? error.message})`);
+        resolveListen(false);
+      });
+      bundleServer?.listen(options.bundlePort, options.host ?? '0.0.0.0', () => resolveListen(true));
+    });
+    // 127.0.0.1 rather than localhost: another host name, so a page on localhost sees another origin
+    if (listening) bundleUrl = `http://127.0.0.1:${(bundleServer.address() as AddressInfo).port}`;
+    else bundleServer = undefined;
+  }
   return {
     url: `http://localhost:${port}`,
     port,
+    bundleUrl,
     db: options.db,
     ready,
     drainOutbox: () => inquiry.drain(),
     async close() {
       closed = true;
       await inquiry.stop();
-      await new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      });
+      for (const s of [server, bundleServer]) {
+        if (!s) continue;
+        await new Promise<void>((r) => {
+          s.close(() => r());
+          s.closeAllConnections();
+        });
+      }
       await ready.catch(() => {});
       await options.db.close();
     },

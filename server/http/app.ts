@@ -18,6 +18,8 @@ export interface AppOptions {
   /** /rest/v1, /functions/v1 and friends, tried in order before the site */
   mounts?: Array<{ prefix: string; handle: Mount }>;
   log?: Logger;
+  /** serve only the bundle (/widgets/): a second origin for the bundle, as a CDN would be */
+  bundleOnly?: boolean;
 }
 
 const CORS_ANY = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
@@ -48,6 +50,10 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       }
     }
     const method = req.method ?? 'GET';
+    if (options.bundleOnly && !url.pathname.startsWith('/widgets/')) {
+      res.writeHead(404, { ...CORS_ANY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Only /widgets/ is served here');
+      return;
+    }
     if (url.pathname.startsWith('/widgets/')) {
       if (method === 'OPTIONS') {
         res.writeHead(204, { ...CORS_ANY, 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS', 'Access-Control-Max-Age': '86400' }).end();

@@ -5,7 +5,10 @@
  * {{placeholders}} (a value '@some.key' is itself translated). Always as text, never as markup. A
  * key missing in a language shows the key. A language's texts are downloaded only when needed.
  */
-export type Dict = Record<string, unknown>;
+import { translate, type Dict } from './translate.ts';
+
+export type { Dict };
+export { lookup, translate } from './translate.ts';
 export type Lang = 'en' | 'es';
 
 const loaders: Record<Lang, () => Promise<Dict>> = {
@@ -22,24 +25,6 @@ export function dictionary(lang: Lang): Promise<Dict> {
     cache.set(lang, loaded);
   }
   return loaded;
-}
-
-export function lookup(dict: Dict, key: string): string | undefined {
-  let node: unknown = dict;
-  for (const part of key.split('.')) {
-    if (!node || typeof node !== 'object') return undefined;
-    node = (node as Dict)[part];
-  }
-  return typeof node === 'string' ? node : undefined;
-}
-
-export function translate(dict: Dict, key: string, params: Record<string, unknown> = {}): string {
-  const text = lookup(dict, key) ?? key;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
-    if (!(name in params)) return whole;
-    const value = String(params[name]);
-    return value.startsWith('@') ? translate(dict, value.slice(1)) : value;
-  });
 }
 
 function paramsOf(el: Element): Record<string, unknown> {

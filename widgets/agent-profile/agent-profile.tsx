@@ -163,7 +163,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
             <Section title={t('profile.specializations')}>
               <ul className="list-none m-0 p-0 flex flex-wrap gap-2">
                 {p.specializations.map((s) => (
-                  <li key={s} className="rounded-full bg-surface-subtle px-3 py-1 text-sm">
+                  <li key={s} className="rounded-full border border-line bg-surface px-3 py-1 text-sm">
                     {s}
                   </li>
                 ))}
@@ -195,7 +195,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
         ) : properties.length ? (
           <ul className="list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
             {properties.map((property) => (
-              <li key={property.id} className="flex">
+              <li key={property.id} className="flex exp-offscreen-card">
                 <PropertyCard property={property} onOpen={openProperty} />
               </li>
             ))}

@@ -6,7 +6,7 @@ import { FeaturedListings } from './featured-listings.tsx';
 
 /**
  * The newest active listings in Ecuador (optionally of one community) as cards that open the
- * property detail, with a 'View all' link to the search (DESIGN decision 5).
+ * property detail, with a 'View all' link to the search.
  *
  * @tag exp-featured-listings
  * @event exp-property-open - The visitor opened a listing. detail: `{ id, title }`.

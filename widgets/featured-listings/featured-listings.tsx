@@ -80,7 +80,7 @@ export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode
           {t('featured.error')}
         </p>
       ) : properties.length ? (
-        <ul className={GRID}>
+        <ul className={GRID} part="grid">
           {properties.map((property) => (
             <li key={property.id} className="grid">
               <PropertyCard property={property} onOpen={openProperty} />

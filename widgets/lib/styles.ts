@@ -1,13 +1,14 @@
 import { defineConfig, type TwindRule } from '@twind/core';
 import presetTailwind from '@twind/preset-tailwind';
 import install from '@twind/with-web-components';
+import { spacingScale, themeVar, type ThemeVariable } from './theme.ts';
 
 /** rem is relative to the HOST page's <html> font size, which we do not control: use px. */
 export function remToPx(declarations: string): string {
   return declarations.replace(/(-?\d*\.?\d+)rem\b/g, (_, n: string) => `${+(parseFloat(n) * 16).toFixed(4)}px`);
 }
 
-const v = (name: string, fallback: string) => `var(--exp-${name}, ${fallback})`;
+const v = (name: string) => themeVar(`--exp-${name}` as ThemeVariable);
 
 /** Breakpoints follow the element's own width (container queries), not the page's. */
 const containerSizes = { sm: 640, md: 768, lg: 1024, xl: 1280 } as const;
@@ -16,18 +17,20 @@ export const twindConfig = defineConfig({
   presets: [presetTailwind()],
   hash: false,
   theme: {
+    // every padding, gap and margin scales with --exp-spacing
+    spacing: spacingScale,
     extend: {
       colors: {
-        primary: { DEFAULT: v('color-primary', '#123c69'), hover: v('color-primary-hover', '#0d2c4d'), contrast: v('color-primary-contrast', '#ffffff') },
-        accent: { DEFAULT: v('color-accent', '#c8102e'), contrast: v('color-accent-contrast', '#ffffff') },
-        ink: { DEFAULT: v('color-ink', '#0f172a'), muted: v('color-muted', '#475569') },
-        surface: { DEFAULT: v('color-surface', '#ffffff'), subtle: v('color-surface-subtle', '#f1f5f9') },
-        line: v('color-border', '#e2e8f0'),
-        danger: v('color-danger', '#b91c1c'),
-        success: v('color-success', '#15803d'),
+        primary: { DEFAULT: v('color-primary'), hover: v('color-primary-hover'), contrast: v('color-primary-contrast') },
+        accent: { DEFAULT: v('color-accent'), contrast: v('color-accent-contrast') },
+        ink: { DEFAULT: v('color-ink'), muted: v('color-muted') },
+        surface: { DEFAULT: v('color-surface'), subtle: v('color-surface-subtle') },
+        line: v('color-border'),
+        danger: v('color-danger'),
+        success: v('color-success'),
       },
-      borderRadius: { brand: v('radius', '12px') },
-      fontFamily: { brand: v('font-family', 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif') },
+      borderRadius: { brand: v('radius') },
+      fontFamily: { brand: v('font-family') },
     },
   },
   variants: Object.entries(containerSizes).map(([name, px]) => [`cq-${name}`, `@container exp (min-width: ${px}px)`] as [string, string]),
@@ -52,19 +55,22 @@ export const baseCss = `
   display: block;
   container: exp / inline-size;
   box-sizing: border-box;
-  font-family: ${v('font-family', 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif')};
+  font-family: ${v('font-family')};
   font-size: 16px;
   line-height: 1.5;
   font-weight: 400;
-  color: ${v('color-ink', '#0f172a')};
+  color: ${v('color-ink')};
   text-align: start;
   -webkit-font-smoothing: antialiased;
   -webkit-text-size-adjust: 100%;
 }
 .exp-root.exp-inline { display: inline-block; container: none; }
-.exp-root :focus-visible { outline: 2px solid ${v('color-focus', '#2563eb')}; outline-offset: 2px; }
+.exp-root :focus-visible { outline: 2px solid ${v('color-focus')}; outline-offset: 2px; }
 .exp-toasts { position: fixed; inset: auto 16px 16px 16px; margin: 0; padding: 0; border: 0; background: transparent; overflow: visible; width: auto; height: auto; z-index: 2147483000; color: inherit; }
 @media (min-width: 640px) { .exp-toasts { left: auto; width: 360px; } }
+/* long lists: the browser lays out and paints only the cards near the viewport */
+.exp-offscreen-card { content-visibility: auto; contain-intrinsic-block-size: auto 440px; }
+.exp-offscreen-agent { content-visibility: auto; contain-intrinsic-block-size: auto 340px; }
 .exp-sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0,0,0,0); white-space: nowrap; border: 0; }
 @media (prefers-reduced-motion: reduce) {
   .exp-root *, .exp-root *::before, .exp-root *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; transition-duration: 0.01ms !important; scroll-behavior: auto !important; }

@@ -77,7 +77,7 @@ export function Results({ status, total, properties, page, sort, hoveredId, onSo
         ) : (
           <ul className={`list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 transition-opacity ${status === 'loading' ? 'opacity-60' : ''}`}>
             {properties.map((p) => (
-              <li key={p.id} className="flex">
+              <li key={p.id} className="flex exp-offscreen-card">
                 <PropertyCard property={p} onOpen={onOpen} onHover={onHover} highlighted={hoveredId === p.id} />
               </li>
             ))}

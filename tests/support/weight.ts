@@ -1,0 +1,55 @@
+/**
+ * What a partner's page downloads: the JavaScript actually fetched by a page that holds only the
+ * given elements and our one script tag, each file's size after gzip (level 9, as the build's size
+ * table). Used by the weight test (budgets) and by the benchmark (README figures).
+ */
+import { gzipSync } from 'node:zlib';
+import type { Page, Response } from 'playwright';
+
+export interface PageWeight {
+  files: Array<{ url: string; bytes: number; gzip: number }>;
+  totalGzip: number;
+  entryGzip: number;
+}
+
+export const WEIGHT_BUDGETS = {
+  /** the one script every partner page pays for */
+  entry: 10 * 1024,
+  /** a page with only <exp-agent-directory> */
+  directory: 140 * 1024,
+  /** a page with <exp-property-search> and its map */
+  search: 260 * 1024,
+} as const;
+
+export const WEIGHT_PAGES = {
+  directory: { body: '<exp-agent-directory></exp-agent-directory>', ready: 'exp-agent-directory >> [part="agent-card"]' },
+  search: { body: '<exp-property-search sync-url="false"></exp-property-search>', ready: 'exp-property-search >> [part="map"] [data-status="ready"]' },
+} as const;
+
+export async function pageWeight(page: Page, origin: string, which: keyof typeof WEIGHT_PAGES): Promise<PageWeight> {
+  const spec = WEIGHT_PAGES[which];
+  const url = `${origin}/weight-${which}`;
+  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/widgets/exp-widgets.js"></script></head><body>${spec.body}</body></html>` }));
+  const pending: Array<Promise<PageWeight['files'][number] | undefined>> = [];
+  const onResponse = (response: Response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(
+      response
+        .body()
+        .then((body) => ({ url: response.url(), bytes: body.length, gzip: gzipSync(body, { level: 9 }).length }))
+        .catch(() => undefined),
+    );
+  };
+  page.on('response', onResponse);
+  try {
+    await page.goto(url);
+    await page.locator(spec.ready).first().waitFor({ timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+  } finally {
+    page.off('response', onResponse);
+    await page.unroute(url);
+  }
+  const files = (await Promise.all(pending)).filter((f): f is PageWeight['files'][number] => Boolean(f));
+  const entry = files.find((f) => /\/widgets\/exp-widgets\.js$/.test(new URL(f.url).pathname));
+  return { files, totalGzip: files.reduce((n, f) => n + f.gzip, 0), entryGzip: entry?.gzip ?? NaN };
+}
