@@ -19,7 +19,7 @@ import { ROOT, startServer } from './server.ts';
 const dist = resolve(ROOT, 'dist');
 
 function ensureBuilt(): void {
-  const needed = ['widgets/exp-widgets.js', 'widgets/exp-widgets.bundle.js', 'site/index.html'];
+  const needed = ['widgets/exp-widgets.js', 'widgets/exp-widgets.bundle.js', 'widgets/manifest.json', 'site/index.html', 'site/demo/index.html'];
   if (needed.every((f) => existsSync(resolve(dist, f)))) return;
   console.log('[start] building the bundle and the site (first start)...');
   const result = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'scripts/build.ts')], { stdio: 'inherit', cwd: ROOT });
