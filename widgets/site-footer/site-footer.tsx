@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { SITE } from '../lib/site-config.ts';
-import { siteUrl } from '../lib/site-links.ts';
+import { SITE_PAGES, siteUrl } from '../lib/site-links.ts';
 import { FacebookIcon, InstagramIcon, LinkedInIcon, MailIcon, PhoneIcon, PinIcon, YouTubeIcon } from '../lib/ui/icons.tsx';
 import { Logo } from '../lib/ui/logo.tsx';
 import type { siteFooterAttributes } from './site-footer.attributes.ts';
@@ -32,12 +32,7 @@ export function SiteFooter({ baseUrl }: ElementProps<typeof siteFooterAttributes
       {newTab}
     </a>
   );
-  const pages = [
-    { path: '/search-properties', label: t('nav.searchProperties') },
-    { path: '/findanagent', label: t('nav.findAnAgent') },
-    { path: '/about', label: t('nav.about') },
-    { path: '/join', label: t('nav.joinExp') },
-  ];
+  const pages = SITE_PAGES.map((p) => ({ path: p.path, label: t(p.label) }));
   return (
     <footer part="footer" className="bg-[color:var(--exp-footer-background,#0b2340)] text-[color:var(--exp-footer-color,#ffffff)]">
       <div className="max-w-[1400px] mx-auto px-5 cq-md:px-8 pt-14 pb-8">

@@ -9,7 +9,7 @@ import { SITE } from '../lib/site-config.ts';
 import { Dialog } from '../lib/ui/dialog.tsx';
 import { CloseIcon, ExternalIcon, MenuIcon } from '../lib/ui/icons.tsx';
 import { Logo } from '../lib/ui/logo.tsx';
-import { siteUrl } from '../lib/site-links.ts';
+import { SITE_PAGES, siteUrl } from '../lib/site-links.ts';
 import type { siteHeaderAttributes } from './site-header.attributes.ts';
 
 declare module 'react' {
@@ -54,12 +54,7 @@ export function SiteHeader({ tone, baseUrl, position }: ElementProps<typeof site
     emit(host, 'exp-menu-toggle', { open: next });
   };
 
-  const pages = [
-    { path: '/search-properties', label: t('nav.searchProperties') },
-    { path: '/findanagent', label: t('nav.findAnAgent') },
-    { path: '/about', label: t('nav.about') },
-    { path: '/join', label: t('nav.joinExp') },
-  ];
+  const pages = SITE_PAGES.map((p) => ({ path: p.path, label: t(p.label) }));
   const text = light ? 'text-white' : 'text-ink';
   return (
     <header
