@@ -175,9 +175,9 @@ export interface ExpLanguageSwitchElement extends HTMLElement {
 
 /** Attributes of <exp-property-map>. */
 export interface ExpPropertyMapAttributes {
-  /** Only listings in this city (partial, case- and accent-insensitive). */
+  /** City filter (partial, case- and accent-insensitive). */
   'city'?: string;
-  /** Only this property type. */
+  /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type'?: string;
   /** Minimum price in USD. */
   'min-price'?: number | string;
@@ -187,7 +187,7 @@ export interface ExpPropertyMapAttributes {
   'beds'?: number | string;
   /** Minimum bathrooms. */
   'baths'?: number | string;
-  /** Only this agent's listings. */
+  /** Only this agent's listings (for an agent's own website). */
   'agent-id'?: string;
   /** Map tiles URL template (default OpenStreetMap). */
   'tile-url'?: string;
@@ -201,9 +201,9 @@ export interface ExpPropertyMapAttributes {
 
 /** A clustered map of every listing that matches its attributes (up to 5,000), with price pills, popups and the property detail on a pin click. OpenLayers loads only with this element. */
 export interface ExpPropertyMapElement extends HTMLElement {
-  /** Only listings in this city (partial, case- and accent-insensitive). */
+  /** City filter (partial, case- and accent-insensitive). */
   city: string | undefined;
-  /** Only this property type. */
+  /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   propertyType: string | undefined;
   /** Minimum price in USD. */
   minPrice: number | string | undefined;
@@ -213,7 +213,7 @@ export interface ExpPropertyMapElement extends HTMLElement {
   beds: number | string | undefined;
   /** Minimum bathrooms. */
   baths: number | string | undefined;
-  /** Only this agent's listings. */
+  /** Only this agent's listings (for an agent's own website). */
   agentId: string | undefined;
   /** Map tiles URL template (default OpenStreetMap). */
   tileUrl: string | undefined;
@@ -257,17 +257,17 @@ export interface SearchDetail {
 
 /** Attributes of <exp-property-search>. */
 export interface ExpPropertySearchAttributes {
-  /** Preset city filter (partial, case- and accent-insensitive). */
+  /** City filter (partial, case- and accent-insensitive). */
   'city'?: string;
-  /** Preset property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
+  /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type'?: string;
-  /** Preset minimum price in USD. */
+  /** Minimum price in USD. */
   'min-price'?: number | string;
-  /** Preset maximum price in USD. */
+  /** Maximum price in USD. */
   'max-price'?: number | string;
-  /** Preset minimum bedrooms. */
+  /** Minimum bedrooms. */
   'beds'?: number | string;
-  /** Preset minimum bathrooms. */
+  /** Minimum bathrooms. */
   'baths'?: number | string;
   /** Only this agent's listings (for an agent's own website). */
   'agent-id'?: string;
@@ -289,17 +289,17 @@ export interface ExpPropertySearchAttributes {
 
 /** The property search: filters, a clustered map of every match beside paged cards, the detail dialog with the agent and the inquiry form. Keeps the search in the URL (back, forward, shared links, `?property=ID` opens a listing) unless `sync-url="false"`. */
 export interface ExpPropertySearchElement extends HTMLElement {
-  /** Preset city filter (partial, case- and accent-insensitive). */
+  /** City filter (partial, case- and accent-insensitive). */
   city: string | undefined;
-  /** Preset property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
+  /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   propertyType: string | undefined;
-  /** Preset minimum price in USD. */
+  /** Minimum price in USD. */
   minPrice: number | string | undefined;
-  /** Preset maximum price in USD. */
+  /** Maximum price in USD. */
   maxPrice: number | string | undefined;
-  /** Preset minimum bedrooms. */
+  /** Minimum bedrooms. */
   beds: number | string | undefined;
-  /** Preset minimum bathrooms. */
+  /** Minimum bathrooms. */
   baths: number | string | undefined;
   /** Only this agent's listings (for an agent's own website). */
   agentId: string | undefined;

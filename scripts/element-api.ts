@@ -112,9 +112,15 @@ function propName(name: ts.PropertyName): string {
   return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : name.getText();
 }
 
-function readSchema(obj: ts.ObjectLiteralExpression): AttributeApi[] {
+function readSchema(checker: ts.TypeChecker, obj: ts.ObjectLiteralExpression): AttributeApi[] {
   const out: AttributeApi[] = [];
   for (const prop of obj.properties) {
+    // `...filterAttributes`: a schema shared through widgets/lib
+    if (ts.isSpreadAssignment(prop)) {
+      const inner = objectLiteralOf(checker, prop.expression);
+      if (inner) out.push(...readSchema(checker, inner));
+      continue;
+    }
     if (!ts.isPropertyAssignment(prop)) continue;
     const name = propName(prop.name);
     const spec = unwrap(prop.initializer);
@@ -229,7 +235,7 @@ export function readElementApis(root = ROOT): ElementApi[] {
       for (const d of node.declarationList.declarations) {
         if (ts.isIdentifier(d.name) && d.name.text === 'commonAttributes' && d.initializer) {
           const obj = objectLiteralOf(checker, d.initializer);
-          if (obj) common = readSchema(obj);
+          if (obj) common = readSchema(checker, obj);
         }
       }
     }
@@ -277,7 +283,7 @@ export function readElementApis(root = ROOT): ElementApi[] {
           if (key === 'tag') tag = String(literalValue(p.initializer));
           if (key === 'attributes') {
             const obj = objectLiteralOf(checker, p.initializer);
-            if (obj) attributes = readSchema(obj);
+            if (obj) attributes = readSchema(checker, obj);
           }
         }
         const doc = jsDocText(node);

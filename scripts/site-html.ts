@@ -12,7 +12,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
+import { alternateLinks } from '../site/lib/alternates.ts';
 import { lookup, translate, type Dict } from '../site/lib/translate.ts';
+import { telHref } from '../widgets/lib/format.ts';
 import { SITE } from '../widgets/lib/site-config.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../widgets/locales');
@@ -60,7 +62,7 @@ export function fillLinks(html: string): string {
   return html.replace(/<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>/g, (_m, before: string, path: string, after: string) => {
     const value = lookup(SITE as unknown as Dict, path);
     if (!value) throw new Error(`site link "${path}" is not in widgets/lib/site-config.ts`);
-    const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? `tel:${value.replace(/[^\d+]/g, '')}` : value;
+    const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? telHref(value) : value;
     const attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
     const external = /^https?:/.test(href) ? ' target="_blank" rel="noopener noreferrer"' : '';
     return `<a href="${escapeHtml(href)}"${external}${attrs} data-site-href="${path}">`;
@@ -131,15 +133,7 @@ export const PAGE_ROUTES: Record<string, string | null> = {
   '404': null,
 };
 
-export function alternateLinks(route: string): Array<{ rel: string; href: string; hreflang?: string }> {
-  const url = new URL(route, SITE.url).href;
-  return [
-    { rel: 'canonical', href: url },
-    { rel: 'alternate', hreflang: 'en', href: url },
-    { rel: 'alternate', hreflang: 'es', href: `${url}?lang=es` },
-    { rel: 'alternate', hreflang: 'x-default', href: url },
-  ];
-}
+export { alternateLinks };
 
 /**
  * Runs first in every page's head: applies the saved language, and shows the generic error screen

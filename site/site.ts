@@ -5,6 +5,7 @@
  */
 import './site.css';
 import { SITE } from '../widgets/lib/site-config.ts';
+import { alternateLinks } from './lib/alternates.ts';
 import { heroLocation, findLocation } from './lib/locations.ts';
 import { setVideo, startVideos } from './lib/media.ts';
 import { setText, startTexts } from './lib/texts.ts';
@@ -14,15 +15,8 @@ const page = document.body.dataset.page ?? '';
 
 /** canonical and alternates for pages whose address is only known here (profiles, search places) */
 function setCanonical(path: string): void {
-  const url = new URL(path, SITE.url).href;
-  const links: Array<[string, string, string?]> = [
-    ['canonical', url],
-    ['alternate', url, 'en'],
-    ['alternate', `${url}?lang=es`, 'es'],
-    ['alternate', url, 'x-default'],
-  ];
   for (const old of document.head.querySelectorAll('link[rel="canonical"], link[rel="alternate"][hreflang]')) old.remove();
-  for (const [rel, href, hreflang] of links) {
+  for (const { rel, href, hreflang } of alternateLinks(path)) {
     const link = document.createElement('link');
     link.rel = rel;
     link.href = href;

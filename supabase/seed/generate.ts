@@ -123,6 +123,18 @@ function weighted<T extends string>(weights: Record<T, number>, rand: () => numb
   return entries[entries.length - 1]![0];
 }
 
+/** The listing's copy of its agent (the feed denormalises the agent onto each listing). */
+function agentColumns(agent: AgentRow) {
+  return {
+    agent_id: agent.id,
+    agent_first_name: agent.first_name,
+    agent_last_name: agent.last_name,
+    agent_email: agent.email,
+    agent_phone: agent.phone,
+    agent_picture: agent.picture,
+  };
+}
+
 function roundPrice(p: number): number {
   const step = p < 100_000 ? 500 : p < 1_000_000 ? 1000 : 5000;
   return Math.round(p / step) * step;
@@ -201,12 +213,7 @@ export function generateSeed(options: { listings?: number; seed?: number } = {})
       created_at: created,
       status,
       country_code: 'EC',
-      agent_id: agent.id,
-      agent_first_name: agent.first_name,
-      agent_last_name: agent.last_name,
-      agent_email: agent.email,
-      agent_phone: agent.phone,
-      agent_picture: agent.picture,
+      ...agentColumns(agent),
     };
     // feeds are imperfect: a sprinkle of the real-world defects on ordinary rows
     const defect = rand();
@@ -246,12 +253,7 @@ function specialRows(firstId: number, agents: AgentRow[], rand: () => number): L
       created_at: new Date(REFERENCE_DATE - Math.floor(rand() * 600) * 86_400_000).toISOString(),
       status: '1',
       country_code: 'EC',
-      agent_id: agent.id,
-      agent_first_name: agent.first_name,
-      agent_last_name: agent.last_name,
-      agent_email: agent.email,
-      agent_phone: agent.phone,
-      agent_picture: agent.picture,
+      ...agentColumns(agent),
       ...over,
     };
   };

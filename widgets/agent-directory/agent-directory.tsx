@@ -11,7 +11,7 @@ import { getAgents } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { formatCount } from '../lib/format.ts';
+import { formatCount, telHref } from '../lib/format.ts';
 import { Dialog } from '../lib/ui/dialog.tsx';
 import { CloseIcon, MailIcon, PhoneIcon, SearchIcon } from '../lib/ui/icons.tsx';
 import type { agentDirectoryAttributes } from './agent-directory.attributes.ts';
@@ -113,7 +113,7 @@ export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof ag
 function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onClose: () => void; profileUrl: string }) {
   const { t } = useElement();
   const titleId = useId();
-  const tel = agent?.phone.replace(/[^\d+]/g, '') ?? '';
+  const tel = agent?.phone ? telHref(agent.phone) : '';
   const action = 'inline-flex flex-1 items-center justify-center gap-2 rounded-md px-4 py-2.5 font-semibold no-underline';
   return (
     <Dialog open={Boolean(agent)} onClose={onClose} labelledBy={titleId} className="max-w-[440px]" part="agent-dialog">
@@ -132,7 +132,7 @@ function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onCl
           <ul className="list-none m-0 p-0 flex flex-col gap-1.5 text-[15px]">
             {agent.phone ? (
               <li>
-                <a href={`tel:${tel}`} className="inline-flex items-center gap-2 text-primary hover:underline">
+                <a href={tel} className="inline-flex items-center gap-2 text-primary hover:underline">
                   <PhoneIcon size={16} />
                   {agent.phone}
                 </a>
@@ -149,7 +149,7 @@ function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onCl
           </ul>
           <div className="flex w-full gap-2">
             {agent.phone ? (
-              <a href={`tel:${tel}`} className={`${action} bg-primary text-primary-contrast hover:bg-primary-hover`}>
+              <a href={tel} className={`${action} bg-primary text-primary-contrast hover:bg-primary-hover`}>
                 <PhoneIcon size={18} />
                 {t('agents.call')}
               </a>

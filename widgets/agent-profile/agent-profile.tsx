@@ -15,12 +15,12 @@ import { agentJsonLd, useStructuredData } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatCount } from '../lib/format.ts';
 import { InquiryForm } from '../lib/inquiry/inquiry-form.tsx';
-import { AgentAvatar } from '../lib/listing/agent-contact.tsx';
+import { AgentAvatar, ContactList } from '../lib/listing/agent-contact.tsx';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
 import { Dialog } from '../lib/ui/dialog.tsx';
-import { ChevronLeft, CloseIcon, GlobeIcon, MailIcon, PhoneIcon } from '../lib/ui/icons.tsx';
+import { ChevronLeft, CloseIcon, GlobeIcon } from '../lib/ui/icons.tsx';
 import type { agentProfileAttributes } from './agent-profile.attributes.ts';
 
 type Props = ElementProps<typeof agentProfileAttributes>;
@@ -114,24 +114,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
           <button type="button" onClick={() => setContact(true)} className="w-full rounded-md bg-primary px-4 py-3 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover" part="contact-button">
             {t('profile.contactAgent')}
           </button>
-          <ul className="list-none m-0 p-0 w-full flex flex-col gap-2 text-left text-[15px]">
-            {p.email ? (
-              <li className="flex items-center gap-2 min-w-0">
-                <MailIcon size={18} className="shrink-0 text-ink-muted" />
-                <a href={`mailto:${p.email}`} className="text-primary hover:underline truncate">
-                  {p.email}
-                </a>
-              </li>
-            ) : null}
-            {p.phone ? (
-              <li className="flex items-center gap-2">
-                <PhoneIcon size={18} className="shrink-0 text-ink-muted" />
-                <a href={`tel:${p.phone.replace(/[^\d+]/g, '')}`} className="text-primary hover:underline">
-                  {p.phone}
-                </a>
-              </li>
-            ) : null}
-          </ul>
+          <ContactList email={p.email} phone={p.phone} className="w-full gap-2 text-left text-[15px]" iconSize={18} />
           {p.links.length ? (
             <ul className="list-none m-0 p-0 flex flex-wrap justify-center gap-2" aria-label={t('profile.links')}>
               {p.links.map((l) => (

@@ -48,6 +48,11 @@ export function normalisePhone(phone: string | null | undefined, countryCode = D
   return digits.startsWith('0') ? countryCode.replace(/\D/g, '') + digits.slice(1) : digits;
 }
 
+/** A tel: link for a phone number as written: "+593 2 600 1234" -> "tel:+59326001234". */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
 /** Initials for a photo that is missing: "María Fernanda Andrade" -> "MA". */
 export function initials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);

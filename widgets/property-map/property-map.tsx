@@ -7,6 +7,7 @@ import { getClients } from '../lib/data/client.ts';
 import { getListing, getListingsCount, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
+import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { mapListing } from '../lib/listing/mapping.ts';
 import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
@@ -14,17 +15,9 @@ import type { propertyMapAttributes } from './property-map.attributes.ts';
 
 export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
   const { api, host, t } = useElement();
-  const filters = useMemo<SearchFilters>(() => {
-    const f: SearchFilters = {};
-    if (props.city) f.city = props.city;
-    if (props.propertyType) f.propertyType = props.propertyType;
-    if (props.minPrice) f.minPrice = props.minPrice;
-    if (props.maxPrice) f.maxPrice = props.maxPrice;
-    if (props.beds) f.beds = props.beds;
-    if (props.baths) f.baths = props.baths;
-    if (props.agentId) f.agentId = props.agentId;
-    return f;
-  }, [props.city, props.propertyType, props.minPrice, props.maxPrice, props.beds, props.baths, props.agentId]);
+  // one object per distinct set of attribute values, so the effects below run only when they change
+  const filtersKey = JSON.stringify({ ...filtersFrom(props), ...(props.agentId ? { agentId: props.agentId } : {}) });
+  const filters = useMemo<SearchFilters>(() => JSON.parse(filtersKey) as SearchFilters, [filtersKey]);
   const [total, setTotal] = useState<number | null>(null);
   const [hovered, setHovered] = useState<string | null>(null);
   const [open, setOpen] = useState<Record<string, unknown> | null>(null);

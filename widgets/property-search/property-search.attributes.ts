@@ -1,20 +1,9 @@
 import type { AttrSchema } from '../lib/attributes.ts';
+import { filterAttributes } from '../lib/listing/filter-attributes.ts';
 
 export const propertySearchAttributes = {
-  /** Preset city filter (partial, case- and accent-insensitive). */
-  city: { type: 'string', maxLength: 100 },
-  /** Preset property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
-  'property-type': { type: 'string', maxLength: 100 },
-  /** Preset minimum price in USD. */
-  'min-price': { type: 'number', min: 0, max: 1_000_000_000 },
-  /** Preset maximum price in USD. */
-  'max-price': { type: 'number', min: 0, max: 1_000_000_000 },
-  /** Preset minimum bedrooms. */
-  beds: { type: 'number', min: 0, max: 20, integer: true },
-  /** Preset minimum bathrooms. */
-  baths: { type: 'number', min: 0, max: 20 },
-  /** Only this agent's listings (for an agent's own website). */
-  'agent-id': { type: 'string', maxLength: 40 },
+  // presets of the filters; the visitor can change them (agent-id stays: it is a scope)
+  ...filterAttributes,
   /** Keep the search in the address bar (back, forward, shared links). 'false' for embeds that must leave the URL alone. */
   'sync-url': { type: 'boolean', default: true },
   /** Show the map beside the list. */

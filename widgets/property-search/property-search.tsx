@@ -12,6 +12,7 @@ import { listingsJsonLd, useStructuredData } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatCount } from '../lib/format.ts';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
+import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
 import { FilterBar } from './filter-bar.tsx';
@@ -22,17 +23,6 @@ import { filtersKey, readSearchParams, writeSearchParams, type SearchState } fro
 
 type Props = ElementProps<typeof propertySearchAttributes>;
 
-/** The filters the element's attributes preset (embeds); agent-id is a scope the visitor keeps. */
-function presetFilters(p: Props): SearchFilters {
-  const f: SearchFilters = {};
-  if (p.city) f.city = p.city;
-  if (p.propertyType) f.propertyType = p.propertyType;
-  if (p.minPrice) f.minPrice = p.minPrice;
-  if (p.maxPrice) f.maxPrice = p.maxPrice;
-  if (p.beds) f.beds = p.beds;
-  if (p.baths) f.baths = p.baths;
-  return f;
-}
 
 export function PropertySearch(props: Props) {
   useSignals();
@@ -81,7 +71,8 @@ export function PropertySearch(props: Props) {
   );
 
   // start: the URL (when synced) over the attributes' presets; back and forward restore
-  const presetKey = JSON.stringify(presetFilters(props));
+  // the attributes' presets; agent-id is a scope the visitor keeps (withScope)
+  const presetKey = JSON.stringify(filtersFrom(props));
   useEffect(() => {
     const presets = JSON.parse(presetKey) as SearchFilters;
     if (!syncUrl) {

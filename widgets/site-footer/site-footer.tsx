@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { useElement, type ElementProps } from '../lib/element.tsx';
+import { telHref } from '../lib/format.ts';
 import { SITE } from '../lib/site-config.ts';
 import { SITE_PAGES, siteUrl } from '../lib/site-links.ts';
 import { FacebookIcon, InstagramIcon, LinkedInIcon, MailIcon, PhoneIcon, PinIcon, YouTubeIcon } from '../lib/ui/icons.tsx';
@@ -55,7 +56,7 @@ export function SiteFooter({ baseUrl }: ElementProps<typeof siteFooterAttributes
               <span className="flex gap-2 items-center">
                 <PhoneIcon size={18} className="shrink-0 opacity-80" />
                 <span className="exp-sr-only">{t('footer.phone')}: </span>
-                <a href={`tel:${SITE.phone.replace(/[^\d+]/g, '')}`} className={LINK}>
+                <a href={telHref(SITE.phone)} className={LINK}>
                   {SITE.phone}
                 </a>
               </span>

@@ -4,7 +4,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useElement } from '../element.tsx';
-import { initials, normalisePhone } from '../format.ts';
+import { initials, normalisePhone, telHref } from '../format.ts';
 import { CheckIcon, CopyIcon, MailIcon, PhoneIcon, WhatsAppIcon } from '../ui/icons.tsx';
 import type { PropertyAgent } from './mapping.ts';
 
@@ -76,24 +76,7 @@ export function AgentContact({ agent, countryCode }: { agent: PropertyAgent; cou
           {agent.location ? <p className="m-0 text-sm text-ink-muted truncate">{agent.location}</p> : null}
         </div>
       </div>
-      <ul className="list-none m-0 p-0 flex flex-col gap-1.5 text-sm">
-        {agent.email ? (
-          <li className="flex items-center gap-2 min-w-0">
-            <MailIcon size={16} className="shrink-0 text-ink-muted" />
-            <a href={`mailto:${agent.email}`} className="text-primary underline-offset-2 hover:underline truncate">
-              {agent.email}
-            </a>
-          </li>
-        ) : null}
-        {agent.phone ? (
-          <li className="flex items-center gap-2">
-            <PhoneIcon size={16} className="shrink-0 text-ink-muted" />
-            <a href={`tel:${agent.phone.replace(/[^\d+]/g, '')}`} className="text-primary underline-offset-2 hover:underline">
-              {agent.phone}
-            </a>
-          </li>
-        ) : null}
-      </ul>
+      <ContactList email={agent.email} phone={agent.phone} className="gap-1.5 text-sm" iconSize={16} />
       <div className="flex flex-wrap gap-2">
         {whatsapp ? (
           <a
@@ -110,5 +93,30 @@ export function AgentContact({ agent, countryCode }: { agent: PropertyAgent; cou
         {agent.email ? <CopyButton text={agent.email} label={t('agent.copyEmail')} /> : null}
       </div>
     </section>
+  );
+}
+
+/** An agent's e-mail and phone as mailto: and tel: links, each after its icon. */
+export function ContactList({ email, phone, className = '', iconSize = 16 }: { email: string; phone: string; className?: string; iconSize?: number }) {
+  if (!email && !phone) return null;
+  return (
+    <ul className={`list-none m-0 p-0 flex flex-col ${className}`}>
+      {email ? (
+        <li className="flex items-center gap-2 min-w-0">
+          <MailIcon size={iconSize} className="shrink-0 text-ink-muted" />
+          <a href={`mailto:${email}`} className="text-primary underline-offset-2 hover:underline truncate">
+            {email}
+          </a>
+        </li>
+      ) : null}
+      {phone ? (
+        <li className="flex items-center gap-2">
+          <PhoneIcon size={iconSize} className="shrink-0 text-ink-muted" />
+          <a href={telHref(phone)} className="text-primary underline-offset-2 hover:underline">
+            {phone}
+          </a>
+        </li>
+      ) : null}
+    </ul>
   );
 }
