@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import type { Database } from './db/database.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
+import { lineLog } from './http/log.ts';
 import { ROOT, startServer } from './server.ts';
 
 const dist = resolve(ROOT, 'dist');
@@ -50,12 +51,13 @@ async function main(): Promise<void> {
   }
 
   const quiet = process.env.LOG_REQUESTS === '0';
+  const write = lineLog();
   const env = process.env;
   const origins = env.ALLOWED_ORIGINS ?? '*';
   const server = await startServer({
     db,
     port,
-    log: (line) => (quiet && !line.startsWith('[') ? undefined : console.log(line)),
+    log: (line) => (quiet && !line.startsWith('[') ? undefined : write(line)),
     seedListings: env.SEED_LISTINGS ? Number(env.SEED_LISTINGS) : undefined,
     // the bundle alone on a second port, for the cross-origin demo (BUNDLE_PORT=off to skip)
     bundlePort: env.BUNDLE_PORT === 'off' ? undefined : Number(env.BUNDLE_PORT ?? (port ? port + 1 : 0)),
