@@ -2,7 +2,9 @@
  * API benchmark at 100,000 listings, over PostgreSQL and over PGlite:
  *  - the search as the widget does it (count and page in parallel, through @supabase/postgrest-js)
  *    for no filter, all filters, a rare city and a deep page: p50/p95;
- *  - the server's overhead: the same SQL run directly on the database, same role, in parallel;
+ *  - the server's overhead: its answers to the widget's requests against the same SQL run
+ *    directly on the database (same role, in parallel), and the same for a minimal Node server
+ *    (bench/minimal-server.ts), the floor of any HTTP hop on this machine;
  *  - landing-search throughput under a bounded load from a second process on 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,15 +17,19 @@ import { openPglite } from '../server/db/pglite.ts';
 import { ANON_SESSION, openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 import { parseReadQuery } from '../server/rest/parse.ts';
-import { loadSchema } from '../server/rest/schema.ts';
+import { loadSchema, type Relation } from '../server/rest/schema.ts';
 import { buildCount, buildPage } from '../server/rest/sql.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
-import { applyFilters, applySort, getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
+import { getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
+import type { MinimalRoute } from './minimal-server.ts';
 import { summarise, time, type Summary } from './stats.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
+/** measured in this many interleaved rounds, after this many untimed searches of each kind */
+const ROUNDS = 5;
+const WARMUP = 100;
 
 const ALL_FILTERS: SearchFilters = { propertyType: 'house', minPrice: 100000, maxPrice: 1000000, beds: 3, baths: 2, minSqft: 150, city: 'quito' };
 
@@ -91,12 +97,139 @@ async function stop(child: ChildProcess): Promise<void> {
   await done;
 }
 
+/** One HTTP request of a search, exactly as the widget's client library sends it. */
+interface Call {
+  method: string;
+  /** path and query string */
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** The requests postgrest-js sends for one search of a case (count and page), recorded, not sent. */
+async function widgetCalls(c: (typeof CASES)[number]): Promise<Call[]> {
+  const calls: Call[] = [];
+  const recorder = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    calls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search, headers });
+    return new Response(init?.method === 'HEAD' ? null : '[]', { status: 200, headers: { 'content-range': '*/0' } });
+  }) as typeof fetch;
+  const rest = new PostgrestClient('http://bench.invalid/rest/v1', { headers: { apikey: 'bench' }, fetch: recorder });
+  await Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]);
+  return calls;
+}
+
+/** Sends recorded calls over keep-alive connections and reads each response to its end. */
+function plainClient(base: string): (calls: Call[]) => Promise<unknown> {
+  const { hostname, port } = new URL(base);
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const send = (call: Call) =>
+    new Promise<number>((resolvePromise, reject) => {
+      const req = request({ host: hostname, port, path: call.path, method: call.method, headers: call.headers, agent }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolvePromise(bytes) : reject(new Error(`${call.method} ${call.path}: ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return (calls) => Promise.all(calls.map(send));
+}
+
+/** The SQL our server runs for each recorded call (its own parser and builder). */
+function sqlFor(relation: Relation, call: Call): MinimalRoute {
+  const query = parseReadQuery(new URL(call.path, 'http://x').searchParams);
+  if (call.method === 'HEAD') {
+    const built = buildCount(relation, query);
+    return { ...built, kind: 'count' };
+  }
+  const built = buildPage(relation, query, { offset: query.offset ?? 0, limit: query.limit ?? 24, count: false });
+  return { ...built, kind: 'page' };
+}
+
+async function startMinimalServer(databaseUrl: string, routes: Record<string, MinimalRoute>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/minimal-server.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin?.end(JSON.stringify({ databaseUrl, routes }));
+  const port = await new Promise<number>((resolvePromise, reject) => {
+    child.stdout?.once('data', (d: Buffer) => resolvePromise((JSON.parse(d.toString()) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`the minimal server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+type Variant = 'search' | 'serverRequests' | 'directSql' | 'minimalServer';
+
+/**
+ * Over PostgreSQL, per case, four ways to get the same search, measured in interleaved rounds
+ * (so that drift of this shared machine falls on all of them alike) after a warm-up of each:
+ *  - search: as the widget does it, postgrest-js with the count and the page in parallel;
+ *  - serverRequests: the same two requests, recorded from postgrest-js and replayed by a plain
+ *    client that reads the whole response: what the server takes, without the client library;
+ *  - directSql: the SQL our server runs for them, on the database directly (same role and session
+ *    settings, two connections, named statements as the server uses), reading the whole result;
+ *  - minimalServer: the same two requests to bench/minimal-server.ts, the floor of any Node HTTP hop.
+ * The server's overhead is serverRequests / directSql.
+ */
+async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<Record<Variant, Record<string, Summary>>> {
+  const admin = await openPostgres(databaseUrl);
+  const schema = await loadSchema(admin.admin);
+  await admin.close();
+  const relation = schema.get('listings');
+  if (!relation) throw new Error('no listings table');
+
+  const calls = new Map<string, Call[]>();
+  const routes: Record<string, MinimalRoute> = {};
+  for (const c of CASES) {
+    const recorded = await widgetCalls(c);
+    calls.set(c.name, recorded);
+    for (const call of recorded) routes[`${call.method} ${call.path}`] = sqlFor(relation, call);
+  }
+  const minimal = await startMinimalServer(databaseUrl, routes);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, options: ANON_SESSION });
+  const rest = new PostgrestClient(`${serverUrl}/rest/v1`, { headers: { apikey: 'bench' }, fetch: keepAliveFetch() });
+  const toServer = plainClient(serverUrl);
+  const toMinimal = plainClient(minimal.url);
+  try {
+    const runners = (c: (typeof CASES)[number]): Record<Variant, () => Promise<unknown>> => {
+      const recorded = calls.get(c.name) ?? [];
+      const statements = recorded.map((call) => routes[`${call.method} ${call.path}`]!);
+      return {
+        search: () => Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]),
+        serverRequests: () => toServer(recorded),
+        directSql: () => Promise.all(statements.map((st, i) => pool.query({ name: `d${c.name}${i}`, text: st.sql, values: st.params }))),
+        minimalServer: () => toMinimal(recorded),
+      };
+    };
+    const variants: Variant[] = ['search', 'serverRequests', 'directSql', 'minimalServer'];
+    const samples = new Map<string, number[]>();
+    for (const c of CASES) for (const v of variants) for (let i = 0; i < WARMUP; i++) await runners(c)[v]();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of CASES) {
+        const run = runners(c);
+        for (const v of variants) {
+          for (let i = 0; i < 10; i++) await run[v]();
+          const key = `${v}|${c.name}`;
+          const list = samples.get(key) ?? [];
+          for (let i = 0; i < ITERATIONS / ROUNDS; i++) list.push(await time(run[v]));
+          samples.set(key, list);
+        }
+      }
+    }
+    return Object.fromEntries(variants.map((v) => [v, Object.fromEntries(CASES.map((c) => [c.name, summarise(samples.get(`${v}|${c.name}`) ?? [])]))])) as Record<Variant, Record<string, Summary>>;
+  } finally {
+    await pool.end();
+    await stop(minimal.child);
+  }
+}
+
+/** The search as the widget does it, through postgrest-js (PGlite). */
 async function measureSearches(url: string): Promise<Record<string, Summary>> {
   const rest = new PostgrestClient(`${url}/rest/v1`, { headers: { apikey: 'bench' }, fetch: keepAliveFetch() });
   const out: Record<string, Summary> = {};
   for (const c of CASES) {
     const run = () => Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]);
-    for (let i = 0; i < 30; i++) await run();
+    for (let i = 0; i < WARMUP; i++) await run();
     const samples: number[] = [];
     for (let i = 0; i < ITERATIONS; i++) samples.push(await time(run));
     out[c.name] = summarise(samples);
@@ -104,33 +237,10 @@ async function measureSearches(url: string): Promise<Record<string, Summary>> {
   return out;
 }
 
-/** The SQL the server runs for each case, executed directly over the same role with two connections. */
-async function measureDirect(databaseUrl: string): Promise<Record<string, Summary>> {
-  const admin = await openPostgres(databaseUrl);
-  const schema = await loadSchema(admin.admin);
-  await admin.close();
-  const relation = schema.get('listings');
-  if (!relation) throw new Error('no listings table');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, options: ANON_SESSION });
-  const out: Record<string, Summary> = {};
-  const builder = new PostgrestClient('http://x/rest/v1');
-  for (const c of CASES) {
-    // the exact query strings the widget's calls produce
-    const countUrl = new URL((applyFilters(builder.from('listings').select('id', { count: 'exact', head: true }), c.filters) as unknown as { url: URL }).url);
-    const from = (c.page - 1) * 24;
-    const pageUrl = new URL((applySort(applyFilters(builder.from('listings').select('*'), c.filters), c.sort).range(from, from + 23) as unknown as { url: URL }).url);
-    const count = buildCount(relation, parseReadQuery(countUrl.searchParams));
-    const pageQuery = parseReadQuery(pageUrl.searchParams);
-    const page = buildPage(relation, pageQuery, { offset: pageQuery.offset ?? 0, limit: pageQuery.limit ?? 24, count: false });
-    const run = () => Promise.all([pool.query({ name: `c${c.name}`, text: count.sql, values: count.params }), pool.query({ name: `p${c.name}`, text: page.sql, values: page.params })]);
-    for (let i = 0; i < 30; i++) await run();
-    const samples: number[] = [];
-    for (let i = 0; i < ITERATIONS; i++) samples.push(await time(run));
-    out[c.name] = summarise(samples);
-  }
-  await pool.end();
-  return out;
-}
+const ratio = (a: Summary | undefined, b: Summary | undefined) => ({
+  p50: Math.round(((a?.p50 ?? 0) / (b?.p50 ?? 1)) * 100) / 100,
+  p95: Math.round(((a?.p95 ?? 0) / (b?.p95 ?? 1)) * 100) / 100,
+});
 
 async function load(url: string, concurrency: number, seconds: number): Promise<Record<string, unknown>> {
   return new Promise((resolvePromise, reject) => {
@@ -144,7 +254,7 @@ async function load(url: string, concurrency: number, seconds: number): Promise<
 export async function benchApi(): Promise<Record<string, unknown>> {
   const cache = join(root, '.cache', 'bench');
   mkdirSync(cache, { recursive: true });
-  const results: Record<string, unknown> = { listings: LISTINGS, iterations: ITERATIONS, cases: CASES.map((c) => c.name), targetCases: CASES.filter((c) => c.target).map((c) => c.name) };
+  const results: Record<string, unknown> = { listings: LISTINGS, iterations: ITERATIONS, rounds: ROUNDS, warmup: WARMUP, cases: CASES.map((c) => c.name), targetCases: CASES.filter((c) => c.target).map((c) => c.name) };
 
   console.log(`[bench:api] PostgreSQL: seeding ${LISTINGS} listings...`);
   const postgres = await startPostgres();
@@ -155,14 +265,13 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     await db.close();
     const server = await startServerProcess({ DATABASE_URL: postgres.url }, join(cache, 'server-postgres.log'));
     try {
-      console.log('[bench:api] PostgreSQL: searches through the server...');
-      const viaServer = await measureSearches(server.url);
-      console.log('[bench:api] PostgreSQL: the same SQL directly...');
-      const direct = await measureDirect(postgres.url);
-      const overhead = Object.fromEntries(Object.keys(viaServer).map((k) => [k, { p50: Math.round(((viaServer[k]?.p50 ?? 0) / (direct[k]?.p50 ?? 1)) * 100) / 100, p95: Math.round(((viaServer[k]?.p95 ?? 0) / (direct[k]?.p95 ?? 1)) * 100) / 100 }]));
+      console.log('[bench:api] PostgreSQL: searches through the server, their requests alone, the same SQL directly, a minimal server...');
+      const m = await measurePostgres(server.url, postgres.url);
+      const overhead = Object.fromEntries(CASES.map((c) => [c.name, ratio(m.serverRequests[c.name], m.directSql[c.name])]));
+      const minimalOverhead = Object.fromEntries(CASES.map((c) => [c.name, ratio(m.minimalServer[c.name], m.directSql[c.name])]));
       console.log('[bench:api] PostgreSQL: landing-search throughput from a second process...');
       const throughput = await load(server.url, 16, 10);
-      results.postgres = { search: viaServer, directSql: direct, overhead, throughput };
+      results.postgres = { ...m, overhead, minimalOverhead, throughput };
     } finally {
       await stop(server.child);
     }

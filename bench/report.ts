@@ -14,21 +14,43 @@ function read(dir: string, name: string): Json | undefined {
 
 const ms = (x: number | undefined) => (x === undefined ? '–' : `${x.toFixed(1)} ms`);
 
+const x = (o: { p50: number; p95: number } | undefined) => (o ? `${o.p50}x / ${o.p95}x` : '–');
+
 function api(r: Json): string {
-  const lines = [`### Data API (${r.listings.toLocaleString('en-US')} listings, ${r.iterations} searches per case; ${r.date.slice(0, 10)}, ${r.machine.cpus} cores)`, ''];
+  const cases = r.cases as string[];
+  const label = (c: string) => ((r.targetCases as string[] | undefined)?.includes(c) === false ? `${c} (not a target case)` : c);
+  const pgr = r.postgres ?? {};
+  const lines = [`### Data API (${r.listings.toLocaleString('en-US')} listings, ${r.iterations} searches per case${r.rounds ? ` in ${r.rounds} interleaved rounds` : ''}; ${r.date.slice(0, 10)}, ${r.machine.cpus} cores)`, ''];
   lines.push('Search as the widget runs it: count and page in parallel through `@supabase/postgrest-js`.', '');
-  lines.push('| case | PostgreSQL p50 | PostgreSQL p95 | same SQL direct p95 | overhead p50 / p95 | PGlite p50 | PGlite p95 |', '|---|---|---|---|---|---|---|');
-  for (const c of r.cases as string[]) {
-    const pgS = r.postgres?.search?.[c];
-    const direct = r.postgres?.directSql?.[c];
-    const o = r.postgres?.overhead?.[c];
-    const lite = r.pglite?.search?.[c];
-    lines.push(`| ${(r.targetCases as string[] | undefined)?.includes(c) === false ? `${c} (not a target case)` : c} | ${ms(pgS?.p50)} | ${ms(pgS?.p95)} | ${ms(direct?.p95)} | ${o ? `${o.p50}x / ${o.p95}x` : '–'} | ${ms(lite?.p50)} | ${ms(lite?.p95)} |`);
+  lines.push('| case | PostgreSQL p50 | PostgreSQL p95 | PGlite p50 | PGlite p95 |', '|---|---|---|---|---|');
+  for (const c of cases) lines.push(`| ${label(c)} | ${ms(pgr.search?.[c]?.p50)} | ${ms(pgr.search?.[c]?.p95)} | ${ms(r.pglite?.search?.[c]?.p50)} | ${ms(r.pglite?.search?.[c]?.p95)} |`);
+  if (pgr.serverRequests) {
+    lines.push(
+      '',
+      "The server's overhead over PostgreSQL: the widget's two requests (recorded from postgrest-js, replayed by a plain keep-alive client that reads each response to its end) against the SQL the server runs for them, run directly on the database with the same role, two connections and named statements. For scale, the same requests to `bench/minimal-server.ts`, a Node HTTP server that does nothing but run that SQL with the same driver: the cost of any HTTP hop on this machine.",
+      '',
+      '| case | server p50 / p95 | same SQL direct p50 / p95 | overhead p50 / p95 | minimal server, overhead p50 / p95 |',
+      '|---|---|---|---|---|',
+    );
+    for (const c of cases) {
+      const s = pgr.serverRequests?.[c];
+      const d = pgr.directSql?.[c];
+      lines.push(`| ${label(c)} | ${ms(s?.p50)} / ${ms(s?.p95)} | ${ms(d?.p50)} / ${ms(d?.p95)} | ${x(pgr.overhead?.[c])} | ${x(pgr.minimalOverhead?.[c])} |`);
+    }
   }
-  const t = r.postgres?.throughput;
+  const t = pgr.throughput;
   const tl = r.pglite?.throughput;
   if (t) lines.push('', `Landing-search throughput, ${t.concurrency} keep-alive clients in a second process for ${t.seconds} s: **${t.requestsPerSecond} requests/s** over PostgreSQL (${t.searchesPerSecond} searches/s, search p95 ${ms(t.searchLatencyMs?.p95)}, ${t.errors} errors)${tl ? `; ${tl.requestsPerSecond} requests/s over PGlite` : ''}.`);
   lines.push('', 'Targets over PostgreSQL: p95 ≤ 20 ms in every case, overhead ≤ 1.3x, ≥ 300 requests/s.');
+  const targets = ((r.targetCases as string[] | undefined) ?? cases).filter((c) => pgr.search?.[c]);
+  const slow = targets.filter((c) => pgr.search[c].p95 > 20);
+  const heavy = targets.filter((c) => (pgr.overhead?.[c]?.p50 ?? 0) > 1.3);
+  const verdict = [
+    slow.length ? `p95 over 20 ms: ${slow.join(', ')}` : 'p95 met in every case',
+    heavy.length ? `overhead over 1.3x at p50: ${heavy.map((c) => `${c} (${pgr.overhead[c].p50}x; the minimal server ${pgr.minimalOverhead?.[c]?.p50 ?? '–'}x)`).join(', ')}` : 'overhead met at p50 in every case',
+    t ? `throughput ${t.requestsPerSecond >= 300 ? 'met' : 'missed'}` : undefined,
+  ].filter(Boolean);
+  lines.push(`This run: ${verdict.join('; ')}.`);
   return lines.join('\n');
 }
 
