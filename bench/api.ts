@@ -97,6 +97,9 @@ async function stop(child: ChildProcess): Promise<void> {
   await done;
 }
 
+/** One search of a case as the widget runs it: the count and the page in parallel. */
+const widgetSearch = (rest: PostgrestClient, c: (typeof CASES)[number]) => Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]);
+
 /** One HTTP request of a search, exactly as the widget's client library sends it. */
 interface Call {
   method: string;
@@ -115,8 +118,7 @@ async function widgetCalls(c: (typeof CASES)[number]): Promise<Call[]> {
     calls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search, headers });
     return new Response(init?.method === 'HEAD' ? null : '[]', { status: 200, headers: { 'content-range': '*/0' } });
   }) as typeof fetch;
-  const rest = new PostgrestClient('http://bench.invalid/rest/v1', { headers: { apikey: 'bench' }, fetch: recorder });
-  await Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]);
+  await widgetSearch(new PostgrestClient('http://bench.invalid/rest/v1', { headers: { apikey: 'bench' }, fetch: recorder }), c);
   return calls;
 }
 
@@ -195,7 +197,7 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
       const recorded = calls.get(c.name) ?? [];
       const statements = recorded.map((call) => routes[`${call.method} ${call.path}`]!);
       return {
-        search: () => Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]),
+        search: () => widgetSearch(rest, c),
         serverRequests: () => toServer(recorded),
         directSql: () => Promise.all(statements.map((st, i) => pool.query({ name: `d${c.name}${i}`, text: st.sql, values: st.params }))),
         minimalServer: () => toMinimal(recorded),
@@ -228,7 +230,7 @@ async function measureSearches(url: string): Promise<Record<string, Summary>> {
   const rest = new PostgrestClient(`${url}/rest/v1`, { headers: { apikey: 'bench' }, fetch: keepAliveFetch() });
   const out: Record<string, Summary> = {};
   for (const c of CASES) {
-    const run = () => Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]);
+    const run = () => widgetSearch(rest, c);
     for (let i = 0; i < WARMUP; i++) await run();
     const samples: number[] = [];
     for (let i = 0; i < ITERATIONS; i++) samples.push(await time(run));
