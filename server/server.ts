@@ -4,9 +4,15 @@
  */
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import type { TransactionalSql } from '../supabase/functions/_shared/sql.ts';
 import { DatabaseUnavailableError, type Database } from './db/database.ts';
 import { migrate, seedIfEmpty } from './db/setup.ts';
-import { createInquiryService, type InquiryServiceOptions } from './functions/inquiry.ts';
+import type { InquiryConfig } from '../supabase/functions/_shared/inquiry/handler.ts';
+import { inquiryComposer } from '../supabase/functions/_shared/inquiry/mail.ts';
+import { DEFAULTS } from '../supabase/functions/_shared/defaults.ts';
+import { createInquiryFunction } from './functions/inquiry.ts';
+import { fileMailer, smtpMailer } from './mail/mailers.ts';
+import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-service.ts';
 import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
 import { createApp, type Logger } from './http/app.ts';
 import { schemaUnavailable } from './rest/errors.ts';
@@ -23,11 +29,22 @@ export interface ServerOptions {
   /** listings generated on an empty database (first start) */
   seedListings?: number;
   functions?: Record<string, FunctionHandler>;
-  /** send-property-inquiry: mail settings and outbox (default: .eml files under .data/outbox) */
-  inquiry?: Partial<InquiryServiceOptions>;
+  /** send-property-inquiry: team inbox, allowed origins, rate limit */
+  inquiry?: Partial<InquiryConfig>;
+  /** how mail is delivered (default: .eml files under .data/outbox) */
+  mail?: MailOptions;
   trustProxy?: boolean;
   /** also serve the bundle alone on this port (0: any free port), a second origin like a CDN (the cross-origin demo) */
   bundlePort?: number;
+}
+
+export interface MailOptions extends Partial<Omit<OutboxServiceOptions, 'sql' | 'mailer' | 'composers' | 'log'>> {
+  /** smtp://user:pass@host:port (nodemailer URL); none: .eml files in outboxDir */
+  smtpUrl?: string;
+  outboxDir?: string;
+  from?: string;
+  /** the public site, for links in mails */
+  siteUrl?: string;
 }
 
 export interface RunningServer {
@@ -38,9 +55,17 @@ export interface RunningServer {
   db: Database;
   /** resolves when migrations and seed are done (the API answers 503 until then) */
   ready: Promise<void>;
-  /** delivers the due inquiries now (tests) */
+  /** delivers the due mail now (tests) */
   drainOutbox(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The privileged queries and transactions the shared server code (inquiries, outbox) runs. */
+function adminSql(db: Database): TransactionalSql {
+  return {
+    query: (text, params) => db.admin.query(text, params),
+    transaction: (fn) => db.transaction((tx) => fn(tx)),
+  };
 }
 
 /** Migrations and first-start seed; a database that is not up yet is retried until it is. */
@@ -65,13 +90,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let isReady = false;
   let closed = false;
   const rest = createRestHandler({ db: options.db });
-  const inquiry = createInquiryService(options.db, {
-    outboxDir: resolve(ROOT, '.data', 'outbox'),
+  const sql = adminSql(options.db);
+  const { smtpUrl, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
+  const mailOptions = { from: from ?? DEFAULTS.mailFrom, siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}` };
+  const outbox = createOutboxService({
+    ...delivery,
+    sql,
+    mailer: smtpUrl ? smtpMailer(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
+    composers: { inquiry: inquiryComposer(mailOptions) },
     log,
-    ...options.inquiry,
-    outbox: { from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: 'http://localhost:8080', ...options.inquiry?.outbox },
   });
-  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry.handler, ...options.functions }, { trustProxy: options.trustProxy ?? false });
+  const inquiry = createInquiryFunction(sql, options.inquiry ?? {}, () => outbox.kick());
+  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry, ...options.functions }, { trustProxy: options.trustProxy ?? false });
   const { server } = createApp({
     distDir: options.distDir ?? resolve(ROOT, 'dist'),
     mediaDirs: [resolve(ROOT, 'supabase/seed/media')],
@@ -98,6 +128,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const ready = prepare(options.db, options.seedListings, log, () => closed).then(() => {
     rest.reload();
     isReady = true;
+    outbox.start();
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -124,10 +155,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bundleUrl,
     db: options.db,
     ready,
-    drainOutbox: () => inquiry.drain(),
+    drainOutbox: () => outbox.drain(),
     async close() {
       closed = true;
-      await inquiry.stop();
+      await outbox.stop();
       for (const s of [server, bundleServer]) {
         if (!s) continue;
         await new Promise<void>((r) => {

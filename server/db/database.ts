@@ -37,11 +37,4 @@ export interface PgError extends Error {
   hint?: string;
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
-
-export function isConnectionError(error: unknown): boolean {
-  const e = error as PgError | undefined;
-  if (!e) return false;
-  if (e.code && CONNECTION_CODES.has(e.code)) return true;
-  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended/i.test(e.message ?? '');
-}
+export { isConnectionError } from '../../supabase/functions/_shared/db/pg.ts';

@@ -2,13 +2,23 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Database, Queryable, Row } from './database.ts';
+import { isConnectionError } from '../../supabase/functions/_shared/db/pg.ts';
+import { DatabaseUnavailableError, type Database, type Queryable, type Row } from './database.ts';
 import { DataDirLock } from './lock.ts';
 
 /**
  * The embedded database: PostgreSQL compiled to WebAssembly, one per data directory (locked).
  * The session runs as `anon`; privileged work switches role inside its own transaction.
  */
+/** A closed or aborted PGlite answers like a database that is away (503), never with a crash. */
+async function guard<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw isConnectionError(error) ? new DatabaseUnavailableError(error) : error;
+  }
+}
+
 export async function openPglite(dataDir: string | null): Promise<Database> {
   const lock = dataDir ? DataDirLock.acquire(dataDir) : undefined;
   let pg: PGlite;
@@ -31,39 +41,47 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     }
   };
   const anon: Queryable = {
-    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
-      await asAnon();
-      return (await pg.query<T>(sql, params as unknown[])).rows;
+    query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      return guard(async () => {
+        await asAnon();
+        return (await pg.query<T>(sql, params as unknown[])).rows;
+      });
     },
   };
   const admin: Queryable = {
-    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
-      return pg.transaction(async (tx) => {
-        await tx.exec('set local role postgres');
-        return (await tx.query<T>(sql, params as unknown[])).rows;
-      });
+    query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      return guard(() =>
+        pg.transaction(async (tx) => {
+          await tx.exec('set local role postgres');
+          return (await tx.query<T>(sql, params as unknown[])).rows;
+        }),
+      );
     },
   };
   return {
     kind: 'pglite',
     anon,
     admin,
-    async transaction(fn) {
-      return pg.transaction(async (tx) => {
-        await tx.exec('set local role postgres');
-        return fn({
-          query: async <T extends Row>(sql: string, params: readonly unknown[] = []) => (await tx.query<T>(sql, params as unknown[])).rows,
-          exec: async (sql: string) => {
-            await tx.exec(sql);
-          },
-        });
-      });
+    transaction(fn) {
+      return guard(() =>
+        pg.transaction(async (tx) => {
+          await tx.exec('set local role postgres');
+          return fn({
+            query: async <T extends Row>(sql: string, params: readonly unknown[] = []) => (await tx.query<T>(sql, params as unknown[])).rows,
+            exec: async (sql: string) => {
+              await tx.exec(sql);
+            },
+          });
+        }),
+      );
     },
     async exec(sql) {
-      await pg.transaction(async (tx) => {
-        await tx.exec('set local role postgres');
-        await tx.exec(sql);
-      });
+      await guard(() =>
+        pg.transaction(async (tx) => {
+          await tx.exec('set local role postgres');
+          await tx.exec(sql);
+        }),
+      );
     },
     async vacuumAnalyze(tables) {
       await pg.exec('reset role');

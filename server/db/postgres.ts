@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { DatabaseUnavailableError, isConnectionError, type Database, type Queryable, type Row } from './database.ts';
+import { inTransaction, isConnectionError, type PgPool } from '../../supabase/functions/_shared/db/pg.ts';
+import { DatabaseUnavailableError, type Database, type Queryable, type Row } from './database.ts';
 
 // bigint counts as numbers; our JSON bodies are built in SQL and arrive as text
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -74,27 +75,11 @@ export async function openPostgres(url: string, options: { anonPoolSize?: number
     anon,
     admin,
     async transaction(fn) {
-      let client: pg.PoolClient;
+      // a guarded client (inTransaction): a session the database ends mid-way cannot take the process down
       try {
-        client = await adminPool.connect();
+        return await inTransaction(adminPool as unknown as PgPool, fn);
       } catch (error) {
         throw isConnectionError(error) ? new DatabaseUnavailableError(error) : error;
-      }
-      try {
-        await client.query('begin');
-        const result = await fn({
-          query: async <T extends Row>(sql: string, params: readonly unknown[] = []) => (await client.query<T>(sql, params as unknown[])).rows,
-          exec: async (sql: string) => {
-            await client.query(sql);
-          },
-        });
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => {});
-        throw isConnectionError(error) ? new DatabaseUnavailableError(error) : error;
-      } finally {
-        client.release();
       }
     },
     async exec(sql) {

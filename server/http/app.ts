@@ -119,9 +119,15 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       // connection stays usable for the client's next request
       if (!req.readableEnded) req.resume();
     } catch (error) {
-      console.error('[server] unhandled error for', req.method, url.pathname, error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Internal server error');
-      else res.destroy();
+      // the last line of defence for one request: logged, answered, and the server serves on
+      console.error('[server] unexpected error for', req.method, url.pathname, error);
+      if (res.headersSent) res.destroy();
+      else if (url.pathname.startsWith('/rest/') || url.pathname.startsWith('/functions/')) {
+        const body = url.pathname.startsWith('/rest/')
+          ? { code: 'PGRST000', details: null, hint: null, message: 'The server could not answer this request' }
+          : { error: 'internal', message: 'The server could not answer this request. Please try again.' };
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' }).end(JSON.stringify(body));
+      } else res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Internal server error');
     }
   }
 

@@ -110,11 +110,16 @@ describe('<exp-inquiry-form>', () => {
     await waitFor(() => toasts(el).some((t) => t.includes('No se pudo enviar su solicitud. Inténtelo de nuevo.')), 8000, 'Spanish error toast');
   });
 
-  it("shows the error and claims nothing sent when the database is down (the function's 503)", async () => {
+  it("shows the error when the database is down (the function's 503), and the retry carries the same idempotency key", async () => {
     const realFetch = window.fetch;
+    const keys: string[] = [];
     window.fetch = async (...args: Parameters<typeof fetch>) => {
-      const url = String(args[0] instanceof Request ? args[0].url : args[0]);
-      if (url.includes('/functions/v1/send-property-inquiry')) return new Response(JSON.stringify({ error: 'unavailable' }), { status: 503, headers: { 'Content-Type': 'application/json' } });
+      const request = args[0] instanceof Request ? args[0] : new Request(args[0], args[1]);
+      if (request.url.includes('/functions/v1/send-property-inquiry') && request.method === 'POST') {
+        keys.push(String(((await request.clone().json()) as { idempotencyKey?: string }).idempotencyKey));
+        if (keys.length === 1) return new Response(JSON.stringify({ error: 'unavailable' }), { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '10' } });
+        return realFetch(request);
+      }
       return realFetch(...args);
     };
     try {
@@ -125,6 +130,11 @@ describe('<exp-inquiry-form>', () => {
       await waitFor(() => toasts(el).some((t) => t.includes('Failed to send your request. Please try again.')), 8000, 'error toast');
       expect(toasts(el).some((t) => t.includes('Request Sent!'))).to.equal(false);
       expect(shadow<HTMLInputElement>(el, '[name="email"]').value).to.equal('ana@example.com');
+      // the visitor tries again: the same inquiry, so the server can never store it twice
+      submit(el).click();
+      await waitFor(() => toasts(el).some((t) => t.includes('Request Sent!')), 8000, 'success toast');
+      expect(keys).to.have.length(2);
+      expect(keys[1]).to.equal(keys[0]);
     } finally {
       window.fetch = realFetch;
     }

@@ -56,7 +56,7 @@ describe('send-property-inquiry over PGlite with a real SMTP server', () => {
     smtp = await startSmtp();
     server = await startTestServer('pglite', {
       trustProxy: true,
-      inquiry: { smtpUrl: smtp.url, intervalMs: 200, outbox: { from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 } },
+      mail: { smtpUrl: smtp.url, intervalMs: 200, from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
     });
   });
   afterAll(async () => {
@@ -126,8 +126,8 @@ describe('send-property-inquiry over PGlite with a real SMTP server', () => {
   it('accepts a honeypot hit silently and never delivers it', async () => {
     const r = await post(server, body({ website: 'https://spam.example' }), from());
     expect(r).toMatchObject({ status: 200, json: { ok: true } });
-    const [row] = await server.sql<{ spam: boolean; delivery_status: string }>('select spam, delivery_status from public.inquiries where id = $1', [r.json.id]);
-    expect(row).toMatchObject({ spam: true, delivery_status: 'discarded' });
+    const [row] = await server.sql<{ spam: boolean; queued: number }>("select spam, (select count(*)::int from internal.mail_outbox where kind = 'inquiry' and ref_id = q.id::text) as queued from public.inquiries q where id = $1", [r.json.id]);
+    expect(row).toMatchObject({ spam: true, queued: 0 });
     await server.drainOutbox();
     expect(smtp.mails.some((m) => m.inquiryId === r.json.id)).toBe(false);
   });
@@ -178,14 +178,14 @@ describe('send-property-inquiry over PGlite with a real SMTP server', () => {
     }
     await server.drainOutbox();
     await until(async () => {
-      const rows = await server.sql<{ n: number }>("select count(*)::int as n from public.inquiries where id = any($1::uuid[]) and delivery_status = 'pending' and attempts >= 1 and last_error is not null", [ids]);
+      const rows = await server.sql<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts >= 1 and last_error is not null and transient_failure", [ids]);
       return rows[0]?.n === 5;
     });
     expect(smtp.mails.filter((m) => ids.includes(m.inquiryId))).toHaveLength(0);
     await smtp.start();
     await until(async () => {
       await server.drainOutbox();
-      const rows = await server.sql<{ n: number }>("select count(*)::int as n from public.inquiries where id = any($1::uuid[]) and delivery_status = 'sent'", [ids]);
+      const rows = await server.sql<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'sent'", [ids]);
       return rows[0]?.n === 5;
     }, 20000);
     await server.drainOutbox();
@@ -209,12 +209,8 @@ describe('send-property-inquiry over PostgreSQL', () => {
     smtp = await startSmtp();
     server = await startTestServer('postgres', {
       trustProxy: true,
-      inquiry: {
-        smtpUrl: smtp.url,
-        intervalMs: 100,
-        config: { rateLimit: { max: 1000, windowSeconds: 60 } },
-        outbox: { from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
-      },
+      inquiry: { rateLimit: { max: 1000, windowSeconds: 60 } },
+      mail: { smtpUrl: smtp.url, intervalMs: 100, from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
     });
   });
   afterAll(async () => {

@@ -2,18 +2,16 @@
  * The server when things go wrong: PostgreSQL stops and comes back, the database is not up yet at
  * start, a second process on the same PGlite data directory, and a clean stop on SIGTERM.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { startServer } from '../../server/server.ts';
-import { freePort, startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { startServerProcess } from '../support/server-process.ts';
 import { startTestServer } from '../support/servers.ts';
-
-const root = resolve(import.meta.dirname, '../..');
 
 async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
@@ -67,6 +65,45 @@ describe('a database that goes away', () => {
   });
 });
 
+describe('errors that are not the database', () => {
+  it('answers an unexpected error in one request with 500 and keeps serving', async () => {
+    const server = await startTestServer('pglite', {
+      functions: {
+        boom: async () => {
+          throw new Error('a bug in one handler');
+        },
+      },
+    });
+    try {
+      const res = await fetch(`${server.url}/functions/v1/boom`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).toBe(500);
+      expect(await res.text()).not.toContain('a bug in one handler');
+      expect((await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 503 when PGlite itself fails (closed under the server), for reads and inquiries alike', async () => {
+    const server = await startTestServer('pglite');
+    try {
+      await server.db.close();
+      const read = await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`);
+      expect(read.status).toBe(503);
+      expect(['PGRST001', 'PGRST002']).toContain((await read.json()).code);
+      const inquiry = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Ana', email: 'ana@example.com', idempotencyKey: 'pglite-closed-1' }),
+      });
+      expect(inquiry.status).toBe(503);
+      expect(await inquiry.json()).toMatchObject({ error: 'unavailable' });
+    } finally {
+      await server.close().catch(() => {});
+    }
+  });
+});
+
 describe('the PGlite data directory', () => {
   it('refuses a second process on the same directory with a clear message', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-lock-'));
@@ -91,28 +128,17 @@ describe('the PGlite data directory', () => {
 describe('npm start', () => {
   it('logs one line per request and stops cleanly on SIGTERM, releasing the data directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-start-'));
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), DATA_DIR: dir, SKIP_BUILD: '1', SEED_LISTINGS: '300' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300', LOG_REQUESTS: '1' });
     try {
-      await until(async () => (out.includes('data API ready') ? true : undefined), 60_000);
-      const res = await fetch(`http://localhost:${port}/rest/v1/listings?select=id&limit=2`);
+      const res = await fetch(`${server.url}/rest/v1/listings?select=id&limit=2`);
       expect(res.status).toBe(200);
-      await until(async () => (/GET \/rest\/v1\/listings\?select=id&limit=2 200 [\d.]+ms/.test(out) ? true : undefined), 5000);
+      await server.waitFor(/GET \/rest\/v1\/listings\?select=id&limit=2 200 [\d.]+ms/, 5000);
       expect(existsSync(join(dir, 'server.lock'))).toBe(true);
-      const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      child.kill('SIGTERM');
-      expect(await exit).toBe(0);
-      expect(out).toContain('SIGTERM: stopping');
+      expect(await server.stop()).toBe(0);
+      expect(server.output()).toContain('SIGTERM: stopping');
       expect(existsSync(join(dir, 'server.lock'))).toBe(false);
     } finally {
-      child.kill('SIGKILL');
+      await server.kill();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -15,8 +15,11 @@ export interface PostgresServer {
   port: number;
   dir: string;
   stop(): Promise<void>;
-  /** stops the server but keeps its data, to test a database that goes away */
-  pause(): Promise<void>;
+  /**
+   * stops the server but keeps its data, to test a database that goes away: 'fast' (the default)
+   * ends every session with 57P01, 'immediate' drops them without a word (a crash)
+   */
+  pause(mode?: 'fast' | 'immediate'): Promise<void>;
   resume(): Promise<void>;
 }
 
@@ -79,14 +82,13 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
     }
   };
-  const halt = async () => {
+  const halt = async (mode: 'fast' | 'immediate' = 'fast') => {
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((r) => child?.once('exit', r));
-    // fast shutdown: disconnect clients, stop cleanly
     try {
-      run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+      run(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']);
     } catch {
-      child.kill('SIGINT');
+      child.kill(mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
     }
     await exited;
   };
@@ -96,10 +98,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     port,
     dir,
     async stop() {
-      await halt();
+      await halt('fast');
       rmSync(dir, { recursive: true, force: true });
     },
-    pause: halt,
+    pause: (mode) => halt(mode),
     resume: start,
   };
 }

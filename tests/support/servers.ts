@@ -29,7 +29,7 @@ export async function startTestServer(kind: 'pglite' | 'postgres', options: Part
   }
   // inquiries without SMTP go to a throwaway outbox, never into the repository's .data
   const outboxDir = mkdtempSync(join(tmpdir(), 'exp-outbox-'));
-  const server = await startServer({ db, port: 0, bundlePort: 0, ...options, inquiry: { outboxDir, ...options.inquiry } });
+  const server = await startServer({ db, port: 0, bundlePort: 0, ...options, mail: { outboxDir, ...options.mail } });
   await server.ready;
   return {
     ...server,

@@ -1,6 +1,7 @@
 /**
  * A real SMTP server in the test process (the smtp-server package) that keeps what it receives,
- * parsed by mailparser; it can be stopped and started again on the same port to play an outage.
+ * parsed by mailparser; it can be stopped and started again on the same port to play an outage,
+ * and it can hold chosen recipients at RCPT TO (a slow or stuck mail server) until released.
  */
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -16,6 +17,8 @@ export interface ReceivedMail {
   html: string;
   messageId: string;
   inquiryId: string;
+  headers: Map<string, unknown>;
+  receivedAt: number;
 }
 
 export interface TestSmtp {
@@ -24,18 +27,37 @@ export interface TestSmtp {
   mails: ReceivedMail[];
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** holds every RCPT TO whose address matches until release() (or the client hangs up) */
+  hold(match: (address: string) => boolean): void;
+  /** lets the held recipients through and stops holding */
+  release(): void;
+  /** how many RCPT TO commands are being held right now */
+  holding(): number;
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
   const port = await freePort();
   const mails: ReceivedMail[] = [];
   let server: SMTPServer | undefined;
+  let match: ((address: string) => boolean) | null = null;
+  let waiting: Array<{ session: string; go: () => void }> = [];
   const start = () =>
     new Promise<void>((resolve, reject) => {
       server = new SMTPServer({
         authOptional: true,
         disabledCommands: ['STARTTLS', 'AUTH'],
         logger: false,
+        onRcptTo(address, session, callback) {
+          if (!match?.(address.address)) return callback();
+          const entry = {
+            session: session.id,
+            go: () => {
+              waiting = waiting.filter((w) => w !== entry);
+              callback();
+            },
+          };
+          waiting.push(entry);
+        },
         onData(stream, session, callback) {
           simpleParser(stream)
             .then((m) => {
@@ -50,10 +72,16 @@ export async function startSmtp(): Promise<TestSmtp> {
                 html: typeof m.html === 'string' ? m.html : '',
                 messageId: m.messageId ?? '',
                 inquiryId: String(m.headers.get('x-inquiry-id') ?? ''),
+                headers: m.headers as Map<string, unknown>,
+                receivedAt: Date.now(),
               });
               callback();
             })
             .catch((error: Error) => callback(error));
+        },
+        onClose(session) {
+          // a client that hung up while held: nothing to answer any more
+          waiting = waiting.filter((w) => w.session !== session.id);
         },
       });
       server.once('error', reject);
@@ -65,6 +93,20 @@ export async function startSmtp(): Promise<TestSmtp> {
     port,
     mails,
     start,
-    stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const s = server;
+        server = undefined;
+        if (!s) return resolve();
+        s.close(() => resolve());
+      }),
+    hold(m) {
+      match = m;
+    },
+    release() {
+      match = null;
+      for (const w of [...waiting]) w.go();
+    },
+    holding: () => waiting.length,
   };
 }

@@ -1,61 +1,65 @@
 // The deployed function (Supabase Edge Functions, Deno). The logic is the shared handler our local
-// server runs too; this file only wires Deno to it: a Postgres pool on the project's database,
-// nodemailer on SMTP_URL, and delivery from the stored outbox after each new inquiry.
+// server runs too; this file only wires Deno to it: a guarded Postgres pool on the project's
+// database, nodemailer on SMTP_URL, and delivery from the shared outbox after each new inquiry.
 //
 // Secrets: SMTP_URL, SMTP_FROM, TEAM_INBOX, SITE_URL, ALLOWED_ORIGINS (comma list or *),
-// INQUIRY_HASH_SALT, OUTBOX_DRAIN_SECRET. SUPABASE_DB_URL is provided by the platform.
-// A scheduled call (pg_cron + pg_net) with header `x-outbox-drain: $OUTBOX_DRAIN_SECRET` retries
-// what an SMTP outage left pending.
+// INQUIRY_RATE_LIMIT, INQUIRY_HASH_SALT, OUTBOX_DRAIN_SECRET. SUPABASE_DB_URL is provided by the
+// platform. A scheduled call (pg_cron + pg_net, README "Deployment") with the header
+// `x-outbox-drain: $OUTBOX_DRAIN_SECRET` probes SMTP and delivers what an outage held back.
 import pg from 'npm:pg@8.23.1';
 import nodemailer from 'npm:nodemailer@10.6.0';
+import { pgSql, type PgPool } from '../_shared/db/pg.ts';
+import { envReader, readInquirySettings, readMailSettings } from '../_shared/env.ts';
 import { createInquiryHandler } from '../_shared/inquiry/handler.ts';
-import { drainOutbox } from '../_shared/inquiry/outbox.ts';
-import type { Sql } from '../_shared/inquiry/store.ts';
+import { inquiryComposer } from '../_shared/inquiry/mail.ts';
+import { createOutboxWorker, type MailMessage } from '../_shared/outbox/worker.ts';
 
-declare const EdgeRuntime: { waitUntil(promise: Promise<unknown>): void };
-
-const env = (name: string, fallback = '') => Deno.env.get(name) ?? fallback;
-const pool = new pg.Pool({ connectionString: env('SUPABASE_DB_URL'), max: 3 });
-
-const query: Sql['query'] = async (text, params = []) => (await pool.query(text, params as unknown[])).rows;
-const sql = {
-  query,
-  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      const result = await fn({ query: async (text, params = []) => (await client.query(text, params as unknown[])).rows });
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  },
+// Only Supabase's runtime has EdgeRuntime; under plain Deno (our tests) the drain simply runs on.
+const background = (work: Promise<unknown>) => {
+  const runtime = (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime;
+  if (runtime) runtime.waitUntil(work);
 };
 
-const transport = nodemailer.createTransport(env('SMTP_URL'));
-const mailer = { send: async (message: Parameters<typeof transport.sendMail>[0]) => void (await transport.sendMail(message)) };
-const outbox = { from: env('SMTP_FROM', '"eXp Realty Ecuador" <no-reply@expecuador.example>'), siteUrl: env('SITE_URL', 'https://expecuador.example') };
-const drain = () => drainOutbox(sql, mailer, outbox).catch((error) => console.error('[send-property-inquiry] outbox:', error));
+const env = envReader((name) => Deno.env.get(name));
+const dbUrl = env.url('SUPABASE_DB_URL', ['postgres', 'postgresql']);
+if (!dbUrl) env.problems.push('SUPABASE_DB_URL must be set (the platform provides it)');
+const mail = readMailSettings(env, 'https://expecuador.example');
+const inquiry = readInquirySettings(env, 'exp-ecuador');
+const drainSecret = env.optional('OUTBOX_DRAIN_SECRET');
+env.done();
 
-const origins = env('ALLOWED_ORIGINS', '*');
-const handle = createInquiryHandler({
+const pool = new pg.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMillis: 5000 });
+// an idle connection the database closed must not end the isolate
+pool.on('error', (error: Error) => console.error('[send-property-inquiry] idle connection:', error.message));
+const sql = pgSql(pool as unknown as PgPool);
+
+const transport = mail.smtpUrl
+  ? nodemailer.createTransport({ url: mail.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 })
+  : null;
+const outbox = createOutboxWorker({
   sql,
-  config: {
-    teamInbox: env('TEAM_INBOX', 'equipo@expecuador.example'),
-    allowedOrigins: origins === '*' ? '*' : origins.split(',').map((o) => o.trim()),
-    rateLimit: { max: Number(env('INQUIRY_RATE_LIMIT', '5')), windowSeconds: 60 },
-    hashSalt: env('INQUIRY_HASH_SALT', 'exp-ecuador'),
+  mailer: {
+    async send(message: MailMessage) {
+      if (!transport) throw new Error('SMTP_URL is not set');
+      await transport.sendMail(message);
+    },
+    verify: async () => {
+      if (!transport) throw new Error('SMTP_URL is not set');
+      await transport.verify();
+    },
   },
-  onStored: () => EdgeRuntime.waitUntil(drain()),
+  composers: { inquiry: inquiryComposer({ from: mail.from, siteUrl: mail.siteUrl }) },
+  log: (line) => console.log(line),
 });
+const drain = () => outbox.drain().catch((error) => console.error('[send-property-inquiry] outbox:', error instanceof Error ? error.message : error));
+
+const handle = createInquiryHandler({ sql, config: inquiry, onStored: () => background(drain()) });
 
 Deno.serve(async (request) => {
-  const secret = env('OUTBOX_DRAIN_SECRET');
-  if (secret && request.headers.get('x-outbox-drain') === secret) return Response.json(await drainOutbox(sql, mailer, outbox));
+  if (drainSecret && request.headers.get('x-outbox-drain') === drainSecret) {
+    const madeDue = await outbox.recoverIfSmtpIsBack().catch(() => 0);
+    return Response.json({ madeDue, ...(await outbox.drain()) });
+  }
   const clientAddress = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
   return handle(request, { clientAddress });
 });

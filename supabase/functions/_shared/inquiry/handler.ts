@@ -6,7 +6,9 @@
  * fills the honeypot is told "ok" and never delivered.
  */
 import { validateInquiry, LIMITS } from './validate.ts';
-import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient, type TransactionalSql } from './store.ts';
+import { enqueueMail } from '../outbox/store.ts';
+import type { TransactionalSql } from '../sql.ts';
+import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient } from './store.ts';
 
 export interface InquiryConfig {
   teamInbox: string;
@@ -20,7 +22,7 @@ export interface InquiryConfig {
 export interface InquiryDeps {
   sql: TransactionalSql;
   config: InquiryConfig;
-  /** called after a new, real inquiry is stored: start delivering it */
+  /** called after a new, real inquiry is stored (its mail queued): deliver it now */
   onStored?: (id: string) => void;
   /** tells whether an error means the database is not reachable */
   isUnavailable?: (error: unknown) => boolean;
@@ -102,6 +104,8 @@ export function createInquiryHandler(deps: InquiryDeps) {
           lang: input.lang,
           spam,
         });
+        // its e-mail is queued in the same transaction: stored means it will be delivered
+        if (stored.created && !spam) await enqueueMail(tx, { kind: 'inquiry', refId: stored.id, recipient: recipient.email });
         return { ...stored, limited: false };
       });
       if (outcome.limited) return json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });

@@ -3,24 +3,20 @@
  * property's details and a link to it. Bilingual labels, Spanish first (the team and the agents
  * work in Spanish). Everything the visitor typed is escaped in the HTML part.
  */
-import type { OutboxRow } from './store.ts';
+import type { Composer, MailMessage } from '../outbox/worker.ts';
+import { loadInquiryForMail, type InquiryMailRow } from './store.ts';
 
-export interface MailMessage {
+export interface InquiryMailOptions {
   from: string;
-  to: string;
-  replyTo: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** stable per inquiry, so a resend after a crash can be recognised by mail systems */
-  messageId: string;
-  headers: Record<string, string>;
+  siteUrl: string;
+  /** the right-hand side of Message-IDs */
+  domain?: string;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
-export function composeInquiryMail(row: OutboxRow, options: { from: string; siteUrl: string; domain?: string }): MailMessage {
+export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions): MailMessage {
   const title = oneLine(row.property_title ?? '');
   const subject = title ? `Nueva consulta / New inquiry: ${title}`.slice(0, 200) : `Nueva consulta de / New inquiry from ${oneLine(row.name)}`.slice(0, 200);
   const link = row.listing_id ? `${options.siteUrl.replace(/\/$/, '')}/search-properties?property=${row.listing_id}` : '';
@@ -68,5 +64,13 @@ export function composeInquiryMail(row: OutboxRow, options: { from: string; site
     html,
     messageId: `<inquiry-${row.id}@${options.domain ?? 'exp-ecuador.local'}>`,
     headers: { 'X-Inquiry-Id': row.id, 'Auto-Submitted': 'auto-generated' },
+  };
+}
+
+/** The outbox's composer for mails of kind 'inquiry' (ref: the inquiry's id). */
+export function inquiryComposer(options: InquiryMailOptions): Composer {
+  return async (sql, mail) => {
+    const row = await loadInquiryForMail(sql, mail.ref_id);
+    return row ? composeInquiryMail(row, options) : null;
   };
 }

@@ -2,14 +2,9 @@
  * The inquiries table as the function uses it: the recipient from the database, the rate limit,
  * the idempotent insert, and the outbox (claim, sent, retry). Plain SQL over any client with
  * `query(sql, params)`: PGlite and pg in our server, a pg client in the deployed Deno function.
+ * The e-mail itself waits in the shared outbox (../outbox/).
  */
-export interface Sql {
-  query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-}
-
-export interface TransactionalSql extends Sql {
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
-}
+import type { Sql } from '../sql.ts';
 
 export interface Recipient {
   email: string;
@@ -119,14 +114,14 @@ export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: stri
   const rows = await sql.query<{ id: string }>(
     `insert into public.inquiries
        (idempotency_key, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
-        requested_recipient, recipient_email, recipient_kind, client_hash, origin, user_agent, lang, spam, delivery_status)
+        requested_recipient, recipient_email, recipient_kind, client_hash, origin, user_agent, lang, spam)
      values ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), nullif($8, ''), nullif($9, ''), nullif($10, ''),
-             nullif($11, ''), $12, $13, $14, nullif($15, ''), nullif($16, ''), $17, $18, $19)
+             nullif($11, ''), $12, $13, $14, nullif($15, ''), nullif($16, ''), $17, $18)
      on conflict (idempotency_key) do nothing
      returning id::text as id`,
     [
       i.idempotencyKey, i.listingId, i.recipient.agentId ?? i.agentId, i.name, i.email, i.phone, i.message, i.propertyTitle, i.propertyAddress, i.propertyPrice,
-      i.requestedRecipient, i.recipient.email, i.recipient.kind, i.clientHash, i.origin.slice(0, 300), i.userAgent.slice(0, 300), i.lang, i.spam, i.spam ? 'discarded' : 'pending',
+      i.requestedRecipient, i.recipient.email, i.recipient.kind, i.clientHash, i.origin.slice(0, 300), i.userAgent.slice(0, 300), i.lang, i.spam,
     ],
   );
   if (rows[0]) return { id: rows[0].id, created: true };
@@ -135,7 +130,7 @@ export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: stri
   return { id, created: false };
 }
 
-export interface OutboxRow extends Record<string, unknown> {
+export interface InquiryMailRow extends Record<string, unknown> {
   id: string;
   name: string;
   email: string;
@@ -150,42 +145,16 @@ export interface OutboxRow extends Record<string, unknown> {
   recipient_name: string | null;
   lang: string | null;
   received_at: string;
-  attempts: number;
 }
 
-/**
- * Takes up to `limit` inquiries that are due, for `leaseSeconds`: pending ones, and ones whose
- * sender died mid-way (their lease ran out). SKIP LOCKED lets several workers share the outbox.
- */
-export async function claimDue(sql: Sql, limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
-  return sql.query<OutboxRow>(
-    `update public.inquiries q
-        set delivery_status = 'sending', attempts = q.attempts + 1, locked_until = now() + make_interval(secs => $2)
-      where q.id in (
-        select id from public.inquiries
-         where (delivery_status = 'pending' and next_attempt_at <= now())
-            or (delivery_status = 'sending' and locked_until < now())
-         order by received_at
-         limit $1
-         for update skip locked)
-     returning q.id::text as id, q.name, q.email, q.phone, q.message, q.property_title, q.property_address, q.property_price,
-               q.listing_id::text as listing_id, q.recipient_email, q.recipient_kind, q.lang, q.received_at::text as received_at, q.attempts,
-               (select nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), '') from public.agents a where a.id = q.agent_id) as recipient_name`,
-    [limit, leaseSeconds],
+/** What the inquiry's e-mail is made of, read when it is sent. */
+export async function loadInquiryForMail(sql: Sql, id: string): Promise<InquiryMailRow | null> {
+  const rows = await sql.query<InquiryMailRow>(
+    `select q.id::text as id, q.name, q.email, q.phone, q.message, q.property_title, q.property_address, q.property_price,
+            q.listing_id::text as listing_id, q.recipient_email, q.recipient_kind, q.lang, q.received_at::text as received_at,
+            (select nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), '') from public.agents a where a.id = q.agent_id) as recipient_name
+       from public.inquiries q where q.id = $1::uuid and not q.spam`,
+    [id],
   );
-}
-
-export async function markSent(sql: Sql, id: string, messageId: string): Promise<void> {
-  await sql.query("update public.inquiries set delivery_status = 'sent', delivered_at = now(), message_id = $2, locked_until = null, last_error = null where id = $1 and delivery_status = 'sending'", [id, messageId]);
-}
-
-export async function markFailed(sql: Sql, id: string, error: string, retryInSeconds: number | null): Promise<void> {
-  await sql.query(
-    `update public.inquiries
-        set delivery_status = case when $3::double precision is null then 'failed' else 'pending' end,
-            next_attempt_at = now() + make_interval(secs => coalesce($3::double precision, 0)),
-            last_error = left($2, 500), locked_until = null
-      where id = $1 and delivery_status = 'sending'`,
-    [id, error, retryInSeconds],
-  );
+  return rows[0] ?? null;
 }

@@ -1,0 +1,75 @@
+/**
+ * The settings `npm start` reads from the environment: an empty value means "not set", a value
+ * that cannot be right stops the start with a message naming the variable.
+ */
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../supabase/functions/_shared/env.ts';
+import { loadConfig } from './config.ts';
+
+const root = resolve(import.meta.dirname, '..');
+
+describe('loadConfig', () => {
+  it('applies the defaults when nothing is set, and when a variable is set to ""', () => {
+    for (const env of [{}, { INQUIRY_RATE_LIMIT: '', PORT: '', SMTP_URL: '', ALLOWED_ORIGINS: '', LOG_REQUESTS: '' }]) {
+      const c = loadConfig(env, [], root);
+      expect(c.port).toBe(8080);
+      expect(c.bundlePort).toBe(8081);
+      expect(c.inquiry.rateLimit).toEqual({ max: 5, windowSeconds: 60 });
+      expect(c.inquiry.allowedOrigins).toBe('*');
+      expect(c.mail.smtpUrl).toBeUndefined();
+      expect(c.mail.siteUrl).toBe('http://localhost:8080');
+      expect(c.logRequests).toBe(true);
+    }
+  });
+
+  it('reads valid values', () => {
+    const c = loadConfig(
+      { PORT: '9000', BUNDLE_PORT: 'off', INQUIRY_RATE_LIMIT: '20', ALLOWED_ORIGINS: 'https://a.example, https://b.example/', SMTP_URL: 'smtp://u:p@mail.example:587', SITE_URL: 'https://expecuador.example/', TRUST_PROXY: '1', LOG_REQUESTS: '0', TEAM_INBOX: 'leads@expecuador.example', SMTP_FROM: '"eXp" <no-reply@expecuador.example>' },
+      [],
+      root,
+    );
+    expect(c).toMatchObject({ port: 9000, bundlePort: undefined, trustProxy: true, logRequests: false });
+    expect(c.inquiry.rateLimit.max).toBe(20);
+    expect(c.inquiry.allowedOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(c.inquiry.teamInbox).toBe('leads@expecuador.example');
+    expect(c.mail).toEqual({ smtpUrl: 'smtp://u:p@mail.example:587', from: '"eXp" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example' });
+  });
+
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ INQUIRY_RATE_LIMIT: 'abc' }, /INQUIRY_RATE_LIMIT must be a whole number from 1 to 1000000, not "abc"/],
+    [{ INQUIRY_RATE_LIMIT: '0' }, /INQUIRY_RATE_LIMIT/],
+    [{ INQUIRY_RATE_LIMIT: '2.5' }, /INQUIRY_RATE_LIMIT/],
+    [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535/],
+    [{ PORT: '80a' }, /PORT/],
+    [{ SEED_LISTINGS: 'many' }, /SEED_LISTINGS/],
+    [{ SMTP_URL: 'mail.example.com' }, /SMTP_URL must be a smtp or smtps URL/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres or postgresql URL/],
+    [{ ALLOWED_ORIGINS: 'example.com' }, /ALLOWED_ORIGINS must be \* or a comma-separated list of origins/],
+    [{ ALLOWED_ORIGINS: 'https://a.example/path' }, /ALLOWED_ORIGINS/],
+    [{ TEAM_INBOX: 'team' }, /TEAM_INBOX must be an e-mail address/],
+    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be 1 or 0/],
+    [{ SITE_URL: 'expecuador.example' }, /SITE_URL must be a http or https URL/],
+  ];
+  it.each(bad)('refuses %j', (env, message) => {
+    expect(() => loadConfig(env, [], root)).toThrow(ConfigError);
+    expect(() => loadConfig(env, [], root)).toThrow(message);
+  });
+
+  it('names every bad variable at once, and never prints a password', () => {
+    try {
+      loadConfig({ PORT: 'x', INQUIRY_RATE_LIMIT: 'y', SMTP_URL: 'ftp://user:secret@host' }, [], root);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(3);
+      expect((error as Error).message).not.toContain('secret');
+    }
+  });
+
+  it('stops npm start with the message and exit code 2', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, INQUIRY_RATE_LIMIT: 'abc', SKIP_BUILD: '1', PORT: '0' }, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('INQUIRY_RATE_LIMIT must be a whole number');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Every setting `npm start` reads from the environment, parsed and checked here, once. A value
+ * that cannot be right stops the server at start with a message naming the variable (see
+ * README "Configuration"); an empty value means "not set".
+ */
+import { resolve } from 'node:path';
+import { envReader, readInquirySettings, readMailSettings } from '../supabase/functions/_shared/env.ts';
+
+export interface ServerConfig {
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** start an embedded PostgreSQL in dataDir instead of PGlite (npm start -- --postgres) */
+  embeddedPostgres: boolean;
+  seedListings: number | undefined;
+  logRequests: boolean;
+  trustProxy: boolean;
+  /** the bundle alone on a second port (the cross-origin demo); undefined: off */
+  bundlePort: number | undefined;
+  resetData: boolean;
+  skipBuild: boolean;
+  mail: { smtpUrl: string | undefined; from: string; siteUrl: string };
+  inquiry: ReturnType<typeof readInquirySettings>;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
+  const read = envReader((name) => env[name]);
+  const port = read.int('PORT', 8080, { min: 0, max: 65535 });
+  const bundle = read.optional('BUNDLE_PORT');
+  const bundlePort = bundle === 'off' ? undefined : read.int('BUNDLE_PORT', port ? port + 1 : 0, { min: 0, max: 65535 });
+  const databaseUrl = read.url('DATABASE_URL', ['postgres', 'postgresql']);
+  const unknownArgs = argv.filter((a) => a !== '--postgres');
+  if (unknownArgs.length) read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes only --postgres)`);
+  const config: ServerConfig = {
+    port,
+    dataDir: resolve(root, read.string('DATA_DIR', '.data')),
+    databaseUrl,
+    embeddedPostgres: argv.includes('--postgres') || read.bool('EMBEDDED_POSTGRES', false),
+    seedListings: read.optional('SEED_LISTINGS') === undefined ? undefined : read.int('SEED_LISTINGS', 1800, { min: 0, max: 2_000_000 }),
+    logRequests: read.bool('LOG_REQUESTS', true),
+    trustProxy: read.bool('TRUST_PROXY', false),
+    bundlePort,
+    resetData: read.bool('RESET_DATA', false),
+    skipBuild: read.bool('SKIP_BUILD', false),
+    mail: readMailSettings(read, `http://localhost:${port}`),
+    inquiry: readInquirySettings(read, 'exp-ecuador-local'),
+  };
+  if (config.databaseUrl && config.embeddedPostgres) read.problems.push('DATABASE_URL and --postgres (EMBEDDED_POSTGRES) exclude each other: pick one');
+  read.done();
+  return config;
+}

@@ -1,0 +1,15 @@
+/**
+ * Defaults of the server-side settings, one place for our server (server/config.ts) and the
+ * deployed Deno function alike. Each can be changed by the environment variable named beside it.
+ */
+export const DEFAULTS = {
+  /** SMTP_FROM */
+  mailFrom: '"eXp Realty Ecuador" <no-reply@expecuador.example>',
+  /** TEAM_INBOX: receives inquiries that have no known agent, and new-alert notices */
+  teamInbox: 'equipo@expecuador.example',
+  /** INQUIRY_RATE_LIMIT: inquiries per client per window */
+  inquiryRateLimit: 5,
+  inquiryRateWindowSeconds: 60,
+  /** ALLOWED_ORIGINS */
+  allowedOrigins: '*' as '*' | string[],
+} as const;

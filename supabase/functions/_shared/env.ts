@@ -1,0 +1,117 @@
+/**
+ * Reading settings from the environment, for our server (process.env) and the deployed Deno
+ * function (Deno.env) alike: an empty value counts as unset (the default applies), and a value
+ * that cannot be right is collected and reported by its variable's name when `done()` is called,
+ * so a server never starts with a limit of NaN or 0 because of a typo.
+ */
+import { DEFAULTS } from './defaults.ts';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
+
+export function envReader(get: (name: string) => string | undefined) {
+  const problems: string[] = [];
+  const raw = (name: string): string | undefined => {
+    const v = get(name);
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const reader = {
+    problems,
+    string(name: string, fallback: string): string {
+      return raw(name) ?? fallback;
+    },
+    optional(name: string): string | undefined {
+      return raw(name);
+    },
+    int(name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
+      const v = raw(name);
+      if (v === undefined) return fallback;
+      const n = /^[-+]?\d+$/.test(v) ? Number(v) : NaN;
+      const { min = -Infinity, max = Infinity } = range;
+      if (!Number.isSafeInteger(n) || n < min || n > max) {
+        const bounds = Number.isFinite(min) && Number.isFinite(max) ? ` from ${min} to ${max}` : Number.isFinite(min) ? ` of at least ${min}` : '';
+        problems.push(`${name} must be a whole number${bounds}, not "${v}"`);
+        return fallback;
+      }
+      return n;
+    },
+    bool(name: string, fallback: boolean): boolean {
+      const v = raw(name)?.toLowerCase();
+      if (v === undefined) return fallback;
+      if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+      if (['0', 'false', 'no', 'off'].includes(v)) return false;
+      problems.push(`${name} must be 1 or 0 (true or false), not "${raw(name)}"`);
+      return fallback;
+    },
+    url(name: string, protocols: string[]): string | undefined {
+      const v = raw(name);
+      if (v === undefined) return undefined;
+      try {
+        const u = new URL(v);
+        if (protocols.includes(u.protocol.replace(/:$/, ''))) return v;
+      } catch {
+        // reported below
+      }
+      problems.push(`${name} must be a ${protocols.join(' or ')} URL, not "${v.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}"`);
+      return undefined;
+    },
+    email(name: string, fallback: string, options: { displayName?: boolean } = {}): string {
+      const v = raw(name);
+      if (v === undefined) return fallback;
+      const address = options.displayName ? (/<([^<>]+)>\s*$/.exec(v)?.[1] ?? v) : v;
+      if (EMAIL.test(address.trim())) return v;
+      problems.push(`${name} must be an e-mail address${options.displayName ? ' (optionally "Name" <address>)' : ''}, not "${v}"`);
+      return fallback;
+    },
+    origins(name: string, fallback: '*' | string[]): '*' | string[] {
+      const v = raw(name);
+      if (v === undefined) return fallback;
+      if (v === '*') return '*';
+      const list = v.split(',').map((o) => o.trim()).filter(Boolean);
+      const bad = list.filter((o) => {
+        try {
+          return new URL(o).origin !== o.replace(/\/$/, '');
+        } catch {
+          return true;
+        }
+      });
+      if (bad.length || !list.length) {
+        problems.push(`${name} must be * or a comma-separated list of origins such as https://example.com, not "${v}"`);
+        return fallback;
+      }
+      return list.map((o) => o.replace(/\/$/, ''));
+    },
+    /** throws a ConfigError naming every variable that was wrong */
+    done(): void {
+      if (problems.length) throw new ConfigError(problems);
+    },
+  };
+  return reader;
+}
+
+export type EnvReader = ReturnType<typeof envReader>;
+
+/** The inquiry function's settings, read the same way by our server and the Deno function. */
+export function readInquirySettings(env: EnvReader, fallbackSalt: string) {
+  return {
+    teamInbox: env.email('TEAM_INBOX', DEFAULTS.teamInbox),
+    allowedOrigins: env.origins('ALLOWED_ORIGINS', DEFAULTS.allowedOrigins),
+    rateLimit: { max: env.int('INQUIRY_RATE_LIMIT', DEFAULTS.inquiryRateLimit, { min: 1, max: 1_000_000 }), windowSeconds: DEFAULTS.inquiryRateWindowSeconds },
+    hashSalt: env.string('INQUIRY_HASH_SALT', fallbackSalt),
+  };
+}
+
+/** The mail settings shared by our server and the Deno function. */
+export function readMailSettings(env: EnvReader, fallbackSiteUrl: string) {
+  return {
+    smtpUrl: env.url('SMTP_URL', ['smtp', 'smtps']),
+    from: env.email('SMTP_FROM', DEFAULTS.mailFrom, { displayName: true }),
+    siteUrl: (env.url('SITE_URL', ['http', 'https']) ?? fallbackSiteUrl).replace(/\/$/, ''),
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * Delivery from internal.mail_outbox, shared by our server and the deployed Deno function.
+ *
+ * - A few senders work side by side (`concurrency`), each claiming one mail at a time, so one slow
+ *   SMTP conversation holds back one mail, not the queue.
+ * - A claim is a short lease (`leaseSeconds`) renewed while the SMTP server is talking: a process
+ *   killed mid-send leaves mail that another worker takes over within one lease, not minutes later.
+ * - A passing failure is retried with backoff (doubling, capped); `recoverIfSmtpIsBack()` probes the
+ *   SMTP server and makes everything that waited for it due at once, so the backoff never keeps
+ *   mail waiting after SMTP answers again.
+ * - A mail the SMTP server accepted is marked sent before anything else is claimed; when the
+ *   database is away at that moment, the worker remembers it and marks it first thing when the
+ *   database is back, so a database outage never makes a mail go out twice.
+ *
+ * What remains: a process killed between the SMTP server's "accepted" and the database's "sent"
+ * sends that mail once more after its lease; each message has a stable Message-ID for that case.
+ */
+import { isConnectionError } from '../db/pg.ts';
+import type { Sql } from '../sql.ts';
+import { claimNext, makeWaitingDue, markDropped, markFailed, markSent, renewLease, waitingForSmtp, type OutboxMail } from './store.ts';
+
+export interface MailMessage {
+  from: string;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** stable per mail, so a resend after a crash can be recognised by mail systems */
+  messageId: string;
+  headers: Record<string, string>;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** resolves when the mail server answers (SMTP: connect and greet); absent when there is nothing to probe */
+  verify?(): Promise<unknown>;
+}
+
+/** Builds the message of a mail when it is sent; null drops it (what it was about went away). */
+export type Composer = (sql: Sql, mail: OutboxMail) => Promise<MailMessage | null>;
+
+export interface OutboxWorkerOptions {
+  sql: Sql;
+  mailer: Mailer;
+  composers: Record<string, Composer>;
+  /** mails sent side by side (default 4) */
+  concurrency?: number;
+  /** a claim lasts this long unless renewed; it is renewed every quarter of it while sending (default 20 s) */
+  leaseSeconds?: number;
+  /** first retry delay, doubling per attempt (default 5 s) */
+  baseDelaySeconds?: number;
+  /** longest retry delay (default 600 s) */
+  maxDelaySeconds?: number;
+  log?: (line: string) => void;
+}
+
+export interface DrainResult {
+  sent: number;
+  retried: number;
+  failed: number;
+  dropped: number;
+}
+
+export const OUTBOX_DEFAULTS = { concurrency: 4, leaseSeconds: 20, baseDelaySeconds: 5, maxDelaySeconds: 600 } as const;
+
+export function retryDelay(attempts: number, base: number = OUTBOX_DEFAULTS.baseDelaySeconds, max: number = OUTBOX_DEFAULTS.maxDelaySeconds): number {
+  return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+}
+
+/** A rejection that cannot succeed later (SMTP 5xx: no such mailbox, refused). */
+function permanent(error: unknown): boolean {
+  const code = (error as { responseCode?: number })?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createOutboxWorker(options: OutboxWorkerOptions) {
+  const { sql, mailer, composers } = options;
+  const concurrency = Math.max(1, options.concurrency ?? OUTBOX_DEFAULTS.concurrency);
+  const lease = options.leaseSeconds ?? OUTBOX_DEFAULTS.leaseSeconds;
+  const log = options.log ?? (() => {});
+  /** accepted by SMTP, not yet recorded as sent (the database was away) */
+  const unconfirmed = new Map<string, { token: string; messageId: string }>();
+
+  async function confirmPending(): Promise<void> {
+    for (const [id, { token, messageId }] of unconfirmed) {
+      await markSent(sql, id, token, messageId);
+      unconfirmed.delete(id);
+    }
+  }
+
+  async function deliver(mail: OutboxMail): Promise<keyof DrainResult> {
+    const token = mail.lease_token;
+    const composer = composers[mail.kind];
+    let composed: MailMessage | null;
+    try {
+      if (!composer) throw new Error(`no composer for mail of kind ${mail.kind}`);
+      composed = await composer(sql, mail);
+    } catch (error) {
+      // the database went away while composing: the lease runs out and the mail is taken again
+      if (isConnectionError(error) || isConnectionError((error as { cause?: unknown }).cause)) throw error;
+      await markFailed(sql, mail.id, token, message(error), null);
+      log(`[outbox] mail ${mail.id} (${mail.kind}) cannot be composed: ${message(error)}`);
+      return 'failed';
+    }
+    if (!composed) {
+      await markDropped(sql, mail.id, token, 'no longer wanted');
+      return 'dropped';
+    }
+    const renew = setInterval(() => void renewLease(sql, mail.id, token, lease).catch(() => {}), (lease * 1000) / 4);
+    try {
+      await mailer.send(composed);
+    } catch (error) {
+      clearInterval(renew);
+      if (permanent(error)) {
+        await markFailed(sql, mail.id, token, message(error), null);
+        return 'failed';
+      }
+      await markFailed(sql, mail.id, token, message(error), retryDelay(Number(mail.attempts), options.baseDelaySeconds, options.maxDelaySeconds), true);
+      return 'retried';
+    }
+    clearInterval(renew);
+    unconfirmed.set(mail.id, { token, messageId: composed.messageId });
+    const recorded = await markSent(sql, mail.id, token, composed.messageId);
+    unconfirmed.delete(mail.id);
+    if (!recorded) log(`[outbox] mail ${mail.id} was sent after its lease had been taken over`);
+    return 'sent';
+  }
+
+  /**
+   * One sender: claims and sends one mail after another until nothing is due (or until `more()`
+   * says to look once more, when mail was queued meanwhile). Rejects when the database is away;
+   * nothing is lost, what it held goes back when its lease runs out.
+   */
+  async function work(more: () => boolean = () => false): Promise<DrainResult> {
+    await confirmPending();
+    const result: DrainResult = { sent: 0, retried: 0, failed: 0, dropped: 0 };
+    for (;;) {
+      const mail = await claimNext(sql, lease, crypto.randomUUID());
+      if (!mail) {
+        if (more()) continue;
+        return result;
+      }
+      result[await deliver(mail)]++;
+    }
+  }
+
+  /** Sends everything that is due, `concurrency` senders side by side; rejects when the database is away. */
+  async function drain(): Promise<DrainResult> {
+    const results = await Promise.allSettled(Array.from({ length: concurrency }, () => work()));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const total: DrainResult = { sent: 0, retried: 0, failed: 0, dropped: 0 };
+    for (const r of results) if (r.status === 'fulfilled') for (const k of Object.keys(total) as Array<keyof DrainResult>) total[k] += r.value[k];
+    return total;
+  }
+
+  /**
+   * When mail waits for the SMTP server, asks the server whether it answers; if it does, that mail
+   * is due now. Returns how many mails became due.
+   */
+  async function recoverIfSmtpIsBack(): Promise<number> {
+    if (!mailer.verify) return 0;
+    if ((await waitingForSmtp(sql)) === 0) return 0;
+    try {
+      await mailer.verify();
+    } catch {
+      return 0;
+    }
+    const due = await makeWaitingDue(sql);
+    if (due) log(`[outbox] the mail server answers again: ${due} held mails are due now`);
+    return due;
+  }
+
+  return { work, drain, recoverIfSmtpIsBack, concurrency };
+}
