@@ -1,4 +1,4 @@
-// Browser tests of the BUILT bundle (dist/widgets) in Debian's chromium through Playwright.
+// Browser tests of the BUILT bundle (dist/widgets) in the test Chromium (tests/support/chromium.mjs) through Playwright.
 import { writeFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';

@@ -1,5 +1,5 @@
 /**
- * Lighthouse (the npm package, Debian's chromium) on /, /search-properties and /findanagent with
+ * Lighthouse (the npm package, in the test Chromium of tests/support/chromium.mjs) on /, /search-properties and /findanagent with
  * its default mobile settings (Moto G Power screen, simulated slow 4G and 4x CPU slowdown), served
  * by our own server over PGlite from the built site. Targets: performance >= 90; accessibility,
  * best practices and SEO >= 95 each. Each page runs RUNS times; the median score is kept.

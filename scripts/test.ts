@@ -1,6 +1,7 @@
 /**
- * `npm test`: lint, type check, build, unit (vitest), browser (web-test-runner) and end-to-end
- * (playwright) suites, one after another (2 cores), ending with one plain line:
+ * `npm test`: lint, type check (TypeScript, and Deno for the deployed function), build, unit and
+ * contract (vitest), browser (web-test-runner) and end-to-end (playwright) suites, one after
+ * another (2 cores), ending with one plain line:
  *   N passed, N failed[, N skipped]
  * and a non-zero exit code when anything failed. `npm test -- unit e2e` runs only those stages.
  */
@@ -24,11 +25,14 @@ interface Stage {
   command: string[];
   /** stages without their own reporter count as one check */
   single?: boolean;
+  env?: Record<string, string>;
 }
 
 const stages: Stage[] = [
   { name: 'lint', command: [bin('eslint'), '--max-warnings=0', '.'], single: true },
   { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true },
+  // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
+  { name: 'deno', command: [bin('deno'), 'check', '--no-config', '--node-modules-dir=none', 'supabase/functions/send-property-inquiry/index.ts'], single: true, env: { DENO_DIR: join(root, '.cache/deno'), DENO_NO_UPDATE_CHECK: '1' } },
   { name: 'build', command: [node, '--import', 'tsx', 'scripts/build.ts'], single: true },
   { name: 'unit', command: [bin('vitest'), 'run'] },
   { name: 'browser', command: [bin('wtr')] },
@@ -41,7 +45,7 @@ function run(stage: Stage, countsFile: string): Promise<number> {
     const child = spawn(cmd, args, {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, EXP_COUNTS_FILE: countsFile, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') },
+      env: { ...process.env, ...stage.env, EXP_COUNTS_FILE: countsFile, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') },
     });
     child.on('exit', (code, signal) => resolveRun(code ?? (signal ? 1 : 0)));
     child.on('error', (error) => {

@@ -1,6 +1,7 @@
 /**
- * `npm start`: builds what is missing, opens the database (PGlite in DATA_DIR, or PostgreSQL when
- * DATABASE_URL is set), applies migrations and the first-start seed, and serves everything.
+ * `npm start`: builds what is missing, opens the database (PGlite in DATA_DIR; `npm start --
+ * --postgres` an embedded PostgreSQL in DATA_DIR/postgres; a PostgreSQL server when DATABASE_URL is
+ * set), applies migrations and the first-start seed, and serves everything.
  *
  * Its settings come from the environment, read and checked in ./config.ts (README "Configuration").
  */
@@ -8,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Database } from './db/database.ts';
+import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { DataDirLock } from './db/lock.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lineLog } from './http/log.ts';
@@ -56,9 +59,28 @@ async function main(): Promise<void> {
   if (!config.skipBuild) ensureBuilt();
 
   let db: Database;
+  let embedded: { stop(): Promise<void> } | undefined;
   if (config.databaseUrl) {
     console.log(`[start] PostgreSQL at ${redact(config.databaseUrl)}`);
     db = await openPostgres(config.databaseUrl);
+  } else if (config.embeddedPostgres) {
+    if (config.resetData) rmSync(config.dataDir, { recursive: true, force: true });
+    // one server per data directory, as with PGlite
+    const lock = DataDirLock.acquire(config.dataDir);
+    const dir = resolve(config.dataDir, 'postgres');
+    console.log(`[start] embedded PostgreSQL in ${dir} (first start: initdb)`);
+    const pg = await startEmbeddedPostgres({ dataDir: dir }).catch((error: unknown) => {
+      lock.release();
+      throw error;
+    });
+    console.log(`[start] PostgreSQL ${pg.version} at ${pg.url}`);
+    embedded = {
+      async stop() {
+        await pg.stop();
+        lock.release();
+      },
+    };
+    db = await openPostgres(pg.url);
   } else {
     if (config.resetData) rmSync(config.dataDir, { recursive: true, force: true });
     console.log(`[start] embedded PGlite in ${config.dataDir}`);
@@ -84,7 +106,10 @@ async function main(): Promise<void> {
     (error: unknown) => {
       console.error('[start] could not prepare the database:', error);
       process.exitCode = 1;
-      void server.close().then(() => process.exit(1));
+      void server
+        .close()
+        .then(() => embedded?.stop())
+        .then(() => process.exit(1));
     },
   );
 
@@ -94,7 +119,10 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`[start] ${signal}: stopping`);
     setTimeout(() => process.exit(0), 5000).unref();
-    void server.close().then(() => process.exit(0));
+    void server
+      .close()
+      .then(() => embedded?.stop())
+      .then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

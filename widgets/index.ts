@@ -4,18 +4,21 @@
  * Chunks load relative to this file's URL, so the bundle works from any origin or CDN path.
  * Loading it twice (or next to the all-in-one file) is harmless: one autoloader serves the page.
  */
+import { lazyChunk } from './lib/lazy-chunk.ts';
+
 type Loader = () => Promise<unknown>;
 
+// a chunk that failed (offline, blocked) is fetched again under a new URL when its tag shows up again
 const loaders: Record<string, Loader> = {
-  'exp-language-switch': () => import('./language-switch/language-switch.element.ts'),
-  'exp-property-search': () => import('./property-search/property-search.element.ts'),
-  'exp-property-map': () => import('./property-map/property-map.element.ts'),
-  'exp-inquiry-form': () => import('./inquiry-form/inquiry-form.element.ts'),
-  'exp-agent-directory': () => import('./agent-directory/agent-directory.element.ts'),
-  'exp-agent-profile': () => import('./agent-profile/agent-profile.element.ts'),
-  'exp-featured-listings': () => import('./featured-listings/featured-listings.element.ts'),
-  'exp-site-header': () => import('./site-header/site-header.element.ts'),
-  'exp-site-footer': () => import('./site-footer/site-footer.element.ts'),
+  'exp-language-switch': lazyChunk(() => import('./language-switch/language-switch.element.ts')),
+  'exp-property-search': lazyChunk(() => import('./property-search/property-search.element.ts')),
+  'exp-property-map': lazyChunk(() => import('./property-map/property-map.element.ts')),
+  'exp-inquiry-form': lazyChunk(() => import('./inquiry-form/inquiry-form.element.ts')),
+  'exp-agent-directory': lazyChunk(() => import('./agent-directory/agent-directory.element.ts')),
+  'exp-agent-profile': lazyChunk(() => import('./agent-profile/agent-profile.element.ts')),
+  'exp-featured-listings': lazyChunk(() => import('./featured-listings/featured-listings.element.ts')),
+  'exp-site-header': lazyChunk(() => import('./site-header/site-header.element.ts')),
+  'exp-site-footer': lazyChunk(() => import('./site-footer/site-footer.element.ts')),
 };
 
 interface Autoloader {

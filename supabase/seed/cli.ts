@@ -1,14 +1,17 @@
 /**
- * npm run seed -- [--listings N] [--sql FILE]
+ * npm run seed -- [--listings N] [--postgres] [--sql FILE]
  *
- * Replaces the data of the configured database (DATABASE_URL, else the PGlite in DATA_DIR, which
- * must not be in use by `npm start`) with the deterministic seed of N listings (default 1800), e.g.
+ * Replaces the data of the configured database (DATABASE_URL; with --postgres the embedded
+ * PostgreSQL of `npm start -- --postgres`, running or not; else the PGlite in DATA_DIR, which must
+ * not be in use by `npm start`) with the deterministic seed of N listings (default 1800), e.g.
  * `npm run seed -- --listings 100000` for benchmarks. With --sql, writes the seed as SQL for the
  * Supabase CLI instead (`supabase db reset` with it configured as the project's seed file).
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Database } from '../../server/db/database.ts';
+import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../../server/db/embedded-postgres.ts';
+import { DataDirLock } from '../../server/db/lock.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { migrate, reseed } from '../../server/db/setup.ts';
@@ -30,7 +33,24 @@ async function main(): Promise<void> {
     return;
   }
   const root = resolve(import.meta.dirname, '../..');
-  const db: Database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(resolve(root, process.env.DATA_DIR ?? '.data'));
+  const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let db: Database;
+  if (process.env.DATABASE_URL) db = await openPostgres(process.env.DATABASE_URL);
+  else if (process.argv.includes('--postgres')) {
+    const dir = resolve(dataDir, 'postgres');
+    let url = runningEmbeddedPostgres(dir);
+    if (!url) {
+      const lock = DataDirLock.acquire(dataDir);
+      const pg = await startEmbeddedPostgres({ dataDir: dir });
+      url = pg.url;
+      stopEmbedded = async () => {
+        await pg.stop();
+        lock.release();
+      };
+    }
+    db = await openPostgres(url);
+  } else db = await openPglite(dataDir);
   try {
     await migrate(db);
     const started = Date.now();
@@ -38,6 +58,7 @@ async function main(): Promise<void> {
     console.log(`seeded ${n} listings (${listings} generated + the rule rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await db.close();
+    await stopEmbedded?.();
   }
 }
 

@@ -1,12 +1,19 @@
 /**
- * send-property-inquiry against the real server and a real SMTP server in this process: the right
- * recipient and message, nothing lost while SMTP is down, nothing sent twice, nothing claimed
- * while the database is down, no open relay, rate limits, bad bodies, and a load of 500.
+ * send-property-inquiry against a real SMTP server in this process: the right recipient and
+ * message, nothing lost while SMTP is down, nothing sent twice, no open relay, rate limits, bad
+ * bodies, CORS, SPEC call 5's own body. The same suite runs twice: against our Node server (over
+ * PGlite) and against the deployed function itself under Deno (over PostgreSQL with the
+ * migrations applied). Then, on our server over PostgreSQL: the database away, and a load of 500.
  */
 import { FunctionsClient } from '@supabase/functions-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
+import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
-import { startTestServer, type TestServer } from '../support/servers.ts';
+import { pausable, startTestServer, type TestServer } from '../support/servers.ts';
 
 let keySeq = 0;
 const key = () => `test-${Date.now().toString(36)}-${++keySeq}-${Math.random().toString(36).slice(2, 8)}`;
@@ -28,8 +35,20 @@ function body(over: Record<string, unknown> = {}) {
   };
 }
 
-async function post(server: TestServer, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
+/** Where the suite sends inquiries: our server, or the Deno function. */
+interface Target {
+  /** the functions base URL, as a Supabase client knows it (…/functions/v1) */
+  functionsUrl: string;
+  sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** deliver what is due now (our server's worker; the Deno function's scheduled call) */
+  drainOutbox(): Promise<unknown>;
+  /** the database, to stop and start (the Deno target's own PostgreSQL) */
+  postgres?: PostgresServer;
+  close(): Promise<void>;
+}
+
+async function post(target: Target, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${target.functionsUrl}/send-property-inquiry`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof payload === 'string' ? payload : JSON.stringify(payload),
@@ -45,8 +64,51 @@ async function until(probe: () => Promise<boolean> | boolean, ms = 15000): Promi
   }
 }
 
-describe('send-property-inquiry over PGlite with a real SMTP server', () => {
-  let server: TestServer;
+const SITE = 'https://expecuador.example';
+const FROM = '"eXp Realty Ecuador" <no-reply@expecuador.example>';
+
+async function nodeTarget(smtp: TestSmtp): Promise<Target> {
+  const server: TestServer = await startTestServer('pglite', {
+    trustProxy: true,
+    mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+  });
+  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() };
+}
+
+async function denoTarget(smtp: TestSmtp): Promise<Target> {
+  const postgres = await startPostgres();
+  let db: Database | undefined;
+  let fn: DenoFunction | undefined;
+  try {
+    db = await openPostgres(postgres.url);
+    await migrate(db);
+    await seedIfEmpty(db);
+    fn = await startDenoFunction({ SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, INQUIRY_RATE_LIMIT: '5' });
+  } catch (error) {
+    await db?.close();
+    await postgres.stop();
+    throw error;
+  }
+  const admin = db;
+  const deno = fn;
+  return {
+    functionsUrl: deno.url,
+    sql: (text, params = []) => admin.admin.query(text, params),
+    drainOutbox: () => deno.drain(),
+    postgres,
+    async close() {
+      await deno.stop();
+      await admin.close();
+      await postgres.stop();
+    },
+  };
+}
+
+describe.each([
+  ['our server (Node, PGlite)', nodeTarget, false],
+  ['the deployed function (Deno, PostgreSQL)', denoTarget, true],
+] as const)('send-property-inquiry: %s, with a real SMTP server', (_name, start, ownsDatabase) => {
+  let server: Target;
   let smtp: TestSmtp;
   let client = 0;
   // every test is its own client address (the rate limit counts per client)
@@ -54,21 +116,17 @@ describe('send-property-inquiry over PGlite with a real SMTP server', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer('pglite', {
-      trustProxy: true,
-      mail: { smtpUrl: smtp.url, intervalMs: 200, from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
-    });
-  });
+    server = await start(smtp);
+  }, 240_000);
   afterAll(async () => {
     await server?.close();
     await smtp?.stop();
   });
-
   it("mails the listing's agent with the property, the visitor's message and Reply-To the visitor (through functions-js)", async () => {
     const [listing] = await server.sql<{ id: string; title: string; address: string; city: string; price: string; email: string; first_name: string }>(
       "select l.id::text as id, l.title, l.address, l.city, l.price::text as price, a.email, a.first_name from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and l.title not like '%<%' order by l.id limit 1",
     );
-    const functions = new FunctionsClient(`${server.url}/functions/v1`, { headers: { apikey: 'anon', ...from() } });
+    const functions = new FunctionsClient(server.functionsUrl, { headers: { apikey: 'anon', ...from() } });
     const { data, error } = await functions.invoke<{ ok: boolean; id: string }>('send-property-inquiry', { body: body({ propertyId: listing?.id, recipientEmail: 'someone@elsewhere.example' }) });
     expect(error).toBeNull();
     expect(data?.ok).toBe(true);
@@ -152,6 +210,7 @@ describe('send-property-inquiry over PGlite with a real SMTP server', () => {
       [body({ name: 'Bcc: x@y.z\r\nSubject: spam' }), {}, { fields: { name: 'invalid' } }],
       [body({ propertyId: '1; drop table listings' }), {}, { fields: { propertyId: 'invalid' } }],
       [body({ idempotencyKey: 'short' }), {}, { fields: { idempotencyKey: 'invalid' } }],
+      [body({ idempotencyKey: 42 }), {}, { fields: { idempotencyKey: 'invalid' } }],
       [body({ message: 'x'.repeat(20000) }), {}, { error: 'too_large' }],
       [JSON.stringify(body({ message: 'x'.repeat(70000) })), {}, { error: 'too_large' }],
       ['name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }, { error: 'content_type' }],
@@ -162,7 +221,7 @@ describe('send-property-inquiry over PGlite with a real SMTP server', () => {
       expect(r.json, JSON.stringify(payload).slice(0, 60)).toMatchObject(expected as Record<string, unknown>);
       expect(typeof r.json.message).toBe('string');
     }
-    const get = await fetch(`${server.url}/functions/v1/send-property-inquiry`);
+    const get = await fetch(`${server.functionsUrl}/send-property-inquiry`);
     expect(get.status).toBe(405);
     const [{ n: after }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
     expect(after).toBe(before);
@@ -195,11 +254,51 @@ describe('send-property-inquiry over PGlite with a real SMTP server', () => {
   });
 
   it('answers CORS preflights for partner origins', async () => {
-    const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, { method: 'OPTIONS', headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type' } });
+    const res = await fetch(`${server.functionsUrl}/send-property-inquiry`, { method: 'OPTIONS', headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type' } });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-headers')).toContain('content-type');
   });
+
+  it("accepts SPEC call 5's body exactly as the spec sends it, and mails the agent it names when that agent is ours", async () => {
+    const [agent] = await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and nullif(btrim(email), '') is not null order by id desc limit 1");
+    const spec = { name: 'Marco Salazar', email: 'marco.salazar@example.com', phone: '0998765432', message: 'Quisiera más información.', propertyTitle: 'Casa en Cumbayá', propertyAddress: 'Cumbayá, Quito', propertyPrice: '$250,000', recipientEmail: agent?.email };
+    const r = await post(server, spec, from());
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string; idempotency_key: string }>('select recipient_email, recipient_kind, property_title, idempotency_key from public.inquiries where id = $1', [r.json.id]);
+    expect(stored).toMatchObject({ recipient_email: agent?.email, recipient_kind: 'agent', property_title: 'Casa en Cumbayá' });
+    await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
+    expect(smtp.mails.find((m) => m.inquiryId === r.json.id)?.envelopeTo).toEqual([agent?.email]);
+    // the same body from a spec client that knows no agent: the team, never the stranger
+    const stranger = await post(server, { ...spec, message: 'Otra consulta', recipientEmail: 'someone@nowhere.example' }, from());
+    expect(stranger.status).toBe(200);
+    const [team] = await server.sql<{ recipient_email: string; recipient_kind: string }>('select recipient_email, recipient_kind from public.inquiries where id = $1', [stranger.json.id]);
+    expect(team).toMatchObject({ recipient_email: 'equipo@expecuador.example', recipient_kind: 'team' });
+  });
+
+  it('takes the idempotency key from the Idempotency-Key header too, and treats a keyless double click as one inquiry', async () => {
+    const headers = { ...from(), 'Idempotency-Key': key() };
+    const { idempotencyKey: _unused, ...keyless } = body({ message: 'Por cabecera' });
+    const [a, b] = await Promise.all([post(server, keyless, headers), post(server, keyless, headers)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.json.id).toBe(b.json.id);
+    const client = from();
+    const twice = await Promise.all([post(server, { ...keyless, message: 'Doble clic sin clave' }, client), post(server, { ...keyless, message: 'Doble clic sin clave' }, client)]);
+    expect(twice[0].json.id).toBe(twice[1].json.id);
+    const other = await post(server, { ...keyless, message: 'Una consulta distinta' }, client);
+    expect(other.json.id).not.toBe(twice[0].json.id);
+  });
+
+  if (ownsDatabase) {
+    it('answers 503 while its database is down and stores again when it is back', async () => {
+      await server.postgres?.pause();
+      const down = await post(server, body(), from());
+      expect(down.status).toBe(503);
+      expect(down.json).toMatchObject({ error: 'unavailable' });
+      await server.postgres?.resume();
+      await until(async () => (await post(server, body(), from())).status === 200, 20000);
+    });
+  }
 });
 
 describe('send-property-inquiry over PostgreSQL', () => {
@@ -207,7 +306,7 @@ describe('send-property-inquiry over PostgreSQL', () => {
   let smtp: TestSmtp;
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer('postgres', {
+    server = await startTestServer('postgres-pausable', {
       trustProxy: true,
       inquiry: { rateLimit: { max: 1000, windowSeconds: 60 } },
       mail: { smtpUrl: smtp.url, intervalMs: 100, from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
@@ -217,14 +316,15 @@ describe('send-property-inquiry over PostgreSQL', () => {
     await server?.close();
     await smtp?.stop();
   });
+  const target = (): Target => ({ functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() });
 
   it('claims nothing while the database is down (503), and works when it is back', async () => {
-    await server.postgres?.pause();
-    const down = await post(server, body());
+    await pausable(server).pause();
+    const down = await post(target(), body());
     expect(down.status).toBe(503);
     expect(down.json).toMatchObject({ error: 'unavailable' });
-    await server.postgres?.resume();
-    await until(async () => (await post(server, body())).status === 200, 20000);
+    await pausable(server).resume();
+    await until(async () => (await post(target(), body())).status === 200, 20000);
   });
 
   it('turns 500 inquiries from 50 concurrent clients into exactly 500 rows and 500 e-mails', async () => {
@@ -235,9 +335,9 @@ describe('send-property-inquiry over PostgreSQL', () => {
       Array.from({ length: 50 }, async (_, c) => {
         for (let i = 0; i < 10; i++) {
           const payload = body({ name: `Client ${c}`, message: `Inquiry ${c}-${i}` });
-          const r = await post(server, payload, { 'X-Forwarded-For': `192.168.${c}.1` });
+          const r = await post(target(), payload, { 'X-Forwarded-For': `192.168.${c}.1` });
           // a client that retries after a lost answer reuses its key
-          if (i % 3 === 0) await post(server, payload, { 'X-Forwarded-For': `192.168.${c}.1` });
+          if (i % 3 === 0) await post(target(), payload, { 'X-Forwarded-For': `192.168.${c}.1` });
           expect(r.status).toBe(200);
           ids.add(String(r.json.id));
         }

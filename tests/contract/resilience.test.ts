@@ -2,7 +2,7 @@
  * The server when things go wrong: PostgreSQL stops and comes back, the database is not up yet at
  * start, a second process on the same PGlite data directory, and a clean stop on SIGTERM.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { openPostgres } from '../../server/db/postgres.ts';
 import { startServer } from '../../server/server.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startServerProcess } from '../support/server-process.ts';
-import { startTestServer } from '../support/servers.ts';
+import { pausable, startTestServer } from '../support/servers.ts';
 
 async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
@@ -30,18 +30,18 @@ describe('a database that goes away', () => {
   });
 
   it('answers 503 in PostgREST shape while PostgreSQL is down and recovers when it is back', async () => {
-    const server = await startTestServer('postgres');
+    const server = await startTestServer('postgres-pausable');
     cleanups.push(() => server.close());
     const url = `${server.url}/rest/v1/listings?select=id&limit=1`;
     expect((await fetch(url)).status).toBe(200);
-    await server.postgres?.pause();
+    await pausable(server).pause();
     const down = await fetch(url);
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBeTruthy();
     const body = await down.json();
     expect(Object.keys(body).sort()).toEqual(['code', 'details', 'hint', 'message']);
     expect(body.code).toBe('PGRST001');
-    await server.postgres?.resume();
+    await pausable(server).resume();
     const back = await until(async () => {
       const res = await fetch(url);
       return res.status === 200 ? res : undefined;
@@ -139,6 +139,27 @@ describe('npm start', () => {
       expect(existsSync(join(dir, 'server.lock'))).toBe(false);
     } finally {
       await server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs on an embedded PostgreSQL with --postgres: seeded on first start, kept across restarts, stopped with the server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exp-start-pg-'));
+    chmodSync(dir, 0o755);
+    let server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' }, { args: ['--postgres'] });
+    try {
+      expect(server.output()).toMatch(/PostgreSQL 1\d at postgres:\/\//);
+      const first = await fetch(`${server.url}/rest/v1/listings?select=id`, { headers: { Prefer: 'count=exact', Range: '0-0' } });
+      const total = first.headers.get('content-range');
+      expect(total).toMatch(/\/\d+$/);
+      expect(await server.stop()).toBe(0);
+      expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
+      server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' }, { args: ['--postgres'] });
+      expect(server.output()).not.toContain('seeded');
+      const again = await fetch(`${server.url}/rest/v1/listings?select=id`, { headers: { Prefer: 'count=exact', Range: '0-0' } });
+      expect(again.headers.get('content-range')).toBe(total);
+    } finally {
+      await server.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -210,7 +210,8 @@ test.describe('property search', () => {
 test.describe('the map in the search', () => {
   test('falls back to the simplified map with a warning when it cannot load, and retries once', async ({ page, data }) => {
     let requests = 0;
-    await page.route(/\/chunks\/ol-map-[\w-]+\.js$/, (route) => {
+    // the retry asks for the chunk under a new URL (?retry=1): a browser may keep a failed module
+    await page.route(/\/chunks\/ol-map-[\w-]+\.js(\?retry=\d+)?$/, (route) => {
       requests++;
       return requests === 1 ? route.abort('failed') : route.continue();
     });

@@ -1,6 +1,7 @@
 /**
- * Debian's chromium, launched the way this machine needs: headless, no sandbox (root in CI), no
- * background networking (the network is closed), a fresh profile. Never a downloaded browser.
+ * The test browser (see chromium.mjs): CHROMIUM_PATH, else the Chromium from npm, launched the way
+ * this machine needs: headless, no sandbox (root in CI), no background networking (the network is
+ * closed), a fresh profile.
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 

@@ -24,9 +24,9 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-export async function startServerProcess(env: Record<string, string>, options: { port?: number; ready?: RegExp; readyMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, options: { port?: number; ready?: RegExp; readyMs?: number; args?: string[] } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...(options.args ?? [])], {
     cwd: root,
     env: { ...process.env, SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,21 +9,32 @@ import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import type { Database } from '../../server/db/database.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../server/server.ts';
-import { startPostgres, type PostgresServer } from './postgres.ts';
+import { postgresDatabase, startPostgres, type PostgresServer } from './postgres.ts';
 
 export interface TestServer extends RunningServer {
   kind: 'pglite' | 'postgres';
   /** privileged SQL for the expected answers */
   sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  postgres?: PostgresServer;
+  /** the server's own PostgreSQL, to stop and start (kind 'postgres-pausable') */
+  postgres: PostgresServer | undefined;
 }
 
-export async function startTestServer(kind: 'pglite' | 'postgres', options: Partial<ServerOptions> = {}): Promise<TestServer> {
+/**
+ * 'postgres': a fresh database (in DATABASE_URL's server when set, else a throwaway server);
+ * 'postgres-pausable': always a throwaway server of its own, which the test may stop and start.
+ */
+export async function startTestServer(kind: 'pglite' | 'postgres' | 'postgres-pausable', options: Partial<ServerOptions> = {}): Promise<TestServer> {
   let postgres: PostgresServer | undefined;
+  let drop: (() => Promise<void>) | undefined;
   let db: Database;
-  if (kind === 'postgres') {
+  if (kind === 'postgres-pausable') {
     postgres = await startPostgres();
+    drop = () => postgres?.stop() ?? Promise.resolve();
     db = await openPostgres(postgres.url);
+  } else if (kind === 'postgres') {
+    const database = await postgresDatabase();
+    drop = database.drop;
+    db = await openPostgres(database.url);
   } else {
     db = await openPglite(null);
   }
@@ -33,12 +44,18 @@ export async function startTestServer(kind: 'pglite' | 'postgres', options: Part
   await server.ready;
   return {
     ...server,
-    kind,
+    kind: kind === 'pglite' ? 'pglite' : 'postgres',
     postgres,
     sql: (text, params = []) => db.admin.query(text, params),
     async close() {
       await server.close();
-      await postgres?.stop();
+      await drop?.();
     },
   };
+}
+
+/** The test server's own PostgreSQL, which the test stops and starts. */
+export function pausable(server: TestServer): PostgresServer {
+  if (!server.postgres) throw new Error("this test needs startTestServer('postgres-pausable')");
+  return server.postgres;
 }

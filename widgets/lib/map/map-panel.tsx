@@ -15,7 +15,11 @@ import { coordinate, fallbackPosition, mapListing, type Property } from '../list
 import { PropertyPlaceholder } from '../listing/placeholder.tsx';
 import { placeholderIndex } from '../listing/mapping.ts';
 import { SearchIcon } from '../ui/icons.tsx';
+import { lazyChunk } from '../lazy-chunk.ts';
 import type { MapController, MapPin } from './ol-map.ts';
+
+/** OpenLayers and our map code: loaded with the first map, retried under a new URL after a failure */
+const loadMapChunk = lazyChunk(() => import('./ol-map.ts'));
 
 export const MAP_HEIGHTS = 'h-[400px] cq-md:h-[600px] cq-lg:h-[800px]';
 const CONTAINER_RETRIES = 3;
@@ -142,7 +146,7 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
         else fail('Container has zero dimensions');
         return;
       }
-      import('./ol-map.ts')
+      loadMapChunk()
         .then(({ createMap }) => {
           if (disposed) return;
           controller.current = createMap({

@@ -5,7 +5,7 @@
  * a double click is recognised by its idempotency key, each client is rate limited, and a bot that
  * fills the honeypot is told "ok" and never delivered.
  */
-import { validateInquiry, LIMITS } from './validate.ts';
+import { IDEMPOTENCY_KEY, LIMITS, validateInquiry, type InquiryInput } from './validate.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
 import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient } from './store.ts';
@@ -30,7 +30,7 @@ export interface InquiryDeps {
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
-const ALLOW_HEADERS = 'authorization, x-client-info, apikey, content-type, x-region';
+const ALLOW_HEADERS = 'authorization, x-client-info, apikey, content-type, x-region, idempotency-key';
 
 function corsHeaders(origin: string | null, allowed: '*' | string[]): Record<string, string> | null {
   if (allowed === '*') return { 'Access-Control-Allow-Origin': '*' };
@@ -42,10 +42,24 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
 }
 
-async function hashClient(address: string, salt: string): Promise<string> {
-  const data = new TextEncoder().encode(`${salt}\n${address}`);
-  const digest = await crypto.subtle.digest('SHA-256', data);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32);
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const hashClient = async (address: string, salt: string) => (await sha256(`${salt}\n${address}`)).slice(0, 32);
+
+/** How long the same inquiry from the same client, sent without a key, counts as a repeat (a double click). */
+const KEYLESS_REPEAT_SECONDS = 600;
+
+/**
+ * A client written against SPEC call 5 sends no key: the same inquiry from the same client within
+ * the same ten minutes is taken for a repeat (a double click, a resend), anything else is new.
+ */
+async function derivedKey(clientHash: string, input: InquiryInput, now = Date.now()): Promise<string> {
+  const content = [input.name, input.email, input.phone, input.message, input.propertyTitle, input.propertyAddress, input.propertyPrice, input.recipientEmail, input.propertyId, input.agentId];
+  const window = Math.floor(now / 1000 / KEYLESS_REPEAT_SECONDS);
+  return `auto-${(await sha256(`${clientHash}\n${window}\n${JSON.stringify(content)}`)).slice(0, 40)}`;
 }
 
 export function createInquiryHandler(deps: InquiryDeps) {
@@ -74,18 +88,23 @@ export function createInquiryHandler(deps: InquiryDeps) {
     if (!checked.ok) return json(400, { error: 'validation', message: checked.message, fields: checked.fields }, cors);
     const input = checked.value;
     const spam = input.website.trim() !== '';
+    const headerKey = request.headers.get('idempotency-key')?.trim() || null;
+    if (!input.idempotencyKey && headerKey && !IDEMPOTENCY_KEY.test(headerKey)) {
+      return json(400, { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } }, cors);
+    }
 
     try {
       const clientHash = await hashClient(context.clientAddress, config.hashSalt);
+      const idempotencyKey = input.idempotencyKey ?? headerKey ?? (await derivedKey(clientHash, input));
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts
         await tx.query('select pg_advisory_xact_lock(hashtext($1))', [clientHash]);
-        const already = await existingInquiry(tx, input.idempotencyKey);
+        const already = await existingInquiry(tx, idempotencyKey);
         if (already) return { id: already, created: false, limited: false };
         if ((await recentFromClient(tx, clientHash, config.rateLimit.windowSeconds)) >= config.rateLimit.max) return { id: '', created: false, limited: true };
         const { recipient, listing } = await resolveRecipient(tx, input, config.teamInbox);
         const stored = await insertInquiry(tx, {
-          idempotencyKey: input.idempotencyKey,
+          idempotencyKey,
           listingId: listing?.id ?? null,
           agentId: input.agentId,
           name: input.name,

@@ -1,6 +1,7 @@
 /**
- * What the send-property-inquiry function accepts: the body of SPEC call 5 plus the property and
- * agent ids and an idempotency key. Every field is checked here, once, for Deno and Node alike.
+ * What the send-property-inquiry function accepts: the body of SPEC call 5 exactly as the spec
+ * sends it, plus optional extras (the property and agent ids, an idempotency key, the language,
+ * a honeypot). Every field is checked here, once, for Deno and Node alike.
  */
 export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000, text: 300, body: 16 * 1024 } as const;
 
@@ -8,6 +9,9 @@ export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000, text: 3
 export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
 export type FieldError = 'required' | 'tooLong' | 'invalid';
+
+/** An idempotency key, in the body or the Idempotency-Key header: 8 to 100 letters, digits, _ or -. */
+export const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
 
 export interface InquiryInput {
   name: string;
@@ -20,7 +24,8 @@ export interface InquiryInput {
   recipientEmail: string;
   propertyId: string | null;
   agentId: string | null;
-  idempotencyKey: string;
+  /** null: none sent (the handler takes the Idempotency-Key header, or derives one) */
+  idempotencyKey: string | null;
   lang: 'en' | 'es';
   /** the honeypot: non-empty means a bot */
   website: string;
@@ -76,9 +81,9 @@ export function validateInquiry(raw: unknown): Validation {
   };
   const propertyId = id('propertyId');
   const agentId = id('agentId');
-  const key = typeof body.idempotencyKey === 'string' ? body.idempotencyKey.trim() : '';
-  if (!key) fields.idempotencyKey = 'required';
-  else if (!/^[\w-]{8,100}$/.test(key)) fields.idempotencyKey = 'invalid';
+  const rawKey = body.idempotencyKey;
+  const key = rawKey === undefined || rawKey === null || rawKey === '' ? null : typeof rawKey === 'string' ? rawKey.trim() : String(rawKey);
+  if (key !== null && (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY.test(key))) fields.idempotencyKey = 'invalid';
   const lang = body.lang === 'es' ? 'es' : 'en';
   if (Object.keys(fields).length) {
     return { ok: false, fields, message: `Some fields are not valid: ${Object.entries(fields).map(([k, v]) => `${k} (${v})`).join(', ')}.` };

@@ -1,0 +1,92 @@
+/**
+ * The deployed function (supabase/functions/send-property-inquiry/index.ts) run by Deno from npm
+ * (the `deno` package), as Supabase runs it: no project config, `npm:` imports resolved from the
+ * npm registry this machine uses into a cache of our own (.cache/deno), its secrets from the
+ * environment, on a PostgreSQL with our migrations and seed applied.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort } from './postgres.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+
+export interface DenoFunction {
+  /** where the function answers (any path: the platform routes /functions/v1/<name> to it) */
+  url: string;
+  /** the scheduled call (pg_cron + pg_net in production): probe SMTP, deliver what is due */
+  drain(): Promise<Record<string, number>>;
+  output(): string;
+  exitStatus(): number | string | null;
+  stop(): Promise<void>;
+}
+
+export const DRAIN_SECRET = 'test-drain-secret';
+
+export async function startDenoFunction(secrets: Record<string, string>): Promise<DenoFunction> {
+  const port = await freePort();
+  const registry = process.env.NPM_CONFIG_REGISTRY ?? process.env.npm_config_registry;
+  const child: ChildProcess = spawn(
+    resolve(root, 'node_modules/.bin/deno'),
+    ['run', '--no-config', '--node-modules-dir=none', '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'supabase/functions/send-property-inquiry/index.ts'],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? root,
+        DENO_DIR: resolve(root, '.cache/deno'),
+        DENO_NO_UPDATE_CHECK: '1',
+        NO_COLOR: '1',
+        ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}),
+        // Deno.serve() listens where this says (the platform decides the address in production)
+        DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`,
+        OUTBOX_DRAIN_SECRET: DRAIN_SECRET,
+        ...secrets,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let status: number | string | null = null;
+  const exited = new Promise<void>((r) =>
+    child.once('exit', (code, signal) => {
+      status = code ?? signal;
+      r();
+    }),
+  );
+  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-200_000)));
+  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-200_000)));
+  const url = `http://127.0.0.1:${port}`;
+  // the first start downloads the npm packages into the cache
+  const end = Date.now() + 180_000;
+  for (;;) {
+    if (status !== null) throw new Error(`the Deno function exited (${status}):\n${out.slice(-4000)}`);
+    try {
+      const res = await fetch(url, { method: 'OPTIONS', headers: { Origin: 'http://localhost' } });
+      await res.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > end) {
+        child.kill('SIGKILL');
+        throw new Error(`the Deno function did not answer:\n${out.slice(-4000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    async drain() {
+      const res = await fetch(url, { method: 'POST', headers: { 'x-outbox-drain': DRAIN_SECRET } });
+      const body = (await res.json()) as Record<string, number>;
+      if (!res.ok) throw new Error(`drain: ${res.status} ${JSON.stringify(body)}`);
+      return body;
+    },
+    output: () => out,
+    exitStatus: () => status,
+    async stop() {
+      if (status === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
