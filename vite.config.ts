@@ -38,6 +38,8 @@ const common: UserConfig = {
  * Builds, selected by mode:
  *  - widgets: dist/widgets/exp-widgets.js, the tiny autoloader, with hashed chunks beside it
  *  - bundle:  dist/widgets/exp-widgets.bundle.js, every element in one self-contained file
+ *  - test-widgets: dist/test-widgets, the widgets with the test hooks (import.meta.env.EXP_TEST_HOOKS)
+ *    the browser tests and the map benchmark reach the map with; never served to visitors
  *  - site:    dist/site, the host site's plain pages as a multi-page build
  */
 export default defineConfig(({ mode }): UserConfig => {
@@ -76,14 +78,16 @@ export default defineConfig(({ mode }): UserConfig => {
     };
   }
   const single = mode === 'bundle';
+  const testHooks = mode === 'test-widgets';
   return {
     ...common,
+    define: { ...common.define, 'import.meta.env.EXP_TEST_HOOKS': JSON.stringify(testHooks) },
     plugins: [widgetLocales(), ecuadorOutline({ asset: !single }), olWithoutFlatStyles()],
     // assets are found relative to the chunk that needs them (import.meta.url), from any origin
     base: './',
     publicDir: false,
     build: {
-      outDir: resolve(here, 'dist/widgets'),
+      outDir: resolve(here, testHooks ? 'dist/test-widgets' : 'dist/widgets'),
       emptyOutDir: !single,
       sourcemap: true,
       minify: true,

@@ -1,7 +1,8 @@
 /**
  * `npm run build`: the widget bundle (autoloader + chunks), the single-file bundle, the host site
- * and the embedding demos,
- * dist-types/, and a table of gzip sizes (also written to dist/sizes.json for tests and benches).
+ * and the embedding demos, dist-types/, and a table of gzip sizes (also written to
+ * dist/sizes.json for tests and benches). `--test-widgets` also builds dist/test-widgets, the
+ * widgets with their test hooks (npm test does).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -50,7 +51,7 @@ export function printTable(rows: SizeRow[]): void {
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const want = (part: string) => only.length === 0 || only.includes(part);
   const started = Date.now();
   if (want('widgets')) {
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
     await build({ configFile: join(root, 'vite.config.ts'), mode: 'demo' });
   }
   if (want('types')) writeTypes();
+  // the widgets with their test hooks, for the browser tests and the map benchmark only
+  if (process.argv.includes('--test-widgets')) await build({ configFile: join(root, 'vite.config.ts'), mode: 'test-widgets' });
   if (want('widgets')) {
     const rows = measure();
     printTable(rows);

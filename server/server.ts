@@ -11,7 +11,7 @@ import type { InquiryConfig } from '../supabase/functions/_shared/inquiry/handle
 import { inquiryComposer } from '../supabase/functions/_shared/inquiry/mail.ts';
 import { DEFAULTS } from '../supabase/functions/_shared/defaults.ts';
 import { createInquiryFunction } from './functions/inquiry.ts';
-import { fileMailer, smtpMailer } from './mail/mailers.ts';
+import { fileMailer, smtp } from './mail/mailers.ts';
 import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-service.ts';
 import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
 import { createApp, type Logger } from './http/app.ts';
@@ -96,7 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const outbox = createOutboxService({
     ...delivery,
     sql,
-    mailer: smtpUrl ? smtpMailer(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
+    mailer: smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
     composers: { inquiry: inquiryComposer(mailOptions) },
     log,
   });

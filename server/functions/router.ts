@@ -3,6 +3,7 @@
  * Fetch-style handler (Request -> Response), the same code the deployed Deno function runs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANY_ORIGIN, functionPreflightHeaders } from '../../supabase/functions/_shared/cors.ts';
 
 export type FunctionHandler = (request: Request, context: { clientAddress: string }) => Promise<Response>;
 
@@ -21,7 +22,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*', ...headers });
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers });
   res.end(text);
 }
 
@@ -31,7 +32,7 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
     const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
     if (!fn) {
       if (req.method === 'OPTIONS') {
-        res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type' });
+        res.writeHead(204, functionPreflightHeaders({ ...ANY_ORIGIN }));
         res.end();
         return;
       }

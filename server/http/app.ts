@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import { ANY_ORIGIN } from '../../supabase/functions/_shared/cors.ts';
 import { matchPage, redirectFor } from './routes.ts';
 import { StaticFiles } from './static.ts';
 
@@ -22,7 +23,7 @@ export interface AppOptions {
   bundleOnly?: boolean;
 }
 
-const CORS_ANY = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+const CORS_ANY = { ...ANY_ORIGIN, 'Cross-Origin-Resource-Policy': 'cross-origin' };
 
 /** The entry URL is stable and revalidated often; chunks and hashed assets never change. */
 function bundleHeaders(path: string): Record<string, string> {
@@ -126,7 +127,7 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
         const body = url.pathname.startsWith('/rest/')
           ? { code: 'PGRST000', details: null, hint: null, message: 'The server could not answer this request' }
           : { error: 'internal', message: 'The server could not answer this request. Please try again.' };
-        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' }).end(JSON.stringify(body));
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN }).end(JSON.stringify(body));
       } else res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Internal server error');
     }
   }

@@ -1,24 +1,15 @@
 /**
- * How the local server hands mail over: SMTP (SMTP_URL, a nodemailer URL) with timeouts, so a
- * mail server that stops answering fails a send instead of holding it for nodemailer's default
- * ten minutes; or, with no SMTP configured, an .eml file per mail in the outbox directory.
+ * How the local server hands mail over: SMTP (SMTP_URL, a nodemailer URL; the shared mailer with
+ * its timeouts), or, with no SMTP configured, an .eml file per mail in the outbox directory.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { smtpMailer } from '../../supabase/functions/_shared/outbox/smtp.ts';
 import type { Mailer, MailMessage } from '../../supabase/functions/_shared/outbox/worker.ts';
 
-export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
-
-export function smtpMailer(url: string): Mailer {
-  // the URL's own settings win over these defaults
-  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
-  return {
-    async send(message: MailMessage) {
-      await transport.sendMail(message);
-    },
-    verify: () => transport.verify(),
-  };
+export function smtp(url: string): Mailer {
+  return smtpMailer((options) => nodemailer.createTransport(options), url);
 }
 
 export function fileMailer(dir: string): Mailer {

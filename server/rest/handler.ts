@@ -3,6 +3,7 @@
  * headers (Content-Range, 200/206/416) and error JSON, answered as the `anon` role.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANY_ORIGIN } from '../../supabase/functions/_shared/cors.ts';
 import { DatabaseUnavailableError, type Database } from '../db/database.ts';
 import { ApiError, databaseUnavailable, fromPostgres, methodNotAllowed, notSingle, rangeNotSatisfiable, schemaUnavailable, tableNotFound } from './errors.ts';
 import { parseReadQuery } from './parse.ts';
@@ -12,7 +13,7 @@ import { buildCount, buildPage } from './sql.ts';
 export const MAX_ROWS = 1000;
 
 export const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
+  ...ANY_ORIGIN,
   'Access-Control-Expose-Headers': 'Content-Range, Range-Unit, Content-Location, Preference-Applied, Retry-After',
 };
 

@@ -3,6 +3,7 @@
  * profiles (DESIGN decision 6); the rest are realistic directory entries, some with partly empty
  * fields as real directories have them. A few agents of other countries must never be shown.
  */
+import { fold } from '../functions/_shared/protocol/text.ts';
 export interface AgentRow {
   id: number;
   first_name: string | null;
@@ -30,7 +31,7 @@ export interface AgentRow {
 const DOMAIN = 'expecuador.example';
 
 function email(first: string, last: string): string {
-  const clean = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]+/g, '');
+  const clean = (s: string) => fold(s).toLowerCase().replace(/[^a-z]+/g, '');
   return `${clean(first.split(' ')[0] ?? first)}.${clean(last.split(' ')[0] ?? last)}@${DOMAIN}`;
 }
 
@@ -143,7 +144,7 @@ export function generateAgents(rand: () => number): AgentRow[] {
   for (const [first, last, country] of foreign) {
     const id = agents.length + 1;
     agents.push({
-      id, first_name: first, last_name: last, email: `${first.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')}.${last.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')}@exp-${country.toLowerCase()}.example`,
+      id, first_name: first, last_name: last, email: `${fold(first).toLowerCase()}.${fold(last).toLowerCase()}@exp-${country.toLowerCase()}.example`,
       phone: '+1 555 0100', picture: null, country_code: country, location: null, about: null, languages: null, specializations: null, certifications: null,
       locations_served: null, facebook: null, instagram: null, linkedin: null, website: null, private_notes: null, created_at: created(id), home: [],
     });

@@ -3,6 +3,8 @@
  * points on land, the neighbourhoods and streets that appear in addresses, and how prices and the
  * mix of property types differ from place to place.
  */
+import { fold } from '../functions/_shared/protocol/text.ts';
+
 export type PropertyType = 'house' | 'apartment' | 'land' | 'office' | 'business_premises' | 'commercial_building';
 
 export interface Place {
@@ -135,6 +137,6 @@ export const AREA: Record<PropertyType, [number, number]> = {
 
 /** Where a listing with unusable coordinates is approximated (kept in sync with the widget). */
 export function findPlace(city: string | null | undefined): Place | undefined {
-  const folded = (city ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
-  return PLACES.find((p) => p.city.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase() === folded);
+  const folded = fold(city ?? '').trim();
+  return PLACES.find((p) => fold(p.city) === folded);
 }

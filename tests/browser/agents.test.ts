@@ -1,6 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import { fold } from '../../supabase/functions/_shared/protocol/text.ts';
 
 const API_URL = await dataApiUrl();
 
@@ -65,7 +66,6 @@ describe('<exp-agent-directory>', () => {
   it('searches first name, last name and e-mail in any case, with or without accents, by Enter or the button', async () => {
     const el = await mount(`<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
     await waitFor(() => names(el).length === all.length, 8000, 'all agents');
-    const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
     const expected = (q: string) => all.filter((a) => [a.first_name, a.last_name, a.email].some((f) => fold(f ?? '').includes(fold(q)))).map(fullName);
     for (const [q, how] of [['andres', 'enter'], ['ANDRÉS', 'button'], ['villacis', 'enter'], ['MENDO', 'button'], ['maria.andrade@', 'enter']] as const) {
       await searchFor(el, q, how);

@@ -1,7 +1,8 @@
 /** Helpers for browser tests of the built bundle (dist/widgets), run by @web/test-runner. */
 import type axeCore from 'axe-core';
 
-export const BUNDLE_URL = new URL('/dist/widgets/exp-widgets.js', location.origin).href;
+/** the widgets as built for visitors, plus the map's test hooks (vite.config.ts, mode test-widgets) */
+export const BUNDLE_URL = new URL('/dist/test-widgets/exp-widgets.js', location.origin).href;
 export const SINGLE_FILE_URL = new URL('/dist/widgets/exp-widgets.bundle.js', location.origin).href;
 
 export async function loadBundle(url = BUNDLE_URL): Promise<void> {

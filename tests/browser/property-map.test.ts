@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { sendMouse } from '@web/test-runner-commands';
-import { BUNDLE_URL, cleanup, dataApiUrl, loadBundle, mount, shadow, waitFor } from './helpers.ts';
+import { BUNDLE_URL, cleanup, dataApiUrl, loadBundle, mount, shadow, shadowAll, waitFor } from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 
@@ -97,8 +97,6 @@ describe('the map', () => {
     // every pin is in exactly one cluster or drawn on its own
     expect(stats.clusters.reduce((a, b) => a + b, 0) + stats.singles).to.equal(expected);
     expect(stats.clusters.length).to.be.greaterThan(0);
-    // the element keeps the drawn clusters in data-clusters once a render completes
-    await waitFor(() => target.dataset.clusters === target.expMap.stats().clusters.join(','), 5000, 'data-clusters');
   });
 
   it('draws pins without clustering for 10 or fewer, and rebuilds them when the filters change', async () => {
@@ -146,5 +144,79 @@ describe('the map', () => {
     const box = el.getBoundingClientRect();
     const expected = box.width >= 1024 ? 800 : box.width >= 768 ? 600 : 400;
     expect(Math.round(map.getBoundingClientRect().height)).to.equal(expected);
+  });
+
+  it('loads its points once per search: a page or sort change in the search does not load them again', async () => {
+    const calls: string[] = [];
+    const realFetch = window.fetch;
+    window.fetch = (...args: Parameters<typeof fetch>) => {
+      const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+      if (url.includes('select=id%2Clat%2Clng') || url.includes('select=id,lat,lng')) calls.push(url);
+      return realFetch(...args);
+    };
+    try {
+      const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="quito" api-key="points-${Date.now()}"></exp-property-search>`, 'exp-property-search', '[part="map"]');
+      await mapReady(el);
+      await waitFor(() => shadowAll(el, '[part~="card"]').length === 24, 15000, 'first page');
+      const first = calls.length;
+      expect(first).to.be.greaterThan(0);
+      const firstCard = () => shadow(el, '[part~="card"]').textContent;
+      const before = firstCard();
+      shadowAll<HTMLButtonElement>(el, '[part="pagination"] button').find((b) => b.textContent?.trim() === 'Next')?.click();
+      await waitFor(() => firstCard() !== before, 15000, 'second page');
+      const sort = shadow<HTMLSelectElement>(el, '[part="results"] select');
+      sort.value = 'price_asc';
+      sort.dispatchEvent(new Event('change', { bubbles: true }));
+      await waitFor(() => shadow(el, '[part="results"]').textContent?.includes('Showing 1 - 24'), 15000, 'sorted first page');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(calls.length, calls.join('\n')).to.equal(first);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
+  it('follows a language switch and a new tile-url with the map it already has', async () => {
+    // any image the data server serves (with CORS) will do as a tile
+    const tiles = `${API_URL}/media/listings/land-1.svg?tile={z}-{x}-{y}`;
+    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en"></exp-property-map>`, 'exp-property-map');
+    await mapReady(el);
+    const zoomIn = () => el.shadowRoot?.querySelector<HTMLButtonElement>('.ol-zoom-in')?.title;
+    expect(zoomIn()).to.equal('Zoom in');
+    el.setAttribute('lang', 'es');
+    await waitFor(() => zoomIn() === 'Acercar', 5000, 'Spanish zoom label');
+    expect(el.shadowRoot?.querySelector('.ol-attribution button')?.getAttribute('title')).to.equal('Créditos del mapa');
+    // the page's resource timing buffer (250 entries) fills up over a whole test file
+    performance.clearResourceTimings();
+    const tileRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile='));
+    expect(tileRequests()).to.have.length(0);
+    el.setAttribute('tile-url', tiles);
+    await waitFor(() => tileRequests().length > 0, 8000, 'tiles from the new tile-url');
+  });
+
+  it('never shows the previous listing in the popup while the next one loads', async () => {
+    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
+    const rows = await apiRows('select=id,title&country_code=eq.EC&status=eq.1&city_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=2');
+    const [a, b] = rows as [Record<string, unknown>, Record<string, unknown>];
+    const target = await mapReady(el);
+    const realFetch = window.fetch;
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+      // the second listing answers slowly
+      if (url.includes(`id=eq.${String(b.id)}`)) await held;
+      return realFetch(...args);
+    };
+    try {
+      const popup = () => el.shadowRoot?.querySelector('[part="popup"]')?.textContent ?? '';
+      await atPin(target, String(a.id), 'move', () => popup().includes(String(a.title)));
+      await atPin(target, String(b.id), 'move', () => popup() !== '' && !popup().includes(String(a.title)));
+      expect(popup()).to.not.contain(String(a.title));
+      release();
+      await waitFor(() => popup().includes(String(b.title)), 8000, 'the second listing in the popup');
+    } finally {
+      release();
+      window.fetch = realFetch;
+    }
   });
 });

@@ -102,8 +102,8 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
         <ChevronLeft size={18} />
         {t('profile.returnToSearch')}
       </a>
-      <div className="grid gap-8 cq-lg:grid-cols-[360px_1fr] items-start">
-        <aside className="rounded-brand border border-line bg-surface p-6 flex flex-col items-center gap-4 text-center shadow-sm" part="contact-card">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-8 cq-lg:grid-cols-[360px_minmax(0,1fr)] items-start">
+        <aside className="min-w-0 rounded-brand border border-line bg-surface p-4 cq-xs:p-6 flex flex-col items-center gap-4 text-center shadow-sm break-words" part="contact-card">
           <AgentAvatar name={p.name} photo={p.photo} size={160} />
           <div>
             <h1 id="exp-agent-name" className="m-0 text-2xl font-bold text-ink" part="name">
@@ -128,7 +128,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
             </ul>
           ) : null}
         </aside>
-        <div className="flex flex-col gap-6 min-w-0">
+        <div className="flex flex-col gap-6 min-w-0 break-words">
           <Section title={t('profile.contact')}>
             <p className="m-0">{[p.email, p.phone].filter(Boolean).join(' · ') || '—'}</p>
           </Section>

@@ -11,7 +11,8 @@ export function remToPx(declarations: string): string {
 const v = (name: string) => themeVar(`--exp-${name}` as ThemeVariable);
 
 /** Breakpoints follow the element's own width (container queries), not the page's. */
-const containerSizes = { sm: 640, md: 768, lg: 1024, xl: 1280 } as const;
+/** xs: phones of 384 px and more (the smallest are 320 to 375); the rest as Tailwind's screens */
+const containerSizes = { xs: 384, sm: 640, md: 768, lg: 1024, xl: 1280 } as const;
 
 export const twindConfig = defineConfig({
   presets: [presetTailwind()],

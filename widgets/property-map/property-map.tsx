@@ -49,7 +49,7 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
 
   return (
     <>
-      <MapPanel filters={filters} total={total} properties={[]} hoveredId={hovered} selectedId={property?.id ?? null} onOpen={(id) => void openId(id)} onHover={setHovered} tileUrl={props.tileUrl} />
+      <MapPanel filters={filters} total={total} properties={[]} hoveredId={hovered} onOpen={(id) => void openId(id)} onHover={setHovered} tileUrl={props.tileUrl} />
       <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} />
     </>
   );

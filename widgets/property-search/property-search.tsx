@@ -193,7 +193,6 @@ export function PropertySearch(props: Props) {
               total={shown.status === 'ready' ? shown.total : null}
               properties={properties}
               hoveredId={store.hoveredId.value}
-              selectedId={store.openId.value}
               onOpen={(id) => openDetail({ id })}
               onHover={(id) => (store.hoveredId.value = id)}
               onSearchArea={searchArea}

@@ -62,7 +62,7 @@ export function SiteHeader({ tone, baseUrl, position }: ElementProps<typeof site
       data-state={solid ? 'scrolled' : 'top'}
       className={`exp-bar flex items-center ${solid ? 'bg-surface shadow-md' : 'bg-transparent shadow-none'}`}
     >
-      <div className="w-full max-w-[1400px] mx-auto px-3 cq-sm:px-4 cq-md:px-8 flex items-center gap-2 cq-sm:gap-3">
+      <div className="w-full max-w-[1400px] mx-auto px-2 cq-xs:px-3 cq-sm:px-4 cq-md:px-8 flex items-center gap-1.5 cq-xs:gap-2 cq-sm:gap-3">
         <a href={link('/')} className="flex items-center shrink-0 rounded-sm" aria-current={current('/')}>
           <span className="cq-sm:hidden">
             <Logo tone={light ? 'light' : 'dark'} label={t('header.home')} compact />
@@ -71,8 +71,9 @@ export function SiteHeader({ tone, baseUrl, position }: ElementProps<typeof site
             <Logo tone={light ? 'light' : 'dark'} label={t('header.home')} />
           </span>
         </a>
-        <nav aria-label={t('header.navLabel')} part="nav" className="ml-auto flex items-center gap-2 cq-md:gap-4">
-          <a href={link('/search-properties')} aria-current={current('/search-properties')} part="link" className={`px-1 py-2 text-[14px] cq-sm:text-[15px] font-semibold no-underline whitespace-nowrap hover:underline underline-offset-4 ${text}`}>
+        <nav aria-label={t('header.navLabel')} part="nav" className="ml-auto flex items-center gap-2 cq-md:gap-4 min-w-0">
+          {/* on the smallest phones the link takes two lines, so the menu button stays on screen */}
+          <a href={link('/search-properties')} aria-current={current('/search-properties')} part="link" className={`block px-1 py-1 text-[13px] leading-tight text-center max-w-[7.5em] cq-xs:max-w-none cq-xs:py-2 cq-xs:text-[14px] cq-xs:leading-normal cq-xs:whitespace-nowrap cq-sm:text-[15px] font-semibold no-underline hover:underline underline-offset-4 ${text}`}>
             {t('nav.searchProperties')}
           </a>
           <a

@@ -5,6 +5,7 @@
  * so a server never starts with a limit of NaN or 0 because of a typo.
  */
 import { DEFAULTS } from './defaults.ts';
+import { EMAIL_PATTERN } from './protocol/inquiry.ts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -13,7 +14,6 @@ export class ConfigError extends Error {
   }
 }
 
-const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
 export function envReader(get: (name: string) => string | undefined) {
   const problems: string[] = [];
@@ -65,7 +65,7 @@ export function envReader(get: (name: string) => string | undefined) {
       const v = raw(name);
       if (v === undefined) return fallback;
       const address = options.displayName ? (/<([^<>]+)>\s*$/.exec(v)?.[1] ?? v) : v;
-      if (EMAIL.test(address.trim())) return v;
+      if (EMAIL_PATTERN.test(address.trim())) return v;
       problems.push(`${name} must be an e-mail address${options.displayName ? ' (optionally "Name" <address>)' : ''}, not "${v}"`);
       return fallback;
     },

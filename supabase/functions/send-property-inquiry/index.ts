@@ -12,7 +12,8 @@ import { pgSql, type PgPool } from '../_shared/db/pg.ts';
 import { envReader, readInquirySettings, readMailSettings } from '../_shared/env.ts';
 import { createInquiryHandler } from '../_shared/inquiry/handler.ts';
 import { inquiryComposer } from '../_shared/inquiry/mail.ts';
-import { createOutboxWorker, type MailMessage } from '../_shared/outbox/worker.ts';
+import { smtpMailer } from '../_shared/outbox/smtp.ts';
+import { createOutboxWorker } from '../_shared/outbox/worker.ts';
 
 // Only Supabase's runtime has EdgeRuntime; under plain Deno (our tests) the drain simply runs on.
 const background = (work: Promise<unknown>) => {
@@ -33,21 +34,12 @@ const pool = new pg.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMil
 pool.on('error', (error: Error) => console.error('[send-property-inquiry] idle connection:', error.message));
 const sql = pgSql(pool as unknown as PgPool);
 
-const transport = mail.smtpUrl
-  ? nodemailer.createTransport({ url: mail.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 })
-  : null;
+const noSmtp = async () => {
+  throw new Error('SMTP_URL is not set');
+};
 const outbox = createOutboxWorker({
   sql,
-  mailer: {
-    async send(message: MailMessage) {
-      if (!transport) throw new Error('SMTP_URL is not set');
-      await transport.sendMail(message);
-    },
-    verify: async () => {
-      if (!transport) throw new Error('SMTP_URL is not set');
-      await transport.verify();
-    },
-  },
+  mailer: mail.smtpUrl ? smtpMailer((options) => nodemailer.createTransport(options), mail.smtpUrl) : { send: noSmtp, verify: noSmtp },
   composers: { inquiry: inquiryComposer({ from: mail.from, siteUrl: mail.siteUrl }) },
   log: (line) => console.log(line),
 });

@@ -4,7 +4,8 @@
  * dots, parentheses, quotes, backslashes, % and _ included; DESIGN decision 10).
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { escapeLike, fold, quoteForLogic } from './text.ts';
+import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
+import { escapeLike, quoteForLogic } from './text.ts';
 
 export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
 export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website`;

@@ -4,6 +4,7 @@
  * inquiries); the function decides who is mailed, never the browser (DESIGN decision 9).
  */
 import type { FunctionsClient } from '@supabase/functions-js';
+import type { ContactField } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
 
 export interface InquiryRequest {
   name: string;
@@ -24,17 +25,12 @@ export interface InquiryRequest {
   website: string;
 }
 
-export type InquiryField = 'name' | 'email' | 'phone' | 'message';
+export type InquiryField = ContactField;
 
 export type InquiryResult =
   | { ok: true; id: string }
   | { ok: false; reason: 'invalid'; fields: Partial<Record<InquiryField, string>> }
   | { ok: false; reason: 'rate-limited' | 'failed' };
-
-export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000 } as const;
-
-/** The e-mail syntax both the form and the function accept. */
-export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
 export async function sendInquiry(functions: FunctionsClient, body: InquiryRequest): Promise<InquiryResult> {
   try {

@@ -4,7 +4,8 @@
  * SPEC point 5 live here, once, for the count, the page and the map alike.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { escapeLike, fold } from './text.ts';
+import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
+import { escapeLike } from './text.ts';
 
 export const PAGE_SIZE = 24;
 export const COUNTRY = 'EC';

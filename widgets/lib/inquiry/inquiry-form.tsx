@@ -6,9 +6,11 @@
  */
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { getClients } from '../data/client.ts';
-import { EMAIL_PATTERN, LIMITS, newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
+import { LIMITS, type FieldError } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
+import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { emit } from '../events.ts';
+import { errorKey, validateInquiry, type Values } from './fields.ts';
 
 export interface InquiryTarget {
   propertyId?: string;
@@ -36,20 +38,7 @@ declare module '../events.ts' {
   }
 }
 
-type Values = Record<InquiryField, string>;
 const EMPTY: Values = { name: '', email: '', phone: '', message: '' };
-
-export function validateInquiry(v: Values): Partial<Record<InquiryField, string>> {
-  const errors: Partial<Record<InquiryField, string>> = {};
-  if (!v.name.trim()) errors.name = 'inquiry.errors.nameRequired';
-  else if (v.name.trim().length > LIMITS.name) errors.name = 'inquiry.errors.tooLong';
-  if (!v.email.trim()) errors.email = 'inquiry.errors.emailRequired';
-  else if (v.email.trim().length > LIMITS.email || !EMAIL_PATTERN.test(v.email.trim())) errors.email = 'inquiry.errors.emailInvalid';
-  if (v.phone.trim().length > LIMITS.phone) errors.phone = 'inquiry.errors.tooLong';
-  else if (v.phone.trim() && !/^[+()\d\s.-]{6,}$/.test(v.phone.trim())) errors.phone = 'inquiry.errors.phoneInvalid';
-  if (v.message.length > LIMITS.message) errors.message = 'inquiry.errors.tooLong';
-  return errors;
-}
 
 export interface InquiryFormProps {
   target: InquiryTarget;
@@ -114,7 +103,7 @@ export function InquiryForm({ target, onSent, heading, submitLabel }: InquiryFor
     }
     if (result.reason === 'invalid' && Object.keys(result.fields).length) {
       const mapped: Partial<Record<InquiryField, string>> = {};
-      for (const [f, code] of Object.entries(result.fields)) mapped[f as InquiryField] = `inquiry.errors.${code}`;
+      for (const [f, code] of Object.entries(result.fields)) mapped[f as InquiryField] = errorKey(f as InquiryField, code as FieldError);
       setErrors(mapped);
       setStatus('idle');
       return;

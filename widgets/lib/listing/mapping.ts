@@ -7,6 +7,7 @@
 import { safeMediaUrl } from '../config.ts';
 import { priceValue } from '../format.ts';
 import { cityCentroid, jitter, QUITO } from './places.ts';
+import { parseCoordinate } from '../../../supabase/functions/_shared/protocol/text.ts';
 
 export interface PropertyAgent {
   id: string | null;
@@ -56,14 +57,6 @@ const count = (v: unknown): number => {
   return Number.isFinite(n) && n > 0 ? n : 0;
 };
 
-/** Numbers or numeric strings within range; anything else is not a coordinate. */
-export function coordinate(v: unknown, maxAbs: number): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) <= maxAbs ? v : undefined;
-  if (typeof v !== 'string' || !/^\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*$/.test(v)) return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) && Math.abs(n) <= maxAbs ? n : undefined;
-}
-
 /** The approximate position of a listing without usable coordinates. */
 export function fallbackPosition(id: string, city: string | null | undefined, state?: string | null): [number, number] {
   const [lat, lng] = cityCentroid(city) ?? cityCentroid(state) ?? QUITO;
@@ -101,15 +94,23 @@ export function normaliseImages(value: unknown, apiBase: string): string[] {
   return out;
 }
 
+/**
+ * Where a listing is drawn: its coordinates when they are usable (the columns the database parsed,
+ * else the feed's text by the same rule), else near its city, marked approximate (decision 3).
+ */
+export function listingPosition(row: Record<string, unknown>): { lat: number; lng: number; approximate: boolean } {
+  const lat = parseCoordinate(row.lat, 90) ?? parseCoordinate(row.geo_lat, 90);
+  const lng = parseCoordinate(row.lng, 180) ?? parseCoordinate(row.geo_lon, 180);
+  if (lat !== null && lng !== null) return { lat, lng, approximate: false };
+  const [fLat, fLng] = fallbackPosition(text(row.id), text(row.city), text(row.state));
+  return { lat: fLat, lng: fLng, approximate: true };
+}
+
 export function mapListing(row: Record<string, unknown>, apiBase: string, defaults: MappingDefaults = ENGLISH_DEFAULTS): Property {
   const id = text(row.id);
   const city = text(row.city);
   const state = text(row.state);
-  // prefer the columns the database already checked, else parse the text as the feeds send it
-  const lat = coordinate(row.lat, 90) ?? coordinate(row.geo_lat, 90);
-  const lng = coordinate(row.lng, 180) ?? coordinate(row.geo_lon, 180);
-  const approximate = lat === undefined || lng === undefined;
-  const [fLat, fLng] = approximate ? fallbackPosition(id, city, state) : [lat, lng];
+  const { lat: fLat, lng: fLng, approximate } = listingPosition(row);
 
   const first = text(row.agent_first_name);
   const last = text(row.agent_last_name);

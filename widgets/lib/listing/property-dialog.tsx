@@ -41,7 +41,7 @@ export function PropertyDialog({ property, onClose, phoneCountryCode }: Property
                 <Carousel images={p.images} propertyId={p.id} title={p.title} variant="detail" eager />
               </div>
             </div>
-            <div className="grid gap-6 p-4 cq-md:p-6 cq-lg:grid-cols-[1fr_340px]">
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-6 p-4 cq-md:p-6 cq-lg:grid-cols-[minmax(0,1fr)_340px]">
               <div className="flex flex-col gap-4 min-w-0">
                 <div>
                   <h2 id={titleId} className="m-0 text-xl cq-md:text-2xl font-bold leading-tight text-ink">
@@ -55,7 +55,7 @@ export function PropertyDialog({ property, onClose, phoneCountryCode }: Property
                   ) : null}
                   {p.approximate ? <p className="m-0 mt-1 text-sm text-ink-muted">{t('map.approximate')}</p> : null}
                 </div>
-                <dl className="m-0 grid grid-cols-2 cq-sm:grid-cols-4 gap-2" part="facts">
+                <dl className="m-0 grid grid-cols-[repeat(2,minmax(0,1fr))] cq-sm:grid-cols-[repeat(4,minmax(0,1fr))] gap-2" part="facts">
                   {[
                     [t('listing.bedrooms'), formatCount(p.bedrooms)],
                     [t('listing.bathrooms'), formatCount(p.bathrooms)],
@@ -63,8 +63,8 @@ export function PropertyDialog({ property, onClose, phoneCountryCode }: Property
                     [t('listing.type'), typeLabel(p.propertyType, t)],
                   ].map(([label, value]) => (
                     <div key={label} className="rounded-md border border-line px-3 py-2">
-                      <dt className="text-xs uppercase tracking-wide text-ink-muted">{label}</dt>
-                      <dd className="m-0 mt-0.5 font-semibold text-ink">{value}</dd>
+                      <dt className="text-xs uppercase tracking-wide text-ink-muted break-words">{label}</dt>
+                      <dd className="m-0 mt-0.5 font-semibold text-ink break-words">{value}</dd>
                     </div>
                   ))}
                 </dl>
@@ -75,7 +75,7 @@ export function PropertyDialog({ property, onClose, phoneCountryCode }: Property
                   </section>
                 ) : null}
               </div>
-              <div className="flex flex-col gap-4">
+              <div className="flex flex-col gap-4 min-w-0">
                 {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} /> : null}
                 <section className="rounded-brand border border-line p-4">
                   <InquiryForm

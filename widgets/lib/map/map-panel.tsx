@@ -1,22 +1,22 @@
 /**
- * The map beside the list (SPEC points 2, 4, 5, 8, 9; DESIGN decision 3), shared by
+ * The map beside the list (docs/product.md §2, §4, §5, §8, §9; docs/decisions.md #3), shared by
  * <exp-property-search> and <exp-property-map>. It shows every listing matching the filters (the
- * light call, up to 5,000), not only the page; states 'Loading map...', ready, 'Error loading map';
- * when the map fails it falls back to the simplified map (a list of 6), says so in a toast, and
- * tries the real map once more after 2 s. OpenLayers loads only when a map is shown.
+ * light call, up to 5,000), not only the page, loaded once per search: a page or sort change never
+ * reloads it. States 'Loading map...', ready, 'Error loading map'; when the map fails it falls back
+ * to the simplified map (a list of 6), says so in a toast, and tries the real map once more after
+ * 2 s. OpenLayers loads only when a map is shown; its labels and tiles follow the element live.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { getClients } from '../data/client.ts';
-import { getListing, getMapPoints, MAP_POINTS_LIMIT, type MapPoint, type SearchFilters } from '../data/listings.ts';
+import { getMapPoints, MAP_POINTS_LIMIT, type MapPoint, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
 import { formatCount, formatPrice } from '../format.ts';
-import { coordinate, fallbackPosition, mapListing, type Property } from '../listing/mapping.ts';
-import { PropertyPlaceholder } from '../listing/placeholder.tsx';
-import { placeholderIndex } from '../listing/mapping.ts';
-import { SearchIcon } from '../ui/icons.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
-import type { MapController, MapPin } from './ol-map.ts';
+import { listingPosition, type Property } from '../listing/mapping.ts';
+import { SearchIcon } from '../ui/icons.tsx';
+import { MapPopup } from './map-popup.tsx';
+import type { MapController, MapLabels, MapPin } from './ol-map.ts';
 
 /** OpenLayers and our map code: loaded with the first map, retried under a new URL after a failure */
 const loadMapChunk = lazyChunk(() => import('./ol-map.ts'));
@@ -26,12 +26,11 @@ const CONTAINER_RETRIES = 3;
 
 export interface MapPanelProps {
   filters: SearchFilters;
-  /** the exact count of the search, once known */
+  /** the exact count of the search, once known (null while a page or a new search loads) */
   total: number | null;
   /** the page's properties (the fallback list and richer popups) */
   properties: Property[];
   hoveredId: string | null;
-  selectedId: string | null;
   onOpen: (id: string) => void;
   onHover: (id: string | null) => void;
   /** 'Search this area' (a bbox) and clearing it (undefined); omitted for maps without a search */
@@ -40,14 +39,19 @@ export interface MapPanelProps {
   tileUrl?: string | undefined;
 }
 
-/** A listing's position for the map: its own when usable, else approximate (DESIGN decision 3). */
-export function pinFor(point: Pick<MapPoint, 'id' | 'lat' | 'lng' | 'geo_lat' | 'geo_lon' | 'city' | 'price'>): MapPin {
-  const id = String(point.id);
-  const lat = coordinate(point.lat, 90) ?? coordinate(point.geo_lat, 90);
-  const lng = coordinate(point.lng, 180) ?? coordinate(point.geo_lon, 180);
-  if (lat !== undefined && lng !== undefined) return { id, lat, lng, price: Number(point.price) || 0, approximate: false };
-  const [fLat, fLng] = fallbackPosition(id, point.city);
-  return { id, lat: fLat, lng: fLng, price: Number(point.price) || 0, approximate: true };
+/** A listing's pin: its position (approximate when it has no usable coordinates) and price. */
+export function pinFor(point: MapPoint): MapPin {
+  return { id: String(point.id), price: Number(point.price) || 0, ...listingPosition(point as unknown as Record<string, unknown>) };
+}
+
+/**
+ * The count of the search for these filters: while a page of the same search loads, the element's
+ * count is briefly unknown, and the one already known still holds.
+ */
+function useCountOf(filtersKey: string, total: number | null): number | null {
+  const [known, setKnown] = useState<{ key: string; total: number } | null>(null);
+  if (total !== null && (known?.key !== filtersKey || known.total !== total)) setKnown({ key: filtersKey, total });
+  return total ?? (known?.key === filtersKey ? known.total : null);
 }
 
 export function MapPanel(props: MapPanelProps) {
@@ -57,13 +61,18 @@ export function MapPanel(props: MapPanelProps) {
   const [pins, setPins] = useState<MapPin[] | null>(null);
   const [capped, setCapped] = useState(false);
   const filtersKey = JSON.stringify(props.filters);
+  const filters = useMemo(() => JSON.parse(filtersKey) as SearchFilters, [filtersKey]);
+  const total = useCountOf(filtersKey, props.total);
   const rest = getClients(api).rest;
+  // the page's properties, for the pins when the map's own call fails
+  const pageProperties = useRef(props.properties);
+  pageProperties.current = props.properties;
 
-  // every matching listing, not only the page (the light call)
+  // every matching listing, not only the page (the light call): once per search
   useEffect(() => {
-    if (props.total === null) return;
+    if (total === null) return;
     const controller = new AbortController();
-    getMapPoints(rest, props.filters, props.total, controller.signal)
+    getMapPoints(rest, filters, total, controller.signal)
       .then(({ points, capped: more }) => {
         setPins(points.map(pinFor));
         setCapped(more);
@@ -71,17 +80,17 @@ export function MapPanel(props: MapPanelProps) {
       .catch((error: unknown) => {
         if ((error as Error)?.name === 'AbortError' || controller.signal.aborted) return;
         console.error('[exp] map points:', error);
-        setPins(props.properties.map((p) => ({ id: p.id, lat: p.lat, lng: p.lng, price: p.price, approximate: p.approximate })));
+        setPins(pageProperties.current.map((p) => ({ id: p.id, lat: p.lat, lng: p.lng, price: p.price, approximate: p.approximate })));
         setCapped(false);
       });
     return () => controller.abort();
-  }, [filtersKey, props.total]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [rest, filters, total]);
 
-  // nothing to draw once the data is in: the spec's message and toast
+  // nothing to draw once the data is in: the message and a toast, once per search
   const noPins = pins !== null && pins.length === 0;
   useEffect(() => {
     if (noPins) toaster.show({ title: { key: 'map.noPropertiesTitle' }, description: { key: 'map.noPropertiesText' } });
-  }, [noPins, filtersKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [noPins, filtersKey, toaster]);
 
   const fail = (reason: string, error?: unknown) => {
     console.error(`[exp] ${reason}`, error ?? '');
@@ -101,38 +110,45 @@ export function MapPanel(props: MapPanelProps) {
   return (
     <div className="flex flex-col gap-2" part="map-panel">
       {mode === 'real' ? (
-        <RealMap key={attempt} {...props} pins={pins} capped={capped} noPins={noPins} onFail={fail} />
+        <RealMap key={attempt} {...props} filtersKey={filtersKey} pins={pins} noPins={noPins} onFail={fail} />
       ) : (
         <SimplifiedMap properties={props.properties} onOpen={props.onOpen} />
       )}
-      {capped && pins ? <p className="m-0 text-sm text-ink-muted" part="map-note">{t('map.capped', { shown: formatCount(Math.min(pins.length, MAP_POINTS_LIMIT)), total: formatCount(props.total ?? 0) })}</p> : null}
+      {capped && pins ? <p className="m-0 text-sm text-ink-muted" part="map-note">{t('map.capped', { shown: formatCount(Math.min(pins.length, MAP_POINTS_LIMIT)), total: formatCount(total ?? 0) })}</p> : null}
     </div>
   );
 }
 
 interface RealMapProps extends MapPanelProps {
+  filtersKey: string;
   pins: MapPin[] | null;
-  capped: boolean;
   noPins: boolean;
   onFail: (reason: string, error?: unknown) => void;
 }
 
-function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, areaActive, tileUrl, noPins, onFail, filters }: RealMapProps) {
-  const { t, shadowRoot, api } = useElement();
+function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, areaActive, tileUrl, noPins, onFail, filtersKey }: RealMapProps) {
+  const { t, shadowRoot } = useElement();
   const target = useRef<HTMLDivElement>(null);
   const controller = useRef<MapController | null>(null);
   const [status, setStatus] = useState<'loading' | 'ready' | 'error'>('loading');
   const [moved, setMoved] = useState(false);
   const [popupId, setPopupId] = useState<string | null>(null);
   const [popupElement] = useState(() => document.createElement('div'));
-  const callbacks = useRef({ onOpen, onHover });
-  callbacks.current = { onOpen, onHover };
   const labelId = useId();
+  const labels = useMemo<MapLabels>(() => ({ zoomIn: t('map.zoomIn'), zoomOut: t('map.zoomOut'), attribution: t('map.attribution'), tilesCredit: t('map.tilesCredit') }), [t]);
+  // what the map is built with, and the callbacks it calls: always the latest
+  const latest = useRef({ onOpen, onHover, onFail, labels, tileUrl });
+  latest.current = { onOpen, onHover, onFail, labels, tileUrl };
 
   useEffect(() => {
     let disposed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // the container may not be there or not laid out yet: retry, then give up (SPEC point 4)
+    const fail = (reason: string, error?: unknown) => {
+      if (disposed) return;
+      setStatus('error');
+      latest.current.onFail(reason, error);
+    };
+    // the container may not be there or not laid out yet: retry, then give up (docs/product.md §4)
     const init = (tries: number) => {
       if (disposed) return;
       const el = target.current;
@@ -152,26 +168,20 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
           controller.current = createMap({
             target: el,
             shadowRoot,
-            tileUrl,
+            tileUrl: latest.current.tileUrl,
             popup: popupElement,
-            labels: { zoomIn: t('map.zoomIn'), zoomOut: t('map.zoomOut'), attribution: t('map.attribution'), tilesCredit: t('map.tilesCredit') },
-            onPinClick: (id) => callbacks.current.onOpen(id),
+            labels: latest.current.labels,
+            onPinClick: (id) => latest.current.onOpen(id),
             onHover: (id) => {
               setPopupId(id);
-              callbacks.current.onHover(id);
+              latest.current.onHover(id);
             },
             onUserMove: () => setMoved(true),
           });
-          // a handle for tests and debugging in the console: the element's map, not a global
-          Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
+          if (import.meta.env.EXP_TEST_HOOKS) Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
           setStatus('ready');
         })
         .catch((error: unknown) => fail('Error initializing map', error));
-    };
-    const fail = (reason: string, error?: unknown) => {
-      if (disposed) return;
-      setStatus('error');
-      onFail(reason, error);
     };
     init(0);
     const resize = new ResizeObserver(() => controller.current?.updateSize());
@@ -183,11 +193,18 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
       controller.current?.dispose();
       controller.current = null;
     };
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [shadowRoot, popupElement]);
 
-  // markers are rebuilt when the properties change; the view fits a new search
+  // a language switch or a new tile-url reaches the map that is already there
+  useEffect(() => {
+    if (status === 'ready') controller.current?.setLabels(labels);
+  }, [status, labels]);
+  useEffect(() => {
+    if (status === 'ready') controller.current?.setTileUrl(tileUrl);
+  }, [status, tileUrl]);
+
+  // markers are rebuilt when the pins change; the view fits a new search
   const fitKey = useRef('');
-  const filtersKey = JSON.stringify(filters);
   useEffect(() => {
     if (status !== 'ready' || !pins || !controller.current) return;
     const fit = fitKey.current !== filtersKey;
@@ -195,25 +212,15 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
     // 'Search this area' keeps the visitor's view instead of fitting to the results
     controller.current.setPins(pins, fit && !areaActive);
     if (fit) setMoved(false);
-    const stats = controller.current.stats();
-    target.current?.setAttribute('data-pins', String(pins.length));
-    target.current?.setAttribute('data-approximate', String(pins.filter((p) => p.approximate).length));
-    target.current?.setAttribute('data-clusters', stats.clusters.join(','));
-  }, [status, pins, filtersKey]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (import.meta.env.EXP_TEST_HOOKS) {
+      target.current?.setAttribute('data-pins', String(pins.length));
+      target.current?.setAttribute('data-approximate', String(pins.filter((p) => p.approximate).length));
+    }
+  }, [status, pins, filtersKey, areaActive]);
 
   useEffect(() => {
     controller.current?.setHighlight(hoveredId);
   }, [hoveredId, status]);
-
-  useEffect(() => {
-    if (!controller.current) return;
-    const update = () => {
-      const stats = controller.current?.stats();
-      if (stats) target.current?.setAttribute('data-clusters', stats.clusters.join(','));
-    };
-    controller.current.map.on('rendercomplete', update);
-    return () => controller.current?.map.un('rendercomplete', update);
-  }, [status]);
 
   useEffect(() => {
     controller.current?.showPopup(popupId);
@@ -256,55 +263,12 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
           ) : null}
         </div>
       ) : null}
-      {createPortal(pin ? <MapPopup pin={pin} property={properties.find((p) => p.id === pin.id)} apiUrl={api.url} onOpen={onOpen} /> : null, popupElement)}
+      {createPortal(pin ? <MapPopup key={pin.id} pin={pin} property={properties.find((p) => p.id === pin.id)} onOpen={onOpen} /> : null, popupElement)}
     </div>
   );
 }
 
-const popupRows = new Map<string, Promise<Record<string, unknown> | null>>();
-
-/** Photo, price, title and a button to the detail; 280 px wide (240 under 768 px of viewport). */
-function MapPopup({ pin, property, apiUrl, onOpen }: { pin: MapPin; property: Property | undefined; apiUrl: string; onOpen: (id: string) => void }) {
-  const { t, api } = useElement();
-  const [loaded, setLoaded] = useState<Property | undefined>(property);
-  useEffect(() => {
-    if (property) {
-      setLoaded(property);
-      return;
-    }
-    let live = true;
-    let request = popupRows.get(pin.id);
-    if (!request) {
-      request = getListing(getClients(api).rest, pin.id).catch(() => null);
-      popupRows.set(pin.id, request);
-    }
-    void request.then((row) => live && row && setLoaded(mapListing(row, apiUrl, { title: t('listing.defaultTitle'), agentName: t('agent.defaultName') })));
-    return () => {
-      live = false;
-    };
-  }, [pin.id, property]); // eslint-disable-line react-hooks/exhaustive-deps
-  const p = loaded;
-  const photo = p?.images[0];
-  const [failed, setFailed] = useState(false);
-  const narrow = typeof window !== 'undefined' && window.innerWidth < 768;
-  return (
-    <div className="exp-root overflow-hidden rounded-brand bg-surface text-ink shadow-xl border border-line" style={{ width: narrow ? 240 : 280 }} part="popup">
-      <div className="aspect-video bg-surface-subtle">
-        {photo && !failed ? <img src={photo} alt="" className="block w-full h-full object-cover" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(pin.id)} label={t('carousel.noPhoto')} />}
-      </div>
-      <div className="p-3 flex flex-col gap-1">
-        <p className="m-0 font-bold">{formatPrice(p?.price ?? pin.price)}</p>
-        <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>
-        {pin.approximate ? <p className="m-0 text-xs text-ink-muted">{t('map.approximate')}</p> : null}
-        <button type="button" onClick={() => onOpen(pin.id)} className="mt-1 rounded-md bg-primary px-3 py-1.5 text-sm font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
-          {t('map.viewDetails')}
-        </button>
-      </div>
-    </div>
-  );
-}
-
-/** When the map cannot load: the first 6 properties as a list (SPEC point 9). */
+/** When the map cannot load: the first 6 properties as a list (docs/product.md §9). */
 function SimplifiedMap({ properties, onOpen }: { properties: Property[]; onOpen: (id: string) => void }) {
   const { t } = useElement();
   const shown = useMemo(() => properties.slice(0, 6), [properties]);

@@ -19,3 +19,8 @@ declare module 'virtual:ecuador-outline' {
   const outline: { data: Outline; url?: undefined } | { url: string; data?: undefined };
   export default outline;
 }
+
+interface ImportMetaEnv {
+  /** true only in the test build (dist/test-widgets): the map's test hooks. */
+  readonly EXP_TEST_HOOKS?: boolean;
+}

@@ -66,14 +66,14 @@ export interface MapOptions {
 
 export interface MapController {
   setPins(pins: MapPin[], fit: boolean): void;
+  /** the labels of the controls and the tiles' credit, in the element's language */
+  setLabels(labels: MapLabels): void;
+  /** a tile URL template (undefined: OpenStreetMap) */
+  setTileUrl(url: string | undefined): void;
   setHighlight(id: string | null): void;
   showPopup(id: string | null): void;
   /** [west, south, east, north] of what is visible */
   visibleBbox(): [number, number, number, number];
-  /** number of clusters and pins drawn now (tests and benchmarks) */
-  stats(): { clusters: number[]; singles: number };
-  /** where a pin is drawn, in CSS pixels of the map (tests) */
-  pixelOf(id: string): [number, number] | undefined;
   zoomBy(delta: number): void;
   updateSize(): void;
   dispose(): void;
@@ -160,12 +160,22 @@ function adoptMapCss(root: ShadowRoot | null): void {
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
+/** What the test build adds to the controller (import.meta.env.EXP_TEST_HOOKS; never in the production bundle). */
+export interface MapTestHooks {
+  /** number of clusters and pins drawn now */
+  stats(): { clusters: number[]; singles: number };
+  /** where a pin is drawn, in CSS pixels of the map */
+  pixelOf(id: string): [number, number] | undefined;
+}
+
+function controls(labels: MapLabels) {
+  return [new Zoom({ zoomInTipLabel: labels.zoomIn, zoomOutTipLabel: labels.zoomOut }), new Attribution({ collapsible: false, collapsed: false, tipLabel: labels.attribution })];
+}
+
 export function createMap(options: MapOptions): MapController {
   adoptMapCss(options.shadowRoot);
-  const tiles = new TileLayer({
-    source: new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, attributions: options.labels.tilesCredit, transition: 150 }),
-    zIndex: 1,
-  });
+  const tileSource = new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, attributions: options.labels.tilesCredit, transition: 150 });
+  const tiles = new TileLayer({ source: tileSource, zIndex: 1 });
   const land = new VectorSource();
   const addOutline = (o: Outline) =>
     land.addFeatures([
@@ -215,10 +225,7 @@ export function createMap(options: MapOptions): MapController {
     layers: [outlineLayer, tiles, plainLayer, clusterLayer, spreadLayer],
     overlays: [popup],
     view,
-    controls: [
-      new Zoom({ zoomInTipLabel: options.labels.zoomIn, zoomOutTipLabel: options.labels.zoomOut }),
-      new Attribution({ collapsible: false, collapsed: false, tipLabel: options.labels.attribution }),
-    ],
+    controls: controls(options.labels),
     interactions: defaultInteractions({ mouseWheelZoom: true }),
   });
 
@@ -341,6 +348,16 @@ export function createMap(options: MapOptions): MapController {
       if (isEmpty(extent) && pins.length) return;
       asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
     },
+    setLabels(labels) {
+      // the controls write their labels when they are made: new controls in the new language
+      map.getControls().clear();
+      for (const control of controls(labels)) map.addControl(control);
+      tileSource.setAttributions(labels.tilesCredit);
+    },
+    setTileUrl(url) {
+      const next = url || OSM_TILES;
+      if (tileSource.getUrls()?.[0] !== next) tileSource.setUrl(next);
+    },
     setHighlight(id) {
       if (id === highlighted) return;
       highlighted = id;
@@ -360,17 +377,6 @@ export function createMap(options: MapOptions): MapController {
       const [east, north] = toLonLat([e!, n!]);
       return [west!, south!, east!, north!];
     },
-    stats() {
-      if (!clustered) return { clusters: [], singles: pinsSource.getFeatures().length };
-      const all = clusterSource.getFeatures();
-      const clusters = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
-      return { clusters, singles: all.length - clusters.length };
-    },
-    pixelOf(id) {
-      const f = pinsSource.getFeatureById(id) as Feature<Point> | null;
-      const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
-      return px ? [px[0]!, px[1]!] : undefined;
-    },
     zoomBy(delta) {
       view.setZoom((view.getZoom() ?? DEFAULT_ZOOM) + delta);
     },
@@ -386,5 +392,21 @@ export function createMap(options: MapOptions): MapController {
       map.dispose();
     },
   };
+  if (import.meta.env.EXP_TEST_HOOKS) {
+    const hooks: MapTestHooks = {
+      stats() {
+        if (!clustered) return { clusters: [], singles: pinsSource.getFeatures().length };
+        const all = clusterSource.getFeatures();
+        const clusters = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
+        return { clusters, singles: all.length - clusters.length };
+      },
+      pixelOf(id) {
+        const f = pinsSource.getFeatureById(id) as Feature<Point> | null;
+        const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
+        return px ? [px[0]!, px[1]!] : undefined;
+      },
+    };
+    Object.assign(controller, hooks);
+  }
   return controller;
 }

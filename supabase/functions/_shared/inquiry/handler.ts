@@ -6,6 +6,7 @@
  * fills the honeypot is told "ok" and never delivered.
  */
 import { IDEMPOTENCY_KEY, LIMITS, validateInquiry, type InquiryInput } from './validate.ts';
+import { corsFor, functionPreflightHeaders } from '../cors.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
 import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient } from './store.ts';
@@ -30,13 +31,6 @@ export interface InquiryDeps {
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
-const ALLOW_HEADERS = 'authorization, x-client-info, apikey, content-type, x-region, idempotency-key';
-
-function corsHeaders(origin: string | null, allowed: '*' | string[]): Record<string, string> | null {
-  if (allowed === '*') return { 'Access-Control-Allow-Origin': '*' };
-  if (!origin) return {};
-  return allowed.includes(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : null;
-}
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
@@ -66,10 +60,10 @@ export function createInquiryHandler(deps: InquiryDeps) {
   const { config } = deps;
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
     const origin = request.headers.get('origin');
-    const cors = corsHeaders(origin, config.allowedOrigins);
+    const cors = corsFor(origin, config.allowedOrigins);
     if (request.method === 'OPTIONS') {
       if (!cors) return new Response(null, { status: 403 });
-      return new Response(null, { status: 204, headers: { ...cors, 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': ALLOW_HEADERS, 'Access-Control-Max-Age': '86400' } });
+      return new Response(null, { status: 204, headers: functionPreflightHeaders(cors) });
     }
     if (!cors) return json(403, { error: 'origin', message: 'This origin may not send inquiries.' });
     if (request.method !== 'POST') return json(405, { error: 'method', message: 'Send the inquiry with POST.' }, { ...cors, Allow: 'POST, OPTIONS' });

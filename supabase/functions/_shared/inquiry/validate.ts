@@ -3,12 +3,12 @@
  * sends it, plus optional extras (the property and agent ids, an idempotency key, the language,
  * a honeypot). Every field is checked here, once, for Deno and Node alike.
  */
-export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000, text: 300, body: 16 * 1024 } as const;
+import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError } from '../protocol/inquiry.ts';
 
-/** The same pattern the form uses (widgets/lib/data/inquiry.ts). */
-export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
+export type { FieldError };
 
-export type FieldError = 'required' | 'tooLong' | 'invalid';
+/** The contact fields' limits (shared with the form), plus the function's own for the rest. */
+export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024 } as const;
 
 /** An idempotency key, in the body or the Idempotency-Key header: 8 to 100 letters, digits, _ or -. */
 export const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
@@ -33,40 +33,33 @@ export interface InquiryInput {
 
 export type Validation = { ok: true; value: InquiryInput } | { ok: false; fields: Record<string, FieldError>; message: string };
 
-// control characters other than tab and new lines have no place in a lead (and header injection
-// needs \r\n, which single-line fields refuse)
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const LINE_BREAK = /[\r\n]/;
-
 export function validateInquiry(raw: unknown): Validation {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
   const body = raw as Record<string, unknown>;
   const fields: Record<string, FieldError> = {};
-  const text = (key: string, max: number, options: { required?: boolean; multiline?: boolean } = {}): string => {
+  /** a string field: '' when absent, invalid when not a string */
+  const string = (key: string): string => {
     const v = body[key];
-    if (v === undefined || v === null || v === '') {
-      if (options.required) fields[key] = 'required';
-      return '';
-    }
+    if (v === undefined || v === null) return '';
     if (typeof v !== 'string') {
       fields[key] = 'invalid';
       return '';
     }
-    const s = v.trim();
-    if (options.required && !s) fields[key] = 'required';
-    else if (s.length > max) fields[key] = 'tooLong';
-    else if (CONTROL.test(s) || (!options.multiline && LINE_BREAK.test(s))) fields[key] = 'invalid';
+    return v.trim();
+  };
+  const text = (key: string, max: number): string => {
+    const s = string(key);
+    if (fields[key]) return '';
+    if (s.length > max) fields[key] = 'tooLong';
+    else if (CONTROL_CHARACTERS.test(s) || LINE_BREAK.test(s)) fields[key] = 'invalid';
     return s;
   };
-  const name = text('name', LIMITS.name, { required: true });
-  const email = text('email', LIMITS.email, { required: true });
-  if (email && !fields.email && !EMAIL_PATTERN.test(email)) fields.email = 'invalid';
-  const phone = text('phone', LIMITS.phone);
-  if (phone && !fields.phone && !/^[+()\d\s.-]{6,}$/.test(phone)) fields.phone = 'invalid';
-  const message = text('message', LIMITS.message, { multiline: true });
+  const contact = { name: string('name'), email: string('email'), phone: string('phone'), message: string('message') };
+  for (const [field, error] of Object.entries(checkContact(contact)) as Array<[ContactField, FieldError]>) fields[field] ??= error;
+  const { name, email, phone, message } = contact;
   const propertyTitle = text('propertyTitle', LIMITS.text);
   const propertyAddress = text('propertyAddress', LIMITS.text);
-  const propertyPrice = text('propertyPrice', 40);
+  const propertyPrice = text('propertyPrice', LIMITS.price);
   const recipientEmail = text('recipientEmail', LIMITS.email);
   const website = typeof body.website === 'string' ? body.website.slice(0, 200) : '';
   const id = (key: string): string | null => {

@@ -1,0 +1,36 @@
+/**
+ * The inquiry's contact fields as both sides check them: the form in the browser (to say what is
+ * wrong before sending) and the send-property-inquiry function (which decides). One set of limits
+ * and patterns, so the form never accepts what the function refuses.
+ */
+export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000 } as const;
+
+export type ContactField = keyof typeof LIMITS;
+export type FieldError = 'required' | 'tooLong' | 'invalid';
+
+/** An e-mail address with a dot in its domain and nothing that could split a mail header. */
+export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
+
+/** Digits with the usual separators: + ( ) space . - ; at least six characters. */
+export const PHONE_PATTERN = /^[+()\d\s.-]{6,}$/;
+
+// control characters other than tab and new lines have no place in a lead (and header injection
+// needs \r\n, which single-line fields refuse)
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const LINE_BREAK = /[\r\n]/;
+
+/** What is wrong with each contact field (trimmed); an empty object when nothing is. */
+export function checkContact(values: Record<ContactField, string>): Partial<Record<ContactField, FieldError>> {
+  const errors: Partial<Record<ContactField, FieldError>> = {};
+  const required: ContactField[] = ['name', 'email'];
+  for (const field of Object.keys(LIMITS) as ContactField[]) {
+    const v = values[field].trim();
+    if (!v) {
+      if (required.includes(field)) errors[field] = 'required';
+    } else if (v.length > LIMITS[field]) errors[field] = 'tooLong';
+    else if (CONTROL_CHARACTERS.test(v) || (field !== 'message' && LINE_BREAK.test(v))) errors[field] = 'invalid';
+    else if (field === 'email' && !EMAIL_PATTERN.test(v)) errors[field] = 'invalid';
+    else if (field === 'phone' && !PHONE_PATTERN.test(v)) errors[field] = 'invalid';
+  }
+  return errors;
+}

@@ -1,0 +1,99 @@
+/**
+ * The rules the browser and the database both apply, written once in TypeScript
+ * (supabase/functions/_shared/protocol/text.ts) and once in SQL (the migrations), held to one table
+ * of cases: the same answers from TypeScript, PGlite and PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { openPglite } from '../../server/db/pglite.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { migrate } from '../../server/db/setup.ts';
+import { fold, parseCoordinate } from '../../supabase/functions/_shared/protocol/text.ts';
+import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
+
+/** [text, its folded form]: every Spanish accented letter, ñ, ü, upper case, and a few beyond */
+export const FOLD_CASES: Array<[string, string]> = [
+  ['Cumbayá', 'cumbaya'],
+  ['CUMBAYÁ', 'cumbaya'],
+  ['áéíóú', 'aeiou'],
+  ['ÁÉÍÓÚ', 'aeiou'],
+  ['Ññ', 'nn'],
+  ['Güemes PINGÜINO', 'guemes pinguino'],
+  ['àèìòù âêîôû äëïöü ãõ', 'aeiou aeiou aeiou ao'],
+  ['Çç', 'cc'],
+  ['Bahía de Caráquez', 'bahia de caraquez'],
+  ['  Quito  ', '  quito  '],
+  ['São Paulo', 'sao paulo'],
+  ['Łódź ØÆ ß', 'Łodz ØÆ ß'],
+  ['Montañita 2', 'montanita 2'],
+  ['e\u0301', 'e'],
+  ['', ''],
+];
+
+/** [text, max, the number or null]: what a feed sends as a coordinate */
+export const COORDINATE_CASES: Array<[string, number, number | null]> = [
+  ['-0.1807', 90, -0.1807],
+  ['  -78.4678  ', 180, -78.4678],
+  ['+1.5', 90, 1.5],
+  ['.5', 90, 0.5],
+  ['-.5', 90, -0.5],
+  ['-0,18', 90, -0.18],
+  ['0,5', 90, 0.5],
+  ['1e2', 180, null],
+  ['1E2', 180, null],
+  ['-0.18000000000000000001', 90, -0.18],
+  ['0.12345678901234567890', 90, 0.12345678901234568],
+  ['', 90, null],
+  ['   ', 90, null],
+  ['N/A', 90, null],
+  ['5.', 90, null],
+  ['1.2.3', 90, null],
+  ['1,2,3', 90, null],
+  ['90', 90, 90],
+  ['90.0001', 90, null],
+  ['-180', 180, -180],
+  ['181', 180, null],
+  ['0x10', 90, null],
+  ['Infinity', 90, null],
+  ['12 34', 90, null],
+];
+
+describe.each(['pglite', 'postgres'] as const)('search_fold() and parse_coordinate() on %s agree with the TypeScript rules', (kind) => {
+  let db: Database;
+  let database: PostgresDatabase | undefined;
+  beforeAll(async () => {
+    if (kind === 'pglite') db = await openPglite(null);
+    else {
+      database = await postgresDatabase();
+      db = await openPostgres(database.url);
+    }
+    await migrate(db);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('folds every case the same way', async () => {
+    const rows = await db.admin.query<{ f: string }>('select public.search_fold(t) as f from unnest($1::text[]) with ordinality as u(t, n) order by n', [FOLD_CASES.map(([t]) => t)]);
+    const sql = rows.map((r) => r.f);
+    expect(FOLD_CASES.map(([t]) => fold(t))).toEqual(FOLD_CASES.map(([, f]) => f));
+    expect(sql).toEqual(FOLD_CASES.map(([, f]) => f));
+  });
+
+  it('reads every coordinate the same way', async () => {
+    const rows = await db.admin.query<{ c: number | null }>(
+      'select public.parse_coordinate(t, m) as c from unnest($1::text[], $2::float8[]) with ordinality as u(t, m, n) order by n',
+      [COORDINATE_CASES.map(([t]) => t), COORDINATE_CASES.map(([, m]) => m)],
+    );
+    expect(COORDINATE_CASES.map(([t, m]) => parseCoordinate(t, m))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
+    expect(rows.map((r) => (r.c === null ? null : Number(r.c)))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
+  });
+
+  it('keeps the generated columns by the same rules (a listing with a comma coordinate has a position)', async () => {
+    const [row] = await db.admin.query<{ lat: number | null; lng: number | null; city_search: string }>(
+      "insert into internal.listings (title, city, geo_lat, geo_lon) values ('rules', 'Cumbayá', '-0,2005', '-78,43') returning lat, lng, city_search",
+    );
+    expect(row).toEqual({ lat: -0.2005, lng: -78.43, city_search: 'cumbaya' });
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Phones: every page, and the dialogs the elements open, at 320 and 390 px wide, in English and
+ * Spanish. Nothing is cut off on the right: no text or control ends beyond the window (or beyond
+ * the dialog it sits in), and neither the page nor any scrolling box in it scrolls sideways. Things
+ * that are meant to sit outside (the carousel's other photos, the map's canvas, a closed side
+ * panel) are inside a box that clips them, and are left out.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/** Elements whose right edge passes the right edge of the window or of their dialog, unless a clipping ancestor hides it. */
+async function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const width = document.documentElement.clientWidth;
+    const clips = (el: Element): boolean => {
+      for (let p: Element | null = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null); p; p = p.parentElement ?? ((p.getRootNode() as ShadowRoot).host ?? null)) {
+        if (p === document.documentElement || p === document.body) return false;
+        const s = getComputedStyle(p);
+        if (/(hidden|clip)/.test(s.overflowX) && p.getBoundingClientRect().right <= width + 1) return true;
+        if (s.visibility === 'hidden' || s.display === 'none') return true;
+      }
+      return false;
+    };
+    const visit = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.shadowRoot) visit(el.shadowRoot);
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        const s = getComputedStyle(el);
+        if (s.visibility === 'hidden' || (s.position === 'fixed' && r.left >= width)) continue;
+        // a box that scrolls must not have to scroll sideways
+        if (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.localName !== 'html' && el.localName !== 'body') out.push(`<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}> scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`);
+        const dialog = el.closest('dialog[open]');
+        const limit = dialog && dialog !== el ? dialog.getBoundingClientRect().right : width;
+        if (r.right > limit + 1 && !clips(el)) out.push(`<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}${el.className && typeof el.className === 'string' ? ` class="${el.className.slice(0, 60)}"` : ''}> right ${Math.round(r.right)} > ${Math.round(limit)}: ${(el.textContent ?? '').trim().slice(0, 40)}`);
+      }
+    };
+    visit(document);
+    if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    return out;
+  });
+}
+
+const PAGES = ['/', '/search-properties', '/findanagent', '/findanagent/1', '/join', '/about', '/buy', '/no-such-page'];
+
+for (const width of [320, 390]) {
+  for (const lang of ['en', 'es']) {
+    test(`nothing is cut off at ${width} px in ${lang}: every page`, async ({ page, data }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of PAGES) {
+        await page.goto(`${data.url}${path}?lang=${lang}`);
+        await page.waitForLoadState('networkidle');
+        await page.waitForTimeout(300);
+        expect(await cutOff(page), `${path} at ${width} px (${lang})`).toEqual([]);
+      }
+    });
+
+    test(`nothing is cut off at ${width} px in ${lang}: the property detail and the agent dialog`, async ({ page, data }) => {
+      await page.setViewportSize({ width, height: 800 });
+      const [row] = await data.sql<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' and agent_id is not null order by id limit 1");
+      await page.goto(`${data.url}/search-properties?property=${row?.id}&lang=${lang}`);
+      const dialog = page.locator('exp-property-search').locator('dialog[open]');
+      await expect(dialog.locator('[part="facts"]')).toBeVisible();
+      await page.waitForTimeout(300);
+      expect(await cutOff(page), `detail at ${width} px (${lang})`).toEqual([]);
+      // the inquiry card, further down the dialog
+      await dialog.locator('[part="inquiry-form"]').scrollIntoViewIfNeeded();
+      expect(await cutOff(page), `inquiry card at ${width} px (${lang})`).toEqual([]);
+
+      await page.goto(`${data.url}/findanagent?lang=${lang}`);
+      await page.locator('exp-agent-directory').locator('[part~="agent-card"]').first().click();
+      await expect(page.locator('exp-agent-directory').locator('dialog[open]')).toBeVisible();
+      await page.waitForTimeout(300);
+      expect(await cutOff(page), `agent dialog at ${width} px (${lang})`).toEqual([]);
+    });
+  }
+}

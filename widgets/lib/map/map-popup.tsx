@@ -1,0 +1,54 @@
+/**
+ * The popup of a pin: photo, price, title and a button to the detail; 280 px wide (240 under 768 px
+ * of viewport). Rendered with the pin's id as its key, so it never shows the previous listing while
+ * the next one loads. A listing that is not on the page is read on its own, through a cache per
+ * backend that keeps no failures (the next hover asks again).
+ */
+import { useEffect, useState } from 'react';
+import { getClients } from '../data/client.ts';
+import { createQueryCache } from '../data/cache.ts';
+import { getListing } from '../data/listings.ts';
+import { useElement } from '../element.tsx';
+import { formatPrice } from '../format.ts';
+import { mapListing, placeholderIndex, type Property } from '../listing/mapping.ts';
+import { PropertyPlaceholder } from '../listing/placeholder.tsx';
+import type { MapPin } from './ol-map.ts';
+
+const rows = createQueryCache<Record<string, unknown> | null>({ max: 200 });
+
+export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Property | undefined; onOpen: (id: string) => void }) {
+  const { t, api } = useElement();
+  const [loaded, setLoaded] = useState<Property | undefined>(property);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (property) return;
+    let live = true;
+    rows
+      .get(`${api.url}\n${api.key}\n${pin.id}`, (signal) => getListing(getClients(api).rest, pin.id, signal))
+      .then((row) => {
+        if (live && row) setLoaded(mapListing(row, api.url, { title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }));
+      })
+      .catch((error: unknown) => console.warn('[exp] the popup could not load listing', pin.id, error));
+    return () => {
+      live = false;
+    };
+  }, [api, pin.id, property, t]);
+  const p = property ?? loaded;
+  const photo = p?.images[0];
+  const narrow = typeof window !== 'undefined' && window.innerWidth < 768;
+  return (
+    <div className="exp-root overflow-hidden rounded-brand bg-surface text-ink shadow-xl border border-line" style={{ width: narrow ? 240 : 280 }} part="popup">
+      <div className="aspect-video bg-surface-subtle">
+        {photo && !failed ? <img src={photo} alt="" className="block w-full h-full object-cover" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(pin.id)} label={t('carousel.noPhoto')} />}
+      </div>
+      <div className="p-3 flex flex-col gap-1">
+        <p className="m-0 font-bold">{formatPrice(p?.price ?? pin.price)}</p>
+        <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>
+        {pin.approximate ? <p className="m-0 text-xs text-ink-muted">{t('map.approximate')}</p> : null}
+        <button type="button" onClick={() => onOpen(pin.id)} className="mt-1 rounded-md bg-primary px-3 py-1.5 text-sm font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+          {t('map.viewDetails')}
+        </button>
+      </div>
+    </div>
+  );
+}
