@@ -137,7 +137,7 @@ export { alternateLinks };
 
 /**
  * Runs first in every page's head: applies the saved language, and shows the generic error screen
- * (SPEC point 2) when one of our own scripts fails to load or throws. Texts in both languages are
+ * (docs/product.md §2) when one of our own scripts fails to load or throws. Texts in both languages are
  * inlined, since the failing script may be the one that would translate them.
  */
 export function bootScript(): string {

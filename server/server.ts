@@ -16,7 +16,8 @@ import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-se
 import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
 import { createApp, type Logger } from './http/app.ts';
 import { schemaUnavailable } from './rest/errors.ts';
-import { createRestHandler, sendError } from './rest/handler.ts';
+import { createRestHandler } from './rest/handler.ts';
+import { sendError } from './rest/response.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 

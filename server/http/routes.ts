@@ -1,5 +1,5 @@
 /**
- * The host site's route table (SPEC point 2, DESIGN decision 1): which built page answers a path.
+ * The host site's route table (docs/product.md §2, docs/decisions.md #1): which built page answers a path.
  * Anything not listed is the 404 page with status 404.
  */
 export interface PageMatch {
@@ -41,7 +41,7 @@ export function redirectFor(path: string, search: string): string | undefined {
     if (bare in exact && bare !== '/') return bare + search;
   }
   if (path === '/favicon.ico') return '/favicon.svg';
-  // the spec's 'view all' default target; DESIGN decision 5 sends it to the search
+  // the spec's 'view all' default target; docs/decisions.md #5 sends it to the search
   if (path === '/featured-listings') return '/search-properties' + search;
   return undefined;
 }

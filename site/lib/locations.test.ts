@@ -3,7 +3,7 @@ import en from '../../widgets/locales/en.json';
 import es from '../../widgets/locales/es.json';
 import { findLocation, heroLocation, LOCATIONS, slugify } from './locations.ts';
 
-describe('search hero locations (DESIGN decision 4)', () => {
+describe('search hero locations (docs/decisions.md #4)', () => {
   it('turns names into slugs without accents or punctuation', () => {
     expect(slugify('Bahía de Caráquez')).toBe('bahia-de-caraquez');
     expect(slugify('  QUITO ')).toBe('quito');

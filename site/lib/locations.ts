@@ -1,5 +1,5 @@
 /**
- * The search hero's known locations (DESIGN decision 4): the spec's three sample neighbourhoods and
+ * The search hero's known locations (docs/decisions.md #4): the spec's three sample neighbourhoods and
  * the places of Ecuador we have listings in. A location comes from /search-properties/{slug} or
  * ?location=; an Ecuador place also presets the search to its city.
  */

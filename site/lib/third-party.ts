@@ -1,5 +1,5 @@
 /**
- * Third-party widgets (SPEC point 4): the social feed and the webinar card. The script loads only
+ * Third-party widgets (docs/product.md §4): the social feed and the webinar card. The script loads only
  * when its block comes near the viewport; any earlier copy of it is removed first; the widget is
  * given a second to render after the script loads; when the script fails or nothing renders, the
  * block keeps (or shows) its plain fallback. Nothing third-party is needed for the page to work.

@@ -23,7 +23,7 @@ $$;
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
 
--- Lower case without the accents Spanish uses, so 'cumbaya' finds 'Cumbayá' (DESIGN decision 8).
+-- Lower case without the accents Spanish uses, so 'cumbaya' finds 'Cumbayá' (docs/decisions.md #8).
 -- translate() is immutable, unlike unaccent(), so it can feed generated columns and indexes.
 create or replace function public.search_fold(value text)
 returns text
@@ -73,7 +73,7 @@ create table public.agents (
   -- internal: never readable with the public key
   private_notes text,
   created_at timestamptz not null default now(),
-  -- accent- and case-folded copies for the directory search (DESIGN decision 10)
+  -- accent- and case-folded copies for the directory search (docs/decisions.md #10)
   first_name_search text generated always as (public.search_fold(first_name)) stored,
   last_name_search text generated always as (public.search_fold(last_name)) stored,
   email_search text generated always as (public.search_fold(email)) stored
@@ -162,7 +162,7 @@ create table public.inquiries (
   property_title text,
   property_address text,
   property_price text,
-  -- what the browser asked for, and who really gets it (DESIGN decision 9)
+  -- what the browser asked for, and who really gets it (docs/decisions.md #9)
   requested_recipient text,
   recipient_email text not null,
   recipient_kind text not null check (recipient_kind in ('listing_agent', 'agent', 'team')),
@@ -184,7 +184,7 @@ create table public.inquiries (
 create index inquiries_outbox on public.inquiries (delivery_status, next_attempt_at) where delivery_status in ('pending', 'sending');
 create index inquiries_rate on public.inquiries (client_hash, received_at desc);
 
--- Distinct property types of active EC listings in one call (DESIGN decision 7). A loose index
+-- Distinct property types of active EC listings in one call (docs/decisions.md #7). A loose index
 -- scan over listings_types: one index probe per type instead of reading every row.
 create view public.listing_property_types as
 with recursive types(property_type) as (

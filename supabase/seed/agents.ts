@@ -1,27 +1,14 @@
 /**
  * The agents of the seed. The first six are the sample agents of the specification, with full
- * profiles (DESIGN decision 6); the rest are realistic directory entries, some with partly empty
+ * profiles (docs/decisions.md #6); the rest are realistic directory entries, some with partly empty
  * fields as real directories have them. A few agents of other countries must never be shown.
  */
+import type { AgentProfileRecord } from '../functions/_shared/protocol/records.ts';
 import { fold } from '../functions/_shared/protocol/text.ts';
-export interface AgentRow {
-  id: number;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  phone: string | null;
-  picture: string | null;
+
+/** A seed agent: the public columns, and the private ones the public key never reads. */
+export interface AgentRow extends AgentProfileRecord {
   country_code: string;
-  location: string | null;
-  about: string | null;
-  languages: string[] | null;
-  specializations: string[] | null;
-  certifications: string[] | null;
-  locations_served: string[] | null;
-  facebook: string | null;
-  instagram: string | null;
-  linkedin: string | null;
-  website: string | null;
   private_notes: string | null;
   created_at: string;
   /** cities this agent mostly lists in (seed only, not a column) */

@@ -1,18 +1,12 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import type { AgentRecord } from '../../supabase/functions/_shared/protocol/records.ts';
 import { fold } from '../../supabase/functions/_shared/protocol/text.ts';
 
 const API_URL = await dataApiUrl();
 
-interface AgentRow {
-  id: number;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  phone: string | null;
-  picture: string | null;
-}
+type AgentRow = AgentRecord;
 
 async function api<T>(path: string): Promise<T> {
   return (await fetch(`${API_URL}/rest/v1/${path}`)).json() as Promise<T>;

@@ -59,6 +59,19 @@ export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => se
 let axeLoaded: Promise<void> | undefined;
 
 /** Runs axe-core on an element (it reads open shadow roots) and returns serious/critical violations. */
+/** Waits for the transitions running in an element and its shadow roots (colours fading in): a person sees the end state. */
+async function settled(el: Element): Promise<void> {
+  const roots: Array<Element | ShadowRoot> = [el];
+  for (let i = 0; i < roots.length; i++) {
+    const r = roots[i] as Element | ShadowRoot;
+    for (const child of r.querySelectorAll('*')) if (child.shadowRoot) roots.push(child.shadowRoot);
+    if ((r as Element).shadowRoot) roots.push((r as Element).shadowRoot as ShadowRoot);
+  }
+  const running = roots.flatMap((r) => ('getAnimations' in r ? (r instanceof Element ? r.getAnimations({ subtree: true }) : r.getAnimations()) : []));
+  const finite = running.filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+  await Promise.race([Promise.allSettled(finite.map((a) => a.finished)), new Promise((r) => setTimeout(r, 2000))]);
+}
+
 export async function seriousViolations(el: Element): Promise<axeCore.Result[]> {
   axeLoaded ??= new Promise<void>((resolve, reject) => {
     const s = document.createElement('script');
@@ -68,6 +81,7 @@ export async function seriousViolations(el: Element): Promise<axeCore.Result[]> 
     document.head.append(s);
   });
   await axeLoaded;
+  await settled(el);
   const axe = (window as unknown as { axe: typeof axeCore }).axe;
   const result = await axe.run(el, { resultTypes: ['violations'] });
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -64,7 +64,10 @@ describe('<exp-property-search>', () => {
     type.dispatchEvent(new Event('change', { bubbles: true }));
     const event = oneEvent<{ filters: Record<string, unknown>; sort: string }>(el, 'exp-search');
     form.requestSubmit();
-    const detail = (await event).detail;
+    const fired = await event;
+    const detail = fired.detail;
+    // nothing checks whether a host cancelled it, so it cannot be cancelled
+    expect([fired.bubbles, fired.composed, fired.cancelable]).to.deep.equal([true, true, false]);
     expect(detail.filters).to.deep.equal({ city: 'cuenca', beds: 2, propertyType: 'apartment' });
     expect(detail.sort).to.equal('featured');
     const narrowed = await apiCount('city_search=like.*cuenca*&bedrooms=gte.2&property_type=ilike.*apartment*');

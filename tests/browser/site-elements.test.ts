@@ -17,7 +17,7 @@ describe('<exp-site-header>', () => {
     await setViewport({ width: 1280, height: 800 });
   });
 
-  it('is transparent at the top and solid past 20 px of scroll, with the links of SPEC point 2', async () => {
+  it('is transparent at the top and solid past 20 px of scroll, with the links of docs/product.md §2', async () => {
     await setViewport({ width: 1280, height: 800 });
     document.body.style.height = '3000px';
     const el = await mount('<exp-site-header></exp-site-header>', 'exp-site-header', '[part="bar"]');

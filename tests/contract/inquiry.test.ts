@@ -1,7 +1,7 @@
 /**
  * send-property-inquiry against a real SMTP server in this process: the right recipient and
  * message, nothing lost while SMTP is down, nothing sent twice, no open relay, rate limits, bad
- * bodies, CORS, SPEC call 5's own body. The same suite runs twice: against our Node server (over
+ * bodies, CORS, the body of call 5 (docs/product.md §7) as it is. The same suite runs twice: against our Node server (over
  * PGlite) and against the deployed function itself under Deno (over PostgreSQL with the
  * migrations applied). Then, on our server over PostgreSQL: the database away, and a load of 500.
  */
@@ -260,7 +260,7 @@ describe.each([
     expect(res.headers.get('access-control-allow-headers')).toContain('content-type');
   });
 
-  it("accepts SPEC call 5's body exactly as the spec sends it, and mails the agent it names when that agent is ours", async () => {
+  it("accepts the body of call 5 (docs/product.md §7) exactly as the spec sends it, and mails the agent it names when that agent is ours", async () => {
     const [agent] = await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and nullif(btrim(email), '') is not null order by id desc limit 1");
     const spec = { name: 'Marco Salazar', email: 'marco.salazar@example.com', phone: '0998765432', message: 'Quisiera más información.', propertyTitle: 'Casa en Cumbayá', propertyAddress: 'Cumbayá, Quito', propertyPrice: '$250,000', recipientEmail: agent?.email };
     const r = await post(server, spec, from());

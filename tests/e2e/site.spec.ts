@@ -1,5 +1,5 @@
 /**
- * The host site end to end, on the real server and data: every route of SPEC point 2, the header's
+ * The host site end to end, on the real server and data: every route of docs/product.md §2, the header's
  * states and side panel, the language switch on every page (no English left in Spanish), external
  * links, the footer, the home blocks, the search hero's locations, structured data, the 404 and
  * shared pages, the generic error screen, and screenshots of every page at desktop and phone size.
@@ -235,7 +235,7 @@ test.describe('the host site', () => {
     expect(heroBox?.height).toBeCloseTo(720, -1);
     await expect(hero.getByRole('heading', { level: 1 })).toHaveText('Find your place in Ecuador');
     for (const city of ['Quito', 'Guayaquil', 'Cuenca']) await expect(hero.getByRole('link', { name: `Search in ${city}` })).toHaveAttribute('href', `/search-properties?city=${city}`);
-    // SPEC point 9: title 0.7 s, subtitle 0.4 s later, buttons at 0.6 s; the page 0.5 s
+    // docs/product.md §9: title 0.7 s, subtitle 0.4 s later, buttons at 0.6 s; the page 0.5 s
     const timing = await page.evaluate(() => {
       const of = (sel: string) => {
         const s = getComputedStyle(document.querySelector(sel) as Element);

@@ -4,8 +4,8 @@
  * npm registry this machine uses into a cache of our own (.cache/deno), its secrets from the
  * environment, on a PostgreSQL with our migrations and seed applied.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { spawnChild } from './child.ts';
 import { freePort } from './postgres.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -25,7 +25,7 @@ export const DRAIN_SECRET = 'test-drain-secret';
 export async function startDenoFunction(secrets: Record<string, string>): Promise<DenoFunction> {
   const port = await freePort();
   const registry = process.env.NPM_CONFIG_REGISTRY ?? process.env.npm_config_registry;
-  const child: ChildProcess = spawn(
+  const { child, output, exitStatus, exited } = spawnChild(
     resolve(root, 'node_modules/.bin/deno'),
     ['run', '--no-config', '--node-modules-dir=none', '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'supabase/functions/send-property-inquiry/index.ts'],
     {
@@ -42,24 +42,13 @@ export async function startDenoFunction(secrets: Record<string, string>): Promis
         OUTBOX_DRAIN_SECRET: DRAIN_SECRET,
         ...secrets,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let out = '';
-  let status: number | string | null = null;
-  const exited = new Promise<void>((r) =>
-    child.once('exit', (code, signal) => {
-      status = code ?? signal;
-      r();
-    }),
-  );
-  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-200_000)));
-  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-200_000)));
   const url = `http://127.0.0.1:${port}`;
   // the first start downloads the npm packages into the cache
   const end = Date.now() + 180_000;
   for (;;) {
-    if (status !== null) throw new Error(`the Deno function exited (${status}):\n${out.slice(-4000)}`);
+    if (exitStatus() !== null) throw new Error(`the Deno function exited (${exitStatus()}):\n${output().slice(-4000)}`);
     try {
       const res = await fetch(url, { method: 'OPTIONS', headers: { Origin: 'http://localhost' } });
       await res.arrayBuffer();
@@ -67,7 +56,7 @@ export async function startDenoFunction(secrets: Record<string, string>): Promis
     } catch {
       if (Date.now() > end) {
         child.kill('SIGKILL');
-        throw new Error(`the Deno function did not answer:\n${out.slice(-4000)}`);
+        throw new Error(`the Deno function did not answer:\n${output().slice(-4000)}`);
       }
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -80,10 +69,10 @@ export async function startDenoFunction(secrets: Record<string, string>): Promis
       if (!res.ok) throw new Error(`drain: ${res.status} ${JSON.stringify(body)}`);
       return body;
     },
-    output: () => out,
-    exitStatus: () => status,
+    output,
+    exitStatus,
     async stop() {
-      if (status === null) {
+      if (exitStatus() === null) {
         child.kill('SIGTERM');
         await exited;
       }

@@ -2,8 +2,9 @@
  * `npm start` as a child process (server/main.ts, no build), for tests that must see what the
  * process itself does: its log, whether it keeps running, how it stops, a `kill -9`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { spawnChild } from './child.ts';
 import { freePort } from './postgres.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -26,48 +27,33 @@ export interface ServerProcess {
 
 export async function startServerProcess(env: Record<string, string>, options: { port?: number; ready?: RegExp; readyMs?: number; args?: string[] } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...(options.args ?? [])], {
+  const { child, output, exitStatus, exited } = spawnChild(process.execPath, ['--import', 'tsx', 'server/main.ts', ...(options.args ?? [])], {
     cwd: root,
     env: { ...process.env, SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let status: number | string | null = null;
-  const exited = new Promise<void>((r) =>
-    child.once('exit', (code, signal) => {
-      status = code ?? signal;
-      r();
-    }),
-  );
-  const append = (d: Buffer) => {
-    out += d.toString();
-    if (out.length > 2_000_000) out = out.slice(-1_000_000);
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
   const proc: ServerProcess = {
     url: `http://localhost:${port}`,
     port,
     child,
-    output: () => out,
-    exitStatus: () => status,
+    output,
+    exitStatus,
     async waitFor(pattern, ms = 60_000) {
       const end = Date.now() + ms;
-      while (!pattern.test(out)) {
-        if (status !== null) throw new Error(`the server exited (${status}) before ${pattern}:\n${out.slice(-3000)}`);
-        if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}:\n${out.slice(-3000)}`);
+      while (!pattern.test(output())) {
+        if (exitStatus() !== null) throw new Error(`the server exited (${exitStatus()}) before ${pattern}:\n${output().slice(-3000)}`);
+        if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}:\n${output().slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
     async stop() {
-      if (status === null) {
+      if (exitStatus() === null) {
         child.kill('SIGTERM');
         await exited;
       }
-      return status;
+      return exitStatus();
     },
     async kill() {
-      if (status === null) {
+      if (exitStatus() === null) {
         child.kill('SIGKILL');
         await exited;
       }

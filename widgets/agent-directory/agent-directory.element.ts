@@ -1,5 +1,4 @@
 import { defineElement } from '../lib/element.tsx';
-import { dialogCss } from '../lib/ui/dialog.tsx';
 import { agentDirectoryAttributes } from './agent-directory.attributes.ts';
 import { AgentDirectory } from './agent-directory.tsx';
 
@@ -51,5 +50,4 @@ defineElement({
   tag: 'exp-agent-directory',
   attributes: agentDirectoryAttributes,
   component: AgentDirectory,
-  styles: [dialogCss],
 });

@@ -1,5 +1,5 @@
 /**
- * <exp-agent-directory> (SPEC point 2): title, subtitle, a search by name or e-mail (Enter or the
+ * <exp-agent-directory> (docs/product.md §2): title, subtitle, a search by name or e-mail (Enter or the
  * button), the count of agents, a grid of photos and names, and a dialog with the agent's contacts.
  * Loaded once on entry with an empty search and again on each search; a failed load shows an empty
  * list (logged).
@@ -32,7 +32,7 @@ export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof ag
     getAgents(getClients(api).rest, search.text)
       .then((rows) => ticket === latest.current && setAgents(rows.map((r) => toAgent(r, api.url))))
       .catch((error: unknown) => {
-        // SPEC point 8: the list becomes empty, the error is logged
+        // docs/product.md §8: the list becomes empty, the error is logged
         console.error('[exp-agent-directory] could not load the agents:', error);
         if (ticket === latest.current) setAgents([]);
       })

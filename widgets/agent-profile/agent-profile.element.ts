@@ -1,6 +1,4 @@
 import { defineElement } from '../lib/element.tsx';
-import { cardCss, skeletonCss } from '../lib/listing/card.tsx';
-import { dialogCss } from '../lib/ui/dialog.tsx';
 import { agentProfileAttributes } from './agent-profile.attributes.ts';
 import { AgentProfile } from './agent-profile.tsx';
 
@@ -34,5 +32,4 @@ defineElement({
   tag: 'exp-agent-profile',
   attributes: agentProfileAttributes,
   component: AgentProfile,
-  styles: [cardCss, skeletonCss, dialogCss],
 });

@@ -1,5 +1,5 @@
 /**
- * <exp-agent-profile agent-id> (SPEC point 2; DESIGN decision 6): the agent's name, a contact card
+ * <exp-agent-profile agent-id> (docs/product.md §2; docs/decisions.md #6): the agent's name, a contact card
  * (photo or initials, about, e-mail, phone, languages, website and social links, 'Contact Agent'
  * that opens the inquiry form addressed to this agent and really sends it), the sections, the
  * agent's active listings (cards that open the property detail), and 'Return to Search'. Agent text

@@ -1,6 +1,4 @@
 import { defineElement } from '../lib/element.tsx';
-import { cardCss, skeletonCss } from '../lib/listing/card.tsx';
-import { dialogCss } from '../lib/ui/dialog.tsx';
 import { featuredListingsAttributes } from './featured-listings.attributes.ts';
 import { FeaturedListings } from './featured-listings.tsx';
 
@@ -28,5 +26,4 @@ defineElement({
   tag: 'exp-featured-listings',
   attributes: featuredListingsAttributes,
   component: FeaturedListings,
-  styles: [cardCss, skeletonCss, dialogCss],
 });

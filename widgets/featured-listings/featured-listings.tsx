@@ -1,5 +1,5 @@
 /**
- * <exp-featured-listings> (SPEC point 2 home block; DESIGN decision 5): the `limit` newest active
+ * <exp-featured-listings> (docs/product.md §2 home block; docs/decisions.md #5): the `limit` newest active
  * Ecuador listings, optionally of one community, as cards; a card opens the property detail with
  * the agent and the inquiry form; 'View all' opens the search, preset to that community.
  */

@@ -1,12 +1,12 @@
 import r2wc from '@r2wc/react-to-web-component';
-import { Component, createContext, useContext, useDeferredValue, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, createContext, useContext, useDeferredValue, useInsertionEffect, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { TFunction } from 'i18next';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
 import { resolveApiConfig, type ApiConfig } from './config.ts';
 import { defineOnce } from './define.ts';
 import { langEpoch, langOf, translator, watchLang, type Lang } from './i18n.ts';
-import { baseCss, sheetFor, withTwind } from './styles.ts';
+import { adoptSheet, baseCss, sheetFor, withTwind } from './styles.ts';
 import { createToaster, ToastRegion, type Toaster } from './toast.tsx';
 
 /** Attributes every element understands. */
@@ -35,13 +35,22 @@ export function useElement(): ElementContextValue {
   return value;
 }
 
+/**
+ * A component's own CSS (what utilities cannot say), adopted into the shadow root of whichever
+ * element renders the component, before it paints. An element never lists its children's CSS.
+ */
+export function useStyles(css: string): void {
+  const { shadowRoot } = useElement();
+  useInsertionEffect(() => adoptSheet(shadowRoot, sheetFor(css)), [shadowRoot, css]);
+}
+
 export type ElementProps<S extends AttrSchema> = AttrValues<S & typeof commonAttributes>;
 
 export interface ElementDefinition<S extends AttrSchema> {
   tag: `exp-${string}`;
   attributes: S;
   component: ComponentType<ElementProps<S>>;
-  /** extra CSS adopted into the shadow root (e.g. a library's stylesheet imported with ?inline) */
+  /** the element's own CSS (its :host rules); the components it renders bring theirs (useStyles) */
   styles?: readonly string[];
   /** inline-level elements (a language switch in a header) */
   inline?: boolean;

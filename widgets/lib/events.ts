@@ -8,7 +8,11 @@ export interface ExpEventMap {}
 
 export type ExpEventName = keyof ExpEventMap;
 
-/** Fires an `exp-` event that bubbles out of the shadow root (composed) with a typed detail. */
-export function emit<K extends ExpEventName>(host: EventTarget, name: K, detail: ExpEventMap[K]): boolean {
-  return host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: true }));
+/**
+ * Fires an `exp-` event that bubbles out of the shadow root (composed) with a typed detail.
+ * `cancelable` only where the element then checks the answer: the return value is false when the
+ * host page called preventDefault().
+ */
+export function emit<K extends ExpEventName>(host: EventTarget, name: K, detail: ExpEventMap[K], options: { cancelable?: boolean } = {}): boolean {
+  return host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: options.cancelable ?? false }));
 }

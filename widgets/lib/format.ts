@@ -1,6 +1,6 @@
 /**
- * Display rules of SPEC point 5: dollars with en-US separators, map pills in K and M, areas in m²,
- * phone numbers normalised for WhatsApp and copying (DESIGN decision 2).
+ * Display rules of docs/product.md §5: dollars with en-US separators, map pills in K and M, areas in m²,
+ * phone numbers normalised for WhatsApp and copying (docs/decisions.md #2).
  */
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });

@@ -72,6 +72,9 @@ export const baseCss = `
 /* long lists: the browser lays out and paints only the cards near the viewport */
 .exp-offscreen-card { content-visibility: auto; contain-intrinsic-block-size: auto 440px; }
 .exp-offscreen-agent { content-visibility: auto; contain-intrinsic-block-size: auto 340px; }
+.line-clamp-1, .line-clamp-2 { display: -webkit-box; -webkit-box-orient: vertical; overflow: hidden; }
+.line-clamp-1 { -webkit-line-clamp: 1; }
+.line-clamp-2 { -webkit-line-clamp: 2; }
 .exp-sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0,0,0,0); white-space: nowrap; border: 0; }
 @media (prefers-reduced-motion: reduce) {
   .exp-root *, .exp-root *::before, .exp-root *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; transition-duration: 0.01ms !important; scroll-behavior: auto !important; }
@@ -79,6 +82,7 @@ export const baseCss = `
 `;
 
 const sheets = new Map<string, CSSStyleSheet>();
+const ours = new WeakSet<CSSStyleSheet>();
 
 /** A constructable stylesheet per CSS text, shared by every element that adopts it. */
 export function sheetFor(css: string): CSSStyleSheet {
@@ -87,6 +91,21 @@ export function sheetFor(css: string): CSSStyleSheet {
     sheet = new CSSStyleSheet();
     sheet.replaceSync(remToPx(css));
     sheets.set(css, sheet);
+    ours.add(sheet);
   }
   return sheet;
+}
+
+/**
+ * Adopts one of our sheets into a shadow root once, after our other sheets and before twind's
+ * utilities, so a utility class on an element still wins over a component's own CSS.
+ */
+export function adoptSheet(root: ShadowRoot, sheet: CSSStyleSheet): void {
+  const current = root.adoptedStyleSheets;
+  if (current.includes(sheet)) return;
+  let at = 0;
+  current.forEach((s, i) => {
+    if (ours.has(s)) at = i + 1;
+  });
+  root.adoptedStyleSheets = [...current.slice(0, at), sheet, ...current.slice(at)];
 }

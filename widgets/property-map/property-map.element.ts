@@ -1,6 +1,4 @@
 import { defineElement } from '../lib/element.tsx';
-import { cardCss } from '../lib/listing/card.tsx';
-import { dialogCss } from '../lib/ui/dialog.tsx';
 import { propertyMapAttributes } from './property-map.attributes.ts';
 import { PropertyMap } from './property-map.tsx';
 
@@ -26,5 +24,4 @@ defineElement({
   tag: 'exp-property-map',
   attributes: propertyMapAttributes,
   component: PropertyMap,
-  styles: [cardCss, dialogCss],
 });

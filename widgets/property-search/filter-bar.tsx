@@ -1,14 +1,15 @@
 /**
- * The filter bar (SPEC points 3 and 9): property type, city, beds, baths, minimum area, price
+ * The filter bar (docs/product.md §3, §9): property type, city, beds, baths, minimum area, price
  * minimum and maximum, and a search button. Every control has a visible label that is its name.
  * On narrow widths the less used filters fold behind "More filters".
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { PRICE_MAX_ANY, type SearchFilters } from '../lib/data/listings.ts';
-import { useElement } from '../lib/element.tsx';
+import { useElement, useStyles } from '../lib/element.tsx';
 import { formatPricePill } from '../lib/format.ts';
 import { typeLabel } from '../lib/listing/mapping.ts';
 import { FilterIcon, SearchIcon } from '../lib/ui/icons.tsx';
+import { selectCss } from './select.ts';
 
 export const BEDS = [1, 2, 3, 4, 5];
 export const MIN_AREA = [50, 100, 150, 200, 300];
@@ -42,6 +43,7 @@ export interface FilterBarProps {
 }
 
 export function FilterBar({ applied, propertyTypes, onSubmit }: FilterBarProps) {
+  useStyles(selectCss);
   const { t } = useElement();
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => toDraft(applied));
@@ -131,8 +133,3 @@ export function FilterBar({ applied, propertyTypes, onSubmit }: FilterBarProps) 
     </form>
   );
 }
-
-/** The chevron of our selects (native ones keep the platform's menus and keyboard). */
-export const selectCss = `
-.exp-select { appearance: none; -webkit-appearance: none; background-image: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='12' height='12' viewBox='0 0 24 24' fill='none' stroke='%23475569' stroke-width='2.5' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M6 9l6 6 6-6'/%3E%3C/svg%3E"); background-repeat: no-repeat; background-position: right 10px center; background-size: 12px; }
-`;

@@ -1,5 +1,5 @@
 /**
- * The window of page buttons (SPEC point 2): at most `size` numbers that follow the current page
+ * The window of page buttons (docs/product.md §2): at most `size` numbers that follow the current page
  * and are pinned at the start and the end; only pages 1..total.
  */
 export function pageWindow(current: number, totalPages: number, size = 5): number[] {

@@ -1,8 +1,5 @@
 import { defineElement } from '../lib/element.tsx';
 import type { SearchFilters, SortKey } from '../lib/data/listings.ts';
-import { cardCss, skeletonCss } from '../lib/listing/card.tsx';
-import { dialogCss } from '../lib/ui/dialog.tsx';
-import { selectCss } from './filter-bar.tsx';
 import { propertySearchAttributes } from './property-search.attributes.ts';
 import { PropertySearch } from './property-search.tsx';
 
@@ -70,5 +67,4 @@ defineElement({
   tag: 'exp-property-search',
   attributes: propertySearchAttributes,
   component: PropertySearch,
-  styles: [cardCss, skeletonCss, dialogCss, selectCss],
 });

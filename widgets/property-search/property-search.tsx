@@ -1,8 +1,9 @@
 /**
- * <exp-property-search>: the whole search (SPEC point 2): filters, the map beside the list, the
- * cards, pagination, the detail dialog; state in the URL unless sync-url="false".
+ * <exp-property-search>: the whole search (docs/product.md §2): filters, the map beside the list,
+ * the cards, pagination, the detail dialog. The pieces: the store (state and loading, store.ts),
+ * the address bar (use-url-sync.ts), the toasts (use-search-toasts.ts), the list (results.tsx).
  */
-import { useComputed, useSignalEffect } from '@preact/signals-react';
+import { useSignalEffect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
@@ -10,7 +11,6 @@ import { getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '.
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { listingsJsonLd, useStructuredData } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
-import { formatCount } from '../lib/format.ts';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
@@ -18,34 +18,28 @@ import { MapPanel } from '../lib/map/map-panel.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
+import { totalPages } from './pagination.ts';
 import { createSearchStore } from './store.ts';
-import { filtersKey, readSearchParams, writeSearchParams, type SearchState } from './url-state.ts';
+import { useSearchToasts } from './use-search-toasts.ts';
+import { useUrlSync } from './use-url-sync.ts';
+import type { SearchState } from './url-state.ts';
 
 type Props = ElementProps<typeof propertySearchAttributes>;
-
 
 export function PropertySearch(props: Props) {
   useSignals();
   const { t, api, host, toaster } = useElement();
-  const rest = useCallback(() => getClients(api).rest, [api]);
-  // the store asks for the client each time, so a new api-url takes effect at once
-  const restRef = useRef(rest);
-  restRef.current = rest;
-  const [store] = useState(() => createSearchStore(() => restRef.current()));
-  const firstApi = useRef(api.url);
-  useEffect(() => {
-    if (api.url === firstApi.current) return;
-    firstApi.current = api.url;
-    void store.retry();
-  }, [api.url, store]);
+  const rest = getClients(api).rest;
+  const [store] = useState(() => createSearchStore(rest));
+  // a new api-url: the store reads the new backend and searches again
+  useEffect(() => store.setClient(rest), [store, rest]);
   const [types, setTypes] = useState<string[]>([]);
   const mapRef = useRef<HTMLDivElement>(null);
-  const syncUrl = props.syncUrl;
   const agentId = props.agentId;
 
   const withScope = useCallback((f: SearchFilters): SearchFilters => (agentId ? { ...f, agentId } : (({ agentId: _drop, ...rest }) => rest)(f)), [agentId]);
 
-  /** Applies a state: from the URL (start, back/forward) or from the visitor. */
+  /** Applies a state: from the URL (start, back/forward) or the presets. */
   const apply = useCallback(
     (state: Partial<SearchState> & { filters: SearchFilters }) => {
       store.filters.value = withScope(state.filters);
@@ -55,50 +49,17 @@ export function PropertySearch(props: Props) {
     },
     [store, withScope],
   );
+  const pushUrl = useUrlSync(store, { enabled: props.syncUrl, presets: filtersFrom(props), apply });
 
-  const pushUrl = useCallback(
-    (mode: 'push' | 'replace') => {
-      if (!syncUrl) return;
-      const state: SearchState = { filters: store.filters.peek(), sort: store.sort.peek(), page: store.page.peek(), ...(store.openId.peek() ? { property: store.openId.peek() as string } : {}) };
-      const { agentId: _scope, ...visible } = state.filters;
-      const params = writeSearchParams(new URLSearchParams(location.search), { ...state, filters: visible });
-      const query = params.toString();
-      const url = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
-      if (url === `${location.pathname}${location.search}${location.hash}`) return;
-      history[mode === 'push' ? 'pushState' : 'replaceState']({ ...(history.state ?? {}), expSearch: true }, '', url);
-    },
-    [store, syncUrl],
-  );
-
-  // start: the URL (when synced) over the attributes' presets; back and forward restore
-  // the attributes' presets; agent-id is a scope the visitor keeps (withScope)
-  const presetKey = JSON.stringify(filtersFrom(props));
-  useEffect(() => {
-    const presets = JSON.parse(presetKey) as SearchFilters;
-    if (!syncUrl) {
-      apply({ filters: presets });
-      return;
-    }
-    const fromUrl = () => {
-      const read = readSearchParams(new URLSearchParams(location.search));
-      const hasFilters = Object.keys(read.filters).length > 0;
-      apply({ ...read, filters: hasFilters ? read.filters : presets });
-    };
-    fromUrl();
-    window.addEventListener('popstate', fromUrl);
-    return () => window.removeEventListener('popstate', fromUrl);
-  }, [apply, presetKey, syncUrl]);
-
-  // fetch whenever the search changes
-  const searchKey = useComputed(() => `${filtersKey(store.filters.value)}|${store.sort.value}|${store.page.value}`);
+  // load whenever the search changes
   useSignalEffect(() => {
-    void searchKey.value;
+    void store.searchKey.value;
     void store.load();
   });
 
   useEffect(() => {
     let live = true;
-    getPropertyTypes(rest())
+    getPropertyTypes(rest)
       .then((list) => live && setTypes(list))
       .catch((error: unknown) => console.error('[exp-property-search] property types:', error));
     return () => {
@@ -106,26 +67,13 @@ export function PropertySearch(props: Props) {
     };
   }, [rest]);
 
-  // toasts: the city being searched, and how many were found for a new search
-  const city = store.filters.value.city?.trim() ?? '';
-  const lastCity = useRef<string | null>(null);
-  useEffect(() => {
-    if (city && lastCity.current !== null && city !== lastCity.current) toaster.show({ title: { key: 'toast.searchingIn', params: { city } } });
-    if (city && lastCity.current === null) toaster.show({ title: { key: 'toast.searchingIn', params: { city } } });
-    lastCity.current = city;
-  }, [city]); // eslint-disable-line react-hooks/exhaustive-deps
   const answer = store.answer.value;
-  const toasted = useRef('');
-  useEffect(() => {
-    if (answer.status !== 'ready' || answer.total <= 0 || toasted.current === answer.filtersKey) return;
-    toasted.current = answer.filtersKey;
-    toaster.show({ title: { key: 'toast.resultsTitle' }, description: { key: 'toast.resultsText', params: { count: answer.total, formatted: formatCount(answer.total) } } });
-  }, [answer, t, toaster]);
+  useSearchToasts(toaster, store.filters.value.city?.trim() ?? '', answer);
 
   // a page past the end (an old link) goes to the last page
   useEffect(() => {
     if (answer.status !== 'ready') return;
-    const last = Math.max(1, Math.ceil(answer.total / 24));
+    const last = Math.max(1, totalPages(answer.total, PAGE_SIZE));
     if (store.page.peek() > last) {
       store.page.value = last;
       pushUrl('replace');
@@ -161,14 +109,14 @@ export function PropertySearch(props: Props) {
   };
   const openDetail = (p: Property | { id: string }) => {
     void store.open(p.id);
-    if (syncUrl) {
+    if (props.syncUrl) {
       pushUrl('push');
       history.replaceState({ ...(history.state ?? {}), expDetail: true }, '');
     }
     emit(host, 'exp-property-open', { id: p.id, title: 'title' in p ? p.title : '' });
   };
   const closeDetail = () => {
-    const pushed = syncUrl && (history.state as { expDetail?: boolean } | null)?.expDetail;
+    const pushed = props.syncUrl && (history.state as { expDetail?: boolean } | null)?.expDetail;
     void store.open(null);
     // the entry the dialog pushed is left by going back, so Back does not reopen it
     if (pushed) history.back();

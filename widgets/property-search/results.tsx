@@ -5,12 +5,13 @@
  */
 import { useId } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
-import { useElement } from '../lib/element.tsx';
+import { useElement, useStyles } from '../lib/element.tsx';
 import { formatCount } from '../lib/format.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import type { Property } from '../lib/listing/mapping.ts';
 import { ChevronLeft, ChevronRight } from '../lib/ui/icons.tsx';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
+import { selectCss } from './select.ts';
 
 export interface ResultsProps {
   status: 'loading' | 'ready' | 'error';
@@ -27,6 +28,7 @@ export interface ResultsProps {
 }
 
 export function Results({ status, total, properties, page, sort, hoveredId, onSort, onPage, onOpen, onHover, onRetry }: ResultsProps) {
+  useStyles(selectCss);
   const { t } = useElement();
   const id = useId();
   const pages = totalPages(total, PAGE_SIZE);

@@ -1,9 +1,10 @@
 /**
- * The state of one search element: the applied filters, sort and page, the open property, the
- * hovered one, and the answer. Counts are cached per filters and pages per (filters, sort, page);
- * the count and the page are asked in parallel; an older answer never overwrites a newer search.
+ * The state of one search element: the backend it reads, the applied filters, sort and page, the
+ * open property, the hovered one, and the answer. Counts are cached per filters and pages per
+ * (filters, sort, page) for one backend; the count and the page are asked in parallel; an older
+ * answer never overwrites a newer search.
  */
-import { signal } from '@preact/signals-react';
+import { computed, signal } from '@preact/signals-react';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { createQueryCache } from '../lib/data/cache.ts';
 import { getListing, getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
@@ -20,7 +21,11 @@ export interface SearchAnswer {
   rows: Row[];
 }
 
-export function createSearchStore(rest: () => PostgrestClient) {
+export function createSearchStore(initialClient: PostgrestClient) {
+  let client = initialClient;
+  /** counts the backends this store has read: a new one makes every search new */
+  const backend = signal(0);
+  const rest = () => client;
   const filters = signal<SearchFilters>({});
   const sort = signal<SortKey>('featured');
   const page = signal(1);
@@ -31,6 +36,18 @@ export function createSearchStore(rest: () => PostgrestClient) {
   const counts = createQueryCache<number>();
   const pages = createQueryCache<Row[]>();
   let latest = 0;
+
+  /** the search's key: a new one is a search to load */
+  const searchKey = computed(() => `${backend.value}|${filtersKey(filters.value)}|${sort.value}|${page.value}`);
+
+  /** Another backend (a new api-url): nothing read from the old one is kept. */
+  function setClient(next: PostgrestClient): void {
+    if (next === client) return;
+    counts.clear();
+    pages.clear();
+    client = next;
+    backend.value++;
+  }
 
   async function load(): Promise<void> {
     const f = filters.value;
@@ -87,7 +104,7 @@ export function createSearchStore(rest: () => PostgrestClient) {
     return load();
   }
 
-  return { filters, sort, page, openId, openRow, hoveredId, answer, load, open, retry };
+  return { filters, sort, page, openId, openRow, hoveredId, answer, searchKey, load, open, retry, setClient };
 }
 
 export type SearchStore = ReturnType<typeof createSearchStore>;

@@ -3,7 +3,7 @@ import { pageWindow, showingRange, totalPages } from './pagination.ts';
 import { filtersKey, parseBbox, readSearchParams, writeSearchParams } from './url-state.ts';
 
 describe('search state in the URL', () => {
-  it('reads every filter name of SPEC point 4, flags only when "true"', () => {
+  it('reads every filter name of docs/product.md §4, flags only when "true"', () => {
     const s = readSearchParams(
       new URLSearchParams('propertyType=house&minPrice=100000&maxPrice=500000&beds=2&baths=1&minSqft=50&maxSqft=300&yearBuiltFrom=1990&yearBuiltTo=2020&minLotSize=100&maxLotSize=900&city=Quito&pool=true&view=true&waterfront=false&garage=TRUE&newConstruction=true&airConditioning=1&sort=price_desc&page=3&property=42'),
     );

@@ -1,5 +1,5 @@
 /**
- * The search in the address bar (SPEC point 4): every filter name of the spec, feature flags only
+ * The search in the address bar (docs/product.md §4): every filter name of the spec, feature flags only
  * when true, plus our own sort, page, the open property and the searched map area. Keys of other
  * owners (lang, utm_*, the host page's own) are left as they are.
  */

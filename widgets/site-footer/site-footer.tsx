@@ -1,5 +1,5 @@
 /**
- * <exp-site-footer> (SPEC point 2, footer). Every address, number and external URL comes from the
+ * <exp-site-footer> (docs/product.md §2, footer). Every address, number and external URL comes from the
  * site configuration; every text from the locale files.
  */
 import type { ReactNode } from 'react';

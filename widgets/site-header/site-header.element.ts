@@ -1,5 +1,4 @@
 import { defineElement } from '../lib/element.tsx';
-import { dialogCss } from '../lib/ui/dialog.tsx';
 import { siteHeaderAttributes } from './site-header.attributes.ts';
 import { SiteHeader } from './site-header.tsx';
 
@@ -42,7 +41,6 @@ defineElement({
   attributes: siteHeaderAttributes,
   component: SiteHeader,
   styles: [
-    dialogCss,
     `:host { position: fixed; top: 0; left: 0; right: 0; z-index: 1000; }
 :host([position="static"]) { position: relative; }
 exp-language-switch:not(:defined) { display: inline-block; width: 86px; height: 36px; }

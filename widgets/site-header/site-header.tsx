@@ -1,5 +1,5 @@
 /**
- * <exp-site-header> (SPEC point 2, shared header). The bar reads the window's scroll position
+ * <exp-site-header> (docs/product.md §2, shared header). The bar reads the window's scroll position
  * (transparent at the top, solid past 20 px) and marks the link of the current page.
  */
 import { useEffect, useId, useState } from 'react';
@@ -22,7 +22,7 @@ declare module 'react' {
   }
 }
 
-/** SPEC point 4: the header turns solid once the page is scrolled more than this. */
+/** docs/product.md §4: the header turns solid once the page is scrolled more than this. */
 export const SCROLL_THRESHOLD = 20;
 
 function useScrolled(): boolean {

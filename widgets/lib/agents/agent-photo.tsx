@@ -1,4 +1,4 @@
-/** An agent's photo; the placeholder picture when there is none or it fails (SPEC point 5). */
+/** An agent's photo; the placeholder picture when there is none or it fails (docs/product.md §5). */
 import { useEffect, useState } from 'react';
 
 export function AgentPlaceholder({ className = '' }: { className?: string }) {

@@ -4,7 +4,7 @@ import { profileHref, toAgent, toAgentProfile } from './agent.ts';
 const API = 'https://api.example';
 const base = { id: 7, first_name: ' Ana ', last_name: ' Vera ', email: ' ana@x.ec ', phone: '099', picture: '  /media/agents/agent-07.svg  ', country_code: 'EC' };
 
-describe('agents as shown (SPEC point 3)', () => {
+describe('agents as shown (docs/product.md §3)', () => {
   it('joins and trims the name, trims the picture, leaves the location empty', () => {
     expect(toAgent(base, API)).toEqual({ id: '7', name: 'Ana Vera', photo: `${API}/media/agents/agent-07.svg`, location: '', email: 'ana@x.ec', phone: '099' });
     expect(toAgent({ ...base, first_name: '  ', last_name: null }, API).name).toBe('');

@@ -1,16 +1,16 @@
 /**
- * An agent row as the directory and the profile show it (SPEC point 3): the name joined and
+ * An agent row as the directory and the profile show it (docs/product.md §3): the name joined and
  * trimmed, the picture trimmed (else the placeholder), contact details, and for the profile the
  * lists and links, links kept only when they are http(s).
  */
 import { safeLinkUrl, safeMediaUrl } from '../config.ts';
-import type { AgentProfileRecord, AgentRecord } from '../data/agents.ts';
+import type { AgentProfileRecord, AgentRecord } from '../../../supabase/functions/_shared/protocol/records.ts';
 
 export interface Agent {
   id: string;
   name: string;
   photo: string | undefined;
-  /** empty in the directory (SPEC point 3); the profile's own location otherwise */
+  /** empty in the directory (docs/product.md §3); the profile's own location otherwise */
   location: string;
   email: string;
   phone: string;

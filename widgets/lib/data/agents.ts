@@ -1,37 +1,16 @@
 /**
- * Call 4 of SPEC point 7: EC agents, optionally matched by a search text on first name, last name
+ * Call 4 of docs/product.md §7: EC agents, optionally matched by a search text on first name, last name
  * or e-mail: case- and accent-insensitive substring, the visitor's text taken literally (commas,
- * dots, parentheses, quotes, backslashes, % and _ included; DESIGN decision 10).
+ * dots, parentheses, quotes, backslashes, % and _ included; docs/decisions.md #10).
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
 import { escapeLike, quoteForLogic } from './text.ts';
+import type { AgentProfileRecord, AgentRecord } from '../../../supabase/functions/_shared/protocol/records.ts';
 
 export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
 export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website`;
 
-export interface AgentRecord {
-  id: number;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  phone: string | null;
-  picture: string | null;
-  country_code: string | null;
-}
-
-export interface AgentProfileRecord extends AgentRecord {
-  location: string | null;
-  about: string | null;
-  languages: string[] | null;
-  specializations: string[] | null;
-  certifications: string[] | null;
-  locations_served: string[] | null;
-  facebook: string | null;
-  instagram: string | null;
-  linkedin: string | null;
-  website: string | null;
-}
 
 /** The or=(...) filter for a search text, or undefined for an empty search. */
 export function agentSearchFilter(search: string): string | undefined {

@@ -1,29 +1,13 @@
 /**
- * Call 5 of SPEC point 7: the send-property-inquiry function. The body is the spec's plus the
+ * Call 5 of docs/product.md §7: the send-property-inquiry function. The body is the spec's plus the
  * property and agent ids and an idempotency key (a double click or a retry never makes two
- * inquiries); the function decides who is mailed, never the browser (DESIGN decision 9).
+ * inquiries); the function decides who is mailed, never the browser (docs/decisions.md #9).
  */
 import type { FunctionsClient } from '@supabase/functions-js';
-import type { ContactField } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
+import type { ContactField, InquiryBody } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
 
-export interface InquiryRequest {
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  propertyTitle: string;
-  propertyAddress: string;
-  /** formatted, e.g. "$250,000" */
-  propertyPrice: string;
-  /** the agent's e-mail as the page knows it; only used when it is a known agent's */
-  recipientEmail: string;
-  propertyId?: string;
-  agentId?: string;
-  idempotencyKey: string;
-  lang: string;
-  /** the honeypot: people leave it empty */
-  website: string;
-}
+/** What our form sends: always with its idempotency key and language. */
+export type InquiryRequest = InquiryBody & Required<Pick<InquiryBody, 'idempotencyKey' | 'lang' | 'website'>>;
 
 export type InquiryField = ContactField;
 

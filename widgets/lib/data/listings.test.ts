@@ -22,7 +22,7 @@ const mapped = (f: SearchFilters) => {
   return calls;
 };
 
-describe('filter mapping (SPEC points 5 and 7)', () => {
+describe('filter mapping (docs/product.md §5, §7)', () => {
   it('always asks for active EC listings', () => {
     expect(mapped({})).toEqual(['country_code=eq.EC', 'status=eq.1']);
   });

@@ -1,7 +1,7 @@
 /**
- * The listing calls of SPEC point 7 (1: count, 2: page, 3: property types) and the map's light
+ * The listing calls of docs/product.md §7 (1: count, 2: page, 3: property types) and the map's light
  * call, as plain functions over a PostgREST client. The filter mapping and the ignored values of
- * SPEC point 5 live here, once, for the count, the page and the map alike.
+ * docs/product.md §5 live here, once, for the count, the page and the map alike.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
@@ -31,7 +31,7 @@ export interface SearchFilters {
   agentId?: string;
   /** 'Search this area': [west, south, east, north] in degrees */
   bbox?: [number, number, number, number];
-  // read from the URL and kept, but not applied (SPEC point 5 applies only the ones above)
+  // read from the URL and kept, but not applied (docs/product.md §5 applies only the ones above)
   yearBuiltFrom?: number;
   yearBuiltTo?: number;
   minLotSize?: number;
@@ -54,7 +54,7 @@ interface Filterable {
 
 const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
-/** SPEC point 7's filter mapping with SPEC point 5's ignored values. */
+/** docs/product.md §7's filter mapping with docs/product.md §5's ignored values. */
 export function applyFilters<T>(query: T, f: SearchFilters): T {
   let q = (query as unknown as Filterable).eq('country_code', COUNTRY).eq('status', ACTIVE);
   const type = f.propertyType?.trim();
@@ -65,7 +65,7 @@ export function applyFilters<T>(query: T, f: SearchFilters): T {
   if (positive(f.baths)) q = q.gte('bathrooms', f.baths);
   if (positive(f.minSqft)) q = q.gte('square_feet', f.minSqft);
   if (positive(f.maxSqft)) q = q.lte('square_feet', f.maxSqft);
-  // case- and accent-insensitive on the server, so the count and the pages agree (DESIGN 8):
+  // case- and accent-insensitive on the server, so the count and the pages agree (docs/decisions.md #8):
   // city_search is the city folded by the database, so a LIKE on the folded text is enough (and
   // two to three times cheaper per row than ILIKE)
   const city = f.city?.trim();
@@ -87,7 +87,7 @@ export function applySort<T>(query: T, sort: SortKey): T {
     case 'price_desc':
       return q.order('price', { ascending: false, nullsFirst: false }).order('id', { ascending: false }) as unknown as T;
     default:
-      // featured and newest both order by created_at desc (SPEC point 7)
+      // featured and newest both order by created_at desc (docs/product.md §7)
       return q.order('created_at', { ascending: false }).order('id', { ascending: false }) as unknown as T;
   }
 }
@@ -134,7 +134,7 @@ export async function getListing(rest: PostgrestClient, id: string | number, sig
 }
 
 /**
- * Call 3: the distinct property types, in one call to the view (DESIGN decision 7). If the view is
+ * Call 3: the distinct property types, in one call to the view (docs/decisions.md #7). If the view is
  * missing, the spec's block reader: 1000-row ranges until a block is empty; on an error the
  * dropdown keeps what was read.
  */

@@ -1,5 +1,5 @@
 /**
- * The inquiry form (SPEC points 3, 4, 5): name and e-mail required, phone and message optional,
+ * The inquiry form (docs/product.md §3, §4, §5): name and e-mail required, phone and message optional,
  * translated validation, autocomplete, a honeypot. States: idle, sending ('Sending...', disabled),
  * success (toast, cleared, onSent), error (toast and an alert in place, what was typed kept).
  * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.

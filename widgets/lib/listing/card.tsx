@@ -1,10 +1,10 @@
 /**
- * A property card (SPEC point 2): price header, photos at 16:9, title, address, beds, baths, m².
+ * A property card (docs/product.md §2): price header, photos at 16:9, title, address, beds, baths, m².
  * The title is the card's control (a button, so keyboards reach it); its hit area stretches over
  * the text, and a click on the photo opens the detail too.
  */
 import { memo } from 'react';
-import { useElement } from '../element.tsx';
+import { useElement, useStyles } from '../element.tsx';
 import { formatArea, formatCount, formatPrice } from '../format.ts';
 import { AreaIcon, BathIcon, BedIcon, PinIcon } from '../ui/icons.tsx';
 import { Carousel } from './carousel.tsx';
@@ -19,6 +19,7 @@ export interface PropertyCardProps {
 }
 
 export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, highlighted = false, onHover, headingLevel = 'h3' }: PropertyCardProps) {
+  useStyles(cardCss);
   const { t } = useElement();
   const Heading = headingLevel;
   const address = [p.address, p.city].filter(Boolean).join(', ');
@@ -74,14 +75,12 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
 });
 
 /** The stretched hit area of the title button over the card's text. */
-export const cardCss = `
+const cardCss = `
 .exp-card-link::after { content: ''; position: absolute; inset: 0; }
-.line-clamp-1, .line-clamp-2 { display: -webkit-box; -webkit-box-orient: vertical; overflow: hidden; }
-.line-clamp-1 { -webkit-line-clamp: 1; }
-.line-clamp-2 { -webkit-line-clamp: 2; }
 `;
 
 export function CardSkeleton() {
+  useStyles(skeletonCss);
   return (
     <div aria-hidden="true" className="overflow-hidden rounded-brand bg-surface border border-line" part="skeleton">
       <div className="h-11 bg-surface-subtle exp-pulse" />
@@ -95,7 +94,7 @@ export function CardSkeleton() {
   );
 }
 
-export const skeletonCss = `
+const skeletonCss = `
 .exp-pulse { animation: exp-pulse 1.4s ease-in-out infinite; }
 @keyframes exp-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.45; } }
 `;

@@ -13,7 +13,7 @@ const LABELS: Record<string, string> = {
 };
 const t = (k: string) => LABELS[k] ?? k;
 
-describe('listing mapping (SPEC point 3)', () => {
+describe('listing mapping (docs/product.md §3)', () => {
   it('applies the defaults for missing fields', () => {
     const p = mapListing({ id: 7 }, API);
     expect(p).toMatchObject({ id: '7', title: 'Property Listing', address: '', price: 0, bedrooms: 0, bathrooms: 0, area: 0, propertyType: '', city: '', state: '', description: '', images: [], agent: undefined });

@@ -1,7 +1,7 @@
 /**
- * A listing row as the data comes (SPEC point 3) turned into the property the map, the cards and
+ * A listing row as the data comes (docs/product.md §3) turned into the property the map, the cards and
  * the dialog read: defaults for missing fields, numbers for text numbers, coordinates or an
- * approximate position (DESIGN decision 3), images in one shape and only from safe URLs, and an
+ * approximate position (docs/decisions.md #3), images in one shape and only from safe URLs, and an
  * agent only when there is something to show of them.
  */
 import { safeMediaUrl } from '../config.ts';
@@ -42,7 +42,7 @@ export interface Property {
   agent: PropertyAgent | undefined;
 }
 
-/** The visible defaults of SPEC point 3, translated by the caller. */
+/** The visible defaults of docs/product.md §3, translated by the caller. */
 export interface MappingDefaults {
   title: string;
   agentName: string;
@@ -167,7 +167,7 @@ export function typeLabel(type: string, t: (key: string) => string): string {
     .replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
 }
 
-/** Which placeholder a property shows when its image fails: id mod 5 (SPEC point 5). */
+/** Which placeholder a property shows when its image fails: id mod 5 (docs/product.md §5). */
 export function placeholderIndex(id: string): number {
   const n = Number.parseInt(id.replace(/\D/g, '') || '0', 10);
   return Number.isFinite(n) ? n % 5 : 0;

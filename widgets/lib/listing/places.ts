@@ -1,5 +1,5 @@
 /**
- * Where a listing without usable coordinates is placed, approximately (DESIGN decision 3): near its
+ * Where a listing without usable coordinates is placed, approximately (docs/decisions.md #3): near its
  * city when it is a known Ecuador city, else near Quito; never the spec's Lima leftover.
  */
 export const QUITO: [number, number] = [-0.1807, -78.4678];

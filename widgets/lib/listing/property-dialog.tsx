@@ -1,5 +1,5 @@
 /**
- * The property detail (SPEC point 2): photos (at most 400px high), price badge, title, address,
+ * The property detail (docs/product.md §2): photos (at most 400px high), price badge, title, address,
  * bedrooms, bathrooms, area, type, description, the agent and the inquiry form, in a modal that
  * is at most 90% of the viewport high. Listing text is rendered as text, never as markup.
  */

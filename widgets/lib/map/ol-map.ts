@@ -26,12 +26,12 @@ import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from 'ol/style
 import AnimatedCluster from 'ol-ext/layer/AnimatedCluster';
 import outline, { type Outline } from 'virtual:ecuador-outline';
 import { formatPricePill } from '../format.ts';
-import { sheetFor } from '../styles.ts';
+import { adoptSheet, sheetFor } from '../styles.ts';
 
 export const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
 export const DEFAULT_ZOOM = 12;
 export const FIT_MAX_ZOOM = 16;
-/** more pins than this are clustered (SPEC point 9) */
+/** more pins than this are clustered (docs/product.md §9) */
 export const CLUSTER_ABOVE = 10;
 export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
@@ -125,7 +125,7 @@ function pill(label: string, state: 'normal' | 'hover' | 'approximate'): Icon {
 
 const clusterStyles = new Map<string, Style>();
 
-/** Cluster badges: dark grey under 10, black from 10 (SPEC point 9); one style per size. */
+/** Cluster badges: dark grey under 10, black from 10 (docs/product.md §9); one style per size. */
 function clusterStyle(size: number, highlighted: boolean): Style {
   const key = `${size}|${highlighted}`;
   let style = clusterStyles.get(key);
@@ -157,7 +157,7 @@ function adoptMapCss(root: ShadowRoot | null): void {
 .ol-attribution { font-size: 11px; }
 .ol-attribution a { color: #1d4ed8; }`,
   );
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  adoptSheet(root, sheet);
 }
 
 /** What the test build adds to the controller (import.meta.env.EXP_TEST_HOOKS; never in the production bundle). */

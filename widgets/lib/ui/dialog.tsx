@@ -4,6 +4,7 @@
  * stacking context or overflow can clip it.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useStyles } from '../element.tsx';
 
 export interface DialogProps {
   open: boolean;
@@ -17,6 +18,7 @@ export interface DialogProps {
 }
 
 export function Dialog({ open, onClose, labelledBy, children, className = '', part = 'dialog', variant = 'center' }: DialogProps) {
+  useStyles(dialogCss);
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   const onCloseRef = useRef(onClose);
@@ -78,8 +80,8 @@ const CENTER = 'p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl
 // 300 px on desktop; about three quarters of a phone's width, at most 320 px
 const SIDE = 'exp-dialog-side p-0 m-0 ml-auto border-0 bg-surface text-ink shadow-2xl h-full max-h-screen w-[75vw] max-w-[320px] md:w-[300px] overflow-y-auto';
 
-/** Backdrop and animation for .exp-dialog (adopted by the elements that show dialogs). */
-export const dialogCss = `
+/** Backdrop and animation of the dialog (adopted by the element it opens in, useStyles). */
+const dialogCss = `
 .exp-dialog::backdrop { background: rgba(15, 23, 42, 0.55); }
 .exp-dialog[open] { animation: exp-dialog-in 160ms ease-out; display: flex; flex-direction: column; }
 .exp-dialog-side[open] { animation: exp-panel-in 200ms ease-out; inset: 0 0 0 auto; position: fixed; }

@@ -47,7 +47,7 @@ const hashClient = async (address: string, salt: string) => (await sha256(`${sal
 const KEYLESS_REPEAT_SECONDS = 600;
 
 /**
- * A client written against SPEC call 5 sends no key: the same inquiry from the same client within
+ * A client written against call 5 (docs/product.md §7) sends no key: the same inquiry from the same client within
  * the same ten minutes is taken for a repeat (a double click, a resend), anything else is new.
  */
 async function derivedKey(clientHash: string, input: InquiryInput, now = Date.now()): Promise<string> {

@@ -5,6 +5,7 @@
  * The e-mail itself waits in the shared outbox (../outbox/).
  */
 import type { Sql } from '../sql.ts';
+import type { InquiryInput } from './validate.ts';
 
 export interface Recipient {
   email: string;
@@ -57,7 +58,7 @@ export async function findAgent(sql: Sql, by: { id?: string; email?: string }): 
 }
 
 /**
- * Who gets the inquiry (DESIGN decision 9): the listing's agent; else the agent the visitor
+ * Who gets the inquiry (docs/decisions.md #9): the listing's agent; else the agent the visitor
  * addressed on a profile; else the browser's recipientEmail only when it is a known EC agent's;
  * else the team inbox. An address is never mailed just because the browser sent it.
  */
@@ -79,17 +80,10 @@ export async function resolveRecipient(
   return { listing, recipient: { email: teamInbox, name: '', kind: 'team', agentId: null } };
 }
 
-export interface NewInquiry {
+/** The row stored: the checked body, and what the function decided about it. */
+export interface NewInquiry extends Pick<InquiryInput, 'agentId' | 'name' | 'email' | 'phone' | 'message' | 'propertyTitle' | 'propertyAddress' | 'propertyPrice'> {
   idempotencyKey: string;
   listingId: string | null;
-  agentId: string | null;
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  propertyTitle: string;
-  propertyAddress: string;
-  propertyPrice: string;
   requestedRecipient: string;
   recipient: Recipient;
   clientHash: string;

@@ -1,9 +1,9 @@
 /**
- * What the send-property-inquiry function accepts: the body of SPEC call 5 exactly as the spec
+ * What the send-property-inquiry function accepts: the body of call 5 (docs/product.md §7) exactly as the spec
  * sends it, plus optional extras (the property and agent ids, an idempotency key, the language,
  * a honeypot). Every field is checked here, once, for Deno and Node alike.
  */
-import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError } from '../protocol/inquiry.ts';
+import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../protocol/inquiry.ts';
 
 export type { FieldError };
 
@@ -13,22 +13,13 @@ export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024
 /** An idempotency key, in the body or the Idempotency-Key header: 8 to 100 letters, digits, _ or -. */
 export const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
 
-export interface InquiryInput {
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  propertyTitle: string;
-  propertyAddress: string;
-  propertyPrice: string;
-  recipientEmail: string;
+/** The body once checked: every text trimmed, ids as digits or null. */
+export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'idempotencyKey' | 'lang'>> {
   propertyId: string | null;
   agentId: string | null;
   /** null: none sent (the handler takes the Idempotency-Key header, or derives one) */
   idempotencyKey: string | null;
   lang: 'en' | 'es';
-  /** the honeypot: non-empty means a bot */
-  website: string;
 }
 
 export type Validation = { ok: true; value: InquiryInput } | { ok: false; fields: Record<string, FieldError>; message: string };

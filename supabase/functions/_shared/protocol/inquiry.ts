@@ -5,6 +5,29 @@
  */
 export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000 } as const;
 
+/** The body the send-property-inquiry function takes: call 5's fields (docs/product.md §7), then our optional extras. */
+export interface InquiryBody {
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  propertyTitle: string;
+  propertyAddress: string;
+  /** formatted, e.g. "$250,000" */
+  propertyPrice: string;
+  /** the agent's e-mail as the page knows it; used only when it is one of our agents' */
+  recipientEmail: string;
+  /** the listing asked about: its agent receives the inquiry */
+  propertyId?: string;
+  /** the agent addressed (a profile without a listing) */
+  agentId?: string;
+  /** the same key for a retry of the same inquiry (also accepted as an Idempotency-Key header) */
+  idempotencyKey?: string;
+  lang?: string;
+  /** the honeypot: people leave it empty */
+  website?: string;
+}
+
 export type ContactField = keyof typeof LIMITS;
 export type FieldError = 'required' | 'tooLong' | 'invalid';
 

@@ -1,0 +1,88 @@
+/**
+ * What a /rest/v1 request asks for, read from the HTTP request alone (PostgREST's ApiRequest):
+ * the relation, the query, the range, the media type and the count preference. Everything here is
+ * checked and refused with PostgREST's errors before any SQL exists.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ApiError, methodNotAllowed, rangeNotSatisfiable, tableNotFound } from './errors.ts';
+import { parseReadQuery, type ReadQuery } from './parse.ts';
+import { closestName, type Relation, type Schema } from './schema.ts';
+
+/** At most this many rows per response, whatever the request asks. */
+export const MAX_ROWS = 1000;
+
+export type Media = 'array' | 'object';
+
+export interface Range {
+  lower: number;
+  /** inclusive; Infinity when open */
+  upper: number;
+}
+
+export type ApiRequest =
+  | { kind: 'root'; head: boolean; relations: string[] }
+  | { kind: 'read'; head: boolean; relation: Relation; query: ReadQuery; range: Range; limit: number; media: Media; count: boolean };
+
+function negotiate(accept: string | undefined): Media {
+  if (!accept || accept.trim() === '') return 'array';
+  const types = accept.split(',').map((t) => t.split(';')[0]?.trim().toLowerCase() ?? '');
+  if (types.includes('application/vnd.pgrst.object+json') || types.includes('application/vnd.pgrst.object')) return 'object';
+  if (types.some((t) => t === 'application/json' || t === '*/*' || t === 'application/*' || t === 'application/vnd.pgrst.array+json')) return 'array';
+  throw new ApiError(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`);
+}
+
+function requestedRange(header: string | undefined, limit: number | undefined, offset: number | undefined): Range {
+  let lower = 0;
+  let upper = Infinity;
+  if (header) {
+    const m = /^(?:items=)?\s*(\d{1,15})-(\d{0,15})\s*$/.exec(header);
+    if (m) {
+      lower = Number(m[1]);
+      if (m[2]) upper = Number(m[2]);
+      if (upper < lower) throw rangeNotSatisfiable('The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+    }
+  }
+  if (offset !== undefined) lower = Math.max(lower, offset);
+  if (limit !== undefined) upper = Math.min(upper, (offset ?? lower) + limit - 1);
+  return { lower, upper };
+}
+
+function wantsCount(prefer: string | string[] | undefined): boolean {
+  return /(^|[,;\s])count=(exact|planned|estimated)\b/i.test([prefer ?? ''].flat().join(','));
+}
+
+/** The relation named by the path ('listings' in /rest/v1/listings), from the schema cache only. */
+function relationOf(path: string, schema: Schema): Relation {
+  if (path.startsWith('rpc/')) throw new ApiError(404, 'PGRST202', `Could not find the function public.${path.slice(4)} in the schema cache`);
+  if (path.includes('/')) throw new ApiError(404, 'PGRST125', 'Invalid path specified in request URL');
+  let name: string;
+  try {
+    name = decodeURIComponent(path);
+  } catch {
+    throw new ApiError(404, 'PGRST125', 'Invalid path specified in request URL');
+  }
+  const relation = schema.get(name);
+  if (relation) return relation;
+  const near = closestName(name, schema.keys());
+  throw tableNotFound(name, near ? `Perhaps you meant the table 'public.${near}'` : null);
+}
+
+/**
+ * Reads a GET or HEAD of /rest/v1/...; throws the ApiError PostgREST would answer. The schema
+ * cache is asked for only once the method and profile are known to be right.
+ */
+export async function readApiRequest(req: IncomingMessage, url: URL, schema: () => Promise<Schema>): Promise<ApiRequest> {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method);
+  const profile = req.headers['accept-profile'];
+  if (profile && String(profile) !== 'public') throw new ApiError(406, 'PGRST106', 'The schema must be one of the following: public');
+  const head = method === 'HEAD';
+  const path = url.pathname.replace(/^\/rest\/v1\/?/, '');
+  if (path === '') return { kind: 'root', head, relations: [...(await schema()).keys()].sort() };
+  const relation = relationOf(path, await schema());
+  const media = negotiate(req.headers.accept);
+  const query = parseReadQuery(url.searchParams);
+  const range = requestedRange(req.headers.range, query.limit, query.offset);
+  const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
+  return { kind: 'read', head, relation, query, range, limit: Math.max(0, Math.min(span, MAX_ROWS)), media, count: wantsCount(req.headers.prefer) };
+}

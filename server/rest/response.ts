@@ -1,0 +1,89 @@
+/**
+ * How /rest/v1 answers (PostgREST's response rules): CORS as Supabase sends it, errors as
+ * {code, message, details, hint}, and a read's status and headers from what it found: 200, 206
+ * for part of a counted result, 416 past its end, Content-Range, the single-object media type.
+ */
+import type { ServerResponse } from 'node:http';
+import { ANY_ORIGIN } from '../../supabase/functions/_shared/cors.ts';
+import { DatabaseUnavailableError } from '../db/database.ts';
+import { ApiError, databaseUnavailable, fromPostgres, notSingle, rangeNotSatisfiable } from './errors.ts';
+import type { ApiRequest } from './request.ts';
+
+export const CORS_HEADERS = {
+  ...ANY_ORIGIN,
+  'Access-Control-Expose-Headers': 'Content-Range, Range-Unit, Content-Location, Preference-Applied, Retry-After',
+};
+
+const ALLOWED_HEADERS = 'apikey, authorization, x-client-info, accept-profile, content-profile, prefer, content-type, range, range-unit, accept, x-supabase-api-version, x-region';
+
+export function preflight(res: ServerResponse, methods: string): void {
+  res.writeHead(204, {
+    ...CORS_HEADERS,
+    'Access-Control-Allow-Methods': methods,
+    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+    'Access-Control-Max-Age': '86400',
+    Vary: 'Origin',
+  });
+  res.end();
+}
+
+export function sendError(res: ServerResponse, error: ApiError, extra: Record<string, string> = {}): void {
+  const body = JSON.stringify(error);
+  res.writeHead(error.status, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...extra });
+  res.end(body);
+}
+
+/** Turns anything thrown while answering into PostgREST's error JSON (never SQL or a stack). */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DatabaseUnavailableError) return databaseUnavailable();
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return fromPostgres(e as { code: string; message?: string });
+  console.error('[rest] unexpected error:', error);
+  return new ApiError(500, 'PGRST000', 'The server could not answer this request', null, null);
+}
+
+/** Any error, answered; 503s say when to try again. */
+export function sendFailure(res: ServerResponse, error: unknown): void {
+  const api = toApiError(error);
+  sendError(res, api, api.status === 503 ? { 'Retry-After': '5' } : {});
+}
+
+export function sendJson(res: ServerResponse, head: boolean, body: string): void {
+  res.writeHead(200, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(head ? undefined : body);
+}
+
+/** What a read found: how many rows the body holds, the count when asked, the body (a JSON array). */
+export interface ReadResult {
+  rows: number;
+  total: number | undefined;
+  body: string;
+}
+
+export function sendRead(res: ServerResponse, request: Extract<ApiRequest, { kind: 'read' }>, result: ReadResult): void {
+  const { range, media } = request;
+  const { rows, total } = result;
+  let body = result.body;
+  let status = 200;
+  if (total !== undefined) {
+    if (range.lower > total) return sendError(res, rangeNotSatisfiable(`An offset of ${range.lower} was requested, but there are only ${total} rows.`), { 'Content-Range': `*/${total}` });
+    if (rows < total) status = 206;
+  }
+  const contentRange = `${total !== 0 && rows > 0 ? `${range.lower}-${range.lower + rows - 1}` : '*'}/${total ?? '*'}`;
+  if (media === 'object') {
+    if (rows !== 1) throw notSingle(rows);
+    body = body.slice(1, -1);
+    status = 200;
+  }
+  const headers: Record<string, string> = {
+    ...CORS_HEADERS,
+    'Content-Type': media === 'object' ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8',
+    'Content-Range': contentRange,
+    'Range-Unit': 'items',
+    'Content-Length': String(Buffer.byteLength(body)),
+  };
+  if (request.count) headers['Preference-Applied'] = 'count=exact';
+  res.writeHead(status, headers);
+  res.end(request.head ? undefined : body);
+}
