@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- api map lighthouse weight]: runs the benchmarks, writes bench/results/<name>.json and
+ * npm run bench [-- api map pages lighthouse weight]: runs the benchmarks, writes bench/results/<name>.json and
  * refreshes the figures in README.md between the bench markers.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { benchApi } from './api.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
+import { benchPages } from './pages.ts';
 import { benchWeight } from './weight.ts';
 import { renderReadme } from './report.ts';
 
@@ -17,6 +18,7 @@ const results = join(root, 'bench', 'results');
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   map: benchMap,
+  pages: benchPages,
   lighthouse: benchLighthouse,
   weight: benchWeight,
 };

@@ -22,6 +22,8 @@ export interface ExpAgentDirectoryAttributes {
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** The directory of the brokerage's agents in Ecuador: a search by name or e-mail (case- and accent-insensitive, the text taken literally), a grid of photos and names, and each agent's contacts in a dialog with a link to the full profile. */
@@ -34,6 +36,8 @@ export interface ExpAgentDirectoryElement extends HTMLElement {
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 export interface PropertyOpenDetail {
@@ -66,6 +70,8 @@ export interface ExpAgentProfileAttributes {
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** An agent's full profile: name, contact card, about, languages, specializations, certifications, locations served, the agent's active listings, and 'Contact Agent', which sends an inquiry addressed to this agent. An unknown id shows 'Agent not found'. */
@@ -82,6 +88,8 @@ export interface ExpAgentProfileElement extends HTMLElement {
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 /** Attributes of <exp-featured-listings>. */
@@ -98,6 +106,8 @@ export interface ExpFeaturedListingsAttributes {
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** The newest active listings in Ecuador (optionally of one community) as cards that open the property detail, with a 'View all' link to the search. */
@@ -114,6 +124,8 @@ export interface ExpFeaturedListingsElement extends HTMLElement {
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 /** Attributes of <exp-inquiry-form>. */
@@ -128,6 +140,8 @@ export interface ExpInquiryFormAttributes {
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** The inquiry form: name and e-mail required, phone and message optional, translated validation. Stored before any delivery; the recipient is decided by the server from the listing's agent (or the agent addressed), never by the page. A double click or a retry never makes two inquiries. */
@@ -142,6 +156,8 @@ export interface ExpInquiryFormElement extends HTMLElement {
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 export interface LanguageChangeDetail {
@@ -159,6 +175,8 @@ export interface ExpLanguageSwitchAttributes {
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** Switches the page between English and Spanish: sets `<html lang>`, which every exp- element follows live, remembers the choice in localStorage and keeps `?lang=` in the address. */
@@ -171,6 +189,36 @@ export interface ExpLanguageSwitchElement extends HTMLElement {
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
+}
+
+/** Attributes of <exp-property-detail>. */
+export interface ExpPropertyDetailAttributes {
+  /** The listing to show (the page /properties/{id}-{slug} passes the id). */
+  'listing-id'?: string;
+  /** Calling code that replaces a leading 0 in the agent's phone number for WhatsApp. Default: `593`. */
+  'phone-country-code'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
+}
+
+/** One listing's detail on a page of its own: photos, price, title, address, facts, description, the agent with WhatsApp and copy actions, the inquiry form and sharing, the same content as the search's detail dialog. Whatever the element holds (the listing page's server-rendered content) stays visible until the element has drawn itself; a listing that is no longer available says so. */
+export interface ExpPropertyDetailElement extends HTMLElement {
+  /** The listing to show (the page /properties/{id}-{slug} passes the id). */
+  listingId: string | undefined;
+  /** Calling code that replaces a leading 0 in the agent's phone number for WhatsApp. Default: `593`. */
+  phoneCountryCode: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 /** Attributes of <exp-property-map>. */
@@ -197,6 +245,8 @@ export interface ExpPropertyMapAttributes {
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** A clustered map of every listing that matches its attributes (up to 5,000), with price pills, popups and the property detail on a pin click. OpenLayers loads only with this element. */
@@ -223,6 +273,8 @@ export interface ExpPropertyMapElement extends HTMLElement {
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 export interface SearchDetail {
@@ -285,6 +337,8 @@ export interface ExpPropertySearchAttributes {
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** The property search: filters, a clustered map of every match beside paged cards, the detail dialog with the agent and the inquiry form. Keeps the search in the URL (back, forward, shared links, `?property=ID` opens a listing) unless `sync-url="false"`. */
@@ -317,26 +371,28 @@ export interface ExpPropertySearchElement extends HTMLElement {
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 /** Attributes of <exp-site-footer>. */
 export interface ExpSiteFooterAttributes {
-  /** Where the site lives, for a footer placed on another site; empty: links stay on this origin. */
-  'base-url'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** The site's footer: link columns (our pages, eXp worldwide, legal), the Quito office address, phone and e-mail, four social networks and the translated copyright line. Every external link opens in a new tab. */
 export interface ExpSiteFooterElement extends HTMLElement {
-  /** Where the site lives, for a footer placed on another site; empty: links stay on this origin. */
-  baseUrl: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 export interface MenuToggleDetail {
@@ -348,28 +404,28 @@ export interface MenuToggleDetail {
 export interface ExpSiteHeaderAttributes {
   /** 'light': white over the page's photo or video until scrolled; 'dark': the dark logo and Join button always (pages without a hero, /findanagent). Default: `light`. */
   'tone'?: 'light' | 'dark';
-  /** Where the site lives, for a header placed on another site; empty: links stay on this origin. */
-  'base-url'?: string;
   /** 'fixed' stays at the top of the window (over the hero); 'static' sits in the page's flow. Default: `fixed`. */
   'position'?: 'fixed' | 'static';
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
   'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
 }
 
 /** The site's header: the logo (to the home page), Search Properties, Join, the language switch and a menu button that opens a side panel with every page and the external Agent Login. Transparent over the hero at the top of the page, white with a shadow once the page is scrolled past 20 px. On phones: Search Properties, the language switch and the menu. */
 export interface ExpSiteHeaderElement extends HTMLElement {
   /** 'light': white over the page's photo or video until scrolled; 'dark': the dark logo and Join button always (pages without a hero, /findanagent). Default: `light`. */
   tone: 'light' | 'dark' | undefined;
-  /** Where the site lives, for a header placed on another site; empty: links stay on this origin. */
-  baseUrl: string | undefined;
   /** 'fixed' stays at the top of the window (over the hero); 'static' sits in the page's flow. Default: `fixed`. */
   position: 'fixed' | 'static' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
   apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
 }
 
 declare global {
@@ -379,6 +435,7 @@ declare global {
     'exp-featured-listings': ExpFeaturedListingsElement;
     'exp-inquiry-form': ExpInquiryFormElement;
     'exp-language-switch': ExpLanguageSwitchElement;
+    'exp-property-detail': ExpPropertyDetailElement;
     'exp-property-map': ExpPropertyMapElement;
     'exp-property-search': ExpPropertySearchElement;
     'exp-site-footer': ExpSiteFooterElement;
@@ -389,9 +446,9 @@ declare global {
     'exp-agent-search': CustomEvent<AgentSearchDetail>;
     /** The visitor opened an agent's card. detail: `{ id, name }`. (from <exp-agent-directory>) */
     'exp-agent-open': CustomEvent<AgentOpenDetail>;
-    /** The visitor opened one of the agent's listings. detail: `{ id, title }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-property-map>, <exp-property-search>) */
+    /** The visitor opened one of the agent's listings. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page). (from <exp-agent-profile>, <exp-featured-listings>, <exp-property-map>, <exp-property-search>) */
     'exp-property-open': CustomEvent<PropertyOpenDetail>;
-    /** An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-inquiry-form>, <exp-property-map>, <exp-property-search>) */
+    /** An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-inquiry-form>, <exp-property-detail>, <exp-property-map>, <exp-property-search>) */
     'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
     /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>) */
     'exp-language-change': CustomEvent<LanguageChangeDetail>;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SITE } from '../widgets/lib/site-config.ts';
-import { alternateLinks, bootScript, fillLinks, fillTexts, widgetPreloads, widgetLocales } from './site-html.ts';
+import { fillTexts } from '../site/lib/fill.ts';
+import { alternateLinks, bootScript, fillLinks, widgetPreloads, widgetLocales } from './site-html.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const en = JSON.parse(readFileSync(join(root, 'widgets/locales/en.json'), 'utf8'));
@@ -37,13 +38,14 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(() => fillLinks('<a data-site-href="external.nope"></a>')).toThrow(/external\.nope/);
   });
 
-  it('gives each indexed page a canonical address and en/es alternates', () => {
+  it('gives each indexed page a canonical address and en/es alternates, Spanish under /es', () => {
     expect(alternateLinks('/join')).toEqual([
       { rel: 'canonical', href: `${SITE.url}/join` },
       { rel: 'alternate', hreflang: 'en', href: `${SITE.url}/join` },
-      { rel: 'alternate', hreflang: 'es', href: `${SITE.url}/join?lang=es` },
+      { rel: 'alternate', hreflang: 'es', href: `${SITE.url}/es/join` },
       { rel: 'alternate', hreflang: 'x-default', href: `${SITE.url}/join` },
     ]);
+    expect(alternateLinks('/', 'es', 'http://localhost:8080')[0]).toEqual({ rel: 'canonical', href: 'http://localhost:8080/es' });
   });
 
   it('preloads the chunks of the elements on a page, and of the elements they render', () => {

@@ -13,46 +13,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { alternateLinks } from '../site/lib/alternates.ts';
-import { lookup, translate, type Dict } from '../site/lib/translate.ts';
-import { telHref } from '../widgets/lib/format.ts';
+import { escapeHtml, fillTexts } from '../site/lib/fill.ts';
+import { lookup, type Dict } from '../site/lib/translate.ts';
+import { telHref } from '../supabase/functions/_shared/protocol/format.ts';
 import { SITE } from '../widgets/lib/site-config.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../widgets/locales');
 const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${lang}.json`), 'utf8')) as Dict;
 
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const unescapeAttr = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
-function paramsOf(attrs: string): Record<string, unknown> {
-  const m = /\bdata-i18n-params='([^']*)'/.exec(attrs) ?? /\bdata-i18n-params="([^"]*)"/.exec(attrs);
-  return m ? (JSON.parse(unescapeAttr(m[1] as string)) as Record<string, unknown>) : {};
-}
-
-/** Fills the static texts of a page in one language; returns the HTML and the keys it used. */
-export function fillTexts(html: string, dict: Dict, check: Dict[] = []): { html: string; keys: string[] } {
-  const keys: string[] = [];
-  const text = (key: string, params: Record<string, unknown>) => {
-    keys.push(key);
-    const missing = [dict, ...check].some((d) => lookup(d, key) === undefined);
-    if (missing) throw new Error(`site text "${key}" is missing in a locale file`);
-    // the same lookup and placeholders as the page script uses at run time
-    return translate(dict, key, params);
-  };
-  let out = html.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g, (_m, tag: string, attrs: string, key: string) => `<${tag}${attrs}>${escapeHtml(text(key, paramsOf(attrs)))}</${tag}>`);
-  out = out.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n-attr="([^"]+)"[^>]*)>/g, (_m, tag: string, attrs: string, spec: string) => {
-    let next = attrs;
-    for (const pair of spec.split(';')) {
-      const [attr, key] = pair.split(':').map((s) => s.trim()) as [string, string];
-      if (!attr || !key) continue;
-      const value = escapeHtml(text(key, paramsOf(attrs)));
-      const existing = new RegExp(`\\s${attr}="[^"]*"`);
-      next = existing.test(next) ? next.replace(existing, ` ${attr}="${value}"`) : ` ${attr}="${value}"${next}`;
-    }
-    return `<${tag}${next}>`;
-  });
-  return { html: out, keys };
-}
 
 /**
  * `data-site-href="external.join"` (or `social.instagram`, `email`, `phone`): the address from the
@@ -129,6 +97,7 @@ export const PAGE_ROUTES: Record<string, string | null> = {
   join: '/join',
   about: '/about',
   agent: null,
+  listing: null,
   shared: null,
   '404': null,
 };
@@ -136,7 +105,9 @@ export const PAGE_ROUTES: Record<string, string | null> = {
 export { alternateLinks };
 
 /**
- * Runs first in every page's head: applies the saved language, and shows the generic error screen
+ * Runs first in every page's head. A visitor who chose a language with the switch is taken to the
+ * page's address in that language (docs/decisions.md #18; crawlers keep no choice, so they read
+ * each address as it is). Shows the generic error screen
  * (docs/product.md §2) when one of our own scripts fails to load or throws. Texts in both languages are
  * inlined, since the failing script may be the one that would translate them.
  */
@@ -149,7 +120,9 @@ export function bootScript(): string {
       return [lang, ['errors.somethingWentWrong', 'errors.unexpected', 'errors.reloadPage'].map((k) => lookup(d, k) ?? k)];
     }),
   );
-  return `(function(){var d=document,h=d.documentElement;try{var q=new URLSearchParams(location.search).get('lang');var l=((q||localStorage.getItem('exp-lang')||'')+'').slice(0,2).toLowerCase();if(l==='es'||l==='en'){h.lang=l}}catch(e){}
+  return `(function(){var d=document,h=d.documentElement;
+try{var L=localStorage.getItem('exp-lang'),P=location.pathname,E=P==='/es'||P.indexOf('/es/')===0,Q=location.search+location.hash;
+if(L==='es'&&!E){location.replace('/es'+(P==='/'?'':P)+Q)}else if(L==='en'&&E){location.replace((P.slice(3)||'/')+Q)}}catch(e){}
 var S=${JSON.stringify(strings)};
 function ours(u){try{var x=new URL(u,location.href);return x.origin===location.origin&&/^\\/(assets|widgets)\\//.test(x.pathname)}catch(e){return false}}
 function show(){if(d.getElementById('exp-error-screen')||!d.body){return}var t=S[h.lang==='es'?'es':'en'];var w=d.createElement('div');w.id='exp-error-screen';w.setAttribute('role','alertdialog');w.setAttribute('aria-labelledby','exp-error-title');w.setAttribute('style','position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:24px;background:#f8fafc;color:#0f172a;font:16px/1.5 system-ui,sans-serif;text-align:center');var b=d.createElement('div');var h1=d.createElement('h1');h1.id='exp-error-title';h1.textContent=t[0];h1.setAttribute('style','margin:0 0 8px;font-size:28px');var p=d.createElement('p');p.textContent=t[1];p.setAttribute('style','margin:0 0 20px;color:#475569');var r=d.createElement('button');r.type='button';r.textContent=t[2];r.setAttribute('style','font:inherit;font-weight:600;padding:12px 24px;border:0;border-radius:999px;background:#123c69;color:#fff;cursor:pointer');r.onclick=function(){location.reload()};b.appendChild(h1);b.appendChild(p);b.appendChild(r);w.appendChild(b);d.body.appendChild(w);r.focus()}
@@ -181,15 +154,9 @@ export function siteHead(): Plugin {
       },
     },
     generateBundle() {
-      const pages = Object.values(PAGE_ROUTES).filter((r): r is string => Boolean(r));
-      const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${pages
-        .map((route) => {
-          const links = alternateLinks(route).filter((l) => l.hreflang);
-          return `  <url>\n    <loc>${escapeHtml(new URL(route, SITE.url).href)}</loc>\n${links.map((l) => `    <xhtml:link rel="alternate" hreflang="${l.hreflang}" href="${escapeHtml(l.href)}"/>`).join('\n')}\n  </url>`;
-        })
-        .join('\n')}\n</urlset>\n`;
-      this.emitFile({ type: 'asset', fileName: 'sitemap.xml', source: sitemap });
-      this.emitFile({ type: 'asset', fileName: 'robots.txt', source: `User-agent: *\nAllow: /\nDisallow: /demo\n\nSitemap: ${new URL('/sitemap.xml', SITE.url).href}\n` });
+      // every text, for the pages the server renders in each language (server/pages/texts.ts); the
+      // sitemaps and robots.txt are the server's too (they list the data's listings)
+      for (const lang of ['en', 'es'] as const) this.emitFile({ type: 'asset', fileName: `texts/${lang}.json`, source: JSON.stringify(load(lang)) });
     },
   };
 }

@@ -20,6 +20,8 @@ export interface ServerConfig {
   resetData: boolean;
   skipBuild: boolean;
   mail: { smtpUrl: string | undefined; from: string; siteUrl: string };
+  /** the site's pages: public address (SITE_URL) and where they read data (SITE_API_URL, SITE_API_KEY) */
+  site: { url: string | undefined; apiUrl: string | undefined; apiKey: string | undefined };
   inquiry: ReturnType<typeof readInquirySettings>;
 }
 
@@ -43,8 +45,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     resetData: read.bool('RESET_DATA', false),
     skipBuild: read.bool('SKIP_BUILD', false),
     mail: readMailSettings(read, `http://localhost:${port}`),
+    site: { url: read.url('SITE_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiUrl: read.url('SITE_API_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiKey: read.optional('SITE_API_KEY') },
     inquiry: readInquirySettings(read, 'exp-ecuador-local'),
   };
+  if (config.site.apiUrl && !config.site.apiKey) read.problems.push('SITE_API_URL needs SITE_API_KEY (the project\'s anon key)');
   if (config.databaseUrl && config.embeddedPostgres) read.problems.push('DATABASE_URL and --postgres (EMBEDDED_POSTGRES) exclude each other: pick one');
   read.done();
   return config;

@@ -18,6 +18,7 @@ import { createApp, type Logger } from './http/app.ts';
 import { schemaUnavailable } from './rest/errors.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { sendError } from './rest/response.ts';
+import { createPages } from './pages/router.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -37,6 +38,20 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** also serve the bundle alone on this port (0: any free port), a second origin like a CDN (the cross-origin demo) */
   bundlePort?: number;
+  /** the site's pages: where they are published and where they read their data (default: this server) */
+  site?: SiteOptions;
+}
+
+export interface SiteOptions {
+  /** the public address of the site, for canonical links, sitemaps and previews (SITE_URL; default http://localhost:<port>) */
+  url?: string;
+  /** the REST API the pages read (SITE_API_URL, e.g. a Supabase project; default this server) */
+  apiUrl?: string;
+  apiKey?: string;
+  /** where preview images are cached (default .data/cache/images) */
+  imageCacheDir?: string;
+  /** addresses per sitemap file (default 50,000) */
+  sitemapUrlsPerFile?: number;
 }
 
 export interface MailOptions extends Partial<Omit<OutboxServiceOptions, 'sql' | 'mailer' | 'composers' | 'log'>> {
@@ -103,10 +118,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const inquiry = createInquiryFunction(sql, options.inquiry ?? {}, () => outbox.kick());
   const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry, ...options.functions }, { trustProxy: options.trustProxy ?? false });
+  const distDir = options.distDir ?? resolve(ROOT, 'dist');
+  let port = 0;
+  const self = () => `http://127.0.0.1:${port}`;
+  const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
+  const pages = createPages({
+    siteDir: resolve(distDir, 'site'),
+    origin: publicOrigin,
+    api: () => ({ url: options.site?.apiUrl ?? self(), key: options.site?.apiKey ?? 'local-anon-key' }),
+    // media paths in our data are served by this server, at its public address
+    mediaBase: () => options.site?.apiUrl ?? publicOrigin(),
+    imageCacheDir: options.site?.imageCacheDir ?? resolve(ROOT, '.data', 'cache', 'images'),
+    ...(options.site?.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.site.sitemapUrlsPerFile } : {}),
+    log,
+  });
   const { server } = createApp({
-    distDir: options.distDir ?? resolve(ROOT, 'dist'),
+    distDir,
     mediaDirs: [resolve(ROOT, 'supabase/seed/media')],
     log,
+    pages,
     mounts: [
       {
         prefix: '/rest/v1',
@@ -135,7 +165,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolveListen());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   let bundleServer: ReturnType<typeof createApp>['server'] | undefined;
   if (options.bundlePort !== undefined) {
     bundleServer = createApp({ distDir: options.distDir ?? resolve(ROOT, 'dist'), log, bundleOnly: true }).server;

@@ -1,29 +1,20 @@
 /**
- * The host site's one script: static texts that follow the language, background videos, the search
- * hero's location, the agent page's id, the third-party blocks, the canonical address. The pages
- * work without it (English, posters instead of videos); the elements bring everything else.
+ * The host site's one script: static texts that follow the language live, background videos, the
+ * search hero's location, the third-party blocks, the canonical address after a switch. The server writes each page in its language, with
+ * its canonical address and alternates (server/pages/); the pages work without this script (posters
+ * instead of videos); the elements bring everything else.
  */
 import './site.css';
 import { SITE } from '../widgets/lib/site-config.ts';
-import { alternateLinks } from './lib/alternates.ts';
+import { splitLangPath } from '../supabase/functions/_shared/protocol/site-urls.ts';
 import { heroLocation, findLocation } from './lib/locations.ts';
 import { setVideo, startVideos } from './lib/media.ts';
 import { setText, startTexts } from './lib/texts.ts';
 import { loadWidget } from './lib/third-party.ts';
 
 const page = document.body.dataset.page ?? '';
-
-/** canonical and alternates for pages whose address is only known here (profiles, search places) */
-function setCanonical(path: string): void {
-  for (const old of document.head.querySelectorAll('link[rel="canonical"], link[rel="alternate"][hreflang]')) old.remove();
-  for (const { rel, href, hreflang } of alternateLinks(path)) {
-    const link = document.createElement('link');
-    link.rel = rel;
-    link.href = href;
-    if (hreflang) link.hreflang = hreflang;
-    document.head.append(link);
-  }
-}
+/** this page's path without its language prefix (/es/about -> /about) */
+const path = splitLangPath(location.pathname).path;
 
 function searchPage(): void {
   const hero = document.querySelector<HTMLElement>('[data-search-hero]');
@@ -44,15 +35,14 @@ function searchPage(): void {
     else void setText(subtitle, slug ? `site.locations.${slug}.subtitle` : 'site.search.hero.subtitle');
   };
 
-  const { known, unknown } = heroLocation(location.pathname, location.search);
+  const { known, unknown } = heroLocation(path, location.search);
   if (unknown) console.info(`[site] unknown search location ${JSON.stringify(unknown)}: the default hero is shown`);
   let slug = known?.slug;
   if (known) {
     if (video) setVideo(video, known.video);
     // /search-properties/quito searches Quito unless the address already says what to search
-    const path = /^\/search-properties\/[^/]+$/.test(location.pathname) || new URLSearchParams(location.search).has('location');
-    if (path && known.city && search && !new URLSearchParams(location.search).has('city')) search.setAttribute('city', known.city);
-    if (/^\/search-properties\/[^/]+$/.test(location.pathname)) setCanonical(`/search-properties/${known.slug}`);
+    const placed = /^\/search-properties\/[^/]+$/.test(path) || new URLSearchParams(location.search).has('location');
+    if (placed && known.city && search && !new URLSearchParams(location.search).has('city')) search.setAttribute('city', known.city);
   }
   if (slug || explicitTitle || explicitSubtitle) show(slug);
   // the hero follows the city the visitor searches next
@@ -64,27 +54,6 @@ function searchPage(): void {
     if (video) setVideo(video, next?.video ?? 'quito');
     show(slug);
   });
-}
-
-function agentPage(): void {
-  const profile = document.querySelector('exp-agent-profile');
-  const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '').slice(0, 40);
-  if (profile && id) profile.setAttribute('agent-id', id);
-  if (id) setCanonical(`/findanagent/${encodeURIComponent(id)}`);
-  // the page title names the agent once the profile has loaded (its JSON-LD carries the name)
-  if (!profile) return;
-  const named = () => {
-    const script = profile.querySelector('script[type="application/ld+json"]');
-    let name = '';
-    try {
-      name = (JSON.parse(script?.textContent ?? '{}') as { name?: string }).name ?? '';
-    } catch {
-      name = '';
-    }
-    const title = document.querySelector('title');
-    if (name && title?.getAttribute('data-i18n-params') !== JSON.stringify({ name })) void setText(title, 'site.meta.agent.titleNamed', { name });
-  };
-  new MutationObserver(named).observe(profile, { childList: true, subtree: true, characterData: true });
 }
 
 function homePage(): void {
@@ -131,12 +100,23 @@ function notFoundPage(): void {
 }
 
 function sharedPage(): void {
-  const key = { '/buy': 'buy', '/sell': 'sell', '/agent-login': 'agentLogin' }[location.pathname] ?? 'buy';
+  const key = { '/buy': 'buy', '/sell': 'sell', '/agent-login': 'agentLogin' }[path] ?? 'buy';
   for (const el of document.querySelectorAll<HTMLElement>('[data-shared]')) el.hidden = el.dataset.shared !== key;
   void setText(document.querySelector('title'), 'site.meta.shared.titleFor', { page: `@site.shared.${key}.title` });
 }
 
+/** After a live switch the page's canonical address is its twin's, as the server writes it there. */
+function followCanonical(): void {
+  const canonical = document.querySelector('link[rel="canonical"]');
+  if (!canonical) return;
+  new MutationObserver(() => {
+    const twin = document.querySelector(`link[rel="alternate"][hreflang="${document.documentElement.lang}"]`)?.getAttribute('href');
+    if (twin) canonical.setAttribute('href', twin);
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+}
+
 startVideos();
-const pages: Record<string, () => void> = { home: homePage, search: searchPage, agent: agentPage, join: joinPage, '404': notFoundPage, shared: sharedPage };
+followCanonical();
+const pages: Record<string, () => void> = { home: homePage, search: searchPage, join: joinPage, '404': notFoundPage, shared: sharedPage };
 pages[page]?.();
 void startTexts();

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { ANY_ORIGIN } from '../../supabase/functions/_shared/cors.ts';
-import { matchPage, redirectFor } from './routes.ts';
 import { StaticFiles } from './static.ts';
 
 export interface Logger {
@@ -21,6 +20,8 @@ export interface AppOptions {
   log?: Logger;
   /** serve only the bundle (/widgets/): a second origin for the bundle, as a CDN would be */
   bundleOnly?: boolean;
+  /** the site's pages, rendered per address and language (server/pages/): `handle` answers or returns false; `notFound` is the 404 page */
+  pages?: { handle: Mount; notFound: Mount };
 }
 
 const CORS_ANY = { ...ANY_ORIGIN, 'Cross-Origin-Resource-Policy': 'cross-origin' };
@@ -30,13 +31,6 @@ function bundleHeaders(path: string): Record<string, string> {
   const immutable = /^\/widgets\/chunks\//.test(path);
   return { ...CORS_ANY, 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300, must-revalidate' };
 }
-
-const SITE_HEADERS = {
-  'Cache-Control': 'no-cache',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'Permissions-Policy': 'geolocation=(), camera=(), microphone=()',
-};
 
 export function createApp(options: AppOptions): { server: Server; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } {
   const widgets = new StaticFiles(resolve(options.distDir, 'widgets'));
@@ -76,28 +70,17 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
         if (file) return root.send(req, res, file, { ...CORS_ANY, 'Cache-Control': 'public, max-age=86400' });
       }
     }
-    const redirect = redirectFor(url.pathname, url.search);
-    if (redirect) {
-      res.writeHead(301, { Location: redirect }).end();
-      return;
-    }
-    const match = matchPage(url.pathname);
-    if (match.status === 200 || !url.pathname.includes('.')) {
-      const page = await site.resolve('/' + match.page);
-      if (page) {
-        if (match.status === 404) log(`404 page for ${JSON.stringify(url.pathname)}`);
-        return site.send(req, res, page, SITE_HEADERS, match.status);
-      }
-    }
-    // built assets (hashed), icons, robots.txt, sitemap.xml
+    if (options.pages && (await options.pages.handle(req, res, url)) !== false) return;
+    // built assets (hashed), icons
     const asset = await site.resolve(url.pathname);
     if (asset && !asset.endsWith('.html')) {
       const hashed = url.pathname.startsWith('/assets/');
       return site.send(req, res, asset, { 'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600' });
     }
-    const notFound = await site.resolve('/404.html');
-    log(`404 page for ${JSON.stringify(url.pathname)}`);
-    if (notFound) return site.send(req, res, notFound, SITE_HEADERS, 404);
+    if (options.pages) {
+      await options.pages.notFound(req, res, url);
+      return;
+    }
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
   }
 

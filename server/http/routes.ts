@@ -1,12 +1,14 @@
 /**
- * The host site's route table (docs/product.md §2, docs/decisions.md #1): which built page answers a path.
- * Anything not listed is the 404 page with status 404.
+ * The host site's route table (docs/product.md §2, docs/decisions.md #1, #18): which page answers a
+ * path (without its language prefix, /es). Anything not listed is the 404 page with status 404.
  */
-export interface PageMatch {
-  page: string;
-  status: number;
-  params?: Record<string, string>;
-}
+import { parseListingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+
+export type PageMatch =
+  /** a built page; `route` is its public address (null: not a page to index) */
+  | { kind: 'static'; page: string; status: number; route: string | null }
+  | { kind: 'listing'; id: string; slug: string }
+  | { kind: 'agent'; id: string };
 
 const exact: Record<string, string> = {
   '/': 'index.html',
@@ -17,19 +19,27 @@ const exact: Record<string, string> = {
   '/buy': 'shared.html',
   '/sell': 'shared.html',
   '/agent-login': 'shared.html',
-  '/demo': 'demo/index.html',
 };
+
+const NOT_FOUND: PageMatch = { kind: 'static', page: '404.html', status: 404, route: null };
 
 export function matchPage(path: string): PageMatch {
   const page = exact[path];
-  if (page) return { page, status: 200 };
+  if (page) return { kind: 'static', page, status: 200, route: page === 'shared.html' ? null : path };
   let m = /^\/search-properties\/([a-z0-9-]{1,80})$/.exec(path);
-  if (m) return { page: 'search-properties.html', status: 200, params: { slug: m[1] as string } };
-  m = /^\/findanagent\/([^/]{1,80})$/.exec(path);
-  if (m) return { page: 'agent.html', status: 200, params: { id: m[1] as string } };
-  m = /^\/demo\/([a-z0-9-]{1,80})$/.exec(path);
-  if (m) return { page: `demo/${m[1]}.html`, status: 200 };
-  return { page: '404.html', status: 404 };
+  if (m) return { kind: 'static', page: 'search-properties.html', status: 200, route: path };
+  m = /^\/findanagent\/(\d{1,15})$/.exec(path);
+  if (m) return { kind: 'agent', id: m[1] as string };
+  const listing = parseListingPath(path);
+  if (listing) return { kind: 'listing', ...listing };
+  return NOT_FOUND;
+}
+
+/** The embedding demos (English, not part of the site's languages). */
+export function matchDemo(path: string): string | undefined {
+  if (path === '/demo') return 'demo/index.html';
+  const m = /^\/demo\/([a-z0-9-]{1,80})$/.exec(path);
+  return m ? `demo/${m[1]}.html` : undefined;
 }
 
 /** Paths that are redirected rather than served (canonical forms). */
@@ -42,6 +52,6 @@ export function redirectFor(path: string, search: string): string | undefined {
   }
   if (path === '/favicon.ico') return '/favicon.svg';
   // the spec's 'view all' default target; docs/decisions.md #5 sends it to the search
-  if (path === '/featured-listings') return '/search-properties' + search;
+  if (path === '/featured-listings' || path === '/es/featured-listings') return path.replace('featured-listings', 'search-properties') + search;
   return undefined;
 }

@@ -1,8 +1,9 @@
 /**
- * A page's canonical address and its en/es alternates (es is the same page with ?lang=es). The
- * build writes them into each page; the page script rewrites them where the address is only known
- * in the browser (an agent's profile, a search place).
+ * A page's canonical address and its language alternates: English at the plain path, Spanish
+ * under /es (docs/decisions.md #18), x-default English. The build writes them with the site's
+ * configured origin; the server writes them for each page and language it renders.
  */
+import { localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import { SITE } from '../../widgets/lib/site-config.ts';
 
 // a type, not an interface: it is also a tag's attribute record for vite
@@ -12,12 +13,13 @@ export type LinkTag = {
   hreflang?: string;
 };
 
-export function alternateLinks(route: string): LinkTag[] {
-  const url = new URL(route, SITE.url).href;
+export function alternateLinks(route: string, lang: SiteLang = 'en', origin: string = SITE.url): LinkTag[] {
+  const en = new URL(localizedPath(route, 'en'), origin).href;
+  const es = new URL(localizedPath(route, 'es'), origin).href;
   return [
-    { rel: 'canonical', href: url },
-    { rel: 'alternate', hreflang: 'en', href: url },
-    { rel: 'alternate', hreflang: 'es', href: `${url}?lang=es` },
-    { rel: 'alternate', hreflang: 'x-default', href: url },
+    { rel: 'canonical', href: lang === 'es' ? es : en },
+    { rel: 'alternate', hreflang: 'en', href: en },
+    { rel: 'alternate', hreflang: 'es', href: es },
+    { rel: 'alternate', hreflang: 'x-default', href: en },
   ];
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../widgets/locales/en.json';
 import es from '../../widgets/locales/es.json';
-import { findLocation, heroLocation, LOCATIONS, slugify } from './locations.ts';
+import { slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { findLocation, heroLocation, LOCATIONS } from './locations.ts';
 
 describe('search hero locations (docs/decisions.md #4)', () => {
   it('turns names into slugs without accents or punctuation', () => {

@@ -3,6 +3,8 @@
  * the places of Ecuador we have listings in. A location comes from /search-properties/{slug} or
  * ?location=; an Ecuador place also presets the search to its city.
  */
+import { slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+
 export interface KnownLocation {
   slug: string;
   /** the city filter it presets (Ecuador places only) */
@@ -32,18 +34,6 @@ export const LOCATIONS: readonly KnownLocation[] = [
   { slug: 'ocean-beach', video: 'coast' },
   { slug: 'sunset-cliffs', video: 'coast' },
 ];
-
-/** 'Bahía de Caráquez', 'bahia_de_caraquez', ' QUITO ' -> 'bahia-de-caraquez', 'quito' */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .trim()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-}
 
 export function findLocation(text: string | null | undefined): KnownLocation | undefined {
   const slug = slugify(text ?? '');

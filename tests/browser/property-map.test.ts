@@ -135,6 +135,9 @@ describe('the map', () => {
     await waitFor(() => popup.textContent?.includes('Casa en Cumbayá sin coordenadas'), 8000, 'popup title');
     expect(popup.textContent).to.contain('Approximate location');
     expect((popup as HTMLElement).getBoundingClientRect().width).to.equal(280);
+    // "View details" is a real link to the listing's own page (middle-click, copy link, crawlers)
+    const details = popup.querySelector('a') as HTMLAnchorElement;
+    expect(new URL(details.href).pathname).to.equal(`/properties/${row?.id}-casa-en-cumbaya-sin-coordenadas`);
   });
 
   it('sits in the search beside the list, heights by breakpoint', async () => {

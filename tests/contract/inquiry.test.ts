@@ -14,6 +14,7 @@ import { startDenoFunction, type DenoFunction } from '../support/deno-function.t
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { pausable, startTestServer, type TestServer } from '../support/servers.ts';
+import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 
 let keySeq = 0;
 const key = () => `test-${Date.now().toString(36)}-${++keySeq}-${Math.random().toString(36).slice(2, 8)}`;
@@ -140,7 +141,8 @@ describe.each([
     expect(mail?.text).toContain(String(listing?.address));
     expect(mail?.text).toContain(`$${Number(listing?.price).toLocaleString('en-US')}`);
     expect(mail?.text).toContain('Me interesa visitarla este sábado.');
-    expect(mail?.text).toContain(`https://expecuador.example/search-properties?property=${listing?.id}`);
+    // the listing's own page, in Spanish
+    expect(mail?.text).toContain(`https://expecuador.example${listingPath(String(listing?.id), listing?.title, 'es')}`);
     expect(mail?.text).toContain(`Hola ${listing?.first_name}`);
     expect(mail?.messageId).toContain(`inquiry-${data?.id}@`);
     expect(mail?.text).not.toContain('Whatever the page says');

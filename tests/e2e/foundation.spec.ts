@@ -9,8 +9,10 @@ test.describe('foundation', () => {
     await expect(group).toBeVisible();
     await group.getByRole('button', { name: /Español/ }).click();
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-    await expect(page).toHaveURL(/[?&]lang=es/);
+    await expect(page).toHaveURL(/\/es$/);
+    // a page opened later is taken to its Spanish address
     await page.goto('/');
+    await expect(page).toHaveURL(/\/es$/);
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(page.getByRole('group', { name: 'Idioma' }).first()).toBeVisible();
   });

@@ -58,8 +58,9 @@ test.describe('the host site', () => {
       expect(await page.title()).toMatch(/eXp Realty Ecuador/);
       expect((await page.locator('meta[name="description"]').getAttribute('content'))?.length).toBeGreaterThan(40);
       if (!['buy', 'sell', 'agent-login', '404'].includes(route.name)) {
-        await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`^${SITE.url}`));
-        await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute('href', /\?lang=es$/);
+        // without SITE_URL the server's own address is the site's
+        await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}${route.path}`);
+        await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute('href', `${data.url}/es${route.path === '/' ? '' : route.path}`);
         await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveCount(1);
       }
       await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText(`© ${new Date().getFullYear()} eXp Realty Ecuador`);
@@ -104,12 +105,19 @@ test.describe('the host site', () => {
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText('All rights reserved');
     }
-    // the choice persists: a new page opens in Spanish
+    // the choice persists: a page opened later is taken to its Spanish address
     await header(page).el.getByRole('button', { name: /Español/ }).click();
     await page.goto(`${data.url}/about`);
+    await expect(page).toHaveURL(`${data.url}/es/about`);
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acerca de eXp Realty Ecuador');
     await expect(page).toHaveTitle(/Acerca de eXp Realty Ecuador/);
+    // and back
+    await header(page).el.getByRole('button', { name: /English/ }).click();
+    await expect(page).toHaveURL(`${data.url}/about`);
+    await page.goto(`${data.url}/es/join`);
+    await expect(page).toHaveURL(`${data.url}/join`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   });
 
   test('the header is transparent at the top and white with a shadow past 20 px; dark on /findanagent', async ({ page, data }) => {
@@ -311,11 +319,14 @@ test.describe('the host site', () => {
     await expect(page.locator('[data-hero-subtitle]')).toHaveText(/Quito's sunny valley/);
     await expect(heading).toHaveText(`${fmt(await count('cumbaya'))} properties`);
     await expect(page.locator('exp-property-search').getByLabel('City')).toHaveValue('Cumbayá');
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${SITE.url}/search-properties/cumbaya`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/search-properties/cumbaya`);
     // in Spanish too
     await page.locator('exp-site-header').getByRole('button', { name: /Español/ }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Propiedades en venta en Cumbayá');
     await expect(page.locator('[data-hero-subtitle]')).toHaveText(/El valle soleado de Quito/);
+    // the address and the canonical link follow to the Spanish twin
+    await expect(page).toHaveURL(`${data.url}/es/search-properties/cumbaya`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/es/search-properties/cumbaya`);
     await page.locator('exp-site-header').getByRole('button', { name: /English/ }).click();
 
     await page.goto(`${data.url}/search-properties?location=point-loma`);
@@ -353,7 +364,7 @@ test.describe('the host site', () => {
     const firstId = await page.locator('exp-property-search [part~="card"]').first().getAttribute('data-property-id');
     const [row] = await data.sql<{ title: string; price: number }>('select title, price from public.listings where id = $1', [firstId]);
     expect(items[0]?.item).toMatchObject({ '@type': 'RealEstateListing', name: row?.title, offers: { price: Number(row?.price), priceCurrency: 'USD' } });
-    expect(String(items[0]?.item.url)).toContain(`property=${firstId}`);
+    expect(String(items[0]?.item.url)).toMatch(new RegExp(`^${data.url}/properties/${firstId}-[a-z0-9-]+$`));
 
     await page.goto(`${data.url}/findanagent/2`);
     await expect(page.locator('exp-agent-profile [part="name"]')).toBeVisible();
@@ -362,7 +373,7 @@ test.describe('the host site', () => {
     const [a] = await data.sql<{ first_name: string; last_name: string; email: string }>('select first_name, last_name, email from public.agents where id = 2');
     expect(agent).toMatchObject({ name: `${a?.first_name} ${a?.last_name}`, email: a?.email });
     await expect(page).toHaveTitle(`${a?.first_name} ${a?.last_name}, real estate agent | eXp Realty Ecuador`);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${SITE.url}/findanagent/2`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/findanagent/2`);
 
     // an unknown agent: the not-found state, no structured data
     await page.goto(`${data.url}/findanagent/9999`);
@@ -439,9 +450,12 @@ test.describe('the host site', () => {
 
   test('robots.txt and sitemap.xml describe the site', async ({ request, data }) => {
     const robots = await (await request.get(`${data.url}/robots.txt`)).text();
-    expect(robots).toContain(`Sitemap: ${SITE.url}/sitemap.xml`);
-    const sitemap = await (await request.get(`${data.url}/sitemap.xml`)).text();
-    for (const path of ['/', '/search-properties', '/findanagent', '/join', '/about']) expect(sitemap).toContain(`<loc>${new URL(path, SITE.url).href}</loc>`);
+    expect(robots).toContain(`Sitemap: ${data.url}/sitemap.xml`);
+    const index = await (await request.get(`${data.url}/sitemap.xml`)).text();
+    const pagesFile = /<loc>([^<]*\/sitemaps\/pages\.xml)<\/loc>/.exec(index)?.[1];
+    expect(pagesFile).toBeTruthy();
+    const sitemap = await (await request.get(String(pagesFile))).text();
+    for (const path of ['/', '/search-properties', '/findanagent', '/join', '/about']) expect(sitemap).toContain(`<loc>${new URL(path, data.url).href}</loc>`);
     expect(sitemap).toContain('hreflang="es"');
   });
 });

@@ -8,7 +8,7 @@ import { AgentProfile } from './agent-profile.tsx';
  * addressed to this agent. An unknown id shows 'Agent not found'.
  *
  * @tag exp-agent-profile
- * @event exp-property-open - The visitor opened one of the agent's listings. detail: `{ id, title }`.
+ * @event exp-property-open - The visitor opened one of the agent's listings. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
  * @event exp-inquiry-sent - An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`.
  * @csspart root - The element's root box.
  * @csspart profile - The whole profile.

@@ -19,6 +19,7 @@ import { AgentAvatar, ContactList } from '../lib/listing/agent-contact.tsx';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
+import { siteUrl } from '../lib/site-links.ts';
 import { Dialog } from '../lib/ui/dialog.tsx';
 import { ChevronLeft, CloseIcon, GlobeIcon } from '../lib/ui/icons.tsx';
 import type { agentProfileAttributes } from './agent-profile.attributes.ts';
@@ -28,7 +29,7 @@ type Props = ElementProps<typeof agentProfileAttributes>;
 const SOCIAL_LABEL = { website: 'profile.website', facebook: 'profile.facebook', instagram: 'profile.instagram', linkedin: 'profile.linkedin' } as const;
 
 export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structuredData }: Props) {
-  const { t, api, host } = useElement();
+  const { t, api, host, site, lang } = useElement();
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({ status: 'loading', profile: null });
   const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({ total: 0, rows: [], page: 0, loading: true });
   const [open, setOpen] = useState<Property | null>(null);
@@ -72,14 +73,21 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
     if (state.status === 'ready') void loadPage(1);
   }, [state.status, loadPage]);
 
-  const structured = useMemo(() => (state.profile ? agentJsonLd(state.profile) : null), [state.profile]);
+  const structured = useMemo(() => (state.profile ? agentJsonLd(state.profile, new URL(siteUrl(`/findanagent/${state.profile.id}`, site, lang), location.href).href) : null), [state.profile, site, lang]);
   useStructuredData(host, structuredData, structured);
 
   const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
   const properties = useMemo(() => listings.rows.map((r) => mapListing(r, api.url, defaults)), [listings.rows, api.url, defaults]);
 
   if (state.status === 'loading') {
-    return <p className="m-0 py-16 text-center text-ink-muted" role="status">{t('common.loading')}</p>;
+    // what the page holds (the agent page's server-rendered profile) shows until the profile is read
+    return (
+      <slot>
+        <p className="m-0 py-16 text-center text-ink-muted" role="status">
+          {t('common.loading')}
+        </p>
+      </slot>
+    );
   }
   if (state.status !== 'ready' || !state.profile) {
     return (
@@ -93,8 +101,8 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
   }
   const p = state.profile;
   const openProperty = (property: Property) => {
-    setOpen(property);
-    emit(host, 'exp-property-open', { id: property.id, title: property.title });
+    // a host page may handle the listing itself (follow the link, its own page)
+    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true })) setOpen(property);
   };
   return (
     <article className="flex flex-col gap-8" part="profile" aria-labelledby="exp-agent-name">

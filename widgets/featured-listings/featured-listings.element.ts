@@ -7,7 +7,7 @@ import { FeaturedListings } from './featured-listings.tsx';
  * property detail, with a 'View all' link to the search.
  *
  * @tag exp-featured-listings
- * @event exp-property-open - The visitor opened a listing. detail: `{ id, title }`.
+ * @event exp-property-open - The visitor opened a listing. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
  * @event exp-inquiry-sent - An inquiry about a listing was stored. detail: `{ id, propertyId, agentId }`.
  * @csspart root - The element's root box.
  * @csspart heading - The heading.

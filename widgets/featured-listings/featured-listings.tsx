@@ -49,8 +49,8 @@ export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode
   const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
   const properties = useMemo(() => state.rows.map((r) => mapListing(r, api.url, defaults)), [state.rows, api.url, defaults]);
   const openProperty = (property: Property) => {
-    setOpen(property);
-    emit(host, 'exp-property-open', { id: property.id, title: property.title });
+    // a host page may handle the listing itself (follow the link, its own page)
+    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true })) setOpen(property);
   };
 
   return (

@@ -7,9 +7,10 @@ import type { languageSwitchAttributes } from './language-switch.attributes.ts';
 export function LanguageSwitch({ tone, persist }: ElementProps<typeof languageSwitchAttributes>) {
   const { host, lang, t } = useElement();
 
-  // restore the visitor's earlier choice (?lang= or localStorage) when the page starts
+  // restore the visitor's earlier choice (?lang= or localStorage) when the page starts; a page that
+  // has an address per language (our site) is already in the language of its address
   useEffect(() => {
-    if (!persist) return;
+    if (!persist || document.querySelector('link[rel="alternate"][hreflang]')) return;
     const saved = savedLang();
     if (saved && saved !== document.documentElement.lang) applyDocumentLang(saved, { updateUrl: false });
   }, [persist]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseApiUrl, resolveApiConfig, safeLinkUrl, safeMediaUrl } from './config.ts';
+import { safeLinkUrl, safeMediaUrl } from '../../supabase/functions/_shared/protocol/safe-urls.ts';
+import { normaliseApiUrl, resolveApiConfig } from './config.ts';
 
 describe('configuration', () => {
   it('prefers the attribute, else the origin the script came from', () => {

@@ -11,6 +11,7 @@ export interface ApiConfig {
 }
 
 const BUILD_URL: string = import.meta.env.VITE_EXP_API_URL ?? '';
+const BUILD_SITE_URL: string = import.meta.env.VITE_EXP_SITE_URL ?? '';
 const BUILD_KEY: string = import.meta.env.VITE_EXP_API_KEY ?? '';
 
 /** The origin of the script (bundle or chunk) that is running: always the bundle's own origin. */
@@ -35,37 +36,18 @@ export function normaliseApiUrl(value: string | undefined, base?: string): strin
   }
 }
 
+/**
+ * Where the site's own pages are (listing pages, agent profiles, the header's links): the
+ * element's `base-url`, else the build's VITE_EXP_SITE_URL, else the data server, which serves the
+ * site too (npm start). Without a trailing slash.
+ */
+export function resolveSiteBase(baseUrl: string | undefined, api: ApiConfig): string {
+  return normaliseApiUrl(baseUrl) ?? normaliseApiUrl(BUILD_SITE_URL) ?? api.url;
+}
+
 export function resolveApiConfig(attrs: { apiUrl?: string | undefined; apiKey?: string | undefined } = {}): ApiConfig {
   const url = normaliseApiUrl(attrs.apiUrl) ?? normaliseApiUrl(BUILD_URL) ?? bundleOrigin();
   const key = attrs.apiKey?.trim() || BUILD_KEY || 'local-anon-key';
   return { url, key };
 }
 
-/**
- * Resolves a media URL that came from data (a listing image, an agent photo). Relative paths are
- * resolved against the data server, not the host page (an embed runs on somebody else's origin);
- * only http(s) results are returned, so `javascript:` or `data:` never reach an attribute.
- */
-export function safeMediaUrl(value: unknown, apiBase: string): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  if (!text) return undefined;
-  try {
-    const url = new URL(text, apiBase + '/');
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** An outbound link from data (agent website, social profile): only absolute http(s). */
-export function safeLinkUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  if (!/^https?:\/\//i.test(text)) return undefined;
-  try {
-    return new URL(text).href;
-  } catch {
-    return undefined;
-  }
-}

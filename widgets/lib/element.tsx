@@ -3,7 +3,7 @@ import { Component, createContext, useContext, useDeferredValue, useInsertionEff
 import { useSignals } from '@preact/signals-react/runtime';
 import type { TFunction } from 'i18next';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
-import { resolveApiConfig, type ApiConfig } from './config.ts';
+import { resolveApiConfig, resolveSiteBase, type ApiConfig } from './config.ts';
 import { defineOnce } from './define.ts';
 import { langEpoch, langOf, translator, watchLang, type Lang } from './i18n.ts';
 import { adoptSheet, baseCss, sheetFor, withTwind } from './styles.ts';
@@ -15,6 +15,8 @@ export const commonAttributes = {
   'api-url': { type: 'url' },
   /** Public anonymous key of the backend. */
   'api-key': { type: 'string', maxLength: 4096 },
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url': { type: 'url' },
 } as const satisfies AttrSchema;
 
 export interface ElementContextValue {
@@ -23,6 +25,8 @@ export interface ElementContextValue {
   lang: Lang;
   t: TFunction;
   api: ApiConfig;
+  /** the site's base URL, for links to its pages (no trailing slash) */
+  site: string;
   toaster: Toaster;
 }
 
@@ -137,8 +141,9 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     const snapshot = names.map((n) => host.getAttribute(n)).join('\u0000');
     const { values, errors } = useMemo(() => parseAttributes(schema, (n) => host.getAttribute(n)), [snapshot]); // eslint-disable-line react-hooks/exhaustive-deps
     const api = useMemo(() => resolveApiConfig({ apiUrl: values.apiUrl, apiKey: values.apiKey }), [values.apiUrl, values.apiKey]);
+    const site = useMemo(() => resolveSiteBase(values.baseUrl, api), [values.baseUrl, api]);
     const [toaster] = useState(createToaster);
-    const context = useMemo<ElementContextValue>(() => ({ host, shadowRoot, lang, t, api, toaster }), [host, shadowRoot, lang, t, api, toaster]);
+    const context = useMemo<ElementContextValue>(() => ({ host, shadowRoot, lang, t, api, site, toaster }), [host, shadowRoot, lang, t, api, site, toaster]);
     if (errors.length) reportAttributeErrors(def.tag, errors);
     // the component's first render runs as a background (time-sliced) update: a page with several
     // elements never blocks the main thread for long, and the host page stays responsive

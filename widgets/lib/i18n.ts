@@ -78,7 +78,26 @@ export function savedLang(): Lang | undefined {
   }
 }
 
-/** Sets `<html lang>`, remembers the choice and keeps `?lang=` in the address for shared links. */
+/**
+ * The page's own address in a language, when the page says where it is: a `<link rel="alternate"
+ * hreflang>` on this origin (our site's pages do; docs/decisions.md #18). Its path, with the
+ * address's own query and hash.
+ */
+export function alternateAddress(lang: Lang): string | undefined {
+  const link = document.querySelector<HTMLLinkElement>(`link[rel="alternate"][hreflang="${lang}"]`);
+  if (!link?.href) return undefined;
+  try {
+    const target = new URL(link.href, location.href);
+    return target.origin === location.origin ? `${target.pathname}${location.search}${location.hash}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sets `<html lang>`, remembers the choice and keeps the address in that language for shared links:
+ * the page's alternate address where it has one, else `?lang=`.
+ */
 export function applyDocumentLang(lang: Lang, options: { updateUrl?: boolean } = {}): void {
   document.documentElement.lang = lang;
   try {
@@ -88,6 +107,11 @@ export function applyDocumentLang(lang: Lang, options: { updateUrl?: boolean } =
   }
   if (options.updateUrl !== false) {
     try {
+      const alternate = alternateAddress(lang);
+      if (alternate) {
+        if (alternate !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', alternate);
+        return;
+      }
       const url = new URL(location.href);
       if (url.searchParams.get('lang') !== lang) {
         url.searchParams.set('lang', lang);

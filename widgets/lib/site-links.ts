@@ -1,10 +1,20 @@
 /**
- * Links of the site's own pages from the header, the footer and the featured block: relative to
- * this origin by default, or absolute to `base-url` when an element sits on another site.
+ * Links of the site's own pages from the elements: in the page's language (Spanish under /es,
+ * docs/decisions.md #18), on the site's base (the element's base-url, the build's site URL, or the
+ * data server's origin); a path alone when that base is this page's own origin.
  */
-export function siteUrl(path: string, baseUrl?: string): string {
-  if (!baseUrl) return path;
-  return new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : baseUrl + '/').href;
+import { listingPath, localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import type { Property } from '../../supabase/functions/_shared/protocol/listing.ts';
+
+export function siteUrl(path: string, base: string, lang: SiteLang): string {
+  const localized = localizedPath(path, lang);
+  const here = typeof location === 'undefined' ? '' : location.origin;
+  return new URL(base).origin === here && new URL(base).pathname.replace(/\/+$/, '') === '' ? localized : `${base}${localized}`;
+}
+
+/** A listing's own page, where cards, pins and shares link to. */
+export function listingUrl(p: Pick<Property, 'id' | 'title'>, base: string, lang: SiteLang): string {
+  return siteUrl(listingPath(p.id, p.title, 'en'), base, lang);
 }
 
 /** The site's own pages, in the order the header's panel and the footer list them. */

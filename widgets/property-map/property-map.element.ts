@@ -7,7 +7,7 @@ import { PropertyMap } from './property-map.tsx';
  * popups and the property detail on a pin click. OpenLayers loads only with this element.
  *
  * @tag exp-property-map
- * @event exp-property-open - The visitor opened a property from the map. detail: `{ id, title }`.
+ * @event exp-property-open - The visitor opened a property from the map. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
  * @event exp-inquiry-sent - An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`.
  * @csspart root - The element's root box.
  * @csspart map-panel - The map and its note.

@@ -38,7 +38,8 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
   }, [filters, rest]);
 
   const openId = async (id: string) => {
-    emit(host, 'exp-property-open', { id, title: '' });
+    // a host page may handle the listing itself (follow the link, its own page)
+    if (!emit(host, 'exp-property-open', { id, title: '' }, { cancelable: true })) return;
     try {
       setOpen(await getListing(rest, id));
     } catch (error) {

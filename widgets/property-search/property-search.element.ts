@@ -31,7 +31,7 @@ declare module '../lib/events.ts' {
  *
  * @tag exp-property-search
  * @event exp-search - The visitor submitted the filters. detail: `{ filters, sort }`.
- * @event exp-property-open - The visitor opened a property's detail. detail: `{ id, title }`.
+ * @event exp-property-open - The visitor opened a property's detail. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
  * @event exp-inquiry-sent - An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`.
  * @csspart root - The element's root box.
  * @csspart filters - The filter bar (a search form).

@@ -11,10 +11,13 @@ import { getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '.
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { listingsJsonLd, useStructuredData } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
+import { formatPrice } from '../lib/format.ts';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
+import { listingUrl } from '../lib/site-links.ts';
+import { parseListingPath, splitLangPath } from '../lib/site-urls.ts';
 import { FilterBar } from './filter-bar.tsx';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
@@ -28,7 +31,7 @@ type Props = ElementProps<typeof propertySearchAttributes>;
 
 export function PropertySearch(props: Props) {
   useSignals();
-  const { t, api, host, toaster } = useElement();
+  const { t, api, host, toaster, site, lang } = useElement();
   const rest = getClients(api).rest;
   const [store] = useState(() => createSearchStore(rest));
   // a new api-url: the store reads the new backend and searches again
@@ -49,7 +52,8 @@ export function PropertySearch(props: Props) {
     },
     [store, withScope],
   );
-  const pushUrl = useUrlSync(store, { enabled: props.syncUrl, presets: filtersFrom(props), apply });
+  const openFromUrl = useCallback((id: string) => void store.open(id), [store]);
+  const pushUrl = useUrlSync(store, { enabled: props.syncUrl, presets: filtersFrom(props), apply, open: openFromUrl });
 
   // load whenever the search changes
   useSignalEffect(() => {
@@ -85,10 +89,26 @@ export function PropertySearch(props: Props) {
   const shown = useDeferredValue(answer);
   const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
   const page = store.page.value;
-  const structured = useMemo(() => listingsJsonLd(properties, (page - 1) * PAGE_SIZE), [properties, page]);
+  const structured = useMemo(() => listingsJsonLd(properties, (p) => new URL(listingUrl(p, site, lang), location.href).href, (page - 1) * PAGE_SIZE), [properties, page, site, lang]);
   useStructuredData(host, props.structuredData, structured);
   const openRow = store.openRow.value;
+  // a pin opens by id: once the listing is read, its page's address gets the title's slug
+  useEffect(() => {
+    if (!props.syncUrl || !openRow) return;
+    const page = listingUrl({ id: String(openRow.id), title: String(openRow.title ?? '') }, site, lang);
+    const here = location.pathname;
+    if (page.startsWith('/') && here !== page && parseListingPath(splitLangPath(here).path)?.id === String(openRow.id)) history.replaceState(history.state, '', page);
+  }, [openRow, props.syncUrl, site, lang]);
   const openProperty = useMemo(() => (openRow ? mapListing(openRow, api.url, defaults) : null), [openRow, api.url, defaults]);
+  // at the listing's address the tab, the history and a bookmark name the listing, as its page does
+  useEffect(() => {
+    if (!props.syncUrl || !openProperty || parseListingPath(splitLangPath(location.pathname).path)?.id !== openProperty.id) return;
+    const before = document.title;
+    document.title = t('detail.documentTitle', { title: openProperty.title, price: formatPrice(openProperty.price) });
+    return () => {
+      document.title = before;
+    };
+  }, [openProperty, props.syncUrl, t]);
 
   const submit = (next: SearchFilters) => {
     store.filters.value = withScope(next);
@@ -108,12 +128,18 @@ export function PropertySearch(props: Props) {
     mapRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
   const openDetail = (p: Property | { id: string }) => {
+    const title = 'title' in p ? p.title : '';
+    // a host page may handle the listing itself (follow the link, its own page)
+    if (!emit(host, 'exp-property-open', { id: p.id, title }, { cancelable: true })) return;
     void store.open(p.id);
-    if (props.syncUrl) {
+    if (!props.syncUrl) return;
+    // the dialog's address is the listing's own page, where a reload or a shared link leads
+    const page = listingUrl({ id: p.id, title }, site, lang);
+    if (page.startsWith('/')) history.pushState({ ...(history.state ?? {}), expSearch: true, expDetail: true }, '', page);
+    else {
       pushUrl('push');
       history.replaceState({ ...(history.state ?? {}), expDetail: true }, '');
     }
-    emit(host, 'exp-property-open', { id: p.id, title: 'title' in p ? p.title : '' });
   };
   const closeDetail = () => {
     const pushed = props.syncUrl && (history.state as { expDetail?: boolean } | null)?.expDetail;

@@ -5,12 +5,16 @@
  */
 import { useCallback, useEffect } from 'react';
 import type { SearchFilters } from '../lib/data/listings.ts';
+import { parseListingPath, splitLangPath } from '../lib/site-urls.ts';
 import type { SearchStore } from './store.ts';
 import { readSearchParams, writeSearchParams, type SearchState } from './url-state.ts';
 
 /** Returns the function that writes the store's search into the address bar (a no-op when not synced). */
-export function useUrlSync(store: SearchStore, options: { enabled: boolean; presets: SearchFilters; apply: (state: Partial<SearchState> & { filters: SearchFilters }) => void }): (mode: 'push' | 'replace') => void {
-  const { enabled, apply } = options;
+export function useUrlSync(
+  store: SearchStore,
+  options: { enabled: boolean; presets: SearchFilters; apply: (state: Partial<SearchState> & { filters: SearchFilters }) => void; open: (id: string) => void },
+): (mode: 'push' | 'replace') => void {
+  const { enabled, apply, open } = options;
   const presetKey = JSON.stringify(options.presets);
 
   const push = useCallback(
@@ -36,13 +40,16 @@ export function useUrlSync(store: SearchStore, options: { enabled: boolean; pres
       return;
     }
     const fromUrl = () => {
+      // Forward to a listing's page the dialog had pushed: the same search, that listing open
+      const listing = parseListingPath(splitLangPath(location.pathname).path);
+      if (listing) return open(listing.id);
       const read = readSearchParams(new URLSearchParams(location.search));
       apply({ ...read, filters: Object.keys(read.filters).length > 0 ? read.filters : presets });
     };
     fromUrl();
     window.addEventListener('popstate', fromUrl);
     return () => window.removeEventListener('popstate', fromUrl);
-  }, [apply, presetKey, enabled]);
+  }, [apply, open, presetKey, enabled]);
 
   return push;
 }

@@ -24,8 +24,8 @@ const SOCIAL = [
 
 const LINK = 'text-[color:inherit] opacity-85 no-underline hover:opacity-100 hover:underline underline-offset-4';
 
-export function SiteFooter({ baseUrl }: ElementProps<typeof siteFooterAttributes>) {
-  const { t } = useElement();
+export function SiteFooter(_props: ElementProps<typeof siteFooterAttributes>) {
+  const { t, site, lang } = useElement();
   const newTab = <span className="exp-sr-only"> {t('footer.newTab')}</span>;
   const external = (key: ExternalKey) => (
     <a href={SITE.external[key]} target="_blank" rel="noopener noreferrer" part="link" className={LINK}>
@@ -39,7 +39,7 @@ export function SiteFooter({ baseUrl }: ElementProps<typeof siteFooterAttributes
       <div className="max-w-[1400px] mx-auto px-5 cq-md:px-8 pt-14 pb-8">
         <div className="grid gap-10 cq-md:grid-cols-2 cq-xl:grid-cols-[1.3fr_1fr_1fr_1fr]">
           <div className="flex flex-col gap-4">
-            <a href={siteUrl('/', baseUrl)} className="self-start">
+            <a href={siteUrl('/', site, lang)} className="self-start">
               <Logo tone="light" label={t('header.home')} />
             </a>
             <p className="m-0 max-w-[320px] opacity-85">{t('footer.tagline')}</p>
@@ -72,7 +72,7 @@ export function SiteFooter({ baseUrl }: ElementProps<typeof siteFooterAttributes
           <Column title={t('footer.explore')}>
             {pages.map((p) => (
               <li key={p.path}>
-                <a href={siteUrl(p.path, baseUrl)} part="link" className={LINK}>
+                <a href={siteUrl(p.path, site, lang)} part="link" className={LINK}>
                   {p.label}
                 </a>
               </li>

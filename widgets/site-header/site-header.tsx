@@ -36,8 +36,8 @@ function useScrolled(): boolean {
   return scrolled;
 }
 
-export function SiteHeader({ tone, baseUrl, position }: ElementProps<typeof siteHeaderAttributes>) {
-  const { t, host } = useElement();
+export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAttributes>) {
+  const { t, host, site, lang } = useElement();
   const scrolled = useScrolled();
   const [open, setOpen] = useState(false);
   const titleId = useId();
@@ -45,9 +45,13 @@ export function SiteHeader({ tone, baseUrl, position }: ElementProps<typeof site
   const solid = scrolled || position === 'static';
   // white text only while transparent over the hero of a light-toned page
   const light = tone === 'light' && !solid;
-  const link = (path: string) => siteUrl(path, baseUrl);
+  const link = (path: string) => siteUrl(path, site, lang);
   const here = typeof location === 'undefined' ? '' : location.pathname.replace(/\/+$/, '') || '/';
-  const current = (path: string) => (!baseUrl && (here === path || (path !== '/' && here.startsWith(path + '/'))) ? 'page' : undefined);
+  const current = (path: string) => {
+    const target = link(path);
+    // a link to this page (not to the same path on another site)
+    return target.startsWith('/') && (here === target || (target !== '/' && target !== '/es' && here.startsWith(target + '/'))) ? 'page' : undefined;
+  };
 
   const toggle = (next: boolean) => {
     setOpen(next);

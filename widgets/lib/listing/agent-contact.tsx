@@ -3,10 +3,11 @@
  * e-mail and phone as links, WhatsApp with the normalised number, and copy buttons that say so.
  */
 import { useEffect, useId, useState } from 'react';
+import { copyText } from '../clipboard.ts';
 import { useElement } from '../element.tsx';
-import { initials, normalisePhone, telHref } from '../format.ts';
+import { initials, normalisePhone, telHref } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { CheckIcon, CopyIcon, MailIcon, PhoneIcon, WhatsAppIcon } from '../ui/icons.tsx';
-import type { PropertyAgent } from './mapping.ts';
+import type { PropertyAgent } from '../../../supabase/functions/_shared/protocol/listing.ts';
 
 export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: string | undefined; size?: number }) {
   const [failed, setFailed] = useState(false);
@@ -22,23 +23,6 @@ export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: s
   );
 }
 
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // clipboard API refused (insecure origin, permissions): the old way
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.cssText = 'position:fixed;opacity:0;top:0;left:0';
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    return ok;
-  }
-}
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   const { t } = useElement();

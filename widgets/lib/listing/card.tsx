@@ -1,14 +1,17 @@
 /**
  * A property card (docs/product.md §2): price header, photos at 16:9, title, address, beds, baths, m².
- * The title is the card's control (a button, so keyboards reach it); its hit area stretches over
- * the text, and a click on the photo opens the detail too.
+ * The title is a real link to the listing's own page (a new tab, a copied link and crawlers work);
+ * a plain click opens the detail in place instead. Its hit area stretches over the text, and a
+ * click on the photo opens the detail too.
  */
 import { memo } from 'react';
 import { useElement, useStyles } from '../element.tsx';
-import { formatArea, formatCount, formatPrice } from '../format.ts';
+import { formatArea, formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { AreaIcon, BathIcon, BedIcon, PinIcon } from '../ui/icons.tsx';
+import { plainClick } from '../events.ts';
+import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
-import { typeLabel, type Property } from './mapping.ts';
+import { typeLabel, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 
 export interface PropertyCardProps {
   property: Property;
@@ -20,7 +23,8 @@ export interface PropertyCardProps {
 
 export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, highlighted = false, onHover, headingLevel = 'h3' }: PropertyCardProps) {
   useStyles(cardCss);
-  const { t } = useElement();
+  const { t, site, lang } = useElement();
+  const href = listingUrl(p, site, lang);
   const Heading = headingLevel;
   const address = [p.address, p.city].filter(Boolean).join(', ');
   return (
@@ -40,14 +44,18 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
       <Carousel images={p.images} propertyId={p.id} title={p.title} onActivate={() => onOpen(p, null)} />
       <div className="relative flex flex-col gap-1.5 p-4 flex-1">
         <Heading className="m-0 text-base font-semibold leading-snug text-ink">
-          <button
-            type="button"
-            className="exp-card-link text-left p-0 m-0 bg-transparent border-0 font-semibold text-base leading-snug text-ink cursor-pointer hover:underline focus-visible:underline"
-            onClick={(e) => onOpen(p, e.currentTarget)}
+          <a
+            href={href}
+            className="exp-card-link block text-left p-0 m-0 font-semibold text-base leading-snug text-ink no-underline cursor-pointer hover:underline focus-visible:underline"
+            onClick={(e) => {
+              if (!plainClick(e)) return;
+              e.preventDefault();
+              onOpen(p, e.currentTarget);
+            }}
             aria-label={t('listing.viewDetails', { title: p.title })}
           >
             <span className="line-clamp-2">{p.title}</span>
-          </button>
+          </a>
         </Heading>
         {address ? (
           <p className="m-0 flex items-start gap-1 text-sm text-ink-muted">

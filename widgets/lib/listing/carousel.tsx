@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useElement } from '../element.tsx';
 import { ChevronLeft, ChevronRight } from '../ui/icons.tsx';
-import { placeholderIndex } from './mapping.ts';
+import { placeholderIndex } from '../../../supabase/functions/_shared/protocol/listing.ts';
 import { PropertyPlaceholder } from './placeholder.tsx';
 
 export interface CarouselProps {

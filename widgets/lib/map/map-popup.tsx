@@ -9,15 +9,17 @@ import { getClients } from '../data/client.ts';
 import { createQueryCache } from '../data/cache.ts';
 import { getListing } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
-import { formatPrice } from '../format.ts';
-import { mapListing, placeholderIndex, type Property } from '../listing/mapping.ts';
+import { plainClick } from '../events.ts';
+import { listingUrl } from '../site-links.ts';
+import { formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
+import { mapListing, placeholderIndex, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 import { PropertyPlaceholder } from '../listing/placeholder.tsx';
 import type { MapPin } from './ol-map.ts';
 
 const rows = createQueryCache<Record<string, unknown> | null>({ max: 200 });
 
 export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Property | undefined; onOpen: (id: string) => void }) {
-  const { t, api } = useElement();
+  const { t, api, site, lang } = useElement();
   const [loaded, setLoaded] = useState<Property | undefined>(property);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -45,9 +47,17 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
         <p className="m-0 font-bold">{formatPrice(p?.price ?? pin.price)}</p>
         <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>
         {pin.approximate ? <p className="m-0 text-xs text-ink-muted">{t('map.approximate')}</p> : null}
-        <button type="button" onClick={() => onOpen(pin.id)} className="mt-1 rounded-md bg-primary px-3 py-1.5 text-sm font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+        <a
+          href={listingUrl({ id: pin.id, title: p?.title ?? '' }, site, lang)}
+          onClick={(e) => {
+            if (!plainClick(e)) return;
+            e.preventDefault();
+            onOpen(pin.id);
+          }}
+          className="mt-1 rounded-md bg-primary px-3 py-1.5 text-center text-sm font-semibold text-primary-contrast no-underline cursor-pointer hover:bg-primary-hover"
+        >
           {t('map.viewDetails')}
-        </button>
+        </a>
       </div>
     </div>
   );

@@ -25,7 +25,7 @@ import XYZ from 'ol/source/XYZ.js';
 import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from 'ol/style.js';
 import AnimatedCluster from 'ol-ext/layer/AnimatedCluster';
 import outline, { type Outline } from 'virtual:ecuador-outline';
-import { formatPricePill } from '../format.ts';
+import { formatPricePill } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { adoptSheet, sheetFor } from '../styles.ts';
 
 export const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];

@@ -4,6 +4,8 @@
  * work in Spanish). Everything the visitor typed is escaped in the HTML part.
  */
 import type { Composer, MailMessage } from '../outbox/worker.ts';
+import { escapeHtml } from '../protocol/html.ts';
+import { listingPath } from '../protocol/site-urls.ts';
 import { loadInquiryForMail, type InquiryMailRow } from './store.ts';
 
 export interface InquiryMailOptions {
@@ -13,13 +15,13 @@ export interface InquiryMailOptions {
   domain?: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
 export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions): MailMessage {
   const title = oneLine(row.property_title ?? '');
   const subject = title ? `Nueva consulta / New inquiry: ${title}`.slice(0, 200) : `Nueva consulta de / New inquiry from ${oneLine(row.name)}`.slice(0, 200);
-  const link = row.listing_id ? `${options.siteUrl.replace(/\/$/, '')}/search-properties?property=${row.listing_id}` : '';
+  // the listing's own page, in Spanish (the team and the agents work in Spanish)
+  const link = row.listing_id ? `${options.siteUrl.replace(/\/$/, '')}${listingPath(row.listing_id, title, 'es')}` : '';
   const lines: Array<[string, string]> = [
     ['Propiedad / Property', title],
     ['Dirección / Address', row.property_address ?? ''],

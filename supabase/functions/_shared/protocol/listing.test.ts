@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGLISH_DEFAULTS, fallbackPosition, mapListing, normaliseImages, placeholderIndex, typeLabel } from './mapping.ts';
+import { ENGLISH_DEFAULTS, fallbackPosition, mapListing, normaliseImages, placeholderIndex, typeLabel } from './listing.ts';
 
 const API = 'https://api.example';
 const LABELS: Record<string, string> = {

@@ -1,0 +1,126 @@
+/**
+ * The server-rendered pages (docs/decisions.md #18) at 100,000 listings on PostgreSQL, the server
+ * in its own process as `npm start` runs it:
+ *  - a listing page (English and Spanish), each request a different listing, read to its end: the
+ *    page reads the listing and its similar listings through the REST API, as it does against a
+ *    hosted project. Target p95 <= 15 ms (without the preview image);
+ *  - an agent page;
+ *  - the preview image (og:image, 1200x630 JPEG): made the first time, then from the disk cache;
+ *  - the sitemap index and one listings file of 50,000 addresses, first (read from the database)
+ *    and then cached.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPostgres } from '../server/db/postgres.ts';
+import { migrate, reseed } from '../server/db/setup.ts';
+import { listingPath } from '../supabase/functions/_shared/protocol/site-urls.ts';
+import { startPostgres } from '../tests/support/postgres.ts';
+import { startServerProcess } from '../tests/support/server-process.ts';
+import { summarise, time, type Summary } from './stats.ts';
+
+const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
+const PAGES = Number(process.env.BENCH_PAGES ?? 400);
+const WARMUP = 40;
+const IMAGES = 20;
+
+async function read(url: string, expect = 200): Promise<number> {
+  const res = await fetch(url);
+  const body = await res.arrayBuffer();
+  if (res.status !== expect) throw new Error(`${url}: HTTP ${res.status}`);
+  return body.byteLength;
+}
+
+export async function benchPages(): Promise<Record<string, unknown>> {
+  console.log(`[bench:pages] PostgreSQL: seeding ${LISTINGS} listings...`);
+  const postgres = await startPostgres();
+  const dataDir = mkdtempSync(join(tmpdir(), 'exp-bench-pages-'));
+  try {
+    const db = await openPostgres(postgres.url);
+    await migrate(db);
+    await reseed(db, LISTINGS);
+    const rows = (await db.admin.query(`select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit ${PAGES + WARMUP + IMAGES * 2}`)) as Array<{ id: string; title: string }>;
+    const agents = (await db.admin.query("select id::text as id from public.agents where country_code = 'EC' order by id")) as Array<{ id: string }>;
+    const [{ n: active } = { n: 0 }] = (await db.admin.query("select count(*)::int as n from internal.listings where status = '1' and country_code = 'EC'")) as Array<{ n: number }>;
+    await db.close();
+    const server = await startServerProcess({ DATABASE_URL: postgres.url, DATA_DIR: dataDir });
+    try {
+      const page = (r: { id: string; title: string }, lang: 'en' | 'es') => `${server.url}${listingPath(r.id, r.title, lang)}`;
+      const warm = rows.slice(0, WARMUP);
+      for (const r of warm) await read(page(r, 'en'));
+      const measured = rows.slice(WARMUP, WARMUP + PAGES);
+      console.log(`[bench:pages] listing pages: ${measured.length} listings, each in English and Spanish...`);
+      const en: number[] = [];
+      const es: number[] = [];
+      let bytes = 0;
+      for (const r of measured) {
+        const t0 = performance.now();
+        bytes += await read(page(r, 'en'));
+        en.push(performance.now() - t0);
+        es.push(await time(() => read(page(r, 'es'))));
+      }
+      const agent: number[] = [];
+      for (let i = 0; i < 200; i++) agent.push(await time(() => read(`${server.url}/findanagent/${agents[i % agents.length]?.id}`)));
+      const missing: number[] = [];
+      for (let i = 0; i < 100; i++) missing.push(await time(() => read(`${server.url}/properties/${900_000_000 + i}-gone`, 404)));
+
+      console.log(`[bench:pages] preview images: ${IMAGES} made, then cached...`);
+      const imageRows = rows.slice(WARMUP + PAGES, WARMUP + PAGES + IMAGES);
+      const first: number[] = [];
+      const cached: number[] = [];
+      const sizes: number[] = [];
+      for (const r of imageRows) {
+        const t0 = performance.now();
+        sizes.push(await read(`${server.url}/og/listings/${r.id}.jpg`));
+        first.push(performance.now() - t0);
+      }
+      for (let round = 0; round < 5; round++) for (const r of imageRows) cached.push(await time(() => read(`${server.url}/og/listings/${r.id}.jpg`)));
+
+      console.log('[bench:pages] sitemaps...');
+      const indexFirst = await time(() => read(`${server.url}/sitemap.xml`));
+      const indexCached = await time(() => read(`${server.url}/sitemap.xml`));
+      let fileBytes = 0;
+      const fileMs = await time(async () => (fileBytes = await read(`${server.url}/sitemaps/listings-1.xml`)));
+
+      const round = (x: number) => Math.round(x * 10) / 10;
+      const result = {
+        listings: active,
+        listingPage: { en: summarise(en), es: summarise(es), meanBytes: Math.round(bytes / measured.length) },
+        agentPage: summarise(agent),
+        missingListingPage: summarise(missing),
+        ogImage: { first: summarise(first), cached: summarise(cached), maxBytes: Math.max(...sizes), meanBytes: Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length) },
+        sitemap: { indexFirstMs: round(indexFirst), indexCachedMs: round(indexCached), listingsFileMs: round(fileMs), listingsFileBytes: fileBytes },
+        target: { listingPageP95Ms: 15 },
+      };
+      return { ...result, targetMet: result.listingPage.en.p95 <= 15 && result.listingPage.es.p95 <= 15, markdown: markdown(result) };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await postgres.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function markdown(r: { listings: number; listingPage: { en: Summary; es: Summary; meanBytes: number }; agentPage: Summary; missingListingPage: Summary; ogImage: { first: Summary; cached: Summary; maxBytes: number; meanBytes: number }; sitemap: { indexFirstMs: number; indexCachedMs: number; listingsFileMs: number; listingsFileBytes: number } }): string {
+  const ms = (s: Summary) => `${s.p50.toFixed(1)} ms | ${s.p95.toFixed(1)} ms`;
+  const met = r.listingPage.en.p95 <= 15 && r.listingPage.es.p95 <= 15;
+  return [
+    `### Server-rendered pages (${r.listings.toLocaleString('en-US')} active listings on PostgreSQL; ${new Date().toISOString().slice(0, 10)})`,
+    '',
+    'Each request a different listing, read to its end, the server in its own process; the page reads the listing and its similar listings through the REST API.',
+    '',
+    '| page | p50 | p95 |',
+    '|---|---|---|',
+    `| listing page, English (${Math.round(r.listingPage.meanBytes / 1024)} KB of HTML) | ${ms(r.listingPage.en)} |`,
+    `| listing page, Spanish | ${ms(r.listingPage.es)} |`,
+    `| agent page | ${ms(r.agentPage)} |`,
+    `| unknown listing (404 with similar listings) | ${ms(r.missingListingPage)} |`,
+    `| og:image, first time (made with sharp) | ${ms(r.ogImage.first)} |`,
+    `| og:image, from the disk cache | ${ms(r.ogImage.cached)} |`,
+    '',
+    `Preview images: 1200x630 JPEG, ${Math.round(r.ogImage.meanBytes / 1024)} KB on average, ${Math.round(r.ogImage.maxBytes / 1024)} KB at most (limit 250 KB). Sitemap index: ${r.sitemap.indexFirstMs} ms the first time (every active listing id read through the API), ${r.sitemap.indexCachedMs} ms cached; a listings file of 50,000 addresses: ${r.sitemap.listingsFileMs} ms, ${(r.sitemap.listingsFileBytes / 2 ** 20).toFixed(1)} MB.`,
+    '',
+    `Target: listing page p95 ≤ 15 ms. ${met ? 'Met.' : 'Missed.'}`,
+  ].join('\n');
+}

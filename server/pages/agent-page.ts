@@ -1,0 +1,62 @@
+/**
+ * An agent's own page: the agent in the HTML (name, photo, location, about, contacts) for crawlers
+ * and link previews, inside <exp-agent-profile>, which shows it until it has drawn the full profile
+ * (sections, listings, 'Contact Agent'). An unknown id is a real 404.
+ */
+import type { TFunction } from 'i18next';
+import { escapeHtml } from '../../site/lib/fill.ts';
+import { toAgentProfile, type AgentProfile } from '../../supabase/functions/_shared/protocol/agent.ts';
+import { telHref } from '../../supabase/functions/_shared/protocol/format.ts';
+import type { AgentProfileRecord } from '../../supabase/functions/_shared/protocol/records.ts';
+import { localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { agentJsonLd } from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import type { HeadInfo } from './head.ts';
+import { attrs } from './html.ts';
+
+export interface AgentPageContext {
+  lang: SiteLang;
+  t: TFunction;
+  origin: string;
+  mediaBase: string;
+  imageUrl: (a: AgentProfile) => string;
+}
+
+export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: AgentPageContext): { head: HeadInfo; body: string; status: number } {
+  const { t, lang, origin } = ctx;
+  const back = localizedPath('/findanagent', lang);
+  if (!record) {
+    return {
+      status: 404,
+      head: { robots: 'noindex' },
+      body: `<exp-agent-profile${attrs({ 'agent-id': id })}><section class="missing"><h1>${escapeHtml(t('profile.notFound'))}</h1><p><a href="${escapeHtml(back)}">${escapeHtml(t('profile.backToSearch'))}</a></p></section></exp-agent-profile>`,
+    };
+  }
+  const a = toAgentProfile(record, ctx.mediaBase);
+  const route = `/findanagent/${encodeURIComponent(a.id)}`;
+  const url = new URL(localizedPath(route, lang), origin).href;
+  const about = a.about.replace(/\s+/g, ' ').trim();
+  const description = about ? (about.length > 160 ? `${about.slice(0, 159).replace(/\s+\S*$/, '')}…` : about) : t('site.meta.agent.description');
+  const body = `<exp-agent-profile${attrs({ 'agent-id': a.id })}>
+        <article class="agent-page" aria-labelledby="agent-name">
+          <p><a href="${escapeHtml(back)}">${escapeHtml(t('profile.returnToSearch'))}</a></p>
+          ${a.photo ? `<img${attrs({ src: a.photo, alt: '', width: 160, height: 160, class: 'agent-page__photo', fetchpriority: 'high' })} />` : ''}
+          <h1 id="agent-name">${escapeHtml(a.name)}</h1>
+          ${a.location ? `<p class="agent-page__place">${escapeHtml(a.location)}</p>` : ''}
+          <ul class="agent-page__contact">${a.email ? `<li><a href="mailto:${escapeHtml(a.email)}">${escapeHtml(a.email)}</a></li>` : ''}${a.phone ? `<li><a href="${escapeHtml(telHref(a.phone))}">${escapeHtml(a.phone)}</a></li>` : ''}</ul>
+          ${about ? `<section><h2>${escapeHtml(t('profile.about'))}</h2><p>${escapeHtml(a.about)}</p></section>` : ''}
+          ${a.languages.length ? `<section><h2>${escapeHtml(t('profile.languages'))}</h2><p>${escapeHtml(a.languages.join(', '))}</p></section>` : ''}
+        </article>
+      </exp-agent-profile>`;
+  return {
+    status: 200,
+    head: {
+      route,
+      title: t('site.meta.agent.titleNamed', { name: a.name }),
+      description,
+      ogType: 'profile',
+      image: { url: ctx.imageUrl(a), width: 1200, height: 630, alt: a.name },
+      jsonLd: [agentJsonLd(a, url)],
+    },
+    body,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * A built page made into the page of one address and one language: `<html lang>`, its texts in that
+ * language, and the head a crawler and a link preview read (title, description, canonical and
+ * hreflang alternates, Open Graph with locale and image, the Twitter card, JSON-LD, robots).
+ */
+import { fillTexts } from '../../site/lib/fill.ts';
+import { alternateLinks } from '../../site/lib/alternates.ts';
+import { jsonLdText } from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import type { SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { escapeHtml } from '../../site/lib/fill.ts';
+import { attrs } from './html.ts';
+import type { Dict } from './texts.ts';
+
+export const OG_LOCALE: Record<SiteLang, string> = { en: 'en_US', es: 'es_EC' };
+
+export interface OgImage {
+  url: string;
+  width: number;
+  height: number;
+  alt: string;
+  type?: string;
+}
+
+export interface HeadInfo {
+  /** the page's route without its language ('/about', '/properties/12-casa'); none: not indexed */
+  route?: string;
+  /** replaces the page's own title (and og:title), written as text */
+  title?: string;
+  description?: string;
+  ogType?: string;
+  image?: OgImage;
+  jsonLd?: unknown[];
+  /** 'noindex' for pages that are not content (404, the shared page) */
+  robots?: string;
+}
+
+/** A head tag with this attribute, whatever the order of its attributes. */
+const tag = (name: string, attr: string, value: string) => new RegExp(`\\s*<${name}\\b[^>]*\\b${attr}="${value}"[^>]*>`, 'g');
+
+/** Removes the tags a rendered page replaces. */
+function strip(html: string, info: HeadInfo): string {
+  let out = html.replace(tag('link', 'rel', '(?:canonical|alternate)'), '').replace(tag('meta', 'name', 'robots'), '');
+  if (info.title !== undefined) out = out.replace(/<title[^>]*>[^<]*<\/title>/, `<title>${escapeHtml(info.title)}</title>`).replace(tag('meta', 'property', 'og:title'), '');
+  if (info.description !== undefined) out = out.replace(tag('meta', 'name', 'description'), '').replace(tag('meta', 'property', 'og:description'), '');
+  if (info.ogType) out = out.replace(tag('meta', 'property', 'og:type'), '');
+  return out;
+}
+
+export function renderHead(html: string, lang: SiteLang, dict: Dict, origin: string, info: HeadInfo): string {
+  const filled = fillTexts(html, dict).html.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`);
+  const out = strip(filled, info);
+  const meta = (property: string, content: string | number) => `<meta${attrs({ property, content })} />`;
+  const tags: string[] = [];
+  if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'description', content: info.description })} />`, meta('og:description', info.description));
+  if (info.title !== undefined) tags.push(meta('og:title', info.title));
+  if (info.ogType) tags.push(meta('og:type', info.ogType));
+  if (info.robots !== undefined) tags.push(`<meta${attrs({ name: 'robots', content: info.robots })} />`);
+  if (info.route) {
+    const links = alternateLinks(info.route, lang, origin);
+    for (const link of links) tags.push(`<link${attrs({ rel: link.rel, hreflang: link.hreflang, href: link.href })} />`);
+    tags.push(meta('og:url', links[0]?.href ?? ''));
+  }
+  tags.push(meta('og:locale', OG_LOCALE[lang]), meta('og:locale:alternate', OG_LOCALE[lang === 'es' ? 'en' : 'es']));
+  if (info.image) {
+    const i = info.image;
+    tags.push(meta('og:image', i.url), meta('og:image:type', i.type ?? 'image/jpeg'), meta('og:image:width', i.width), meta('og:image:height', i.height), meta('og:image:alt', i.alt));
+    tags.push(`<meta${attrs({ name: 'twitter:card', content: 'summary_large_image' })} />`, `<meta${attrs({ name: 'twitter:image', content: i.url })} />`, `<meta${attrs({ name: 'twitter:image:alt', content: i.alt })} />`);
+    if (info.title !== undefined) tags.push(`<meta${attrs({ name: 'twitter:title', content: info.title })} />`);
+    if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'twitter:description', content: info.description })} />`);
+  }
+  for (const data of info.jsonLd ?? []) tags.push(`<script type="application/ld+json">${jsonLdText(data)}</script>`);
+  return out.replace(/\s*<\/head>/, `\n    ${tags.join('\n    ')}\n  </head>`);
+}

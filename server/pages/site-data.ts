@@ -1,0 +1,72 @@
+/**
+ * What the server's pages read, through the same REST protocol the widgets use (@supabase/
+ * postgrest-js), so they render the same over PGlite, PostgreSQL or a hosted Supabase project
+ * (SITE_API_URL and SITE_API_KEY: the project's URL and anon key). Nothing privileged: the public
+ * key sees what any visitor's browser sees.
+ */
+import { PostgrestClient } from '@supabase/postgrest-js';
+import type { AgentProfileRecord } from '../../supabase/functions/_shared/protocol/records.ts';
+
+export type Row = Record<string, unknown>;
+
+export interface SiteData {
+  /** an active EC listing, or null */
+  listing(id: string): Promise<Row | null>;
+  /** true: active; false: was listed and is gone; null: never was */
+  availability(id: string): Promise<boolean | null>;
+  /** active EC listings like this one (same city, else anywhere), newest first */
+  similar(city: string | null, excludeId: string | null, limit: number): Promise<Row[]>;
+  agent(id: string): Promise<AgentProfileRecord | null>;
+  /** active EC listings after an id, in id order, for the sitemaps */
+  listingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; title: string | null; updated_at: string }>>;
+  /** EC agents for the sitemaps */
+  agentIds(): Promise<number[]>;
+}
+
+const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code,location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website';
+
+export class SiteDataError extends Error {}
+
+/** The rows of an answer (as plain records: the view's columns are ours to know), or the error. */
+function check(result: { data: unknown; error: { message: string; code?: string } | null }, what: string): unknown[] {
+  if (result.error) throw new SiteDataError(`${what}: ${result.error.message}`);
+  return (result.data ?? []) as unknown[];
+}
+
+export function createSiteData(options: { url: string; key: string }): SiteData {
+  const rest = new PostgrestClient(`${options.url.replace(/\/+$/, '')}/rest/v1`, { headers: { apikey: options.key, Authorization: `Bearer ${options.key}` } });
+  const listings = (columns: string) => rest.from('listings').select<string, Row>(columns).eq('country_code', 'EC').eq('status', '1');
+  return {
+    async listing(id) {
+      const rows = check(await listings('*').eq('id', id).limit(1), 'listing');
+      return (rows as Row[])[0] ?? null;
+    },
+    async availability(id) {
+      const rows = check(await rest.from('listing_availability').select('available').eq('id', id).limit(1), 'availability') as Array<{ available: boolean }>;
+      return rows[0] ? rows[0].available : null;
+    },
+    async similar(city, excludeId, limit) {
+      let q = listings('*');
+      if (excludeId) q = q.neq('id', excludeId);
+      const byCity = city ? (check(await q.eq('city', city).order('created_at', { ascending: false }).limit(limit), 'similar') as Row[]) : [];
+      if (byCity.length >= limit) return byCity;
+      let more = listings('*');
+      if (excludeId) more = more.neq('id', excludeId);
+      const others = check(await more.order('created_at', { ascending: false }).limit(limit), 'similar') as Row[];
+      const seen = new Set(byCity.map((r) => String(r.id)));
+      return [...byCity, ...others.filter((r) => !seen.has(String(r.id)))].slice(0, limit);
+    },
+    async agent(id) {
+      const rows = check(await rest.from('agents').select(AGENT_COLUMNS).eq('id', id).eq('country_code', 'EC').limit(1), 'agent');
+      return ((rows as unknown[])[0] as AgentProfileRecord | undefined) ?? null;
+    },
+    async listingsAfter(afterId, limit) {
+      const rows = check(await listings('id,title,updated_at').gt('id', afterId).order('id', { ascending: true }).limit(limit), 'sitemap listings');
+      return rows as Array<{ id: number; title: string | null; updated_at: string }>;
+    },
+    async agentIds() {
+      const rows = check(await rest.from('agents').select('id').eq('country_code', 'EC').order('id', { ascending: true }), 'sitemap agents');
+      return (rows as Array<{ id: number }>).map((r) => r.id);
+    },
+  };
+}

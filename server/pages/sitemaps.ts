@@ -1,0 +1,96 @@
+/**
+ * /sitemap.xml, a sitemap index, and its files: the site's pages, the agents, and the active
+ * listings, each address with both languages as alternates (en, es, x-default) and the listings
+ * with their lastmod. Made from the database through the REST API (every active listing id, read
+ * in id order a thousand at a time) and kept for `ttlMs`. A file holds at most `urlsPerFile`
+ * addresses (the protocol's limit is 50,000 and 50 MB; each listing is two addresses).
+ */
+import { escapeHtml } from '../../site/lib/fill.ts';
+import { LOCATIONS } from '../../site/lib/locations.ts';
+import { listingPath, localizedPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import type { SiteData } from './site-data.ts';
+
+export const SITEMAP_URL_LIMIT = 50_000;
+
+/** The pages of the site that are content (the shared page and the 404 are not). */
+export const SITE_ROUTES = ['/', '/search-properties', '/findanagent', '/join', '/about'] as const;
+
+interface Entry {
+  route: string;
+  lastmod?: string;
+}
+
+export interface Sitemaps {
+  /** the body of /sitemap.xml or of /sitemaps/<name>.xml; null when there is no such file */
+  file(name: string): Promise<string | null>;
+}
+
+const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+export function createSitemaps(options: { data: SiteData; origin: string; urlsPerFile?: number; ttlMs?: number }): Sitemaps {
+  const perFile = Math.max(2, Math.min(options.urlsPerFile ?? SITEMAP_URL_LIMIT, SITEMAP_URL_LIMIT));
+  // each entry is written twice (en and es)
+  const entriesPerFile = Math.floor(perFile / 2);
+  const ttl = options.ttlMs ?? 10 * 60_000;
+  let listings: { at: number; entries: Promise<Entry[]> } | undefined;
+
+  const abs = (path: string) => new URL(path, options.origin).href;
+
+  const readListings = async (): Promise<Entry[]> => {
+    const out: Entry[] = [];
+    for (let after = 0; ; ) {
+      const rows = await options.data.listingsAfter(after, 1000);
+      for (const r of rows) out.push({ route: listingPath(r.id, r.title, 'en'), lastmod: String(r.updated_at).slice(0, 10) });
+      if (rows.length < 1000) return out;
+      after = Number(rows[rows.length - 1]?.id);
+    }
+  };
+
+  const allListings = (): Promise<Entry[]> => {
+    if (!listings || Date.now() - listings.at > ttl) {
+      const entries = readListings();
+      listings = { at: Date.now(), entries };
+      entries.catch(() => {
+        listings = undefined;
+      });
+    }
+    return listings.entries;
+  };
+
+  const urlset = (entries: Entry[]) => {
+    const urls = entries.flatMap(({ route, lastmod }) => {
+      const en = abs(localizedPath(route, 'en'));
+      const es = abs(localizedPath(route, 'es'));
+      const alternates = `<xhtml:link rel="alternate" hreflang="en" href="${escapeHtml(en)}"/><xhtml:link rel="alternate" hreflang="es" href="${escapeHtml(es)}"/><xhtml:link rel="alternate" hreflang="x-default" href="${escapeHtml(en)}"/>`;
+      const mod = lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : '';
+      return [en, es].map((loc) => `<url><loc>${escapeHtml(loc)}</loc>${mod}${alternates}</url>`);
+    });
+    return `${XML}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
+  };
+
+  return {
+    async file(name) {
+      if (name === 'index') {
+        const count = Math.max(1, Math.ceil((await allListings()).length / entriesPerFile));
+        const files = ['pages', 'agents', ...Array.from({ length: count }, (_, i) => `listings-${i + 1}`)];
+        return `${XML}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${files.map((f) => `<sitemap><loc>${escapeHtml(abs(`/sitemaps/${f}.xml`))}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+      }
+      if (name === 'pages') {
+        const places = LOCATIONS.filter((l) => l.city).map((l) => ({ route: `/search-properties/${l.slug}` }));
+        return urlset([...SITE_ROUTES.map((route) => ({ route })), ...places]);
+      }
+      if (name === 'agents') return urlset((await options.data.agentIds()).map((id) => ({ route: `/findanagent/${id}` })));
+      const m = /^listings-(\d{1,6})$/.exec(name);
+      if (!m) return null;
+      const index = Number(m[1]) - 1;
+      const all = await allListings();
+      const part = all.slice(index * entriesPerFile, (index + 1) * entriesPerFile);
+      if (index < 0 || (!part.length && index > 0)) return null;
+      return urlset(part);
+    },
+  };
+}
+
+export function robotsTxt(origin: string): string {
+  return `User-agent: *\nAllow: /\nDisallow: /demo\nDisallow: /rest/\nDisallow: /functions/\n\nSitemap: ${new URL('/sitemap.xml', origin).href}\n`;
+}

@@ -1,0 +1,67 @@
+/**
+ * An agent row as the directory and the profile show it (docs/product.md §3): the name joined and
+ * trimmed, the picture trimmed (else the placeholder), contact details, and for the profile the
+ * lists and links, links kept only when they are http(s).
+ */
+import { safeLinkUrl, safeMediaUrl } from './safe-urls.ts';
+import type { AgentProfileRecord, AgentRecord } from './records.ts';
+
+export interface Agent {
+  id: string;
+  name: string;
+  photo: string | undefined;
+  /** empty in the directory (docs/product.md §3); the profile's own location otherwise */
+  location: string;
+  email: string;
+  phone: string;
+}
+
+export interface AgentProfile extends Agent {
+  firstName: string;
+  lastName: string;
+  about: string;
+  languages: string[];
+  specializations: string[];
+  certifications: string[];
+  locationsServed: string[];
+  links: Array<{ kind: 'website' | 'facebook' | 'instagram' | 'linkedin'; url: string }>;
+}
+
+const clean = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+const list = (v: unknown) => (Array.isArray(v) ? v.map(clean).filter(Boolean) : []);
+
+export function toAgent(row: AgentRecord, apiBase: string): Agent {
+  return {
+    id: String(row.id),
+    name: [clean(row.first_name), clean(row.last_name)].filter(Boolean).join(' ').trim(),
+    photo: safeMediaUrl(clean(row.picture), apiBase),
+    location: '',
+    email: clean(row.email),
+    phone: clean(row.phone),
+  };
+}
+
+export function toAgentProfile(row: AgentProfileRecord, apiBase: string): AgentProfile {
+  const links: AgentProfile['links'] = [];
+  for (const kind of ['website', 'facebook', 'instagram', 'linkedin'] as const) {
+    const url = safeLinkUrl(row[kind]);
+    if (url) links.push({ kind, url });
+  }
+  return {
+    ...toAgent(row, apiBase),
+    location: clean(row.location),
+    firstName: clean(row.first_name),
+    lastName: clean(row.last_name),
+    about: clean(row.about),
+    languages: list(row.languages),
+    specializations: list(row.specializations),
+    certifications: list(row.certifications),
+    locationsServed: list(row.locations_served),
+    links,
+  };
+}
+
+/** Where an agent's profile is: a template with {id} (our site's /findanagent/{id} by default). */
+export function profileHref(template: string, id: string): string {
+  return template.replace('{id}', encodeURIComponent(id));
+}

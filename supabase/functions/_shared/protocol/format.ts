@@ -1,0 +1,63 @@
+/**
+ * Display rules of docs/product.md §5: dollars with en-US separators, map pills in K and M, areas in m²,
+ * phone numbers normalised for WhatsApp and copying (docs/decisions.md #2).
+ */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** A price as data sends it (number or text such as "$ 250.000"); cards strip non-digits first. */
+export function priceValue(value: unknown): number {
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : 0;
+  if (typeof value !== 'string') return 0;
+  const digits = value.replace(/[^\d]/g, '');
+  return digits ? Number(digits) : 0;
+}
+
+/** "$1,250,000" */
+export function formatPrice(value: unknown): string {
+  return usd.format(priceValue(value));
+}
+
+/** Map pills: "$950", "$85.5K", "$250K", "$1.3M", "$12.5M", "$150M" (one decimal below 100). */
+export function formatPricePill(value: unknown): string {
+  const n = priceValue(value);
+  const short = (v: number, unit: string) => `$${v < 100 ? String(Math.round(v * 10) / 10) : String(Math.round(v))}${unit}`;
+  if (n >= 1_000_000) return short(n / 1_000_000, 'M');
+  if (n >= 1_000) return short(n / 1_000, 'K');
+  return `$${Math.round(n)}`;
+}
+
+/** "1,200 m²" */
+export function formatArea(value: number): string {
+  return `${plain.format(value)} m²`;
+}
+
+export function formatCount(value: number): string {
+  return plain.format(value);
+}
+
+export const DEFAULT_PHONE_COUNTRY_CODE = '593';
+
+/**
+ * Phone for WhatsApp and copying: digits only; a leading 0 (national format) becomes the country
+ * calling code, 593 (Ecuador) by default. Empty when there are no digits.
+ */
+export function normalisePhone(phone: string | null | undefined, countryCode = DEFAULT_PHONE_COUNTRY_CODE): string {
+  const digits = (phone ?? '').replace(/\D/g, '');
+  if (!digits) return '';
+  return digits.startsWith('0') ? countryCode.replace(/\D/g, '') + digits.slice(1) : digits;
+}
+
+/** A tel: link for a phone number as written: "+593 2 600 1234" -> "tel:+59326001234". */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+/** Initials for a photo that is missing: "María Fernanda Andrade" -> "MA". */
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return '?';
+  const first = words[0]?.[0] ?? '';
+  const last = words.length > 1 ? (words[words.length - 1]?.[0] ?? '') : '';
+  return (first + last).toUpperCase();
+}

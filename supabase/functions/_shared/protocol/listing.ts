@@ -1,0 +1,174 @@
+/**
+ * A listing row as the data comes (docs/product.md §3) turned into the property the map, the cards and
+ * the dialog read: defaults for missing fields, numbers for text numbers, coordinates or an
+ * approximate position (docs/decisions.md #3), images in one shape and only from safe URLs, and an
+ * agent only when there is something to show of them.
+ */
+import { safeMediaUrl } from './safe-urls.ts';
+import { priceValue } from './format.ts';
+import { cityCentroid, jitter, QUITO } from './places.ts';
+import { parseCoordinate } from './text.ts';
+
+export interface PropertyAgent {
+  id: string | null;
+  name: string;
+  photo: string | undefined;
+  /** city, else state */
+  location: string;
+  email: string;
+  phone: string;
+}
+
+export interface Property {
+  id: string;
+  title: string;
+  address: string;
+  price: number;
+  bedrooms: number;
+  bathrooms: number;
+  /** square metres (the source calls the field square_feet) */
+  area: number;
+  /** the raw type, '' when missing */
+  propertyType: string;
+  city: string;
+  state: string;
+  description: string;
+  images: string[];
+  lat: number;
+  lng: number;
+  /** true when the position is a fallback near the city (or Quito), not the listing's own */
+  approximate: boolean;
+  createdAt: string;
+  agent: PropertyAgent | undefined;
+}
+
+/** The visible defaults of docs/product.md §3, translated by the caller. */
+export interface MappingDefaults {
+  title: string;
+  agentName: string;
+}
+
+export const ENGLISH_DEFAULTS: MappingDefaults = { title: 'Property Listing', agentName: 'Real Estate Agent' };
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+
+const count = (v: unknown): number => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : 0;
+  return Number.isFinite(n) && n > 0 ? n : 0;
+};
+
+/** The approximate position of a listing without usable coordinates. */
+export function fallbackPosition(id: string, city: string | null | undefined, state?: string | null): [number, number] {
+  const [lat, lng] = cityCentroid(city) ?? cityCentroid(state) ?? QUITO;
+  const [dLat, dLng] = jitter(id);
+  return [lat + dLat, lng + dLng];
+}
+
+interface ImageObject {
+  url?: unknown;
+  src?: unknown;
+  is_front_cover?: unknown;
+}
+
+/**
+ * Strings, objects with url/src/is_front_cover, a single object or a single string: the front cover
+ * first, unsafe and duplicate URLs dropped, relative paths resolved against the data server.
+ */
+export function normaliseImages(value: unknown, apiBase: string): string[] {
+  const items: unknown[] = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  const entries = items.map((item, index) => {
+    if (typeof item === 'string') return { url: item, cover: false, index };
+    if (item && typeof item === 'object') {
+      const o = item as ImageObject;
+      const url = typeof o.url === 'string' && o.url.trim() ? o.url : typeof o.src === 'string' ? o.src : '';
+      return { url, cover: o.is_front_cover === true || o.is_front_cover === 'true', index };
+    }
+    return { url: '', cover: false, index };
+  });
+  entries.sort((a, b) => Number(b.cover) - Number(a.cover) || a.index - b.index);
+  const out: string[] = [];
+  for (const e of entries) {
+    const safe = safeMediaUrl(e.url, apiBase);
+    if (safe && !out.includes(safe)) out.push(safe);
+  }
+  return out;
+}
+
+/**
+ * Where a listing is drawn: its coordinates when they are usable (the columns the database parsed,
+ * else the feed's text by the same rule), else near its city, marked approximate (decision 3).
+ */
+export function listingPosition(row: Record<string, unknown>): { lat: number; lng: number; approximate: boolean } {
+  const lat = parseCoordinate(row.lat, 90) ?? parseCoordinate(row.geo_lat, 90);
+  const lng = parseCoordinate(row.lng, 180) ?? parseCoordinate(row.geo_lon, 180);
+  if (lat !== null && lng !== null) return { lat, lng, approximate: false };
+  const [fLat, fLng] = fallbackPosition(text(row.id), text(row.city), text(row.state));
+  return { lat: fLat, lng: fLng, approximate: true };
+}
+
+export function mapListing(row: Record<string, unknown>, apiBase: string, defaults: MappingDefaults = ENGLISH_DEFAULTS): Property {
+  const id = text(row.id);
+  const city = text(row.city);
+  const state = text(row.state);
+  const { lat: fLat, lng: fLng, approximate } = listingPosition(row);
+
+  const first = text(row.agent_first_name);
+  const last = text(row.agent_last_name);
+  const email = text(row.agent_email);
+  const phone = text(row.agent_phone);
+  const name = [first, last].filter(Boolean).join(' ').trim();
+  const agent: PropertyAgent | undefined =
+    name || email || phone
+      ? {
+          id: text(row.agent_id) || null,
+          name: name || defaults.agentName,
+          photo: safeMediaUrl(row.agent_picture, apiBase),
+          location: city || state,
+          email,
+          phone,
+        }
+      : undefined;
+
+  return {
+    id,
+    title: text(row.title) || defaults.title,
+    address: text(row.address),
+    price: priceValue(row.price),
+    bedrooms: count(row.bedrooms ?? row.beds),
+    bathrooms: count(row.bathrooms ?? row.baths),
+    area: count(row.square_feet ?? row.sqft),
+    propertyType: text(row.property_type),
+    city,
+    state,
+    description: text(row.description),
+    images: normaliseImages(row.images ?? row.image, apiBase),
+    lat: fLat,
+    lng: fLng,
+    approximate,
+    createdAt: text(row.created_at),
+    agent,
+  };
+}
+
+export const KNOWN_TYPES = ['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building'] as const;
+
+/**
+ * The label of a property type: the six known ones translated (keys listing.types.*), other values
+ * shown as given with underscores as spaces and title case; missing is 'Residential'.
+ */
+export function typeLabel(type: string, t: (key: string) => string): string {
+  const key = type.trim().toLowerCase().replace(/\s+/g, '_');
+  if (!key) return t('listing.types.residential');
+  if ((KNOWN_TYPES as readonly string[]).includes(key)) return t(`listing.types.${key}`);
+  return type
+    .replace(/_/g, ' ')
+    .trim()
+    .toLowerCase()
+    .replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
+}
+
+/** Which placeholder a property shows when its image fails: id mod 5 (docs/product.md §5). */
+export function placeholderIndex(id: string): number {
+  const n = Number.parseInt(id.replace(/\D/g, '') || '0', 10);
+  return Number.isFinite(n) ? n % 5 : 0;
+}

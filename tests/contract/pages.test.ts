@@ -1,0 +1,447 @@
+/**
+ * The site's pages as crawlers and link previews read them (docs/decisions.md #18): plain HTTP with
+ * the user agents of WhatsApp, Facebook's preview crawler and Googlebot, no JavaScript. Every page
+ * in the language of its address; every listing page with its text, Open Graph tags, Twitter card
+ * and JSON-LD; the preview image a 1200x630 JPEG under 250 KB; 301, 404 and 410 where they belong;
+ * sitemaps whose every address answers, also with 100,000 listings on PostgreSQL; pages that read
+ * their data from another server's REST API (a hosted project) and are published under SITE_URL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Window } from 'happy-dom';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { openPglite } from '../../server/db/pglite.ts';
+import { lookup, type Dict } from '../../site/lib/translate.ts';
+import { formatPrice } from '../../supabase/functions/_shared/protocol/format.ts';
+import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import en from '../../widgets/locales/en.json' with { type: 'json' };
+import es from '../../widgets/locales/es.json' with { type: 'json' };
+import { startTestServer, type TestServer } from '../support/servers.ts';
+
+const CRAWLERS = {
+  whatsapp: 'WhatsApp/2.23.20.0 A',
+  facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  google: 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+} as const;
+
+const ACTIVE = "status = '1' and country_code = 'EC'";
+
+interface Fetched {
+  status: number;
+  headers: Headers;
+  html: string;
+  doc: Document;
+}
+
+/** The page as a crawler gets it: no redirects followed, no script run. */
+async function crawl(url: string, ua: string = CRAWLERS.google): Promise<Fetched> {
+  const res = await fetch(url, { headers: { 'User-Agent': ua, Accept: 'text/html' }, redirect: 'manual' });
+  const html = await res.text();
+  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true } });
+  const doc = new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+  return { status: res.status, headers: res.headers, html, doc };
+}
+
+const meta = (doc: Document, key: string) => doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
+const link = (doc: Document, rel: string, hreflang?: string) => doc.querySelector(`link[rel="${rel}"]${hreflang ? `[hreflang="${hreflang}"]` : ''}`)?.getAttribute('href') ?? null;
+const jsonLd = (doc: Document) => [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
+const text = (doc: Document) => (doc.body?.textContent ?? '').replace(/\s+/g, ' ');
+
+/** Every element whose static text is still the English one where Spanish differs. */
+function englishLeft(doc: Document): string[] {
+  const left: string[] = [];
+  for (const el of doc.querySelectorAll('[data-i18n]')) {
+    const key = el.getAttribute('data-i18n') ?? '';
+    const english = lookup(en as Dict, key);
+    const spanish = lookup(es as Dict, key);
+    if (english && spanish && english !== spanish && !english.includes('{{') && el.textContent?.trim() === english.trim()) left.push(key);
+  }
+  return left;
+}
+
+describe('pages as crawlers read them (PGlite)', () => {
+  let server: TestServer;
+  let cacheDir: string;
+  let listing: { id: string; title: string; price: string; address: string; city: string; description: string; bedrooms: number; bathrooms: string; square_feet: string; agent_first_name: string; agent_last_name: string };
+
+  beforeAll(async () => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'exp-og-'));
+    server = await startTestServer('pglite', { site: { imageCacheDir: cacheDir, sitemapUrlsPerFile: 400 } });
+    const [row] = await server.sql<typeof listing>(
+      `select id::text as id, title, price::text as price, address, city, description, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, agent_first_name, agent_last_name
+         from internal.listings where ${ACTIVE} and title is not null and description is not null and agent_first_name is not null and bedrooms > 0 and title !~ '[<>&"]' order by id limit 1`,
+    );
+    if (!row) throw new Error('the seed has no complete listing');
+    listing = row;
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  for (const [name, ua] of Object.entries(CRAWLERS)) {
+    it(`${name}: the Spanish address of a page is Spanish HTML, the English one English`, async () => {
+      const page = await crawl(`${server.url}/es/about`, ua);
+      expect(page.status).toBe(200);
+      expect(page.doc.documentElement.getAttribute('lang')).toBe('es');
+      expect(page.doc.title).toBe(lookup(es as Dict, 'site.meta.about.title'));
+      expect(meta(page.doc, 'description')).toBe(lookup(es as Dict, 'site.meta.about.description'));
+      expect(page.doc.querySelector('h1')?.textContent?.trim()).toBe('Acerca de eXp Realty Ecuador');
+      expect(meta(page.doc, 'og:locale')).toBe('es_EC');
+      expect(englishLeft(page.doc)).toEqual([]);
+      expect(link(page.doc, 'canonical')).toBe(`${server.url}/es/about`);
+      expect(link(page.doc, 'alternate', 'en')).toBe(`${server.url}/about`);
+      expect(link(page.doc, 'alternate', 'es')).toBe(`${server.url}/es/about`);
+      expect(link(page.doc, 'alternate', 'x-default')).toBe(`${server.url}/about`);
+
+      const english = await crawl(`${server.url}/about`, ua);
+      expect(english.doc.documentElement.getAttribute('lang')).toBe('en');
+      expect(english.doc.title).toBe(lookup(en as Dict, 'site.meta.about.title'));
+      expect(meta(english.doc, 'og:locale')).toBe('en_US');
+      expect(link(english.doc, 'canonical')).toBe(`${server.url}/about`);
+    });
+  }
+
+  it('every page has a Spanish twin with no English left; ?lang=es answers 301 to it', async () => {
+    for (const path of ['/', '/search-properties', '/findanagent', '/join', '/about', '/search-properties/cumbaya']) {
+      const es = await crawl(`${server.url}/es${path === '/' ? '' : path}`);
+      expect(es.status, path).toBe(200);
+      expect(es.doc.documentElement.getAttribute('lang'), path).toBe('es');
+      expect(englishLeft(es.doc), path).toEqual([]);
+      const redirect = await crawl(`${server.url}${path}?lang=es&city=Quito`);
+      expect(redirect.status, path).toBe(301);
+      expect(redirect.headers.get('location'), path).toBe(`/es${path === '/' ? '' : path}?city=Quito`);
+    }
+    // the unknown page is a 404 in both languages
+    const missing = await crawl(`${server.url}/es/no/such/page`);
+    expect(missing.status).toBe(404);
+    expect(missing.doc.documentElement.getAttribute('lang')).toBe('es');
+    expect(meta(missing.doc, 'robots')).toBe('noindex');
+  });
+
+  for (const [name, ua] of Object.entries(CRAWLERS)) {
+    for (const lang of ['en', 'es'] as const) {
+      it(`${name}: a listing's ${lang} page holds its text, Open Graph, Twitter card and JSON-LD`, async () => {
+        const path = listingPath(listing.id, listing.title, lang);
+        const url = `${server.url}${path}`;
+        const page = await crawl(url, ua);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(page.headers.get('cache-control')).toMatch(/s-maxage=\d+/);
+        expect(page.headers.get('cache-control')).toMatch(/stale-while-revalidate=\d+/);
+        expect(page.doc.documentElement.getAttribute('lang')).toBe(lang);
+        // the head
+        const price = formatPrice(Number(listing.price));
+        expect(page.doc.title).toContain(listing.title);
+        expect(page.doc.title).toContain(price);
+        expect(meta(page.doc, 'description')?.length).toBeGreaterThan(60);
+        expect(link(page.doc, 'canonical')).toBe(url);
+        expect(link(page.doc, 'alternate', 'en')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'en')}`);
+        expect(link(page.doc, 'alternate', 'es')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'es')}`);
+        expect(link(page.doc, 'alternate', 'x-default')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'en')}`);
+        expect(meta(page.doc, 'og:title')).toBe(page.doc.title);
+        expect(meta(page.doc, 'og:description')).toBe(meta(page.doc, 'description'));
+        expect(meta(page.doc, 'og:url')).toBe(url);
+        expect(meta(page.doc, 'og:type')).toBe('website');
+        expect(meta(page.doc, 'og:locale')).toBe(lang === 'es' ? 'es_EC' : 'en_US');
+        expect(meta(page.doc, 'og:image')).toMatch(new RegExp(`^${server.url}/og/listings/${listing.id}\\.jpg\\?v=[0-9a-f]+$`));
+        expect(meta(page.doc, 'og:image:width')).toBe('1200');
+        expect(meta(page.doc, 'og:image:height')).toBe('630');
+        expect(meta(page.doc, 'og:image:type')).toBe('image/jpeg');
+        expect(meta(page.doc, 'og:image:alt')).toContain(listing.title);
+        expect(meta(page.doc, 'twitter:card')).toBe('summary_large_image');
+        expect(meta(page.doc, 'twitter:image')).toBe(meta(page.doc, 'og:image'));
+        // the listing itself, readable without JavaScript
+        expect(page.doc.querySelector('h1')?.textContent).toBe(listing.title);
+        const body = text(page.doc);
+        expect(body).toContain(price);
+        expect(body).toContain(listing.address);
+        expect(body).toContain(listing.description.replace(/\s+/g, ' '));
+        expect(body).toContain(`${listing.agent_first_name} ${listing.agent_last_name}`);
+        expect(body).toContain(`${Number(listing.square_feet).toLocaleString('en-US')} m²`);
+        const facts = Object.fromEntries([...page.doc.querySelectorAll('.listing__facts div')].map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent]));
+        expect(facts[lookup((lang === 'es' ? es : en) as Dict, 'listing.bedrooms') as string]).toBe(String(listing.bedrooms));
+        // the same row, for the element that enhances the page
+        const embedded = JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? 'null') as { id: number };
+        expect(String(embedded.id)).toBe(listing.id);
+        // the structured data
+        const data = jsonLd(page.doc);
+        const item = data.find((d) => d['@type'] === 'RealEstateListing') as { about: unknown };
+        expect(item).toMatchObject({ '@context': 'https://schema.org', name: listing.title, url, offers: { '@type': 'Offer', price: Number(listing.price), priceCurrency: 'USD' } });
+        expect(item.about).toMatchObject({ numberOfBedrooms: listing.bedrooms, numberOfBathroomsTotal: Number(listing.bathrooms), floorSize: { value: Number(listing.square_feet), unitCode: 'MTK' }, address: { addressLocality: listing.city, addressCountry: 'EC' } });
+        expect(data.find((d) => d['@type'] === 'BreadcrumbList')).toBeTruthy();
+        // Spanish labels on the Spanish page
+        if (lang === 'es') expect(body).toContain('Habitaciones');
+      });
+    }
+  }
+
+  it('og:image: a JPEG of exactly 1200x630 under 250 KB, made once and then served from the disk cache for a year', async () => {
+    const page = await crawl(`${server.url}${listingPath(listing.id, listing.title, 'en')}`, CRAWLERS.facebook);
+    const imageUrl = meta(page.doc, 'og:image') as string;
+    const first = await fetch(imageUrl, { headers: { 'User-Agent': CRAWLERS.facebook } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/jpeg');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(first.headers.get('x-image-cache')).toBe('miss');
+    const body = Buffer.from(await first.arrayBuffer());
+    expect(body.length).toBeLessThan(250 * 1024);
+    expect(body.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    const info = await sharp(body).metadata();
+    expect({ format: info.format, width: info.width, height: info.height }).toEqual({ format: 'jpeg', width: 1200, height: 630 });
+    // a photo, not a blank: the image has detail
+    const stats = await sharp(body).stats();
+    expect(stats.channels.some((c) => c.stdev > 10)).toBe(true);
+    const again = await fetch(imageUrl, { headers: { 'User-Agent': CRAWLERS.whatsapp } });
+    expect(again.headers.get('x-image-cache')).toBe('hit');
+    expect(Buffer.from(await again.arrayBuffer()).equals(body)).toBe(true);
+    // without the version: cached for an hour only (the photo may change)
+    const unversioned = await fetch(imageUrl.replace(/\?.*$/, ''));
+    expect(unversioned.headers.get('cache-control')).toBe('public, max-age=3600, s-maxage=3600');
+    // an unknown listing has no preview
+    expect((await fetch(`${server.url}/og/listings/987654321.jpg`)).status).toBe(404);
+  });
+
+  it('a listing has one address: another slug, or none, answers 301 to it', async () => {
+    for (const wrong of [`/properties/${listing.id}`, `/properties/${listing.id}-old-title`, `/es/properties/${listing.id}-x`]) {
+      const r = await crawl(`${server.url}${wrong}`);
+      expect(r.status, wrong).toBe(301);
+      expect(r.headers.get('location'), wrong).toBe(listingPath(listing.id, listing.title, wrong.startsWith('/es/') ? 'es' : 'en'));
+    }
+  });
+
+  it('an unknown listing answers 404, one that is gone 410, each in the site style with similar active listings', async () => {
+    const unknown = await crawl(`${server.url}/properties/99999999-casa-en-quito`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.doc.documentElement.getAttribute('lang')).toBe('en');
+    expect(unknown.doc.querySelector('h1')?.textContent).toBe(lookup(en as Dict, 'site.listing.notFound.title'));
+    expect(meta(unknown.doc, 'robots')).toBe('noindex');
+    expect(unknown.doc.querySelector('exp-site-header')).toBeTruthy();
+    const similar = [...unknown.doc.querySelectorAll('.similar a.listing-tile__link')].map((a) => a.getAttribute('href') ?? '');
+    expect(similar.length).toBe(4);
+    for (const href of similar) expect((await crawl(`${server.url}${href}`)).status, href).toBe(200);
+
+    const [gone] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' limit 1");
+    const goneEs = await crawl(`${server.url}${listingPath(String(gone?.id), gone?.title, 'es')}`);
+    expect(goneEs.status).toBe(410);
+    expect(goneEs.doc.documentElement.getAttribute('lang')).toBe('es');
+    expect(goneEs.doc.querySelector('h1')?.textContent).toBe(lookup(es as Dict, 'site.listing.gone.title'));
+    expect(goneEs.doc.querySelectorAll('.similar a.listing-tile__link').length).toBe(4);
+    expect(goneEs.doc.querySelectorAll('.similar a.listing-tile__link')[0]?.getAttribute('href')).toMatch(/^\/es\/properties\/\d+-/);
+    // a listing taken off the market goes from 200 to 410
+    await server.sql("update internal.listings set status = '0' where id = $1", [listing.id]);
+    try {
+      expect((await crawl(`${server.url}${listingPath(listing.id, listing.title, 'en')}`)).status).toBe(410);
+    } finally {
+      await server.sql("update internal.listings set status = '1' where id = $1", [listing.id]);
+    }
+    expect((await crawl(`${server.url}${listingPath(listing.id, listing.title, 'en')}`)).status).toBe(200);
+  });
+
+  it('what a listing says is text: markup in its title and description is escaped in the HTML, the head and the JSON', async () => {
+    const hostile = `Casa "bonita" </script><script>alert(1)</script> & <img src=x onerror=alert(2)>`;
+    const [row] = await server.sql<{ id: string }>(
+      `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, agent_first_name)
+       values ($1, 'Av. <b>Amazonas</b>', 100000, 2, 1, 80, 'house', 'Quito', 'Pichincha', '["/media/listings/house-1.svg"]', '-0.18', '-78.48', $2, '<i>Ana</i>') returning id::text as id`,
+      [hostile, `${hostile}\u2028line`],
+    );
+    const page = await crawl(`${server.url}${listingPath(String(row?.id), hostile, 'en')}`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain('<script>alert(1)');
+    expect(page.html).not.toContain('<img src=x');
+    expect(page.html).not.toContain('<b>Amazonas');
+    expect(page.html).not.toContain('<i>Ana');
+    expect(page.doc.querySelector('h1')?.textContent).toBe(hostile);
+    expect(meta(page.doc, 'og:title')).toContain(hostile);
+    expect((jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { name: string }).name).toBe(hostile);
+    expect((JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? '{}') as { title: string }).title).toBe(hostile);
+    await server.sql('delete from internal.listings where id = $1', [row?.id]);
+  });
+
+  it('an agent page holds the name, photo, about, Open Graph and RealEstateAgent JSON-LD; an unknown agent is a 404', async () => {
+    const [agent] = await server.sql<{ id: string; first_name: string; last_name: string; about: string; email: string }>("select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1");
+    for (const lang of ['en', 'es'] as const) {
+      const path = `${lang === 'es' ? '/es' : ''}/findanagent/${agent?.id}`;
+      const page = await crawl(`${server.url}${path}`, CRAWLERS.whatsapp);
+      expect(page.status).toBe(200);
+      expect(page.doc.documentElement.getAttribute('lang')).toBe(lang);
+      const name = `${agent?.first_name} ${agent?.last_name}`;
+      expect(page.doc.querySelector('h1')?.textContent).toBe(name);
+      expect(page.doc.title).toContain(name);
+      expect(text(page.doc)).toContain(String(agent?.about).replace(/\s+/g, ' ').slice(0, 80));
+      expect(page.doc.querySelector('img.agent-page__photo')?.getAttribute('src')).toMatch(new RegExp(`^${server.url}/media/`));
+      expect(meta(page.doc, 'og:url')).toBe(`${server.url}${path}`);
+      expect(meta(page.doc, 'og:image')).toMatch(new RegExp(`/og/agents/${agent?.id}\\.jpg`));
+      expect(meta(page.doc, 'og:image:width')).toBe('1200');
+      expect(jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateAgent')).toMatchObject({ name, email: agent?.email, url: `${server.url}${path}` });
+      const image = await fetch(meta(page.doc, 'og:image') as string);
+      const info = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
+      expect([info.format, info.width, info.height]).toEqual(['jpeg', 1200, 630]);
+    }
+    for (const id of ['99999', '0']) {
+      const missing = await crawl(`${server.url}/findanagent/${id}`);
+      expect(missing.status, id).toBe(404);
+      expect(meta(missing.doc, 'robots'), id).toBe('noindex');
+    }
+  });
+
+  it('pages revalidate: the ETag answers 304 when nothing changed', async () => {
+    const url = `${server.url}${listingPath(listing.id, listing.title, 'es')}`;
+    const first = await fetch(url);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const second = await fetch(url, { headers: { 'If-None-Match': String(etag) } });
+    expect(second.status).toBe(304);
+    expect(await second.text()).toBe('');
+  });
+
+  it('the sitemaps: an index of files of at most 400 addresses (set for the test), both languages as alternates, and every address answers 200', async () => {
+    const robots = await (await fetch(`${server.url}/robots.txt`)).text();
+    expect(robots).toContain(`Sitemap: ${server.url}/sitemap.xml`);
+    const index = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    expect(index).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex /);
+    const files = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] as string);
+    const [{ n: active } = { n: 0 }] = await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`);
+    expect(files.length).toBe(2 + Math.ceil((active * 2) / 400));
+    const urls: string[] = [];
+    let listingUrls = 0;
+    for (const file of files) {
+      const res = await fetch(file);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+      const xml = await res.text();
+      const entries = [...xml.matchAll(/<url>(.*?)<\/url>/g)].map((m) => m[1] as string);
+      expect(entries.length, file).toBeLessThanOrEqual(400);
+      for (const entry of entries) {
+        const loc = /<loc>([^<]+)<\/loc>/.exec(entry)?.[1] as string;
+        urls.push(loc);
+        expect(entry).toContain('hreflang="en"');
+        expect(entry).toContain('hreflang="es"');
+        expect(entry).toContain('hreflang="x-default"');
+        if (loc.includes('/properties/')) {
+          listingUrls++;
+          expect(entry).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}<\/lastmod>/);
+        }
+      }
+    }
+    expect(listingUrls).toBe(active * 2);
+    expect(new Set(urls).size).toBe(urls.length);
+    // every address answers 200 (no redirect, no error), a few at a time
+    const failures: string[] = [];
+    const queue = [...urls];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let url = queue.shift(); url; url = queue.shift()) {
+          const res = await fetch(url, { method: 'HEAD', redirect: 'manual' });
+          if (res.status !== 200) failures.push(`${res.status} ${url}`);
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+    expect(urls.length).toBeGreaterThan(active * 2);
+  }, 240_000);
+});
+
+describe('pages published under SITE_URL that read a hosted REST API (SITE_API_URL, SITE_API_KEY)', () => {
+  let api: TestServer;
+  let site: RunningServer;
+  let cacheDir: string;
+
+  beforeAll(async () => {
+    api = await startTestServer('pglite');
+    cacheDir = mkdtempSync(join(tmpdir(), 'exp-og-'));
+    // the site's own database holds one listing; its pages show the API's data
+    site = await startServer({ db: await openPglite(null), port: 0, seedListings: 1, site: { url: 'https://expecuador.example', apiUrl: api.url, apiKey: 'public-anon-key', imageCacheDir: cacheDir } });
+    await site.ready;
+  });
+  afterAll(async () => {
+    await site?.close();
+    await api?.close();
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  it('canonical, Open Graph, JSON-LD, robots.txt and the sitemaps name the public address; the data is the API', async () => {
+    const [row] = await api.sql<{ id: string; title: string }>(`select id::text as id, title from internal.listings where ${ACTIVE} order by id desc limit 1`);
+    const path = listingPath(String(row?.id), row?.title, 'es');
+    const page = await crawl(`${site.url}${path}`);
+    expect(page.status).toBe(200);
+    expect(page.doc.querySelector('h1')?.textContent).toBe(row?.title);
+    expect(link(page.doc, 'canonical')).toBe(`https://expecuador.example${path}`);
+    expect(meta(page.doc, 'og:url')).toBe(`https://expecuador.example${path}`);
+    expect(meta(page.doc, 'og:image')).toMatch(/^https:\/\/expecuador\.example\/og\/listings\/\d+\.jpg\?v=/);
+    // photos are the API's media
+    expect(page.doc.querySelector('.listing__photo img')?.getAttribute('src')).toMatch(new RegExp(`^${api.url}/media/`));
+    expect((jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { url: string }).url).toBe(`https://expecuador.example${path}`);
+    const image = await fetch(`${site.url}${new URL(meta(page.doc, 'og:image') as string).pathname}`);
+    expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(1200);
+    expect(await (await fetch(`${site.url}/robots.txt`)).text()).toContain('Sitemap: https://expecuador.example/sitemap.xml');
+    const index = await (await fetch(`${site.url}/sitemap.xml`)).text();
+    expect(index).toContain('<loc>https://expecuador.example/sitemaps/listings-1.xml</loc>');
+    const listings = await (await fetch(`${site.url}/sitemaps/listings-1.xml`)).text();
+    expect(listings).toContain(`<loc>https://expecuador.example${path}</loc>`);
+    expect((await crawl(`${site.url}/es/about`)).doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe('https://expecuador.example/es/about');
+  });
+
+  it('when the API is away, a page says so with 503 and Retry-After, and comes back with it', async () => {
+    const [row] = await api.sql<{ id: string; title: string }>(`select id::text as id, title from internal.listings where ${ACTIVE} order by id limit 1`);
+    const path = listingPath(String(row?.id), row?.title, 'en');
+    await api.sql('revoke select on public.listings from anon');
+    try {
+      const down = await crawl(`${site.url}${path}`);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('10');
+      expect(down.headers.get('cache-control')).toBe('no-store');
+      expect(down.doc.querySelector('h1')?.textContent).toBe(lookup(en as Dict, 'errors.somethingWentWrong'));
+    } finally {
+      await api.sql('grant select on public.listings to anon');
+    }
+    expect((await crawl(`${site.url}${path}`)).status).toBe(200);
+  });
+});
+
+describe('sitemaps at 100,000 listings (PostgreSQL)', () => {
+  let server: TestServer;
+  let active = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer('postgres');
+    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`);
+    const more = 100_000 - n;
+    // copies of the seed's active listings, each with a title of its own
+    await server.sql(
+      `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, status, country_code, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, created_at)
+       select l.title || ' ' || g, l.address, l.price + g, l.bedrooms, l.bathrooms, l.square_feet, l.property_type, l.city, l.state, l.images, l.geo_lat, l.geo_lon, l.description, '1', 'EC', l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone, l.agent_picture, l.created_at
+         from (select * from internal.listings where ${ACTIVE}) l cross join generate_series(1, $1::int / ${Math.max(1, n)} + 1) g
+        limit $1`,
+      [more],
+    );
+    active = (await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`))[0]?.n ?? 0;
+  }, 300_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('the index lists enough files that none holds more than 50,000 addresses or 50 MB; sampled addresses of every file answer 200', async () => {
+    expect(active).toBe(100_000);
+    const index = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    const files = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] as string);
+    expect(files.filter((f) => /listings-\d+\.xml$/.test(f))).toHaveLength(4);
+    let listingUrls = 0;
+    for (const file of files) {
+      const res = await fetch(file);
+      expect(res.status, file).toBe(200);
+      const xml = Buffer.from(await res.arrayBuffer());
+      expect(xml.length, file).toBeLessThanOrEqual(50 * 1024 * 1024);
+      const locs = [...xml.toString('utf8').matchAll(/<url><loc>([^<]+)<\/loc>/g)].map((m) => m[1] as string);
+      expect(locs.length, file).toBeLessThanOrEqual(50_000);
+      if (file.includes('/listings-')) listingUrls += locs.length;
+      // the first, the last and 20 spread between
+      const sample = [...new Set([0, locs.length - 1, ...Array.from({ length: 20 }, (_, i) => Math.floor(((i + 1) * locs.length) / 22))])].map((i) => locs[i] as string);
+      for (const url of sample) expect((await fetch(url, { method: 'HEAD', redirect: 'manual' })).status, url).toBe(200);
+    }
+    expect(listingUrls).toBe(200_000);
+  }, 300_000);
+});

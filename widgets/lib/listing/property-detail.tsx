@@ -1,0 +1,111 @@
+/**
+ * A listing's detail (docs/product.md §2): photos (at most 400 px high), title, address, bedrooms,
+ * bathrooms, area, type, description, the agent and the inquiry form. The same content in the
+ * detail dialog and on the listing's own page (<exp-property-detail>). Listing text is rendered as
+ * text, never as markup.
+ */
+import { formatArea, formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
+import { typeLabel, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
+import { useElement } from '../element.tsx';
+import { InquiryForm } from '../inquiry/inquiry-form.tsx';
+import { listingUrl } from '../site-links.ts';
+import { PinIcon } from '../ui/icons.tsx';
+import { AgentContact } from './agent-contact.tsx';
+import { Carousel } from './carousel.tsx';
+import { ShareButton, type ShareTarget } from './share.tsx';
+
+/** What sharing a listing sends: its page, its title, its price and place. */
+export function useShareTarget(p: Property): ShareTarget {
+  const { site, lang } = useElement();
+  const url = new URL(listingUrl(p, site, lang), typeof location === 'undefined' ? site : location.href).href;
+  return { url, title: p.title, text: [formatPrice(p.price), p.city].filter(Boolean).join(' · ') };
+}
+
+/** The price and the share action, above the detail. */
+export function PriceAndShare({ property: p }: { property: Property }) {
+  const target = useShareTarget(p);
+  return (
+    <div className="flex items-center gap-2">
+      <span className="rounded-full bg-accent px-3 py-1 text-sm font-bold text-accent-contrast" part="price-badge">
+        {formatPrice(p.price)}
+      </span>
+      <ShareButton target={target} />
+    </div>
+  );
+}
+
+export interface PropertyDetailProps {
+  property: Property;
+  phoneCountryCode: string;
+  /** h2 in the dialog, h1 on the listing's own page */
+  headingLevel: 'h1' | 'h2';
+  titleId: string;
+  /** after an inquiry was sent (the dialog closes) */
+  onSent?: () => void;
+}
+
+export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent }: PropertyDetailProps) {
+  const { t } = useElement();
+  const Heading = headingLevel;
+  return (
+    <>
+      <div className="bg-surface-subtle">
+        <div className="mx-auto max-w-[712px]">
+          <Carousel images={p.images} propertyId={p.id} title={p.title} variant="detail" eager />
+        </div>
+      </div>
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 p-4 cq-md:p-6 cq-lg:grid-cols-[minmax(0,1fr)_340px]">
+        <div className="flex flex-col gap-4 min-w-0">
+          <div>
+            <Heading id={titleId} className="m-0 text-xl cq-md:text-2xl font-bold leading-tight text-ink">
+              {p.title}
+            </Heading>
+            {p.address || p.city ? (
+              <p className="m-0 mt-1.5 flex items-start gap-1 text-ink-muted">
+                <PinIcon size={18} className="shrink-0 mt-0.5" />
+                <span>{[p.address, p.city, p.state].filter(Boolean).join(', ')}</span>
+              </p>
+            ) : null}
+            {p.approximate ? <p className="m-0 mt-1 text-sm text-ink-muted">{t('map.approximate')}</p> : null}
+          </div>
+          <dl className="m-0 grid grid-cols-[repeat(2,minmax(0,1fr))] cq-sm:grid-cols-[repeat(4,minmax(0,1fr))] gap-2" part="facts">
+            {[
+              [t('listing.bedrooms'), formatCount(p.bedrooms)],
+              [t('listing.bathrooms'), formatCount(p.bathrooms)],
+              [t('listing.area'), formatArea(p.area)],
+              [t('listing.type'), typeLabel(p.propertyType, t)],
+            ].map(([label, value]) => (
+              <div key={label} className="rounded-md border border-line px-3 py-2">
+                <dt className="text-xs uppercase tracking-wide text-ink-muted break-words">{label}</dt>
+                <dd className="m-0 mt-0.5 font-semibold text-ink break-words">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {p.description ? (
+            <section>
+              <h3 className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</h3>
+              <p className="m-0 whitespace-pre-line leading-relaxed text-ink">{p.description}</p>
+            </section>
+          ) : null}
+        </div>
+        <div className="flex flex-col gap-4 min-w-0">
+          {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} /> : null}
+          <section className="rounded-brand border border-line p-4">
+            <InquiryForm
+              heading={t('inquiry.heading')}
+              target={{
+                propertyId: p.id,
+                propertyTitle: p.title,
+                propertyAddress: [p.address, p.city].filter(Boolean).join(', '),
+                propertyPrice: formatPrice(p.price),
+                recipientEmail: p.agent?.email ?? '',
+                ...(p.agent?.id ? { agentId: p.agent.id } : {}),
+              }}
+              {...(onSent ? { onSent } : {})}
+            />
+          </section>
+        </div>
+      </div>
+    </>
+  );
+}

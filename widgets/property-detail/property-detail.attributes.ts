@@ -1,0 +1,8 @@
+import type { AttrSchema } from '../lib/attributes.ts';
+
+export const propertyDetailAttributes = {
+  /** The listing to show (the page /properties/{id}-{slug} passes the id). */
+  'listing-id': { type: 'string', maxLength: 20 },
+  /** Calling code that replaces a leading 0 in the agent's phone number for WhatsApp. */
+  'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
+} as const satisfies AttrSchema;

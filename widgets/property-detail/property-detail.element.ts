@@ -1,0 +1,32 @@
+import { defineElement } from '../lib/element.tsx';
+import { propertyDetailAttributes } from './property-detail.attributes.ts';
+import { PropertyDetailElement } from './property-detail.tsx';
+
+/**
+ * One listing's detail on a page of its own: photos, price, title, address, facts, description,
+ * the agent with WhatsApp and copy actions, the inquiry form and sharing, the same content as the
+ * search's detail dialog. Whatever the element holds (the listing page's server-rendered content)
+ * stays visible until the element has drawn itself; a listing that is no longer available says so.
+ *
+ * @tag exp-property-detail
+ * @event exp-inquiry-sent - An inquiry about the listing was stored. detail: `{ id, propertyId, agentId }`.
+ * @csspart root - The element's root box.
+ * @csspart detail-page - The detail.
+ * @csspart price-badge - The price.
+ * @csspart share - The share button.
+ * @csspart share-menu - WhatsApp, e-mail and copy, where the browser has no share sheet.
+ * @csspart facts - Bedrooms, bathrooms, area and type.
+ * @csspart agent - The listing agent.
+ * @csspart inquiry-form - The inquiry form.
+ * @csspart not-found - The message for a listing that is not available.
+ * @cssprop --exp-color-primary - Buttons and links.
+ * @cssprop --exp-color-accent - The price badge.
+ * @cssprop --exp-radius - Corner radius.
+ * @cssprop --exp-font-family - Font.
+ */
+defineElement({
+  tag: 'exp-property-detail',
+  attributes: propertyDetailAttributes,
+  component: PropertyDetailElement,
+  styles: [':host { display: block; }'],
+});
