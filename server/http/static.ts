@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { chooseEncoding, compress } from './compress.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,7 +27,6 @@ const TYPES: Record<string, string> = {
   '.eml': 'message/rfc822',
 };
 
-const COMPRESSIBLE = /^(text\/|application\/(json|xml|geo\+json)|image\/svg)/;
 
 interface CachedFile {
   mtimeMs: number;
@@ -89,17 +88,10 @@ export class StaticFiles {
       return;
     }
     let body = entry.body;
-    const accept = String(req.headers['accept-encoding'] ?? '');
-    if (COMPRESSIBLE.test(type) && body.length > 512) {
-      if (/\bbr\b/.test(accept)) {
-        entry.br ??= brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } });
-        body = entry.br;
-        res.setHeader('Content-Encoding', 'br');
-      } else if (/\bgzip\b/.test(accept)) {
-        entry.gzip ??= gzipSync(body, { level: 9 });
-        body = entry.gzip;
-        res.setHeader('Content-Encoding', 'gzip');
-      }
+    const encoding = chooseEncoding(req.headers['accept-encoding'], type, body.length);
+    if (encoding) {
+      body = entry[encoding] ??= compress(body, encoding, 'file');
+      res.setHeader('Content-Encoding', encoding);
     } else if (status === 200 && /^(video|audio)\//.test(type)) {
       res.setHeader('Accept-Ranges', 'bytes');
       const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { normaliseImages, type Property } from '../../supabase/functions/_shared/protocol/listing.ts';
 import { listingPath, localizedPath, slugify, splitLangPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import type { AgentProfile } from '../../supabase/functions/_shared/protocol/agent.ts';
+import { chooseEncoding, compress } from '../http/compress.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
 import { renderAgent } from './agent-page.ts';
 import { renderHead, type HeadInfo } from './head.ts';
@@ -205,6 +206,7 @@ export function createPages(options: PagesOptions) {
     const headers: Record<string, string> = {
       'Content-Type': answer.type.startsWith('text/') || answer.type.endsWith('xml') ? `${answer.type}; charset=utf-8` : answer.type,
       ...(answer.type === 'text/html' ? SECURITY : {}),
+      Vary: 'Accept-Encoding',
       ...answer.headers,
     };
     if (answer.status === 200) headers.ETag = etag;
@@ -212,9 +214,12 @@ export function createPages(options: PagesOptions) {
       res.writeHead(304, headers).end();
       return;
     }
-    headers['Content-Length'] = String(body.length);
+    const encoding = chooseEncoding(req.headers['accept-encoding'], answer.type, body.length);
+    const sent = encoding ? compress(body, encoding, 'page') : body;
+    if (encoding) headers['Content-Encoding'] = encoding;
+    headers['Content-Length'] = String(sent.length);
     res.writeHead(answer.status, headers);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    res.end(req.method === 'HEAD' ? undefined : sent);
   }
 
   return {

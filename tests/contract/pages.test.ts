@@ -7,8 +7,10 @@
  * their data from another server's REST API (a hosted project) and are published under SITE_URL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Window } from 'happy-dom';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -286,6 +288,28 @@ describe('pages as crawlers read them (PGlite)', () => {
       expect(missing.status, id).toBe(404);
       expect(meta(missing.doc, 'robots'), id).toBe('noindex');
     }
+  });
+
+  it('pages and sitemaps are compressed by Accept-Encoding (brotli, else gzip), and the same once decompressed', async () => {
+    const url = `${server.url}${listingPath(listing.id, listing.title, 'es')}`;
+    const raw = (accept: string) =>
+      new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
+        get(url, { headers: { 'Accept-Encoding': accept } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], vary: res.headers.vary, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const plain = await raw('identity');
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.vary).toBe('Accept-Encoding');
+    const br = await raw('gzip, deflate, br');
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    const gz = await raw('gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
   });
 
   it('pages revalidate: the ETag answers 304 when nothing changed', async () => {

@@ -160,6 +160,10 @@ test.describe('listing pages', () => {
       await expect(el.locator('form')).toBeVisible();
       await expect(el.getByRole('button', { name: lang === 'es' ? 'Solicitar información' : 'Request Information' })).toBeVisible();
       await expect(page.locator('.similar .listing-tile').first()).toBeVisible();
+      // headings in order: the title, then its sections one level below
+      const levels = await el.evaluate((host) => [...(host.shadowRoot?.querySelectorAll('h1, h2, h3, h4') ?? [])].map((h) => Number(h.tagName[1])));
+      expect(levels[0]).toBe(1);
+      expect(levels.slice(1).every((l) => l === 2)).toBe(true);
       if (lang === 'es') {
         const text = await visibleText(page);
         expect(englishOnlyPhrases().filter((p) => text.includes(p))).toEqual([]);
@@ -174,6 +178,38 @@ test.describe('listing pages', () => {
       }
     }
     expect(consoleErrors).toEqual([]);
+  });
+
+  test('the page does not jump while the element starts: its server-rendered content stays until the detail replaces it (phone, 4x slower CPU)', async ({ page, data }) => {
+    const [row] = await data.sql<Row>(`select id::text as id, title from public.listings where ${ACTIVE} order by id limit 1`);
+    await page.setViewportSize({ width: 412, height: 823 });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.addInitScript(() => {
+      const w = window as unknown as { shift: number; heights: number[] };
+      w.shift = 0;
+      w.heights = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Array<PerformanceEntry & { value: number }>) w.shift += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+      // the element's height on every frame until it has drawn the detail
+      const watch = () => {
+        const el = document.querySelector('exp-property-detail');
+        if (el) w.heights.push(el.getBoundingClientRect().height);
+        if (!el?.shadowRoot?.querySelector('[part="detail-page"]')) requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    });
+    await page.goto(`${data.url}${listingPath(String(row?.id), row?.title, 'en')}`);
+    await expect(detail(page).locator('[part="detail-page"]')).toBeVisible();
+    await page.waitForTimeout(500);
+    const { shift, heights } = await page.evaluate(() => {
+      const w = window as unknown as { shift: number; heights: number[] };
+      return { shift: w.shift, heights: w.heights };
+    });
+    expect(Math.min(...heights)).toBeGreaterThan(400);
+    expect(shift).toBeLessThan(0.05);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   });
 
   test('an unknown listing is a 404 page and one that is gone a 410, with similar listings that open', async ({ page, data }) => {

@@ -1,5 +1,5 @@
 import r2wc from '@r2wc/react-to-web-component';
-import { Component, createContext, useContext, useDeferredValue, useInsertionEffect, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, createContext, useContext, useDeferredValue, useInsertionEffect, useLayoutEffect, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { TFunction } from 'i18next';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
@@ -148,6 +148,9 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     // the component's first render runs as a background (time-sliced) update: a page with several
     // elements never blocks the main thread for long, and the host page stays responsive
     const ready = useDeferredValue(true, false);
+    useLayoutEffect(() => {
+      for (const child of [...shadowRoot.children]) if (child.hasAttribute('data-exp-placeholder')) child.remove();
+    }, [shadowRoot]);
     return (
       <ElementContext.Provider value={context}>
         <div className={def.inline ? 'exp-root exp-inline' : 'exp-root'} part="root" lang={lang}>
@@ -156,7 +159,10 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
             <ErrorBoundary t={t} tag={def.tag}>
               <Inner {...(values as ElementProps<S>)} />
             </ErrorBoundary>
-          ) : null}
+          ) : (
+            // until then, what the page put inside the element (a server-rendered listing) stays shown
+            <slot />
+          )}
         </div>
         <div className="exp-root exp-overlay" lang={lang}>
           <ToastRegion toaster={toaster} t={t as (key: string, params?: Record<string, unknown>) => string} />
@@ -175,6 +181,13 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
       super();
       const root = this.shadowRoot as ShadowRoot;
       root.adoptedStyleSheets = [...extra.map(sheetFor), ...root.adoptedStyleSheets];
+      // a shadow root hides the element's own content: show it until React's first commit, which
+      // removes this slot (a server-rendered page must not blank out and jump while the element starts)
+      if (!root.firstChild) {
+        const placeholder = document.createElement('slot');
+        placeholder.dataset.expPlaceholder = '';
+        root.append(placeholder);
+      }
       watchLang(root);
       autoloader()?.observe(root);
     }

@@ -45,10 +45,12 @@ export interface InquiryFormProps {
   onSent?: (detail: InquirySentDetail) => void;
   /** heading shown above the form; none when the surrounding UI has one */
   heading?: string;
+  /** the heading's level where it sits (default h3) */
+  headingLevel?: 'h2' | 'h3';
   submitLabel?: string;
 }
 
-export function InquiryForm({ target, onSent, heading, submitLabel }: InquiryFormProps) {
+export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel }: InquiryFormProps) {
   const { t, api, toaster, host, lang } = useElement();
   const id = useId();
   const [values, setValues] = useState<Values>(EMPTY);
@@ -139,9 +141,9 @@ export function InquiryForm({ target, onSent, heading, submitLabel }: InquiryFor
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-3" part="inquiry-form" aria-labelledby={heading ? `${id}-heading` : undefined}>
       {heading ? (
-        <h3 id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
+        <Heading id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
           {heading}
-        </h3>
+        </Heading>
       ) : null}
       {field(
         'name',

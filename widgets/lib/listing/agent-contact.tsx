@@ -44,15 +44,15 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-export function AgentContact({ agent, countryCode }: { agent: PropertyAgent; countryCode: string }) {
+export function AgentContact({ agent, countryCode, headingLevel: Heading = 'h3' }: { agent: PropertyAgent; countryCode: string; headingLevel?: 'h2' | 'h3' }) {
   const { t } = useElement();
   const headingId = useId();
   const whatsapp = normalisePhone(agent.phone, countryCode);
   return (
     <section className="rounded-brand border border-line bg-surface-subtle p-4 flex flex-col gap-3" part="agent" aria-labelledby={headingId}>
-      <h3 id={headingId} className="m-0 text-sm font-semibold uppercase tracking-wide text-ink-muted">
+      <Heading id={headingId} className="m-0 text-sm font-semibold uppercase tracking-wide text-ink-muted">
         {t('agent.heading')}
-      </h3>
+      </Heading>
       <div className="flex items-center gap-3">
         <AgentAvatar name={agent.name} photo={agent.photo} />
         <div className="min-w-0">

@@ -47,6 +47,8 @@ export interface PropertyDetailProps {
 export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent }: PropertyDetailProps) {
   const { t } = useElement();
   const Heading = headingLevel;
+  // the sections' headings sit one level below the title
+  const Sub = headingLevel === 'h1' ? 'h2' : 'h3';
   return (
     <>
       <div className="bg-surface-subtle">
@@ -83,16 +85,17 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
           </dl>
           {p.description ? (
             <section>
-              <h3 className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</h3>
+              <Sub className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</Sub>
               <p className="m-0 whitespace-pre-line leading-relaxed text-ink">{p.description}</p>
             </section>
           ) : null}
         </div>
         <div className="flex flex-col gap-4 min-w-0">
-          {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} /> : null}
+          {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} headingLevel={Sub} /> : null}
           <section className="rounded-brand border border-line p-4">
             <InquiryForm
               heading={t('inquiry.heading')}
+              headingLevel={Sub}
               target={{
                 propertyId: p.id,
                 propertyTitle: p.title,
