@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANY_ORIGIN, functionPreflightHeaders } from '../../supabase/functions/_shared/cors.ts';
+import { sendCompressed } from '../http/compress.ts';
 
 export type FunctionHandler = (request: Request, context: { clientAddress: string }) => Promise<Response>;
 
@@ -21,9 +22,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers });
-  res.end(text);
+  sendCompressed(res, status, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers }, JSON.stringify(body));
 }
 
 export function createFunctionsRouter(functions: Record<string, FunctionHandler>, options: { trustProxy?: boolean } = {}) {
@@ -54,7 +53,7 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));
     const payload = Buffer.from(await response.arrayBuffer());
-    res.writeHead(response.status, out);
-    res.end(req.method === 'HEAD' ? undefined : payload);
+    delete out['content-length'];
+    sendCompressed(res, response.status, out, payload, req.method === 'HEAD');
   };
 }

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { normaliseImages, type Property } from '../../supabase/functions/_shared/protocol/listing.ts';
 import { listingPath, localizedPath, slugify, splitLangPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import type { AgentProfile } from '../../supabase/functions/_shared/protocol/agent.ts';
-import { chooseEncoding, compress } from '../http/compress.ts';
+import { sendCompressed } from '../http/compress.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
 import { renderAgent } from './agent-page.ts';
 import { renderHead, type HeadInfo } from './head.ts';
@@ -206,20 +206,14 @@ export function createPages(options: PagesOptions) {
     const headers: Record<string, string> = {
       'Content-Type': answer.type.startsWith('text/') || answer.type.endsWith('xml') ? `${answer.type}; charset=utf-8` : answer.type,
       ...(answer.type === 'text/html' ? SECURITY : {}),
-      Vary: 'Accept-Encoding',
       ...answer.headers,
     };
     if (answer.status === 200) headers.ETag = etag;
     if (answer.status === 200 && req.headers['if-none-match'] === etag) {
-      res.writeHead(304, headers).end();
+      res.writeHead(304, { ...headers, Vary: 'Accept-Encoding' }).end();
       return;
     }
-    const encoding = chooseEncoding(req.headers['accept-encoding'], answer.type, body.length);
-    const sent = encoding ? compress(body, encoding, 'page') : body;
-    if (encoding) headers['Content-Encoding'] = encoding;
-    headers['Content-Length'] = String(sent.length);
-    res.writeHead(answer.status, headers);
-    res.end(req.method === 'HEAD' ? undefined : sent);
+    sendCompressed(res, answer.status, headers, body, req.method === 'HEAD');
   }
 
   return {

@@ -1,11 +1,13 @@
 /**
- * How /rest/v1 answers (PostgREST's response rules): CORS as Supabase sends it, errors as
+ * How /rest/v1 answers (PostgREST's response rules), compressed by Accept-Encoding as a hosted
+ * project's gateway does: CORS as Supabase sends it, errors as
  * {code, message, details, hint}, and a read's status and headers from what it found: 200, 206
  * for part of a counted result, 416 past its end, Content-Range, the single-object media type.
  */
 import type { ServerResponse } from 'node:http';
 import { ANY_ORIGIN } from '../../supabase/functions/_shared/cors.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
+import { sendCompressed } from '../http/compress.ts';
 import { ApiError, databaseUnavailable, fromPostgres, notSingle, rangeNotSatisfiable } from './errors.ts';
 import type { ApiRequest } from './request.ts';
 
@@ -28,9 +30,7 @@ export function preflight(res: ServerResponse, methods: string): void {
 }
 
 export function sendError(res: ServerResponse, error: ApiError, extra: Record<string, string> = {}): void {
-  const body = JSON.stringify(error);
-  res.writeHead(error.status, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...extra });
-  res.end(body);
+  sendCompressed(res, error.status, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', ...extra }, JSON.stringify(error));
 }
 
 /** Turns anything thrown while answering into PostgREST's error JSON (never SQL or a stack). */
@@ -50,8 +50,7 @@ export function sendFailure(res: ServerResponse, error: unknown): void {
 }
 
 export function sendJson(res: ServerResponse, head: boolean, body: string): void {
-  res.writeHead(200, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
-  res.end(head ? undefined : body);
+  sendCompressed(res, 200, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8' }, body, head);
 }
 
 /** What a read found: how many rows the body holds, the count when asked, the body (a JSON array). */
@@ -81,9 +80,7 @@ export function sendRead(res: ServerResponse, request: Extract<ApiRequest, { kin
     'Content-Type': media === 'object' ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8',
     'Content-Range': contentRange,
     'Range-Unit': 'items',
-    'Content-Length': String(Buffer.byteLength(body)),
   };
   if (request.count) headers['Preference-Applied'] = 'count=exact';
-  res.writeHead(status, headers);
-  res.end(request.head ? undefined : body);
+  sendCompressed(res, status, headers, body, request.head);
 }

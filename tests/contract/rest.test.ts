@@ -5,6 +5,8 @@
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { get as httpGet } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
@@ -85,6 +87,29 @@ for (const kind of ['pglite', 'postgres'] as const) {
       expect(Number(places[0]?.n)).toBeGreaterThanOrEqual(12);
       const agents = await server.sql<{ n: number }>("select count(*) as n from public.agents where country_code = 'EC'");
       expect(Number(agents[0]?.n)).toBeGreaterThanOrEqual(40);
+    });
+
+    it('answers compressed by Accept-Encoding (brotli, else gzip, else plain), the same rows once decompressed', async () => {
+      const path = '/rest/v1/listings?select=*&country_code=eq.EC&status=eq.1&order=created_at.desc,id.desc&limit=24';
+      const raw = (accept: string) =>
+        new Promise<{ status: number; encoding: string | undefined; vary: string | undefined; range: string | undefined; body: Buffer }>((resolve, reject) => {
+          httpGet(`${server.url}${path}`, { headers: { apikey: 'local-anon-key', 'Accept-Encoding': accept, Prefer: 'count=exact' } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], vary: res.headers.vary, range: res.headers['content-range'], body: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        });
+      const plain = await raw('identity');
+      expect(plain.encoding).toBeUndefined();
+      expect(plain.vary).toContain('Accept-Encoding');
+      expect(JSON.parse(plain.body.toString())).toHaveLength(24);
+      const br = await raw('gzip, deflate, br');
+      expect([br.status, br.encoding, br.range]).toEqual([plain.status, 'br', plain.range]);
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(plain.body.length / 4);
+      const gz = await raw('gzip');
+      expect(gz.encoding).toBe('gzip');
+      expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     });
 
     describe.each(SCENARIOS)('calls 1 and 2 with $name', ({ filters, where }) => {
