@@ -3,15 +3,16 @@ import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { ecuadorOutline, olWithoutFlatStyles } from './scripts/ecuador-outline.ts';
 import { siteHead, widgetLocales } from './scripts/site-html.ts';
+import { widgetStyles } from './scripts/widget-styles.ts';
 
 const here = import.meta.dirname;
 
 /**
- * The shared runtime chunk every element needs: React, twind, i18next, the data client and our
+ * The shared runtime chunk every element needs: React, i18next, the data client, our compiled styles and our
  * element infrastructure. Everything else (listing UI, the map, ...) is split by use.
  */
 const RUNTIME =
-  /node_modules[\\/](react|react-dom|scheduler|@r2wc|@twind|i18next|@supabase|@preact|use-sync-external-store)[\\/]|widgets[\\/]locales[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/]client\.ts$/;
+  /node_modules[\\/](react|react-dom|scheduler|@r2wc|i18next|@supabase|@preact|use-sync-external-store)[\\/]|widgets[\\/]locales[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/]client\.ts$|virtual:exp-utilities/;
 
 /** The hostile demo's own libraries (another React, another i18next), served as the host's scripts. */
 function hostLibraries(): Plugin {
@@ -64,7 +65,7 @@ export default defineConfig(({ mode }): UserConfig => {
     return {
       ...common,
       // the outline plugins serve `npm run dev`, where the pages load the elements from source
-      plugins: [siteHead(), ecuadorOutline({ asset: false }), olWithoutFlatStyles()],
+      plugins: [siteHead(), widgetStyles(), ecuadorOutline({ asset: false }), olWithoutFlatStyles()],
       root: resolve(here, 'site'),
       publicDir: resolve(here, 'site/public'),
       base: '/',
@@ -82,7 +83,7 @@ export default defineConfig(({ mode }): UserConfig => {
   return {
     ...common,
     define: { ...common.define, 'import.meta.env.EXP_TEST_HOOKS': JSON.stringify(testHooks) },
-    plugins: [widgetLocales(), ecuadorOutline({ asset: !single }), olWithoutFlatStyles()],
+    plugins: [widgetLocales(), widgetStyles(), ecuadorOutline({ asset: !single }), olWithoutFlatStyles()],
     // assets are found relative to the chunk that needs them (import.meta.url), from any origin
     base: './',
     publicDir: false,

@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { widgetStyles } from './scripts/widget-styles.ts';
 
 export default defineConfig({
+  plugins: [widgetStyles()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   test: {
     reporters: ['default', './tests/support/vitest-counts-reporter.ts'],

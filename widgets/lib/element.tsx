@@ -6,7 +6,7 @@ import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrS
 import { resolveApiConfig, resolveSiteBase, type ApiConfig } from './config.ts';
 import { defineOnce } from './define.ts';
 import { langEpoch, langOf, translator, watchLang, type Lang } from './i18n.ts';
-import { adoptSheet, baseCss, sheetFor, withTwind } from './styles.ts';
+import { adoptSheet, baseCss, sheetFor, utilitiesSheet } from './styles.ts';
 import { createToaster, ToastRegion, type Toaster } from './toast.tsx';
 
 /** Attributes every element understands. */
@@ -176,11 +176,11 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
   const render = Symbol.for('r2wc.render');
   const extra = [baseCss, ...(def.styles ?? [])];
 
-  class ExpElement extends (withTwind(Base as never) as unknown as typeof Base) {
+  class ExpElement extends Base {
     constructor() {
       super();
       const root = this.shadowRoot as ShadowRoot;
-      root.adoptedStyleSheets = [...extra.map(sheetFor), ...root.adoptedStyleSheets];
+      root.adoptedStyleSheets = [...extra.map(sheetFor), utilitiesSheet()];
       // a shadow root hides the element's own content: show it until React's first commit, which
       // removes this slot (a server-rendered page must not blank out and jump while the element starts)
       if (!root.firstChild) {
@@ -190,12 +190,6 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
       }
       watchLang(root);
       autoloader()?.observe(root);
-    }
-    override connectedCallback() {
-      super.connectedCallback();
-      // twind adopts its sheet on every connect; a moved element must not collect copies
-      const root = this.shadowRoot as ShadowRoot;
-      root.adoptedStyleSheets = [...new Set(root.adoptedStyleSheets)];
     }
     // r2wc skips empty and removed attributes; we re-read all of them on every change instead
     attributeChangedCallback() {

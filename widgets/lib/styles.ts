@@ -1,47 +1,15 @@
-import { defineConfig, type TwindRule } from '@twind/core';
-import presetTailwind from '@twind/preset-tailwind';
-import install from '@twind/with-web-components';
-import { spacingScale, themeVar, type ThemeVariable } from './theme.ts';
+/**
+ * The elements' styles: the utility classes of every element, compiled at build time from twind
+ * (our style language; widgets/lib/twind-config.ts, scripts/widget-styles.ts) into one stylesheet
+ * that every shadow root adopts, so no CSS-in-JS runtime runs on a visitor's or a partner's page;
+ * the base sheet and the components' own CSS.
+ */
+import utilitiesCss from 'virtual:exp-utilities';
+import { remToPx, themeVar, type ThemeVariable } from './theme.ts';
 
-/** rem is relative to the HOST page's <html> font size, which we do not control: use px. */
-export function remToPx(declarations: string): string {
-  return declarations.replace(/(-?\d*\.?\d+)rem\b/g, (_, n: string) => `${+(parseFloat(n) * 16).toFixed(4)}px`);
-}
+export { remToPx };
 
 const v = (name: string) => themeVar(`--exp-${name}` as ThemeVariable);
-
-/** Breakpoints follow the element's own width (container queries), not the page's. */
-/** xs: phones of 384 px and more (the smallest are 320 to 375); the rest as Tailwind's screens */
-const containerSizes = { xs: 384, sm: 640, md: 768, lg: 1024, xl: 1280 } as const;
-
-export const twindConfig = defineConfig({
-  presets: [presetTailwind()],
-  hash: false,
-  theme: {
-    // every padding, gap and margin scales with --exp-spacing
-    spacing: spacingScale,
-    extend: {
-      colors: {
-        primary: { DEFAULT: v('color-primary'), hover: v('color-primary-hover'), contrast: v('color-primary-contrast') },
-        accent: { DEFAULT: v('color-accent'), contrast: v('color-accent-contrast') },
-        ink: { DEFAULT: v('color-ink'), muted: v('color-muted') },
-        surface: { DEFAULT: v('color-surface'), subtle: v('color-surface-subtle') },
-        line: v('color-border'),
-        danger: v('color-danger'),
-        success: v('color-success'),
-      },
-      borderRadius: { brand: v('radius') },
-      fontFamily: { brand: v('font-family') },
-    },
-  },
-  variants: Object.entries(containerSizes).map(([name, px]) => [`cq-${name}`, `@container exp (min-width: ${px}px)`] as [string, string]),
-  finalize(rule: TwindRule): TwindRule {
-    return rule.d ? { ...rule, d: remToPx(rule.d) } : rule;
-  },
-});
-
-/** One twind instance and one constructable sheet, adopted by every shadow root. */
-export const withTwind = install(twindConfig, true);
 
 /**
  * What every shadow root gets before the utilities: the host page cannot change our look, since
@@ -84,6 +52,17 @@ export const baseCss = `
 const sheets = new Map<string, CSSStyleSheet>();
 const ours = new WeakSet<CSSStyleSheet>();
 
+let utilities: CSSStyleSheet | undefined;
+
+/** The compiled utilities, one constructable sheet shared by every shadow root (adopted last). */
+export function utilitiesSheet(): CSSStyleSheet {
+  if (!utilities) {
+    utilities = new CSSStyleSheet();
+    utilities.replaceSync(utilitiesCss);
+  }
+  return utilities;
+}
+
 /** A constructable stylesheet per CSS text, shared by every element that adopts it. */
 export function sheetFor(css: string): CSSStyleSheet {
   let sheet = sheets.get(css);
@@ -97,7 +76,7 @@ export function sheetFor(css: string): CSSStyleSheet {
 }
 
 /**
- * Adopts one of our sheets into a shadow root once, after our other sheets and before twind's
+ * Adopts one of our sheets into a shadow root once, after our other sheets and before the
  * utilities, so a utility class on an element still wins over a component's own CSS.
  */
 export function adoptSheet(root: ShadowRoot, sheet: CSSStyleSheet): void {

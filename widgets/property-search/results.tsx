@@ -93,7 +93,7 @@ export function Results({ status, total, properties, page, sort, hoveredId, onSo
 
 function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (p: number) => void }) {
   const { t } = useElement();
-  const button = 'min-w-10 h-10 px-3 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
+  const button = 'min-w-[40px] h-10 px-3 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
   return (
     <nav aria-label={t('pagination.label')} part="pagination" className="flex flex-wrap items-center justify-center gap-1.5 pt-2">
       <button type="button" className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`} disabled={page <= 1} onClick={() => onPage(page - 1)}>

@@ -22,7 +22,7 @@ const SOCIAL = [
   { key: 'youtube', Icon: YouTubeIcon },
 ] as const;
 
-const LINK = 'text-[color:inherit] opacity-85 no-underline hover:opacity-100 hover:underline underline-offset-4';
+const LINK = 'text-[color:inherit] opacity-[0.85] no-underline hover:opacity-100 hover:underline underline-offset-4';
 
 export function SiteFooter(_props: ElementProps<typeof siteFooterAttributes>) {
   const { t, site, lang } = useElement();
@@ -42,7 +42,7 @@ export function SiteFooter(_props: ElementProps<typeof siteFooterAttributes>) {
             <a href={siteUrl('/', site, lang)} className="self-start">
               <Logo tone="light" label={t('header.home')} />
             </a>
-            <p className="m-0 max-w-[320px] opacity-85">{t('footer.tagline')}</p>
+            <p className="m-0 max-w-[320px] opacity-[0.85]">{t('footer.tagline')}</p>
             <address className="not-italic flex flex-col gap-2.5 text-[15px]" part="contact">
               <span className="flex gap-2">
                 <PinIcon size={18} className="shrink-0 mt-0.5 opacity-80" />

@@ -1,0 +1,86 @@
+/**
+ * Styles compiled at build time (docs/decisions.md #19): every class the elements put on the page
+ * has its rule in the compiled utilities, on every page and in the states that add classes (the
+ * detail dialog, the share menu, the header's panel, a card hovered), and no CSS-in-JS runtime is
+ * left: no <style> element or extra sheet appears in a shadow root while the elements work.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/** Classes used in our shadow roots that the utilities sheet has no rule for (ours and OpenLayers' are not utilities). */
+async function unstyled(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const missing = new Set<string>();
+    const roots: ShadowRoot[] = [];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot && el.tagName.startsWith('EXP-')) (roots.push(el.shadowRoot), walk(el.shadowRoot));
+    };
+    walk(document);
+    for (const root of roots) {
+      const sheet = root.adoptedStyleSheets[root.adoptedStyleSheets.length - 1];
+      const selectors = new Set<string>();
+      const collect = (rules: CSSRuleList) => {
+        for (const rule of rules) {
+          if (rule instanceof CSSStyleRule) for (const m of rule.selectorText.matchAll(/\.((?:\\.|[\w-])+)/g)) selectors.add((m[1] as string).replace(/\\(.)/g, '$1'));
+          else if ('cssRules' in rule) collect((rule as CSSGroupingRule).cssRules);
+        }
+      };
+      if (sheet) collect(sheet.cssRules);
+      for (const el of root.querySelectorAll('[class]')) {
+        for (const c of el.classList) if (!/^(exp-|ol-|line-clamp-)/.test(c) && !selectors.has(c)) missing.add(`${el.tagName.toLowerCase()}.${c}`);
+      }
+    }
+    return [...missing].sort();
+  });
+}
+
+async function styleElements(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    let n = 0;
+    const walk = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.shadowRoot) {
+          n += el.shadowRoot.querySelectorAll('style').length;
+          walk(el.shadowRoot);
+        }
+      }
+    };
+    walk(document);
+    return n;
+  });
+}
+
+test('every class the elements show has its compiled rule, on every page and in every state', async ({ page, data }) => {
+  test.setTimeout(90_000);
+  await page.goto(`${data.url}/`);
+  await expect(page.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();
+  expect(await unstyled(page), '/').toEqual([]);
+
+  await page.goto(`${data.url}/search-properties`);
+  await expect(page.locator('exp-property-search [part~="card"]').first()).toBeVisible();
+  await page.locator('exp-property-search [part~="card"]').first().hover();
+  expect(await unstyled(page), 'search').toEqual([]);
+  await page.locator('exp-property-search [part~="card"] a.exp-card-link').first().click();
+  const dialog = page.locator('exp-property-search dialog[open]');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Request Information' }).click();
+  await expect(dialog.getByText('Please enter your name')).toBeVisible();
+  expect(await unstyled(page), 'dialog with errors').toEqual([]);
+  await page.keyboard.press('Escape');
+
+  await page.goto(`${data.url}/findanagent`);
+  await expect(page.locator('exp-agent-directory [part="agent-card"]').first()).toBeVisible();
+  expect(await unstyled(page), 'directory').toEqual([]);
+  await page.goto(`${data.url}/findanagent/1`);
+  await expect(page.locator('exp-agent-profile [part="name"]')).toBeVisible();
+  expect(await unstyled(page), 'profile').toEqual([]);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${data.url}/properties/1-x`);
+  await expect(page.locator('exp-property-detail [part="detail-page"]')).toBeVisible();
+  await page.locator('exp-property-detail').getByRole('button', { name: 'Share' }).click();
+  await page.locator('exp-site-header [part="menu-button"]').click();
+  await expect(page.locator('exp-site-header dialog[part="panel"]')).toBeVisible();
+  expect(await unstyled(page), 'listing page, share menu and header panel').toEqual([]);
+  expect(await styleElements(page)).toBe(0);
+});
