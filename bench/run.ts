@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- api map pages lighthouse weight]: runs the benchmarks, writes bench/results/<name>.json and
+ * npm run bench [-- api map pages lighthouse inp weight]: runs the benchmarks, writes bench/results/<name>.json and
  * refreshes the figures in README.md between the bench markers.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchApi } from './api.ts';
+import { benchInp } from './inp.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
 import { benchPages } from './pages.ts';
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   map: benchMap,
   pages: benchPages,
   lighthouse: benchLighthouse,
+  inp: benchInp,
   weight: benchWeight,
 };
 
