@@ -96,11 +96,13 @@ export async function benchInp(): Promise<Record<string, unknown>> {
       await page.keyboard.press('Escape');
       await search.locator('dialog[open]').waitFor({ state: 'detached' });
     }
-    // a listing that is alone on the map: Ibarra, few listings, the map fitted to them
-    await search.getByLabel('City').fill('Ibarra');
-    await search.getByRole('button', { name: 'Search', exact: true }).click();
+    // the map fitted to one city's listings, on a fresh page: a pin on its own to click
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await page.goto(`${server.url}/search-properties?city=Ibarra`);
     await search.locator('[part="map"] [data-status="ready"]').waitFor();
+    await search.locator('[part="map"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.waitForTimeout(1500);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     for (let i = 0; i < REPS; i++) {
       const point = await page.evaluate(() => {
         const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as (HTMLElement & { expMap?: { stats(): unknown; pixelOf(id: string): [number, number] | undefined } }) | null;
@@ -108,11 +110,15 @@ export async function benchInp(): Promise<Record<string, unknown>> {
         const rect = target?.getBoundingClientRect();
         for (const id of cards) {
           const px = target?.expMap?.pixelOf(id);
-          if (px && rect && px[0] > 20 && px[1] > 40 && px[0] < rect.width - 20 && px[1] < rect.height - 20) return [rect.left + px[0], rect.top + px[1] - 14] as [number, number];
+          const y = rect ? rect.top + px![1] - 14 : -1;
+          if (px && rect && px[0] > 20 && px[1] > 40 && px[0] < rect.width - 20 && px[1] < rect.height - 20 && y > 0 && y < innerHeight) return [rect.left + px[0], y] as [number, number];
         }
-        return null;
+        return { why: { map: Boolean(target?.expMap), cards: cards.length, rect: rect ? [rect.top, rect.height, innerHeight] : null, px: cards.slice(0, 3).map((id) => target?.expMap?.pixelOf(id)) } };
       });
-      if (!point) break;
+      if (!point || !Array.isArray(point)) {
+        console.log('[bench:inp] no pin to click:', JSON.stringify(point));
+        break;
+      }
       samples.pinClick!.push(
         await inp(page, async () => {
           await page.mouse.click(point[0], point[1]);

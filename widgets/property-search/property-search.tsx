@@ -16,6 +16,7 @@ import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
+import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
 import { parseListingPath, splitLangPath } from '../lib/site-urls.ts';
 import { FilterBar } from './filter-bar.tsx';
@@ -155,6 +156,15 @@ export function PropertySearch(props: Props) {
     submit(next);
   };
 
+  // stable handlers: the cards and the map do not render again when the detail opens or closes
+  const openCard = useStableCallback((p: Property) => openDetail(p));
+  const openPin = useStableCallback((id: string) => openDetail({ id }));
+  const hover = useStableCallback((id: string | null) => (store.hoveredId.value = id));
+  const onSort = useStableCallback(setSort);
+  const onPage = useStableCallback(setPage);
+  const onSearchArea = useStableCallback(searchArea);
+  const onRetry = useStableCallback(() => void store.retry());
+
   const filters = store.filters.value;
   return (
     <div className="flex flex-col gap-4" part="search">
@@ -167,9 +177,9 @@ export function PropertySearch(props: Props) {
               total={shown.status === 'ready' ? shown.total : null}
               properties={properties}
               hoveredId={store.hoveredId.value}
-              onOpen={(id) => openDetail({ id })}
-              onHover={(id) => (store.hoveredId.value = id)}
-              onSearchArea={searchArea}
+              onOpen={openPin}
+              onHover={hover}
+              onSearchArea={onSearchArea}
               areaActive={Boolean(filters.bbox)}
               tileUrl={props.tileUrl}
             />
@@ -184,11 +194,11 @@ export function PropertySearch(props: Props) {
           page={store.page.value}
           sort={store.sort.value}
           hoveredId={store.hoveredId.value}
-          onSort={setSort}
-          onPage={setPage}
-          onOpen={(p) => openDetail(p)}
-          onHover={(id) => (store.hoveredId.value = id)}
-          onRetry={() => void store.retry()}
+          onSort={onSort}
+          onPage={onPage}
+          onOpen={openCard}
+          onHover={hover}
+          onRetry={onRetry}
         />
       </div>
       <PropertyDialog property={openProperty} onClose={closeDetail} phoneCountryCode={props.phoneCountryCode} />

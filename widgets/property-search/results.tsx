@@ -3,7 +3,7 @@
  * there is room) in a scroll area, 4 skeletons while loading, the empty and error states, and the
  * pagination. The count is announced to screen readers.
  */
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatCount } from '../lib/format.ts';
@@ -27,7 +27,7 @@ export interface ResultsProps {
   onRetry: () => void;
 }
 
-export function Results({ status, total, properties, page, sort, hoveredId, onSort, onPage, onOpen, onHover, onRetry }: ResultsProps) {
+export const Results = memo(function Results({ status, total, properties, page, sort, hoveredId, onSort, onPage, onOpen, onHover, onRetry }: ResultsProps) {
   useStyles(selectCss);
   const { t } = useElement();
   const id = useId();
@@ -89,7 +89,7 @@ export function Results({ status, total, properties, page, sort, hoveredId, onSo
       {pages > 1 ? <Pagination page={page} pages={pages} onPage={onPage} /> : null}
     </section>
   );
-}
+});
 
 function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (p: number) => void }) {
   const { t } = useElement();

@@ -4,6 +4,7 @@
  * detail dialog and on the listing's own page (<exp-property-detail>). Listing text is rendered as
  * text, never as markup.
  */
+import { useDeferredValue } from 'react';
 import { formatArea, formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { typeLabel, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 import { useElement } from '../element.tsx';
@@ -49,6 +50,9 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
   const Heading = headingLevel;
   // the sections' headings sit one level below the title
   const Sub = headingLevel === 'h1' ? 'h2' : 'h3';
+  // the listing shows in the frame after the click; the agent's actions and the form follow in a
+  // background (time-sliced) render, in a box of about their size (the visitor sees the detail at once)
+  const complete = useDeferredValue(true, false);
   return (
     <>
       <div className="bg-surface-subtle">
@@ -90,24 +94,28 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
             </section>
           ) : null}
         </div>
-        <div className="flex flex-col gap-4 min-w-0">
-          {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} headingLevel={Sub} /> : null}
-          <section className="rounded-brand border border-line p-4">
-            <InquiryForm
-              heading={t('inquiry.heading')}
-              headingLevel={Sub}
-              target={{
-                propertyId: p.id,
-                propertyTitle: p.title,
-                propertyAddress: [p.address, p.city].filter(Boolean).join(', '),
-                propertyPrice: formatPrice(p.price),
-                recipientEmail: p.agent?.email ?? '',
-                ...(p.agent?.id ? { agentId: p.agent.id } : {}),
-              }}
-              {...(onSent ? { onSent } : {})}
-            />
-          </section>
-        </div>
+        {complete ? (
+          <div className="flex flex-col gap-4 min-w-0">
+            {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} headingLevel={Sub} /> : null}
+            <section className="rounded-brand border border-line p-4">
+              <InquiryForm
+                heading={t('inquiry.heading')}
+                headingLevel={Sub}
+                target={{
+                  propertyId: p.id,
+                  propertyTitle: p.title,
+                  propertyAddress: [p.address, p.city].filter(Boolean).join(', '),
+                  propertyPrice: formatPrice(p.price),
+                  recipientEmail: p.agent?.email ?? '',
+                  ...(p.agent?.id ? { agentId: p.agent.id } : {}),
+                }}
+                {...(onSent ? { onSent } : {})}
+              />
+            </section>
+          </div>
+        ) : (
+          <div className="min-h-[560px] min-w-0" aria-hidden="true" />
+        )}
       </div>
     </>
   );

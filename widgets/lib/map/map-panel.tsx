@@ -6,7 +6,7 @@
  * to the simplified map (a list of 6), says so in a toast, and tries the real map once more after
  * 2 s. OpenLayers loads only when a map is shown; its labels and tiles follow the element live.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { getClients } from '../data/client.ts';
 import { getMapPoints, MAP_POINTS_LIMIT, type MapPoint, type SearchFilters } from '../data/listings.ts';
@@ -54,7 +54,8 @@ function useCountOf(filtersKey: string, total: number | null): number | null {
   return total ?? (known?.key === filtersKey ? known.total : null);
 }
 
-export function MapPanel(props: MapPanelProps) {
+/** Renders again only when its own props change (not when the detail opens beside it). */
+export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   const { t, toaster, api } = useElement();
   const [mode, setMode] = useState<'real' | 'fallback'>('real');
   const [attempt, setAttempt] = useState(1);
@@ -117,7 +118,7 @@ export function MapPanel(props: MapPanelProps) {
       {capped && pins ? <p className="m-0 text-sm text-ink-muted" part="map-note">{t('map.capped', { shown: formatCount(Math.min(pins.length, MAP_POINTS_LIMIT)), total: formatCount(total ?? 0) })}</p> : null}
     </div>
   );
-}
+});
 
 interface RealMapProps extends MapPanelProps {
   filtersKey: string;
