@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- api map pages lighthouse inp weight]: runs the benchmarks, writes bench/results/<name>.json and
+ * npm run bench [-- api map clusters pages lighthouse inp weight]: runs the benchmarks, writes bench/results/<name>.json and
  * refreshes the figures in README.md between the bench markers.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchApi } from './api.ts';
+import { benchClusters } from './clusters.ts';
 import { benchInp } from './inp.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
@@ -19,6 +20,7 @@ const results = join(root, 'bench', 'results');
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   map: benchMap,
+  clusters: benchClusters,
   pages: benchPages,
   lighthouse: benchLighthouse,
   inp: benchInp,

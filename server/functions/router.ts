@@ -4,22 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANY_ORIGIN, functionPreflightHeaders } from '../../supabase/functions/_shared/cors.ts';
+import { readBody } from '../http/body.ts';
 import { sendCompressed } from '../http/compress.ts';
 
 export type FunctionHandler = (request: Request, context: { clientAddress: string }) => Promise<Response>;
 
 const MAX_BODY = 64 * 1024;
-
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return 'too-large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   sendCompressed(res, status, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers }, JSON.stringify(body));

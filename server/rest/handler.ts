@@ -8,7 +8,9 @@ import { schemaUnavailable } from './errors.ts';
 import { readApiRequest, type ApiRequest } from './request.ts';
 import { preflight, sendFailure, sendJson, sendRead, type ReadResult } from './response.ts';
 import { loadSchema, type Schema } from './schema.ts';
-import { buildCount, buildPage } from './sql.ts';
+import { resultSource, scalarCall } from './rpc.ts';
+import type { Relation } from './schema.ts';
+import { buildCount, buildPage, type Source } from './sql.ts';
 
 export interface RestHandlerOptions {
   db: Database;
@@ -32,11 +34,14 @@ export function createRestHandler(options: RestHandlerOptions) {
     }
   };
 
-  /** Runs a read: the count alone, or the page (with its count in the same statement when asked). */
-  async function read(request: Extract<ApiRequest, { kind: 'read' }>): Promise<ReadResult> {
-    const { relation, query, range, limit, count } = request;
+  /**
+   * Runs a read of a table, a view or a function's rows: the count alone, or the page (with its
+   * count in the same statement when asked).
+   */
+  async function read(request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>, relation: Relation, source?: Source): Promise<ReadResult> {
+    const { query, range, limit, count } = request;
     const countAll = async () => {
-      const built = buildCount(relation, query);
+      const built = buildCount(relation, query, source);
       const [row] = await db.anon.query<{ total: number | string }>(built.sql, built.params);
       return Number(row?.total ?? 0);
     };
@@ -45,17 +50,27 @@ export function createRestHandler(options: RestHandlerOptions) {
       return { rows: Math.max(0, Math.min(total - range.lower, limit)), total, body: '[]' };
     }
     if (limit === 0) return { rows: 0, total: count ? await countAll() : undefined, body: '[]' };
-    const built = buildPage(relation, query, { offset: range.lower, limit, count });
+    const built = buildPage(relation, query, { offset: range.lower, limit, count }, source);
     const [row] = await db.anon.query<{ total: number | string | null; n: number | string; body: string }>(built.sql, built.params);
     return { rows: Number(row?.n ?? 0), total: count ? Number(row?.total ?? 0) : undefined, body: row?.body ?? '[]' };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (req.method === 'OPTIONS') return preflight(res, 'GET, HEAD, OPTIONS');
+    if (req.method === 'OPTIONS') return preflight(res, url.pathname.startsWith('/rest/v1/rpc/') ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS');
     try {
       const request = await readApiRequest(req, url, getSchema);
       if (request.kind === 'root') return sendJson(res, request.head, JSON.stringify({ name: 'exp-ecuador local data API', relations: request.relations }));
-      sendRead(res, request, await read(request));
+      if (request.kind === 'read') return sendRead(res, request, await read(request, request.relation));
+      const { routine } = request.call;
+      if (!routine.columns) {
+        const built = scalarCall(request.call);
+        const [row] = await db.anon.query<{ body: string }>(built.sql, built.params);
+        return sendJson(res, request.head, row?.body ?? 'null');
+      }
+      const { relation, source } = resultSource(request.call);
+      // a function returning one composite value answers it as an object, as PostgREST does
+      const shaped = routine.set ? request : { ...request, media: 'object' as const };
+      sendRead(res, shaped, await read(shaped, relation, source));
     } catch (error) {
       sendFailure(res, error);
     }

@@ -41,6 +41,8 @@ export interface OrderTerm {
 }
 
 export interface ReadQuery {
+  /** a function's arguments (GET /rpc/...): the parameters whose value is no filter */
+  args?: Map<string, string>;
   select: SelectItem[] | '*';
   where: Condition[];
   order: OrderTerm[];
@@ -200,9 +202,15 @@ function countConditions(list: Condition[]): number {
   return list.reduce((n, c) => n + (c.kind === 'logic' ? 1 + countConditions(c.conditions) : 1), 0);
 }
 
-/** Parses the query string of a read. Keys may repeat (`price=gte.1&price=lte.9`). */
-export function parseReadQuery(params: URLSearchParams): ReadQuery {
+const FILTER_VALUE = new RegExp(`^(not\\.)?(${OPERATORS.join('|')})\\.`);
+
+/**
+ * Parses the query string of a read. Keys may repeat (`price=gte.1&price=lte.9`). For a function
+ * (`rpc`), as PostgREST does, a parameter whose value is no `[not.]operator.value` is an argument.
+ */
+export function parseReadQuery(params: URLSearchParams, rpc = false): ReadQuery {
   const query: ReadQuery = { select: '*', where: [], order: [] };
+  if (rpc) query.args = new Map();
   for (const [key, value] of params) {
     switch (key) {
       case 'select':
@@ -230,6 +238,11 @@ export function parseReadQuery(params: URLSearchParams): ReadQuery {
         break;
       default: {
         if (RESERVED.has(key)) break;
+        if (query.args && !FILTER_VALUE.test(value)) {
+          if (query.args.has(key)) throw parseError(`arguments (${key})`, `"${key}" is given more than once`);
+          query.args.set(key, value);
+          break;
+        }
         // every other key filters a column (its existence is checked against the schema)
         const column = ident(key, `filter (${key})`);
         query.where.push(parseOperation(column, value, false, `filter (${value})`));

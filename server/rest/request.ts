@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError, methodNotAllowed, rangeNotSatisfiable, tableNotFound } from './errors.ts';
 import { parseReadQuery, type ReadQuery } from './parse.ts';
+import { readRpcCall, type RpcCall } from './rpc.ts';
 import { closestName, type Relation, type Schema } from './schema.ts';
 
 /** At most this many rows per response, whatever the request asks. */
@@ -21,7 +22,8 @@ export interface Range {
 
 export type ApiRequest =
   | { kind: 'root'; head: boolean; relations: string[] }
-  | { kind: 'read'; head: boolean; relation: Relation; query: ReadQuery; range: Range; limit: number; media: Media; count: boolean };
+  | { kind: 'read'; head: boolean; relation: Relation; query: ReadQuery; range: Range; limit: number; media: Media; count: boolean }
+  | { kind: 'rpc'; head: boolean; call: RpcCall; query: ReadQuery; range: Range; limit: number; media: Media; count: boolean };
 
 function negotiate(accept: string | undefined): Media {
   if (!accept || accept.trim() === '') return 'array';
@@ -53,7 +55,6 @@ function wantsCount(prefer: string | string[] | undefined): boolean {
 
 /** The relation named by the path ('listings' in /rest/v1/listings), from the schema cache only. */
 function relationOf(path: string, schema: Schema): Relation {
-  if (path.startsWith('rpc/')) throw new ApiError(404, 'PGRST202', `Could not find the function public.${path.slice(4)} in the schema cache`);
   if (path.includes('/')) throw new ApiError(404, 'PGRST125', 'Invalid path specified in request URL');
   let name: string;
   try {
@@ -68,16 +69,25 @@ function relationOf(path: string, schema: Schema): Relation {
 }
 
 /**
- * Reads a GET or HEAD of /rest/v1/...; throws the ApiError PostgREST would answer. The schema
- * cache is asked for only once the method and profile are known to be right.
+ * Reads a GET or HEAD of /rest/v1/... (and a POST of /rest/v1/rpc/...); throws the ApiError
+ * PostgREST would answer. The schema cache is asked for only once the method and profile are
+ * known to be right.
  */
 export async function readApiRequest(req: IncomingMessage, url: URL, schema: () => Promise<Schema>): Promise<ApiRequest> {
   const method = req.method ?? 'GET';
-  if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method);
-  const profile = req.headers['accept-profile'];
+  const path = url.pathname.replace(/^\/rest\/v1\/?/, '');
+  const rpc = path.startsWith('rpc/');
+  if (method !== 'GET' && method !== 'HEAD' && !(rpc && method === 'POST')) throw methodNotAllowed(method);
+  const profile = req.headers[method === 'POST' ? 'content-profile' : 'accept-profile'] ?? req.headers['accept-profile'];
   if (profile && String(profile) !== 'public') throw new ApiError(406, 'PGRST106', 'The schema must be one of the following: public');
   const head = method === 'HEAD';
-  const path = url.pathname.replace(/^\/rest\/v1\/?/, '');
+  if (rpc) {
+    const call = await readRpcCall(req, url, path.slice(4), await schema());
+    const media = negotiate(req.headers.accept);
+    const range = requestedRange(req.headers.range, call.query.limit, call.query.offset);
+    const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
+    return { kind: 'rpc', head, call, query: call.query, range, limit: Math.max(0, Math.min(span, MAX_ROWS)), media, count: wantsCount(req.headers.prefer) };
+  }
   if (path === '') return { kind: 'root', head, relations: [...(await schema()).keys()].sort() };
   const relation = relationOf(path, await schema());
   const media = negotiate(req.headers.accept);

@@ -60,7 +60,7 @@ export interface ReadResult {
   body: string;
 }
 
-export function sendRead(res: ServerResponse, request: Extract<ApiRequest, { kind: 'read' }>, result: ReadResult): void {
+export function sendRead(res: ServerResponse, request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>, result: ReadResult): void {
   const { range, media } = request;
   const { rows, total } = result;
   let body = result.body;

@@ -7,7 +7,7 @@ import { columnNotFound } from './errors.ts';
 import type { Condition, ReadQuery } from './parse.ts';
 import type { Relation } from './schema.ts';
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike' };
 
@@ -16,9 +16,25 @@ export interface Built {
   params: unknown[];
 }
 
+/**
+ * What a read selects from: a table or view of `public`, or a function's result (rpc.ts), whose
+ * FROM item may come with parameters of its own ($1...).
+ */
+export interface Source {
+  from: string;
+  params: unknown[];
+}
+
+const tableSource = (relation: Relation): Source => ({ from: `public.${quote(relation.name)}`, params: [] });
+
 class Builder {
-  params: unknown[] = [];
-  constructor(readonly relation: Relation) {}
+  params: unknown[];
+  constructor(
+    readonly relation: Relation,
+    source: Source,
+  ) {
+    this.params = [...source.params];
+  }
 
   column(name: string): string {
     if (!this.relation.columnSet.has(name)) throw columnNotFound(this.relation.name, name);
@@ -62,13 +78,13 @@ export interface PageOptions {
 }
 
 /** One statement answering the page (and the exact count when asked): columns total, n, body. */
-export function buildPage(relation: Relation, query: ReadQuery, page: PageOptions): Built {
-  const b = new Builder(relation);
+export function buildPage(relation: Relation, query: ReadQuery, page: PageOptions, source = tableSource(relation)): Built {
+  const b = new Builder(relation, source);
   const columns =
     query.select === '*'
       ? '*'
       : query.select.map((s) => (s.alias && s.alias !== s.column ? `${b.column(s.column)} as ${quote(s.alias)}` : b.column(s.column))).join(', ');
-  const from = `public.${quote(relation.name)}`;
+  const from = source.from;
   const where = b.where(query.where);
   const order = query.order.length
     ? ` order by ${query.order.map((o) => `${b.column(o.column)} ${o.direction}${o.nulls ? ` nulls ${o.nulls}` : ''}`).join(', ')}`
@@ -85,11 +101,11 @@ export function buildPage(relation: Relation, query: ReadQuery, page: PageOption
 }
 
 /** Only the exact count (HEAD with Prefer: count=exact, as supabase-js sends `{ head: true }`). */
-export function buildCount(relation: Relation, query: ReadQuery): Built {
-  const b = new Builder(relation);
+export function buildCount(relation: Relation, query: ReadQuery, source = tableSource(relation)): Built {
+  const b = new Builder(relation, source);
   const where = b.where(query.where);
   // selected and ordered columns must still exist, as PostgREST would check them
   if (query.select !== '*') for (const s of query.select) b.column(s.column);
   for (const o of query.order) b.column(o.column);
-  return { sql: `select count(*) as total from public.${quote(relation.name)}${where}`, params: b.params };
+  return { sql: `select count(*) as total from ${source.from}${where}`, params: b.params };
 }

@@ -74,6 +74,7 @@ export function seedSql(seed: Seed): string {
   emit('public.agents', AGENT_COLUMNS, seed.agents);
   emit('internal.listings', LISTING_COLUMNS, seed.listings);
   out.push('cluster internal.listings using listings_city_order;');
+  out.push('analyze internal.listings;');
   out.push("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);");
   out.push("select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);");
   out.push('commit;', '');

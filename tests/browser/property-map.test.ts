@@ -99,6 +99,72 @@ describe('the map', () => {
     expect(stats.clusters.length).to.be.greaterThan(0);
   });
 
+  describe("with many matches: the database's clusters", () => {
+    // the calls of the clusters, as the browser saw them go out
+    const clusterCalls = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/rest/v1/rpc/listing_clusters')).length;
+    before(() => {
+      (globalThis as { expClustersAbove?: number }).expClustersAbove = 100;
+      performance.setResourceTimingBufferSize(5000);
+    });
+    beforeEach(() => performance.clearResourceTimings());
+    after(() => {
+      delete (globalThis as { expClustersAbove?: number }).expClustersAbove;
+    });
+    const cellsDrawn = (el: Element, count?: number) =>
+      waitFor(() => {
+        const target = el.shadowRoot?.querySelector<HTMLElement & { expMap: MapHandle & { map: { getView(): { getZoom(): number; setZoom(z: number): void; setCenter(c: number[]): void; getCenter(): number[] } } } }>('[part="map"] [data-mode="cells"][data-drawn]');
+        return target && (count === undefined || Number(target.dataset.drawn) === count) ? target : null;
+      }, 20000, 'clusters drawn');
+
+    it('draws every match as counted cells that add up to the exact count, and never loads the points', async () => {
+      const el = await mount(`<exp-property-map api-url="${API_URL}"></exp-property-map>`, 'exp-property-map');
+      const total = await apiCount('');
+      const target = await cellsDrawn(el, total);
+      const stats = target.expMap.stats();
+      expect(stats.clusters.reduce((a, b) => a + b, 0) + stats.singles).to.equal(total);
+      // the whole world once (to fit every match), then the fitted view
+      await new Promise((r) => setTimeout(r, 500));
+      expect(clusterCalls()).to.equal(2);
+      const points = performance.getEntriesByType('resource').filter((e) => e.name.includes('/rest/v1/listings?select=id%2Clat'));
+      expect(points.length).to.equal(0);
+    });
+
+    it('follows the filters, zooms into a cluster on click, and asks again for the new view (debounced, cached)', async () => {
+      const el = await mount(`<exp-property-map api-url="${API_URL}" city="quito"></exp-property-map>`, 'exp-property-map');
+      const total = await apiCount('city_search=like.*quito*');
+      expect(total).to.be.greaterThan(100);
+      const target = await cellsDrawn(el, total);
+      const view = target.expMap.map.getView();
+      const before = view.getZoom();
+      const center = view.getCenter();
+      const cluster = await waitFor(() => target.expMap.stats().clusters.length > 0 && target.expMap.stats(), 5000, 'a cluster');
+      expect(cluster.clusters.length).to.be.greaterThan(0);
+      // click the biggest cluster: the view zooms into its listings and the cells of the new view come
+      await new Promise((r) => setTimeout(r, 300));
+      const sent = clusterCalls();
+      const features = (target.expMap.map as unknown as { getLayers(): { getArray(): Array<{ getSource?(): { getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }> } | null }> } }).getLayers().getArray();
+      const cells = features.flatMap((l) => l.getSource?.()?.getFeatures?.() ?? []).filter((f) => typeof f.get('count') === 'number');
+      const biggest = cells.sort((a, b) => Number(b.get('count')) - Number(a.get('count')))[0]!;
+      const px = (target.expMap.map as unknown as { getPixelFromCoordinate(c: number[]): number[] }).getPixelFromCoordinate(biggest.getGeometry().getCoordinates());
+      const rect = target.getBoundingClientRect();
+      await sendMouse({ type: 'click', position: [Math.round(rect.left + px[0]!), Math.round(rect.top + px[1]!)] });
+      await waitFor(() => view.getZoom() > before, 5000, 'zoomed in');
+      await waitFor(() => clusterCalls() > sent, 5000, 'cells of the new view');
+      // back to the first view: answered from the cache, no request
+      await new Promise((r) => setTimeout(r, 600));
+      const afterZoom = clusterCalls();
+      view.setCenter(center);
+      view.setZoom(before);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(clusterCalls()).to.equal(afterZoom);
+      await cellsDrawn(el, total);
+      // a new filter: a new fit over its matches only
+      el.setAttribute('property-type', 'house');
+      const houses = await apiCount('city_search=like.*quito*&property_type=ilike.*house*');
+      await cellsDrawn(el, houses);
+    });
+  });
+
   it('draws pins without clustering for 10 or fewer, and rebuilds them when the filters change', async () => {
     const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
     const few = await apiCount('city_search=like.*bahia*&property_type=ilike.*house*');

@@ -10,7 +10,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
-import { getListing, getListingsCount, getListingsPage, getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../../widgets/lib/data/listings.ts';
+import { getListing, getListingsCount, getListingsPage, getMapClusters, getPropertyTypes, PAGE_SIZE, type MapView, type SearchFilters, type SortKey } from '../../widgets/lib/data/listings.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 interface Scenario {
@@ -126,6 +126,27 @@ for (const kind of ['pglite', 'postgres'] as const) {
         const end = await getListingsPage(rest, filters, 'price_desc', last);
         expect(end.map((r) => Number(r.id))).toEqual(await expectedIds(where, ORDER.price_desc, PAGE_SIZE, (last - 1) * PAGE_SIZE));
         expect(end.length).toBe(total === 0 ? 0 : total - (last - 1) * PAGE_SIZE);
+      });
+      it("the map's clusters (public.listing_clusters through .rpc()) count every match once", async () => {
+        const world: MapView = { zoom: 2, bbox: [-180, -85, 180, 85] };
+        const cells = await getMapClusters(rest, filters, world);
+        expect(cells.reduce((n, c) => n + c.count, 0)).toBe(await expectedCount(where));
+        // a city's view at street level: only what lies in it, each listing alone or in its cell
+        const quito: MapView = { zoom: 15, bbox: [-78.52, -0.22, -78.45, -0.15] };
+        const near = await getMapClusters(rest, filters, quito);
+        const inView = 'map_lng between -78.52 and -78.45 and map_lat between -0.22 and -0.15';
+        expect(near.reduce((n, c) => n + c.count, 0)).toBe(await expectedCount(`(${where}) and ${inView}`));
+        const singles = near.filter((c) => c.count === 1).map((c) => c.id);
+        if (singles.length) {
+          const rows = await server.sql<{ id: number; price: string | null; map_lat: number }>(`select id, price, map_lat from internal.listings where id = any($1::bigint[])`, [singles]);
+          const byId = new Map(rows.map((r) => [Number(r.id), r]));
+          for (const cell of near.filter((c) => c.count === 1)) {
+            const row = byId.get(cell.id as number);
+            expect(row, `listing ${cell.id}`).toBeDefined();
+            expect(cell.price_from).toBe(row?.price === null ? null : Number(row?.price));
+            expect(cell.lat).toBeCloseTo(Number(row?.map_lat), 9);
+          }
+        }
       });
     });
 
@@ -310,6 +331,67 @@ for (const kind of ['pglite', 'postgres'] as const) {
         const { error } = await sb.from('listings').update({ price: 1 }).eq('id', 1);
         expect(error?.code).toBe('PGRST117');
         expect(Number((await server.sql<{ price: string }>('select price from internal.listings where id = 1'))[0]?.price)).not.toBe(1);
+      });
+    });
+
+    describe('functions (/rpc/) as PostgREST calls them', () => {
+      const call = async (path: string, init: RequestInit = {}) => {
+        const res = await fetch(`${server.url}/rest/v1/rpc/${path}`, init);
+        return { status: res.status, body: await res.json(), headers: res.headers };
+      };
+      it('calls a scalar function by POST (JSON) and GET (query string), with the real clients', async () => {
+        expect((await sb.rpc('search_fold', { value: 'Cumbayá' })).data).toBe('cumbaya');
+        expect((await rest.rpc('search_fold', { value: 'ÑANDÚ' }, { get: true })).data).toBe('nandu');
+        expect((await rest.rpc('parse_coordinate', { value: '-0,18', max_abs: 90 })).data).toBe(-0.18);
+        expect(await call('parse_coordinate?value=1e2&max_abs=90')).toMatchObject({ status: 200, body: null });
+        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'value=%C3%81' })).toMatchObject({ status: 200, body: 'a' });
+      });
+      it('leaves out parameters with defaults, and reads a function returning rows like a view', async () => {
+        const all = await sb.rpc('listing_clusters', { zoom: 3 });
+        expect(all.error).toBeNull();
+        const total = await expectedCount('true');
+        expect((all.data as Array<{ count: number }>).reduce((n, c) => n + Number(c.count), 0)).toBe(total);
+        const big = await sb.rpc('listing_clusters', { zoom: 8 }, { count: 'exact' }).select('count,lat,lng').gte('count', 50).order('count', { ascending: false }).limit(3);
+        expect(big.error).toBeNull();
+        const rows = big.data as Array<Record<string, number>>;
+        expect(rows.length).toBeGreaterThan(0);
+        expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['count', 'lat', 'lng']);
+        expect(rows.map((r) => Number(r.count))).toEqual([...rows.map((r) => Number(r.count))].sort((x, y) => y - x));
+        expect(rows.every((r) => Number(r.count) >= 50)).toBe(true);
+        expect(big.count).toBeGreaterThanOrEqual(rows.length);
+      });
+      it('PGRST202 for an unknown function or unknown arguments, with the hint PostgREST gives', async () => {
+        expect(await call('listing_cluster', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"zoom":1}' })).toMatchObject({
+          status: 404,
+          body: { code: 'PGRST202', message: 'Could not find the function public.listing_cluster(zoom) in the schema cache', hint: 'Perhaps you meant to call the function public.listing_clusters' },
+        });
+        const wrong = await sb.rpc('search_fold', { text: 'x' });
+        expect(wrong.error).toMatchObject({ code: 'PGRST202', details: 'Searched for the function public.search_fold with parameter text, but no matches were found in the schema cache.' });
+        // a required parameter left out
+        expect((await call('listing_clusters?view_west=1')).body.code).toBe('PGRST202');
+        expect((await call('search_fold')).body).toMatchObject({ code: 'PGRST202', message: 'Could not find the function public.search_fold without parameters in the schema cache' });
+      });
+      it('answers bad arguments and bodies with 400 in PostgREST shape, never SQL', async () => {
+        const bad = await call('listing_clusters?zoom=ten');
+        expect(bad).toMatchObject({ status: 400, body: { code: '22P02' } });
+        expect(JSON.stringify(bad.body)).not.toMatch(/json_to_record|_pgrst|select /i);
+        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":' })).toMatchObject({ status: 400, body: { code: 'PGRST102' } });
+        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '["x"]' })).toMatchObject({ status: 400, body: { code: 'PGRST102' } });
+        expect(await call('search_fold?value=x&value=y')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
+        expect(await call('search_fold?value=x&select=a')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
+        // a value that looks like SQL is only ever a value
+        expect((await sb.rpc('search_fold', { value: "x'); drop table internal.listings; --" })).data).toBe("x'); drop table internal.listings; --");
+        expect((await call('listing_clusters', { method: 'DELETE' })).status).toBe(405);
+      });
+      it('keeps functions that are not granted to the public key closed', async () => {
+        const res = await call('map_position', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"id":1,"city":"Quito","state":null,"geo_lat":null,"geo_lon":null}' });
+        expect(res.status).toBe(200);
+        await server.sql('revoke execute on function public.search_fold(text) from public, anon');
+        try {
+          expect(await call('search_fold?value=x')).toMatchObject({ status: 401, body: { code: '42501' } });
+        } finally {
+          await server.sql('grant execute on function public.search_fold(text) to public');
+        }
       });
     });
 

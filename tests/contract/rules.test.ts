@@ -8,6 +8,8 @@ import type { Database } from '../../server/db/database.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { migrate } from '../../server/db/setup.ts';
+import { listingPosition } from '../../supabase/functions/_shared/protocol/listing.ts';
+import { CENTROIDS } from '../../supabase/functions/_shared/protocol/places.ts';
 import { fold, parseCoordinate } from '../../supabase/functions/_shared/protocol/text.ts';
 import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 
@@ -58,6 +60,25 @@ export const COORDINATE_CASES: Array<[string, number, number | null]> = [
   ['12 34', 90, null],
 ];
 
+/** [id, city, state, geo_lat, geo_lon]: where a listing is drawn on the map */
+export const POSITION_CASES: Array<[number, string | null, string | null, string | null, string | null]> = [
+  [1, 'Quito', null, '-0.1807', '-78.4678'],
+  [2, 'Cuenca', 'Azuay', '-2,9', '-79.0'],
+  [3, 'Cuenca', 'Azuay', null, null],
+  [4, 'CUMBAYÁ', null, '', ''],
+  [5, '  Bahía de Caráquez ', null, 'N/A', '-80.4'],
+  [6, 'Pueblo Nuevo', 'Loja', null, null],
+  [7, 'Pueblo Nuevo', 'Provincia X', null, null],
+  [8, null, null, null, null],
+  [9, 'Montañita', null, '1e1', '-80'],
+  [10, 'Guayaquil', null, '-2.17', null],
+  [123456789, 'Ibarra', null, null, null],
+  [4294967297, 'Loja', null, '91', '-79'],
+  [99999, 'Santo Domingo', null, '.5', '-79,1'],
+  // every known place, as the browser knows it
+  ...Object.keys(CENTROIDS).map((city, i): [number, string, null, null, null] => [1000 + i, city.toUpperCase(), null, null, null]),
+];
+
 describe.each(['pglite', 'postgres'] as const)('search_fold() and parse_coordinate() on %s agree with the TypeScript rules', (kind) => {
   let db: Database;
   let database: PostgresDatabase | undefined;
@@ -88,6 +109,18 @@ describe.each(['pglite', 'postgres'] as const)('search_fold() and parse_coordina
     );
     expect(COORDINATE_CASES.map(([t, m]) => parseCoordinate(t, m))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
     expect(rows.map((r) => (r.c === null ? null : Number(r.c)))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
+  });
+
+  it('places every listing on the map where the browser places it (map_position())', async () => {
+    const rows = await db.admin.query<{ p: number[] }>(
+      'select public.map_position(i, c, s, la, lo) as p from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as u(i, c, s, la, lo, n) order by n',
+      [0, 1, 2, 3, 4].map((k) => POSITION_CASES.map((c) => c[k])),
+    );
+    const expected = POSITION_CASES.map(([id, city, state, lat, lng]) => {
+      const p = listingPosition({ id, city, state, geo_lat: lat, geo_lon: lng });
+      return [p.lat, p.lng, p.approximate ? 1 : 0];
+    });
+    expect(rows.map((r) => r.p.map(Number))).toEqual(expected);
   });
 
   it('keeps the generated columns by the same rules (a listing with a comma coordinate has a position)', async () => {

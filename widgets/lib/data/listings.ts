@@ -54,24 +54,54 @@ interface Filterable {
 
 const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
-/** docs/product.md §7's filter mapping with docs/product.md §5's ignored values. */
-export function applyFilters<T>(query: T, f: SearchFilters): T {
-  let q = (query as unknown as Filterable).eq('country_code', COUNTRY).eq('status', ACTIVE);
+/** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
+export interface AppliedFilters {
+  propertyType?: string;
+  minPrice?: number;
+  maxPrice?: number;
+  beds?: number;
+  baths?: number;
+  minSqft?: number;
+  maxSqft?: number;
+  city?: string;
+  agentId?: string;
+  bbox?: [number, number, number, number];
+}
+
+export function appliedFilters(f: SearchFilters): AppliedFilters {
+  const out: AppliedFilters = {};
   const type = f.propertyType?.trim();
-  if (type && type.toLowerCase() !== 'any') q = q.ilike('property_type', `%${escapeLike(type)}%`);
-  if (positive(f.minPrice)) q = q.gte('price', f.minPrice);
-  if (positive(f.maxPrice) && f.maxPrice < PRICE_MAX_ANY) q = q.lte('price', f.maxPrice);
-  if (positive(f.beds)) q = q.gte('bedrooms', f.beds);
-  if (positive(f.baths)) q = q.gte('bathrooms', f.baths);
-  if (positive(f.minSqft)) q = q.gte('square_feet', f.minSqft);
-  if (positive(f.maxSqft)) q = q.lte('square_feet', f.maxSqft);
+  if (type && type.toLowerCase() !== 'any') out.propertyType = type;
+  if (positive(f.minPrice)) out.minPrice = f.minPrice;
+  if (positive(f.maxPrice) && f.maxPrice < PRICE_MAX_ANY) out.maxPrice = f.maxPrice;
+  if (positive(f.beds)) out.beds = f.beds;
+  if (positive(f.baths)) out.baths = f.baths;
+  if (positive(f.minSqft)) out.minSqft = f.minSqft;
+  if (positive(f.maxSqft)) out.maxSqft = f.maxSqft;
+  const city = f.city?.trim();
+  if (city) out.city = city;
+  const agent = f.agentId?.trim();
+  if (agent) out.agentId = agent;
+  if (f.bbox) out.bbox = f.bbox;
+  return out;
+}
+
+/** docs/product.md §7's filter mapping with docs/product.md §5's ignored values. */
+export function applyFilters<T>(query: T, filters: SearchFilters): T {
+  const f = appliedFilters(filters);
+  let q = (query as unknown as Filterable).eq('country_code', COUNTRY).eq('status', ACTIVE);
+  if (f.propertyType) q = q.ilike('property_type', `%${escapeLike(f.propertyType)}%`);
+  if (f.minPrice) q = q.gte('price', f.minPrice);
+  if (f.maxPrice) q = q.lte('price', f.maxPrice);
+  if (f.beds) q = q.gte('bedrooms', f.beds);
+  if (f.baths) q = q.gte('bathrooms', f.baths);
+  if (f.minSqft) q = q.gte('square_feet', f.minSqft);
+  if (f.maxSqft) q = q.lte('square_feet', f.maxSqft);
   // case- and accent-insensitive on the server, so the count and the pages agree (docs/decisions.md #8):
   // city_search is the city folded by the database, so a LIKE on the folded text is enough (and
   // two to three times cheaper per row than ILIKE)
-  const city = f.city?.trim();
-  if (city) q = q.like('city_search', `%${escapeLike(fold(city))}%`);
-  const agent = f.agentId?.trim();
-  if (agent) q = q.eq('agent_id', agent);
+  if (f.city) q = q.like('city_search', `%${escapeLike(fold(f.city))}%`);
+  if (f.agentId) q = q.eq('agent_id', f.agentId);
   if (f.bbox) {
     const [w, s, e, n] = f.bbox;
     q = q.gte('lat', s).lte('lat', n).gte('lng', w).lte('lng', e);
@@ -196,4 +226,73 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
     points.push(...((data ?? []) as MapPoint[]));
   }
   return { points, capped: total > MAP_POINTS_LIMIT };
+}
+
+/** Above this many matches the map shows the database's clusters instead of loading every point. */
+export const SERVER_CLUSTERS_ABOVE = 2000;
+
+/** A grid cell of the map (public.listing_clusters): its listings' count, mean position, bounds and prices. */
+export interface MapCell {
+  count: number;
+  lat: number;
+  lng: number;
+  lat_min: number;
+  lat_max: number;
+  lng_min: number;
+  lng_max: number;
+  price_from: number | null;
+  price_to: number | null;
+  /** the cell's only listing */
+  id: number | null;
+  approximate: boolean;
+}
+
+/** The visible area of the map and its zoom, for the clusters. */
+export interface MapView {
+  zoom: number;
+  /** [west, south, east, north] in degrees */
+  bbox: [number, number, number, number];
+}
+
+/** The arguments of public.listing_clusters for the filters that apply (the same list as applyFilters). */
+export function clusterArgs(filters: SearchFilters, view: MapView): Record<string, string | number> {
+  const f = appliedFilters(filters);
+  const [west, south, east, north] = view.bbox;
+  const args: Record<string, string | number> = { zoom: Math.round(view.zoom), view_west: west, view_south: south, view_east: east, view_north: north };
+  if (f.propertyType) args.property_type = f.propertyType;
+  if (f.minPrice) args.price_min = f.minPrice;
+  if (f.maxPrice) args.price_max = f.maxPrice;
+  if (f.beds) args.beds_min = f.beds;
+  if (f.baths) args.baths_min = f.baths;
+  if (f.minSqft) args.area_min = f.minSqft;
+  if (f.maxSqft) args.area_max = f.maxSqft;
+  if (f.city) args.city = f.city;
+  if (f.agentId) args.agent = f.agentId;
+  if (f.bbox) [args.area_west, args.area_south, args.area_east, args.area_north] = f.bbox;
+  return args;
+}
+
+/**
+ * The map's clusters for a view: every matching listing in it, counted in 64 px cells by the
+ * database. POSTed: as JSON, a visitor's text is always an argument (in a GET query string,
+ * PostgREST would read a city typed as "eq.x" as a filter).
+ */
+export async function getMapClusters(rest: PostgrestClient, filters: SearchFilters, view: MapView, signal?: AbortSignal): Promise<MapCell[]> {
+  let q = rest.rpc('listing_clusters', clusterArgs(filters, view));
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'map clusters');
+  return ((data ?? []) as Record<string, unknown>[]).map((c) => ({
+    count: Number(c.count),
+    lat: Number(c.lat),
+    lng: Number(c.lng),
+    lat_min: Number(c.lat_min),
+    lat_max: Number(c.lat_max),
+    lng_min: Number(c.lng_min),
+    lng_max: Number(c.lng_max),
+    price_from: c.price_from === null ? null : Number(c.price_from),
+    price_to: c.price_to === null ? null : Number(c.price_to),
+    id: c.id === null ? null : Number(c.id),
+    approximate: Boolean(c.approximate),
+  }));
 }

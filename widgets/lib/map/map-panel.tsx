@@ -1,22 +1,24 @@
 /**
- * The map beside the list (docs/product.md §2, §4, §5, §8, §9; docs/decisions.md #3), shared by
- * <exp-property-search> and <exp-property-map>. It shows every listing matching the filters (the
- * light call, up to 5,000), not only the page, loaded once per search: a page or sort change never
- * reloads it. States 'Loading map...', ready, 'Error loading map'; when the map fails it falls back
+ * The map beside the list (docs/product.md §2, §4, §5, §8, §9; docs/decisions.md #3, #20), shared
+ * by <exp-property-search> and <exp-property-map>. It shows every listing matching the filters, not
+ * only the page: up to 2,000 matches as pins clustered in the browser (the light call, loaded once
+ * per search: a page or sort change never reloads it); above that, the database's clusters of the
+ * visible area (public.listing_clusters), asked for again as the visitor pans and zooms. If the
+ * clusters cannot be had, the 5,000 newest pins. States 'Loading map...', ready, 'Error loading map'; when the map fails it falls back
  * to the simplified map (a list of 6), says so in a toast, and tries the real map once more after
  * 2 s. OpenLayers loads only when a map is shown; its labels and tiles follow the element live.
  */
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { getClients } from '../data/client.ts';
-import { getMapPoints, MAP_POINTS_LIMIT, type MapPoint, type SearchFilters } from '../data/listings.ts';
+import { getMapClusters, getMapPoints, MAP_POINTS_LIMIT, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
 import { formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { listingPosition, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 import { SearchIcon } from '../ui/icons.tsx';
 import { MapPopup } from './map-popup.tsx';
-import type { MapController, MapLabels, MapPin } from './ol-map.ts';
+import type { CellLoader, MapController, MapLabels, MapPin } from './ol-map.ts';
 
 /** OpenLayers and our map code: loaded with the first map, retried under a new URL after a failure */
 const loadMapChunk = lazyChunk(() => import('./ol-map.ts'));
@@ -61,10 +63,40 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   const [attempt, setAttempt] = useState(1);
   const [pins, setPins] = useState<MapPin[] | null>(null);
   const [capped, setCapped] = useState(false);
+  // the clusters failed once (a backend without the function): pins from then on
+  const [cellsFailed, setCellsFailed] = useState(false);
   const filtersKey = JSON.stringify(props.filters);
   const filters = useMemo(() => JSON.parse(filtersKey) as SearchFilters, [filtersKey]);
   const total = useCountOf(filtersKey, props.total);
   const rest = getClients(api).rest;
+  // the test build lets a test lower the threshold, so the default seed can show the clusters
+  const above = import.meta.env.EXP_TEST_HOOKS ? Number((globalThis as { expClustersAbove?: number }).expClustersAbove ?? SERVER_CLUSTERS_ABOVE) : SERVER_CLUSTERS_ABOVE;
+  const many = total !== null && total > above && !cellsFailed;
+  const cells = useMemo<CellLoader | null>(
+    () =>
+      many
+        ? (view, signal) =>
+            getMapClusters(rest, filters, view, signal).then((list) =>
+              list.map((c) => ({ count: c.count, lat: c.lat, lng: c.lng, bounds: [c.lng_min, c.lat_min, c.lng_max, c.lat_max], priceFrom: c.price_from, priceTo: c.price_to, id: c.id === null ? null : String(c.id), approximate: c.approximate })),
+            )
+        : null,
+    [many, rest, filters],
+  );
+  // the listings of a cluster on one spot, to spread them out
+  const expand = useMemo(
+    () => (bounds: [number, number, number, number]) => {
+      const [w, s, e, n] = bounds;
+      return getMapPoints(rest, { ...filters, bbox: [w - 1e-6, s - 1e-6, e + 1e-6, n + 1e-6] }, 50).then(({ points }) => points.map(pinFor));
+    },
+    [rest, filters],
+  );
+  const cellsError = useMemo(
+    () => (error: unknown) => {
+      console.error('[exp] map clusters:', error);
+      setCellsFailed(true);
+    },
+    [],
+  );
   // the page's properties, for the pins when the map's own call fails
   const pageProperties = useRef(props.properties);
   pageProperties.current = props.properties;
@@ -72,6 +104,11 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   // every matching listing, not only the page (the light call): once per search
   useEffect(() => {
     if (total === null) return;
+    if (many) {
+      setPins(null);
+      setCapped(false);
+      return;
+    }
     const controller = new AbortController();
     getMapPoints(rest, filters, total, controller.signal)
       .then(({ points, capped: more }) => {
@@ -85,7 +122,7 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
         setCapped(false);
       });
     return () => controller.abort();
-  }, [rest, filters, total]);
+  }, [rest, filters, total, many]);
 
   // nothing to draw once the data is in: the message and a toast, once per search
   const noPins = pins !== null && pins.length === 0;
@@ -111,7 +148,7 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   return (
     <div className="flex flex-col gap-2" part="map-panel">
       {mode === 'real' ? (
-        <RealMap key={attempt} {...props} filtersKey={filtersKey} pins={pins} noPins={noPins} onFail={fail} />
+        <RealMap key={attempt} {...props} filtersKey={filtersKey} pins={many ? null : pins} cells={cells} onExpand={expand} onCellsError={cellsError} noPins={noPins} onFail={fail} />
       ) : (
         <SimplifiedMap properties={props.properties} onOpen={props.onOpen} />
       )}
@@ -123,11 +160,15 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
 interface RealMapProps extends MapPanelProps {
   filtersKey: string;
   pins: MapPin[] | null;
+  /** the database's clusters, when there are many matches */
+  cells: CellLoader | null;
+  onExpand: (bounds: [number, number, number, number]) => Promise<MapPin[]>;
+  onCellsError: (error: unknown) => void;
   noPins: boolean;
   onFail: (reason: string, error?: unknown) => void;
 }
 
-function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, areaActive, tileUrl, noPins, onFail, filtersKey }: RealMapProps) {
+function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, onOpen, onHover, onSearchArea, areaActive, tileUrl, noPins, onFail, filtersKey }: RealMapProps) {
   const { t, shadowRoot } = useElement();
   const target = useRef<HTMLDivElement>(null);
   const controller = useRef<MapController | null>(null);
@@ -138,8 +179,8 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
   const labelId = useId();
   const labels = useMemo<MapLabels>(() => ({ zoomIn: t('map.zoomIn'), zoomOut: t('map.zoomOut'), attribution: t('map.attribution'), tilesCredit: t('map.tilesCredit') }), [t]);
   // what the map is built with, and the callbacks it calls: always the latest
-  const latest = useRef({ onOpen, onHover, onFail, labels, tileUrl });
-  latest.current = { onOpen, onHover, onFail, labels, tileUrl };
+  const latest = useRef({ onOpen, onHover, onFail, onExpand, labels, tileUrl });
+  latest.current = { onOpen, onHover, onFail, onExpand, labels, tileUrl };
 
   useEffect(() => {
     let disposed = false;
@@ -178,6 +219,7 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
               latest.current.onHover(id);
             },
             onUserMove: () => setMoved(true),
+            onExpand: (bounds) => latest.current.onExpand(bounds),
           });
           if (import.meta.env.EXP_TEST_HOOKS) Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
           setStatus('ready');
@@ -214,10 +256,26 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
     controller.current.setPins(pins, fit && !areaActive);
     if (fit) setMoved(false);
     if (import.meta.env.EXP_TEST_HOOKS) {
+      target.current?.setAttribute('data-mode', 'pins');
       target.current?.setAttribute('data-pins', String(pins.length));
       target.current?.setAttribute('data-approximate', String(pins.filter((p) => p.approximate).length));
     }
   }, [status, pins, filtersKey, areaActive]);
+
+  // many matches: the database's cells, for the view the visitor looks at
+  useEffect(() => {
+    if (status !== 'ready' || !cells || !controller.current) return;
+    const fit = fitKey.current !== filtersKey;
+    fitKey.current = filtersKey;
+    controller.current.setCells(cells, fit && !areaActive, {
+      onError: onCellsError,
+      onDrawn: (count) => {
+        if (import.meta.env.EXP_TEST_HOOKS) target.current?.setAttribute('data-drawn', String(count));
+      },
+    });
+    if (fit) setMoved(false);
+    if (import.meta.env.EXP_TEST_HOOKS) target.current?.setAttribute('data-mode', 'cells');
+  }, [status, cells, filtersKey, areaActive, onCellsError]);
 
   useEffect(() => {
     controller.current?.setHighlight(hoveredId);
@@ -227,7 +285,7 @@ function RealMap({ pins, properties, hoveredId, onOpen, onHover, onSearchArea, a
     controller.current?.showPopup(popupId);
   }, [popupId]);
 
-  const pin = popupId ? pins?.find((p) => p.id === popupId) : undefined;
+  const pin = popupId ? (pins?.find((p) => p.id === popupId) ?? controller.current?.pinOf(popupId)) : undefined;
   return (
     <div className={`relative overflow-hidden rounded-brand border border-line bg-[#dbe8f0] ${MAP_HEIGHTS}`} part="map">
       <div ref={target} className="absolute inset-0" role="region" aria-labelledby={labelId} tabIndex={0} data-status={status} />

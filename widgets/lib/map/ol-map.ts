@@ -43,6 +43,27 @@ export interface MapPin {
   approximate: boolean;
 }
 
+/** A grid cell from the database (public.listing_clusters): a cluster, or one listing with its price. */
+export interface MapCell {
+  count: number;
+  lat: number;
+  lng: number;
+  /** the members' bounds, for zooming into the cell */
+  bounds: [number, number, number, number];
+  priceFrom: number | null;
+  priceTo: number | null;
+  /** the cell's only listing */
+  id: string | null;
+  approximate: boolean;
+}
+
+/** What the map asks the database for: the cells of a zoom over an area ([west, south, east, north]). */
+export type CellLoader = (view: { zoom: number; bbox: [number, number, number, number] }, signal: AbortSignal) => Promise<MapCell[]>;
+
+/** The cells are asked for after the view has rested this long (ms). */
+export const CELLS_DEBOUNCE = 120;
+const CELL_CACHE = 60;
+
 export interface MapLabels {
   zoomIn: string;
   zoomOut: string;
@@ -62,10 +83,20 @@ export interface MapOptions {
   onUserMove: () => void;
   /** the popup's element, filled by the caller */
   popup: HTMLElement;
+  /** the listings of a cell whose listings sit on one spot ([west, south, east, north] of the cell's listings) */
+  onExpand?: (bounds: [number, number, number, number]) => Promise<MapPin[]>;
 }
 
 export interface MapController {
   setPins(pins: MapPin[], fit: boolean): void;
+  /**
+   * Draws the database's clusters instead of pins: the loader is asked for the visible cells
+   * after each pan or zoom (debounced, cached per zoom and area, a newer view always wins). With
+   * `fit`, the view first fits every match. `onDrawn` hears the total drawn; `onError` a failure.
+   */
+  setCells(loader: CellLoader, fit: boolean, events: { onDrawn?: (count: number) => void; onError: (error: unknown) => void }): void;
+  /** a pin (or a cell's only listing) on the map now */
+  pinOf(id: string): MapPin | undefined;
   /** the labels of the controls and the tiles' credit, in the element's language */
   setLabels(labels: MapLabels): void;
   /** a tile URL template (undefined: OpenStreetMap) */
@@ -218,11 +249,23 @@ export function createMap(options: MapOptions): MapController {
     style: (f) => (f.get('leg') ? new Style({ stroke: new Stroke({ color: '#475569', width: 1.5 }) }) : singleStyle(f as Feature)),
   });
 
+  // the database's cells (many matches): a badge with the count, or the only listing's price pill
+  const cellSource = new VectorSource<Feature<Point>>();
+  const cellLayer = new VectorLayer({
+    source: cellSource,
+    zIndex: 3,
+    visible: false,
+    style: (f) => {
+      const count = f.get('count') as number;
+      return count === 1 ? singleStyle(f as Feature) : clusterStyle(count, false);
+    },
+  });
+
   const view = new View({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, maxZoom: 19, minZoom: 3 });
   const popup = new Overlay({ element: options.popup, positioning: 'bottom-center', offset: [0, -34], stopEvent: true, autoPan: { margin: 16, animation: { duration: 200 } } });
   const map = new OlMap({
     target: options.target,
-    layers: [outlineLayer, tiles, plainLayer, clusterLayer, spreadLayer],
+    layers: [outlineLayer, tiles, plainLayer, clusterLayer, cellLayer, spreadLayer],
     overlays: [popup],
     view,
     controls: controls(options.labels),
@@ -245,14 +288,16 @@ export function createMap(options: MapOptions): MapController {
   for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) gestureTarget.addEventListener(type, onGesture, { passive: true, capture: true });
   const onMoveEnd = () => {
     spreadSource.clear();
+    if (cells) cells.schedule();
     if (!programmatic && gesture) options.onUserMove();
     if (!programmatic) gesture = false;
   };
   map.on('moveend', onMoveEnd);
 
   let clustered = false;
-  const pinAt = (pixel: number[]): { id?: string; cluster?: Feature[]; spread?: boolean } | undefined => {
-    let hit: { id?: string; cluster?: Feature[]; spread?: boolean } | undefined;
+  type Hit = { id?: string; cluster?: Feature[]; cell?: Feature<Point>; spread?: boolean };
+  const pinAt = (pixel: number[]): Hit | undefined => {
+    let hit: Hit | undefined;
     map.forEachFeatureAtPixel(
       pixel,
       (f, layer) => {
@@ -261,12 +306,16 @@ export function createMap(options: MapOptions): MapController {
           hit = { id: f.get('id') as string, spread: true };
           return true;
         }
+        if (layer === cellLayer) {
+          hit = (f.get('count') as number) === 1 ? { id: f.get('id') as string } : { cell: f as Feature<Point> };
+          return true;
+        }
         const members = f.get('features') as Feature[] | undefined;
         if (members && members.length > 1) hit = { cluster: members };
         else hit = { id: ((members?.[0] ?? f) as Feature).get('id') as string };
         return true;
       },
-      { hitTolerance: 4, layerFilter: (l) => l === clusterLayer || l === plainLayer || l === spreadLayer },
+      { hitTolerance: 4, layerFilter: (l) => l === clusterLayer || l === plainLayer || l === spreadLayer || l === cellLayer },
     );
     return hit;
   };
@@ -293,6 +342,20 @@ export function createMap(options: MapOptions): MapController {
     }
     if (hit.id) {
       options.onPinClick(hit.id);
+      return;
+    }
+    if (hit.cell) {
+      // a cell zooms to its listings' bounds; on one spot (or at the last zooms) they spread out
+      const [w, s, e, n] = hit.cell.get('bounds') as [number, number, number, number];
+      const extent = boundingExtent([fromLonLat([w, s]), fromLonLat([e, n])]);
+      const zoom = view.getZoom() ?? DEFAULT_ZOOM;
+      if ((getWidth(extent) < 1 && getHeight(extent) < 1) || zoom >= (view.getMaxZoom() ?? 19) - 1) {
+        const at = (hit.cell.getGeometry() as Point).getCoordinates();
+        options
+          .onExpand?.(hit.cell.get('bounds') as [number, number, number, number])
+          .then((pins) => spread(pins.map((p) => new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: formatPricePill(p.price), approximate: p.approximate })), at))
+          .catch((error: unknown) => console.warn('[exp] the listings of a cluster did not load:', error));
+      } else asProgram(() => view.fit(buffer(extent, 1), { duration: 400, padding: [60, 60, 60, 60], maxZoom: Math.min(view.getMaxZoom(), zoom + 4) }));
       return;
     }
     const members = hit.cluster ?? [];
@@ -324,21 +387,177 @@ export function createMap(options: MapOptions): MapController {
   const viewport = map.getViewport() as HTMLElement | undefined;
   viewport?.addEventListener('pointerleave', onLeave);
 
+  /** The server's cells: what is drawn, what is cached, and which request may still draw. */
+  let cells: { schedule(): void; stop(): void } | null = null;
+  const showCellLayer = (on: boolean) => {
+    cellLayer.setVisible(on);
+    clusterLayer.setVisible(!on && clustered);
+    plainLayer.setVisible(!on && !clustered);
+  };
+  /**
+   * Neighbouring cells whose badges would overlap (their listings' mean positions closer than the
+   * cluster distance) are drawn as one: counts, bounds and prices add up exactly.
+   */
+  const mergeCells = (list: MapCell[]): MapCell[] => {
+    const resolution = view.getResolution() ?? 1;
+    const reach = 44 * resolution;
+    const kept: Array<{ cell: MapCell; at: number[] }> = [];
+    for (const cell of [...list].sort((a, b) => b.count - a.count)) {
+      const at = fromLonLat([cell.lng, cell.lat]);
+      const near = kept.find((k) => Math.abs(k.at[0]! - at[0]!) < reach && Math.abs(k.at[1]! - at[1]!) < reach);
+      if (!near) {
+        kept.push({ cell, at });
+        continue;
+      }
+      const a = near.cell;
+      const count = a.count + cell.count;
+      const low = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.min(x, y));
+      const high = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.max(x, y));
+      near.cell = {
+        count,
+        lat: (a.lat * a.count + cell.lat * cell.count) / count,
+        lng: (a.lng * a.count + cell.lng * cell.count) / count,
+        bounds: [Math.min(a.bounds[0], cell.bounds[0]), Math.min(a.bounds[1], cell.bounds[1]), Math.max(a.bounds[2], cell.bounds[2]), Math.max(a.bounds[3], cell.bounds[3])],
+        priceFrom: low(a.priceFrom, cell.priceFrom),
+        priceTo: high(a.priceTo, cell.priceTo),
+        id: null,
+        approximate: a.approximate && cell.approximate,
+      };
+      near.at = fromLonLat([near.cell.lng, near.cell.lat]);
+    }
+    return kept.map((k) => k.cell);
+  };
+  const drawCells = (list: MapCell[]) => {
+    spreadSource.clear();
+    cellSource.clear();
+    cellSource.addFeatures(
+      mergeCells(list).map((c) => {
+        const f = new Feature({ geometry: new Point(fromLonLat([c.lng, c.lat])), count: c.count, bounds: c.bounds, id: c.id, label: formatPricePill(c.priceFrom ?? 0), approximate: c.approximate, price: c.priceFrom });
+        if (c.id) f.setId(c.id);
+        return f;
+      }),
+    );
+  };
+  /** the visible area widened to whole 256 px tiles of the zoom, so views that differ a little share answers */
+  const cellView = () => {
+    const zoom = Math.max(0, Math.min(20, Math.round(view.getZoom() ?? DEFAULT_ZOOM)));
+    const size = map.getSize();
+    const [minX, minY, maxX, maxY] = size ? view.calculateExtent(size) : [0, 0, 0, 0];
+    const tile = (2 * 20037508.342789244) / 2 ** zoom;
+    const left = -20037508.342789244;
+    const x0 = Math.max(0, Math.floor((minX! - left) / tile));
+    const x1 = Math.min(2 ** zoom, Math.ceil((maxX! - left) / tile));
+    const y0 = Math.max(0, Math.floor((minY! - left) / tile));
+    const y1 = Math.min(2 ** zoom, Math.ceil((maxY! - left) / tile));
+    const [west, south] = toLonLat([left + x0 * tile, left + y0 * tile]);
+    const [east, north] = toLonLat([left + x1 * tile, left + y1 * tile]);
+    return { key: `${zoom}/${x0}/${y0}/${x1}/${y1}`, zoom, bbox: [west!, south!, east!, north!] as [number, number, number, number] };
+  };
+
   const controller: MapController = {
     map,
+    setCells(loader, fit, events) {
+      cells?.stop();
+      showCellLayer(true);
+      const cache = new Map<string, MapCell[]>();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let pending: AbortController | undefined;
+      let pendingKey = '';
+      let latest = 0;
+      let stopped = false;
+      const show = (list: MapCell[]) => {
+        drawCells(list);
+        events.onDrawn?.(list.reduce((n, c) => n + c.count, 0));
+      };
+      const load = () => {
+        if (stopped) return;
+        const v = cellView();
+        // the same view already on its way
+        if (pending && !pending.signal.aborted && pendingKey === v.key) return;
+        const ticket = ++latest;
+        pending?.abort();
+        pending = undefined;
+        const known = cache.get(v.key);
+        if (known) {
+          cache.delete(v.key);
+          cache.set(v.key, known);
+          show(known);
+          return;
+        }
+        const abort = new AbortController();
+        pending = abort;
+        pendingKey = v.key;
+        loader({ zoom: v.zoom, bbox: v.bbox }, abort.signal)
+          .then((list) => {
+            if (pending === abort) pending = undefined;
+            cache.set(v.key, list);
+            if (cache.size > CELL_CACHE) cache.delete(cache.keys().next().value as string);
+            // an older answer never replaces a newer view's
+            if (ticket === latest && !stopped) show(list);
+          })
+          .catch((error: unknown) => {
+            if (pending === abort) pending = undefined;
+            if (abort.signal.aborted || stopped) return;
+            events.onError(error);
+          });
+      };
+      const state = {
+        schedule() {
+          clearTimeout(timer);
+          timer = setTimeout(load, CELLS_DEBOUNCE);
+        },
+        stop() {
+          stopped = true;
+          clearTimeout(timer);
+          pending?.abort();
+        },
+      };
+      cells = state;
+      cellSource.clear();
+      if (!fit) return state.schedule();
+      // every match: the whole world at a low zoom, then the view fitted to the matches' bounds
+      const abort = new AbortController();
+      pending = abort;
+      loader({ zoom: 2, bbox: [-180, -85.0511, 180, 85.0511] }, abort.signal)
+        .then((list) => {
+          if (stopped || cells !== state) return;
+          pending = undefined;
+          if (!list.length) {
+            asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
+            show([]);
+            return;
+          }
+          const corners = list.flatMap((c) => [fromLonLat([c.bounds[0], c.bounds[1]]), fromLonLat([c.bounds[2], c.bounds[3]])]);
+          asProgram(() => view.fit(buffer(boundingExtent(corners), 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
+          // the fitted view's cells, at once (a fit that does not move the view ends no move)
+          clearTimeout(timer);
+          load();
+        })
+        .catch((error: unknown) => {
+          if (!abort.signal.aborted && !stopped) events.onError(error);
+        });
+    },
+    pinOf(id) {
+      const f = (pinsSource.getFeatureById(id) ?? cellSource.getFeatureById(id)) as Feature<Point> | null;
+      if (!f) return undefined;
+      const [lng, lat] = toLonLat(f.getGeometry()!.getCoordinates());
+      return { id, lat: lat!, lng: lng!, price: Number(f.get('price') ?? 0), approximate: Boolean(f.get('approximate')) };
+    },
     setPins(pins, fit) {
+      cells?.stop();
+      cells = null;
+      cellSource.clear();
       spreadSource.clear();
       pinsSource.clear();
       pinsSource.addFeatures(
         pins.map((p) => {
-          const f = new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: formatPricePill(p.price), approximate: p.approximate });
+          const f = new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: formatPricePill(p.price), approximate: p.approximate, price: p.price });
           f.setId(p.id);
           return f;
         }),
       );
       clustered = pins.length > CLUSTER_ABOVE;
-      clusterLayer.setVisible(clustered);
-      plainLayer.setVisible(!clustered);
+      showCellLayer(false);
       if (!fit) return;
       if (!pins.length) {
         asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
@@ -363,10 +582,11 @@ export function createMap(options: MapOptions): MapController {
       highlighted = id;
       clusterLayer.changed();
       plainLayer.changed();
+      cellLayer.changed();
       spreadLayer.changed();
     },
     showPopup(id) {
-      const f = id ? (pinsSource.getFeatureById(id) as Feature<Point> | null) : null;
+      const f = id ? ((pinsSource.getFeatureById(id) ?? cellSource.getFeatureById(id)) as Feature<Point> | null) : null;
       const spreadFeature = id ? spreadSource.getFeatures().find((x) => x.get('id') === id) : undefined;
       const geometry = (spreadFeature?.getGeometry() as Point | undefined) ?? f?.getGeometry();
       popup.setPosition(geometry ? geometry.getCoordinates() : undefined);
@@ -384,6 +604,7 @@ export function createMap(options: MapOptions): MapController {
       map.updateSize();
     },
     dispose() {
+      cells?.stop();
       viewport?.removeEventListener('pointerleave', onLeave);
       map.un('moveend', onMoveEnd);
       for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) gestureTarget.removeEventListener(type, onGesture, { capture: true });
@@ -395,13 +616,17 @@ export function createMap(options: MapOptions): MapController {
   if (import.meta.env.EXP_TEST_HOOKS) {
     const hooks: MapTestHooks = {
       stats() {
+        if (cells) {
+          const counts = cellSource.getFeatures().map((f) => f.get('count') as number);
+          return { clusters: counts.filter((n) => n > 1), singles: counts.filter((n) => n === 1).length };
+        }
         if (!clustered) return { clusters: [], singles: pinsSource.getFeatures().length };
         const all = clusterSource.getFeatures();
         const clusters = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
         return { clusters, singles: all.length - clusters.length };
       },
       pixelOf(id) {
-        const f = pinsSource.getFeatureById(id) as Feature<Point> | null;
+        const f = (pinsSource.getFeatureById(id) ?? cellSource.getFeatureById(id)) as Feature<Point> | null;
         const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
         return px ? [px[0]!, px[1]!] : undefined;
       },

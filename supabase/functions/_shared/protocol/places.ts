@@ -4,7 +4,8 @@
  */
 export const QUITO: [number, number] = [-0.1807, -78.4678];
 
-const CENTROIDS: Record<string, [number, number]> = {
+/** Known places by folded name; the database keeps the same table (public.city_centroid()). */
+export const CENTROIDS: Record<string, [number, number]> = {
   quito: QUITO,
   cumbaya: [-0.2005, -78.43],
   tumbaco: [-0.212, -78.399],
