@@ -112,6 +112,130 @@ select id, title, address, price, bedrooms, bathrooms, square_feet, property_typ
 from internal.listings
 where status = '1';
 
+-- The clusters of every active listing without filters, kept by the database for the zooms where
+-- a view holds many listings (0 to 12): a view then reads a few hundred cells instead of
+-- aggregating up to every listing. Level = zoom + 2 (cells of 64 px, 4 per 256 px tile);
+-- cx, cy = floor(map_x * 2^level), floor(map_y * 2^level). After every statement that changes
+-- listings, the cells of the changed listings are counted again: the finest level (14) from the
+-- listings, every coarser one from its four children, so a change costs a few small reads and the
+-- cells always equal what counting the listings gives (tests/contract/clusters.test.ts).
+create table internal.listing_cells (
+  level smallint not null,
+  cx integer not null,
+  cy integer not null,
+  n integer not null,
+  n_approximate integer not null,
+  sum_lat double precision not null,
+  sum_lng double precision not null,
+  lat_min double precision not null,
+  lat_max double precision not null,
+  lng_min double precision not null,
+  lng_max double precision not null,
+  price_min numeric,
+  price_max numeric,
+  id_min bigint not null,
+  primary key (level, cx, cy)
+);
+alter table internal.listing_cells enable row level security;
+
+-- counts the cells at and above the given finest cells (level 14, by cx and cy) again
+create or replace function internal.listing_cells_recount(xs integer[], ys integer[])
+returns void
+language plpgsql
+-- whoever changes listings (the seed, an import as service_role) keeps the cells
+security definer
+set search_path = ''
+as $$
+declare
+  lvl integer;
+begin
+  select array_agg(x), array_agg(y) into xs, ys from (select distinct x, y from unnest(xs, ys) u(x, y)) d;
+  if xs is null then return; end if;
+  delete from internal.listing_cells c using unnest(xs, ys) a(cx, cy) where c.level = 14 and c.cx = a.cx and c.cy = a.cy;
+  insert into internal.listing_cells
+  select 14, a.cx, a.cy, count(*), count(*) filter (where l.map_approximate), sum(l.map_lat), sum(l.map_lng),
+         min(l.map_lat), max(l.map_lat), min(l.map_lng), max(l.map_lng), min(l.price), max(l.price), min(l.id)
+  from unnest(xs, ys) a(cx, cy)
+  join internal.listings l
+    on l.country_code = 'EC' and l.status = '1'
+   and l.map_x >= a.cx / 16384.0::double precision and l.map_x < (a.cx + 1) / 16384.0::double precision
+   and l.map_y >= a.cy / 16384.0::double precision and l.map_y < (a.cy + 1) / 16384.0::double precision
+  group by a.cx, a.cy;
+  for lvl in reverse 13 .. 2 loop
+    select array_agg(x), array_agg(y) into xs, ys from (select distinct x >> 1 as x, y >> 1 as y from unnest(xs, ys) u(x, y)) d;
+    delete from internal.listing_cells c using unnest(xs, ys) a(cx, cy) where c.level = lvl and c.cx = a.cx and c.cy = a.cy;
+    insert into internal.listing_cells
+    select lvl, a.cx, a.cy, sum(c.n), sum(c.n_approximate), sum(c.sum_lat), sum(c.sum_lng),
+           min(c.lat_min), max(c.lat_max), min(c.lng_min), max(c.lng_max), min(c.price_min), max(c.price_max), min(c.id_min)
+    from unnest(xs, ys) a(cx, cy)
+    join internal.listing_cells c on c.level = lvl + 1 and c.cx in (a.cx * 2, a.cx * 2 + 1) and c.cy in (a.cy * 2, a.cy * 2 + 1)
+    group by a.cx, a.cy;
+  end loop;
+end
+$$;
+
+create or replace function internal.listing_cells_changed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  xs integer[];
+  ys integer[];
+begin
+  -- a bulk load (the seed) counts every cell once at its end (internal.listing_cells_rebuild())
+  if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
+  if tg_op = 'INSERT' then
+    select array_agg(floor(map_x * 16384)::integer), array_agg(floor(map_y * 16384)::integer) into xs, ys from new_rows where country_code = 'EC' and status = '1';
+  elsif tg_op = 'DELETE' then
+    select array_agg(floor(map_x * 16384)::integer), array_agg(floor(map_y * 16384)::integer) into xs, ys from old_rows where country_code = 'EC' and status = '1';
+  else
+    -- a listing that moved, changed price or became (in)active: its old and its new cell
+    select array_agg(floor(x * 16384)::integer), array_agg(floor(y * 16384)::integer) into xs, ys from (
+      select o.map_x as x, o.map_y as y
+      from old_rows o join new_rows n using (id)
+      where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate) is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate)
+        and o.country_code = 'EC' and o.status = '1'
+      union all
+      select n.map_x, n.map_y
+      from old_rows o join new_rows n using (id)
+      where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate) is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate)
+        and n.country_code = 'EC' and n.status = '1'
+    ) changed;
+  end if;
+  if xs is not null then perform internal.listing_cells_recount(xs, ys); end if;
+  return null;
+end
+$$;
+
+create trigger listing_cells_insert after insert on internal.listings referencing new table as new_rows for each statement execute function internal.listing_cells_changed();
+create trigger listing_cells_update after update on internal.listings referencing old table as old_rows new table as new_rows for each statement execute function internal.listing_cells_changed();
+create trigger listing_cells_delete after delete on internal.listings referencing old table as old_rows for each statement execute function internal.listing_cells_changed();
+
+-- every cell counted again from the listings: after a bulk load that deferred them
+create or replace function internal.listing_cells_rebuild()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  xs integer[];
+  ys integer[];
+begin
+  delete from internal.listing_cells;
+  select array_agg(floor(map_x * 16384)::integer), array_agg(floor(map_y * 16384)::integer) into xs, ys
+  from internal.listings where country_code = 'EC' and status = '1';
+  if xs is not null then perform internal.listing_cells_recount(xs, ys); end if;
+end
+$$;
+
+revoke execute on function internal.listing_cells_rebuild() from public;
+
+-- the listings already there
+select internal.listing_cells_rebuild();
+
 -- The filters are the search's (docs/product.md §5, §7) with the values the browser already
 -- dropped left out (widgets/lib/data/listings.ts, clusterArgs): property type and city match a
 -- part of the text, literally (%, _ and \ are plain characters), city accent- and case-blind;
@@ -149,37 +273,67 @@ returns table (
   id bigint,
   approximate boolean
 )
-language sql
+language plpgsql
 stable
-parallel safe
+-- it reads the kept cells (internal.listing_cells) for the public key; it reads nothing else that
+-- key could not read itself (public.listings)
+security definer
 set search_path = ''
 as $$
-  -- the visible area in Web Mercator, and cells of 64 px: 4 per 256 px tile, 2^zoom tiles across
-  select count(*) as count,
-         avg(l.map_lat) as lat, avg(l.map_lng) as lng,
-         min(l.map_lat) as lat_min, max(l.map_lat) as lat_max, min(l.map_lng) as lng_min, max(l.map_lng) as lng_max,
-         min(l.price) as price_from, max(l.price) as price_to,
-         case when count(*) = 1 then min(l.id) end as id,
-         bool_and(l.map_approximate) as approximate
-  from public.listings l
-  where l.country_code = 'EC' and l.status = '1'
-    and l.map_x >= (view_west + 180) / 360 and l.map_x <= (view_east + 180) / 360
-    and l.map_y >= (1 - ln(tan(radians(least(85.0511, greatest(-85.0511, view_north)))) + 1 / cos(radians(least(85.0511, greatest(-85.0511, view_north))))) / pi()) / 2
-    and l.map_y <= (1 - ln(tan(radians(least(85.0511, greatest(-85.0511, view_south)))) + 1 / cos(radians(least(85.0511, greatest(-85.0511, view_south))))) / pi()) / 2
-    and (listing_clusters.property_type is null or l.property_type ilike '%' || replace(replace(replace(listing_clusters.property_type, '\', '\\'), '%', '\%'), '_', '\_') || '%')
-    and (price_min is null or l.price >= price_min)
-    and (price_max is null or l.price <= price_max)
-    and (beds_min is null or l.bedrooms >= beds_min)
-    and (baths_min is null or l.bathrooms >= baths_min)
-    and (area_min is null or l.square_feet >= area_min)
-    and (area_max is null or l.square_feet <= area_max)
-    and (listing_clusters.city is null or l.city_search like '%' || replace(replace(replace(public.search_fold(listing_clusters.city), '\', '\\'), '%', '\%'), '_', '\_') || '%')
-    and (agent is null or l.agent_id = agent)
-    and (area_south is null or l.lat >= area_south)
-    and (area_north is null or l.lat <= area_north)
-    and (area_west is null or l.lng >= area_west)
-    and (area_east is null or l.lng <= area_east)
-  group by floor(l.map_x * power(2, least(greatest(zoom, 0), 24) + 2)), floor(l.map_y * power(2, least(greatest(zoom, 0), 24) + 2))
+declare
+  -- cells of 64 px: 4 per 256 px tile, 2^zoom tiles across the world
+  cells double precision := power(2, least(greatest(zoom, 0), 24) + 2);
+  -- the visible area in Web Mercator
+  x0 double precision := (view_west + 180) / 360;
+  x1 double precision := (view_east + 180) / 360;
+  y0 double precision := (1 - ln(tan(radians(least(85.0511, greatest(-85.0511, view_north)))) + 1 / cos(radians(least(85.0511, greatest(-85.0511, view_north))))) / pi()) / 2;
+  y1 double precision := (1 - ln(tan(radians(least(85.0511, greatest(-85.0511, view_south)))) + 1 / cos(radians(least(85.0511, greatest(-85.0511, view_south))))) / pi()) / 2;
+  conditions text := '';
+begin
+  -- whole cells: every cell the area touches, with all its listings (the kept cells and the
+  -- counted ones agree; the map asks for whole tiles anyway)
+  x0 := floor(x0 * cells) / cells;
+  y0 := floor(y0 * cells) / cells;
+  x1 := (floor(x1 * cells) + 1) / cells;
+  y1 := (floor(y1 * cells) + 1) / cells;
+  if zoom between 0 and 12 and num_nonnulls(property_type, price_min, price_max, beds_min, baths_min, area_min, area_max, city, agent, area_west, area_south, area_east, area_north) = 0 then
+    return query
+      select c.n::bigint, c.sum_lat / c.n, c.sum_lng / c.n, c.lat_min, c.lat_max, c.lng_min, c.lng_max, c.price_min, c.price_max,
+             case when c.n = 1 then c.id_min end, c.n_approximate = c.n
+      from internal.listing_cells c
+      where c.level = zoom + 2 and c.cx >= floor(x0 * cells) and c.cx < floor(x1 * cells) and c.cy >= floor(y0 * cells) and c.cy < floor(y1 * cells);
+    return;
+  end if;
+  -- only the filters given become conditions, so each call is planned for what it asks (a
+  -- condition "x is null or ..." per filter would be read for every listing)
+  if property_type is not null then conditions := conditions || ' and l.property_type ilike $6'; end if;
+  if price_min is not null then conditions := conditions || ' and l.price >= $7'; end if;
+  if price_max is not null then conditions := conditions || ' and l.price <= $8'; end if;
+  if beds_min is not null then conditions := conditions || ' and l.bedrooms >= $9'; end if;
+  if baths_min is not null then conditions := conditions || ' and l.bathrooms >= $10'; end if;
+  if area_min is not null then conditions := conditions || ' and l.square_feet >= $11'; end if;
+  if area_max is not null then conditions := conditions || ' and l.square_feet <= $12'; end if;
+  if city is not null then conditions := conditions || ' and l.city_search like $13'; end if;
+  if agent is not null then conditions := conditions || ' and l.agent_id = $14'; end if;
+  if area_south is not null then conditions := conditions || ' and l.lat >= $15'; end if;
+  if area_north is not null then conditions := conditions || ' and l.lat <= $16'; end if;
+  if area_west is not null then conditions := conditions || ' and l.lng >= $17'; end if;
+  if area_east is not null then conditions := conditions || ' and l.lng <= $18'; end if;
+  return query execute
+    'select count(*), sum(l.map_lat) / count(*), sum(l.map_lng) / count(*),
+            min(l.map_lat), max(l.map_lat), min(l.map_lng), max(l.map_lng), min(l.price), max(l.price),
+            case when count(*) = 1 then min(l.id) end, bool_and(l.map_approximate)
+     from public.listings l
+     where l.country_code = ''EC'' and l.status = ''1''
+       and l.map_x >= $1 and l.map_x < $2 and l.map_y >= $3 and l.map_y < $4' || conditions || '
+     group by floor(l.map_x * $5), floor(l.map_y * $5)'
+    using x0, x1, y0, y1, cells,
+      -- part of the text, literally: %, _ and \ are plain characters; the city accent- and case-blind
+      '%' || replace(replace(replace(property_type, '\', '\\'), '%', '\%'), '_', '\_') || '%',
+      price_min, price_max, beds_min, baths_min, area_min, area_max,
+      '%' || replace(replace(replace(public.search_fold(city), '\', '\\'), '%', '\%'), '_', '\_') || '%',
+      agent, area_south, area_north, area_west, area_east;
+end
 $$;
 
 revoke execute on function public.listing_clusters from public;

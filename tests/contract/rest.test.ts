@@ -134,7 +134,11 @@ for (const kind of ['pglite', 'postgres'] as const) {
         // a city's view at street level: only what lies in it, each listing alone or in its cell
         const quito: MapView = { zoom: 15, bbox: [-78.52, -0.22, -78.45, -0.15] };
         const near = await getMapClusters(rest, filters, quito);
-        const inView = 'map_lng between -78.52 and -78.45 and map_lat between -0.22 and -0.15';
+        // whole 64 px cells: every cell the view touches, with all its listings (docs/decisions.md #20)
+        const grid = 2 ** (15 + 2);
+        const mx = (lng: number) => Math.floor(((lng + 180) / 360) * grid);
+        const my = (lat: number) => Math.floor(((1 - Math.log(Math.tan((lat * Math.PI) / 180) + 1 / Math.cos((lat * Math.PI) / 180)) / Math.PI) / 2) * grid);
+        const inView = `floor(map_x * ${grid}) between ${mx(-78.52)} and ${mx(-78.45)} and floor(map_y * ${grid}) between ${my(-0.15)} and ${my(-0.22)}`;
         expect(near.reduce((n, c) => n + c.count, 0)).toBe(await expectedCount(`(${where}) and ${inView}`));
         const singles = near.filter((c) => c.count === 1).map((c) => c.id);
         if (singles.length) {

@@ -212,13 +212,21 @@ test.describe('property search', () => {
 test.describe('the map in the search', () => {
   test('falls back to the simplified map with a warning when it cannot load, and retries once', async ({ page, data }) => {
     let requests = 0;
+    // the first load of the map fails once the results are there (on a busy machine they could
+    // otherwise come after the retry, and the fallback would have nothing to list)
+    let resultsShown = () => {};
+    const results = new Promise<void>((r) => (resultsShown = r));
     // the retry asks for the chunk under a new URL (?retry=1): a browser may keep a failed module
-    await page.route(/\/chunks\/ol-map-[\w-]+\.js(\?retry=\d+)?$/, (route) => {
+    await page.route(/\/chunks\/ol-map-[\w-]+\.js(\?retry=\d+)?$/, async (route) => {
       requests++;
-      return requests === 1 ? route.abort('failed') : route.continue();
+      if (requests > 1) return route.continue();
+      await results;
+      return route.abort('failed');
     });
     await page.goto(`${data.url}/search-properties?city=Salinas`);
     const el = page.locator('exp-property-search');
+    await expect(el.locator('[part~="card"]').first()).toBeVisible();
+    resultsShown();
     const fallback = el.locator('[part="map-fallback"]');
     await expect(fallback).toBeVisible();
     await expect(fallback.locator('li')).toHaveCount(6);
