@@ -25,7 +25,7 @@ import { listingPath } from '../supabase/functions/_shared/protocol/site-urls.ts
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium.ts';
 
 const STATIC_PAGES = ['/', '/search-properties', '/findanagent', '/about'];
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export const LIGHTHOUSE_TARGETS = { performance: 90, accessibility: 95, 'best-practices': 95, seo: 95 } as const;
 /** a listing's own page is what search engines and link previews land on (docs/decisions.md #18) */
@@ -47,6 +47,8 @@ export async function tileStandIn(): Promise<{ port: number; close(): void }> {
 }
 
 interface PageResult {
+  /** the longest main-thread tasks of the last run, with the script they are charged to */
+  longTasks?: Array<{ url: string; startMs: number; durationMs: number }>;
   scores: Record<string, number>;
   runs: Array<Record<string, number>>;
   metrics: Record<string, number>;
@@ -66,7 +68,10 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
   const [listing] = (await db.admin.query(
     "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and agent_id is not null and jsonb_typeof(images) = 'array' order by id limit 1",
   )) as Array<{ id: string; title: string }>;
-  const PAGES = [...STATIC_PAGES, '/findanagent/1', listingPath(String(listing?.id), listing?.title, 'en'), listingPath(String(listing?.id), listing?.title, 'es')];
+  const ALL_PAGES = [...STATIC_PAGES, '/findanagent/1', listingPath(String(listing?.id), listing?.title, 'en'), listingPath(String(listing?.id), listing?.title, 'es')];
+  // LIGHTHOUSE_PAGES=/search-properties,/ looks at some pages only (while working on them)
+  const only = process.env.LIGHTHOUSE_PAGES?.split(',').filter(Boolean);
+  const PAGES = only?.length ? ALL_PAGES.filter((p) => only.includes(p)) : ALL_PAGES;
   const tiles = await tileStandIn();
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
@@ -78,6 +83,7 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
       const runs: Array<Record<string, number>> = [];
       const metrics: Array<Record<string, number>> = [];
       const failed = new Map<string, Set<string>>();
+      let longTasks: PageResult['longTasks'] = [];
       for (let i = 0; i < RUNS; i++) {
         const result = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
         const lhr = result?.lhr;
@@ -85,6 +91,8 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
         if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         runs.push(Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])));
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+        const tasks = ((lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? []).map((t) => ({ url: t.url.replace(server.url, ''), startMs: Math.round(t.startTime), durationMs: Math.round(t.duration) }));
+        longTasks = tasks.sort((a, b) => b.durationMs - a.durationMs).slice(0, 8);
         metrics.push({
           fcpMs: audit('first-contentful-paint'),
           lcpMs: audit('largest-contentful-paint'),
@@ -105,6 +113,7 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
         console.log(`[bench] lighthouse ${path} run ${i + 1}/${RUNS}: ${CATEGORIES.map((c) => `${c} ${runs[i]?.[c]}`).join(', ')}`);
       }
       pages[path] = {
+        longTasks,
         scores: Object.fromEntries(CATEGORIES.map((c) => [c, median(runs.map((r) => r[c] as number))])),
         runs,
         metrics: Object.fromEntries(Object.keys(metrics[0] ?? {}).map((k) => [k, Math.round(median(metrics.map((m) => m[k] as number)) * 1000) / 1000])),

@@ -61,7 +61,7 @@ export interface MapCell {
 export type CellLoader = (view: { zoom: number; bbox: [number, number, number, number] }, signal: AbortSignal) => Promise<MapCell[]>;
 
 /** The cells are asked for after the view has rested this long (ms). */
-export const CELLS_DEBOUNCE = 80;
+export const CELLS_DEBOUNCE = 30;
 const CELL_CACHE = 60;
 
 export interface MapLabels {
