@@ -5,10 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { openPglite } from '../../server/db/pglite.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
-import { migrate, reseed } from '../../server/db/setup.ts';
-import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
+import { reseed } from '../../server/db/setup.ts';
+import { migratedDatabase } from '../support/postgres.ts';
 
 type Cell = {
   level: number;
@@ -53,19 +51,13 @@ async function expectKeptEqualsCounted(db: Database): Promise<number> {
 
 describe.each(['pglite', 'postgres'] as const)('the kept map cells on %s', (kind) => {
   let db: Database;
-  let database: PostgresDatabase | undefined;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    if (kind === 'pglite') db = await openPglite(null);
-    else {
-      database = await postgresDatabase();
-      db = await openPostgres(database.url);
-    }
-    await migrate(db);
+    ({ db, close } = await migratedDatabase(kind));
     await reseed(db, 1800);
   }, 180_000);
   afterAll(async () => {
-    await db?.close();
-    await database?.drop();
+    await close?.();
   });
 
   it('equal the counted cells after the seed', async () => {

@@ -5,13 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { openPglite } from '../../server/db/pglite.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
-import { migrate } from '../../server/db/setup.ts';
 import { listingPosition } from '../../supabase/functions/_shared/protocol/listing.ts';
 import { CENTROIDS } from '../../supabase/functions/_shared/protocol/places.ts';
 import { fold, parseCoordinate } from '../../supabase/functions/_shared/protocol/text.ts';
-import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
+import { migratedDatabase } from '../support/postgres.ts';
 
 /** [text, its folded form]: every Spanish accented letter, ñ, ü, upper case, and a few beyond */
 export const FOLD_CASES: Array<[string, string]> = [
@@ -81,18 +78,12 @@ export const POSITION_CASES: Array<[number, string | null, string | null, string
 
 describe.each(['pglite', 'postgres'] as const)('search_fold() and parse_coordinate() on %s agree with the TypeScript rules', (kind) => {
   let db: Database;
-  let database: PostgresDatabase | undefined;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    if (kind === 'pglite') db = await openPglite(null);
-    else {
-      database = await postgresDatabase();
-      db = await openPostgres(database.url);
-    }
-    await migrate(db);
+    ({ db, close } = await migratedDatabase(kind));
   }, 120_000);
   afterAll(async () => {
-    await db?.close();
-    await database?.drop();
+    await close?.();
   });
 
   it('folds every case the same way', async () => {

@@ -12,7 +12,11 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Database } from '../../server/db/database.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedPostgres } from '../../server/db/embedded-postgres.ts';
+import { openPglite } from '../../server/db/pglite.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { migrate } from '../../server/db/setup.ts';
 
 export { freePort };
 
@@ -69,6 +73,20 @@ export async function postgresDatabase(): Promise<PostgresDatabase> {
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
+    },
+  };
+}
+
+/** A migrated database of either kind (PGlite in memory, or a fresh PostgreSQL), and how to let it go. */
+export async function migratedDatabase(kind: 'pglite' | 'postgres'): Promise<{ db: Database; close(): Promise<void> }> {
+  const database = kind === 'postgres' ? await postgresDatabase() : undefined;
+  const db = database ? await openPostgres(database.url) : await openPglite(null);
+  await migrate(db);
+  return {
+    db,
+    async close() {
+      await db.close();
+      await database?.drop();
     },
   };
 }

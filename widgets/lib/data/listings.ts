@@ -55,18 +55,7 @@ interface Filterable {
 const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
-export interface AppliedFilters {
-  propertyType?: string;
-  minPrice?: number;
-  maxPrice?: number;
-  beds?: number;
-  baths?: number;
-  minSqft?: number;
-  maxSqft?: number;
-  city?: string;
-  agentId?: string;
-  bbox?: [number, number, number, number];
-}
+export type AppliedFilters = Pick<SearchFilters, 'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'agentId' | 'bbox'>;
 
 export function appliedFilters(f: SearchFilters): AppliedFilters {
   const out: AppliedFilters = {};
