@@ -1,18 +1,34 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { ecuadorOutline, olWithoutFlatStyles } from './scripts/ecuador-outline.ts';
-import { siteHead, widgetLocales } from './scripts/site-html.ts';
+import { ecuadorOutline } from './scripts/ecuador-outline.ts';
+import { olTrim } from './scripts/ol-trim.ts';
+import { inlineSiteCss, siteHead, widgetLocales } from './scripts/site-html.ts';
 import { widgetStyles } from './scripts/widget-styles.ts';
+import { widgetTexts } from './scripts/widget-texts.ts';
 
 const here = import.meta.dirname;
 
 /**
- * The shared runtime chunk every element needs: React, i18next, the data client, our compiled styles and our
- * element infrastructure. Everything else (listing UI, the map, ...) is split by use.
+ * The shared runtime chunk every element needs: React, i18next, the data client, the shared English texts and our
+ * element infrastructure. Everything else (each element's utilities and texts, listing UI, the map, ...) is split by use.
  */
 const RUNTIME =
-  /node_modules[\\/](react|react-dom|scheduler|@r2wc|i18next|@supabase|@preact|use-sync-external-store)[\\/]|widgets[\\/]locales[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/]client\.ts$|virtual:exp-utilities/;
+  /node_modules[\\/](react|react-dom|scheduler|@r2wc|i18next|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|supabase[\\/]functions[\\/]_shared[\\/]protocol[\\/](format|text|safe-urls)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
+
+/**
+ * @preact/signals-react reaches React's useSyncExternalStore through the `use-sync-external-store`
+ * shim (for React before 18); React 19 has it, so the shim's wrapper is left out of the runtime.
+ */
+function syncExternalStoreFromReact(): Plugin {
+  const id = '\0exp-use-sync-external-store';
+  return {
+    name: 'exp-use-sync-external-store',
+    enforce: 'pre',
+    resolveId: (source) => (/^use-sync-external-store\/shim(\/index\.js)?$/.test(source) ? id : undefined),
+    load: (resolved) => (resolved === id ? "export { useSyncExternalStore } from 'react';" : undefined),
+  };
+}
 
 /** The hostile demo's own libraries (another React, another i18next), served as the host's scripts. */
 function hostLibraries(): Plugin {
@@ -65,7 +81,7 @@ export default defineConfig(({ mode }): UserConfig => {
     return {
       ...common,
       // the outline plugins serve `npm run dev`, where the pages load the elements from source
-      plugins: [siteHead(), widgetStyles(), ecuadorOutline({ asset: false }), olWithoutFlatStyles()],
+      plugins: [siteHead(), inlineSiteCss(), widgetStyles(), widgetTexts(), ecuadorOutline({ asset: false }), olTrim()],
       root: resolve(here, 'site'),
       publicDir: resolve(here, 'site/public'),
       base: '/',
@@ -83,7 +99,7 @@ export default defineConfig(({ mode }): UserConfig => {
   return {
     ...common,
     define: { ...common.define, 'import.meta.env.EXP_TEST_HOOKS': JSON.stringify(testHooks) },
-    plugins: [widgetLocales(), widgetStyles(), ecuadorOutline({ asset: !single }), olWithoutFlatStyles()],
+    plugins: [syncExternalStoreFromReact(), widgetLocales(), widgetStyles(), widgetTexts(), ecuadorOutline({ asset: !single }), olTrim()],
     // assets are found relative to the chunk that needs them (import.meta.url), from any origin
     base: './',
     publicDir: false,

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { widgetStyles } from './scripts/widget-styles.ts';
+import { widgetTexts } from './scripts/widget-texts.ts';
 
 export default defineConfig({
-  plugins: [widgetStyles()],
+  plugins: [widgetStyles(), widgetTexts()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   test: {
     reporters: ['default', './tests/support/vitest-counts-reporter.ts'],

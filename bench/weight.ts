@@ -14,7 +14,7 @@ const name = (url: string) => new URL(url).pathname.replace(/^\/widgets\//, '').
 
 export async function benchWeight(): Promise<Record<string, unknown>> {
   const db = await openPglite(null);
-  const server = await startServer({ db, port: 0, seedListings: 300 });
+  const server = await startServer({ db, port: 0 });
   await server.ready;
   const browser = await chromium.launch(launchOptions);
   const pages: Record<string, PageWeight> = {};

@@ -88,24 +88,3 @@ export function ecuadorOutline(options: { asset: boolean }): Plugin {
     },
   };
 }
-
-/**
- * OpenLayers' vector layers import the flat-style compiler (an expression language, ~5 KB gzip)
- * for styles given as plain objects. Ours are Style objects and style functions only, so the
- * map chunk gets a stub that says so if it were ever reached.
- */
-export function olWithoutFlatStyles(): Plugin {
-  const stub = '\0ol-flat-style-stub';
-  return {
-    name: 'ol-without-flat-styles',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (source === '../render/canvas/style.js' && importer && /[\\/]ol[\\/]layer[\\/]BaseVector\.js$/.test(importer)) return stub;
-      return undefined;
-    },
-    load(id) {
-      if (id !== stub) return undefined;
-      return "export function flatStyleLikeToStyleFunction() { throw new Error('Flat styles are not bundled: pass ol/style Style objects or functions.'); }";
-    },
-  };
-}

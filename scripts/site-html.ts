@@ -147,7 +147,7 @@ export function siteHead(): Plugin {
           { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' as const },
           ...(route ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const })) : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
           { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' as const },
-          ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, 'vite-ignore': '' }, injectTo: 'head' as const })),
+          ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' }, injectTo: 'head' as const })),
           { tag: 'script', attrs: { type: 'module', src: '/site.ts' }, injectTo: 'head' as const },
         ];
         return { html: filled, tags };
@@ -170,6 +170,29 @@ export function widgetLocales(): Plugin {
       if (!/[\\/]widgets[\\/]locales[\\/](en|es)\.json$/.test(id)) return null;
       const { site: _site, ...rest } = JSON.parse(code) as Dict;
       return { code: JSON.stringify(rest), map: null };
+    },
+  };
+}
+
+/**
+ * The site's stylesheet written into each page's head instead of linked: a linked stylesheet blocks
+ * the first paint until it arrives, and on a phone's connection it shares the line with the
+ * element chunks the page preloads (about 4 KB gzip, so every page carries it; docs/architecture.md).
+ */
+export function inlineSiteCss(): Plugin {
+  return {
+    name: 'exp-inline-site-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        return html.replace(/<link rel="stylesheet"[^>]*?href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+          const asset = ctx.bundle?.[file];
+          if (!asset || asset.type !== 'asset') return tag;
+          const css = String(typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source));
+          return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+        });
+      },
     },
   };
 }

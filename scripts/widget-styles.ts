@@ -1,18 +1,17 @@
 /**
- * The elements' utility classes compiled at build time (docs/decisions.md #19): every word of the
- * widgets' sources that twind (widgets/lib/twind-config.ts) knows as a class becomes CSS, in one
- * stylesheet the elements adopt (widgets/lib/styles.ts imports it as `virtual:exp-utilities`). No
- * class is built from pieces at run time in our code, so every class an element can show is a
- * whole word of its source. Words that are not classes make no CSS.
+ * The elements' utility classes compiled at build time (docs/decisions.md #19): every word of an
+ * element's sources (the files it can run, scripts/element-graph.ts) that twind
+ * (widgets/lib/twind-config.ts) knows as a class becomes CSS, in one stylesheet per element that its
+ * shadow roots adopt (`import utilities from 'virtual:exp-utilities/<element>'` in its registration
+ * file). No class is built from pieces at run time in our code, so every class an element can show
+ * is a whole word of its sources. Words that are not classes make no CSS.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { stringify, twind, virtual } from '@twind/core';
-import type { Plugin, ViteDevServer } from 'vite';
+import type { Plugin } from 'vite';
 import { twindConfig } from '../widgets/lib/twind-config.ts';
-
-const root = resolve(import.meta.dirname, '..');
-const WIDGETS = join(root, 'widgets');
+import { unitFiles, unitModules, WIDGETS } from './element-graph.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -30,10 +29,39 @@ export function candidateClasses(text: string): Set<string> {
   return words;
 }
 
-/** The CSS of every class the widgets use (twind's preflight first), as twind wrote it at run time. */
-export function compileWidgetCss(): { css: string; classes: number } {
+/** The HTML tags the sources write (`<button`, `createElement('canvas')`). */
+export function tagsIn(text: string): Set<string> {
+  const tags = new Set<string>();
+  for (const m of text.matchAll(/<([a-z][a-z0-9]*)[\s>/]|createElement\(\s*['"]([a-z][a-z0-9]*)['"]/g)) tags.add((m[1] ?? m[2]) as string);
+  return tags;
+}
+
+/**
+ * Whether a rule of twind's preflight (the base rules before the utilities) can match in the
+ * sources' shadow roots: never one for html or body (a shadow root has neither) or for the
+ * backdrop's variables (no utility styles a backdrop), nor one whose every selector names a tag
+ * the sources never write (`pre`, `table`, `sub`, ...). Rules of classes and at-rules always stay.
+ */
+export function preflightRuleUsed(rule: string, tags: Set<string>): boolean {
+  const selector = rule.slice(0, rule.indexOf('{')).trim();
+  if (selector.startsWith('@') || /\.[\w\\-]/.test(selector)) return true;
+  return selector.split(',').some((part) => {
+    const p = part.trim();
+    const tag = /^[a-z][a-z0-9-]*/.exec(p)?.[0];
+    if (!tag) return !p.startsWith('::backdrop') && !p.startsWith(':-moz');
+    return tag !== 'html' && tag !== 'body' && tags.has(tag);
+  });
+}
+
+/** The CSS of every class the given sources use (all widgets by default; twind's preflight first), as twind wrote it at run time. */
+export function compileWidgetCss(files: string[] = sources(WIDGETS)): { css: string; classes: number } {
   const words = new Set<string>();
-  for (const file of sources(WIDGETS)) for (const w of candidateClasses(readFileSync(file, 'utf8'))) words.add(w);
+  const tags = new Set<string>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const w of candidateClasses(text)) words.add(w);
+    for (const t of tagsIn(text)) tags.add(t);
+  }
   const tw = twind(twindConfig, virtual());
   const warn = console.warn;
   const emitWarning = process.emitWarning;
@@ -51,29 +79,21 @@ export function compileWidgetCss(): { css: string; classes: number } {
     console.warn = warn;
     process.emitWarning = emitWarning;
   }
-  return { css: stringify(tw.target), classes };
+  return { css: stringify(tw.target.filter((rule) => preflightRuleUsed(rule, tags))), classes };
 }
 
-const ID = 'virtual:exp-utilities';
-const RESOLVED = `\0${ID}`;
+const PREFIX = 'virtual:exp-utilities/';
 
-/** `import css from 'virtual:exp-utilities'`: the compiled utilities; recompiled when a widget changes in dev. */
+/** The utilities of one element (or lazily loaded part, `lazy/<path>`): the classes of the files it runs. */
+export function elementCss(name: string): string {
+  return compileWidgetCss(unitFiles(name)).css;
+}
+
+/**
+ * `import css from 'virtual:exp-utilities/<element>'`: that element's utilities (an element
+ * passes them to defineElement); `virtual:exp-utilities/lazy/<path>`: a lazily loaded part's
+ * (it adopts them with useStyles). Recompiled when a widget changes in dev.
+ */
 export function widgetStyles(): Plugin {
-  let server: ViteDevServer | undefined;
-  return {
-    name: 'exp-widget-styles',
-    resolveId: (id) => (id === ID ? RESOLVED : undefined),
-    load(id) {
-      if (id !== RESOLVED) return undefined;
-      return `export default ${JSON.stringify(compileWidgetCss().css)};`;
-    },
-    configureServer(dev) {
-      server = dev;
-    },
-    watchChange(id) {
-      if (!server || !id.startsWith(WIDGETS) || !/\.tsx?$/.test(id)) return;
-      const mod = server.moduleGraph.getModuleById(RESOLVED);
-      if (mod) server.moduleGraph.invalidateModule(mod);
-    },
-  };
+  return unitModules('exp-widget-styles', PREFIX, elementCss);
 }

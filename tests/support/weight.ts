@@ -16,9 +16,9 @@ export const WEIGHT_BUDGETS = {
   /** the one script every partner page pays for */
   entry: 10 * 1024,
   /** a page with only <exp-agent-directory> */
-  directory: 140 * 1024,
+  directory: 105 * 1024,
   /** a page with <exp-property-search> and its map */
-  search: 260 * 1024,
+  search: 200 * 1024,
 } as const;
 
 export const WEIGHT_PAGES = {

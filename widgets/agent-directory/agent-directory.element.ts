@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { agentDirectoryAttributes } from './agent-directory.attributes.ts';
 import { AgentDirectory } from './agent-directory.tsx';
+import texts from 'virtual:exp-texts/agent-directory';
+import utilities from 'virtual:exp-utilities/agent-directory';
 
 export interface AgentSearchDetail {
   /** the text searched (empty: all agents) */
@@ -48,6 +50,9 @@ declare module '../lib/events.ts' {
  */
 defineElement({
   tag: 'exp-agent-directory',
+  utilities,
+  texts,
   attributes: agentDirectoryAttributes,
   component: AgentDirectory,
+  reserve: '100vh',
 });

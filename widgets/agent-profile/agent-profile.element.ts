@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { agentProfileAttributes } from './agent-profile.attributes.ts';
 import { AgentProfile } from './agent-profile.tsx';
+import texts from 'virtual:exp-texts/agent-profile';
+import utilities from 'virtual:exp-utilities/agent-profile';
 
 /**
  * An agent's full profile: name, contact card, about, languages, specializations, certifications,
@@ -30,6 +32,9 @@ import { AgentProfile } from './agent-profile.tsx';
  */
 defineElement({
   tag: 'exp-agent-profile',
+  utilities,
+  texts,
   attributes: agentProfileAttributes,
   component: AgentProfile,
+  reserve: '100vh',
 });

@@ -11,14 +11,14 @@ import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { agentJsonLd, useStructuredData } from '../lib/structured-data.ts';
+import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatCount } from '../lib/format.ts';
 import { InquiryForm } from '../lib/inquiry/inquiry-form.tsx';
 import { AgentAvatar, ContactList } from '../lib/listing/agent-contact.tsx';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
-import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
+import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { siteUrl } from '../lib/site-links.ts';
 import { Dialog } from '../lib/ui/dialog.tsx';
 import { ChevronLeft, CloseIcon, GlobeIcon } from '../lib/ui/icons.tsx';
@@ -73,7 +73,8 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
     if (state.status === 'ready') void loadPage(1);
   }, [state.status, loadPage]);
 
-  const structured = useMemo(() => (state.profile ? agentJsonLd(state.profile, new URL(siteUrl(`/findanagent/${state.profile.id}`, site, lang), location.href).href) : null), [state.profile, site, lang]);
+  const profile = state.profile;
+  const structured = useCallback((b: Builders) => (profile ? b.agentJsonLd(profile, new URL(siteUrl(`/findanagent/${profile.id}`, site, lang), location.href).href) : null), [profile, site, lang]);
   useStructuredData(host, structuredData, structured);
 
   const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);

@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { featuredListingsAttributes } from './featured-listings.attributes.ts';
 import { FeaturedListings } from './featured-listings.tsx';
+import texts from 'virtual:exp-texts/featured-listings';
+import utilities from 'virtual:exp-utilities/featured-listings';
 
 /**
  * The newest active listings in Ecuador (optionally of one community) as cards that open the
@@ -24,6 +26,9 @@ import { FeaturedListings } from './featured-listings.tsx';
  */
 defineElement({
   tag: 'exp-featured-listings',
+  utilities,
+  texts,
   attributes: featuredListingsAttributes,
   component: FeaturedListings,
+  reserve: '520px',
 });

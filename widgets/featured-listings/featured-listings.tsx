@@ -10,7 +10,7 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
-import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
+import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { ChevronRight } from '../lib/ui/icons.tsx';
 import type { featuredListingsAttributes } from './featured-listings.attributes.ts';
 

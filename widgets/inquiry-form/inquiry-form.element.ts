@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { inquiryFormAttributes } from './inquiry-form.attributes.ts';
 import { InquiryFormElement } from './inquiry-form.tsx';
+import texts from 'virtual:exp-texts/inquiry-form';
+import utilities from 'virtual:exp-utilities/inquiry-form';
 
 /**
  * The inquiry form: name and e-mail required, phone and message optional, translated validation.
@@ -22,6 +24,8 @@ import { InquiryFormElement } from './inquiry-form.tsx';
  */
 defineElement({
   tag: 'exp-inquiry-form',
+  utilities,
+  texts,
   attributes: inquiryFormAttributes,
   component: InquiryFormElement,
 });

@@ -2,6 +2,8 @@ import { defineElement } from '../lib/element.tsx';
 import type { Lang } from '../lib/i18n.ts';
 import { languageSwitchAttributes } from './language-switch.attributes.ts';
 import { LanguageSwitch } from './language-switch.tsx';
+import texts from 'virtual:exp-texts/language-switch';
+import utilities from 'virtual:exp-utilities/language-switch';
 
 export interface LanguageChangeDetail {
   /** the language the visitor chose */
@@ -30,6 +32,8 @@ declare module '../lib/events.ts' {
  */
 defineElement({
   tag: 'exp-language-switch',
+  utilities,
+  texts,
   attributes: languageSwitchAttributes,
   component: LanguageSwitch,
   inline: true,

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
 import { resolveApiConfig, resolveSiteBase, type ApiConfig } from './config.ts';
 import { defineOnce } from './define.ts';
-import { langEpoch, langOf, translator, watchLang, type Lang } from './i18n.ts';
+import { addTexts, DEFAULT_LANG, langEpoch, langOf, langReady, langsLoaded, translator, watchLang, type Lang } from './i18n.ts';
 import { adoptSheet, baseCss, sheetFor, utilitiesSheet } from './styles.ts';
 import { createToaster, ToastRegion, type Toaster } from './toast.tsx';
 
@@ -56,8 +56,19 @@ export interface ElementDefinition<S extends AttrSchema> {
   component: ComponentType<ElementProps<S>>;
   /** the element's own CSS (its :host rules); the components it renders bring theirs (useStyles) */
   styles?: readonly string[];
+  /** the utilities of the classes the element's files use: `virtual:exp-utilities/<element>` (scripts/widget-styles.ts) */
+  utilities: string;
+  /** the English texts the element's files use: `virtual:exp-texts/<element>` (scripts/widget-texts.ts) */
+  texts: Record<string, unknown>;
   /** inline-level elements (a language switch in a header) */
   inline?: boolean;
+  /**
+   * The height the element holds while it starts (a CSS length), for elements that end up tall:
+   * between the tag being defined and the component's first commit (a background render) the
+   * shadow root would otherwise be empty, and whatever follows on the page would jump up into
+   * view and back down (layout shift).
+   */
+  reserve?: string;
 }
 
 interface AutoloaderLike {
@@ -126,6 +137,7 @@ function AttributeErrors({ errors, t, tag }: { errors: AttrError[]; t: TFunction
  */
 export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): void {
   if (typeof customElements === 'undefined' || customElements.get(def.tag)) return;
+  addTexts(def.texts);
   const schema = { ...commonAttributes, ...def.attributes } as S & typeof commonAttributes;
   const names = Object.keys(schema);
   const Inner = def.component;
@@ -134,9 +146,17 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     useSignals();
     const shadowRoot = container as ShadowRoot;
     const host = shadowRoot.host as HTMLElement;
-    // reading the signal subscribes this element to every `lang` change in the page
+    // reading the signals subscribes this element to every `lang` change in the page and to the
+    // arrival of a language's texts
     void langEpoch.value;
-    const lang = langOf(host);
+    void langsLoaded.value;
+    const wanted = langOf(host);
+    // a language whose texts are still on their way: the element keeps the language it shows (or,
+    // at its start, keeps waiting), then switches once they are here
+    const [shown, setShown] = useState<Lang | null>(null);
+    const have = langReady(wanted);
+    if (have && shown !== wanted) setShown(wanted);
+    const lang = have ? wanted : (shown ?? DEFAULT_LANG);
     const t = useMemo(() => translator(lang), [lang]);
     const snapshot = names.map((n) => host.getAttribute(n)).join('\u0000');
     const { values, errors } = useMemo(() => parseAttributes(schema, (n) => host.getAttribute(n)), [snapshot]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -147,7 +167,8 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     if (errors.length) reportAttributeErrors(def.tag, errors);
     // the component's first render runs as a background (time-sliced) update: a page with several
     // elements never blocks the main thread for long, and the host page stays responsive
-    const ready = useDeferredValue(true, false);
+    const started = useDeferredValue(true, false);
+    const ready = started && (have || shown !== null);
     useLayoutEffect(() => {
       for (const child of [...shadowRoot.children]) if (child.hasAttribute('data-exp-placeholder')) child.remove();
     }, [shadowRoot]);
@@ -160,8 +181,15 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
               <Inner {...(values as ElementProps<S>)} />
             </ErrorBoundary>
           ) : (
-            // until then, what the page put inside the element (a server-rendered listing) stays shown
-            <slot />
+            // until then, what the page put inside the element (a server-rendered listing) stays
+            // shown, in the space the element will take
+            def.reserve ? (
+              <div style={{ display: 'block', minHeight: def.reserve }}>
+                <slot />
+              </div>
+            ) : (
+              <slot />
+            )
           )}
         </div>
         <div className="exp-root exp-overlay" lang={lang}>
@@ -180,12 +208,17 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     constructor() {
       super();
       const root = this.shadowRoot as ShadowRoot;
-      root.adoptedStyleSheets = [...extra.map(sheetFor), utilitiesSheet()];
+      root.adoptedStyleSheets = [...extra.map(sheetFor), utilitiesSheet(def.utilities)];
       // a shadow root hides the element's own content: show it until React's first commit, which
       // removes this slot (a server-rendered page must not blank out and jump while the element starts)
       if (!root.firstChild) {
-        const placeholder = document.createElement('slot');
+        const slot = document.createElement('slot');
+        const placeholder = def.reserve ? document.createElement('div') : slot;
         placeholder.dataset.expPlaceholder = '';
+        if (def.reserve) {
+          placeholder.style.cssText = `display:block;min-height:${def.reserve}`;
+          placeholder.append(slot);
+        }
         root.append(placeholder);
       }
       watchLang(root);

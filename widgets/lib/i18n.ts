@@ -1,7 +1,6 @@
 import i18next, { type TFunction } from 'i18next';
 import { signal } from '@preact/signals-react';
-import en from '../locales/en.json';
-import es from '../locales/es.json';
+import base from 'virtual:exp-texts/base';
 
 export const LANGUAGES = ['en', 'es'] as const;
 export type Lang = (typeof LANGUAGES)[number];
@@ -9,11 +8,13 @@ export const DEFAULT_LANG: Lang = 'en';
 
 /**
  * Our own i18next instance: a host page may run its own i18next, which we must neither use nor
- * disturb. No fallback language: a key missing in Spanish shows the key, never English.
+ * disturb. No fallback language: a key missing in Spanish shows the key, never English. English
+ * comes with the elements; Spanish is downloaded the first time an element is in Spanish
+ * (langReady), so an English page never pays for it.
  */
 export const i18n = i18next.createInstance();
 void i18n.init({
-  resources: { en: { translation: en }, es: { translation: es } },
+  resources: { en: { translation: base } },
   lng: DEFAULT_LANG,
   fallbackLng: false,
   supportedLngs: [...LANGUAGES],
@@ -63,6 +64,51 @@ export function watchLang(root: Document | ShadowRoot): void {
 
 export function translator(lang: Lang): TFunction {
   return i18n.getFixedT(lang);
+}
+
+const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, unknown> }>> = {
+  es: () => import('../locales/es.json'),
+};
+const available = new Set<Lang>(['en']);
+const loading = new Map<Lang, Promise<void>>();
+
+/**
+ * An element's English texts (the groups its files use beyond the shared ones, scripts/widget-texts.ts),
+ * added when the element is defined.
+ */
+export function addTexts(texts: Record<string, unknown>): void {
+  i18n.addResourceBundle('en', 'translation', texts, true, false);
+}
+
+/** Bumped when a language's texts arrive, so the elements waiting for them render. */
+export const langsLoaded = signal(0);
+
+/** Downloads a language's texts (once; a failed download is tried again on the next call). */
+export function loadLang(lang: Lang): Promise<void> {
+  if (available.has(lang) || lang === 'en') return Promise.resolve();
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = loaders[lang]().then(
+      (m) => {
+        i18n.addResourceBundle(lang, 'translation', m.default, true, true);
+        available.add(lang);
+        langsLoaded.value++;
+      },
+      (error: unknown) => {
+        loading.delete(lang);
+        throw error;
+      },
+    );
+    loading.set(lang, pending);
+  }
+  return pending;
+}
+
+/** Whether a language's texts are here; if not, their download starts (langsLoaded says when). */
+export function langReady(lang: Lang): boolean {
+  if (available.has(lang)) return true;
+  loadLang(lang).catch((error: unknown) => console.error(`[exp] the ${lang} texts did not load:`, error));
+  return false;
 }
 
 const STORAGE_KEY = 'exp-lang';

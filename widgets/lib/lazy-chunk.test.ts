@@ -25,6 +25,18 @@ describe('lazyChunk', () => {
     expect(requested).toEqual(['https://cdn.example/widgets/chunks/ol-map-Ab_1.js?retry=1', 'https://cdn.example/widgets/chunks/ol-map-Ab_1.js?retry=2']);
   });
 
+  it('shares a download on its way between callers, and keeps the module once loaded', async () => {
+    let calls = 0;
+    let release = (_: unknown) => {};
+    const load = lazyChunk(() => new Promise((r) => ((release = r), calls++)));
+    const a = load();
+    const b = load();
+    release({ map: true });
+    expect(await a).toBe(await b);
+    expect(await load()).toEqual({ map: true });
+    expect(calls).toBe(1);
+  });
+
   it('after a failure that names no URL, simply loads again', async () => {
     let calls = 0;
     const load = lazyChunk(async () => {

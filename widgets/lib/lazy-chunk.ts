@@ -3,14 +3,16 @@
  * about version 154, Safari) keep a failed module in their module map, so importing the same URL
  * again fails at once without a request. After a failure, the next attempt imports the chunk under
  * a new URL (the URL the browser named in its error, with ?retry=n); its own imports resolve to the
- * modules already loaded. Browsers that name no URL simply import again.
+ * modules already loaded. Browsers that name no URL simply import again. Calls while a download
+ * is on its way share it (a prefetch and the load that needs the chunk make one request).
  */
 const URL_IN_ERROR = /(https?:\/\/[^\s'"]+?\.m?[jt]sx?)(?:[?#][^\s'"]*)?(?=[\s'"]|$)/;
 
 export function lazyChunk<T>(load: () => Promise<T>, importUrl: (url: string) => Promise<unknown> = (url) => import(/* @vite-ignore */ url)): () => Promise<T> {
   let failed: string | undefined;
   let attempt = 0;
-  return async () => {
+  let pending: Promise<T> | undefined;
+  const attemptLoad = async (): Promise<T> => {
     try {
       if (!failed) return await load();
       attempt++;
@@ -19,5 +21,12 @@ export function lazyChunk<T>(load: () => Promise<T>, importUrl: (url: string) =>
       failed ??= URL_IN_ERROR.exec(String((error as Error | undefined)?.message ?? ''))?.[1];
       throw error;
     }
+  };
+  return () => {
+    pending ??= attemptLoad().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
   };
 }

@@ -2,16 +2,22 @@
  * schema.org JSON-LD for what an element shows (the builders: supabase/functions/_shared/protocol/
  * structured-data.ts), written as a `<script type="application/ld+json">` child of the element's
  * host, in the light DOM where search engines read it. Only when the page asks for it
- * (`structured-data="true"`); removed with the element or when the data goes away.
+ * (`structured-data="true"`): the builders are loaded then, so other pages never download them.
+ * Removed with the element or when the data goes away.
  */
 import { useEffect } from 'react';
-import { jsonLdText } from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import type * as StructuredData from '../../supabase/functions/_shared/protocol/structured-data.ts';
+
+export type Builders = typeof StructuredData;
+
+const loadBuilders = () => import('../../supabase/functions/_shared/protocol/structured-data.ts');
 
 const MARK = 'data-exp-structured-data';
 
-export function writeStructuredData(host: HTMLElement, data: unknown): void {
+/** Writes `data` (made by one of the builders) as the host's JSON-LD, or removes it (null). */
+export function writeStructuredData(host: HTMLElement, data: unknown, builders?: Pick<Builders, 'jsonLdText'>): void {
   let script = [...host.children].find((c) => c.hasAttribute(MARK)) as HTMLScriptElement | undefined;
-  if (data == null) {
+  if (data == null || !builders) {
     script?.remove();
     return;
   }
@@ -21,15 +27,29 @@ export function writeStructuredData(host: HTMLElement, data: unknown): void {
     script.setAttribute(MARK, '');
     host.append(script);
   }
-  const text = jsonLdText(data);
+  const text = builders.jsonLdText(data);
   if (script.textContent !== text) script.textContent = text;
 }
 
-export function useStructuredData(host: HTMLElement, enabled: boolean, data: unknown): void {
+/**
+ * Keeps the host's JSON-LD to what `make` builds (null: none), while `enabled`. `make` should be
+ * memoised: a new one writes again.
+ */
+export function useStructuredData(host: HTMLElement, enabled: boolean, make: (builders: Builders) => unknown): void {
   useEffect(() => {
-    writeStructuredData(host, enabled ? data : null);
-  }, [host, enabled, data]);
+    if (!enabled) {
+      writeStructuredData(host, null);
+      return;
+    }
+    let live = true;
+    loadBuilders()
+      .then((builders) => {
+        if (live) writeStructuredData(host, make(builders), builders);
+      })
+      .catch((error: unknown) => console.error('[exp] structured data:', error));
+    return () => {
+      live = false;
+    };
+  }, [host, enabled, make]);
   useEffect(() => () => writeStructuredData(host, null), [host]);
 }
-
-export { agentJsonLd, listingsJsonLd } from '../../supabase/functions/_shared/protocol/structured-data.ts';

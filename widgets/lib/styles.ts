@@ -1,10 +1,9 @@
 /**
- * The elements' styles: the utility classes of every element, compiled at build time from twind
+ * The elements' styles: the utility classes of each element, compiled at build time from twind
  * (our style language; widgets/lib/twind-config.ts, scripts/widget-styles.ts) into one stylesheet
- * that every shadow root adopts, so no CSS-in-JS runtime runs on a visitor's or a partner's page;
- * the base sheet and the components' own CSS.
+ * per element that its shadow roots adopt, so no CSS-in-JS runtime runs on a visitor's or a
+ * partner's page; the base sheet and the components' own CSS.
  */
-import utilitiesCss from 'virtual:exp-utilities';
 import { remToPx, themeVar, type ThemeVariable } from './theme.ts';
 
 export { remToPx };
@@ -52,15 +51,17 @@ export const baseCss = `
 const sheets = new Map<string, CSSStyleSheet>();
 const ours = new WeakSet<CSSStyleSheet>();
 
-let utilities: CSSStyleSheet | undefined;
+const utilities = new Map<string, CSSStyleSheet>();
 
-/** The compiled utilities, one constructable sheet shared by every shadow root (adopted last). */
-export function utilitiesSheet(): CSSStyleSheet {
-  if (!utilities) {
-    utilities = new CSSStyleSheet();
-    utilities.replaceSync(utilitiesCss);
+/** An element's compiled utilities, one constructable sheet shared by its shadow roots (adopted last). */
+export function utilitiesSheet(css: string): CSSStyleSheet {
+  let sheet = utilities.get(css);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    utilities.set(css, sheet);
   }
-  return utilities;
+  return sheet;
 }
 
 /** A constructable stylesheet per CSS text, shared by every element that adopts it. */

@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { propertyDetailAttributes } from './property-detail.attributes.ts';
 import { PropertyDetailElement } from './property-detail.tsx';
+import texts from 'virtual:exp-texts/property-detail';
+import utilities from 'virtual:exp-utilities/property-detail';
 
 /**
  * One listing's detail on a page of its own: photos, price, title, address, facts, description,
@@ -26,6 +28,8 @@ import { PropertyDetailElement } from './property-detail.tsx';
  */
 defineElement({
   tag: 'exp-property-detail',
+  utilities,
+  texts,
   attributes: propertyDetailAttributes,
   component: PropertyDetailElement,
   styles: [':host { display: block; }'],

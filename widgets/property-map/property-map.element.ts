@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { propertyMapAttributes } from './property-map.attributes.ts';
 import { PropertyMap } from './property-map.tsx';
+import texts from 'virtual:exp-texts/property-map';
+import utilities from 'virtual:exp-utilities/property-map';
 
 /**
  * A clustered map of every listing that matches its attributes (up to 5,000), with price pills,
@@ -22,6 +24,8 @@ import { PropertyMap } from './property-map.tsx';
  */
 defineElement({
   tag: 'exp-property-map',
+  utilities,
+  texts,
   attributes: propertyMapAttributes,
   component: PropertyMap,
 });

@@ -2,6 +2,8 @@ import { defineElement } from '../lib/element.tsx';
 import type { SearchFilters, SortKey } from '../lib/data/listings.ts';
 import { propertySearchAttributes } from './property-search.attributes.ts';
 import { PropertySearch } from './property-search.tsx';
+import texts from 'virtual:exp-texts/property-search';
+import utilities from 'virtual:exp-utilities/property-search';
 
 export interface SearchDetail {
   /** the filters the visitor submitted */
@@ -65,6 +67,9 @@ declare module '../lib/events.ts' {
  */
 defineElement({
   tag: 'exp-property-search',
+  utilities,
+  texts,
   attributes: propertySearchAttributes,
   component: PropertySearch,
+  reserve: '100vh',
 });

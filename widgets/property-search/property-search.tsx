@@ -9,12 +9,12 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { getClients } from '../lib/data/client.ts';
 import { getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { listingsJsonLd, useStructuredData } from '../lib/structured-data.ts';
+import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatPrice } from '../lib/format.ts';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
-import { PropertyDialog } from '../lib/listing/property-dialog.tsx';
+import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
 import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
@@ -90,7 +90,7 @@ export function PropertySearch(props: Props) {
   const shown = useDeferredValue(answer);
   const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
   const page = store.page.value;
-  const structured = useMemo(() => listingsJsonLd(properties, (p) => new URL(listingUrl(p, site, lang), location.href).href, (page - 1) * PAGE_SIZE), [properties, page, site, lang]);
+  const structured = useCallback((b: Builders) => b.listingsJsonLd(properties, (p) => new URL(listingUrl(p, site, lang), location.href).href, (page - 1) * PAGE_SIZE), [properties, page, site, lang]);
   useStructuredData(host, props.structuredData, structured);
   const openRow = store.openRow.value;
   // a pin opens by id: once the listing is read, its page's address gets the title's slug

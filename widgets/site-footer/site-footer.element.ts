@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { siteFooterAttributes } from './site-footer.attributes.ts';
 import { SiteFooter } from './site-footer.tsx';
+import texts from 'virtual:exp-texts/site-footer';
+import utilities from 'virtual:exp-utilities/site-footer';
 
 /**
  * The site's footer: link columns (our pages, eXp worldwide, legal), the Quito office address,
@@ -21,6 +23,8 @@ import { SiteFooter } from './site-footer.tsx';
  */
 defineElement({
   tag: 'exp-site-footer',
+  utilities,
+  texts,
   attributes: siteFooterAttributes,
   component: SiteFooter,
 });

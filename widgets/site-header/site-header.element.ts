@@ -1,6 +1,8 @@
 import { defineElement } from '../lib/element.tsx';
 import { siteHeaderAttributes } from './site-header.attributes.ts';
 import { SiteHeader } from './site-header.tsx';
+import texts from 'virtual:exp-texts/site-header';
+import utilities from 'virtual:exp-utilities/site-header';
 
 export interface MenuToggleDetail {
   /** true when the side panel opened, false when it closed */
@@ -38,6 +40,8 @@ declare module '../lib/events.ts' {
  */
 defineElement({
   tag: 'exp-site-header',
+  utilities,
+  texts,
   attributes: siteHeaderAttributes,
   component: SiteHeader,
   styles: [

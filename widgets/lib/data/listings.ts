@@ -218,7 +218,7 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
 }
 
 /** Above this many matches the map shows the database's clusters instead of loading every point. */
-export const SERVER_CLUSTERS_ABOVE = 2000;
+export const SERVER_CLUSTERS_ABOVE = 500;
 
 /** A grid cell of the map (public.listing_clusters): its listings' count, mean position, bounds and prices. */
 export interface MapCell {

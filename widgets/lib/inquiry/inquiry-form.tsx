@@ -5,9 +5,8 @@
  * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.
  */
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { getClients } from '../data/client.ts';
 import { LIMITS, type FieldError } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
-import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
+import { functionsClient, newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { emit } from '../events.ts';
 import { errorKey, validateInquiry, type Values } from './fields.ts';
@@ -77,7 +76,7 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       return;
     }
     setStatus('sending');
-    const result = await sendInquiry(getClients(api).functions, {
+    const result = await sendInquiry(functionsClient(api), {
       name: values.name.trim(),
       email: values.email.trim(),
       phone: values.phone.trim(),

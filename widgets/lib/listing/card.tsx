@@ -11,6 +11,7 @@ import { AreaIcon, BathIcon, BedIcon, PinIcon } from '../ui/icons.tsx';
 import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
+import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
 import { typeLabel, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 
 export interface PropertyCardProps {
@@ -32,10 +33,17 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
       part={highlighted ? 'card card-highlighted' : 'card'}
       data-property-id={p.id}
       className={`flex flex-col overflow-hidden rounded-brand bg-surface border transition-shadow ${highlighted ? 'border-primary shadow-lg ring-2 ring-primary' : 'border-line shadow-sm hover:shadow-md'}`}
-      onMouseEnter={() => onHover?.(p.id)}
+      onMouseEnter={() => {
+        preloadPropertyDialog();
+        onHover?.(p.id);
+      }}
       onMouseLeave={() => onHover?.(null)}
-      onFocus={() => onHover?.(p.id)}
+      onFocus={() => {
+        preloadPropertyDialog();
+        onHover?.(p.id);
+      }}
       onBlur={() => onHover?.(null)}
+      onTouchStart={preloadPropertyDialog}
     >
       <div className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast" part="card-price">
         <p className="m-0 text-lg font-bold tracking-tight">{formatPrice(p.price)}</p>

@@ -15,10 +15,12 @@ import { getMapClusters, getMapPoints, MAP_POINTS_LIMIT, SERVER_CLUSTERS_ABOVE, 
 import { useElement } from '../element.tsx';
 import { formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
+import { whenIdle } from '../main-thread.ts';
 import { listingPosition, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 import { SearchIcon } from '../ui/icons.tsx';
+import { preloadPropertyDialog } from '../listing/lazy-property-dialog.tsx';
 import { MapPopup } from './map-popup.tsx';
-import type { CellLoader, MapController, MapLabels, MapPin } from './ol-map.ts';
+import type { CellLoader, createMap as CreateMap, MapController, MapLabels, MapPin } from './ol-map.ts';
 
 /** OpenLayers and our map code: loaded with the first map, retried under a new URL after a failure */
 const loadMapChunk = lazyChunk(() => import('./ol-map.ts'));
@@ -185,54 +187,100 @@ function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, o
   useEffect(() => {
     let disposed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let frame = 0;
+    const observers: Array<IntersectionObserver | ResizeObserver> = [];
     const fail = (reason: string, error?: unknown) => {
       if (disposed) return;
       setStatus('error');
       latest.current.onFail(reason, error);
     };
-    // the container may not be there or not laid out yet: retry, then give up (docs/product.md §4)
-    const init = (tries: number) => {
-      if (disposed) return;
-      const el = target.current;
-      if (!el) {
-        if (tries < CONTAINER_RETRIES) timer = setTimeout(() => init(tries + 1), 300);
-        else fail('Map container not found');
+    const create = (el: HTMLElement, createMap: typeof CreateMap) => {
+      try {
+        controller.current = createMap({
+          target: el,
+          shadowRoot,
+          tileUrl: latest.current.tileUrl,
+          popup: popupElement,
+          labels: latest.current.labels,
+          onPinClick: (id) => latest.current.onOpen(id),
+          onHover: (id) => {
+            if (id) preloadPropertyDialog();
+            setPopupId(id);
+            latest.current.onHover(id);
+          },
+          onUserMove: () => setMoved(true),
+          onExpand: (bounds) => latest.current.onExpand(bounds),
+        });
+      } catch (error) {
+        fail('Error initializing map', error);
         return;
       }
-      if (!el.offsetWidth || !el.offsetHeight) {
-        if (tries < CONTAINER_RETRIES) timer = setTimeout(() => init(tries + 1), 500);
+      if (import.meta.env.EXP_TEST_HOOKS) Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
+      const resize = new ResizeObserver(() => controller.current?.updateSize());
+      resize.observe(el);
+      observers.push(resize);
+      setStatus('ready');
+    };
+    /**
+     * The container's size is read from a ResizeObserver, which hears it after the browser's own
+     * layout: nothing here forces a layout of the element in the middle of a task. The map is made
+     * in the frame after, while the layout is still fresh. A container without a size is looked at again
+     * (docs/product.md §4), then given up.
+     */
+    const build = (el: HTMLElement, createMap: typeof CreateMap, tries: number) => {
+      const sized = new ResizeObserver((entries) => {
+        const box = entries[entries.length - 1]?.contentRect;
+        sized.disconnect();
+        if (disposed) return;
+        // made in the next frame: making it inside the observer's callback would resize what it observes
+        if (box && box.width > 0 && box.height > 0) frame = requestAnimationFrame(() => !disposed && create(el, createMap));
+        else if (tries < CONTAINER_RETRIES) timer = setTimeout(() => build(el, createMap, tries + 1), 500);
         else fail('Container has zero dimensions');
-        return;
-      }
+      });
+      observers.push(sized);
+      sized.observe(el);
+    };
+    // OpenLayers is fetched once the page is idle, and the map made when its panel comes near the
+    // viewport: the first screen of a phone is not held up by a map below it
+    const load = () => {
+      const el = target.current;
+      if (!el || disposed) return;
       loadMapChunk()
-        .then(({ createMap }) => {
+        .then(({ createMap, prepareMap }) => {
           if (disposed) return;
-          controller.current = createMap({
-            target: el,
-            shadowRoot,
-            tileUrl: latest.current.tileUrl,
-            popup: popupElement,
-            labels: latest.current.labels,
-            onPinClick: (id) => latest.current.onOpen(id),
-            onHover: (id) => {
-              setPopupId(id);
-              latest.current.onHover(id);
-            },
-            onUserMove: () => setMoved(true),
-            onExpand: (bounds) => latest.current.onExpand(bounds),
-          });
-          if (import.meta.env.EXP_TEST_HOOKS) Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
-          setStatus('ready');
+          prepareMap(shadowRoot);
+          build(el, createMap, 0);
         })
         .catch((error: unknown) => fail('Error initializing map', error));
     };
-    init(0);
-    const resize = new ResizeObserver(() => controller.current?.updateSize());
-    if (target.current) resize.observe(target.current);
+    const cancelIdle = whenIdle(() => void loadMapChunk().catch(() => {}), 3000);
+    // the container may not be there yet: look again, then give up (docs/product.md §4)
+    const watch = (tries: number) => {
+      if (disposed) return;
+      const el = target.current;
+      if (!el) {
+        if (tries < CONTAINER_RETRIES) timer = setTimeout(() => watch(tries + 1), 300);
+        else fail('Map container not found');
+        return;
+      }
+      const near = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((e) => e.isIntersecting)) return;
+          near.disconnect();
+          load();
+        },
+        { rootMargin: '600px 0px' },
+      );
+      observers.push(near);
+      near.observe(el);
+    };
+    watch(0);
     return () => {
       disposed = true;
       clearTimeout(timer);
-      resize.disconnect();
+      cancelAnimationFrame(frame);
+      cancelIdle();
+      for (const o of observers) o.disconnect();
       controller.current?.dispose();
       controller.current = null;
     };
@@ -253,13 +301,13 @@ function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, o
     const fit = fitKey.current !== filtersKey;
     fitKey.current = filtersKey;
     // 'Search this area' keeps the visitor's view instead of fitting to the results
-    controller.current.setPins(pins, fit && !areaActive);
-    if (fit) setMoved(false);
-    if (import.meta.env.EXP_TEST_HOOKS) {
+    void controller.current.setPins(pins, fit && !areaActive).then((drawn) => {
+      if (!drawn || !import.meta.env.EXP_TEST_HOOKS) return;
       target.current?.setAttribute('data-mode', 'pins');
       target.current?.setAttribute('data-pins', String(pins.length));
       target.current?.setAttribute('data-approximate', String(pins.filter((p) => p.approximate).length));
-    }
+    });
+    if (fit) setMoved(false);
   }, [status, pins, filtersKey, areaActive]);
 
   // many matches: the database's cells, for the view the visitor looks at

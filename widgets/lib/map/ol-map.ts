@@ -14,18 +14,27 @@ import { boundingExtent, buffer, getCenter, getHeight, getWidth, isEmpty, type E
 import LineString from 'ol/geom/LineString.js';
 import Point from 'ol/geom/Point.js';
 import Polygon from 'ol/geom/Polygon.js';
-import { defaults as defaultInteractions } from 'ol/interaction/defaults.js';
+import Kinetic from 'ol/Kinetic.js';
+import DoubleClickZoom from 'ol/interaction/DoubleClickZoom.js';
+import DragPan from 'ol/interaction/DragPan.js';
+import KeyboardPan from 'ol/interaction/KeyboardPan.js';
+import KeyboardZoom from 'ol/interaction/KeyboardZoom.js';
+import MouseWheelZoom from 'ol/interaction/MouseWheelZoom.js';
+import PinchZoom from 'ol/interaction/PinchZoom.js';
 import TileLayer from 'ol/layer/Tile.js';
 import VectorLayer from 'ol/layer/Vector.js';
 import olCss from 'ol/ol.css?inline';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
-import Cluster from 'ol/source/Cluster.js';
+import type Cluster from 'ol/source/Cluster.js';
 import VectorSource from 'ol/source/Vector.js';
 import XYZ from 'ol/source/XYZ.js';
 import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from 'ol/style.js';
-import AnimatedCluster from 'ol-ext/layer/AnimatedCluster';
+import type { StyleFunction } from 'ol/style/Style.js';
+import type BaseLayer from 'ol/layer/Base.js';
 import outline, { type Outline } from 'virtual:ecuador-outline';
 import { formatPricePill } from '../../../supabase/functions/_shared/protocol/format.ts';
+import { lazyChunk } from '../lazy-chunk.ts';
+import { inSlices } from '../main-thread.ts';
 import { adoptSheet, sheetFor } from '../styles.ts';
 
 export const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
@@ -88,7 +97,11 @@ export interface MapOptions {
 }
 
 export interface MapController {
-  setPins(pins: MapPin[], fit: boolean): void;
+  /**
+   * Draws these pins instead of what was there. The features are made a slice at a time (a phone
+   * stays responsive with 2,000 pins); resolves once they are on the map (false: a newer call won).
+   */
+  setPins(pins: MapPin[], fit: boolean): Promise<boolean>;
   /**
    * Draws the database's clusters instead of pins: the loader is asked for the visible cells
    * after each pan or zoom (debounced, cached per zoom and area, a newer view always wins). With
@@ -110,6 +123,9 @@ export interface MapController {
   dispose(): void;
   readonly map: OlMap;
 }
+
+/** The browser's clustering (ol-cluster.ts): its own chunk, for small searches only */
+const loadClusterChunk = lazyChunk(() => import('./ol-cluster.ts'));
 
 const pillCache = new Map<string, Icon>();
 
@@ -176,8 +192,12 @@ function clusterStyle(size: number, highlighted: boolean): Style {
   return style;
 }
 
-/** Lazily loaded CSS of OpenLayers, adopted into the element's shadow root. */
-function adoptMapCss(root: ShadowRoot | null): void {
+/**
+ * Lazily loaded CSS of OpenLayers, adopted into the element's shadow root. Adopt it before the map
+ * is made (prepareMap): a new sheet means a new style pass of the whole shadow tree, which should
+ * happen in the browser's own frame, not forced by the map measuring its container.
+ */
+export function prepareMap(root: ShadowRoot | null): void {
   if (!root) return;
   const sheet = sheetFor(
     `${olCss}
@@ -199,12 +219,20 @@ export interface MapTestHooks {
   pixelOf(id: string): [number, number] | undefined;
 }
 
+/**
+ * OpenLayers' default interactions without rotation (a listings map keeps north up) and without
+ * shift-drag box zoom: pan (with kinetic), pinch, wheel, double click and the keyboard.
+ */
+function interactions() {
+  return [new DoubleClickZoom(), new DragPan({ kinetic: new Kinetic(-0.005, 0.05, 100) }), new PinchZoom(), new KeyboardPan(), new KeyboardZoom(), new MouseWheelZoom()];
+}
+
 function controls(labels: MapLabels) {
   return [new Zoom({ zoomInTipLabel: labels.zoomIn, zoomOutTipLabel: labels.zoomOut }), new Attribution({ collapsible: false, collapsed: false, tipLabel: labels.attribution })];
 }
 
 export function createMap(options: MapOptions): MapController {
-  adoptMapCss(options.shadowRoot);
+  prepareMap(options.shadowRoot);
   const tileSource = new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, attributions: options.labels.tilesCredit, transition: 150 });
   const tiles = new TileLayer({ source: tileSource, zIndex: 1 });
   const land = new VectorSource();
@@ -230,7 +258,8 @@ export function createMap(options: MapOptions): MapController {
 
   let highlighted: string | null = null;
   const pinsSource = new VectorSource<Feature<Point>>();
-  const clusterSource = new Cluster({ source: pinsSource, distance: 44, minDistance: 12 });
+  // the browser's clusters (ol-cluster.ts), made the first time more than 10 pins are drawn
+  let clusters: { layer: BaseLayer; source: Cluster } | null = null;
   const singleStyle = (f: Feature) => {
     const id = f.get('id') as string;
     return new Style({ image: pill(f.get('label') as string, id === highlighted ? 'hover' : f.get('approximate') ? 'approximate' : 'normal'), zIndex: id === highlighted ? 2000 : 10 });
@@ -240,7 +269,6 @@ export function createMap(options: MapOptions): MapController {
     if (!members || members.length === 1) return singleStyle(members?.[0] ?? cluster);
     return clusterStyle(members.length, highlighted !== null && members.some((m) => m.get('id') === highlighted));
   };
-  const clusterLayer = new AnimatedCluster({ source: clusterSource, style: clusteredStyle, animationDuration: 350, zIndex: 3 });
   const plainLayer = new VectorLayer({ source: pinsSource, style: (f) => singleStyle(f as Feature), zIndex: 3, visible: false });
   const spreadSource = new VectorSource();
   const spreadLayer = new VectorLayer({
@@ -265,11 +293,11 @@ export function createMap(options: MapOptions): MapController {
   const popup = new Overlay({ element: options.popup, positioning: 'bottom-center', offset: [0, -34], stopEvent: true, autoPan: { margin: 16, animation: { duration: 200 } } });
   const map = new OlMap({
     target: options.target,
-    layers: [outlineLayer, tiles, plainLayer, clusterLayer, cellLayer, spreadLayer],
+    layers: [outlineLayer, tiles, plainLayer, cellLayer, spreadLayer],
     overlays: [popup],
     view,
     controls: controls(options.labels),
-    interactions: defaultInteractions({ mouseWheelZoom: true }),
+    interactions: interactions(),
   });
 
   let programmatic = 0;
@@ -295,6 +323,9 @@ export function createMap(options: MapOptions): MapController {
   map.on('moveend', onMoveEnd);
 
   let clustered = false;
+  // the latest setPins or setCells: an older setPins still making its features gives up
+  let pinsTicket = 0;
+  let disposed = false;
   type Hit = { id?: string; cluster?: Feature[]; cell?: Feature<Point>; spread?: boolean };
   const pinAt = (pixel: number[]): Hit | undefined => {
     let hit: Hit | undefined;
@@ -315,7 +346,7 @@ export function createMap(options: MapOptions): MapController {
         else hit = { id: ((members?.[0] ?? f) as Feature).get('id') as string };
         return true;
       },
-      { hitTolerance: 4, layerFilter: (l) => l === clusterLayer || l === plainLayer || l === spreadLayer || l === cellLayer },
+      { hitTolerance: 4, layerFilter: (l) => l === clusters?.layer || l === plainLayer || l === spreadLayer || l === cellLayer },
     );
     return hit;
   };
@@ -391,7 +422,7 @@ export function createMap(options: MapOptions): MapController {
   let cells: { schedule(): void; stop(): void } | null = null;
   const showCellLayer = (on: boolean) => {
     cellLayer.setVisible(on);
-    clusterLayer.setVisible(!on && clustered);
+    clusters?.layer.setVisible(!on && clustered);
     plainLayer.setVisible(!on && !clustered);
   };
   /**
@@ -457,6 +488,7 @@ export function createMap(options: MapOptions): MapController {
   const controller: MapController = {
     map,
     setCells(loader, fit, events) {
+      pinsTicket++;
       cells?.stop();
       showCellLayer(true);
       const cache = new Map<string, MapCell[]>();
@@ -543,29 +575,50 @@ export function createMap(options: MapOptions): MapController {
       const [lng, lat] = toLonLat(f.getGeometry()!.getCoordinates());
       return { id, lat: lat!, lng: lng!, price: Number(f.get('price') ?? 0), approximate: Boolean(f.get('approximate')) };
     },
-    setPins(pins, fit) {
+    async setPins(pins, fit) {
+      const ticket = ++pinsTicket;
       cells?.stop();
       cells = null;
       cellSource.clear();
       spreadSource.clear();
-      pinsSource.clear();
-      pinsSource.addFeatures(
-        pins.map((p) => {
-          const f = new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: formatPricePill(p.price), approximate: p.approximate, price: p.price });
+      const features: Array<Feature<Point>> = [];
+      const made = await inSlices(
+        pins,
+        (p) => {
+          const f = new Feature<Point>(new Point(fromLonLat([p.lng, p.lat])));
+          f.setProperties({ id: p.id, label: formatPricePill(p.price), approximate: p.approximate, price: p.price }, true);
           f.setId(p.id);
-          return f;
-        }),
+          features.push(f);
+        },
+        () => ticket === pinsTicket && !disposed,
       );
-      clustered = pins.length > CLUSTER_ABOVE;
+      if (!made) return false;
+      let cluster = pins.length > CLUSTER_ABOVE;
+      if (cluster && !clusters) {
+        try {
+          const { clusterLayer } = await loadClusterChunk();
+          if (ticket !== pinsTicket || disposed) return false;
+          clusters ??= clusterLayer(pinsSource, clusteredStyle as StyleFunction, 3);
+          map.addLayer(clusters.layer);
+        } catch (error) {
+          // every pin is still drawn, one by one
+          console.warn('[exp] the map clusters did not load:', error);
+          cluster = false;
+        }
+      }
+      pinsSource.clear();
+      pinsSource.addFeatures(features);
+      clustered = cluster;
       showCellLayer(false);
-      if (!fit) return;
+      if (!fit) return true;
       if (!pins.length) {
         asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
-        return;
+        return true;
       }
-      const extent: Extent = boundingExtent(pins.map((p) => fromLonLat([p.lng, p.lat])));
-      if (isEmpty(extent) && pins.length) return;
+      const extent: Extent = boundingExtent(features.map((f) => f.getGeometry()!.getCoordinates()));
+      if (isEmpty(extent) && pins.length) return true;
       asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
+      return true;
     },
     setLabels(labels) {
       // the controls write their labels when they are made: new controls in the new language
@@ -580,7 +633,7 @@ export function createMap(options: MapOptions): MapController {
     setHighlight(id) {
       if (id === highlighted) return;
       highlighted = id;
-      clusterLayer.changed();
+      clusters?.layer.changed();
       plainLayer.changed();
       cellLayer.changed();
       spreadLayer.changed();
@@ -604,6 +657,7 @@ export function createMap(options: MapOptions): MapController {
       map.updateSize();
     },
     dispose() {
+      disposed = true;
       cells?.stop();
       viewport?.removeEventListener('pointerleave', onLeave);
       map.un('moveend', onMoveEnd);
@@ -621,9 +675,9 @@ export function createMap(options: MapOptions): MapController {
           return { clusters: counts.filter((n) => n > 1), singles: counts.filter((n) => n === 1).length };
         }
         if (!clustered) return { clusters: [], singles: pinsSource.getFeatures().length };
-        const all = clusterSource.getFeatures();
-        const clusters = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
-        return { clusters, singles: all.length - clusters.length };
+        const all = clusters?.source.getFeatures() ?? [];
+        const sizes = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
+        return { clusters: sizes, singles: all.length - sizes.length };
       },
       pixelOf(id) {
         const f = (pinsSource.getFeatureById(id) ?? cellSource.getFeatureById(id)) as Feature<Point> | null;

@@ -2,8 +2,25 @@
  * Display rules of docs/product.md §5: dollars with en-US separators, map pills in K and M, areas in m²,
  * phone numbers normalised for WhatsApp and copying (docs/decisions.md #2).
  */
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/**
+ * A number as en-US writes it with at most `decimals` fraction digits ("1,234.5"), the same text as
+ * `Intl.NumberFormat('en-US', { maximumFractionDigits })` (format.test.ts holds the two to one table).
+ * Written out because the first Intl.NumberFormat of a page loads the browser's locale data: about
+ * 12 ms of main thread on a phone before the first card can show.
+ */
+export function formatNumber(value: number, decimals = 0): string {
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(value);
+  // rounded half away from zero on the number's shortest decimal text, as Intl does (92.55 -> 92.6)
+  const shortest = String(Math.abs(value));
+  const [whole = '0', fraction = ''] = (shortest.includes('e') ? Math.abs(value).toFixed(20) : shortest).split('.');
+  let kept = whole + fraction.slice(0, decimals).padEnd(decimals, '0');
+  if ((fraction.charCodeAt(decimals) || 48) >= 53) kept = String(BigInt(kept) + 1n).padStart(kept.length, '0');
+  const intPart = kept.slice(0, kept.length - decimals).replace(/^0+(?=\d)/, '') || '0';
+  const digits = kept.slice(kept.length - decimals).replace(/0+$/, '');
+  const text = intPart.replace(/\B(?=(\d{3})+$)/g, ',') + (digits ? `.${digits}` : '');
+  return value < 0 || Object.is(value, -0) ? `-${text}` : text;
+}
 
 /** A price as data sends it (number or text such as "$ 250.000"); cards strip non-digits first. */
 export function priceValue(value: unknown): number {
@@ -15,7 +32,7 @@ export function priceValue(value: unknown): number {
 
 /** "$1,250,000" */
 export function formatPrice(value: unknown): string {
-  return usd.format(priceValue(value));
+  return `$${formatNumber(priceValue(value))}`;
 }
 
 /** Map pills: "$950", "$85.5K", "$250K", "$1.3M", "$12.5M", "$150M" (one decimal below 100). */
@@ -29,11 +46,11 @@ export function formatPricePill(value: unknown): string {
 
 /** "1,200 m²" */
 export function formatArea(value: number): string {
-  return `${plain.format(value)} m²`;
+  return `${formatNumber(value, 1)} m²`;
 }
 
 export function formatCount(value: number): string {
-  return plain.format(value);
+  return formatNumber(value, 1);
 }
 
 export const DEFAULT_PHONE_COUNTRY_CODE = '593';

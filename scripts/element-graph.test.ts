@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { elementEntry, elementNames, reachable, relativeImports } from './element-graph.ts';
+
+describe("an element's files (scripts/element-graph.ts)", () => {
+  it('follows the imports that run, static and lazy, and not type-only ones', () => {
+    const code = `import { a } from './a.ts';
+import type { B } from './b.ts';
+import './side-effect.ts';
+export { c } from '../c.tsx';
+export type { D } from './d.ts';
+const lazy = () => import('./lazy.tsx');
+import { e,
+  f } from "./multi-line.ts";
+import React from 'react';`;
+    expect(relativeImports(code)).toEqual(['./a.ts', './side-effect.ts', '../c.tsx', './lazy.tsx', './multi-line.ts']);
+  });
+
+  it('finds every element and what it can run, lazily loaded parts included', () => {
+    expect(elementNames()).toEqual(expect.arrayContaining(['agent-directory', 'property-search', 'site-header']));
+    const search = reachable(elementEntry('property-search')).map((f) => f.replace(/\\/g, '/'));
+    expect(search.some((f) => f.endsWith('widgets/lib/element.tsx'))).toBe(true);
+    expect(search.some((f) => f.endsWith('widgets/lib/listing/property-dialog.tsx'))).toBe(true);
+    expect(search.some((f) => f.endsWith('widgets/lib/map/ol-map.ts'))).toBe(true);
+    const directory = reachable(elementEntry('agent-directory')).map((f) => f.replace(/\\/g, '/'));
+    expect(directory.some((f) => f.includes('/map/'))).toBe(false);
+  });
+});
+
+describe('parts loaded later', () => {
+  it('bring their own utilities and texts: an element carries only what it runs at once', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { dirname, join, relative, resolve } = await import('node:path');
+    const { WIDGETS, lazyImports } = await import('./element-graph.ts');
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : /\.tsx?$/.test(d.name) && !d.name.includes('.test.') ? [join(dir, d.name)] : []));
+    const parts = new Set<string>();
+    for (const file of files(WIDGETS)) for (const spec of lazyImports(readFileSync(file, 'utf8'))) if (spec.endsWith('.tsx')) parts.add(resolve(dirname(file), spec));
+    expect(parts.size).toBeGreaterThan(0);
+    for (const part of parts) {
+      const name = relative(WIDGETS, part).replace(/\\/g, '/').replace(/\.tsx$/, '');
+      const code = readFileSync(part, 'utf8');
+      expect(code, name).toContain(`virtual:exp-utilities/lazy/${name}`);
+      expect(code, name).toContain(`virtual:exp-texts/lazy/${name}`);
+    }
+  });
+});
