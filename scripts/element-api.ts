@@ -7,7 +7,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { THEME } from '../widgets/lib/theme.ts';
+import { THEME } from '../widgets/lib/theme-docs.ts';
 
 export interface AttributeApi {
   name: string;

@@ -27,7 +27,7 @@ import React from 'react';`;
 });
 
 describe('parts loaded later', () => {
-  it('bring their own utilities and texts: an element carries only what it runs at once', async () => {
+  it('bring their own texts: an element carries only the texts of what it runs at once', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const { dirname, join, relative, resolve } = await import('node:path');
     const { WIDGETS, lazyImports } = await import('./element-graph.ts');
@@ -38,7 +38,6 @@ describe('parts loaded later', () => {
     for (const part of parts) {
       const name = relative(WIDGETS, part).replace(/\\/g, '/').replace(/\.tsx$/, '');
       const code = readFileSync(part, 'utf8');
-      expect(code, name).toContain(`virtual:exp-utilities/lazy/${name}`);
       expect(code, name).toContain(`virtual:exp-texts/lazy/${name}`);
     }
   });

@@ -2,8 +2,9 @@
  * Which of our source files an element runs: its registration file and everything it imports from
  * our own code. The build gives each element the utilities (scripts/widget-styles.ts) and the English
  * texts (scripts/widget-texts.ts) of these files only, so a page downloads what its elements use.
- * A part the element loads later (`import('./property-dialog.tsx')`) brings its own utilities and
- * texts (`virtual:exp-utilities/lazy/<path>`), so the element does not carry them until it is used.
+ * A part the element loads later (`import('./property-dialog.tsx')`) brings its own texts
+ * (`virtual:exp-texts/lazy/<path>`); its utilities are in the element's sheet, since one shadow root
+ * needs one sheet in twind's order (a later sheet repeating `p-4` would undo an earlier `cq-md:p-6`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -51,10 +52,13 @@ export function reachable(entry: string, options: { lazy?: boolean } = {}): stri
   return [...seen].sort();
 }
 
-/** The files of one build unit: an element (`property-search`) or a lazily loaded part (`lazy/lib/listing/property-dialog`). */
-export function unitFiles(name: string): string[] {
-  if (name.startsWith('lazy/')) return reachable(join(WIDGETS, `${name.slice('lazy/'.length)}.tsx`), { lazy: false });
-  return reachable(elementEntry(name), { lazy: false });
+/**
+ * The files of one build unit: an element (`property-search`) or a lazily loaded part
+ * (`lazy/lib/listing/property-dialog`); with `lazy: false`, without the parts the unit loads later.
+ */
+export function unitFiles(name: string, options: { lazy?: boolean } = {}): string[] {
+  if (name.startsWith('lazy/')) return reachable(join(WIDGETS, `${name.slice('lazy/'.length)}.tsx`), options);
+  return reachable(elementEntry(name), options);
 }
 
 /** Whether `virtual:exp-.../<name>` names a unit that exists. */

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { THEME } from '../widgets/lib/theme.ts';
+import { THEME } from '../widgets/lib/theme-docs.ts';
 import { readElementApis } from './element-api.ts';
 import { REFERENCE_END, REFERENCE_START, renderManifest, renderReference, renderTypes } from './gen-types.ts';
 

@@ -71,6 +71,20 @@ export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/
 }
 
 /**
+ * The elements' Spanish texts (downloaded by the elements when they are in Spanish): preloaded by
+ * the Spanish pages. The build marks the link with its language; the server keeps it only in the
+ * pages of that language (server/pages/head.ts).
+ */
+export function languagePreloads(manifestFile = resolve(ROOT, 'dist/widgets/manifest.json')): Array<{ href: string; lang: string }> {
+  if (!existsSync(manifestFile)) return [];
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  return Object.entries(manifest).flatMap(([key, chunk]) => {
+    const lang = /^widgets\/locales\/([a-z]{2})\.json$/.exec(key)?.[1];
+    return lang ? [{ href: `/widgets/${chunk.file}`, lang }] : [];
+  });
+}
+
+/**
  * What every page's head has, so the pages only say their own title and description: charset and
  * viewport first, the theme colour, and Open Graph title and description from the page's keys.
  */
@@ -148,6 +162,7 @@ export function siteHead(): Plugin {
           ...(route ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const })) : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
           { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' as const },
           ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' }, injectTo: 'head' as const })),
+          ...(ctx.server || !/<exp-/.test(html) ? [] : languagePreloads()).map(({ href, lang }) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'data-exp-lang': lang, 'vite-ignore': '' }, injectTo: 'head' as const })),
           { tag: 'script', attrs: { type: 'module', src: '/site.ts' }, injectTo: 'head' as const },
         ];
         return { html: filled, tags };

@@ -84,16 +84,16 @@ export function compileWidgetCss(files: string[] = sources(WIDGETS)): { css: str
 
 const PREFIX = 'virtual:exp-utilities/';
 
-/** The utilities of one element (or lazily loaded part, `lazy/<path>`): the classes of the files it runs. */
+/**
+ * The utilities of one element: the classes of the files it runs, the parts it loads later
+ * included (one sheet per shadow root, in twind's order: scripts/element-graph.ts).
+ */
 export function elementCss(name: string): string {
+  if (name.startsWith('lazy/')) throw new Error(`${name}: a lazily loaded part has its element's utilities`);
   return compileWidgetCss(unitFiles(name)).css;
 }
 
-/**
- * `import css from 'virtual:exp-utilities/<element>'`: that element's utilities (an element
- * passes them to defineElement); `virtual:exp-utilities/lazy/<path>`: a lazily loaded part's
- * (it adopts them with useStyles). Recompiled when a widget changes in dev.
- */
+/** `import css from 'virtual:exp-utilities/<element>'`: that element's utilities (passed to defineElement); recompiled when a widget changes in dev. */
 export function widgetStyles(): Plugin {
   return unitModules('exp-widget-styles', PREFIX, elementCss);
 }

@@ -37,7 +37,7 @@ export function groupsIn(files: string[], groups: string[] = Object.keys(english
 export function textsOf(name: 'base' | string): Dict {
   const all = english();
   const base = groupsIn(reachable(runtimeEntry()));
-  const wanted = name === 'base' ? base : new Set([...groupsIn(unitFiles(name))].filter((g) => !base.has(g)));
+  const wanted = name === 'base' ? base : new Set([...groupsIn(unitFiles(name, { lazy: false }))].filter((g) => !base.has(g)));
   return Object.fromEntries(Object.entries(all).filter(([group]) => wanted.has(group)));
 }
 

@@ -37,9 +37,12 @@ export interface HeadInfo {
 /** A head tag with this attribute, whatever the order of its attributes. */
 const tag = (name: string, attr: string, value: string) => new RegExp(`\\s*<${name}\\b[^>]*\\b${attr}="${value}"[^>]*>`, 'g');
 
-/** Removes the tags a rendered page replaces. */
-function strip(html: string, info: HeadInfo): string {
-  let out = html.replace(tag('link', 'rel', '(?:canonical|alternate)'), '').replace(tag('meta', 'name', 'robots'), '');
+/** Removes the tags a rendered page replaces, and the preloads of another language's texts. */
+function strip(html: string, lang: SiteLang, info: HeadInfo): string {
+  let out = html
+    .replace(tag('link', 'rel', '(?:canonical|alternate)'), '')
+    .replace(tag('meta', 'name', 'robots'), '')
+    .replace(tag('link', 'data-exp-lang', `(?!${lang}")[a-z]{2}`), '');
   if (info.title !== undefined) out = out.replace(/<title[^>]*>[^<]*<\/title>/, `<title>${escapeHtml(info.title)}</title>`).replace(tag('meta', 'property', 'og:title'), '');
   if (info.description !== undefined) out = out.replace(tag('meta', 'name', 'description'), '').replace(tag('meta', 'property', 'og:description'), '');
   if (info.ogType) out = out.replace(tag('meta', 'property', 'og:type'), '');
@@ -48,7 +51,7 @@ function strip(html: string, info: HeadInfo): string {
 
 export function renderHead(html: string, lang: SiteLang, dict: Dict, origin: string, info: HeadInfo): string {
   const filled = fillTexts(html, dict).html.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`);
-  const out = strip(filled, info);
+  const out = strip(filled, lang, info);
   const meta = (property: string, content: string | number) => `<meta${attrs({ property, content })} />`;
   const tags: string[] = [];
   if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'description', content: info.description })} />`, meta('og:description', info.description));

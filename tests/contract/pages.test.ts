@@ -117,6 +117,11 @@ describe('pages as crawlers read them (PGlite)', () => {
       expect(redirect.status, path).toBe(301);
       expect(redirect.headers.get('location'), path).toBe(`/es${path === '/' ? '' : path}?city=Quito`);
     }
+    // the elements' Spanish texts are preloaded by the Spanish pages only
+    const preloads = (doc: Document) => [...doc.querySelectorAll('link[rel="modulepreload"][data-exp-lang]')].map((l) => `${l.getAttribute('data-exp-lang')} ${l.getAttribute('href')}`);
+    const [spanish] = preloads((await crawl(`${server.url}/es/findanagent`)).doc);
+    expect(spanish).toMatch(/^es \/widgets\/chunks\/es-[\w-]+\.js$/);
+    expect(preloads((await crawl(`${server.url}/findanagent`)).doc)).toEqual([]);
     // the unknown page is a 404 in both languages
     const missing = await crawl(`${server.url}/es/no/such/page`);
     expect(missing.status).toBe(404);

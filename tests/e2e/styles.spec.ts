@@ -8,8 +8,8 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
 /**
- * Classes used in our shadow roots that no adopted sheet has a rule for: the element's utilities,
- * or those of a part it loaded later (the detail dialog). Ours (exp-) and OpenLayers' are not utilities.
+ * Classes used in our shadow roots that the utilities sheet (adopted last, one per shadow root, so
+ * twind's order holds) has no rule for; ours (exp-) and OpenLayers' are not utilities.
  */
 async function unstyled(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -20,6 +20,7 @@ async function unstyled(page: Page): Promise<string[]> {
     };
     walk(document);
     for (const root of roots) {
+      const sheet = root.adoptedStyleSheets[root.adoptedStyleSheets.length - 1];
       const selectors = new Set<string>();
       const collect = (rules: CSSRuleList) => {
         for (const rule of rules) {
@@ -27,7 +28,7 @@ async function unstyled(page: Page): Promise<string[]> {
           else if ('cssRules' in rule) collect((rule as CSSGroupingRule).cssRules);
         }
       };
-      for (const sheet of root.adoptedStyleSheets) collect(sheet.cssRules);
+      if (sheet) collect(sheet.cssRules);
       for (const el of root.querySelectorAll('[class]')) {
         for (const c of el.classList) if (!/^(exp-|ol-|line-clamp-)/.test(c) && !selectors.has(c)) missing.add(`${el.tagName.toLowerCase()}.${c}`);
       }

@@ -13,7 +13,10 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { formatCount, telHref } from '../lib/format.ts';
 import { Dialog } from '../lib/ui/dialog.tsx';
-import { CloseIcon, MailIcon, PhoneIcon, SearchIcon } from '../lib/ui/icons.tsx';
+import { CloseIcon } from '../lib/ui/icons/close.tsx';
+import { MailIcon } from '../lib/ui/icons/mail.tsx';
+import { PhoneIcon } from '../lib/ui/icons/phone.tsx';
+import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import type { agentDirectoryAttributes } from './agent-directory.attributes.ts';
 
 export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof agentDirectoryAttributes>) {

@@ -21,7 +21,9 @@ import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { siteUrl } from '../lib/site-links.ts';
 import { Dialog } from '../lib/ui/dialog.tsx';
-import { ChevronLeft, CloseIcon, GlobeIcon } from '../lib/ui/icons.tsx';
+import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
+import { CloseIcon } from '../lib/ui/icons/close.tsx';
+import { GlobeIcon } from '../lib/ui/icons/globe.tsx';
 import type { agentProfileAttributes } from './agent-profile.attributes.ts';
 
 type Props = ElementProps<typeof agentProfileAttributes>;

@@ -11,7 +11,7 @@ import { emit } from '../lib/events.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
-import { ChevronRight } from '../lib/ui/icons.tsx';
+import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import type { featuredListingsAttributes } from './featured-listings.attributes.ts';
 
 type Props = ElementProps<typeof featuredListingsAttributes>;

@@ -1,32 +1,33 @@
 /**
  * The theme every element reads: CSS custom properties set on the element (or any ancestor) by the
  * host page. Their defaults are the brand's. The documentation (README, custom-elements.json) is
- * generated from this list, so it cannot drift from what the styles use.
+ * generated from this list and theme-docs.ts (which must describe every one of them), so it cannot
+ * drift from what the styles use; the descriptions stay out of the bundle.
  */
-export const THEME = {
-  '--exp-color-primary': { default: '#123c69', description: 'Brand colour: buttons, links, price headers, the current language.' },
-  '--exp-color-primary-hover': { default: '#0d2c4d', description: 'Buttons under the pointer.' },
-  '--exp-color-primary-contrast': { default: '#ffffff', description: 'Text on the brand colour.' },
-  '--exp-color-accent': { default: '#c8102e', description: 'Accent colour (highlights, the light Join button).' },
-  '--exp-color-accent-contrast': { default: '#ffffff', description: 'Text on the accent colour.' },
-  '--exp-color-ink': { default: '#0f172a', description: 'Text.' },
-  '--exp-color-muted': { default: '#475569', description: 'Secondary text.' },
-  '--exp-color-surface': { default: '#ffffff', description: 'Cards, dialogs and fields.' },
-  '--exp-color-surface-subtle': { default: '#f1f5f9', description: 'Quiet backgrounds (placeholders, hovered rows).' },
-  '--exp-color-border': { default: '#e2e8f0', description: 'Borders and dividers.' },
-  '--exp-color-danger': { default: '#b91c1c', description: 'Errors.' },
-  '--exp-color-success': { default: '#15803d', description: 'Confirmations.' },
-  '--exp-color-focus': { default: '#2563eb', description: 'The keyboard focus ring.' },
-  '--exp-font-family': { default: 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif', description: 'Font of the element.' },
-  '--exp-radius': { default: '12px', description: 'Corner radius of cards and dialogs.' },
-  '--exp-spacing': { default: '4px', description: 'The spacing unit: every padding, gap and margin is a multiple of it (5px makes everything a quarter roomier).' },
+export const THEME_DEFAULTS = {
+  '--exp-color-primary': '#123c69',
+  '--exp-color-primary-hover': '#0d2c4d',
+  '--exp-color-primary-contrast': '#ffffff',
+  '--exp-color-accent': '#c8102e',
+  '--exp-color-accent-contrast': '#ffffff',
+  '--exp-color-ink': '#0f172a',
+  '--exp-color-muted': '#475569',
+  '--exp-color-surface': '#ffffff',
+  '--exp-color-surface-subtle': '#f1f5f9',
+  '--exp-color-border': '#e2e8f0',
+  '--exp-color-danger': '#b91c1c',
+  '--exp-color-success': '#15803d',
+  '--exp-color-focus': '#2563eb',
+  '--exp-font-family': 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  '--exp-radius': '12px',
+  '--exp-spacing': '4px',
 } as const;
 
-export type ThemeVariable = keyof typeof THEME;
+export type ThemeVariable = keyof typeof THEME_DEFAULTS;
 
 /** `var(--exp-x, default)` */
 export function themeVar(name: ThemeVariable): string {
-  return `var(${name}, ${THEME[name].default})`;
+  return `var(${name}, ${THEME_DEFAULTS[name]})`;
 }
 
 /** Tailwind's spacing steps, as multiples of --exp-spacing (Tailwind's unit is 4px). */

@@ -8,7 +8,8 @@ import { PRICE_MAX_ANY, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatPricePill } from '../lib/format.ts';
 import { typeLabel } from '../lib/listing/mapping.ts';
-import { FilterIcon, SearchIcon } from '../lib/ui/icons.tsx';
+import { FilterIcon } from '../lib/ui/icons/filter.tsx';
+import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import { selectCss } from './select.ts';
 
 export const BEDS = [1, 2, 3, 4, 5];

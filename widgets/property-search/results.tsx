@@ -9,7 +9,8 @@ import { useElement, useStyles } from '../lib/element.tsx';
 import { formatCount } from '../lib/format.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import type { Property } from '../lib/listing/mapping.ts';
-import { ChevronLeft, ChevronRight } from '../lib/ui/icons.tsx';
+import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
+import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
 import { selectCss } from './select.ts';
 

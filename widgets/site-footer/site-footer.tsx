@@ -7,7 +7,13 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import { telHref } from '../lib/format.ts';
 import { SITE } from '../lib/site-config.ts';
 import { SITE_PAGES, siteUrl } from '../lib/site-links.ts';
-import { FacebookIcon, InstagramIcon, LinkedInIcon, MailIcon, PhoneIcon, PinIcon, YouTubeIcon } from '../lib/ui/icons.tsx';
+import { FacebookIcon } from '../lib/ui/icons/facebook.tsx';
+import { InstagramIcon } from '../lib/ui/icons/instagram.tsx';
+import { LinkedInIcon } from '../lib/ui/icons/linked-in.tsx';
+import { MailIcon } from '../lib/ui/icons/mail.tsx';
+import { PhoneIcon } from '../lib/ui/icons/phone.tsx';
+import { PinIcon } from '../lib/ui/icons/pin.tsx';
+import { YouTubeIcon } from '../lib/ui/icons/you-tube.tsx';
 import { Logo } from '../lib/ui/logo.tsx';
 import type { siteFooterAttributes } from './site-footer.attributes.ts';
 

@@ -6,7 +6,11 @@ import { useEffect, useId, useState } from 'react';
 import { copyText } from '../clipboard.ts';
 import { useElement } from '../element.tsx';
 import { initials, normalisePhone, telHref } from '../../../supabase/functions/_shared/protocol/format.ts';
-import { CheckIcon, CopyIcon, MailIcon, PhoneIcon, WhatsAppIcon } from '../ui/icons.tsx';
+import { CheckIcon } from '../ui/icons/check.tsx';
+import { CopyIcon } from '../ui/icons/copy.tsx';
+import { MailIcon } from '../ui/icons/mail.tsx';
+import { PhoneIcon } from '../ui/icons/phone.tsx';
+import { WhatsAppIcon } from '../ui/icons/whats-app.tsx';
 import type { PropertyAgent } from '../../../supabase/functions/_shared/protocol/listing.ts';
 
 export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: string | undefined; size?: number }) {

@@ -7,7 +7,10 @@
 import { memo } from 'react';
 import { useElement, useStyles } from '../element.tsx';
 import { formatArea, formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
-import { AreaIcon, BathIcon, BedIcon, PinIcon } from '../ui/icons.tsx';
+import { AreaIcon } from '../ui/icons/area.tsx';
+import { BathIcon } from '../ui/icons/bath.tsx';
+import { BedIcon } from '../ui/icons/bed.tsx';
+import { PinIcon } from '../ui/icons/pin.tsx';
 import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';

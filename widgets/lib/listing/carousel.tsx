@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useElement } from '../element.tsx';
-import { ChevronLeft, ChevronRight } from '../ui/icons.tsx';
+import { ChevronLeft } from '../ui/icons/chevron-left.tsx';
+import { ChevronRight } from '../ui/icons/chevron-right.tsx';
 import { placeholderIndex } from '../../../supabase/functions/_shared/protocol/listing.ts';
 import { PropertyPlaceholder } from './placeholder.tsx';
 

@@ -10,7 +10,7 @@ import { typeLabel, type Property } from '../../../supabase/functions/_shared/pr
 import { useElement } from '../element.tsx';
 import { InquiryForm } from '../inquiry/inquiry-form.tsx';
 import { listingUrl } from '../site-links.ts';
-import { PinIcon } from '../ui/icons.tsx';
+import { PinIcon } from '../ui/icons/pin.tsx';
 import { AgentContact } from './agent-contact.tsx';
 import { Carousel } from './carousel.tsx';
 import { ShareButton, type ShareTarget } from './share.tsx';

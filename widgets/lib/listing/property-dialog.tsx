@@ -1,16 +1,15 @@
 /**
  * The property detail in a modal (docs/product.md §2): at most 90% of the viewport high, the price
  * and the share action above the detail, closed with the button, Escape or the backdrop. Loaded on
- * first use (lazy-property-dialog.tsx), with its own utilities and English texts.
+ * first use (lazy-property-dialog.tsx), with its own English texts (its utilities are its element's).
  */
 import { useId } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/listing/property-dialog';
-import utilities from 'virtual:exp-utilities/lazy/lib/listing/property-dialog';
 import type { Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
-import { useElement, useStyles } from '../element.tsx';
+import { useElement } from '../element.tsx';
 import { addTexts } from '../i18n.ts';
 import { Dialog } from '../ui/dialog.tsx';
-import { CloseIcon } from '../ui/icons.tsx';
+import { CloseIcon } from '../ui/icons/close.tsx';
 import { PriceAndShare, PropertyDetail } from './property-detail.tsx';
 
 export interface PropertyDialogProps {
@@ -22,7 +21,6 @@ export interface PropertyDialogProps {
 addTexts(texts);
 
 export function PropertyDialog({ property, onClose, phoneCountryCode }: PropertyDialogProps) {
-  useStyles(utilities);
   const { t } = useElement();
   const titleId = useId();
   const p = property;

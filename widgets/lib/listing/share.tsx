@@ -6,7 +6,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { copyText } from '../clipboard.ts';
 import { useElement } from '../element.tsx';
 import { shareLinks, type ShareTarget } from '../../../supabase/functions/_shared/protocol/share.ts';
-import { CheckIcon, LinkIcon, MailIcon, ShareIcon, WhatsAppIcon } from '../ui/icons.tsx';
+import { CheckIcon } from '../ui/icons/check.tsx';
+import { LinkIcon } from '../ui/icons/link.tsx';
+import { MailIcon } from '../ui/icons/mail.tsx';
+import { ShareIcon } from '../ui/icons/share.tsx';
+import { WhatsAppIcon } from '../ui/icons/whats-app.tsx';
 
 export { shareLinks, type ShareTarget };
 

@@ -17,7 +17,7 @@ import { formatCount, formatPrice } from '../../../supabase/functions/_shared/pr
 import { lazyChunk } from '../lazy-chunk.ts';
 import { whenIdle } from '../main-thread.ts';
 import { listingPosition, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
-import { SearchIcon } from '../ui/icons.tsx';
+import { SearchIcon } from '../ui/icons/search.tsx';
 import { preloadPropertyDialog } from '../listing/lazy-property-dialog.tsx';
 import { MapPopup } from './map-popup.tsx';
 import type { CellLoader, createMap as CreateMap, MapController, MapLabels, MapPin } from './ol-map.ts';
