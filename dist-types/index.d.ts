@@ -249,7 +249,7 @@ export interface ExpPropertyMapAttributes {
   'base-url'?: string;
 }
 
-/** A clustered map of every listing that matches its attributes (up to 5,000), with price pills, popups and the property detail on a pin click. OpenLayers loads only with this element. */
+/** A clustered map of every listing that matches its attributes, at any number (the database's clusters above 500 matches), with price pills, popups and the property detail on a pin click. OpenLayers loads only with this element, when it comes near the viewport. */
 export interface ExpPropertyMapElement extends HTMLElement {
   /** City filter (partial, case- and accent-insensitive). */
   city: string | undefined;

@@ -190,6 +190,6 @@ test.describe('embedding demos', () => {
     // detail dialog (until a listing is opened) or the browser's clustering (a broad search)
     expect(directory.files.map((f) => f.url).join(' ')).not.toMatch(/ol-map|property-search/);
     expect(search.files.map((f) => f.url).join(' ')).toMatch(/ol-map/);
-    for (const page of [directory, search]) expect(page.files.map((f) => f.url).join(' ')).not.toMatch(/\/es-|property-dialog-|inquiry-form-|ol-cluster/);
+    for (const page of [directory, search]) expect(page.files.map((f) => f.url).join(' ')).not.toMatch(/\/(es|property-dialog|inquiry-form|ol-cluster)-/);
   });
 });

@@ -5,8 +5,9 @@ import texts from 'virtual:exp-texts/property-map';
 import utilities from 'virtual:exp-utilities/property-map';
 
 /**
- * A clustered map of every listing that matches its attributes (up to 5,000), with price pills,
- * popups and the property detail on a pin click. OpenLayers loads only with this element.
+ * A clustered map of every listing that matches its attributes, at any number (the database's
+ * clusters above 500 matches), with price pills, popups and the property detail on a pin click.
+ * OpenLayers loads only with this element, when it comes near the viewport.
  *
  * @tag exp-property-map
  * @event exp-property-open - The visitor opened a property from the map. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
