@@ -14,7 +14,7 @@ import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { alternateLinks } from '../site/lib/alternates.ts';
 import { escapeHtml, fillTexts } from '../site/lib/fill.ts';
-import { lookup, type Dict } from '../site/lib/translate.ts';
+import { lookup, type Dict } from '../supabase/functions/_shared/protocol/translate.ts';
 import { telHref } from '../supabase/functions/_shared/protocol/format.ts';
 import { SITE } from '../widgets/lib/site-config.ts';
 
@@ -183,7 +183,7 @@ export function widgetLocales(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!/[\\/]widgets[\\/]locales[\\/](en|es)\.json$/.test(id)) return null;
-      const { site: _site, ...rest } = JSON.parse(code) as Dict;
+      const { site: _site, mail: _mail, ...rest } = JSON.parse(code) as Dict;
       return { code: JSON.stringify(rest), map: null };
     },
   };

@@ -32,7 +32,7 @@ const stages: Stage[] = [
   { name: 'lint', command: [bin('eslint'), '--max-warnings=0', '.'], single: true },
   { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true },
   // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
-  { name: 'deno', command: [bin('deno'), 'check', '--no-config', '--node-modules-dir=none', 'supabase/functions/send-property-inquiry/index.ts'], single: true, env: { DENO_DIR: join(root, '.cache/deno'), DENO_NO_UPDATE_CHECK: '1' } },
+  { name: 'deno', command: [bin('deno'), 'check', '--no-config', '--node-modules-dir=none', 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts'], single: true, env: { DENO_DIR: join(root, '.cache/deno'), DENO_NO_UPDATE_CHECK: '1' } },
   { name: 'build', command: [node, '--import', 'tsx', 'scripts/build.ts', '--test-widgets'], single: true },
   { name: 'unit', command: [bin('vitest'), 'run'] },
   { name: 'browser', command: [bin('wtr')] },

@@ -4,7 +4,8 @@
  * README "Configuration"); an empty value means "not set".
  */
 import { resolve } from 'node:path';
-import { envReader, readInquirySettings, readMailSettings } from '../supabase/functions/_shared/env.ts';
+import { DEFAULTS } from '../supabase/functions/_shared/defaults.ts';
+import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from '../supabase/functions/_shared/env.ts';
 
 export interface ServerConfig {
   port: number;
@@ -23,6 +24,8 @@ export interface ServerConfig {
   /** the site's pages: public address (SITE_URL) and where they read data (SITE_API_URL, SITE_API_KEY) */
   site: { url: string | undefined; apiUrl: string | undefined; apiKey: string | undefined };
   inquiry: ReturnType<typeof readInquirySettings>;
+  /** saved searches: the function's settings, and how often the alert job runs (seconds; 0: never, a test runs it) */
+  alerts: ReturnType<typeof readAlertSettings> & { intervalSeconds: number };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
@@ -47,6 +50,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail: readMailSettings(read, `http://localhost:${port}`),
     site: { url: read.url('SITE_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiUrl: read.url('SITE_API_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiKey: read.optional('SITE_API_KEY') },
     inquiry: readInquirySettings(read, 'exp-ecuador-local'),
+    alerts: { ...readAlertSettings(read, 'exp-ecuador-local'), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
   };
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push('SITE_API_URL needs SITE_API_KEY (the project\'s anon key)');
   if (config.databaseUrl && config.embeddedPostgres) read.problems.push('DATABASE_URL and --postgres (EMBEDDED_POSTGRES) exclude each other: pick one');

@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     bundlePort: config.bundlePort,
     trustProxy: config.trustProxy,
     inquiry: config.inquiry,
+    alerts: config.alerts,
     mail: { smtpUrl: config.mail.smtpUrl, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
     site: { url: config.site.url, apiUrl: config.site.apiUrl, apiKey: config.site.apiKey, imageCacheDir: resolve(config.dataDir, 'cache', 'images') },
   });

@@ -8,7 +8,12 @@ import type { TransactionalSql } from '../supabase/functions/_shared/sql.ts';
 import { DatabaseUnavailableError, type Database } from './db/database.ts';
 import { migrate, seedIfEmpty } from './db/setup.ts';
 import type { InquiryConfig } from '../supabase/functions/_shared/inquiry/handler.ts';
-import { inquiryComposer } from '../supabase/functions/_shared/inquiry/mail.ts';
+import { allComposers } from '../supabase/functions/_shared/outbox/composers.ts';
+import type { AlertsConfig } from '../supabase/functions/_shared/alerts/handler.ts';
+import type { AlertRunResult } from '../supabase/functions/_shared/alerts/run.ts';
+import { createAlertsFunction, DEFAULT_ALERTS_CONFIG } from './functions/alerts.ts';
+import { createAlertService } from './mail/alert-service.ts';
+import { loadTexts } from './pages/texts.ts';
 import { DEFAULTS } from '../supabase/functions/_shared/defaults.ts';
 import { createInquiryFunction } from './functions/inquiry.ts';
 import { fileMailer, smtp } from './mail/mailers.ts';
@@ -33,6 +38,8 @@ export interface ServerOptions {
   functions?: Record<string, FunctionHandler>;
   /** send-property-inquiry: team inbox, allowed origins, rate limit */
   inquiry?: Partial<InquiryConfig>;
+  /** saved-searches: team inbox, allowed origins, rate limit; the alert job's interval (0: only when runAlerts() is called) and settle time */
+  alerts?: Partial<AlertsConfig> & { intervalSeconds?: number; settleSeconds?: number };
   /** how mail is delivered (default: .eml files under .data/outbox) */
   mail?: MailOptions;
   trustProxy?: boolean;
@@ -73,6 +80,8 @@ export interface RunningServer {
   ready: Promise<void>;
   /** delivers the due mail now (tests) */
   drainOutbox(): Promise<void>;
+  /** runs the alert job now (tests, benchmarks) */
+  runAlerts(): Promise<AlertRunResult>;
   close(): Promise<void>;
 }
 
@@ -109,16 +118,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sql = adminSql(options.db);
   const { smtpUrl, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
   const mailOptions = { from: from ?? DEFAULTS.mailFrom, siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}` };
+  const distDir = options.distDir ?? resolve(ROOT, 'dist');
+  // the alert mails' texts: the locale files as the site build copies them (read when first needed)
+  let texts: ReturnType<typeof loadTexts> | undefined;
+  const { intervalSeconds, settleSeconds, ...alertsConfig } = options.alerts ?? {};
   const outbox = createOutboxService({
     ...delivery,
     sql,
     mailer: smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
-    composers: { inquiry: inquiryComposer(mailOptions) },
+    composers: allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
     log,
   });
   const inquiry = createInquiryFunction(sql, options.inquiry ?? {}, () => outbox.kick());
-  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry, ...options.functions }, { trustProxy: options.trustProxy ?? false });
-  const distDir = options.distDir ?? resolve(ROOT, 'dist');
+  const savedSearches = createAlertsFunction(sql, alertsConfig, () => outbox.kick());
+  const alertJob = createAlertService({ sql, intervalSeconds: intervalSeconds ?? DEFAULTS.alertsIntervalSeconds, settleSeconds: settleSeconds ?? DEFAULTS.alertsSettleSeconds, onQueued: () => outbox.kick(), log });
+  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry, 'saved-searches': savedSearches, ...options.functions }, { trustProxy: options.trustProxy ?? false });
   let port = 0;
   const self = () => `http://127.0.0.1:${port}`;
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
@@ -146,6 +160,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         },
       },
       { prefix: '/functions/v1', handle: functions },
+      // the pages of the alert mails' links: GET shows, POST acts (server/pages/alerts-page.ts)
+      { prefix: '/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
+      { prefix: '/es/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
       {
         // where the cross-origin demo loads the bundle from
         prefix: '/demo/config.json',
@@ -160,6 +177,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rest.reload();
     isReady = true;
     outbox.start();
+    alertJob.start();
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -187,8 +205,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     db: options.db,
     ready,
     drainOutbox: () => outbox.drain(),
+    runAlerts: () => alertJob.run(),
     async close() {
       closed = true;
+      await alertJob.stop();
       await outbox.stop();
       for (const s of [server, bundleServer]) {
         if (!s) continue;

@@ -19,13 +19,17 @@ const exact: Record<string, string> = {
   '/buy': 'shared.html',
   '/sell': 'shared.html',
   '/agent-login': 'shared.html',
+  '/saved': 'saved.html',
 };
+
+/** Pages with an address but nothing to index (the shared page, a visitor's own saved listings). */
+const UNINDEXED = new Set(['shared.html', 'saved.html']);
 
 const NOT_FOUND: PageMatch = { kind: 'static', page: '404.html', status: 404, route: null };
 
 export function matchPage(path: string): PageMatch {
   const page = exact[path];
-  if (page) return { kind: 'static', page, status: 200, route: page === 'shared.html' ? null : path };
+  if (page) return { kind: 'static', page, status: 200, route: UNINDEXED.has(page) ? null : path };
   let m = /^\/search-properties\/([a-z0-9-]{1,80})$/.exec(path);
   if (m) return { kind: 'static', page: 'search-properties.html', status: 200, route: path };
   m = /^\/findanagent\/(\d{1,15})$/.exec(path);

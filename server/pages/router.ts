@@ -15,6 +15,8 @@ import type { AgentProfile } from '../../supabase/functions/_shared/protocol/age
 import { sendCompressed } from '../http/compress.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
 import { renderAgent } from './agent-page.ts';
+import { alertPageGet, alertPagePost, type AlertPageKind, type CallFunction } from './alerts-page.ts';
+import { readBody } from '../http/body.ts';
 import { renderHead, type HeadInfo } from './head.ts';
 import { createImageCache, OG_SIZE, versionOf } from './images.ts';
 import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.ts';
@@ -200,6 +202,13 @@ export function createPages(options: PagesOptions) {
     return staticPage(match.page, match.status, match.route, lang);
   }
 
+  /** The plain fields of a multipart/form-data body (RFC 8058 lets a one-click POST be either kind). */
+  function multipartFields(text: string): string {
+    const out = new URLSearchParams();
+    for (const m of text.matchAll(/name="([^"]{1,100})"\r?\n\r?\n([^\r\n]{0,1000})/g)) out.append(m[1] as string, m[2] as string);
+    return out.toString();
+  }
+
   function send(req: IncomingMessage, res: ServerResponse, answer: PageResponse): void {
     const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
     const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
@@ -216,8 +225,44 @@ export function createPages(options: PagesOptions) {
     sendCompressed(res, answer.status, headers, body, req.method === 'HEAD');
   }
 
+  /** The saved-searches function, as any client calls it (ours, or a hosted project's). */
+  const callAlerts: CallFunction = async (body) => {
+    const api = options.api();
+    const response = await fetch(`${api.url}/functions/v1/saved-searches`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', apikey: api.key, Authorization: `Bearer ${api.key}` },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: response.status, body: (await response.json().catch(() => ({}))) as Awaited<ReturnType<CallFunction>>['body'] };
+  };
+
+  /** /alerts/confirm, /alerts/unsubscribe, /alerts/manage (and /es/...): GET shows, POST acts. */
+  async function alerts(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const { lang, path } = splitLangPath(url.pathname);
+    const kind = /^\/alerts\/(confirm|unsubscribe|manage)$/.exec(path)?.[1] as AlertPageKind | undefined;
+    if (!kind) return false;
+    const method = req.method ?? 'GET';
+    const ctx = { t: siteTexts().t(lang), lang, token: url.searchParams.get('token') ?? '' };
+    let page;
+    if (method === 'POST') {
+      const raw = await readBody(req, 4096);
+      const fields = new URLSearchParams(raw === 'too-large' ? '' : /multipart\/form-data/i.test(String(req.headers['content-type'])) ? multipartFields(raw.toString('utf8')) : raw.toString('utf8'));
+      page = await alertPagePost(kind, ctx, fields, callAlerts).catch(() => ({ status: 503, body: '' }));
+    } else if (method === 'GET' || method === 'HEAD') {
+      page = await alertPageGet(kind, ctx, callAlerts).catch(() => ({ status: 503, body: '' }));
+    } else {
+      res.writeHead(405, { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed');
+      return true;
+    }
+    if (page.status === 503 && !page.body) page = { status: 503, body: `<section class="alert-page"><h1>${escapeHtml(ctx.t('site.alerts.unavailable.heading'))}</h1><p>${escapeHtml(ctx.t('site.alerts.unavailable.text'))}</p></section>` };
+    send(req, res, { status: page.status, type: 'text/html', body: html('alerts.html', lang, { robots: 'noindex' }, page.body), headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) } });
+    return true;
+  }
+
   return {
     respond,
+    alerts,
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
       let answer: PageResponse | undefined;
       try {

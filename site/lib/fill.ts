@@ -5,7 +5,7 @@
  * script can still switch the texts live.
  */
 import { escapeHtml } from '../../supabase/functions/_shared/protocol/html.ts';
-import { lookup, translate, type Dict } from './translate.ts';
+import { lookup, translate, type Dict } from '../../supabase/functions/_shared/protocol/translate.ts';
 
 export { escapeHtml };
 

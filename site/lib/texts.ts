@@ -5,10 +5,10 @@
  * {{placeholders}} (a value '@some.key' is itself translated). Always as text, never as markup. A
  * key missing in a language shows the key. A language's texts are downloaded only when needed.
  */
-import { translate, type Dict } from './translate.ts';
+import { translate, type Dict } from '../../supabase/functions/_shared/protocol/translate.ts';
 
 export type { Dict };
-export { lookup, translate } from './translate.ts';
+export { lookup, translate } from '../../supabase/functions/_shared/protocol/translate.ts';
 export type Lang = 'en' | 'es';
 
 const loaders: Record<Lang, () => Promise<Dict>> = {

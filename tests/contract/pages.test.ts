@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { openPglite } from '../../server/db/pglite.ts';
-import { lookup, type Dict } from '../../site/lib/translate.ts';
+import { lookup, type Dict } from '../../supabase/functions/_shared/protocol/translate.ts';
 import { formatPrice } from '../../supabase/functions/_shared/protocol/format.ts';
 import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import en from '../../widgets/locales/en.json' with { type: 'json' };

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
 import { getListing, getListingsCount, getListingsPage, getMapClusters, getPropertyTypes, PAGE_SIZE, type MapView, type SearchFilters, type SortKey } from '../../widgets/lib/data/listings.ts';
+import { filterArgs } from '../../supabase/functions/_shared/protocol/filters.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 interface Scenario {
@@ -126,6 +127,12 @@ for (const kind of ['pglite', 'postgres'] as const) {
         const end = await getListingsPage(rest, filters, 'price_desc', last);
         expect(end.map((r) => Number(r.id))).toEqual(await expectedIds(where, ORDER.price_desc, PAGE_SIZE, (last - 1) * PAGE_SIZE));
         expect(end.length).toBe(total === 0 ? 0 : total - (last - 1) * PAGE_SIZE);
+      });
+      it('a saved search with these filters (internal.listing_matches, what the alerts read) matches the same listings', async () => {
+        const matched = await server.sql<{ id: number }>('select id from internal.listings l where internal.listing_matches(l, $1::jsonb) order by id', [JSON.stringify(filterArgs(filters))]);
+        const total = await expectedCount(where);
+        expect(matched.map((r) => Number(r.id))).toEqual(await expectedIds(where, 'id', Math.max(1, total)));
+        expect(matched.length).toBe(await getListingsCount(rest, filters));
       });
       it("the map's clusters (public.listing_clusters through .rpc()) count every match once", async () => {
         const world: MapView = { zoom: 2, bbox: [-180, -85, 180, 85] };

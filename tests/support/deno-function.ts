@@ -1,5 +1,5 @@
 /**
- * The deployed function (supabase/functions/send-property-inquiry/index.ts) run by Deno from npm
+ * A deployed function (supabase/functions/<name>/index.ts; send-property-inquiry by default) run by Deno from npm
  * (the `deno` package), as Supabase runs it: no project config, `npm:` imports resolved from the
  * npm registry this machine uses into a cache of our own (.cache/deno), its secrets from the
  * environment, on a PostgreSQL with our migrations and seed applied.
@@ -22,12 +22,12 @@ export interface DenoFunction {
 
 export const DRAIN_SECRET = 'test-drain-secret';
 
-export async function startDenoFunction(secrets: Record<string, string>): Promise<DenoFunction> {
+export async function startDenoFunction(secrets: Record<string, string>, name = 'send-property-inquiry'): Promise<DenoFunction> {
   const port = await freePort();
   const registry = process.env.NPM_CONFIG_REGISTRY ?? process.env.npm_config_registry;
   const { child, output, exitStatus, exited } = spawnChild(
     resolve(root, 'node_modules/.bin/deno'),
-    ['run', '--no-config', '--node-modules-dir=none', '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'supabase/functions/send-property-inquiry/index.ts'],
+    ['run', '--no-config', '--node-modules-dir=none', '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', `supabase/functions/${name}/index.ts`],
     {
       cwd: root,
       env: {

@@ -18,6 +18,8 @@ export interface ReceivedMail {
   messageId: string;
   inquiryId: string;
   headers: Map<string, unknown>;
+  /** the headers as they were written (unfolded), by lower-case name: List-Unsubscribe as sent, not as parsed */
+  raw: Record<string, string>;
   receivedAt: number;
 }
 
@@ -75,6 +77,7 @@ export async function startSmtp(): Promise<TestSmtp> {
                 messageId: m.messageId ?? '',
                 inquiryId: String(m.headers.get('x-inquiry-id') ?? ''),
                 headers: m.headers as Map<string, unknown>,
+                raw: Object.fromEntries(m.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()])),
                 receivedAt: Date.now(),
               });
               callback();

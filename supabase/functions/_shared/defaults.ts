@@ -10,6 +10,13 @@ export const DEFAULTS = {
   /** INQUIRY_RATE_LIMIT: inquiries per client per window */
   inquiryRateLimit: 5,
   inquiryRateWindowSeconds: 60,
+  /** ALERT_RATE_LIMIT: alert requests per client per window */
+  alertRateLimit: 5,
+  alertRateWindowSeconds: 60,
+  /** ALERTS_INTERVAL: seconds between two runs of the alert job in our server */
+  alertsIntervalSeconds: 60,
+  /** ALERTS_SETTLE: an alert's window ends this many seconds before the run (see alerts/run.ts) */
+  alertsSettleSeconds: 30,
   /** ALLOWED_ORIGINS */
   allowedOrigins: '*' as '*' | string[],
 } as const;

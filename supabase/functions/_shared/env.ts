@@ -107,6 +107,17 @@ export function readInquirySettings(env: EnvReader, fallbackSalt: string) {
   };
 }
 
+/** The saved-searches function's settings (docs/decisions.md #23), read the same way by our server and the Deno function. */
+export function readAlertSettings(env: EnvReader, fallbackSalt: string) {
+  return {
+    teamInbox: env.email('TEAM_INBOX', DEFAULTS.teamInbox),
+    allowedOrigins: env.origins('ALLOWED_ORIGINS', DEFAULTS.allowedOrigins),
+    rateLimit: { max: env.int('ALERT_RATE_LIMIT', DEFAULTS.alertRateLimit, { min: 1, max: 1_000_000 }), windowSeconds: DEFAULTS.alertRateWindowSeconds },
+    hashSalt: env.string('INQUIRY_HASH_SALT', fallbackSalt),
+    settleSeconds: env.int('ALERTS_SETTLE', DEFAULTS.alertsSettleSeconds, { min: 0, max: 3600 }),
+  };
+}
+
 /** The mail settings shared by our server and the Deno function. */
 export function readMailSettings(env: EnvReader, fallbackSiteUrl: string) {
   return {

@@ -5,42 +5,19 @@
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
+import { appliedFilters, filterArgs, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
 import { escapeLike } from './text.ts';
+
+export { appliedFilters, FEATURE_FLAGS, PRICE_MAX_ANY, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
 
 export const PAGE_SIZE = 24;
 export const COUNTRY = 'EC';
 export const ACTIVE = '1';
-/** the spec's "any" maximum */
-export const PRICE_MAX_ANY = 999_999_999;
 export const MAP_POINTS_LIMIT = 5000;
 const BLOCK = 1000;
 
 export type SortKey = 'featured' | 'newest' | 'price_asc' | 'price_desc';
 export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc', 'price_desc'];
-
-export interface SearchFilters {
-  propertyType?: string;
-  minPrice?: number;
-  maxPrice?: number;
-  beds?: number;
-  baths?: number;
-  minSqft?: number;
-  maxSqft?: number;
-  city?: string;
-  /** only this agent's listings (agents' own websites) */
-  agentId?: string;
-  /** 'Search this area': [west, south, east, north] in degrees */
-  bbox?: [number, number, number, number];
-  // read from the URL and kept, but not applied (docs/product.md §5 applies only the ones above)
-  yearBuiltFrom?: number;
-  yearBuiltTo?: number;
-  minLotSize?: number;
-  maxLotSize?: number;
-  features?: Partial<Record<FeatureFlag, boolean>>;
-}
-
-export const FEATURE_FLAGS = ['pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning'] as const;
-export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** The subset of postgrest-js's filter builder the mapping needs (each call returns the builder). */
 interface Filterable {
@@ -50,29 +27,6 @@ interface Filterable {
   ilike(column: string, pattern: string): Filterable;
   like(column: string, pattern: string): Filterable;
   order(column: string, options?: { ascending?: boolean; nullsFirst?: boolean }): Filterable;
-}
-
-const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
-
-/** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
-export type AppliedFilters = Pick<SearchFilters, 'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'agentId' | 'bbox'>;
-
-export function appliedFilters(f: SearchFilters): AppliedFilters {
-  const out: AppliedFilters = {};
-  const type = f.propertyType?.trim();
-  if (type && type.toLowerCase() !== 'any') out.propertyType = type;
-  if (positive(f.minPrice)) out.minPrice = f.minPrice;
-  if (positive(f.maxPrice) && f.maxPrice < PRICE_MAX_ANY) out.maxPrice = f.maxPrice;
-  if (positive(f.beds)) out.beds = f.beds;
-  if (positive(f.baths)) out.baths = f.baths;
-  if (positive(f.minSqft)) out.minSqft = f.minSqft;
-  if (positive(f.maxSqft)) out.maxSqft = f.maxSqft;
-  const city = f.city?.trim();
-  if (city) out.city = city;
-  const agent = f.agentId?.trim();
-  if (agent) out.agentId = agent;
-  if (f.bbox) out.bbox = f.bbox;
-  return out;
 }
 
 /** docs/product.md §7's filter mapping with docs/product.md §5's ignored values. */
@@ -245,20 +199,8 @@ export interface MapView {
 
 /** The arguments of public.listing_clusters for the filters that apply (the same list as applyFilters). */
 export function clusterArgs(filters: SearchFilters, view: MapView): Record<string, string | number> {
-  const f = appliedFilters(filters);
   const [west, south, east, north] = view.bbox;
-  const args: Record<string, string | number> = { zoom: Math.round(view.zoom), view_west: west, view_south: south, view_east: east, view_north: north };
-  if (f.propertyType) args.property_type = f.propertyType;
-  if (f.minPrice) args.price_min = f.minPrice;
-  if (f.maxPrice) args.price_max = f.maxPrice;
-  if (f.beds) args.beds_min = f.beds;
-  if (f.baths) args.baths_min = f.baths;
-  if (f.minSqft) args.area_min = f.minSqft;
-  if (f.maxSqft) args.area_max = f.maxSqft;
-  if (f.city) args.city = f.city;
-  if (f.agentId) args.agent = f.agentId;
-  if (f.bbox) [args.area_west, args.area_south, args.area_east, args.area_north] = f.bbox;
-  return args;
+  return { zoom: Math.round(view.zoom), view_west: west, view_south: south, view_east: east, view_north: north, ...filterArgs(filters) };
 }
 
 /**

@@ -6,18 +6,14 @@
  * fills the honeypot is told "ok" and never delivered.
  */
 import { IDEMPOTENCY_KEY, LIMITS, validateInquiry, type InquiryInput } from './validate.ts';
-import { corsFor, functionPreflightHeaders } from '../cors.ts';
+import { hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
+import { formatPrice } from '../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
 import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient } from './store.ts';
 
-export interface InquiryConfig {
+export interface InquiryConfig extends ClientPolicy {
   teamInbox: string;
-  /** origins allowed to post ('*' for any: the widgets run on partners' pages) */
-  allowedOrigins: '*' | string[];
-  rateLimit: { max: number; windowSeconds: number };
-  /** salt for the hash of the client address (the address itself is not kept) */
-  hashSalt: string;
 }
 
 export interface InquiryDeps {
@@ -29,19 +25,7 @@ export interface InquiryDeps {
   isUnavailable?: (error: unknown) => boolean;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-const hashClient = async (address: string, salt: string) => (await sha256(`${salt}\n${address}`)).slice(0, 32);
 
 /** How long the same inquiry from the same client, sent without a key, counts as a repeat (a double click). */
 const KEYLESS_REPEAT_SECONDS = 600;
@@ -60,24 +44,9 @@ export function createInquiryHandler(deps: InquiryDeps) {
   const { config } = deps;
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
     const origin = request.headers.get('origin');
-    const cors = corsFor(origin, config.allowedOrigins);
-    if (request.method === 'OPTIONS') {
-      if (!cors) return new Response(null, { status: 403 });
-      return new Response(null, { status: 204, headers: functionPreflightHeaders(cors) });
-    }
-    if (!cors) return json(403, { error: 'origin', message: 'This origin may not send inquiries.' });
-    if (request.method !== 'POST') return json(405, { error: 'method', message: 'Send the inquiry with POST.' }, { ...cors, Allow: 'POST, OPTIONS' });
-    if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
-      return json(400, { error: 'content_type', message: 'Send the inquiry as JSON (Content-Type: application/json).' }, cors);
-    }
-    const text = await request.text();
-    if (text.length > LIMITS.body) return json(400, { error: 'too_large', message: `The inquiry is too large (at most ${LIMITS.body} bytes).` }, cors);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return json(400, { error: 'invalid_json', message: 'The body is not valid JSON.' }, cors);
-    }
+    const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: LIMITS.body, what: 'the inquiry' });
+    if (read instanceof Response) return read;
+    const { cors, body } = read;
     const checked = validateInquiry(body);
     if (!checked.ok) return json(400, { error: 'validation', message: checked.message, fields: checked.fields }, cors);
     const input = checked.value;
@@ -108,7 +77,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
           // what the database knows wins over what the page said
           propertyTitle: listing?.title ?? input.propertyTitle,
           propertyAddress: listing ? [listing.address, listing.city].filter(Boolean).join(', ') : input.propertyAddress,
-          propertyPrice: listing?.price ? usd.format(Number(listing.price)) : input.propertyPrice,
+          propertyPrice: listing?.price ? formatPrice(listing.price) : input.propertyPrice,
           requestedRecipient: input.recipientEmail,
           recipient,
           clientHash,

@@ -12,8 +12,11 @@ interface Transport {
   verify(): Promise<unknown>;
 }
 
+/** nodemailer's createTransport, as each runtime imports it */
+export type TransportFactory = (options: { url: string } & typeof SMTP_TIMEOUTS) => Transport;
+
 /** `url`'s own settings (e.g. ?pool=true) win over the timeouts. */
-export function smtpMailer(createTransport: (options: { url: string } & typeof SMTP_TIMEOUTS) => Transport, url: string): Mailer {
+export function smtpMailer(createTransport: TransportFactory, url: string): Mailer {
   const transport = createTransport({ url, ...SMTP_TIMEOUTS });
   return {
     async send(message) {

@@ -1,0 +1,177 @@
+/**
+ * saved-searches, as one Fetch-style handler (Request -> Response) that the deployed Deno function
+ * and our Node server both run (docs/decisions.md #23). Two kinds of call, both POSTed JSON:
+ *
+ * - `{ action: 'subscribe', email, filters, frequency, lang, idempotencyKey?, website? }`: a
+ *   request for alerts. Validated; rate limited per client; a filled honeypot is told "ok" and
+ *   never mailed; the same request twice (or the same address and search) makes one saved search.
+ *   A new request gets only a confirmation mail (double opt-in). The answer is the same whether the
+ *   address already had this alert or not, so it tells nobody who subscribes to what.
+ * - `{ action: 'confirm' | 'manage' | 'update' | 'unsubscribe', token, ... }`: what a link in a mail
+ *   does. 404 for a token we never issued, 410 for an expired one or a search that is gone; a used
+ *   one answers what it did (`already: true`), never an error. `{ action: 'view', token }` changes
+ *   nothing: what the link's page shows before the visitor acts (a mail scanner that opens links
+ *   confirms or unsubscribes nothing).
+ */
+import { ALERT_FREQUENCIES, type AlertFrequency } from '../protocol/alerts.ts';
+import type { FilterArgs } from '../protocol/filters.ts';
+import { enqueueMail } from '../outbox/store.ts';
+import { hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
+import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
+import type { Sql, TransactionalSql } from '../sql.ts';
+import { activate, byIdempotencyKey, byToken, extendPending, insertSearch, markTokenUsed, recentFromClient, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
+import { hashToken } from './tokens.ts';
+import { ALERT_LIMITS, emailKey, filtersKey, TOKEN, validateAlertRequest } from './validate.ts';
+
+export interface AlertsConfig extends ClientPolicy {
+  /** receives one notice per newly confirmed search (a lead) */
+  teamInbox: string;
+}
+
+export interface AlertsDeps {
+  sql: TransactionalSql;
+  config: AlertsConfig;
+  /** a mail was queued: deliver it now */
+  onQueued?: () => void;
+  isUnavailable?: (error: unknown) => boolean;
+}
+
+/** What a link's page shows of a saved search. */
+export interface SearchSummary {
+  filters: FilterArgs;
+  frequency: AlertFrequency;
+  status: SearchStatus;
+  lang: string;
+  /** the address, partly hidden: "an…@example.org" */
+  email: string;
+}
+
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, Math.min(2, Math.max(1, local.length - 1)))}…@${domain}`;
+}
+
+const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
+
+/** Without a key, the same request from the same client in the same ten minutes is a repeat (a double click). */
+async function derivedKey(clientHash: string, parts: unknown[], now = Date.now()): Promise<string> {
+  return `auto-${(await sha256(`${clientHash}\n${Math.floor(now / 600_000)}\n${JSON.stringify(parts)}`)).slice(0, 40)}`;
+}
+
+type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
+
+export function createAlertsHandler(deps: AlertsDeps) {
+  const { config } = deps;
+
+  async function subscribe(raw: unknown, request: Request, clientAddress: string): Promise<Outcome> {
+    const checked = validateAlertRequest(raw);
+    if (!checked.ok) return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
+    const input = checked.value;
+    const spam = input.website.trim() !== '';
+    const clientHash = await hashClient(clientAddress, config.hashSalt);
+    const headerKey = request.headers.get('idempotency-key')?.trim();
+    const key = input.idempotencyKey ?? (headerKey && IDEMPOTENCY_KEY.test(headerKey) ? headerKey : null) ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang]));
+    return deps.sql.transaction(async (tx) => {
+      // one client at a time: the count and the insert must not interleave with its other requests
+      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`alerts:${clientHash}`]);
+      if (await byIdempotencyKey(tx, key)) return { status: 200, body: { ok: true } };
+      if ((await recentFromClient(tx, clientHash, config.rateLimit.windowSeconds)) >= config.rateLimit.max) {
+        return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
+      }
+      const record = { email: input.email, emailKey: emailKey(input.email), filters: input.filters, filtersKey: filtersKey(input.filters), frequency: input.frequency, lang: input.lang, idempotencyKey: key, clientHash, spam, origin: request.headers.get('origin') ?? '', userAgent: request.headers.get('user-agent') ?? '' };
+      if (spam) {
+        await insertSearch(tx, record);
+        return { status: 200, body: { ok: true } };
+      }
+      // one address and one search make one saved search, however often it is asked for
+      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`alerts:${record.emailKey}`]);
+      const same = await sameSearch(tx, record.emailKey, record.filtersKey);
+      if (same) {
+        // a request still waiting for its confirmation: its mail may be lost, send another (not in a burst)
+        const sentAt = same.confirm_sent_at ? new Date(same.confirm_sent_at).getTime() : 0;
+        if (same.status === 'pending' && Date.now() - sentAt > RESEND_MINUTES * 60_000) {
+          await extendPending(tx, same.id);
+          await enqueueMail(tx, { kind: 'alert-confirm', refId: `${same.id}:${Date.now()}`, recipient: same.email });
+          return { status: 200, body: { ok: true }, queued: true };
+        }
+        return { status: 200, body: { ok: true } };
+      }
+      const id = await insertSearch(tx, record);
+      // the only mail an address gets before it confirms
+      await enqueueMail(tx, { kind: 'alert-confirm', refId: id, recipient: input.email });
+      return { status: 200, body: { ok: true }, queued: true };
+    });
+  }
+
+  async function withToken(raw: Record<string, unknown>, action: string): Promise<Outcome> {
+    const token = typeof raw.token === 'string' ? raw.token.trim() : '';
+    if (!TOKEN.test(token)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
+    let frequency: AlertFrequency | undefined;
+    let paused: boolean | undefined;
+    if (action === 'update') {
+      if (raw.frequency !== undefined) {
+        if (!(ALERT_FREQUENCIES as readonly unknown[]).includes(raw.frequency)) return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
+        frequency = raw.frequency as AlertFrequency;
+      }
+      if (raw.paused !== undefined) {
+        if (typeof raw.paused !== 'boolean') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: paused (invalid).', fields: { paused: 'invalid' } } };
+        paused = raw.paused;
+      }
+    }
+    const hash = await hashToken(token);
+    return deps.sql.transaction(async (tx: Sql) => {
+      const found = await byToken(tx, hash);
+      const allowed: Record<string, string[]> = { view: ['confirm', 'manage', 'unsubscribe'], confirm: ['confirm'], manage: ['manage'], update: ['manage'], unsubscribe: ['unsubscribe', 'manage'] };
+      if (!found || !allowed[action]?.includes(found.purpose)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
+      const s = found.search;
+      if (action === 'view') return { status: 200, body: { ok: true, purpose: found.purpose, used: found.used, expired: found.expired || s.status === 'expired', search: summary(s) } };
+      if (s.status === 'unsubscribed') {
+        if (action === 'unsubscribe') return { status: 200, body: { ok: true, already: true, search: summary(s) } };
+        return { status: 410, body: { error: 'unsubscribed', message: 'This alert was deleted.', search: summary(s) } };
+      }
+      if (found.expired || s.status === 'expired') return { status: 410, body: { error: 'expired', message: 'This link has expired.', search: summary(s) } };
+      if (action === 'confirm') {
+        if (found.used || s.status !== 'pending') return { status: 200, body: { ok: true, already: true, search: summary(s) } };
+        await activate(tx, s.id, s.frequency);
+        await markTokenUsed(tx, hash);
+        // a confirmed search is a lead: the team hears of it once
+        await enqueueMail(tx, { kind: 'alert-lead', refId: s.id, recipient: config.teamInbox });
+        return { status: 200, body: { ok: true, search: summary({ ...s, status: 'active' }) }, queued: true };
+      }
+      if (s.status === 'pending') return { status: 410, body: { error: 'unconfirmed', message: 'This alert was never confirmed.', search: summary(s) } };
+      if (action === 'unsubscribe') {
+        await unsubscribe(tx, s.id);
+        await markTokenUsed(tx, hash);
+        return { status: 200, body: { ok: true, search: summary({ ...s, status: 'unsubscribed' }) } };
+      }
+      if (action === 'update') {
+        if (frequency) await setFrequency(tx, s.id, frequency);
+        if (paused !== undefined) await setPaused(tx, s.id, paused);
+        const status: SearchStatus = paused === undefined ? s.status : paused ? 'paused' : 'active';
+        return { status: 200, body: { ok: true, search: summary({ ...s, frequency: frequency ?? s.frequency, status }) } };
+      }
+      return { status: 200, body: { ok: true, search: summary(s) } };
+    });
+  }
+
+  return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
+    const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: ALERT_LIMITS.body, what: 'the request' });
+    if (read instanceof Response) return read;
+    const { cors, body } = read;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
+    const action = (body as { action?: unknown }).action ?? 'subscribe';
+    if (typeof action !== 'string' || !['subscribe', 'view', 'confirm', 'manage', 'update', 'unsubscribe'].includes(action)) {
+      return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
+    }
+    try {
+      const outcome = action === 'subscribe' ? await subscribe(body, request, context.clientAddress) : await withToken(body as Record<string, unknown>, action);
+      if (outcome.queued) deps.onQueued?.();
+      const extra: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(config.rateLimit.windowSeconds) } : {};
+      return json(outcome.status, outcome.body, { ...cors, ...extra });
+    } catch (error) {
+      const unavailable = deps.isUnavailable?.(error) ?? false;
+      console.error('[saved-searches]', unavailable ? 'database unavailable' : error);
+      return json(503, { error: 'unavailable', message: 'Nothing was saved right now. Please try again.' }, { ...cors, 'Retry-After': '10' });
+    }
+  };
+}

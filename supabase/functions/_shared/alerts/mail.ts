@@ -1,0 +1,256 @@
+/**
+ * The mails of saved searches, composed when they are sent (the outbox, ../outbox/worker.ts), in
+ * the subscriber's language, HTML and plain text:
+ *  - 'alert-confirm' (ref: the search, or search:time for a resend): the confirmation link, the only
+ *    mail an unconfirmed address gets. Dropped when the request is no longer pending.
+ *  - 'alert' (ref: the alert): the new listings and price drops (at most ALERT_ITEMS, the rest
+ *    counted and linked), each linking to its page; manage and one-click unsubscribe links (RFC
+ *    8058). Dropped when the search is no longer active: unsubscribing takes effect at once.
+ *  - 'alert-lead' (ref: the search): the team hears of each newly confirmed search, in Spanish and English.
+ * The links' tokens are made here, kept hashed (./tokens.ts). Texts come from the locale files
+ * (`mail.alerts`, `alerts`), given by the caller: our server reads the built ones, the Deno
+ * function imports them. Everything from the data is escaped in the HTML.
+ */
+import type { Composer, MailMessage } from '../outbox/worker.ts';
+import { describeSearch, type AlertLang } from '../protocol/alerts.ts';
+import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../protocol/filters.ts';
+import { formatArea, formatCount, formatPrice } from '../protocol/format.ts';
+import { escapeHtml } from '../protocol/html.ts';
+import { normaliseImages, typeLabel } from '../protocol/listing.ts';
+import { listingPath, localizedPath } from '../protocol/site-urls.ts';
+import { translate, type Dict } from '../protocol/translate.ts';
+import type { Sql } from '../sql.ts';
+import { issueToken } from './tokens.ts';
+
+export interface AlertMailOptions {
+  from: string;
+  /** the public site: links, and relative media paths of the data */
+  siteUrl: string;
+  /** the locale files (widgets/locales/{en,es}.json) */
+  texts: (lang: AlertLang) => Dict;
+  /** the right-hand side of Message-IDs */
+  domain?: string;
+  mediaBase?: string;
+}
+
+type T = (key: string, params?: Record<string, unknown>) => string;
+
+const translator = (options: AlertMailOptions, lang: AlertLang): T => {
+  const dict = options.texts(lang);
+  return (key, params) => translate(dict, key, params, lang);
+};
+
+const domainOf = (options: AlertMailOptions) => options.domain ?? (new URL(options.siteUrl).hostname || 'localhost');
+const site = (options: AlertMailOptions) => options.siteUrl.replace(/\/+$/, '');
+const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
+
+interface SearchRow extends Record<string, unknown> {
+  id: string;
+  email: string;
+  filters: FilterArgs;
+  frequency: string;
+  lang: AlertLang;
+  status: string;
+  expires_at: string;
+  pending_live: boolean;
+}
+
+async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
+  const rows = await sql.query<SearchRow>(
+    "select id::text as id, email, filters, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live from internal.saved_searches where id = $1",
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** The shell every alert mail shares: the brand, the content, a footer line. */
+function page(lang: AlertLang, title: string, content: string, footer: string): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:0;background:#f1f5f9;font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:12px;overflow:hidden">
+<tr><td style="background:#123c69;color:#ffffff;padding:16px 24px;font-size:18px;font-weight:bold">eXp Realty Ecuador</td></tr>
+<tr><td style="padding:24px">${content}</td></tr>
+<tr><td style="padding:16px 24px;border-top:1px solid #e2e8f0;color:#64748b;font-size:13px">${footer}</td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+const button = (href: string, label: string) =>
+  `<a href="${escapeHtml(href)}" style="display:inline-block;background:#123c69;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">${escapeHtml(label)}</a>`;
+
+/** The confirmation mail: what was asked for, how often, and the link that makes it start. */
+export function confirmComposer(options: AlertMailOptions): Composer {
+  return async (sql, mail) => {
+    const id = mail.ref_id.split(':')[0] ?? '';
+    const search = await loadSearch(sql, id);
+    if (!search || !search.pending_live) return null;
+    const t = translator(options, search.lang);
+    const token = await issueToken(sql, search.id, 'confirm', search.expires_at);
+    const link = `${site(options)}${localizedPath('/alerts/confirm', search.lang)}?token=${token}`;
+    const what = describeSearch(search.filters, t);
+    const frequency = t(`alerts.frequencies.${search.frequency}`);
+    const subject = oneLine(t('mail.alerts.confirm.subject'));
+    const text = [t('mail.alerts.confirm.intro'), '', what, t('mail.alerts.confirm.frequency', { frequency }), '', `${t('mail.alerts.confirm.button')}: ${link}`, '', t('mail.alerts.confirm.expires')].join('\n');
+    const html = page(
+      search.lang,
+      subject,
+      `<h1 style="margin:0 0 12px;font-size:22px">${escapeHtml(t('mail.alerts.confirm.heading'))}</h1>
+<p style="margin:0 0 12px">${escapeHtml(t('mail.alerts.confirm.intro'))}</p>
+<p style="margin:0 0 4px;font-weight:bold">${escapeHtml(what)}</p>
+<p style="margin:0 0 20px;color:#475569">${escapeHtml(t('mail.alerts.confirm.frequency', { frequency }))}</p>
+<p style="margin:0 0 20px">${button(link, t('mail.alerts.confirm.button'))}</p>
+<p style="margin:0;color:#475569;font-size:14px">${escapeHtml(t('mail.alerts.confirm.linkText'))}<br><a href="${escapeHtml(link)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(link)}</a></p>`,
+      escapeHtml(t('mail.alerts.confirm.expires')),
+    );
+    return { from: options.from, to: search.email, subject, text, html, messageId: `<alert-confirm-${mail.ref_id.replace(/\W/g, '-')}@${domainOf(options)}>`, headers: { 'Auto-Submitted': 'auto-generated' } } satisfies MailMessage;
+  };
+}
+
+interface AlertRow extends Record<string, unknown> {
+  id: string;
+  search_id: string;
+  items: Array<{ id: number | string; kind: 'new' | 'drop'; old_price: number | string | null }>;
+  new_count: number;
+  drop_count: number;
+}
+
+interface ListingRow extends Record<string, unknown> {
+  id: string;
+  title: string | null;
+  price: string | null;
+  city: string | null;
+  bedrooms: number | null;
+  bathrooms: string | null;
+  square_feet: string | null;
+  property_type: string | null;
+  images: unknown;
+}
+
+/** The alert: the new listings and the price drops, each linking to its page, and the links to see all, manage and unsubscribe. */
+export function alertComposer(options: AlertMailOptions): Composer {
+  return async (sql, mail) => {
+    const alerts = await sql.query<AlertRow>('select id::text as id, search_id::text as search_id, items, new_count, drop_count from internal.search_alerts where id = $1', [mail.ref_id]);
+    const alert = alerts[0];
+    if (!alert) return null;
+    const search = await loadSearch(sql, alert.search_id);
+    // unsubscribed or paused since: nothing more is sent
+    if (!search || search.status !== 'active') return null;
+    const ids = alert.items.map((i) => String(i.id));
+    const listings = await sql.query<ListingRow>(
+      `select id::text as id, title, price::text as price, city, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, property_type, images
+         from internal.listings where id = any($1::bigint[]) and status = '1' and country_code = 'EC'`,
+      [ids],
+    );
+    const byId = new Map(listings.map((l) => [l.id, l]));
+    const items = alert.items.map((i) => ({ ...i, listing: byId.get(String(i.id)) })).filter((i) => i.listing);
+    // every listing went off the market before the mail's turn: nothing to say
+    if (!items.length) return null;
+    const lang = search.lang;
+    const t = translator(options, lang);
+    const base = site(options);
+    const [manage, unsubscribe] = [await issueToken(sql, search.id, 'manage', null), await issueToken(sql, search.id, 'unsubscribe', null)];
+    const manageUrl = `${base}${localizedPath('/alerts/manage', lang)}?token=${manage}`;
+    const unsubscribeUrl = `${base}${localizedPath('/alerts/unsubscribe', lang)}?token=${unsubscribe}`;
+    const what = describeSearch(search.filters, t);
+    const total = Number(alert.new_count) + Number(alert.drop_count);
+    const counts = [
+      Number(alert.new_count) ? t('mail.alerts.alert.newCount', { count: Number(alert.new_count), formatted: formatCount(Number(alert.new_count)) }) : '',
+      Number(alert.drop_count) ? t('mail.alerts.alert.dropCount', { count: Number(alert.drop_count), formatted: formatCount(Number(alert.drop_count)) }) : '',
+    ].filter(Boolean);
+    const subject = oneLine(`${counts.join(t('mail.alerts.alert.and'))}: ${what}`).slice(0, 200);
+    const seeAll = `${base}${localizedPath('/search-properties', lang)}?${searchPageQuery(filtersFromArgs(search.filters), { sort: 'newest' })}`;
+    const media = options.mediaBase ?? base;
+    const rows = items.map(({ kind, old_price, listing }) => {
+      const l = listing as ListingRow;
+      const title = l.title?.trim() || t('listing.defaultTitle');
+      const href = `${base}${listingPath(l.id, title, lang)}`;
+      const price = formatPrice(l.price);
+      const was = kind === 'drop' && old_price !== null ? t('mail.alerts.alert.was', { price: formatPrice(old_price) }) : '';
+      const facts = [t('listing.beds', { count: Number(l.bedrooms ?? 0), formatted: formatCount(Number(l.bedrooms ?? 0)) }), t('listing.baths', { count: Number(l.bathrooms ?? 0), formatted: formatCount(Number(l.bathrooms ?? 0)) }), formatArea(Number(l.square_feet ?? 0))].join(' · ');
+      const type = typeLabel(l.property_type ?? '', t);
+      const image = normaliseImages(l.images, media).find((u) => /^https?:\/\//.test(u));
+      const badge = t(kind === 'new' ? 'mail.alerts.alert.new' : 'mail.alerts.alert.drop');
+      return {
+        text: [`${badge}: ${title}`, `${price}${was ? ` (${was})` : ''} · ${type}${l.city ? ` · ${l.city}` : ''}`, facts, href].join('\n'),
+        html: `<tr><td style="padding:12px 0;border-bottom:1px solid #e2e8f0">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr>
+${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${escapeHtml(href)}"><img src="${escapeHtml(image)}" width="120" height="90" alt="" style="display:block;width:120px;height:90px;object-fit:cover;border-radius:8px;border:0"></a></td>` : ''}
+<td valign="top">
+<p style="margin:0 0 4px"><span style="display:inline-block;font-size:12px;font-weight:bold;color:#ffffff;background:${kind === 'new' ? '#15803d' : '#c8102e'};border-radius:999px;padding:2px 8px">${escapeHtml(badge)}</span></p>
+<p style="margin:0 0 2px;font-weight:bold"><a href="${escapeHtml(href)}" style="color:#0f172a;text-decoration:none">${escapeHtml(title)}</a></p>
+<p style="margin:0 0 2px"><strong>${escapeHtml(price)}</strong>${was ? ` <span style="color:#64748b;text-decoration:line-through">${escapeHtml(was)}</span>` : ''}</p>
+<p style="margin:0;color:#475569;font-size:14px">${escapeHtml([type, l.city ?? ''].filter(Boolean).join(' · '))}<br>${escapeHtml(facts)}</p>
+</td></tr></table></td></tr>`,
+      };
+    });
+    const more = total > items.length ? t('mail.alerts.alert.seeAll', { count: total, formatted: formatCount(total) }) : t('mail.alerts.alert.seeSearch');
+    const text = [
+      t('mail.alerts.alert.heading'),
+      t('mail.alerts.alert.search', { search: what }),
+      '',
+      ...rows.flatMap((r) => [r.text, '']),
+      `${more}: ${seeAll}`,
+      '',
+      t('mail.alerts.alert.why'),
+      `${t('mail.alerts.alert.manage')}: ${manageUrl}`,
+      `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`,
+    ].join('\n');
+    const html = page(
+      lang,
+      subject,
+      `<h1 style="margin:0 0 4px;font-size:22px">${escapeHtml(t('mail.alerts.alert.heading'))}</h1>
+<p style="margin:0 0 12px;color:#475569">${escapeHtml(t('mail.alerts.alert.search', { search: what }))}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows.map((r) => r.html).join('\n')}</table>
+<p style="margin:20px 0 0">${button(seeAll, more)}</p>`,
+      `${escapeHtml(t('mail.alerts.alert.why'))}<br><a href="${escapeHtml(manageUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.manage'))}</a> · <a href="${escapeHtml(unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.unsubscribe'))}</a>`,
+    );
+    return {
+      from: options.from,
+      to: search.email,
+      subject,
+      text,
+      html,
+      messageId: `<alert-${alert.id}@${domainOf(options)}>`,
+      headers: {
+        // RFC 8058: a mail client's one-click unsubscribe POSTs "List-Unsubscribe=One-Click" to the HTTPS URL
+        'List-Unsubscribe': `<${unsubscribeUrl}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        'List-Id': `${t('mail.alerts.listName')} <alerts.${domainOf(options)}>`,
+        'Auto-Submitted': 'auto-generated',
+        Precedence: 'bulk',
+      },
+    } satisfies MailMessage;
+  };
+}
+
+/** The team's notice of a newly confirmed search (a buyer who asked to hear from us). */
+export function leadComposer(options: AlertMailOptions & { teamInbox: string }): Composer {
+  return async (sql, mail) => {
+    const search = await loadSearch(sql, mail.ref_id);
+    if (!search || search.status === 'pending' || search.status === 'expired') return null;
+    const es = translator(options, 'es');
+    const en = translator(options, 'en');
+    const both = (key: string, params?: Record<string, unknown>) => `${es(key, params)} / ${en(key, params)}`;
+    const what = describeSearch(search.filters, es);
+    const seeAll = `${site(options)}${localizedPath('/search-properties', 'es')}?${searchPageQuery(filtersFromArgs(search.filters))}`;
+    const lines: Array<[string, string]> = [
+      [both('mail.alerts.lead.email'), search.email],
+      [both('mail.alerts.lead.search'), what],
+      [both('mail.alerts.lead.frequency'), es(`alerts.frequencies.${search.frequency}`)],
+      [both('mail.alerts.lead.language'), search.lang === 'es' ? 'Español' : 'English'],
+      [both('mail.alerts.lead.link'), seeAll],
+    ];
+    const subject = oneLine(`${both('mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
+    const text = [both('mail.alerts.lead.intro'), '', ...lines.map(([k, v]) => `${k}: ${v}`)].join('\n');
+    const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
+<p>${escapeHtml(both('mail.alerts.lead.intro'))}</p>
+<table cellpadding="6" style="border-collapse:collapse">${lines.map(([k, v]) => `<tr><th align="left" style="color:#475569;font-weight:600">${escapeHtml(k)}</th><td>${v.startsWith('http') ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`).join('')}</table>
+</body></html>`;
+    return { from: options.from, to: mail.recipient, replyTo: search.email, subject, text, html, messageId: `<alert-lead-${search.id}@${domainOf(options)}>`, headers: { 'Auto-Submitted': 'auto-generated' } } satisfies MailMessage;
+  };
+}
+
+/** The composers of the saved searches' mails, by outbox kind. */
+export function alertComposers(options: AlertMailOptions & { teamInbox: string }): Record<string, Composer> {
+  return { 'alert-confirm': confirmComposer(options), alert: alertComposer(options), 'alert-lead': leadComposer(options) };
+}

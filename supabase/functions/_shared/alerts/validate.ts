@@ -1,0 +1,106 @@
+/**
+ * What the saved-searches function accepts, checked once for Deno and Node alike: a request for
+ * alerts (the e-mail, the search's filters, the frequency, the language, an idempotency key, the
+ * honeypot) or an action with a link's token. Every filter is checked before it is kept: a saved
+ * search is read by SQL for as long as it lives.
+ */
+import { ALERT_FREQUENCIES, ALERT_LANGUAGES, checkAlertEmail, type AlertFrequency, type AlertLang } from '../protocol/alerts.ts';
+import { filterArgs, type FilterArgs, type SearchFilters } from '../protocol/filters.ts';
+import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../protocol/inquiry.ts';
+import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
+
+export const ALERT_LIMITS = { body: 8 * 1024, text: 100, number: 1e12 } as const;
+
+/** A token as the mails carry it: 32 random bytes in base64url. */
+export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface AlertInput {
+  email: string;
+  filters: FilterArgs;
+  frequency: AlertFrequency;
+  lang: AlertLang;
+  idempotencyKey: string | null;
+  website: string;
+}
+
+export type AlertValidation = { ok: true; value: AlertInput } | { ok: false; fields: Record<string, FieldError>; message: string };
+
+function problems(fields: Record<string, FieldError>): string {
+  return `Some fields are not valid: ${Object.entries(fields)
+    .map(([k, v]) => `${k} (${v})`)
+    .join(', ')}.`;
+}
+
+/** The search's filters: known names only, texts short and on one line, numbers finite and positive, a real map area. */
+function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchFilters {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    fields.filters = 'invalid';
+    return {};
+  }
+  const f = raw as Record<string, unknown>;
+  const out: SearchFilters = {};
+  for (const key of ['propertyType', 'city', 'agentId'] as const) {
+    const v = f[key];
+    if (v === undefined || v === null || v === '') continue;
+    if (typeof v !== 'string') fields[`filters.${key}`] = 'invalid';
+    else if (v.trim().length > ALERT_LIMITS.text) fields[`filters.${key}`] = 'tooLong';
+    else if (CONTROL_CHARACTERS.test(v) || LINE_BREAK.test(v)) fields[`filters.${key}`] = 'invalid';
+    else if (key === 'agentId' && !/^\d{1,15}$/.test(v.trim())) fields[`filters.${key}`] = 'invalid';
+    else out[key] = v.trim();
+  }
+  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft'] as const) {
+    const v = f[key];
+    if (v === undefined || v === null || v === '') continue;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    if (!Number.isFinite(n) || n < 0 || n > ALERT_LIMITS.number) fields[`filters.${key}`] = 'invalid';
+    else out[key] = n;
+  }
+  if (f.bbox !== undefined && f.bbox !== null) {
+    const b = f.bbox;
+    const ok = Array.isArray(b) && b.length === 4 && b.every((n) => typeof n === 'number' && Number.isFinite(n));
+    const [w, s, e, n] = (ok ? b : [0, 0, 0, 0]) as [number, number, number, number];
+    if (!ok || w >= e || s >= n || Math.abs(s) > 90 || Math.abs(n) > 90 || Math.abs(w) > 180 || Math.abs(e) > 180) fields['filters.bbox'] = 'invalid';
+    else out.bbox = [w, s, e, n];
+  }
+  return out;
+}
+
+export function validateAlertRequest(raw: unknown): AlertValidation {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
+  const body = raw as Record<string, unknown>;
+  const fields: Record<string, FieldError> = {};
+  const email = typeof body.email === 'string' ? body.email.trim() : '';
+  if (body.email !== undefined && typeof body.email !== 'string') fields.email = 'invalid';
+  else {
+    const problem = checkAlertEmail(email);
+    if (problem) fields.email = problem;
+  }
+  const frequency = body.frequency;
+  if (!(ALERT_FREQUENCIES as readonly unknown[]).includes(frequency)) fields.frequency = frequency === undefined || frequency === '' ? 'required' : 'invalid';
+  const lang = body.lang === undefined ? 'en' : body.lang;
+  if (!(ALERT_LANGUAGES as readonly unknown[]).includes(lang)) fields.lang = 'invalid';
+  const filters = checkFilters(body.filters, fields);
+  let idempotencyKey: string | null = null;
+  if (body.idempotencyKey !== undefined && body.idempotencyKey !== null && body.idempotencyKey !== '') {
+    if (typeof body.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(body.idempotencyKey)) fields.idempotencyKey = 'invalid';
+    else idempotencyKey = body.idempotencyKey;
+  }
+  const website = typeof body.website === 'string' ? body.website.slice(0, 200) : '';
+  if (Object.keys(fields).length) return { ok: false, fields, message: problems(fields) };
+  return { ok: true, value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as AlertLang, idempotencyKey, website } };
+}
+
+/** The same search, whatever order its filters came in: the key a saved search is unique by (with its address). */
+export function filtersKey(args: FilterArgs): string {
+  const sorted = Object.fromEntries(
+    Object.entries(args)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === 'string' ? v.trim().toLowerCase() : v])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  return JSON.stringify(sorted);
+}
+
+/** An address as one saved search per address counts it. */
+export const emailKey = (email: string) => email.trim().toLowerCase();

@@ -1,0 +1,74 @@
+/**
+ * What every deployed function of ours sets up the same way (the entry files only import the npm
+ * packages and the locale files, and hand them over): the secrets read and checked, a guarded
+ * Postgres pool on the project's database, the shared outbox with a composer for every kind of mail,
+ * and the scheduled calls (a secret header): `x-outbox-drain` probes SMTP and delivers what waited,
+ * `x-alerts-run` runs the alert job (docs/decisions.md #23) and then delivers.
+ */
+import type { Dict } from './protocol/translate.ts';
+import { pgSql, type PgPool } from './db/pg.ts';
+import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
+import { allComposers } from './outbox/composers.ts';
+import { smtpMailer, type TransportFactory } from './outbox/smtp.ts';
+import { createOutboxWorker } from './outbox/worker.ts';
+import { runAlerts } from './alerts/run.ts';
+
+export interface DenoDeps {
+  /** the function's name, for its log lines */
+  name: string;
+  env: (name: string) => string | undefined;
+  /** npm:pg's Pool */
+  Pool: new (options: Record<string, unknown>) => PgPool & { on(event: 'error', listener: (error: Error) => void): unknown };
+  /** npm:nodemailer's createTransport */
+  createTransport: TransportFactory;
+  /** widgets/locales/{en,es}.json */
+  texts: { en: Dict; es: Dict };
+}
+
+export function setUpFunction(deps: DenoDeps) {
+  const env = envReader(deps.env);
+  const dbUrl = env.url('SUPABASE_DB_URL', ['postgres', 'postgresql']);
+  if (!dbUrl) env.problems.push('SUPABASE_DB_URL must be set (the platform provides it)');
+  const mail = readMailSettings(env, 'https://expecuador.example');
+  const inquiry = readInquirySettings(env, 'exp-ecuador');
+  const alerts = readAlertSettings(env, 'exp-ecuador');
+  const drainSecret = env.optional('OUTBOX_DRAIN_SECRET');
+  const alertsSecret = env.optional('ALERTS_RUN_SECRET');
+  env.done();
+
+  const pool = new deps.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMillis: 5000 });
+  // an idle connection the database closed must not end the isolate
+  pool.on('error', (error: Error) => console.error(`[${deps.name}] idle connection:`, error.message));
+  const sql = pgSql(pool);
+  const noSmtp = async () => {
+    throw new Error('SMTP_URL is not set');
+  };
+  const outbox = createOutboxWorker({
+    sql,
+    mailer: mail.smtpUrl ? smtpMailer(deps.createTransport, mail.smtpUrl) : { send: noSmtp, verify: noSmtp },
+    composers: allComposers({ from: mail.from, siteUrl: mail.siteUrl, teamInbox: alerts.teamInbox, texts: (lang) => deps.texts[lang] }),
+    log: (line) => console.log(line),
+  });
+  const drain = () => outbox.drain().catch((error) => console.error(`[${deps.name}] outbox:`, error instanceof Error ? error.message : error));
+
+  /** The scheduled calls; undefined when the request is not one of them. */
+  async function scheduled(request: Request): Promise<Response | undefined> {
+    if (drainSecret && request.headers.get('x-outbox-drain') === drainSecret) {
+      const madeDue = await outbox.recoverIfSmtpIsBack().catch(() => 0);
+      return Response.json({ madeDue, ...(await outbox.drain()) });
+    }
+    if (alertsSecret && request.headers.get('x-alerts-run') === alertsSecret) {
+      const run = await runAlerts(sql, { settleSeconds: alerts.settleSeconds });
+      return Response.json({ ...run, ...(await outbox.drain()) });
+    }
+    return undefined;
+  }
+
+  return { sql, mail, inquiry, alerts, outbox, drain, scheduled };
+}
+
+/** Only Supabase's runtime has EdgeRuntime; under plain Deno (our tests) the work simply runs on. */
+export function background(work: Promise<unknown>): void {
+  const runtime = (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime;
+  if (runtime) runtime.waitUntil(work);
+}

@@ -1,0 +1,58 @@
+/**
+ * What every function of ours does with a request before its own work, one place for the inquiry
+ * and the saved searches: CORS (preflight, allowed origins), POST only, a JSON body of bounded size,
+ * JSON answers that no cache keeps, and the client's address kept only as a salted hash.
+ */
+import { corsFor, functionPreflightHeaders } from './cors.ts';
+
+/** What every function of ours takes from its settings about who may call it and how often. */
+export interface ClientPolicy {
+  /** origins allowed to post ('*' for any: the widgets run on partners' pages) */
+  allowedOrigins: '*' | string[];
+  rateLimit: { max: number; windowSeconds: number };
+  /** salt for the hash of the client address (the address itself is not kept) */
+  hashSalt: string;
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+}
+
+export async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The client's address as we keep it: a salted hash (the address itself is not stored). */
+export const hashClient = async (address: string, salt: string) => (await sha256(`${salt}\n${address}`)).slice(0, 32);
+
+export interface JsonRequest {
+  /** the CORS headers every answer carries */
+  cors: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * The request's JSON body and CORS headers, or the answer that ends it: the preflight, a refused
+ * origin (403), another method (405), another content type, a body too large, JSON that does not
+ * parse (400). `what` names the thing sent in the messages ("the inquiry").
+ */
+export async function readJsonRequest(request: Request, options: { allowedOrigins: '*' | string[]; maxBytes: number; what: string }): Promise<JsonRequest | Response> {
+  const cors = corsFor(request.headers.get('origin'), options.allowedOrigins);
+  if (request.method === 'OPTIONS') {
+    if (!cors) return new Response(null, { status: 403 });
+    return new Response(null, { status: 204, headers: functionPreflightHeaders(cors) });
+  }
+  if (!cors) return json(403, { error: 'origin', message: `This origin may not send ${options.what}.` });
+  if (request.method !== 'POST') return json(405, { error: 'method', message: `Send ${options.what} with POST.` }, { ...cors, Allow: 'POST, OPTIONS' });
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+    return json(400, { error: 'content_type', message: `Send ${options.what} as JSON (Content-Type: application/json).` }, cors);
+  }
+  const text = await request.text();
+  if (text.length > options.maxBytes) return json(400, { error: 'too_large', message: `${options.what[0]?.toUpperCase()}${options.what.slice(1)} is too large (at most ${options.maxBytes} bytes).` }, cors);
+  try {
+    return { cors, body: JSON.parse(text) };
+  } catch {
+    return json(400, { error: 'invalid_json', message: 'The body is not valid JSON.' }, cors);
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Every kind of mail the outbox holds, with its composer: one list for our server and every
+ * deployed function, since any of them may deliver any queued mail (a worker without the composer
+ * of a kind would fail that mail for good).
+ */
+import { alertComposers, type AlertMailOptions } from '../alerts/mail.ts';
+import { inquiryComposer } from '../inquiry/mail.ts';
+import type { Composer } from './worker.ts';
+
+export type MailSetup = AlertMailOptions & { teamInbox: string };
+
+export function allComposers(setup: MailSetup): Record<string, Composer> {
+  return { inquiry: inquiryComposer(setup), ...alertComposers(setup) };
+}

@@ -1,0 +1,63 @@
+/**
+ * Saved searches with e-mail alerts, as both sides see them: the alert form in the browser and the
+ * saved-searches function (docs/decisions.md #23). One list of frequencies and one e-mail rule (the
+ * inquiry's), so the form never accepts what the function refuses.
+ */
+import type { FilterArgs, SearchFilters } from './filters.ts';
+import { formatArea, formatPrice } from './format.ts';
+import { typeLabel } from './listing.ts';
+import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, type FieldError } from './inquiry.ts';
+
+export const ALERT_FREQUENCIES = ['instant', 'daily', 'weekly'] as const;
+export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
+
+export const ALERT_LANGUAGES = ['en', 'es'] as const;
+export type AlertLang = (typeof ALERT_LANGUAGES)[number];
+
+/** What the form sends to ask for alerts on a search. */
+export interface AlertRequest {
+  action: 'subscribe';
+  email: string;
+  /** the search's filters as the element holds them (only the applied ones are kept) */
+  filters: SearchFilters;
+  frequency: AlertFrequency;
+  lang: AlertLang;
+  /** the same key for a retry of the same request */
+  idempotencyKey?: string;
+  /** the honeypot: people leave it empty */
+  website?: string;
+}
+
+/** What the links in the mails ask the function to do, with the link's token. */
+export type AlertTokenAction = 'view' | 'confirm' | 'manage' | 'update' | 'unsubscribe';
+
+/** The e-mail field: required, at most 254 characters, one address. */
+export function checkAlertEmail(value: string): FieldError | undefined {
+  const v = value.trim();
+  if (!v) return 'required';
+  if (v.length > LIMITS.email) return 'tooLong';
+  if (CONTROL_CHARACTERS.test(v) || LINE_BREAK.test(v) || !EMAIL_PATTERN.test(v)) return 'invalid';
+  return undefined;
+}
+
+type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/**
+ * A saved search in words, for the alert form, the mails and the alert pages: "House · in Quito ·
+ * from $100,000 · 3+ bedrooms". Texts from the locale files' `alerts.summary` (and the property
+ * types of `listing.types`).
+ */
+export function describeSearch(args: FilterArgs, t: Translate): string {
+  const parts: string[] = [];
+  if (args.property_type) parts.push(typeLabel(args.property_type, t));
+  if (args.city) parts.push(t('alerts.summary.city', { city: args.city }));
+  if (args.price_min) parts.push(t('alerts.summary.minPrice', { price: formatPrice(args.price_min) }));
+  if (args.price_max) parts.push(t('alerts.summary.maxPrice', { price: formatPrice(args.price_max) }));
+  if (args.beds_min) parts.push(t('alerts.summary.beds', { count: args.beds_min }));
+  if (args.baths_min) parts.push(t('alerts.summary.baths', { count: args.baths_min }));
+  if (args.area_min) parts.push(t('alerts.summary.minArea', { area: formatArea(args.area_min) }));
+  if (args.area_max) parts.push(t('alerts.summary.maxArea', { area: formatArea(args.area_max) }));
+  if (typeof args.area_west === 'number') parts.push(t('alerts.summary.mapArea'));
+  if (args.agent) parts.push(t('alerts.summary.agent'));
+  return parts.length ? parts.join(' · ') : t('alerts.summary.everything');
+}

@@ -1,0 +1,127 @@
+/**
+ * The search's filters (docs/product.md §3, §5, §7) as the browser holds them, which of them apply
+ * (the ignored values of §5: 'any' type, a 0 minimum, the 999,999,999 maximum, blanks), and the
+ * applied ones as named arguments: what public.listing_clusters takes and what a saved search keeps
+ * (internal.listing_matches reads the same names). One home for the browser, the map, the alerts
+ * function and the alert mails.
+ */
+
+/** the spec's "any" maximum */
+export const PRICE_MAX_ANY = 999_999_999;
+
+export const FEATURE_FLAGS = ['pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning'] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+export interface SearchFilters {
+  propertyType?: string;
+  minPrice?: number;
+  maxPrice?: number;
+  beds?: number;
+  baths?: number;
+  minSqft?: number;
+  maxSqft?: number;
+  city?: string;
+  /** only this agent's listings (agents' own websites) */
+  agentId?: string;
+  /** 'Search this area': [west, south, east, north] in degrees */
+  bbox?: [number, number, number, number];
+  // read from the URL and kept, but not applied (docs/product.md §5 applies only the ones above)
+  yearBuiltFrom?: number;
+  yearBuiltTo?: number;
+  minLotSize?: number;
+  maxLotSize?: number;
+  features?: Partial<Record<FeatureFlag, boolean>>;
+}
+
+const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
+
+/** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
+export type AppliedFilters = Pick<SearchFilters, 'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'agentId' | 'bbox'>;
+
+export function appliedFilters(f: SearchFilters): AppliedFilters {
+  const out: AppliedFilters = {};
+  const type = f.propertyType?.trim();
+  if (type && type.toLowerCase() !== 'any') out.propertyType = type;
+  if (positive(f.minPrice)) out.minPrice = f.minPrice;
+  if (positive(f.maxPrice) && f.maxPrice < PRICE_MAX_ANY) out.maxPrice = f.maxPrice;
+  if (positive(f.beds)) out.beds = f.beds;
+  if (positive(f.baths)) out.baths = f.baths;
+  if (positive(f.minSqft)) out.minSqft = f.minSqft;
+  if (positive(f.maxSqft)) out.maxSqft = f.maxSqft;
+  const city = f.city?.trim();
+  if (city) out.city = city;
+  const agent = f.agentId?.trim();
+  if (agent) out.agentId = agent;
+  if (f.bbox) out.bbox = f.bbox;
+  return out;
+}
+
+/** The applied filters by the names of public.listing_clusters and internal.listing_matches. */
+export interface FilterArgs {
+  property_type?: string;
+  price_min?: number;
+  price_max?: number;
+  beds_min?: number;
+  baths_min?: number;
+  area_min?: number;
+  area_max?: number;
+  city?: string;
+  agent?: string;
+  area_west?: number;
+  area_south?: number;
+  area_east?: number;
+  area_north?: number;
+}
+
+/** Each applied filter and its argument's name (the area is four arguments, below). */
+const ARG_NAMES = [
+  ['propertyType', 'property_type'],
+  ['minPrice', 'price_min'],
+  ['maxPrice', 'price_max'],
+  ['beds', 'beds_min'],
+  ['baths', 'baths_min'],
+  ['minSqft', 'area_min'],
+  ['maxSqft', 'area_max'],
+  ['city', 'city'],
+  ['agentId', 'agent'],
+] as const satisfies ReadonlyArray<readonly [keyof AppliedFilters, keyof FilterArgs]>;
+
+export function filterArgs(filters: SearchFilters): FilterArgs {
+  const f = appliedFilters(filters);
+  const args: Record<string, unknown> = {};
+  for (const [filter, arg] of ARG_NAMES) if (f[filter]) args[arg] = f[filter];
+  if (f.bbox) [args.area_west, args.area_south, args.area_east, args.area_north] = f.bbox;
+  return args as FilterArgs;
+}
+
+/** Back from the arguments (a saved search) to the filters the search page takes. */
+export function filtersFromArgs(args: FilterArgs): AppliedFilters {
+  const f: Record<string, unknown> = {};
+  for (const [filter, arg] of ARG_NAMES) if (args[arg]) f[filter] = args[arg];
+  const area = [args.area_west, args.area_south, args.area_east, args.area_north];
+  if (area.every((n) => typeof n === 'number')) f.bbox = area;
+  return f as AppliedFilters;
+}
+
+/** "w,s,e,n" with 5 decimals (about a metre), as the search page's address writes 'Search this area'. */
+export function formatBbox(b: [number, number, number, number]): string {
+  return b.map((n) => Number(n.toFixed(5))).join(',');
+}
+
+/**
+ * The search page's query for these filters (its own parameter names, docs/product.md §4), e.g. the
+ * "see all" link of an alert mail; the page reads it back to the same filters (a test holds the two
+ * to one table of cases).
+ */
+export function searchPageQuery(filters: AppliedFilters, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  if (filters.propertyType) q.set('propertyType', filters.propertyType);
+  if (filters.city) q.set('city', filters.city);
+  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft'] as const) {
+    const v = filters[key];
+    if (typeof v === 'number' && v > 0) q.set(key, String(v));
+  }
+  if (filters.bbox) q.set('bbox', formatBbox(filters.bbox));
+  for (const [k, v] of Object.entries(extra)) q.set(k, v);
+  return q.toString();
+}

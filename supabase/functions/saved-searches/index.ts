@@ -1,0 +1,26 @@
+// The deployed saved-searches function (Supabase Edge Functions, Deno): requests for alerts and what
+// the links of the alert mails do (docs/decisions.md #23). The logic is the shared handler our local
+// server runs too (supabase/functions/_shared/alerts/); this file only wires Deno to it.
+//
+// Secrets: as send-property-inquiry (SMTP_URL, SMTP_FROM, TEAM_INBOX, SITE_URL, ALLOWED_ORIGINS,
+// INQUIRY_HASH_SALT, OUTBOX_DRAIN_SECRET), plus ALERT_RATE_LIMIT, ALERTS_SETTLE and
+// ALERTS_RUN_SECRET. A scheduled call (pg_cron + pg_net, README "Deployment") with the header
+// `x-alerts-run: $ALERTS_RUN_SECRET` runs the alert job and delivers its mails. The links' pages
+// (/alerts/...) are the site's (server/pages/alerts-page.ts), which call this function; a mail
+// client's one-click unsubscribe POSTs to them.
+import pg from 'npm:pg@8.23.1';
+import nodemailer from 'npm:nodemailer@10.6.0';
+import en from '../../../widgets/locales/en.json' with { type: 'json' };
+import es from '../../../widgets/locales/es.json' with { type: 'json' };
+import { background, setUpFunction } from '../_shared/deno-setup.ts';
+import { createAlertsHandler } from '../_shared/alerts/handler.ts';
+
+const fn = setUpFunction({ name: 'saved-searches', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
+const handle = createAlertsHandler({ sql: fn.sql, config: fn.alerts, onQueued: () => background(fn.drain()) });
+
+Deno.serve(async (request) => {
+  const scheduled = await fn.scheduled(request);
+  if (scheduled) return scheduled;
+  const clientAddress = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
+  return handle(request, { clientAddress });
+});

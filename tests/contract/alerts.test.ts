@@ -1,0 +1,422 @@
+/**
+ * Saved searches with e-mail alerts (docs/decisions.md #23), end to end through a real SMTP server:
+ * the request, the confirmation mail (the only mail an unconfirmed address gets), the link's page,
+ * the alerts (instant, daily), price drops, one-click unsubscribe (RFC 8058), managing, bad,
+ * expired and used links, idempotency, two runs at once, an SMTP outage; on our server over PGlite
+ * and PostgreSQL, and the deployed function under Deno.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAlerts } from '../../supabase/functions/_shared/alerts/run.ts';
+import type { TransactionalSql } from '../../supabase/functions/_shared/sql.ts';
+import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import type { Database } from '../../server/db/database.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
+import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { startTestServer, type TestServer } from '../support/servers.ts';
+import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
+
+const SITE = 'https://expecuador.example';
+const FROM = '"eXp Realty Ecuador" <no-reply@expecuador.example>';
+const TEAM = 'equipo@expecuador.example';
+
+let seq = 0;
+/** A place no seeded listing is in, so each test decides what matches. */
+const place = () => `Pueblo Prueba ${Date.now().toString(36)}${++seq}`;
+const address = (name: string) => `${name}-${Date.now().toString(36)}${++seq}@example.org`;
+
+async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const to = (smtp: TestSmtp, email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
+/** The token of a link to `path` in a mail (its text part). */
+const tokenIn = (mail: ReceivedMail, path: string) => new RegExp(`${path.replace(/\//g, '\\/')}\\?token=([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
+
+describe('saved searches and alerts on our server (PGlite), with a real SMTP server', () => {
+  let server: TestServer;
+  let smtp: TestSmtp;
+  let ip = 0;
+
+  async function subscribe(body: Record<string, unknown>, headers: Record<string, string> = {}) {
+    const res = await fetch(`${server.url}/functions/v1/saved-searches`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.1.0.${++ip}`, ...headers },
+      body: JSON.stringify({ action: 'subscribe', frequency: 'instant', lang: 'en', ...body }),
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  }
+
+  /** The page of a mail's link on our server (the mail names the public SITE_URL). */
+  async function open(link: string, method: 'GET' | 'POST' = 'GET', body?: string, contentType = 'application/x-www-form-urlencoded') {
+    const res = await fetch(link.replace(SITE, server.url), { method, body, headers: body ? { 'Content-Type': contentType } : {}, redirect: 'manual' });
+    return { status: res.status, html: await res.text(), headers: res.headers };
+  }
+
+  const linkIn = (mail: ReceivedMail, path: string) => `${SITE}${path}?token=${tokenIn(mail, path)}`;
+
+  async function listing(values: { city: string; price?: number; title?: string; beds?: number; type?: string; status?: string }): Promise<string> {
+    const [row] = await server.sql<{ id: string }>(
+      "insert into internal.listings (title, price, city, bedrooms, bathrooms, square_feet, property_type, status, country_code, geo_lat, geo_lon, images) values ($1, $2, $3, $4, 2, 120, $5, $6, 'EC', '-0.2', '-78.5', '[\"/media/listings/house-1.svg\"]'::jsonb) returning id::text as id",
+      [values.title ?? `Casa en ${values.city}`, values.price ?? 150000, values.city, values.beds ?? 3, values.type ?? 'house', values.status ?? '1'],
+    );
+    return (row as { id: string }).id;
+  }
+
+  /** Asks for an alert and confirms it through the mail's link; the mails of that address so far. */
+  async function confirmed(email: string, body: Record<string, unknown>): Promise<ReceivedMail> {
+    expect((await subscribe({ email, ...body })).status).toBe(200);
+    const mail = await until(() => to(smtp, email)[0]);
+    const page = await open(linkIn(mail, body.lang === 'es' ? '/es/alerts/confirm' : '/alerts/confirm'), 'POST', '');
+    expect(page.status).toBe(200);
+    return mail;
+  }
+
+  const alertsRun = () => server.runAlerts();
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer('pglite', {
+      trustProxy: true,
+      mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+      alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: TEAM },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await smtp?.stop();
+  });
+
+  it('asks for confirmation, mails nothing else until confirmed, then exactly one alert with the new matching listing', async () => {
+    const email = address('ana');
+    const city = place();
+    const before = await listing({ city, title: 'Listed before the request' });
+    const answer = await subscribe({ email, filters: { city, minPrice: 100000, propertyType: 'house' } });
+    expect(answer).toEqual({ status: 200, json: { ok: true } });
+    const confirm = await until(() => to(smtp, email)[0]);
+    expect(confirm.subject).toBe('Confirm your property alert');
+    expect(confirm.text).toContain(`House · in ${city} · from $100,000`);
+    expect(confirm.text).toContain('As they come');
+    expect(confirm.html).toContain(`${SITE}/alerts/confirm?token=`);
+    // unconfirmed: a matching listing comes, a run passes, nothing is mailed
+    await listing({ city, title: 'While unconfirmed' });
+    await alertsRun();
+    await server.drainOutbox();
+    expect(to(smtp, email)).toHaveLength(1);
+
+    // the link's page shows what was asked and a button; the GET confirms nothing (mail scanners open links)
+    const link = linkIn(confirm, '/alerts/confirm');
+    const page = await open(link);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Confirm my alert');
+    expect(page.html).toMatch(/<form method="post"/);
+    expect(page.html).toContain('noindex');
+    expect((await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [email]))[0]?.status).toBe('pending');
+    const done = await open(link, 'POST', '');
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('Your alert is on');
+    expect(done.headers.get('cache-control')).toBe('no-store');
+    // the team hears of the new lead, once
+    const lead = await until(() => to(smtp, TEAM).find((m) => m.text.includes(email)));
+    expect(lead.subject).toContain('Nueva alerta confirmada / New confirmed alert');
+    expect(lead.replyTo).toContain(email);
+
+    const fresh = await listing({ city, title: 'Brand new on the market', price: 240000 });
+    await listing({ city, title: 'Too cheap', price: 50000 });
+    await listing({ city: place(), title: 'Elsewhere' });
+    await alertsRun();
+    const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('new property')));
+    expect(alert.subject).toBe(`1 new property: House · in ${city} · from $100,000`);
+    expect(alert.text).toContain('Brand new on the market');
+    expect(alert.text).toContain('$240,000');
+    expect(alert.html).toContain(`${SITE}${listingPath(fresh, 'Brand new on the market', 'en')}`);
+    for (const absent of ['Too cheap', 'Elsewhere', 'While unconfirmed', 'Listed before the request']) expect(alert.text).not.toContain(absent);
+    expect(before).toBeTruthy();
+    // one-click unsubscribe (RFC 8058) and the manage link
+    expect(alert.raw['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(alert.raw['list-unsubscribe']).toMatch(/^<https:\/\/expecuador\.example\/alerts\/unsubscribe\?token=[A-Za-z0-9_-]{43}>$/);
+    expect(alert.text).toMatch(/\/alerts\/manage\?token=[A-Za-z0-9_-]{43}/);
+    // the tokens are kept hashed: no token of the mail is in the database
+    const stored = await server.sql<{ token_hash: string }>('select token_hash from internal.saved_search_tokens');
+    expect(stored.some((t) => alert.text.includes(t.token_hash) || t.token_hash === tokenIn(alert, '/alerts/manage'))).toBe(false);
+
+    // nothing new: nothing sent
+    await alertsRun();
+    await server.drainOutbox();
+    expect(to(smtp, email).filter((m) => m.subject.includes('new propert'))).toHaveLength(1);
+  });
+
+  it('sends a daily search one digest when its day comes, with everything since the last one', async () => {
+    const email = address('diego');
+    const city = place();
+    await confirmed(email, { email, filters: { city }, frequency: 'daily' });
+    await listing({ city, title: 'Morning listing' });
+    await listing({ city, title: 'Evening listing' });
+    await alertsRun();
+    await server.drainOutbox();
+    expect(to(smtp, email).filter((m) => m.subject.includes('new propert'))).toHaveLength(0);
+    // a day later
+    await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+    await alertsRun();
+    const digest = await until(() => to(smtp, email).find((m) => m.subject.includes('new propert')));
+    expect(digest.subject).toBe(`2 new properties: in ${city}`);
+    expect(digest.text).toContain('Morning listing');
+    expect(digest.text).toContain('Evening listing');
+    const [next] = await server.sql<{ due_in_hours: number }>("select extract(epoch from next_run_at - now()) / 3600 as due_in_hours from internal.saved_searches where email = $1", [email]);
+    expect(Number(next?.due_in_hours)).toBeGreaterThan(23);
+    await alertsRun();
+    await server.drainOutbox();
+    expect(to(smtp, email).filter((m) => m.subject.includes('new propert'))).toHaveLength(1);
+  });
+
+  it('lists a price drop as a drop (was and now), not a rise, and at most 12 listings with a link to see all', async () => {
+    const email = address('carla');
+    const city = place();
+    const old = await listing({ city, title: 'Going down', price: 300000 });
+    const rising = await listing({ city, title: 'Going up', price: 300000 });
+    await confirmed(email, { email, filters: { city } });
+    await server.sql('update internal.listings set price = 255000 where id = $1', [old]);
+    await server.sql('update internal.listings set price = 350000 where id = $1', [rising]);
+    await alertsRun();
+    const drop = await until(() => to(smtp, email).find((m) => m.subject.includes('price drop')));
+    expect(drop.subject).toBe(`1 price drop: in ${city}`);
+    expect(drop.text).toContain('Price drop: Going down');
+    expect(drop.text).toContain('$255,000 (was $300,000)');
+    expect(drop.html).toContain('text-decoration:line-through">was $300,000');
+    expect(drop.text).not.toContain('Going up');
+
+    for (let i = 0; i < 14; i++) await listing({ city, title: `Batch ${i}` });
+    await alertsRun();
+    const many = await until(() => to(smtp, email).find((m) => m.subject.startsWith('14 new')));
+    expect(many.text.match(/^New: Batch/gm)).toHaveLength(12);
+    expect(many.text).toMatch(/See all 14 on the site: https:\/\/expecuador\.example\/search-properties\?city=Pueblo/);
+  });
+
+  it('one-click unsubscribe stops every mail at once, a queued one included; a second click says so', async () => {
+    const email = address('elena');
+    const city = place();
+    await confirmed(email, { email, filters: { city } });
+    await listing({ city, title: 'First alert' });
+    await alertsRun();
+    const first = await until(() => to(smtp, email).find((m) => m.subject.includes('new property')));
+    const url = String(first.raw['list-unsubscribe']).slice(1, -1);
+    // an alert queued while SMTP is away, then the one-click POST of the mail client
+    await smtp.stop();
+    await listing({ city, title: 'Queued before unsubscribing' });
+    await alertsRun();
+    const oneClick = await open(url, 'POST', 'List-Unsubscribe=One-Click');
+    expect(oneClick.status).toBe(200);
+    expect(oneClick.html).toContain('You are unsubscribed');
+    expect((await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [email]))[0]?.status).toBe('unsubscribed');
+    await smtp.start();
+    await listing({ city, title: 'After unsubscribing' });
+    await alertsRun();
+    await until(async () => Number((await server.sql<{ n: string }>("select count(*) as n from internal.mail_outbox where kind = 'alert' and recipient = $1 and status in ('pending', 'sending')", [email]))[0]?.n) === 0);
+    await server.drainOutbox();
+    expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);
+    expect((await server.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'alert' and recipient = $1 order by id", [email])).map((r) => r.status)).toEqual(['sent', 'dropped']);
+    // the multipart form of RFC 8058 and a second click: clear, never an error
+    const again = await open(url, 'POST', '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n', 'multipart/form-data; boundary=x');
+    expect(again.status).toBe(200);
+    expect(again.html).toContain('You were already unsubscribed');
+  });
+
+  it('answers bad, expired, used and misplaced links with a clear page', async () => {
+    const text = (html: string) => html.replace(/<[^>]+>/g, ' ');
+    for (const bad of ['nonsense', 'A'.repeat(43), '', "'><script>alert(1)</script>"]) {
+      for (const path of ['/alerts/confirm', '/alerts/manage', '/alerts/unsubscribe']) {
+        const page = await open(`${SITE}${path}?token=${encodeURIComponent(bad)}`);
+        expect(page.status, `${path} ${bad}`).toBe(404);
+        expect(text(page.html)).toContain('This link is not valid');
+        expect(page.html).not.toContain('<script>alert(1)');
+        expect(page.html).not.toMatch(/Error:|at \w+ \(/);
+      }
+    }
+    // expired: an unconfirmed request past its 48 hours
+    const late = address('fede');
+    await subscribe({ email: late, filters: { city: place() } });
+    const confirmMail = await until(() => to(smtp, late)[0]);
+    await server.sql("update internal.saved_searches set expires_at = now() - interval '1 minute' where email = $1", [late]);
+    const expired = await open(linkIn(confirmMail, '/alerts/confirm'));
+    expect(expired.status).toBe(410);
+    expect(expired.html).toContain('This link has expired');
+    expect((await open(linkIn(confirmMail, '/alerts/confirm'), 'POST', '')).status).toBe(410);
+    await alertsRun();
+    expect((await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [late]))[0]?.status).toBe('expired');
+
+    // used: a confirmation link opened again
+    const used = address('gabi');
+    const mail = await confirmed(used, { email: used, filters: { city: place() } });
+    const again = await open(linkIn(mail, '/alerts/confirm'), 'POST', '');
+    expect(again.status).toBe(200);
+    expect(again.html).toContain('This alert is already on');
+    // a confirmation token is not a manage or unsubscribe token
+    expect((await open(`${SITE}/alerts/manage?token=${tokenIn(mail, '/alerts/confirm')}`)).status).toBe(404);
+    expect((await open(`${SITE}/alerts/unsubscribe?token=${tokenIn(mail, '/alerts/confirm')}`)).status).toBe(404);
+  });
+
+  it('manages an alert from its link: how often, pause and resume, delete', async () => {
+    const email = address('hugo');
+    const city = place();
+    await confirmed(email, { email, filters: { city }, lang: 'es' });
+    await listing({ city, title: 'Primera' });
+    await alertsRun();
+    const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('propiedad nueva')));
+    expect(alert.subject).toBe(`1 propiedad nueva: en ${city}`);
+    expect(alert.text).toContain('Darse de baja');
+    const manage = `${SITE}/es/alerts/manage?token=${tokenIn(alert, '/es/alerts/manage')}`;
+    const page = await open(manage);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('lang="es"');
+    expect(page.html).toContain('Tu alerta');
+    expect((await open(manage, 'POST', 'do=save&frequency=weekly')).html).toContain('Guardado.');
+    expect((await server.sql<{ frequency: string }>('select frequency from internal.saved_searches where email = $1', [email]))[0]?.frequency).toBe('weekly');
+    await open(manage, 'POST', 'do=save&frequency=instant');
+    expect((await open(manage, 'POST', 'do=pause')).html).toContain('En pausa');
+    await listing({ city, title: 'Mientras en pausa' });
+    await alertsRun();
+    await open(manage, 'POST', 'do=resume');
+    await listing({ city, title: 'Después de reanudar' });
+    await alertsRun();
+    const next = await until(() => to(smtp, email).filter((m) => m.subject.includes('propiedad nueva'))[1]);
+    expect(next.text).toContain('Después de reanudar');
+    expect(next.text).not.toContain('Mientras en pausa');
+    const deleted = await open(manage, 'POST', 'do=delete');
+    expect(deleted.html).toContain('Esta alerta fue eliminada');
+    expect((await open(manage)).status).toBe(410);
+  });
+
+  it('makes one saved search of the same request twice, and validates what it keeps', async () => {
+    const email = address('ines');
+    const city = place();
+    const key = `alert-key-${Date.now()}`;
+    expect((await subscribe({ email, filters: { city, beds: 2 }, idempotencyKey: key })).status).toBe(200);
+    expect((await subscribe({ email, filters: { city, beds: 2 }, idempotencyKey: key })).status).toBe(200);
+    expect((await subscribe({ email: email.toUpperCase(), filters: { beds: 2, city: city.toLowerCase() } })).status).toBe(200);
+    await server.drainOutbox();
+    expect(Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [email.toLowerCase()]))[0]?.n)).toBe(1);
+    expect(to(smtp, email)).toHaveLength(1);
+
+    const bad = await subscribe({ email: 'not an address', frequency: 'hourly', lang: 'fr', filters: { minPrice: -5, bbox: [1, 2, 0, 3], city: 'x\ny' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ email: 'invalid', frequency: 'invalid', lang: 'invalid', 'filters.minPrice': 'invalid', 'filters.bbox': 'invalid', 'filters.city': 'invalid' });
+    expect((await subscribe({ frequency: 'daily' })).json.fields).toEqual({ email: 'required' });
+    // a bot that fills the honeypot is told "ok" and never mailed
+    const bot = address('bot');
+    expect((await subscribe({ email: bot, website: 'http://spam.example' })).json).toEqual({ ok: true });
+    await server.drainOutbox();
+    expect(to(smtp, bot)).toHaveLength(0);
+    // five a minute per client
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await subscribe({ email: address('rate') }, { 'X-Forwarded-For': '10.9.9.9' })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it('loses nothing while SMTP is down: the alerts go out once it is back, each once', async () => {
+    const emails = [address('jose'), address('karen')];
+    const city = place();
+    for (const email of emails) await confirmed(email, { email, filters: { city } });
+    await smtp.stop();
+    await listing({ city, title: 'During the outage' });
+    await alertsRun();
+    await new Promise((r) => setTimeout(r, 600));
+    await smtp.start();
+    for (const email of emails) await until(() => to(smtp, email).find((m) => m.subject.includes('new property')), 20000);
+    await new Promise((r) => setTimeout(r, 800));
+    await server.drainOutbox();
+    for (const email of emails) expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);
+  });
+});
+
+describe('two alert runs at once (PostgreSQL)', () => {
+  let server: TestServer;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer('postgres', { mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE }, alerts: { intervalSeconds: 0, settleSeconds: 0 } });
+  }, 180_000);
+  afterAll(async () => {
+    await server?.close();
+    await smtp?.stop();
+  });
+
+  it('send each alert once: the runs share the searches, never a window', async () => {
+    const city = place();
+    await server.sql(
+      `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, sent_through, next_run_at, idempotency_key, client_hash)
+       select 'twice' || g || '@example.org', 'twice' || g || '@example.org', jsonb_build_object('city', $1::text), 'k' || g, 'instant', 'en', 'active', now(), now(), now() - interval '1 minute', now() - interval '1 minute', 'twice-' || g, 'c'
+         from generate_series(1, 300) g`,
+      [city],
+    );
+    await server.sql("insert into internal.listings (title, price, city, status, country_code) values ('Twice-run listing', 99000, $1, '1', 'EC')", [city]);
+    const sql: TransactionalSql = { query: (t, p) => server.db.admin.query(t, p), transaction: (fn) => server.db.transaction((tx) => fn(tx)) };
+    const [a, b] = await Promise.all([runAlerts(sql, { settleSeconds: 0, batch: 25 }), runAlerts(sql, { settleSeconds: 0, batch: 25 })]);
+    expect(a.alerts + b.alerts).toBe(300);
+    expect(a.alerts).toBeGreaterThan(0);
+    expect(b.alerts).toBeGreaterThan(0);
+    const [alerts] = await server.sql<{ n: string; searches: string }>("select count(*)::int as n, count(distinct search_id)::int as searches from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id where s.email like 'twice%'");
+    expect(alerts).toEqual({ n: 300, searches: 300 });
+    await until(async () => smtp.mails.filter((m) => m.subject.includes('new property') && m.envelopeTo[0]?.startsWith('twice')).length === 300, 60000);
+    await server.drainOutbox();
+    const received = smtp.mails.filter((m) => m.envelopeTo[0]?.startsWith('twice')).map((m) => m.envelopeTo[0]);
+    expect(new Set(received).size).toBe(300);
+    expect(received).toHaveLength(300);
+  }, 120_000);
+});
+
+describe('the deployed saved-searches function (Deno, PostgreSQL)', () => {
+  let postgres: PostgresServer;
+  let db: Database;
+  let fn: DenoFunction;
+  let smtp: TestSmtp;
+  const call = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const res = await fetch(fn.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    postgres = await startPostgres();
+    db = await openPostgres(postgres.url);
+    await migrate(db);
+    await seedIfEmpty(db, 200);
+    fn = await startDenoFunction({ SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, TEAM_INBOX: TEAM, ALERTS_RUN_SECRET: 'test-alerts', ALERTS_SETTLE: '0' }, 'saved-searches');
+  }, 240_000);
+  afterAll(async () => {
+    await fn?.stop();
+    await db?.close();
+    await postgres?.stop();
+    await smtp?.stop();
+  });
+
+  it('confirms by the link, runs the alert job on its scheduled call, and unsubscribes', async () => {
+    const email = address('luz');
+    const city = place();
+    expect(await call({ action: 'subscribe', email, filters: { city }, frequency: 'instant', lang: 'es' })).toEqual({ status: 200, json: { ok: true } });
+    const confirm = await until(() => to(smtp, email)[0], 30000);
+    expect(confirm.subject).toBe('Confirma tu alerta de propiedades');
+    const token = tokenIn(confirm, '/es/alerts/confirm');
+    expect((await call({ action: 'view', token })).json).toMatchObject({ ok: true, purpose: 'confirm', search: { status: 'pending', frequency: 'instant' } });
+    expect((await call({ action: 'confirm', token })).json).toMatchObject({ ok: true, search: { status: 'active' } });
+    await until(() => to(smtp, TEAM).find((m) => m.text.includes(email)), 30000);
+    await db.admin.query("insert into internal.listings (title, price, city, status, country_code) values ('Nueva en Deno', 123000, $1, '1', 'EC')", [city]);
+    const run = await fetch(fn.url, { method: 'POST', headers: { 'x-alerts-run': 'test-alerts' } });
+    expect(await run.json()).toMatchObject({ alerts: 1 });
+    const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('propiedad nueva')), 30000);
+    expect(alert.text).toContain('Nueva en Deno');
+    expect(alert.raw['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    const unsubscribe = tokenIn(alert, '/es/alerts/unsubscribe');
+    expect((await call({ action: 'unsubscribe', token: unsubscribe })).json).toMatchObject({ ok: true, search: { status: 'unsubscribed' } });
+    expect((await call({ action: 'unsubscribe', token: unsubscribe })).json).toMatchObject({ ok: true, already: true });
+    expect((await call({ action: 'confirm', token: 'B'.repeat(43) })).status).toBe(404);
+    // a wrong secret runs nothing
+    expect((await fetch(fn.url, { method: 'POST', headers: { 'x-alerts-run': 'wrong' } })).status).toBe(400);
+  }, 120_000);
+});
