@@ -58,7 +58,7 @@ function api(r: Json): string {
 export function renderReadme(readme: string, dir: string): string {
   const old = (name: string) => new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(readme)?.[0];
   const parts: string[] = [];
-  for (const name of ['api', 'map', 'clusters', 'pages', 'lighthouse', 'inp', 'weight']) {
+  for (const name of ['api', 'map', 'clusters', 'pages', 'lighthouse', 'inp', 'weight', 'alerts']) {
     const r = read(dir, name);
     const body = r ? (name === 'api' ? api(r) : typeof r.markdown === 'string' ? r.markdown : undefined) : undefined;
     const section = body ? `<!-- bench:${name} -->\n${body}\n<!-- /bench:${name} -->` : old(name);

@@ -1,10 +1,11 @@
 /**
- * npm run bench [-- api map clusters pages lighthouse inp weight]: runs the benchmarks, writes bench/results/<name>.json and
+ * npm run bench [-- api map clusters pages lighthouse inp weight alerts]: runs the benchmarks, writes bench/results/<name>.json and
  * refreshes the figures in README.md between the bench markers.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
+import { benchAlerts } from './alerts.ts';
 import { benchApi } from './api.ts';
 import { benchClusters } from './clusters.ts';
 import { benchInp } from './inp.ts';
@@ -25,6 +26,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   lighthouse: benchLighthouse,
   inp: benchInp,
   weight: benchWeight,
+  alerts: benchAlerts,
 };
 
 async function main(): Promise<void> {

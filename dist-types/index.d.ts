@@ -56,6 +56,14 @@ export interface InquirySentDetail {
   agentId: null | string;
 }
 
+export interface SaveDetail {
+  /** the listing's id */
+  id: string;
+  /** true: saved now; false: removed */
+  saved: boolean;
+  title: string;
+}
+
 /** Attributes of <exp-agent-profile>. */
 export interface ExpAgentProfileAttributes {
   /** The agent to show (the page /findanagent/{id} passes the id from the path). */
@@ -341,7 +349,7 @@ export interface ExpPropertySearchAttributes {
   'base-url'?: string;
 }
 
-/** The property search: filters, a clustered map of every match beside paged cards, the detail dialog with the agent and the inquiry form. Keeps the search in the URL (back, forward, shared links, `?property=ID` opens a listing) unless `sync-url="false"`. */
+/** The property search: filters, a clustered map of every match beside paged cards, the detail dialog with the agent and the inquiry form, hearts that save listings, and 'Get alerts', which e-mails the new listings and price drops of the search (after the address confirms it). Keeps the search in the URL (back, forward, shared links, `?property=ID` opens a listing) unless `sync-url="false"`. */
 export interface ExpPropertySearchElement extends HTMLElement {
   /** City filter (partial, case- and accent-insensitive). */
   city: string | undefined;
@@ -365,6 +373,38 @@ export interface ExpPropertySearchElement extends HTMLElement {
   tileUrl: string | undefined;
   /** Describe the listings shown in schema.org JSON-LD (a script in the element's light DOM) for search engines. Default: `false`. */
   structuredData: boolean | 'true' | 'false' | undefined;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
+  phoneCountryCode: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
+}
+
+/** Attributes of <exp-saved-listings>. */
+export interface ExpSavedListingsAttributes {
+  /** Show the heading and the count (turn off when the page has its own heading). Default: `true`. */
+  'show-title'?: boolean | 'true' | 'false';
+  /** The search page the empty list links to. Default: `/search-properties`. */
+  'search-url'?: string;
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
+  'phone-country-code'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
+}
+
+/** The listings the visitor saved with the heart, in this browser (no account): cards that open the property detail, newest saved first; a listing no longer on the market shows what was kept of it, marked, with a button to remove it. Follows the hearts of the page and of its other tabs live. The list is kept per data backend (`api-url`), so an embed on another site keeps its own. */
+export interface ExpSavedListingsElement extends HTMLElement {
+  /** Show the heading and the count (turn off when the page has its own heading). Default: `true`. */
+  showTitle: boolean | 'true' | 'false' | undefined;
+  /** The search page the empty list links to. Default: `/search-properties`. */
+  searchUrl: string | undefined;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
@@ -438,6 +478,7 @@ declare global {
     'exp-property-detail': ExpPropertyDetailElement;
     'exp-property-map': ExpPropertyMapElement;
     'exp-property-search': ExpPropertySearchElement;
+    'exp-saved-listings': ExpSavedListingsElement;
     'exp-site-footer': ExpSiteFooterElement;
     'exp-site-header': ExpSiteHeaderElement;
   }
@@ -446,10 +487,12 @@ declare global {
     'exp-agent-search': CustomEvent<AgentSearchDetail>;
     /** The visitor opened an agent's card. detail: `{ id, name }`. (from <exp-agent-directory>) */
     'exp-agent-open': CustomEvent<AgentOpenDetail>;
-    /** The visitor opened one of the agent's listings. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page). (from <exp-agent-profile>, <exp-featured-listings>, <exp-property-map>, <exp-property-search>) */
+    /** The visitor opened one of the agent's listings. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page). (from <exp-agent-profile>, <exp-featured-listings>, <exp-property-map>, <exp-property-search>, <exp-saved-listings>) */
     'exp-property-open': CustomEvent<PropertyOpenDetail>;
-    /** An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-inquiry-form>, <exp-property-detail>, <exp-property-map>, <exp-property-search>) */
+    /** An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-inquiry-form>, <exp-property-detail>, <exp-property-map>, <exp-property-search>, <exp-saved-listings>) */
     'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
+    /** The visitor saved or removed a listing with its heart. detail: `{ id, saved, title }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-property-detail>, <exp-property-map>, <exp-property-search>, <exp-saved-listings>) */
+    'exp-listing-save': CustomEvent<SaveDetail>;
     /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>) */
     'exp-language-change': CustomEvent<LanguageChangeDetail>;
     /** The visitor submitted the filters. detail: `{ filters, sort }`. (from <exp-property-search>) */

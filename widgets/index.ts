@@ -17,6 +17,7 @@ const loaders: Record<string, Loader> = {
   'exp-agent-directory': lazyChunk(() => import('./agent-directory/agent-directory.element.ts')),
   'exp-agent-profile': lazyChunk(() => import('./agent-profile/agent-profile.element.ts')),
   'exp-featured-listings': lazyChunk(() => import('./featured-listings/featured-listings.element.ts')),
+  'exp-saved-listings': lazyChunk(() => import('./saved-listings/saved-listings.element.ts')),
   'exp-property-detail': lazyChunk(() => import('./property-detail/property-detail.element.ts')),
   'exp-site-header': lazyChunk(() => import('./site-header/site-header.element.ts')),
   'exp-site-footer': lazyChunk(() => import('./site-footer/site-footer.element.ts')),

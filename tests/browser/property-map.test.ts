@@ -249,11 +249,12 @@ describe('the map', () => {
     const tiles = `${API_URL}/media/listings/land-1.svg?tile={z}-{x}-{y}`;
     const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en"></exp-property-map>`, 'exp-property-map');
     await mapReady(el);
-    const zoomIn = () => el.shadowRoot?.querySelector<HTMLButtonElement>('.ol-zoom-in')?.title;
+    const zoomIn = () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="map-zoom"] button')?.getAttribute('aria-label');
     expect(zoomIn()).to.equal('Zoom in');
+    expect(el.shadowRoot?.querySelector('[part="map-credit"]')?.textContent).to.equal('© OpenStreetMap contributors');
     el.setAttribute('lang', 'es');
     await waitFor(() => zoomIn() === 'Acercar', 5000, 'Spanish zoom label');
-    expect(el.shadowRoot?.querySelector('.ol-attribution button')?.getAttribute('title')).to.equal('Créditos del mapa');
+    expect(el.shadowRoot?.querySelector('[part="map-credit"] a')?.getAttribute('href')).to.equal('https://www.openstreetmap.org/copyright');
     // the page's resource timing buffer (250 entries) fills up over a whole test file
     performance.clearResourceTimings();
     const tileRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile='));

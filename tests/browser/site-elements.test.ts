@@ -55,8 +55,8 @@ describe('<exp-site-header>', () => {
     const panel = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 2000, 'panel');
     expect(button.getAttribute('aria-expanded')).to.equal('true');
     const hrefs = [...panel.querySelectorAll('a')].map((a) => a.href);
-    expect(hrefs.slice(0, 4)).to.deep.equal(['https://expecuador.example/search-properties', 'https://expecuador.example/findanagent', 'https://expecuador.example/about', 'https://expecuador.example/join']);
-    const login = panel.querySelectorAll('a')[4] as HTMLAnchorElement;
+    expect(hrefs.slice(0, 5)).to.deep.equal(['https://expecuador.example/search-properties', 'https://expecuador.example/findanagent', 'https://expecuador.example/about', 'https://expecuador.example/join', 'https://expecuador.example/saved']);
+    const login = panel.querySelectorAll('a')[5] as HTMLAnchorElement;
     expect(login.target).to.equal('_blank');
     expect(login.rel).to.contain('noopener');
     expect(panel.contains(el.shadowRoot?.activeElement ?? null)).to.equal(true);

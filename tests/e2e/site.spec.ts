@@ -24,6 +24,7 @@ const ROUTES: Array<{ path: string; name: string; ready: (page: Page) => Promise
   { path: '/buy', name: 'buy', ready: (p) => expect(p.locator('[data-shared="buy"]')).toBeVisible() },
   { path: '/sell', name: 'sell', ready: (p) => expect(p.locator('[data-shared="sell"]')).toBeVisible() },
   { path: '/agent-login', name: 'agent-login', ready: (p) => expect(p.locator('[data-shared="agentLogin"]')).toBeVisible() },
+  { path: '/saved', name: 'saved', ready: (p) => expect(p.locator('exp-saved-listings [part="empty"]')).toBeVisible() },
   { path: '/no/such/page', name: '404', ready: (p) => expect(p.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible() },
 ];
 
@@ -57,7 +58,8 @@ test.describe('the host site', () => {
       await route.ready(page);
       expect(await page.title()).toMatch(/eXp Realty Ecuador/);
       expect((await page.locator('meta[name="description"]').getAttribute('content'))?.length).toBeGreaterThan(40);
-      if (!['buy', 'sell', 'agent-login', '404'].includes(route.name)) {
+      // the shared page, a visitor's own saved listings and the 404 are not pages to index
+      if (!['buy', 'sell', 'agent-login', 'saved', '404'].includes(route.name)) {
         // without SITE_URL the server's own address is the site's
         await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}${route.path}`);
         await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute('href', `${data.url}/es${route.path === '/' ? '' : route.path}`);
@@ -164,7 +166,7 @@ test.describe('the host site', () => {
     await expect(h.panel).toBeVisible();
     expect((await h.panel.boundingBox())?.width).toBeCloseTo(300, 1);
     const links = h.panel.getByRole('link');
-    await expect(links).toHaveText(['Search Properties', 'Find an Agent', 'About', 'Join', /Agent Login/]);
+    await expect(links).toHaveText(['Search Properties', 'Find an Agent', 'About', 'Join', 'Saved', /Agent Login/]);
     await expect(h.panel.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
     const login = h.panel.getByRole('link', { name: /Agent Login/ });
     await expect(login).toHaveAttribute('href', SITE.external.agentLogin);
@@ -446,6 +448,44 @@ test.describe('the host site', () => {
     await page.goto(`${data.url}/join`);
     await expect(page.getByRole('alertdialog').getByRole('heading')).toHaveText('Something went wrong');
     await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Reload Page' })).toBeFocused();
+  });
+
+  test('a heart on the search counts in the header and lists on /saved (in Spanish too); an alert request waits for its confirmation', async ({ page, data, consoleErrors }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${data.url}/search-properties?city=Loja`);
+    const search = page.locator('exp-property-search');
+    const card = search.locator('[part~="card"]').first();
+    await expect(card).toBeVisible();
+    const id = await card.getAttribute('data-property-id');
+    const title = (await card.locator('a.exp-card-link').textContent())?.trim() ?? '';
+    const savedLink = page.locator('exp-site-header [part="saved-link"]');
+    await expect(savedLink).toHaveCount(0);
+    await card.locator('[part~="save-button"]').click();
+    await expect(card.locator('[part~="save-button"]')).toHaveAttribute('aria-pressed', 'true');
+    await expect(savedLink).toHaveAttribute('aria-label', 'Saved properties: 1');
+    await savedLink.click();
+    await expect(page).toHaveURL(`${data.url}/saved`);
+    const saved = page.locator('exp-saved-listings');
+    await expect(saved.locator('[part~="card"]')).toHaveCount(1);
+    await expect(saved.locator(`[data-property-id="${id}"]`)).toContainText(title);
+    await expect(page.locator('h1')).toHaveText('Saved properties');
+    await page.goto(`${data.url}/es/saved`);
+    await expect(page.locator('h1')).toHaveText('Propiedades guardadas');
+    await expect(saved.locator('[part="count"]')).toContainText('1 propiedad guardada');
+    await expect(page.locator('exp-site-header [part="saved-link"]')).toHaveAttribute('aria-label', 'Propiedades guardadas: 1');
+
+    // alerts for a search: the form sends, the search waits for its confirmation
+    await page.goto(`${data.url}/search-properties?city=Loja&beds=2`);
+    await search.locator('[part="alerts-button"]').click();
+    const dialog = search.locator('dialog[open]');
+    await expect(dialog).toContainText('In Loja · 2+ bedrooms');
+    const email = `e2e.${Date.now()}@example.org`;
+    await dialog.getByLabel('E-mail', { exact: true }).fill(email);
+    await dialog.getByLabel('Once a week').check();
+    await dialog.getByRole('button', { name: 'Create alert' }).click();
+    await expect(dialog.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+    await expect.poll(async () => (await data.sql<{ status: string; frequency: string; filters: unknown }>('select status, frequency, filters from internal.saved_searches where email = $1', [email]))[0]).toEqual({ status: 'pending', frequency: 'weekly', filters: { city: 'Loja', beds_min: 2 } });
+    expect(consoleErrors).toEqual([]);
   });
 
   test('robots.txt and sitemap.xml describe the site', async ({ request, data }) => {

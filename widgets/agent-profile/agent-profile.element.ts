@@ -12,6 +12,7 @@ import utilities from 'virtual:exp-utilities/agent-profile';
  * @tag exp-agent-profile
  * @event exp-property-open - The visitor opened one of the agent's listings. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
  * @event exp-inquiry-sent - An inquiry to the agent (or about a listing) was stored. detail: `{ id, propertyId, agentId }`.
+ * @event exp-listing-save - The visitor saved or removed a listing with its heart. detail: `{ id, saved, title }`.
  * @csspart root - The element's root box.
  * @csspart profile - The whole profile.
  * @csspart return-link - 'Return to Search'.
@@ -24,6 +25,7 @@ import utilities from 'virtual:exp-utilities/agent-profile';
  * @csspart contact-dialog - The dialog with the inquiry form.
  * @csspart not-found - 'Agent not found'.
  * @csspart back-link - 'Back to agent search'.
+ * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @cssprop --exp-color-primary - Buttons and links.
  * @cssprop --exp-color-surface - The contact card.
  * @cssprop --exp-color-border - Borders.

@@ -24,6 +24,9 @@ export interface Toaster {
   toasts: Signal<Toast[]>;
   show(input: ToastInput): number;
   dismiss(id: number): void;
+  /** what screen readers are told without a toast on screen (a listing saved) */
+  announcement: Signal<Message | null>;
+  announce(message: Message): void;
 }
 
 let nextId = 1;
@@ -31,6 +34,7 @@ let nextId = 1;
 /** One toast list per element instance; the element renders it in its own shadow root. */
 export function createToaster(limit = 3): Toaster {
   const toasts = signal<Toast[]>([]);
+  const announcement = signal<Message | null>(null);
   const timers = new Map<number, ReturnType<typeof setTimeout>>();
   const dismiss = (id: number) => {
     clearTimeout(timers.get(id));
@@ -40,6 +44,11 @@ export function createToaster(limit = 3): Toaster {
   return {
     toasts,
     dismiss,
+    announcement,
+    announce(message) {
+      // a new object each time: the same words twice are read twice
+      announcement.value = { ...message };
+    },
     show(input) {
       const id = nextId++;
       const toast: Toast = { ...input, id };
@@ -71,7 +80,13 @@ export function ToastRegion({ toaster, t }: { toaster: Toaster; t: (key: string,
     // shown again for each new toast: the most recent top-layer entry is drawn on top
     if (list.length) el.showPopover();
   }, [newest, list.length]);
+  const said = toaster.announcement.value;
   return (
+    <>
+    {/* outside the popover, which is hidden (and so silent) while no toast shows */}
+    <p className="exp-sr-only" role="status" aria-live="polite">
+      {said ? t(said.key, said.params) : ''}
+    </p>
     <div ref={ref} popover={popoverSupported ? 'manual' : undefined} className="exp-toasts flex flex-col gap-2 items-stretch sm:items-end pointer-events-none" part="toasts">
       {list.map((toast) => (
         <div
@@ -98,5 +113,6 @@ export function ToastRegion({ toaster, t }: { toaster: Toaster; t: (key: string,
         </div>
       ))}
     </div>
+    </>
   );
 }

@@ -12,6 +12,7 @@ import utilities from 'virtual:exp-utilities/property-detail';
  *
  * @tag exp-property-detail
  * @event exp-inquiry-sent - An inquiry about the listing was stored. detail: `{ id, propertyId, agentId }`.
+ * @event exp-listing-save - The visitor saved or removed a listing with its heart. detail: `{ id, saved, title }`.
  * @csspart root - The element's root box.
  * @csspart detail-page - The detail.
  * @csspart price-badge - The price.
@@ -21,6 +22,7 @@ import utilities from 'virtual:exp-utilities/property-detail';
  * @csspart agent - The listing agent.
  * @csspart inquiry-form - The inquiry form.
  * @csspart not-found - The message for a listing that is not available.
+ * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @cssprop --exp-color-primary - Buttons and links.
  * @cssprop --exp-color-accent - The price badge.
  * @cssprop --exp-radius - Corner radius.

@@ -12,12 +12,16 @@ import utilities from 'virtual:exp-utilities/property-map';
  * @tag exp-property-map
  * @event exp-property-open - The visitor opened a property from the map. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
  * @event exp-inquiry-sent - An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`.
+ * @event exp-listing-save - The visitor saved or removed a listing with its heart. detail: `{ id, saved, title }`.
  * @csspart root - The element's root box.
  * @csspart map-panel - The map and its note.
  * @csspart map - The map itself.
+ * @csspart map-zoom - The map's zoom buttons.
+ * @csspart map-credit - The map tiles' credit.
  * @csspart map-fallback - The simplified map shown when the map cannot load.
  * @csspart popup - The popup of a hovered pin.
  * @csspart detail - The property detail dialog.
+ * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @cssprop --exp-color-primary - Buttons and highlighted pins.
  * @cssprop --exp-color-border - The map's border.
  * @cssprop --exp-radius - The map's corner radius.

@@ -28,18 +28,22 @@ declare module '../lib/events.ts' {
 
 /**
  * The property search: filters, a clustered map of every match beside paged cards, the detail
- * dialog with the agent and the inquiry form. Keeps the search in the URL (back, forward, shared
- * links, `?property=ID` opens a listing) unless `sync-url="false"`.
+ * dialog with the agent and the inquiry form, hearts that save listings, and 'Get alerts', which
+ * e-mails the new listings and price drops of the search (after the address confirms it). Keeps the
+ * search in the URL (back, forward, shared links, `?property=ID` opens a listing) unless `sync-url="false"`.
  *
  * @tag exp-property-search
  * @event exp-search - The visitor submitted the filters. detail: `{ filters, sort }`.
  * @event exp-property-open - The visitor opened a property's detail. detail: `{ id, title }`. Cancelable: preventDefault() keeps the detail closed (the host handles the listing, e.g. follows the link to its page).
  * @event exp-inquiry-sent - An inquiry from the detail dialog was stored. detail: `{ id, propertyId, agentId }`.
+ * @event exp-listing-save - The visitor saved or removed a listing with its heart. detail: `{ id, saved, title }`.
  * @csspart root - The element's root box.
  * @csspart filters - The filter bar (a search form).
  * @csspart search-button - The search button.
  * @csspart map-panel - The map and its note.
  * @csspart map - The map itself.
+ * @csspart map-zoom - The map's zoom buttons.
+ * @csspart map-credit - The map tiles' credit.
  * @csspart map-fallback - The simplified map shown when the map cannot load.
  * @csspart results - The results column.
  * @csspart results-heading - The heading with the number of properties.
@@ -53,6 +57,9 @@ declare module '../lib/events.ts' {
  * @csspart agent - The agent block in the detail dialog.
  * @csspart inquiry-form - The inquiry form.
  * @csspart toast - Each toast.
+ * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
+ * @csspart alerts-button - 'Get alerts', which opens the alert form.
+ * @csspart alerts - The alert form's dialog.
  * @cssprop --exp-color-primary - Buttons, price headers, highlights.
  * @cssprop --exp-color-primary-hover - Buttons on hover.
  * @cssprop --exp-color-primary-contrast - Text on the primary colour.

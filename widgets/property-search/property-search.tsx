@@ -189,6 +189,7 @@ export function PropertySearch(props: Props) {
         )}
         <Results
           status={shown.status}
+          filters={filters}
           total={shown.total}
           properties={properties}
           page={store.page.value}

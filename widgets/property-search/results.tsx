@@ -13,9 +13,13 @@ import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
 import { selectCss } from './select.ts';
+import { AlertButton } from '../lib/alerts/alert-button.tsx';
+import type { SearchFilters } from '../lib/data/listings.ts';
 
 export interface ResultsProps {
   status: 'loading' | 'ready' | 'error';
+  /** the search shown (what "Get alerts" subscribes to) */
+  filters: SearchFilters;
   total: number;
   properties: Property[];
   page: number;
@@ -28,7 +32,7 @@ export interface ResultsProps {
   onRetry: () => void;
 }
 
-export const Results = memo(function Results({ status, total, properties, page, sort, hoveredId, onSort, onPage, onOpen, onHover, onRetry }: ResultsProps) {
+export const Results = memo(function Results({ status, filters, total, properties, page, sort, hoveredId, onSort, onPage, onOpen, onHover, onRetry }: ResultsProps) {
   useStyles(selectCss);
   const { t } = useElement();
   const id = useId();
@@ -44,7 +48,8 @@ export const Results = memo(function Results({ status, total, properties, page, 
           </h2>
           <p className="m-0 text-sm text-ink-muted">{total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}</p>
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <AlertButton filters={filters} />
           <label htmlFor={`${id}-sort`} className="text-sm font-medium text-ink-muted">
             {t('results.sort.label')}
           </label>

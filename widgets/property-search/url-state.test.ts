@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
+import { appliedFilters, filterArgs, filtersFromArgs, searchPageQuery, type SearchFilters } from '../lib/data/listings.ts';
 import { filtersKey, parseBbox, readSearchParams, writeSearchParams } from './url-state.ts';
 
 describe('search state in the URL', () => {
@@ -39,6 +40,24 @@ describe('search state in the URL', () => {
   it('keys filters so the same search is cached once', () => {
     expect(filtersKey({ city: 'Quito ' })).toBe(filtersKey({ city: 'quito' }));
     expect(filtersKey({ city: 'Quito' })).not.toBe(filtersKey({ city: 'Loja' }));
+  });
+});
+
+describe("an alert mail's link to its search (protocol/filters.ts searchPageQuery)", () => {
+  const CASES: SearchFilters[] = [
+    {},
+    { city: 'Cumbayá', propertyType: 'house' },
+    { minPrice: 100000, maxPrice: 500000, beds: 3, baths: 2, minSqft: 80, maxSqft: 400 },
+    { city: '100% & más', bbox: [-78.51234567, -0.25, -78.4, -0.1] },
+    { propertyType: 'any', minPrice: 0, maxPrice: 999999999, city: '  ' },
+  ];
+  it.each(CASES)('reads back as the same search on the page: %j', (filters) => {
+    // as a saved search keeps them, then as the search page reads its address
+    const kept = filtersFromArgs(filterArgs(filters));
+    const read = readSearchParams(new URLSearchParams(searchPageQuery(kept, { sort: 'newest' })));
+    expect(read.sort).toBe('newest');
+    const rounded = (f: SearchFilters) => ({ ...appliedFilters(f), ...(f.bbox ? { bbox: f.bbox.map((n) => Number(n.toFixed(5))) } : {}) });
+    expect(appliedFilters(read.filters)).toEqual(rounded(filters));
   });
 });
 

@@ -1,8 +1,13 @@
 /**
  * <exp-site-header> (docs/product.md §2, shared header). The bar reads the window's scroll position
- * (transparent at the top, solid past 20 px) and marks the link of the current page.
+ * (transparent at the top, solid past 20 px) and marks the link of the current page. A heart with
+ * the number of saved listings leads to them (the saved list of this browser, followed live).
  */
+import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useState } from 'react';
+import { formatCount } from '../lib/format.ts';
+import { readSaved, savedVersion } from '../lib/saved/store.ts';
+import { HeartIcon } from '../lib/ui/icons/heart.tsx';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { SITE } from '../lib/site-config.ts';
@@ -39,7 +44,10 @@ function useScrolled(): boolean {
 }
 
 export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAttributes>) {
-  const { t, host, site, lang } = useElement();
+  useSignals();
+  const { t, host, site, lang, api } = useElement();
+  void savedVersion.value;
+  const savedCount = readSaved(api.url).length;
   const scrolled = useScrolled();
   const [open, setOpen] = useState(false);
   const titleId = useId();
@@ -92,6 +100,20 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
             {t('nav.joinExp')}
           </a>
         </nav>
+        {savedCount ? (
+          <a
+            href={link('/saved')}
+            aria-current={current('/saved')}
+            aria-label={t('saved.headerLabel', { count: savedCount, formatted: formatCount(savedCount) })}
+            part="saved-link"
+            className={`hidden cq-xs:inline-flex relative items-center justify-center w-10 h-10 shrink-0 rounded-full no-underline ${light ? 'text-white hover:bg-white/15' : 'text-ink hover:bg-surface-subtle'}`}
+          >
+            <HeartIcon size={22} />
+            <span aria-hidden="true" className="absolute top-0.5 right-0 min-w-[18px] h-[18px] px-1 rounded-full bg-accent text-accent-contrast text-[11px] font-bold leading-[18px] text-center">
+              {formatCount(savedCount)}
+            </span>
+          </a>
+        ) : null}
         <exp-language-switch tone={light ? 'light' : 'dark'} />
         <button
           type="button"
@@ -124,6 +146,13 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
                 </a>
               </li>
             ))}
+            <li>
+              <a href={link('/saved')} aria-current={current('/saved')} part="panel-link" className={`flex items-center gap-2 px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current('/saved') ? 'font-bold text-primary' : 'font-medium text-ink'}`}>
+                <HeartIcon size={18} filled={savedCount > 0} className={savedCount ? 'text-accent' : 'text-ink-muted'} />
+                {t('nav.saved')}
+                {savedCount ? <span className="ml-auto rounded-full bg-surface-subtle px-2 text-sm font-semibold text-ink">{formatCount(savedCount)}</span> : null}
+              </a>
+            </li>
             <li className="border-t border-line mt-2 pt-2">
               <a href={SITE.external.agentLogin} target="_blank" rel="noopener noreferrer" part="panel-link" className="flex items-center gap-2 px-5 py-3.5 text-[17px] font-medium text-ink no-underline hover:bg-surface-subtle">
                 {t('nav.agentLogin')}

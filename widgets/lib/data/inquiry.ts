@@ -3,9 +3,7 @@
  * property and agent ids and an idempotency key (a double click or a retry never makes two
  * inquiries); the function decides who is mailed, never the browser (docs/decisions.md #9).
  */
-import { FunctionsClient } from '@supabase/functions-js';
-import type { ApiConfig } from '../config.ts';
-import { authHeaders } from './client.ts';
+import type { FunctionsClient } from '@supabase/functions-js';
 import type { ContactField, InquiryBody } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
 
 /** What our form sends: always with its idempotency key and language. */
@@ -17,19 +15,6 @@ export type InquiryResult =
   | { ok: true; id: string }
   | { ok: false; reason: 'invalid'; fields: Partial<Record<InquiryField, string>> }
   | { ok: false; reason: 'rate-limited' | 'failed' };
-
-const functionClients = new Map<string, FunctionsClient>();
-
-/** One functions client per backend (as getClients keeps one REST client). */
-export function functionsClient(config: ApiConfig): FunctionsClient {
-  const id = `${config.url}\n${config.key}`;
-  let found = functionClients.get(id);
-  if (!found) {
-    found = new FunctionsClient(`${config.url}/functions/v1`, { headers: authHeaders(config) });
-    functionClients.set(id, found);
-  }
-  return found;
-}
 
 export async function sendInquiry(functions: FunctionsClient, body: InquiryRequest): Promise<InquiryResult> {
   try {

@@ -8,7 +8,7 @@ import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
 import { appliedFilters, filterArgs, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
 import { escapeLike } from './text.ts';
 
-export { appliedFilters, FEATURE_FLAGS, PRICE_MAX_ANY, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
+export { appliedFilters, FEATURE_FLAGS, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
 
 export const PAGE_SIZE = 24;
 export const COUNTRY = 'EC';
@@ -104,6 +104,25 @@ export async function getListing(rest: PostgrestClient, id: string | number, sig
   const { data, error } = await q;
   if (error) fail(error, 'listing');
   return ((data ?? [])[0] as Record<string, unknown> | undefined) ?? null;
+}
+
+/**
+ * Listings by id (a visitor's saved listings): the active ones, every column. The rest are no longer
+ * on the market (or never were): the saved page shows what it kept of them.
+ */
+export async function getListingsByIds(rest: PostgrestClient, ids: readonly string[], signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  const wanted = ids.filter((id) => /^\d{1,15}$/.test(id));
+  if (!wanted.length) return [];
+  const rows: Record<string, unknown>[] = [];
+  // the server's row limit and a short address: 100 ids a call
+  for (let i = 0; i < wanted.length; i += 100) {
+    let q = rest.from('listings').select('*').in('id', wanted.slice(i, i + 100)).eq('country_code', COUNTRY).eq('status', ACTIVE);
+    if (signal) q = q.abortSignal(signal);
+    const { data, error } = await q;
+    if (error) fail(error, 'saved listings');
+    rows.push(...((data ?? []) as Record<string, unknown>[]));
+  }
+  return rows;
 }
 
 /**

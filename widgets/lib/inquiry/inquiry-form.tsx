@@ -6,7 +6,8 @@
  */
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { LIMITS, type FieldError } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
-import { functionsClient, newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
+import { functionsClient } from '../data/functions.ts';
+import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { emit } from '../events.ts';
 import { errorKey, validateInquiry, type Values } from './fields.ts';

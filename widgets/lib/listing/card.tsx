@@ -1,5 +1,6 @@
 /**
- * A property card (docs/product.md §2): price header, photos at 16:9, title, address, beds, baths, m².
+ * A property card (docs/product.md §2): price header, photos at 16:9 with the heart that saves it,
+ * title, address, beds, baths, m².
  * The title is a real link to the listing's own page (a new tab, a copied link and crawlers work);
  * a plain click opens the detail in place instead. Its hit area stretches over the text, and a
  * click on the photo opens the detail too.
@@ -15,6 +16,7 @@ import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
 import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
+import { SaveButton } from '../saved/save-button.tsx';
 import { typeLabel, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 
 export interface PropertyCardProps {
@@ -52,7 +54,12 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
         <p className="m-0 text-lg font-bold tracking-tight">{formatPrice(p.price)}</p>
         <p className="m-0 text-xs font-medium uppercase tracking-wide opacity-90 truncate">{typeLabel(p.propertyType, t)}</p>
       </div>
-      <Carousel images={p.images} propertyId={p.id} title={p.title} onActivate={() => onOpen(p, null)} />
+      <div className="relative">
+        <Carousel images={p.images} propertyId={p.id} title={p.title} onActivate={() => onOpen(p, null)} />
+        <div className="absolute top-2 right-2 z-[2]">
+          <SaveButton listing={p} />
+        </div>
+      </div>
       <div className="relative flex flex-col gap-1.5 p-4 flex-1">
         <Heading className="m-0 text-base font-semibold leading-snug text-ink">
           <a

@@ -13,6 +13,7 @@ import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import { AgentContact } from './agent-contact.tsx';
 import { Carousel } from './carousel.tsx';
+import { SaveButton } from '../saved/save-button.tsx';
 import { ShareButton, type ShareTarget } from './share.tsx';
 
 /** What sharing a listing sends: its page, its title, its price and place. */
@@ -22,7 +23,7 @@ export function useShareTarget(p: Property): ShareTarget {
   return { url, title: p.title, text: [formatPrice(p.price), p.city].filter(Boolean).join(' · ') };
 }
 
-/** The price and the share action, above the detail. */
+/** The price, the share action and the heart, above the detail. */
 export function PriceAndShare({ property: p }: { property: Property }) {
   const target = useShareTarget(p);
   return (
@@ -31,6 +32,7 @@ export function PriceAndShare({ property: p }: { property: Property }) {
         {formatPrice(p.price)}
       </span>
       <ShareButton target={target} />
+      <SaveButton listing={p} tone="plain" />
     </div>
   );
 }

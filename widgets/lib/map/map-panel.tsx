@@ -12,7 +12,7 @@ import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { getClients } from '../data/client.ts';
 import { getMapClusters, getMapPoints, MAP_POINTS_LIMIT, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
-import { useElement } from '../element.tsx';
+import { useElement, useStyles } from '../element.tsx';
 import { formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { whenIdle } from '../main-thread.ts';
@@ -20,7 +20,7 @@ import { listingPosition, type Property } from '../../../supabase/functions/_sha
 import { SearchIcon } from '../ui/icons/search.tsx';
 import { preloadPropertyDialog } from '../listing/lazy-property-dialog.tsx';
 import { MapPopup } from './map-popup.tsx';
-import type { CellLoader, createMap as CreateMap, MapController, MapLabels, MapPin } from './ol-map.ts';
+import type { CellLoader, createMap as CreateMap, MapController, MapPin } from './ol-map.ts';
 
 /** OpenLayers and our map code: loaded with the first map, retried under a new URL after a failure */
 const loadMapChunk = lazyChunk(() => import('./ol-map.ts'));
@@ -170,7 +170,11 @@ interface RealMapProps extends MapPanelProps {
   onFail: (reason: string, error?: unknown) => void;
 }
 
+/** The credit's link in the theme's colour. */
+const creditCss = `.exp-map-credit a { color: var(--exp-color-primary, #123c69); }`;
+
 function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, onOpen, onHover, onSearchArea, areaActive, tileUrl, noPins, onFail, filtersKey }: RealMapProps) {
+  useStyles(creditCss);
   const { t, shadowRoot } = useElement();
   const target = useRef<HTMLDivElement>(null);
   const controller = useRef<MapController | null>(null);
@@ -179,10 +183,9 @@ function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, o
   const [popupId, setPopupId] = useState<string | null>(null);
   const [popupElement] = useState(() => document.createElement('div'));
   const labelId = useId();
-  const labels = useMemo<MapLabels>(() => ({ zoomIn: t('map.zoomIn'), zoomOut: t('map.zoomOut'), attribution: t('map.attribution'), tilesCredit: t('map.tilesCredit') }), [t]);
   // what the map is built with, and the callbacks it calls: always the latest
-  const latest = useRef({ onOpen, onHover, onFail, onExpand, labels, tileUrl });
-  latest.current = { onOpen, onHover, onFail, onExpand, labels, tileUrl };
+  const latest = useRef({ onOpen, onHover, onFail, onExpand, tileUrl });
+  latest.current = { onOpen, onHover, onFail, onExpand, tileUrl };
 
   useEffect(() => {
     let disposed = false;
@@ -201,7 +204,6 @@ function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, o
           shadowRoot,
           tileUrl: latest.current.tileUrl,
           popup: popupElement,
-          labels: latest.current.labels,
           onPinClick: (id) => latest.current.onOpen(id),
           onHover: (id) => {
             if (id) preloadPropertyDialog();
@@ -286,10 +288,7 @@ function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, o
     };
   }, [shadowRoot, popupElement]);
 
-  // a language switch or a new tile-url reaches the map that is already there
-  useEffect(() => {
-    if (status === 'ready') controller.current?.setLabels(labels);
-  }, [status, labels]);
+  // a new tile-url reaches the map that is already there
   useEffect(() => {
     if (status === 'ready') controller.current?.setTileUrl(tileUrl);
   }, [status, tileUrl]);
@@ -340,6 +339,21 @@ function RealMap({ pins, cells, onExpand, onCellsError, properties, hoveredId, o
       <span id={labelId} className="exp-sr-only">
         {t('map.label')}
       </span>
+      {status === 'ready' ? (
+        <>
+          {/* our own controls: in the element's language and theme, reachable by keyboard */}
+          <div className="absolute top-3 left-3 z-[5] flex flex-col overflow-hidden rounded-md bg-surface shadow" part="map-zoom">
+            <button type="button" onClick={() => controller.current?.zoomBy(1)} title={t('map.zoomIn')} aria-label={t('map.zoomIn')} className="w-9 h-9 flex items-center justify-center border-0 bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle">
+              +
+            </button>
+            <button type="button" onClick={() => controller.current?.zoomBy(-1)} title={t('map.zoomOut')} aria-label={t('map.zoomOut')} className="w-9 h-9 flex items-center justify-center border-0 border-t border-line bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle">
+              −
+            </button>
+          </div>
+          {/* the tiles' credit, our own locale text (a link to the map data's licence) */}
+          <div className="exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink" part="map-credit" dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }} />
+        </>
+      ) : null}
       {status === 'loading' ? <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle text-ink-muted" role="status">{t('map.loading')}</div> : null}
       {status === 'error' ? <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle font-semibold text-danger" role="alert">{t('map.error')}</div> : null}
       {status === 'ready' && noPins ? (

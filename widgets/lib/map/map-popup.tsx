@@ -1,5 +1,5 @@
 /**
- * The popup of a pin: photo, price, title and a button to the detail; 280 px wide (240 under 768 px
+ * The popup of a pin: photo with the heart that saves it, price, title and a button to the detail; 280 px wide (240 under 768 px
  * of viewport). Rendered with the pin's id as its key, so it never shows the previous listing while
  * the next one loads. A listing that is not on the page is read on its own, through a cache per
  * backend that keeps no failures (the next hover asks again).
@@ -14,6 +14,7 @@ import { listingUrl } from '../site-links.ts';
 import { formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
 import { mapListing, placeholderIndex, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
 import { PropertyPlaceholder } from '../listing/placeholder.tsx';
+import { SaveButton } from '../saved/save-button.tsx';
 import type { MapPin } from './ol-map.ts';
 
 const rows = createQueryCache<Record<string, unknown> | null>({ max: 200 });
@@ -40,8 +41,13 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
   const narrow = typeof window !== 'undefined' && window.innerWidth < 768;
   return (
     <div className="exp-root overflow-hidden rounded-brand bg-surface text-ink shadow-xl border border-line" style={{ width: narrow ? 240 : 280 }} part="popup">
-      <div className="aspect-video bg-surface-subtle">
+      <div className="relative aspect-video bg-surface-subtle">
         {photo && !failed ? <img src={photo} alt="" className="block w-full h-full object-cover" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(pin.id)} label={t('carousel.noPhoto')} />}
+        {p ? (
+          <div className="absolute top-2 right-2">
+            <SaveButton listing={p} size="sm" />
+          </div>
+        ) : null}
       </div>
       <div className="p-3 flex flex-col gap-1">
         <p className="m-0 font-bold">{formatPrice(p?.price ?? pin.price)}</p>

@@ -8,8 +8,6 @@ import Feature from 'ol/Feature.js';
 import OlMap from 'ol/Map.js';
 import Overlay from 'ol/Overlay.js';
 import View from 'ol/View.js';
-import Attribution from 'ol/control/Attribution.js';
-import Zoom from 'ol/control/Zoom.js';
 import { boundingExtent, buffer, getCenter, getHeight, getWidth, isEmpty, type Extent } from 'ol/extent.js';
 import LineString from 'ol/geom/LineString.js';
 import Point from 'ol/geom/Point.js';
@@ -23,7 +21,6 @@ import MouseWheelZoom from 'ol/interaction/MouseWheelZoom.js';
 import PinchZoom from 'ol/interaction/PinchZoom.js';
 import TileLayer from 'ol/layer/Tile.js';
 import VectorLayer from 'ol/layer/Vector.js';
-import olCss from 'ol/ol.css?inline';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
 import type Cluster from 'ol/source/Cluster.js';
 import VectorSource from 'ol/source/Vector.js';
@@ -73,19 +70,10 @@ export type CellLoader = (view: { zoom: number; bbox: [number, number, number, n
 export const CELLS_DEBOUNCE = 30;
 const CELL_CACHE = 60;
 
-export interface MapLabels {
-  zoomIn: string;
-  zoomOut: string;
-  attribution: string;
-  /** the attributions of the tiles (HTML from our own locale files) */
-  tilesCredit: string;
-}
-
 export interface MapOptions {
   target: HTMLElement;
   shadowRoot: ShadowRoot | null;
   tileUrl?: string | undefined;
-  labels: MapLabels;
   onPinClick: (id: string) => void;
   onHover: (id: string | null) => void;
   /** the visitor panned or zoomed (not our own fitting) */
@@ -110,8 +98,6 @@ export interface MapController {
   setCells(loader: CellLoader, fit: boolean, events: { onDrawn?: (count: number) => void; onError: (error: unknown) => void }): void;
   /** a pin (or a cell's only listing) on the map now */
   pinOf(id: string): MapPin | undefined;
-  /** the labels of the controls and the tiles' credit, in the element's language */
-  setLabels(labels: MapLabels): void;
   /** a tile URL template (undefined: OpenStreetMap) */
   setTileUrl(url: string | undefined): void;
   setHighlight(id: string | null): void;
@@ -193,22 +179,23 @@ function clusterStyle(size: number, highlighted: boolean): Style {
 }
 
 /**
- * Lazily loaded CSS of OpenLayers, adopted into the element's shadow root. Adopt it before the map
- * is made (prepareMap): a new sheet means a new style pass of the whole shadow tree, which should
- * happen in the browser's own frame, not forced by the map measuring its container.
+ * What of OpenLayers' own CSS (ol/ol.css) our map needs: its controls are ours (map-panel.tsx), so
+ * only the viewport's rules. Adopted into the element's shadow root before the map is made
+ * (prepareMap): a new sheet means a new style pass of the whole shadow tree, which should happen in
+ * the browser's own frame, not forced by the map measuring its container.
  */
+const MAP_CSS = `
+.ol-viewport, .ol-unselectable { -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; -webkit-tap-highlight-color: transparent; }
+.ol-viewport { touch-action: pan-x pan-y; border-radius: inherit; }
+.ol-viewport canvas { all: unset; overflow: hidden; }
+.ol-selectable { -webkit-touch-callout: default; -webkit-user-select: text; user-select: text; }
+.ol-grabbing { cursor: grabbing; }
+.ol-grab { cursor: move; cursor: grab; }
+.ol-unsupported { display: none; }
+`;
+
 export function prepareMap(root: ShadowRoot | null): void {
-  if (!root) return;
-  const sheet = sheetFor(
-    `${olCss}
-.ol-viewport { border-radius: inherit; }
-.ol-zoom { top: 12px; left: 12px; }
-.ol-zoom .ol-zoom-in, .ol-zoom .ol-zoom-out { width: 36px; height: 36px; font-size: 22px; background: #fff; color: #0f172a; box-shadow: 0 1px 3px rgba(15,23,42,.25); }
-.ol-control button:focus-visible { outline: 2px solid #2563eb; }
-.ol-attribution { font-size: 11px; }
-.ol-attribution a { color: #1d4ed8; }`,
-  );
-  adoptSheet(root, sheet);
+  if (root) adoptSheet(root, sheetFor(MAP_CSS));
 }
 
 /** What the test build adds to the controller (import.meta.env.EXP_TEST_HOOKS; never in the production bundle). */
@@ -227,13 +214,9 @@ function interactions() {
   return [new DoubleClickZoom(), new DragPan({ kinetic: new Kinetic(-0.005, 0.05, 100) }), new PinchZoom(), new KeyboardPan(), new KeyboardZoom(), new MouseWheelZoom()];
 }
 
-function controls(labels: MapLabels) {
-  return [new Zoom({ zoomInTipLabel: labels.zoomIn, zoomOutTipLabel: labels.zoomOut }), new Attribution({ collapsible: false, collapsed: false, tipLabel: labels.attribution })];
-}
-
 export function createMap(options: MapOptions): MapController {
   prepareMap(options.shadowRoot);
-  const tileSource = new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, attributions: options.labels.tilesCredit, transition: 150 });
+  const tileSource = new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 });
   const tiles = new TileLayer({ source: tileSource, zIndex: 1 });
   const land = new VectorSource();
   const addOutline = (o: Outline) =>
@@ -296,7 +279,8 @@ export function createMap(options: MapOptions): MapController {
     layers: [outlineLayer, tiles, plainLayer, cellLayer, spreadLayer],
     overlays: [popup],
     view,
-    controls: controls(options.labels),
+    // the zoom buttons and the tiles' credit are the element's own (map-panel.tsx): in its language and theme
+    controls: [],
     interactions: interactions(),
   });
 
@@ -620,12 +604,6 @@ export function createMap(options: MapOptions): MapController {
       asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
       return true;
     },
-    setLabels(labels) {
-      // the controls write their labels when they are made: new controls in the new language
-      map.getControls().clear();
-      for (const control of controls(labels)) map.addControl(control);
-      tileSource.setAttributions(labels.tilesCredit);
-    },
     setTileUrl(url) {
       const next = url || OSM_TILES;
       if (tileSource.getUrls()?.[0] !== next) tileSource.setUrl(next);
@@ -651,7 +629,8 @@ export function createMap(options: MapOptions): MapController {
       return [west!, south!, east!, north!];
     },
     zoomBy(delta) {
-      view.setZoom((view.getZoom() ?? DEFAULT_ZOOM) + delta);
+      const zoom = view.getZoom() ?? DEFAULT_ZOOM;
+      view.animate({ zoom: Math.max(view.getMinZoom(), Math.min(view.getMaxZoom(), Math.round(zoom) + delta)), duration: 250 });
     },
     updateSize() {
       map.updateSize();

@@ -44,7 +44,7 @@ type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 /**
  * A saved search in words, for the alert form, the mails and the alert pages: "House · in Quito ·
- * from $100,000 · 3+ bedrooms". Texts from the locale files' `alerts.summary` (and the property
+ * from $100,000 · 3+ bedrooms", "In Loja · 2+ bedrooms". Texts from the locale files' `alerts.summary` (and the property
  * types of `listing.types`).
  */
 export function describeSearch(args: FilterArgs, t: Translate): string {
@@ -59,5 +59,7 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
   if (args.area_max) parts.push(t('alerts.summary.maxArea', { area: formatArea(args.area_max) }));
   if (typeof args.area_west === 'number') parts.push(t('alerts.summary.mapArea'));
   if (args.agent) parts.push(t('alerts.summary.agent'));
-  return parts.length ? parts.join(' · ') : t('alerts.summary.everything');
+  if (!parts.length) return t('alerts.summary.everything');
+  const text = parts.join(' · ');
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }

@@ -1,0 +1,52 @@
+/**
+ * The search's "Get alerts" button (docs/decisions.md #23). The form (alert-dialog.tsx) is its own
+ * chunk, downloaded when the button is pointed at, focused or touched, else on the click; a
+ * failed download says so and is tried again (under a new URL) on the next click.
+ */
+import { useState } from 'react';
+import type { SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
+import { useElement } from '../element.tsx';
+import { lazyChunk } from '../lazy-chunk.ts';
+import { BellIcon } from '../ui/icons/bell.tsx';
+import type * as Dialog from './alert-dialog.tsx';
+
+type DialogModule = typeof Dialog;
+
+const load = lazyChunk(() => import('./alert-dialog.tsx'));
+
+export function AlertButton({ filters }: { filters: SearchFilters }) {
+  const { t, toaster } = useElement();
+  const [dialog, setDialog] = useState<DialogModule | null>(null);
+  const [open, setOpen] = useState(false);
+  const preload = () => void load().catch(() => {});
+  return (
+    <>
+      <button
+        type="button"
+        onPointerEnter={preload}
+        onFocus={preload}
+        onTouchStart={preload}
+        onClick={() => {
+          load().then(
+            (m) => {
+              setDialog(() => m);
+              setOpen(true);
+            },
+            (error: unknown) => {
+              console.error('[exp] the alert form did not load:', error);
+              toaster.show({ title: { key: 'common.error' }, description: { key: 'errors.unexpected' }, variant: 'destructive' });
+            },
+          );
+        }}
+        aria-label={t('search.alertsButtonLabel')}
+        aria-haspopup="dialog"
+        part="alerts-button"
+        className="inline-flex items-center gap-1.5 h-10 rounded-md border border-line bg-surface px-3 text-sm font-semibold text-primary cursor-pointer hover:bg-surface-subtle"
+      >
+        <BellIcon size={18} />
+        {t('search.alertsButton')}
+      </button>
+      {dialog ? <dialog.AlertDialog open={open} filters={filters} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * "Get alerts for this search" (docs/decisions.md #23): the search in words, the e-mail, how often
+ * (as they come, daily, weekly) and the mails' language, checked as the function checks them
+ * (protocol/alerts.ts). Sent, it says to look for the confirmation mail: nothing else is sent
+ * until the address confirms. Loaded on first use (alert-button.tsx), with its own English texts.
+ */
+import { useId, useRef, useState, type FormEvent } from 'react';
+import texts from 'virtual:exp-texts/lazy/lib/alerts/alert-dialog';
+import { ALERT_FREQUENCIES, checkAlertEmail, describeSearch, type AlertFrequency, type AlertLang } from '../../../supabase/functions/_shared/protocol/alerts.ts';
+import { filterArgs, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
+import { requestAlerts } from '../data/alerts.ts';
+import { functionsClient } from '../data/functions.ts';
+import { newIdempotencyKey } from '../data/inquiry.ts';
+import { useElement } from '../element.tsx';
+import { addTexts } from '../i18n.ts';
+import { Dialog } from '../ui/dialog.tsx';
+import { CloseIcon } from '../ui/icons/close.tsx';
+
+addTexts(texts);
+
+const ERROR_KEYS: Record<string, string> = { required: 'alerts.errors.emailRequired', invalid: 'alerts.errors.emailInvalid', tooLong: 'alerts.errors.emailTooLong' };
+
+export interface AlertDialogProps {
+  open: boolean;
+  filters: SearchFilters;
+  onClose: () => void;
+}
+
+export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
+  const { t, api, lang } = useElement();
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [frequency, setFrequency] = useState<AlertFrequency>('daily');
+  const [mailLang, setMailLang] = useState<AlertLang>(lang);
+  const [honeypot, setHoneypot] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  const [problem, setProblem] = useState<string | null>(null);
+  const key = useRef(newIdempotencyKey());
+  const emailRef = useRef<HTMLInputElement>(null);
+  const summary = describeSearch(filterArgs(filters), (k, p) => t(k, p));
+
+  const close = () => {
+    onClose();
+    if (status === 'sent') {
+      setStatus('idle');
+      setEmail('');
+      key.current = newIdempotencyKey();
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (status === 'sending') return;
+    const found = checkAlertEmail(email);
+    setError(found ? (ERROR_KEYS[found] ?? 'alerts.errors.emailInvalid') : null);
+    setProblem(null);
+    if (found) {
+      emailRef.current?.focus();
+      return;
+    }
+    setStatus('sending');
+    const result = await requestAlerts(functionsClient(api), { email: email.trim(), filters, frequency, lang: mailLang, idempotencyKey: key.current, website: honeypot });
+    if (result.ok) {
+      setStatus('sent');
+      return;
+    }
+    if (result.reason === 'invalid' && result.fields.email) {
+      setError(ERROR_KEYS[result.fields.email] ?? 'alerts.errors.emailInvalid');
+      setStatus('idle');
+      emailRef.current?.focus();
+      return;
+    }
+    setProblem(result.reason === 'rate-limited' ? 'alerts.errors.rateLimited' : 'alerts.errors.failed');
+    setStatus('failed');
+  };
+
+  const titleId = `${id}-title`;
+  return (
+    <Dialog open={open} onClose={close} labelledBy={titleId} part="alerts" className="max-w-[480px]">
+      <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
+        <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
+          {t(status === 'sent' ? 'alerts.sent.title' : 'alerts.title')}
+        </h2>
+        <button type="button" onClick={close} aria-label={t('common.close')} className="w-10 h-10 shrink-0 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
+          <CloseIcon size={22} />
+        </button>
+      </div>
+      <div className="overflow-y-auto p-4 cq-md:p-6 flex flex-col gap-4">
+        {status === 'sent' ? (
+          <>
+            <p className="m-0 text-ink" role="status">
+              {t('alerts.sent.text', { email: email.trim() })}
+            </p>
+            <button type="button" onClick={close} className="self-start rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+              {t('alerts.sent.close')}
+            </button>
+          </>
+        ) : (
+          <form noValidate onSubmit={submit} className="flex flex-col gap-4" part="alert-form">
+            <p className="m-0 text-sm text-ink-muted">{t('alerts.intro')}</p>
+            <div className="rounded-md bg-surface-subtle px-3 py-2">
+              <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">{t('alerts.searchLabel')}</p>
+              <p className="m-0 text-sm font-medium text-ink">{summary}</p>
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-email`} className="text-sm font-medium text-ink">
+                {t('alerts.email')}
+              </label>
+              <input
+                ref={emailRef}
+                id={`${id}-email`}
+                name="email"
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                required
+                aria-required="true"
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-email-error` : undefined}
+                value={email}
+                onChange={(e) => {
+                  setEmail(e.target.value);
+                  if (error) setError(null);
+                }}
+                className={`w-full rounded-md border bg-surface px-3 py-2 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${error ? 'border-danger' : 'border-line'}`}
+              />
+              {error ? (
+                <p id={`${id}-email-error`} className="m-0 text-sm text-danger" part="field-error">
+                  {t(error)}
+                </p>
+              ) : null}
+            </div>
+            <fieldset className="m-0 p-0 border-0 flex flex-col gap-2">
+              <legend className="p-0 mb-1 text-sm font-medium text-ink">{t('alerts.frequency')}</legend>
+              {ALERT_FREQUENCIES.map((f) => (
+                <label key={f} className="flex items-center gap-2 text-[15px] text-ink cursor-pointer">
+                  <input type="radio" name="frequency" value={f} checked={frequency === f} onChange={() => setFrequency(f)} className="w-4 h-4 accent-primary" />
+                  {t(`alerts.frequencies.${f}`)}
+                </label>
+              ))}
+            </fieldset>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-lang`} className="text-sm font-medium text-ink">
+                {t('alerts.language')}
+              </label>
+              <select id={`${id}-lang`} value={mailLang} onChange={(e) => setMailLang(e.target.value as AlertLang)} className="h-10 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30">
+                <option value="en">{t('alerts.languages.en')}</option>
+                <option value="es">{t('alerts.languages.es')}</option>
+              </select>
+            </div>
+            {/* people never see or fill this; bots that fill every field do */}
+            <div className="exp-sr-only" aria-hidden="true">
+              <label htmlFor={`${id}-website`}>{t('alerts.honeypot')}</label>
+              <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={honeypot} onChange={(e) => setHoneypot(e.target.value)} />
+            </div>
+            {problem ? (
+              <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="alert-error">
+                {t(problem)}
+              </p>
+            ) : null}
+            <button
+              type="submit"
+              disabled={status === 'sending'}
+              part="submit"
+              className="inline-flex items-center justify-center gap-2 rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover disabled:cursor-wait disabled:opacity-70"
+            >
+              {t(status === 'sending' ? 'alerts.sending' : 'alerts.submit')}
+            </button>
+            <p className="m-0 text-xs text-ink-muted">{t('alerts.privacy')}</p>
+          </form>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,10 @@
+import type { AttrSchema } from '../lib/attributes.ts';
+
+export const savedListingsAttributes = {
+  /** Show the heading and the count (turn off when the page has its own heading). */
+  'show-title': { type: 'boolean', default: true },
+  /** The search page the empty list links to. */
+  'search-url': { type: 'string', default: '/search-properties', maxLength: 300 },
+  /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. */
+  'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
+} as const satisfies AttrSchema;
