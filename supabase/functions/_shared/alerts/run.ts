@@ -60,7 +60,7 @@ changes as (
    where c.changed_at > since.t and c.changed_at <= run.window_to
 ),
 found_new as (
-  select b.id as search_id, l.id as listing_id, 'new'::text as kind, null::numeric as old_price, l.listed_at as at
+  select b.id as search_id, b.sent_through, l.id as listing_id, 'new'::text as kind, null::numeric as old_price, l.listed_at as at
     from batch b join fresh l on l.listed_at > b.sent_through
    where internal.listing_matches(l, b.filters)
 ),
@@ -70,7 +70,7 @@ drops as (
    group by b.id, c.listing_id
 ),
 found_drops as (
-  select d.search_id, l.id as listing_id, 'drop'::text as kind, d.old_price, d.at
+  select d.search_id, b.sent_through, l.id as listing_id, 'drop'::text as kind, d.old_price, d.at
     from drops d
     join batch b on b.id = d.search_id
     join internal.listings l on l.id = d.listing_id
@@ -85,10 +85,10 @@ found as (
 ),
 made as (
   insert into internal.search_alerts (search_id, window_from, window_to, items, new_count, drop_count)
-  select f.search_id, min(b.sent_through), min(run.window_to),
+  select f.search_id, min(f.sent_through), min(run.window_to),
          jsonb_agg(jsonb_build_object('id', f.listing_id, 'kind', f.kind, 'old_price', f.old_price) order by f.rn) filter (where f.rn <= $3),
          count(*) filter (where f.kind = 'new'), count(*) filter (where f.kind = 'drop')
-    from found f join batch b on b.id = f.search_id, run
+    from found f, run
    group by f.search_id
   returning id, search_id
 ),
