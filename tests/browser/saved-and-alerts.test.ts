@@ -152,7 +152,7 @@ describe('alerts for a search (the form)', () => {
   it('says what the alert is for, checks the e-mail before sending, and asks to confirm by mail', async () => {
     const el = await openForm(`<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja" beds="3"></exp-property-search>`);
     const form = shadow(el, 'dialog[open]');
-    expect(form.textContent).to.contain('In loja · 3+ bedrooms');
+    expect(form.textContent).to.contain('Properties in loja · 3+ bedrooms');
     expect(shadow<HTMLInputElement>(el, 'dialog[open] input[type="radio"][value="daily"]').checked).to.equal(true);
     expect(shadow<HTMLSelectElement>(el, 'dialog[open] select').value).to.equal('en');
     let violations = await seriousViolations(el);

@@ -102,7 +102,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     expect(answer).toEqual({ status: 200, json: { ok: true } });
     const confirm = await until(() => to(smtp, email)[0]);
     expect(confirm.subject).toBe('Confirm your property alert');
-    expect(confirm.text).toContain(`House · in ${city} · from $100,000`);
+    expect(confirm.text).toContain(`House in ${city} · from $100,000`);
     expect(confirm.text).toContain('As they come');
     expect(confirm.html).toContain(`${SITE}/alerts/confirm?token=`);
     // unconfirmed: a matching listing comes, a run passes, nothing is mailed
@@ -133,7 +133,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     await listing({ city: place(), title: 'Elsewhere' });
     await alertsRun();
     const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('new property')));
-    expect(alert.subject).toBe(`1 new property: House · in ${city} · from $100,000`);
+    expect(alert.subject).toBe(`1 new property: House in ${city} · from $100,000`);
     expect(alert.text).toContain('Brand new on the market');
     expect(alert.text).toContain('$240,000');
     expect(alert.html).toContain(`${SITE}${listingPath(fresh, 'Brand new on the market', 'en')}`);
@@ -166,7 +166,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
     await alertsRun();
     const digest = await until(() => to(smtp, email).find((m) => m.subject.includes('new propert')));
-    expect(digest.subject).toBe(`2 new properties: In ${city}`);
+    expect(digest.subject).toBe(`2 new properties: Properties in ${city}`);
     expect(digest.text).toContain('Morning listing');
     expect(digest.text).toContain('Evening listing');
     const [next] = await server.sql<{ due_in_hours: number }>("select extract(epoch from next_run_at - now()) / 3600 as due_in_hours from internal.saved_searches where email = $1", [email]);
@@ -186,7 +186,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     await server.sql('update internal.listings set price = 350000 where id = $1', [rising]);
     await alertsRun();
     const drop = await until(() => to(smtp, email).find((m) => m.subject.includes('price drop')));
-    expect(drop.subject).toBe(`1 price drop: In ${city}`);
+    expect(drop.subject).toBe(`1 price drop: Properties in ${city}`);
     expect(drop.text).toContain('Price drop: Going down');
     expect(drop.text).toContain('$255,000 (was $300,000)');
     expect(drop.html).toContain('text-decoration:line-through">was $300,000');
@@ -269,7 +269,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     await listing({ city, title: 'Primera' });
     await alertsRun();
     const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('propiedad nueva')));
-    expect(alert.subject).toBe(`1 propiedad nueva: En ${city}`);
+    expect(alert.subject).toBe(`1 propiedad nueva: Propiedades en ${city}`);
     expect(alert.text).toContain('Darse de baja');
     const manage = `${SITE}/es/alerts/manage?token=${tokenIn(alert, '/es/alerts/manage')}`;
     const page = await open(manage);

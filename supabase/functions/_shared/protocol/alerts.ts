@@ -43,23 +43,24 @@ export function checkAlertEmail(value: string): FieldError | undefined {
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 /**
- * A saved search in words, for the alert form, the mails and the alert pages: "House · in Quito ·
- * from $100,000 · 3+ bedrooms", "In Loja · 2+ bedrooms". Texts from the locale files' `alerts.summary` (and the property
+ * A saved search in words, for the alert form, the mails and the alert pages: what and where first
+ * ("House in Quito", "Properties in the area chosen on the map"), then the rest ("House in Quito ·
+ * from $100,000 · 3+ bedrooms"). Texts from the locale files' `alerts.summary` (and the property
  * types of `listing.types`).
  */
 export function describeSearch(args: FilterArgs, t: Translate): string {
-  const parts: string[] = [];
-  if (args.property_type) parts.push(typeLabel(args.property_type, t));
-  if (args.city) parts.push(t('alerts.summary.city', { city: args.city }));
-  if (args.price_min) parts.push(t('alerts.summary.minPrice', { price: formatPrice(args.price_min) }));
-  if (args.price_max) parts.push(t('alerts.summary.maxPrice', { price: formatPrice(args.price_max) }));
-  if (args.beds_min) parts.push(t('alerts.summary.beds', { count: args.beds_min }));
-  if (args.baths_min) parts.push(t('alerts.summary.baths', { count: args.baths_min }));
-  if (args.area_min) parts.push(t('alerts.summary.minArea', { area: formatArea(args.area_min) }));
-  if (args.area_max) parts.push(t('alerts.summary.maxArea', { area: formatArea(args.area_max) }));
-  if (typeof args.area_west === 'number') parts.push(t('alerts.summary.mapArea'));
-  if (args.agent) parts.push(t('alerts.summary.agent'));
-  if (!parts.length) return t('alerts.summary.everything');
-  const text = parts.join(' · ');
-  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+  const where: string[] = [];
+  if (args.city) where.push(t('alerts.summary.city', { city: args.city }));
+  if (typeof args.area_west === 'number') where.push(t('alerts.summary.mapArea'));
+  const rest: string[] = [];
+  if (args.price_min) rest.push(t('alerts.summary.minPrice', { price: formatPrice(args.price_min) }));
+  if (args.price_max) rest.push(t('alerts.summary.maxPrice', { price: formatPrice(args.price_max) }));
+  if (args.beds_min) rest.push(t('alerts.summary.beds', { count: args.beds_min }));
+  if (args.baths_min) rest.push(t('alerts.summary.baths', { count: args.baths_min }));
+  if (args.area_min) rest.push(t('alerts.summary.minArea', { area: formatArea(args.area_min) }));
+  if (args.area_max) rest.push(t('alerts.summary.maxArea', { area: formatArea(args.area_max) }));
+  if (args.agent) rest.push(t('alerts.summary.agent'));
+  if (!args.property_type && !where.length && !rest.length) return t('alerts.summary.everything');
+  const what = args.property_type ? typeLabel(args.property_type, t) : t('alerts.summary.properties');
+  return [[what, ...where].join(' '), ...rest].join(' · ');
 }

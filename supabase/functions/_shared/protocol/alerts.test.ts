@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkAlertEmail, describeSearch } from './alerts.ts';
+import type { FilterArgs } from './filters.ts';
+import { translate, type Dict } from './translate.ts';
+
+// the locale files as the mails get them (read, not imported: this folder never imports widgets/)
+const locale = (lang: string) => JSON.parse(readFileSync(new URL(`../../../../widgets/locales/${lang}.json`, import.meta.url), 'utf8')) as Dict;
+const en = locale('en');
+const es = locale('es');
+
+const words = (lang: 'en' | 'es') => (key: string, params?: Record<string, unknown>) => translate(lang === 'en' ? en : es, key, params, lang);
+
+// One table for the form, the mails and the alert pages, in both languages.
+const CASES: Array<[FilterArgs, string, string]> = [
+  [{}, 'Every property for sale in Ecuador', 'Todas las propiedades en venta en Ecuador'],
+  [{ city: 'Loja' }, 'Properties in Loja', 'Propiedades en Loja'],
+  [{ city: 'Loja', beds_min: 2 }, 'Properties in Loja · 2+ bedrooms', 'Propiedades en Loja · 2+ dormitorios'],
+  [{ property_type: 'house', city: 'Quito', price_min: 100000 }, 'House in Quito · from $100,000', 'Casa en Quito · desde $100,000'],
+  [{ property_type: 'apartment' }, 'Apartment', 'Departamento'],
+  [{ area_west: -78.5, area_south: -0.3, area_east: -78.4, area_north: -0.1 }, 'Properties in the area chosen on the map', 'Propiedades en la zona elegida en el mapa'],
+  [{ price_max: 500000, baths_min: 1, area_min: 100 }, 'Properties · up to $500,000 · 1+ bathroom · at least 100 m²', 'Propiedades · hasta $500,000 · 1+ baño · desde 100 m²'],
+  [{ agent: '7' }, "Properties · one agent's listings", 'Propiedades · las propiedades de un agente'],
+];
+
+describe('a saved search in words (docs/product.md §2, search alerts)', () => {
+  it.each(CASES)('%j', (args, english, spanish) => {
+    expect(describeSearch(args, words('en'))).toBe(english);
+    expect(describeSearch(args, words('es'))).toBe(spanish);
+  });
+});
+
+describe('the alert e-mail check', () => {
+  it('refuses what the inquiry form refuses', () => {
+    expect(checkAlertEmail('')).toBe('required');
+    expect(checkAlertEmail('not an address')).toBe('invalid');
+    expect(checkAlertEmail(`${'a'.repeat(250)}@example.org`)).toBe('tooLong');
+    expect(checkAlertEmail('ana@example.org')).toBeUndefined();
+  });
+});
