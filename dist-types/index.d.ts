@@ -454,7 +454,7 @@ export interface ExpSiteHeaderAttributes {
   'base-url'?: string;
 }
 
-/** The site's header: the logo (to the home page), Search Properties, Join, the language switch and a menu button that opens a side panel with every page and the external Agent Login. Transparent over the hero at the top of the page, white with a shadow once the page is scrolled past 20 px. On phones: Search Properties, the language switch and the menu. */
+/** The site's header: the logo (to the home page), Search Properties, Join, the language switch and a menu button that opens a side panel with every page and the external Agent Login. Transparent over the hero at the top of the page, white with a shadow once the page is scrolled past 20 px. Once the visitor has saved a listing, a heart with their number links to the saved listings (/saved). On phones: Search Properties, the heart, the language switch and the menu (on the narrowest, the menu button carries the number). */
 export interface ExpSiteHeaderElement extends HTMLElement {
   /** 'light': white over the page's photo or video until scrolled; 'dark': the dark logo and Join button always (pages without a hero, /findanagent). Default: `light`. */
   tone: 'light' | 'dark' | undefined;

@@ -474,11 +474,31 @@ test.describe('the host site', () => {
     await expect(saved.locator('[part="count"]')).toContainText('1 propiedad guardada');
     await expect(page.locator('exp-site-header [part="saved-link"]')).toHaveAttribute('aria-label', 'Propiedades guardadas: 1');
 
+    // on phones the bar still fits: side by side, nothing overlapping, all on screen; where the
+    // heart has no room (320 px) the menu button carries the count
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 800 });
+      const header = page.locator('exp-site-header');
+      const parts = ['[part~="link"]', '[part="saved-link"]', 'exp-language-switch', '[part="menu-button"]'];
+      const boxes = (await Promise.all(parts.map(async (sel) => (await header.locator(sel).first().isVisible()) ? header.locator(sel).first().boundingBox() : null))).filter((b) => b !== null);
+      expect(boxes.length, `${width} px`).toBe(width < 384 ? 3 : 4);
+      for (const [i, box] of boxes.entries()) {
+        expect(box.x, `${parts[i]} at ${width} px`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, `${parts[i]} at ${width} px`).toBeLessThanOrEqual(width);
+        const next = boxes[i + 1];
+        if (next) expect(box.x + box.width, `${width} px: item ${i} overlaps the next`).toBeLessThanOrEqual(next.x + 0.5);
+      }
+      const menuCount = header.locator('[part="menu-button"] [aria-hidden="true"]').filter({ hasText: /\d/ });
+      if (width < 384) await expect(menuCount).toHaveText('1');
+      else await expect(menuCount).toBeHidden();
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     // alerts for a search: the form sends, the search waits for its confirmation
     await page.goto(`${data.url}/search-properties?city=Loja&beds=2`);
     await search.locator('[part="alerts-button"]').click();
     const dialog = search.locator('dialog[open]');
-    await expect(dialog).toContainText('In Loja · 2+ bedrooms');
+    await expect(dialog).toContainText('Properties in Loja · 2+ bedrooms');
     const email = `e2e.${Date.now()}@example.org`;
     await dialog.getByLabel('E-mail', { exact: true }).fill(email);
     await dialog.getByLabel('Once a week').check();

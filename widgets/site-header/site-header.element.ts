@@ -19,7 +19,9 @@ declare module '../lib/events.ts' {
  * The site's header: the logo (to the home page), Search Properties, Join, the language switch and
  * a menu button that opens a side panel with every page and the external Agent Login. Transparent
  * over the hero at the top of the page, white with a shadow once the page is scrolled past 20 px.
- * On phones: Search Properties, the language switch and the menu.
+ * Once the visitor has saved a listing, a heart with their number links to the saved listings
+ * (/saved). On phones: Search Properties, the heart, the language switch and the menu (on the
+ * narrowest, the menu button carries the number).
  *
  * @tag exp-site-header
  * @event exp-menu-toggle - The visitor opened or closed the side panel. detail: `{ open }`.
@@ -29,6 +31,7 @@ declare module '../lib/events.ts' {
  * @csspart nav - The links of the bar.
  * @csspart link - Each link of the bar.
  * @csspart join - The Join button.
+ * @csspart saved-link - The heart with the number of saved listings (shown once there is one).
  * @csspart menu-button - The button that opens the side panel.
  * @csspart panel - The side panel.
  * @csspart panel-link - Each link in the side panel.

@@ -19,6 +19,9 @@ import { Logo } from '../lib/ui/logo.tsx';
 import { SITE_PAGES, siteUrl } from '../lib/site-links.ts';
 import type { siteHeaderAttributes } from './site-header.attributes.ts';
 
+/** the number of saved listings, on the heart (or the menu button where the heart has no room) */
+const COUNT_BADGE = 'absolute top-0.5 right-0 min-w-[18px] h-[18px] px-1 rounded-full bg-accent text-accent-contrast text-[11px] font-bold leading-[18px] text-center';
+
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace JSX {
@@ -86,8 +89,9 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
           </span>
         </a>
         <nav aria-label={t('header.navLabel')} part="nav" className="ml-auto flex items-center gap-2 cq-md:gap-4 min-w-0">
-          {/* on the smallest phones the link takes two lines, so the menu button stays on screen */}
-          <a href={link('/search-properties')} aria-current={current('/search-properties')} part="link" className={`block px-1 py-1 text-[13px] leading-tight text-center max-w-[7.5em] cq-xs:max-w-none cq-xs:py-2 cq-xs:text-[14px] cq-xs:leading-normal cq-xs:whitespace-nowrap cq-sm:text-[15px] font-semibold no-underline hover:underline underline-offset-4 ${text}`}>
+          {/* on the smallest phones the link takes two lines, so the menu button stays on screen; on
+              other phones too when the saved listings' heart needs the room */}
+          <a href={link('/search-properties')} aria-current={current('/search-properties')} part="link" className={`block px-1 py-1 text-[13px] leading-tight text-center max-w-[7.5em] ${savedCount ? 'cq-xs:text-[14px] cq-sm:max-w-none cq-sm:py-2 cq-sm:leading-normal cq-sm:whitespace-nowrap' : 'cq-xs:max-w-none cq-xs:py-2 cq-xs:text-[14px] cq-xs:leading-normal cq-xs:whitespace-nowrap'} cq-sm:text-[15px] font-semibold no-underline hover:underline underline-offset-4 ${text}`}>
             {t('nav.searchProperties')}
           </a>
           <a
@@ -109,7 +113,7 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
             className={`hidden cq-xs:inline-flex relative items-center justify-center w-10 h-10 shrink-0 rounded-full no-underline ${light ? 'text-white hover:bg-white/15' : 'text-ink hover:bg-surface-subtle'}`}
           >
             <HeartIcon size={22} />
-            <span aria-hidden="true" className="absolute top-0.5 right-0 min-w-[18px] h-[18px] px-1 rounded-full bg-accent text-accent-contrast text-[11px] font-bold leading-[18px] text-center">
+            <span aria-hidden="true" className={COUNT_BADGE}>
               {formatCount(savedCount)}
             </span>
           </a>
@@ -121,9 +125,15 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
           aria-haspopup="dialog"
           aria-expanded={open}
           onClick={() => toggle(true)}
-          className={`inline-flex items-center justify-center w-10 h-10 cq-sm:w-11 cq-sm:h-11 shrink-0 rounded-full border-0 bg-transparent cursor-pointer ${light ? 'text-white hover:bg-white/15' : 'text-ink hover:bg-surface-subtle'}`}
+          className={`relative inline-flex items-center justify-center w-10 h-10 cq-sm:w-11 cq-sm:h-11 shrink-0 rounded-full border-0 bg-transparent cursor-pointer ${light ? 'text-white hover:bg-white/15' : 'text-ink hover:bg-surface-subtle'}`}
         >
           <MenuIcon size={26} />
+          {/* where the bar has no room for the heart, the menu (which lists Saved) carries the count */}
+          {savedCount ? (
+            <span aria-hidden="true" className={`cq-xs:hidden ${COUNT_BADGE}`}>
+              {formatCount(savedCount)}
+            </span>
+          ) : null}
           <span className="exp-sr-only">{t('header.openMenu')}</span>
         </button>
       </div>
