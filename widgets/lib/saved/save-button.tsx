@@ -4,11 +4,10 @@
  * to screen readers and fired to the host page as `exp-listing-save` ({ id, saved, title }). Every
  * heart of the page (and of its other tabs) follows the saved list live.
  */
-import { useSignals } from '@preact/signals-react/runtime';
 import { useElement } from '../element.tsx';
 import { emit } from '../events.ts';
 import { HeartIcon } from '../ui/icons/heart.tsx';
-import { isSaved, savedVersion, toggleSaved } from './store.ts';
+import { toggleSaved, useIsSaved } from './store.ts';
 
 export interface SaveDetail {
   /** the listing's id */
@@ -33,17 +32,16 @@ export interface SaveTarget {
 }
 
 export function SaveButton({ listing, tone = 'surface', size = 'md' }: { listing: SaveTarget; tone?: 'surface' | 'plain'; size?: 'sm' | 'md' }) {
-  useSignals();
   const { t, api, host, toaster } = useElement();
-  void savedVersion.value;
-  const saved = isSaved(api.url, listing.id);
+  const saved = useIsSaved(api.url, listing.id);
   const box = size === 'sm' ? 'w-8 h-8' : 'w-10 h-10';
+  const label = t(saved ? 'saved.unsaveLabel' : 'saved.saveLabel', { title: listing.title });
   return (
     <button
       type="button"
       aria-pressed={saved}
-      aria-label={t(saved ? 'saved.unsaveLabel' : 'saved.saveLabel', { title: listing.title })}
-      title={t(saved ? 'saved.unsaveLabel' : 'saved.saveLabel', { title: listing.title })}
+      aria-label={label}
+      title={label}
       part={saved ? 'save-button saved' : 'save-button'}
       className={`${box} shrink-0 rounded-full flex items-center justify-center cursor-pointer border-0 ${tone === 'surface' ? 'bg-white/90 shadow' : 'bg-transparent hover:bg-surface-subtle'} ${saved ? 'text-accent' : 'text-ink'}`}
       onClick={(e) => {

@@ -6,6 +6,7 @@
  * list live (a signal), and so do the page's other tabs (the storage event). Where storage is
  * refused (a sandboxed frame, a private mode), the list lives as long as the page.
  */
+import { useSyncExternalStore } from 'react';
 import { signal } from '@preact/signals-react';
 
 /** At most this many saved listings (the oldest go first). */
@@ -39,14 +40,37 @@ function sanitize(raw: unknown): SavedListing[] {
   return out.slice(0, SAVED_MAX);
 }
 
-export function readSaved(backend: string): SavedListing[] {
+/**
+ * The list as last parsed, per backend, with the text it came from: cards render many hearts, and
+ * one parse serves them all until the stored text changes (also when written by another copy of
+ * the bundle or a test in this tab).
+ */
+const cache = new Map<string, { raw: string | null; items: SavedListing[]; ids: Set<string> }>();
+const NONE: SavedListing[] = [];
+
+function load(backend: string): { items: SavedListing[]; ids: Set<string> } {
+  let raw: string | null = null;
   try {
-    const text = localStorage.getItem(storageKey(backend));
-    if (text !== null) return sanitize(JSON.parse(text));
+    raw = localStorage.getItem(storageKey(backend));
   } catch {
-    // storage refused or a damaged entry: what this page saved, if anything
+    // storage refused: what this page saved, if anything
   }
-  return memory.get(backend) ?? [];
+  const kept = memory.get(backend) ?? NONE;
+  const hit = cache.get(backend);
+  if (hit && hit.raw === raw && (raw !== null || hit.items === kept)) return hit;
+  let items = kept;
+  try {
+    if (raw !== null) items = sanitize(JSON.parse(raw));
+  } catch {
+    // a damaged entry: what this page saved, if anything
+  }
+  const entry = { raw, items, ids: new Set(items.map((i) => i.id)) };
+  cache.set(backend, entry);
+  return entry;
+}
+
+export function readSaved(backend: string): SavedListing[] {
+  return load(backend).items;
 }
 
 function write(backend: string, items: SavedListing[]): void {
@@ -60,7 +84,19 @@ function write(backend: string, items: SavedListing[]): void {
 }
 
 export function isSaved(backend: string, id: string): boolean {
-  return readSaved(backend).some((i) => i.id === id);
+  return load(backend).ids.has(id);
+}
+
+/**
+ * Whether a listing is saved, followed live: a component re-renders only when its own answer
+ * changes (a heart on each of 24 cards, and one is pressed).
+ */
+export function useIsSaved(backend: string, id: string): boolean {
+  return useSyncExternalStore(subscribeSaved, () => isSaved(backend, id));
+}
+
+function subscribeSaved(onChange: () => void): () => void {
+  return savedVersion.subscribe(onChange);
 }
 
 /** Saves or removes a listing; true when it is saved now. */
