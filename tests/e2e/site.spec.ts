@@ -4,6 +4,7 @@
  * links, the footer, the home blocks, the search hero's locations, structured data, the 404 and
  * shared pages, the generic error screen, and screenshots of every page at desktop and phone size.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -506,6 +507,49 @@ test.describe('the host site', () => {
     await expect(dialog.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
     await expect.poll(async () => (await data.sql<{ status: string; frequency: string; filters: unknown }>('select status, frequency, filters from internal.saved_searches where email = $1', [email]))[0]).toEqual({ status: 'pending', frequency: 'weekly', filters: { city: 'Loja', beds_min: 2 } });
     expect(consoleErrors).toEqual([]);
+  });
+
+  test('the pages of the alert mails: readable without a script, in their language, not indexed, axe clean, nothing cut off at 1366, 390 and 320 px', async ({ page, data, consoleErrors }) => {
+    const email = `pages.${Date.now()}@example.org`;
+    const [search] = await data.sql<{ id: string }>(
+      `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, sent_through, next_run_at, idempotency_key, client_hash)
+       values ($1, $1, '{"city":"Cumbayá","property_type":"house","price_min":250000}', $1, 'daily', 'es', 'active', now(), now(), now(), now() + interval '1 day', $1, 'e2e')
+       returning id::text as id`,
+      [email],
+    );
+    const token = (purpose: string) => {
+      const text = randomBytes(32).toString('base64url');
+      return data.sql('insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at) values ($1, $2, $3, now() + interval \'1 day\')', [createHash('sha256').update(text).digest('hex'), search?.id, purpose]).then(() => text);
+    };
+    const pages = [
+      { path: `/alerts/manage?token=${await token('manage')}`, status: 200, heading: 'Your alert', text: 'House in Cumbayá · from $250,000' },
+      { path: `/es/alerts/unsubscribe?token=${await token('unsubscribe')}`, status: 200, heading: '¿Darte de baja de esta alerta?', text: 'Casa en Cumbayá · desde $250,000' },
+      { path: `/alerts/confirm?token=${'x'.repeat(43)}`, status: 404, heading: 'This link is not valid', text: 'Go to the property search' },
+    ];
+    for (const p of pages) {
+      // as a crawler or a mail scanner reads it: the HTML alone, and nothing changed by reading it
+      const raw = await page.request.get(`${data.url}${p.path}`);
+      expect(raw.status(), p.path).toBe(p.status);
+      const html = await raw.text();
+      expect(html).toContain(p.heading);
+      expect(html).toContain('<meta name="robots" content="noindex"');
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`${data.url}${p.path}`);
+      await expect(page.locator('h1')).toHaveText(p.heading);
+      await expect(page.locator('main')).toContainText(p.text);
+      await page.evaluate(() => Promise.all(document.body.getAnimations().map((a) => a.finished)));
+      expect(await seriousAxeViolations(page), p.path).toEqual([]);
+      for (const w of [1366, 390, 320]) {
+        await page.setViewportSize({ width: w, height: 800 });
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: resolve(shots, `alerts-${p.path.split('?')[0]?.replace(/\W+/g, '-')}-${w}.png`), fullPage: true });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${p.path} at ${w} px`).toBeLessThanOrEqual(w);
+      }
+    }
+    // reading the pages changed nothing: the alert is still on
+    expect((await data.sql<{ status: string }>('select status from internal.saved_searches where id = $1', [search?.id]))[0]?.status).toBe('active');
+    // the browser reports the bad link's page itself (status 404), nothing else
+    expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
   });
 
   test('robots.txt and sitemap.xml describe the site', async ({ request, data }) => {
