@@ -12,8 +12,7 @@ import { getClients } from '../lib/data/client.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { formatCount, telHref } from '../lib/format.ts';
-import { Dialog } from '../lib/ui/dialog.tsx';
-import { CloseIcon } from '../lib/ui/icons/close.tsx';
+import { Dialog, DialogClose } from '../lib/ui/dialog.tsx';
 import { MailIcon } from '../lib/ui/icons/mail.tsx';
 import { PhoneIcon } from '../lib/ui/icons/phone.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
@@ -122,9 +121,7 @@ function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onCl
     <Dialog open={Boolean(agent)} onClose={onClose} labelledBy={titleId} className="max-w-[440px]" part="agent-dialog">
       {agent ? (
         <div className="relative flex flex-col items-center gap-4 p-6 text-center">
-          <button type="button" onClick={onClose} aria-label={t('common.close')} className="absolute right-3 top-3 w-10 h-10 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
-            <CloseIcon size={22} />
-          </button>
+          <DialogClose onClose={onClose} className="absolute right-3 top-3" />
           <AgentPhoto photo={agent.photo} name={agent.name} className="w-32 h-32 rounded-full" />
           <div>
             <h2 id={titleId} className="m-0 text-2xl font-bold text-ink">

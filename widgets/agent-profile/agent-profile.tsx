@@ -20,9 +20,8 @@ import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { mapListing, type Property } from '../lib/listing/mapping.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { siteUrl } from '../lib/site-links.ts';
-import { Dialog } from '../lib/ui/dialog.tsx';
+import { Dialog, DialogClose } from '../lib/ui/dialog.tsx';
 import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
-import { CloseIcon } from '../lib/ui/icons/close.tsx';
 import { GlobeIcon } from '../lib/ui/icons/globe.tsx';
 import type { agentProfileAttributes } from './agent-profile.attributes.ts';
 
@@ -227,9 +226,7 @@ function ContactDialog({ profile, open, onClose }: { profile: Profile; open: boo
         <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
           {t('profile.contactTitle', { name: profile.name })}
         </h2>
-        <button type="button" onClick={onClose} aria-label={t('common.close')} className="w-10 h-10 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
-          <CloseIcon size={22} />
-        </button>
+        <DialogClose onClose={onClose} />
       </div>
       <div className="overflow-y-auto p-5">
         <InquiryForm target={{ agentId: profile.id, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: profile.email }} onSent={onClose} submitLabel={t('profile.send')} />

@@ -3,7 +3,6 @@
  * saved first, as cards that open the detail; the ones no longer on the market as what was kept of
  * them, marked and removable. Follows the saved list live (hearts on this page, other tabs).
  */
-import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useMemo, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsByIds } from '../lib/data/listings.ts';
@@ -14,7 +13,7 @@ import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { formatCount, formatPrice } from '../lib/format.ts';
 import { mapListing, placeholderIndex, type Property } from '../lib/listing/mapping.ts';
 import { PropertyPlaceholder } from '../lib/listing/placeholder.tsx';
-import { readSaved, removeSaved, savedVersion, type SavedListing } from '../lib/saved/store.ts';
+import { removeSaved, useSavedListings, type SavedListing } from '../lib/saved/store.ts';
 import type { savedListingsAttributes } from './saved-listings.attributes.ts';
 
 type Props = ElementProps<typeof savedListingsAttributes>;
@@ -50,10 +49,8 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
 }
 
 export function SavedListings({ showTitle, searchUrl, phoneCountryCode }: Props) {
-  useSignals();
   const { t, api, host, toaster } = useElement();
-  void savedVersion.value;
-  const saved = readSaved(api.url);
+  const saved = useSavedListings(api.url);
   const ids = saved.map((s) => s.id);
   const idsKey = ids.join(',');
   const rest = getClients(api).rest;
@@ -95,20 +92,18 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode }: Props)
 
   return (
     <section aria-labelledby={showTitle ? 'exp-saved-heading' : undefined} aria-label={showTitle ? undefined : t('savedPage.title')} aria-busy={loading} className="flex flex-col gap-6" part="saved">
-      {showTitle ? (
+      {showTitle || ids.length ? (
         <div>
-          <h2 id="exp-saved-heading" className="m-0 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink" part="heading">
-            {t('savedPage.title')}
-          </h2>
-          <p className="m-0 mt-1 text-ink-muted" part="count">
+          {showTitle ? (
+            <h2 id="exp-saved-heading" className="m-0 mb-1 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink" part="heading">
+              {t('savedPage.title')}
+            </h2>
+          ) : null}
+          <p className="m-0 text-ink-muted" part="count">
             {ids.length ? `${t('savedPage.count', { count: ids.length, formatted: formatCount(ids.length) })} · ` : ''}
             {t('savedPage.note')}
           </p>
         </div>
-      ) : ids.length ? (
-        <p className="m-0 text-ink-muted" part="count">
-          {t('savedPage.count', { count: ids.length, formatted: formatCount(ids.length) })} · {t('savedPage.note')}
-        </p>
       ) : null}
       {failed ? (
         <p role="alert" className="m-0 py-8 text-center text-ink-muted" part="error">

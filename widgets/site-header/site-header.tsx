@@ -3,10 +3,9 @@
  * (transparent at the top, solid past 20 px) and marks the link of the current page. A heart with
  * the number of saved listings leads to them (the saved list of this browser, followed live).
  */
-import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useState } from 'react';
 import { formatCount } from '../lib/format.ts';
-import { readSaved, savedVersion } from '../lib/saved/store.ts';
+import { useSavedListings } from '../lib/saved/store.ts';
 import { HeartIcon } from '../lib/ui/icons/heart.tsx';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
@@ -47,10 +46,8 @@ function useScrolled(): boolean {
 }
 
 export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAttributes>) {
-  useSignals();
   const { t, host, site, lang, api } = useElement();
-  void savedVersion.value;
-  const savedCount = readSaved(api.url).length;
+  const savedCount = useSavedListings(api.url).length;
   const scrolled = useScrolled();
   const [open, setOpen] = useState(false);
   const titleId = useId();

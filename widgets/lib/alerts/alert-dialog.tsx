@@ -13,8 +13,7 @@ import { functionsClient } from '../data/functions.ts';
 import { newIdempotencyKey } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { addTexts } from '../i18n.ts';
-import { Dialog } from '../ui/dialog.tsx';
-import { CloseIcon } from '../ui/icons/close.tsx';
+import { Dialog, DialogClose } from '../ui/dialog.tsx';
 
 addTexts(texts);
 
@@ -82,9 +81,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
         <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
           {t(status === 'sent' ? 'alerts.sent.title' : 'alerts.title')}
         </h2>
-        <button type="button" onClick={close} aria-label={t('common.close')} className="w-10 h-10 shrink-0 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
-          <CloseIcon size={22} />
-        </button>
+        <DialogClose onClose={close} />
       </div>
       <div className="overflow-y-auto p-4 cq-md:p-6 flex flex-col gap-4">
         {status === 'sent' ? (

@@ -6,10 +6,8 @@
 import { useId } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/listing/property-dialog';
 import type { Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
-import { useElement } from '../element.tsx';
 import { addTexts } from '../i18n.ts';
-import { Dialog } from '../ui/dialog.tsx';
-import { CloseIcon } from '../ui/icons/close.tsx';
+import { Dialog, DialogClose } from '../ui/dialog.tsx';
 import { PriceAndShare, PropertyDetail } from './property-detail.tsx';
 
 export interface PropertyDialogProps {
@@ -21,7 +19,6 @@ export interface PropertyDialogProps {
 addTexts(texts);
 
 export function PropertyDialog({ property, onClose, phoneCountryCode }: PropertyDialogProps) {
-  const { t } = useElement();
   const titleId = useId();
   const p = property;
   return (
@@ -30,9 +27,7 @@ export function PropertyDialog({ property, onClose, phoneCountryCode }: Property
         <>
           <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
             <PriceAndShare property={p} />
-            <button type="button" onClick={onClose} aria-label={t('common.close')} className="w-10 h-10 shrink-0 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
-              <CloseIcon size={22} />
-            </button>
+            <DialogClose onClose={onClose} />
           </div>
           <div className="overflow-y-auto overscroll-contain" part="detail-body">
             <PropertyDetail property={p} phoneCountryCode={phoneCountryCode} headingLevel="h2" titleId={titleId} onSent={onClose} />

@@ -24,8 +24,8 @@ export interface SavedListing {
 
 const memory = new Map<string, SavedListing[]>();
 
-/** Bumped whenever a saved list changes (this page or another tab): read it to follow the lists. */
-export const savedVersion = signal(0);
+/** Bumped whenever a saved list changes (this page or another tab): what the hooks below follow. */
+const savedVersion = signal(0);
 
 export const storageKey = (backend: string) => `exp-saved:${backend}`;
 
@@ -97,6 +97,11 @@ export function useIsSaved(backend: string, id: string): boolean {
 
 function subscribeSaved(onChange: () => void): () => void {
   return savedVersion.subscribe(onChange);
+}
+
+/** The saved list, followed live (the header's count, the saved page): the same array until it changes. */
+export function useSavedListings(backend: string): SavedListing[] {
+  return useSyncExternalStore(subscribeSaved, () => readSaved(backend));
 }
 
 /** Saves or removes a listing; true when it is saved now. */

@@ -4,7 +4,8 @@
  * stacking context or overflow can clip it.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useStyles } from '../element.tsx';
+import { useElement, useStyles } from '../element.tsx';
+import { CloseIcon } from './icons/close.tsx';
 
 export interface DialogProps {
   open: boolean;
@@ -77,6 +78,16 @@ export function Dialog({ open, onClose, labelledBy, children, className = '', pa
 }
 
 const CENTER = 'p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl w-[calc(100vw-24px)] max-w-[920px] max-h-[90vh] overflow-hidden';
+/** The round button that closes a dialog, named "Close" in the element's language. */
+export function DialogClose({ onClose, className = '' }: { onClose: () => void; className?: string }) {
+  const { t } = useElement();
+  return (
+    <button type="button" onClick={onClose} aria-label={t('common.close')} className={`w-10 h-10 shrink-0 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle ${className}`}>
+      <CloseIcon size={22} />
+    </button>
+  );
+}
+
 // 300 px on desktop; about three quarters of a phone's width, at most 320 px
 const SIDE = 'exp-dialog-side p-0 m-0 ml-auto border-0 bg-surface text-ink shadow-2xl h-full max-h-screen w-[75vw] max-w-[320px] md:w-[300px] overflow-y-auto';
 
