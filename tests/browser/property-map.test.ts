@@ -215,6 +215,31 @@ describe('the map', () => {
     expect(Math.round(map.getBoundingClientRect().height)).to.equal(expected);
   });
 
+  it("shows 'Search this area' after the visitor's first drag, also when a fit just before left the view where it was", async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`, 'exp-property-search', '[part="map"]');
+    const target = await mapReady(el);
+    const controller = target.expMap as unknown as { setPins(pins: Array<{ id: string; lat: number; lng: number; price: number; approximate: boolean }>, fit: boolean): Promise<boolean> };
+    const pins = [
+      { id: 'a', lat: -2.2, lng: -80.95, price: 100000, approximate: false },
+      { id: 'b', lat: -2.22, lng: -80.9, price: 200000, approximate: false },
+      { id: 'c', lat: -2.18, lng: -80.92, price: 300000, approximate: false },
+    ];
+    // a fit that moves the view, then the same fit again: the second one ends no move at all
+    await controller.setPins(pins, true);
+    await new Promise((r) => setTimeout(r, 600));
+    await controller.setPins(pins, true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(shadowAll(el, '[part="search-area"]').length).to.equal(0);
+    target.scrollIntoView({ block: 'center' });
+    const rect = target.getBoundingClientRect();
+    const [x, y] = [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)];
+    await sendMouse({ type: 'move', position: [x, y] });
+    await sendMouse({ type: 'down' });
+    for (let i = 1; i <= 8; i++) await sendMouse({ type: 'move', position: [x + i * 15, y + i * 8] });
+    await sendMouse({ type: 'up' });
+    await waitFor(() => shadowAll(el, '[part="search-area"]').length === 1, 4000, "'Search this area' after one drag");
+  });
+
   it('loads its points once per search: a page or sort change in the search does not load them again', async () => {
     const calls: string[] = [];
     const realFetch = window.fetch;

@@ -285,9 +285,17 @@ export function createMap(options: MapOptions): MapController {
   });
 
   let programmatic = 0;
+  const viewState = () => `${view.getCenter()?.join(',')}|${view.getResolution()}|${view.getRotation()}`;
   const asProgram = (fn: () => void) => {
+    const before = viewState();
     programmatic++;
     fn();
+    // a change that leaves the view where it was (a fit to the bounds it already shows) ends no
+    // move: waiting for a moveend would take the visitor's next gesture for ours
+    if (!view.getAnimating() && viewState() === before) {
+      programmatic--;
+      return;
+    }
     // the view settles after animations; moveend of our own changes is not the visitor's
     map.once('moveend', () => setTimeout(() => (programmatic = Math.max(0, programmatic - 1)), 0));
   };
