@@ -1,14 +1,14 @@
 /**
  * The PostgREST query language, the subset our widgets and supabase-js users need:
  *   select=a,b,alias:c | *        order=a.desc.nullslast,b
- *   col=[not.]op.value  with op in eq neq gt gte lt lte like ilike is in
+ *   col=[not.]op.value  with op in eq neq gt gte lt lte like ilike match imatch is in
  *   or=(...) and=(...) not.or=(...) with nesting and double-quoted values
  *   limit, offset (and the Range header, handled by the caller)
  * Parsing is pure: it never sees the database; names are checked against the schema later.
  */
 import { parseError } from './errors.ts';
 
-export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in'] as const;
+export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export interface Filter {

@@ -9,7 +9,8 @@ import type { Relation } from './schema.ts';
 
 export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike' };
+// match and imatch are POSIX regular expressions (~, ~*), as PostgREST reads them
+const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*' };
 
 export interface Built {
   sql: string;

@@ -5,7 +5,7 @@
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
-import { escapeLike, quoteForLogic } from './text.ts';
+import { matchLiteral, quoteForLogic } from './text.ts';
 import type { AgentProfileRecord, AgentRecord } from '../../../supabase/functions/_shared/protocol/records.ts';
 
 export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
@@ -16,8 +16,9 @@ export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,
 export function agentSearchFilter(search: string): string | undefined {
   const text = fold(search.trim());
   if (!text) return undefined;
-  const pattern = quoteForLogic(`*${escapeLike(text)}*`);
-  return ['first_name_search', 'last_name_search', 'email_search'].map((c) => `${c}.ilike.${pattern}`).join(',');
+  // a regular expression, not a like pattern: PostgREST reads a like pattern's * as a wildcard
+  const pattern = quoteForLogic(matchLiteral(text));
+  return ['first_name_search', 'last_name_search', 'email_search'].map((c) => `${c}.match.${pattern}`).join(',');
 }
 
 export async function getAgents(rest: PostgrestClient, search = '', signal?: AbortSignal): Promise<AgentRecord[]> {

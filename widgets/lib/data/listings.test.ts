@@ -77,11 +77,11 @@ describe('filter mapping (docs/product.md §5, §7)', () => {
     expect(order('price_desc')).toEqual(['order=price.desc.nullslast', 'order=id.desc']);
   });
 
-  it('quotes and escapes the agent search for or=(...)', () => {
+  it('quotes and escapes the agent search for or=(...): a regular expression that matches the text literally, * included', () => {
     expect(agentSearchFilter('  ')).toBeUndefined();
-    expect(agentSearchFilter('Ana, (Q).%_"\\')).toBe(
-      'first_name_search.ilike."*ana, (q).\\\\%\\\\_\\"\\\\\\\\*",last_name_search.ilike."*ana, (q).\\\\%\\\\_\\"\\\\\\\\*",email_search.ilike."*ana, (q).\\\\%\\\\_\\"\\\\\\\\*"',
+    expect(agentSearchFilter('Ana, (Q).%_"\\*')).toBe(
+      'first_name_search.match."ana, \\\\(q\\\\)\\\\.%_\\"\\\\\\\\\\\\*",last_name_search.match."ana, \\\\(q\\\\)\\\\.%_\\"\\\\\\\\\\\\*",email_search.match."ana, \\\\(q\\\\)\\\\.%_\\"\\\\\\\\\\\\*"',
     );
-    expect(agentSearchFilter('JOSÉ')).toContain('"*jose*"');
+    expect(agentSearchFilter('JOSÉ')).toContain('.match."jose"');
   });
 });
