@@ -45,8 +45,30 @@ const serverBoundary = {
   },
 };
 
+/**
+ * Data never becomes a replacement pattern (docs/decisions.md #24): in `s.replace(x, text)` a text
+ * holding `$&`, `$'` or `$1` is read as a pattern, so a listing whose description says "US$$"
+ * corrupts the page it is written into. The replacement is a literal, or a function.
+ */
+const noReplacementPatterns = {
+  files: ['**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "CallExpression[callee.property.name=/^replace(All)?$/][arguments.1.type=/^(Identifier|MemberExpression|CallExpression|BinaryExpression|ConditionalExpression|LogicalExpression)$/]",
+        message: 'Pass a function as the replacement (() => text): a string argument is read as a replacement pattern ($&, $1).',
+      },
+      {
+        selector: "CallExpression[callee.property.name=/^replace(All)?$/] > TemplateLiteral.arguments:nth-child(2)[expressions.length>0]",
+        message: 'Pass a function as the replacement (() => `...`): a template with data is read as a replacement pattern ($&, $1).',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-types/**', 'node_modules/**', '.data/**', '.cache/**', 'supabase/functions/*/index.ts', 'coverage/**'] },
+  { ignores: ['.scratch/**', 'dist/**', 'dist-types/**', 'node_modules/**', '.data/**', '.cache/**', 'supabase/functions/*/index.ts', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
@@ -74,4 +96,5 @@ export default tseslint.config(
   elementBoundary,
   ...libBoundary,
   serverBoundary,
+  noReplacementPatterns,
 );

@@ -65,6 +65,6 @@ export function renderReadme(readme: string, dir: string): string {
     if (section) parts.push(section);
   }
   const block = `${START}\n${parts.join('\n\n')}\n${END}`;
-  if (readme.includes(START) && readme.includes(END)) return readme.replace(new RegExp(`${START}[\\s\\S]*?${END}`), block);
+  if (readme.includes(START) && readme.includes(END)) return readme.replace(new RegExp(`${START}[\\s\\S]*?${END}`), () => block);
   return `${readme.trimEnd()}\n\n## Benchmarks\n\n\`npm run bench\` (results in bench/results/*.json)\n\n${block}\n`;
 }

@@ -22,7 +22,7 @@ describe('the site build (scripts/site-html.ts)', () => {
     }
     const { html } = fillTexts('<p data-i18n="x"></p><a data-i18n-attr="title:x"></a>', { x: '<b>"&' });
     expect(html).toBe('<p data-i18n="x">&lt;b&gt;&quot;&amp;</p><a title="&lt;b&gt;&quot;&amp;" data-i18n-attr="title:x"></a>');
-    expect(fillTexts('<p data-i18n="a" data-i18n-params=\'{"n":"@b"}\'></p>', { a: 'in {{n}}', b: 'Quito' }).html).toContain('>in Quito<');
+    expect(fillTexts('<p data-i18n="a" data-i18n-params=\'{"n":{"$t":"b"}}\'></p>', { a: 'in {{n}}', b: 'Quito' }).html).toContain('>in Quito<');
   });
 
   it('fails the build on a text missing in either language', () => {

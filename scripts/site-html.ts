@@ -16,6 +16,7 @@ import { alternateLinks } from '../site/lib/alternates.ts';
 import { escapeHtml, fillTexts } from '../site/lib/fill.ts';
 import { lookup, type Dict } from '../supabase/functions/_shared/protocol/translate.ts';
 import { telHref } from '../supabase/functions/_shared/protocol/format.ts';
+import { SAME_ORIGIN_PATH } from '../supabase/functions/_shared/protocol/site-urls.ts';
 import { SITE } from '../widgets/lib/site-config.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../widgets/locales');
@@ -100,7 +101,7 @@ export function withHeadBasics(html: string): string {
     ...(title ? [`<meta property="og:title" data-i18n-attr="content:${title}" />`] : []),
     ...(description ? [`<meta property="og:description" data-i18n-attr="content:${description}" />`] : []),
   ];
-  return html.replace(/<head>\s*/, `<head>\n    ${tags.join('\n    ')}\n    `);
+  return html.replace(/<head>\s*/, () => `<head>\n    ${tags.join('\n    ')}\n    `);
 }
 
 /** The public address of each page (for the canonical link and the alternates); none: set at run time or not indexed. */
@@ -121,7 +122,9 @@ export { alternateLinks };
 /**
  * Runs first in every page's head. A visitor who chose a language with the switch is taken to the
  * page's address in that language (docs/decisions.md #18; crawlers keep no choice, so they read
- * each address as it is). Shows the generic error screen
+ * each address as it is): the address the server wrote as the page's twin (`<html data-exp-twin>`,
+ * made by the one language-path rule, site-urls.ts), followed only when it is a path on this origin
+ * (docs/decisions.md #24). Shows the generic error screen
  * (docs/product.md §2) when one of our own scripts fails to load or throws. Texts in both languages are
  * inlined, since the failing script may be the one that would translate them.
  */
@@ -135,8 +138,8 @@ export function bootScript(): string {
     }),
   );
   return `(function(){var d=document,h=d.documentElement;
-try{var L=localStorage.getItem('exp-lang'),P=location.pathname,E=P==='/es'||P.indexOf('/es/')===0,Q=location.search+location.hash;
-if(L==='es'&&!E){location.replace('/es'+(P==='/'?'':P)+Q)}else if(L==='en'&&E){location.replace((P.slice(3)||'/')+Q)}}catch(e){}
+try{var L=localStorage.getItem('exp-lang'),T=h.getAttribute('data-exp-twin');
+if((L==='en'||L==='es')&&L!==h.lang&&T&&${SAME_ORIGIN_PATH}.test(T)&&new URL(T,location.href).origin===location.origin){location.replace(T+location.search+location.hash)}}catch(e){}
 var S=${JSON.stringify(strings)};
 function ours(u){try{var x=new URL(u,location.href);return x.origin===location.origin&&/^\\/(assets|widgets)\\//.test(x.pathname)}catch(e){return false}}
 function show(){if(d.getElementById('exp-error-screen')||!d.body){return}var t=S[h.lang==='es'?'es':'en'];var w=d.createElement('div');w.id='exp-error-screen';w.setAttribute('role','alertdialog');w.setAttribute('aria-labelledby','exp-error-title');w.setAttribute('style','position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:24px;background:#f8fafc;color:#0f172a;font:16px/1.5 system-ui,sans-serif;text-align:center');var b=d.createElement('div');var h1=d.createElement('h1');h1.id='exp-error-title';h1.textContent=t[0];h1.setAttribute('style','margin:0 0 8px;font-size:28px');var p=d.createElement('p');p.textContent=t[1];p.setAttribute('style','margin:0 0 20px;color:#475569');var r=d.createElement('button');r.type='button';r.textContent=t[2];r.setAttribute('style','font:inherit;font-weight:600;padding:12px 24px;border:0;border-radius:999px;background:#123c69;color:#fff;cursor:pointer');r.onclick=function(){location.reload()};b.appendChild(h1);b.appendChild(p);b.appendChild(r);w.appendChild(b);d.body.appendChild(w);r.focus()}

@@ -30,7 +30,7 @@ describe('loadConfig', () => {
       [],
       root,
     );
-    expect(c).toMatchObject({ port: 9000, bundlePort: undefined, trustProxy: true, logRequests: false });
+    expect(c).toMatchObject({ port: 9000, bundlePort: undefined, trustProxy: { hops: 1 }, logRequests: false });
     expect(c.inquiry.rateLimit.max).toBe(20);
     expect(c.inquiry.allowedOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(c.inquiry.teamInbox).toBe('leads@expecuador.example');
@@ -49,7 +49,8 @@ describe('loadConfig', () => {
     [{ ALLOWED_ORIGINS: 'example.com' }, /ALLOWED_ORIGINS must be \* or a comma-separated list of origins/],
     [{ ALLOWED_ORIGINS: 'https://a.example/path' }, /ALLOWED_ORIGINS/],
     [{ TEAM_INBOX: 'team' }, /TEAM_INBOX must be an e-mail address/],
-    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be 1 or 0/],
+    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be 0, the number of proxies of yours in front \(1 to 16\)/],
+    [{ IMAGE_HOSTS: 'https://cdn.example.com/photos, ok.example.com' }, /IMAGE_HOSTS must be a comma list of host names .* not "https:\/\/cdn.example.com\/photos"/],
     [{ SITE_URL: 'expecuador.example' }, /SITE_URL must be a http or https URL/],
   ];
   it.each(bad)('refuses %j', (env, message) => {

@@ -5,7 +5,9 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULTS } from '../supabase/functions/_shared/defaults.ts';
-import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from '../supabase/functions/_shared/env.ts';
+import { NO_PROXY, type ProxyTrust } from '../supabase/functions/_shared/client-address.ts';
+import { envReader, readAlertSettings, readInquirySettings, readMailSettings, type EnvReader } from '../supabase/functions/_shared/env.ts';
+import { parseHostRule } from './http/safe-fetch.ts';
 
 export interface ServerConfig {
   port: number;
@@ -15,7 +17,10 @@ export interface ServerConfig {
   embeddedPostgres: boolean;
   seedListings: number | undefined;
   logRequests: boolean;
-  trustProxy: boolean;
+  /** whose word the client address is (TRUST_PROXY, supabase/functions/_shared/client-address.ts) */
+  trustProxy: ProxyTrust;
+  /** hosts remote images may come from besides our own (IMAGE_HOSTS, server/http/safe-fetch.ts) */
+  imageHosts: string[];
   /** the bundle alone on a second port (the cross-origin demo); undefined: off */
   bundlePort: number | undefined;
   resetData: boolean;
@@ -43,17 +48,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddedPostgres: argv.includes('--postgres') || read.bool('EMBEDDED_POSTGRES', false),
     seedListings: read.optional('SEED_LISTINGS') === undefined ? undefined : read.int('SEED_LISTINGS', 1800, { min: 0, max: 2_000_000 }),
     logRequests: read.bool('LOG_REQUESTS', true),
-    trustProxy: read.bool('TRUST_PROXY', false),
+    trustProxy: read.proxyTrust('TRUST_PROXY', NO_PROXY),
+    imageHosts: readImageHosts(read),
     bundlePort,
     resetData: read.bool('RESET_DATA', false),
     skipBuild: read.bool('SKIP_BUILD', false),
     mail: readMailSettings(read, `http://localhost:${port}`),
     site: { url: read.url('SITE_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiUrl: read.url('SITE_API_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiKey: read.optional('SITE_API_KEY') },
-    inquiry: readInquirySettings(read, 'exp-ecuador-local'),
-    alerts: { ...readAlertSettings(read, 'exp-ecuador-local'), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
+    inquiry: readInquirySettings(read),
+    alerts: { ...readAlertSettings(read), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
   };
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push('SITE_API_URL needs SITE_API_KEY (the project\'s anon key)');
   if (config.databaseUrl && config.embeddedPostgres) read.problems.push('DATABASE_URL and --postgres (EMBEDDED_POSTGRES) exclude each other: pick one');
   read.done();
   return config;
+}
+
+/** IMAGE_HOSTS: a comma list of host names (`photos.example.com`, `*.example.net`) or origins (`https://cdn.example.com`). */
+function readImageHosts(read: EnvReader): string[] {
+  const v = read.optional('IMAGE_HOSTS');
+  if (v === undefined) return [];
+  const list = v.split(',').map((h) => h.trim()).filter(Boolean);
+  const bad = list.filter((h) => !parseHostRule(h));
+  if (bad.length) read.problems.push(`IMAGE_HOSTS must be a comma list of host names (photos.example.com, *.example.net) or origins (https://cdn.example.com), not ${bad.map((b) => `"${b}"`).join(', ')}`);
+  return list.filter((h) => parseHostRule(h));
 }

@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     inquiry: config.inquiry,
     alerts: config.alerts,
     mail: { smtpUrl: config.mail.smtpUrl, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
-    site: { url: config.site.url, apiUrl: config.site.apiUrl, apiKey: config.site.apiKey, imageCacheDir: resolve(config.dataDir, 'cache', 'images') },
+    site: { url: config.site.url, apiUrl: config.site.apiUrl, apiKey: config.site.apiKey, imageCacheDir: resolve(config.dataDir, 'cache', 'images'), imageHosts: config.imageHosts },
   });
   if (!config.mail.smtpUrl) console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
   console.log(`[start] http://localhost:${server.port}/`);

@@ -4,6 +4,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { NO_PROXY, type ProxyTrust } from '../supabase/functions/_shared/client-address.ts';
+import { clientSalt } from '../supabase/functions/_shared/function-http.ts';
 import type { TransactionalSql } from '../supabase/functions/_shared/sql.ts';
 import { DatabaseUnavailableError, type Database } from './db/database.ts';
 import { migrate, seedIfEmpty } from './db/setup.ts';
@@ -24,8 +26,13 @@ import { schemaUnavailable } from './rest/errors.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { sendError } from './rest/response.ts';
 import { createPages } from './pages/router.ts';
+import { StaticFiles } from './http/static.ts';
+import { parseHostRule, type HostRule } from './http/safe-fetch.ts';
+import { readFile } from 'node:fs/promises';
 
 export const ROOT = resolve(import.meta.dirname, '..');
+/** the seed's media, served under /media/ beside the site's own */
+const MEDIA_DIRS = [resolve(ROOT, 'supabase/seed/media')];
 
 export interface ServerOptions {
   db: Database;
@@ -42,7 +49,8 @@ export interface ServerOptions {
   alerts?: Partial<AlertsConfig> & { intervalSeconds?: number; settleSeconds?: number };
   /** how mail is delivered (default: .eml files under .data/outbox) */
   mail?: MailOptions;
-  trustProxy?: boolean;
+  /** whose word the client address is (TRUST_PROXY): the socket's peer by default */
+  trustProxy?: ProxyTrust;
   /** also serve the bundle alone on this port (0: any free port), a second origin like a CDN (the cross-origin demo) */
   bundlePort?: number;
   /** the site's pages: where they are published and where they read their data (default: this server) */
@@ -59,6 +67,10 @@ export interface SiteOptions {
   imageCacheDir?: string;
   /** addresses per sitemap file (default 50,000) */
   sitemapUrlsPerFile?: number;
+  /** hosts remote images may come from besides our own and SITE_API_URL's (IMAGE_HOSTS; server/http/safe-fetch.ts) */
+  imageHosts?: string[];
+  /** the image fetcher's timeouts (tests shorten them) */
+  imageTimeouts?: { connectMs?: number; totalMs?: number };
 }
 
 export interface MailOptions extends Partial<Omit<OutboxServiceOptions, 'sql' | 'mailer' | 'composers' | 'log'>> {
@@ -132,12 +144,34 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const inquiry = createInquiryFunction(sql, options.inquiry ?? {}, () => outbox.kick());
   const savedSearches = createAlertsFunction(sql, alertsConfig, () => outbox.kick());
   const alertJob = createAlertService({ sql, intervalSeconds: intervalSeconds ?? DEFAULTS.alertsIntervalSeconds, settleSeconds: settleSeconds ?? DEFAULTS.alertsSettleSeconds, onQueued: () => outbox.kick(), log });
-  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry, 'saved-searches': savedSearches, ...options.functions }, { trustProxy: options.trustProxy ?? false });
+  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry, 'saved-searches': savedSearches, ...options.functions }, { trustProxy: options.trustProxy ?? NO_PROXY });
   let port = 0;
   const self = () => `http://127.0.0.1:${port}`;
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
+  // our own media (the site's and the seed's), read from disk for the preview images
+  const mediaRoots = [new StaticFiles(resolve(distDir, 'site', 'media')), ...MEDIA_DIRS.map((d) => new StaticFiles(d))];
+  const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
+  const imageRules = () =>
+    [...(options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : []), ...(options.site?.imageHosts ?? [])].map(parseHostRule).filter((r): r is HostRule => r !== undefined);
   const pages = createPages({
     siteDir: resolve(distDir, 'site'),
+    imageSources: {
+      async readOwn(url) {
+        if (!ownOrigins().has(url.origin) || !url.pathname.startsWith('/media/')) return undefined;
+        for (const root of mediaRoots) {
+          const file = await root.resolve(url.pathname.slice('/media'.length));
+          if (file) return readFile(file);
+        }
+        return undefined;
+      },
+      fetch: {
+        get allow() {
+          return imageRules();
+        },
+        ...(options.site?.imageTimeouts?.connectMs ? { connectTimeoutMs: options.site.imageTimeouts.connectMs } : {}),
+        ...(options.site?.imageTimeouts?.totalMs ? { totalTimeoutMs: options.site.imageTimeouts.totalMs } : {}),
+      },
+    },
     origin: publicOrigin,
     api: () => ({ url: options.site?.apiUrl ?? self(), key: options.site?.apiKey ?? 'local-anon-key' }),
     // media paths in our data are served by this server, at its public address
@@ -148,7 +182,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const { server } = createApp({
     distDir,
-    mediaDirs: [resolve(ROOT, 'supabase/seed/media')],
+    mediaDirs: MEDIA_DIRS,
     log,
     pages,
     mounts: [
@@ -173,7 +207,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ],
   });
   let bundleUrl: string | undefined;
-  const ready = prepare(options.db, options.seedListings, log, () => closed).then(() => {
+  const ready = prepare(options.db, options.seedListings, log, () => closed).then(async () => {
+    // the client hashes' salt: made at random on the first start unless INQUIRY_HASH_SALT is set
+    if (!options.inquiry?.hashSalt) await clientSalt(sql, undefined);
     rest.reload();
     isReady = true;
     outbox.start();

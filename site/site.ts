@@ -29,7 +29,7 @@ function searchPage(): void {
 
   const show = (slug: string | undefined) => {
     if (explicitTitle) void setText(title, explicitTitle);
-    else if (slug) void setText(title, 'site.search.hero.titleIn', { location: `@site.locations.${slug}.name` });
+    else if (slug) void setText(title, 'site.search.hero.titleIn', { location: { $t: `site.locations.${slug}.name` } });
     else void setText(title, 'site.search.hero.title');
     if (explicitSubtitle) void setText(subtitle, explicitSubtitle);
     else void setText(subtitle, slug ? `site.locations.${slug}.subtitle` : 'site.search.hero.subtitle');
@@ -102,7 +102,7 @@ function notFoundPage(): void {
 function sharedPage(): void {
   const key = { '/buy': 'buy', '/sell': 'sell', '/agent-login': 'agentLogin' }[path] ?? 'buy';
   for (const el of document.querySelectorAll<HTMLElement>('[data-shared]')) el.hidden = el.dataset.shared !== key;
-  void setText(document.querySelector('title'), 'site.meta.shared.titleFor', { page: `@site.shared.${key}.title` });
+  void setText(document.querySelector('title'), 'site.meta.shared.titleFor', { page: { $t: `site.shared.${key}.title` } });
 }
 
 /** After a live switch the page's canonical address is its twin's, as the server writes it there. */

@@ -13,7 +13,6 @@ export const DEFAULT_ALERTS_CONFIG: AlertsConfig = {
   teamInbox: DEFAULTS.teamInbox,
   allowedOrigins: DEFAULTS.allowedOrigins,
   rateLimit: { max: DEFAULTS.alertRateLimit, windowSeconds: DEFAULTS.alertRateWindowSeconds },
-  hashSalt: 'exp-ecuador-local',
 };
 
 export function createAlertsFunction(sql: TransactionalSql, config: Partial<AlertsConfig>, onQueued: () => void): FunctionHandler {

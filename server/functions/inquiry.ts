@@ -13,7 +13,6 @@ export const DEFAULT_INQUIRY_CONFIG: InquiryConfig = {
   teamInbox: DEFAULTS.teamInbox,
   allowedOrigins: DEFAULTS.allowedOrigins,
   rateLimit: { max: DEFAULTS.inquiryRateLimit, windowSeconds: DEFAULTS.inquiryRateWindowSeconds },
-  hashSalt: 'exp-ecuador-local',
 };
 
 export function createInquiryFunction(sql: TransactionalSql, config: Partial<InquiryConfig>, onStored: () => void): FunctionHandler {

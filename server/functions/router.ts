@@ -3,6 +3,7 @@
  * Fetch-style handler (Request -> Response), the same code the deployed Deno function runs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientAddress, type ProxyTrust } from '../../supabase/functions/_shared/client-address.ts';
 import { ANY_ORIGIN, functionPreflightHeaders } from '../../supabase/functions/_shared/cors.ts';
 import { readBody } from '../http/body.ts';
 import { sendCompressed } from '../http/compress.ts';
@@ -15,7 +16,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   sendCompressed(res, status, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers }, JSON.stringify(body));
 }
 
-export function createFunctionsRouter(functions: Record<string, FunctionHandler>, options: { trustProxy?: boolean } = {}) {
+export function createFunctionsRouter(functions: Record<string, FunctionHandler>, options: { trustProxy: ProxyTrust }) {
   return async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const name = url.pathname.replace(/^\/functions\/v1\/?/, '').split('/')[0] ?? '';
     const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
@@ -37,9 +38,8 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
     const request = new Request(`http://localhost${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body && body.length ? new Uint8Array(body) : undefined });
-    // X-Forwarded-For is anyone's to write: only behind a proxy we run (TRUST_PROXY=1) does it count
-    const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
-    const response = await fn(request, { clientAddress: forwarded || req.socket.remoteAddress || 'unknown' });
+    // the same rule as the deployed functions': only what our own proxies wrote counts (TRUST_PROXY)
+    const response = await fn(request, { clientAddress: clientAddress((name) => request.headers.get(name), req.socket.remoteAddress, options.trustProxy) });
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));
     const payload = Buffer.from(await response.arrayBuffer());

@@ -32,6 +32,18 @@ function bundleHeaders(path: string): Record<string, string> {
   return { ...CORS_ANY, 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300, must-revalidate' };
 }
 
+/**
+ * The request target as a URL on our own origin. A target that begins with '//' is a path (it is
+ * what the request line says), not another host as a relative URL would read it; an absolute-form
+ * target (a proxy's 'http://host/path') counts only for its path and query.
+ */
+export function requestUrl(target: string): URL {
+  if (target.startsWith('/')) return new URL(`http://localhost${target}`);
+  const absolute = new URL(target);
+  if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') throw new TypeError('not an http(s) request target');
+  return new URL(`http://localhost${absolute.pathname}${absolute.search}`);
+}
+
 export function createApp(options: AppOptions): { server: Server; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } {
   const widgets = new StaticFiles(resolve(options.distDir, 'widgets'));
   const site = new StaticFiles(resolve(options.distDir, 'site'));
@@ -88,7 +100,7 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     const started = process.hrtime.bigint();
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', 'http://localhost');
+      url = requestUrl(req.url ?? '/');
     } catch {
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request');
       return;

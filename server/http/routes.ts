@@ -8,7 +8,9 @@ export type PageMatch =
   /** a built page; `route` is its public address (null: not a page to index) */
   | { kind: 'static'; page: string; status: number; route: string | null }
   | { kind: 'listing'; id: string; slug: string }
-  | { kind: 'agent'; id: string };
+  | { kind: 'agent'; id: string }
+  /** /search-properties/{place}: a page only for a known place (server/pages/places.ts) */
+  | { kind: 'place'; segment: string };
 
 const exact: Record<string, string> = {
   '/': 'index.html',
@@ -30,8 +32,8 @@ const NOT_FOUND: PageMatch = { kind: 'static', page: '404.html', status: 404, ro
 export function matchPage(path: string): PageMatch {
   const page = exact[path];
   if (page) return { kind: 'static', page, status: 200, route: UNINDEXED.has(page) ? null : path };
-  let m = /^\/search-properties\/([a-z0-9-]{1,80})$/.exec(path);
-  if (m) return { kind: 'static', page: 'search-properties.html', status: 200, route: path };
+  let m = /^\/search-properties\/([^/]{1,240})$/.exec(path);
+  if (m) return { kind: 'place', segment: m[1] as string };
   m = /^\/findanagent\/(\d{1,15})$/.exec(path);
   if (m) return { kind: 'agent', id: m[1] as string };
   const listing = parseListingPath(path);
@@ -46,9 +48,12 @@ export function matchDemo(path: string): string | undefined {
   return m ? `demo/${m[1]}.html` : undefined;
 }
 
-/** Paths that are redirected rather than served (canonical forms). */
+/**
+ * Paths that are redirected rather than served (canonical forms). `path` is already the cleaned
+ * form (site-urls.ts cleanPath), and the answer goes out through send.ts redirect().
+ */
 export function redirectFor(path: string, search: string): string | undefined {
-  if (path.length > 1 && path.endsWith('/')) return path.replace(/\/+$/, '') + search;
+  if (path.length > 1 && path.endsWith('/')) return path.slice(0, -1) + search;
   if (path === '/index.html') return '/' + search;
   if (path.endsWith('.html')) {
     const bare = path.slice(0, -5);

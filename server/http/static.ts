@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chooseEncoding, compress } from './compress.ts';
+import { Lru } from './lru.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -42,7 +43,8 @@ interface CachedFile {
  * and Range for media. Paths never leave the directory.
  */
 export class StaticFiles {
-  private cache = new Map<string, CachedFile>();
+  // bounded by bytes (the videos are large), like every memory of the server (lru.ts)
+  private cache = new Lru<string, CachedFile>({ maxEntries: 2000, maxBytes: 96 * 1024 * 1024, sizeOf: (f) => f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0) });
   constructor(readonly root: string) {}
 
   /** The file for a URL path inside root, or undefined (missing, a directory, or outside). */

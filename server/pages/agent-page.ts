@@ -6,7 +6,7 @@
 import type { TFunction } from 'i18next';
 import { escapeHtml } from '../../site/lib/fill.ts';
 import { toAgentProfile, type AgentProfile } from '../../supabase/functions/_shared/protocol/agent.ts';
-import { telHref } from '../../supabase/functions/_shared/protocol/format.ts';
+import { telHref, telText } from '../../supabase/functions/_shared/protocol/format.ts';
 import type { AgentProfileRecord } from '../../supabase/functions/_shared/protocol/records.ts';
 import { localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import { agentJsonLd } from '../../supabase/functions/_shared/protocol/structured-data.ts';
@@ -19,6 +19,8 @@ export interface AgentPageContext {
   origin: string;
   mediaBase: string;
   imageUrl: (a: AgentProfile) => string;
+  /** the brokerage's name (the site's og:site_name) */
+  brand: string;
 }
 
 export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: AgentPageContext): { head: HeadInfo; body: string; status: number } {
@@ -42,7 +44,7 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
           ${a.photo ? `<img${attrs({ src: a.photo, alt: '', width: 160, height: 160, class: 'agent-page__photo', fetchpriority: 'high' })} />` : ''}
           <h1 id="agent-name">${escapeHtml(a.name)}</h1>
           ${a.location ? `<p class="agent-page__place">${escapeHtml(a.location)}</p>` : ''}
-          <ul class="agent-page__contact">${a.email ? `<li><a href="mailto:${escapeHtml(a.email)}">${escapeHtml(a.email)}</a></li>` : ''}${a.phone ? `<li><a href="${escapeHtml(telHref(a.phone))}">${escapeHtml(a.phone)}</a></li>` : ''}</ul>
+          <ul class="agent-page__contact">${a.email ? `<li><a href="mailto:${escapeHtml(a.email)}">${escapeHtml(a.email)}</a></li>` : ''}${a.phone ? `<li><a href="${escapeHtml(telHref(a.phone))}">${escapeHtml(telText(a.phone))}</a></li>` : ''}</ul>
           ${about ? `<section><h2>${escapeHtml(t('profile.about'))}</h2><p>${escapeHtml(a.about)}</p></section>` : ''}
           ${a.languages.length ? `<section><h2>${escapeHtml(t('profile.languages'))}</h2><p>${escapeHtml(a.languages.join(', '))}</p></section>` : ''}
         </article>
@@ -55,7 +57,7 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
       description,
       ogType: 'profile',
       image: { url: ctx.imageUrl(a), width: 1200, height: 630, alt: a.name },
-      jsonLd: [agentJsonLd(a, url)],
+      jsonLd: [agentJsonLd(a, url, { jobTitle: t('agent.jobTitle'), brokerage: { name: ctx.brand, url: new URL(localizedPath('/', lang), origin).href } })],
     },
     body,
   };

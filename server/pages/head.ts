@@ -6,7 +6,7 @@
 import { fillTexts } from '../../site/lib/fill.ts';
 import { alternateLinks } from '../../site/lib/alternates.ts';
 import { jsonLdText } from '../../supabase/functions/_shared/protocol/structured-data.ts';
-import type { SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { sameOriginPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import { escapeHtml } from '../../site/lib/fill.ts';
 import { attrs } from './html.ts';
 import type { Dict } from './texts.ts';
@@ -26,12 +26,16 @@ export interface HeadInfo {
   route?: string;
   /** replaces the page's own title (and og:title), written as text */
   title?: string;
+  /** og:title and twitter:title when they say more than the title (a title fits 70 characters; a preview's may not) */
+  socialTitle?: string;
   description?: string;
   ogType?: string;
   image?: OgImage;
   jsonLd?: unknown[];
   /** 'noindex' for pages that are not content (404, the shared page) */
   robots?: string;
+  /** the page's address in the other language, where the boot script takes a visitor who chose it */
+  twin?: string;
 }
 
 /** A head tag with this attribute, whatever the order of its attributes. */
@@ -43,19 +47,20 @@ function strip(html: string, lang: SiteLang, info: HeadInfo): string {
     .replace(tag('link', 'rel', '(?:canonical|alternate)'), '')
     .replace(tag('meta', 'name', 'robots'), '')
     .replace(tag('link', 'data-exp-lang', `(?!${lang}")[a-z]{2}`), '');
-  if (info.title !== undefined) out = out.replace(/<title[^>]*>[^<]*<\/title>/, `<title>${escapeHtml(info.title)}</title>`).replace(tag('meta', 'property', 'og:title'), '');
+  if (info.title !== undefined) out = out.replace(/<title[^>]*>[^<]*<\/title>/, () => `<title>${escapeHtml(info.title as string)}</title>`).replace(tag('meta', 'property', 'og:title'), '');
   if (info.description !== undefined) out = out.replace(tag('meta', 'name', 'description'), '').replace(tag('meta', 'property', 'og:description'), '');
   if (info.ogType) out = out.replace(tag('meta', 'property', 'og:type'), '');
   return out;
 }
 
 export function renderHead(html: string, lang: SiteLang, dict: Dict, origin: string, info: HeadInfo): string {
-  const filled = fillTexts(html, dict).html.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`);
+  const twin = info.twin ? attrs({ 'data-exp-twin': sameOriginPath(info.twin) }) : '';
+  const filled = fillTexts(html, dict).html.replace(/<html lang="[^"]*"/, () => `<html lang="${lang}"${twin}`);
   const out = strip(filled, lang, info);
   const meta = (property: string, content: string | number) => `<meta${attrs({ property, content })} />`;
   const tags: string[] = [];
   if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'description', content: info.description })} />`, meta('og:description', info.description));
-  if (info.title !== undefined) tags.push(meta('og:title', info.title));
+  if (info.title !== undefined) tags.push(meta('og:title', info.socialTitle ?? info.title));
   if (info.ogType) tags.push(meta('og:type', info.ogType));
   if (info.robots !== undefined) tags.push(`<meta${attrs({ name: 'robots', content: info.robots })} />`);
   if (info.route) {
@@ -68,9 +73,10 @@ export function renderHead(html: string, lang: SiteLang, dict: Dict, origin: str
     const i = info.image;
     tags.push(meta('og:image', i.url), meta('og:image:type', i.type ?? 'image/jpeg'), meta('og:image:width', i.width), meta('og:image:height', i.height), meta('og:image:alt', i.alt));
     tags.push(`<meta${attrs({ name: 'twitter:card', content: 'summary_large_image' })} />`, `<meta${attrs({ name: 'twitter:image', content: i.url })} />`, `<meta${attrs({ name: 'twitter:image:alt', content: i.alt })} />`);
-    if (info.title !== undefined) tags.push(`<meta${attrs({ name: 'twitter:title', content: info.title })} />`);
+    if (info.title !== undefined) tags.push(`<meta${attrs({ name: 'twitter:title', content: info.socialTitle ?? info.title })} />`);
     if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'twitter:description', content: info.description })} />`);
   }
   for (const data of info.jsonLd ?? []) tags.push(`<script type="application/ld+json">${jsonLdText(data)}</script>`);
-  return out.replace(/\s*<\/head>/, `\n    ${tags.join('\n    ')}\n  </head>`);
+  // a function replacer: the tags hold data (titles, descriptions), never a replacement pattern
+  return out.replace(/\s*<\/head>/, () => `\n    ${tags.join('\n    ')}\n  </head>`);
 }

@@ -6,7 +6,7 @@
  */
 import type { TFunction } from 'i18next';
 import { escapeHtml } from '../../site/lib/fill.ts';
-import { formatArea, formatCount, formatPrice, normalisePhone, telHref } from '../../supabase/functions/_shared/protocol/format.ts';
+import { formatArea, formatCount, formatPrice, normalisePhone, telHref, telText } from '../../supabase/functions/_shared/protocol/format.ts';
 import { mapListing, typeLabel, type Property } from '../../supabase/functions/_shared/protocol/listing.ts';
 import { listingPath, localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import { shareLinks } from '../../supabase/functions/_shared/protocol/share.ts';
@@ -24,6 +24,16 @@ export interface ListingPageContext {
   mediaBase: string;
   /** the listing's preview image (og:image) */
   imageUrl: (p: Property) => string;
+}
+
+/** What a search engine shows of a title: 70 characters as the page's source writes them (html-validate's long-title). */
+const MAX_TITLE = 70;
+
+/** The page title made by `make` around `text`, with `text` cut at a word (…) until it fits. */
+function fitTitle(text: string, make: (text: string) => string): string {
+  let title = make(text);
+  for (let max = text.length - 1; escapeHtml(title).length > MAX_TITLE && max > 8; max -= 4) title = make(excerpt(text, max));
+  return title;
 }
 
 const excerpt = (text: string, max = 160) => {
@@ -89,7 +99,7 @@ function agentBlock(p: Property, ctx: ListingPageContext): string {
   return `<aside class="listing__agent" aria-labelledby="agent-heading">
             <h2 id="agent-heading">${escapeHtml(t('site.listing.agent'))}</h2>
             <p class="listing__agent-name">${a.photo ? `<img${attrs({ src: a.photo, alt: '', width: 56, height: 56, loading: 'lazy' })} />` : ''}${profile ? `<a href="${escapeHtml(profile)}">${name}</a>` : name}</p>
-            <ul>${a.email ? `<li><a href="mailto:${escapeHtml(a.email)}">${escapeHtml(a.email)}</a></li>` : ''}${a.phone ? `<li><a href="${escapeHtml(telHref(a.phone))}">${escapeHtml(a.phone)}</a></li>` : ''}${
+            <ul>${a.email ? `<li><a href="mailto:${escapeHtml(a.email)}">${escapeHtml(a.email)}</a></li>` : ''}${a.phone ? `<li><a href="${escapeHtml(telHref(a.phone))}">${escapeHtml(telText(a.phone))}</a></li>` : ''}${
               whatsapp ? `<li><a href="https://wa.me/${whatsapp}" rel="noopener noreferrer" target="_blank">${escapeHtml(t('site.listing.whatsapp'))}</a></li>` : ''
             }</ul>
           </aside>`;
@@ -133,7 +143,7 @@ export function renderListing(row: Row, similar: Row[], ctx: ListingPageContext)
             <div class="listing__main">
               <h1>${escapeHtml(p.title)}</h1>
               ${p.address || p.city ? `<p class="listing__address">${escapeHtml([p.address, p.city, p.state].filter(Boolean).join(', '))}</p>` : ''}
-              <dl class="listing__facts" aria-label="${escapeHtml(t('site.listing.facts'))}">${factRows.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>
+              <dl class="listing__facts">${factRows.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>
               ${p.description ? `<section><h2>${escapeHtml(t('listing.description'))}</h2><p class="listing__description">${escapeHtml(p.description)}</p></section>` : ''}
             </div>
             ${agentBlock(p, ctx)}
@@ -141,10 +151,12 @@ export function renderListing(row: Row, similar: Row[], ctx: ListingPageContext)
         </article>
       </exp-property-detail>
       ${similarSection(similar.map((r) => toProperty(r, ctx)), p.city, ctx)}`;
+  const fullTitle = t('detail.documentTitle', { title: p.title, price });
   return {
     head: {
       route,
-      title: t('detail.documentTitle', { title: p.title, price }),
+      title: fitTitle(p.title, (title) => t('detail.documentTitle', { title, price })),
+      socialTitle: fullTitle,
       description,
       ogType: 'website',
       image: { url: ctx.imageUrl(p), width: 1200, height: 630, alt: t('site.listing.photoAlt', { title: p.title }) },

@@ -5,26 +5,29 @@
  * headers fit a CDN in front: shared caches keep pages for minutes and serve them stale while they
  * revalidate; browsers revalidate (ETag).
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { normaliseImages, type Property } from '../../supabase/functions/_shared/protocol/listing.ts';
-import { listingPath, localizedPath, slugify, splitLangPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { cleanPath, listingPath, localizedPath, slugify, splitLangPath, twinPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import type { AgentProfile } from '../../supabase/functions/_shared/protocol/agent.ts';
-import { sendCompressed } from '../http/compress.ts';
+import { Lru } from '../http/lru.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
 import { renderAgent } from './agent-page.ts';
 import { alertPageGet, alertPagePost, type AlertPageKind, type CallFunction } from './alerts-page.ts';
 import { readBody } from '../http/body.ts';
-import { renderHead, type HeadInfo } from './head.ts';
-import { createImageCache, OG_SIZE, versionOf } from './images.ts';
+import { renderHead, type HeadInfo, type OgImage } from './head.ts';
+import { createImageCache, OG_SIZE, versionOf, type ImageSources } from './images.ts';
 import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.ts';
 import { escapeHtml } from '../../site/lib/fill.ts';
-import { findLocation } from '../../site/lib/locations.ts';
+import { createPlaces, type Place } from './places.ts';
+import { cardOf, cardVersion, renderCard } from './previews.ts';
+import { MISSING_CACHE, PAGE_CACHE, redirect, send, type PageResponse } from './send.ts';
 import { createSiteData, SiteDataError, type SiteData } from './site-data.ts';
 import { createSitemaps, robotsTxt } from './sitemaps.ts';
 import { loadTexts, type SiteTexts } from './texts.ts';
+
+export type { PageResponse };
 
 export interface PagesOptions {
   /** dist/site: the built pages and the texts */
@@ -37,35 +40,25 @@ export interface PagesOptions {
   mediaBase: () => string;
   /** disk cache of preview images */
   imageCacheDir: string;
+  /** where images come from: our own media from disk, anything else through the safe fetcher */
+  imageSources: ImageSources;
   /** sitemap file size, in addresses (tests use small files) */
   sitemapUrlsPerFile?: number;
   log?: (line: string) => void;
 }
 
-const SECURITY = {
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'Permissions-Policy': 'geolocation=(), camera=(), microphone=()',
-  'X-Content-Type-Options': 'nosniff',
-};
-const PAGE_CACHE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';
-const MISSING_CACHE = 'public, max-age=0, s-maxage=60';
-
-export interface PageResponse {
-  status: number;
-  body: string | Buffer;
-  type: string;
-  headers?: Record<string, string>;
-}
-
 export function createPages(options: PagesOptions) {
   const origin = () => options.origin().replace(/\/+$/, '');
   let texts: SiteTexts | undefined;
-  const templates = new Map<string, string>();
-  const rendered = new Map<string, string>();
+  // every memory of the pages is bounded (docs/decisions.md #24): a made-up address is never one of them
+  const templates = new Lru<string, string>({ maxEntries: 64 });
+  const rendered = new Lru<string, string>({ maxEntries: 400, maxBytes: 24 * 1024 * 1024, sizeOf: (html) => html.length });
   let data: SiteData | undefined;
   let dataFor = '';
-  const images = createImageCache(options.imageCacheDir, () => readFileSync(resolve(options.siteDir, 'media/video/quito-poster.webp')));
+  const picture = (path: string) => readFileSync(resolve(options.siteDir, `.${cleanPath(path)}`));
+  const DEFAULT_PICTURE = '/media/video/quito-poster.webp';
+  const images = createImageCache({ dir: options.imageCacheDir, fallback: () => picture(DEFAULT_PICTURE), sources: options.imageSources, ...(options.log ? { log: options.log } : {}) });
+  const places = createPlaces(() => siteData());
   const sitemaps = () => (sitemapsFor ??= createSitemaps({ data: siteData(), origin: origin(), ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}) }));
   let sitemapsFor: ReturnType<typeof createSitemaps> | undefined;
 
@@ -90,26 +83,45 @@ export function createPages(options: PagesOptions) {
     return html;
   };
 
-  const html = (page: string, lang: SiteLang, head: HeadInfo, content?: string, transform: (html: string) => string = (h) => h): string => {
+  /**
+   * A built page as the page of `path` in `lang`. Data goes in through function replacers only:
+   * a text holding `$&`, `$'` or `$1` is written as it is, never read as a replacement pattern.
+   */
+  const html = (page: string, path: string | undefined, lang: SiteLang, head: HeadInfo, content?: string, transform: (html: string) => string = (h) => h): string => {
     const base = transform(template(page) ?? template('404.html') ?? '<!doctype html><html lang="en"><head></head><body></body></html>');
-    const withContent = content === undefined ? base : base.replace('<!--exp:content-->', content);
-    return renderHead(withContent, lang, siteTexts().dict(lang), origin(), head);
+    const withContent = content === undefined ? base : base.replace('<!--exp:content-->', () => content);
+    // no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid
+    return renderHead(withContent, lang, siteTexts().dict(lang), origin(), { ...(path ? { twin: twinPath(path) } : {}), ...head }).replace(/[ \t]+$/gm, '');
   };
 
-  /** /search-properties/quito: the hero names the place, in the HTML (the page script follows later searches) */
-  const placeHero = (page: string, route: string | null) => (html: string) => {
-    const slug = page === 'search-properties.html' ? /^\/search-properties\/([a-z0-9-]+)$/.exec(route ?? '')?.[1] : undefined;
-    const known = slug ? findLocation(slug) : undefined;
-    if (!known) return html;
-    const params = escapeHtml(JSON.stringify({ location: `@site.locations.${known.slug}.name` }));
-    return html
-      .replace(/(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/, `$1 data-i18n="site.search.hero.titleIn" data-i18n-params="${params}"`)
-      .replace(/(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/, `$1 data-i18n="site.locations.${known.slug}.subtitle"`);
+  /** /search-properties/cumbaya: the hero names the place and shows its picture, the search is set to it, in the HTML */
+  const placeHero = (place: Place) => (html: string) => {
+    const known = place.known;
+    const params = escapeHtml(JSON.stringify({ location: known ? { $t: `site.locations.${known.slug}.name` } : (place.city ?? place.slug) }));
+    let out = html
+      .replace(/(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/, (_m, start: string) => `${start} data-i18n="site.search.hero.titleIn" data-i18n-params="${params}"`)
+      .replace(/<exp-property-search\b/, (tag) => (place.city ? `${tag} city="${escapeHtml(place.city)}"` : tag));
+    if (known) {
+      out = out
+        .replace(/(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/, (_m, start: string) => `${start} data-i18n="site.locations.${known.slug}.subtitle"`)
+        .replace(/(<video class="hero__media" data-video=")quito(" poster="\/media\/video\/)quito(-poster\.webp")/, (_m, a: string, b: string, c: string) => `${a}${known.video}${b}${known.video}${c}`);
+    }
+    return out;
+  };
+
+  /** The brokerage's name, as the build wrote it into every page (og:site_name, from the site's configuration). */
+  const brand = () => cardOf(template('agent.html') ?? '', DEFAULT_PICTURE).eyebrow;
+
+  /** The page's link preview: its own card (previews.ts), at an address that changes with it. */
+  const pageImage = (route: string, lang: SiteLang, rendered: string): OgImage => {
+    const card = cardOf(rendered, DEFAULT_PICTURE);
+    const name = route === '/' ? '/index' : route;
+    return { url: new URL(`/og/pages${name}.${lang}.jpg?v=${cardVersion(card)}`, origin()).href, width: OG_SIZE.width, height: OG_SIZE.height, alt: card.title };
   };
 
   const ogUrl = (kind: 'listings' | 'agents', id: string, source: string | undefined) => new URL(`/og/${kind}/${encodeURIComponent(id)}.jpg${source ? `?v=${versionOf(source)}` : ''}`, origin()).href;
 
-  async function listingPage(id: string, slug: string, lang: SiteLang): Promise<PageResponse> {
+  async function listingPage(id: string, slug: string, lang: SiteLang, path: string): Promise<PageResponse> {
     const d = siteData();
     const t = siteTexts().t(lang);
     const ctx: ListingPageContext = { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (p: Property) => ogUrl('listings', p.id, p.images[0]) };
@@ -118,30 +130,69 @@ export function createPages(options: PagesOptions) {
       const available = await d.availability(id);
       const similar = await d.similar(null, null, 4);
       const missing = renderMissingListing(available === false ? 'gone' : 'notFound', similar, ctx);
-      return { status: available === false ? 410 : 404, type: 'text/html', body: html('listing.html', lang, missing.head, missing.body), headers: { 'Cache-Control': MISSING_CACHE } };
+      return { status: available === false ? 410 : 404, type: 'text/html', body: html('listing.html', path, lang, missing.head, missing.body), headers: { 'Cache-Control': MISSING_CACHE } };
     }
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
-    if (slug !== slugify(String(row.title ?? ''))) return { status: 301, type: 'text/plain', body: '', headers: { Location: listingPath(id, String(row.title ?? ''), lang), 'Cache-Control': PAGE_CACHE } };
+    if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
     const similar = await d.similar(typeof row.city === 'string' ? row.city : null, id, 4);
     const page = renderListing(row, similar, ctx);
-    return { status: 200, type: 'text/html', body: html('listing.html', lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
+    return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 
-  async function agentPage(id: string, lang: SiteLang): Promise<PageResponse> {
+  async function agentPage(id: string, lang: SiteLang, path: string): Promise<PageResponse> {
     const record = await siteData().agent(id);
     const t = siteTexts().t(lang);
-    const page = renderAgent(record, id, { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (a: AgentProfile) => ogUrl('agents', a.id, a.photo) });
-    return { status: page.status, type: 'text/html', body: html('agent.html', lang, page.head, page.body), headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE } };
+    const page = renderAgent(record, id, { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (a: AgentProfile) => ogUrl('agents', a.id, a.photo), brand: brand() });
+    return { status: page.status, type: 'text/html', body: html('agent.html', path, lang, page.head, page.body), headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE } };
   }
 
-  function staticPage(page: string, status: number, route: string | null, lang: SiteLang): PageResponse {
-    const key = `${page}|${lang}|${route}`;
+  /**
+   * A page of the built site. An indexable one (a route) gets its link preview, whose text is the
+   * page's own heading; kept rendered (bounded) per page, language and route.
+   */
+  function staticPage(page: string, status: number, route: string | null, lang: SiteLang, path: string, transform?: (html: string) => string): PageResponse {
+    // the 404 page is the same for every made-up address: kept once per language (and without a
+    // twin to go to), so no address a visitor makes up is ever something the server remembers
+    const notFound = status === 404;
+    const key = `${page}|${lang}|${notFound ? '-' : (route ?? path)}`;
     let body = rendered.get(key);
     if (body === undefined) {
-      body = html(page, lang, route ? { route } : { robots: 'noindex' }, undefined, placeHero(page, route));
+      const twin = notFound ? undefined : path;
+      body = html(page, twin, lang, route ? { route } : { robots: 'noindex' }, undefined, transform);
+      if (route) body = html(page, twin, lang, { route, image: pageImage(route, lang, body) }, undefined, transform);
       rendered.set(key, body);
     }
     return { status, type: 'text/html', body, headers: { 'Cache-Control': status === 200 ? PAGE_CACHE : MISSING_CACHE } };
+  }
+
+  /** /search-properties/{place}: the place's page, its one slug (301), or the 404. */
+  async function placePage(segment: string, lang: SiteLang, path: string, search: string): Promise<PageResponse> {
+    const found = await places.find(segment);
+    if (!found) {
+      options.log?.(`404 page for ${JSON.stringify(path)}`);
+      return staticPage('404.html', 404, null, lang, path);
+    }
+    const route = `/search-properties/${found.place.slug}`;
+    if (!found.canonical) return redirect(localizedPath(route, lang) + search, { 'Cache-Control': PAGE_CACHE });
+    return staticPage('search-properties.html', 200, route, lang, path, placeHero(found.place));
+  }
+
+  /** /og/pages/about.es.jpg: the card of an indexable page, made from that page as it is rendered. */
+  async function pageCard(route: string, lang: SiteLang): Promise<PageResponse | undefined> {
+    const page = await resolvePage(route, lang);
+    if (!page || page.status !== 200 || typeof page.body !== 'string') return undefined;
+    const card = cardOf(page.body, DEFAULT_PICTURE);
+    const image = await images.composed(`page\n${cardVersion(card)}`, OG_SIZE.width, OG_SIZE.height, async () => renderCard(card, picture(card.picture)));
+    return { status: 200, type: 'image/jpeg', body: image.body, headers: { 'Cache-Control': 'public, max-age=86400, s-maxage=86400', 'X-Image-Cache': image.cached ? 'hit' : 'miss' } };
+  }
+
+  /** The indexable page at a route (no language prefix), as respond() renders it; undefined for any other. */
+  async function resolvePage(route: string, lang: SiteLang): Promise<PageResponse | undefined> {
+    const match = matchPage(route);
+    const path = localizedPath(route, lang);
+    if (match.kind === 'static') return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
+    if (match.kind === 'place') return placePage(match.segment, lang, path, '');
+    return undefined;
   }
 
   async function ogImage(kind: 'listings' | 'agents', id: string, version: string | null): Promise<PageResponse> {
@@ -156,24 +207,27 @@ export function createPages(options: PagesOptions) {
       if (!agent) return { status: 404, type: 'text/plain', body: 'Not found' };
       source = normaliseImages(agent.picture, options.mediaBase())[0];
     }
-    // the server reads its own media through its own address, not through the public one
-    const internal = source && source.startsWith(origin()) ? options.api().url + source.slice(origin().length) : source;
-    const image = await images.jpeg(internal ?? 'about:blank', OG_SIZE.width, OG_SIZE.height);
+    const image = await images.jpeg(source ?? 'about:blank', OG_SIZE.width, OG_SIZE.height);
     const current = source ? versionOf(source) : null;
     const immutable = version !== null && version === current;
     return {
       status: 200,
       type: 'image/jpeg',
       body: image.body,
-      headers: { 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600, s-maxage=3600', 'X-Image-Cache': image.cached ? 'hit' : 'miss' },
+      // the default picture in place of a photo that failed is not kept long: the photo may come back
+      headers: { 'Cache-Control': image.fallback ? 'public, max-age=600, s-maxage=600' : immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600, s-maxage=3600', 'X-Image-Cache': image.cached ? 'hit' : 'miss' },
     };
   }
 
   /** Answers the site's pages; undefined for anything else (assets, the API). */
   async function respond(url: URL): Promise<PageResponse | undefined> {
     const path = url.pathname;
-    const redirect = redirectFor(path, url.search);
-    if (redirect) return { status: 301, type: 'text/plain', body: '', headers: { Location: redirect } };
+    // '//evil.com', '/es/\\evil.com', '/es///x': the one cleaned form first, so that no address we
+    // answer with (a Location, a canonical link, a twin) can name another host
+    const clean = cleanPath(path);
+    if (clean !== path) return redirect(clean + url.search);
+    const canonical = redirectFor(path, url.search);
+    if (canonical) return redirect(canonical);
     // ?lang= (the old Spanish addresses, a language link) goes to the page's address in that language
     const asked = url.searchParams.get('lang');
     if (asked !== null && !path.startsWith('/demo')) {
@@ -181,7 +235,7 @@ export function createPages(options: PagesOptions) {
       const rest = new URLSearchParams(url.search);
       rest.delete('lang');
       const query = rest.toString();
-      return { status: 301, type: 'text/plain', body: '', headers: { Location: `${localizedPath(path, lang)}${query ? `?${query}` : ''}` } };
+      return redirect(`${localizedPath(path, lang)}${query ? `?${query}` : ''}`);
     }
     if (path === '/robots.txt') return { status: 200, type: 'text/plain', body: robotsTxt(origin()), headers: { 'Cache-Control': 'public, max-age=3600' } };
     if (path === '/sitemap.xml' || /^\/sitemaps\/[a-z0-9-]{1,40}\.xml$/.test(path)) {
@@ -191,15 +245,18 @@ export function createPages(options: PagesOptions) {
     }
     const og = /^\/og\/(listings|agents)\/(\d{1,15})\.jpg$/.exec(path);
     if (og) return ogImage(og[1] as 'listings' | 'agents', og[2] as string, url.searchParams.get('v'));
+    const card = /^\/og\/pages(\/[a-z0-9/-]{1,200})\.(en|es)\.jpg$/.exec(path);
+    if (card) return pageCard(card[1] === '/index' ? '/' : (card[1] as string), card[2] as SiteLang);
     const demo = matchDemo(path);
     if (demo) return template(demo) === undefined ? undefined : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache' } };
     if (path.includes('.') && !path.startsWith('/properties/')) return undefined;
     const { lang, path: plain } = splitLangPath(path);
     const match = matchPage(plain);
-    if (match.kind === 'listing') return listingPage(match.id, match.slug, lang);
-    if (match.kind === 'agent') return agentPage(match.id, lang);
+    if (match.kind === 'listing') return listingPage(match.id, match.slug, lang, path);
+    if (match.kind === 'agent') return agentPage(match.id, lang, path);
+    if (match.kind === 'place') return placePage(match.segment, lang, path, url.search);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
-    return staticPage(match.page, match.status, match.route, lang);
+    return staticPage(match.page, match.status, match.route, lang, path);
   }
 
   /** The plain fields of a multipart/form-data body (RFC 8058 lets a one-click POST be either kind). */
@@ -207,22 +264,6 @@ export function createPages(options: PagesOptions) {
     const out = new URLSearchParams();
     for (const m of text.matchAll(/name="([^"]{1,100})"\r?\n\r?\n([^\r\n]{0,1000})/g)) out.append(m[1] as string, m[2] as string);
     return out.toString();
-  }
-
-  function send(req: IncomingMessage, res: ServerResponse, answer: PageResponse): void {
-    const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-    const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-    const headers: Record<string, string> = {
-      'Content-Type': answer.type.startsWith('text/') || answer.type.endsWith('xml') ? `${answer.type}; charset=utf-8` : answer.type,
-      ...(answer.type === 'text/html' ? SECURITY : {}),
-      ...answer.headers,
-    };
-    if (answer.status === 200) headers.ETag = etag;
-    if (answer.status === 200 && req.headers['if-none-match'] === etag) {
-      res.writeHead(304, { ...headers, Vary: 'Accept-Encoding' }).end();
-      return;
-    }
-    sendCompressed(res, answer.status, headers, body, req.method === 'HEAD');
   }
 
   /** The saved-searches function, as any client calls it (ours, or a hosted project's). */
@@ -256,7 +297,7 @@ export function createPages(options: PagesOptions) {
       return true;
     }
     if (page.status === 503 && !page.body) page = { status: 503, body: `<section class="alert-page"><h1>${escapeHtml(ctx.t('site.alerts.unavailable.heading'))}</h1><p>${escapeHtml(ctx.t('site.alerts.unavailable.text'))}</p></section>` };
-    send(req, res, { status: page.status, type: 'text/html', body: html('alerts.html', lang, { robots: 'noindex' }, page.body), headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) } });
+    send(req, res, { status: page.status, type: 'text/html', body: html('alerts.html', url.pathname, lang, { robots: 'noindex' }, page.body), headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) } });
     return true;
   }
 
@@ -283,7 +324,7 @@ export function createPages(options: PagesOptions) {
     /** the 404 page, for whatever no page, asset or API answered */
     async notFound(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
       options.log?.(`404 page for ${JSON.stringify(url.pathname)}`);
-      send(req, res, staticPage('404.html', 404, null, splitLangPath(url.pathname).lang));
+      send(req, res, staticPage('404.html', 404, null, splitLangPath(url.pathname).lang, url.pathname));
     },
   };
 }

@@ -21,6 +21,8 @@ export interface SiteData {
   listingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; title: string | null; updated_at: string }>>;
   /** EC agents for the sitemaps */
   agentIds(): Promise<number[]>;
+  /** the cities with active EC listings, and how many each has */
+  cities(): Promise<Array<{ city: string; listings: number }>>;
 }
 
 const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code,location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website';
@@ -67,6 +69,9 @@ export function createSiteData(options: { url: string; key: string }): SiteData 
     async agentIds() {
       const rows = check(await rest.from('agents').select('id').eq('country_code', 'EC').order('id', { ascending: true }), 'sitemap agents');
       return (rows as Array<{ id: number }>).map((r) => r.id);
+    },
+    async cities() {
+      return check(await rest.from('listing_cities').select('city,listings').order('listings', { ascending: false }).limit(5000), 'cities') as Array<{ city: string; listings: number }>;
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import { escapeHtml } from '../../site/lib/fill.ts';
 import { LOCATIONS } from '../../site/lib/locations.ts';
-import { listingPath, localizedPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { listingPath, localizedPath, slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 import type { SiteData } from './site-data.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
@@ -76,8 +76,9 @@ export function createSitemaps(options: { data: SiteData; origin: string; urlsPe
         return `${XML}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${files.map((f) => `<sitemap><loc>${escapeHtml(abs(`/sitemaps/${f}.xml`))}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
       }
       if (name === 'pages') {
-        const places = LOCATIONS.filter((l) => l.city).map((l) => ({ route: `/search-properties/${l.slug}` }));
-        return urlset([...SITE_ROUTES.map((route) => ({ route })), ...places]);
+        // the place pages: the hero's Ecuador places and every city with active listings (places.ts)
+        const slugs = new Set([...LOCATIONS.filter((l) => l.city).map((l) => l.slug), ...(await options.data.cities()).map((c) => slugify(c.city)).filter(Boolean)]);
+        return urlset([...SITE_ROUTES.map((route) => ({ route })), ...[...slugs].map((slug) => ({ route: `/search-properties/${slug}` }))]);
       }
       if (name === 'agents') return urlset((await options.data.agentIds()).map((id) => ({ route: `/findanagent/${id}` })));
       const m = /^listings-(\d{1,6})$/.exec(name);

@@ -43,7 +43,8 @@ export function fillTexts(html: string, dict: Dict, check?: Dict[]): { html: str
       if (!attr || !key) continue;
       const value = escapeHtml(text(key, paramsOf(attrs)));
       const existing = new RegExp(`\\s${attr}="[^"]*"`);
-      next = existing.test(next) ? next.replace(existing, ` ${attr}="${value}"`) : ` ${attr}="${value}"${next}`;
+      // a function replacer: the text is data, never a replacement pattern ($&, $1)
+      next = existing.test(next) ? next.replace(existing, () => ` ${attr}="${value}"`) : ` ${attr}="${value}"${next}`;
     }
     return `<${tag}${next}>`;
   });

@@ -9,11 +9,12 @@ describe('static texts of the site', () => {
     document.documentElement.lang = 'en';
   });
 
-  it('looks keys up by path, fills placeholders (an @key value is itself translated), shows the key when missing', () => {
+  it('looks keys up by path, fills placeholders (a { $t: key } value is itself translated, a text is written as it is), shows the key when missing', () => {
     expect(lookup(dict, 'a.place')).toBe('Cuenca');
     expect(lookup(dict, 'a')).toBeUndefined();
     expect(translate(dict, 'a.hello', { name: 'Ana' })).toBe('Hello Ana');
-    expect(translate(dict, 'a.hello', { name: '@a.place' })).toBe('Hello Cuenca');
+    expect(translate(dict, 'a.hello', { name: { $t: 'a.place' } })).toBe('Hello Cuenca');
+    expect(translate(dict, 'a.hello', { name: '@a.place' })).toBe('Hello @a.place');
     expect(translate(dict, 'a.hello')).toBe('Hello {{name}}');
     expect(translate(dict, 'no.such.key')).toBe('no.such.key');
   });
@@ -31,11 +32,11 @@ describe('static texts of the site', () => {
     document.body.innerHTML = '<h1 data-i18n="site.notFound.title">Oops! Page not found</h1><p id="p"></p>';
     await startTexts();
     expect(currentLang()).toBe('en');
-    await setText(document.getElementById('p'), 'site.search.hero.titleIn', { location: '@site.locations.cumbaya.name' });
+    await setText(document.getElementById('p'), 'site.search.hero.titleIn', { location: { $t: 'site.locations.cumbaya.name' } });
     expect(document.getElementById('p')?.textContent).toBe('Properties for sale in Cumbayá');
     document.documentElement.lang = 'es';
     await new Promise((r) => setTimeout(r, 50));
-    await setText(document.getElementById('p'), 'site.search.hero.titleIn', { location: '@site.locations.cumbaya.name' });
+    await setText(document.getElementById('p'), 'site.search.hero.titleIn', { location: { $t: 'site.locations.cumbaya.name' } });
     expect(document.querySelector('h1')?.textContent).toBe('¡Uy! Página no encontrada');
     expect(document.getElementById('p')?.textContent).toBe('Propiedades en venta en Cumbayá');
   });

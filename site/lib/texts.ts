@@ -2,7 +2,7 @@
  * The static texts of a page follow `<html lang>` live, like the elements do. The build filled
  * them in English; here they switch to the visitor's language: `data-i18n="key"` sets the text,
  * `data-i18n-attr="attribute:key;..."` attributes, `data-i18n-params='{"city":"Quito"}'` fills
- * {{placeholders}} (a value '@some.key' is itself translated). Always as text, never as markup. A
+ * {{placeholders}} (a value `{"$t": "some.key"}` is itself translated; any other is written as it is). Always as text, never as markup. A
  * key missing in a language shows the key. A language's texts are downloaded only when needed.
  */
 import { translate, type Dict } from '../../supabase/functions/_shared/protocol/translate.ts';

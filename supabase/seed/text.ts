@@ -120,12 +120,8 @@ const CLIMATE_ES = { sierra: 'Clima primaveral todo el año.', costa: 'A pocos m
 const CLIMATE_EN = { sierra: 'Spring-like weather all year round.', costa: 'Minutes from the beach.' };
 
 function fill(template: string, f: ListingFacts, parking: number): string {
-  return template
-    .replace('{beds}', String(f.bedrooms))
-    .replace('{hood}', f.neighbourhood)
-    .replace('{city}', f.city)
-    .replace('{area}', fmtArea(f.area, f.english))
-    .replace('{parking}', String(parking));
+  const values: Record<string, string> = { beds: String(f.bedrooms), hood: f.neighbourhood, city: f.city, area: fmtArea(f.area, f.english), parking: String(parking) };
+  return template.replace(/\{(beds|hood|city|area|parking)\}/g, (_m, name: string) => values[name] as string);
 }
 
 export function titleFor(f: ListingFacts, pick: Pick): string {

@@ -14,7 +14,7 @@ import { openPostgres } from '../../server/db/postgres.ts';
 import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
 import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
-import { startTestServer, type TestServer } from '../support/servers.ts';
+import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
 
 const SITE = 'https://expecuador.example';
@@ -48,7 +48,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
   async function subscribe(body: Record<string, unknown>, headers: Record<string, string> = {}) {
     const res = await fetch(`${server.url}/functions/v1/saved-searches`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.1.0.${++ip}`, ...headers },
+      headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.1.0.${++ip}`), ...headers },
       body: JSON.stringify({ action: 'subscribe', frequency: 'instant', lang: 'en', ...body }),
     });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
@@ -56,7 +56,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
 
   /** The page of a mail's link on our server (the mail names the public SITE_URL). */
   async function open(link: string, method: 'GET' | 'POST' = 'GET', body?: string, contentType = 'application/x-www-form-urlencoded') {
-    const res = await fetch(link.replace(SITE, server.url), { method, body, headers: body ? { 'Content-Type': contentType } : {}, redirect: 'manual' });
+    const res = await fetch(link.replace(SITE, () => server.url), { method, body, headers: body ? { 'Content-Type': contentType } : {}, redirect: 'manual' });
     return { status: res.status, html: await res.text(), headers: res.headers };
   }
 
@@ -84,7 +84,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
   beforeAll(async () => {
     smtp = await startSmtp();
     server = await startTestServer('pglite', {
-      trustProxy: true,
+      trustProxy: { hops: 1 },
       mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
       alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: TEAM },
     });
@@ -315,7 +315,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     expect(to(smtp, bot)).toHaveLength(0);
     // five a minute per client
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await subscribe({ email: address('rate') }, { 'X-Forwarded-For': '10.9.9.9' })).status);
+    for (let i = 0; i < 7; i++) statuses.push((await subscribe({ email: address('rate') }, clientHeaders('10.9.9.9'))).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
   });
 

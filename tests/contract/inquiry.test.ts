@@ -13,7 +13,7 @@ import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
 import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
-import { pausable, startTestServer, type TestServer } from '../support/servers.ts';
+import { clientHeaders, pausable, startTestServer, type TestServer } from '../support/servers.ts';
 import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
 
 let keySeq = 0;
@@ -70,7 +70,7 @@ const FROM = '"eXp Realty Ecuador" <no-reply@expecuador.example>';
 
 async function nodeTarget(smtp: TestSmtp): Promise<Target> {
   const server: TestServer = await startTestServer('pglite', {
-    trustProxy: true,
+    trustProxy: { hops: 1 },
     mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
   });
   return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() };
@@ -113,7 +113,8 @@ describe.each([
   let smtp: TestSmtp;
   let client = 0;
   // every test is its own client address (the rate limit counts per client)
-  const from = () => ({ 'X-Forwarded-For': `10.0.0.${++client}` });
+  // (our server trusts one proxy: X-Forwarded-For; the deployed function its edge's CF-Connecting-IP)
+  const from = () => clientHeaders(`10.0.0.${++client}`);
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -199,6 +200,19 @@ describe.each([
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
     expect(results.find((r) => r.status === 429)?.json).toMatchObject({ error: 'rate_limited' });
+  });
+
+  it('counts a client by the address its server trusts: a forged X-Forwarded-For on every post is still one client', async () => {
+    // our server (TRUST_PROXY=1) takes X-Forwarded-For's right-most entry, what its proxy appended;
+    // the deployed function its edge's CF-Connecting-IP, whatever X-Forwarded-For says
+    const real = `10.7.7.${++client}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const forged = `198.51.100.${i + 1}`;
+      const headers: Record<string, string> = ownsDatabase ? { 'CF-Connecting-IP': real, 'X-Forwarded-For': forged } : { 'X-Forwarded-For': `${forged}, ${real}` };
+      statuses.push((await post(server, body(), headers)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
   });
 
   it('answers bad bodies with 400 and a clear message, never storing them', async () => {
@@ -309,7 +323,7 @@ describe('send-property-inquiry over PostgreSQL', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     server = await startTestServer('postgres-pausable', {
-      trustProxy: true,
+      trustProxy: { hops: 1 },
       inquiry: { rateLimit: { max: 1000, windowSeconds: 60 } },
       mail: { smtpUrl: smtp.url, intervalMs: 100, from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
     });
@@ -337,9 +351,9 @@ describe('send-property-inquiry over PostgreSQL', () => {
       Array.from({ length: 50 }, async (_, c) => {
         for (let i = 0; i < 10; i++) {
           const payload = body({ name: `Client ${c}`, message: `Inquiry ${c}-${i}` });
-          const r = await post(target(), payload, { 'X-Forwarded-For': `192.168.${c}.1` });
+          const r = await post(target(), payload, clientHeaders(`192.168.${c}.1`));
           // a client that retries after a lost answer reuses its key
-          if (i % 3 === 0) await post(target(), payload, { 'X-Forwarded-For': `192.168.${c}.1` });
+          if (i % 3 === 0) await post(target(), payload, clientHeaders(`192.168.${c}.1`));
           expect(r.status).toBe(200);
           ids.add(String(r.json.id));
         }

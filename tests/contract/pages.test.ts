@@ -142,14 +142,18 @@ describe('pages as crawlers read them (PGlite)', () => {
         expect(page.doc.documentElement.getAttribute('lang')).toBe(lang);
         // the head
         const price = formatPrice(Number(listing.price));
-        expect(page.doc.title).toContain(listing.title);
+        // the title fits a search result (70 characters); the preview's title says it all
+        expect(page.doc.title.length).toBeLessThanOrEqual(70);
+        expect(page.doc.title).toContain(listing.title.slice(0, 15));
         expect(page.doc.title).toContain(price);
+        expect(meta(page.doc, 'og:title')).toContain(listing.title);
+        expect(meta(page.doc, 'og:title')).toContain(price);
         expect(meta(page.doc, 'description')?.length).toBeGreaterThan(60);
         expect(link(page.doc, 'canonical')).toBe(url);
         expect(link(page.doc, 'alternate', 'en')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'en')}`);
         expect(link(page.doc, 'alternate', 'es')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'es')}`);
         expect(link(page.doc, 'alternate', 'x-default')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'en')}`);
-        expect(meta(page.doc, 'og:title')).toBe(page.doc.title);
+        expect(meta(page.doc, 'twitter:title')).toBe(meta(page.doc, 'og:title'));
         expect(meta(page.doc, 'og:description')).toBe(meta(page.doc, 'description'));
         expect(meta(page.doc, 'og:url')).toBe(url);
         expect(meta(page.doc, 'og:type')).toBe('website');
@@ -268,7 +272,7 @@ describe('pages as crawlers read them (PGlite)', () => {
     await server.sql('delete from internal.listings where id = $1', [row?.id]);
   });
 
-  it('an agent page holds the name, photo, about, Open Graph and RealEstateAgent JSON-LD; an unknown agent is a 404', async () => {
+  it('an agent page holds the name, photo, about, Open Graph and JSON-LD (a Person who works for the brokerage); an unknown agent is a 404', async () => {
     const [agent] = await server.sql<{ id: string; first_name: string; last_name: string; about: string; email: string }>("select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1");
     for (const lang of ['en', 'es'] as const) {
       const path = `${lang === 'es' ? '/es' : ''}/findanagent/${agent?.id}`;
@@ -283,7 +287,7 @@ describe('pages as crawlers read them (PGlite)', () => {
       expect(meta(page.doc, 'og:url')).toBe(`${server.url}${path}`);
       expect(meta(page.doc, 'og:image')).toMatch(new RegExp(`/og/agents/${agent?.id}\\.jpg`));
       expect(meta(page.doc, 'og:image:width')).toBe('1200');
-      expect(jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateAgent')).toMatchObject({ name, email: agent?.email, url: `${server.url}${path}` });
+      expect(jsonLd(page.doc).find((d) => d['@type'] === 'Person')).toMatchObject({ name, email: agent?.email, url: `${server.url}${path}`, worksFor: { '@type': 'RealEstateAgent' } });
       const image = await fetch(meta(page.doc, 'og:image') as string);
       const info = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
       expect([info.format, info.width, info.height]).toEqual(['jpeg', 1200, 630]);

@@ -350,10 +350,13 @@ test.describe('the host site', () => {
     await page.goto(`${data.url}/search-properties?location=atlantis`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Ecuador');
     await expect(page.locator('[data-hero-subtitle]')).toHaveText(/from the Andes to the Pacific coast/);
-    // a slug that is not a location is still the search page, with the default hero
+    // a slug that is no place is no page (docs/decisions.md #24); another spelling of one is its page
     const response = await page.goto(`${data.url}/search-properties/nowhere-in-particular`);
-    expect(response?.status()).toBe(200);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Ecuador');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+    await page.goto(`${data.url}/search-properties/Cumbay%C3%A1`);
+    await expect(page).toHaveURL(`${data.url}/search-properties/cumbaya`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Cumbayá');
   });
 
   test('structured data: the search describes the listings shown; a profile describes the agent and names the page', async ({ page, data }) => {
@@ -371,10 +374,10 @@ test.describe('the host site', () => {
 
     await page.goto(`${data.url}/findanagent/2`);
     await expect(page.locator('exp-agent-profile [part="name"]')).toBeVisible();
-    await expect.poll(async () => (await jsonLd(page))[0]?.['@type']).toBe('RealEstateAgent');
+    await expect.poll(async () => (await jsonLd(page))[0]?.['@type']).toBe('Person');
     const [agent] = await jsonLd(page);
     const [a] = await data.sql<{ first_name: string; last_name: string; email: string }>('select first_name, last_name, email from public.agents where id = 2');
-    expect(agent).toMatchObject({ name: `${a?.first_name} ${a?.last_name}`, email: a?.email });
+    expect(agent).toMatchObject({ name: `${a?.first_name} ${a?.last_name}`, email: a?.email, jobTitle: 'Real estate agent', worksFor: { '@type': 'RealEstateAgent', name: SITE.name } });
     await expect(page).toHaveTitle(`${a?.first_name} ${a?.last_name}, real estate agent | eXp Realty Ecuador`);
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/findanagent/2`);
 

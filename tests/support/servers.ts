@@ -59,3 +59,10 @@ export function pausable(server: TestServer): PostgresServer {
   if (!server.postgres) throw new Error("this test needs startTestServer('postgres-pausable')");
   return server.postgres;
 }
+
+/**
+ * A client at `ip`, as the tests' servers are told who is asking: our server trusts one proxy
+ * (TRUST_PROXY=1: the right-most X-Forwarded-For entry), the deployed functions their edge's
+ * CF-Connecting-IP (their default).
+ */
+export const clientHeaders = (ip: string) => ({ 'X-Forwarded-For': ip, 'CF-Connecting-IP': ip });

@@ -11,6 +11,7 @@ import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
+import { SITE } from '../lib/site-config.ts';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatCount } from '../lib/format.ts';
@@ -75,7 +76,14 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
   }, [state.status, loadPage]);
 
   const profile = state.profile;
-  const structured = useCallback((b: Builders) => (profile ? b.agentJsonLd(profile, new URL(siteUrl(`/findanagent/${profile.id}`, site, lang), location.href).href) : null), [profile, site, lang]);
+  const structured = useCallback(
+    (b: Builders) => {
+      if (!profile) return null;
+      const home = new URL(siteUrl('/', site, lang), location.href).href;
+      return b.agentJsonLd(profile, new URL(siteUrl(`/findanagent/${profile.id}`, site, lang), location.href).href, { jobTitle: t('agent.jobTitle'), brokerage: { name: SITE.name, url: home } });
+    },
+    [profile, site, lang, t],
+  );
   useStructuredData(host, structuredData, structured);
 
   const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);

@@ -7,6 +7,7 @@
  */
 import type { Dict } from './protocol/translate.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
+import { clientAddress, SUPABASE_EDGE } from './client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
 import { allComposers } from './outbox/composers.ts';
 import { smtpMailer, type TransportFactory } from './outbox/smtp.ts';
@@ -30,8 +31,10 @@ export function setUpFunction(deps: DenoDeps) {
   const dbUrl = env.url('SUPABASE_DB_URL', ['postgres', 'postgresql']);
   if (!dbUrl) env.problems.push('SUPABASE_DB_URL must be set (the platform provides it)');
   const mail = readMailSettings(env, 'https://expecuador.example');
-  const inquiry = readInquirySettings(env, 'exp-ecuador');
-  const alerts = readAlertSettings(env, 'exp-ecuador');
+  const inquiry = readInquirySettings(env);
+  const alerts = readAlertSettings(env);
+  // a hosted project's edge (Cloudflare) sets CF-Connecting-IP, overwriting what a client sent
+  const trust = env.proxyTrust('TRUST_PROXY', SUPABASE_EDGE);
   const drainSecret = env.optional('OUTBOX_DRAIN_SECRET');
   const alertsSecret = env.optional('ALERTS_RUN_SECRET');
   env.done();
@@ -64,7 +67,10 @@ export function setUpFunction(deps: DenoDeps) {
     return undefined;
   }
 
-  return { sql, mail, inquiry, alerts, outbox, drain, scheduled };
+  /** The client address of a request (client-address.ts); `peer` is Deno.serve's remote address. */
+  const client = (request: Request, peer: string | undefined) => clientAddress((name) => request.headers.get(name), peer, trust);
+
+  return { sql, mail, inquiry, alerts, outbox, drain, scheduled, client };
 }
 
 /** Only Supabase's runtime has EdgeRuntime; under plain Deno (our tests) the work simply runs on. */

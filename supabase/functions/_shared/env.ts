@@ -4,6 +4,7 @@
  * that cannot be right is collected and reported by its variable's name when `done()` is called,
  * so a server never starts with a limit of NaN or 0 because of a typo.
  */
+import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
 import { DEFAULTS } from './defaults.ts';
 import { EMAIL_PATTERN } from './protocol/inquiry.ts';
 
@@ -87,6 +88,15 @@ export function envReader(get: (name: string) => string | undefined) {
       }
       return list.map((o) => o.replace(/\/$/, ''));
     },
+    /** TRUST_PROXY: '0', a number of our proxies (1-16), or the header our edge sets (client-address.ts) */
+    proxyTrust(name: string, fallback: ProxyTrust): ProxyTrust {
+      const v = raw(name);
+      if (v === undefined) return fallback;
+      const trust = parseProxyTrust(v);
+      if (trust) return trust;
+      problems.push(`${name} must be 0, the number of proxies of yours in front (1 to 16), or the name of the header your edge sets with the client's address (such as cf-connecting-ip), not "${v}"`);
+      return fallback;
+    },
     /** throws a ConfigError naming every variable that was wrong */
     done(): void {
       if (problems.length) throw new ConfigError(problems);
@@ -98,22 +108,24 @@ export function envReader(get: (name: string) => string | undefined) {
 export type EnvReader = ReturnType<typeof envReader>;
 
 /** The inquiry function's settings, read the same way by our server and the Deno function. */
-export function readInquirySettings(env: EnvReader, fallbackSalt: string) {
+export function readInquirySettings(env: EnvReader) {
   return {
     teamInbox: env.email('TEAM_INBOX', DEFAULTS.teamInbox),
     allowedOrigins: env.origins('ALLOWED_ORIGINS', DEFAULTS.allowedOrigins),
     rateLimit: { max: env.int('INQUIRY_RATE_LIMIT', DEFAULTS.inquiryRateLimit, { min: 1, max: 1_000_000 }), windowSeconds: DEFAULTS.inquiryRateWindowSeconds },
-    hashSalt: env.string('INQUIRY_HASH_SALT', fallbackSalt),
+    // no built-in salt: unset, the database's random one is used (function-http.ts clientSalt)
+    hashSalt: env.optional('INQUIRY_HASH_SALT'),
   };
 }
 
 /** The saved-searches function's settings (docs/decisions.md #23), read the same way by our server and the Deno function. */
-export function readAlertSettings(env: EnvReader, fallbackSalt: string) {
+export function readAlertSettings(env: EnvReader) {
   return {
     teamInbox: env.email('TEAM_INBOX', DEFAULTS.teamInbox),
     allowedOrigins: env.origins('ALLOWED_ORIGINS', DEFAULTS.allowedOrigins),
     rateLimit: { max: env.int('ALERT_RATE_LIMIT', DEFAULTS.alertRateLimit, { min: 1, max: 1_000_000 }), windowSeconds: DEFAULTS.alertRateWindowSeconds },
-    hashSalt: env.string('INQUIRY_HASH_SALT', fallbackSalt),
+    // no built-in salt: unset, the database's random one is used (function-http.ts clientSalt)
+    hashSalt: env.optional('INQUIRY_HASH_SALT'),
     settleSeconds: env.int('ALERTS_SETTLE', DEFAULTS.alertsSettleSeconds, { min: 0, max: 3600 }),
   };
 }

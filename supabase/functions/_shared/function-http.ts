@@ -4,14 +4,18 @@
  * JSON answers that no cache keeps, and the client's address kept only as a salted hash.
  */
 import { corsFor, functionPreflightHeaders } from './cors.ts';
+import type { Sql } from './sql.ts';
 
 /** What every function of ours takes from its settings about who may call it and how often. */
 export interface ClientPolicy {
   /** origins allowed to post ('*' for any: the widgets run on partners' pages) */
   allowedOrigins: '*' | string[];
   rateLimit: { max: number; windowSeconds: number };
-  /** salt for the hash of the client address (the address itself is not kept) */
-  hashSalt: string;
+  /**
+   * salt for the hash of the client address (the address itself is not kept): INQUIRY_HASH_SALT
+   * when set, else the random one the database keeps (clientSalt below)
+   */
+  hashSalt?: string;
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -25,6 +29,38 @@ export async function sha256(text: string): Promise<string> {
 
 /** The client's address as we keep it: a salted hash (the address itself is not stored). */
 export const hashClient = async (address: string, salt: string) => (await sha256(`${salt}\n${address}`)).slice(0, 32);
+
+/** How long a process keeps the salt it read (a rotated salt is taken up within this time). */
+const SALT_TTL_MS = 10 * 60_000;
+const salts = new WeakMap<Sql, { value: Promise<string>; at: number }>();
+
+/**
+ * The salt of the client hashes: the configured one, else the one the database keeps in a private
+ * row (internal.settings, closed to the public key), made at random the first time it is asked
+ * for, so no two deployments share one and nobody can read it from the code (docs/decisions.md
+ * #24). Our server and the deployed functions read the same row.
+ */
+export function clientSalt(sql: Sql, configured: string | undefined): Promise<string> {
+  if (configured) return Promise.resolve(configured);
+  const cached = salts.get(sql);
+  if (cached && Date.now() - cached.at < SALT_TTL_MS) return cached.value;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const fresh = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const value = sql
+    .query<{ value: string }>(
+      `with made as (insert into internal.settings (name, value) values ('client_hash_salt', $1) on conflict (name) do nothing returning value)
+       select value from made union all select value from internal.settings where name = 'client_hash_salt' limit 1`,
+      [fresh],
+    )
+    .then((rows) => {
+      const salt = rows[0]?.value;
+      if (!salt) throw new Error('the client hash salt could not be read');
+      return salt;
+    });
+  salts.set(sql, { value, at: Date.now() });
+  value.catch(() => salts.delete(sql));
+  return value;
+}
 
 export interface JsonRequest {
   /** the CORS headers every answer carries */

@@ -3,7 +3,7 @@
 // server runs too (supabase/functions/_shared/alerts/); this file only wires Deno to it.
 //
 // Secrets: as send-property-inquiry (SMTP_URL, SMTP_FROM, TEAM_INBOX, SITE_URL, ALLOWED_ORIGINS,
-// INQUIRY_HASH_SALT, OUTBOX_DRAIN_SECRET), plus ALERT_RATE_LIMIT, ALERTS_SETTLE and
+// INQUIRY_HASH_SALT, TRUST_PROXY, OUTBOX_DRAIN_SECRET), plus ALERT_RATE_LIMIT, ALERTS_SETTLE and
 // ALERTS_RUN_SECRET. A scheduled call (pg_cron + pg_net, README "Deployment") with the header
 // `x-alerts-run: $ALERTS_RUN_SECRET` runs the alert job and delivers its mails. The links' pages
 // (/alerts/...) are the site's (server/pages/alerts-page.ts), which call this function; a mail
@@ -18,9 +18,9 @@ import { createAlertsHandler } from '../_shared/alerts/handler.ts';
 const fn = setUpFunction({ name: 'saved-searches', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
 const handle = createAlertsHandler({ sql: fn.sql, config: fn.alerts, onQueued: () => background(fn.drain()) });
 
-Deno.serve(async (request) => {
+Deno.serve(async (request, info) => {
   const scheduled = await fn.scheduled(request);
   if (scheduled) return scheduled;
-  const clientAddress = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
-  return handle(request, { clientAddress });
+  const peer = info.remoteAddr.transport === 'tcp' ? info.remoteAddr.hostname : undefined;
+  return handle(request, { clientAddress: fn.client(request, peer) });
 });

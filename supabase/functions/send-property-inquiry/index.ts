@@ -4,7 +4,8 @@
 // shared outbox after each new inquiry.
 //
 // Secrets: SMTP_URL, SMTP_FROM, TEAM_INBOX, SITE_URL, ALLOWED_ORIGINS (comma list or *),
-// INQUIRY_RATE_LIMIT, INQUIRY_HASH_SALT, OUTBOX_DRAIN_SECRET. SUPABASE_DB_URL is provided by the
+// INQUIRY_RATE_LIMIT, INQUIRY_HASH_SALT (unset: the database's own random salt), TRUST_PROXY
+// (unset: cf-connecting-ip, what a hosted project's edge sets), OUTBOX_DRAIN_SECRET. SUPABASE_DB_URL is provided by the
 // platform. A scheduled call (pg_cron + pg_net, README "Deployment") with the header
 // `x-outbox-drain: $OUTBOX_DRAIN_SECRET` probes SMTP and delivers what an outage held back.
 import pg from 'npm:pg@8.23.1';
@@ -17,9 +18,9 @@ import { createInquiryHandler } from '../_shared/inquiry/handler.ts';
 const fn = setUpFunction({ name: 'send-property-inquiry', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
 const handle = createInquiryHandler({ sql: fn.sql, config: fn.inquiry, onStored: () => background(fn.drain()) });
 
-Deno.serve(async (request) => {
+Deno.serve(async (request, info) => {
   const scheduled = await fn.scheduled(request);
   if (scheduled) return scheduled;
-  const clientAddress = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
-  return handle(request, { clientAddress });
+  const peer = info.remoteAddr.transport === 'tcp' ? info.remoteAddr.hostname : undefined;
+  return handle(request, { clientAddress: fn.client(request, peer) });
 });

@@ -16,7 +16,7 @@
 import { ALERT_FREQUENCIES, type AlertFrequency } from '../protocol/alerts.ts';
 import type { FilterArgs } from '../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
-import { hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
+import { clientSalt, hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
 import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { activate, byIdempotencyKey, byToken, extendPending, insertSearch, markTokenUsed, recentFromClient, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
@@ -68,7 +68,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
     if (!checked.ok) return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
     const input = checked.value;
     const spam = input.website.trim() !== '';
-    const clientHash = await hashClient(clientAddress, config.hashSalt);
+    const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
     const headerKey = request.headers.get('idempotency-key')?.trim();
     const key = input.idempotencyKey ?? (headerKey && IDEMPOTENCY_KEY.test(headerKey) ? headerKey : null) ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang]));
     return deps.sql.transaction(async (tx) => {

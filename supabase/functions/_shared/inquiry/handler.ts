@@ -6,7 +6,7 @@
  * fills the honeypot is told "ok" and never delivered.
  */
 import { IDEMPOTENCY_KEY, LIMITS, validateInquiry, type InquiryInput } from './validate.ts';
-import { hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
+import { clientSalt, hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
 import { formatPrice } from '../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
@@ -57,7 +57,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
     }
 
     try {
-      const clientHash = await hashClient(context.clientAddress, config.hashSalt);
+      const clientHash = await hashClient(context.clientAddress, await clientSalt(deps.sql, config.hashSalt));
       const idempotencyKey = input.idempotencyKey ?? headerKey ?? (await derivedKey(clientHash, input));
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts

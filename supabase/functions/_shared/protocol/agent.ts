@@ -63,5 +63,5 @@ export function toAgentProfile(row: AgentProfileRecord, apiBase: string): AgentP
 
 /** Where an agent's profile is: a template with {id} (our site's /findanagent/{id} by default). */
 export function profileHref(template: string, id: string): string {
-  return template.replace('{id}', encodeURIComponent(id));
+  return template.replace('{id}', () => encodeURIComponent(id));
 }

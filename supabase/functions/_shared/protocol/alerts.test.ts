@@ -21,6 +21,9 @@ const CASES: Array<[FilterArgs, string, string]> = [
   [{ area_west: -78.5, area_south: -0.3, area_east: -78.4, area_north: -0.1 }, 'Properties in the area chosen on the map', 'Propiedades en la zona elegida en el mapa'],
   [{ price_max: 500000, baths_min: 1, area_min: 100 }, 'Properties · up to $500,000 · 1+ bathroom · at least 100 m²', 'Propiedades · hasta $500,000 · 1+ baño · desde 100 m²'],
   [{ agent: '7' }, "Properties · one agent's listings", 'Propiedades · las propiedades de un agente'],
+  // what a visitor typed is written as typed, never looked up as a text of ours
+  [{ city: '@alerts.summary.everything' }, 'Properties in @alerts.summary.everything', 'Propiedades en @alerts.summary.everything'],
+  [{ city: '{{city}} $& $1' }, 'Properties in {{city}} $& $1', 'Propiedades en {{city}} $& $1'],
 ];
 
 describe('a saved search in words (docs/product.md §2, search alerts)', () => {

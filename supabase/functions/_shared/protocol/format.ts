@@ -70,6 +70,11 @@ export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, '')}`;
 }
 
+/** A phone number as shown: it never breaks across lines (non-breaking spaces and hyphens). */
+export function telText(phone: string): string {
+  return phone.trim().replace(/\s+/g, '\u00a0').replace(/-/g, '\u2011');
+}
+
 /** Initials for a photo that is missing: "María Fernanda Andrade" -> "MA". */
 export function initials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);

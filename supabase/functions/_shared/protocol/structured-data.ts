@@ -1,8 +1,10 @@
 /**
  * schema.org JSON-LD for listings and agents, the same from the elements (structured-data="true")
  * and from the server's listing and agent pages: RealEstateListing with its Offer in US dollars and
- * the accommodation's facts, RealEstateAgent. URLs are absolute; the caller says where each page is.
+ * the accommodation's facts, the agent as a Person who works for the brokerage. URLs are absolute;
+ * the caller says where each page is. Typed with schema-dts: only what the vocabulary allows.
  */
+import type { Accommodation, ItemList, ListItem, Person, Place, RealEstateListing, WithContext } from 'schema-dts';
 import type { AgentProfile } from './agent.ts';
 import type { Property } from './listing.ts';
 
@@ -11,54 +13,74 @@ export function jsonLdText(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-const ACCOMMODATION: Record<string, string> = { house: 'SingleFamilyResidence', apartment: 'Apartment' };
+const ACCOMMODATION = { house: 'SingleFamilyResidence', apartment: 'Apartment' } as const;
 
-export function listingJsonLd(p: Property, url: string): Record<string, unknown> {
+/**
+ * A listing as schema.org describes it. Optional facts are left undefined (JSON drops them), not
+ * spread in, so that the compiler checks every property against schema-dts's types: a property
+ * the vocabulary does not give a type is a type error (docs/decisions.md #24).
+ */
+export function listingJsonLd(p: Property, url: string): RealEstateListing {
   const type = p.propertyType.trim().toLowerCase().replace(/\s+/g, '_');
+  const about: Accommodation = {
+    '@type': (ACCOMMODATION as Record<string, 'SingleFamilyResidence' | 'Apartment'>)[type] ?? 'Accommodation',
+    additionalType: p.propertyType || undefined,
+    numberOfBedrooms: p.bedrooms,
+    numberOfBathroomsTotal: p.bathrooms,
+    floorSize: p.area > 0 ? { '@type': 'QuantitativeValue', value: p.area, unitCode: 'MTK' } : undefined,
+    address: { '@type': 'PostalAddress', streetAddress: p.address || undefined, addressLocality: p.city || undefined, addressRegion: p.state || undefined, addressCountry: 'EC' },
+    geo: p.approximate ? undefined : { '@type': 'GeoCoordinates', latitude: p.lat, longitude: p.lng },
+  };
   return {
     '@type': 'RealEstateListing',
     name: p.title,
     url,
-    ...(p.description ? { description: p.description } : {}),
-    ...(p.images.length ? { image: p.images.slice(0, 5) } : {}),
-    ...(p.createdAt ? { datePosted: p.createdAt.slice(0, 10) } : {}),
+    description: p.description || undefined,
+    image: p.images.length ? p.images.slice(0, 5) : undefined,
+    datePosted: p.createdAt ? p.createdAt.slice(0, 10) : undefined,
     offers: { '@type': 'Offer', price: p.price, priceCurrency: 'USD', availability: 'https://schema.org/InStock', url },
-    about: {
-      '@type': ACCOMMODATION[type] ?? 'Accommodation',
-      ...(p.propertyType ? { additionalType: p.propertyType } : {}),
-      numberOfBedrooms: p.bedrooms,
-      numberOfBathroomsTotal: p.bathrooms,
-      ...(p.area > 0 ? { floorSize: { '@type': 'QuantitativeValue', value: p.area, unitCode: 'MTK' } } : {}),
-      address: { '@type': 'PostalAddress', streetAddress: p.address || undefined, addressLocality: p.city || undefined, addressRegion: p.state || undefined, addressCountry: 'EC' },
-      ...(p.approximate ? {} : { geo: { '@type': 'GeoCoordinates', latitude: p.lat, longitude: p.lng } }),
-    },
-  };
+    about,
+  } satisfies RealEstateListing;
 }
 
 /** The listings of a page being shown, in order. */
-export function listingsJsonLd(properties: Property[], urlOf: (p: Property) => string, offset = 0): Record<string, unknown> | null {
+export function listingsJsonLd(properties: Property[], urlOf: (p: Property) => string, offset = 0): WithContext<ItemList> | null {
   if (!properties.length) return null;
   return {
     '@context': 'https://schema.org',
     '@type': 'ItemList',
-    itemListElement: properties.map((p, i) => ({ '@type': 'ListItem', position: offset + i + 1, item: listingJsonLd(p, urlOf(p)) })),
-  };
+    itemListElement: properties.map((p, i) => ({ '@type': 'ListItem', position: offset + i + 1, item: listingJsonLd(p, urlOf(p)) }) satisfies ListItem),
+  } satisfies WithContext<ItemList>;
 }
 
-export function agentJsonLd(a: AgentProfile, url: string): Record<string, unknown> {
+/** Who the agent works for and what the agent is called in the page's language. */
+export interface AgentContext {
+  /** "Real estate agent", "Agente inmobiliario" */
+  jobTitle: string;
+  brokerage: { name: string; url: string };
+}
+
+/**
+ * An agent as a Person who works for the brokerage. The places the agent serves are an Offer of
+ * the agent's service (schema.org gives areaServed to an Offer, not to a Person).
+ */
+export function agentJsonLd(a: AgentProfile, url: string, context: AgentContext): WithContext<Person> {
   return {
     '@context': 'https://schema.org',
-    '@type': 'RealEstateAgent',
+    '@type': 'Person',
     name: a.name,
     url,
-    ...(a.photo ? { image: a.photo } : {}),
-    ...(a.email ? { email: a.email } : {}),
-    ...(a.phone ? { telephone: a.phone } : {}),
-    ...(a.about ? { description: a.about } : {}),
-    ...(a.location ? { address: { '@type': 'PostalAddress', addressLocality: a.location, addressCountry: 'EC' } } : {}),
-    ...(a.locationsServed.length ? { areaServed: a.locationsServed.map((name) => ({ '@type': 'Place', name })) } : {}),
-    ...(a.languages.length ? { knowsLanguage: a.languages } : {}),
-    ...(a.links.length ? { sameAs: a.links.map((l) => l.url) } : {}),
-    worksFor: { '@type': 'RealEstateAgent', name: 'eXp Realty Ecuador' },
-  };
+    jobTitle: context.jobTitle,
+    worksFor: { '@type': 'RealEstateAgent', name: context.brokerage.name, url: context.brokerage.url },
+    image: a.photo || undefined,
+    email: a.email || undefined,
+    telephone: a.phone || undefined,
+    description: a.about || undefined,
+    address: a.location ? { '@type': 'PostalAddress', addressLocality: a.location, addressCountry: 'EC' } : undefined,
+    knowsLanguage: a.languages.length ? a.languages : undefined,
+    sameAs: a.links.length ? a.links.map((l) => l.url) : undefined,
+    makesOffer: a.locationsServed.length
+      ? { '@type': 'Offer', itemOffered: { '@type': 'Service', serviceType: context.jobTitle, provider: { '@type': 'Person', name: a.name } }, areaServed: a.locationsServed.map((name) => ({ '@type': 'Place', name }) satisfies Place) }
+      : undefined,
+  } satisfies WithContext<Person>;
 }

@@ -17,7 +17,18 @@ export function lookup(dict: Dict, key: string): string | undefined {
 
 const plurals = new Map<string, Intl.PluralRules>();
 
-/** The text of `key` (its plural form for a numeric `count`), placeholders filled; a missing key shows the key. */
+/** A placeholder's value that is itself a text of the locale files: `{ $t: 'site.locations.quito.name' }`. */
+export interface TextRef {
+  $t: string;
+}
+
+const isTextRef = (value: unknown): value is TextRef => typeof value === 'object' && value !== null && typeof (value as TextRef).$t === 'string';
+
+/**
+ * The text of `key` (its plural form for a numeric `count`), placeholders filled; a missing key
+ * shows the key. A value is written as it is (a city a visitor typed, '@x' included); only a
+ * `{ $t: key }` value is looked up.
+ */
 export function translate(dict: Dict, key: string, params: Record<string, unknown> = {}, lang = 'en'): string {
   let text: string | undefined;
   if (typeof params.count === 'number') {
@@ -28,7 +39,7 @@ export function translate(dict: Dict, key: string, params: Record<string, unknow
   text ??= lookup(dict, key) ?? key;
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
     if (!(name in params)) return whole;
-    const value = String(params[name]);
-    return value.startsWith('@') ? translate(dict, value.slice(1), {}, lang) : value;
+    const value = params[name];
+    return isTextRef(value) ? translate(dict, value.$t, {}, lang) : String(value);
   });
 }

@@ -1,0 +1,72 @@
+/**
+ * The places a place page (/search-properties/{place}) exists for (docs/decisions.md #4, #24): the
+ * search hero's known locations, and every city with active listings. Anything else is a 404, so
+ * a made-up address is never a page a crawler indexes or a server remembers. A known place under
+ * another spelling ('Cumbay%C3%A1', 'QUITO', 'bahia_de_caraquez') answers 301 to its one slug.
+ */
+import { slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { findLocation, type KnownLocation } from '../../site/lib/locations.ts';
+import type { SiteData } from './site-data.ts';
+
+export interface Place {
+  slug: string;
+  /** a known location of the hero (its own texts: site.locations.{slug}.*) */
+  known?: KnownLocation;
+  /** the city the place's search filters by (none for the spec's sample neighbourhoods) */
+  city?: string;
+  /** active listings there, when the data says */
+  listings?: number;
+}
+
+export type PlaceLookup = { place: Place; canonical: boolean } | undefined;
+
+export interface Places {
+  /** the place a path segment names, and whether the segment is its canonical slug */
+  find(segment: string): Promise<PlaceLookup>;
+  /** every city with active listings, by slug (for the sitemap) */
+  cities(): Promise<Map<string, Place>>;
+}
+
+export function createPlaces(data: () => SiteData, ttlMs = 5 * 60_000): Places {
+  let cached: { at: number; value: Promise<Map<string, Place>> } | undefined;
+  const cities = (): Promise<Map<string, Place>> => {
+    if (!cached || Date.now() - cached.at > ttlMs) {
+      const value = data()
+        .cities()
+        .then((rows) => {
+          const bySlug = new Map<string, Place>();
+          for (const row of rows) {
+            const slug = slugify(row.city);
+            const seen = bySlug.get(slug);
+            // two spellings of one city ('Cumbayá', 'Cumbaya'): the one with more listings names it
+            if (slug && (!seen || (seen.listings ?? 0) < row.listings)) bySlug.set(slug, { slug, city: row.city, listings: row.listings });
+          }
+          return bySlug;
+        });
+      cached = { at: Date.now(), value };
+      value.catch(() => {
+        if (cached?.value === value) cached = undefined;
+      });
+    }
+    return cached.value;
+  };
+  return {
+    cities,
+    async find(segment) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        return undefined;
+      }
+      if (decoded.length > 120) return undefined;
+      const slug = slugify(decoded);
+      if (!slug) return undefined;
+      // the hero's own places need no lookup (their page stands while the database is away)
+      const known = findLocation(slug);
+      if (known) return { place: { slug, known, ...(known.city ? { city: known.city } : {}) }, canonical: segment === slug };
+      const fromData = (await cities()).get(slug);
+      return fromData ? { place: fromData, canonical: segment === slug } : undefined;
+    },
+  };
+}

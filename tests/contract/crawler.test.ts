@@ -1,0 +1,148 @@
+/**
+ * Every page as a crawler and a link preview read it (docs/decisions.md #24), no JavaScript run:
+ *  - every indexable page, in English and in Spanish, has Open Graph (title, description, locale,
+ *    an image that is a 1200x630 JPEG under 250 KB and answers 200) and a Twitter card;
+ *  - every JSON-LD block the site writes (the listing and agent pages, the search's list) is what
+ *    schema.org allows, as the TypeScript compiler checks it against schema-dts;
+ *  - every kind of page the server renders conforms to HTML (html-validate, recommended rules).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Window } from 'happy-dom';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mapListing, ENGLISH_DEFAULTS } from '../../supabase/functions/_shared/protocol/listing.ts';
+import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { listingsJsonLd } from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import { htmlProblems } from '../support/html-validate.ts';
+import { jsonLdTypeErrors } from '../support/json-ld-types.ts';
+import { startTestServer, type TestServer } from '../support/servers.ts';
+
+interface Crawled {
+  status: number;
+  html: string;
+  doc: Document;
+}
+
+async function crawl(url: string): Promise<Crawled> {
+  const res = await fetch(url, { headers: { 'User-Agent': 'WhatsApp/2.23.20.0 A', Accept: 'text/html' }, redirect: 'manual' });
+  const html = await res.text();
+  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true } });
+  return { status: res.status, html, doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document };
+}
+
+const meta = (doc: Document, key: string) => doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
+const jsonLd = (doc: Document) => [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
+
+describe('the site as crawlers and link previews read it', () => {
+  let server: TestServer;
+  let cacheDir: string;
+  let listing: string;
+  let gone: string;
+  let agent: string;
+
+  beforeAll(async () => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'exp-crawler-'));
+    server = await startTestServer('pglite', { site: { imageCacheDir: cacheDir } });
+    const [row] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and title is not null and agent_id is not null order by id limit 1");
+    const [old] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
+    const [person] = await server.sql<{ id: string }>("select id::text as id from public.agents where country_code = 'EC' and about is not null and locations_served is not null order by id limit 1");
+    listing = listingPath(String(row?.id), row?.title);
+    gone = listingPath(String(old?.id), old?.title);
+    agent = `/findanagent/${person?.id}`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  const indexable = () => ['/', '/search-properties', '/search-properties/cumbaya', '/search-properties/guayaquil', '/findanagent', '/join', '/about', listing, agent];
+  const inBoth = (paths: string[]) => paths.flatMap((p) => [p, p === '/' ? '/es' : `/es${p}`]);
+
+  it('every indexable page, en and es, has og:title, og:description, og:locale, og:image (a 1200x630 JPEG under 250 KB) and a Twitter card', async () => {
+    const images = new Map<string, string>();
+    for (const path of inBoth(indexable())) {
+      const page = await crawl(`${server.url}${path}`);
+      expect(page.status, path).toBe(200);
+      const lang = path.startsWith('/es') ? 'es' : 'en';
+      expect(meta(page.doc, 'og:title'), path).toBeTruthy();
+      expect(meta(page.doc, 'og:description')?.length, path).toBeGreaterThan(30);
+      expect(meta(page.doc, 'og:locale'), path).toBe(lang === 'es' ? 'es_EC' : 'en_US');
+      expect(meta(page.doc, 'og:url'), path).toBe(`${server.url}${path}`);
+      expect(meta(page.doc, 'twitter:card'), path).toBe('summary_large_image');
+      expect([meta(page.doc, 'og:image:width'), meta(page.doc, 'og:image:height'), meta(page.doc, 'og:image:type')], path).toEqual(['1200', '630', 'image/jpeg']);
+      expect(meta(page.doc, 'og:image:alt')?.length, path).toBeGreaterThan(3);
+      const image = meta(page.doc, 'og:image') as string;
+      expect(image, path).toMatch(new RegExp(`^${server.url}/og/`));
+      expect(meta(page.doc, 'twitter:image'), path).toBe(image);
+      images.set(path, image);
+      const res = await fetch(image, { headers: { 'User-Agent': 'facebookexternalhit/1.1' } });
+      expect(res.status, image).toBe(200);
+      expect(res.headers.get('content-type'), image).toBe('image/jpeg');
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(body.length, image).toBeLessThan(250 * 1024);
+      const info = await sharp(body).metadata();
+      expect([info.format, info.width, info.height], image).toEqual(['jpeg', 1200, 630]);
+    }
+    // a page's preview is in its own language: the site's pages' images differ between en and es
+    for (const path of ['/', '/about', '/search-properties/cumbaya']) expect(images.get(path), path).not.toBe(images.get(path === '/' ? '/es' : `/es${path}`));
+    // and a place shows its own picture: the coast, not the capital
+    const coast = await sharp(Buffer.from(await (await fetch(images.get('/search-properties/guayaquil') as string)).arrayBuffer())).stats();
+    const capital = await sharp(Buffer.from(await (await fetch(images.get('/search-properties/cumbaya') as string)).arrayBuffer())).stats();
+    expect(Math.abs((coast.channels[0]?.mean ?? 0) - (capital.channels[0]?.mean ?? 0))).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('every JSON-LD block the site writes is what schema.org allows (schema-dts, checked by the TypeScript compiler)', async () => {
+    const blocks: Array<Record<string, unknown>> = [];
+    for (const path of inBoth([listing, agent])) blocks.push(...jsonLd((await crawl(`${server.url}${path}`)).doc));
+    // the search's list, which the element writes with the same builders
+    const rows = await server.sql<Record<string, unknown>>("select * from public.listings where country_code = 'EC' order by id limit 3");
+    blocks.push(listingsJsonLd(rows.map((r) => mapListing(r, server.url, ENGLISH_DEFAULTS)), (p) => `${server.url}${listingPath(p.id, p.title)}`) as unknown as Record<string, unknown>);
+    expect(blocks.map((b) => b['@type']).sort()).toEqual(['BreadcrumbList', 'BreadcrumbList', 'ItemList', 'Person', 'Person', 'RealEstateListing', 'RealEstateListing']);
+    const person = blocks.find((b) => b['@type'] === 'Person') as Record<string, unknown>;
+    expect(person).toMatchObject({ jobTitle: 'Real estate agent', worksFor: { '@type': 'RealEstateAgent', name: 'eXp Realty Ecuador' } });
+    expect((person.makesOffer as { areaServed: unknown[] }).areaServed.length).toBeGreaterThan(0);
+    expect(jsonLdTypeErrors(blocks)).toEqual([]);
+    // the check can fail: what the agent page wrote before (worksFor on a RealEstateAgent) is refused
+    expect(jsonLdTypeErrors([{ '@context': 'https://schema.org', '@type': 'RealEstateAgent', name: 'Ana', worksFor: { '@type': 'RealEstateAgent', name: 'eXp' } }]).join('\n')).toMatch(/worksFor/);
+    expect(jsonLdTypeErrors([{ '@context': 'https://schema.org', '@type': 'Person', name: 'Ana', areaServed: 'Quito' }]).join('\n')).toMatch(/areaServed/);
+  }, 120_000);
+
+  it('every kind of page the server renders conforms to HTML (html-validate, recommended rules), in both languages', async () => {
+    const paths = inBoth([...indexable(), '/saved', '/buy', '/no/such/page', '/search-properties/atlantis', gone, '/properties/99999999-x', '/findanagent/99999', '/alerts/confirm?token=not-a-token', '/alerts/unsubscribe?token=x', '/alerts/manage?token=x']);
+    const problems: string[] = [];
+    for (const path of paths) {
+      const page = await crawl(`${server.url}${path}`);
+      expect(page.status, path).toBeLessThan(500);
+      problems.push(...(await htmlProblems(page.html, path)));
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('a listing whose every text carries replacement patterns and markup is written as it is, and stays valid HTML', async () => {
+    const nasty = "US$$ 100 $& $` $' $$ $1 $<name> </script><!-- <b>";
+    const [row] = await server.sql<{ id: string }>(
+      `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, agent_first_name, agent_last_name, agent_email, agent_phone)
+       values ($1, $1, 100000, 2, 1, 80, $1, 'Quito', $1, '["/media/listings/house-1.svg"]', '-0.18', '-78.48', $1, $1, $1, 'ana@example.org', '099 123 4567') returning id::text as id`,
+      [nasty],
+    );
+    for (const lang of ['en', 'es'] as const) {
+      const page = await crawl(`${server.url}${listingPath(String(row?.id), nasty, lang)}`);
+      expect(page.status).toBe(200);
+      expect(page.doc.querySelector('h1')?.textContent).toBe(nasty);
+      expect(page.doc.querySelector('.listing__description')?.textContent).toBe(nasty);
+      expect(page.doc.querySelector('.listing__address')?.textContent).toContain(nasty);
+      expect(page.doc.title).toContain(nasty.slice(0, 20));
+      expect(meta(page.doc, 'og:title')).toContain(nasty);
+      expect(meta(page.doc, 'description')).toContain(nasty.slice(0, 20));
+      expect(jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing')).toMatchObject({ name: nasty, description: nasty });
+      // the page around the data is whole: its head, its scripts and its footer
+      expect(page.doc.querySelectorAll('script[type="application/ld+json"]').length).toBe(2);
+      expect(page.doc.querySelector('exp-site-footer')).toBeTruthy();
+      expect(page.html.match(/<\/html>/g)?.length).toBe(1);
+      expect(await htmlProblems(page.html, `nasty listing (${lang})`)).toEqual([]);
+    }
+    await server.sql('delete from internal.listings where id = $1', [row?.id]);
+  });
+});

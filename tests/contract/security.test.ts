@@ -1,0 +1,356 @@
+/**
+ * The server tried as an attacker would (docs/decisions.md #24), over real HTTP:
+ *  - hostile paths: no answer sends a visitor off the origin (a Location, a twin, a canonical);
+ *  - made-up place pages: 10,000 of them are 10,000 404s, and the server remembers none of them;
+ *  - a forged X-Forwarded-For behind a real proxy (TRUST_PROXY=1) does not escape the rate limits;
+ *  - the image fetcher against a hostile image host: redirects into the host's network, 50 MB
+ *    without a length, a host that never answers, HTML sent as image/jpeg; a name that resolves
+ *    to 127.0.0.1. No request reaches a refused address, and the default picture is served.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressAllowed, FetchRefused, parseHostRule, safeFetch, type HostRule } from '../../server/http/safe-fetch.ts';
+import { HOSTILE_PATHS } from '../support/hostile-paths.ts';
+import { startTestServer, type TestServer } from '../support/servers.ts';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** A raw GET: the path exactly as written (fetch() would normalise it first). */
+function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname === 'localhost' ? '127.0.0.1' : hostname, port, path, method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as AddressInfo).port;
+}
+
+const close = (server: Server | undefined) => new Promise<void>((r) => (server ? (server.closeAllConnections(), server.close(() => r())) : r()));
+
+/** The host a forged request hopes to reach (a service on the machine's loopback): counts every request. */
+function secretService() {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end('secret');
+  });
+  return { server, hits };
+}
+
+/** An image host on the allow-list that misbehaves in every way it can. */
+function hostileImageHost(secretPort: () => number, goodJpeg: Buffer) {
+  const hits: string[] = [];
+  let streamed = 0;
+  const server = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    switch (req.url) {
+      case '/good.jpg':
+        res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': goodJpeg.length }).end(goodJpeg);
+        return;
+      case '/redirect-good.jpg':
+        res.writeHead(302, { Location: '/good.jpg' }).end();
+        return;
+      case '/redirect-loopback.jpg':
+        res.writeHead(302, { Location: `http://127.0.0.1:${secretPort()}/secret.jpg` }).end();
+        return;
+      case '/redirect-localhost.jpg':
+        res.writeHead(302, { Location: `http://localhost:${secretPort()}/secret.jpg` }).end();
+        return;
+      case '/redirect-metadata.jpg':
+        res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' }).end();
+        return;
+      case '/redirect-file.jpg':
+        res.writeHead(302, { Location: 'file:///etc/passwd' }).end();
+        return;
+      case '/html.jpg':
+        res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end('<!doctype html><html><body><h1>Not a photo</h1></body></html>');
+        return;
+      case '/huge.jpg': {
+        // 50 MB, no Content-Length: the limit must hold while the body streams in
+        res.writeHead(200, { 'Content-Type': 'image/jpeg' });
+        const chunk = Buffer.alloc(64 * 1024, 0xff);
+        const push = () => {
+          while (streamed < 50 * 1024 * 1024) {
+            streamed += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', push);
+          }
+          res.end();
+        };
+        res.on('close', () => undefined);
+        push();
+        return;
+      }
+      case '/hang.jpg':
+        // never answers: the fetcher's total timeout ends it
+        return;
+      default:
+        res.writeHead(404).end();
+    }
+  });
+  return { server, hits, streamed: () => streamed };
+}
+
+describe('closed to abuse: the real server, as an attacker tries it', () => {
+  let server: TestServer;
+  let cacheDir: string;
+  const secret = secretService();
+  let secretPort = 0;
+  let goodJpeg: Buffer;
+  let host: ReturnType<typeof hostileImageHost>;
+  let hostPort = 0;
+  let proxy: Server | undefined;
+
+  beforeAll(async () => {
+    goodJpeg = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#3a7d44' } }).jpeg().toBuffer();
+    secretPort = await listen(secret.server);
+    host = hostileImageHost(() => secretPort, goodJpeg);
+    hostPort = await listen(host.server);
+    cacheDir = mkdtempSync(join(tmpdir(), 'exp-security-'));
+    server = await startTestServer('pglite', {
+      trustProxy: { hops: 1 },
+      site: { imageCacheDir: cacheDir, imageHosts: [`http://127.0.0.1:${hostPort}`], imageTimeouts: { connectMs: 1000, totalMs: 2500 } },
+    });
+  });
+  afterAll(async () => {
+    await close(proxy);
+    await server?.close();
+    await close(host?.server);
+    await close(secret.server);
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  // first: the server reads the cities with listings once (kept 5 minutes), after this test changed one
+  it('a place page exists for a known place only; another spelling answers 301 to its one slug', async () => {
+    // a city of the data that is not one of the hero's places is a page too, with its search set to it
+    await server.sql("update internal.listings set city = 'Puerto López' where id = (select min(id) from internal.listings where status = '1' and country_code = 'EC' and city = 'Manta')");
+    const puerto = await rawGet(server.url, '/es/search-properties/puerto-lopez');
+    expect(puerto.status).toBe(200);
+    expect(puerto.body).toContain('<exp-property-search city="Puerto López"');
+    expect(puerto.body).toMatch(/<h1[^>]*>Propiedades en venta en Puerto López<\/h1>/);
+    const [city] = await server.sql<{ city: string }>("select city from internal.listings where status = '1' and country_code = 'EC' and city = 'Cumbayá' limit 1");
+    expect(city?.city).toBe('Cumbayá');
+    expect((await rawGet(server.url, '/search-properties/cumbaya')).status).toBe(200);
+    for (const [spelling, canonical] of <Array<[string, string]>>[
+      ['/search-properties/Cumbay%C3%A1', '/search-properties/cumbaya'],
+      ['/search-properties/CUMBAYA?beds=2', '/search-properties/cumbaya?beds=2'],
+      ['/es/search-properties/bahia_de_caraquez', '/es/search-properties/bahia-de-caraquez'],
+    ]) {
+      const res = await rawGet(server.url, spelling);
+      expect(res.status, spelling).toBe(301);
+      expect(res.headers.location, spelling).toBe(canonical);
+    }
+    for (const made of ['/search-properties/zzzz-made-up-place-123', '/es/search-properties/atlantis', '/search-properties/%E0%A4%A', '/search-properties/---']) {
+      const res = await rawGet(server.url, made);
+      expect(res.status, made).toBe(404);
+      expect(res.body, made).toContain('<meta name="robots" content="noindex"');
+      expect(res.body, made).not.toContain('rel="canonical"');
+    }
+  });
+
+  it(`${HOSTILE_PATHS.length} hostile paths: every redirect, twin and canonical stays on the origin`, async () => {
+    expect(HOSTILE_PATHS.length).toBeGreaterThanOrEqual(30);
+    const origin = new URL(server.url).origin;
+    const offOrigin: string[] = [];
+    for (const start of HOSTILE_PATHS) {
+      let path = start;
+      for (let hop = 0; hop < 6; hop++) {
+        const res = await rawGet(server.url, path);
+        expect(res.status, path).not.toBe(500);
+        const twin = /<html[^>]*\sdata-exp-twin="([^"]*)"/.exec(res.body)?.[1];
+        for (const [what, target] of [
+          ['Location', res.headers.location],
+          ['twin', twin],
+        ] as const) {
+          if (target === undefined) continue;
+          // a path of ours: one slash, then not a slash or a backslash; nothing a browser strips
+          if (!/^\/(?![/\\])[^\s\u0000-\u001f\u007f]*$/.test(target) || new URL(target, origin).origin !== origin) offOrigin.push(`${start}: ${what} ${JSON.stringify(target)}`);
+        }
+        const canonical = /<link rel="canonical" href="([^"]*)"/.exec(res.body)?.[1];
+        if (canonical && new URL(canonical).origin !== origin) offOrigin.push(`${start}: canonical ${canonical}`);
+        if (res.status < 300 || res.status >= 400 || !res.headers.location) break;
+        path = res.headers.location;
+      }
+    }
+    expect(offOrigin).toEqual([]);
+  });
+
+  it('10,000 made-up place pages: every one a 404, and the server remembers none of them (its heap grows < 20 MB)', async () => {
+    // warm: the cities, the 404 page in both languages
+    for (let i = 0; i < 200; i++) await rawGet(server.url, `/${i % 2 ? 'es/' : ''}search-properties/warm-${i}`);
+    gc();
+    const before = process.memoryUsage();
+    let next = 0;
+    const statuses = new Map<number, number>();
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < 10_000; i = next++) {
+          const res = await rawGet(server.url, `/${i % 2 ? 'es/' : ''}search-properties/zzzz-made-up-place-${i}-${'x'.repeat(i % 60)}`);
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }
+      }),
+    );
+    gc();
+    const after = process.memoryUsage();
+    expect(Object.fromEntries(statuses)).toEqual({ 404: 10_000 });
+    const grown = after.heapUsed + after.external - (before.heapUsed + before.external);
+    expect(grown / 1024 / 1024).toBeLessThan(20);
+  }, 180_000);
+
+  it('a forged X-Forwarded-For behind a real proxy (TRUST_PROXY=1) is still one client: 429 after the limit', async () => {
+    // a proxy of ours, as nginx's $proxy_add_x_forwarded_for does it: what came, plus the peer it saw
+    const target = new URL(server.url);
+    proxy = createServer((req, res) => {
+      const seen = req.socket.remoteAddress ?? '';
+      const forwarded = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${seen}` : seen;
+      const upstream = request({ host: '127.0.0.1', port: target.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-forwarded-for': forwarded } }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    const proxyPort = await listen(proxy);
+    const [listing] = await server.sql<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1");
+    const post = async (fn: string, body: Record<string, unknown>, forged: string) => {
+      const res = await fetch(`http://127.0.0.1:${proxyPort}/functions/v1/${fn}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forged, Origin: 'https://partner.example' }, body: JSON.stringify(body) });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const inquiries: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      inquiries.push(await post('send-property-inquiry', { name: `Visitor ${i}`, email: `visitor${i}@example.org`, message: `Question ${i}`, listingId: listing?.id, idempotencyKey: `forged-${Date.now()}-${i}` }, `198.51.100.${i + 1}, 203.0.113.${i + 1}`));
+    }
+    expect(inquiries).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    const alerts: number[] = [];
+    for (let i = 0; i < 8; i++) alerts.push(await post('saved-searches', { action: 'subscribe', email: `alerts${i}@example.org`, filters: { city: `Quito ${i}` }, frequency: 'daily', lang: 'en' }, `198.51.100.${i + 50}`));
+    expect(alerts).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+  });
+
+  describe('the image fetcher, against a hostile image host on the allow-list', () => {
+    const listingWith = async (image: string) => {
+      const [row] = await server.sql<{ id: string }>(
+        `insert into internal.listings (title, price, city, images, geo_lat, geo_lon) values ('Casa de prueba', 100000, 'Quito', $1, '-0.18', '-78.48') returning id::text as id`,
+        [JSON.stringify([image])],
+      );
+      return row?.id as string;
+    };
+    const preview = async (id: string) => {
+      const started = Date.now();
+      const res = await fetch(`${server.url}/og/listings/${id}.jpg`);
+      const body = Buffer.from(await res.arrayBuffer());
+      return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), body, ms: Date.now() - started };
+    };
+
+    it('fetches a good photo (and a redirect within the host), so the refusals below are refusals', async () => {
+      for (const path of ['/good.jpg', '/redirect-good.jpg']) {
+        const shot = await preview(await listingWith(`http://127.0.0.1:${hostPort}${path}`));
+        expect(shot.status).toBe(200);
+        const stats = await sharp(shot.body).stats();
+        // the green of the photo, not the default picture
+        expect(Math.round(stats.channels[1]?.mean ?? 0)).toBeGreaterThan(Math.round(stats.channels[0]?.mean ?? 0) + 40);
+      }
+    });
+
+    it('redirects into the host network, 50 MB without a length, a host that hangs, HTML as image/jpeg: the default picture, and no request reaches a refused address', async () => {
+      const fallback = await preview(await listingWith('http://127.0.0.1:1/nothing-listens-here.jpg'));
+      expect(fallback.status).toBe(200);
+      const cases = ['/redirect-loopback.jpg', '/redirect-localhost.jpg', '/redirect-metadata.jpg', '/redirect-file.jpg', '/huge.jpg', '/hang.jpg', '/html.jpg'];
+      for (const path of cases) {
+        const shot = await preview(await listingWith(`http://127.0.0.1:${hostPort}${path}`));
+        expect(shot.status, path).toBe(200);
+        expect(shot.type, path).toBe('image/jpeg');
+        const info = await sharp(shot.body).metadata();
+        expect([info.width, info.height], path).toEqual([1200, 630]);
+        // the default picture, kept only briefly (the photo may come back)
+        expect(shot.body.equals(fallback.body), path).toBe(true);
+        expect(shot.cache, path).toBe('public, max-age=600, s-maxage=600');
+        expect(shot.ms, path).toBeLessThan(6000);
+      }
+      // also sources that were never on the list
+      for (const source of ['http://169.254.169.254/latest/meta-data/', `http://localhost:${secretPort}/secret.jpg`, 'file:///etc/passwd', `http://[::1]:${secretPort}/x.jpg`, `http://user:pass@127.0.0.1:${hostPort}/good.jpg`]) {
+        const shot = await preview(await listingWith(source));
+        expect(shot.body.equals(fallback.body), source).toBe(true);
+      }
+      expect(secret.hits).toEqual([]);
+      // the 50 MB body was cut off at the limit (15 MB), not read whole
+      expect(host.streamed()).toBeLessThan(24 * 1024 * 1024);
+    }, 60_000);
+
+    it('remembers a failure: a broken photo is fetched once, not on every request', async () => {
+      const id = await listingWith(`http://127.0.0.1:${hostPort}/html.jpg?listing=remembered`);
+      const before = host.hits.filter((h) => h.includes('remembered')).length;
+      for (let i = 0; i < 5; i++) expect((await preview(id)).status).toBe(200);
+      expect(host.hits.filter((h) => h.includes('remembered')).length - before).toBe(1);
+    });
+
+    it('a name on the list that resolves to a private address is refused before any connection', async () => {
+      const rules = [parseHostRule('photos.example.test')].filter((r): r is HostRule => !!r);
+      for (const address of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '::1', '::ffff:127.0.0.1', 'fd00:ec2::254', '100.100.100.200']) {
+        const family = address.includes(':') ? 6 : 4;
+        const attempt = safeFetch(`http://photos.example.test:${secretPort}/secret.jpg`, { allow: rules, maxBytes: 1024, resolve: async () => [{ address, family }] });
+        await expect(attempt, address).rejects.toBeInstanceOf(FetchRefused);
+        await expect(attempt, address).rejects.toMatchObject({ kind: 'refused' });
+      }
+      expect(secret.hits).toEqual([]);
+    });
+  });
+});
+
+describe('which addresses the server may fetch', () => {
+  it.each([
+    ['93.184.216.34', true],
+    ['2606:2800:220:1:248:1893:25c8:1946', true],
+    ['127.0.0.1', false],
+    ['127.1.2.3', false],
+    ['10.0.0.1', false],
+    ['172.16.5.4', false],
+    ['172.32.0.1', true],
+    ['192.168.1.1', false],
+    ['100.64.0.1', false],
+    ['169.254.169.254', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['255.255.255.255', false],
+    ['::', false],
+    ['::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:10.0.0.1', false],
+    ['64:ff9b::7f00:1', false],
+    ['fc00::1', false],
+    ['fd00:ec2::254', false],
+    ['fe80::1', false],
+    ['ff02::1', false],
+  ] as const)('%s: %s', (address, allowed) => {
+    expect(addressAllowed(address)).toBe(allowed);
+  });
+
+  it('an address of a private network the operator named is allowed; link-local (metadata) never', () => {
+    expect(addressAllowed('127.0.0.1', true)).toBe(true);
+    expect(addressAllowed('169.254.169.254', true)).toBe(false);
+    expect(addressAllowed('fd00:ec2::254', true)).toBe(false);
+  });
+
+  it('reads IMAGE_HOSTS entries: names, subdomain wildcards, origins; nothing else', () => {
+    expect(parseHostRule('photos.example.com')).toMatchObject({ host: 'photos.example.com', wildcard: false, privateNamed: false });
+    expect(parseHostRule('*.cloudfront.net')).toMatchObject({ host: 'cloudfront.net', wildcard: true });
+    expect(parseHostRule('https://cdn.example.com')).toMatchObject({ host: 'cdn.example.com', protocols: ['https:'], port: '443' });
+    expect(parseHostRule('http://127.0.0.1:9000')).toMatchObject({ host: '127.0.0.1', port: '9000', privateNamed: true });
+    for (const bad of ['https://cdn.example.com/photos', 'ftp://x.example', 'https://u:p@x.example', 'not a host', '*.', '']) expect(parseHostRule(bad), bad).toBeUndefined();
+  });
+});
