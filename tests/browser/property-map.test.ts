@@ -129,6 +129,46 @@ describe('the map', () => {
       expect(points.length).to.equal(0);
     });
 
+    it("keeps the fit when the view moves while the whole world's call is on its way (a first render, a resize)", async () => {
+      const el = await mount(`<exp-property-map api-url="${API_URL}"></exp-property-map>`, 'exp-property-map');
+      const target = await cellsDrawn(el);
+      type View = { bbox: number[]; zoom: number };
+      type Cell = { count: number; lat: number; lng: number; bounds: number[]; priceFrom: number; priceTo: number; id: null; approximate: boolean };
+      const handle = target.expMap as unknown as {
+        setCells(loader: (v: View, signal: AbortSignal) => Promise<Cell[]>, fit: boolean, events: { onDrawn(n: number): void; onError(e: unknown): void }): void;
+        map: { dispatchEvent(type: string): void; getView(): { calculateExtent(): number[] } };
+      };
+      // the world's answer waits until the test lets it go: cells around Guayaquil only
+      const calls: Array<{ view: View; signal: AbortSignal }> = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const guayaquil: Cell = { count: 40, lat: -2.17, lng: -79.9, bounds: [-79.95, -2.2, -79.85, -2.1], priceFrom: 90000, priceTo: 300000, id: null, approximate: false };
+      let drawn = -1;
+      handle.setCells(
+        async (view, signal) => {
+          calls.push({ view, signal });
+          if (calls.length === 1) await held;
+          return [guayaquil];
+        },
+        true,
+        { onDrawn: (n) => (drawn = n), onError: (e) => { throw e; } },
+      );
+      // moves end while the world is still asked for
+      handle.map.dispatchEvent('moveend');
+      await new Promise((r) => setTimeout(r, 150));
+      handle.map.dispatchEvent('moveend');
+      await new Promise((r) => setTimeout(r, 150));
+      expect(calls.length).to.equal(1);
+      expect(calls[0]!.signal.aborted).to.equal(false);
+      release();
+      await waitFor(() => drawn === 40, 5000, 'the fitted view drawn');
+      // the fitted view's call covers Guayaquil, not the view before the fit
+      expect(calls.length).to.equal(2);
+      const [w, s, e, n] = calls[1]!.view.bbox as [number, number, number, number];
+      expect(w <= -79.95 && s <= -2.2 && e >= -79.85 && n >= -2.1, `fitted bbox ${calls[1]!.view.bbox.join(',')}`).to.equal(true);
+      expect(e - w).to.be.below(5);
+    });
+
     it('follows the filters, zooms into a cluster on click, and asks again for the new view (debounced, cached)', async () => {
       const el = await mount(`<exp-property-map api-url="${API_URL}" city="quito"></exp-property-map>`, 'exp-property-map');
       const total = await apiCount('city_search=like.*quito*');

@@ -489,6 +489,9 @@ export function createMap(options: MapOptions): MapController {
       let pendingKey = '';
       let latest = 0;
       let stopped = false;
+      // the whole world's call of a fit is on its way: the view it will fit to loads after it, and
+      // a move before (the map's first render, a resize) neither loads nor cancels it
+      let fitting = false;
       const show = (list: MapCell[]) => {
         drawCells(list);
         events.onDrawn?.(list.reduce((n, c) => n + c.count, 0));
@@ -528,7 +531,7 @@ export function createMap(options: MapOptions): MapController {
       const state = {
         schedule() {
           clearTimeout(timer);
-          timer = setTimeout(load, CELLS_DEBOUNCE);
+          if (!fitting) timer = setTimeout(load, CELLS_DEBOUNCE);
         },
         stop() {
           stopped = true;
@@ -542,10 +545,12 @@ export function createMap(options: MapOptions): MapController {
       // every match: the whole world at a low zoom, then the view fitted to the matches' bounds
       const abort = new AbortController();
       pending = abort;
+      fitting = true;
       loader({ zoom: 2, bbox: [-180, -85.0511, 180, 85.0511] }, abort.signal)
         .then((list) => {
           if (stopped || cells !== state) return;
           pending = undefined;
+          fitting = false;
           if (!list.length) {
             asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
             show([]);
@@ -558,6 +563,7 @@ export function createMap(options: MapOptions): MapController {
           load();
         })
         .catch((error: unknown) => {
+          fitting = false;
           if (!abort.signal.aborted && !stopped) events.onError(error);
         });
     },
