@@ -14,7 +14,7 @@ const here = import.meta.dirname;
  * element infrastructure. Everything else (each element's utilities and texts, listing UI, the map, ...) is split by use.
  */
 const RUNTIME =
-  /node_modules[\\/](react|react-dom|scheduler|@r2wc|i18next|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|supabase[\\/]functions[\\/]_shared[\\/]protocol[\\/](format|text|safe-urls)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
+  /node_modules[\\/](react|react-dom|scheduler|@r2wc|i18next|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast)\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|core[\\/]protocol[\\/](format|text|safe-urls)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
 
 /**
  * @preact/signals-react reaches React's useSyncExternalStore through the `use-sync-external-store`

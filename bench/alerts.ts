@@ -9,11 +9,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { alertComposer } from '../supabase/functions/_shared/alerts/mail.ts';
-import { runAlerts } from '../supabase/functions/_shared/alerts/run.ts';
-import type { OutboxMail } from '../supabase/functions/_shared/outbox/store.ts';
-import type { Dict } from '../supabase/functions/_shared/protocol/translate.ts';
-import type { TransactionalSql } from '../supabase/functions/_shared/sql.ts';
+import { alertComposer } from '../core/functions/alerts/mail.ts';
+import { runAlerts } from '../core/functions/alerts/run.ts';
+import type { OutboxMail } from '../core/functions/outbox/store.ts';
+import type { Dict } from '../core/translate.ts';
+import type { TransactionalSql } from '../core/functions/sql.ts';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
@@ -73,7 +73,7 @@ export async function benchAlerts(): Promise<Record<string, unknown>> {
       console.log(`[bench:alerts] run with changes: ${busy.searches} searches, ${busy.alerts} alerts in ${busy.ms} ms; run with nothing new: ${quiet.ms} ms`);
 
       // composing: what each alert mail costs when the outbox sends it
-      const texts = (lang: 'en' | 'es') => JSON.parse(readFileSync(join(root, 'widgets/locales', `${lang}.json`), 'utf8')) as Dict;
+      const texts = (lang: 'en' | 'es') => JSON.parse(readFileSync(join(root, 'core/locales', `${lang}.json`), 'utf8')) as Dict;
       const compose = alertComposer({ from: 'bench@example.org', siteUrl: 'https://expecuador.example', texts });
       const alerts = await db.admin.query<{ id: string; email: string }>('select a.id::text as id, s.email from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id order by a.id limit $1', [COMPOSED]);
       const times: number[] = [];

@@ -21,7 +21,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { openPglite } from '../server/db/pglite.ts';
 import { startServer } from '../server/server.ts';
-import { listingPath } from '../supabase/functions/_shared/protocol/site-urls.ts';
+import { listingPath } from '../core/routes.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium.ts';
 
 const STATIC_PAGES = ['/', '/search-properties', '/findanagent', '/about'];

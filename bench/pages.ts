@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
-import { listingPath } from '../supabase/functions/_shared/protocol/site-urls.ts';
+import { listingPath } from '../core/routes.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { summarise, time, type Summary } from './stats.ts';

@@ -2,13 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SITE } from '../widgets/lib/site-config.ts';
-import { fillTexts } from '../site/lib/fill.ts';
+import { SITE } from '../core/site.ts';
+import { fillTexts } from '../core/fill.ts';
 import { alternateLinks, bootScript, fillLinks, widgetPreloads, widgetLocales } from './site-html.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const en = JSON.parse(readFileSync(join(root, 'widgets/locales/en.json'), 'utf8'));
-const es = JSON.parse(readFileSync(join(root, 'widgets/locales/es.json'), 'utf8'));
+const en = JSON.parse(readFileSync(join(root, 'core/locales/en.json'), 'utf8'));
+const es = JSON.parse(readFileSync(join(root, 'core/locales/es.json'), 'utf8'));
 
 describe('the site build (scripts/site-html.ts)', () => {
   it('fills every static text and attribute of every page, in both languages, escaped', () => {
@@ -75,7 +75,7 @@ describe('the site build (scripts/site-html.ts)', () => {
 
   it('drops the site texts from the widgets locale files', () => {
     const plugin = widgetLocales() as unknown as { transform(code: string, id: string): { code: string } | null };
-    const out = plugin.transform(JSON.stringify(en), '/x/widgets/locales/en.json');
+    const out = plugin.transform(JSON.stringify(en), '/x/core/locales/en.json');
     const parsed = JSON.parse(out?.code ?? '{}');
     expect(parsed.site).toBeUndefined();
     expect(parsed.nav.searchProperties).toBe('Search Properties');

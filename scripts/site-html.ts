@@ -4,7 +4,7 @@
  *    the generic error screen for a page script that fails, the favicon, the widget bundle, the
  *    page script, the canonical address and the en/es alternates;
  *  - its static texts: every `data-i18n="key"` element filled with the English text and every
- *    `data-i18n-attr="attribute:key;..."` attribute set, escaped, from widgets/locales/en.json (the
+ *    `data-i18n-attr="attribute:key;..."` attribute set, escaped, from core/locales/en.json (the
  *    page script switches them live to Spanish). A key missing in either language fails the build.
  * And the widget builds drop the site's own texts (the `site` namespace) from their locale files,
  * so partners' pages do not download them.
@@ -12,14 +12,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { alternateLinks } from '../site/lib/alternates.ts';
-import { escapeHtml, fillTexts } from '../site/lib/fill.ts';
-import { lookup, type Dict } from '../supabase/functions/_shared/protocol/translate.ts';
-import { telHref } from '../supabase/functions/_shared/protocol/format.ts';
-import { SAME_ORIGIN_PATH } from '../supabase/functions/_shared/protocol/site-urls.ts';
-import { SITE } from '../widgets/lib/site-config.ts';
+import { alternateLinks } from '../core/alternates.ts';
+import { escapeHtml, fillTexts } from '../core/fill.ts';
+import { lookup, type Dict } from '../core/translate.ts';
+import { telHref } from '../core/protocol/format.ts';
+import { SAME_ORIGIN_PATH } from '../core/routes.ts';
+import { SITE } from '../core/site.ts';
 
-const LOCALES = resolve(import.meta.dirname, '../widgets/locales');
+const LOCALES = resolve(import.meta.dirname, '../core/locales');
 const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${lang}.json`), 'utf8')) as Dict;
 
 
@@ -30,7 +30,7 @@ const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${
 export function fillLinks(html: string): string {
   return html.replace(/<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>/g, (_m, before: string, path: string, after: string) => {
     const value = lookup(SITE as unknown as Dict, path);
-    if (!value) throw new Error(`site link "${path}" is not in widgets/lib/site-config.ts`);
+    if (!value) throw new Error(`site link "${path}" is not in core/site.ts`);
     const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? telHref(value) : value;
     const attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
     const external = /^https?:/.test(href) ? ' target="_blank" rel="noopener noreferrer"' : '';
@@ -80,7 +80,7 @@ export function languagePreloads(manifestFile = resolve(ROOT, 'dist/widgets/mani
   if (!existsSync(manifestFile)) return [];
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
   return Object.entries(manifest).flatMap(([key, chunk]) => {
-    const lang = /^widgets\/locales\/([a-z]{2})\.json$/.exec(key)?.[1];
+    const lang = /^core\/locales\/([a-z]{2})\.json$/.exec(key)?.[1];
     return lang ? [{ href: `/widgets/${chunk.file}`, lang }] : [];
   });
 }
@@ -185,7 +185,7 @@ export function widgetLocales(): Plugin {
     name: 'exp-widget-locales',
     enforce: 'pre',
     transform(code, id) {
-      if (!/[\\/]widgets[\\/]locales[\\/](en|es)\.json$/.test(id)) return null;
+      if (!/[\\/]core[\\/]locales[\\/](en|es)\.json$/.test(id)) return null;
       const { site: _site, mail: _mail, ...rest } = JSON.parse(code) as Dict;
       return { code: JSON.stringify(rest), map: null };
     },

@@ -1,5 +1,5 @@
 /**
- * The English texts each element carries: the groups of widgets/locales/en.json (its top-level
+ * The English texts each element carries: the groups of core/locales/en.json (its top-level
  * keys: `agents`, `map`, `inquiry`, ...) that the element's files name (scripts/element-graph.ts),
  * so a page with only the agent directory does not download the map's or the inquiry form's texts.
  * The groups the element wrapper itself uses (common labels, errors, attribute messages, toasts) are
@@ -18,7 +18,7 @@ import { reachable, runtimeEntry, unitFiles, unitModules, WIDGETS } from './elem
 
 type Dict = Record<string, unknown>;
 
-const EN = join(WIDGETS, 'locales', 'en.json');
+const EN = join(WIDGETS, '..', 'core', 'locales', 'en.json');
 
 function english(): Dict {
   const { site: _site, ...widgets } = JSON.parse(readFileSync(EN, 'utf8')) as Dict;

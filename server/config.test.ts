@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../supabase/functions/_shared/env.ts';
+import { ConfigError } from '../core/functions/env.ts';
 import { loadConfig } from './config.ts';
 
 const root = resolve(import.meta.dirname, '..');

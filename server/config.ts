@@ -4,9 +4,9 @@
  * README "Configuration"); an empty value means "not set".
  */
 import { resolve } from 'node:path';
-import { DEFAULTS } from '../supabase/functions/_shared/defaults.ts';
-import { NO_PROXY, type ProxyTrust } from '../supabase/functions/_shared/client-address.ts';
-import { envReader, readAlertSettings, readInquirySettings, readMailSettings, type EnvReader } from '../supabase/functions/_shared/env.ts';
+import { DEFAULTS } from '../core/functions/defaults.ts';
+import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
+import { envReader, readAlertSettings, readInquirySettings, readMailSettings, type EnvReader } from '../core/functions/env.ts';
 import { parseHostRule } from './http/safe-fetch.ts';
 
 export interface ServerConfig {
@@ -17,7 +17,7 @@ export interface ServerConfig {
   embeddedPostgres: boolean;
   seedListings: number | undefined;
   logRequests: boolean;
-  /** whose word the client address is (TRUST_PROXY, supabase/functions/_shared/client-address.ts) */
+  /** whose word the client address is (TRUST_PROXY, core/functions/client-address.ts) */
   trustProxy: ProxyTrust;
   /** hosts remote images may come from besides our own (IMAGE_HOSTS, server/http/safe-fetch.ts) */
   imageHosts: string[];

@@ -14,7 +14,7 @@ import { DataDirLock } from './db/lock.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lineLog } from './http/log.ts';
-import { ConfigError } from '../supabase/functions/_shared/env.ts';
+import { ConfigError } from '../core/functions/env.ts';
 import { loadConfig, type ServerConfig } from './config.ts';
 import { ROOT, startServer } from './server.ts';
 

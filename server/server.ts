@@ -4,19 +4,19 @@
  */
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { NO_PROXY, type ProxyTrust } from '../supabase/functions/_shared/client-address.ts';
-import { clientSalt } from '../supabase/functions/_shared/function-http.ts';
-import type { TransactionalSql } from '../supabase/functions/_shared/sql.ts';
+import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
+import { clientSalt } from '../core/functions/function-http.ts';
+import type { TransactionalSql } from '../core/functions/sql.ts';
 import { DatabaseUnavailableError, type Database } from './db/database.ts';
 import { migrate, seedIfEmpty } from './db/setup.ts';
-import type { InquiryConfig } from '../supabase/functions/_shared/inquiry/handler.ts';
-import { allComposers } from '../supabase/functions/_shared/outbox/composers.ts';
-import type { AlertsConfig } from '../supabase/functions/_shared/alerts/handler.ts';
-import type { AlertRunResult } from '../supabase/functions/_shared/alerts/run.ts';
+import type { InquiryConfig } from '../core/functions/inquiry/handler.ts';
+import { allComposers } from '../core/functions/outbox/composers.ts';
+import type { AlertsConfig } from '../core/functions/alerts/handler.ts';
+import type { AlertRunResult } from '../core/functions/alerts/run.ts';
 import { createAlertsFunction, DEFAULT_ALERTS_CONFIG } from './functions/alerts.ts';
 import { createAlertService } from './mail/alert-service.ts';
 import { loadTexts } from './pages/texts.ts';
-import { DEFAULTS } from '../supabase/functions/_shared/defaults.ts';
+import { DEFAULTS } from '../core/functions/defaults.ts';
 import { createInquiryFunction } from './functions/inquiry.ts';
 import { fileMailer, smtp } from './mail/mailers.ts';
 import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-service.ts';

@@ -5,9 +5,9 @@
  * instead of videos); the elements bring everything else.
  */
 import './site.css';
-import { SITE } from '../widgets/lib/site-config.ts';
-import { splitLangPath } from '../supabase/functions/_shared/protocol/site-urls.ts';
-import { heroLocation, findLocation } from './lib/locations.ts';
+import { SITE } from '../core/site.ts';
+import { splitLangPath } from '../core/routes.ts';
+import { heroLocation, findLocation } from '../core/locations.ts';
 import { setVideo, startVideos } from './lib/media.ts';
 import { setText, startTexts } from './lib/texts.ts';
 import { loadWidget } from './lib/third-party.ts';

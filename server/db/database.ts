@@ -37,4 +37,4 @@ export interface PgError extends Error {
   hint?: string;
 }
 
-export { isConnectionError } from '../../supabase/functions/_shared/db/pg.ts';
+export { isConnectionError } from '../../core/functions/db/pg.ts';

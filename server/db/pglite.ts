@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { isConnectionError } from '../../supabase/functions/_shared/db/pg.ts';
+import { isConnectionError } from '../../core/functions/db/pg.ts';
 import { DatabaseUnavailableError, type Database, type Queryable, type Row } from './database.ts';
 import { DataDirLock } from './lock.ts';
 

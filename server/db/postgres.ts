@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { inTransaction, isConnectionError, type PgPool } from '../../supabase/functions/_shared/db/pg.ts';
+import { inTransaction, isConnectionError, type PgPool } from '../../core/functions/db/pg.ts';
 import { DatabaseUnavailableError, type Database, type Queryable, type Row } from './database.ts';
 
 // bigint counts as numbers; our JSON bodies are built in SQL and arrive as text

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { insertSeed } from '../../supabase/seed/apply.ts';
-import { DEFAULT_LISTINGS, generateSeed } from '../../supabase/seed/generate.ts';
+import { insertSeed } from '../seed/apply.ts';
+import { DEFAULT_LISTINGS, generateSeed } from '../seed/generate.ts';
 import type { Database } from './database.ts';
 
 export const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');

@@ -2,10 +2,10 @@
  * saved-searches in the local server: the shared handler over our database (docs/decisions.md #23).
  * Its mails wait in the outbox, delivered by the server's outbox service (server/mail/).
  */
-import { createAlertsHandler, type AlertsConfig } from '../../supabase/functions/_shared/alerts/handler.ts';
-import { isConnectionError } from '../../supabase/functions/_shared/db/pg.ts';
-import { DEFAULTS } from '../../supabase/functions/_shared/defaults.ts';
-import type { TransactionalSql } from '../../supabase/functions/_shared/sql.ts';
+import { createAlertsHandler, type AlertsConfig } from '../../core/functions/alerts/handler.ts';
+import { isConnectionError } from '../../core/functions/db/pg.ts';
+import { DEFAULTS } from '../../core/functions/defaults.ts';
+import type { TransactionalSql } from '../../core/functions/sql.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
 

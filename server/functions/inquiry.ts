@@ -2,10 +2,10 @@
  * send-property-inquiry in the local server: the shared handler over our database. Its e-mail is
  * queued with the inquiry and delivered by the server's outbox service (server/mail/).
  */
-import { createInquiryHandler, type InquiryConfig } from '../../supabase/functions/_shared/inquiry/handler.ts';
-import { isConnectionError } from '../../supabase/functions/_shared/db/pg.ts';
-import { DEFAULTS } from '../../supabase/functions/_shared/defaults.ts';
-import type { TransactionalSql } from '../../supabase/functions/_shared/sql.ts';
+import { createInquiryHandler, type InquiryConfig } from '../../core/functions/inquiry/handler.ts';
+import { isConnectionError } from '../../core/functions/db/pg.ts';
+import { DEFAULTS } from '../../core/functions/defaults.ts';
+import type { TransactionalSql } from '../../core/functions/sql.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
 

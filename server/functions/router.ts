@@ -3,8 +3,8 @@
  * Fetch-style handler (Request -> Response), the same code the deployed Deno function runs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, type ProxyTrust } from '../../supabase/functions/_shared/client-address.ts';
-import { ANY_ORIGIN, functionPreflightHeaders } from '../../supabase/functions/_shared/cors.ts';
+import { clientAddress, type ProxyTrust } from '../../core/functions/client-address.ts';
+import { ANY_ORIGIN, functionPreflightHeaders } from '../../core/functions/cors.ts';
 import { readBody } from '../http/body.ts';
 import { sendCompressed } from '../http/compress.ts';
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { ANY_ORIGIN } from '../../supabase/functions/_shared/cors.ts';
+import { ANY_ORIGIN } from '../../core/functions/cors.ts';
 import { StaticFiles } from './static.ts';
 
 export interface Logger {

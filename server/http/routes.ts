@@ -2,7 +2,7 @@
  * The host site's route table (docs/product.md §2, docs/decisions.md #1, #18): which page answers a
  * path (without its language prefix, /es). Anything not listed is the 404 page with status 404.
  */
-import { parseListingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { parseListingPath } from '../../core/routes.ts';
 
 export type PageMatch =
   /** a built page; `route` is its public address (null: not a page to index) */

@@ -13,7 +13,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { ipv6Groups } from '../../supabase/functions/_shared/client-address.ts';
+import { ipv6Groups } from '../../core/functions/client-address.ts';
 
 /** One entry of the allow-list: a host (or every subdomain of one), optionally one scheme and port. */
 export interface HostRule {

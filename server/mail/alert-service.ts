@@ -2,10 +2,10 @@
  * The alert job in the long-running local server (docs/decisions.md #23): a run every
  * `intervalSeconds` (and one at start), never two at once in this process; the mails it queues go
  * to the outbox at once. Runs in other processes (a second server, the deployed function's
- * scheduled call) are safe beside it: the job claims its searches (supabase/functions/_shared/alerts/run.ts).
+ * scheduled call) are safe beside it: the job claims its searches (core/functions/alerts/run.ts).
  */
-import { runAlerts, type AlertRunOptions, type AlertRunResult } from '../../supabase/functions/_shared/alerts/run.ts';
-import type { TransactionalSql } from '../../supabase/functions/_shared/sql.ts';
+import { runAlerts, type AlertRunOptions, type AlertRunResult } from '../../core/functions/alerts/run.ts';
+import type { TransactionalSql } from '../../core/functions/sql.ts';
 
 export interface AlertService {
   start(): void;

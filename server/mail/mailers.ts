@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { smtpMailer } from '../../supabase/functions/_shared/outbox/smtp.ts';
-import type { Mailer, MailMessage } from '../../supabase/functions/_shared/outbox/worker.ts';
+import { smtpMailer } from '../../core/functions/outbox/smtp.ts';
+import type { Mailer, MailMessage } from '../../core/functions/outbox/worker.ts';
 
 export function smtp(url: string): Mailer {
   return smtpMailer((options) => nodemailer.createTransport(options), url);

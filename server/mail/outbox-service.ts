@@ -6,9 +6,9 @@
  * While mail waits for the SMTP server, the server is probed every `probeMs` and the held mail is
  * sent as soon as it answers.
  */
-import { nextDueInSeconds } from '../../supabase/functions/_shared/outbox/store.ts';
-import { createOutboxWorker, type Composer, type DrainResult, type Mailer, type OutboxWorkerOptions } from '../../supabase/functions/_shared/outbox/worker.ts';
-import type { Sql } from '../../supabase/functions/_shared/sql.ts';
+import { nextDueInSeconds } from '../../core/functions/outbox/store.ts';
+import { createOutboxWorker, type Composer, type DrainResult, type Mailer, type OutboxWorkerOptions } from '../../core/functions/outbox/worker.ts';
+import type { Sql } from '../../core/functions/sql.ts';
 
 export interface OutboxServiceOptions extends Partial<Pick<OutboxWorkerOptions, 'concurrency' | 'leaseSeconds' | 'baseDelaySeconds' | 'maxDelaySeconds'>> {
   sql: Sql;

@@ -4,12 +4,12 @@
  * (sections, listings, 'Contact Agent'). An unknown id is a real 404.
  */
 import type { TFunction } from 'i18next';
-import { escapeHtml } from '../../site/lib/fill.ts';
-import { toAgentProfile, type AgentProfile } from '../../supabase/functions/_shared/protocol/agent.ts';
-import { telHref, telText } from '../../supabase/functions/_shared/protocol/format.ts';
-import type { AgentProfileRecord } from '../../supabase/functions/_shared/protocol/records.ts';
-import { localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
-import { agentJsonLd } from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import { escapeHtml } from '../../core/fill.ts';
+import { toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
+import { telHref, telText } from '../../core/protocol/format.ts';
+import type { AgentProfileRecord } from '../../core/protocol/records.ts';
+import { localizedPath, type SiteLang } from '../../core/routes.ts';
+import { agentJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
 import { attrs } from './html.ts';
 

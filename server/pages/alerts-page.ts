@@ -10,10 +10,10 @@
  * client would; a bad, expired or used link gets a page that says so (404, 410), never an error.
  */
 import type { TFunction } from 'i18next';
-import { escapeHtml } from '../../site/lib/fill.ts';
-import { ALERT_FREQUENCIES, describeSearch } from '../../supabase/functions/_shared/protocol/alerts.ts';
-import type { FilterArgs } from '../../supabase/functions/_shared/protocol/filters.ts';
-import { localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { escapeHtml } from '../../core/fill.ts';
+import { ALERT_FREQUENCIES, describeSearch } from '../../core/protocol/alerts.ts';
+import type { FilterArgs } from '../../core/protocol/filters.ts';
+import { localizedPath, type SiteLang } from '../../core/routes.ts';
 import { attrs } from './html.ts';
 
 export type AlertPageKind = 'confirm' | 'unsubscribe' | 'manage';

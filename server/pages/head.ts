@@ -3,11 +3,11 @@
  * language, and the head a crawler and a link preview read (title, description, canonical and
  * hreflang alternates, Open Graph with locale and image, the Twitter card, JSON-LD, robots).
  */
-import { fillTexts } from '../../site/lib/fill.ts';
-import { alternateLinks } from '../../site/lib/alternates.ts';
-import { jsonLdText } from '../../supabase/functions/_shared/protocol/structured-data.ts';
-import { sameOriginPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
-import { escapeHtml } from '../../site/lib/fill.ts';
+import { fillTexts } from '../../core/fill.ts';
+import { alternateLinks } from '../../core/alternates.ts';
+import { jsonLdText } from '../../core/protocol/structured-data.ts';
+import { sameOriginPath, type SiteLang } from '../../core/routes.ts';
+import { escapeHtml } from '../../core/fill.ts';
 import { attrs } from './html.ts';
 import type { Dict } from './texts.ts';
 

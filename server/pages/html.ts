@@ -1,5 +1,5 @@
 /** Writing HTML from data: every value escaped (JSON in scripts: protocol/structured-data.ts jsonLdText). */
-import { escapeHtml } from '../../site/lib/fill.ts';
+import { escapeHtml } from '../../core/fill.ts';
 
 /** An attribute list: `name="value"` pairs, escaped, skipping undefined and false. */
 export function attrs(values: Record<string, string | number | boolean | undefined | null>): string {

@@ -5,12 +5,12 @@
  * that is gone, or never was, gets a real 410 or 404 page with similar active listings.
  */
 import type { TFunction } from 'i18next';
-import { escapeHtml } from '../../site/lib/fill.ts';
-import { formatArea, formatCount, formatPrice, normalisePhone, telHref, telText } from '../../supabase/functions/_shared/protocol/format.ts';
-import { mapListing, typeLabel, type Property } from '../../supabase/functions/_shared/protocol/listing.ts';
-import { listingPath, localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
-import { shareLinks } from '../../supabase/functions/_shared/protocol/share.ts';
-import { jsonLdText, listingJsonLd } from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import { escapeHtml } from '../../core/fill.ts';
+import { formatArea, formatCount, formatPrice, normalisePhone, telHref, telText } from '../../core/protocol/format.ts';
+import { mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
+import { listingPath, localizedPath, type SiteLang } from '../../core/routes.ts';
+import { shareLinks } from '../../core/protocol/share.ts';
+import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
 import { attrs } from './html.ts';
 import type { Row } from './site-data.ts';

@@ -4,8 +4,8 @@
  * a made-up address is never a page a crawler indexes or a server remembers. A known place under
  * another spelling ('Cumbay%C3%A1', 'QUITO', 'bahia_de_caraquez') answers 301 to its one slug.
  */
-import { slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
-import { findLocation, type KnownLocation } from '../../site/lib/locations.ts';
+import { slugify } from '../../core/routes.ts';
+import { findLocation, type KnownLocation } from '../../core/locations.ts';
 import type { SiteData } from './site-data.ts';
 
 export interface Place {

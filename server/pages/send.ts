@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sameOriginPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { sameOriginPath } from '../../core/routes.ts';
 import { sendCompressed } from '../http/compress.ts';
 
 export interface PageResponse {

@@ -5,7 +5,7 @@
  * key sees what any visitor's browser sees.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import type { AgentProfileRecord } from '../../supabase/functions/_shared/protocol/records.ts';
+import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 
 export type Row = Record<string, unknown>;
 

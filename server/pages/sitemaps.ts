@@ -5,9 +5,9 @@
  * in id order a thousand at a time) and kept for `ttlMs`. A file holds at most `urlsPerFile`
  * addresses (the protocol's limit is 50,000 and 50 MB; each listing is two addresses).
  */
-import { escapeHtml } from '../../site/lib/fill.ts';
-import { LOCATIONS } from '../../site/lib/locations.ts';
-import { listingPath, localizedPath, slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { escapeHtml } from '../../core/fill.ts';
+import { LOCATIONS } from '../../core/locations.ts';
+import { listingPath, localizedPath, slugify } from '../../core/routes.ts';
 import type { SiteData } from './site-data.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import i18next, { type TFunction } from 'i18next';
-import type { SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import type { SiteLang } from '../../core/routes.ts';
 
 export type Dict = Record<string, unknown>;
 

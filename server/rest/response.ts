@@ -5,7 +5,7 @@
  * for part of a counted result, 416 past its end, Content-Range, the single-object media type.
  */
 import type { ServerResponse } from 'node:http';
-import { ANY_ORIGIN } from '../../supabase/functions/_shared/cors.ts';
+import { ANY_ORIGIN } from '../../core/functions/cors.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import { sendCompressed } from '../http/compress.ts';
 import { ApiError, databaseUnavailable, fromPostgres, notSingle, rangeNotSatisfiable } from './errors.ts';

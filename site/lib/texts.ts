@@ -5,15 +5,15 @@
  * {{placeholders}} (a value `{"$t": "some.key"}` is itself translated; any other is written as it is). Always as text, never as markup. A
  * key missing in a language shows the key. A language's texts are downloaded only when needed.
  */
-import { translate, type Dict } from '../../supabase/functions/_shared/protocol/translate.ts';
+import { translate, type Dict } from '../../core/translate.ts';
 
 export type { Dict };
-export { lookup, translate } from '../../supabase/functions/_shared/protocol/translate.ts';
+export { lookup, translate } from '../../core/translate.ts';
 export type Lang = 'en' | 'es';
 
 const loaders: Record<Lang, () => Promise<Dict>> = {
-  en: () => import('../../widgets/locales/en.json').then((m) => m.default as Dict),
-  es: () => import('../../widgets/locales/es.json').then((m) => m.default as Dict),
+  en: () => import('../../core/locales/en.json').then((m) => m.default as Dict),
+  es: () => import('../../core/locales/es.json').then((m) => m.default as Dict),
 };
 
 const cache = new Map<Lang, Promise<Dict>>();

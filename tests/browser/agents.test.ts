@@ -1,8 +1,8 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
-import type { AgentRecord } from '../../supabase/functions/_shared/protocol/records.ts';
-import { fold } from '../../supabase/functions/_shared/protocol/text.ts';
+import type { AgentRecord } from '../../core/protocol/records.ts';
+import { fold } from '../../core/protocol/text.ts';
 
 const API_URL = await dataApiUrl();
 

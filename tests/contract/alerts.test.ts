@@ -6,9 +6,9 @@
  * and PostgreSQL, and the deployed function under Deno.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAlerts } from '../../supabase/functions/_shared/alerts/run.ts';
-import type { TransactionalSql } from '../../supabase/functions/_shared/sql.ts';
-import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { runAlerts } from '../../core/functions/alerts/run.ts';
+import type { TransactionalSql } from '../../core/functions/sql.ts';
+import { listingPath } from '../../core/routes.ts';
 import type { Database } from '../../server/db/database.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { migrate, seedIfEmpty } from '../../server/db/setup.ts';

@@ -1,10 +1,10 @@
 /**
  * The form and the send-property-inquiry function judge the contact fields by one module
- * (supabase/functions/_shared/protocol/inquiry.ts): the form flags exactly what the function
+ * (core/protocol/inquiry.ts): the form flags exactly what the function
  * would refuse, so a visitor never sends what comes back as an error.
  */
 import { describe, expect, it } from 'vitest';
-import { validateInquiry as functionValidation } from '../../supabase/functions/_shared/inquiry/validate.ts';
+import { validateInquiry as functionValidation } from '../../core/functions/inquiry/validate.ts';
 import { validateInquiry as formValidation } from '../../widgets/lib/inquiry/fields.ts';
 
 const ok = { name: 'Ana Vera', email: 'ana.vera@example.com', phone: '+593 99 123 4567', message: 'Hola' };

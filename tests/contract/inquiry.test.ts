@@ -14,7 +14,7 @@ import { startDenoFunction, type DenoFunction } from '../support/deno-function.t
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { clientHeaders, pausable, startTestServer, type TestServer } from '../support/servers.ts';
-import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { listingPath } from '../../core/routes.ts';
 
 let keySeq = 0;
 const key = () => `test-${Date.now().toString(36)}-${++keySeq}-${Math.random().toString(36).slice(2, 8)}`;

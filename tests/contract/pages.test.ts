@@ -16,11 +16,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { openPglite } from '../../server/db/pglite.ts';
-import { lookup, type Dict } from '../../supabase/functions/_shared/protocol/translate.ts';
-import { formatPrice } from '../../supabase/functions/_shared/protocol/format.ts';
-import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
-import en from '../../widgets/locales/en.json' with { type: 'json' };
-import es from '../../widgets/locales/es.json' with { type: 'json' };
+import { lookup, type Dict } from '../../core/translate.ts';
+import { formatPrice } from '../../core/protocol/format.ts';
+import { listingPath } from '../../core/routes.ts';
+import en from '../../core/locales/en.json' with { type: 'json' };
+import es from '../../core/locales/es.json' with { type: 'json' };
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 const CRAWLERS = {

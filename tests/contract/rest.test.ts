@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
 import { getListing, getListingsCount, getListingsPage, getMapClusters, getPropertyTypes, PAGE_SIZE, type MapView, type SearchFilters, type SortKey } from '../../widgets/lib/data/listings.ts';
-import { filterArgs } from '../../supabase/functions/_shared/protocol/filters.ts';
+import { filterArgs } from '../../core/protocol/filters.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 interface Scenario {

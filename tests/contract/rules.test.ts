@@ -1,13 +1,13 @@
 /**
  * The rules the browser and the database both apply, written once in TypeScript
- * (supabase/functions/_shared/protocol/text.ts) and once in SQL (the migrations), held to one table
+ * (core/protocol/text.ts) and once in SQL (the migrations), held to one table
  * of cases: the same answers from TypeScript, PGlite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { listingPosition } from '../../supabase/functions/_shared/protocol/listing.ts';
-import { CENTROIDS } from '../../supabase/functions/_shared/protocol/places.ts';
-import { fold, parseCoordinate } from '../../supabase/functions/_shared/protocol/text.ts';
+import { listingPosition } from '../../core/protocol/listing.ts';
+import { CENTROIDS } from '../../core/protocol/places.ts';
+import { fold, parseCoordinate } from '../../core/protocol/text.ts';
 import { migratedDatabase } from '../support/postgres.ts';
 
 /** [text, its folded form]: every Spanish accented letter, ñ, ü, upper case, and a few beyond */

@@ -66,7 +66,7 @@ const flatten = (o: Tree, prefix = ''): Array<[string, string]> => Object.entrie
 
 /** English interface texts that must not show on a Spanish page (the parts around placeholders). */
 export function englishOnlyPhrases(): string[] {
-  const root = resolve(import.meta.dirname, '../../widgets/locales');
+  const root = resolve(import.meta.dirname, '../../core/locales');
   const en = Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(root, 'en.json'), 'utf8')) as Tree));
   const es = Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(root, 'es.json'), 'utf8')) as Tree));
   const phrases = new Set<string>();

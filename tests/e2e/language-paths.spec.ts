@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bootScript } from '../../scripts/site-html.ts';
-import { escapeHtml } from '../../site/lib/fill.ts';
+import { escapeHtml } from '../../core/fill.ts';
 import { HOSTILE_PATHS } from '../support/hostile-paths.ts';
 import { expect, test } from './fixtures.ts';
 

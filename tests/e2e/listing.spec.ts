@@ -8,8 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { formatPrice } from '../../supabase/functions/_shared/protocol/format.ts';
-import { listingPath } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { formatPrice } from '../../core/protocol/format.ts';
+import { listingPath } from '../../core/routes.ts';
 import { englishOnlyPhrases, expect, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/listing');

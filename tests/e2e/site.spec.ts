@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { SITE } from '../../widgets/lib/site-config.ts';
+import { SITE } from '../../core/site.ts';
 import { englishOnlyPhrases, expect, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/site');

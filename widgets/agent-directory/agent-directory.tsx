@@ -5,13 +5,13 @@
  * list (logged).
  */
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { toAgent, profileHref, type Agent } from '../lib/agents/agent.ts';
+import { toAgent, profileHref, type Agent } from '../../core/protocol/agent.ts';
 import { AgentPhoto } from '../lib/agents/agent-photo.tsx';
 import { getAgents } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { formatCount, telHref } from '../lib/format.ts';
+import { formatCount, telHref } from '../../core/protocol/format.ts';
 import { Dialog, DialogClose } from '../lib/ui/dialog.tsx';
 import { MailIcon } from '../lib/ui/icons/mail.tsx';
 import { PhoneIcon } from '../lib/ui/icons/phone.tsx';

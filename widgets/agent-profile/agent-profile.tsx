@@ -6,19 +6,19 @@
  * is data: shown as text, links only when http(s).
  */
 import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { toAgentProfile, type AgentProfile as Profile } from '../lib/agents/agent.ts';
+import { toAgentProfile, type AgentProfile as Profile } from '../../core/protocol/agent.ts';
 import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { SITE } from '../lib/site-config.ts';
+import { SITE } from '../../core/site.ts';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
-import { formatCount } from '../lib/format.ts';
+import { formatCount } from '../../core/protocol/format.ts';
 import { InquiryForm } from '../lib/inquiry/inquiry-form.tsx';
 import { AgentAvatar, ContactList } from '../lib/listing/agent-contact.tsx';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
-import { mapListing, type Property } from '../lib/listing/mapping.ts';
+import { mapListing, type Property } from '../../core/protocol/listing.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { siteUrl } from '../lib/site-links.ts';
 import { Dialog, DialogClose } from '../lib/ui/dialog.tsx';

@@ -9,7 +9,7 @@ import { getListingsPage } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
-import { mapListing, type Property } from '../lib/listing/mapping.ts';
+import { mapListing, type Property } from '../../core/protocol/listing.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import type { featuredListingsAttributes } from './featured-listings.attributes.ts';

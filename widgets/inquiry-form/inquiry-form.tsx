@@ -8,7 +8,7 @@ import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListing } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { formatPrice } from '../lib/format.ts';
+import { formatPrice } from '../../core/protocol/format.ts';
 import { InquiryForm, type InquiryTarget } from '../lib/inquiry/inquiry-form.tsx';
 import type { inquiryFormAttributes } from './inquiry-form.attributes.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeLinkUrl, safeMediaUrl } from '../../supabase/functions/_shared/protocol/safe-urls.ts';
+import { safeLinkUrl, safeMediaUrl } from '../../core/protocol/safe-urls.ts';
 import { normaliseApiUrl, resolveApiConfig } from './config.ts';
 
 describe('configuration', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import en from '../locales/en.json';
-import es from '../locales/es.json';
+import en from '../../core/locales/en.json';
+import es from '../../core/locales/es.json';
 import { i18n, langOf, normaliseLang, translator } from './i18n.ts';
 
 function keys(obj: object, prefix = ''): string[] {

@@ -67,7 +67,7 @@ export function translator(lang: Lang): TFunction {
 }
 
 const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, unknown> }>> = {
-  es: () => import('../locales/es.json'),
+  es: () => import('../../core/locales/es.json'),
 };
 const available = new Set<Lang>(['en']);
 const loading = new Map<Lang, Promise<void>>();

@@ -3,8 +3,8 @@
  * docs/decisions.md #18), on the site's base (the element's base-url, the build's site URL, or the
  * data server's origin); a path alone when that base is this page's own origin.
  */
-import { listingPath, localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
-import type { Property } from '../../supabase/functions/_shared/protocol/listing.ts';
+import { listingPath, localizedPath, type SiteLang } from '../../core/routes.ts';
+import type { Property } from '../../core/protocol/listing.ts';
 
 export function siteUrl(path: string, base: string, lang: SiteLang): string {
   const localized = localizedPath(path, lang);

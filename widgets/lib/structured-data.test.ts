@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import * as builders from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import * as builders from '../../core/protocol/structured-data.ts';
 import { writeStructuredData } from './structured-data.ts';
 
 describe('structured data', () => {

@@ -1,16 +1,16 @@
 /**
- * schema.org JSON-LD for what an element shows (the builders: supabase/functions/_shared/protocol/
+ * schema.org JSON-LD for what an element shows (the builders: core/protocol/
  * structured-data.ts), written as a `<script type="application/ld+json">` child of the element's
  * host, in the light DOM where search engines read it. Only when the page asks for it
  * (`structured-data="true"`): the builders are loaded then, so other pages never download them.
  * Removed with the element or when the data goes away.
  */
 import { useEffect } from 'react';
-import type * as StructuredData from '../../supabase/functions/_shared/protocol/structured-data.ts';
+import type * as StructuredData from '../../core/protocol/structured-data.ts';
 
 export type Builders = typeof StructuredData;
 
-const loadBuilders = () => import('../../supabase/functions/_shared/protocol/structured-data.ts');
+const loadBuilders = () => import('../../core/protocol/structured-data.ts');
 
 const MARK = 'data-exp-structured-data';
 

@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListing } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { mapListing } from '../lib/listing/mapping.ts';
+import { mapListing } from '../../core/protocol/listing.ts';
 import { PriceAndShare, PropertyDetail } from '../lib/listing/property-detail.tsx';
 import { siteUrl } from '../lib/site-links.ts';
 import type { propertyDetailAttributes } from './property-detail.attributes.ts';

@@ -8,7 +8,7 @@ import { getListing, getListingsCount, type SearchFilters } from '../lib/data/li
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
-import { mapListing } from '../lib/listing/mapping.ts';
+import { mapListing } from '../../core/protocol/listing.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
 import type { propertyMapAttributes } from './property-map.attributes.ts';

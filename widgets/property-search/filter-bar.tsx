@@ -6,8 +6,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { PRICE_MAX_ANY, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
-import { formatPricePill } from '../lib/format.ts';
-import { typeLabel } from '../lib/listing/mapping.ts';
+import { formatPricePill } from '../../core/protocol/format.ts';
+import { typeLabel } from '../../core/protocol/listing.ts';
 import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import { selectCss } from './select.ts';

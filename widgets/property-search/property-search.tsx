@@ -11,14 +11,14 @@ import { getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '.
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
-import { formatPrice } from '../lib/format.ts';
-import { mapListing, type Property } from '../lib/listing/mapping.ts';
+import { formatPrice } from '../../core/protocol/format.ts';
+import { mapListing, type Property } from '../../core/protocol/listing.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
 import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
-import { parseListingPath, splitLangPath } from '../lib/site-urls.ts';
+import { parseListingPath, splitLangPath } from '../../core/routes.ts';
 import { FilterBar } from './filter-bar.tsx';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';

@@ -6,9 +6,9 @@
 import { memo, useId } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
-import { formatCount } from '../lib/format.ts';
+import { formatCount } from '../../core/protocol/format.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
-import type { Property } from '../lib/listing/mapping.ts';
+import type { Property } from '../../core/protocol/listing.ts';
 import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';

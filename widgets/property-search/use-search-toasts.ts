@@ -3,7 +3,7 @@
  * and 'Search Results' with the number found, once per new search that found something.
  */
 import { useEffect, useRef } from 'react';
-import { formatCount } from '../lib/format.ts';
+import { formatCount } from '../../core/protocol/format.ts';
 import type { Toaster } from '../lib/toast.tsx';
 import type { SearchAnswer } from './store.ts';
 

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect } from 'react';
 import type { SearchFilters } from '../lib/data/listings.ts';
-import { parseListingPath, splitLangPath } from '../lib/site-urls.ts';
+import { parseListingPath, splitLangPath } from '../../core/routes.ts';
 import type { SearchStore } from './store.ts';
 import { readSearchParams, writeSearchParams, type SearchState } from './url-state.ts';
 

@@ -4,8 +4,8 @@
  */
 import type { ReactNode } from 'react';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { telHref } from '../lib/format.ts';
-import { SITE } from '../lib/site-config.ts';
+import { telHref } from '../../core/protocol/format.ts';
+import { SITE } from '../../core/site.ts';
 import { SITE_PAGES, siteUrl } from '../lib/site-links.ts';
 import { FacebookIcon } from '../lib/ui/icons/facebook.tsx';
 import { InstagramIcon } from '../lib/ui/icons/instagram.tsx';

@@ -4,12 +4,12 @@
  * the number of saved listings leads to them (the saved list of this browser, followed live).
  */
 import { useEffect, useId, useState } from 'react';
-import { formatCount } from '../lib/format.ts';
+import { formatCount } from '../../core/protocol/format.ts';
 import { useSavedListings } from '../lib/saved/store.ts';
 import { HeartIcon } from '../lib/ui/icons/heart.tsx';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { SITE } from '../lib/site-config.ts';
+import { SITE } from '../../core/site.ts';
 import { Dialog } from '../lib/ui/dialog.tsx';
 import { CloseIcon } from '../lib/ui/icons/close.tsx';
 import { ExternalIcon } from '../lib/ui/icons/external.tsx';

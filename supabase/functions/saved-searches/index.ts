@@ -1,6 +1,6 @@
 // The deployed saved-searches function (Supabase Edge Functions, Deno): requests for alerts and what
 // the links of the alert mails do (docs/decisions.md #23). The logic is the shared handler our local
-// server runs too (supabase/functions/_shared/alerts/); this file only wires Deno to it.
+// server runs too (core/functions/alerts/); this file only wires Deno to it.
 //
 // Secrets: as send-property-inquiry (SMTP_URL, SMTP_FROM, TEAM_INBOX, SITE_URL, ALLOWED_ORIGINS,
 // INQUIRY_HASH_SALT, TRUST_PROXY, OUTBOX_DRAIN_SECRET), plus ALERT_RATE_LIMIT, ALERTS_SETTLE and
@@ -10,10 +10,10 @@
 // client's one-click unsubscribe POSTs to them.
 import pg from 'npm:pg@8.23.1';
 import nodemailer from 'npm:nodemailer@10.6.0';
-import en from '../../../widgets/locales/en.json' with { type: 'json' };
-import es from '../../../widgets/locales/es.json' with { type: 'json' };
-import { background, setUpFunction } from '../_shared/deno-setup.ts';
-import { createAlertsHandler } from '../_shared/alerts/handler.ts';
+import en from '../../../core/locales/en.json' with { type: 'json' };
+import es from '../../../core/locales/es.json' with { type: 'json' };
+import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';
+import { createAlertsHandler } from '../../../core/functions/alerts/handler.ts';
 
 const fn = setUpFunction({ name: 'saved-searches', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
 const handle = createAlertsHandler({ sql: fn.sql, config: fn.alerts, onQueued: () => background(fn.drain()) });

@@ -1,5 +1,5 @@
 // The deployed function (Supabase Edge Functions, Deno). The logic is the shared handler our local
-// server runs too; this file only wires Deno to it (supabase/functions/_shared/deno-setup.ts): a
+// server runs too; this file only wires Deno to it (core/functions/deno-setup.ts): a
 // guarded Postgres pool on the project's database, nodemailer on SMTP_URL, and delivery from the
 // shared outbox after each new inquiry.
 //
@@ -10,10 +10,10 @@
 // `x-outbox-drain: $OUTBOX_DRAIN_SECRET` probes SMTP and delivers what an outage held back.
 import pg from 'npm:pg@8.23.1';
 import nodemailer from 'npm:nodemailer@10.6.0';
-import en from '../../../widgets/locales/en.json' with { type: 'json' };
-import es from '../../../widgets/locales/es.json' with { type: 'json' };
-import { background, setUpFunction } from '../_shared/deno-setup.ts';
-import { createInquiryHandler } from '../_shared/inquiry/handler.ts';
+import en from '../../../core/locales/en.json' with { type: 'json' };
+import es from '../../../core/locales/es.json' with { type: 'json' };
+import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';
+import { createInquiryHandler } from '../../../core/functions/inquiry/handler.ts';
 
 const fn = setUpFunction({ name: 'send-property-inquiry', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
 const handle = createInquiryHandler({ sql: fn.sql, config: fn.inquiry, onStored: () => background(fn.drain()) });

@@ -4,7 +4,7 @@
  * failed download says so and is tried again (under a new URL) on the next click.
  */
 import { useState } from 'react';
-import type { SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
+import type { SearchFilters } from '../../../core/protocol/filters.ts';
 import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { BellIcon } from '../ui/icons/bell.tsx';

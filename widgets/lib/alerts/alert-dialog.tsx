@@ -6,8 +6,8 @@
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/alerts/alert-dialog';
-import { ALERT_FREQUENCIES, checkAlertEmail, describeSearch, type AlertFrequency, type AlertLang } from '../../../supabase/functions/_shared/protocol/alerts.ts';
-import { filterArgs, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
+import { ALERT_FREQUENCIES, checkAlertEmail, describeSearch, type AlertFrequency, type AlertLang } from '../../../core/protocol/alerts.ts';
+import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { requestAlerts } from '../data/alerts.ts';
 import { functionsClient } from '../data/functions.ts';
 import { newIdempotencyKey } from '../data/inquiry.ts';

@@ -4,9 +4,9 @@
  * dots, parentheses, quotes, backslashes, % and _ included; docs/decisions.md #10).
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
+import { fold } from '../../../core/protocol/text.ts';
 import { matchLiteral, quoteForLogic } from './text.ts';
-import type { AgentProfileRecord, AgentRecord } from '../../../supabase/functions/_shared/protocol/records.ts';
+import type { AgentProfileRecord, AgentRecord } from '../../../core/protocol/records.ts';
 
 export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
 export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website`;

@@ -5,7 +5,7 @@
  * alert: the function tells nobody who subscribes to what.
  */
 import type { FunctionsClient } from '@supabase/functions-js';
-import type { AlertRequest } from '../../../supabase/functions/_shared/protocol/alerts.ts';
+import type { AlertRequest } from '../../../core/protocol/alerts.ts';
 
 export type AlertResult = { ok: true } | { ok: false; reason: 'invalid'; fields: Record<string, string> } | { ok: false; reason: 'rate-limited' | 'failed' };
 

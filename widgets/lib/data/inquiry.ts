@@ -4,7 +4,7 @@
  * inquiries); the function decides who is mailed, never the browser (docs/decisions.md #9).
  */
 import type { FunctionsClient } from '@supabase/functions-js';
-import type { ContactField, InquiryBody } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
+import type { ContactField, InquiryBody } from '../../../core/protocol/inquiry.ts';
 
 /** What our form sends: always with its idempotency key and language. */
 export type InquiryRequest = InquiryBody & Required<Pick<InquiryBody, 'idempotencyKey' | 'lang' | 'website'>>;

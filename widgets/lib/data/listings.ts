@@ -4,11 +4,11 @@
  * docs/product.md §5 live here, once, for the count, the page and the map alike.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { fold } from '../../../supabase/functions/_shared/protocol/text.ts';
-import { appliedFilters, filterArgs, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
+import { fold } from '../../../core/protocol/text.ts';
+import { appliedFilters, filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { escapeLike } from './text.ts';
 
-export { appliedFilters, FEATURE_FLAGS, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../supabase/functions/_shared/protocol/filters.ts';
+export { appliedFilters, FEATURE_FLAGS, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const PAGE_SIZE = 24;
 export const COUNTRY = 'EC';

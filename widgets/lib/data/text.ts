@@ -1,6 +1,6 @@
 /**
  * Text handling shared by the data calls: LIKE escaping and PostgREST quoting for values inside
- * or=(...). Folding for search is one rule with the database's (../../../supabase/functions/_shared/protocol/text.ts).
+ * or=(...). Folding for search is one rule with the database's (../../../core/protocol/text.ts).
  */
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The form's view of the contact fields: the rules of the send-property-inquiry function itself
- * (one module for both, supabase/functions/_shared/protocol/inquiry.ts), as translation keys.
+ * (one module for both, core/protocol/inquiry.ts), as translation keys.
  */
-import { checkContact, type FieldError } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
+import { checkContact, type FieldError } from '../../../core/protocol/inquiry.ts';
 import type { InquiryField } from '../data/inquiry.ts';
 
 export type Values = Record<InquiryField, string>;
@@ -14,7 +14,7 @@ export function errorKey(field: InquiryField, error: FieldError): string {
   return `inquiry.errors.${error}`;
 }
 
-/** The rules the function applies (one module for both, supabase/functions/_shared/protocol/), as translation keys. */
+/** The rules the function applies (one module for both, core/protocol/), as translation keys. */
 export function validateInquiry(v: Values): Partial<Record<InquiryField, string>> {
   const errors: Partial<Record<InquiryField, string>> = {};
   for (const [field, error] of Object.entries(checkContact(v)) as Array<[InquiryField, FieldError]>) errors[field] = errorKey(field, error);

@@ -5,7 +5,7 @@
  * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.
  */
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { LIMITS, type FieldError } from '../../../supabase/functions/_shared/protocol/inquiry.ts';
+import { LIMITS, type FieldError } from '../../../core/protocol/inquiry.ts';
 import { functionsClient } from '../data/functions.ts';
 import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';

@@ -5,13 +5,13 @@
 import { useEffect, useId, useState } from 'react';
 import { copyText } from '../clipboard.ts';
 import { useElement } from '../element.tsx';
-import { initials, normalisePhone, telHref } from '../../../supabase/functions/_shared/protocol/format.ts';
+import { initials, normalisePhone, telHref } from '../../../core/protocol/format.ts';
 import { CheckIcon } from '../ui/icons/check.tsx';
 import { CopyIcon } from '../ui/icons/copy.tsx';
 import { MailIcon } from '../ui/icons/mail.tsx';
 import { PhoneIcon } from '../ui/icons/phone.tsx';
 import { WhatsAppIcon } from '../ui/icons/whats-app.tsx';
-import type { PropertyAgent } from '../../../supabase/functions/_shared/protocol/listing.ts';
+import type { PropertyAgent } from '../../../core/protocol/listing.ts';
 
 export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: string | undefined; size?: number }) {
   const [failed, setFailed] = useState(false);

@@ -7,7 +7,7 @@
  */
 import { memo } from 'react';
 import { useElement, useStyles } from '../element.tsx';
-import { formatArea, formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
+import { formatArea, formatCount, formatPrice } from '../../../core/protocol/format.ts';
 import { AreaIcon } from '../ui/icons/area.tsx';
 import { BathIcon } from '../ui/icons/bath.tsx';
 import { BedIcon } from '../ui/icons/bed.tsx';
@@ -17,7 +17,7 @@ import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
 import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
-import { typeLabel, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
+import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
 
 export interface PropertyCardProps {
   property: Property;

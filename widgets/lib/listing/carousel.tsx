@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } fr
 import { useElement } from '../element.tsx';
 import { ChevronLeft } from '../ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../ui/icons/chevron-right.tsx';
-import { placeholderIndex } from '../../../supabase/functions/_shared/protocol/listing.ts';
+import { placeholderIndex } from '../../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from './placeholder.tsx';
 
 export interface CarouselProps {

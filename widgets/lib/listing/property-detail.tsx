@@ -5,8 +5,8 @@
  * text, never as markup.
  */
 import { useDeferredValue } from 'react';
-import { formatArea, formatCount, formatPrice } from '../../../supabase/functions/_shared/protocol/format.ts';
-import { typeLabel, type Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
+import { formatArea, formatCount, formatPrice } from '../../../core/protocol/format.ts';
+import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 import { InquiryForm } from '../inquiry/inquiry-form.tsx';
 import { listingUrl } from '../site-links.ts';

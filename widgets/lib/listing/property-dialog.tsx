@@ -5,7 +5,7 @@
  */
 import { useId } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/listing/property-dialog';
-import type { Property } from '../../../supabase/functions/_shared/protocol/listing.ts';
+import type { Property } from '../../../core/protocol/listing.ts';
 import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
 import { PriceAndShare, PropertyDetail } from './property-detail.tsx';

@@ -5,7 +5,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { copyText } from '../clipboard.ts';
 import { useElement } from '../element.tsx';
-import { shareLinks, type ShareTarget } from '../../../supabase/functions/_shared/protocol/share.ts';
+import { shareLinks, type ShareTarget } from '../../../core/protocol/share.ts';
 import { CheckIcon } from '../ui/icons/check.tsx';
 import { LinkIcon } from '../ui/icons/link.tsx';
 import { MailIcon } from '../ui/icons/mail.tsx';

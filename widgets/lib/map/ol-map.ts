@@ -29,7 +29,7 @@ import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from 'ol/style
 import type { StyleFunction } from 'ol/style/Style.js';
 import type BaseLayer from 'ol/layer/Base.js';
 import outline, { type Outline } from 'virtual:ecuador-outline';
-import { formatPricePill } from '../../../supabase/functions/_shared/protocol/format.ts';
+import { formatPricePill } from '../../../core/protocol/format.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { inSlices } from '../main-thread.ts';
 import { adoptSheet, sheetFor } from '../styles.ts';

@@ -5,7 +5,7 @@
  * and the scheduled calls (a secret header): `x-outbox-drain` probes SMTP and delivers what waited,
  * `x-alerts-run` runs the alert job (docs/decisions.md #23) and then delivers.
  */
-import type { Dict } from './protocol/translate.ts';
+import type { Dict } from '../translate.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
 import { clientAddress, SUPABASE_EDGE } from './client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
@@ -22,7 +22,7 @@ export interface DenoDeps {
   Pool: new (options: Record<string, unknown>) => PgPool & { on(event: 'error', listener: (error: Error) => void): unknown };
   /** npm:nodemailer's createTransport */
   createTransport: TransportFactory;
-  /** widgets/locales/{en,es}.json */
+  /** core/locales/{en,es}.json */
   texts: { en: Dict; es: Dict };
 }
 

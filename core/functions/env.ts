@@ -6,7 +6,7 @@
  */
 import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
 import { DEFAULTS } from './defaults.ts';
-import { EMAIL_PATTERN } from './protocol/inquiry.ts';
+import { EMAIL_PATTERN } from '../protocol/inquiry.ts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -3,7 +3,7 @@
  * the places of Ecuador we have listings in. A location comes from /search-properties/{slug} or
  * ?location=; an Ecuador place also presets the search to its city.
  */
-import { slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import { slugify } from './routes.ts';
 
 export interface KnownLocation {
   slug: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import en from '../../widgets/locales/en.json';
-import es from '../../widgets/locales/es.json';
-import { slugify } from '../../supabase/functions/_shared/protocol/site-urls.ts';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import { slugify } from './routes.ts';
 import { findLocation, heroLocation, LOCATIONS } from './locations.ts';
 
 describe('search hero locations (docs/decisions.md #4)', () => {

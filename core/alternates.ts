@@ -3,8 +3,8 @@
  * under /es (docs/decisions.md #18), x-default English. The build writes them with the site's
  * configured origin; the server writes them for each page and language it renders.
  */
-import { localizedPath, type SiteLang } from '../../supabase/functions/_shared/protocol/site-urls.ts';
-import { SITE } from '../../widgets/lib/site-config.ts';
+import { localizedPath, type SiteLang } from './routes.ts';
+import { SITE } from './site.ts';
 
 // a type, not an interface: it is also a tag's attribute record for vite
 export type LinkTag = {

@@ -4,9 +4,9 @@
  * honeypot) or an action with a link's token. Every filter is checked before it is kept: a saved
  * search is read by SQL for as long as it lives.
  */
-import { ALERT_FREQUENCIES, ALERT_LANGUAGES, checkAlertEmail, type AlertFrequency, type AlertLang } from '../protocol/alerts.ts';
-import { filterArgs, type FilterArgs, type SearchFilters } from '../protocol/filters.ts';
-import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../protocol/inquiry.ts';
+import { ALERT_FREQUENCIES, ALERT_LANGUAGES, checkAlertEmail, type AlertFrequency, type AlertLang } from '../../protocol/alerts.ts';
+import { filterArgs, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
 
 export const ALERT_LIMITS = { body: 8 * 1024, text: 100, number: 1e12 } as const;

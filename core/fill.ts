@@ -4,8 +4,8 @@
  * every `data-i18n-attr="attribute:key;..."` attribute, escaped. The markers stay, so the page
  * script can still switch the texts live.
  */
-import { escapeHtml } from '../../supabase/functions/_shared/protocol/html.ts';
-import { lookup, translate, type Dict } from '../../supabase/functions/_shared/protocol/translate.ts';
+import { escapeHtml } from './protocol/html.ts';
+import { lookup, translate, type Dict } from './translate.ts';
 
 export { escapeHtml };
 

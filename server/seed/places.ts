@@ -3,7 +3,7 @@
  * points on land, the neighbourhoods and streets that appear in addresses, and how prices and the
  * mix of property types differ from place to place.
  */
-import { fold } from '../functions/_shared/protocol/text.ts';
+import { fold } from '../../core/protocol/text.ts';
 
 export type PropertyType = 'house' | 'apartment' | 'land' | 'office' | 'business_premises' | 'commercial_building';
 

@@ -39,7 +39,7 @@ describe('listing mapping (docs/product.md §3)', () => {
     // never the spec's Lima leftover, and the same place on every render
     expect(unknown.lat).toBeGreaterThan(-1);
     expect(fallbackPosition('6', 'Pueblo Nuevo')).toEqual(fallbackPosition('6', 'Pueblo Nuevo'));
-    // a feed's exponent is not a coordinate (the rule: supabase/functions/_shared/protocol/text.ts)
+    // a feed's exponent is not a coordinate (the rule: core/protocol/text.ts)
     expect(mapListing({ id: 7, city: 'Loja', geo_lat: '1e1', geo_lon: '-79' }, API).approximate).toBe(true);
   });
 

@@ -4,8 +4,8 @@
  * work in Spanish). Everything the visitor typed is escaped in the HTML part.
  */
 import type { Composer, MailMessage } from '../outbox/worker.ts';
-import { escapeHtml } from '../protocol/html.ts';
-import { listingPath } from '../protocol/site-urls.ts';
+import { escapeHtml } from '../../protocol/html.ts';
+import { listingPath } from '../../routes.ts';
 import { loadInquiryForMail, type InquiryMailRow } from './store.ts';
 
 export interface InquiryMailOptions {

@@ -3,8 +3,8 @@
  * profiles (docs/decisions.md #6); the rest are realistic directory entries, some with partly empty
  * fields as real directories have them. A few agents of other countries must never be shown.
  */
-import type { AgentProfileRecord } from '../functions/_shared/protocol/records.ts';
-import { fold } from '../functions/_shared/protocol/text.ts';
+import type { AgentProfileRecord } from '../../core/protocol/records.ts';
+import { fold } from '../../core/protocol/text.ts';
 
 /** A seed agent: the public columns, and the private ones the public key never reads. */
 export interface AgentRow extends AgentProfileRecord {

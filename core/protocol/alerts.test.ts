@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkAlertEmail, describeSearch } from './alerts.ts';
 import type { FilterArgs } from './filters.ts';
-import { translate, type Dict } from './translate.ts';
+import { translate, type Dict } from '../translate.ts';
 
 // the locale files as the mails get them (read, not imported: this folder never imports widgets/)
-const locale = (lang: string) => JSON.parse(readFileSync(new URL(`../../../../widgets/locales/${lang}.json`, import.meta.url), 'utf8')) as Dict;
+const locale = (lang: string) => JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8')) as Dict;
 const en = locale('en');
 const es = locale('es');
 

@@ -7,7 +7,7 @@
  */
 import { IDEMPOTENCY_KEY, LIMITS, validateInquiry, type InquiryInput } from './validate.ts';
 import { clientSalt, hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
-import { formatPrice } from '../protocol/format.ts';
+import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
 import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient } from './store.ts';

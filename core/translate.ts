@@ -1,5 +1,5 @@
 /**
- * Text lookup, plurals and placeholders over our locale files (widgets/locales/*.json), without
+ * Text lookup, plurals and placeholders over our locale files (core/locales/*.json), without
  * i18next: the page script (site/lib/texts.ts), the build (scripts/site-html.ts) and the alert
  * mails (../alerts/mail.ts) read texts the same way. Plurals as i18next names them (`key_one`,
  * `key_other` when a numeric `count` is given), so the same files serve the elements' i18next.

@@ -3,7 +3,7 @@
  * sends it, plus optional extras (the property and agent ids, an idempotency key, the language,
  * a honeypot). Every field is checked here, once, for Deno and Node alike.
  */
-import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../protocol/inquiry.ts';
+import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
 
 export type { FieldError };
 

@@ -3,8 +3,8 @@
  * and what a link's token may do (confirm, read and change the settings, unsubscribe). Plain SQL
  * over any client with `query(sql, params)`, like the inquiries (../inquiry/store.ts).
  */
-import type { AlertFrequency, AlertLang } from '../protocol/alerts.ts';
-import type { FilterArgs } from '../protocol/filters.ts';
+import type { AlertFrequency, AlertLang } from '../../protocol/alerts.ts';
+import type { FilterArgs } from '../../protocol/filters.ts';
 import type { Sql } from '../sql.ts';
 import type { TokenPurpose } from './tokens.ts';
 

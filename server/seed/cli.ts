@@ -9,12 +9,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Database } from '../../server/db/database.ts';
-import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../../server/db/embedded-postgres.ts';
-import { DataDirLock } from '../../server/db/lock.ts';
-import { openPglite } from '../../server/db/pglite.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
-import { migrate, reseed } from '../../server/db/setup.ts';
+import type { Database } from '../db/database.ts';
+import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+import { DataDirLock } from '../db/lock.ts';
+import { openPglite } from '../db/pglite.ts';
+import { openPostgres } from '../db/postgres.ts';
+import { migrate, reseed } from '../db/setup.ts';
 import { seedSql } from './apply.ts';
 import { DEFAULT_LISTINGS, generateSeed } from './generate.ts';
 

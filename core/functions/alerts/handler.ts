@@ -13,8 +13,8 @@
  *   nothing: what the link's page shows before the visitor acts (a mail scanner that opens links
  *   confirms or unsubscribes nothing).
  */
-import { ALERT_FREQUENCIES, type AlertFrequency } from '../protocol/alerts.ts';
-import type { FilterArgs } from '../protocol/filters.ts';
+import { ALERT_FREQUENCIES, type AlertFrequency } from '../../protocol/alerts.ts';
+import type { FilterArgs } from '../../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import { clientSalt, hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
 import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';

@@ -12,13 +12,13 @@
  * function imports them. Everything from the data is escaped in the HTML.
  */
 import type { Composer, MailMessage } from '../outbox/worker.ts';
-import { describeSearch, type AlertLang } from '../protocol/alerts.ts';
-import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../protocol/filters.ts';
-import { formatArea, formatCount, formatPrice } from '../protocol/format.ts';
-import { escapeHtml } from '../protocol/html.ts';
-import { normaliseImages, typeLabel } from '../protocol/listing.ts';
-import { listingPath, localizedPath } from '../protocol/site-urls.ts';
-import { translate, type Dict } from '../protocol/translate.ts';
+import { describeSearch, type AlertLang } from '../../protocol/alerts.ts';
+import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
+import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
+import { escapeHtml } from '../../protocol/html.ts';
+import { normaliseImages, typeLabel } from '../../protocol/listing.ts';
+import { listingPath, localizedPath } from '../../routes.ts';
+import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
 import { issueToken } from './tokens.ts';
 
@@ -26,7 +26,7 @@ export interface AlertMailOptions {
   from: string;
   /** the public site: links, and relative media paths of the data */
   siteUrl: string;
-  /** the locale files (widgets/locales/{en,es}.json) */
+  /** the locale files (core/locales/{en,es}.json) */
   texts: (lang: AlertLang) => Dict;
   /** the right-hand side of Message-IDs */
   domain?: string;
