@@ -1,48 +1,13 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { house } from './scripts/eslint-house.js';
 
-/** Element folders are islands: they share code only through widgets/lib/. */
-const elementBoundary = {
-  files: ['widgets/*/**/*.{ts,tsx}'],
-  ignores: ['widgets/lib/**', 'widgets/locales/**'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            regex: '^\\.\\./(?!lib/|locales/)',
-            message: "An element folder never imports another element's folder: share through widgets/lib/.",
-          },
-        ],
-      },
-    ],
-  },
-};
-
-const libMessage = 'widgets/lib/ is shared by every element and never imports an element.';
-// the one folder the widgets share with the server: the rules both sides apply (the wire protocol)
-const PROTOCOL = '(\\.\\./)*supabase/functions/_shared/protocol/';
-const libBoundary = [
-  {
-    files: ['widgets/lib/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: `^\\.\\./(?!locales/|${PROTOCOL})`, message: libMessage }] }] },
-  },
-  {
-    files: ['widgets/lib/*/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: `^\\.\\./\\.\\./(?!locales/|lib/|${PROTOCOL})`, message: libMessage }] }] },
-  },
-];
-
-const serverBoundary = {
-  files: ['server/**/*.ts', 'supabase/**/*.ts'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      { patterns: [{ group: ['**/widgets/**', 'widgets/**'], message: 'server/ never imports widgets/: keep the data server and the UI apart.' }] },
-    ],
-  },
+/** The house's import rules between the top-level folders (scripts/eslint-house.js). */
+const houseRules = {
+  files: ['**/*.{ts,tsx,js,mjs}'],
+  plugins: { house },
+  rules: { 'house/imports': 'error' },
 };
 
 /**
@@ -68,7 +33,7 @@ const noReplacementPatterns = {
 };
 
 export default tseslint.config(
-  { ignores: ['.scratch/**', 'dist/**', 'dist-types/**', 'node_modules/**', '.data/**', '.cache/**', 'supabase/functions/*/index.ts', 'coverage/**'] },
+  { ignores: ['.scratch/**', 'dist/**', 'dist-types/**', 'node_modules/**', '.data/**', '.cache/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
@@ -93,8 +58,6 @@ export default tseslint.config(
     },
   },
   { files: ['tests/**/*.ts'], rules: { '@typescript-eslint/no-unused-expressions': 'off' } },
-  elementBoundary,
-  ...libBoundary,
-  serverBoundary,
+  houseRules,
   noReplacementPatterns,
 );
