@@ -1,8 +1,9 @@
 /**
- * The OpenLayers map, in its own lazily loaded chunk: price pills, clusters (animated, ol-ext) when
- * there are more than 10 pins, pins spread out when a cluster sits on one spot, a popup anchor,
- * hover both ways, "moved by the visitor" for 'Search this area', and Ecuador's outline under the
- * tiles so pins never float on white when tiles cannot load.
+ * The OpenLayers map, in its own lazily loaded chunk: the controller that map-panel.tsx drives.
+ * It holds the layers (the outline and the interactions: map-base.ts; how each feature is drawn:
+ * map-styles.ts), draws pins (clustered in the browser above 10, ol-cluster.ts) or the database's
+ * cells (what to ask for and when: cell-loader.ts), spreads pins that share a spot, anchors the
+ * popup, hovers both ways, and tells the visitor's own moves from ours for 'Search this area'.
  */
 import Feature from 'ol/Feature.js';
 import OlMap from 'ol/Map.js';
@@ -11,28 +12,24 @@ import View from 'ol/View.js';
 import { boundingExtent, buffer, getCenter, getHeight, getWidth, isEmpty, type Extent } from 'ol/extent.js';
 import LineString from 'ol/geom/LineString.js';
 import Point from 'ol/geom/Point.js';
-import Polygon from 'ol/geom/Polygon.js';
-import Kinetic from 'ol/Kinetic.js';
-import DoubleClickZoom from 'ol/interaction/DoubleClickZoom.js';
-import DragPan from 'ol/interaction/DragPan.js';
-import KeyboardPan from 'ol/interaction/KeyboardPan.js';
-import KeyboardZoom from 'ol/interaction/KeyboardZoom.js';
-import MouseWheelZoom from 'ol/interaction/MouseWheelZoom.js';
-import PinchZoom from 'ol/interaction/PinchZoom.js';
 import TileLayer from 'ol/layer/Tile.js';
 import VectorLayer from 'ol/layer/Vector.js';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
 import type Cluster from 'ol/source/Cluster.js';
 import VectorSource from 'ol/source/Vector.js';
 import XYZ from 'ol/source/XYZ.js';
-import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from 'ol/style.js';
+import type Style from 'ol/style/Style.js';
 import type { StyleFunction } from 'ol/style/Style.js';
 import type BaseLayer from 'ol/layer/Base.js';
-import outline, { type Outline } from 'virtual:ecuador-outline';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { inSlices } from '../main-thread.ts';
-import { adoptSheet, sheetFor } from '../styles.ts';
+import { feedCells, mergeCells, tileView, type CellFeed, type CellLoader, type MapCell } from './cell-loader.ts';
+import { ecuadorOutline, interactions } from './map-base.ts';
+import { clusterStyle, LEG_STYLE, pinStyle, prepareMap } from './map-styles.ts';
+
+export { prepareMap };
+export type { CellLoader };
 
 export const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
 export const DEFAULT_ZOOM = 12;
@@ -48,27 +45,6 @@ export interface MapPin {
   price: number;
   approximate: boolean;
 }
-
-/** A grid cell from the database (public.listing_clusters): a cluster, or one listing with its price. */
-export interface MapCell {
-  count: number;
-  lat: number;
-  lng: number;
-  /** the members' bounds, for zooming into the cell */
-  bounds: [number, number, number, number];
-  priceFrom: number | null;
-  priceTo: number | null;
-  /** the cell's only listing */
-  id: string | null;
-  approximate: boolean;
-}
-
-/** What the map asks the database for: the cells of a zoom over an area ([west, south, east, north]). */
-export type CellLoader = (view: { zoom: number; bbox: [number, number, number, number] }, signal: AbortSignal) => Promise<MapCell[]>;
-
-/** The cells are asked for after the view has rested this long (ms). */
-export const CELLS_DEBOUNCE = 30;
-const CELL_CACHE = 60;
 
 export interface MapOptions {
   target: HTMLElement;
@@ -113,91 +89,6 @@ export interface MapController {
 /** The browser's clustering (ol-cluster.ts): its own chunk, for small searches only */
 const loadClusterChunk = lazyChunk(() => import('./ol-cluster.ts'));
 
-const pillCache = new Map<string, Icon>();
-
-/** A rounded price pill drawn once per label and state, as an icon. */
-function pill(label: string, state: 'normal' | 'hover' | 'approximate'): Icon {
-  const key = `${label}|${state}`;
-  let icon = pillCache.get(key);
-  if (icon) return icon;
-  const ratio = Math.min(2, globalThis.devicePixelRatio || 1);
-  const font = '600 12px ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
-  const canvas = document.createElement('canvas');
-  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
-  ctx.font = font;
-  const w = Math.ceil(ctx.measureText(label).width) + 16;
-  const h = 24;
-  canvas.width = (w + 2) * ratio;
-  canvas.height = (h + 8) * ratio;
-  ctx.scale(ratio, ratio);
-  const bg = state === 'hover' ? '#123c69' : '#ffffff';
-  const fg = state === 'hover' ? '#ffffff' : '#0f172a';
-  ctx.beginPath();
-  ctx.roundRect(1, 1, w, h, 12);
-  ctx.moveTo(w / 2 - 5 + 1, h + 1);
-  ctx.lineTo(w / 2 + 1, h + 7);
-  ctx.lineTo(w / 2 + 5 + 1, h + 1);
-  ctx.fillStyle = bg;
-  ctx.shadowColor = 'rgba(15,23,42,0.25)';
-  ctx.shadowBlur = 3;
-  ctx.fill();
-  ctx.shadowBlur = 0;
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = state === 'hover' ? '#123c69' : '#94a3b8';
-  if (state === 'approximate') ctx.setLineDash([3, 2]);
-  ctx.stroke();
-  ctx.fillStyle = fg;
-  ctx.font = font;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  ctx.fillText(label, w / 2 + 1, h / 2 + 1.5);
-  icon = new Icon({ img: canvas, width: w + 2, height: h + 8, anchor: [0.5, 1], anchorXUnits: 'fraction', anchorYUnits: 'fraction' });
-  pillCache.set(key, icon);
-  return icon;
-}
-
-const clusterStyles = new Map<string, Style>();
-
-/** Cluster badges: dark grey under 10, black from 10 (docs/product.md §9); one style per size. */
-function clusterStyle(size: number, highlighted: boolean): Style {
-  const key = `${size}|${highlighted}`;
-  let style = clusterStyles.get(key);
-  if (!style) {
-    const radius = Math.min(30, 13 + Math.log2(size) * 3);
-    style = new Style({
-      image: new CircleStyle({
-        radius,
-        fill: new Fill({ color: size < 10 ? '#4b5563' : '#111111' }),
-        stroke: new Stroke({ color: highlighted ? '#c8102e' : 'rgba(255,255,255,0.9)', width: highlighted ? 4 : 3 }),
-      }),
-      text: new Text({ text: String(size), font: '700 13px ui-sans-serif, system-ui, sans-serif', fill: new Fill({ color: '#ffffff' }) }),
-      zIndex: highlighted ? 1000 : size,
-    });
-    clusterStyles.set(key, style);
-  }
-  return style;
-}
-
-/**
- * What of OpenLayers' own CSS (ol/ol.css) our map needs: its controls are ours (map-panel.tsx), so
- * only the viewport's rules. Adopted into the element's shadow root before the map is made
- * (prepareMap): a new sheet means a new style pass of the whole shadow tree, which should happen in
- * the browser's own frame, not forced by the map measuring its container.
- */
-const MAP_CSS = `
-.ol-viewport, .ol-unselectable { -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; -webkit-tap-highlight-color: transparent; }
-.ol-viewport { touch-action: pan-x pan-y; border-radius: inherit; }
-.ol-viewport canvas { all: unset; overflow: hidden; }
-.ol-selectable { -webkit-touch-callout: default; -webkit-user-select: text; user-select: text; }
-.ol-grabbing { cursor: grabbing; }
-.ol-grab { cursor: move; cursor: grab; }
-.ol-unsupported { display: none; }
-`;
-
-export function prepareMap(root: ShadowRoot | null): void {
-  if (root) adoptSheet(root, sheetFor(MAP_CSS));
-}
-
 /** What the test build adds to the controller (import.meta.env.EXP_TEST_HOOKS; never in the production bundle). */
 export interface MapTestHooks {
   /** number of clusters and pins drawn now */
@@ -206,47 +97,17 @@ export interface MapTestHooks {
   pixelOf(id: string): [number, number] | undefined;
 }
 
-/**
- * OpenLayers' default interactions without rotation (a listings map keeps north up) and without
- * shift-drag box zoom: pan (with kinetic), pinch, wheel, double click and the keyboard.
- */
-function interactions() {
-  return [new DoubleClickZoom(), new DragPan({ kinetic: new Kinetic(-0.005, 0.05, 100) }), new PinchZoom(), new KeyboardPan(), new KeyboardZoom(), new MouseWheelZoom()];
-}
-
 export function createMap(options: MapOptions): MapController {
   prepareMap(options.shadowRoot);
   const tileSource = new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 });
   const tiles = new TileLayer({ source: tileSource, zIndex: 1 });
-  const land = new VectorSource();
-  const addOutline = (o: Outline) =>
-    land.addFeatures([
-      ...o.neighbours.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'neighbour' })),
-      ...o.ecuador.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'ecuador' })),
-    ]);
-  if (outline.data) addOutline(outline.data);
-  else
-    fetch(outline.url)
-      .then((r) => (r.ok ? (r.json() as Promise<Outline>) : Promise.reject(new Error(`outline: ${r.status}`))))
-      .then(addOutline)
-      .catch((error: unknown) => console.warn('[exp] the map outline did not load:', error));
-  const outlineLayer = new VectorLayer({
-    source: land,
-    zIndex: 0,
-    style: (f) =>
-      f.get('kind') === 'ecuador'
-        ? new Style({ fill: new Fill({ color: '#f6f3ea' }), stroke: new Stroke({ color: '#9c9684', width: 1.2 }) })
-        : new Style({ fill: new Fill({ color: '#eceae3' }), stroke: new Stroke({ color: '#c4bfb0', width: 1 }) }),
-  });
+  const outlineLayer = ecuadorOutline();
 
   let highlighted: string | null = null;
   const pinsSource = new VectorSource<Feature<Point>>();
   // the browser's clusters (ol-cluster.ts), made the first time more than 10 pins are drawn
   let clusters: { layer: BaseLayer; source: Cluster } | null = null;
-  const singleStyle = (f: Feature) => {
-    const id = f.get('id') as string;
-    return new Style({ image: pill(f.get('label') as string, id === highlighted ? 'hover' : f.get('approximate') ? 'approximate' : 'normal'), zIndex: id === highlighted ? 2000 : 10 });
-  };
+  const singleStyle = (f: Feature): Style => pinStyle(f.get('label') as string, f.get('id') === highlighted ? 'hover' : f.get('approximate') ? 'approximate' : 'normal');
   const clusteredStyle = (cluster: Feature) => {
     const members = cluster.get('features') as Feature[] | undefined;
     if (!members || members.length === 1) return singleStyle(members?.[0] ?? cluster);
@@ -257,7 +118,7 @@ export function createMap(options: MapOptions): MapController {
   const spreadLayer = new VectorLayer({
     source: spreadSource,
     zIndex: 4,
-    style: (f) => (f.get('leg') ? new Style({ stroke: new Stroke({ color: '#475569', width: 1.5 }) }) : singleStyle(f as Feature)),
+    style: (f) => (f.get('leg') ? LEG_STYLE : singleStyle(f as Feature)),
   });
 
   // the database's cells (many matches): a badge with the count, or the only listing's price pill
@@ -410,71 +271,30 @@ export function createMap(options: MapOptions): MapController {
   const viewport = map.getViewport() as HTMLElement | undefined;
   viewport?.addEventListener('pointerleave', onLeave);
 
-  /** The server's cells: what is drawn, what is cached, and which request may still draw. */
-  let cells: { schedule(): void; stop(): void } | null = null;
+  /** The server's cells (cell-loader.ts): what is asked for, when, and which answer may draw. */
+  let cells: CellFeed | null = null;
   const showCellLayer = (on: boolean) => {
     cellLayer.setVisible(on);
     clusters?.layer.setVisible(!on && clustered);
     plainLayer.setVisible(!on && !clustered);
   };
-  /**
-   * Neighbouring cells whose badges would overlap (their listings' mean positions closer than the
-   * cluster distance) are drawn as one: counts, bounds and prices add up exactly.
-   */
-  const mergeCells = (list: MapCell[]): MapCell[] => {
-    const resolution = view.getResolution() ?? 1;
-    const reach = 44 * resolution;
-    const kept: Array<{ cell: MapCell; at: number[] }> = [];
-    for (const cell of [...list].sort((a, b) => b.count - a.count)) {
-      const at = fromLonLat([cell.lng, cell.lat]);
-      const near = kept.find((k) => Math.abs(k.at[0]! - at[0]!) < reach && Math.abs(k.at[1]! - at[1]!) < reach);
-      if (!near) {
-        kept.push({ cell, at });
-        continue;
-      }
-      const a = near.cell;
-      const count = a.count + cell.count;
-      const low = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.min(x, y));
-      const high = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.max(x, y));
-      near.cell = {
-        count,
-        lat: (a.lat * a.count + cell.lat * cell.count) / count,
-        lng: (a.lng * a.count + cell.lng * cell.count) / count,
-        bounds: [Math.min(a.bounds[0], cell.bounds[0]), Math.min(a.bounds[1], cell.bounds[1]), Math.max(a.bounds[2], cell.bounds[2]), Math.max(a.bounds[3], cell.bounds[3])],
-        priceFrom: low(a.priceFrom, cell.priceFrom),
-        priceTo: high(a.priceTo, cell.priceTo),
-        id: null,
-        approximate: a.approximate && cell.approximate,
-      };
-      near.at = fromLonLat([near.cell.lng, near.cell.lat]);
-    }
-    return kept.map((k) => k.cell);
-  };
   const drawCells = (list: MapCell[]) => {
     spreadSource.clear();
     cellSource.clear();
+    // badges that would overlap at this zoom (closer than 44 px) are drawn as one
+    const reach = 44 * (view.getResolution() ?? 1);
     cellSource.addFeatures(
-      mergeCells(list).map((c) => {
+      mergeCells(list, reach, (lng, lat) => fromLonLat([lng, lat])).map((c) => {
         const f = new Feature({ geometry: new Point(fromLonLat([c.lng, c.lat])), count: c.count, bounds: c.bounds, id: c.id, label: formatPricePill(c.priceFrom ?? 0), approximate: c.approximate, price: c.priceFrom });
         if (c.id) f.setId(c.id);
         return f;
       }),
     );
   };
-  /** the visible area widened to whole 256 px tiles of the zoom, so views that differ a little share answers */
+  /** the visible area widened to whole tiles of the zoom */
   const cellView = () => {
-    const zoom = Math.max(0, Math.min(20, Math.round(view.getZoom() ?? DEFAULT_ZOOM)));
     const size = map.getSize();
-    const [minX, minY, maxX, maxY] = size ? view.calculateExtent(size) : [0, 0, 0, 0];
-    const tile = (2 * 20037508.342789244) / 2 ** zoom;
-    const left = -20037508.342789244;
-    const x0 = Math.max(0, Math.floor((minX! - left) / tile));
-    const x1 = Math.min(2 ** zoom, Math.ceil((maxX! - left) / tile));
-    const y0 = Math.max(0, Math.floor((minY! - left) / tile));
-    const y1 = Math.min(2 ** zoom, Math.ceil((maxY! - left) / tile));
-    const [west, south] = toLonLat([left + x0 * tile, left + y0 * tile]);
-    const [east, north] = toLonLat([left + x1 * tile, left + y1 * tile]);
-    return { key: `${zoom}/${x0}/${y0}/${x1}/${y1}`, zoom, bbox: [west!, south!, east!, north!] as [number, number, number, number] };
+    return tileView(size ? view.calculateExtent(size) : [0, 0, 0, 0], view.getZoom() ?? DEFAULT_ZOOM);
   };
 
   const controller: MapController = {
@@ -483,89 +303,23 @@ export function createMap(options: MapOptions): MapController {
       pinsTicket++;
       cells?.stop();
       showCellLayer(true);
-      const cache = new Map<string, MapCell[]>();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let pending: AbortController | undefined;
-      let pendingKey = '';
-      let latest = 0;
-      let stopped = false;
-      // the whole world's call of a fit is on its way: the view it will fit to loads after it, and
-      // a move before (the map's first render, a resize) neither loads nor cancels it
-      let fitting = false;
-      const show = (list: MapCell[]) => {
-        drawCells(list);
-        events.onDrawn?.(list.reduce((n, c) => n + c.count, 0));
-      };
-      const load = () => {
-        if (stopped) return;
-        const v = cellView();
-        // the same view already on its way
-        if (pending && !pending.signal.aborted && pendingKey === v.key) return;
-        const ticket = ++latest;
-        pending?.abort();
-        pending = undefined;
-        const known = cache.get(v.key);
-        if (known) {
-          cache.delete(v.key);
-          cache.set(v.key, known);
-          show(known);
-          return;
-        }
-        const abort = new AbortController();
-        pending = abort;
-        pendingKey = v.key;
-        loader({ zoom: v.zoom, bbox: v.bbox }, abort.signal)
-          .then((list) => {
-            if (pending === abort) pending = undefined;
-            cache.set(v.key, list);
-            if (cache.size > CELL_CACHE) cache.delete(cache.keys().next().value as string);
-            // an older answer never replaces a newer view's
-            if (ticket === latest && !stopped) show(list);
-          })
-          .catch((error: unknown) => {
-            if (pending === abort) pending = undefined;
-            if (abort.signal.aborted || stopped) return;
-            events.onError(error);
-          });
-      };
-      const state = {
-        schedule() {
-          clearTimeout(timer);
-          if (!fitting) timer = setTimeout(load, CELLS_DEBOUNCE);
-        },
-        stop() {
-          stopped = true;
-          clearTimeout(timer);
-          pending?.abort();
-        },
-      };
-      cells = state;
       cellSource.clear();
-      if (!fit) return state.schedule();
-      // every match: the whole world at a low zoom, then the view fitted to the matches' bounds
-      const abort = new AbortController();
-      pending = abort;
-      fitting = true;
-      loader({ zoom: 2, bbox: [-180, -85.0511, 180, 85.0511] }, abort.signal)
-        .then((list) => {
-          if (stopped || cells !== state) return;
-          pending = undefined;
-          fitting = false;
-          if (!list.length) {
-            asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
-            show([]);
-            return;
-          }
-          const corners = list.flatMap((c) => [fromLonLat([c.bounds[0], c.bounds[1]]), fromLonLat([c.bounds[2], c.bounds[3]])]);
-          asProgram(() => view.fit(buffer(boundingExtent(corners), 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
-          // the fitted view's cells, at once (a fit that does not move the view ends no move)
-          clearTimeout(timer);
-          load();
-        })
-        .catch((error: unknown) => {
-          fitting = false;
-          if (!abort.signal.aborted && !stopped) events.onError(error);
-        });
+      cells = feedCells({
+        loader,
+        view: cellView,
+        show: (list) => {
+          drawCells(list);
+          events.onDrawn?.(list.reduce((n, c) => n + c.count, 0));
+        },
+        onError: events.onError,
+        ...(fit && {
+          fit: (world: MapCell[]) => {
+            const corners = world.flatMap((c) => [fromLonLat([c.bounds[0], c.bounds[1]]), fromLonLat([c.bounds[2], c.bounds[3]])]);
+            asProgram(() => view.fit(buffer(boundingExtent(corners), 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
+          },
+          empty: () => asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 })),
+        }),
+      });
     },
     pinOf(id) {
       const f = (pinsSource.getFeatureById(id) ?? cellSource.getFeatureById(id)) as Feature<Point> | null;

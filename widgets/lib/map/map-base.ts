@@ -1,0 +1,47 @@
+/**
+ * What lies under the map's listings (ol-map.ts): Ecuador and its neighbours drawn under the tiles,
+ * so pins never float on white when tiles cannot load, and how the visitor moves the map.
+ */
+import Feature from 'ol/Feature.js';
+import Polygon from 'ol/geom/Polygon.js';
+import Kinetic from 'ol/Kinetic.js';
+import DoubleClickZoom from 'ol/interaction/DoubleClickZoom.js';
+import DragPan from 'ol/interaction/DragPan.js';
+import KeyboardPan from 'ol/interaction/KeyboardPan.js';
+import KeyboardZoom from 'ol/interaction/KeyboardZoom.js';
+import MouseWheelZoom from 'ol/interaction/MouseWheelZoom.js';
+import PinchZoom from 'ol/interaction/PinchZoom.js';
+import VectorLayer from 'ol/layer/Vector.js';
+import { fromLonLat } from 'ol/proj.js';
+import VectorSource from 'ol/source/Vector.js';
+import outline, { type Outline } from 'virtual:ecuador-outline';
+import { OUTLINE_STYLES } from './map-styles.ts';
+
+/**
+ * OpenLayers' default interactions without rotation (a listings map keeps north up) and without
+ * shift-drag box zoom: pan (with kinetic), pinch, wheel, double click and the keyboard.
+ */
+export function interactions() {
+  return [new DoubleClickZoom(), new DragPan({ kinetic: new Kinetic(-0.005, 0.05, 100) }), new PinchZoom(), new KeyboardPan(), new KeyboardZoom(), new MouseWheelZoom()];
+}
+
+/** The outline layer: in the chunk when small enough, else fetched beside it. */
+export function ecuadorOutline(): VectorLayer {
+  const land = new VectorSource();
+  const addOutline = (o: Outline) =>
+    land.addFeatures([
+      ...o.neighbours.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'neighbour' })),
+      ...o.ecuador.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'ecuador' })),
+    ]);
+  if (outline.data) addOutline(outline.data);
+  else
+    fetch(outline.url)
+      .then((r) => (r.ok ? (r.json() as Promise<Outline>) : Promise.reject(new Error(`outline: ${r.status}`))))
+      .then(addOutline)
+      .catch((error: unknown) => console.warn('[exp] the map outline did not load:', error));
+  return new VectorLayer({
+    source: land,
+    zIndex: 0,
+    style: (f) => (f.get('kind') === 'ecuador' ? OUTLINE_STYLES.ecuador : OUTLINE_STYLES.neighbour),
+  });
+}
