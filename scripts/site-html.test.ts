@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SITE } from '../core/site.ts';
 import { fillTexts } from '../core/fill.ts';
-import { alternateLinks, bootScript, fillLinks, widgetPreloads, widgetLocales } from './site-html.ts';
+import { alternateLinks, bootScript, fillLinks, sitePage, widgetPreloads, widgetLocales } from './site-html.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const en = JSON.parse(readFileSync(join(root, 'core/locales/en.json'), 'utf8'));
@@ -13,7 +13,7 @@ const es = JSON.parse(readFileSync(join(root, 'core/locales/es.json'), 'utf8'));
 describe('the site build (scripts/site-html.ts)', () => {
   it('fills every static text and attribute of every page, in both languages, escaped', () => {
     for (const page of readdirSync(join(root, 'site')).filter((f) => f.endsWith('.html'))) {
-      const html = readFileSync(join(root, 'site', page), 'utf8');
+      const html = sitePage(readFileSync(join(root, 'site', page), 'utf8'));
       const { html: out, keys } = fillTexts(html, en, [es]);
       expect(keys.length, page).toBeGreaterThanOrEqual(3);
       // no element that asks for a text is left empty
@@ -23,6 +23,21 @@ describe('the site build (scripts/site-html.ts)', () => {
     const { html } = fillTexts('<p data-i18n="x"></p><a data-i18n-attr="title:x"></a>', { x: '<b>"&' });
     expect(html).toBe('<p data-i18n="x">&lt;b&gt;&quot;&amp;</p><a title="&lt;b&gt;&quot;&amp;" data-i18n-attr="title:x"></a>');
     expect(fillTexts('<p data-i18n="a" data-i18n-params=\'{"n":{"$t":"b"}}\'></p>', { a: 'in {{n}}', b: 'Quito' }).html).toContain('>in Quito<');
+  });
+
+  it('writes the frame every page shares once (sitePage): the head, the skip link, the header, main and the footer around the content', () => {
+    const out = sitePage('<!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/a.webp"-->\n      <p>x</p>\n');
+    expect(out).toMatch(/^<!doctype html>\n<html lang="en">\n  <head>\n    <title data-i18n="site.meta.agent.title"><\/title>/);
+    expect(out).toContain('<meta name="description" data-i18n-attr="content:site.meta.agent.description" />');
+    expect(out).toContain('<link rel="preload" as="image" href="/media/a.webp" fetchpriority="high" />');
+    expect(out).toContain('<body data-page="agent">\n    <a class="skip-link" href="#main" data-i18n="site.skip"></a>\n    <exp-site-header tone="dark"></exp-site-header>\n    <main id="main" class="plain page-offset">\n      <p>x</p>\n    </main>\n    <exp-site-footer></exp-site-footer>\n  </body>\n</html>\n');
+    // what differs is only what the line says
+    const plain = sitePage('<!--exp:page page="home" meta="home"-->\n<p>y</p>');
+    expect(plain).toContain('<exp-site-header></exp-site-header>\n    <main id="main">\n<p>y</p>');
+    expect(plain).not.toContain('preload');
+    expect(sitePage('<p>no frame</p>')).toBe('<p>no frame</p>');
+    expect(() => sitePage('<!--exp:page meta="x"-->')).toThrow(/page and meta/);
+    expect(sitePage('<!--exp:page page="a&quot;" meta="m" tone="x&quot;y"-->')).toContain('tone="x&amp;quot;y"');
   });
 
   it('fails the build on a text missing in either language', () => {

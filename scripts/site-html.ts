@@ -86,6 +86,43 @@ export function languagePreloads(manifestFile = resolve(ROOT, 'dist/widgets/mani
 }
 
 /**
+ * The frame every page of the site shares, written once: a page file starts with one line that
+ * names what differs, and holds only its `<main>`'s content:
+ *   <!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/x.webp"-->
+ * `page` is the body's data-page (site.ts), `meta` the group of its title and description under
+ * site.meta, `tone` the header's, `main` the main's classes, `preload` an image the first paint
+ * needs. A file without the line is left as it is.
+ */
+export function sitePage(source: string): string {
+  const m = /^\s*<!--exp:page ([^>]*?)-->\r?\n?/.exec(source);
+  if (!m) return source;
+  const o: Record<string, string> = {};
+  for (const [, name, value] of (m[1] as string).matchAll(/([a-z]+)="([^"]*)"/g)) o[name as string] = value as string;
+  if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
+  const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
+  const content = source.slice(m[0].length).replace(/\s+$/, '');
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '  <head>',
+    `    <title data-i18n="site.meta.${escapeHtml(o.meta)}.title"></title>`,
+    `    <meta name="description" data-i18n-attr="content:site.meta.${escapeHtml(o.meta)}.description" />`,
+    ...(o.preload ? [`    <link rel="preload" as="image" href="${escapeHtml(o.preload)}" fetchpriority="high" />`] : []),
+    '  </head>',
+    `  <body data-page="${escapeHtml(o.page)}">`,
+    '    <a class="skip-link" href="#main" data-i18n="site.skip"></a>',
+    `    <exp-site-header${attr('tone', o.tone)}></exp-site-header>`,
+    `    <main id="main"${attr('class', o.main)}>`,
+    content,
+    '    </main>',
+    '    <exp-site-footer></exp-site-footer>',
+    '  </body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/**
  * What every page's head has, so the pages only say their own title and description: charset and
  * viewport first, the theme colour, and Open Graph title and description from the page's keys.
  */
@@ -157,6 +194,7 @@ export function siteHead(): Plugin {
         const page = basename(ctx.filename, '.html');
         const en = load('en');
         const es = load('es');
+        html = sitePage(html);
         const filled = fillLinks(fillTexts(withHeadBasics(html), en, [es]).html);
         const route = PAGE_ROUTES[page];
         const tags = [
