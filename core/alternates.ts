@@ -3,8 +3,9 @@
  * under /es (docs/decisions.md #18), x-default English. The build writes them with the site's
  * configured origin; the server writes them for each page and language it renders.
  */
-import { localizedPath, type SiteLang } from './routes.ts';
+import { localizedPath } from './routes.ts';
 import { SITE } from './site.ts';
+import type { Lang } from './lang.ts';
 
 // a type, not an interface: it is also a tag's attribute record for vite
 export type LinkTag = {
@@ -13,7 +14,7 @@ export type LinkTag = {
   hreflang?: string;
 };
 
-export function alternateLinks(route: string, lang: SiteLang = 'en', origin: string = SITE.url): LinkTag[] {
+export function alternateLinks(route: string, lang: Lang = 'en', origin: string = SITE.url): LinkTag[] {
   const en = new URL(localizedPath(route, 'en'), origin).href;
   const es = new URL(localizedPath(route, 'es'), origin).href;
   return [

@@ -3,13 +3,13 @@
  * to them): English at the plain path, Spanish under /es (docs/decisions.md #18), and a page per
  * listing at /properties/{id}-{slug}.
  */
-export type SiteLang = 'en' | 'es';
+import type { Lang } from './lang.ts';
+import { fold } from './protocol/text.ts';
+
 
 /** 'Bahía de Caráquez', 'bahia_de_caraquez', ' QUITO ' -> 'bahia-de-caraquez', 'quito' */
 export function slugify(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return fold(text)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
@@ -45,14 +45,14 @@ export function sameOriginPath(target: string): string {
 }
 
 /** The language of a path and the path (cleaned) without its language prefix. */
-export function splitLangPath(path: string): { lang: SiteLang; path: string } {
+export function splitLangPath(path: string): { lang: Lang; path: string } {
   const clean = cleanPath(path);
   if (clean === '/es' || clean.startsWith('/es/')) return { lang: 'es', path: clean.slice(3) || '/' };
   return { lang: 'en', path: clean };
 }
 
 /** A site path in a language: '/about' -> '/es/about'; '/' -> '/es'; '/es//evil.com' -> '/evil.com'. */
-export function localizedPath(path: string, lang: SiteLang): string {
+export function localizedPath(path: string, lang: Lang): string {
   const plain = splitLangPath(path).path;
   if (lang === 'en') return plain;
   return plain === '/' ? '/es' : `/es${plain}`;
@@ -65,7 +65,7 @@ export function twinPath(path: string): string {
 }
 
 /** A listing's page: /properties/1811-casa-en-cumbaya (and /es/properties/... in Spanish). */
-export function listingPath(id: string | number, title: string | null | undefined, lang: SiteLang = 'en'): string {
+export function listingPath(id: string | number, title: string | null | undefined, lang: Lang = 'en'): string {
   const slug = slugify(title ?? '');
   return localizedPath(`/properties/${encodeURIComponent(String(id))}${slug ? `-${slug}` : ''}`, lang);
 }

@@ -46,4 +46,3 @@ export const SITE = {
   cities: ['Quito', 'Guayaquil', 'Cuenca'],
 } as const;
 
-export const officeAddress = (): string => `${SITE.office.street}, ${SITE.office.city} ${SITE.office.postalCode}, ${SITE.office.country}`;

@@ -7,12 +7,11 @@ import type { FilterArgs, SearchFilters } from './filters.ts';
 import { formatArea, formatPrice } from './format.ts';
 import { typeLabel } from './listing.ts';
 import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, type FieldError } from './inquiry.ts';
+import type { Lang } from '../lang.ts';
 
 export const ALERT_FREQUENCIES = ['instant', 'daily', 'weekly'] as const;
 export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
 
-export const ALERT_LANGUAGES = ['en', 'es'] as const;
-export type AlertLang = (typeof ALERT_LANGUAGES)[number];
 
 /** What the form sends to ask for alerts on a search. */
 export interface AlertRequest {
@@ -21,15 +20,12 @@ export interface AlertRequest {
   /** the search's filters as the element holds them (only the applied ones are kept) */
   filters: SearchFilters;
   frequency: AlertFrequency;
-  lang: AlertLang;
+  lang: Lang;
   /** the same key for a retry of the same request */
   idempotencyKey?: string;
   /** the honeypot: people leave it empty */
   website?: string;
 }
-
-/** What the links in the mails ask the function to do, with the link's token. */
-export type AlertTokenAction = 'view' | 'confirm' | 'manage' | 'update' | 'unsubscribe';
 
 /** The e-mail field: required, at most 254 characters, one address. */
 export function checkAlertEmail(value: string): FieldError | undefined {

@@ -109,6 +109,39 @@ export function formatBbox(b: [number, number, number, number]): string {
 }
 
 /**
+ * An area as [west, south, east, north] when it is one: four finite numbers, west before east and
+ * south before north, within the world's degrees. The one rule for an area from an address or a
+ * request body.
+ */
+export function validBbox(value: unknown): [number, number, number, number] | undefined {
+  if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  const [w, s, e, n] = value as [number, number, number, number];
+  if (w >= e || s >= n || Math.abs(s) > 90 || Math.abs(n) > 90 || Math.abs(w) > 180 || Math.abs(e) > 180) return undefined;
+  return [w, s, e, n];
+}
+
+/** Back from formatBbox's "w,s,e,n"; anything else is no area. */
+export function parseBbox(text: string | null | undefined): [number, number, number, number] | undefined {
+  const parts = (text ?? '').split(',');
+  return parts.length === 4 && parts.every((p) => p.trim() !== '') ? validBbox(parts.map(Number)) : undefined;
+}
+
+/**
+ * The same search, whatever order its filters came in and however its words are cased: what a
+ * saved search is unique by (with its address), and what tells the search page that its count
+ * must be asked again.
+ */
+export function filtersKey(args: FilterArgs): string {
+  const sorted = Object.fromEntries(
+    Object.entries(args)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === 'string' ? v.trim().toLowerCase() : v])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  return JSON.stringify(sorted);
+}
+
+/**
  * The search page's query for these filters (its own parameter names, docs/product.md §4), e.g. the
  * "see all" link of an alert mail; the page reads it back to the same filters (a test holds the two
  * to one table of cases).

@@ -2,6 +2,8 @@
  * Where a listing without usable coordinates is placed, approximately (docs/decisions.md #3): near its
  * city when it is a known Ecuador city, else near Quito; never the spec's Lima leftover.
  */
+import { fold } from './text.ts';
+
 export const QUITO: [number, number] = [-0.1807, -78.4678];
 
 /** Known places by folded name; the database keeps the same table (public.city_centroid()). */
@@ -35,10 +37,8 @@ export const CENTROIDS: Record<string, [number, number]> = {
   playas: [-2.63, -80.39],
 };
 
-const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
-
 export function cityCentroid(city: string | null | undefined): [number, number] | undefined {
-  return city ? CENTROIDS[fold(city)] : undefined;
+  return city ? CENTROIDS[fold(city).trim().toLowerCase()] : undefined;
 }
 
 /** A deterministic offset of up to ±0.025° per axis, so an approximate pin does not jump around. */

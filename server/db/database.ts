@@ -30,11 +30,4 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-/** A PostgreSQL error with its SQLSTATE, as both drivers report it. */
-export interface PgError extends Error {
-  code?: string;
-  detail?: string;
-  hint?: string;
-}
-
 export { isConnectionError } from '../../core/functions/db/pg.ts';

@@ -8,13 +8,14 @@ import { escapeHtml } from '../../core/fill.ts';
 import { toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
 import { telHref, telText } from '../../core/protocol/format.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
-import { localizedPath, type SiteLang } from '../../core/routes.ts';
+import { localizedPath } from '../../core/routes.ts';
 import { agentJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
 import { attrs } from './html.ts';
+import type { Lang } from '../../core/lang.ts';
 
 export interface AgentPageContext {
-  lang: SiteLang;
+  lang: Lang;
   t: TFunction;
   origin: string;
   mediaBase: string;

@@ -13,8 +13,9 @@ import type { TFunction } from 'i18next';
 import { escapeHtml } from '../../core/fill.ts';
 import { ALERT_FREQUENCIES, describeSearch } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
-import { localizedPath, type SiteLang } from '../../core/routes.ts';
+import { localizedPath } from '../../core/routes.ts';
 import { attrs } from './html.ts';
+import type { Lang } from '../../core/lang.ts';
 
 export type AlertPageKind = 'confirm' | 'unsubscribe' | 'manage';
 
@@ -40,7 +41,7 @@ export interface AlertPage {
 
 interface Ctx {
   t: TFunction;
-  lang: SiteLang;
+  lang: Lang;
   token: string;
 }
 

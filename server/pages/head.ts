@@ -6,12 +6,13 @@
 import { fillTexts } from '../../core/fill.ts';
 import { alternateLinks } from '../../core/alternates.ts';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
-import { sameOriginPath, type SiteLang } from '../../core/routes.ts';
+import { sameOriginPath } from '../../core/routes.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { attrs } from './html.ts';
 import type { Dict } from './texts.ts';
+import type { Lang } from '../../core/lang.ts';
 
-export const OG_LOCALE: Record<SiteLang, string> = { en: 'en_US', es: 'es_EC' };
+export const OG_LOCALE: Record<Lang, string> = { en: 'en_US', es: 'es_EC' };
 
 export interface OgImage {
   url: string;
@@ -42,7 +43,7 @@ export interface HeadInfo {
 const tag = (name: string, attr: string, value: string) => new RegExp(`\\s*<${name}\\b[^>]*\\b${attr}="${value}"[^>]*>`, 'g');
 
 /** Removes the tags a rendered page replaces, and the preloads of another language's texts. */
-function strip(html: string, lang: SiteLang, info: HeadInfo): string {
+function strip(html: string, lang: Lang, info: HeadInfo): string {
   let out = html
     .replace(tag('link', 'rel', '(?:canonical|alternate)'), '')
     .replace(tag('meta', 'name', 'robots'), '')
@@ -53,7 +54,7 @@ function strip(html: string, lang: SiteLang, info: HeadInfo): string {
   return out;
 }
 
-export function renderHead(html: string, lang: SiteLang, dict: Dict, origin: string, info: HeadInfo): string {
+export function renderHead(html: string, lang: Lang, dict: Dict, origin: string, info: HeadInfo): string {
   const twin = info.twin ? attrs({ 'data-exp-twin': sameOriginPath(info.twin) }) : '';
   const filled = fillTexts(html, dict).html.replace(/<html lang="[^"]*"/, () => `<html lang="${lang}"${twin}`);
   const out = strip(filled, lang, info);

@@ -8,15 +8,16 @@ import type { TFunction } from 'i18next';
 import { escapeHtml } from '../../core/fill.ts';
 import { formatArea, formatCount, formatPrice, normalisePhone, telHref, telText } from '../../core/protocol/format.ts';
 import { mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
-import { listingPath, localizedPath, type SiteLang } from '../../core/routes.ts';
+import { listingPath, localizedPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
 import { attrs } from './html.ts';
 import type { Row } from './site-data.ts';
+import type { Lang } from '../../core/lang.ts';
 
 export interface ListingPageContext {
-  lang: SiteLang;
+  lang: Lang;
   t: TFunction;
   /** the public site, for absolute links */
   origin: string;

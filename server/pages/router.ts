@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { normaliseImages, type Property } from '../../core/protocol/listing.ts';
-import { cleanPath, listingPath, localizedPath, slugify, splitLangPath, twinPath, type SiteLang } from '../../core/routes.ts';
+import { cleanPath, listingPath, localizedPath, slugify, splitLangPath, twinPath } from '../../core/routes.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import { Lru } from '../http/lru.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
@@ -26,6 +26,7 @@ import { MISSING_CACHE, PAGE_CACHE, redirect, send, type PageResponse } from './
 import { createSiteData, SiteDataError, type SiteData } from './site-data.ts';
 import { createSitemaps, robotsTxt } from './sitemaps.ts';
 import { loadTexts, type SiteTexts } from './texts.ts';
+import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
 
 export type { PageResponse };
 
@@ -87,7 +88,7 @@ export function createPages(options: PagesOptions) {
    * A built page as the page of `path` in `lang`. Data goes in through function replacers only:
    * a text holding `$&`, `$'` or `$1` is written as it is, never read as a replacement pattern.
    */
-  const html = (page: string, path: string | undefined, lang: SiteLang, head: HeadInfo, content?: string, transform: (html: string) => string = (h) => h): string => {
+  const html = (page: string, path: string | undefined, lang: Lang, head: HeadInfo, content?: string, transform: (html: string) => string = (h) => h): string => {
     const base = transform(template(page) ?? template('404.html') ?? '<!doctype html><html lang="en"><head></head><body></body></html>');
     const withContent = content === undefined ? base : base.replace('<!--exp:content-->', () => content);
     // no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid
@@ -113,7 +114,7 @@ export function createPages(options: PagesOptions) {
   const brand = () => cardOf(template('agent.html') ?? '', DEFAULT_PICTURE).eyebrow;
 
   /** The page's link preview: its own card (previews.ts), at an address that changes with it. */
-  const pageImage = (route: string, lang: SiteLang, rendered: string): OgImage => {
+  const pageImage = (route: string, lang: Lang, rendered: string): OgImage => {
     const card = cardOf(rendered, DEFAULT_PICTURE);
     const name = route === '/' ? '/index' : route;
     return { url: new URL(`/og/pages${name}.${lang}.jpg?v=${cardVersion(card)}`, origin()).href, width: OG_SIZE.width, height: OG_SIZE.height, alt: card.title };
@@ -121,7 +122,7 @@ export function createPages(options: PagesOptions) {
 
   const ogUrl = (kind: 'listings' | 'agents', id: string, source: string | undefined) => new URL(`/og/${kind}/${encodeURIComponent(id)}.jpg${source ? `?v=${versionOf(source)}` : ''}`, origin()).href;
 
-  async function listingPage(id: string, slug: string, lang: SiteLang, path: string): Promise<PageResponse> {
+  async function listingPage(id: string, slug: string, lang: Lang, path: string): Promise<PageResponse> {
     const d = siteData();
     const t = siteTexts().t(lang);
     const ctx: ListingPageContext = { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (p: Property) => ogUrl('listings', p.id, p.images[0]) };
@@ -139,7 +140,7 @@ export function createPages(options: PagesOptions) {
     return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 
-  async function agentPage(id: string, lang: SiteLang, path: string): Promise<PageResponse> {
+  async function agentPage(id: string, lang: Lang, path: string): Promise<PageResponse> {
     const record = await siteData().agent(id);
     const t = siteTexts().t(lang);
     const page = renderAgent(record, id, { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (a: AgentProfile) => ogUrl('agents', a.id, a.photo), brand: brand() });
@@ -150,7 +151,7 @@ export function createPages(options: PagesOptions) {
    * A page of the built site. An indexable one (a route) gets its link preview, whose text is the
    * page's own heading; kept rendered (bounded) per page, language and route.
    */
-  function staticPage(page: string, status: number, route: string | null, lang: SiteLang, path: string, transform?: (html: string) => string): PageResponse {
+  function staticPage(page: string, status: number, route: string | null, lang: Lang, path: string, transform?: (html: string) => string): PageResponse {
     // the 404 page is the same for every made-up address: kept once per language (and without a
     // twin to go to), so no address a visitor makes up is ever something the server remembers
     const notFound = status === 404;
@@ -166,7 +167,7 @@ export function createPages(options: PagesOptions) {
   }
 
   /** /search-properties/{place}: the place's page, its one slug (301), or the 404. */
-  async function placePage(segment: string, lang: SiteLang, path: string, search: string): Promise<PageResponse> {
+  async function placePage(segment: string, lang: Lang, path: string, search: string): Promise<PageResponse> {
     const found = await places.find(segment);
     if (!found) {
       options.log?.(`404 page for ${JSON.stringify(path)}`);
@@ -178,7 +179,7 @@ export function createPages(options: PagesOptions) {
   }
 
   /** /og/pages/about.es.jpg: the card of an indexable page, made from that page as it is rendered. */
-  async function pageCard(route: string, lang: SiteLang): Promise<PageResponse | undefined> {
+  async function pageCard(route: string, lang: Lang): Promise<PageResponse | undefined> {
     const page = await resolvePage(route, lang);
     if (!page || page.status !== 200 || typeof page.body !== 'string') return undefined;
     const card = cardOf(page.body, DEFAULT_PICTURE);
@@ -187,7 +188,7 @@ export function createPages(options: PagesOptions) {
   }
 
   /** The indexable page at a route (no language prefix), as respond() renders it; undefined for any other. */
-  async function resolvePage(route: string, lang: SiteLang): Promise<PageResponse | undefined> {
+  async function resolvePage(route: string, lang: Lang): Promise<PageResponse | undefined> {
     const match = matchPage(route);
     const path = localizedPath(route, lang);
     if (match.kind === 'static') return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
@@ -231,7 +232,7 @@ export function createPages(options: PagesOptions) {
     // ?lang= (the old Spanish addresses, a language link) goes to the page's address in that language
     const asked = url.searchParams.get('lang');
     if (asked !== null && !path.startsWith('/demo')) {
-      const lang: SiteLang = asked.toLowerCase().startsWith('es') ? 'es' : 'en';
+      const lang = normaliseLang(asked) ?? DEFAULT_LANG;
       const rest = new URLSearchParams(url.search);
       rest.delete('lang');
       const query = rest.toString();
@@ -246,7 +247,7 @@ export function createPages(options: PagesOptions) {
     const og = /^\/og\/(listings|agents)\/(\d{1,15})\.jpg$/.exec(path);
     if (og) return ogImage(og[1] as 'listings' | 'agents', og[2] as string, url.searchParams.get('v'));
     const card = /^\/og\/pages(\/[a-z0-9/-]{1,200})\.(en|es)\.jpg$/.exec(path);
-    if (card) return pageCard(card[1] === '/index' ? '/' : (card[1] as string), card[2] as SiteLang);
+    if (card) return pageCard(card[1] === '/index' ? '/' : (card[1] as string), card[2] as Lang);
     const demo = matchDemo(path);
     if (demo) return template(demo) === undefined ? undefined : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache' } };
     if (path.includes('.') && !path.startsWith('/properties/')) return undefined;

@@ -6,18 +6,18 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import i18next, { type TFunction } from 'i18next';
-import type { SiteLang } from '../../core/routes.ts';
+import type { Lang } from '../../core/lang.ts';
 
 export type Dict = Record<string, unknown>;
 
 export interface SiteTexts {
-  t(lang: SiteLang): TFunction;
-  dict(lang: SiteLang): Dict;
+  t(lang: Lang): TFunction;
+  dict(lang: Lang): Dict;
 }
 
 export function loadTexts(siteDir: string): SiteTexts {
-  const read = (lang: SiteLang) => JSON.parse(readFileSync(resolve(siteDir, 'texts', `${lang}.json`), 'utf8')) as Dict;
-  const dicts: Record<SiteLang, Dict> = { en: read('en'), es: read('es') };
+  const read = (lang: Lang) => JSON.parse(readFileSync(resolve(siteDir, 'texts', `${lang}.json`), 'utf8')) as Dict;
+  const dicts: Record<Lang, Dict> = { en: read('en'), es: read('es') };
   const i18n = i18next.createInstance();
   void i18n.init({
     resources: { en: { translation: dicts.en }, es: { translation: dicts.es } },

@@ -79,7 +79,7 @@ describe('seed', () => {
       }
     }
     for (const a of seed.agents) if (a.picture?.trim()) urls.add(a.picture.trim());
-    const missing = [...urls].filter((u) => !existsSync(resolve(import.meta.dirname, 'media', u.slice('/media/'.length))));
+    const missing = [...urls].filter((u) => !existsSync(resolve(import.meta.dirname, '../../supabase/seed/media', u.slice('/media/'.length))));
     expect(missing).toEqual([]);
   });
 });

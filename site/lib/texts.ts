@@ -5,11 +5,11 @@
  * {{placeholders}} (a value `{"$t": "some.key"}` is itself translated; any other is written as it is). Always as text, never as markup. A
  * key missing in a language shows the key. A language's texts are downloaded only when needed.
  */
+import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
 import { translate, type Dict } from '../../core/translate.ts';
 
 export type { Dict };
 export { lookup, translate } from '../../core/translate.ts';
-export type Lang = 'en' | 'es';
 
 const loaders: Record<Lang, () => Promise<Dict>> = {
   en: () => import('../../core/locales/en.json').then((m) => m.default as Dict),
@@ -38,7 +38,7 @@ function paramsOf(el: Element): Record<string, unknown> {
 }
 
 export function currentLang(): Lang {
-  return document.documentElement.lang.toLowerCase().startsWith('es') ? 'es' : 'en';
+  return normaliseLang(document.documentElement.lang) ?? DEFAULT_LANG;
 }
 
 function applyElement(dict: Dict, el: Element): void {

@@ -1,9 +1,9 @@
 import { defineElement } from '../lib/element.tsx';
-import type { Lang } from '../lib/i18n.ts';
 import { languageSwitchAttributes } from './language-switch.attributes.ts';
 import { LanguageSwitch } from './language-switch.tsx';
 import texts from 'virtual:exp-texts/language-switch';
 import utilities from 'virtual:exp-utilities/language-switch';
+import type { Lang } from '../../core/lang.ts';
 
 export interface LanguageChangeDetail {
   /** the language the visitor chose */

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { applyDocumentLang, LANGUAGES, savedLang, type Lang } from '../lib/i18n.ts';
+import { applyDocumentLang, savedLang } from '../lib/i18n.ts';
 import type { languageSwitchAttributes } from './language-switch.attributes.ts';
+import { LANGUAGES, type Lang } from '../../core/lang.ts';
 
 export function LanguageSwitch({ tone, persist }: ElementProps<typeof languageSwitchAttributes>) {
   const { host, lang, t } = useElement();

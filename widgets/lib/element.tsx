@@ -5,9 +5,10 @@ import type { TFunction } from 'i18next';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
 import { resolveApiConfig, resolveSiteBase, type ApiConfig } from './config.ts';
 import { defineOnce } from './define.ts';
-import { addTexts, DEFAULT_LANG, langEpoch, langOf, langReady, langsLoaded, translator, watchLang, type Lang } from './i18n.ts';
+import { addTexts, langEpoch, langOf, langReady, langsLoaded, translator, watchLang } from './i18n.ts';
 import { adoptSheet, baseCss, sheetFor, utilitiesSheet } from './styles.ts';
 import { createToaster, ToastRegion, type Toaster } from './toast.tsx';
+import { DEFAULT_LANG, type Lang } from '../../core/lang.ts';
 
 /** Attributes every element understands. */
 export const commonAttributes = {

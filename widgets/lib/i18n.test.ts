@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import en from '../../core/locales/en.json';
 import es from '../../core/locales/es.json';
-import { i18n, langOf, normaliseLang, translator } from './i18n.ts';
+import { i18n, langOf, translator } from './i18n.ts';
+import { normaliseLang } from '../../core/lang.ts';
 
 function keys(obj: object, prefix = ''): string[] {
   return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));

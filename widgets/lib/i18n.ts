@@ -1,10 +1,8 @@
 import i18next, { type TFunction } from 'i18next';
 import { signal } from '@preact/signals-react';
 import base from 'virtual:exp-texts/base';
+import { DEFAULT_LANG, LANGUAGES, normaliseLang, type Lang } from '../../core/lang.ts';
 
-export const LANGUAGES = ['en', 'es'] as const;
-export type Lang = (typeof LANGUAGES)[number];
-export const DEFAULT_LANG: Lang = 'en';
 
 /**
  * Our own i18next instance: a host page may run its own i18next, which we must neither use nor
@@ -23,12 +21,6 @@ void i18n.init({
   returnEmptyString: false,
   interpolation: { escapeValue: false },
 });
-
-/** 'es', 'es-EC', 'ES' -> 'es'; anything unknown -> undefined. */
-export function normaliseLang(value: string | null | undefined): Lang | undefined {
-  const base = value?.trim().toLowerCase().split(/[-_]/)[0];
-  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Lang) : undefined;
-}
 
 /**
  * The language of an element: its own `lang`, else the nearest ancestor's (crossing shadow roots,

@@ -8,7 +8,7 @@ import { computed, signal } from '@preact/signals-react';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { createQueryCache } from '../lib/data/cache.ts';
 import { getListing, getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
-import { filtersKey } from './url-state.ts';
+import { searchFiltersKey } from './url-state.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -38,7 +38,7 @@ export function createSearchStore(initialClient: PostgrestClient) {
   let latest = 0;
 
   /** the search's key: a new one is a search to load */
-  const searchKey = computed(() => `${backend.value}|${filtersKey(filters.value)}|${sort.value}|${page.value}`);
+  const searchKey = computed(() => `${backend.value}|${searchFiltersKey(filters.value)}|${sort.value}|${page.value}`);
 
   /** Another backend (a new api-url): nothing read from the old one is kept. */
   function setClient(next: PostgrestClient): void {
@@ -53,7 +53,7 @@ export function createSearchStore(initialClient: PostgrestClient) {
     const f = filters.value;
     const s = sort.value;
     const p = page.value;
-    const fk = filtersKey(f);
+    const fk = searchFiltersKey(f);
     const key = `${fk}|${s}|${p}`;
     const ticket = ++latest;
     const cachedCount = counts.peek(fk);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
 import { appliedFilters, filterArgs, filtersFromArgs, searchPageQuery, type SearchFilters } from '../lib/data/listings.ts';
-import { filtersKey, parseBbox, readSearchParams, writeSearchParams } from './url-state.ts';
+import { parseBbox } from '../../core/protocol/filters.ts';
+import { readSearchParams, searchFiltersKey as filtersKey, writeSearchParams } from './url-state.ts';
 
 describe('search state in the URL', () => {
   it('reads every filter name of docs/product.md §4, flags only when "true"', () => {

@@ -3,6 +3,7 @@
  * when true, plus our own sort, page, the open property and the searched map area. Keys of other
  * owners (lang, utm_*, the host page's own) are left as they are.
  */
+import { filterArgs, filtersKey, formatBbox, parseBbox } from '../../core/protocol/filters.ts';
 import { FEATURE_FLAGS, SORT_KEYS, type FeatureFlag, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 
 export interface SearchState {
@@ -23,18 +24,6 @@ function positiveNumber(text: string | null): number | undefined {
   if (text === null || text.trim() === '') return undefined;
   const n = Number(text);
   return Number.isFinite(n) && n >= 0 && n <= 1e12 ? n : undefined;
-}
-
-export function parseBbox(text: string | null | undefined): [number, number, number, number] | undefined {
-  const parts = (text ?? '').split(',').map((p) => Number(p));
-  if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n))) return undefined;
-  const [w, s, e, n] = parts as [number, number, number, number];
-  if (w >= e || s >= n || Math.abs(s) > 90 || Math.abs(n) > 90 || Math.abs(w) > 180 || Math.abs(e) > 180) return undefined;
-  return [w, s, e, n];
-}
-
-export function formatBbox(b: [number, number, number, number]): string {
-  return b.map((n) => Number(n.toFixed(5))).join(',');
 }
 
 /** Reads what the URL says; anything malformed is ignored, never an error. */
@@ -82,7 +71,5 @@ export function writeSearchParams(current: URLSearchParams, state: SearchState):
   return next;
 }
 
-/** The same search? (what decides whether the count must be fetched again) */
-export function filtersKey(f: SearchFilters): string {
-  return JSON.stringify([f.propertyType?.trim().toLowerCase() ?? '', f.city?.trim().toLowerCase() ?? '', f.minPrice ?? 0, f.maxPrice ?? 0, f.beds ?? 0, f.baths ?? 0, f.minSqft ?? 0, f.maxSqft ?? 0, f.agentId ?? '', f.bbox ?? null]);
-}
+/** The same search? (what decides whether the count must be fetched again): the applied filters' key. */
+export const searchFiltersKey = (f: SearchFilters): string => filtersKey(filterArgs(f));

@@ -21,7 +21,8 @@ import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { activate, byIdempotencyKey, byToken, extendPending, insertSearch, markTokenUsed, recentFromClient, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
 import { hashToken } from './tokens.ts';
-import { ALERT_LIMITS, emailKey, filtersKey, TOKEN, validateAlertRequest } from './validate.ts';
+import { filtersKey } from '../../protocol/filters.ts';
+import { ALERT_LIMITS, emailKey, TOKEN, validateAlertRequest } from './validate.ts';
 
 export interface AlertsConfig extends ClientPolicy {
   /** receives one notice per newly confirmed search (a lead) */

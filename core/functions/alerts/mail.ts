@@ -12,7 +12,7 @@
  * function imports them. Everything from the data is escaped in the HTML.
  */
 import type { Composer, MailMessage } from '../outbox/worker.ts';
-import { describeSearch, type AlertLang } from '../../protocol/alerts.ts';
+import { describeSearch } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
@@ -21,13 +21,14 @@ import { listingPath, localizedPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
 import { issueToken } from './tokens.ts';
+import type { Lang } from '../../lang.ts';
 
 export interface AlertMailOptions {
   from: string;
   /** the public site: links, and relative media paths of the data */
   siteUrl: string;
   /** the locale files (core/locales/{en,es}.json) */
-  texts: (lang: AlertLang) => Dict;
+  texts: (lang: Lang) => Dict;
   /** the right-hand side of Message-IDs */
   domain?: string;
   mediaBase?: string;
@@ -35,7 +36,7 @@ export interface AlertMailOptions {
 
 type T = (key: string, params?: Record<string, unknown>) => string;
 
-const translator = (options: AlertMailOptions, lang: AlertLang): T => {
+const translator = (options: AlertMailOptions, lang: Lang): T => {
   const dict = options.texts(lang);
   return (key, params) => translate(dict, key, params, lang);
 };
@@ -49,7 +50,7 @@ interface SearchRow extends Record<string, unknown> {
   email: string;
   filters: FilterArgs;
   frequency: string;
-  lang: AlertLang;
+  lang: Lang;
   status: string;
   expires_at: string;
   pending_live: boolean;
@@ -64,7 +65,7 @@ async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
 }
 
 /** The shell every alert mail shares: the brand, the content, a footer line. */
-function page(lang: AlertLang, title: string, content: string, footer: string): string {
+function page(lang: Lang, title: string, content: string, footer: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:0;background:#f1f5f9;font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9"><tr><td align="center" style="padding:24px 12px">

@@ -3,10 +3,11 @@
  * and what a link's token may do (confirm, read and change the settings, unsubscribe). Plain SQL
  * over any client with `query(sql, params)`, like the inquiries (../inquiry/store.ts).
  */
-import type { AlertFrequency, AlertLang } from '../../protocol/alerts.ts';
+import type { AlertFrequency } from '../../protocol/alerts.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import type { Sql } from '../sql.ts';
 import type { TokenPurpose } from './tokens.ts';
+import type { Lang } from '../../lang.ts';
 
 /** An unconfirmed request is gone after this many hours. */
 export const CONFIRM_HOURS = 48;
@@ -20,7 +21,7 @@ export interface SavedSearch extends Record<string, unknown> {
   email: string;
   filters: FilterArgs;
   frequency: AlertFrequency;
-  lang: AlertLang;
+  lang: Lang;
   status: SearchStatus;
   created_at: string;
   expires_at: string;
@@ -58,7 +59,7 @@ export interface NewSearch {
   filters: FilterArgs;
   filtersKey: string;
   frequency: AlertFrequency;
-  lang: AlertLang;
+  lang: Lang;
   idempotencyKey: string;
   clientHash: string;
   spam: boolean;

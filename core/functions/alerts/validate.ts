@@ -4,10 +4,11 @@
  * honeypot) or an action with a link's token. Every filter is checked before it is kept: a saved
  * search is read by SQL for as long as it lives.
  */
-import { ALERT_FREQUENCIES, ALERT_LANGUAGES, checkAlertEmail, type AlertFrequency, type AlertLang } from '../../protocol/alerts.ts';
-import { filterArgs, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
+import { filterArgs, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
+import { LANGUAGES, type Lang } from '../../lang.ts';
 
 export const ALERT_LIMITS = { body: 8 * 1024, text: 100, number: 1e12 } as const;
 
@@ -18,7 +19,7 @@ export interface AlertInput {
   email: string;
   filters: FilterArgs;
   frequency: AlertFrequency;
-  lang: AlertLang;
+  lang: Lang;
   idempotencyKey: string | null;
   website: string;
 }
@@ -57,11 +58,9 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
     else out[key] = n;
   }
   if (f.bbox !== undefined && f.bbox !== null) {
-    const b = f.bbox;
-    const ok = Array.isArray(b) && b.length === 4 && b.every((n) => typeof n === 'number' && Number.isFinite(n));
-    const [w, s, e, n] = (ok ? b : [0, 0, 0, 0]) as [number, number, number, number];
-    if (!ok || w >= e || s >= n || Math.abs(s) > 90 || Math.abs(n) > 90 || Math.abs(w) > 180 || Math.abs(e) > 180) fields['filters.bbox'] = 'invalid';
-    else out.bbox = [w, s, e, n];
+    const bbox = validBbox(f.bbox);
+    if (bbox) out.bbox = bbox;
+    else fields['filters.bbox'] = 'invalid';
   }
   return out;
 }
@@ -79,7 +78,7 @@ export function validateAlertRequest(raw: unknown): AlertValidation {
   const frequency = body.frequency;
   if (!(ALERT_FREQUENCIES as readonly unknown[]).includes(frequency)) fields.frequency = frequency === undefined || frequency === '' ? 'required' : 'invalid';
   const lang = body.lang === undefined ? 'en' : body.lang;
-  if (!(ALERT_LANGUAGES as readonly unknown[]).includes(lang)) fields.lang = 'invalid';
+  if (!(LANGUAGES as readonly unknown[]).includes(lang)) fields.lang = 'invalid';
   const filters = checkFilters(body.filters, fields);
   let idempotencyKey: string | null = null;
   if (body.idempotencyKey !== undefined && body.idempotencyKey !== null && body.idempotencyKey !== '') {
@@ -88,18 +87,7 @@ export function validateAlertRequest(raw: unknown): AlertValidation {
   }
   const website = typeof body.website === 'string' ? body.website.slice(0, 200) : '';
   if (Object.keys(fields).length) return { ok: false, fields, message: problems(fields) };
-  return { ok: true, value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as AlertLang, idempotencyKey, website } };
-}
-
-/** The same search, whatever order its filters came in: the key a saved search is unique by (with its address). */
-export function filtersKey(args: FilterArgs): string {
-  const sorted = Object.fromEntries(
-    Object.entries(args)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, typeof v === 'string' ? v.trim().toLowerCase() : v])
-      .sort(([a], [b]) => a.localeCompare(b)),
-  );
-  return JSON.stringify(sorted);
+  return { ok: true, value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as Lang, idempotencyKey, website } };
 }
 
 /** An address as one saved search per address counts it. */

@@ -6,7 +6,7 @@
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/alerts/alert-dialog';
-import { ALERT_FREQUENCIES, checkAlertEmail, describeSearch, type AlertFrequency, type AlertLang } from '../../../core/protocol/alerts.ts';
+import { ALERT_FREQUENCIES, checkAlertEmail, describeSearch, type AlertFrequency } from '../../../core/protocol/alerts.ts';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { requestAlerts } from '../data/alerts.ts';
 import { functionsClient } from '../data/functions.ts';
@@ -14,6 +14,7 @@ import { newIdempotencyKey } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
+import type { Lang } from '../../../core/lang.ts';
 
 addTexts(texts);
 
@@ -30,7 +31,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
   const id = useId();
   const [email, setEmail] = useState('');
   const [frequency, setFrequency] = useState<AlertFrequency>('daily');
-  const [mailLang, setMailLang] = useState<AlertLang>(lang);
+  const [mailLang, setMailLang] = useState<Lang>(lang);
   const [honeypot, setHoneypot] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
@@ -141,7 +142,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
               <label htmlFor={`${id}-lang`} className="text-sm font-medium text-ink">
                 {t('alerts.language')}
               </label>
-              <select id={`${id}-lang`} value={mailLang} onChange={(e) => setMailLang(e.target.value as AlertLang)} className="h-10 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30">
+              <select id={`${id}-lang`} value={mailLang} onChange={(e) => setMailLang(e.target.value as Lang)} className="h-10 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30">
                 <option value="en">{t('alerts.languages.en')}</option>
                 <option value="es">{t('alerts.languages.es')}</option>
               </select>
