@@ -1,8 +1,9 @@
 /**
- * Text lookup, plurals and placeholders over our locale files (core/locales/*.json), without
- * i18next: the page script (site/lib/texts.ts), the build (scripts/site-html.ts) and the alert
- * mails (../alerts/mail.ts) read texts the same way. Plurals as i18next names them (`key_one`,
- * `key_other` when a numeric `count` is given), so the same files serve the elements' i18next.
+ * The one translation engine (docs/decisions.md #25): text lookup, plurals and placeholders over
+ * our locale files (core/locales/*.json) for the elements (widgets/lib/i18n.ts), the pages the
+ * server renders (server/pages/texts.ts), the page script (site/lib/texts.ts), the build
+ * (core/fill.ts) and the mails (core/functions/). Plurals named as CLDR names them (`key_one`,
+ * `key_many`, `key_other` when a numeric `count` is given), placeholders as `{{name}}`.
  */
 export type Dict = Record<string, unknown>;
 
@@ -42,4 +43,25 @@ export function translate(dict: Dict, key: string, params: Record<string, unknow
     const value = params[name];
     return isTextRef(value) ? translate(dict, value.$t, {}, lang) : String(value);
   });
+}
+
+/** A language's texts as one function: `t('key', { count: 2, city: 'Quito' })`. */
+export type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+export function translatorFor(dict: Dict, lang: string): Translate {
+  return (key, params) => translate(dict, key, params, lang);
+}
+
+/**
+ * Adds `from`'s texts into `into`, group by group; a text already there stays unless `overwrite`.
+ * Returns `into`.
+ */
+export function mergeTexts(into: Dict, from: Dict, overwrite = true): Dict {
+  for (const [key, value] of Object.entries(from)) {
+    const here = into[key];
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      into[key] = mergeTexts(here && typeof here === 'object' ? (here as Dict) : {}, value as Dict, overwrite);
+    } else if (overwrite || here === undefined) into[key] = value;
+  }
+  return into;
 }

@@ -3,7 +3,7 @@
  * and link previews, inside <exp-agent-profile>, which shows it until it has drawn the full profile
  * (sections, listings, 'Contact Agent'). An unknown id is a real 404.
  */
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
 import { telHref, telText } from '../../core/protocol/format.ts';
@@ -16,7 +16,7 @@ import type { Lang } from '../../core/lang.ts';
 
 export interface AgentPageContext {
   lang: Lang;
-  t: TFunction;
+  t: Translate;
   origin: string;
   mediaBase: string;
   imageUrl: (a: AgentProfile) => string;

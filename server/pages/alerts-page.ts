@@ -9,7 +9,7 @@
  * The page asks the saved-searches function (ours, or a hosted project's) through HTTP, as any
  * client would; a bad, expired or used link gets a page that says so (404, 410), never an error.
  */
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { ALERT_FREQUENCIES, describeSearch } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
@@ -40,7 +40,7 @@ export interface AlertPage {
 }
 
 interface Ctx {
-  t: TFunction;
+  t: Translate;
   lang: Lang;
   token: string;
 }

@@ -4,7 +4,7 @@
  * which takes the same row from the page and draws the detail the search's dialog shows. A listing
  * that is gone, or never was, gets a real 410 or 404 page with similar active listings.
  */
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { formatArea, formatCount, formatPrice, normalisePhone, telHref, telText } from '../../core/protocol/format.ts';
 import { mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
@@ -18,7 +18,7 @@ import type { Lang } from '../../core/lang.ts';
 
 export interface ListingPageContext {
   lang: Lang;
-  t: TFunction;
+  t: Translate;
   /** the public site, for absolute links */
   origin: string;
   /** where relative media paths of the data are served from */
@@ -42,7 +42,7 @@ const excerpt = (text: string, max = 160) => {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 };
 
-export function listingFacts(p: Property, t: TFunction): string {
+export function listingFacts(p: Property, t: Translate): string {
   const parts = [];
   if (p.bedrooms > 0) parts.push(t('listing.beds', { count: p.bedrooms, formatted: formatCount(p.bedrooms) }));
   if (p.bathrooms > 0) parts.push(t('listing.baths', { count: p.bathrooms, formatted: formatCount(p.bathrooms) }));

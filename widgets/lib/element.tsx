@@ -1,7 +1,7 @@
 import r2wc from '@r2wc/react-to-web-component';
 import { Component, createContext, useContext, useDeferredValue, useInsertionEffect, useLayoutEffect, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../core/translate.ts';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
 import { resolveApiConfig, resolveSiteBase, type ApiConfig } from './config.ts';
 import { defineOnce } from './define.ts';
@@ -24,7 +24,7 @@ export interface ElementContextValue {
   host: HTMLElement;
   shadowRoot: ShadowRoot;
   lang: Lang;
-  t: TFunction;
+  t: Translate;
   api: ApiConfig;
   /** the site's base URL, for links to its pages (no trailing slash) */
   site: string;
@@ -95,7 +95,7 @@ function reportAttributeErrors(tag: string, errors: AttrError[]): void {
   }
 }
 
-class ErrorBoundary extends Component<{ children: ReactNode; t: TFunction; tag: string }, { failed: boolean }> {
+class ErrorBoundary extends Component<{ children: ReactNode; t: Translate; tag: string }, { failed: boolean }> {
   override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
@@ -118,7 +118,7 @@ class ErrorBoundary extends Component<{ children: ReactNode; t: TFunction; tag: 
   }
 }
 
-function AttributeErrors({ errors, t, tag }: { errors: AttrError[]; t: TFunction; tag: string }) {
+function AttributeErrors({ errors, t, tag }: { errors: AttrError[]; t: Translate; tag: string }) {
   if (!errors.length) return null;
   return (
     <div role="alert" part="attribute-errors" className="mb-3 px-3 py-2 rounded-md border border-danger text-danger bg-surface text-sm">

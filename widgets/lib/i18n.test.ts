@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import en from '../../core/locales/en.json';
 import es from '../../core/locales/es.json';
-import { i18n, langOf, translator } from './i18n.ts';
+import { addTexts, langOf, translator } from './i18n.ts';
 import { normaliseLang } from '../../core/lang.ts';
 
 function keys(obj: object, prefix = ''): string[] {
@@ -40,9 +40,20 @@ describe('i18n', () => {
 
   it('shows the key for a missing translation, never another language', () => {
     expect(translator('es')('no.such.key')).toBe('no.such.key');
-    i18n.addResourceBundle('en', 'test-only', { english: 'Only English' });
-    expect(i18n.getFixedT('en', 'test-only')('english')).toBe('Only English');
-    expect(i18n.getFixedT('es', 'test-only')('english')).toBe('english');
+    addTexts({ testOnly: { english: 'Only English' } });
+    expect(translator('en')('testOnly.english')).toBe('Only English');
+    expect(translator('es')('testOnly.english')).toBe('testOnly.english');
+    // an element's texts never replace what is already there
+    addTexts({ testOnly: { english: 'Other' } });
+    expect(translator('en')('testOnly.english')).toBe('Only English');
+  });
+
+  it('picks the plural form of the language and fills placeholders', () => {
+    addTexts({ testOnly: { n_one: '{{count}} home in {{city}}', n_other: '{{count}} homes in {{city}}' } });
+    expect(translator('en')('testOnly.n', { count: 1, city: 'Quito' })).toBe('1 home in Quito');
+    expect(translator('en')('testOnly.n', { count: 3, city: 'Quito' })).toBe('3 homes in Quito');
+    // a value is written as it is, '$&' and '{{x}}' included
+    expect(translator('en')('testOnly.n', { count: 2, city: '$& {{city}}' })).toBe('2 homes in $& {{city}}');
   });
 
   it('has the same keys in English and Spanish, none empty', () => {

@@ -1,26 +1,16 @@
-import i18next, { type TFunction } from 'i18next';
 import { signal } from '@preact/signals-react';
 import base from 'virtual:exp-texts/base';
-import { DEFAULT_LANG, LANGUAGES, normaliseLang, type Lang } from '../../core/lang.ts';
-
+import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
+import { mergeTexts, translatorFor, type Dict, type Translate } from '../../core/translate.ts';
 
 /**
- * Our own i18next instance: a host page may run its own i18next, which we must neither use nor
- * disturb. No fallback language: a key missing in Spanish shows the key, never English. English
- * comes with the elements; Spanish is downloaded the first time an element is in Spanish
- * (langReady), so an English page never pays for it.
+ * The elements' texts, read through the site's one translation engine (core/translate.ts): our own
+ * store, so a host page's own i18n is neither used nor disturbed. No fallback language: a key
+ * missing in Spanish shows the key, never English. English comes with the elements; Spanish is
+ * downloaded the first time an element is in Spanish (langReady), so an English page never pays
+ * for it.
  */
-export const i18n = i18next.createInstance();
-void i18n.init({
-  resources: { en: { translation: base } },
-  lng: DEFAULT_LANG,
-  fallbackLng: false,
-  supportedLngs: [...LANGUAGES],
-  initAsync: false,
-  returnNull: false,
-  returnEmptyString: false,
-  interpolation: { escapeValue: false },
-});
+const texts: Record<Lang, Dict> = { en: mergeTexts({}, base as Dict), es: {} };
 
 /**
  * The language of an element: its own `lang`, else the nearest ancestor's (crossing shadow roots,
@@ -54,8 +44,9 @@ export function watchLang(root: Document | ShadowRoot): void {
   observed.add(root);
 }
 
-export function translator(lang: Lang): TFunction {
-  return i18n.getFixedT(lang);
+/** A language's translation function (a new one each call, so what takes it renders again). */
+export function translator(lang: Lang): Translate {
+  return translatorFor(texts[lang], lang);
 }
 
 const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, unknown> }>> = {
@@ -68,8 +59,8 @@ const loading = new Map<Lang, Promise<void>>();
  * An element's English texts (the groups its files use beyond the shared ones, scripts/widget-texts.ts),
  * added when the element is defined.
  */
-export function addTexts(texts: Record<string, unknown>): void {
-  i18n.addResourceBundle('en', 'translation', texts, true, false);
+export function addTexts(more: Dict): void {
+  mergeTexts(texts.en, more, false);
 }
 
 /** Bumped when a language's texts arrive, so the elements waiting for them render. */
@@ -82,7 +73,7 @@ export function loadLang(lang: Lang): Promise<void> {
   if (!pending) {
     pending = loaders[lang]().then(
       (m) => {
-        i18n.addResourceBundle(lang, 'translation', m.default, true, true);
+        mergeTexts(texts[lang], m.default);
         available.add(lang);
         langsLoaded.value++;
       },
