@@ -54,7 +54,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     resetData: read.bool('RESET_DATA', false),
     skipBuild: read.bool('SKIP_BUILD', false),
     mail: readMailSettings(read, `http://localhost:${port}`),
-    site: { url: read.url('SITE_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiUrl: read.url('SITE_API_URL', ['http', 'https'])?.replace(/\/+$/, ''), apiKey: read.optional('SITE_API_KEY') },
+    site: { url: read.baseUrl('SITE_URL'), apiUrl: read.baseUrl('SITE_API_URL'), apiKey: read.optional('SITE_API_KEY') },
     inquiry: readInquirySettings(read),
     alerts: { ...readAlertSettings(read), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
   };

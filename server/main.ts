@@ -14,7 +14,7 @@ import { DataDirLock } from './db/lock.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lineLog } from './http/log.ts';
-import { ConfigError } from '../core/functions/env.ts';
+import { ConfigError, redactUrl } from '../core/functions/env.ts';
 import { loadConfig, type ServerConfig } from './config.ts';
 import { ROOT, startServer } from './server.ts';
 
@@ -40,9 +40,6 @@ function installLastLineOfDefence(): void {
   process.on('unhandledRejection', (reason) => console.error('[server] unhandled rejection (the server keeps running):', reason));
 }
 
-function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
 
 async function main(): Promise<void> {
   let config: ServerConfig;
@@ -61,7 +58,7 @@ async function main(): Promise<void> {
   let db: Database;
   let embedded: { stop(): Promise<void> } | undefined;
   if (config.databaseUrl) {
-    console.log(`[start] PostgreSQL at ${redact(config.databaseUrl)}`);
+    console.log(`[start] PostgreSQL at ${redactUrl(config.databaseUrl)}`);
     db = await openPostgres(config.databaseUrl);
   } else if (config.embeddedPostgres) {
     if (config.resetData) rmSync(config.dataDir, { recursive: true, force: true });

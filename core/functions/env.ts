@@ -16,6 +16,11 @@ export class ConfigError extends Error {
 }
 
 
+/** An address as it may be printed: a password in it (postgres://user:secret@host) shown as ***. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
 export function envReader(get: (name: string) => string | undefined) {
   const problems: string[] = [];
   const raw = (name: string): string | undefined => {
@@ -50,6 +55,10 @@ export function envReader(get: (name: string) => string | undefined) {
       problems.push(`${name} must be 1 or 0 (true or false), not "${raw(name)}"`);
       return fallback;
     },
+    /** A base address (SITE_URL, SITE_API_URL): a URL of those protocols, without its trailing slashes. */
+    baseUrl(name: string, protocols: string[] = ['http', 'https']): string | undefined {
+      return this.url(name, protocols)?.replace(/\/+$/, '');
+    },
     url(name: string, protocols: string[]): string | undefined {
       const v = raw(name);
       if (v === undefined) return undefined;
@@ -59,7 +68,7 @@ export function envReader(get: (name: string) => string | undefined) {
       } catch {
         // reported below
       }
-      problems.push(`${name} must be a ${protocols.join(' or ')} URL, not "${v.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}"`);
+      problems.push(`${name} must be a ${protocols.join(' or ')} URL, not "${redactUrl(v)}"`);
       return undefined;
     },
     email(name: string, fallback: string, options: { displayName?: boolean } = {}): string {
@@ -135,6 +144,6 @@ export function readMailSettings(env: EnvReader, fallbackSiteUrl: string) {
   return {
     smtpUrl: env.url('SMTP_URL', ['smtp', 'smtps']),
     from: env.email('SMTP_FROM', DEFAULTS.mailFrom, { displayName: true }),
-    siteUrl: (env.url('SITE_URL', ['http', 'https']) ?? fallbackSiteUrl).replace(/\/$/, ''),
+    siteUrl: env.baseUrl('SITE_URL') ?? fallbackSiteUrl,
   };
 }

@@ -308,6 +308,16 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     expect(bad.status).toBe(400);
     expect(bad.json.fields).toEqual({ email: 'invalid', frequency: 'invalid', lang: 'invalid', 'filters.minPrice': 'invalid', 'filters.bbox': 'invalid', 'filters.city': 'invalid' });
     expect((await subscribe({ frequency: 'daily' })).json.fields).toEqual({ email: 'required' });
+    // an Idempotency-Key header that is not a key is refused, as the inquiry refuses it (one rule: core/functions/request-key.ts)
+    const badKey = await subscribe({ email: address('key') }, { 'Idempotency-Key': 'short' });
+    expect(badKey.status).toBe(400);
+    expect(badKey.json.fields).toEqual({ idempotencyKey: 'invalid' });
+    // a header key makes a repeat one request
+    const headerKey = { 'Idempotency-Key': `alert-header-${Date.now()}` };
+    const once = address('once');
+    expect((await subscribe({ email: once, filters: { city } }, headerKey)).status).toBe(200);
+    expect((await subscribe({ email: once, filters: { city, beds: 5 } }, headerKey)).status).toBe(200);
+    expect(Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [once.toLowerCase()]))[0]?.n)).toBe(1);
     // a bot that fills the honeypot is told "ok" and never mailed
     const bot = address('bot');
     expect((await subscribe({ email: bot, website: 'http://spam.example' })).json).toEqual({ ok: true });

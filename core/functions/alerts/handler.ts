@@ -16,10 +16,10 @@
 import { ALERT_FREQUENCIES, type AlertFrequency } from '../../protocol/alerts.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
-import { clientSalt, hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
-import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
+import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
-import { activate, byIdempotencyKey, byToken, extendPending, insertSearch, markTokenUsed, recentFromClient, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
+import { activate, byIdempotencyKey, byToken, extendPending, insertSearch, markTokenUsed, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
 import { hashToken } from './tokens.ts';
 import { filtersKey } from '../../protocol/filters.ts';
 import { ALERT_LIMITS, emailKey, TOKEN, validateAlertRequest } from './validate.ts';
@@ -54,11 +54,6 @@ export function maskEmail(email: string): string {
 
 const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
 
-/** Without a key, the same request from the same client in the same ten minutes is a repeat (a double click). */
-async function derivedKey(clientHash: string, parts: unknown[], now = Date.now()): Promise<string> {
-  return `auto-${(await sha256(`${clientHash}\n${Math.floor(now / 600_000)}\n${JSON.stringify(parts)}`)).slice(0, 40)}`;
-}
-
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
 
 export function createAlertsHandler(deps: AlertsDeps) {
@@ -69,14 +64,15 @@ export function createAlertsHandler(deps: AlertsDeps) {
     if (!checked.ok) return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
     const input = checked.value;
     const spam = input.website.trim() !== '';
+    const fromHeader = headerKey(request);
+    if (fromHeader === 'invalid') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } } };
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
-    const headerKey = request.headers.get('idempotency-key')?.trim();
-    const key = input.idempotencyKey ?? (headerKey && IDEMPOTENCY_KEY.test(headerKey) ? headerKey : null) ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang]));
+    const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang]));
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`alerts:${clientHash}`]);
+      const limited = await overLimit(tx, 'alerts', clientHash, config.rateLimit);
       if (await byIdempotencyKey(tx, key)) return { status: 200, body: { ok: true } };
-      if ((await recentFromClient(tx, clientHash, config.rateLimit.windowSeconds)) >= config.rateLimit.max) {
+      if (limited) {
         return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
       }
       const record = { email: input.email, emailKey: emailKey(input.email), filters: input.filters, filtersKey: filtersKey(input.filters), frequency: input.frequency, lang: input.lang, idempotencyKey: key, clientHash, spam, origin: request.headers.get('origin') ?? '', userAgent: request.headers.get('user-agent') ?? '' };

@@ -35,11 +35,6 @@ export async function byIdempotencyKey(sql: Sql, key: string): Promise<string | 
   return rows[0]?.id ?? null;
 }
 
-export async function recentFromClient(sql: Sql, clientHash: string, seconds: number): Promise<number> {
-  const rows = await sql.query<{ n: number | string }>("select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > now() - make_interval(secs => $2)", [clientHash, seconds]);
-  return Number(rows[0]?.n ?? 0);
-}
-
 /** The live saved search of this address for these filters (pending, active or paused), locked. */
 export async function sameSearch(sql: Sql, emailKey: string, filtersKey: string): Promise<(SavedSearch & { confirm_sent_at: string | null }) | null> {
   const rows = await sql.query<SavedSearch & { confirm_sent_at: string | null }>(

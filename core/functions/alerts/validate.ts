@@ -7,7 +7,7 @@
 import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
 import { filterArgs, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
-import { IDEMPOTENCY_KEY } from '../inquiry/validate.ts';
+import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { LANGUAGES, type Lang } from '../../lang.ts';
 
 export const ALERT_LIMITS = { body: 8 * 1024, text: 100, number: 1e12 } as const;

@@ -5,12 +5,13 @@
  * a double click is recognised by its idempotency key, each client is rate limited, and a bot that
  * fills the honeypot is told "ok" and never delivered.
  */
-import { IDEMPOTENCY_KEY, LIMITS, validateInquiry, type InquiryInput } from './validate.ts';
-import { clientSalt, hashClient, json, readJsonRequest, sha256, type ClientPolicy } from '../function-http.ts';
+import { LIMITS, validateInquiry } from './validate.ts';
+import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
-import { existingInquiry, insertInquiry, recentFromClient, resolveRecipient } from './store.ts';
+import { existingInquiry, insertInquiry, resolveRecipient } from './store.ts';
 
 export interface InquiryConfig extends ClientPolicy {
   teamInbox: string;
@@ -27,19 +28,6 @@ export interface InquiryDeps {
 
 
 
-/** How long the same inquiry from the same client, sent without a key, counts as a repeat (a double click). */
-const KEYLESS_REPEAT_SECONDS = 600;
-
-/**
- * A client written against call 5 (docs/product.md §7) sends no key: the same inquiry from the same client within
- * the same ten minutes is taken for a repeat (a double click, a resend), anything else is new.
- */
-async function derivedKey(clientHash: string, input: InquiryInput, now = Date.now()): Promise<string> {
-  const content = [input.name, input.email, input.phone, input.message, input.propertyTitle, input.propertyAddress, input.propertyPrice, input.recipientEmail, input.propertyId, input.agentId];
-  const window = Math.floor(now / 1000 / KEYLESS_REPEAT_SECONDS);
-  return `auto-${(await sha256(`${clientHash}\n${window}\n${JSON.stringify(content)}`)).slice(0, 40)}`;
-}
-
 export function createInquiryHandler(deps: InquiryDeps) {
   const { config } = deps;
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
@@ -51,20 +39,21 @@ export function createInquiryHandler(deps: InquiryDeps) {
     if (!checked.ok) return json(400, { error: 'validation', message: checked.message, fields: checked.fields }, cors);
     const input = checked.value;
     const spam = input.website.trim() !== '';
-    const headerKey = request.headers.get('idempotency-key')?.trim() || null;
-    if (!input.idempotencyKey && headerKey && !IDEMPOTENCY_KEY.test(headerKey)) {
+    const fromHeader = headerKey(request);
+    if (fromHeader === 'invalid') {
       return json(400, { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } }, cors);
     }
 
     try {
       const clientHash = await hashClient(context.clientAddress, await clientSalt(deps.sql, config.hashSalt));
-      const idempotencyKey = input.idempotencyKey ?? headerKey ?? (await derivedKey(clientHash, input));
+      const content = [input.name, input.email, input.phone, input.message, input.propertyTitle, input.propertyAddress, input.propertyPrice, input.recipientEmail, input.propertyId, input.agentId];
+      const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts
-        await tx.query('select pg_advisory_xact_lock(hashtext($1))', [clientHash]);
+        const limited = await overLimit(tx, 'inquiries', clientHash, config.rateLimit);
         const already = await existingInquiry(tx, idempotencyKey);
         if (already) return { id: already, created: false, limited: false };
-        if ((await recentFromClient(tx, clientHash, config.rateLimit.windowSeconds)) >= config.rateLimit.max) return { id: '', created: false, limited: true };
+        if (limited) return { id: '', created: false, limited: true };
         const { recipient, listing } = await resolveRecipient(tx, input, config.teamInbox);
         const stored = await insertInquiry(tx, {
           idempotencyKey,

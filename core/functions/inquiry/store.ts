@@ -98,11 +98,6 @@ export async function existingInquiry(sql: Sql, key: string): Promise<string | n
   return rows[0]?.id ?? null;
 }
 
-export async function recentFromClient(sql: Sql, clientHash: string, windowSeconds: number): Promise<number> {
-  const rows = await sql.query<{ n: string | number }>("select count(*) as n from public.inquiries where client_hash = $1 and received_at > now() - make_interval(secs => $2)", [clientHash, windowSeconds]);
-  return Number(rows[0]?.n ?? 0);
-}
-
 /** Stores the inquiry before anything is sent; a known idempotency key returns the first one's id. */
 export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: string; created: boolean }> {
   const rows = await sql.query<{ id: string }>(

@@ -3,6 +3,7 @@
  * sends it, plus optional extras (the property and agent ids, an idempotency key, the language,
  * a honeypot). Every field is checked here, once, for Deno and Node alike.
  */
+import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
 
 export type { FieldError };
@@ -10,8 +11,6 @@ export type { FieldError };
 /** The contact fields' limits (shared with the form), plus the function's own for the rest. */
 export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024 } as const;
 
-/** An idempotency key, in the body or the Idempotency-Key header: 8 to 100 letters, digits, _ or -. */
-export const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
 
 /** The body once checked: every text trimmed, ids as digits or null. */
 export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'idempotencyKey' | 'lang'>> {

@@ -1,0 +1,43 @@
+/**
+ * What both functions (the inquiry and the saved searches) do alike with a request before they
+ * store it: its idempotency key, and the per-client rate limit. One rule for both: a key is 8 to
+ * 100 letters, digits, _ or -, from the body or the Idempotency-Key header (a header that is not a
+ * key is a 400); a request without one gets a key derived from the client and its content, so the
+ * same request from the same client within ten minutes is a repeat (a double click, a resend).
+ */
+import type { Sql } from './sql.ts';
+import { sha256 } from './function-http.ts';
+
+export const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
+
+/** How long the same request from the same client, sent without a key, counts as a repeat. */
+export const KEYLESS_REPEAT_SECONDS = 600;
+
+/** The Idempotency-Key header: absent (null), a key, or not a key ('invalid'). */
+export function headerKey(request: Request): string | null | 'invalid' {
+  const value = request.headers.get('idempotency-key')?.trim();
+  if (!value) return null;
+  return IDEMPOTENCY_KEY.test(value) ? value : 'invalid';
+}
+
+/** A keyless request's key: the client, the ten minutes and the content. */
+export async function derivedKey(clientHash: string, content: unknown[], now = Date.now()): Promise<string> {
+  const window = Math.floor(now / 1000 / KEYLESS_REPEAT_SECONDS);
+  return `auto-${(await sha256(`${clientHash}\n${window}\n${JSON.stringify(content)}`)).slice(0, 40)}`;
+}
+
+/** Where each function keeps its requests, and when each was received. */
+const RECEIVED = {
+  inquiries: 'select count(*) as n from public.inquiries where client_hash = $1 and received_at > now() - make_interval(secs => $2)',
+  alerts: 'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > now() - make_interval(secs => $2)',
+} as const;
+
+/**
+ * Takes the client's turn (its other requests wait until this transaction ends, so the count and
+ * the insert never interleave) and tells whether it is over its limit.
+ */
+export async function overLimit(tx: Sql, kind: keyof typeof RECEIVED, clientHash: string, limit: { max: number; windowSeconds: number }): Promise<boolean> {
+  await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`${kind}:${clientHash}`]);
+  const rows = await tx.query<{ n: string | number }>(RECEIVED[kind], [clientHash, limit.windowSeconds]);
+  return Number(rows[0]?.n ?? 0) >= limit.max;
+}
