@@ -75,3 +75,48 @@ export function parseListingPath(path: string): { id: string; slug: string } | n
   const m = /^\/properties\/(\d{1,15})(?:-([a-z0-9-]{0,100}))?$/.exec(path);
   return m ? { id: m[1] as string, slug: m[2] ?? '' } : null;
 }
+
+/** An agent's page: /findanagent/7 (and /es/findanagent/7 in Spanish). */
+export function agentPath(id: string | number, lang: Lang = 'en'): string {
+  return localizedPath(`/findanagent/${encodeURIComponent(String(id))}`, lang);
+}
+
+/** The id of an agent page's path (without its language prefix), or null. */
+export function parseAgentPath(path: string): string | null {
+  return /^\/findanagent\/(\d{1,15})$/.exec(path)?.[1] ?? null;
+}
+
+/** A place's search page: /search-properties/cumbaya. */
+export function placePath(slug: string, lang: Lang = 'en'): string {
+  return localizedPath(`/search-properties/${encodeURIComponent(slug)}`, lang);
+}
+
+/**
+ * The site's own pages (docs/product.md §2, docs/decisions.md #1): each address, the built page
+ * that answers it (site/{page}.html), and whether crawlers are asked to index it. Listing, agent
+ * and place pages are above (listingPath, agentPath, placePath); every other address is the 404.
+ */
+export const SITE_ROUTES = [
+  { path: '/', page: 'index', indexed: true },
+  { path: '/search-properties', page: 'search-properties', indexed: true },
+  { path: '/findanagent', page: 'findanagent', indexed: true },
+  { path: '/join', page: 'join', indexed: true },
+  { path: '/about', page: 'about', indexed: true },
+  // /buy, /sell and /agent-login share one page, which shows the part for its address
+  { path: '/buy', page: 'shared', indexed: false, part: 'buy' },
+  { path: '/sell', page: 'shared', indexed: false, part: 'sell' },
+  { path: '/agent-login', page: 'shared', indexed: false, part: 'agentLogin' },
+  // a visitor's own saved listings: nothing to index
+  { path: '/saved', page: 'saved', indexed: false },
+] as const satisfies ReadonlyArray<{ path: string; page: string; indexed: boolean; part?: string }>;
+
+export type SiteRoute = (typeof SITE_ROUTES)[number];
+
+/** The addresses crawlers index (the sitemap's pages). */
+export const INDEXED_PATHS: string[] = SITE_ROUTES.filter((r) => r.indexed).map((r) => r.path);
+
+/** The route of an address (without its language prefix), if it is one of the site's own pages. */
+export const siteRoute = (path: string): SiteRoute | undefined => SITE_ROUTES.find((r) => r.path === path);
+
+/** The public address of a built page, if crawlers index it (its canonical link and alternates). */
+export const indexedPathOf = (page: string): string | null => SITE_ROUTES.find((r) => r.page === page && r.indexed)?.path ?? null;

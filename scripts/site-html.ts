@@ -16,7 +16,7 @@ import { alternateLinks } from '../core/alternates.ts';
 import { escapeHtml, fillTexts } from '../core/fill.ts';
 import { lookup, type Dict } from '../core/translate.ts';
 import { telHref } from '../core/protocol/format.ts';
-import { SAME_ORIGIN_PATH } from '../core/routes.ts';
+import { indexedPathOf, SAME_ORIGIN_PATH } from '../core/routes.ts';
 import { SITE } from '../core/site.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../core/locales');
@@ -141,19 +141,6 @@ export function withHeadBasics(html: string): string {
   return html.replace(/<head>\s*/, () => `<head>\n    ${tags.join('\n    ')}\n    `);
 }
 
-/** The public address of each page (for the canonical link and the alternates); none: set at run time or not indexed. */
-export const PAGE_ROUTES: Record<string, string | null> = {
-  index: '/',
-  'search-properties': '/search-properties',
-  findanagent: '/findanagent',
-  join: '/join',
-  about: '/about',
-  agent: null,
-  listing: null,
-  shared: null,
-  '404': null,
-};
-
 export { alternateLinks };
 
 /**
@@ -196,7 +183,8 @@ export function siteHead(): Plugin {
         const es = load('es');
         html = sitePage(html);
         const filled = fillLinks(fillTexts(withHeadBasics(html), en, [es]).html);
-        const route = PAGE_ROUTES[page];
+        // the public address of the page (for the canonical link and the alternates); none: set at run time or not indexed
+        const route = indexedPathOf(page);
         const tags = [
           { tag: 'script', children: bootScript(), injectTo: 'head' as const },
           { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' as const },

@@ -6,7 +6,7 @@
  */
 import './site.css';
 import { SITE } from '../core/site.ts';
-import { splitLangPath } from '../core/routes.ts';
+import { siteRoute, splitLangPath } from '../core/routes.ts';
 import { heroLocation, findLocation } from '../core/locations.ts';
 import { setVideo, startVideos } from './lib/media.ts';
 import { setText, startTexts } from './lib/texts.ts';
@@ -100,7 +100,8 @@ function notFoundPage(): void {
 }
 
 function sharedPage(): void {
-  const key = { '/buy': 'buy', '/sell': 'sell', '/agent-login': 'agentLogin' }[path] ?? 'buy';
+  const route = siteRoute(path);
+  const key = route && 'part' in route ? route.part : 'buy';
   for (const el of document.querySelectorAll<HTMLElement>('[data-shared]')) el.hidden = el.dataset.shared !== key;
   void setText(document.querySelector('title'), 'site.meta.shared.titleFor', { page: { $t: `site.shared.${key}.title` } });
 }

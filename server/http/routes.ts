@@ -2,7 +2,7 @@
  * The host site's route table (docs/product.md §2, docs/decisions.md #1, #18): which page answers a
  * path (without its language prefix, /es). Anything not listed is the 404 page with status 404.
  */
-import { parseListingPath } from '../../core/routes.ts';
+import { parseAgentPath, parseListingPath, SITE_ROUTES, type SiteRoute } from '../../core/routes.ts';
 
 export type PageMatch =
   /** a built page; `route` is its public address (null: not a page to index) */
@@ -12,30 +12,18 @@ export type PageMatch =
   /** /search-properties/{place}: a page only for a known place (server/pages/places.ts) */
   | { kind: 'place'; segment: string };
 
-const exact: Record<string, string> = {
-  '/': 'index.html',
-  '/search-properties': 'search-properties.html',
-  '/findanagent': 'findanagent.html',
-  '/join': 'join.html',
-  '/about': 'about.html',
-  '/buy': 'shared.html',
-  '/sell': 'shared.html',
-  '/agent-login': 'shared.html',
-  '/saved': 'saved.html',
-};
-
-/** Pages with an address but nothing to index (the shared page, a visitor's own saved listings). */
-const UNINDEXED = new Set(['shared.html', 'saved.html']);
+/** the built page of each of the site's own addresses */
+const exact: Record<string, SiteRoute> = Object.fromEntries(SITE_ROUTES.map((r) => [r.path, r]));
 
 const NOT_FOUND: PageMatch = { kind: 'static', page: '404.html', status: 404, route: null };
 
 export function matchPage(path: string): PageMatch {
-  const page = exact[path];
-  if (page) return { kind: 'static', page, status: 200, route: UNINDEXED.has(page) ? null : path };
-  let m = /^\/search-properties\/([^/]{1,240})$/.exec(path);
+  const route = exact[path];
+  if (route) return { kind: 'static', page: `${route.page}.html`, status: 200, route: route.indexed ? path : null };
+  const m = /^\/search-properties\/([^/]{1,240})$/.exec(path);
   if (m) return { kind: 'place', segment: m[1] as string };
-  m = /^\/findanagent\/(\d{1,15})$/.exec(path);
-  if (m) return { kind: 'agent', id: m[1] as string };
+  const agent = parseAgentPath(path);
+  if (agent) return { kind: 'agent', id: agent };
   const listing = parseListingPath(path);
   if (listing) return { kind: 'listing', ...listing };
   return NOT_FOUND;

@@ -8,7 +8,7 @@ import { escapeHtml } from '../../core/fill.ts';
 import { toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
 import { telHref, telText } from '../../core/protocol/format.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
-import { localizedPath } from '../../core/routes.ts';
+import { agentPath, localizedPath } from '../../core/routes.ts';
 import { agentJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
 import { attrs } from './html.ts';
@@ -35,7 +35,7 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
     };
   }
   const a = toAgentProfile(record, ctx.mediaBase);
-  const route = `/findanagent/${encodeURIComponent(a.id)}`;
+  const route = agentPath(a.id);
   const url = new URL(localizedPath(route, lang), origin).href;
   const about = a.about.replace(/\s+/g, ' ').trim();
   const description = about ? (about.length > 160 ? `${about.slice(0, 159).replace(/\s+\S*$/, '')}…` : about) : t('site.meta.agent.description');

@@ -8,7 +8,7 @@ import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { formatArea, formatCount, formatPrice, normalisePhone, telHref, telText } from '../../core/protocol/format.ts';
 import { mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
-import { listingPath, localizedPath } from '../../core/routes.ts';
+import { agentPath, listingPath, localizedPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
@@ -95,7 +95,7 @@ function agentBlock(p: Property, ctx: ListingPageContext): string {
   if (!a) return '';
   const { t, lang } = ctx;
   const whatsapp = normalisePhone(a.phone);
-  const profile = a.id ? localizedPath(`/findanagent/${encodeURIComponent(a.id)}`, lang) : '';
+  const profile = a.id ? agentPath(a.id, lang) : '';
   const name = escapeHtml(a.name);
   return `<aside class="listing__agent" aria-labelledby="agent-heading">
             <h2 id="agent-heading">${escapeHtml(t('site.listing.agent'))}</h2>

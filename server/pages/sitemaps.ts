@@ -7,13 +7,12 @@
  */
 import { escapeHtml } from '../../core/fill.ts';
 import { LOCATIONS } from '../../core/locations.ts';
-import { listingPath, localizedPath, slugify } from '../../core/routes.ts';
+import { agentPath, INDEXED_PATHS, listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
 import type { SiteData } from './site-data.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
 
 /** The pages of the site that are content (the shared page and the 404 are not). */
-export const SITE_ROUTES = ['/', '/search-properties', '/findanagent', '/join', '/about'] as const;
 
 interface Entry {
   route: string;
@@ -78,9 +77,9 @@ export function createSitemaps(options: { data: SiteData; origin: string; urlsPe
       if (name === 'pages') {
         // the place pages: the hero's Ecuador places and every city with active listings (places.ts)
         const slugs = new Set([...LOCATIONS.filter((l) => l.city).map((l) => l.slug), ...(await options.data.cities()).map((c) => slugify(c.city)).filter(Boolean)]);
-        return urlset([...SITE_ROUTES.map((route) => ({ route })), ...[...slugs].map((slug) => ({ route: `/search-properties/${slug}` }))]);
+        return urlset([...INDEXED_PATHS.map((route) => ({ route })), ...[...slugs].map((slug) => ({ route: placePath(slug) }))]);
       }
-      if (name === 'agents') return urlset((await options.data.agentIds()).map((id) => ({ route: `/findanagent/${id}` })));
+      if (name === 'agents') return urlset((await options.data.agentIds()).map((id) => ({ route: agentPath(id) })));
       const m = /^listings-(\d{1,6})$/.exec(name);
       if (!m) return null;
       const index = Number(m[1]) - 1;

@@ -11,6 +11,7 @@ import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
+import { agentPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
@@ -80,7 +81,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
     (b: Builders) => {
       if (!profile) return null;
       const home = new URL(siteUrl('/', site, lang), location.href).href;
-      return b.agentJsonLd(profile, new URL(siteUrl(`/findanagent/${profile.id}`, site, lang), location.href).href, { jobTitle: t('agent.jobTitle'), brokerage: { name: SITE.name, url: home } });
+      return b.agentJsonLd(profile, new URL(siteUrl(agentPath(profile.id), site, lang), location.href).href, { jobTitle: t('agent.jobTitle'), brokerage: { name: SITE.name, url: home } });
     },
     [profile, site, lang, t],
   );
