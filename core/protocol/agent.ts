@@ -6,6 +6,10 @@
 import { safeLinkUrl, safeMediaUrl } from './safe-urls.ts';
 import type { AgentProfileRecord, AgentRecord } from './records.ts';
 
+/** What the directory reads of an agent (AgentRecord), and what a profile reads (AgentProfileRecord). */
+export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
+export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website`;
+
 export interface Agent {
   id: string;
   name: string;

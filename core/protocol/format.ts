@@ -65,6 +65,12 @@ export function normalisePhone(phone: string | null | undefined, countryCode = D
   return digits.startsWith('0') ? countryCode.replace(/\D/g, '') + digits.slice(1) : digits;
 }
 
+/** The WhatsApp chat with a phone number (normalisePhone), or '' when there is none. */
+export function whatsappHref(phone: string | null | undefined, countryCode = DEFAULT_PHONE_COUNTRY_CODE): string {
+  const number = normalisePhone(phone, countryCode);
+  return number ? `https://wa.me/${number}` : '';
+}
+
 /** A tel: link for a phone number as written: "+593 2 600 1234" -> "tel:+59326001234". */
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, '')}`;

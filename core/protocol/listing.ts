@@ -9,6 +9,13 @@ import { priceValue } from './format.ts';
 import { cityCentroid, jitter, QUITO } from './places.ts';
 import { parseCoordinate } from './text.ts';
 
+/**
+ * An active listing of the Ecuador site, as a REST filter (country_code=eq.EC&status=eq.1, the
+ * spec's calls): the twin of the database's internal.is_public_listing(), which the public view
+ * applies anyway, so a backend that serves only the view answers the same.
+ */
+export const PUBLIC_LISTING = { country_code: 'EC', status: '1' } as const;
+
 export interface PropertyAgent {
   id: string | null;
   name: string;

@@ -6,12 +6,11 @@
 import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
-import { telHref, telText } from '../../core/protocol/format.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { agentPath, localizedPath } from '../../core/routes.ts';
 import { agentJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
-import { attrs } from './html.ts';
+import { attrs, contactItems, excerpt } from './html.ts';
 import type { Lang } from '../../core/lang.ts';
 
 export interface AgentPageContext {
@@ -38,14 +37,14 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
   const route = agentPath(a.id);
   const url = new URL(localizedPath(route, lang), origin).href;
   const about = a.about.replace(/\s+/g, ' ').trim();
-  const description = about ? (about.length > 160 ? `${about.slice(0, 159).replace(/\s+\S*$/, '')}…` : about) : t('site.meta.agent.description');
+  const description = about ? excerpt(about) : t('site.meta.agent.description');
   const body = `<exp-agent-profile${attrs({ 'agent-id': a.id })}>
         <article class="agent-page" aria-labelledby="agent-name">
           <p><a href="${escapeHtml(back)}">${escapeHtml(t('profile.returnToSearch'))}</a></p>
           ${a.photo ? `<img${attrs({ src: a.photo, alt: '', width: 160, height: 160, class: 'agent-page__photo', fetchpriority: 'high' })} />` : ''}
           <h1 id="agent-name">${escapeHtml(a.name)}</h1>
           ${a.location ? `<p class="agent-page__place">${escapeHtml(a.location)}</p>` : ''}
-          <ul class="agent-page__contact">${a.email ? `<li><a href="mailto:${escapeHtml(a.email)}">${escapeHtml(a.email)}</a></li>` : ''}${a.phone ? `<li><a href="${escapeHtml(telHref(a.phone))}">${escapeHtml(telText(a.phone))}</a></li>` : ''}</ul>
+          <ul class="agent-page__contact">${contactItems(a.email, a.phone)}</ul>
           ${about ? `<section><h2>${escapeHtml(t('profile.about'))}</h2><p>${escapeHtml(a.about)}</p></section>` : ''}
           ${a.languages.length ? `<section><h2>${escapeHtml(t('profile.languages'))}</h2><p>${escapeHtml(a.languages.join(', '))}</p></section>` : ''}
         </article>

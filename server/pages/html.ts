@@ -1,5 +1,6 @@
 /** Writing HTML from data: every value escaped (JSON in scripts: protocol/structured-data.ts jsonLdText). */
 import { escapeHtml } from '../../core/fill.ts';
+import { telHref, telText } from '../../core/protocol/format.ts';
 
 /** An attribute list: `name="value"` pairs, escaped, skipping undefined and false. */
 export function attrs(values: Record<string, string | number | boolean | undefined | null>): string {
@@ -7,4 +8,15 @@ export function attrs(values: Record<string, string | number | boolean | undefin
     .filter(([, v]) => v !== undefined && v !== null && v !== false)
     .map(([k, v]) => (v === true ? ` ${k}` : ` ${k}="${escapeHtml(v)}"`))
     .join('');
+}
+
+/** A text for a meta description: one line, at most `max` characters, cut at a word with an ellipsis. */
+export function excerpt(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+/** An agent's e-mail and phone as list items of mailto: and tel: links. */
+export function contactItems(email: string | null | undefined, phone: string | null | undefined): string {
+  return `${email ? `<li><a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a></li>` : ''}${phone ? `<li><a href="${escapeHtml(telHref(phone))}">${escapeHtml(telText(phone))}</a></li>` : ''}`;
 }

@@ -6,13 +6,13 @@
  */
 import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
-import { formatArea, formatCount, formatPrice, normalisePhone, telHref, telText } from '../../core/protocol/format.ts';
+import { formatArea, formatCount, formatPrice, whatsappHref } from '../../core/protocol/format.ts';
 import { mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
 import { agentPath, listingPath, localizedPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
-import { attrs } from './html.ts';
+import { attrs, contactItems, excerpt } from './html.ts';
 import type { Row } from './site-data.ts';
 import type { Lang } from '../../core/lang.ts';
 
@@ -36,11 +36,6 @@ function fitTitle(text: string, make: (text: string) => string): string {
   for (let max = text.length - 1; escapeHtml(title).length > MAX_TITLE && max > 8; max -= 4) title = make(excerpt(text, max));
   return title;
 }
-
-const excerpt = (text: string, max = 160) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
-};
 
 export function listingFacts(p: Property, t: Translate): string {
   const parts = [];
@@ -94,14 +89,14 @@ function agentBlock(p: Property, ctx: ListingPageContext): string {
   const a = p.agent;
   if (!a) return '';
   const { t, lang } = ctx;
-  const whatsapp = normalisePhone(a.phone);
+  const whatsapp = whatsappHref(a.phone);
   const profile = a.id ? agentPath(a.id, lang) : '';
   const name = escapeHtml(a.name);
   return `<aside class="listing__agent" aria-labelledby="agent-heading">
             <h2 id="agent-heading">${escapeHtml(t('site.listing.agent'))}</h2>
             <p class="listing__agent-name">${a.photo ? `<img${attrs({ src: a.photo, alt: '', width: 56, height: 56, loading: 'lazy' })} />` : ''}${profile ? `<a href="${escapeHtml(profile)}">${name}</a>` : name}</p>
-            <ul>${a.email ? `<li><a href="mailto:${escapeHtml(a.email)}">${escapeHtml(a.email)}</a></li>` : ''}${a.phone ? `<li><a href="${escapeHtml(telHref(a.phone))}">${escapeHtml(telText(a.phone))}</a></li>` : ''}${
-              whatsapp ? `<li><a href="https://wa.me/${whatsapp}" rel="noopener noreferrer" target="_blank">${escapeHtml(t('site.listing.whatsapp'))}</a></li>` : ''
+            <ul>${contactItems(a.email, a.phone)}${
+              whatsapp ? `<li><a href="${escapeHtml(whatsapp)}" rel="noopener noreferrer" target="_blank">${escapeHtml(t('site.listing.whatsapp'))}</a></li>` : ''
             }</ul>
           </aside>`;
 }

@@ -6,6 +6,8 @@
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
+import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
+import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -25,7 +27,6 @@ export interface SiteData {
   cities(): Promise<Array<{ city: string; listings: number }>>;
 }
 
-const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code,location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website';
 
 export class SiteDataError extends Error {}
 
@@ -37,7 +38,7 @@ function check(result: { data: unknown; error: { message: string; code?: string 
 
 export function createSiteData(options: { url: string; key: string }): SiteData {
   const rest = new PostgrestClient(`${options.url.replace(/\/+$/, '')}/rest/v1`, { headers: { apikey: options.key, Authorization: `Bearer ${options.key}` } });
-  const listings = (columns: string) => rest.from('listings').select<string, Row>(columns).eq('country_code', 'EC').eq('status', '1');
+  const listings = (columns: string) => rest.from('listings').select<string, Row>(columns).match(PUBLIC_LISTING);
   return {
     async listing(id) {
       const rows = check(await listings('*').eq('id', id).limit(1), 'listing');
@@ -59,7 +60,7 @@ export function createSiteData(options: { url: string; key: string }): SiteData 
       return [...byCity, ...others.filter((r) => !seen.has(String(r.id)))].slice(0, limit);
     },
     async agent(id) {
-      const rows = check(await rest.from('agents').select(AGENT_COLUMNS).eq('id', id).eq('country_code', 'EC').limit(1), 'agent');
+      const rows = check(await rest.from('agents').select(AGENT_PROFILE_COLUMNS).eq('id', id).eq('country_code', 'EC').limit(1), 'agent');
       return ((rows as unknown[])[0] as AgentProfileRecord | undefined) ?? null;
     },
     async listingsAfter(afterId, limit) {

@@ -6,10 +6,9 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { fold } from '../../../core/protocol/text.ts';
 import { matchLiteral, quoteForLogic } from './text.ts';
+import { AGENT_COLUMNS, AGENT_PROFILE_COLUMNS } from '../../../core/protocol/agent.ts';
 import type { AgentProfileRecord, AgentRecord } from '../../../core/protocol/records.ts';
 
-export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
-export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website`;
 
 
 /** The or=(...) filter for a search text, or undefined for an empty search. */

@@ -7,6 +7,8 @@ function recorder() {
   const calls: string[] = [];
   const b = {
     eq: (c: string, v: unknown) => (calls.push(`${c}=eq.${v}`), b),
+    // postgrest-js's match(): eq for each key, in order
+    match: (o: Record<string, unknown>) => (Object.entries(o).forEach(([c, v]) => calls.push(`${c}=eq.${v}`)), b),
     gte: (c: string, v: unknown) => (calls.push(`${c}=gte.${v}`), b),
     lte: (c: string, v: unknown) => (calls.push(`${c}=lte.${v}`), b),
     ilike: (c: string, v: string) => (calls.push(`${c}=ilike.${v}`), b),

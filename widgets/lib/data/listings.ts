@@ -6,13 +6,12 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { fold } from '../../../core/protocol/text.ts';
 import { appliedFilters, filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
+import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
 import { escapeLike } from './text.ts';
 
 export { appliedFilters, FEATURE_FLAGS, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const PAGE_SIZE = 24;
-export const COUNTRY = 'EC';
-export const ACTIVE = '1';
 export const MAP_POINTS_LIMIT = 5000;
 const BLOCK = 1000;
 
@@ -22,6 +21,7 @@ export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc',
 /** The subset of postgrest-js's filter builder the mapping needs (each call returns the builder). */
 interface Filterable {
   eq(column: string, value: unknown): Filterable;
+  match(query: Record<string, unknown>): Filterable;
   gte(column: string, value: unknown): Filterable;
   lte(column: string, value: unknown): Filterable;
   ilike(column: string, pattern: string): Filterable;
@@ -32,7 +32,7 @@ interface Filterable {
 /** docs/product.md §7's filter mapping with docs/product.md §5's ignored values. */
 export function applyFilters<T>(query: T, filters: SearchFilters): T {
   const f = appliedFilters(filters);
-  let q = (query as unknown as Filterable).eq('country_code', COUNTRY).eq('status', ACTIVE);
+  let q = (query as unknown as Filterable).match(PUBLIC_LISTING);
   if (f.propertyType) q = q.ilike('property_type', `%${escapeLike(f.propertyType)}%`);
   if (f.minPrice) q = q.gte('price', f.minPrice);
   if (f.maxPrice) q = q.lte('price', f.maxPrice);
@@ -99,7 +99,7 @@ export async function getListingsPage(rest: PostgrestClient, filters: SearchFilt
 
 /** One listing by id (a shared ?property= link); null when it is not an active EC listing. */
 export async function getListing(rest: PostgrestClient, id: string | number, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
-  let q = rest.from('listings').select('*').eq('id', id).eq('country_code', COUNTRY).eq('status', ACTIVE).limit(1);
+  let q = rest.from('listings').select('*').eq('id', id).match(PUBLIC_LISTING).limit(1);
   if (signal) q = q.abortSignal(signal);
   const { data, error } = await q;
   if (error) fail(error, 'listing');
@@ -116,7 +116,7 @@ export async function getListingsByIds(rest: PostgrestClient, ids: readonly stri
   const rows: Record<string, unknown>[] = [];
   // the server's row limit and a short address: 100 ids a call
   for (let i = 0; i < wanted.length; i += 100) {
-    let q = rest.from('listings').select('*').in('id', wanted.slice(i, i + 100)).eq('country_code', COUNTRY).eq('status', ACTIVE);
+    let q = rest.from('listings').select('*').in('id', wanted.slice(i, i + 100)).match(PUBLIC_LISTING);
     if (signal) q = q.abortSignal(signal);
     const { data, error } = await q;
     if (error) fail(error, 'saved listings');
@@ -140,8 +140,7 @@ export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]>
       .from('listings')
       .select('property_type')
       .not('property_type', 'is', null)
-      .eq('country_code', COUNTRY)
-      .eq('status', ACTIVE)
+      .match(PUBLIC_LISTING)
       .range(from, from + BLOCK - 1);
     if (error) {
       console.error('[exp] property types:', error.message);

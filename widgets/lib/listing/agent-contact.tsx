@@ -5,7 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import { copyText } from '../clipboard.ts';
 import { useElement } from '../element.tsx';
-import { initials, normalisePhone, telHref } from '../../../core/protocol/format.ts';
+import { initials, normalisePhone, telHref, whatsappHref } from '../../../core/protocol/format.ts';
 import { CheckIcon } from '../ui/icons/check.tsx';
 import { CopyIcon } from '../ui/icons/copy.tsx';
 import { MailIcon } from '../ui/icons/mail.tsx';
@@ -51,7 +51,8 @@ function CopyButton({ text, label }: { text: string; label: string }) {
 export function AgentContact({ agent, countryCode, headingLevel: Heading = 'h3' }: { agent: PropertyAgent; countryCode: string; headingLevel?: 'h2' | 'h3' }) {
   const { t } = useElement();
   const headingId = useId();
-  const whatsapp = normalisePhone(agent.phone, countryCode);
+  const phone = normalisePhone(agent.phone, countryCode);
+  const whatsapp = whatsappHref(agent.phone, countryCode);
   return (
     <section className="rounded-brand border border-line bg-surface-subtle p-4 flex flex-col gap-3" part="agent" aria-labelledby={headingId}>
       <Heading id={headingId} className="m-0 text-sm font-semibold uppercase tracking-wide text-ink-muted">
@@ -68,7 +69,7 @@ export function AgentContact({ agent, countryCode, headingLevel: Heading = 'h3' 
       <div className="flex flex-wrap gap-2">
         {whatsapp ? (
           <a
-            href={`https://wa.me/${whatsapp}`}
+            href={whatsapp}
             target="_blank"
             rel="noopener noreferrer"
             className="inline-flex items-center gap-1.5 rounded-md bg-[#1f7a4d] px-2.5 py-1.5 text-sm font-medium text-white no-underline hover:bg-[#17643e]"
@@ -77,7 +78,7 @@ export function AgentContact({ agent, countryCode, headingLevel: Heading = 'h3' 
             {t('agent.whatsapp')}
           </a>
         ) : null}
-        {whatsapp ? <CopyButton text={`+${whatsapp}`} label={t('agent.copyPhone')} /> : null}
+        {phone ? <CopyButton text={`+${phone}`} label={t('agent.copyPhone')} /> : null}
         {agent.email ? <CopyButton text={agent.email} label={t('agent.copyEmail')} /> : null}
       </div>
     </section>
