@@ -1,0 +1,114 @@
+/**
+ * The pages of the site's addresses, each in a language: a built page (kept rendered, bounded, with
+ * its link preview when it is indexed), a place's search page, a listing's page and an agent's page
+ * from the data. Cache headers fit a CDN in front (send.ts).
+ */
+import type { Lang } from '../../core/lang.ts';
+import type { AgentProfile } from '../../core/protocol/agent.ts';
+import { escapeHtml } from '../../core/fill.ts';
+import type { Property } from '../../core/protocol/listing.ts';
+import { listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
+import { Lru } from '../http/lru.ts';
+import { matchPage } from '../http/routes.ts';
+import { renderAgent } from './agent-page.ts';
+import type { OgImage } from './head.ts';
+import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.ts';
+import type { PageKit } from './page-kit.ts';
+import { createPlaces, type Place } from './places.ts';
+import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
+
+export interface PageImages {
+  /** an indexable page's link preview, made from the page as rendered */
+  pageImage(route: string, lang: Lang, rendered: string): OgImage;
+  /** a listing's or an agent's preview image, at an address that changes with its photo */
+  ogUrl(kind: 'listings' | 'agents', id: string, source: string | undefined): string;
+}
+
+/** /search-properties/cumbaya: the hero names the place and shows its picture, the search is set to it, in the HTML */
+export const placeHero = (place: Place) => (html: string) => {
+  const known = place.known;
+  const params = escapeHtml(JSON.stringify({ location: known ? { $t: `site.locations.${known.slug}.name` } : (place.city ?? place.slug) }));
+  let out = html
+    .replace(/(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/, (_m, start: string) => `${start} data-i18n="site.search.hero.titleIn" data-i18n-params="${params}"`)
+    .replace(/<exp-property-search\b/, (tag) => (place.city ? `${tag} city="${escapeHtml(place.city)}"` : tag));
+  if (known) {
+    out = out
+      .replace(/(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/, (_m, start: string) => `${start} data-i18n="site.locations.${known.slug}.subtitle"`)
+      .replace(/(<video class="hero__media" data-video=")quito(" poster="\/media\/video\/)quito(-poster\.webp")/, (_m, a: string, b: string, c: string) => `${a}${known.video}${b}${known.video}${c}`);
+  }
+  return out;
+};
+
+export function createPageHandlers(kit: PageKit, images: () => PageImages) {
+  const { options, origin, siteTexts, siteData, html, brand } = kit;
+  // a made-up address is never something the server remembers (docs/decisions.md #24)
+  const rendered = new Lru<string, string>({ maxEntries: 400, maxBytes: 24 * 1024 * 1024, sizeOf: (page) => page.length });
+  const places = createPlaces(() => siteData());
+
+  async function listingPage(id: string, slug: string, lang: Lang, path: string): Promise<PageResponse> {
+    const d = siteData();
+    const t = siteTexts().t(lang);
+    const ctx: ListingPageContext = { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (p: Property) => images().ogUrl('listings', p.id, p.images[0]) };
+    const row = await d.listing(id);
+    if (!row) {
+      const available = await d.availability(id);
+      const similar = await d.similar(null, null, 4);
+      const missing = renderMissingListing(available === false ? 'gone' : 'notFound', similar, ctx);
+      return { status: available === false ? 410 : 404, type: 'text/html', body: html('listing.html', path, lang, missing.head, missing.body), headers: { 'Cache-Control': MISSING_CACHE } };
+    }
+    // one address per listing: another slug (an edited title, a shortened link) is sent to it
+    if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
+    const similar = await d.similar(typeof row.city === 'string' ? row.city : null, id, 4);
+    const page = renderListing(row, similar, ctx);
+    return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
+  }
+
+  async function agentPage(id: string, lang: Lang, path: string): Promise<PageResponse> {
+    const record = await siteData().agent(id);
+    const t = siteTexts().t(lang);
+    const page = renderAgent(record, id, { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (a: AgentProfile) => images().ogUrl('agents', a.id, a.photo), brand: brand() });
+    return { status: page.status, type: 'text/html', body: html('agent.html', path, lang, page.head, page.body), headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE } };
+  }
+
+  /**
+   * A page of the built site. An indexable one (a route) gets its link preview, whose text is the
+   * page's own heading; kept rendered (bounded) per page, language and route.
+   */
+  function staticPage(page: string, status: number, route: string | null, lang: Lang, path: string, transform?: (html: string) => string): PageResponse {
+    // the 404 page is the same for every made-up address: kept once per language (and without a
+    // twin to go to), so no address a visitor makes up is ever something the server remembers
+    const notFound = status === 404;
+    const key = `${page}|${lang}|${notFound ? '-' : (route ?? path)}`;
+    let body = rendered.get(key);
+    if (body === undefined) {
+      const twin = notFound ? undefined : path;
+      body = html(page, twin, lang, route ? { route } : { robots: 'noindex' }, undefined, transform);
+      if (route) body = html(page, twin, lang, { route, image: images().pageImage(route, lang, body) }, undefined, transform);
+      rendered.set(key, body);
+    }
+    return { status, type: 'text/html', body, headers: { 'Cache-Control': status === 200 ? PAGE_CACHE : MISSING_CACHE } };
+  }
+
+  /** /search-properties/{place}: the place's page, its one slug (301), or the 404. */
+  async function placePage(segment: string, lang: Lang, path: string, search: string): Promise<PageResponse> {
+    const found = await places.find(segment);
+    if (!found) {
+      options.log?.(`404 page for ${JSON.stringify(path)}`);
+      return staticPage('404.html', 404, null, lang, path);
+    }
+    const route = placePath(found.place.slug);
+    if (!found.canonical) return redirect(localizedPath(route, lang) + search, { 'Cache-Control': PAGE_CACHE });
+    return staticPage('search-properties.html', 200, route, lang, path, placeHero(found.place));
+  }
+
+  /** The indexable page at a route (no language prefix), as the router renders it; undefined for any other. */
+  async function indexedPage(route: string, lang: Lang): Promise<PageResponse | undefined> {
+    const match = matchPage(route);
+    const path = localizedPath(route, lang);
+    if (match.kind === 'static') return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
+    if (match.kind === 'place') return placePage(match.segment, lang, path, '');
+    return undefined;
+  }
+
+  return { listingPage, agentPage, staticPage, placePage, indexedPage };
+}

@@ -1,0 +1,85 @@
+/**
+ * What every page the server renders is made with: the built templates (kept, bounded), the texts,
+ * the data client for the configured backend, the site's origin and its pictures, and html(), which
+ * writes a template as the page of an address in a language (docs/decisions.md #18). Data goes in
+ * through function replacers only (docs/decisions.md #24).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Lang } from '../../core/lang.ts';
+import { cleanPath, twinPath } from '../../core/routes.ts';
+import { Lru } from '../http/lru.ts';
+import { renderHead, type HeadInfo } from './head.ts';
+import type { ImageSources } from './images.ts';
+import { cardOf } from './previews.ts';
+import { createSiteData, type SiteData } from './site-data.ts';
+import { loadTexts, type SiteTexts } from './texts.ts';
+
+export interface PagesOptions {
+  /** dist/site: the built pages and the texts */
+  siteDir: string;
+  /** the public address of the site (canonical links, sitemaps): SITE_URL, known once the server listens */
+  origin: () => string;
+  /** where the pages read data: a Supabase project or our own server (set once it listens) */
+  api: () => { url: string; key: string };
+  /** what relative media paths of the data are relative to (the public API's origin) */
+  mediaBase: () => string;
+  /** disk cache of preview images */
+  imageCacheDir: string;
+  /** where images come from: our own media from disk, anything else through the safe fetcher */
+  imageSources: ImageSources;
+  /** sitemap file size, in addresses (tests use small files) */
+  sitemapUrlsPerFile?: number;
+  log?: (line: string) => void;
+}
+
+/** the picture of a page without its own (the home page's hero) */
+export const DEFAULT_PICTURE = '/media/video/quito-poster.webp';
+
+export type PageKit = ReturnType<typeof createPageKit>;
+
+export function createPageKit(options: PagesOptions) {
+  const origin = () => options.origin().replace(/\/+$/, '');
+  let texts: SiteTexts | undefined;
+  // every memory of the pages is bounded (docs/decisions.md #24)
+  const templates = new Lru<string, string>({ maxEntries: 64 });
+  let data: SiteData | undefined;
+  let dataFor = '';
+  const picture = (path: string) => readFileSync(resolve(options.siteDir, `.${cleanPath(path)}`));
+
+  const siteTexts = () => (texts ??= loadTexts(options.siteDir));
+  const siteData = (): SiteData => {
+    const api = options.api();
+    if (!data || dataFor !== `${api.url}\n${api.key}`) {
+      data = createSiteData(api);
+      dataFor = `${api.url}\n${api.key}`;
+    }
+    return data;
+  };
+  const template = (page: string): string | undefined => {
+    let html = templates.get(page);
+    if (html === undefined) {
+      const file = resolve(options.siteDir, page);
+      if (!existsSync(file)) return undefined;
+      html = readFileSync(file, 'utf8');
+      templates.set(page, html);
+    }
+    return html;
+  };
+
+  /**
+   * A built page as the page of `path` in `lang`. Data goes in through function replacers only:
+   * a text holding `$&`, `$'` or `$1` is written as it is, never read as a replacement pattern.
+   */
+  const html = (page: string, path: string | undefined, lang: Lang, head: HeadInfo, content?: string, transform: (html: string) => string = (h) => h): string => {
+    const base = transform(template(page) ?? template('404.html') ?? '<!doctype html><html lang="en"><head></head><body></body></html>');
+    const withContent = content === undefined ? base : base.replace('<!--exp:content-->', () => content);
+    // no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid
+    return renderHead(withContent, lang, siteTexts().dict(lang), origin(), { ...(path ? { twin: twinPath(path) } : {}), ...head }).replace(/[ \t]+$/gm, '');
+  };
+
+  /** The brokerage's name, as the build wrote it into every page (og:site_name, from the site's configuration). */
+  const brand = () => cardOf(template('agent.html') ?? '', DEFAULT_PICTURE).eyebrow;
+
+  return { options, origin, siteTexts, siteData, template, html, picture, brand };
+}
