@@ -1,0 +1,80 @@
+/**
+ * The map's own controls, in the element's language and theme and reachable by keyboard: zoom, the
+ * tiles' credit, 'Search this area' and its clearing; and the simplified map, a list, for when the
+ * map cannot load (docs/product.md §9).
+ */
+import { useMemo } from 'react';
+import { formatPrice } from '../../../core/protocol/format.ts';
+import type { Property } from '../../../core/protocol/listing.ts';
+import { useElement, useStyles } from '../element.tsx';
+import { SearchIcon } from '../ui/icons/search.tsx';
+
+export const MAP_HEIGHTS = 'h-[400px] cq-md:h-[600px] cq-lg:h-[800px]';
+
+/** The credit's link in the theme's colour. */
+const creditCss = `.exp-map-credit a { color: var(--exp-color-primary, #123c69); }`;
+
+export function ZoomControls({ zoomBy }: { zoomBy: (delta: number) => void }) {
+  const { t } = useElement();
+  return (
+    <div className="absolute top-3 left-3 z-[5] flex flex-col overflow-hidden rounded-md bg-surface shadow" part="map-zoom">
+      <button type="button" onClick={() => zoomBy(1)} title={t('map.zoomIn')} aria-label={t('map.zoomIn')} className="w-9 h-9 flex items-center justify-center border-0 bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle">
+        +
+      </button>
+      <button type="button" onClick={() => zoomBy(-1)} title={t('map.zoomOut')} aria-label={t('map.zoomOut')} className="w-9 h-9 flex items-center justify-center border-0 border-t border-line bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle">
+        −
+      </button>
+    </div>
+  );
+}
+
+/** The tiles' credit, our own locale text (a link to the map data's licence). */
+export function MapCredit() {
+  useStyles(creditCss);
+  const { t } = useElement();
+  return <div className="exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink" part="map-credit" dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }} />;
+}
+
+/** 'Search this area' after the visitor's own move, and clearing the area once it applies. */
+export function SearchAreaButtons({ moved, areaActive, onSearch, onClear }: { moved: boolean; areaActive: boolean; onSearch: () => void; onClear: () => void }) {
+  const { t } = useElement();
+  return (
+    <div className="absolute top-3 left-1/2 -translate-x-1/2 flex gap-2 z-[5]">
+      {moved ? (
+        <button type="button" onClick={onSearch} className="inline-flex items-center gap-1.5 rounded-full bg-primary px-4 py-2 text-sm font-semibold text-primary-contrast shadow-lg cursor-pointer hover:bg-primary-hover" part="search-area">
+          <SearchIcon size={16} />
+          {t('map.searchArea')}
+        </button>
+      ) : null}
+      {areaActive ? (
+        <button type="button" onClick={onClear} className="rounded-full bg-surface px-4 py-2 text-sm font-medium text-ink shadow-lg cursor-pointer hover:bg-surface-subtle" part="clear-area">
+          {t('map.clearArea')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** When the map cannot load: the first 6 properties as a list (docs/product.md §9). */
+export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; onOpen: (id: string) => void }) {
+  const { t } = useElement();
+  const shown = useMemo(() => properties.slice(0, 6), [properties]);
+  return (
+    <div className={`rounded-brand border border-line bg-surface p-4 overflow-y-auto ${MAP_HEIGHTS}`} part="map-fallback" data-fallback="true">
+      <p className="m-0 mb-3 font-semibold text-ink">{t('map.fallbackHeading')}</p>
+      <ul className="list-none m-0 p-0 flex flex-col gap-2">
+        {shown.map((p) => (
+          <li key={p.id}>
+            <button type="button" onClick={() => onOpen(p.id)} className="w-full text-left rounded-md border border-line bg-surface px-3 py-2 cursor-pointer hover:bg-surface-subtle">
+              <span className="block font-semibold text-ink">{formatPrice(p.price)}</span>
+              <span className="block text-sm text-ink line-clamp-1">{p.title}</span>
+              <span className="block text-xs text-ink-muted">
+                {[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * What the map shows for a search (docs/product.md §9; docs/decisions.md #20): every matching
+ * listing as pins, loaded once per search (the light call), up to 2,000; above that, a loader of the
+ * database's clusters for the visible area (public.listing_clusters), and pins again if the
+ * clusters cannot be had. Nothing here knows OpenLayers.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { listingPosition, type Property } from '../../../core/protocol/listing.ts';
+import { getClients } from '../data/client.ts';
+import { getMapClusters, getMapPoints, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
+import { useElement } from '../element.tsx';
+import type { CellLoader } from './cell-loader.ts';
+import type { MapPin } from './ol-map.ts';
+
+/** A listing's pin: its position (approximate when it has no usable coordinates) and price. */
+export function pinFor(point: MapPoint): MapPin {
+  return { id: String(point.id), price: Number(point.price) || 0, ...listingPosition(point as unknown as Record<string, unknown>) };
+}
+
+/**
+ * The count of the search for these filters: while a page of the same search loads, the element's
+ * count is briefly unknown, and the one already known still holds.
+ */
+function useCountOf(filtersKey: string, total: number | null): number | null {
+  const [known, setKnown] = useState<{ key: string; total: number } | null>(null);
+  if (total !== null && (known?.key !== filtersKey || known.total !== total)) setKnown({ key: filtersKey, total });
+  return total ?? (known?.key === filtersKey ? known.total : null);
+}
+
+export interface MapData {
+  total: number | null;
+  /** every match as pins (null: none loaded, or the clusters are drawn instead) */
+  pins: MapPin[] | null;
+  /** more matches than pins loaded */
+  capped: boolean;
+  /** many matches: the database's clusters, asked for per view */
+  cells: CellLoader | null;
+  /** the listings of a cluster on one spot, to spread them out */
+  expand: (bounds: [number, number, number, number]) => Promise<MapPin[]>;
+  /** the clusters failed: pins from then on */
+  cellsError: (error: unknown) => void;
+  /** the search is in and has nothing to draw */
+  noPins: boolean;
+}
+
+/** `filtersKey` is the filters as JSON (the search's identity); `properties` the page's, for pins when the map's own call fails. */
+export function useMapData(filtersKey: string, givenTotal: number | null, properties: Property[]): MapData {
+  const { toaster, api } = useElement();
+  const [pins, setPins] = useState<MapPin[] | null>(null);
+  const [capped, setCapped] = useState(false);
+  // the clusters failed once (a backend without the function): pins from then on
+  const [cellsFailed, setCellsFailed] = useState(false);
+  const filters = useMemo(() => JSON.parse(filtersKey) as SearchFilters, [filtersKey]);
+  const total = useCountOf(filtersKey, givenTotal);
+  const rest = getClients(api).rest;
+  // the test build lets a test lower the threshold, so the default seed can show the clusters
+  const above = import.meta.env.EXP_TEST_HOOKS ? Number((globalThis as { expClustersAbove?: number }).expClustersAbove ?? SERVER_CLUSTERS_ABOVE) : SERVER_CLUSTERS_ABOVE;
+  const many = total !== null && total > above && !cellsFailed;
+  const cells = useMemo<CellLoader | null>(
+    () =>
+      many
+        ? (view, signal) =>
+            getMapClusters(rest, filters, view, signal).then((list) =>
+              list.map((c) => ({ count: c.count, lat: c.lat, lng: c.lng, bounds: [c.lng_min, c.lat_min, c.lng_max, c.lat_max], priceFrom: c.price_from, priceTo: c.price_to, id: c.id === null ? null : String(c.id), approximate: c.approximate })),
+            )
+        : null,
+    [many, rest, filters],
+  );
+  // the listings of a cluster on one spot, to spread them out
+  const expand = useMemo(
+    () => (bounds: [number, number, number, number]) => {
+      const [w, s, e, n] = bounds;
+      return getMapPoints(rest, { ...filters, bbox: [w - 1e-6, s - 1e-6, e + 1e-6, n + 1e-6] }, 50).then(({ points }) => points.map(pinFor));
+    },
+    [rest, filters],
+  );
+  const cellsError = useMemo(
+    () => (error: unknown) => {
+      console.error('[exp] map clusters:', error);
+      setCellsFailed(true);
+    },
+    [],
+  );
+  // the page's properties, for the pins when the map's own call fails
+  const pageProperties = useRef(properties);
+  pageProperties.current = properties;
+
+  // every matching listing, not only the page (the light call): once per search
+  useEffect(() => {
+    if (total === null) return;
+    if (many) {
+      setPins(null);
+      setCapped(false);
+      return;
+    }
+    const controller = new AbortController();
+    getMapPoints(rest, filters, total, controller.signal)
+      .then(({ points, capped: more }) => {
+        setPins(points.map(pinFor));
+        setCapped(more);
+      })
+      .catch((error: unknown) => {
+        if ((error as Error)?.name === 'AbortError' || controller.signal.aborted) return;
+        console.error('[exp] map points:', error);
+        setPins(pageProperties.current.map((p) => ({ id: p.id, lat: p.lat, lng: p.lng, price: p.price, approximate: p.approximate })));
+        setCapped(false);
+      });
+    return () => controller.abort();
+  }, [rest, filters, total, many]);
+
+  // nothing to draw once the data is in: the message and a toast, once per search
+  const noPins = pins !== null && pins.length === 0;
+  useEffect(() => {
+    if (noPins) toaster.show({ title: { key: 'map.noPropertiesTitle' }, description: { key: 'map.noPropertiesText' } });
+  }, [noPins, filtersKey, toaster]);
+
+  return { total, pins: many ? null : pins, capped, cells, expand, cellsError, noPins };
+}
