@@ -70,7 +70,20 @@ export function setUpFunction(deps: DenoDeps) {
   /** The client address of a request (client-address.ts); `peer` is Deno.serve's remote address. */
   const client = (request: Request, peer: string | undefined) => clientAddress((name) => request.headers.get(name), peer, trust);
 
-  return { sql, mail, inquiry, alerts, outbox, drain, scheduled, client };
+  /**
+   * What Deno.serve runs: the scheduled calls first, then the handler with the client's address
+   * (Deno's remote address when it is a TCP peer, read through TRUST_PROXY).
+   */
+  const serve =
+    (handle: (request: Request, context: { clientAddress: string }) => Promise<Response>) =>
+    async (request: Request, info: { remoteAddr: { transport: string; hostname?: string } }): Promise<Response> => {
+      const answer = await scheduled(request);
+      if (answer) return answer;
+      const peer = info.remoteAddr.transport === 'tcp' ? info.remoteAddr.hostname : undefined;
+      return handle(request, { clientAddress: client(request, peer) });
+    };
+
+  return { sql, mail, inquiry, alerts, outbox, drain, scheduled, client, serve };
 }
 
 /** Only Supabase's runtime has EdgeRuntime; under plain Deno (our tests) the work simply runs on. */

@@ -18,9 +18,4 @@ import { createAlertsHandler } from '../../../core/functions/alerts/handler.ts';
 const fn = setUpFunction({ name: 'saved-searches', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
 const handle = createAlertsHandler({ sql: fn.sql, config: fn.alerts, onQueued: () => background(fn.drain()) });
 
-Deno.serve(async (request, info) => {
-  const scheduled = await fn.scheduled(request);
-  if (scheduled) return scheduled;
-  const peer = info.remoteAddr.transport === 'tcp' ? info.remoteAddr.hostname : undefined;
-  return handle(request, { clientAddress: fn.client(request, peer) });
-});
+Deno.serve(fn.serve(handle));

@@ -18,9 +18,4 @@ import { createInquiryHandler } from '../../../core/functions/inquiry/handler.ts
 const fn = setUpFunction({ name: 'send-property-inquiry', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
 const handle = createInquiryHandler({ sql: fn.sql, config: fn.inquiry, onStored: () => background(fn.drain()) });
 
-Deno.serve(async (request, info) => {
-  const scheduled = await fn.scheduled(request);
-  if (scheduled) return scheduled;
-  const peer = info.remoteAddr.transport === 'tcp' ? info.remoteAddr.hostname : undefined;
-  return handle(request, { clientAddress: fn.client(request, peer) });
-});
+Deno.serve(fn.serve(handle));
