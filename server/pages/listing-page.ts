@@ -13,7 +13,7 @@ import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
 import { attrs, contactItems, excerpt } from './html.ts';
-import type { Row } from './site-data.ts';
+import type { Row } from '../db/database.ts';
 import type { Lang } from '../../core/lang.ts';
 
 export interface ListingPageContext {

@@ -5,11 +5,11 @@
  * key sees what any visitor's browser sees.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
+import type { Row } from '../db/database.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 
-export type Row = Record<string, unknown>;
 
 export interface SiteData {
   /** an active EC listing, or null */

@@ -10,7 +10,7 @@ import { createQueryCache } from '../lib/data/cache.ts';
 import { getListing, getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { searchFiltersKey } from './url-state.ts';
 
-export type Row = Record<string, unknown>;
+export type ListingRow = Record<string, unknown>;
 
 export interface SearchAnswer {
   status: 'loading' | 'ready' | 'error';
@@ -18,7 +18,7 @@ export interface SearchAnswer {
   key: string;
   filtersKey: string;
   total: number;
-  rows: Row[];
+  rows: ListingRow[];
 }
 
 export function createSearchStore(initialClient: PostgrestClient) {
@@ -30,11 +30,11 @@ export function createSearchStore(initialClient: PostgrestClient) {
   const sort = signal<SortKey>('featured');
   const page = signal(1);
   const openId = signal<string | null>(null);
-  const openRow = signal<Row | null>(null);
+  const openRow = signal<ListingRow | null>(null);
   const hoveredId = signal<string | null>(null);
   const answer = signal<SearchAnswer>({ status: 'loading', key: '', filtersKey: '', total: 0, rows: [] });
   const counts = createQueryCache<number>();
-  const pages = createQueryCache<Row[]>();
+  const pages = createQueryCache<ListingRow[]>();
   let latest = 0;
 
   /** the search's key: a new one is a search to load */

@@ -193,7 +193,7 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
 export const SERVER_CLUSTERS_ABOVE = 500;
 
 /** A grid cell of the map (public.listing_clusters): its listings' count, mean position, bounds and prices. */
-export interface MapCell {
+export interface ClusterRow {
   count: number;
   lat: number;
   lng: number;
@@ -226,7 +226,7 @@ export function clusterArgs(filters: SearchFilters, view: MapView): Record<strin
  * database. POSTed: as JSON, a visitor's text is always an argument (in a GET query string,
  * PostgREST would read a city typed as "eq.x" as a filter).
  */
-export async function getMapClusters(rest: PostgrestClient, filters: SearchFilters, view: MapView, signal?: AbortSignal): Promise<MapCell[]> {
+export async function getMapClusters(rest: PostgrestClient, filters: SearchFilters, view: MapView, signal?: AbortSignal): Promise<ClusterRow[]> {
   let q = rest.rpc('listing_clusters', clusterArgs(filters, view));
   if (signal) q = q.abortSignal(signal);
   const { data, error } = await q;
