@@ -71,7 +71,8 @@ export function createPages(options: PagesOptions) {
     const card = /^\/og\/pages(\/[a-z0-9/-]{1,200})\.(en|es)\.jpg$/.exec(path);
     if (card) return previews.pageCard(card[1] === '/index' ? '/' : (card[1] as string), card[2] as Lang);
     const demo = matchDemo(path);
-    if (demo) return template(demo) === undefined ? undefined : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache' } };
+    // the demos are for people embedding the elements, never for a search engine: one header says so for all of them
+    if (demo) return template(demo) === undefined ? undefined : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' } };
     if (path.includes('.') && !path.startsWith('/properties/')) return undefined;
     const { lang, path: plain } = splitLangPath(path);
     const match = matchPage(plain);

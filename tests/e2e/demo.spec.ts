@@ -44,9 +44,13 @@ async function partShot(page: Page, element: Locator, part: string, name: string
 test.describe('embedding demos', () => {
   test.use({ viewport: { width: 1600, height: 1000 } });
 
-  test('/demo lists the three demos', async ({ page, data }) => {
-    await page.goto(`${data.url}/demo`);
-    for (const path of ['/demo/agent-website', '/demo/hostile-cms', '/demo/cross-origin']) await expect(page.locator(`a[href="${path}"]`)).toHaveCount(1);
+  test('/demo lists the three demos; no demo is indexed', async ({ page, data }) => {
+    const answer = await page.goto(`${data.url}/demo`);
+    expect(answer?.headers()['x-robots-tag']).toBe('noindex');
+    for (const path of ['/demo/agent-website', '/demo/hostile-cms', '/demo/cross-origin']) {
+      await expect(page.locator(`a[href="${path}"]`)).toHaveCount(1);
+      expect((await page.request.get(`${data.url}${path}`)).headers()['x-robots-tag'], path).toBe('noindex');
+    }
   });
 
   test("an agent's website: her profile and only her listings, in her colours and font, the URL left alone, events to the page", async ({ page, data, consoleErrors }) => {
