@@ -13,11 +13,10 @@ import type { InquiryConfig } from '../core/functions/inquiry/handler.ts';
 import { allComposers } from '../core/functions/outbox/composers.ts';
 import type { AlertsConfig } from '../core/functions/alerts/handler.ts';
 import type { AlertRunResult } from '../core/functions/alerts/run.ts';
-import { createAlertsFunction, DEFAULT_ALERTS_CONFIG } from './functions/alerts.ts';
 import { createAlertService } from './mail/alert-service.ts';
 import { loadTexts } from './pages/texts.ts';
 import { DEFAULTS } from '../core/functions/defaults.ts';
-import { createInquiryFunction } from './functions/inquiry.ts';
+import { DEFAULT_ALERTS_CONFIG, localFunctions } from './functions/local.ts';
 import { fileMailer, smtp } from './mail/mailers.ts';
 import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-service.ts';
 import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
@@ -141,10 +140,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     composers: allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
     log,
   });
-  const inquiry = createInquiryFunction(sql, options.inquiry ?? {}, () => outbox.kick());
-  const savedSearches = createAlertsFunction(sql, alertsConfig, () => outbox.kick());
   const alertJob = createAlertService({ sql, intervalSeconds: intervalSeconds ?? DEFAULTS.alertsIntervalSeconds, settleSeconds: settleSeconds ?? DEFAULTS.alertsSettleSeconds, onQueued: () => outbox.kick(), log });
-  const functions = createFunctionsRouter({ 'send-property-inquiry': inquiry, 'saved-searches': savedSearches, ...options.functions }, { trustProxy: options.trustProxy ?? NO_PROXY });
+  const functions = createFunctionsRouter({ ...localFunctions(sql, { inquiry: options.inquiry, alerts: alertsConfig }, () => outbox.kick()), ...options.functions }, { trustProxy: options.trustProxy ?? NO_PROXY });
   let port = 0;
   const self = () => `http://127.0.0.1:${port}`;
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;

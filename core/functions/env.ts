@@ -116,25 +116,26 @@ export function envReader(get: (name: string) => string | undefined) {
 
 export type EnvReader = ReturnType<typeof envReader>;
 
-/** The inquiry function's settings, read the same way by our server and the Deno function. */
-export function readInquirySettings(env: EnvReader) {
+/** What both functions read alike: the team's inbox, the origins that may call them, a rate limit and the salt. */
+function readFunctionSettings(env: EnvReader, limit: { name: string; max: number; windowSeconds: number }) {
   return {
     teamInbox: env.email('TEAM_INBOX', DEFAULTS.teamInbox),
     allowedOrigins: env.origins('ALLOWED_ORIGINS', DEFAULTS.allowedOrigins),
-    rateLimit: { max: env.int('INQUIRY_RATE_LIMIT', DEFAULTS.inquiryRateLimit, { min: 1, max: 1_000_000 }), windowSeconds: DEFAULTS.inquiryRateWindowSeconds },
+    rateLimit: { max: env.int(limit.name, limit.max, { min: 1, max: 1_000_000 }), windowSeconds: limit.windowSeconds },
     // no built-in salt: unset, the database's random one is used (function-http.ts clientSalt)
     hashSalt: env.optional('INQUIRY_HASH_SALT'),
   };
 }
 
+/** The inquiry function's settings, read the same way by our server and the Deno function. */
+export function readInquirySettings(env: EnvReader) {
+  return readFunctionSettings(env, { name: 'INQUIRY_RATE_LIMIT', max: DEFAULTS.inquiryRateLimit, windowSeconds: DEFAULTS.inquiryRateWindowSeconds });
+}
+
 /** The saved-searches function's settings (docs/decisions.md #23), read the same way by our server and the Deno function. */
 export function readAlertSettings(env: EnvReader) {
   return {
-    teamInbox: env.email('TEAM_INBOX', DEFAULTS.teamInbox),
-    allowedOrigins: env.origins('ALLOWED_ORIGINS', DEFAULTS.allowedOrigins),
-    rateLimit: { max: env.int('ALERT_RATE_LIMIT', DEFAULTS.alertRateLimit, { min: 1, max: 1_000_000 }), windowSeconds: DEFAULTS.alertRateWindowSeconds },
-    // no built-in salt: unset, the database's random one is used (function-http.ts clientSalt)
-    hashSalt: env.optional('INQUIRY_HASH_SALT'),
+    ...readFunctionSettings(env, { name: 'ALERT_RATE_LIMIT', max: DEFAULTS.alertRateLimit, windowSeconds: DEFAULTS.alertRateWindowSeconds }),
     settleSeconds: env.int('ALERTS_SETTLE', DEFAULTS.alertsSettleSeconds, { min: 0, max: 3600 }),
   };
 }

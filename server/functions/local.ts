@@ -1,0 +1,26 @@
+/**
+ * send-property-inquiry and saved-searches (docs/decisions.md #23) in the local server: the
+ * shared handlers (core/functions/) over our database. Their mails are queued with what they store
+ * and delivered by the server's outbox service (server/mail/).
+ */
+import { createAlertsHandler, type AlertsConfig } from '../../core/functions/alerts/handler.ts';
+import { isConnectionError } from '../../core/functions/db/pg.ts';
+import { DEFAULTS } from '../../core/functions/defaults.ts';
+import { createInquiryHandler, type InquiryConfig } from '../../core/functions/inquiry/handler.ts';
+import type { TransactionalSql } from '../../core/functions/sql.ts';
+import { DatabaseUnavailableError } from '../db/database.ts';
+import type { FunctionHandler } from './router.ts';
+
+const policy = (max: number, windowSeconds: number) => ({ teamInbox: DEFAULTS.teamInbox, allowedOrigins: DEFAULTS.allowedOrigins, rateLimit: { max, windowSeconds } });
+export const DEFAULT_INQUIRY_CONFIG: InquiryConfig = policy(DEFAULTS.inquiryRateLimit, DEFAULTS.inquiryRateWindowSeconds);
+export const DEFAULT_ALERTS_CONFIG: AlertsConfig = policy(DEFAULTS.alertRateLimit, DEFAULTS.alertRateWindowSeconds);
+
+const isUnavailable = (error: unknown) => error instanceof DatabaseUnavailableError || isConnectionError(error);
+
+/** Both functions by their deployed names; `deliver` is called when a mail was queued. */
+export function localFunctions(sql: TransactionalSql, config: { inquiry?: Partial<InquiryConfig>; alerts?: Partial<AlertsConfig> }, deliver: () => void): Record<string, FunctionHandler> {
+  return {
+    'send-property-inquiry': createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, onStored: deliver, isUnavailable }),
+    'saved-searches': createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable }),
+  };
+}
