@@ -10,17 +10,12 @@
  * The map is reached through the test build's hooks (dist/test-widgets, served in place of
  * /widgets/ for this page) to find a pin's pixel; the code measured is the production code.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { chromium, type Page } from 'playwright';
-import { openPglite } from '../server/db/pglite.ts';
-import { startServer } from '../server/server.ts';
-import { launchOptions } from '../tests/support/chromium.ts';
+import type { Page } from 'playwright';
 import { summarise, type Summary } from './stats.ts';
+import { withSite } from './site.ts';
 
 const REPS = 10;
 const TARGET_MS = 150;
-const TEST_WIDGETS = resolve(import.meta.dirname, '../dist/test-widgets');
 
 /** The longest event duration of the interactions that happen while `act` runs (and until the next paints). */
 async function inp(page: Page, act: () => Promise<void>): Promise<number> {
@@ -35,15 +30,8 @@ async function inp(page: Page, act: () => Promise<void>): Promise<number> {
 }
 
 export async function benchInp(): Promise<Record<string, unknown>> {
-  if (!existsSync(join(TEST_WIDGETS, 'exp-widgets.js'))) throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
-  const db = await openPglite(null);
-  const server = await startServer({ db, port: 0 });
-  await server.ready;
-  const browser = await chromium.launch(launchOptions);
   const results: Record<string, Summary> = {};
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript('window.__name = (f) => f;');
+  await withSite({ testWidgetsAt: '/widgets/' }, async (page, url) => {
     await page.addInitScript(() => {
       const w = window as unknown as { inpEntries: Array<{ start: number; duration: number }> };
       w.inpEntries = [];
@@ -51,13 +39,8 @@ export async function benchInp(): Promise<Record<string, unknown>> {
         for (const e of list.getEntries() as Array<PerformanceEntry & { interactionId?: number }>) if (e.interactionId) w.inpEntries.push({ start: e.startTime, duration: e.duration });
       }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
     });
-    await page.route(`${server.url}/widgets/**`, (route) => {
-      const file = join(TEST_WIDGETS, new URL(route.request().url()).pathname.slice('/widgets/'.length));
-      if (!file.startsWith(TEST_WIDGETS) || !existsSync(file)) return route.fulfill({ status: 404 });
-      return route.fulfill({ contentType: extname(file) === '.js' ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
-    });
     const cdp = await page.context().newCDPSession(page);
-    await page.goto(`${server.url}/search-properties?city=Ibarra`);
+    await page.goto(`${url}/search-properties?city=Ibarra`);
     const search = page.locator('exp-property-search');
     const heading = search.locator('[part="results-heading"]');
     await search.locator('[part~="card"]').first().waitFor();
@@ -98,7 +81,7 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     }
     // the map fitted to one city's listings, on a fresh page: a pin on its own to click
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    await page.goto(`${server.url}/search-properties?city=Ibarra`);
+    await page.goto(`${url}/search-properties?city=Ibarra`);
     await search.locator('[part="map"] [data-status="ready"]').waitFor();
     await search.locator('[part="map"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.waitForTimeout(1500);
@@ -130,10 +113,7 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     }
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     for (const [name, xs] of Object.entries(samples)) if (xs.length) results[name] = summarise(xs);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
   const labels: Record<string, string> = { filterSubmit: 'filter submit (Search clicked)', pageChange: 'page change', openDetail: 'open the detail (card clicked)', pinClick: 'pin click (detail from the map)' };
   const rows = Object.entries(results).map(([name, s]) => `| ${labels[name]} | ${s.n} | ${Math.round(s.p50)} ms | ${Math.round(s.p75)} ms | ${Math.round(s.max)} ms |`);
   const misses = Object.entries(results).filter(([, s]) => s.p75 > TARGET_MS).map(([name]) => labels[name]);

@@ -3,44 +3,25 @@
  * 20,000 shows the headroom), time to the first complete render and time per zoom step (each
  * step re-clusters and redraws). Target: at most 50 ms per zoom step at 5,000 pins.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { chromium } from 'playwright';
-import { openPglite } from '../server/db/pglite.ts';
-import { startServer } from '../server/server.ts';
-import { launchOptions } from '../tests/support/chromium.ts';
 import { summarise } from './stats.ts';
+import { withSite } from './site.ts';
 
 const SIZES = [5000, 20000];
 /** the widgets with the map's test hooks (vite.config.ts, mode test-widgets), which the bench drives the map through */
-const TEST_WIDGETS = resolve(import.meta.dirname, '../dist/test-widgets');
 const ZOOM_STEPS = 7;
 
 export async function benchMap(): Promise<Record<string, unknown>> {
-  if (!existsSync(join(TEST_WIDGETS, 'exp-widgets.js'))) throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
-  const db = await openPglite(null);
-  const server = await startServer({ db, port: 0, seedListings: 200 });
-  await server.ready;
-  const browser = await chromium.launch(launchOptions);
   const results: Record<string, unknown> = {};
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    // tsx keeps function names with a helper that page.evaluate's functions carry along
-    await page.addInitScript('window.__name = (f) => f;');
-    await page.route(`${server.url}/test-widgets/**`, (route) => {
-      const file = join(TEST_WIDGETS, new URL(route.request().url()).pathname.slice('/test-widgets/'.length));
-      if (!file.startsWith(TEST_WIDGETS) || !existsSync(file)) return route.fulfill({ status: 404 });
-      return route.fulfill({ contentType: extname(file) === '.js' ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
-    });
-    await page.route(`${server.url}/bench-map`, (route) =>
+  await withSite({ seedListings: 200, testWidgetsAt: '/test-widgets/' }, async (page, url) => {
+    await page.route(`${url}/bench-map`, (route) =>
       route.fulfill({
         contentType: 'text/html',
         // tiles from our own server (a tiny image), so the network is not what is measured
-        body: `<!doctype html><html lang="en"><body style="margin:0"><script type="module" src="/test-widgets/exp-widgets.js"></script><exp-property-map city="no such place" tile-url="${server.url}/favicon.svg?{z}/{x}/{y}" style="display:block;width:900px"></exp-property-map></body></html>`,
+        body: `<!doctype html><html lang="en"><body style="margin:0"><script type="module" src="/test-widgets/exp-widgets.js"></script><exp-property-map city="no such place" tile-url="${url}/favicon.svg?{z}/{x}/{y}" style="display:block;width:900px"></exp-property-map></body></html>`,
       }),
     );
     for (const size of SIZES) {
-      await page.goto(`${server.url}/bench-map`);
+      await page.goto(`${url}/bench-map`);
       await page.waitForFunction(() => document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]'), null, { timeout: 30000 });
       const run = await page.evaluate(
         async ({ n, steps }) => {
@@ -93,10 +74,7 @@ export async function benchMap(): Promise<Record<string, unknown>> {
       results[String(size)] = { pins: size, firstRenderMs: Math.round(run.first * 10) / 10, zoomStepMs: summarise(run.frames), zoomSettledMs: summarise(run.settled), clustersAtStart: run.clusters };
       console.log(`[bench:map] ${size} pins: first render ${run.first.toFixed(1)} ms, zoom step p50 ${summarise(run.frames).p50} ms / max ${summarise(run.frames).max} ms, settled p50 ${summarise(run.settled).p50} ms`);
     }
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
   const rows = SIZES.map((n) => {
     const r = results[String(n)] as { firstRenderMs: number; zoomStepMs: { p50: number; max: number }; zoomSettledMs: { p50: number } };
     return `| ${n.toLocaleString('en-US')} | ${r.firstRenderMs} ms | ${r.zoomStepMs.p50} ms | ${r.zoomStepMs.max} ms | ${r.zoomSettledMs.p50} ms |`;

@@ -3,29 +3,18 @@
  * by a page with only <exp-agent-directory>, and by one with <exp-property-search> and its map,
  * gzip level 9, against the budgets. Figures for the README.
  */
-import { chromium } from 'playwright';
-import { openPglite } from '../server/db/pglite.ts';
-import { startServer } from '../server/server.ts';
-import { launchOptions } from '../tests/support/chromium.ts';
 import { pageWeight, WEIGHT_BUDGETS, type PageWeight } from '../tests/support/weight.ts';
+import { withSite } from './site.ts';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const name = (url: string) => new URL(url).pathname.replace(/^\/widgets\//, '').replace(/-[\w-]{8}\.js$/, '.js');
 
 export async function benchWeight(): Promise<Record<string, unknown>> {
-  const db = await openPglite(null);
-  const server = await startServer({ db, port: 0 });
-  await server.ready;
-  const browser = await chromium.launch(launchOptions);
   const pages: Record<string, PageWeight> = {};
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    pages.directory = await pageWeight(page, server.url, 'directory');
-    pages.search = await pageWeight(page, server.url, 'search');
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  await withSite({}, async (page, url) => {
+    pages.directory = await pageWeight(page, url, 'directory');
+    pages.search = await pageWeight(page, url, 'search');
+  });
   const rows = [
     ['the entry script (every page)', pages.directory?.entryGzip ?? NaN, WEIGHT_BUDGETS.entry],
     ['a page with only `<exp-agent-directory>`', pages.directory?.totalGzip ?? NaN, WEIGHT_BUDGETS.directory],
