@@ -101,6 +101,17 @@ function managePage(ctx: Ctx, s: Summary, note?: string): AlertPage {
   };
 }
 
+/** The confirm and unsubscribe pages: what the link is about, and the one button that acts. */
+const actionPage = (ctx: Ctx, s: Summary, key: 'confirm' | 'unsubscribe', tone?: string): AlertPage => ({
+  status: 200,
+  body: `<section class="alert-page" aria-labelledby="alert-heading">
+          <h1 id="alert-heading">${escapeHtml(ctx.t(`site.alerts.${key}.heading`))}</h1>
+          <p>${escapeHtml(ctx.t(`site.alerts.${key}.text`))}</p>
+          ${details(ctx, s)}
+          ${form(ctx, submit(ctx.t(`site.alerts.${key}.button`), undefined, undefined, tone))}
+        </section>`,
+});
+
 /** GET: what the link is about, and the button that acts (nothing changes yet). */
 export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunction): Promise<AlertPage> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(ctx.token)) return message(ctx, 'invalid', 404);
@@ -113,15 +124,7 @@ export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunc
     if (s.status === 'active' || s.status === 'paused') return message(ctx, 'alreadyConfirmed', 200, details(ctx, s));
     if (s.status === 'unsubscribed') return message(ctx, 'deleted', 410);
     if (expired) return message(ctx, 'expired', 410);
-    return {
-      status: 200,
-      body: `<section class="alert-page" aria-labelledby="alert-heading">
-          <h1 id="alert-heading">${escapeHtml(ctx.t('site.alerts.confirm.heading'))}</h1>
-          <p>${escapeHtml(ctx.t('site.alerts.confirm.text'))}</p>
-          ${details(ctx, s)}
-          ${form(ctx, submit(ctx.t('site.alerts.confirm.button')))}
-        </section>`,
-    };
+    return actionPage(ctx, s, 'confirm');
   }
   if (purpose === 'confirm') return message(ctx, 'invalid', 404);
   if (kind === 'manage' && purpose !== 'manage') return message(ctx, 'invalid', 404);
@@ -129,15 +132,7 @@ export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunc
   if (expired) return message(ctx, 'expired', 410);
   if (s.status === 'pending') return message(ctx, 'unconfirmed', 410, details(ctx, s));
   if (kind === 'manage') return managePage(ctx, s);
-  return {
-    status: 200,
-    body: `<section class="alert-page" aria-labelledby="alert-heading">
-          <h1 id="alert-heading">${escapeHtml(ctx.t('site.alerts.unsubscribe.heading'))}</h1>
-          <p>${escapeHtml(ctx.t('site.alerts.unsubscribe.text'))}</p>
-          ${details(ctx, s)}
-          ${form(ctx, submit(ctx.t('site.alerts.unsubscribe.button'), undefined, undefined, 'btn--accent'))}
-        </section>`,
-  };
+  return actionPage(ctx, s, 'unsubscribe', 'btn--accent');
 }
 
 /** POST: the button was pressed (or a mail client unsubscribed in one click). */

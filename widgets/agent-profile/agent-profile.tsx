@@ -156,11 +156,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
               <p className="m-0 whitespace-pre-line leading-relaxed">{p.about}</p>
             </Section>
           ) : null}
-          {p.languages.length ? (
-            <Section title={t('profile.languages')}>
-              <p className="m-0">{p.languages.join(', ')}</p>
-            </Section>
-          ) : null}
+          {joined(t('profile.languages'), p.languages, ', ')}
           {p.specializations.length ? (
             <Section title={t('profile.specializations')}>
               <ul className="list-none m-0 p-0 flex flex-wrap gap-2">
@@ -172,16 +168,8 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
               </ul>
             </Section>
           ) : null}
-          {p.certifications.length ? (
-            <Section title={t('profile.certifications')}>
-              <p className="m-0">{p.certifications.join(' / ')}</p>
-            </Section>
-          ) : null}
-          {p.locationsServed.length ? (
-            <Section title={t('profile.locationsServed')}>
-              <p className="m-0">{p.locationsServed.join('; ')}</p>
-            </Section>
-          ) : null}
+          {joined(t('profile.certifications'), p.certifications, ' / ')}
+          {joined(t('profile.locationsServed'), p.locationsServed, '; ')}
         </div>
       </div>
       <section aria-labelledby="exp-agent-listings" className="flex flex-col gap-4" part="listings">
@@ -215,6 +203,15 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
       <ContactDialog profile={p} open={contact} onClose={() => setContact(false)} />
     </article>
   );
+}
+
+/** A section of short items written as one line, left out when there are none. */
+function joined(title: string, items: string[], separator: string) {
+  return items.length ? (
+    <Section title={title}>
+      <p className="m-0">{items.join(separator)}</p>
+    </Section>
+  ) : null;
 }
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
