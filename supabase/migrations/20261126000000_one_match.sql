@@ -194,6 +194,16 @@ begin
 end
 $$;
 
+-- the finest cells' column (or row) of positions on the map's unit square: 2^14 cells a side
+create or replace function internal.listing_cell_index(v double precision[])
+returns integer[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select array_agg(floor(u.x * 16384)::integer order by u.n) from unnest(v) with ordinality u(x, n)
+$$;
+
 create or replace function internal.listing_cells_changed()
 returns trigger
 language plpgsql
@@ -201,48 +211,38 @@ security definer
 set search_path = ''
 as $$
 declare
-  xs integer[];
-  ys integer[];
+  xs double precision[];
+  ys double precision[];
 begin
   -- a bulk load (the seed) counts every cell once at its end (internal.listing_cells_rebuild())
   if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
   if tg_op = 'INSERT' then
-    select array_agg(floor(map_x * 16384)::integer), array_agg(floor(map_y * 16384)::integer) into xs, ys from new_rows where internal.is_public_listing(country_code, status);
+    select array_agg(map_x), array_agg(map_y) into xs, ys from new_rows where internal.is_public_listing(country_code, status);
   elsif tg_op = 'DELETE' then
-    select array_agg(floor(map_x * 16384)::integer), array_agg(floor(map_y * 16384)::integer) into xs, ys from old_rows where internal.is_public_listing(country_code, status);
+    select array_agg(map_x), array_agg(map_y) into xs, ys from old_rows where internal.is_public_listing(country_code, status);
   else
-    -- a listing that moved, changed price or became (in)active: its old and its new cell
-    select array_agg(floor(x * 16384)::integer), array_agg(floor(y * 16384)::integer) into xs, ys from (
-      select o.map_x as x, o.map_y as y
-      from old_rows o join new_rows n using (id)
-      where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate) is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate)
-        and internal.is_public_listing(o.country_code, o.status)
-      union all
-      select n.map_x, n.map_y
-      from old_rows o join new_rows n using (id)
-      where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate) is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate)
-        and internal.is_public_listing(n.country_code, n.status)
-    ) changed;
+    -- a listing that moved, changed price or became (in)active: its old cell and its new one, each if public
+    select array_agg(c.x), array_agg(c.y) into xs, ys
+    from old_rows o
+    join new_rows n using (id)
+    cross join lateral (values (o.map_x, o.map_y, o.country_code, o.status), (n.map_x, n.map_y, n.country_code, n.status)) c(x, y, country_code, status)
+    where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate) is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate)
+      and internal.is_public_listing(c.country_code, c.status);
   end if;
-  if xs is not null then perform internal.listing_cells_recount(xs, ys); end if;
+  if xs is not null then perform internal.listing_cells_recount(internal.listing_cell_index(xs), internal.listing_cell_index(ys)); end if;
   return null;
 end
 $$;
 
 create or replace function internal.listing_cells_rebuild()
 returns void
-language plpgsql
+language sql
 security definer
 set search_path = ''
 as $$
-declare
-  xs integer[];
-  ys integer[];
-begin
   delete from internal.listing_cells;
-  select array_agg(floor(map_x * 16384)::integer), array_agg(floor(map_y * 16384)::integer) into xs, ys
-  from internal.listings where internal.is_public_listing(country_code, status);
-  if xs is not null then perform internal.listing_cells_recount(xs, ys); end if;
-end
+  select internal.listing_cells_recount(internal.listing_cell_index(array_agg(map_x)), internal.listing_cell_index(array_agg(map_y)))
+  from internal.listings where internal.is_public_listing(country_code, status)
+  having count(*) > 0;
 $$;
 
