@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SITE } from '../core/site.ts';
 import { fillTexts } from '../core/fill.ts';
-import { alternateLinks, bootScript, fillLinks, sitePage, widgetPreloads, widgetLocales } from './site-html.ts';
+import { alternateLinks, bootScript, expandEach, fillLinks, sitePage, widgetPreloads, widgetLocales } from './site-html.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const en = JSON.parse(readFileSync(join(root, 'core/locales/en.json'), 'utf8'));
@@ -38,6 +38,18 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(sitePage('<p>no frame</p>')).toBe('<p>no frame</p>');
     expect(() => sitePage('<!--exp:page meta="x"-->')).toThrow(/page and meta/);
     expect(sitePage('<!--exp:page page="a&quot;" meta="m" tone="x&quot;y"-->')).toContain('tone="x&amp;quot;y"');
+  });
+
+  it('writes a list once (expandEach): items with values, nested blocks, escaped, and a block left open fails the build', () => {
+    const out = expandEach('<ul>\n  <!--exp:each g in a b-->\n  <li id="{g}">\n    <!--exp:each x in one=% two=\"&-->\n    <b data-k="{g}.{x}">{x.value}</b>\n    <!--/exp:each x-->\n  </li>\n  <!--/exp:each g-->\n</ul>');
+    expect(out).toBe('<ul>\n  <li id="a">\n    <b data-k="a.one">%</b>\n    <b data-k="a.two">&quot;&amp;</b>\n  </li>\n  <li id="b">\n    <b data-k="b.one">%</b>\n    <b data-k="b.two">&quot;&amp;</b>\n  </li>\n</ul>');
+    expect(() => expandEach('<!--exp:each a in x-->\n<p></p>\n')).toThrow(/no matching block/);
+    expect(() => expandEach('<!--exp:each a in x-->\n<p></p>\n<!--/exp:each b-->\n')).toThrow(/no matching block/);
+    // the pages use it, and each list reaches the built page whole
+    const about = sitePage(readFileSync(join(root, 'site/about.html'), 'utf8'));
+    expect(about.match(/<li class="person">/g)).toHaveLength(3);
+    expect(about).toContain('aria-hidden="true">EV</span><div><strong data-i18n="site.about.leadership.international.name">');
+    expect(about.match(/data-i18n="site\.about\.features\.(agents|clients)\.(one|two|three|four)"/g)).toHaveLength(8);
   });
 
   it('fails the build on a text missing in either language', () => {

@@ -86,12 +86,34 @@ export function languagePreloads(manifestFile = resolve(ROOT, 'dist/widgets/mani
 }
 
 /**
+ * A list written once in a page, its items named on the opening line:
+ *   <!--exp:each step in one two three-->
+ *     <li><h3 data-i18n="site.join.steps.items.{step}.title"></h3></li>
+ *   <!--/exp:each step-->
+ * An item may carry a value (`revenue=%`), written where the block says `{step.value}`. Blocks
+ * nest when their names differ. A block left open fails the build.
+ */
+export function expandEach(html: string): string {
+  const block = /^[ \t]*<!--exp:each ([a-z]+) in ([^>]*?)-->\r?\n([\s\S]*?)^[ \t]*<!--\/exp:each \1-->[ \t]*(?:\r?\n|$)/m;
+  let out = html;
+  for (let m = block.exec(out); m; m = block.exec(out)) {
+    const [all, name, list, body] = m as unknown as [string, string, string, string];
+    const items = list.trim().split(/\s+/).map((item) => item.split('=', 2) as [string, string | undefined]);
+    const expanded = items.map(([item, value = '']) => body.replaceAll(`{${name}}`, () => escapeHtml(item)).replaceAll(`{${name}.value}`, () => escapeHtml(value))).join('');
+    out = out.slice(0, m.index) + expanded + out.slice(m.index + all.length);
+  }
+  const open = /<!--\/?exp:each[^>]*-->/.exec(out);
+  if (open) throw new Error(`${open[0]} has no matching block`);
+  return out;
+}
+
+/**
  * The frame every page of the site shares, written once: a page file starts with one line that
  * names what differs, and holds only its `<main>`'s content:
  *   <!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/x.webp"-->
  * `page` is the body's data-page (site.ts), `meta` the group of its title and description under
  * site.meta, `tone` the header's, `main` the main's classes, `preload` an image the first paint
- * needs. A file without the line is left as it is.
+ * needs. Lists in the content are written once (expandEach). A file without the line is left as it is.
  */
 export function sitePage(source: string): string {
   const m = /^\s*<!--exp:page ([^>]*?)-->\r?\n?/.exec(source);
@@ -100,7 +122,7 @@ export function sitePage(source: string): string {
   for (const [, name, value] of (m[1] as string).matchAll(/([a-z]+)="([^"]*)"/g)) o[name as string] = value as string;
   if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
   const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
-  const content = source.slice(m[0].length).replace(/\s+$/, '');
+  const content = expandEach(source.slice(m[0].length)).replace(/\s+$/, '');
   return [
     '<!doctype html>',
     '<html lang="en">',
