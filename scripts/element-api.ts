@@ -16,6 +16,8 @@ export interface AttributeApi {
   values?: string[];
   default?: string | number | boolean;
   description: string;
+  /** the shared schema it comes from (`...filterAttributes`), which the typings declare once */
+  shared?: string;
 }
 
 export interface EventApi {
@@ -118,7 +120,7 @@ function readSchema(checker: ts.TypeChecker, obj: ts.ObjectLiteralExpression): A
     // `...filterAttributes`: a schema shared through widgets/lib
     if (ts.isSpreadAssignment(prop)) {
       const inner = objectLiteralOf(checker, prop.expression);
-      if (inner) out.push(...readSchema(checker, inner));
+      if (inner) out.push(...readSchema(checker, inner).map((a) => ({ shared: prop.expression.getText(), ...a })));
       continue;
     }
     if (!ts.isPropertyAssignment(prop)) continue;

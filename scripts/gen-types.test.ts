@@ -21,6 +21,16 @@ describe('dist-types', () => {
     expect(readme.slice(readme.indexOf(REFERENCE_START) + REFERENCE_START.length, readme.indexOf(REFERENCE_END)).trim()).toBe(renderReference(apis).trim());
   });
 
+  it('declares a schema several elements share once (the filters of the map and the search), each element extending it', () => {
+    const index = renderTypes(apis)['index.d.ts'] as string;
+    expect(index.match(/^  'city'\?: string;$/gm)).toHaveLength(1);
+    expect(index.match(/^  city: string \| undefined;$/gm)).toHaveLength(1);
+    expect(index).toContain('export interface ExpPropertySearchElement extends HTMLElement, ExpFilterProperties {');
+    expect(index).toContain('export interface ExpPropertyMapAttributes extends ExpFilterAttributes {');
+    const shared = apis.find((a) => a.tag === 'exp-property-map')?.attributes.filter((a) => a.shared === 'filterAttributes').map((a) => a.name);
+    expect(shared).toEqual(expect.arrayContaining(['city', 'min-price', 'agent-id']));
+  });
+
   it('the manifest lists every element with its attributes, events, parts and the theme variables; package.json points to it', () => {
     const manifest = renderManifest(apis) as { modules: Array<{ declarations: Array<{ tagName: string; attributes: unknown[]; events: unknown[]; cssParts: unknown[]; cssProperties: Array<{ name: string }> }> }> };
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { customElements: string; exports: Record<string, unknown> };

@@ -38,10 +38,36 @@ function attrDoc(a: AttributeApi): string {
   return `${a.description}${def}`.trim();
 }
 
-function attributesInterface(el: ElementApi): string {
-  const name = `${el.className.replace(/Element$/, '')}Attributes`;
-  const lines = el.attributes.map((a) => `${doc(attrDoc(a), '  ')}  '${a.name}'?: ${attrValueType(a)};`);
-  return `/** Attributes of <${el.tag}>. */\nexport interface ${name} {\n${lines.join('\n')}\n}`;
+/** `filterAttributes` -> `ExpFilter`: the name of a shared schema's interfaces */
+const sharedName = (schema: string) => `Exp${schema.charAt(0).toUpperCase()}${schema.slice(1).replace(/Attributes$/, '')}`;
+const attributeLine = (a: AttributeApi) => `${doc(attrDoc(a), '  ')}  '${a.name}'?: ${attrValueType(a)};`;
+const propertyLine = (a: AttributeApi) => `${doc(attrDoc(a), '  ')}  ${a.property}: ${attrValueType(a)} | undefined;`;
+
+/** An element's own attributes and properties; those of a shared schema come from its interfaces (sharedInterfaces). */
+function elementInterfaces(el: ElementApi): string[] {
+  const name = el.className.replace(/Element$/, '');
+  const own = el.attributes.filter((a) => !a.shared);
+  const shared = [...new Set(el.attributes.flatMap((a) => (a.shared ? [sharedName(a.shared)] : [])))];
+  return [
+    `/** Attributes of <${el.tag}>. */\nexport interface ${name}Attributes${shared.length ? ` extends ${shared.map((s) => `${s}Attributes`).join(', ')}` : ''} {\n${own.map(attributeLine).join('\n')}\n}`,
+    `${doc(el.summary)}export interface ${el.className} extends ${['HTMLElement', ...shared.map((s) => `${s}Properties`)].join(', ')} {\n${own.map(propertyLine).join('\n')}\n}`,
+  ];
+}
+
+/** Each shared schema's attributes and properties, declared once for every element that has them. */
+function sharedInterfaces(apis: ElementApi[]): string[] {
+  const groups = new Map<string, AttributeApi[]>();
+  for (const el of apis) {
+    for (const a of el.attributes) {
+      if (!a.shared) continue;
+      const group = groups.get(a.shared) ?? groups.set(a.shared, []).get(a.shared)!;
+      if (!group.some((g) => g.name === a.name)) group.push(a);
+    }
+  }
+  return [...groups].flatMap(([schema, attrs]) => [
+    `/** Attributes shared by the elements that take \`${schema}\`. */\nexport interface ${sharedName(schema)}Attributes {\n${attrs.map(attributeLine).join('\n')}\n}`,
+    `/** Properties shared by the elements that take \`${schema}\`. */\nexport interface ${sharedName(schema)}Properties {\n${attrs.map(propertyLine).join('\n')}\n}`,
+  ]);
 }
 
 export function renderTypes(apis: ElementApi[] = readElementApis()): Record<string, string> {
@@ -60,16 +86,14 @@ export function renderTypes(apis: ElementApi[] = readElementApis()): Record<stri
       if (known) known.tags.push(el.tag);
       else events.set(e.name, { description: e.description, detailType: e.detailType, tags: [el.tag] });
     }
-    blocks.push(attributesInterface(el));
-    const props = el.attributes.map((a) => `${doc(attrDoc(a), '  ')}  ${a.property}: ${attrValueType(a)} | undefined;`);
-    blocks.push(`${doc(el.summary)}export interface ${el.className} extends HTMLElement {\n${props.join('\n')}\n}`);
+    blocks.push(...elementInterfaces(el));
     tagMap.push(`    '${el.tag}': ${el.className};`);
   }
   const eventMap = [...events].map(([name, e]) => `${doc(`${e.description} (from ${e.tags.map((t) => `<${t}>`).join(', ')})`, '    ')}    '${name}': CustomEvent<${e.detailType}>;`);
   const index =
     HEADER +
     '\n' +
-    blocks.join('\n\n') +
+    [...sharedInterfaces(apis), ...blocks].join('\n\n') +
     `\n\ndeclare global {\n  interface HTMLElementTagNameMap {\n${tagMap.join('\n')}\n  }\n  interface GlobalEventHandlersEventMap {\n${eventMap.join('\n')}\n  }\n}\n`;
 
   const jsx = apis.map((el) => {
