@@ -22,7 +22,6 @@ import type Style from 'ol/style/Style.js';
 import type { StyleFunction } from 'ol/style/Style.js';
 import type BaseLayer from 'ol/layer/Base.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
-import { QUITO } from '../../../core/protocol/places.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { inSlices } from '../main-thread.ts';
 import { feedCells, mergeCells, tileView, type CellFeed, type CellLoader, type MapCell } from './cell-loader.ts';
@@ -32,8 +31,8 @@ import { clusterStyle, LEG_STYLE, pinStyle, prepareMap } from './map-styles.ts';
 export { prepareMap };
 export type { CellLoader };
 
-/** where the map opens before it knows where the listings are: Quito, as [lng, lat] */
-export const QUITO_CENTER: [number, number] = [QUITO[1], QUITO[0]];
+/** where the map opens before it knows where the listings are: Quito (core/protocol/places.ts QUITO), as [lng, lat]; written here so the map chunk does not take the places table */
+export const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
 export const DEFAULT_ZOOM = 12;
 export const FIT_MAX_ZOOM = 16;
 /** more pins than this are clustered (docs/product.md §9) */
