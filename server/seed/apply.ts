@@ -10,7 +10,7 @@ export interface SeedTarget {
 }
 
 const JSON_COLUMNS = new Set(['images']);
-const ARRAY_COLUMNS = new Set(['languages', 'specializations', 'certifications', 'locations_served']);
+const ARRAY_COLUMNS = new Set(['languages', 'specializations', 'certifications', 'locations_served', 'features']);
 
 function cast(column: string): string {
   if (JSON_COLUMNS.has(column)) return '::jsonb';

@@ -33,11 +33,16 @@ export interface ListingRow {
   agent_email: string | null;
   agent_phone: string | null;
   agent_picture: string | null;
+  sector: string | null;
+  features: string[];
+  year_built: number | null;
+  lot_size: number | null;
 }
 
 export const LISTING_COLUMNS = [
   'id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon',
   'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture',
+  'sector', 'features', 'year_built', 'lot_size',
 ] as const satisfies ReadonlyArray<keyof ListingRow>;
 
 export const AGENT_COLUMNS = [
@@ -113,6 +118,65 @@ function pointNear(place: Place, rand: () => number): [number, number] {
   return [lat, lng];
 }
 
+/** A number in [0, 1) from a text, the same everywhere (FNV-1a): where a sector lies in its city. */
+function hashUnit(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h / 2 ** 32;
+}
+
+/**
+ * A sector of a city as a small place of its own: its centre somewhere in the city's disc (the same
+ * for every listing of the sector) and about a third of the city's radius, so a sector's listings are
+ * together on the map, as real ones are.
+ */
+export function sectorPlace(place: Place, sector: string): Place {
+  const angle = hashUnit(`${place.city}|${sector}`) * 2 * Math.PI;
+  // the centre within 60% of the city's radius and the sector's own 35%: every listing stays inside the city's disc
+  const r = place.radiusKm * (0.1 + 0.5 * Math.sqrt(hashUnit(`${sector}|${place.city}`)));
+  return {
+    ...place,
+    lat: place.lat + (r * Math.sin(angle)) / 110.6,
+    lng: place.lng + (r * Math.cos(angle)) / (111.3 * Math.cos((place.lat * Math.PI) / 180)),
+    radiusKm: place.radiusKm * 0.35,
+  };
+}
+
+const FEATURE_WORDS: Array<[string, RegExp]> = [
+  ['pool', /piscina|\bpool\b/i],
+  ['view', /\bvista|\bview/i],
+  ['waterfront', /frente al mar|frente a la playa|malec[oó]n|beachfront|oceanfront|waterfront/i],
+  ['garage', /parqueadero|garaje|parking|garage/i],
+  ['air_conditioning', /aire acondicionado|air conditioning|\ba\/c\b/i],
+];
+
+/**
+ * The facts a feed carries beside the text: features (what the text says, and what such homes
+ * here often have), the year built and the lot size. From a random stream of the listing's own,
+ * so adding them left every other seeded value as it was.
+ */
+function listingExtras(id: number, type: string, place: Place | undefined, area: number | null, text: string): { features: string[]; year_built: number | null; lot_size: number | null } {
+  const rand = random(SEED ^ Math.imul(id, 0x9e3779b1));
+  const features = new Set(FEATURE_WORDS.filter(([, re]) => re.test(text)).map(([f]) => f));
+  const building = type !== 'land';
+  const costa = place?.region === 'costa';
+  const beach = place?.mix === PLACES.find((p) => p.city === 'Salinas')?.mix;
+  if (building && type !== 'office' && rand() < (type === 'house' ? 0.55 : 0.7)) features.add('garage');
+  if (building && rand() < (costa ? 0.6 : 0.08)) features.add('air_conditioning');
+  if ((type === 'house' || type === 'apartment') && rand() < (beach ? 0.35 : costa ? 0.18 : 0.07)) features.add('pool');
+  if (beach && rand() < 0.3) features.add('waterfront');
+  if (rand() < 0.12) features.add('view');
+  let year_built: number | null = null;
+  if (building) {
+    // most stock is from the last forty years; a few colonial or mid-century buildings
+    const u = rand();
+    year_built = u < 0.05 ? 1900 + Math.floor(rand() * 50) : u < 0.2 ? 1950 + Math.floor(rand() * 30) : 1980 + Math.floor(Math.pow(rand(), 0.7) * 47);
+    if (year_built >= 2025) features.add('new_construction');
+  }
+  const lot_size = type === 'land' ? area : type === 'house' && area ? Math.round((area * (1.2 + rand() * 2.3)) / 10) * 10 : null;
+  return { features: [...features].sort(), year_built, lot_size };
+}
+
 function weighted<T extends string>(weights: Record<T, number>, rand: () => number): T {
   const entries = Object.entries(weights) as Array<[T, number]>;
   let x = rand() * entries.reduce((s, [, w]) => s + w, 0);
@@ -185,7 +249,7 @@ export function generateSeed(options: { listings?: number; seed?: number } = {})
     const neighbourhood = pick(place.neighbourhoods);
     const english = rand() < place.expat;
     const facts = { type, city: place.city, neighbourhood, bedrooms, bathrooms, area, region: place.region, english };
-    const [lat, lng] = pointNear(place, rand);
+    const [lat, lng] = pointNear(sectorPlace(place, neighbourhood), rand);
     const street = pick(place.streets);
     const number = place.city === 'Quito' || place.city === 'Cumbayá' || place.city === 'Tumbaco'
       ? `${pick(['N', 'E', 'S', 'Oe'])}${10 + Math.floor(rand() * 70)}-${100 + Math.floor(rand() * 300)}`
@@ -214,7 +278,12 @@ export function generateSeed(options: { listings?: number; seed?: number } = {})
       status,
       country_code: 'EC',
       ...agentColumns(agent),
+      sector: neighbourhood,
+      features: [],
+      year_built: null,
+      lot_size: null,
     };
+    Object.assign(row, listingExtras(row.id, type, place, area, `${row.title} ${row.description}`));
     // feeds are imperfect: a sprinkle of the real-world defects on ordinary rows
     const defect = rand();
     if (defect < 0.012) row.agent_email = null;
@@ -234,7 +303,9 @@ function specialRows(firstId: number, agents: AgentRow[], rand: () => number): L
   let id = firstId;
   const base = (over: Partial<ListingRow>): ListingRow => {
     const agent = agents[(id * 7) % agents.length] as AgentRow;
-    const [lat, lng] = pointNear(findPlace(over.city) ?? quito, rand);
+    // near the sector the row names, as the ordinary rows are
+    const home = findPlace(over.city) ?? quito;
+    const [lat, lng] = pointNear(sectorPlace(home, over.city === undefined ? 'Iñaquito' : (home.neighbourhoods[0] ?? '')), rand);
     return {
       id: id++,
       title: 'Departamento de 2 dormitorios en La Carolina',
@@ -254,6 +325,11 @@ function specialRows(firstId: number, agents: AgentRow[], rand: () => number): L
       status: '1',
       country_code: 'EC',
       ...agentColumns(agent),
+      // the default address is in Iñaquito; another city's row is in its first sector, an unknown place in none
+      sector: over.city === undefined ? 'Iñaquito' : (findPlace(over.city)?.neighbourhoods[0] ?? null),
+      features: [],
+      year_built: null,
+      lot_size: null,
       ...over,
     };
   };

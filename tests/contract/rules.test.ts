@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { listingPosition } from '../../core/protocol/listing.ts';
 import { CENTROIDS } from '../../core/protocol/places.ts';
+import { parsePlace } from '../../core/protocol/filters.ts';
 import { fold, parseCoordinate } from '../../core/protocol/text.ts';
+import { slugify } from '../../core/routes.ts';
 import { migratedDatabase } from '../support/postgres.ts';
 
 /** [text, its folded form]: every Spanish accented letter, ñ, ü, upper case, and a few beyond */
@@ -76,6 +78,23 @@ export const POSITION_CASES: Array<[number, string | null, string | null, string
   ...Object.keys(CENTROIDS).map((city, i): [number, string, null, null, null] => [1000 + i, city.toUpperCase(), null, null, null]),
 ];
 
+/** [name, its slug]: what a place's path is made of (core/routes.ts slugify and public.slugify()) */
+export const SLUG_CASES: Array<[string, string]> = [
+  ['Iñaquito', 'inaquito'],
+  ['La Carolina', 'la-carolina'],
+  ['González Suárez', 'gonzalez-suarez'],
+  ['Bahía de Caráquez', 'bahia-de-caraquez'],
+  ['  Santa Elena ', 'santa-elena'],
+  ['Km 2.5 Vía Samborondón', 'km-2-5-via-samborondon'],
+  ['Manta 2000', 'manta-2000'],
+  ['point_loma', 'point-loma'],
+  ['<script>', 'script'],
+  ['--x--', 'x'],
+  ['Łódź', 'odz'],
+  ['', ''],
+  [`${'a'.repeat(79)} b`, 'a'.repeat(79)],
+];
+
 describe.each(['pglite', 'postgres'] as const)('search_fold() and parse_coordinate() on %s agree with the TypeScript rules', (kind) => {
   let db: Database;
   let close: () => Promise<void>;
@@ -91,6 +110,13 @@ describe.each(['pglite', 'postgres'] as const)('search_fold() and parse_coordina
     const sql = rows.map((r) => r.f);
     expect(FOLD_CASES.map(([t]) => fold(t))).toEqual(FOLD_CASES.map(([, f]) => f));
     expect(sql).toEqual(FOLD_CASES.map(([, f]) => f));
+  });
+
+  it('makes every slug the same way (slugify()); each slug is a place path the search reads', async () => {
+    const rows = await db.admin.query<{ s: string }>('select public.slugify(t) as s from unnest($1::text[]) with ordinality as u(t, n) order by n', [SLUG_CASES.map(([t]) => t)]);
+    expect(SLUG_CASES.map(([t]) => slugify(t))).toEqual(SLUG_CASES.map(([, s]) => s));
+    expect(rows.map((r) => r.s)).toEqual(SLUG_CASES.map(([, s]) => s));
+    for (const [, s] of SLUG_CASES.filter(([, s]) => s)) expect(parsePlace(`${s}/${s}`), s).toEqual({ city: s, sector: s });
   });
 
   it('reads every coordinate the same way', async () => {
