@@ -21,6 +21,14 @@ const CASES: Array<[FilterArgs, string, string]> = [
   [{ area_west: -78.5, area_south: -0.3, area_east: -78.4, area_north: -0.1 }, 'Properties in the area chosen on the map', 'Propiedades en la zona elegida en el mapa'],
   [{ price_max: 500000, baths_min: 1, area_min: 100 }, 'Properties · up to $500,000 · 1+ bathroom · at least 100 m²', 'Propiedades · hasta $500,000 · 1+ baño · desde 100 m²'],
   [{ agent: '7' }, "Properties · one agent's listings", 'Propiedades · las propiedades de un agente'],
+  // a place picked in the location box, by the words it showed (or its path's, when not kept); the other filters
+  [{ place: 'quito/inaquito', place_name: 'Iñaquito, Quito' }, 'Properties in Iñaquito, Quito', 'Propiedades en Iñaquito, Quito'],
+  [{ place: 'provincia/santa-elena', property_type: 'house' }, 'House in Santa Elena', 'Casa en Santa Elena'],
+  [
+    { features: ['pool', 'new_construction', 'nonsense'], year_min: 2010, year_max: 2020, lot_min: 300, lot_max: 900 },
+    'Properties · with pool, new construction · built from 2010 · built until 2020 · lot from 300 m² · lot up to 900 m²',
+    'Propiedades · con piscina, para estrenar · construido desde 2010 · construido hasta 2020 · terreno desde 300 m² · terreno hasta 900 m²',
+  ],
   // what a visitor typed is written as typed, never looked up as a text of ours
   [{ city: '@alerts.summary.everything' }, 'Properties in @alerts.summary.everything', 'Propiedades en @alerts.summary.everything'],
   [{ city: '{{city}} $& $1' }, 'Properties in {{city}} $& $1', 'Propiedades en {{city}} $& $1'],

@@ -3,7 +3,7 @@
  * saved-searches function (docs/decisions.md #23). One list of frequencies and one e-mail rule (the
  * inquiry's), so the form never accepts what the function refuses.
  */
-import type { FilterArgs, SearchFilters } from './filters.ts';
+import { featureFlag, parsePlace, type FeatureFlag, type FilterArgs, type SearchFilters } from './filters.ts';
 import { formatArea, formatPrice } from './format.ts';
 import { typeLabel } from './listing.ts';
 import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, type FieldError } from './inquiry.ts';
@@ -38,6 +38,15 @@ export function checkAlertEmail(value: string): FieldError | undefined {
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
+/** A place's path in words when its name was not kept: 'quito/la-carolina' -> 'La Carolina, Quito'. */
+function placeWords(path: string): string {
+  const p = parsePlace(path);
+  const words = (slug: string) => slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  if (!p) return path;
+  if ('province' in p) return words(p.province);
+  return p.sector ? `${words(p.sector)}, ${words(p.city)}` : words(p.city);
+}
+
 /**
  * A saved search in words, for the alert form, the mails and the alert pages: what and where first
  * ("House in Quito", "Properties in the area chosen on the map"), then the rest ("House in Quito ·
@@ -46,6 +55,7 @@ type Translate = (key: string, params?: Record<string, unknown>) => string;
  */
 export function describeSearch(args: FilterArgs, t: Translate): string {
   const where: string[] = [];
+  if (args.place) where.push(t('alerts.summary.city', { city: args.place_name || placeWords(args.place) }));
   if (args.city) where.push(t('alerts.summary.city', { city: args.city }));
   if (typeof args.area_west === 'number') where.push(t('alerts.summary.mapArea'));
   const rest: string[] = [];
@@ -55,6 +65,12 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
   if (args.baths_min) rest.push(t('alerts.summary.baths', { count: args.baths_min }));
   if (args.area_min) rest.push(t('alerts.summary.minArea', { area: formatArea(args.area_min) }));
   if (args.area_max) rest.push(t('alerts.summary.maxArea', { area: formatArea(args.area_max) }));
+  const features = (args.features ?? []).map(featureFlag).filter((f): f is FeatureFlag => f !== undefined);
+  if (features.length) rest.push(t('alerts.summary.features', { list: features.map((f) => t(`search.filters.feature.${f}`).toLowerCase()).join(', ') }));
+  if (args.year_min) rest.push(t('alerts.summary.builtFrom', { year: args.year_min }));
+  if (args.year_max) rest.push(t('alerts.summary.builtTo', { year: args.year_max }));
+  if (args.lot_min) rest.push(t('alerts.summary.minLot', { area: formatArea(args.lot_min) }));
+  if (args.lot_max) rest.push(t('alerts.summary.maxLot', { area: formatArea(args.lot_max) }));
   if (args.agent) rest.push(t('alerts.summary.agent'));
   if (!args.property_type && !where.length && !rest.length) return t('alerts.summary.everything');
   const what = args.property_type ? typeLabel(args.property_type, t) : t('alerts.summary.properties');

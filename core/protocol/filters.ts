@@ -12,6 +12,26 @@ export const PRICE_MAX_ANY = 999_999_999;
 export const FEATURE_FLAGS = ['pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
+/** A feature as the database names it (internal.listings.features): newConstruction -> new_construction. */
+export const featureColumn = (flag: FeatureFlag): string => flag.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const FEATURE_BY_COLUMN = new Map(FEATURE_FLAGS.map((f) => [featureColumn(f), f]));
+export const featureFlag = (column: string): FeatureFlag | undefined => FEATURE_BY_COLUMN.get(column);
+
+/**
+ * A place of the location box: 'quito' (a city), 'quito/inaquito' (a sector of it) or
+ * 'provincia/pichincha' (a province), the slugs internal.places keeps (its SQL reads the same
+ * paths in internal.listing_matches). Anything else is no place.
+ */
+export type PlacePath = { province: string } | { city: string; sector?: string };
+const SLUG = '[a-z0-9]+(?:-[a-z0-9]+)*';
+const PLACE = new RegExp(`^(?:provincia/(${SLUG})|(${SLUG})(?:/(${SLUG}))?)$`);
+export function parsePlace(path: string | null | undefined): PlacePath | undefined {
+  const m = typeof path === 'string' && path.length <= 170 ? PLACE.exec(path) : null;
+  if (!m) return undefined;
+  if (m[1]) return { province: m[1] };
+  return m[3] ? { city: m[2] as string, sector: m[3] } : { city: m[2] as string };
+}
+
 export interface SearchFilters {
   propertyType?: string;
   minPrice?: number;
@@ -20,12 +40,16 @@ export interface SearchFilters {
   baths?: number;
   minSqft?: number;
   maxSqft?: number;
+  /** free text: a city, a sector or an address (partial, case- and accent-insensitive) */
   city?: string;
+  /** a place picked in the location box (parsePlace) */
+  place?: string;
+  /** the place's name as the box showed it ('Iñaquito, Quito'), for the hero and an alert's words */
+  placeName?: string;
   /** only this agent's listings (agents' own websites) */
   agentId?: string;
   /** 'Search this area': [west, south, east, north] in degrees */
   bbox?: [number, number, number, number];
-  // read from the URL and kept, but not applied (docs/product.md §5 applies only the ones above)
   yearBuiltFrom?: number;
   yearBuiltTo?: number;
   minLotSize?: number;
@@ -36,7 +60,10 @@ export interface SearchFilters {
 const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
-export type AppliedFilters = Pick<SearchFilters, 'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'agentId' | 'bbox'>;
+export type AppliedFilters = Pick<
+  SearchFilters,
+  'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'place' | 'placeName' | 'agentId' | 'bbox' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'features'
+>;
 
 export function appliedFilters(f: SearchFilters): AppliedFilters {
   const out: AppliedFilters = {};
@@ -50,9 +77,17 @@ export function appliedFilters(f: SearchFilters): AppliedFilters {
   if (positive(f.maxSqft)) out.maxSqft = f.maxSqft;
   const city = f.city?.trim();
   if (city) out.city = city;
+  if (parsePlace(f.place)) {
+    out.place = f.place;
+    const name = f.placeName?.trim();
+    if (name) out.placeName = name;
+  }
   const agent = f.agentId?.trim();
   if (agent) out.agentId = agent;
   if (f.bbox) out.bbox = f.bbox;
+  for (const key of ['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) if (positive(f[key])) out[key] = f[key];
+  const features = FEATURE_FLAGS.filter((flag) => f.features?.[flag] === true);
+  if (features.length) out.features = Object.fromEntries(features.map((flag) => [flag, true]));
   return out;
 }
 
@@ -66,6 +101,15 @@ export interface FilterArgs {
   area_min?: number;
   area_max?: number;
   city?: string;
+  place?: string;
+  /** the place's name, for words only (an alert's description); no condition */
+  place_name?: string;
+  /** the features every match has, by their database names */
+  features?: string[];
+  year_min?: number;
+  year_max?: number;
+  lot_min?: number;
+  lot_max?: number;
   agent?: string;
   area_west?: number;
   area_south?: number;
@@ -83,6 +127,12 @@ const ARG_NAMES = [
   ['minSqft', 'area_min'],
   ['maxSqft', 'area_max'],
   ['city', 'city'],
+  ['place', 'place'],
+  ['placeName', 'place_name'],
+  ['yearBuiltFrom', 'year_min'],
+  ['yearBuiltTo', 'year_max'],
+  ['minLotSize', 'lot_min'],
+  ['maxLotSize', 'lot_max'],
   ['agentId', 'agent'],
 ] as const satisfies ReadonlyArray<readonly [keyof AppliedFilters, keyof FilterArgs]>;
 
@@ -90,6 +140,7 @@ export function filterArgs(filters: SearchFilters): FilterArgs {
   const f = appliedFilters(filters);
   const args: Record<string, unknown> = {};
   for (const [filter, arg] of ARG_NAMES) if (f[filter]) args[arg] = f[filter];
+  if (f.features) args.features = FEATURE_FLAGS.filter((flag) => f.features?.[flag]).map(featureColumn);
   if (f.bbox) [args.area_west, args.area_south, args.area_east, args.area_north] = f.bbox;
   return args as FilterArgs;
 }
@@ -98,6 +149,8 @@ export function filterArgs(filters: SearchFilters): FilterArgs {
 export function filtersFromArgs(args: FilterArgs): AppliedFilters {
   const f: Record<string, unknown> = {};
   for (const [filter, arg] of ARG_NAMES) if (args[arg]) f[filter] = args[arg];
+  const flags = (args.features ?? []).map(featureFlag).filter((flag): flag is FeatureFlag => flag !== undefined);
+  if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
   const area = [args.area_west, args.area_south, args.area_east, args.area_north];
   if (area.every((n) => typeof n === 'number')) f.bbox = area;
   return f as AppliedFilters;
@@ -150,10 +203,13 @@ export function searchPageQuery(filters: AppliedFilters, extra: Record<string, s
   const q = new URLSearchParams();
   if (filters.propertyType) q.set('propertyType', filters.propertyType);
   if (filters.city) q.set('city', filters.city);
-  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft'] as const) {
+  if (filters.place) q.set('place', filters.place);
+  if (filters.place && filters.placeName) q.set('placeName', filters.placeName);
+  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) {
     const v = filters[key];
     if (typeof v === 'number' && v > 0) q.set(key, String(v));
   }
+  for (const flag of FEATURE_FLAGS) if (filters.features?.[flag]) q.set(flag, 'true');
   if (filters.bbox) q.set('bbox', formatBbox(filters.bbox));
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   return q.toString();

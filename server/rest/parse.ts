@@ -1,14 +1,15 @@
 /**
  * The PostgREST query language, the subset our widgets and supabase-js users need:
  *   select=a,b,alias:c | *        order=a.desc.nullslast,b
- *   col=[not.]op.value  with op in eq neq gt gte lt lte like ilike match imatch is in
+ *   col=[not.]op.value  with op in eq neq gt gte lt lte like ilike match imatch is in cs cd
+ *   (cs and cd: an array column contains, or is contained by, an array literal such as {pool,garage})
  *   or=(...) and=(...) not.or=(...) with nesting and double-quoted values
  *   limit, offset (and the Range header, handled by the caller)
  * Parsing is pure: it never sees the database; names are checked against the schema later.
  */
 import { parseError } from './errors.ts';
 
-export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in'] as const;
+export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'cs', 'cd'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export interface Filter {

@@ -10,7 +10,7 @@ import type { Relation } from './schema.ts';
 export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 // match and imatch are POSIX regular expressions (~, ~*), as PostgREST reads them
-const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*' };
+const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*', cs: '@>', cd: '<@' };
 
 export interface Built {
   sql: string;

@@ -22,6 +22,9 @@ interface Scenario {
   params?: unknown[];
 }
 
+/** what the free text reads, written here apart from the migration: the city, the sector and the address, folded */
+const PLACE_TEXT = "public.search_fold(concat_ws(' ', city, sector, address))";
+
 const SCENARIOS: Scenario[] = [
   { name: 'no filter', filters: {}, where: 'true' },
   { name: 'property type', filters: { propertyType: 'apartment' }, where: "property_type ilike '%apartment%'" },
@@ -36,17 +39,22 @@ const SCENARIOS: Scenario[] = [
   { name: 'baths', filters: { baths: 2 }, where: 'bathrooms >= 2' },
   { name: 'minimum area', filters: { minSqft: 150 }, where: 'square_feet >= 150' },
   { name: 'maximum area', filters: { maxSqft: 100 }, where: 'square_feet <= 100' },
-  { name: 'city without accents finds the accented city', filters: { city: 'cumbaya' }, where: "public.search_fold(city) like '%cumbaya%'" },
-  { name: 'city with accents, capitals and spaces', filters: { city: '  CUMBAYÁ ' }, where: "public.search_fold(city) like '%cumbaya%'" },
-  { name: 'partial city', filters: { city: 'guaya' }, where: "public.search_fold(city) like '%guaya%'" },
+  { name: 'city without accents finds the accented city', filters: { city: 'cumbaya' }, where: `${PLACE_TEXT} like '%cumbaya%'` },
+  { name: 'city with accents, capitals and spaces', filters: { city: '  CUMBAYÁ ' }, where: `${PLACE_TEXT} like '%cumbaya%'` },
+  { name: 'partial city', filters: { city: 'guaya' }, where: `${PLACE_TEXT} like '%guaya%'` },
+  { name: 'the free text finds a sector (no city is called so)', filters: { city: 'Iñaquito' }, where: `${PLACE_TEXT} like '%inaquito%'` },
   { name: 'blank city is ignored', filters: { city: '   ' }, where: 'true' },
-  { name: 'city text with LIKE wildcards taken literally', filters: { city: '100%_' }, where: "public.search_fold(city) like '%100\\%\\_%'" },
+  { name: 'city text with LIKE wildcards taken literally', filters: { city: '100%_' }, where: `${PLACE_TEXT} like '%100\\%\\_%'` },
+  { name: 'a sector picked in the box', filters: { place: 'quito/la-carolina' }, where: "public.search_fold(city) = 'quito' and public.search_fold(sector) = 'la carolina'" },
+  { name: 'a province picked in the box', filters: { place: 'provincia/santa-elena' }, where: "public.search_fold(state) = 'santa elena'" },
+  { name: 'new construction with a garage and air conditioning', filters: { features: { newConstruction: true, garage: true, airConditioning: true, view: false } }, where: "'new_construction' = any(features) and 'garage' = any(features) and 'air_conditioning' = any(features)" },
+  { name: 'built between, on a lot between', filters: { yearBuiltFrom: 1990, yearBuiltTo: 2015, minLotSize: 500, maxLotSize: 2000 }, where: 'year_built between 1990 and 2015 and lot_size between 500 and 2000' },
   { name: 'agent', filters: { agentId: '1' }, where: 'agent_id = 1' },
   { name: 'visible area', filters: { bbox: [-78.5, -0.25, -78.4, -0.1] }, where: 'lat between -0.25 and -0.1 and lng between -78.5 and -78.4' },
   {
     name: 'every filter at once',
-    filters: { propertyType: 'house', minPrice: 100000, maxPrice: 1000000, beds: 3, baths: 2, minSqft: 150, maxSqft: 600, city: 'quito' },
-    where: "property_type ilike '%house%' and price >= 100000 and price <= 1000000 and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and square_feet <= 600 and public.search_fold(city) like '%quito%'",
+    filters: { propertyType: 'house', minPrice: 100000, maxPrice: 1000000, beds: 3, baths: 2, minSqft: 150, maxSqft: 600, city: 'quito', place: 'provincia/pichincha', features: { garage: true }, yearBuiltFrom: 1990, minLotSize: 200 },
+    where: `property_type ilike '%house%' and price >= 100000 and price <= 1000000 and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and square_feet <= 600 and ${PLACE_TEXT} like '%quito%' and public.search_fold(state) = 'pichincha' and 'garage' = any(features) and year_built >= 1990 and lot_size >= 200`,
   },
 ];
 

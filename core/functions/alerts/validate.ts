@@ -5,7 +5,7 @@
  * search is read by SQL for as long as it lives.
  */
 import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
-import { filterArgs, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { FEATURE_FLAGS, filterArgs, parsePlace, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { LANGUAGES, type Lang } from '../../lang.ts';
@@ -41,21 +41,27 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
   }
   const f = raw as Record<string, unknown>;
   const out: SearchFilters = {};
-  for (const key of ['propertyType', 'city', 'agentId'] as const) {
+  for (const key of ['propertyType', 'city', 'agentId', 'place', 'placeName'] as const) {
     const v = f[key];
     if (v === undefined || v === null || v === '') continue;
     if (typeof v !== 'string') fields[`filters.${key}`] = 'invalid';
     else if (v.trim().length > ALERT_LIMITS.text) fields[`filters.${key}`] = 'tooLong';
     else if (CONTROL_CHARACTERS.test(v) || LINE_BREAK.test(v)) fields[`filters.${key}`] = 'invalid';
     else if (key === 'agentId' && !/^\d{1,15}$/.test(v.trim())) fields[`filters.${key}`] = 'invalid';
+    else if (key === 'place' && !parsePlace(v.trim())) fields[`filters.${key}`] = 'invalid';
     else out[key] = v.trim();
   }
-  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft'] as const) {
+  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) {
     const v = f[key];
     if (v === undefined || v === null || v === '') continue;
     const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
     if (!Number.isFinite(n) || n < 0 || n > ALERT_LIMITS.number) fields[`filters.${key}`] = 'invalid';
     else out[key] = n;
+  }
+  if (f.features !== undefined && f.features !== null) {
+    const features = f.features as Record<string, unknown>;
+    if (typeof features !== 'object' || Array.isArray(features) || Object.entries(features).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean')) fields['filters.features'] = 'invalid';
+    else out.features = features as SearchFilters['features'];
   }
   if (f.bbox !== undefined && f.bbox !== null) {
     const bbox = validBbox(f.bbox);

@@ -13,6 +13,7 @@ function recorder() {
     lte: (c: string, v: unknown) => (calls.push(`${c}=lte.${v}`), b),
     ilike: (c: string, v: string) => (calls.push(`${c}=ilike.${v}`), b),
     like: (c: string, v: string) => (calls.push(`${c}=like.${v}`), b),
+    contains: (c: string, v: readonly string[]) => (calls.push(`${c}=cs.{${v.join(',')}}`), b),
     order: (c: string, o?: { ascending?: boolean; nullsFirst?: boolean }) => (calls.push(`order=${c}.${o?.ascending === false ? 'desc' : 'asc'}${o?.nullsFirst === false ? '.nullslast' : ''}`), b),
   };
   return { b, calls };
@@ -30,7 +31,12 @@ describe('filter mapping (docs/product.md §5, §7)', () => {
   });
 
   it('maps every filter', () => {
-    expect(mapped({ propertyType: 'house', minPrice: 100000, maxPrice: 500000, beds: 3, baths: 2, minSqft: 100, maxSqft: 300, city: ' Cumbayá ', agentId: '4', bbox: [-78.5, -0.3, -78.4, -0.1] })).toEqual([
+    expect(
+      mapped({
+        propertyType: 'house', minPrice: 100000, maxPrice: 500000, beds: 3, baths: 2, minSqft: 100, maxSqft: 300, city: ' Cumbayá ', place: 'quito/la-carolina', agentId: '4', bbox: [-78.5, -0.3, -78.4, -0.1],
+        features: { pool: true, newConstruction: true, view: false }, yearBuiltFrom: 2000, yearBuiltTo: 2020, minLotSize: 100, maxLotSize: 900,
+      }),
+    ).toEqual([
       'country_code=eq.EC',
       'status=eq.1',
       'property_type=ilike.%house%',
@@ -40,7 +46,14 @@ describe('filter mapping (docs/product.md §5, §7)', () => {
       'bathrooms=gte.2',
       'square_feet=gte.100',
       'square_feet=lte.300',
-      'city_search=like.%cumbaya%',
+      'place_search=like.%cumbaya%',
+      'city_slug=eq.quito',
+      'sector_slug=eq.la-carolina',
+      'features=cs.{pool,new_construction}',
+      'year_built=gte.2000',
+      'year_built=lte.2020',
+      'lot_size=gte.100',
+      'lot_size=lte.900',
       'agent_id=eq.4',
       'lat=gte.-0.3',
       'lat=lte.-0.1',
@@ -59,12 +72,14 @@ describe('filter mapping (docs/product.md §5, §7)', () => {
     expect(mapped({ beds: 0, baths: 0, minSqft: 0, maxSqft: 0 })).toEqual(base);
     expect(mapped({ city: '   ' })).toEqual(base);
     expect(mapped({ beds: Number.NaN, minPrice: -1 })).toEqual(base);
-    // year built, lot size and features are read but not applied
-    expect(mapped({ yearBuiltFrom: 2000, yearBuiltTo: 2020, minLotSize: 100, maxLotSize: 900, features: { pool: true } })).toEqual(base);
+    expect(mapped({ yearBuiltFrom: 0, minLotSize: -5, features: { pool: false } })).toEqual(base);
+    // a place that is no place path is no filter
+    expect(mapped({ place: 'quito//x' })).toEqual(base);
+    expect(mapped({ place: 'provincia/pichincha' })).toEqual([...base, 'state_slug=eq.pichincha']);
   });
 
   it('takes the visitor text literally in LIKE patterns', () => {
-    expect(mapped({ city: '100%_a\\b' })).toContain('city_search=like.%100\\%\\_a\\\\b%');
+    expect(mapped({ city: '100%_a\\b' })).toContain('place_search=like.%100\\%\\_a\\\\b%');
   });
 
   it('sorts featured and newest by created_at desc, prices with nulls last and id as tie-break', () => {

@@ -5,7 +5,7 @@
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { fold } from '../../../core/protocol/text.ts';
-import { appliedFilters, filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
+import { appliedFilters, filterArgs, parsePlace, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
 import { escapeLike } from './text.ts';
 
@@ -26,6 +26,7 @@ interface Filterable {
   lte(column: string, value: unknown): Filterable;
   ilike(column: string, pattern: string): Filterable;
   like(column: string, pattern: string): Filterable;
+  contains(column: string, value: readonly string[]): Filterable;
   order(column: string, options?: { ascending?: boolean; nullsFirst?: boolean }): Filterable;
 }
 
@@ -41,9 +42,21 @@ export function applyFilters<T>(query: T, filters: SearchFilters): T {
   if (f.minSqft) q = q.gte('square_feet', f.minSqft);
   if (f.maxSqft) q = q.lte('square_feet', f.maxSqft);
   // case- and accent-insensitive on the server, so the count and the pages agree (docs/decisions.md #8):
-  // city_search is the city folded by the database, so a LIKE on the folded text is enough (and
-  // two to three times cheaper per row than ILIKE)
-  if (f.city) q = q.like('city_search', `%${escapeLike(fold(f.city))}%`);
+  // place_search is the city, the sector and the address folded by the database, so a LIKE on the
+  // folded text is enough (and two to three times cheaper per row than ILIKE)
+  if (f.city) q = q.like('place_search', `%${escapeLike(fold(f.city))}%`);
+  const place = parsePlace(f.place);
+  if (place && 'province' in place) q = q.eq('state_slug', place.province);
+  else if (place) {
+    q = q.eq('city_slug', place.city);
+    if (place.sector) q = q.eq('sector_slug', place.sector);
+  }
+  const features = filterArgs(filters).features;
+  if (features?.length) q = q.contains('features', features);
+  if (f.yearBuiltFrom) q = q.gte('year_built', f.yearBuiltFrom);
+  if (f.yearBuiltTo) q = q.lte('year_built', f.yearBuiltTo);
+  if (f.minLotSize) q = q.gte('lot_size', f.minLotSize);
+  if (f.maxLotSize) q = q.lte('lot_size', f.maxLotSize);
   if (f.agentId) q = q.eq('agent_id', f.agentId);
   if (f.bbox) {
     const [w, s, e, n] = f.bbox;
@@ -215,10 +228,10 @@ export interface MapView {
   bbox: [number, number, number, number];
 }
 
-/** The arguments of public.listing_clusters for the filters that apply (the same list as applyFilters). */
-export function clusterArgs(filters: SearchFilters, view: MapView): Record<string, string | number> {
+/** The arguments of public.listing_clusters: the view, and the filters that apply as one object (FilterArgs). */
+export function clusterArgs(filters: SearchFilters, view: MapView): Record<string, unknown> {
   const [west, south, east, north] = view.bbox;
-  return { zoom: Math.round(view.zoom), view_west: west, view_south: south, view_east: east, view_north: north, ...filterArgs(filters) };
+  return { zoom: Math.round(view.zoom), view_west: west, view_south: south, view_east: east, view_north: north, filters: filterArgs(filters) };
 }
 
 /**
@@ -243,5 +256,35 @@ export async function getMapClusters(rest: PostgrestClient, filters: SearchFilte
     price_to: c.price_to === null ? null : Number(c.price_to),
     id: c.id === null ? null : Number(c.id),
     approximate: Boolean(c.approximate),
+  }));
+}
+
+/** A suggestion of the location box (public.place_suggestions): a place, or a listing by its code or street. */
+export interface PlaceSuggestion {
+  kind: 'province' | 'city' | 'sector' | 'listing';
+  /** a place's path (parsePlace), or a listing's id */
+  path: string;
+  name: string;
+  city: string | null;
+  province: string | null;
+  listings: number;
+  /** [west, south, east, north] of the place's listings */
+  bbox: [number, number, number, number];
+}
+
+/** What the location box suggests for a text (from its second letter; at most 8). POSTed, as the clusters are. */
+export async function getPlaceSuggestions(rest: PostgrestClient, text: string, signal?: AbortSignal): Promise<PlaceSuggestion[]> {
+  let q = rest.rpc('place_suggestions', { q: text.slice(0, 100) });
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'suggestions');
+  return ((data ?? []) as Record<string, unknown>[]).map((s) => ({
+    kind: s.kind as PlaceSuggestion['kind'],
+    path: String(s.path),
+    name: String(s.name ?? ''),
+    city: s.city === null ? null : String(s.city),
+    province: s.province === null ? null : String(s.province),
+    listings: Number(s.listings),
+    bbox: [Number(s.west), Number(s.south), Number(s.east), Number(s.north)],
   }));
 }
