@@ -2,8 +2,12 @@
 
 /** Attributes shared by the elements that take `filterAttributes`. */
 export interface ExpFilterAttributes {
-  /** City filter (partial, case- and accent-insensitive). */
+  /** City, sector or address filter (partial, case- and accent-insensitive). */
   'city'?: string;
+  /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
+  'place'?: string;
+  /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
+  'features'?: string;
   /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type'?: string;
   /** Minimum price in USD. */
@@ -20,8 +24,12 @@ export interface ExpFilterAttributes {
 
 /** Properties shared by the elements that take `filterAttributes`. */
 export interface ExpFilterProperties {
-  /** City filter (partial, case- and accent-insensitive). */
+  /** City, sector or address filter (partial, case- and accent-insensitive). */
   city: string | undefined;
+  /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
+  place: string | undefined;
+  /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
+  features: string | undefined;
   /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   propertyType: string | undefined;
   /** Minimum price in USD. */
@@ -303,7 +311,12 @@ export interface SearchDetail {
     baths?: number;
     minSqft?: number;
     maxSqft?: number;
+    /** free text: a city, a sector or an address (partial, case- and accent-insensitive) */
     city?: string;
+    /** a place picked in the location box (parsePlace) */
+    place?: string;
+    /** the place's name as the box showed it ('Iñaquito, Quito'), for the hero and an alert's words */
+    placeName?: string;
     /** 'Search this area': [west, south, east, north] in degrees */
     bbox?: [number, number, number, number];
     yearBuiltFrom?: number;

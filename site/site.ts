@@ -8,6 +8,7 @@ import './site.css';
 import { SITE } from '../core/site.ts';
 import { siteRoute, splitLangPath } from '../core/routes.ts';
 import { heroLocation, findLocation } from '../core/locations.ts';
+import { parsePlace } from '../core/protocol/filters.ts';
 import { setVideo, startVideos } from './lib/media.ts';
 import { setText, startTexts } from './lib/texts.ts';
 import { loadWidget } from './lib/third-party.ts';
@@ -27,9 +28,11 @@ function searchPage(): void {
   const explicitTitle = hero.dataset.title;
   const explicitSubtitle = hero.dataset.subtitle;
 
-  const show = (slug: string | undefined) => {
+  /** a known location by its slug (its name, subtitle and video), or a place picked in the location box by its words */
+  const show = (slug: string | undefined, placeName?: string) => {
     if (explicitTitle) void setText(title, explicitTitle);
     else if (slug) void setText(title, 'site.search.hero.titleIn', { location: { $t: `site.locations.${slug}.name` } });
+    else if (placeName) void setText(title, 'site.search.hero.titleIn', { location: placeName });
     else void setText(title, 'site.search.hero.title');
     if (explicitSubtitle) void setText(subtitle, explicitSubtitle);
     else void setText(subtitle, slug ? `site.locations.${slug}.subtitle` : 'site.search.hero.subtitle');
@@ -44,15 +47,31 @@ function searchPage(): void {
     const placed = /^\/search-properties\/[^/]+$/.test(path) || new URLSearchParams(location.search).has('location');
     if (placed && known.city && search && !new URLSearchParams(location.search).has('city')) search.setAttribute('city', known.city);
   }
-  if (slug || explicitTitle || explicitSubtitle) show(slug);
-  // the hero follows the city the visitor searches next
+  // a place picked in the location box (?place=quito/inaquito&placeName=...): its words, or the known city's hero
+  const picked = (place: string | undefined, placeName: string | undefined) => {
+    const parts = parsePlace(place);
+    const city = parts && 'city' in parts && !parts.sector ? findLocation(parts.city) : undefined;
+    return { known: city?.city ? city : undefined, name: parts ? placeName?.trim().slice(0, 80) : undefined };
+  };
+  const params = new URLSearchParams(location.search);
+  const first = picked(params.get('place') ?? undefined, params.get('placeName') ?? undefined);
+  let placeName = first.known ? undefined : first.name;
+  if (!slug && first.known) {
+    slug = first.known.slug;
+    if (video) setVideo(video, first.known.video);
+  }
+  if (slug || placeName || explicitTitle || explicitSubtitle) show(slug, placeName);
+  // the hero follows the place or the city the visitor searches next
   document.addEventListener('exp-search', (e) => {
-    const city = (e as CustomEvent<{ filters: { city?: string } }>).detail.filters.city;
-    const next = city ? findLocation(city) : undefined;
-    if (next?.slug === slug) return;
+    const filters = (e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string } }>).detail.filters;
+    const place = picked(filters.place, filters.placeName);
+    const next = place.known ?? (filters.city ? findLocation(filters.city) : undefined);
+    const nextName = place.known ? undefined : place.name;
+    if (next?.slug === slug && nextName === placeName) return;
     slug = next?.city ? next.slug : undefined;
+    placeName = nextName;
     if (video) setVideo(video, next?.video ?? 'quito');
-    show(slug);
+    show(slug, placeName);
   });
 }
 

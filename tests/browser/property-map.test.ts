@@ -87,7 +87,7 @@ describe('the map', () => {
 
   it('draws every matching listing and clusters them when there are more than 10', async () => {
     const el = await mount(`<exp-property-map api-url="${API_URL}" city="olon" property-type="house"></exp-property-map>`, 'exp-property-map');
-    const expected = await apiCount('city_search=like.*olon*&property_type=ilike.*house*');
+    const expected = await apiCount('place_search=like.*olon*&property_type=ilike.*house*');
     expect(expected).to.be.greaterThan(10);
     const target = await mapReady(el, expected);
     const stats = await waitFor(() => {
@@ -171,7 +171,7 @@ describe('the map', () => {
 
     it('follows the filters, zooms into a cluster on click, and asks again for the new view (debounced, cached)', async () => {
       const el = await mount(`<exp-property-map api-url="${API_URL}" city="quito"></exp-property-map>`, 'exp-property-map');
-      const total = await apiCount('city_search=like.*quito*');
+      const total = await apiCount('place_search=like.*quito*');
       expect(total).to.be.greaterThan(100);
       const target = await cellsDrawn(el, total);
       const view = target.expMap.map.getView();
@@ -200,25 +200,25 @@ describe('the map', () => {
       await cellsDrawn(el, total);
       // a new filter: a new fit over its matches only
       el.setAttribute('property-type', 'house');
-      const houses = await apiCount('city_search=like.*quito*&property_type=ilike.*house*');
+      const houses = await apiCount('place_search=like.*quito*&property_type=ilike.*house*');
       await cellsDrawn(el, houses);
     });
   });
 
   it('draws pins without clustering for 10 or fewer, and rebuilds them when the filters change', async () => {
     const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
-    const few = await apiCount('city_search=like.*bahia*&property_type=ilike.*house*');
+    const few = await apiCount('place_search=like.*bahia*&property_type=ilike.*house*');
     expect(few).to.be.at.most(10);
     const target = await mapReady(el, few);
     expect(target.expMap.stats()).to.deep.equal({ clusters: [], singles: few });
     el.setAttribute('property-type', 'apartment');
-    const apartments = await apiCount('city_search=like.*bahia*&property_type=ilike.*apartment*');
+    const apartments = await apiCount('place_search=like.*bahia*&property_type=ilike.*apartment*');
     await mapReady(el, apartments);
   });
 
   it('opens the property detail when a pin is clicked', async () => {
     const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
-    const [row] = await apiRows('select=id,title&country_code=eq.EC&city_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=1');
+    const [row] = await apiRows('select=id,title&country_code=eq.EC&place_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=1');
     const target = await mapReady(el);
     const opened: string[] = [];
     el.addEventListener('exp-property-open', (e) => opened.push((e as CustomEvent<{ id: string }>).detail.id));
@@ -330,7 +330,7 @@ describe('the map', () => {
 
   it('never shows the previous listing in the popup while the next one loads', async () => {
     const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
-    const rows = await apiRows('select=id,title&country_code=eq.EC&status=eq.1&city_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=2');
+    const rows = await apiRows('select=id,title&country_code=eq.EC&status=eq.1&place_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=2');
     const [a, b] = rows as [Record<string, unknown>, Record<string, unknown>];
     const target = await mapReady(el);
     const realFetch = window.fetch;

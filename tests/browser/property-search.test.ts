@@ -38,7 +38,11 @@ describe('<exp-property-search>', () => {
   it('gives every control a visible label that is its accessible name', async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', 'form');
     const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(el, '[part="filters"] select, [part="filters"] input');
-    expect(controls.map((c) => c.name)).to.deep.equal(['propertyType', 'city', 'beds', 'baths', 'minSqft', 'minPrice', 'maxPrice']);
+    expect(controls.map((c) => c.name)).to.deep.equal([
+      'city', 'propertyType', 'beds', 'baths', 'minSqft', 'minPrice', 'maxPrice',
+      // behind "More filters"
+      'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize', 'pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning',
+    ]);
     for (const c of controls) {
       const label = el.shadowRoot?.querySelector(`label[for="${CSS.escape(c.id)}"]`);
       expect(label?.textContent?.trim(), c.name).to.not.equal('');
@@ -55,7 +59,7 @@ describe('<exp-property-search>', () => {
   it('applies the preset attributes and fires exp-search with the submitted filters', async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="cuenca" beds="2"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
     await ready(el);
-    const total = await apiCount('city_search=like.*cuenca*&bedrooms=gte.2');
+    const total = await apiCount('place_search=like.*cuenca*&bedrooms=gte.2');
     expect(heading(el)).to.equal(`${total} properties`);
     for (const card of cards(el)) expect(card.textContent).to.contain('Cuenca');
     const form = shadow<HTMLFormElement>(el, 'form');
@@ -71,7 +75,7 @@ describe('<exp-property-search>', () => {
     expect([fired.bubbles, fired.composed, fired.cancelable]).to.deep.equal([true, true, false]);
     expect(detail.filters).to.deep.equal({ city: 'cuenca', beds: 2, propertyType: 'apartment' });
     expect(detail.sort).to.equal('featured');
-    const narrowed = await apiCount('city_search=like.*cuenca*&bedrooms=gte.2&property_type=ilike.*apartment*');
+    const narrowed = await apiCount('place_search=like.*cuenca*&bedrooms=gte.2&property_type=ilike.*apartment*');
     await waitFor(() => heading(el) === `${narrowed} properties`, 10000, 'narrowed count');
   });
 
@@ -155,7 +159,7 @@ describe('<exp-property-search>', () => {
   it("toasts 'Searching in {city}' and the number found", async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
     await ready(el);
-    const total = await apiCount('city_search=like.*ambato*');
+    const total = await apiCount('place_search=like.*ambato*');
     const toasts = await waitFor(() => {
       const list = shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
       return list.length >= 2 ? list : null;

@@ -10,7 +10,7 @@ const stored = (): Saved => JSON.parse(localStorage.getItem(KEY) ?? '{"items":[]
 const heartOf = (root: Element | ShadowRoot, id: string) => root.querySelector<HTMLButtonElement>(`[data-property-id="${id}"] [part~="save-button"]`);
 
 async function someListings(city: string, n: number): Promise<Array<{ id: number; title: string }>> {
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id,title&country_code=eq.EC&city_search=like.*${city}*&title=not.like.*<*&order=created_at.desc,id.desc&limit=${n}`);
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=id,title&country_code=eq.EC&place_search=like.*${city}*&title=not.like.*<*&order=created_at.desc,id.desc&limit=${n}`);
   return (await res.json()) as Array<{ id: number; title: string }>;
 }
 

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { pixelDifference } from '../support/pixels.ts';
 import { pageWeight, WEIGHT_BUDGETS } from '../support/weight.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, PLACE_TEXT, test } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/demo');
 mkdirSync(shots, { recursive: true });
@@ -66,9 +66,9 @@ test.describe('embedding demos', () => {
     expect(await search.locator('[part="search-button"]').first().evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/Georgia/);
     // a search keeps to her listings and leaves her page's URL alone
     const url = page.url();
-    await search.getByLabel('City').fill('Quito');
+    await search.getByLabel('Location').fill('Quito');
     await search.getByRole('button', { name: 'Search', exact: true }).click();
-    const [inQuito] = await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and agent_id = 1 and public.search_fold(city) like '%quito%'`);
+    const [inQuito] = await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and agent_id = 1 and ${PLACE_TEXT} like '%quito%'`);
     await expect(search.locator('[part="results-heading"]')).toHaveText(`${fmt(Number(inQuito?.n))} properties`);
     expect(page.url()).toBe(url);
     await expect.poll(() => eventLog(page)).toContain('exp-search {"filters":{"city":"Quito"}');
@@ -91,9 +91,9 @@ test.describe('embedding demos', () => {
     await expect(directory.locator('[part="agent-card"]').first()).toBeVisible();
 
     // they behave: a search counts what SQL counts; the directory finds by name
-    await search.getByLabel('City').fill('Cuenca');
+    await search.getByLabel('Location').fill('Cuenca');
     await search.getByRole('button', { name: 'Search', exact: true }).click();
-    const [cuenca] = await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%'`);
+    const [cuenca] = await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%'`);
     await expect(search.locator('[part="results-heading"]')).toHaveText(`${fmt(Number(cuenca?.n))} properties`);
     await directory.getByRole('searchbox').fill('andrade');
     await directory.getByRole('searchbox').press('Enter');
@@ -139,8 +139,8 @@ test.describe('embedding demos', () => {
     await page.addStyleTag({ content: 'exp-site-header { display: none !important; }' });
     const ours = page.locator('exp-property-search');
     await expect(ours.locator('[part="results-heading"]')).toHaveText(/^[\d,]+ properties$/);
-    await ours.getByLabel('City').fill('Cuenca');
-    await ours.getByLabel('City').blur();
+    await ours.getByLabel('Location').fill('Cuenca');
+    await ours.getByLabel('Location').blur();
     const ourSearch = await partShot(page, ours, '[part="filters"]', 'site-filters');
     await page.goto(`${data.url}/findanagent`);
     await page.addStyleTag({ content: 'exp-site-header { display: none !important; }' });

@@ -89,3 +89,28 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   });
 }
+
+/** The parts of <exp-property-search> the tests read. */
+export function search(page: Page) {
+  const el = page.locator('exp-property-search');
+  return {
+    el,
+    heading: el.locator('[part="results-heading"]'),
+    results: el.locator('[part="results"]'),
+    cards: el.locator('[part~="card"]'),
+    dialog: el.locator('dialog[open]'),
+    map: el.locator('[part="map"] [data-status]'),
+    /** the location box (the selects are comboboxes too) and its suggestions */
+    box: el.locator('input[role="combobox"]'),
+    list: el.getByRole('listbox'),
+  };
+}
+
+/** The ids of the cards shown, once there are some. */
+export async function cardIds(page: Page): Promise<number[]> {
+  await expect(search(page).cards.first()).toBeVisible();
+  return search(page).cards.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id'))));
+}
+
+/** What the search's free text reads, written apart from the migrations: the city, the sector and the address, folded. */
+export const PLACE_TEXT = "public.search_fold(concat_ws(' ', city, sector, address))";

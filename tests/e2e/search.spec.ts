@@ -5,8 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
-import { englishOnlyPhrases, expect, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import { cardIds, englishOnlyPhrases, expect, PLACE_TEXT, search, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -14,29 +13,13 @@ mkdirSync(shots, { recursive: true });
 const ACTIVE = "country_code = 'EC' and status = '1'";
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-function search(page: Page) {
-  const el = page.locator('exp-property-search');
-  return {
-    heading: el.locator('[part="results-heading"]'),
-    results: el.locator('[part="results"]'),
-    cards: el.locator('[part~="card"]'),
-    dialog: el.locator('dialog[open]'),
-    map: el.locator('[part="map"] [data-status]'),
-  };
-}
-
-async function cardIds(page: Page): Promise<number[]> {
-  await expect(search(page).cards.first()).toBeVisible();
-  return (await search(page).cards.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id')))));
-}
-
 test.describe('property search', () => {
   test('a search with every filter shows exactly the count SQL gives', async ({ page, data, consoleErrors }) => {
     await page.goto(`${data.url}/search-properties`);
     const s = search(page);
     await expect(s.heading).toHaveText(/properties$/);
     await page.getByLabel('Property type').selectOption('house');
-    await page.getByLabel('City').fill('Quito');
+    await page.getByLabel('Location').fill('Quito');
     await page.getByLabel('Beds').selectOption('3');
     await page.getByLabel('Baths').selectOption('2');
     await page.getByLabel('Minimum area').selectOption('150');
@@ -46,7 +29,7 @@ test.describe('property search', () => {
     await expect(page).toHaveURL(/propertyType=house/);
     for (const p of ['city=Quito', 'beds=3', 'baths=2', 'minSqft=150', 'minPrice=100000', 'maxPrice=1000000']) expect(page.url()).toContain(p);
     const [row] = await data.sql<{ n: number }>(
-      `select count(*) as n from internal.listings where ${ACTIVE} and property_type ilike '%house%' and public.search_fold(city) like '%quito%' and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and price >= 100000 and price <= 1000000`,
+      `select count(*) as n from internal.listings where ${ACTIVE} and property_type ilike '%house%' and ${PLACE_TEXT} like '%quito%' and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and price >= 100000 and price <= 1000000`,
     );
     const n = Number(row?.n);
     expect(n).toBeGreaterThan(24);
@@ -81,7 +64,7 @@ test.describe('property search', () => {
     };
     for (const [sort, order] of Object.entries(orders)) {
       await page.goto(`${data.url}/search-properties?city=Cuenca${sort === 'featured' ? '' : `&sort=${sort}`}`);
-      const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%' order by ${order} limit 24`);
+      const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by ${order} limit 24`);
       await expect.poll(() => cardIds(page), { message: sort }).toEqual(expected.map((r) => Number(r.id)));
     }
     // the sort control changes the order and goes back to page 1
@@ -89,33 +72,33 @@ test.describe('property search', () => {
     await page.getByLabel('Sort by').selectOption('price_desc');
     await expect(page).toHaveURL(/sort=price_desc/);
     expect(page.url()).not.toContain('page=');
-    const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%' order by price desc nulls last, id desc limit 24`);
+    const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by price desc nulls last, id desc limit 24`);
     await expect.poll(() => cardIds(page)).toEqual(expected.map((r) => Number(r.id)));
   });
 
   test('a reload reproduces the search; back and forward restore it', async ({ page, data }) => {
     await page.goto(`${data.url}/search-properties`);
     const s = search(page);
-    await page.getByLabel('City').fill('cuenca');
+    await page.getByLabel('Location').fill('cuenca');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/city=cuenca/);
-    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%'`);
+    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%'`);
     await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page).toHaveURL(/page=2/);
     // page 2 of the default order, from the data: read from the cards it would race the page change
-    const page2 = (await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and public.search_fold(city) like '%cuenca%' order by created_at desc, id desc limit 24 offset 24`)).map((r) => Number(r.id));
+    const page2 = (await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by created_at desc, id desc limit 24 offset 24`)).map((r) => Number(r.id));
     await expect.poll(() => cardIds(page)).toEqual(page2);
     await page.reload();
-    await expect(page.getByLabel('City')).toHaveValue('cuenca');
+    await expect(page.getByLabel('Location')).toHaveValue('cuenca');
     await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
     await expect.poll(() => cardIds(page)).toEqual(page2);
     await page.goBack();
     await expect(page.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
     await page.goBack();
-    await expect(page.getByLabel('City')).toHaveValue('');
+    await expect(page.getByLabel('Location')).toHaveValue('');
     await page.goForward();
-    await expect(page.getByLabel('City')).toHaveValue('cuenca');
+    await expect(page.getByLabel('Location')).toHaveValue('cuenca');
   });
 
   test('the detail opens from a card, from the keyboard and from ?property=', async ({ page, data }) => {
@@ -204,9 +187,9 @@ test.describe('property search', () => {
     await page.goto(`${data.url}/bare-page`);
     const s = search(page);
     await expect(s.cards).toHaveCount(24);
-    await page.getByLabel('City').fill('olon');
+    await page.getByLabel('Location').fill('olon');
     await page.keyboard.press('Enter');
-    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and public.search_fold(city) like '%olon%'`);
+    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%olon%'`);
     await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
   });
 });
@@ -265,7 +248,7 @@ test.describe('the map in the search', () => {
     await expect(page).toHaveURL(/bbox=/);
     const bbox = new URL(page.url()).searchParams.get('bbox')?.split(',').map(Number) as [number, number, number, number];
     const [row] = await data.sql<{ n: number }>(
-      `select count(*) as n from internal.listings where ${ACTIVE} and public.search_fold(city) like '%quito%' and lat between $1 and $2 and lng between $3 and $4`,
+      `select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%quito%' and lat between $1 and $2 and lng between $3 and $4`,
       [bbox[1], bbox[3], bbox[0], bbox[2]],
     );
     const n = Number(row?.n);

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { englishOnlyPhrases, expect, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import { englishOnlyPhrases, expect, PLACE_TEXT, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/site');
 mkdirSync(shots, { recursive: true });
@@ -313,7 +313,7 @@ test.describe('the host site', () => {
   });
 
   test('search hero: a known place in the path or ?location= names the hero and presets the city; others keep the default', async ({ page, data }) => {
-    const count = async (fold: string) => Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where country_code = 'EC' and status = '1' and public.search_fold(city) like $1`, [`%${fold}%`]))[0]?.n);
+    const count = async (fold: string) => Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where country_code = 'EC' and status = '1' and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
     const heading = page.locator('exp-property-search [part="results-heading"]');
     const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -321,7 +321,7 @@ test.describe('the host site', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Cumbayá');
     await expect(page.locator('[data-hero-subtitle]')).toHaveText(/Quito's sunny valley/);
     await expect(heading).toHaveText(`${fmt(await count('cumbaya'))} properties`);
-    await expect(page.locator('exp-property-search').getByLabel('City')).toHaveValue('Cumbayá');
+    await expect(page.locator('exp-property-search').getByLabel('Location')).toHaveValue('Cumbayá');
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/search-properties/cumbaya`);
     // in Spanish too
     await page.locator('exp-site-header').getByRole('button', { name: /Español/ }).click();
@@ -340,10 +340,10 @@ test.describe('the host site', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Guayaquil');
     // the hero follows the next search
     const s = page.locator('exp-property-search');
-    await s.getByLabel('City').fill('Cuenca');
+    await s.getByLabel('Location').fill('Cuenca');
     await s.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Cuenca');
-    await s.getByLabel('City').fill('');
+    await s.getByLabel('Location').fill('');
     await s.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Ecuador');
 

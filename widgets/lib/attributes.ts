@@ -3,7 +3,7 @@
  * element: it is reported (visibly and in the console) and the default is used instead.
  */
 export type AttrSpec =
-  | { type: 'string'; default?: string; maxLength?: number }
+  | { type: 'string'; default?: string; maxLength?: number; /** the form a value must have, and an example of it for the message */ format?: { test: (text: string) => boolean; example: string } }
   | { type: 'number'; default?: number; min?: number; max?: number; integer?: boolean }
   | { type: 'boolean'; default?: boolean }
   | { type: 'enum'; values: readonly string[]; default?: string }
@@ -29,7 +29,7 @@ export interface AttrError {
   attribute: string;
   value: string;
   /** i18n key under `attributes.` describing what was expected */
-  expected: 'number' | 'integer' | 'min' | 'max' | 'boolean' | 'oneOf' | 'url' | 'tooLong';
+  expected: 'number' | 'integer' | 'min' | 'max' | 'boolean' | 'oneOf' | 'url' | 'tooLong' | 'format';
   /** interpolation values for the message (allowed values, bounds) */
   params: Record<string, string | number>;
 }
@@ -49,6 +49,7 @@ export function parseAttribute(spec: AttrSpec, raw: string | null, name: string)
       if (spec.maxLength !== undefined && text.length > spec.maxLength) {
         return { ...fallback, error: { expected: 'tooLong', params: { max: spec.maxLength } } };
       }
+      if (text !== '' && spec.format && !spec.format.test(text)) return { ...fallback, error: { expected: 'format', params: { example: spec.format.example } } };
       return text === '' ? fallback : { value: text };
     case 'number': {
       if (text === '') return fallback;

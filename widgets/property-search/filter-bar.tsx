@@ -1,15 +1,19 @@
 /**
- * The filter bar (docs/product.md §3, §9): property type, city, beds, baths, minimum area, price
- * minimum and maximum, and a search button. Every control has a visible label that is its name.
- * On narrow widths the less used filters fold behind "More filters".
+ * The filter bar (docs/product.md §3, §9): property type, the location box (a city, sector,
+ * province, address or code with suggestions, location-box.tsx), beds, baths, minimum area, price
+ * minimum and maximum, and a search button; behind "More filters", the spec's other filters
+ * (features, year built, lot size). Every control has a visible label that is its name. On narrow
+ * widths the less used filters fold behind "More filters" too.
  */
+import type { PostgrestClient } from '@supabase/postgrest-js';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { PRICE_MAX_ANY, type SearchFilters } from '../lib/data/listings.ts';
+import { FEATURE_FLAGS, PRICE_MAX_ANY, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatPricePill } from '../../core/protocol/format.ts';
 import { typeLabel } from '../../core/protocol/listing.ts';
 import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
+import { LocationBox, type LocationValue } from './location-box.tsx';
 import { selectCss } from './select.ts';
 
 export const BEDS = [1, 2, 3, 4, 5];
@@ -17,33 +21,49 @@ export const MIN_AREA = [50, 100, 150, 200, 300];
 export const MIN_PRICE = [100_000, 250_000, 500_000, 1_000_000, 2_000_000];
 export const MAX_PRICE = [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY];
 
-interface Draft {
-  propertyType: string;
-  city: string;
-  beds: string;
-  baths: string;
-  minSqft: string;
-  minPrice: string;
-  maxPrice: string;
-}
+const NUMBERS = ['beds', 'baths', 'minSqft', 'minPrice', 'maxPrice', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const;
+type NumberKey = (typeof NUMBERS)[number];
+
+type Draft = { propertyType: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>> } & Record<NumberKey, string>;
 
 const toDraft = (f: SearchFilters): Draft => ({
   propertyType: f.propertyType ?? '',
-  city: f.city ?? '',
-  beds: f.beds ? String(f.beds) : '',
-  baths: f.baths ? String(f.baths) : '',
-  minSqft: f.minSqft ? String(f.minSqft) : '',
-  minPrice: f.minPrice ? String(f.minPrice) : '',
-  maxPrice: f.maxPrice ? String(f.maxPrice) : '',
+  location: f.place ? { text: f.placeName || f.place, place: f.place, placeName: f.placeName } : { text: f.city ?? '' },
+  features: { ...f.features },
+  ...(Object.fromEntries(NUMBERS.map((k) => [k, f[k] ? String(f[k]) : ''])) as Record<NumberKey, string>),
 });
+
+/** The draft as filters over what applies now (the agent, the map's area stay). */
+function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
+  const next: SearchFilters = { ...applied };
+  const type = draft.propertyType.trim();
+  if (type) next.propertyType = type;
+  else delete next.propertyType;
+  delete next.city;
+  delete next.place;
+  delete next.placeName;
+  if (draft.location.place) Object.assign(next, { place: draft.location.place, placeName: draft.location.placeName });
+  else if (draft.location.text.trim()) next.city = draft.location.text.trim();
+  for (const key of NUMBERS) {
+    const v = draft[key] && Number.isFinite(Number(draft[key])) ? Number(draft[key]) : undefined;
+    if (v && v > 0) next[key] = v;
+    else delete next[key];
+  }
+  const features = FEATURE_FLAGS.filter((f) => draft.features[f]);
+  if (features.length) next.features = Object.fromEntries(features.map((f) => [f, true]));
+  else delete next.features;
+  return next;
+}
 
 export interface FilterBarProps {
   applied: SearchFilters;
   propertyTypes: string[];
   onSubmit: (next: SearchFilters) => void;
+  rest: PostgrestClient;
+  onOpenListing: (id: string) => void;
 }
 
-export function FilterBar({ applied, propertyTypes, onSubmit }: FilterBarProps) {
+export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListing }: FilterBarProps) {
   useStyles(selectCss);
   const { t } = useElement();
   const id = useId();
@@ -51,23 +71,13 @@ export function FilterBar({ applied, propertyTypes, onSubmit }: FilterBarProps) 
   const [expanded, setExpanded] = useState(false);
   useEffect(() => setDraft(toDraft(applied)), [applied]);
 
-  const set = (key: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const set = (key: 'propertyType' | NumberKey) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const num = (s: string) => (s && Number.isFinite(Number(s)) ? Number(s) : undefined);
-    const next: SearchFilters = { ...applied };
-    for (const key of ['propertyType', 'city'] as const) {
-      const v = draft[key].trim();
-      if (v) next[key] = v;
-      else delete next[key];
-    }
-    for (const key of ['beds', 'baths', 'minSqft', 'minPrice', 'maxPrice'] as const) {
-      const v = num(draft[key]);
-      if (v) next[key] = v;
-      else delete next[key];
-    }
-    onSubmit(next);
+    onSubmit(fromDraft(draft, applied));
   };
+  // the other filters set: shown on the "More filters" button
+  const more = FEATURE_FLAGS.filter((f) => applied.features?.[f]).length + (['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const).filter((k) => applied[k]).length;
 
   const options = (values: number[], label: (n: number) => string, current: string) => {
     const list = values.map((v) => ({ value: String(v), label: label(v) }));
@@ -85,7 +95,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit }: FilterBarProps) 
   const select = `${control} exp-select pr-8 cursor-pointer`;
   const extra = expanded ? 'flex' : 'hidden cq-md:flex';
 
-  const selectField = (key: keyof Draft, label: string, opts: Array<{ value: string; label: string }>, className = fieldClass) => (
+  const selectField = (key: 'propertyType' | NumberKey, label: string, opts: Array<{ value: string; label: string }>, className = fieldClass) => (
     <div className={className}>
       <label htmlFor={`${id}-${key}`} className={labelClass}>
         {label}
@@ -103,13 +113,17 @@ export function FilterBar({ applied, propertyTypes, onSubmit }: FilterBarProps) 
   return (
     <form role="search" aria-label={t('search.filters.heading')} onSubmit={submit} part="filters" className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm">
       <div className="grid grid-cols-2 cq-md:grid-cols-4 cq-xl:grid-cols-[repeat(7,minmax(0,1fr))_auto] gap-3 items-end">
+        <LocationBox
+          rest={rest}
+          value={draft.location}
+          onChange={(location) => setDraft((d) => ({ ...d, location }))}
+          onPick={(location) => onSubmit(fromDraft({ ...draft, location }, applied))}
+          onOpenListing={onOpenListing}
+          label={t('search.location.label')}
+          labelClass={labelClass}
+          controlClass={control}
+        />
         {selectField('propertyType', t('search.filters.propertyType'), [{ value: '', label: t('search.filters.any') }, ...types.map((x) => ({ value: x, label: typeLabel(x, t) }))])}
-        <div className={fieldClass}>
-          <label htmlFor={`${id}-city`} className={labelClass}>
-            {t('search.filters.city')}
-          </label>
-          <input id={`${id}-city`} name="city" type="search" autoComplete="address-level2" maxLength={100} value={draft.city} onChange={set('city')} placeholder={t('search.filters.cityPlaceholder')} className={control} />
-        </div>
         {selectField('beds', t('search.filters.beds'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.beds), `${fieldClass} ${extra}`)}
         {selectField('baths', t('search.filters.baths'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.baths), `${fieldClass} ${extra}`)}
         {selectField('minSqft', t('search.filters.minArea'), options(MIN_AREA, (n) => t('search.filters.areaPlus', { n }), draft.minSqft), `${fieldClass} ${extra}`)}
@@ -120,16 +134,52 @@ export function FilterBar({ applied, propertyTypes, onSubmit }: FilterBarProps) 
             type="button"
             onClick={() => setExpanded((x) => !x)}
             aria-expanded={expanded}
-            className="cq-md:hidden h-11 flex-1 inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-3 text-[15px] font-medium text-ink cursor-pointer"
+            aria-controls={`${id}-more`}
+            part="more-filters"
+            className="h-11 flex-1 cq-md:flex-none inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-3 text-[15px] font-medium text-ink cursor-pointer"
           >
             <FilterIcon size={18} />
-            {expanded ? t('search.filters.fewer') : t('search.filters.more')}
+            <span className="cq-md:sr-only">{expanded ? t('search.filters.fewer') : t('search.filters.more')}</span>
+            {more ? <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">{more}</span> : null}
           </button>
-          <button type="submit" part="search-button" className="h-11 flex-1 cq-md:w-full inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+          <button type="submit" part="search-button" className="h-11 flex-1 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
             <SearchIcon size={18} />
             {t('search.filters.search')}
           </button>
         </div>
+      </div>
+      <div id={`${id}-more`} hidden={!expanded} part="more" className="mt-3 border-t border-line pt-3">
+        <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
+          {(['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const).map((key) => (
+            <div key={key} className={fieldClass}>
+              <label htmlFor={`${id}-${key}`} className={labelClass}>
+                {t(`search.filters.${{ yearBuiltFrom: 'yearFrom', yearBuiltTo: 'yearTo', minLotSize: 'minLot', maxLotSize: 'maxLot' }[key]}`)}
+              </label>
+              <input
+                id={`${id}-${key}`}
+                name={key}
+                type="number"
+                inputMode="numeric"
+                min={key.startsWith('year') ? 1800 : 0}
+                max={key.startsWith('year') ? 2100 : 10_000_000}
+                value={draft[key]}
+                onChange={set(key)}
+                className={control}
+              />
+            </div>
+          ))}
+        </div>
+        <fieldset className="m-0 mt-3 p-0 border-0 min-w-0">
+          <legend className={`${labelClass} mb-2`}>{t('search.filters.features')}</legend>
+          <div className="flex flex-wrap gap-2">
+            {FEATURE_FLAGS.map((flag) => (
+              <label key={flag} htmlFor={`${id}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
+                <input id={`${id}-${flag}`} type="checkbox" name={flag} checked={draft.features[flag] === true} onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))} className="m-0" />
+                {t(`search.filters.feature.${flag}`)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
       </div>
     </form>
   );

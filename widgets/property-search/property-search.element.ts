@@ -40,6 +40,10 @@ declare module '../lib/events.ts' {
  * @csspart root - The element's root box.
  * @csspart filters - The filter bar (a search form).
  * @csspart search-button - The search button.
+ * @csspart location - The location box (a combobox with suggestions).
+ * @csspart suggestions - The location box's list of suggestions.
+ * @csspart more-filters - The 'More filters' button (with the number of those set).
+ * @csspart more - The panel of the other filters: year built, lot size, features.
  * @csspart map-panel - The map and its note.
  * @csspart map - The map itself.
  * @csspart map-zoom - The map's zoom buttons.

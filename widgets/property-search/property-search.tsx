@@ -73,7 +73,7 @@ export function PropertySearch(props: Props) {
   }, [rest]);
 
   const answer = store.answer.value;
-  useSearchToasts(toaster, store.filters.value.city?.trim() ?? '', answer);
+  useSearchToasts(toaster, store.filters.value.placeName?.trim() || (store.filters.value.city?.trim() ?? ''), answer);
 
   // a page past the end (an old link) goes to the last page
   useEffect(() => {
@@ -168,7 +168,7 @@ export function PropertySearch(props: Props) {
   const filters = store.filters.value;
   return (
     <div className="flex flex-col gap-4" part="search">
-      <FilterBar applied={filters} propertyTypes={types} onSubmit={submit} />
+      <FilterBar applied={filters} propertyTypes={types} onSubmit={submit} rest={rest} onOpenListing={(id) => void store.open(id)} />
       <div className={props.showMap ? 'grid gap-4 cq-lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] items-start' : 'flex flex-col'}>
         {props.showMap ? (
           <div ref={mapRef} className="scroll-mt-4 cq-lg:sticky cq-lg:top-4 min-w-0">

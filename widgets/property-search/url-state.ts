@@ -3,7 +3,7 @@
  * when true, plus our own sort, page, the open property and the searched map area. Keys of other
  * owners (lang, utm_*, the host page's own) are left as they are.
  */
-import { filterArgs, filtersKey, formatBbox, parseBbox } from '../../core/protocol/filters.ts';
+import { filterArgs, filtersKey, formatBbox, parseBbox, parsePlace } from '../../core/protocol/filters.ts';
 import { FEATURE_FLAGS, SORT_KEYS, type FeatureFlag, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 
 export interface SearchState {
@@ -18,7 +18,7 @@ const NUMBER_KEYS = ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqf
 type NumberKey = (typeof NUMBER_KEYS)[number];
 
 /** every key this element reads and writes */
-export const OWN_KEYS = ['propertyType', 'city', ...NUMBER_KEYS, ...FEATURE_FLAGS, 'sort', 'page', 'property', 'bbox'] as const;
+export const OWN_KEYS = ['propertyType', 'city', 'place', 'placeName', ...NUMBER_KEYS, ...FEATURE_FLAGS, 'sort', 'page', 'property', 'bbox'] as const;
 
 function positiveNumber(text: string | null): number | undefined {
   if (text === null || text.trim() === '') return undefined;
@@ -33,6 +33,13 @@ export function readSearchParams(params: URLSearchParams): Partial<SearchState> 
   if (type) filters.propertyType = type.slice(0, 100);
   const city = params.get('city')?.trim();
   if (city) filters.city = city.slice(0, 100);
+  // a place picked in the location box: 'quito/inaquito', and the words the box showed
+  const place = params.get('place')?.trim().toLowerCase();
+  if (place && parsePlace(place)) {
+    filters.place = place;
+    const name = params.get('placeName')?.trim();
+    if (name) filters.placeName = name.slice(0, 100);
+  }
   for (const key of NUMBER_KEYS) {
     const n = positiveNumber(params.get(key));
     if (n !== undefined) (filters as Record<NumberKey, number>)[key] = n;
@@ -59,6 +66,10 @@ export function writeSearchParams(current: URLSearchParams, state: SearchState):
   const f = state.filters;
   if (f.propertyType?.trim()) next.set('propertyType', f.propertyType.trim());
   if (f.city?.trim()) next.set('city', f.city.trim());
+  if (f.place && parsePlace(f.place)) {
+    next.set('place', f.place);
+    if (f.placeName?.trim()) next.set('placeName', f.placeName.trim());
+  }
   for (const key of NUMBER_KEYS) {
     const v = f[key];
     if (typeof v === 'number' && Number.isFinite(v) && v > 0) next.set(key, String(v));

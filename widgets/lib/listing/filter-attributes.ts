@@ -3,11 +3,16 @@
  * fixed to them), and the filters they make.
  */
 import type { AttrSchema } from '../attributes.ts';
-import type { SearchFilters } from '../data/listings.ts';
+import { FEATURE_FLAGS, type SearchFilters } from '../data/listings.ts';
+import { parsePlace } from '../../../core/protocol/filters.ts';
 
 export const filterAttributes = {
-  /** City filter (partial, case- and accent-insensitive). */
+  /** City, sector or address filter (partial, case- and accent-insensitive). */
   city: { type: 'string', maxLength: 100 },
+  /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
+  place: { type: 'string', maxLength: 170, format: { test: (text: string) => parsePlace(text) !== undefined, example: 'quito/inaquito' } },
+  /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
+  features: { type: 'string', maxLength: 120, format: { test: (text: string) => text.split(',').every((f) => (FEATURE_FLAGS as readonly string[]).includes(f.trim())), example: 'pool,garage' } },
   /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type': { type: 'string', maxLength: 100 },
   /** Minimum price in USD. */
@@ -24,6 +29,8 @@ export const filterAttributes = {
 
 export interface FilterValues {
   city?: string;
+  place?: string;
+  features?: string;
   propertyType?: string;
   minPrice?: number;
   maxPrice?: number;
@@ -35,6 +42,9 @@ export interface FilterValues {
 export function filtersFrom(v: FilterValues): SearchFilters {
   const f: SearchFilters = {};
   if (v.city) f.city = v.city;
+  if (v.place) f.place = v.place;
+  const flags = FEATURE_FLAGS.filter((flag) => (v.features ?? '').split(',').some((x) => x.trim() === flag));
+  if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
   if (v.propertyType) f.propertyType = v.propertyType;
   if (v.minPrice) f.minPrice = v.minPrice;
   if (v.maxPrice) f.maxPrice = v.maxPrice;

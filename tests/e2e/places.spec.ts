@@ -1,0 +1,107 @@
+/**
+ * Searching the way visitors think (docs/decisions.md #26), end to end: the location box by
+ * keyboard only (a WAI-ARIA combobox, axe-checked in both languages), a sector picked and searched
+ * exactly, free text over cities, sectors and addresses, and the spec's other filters behind
+ * "More filters"; every count compared with SQL written apart from the migrations.
+ */
+import { cardIds, expect, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
+
+const ACTIVE = "country_code = 'EC' and status = '1'";
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+test.describe('the location box', () => {
+  test('by keyboard only: "inaq" suggests Iñaquito with its count; picking it searches exactly that sector, names it in the hero and the address, and a reload keeps it', async ({ page, data, consoleErrors }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/properties/);
+    await s.box.focus();
+    await page.keyboard.type('inaq', { delay: 40 });
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`);
+    expect(n).toBeGreaterThan(10);
+    const first = s.list.getByRole('option').first();
+    await expect(first).toContainText('Iñaquito');
+    await expect(first).toContainText('Sector · Quito · Pichincha');
+    await expect(first).toContainText(`${fmt(n)} properties`);
+    await expect(s.box).toHaveAttribute('aria-expanded', 'true');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.keyboard.press('ArrowDown');
+    await expect(s.box).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id')) ?? 'none');
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/[?&]place=quito%2Finaquito/);
+    await expect(s.box).toHaveValue('Iñaquito, Quito');
+    await expect(s.box).toHaveAttribute('aria-expanded', 'false');
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    const ids = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito' order by created_at desc, id desc limit 24`);
+    await expect.poll(() => cardIds(page)).toEqual(ids.map((r) => Number(r.id)));
+    await expect(page.locator('[data-hero-title]')).toHaveText('Properties for sale in Iñaquito, Quito');
+    await page.reload();
+    await expect(search(page).box).toHaveValue('Iñaquito, Quito');
+    await expect(search(page).heading).toHaveText(`${fmt(n)} properties`);
+    await expect(page.locator('[data-hero-title]')).toHaveText('Properties for sale in Iñaquito, Quito');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('Escape closes the list, then clears the text; Tab leaves it; free text that names a sector ("La Carolina") still finds its listings', async ({ page, data }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await s.box.focus();
+    await page.keyboard.type('la caro', { delay: 30 });
+    await expect(s.list.getByRole('option').first()).toContainText('La Carolina');
+    await page.keyboard.press('Escape');
+    await expect(s.list).toBeHidden();
+    await expect(s.box).toHaveValue('la caro');
+    await page.keyboard.press('Escape');
+    await expect(s.box).toHaveValue('');
+    await page.keyboard.type('La Carolina', { delay: 20 });
+    await expect(s.list.getByRole('option').first()).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(s.list).toBeHidden();
+    // an answer that comes after the visitor left the field does not open the list again
+    await s.box.focus();
+    await page.keyboard.type('x');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(700);
+    await expect(s.list).toBeHidden();
+    await s.el.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/city=La\+Carolina/);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%la carolina%'`);
+    expect(n).toBeGreaterThan(0);
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+  });
+
+  test('in Spanish: the suggestions, their counts and the field are Spanish, and axe finds nothing serious', async ({ page, data }) => {
+    await page.goto(`${data.url}/es/search-properties`);
+    const s = search(page);
+    await expect(s.el.getByLabel('Ubicación')).toBeVisible();
+    await s.box.focus();
+    await page.keyboard.type('cumba', { delay: 30 });
+    const option = s.list.getByRole('option', { name: /^Cumbayá Ciudad/ });
+    await expect(option).toContainText(/\d+ propiedades/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await option.click();
+    await expect(page).toHaveURL(/place=cumbaya(&|$)/);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya'`);
+    await expect(s.heading).toHaveText(`${fmt(n)} propiedades`);
+  });
+});
+
+test.describe('more filters', () => {
+  test('a pool, built from 2010 and a lot of at least 300 m²: the count is the SQL count, the address carries the spec names, the button counts them', async ({ page, data }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await s.el.locator('[part="more-filters"]').click();
+    await s.el.getByLabel('Pool').check();
+    await s.el.getByLabel('Built from').fill('2010');
+    await s.el.getByLabel('Minimum lot (m²)').fill('300');
+    await s.el.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/pool=true/);
+    expect(page.url()).toMatch(/yearBuiltFrom=2010/);
+    expect(page.url()).toMatch(/minLotSize=300/);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features) and year_built >= 2010 and lot_size >= 300`);
+    expect(n).toBeGreaterThan(0);
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    await expect(s.el.locator('[part="more-filters"]')).toContainText('3');
+  });
+});
