@@ -3,10 +3,9 @@
  * the listings gives, after the seed and after every kind of change; and the clusters function
  * answers the same from the kept cells as from counting the listings.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { reseed } from '../../server/db/setup.ts';
-import { migratedDatabase } from '../support/postgres.ts';
+import { seededDatabase } from '../support/seeded-database.ts';
 
 type Cell = {
   level: number;
@@ -50,31 +49,23 @@ async function expectKeptEqualsCounted(db: Database): Promise<number> {
 }
 
 describe.each(['pglite', 'postgres'] as const)('the kept map cells on %s', (kind) => {
-  let db: Database;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, close } = await migratedDatabase(kind));
-    await reseed(db, 1800);
-  }, 180_000);
-  afterAll(async () => {
-    await close?.();
-  });
+  const db = seededDatabase(kind, 1800);
 
   it('equal the counted cells after the seed', async () => {
-    expect(await expectKeptEqualsCounted(db)).toBeGreaterThan(100);
+    expect(await expectKeptEqualsCounted(db())).toBeGreaterThan(100);
   });
 
   it('stay equal after inserts, price changes, moves, deactivation and deletes, one statement at a time and many at once', async () => {
-    await db.admin.query("insert into internal.listings (title, city, price, geo_lat, geo_lon) values ('cells a', 'Quito', 10, '-0.2', '-78.5'), ('cells b', 'Loja', null, null, null), ('cells c', 'Nowhere', 5, null, null)");
-    await expectKeptEqualsCounted(db);
-    await db.admin.query("update internal.listings set price = 1 where title = 'cells a'");
-    await db.admin.query("update internal.listings set geo_lat = '-2.9', geo_lon = '-79.0' where title = 'cells a'");
-    await db.admin.query("update internal.listings set status = '0' where title = 'cells b'");
-    await db.admin.query("update internal.listings set description = 'unchanged position' where title = 'cells c'");
-    await expectKeptEqualsCounted(db);
-    await db.admin.query("update internal.listings set price = price * 0.9 where city ilike '%cuenca%'");
-    await db.admin.query("delete from internal.listings where title like 'cells %' or id in (select id from internal.listings where city ilike '%manta%' limit 20)");
-    await expectKeptEqualsCounted(db);
+    await db().admin.query("insert into internal.listings (title, city, price, geo_lat, geo_lon) values ('cells a', 'Quito', 10, '-0.2', '-78.5'), ('cells b', 'Loja', null, null, null), ('cells c', 'Nowhere', 5, null, null)");
+    await expectKeptEqualsCounted(db());
+    await db().admin.query("update internal.listings set price = 1 where title = 'cells a'");
+    await db().admin.query("update internal.listings set geo_lat = '-2.9', geo_lon = '-79.0' where title = 'cells a'");
+    await db().admin.query("update internal.listings set status = '0' where title = 'cells b'");
+    await db().admin.query("update internal.listings set description = 'unchanged position' where title = 'cells c'");
+    await expectKeptEqualsCounted(db());
+    await db().admin.query("update internal.listings set price = price * 0.9 where city ilike '%cuenca%'");
+    await db().admin.query("delete from internal.listings where title like 'cells %' or id in (select id from internal.listings where city ilike '%manta%' limit 20)");
+    await expectKeptEqualsCounted(db());
   });
 
   it('answer the clusters as counting does, at every zoom the cells are kept for', async () => {
@@ -86,14 +77,14 @@ describe.each(['pglite', 'postgres'] as const)('the kept map cells on %s', (kind
         .sort();
     for (const [zoom, view] of views) {
       const args = [zoom, ...view];
-      const kept = await db.anon.query<Row>('select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5)', args);
+      const kept = await db().anon.query<Row>('select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5)', args);
       // every listing's folded city contains '': the same listings, counted instead of read from the kept cells
-      const counted = await db.anon.query<Row>(`select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5, filters => '{"city":""}')`, args);
+      const counted = await db().anon.query<Row>(`select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5, filters => '{"city":""}')`, args);
       expect(kept.length, `zoom ${zoom}`).toBeGreaterThan(0);
       expect(shape(kept), `zoom ${zoom}`).toEqual(shape(counted));
     }
-    const all = await db.anon.query<{ n: string }>('select sum(count)::text as n from public.listing_clusters(zoom => 2)');
-    const total = await db.anon.query<{ n: string }>("select count(*)::text as n from public.listings where country_code = 'EC'");
+    const all = await db().anon.query<{ n: string }>('select sum(count)::text as n from public.listing_clusters(zoom => 2)');
+    const total = await db().anon.query<{ n: string }>("select count(*)::text as n from public.listings where country_code = 'EC'");
     expect(all[0]?.n).toBe(total[0]?.n);
   });
 });

@@ -9,12 +9,10 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { pixelDifference } from '../support/pixels.ts';
 import { pageWeight, WEIGHT_BUDGETS } from '../support/weight.ts';
-import { expect, PLACE_TEXT, test } from './fixtures.ts';
+import { ACTIVE, expect, fmt, PLACE_TEXT, test } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/demo');
 mkdirSync(shots, { recursive: true });
-const ACTIVE = "country_code = 'EC' and status = '1'";
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** the host page's own globals on the hostile demo (its React app and libraries) */
 const HOST_GLOBALS = ['React', 'ReactDOM', 'i18next', 'HostApp'];

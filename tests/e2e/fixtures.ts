@@ -114,3 +114,8 @@ export async function cardIds(page: Page): Promise<number[]> {
 
 /** What the search's free text reads, written apart from the migrations: the city, the sector and the address, folded. */
 export const PLACE_TEXT = "public.search_fold(concat_ws(' ', city, sector, address))";
+
+/** An active listing of the site, written apart from the migrations (internal.is_public_listing). */
+export const ACTIVE = "country_code = 'EC' and status = '1'";
+/** A count as the elements write it in English. */
+export const fmt = (n: number) => n.toLocaleString('en-US');

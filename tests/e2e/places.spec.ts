@@ -4,10 +4,8 @@
  * exactly, free text over cities, sectors and addresses, and the spec's other filters behind
  * "More filters"; every count compared with SQL written apart from the migrations.
  */
-import { cardIds, expect, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
 
-const ACTIVE = "country_code = 'EC' and status = '1'";
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 test.describe('the location box', () => {
   test('by keyboard only: "inaq" suggests Iñaquito with its count; picking it searches exactly that sector, names it in the hero and the address, and a reload keeps it', async ({ page, data, consoleErrors }) => {

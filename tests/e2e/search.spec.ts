@@ -5,13 +5,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cardIds, englishOnlyPhrases, expect, PLACE_TEXT, search, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import { ACTIVE, cardIds, englishOnlyPhrases, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots');
 mkdirSync(shots, { recursive: true });
 
-const ACTIVE = "country_code = 'EC' and status = '1'";
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 test.describe('property search', () => {
   test('a search with every filter shows exactly the count SQL gives', async ({ page, data, consoleErrors }) => {
