@@ -101,5 +101,17 @@ test.describe('more filters', () => {
     expect(n).toBeGreaterThan(0);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
     await expect(s.el.locator('[part="more-filters"]')).toContainText('3');
+    // each applies as a chip that removes it; "Clear all" removes them all
+    const chips = s.el.locator('[part="chip"]');
+    await expect(chips).toHaveText(['built from 2010×', 'lot from 300 m²×', 'Pool×']);
+    await s.el.getByRole('button', { name: 'Remove filter: Pool' }).click();
+    await expect(page).not.toHaveURL(/pool=true/);
+    const [{ m } = { m: 0 }] = await data.sql<{ m: number }>(`select count(*)::int as m from internal.listings where ${ACTIVE} and year_built >= 2010 and lot_size >= 300`);
+    await expect(s.heading).toHaveText(`${fmt(m)} properties`);
+    await s.el.getByRole('button', { name: 'Clear all' }).click();
+    await expect(chips).toHaveCount(0);
+    expect(page.url()).not.toMatch(/yearBuiltFrom|minLotSize/);
+    const [{ total } = { total: 0 }] = await data.sql<{ total: number }>(`select count(*)::int as total from internal.listings where ${ACTIVE}`);
+    await expect(s.heading).toHaveText(`${fmt(total)} properties`);
   });
 });

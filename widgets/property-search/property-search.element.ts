@@ -44,6 +44,9 @@ declare module '../lib/events.ts' {
  * @csspart suggestions - The location box's list of suggestions.
  * @csspart more-filters - The 'More filters' button (with the number of those set).
  * @csspart more - The panel of the other filters: year built, lot size, features.
+ * @csspart chips - The filters that apply, each a button that removes it, and 'Clear all'.
+ * @csspart chip - Each of those filters.
+ * @csspart clear-filters - 'Clear all'.
  * @csspart map-panel - The map and its note.
  * @csspart map - The map itself.
  * @csspart map-zoom - The map's zoom buttons.

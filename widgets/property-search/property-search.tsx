@@ -20,6 +20,7 @@ import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
 import { parseListingPath, splitLangPath } from '../../core/routes.ts';
 import { FilterBar } from './filter-bar.tsx';
+import { FilterChips } from './filter-chips.tsx';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
 import { totalPages } from './pagination.ts';
@@ -169,6 +170,7 @@ export function PropertySearch(props: Props) {
   return (
     <div className="flex flex-col gap-4" part="search">
       <FilterBar applied={filters} propertyTypes={types} onSubmit={submit} rest={rest} onOpenListing={(id) => void store.open(id)} />
+      <FilterChips applied={filters} onSubmit={submit} />
       <div className={props.showMap ? 'grid gap-4 cq-lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] items-start' : 'flex flex-col'}>
         {props.showMap ? (
           <div ref={mapRef} className="scroll-mt-4 cq-lg:sticky cq-lg:top-4 min-w-0">
