@@ -2,6 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** the benchmarks in the README's order */
+export const BENCHES = ['api', 'map', 'clusters', 'places', 'pages', 'lighthouse', 'inp', 'weight', 'alerts'] as const as readonly string[];
+
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
@@ -55,11 +58,12 @@ function api(r: Json): string {
 }
 
 /** One section per benchmark, each between its own markers: a benchmark not run keeps its last figures. */
-export function renderReadme(readme: string, dir: string): string {
+/** The README with the figures of the benchmarks just run (`ran`) from their results; every other section is kept as it is. */
+export function renderReadme(readme: string, dir: string, ran: readonly string[] = BENCHES): string {
   const old = (name: string) => new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(readme)?.[0];
   const parts: string[] = [];
-  for (const name of ['api', 'map', 'clusters', 'pages', 'lighthouse', 'inp', 'weight', 'alerts']) {
-    const r = read(dir, name);
+  for (const name of BENCHES) {
+    const r = ran.includes(name) ? read(dir, name) : undefined;
     const body = r ? (name === 'api' ? api(r) : typeof r.markdown === 'string' ? r.markdown : undefined) : undefined;
     const section = body ? `<!-- bench:${name} -->\n${body}\n<!-- /bench:${name} -->` : old(name);
     if (section) parts.push(section);

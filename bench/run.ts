@@ -1,6 +1,7 @@
 /**
- * npm run bench [-- api map clusters pages lighthouse inp weight alerts]: runs the benchmarks, writes bench/results/<name>.json and
- * refreshes the figures in README.md between the bench markers.
+ * npm run bench [-- api map clusters places pages lighthouse inp weight alerts]: runs the benchmarks, writes
+ * bench/results/<name>.json and refreshes the figures of those it ran in README.md between the bench
+ * markers (the other sections stay as they are).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { benchInp } from './inp.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
 import { benchPages } from './pages.ts';
+import { benchPlaces } from './places.ts';
 import { benchWeight } from './weight.ts';
 import { renderReadme } from './report.ts';
 
@@ -22,6 +24,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   map: benchMap,
   clusters: benchClusters,
+  places: benchPlaces,
   pages: benchPages,
   lighthouse: benchLighthouse,
   inp: benchInp,
@@ -32,14 +35,15 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
 async function main(): Promise<void> {
   mkdirSync(results, { recursive: true });
   const wanted = process.argv.slice(2).filter((a) => a in benches);
-  for (const name of wanted.length ? wanted : Object.keys(benches)) {
+  const ran = wanted.length ? wanted : Object.keys(benches);
+  for (const name of ran) {
     const started = Date.now();
     const result = { name, date: new Date().toISOString(), machine: machine(), ...(await benches[name]!()) };
     writeFileSync(join(results, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
     console.log(`[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(0)} s -> bench/results/${name}.json`);
   }
   const readme = join(root, 'README.md');
-  writeFileSync(readme, renderReadme(readFileSync(readme, 'utf8'), results));
+  writeFileSync(readme, renderReadme(readFileSync(readme, 'utf8'), results, ran));
   console.log('[bench] README.md figures updated');
 }
 

@@ -48,6 +48,8 @@ create index listings_search on internal.listings using gin (
 create index listings_place on internal.listings (city_slug, sector_slug) where country_code = 'EC' and status = '1';
 create index listings_province on internal.listings (state_slug) where country_code = 'EC' and status = '1';
 create index listings_features on internal.listings using gin (features) where country_code = 'EC' and status = '1';
+create index listings_year_built on internal.listings (year_built) where country_code = 'EC' and status = '1';
+create index listings_lot_size on internal.listings (lot_size) where country_code = 'EC' and status = '1';
 
 -- the clusters still read only this index: every filtered column is in it
 drop index if exists internal.listings_map;
@@ -302,8 +304,9 @@ as $$
 $$;
 
 -- The location box: places whose name (or other name) holds the text, begins with it, or is near
--- it (a typo: trigram similarity), the best first; then listings by code (the listing's number) or
--- by address. From the second letter; at most `max_results` (10).
+-- it (a typo: trigram similarity), the best first; then a listing by its code (the listing's
+-- number), or by its street when the text names no place. From the second letter; at most
+-- `max_results` (10).
 create or replace function public.place_suggestions(q text, max_results integer default 8)
 returns table (
   kind text,
@@ -349,8 +352,9 @@ as $$
       and internal.is_public_listing(l.country_code, l.status)
       and l.place_search like internal.contains_pattern(t.text)
       and public.search_fold(l.address) like internal.contains_pattern(t.text)
-      and (select count(*) from places) < least(greatest(coalesce(max_results, 8), 1), 10)
-    order by l.created_at desc, l.id desc
+      -- a street when the text names no place: a sector's name is in each of its addresses, and
+      -- reading thousands of them to show three would cost more than the whole answer may
+      and not exists (select 1 from places)
     limit 3
   )
   select kind, path, name, city, province, listings, lat, lng, west, south, east, north from (
