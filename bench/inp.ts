@@ -4,6 +4,7 @@
  * Timing entry (`event` entries with an interactionId: input delay + processing + the next paint)
  * among the events the interaction caused, 10 repetitions, p75 reported. Target: 150 ms.
  *  - filter submit: a city typed (not measured), then the Search button clicked;
+ *  - typing: each key of a place typed in the location box (target 100 ms);
  *  - page change: page 2, then page 1 again, clicked;
  *  - open the detail: a card's title clicked (the dialog opens; Escape closes it between runs);
  *  - pin click: a single pin on the map clicked (the detail opens from the map).
@@ -16,6 +17,8 @@ import { withSite } from './site.ts';
 
 const REPS = 10;
 const TARGET_MS = 150;
+/** issue 27: typing in the location box at 4x CPU */
+const TYPING_TARGET_MS = 100;
 
 /** The longest event duration of the interactions that happen while `act` runs (and until the next paints). */
 async function inp(page: Page, act: () => Promise<void>): Promise<number> {
@@ -47,10 +50,11 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     await search.locator('[part="map"] [data-status="ready"]').waitFor();
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 
-    const samples: Record<string, number[]> = { filterSubmit: [], pageChange: [], openDetail: [], pinClick: [] };
+    const samples: Record<string, number[]> = { filterSubmit: [], typing: [], pageChange: [], openDetail: [], pinClick: [] };
     for (let i = 0; i < REPS; i++) {
       const city = i % 2 ? 'Ibarra' : 'Cuenca';
-      await search.getByLabel('City').fill(city);
+      await search.getByLabel('Location').fill(city);
+      await page.keyboard.press('Escape');
       const before = await heading.textContent();
       samples.filterSubmit!.push(
         await inp(page, async () => {
@@ -59,6 +63,15 @@ export async function benchInp(): Promise<Record<string, unknown>> {
         }),
       );
       await search.locator('[part~="card"]').first().waitFor();
+    }
+    // typing in the location box, each key its own interaction (the suggestions come as it pauses)
+    const box = search.locator('input[role="combobox"]');
+    for (let i = 0; i < REPS; i++) {
+      await box.fill('');
+      await box.focus();
+      for (const key of i % 2 ? 'inaq' : 'cumb') samples.typing!.push(await inp(page, () => page.keyboard.press(key)));
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
     }
     for (let i = 0; i < REPS; i++) {
       const to = i % 2 ? '1' : '2';
@@ -114,9 +127,9 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     for (const [name, xs] of Object.entries(samples)) if (xs.length) results[name] = summarise(xs);
   });
-  const labels: Record<string, string> = { filterSubmit: 'filter submit (Search clicked)', pageChange: 'page change', openDetail: 'open the detail (card clicked)', pinClick: 'pin click (detail from the map)' };
+  const labels: Record<string, string> = { filterSubmit: 'filter submit (Search clicked)', typing: 'a key typed in the location box (target 100 ms)', pageChange: 'page change', openDetail: 'open the detail (card clicked)', pinClick: 'pin click (detail from the map)' };
   const rows = Object.entries(results).map(([name, s]) => `| ${labels[name]} | ${s.n} | ${Math.round(s.p50)} ms | ${Math.round(s.p75)} ms | ${Math.round(s.max)} ms |`);
-  const misses = Object.entries(results).filter(([, s]) => s.p75 > TARGET_MS).map(([name]) => labels[name]);
+  const misses = Object.entries(results).filter(([name, s]) => s.p75 > (name === 'typing' ? TYPING_TARGET_MS : TARGET_MS)).map(([name]) => labels[name]);
   const markdown = [
     `### Interaction to Next Paint, search page (Chromium, 1280x900, CPU 4x slower; ${new Date().toISOString().slice(0, 10)})`,
     '',
@@ -124,7 +137,7 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     '|---|---|---|---|---|',
     ...rows,
     '',
-    `Target: p75 ≤ ${TARGET_MS} ms. ${misses.length ? `Missed: ${misses.join(', ')}.` : 'Met.'}`,
+    `Target: p75 ≤ ${TARGET_MS} ms (a key typed: ${TYPING_TARGET_MS} ms). ${misses.length ? `Missed: ${misses.join(', ')}.` : 'Met.'}`,
   ].join('\n');
   return { cpuSlowdown: 4, reps: REPS, targetMs: TARGET_MS, interactions: results, misses, markdown };
 }
