@@ -58,6 +58,19 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+const PGLITE_CASES = new Set([
+  'no filter',
+  'property type with an underscore taken literally',
+  'city text with LIKE wildcards taken literally',
+  'the free text finds a sector (no city is called so)',
+  'a sector picked in the box',
+  'a province picked in the box',
+  'new construction with a garage and air conditioning',
+  'built between, on a lot between',
+  'visible area',
+  'every filter at once',
+]);
+
 const ORDER: Record<SortKey, string> = {
   featured: 'created_at desc, id desc',
   newest: 'created_at desc, id desc',
@@ -121,7 +134,9 @@ for (const kind of ['pglite', 'postgres'] as const) {
       expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     });
 
-    describe.each(SCENARIOS)('calls 1 and 2 with $name', ({ filters, where }) => {
+    // every case on PostgreSQL; on PGlite, which runs the same migrations, the cases that each
+    // reach a different part of the SQL (the whole suite must stay under ten minutes)
+    describe.each(kind === 'postgres' ? SCENARIOS : SCENARIOS.filter((c) => PGLITE_CASES.has(c.name)))('calls 1 and 2 with $name', ({ filters, where }) => {
       it('count (call 1) equals the SQL count', async () => {
         expect(await getListingsCount(rest, filters)).toBe(await expectedCount(where));
       });

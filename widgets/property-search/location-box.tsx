@@ -126,6 +126,10 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
         pick(chosen);
       } else setOpen(false);
     } else if (e.key === 'Escape') {
+      // what was asked before Escape must not open the list again
+      asked.current++;
+      clearTimeout(timer.current);
+      abort.current?.abort();
       if (open) {
         e.preventDefault();
         e.stopPropagation();
