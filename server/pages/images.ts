@@ -131,11 +131,14 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     const running = inFlight.get(file);
     if (running) return running;
     const limitBytes = width === OG_SIZE.width && height === OG_SIZE.height ? MAX_OG_BYTES : Infinity;
+    // more different images asked for at once than are being made: the default one, not a queue
+    // without end; decided before the work is counted as in flight, so the count never passes 64
+    if (inFlight.size >= 64 && !existsSync(file) && !(failureKey && failures.has(failureKey))) {
+      return fallbackJpeg(width, height, limitBytes).then((body) => ({ body, cached: false, fallback: true }));
+    }
     const work = (async (): Promise<ImageResult> => {
       if (existsSync(file)) return { body: readFileSync(file), cached: true, fallback: false };
       if (failureKey && failures.has(failureKey)) return { body: await fallbackJpeg(width, height, limitBytes), cached: true, fallback: true };
-      // more different images asked for at once than are being made: the default one, not a queue without end
-      if (inFlight.size > 64) return { body: await fallbackJpeg(width, height, limitBytes), cached: false, fallback: true };
       let body: Buffer;
       try {
         body = await slot(async () => toJpeg(await make(), width, height, limitBytes));
