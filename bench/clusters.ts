@@ -12,7 +12,6 @@
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { existsSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { extname, join, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { openPostgres } from '../server/db/postgres.ts';
@@ -21,7 +20,7 @@ import { clusterArgs, getListingsCount, getMapClusters, type MapView, type Searc
 import { launchOptions } from '../tests/support/chromium.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
-import { summarise, time } from './stats.ts';
+import { gzipSize, summarise, time } from './stats.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const ITERATIONS = 200;
@@ -36,19 +35,6 @@ const CASES: Array<{ name: string; view: MapView; filters: SearchFilters }> = [
   { name: 'country, houses over $150,000', view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] }, filters: { propertyType: 'house', minPrice: 150000 } },
   { name: 'country, city "quito"', view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] }, filters: { city: 'quito' } },
 ];
-
-/** The size of an answer as sent with Accept-Encoding: gzip. */
-function gzipSize(url: string, body: string): Promise<number> {
-  return new Promise((resolveSize, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip', apikey: 'bench' } }, (res) => {
-      let gzip = 0;
-      res.on('data', (c: Buffer) => (gzip += c.length));
-      res.on('end', () => resolveSize(gzip));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** The default site's size (the seed of `npm start`), measured beside the large one: the map must be as quick there. */
 const DEFAULT_SEED = 1_800;

@@ -8,13 +8,12 @@
  * Targets (issue 27): suggestions p95 <= 15 ms and <= 2 KB; count + page p95 <= 40 ms.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { request } from 'node:http';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 import { getListingsCount, getListingsPage, getPlaceSuggestions, type SearchFilters } from '../widgets/lib/data/listings.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
-import { summarise, time } from './stats.ts';
+import { gzipSize, summarise, time } from './stats.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const ITERATIONS = 200;
@@ -34,18 +33,6 @@ const SEARCHES: Array<{ name: string; filters: SearchFilters }> = [
   { name: 'built from 2015, lot from 500 m²', filters: { yearBuiltFrom: 2015, minLotSize: 500 } },
   { name: 'Cumbayá, pool, 3+ beds, up to $500,000', filters: { place: 'cumbaya', features: { pool: true }, beds: 3, maxPrice: 500000 } },
 ];
-
-function gzipSize(url: string, body: string): Promise<number> {
-  return new Promise((resolveSize, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip', apikey: 'bench' } }, (res) => {
-      let size = 0;
-      res.on('data', (c: Buffer) => (size += c.length));
-      res.on('end', () => resolveSize(size));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 export async function benchPlaces(): Promise<Record<string, unknown>> {
   const postgres = await startPostgres();
