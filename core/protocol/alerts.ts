@@ -57,8 +57,9 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
   const where: string[] = [];
   if (args.place) where.push(t('alerts.summary.city', { city: args.place_name || placeWords(args.place) }));
   if (args.city) where.push(t('alerts.summary.city', { city: args.city }));
-  if (typeof args.area_west === 'number') where.push(t('alerts.summary.mapArea'));
+  if (typeof args.area_west === 'number' || args.polygon) where.push(t(args.polygon ? 'alerts.summary.drawnArea' : 'alerts.summary.mapArea'));
   const rest: string[] = [];
+  if (args.words) rest.push(t('alerts.summary.words', { words: args.words }));
   if (args.price_min) rest.push(t('alerts.summary.minPrice', { price: formatPrice(args.price_min) }));
   if (args.price_max) rest.push(t('alerts.summary.maxPrice', { price: formatPrice(args.price_max) }));
   if (args.beds_min) rest.push(t('alerts.summary.beds', { count: args.beds_min }));

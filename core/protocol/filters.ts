@@ -5,6 +5,7 @@
  * (internal.listing_matches reads the same names). One home for the browser, the map, the alerts
  * function and the alert mails.
  */
+import { encodePolygon, validPolygon, type LngLat } from './polygon.ts';
 
 /** the spec's "any" maximum */
 export const PRICE_MAX_ANY = 999_999_999;
@@ -55,14 +56,21 @@ export interface SearchFilters {
   minLotSize?: number;
   maxLotSize?: number;
   features?: Partial<Record<FeatureFlag, boolean>>;
+  /** words in the title, the features and the description (public.words_query: "a phrase", -not, or) */
+  keywords?: string;
+  /** an area drawn on the map (core/protocol/polygon.ts validPolygon) */
+  polygon?: LngLat[];
 }
+
+/** the longest words a search keeps (public.words_query reads 200 characters) */
+export const KEYWORDS_MAX = 200;
 
 const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
 export type AppliedFilters = Pick<
   SearchFilters,
-  'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'place' | 'placeName' | 'agentId' | 'bbox' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'features'
+  'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'place' | 'placeName' | 'agentId' | 'bbox' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'features' | 'keywords' | 'polygon'
 >;
 
 export function appliedFilters(f: SearchFilters): AppliedFilters {
@@ -88,6 +96,10 @@ export function appliedFilters(f: SearchFilters): AppliedFilters {
   for (const key of ['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) if (positive(f[key])) out[key] = f[key];
   const features = FEATURE_FLAGS.filter((flag) => f.features?.[flag] === true);
   if (features.length) out.features = Object.fromEntries(features.map((flag) => [flag, true]));
+  const words = f.keywords?.replace(/\s+/g, ' ').trim().slice(0, KEYWORDS_MAX);
+  if (words) out.keywords = words;
+  const polygon = validPolygon(f.polygon);
+  if (polygon) out.polygon = polygon;
   return out;
 }
 
@@ -115,6 +127,10 @@ export interface FilterArgs {
   area_south?: number;
   area_east?: number;
   area_north?: number;
+  /** the search's words (public.words_query) */
+  words?: string;
+  /** a drawn area: [lng, lat] points (internal.area_polygon) */
+  polygon?: LngLat[];
 }
 
 /** Each applied filter and its argument's name (the area is four arguments, below). */
@@ -134,6 +150,7 @@ const ARG_NAMES = [
   ['minLotSize', 'lot_min'],
   ['maxLotSize', 'lot_max'],
   ['agentId', 'agent'],
+  ['keywords', 'words'],
 ] as const satisfies ReadonlyArray<readonly [keyof AppliedFilters, keyof FilterArgs]>;
 
 export function filterArgs(filters: SearchFilters): FilterArgs {
@@ -142,6 +159,7 @@ export function filterArgs(filters: SearchFilters): FilterArgs {
   for (const [filter, arg] of ARG_NAMES) if (f[filter]) args[arg] = f[filter];
   if (f.features) args.features = FEATURE_FLAGS.filter((flag) => f.features?.[flag]).map(featureColumn);
   if (f.bbox) [args.area_west, args.area_south, args.area_east, args.area_north] = f.bbox;
+  if (f.polygon) args.polygon = f.polygon;
   return args as FilterArgs;
 }
 
@@ -153,6 +171,8 @@ export function filtersFromArgs(args: FilterArgs): AppliedFilters {
   if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
   const area = [args.area_west, args.area_south, args.area_east, args.area_north];
   if (area.every((n) => typeof n === 'number')) f.bbox = area;
+  const polygon = validPolygon(args.polygon);
+  if (polygon) f.polygon = polygon;
   return f as AppliedFilters;
 }
 
@@ -203,6 +223,7 @@ export function searchPageQuery(filters: AppliedFilters, extra: Record<string, s
   const q = new URLSearchParams();
   if (filters.propertyType) q.set('propertyType', filters.propertyType);
   if (filters.city) q.set('city', filters.city);
+  if (filters.keywords) q.set('keywords', filters.keywords);
   if (filters.place) q.set('place', filters.place);
   if (filters.place && filters.placeName) q.set('placeName', filters.placeName);
   for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) {
@@ -211,6 +232,7 @@ export function searchPageQuery(filters: AppliedFilters, extra: Record<string, s
   }
   for (const flag of FEATURE_FLAGS) if (filters.features?.[flag]) q.set(flag, 'true');
   if (filters.bbox) q.set('bbox', formatBbox(filters.bbox));
+  if (filters.polygon) q.set('polygon', encodePolygon(filters.polygon));
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   return q.toString();
 }

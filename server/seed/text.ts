@@ -105,7 +105,7 @@ const EN_FEATURES: Record<PropertyType, string[]> = {
 
 const ES_OPENERS = [
   'Excelente oportunidad en {hood}, uno de los sectores más buscados de {city}.',
-  'Ubicación privilegiada en {hood}, cerca de centros comerciales, colegios y transporte.',
+  'Ubicación privilegiada en {hood}, cerca del parque, de centros comerciales, colegios y transporte.',
   'Propiedad en impecable estado en el sector de {hood}.',
   'Se vende en {hood}, {city}, con acceso rápido a las principales avenidas.',
 ];
@@ -146,6 +146,7 @@ export function descriptionFor(f: ListingFacts, pick: Pick, rand: () => number):
       : `${fmtArea(f.area, false)} m² de construcción${f.bedrooms ? `, ${f.bedrooms} dormitorios y ${String(f.bathrooms).replace('.', ',')} baños` : ''}.`;
   const list = chosen.map((c) => fill(c, f, parking));
   const featuresText = f.english ? `Features ${list.slice(0, -1).join(', ')}${list.length > 1 ? ' and ' : ''}${list.at(-1)}.` : `Cuenta con ${list.slice(0, -1).join(', ')}${list.length > 1 ? ' y ' : ''}${list.at(-1)}.`;
-  const climate = (f.english ? CLIMATE_EN : CLIMATE_ES)[f.region];
+  // a third of the coast's listings see the sea (from the size, so the random stream is unchanged)
+  const climate = f.region === 'costa' && Math.round(f.area) % 3 === 0 ? (f.english ? 'Ocean views, minutes from the beach.' : 'Con vista al mar, a pocos minutos de la playa.') : (f.english ? CLIMATE_EN : CLIMATE_ES)[f.region];
   return [opener, size, featuresText, climate, pick(f.english ? EN_CLOSERS : ES_CLOSERS)].join(' ');
 }

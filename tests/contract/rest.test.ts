@@ -25,6 +25,15 @@ interface Scenario {
 /** what the free text reads, written here apart from the migration: the city, the sector and the address, folded */
 const PLACE_TEXT = "public.search_fold(concat_ws(' ', city, sector, address))";
 
+/** what the words read, written here apart from the migration: the title and the description, folded */
+const WORDS_TEXT = "public.search_fold(concat_ws(' ', title, description))";
+const POOL = `(${WORDS_TEXT} ~ '\\mpiscinas?\\M' or ${WORDS_TEXT} ~ '\\mpools?\\M' or 'pool' = any(features))`;
+/** a triangle over part of Quito, and the same by the sides of its three edges (x = lng, y = lat) */
+const TRIANGLE: [number, number][] = [[-78.5, -0.22], [-78.46, -0.12], [-78.44, -0.2]];
+const side = ([ax, ay]: [number, number], [bx, by]: [number, number]) => `((${bx} - (${ax})) * (lat - (${ay})) - (${by} - (${ay})) * (lng - (${ax})))`;
+const [T1, T2, T3] = [side(TRIANGLE[0]!, TRIANGLE[1]!), side(TRIANGLE[1]!, TRIANGLE[2]!), side(TRIANGLE[2]!, TRIANGLE[0]!)];
+const IN_TRIANGLE = `lat is not null and lng is not null and ((${T1} >= 0 and ${T2} >= 0 and ${T3} >= 0) or (${T1} <= 0 and ${T2} <= 0 and ${T3} <= 0))`;
+
 const SCENARIOS: Scenario[] = [
   { name: 'no filter', filters: {}, where: 'true' },
   { name: 'property type', filters: { propertyType: 'apartment' }, where: "property_type ilike '%apartment%'" },
@@ -51,6 +60,14 @@ const SCENARIOS: Scenario[] = [
   { name: 'built between, on a lot between', filters: { yearBuiltFrom: 1990, yearBuiltTo: 2015, minLotSize: 500, maxLotSize: 2000 }, where: 'year_built between 1990 and 2015 and lot_size between 500 and 2000' },
   { name: 'agent', filters: { agentId: '1' }, where: 'agent_id = 1' },
   { name: 'visible area', filters: { bbox: [-78.5, -0.25, -78.4, -0.1] }, where: 'lat between -0.25 and -0.1 and lng between -78.5 and -78.4' },
+  // words: Spanish and English stems, accents folded (a pool's words are piscina and pool)
+  { name: 'a word: piscina', filters: { keywords: 'piscina' }, where: POOL },
+  { name: 'a word excluded: -piscina', filters: { keywords: '-piscina' }, where: `not ${POOL}` },
+  { name: 'two words, one with an accent written without it', filters: { keywords: 'jardin PISCINA' }, where: `${WORDS_TEXT} ~ '\\mjardin(es)?\\M' and ${POOL}` },
+  { name: 'an English word', filters: { keywords: 'pool' }, where: POOL },
+  { name: 'only stop words and signs ask for nothing', filters: { keywords: 'a - "" ! (' }, where: 'true' },
+  { name: 'a drawn area', filters: { polygon: TRIANGLE }, where: IN_TRIANGLE },
+  { name: 'a drawn area, words and a type', filters: { polygon: TRIANGLE, keywords: 'piscina', propertyType: 'house' }, where: `${IN_TRIANGLE} and ${POOL} and property_type ilike '%house%'` },
   {
     name: 'every filter at once',
     filters: { propertyType: 'house', minPrice: 100000, maxPrice: 1000000, beds: 3, baths: 2, minSqft: 150, maxSqft: 600, city: 'quito', place: 'provincia/pichincha', features: { garage: true }, yearBuiltFrom: 1990, minLotSize: 200 },
@@ -69,6 +86,9 @@ const PGLITE_CASES = new Set([
   'built between, on a lot between',
   'visible area',
   'every filter at once',
+  'a word: piscina',
+  'a word excluded: -piscina',
+  'a drawn area, words and a type',
 ]);
 
 const ORDER: Record<SortKey, string> = {
@@ -76,6 +96,8 @@ const ORDER: Record<SortKey, string> = {
   newest: 'created_at desc, id desc',
   price_asc: 'price asc nulls last, id asc',
   price_desc: 'price desc nulls last, id desc',
+  // without words the best match is the newest
+  relevance: 'created_at desc, id desc',
 };
 
 function supabase(url: string): SupabaseClient {
@@ -182,6 +204,40 @@ for (const kind of ['pglite', 'postgres'] as const) {
           }
         }
       });
+    });
+
+    it('the best match for words: the page in falling rank (title and features weigh more), ties by the newest', async () => {
+      const rows = await getListingsPage(rest, { keywords: 'piscina vista' }, 'relevance', 1);
+      expect(rows.length).toBe(PAGE_SIZE);
+      const ranks = await server.sql<{ id: number; r: number; created_at: string }>(
+        "select id, ts_rank(words, public.words_query('piscina vista'))::float8 as r, created_at from internal.listings where id = any($1::bigint[])",
+        [rows.map((r) => Number(r.id))],
+      );
+      const rank = new Map(ranks.map((r) => [Number(r.id), [Number(r.r), Date.parse(r.created_at)] as const]));
+      for (let i = 1; i < rows.length; i++) {
+        const [a, ta] = rank.get(Number(rows[i - 1]?.id)) ?? [0, 0];
+        const [b, tb] = rank.get(Number(rows[i]?.id)) ?? [0, 0];
+        expect(a > b || (a === b && ta >= tb), `row ${i}`).toBe(true);
+      }
+      // nothing ranks above what the database ranks first
+      const [best] = await server.sql<{ r: number }>("select max(ts_rank(words, public.words_query('piscina vista')))::float8 as r from internal.listings where country_code = 'EC' and status = '1' and words @@ public.words_query('piscina vista')");
+      expect(rank.get(Number(rows[0]?.id))?.[0]).toBeCloseTo(Number(best?.r), 6);
+    });
+
+    it('refuses a broken call with 400 and a clear message: a sort, a page, filters that are no object, an area that is no polygon', async () => {
+      const call = (name: string, body: unknown) => fetch(`${server.url}/rest/v1/rpc/${name}`, { method: 'POST', headers: { apikey: 'local-anon-key', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      for (const [name, body, message] of [
+        ['search_listings', { sort: 'cheapest' }, /sort must be/],
+        ['search_listings', { page_size: 5000 }, /page_size must be/],
+        ['search_listings_count', { filters: [] }, /filters must be a JSON object/],
+        ['search_listings_count', { filters: { polygon: [[0, 0], [1, 1]] } }, /polygon must be/],
+        ['search_listings_count', { filters: { polygon: [[0, 0], [1, 'x'], [1, 1]] } }, /polygon must be/],
+        ['search_listings_count', { filters: { polygon: 'POLYGON((0 0, 1 1, 1 0))' } }, /polygon must be/],
+      ] as const) {
+        const res = await call(name, body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(((await res.json()) as { message: string }).message).toMatch(message);
+      }
     });
 
     it('returns every column of a listing, with the images as stored', async () => {

@@ -7,7 +7,7 @@
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { FEATURE_FLAGS, PRICE_MAX_ANY, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
+import { FEATURE_FLAGS, KEYWORDS_MAX, PRICE_MAX_ANY, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatPricePill } from '../../core/protocol/format.ts';
 import { typeLabel } from '../../core/protocol/listing.ts';
@@ -24,10 +24,11 @@ export const MAX_PRICE = [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_AN
 const NUMBERS = ['beds', 'baths', 'minSqft', 'minPrice', 'maxPrice', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const;
 type NumberKey = (typeof NUMBERS)[number];
 
-type Draft = { propertyType: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>> } & Record<NumberKey, string>;
+type Draft = { propertyType: string; keywords: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>> } & Record<NumberKey, string>;
 
 const toDraft = (f: SearchFilters): Draft => ({
   propertyType: f.propertyType ?? '',
+  keywords: f.keywords ?? '',
   location: f.place ? { text: f.placeName || f.place, place: f.place, placeName: f.placeName } : { text: f.city ?? '' },
   features: { ...f.features },
   ...(Object.fromEntries(NUMBERS.map((k) => [k, f[k] ? String(f[k]) : ''])) as Record<NumberKey, string>),
@@ -39,6 +40,9 @@ function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
   const type = draft.propertyType.trim();
   if (type) next.propertyType = type;
   else delete next.propertyType;
+  const words = draft.keywords.replace(/\s+/g, ' ').trim();
+  if (words) next.keywords = words.slice(0, KEYWORDS_MAX);
+  else delete next.keywords;
   delete next.city;
   delete next.place;
   delete next.placeName;
@@ -71,13 +75,13 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const [expanded, setExpanded] = useState(false);
   useEffect(() => setDraft(toDraft(applied)), [applied]);
 
-  const set = (key: 'propertyType' | NumberKey) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const set = (key: 'propertyType' | 'keywords' | NumberKey) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit(fromDraft(draft, applied));
   };
   // the other filters set: shown on the "More filters" button
-  const more = FEATURE_FLAGS.filter((f) => applied.features?.[f]).length + (['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const).filter((k) => applied[k]).length;
+  const more = FEATURE_FLAGS.filter((f) => applied.features?.[f]).length + (['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize', 'keywords'] as const).filter((k) => applied[k]).length;
 
   const options = (values: number[], label: (n: number) => string, current: string) => {
     const list = values.map((v) => ({ value: String(v), label: label(v) }));
@@ -150,6 +154,28 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
       </div>
       <div id={`${id}-more`} hidden={!expanded} part="more" className="mt-3 border-t border-line pt-3">
         <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
+          <div className={`${fieldClass} col-span-2`}>
+            <label htmlFor={`${id}-keywords`} className={labelClass}>
+              {t('search.filters.keywords')}
+            </label>
+            <input
+              id={`${id}-keywords`}
+              name="keywords"
+              type="search"
+              maxLength={KEYWORDS_MAX}
+              enterKeyHint="search"
+              autoComplete="off"
+              placeholder={t('search.filters.keywordsPlaceholder')}
+              aria-describedby={`${id}-keywords-hint`}
+              value={draft.keywords}
+              onChange={set('keywords')}
+              className={control}
+              part="keywords"
+            />
+            <span id={`${id}-keywords-hint`} className="text-xs text-ink-muted">
+              {t('search.filters.keywordsHint')}
+            </span>
+          </div>
           {(['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const).map((key) => (
             <div key={key} className={fieldClass}>
               <label htmlFor={`${id}-${key}`} className={labelClass}>

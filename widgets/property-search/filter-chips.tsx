@@ -28,6 +28,7 @@ export function FilterChips({ applied, onSubmit }: { applied: SearchFilters; onS
   const chips: Chip[] = [];
   if (f.place) chips.push({ key: 'place', label: f.placeName || f.place, without: drop('place', 'placeName') });
   if (f.city) chips.push({ key: 'city', label: f.city, without: drop('city') });
+  if (f.keywords) chips.push({ key: 'keywords', label: t('search.chips.keywords', { words: f.keywords }), without: drop('keywords') });
   if (f.propertyType) chips.push({ key: 'propertyType', label: typeLabel(f.propertyType, t), without: drop('propertyType') });
   if (f.minPrice) chips.push({ key: 'minPrice', label: t('alerts.summary.minPrice', { price: formatPricePill(f.minPrice) }), without: drop('minPrice') });
   if (f.maxPrice && f.maxPrice < PRICE_MAX_ANY) chips.push({ key: 'maxPrice', label: t('alerts.summary.maxPrice', { price: formatPricePill(f.maxPrice) }), without: drop('maxPrice') });
@@ -44,6 +45,7 @@ export function FilterChips({ applied, onSubmit }: { applied: SearchFilters; onS
     chips.push({ key: flag, label: t(`search.filters.feature.${flag}`), without: (x) => ({ ...x, features: { ...x.features, [flag]: false } }) });
   }
   if (f.bbox) chips.push({ key: 'bbox', label: t('alerts.summary.mapArea'), without: drop('bbox') });
+  if (f.polygon) chips.push({ key: 'polygon', label: t('search.chips.polygon'), without: drop('polygon') });
   if (!chips.length) return null;
   const all = chips.reduce((x, c) => c.without(x), applied);
   return (

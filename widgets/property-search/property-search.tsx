@@ -7,7 +7,7 @@ import { useSignalEffect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
-import { getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
+import { appliedFilters, getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
@@ -113,6 +113,10 @@ export function PropertySearch(props: Props) {
   }, [openProperty, props.syncUrl, t]);
 
   const submit = (next: SearchFilters) => {
+    // new words sort by the best match; without words there is none
+    const words = appliedFilters(next).keywords;
+    if (words && words !== appliedFilters(store.filters.peek()).keywords && store.sort.peek() === 'featured') store.sort.value = 'relevance';
+    if (!words && store.sort.peek() === 'relevance') store.sort.value = 'featured';
     store.filters.value = withScope(next);
     store.page.value = 1;
     pushUrl('push');

@@ -3,11 +3,12 @@
  * there is room) in a scroll area, 4 skeletons while loading, the empty and error states, and the
  * pagination. The count is announced to screen readers.
  */
-import { memo, useId } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatCount } from '../../core/protocol/format.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
+import { wordStems } from '../../core/protocol/words.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
@@ -39,6 +40,10 @@ export const Results = memo(function Results({ status, filters, total, propertie
   const pages = totalPages(total, PAGE_SIZE);
   const [from, to] = showingRange(page, PAGE_SIZE, total);
   const ready = status === 'ready';
+  const keywords = filters.keywords;
+  const words = useMemo(() => wordStems(keywords), [keywords]);
+  // the best match is an order only when there are words
+  const sorts = SORT_KEYS.filter((k) => k !== 'relevance' || keywords || sort === k);
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3 min-w-0" part="results">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -54,7 +59,7 @@ export const Results = memo(function Results({ status, filters, total, propertie
             {t('results.sort.label')}
           </label>
           <select id={`${id}-sort`} value={sort} onChange={(e) => onSort(e.target.value as SortKey)} className="exp-select h-10 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30">
-            {SORT_KEYS.map((k) => (
+            {sorts.map((k) => (
               <option key={k} value={k}>
                 {t(`results.sort.${k}`)}
               </option>
@@ -86,7 +91,7 @@ export const Results = memo(function Results({ status, filters, total, propertie
           <ul className={`list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 transition-opacity ${status === 'loading' ? 'opacity-60' : ''}`}>
             {properties.map((p) => (
               <li key={p.id} className="flex exp-offscreen-card">
-                <PropertyCard property={p} onOpen={onOpen} onHover={onHover} highlighted={hoveredId === p.id} />
+                <PropertyCard property={p} onOpen={onOpen} onHover={onHover} highlighted={hoveredId === p.id} words={words} />
               </li>
             ))}
           </ul>

@@ -46,6 +46,16 @@ describe('search state in the URL', () => {
     expect(back).toEqual(state);
   });
 
+  it('reads and writes the words and a drawn area (compactly encoded); a broken area is no area', () => {
+    const polygon: [number, number][] = [[-78.44312, -0.20541], [-78.42011, -0.19873], [-78.41234, -0.21502]];
+    const out = writeSearchParams(new URLSearchParams(), { filters: { keywords: ' piscina  -ruido ', polygon }, sort: 'relevance', page: 1 });
+    expect(out.get('keywords')).toBe('piscina  -ruido');
+    expect(out.get('polygon')).toMatch(/^[A-Za-z0-9_-]{10,30}$/);
+    expect(readSearchParams(out)).toEqual({ filters: { keywords: 'piscina -ruido', polygon }, sort: 'relevance' });
+    expect(readSearchParams(new URLSearchParams({ polygon: `${out.get('polygon')}!` })).filters).toEqual({});
+    expect(readSearchParams(new URLSearchParams({ keywords: 'x'.repeat(500) })).filters.keywords).toHaveLength(200);
+  });
+
   it('keys filters so the same search is cached once', () => {
     expect(filtersKey({ city: 'Quito ' })).toBe(filtersKey({ city: 'quito' }));
     expect(filtersKey({ city: 'Quito' })).not.toBe(filtersKey({ city: 'Loja' }));
@@ -59,6 +69,8 @@ describe("an alert mail's link to its search (protocol/filters.ts searchPageQuer
     { minPrice: 100000, maxPrice: 500000, beds: 3, baths: 2, minSqft: 80, maxSqft: 400 },
     { city: '100% & más', bbox: [-78.51234567, -0.25, -78.4, -0.1] },
     { propertyType: 'any', minPrice: 0, maxPrice: 999999999, city: '  ' },
+    { keywords: '"vista al mar" -ruido piscina', features: { pool: true }, place: 'cumbaya', placeName: 'Cumbayá' },
+    { polygon: [[-78.44312, -0.20541], [-78.42011, -0.19873], [-78.41234, -0.21502], [-78.43689, -0.22811]], keywords: 'jardín & más' },
   ];
   it.each(CASES)('reads back as the same search on the page: %j', (filters) => {
     // as a saved search keeps them, then as the search page reads its address

@@ -3,7 +3,8 @@
  * when true, plus our own sort, page, the open property and the searched map area. Keys of other
  * owners (lang, utm_*, the host page's own) are left as they are.
  */
-import { filterArgs, filtersKey, formatBbox, parseBbox, parsePlace } from '../../core/protocol/filters.ts';
+import { filterArgs, filtersKey, formatBbox, KEYWORDS_MAX, parseBbox, parsePlace } from '../../core/protocol/filters.ts';
+import { decodePolygon, encodePolygon } from '../../core/protocol/polygon.ts';
 import { FEATURE_FLAGS, SORT_KEYS, type FeatureFlag, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 
 export interface SearchState {
@@ -18,7 +19,7 @@ const NUMBER_KEYS = ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqf
 type NumberKey = (typeof NUMBER_KEYS)[number];
 
 /** every key this element reads and writes */
-export const OWN_KEYS = ['propertyType', 'city', 'place', 'placeName', ...NUMBER_KEYS, ...FEATURE_FLAGS, 'sort', 'page', 'property', 'bbox'] as const;
+export const OWN_KEYS = ['propertyType', 'city', 'keywords', 'place', 'placeName', ...NUMBER_KEYS, ...FEATURE_FLAGS, 'sort', 'page', 'property', 'bbox', 'polygon'] as const;
 
 function positiveNumber(text: string | null): number | undefined {
   if (text === null || text.trim() === '') return undefined;
@@ -33,6 +34,8 @@ export function readSearchParams(params: URLSearchParams): Partial<SearchState> 
   if (type) filters.propertyType = type.slice(0, 100);
   const city = params.get('city')?.trim();
   if (city) filters.city = city.slice(0, 100);
+  const keywords = params.get('keywords')?.replace(/\s+/g, ' ').trim();
+  if (keywords) filters.keywords = keywords.slice(0, KEYWORDS_MAX);
   // a place picked in the location box: 'quito/inaquito', and the words the box showed
   const place = params.get('place')?.trim().toLowerCase();
   if (place && parsePlace(place)) {
@@ -49,6 +52,8 @@ export function readSearchParams(params: URLSearchParams): Partial<SearchState> 
   if (Object.keys(features).length) filters.features = features;
   const bbox = parseBbox(params.get('bbox'));
   if (bbox) filters.bbox = bbox;
+  const polygon = decodePolygon(params.get('polygon'));
+  if (polygon) filters.polygon = polygon;
   const state: Partial<SearchState> & { filters: SearchFilters } = { filters };
   const sort = params.get('sort');
   if (sort && (SORT_KEYS as readonly string[]).includes(sort)) state.sort = sort as SortKey;
@@ -66,6 +71,7 @@ export function writeSearchParams(current: URLSearchParams, state: SearchState):
   const f = state.filters;
   if (f.propertyType?.trim()) next.set('propertyType', f.propertyType.trim());
   if (f.city?.trim()) next.set('city', f.city.trim());
+  if (f.keywords?.trim()) next.set('keywords', f.keywords.trim());
   if (f.place && parsePlace(f.place)) {
     next.set('place', f.place);
     if (f.placeName?.trim()) next.set('placeName', f.placeName.trim());
@@ -76,6 +82,7 @@ export function writeSearchParams(current: URLSearchParams, state: SearchState):
   }
   for (const flag of FEATURE_FLAGS) if (f.features?.[flag]) next.set(flag, 'true');
   if (f.bbox) next.set('bbox', formatBbox(f.bbox));
+  if (f.polygon) next.set('polygon', encodePolygon(f.polygon));
   if (state.sort !== 'featured') next.set('sort', state.sort);
   if (state.page > 1) next.set('page', String(state.page));
   if (state.property) next.set('property', state.property);

@@ -5,12 +5,13 @@
  * search is read by SQL for as long as it lives.
  */
 import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
-import { FEATURE_FLAGS, filterArgs, parsePlace, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { FEATURE_FLAGS, filterArgs, KEYWORDS_MAX, parsePlace, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { validPolygon } from '../../protocol/polygon.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { LANGUAGES, type Lang } from '../../lang.ts';
 
-export const ALERT_LIMITS = { body: 8 * 1024, text: 100, number: 1e12 } as const;
+export const ALERT_LIMITS = { body: 12 * 1024, text: 100, number: 1e12 } as const;
 
 /** A token as the mails carry it: 32 random bytes in base64url. */
 export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -41,11 +42,11 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
   }
   const f = raw as Record<string, unknown>;
   const out: SearchFilters = {};
-  for (const key of ['propertyType', 'city', 'agentId', 'place', 'placeName'] as const) {
+  for (const key of ['propertyType', 'city', 'agentId', 'place', 'placeName', 'keywords'] as const) {
     const v = f[key];
     if (v === undefined || v === null || v === '') continue;
     if (typeof v !== 'string') fields[`filters.${key}`] = 'invalid';
-    else if (v.trim().length > ALERT_LIMITS.text) fields[`filters.${key}`] = 'tooLong';
+    else if (v.trim().length > (key === 'keywords' ? KEYWORDS_MAX : ALERT_LIMITS.text)) fields[`filters.${key}`] = 'tooLong';
     else if (CONTROL_CHARACTERS.test(v) || LINE_BREAK.test(v)) fields[`filters.${key}`] = 'invalid';
     else if (key === 'agentId' && !/^\d{1,15}$/.test(v.trim())) fields[`filters.${key}`] = 'invalid';
     else if (key === 'place' && !parsePlace(v.trim())) fields[`filters.${key}`] = 'invalid';
@@ -67,6 +68,11 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
     const bbox = validBbox(f.bbox);
     if (bbox) out.bbox = bbox;
     else fields['filters.bbox'] = 'invalid';
+  }
+  if (f.polygon !== undefined && f.polygon !== null) {
+    const polygon = validPolygon(f.polygon);
+    if (polygon) out.polygon = polygon;
+    else fields['filters.polygon'] = 'invalid';
   }
   return out;
 }

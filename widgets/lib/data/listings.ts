@@ -4,78 +4,25 @@
  * docs/product.md §5 live here, once, for the count, the page and the map alike.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { fold } from '../../../core/protocol/text.ts';
-import { appliedFilters, filterArgs, parsePlace, type SearchFilters } from '../../../core/protocol/filters.ts';
+import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
-import { escapeLike } from './text.ts';
 
-export { appliedFilters, FEATURE_FLAGS, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../core/protocol/filters.ts';
+export { appliedFilters, FEATURE_FLAGS, KEYWORDS_MAX, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const PAGE_SIZE = 24;
 export const MAP_POINTS_LIMIT = 5000;
 const BLOCK = 1000;
 
-export type SortKey = 'featured' | 'newest' | 'price_asc' | 'price_desc';
-export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc', 'price_desc'];
+/** 'relevance' is the best match for the search's words (else the newest first) */
+export type SortKey = 'featured' | 'newest' | 'price_asc' | 'price_desc' | 'relevance';
+export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc', 'price_desc', 'relevance'];
 
-/** The subset of postgrest-js's filter builder the mapping needs (each call returns the builder). */
-interface Filterable {
-  eq(column: string, value: unknown): Filterable;
-  match(query: Record<string, unknown>): Filterable;
-  gte(column: string, value: unknown): Filterable;
-  lte(column: string, value: unknown): Filterable;
-  ilike(column: string, pattern: string): Filterable;
-  like(column: string, pattern: string): Filterable;
-  contains(column: string, value: readonly string[]): Filterable;
-  order(column: string, options?: { ascending?: boolean; nullsFirst?: boolean }): Filterable;
-}
-
-/** docs/product.md §7's filter mapping with docs/product.md §5's ignored values. */
-export function applyFilters<T>(query: T, filters: SearchFilters): T {
-  const f = appliedFilters(filters);
-  let q = (query as unknown as Filterable).match(PUBLIC_LISTING);
-  if (f.propertyType) q = q.ilike('property_type', `%${escapeLike(f.propertyType)}%`);
-  if (f.minPrice) q = q.gte('price', f.minPrice);
-  if (f.maxPrice) q = q.lte('price', f.maxPrice);
-  if (f.beds) q = q.gte('bedrooms', f.beds);
-  if (f.baths) q = q.gte('bathrooms', f.baths);
-  if (f.minSqft) q = q.gte('square_feet', f.minSqft);
-  if (f.maxSqft) q = q.lte('square_feet', f.maxSqft);
-  // case- and accent-insensitive on the server, so the count and the pages agree (docs/decisions.md #8):
-  // place_search is the city, the sector and the address folded by the database, so a LIKE on the
-  // folded text is enough (and two to three times cheaper per row than ILIKE)
-  if (f.city) q = q.like('place_search', `%${escapeLike(fold(f.city))}%`);
-  const place = parsePlace(f.place);
-  if (place && 'province' in place) q = q.eq('state_slug', place.province);
-  else if (place) {
-    q = q.eq('city_slug', place.city);
-    if (place.sector) q = q.eq('sector_slug', place.sector);
-  }
-  const features = filterArgs(filters).features;
-  if (features?.length) q = q.contains('features', features);
-  if (f.yearBuiltFrom) q = q.gte('year_built', f.yearBuiltFrom);
-  if (f.yearBuiltTo) q = q.lte('year_built', f.yearBuiltTo);
-  if (f.minLotSize) q = q.gte('lot_size', f.minLotSize);
-  if (f.maxLotSize) q = q.lte('lot_size', f.maxLotSize);
-  if (f.agentId) q = q.eq('agent_id', f.agentId);
-  if (f.bbox) {
-    const [w, s, e, n] = f.bbox;
-    q = q.gte('lat', s).lte('lat', n).gte('lng', w).lte('lng', e);
-  }
-  return q as unknown as T;
-}
-
-export function applySort<T>(query: T, sort: SortKey): T {
-  const q = query as unknown as Filterable;
-  switch (sort) {
-    case 'price_asc':
-      return q.order('price', { ascending: true, nullsFirst: false }).order('id', { ascending: true }) as unknown as T;
-    case 'price_desc':
-      return q.order('price', { ascending: false, nullsFirst: false }).order('id', { ascending: false }) as unknown as T;
-    default:
-      // featured and newest both order by created_at desc (docs/product.md §7)
-      return q.order('created_at', { ascending: false }).order('id', { ascending: false }) as unknown as T;
-  }
+/**
+ * The arguments of public.search_listings (docs/decisions.md #27): the filters that apply as one
+ * object (FilterArgs, what internal.listing_matches reads), an order and a page.
+ */
+export function searchArgs(filters: SearchFilters, sort: SortKey, page: number, size = PAGE_SIZE): Record<string, unknown> {
+  return { filters: filterArgs(filters), sort, page_size: size, page_offset: (Math.max(1, Math.floor(page)) - 1) * size };
 }
 
 export class DataError extends Error {
@@ -91,19 +38,21 @@ function fail(error: { message: string; code?: string } | null, what: string): n
   throw new DataError(`${what}: ${error?.message ?? 'failed'}`, error?.code);
 }
 
-/** Call 1: the exact count of matching listings. */
+/**
+ * Call 1: the exact count of matching listings (public.search_listings_count). POSTed, as every call
+ * that carries a visitor's text: in a JSON body it is always an argument.
+ */
 export async function getListingsCount(rest: PostgrestClient, filters: SearchFilters, signal?: AbortSignal): Promise<number> {
-  let q = applyFilters(rest.from('listings').select('id', { count: 'exact', head: true }), filters);
+  let q = rest.rpc('search_listings_count', { filters: filterArgs(filters) });
   if (signal) q = q.abortSignal(signal);
-  const { count, error } = await q;
+  const { data, error } = await q;
   if (error) fail(error, 'count');
-  return count ?? 0;
+  return Number(data ?? 0);
 }
 
-/** Call 2: one page of 24 listings (or `size`, for the featured block), all columns. */
+/** Call 2: one page of 24 listings (or `size`, for the featured block), all columns (public.search_listings). */
 export async function getListingsPage(rest: PostgrestClient, filters: SearchFilters, sort: SortKey, page: number, signal?: AbortSignal, size = PAGE_SIZE): Promise<Record<string, unknown>[]> {
-  const from = (Math.max(1, Math.floor(page)) - 1) * size;
-  let q = applySort(applyFilters(rest.from('listings').select('*'), filters), sort).range(from, from + size - 1);
+  let q = rest.rpc('search_listings', searchArgs(filters, sort, page, size));
   if (signal) q = q.abortSignal(signal);
   const { data, error } = await q;
   if (error) fail(error, 'page');
@@ -189,7 +138,7 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
   const blocks = Math.ceil(wanted / BLOCK);
   const results = await Promise.all(
     Array.from({ length: blocks }, (_, i) => {
-      let q = applySort(applyFilters(rest.from('listings').select('id,lat,lng,geo_lat,geo_lon,city,price'), filters), 'newest').range(i * BLOCK, Math.min(wanted, (i + 1) * BLOCK) - 1);
+      let q = rest.rpc('search_listings', { filters: filterArgs(filters), sort: 'newest', page_size: Math.min(BLOCK, wanted - i * BLOCK), page_offset: i * BLOCK }).select('id,lat,lng,geo_lat,geo_lon,city,price');
       if (signal) q = q.abortSignal(signal);
       return q;
     }),

@@ -1,16 +1,7 @@
 /**
- * Text handling shared by the data calls: LIKE escaping and PostgREST quoting for values inside
+ * Text handling shared by the data calls: regular-expression escaping and PostgREST quoting for values inside
  * or=(...). Folding for search is one rule with the database's (../../../core/protocol/text.ts).
  */
-
-/**
- * A visitor's text inside a LIKE/ILIKE pattern: %, _ and \ lose their special meaning. PostgREST
- * reads every * of a like pattern as %, with no way to escape it, so a * becomes _ (one
- * character: the * itself, or any other); where a * must be taken literally, use matchLiteral.
- */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c).replace(/\*/g, () => '_');
-}
 
 /** A visitor's text as a regular expression (PostgREST's match/imatch) that matches it literally, * included. */
 export function matchLiteral(text: string): string {

@@ -18,6 +18,7 @@ import { Carousel } from './carousel.tsx';
 import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
+import { excerpt, markWords } from '../../../core/protocol/words.ts';
 
 export interface PropertyCardProps {
   property: Property;
@@ -25,14 +26,35 @@ export interface PropertyCardProps {
   highlighted?: boolean;
   onHover?: (id: string | null) => void;
   headingLevel?: 'h2' | 'h3';
+  /** the stems of the search's words (core/protocol/words.ts wordStems): marked in the title, and where the description says them */
+  words?: readonly string[];
 }
 
-export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, highlighted = false, onHover, headingLevel = 'h3' }: PropertyCardProps) {
+/** A text with the words asked for in <mark>. */
+function Marked({ text, words }: { text: string; words: readonly string[] | undefined }) {
+  if (!words?.length) return <>{text}</>;
+  return (
+    <>
+      {markWords(text, words).map((part, i) =>
+        part.match ? (
+          <mark key={i} part="match" className="rounded-sm bg-[var(--exp-match-bg,#fff1b8)] px-0.5 text-inherit">
+            {part.text}
+          </mark>
+        ) : (
+          part.text
+        ),
+      )}
+    </>
+  );
+}
+
+export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, highlighted = false, onHover, headingLevel = 'h3', words }: PropertyCardProps) {
   useStyles(cardCss);
   const { t, site, lang } = useElement();
   const href = listingUrl(p, site, lang);
   const Heading = headingLevel;
   const address = [p.address, p.city].filter(Boolean).join(', ');
+  const said = words?.length ? excerpt(p.description ?? '', words) : undefined;
   return (
     <article
       part={highlighted ? 'card card-highlighted' : 'card'}
@@ -72,13 +94,20 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
             }}
             aria-label={t('listing.viewDetails', { title: p.title })}
           >
-            <span className="line-clamp-2">{p.title}</span>
+            <span className="line-clamp-2">
+              <Marked text={p.title} words={words} />
+            </span>
           </a>
         </Heading>
         {address ? (
           <p className="m-0 flex items-start gap-1 text-sm text-ink-muted">
             <PinIcon size={16} className="shrink-0 mt-0.5" />
             <span className="line-clamp-1">{address}</span>
+          </p>
+        ) : null}
+        {said ? (
+          <p className="m-0 text-sm text-ink-muted line-clamp-2" part="card-excerpt">
+            <Marked text={said} words={words} />
           </p>
         ) : null}
         <ul className="list-none m-0 mt-auto pt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-ink" aria-label={t('listing.facts')}>
