@@ -331,9 +331,13 @@ export interface SearchDetail {
       newConstruction?: boolean;
       airConditioning?: boolean;
     };
+    /** words in the title, the features and the description (public.words_query: "a phrase", -not, or) */
+    keywords?: string;
+    /** an area drawn on the map (core/protocol/polygon.ts validPolygon) */
+    polygon?: [number, number][];
   };
   /** the sort in effect */
-  sort: 'featured' | 'newest' | 'price_asc' | 'price_desc';
+  sort: 'featured' | 'newest' | 'price_asc' | 'price_desc' | 'relevance';
 }
 
 /** Attributes of <exp-property-search>. */

@@ -6,6 +6,7 @@
  * and PostgreSQL, and the deployed function under Deno.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePolygon } from '../../core/protocol/polygon.ts';
 import { runAlerts } from '../../core/functions/alerts/run.ts';
 import type { TransactionalSql } from '../../core/functions/sql.ts';
 import { listingPath } from '../../core/routes.ts';
@@ -62,10 +63,10 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
 
   const linkIn = (mail: ReceivedMail, path: string) => `${SITE}${path}?token=${tokenIn(mail, path)}`;
 
-  async function listing(values: { city: string; price?: number; title?: string; beds?: number; type?: string; status?: string }): Promise<string> {
+  async function listing(values: { city: string; price?: number; title?: string; beds?: number; type?: string; status?: string; at?: [string, string] }): Promise<string> {
     const [row] = await server.sql<{ id: string }>(
-      "insert into internal.listings (title, price, city, bedrooms, bathrooms, square_feet, property_type, status, country_code, geo_lat, geo_lon, images) values ($1, $2, $3, $4, 2, 120, $5, $6, 'EC', '-0.2', '-78.5', '[\"/media/listings/house-1.svg\"]'::jsonb) returning id::text as id",
-      [values.title ?? `Casa en ${values.city}`, values.price ?? 150000, values.city, values.beds ?? 3, values.type ?? 'house', values.status ?? '1'],
+      "insert into internal.listings (title, price, city, bedrooms, bathrooms, square_feet, property_type, status, country_code, geo_lat, geo_lon, images) values ($1, $2, $3, $4, 2, 120, $5, $6, 'EC', $7, $8, '[\"/media/listings/house-1.svg\"]'::jsonb) returning id::text as id",
+      [values.title ?? `Casa en ${values.city}`, values.price ?? 150000, values.city, values.beds ?? 3, values.type ?? 'house', values.status ?? '1', values.at?.[0] ?? '-0.2', values.at?.[1] ?? '-78.5'],
     );
     return (row as { id: string }).id;
   }
@@ -151,6 +152,29 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
     await alertsRun();
     await server.drainOutbox();
     expect(to(smtp, email).filter((m) => m.subject.includes('new propert'))).toHaveLength(1);
+  });
+
+  it('follows an area drawn on the map and the words of the search: a new listing inside with the words is mailed, one outside or without them is not', async () => {
+    const email = address('lasso');
+    const city = place();
+    // a square of about 2 km around (-78.5, -0.2), drawn as the map sends it
+    const polygon = [[-78.51, -0.21], [-78.49, -0.21], [-78.49, -0.19], [-78.51, -0.19]];
+    const confirm = await confirmed(email, { filters: { city, polygon, keywords: 'piscina' } });
+    expect(confirm.text).toContain(`Properties in ${city} in the area drawn on the map · matching “piscina”`);
+    await listing({ city, title: 'Casa con piscina dentro de la zona', at: ['-0.2', '-78.5'] });
+    await listing({ city, title: 'Casa con piscina fuera de la zona', at: ['-0.2', '-78.45'] });
+    await listing({ city, title: 'Casa sin agua dentro de la zona', at: ['-0.195', '-78.505'] });
+    await alertsRun();
+    const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('new property')));
+    expect(alert.text).toContain('Casa con piscina dentro de la zona');
+    for (const absent of ['fuera de la zona', 'sin agua']) expect(alert.text).not.toContain(absent);
+    // its "see all" link is the same search on the search page: the area and the words
+    const all = /https:\/\/expecuador\.example\/search-properties\?[^\s"]+/.exec(alert.text)?.[0] ?? '';
+    const query = new URL(all.replace(/&amp;/g, '&')).searchParams;
+    expect(query.get('keywords')).toBe('piscina');
+    expect(decodePolygon(query.get('polygon'))).toEqual(polygon);
+    // a broken area is refused before it is kept
+    expect((await subscribe({ email: address('broken'), filters: { polygon: [[0, 0], [1, 1]] } })).json).toMatchObject({ fields: { 'filters.polygon': 'invalid' } });
   });
 
   it('sends a daily search one digest when its day comes, with everything since the last one', async () => {

@@ -16,6 +16,7 @@ import { mapListing, type Property } from '../../core/protocol/listing.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
+import type { LngLat } from '../../core/protocol/polygon.ts';
 import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
 import { parseListingPath, splitLangPath } from '../../core/routes.ts';
@@ -154,10 +155,19 @@ export function PropertySearch(props: Props) {
     if (pushed) history.back();
     else pushUrl('replace');
   };
+  // the visible area and a drawn one do not apply together: the newer replaces the other
   const searchArea = (bbox: [number, number, number, number] | undefined) => {
     const next = { ...store.filters.peek() };
+    delete next.polygon;
     if (bbox) next.bbox = bbox;
     else delete next.bbox;
+    submit(next);
+  };
+  const drawArea = (polygon: LngLat[] | undefined) => {
+    const next = { ...store.filters.peek() };
+    delete next.bbox;
+    if (polygon) next.polygon = polygon;
+    else delete next.polygon;
     submit(next);
   };
 
@@ -168,6 +178,7 @@ export function PropertySearch(props: Props) {
   const onSort = useStableCallback(setSort);
   const onPage = useStableCallback(setPage);
   const onSearchArea = useStableCallback(searchArea);
+  const onDrawArea = useStableCallback(drawArea);
   const onRetry = useStableCallback(() => void store.retry());
 
   const filters = store.filters.value;
@@ -187,6 +198,8 @@ export function PropertySearch(props: Props) {
               onHover={hover}
               onSearchArea={onSearchArea}
               areaActive={Boolean(filters.bbox)}
+              polygon={filters.polygon}
+              onDrawArea={onDrawArea}
               tileUrl={props.tileUrl}
             />
           </div>

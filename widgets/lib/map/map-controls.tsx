@@ -8,6 +8,7 @@ import { formatPrice } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { useElement, useStyles } from '../element.tsx';
 import { SearchIcon } from '../ui/icons/search.tsx';
+import { DrawIcon } from '../ui/icons/draw.tsx';
 
 export const MAP_HEIGHTS = 'h-[400px] cq-md:h-[600px] cq-lg:h-[800px]';
 
@@ -52,6 +53,42 @@ export function SearchAreaButtons({ moved, areaActive, onSearch, onClear }: { mo
         </button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Drawing an area: the button, and while drawing how it is done and Cancel (Esc too); once drawn,
+ * removing it. A finger draws a lasso, a mouse clicks corners (ol-draw.ts).
+ */
+export function DrawButtons({ drawing, drawn, onDraw, onCancel, onClear }: { drawing: boolean; drawn: boolean; onDraw: () => void; onCancel: () => void; onClear: () => void }) {
+  const { t } = useElement();
+  const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+  const pill = 'inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold shadow-lg cursor-pointer border-0';
+  return (
+    <>
+      {drawing ? (
+        <p className="absolute top-3 left-14 right-3 m-0 z-[5] rounded-md bg-surface/95 px-3 py-2 text-sm text-ink shadow" role="status" part="draw-hint">
+          {t(coarse ? 'map.drawHintTouch' : 'map.drawHint')}
+        </p>
+      ) : null}
+      <div className="absolute bottom-7 left-3 z-[5] flex flex-wrap gap-2">
+        {drawing ? (
+          <button type="button" onClick={onCancel} className={`${pill} bg-surface text-ink hover:bg-surface-subtle`} part="draw-cancel">
+            {t('map.drawCancel')}
+          </button>
+        ) : (
+          <button type="button" onClick={onDraw} className={`${pill} bg-surface text-ink hover:bg-surface-subtle`} part="draw-area">
+            <DrawIcon size={16} />
+            {t('map.draw')}
+          </button>
+        )}
+        {drawn && !drawing ? (
+          <button type="button" onClick={onClear} className={`${pill} bg-primary text-primary-contrast hover:bg-primary-hover`} part="clear-drawn-area">
+            {t('map.clearDrawn')}
+          </button>
+        ) : null}
+      </div>
+    </>
   );
 }
 

@@ -8,13 +8,17 @@
  * to the simplified map (a list of 6), says so in a toast, and tries the real map once more after
  * 2 s. OpenLayers loads only when a map is shown; its labels and tiles follow the element live.
  */
-import { memo, useEffect, useId, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCount } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { MAP_POINTS_LIMIT, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
-import { MapCredit, MAP_HEIGHTS, SearchAreaButtons, SimplifiedMap, ZoomControls } from './map-controls.tsx';
+import type { LngLat } from '../../../core/protocol/polygon.ts';
+import { lazyChunk } from '../lazy-chunk.ts';
+import { DrawButtons, MapCredit, MAP_HEIGHTS, SearchAreaButtons, SimplifiedMap, ZoomControls } from './map-controls.tsx';
+import type { AreaTool } from './ol-draw.ts';
+import type { MapController } from './ol-map.ts';
 import { MapPopup } from './map-popup.tsx';
 import { useMap, type MapInputs } from './use-map.ts';
 import { useMapData } from './use-map-data.ts';
@@ -31,6 +35,9 @@ export interface MapPanelProps {
   /** 'Search this area' (a bbox) and clearing it (undefined); omitted for maps without a search */
   onSearchArea?: (bbox: [number, number, number, number] | undefined) => void;
   areaActive?: boolean;
+  /** the drawn area of the search, and drawing or removing one; omitted for maps without a search */
+  polygon?: LngLat[] | undefined;
+  onDrawArea?: (polygon: LngLat[] | undefined) => void;
   tileUrl?: string | undefined;
 }
 
@@ -69,12 +76,52 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   );
 });
 
+/** drawing an area (ol-draw.ts): its own chunk, loaded the first time a visitor draws or a search has a drawn area */
+const loadDrawChunk = lazyChunk(() => import('./ol-draw.ts'));
+
+/**
+ * The drawn area on the map: shown (editable) while the search has one, drawn anew on request.
+ * `drawing` is true from the button until the area is drawn or drawing is cancelled.
+ */
+function useAreaTool(controller: { current: Pick<MapController, 'map'> | null }, ready: boolean, polygon: LngLat[] | undefined, onDrawArea: ((p: LngLat[] | undefined) => void) | undefined, target: { current: HTMLElement | null }) {
+  const [drawing, setDrawing] = useState(false);
+  const [tool, setTool] = useState<AreaTool | null>(null);
+  const latest = useRef(onDrawArea);
+  latest.current = onDrawArea;
+  const wanted = Boolean(onDrawArea) && ready && (drawing || Boolean(polygon));
+  useEffect(() => {
+    if (!wanted || tool) return;
+    let cancelled = false;
+    loadDrawChunk()
+      .then(({ areaTool }) => {
+        const map = controller.current?.map;
+        if (cancelled || !map) return;
+        const color = (target.current && getComputedStyle(target.current).getPropertyValue('--exp-color-primary').trim()) || '#123c69';
+        setTool(areaTool(map, { color, onChange: (p) => latest.current?.(p) }));
+      })
+      .catch((error: unknown) => {
+        console.error('[exp] the drawing tools did not load:', error);
+        setDrawing(false);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [wanted, tool, controller, target]);
+  useEffect(() => () => tool?.dispose(), [tool]);
+  useEffect(() => tool?.show(polygon), [tool, polygon]);
+  useEffect(() => {
+    if (drawing && tool) tool.draw(() => setDrawing(false));
+  }, [drawing, tool]);
+  return { drawing, start: () => setDrawing(true), cancel: () => (tool ? tool.cancel() : setDrawing(false)) };
+}
+
 type RealMapProps = MapPanelProps & Omit<MapInputs, 'hoveredId' | 'onOpen' | 'onHover' | 'areaActive' | 'tileUrl'> & { noPins: boolean };
 
 function RealMap(props: RealMapProps) {
-  const { properties, onOpen, onSearchArea, areaActive, noPins } = props;
+  const { properties, onOpen, onSearchArea, areaActive, noPins, polygon, onDrawArea } = props;
   const { t } = useElement();
   const { target, controller, status, moved, setMoved, popupId, popupElement } = useMap(props);
+  const area = useAreaTool(controller, status === 'ready', polygon, onDrawArea, target);
   const labelId = useId();
   const pin = popupId ? (props.pins?.find((p) => p.id === popupId) ?? controller.current?.pinOf(popupId)) : undefined;
   return (
@@ -96,7 +143,8 @@ function RealMap(props: RealMapProps) {
           {t('map.noCoordinates')}
         </div>
       ) : null}
-      {status === 'ready' && onSearchArea && (moved || areaActive) ? (
+      {status === 'ready' && onDrawArea ? <DrawButtons drawing={area.drawing} drawn={Boolean(polygon)} onDraw={area.start} onCancel={area.cancel} onClear={() => onDrawArea(undefined)} /> : null}
+      {status === 'ready' && onSearchArea && !area.drawing && (moved || areaActive) ? (
         <SearchAreaButtons
           moved={moved}
           areaActive={Boolean(areaActive)}

@@ -96,6 +96,8 @@ export interface MapTestHooks {
   stats(): { clusters: number[]; singles: number };
   /** where a pin is drawn, in CSS pixels of the map */
   pixelOf(id: string): [number, number] | undefined;
+  /** where a place is, in CSS pixels of the map */
+  pixelAt(lng: number, lat: number): [number, number];
 }
 
 export function createMap(options: MapOptions): MapController {
@@ -220,6 +222,8 @@ export function createMap(options: MapOptions): MapController {
   };
 
   map.on('singleclick', (e) => {
+    // while the visitor draws an area (ol-draw.ts) a click is a corner, not a pin
+    if (map.get('expDrawing')) return;
     const hit = pinAt(e.pixel);
     if (!hit) {
       spreadSource.clear();
@@ -254,7 +258,7 @@ export function createMap(options: MapOptions): MapController {
 
   let hovered: string | null = null;
   map.on('pointermove', (e) => {
-    if (e.dragging) return;
+    if (e.dragging || map.get('expDrawing')) return;
     const hit = pinAt(e.pixel);
     options.target.style.cursor = hit ? 'pointer' : '';
     const id = hit?.id ?? null;
@@ -431,6 +435,10 @@ export function createMap(options: MapOptions): MapController {
         const f = (pinsSource.getFeatureById(id) ?? cellSource.getFeatureById(id)) as Feature<Point> | null;
         const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
         return px ? [px[0]!, px[1]!] : undefined;
+      },
+      pixelAt(lng, lat) {
+        const px = map.getPixelFromCoordinate(fromLonLat([lng, lat]));
+        return [px[0]!, px[1]!];
       },
     };
     Object.assign(controller, hooks);

@@ -1,0 +1,117 @@
+/**
+ * Words and a drawn area (docs/decisions.md #27), end to end as a visitor: "piscina" in the
+ * keywords finds the listings that say it (marked in the cards) and "-piscina" leaves them out; an
+ * area drawn on the map over part of Cumbayá limits the results to it, the count equal to a count
+ * made here, apart from the database (a point-in-polygon test over every listing's position); a
+ * reload keeps it, and removing it brings the whole search back. On a phone the area is a lasso.
+ */
+import type { Page } from '@playwright/test';
+import { decodePolygon, type LngLat } from '../../core/protocol/polygon.ts';
+import { ACTIVE, cardIds, expect, fmt, search, test } from './fixtures.ts';
+
+/** what the words read, written apart from the migrations (a pool's words are piscina and pool) */
+const POOL = "(public.search_fold(concat_ws(' ', title, description)) ~ '\\mpiscinas?\\M' or public.search_fold(concat_ws(' ', title, description)) ~ '\\mpools?\\M' or 'pool' = any(features))";
+
+/** Whether a point lies in a polygon: a ray to the east crosses its edges an odd number of times. */
+function inside([x, y]: LngLat, polygon: readonly LngLat[]): boolean {
+  let odd = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i] as LngLat;
+    const [xj, yj] = polygon[j] as LngLat;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
+  }
+  return odd;
+}
+
+/** The map of the search, once ready, and a point of it as fractions of its width and height, in page pixels. */
+async function mapReady(page: Page) {
+  const target = search(page).el.locator('[part="map"] [data-status="ready"]');
+  await expect(target).toBeVisible({ timeout: 20_000 });
+  // the map has fitted the search's listings; all of it in the window
+  await page.waitForTimeout(800);
+  await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  return async (fx: number, fy: number): Promise<[number, number]> => {
+    const box = (await target.boundingBox())!;
+    return [box.x + box.width * fx, box.y + box.height * fy];
+  };
+}
+
+/** Opens "More filters" unless it is open. */
+async function moreFilters(page: Page) {
+  const button = search(page).el.locator('[part="more-filters"]');
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
+test.describe('words', () => {
+  test('"piscina" finds the listings that say it, best match first, the word marked; "-piscina" leaves them out; the address keeps the words', async ({ page, data, consoleErrors }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/properties/);
+    await moreFilters(page);
+    await s.el.getByLabel('Keywords').fill('piscina');
+    await s.el.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/keywords=piscina/);
+    expect(page.url()).toMatch(/sort=relevance/);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and ${POOL}`);
+    expect(n).toBeGreaterThan(20);
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    await expect(s.el.getByLabel('Sort by')).toHaveValue('relevance');
+    const ids = await cardIds(page);
+    const rows = await data.sql<{ id: number; pool: boolean }>(`select id, ${POOL} as pool from internal.listings where id = any($1::bigint[])`, [ids]);
+    expect(rows.every((r) => r.pool)).toBe(true);
+    // the best matches say it in the title: marked there
+    await expect(s.cards.first().locator('mark[part="match"]').first()).toHaveText(/^piscinas?$/i);
+    await expect(s.el.locator('[part="chip"]', { hasText: '“piscina”' })).toBeVisible();
+
+    await moreFilters(page);
+    await s.el.getByLabel('Keywords').fill('-piscina');
+    await s.el.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/keywords=-piscina/);
+    const [{ m } = { m: 0 }] = await data.sql<{ m: number }>(`select count(*)::int as m from internal.listings where ${ACTIVE} and not ${POOL}`);
+    await expect(s.heading).toHaveText(`${fmt(m)} properties`);
+    const others = await cardIds(page);
+    const again = await data.sql<{ pool: boolean }>(`select ${POOL} as pool from internal.listings where id = any($1::bigint[])`, [others]);
+    expect(again.some((r) => r.pool)).toBe(false);
+    await expect(s.el.locator('mark')).toHaveCount(0);
+    await page.reload();
+    await expect(search(page).heading).toHaveText(`${fmt(m)} properties`);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('an area drawn on the map', () => {
+  test('by clicks over part of Cumbayá: only the listings inside, the count equal to one made apart; a reload keeps it; removing it brings the whole search back', async ({ page, data, consoleErrors }) => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${data.url}/search-properties?place=cumbaya&placeName=Cumbay%C3%A1`);
+    const s = search(page);
+    const located = await data.sql<{ id: number; lat: number; lng: number }>(`select id, lat, lng from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya' and lat is not null`);
+    const all = located.length;
+    expect(all).toBeGreaterThan(30);
+    const at = await mapReady(page);
+    await s.el.locator('[part="draw-area"]').click();
+    await expect(s.el.locator('[part="draw-hint"]')).toContainText('Click to add corners');
+    // the left half of the map, which has fitted Cumbayá's listings; the first corner again ends it
+    for (const [fx, fy] of [[0.15, 0.2], [0.5, 0.2], [0.5, 0.8], [0.15, 0.8], [0.15, 0.2]] as const) {
+      await page.mouse.click(...(await at(fx, fy)));
+      await page.waitForTimeout(300);
+    }
+    await expect(page).toHaveURL(/[?&]polygon=[A-Za-z0-9_-]+/);
+    const polygon = decodePolygon(new URL(page.url()).searchParams.get('polygon'))!;
+    expect(polygon).toHaveLength(4);
+    const expected = located.filter((r) => inside([r.lng, r.lat], polygon)).map((r) => Number(r.id));
+    expect(expected.length).toBeGreaterThan(5);
+    expect(expected.length).toBeLessThan(all);
+    await expect(s.heading).toHaveText(`${fmt(expected.length)} properties`);
+    const shown = await cardIds(page);
+    expect(shown.every((id) => expected.includes(id))).toBe(true);
+    await expect(s.el.locator('[part="chip"]', { hasText: 'Drawn area' })).toBeVisible();
+
+    await page.reload();
+    await expect(search(page).heading).toHaveText(`${fmt(expected.length)} properties`);
+    await mapReady(page);
+    await search(page).el.locator('[part="clear-drawn-area"]').click();
+    await expect(page).not.toHaveURL(/polygon=/);
+    await expect(search(page).heading).toHaveText(`${fmt(located.length + Number((await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya' and lat is null`))[0]?.n ?? 0))} properties`);
+    expect(consoleErrors).toEqual([]);
+  });
+});
