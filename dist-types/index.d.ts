@@ -8,6 +8,8 @@ export interface ExpFilterAttributes {
   'place'?: string;
   /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
   'features'?: string;
+  /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
+  'keywords'?: string;
   /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type'?: string;
   /** Minimum price in USD. */
@@ -30,6 +32,8 @@ export interface ExpFilterProperties {
   place: string | undefined;
   /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
   features: string | undefined;
+  /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
+  keywords: string | undefined;
   /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   propertyType: string | undefined;
   /** Minimum price in USD. */

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { decodePolygon, type LngLat } from '../../core/protocol/polygon.ts';
-import { ACTIVE, cardIds, expect, fmt, search, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, search, seriousAxeViolations, test } from './fixtures.ts';
 
 /** what the words read, written apart from the migrations (a pool's words are piscina and pool) */
 const POOL = "(public.search_fold(concat_ws(' ', title, description)) ~ '\\mpiscinas?\\M' or public.search_fold(concat_ws(' ', title, description)) ~ '\\mpools?\\M' or 'pool' = any(features))";
@@ -113,5 +113,81 @@ test.describe('an area drawn on the map', () => {
     await expect(page).not.toHaveURL(/polygon=/);
     await expect(search(page).heading).toHaveText(`${fmt(located.length + Number((await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya' and lat is null`))[0]?.n ?? 0))} properties`);
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('on a phone (390 px, touch)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('the filters open in a full-screen sheet that counts live before applying; a finger draws a lasso; axe finds nothing serious in either language', async ({ page, data, consoleErrors }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/properties/);
+    await s.el.locator('[part="more-filters"]').tap();
+    const sheet = s.el.locator('dialog[part="filter-sheet"]');
+    await expect(sheet).toBeVisible();
+    // the whole screen, once it has slid in
+    const screen = await page.evaluate(() => [0, 0, document.documentElement.clientWidth, window.innerHeight]);
+    expect(screen[2]).toBe(390);
+    await expect.poll(async () => Object.values((await sheet.boundingBox()) ?? {})).toEqual(screen);
+    const apply = sheet.locator('[part="sheet-apply"]');
+    const [{ all } = { all: 0 }] = await data.sql<{ all: number }>(`select count(*)::int as all from internal.listings where ${ACTIVE}`);
+    await expect(apply).toHaveText(`Show ${fmt(all)} properties`);
+    await sheet.getByLabel('Pool').check();
+    await sheet.getByLabel('Beds').selectOption('3');
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features) and bedrooms >= 3`);
+    expect(n).toBeGreaterThan(0);
+    await expect(apply).toHaveText(`Show ${fmt(n)} properties`);
+    // nothing applied yet
+    await expect(s.heading).toHaveText(`${fmt(all)} properties`);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await sheet.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await apply.tap();
+    await expect(sheet).toBeHidden();
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    expect(page.url()).toMatch(/pool=true/);
+
+    // a lasso with a finger around the middle of the map
+    await s.el.getByRole('button', { name: 'Clear all' }).tap();
+    await expect(s.heading).toHaveText(`${fmt(all)} properties`);
+    const target = s.el.locator('[part="map"] [data-status="ready"]');
+    await expect(target).toBeVisible({ timeout: 20_000 });
+    await page.waitForTimeout(800);
+    await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await s.el.locator('[part="draw-area"]').tap();
+    await expect(s.el.locator('[part="draw-hint"]')).toHaveText('Draw around the area with your finger.');
+    const map = (await target.boundingBox())!;
+    const [cx, cy, r] = [map.x + map.width / 2, map.y + map.height / 2, Math.min(map.width, map.height) * 0.3];
+    const cdp = await page.context().newCDPSession(page);
+    const point = (i: number) => ({ x: cx + r * Math.cos((i / 40) * 2 * Math.PI), y: cy + r * Math.sin((i / 40) * 2 * Math.PI) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point(0)] });
+    for (let i = 1; i <= 40; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point(i)] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect(page).toHaveURL(/[?&]polygon=[A-Za-z0-9_-]+/);
+    const polygon = decodePolygon(new URL(page.url()).searchParams.get('polygon'))!;
+    expect(polygon.length).toBeGreaterThan(8);
+    const located = await data.sql<{ lat: number; lng: number }>(`select lat, lng from internal.listings where ${ACTIVE} and lat is not null`);
+    const expected = located.filter((r) => inside([r.lng, r.lat], polygon)).length;
+    await expect(s.heading).toHaveText(`${fmt(expected)} ${expected === 1 ? 'property' : 'properties'}`);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('in Spanish at 320 px: the sheet fits, is Spanish, counts, closes with Escape; axe finds nothing serious', async ({ page, data }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(`${data.url}/es/search-properties`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/propiedades/);
+    await s.el.locator('[part="more-filters"]').tap();
+    const sheet = s.el.locator('dialog[part="filter-sheet"]');
+    await expect(sheet.getByRole('heading', { name: 'Filtros' })).toBeVisible();
+    await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(/^Ver [\d,]+ propiedades$/);
+    expect(await sheet.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    for (const field of await sheet.locator('input, select, button').all()) {
+      const b = await field.boundingBox();
+      if (b) expect(b.x + b.width, await field.evaluate((e) => e.outerHTML.slice(0, 80))).toBeLessThanOrEqual(320);
+    }
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
   });
 });

@@ -6,7 +6,7 @@
  * widths the less used filters fold behind "More filters" too.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { FEATURE_FLAGS, KEYWORDS_MAX, PRICE_MAX_ANY, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatPricePill } from '../../core/protocol/format.ts';
@@ -15,6 +15,15 @@ import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import { LocationBox, type LocationValue } from './location-box.tsx';
 import { selectCss } from './select.ts';
+import { lazyChunk } from '../lib/lazy-chunk.ts';
+import type { FilterSheet as Sheet } from './filter-sheet.tsx';
+
+/** the phone's filter sheet (filter-sheet.tsx): its own chunk, loaded when first opened */
+const loadSheet = lazyChunk(() => import('./filter-sheet.tsx'));
+/** below this width (the container's md) the other filters open in the sheet */
+const SHEET_BELOW = 768;
+/** the fields the sheet sets, cleared by its "Clear all" */
+const SHEET_FIELDS = ['beds', 'baths', 'minSqft', 'minPrice', 'maxPrice', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const;
 
 export const BEDS = [1, 2, 3, 4, 5];
 export const MIN_AREA = [50, 100, 150, 200, 300];
@@ -73,7 +82,24 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => toDraft(applied));
   const [expanded, setExpanded] = useState(false);
+  const [sheet, setSheet] = useState<{ Component: typeof Sheet; open: boolean } | null>(null);
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => setDraft(toDraft(applied)), [applied]);
+  const openMore = () => {
+    const narrow = (form.current?.clientWidth ?? SHEET_BELOW) < SHEET_BELOW;
+    if (!narrow) {
+      setExpanded((x) => !x);
+      return;
+    }
+    loadSheet()
+      .then(({ FilterSheet }) => setSheet({ Component: FilterSheet, open: true }))
+      .catch((error: unknown) => {
+        // without the sheet, the panel under the bar
+        console.error('[exp] the filter sheet did not load:', error);
+        setExpanded(true);
+      });
+  };
+  const closeSheet = () => setSheet((x) => (x ? { ...x, open: false } : x));
 
   const set = (key: 'propertyType' | 'keywords' | NumberKey) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
@@ -99,12 +125,12 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const select = `${control} exp-select pr-8 cursor-pointer`;
   const extra = expanded ? 'flex' : 'hidden cq-md:flex';
 
-  const selectField = (key: 'propertyType' | NumberKey, label: string, opts: Array<{ value: string; label: string }>, className = fieldClass) => (
+  const selectField = (key: 'propertyType' | NumberKey, label: string, opts: Array<{ value: string; label: string }>, className = fieldClass, prefix = id) => (
     <div className={className}>
-      <label htmlFor={`${id}-${key}`} className={labelClass}>
+      <label htmlFor={`${prefix}-${key}`} className={labelClass}>
         {label}
       </label>
-      <select id={`${id}-${key}`} name={key} value={draft[key]} onChange={set(key)} className={select}>
+      <select id={`${prefix}-${key}`} name={key} value={draft[key]} onChange={set(key)} className={select}>
         {opts.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -114,75 +140,49 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
     </div>
   );
 
-  return (
-    <form role="search" aria-label={t('search.filters.heading')} onSubmit={submit} part="filters" className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm">
-      <div className="grid grid-cols-2 cq-md:grid-cols-4 cq-xl:grid-cols-[repeat(7,minmax(0,1fr))_auto] gap-3 items-end">
-        <LocationBox
-          rest={rest}
-          value={draft.location}
-          onChange={(location) => setDraft((d) => ({ ...d, location }))}
-          onPick={(location) => onSubmit(fromDraft({ ...draft, location }, applied))}
-          onOpenListing={onOpenListing}
-          label={t('search.location.label')}
-          labelClass={labelClass}
-          controlClass={control}
-        />
-        {selectField('propertyType', t('search.filters.propertyType'), [{ value: '', label: t('search.filters.any') }, ...types.map((x) => ({ value: x, label: typeLabel(x, t) }))])}
-        {selectField('beds', t('search.filters.beds'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.beds), `${fieldClass} ${extra}`)}
-        {selectField('baths', t('search.filters.baths'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.baths), `${fieldClass} ${extra}`)}
-        {selectField('minSqft', t('search.filters.minArea'), options(MIN_AREA, (n) => t('search.filters.areaPlus', { n }), draft.minSqft), `${fieldClass} ${extra}`)}
-        {selectField('minPrice', t('search.filters.minPrice'), options(MIN_PRICE, (n) => formatPricePill(n), draft.minPrice), `${fieldClass} ${extra}`)}
-        {selectField('maxPrice', t('search.filters.maxPrice'), options(MAX_PRICE, (n) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n)), draft.maxPrice), `${fieldClass} ${extra}`)}
-        <div className="col-span-2 cq-md:col-span-1 flex gap-2">
-          <button
-            type="button"
-            onClick={() => setExpanded((x) => !x)}
-            aria-expanded={expanded}
-            aria-controls={`${id}-more`}
-            part="more-filters"
-            className="h-11 flex-1 cq-md:flex-none inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-3 text-[15px] font-medium text-ink cursor-pointer"
-          >
-            <FilterIcon size={18} />
-            <span className="cq-md:sr-only">{expanded ? t('search.filters.fewer') : t('search.filters.more')}</span>
-            {more ? <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">{more}</span> : null}
-          </button>
-          <button type="submit" part="search-button" className="h-11 flex-1 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
-            <SearchIcon size={18} />
-            {t('search.filters.search')}
-          </button>
-        </div>
-      </div>
-      <div id={`${id}-more`} hidden={!expanded} part="more" className="mt-3 border-t border-line pt-3">
+  // the filters after the type: in the bar when there is room, in the sheet on a phone
+  const secondary = (className: string, prefix: string) => (
+    <>
+      {selectField('beds', t('search.filters.beds'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.beds), className, prefix)}
+      {selectField('baths', t('search.filters.baths'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.baths), className, prefix)}
+      {selectField('minSqft', t('search.filters.minArea'), options(MIN_AREA, (n) => t('search.filters.areaPlus', { n }), draft.minSqft), className, prefix)}
+      {selectField('minPrice', t('search.filters.minPrice'), options(MIN_PRICE, (n) => formatPricePill(n), draft.minPrice), className, prefix)}
+      {selectField('maxPrice', t('search.filters.maxPrice'), options(MAX_PRICE, (n) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n)), draft.maxPrice), className, prefix)}
+    </>
+  );
+  // keywords, year built, lot size and features: the 'More filters' panel, or the sheet on a phone
+  const moreFields = (prefix: string) => (
+    <>
         <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
           <div className={`${fieldClass} col-span-2`}>
-            <label htmlFor={`${id}-keywords`} className={labelClass}>
+            <label htmlFor={`${prefix}-keywords`} className={labelClass}>
               {t('search.filters.keywords')}
             </label>
             <input
-              id={`${id}-keywords`}
+              id={`${prefix}-keywords`}
               name="keywords"
               type="search"
               maxLength={KEYWORDS_MAX}
               enterKeyHint="search"
               autoComplete="off"
               placeholder={t('search.filters.keywordsPlaceholder')}
-              aria-describedby={`${id}-keywords-hint`}
+              aria-describedby={`${prefix}-keywords-hint`}
               value={draft.keywords}
               onChange={set('keywords')}
               className={control}
               part="keywords"
             />
-            <span id={`${id}-keywords-hint`} className="text-xs text-ink-muted">
+            <span id={`${prefix}-keywords-hint`} className="text-xs text-ink-muted">
               {t('search.filters.keywordsHint')}
             </span>
           </div>
           {(['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const).map((key) => (
             <div key={key} className={fieldClass}>
-              <label htmlFor={`${id}-${key}`} className={labelClass}>
+              <label htmlFor={`${prefix}-${key}`} className={labelClass}>
                 {t(`search.filters.${{ yearBuiltFrom: 'yearFrom', yearBuiltTo: 'yearTo', minLotSize: 'minLot', maxLotSize: 'maxLot' }[key]}`)}
               </label>
               <input
-                id={`${id}-${key}`}
+                id={`${prefix}-${key}`}
                 name={key}
                 type="number"
                 inputMode="numeric"
@@ -199,14 +199,70 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
           <legend className={`${labelClass} mb-2`}>{t('search.filters.features')}</legend>
           <div className="flex flex-wrap gap-2">
             {FEATURE_FLAGS.map((flag) => (
-              <label key={flag} htmlFor={`${id}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
-                <input id={`${id}-${flag}`} type="checkbox" name={flag} checked={draft.features[flag] === true} onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))} className="m-0" />
+              <label key={flag} htmlFor={`${prefix}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
+                <input id={`${prefix}-${flag}`} type="checkbox" name={flag} checked={draft.features[flag] === true} onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))} className="m-0" />
                 {t(`search.filters.feature.${flag}`)}
               </label>
             ))}
           </div>
         </fieldset>
+    </>
+  );
+  return (
+    <>
+    <form ref={form} role="search" aria-label={t('search.filters.heading')} onSubmit={submit} part="filters" className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm">
+      <div className="grid grid-cols-2 cq-md:grid-cols-4 cq-xl:grid-cols-[repeat(7,minmax(0,1fr))_auto] gap-3 items-end">
+        <LocationBox
+          rest={rest}
+          value={draft.location}
+          onChange={(location) => setDraft((d) => ({ ...d, location }))}
+          onPick={(location) => onSubmit(fromDraft({ ...draft, location }, applied))}
+          onOpenListing={onOpenListing}
+          label={t('search.location.label')}
+          labelClass={labelClass}
+          controlClass={control}
+        />
+        {selectField('propertyType', t('search.filters.propertyType'), [{ value: '', label: t('search.filters.any') }, ...types.map((x) => ({ value: x, label: typeLabel(x, t) }))])}
+        {secondary(`${fieldClass} ${extra}`, id)}
+        <div className="col-span-2 cq-md:col-span-1 flex gap-2">
+          <button
+            type="button"
+            onClick={openMore}
+            aria-expanded={expanded}
+            aria-controls={`${id}-more`}
+            part="more-filters"
+            className="h-11 flex-1 cq-md:flex-none inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-3 text-[15px] font-medium text-ink cursor-pointer"
+          >
+            <FilterIcon size={18} />
+            <span className="cq-md:sr-only">{expanded ? t('search.filters.fewer') : t('search.filters.more')}</span>
+            {more ? <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">{more}</span> : null}
+          </button>
+          <button type="submit" part="search-button" className="h-11 flex-1 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+            <SearchIcon size={18} />
+            {t('search.filters.search')}
+          </button>
+        </div>
+      </div>
+      <div id={`${id}-more`} hidden={!expanded} part="more" className="mt-3 border-t border-line pt-3">
+        {moreFields(id)}
       </div>
     </form>
+      {sheet ? (
+        <sheet.Component
+          open={sheet.open}
+          onClose={closeSheet}
+          rest={rest}
+          filters={fromDraft(draft, applied)}
+          onApply={() => {
+            closeSheet();
+            onSubmit(fromDraft(draft, applied));
+          }}
+          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, ...Object.fromEntries(SHEET_FIELDS.map((k) => [k, ''])) }))}
+        >
+          <div className="grid grid-cols-2 gap-3 items-end">{secondary(fieldClass, `${id}-sheet`)}</div>
+          {moreFields(`${id}-sheet`)}
+        </sheet.Component>
+      ) : null}
+    </>
   );
 }

@@ -43,7 +43,8 @@ declare module '../lib/events.ts' {
  * @csspart location - The location box (a combobox with suggestions).
  * @csspart suggestions - The location box's list of suggestions.
  * @csspart more-filters - The 'More filters' button (with the number of those set).
- * @csspart more - The panel of the other filters: year built, lot size, features.
+ * @csspart more - The panel of the other filters: keywords, year built, lot size, features.
+ * @csspart keywords - The keywords field.
  * @csspart chips - The filters that apply, each a button that removes it, and 'Clear all'.
  * @csspart chip - Each of those filters.
  * @csspart clear-filters - 'Clear all'.
@@ -52,11 +53,17 @@ declare module '../lib/events.ts' {
  * @csspart map-zoom - The map's zoom buttons.
  * @csspart map-credit - The map tiles' credit.
  * @csspart map-fallback - The simplified map shown when the map cannot load.
+ * @csspart draw-area - 'Draw an area' on the map.
+ * @csspart draw-hint - How to draw, while drawing.
+ * @csspart draw-cancel - Cancel drawing.
+ * @csspart clear-drawn-area - Remove the drawn area.
  * @csspart results - The results column.
  * @csspart results-heading - The heading with the number of properties.
  * @csspart list - The scroll area of the cards.
  * @csspart card - Each property card.
  * @csspart card-price - The price header of a card.
+ * @csspart card-excerpt - Where a card's description says the search's words.
+ * @csspart match - Each of the search's words marked in a card.
  * @csspart pagination - The pagination.
  * @csspart empty - The 'No properties found' box.
  * @csspart detail - The property detail dialog.
@@ -78,6 +85,7 @@ declare module '../lib/events.ts' {
  * @cssprop --exp-color-border - Borders.
  * @cssprop --exp-radius - Corner radius of cards, the map and dialogs.
  * @cssprop --exp-font-family - Font.
+ * @cssprop --exp-match-bg - The background of the search's words marked in the cards.
  */
 defineElement({
   tag: 'exp-property-search',

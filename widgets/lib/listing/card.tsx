@@ -37,7 +37,7 @@ function Marked({ text, words }: { text: string; words: readonly string[] | unde
     <>
       {markWords(text, words).map((part, i) =>
         part.match ? (
-          <mark key={i} part="match" className="rounded-sm bg-[var(--exp-match-bg,#fff1b8)] px-0.5 text-inherit">
+          <mark key={i} part="match" className="exp-match">
             {part.text}
           </mark>
         ) : (
@@ -132,6 +132,7 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
 /** The stretched hit area of the title button over the card's text. */
 const cardCss = `
 .exp-card-link::after { content: ''; position: absolute; inset: 0; }
+.exp-match { background: var(--exp-match-bg, #fdecb2); color: inherit; border-radius: 2px; padding: 0 1px; }
 `;
 
 export function CardSkeleton() {

@@ -13,6 +13,8 @@ export const filterAttributes = {
   place: { type: 'string', maxLength: 170, format: { test: (text: string) => parsePlace(text) !== undefined, example: 'quito/inaquito' } },
   /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
   features: { type: 'string', maxLength: 120, format: { test: (text: string) => text.split(',').every((f) => (FEATURE_FLAGS as readonly string[]).includes(f.trim())), example: 'pool,garage' } },
+  /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
+  keywords: { type: 'string', maxLength: 200 },
   /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type': { type: 'string', maxLength: 100 },
   /** Minimum price in USD. */
@@ -31,6 +33,7 @@ export interface FilterValues {
   city?: string;
   place?: string;
   features?: string;
+  keywords?: string;
   propertyType?: string;
   minPrice?: number;
   maxPrice?: number;
@@ -45,6 +48,7 @@ export function filtersFrom(v: FilterValues): SearchFilters {
   if (v.place) f.place = v.place;
   const flags = FEATURE_FLAGS.filter((flag) => (v.features ?? '').split(',').some((x) => x.trim() === flag));
   if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
+  if (v.keywords?.trim()) f.keywords = v.keywords.trim();
   if (v.propertyType) f.propertyType = v.propertyType;
   if (v.minPrice) f.minPrice = v.minPrice;
   if (v.maxPrice) f.maxPrice = v.maxPrice;

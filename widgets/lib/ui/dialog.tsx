@@ -14,8 +14,8 @@ export interface DialogProps {
   children: ReactNode;
   className?: string;
   part?: string;
-  /** 'center' (default): a centred modal; 'side': a full-height panel on the right */
-  variant?: 'center' | 'side';
+  /** 'center' (default): a centred modal; 'side': a full-height panel on the right; 'sheet': the whole screen (a phone's filters) */
+  variant?: 'center' | 'side' | 'sheet';
 }
 
 export function Dialog({ open, onClose, labelledBy, children, className = '', part = 'dialog', variant = 'center' }: DialogProps) {
@@ -70,7 +70,7 @@ export function Dialog({ open, onClose, labelledBy, children, className = '', pa
       onClick={(e) => {
         if (e.target === e.currentTarget) onClose();
       }}
-      className={`exp-dialog ${variant === 'side' ? SIDE : CENTER} ${className}`}
+      className={`exp-dialog ${variant === 'side' ? SIDE : variant === 'sheet' ? SHEET : CENTER} ${className}`}
     >
       {open ? children : null}
     </dialog>
@@ -91,10 +91,14 @@ export function DialogClose({ onClose, className = '' }: { onClose: () => void; 
 // 300 px on desktop; about three quarters of a phone's width, at most 320 px
 const SIDE = 'exp-dialog-side p-0 m-0 ml-auto border-0 bg-surface text-ink shadow-2xl h-full max-h-screen w-[75vw] max-w-[320px] md:w-[300px] overflow-y-auto';
 
+const SHEET = 'exp-dialog-sheet p-0 m-0 border-0 bg-surface text-ink w-full max-w-none h-full max-h-none overflow-hidden';
+
 /** Backdrop and animation of the dialog (adopted by the element it opens in, useStyles). */
 const dialogCss = `
 .exp-dialog::backdrop { background: rgba(15, 23, 42, 0.55); }
 .exp-dialog[open] { animation: exp-dialog-in 160ms ease-out; display: flex; flex-direction: column; }
+.exp-dialog-sheet[open] { position: fixed; inset: 0; width: 100%; height: 100%; max-width: none; max-height: none; animation: exp-sheet-in 200ms ease-out; }
+@keyframes exp-sheet-in { from { transform: translateY(24px); opacity: 0; } to { transform: none; opacity: 1; } }
 .exp-dialog-side[open] { animation: exp-panel-in 200ms ease-out; inset: 0 0 0 auto; position: fixed; }
 @keyframes exp-panel-in { from { transform: translateX(100%); } to { transform: none; } }
 @keyframes exp-dialog-in { from { opacity: 0; transform: translateY(8px) scale(0.99); } to { opacity: 1; transform: none; } }
