@@ -441,14 +441,15 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
   });
 });
 
-describe('sitemaps at 60,000 listings, 120,000 addresses (PostgreSQL)', () => {
+describe('sitemaps at 26,000 listings, 52,000 addresses (PostgreSQL)', () => {
   let server: TestServer;
   let active = 0;
 
   beforeAll(async () => {
     server = await startTestServer('postgres');
     const [{ n } = { n: 0 }] = await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`);
-    const more = 60_000 - n;
+    // more addresses than one sitemap file may hold (50,000): the index splits them
+    const more = 26_000 - n;
     // copies of the seed's active listings, each with a title of its own
     await server.sql(
       `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, status, country_code, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, created_at)
@@ -464,10 +465,10 @@ describe('sitemaps at 60,000 listings, 120,000 addresses (PostgreSQL)', () => {
   });
 
   it('the index lists enough files that none holds more than 50,000 addresses or 50 MB; sampled addresses of every file answer 200', async () => {
-    expect(active).toBe(60_000);
+    expect(active).toBe(26_000);
     const index = await (await fetch(`${server.url}/sitemap.xml`)).text();
     const files = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] as string);
-    expect(files.filter((f) => /listings-\d+\.xml$/.test(f))).toHaveLength(3);
+    expect(files.filter((f) => /listings-\d+\.xml$/.test(f))).toHaveLength(2);
     let listingUrls = 0;
     for (const file of files) {
       const res = await fetch(file);
@@ -481,6 +482,6 @@ describe('sitemaps at 60,000 listings, 120,000 addresses (PostgreSQL)', () => {
       const sample = [...new Set([0, locs.length - 1, ...Array.from({ length: 20 }, (_, i) => Math.floor(((i + 1) * locs.length) / 22))])].map((i) => locs[i] as string);
       for (const url of sample) expect((await fetch(url, { method: 'HEAD', redirect: 'manual' })).status, url).toBe(200);
     }
-    expect(listingUrls).toBe(120_000);
+    expect(listingUrls).toBe(52_000);
   }, 300_000);
 });

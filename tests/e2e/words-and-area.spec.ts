@@ -123,6 +123,14 @@ test.describe('on a phone (390 px, touch)', () => {
     await page.goto(`${data.url}/search-properties`);
     const s = search(page);
     await expect(s.heading).toHaveText(/properties/);
+    // the location box by touch: a suggestion tapped
+    await s.box.tap();
+    await page.keyboard.type('cumba', { delay: 30 });
+    await s.list.getByRole('option', { name: /^Cumbayá City/ }).tap();
+    await expect(page).toHaveURL(/place=cumbaya(&|$)/);
+    const [{ c } = { c: 0 }] = await data.sql<{ c: number }>(`select count(*)::int as c from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya'`);
+    await expect(s.heading).toHaveText(`${fmt(c)} properties`);
+    await s.el.getByRole('button', { name: 'Clear all' }).tap();
     await s.el.locator('[part="more-filters"]').tap();
     const sheet = s.el.locator('dialog[part="filter-sheet"]');
     await expect(sheet).toBeVisible();
@@ -172,12 +180,13 @@ test.describe('on a phone (390 px, touch)', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('in Spanish at 320 px: the sheet fits, is Spanish, counts, closes with Escape; axe finds nothing serious', async ({ page, data }) => {
+  test('in Spanish at 320 px, by keyboard only: the sheet fits, is Spanish, counts, applies with Enter and closes with Escape; axe finds nothing serious', async ({ page, data }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto(`${data.url}/es/search-properties`);
     const s = search(page);
     await expect(s.heading).toHaveText(/propiedades/);
-    await s.el.locator('[part="more-filters"]').tap();
+    await s.el.locator('[part="more-filters"]').focus();
+    await page.keyboard.press('Enter');
     const sheet = s.el.locator('dialog[part="filter-sheet"]');
     await expect(sheet.getByRole('heading', { name: 'Filtros' })).toBeVisible();
     await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(/^Ver [\d,]+ propiedades$/);
@@ -187,6 +196,20 @@ test.describe('on a phone (390 px, touch)', () => {
       if (b) expect(b.x + b.width, await field.evaluate((e) => e.outerHTML.slice(0, 80))).toBeLessThanOrEqual(320);
     }
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // the focus is in the sheet: Tab reaches the features, Space checks one, Enter in a field applies
+    const pool = sheet.getByLabel('Piscina');
+    for (let i = 0; i < 30 && !(await pool.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)); i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await expect(pool).toBeChecked();
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features)`);
+    await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(`Ver ${fmt(n)} propiedades`);
+    await sheet.getByLabel('Palabras clave').focus();
+    await page.keyboard.press('Enter');
+    await expect(sheet).toBeHidden();
+    await expect(page).toHaveURL(/pool=true/);
+    await s.el.locator('[part="more-filters"]').focus();
+    await page.keyboard.press('Enter');
+    await expect(sheet).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(sheet).toBeHidden();
   });
