@@ -80,7 +80,7 @@ test.describe('words', () => {
 });
 
 test.describe('an area drawn on the map', () => {
-  test('by clicks over part of Cumbayá: only the listings inside, the count equal to one made apart; a reload keeps it; removing it brings the whole search back', async ({ page, data, consoleErrors }) => {
+  test('by clicks over part of Cumbayá: only the listings inside, the count equal to one made apart; a corner dragged changes it; a reload keeps it; removing it brings the whole search back', async ({ page, data, consoleErrors }) => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(`${data.url}/search-properties?place=cumbaya&placeName=Cumbay%C3%A1`);
     const s = search(page);
@@ -106,8 +106,22 @@ test.describe('an area drawn on the map', () => {
     expect(shown.every((id) => expected.includes(id))).toBe(true);
     await expect(s.el.locator('[part="chip"]', { hasText: 'Drawn area' })).toBeVisible();
 
+    // a corner dragged further east: the area changes, and the search with it
+    const drawn = new URL(page.url()).searchParams.get('polygon');
+    await page.mouse.move(...(await at(0.5, 0.8)));
+    await page.mouse.down();
+    await page.mouse.move(...(await at(0.6, 0.85)), { steps: 8 });
+    await page.mouse.move(...(await at(0.7, 0.9)), { steps: 8 });
+    await page.mouse.up();
+    await expect(page).not.toHaveURL(new RegExp(`polygon=${drawn}(&|$)`));
+    const edited = decodePolygon(new URL(page.url()).searchParams.get('polygon'))!;
+    expect(edited).toHaveLength(4);
+    const inEdited = located.filter((r) => inside([r.lng, r.lat], edited)).length;
+    expect(inEdited).toBeGreaterThanOrEqual(expected.length);
+    await expect(s.heading).toHaveText(`${fmt(inEdited)} properties`);
+
     await page.reload();
-    await expect(search(page).heading).toHaveText(`${fmt(expected.length)} properties`);
+    await expect(search(page).heading).toHaveText(`${fmt(inEdited)} properties`);
     await mapReady(page);
     await search(page).el.locator('[part="clear-drawn-area"]').click();
     await expect(page).not.toHaveURL(/polygon=/);
