@@ -7,6 +7,8 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   test: {
     reporters: ['default', './tests/support/vitest-counts-reporter.ts'],
+    // one PostgreSQL with migrated and seeded template databases for every suite (a copy each)
+    globalSetup: ['./tests/support/shared-postgres.ts'],
     projects: [
       {
         extends: true,
@@ -20,8 +22,9 @@ export default defineConfig({
           include: ['core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/contract/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // PGlite takes 0.5-1 GB per instance: keep the database suites from piling up
-          maxWorkers: 2,
+          // PGlite takes 0.5-1 GB per instance: keep the database suites from piling up. Three on
+          // two cores: several suites mostly wait (PostgreSQL stopped and started, SMTP retries)
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },

@@ -41,7 +41,7 @@ describe('<exp-property-search>', () => {
     expect(controls.map((c) => c.name)).to.deep.equal([
       'city', 'propertyType', 'beds', 'baths', 'minSqft', 'minPrice', 'maxPrice',
       // behind "More filters"
-      'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize', 'pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning',
+      'keywords', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize', 'pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning',
     ]);
     for (const c of controls) {
       const label = el.shadowRoot?.querySelector(`label[for="${CSS.escape(c.id)}"]`);

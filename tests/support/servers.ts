@@ -32,7 +32,8 @@ export async function startTestServer(kind: 'pglite' | 'postgres' | 'postgres-pa
     drop = () => postgres?.stop() ?? Promise.resolve();
     db = await openPostgres(postgres.url);
   } else if (kind === 'postgres') {
-    const database = await postgresDatabase();
+    // a copy of the seeded template where the shared setup made one: the server finds it seeded
+    const database = await postgresDatabase('seeded');
     drop = database.drop;
     db = await openPostgres(database.url);
   } else {

@@ -2,14 +2,19 @@
  * The filters on a phone (docs/decisions.md #27): a full-screen sheet (a native modal dialog, in the
  * top layer whatever the host page) with every filter of the bar, and a button that says how many
  * properties the filters being set would show, counted live as they change (debounced; an older
- * count never replaces a newer one). Its own chunk: a visitor who never opens it never loads it.
+ * count never replaces a newer one). Its own chunk, with its own English texts: a visitor who never
+ * opens it never loads it.
  */
+import texts from 'virtual:exp-texts/lazy/property-search/filter-sheet';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { formatCount } from '../../core/protocol/format.ts';
 import { getListingsCount, searchArgs, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement } from '../lib/element.tsx';
+import { addTexts } from '../lib/i18n.ts';
 import { Dialog, DialogClose } from '../lib/ui/dialog.tsx';
+
+addTexts(texts);
 
 const COUNT_DELAY_MS = 300;
 
