@@ -65,6 +65,9 @@ export interface SearchFilters {
 /** the longest words a search keeps (public.words_query reads 200 characters) */
 export const KEYWORDS_MAX = 200;
 
+/** A search's words as it keeps them: every run of spaces one space, trimmed, at most KEYWORDS_MAX. */
+export const cleanKeywords = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, KEYWORDS_MAX);
+
 const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
@@ -96,7 +99,7 @@ export function appliedFilters(f: SearchFilters): AppliedFilters {
   for (const key of ['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) if (positive(f[key])) out[key] = f[key];
   const features = FEATURE_FLAGS.filter((flag) => f.features?.[flag] === true);
   if (features.length) out.features = Object.fromEntries(features.map((flag) => [flag, true]));
-  const words = f.keywords?.replace(/\s+/g, ' ').trim().slice(0, KEYWORDS_MAX);
+  const words = cleanKeywords(f.keywords);
   if (words) out.keywords = words;
   const polygon = validPolygon(f.polygon);
   if (polygon) out.polygon = polygon;

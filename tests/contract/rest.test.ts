@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
 import { getListing, getListingsCount, getListingsPage, getMapClusters, getPropertyTypes, PAGE_SIZE, type MapView, type SearchFilters, type SortKey } from '../../widgets/lib/data/listings.ts';
 import { filterArgs } from '../../core/protocol/filters.ts';
+import { PLACE_TEXT, POOL, WORDS_TEXT } from '../support/independent-sql.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 interface Scenario {
@@ -22,12 +23,7 @@ interface Scenario {
   params?: unknown[];
 }
 
-/** what the free text reads, written here apart from the migration: the city, the sector and the address, folded */
-const PLACE_TEXT = "public.search_fold(concat_ws(' ', city, sector, address))";
 
-/** what the words read, written here apart from the migration: the title and the description, folded */
-const WORDS_TEXT = "public.search_fold(concat_ws(' ', title, description))";
-const POOL = `(${WORDS_TEXT} ~ '\\mpiscinas?\\M' or ${WORDS_TEXT} ~ '\\mpools?\\M' or 'pool' = any(features))`;
 /** a triangle over part of Quito, and the same by the sides of its three edges (x = lng, y = lat) */
 const TRIANGLE: [number, number][] = [[-78.5, -0.22], [-78.46, -0.12], [-78.44, -0.2]];
 const side = ([ax, ay]: [number, number], [bx, by]: [number, number]) => `((${bx} - (${ax})) * (lat - (${ay})) - (${by} - (${ay})) * (lng - (${ax})))`;

@@ -112,10 +112,7 @@ export async function cardIds(page: Page): Promise<number[]> {
   return search(page).cards.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id'))));
 }
 
-/** What the search's free text reads, written apart from the migrations: the city, the sector and the address, folded. */
-export const PLACE_TEXT = "public.search_fold(concat_ws(' ', city, sector, address))";
 
-/** An active listing of the site, written apart from the migrations (internal.is_public_listing). */
-export const ACTIVE = "country_code = 'EC' and status = '1'";
+export { ACTIVE, PLACE_TEXT, POOL } from '../support/independent-sql.ts';
 /** A count as the elements write it in English. */
 export const fmt = (n: number) => n.toLocaleString('en-US');

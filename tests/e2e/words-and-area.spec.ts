@@ -7,10 +7,8 @@
  */
 import type { Page } from '@playwright/test';
 import { decodePolygon, type LngLat } from '../../core/protocol/polygon.ts';
-import { ACTIVE, cardIds, expect, fmt, search, seriousAxeViolations, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, POOL, search, seriousAxeViolations, test } from './fixtures.ts';
 
-/** what the words read, written apart from the migrations (a pool's words are piscina and pool) */
-const POOL = "(public.search_fold(concat_ws(' ', title, description)) ~ '\\mpiscinas?\\M' or public.search_fold(concat_ws(' ', title, description)) ~ '\\mpools?\\M' or 'pool' = any(features))";
 
 /** Whether a point lies in a polygon: a ray to the east crosses its edges an odd number of times. */
 function inside([x, y]: LngLat, polygon: readonly LngLat[]): boolean {

@@ -7,7 +7,7 @@
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { FEATURE_FLAGS, KEYWORDS_MAX, PRICE_MAX_ANY, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
+import { cleanKeywords, FEATURE_FLAGS, KEYWORDS_MAX, PRICE_MAX_ANY, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatPricePill } from '../../core/protocol/format.ts';
 import { typeLabel } from '../../core/protocol/listing.ts';
@@ -22,8 +22,7 @@ import type { FilterSheet as Sheet } from './filter-sheet.tsx';
 const loadSheet = lazyChunk(() => import('./filter-sheet.tsx'));
 /** below this width (the container's md) the other filters open in the sheet */
 const SHEET_BELOW = 768;
-/** the fields the sheet sets, cleared by its "Clear all" */
-const SHEET_FIELDS = ['beds', 'baths', 'minSqft', 'minPrice', 'maxPrice', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const;
+
 
 export const BEDS = [1, 2, 3, 4, 5];
 export const MIN_AREA = [50, 100, 150, 200, 300];
@@ -49,8 +48,8 @@ function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
   const type = draft.propertyType.trim();
   if (type) next.propertyType = type;
   else delete next.propertyType;
-  const words = draft.keywords.replace(/\s+/g, ' ').trim();
-  if (words) next.keywords = words.slice(0, KEYWORDS_MAX);
+  const words = cleanKeywords(draft.keywords);
+  if (words) next.keywords = words;
   else delete next.keywords;
   delete next.city;
   delete next.place;
@@ -257,7 +256,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             closeSheet();
             onSubmit(fromDraft(draft, applied));
           }}
-          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, ...Object.fromEntries(SHEET_FIELDS.map((k) => [k, ''])) }))}
+          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
         >
           <div className="grid grid-cols-2 gap-3 items-end">{secondary(fieldClass, `${id}-sheet`)}</div>
           {moreFields(`${id}-sheet`)}

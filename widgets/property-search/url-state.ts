@@ -3,7 +3,7 @@
  * when true, plus our own sort, page, the open property and the searched map area. Keys of other
  * owners (lang, utm_*, the host page's own) are left as they are.
  */
-import { filterArgs, filtersKey, formatBbox, KEYWORDS_MAX, parseBbox, parsePlace } from '../../core/protocol/filters.ts';
+import { cleanKeywords, filterArgs, filtersKey, formatBbox, parseBbox, parsePlace } from '../../core/protocol/filters.ts';
 import { decodePolygon, encodePolygon } from '../../core/protocol/polygon.ts';
 import { FEATURE_FLAGS, SORT_KEYS, type FeatureFlag, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 
@@ -34,8 +34,8 @@ export function readSearchParams(params: URLSearchParams): Partial<SearchState> 
   if (type) filters.propertyType = type.slice(0, 100);
   const city = params.get('city')?.trim();
   if (city) filters.city = city.slice(0, 100);
-  const keywords = params.get('keywords')?.replace(/\s+/g, ' ').trim();
-  if (keywords) filters.keywords = keywords.slice(0, KEYWORDS_MAX);
+  const keywords = cleanKeywords(params.get('keywords'));
+  if (keywords) filters.keywords = keywords;
   // a place picked in the location box: 'quito/inaquito', and the words the box showed
   const place = params.get('place')?.trim().toLowerCase();
   if (place && parsePlace(place)) {

@@ -7,7 +7,7 @@ import type { PostgrestClient } from '@supabase/postgrest-js';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
 
-export { appliedFilters, FEATURE_FLAGS, KEYWORDS_MAX, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../core/protocol/filters.ts';
+export { appliedFilters, cleanKeywords, FEATURE_FLAGS, KEYWORDS_MAX, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const PAGE_SIZE = 24;
 export const MAP_POINTS_LIMIT = 5000;
@@ -138,7 +138,8 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
   const blocks = Math.ceil(wanted / BLOCK);
   const results = await Promise.all(
     Array.from({ length: blocks }, (_, i) => {
-      let q = rest.rpc('search_listings', { filters: filterArgs(filters), sort: 'newest', page_size: Math.min(BLOCK, wanted - i * BLOCK), page_offset: i * BLOCK }).select('id,lat,lng,geo_lat,geo_lon,city,price');
+      // block i is page i + 1 of BLOCK rows, the last one cut at `wanted`
+      let q = rest.rpc('search_listings', { ...searchArgs(filters, 'newest', i + 1, BLOCK), page_size: Math.min(BLOCK, wanted - i * BLOCK) }).select('id,lat,lng,geo_lat,geo_lon,city,price');
       if (signal) q = q.abortSignal(signal);
       return q;
     }),

@@ -3,7 +3,7 @@
  * fixed to them), and the filters they make.
  */
 import type { AttrSchema } from '../attributes.ts';
-import { FEATURE_FLAGS, type SearchFilters } from '../data/listings.ts';
+import { cleanKeywords, FEATURE_FLAGS, type SearchFilters } from '../data/listings.ts';
 import { parsePlace } from '../../../core/protocol/filters.ts';
 
 export const filterAttributes = {
@@ -48,7 +48,8 @@ export function filtersFrom(v: FilterValues): SearchFilters {
   if (v.place) f.place = v.place;
   const flags = FEATURE_FLAGS.filter((flag) => (v.features ?? '').split(',').some((x) => x.trim() === flag));
   if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
-  if (v.keywords?.trim()) f.keywords = v.keywords.trim();
+  const words = cleanKeywords(v.keywords);
+  if (words) f.keywords = words;
   if (v.propertyType) f.propertyType = v.propertyType;
   if (v.minPrice) f.minPrice = v.minPrice;
   if (v.maxPrice) f.maxPrice = v.maxPrice;

@@ -8,7 +8,7 @@
  * to the simplified map (a list of 6), says so in a toast, and tries the real map once more after
  * 2 s. OpenLayers loads only when a map is shown; its labels and tiles follow the element live.
  */
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCount } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
@@ -16,6 +16,7 @@ import { MAP_POINTS_LIMIT, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
 import type { LngLat } from '../../../core/protocol/polygon.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
+import { useStableCallback } from '../stable-callback.ts';
 import { DrawButtons, MapCredit, MAP_HEIGHTS, SearchAreaButtons, SimplifiedMap, ZoomControls } from './map-controls.tsx';
 import type { AreaTool } from './ol-draw.ts';
 import type { MapController } from './ol-map.ts';
@@ -86,8 +87,7 @@ const loadDrawChunk = lazyChunk(() => import('./ol-draw.ts'));
 function useAreaTool(controller: { current: Pick<MapController, 'map'> | null }, ready: boolean, polygon: LngLat[] | undefined, onDrawArea: ((p: LngLat[] | undefined) => void) | undefined, target: { current: HTMLElement | null }) {
   const [drawing, setDrawing] = useState(false);
   const [tool, setTool] = useState<AreaTool | null>(null);
-  const latest = useRef(onDrawArea);
-  latest.current = onDrawArea;
+  const onChange = useStableCallback((p: LngLat[] | undefined) => onDrawArea?.(p));
   const wanted = Boolean(onDrawArea) && ready && (drawing || Boolean(polygon));
   useEffect(() => {
     if (!wanted || tool) return;
@@ -97,7 +97,7 @@ function useAreaTool(controller: { current: Pick<MapController, 'map'> | null },
         const map = controller.current?.map;
         if (cancelled || !map) return;
         const color = (target.current && getComputedStyle(target.current).getPropertyValue('--exp-color-primary').trim()) || '#123c69';
-        setTool(areaTool(map, { color, onChange: (p) => latest.current?.(p) }));
+        setTool(areaTool(map, { color, onChange }));
       })
       .catch((error: unknown) => {
         console.error('[exp] the drawing tools did not load:', error);
@@ -106,7 +106,7 @@ function useAreaTool(controller: { current: Pick<MapController, 'map'> | null },
     return () => {
       cancelled = true;
     };
-  }, [wanted, tool, controller, target]);
+  }, [wanted, tool, controller, target, onChange]);
   useEffect(() => () => tool?.dispose(), [tool]);
   useEffect(() => tool?.show(polygon), [tool, polygon]);
   useEffect(() => {
