@@ -30,6 +30,20 @@ as $$
   select l.title_words @@ public.words_query(f->>'words')
 $$;
 
+-- a walk order of the search (newest, price_asc, price_desc) as the ORDER BY of a table alias:
+-- the order an index holds (listings_recent, listings_price_asc, listings_price_desc)
+create or replace function internal.walk_order(sort text, alias text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case sort
+    when 'price_asc' then pg_catalog.format('%1$s.price asc nulls last, %1$s.id asc', alias)
+    when 'price_desc' then pg_catalog.format('%1$s.price desc nulls last, %1$s.id desc', alias)
+    else pg_catalog.format('%1$s.created_at desc, %1$s.id desc', alias) end
+$$;
+
 -- the first `need` matches' ids in a sort's order (a walk order of the search: newest, price_asc,
 -- price_desc), of those whose title matches or does not when `title` is 'title' or 'not title'
 create or replace function internal.first_matches(f jsonb, title text, sort text, need integer)
@@ -40,12 +54,8 @@ set search_path = ''
 as $$
 declare
   key text := case sort when 'newest' then 'created_at' else 'price' end;
-  walk_order text := case sort
-    when 'price_asc' then 'price asc nulls last, id asc'
-    when 'price_desc' then 'price desc nulls last, id desc'
-    else 'created_at desc, id desc' end;
   -- a window is the listings from the first in the order to its edge, ties included
-  within text := case sort when 'price_asc' then 'l.price <= $2' when 'price_desc' then 'l.price >= $2' else 'l.created_at >= $2' end;
+  within text := case sort when 'price_asc' then 'l.price <= $2::numeric' when 'price_desc' then 'l.price >= $2::numeric' else 'l.created_at >= $2::timestamptz' end;
   -- words in the title are in the listing's words, unless the words exclude one (-ruido): then the
   -- title's match needs no test of the whole text, which is the cost of a common word
   condition text := case
@@ -68,20 +78,19 @@ begin
     -- is cheaper)
     if size <= 5000 then
       execute 'select w.' || key || '::text from internal.listings w where internal.is_public_listing(w.country_code, w.status) order by '
-        || pg_catalog.regexp_replace(walk_order, '(price|created_at|id) ', 'w.\1 ', 'g') || ' offset $1 limit 1'
+        || internal.walk_order(sort, 'w') || ' offset $1 limit 1'
         into edge using size - 1;
     end if;
     perform internal.prefer_word_index(f, true);
     if edge is null then
       execute 'select array(select l.id from internal.listings l where ' || condition || ' order by '
-        || pg_catalog.regexp_replace(walk_order, '(price|created_at|id) ', 'l.\1 ', 'g') || ' limit $2)'
+        || internal.walk_order(sort, 'l') || ' limit $2)'
         into ids using f, need;
       perform internal.prefer_word_index(f, false);
       exit;
     end if;
-    execute 'select array(select l.id from internal.listings l where ' || condition || ' and '
-      || pg_catalog.replace(within, '$2', '$2::' || case key when 'price' then 'numeric' else 'timestamptz' end)
-      || ' order by ' || pg_catalog.regexp_replace(walk_order, '(price|created_at|id) ', 'l.\1 ', 'g') || ' limit $3)'
+    execute 'select array(select l.id from internal.listings l where ' || condition || ' and ' || within
+      || ' order by ' || internal.walk_order(sort, 'l') || ' limit $3)'
       into ids using f, edge, need;
     perform internal.prefer_word_index(f, false);
     exit when pg_catalog.cardinality(ids) >= need;
@@ -109,7 +118,6 @@ as $$
 declare
   f jsonb := internal.search_filters(filters);
   walk text;
-  ordering text;
   columns text;
   need integer;
   ids bigint[];
@@ -129,12 +137,8 @@ begin
   where a.attrelid = 'public.listings'::regclass and a.attnum > 0 and not a.attisdropped;
 
   if not (f ? 'words' and pg_catalog.numnode(public.words_query(f->>'words')) > 0) then
-    ordering := case walk
-      when 'price_asc' then 'l.price asc nulls last, l.id asc'
-      when 'price_desc' then 'l.price desc nulls last, l.id desc'
-      else 'l.created_at desc, l.id desc' end;
     return query execute
-      'select ' || columns || ' from internal.listings l where internal.listing_matches(l, $1) order by ' || ordering || ' limit $2 offset $3'
+      'select ' || columns || ' from internal.listings l where internal.listing_matches(l, $1) order by ' || internal.walk_order(walk, 'l') || ' limit $2 offset $3'
       using f, page_size, page_offset;
     return;
   end if;
