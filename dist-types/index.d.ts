@@ -255,6 +255,8 @@ export interface ExpPropertyDetailAttributes {
   'listing-id'?: string;
   /** Calling code that replaces a leading 0 in the agent's phone number for WhatsApp. Default: `593`. */
   'phone-country-code'?: string;
+  /** The monthly payment's estimate beside the price; `show-payment="false"` leaves it out. Default: `true`. */
+  'show-payment'?: boolean | 'true' | 'false';
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -269,6 +271,8 @@ export interface ExpPropertyDetailElement extends HTMLElement {
   listingId: string | undefined;
   /** Calling code that replaces a leading 0 in the agent's phone number for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
+  /** The monthly payment's estimate beside the price; `show-payment="false"` leaves it out. Default: `true`. */
+  showPayment: boolean | 'true' | 'false' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */

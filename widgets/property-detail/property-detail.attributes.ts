@@ -5,4 +5,6 @@ export const propertyDetailAttributes = {
   'listing-id': { type: 'string', maxLength: 20 },
   /** Calling code that replaces a leading 0 in the agent's phone number for WhatsApp. */
   'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
+  /** The monthly payment's estimate beside the price; `show-payment="false"` leaves it out. */
+  'show-payment': { type: 'boolean', default: true },
 } as const satisfies AttrSchema;

@@ -19,6 +19,7 @@ import utilities from 'virtual:exp-utilities/property-detail';
  * @csspart share - The share button.
  * @csspart share-menu - WhatsApp, e-mail and copy, where the browser has no share sheet.
  * @csspart facts - Bedrooms, bathrooms, area and type.
+ * @csspart payment - The monthly payment's estimate and its terms.
  * @csspart agent - The listing agent.
  * @csspart inquiry-form - The inquiry form.
  * @csspart not-found - The message for a listing that is not available.

@@ -12,6 +12,7 @@ import { InquiryForm } from '../inquiry/inquiry-form.tsx';
 import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import { AgentContact } from './agent-contact.tsx';
+import { PaymentCalculator } from './payment-calculator.tsx';
 import { Carousel } from './carousel.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import { ShareButton, type ShareTarget } from './share.tsx';
@@ -45,9 +46,11 @@ export interface PropertyDetailProps {
   titleId: string;
   /** after an inquiry was sent (the dialog closes) */
   onSent?: () => void;
+  /** the monthly payment's estimate (an element's `show-payment`; on unless a host turns it off) */
+  showPayment?: boolean;
 }
 
-export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent }: PropertyDetailProps) {
+export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent, showPayment = true }: PropertyDetailProps) {
   const { t } = useElement();
   const Heading = headingLevel;
   // the sections' headings sit one level below the title
@@ -89,6 +92,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
               </div>
             ))}
           </dl>
+          {showPayment ? <PaymentCalculator price={p.price} headingLevel={Sub} /> : null}
           {p.description ? (
             <section>
               <Sub className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</Sub>
