@@ -257,6 +257,8 @@ export interface ExpPropertyDetailAttributes {
   'phone-country-code'?: string;
   /** The monthly payment's estimate beside the price; `show-payment="false"` leaves it out. Default: `true`. */
   'show-payment'?: boolean | 'true' | 'false';
+  /** The listings most like this one, under the detail; the site's listing page sets `show-similar="false"` (it lists them itself). Default: `true`. */
+  'show-similar'?: boolean | 'true' | 'false';
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -273,6 +275,8 @@ export interface ExpPropertyDetailElement extends HTMLElement {
   phoneCountryCode: string | undefined;
   /** The monthly payment's estimate beside the price; `show-payment="false"` leaves it out. Default: `true`. */
   showPayment: boolean | 'true' | 'false' | undefined;
+  /** The listings most like this one, under the detail; the site's listing page sets `show-similar="false"` (it lists them itself). Default: `true`. */
+  showSimilar: boolean | 'true' | 'false' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
@@ -388,6 +392,38 @@ export interface ExpPropertySearchElement extends HTMLElement, ExpFilterProperti
   baseUrl: string | undefined;
 }
 
+/** Attributes of <exp-recently-viewed>. */
+export interface ExpRecentlyViewedAttributes {
+  /** How many of the listings opened last to show (the browser keeps 20). Default: `4`. */
+  'max'?: number | string;
+  /** Show the heading (turn off when the page has its own). Default: `true`. */
+  'show-title'?: boolean | 'true' | 'false';
+  /** `row` (a page section's spacing around it) or `grid` (none). Default: `row`. */
+  'layout'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
+}
+
+/** The listings the visitor opened last (a dialog or a listing page), kept in this browser only (nothing leaves it), newest first: links to their pages with the photo, the price when seen, the title and the place, and a button that clears them. Shows nothing until the visitor has opened a listing, so a page can place it where a returning visitor should find it. Follows the page's other tabs live. Kept per data backend (`api-url`), like the saved listings. */
+export interface ExpRecentlyViewedElement extends HTMLElement {
+  /** How many of the listings opened last to show (the browser keeps 20). Default: `4`. */
+  max: number | string | undefined;
+  /** Show the heading (turn off when the page has its own). Default: `true`. */
+  showTitle: boolean | 'true' | 'false' | undefined;
+  /** `row` (a page section's spacing around it) or `grid` (none). Default: `row`. */
+  layout: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
+}
+
 /** Attributes of <exp-saved-listings>. */
 export interface ExpSavedListingsAttributes {
   /** Show the heading and the count (turn off when the page has its own heading). Default: `true`. */
@@ -396,6 +432,8 @@ export interface ExpSavedListingsAttributes {
   'search-url'?: string;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   'phone-country-code'?: string;
+  /** A second tab with the listings the visitor opened last (kept in this browser too). Default: `true`. */
+  'show-recent'?: boolean | 'true' | 'false';
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -412,6 +450,8 @@ export interface ExpSavedListingsElement extends HTMLElement {
   searchUrl: string | undefined;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
+  /** A second tab with the listings the visitor opened last (kept in this browser too). Default: `true`. */
+  showRecent: boolean | 'true' | 'false' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
@@ -483,6 +523,7 @@ declare global {
     'exp-property-detail': ExpPropertyDetailElement;
     'exp-property-map': ExpPropertyMapElement;
     'exp-property-search': ExpPropertySearchElement;
+    'exp-recently-viewed': ExpRecentlyViewedElement;
     'exp-saved-listings': ExpSavedListingsElement;
     'exp-site-footer': ExpSiteFooterElement;
     'exp-site-header': ExpSiteHeaderElement;

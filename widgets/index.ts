@@ -18,6 +18,7 @@ const loaders: Record<string, Loader> = {
   'exp-agent-profile': lazyChunk(() => import('./agent-profile/agent-profile.element.ts')),
   'exp-featured-listings': lazyChunk(() => import('./featured-listings/featured-listings.element.ts')),
   'exp-saved-listings': lazyChunk(() => import('./saved-listings/saved-listings.element.ts')),
+  'exp-recently-viewed': lazyChunk(() => import('./recently-viewed/recently-viewed.element.ts')),
   'exp-property-detail': lazyChunk(() => import('./property-detail/property-detail.element.ts')),
   'exp-site-header': lazyChunk(() => import('./site-header/site-header.element.ts')),
   'exp-site-footer': lazyChunk(() => import('./site-footer/site-footer.element.ts')),

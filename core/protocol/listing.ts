@@ -46,7 +46,31 @@ export interface Property {
   /** true when the position is a fallback near the city (or Quito), not the listing's own */
   approximate: boolean;
   createdAt: string;
+  /** when it came on the market ('' when the data does not say) */
+  listedAt: string;
+  /** its last price cut, when its last change was one */
+  priceCut: { at: string; before: number } | null;
   agent: PropertyAgent | undefined;
+}
+
+/** A cut at most this many days old is news: "Price reduced" on cards, pins and popups. */
+export const PRICE_CUT_DAYS = 30;
+
+const DAY = 86_400_000;
+
+/** The listing's price cut, when it is recent enough to announce (and the price did go down). */
+export function recentPriceCut(p: Pick<Property, 'priceCut' | 'price'>, now = Date.now()): { at: string; by: number } | null {
+  const cut = p.priceCut;
+  if (!cut || !(cut.before > p.price) || p.price <= 0) return null;
+  const at = Date.parse(cut.at);
+  if (!Number.isFinite(at) || at > now + DAY || now - at > PRICE_CUT_DAYS * DAY) return null;
+  return { at: cut.at, by: cut.before - p.price };
+}
+
+/** Whole days since the listing came on the market; null when the data does not say. */
+export function daysOnMarket(p: Pick<Property, 'listedAt'>, now = Date.now()): number | null {
+  const at = Date.parse(p.listedAt);
+  return Number.isFinite(at) ? Math.max(0, Math.floor((now - at) / DAY)) : null;
 }
 
 /** The visible defaults of docs/product.md §3, translated by the caller. */
@@ -153,6 +177,8 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
     lng: fLng,
     approximate,
     createdAt: text(row.created_at),
+    listedAt: text(row.listed_at),
+    priceCut: text(row.price_cut_at) && priceValue(row.price_before_cut) > 0 ? { at: text(row.price_cut_at), before: priceValue(row.price_before_cut) } : null,
     agent,
   };
 }

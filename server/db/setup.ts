@@ -38,7 +38,7 @@ export async function seedIfEmpty(db: Database, listings = DEFAULT_LISTINGS): Pr
 }
 
 export async function reseed(db: Database, listings: number, options: { replaceListingsOnly?: boolean } = {}): Promise<number> {
-  const seed = generateSeed({ listings });
+  const seed = generateSeed({ listings, now: Date.now() });
   await db.transaction((tx) => insertSeed(tx, seed, options));
   await db.vacuumAnalyze(['internal.listings', 'public.agents']);
   return seed.listings.length;

@@ -7,7 +7,8 @@
 import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { formatArea, formatCount, formatPrice, whatsappHref } from '../../core/protocol/format.ts';
-import { mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
+import { daysOnMarket, mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
+import { formatChange, type PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
@@ -58,12 +59,13 @@ function listingTile(p: Property, ctx: ListingPageContext): string {
   }<span class="listing-tile__price">${escapeHtml(formatPrice(p.price))}</span><span class="listing-tile__title">${escapeHtml(p.title)}</span><span class="listing-tile__place">${escapeHtml([p.city, typeLabel(p.propertyType, ctx.t)].filter(Boolean).join(' · '))}</span></a></li>`;
 }
 
-export function similarSection(similar: Property[], city: string, ctx: ListingPageContext): string {
+/** The listings most like this one (`like`), else more of its city, as links crawlers follow. */
+export function similarSection(similar: Property[], city: string, ctx: ListingPageContext, like = false): string {
   if (!similar.length) return '';
   const { t, lang } = ctx;
   const search = localizedPath('/search-properties', lang) + (city ? `?city=${encodeURIComponent(city)}` : '');
   return `<section class="similar" aria-labelledby="similar-heading">
-        <h2 id="similar-heading">${escapeHtml(city ? t('site.listing.similarIn', { city }) : t('site.listing.similar'))}</h2>
+        <h2 id="similar-heading">${escapeHtml(city && !like ? t('site.listing.similarIn', { city }) : t('site.listing.similar'))}</h2>
         <ul class="listing-tiles">${similar.map((p) => listingTile(p, ctx)).join('')}</ul>
         <p><a class="btn btn--outline" href="${escapeHtml(search)}">${escapeHtml(t('site.listing.viewAll'))}</a></p>
       </section>`;
@@ -106,8 +108,27 @@ export interface RenderedListing {
   body: string;
 }
 
+/** The price history and days on the market, as the detail shows them (widgets/lib/listing/price-history.tsx). */
+function historySection(p: Property, history: PriceEvent[], ctx: ListingPageContext): string {
+  const { t, lang } = ctx;
+  const days = daysOnMarket(p);
+  const changed = history.some((e) => e.event !== 'listed');
+  if (days === null && !changed) return '';
+  const date = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'America/Guayaquil' });
+  const rows = history
+    .map((e) => `<tr><td>${escapeHtml(date.format(new Date(e.at)))}</td><td>${escapeHtml(t(`history.${e.event}`))}</td><td>${escapeHtml(formatPrice(e.price))}</td><td>${escapeHtml(formatChange(e.change))}</td></tr>`)
+    .join('');
+  return `<section class="listing__history"><h2>${escapeHtml(t('history.heading'))}</h2>${
+    days !== null ? `<p>${escapeHtml(days === 0 ? t('history.onMarketToday') : t('history.onMarket', { count: days, formatted: formatCount(days) }))}</p>` : ''
+  }${
+    changed
+      ? `<table><thead><tr><th scope="col">${escapeHtml(t('history.date'))}</th><th scope="col">${escapeHtml(t('history.event'))}</th><th scope="col">${escapeHtml(t('history.price'))}</th><th scope="col">${escapeHtml(t('history.change'))}</th></tr></thead><tbody>${rows}</tbody></table>`
+      : ''
+  }</section>`;
+}
+
 /** The page of an active listing. */
-export function renderListing(row: Row, similar: Row[], ctx: ListingPageContext): RenderedListing {
+export function renderListing(row: Row, similar: { rows: Row[]; like: boolean }, history: PriceEvent[], ctx: ListingPageContext): RenderedListing {
   const { t, lang, origin } = ctx;
   const p = toProperty(row, ctx);
   const route = listingPath(p.id, p.title, 'en');
@@ -127,7 +148,7 @@ export function renderListing(row: Row, similar: Row[], ctx: ListingPageContext)
     [t('listing.type'), type],
   ];
   const body = `${crumbs.html}
-      <exp-property-detail${attrs({ 'listing-id': p.id })}>
+      <exp-property-detail${attrs({ 'listing-id': p.id, 'show-similar': 'false' })}>
         <script type="application/json" data-exp-listing>${jsonLdText(row)}</script>
         <article class="listing">
           <div class="listing__bar">
@@ -141,12 +162,13 @@ export function renderListing(row: Row, similar: Row[], ctx: ListingPageContext)
               ${p.address || p.city ? `<p class="listing__address">${escapeHtml([p.address, p.city, p.state].filter(Boolean).join(', '))}</p>` : ''}
               <dl class="listing__facts">${factRows.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>
               ${p.description ? `<section><h2>${escapeHtml(t('listing.description'))}</h2><p class="listing__description">${escapeHtml(p.description)}</p></section>` : ''}
+              ${historySection(p, history, ctx)}
             </div>
             ${agentBlock(p, ctx)}
           </div>
         </article>
       </exp-property-detail>
-      ${similarSection(similar.map((r) => toProperty(r, ctx)), p.city, ctx)}`;
+      ${similarSection(similar.rows.map((r) => toProperty(r, ctx)), p.city, ctx, similar.like)}`;
   const fullTitle = t('detail.documentTitle', { title: p.title, price });
   return {
     head: {

@@ -39,6 +39,10 @@ export const placeHero = (place: Place) => (html: string) => {
   return out;
 };
 
+/** similar listings a listing page shows, and how many make the section "Similar properties" */
+const SIMILAR_SHOWN = 8;
+const SIMILAR_ENOUGH = 4;
+
 export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   const { options, origin, siteTexts, siteData, html, brand } = kit;
   // a made-up address is never something the server remembers (docs/decisions.md #24)
@@ -52,14 +56,18 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const row = await d.listing(id);
     if (!row) {
       const available = await d.availability(id);
-      const similar = await d.similar(null, null, 4);
+      // a listing that is gone: the ones most like it; one that never was: the newest
+      const like = available === false ? await d.like(id, SIMILAR_SHOWN) : [];
+      const similar = like.length ? like : await d.similar(null, null, 4);
       const missing = renderMissingListing(available === false ? 'gone' : 'notFound', similar, ctx);
       return { status: available === false ? 410 : 404, type: 'text/html', body: html('listing.html', path, lang, missing.head, missing.body), headers: { 'Cache-Control': MISSING_CACHE } };
     }
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
-    const similar = await d.similar(typeof row.city === 'string' ? row.city : null, id, 4);
-    const page = renderListing(row, similar, ctx);
+    const [like, history] = await Promise.all([d.like(id, SIMILAR_SHOWN), d.priceHistory(id)]);
+    // the listings most like it when there are enough of them, else more of its city
+    const similar = like.length >= SIMILAR_ENOUGH ? { rows: like, like: true } : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
+    const page = renderListing(row, similar, history, ctx);
     return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 

@@ -9,6 +9,7 @@ import type { Row } from '../db/database.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
+import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
 
 
 export interface SiteData {
@@ -18,6 +19,10 @@ export interface SiteData {
   availability(id: string): Promise<boolean | null>;
   /** active EC listings like this one (same city, else anywhere), newest first */
   similar(city: string | null, excludeId: string | null, limit: number): Promise<Row[]>;
+  /** the active listings most like this one, best first (public.similar_listings; the listing may be gone) */
+  like(id: string, limit: number): Promise<Row[]>;
+  /** an active listing's price since it came on the market, newest first (public.listing_price_history) */
+  priceHistory(id: string): Promise<PriceEvent[]>;
   agent(id: string): Promise<AgentProfileRecord | null>;
   /** active EC listings after an id, in id order, for the sitemaps */
   listingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; title: string | null; updated_at: string }>>;
@@ -58,6 +63,12 @@ export function createSiteData(options: { url: string; key: string }): SiteData 
       const others = check(await more.order('created_at', { ascending: false }).limit(limit), 'similar') as Row[];
       const seen = new Set(byCity.map((r) => String(r.id)));
       return [...byCity, ...others.filter((r) => !seen.has(String(r.id)))].slice(0, limit);
+    },
+    async like(id, limit) {
+      return check(await rest.rpc('similar_listings', { listing_id: Number(id), max_results: limit }), 'like') as Row[];
+    },
+    async priceHistory(id) {
+      return parsePriceHistory(check(await rest.rpc('listing_price_history', { listing_id: Number(id) }), 'price history'));
     },
     async agent(id) {
       const rows = check(await rest.from('agents').select(AGENT_PROFILE_COLUMNS).eq('id', id).eq('country_code', 'EC').limit(1), 'agent');

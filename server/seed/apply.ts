@@ -3,7 +3,7 @@
  * SQL file for the Supabase CLI (`npm run seed -- --sql supabase/seed.sql`).
  */
 import type { AgentRow } from './agents.ts';
-import { AGENT_COLUMNS, LISTING_COLUMNS, type ListingRow, type Seed } from './generate.ts';
+import { AGENT_COLUMNS, LISTING_COLUMNS, PRICE_CHANGE_COLUMNS, type ListingRow, type PriceChangeRow, type Seed } from './generate.ts';
 
 export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;
@@ -50,6 +50,7 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
     await insertRows<AgentRow>(target, 'agents', AGENT_COLUMNS, seed.agents, 200);
   }
   await insertRows<ListingRow>(target, 'internal.listings', LISTING_COLUMNS, seed.listings, 1000);
+  await insertRows<PriceChangeRow>(target, 'internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges, 2000);
   // keep a city's listings together on disk (see listings_city_order in the schema)
   await target.query('cluster internal.listings using listings_city_order');
   await target.query("select set_config('exp.listing_cells', '', true)");
@@ -77,6 +78,7 @@ export function seedSql(seed: Seed): string {
   };
   emit('public.agents', AGENT_COLUMNS, seed.agents);
   emit('internal.listings', LISTING_COLUMNS, seed.listings);
+  emit('internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges);
   out.push('cluster internal.listings using listings_city_order;');
   out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listing_cells_rebuild();');
   out.push('analyze internal.listings;');

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(listings) || listings < 1 || listings > 2_000_000) throw new Error('--listings must be a whole number between 1 and 2,000,000');
   const sqlFile = option('sql');
   if (sqlFile) {
-    writeFileSync(resolve(sqlFile), seedSql(generateSeed({ listings })));
+    writeFileSync(resolve(sqlFile), seedSql(generateSeed({ listings, now: Date.now() })));
     console.log(`wrote ${sqlFile}`);
     return;
   }

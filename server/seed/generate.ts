@@ -37,13 +37,28 @@ export interface ListingRow {
   features: string[];
   year_built: number | null;
   lot_size: number | null;
+  /** when it came on the market (its creation, for the seed); the database's default is now */
+  listed_at?: string | null;
+  /** its last price cut and the price before it (priceHistoryFor) */
+  price_cut_at?: string | null;
+  price_before_cut?: number | null;
+}
+
+/** One kept price change (internal.listing_price_changes). */
+export interface PriceChangeRow {
+  listing_id: number;
+  old_price: number;
+  new_price: number;
+  changed_at: string;
 }
 
 export const LISTING_COLUMNS = [
   'id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon',
   'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture',
-  'sector', 'features', 'year_built', 'lot_size',
+  'sector', 'features', 'year_built', 'lot_size', 'listed_at', 'price_cut_at', 'price_before_cut',
 ] as const satisfies ReadonlyArray<keyof ListingRow>;
+
+export const PRICE_CHANGE_COLUMNS = ['listing_id', 'old_price', 'new_price', 'changed_at'] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
 
 export const AGENT_COLUMNS = [
   'id', 'first_name', 'last_name', 'email', 'phone', 'picture', 'country_code', 'location', 'about', 'languages', 'specializations', 'certifications',
@@ -207,9 +222,45 @@ function roundPrice(p: number): number {
 export interface Seed {
   agents: AgentRow[];
   listings: ListingRow[];
+  priceChanges: PriceChangeRow[];
 }
 
-export function generateSeed(options: { listings?: number; seed?: number } = {}): Seed {
+const DAY = 86_400_000;
+
+/**
+ * A listing's price before now, as the market makes it: about one in ten active listings was cut
+ * once (3-10%), one in twenty-five twice, one in fifty raised; the latest change within the last
+ * 90 days (a third of them within 30, when cards say "Price reduced"), never before it was listed.
+ * Its own random sequence (from its id), so the rest of the seed is the same with or without it.
+ */
+function priceHistoryFor(row: ListingRow, now: number, seed: number): PriceChangeRow[] {
+  if (row.status !== '1' || !row.price || row.price <= 0) return [];
+  const rand = random(seed * 31 + row.id);
+  const kind = rand();
+  const ageDays = Math.floor((now - Date.parse(row.created_at)) / DAY) - 1;
+  if (kind >= 0.16 || ageDays < 3) return [];
+  const at = (daysAgo: number) => new Date(now - daysAgo * DAY - Math.floor(rand() * DAY)).toISOString();
+  const latest = 1 + Math.floor(rand() * Math.min(90, ageDays - 1));
+  const raise = (price: number, pct: number) => Math.max(roundPrice(price / (1 - pct)), price + 500);
+  if (kind < 0.1) {
+    return [{ listing_id: row.id, old_price: raise(row.price, 0.03 + rand() * 0.07), new_price: row.price, changed_at: at(latest) }];
+  }
+  if (kind < 0.14) {
+    const between = raise(row.price, 0.03 + rand() * 0.05);
+    const earlier = Math.min(ageDays, latest + 10 + Math.floor(rand() * 60));
+    return [
+      { listing_id: row.id, old_price: raise(between, 0.03 + rand() * 0.05), new_price: between, changed_at: at(earlier) },
+      { listing_id: row.id, old_price: between, new_price: row.price, changed_at: at(latest) },
+    ];
+  }
+  return [{ listing_id: row.id, old_price: Math.min(roundPrice(row.price * 0.95), row.price - 500), new_price: row.price, changed_at: at(latest) }];
+}
+
+/**
+ * `now` places the price changes (relative to it: the server passes the time it seeds); without
+ * it, the reference date and three weeks, so the seed is the same on every call.
+ */
+export function generateSeed(options: { listings?: number; seed?: number; now?: number } = {}): Seed {
   const total = options.listings ?? DEFAULT_LISTINGS;
   const rand = random(options.seed ?? SEED);
   const pick: Pick = (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number];
@@ -294,7 +345,17 @@ export function generateSeed(options: { listings?: number; seed?: number } = {})
     listings.push(row);
   }
   listings.push(...specialRows(listings.length + 1, ecAgents, rand));
-  return { agents, listings };
+  // the start of that day (UTC): two databases seeded the same day hold the same rows
+  const now = Math.floor((options.now ?? REFERENCE_DATE + 21 * DAY) / DAY) * DAY;
+  const priceChanges: PriceChangeRow[] = [];
+  for (const row of listings) {
+    row.listed_at = row.created_at;
+    const changes = priceHistoryFor(row, now, options.seed ?? SEED);
+    priceChanges.push(...changes);
+    const last = changes.at(-1);
+    if (last && last.new_price < last.old_price) Object.assign(row, { price_cut_at: last.changed_at, price_before_cut: last.old_price });
+  }
+  return { agents, listings, priceChanges };
 }
 
 /** Rows that exercise every rule of the spec; they are ordinary listings otherwise. */

@@ -38,8 +38,9 @@ $$;
 
 -- the area's index carries the clusters' columns, and the place indexes the type
 drop index internal.listings_location;
+-- (and what the similar listings compare: public.similar_listings walks it nearest first)
 create index listings_location on internal.listings using gist (location)
-  include (map_x, map_y, map_lat, map_lng, map_approximate, price, id)
+  include (map_x, map_y, map_lat, map_lng, map_approximate, price, id, property_type, square_feet, bedrooms, city_slug, sector_slug)
   where country_code = 'EC' and status = '1';
 drop index internal.listings_place;
 create index listings_place on internal.listings (city_slug, sector_slug) include (property_type, id) where country_code = 'EC' and status = '1';

@@ -1,6 +1,8 @@
 /**
- * What helps a visitor decide on a listing (docs/product.md, "Deciding on a listing"): the monthly
- * payment beside the price, by keyboard, in both languages. Screenshots at 1366, 390 and 320 px.
+ * What helps a visitor decide on a listing (docs/product.md §2): the monthly payment beside the
+ * price, by keyboard, in both languages; the price history and the "Reduced" badge after price cuts;
+ * the listings most like it, in the dialog and as links in the page's HTML. Screenshots at 1366, 390
+ * and 320 px.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,7 +11,7 @@ import { formatPrice } from '../../core/protocol/format.ts';
 import { monthlyPayment } from '../../core/protocol/payment.ts';
 import { listingPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
-import { expect, seriousAxeViolations, test } from './fixtures.ts';
+import { expect, seriousAxeViolations, test, unstyled } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/decide');
 mkdirSync(shots, { recursive: true });
@@ -71,6 +73,7 @@ test.describe('deciding on a listing', () => {
       await expect(output).toContainText(perMonth(monthly({ ...biess, years: 30 })));
 
       expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await unstyled(page)).toEqual([]);
       for (const width of [1366, 390, 320]) {
         await page.setViewportSize({ width, height: width > 400 ? 900 : 720 });
         await page.waitForTimeout(200);
@@ -91,5 +94,172 @@ test.describe('deciding on a listing', () => {
     await expect(el.locator('[part="payment"]')).toHaveCount(0);
     await el.evaluate((host) => host.setAttribute('show-payment', 'true'));
     await expect(el.locator('[part="payment"]')).toHaveCount(1);
+  });
+
+  test('after two price cuts: the page\'s HTML (a crawler\'s view) holds the history and the similar listings\' links; the card says "Reduced" by the last cut, its dialog shows the history and similar listings; axe clean', async ({ page, data, consoleErrors }) => {
+    const [row] = await data.sql<Row & { city: string }>(
+      "select l.id::text as id, l.title, l.price::text as price, l.city from public.listings l where price > 150000 and city = 'Cuenca' and property_type = 'house' and geo_lat is not null and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id) order by id limit 1",
+    );
+    const id = String(row?.id);
+    const was = Number(row?.price);
+    await data.sql('update internal.listings set price = price - 10000 where id = $1', [id]);
+    await data.sql('update internal.listings set price = price - 5000 where id = $1', [id]);
+    const now = was - 15000;
+    const similar = await data.sql<{ id: string; title: string }>('select id::text as id, title from public.similar_listings($1, 8)', [id]);
+    expect(similar.length).toBeGreaterThanOrEqual(4);
+
+    // the HTML alone: the history's rows and the similar listings' pages, as links
+    const html = await (await page.context().request.get(`${data.url}${listingPath(id, row?.title, 'en')}`)).text();
+    expect(html).toContain('<h2>Price history</h2>');
+    for (const cell of [formatPrice(now), formatPrice(was - 10000), formatPrice(was), '−$5,000', '−$10,000']) expect(html).toContain(`<td>${cell}</td>`);
+    expect(html).toContain('<h2 id="similar-heading">Similar properties</h2>');
+    for (const s of similar) expect(html).toContain(`href="${listingPath(s.id, s.title, 'en')}"`);
+
+    // the card of a search says it, and its dialog has the history and the similar listings
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${data.url}/search-properties?city=Cuenca&minPrice=${now}&maxPrice=${now}`);
+    const card = page.locator(`exp-property-search [part~="card"][data-property-id="${id}"]`);
+    await expect(card.locator('[part="price-reduced"]')).toHaveText('↓Reduced $5,000');
+    await card.locator('a.exp-card-link').click();
+    const dialog = page.locator('exp-property-search dialog[open]');
+    const history = dialog.locator('[part="price-history"]');
+    await expect(history.locator('tbody tr')).toHaveCount(3);
+    await expect(history.locator('tbody tr').first()).toContainText(`Price reduced${formatPrice(now)}−$5,000`);
+    await expect(history).toContainText(/\d+ days? on the market|Listed today/);
+    const links = dialog.locator('[part="similar-listing"]');
+    await expect(links).toHaveCount(similar.length);
+    expect(await links.first().getAttribute('href')).toContain(listingPath(String(similar[0]?.id), similar[0]?.title, 'en'));
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await unstyled(page)).toEqual([]);
+    await dialog.screenshot({ path: resolve(shots, 'dialog-history-1366.png') });
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(200);
+      await history.scrollIntoViewIfNeeded();
+      await dialog.screenshot({ path: resolve(shots, `dialog-history-${width}.png`) });
+    }
+
+    // the listing page in Spanish: the element draws the same history
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(`${data.url}${listingPath(id, row?.title, 'es')}`);
+    const es = detail(page).locator('[part="price-history"]');
+    await expect(es.locator('tbody tr').first()).toContainText('Precio rebajado');
+    await expect(detail(page).locator('[part="similar"]')).toHaveCount(0);
+    await expect(page.locator('.similar .listing-tile')).toHaveCount(similar.length);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: resolve(shots, 'listing-history-es-390.png'), fullPage: true });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the photos full screen: by keyboard (arrows, a counter, the next photo loaded ahead, Escape, focus back where it was) and by swipe on a phone', async ({ page, data, browser, consoleErrors }) => {
+    const [row] = await data.sql<Row & { images: unknown }>(
+      "select id::text as id, title, price::text as price, images from public.listings where status = '1' and country_code = 'EC' and case when jsonb_typeof(images) = 'array' then jsonb_array_length(images) else 0 end >= 3 order by id limit 1",
+    );
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${data.url}${listingPath(String(row?.id), row?.title, 'en')}`);
+    const el = detail(page);
+    const open = el.getByRole('button', { name: 'View the photos full screen' });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const gallery = el.locator('dialog[part~="gallery"]');
+    await expect(gallery).toBeVisible();
+    const counter = gallery.locator('[part="gallery-counter"]');
+    const count = Number((await counter.textContent())?.match(/of (\d+)/)?.[1]);
+    expect(count).toBeGreaterThanOrEqual(3);
+    await expect(counter).toHaveText(`Photo 1 of ${count}`);
+    const photo = gallery.locator('[part="gallery-photo"]');
+    const first = await photo.getAttribute('src');
+    await page.keyboard.press('ArrowRight');
+    await expect(counter).toHaveText(`Photo 2 of ${count}`);
+    const second = await photo.getAttribute('src');
+    expect(second).not.toBe(first);
+    // the third is already asked for while the second shows
+    await page.keyboard.press('ArrowRight');
+    const third = String(await photo.getAttribute('src'));
+    await page.keyboard.press('ArrowLeft');
+    await expect(counter).toHaveText(`Photo 2 of ${count}`);
+    expect(await page.evaluate((src) => performance.getEntriesByType('resource').some((r) => r.name === new URL(src, location.href).href), third)).toBe(true);
+    // the photo is whole on the screen
+    const box = await photo.boundingBox();
+    expect((box?.width ?? 0) <= 1366 && (box?.height ?? 0) <= 900).toBe(true);
+    expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
+    expect(await unstyled(page)).toEqual([]);
+    await page.screenshot({ path: resolve(shots, 'gallery-1366.png') });
+    await page.keyboard.press('Escape');
+    await expect(gallery).toBeHidden();
+    expect(await el.evaluate((host) => host.shadowRoot?.activeElement?.getAttribute('part'))).toBe('full-screen');
+
+    // a phone: a tap on the photo opens it, a swipe to the left moves on
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const tab = await phone.newPage();
+    await tab.goto(`${data.url}${listingPath(String(row?.id), row?.title, 'es')}`);
+    const carousel = tab.locator('exp-property-detail [part="carousel"]');
+    await carousel.tap();
+    const g = tab.locator('exp-property-detail dialog[part~="gallery"]');
+    await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 1 de ${count}`);
+    const area = g.locator('[part="gallery-photo"]');
+    const b = await area.boundingBox();
+    const y = (b?.y ?? 300) + (b?.height ?? 100) / 2;
+    await area.dispatchEvent('pointerdown', { pointerType: 'touch', pointerId: 7, clientX: 300, clientY: y, bubbles: true });
+    await area.dispatchEvent('pointerup', { pointerType: 'touch', pointerId: 7, clientX: 120, clientY: y + 10, bubbles: true });
+    await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 2 de ${count}`);
+    // the sheet's opening animation (200 ms) has ended
+    await tab.waitForTimeout(400);
+    await tab.screenshot({ path: resolve(shots, 'gallery-es-390.png') });
+    await phone.close();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('recently viewed: the listings opened last, newest first, on the home page, the search page and a tab of /saved; kept across a reload, followed by another tab, cleared', async ({ page, context, data, consoleErrors }) => {
+    const rows = await data.sql<Row>("select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id desc limit 3");
+    const [a, b, c] = rows as [Row, Row, Row];
+    await page.goto(`${data.url}/`);
+    // nothing viewed yet: nothing shown
+    await expect(page.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();
+    await expect(page.locator('exp-recently-viewed [part="recent"]')).toHaveCount(0);
+    for (const r of [a, b]) {
+      await page.goto(`${data.url}${listingPath(r.id, r.title, 'en')}`);
+      await expect(detail(page).locator('[part="facts"]')).toBeVisible();
+    }
+    await page.goto(`${data.url}/`);
+    const recent = page.locator('exp-recently-viewed [part="recent-listing"]');
+    await expect(recent).toHaveCount(2);
+    expect(await recent.nth(0).getAttribute('href')).toContain(listingPath(b.id, b.title, 'en'));
+    expect(await recent.nth(1).getAttribute('href')).toContain(listingPath(a.id, a.title, 'en'));
+    await expect(recent.nth(0)).toContainText(formatPrice(Number(b.price)));
+    await page.reload();
+    await expect(recent).toHaveCount(2);
+
+    // the search page too, and /saved as a tab, by keyboard
+    await page.goto(`${data.url}/search-properties`);
+    await expect(page.locator('exp-recently-viewed [part="recent-listing"]')).toHaveCount(2);
+    const saved = await context.newPage();
+    await saved.goto(`${data.url}/saved`);
+    const tabs = saved.locator('exp-saved-listings [role="tab"]');
+    await expect(tabs).toHaveText(['Saved properties (0)', 'Recently viewed (2)']);
+    await tabs.first().focus();
+    await saved.keyboard.press('ArrowRight');
+    await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+    await expect(tabs.nth(1)).toBeFocused();
+    const grid = saved.locator('exp-saved-listings [role="tabpanel"] [part="recent-listing"]');
+    await expect(grid).toHaveCount(2);
+    expect(await seriousAxeViolations(saved)).toEqual([]);
+    expect(await unstyled(saved)).toEqual([]);
+    await saved.screenshot({ path: resolve(shots, 'saved-recent-1366.png'), fullPage: true });
+
+    // another tab opens a listing: this one follows
+    await page.goto(`${data.url}${listingPath(c.id, c.title, 'en')}`);
+    await expect(detail(page).locator('[part="facts"]')).toBeVisible();
+    await expect(grid).toHaveCount(3);
+    expect(await grid.first().getAttribute('href')).toContain(listingPath(c.id, c.title, 'en'));
+
+    // cleared: gone everywhere
+    await saved.locator('exp-saved-listings [part="clear"]').click();
+    await expect(saved.locator('exp-saved-listings [role="tab"]')).toHaveCount(0);
+    await page.goto(`${data.url}/`);
+    await expect(page.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();
+    await expect(page.locator('exp-recently-viewed [part="recent"]')).toHaveCount(0);
+    await saved.close();
+    expect(consoleErrors).toEqual([]);
   });
 });

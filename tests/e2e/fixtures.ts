@@ -81,13 +81,14 @@ export function englishOnlyPhrases(): string[] {
   return [...phrases];
 }
 
-export async function seriousAxeViolations(page: Page): Promise<string[]> {
+/** axe's serious and critical findings on the page, or within one element (a modal open over the page: what is under it is inert). */
+export async function seriousAxeViolations(page: Page, within?: string): Promise<string[]> {
   await page.addScriptTag({ path: resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js') });
-  return page.evaluate(async () => {
+  return page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const result = await axe.run(selector ? document.querySelector(selector) : document, { resultTypes: ['violations'] });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
+  }, within);
 }
 
 /** The parts of <exp-property-search> the tests read. */
@@ -116,3 +117,30 @@ export async function cardIds(page: Page): Promise<number[]> {
 export { ACTIVE, PLACE_TEXT, POOL } from '../support/independent-sql.ts';
 /** A count as the elements write it in English. */
 export const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** The classes on our elements that have no rule in their compiled utilities (docs/decisions.md #19): a state the build did not see. */
+export async function unstyled(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const missing = new Set<string>();
+    const roots: ShadowRoot[] = [];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot && el.tagName.startsWith('EXP-')) (roots.push(el.shadowRoot), walk(el.shadowRoot));
+    };
+    walk(document);
+    for (const root of roots) {
+      const sheet = root.adoptedStyleSheets[root.adoptedStyleSheets.length - 1];
+      const selectors = new Set<string>();
+      const collect = (rules: CSSRuleList) => {
+        for (const rule of rules) {
+          if (rule instanceof CSSStyleRule) for (const m of rule.selectorText.matchAll(/\.((?:\\.|[\w-])+)/g)) selectors.add((m[1] as string).replace(/\\(.)/g, '$1'));
+          else if ('cssRules' in rule) collect((rule as CSSGroupingRule).cssRules);
+        }
+      };
+      if (sheet) collect(sheet.cssRules);
+      for (const el of root.querySelectorAll('[class]')) {
+        for (const c of el.classList) if (!/^(exp-|ol-|line-clamp-)/.test(c) && !selectors.has(c)) missing.add(`${el.tagName.toLowerCase()}.${c}`);
+      }
+    }
+    return [...missing].sort();
+  });
+}

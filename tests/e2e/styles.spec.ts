@@ -5,38 +5,12 @@
  * left: no <style> element or extra sheet appears in a shadow root while the elements work.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, unstyled } from './fixtures.ts';
 
 /**
  * Classes used in our shadow roots that the utilities sheet (adopted last, one per shadow root, so
  * twind's order holds) has no rule for; ours (exp-) and OpenLayers' are not utilities.
  */
-async function unstyled(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const missing = new Set<string>();
-    const roots: ShadowRoot[] = [];
-    const walk = (root: Document | ShadowRoot) => {
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot && el.tagName.startsWith('EXP-')) (roots.push(el.shadowRoot), walk(el.shadowRoot));
-    };
-    walk(document);
-    for (const root of roots) {
-      const sheet = root.adoptedStyleSheets[root.adoptedStyleSheets.length - 1];
-      const selectors = new Set<string>();
-      const collect = (rules: CSSRuleList) => {
-        for (const rule of rules) {
-          if (rule instanceof CSSStyleRule) for (const m of rule.selectorText.matchAll(/\.((?:\\.|[\w-])+)/g)) selectors.add((m[1] as string).replace(/\\(.)/g, '$1'));
-          else if ('cssRules' in rule) collect((rule as CSSGroupingRule).cssRules);
-        }
-      };
-      if (sheet) collect(sheet.cssRules);
-      for (const el of root.querySelectorAll('[class]')) {
-        for (const c of el.classList) if (!/^(exp-|ol-|line-clamp-)/.test(c) && !selectors.has(c)) missing.add(`${el.tagName.toLowerCase()}.${c}`);
-      }
-    }
-    return [...missing].sort();
-  });
-}
-
 async function styleElements(page: Page): Promise<number> {
   return page.evaluate(() => {
     let n = 0;

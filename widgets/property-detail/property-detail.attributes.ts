@@ -7,4 +7,6 @@ export const propertyDetailAttributes = {
   'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
   /** The monthly payment's estimate beside the price; `show-payment="false"` leaves it out. */
   'show-payment': { type: 'boolean', default: true },
+  /** The listings most like this one, under the detail; the site's listing page sets `show-similar="false"` (it lists them itself). */
+  'show-similar': { type: 'boolean', default: true },
 } as const satisfies AttrSchema;

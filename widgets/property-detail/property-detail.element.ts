@@ -20,6 +20,10 @@ import utilities from 'virtual:exp-utilities/property-detail';
  * @csspart share-menu - WhatsApp, e-mail and copy, where the browser has no share sheet.
  * @csspart facts - Bedrooms, bathrooms, area and type.
  * @csspart payment - The monthly payment's estimate and its terms.
+ * @csspart price-history - The price history and the days on the market.
+ * @csspart price-reduced - The "Reduced $10,000" badge of a recent price cut.
+ * @csspart similar - The listings most like this one.
+ * @csspart similar-listing - One of them (a link to its page).
  * @csspart agent - The listing agent.
  * @csspart inquiry-form - The inquiry form.
  * @csspart not-found - The message for a listing that is not available.

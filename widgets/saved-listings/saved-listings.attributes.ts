@@ -7,4 +7,6 @@ export const savedListingsAttributes = {
   'search-url': { type: 'string', default: '/search-properties', maxLength: 300 },
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. */
   'phone-country-code': { type: 'string', default: '593', maxLength: 4 },
+  /** A second tab with the listings the visitor opened last (kept in this browser too). */
+  'show-recent': { type: 'boolean', default: true },
 } as const satisfies AttrSchema;

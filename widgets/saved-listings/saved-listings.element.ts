@@ -26,6 +26,11 @@ import utilities from 'virtual:exp-utilities/saved-listings';
  * @csspart save-button - The heart on a card.
  * @csspart empty - The message when nothing is saved.
  * @csspart search-link - The link to the search in that message.
+ * @csspart tabs - "Saved" and "Recently viewed" (when the visitor has opened listings and `show-recent` is on).
+ * @csspart tab - Each tab (`tab-selected` on the one shown).
+ * @csspart recent - The recently viewed listings.
+ * @csspart recent-listing - Each of them (a link to its page).
+ * @csspart clear - The button that clears them.
  * @cssprop --exp-color-primary - Price headers, buttons and links.
  * @cssprop --exp-color-accent - A saved listing's heart.
  * @cssprop --exp-color-surface - Cards.

@@ -3,7 +3,7 @@
  * saved first, as cards that open the detail; the ones no longer on the market as what was kept of
  * them, marked and removable. Follows the saved list live (hearts on this page, other tabs).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsByIds } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
@@ -13,7 +13,8 @@ import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
 import { mapListing, placeholderIndex, type Property } from '../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from '../lib/listing/placeholder.tsx';
-import { removeSaved, useSavedListings, type SavedListing } from '../lib/saved/store.ts';
+import { RecentlyViewedRow } from '../lib/saved/recent-row.tsx';
+import { removeSaved, useRecentlyViewed, useSavedListings, type SavedListing } from '../lib/saved/store.ts';
 import type { savedListingsAttributes } from './saved-listings.attributes.ts';
 
 type Props = ElementProps<typeof savedListingsAttributes>;
@@ -48,9 +49,49 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
   );
 }
 
-export function SavedListings({ showTitle, searchUrl, phoneCountryCode }: Props) {
+/** "Saved" and "Recently viewed" as WAI-ARIA tabs: arrows, Home and End move between them. */
+function Tabs({ saved, recent, tab, onTab, id }: { saved: number; recent: number; tab: 'saved' | 'recent'; onTab: (tab: 'saved' | 'recent') => void; id: string }) {
+  const { t } = useElement();
+  const tabs = [
+    ['saved', `${t('savedPage.title')} (${formatCount(saved)})`],
+    ['recent', `${t('recent.tab')} (${formatCount(recent)})`],
+  ] as const;
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+    e.preventDefault();
+    const next = e.key === 'Home' ? 'saved' : e.key === 'End' ? 'recent' : tab === 'saved' ? 'recent' : 'saved';
+    onTab(next);
+    (e.currentTarget.querySelector(`#${CSS.escape(`${id}-${next}`)}`) as HTMLElement | null)?.focus();
+  };
+  return (
+    <div role="tablist" aria-label={t('savedPage.title')} className="flex gap-1 border-b border-line" part="tabs" onKeyDown={onKeyDown}>
+      {tabs.map(([key, label]) => (
+        <button
+          key={key}
+          type="button"
+          role="tab"
+          id={`${id}-${key}`}
+          aria-selected={tab === key}
+          aria-controls={`${id}-${key}-panel`}
+          tabIndex={tab === key ? 0 : -1}
+          onClick={() => onTab(key)}
+          className={`-mb-px border-0 border-b-2 bg-transparent px-3 py-2 text-[15px] font-semibold cursor-pointer ${tab === key ? 'border-primary text-primary' : 'border-transparent text-ink-muted hover:text-ink'}`}
+          part={tab === key ? 'tab tab-selected' : 'tab'}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRecent }: Props) {
+  const tabsId = useId().replace(/:/g, '');
+  const [tab, setTab] = useState<'saved' | 'recent'>('saved');
   const { t, api, host, toaster } = useElement();
   const saved = useSavedListings(api.url);
+  const recent = useRecentlyViewed(api.url);
+  const tabbed = showRecent && recent.length > 0;
   const ids = saved.map((s) => s.id);
   const idsKey = ids.join(',');
   const rest = getClients(api).rest;
@@ -105,35 +146,44 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode }: Props)
           </p>
         </div>
       ) : null}
-      {failed ? (
-        <p role="alert" className="m-0 py-8 text-center text-ink-muted" part="error">
-          {t('savedPage.error')}
-        </p>
-      ) : !ids.length ? (
-        <div className="rounded-brand border border-line bg-surface px-6 py-10 text-center" part="empty">
-          <p className="m-0 text-lg font-semibold text-ink">{t('savedPage.empty.title')}</p>
-          <p className="m-0 mt-1 text-ink-muted">{t('savedPage.empty.text')}</p>
-          <a href={searchUrl} className="mt-4 inline-flex items-center rounded-md bg-primary px-4 py-2.5 font-semibold text-primary-contrast no-underline hover:bg-primary-hover" part="search-link">
-            {t('savedPage.empty.search')}
-          </a>
-        </div>
-      ) : loading ? (
-        <div className={GRID} aria-label={t('common.loading')}>
-          {ids.slice(0, 3).map((id) => (
-            <CardSkeleton key={id} />
-          ))}
+      {tabbed ? <Tabs saved={ids.length} recent={recent.length} tab={tab} onTab={setTab} id={tabsId} /> : null}
+      {tabbed && tab === 'recent' ? (
+        <div role="tabpanel" id={`${tabsId}-recent-panel`} aria-labelledby={`${tabsId}-recent`}>
+          <RecentlyViewedRow max={20} layout="grid" showTitle={false} />
         </div>
       ) : (
-        <ul className={GRID} part="grid">
-          {saved.map((item) => {
-            const property = properties.get(item.id);
-            return (
-              <li key={item.id} className="grid">
-                {property ? <PropertyCard property={property} onOpen={openProperty} /> : <GoneCard item={item} onRemove={() => remove(item)} />}
-              </li>
-            );
-          })}
-        </ul>
+        <div role={tabbed ? 'tabpanel' : undefined} id={tabbed ? `${tabsId}-saved-panel` : undefined} aria-labelledby={tabbed ? `${tabsId}-saved` : undefined}>
+          {failed ? (
+            <p role="alert" className="m-0 py-8 text-center text-ink-muted" part="error">
+              {t('savedPage.error')}
+            </p>
+          ) : !ids.length ? (
+            <div className="rounded-brand border border-line bg-surface px-6 py-10 text-center" part="empty">
+              <p className="m-0 text-lg font-semibold text-ink">{t('savedPage.empty.title')}</p>
+              <p className="m-0 mt-1 text-ink-muted">{t('savedPage.empty.text')}</p>
+              <a href={searchUrl} className="mt-4 inline-flex items-center rounded-md bg-primary px-4 py-2.5 font-semibold text-primary-contrast no-underline hover:bg-primary-hover" part="search-link">
+                {t('savedPage.empty.search')}
+              </a>
+            </div>
+          ) : loading ? (
+            <div className={GRID} aria-label={t('common.loading')}>
+              {ids.slice(0, 3).map((id) => (
+                <CardSkeleton key={id} />
+              ))}
+            </div>
+          ) : (
+            <ul className={GRID} part="grid">
+              {saved.map((item) => {
+                const property = properties.get(item.id);
+                return (
+                  <li key={item.id} className="grid">
+                    {property ? <PropertyCard property={property} onOpen={openProperty} /> : <GoneCard item={item} onRemove={() => remove(item)} />}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </div>
       )}
       <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} />
     </section>

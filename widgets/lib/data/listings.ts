@@ -34,7 +34,7 @@ export class DataError extends Error {
   }
 }
 
-function fail(error: { message: string; code?: string } | null, what: string): never {
+export function fail(error: { message: string; code?: string } | null, what: string): never {
   throw new DataError(`${what}: ${error?.message ?? 'failed'}`, error?.code);
 }
 
@@ -127,6 +127,8 @@ export interface MapPoint {
   geo_lon: string | null;
   city: string | null;
   price: number | null;
+  price_cut_at: string | null;
+  price_before_cut: number | null;
 }
 
 /**
@@ -139,7 +141,7 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
   const results = await Promise.all(
     Array.from({ length: blocks }, (_, i) => {
       // block i is page i + 1 of BLOCK rows, the last one cut at `wanted`
-      let q = rest.rpc('search_listings', { ...searchArgs(filters, 'newest', i + 1, BLOCK), page_size: Math.min(BLOCK, wanted - i * BLOCK) }).select('id,lat,lng,geo_lat,geo_lon,city,price');
+      let q = rest.rpc('search_listings', { ...searchArgs(filters, 'newest', i + 1, BLOCK), page_size: Math.min(BLOCK, wanted - i * BLOCK) }).select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut');
       if (signal) q = q.abortSignal(signal);
       return q;
     }),

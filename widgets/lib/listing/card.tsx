@@ -16,6 +16,7 @@ import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
 import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
+import { PriceCutBadge } from './price-cut.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { excerpt, markWords } from '../../../core/protocol/words.ts';
@@ -81,6 +82,7 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
         <div className="absolute top-2 right-2 z-[2]">
           <SaveButton listing={p} />
         </div>
+        <PriceCutBadge property={p} className="absolute bottom-2 left-2 z-[2]" />
       </div>
       <div className="relative flex flex-col gap-1.5 p-4 flex-1">
         <Heading className="m-0 text-base font-semibold leading-snug text-ink">

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } fr
 import { useElement } from '../element.tsx';
 import { ChevronLeft } from '../ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../ui/icons/chevron-right.tsx';
+import { ExpandIcon } from '../ui/icons/expand.tsx';
 import { placeholderIndex } from '../../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from './placeholder.tsx';
 
@@ -17,11 +18,13 @@ export interface CarouselProps {
   /** 'card' keeps 16:9; 'detail' is at most 400px high */
   variant?: 'card' | 'detail';
   eager?: boolean;
-  /** a click or tap on the photo itself (not a swipe, not the arrows) */
-  onActivate?: () => void;
+  /** a click or tap on the photo itself (not a swipe, not the arrows), with the photo shown */
+  onActivate?: (index: number) => void;
+  /** the photos full screen, from the photo shown: a button for it (and Enter on the carousel) */
+  onExpand?: (index: number) => void;
 }
 
-export function Carousel({ images, propertyId, title, variant = 'card', eager = false, onActivate }: CarouselProps) {
+export function Carousel({ images, propertyId, title, variant = 'card', eager = false, onActivate, onExpand }: CarouselProps) {
   const { t } = useElement();
   const [index, setIndex] = useState(0);
   const [failed, setFailed] = useState<Set<string>>(() => new Set());
@@ -49,6 +52,9 @@ export function Carousel({ images, propertyId, title, variant = 'card', eager = 
     } else if (e.key === 'ArrowRight') {
       e.preventDefault();
       go(1);
+    } else if (e.key === 'Enter' && onExpand && e.target === e.currentTarget && count) {
+      e.preventDefault();
+      onExpand(index);
     }
   };
   const onPointerDown = (e: PointerEvent) => {
@@ -76,15 +82,17 @@ export function Carousel({ images, propertyId, title, variant = 'card', eager = 
       aria-roledescription={t('carousel.role')}
       aria-label={t('carousel.label', { title })}
       part="carousel"
-      tabIndex={count > 1 ? 0 : -1}
+      tabIndex={count > 1 || (onExpand && count) ? 0 : -1}
       onKeyDown={onKey}
       onPointerDown={onPointerDown}
       onPointerUp={onPointerUp}
       onPointerCancel={() => (start.current = null)}
       onClick={() => {
-        if (!swiped.current) onActivate?.();
+        if (swiped.current) return;
+        if (onActivate) onActivate(index);
+        else if (onExpand && count) onExpand(index);
       }}
-      style={{ touchAction: 'pan-y', cursor: onActivate ? 'pointer' : undefined }}
+      style={{ touchAction: 'pan-y', cursor: onActivate || (onExpand && count) ? 'pointer' : undefined }}
     >
       {showPlaceholder ? (
         <PropertyPlaceholder index={placeholderIndex(propertyId)} label={t('carousel.noPhoto')} />
@@ -100,6 +108,20 @@ export function Carousel({ images, propertyId, title, variant = 'card', eager = 
           onError={() => setFailed((f) => new Set(f).add(current as string))}
         />
       )}
+      {onExpand && count ? (
+        <button
+          type="button"
+          aria-label={t('carousel.fullScreen')}
+          onClick={(e) => {
+            e.stopPropagation();
+            onExpand(index);
+          }}
+          className="absolute bottom-2 right-2 z-[2] flex h-9 w-9 items-center justify-center rounded-full bg-white/90 text-ink shadow cursor-pointer hover:bg-white"
+          part="full-screen"
+        >
+          <ExpandIcon size={18} />
+        </button>
+      ) : null}
       {count > 1 ? (
         <>
           <button

@@ -47,7 +47,7 @@ export function PaymentCalculator({ price, headingLevel }: { price: number; head
         <Heading className="m-0 text-base font-semibold text-ink">{t('payment.heading')}</Heading>
         <span className="text-ink">
           {payment ? t('payment.perMonth', { amount: formatPrice(payment.monthly) }) : '—'}
-          <span aria-hidden="true" className="ms-2 inline-block text-ink-muted transition-transform group-open:rotate-180">
+          <span aria-hidden="true" className="ml-2 inline-block text-ink-muted transition-transform group-open:rotate-180">
             ▾
           </span>
         </span>

@@ -4,7 +4,7 @@
  * detail dialog and on the listing's own page (<exp-property-detail>). Listing text is rendered as
  * text, never as markup.
  */
-import { useDeferredValue } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { formatArea, formatCount, formatPrice } from '../../../core/protocol/format.ts';
 import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
@@ -13,8 +13,12 @@ import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import { AgentContact } from './agent-contact.tsx';
 import { PaymentCalculator } from './payment-calculator.tsx';
+import { PriceHistory } from './price-history.tsx';
+import { SimilarListings } from './similar-listings.tsx';
 import { Carousel } from './carousel.tsx';
+import { Gallery } from './gallery.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
+import { keptEntry, rememberViewed } from '../saved/store.ts';
 import { ShareButton, type ShareTarget } from './share.tsx';
 
 /** What sharing a listing sends: its page, its title, its price and place. */
@@ -48,21 +52,27 @@ export interface PropertyDetailProps {
   onSent?: () => void;
   /** the monthly payment's estimate (an element's `show-payment`; on unless a host turns it off) */
   showPayment?: boolean;
+  /** the listings like this one, under the detail (an element's `show-similar`; the listing page renders its own) */
+  showSimilar?: boolean;
 }
 
-export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent, showPayment = true }: PropertyDetailProps) {
-  const { t } = useElement();
+export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent, showPayment = true, showSimilar = true }: PropertyDetailProps) {
+  const { t, api } = useElement();
   const Heading = headingLevel;
+  // opened: first in the visitor's recently viewed (kept in this browser only)
+  useEffect(() => rememberViewed(api.url, keptEntry(p)), [api.url, p]);
   // the sections' headings sit one level below the title
   const Sub = headingLevel === 'h1' ? 'h2' : 'h3';
   // the listing shows in the frame after the click; the agent's actions and the form follow in a
   // background (time-sliced) render, in a box of about their size (the visitor sees the detail at once)
   const complete = useDeferredValue(true, false);
+  // the photo the full-screen gallery opened at; null while it is closed
+  const [gallery, setGallery] = useState<number | null>(null);
   return (
     <>
       <div className="bg-surface-subtle">
         <div className="mx-auto max-w-[712px]">
-          <Carousel images={p.images} propertyId={p.id} title={p.title} variant="detail" eager />
+          <Carousel images={p.images} propertyId={p.id} title={p.title} variant="detail" eager onExpand={setGallery} />
         </div>
       </div>
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 p-4 cq-md:p-6 cq-lg:grid-cols-[minmax(0,1fr)_340px]">
@@ -99,6 +109,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
               <p className="m-0 whitespace-pre-line leading-relaxed text-ink">{p.description}</p>
             </section>
           ) : null}
+          <PriceHistory property={p} headingLevel={Sub} />
         </div>
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">
@@ -123,6 +134,8 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
           <div className="min-h-[560px] min-w-0" aria-hidden="true" />
         )}
       </div>
+      {showSimilar && complete ? <SimilarListings property={p} headingLevel={Sub} /> : null}
+      <Gallery images={p.images} propertyId={p.id} title={p.title} start={gallery} onClose={() => setGallery(null)} />
     </>
   );
 }

@@ -14,6 +14,7 @@ import { listingUrl } from '../site-links.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
 import { mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from '../listing/placeholder.tsx';
+import { PriceCutBadge } from '../listing/price-cut.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import type { MapPin } from './ol-map.ts';
 
@@ -50,7 +51,10 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
         ) : null}
       </div>
       <div className="p-3 flex flex-col gap-1">
-        <p className="m-0 font-bold">{formatPrice(p?.price ?? pin.price)}</p>
+        <p className="m-0 flex flex-wrap items-center gap-2 font-bold">
+          {formatPrice(p?.price ?? pin.price)}
+          {p ? <PriceCutBadge property={p} className="border border-line shadow-none" /> : null}
+        </p>
         <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>
         {pin.approximate ? <p className="m-0 text-xs text-ink-muted">{t('map.approximate')}</p> : null}
         <a

@@ -45,6 +45,13 @@ export interface MapPin {
   lng: number;
   price: number;
   approximate: boolean;
+  /** its price was cut lately (core/protocol/listing.ts recentPriceCut): the pill says ↓ */
+  reduced?: boolean;
+}
+
+/** A pin's pill: its price, with ↓ when the price was cut lately. */
+function pinLabel(p: MapPin): string {
+  return `${p.reduced ? '↓ ' : ''}${formatPricePill(p.price)}`;
 }
 
 export interface MapOptions {
@@ -242,7 +249,7 @@ export function createMap(options: MapOptions): MapController {
         const at = (hit.cell.getGeometry() as Point).getCoordinates();
         options
           .onExpand?.(hit.cell.get('bounds') as [number, number, number, number])
-          .then((pins) => spread(pins.map((p) => new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: formatPricePill(p.price), approximate: p.approximate })), at))
+          .then((pins) => spread(pins.map((p) => new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: pinLabel(p), approximate: p.approximate })), at))
           .catch((error: unknown) => console.warn('[exp] the listings of a cluster did not load:', error));
       } else asProgram(() => view.fit(buffer(extent, 1), { duration: 400, padding: [60, 60, 60, 60], maxZoom: Math.min(view.getMaxZoom(), zoom + 4) }));
       return;
@@ -343,7 +350,7 @@ export function createMap(options: MapOptions): MapController {
         pins,
         (p) => {
           const f = new Feature<Point>(new Point(fromLonLat([p.lng, p.lat])));
-          f.setProperties({ id: p.id, label: formatPricePill(p.price), approximate: p.approximate, price: p.price }, true);
+          f.setProperties({ id: p.id, label: pinLabel(p), approximate: p.approximate, price: p.price }, true);
           f.setId(p.id);
           features.push(f);
         },

@@ -5,7 +5,7 @@
  * clusters cannot be had. Nothing here knows OpenLayers.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { listingPosition, type Property } from '../../../core/protocol/listing.ts';
+import { listingPosition, recentPriceCut, type Property } from '../../../core/protocol/listing.ts';
 import { getClients } from '../data/client.ts';
 import { getMapClusters, getMapPoints, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
@@ -14,7 +14,9 @@ import type { MapPin } from './ol-map.ts';
 
 /** A listing's pin: its position (approximate when it has no usable coordinates) and price. */
 export function pinFor(point: MapPoint): MapPin {
-  return { id: String(point.id), price: Number(point.price) || 0, ...listingPosition(point as unknown as Record<string, unknown>) };
+  const price = Number(point.price) || 0;
+  const cut = point.price_cut_at && Number(point.price_before_cut) > 0 ? { at: point.price_cut_at, before: Number(point.price_before_cut) } : null;
+  return { id: String(point.id), price, reduced: recentPriceCut({ price, priceCut: cut }) !== null, ...listingPosition(point as unknown as Record<string, unknown>) };
 }
 
 /**

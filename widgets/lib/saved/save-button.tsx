@@ -7,7 +7,7 @@
 import { useElement } from '../element.tsx';
 import { emit } from '../events.ts';
 import { HeartIcon } from '../ui/icons/heart.tsx';
-import { toggleSaved, useIsSaved } from './store.ts';
+import { keptEntry, toggleSaved, useIsSaved } from './store.ts';
 
 export interface SaveDetail {
   /** the listing's id */
@@ -48,7 +48,7 @@ export function SaveButton({ listing, tone = 'surface', size = 'md' }: { listing
         // a heart on a card's photo saves; it does not open the listing
         e.stopPropagation();
         e.preventDefault();
-        const now = toggleSaved(api.url, { id: listing.id, title: listing.title, price: listing.price, city: listing.city, image: listing.images.find((u) => /^https?:\/\//.test(u)) ?? '' });
+        const now = toggleSaved(api.url, keptEntry(listing));
         toaster.announce({ key: now ? 'saved.added' : 'saved.removed', params: { title: listing.title } });
         emit(host, 'exp-listing-save', { id: listing.id, saved: now, title: listing.title });
       }}

@@ -1,16 +1,20 @@
 /**
- * Saved listings, kept in the visitor's browser (no account; docs/decisions.md #23): in
- * localStorage, under a key per data backend, so a partner's page that embeds our search keeps its
- * own list and two backends never mix. Each entry keeps what the saved page shows of a listing that
- * has gone off the market since (title, price, place, photo). Every element of the page follows the
- * list live (a signal), and so do the page's other tabs (the storage event). Where storage is
- * refused (a sandboxed frame, a private mode), the list lives as long as the page.
+ * Listings kept in the visitor's browser (no account; docs/decisions.md #23): the saved ones, and
+ * the ones opened lately (recently viewed, docs/product.md §2). Each list is in localStorage under
+ * a key per data backend, so a partner's page that embeds our search keeps its own lists and two
+ * backends never mix; nothing leaves the browser. Each entry keeps what the pages show of a listing
+ * that has gone off the market since (title, price, place, photo). Every element of the page
+ * follows the lists live (a signal), and so do the page's other tabs (the storage event). Where
+ * storage is refused (a sandboxed frame, a private mode), a list lives as long as the page.
  */
 import { useSyncExternalStore } from 'react';
 import { signal } from '@preact/signals-react';
+import type { Property } from '../../../core/protocol/listing.ts';
 
 /** At most this many saved listings (the oldest go first). */
 export const SAVED_MAX = 200;
+/** The listings opened last, at most this many. */
+export const RECENT_MAX = 20;
 
 export interface SavedListing {
   id: string;
@@ -19,72 +23,104 @@ export interface SavedListing {
   city: string;
   /** the first photo's URL, if any */
   image: string;
+  /** when it was saved (or, in the recently viewed list, last opened) */
   savedAt: number;
 }
 
-const memory = new Map<string, SavedListing[]>();
+/** Bumped whenever a kept list changes (this page or another tab): what the hooks follow. */
+const listsVersion = signal(0);
 
-/** Bumped whenever a saved list changes (this page or another tab): what the hooks below follow. */
-const savedVersion = signal(0);
+function subscribe(onChange: () => void): () => void {
+  return listsVersion.subscribe(onChange);
+}
+
+const NONE: SavedListing[] = [];
+
+/** What a kept list keeps of a listing. */
+export function keptEntry(p: Pick<Property, 'id' | 'title' | 'price' | 'city' | 'images'>): Omit<SavedListing, 'savedAt'> {
+  return { id: p.id, title: p.title, price: p.price, city: p.city, image: p.images.find((u) => /^https?:\/\//.test(u)) ?? '' };
+}
+
+/** One kept list: `exp-saved:<backend>` or `exp-recent:<backend>`, newest first, at most `max`. */
+function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
+  const memory = new Map<string, SavedListing[]>();
+  const key = (backend: string) => `${prefix}:${backend}`;
+
+  const sanitize = (raw: unknown): SavedListing[] => {
+    if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { items?: unknown }).items)) return [];
+    const out: SavedListing[] = [];
+    for (const item of (raw as { items: unknown[] }).items) {
+      const i = item as Partial<SavedListing>;
+      if (!i || typeof i.id !== 'string' || !/^[\w-]{1,64}$/.test(i.id)) continue;
+      out.push({ id: i.id, title: String(i.title ?? '').slice(0, 300), price: Number(i.price) || 0, city: String(i.city ?? '').slice(0, 120), image: typeof i.image === 'string' && /^https?:\/\//.test(i.image) ? i.image : '', savedAt: Number(i.savedAt) || 0 });
+    }
+    return out.slice(0, max);
+  };
+
+  /**
+   * The list as last parsed, per backend, with the text it came from: cards render many hearts, and
+   * one parse serves them all until the stored text changes (also when written by another copy of
+   * the bundle or a test in this tab).
+   */
+  const cache = new Map<string, { raw: string | null; items: SavedListing[]; ids: Set<string> }>();
+
+  const load = (backend: string): { items: SavedListing[]; ids: Set<string> } => {
+    let raw: string | null = null;
+    try {
+      raw = localStorage.getItem(key(backend));
+    } catch {
+      // storage refused: what this page kept, if anything
+    }
+    const kept = memory.get(backend) ?? NONE;
+    const hit = cache.get(backend);
+    if (hit && hit.raw === raw && (raw !== null || hit.items === kept)) return hit;
+    let items = kept;
+    try {
+      if (raw !== null) items = sanitize(JSON.parse(raw));
+    } catch {
+      // a damaged entry: what this page kept, if anything
+    }
+    const entry = { raw, items, ids: new Set(items.map((i) => i.id)) };
+    cache.set(backend, entry);
+    return entry;
+  };
+
+  const read = (backend: string): SavedListing[] => load(backend).items;
+
+  const write = (backend: string, items: SavedListing[]): void => {
+    memory.set(backend, items);
+    try {
+      if (items.length) localStorage.setItem(key(backend), JSON.stringify({ v: 1, items }));
+      else localStorage.removeItem(key(backend));
+    } catch {
+      // kept in memory for this page
+    }
+    listsVersion.value++;
+  };
+
+  return {
+    read,
+    has: (backend: string, id: string) => load(backend).ids.has(id),
+    /** the list, followed live: the same array until it changes */
+    use: (backend: string) => useSyncExternalStore(subscribe, () => read(backend)),
+    /** puts a listing first (added, or moved up), keeping at most `max` */
+    put: (backend: string, listing: Omit<SavedListing, 'savedAt'>) => write(backend, [{ ...listing, savedAt: Date.now() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max)),
+    remove: (backend: string, id: string) => write(backend, read(backend).filter((i) => i.id !== id)),
+    clear: (backend: string) => write(backend, []),
+  };
+}
+
+const saved = keptList('exp-saved', SAVED_MAX);
+const recent = keptList('exp-recent', RECENT_MAX);
 
 export const storageKey = (backend: string) => `exp-saved:${backend}`;
 
-function sanitize(raw: unknown): SavedListing[] {
-  if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { items?: unknown }).items)) return [];
-  const out: SavedListing[] = [];
-  for (const item of (raw as { items: unknown[] }).items) {
-    const i = item as Partial<SavedListing>;
-    if (!i || typeof i.id !== 'string' || !/^[\w-]{1,64}$/.test(i.id)) continue;
-    out.push({ id: i.id, title: String(i.title ?? '').slice(0, 300), price: Number(i.price) || 0, city: String(i.city ?? '').slice(0, 120), image: typeof i.image === 'string' && /^https?:\/\//.test(i.image) ? i.image : '', savedAt: Number(i.savedAt) || 0 });
-  }
-  return out.slice(0, SAVED_MAX);
-}
-
-/**
- * The list as last parsed, per backend, with the text it came from: cards render many hearts, and
- * one parse serves them all until the stored text changes (also when written by another copy of
- * the bundle or a test in this tab).
- */
-const cache = new Map<string, { raw: string | null; items: SavedListing[]; ids: Set<string> }>();
-const NONE: SavedListing[] = [];
-
-function load(backend: string): { items: SavedListing[]; ids: Set<string> } {
-  let raw: string | null = null;
-  try {
-    raw = localStorage.getItem(storageKey(backend));
-  } catch {
-    // storage refused: what this page saved, if anything
-  }
-  const kept = memory.get(backend) ?? NONE;
-  const hit = cache.get(backend);
-  if (hit && hit.raw === raw && (raw !== null || hit.items === kept)) return hit;
-  let items = kept;
-  try {
-    if (raw !== null) items = sanitize(JSON.parse(raw));
-  } catch {
-    // a damaged entry: what this page saved, if anything
-  }
-  const entry = { raw, items, ids: new Set(items.map((i) => i.id)) };
-  cache.set(backend, entry);
-  return entry;
-}
-
 export function readSaved(backend: string): SavedListing[] {
-  return load(backend).items;
-}
-
-function write(backend: string, items: SavedListing[]): void {
-  memory.set(backend, items);
-  try {
-    localStorage.setItem(storageKey(backend), JSON.stringify({ v: 1, items }));
-  } catch {
-    // kept in memory for this page
-  }
-  savedVersion.value++;
+  return saved.read(backend);
 }
 
 export function isSaved(backend: string, id: string): boolean {
-  return load(backend).ids.has(id);
+  return saved.has(backend, id);
 }
 
 /**
@@ -92,36 +128,52 @@ export function isSaved(backend: string, id: string): boolean {
  * changes (a heart on each of 24 cards, and one is pressed).
  */
 export function useIsSaved(backend: string, id: string): boolean {
-  return useSyncExternalStore(subscribeSaved, () => isSaved(backend, id));
-}
-
-function subscribeSaved(onChange: () => void): () => void {
-  return savedVersion.subscribe(onChange);
+  return useSyncExternalStore(subscribe, () => saved.has(backend, id));
 }
 
 /** The saved list, followed live (the header's count, the saved page): the same array until it changes. */
 export function useSavedListings(backend: string): SavedListing[] {
-  return useSyncExternalStore(subscribeSaved, () => readSaved(backend));
+  return saved.use(backend);
 }
 
 /** Saves or removes a listing; true when it is saved now. */
 export function toggleSaved(backend: string, listing: Omit<SavedListing, 'savedAt'>): boolean {
-  const items = readSaved(backend);
-  if (items.some((i) => i.id === listing.id)) {
-    write(backend, items.filter((i) => i.id !== listing.id));
+  if (saved.has(backend, listing.id)) {
+    saved.remove(backend, listing.id);
     return false;
   }
-  write(backend, [{ ...listing, savedAt: Date.now() }, ...items].slice(0, SAVED_MAX));
+  saved.put(backend, listing);
   return true;
 }
 
 export function removeSaved(backend: string, id: string): void {
-  write(backend, readSaved(backend).filter((i) => i.id !== id));
+  saved.remove(backend, id);
 }
 
-// another tab saved or removed: follow it
+/** The listings opened last, newest first, followed live (and across tabs). */
+export function useRecentlyViewed(backend: string): SavedListing[] {
+  return recent.use(backend);
+}
+
+/** A listing was opened (its detail, dialog or page): first in the recently viewed list. */
+export function rememberViewed(backend: string, listing: Omit<SavedListing, 'savedAt'>): void {
+  const [first] = recent.read(backend);
+  // opened again while first: nothing to write (a re-render, a language change)
+  if (first?.id === listing.id && first.price === listing.price && first.title === listing.title) return;
+  recent.put(backend, listing);
+}
+
+export function forgetViewed(backend: string, id: string): void {
+  recent.remove(backend, id);
+}
+
+export function clearViewed(backend: string): void {
+  recent.clear(backend);
+}
+
+// another tab changed a list: follow it
 if (typeof window !== 'undefined') {
   window.addEventListener('storage', (e) => {
-    if (e.key === null || e.key.startsWith('exp-saved:')) savedVersion.value++;
+    if (e.key === null || e.key.startsWith('exp-saved:') || e.key.startsWith('exp-recent:')) listsVersion.value++;
   });
 }

@@ -91,7 +91,7 @@ export function DialogClose({ onClose, className = '' }: { onClose: () => void; 
 // 300 px on desktop; about three quarters of a phone's width, at most 320 px
 const SIDE = 'exp-dialog-side p-0 m-0 ml-auto border-0 bg-surface text-ink shadow-2xl h-full max-h-screen w-[75vw] max-w-[320px] md:w-[300px] overflow-y-auto';
 
-const SHEET = 'exp-dialog-sheet p-0 m-0 border-0 bg-surface text-ink w-full max-w-none h-full max-h-none overflow-hidden';
+const SHEET = 'exp-dialog-sheet p-0 m-0 border-0 bg-surface text-ink w-full max-w-none h-full overflow-hidden';
 
 /** Backdrop and animation of the dialog (adopted by the element it opens in, useStyles). */
 const dialogCss = `

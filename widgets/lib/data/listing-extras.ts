@@ -1,0 +1,28 @@
+/**
+ * What the detail reads beyond the listing's row (docs/product.md §2, "Deciding on a listing"): its
+ * price history and the listings like it. In a module of its own, so only the detail's chunk (the
+ * dialog, <exp-property-detail>) carries it, never a search page's first download.
+ */
+import type { PostgrestClient } from '@supabase/postgrest-js';
+import { parsePriceHistory, type PriceEvent } from '../../../core/protocol/price-history.ts';
+import { fail } from './listings.ts';
+
+/** A listing's price since it came on the market, newest first (public.listing_price_history). */
+export async function getPriceHistory(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<PriceEvent[]> {
+  if (!/^\d{1,15}$/.test(id)) return [];
+  let q = rest.rpc('listing_price_history', { listing_id: Number(id) });
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'price history');
+  return parsePriceHistory(data);
+}
+
+/** The active listings most like one listing, best first (public.similar_listings), every column. */
+export async function getSimilarListings(rest: PostgrestClient, id: string, count = 8, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  if (!/^\d{1,15}$/.test(id)) return [];
+  let q = rest.rpc('similar_listings', { listing_id: Number(id), max_results: count });
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'similar listings');
+  return (data ?? []) as Record<string, unknown>[];
+}
