@@ -259,6 +259,10 @@ export interface ExpPropertyDetailAttributes {
   'show-payment'?: boolean | 'true' | 'false';
   /** The listings most like this one, under the detail; the site's listing page sets `show-similar="false"` (it lists them itself). Default: `true`. */
   'show-similar'?: boolean | 'true' | 'false';
+  /** The listing's place on a small map, with a link that opens directions in the visitor's maps app; `show-location="false"` leaves it out. Default: `true`. */
+  'show-location'?: boolean | 'true' | 'false';
+  /** Map tiles URL template for the listing's map (OpenStreetMap by default). */
+  'tile-url'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -277,6 +281,10 @@ export interface ExpPropertyDetailElement extends HTMLElement {
   showPayment: boolean | 'true' | 'false' | undefined;
   /** The listings most like this one, under the detail; the site's listing page sets `show-similar="false"` (it lists them itself). Default: `true`. */
   showSimilar: boolean | 'true' | 'false' | undefined;
+  /** The listing's place on a small map, with a link that opens directions in the visitor's maps app; `show-location="false"` leaves it out. Default: `true`. */
+  showLocation: boolean | 'true' | 'false' | undefined;
+  /** Map tiles URL template for the listing's map (OpenStreetMap by default). */
+  tileUrl: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGLISH_DEFAULTS, fallbackPosition, mapListing, normaliseImages, placeholderIndex, typeLabel } from './listing.ts';
+import { directionsUrl, ENGLISH_DEFAULTS, fallbackPosition, mapListing, normaliseImages, placeholderIndex, typeLabel } from './listing.ts';
 
 const API = 'https://api.example';
 const LABELS: Record<string, string> = {
@@ -78,5 +78,26 @@ describe('listing mapping (docs/product.md §3)', () => {
 
   it('chooses the placeholder by id mod 5', () => {
     expect([0, 1, 5, 7, 14].map((n) => placeholderIndex(String(n)))).toEqual([0, 1, 0, 2, 4]);
+  });
+});
+
+describe('directions to a listing (docs/product.md §2, Location)', () => {
+  const base = { lat: -0.180653, lng: -78.467838, address: 'Av. Amazonas N34-12 & Av. República', city: 'Quito', state: 'Pichincha' };
+  it('sends an exact position as coordinates', () => {
+    const url = new URL(directionsUrl({ ...base, approximate: false }));
+    expect(url.origin + url.pathname).toBe('https://www.google.com/maps/dir/');
+    expect(url.searchParams.get('api')).toBe('1');
+    expect(url.searchParams.get('destination')).toBe('-0.180653,-78.467838');
+  });
+  it('sends an approximate one as its address, never the made-up point', () => {
+    const url = new URL(directionsUrl({ ...base, approximate: true }));
+    expect(url.searchParams.get('destination')).toBe('Av. Amazonas N34-12 & Av. República, Quito, Pichincha, Ecuador');
+    expect(url.href).not.toContain('-0.18');
+    // the address's '&' stays inside the one parameter
+    expect([...url.searchParams.keys()]).toEqual(['api', 'destination']);
+  });
+  it('names at least the country when the listing says nothing of its place', () => {
+    const url = new URL(directionsUrl({ ...base, address: '', city: '', state: '', approximate: true }));
+    expect(url.searchParams.get('destination')).toBe('Ecuador');
   });
 });

@@ -73,6 +73,17 @@ export function daysOnMarket(p: Pick<Property, 'listedAt'>, now = Date.now()): n
   return Number.isFinite(at) ? Math.max(0, Math.floor((now - at) / DAY)) : null;
 }
 
+/**
+ * Directions to the listing in the visitor's maps app (docs/product.md §2, "Location"): Google Maps'
+ * cross-platform directions URL, which phones hand to the maps app. An exact position goes as
+ * coordinates; an approximate one (a city's centre, decision 3) as the address, so the app finds
+ * the street rather than guiding the visitor to a made-up point.
+ */
+export function directionsUrl(p: Pick<Property, 'lat' | 'lng' | 'approximate' | 'address' | 'city' | 'state'>): string {
+  const destination = p.approximate ? [p.address, p.city, p.state, 'Ecuador'].filter(Boolean).join(', ') : `${p.lat.toFixed(6)},${p.lng.toFixed(6)}`;
+  return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(destination)}`;
+}
+
 /** The visible defaults of docs/product.md §3, translated by the caller. */
 export interface MappingDefaults {
   title: string;

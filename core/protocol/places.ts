@@ -41,11 +41,21 @@ export function cityCentroid(city: string | null | undefined): [number, number] 
   return city ? CENTROIDS[fold(city).trim().toLowerCase()] : undefined;
 }
 
-/** A deterministic offset of up to ±0.025° per axis, so an approximate pin does not jump around. */
+/** How far an approximate position is moved from its city's centre, per axis (SQL: listing_clusters' jitter). */
+export const JITTER_DEG = 0.025;
+
+/**
+ * The radius of the circle that shows an approximate position (the listing's own map): the
+ * farthest the jitter moves it (both axes at their most, in metres at the equator), so the circle
+ * holds the city's centre it stands for.
+ */
+export const APPROXIMATE_RADIUS_M = Math.ceil(Math.SQRT2 * JITTER_DEG * 111_320);
+
+/** A deterministic offset of up to ±JITTER_DEG per axis, so an approximate pin does not jump around. */
 export function jitter(seed: string): [number, number] {
   let h = 2166136261;
   for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
   const a = ((h >>> 0) % 10000) / 10000;
   const b = ((Math.imul(h, 2654435761) >>> 0) % 10000) / 10000;
-  return [(a * 2 - 1) * 0.025, (b * 2 - 1) * 0.025];
+  return [(a * 2 - 1) * JITTER_DEG, (b * 2 - 1) * JITTER_DEG];
 }

@@ -7,7 +7,7 @@
 import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { formatArea, formatCount, formatPrice, whatsappHref } from '../../core/protocol/format.ts';
-import { daysOnMarket, mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
+import { daysOnMarket, directionsUrl, mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
 import { formatChange, type PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
@@ -163,6 +163,7 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
               <dl class="listing__facts">${factRows.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>
               ${p.description ? `<section><h2>${escapeHtml(t('listing.description'))}</h2><p class="listing__description">${escapeHtml(p.description)}</p></section>` : ''}
               ${historySection(p, history, ctx)}
+              <section class="listing__location"><h2>${escapeHtml(t('location.heading'))}</h2><p>${escapeHtml(p.approximate ? t('location.approximateNote') : [p.address, p.city].filter(Boolean).join(', '))} <a${attrs({ href: directionsUrl(p), target: '_blank', rel: 'noopener noreferrer' })}>${escapeHtml(t('location.directions'))}</a></p></section>
             </div>
             ${agentBlock(p, ctx)}
           </div>

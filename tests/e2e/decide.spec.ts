@@ -210,6 +210,78 @@ test.describe('deciding on a listing', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('the listing\'s place: a small map loaded when scrolled near, its pin or an approximate circle, zoom by keyboard, directions in the maps app (also in the page\'s HTML); the dialog\'s map takes the search\'s tile-url; axe clean', async ({ page, data, consoleErrors }) => {
+    const [exact] = await data.sql<Row & { lat: number; lng: number; address: string }>(
+      "select id::text as id, title, price::text as price, lat, lng, address from public.listings where status = '1' and country_code = 'EC' and lat is not null and lng is not null and city = 'Quito' order by id limit 1",
+    );
+    const [rough] = await data.sql<Row & { address: string; city: string; state: string }>(
+      "select id::text as id, title, price::text as price, address, city, state from public.listings where status = '1' and country_code = 'EC' and (lat is null or lng is null) and address <> '' order by id limit 1",
+    );
+    expect(exact && rough).toBeTruthy();
+    const directions = (destination: string) => `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(destination)}`;
+    const there = directions(`${Number(exact?.lat).toFixed(6)},${Number(exact?.lng).toFixed(6)}`);
+
+    // the HTML alone has the link (a crawler, a page without JavaScript)
+    const html = await (await page.context().request.get(`${data.url}${listingPath(String(exact?.id), exact?.title, 'en')}`)).text();
+    expect(html).toContain('<h2>Location</h2>');
+    expect(html).toContain(`href="${there.replaceAll('&', '&amp;')}"`);
+
+    await page.setViewportSize({ width: 390, height: 640 });
+    await page.goto(`${data.url}${listingPath(String(exact?.id), exact?.title, 'en')}`);
+    const el = detail(page);
+    const section = el.locator('[part="location"]');
+    const map = section.locator('[part="location-map"]');
+    await expect(section.getByRole('heading', { name: 'Location' })).toBeVisible();
+    // below a phone's first screen: no map until the visitor scrolls near it
+    await page.waitForTimeout(1500);
+    await expect(map).toHaveAttribute('data-status', 'waiting');
+    await section.scrollIntoViewIfNeeded();
+    await expect(map).toHaveAttribute('data-status', 'ready');
+    await expect(map).toHaveAttribute('data-kind', 'pin');
+    await expect(map.locator('canvas').first()).toBeVisible();
+    await expect(map).toHaveAttribute('aria-label', `Map: ${exact?.address}, Quito`);
+    await expect(section.locator('[part="directions"]')).toHaveAttribute('href', there);
+    await expect(section.locator('[part="directions"]')).toHaveAttribute('target', '_blank');
+    // the wheel scrolls the page, never the map; the buttons zoom it, by keyboard too
+    await expect(map).toHaveAttribute('data-zoom', '16');
+    await section.getByRole('button', { name: 'Zoom in' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(map).toHaveAttribute('data-zoom', '17');
+    expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
+    expect(await unstyled(page)).toEqual([]);
+    await section.screenshot({ path: resolve(shots, 'location-390.png') });
+
+    // an approximate position: a circle over the area, and directions to the address, not to a made-up point
+    for (const width of [1366, 320]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${data.url}${listingPath(String(rough?.id), rough?.title, 'es')}`);
+      const s = detail(page).locator('[part="location"]');
+      await s.scrollIntoViewIfNeeded();
+      await expect(s.locator('[part="location-map"]')).toHaveAttribute('data-kind', 'circle');
+      await expect(s.getByRole('heading', { name: 'Ubicación' })).toBeVisible();
+      await expect(s).toContainText('El mapa muestra la zona, no el punto exacto.');
+      await expect(s.locator('[part="directions"]')).toHaveText('Cómo llegar');
+      await expect(s.locator('[part="directions"]')).toHaveAttribute('href', directions([rough?.address, rough?.city, rough?.state, 'Ecuador'].filter(Boolean).join(', ')));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await s.screenshot({ path: resolve(shots, `location-approximate-es-${width}.png`) });
+    }
+    expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
+
+    // the search's dialog: the same section, its tiles from the search's tile-url
+    const tiles = `${data.url}/media/listings/land-1.svg?tile={z}-{x}-{y}`;
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${data.url}/search-properties?city=Quito`);
+    await page.locator('exp-property-search').evaluate((search, url) => search.setAttribute('tile-url', url), tiles);
+    const card = page.locator('exp-property-search [part~="card"]').first();
+    await card.locator('a.exp-card-link').click();
+    const dialog = page.locator('exp-property-search dialog[open]');
+    const inDialog = dialog.locator('[part="location"]');
+    await inDialog.scrollIntoViewIfNeeded();
+    await expect(inDialog.locator('[part="location-map"]')).toHaveAttribute('data-status', 'ready');
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile=')).length)).toBeGreaterThan(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('recently viewed: the listings opened last, newest first, on the home page, the search page and a tab of /saved; kept across a reload, followed by another tab, cleared', async ({ page, context, data, consoleErrors }) => {
     const rows = await data.sql<Row>("select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id desc limit 3");
     const [a, b, c] = rows as [Row, Row, Row];

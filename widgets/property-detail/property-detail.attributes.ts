@@ -9,4 +9,8 @@ export const propertyDetailAttributes = {
   'show-payment': { type: 'boolean', default: true },
   /** The listings most like this one, under the detail; the site's listing page sets `show-similar="false"` (it lists them itself). */
   'show-similar': { type: 'boolean', default: true },
+  /** The listing's place on a small map, with a link that opens directions in the visitor's maps app; `show-location="false"` leaves it out. */
+  'show-location': { type: 'boolean', default: true },
+  /** Map tiles URL template for the listing's map (OpenStreetMap by default). */
+  'tile-url': { type: 'url' },
 } as const satisfies AttrSchema;

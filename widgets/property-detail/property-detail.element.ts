@@ -22,6 +22,12 @@ import utilities from 'virtual:exp-utilities/property-detail';
  * @csspart payment - The monthly payment's estimate and its terms.
  * @csspart price-history - The price history and the days on the market.
  * @csspart price-reduced - The "Reduced $10,000" badge of a recent price cut.
+ * @csspart location - The listing's place: its map and the directions link.
+ * @csspart location-map - The small map (a pin, or a circle where the position is approximate).
+ * @csspart directions - The link that opens directions in the visitor's maps app.
+ * @csspart gallery - The photos full screen.
+ * @csspart gallery-counter - "Photo 2 of 12" in the full-screen photos.
+ * @csspart gallery-photo - The photo shown full screen.
  * @csspart similar - The listings most like this one.
  * @csspart similar-listing - One of them (a link to its page).
  * @csspart agent - The listing agent.

@@ -51,7 +51,7 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
   return (
     <>
       <MapPanel filters={filters} total={total} properties={[]} hoveredId={hovered} onOpen={(id) => void openId(id)} onHover={setHovered} tileUrl={props.tileUrl} />
-      <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} />
+      <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} />
     </>
   );
 }

@@ -221,7 +221,7 @@ export function PropertySearch(props: Props) {
           onRetry={onRetry}
         />
       </div>
-      <PropertyDialog property={openProperty} onClose={closeDetail} phoneCountryCode={props.phoneCountryCode} />
+      <PropertyDialog property={openProperty} onClose={closeDetail} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} />
     </div>
   );
 }

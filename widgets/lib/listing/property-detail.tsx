@@ -13,6 +13,7 @@ import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import { AgentContact } from './agent-contact.tsx';
 import { PaymentCalculator } from './payment-calculator.tsx';
+import { LocationMap } from './location-map.tsx';
 import { PriceHistory } from './price-history.tsx';
 import { SimilarListings } from './similar-listings.tsx';
 import { Carousel } from './carousel.tsx';
@@ -54,9 +55,13 @@ export interface PropertyDetailProps {
   showPayment?: boolean;
   /** the listings like this one, under the detail (an element's `show-similar`; the listing page renders its own) */
   showSimilar?: boolean;
+  /** the listing's place on a small map with directions (an element's `show-location`) */
+  showLocation?: boolean;
+  /** the tiles of that map (the element's `tile-url`) */
+  tileUrl?: string | undefined;
 }
 
-export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent, showPayment = true, showSimilar = true }: PropertyDetailProps) {
+export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent, showPayment = true, showSimilar = true, showLocation = true, tileUrl }: PropertyDetailProps) {
   const { t, api } = useElement();
   const Heading = headingLevel;
   // opened: first in the visitor's recently viewed (kept in this browser only)
@@ -110,6 +115,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
             </section>
           ) : null}
           <PriceHistory property={p} headingLevel={Sub} />
+          {showLocation ? <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} /> : null}
         </div>
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">

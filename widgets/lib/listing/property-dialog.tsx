@@ -14,11 +14,13 @@ export interface PropertyDialogProps {
   property: Property | null;
   onClose: () => void;
   phoneCountryCode: string;
+  /** the tiles of the listing's map (the opening element's `tile-url`) */
+  tileUrl?: string | undefined;
 }
 
 addTexts(texts);
 
-export function PropertyDialog({ property, onClose, phoneCountryCode }: PropertyDialogProps) {
+export function PropertyDialog({ property, onClose, phoneCountryCode, tileUrl }: PropertyDialogProps) {
   const titleId = useId();
   const p = property;
   return (
@@ -30,7 +32,7 @@ export function PropertyDialog({ property, onClose, phoneCountryCode }: Property
             <DialogClose onClose={onClose} />
           </div>
           <div className="overflow-y-auto overscroll-contain" part="detail-body">
-            <PropertyDetail property={p} phoneCountryCode={phoneCountryCode} headingLevel="h2" titleId={titleId} onSent={onClose} />
+            <PropertyDetail property={p} phoneCountryCode={phoneCountryCode} headingLevel="h2" titleId={titleId} onSent={onClose} tileUrl={tileUrl} />
           </div>
         </>
       ) : null}

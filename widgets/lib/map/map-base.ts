@@ -17,6 +17,9 @@ import VectorSource from 'ol/source/Vector.js';
 import outline, { type Outline } from 'virtual:ecuador-outline';
 import { OUTLINE_STYLES } from './map-styles.ts';
 
+/** The tiles when an element names none (its `tile-url`). */
+export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
 /**
  * OpenLayers' default interactions without rotation (a listings map keeps north up) and without
  * shift-drag box zoom: pan (with kinetic), pinch, wheel, double click and the keyboard.

@@ -25,7 +25,7 @@ import { formatPricePill } from '../../../core/protocol/format.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { inSlices } from '../main-thread.ts';
 import { feedCells, mergeCells, tileView, type CellFeed, type CellLoader, type MapCell } from './cell-loader.ts';
-import { ecuadorOutline, interactions } from './map-base.ts';
+import { ecuadorOutline, interactions, OSM_TILES } from './map-base.ts';
 import { clusterStyle, LEG_STYLE, pinStyle, prepareMap } from './map-styles.ts';
 
 export { prepareMap };
@@ -37,7 +37,6 @@ export const DEFAULT_ZOOM = 12;
 export const FIT_MAX_ZOOM = 16;
 /** more pins than this are clustered (docs/product.md §9) */
 export const CLUSTER_ABOVE = 10;
-export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 export interface MapPin {
   id: string;

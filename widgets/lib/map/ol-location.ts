@@ -1,0 +1,96 @@
+/**
+ * A listing's place on a small map (location-map.tsx; its own lazily loaded chunk, sharing
+ * OpenLayers' modules with the search's map): the listing's price pill where it is, or a shaded
+ * circle where it may be when its position is approximate (docs/decisions.md #3), over the same
+ * outline of Ecuador as the search's map, so it never shows a blank box when tiles cannot load.
+ * No mouse-wheel zoom: the map sits in a scrolling page or dialog, and the wheel must scroll it.
+ */
+import Feature from 'ol/Feature.js';
+import OlMap from 'ol/Map.js';
+import View from 'ol/View.js';
+import { buffer } from 'ol/extent.js';
+import CircleGeom from 'ol/geom/Circle.js';
+import Point from 'ol/geom/Point.js';
+import DoubleClickZoom from 'ol/interaction/DoubleClickZoom.js';
+import DragPan from 'ol/interaction/DragPan.js';
+import PinchZoom from 'ol/interaction/PinchZoom.js';
+import TileLayer from 'ol/layer/Tile.js';
+import VectorLayer from 'ol/layer/Vector.js';
+import { fromLonLat } from 'ol/proj.js';
+import VectorSource from 'ol/source/Vector.js';
+import XYZ from 'ol/source/XYZ.js';
+import { Fill, Stroke, Style } from 'ol/style.js';
+import { formatPricePill } from '../../../core/protocol/format.ts';
+import { APPROXIMATE_RADIUS_M } from '../../../core/protocol/places.ts';
+import { ecuadorOutline, OSM_TILES } from './map-base.ts';
+import { pinStyle, prepareMap } from './map-styles.ts';
+
+export { prepareMap };
+
+export interface LocationOptions {
+  target: HTMLElement;
+  shadowRoot: ShadowRoot | null;
+  lat: number;
+  lng: number;
+  price: number;
+  approximate: boolean;
+  tileUrl?: string | undefined;
+}
+
+export interface LocationController {
+  zoomBy(delta: number): void;
+  updateSize(): void;
+  dispose(): void;
+  /** what is drawn: the pin, or the circle of an approximate position */
+  readonly kind: 'pin' | 'circle';
+  readonly map: OlMap;
+}
+
+/** How close the map opens on an exact position (streets and their names readable). */
+export const LOCATION_ZOOM = 16;
+
+const CIRCLE_STYLE = new Style({
+  fill: new Fill({ color: 'rgba(18, 60, 105, 0.16)' }),
+  stroke: new Stroke({ color: '#123c69', width: 2, lineDash: [6, 4] }),
+});
+
+export function createLocationMap(options: LocationOptions): LocationController {
+  prepareMap(options.shadowRoot);
+  const center = fromLonLat([options.lng, options.lat]);
+  const marks = new VectorSource();
+  const kind = options.approximate ? 'circle' : 'pin';
+  let circle: CircleGeom | undefined;
+  if (options.approximate) {
+    // Web Mercator stretches distances by 1 / cos(latitude); on the equator barely, but exactly
+    circle = new CircleGeom(center, APPROXIMATE_RADIUS_M / Math.cos((options.lat * Math.PI) / 180));
+    marks.addFeature(new Feature({ geometry: circle }));
+  } else marks.addFeature(new Feature({ geometry: new Point(center) }));
+  const label = formatPricePill(options.price);
+  const view = new View({ center, zoom: LOCATION_ZOOM, maxZoom: 19, minZoom: 5 });
+  const map = new OlMap({
+    target: options.target,
+    controls: [],
+    // keyboards zoom with the buttons beside it (location-map.tsx); the map itself takes no focus
+    interactions: [new DoubleClickZoom(), new DragPan(), new PinchZoom()],
+    layers: [
+      ecuadorOutline(),
+      new TileLayer({ source: new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 }), zIndex: 1 }),
+      new VectorLayer({ source: marks, zIndex: 3, style: options.approximate ? CIRCLE_STYLE : pinStyle(label, 'normal') }),
+    ],
+    view,
+  });
+  // what the map shows, on its box (a pin or a circle, and how close), for the page and its tests
+  const zoomNow = () => options.target.setAttribute('data-zoom', String(Math.round(view.getZoom() ?? LOCATION_ZOOM)));
+  map.on('moveend', zoomNow);
+  if (circle) view.fit(buffer(circle.getExtent(), APPROXIMATE_RADIUS_M * 0.15), { size: map.getSize() ?? [400, 240], maxZoom: LOCATION_ZOOM });
+  return {
+    kind,
+    map,
+    zoomBy: (delta) => view.animate({ zoom: (view.getZoom() ?? LOCATION_ZOOM) + delta, duration: 200 }),
+    updateSize: () => map.updateSize(),
+    dispose: () => {
+      map.setTarget(undefined);
+      map.dispose();
+    },
+  };
+}
