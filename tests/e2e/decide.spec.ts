@@ -198,13 +198,28 @@ test.describe('deciding on a listing', () => {
     const g = tab.locator('exp-property-detail dialog[part~="gallery"]');
     await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 1 de ${count}`);
     const area = g.locator('[part="gallery-photo"]');
-    const b = await area.boundingBox();
-    const y = (b?.y ?? 300) + (b?.height ?? 100) / 2;
-    await area.dispatchEvent('pointerdown', { pointerType: 'touch', pointerId: 7, clientX: 300, clientY: y, bubbles: true });
-    await area.dispatchEvent('pointerup', { pointerType: 'touch', pointerId: 7, clientX: 120, clientY: y + 10, bubbles: true });
-    await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 2 de ${count}`);
+    await expect(area).toBeVisible();
     // the sheet's opening animation (200 ms) has ended
     await tab.waitForTimeout(400);
+    const b = (await area.boundingBox())!;
+    const y = b.y + b.height / 2;
+    // a finger, as the touch screen reports it: down, moving left, up (the browser makes the pointer events)
+    const cdp = await tab.context().newCDPSession(tab);
+    const swipe = async (from: number, to: number) => {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
+      for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * i) / 8, y: y + i }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    };
+    await swipe(320, 80);
+    await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 2 de ${count}`);
+    await swipe(80, 320);
+    await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 1 de ${count}`);
+    // a short or mostly vertical move is not a swipe
+    await swipe(200, 180);
+    await tab.waitForTimeout(200);
+    await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 1 de ${count}`);
+    await swipe(320, 80);
+    await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 2 de ${count}`);
     await tab.screenshot({ path: resolve(shots, 'gallery-es-390.png') });
     await phone.close();
     expect(consoleErrors).toEqual([]);
