@@ -3,6 +3,7 @@
  * "Price history"): newest first, each change and the listing itself. The detail (dialog and
  * element) and the listing page's HTML read it through this one shape.
  */
+import type { Lang } from '../lang.ts';
 import { formatNumber, priceValue } from './format.ts';
 
 export type PriceEventKind = 'listed' | 'reduced' | 'increased';
@@ -34,4 +35,16 @@ export function formatChange(change: number | null): string {
   if (change === null || change === 0) return '';
   const amount = `$${formatNumber(Math.abs(change))}`;
   return change < 0 ? `−${amount}` : `+${amount}`;
+}
+
+const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** "3 Nov 2026" / "3 nov 2026": a change's date, in Ecuador's time (a formatter per language, made once). */
+export function formatEventDate(at: string, lang: Lang): string {
+  let format = dateFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'America/Guayaquil' });
+    dateFormats.set(lang, format);
+  }
+  return format.format(new Date(at));
 }

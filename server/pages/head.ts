@@ -42,22 +42,44 @@ export interface HeadInfo {
 /** A head tag with this attribute, whatever the order of its attributes. */
 const tag = (name: string, attr: string, value: string) => new RegExp(`\\s*<${name}\\b[^>]*\\b${attr}="${value}"[^>]*>`, 'g');
 
+/** Where the page's title goes in a prepared template (data is escaped, so it never holds this). */
+const TITLE_SLOT = '<!--exp:title-->';
+
+/** Which of the head's fields a page gives: what its template's preparation depends on. */
+export interface HeadShape {
+  title: boolean;
+  description: boolean;
+  ogType: boolean;
+}
+
+export const shapeOf = (info: HeadInfo): HeadShape => ({ title: info.title !== undefined, description: info.description !== undefined, ogType: Boolean(info.ogType) });
+
 /** Removes the tags a rendered page replaces, and the preloads of another language's texts. */
-function strip(html: string, lang: Lang, info: HeadInfo): string {
+function strip(html: string, lang: Lang, shape: HeadShape): string {
   let out = html
     .replace(tag('link', 'rel', '(?:canonical|alternate)'), '')
     .replace(tag('meta', 'name', 'robots'), '')
     .replace(tag('link', 'data-exp-lang', `(?!${lang}")[a-z]{2}`), '');
-  if (info.title !== undefined) out = out.replace(/<title[^>]*>[^<]*<\/title>/, () => `<title>${escapeHtml(info.title as string)}</title>`).replace(tag('meta', 'property', 'og:title'), '');
-  if (info.description !== undefined) out = out.replace(tag('meta', 'name', 'description'), '').replace(tag('meta', 'property', 'og:description'), '');
-  if (info.ogType) out = out.replace(tag('meta', 'property', 'og:type'), '');
+  if (shape.title) out = out.replace(/<title[^>]*>[^<]*<\/title>/, () => `<title>${TITLE_SLOT}</title>`).replace(tag('meta', 'property', 'og:title'), '');
+  if (shape.description) out = out.replace(tag('meta', 'name', 'description'), '').replace(tag('meta', 'property', 'og:description'), '');
+  if (shape.ogType) out = out.replace(tag('meta', 'property', 'og:type'), '');
   return out;
 }
 
-export function renderHead(html: string, lang: Lang, dict: Dict, origin: string, info: HeadInfo): string {
+/**
+ * What of a page's head depends only on its template, its language and its head's shape: the
+ * texts filled and the tags it replaces taken out (the bulk of the work, over the whole template),
+ * so a server can keep it per template (page-kit.ts) and finish each page with finishHead().
+ */
+export function prepareTemplate(html: string, lang: Lang, dict: Dict, shape: HeadShape): string {
+  return strip(fillTexts(html, dict).html, lang, shape);
+}
+
+/** A prepared template made the page of one address: its language, title and head tags. */
+export function finishHead(prepared: string, lang: Lang, origin: string, info: HeadInfo): string {
   const twin = info.twin ? attrs({ 'data-exp-twin': sameOriginPath(info.twin) }) : '';
-  const filled = fillTexts(html, dict).html.replace(/<html lang="[^"]*"/, () => `<html lang="${lang}"${twin}`);
-  const out = strip(filled, lang, info);
+  let out = prepared.replace(/<html lang="[^"]*"/, () => `<html lang="${lang}"${twin}`);
+  if (info.title !== undefined) out = out.replace(TITLE_SLOT, () => escapeHtml(info.title as string));
   const meta = (property: string, content: string | number) => `<meta${attrs({ property, content })} />`;
   const tags: string[] = [];
   if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'description', content: info.description })} />`, meta('og:description', info.description));

@@ -8,7 +8,7 @@ import type { Translate } from '../../core/translate.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { formatArea, formatCount, formatPrice, whatsappHref } from '../../core/protocol/format.ts';
 import { daysOnMarket, directionsUrl, mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
-import { formatChange, type PriceEvent } from '../../core/protocol/price-history.ts';
+import { formatChange, formatEventDate, type PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
@@ -114,9 +114,8 @@ function historySection(p: Property, history: PriceEvent[], ctx: ListingPageCont
   const days = daysOnMarket(p);
   const changed = history.some((e) => e.event !== 'listed');
   if (days === null && !changed) return '';
-  const date = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'America/Guayaquil' });
   const rows = history
-    .map((e) => `<tr><td>${escapeHtml(date.format(new Date(e.at)))}</td><td>${escapeHtml(t(`history.${e.event}`))}</td><td>${escapeHtml(formatPrice(e.price))}</td><td>${escapeHtml(formatChange(e.change))}</td></tr>`)
+    .map((e) => `<tr><td>${escapeHtml(formatEventDate(e.at, lang))}</td><td>${escapeHtml(t(`history.${e.event}`))}</td><td>${escapeHtml(formatPrice(e.price))}</td><td>${escapeHtml(formatChange(e.change))}</td></tr>`)
     .join('');
   return `<section class="listing__history"><h2>${escapeHtml(t('history.heading'))}</h2>${
     days !== null ? `<p>${escapeHtml(days === 0 ? t('history.onMarketToday') : t('history.onMarket', { count: days, formatted: formatCount(days) }))}</p>` : ''

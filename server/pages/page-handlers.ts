@@ -53,18 +53,22 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const d = siteData();
     const t = siteTexts().t(lang);
     const ctx: ListingPageContext = { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (p: Property) => images().ogUrl('listings', p.id, p.images[0]) };
+    // the listing, the ones most like it and its history at once: one wait instead of two (the
+    // listings like it serve a gone listing's page too; a failure of the two extras waits for the row)
+    const extras = Promise.all([d.like(id, SIMILAR_SHOWN), d.priceHistory(id)]);
+    extras.catch(() => {});
     const row = await d.listing(id);
     if (!row) {
       const available = await d.availability(id);
       // a listing that is gone: the ones most like it; one that never was: the newest
-      const like = available === false ? await d.like(id, SIMILAR_SHOWN) : [];
+      const like = available === false ? (await extras)[0] : [];
       const similar = like.length ? like : await d.similar(null, null, 4);
       const missing = renderMissingListing(available === false ? 'gone' : 'notFound', similar, ctx);
       return { status: available === false ? 410 : 404, type: 'text/html', body: html('listing.html', path, lang, missing.head, missing.body), headers: { 'Cache-Control': MISSING_CACHE } };
     }
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
-    const [like, history] = await Promise.all([d.like(id, SIMILAR_SHOWN), d.priceHistory(id)]);
+    const [like, history] = await extras;
     // the listings most like it when there are enough of them, else more of its city
     const similar = like.length >= SIMILAR_ENOUGH ? { rows: like, like: true } : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
     const page = renderListing(row, similar, history, ctx);

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Lang } from '../../core/lang.ts';
 import { cleanPath, twinPath } from '../../core/routes.ts';
 import { Lru } from '../http/lru.ts';
-import { renderHead, type HeadInfo } from './head.ts';
+import { finishHead, prepareTemplate, shapeOf, type HeadInfo } from './head.ts';
 import type { ImageSources } from './images.ts';
 import { cardOf } from './previews.ts';
 import { createSiteData, type SiteData } from './site-data.ts';
@@ -37,6 +37,8 @@ export interface PagesOptions {
 export const DEFAULT_PICTURE = '/media/video/quito-poster.webp';
 
 export type PageKit = ReturnType<typeof createPageKit>;
+
+const EMPTY_PAGE = '<!doctype html><html lang="en"><head></head><body></body></html>';
 
 export function createPageKit(options: PagesOptions) {
   const origin = () => options.origin().replace(/\/+$/, '');
@@ -67,15 +69,30 @@ export function createPageKit(options: PagesOptions) {
     return html;
   };
 
+  // each template's texts filled and replaced head tags taken out, per language and head shape (head.ts)
+  const prepared = new Lru<string, string>({ maxEntries: 128 });
+  /** no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid */
+  const tidy = (html: string) => html.replace(/[ \t]+$/gm, '');
+
   /**
    * A built page as the page of `path` in `lang`. Data goes in through function replacers only:
    * a text holding `$&`, `$'` or `$1` is written as it is, never read as a replacement pattern.
+   * The content goes in last, after the head is finished: what a listing says is never read as
+   * one of the template's tags or texts.
    */
-  const html = (page: string, path: string | undefined, lang: Lang, head: HeadInfo, content?: string, transform: (html: string) => string = (h) => h): string => {
-    const base = transform(template(page) ?? template('404.html') ?? '<!doctype html><html lang="en"><head></head><body></body></html>');
-    const withContent = content === undefined ? base : base.replace('<!--exp:content-->', () => content);
-    // no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid
-    return renderHead(withContent, lang, siteTexts().dict(lang), origin(), { ...(path ? { twin: twinPath(path) } : {}), ...head }).replace(/[ \t]+$/gm, '');
+  const html = (page: string, path: string | undefined, lang: Lang, head: HeadInfo, content?: string, transform?: (html: string) => string): string => {
+    const info: HeadInfo = { ...(path ? { twin: twinPath(path) } : {}), ...head };
+    const shape = shapeOf(info);
+    const prepare = () => tidy(prepareTemplate((transform ?? ((h: string) => h))(template(page) ?? template('404.html') ?? EMPTY_PAGE), lang, siteTexts().dict(lang), shape));
+    let base: string;
+    if (transform) base = prepare();
+    else {
+      const key = `${page}|${lang}|${Number(shape.title)}${Number(shape.description)}${Number(shape.ogType)}`;
+      base = prepared.get(key) ?? prepare();
+      prepared.set(key, base);
+    }
+    const finished = finishHead(base, lang, origin(), info);
+    return content === undefined ? finished : finished.replace('<!--exp:content-->', () => tidy(content));
   };
 
   /** The brokerage's name, as the build wrote it into every page (og:site_name, from the site's configuration). */

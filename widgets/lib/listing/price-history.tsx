@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { formatCount, formatPrice } from '../../../core/protocol/format.ts';
 import { daysOnMarket, type Property } from '../../../core/protocol/listing.ts';
-import { formatChange, type PriceEvent } from '../../../core/protocol/price-history.ts';
+import { formatChange, formatEventDate, type PriceEvent } from '../../../core/protocol/price-history.ts';
 import { getClients } from '../data/client.ts';
 import { getPriceHistory } from '../data/listing-extras.ts';
 import { useElement } from '../element.tsx';
@@ -32,7 +32,6 @@ export function PriceHistory({ property: p, headingLevel }: { property: Property
   const table = events && events.some((e) => e.event !== 'listed') ? events : null;
   if (days === null && !table && !state.failed) return null;
   const Heading = headingLevel;
-  const date = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'America/Guayaquil' });
   return (
     <section part="price-history" className="flex flex-col gap-2">
       <Heading className="m-0 text-base font-semibold text-ink">{t('history.heading')}</Heading>
@@ -53,7 +52,7 @@ export function PriceHistory({ property: p, headingLevel }: { property: Property
             <tbody>
               {table.map((e) => (
                 <tr key={`${e.at}-${e.event}-${e.price}`} className="border-b border-line last:border-0">
-                  <td className="py-1.5 pr-3 text-ink">{date.format(new Date(e.at))}</td>
+                  <td className="py-1.5 pr-3 text-ink">{formatEventDate(e.at, lang)}</td>
                   <td className="py-1.5 pr-3 text-ink">{t(`history.${e.event}`)}</td>
                   <td className="py-1.5 pr-2 text-right whitespace-nowrap font-semibold text-ink">{formatPrice(e.price)}</td>
                   <td className={`py-1.5 text-right whitespace-nowrap ${e.change !== null && e.change < 0 ? 'text-danger' : 'text-ink'}`}>{formatChange(e.change)}</td>
