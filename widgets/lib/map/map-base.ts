@@ -22,10 +22,13 @@ export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 /**
  * OpenLayers' default interactions without rotation (a listings map keeps north up) and without
- * shift-drag box zoom: pan (with kinetic), pinch, wheel, double click and the keyboard.
+ * shift-drag box zoom: pan (with kinetic), pinch, double click, and the wheel and the keyboard
+ * unless `still` (a small map inside a page or dialog that scrolls: the wheel scrolls it, and the
+ * keyboard zooms with its buttons).
  */
-export function interactions() {
-  return [new DoubleClickZoom(), new DragPan({ kinetic: new Kinetic(-0.005, 0.05, 100) }), new PinchZoom(), new KeyboardPan(), new KeyboardZoom(), new MouseWheelZoom()];
+export function interactions(still = false) {
+  const moves = [new DoubleClickZoom(), new DragPan({ kinetic: new Kinetic(-0.005, 0.05, 100) }), new PinchZoom()];
+  return still ? moves : [...moves, new KeyboardPan(), new KeyboardZoom(), new MouseWheelZoom()];
 }
 
 /** The outline layer: in the chunk when small enough, else fetched beside it. */

@@ -1,29 +1,14 @@
 /**
- * A listing's place on a small map (location-map.tsx; its own lazily loaded chunk, sharing
- * OpenLayers' modules with the search's map): the listing's price pill where it is, or a shaded
+ * A listing's place on a small map (location-map.tsx; its own lazily loaded chunk, taking
+ * OpenLayers from the search map's chunk): the listing's price pill where it is, or a shaded
  * circle where it may be when its position is approximate (docs/decisions.md #3), over the same
  * outline of Ecuador as the search's map, so it never shows a blank box when tiles cannot load.
  * No mouse-wheel zoom: the map sits in a scrolling page or dialog, and the wheel must scroll it.
  */
-import Feature from 'ol/Feature.js';
-import OlMap from 'ol/Map.js';
-import View from 'ol/View.js';
-import { buffer } from 'ol/extent.js';
-import CircleGeom from 'ol/geom/Circle.js';
-import Point from 'ol/geom/Point.js';
-import DoubleClickZoom from 'ol/interaction/DoubleClickZoom.js';
-import DragPan from 'ol/interaction/DragPan.js';
-import PinchZoom from 'ol/interaction/PinchZoom.js';
-import TileLayer from 'ol/layer/Tile.js';
-import VectorLayer from 'ol/layer/Vector.js';
-import { fromLonLat } from 'ol/proj.js';
-import VectorSource from 'ol/source/Vector.js';
-import XYZ from 'ol/source/XYZ.js';
-import { Fill, Stroke, Style } from 'ol/style.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { APPROXIMATE_RADIUS_M } from '../../../core/protocol/places.ts';
-import { ecuadorOutline, OSM_TILES } from './map-base.ts';
-import { pinStyle, prepareMap } from './map-styles.ts';
+// OpenLayers through the search map's module, so its modules stay in that one chunk (ol-map.ts)
+import { ecuadorOutline, Feature, Fill, fromLonLat, interactions, OlMap, OSM_TILES, pinStyle, Point, Polygon, prepareMap, Stroke, Style, TileLayer, VectorLayer, VectorSource, View, XYZ } from './ol-map.ts';
 
 export { prepareMap };
 
@@ -59,10 +44,13 @@ export function createLocationMap(options: LocationOptions): LocationController 
   const center = fromLonLat([options.lng, options.lat]);
   const marks = new VectorSource();
   const kind = options.approximate ? 'circle' : 'pin';
-  let circle: CircleGeom | undefined;
+  let circle: Polygon | undefined;
   if (options.approximate) {
-    // Web Mercator stretches distances by 1 / cos(latitude); on the equator barely, but exactly
-    circle = new CircleGeom(center, APPROXIMATE_RADIUS_M / Math.cos((options.lat * Math.PI) / 180));
+    // a ring of 64 corners (Web Mercator stretches distances by 1 / cos(latitude): on the equator
+    // barely, but exactly); a polygon, since the search map's chunk has no circle geometry
+    const radius = APPROXIMATE_RADIUS_M / Math.cos((options.lat * Math.PI) / 180);
+    const ring = Array.from({ length: 65 }, (_, i) => [center[0]! + radius * Math.cos((i / 64) * 2 * Math.PI), center[1]! + radius * Math.sin((i / 64) * 2 * Math.PI)]);
+    circle = new Polygon([ring]);
     marks.addFeature(new Feature({ geometry: circle }));
   } else marks.addFeature(new Feature({ geometry: new Point(center) }));
   const label = formatPricePill(options.price);
@@ -70,8 +58,8 @@ export function createLocationMap(options: LocationOptions): LocationController 
   const map = new OlMap({
     target: options.target,
     controls: [],
-    // keyboards zoom with the buttons beside it (location-map.tsx); the map itself takes no focus
-    interactions: [new DoubleClickZoom(), new DragPan(), new PinchZoom()],
+    // the wheel scrolls the page; keyboards zoom with the buttons beside it (location-map.tsx)
+    interactions: interactions(true),
     layers: [
       ecuadorOutline(),
       new TileLayer({ source: new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 }), zIndex: 1 }),
@@ -82,7 +70,7 @@ export function createLocationMap(options: LocationOptions): LocationController 
   // what the map shows, on its box (a pin or a circle, and how close), for the page and its tests
   const zoomNow = () => options.target.setAttribute('data-zoom', String(Math.round(view.getZoom() ?? LOCATION_ZOOM)));
   map.on('moveend', zoomNow);
-  if (circle) view.fit(buffer(circle.getExtent(), APPROXIMATE_RADIUS_M * 0.15), { size: map.getSize() ?? [400, 240], maxZoom: LOCATION_ZOOM });
+  if (circle) view.fit(circle.getExtent(), { size: map.getSize() ?? [400, 240], padding: [24, 24, 24, 24], maxZoom: LOCATION_ZOOM });
   return {
     kind,
     map,
