@@ -114,8 +114,9 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
               <p className="m-0 whitespace-pre-line leading-relaxed text-ink">{p.description}</p>
             </section>
           ) : null}
-          <PriceHistory property={p} headingLevel={Sub} />
-          {showLocation ? <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} /> : null}
+          {/* what comes after the description follows in the background render too */}
+          {complete ? <PriceHistory property={p} headingLevel={Sub} /> : null}
+          {complete && showLocation ? <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} /> : null}
         </div>
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">
