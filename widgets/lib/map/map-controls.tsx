@@ -57,16 +57,17 @@ export function SearchAreaButtons({ moved, areaActive, onSearch, onClear }: { mo
 }
 
 /**
- * Drawing an area: the button, and while drawing how it is done and Cancel (Esc too); once drawn,
- * removing it. A finger draws a lasso, a mouse clicks corners (ol-draw.ts).
+ * Drawing an area: the button, and while drawing Cancel (Esc too) and, once the tool is there to take
+ * the first corner, how it is done; once drawn, removing it. A finger draws a lasso, a mouse clicks
+ * corners (ol-draw.ts).
  */
-export function DrawButtons({ drawing, drawn, onDraw, onCancel, onClear }: { drawing: boolean; drawn: boolean; onDraw: () => void; onCancel: () => void; onClear: () => void }) {
+export function DrawButtons({ drawing, armed, drawn, onDraw, onCancel, onClear }: { drawing: boolean; armed: boolean; drawn: boolean; onDraw: () => void; onCancel: () => void; onClear: () => void }) {
   const { t } = useElement();
   const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
   const pill = 'inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold shadow-lg cursor-pointer border-0';
   return (
     <>
-      {drawing ? (
+      {armed ? (
         <p className="absolute top-3 left-14 right-3 m-0 z-[5] rounded-md bg-surface/95 px-3 py-2 text-sm text-ink shadow" role="status" part="draw-hint">
           {t(coarse ? 'map.drawHintTouch' : 'map.drawHint')}
         </p>

@@ -82,7 +82,8 @@ const loadDrawChunk = lazyChunk(() => import('./ol-draw.ts'));
 
 /**
  * The drawn area on the map: shown (editable) while the search has one, drawn anew on request.
- * `drawing` is true from the button until the area is drawn or drawing is cancelled.
+ * `drawing` is true from the button until the area is drawn or drawing is cancelled; `armed`, once
+ * the drawing tool is there to take it (its chunk loads on the first use).
  */
 function useAreaTool(controller: { current: Pick<MapController, 'map'> | null }, ready: boolean, polygon: LngLat[] | undefined, onDrawArea: ((p: LngLat[] | undefined) => void) | undefined, target: { current: HTMLElement | null }) {
   const [drawing, setDrawing] = useState(false);
@@ -109,10 +110,15 @@ function useAreaTool(controller: { current: Pick<MapController, 'map'> | null },
   }, [wanted, tool, controller, target, onChange]);
   useEffect(() => () => tool?.dispose(), [tool]);
   useEffect(() => tool?.show(polygon), [tool, polygon]);
+  // the tool takes the first corner (or the finger) once its chunk is there: the hint says so only then
+  const [armed, setArmed] = useState(false);
   useEffect(() => {
-    if (drawing && tool) tool.draw(() => setDrawing(false));
+    if (!drawing || !tool) return;
+    tool.draw(() => setDrawing(false));
+    setArmed(true);
+    return () => setArmed(false);
   }, [drawing, tool]);
-  return { drawing, start: () => setDrawing(true), cancel: () => (tool ? tool.cancel() : setDrawing(false)) };
+  return { drawing, armed: drawing && armed, start: () => setDrawing(true), cancel: () => (tool ? tool.cancel() : setDrawing(false)) };
 }
 
 type RealMapProps = MapPanelProps & Omit<MapInputs, 'hoveredId' | 'onOpen' | 'onHover' | 'areaActive' | 'tileUrl'> & { noPins: boolean };
@@ -143,7 +149,7 @@ function RealMap(props: RealMapProps) {
           {t('map.noCoordinates')}
         </div>
       ) : null}
-      {status === 'ready' && onDrawArea ? <DrawButtons drawing={area.drawing} drawn={Boolean(polygon)} onDraw={area.start} onCancel={area.cancel} onClear={() => onDrawArea(undefined)} /> : null}
+      {status === 'ready' && onDrawArea ? <DrawButtons drawing={area.drawing} armed={area.armed} drawn={Boolean(polygon)} onDraw={area.start} onCancel={area.cancel} onClear={() => onDrawArea(undefined)} /> : null}
       {status === 'ready' && onSearchArea && !area.drawing && (moved || areaActive) ? (
         <SearchAreaButtons
           moved={moved}
