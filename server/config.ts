@@ -8,6 +8,7 @@ import { DEFAULTS } from '../core/functions/defaults.ts';
 import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings, type EnvReader } from '../core/functions/env.ts';
 import { parseHostRule } from './http/safe-fetch.ts';
+import { readSchedule, type ScheduledSource } from './import/sources.ts';
 
 export interface ServerConfig {
   port: number;
@@ -31,6 +32,8 @@ export interface ServerConfig {
   inquiry: ReturnType<typeof readInquirySettings>;
   /** saved searches: the function's settings, and how often the alert job runs (seconds; 0: never, a test runs it) */
   alerts: ReturnType<typeof readAlertSettings> & { intervalSeconds: number };
+  /** the feeds the server imports on a schedule (IMPORT_SOURCES: a JSON file, docs/import.md) */
+  importSchedule: ScheduledSource[];
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
@@ -57,6 +60,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     site: { url: read.baseUrl('SITE_URL'), apiUrl: read.baseUrl('SITE_API_URL'), apiKey: read.optional('SITE_API_KEY') },
     inquiry: readInquirySettings(read),
     alerts: { ...readAlertSettings(read), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
+    importSchedule: readImportSchedule(read, env, root),
   };
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push('SITE_API_URL needs SITE_API_KEY (the project\'s anon key)');
   if (config.databaseUrl && config.embeddedPostgres) read.problems.push('DATABASE_URL and --postgres (EMBEDDED_POSTGRES) exclude each other: pick one');
@@ -72,4 +76,16 @@ function readImageHosts(read: EnvReader): string[] {
   const bad = list.filter((h) => !parseHostRule(h));
   if (bad.length) read.problems.push(`IMAGE_HOSTS must be a comma list of host names (photos.example.com, *.example.net) or origins (https://cdn.example.com), not ${bad.map((b) => `"${b}"`).join(', ')}`);
   return list.filter((h) => parseHostRule(h));
+}
+
+/** IMPORT_SOURCES: the file of the sources imported on a schedule. */
+function readImportSchedule(read: EnvReader, env: Record<string, string | undefined>, root: string): ScheduledSource[] {
+  const file = read.optional('IMPORT_SOURCES');
+  if (file === undefined) return [];
+  try {
+    return readSchedule(resolve(root, file), env);
+  } catch (error) {
+    read.problems.push((error as Error).message);
+    return [];
+  }
 }

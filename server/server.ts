@@ -28,6 +28,9 @@ import { createPages } from './pages/router.ts';
 import { StaticFiles } from './http/static.ts';
 import { parseHostRule, type HostRule } from './http/safe-fetch.ts';
 import { readFile } from 'node:fs/promises';
+import { localPhotoStore, type PhotoStore } from './import/photos.ts';
+import { createImportService } from './import/service.ts';
+import type { ScheduledSource } from './import/sources.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 /** the seed's media, served under /media/ beside the site's own */
@@ -54,6 +57,10 @@ export interface ServerOptions {
   bundlePort?: number;
   /** the site's pages: where they are published and where they read their data (default: this server) */
   site?: SiteOptions;
+  /** where the feeds' re-hosted photos are kept and served from (/media/photos/; default .data/photos) */
+  photosDir?: string;
+  /** imports: the data directory `npm run import` finds this server through, and the scheduled sources (IMPORT_SOURCES) */
+  imports?: { dataDir?: string; schedule?: ScheduledSource[] };
 }
 
 export interface SiteOptions {
@@ -93,6 +100,8 @@ export interface RunningServer {
   drainOutbox(): Promise<void>;
   /** runs the alert job now (tests, benchmarks) */
   runAlerts(): Promise<AlertRunResult>;
+  /** where the re-hosted photos are */
+  photos: PhotoStore;
   close(): Promise<void>;
 }
 
@@ -147,6 +156,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
   // our own media (the site's and the seed's), read from disk for the preview images
   const mediaRoots = [new StaticFiles(resolve(distDir, 'site', 'media')), ...MEDIA_DIRS.map((d) => new StaticFiles(d))];
+  // the feeds' photos, by content hash: never change, so cached for a year
+  const photosDir = options.photosDir ?? resolve(ROOT, '.data', 'photos');
+  const photoFiles = new StaticFiles(photosDir);
+  const photos = localPhotoStore(photosDir);
+  const imports = createImportService({ db: options.db, store: photos, dataDir: options.imports?.dataDir, schedule: options.imports?.schedule ?? [], log });
   const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
   const imageRules = () =>
     [...(options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : []), ...(options.site?.imageHosts ?? [])].map(parseHostRule).filter((r): r is HostRule => r !== undefined);
@@ -155,6 +169,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     imageSources: {
       async readOwn(url) {
         if (!ownOrigins().has(url.origin) || !url.pathname.startsWith('/media/')) return undefined;
+        if (url.pathname.startsWith('/media/photos/')) {
+          const file = await photoFiles.resolve(url.pathname.slice('/media/photos'.length));
+          return file ? readFile(file) : undefined;
+        }
         for (const root of mediaRoots) {
           const file = await root.resolve(url.pathname.slice('/media'.length));
           if (file) return readFile(file);
@@ -191,6 +209,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         },
       },
       { prefix: '/functions/v1', handle: functions },
+      {
+        prefix: '/media/photos',
+        handle: async (req, res, url) => {
+          const file = await photoFiles.resolve(url.pathname.slice('/media/photos'.length));
+          if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
+            res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*' }).end('Not found');
+            return;
+          }
+          await photoFiles.send(req, res, file, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=31536000, immutable' });
+        },
+      },
+      // `npm run import` hands its run to this server (server/import/service.ts)
+      { prefix: '/admin/import', handle: (req, res) => imports.handle(req, res) },
       // the pages of the alert mails' links: GET shows, POST acts (server/pages/alerts-page.ts)
       { prefix: '/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
       { prefix: '/es/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
@@ -211,6 +242,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     isReady = true;
     outbox.start();
     alertJob.start();
+    imports.start(self());
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -239,8 +271,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ready,
     drainOutbox: () => outbox.drain(),
     runAlerts: () => alertJob.run(),
+    photos,
     async close() {
       closed = true;
+      await imports.stop();
       await alertJob.stop();
       await outbox.stop();
       for (const s of [server, bundleServer]) {

@@ -97,9 +97,14 @@ export function addressAllowed(address: string, privateNamed = false): boolean {
 
 const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
-/** An allow-list entry as written: 'photos.example.com', '*.example.net', 'https://cdn.example.com', 'http://127.0.0.1:9000'. */
+/**
+ * An allow-list entry as written: 'photos.example.com', '*.example.net', 'https://cdn.example.com',
+ * 'http://127.0.0.1:9000', or '*': any host whose address is public (a feed's photos, wherever the
+ * feed keeps them; a private or local address is still refused).
+ */
 export function parseHostRule(text: string): HostRule | undefined {
   const t = text.trim().toLowerCase();
+  if (t === '*') return { host: '', wildcard: true, protocols: ['https:', 'http:'], privateNamed: false };
   if (/^https?:\/\//.test(t)) {
     let u: URL;
     try {
@@ -120,7 +125,7 @@ export function parseHostRule(text: string): HostRule | undefined {
 export function ruleFor(url: URL, rules: readonly HostRule[]): HostRule | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return rules.find((r) => r.protocols.includes(url.protocol as 'http:' | 'https:') && (r.port === undefined || r.port === port) && (r.wildcard ? host.endsWith(`.${r.host}`) : host === r.host));
+  return rules.find((r) => r.protocols.includes(url.protocol as 'http:' | 'https:') && (r.port === undefined || r.port === port) && (r.wildcard ? r.host === '' || host.endsWith(`.${r.host}`) : host === r.host));
 }
 
 export interface SafeFetchOptions {
@@ -135,9 +140,18 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** the resolver (tests: a name that resolves to a private address) */
   resolve?: (hostname: string) => Promise<LookupAddress[]>;
+  /** request headers (default: an image's Accept) */
+  headers?: Record<string, string>;
+  /** 'any': an answer other than 200 is returned with its status (a feed's 429 or 500), not thrown */
+  statuses?: 'ok' | 'any';
+  /** the list's name in a refusal's message (default IMAGE_HOSTS) */
+  listName?: string;
 }
 
 export interface Fetched {
+  /** 200, or with `statuses: 'any'` whatever the server answered */
+  status: number;
+  headers: IncomingMessage['headers'];
   body: Buffer;
   /** what the server said it is (not to be believed: check the bytes) */
   contentType: string | null;
@@ -172,7 +186,8 @@ function checkedLookup(rule: HostRule, resolve: (hostname: string) => Promise<Lo
 function once(url: URL, rule: HostRule, options: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolveResponse, reject) => {
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(url, { method: 'GET', lookup: checkedLookup(rule, options.resolve ?? defaultResolve), signal, headers: { Accept: 'image/avif,image/webp,image/png,image/jpeg,image/*;q=0.8', 'User-Agent': 'exp-ecuador-images/1' }, agent: false });
+    const headers = options.headers ?? { Accept: 'image/avif,image/webp,image/png,image/jpeg,image/*;q=0.8', 'User-Agent': 'exp-ecuador-images/1' };
+    const req = request(url, { method: 'GET', lookup: checkedLookup(rule, options.resolve ?? defaultResolve), signal, headers, agent: false });
     const connectTimer = setTimeout(() => req.destroy(new FetchRefused(`${url.host}: no connection within ${options.connectTimeoutMs ?? 3000} ms`, 'failed')), options.connectTimeoutMs ?? 3000);
     req.on('socket', (socket) => {
       if (!socket.connecting) clearTimeout(connectTimer);
@@ -203,7 +218,11 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused(`only http(s) is fetched, not ${url.protocol}`, 'refused');
     if (url.username || url.password) throw new FetchRefused('addresses with credentials are not fetched', 'refused');
     const rule = ruleFor(url, options.allow);
-    if (!rule) throw new FetchRefused(`${url.protocol}//${url.host} is not on the image hosts' list (IMAGE_HOSTS)`, 'refused');
+    if (!rule) throw new FetchRefused(`${url.protocol}//${url.host} is not on the ${options.listName ?? "image hosts' list (IMAGE_HOSTS)"}`, 'refused');
+    // an address written as an IP is connected to without a lookup: it is checked here (a rule such
+    // as "*" lets any host name through, never a private address)
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) && !addressAllowed(literal, rule.privateNamed)) throw new FetchRefused(`${url.host}: ${literal} is not an address the server may fetch`, 'refused');
     let res: IncomingMessage;
     try {
       res = await once(url, rule, options, signal);
@@ -221,7 +240,7 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
       url = new URL(res.headers.location, url);
       continue;
     }
-    if (status !== 200) {
+    if (status !== 200 && options.statuses !== 'any') {
       res.resume();
       throw new FetchRefused(`${url.host}: HTTP ${status}`, 'failed');
     }
@@ -245,6 +264,6 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
       if (error instanceof FetchRefused) throw error;
       throw new FetchRefused(`${url.host}: ${signal.aborted ? `no answer within ${options.totalTimeoutMs ?? 10_000} ms` : (error as Error).message}`, 'failed');
     }
-    return { body: Buffer.concat(chunks, total), contentType: res.headers['content-type'] ?? null, url: url.href };
+    return { status, headers: res.headers, body: Buffer.concat(chunks, total), contentType: res.headers['content-type'] ?? null, url: url.href };
   }
 }

@@ -1,4 +1,5 @@
 /** Writing HTML from data: every value escaped (JSON in scripts: protocol/structured-data.ts jsonLdText). */
+import { photoSources } from '../../core/protocol/photos.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { telHref, telText } from '../../core/protocol/format.ts';
 
@@ -19,4 +20,14 @@ export function excerpt(text: string, max = 160): string {
 /** An agent's e-mail and phone as list items of mailto: and tel: links. */
 export function contactItems(email: string | null | undefined, phone: string | null | undefined): string {
   return `${email ? `<li><a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a></li>` : ''}${phone ? `<li><a href="${escapeHtml(telHref(phone))}">${escapeHtml(telText(phone))}</a></li>` : ''}`;
+}
+
+/**
+ * A listing's photo as HTML: a re-hosted one (core/protocol/photos.ts) in every width and format
+ * (`<picture>`, AVIF and WebP first) with the `sizes` of where it is shown; any other as it is.
+ */
+export function photoHtml(src: string, sizes: string, img: Record<string, string | number | boolean | undefined | null>): string {
+  const set = photoSources(src);
+  if (!set) return `<img${attrs({ src, ...img })} />`;
+  return `<picture>${set.sources.map((s) => `<source${attrs({ type: s.type, srcset: s.srcset, sizes })} />`).join('')}<img${attrs({ src: set.src, srcset: set.srcset, sizes, ...img })} /></picture>`;
 }

@@ -13,7 +13,8 @@ import { agentPath, listingPath, localizedPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import type { HeadInfo } from './head.ts';
-import { attrs, contactItems, excerpt } from './html.ts';
+import { attrs, contactItems, excerpt, photoHtml } from './html.ts';
+import { PHOTO_SIZES } from '../../core/protocol/photos.ts';
 import type { Row } from '../db/database.ts';
 import type { Lang } from '../../core/lang.ts';
 
@@ -55,7 +56,7 @@ function listingTile(p: Property, ctx: ListingPageContext): string {
   const href = listingPath(p.id, p.title, ctx.lang);
   const photo = p.images[0];
   return `<li class="listing-tile"><a class="listing-tile__link" href="${escapeHtml(href)}">${
-    photo ? `<img${attrs({ src: photo, alt: '', width: 400, height: 225, loading: 'lazy', decoding: 'async' })} />` : '<span class="listing-tile__photo"></span>'
+    photo ? photoHtml(photo, PHOTO_SIZES.tile, { alt: '', width: 400, height: 225, loading: 'lazy', decoding: 'async' }) : '<span class="listing-tile__photo"></span>'
   }<span class="listing-tile__price">${escapeHtml(formatPrice(p.price))}</span><span class="listing-tile__title">${escapeHtml(p.title)}</span><span class="listing-tile__place">${escapeHtml([p.city, typeLabel(p.propertyType, ctx.t)].filter(Boolean).join(' · '))}</span></a></li>`;
 }
 
@@ -154,7 +155,7 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
             <span class="listing__price">${escapeHtml(price)}</span>
             <span class="listing__share">${escapeHtml(t('site.listing.share'))}: <a href="${escapeHtml(share.whatsapp)}" target="_blank" rel="noopener noreferrer">${escapeHtml(t('share.whatsapp'))}</a> · <a href="${escapeHtml(share.email)}">${escapeHtml(t('share.email'))}</a></span>
           </div>
-          <div class="listing__photo">${photo ? `<img${attrs({ src: photo, alt: t('site.listing.photoAlt', { title: p.title }), width: 712, height: 400, fetchpriority: 'high', decoding: 'async' })} />` : ''}</div>
+          <div class="listing__photo">${photo ? photoHtml(photo, PHOTO_SIZES.detail, { alt: t('site.listing.photoAlt', { title: p.title }), width: 712, height: 400, fetchpriority: 'high', decoding: 'async' }) : ''}</div>
           <div class="listing__grid">
             <div class="listing__main">
               <h1>${escapeHtml(p.title)}</h1>

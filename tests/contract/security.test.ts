@@ -346,6 +346,17 @@ describe('which addresses the server may fetch', () => {
     expect(addressAllowed('fd00:ec2::254', true)).toBe(false);
   });
 
+  it('"*" (a feed\'s photos, wherever it keeps them) lets any public host through, never a private address, as a name or as an IP', async () => {
+    const any = [parseHostRule('*') as HostRule];
+    expect(any[0]).toMatchObject({ wildcard: true, privateNamed: false });
+    // an IP in the address is connected to without a lookup: checked before the connection
+    for (const url of ['http://127.0.0.1:9/x.jpg', 'http://[::1]:9/x.jpg', 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/x.jpg', 'http://[::ffff:127.0.0.1]/x.jpg', 'http://0.0.0.0/x.jpg']) {
+      await expect(safeFetch(url, { allow: any, maxBytes: 10 }), url).rejects.toThrow(/is not an address the server may fetch/);
+    }
+    // a name that resolves to a private address: refused at its lookup
+    await expect(safeFetch('http://photos.example.test/x.jpg', { allow: any, maxBytes: 10, resolve: async () => [{ address: '127.0.0.1', family: 4 }] })).rejects.toThrow(/not an address the server may fetch/);
+  });
+
   it('reads IMAGE_HOSTS entries: names, subdomain wildcards, origins; nothing else', () => {
     expect(parseHostRule('photos.example.com')).toMatchObject({ host: 'photos.example.com', wildcard: false, privateNamed: false });
     expect(parseHostRule('*.cloudfront.net')).toMatchObject({ host: 'cloudfront.net', wildcard: true });

@@ -16,6 +16,7 @@ import { PropertyPlaceholder } from '../lib/listing/placeholder.tsx';
 import { RecentlyViewedRow } from '../lib/saved/recent-row.tsx';
 import { removeSaved, useRecentlyViewed, useSavedListings, type SavedListing } from '../lib/saved/store.ts';
 import type { savedListingsAttributes } from './saved-listings.attributes.ts';
+import { Photo, PHOTO_SIZES } from '../lib/listing/photo.tsx';
 
 type Props = ElementProps<typeof savedListingsAttributes>;
 
@@ -35,7 +36,7 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
         </p>
       </div>
       <div className="aspect-video bg-surface-subtle opacity-60">
-        {item.image && !failed ? <img src={item.image} alt="" loading="lazy" className="block w-full h-full object-cover grayscale" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />}
+        {item.image && !failed ? <Photo src={item.image} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" className="block w-full h-full object-cover grayscale" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />}
       </div>
       <div className="flex flex-col gap-1.5 p-4 flex-1">
         <h3 className="m-0 text-base font-semibold leading-snug text-ink line-clamp-2">{title}</h3>

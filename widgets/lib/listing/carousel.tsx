@@ -9,6 +9,7 @@ import { ChevronLeft } from '../ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../ui/icons/chevron-right.tsx';
 import { ExpandIcon } from '../ui/icons/expand.tsx';
 import { placeholderIndex } from '../../../core/protocol/listing.ts';
+import { Photo, PHOTO_SIZES, warmPhoto } from './photo.tsx';
 import { PropertyPlaceholder } from './placeholder.tsx';
 
 export interface CarouselProps {
@@ -37,12 +38,8 @@ export function Carousel({ images, propertyId, title, variant = 'card', eager = 
   useEffect(() => {
     // warm the next photo so the arrow feels instant
     const next = images[(index + 1) % Math.max(1, count)];
-    if (count > 1 && next && !failed.has(next)) {
-      const img = new Image();
-      img.decoding = 'async';
-      img.src = next;
-    }
-  }, [index, images, count, failed]);
+    if (count > 1 && next && !failed.has(next)) warmPhoto(next, variant === 'detail' ? PHOTO_SIZES.detail : PHOTO_SIZES.card);
+  }, [index, images, count, failed, variant]);
 
   const go = (delta: number) => setIndex((i) => (count ? (i + delta + count) % count : 0));
   const onKey = (e: KeyboardEvent) => {
@@ -97,9 +94,12 @@ export function Carousel({ images, propertyId, title, variant = 'card', eager = 
       {showPlaceholder ? (
         <PropertyPlaceholder index={placeholderIndex(propertyId)} label={t('carousel.noPhoto')} />
       ) : (
-        <img
+        <Photo
           key={current}
           src={current}
+          sizes={variant === 'detail' ? PHOTO_SIZES.detail : PHOTO_SIZES.card}
+          width={variant === 'detail' ? 712 : 640}
+          height={variant === 'detail' ? 400 : 360}
           alt={count > 1 ? t('carousel.photo', { index: index + 1, count, title }) : title}
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"

@@ -11,6 +11,7 @@ import { Dialog } from '../ui/dialog.tsx';
 import { CloseIcon } from '../ui/icons/close.tsx';
 import { ChevronLeft } from '../ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../ui/icons/chevron-right.tsx';
+import { Photo, PHOTO_SIZES, warmPhoto } from './photo.tsx';
 import { PropertyPlaceholder } from './placeholder.tsx';
 
 export interface GalleryProps {
@@ -36,11 +37,7 @@ export function Gallery({ images, propertyId, title, start, onClose }: GalleryPr
     if (start === null || count < 2) return;
     for (const i of [index + 1, index - 1]) {
       const src = images[(i + count) % count];
-      if (src && !failed.has(src)) {
-        const img = new Image();
-        img.decoding = 'async';
-        img.src = src;
-      }
+      if (src && !failed.has(src)) warmPhoto(src, PHOTO_SIZES.full);
     }
   }, [start, index, images, count, failed]);
 
@@ -89,9 +86,10 @@ export function Gallery({ images, propertyId, title, start, onClose }: GalleryPr
               <PropertyPlaceholder index={placeholderIndex(propertyId)} label={t('carousel.noPhoto')} />
             </div>
           ) : (
-            <img
+            <Photo
               key={current}
               src={current}
+              sizes={PHOTO_SIZES.full}
               alt={t('carousel.photo', { index: index + 1, count, title })}
               decoding="async"
               draggable={false}

@@ -11,6 +11,7 @@ import { getSimilarListings } from '../data/listing-extras.ts';
 import { useElement } from '../element.tsx';
 import { listingUrl } from '../site-links.ts';
 import { PriceCutBadge } from './price-cut.tsx';
+import { Photo, PHOTO_SIZES } from './photo.tsx';
 
 export const SIMILAR_SHOWN = 8;
 
@@ -37,7 +38,7 @@ export function SimilarListings({ property, headingLevel }: { property: Property
           <li key={p.id} className="min-w-0">
             <a href={listingUrl(p, site, lang)} className="flex h-full flex-col overflow-hidden rounded-md border border-line bg-surface text-ink no-underline hover:border-primary focus-visible:border-primary" part="similar-listing">
               <span className="relative block aspect-video bg-surface-subtle">
-                {p.images[0] ? <img src={p.images[0]} alt="" loading="lazy" decoding="async" className="block h-full w-full object-cover" /> : null}
+                {p.images[0] ? <Photo src={p.images[0]} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" decoding="async" className="block h-full w-full object-cover" /> : null}
                 <PriceCutBadge property={p} className="absolute bottom-1.5 left-1.5" />
               </span>
               <span className="flex flex-col gap-0.5 p-2">

@@ -17,6 +17,7 @@ import { PropertyPlaceholder } from '../listing/placeholder.tsx';
 import { PriceCutBadge } from '../listing/price-cut.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import type { MapPin } from './ol-map.ts';
+import { Photo, PHOTO_SIZES } from '../listing/photo.tsx';
 
 const rows = createQueryCache<Record<string, unknown> | null>({ max: 200 });
 
@@ -43,7 +44,7 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
   return (
     <div className="exp-root overflow-hidden rounded-brand bg-surface text-ink shadow-xl border border-line" style={{ width: narrow ? 240 : 280 }} part="popup">
       <div className="relative aspect-video bg-surface-subtle">
-        {photo && !failed ? <img src={photo} alt="" className="block w-full h-full object-cover" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(pin.id)} label={t('carousel.noPhoto')} />}
+        {photo && !failed ? <Photo src={photo} sizes={PHOTO_SIZES.tile} width={280} height={158} alt="" className="block w-full h-full object-cover" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(pin.id)} label={t('carousel.noPhoto')} />}
         {p ? (
           <div className="absolute top-2 right-2">
             <SaveButton listing={p} size="sm" />

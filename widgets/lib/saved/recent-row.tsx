@@ -11,6 +11,7 @@ import { useElement } from '../element.tsx';
 import { PropertyPlaceholder } from '../listing/placeholder.tsx';
 import { listingUrl } from '../site-links.ts';
 import { clearViewed, useRecentlyViewed, type SavedListing } from './store.ts';
+import { Photo, PHOTO_SIZES } from '../listing/photo.tsx';
 
 function RecentTile({ item }: { item: SavedListing }) {
   const { t, site, lang } = useElement();
@@ -20,7 +21,7 @@ function RecentTile({ item }: { item: SavedListing }) {
     <a href={listingUrl({ id: item.id, title }, site, lang)} className="flex h-full flex-col overflow-hidden rounded-md border border-line bg-surface text-ink no-underline hover:border-primary focus-visible:border-primary" part="recent-listing">
       <span className="relative block aspect-video bg-surface-subtle">
         {item.image && !failed ? (
-          <img src={item.image} alt="" loading="lazy" decoding="async" className="block h-full w-full object-cover" onError={() => setFailed(true)} />
+          <Photo src={item.image} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" decoding="async" className="block h-full w-full object-cover" onError={() => setFailed(true)} />
         ) : (
           <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />
         )}

@@ -1,0 +1,335 @@
+/**
+ * One import run (docs/import.md, "A run"): a source's feed read into records, each mapped
+ * (mapping.ts) and staged, or quarantined with its reasons; then, only if the whole feed was read,
+ * the staged listings merged in one transaction (internal.import_merge: new, updated, unchanged,
+ * withdrawn, or withdrawals held back), the photos of new and changed listings fetched and made,
+ * and the report kept (internal.import_runs) and returned. A run that fails at any point before
+ * the merge changes nothing; a feed that gives nothing changes nothing.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { Database } from '../db/database.ts';
+import { parseHostRule, safeFetch, type HostRule } from '../http/safe-fetch.ts';
+import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
+import { mapRecord, type FeedPhoto, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
+import { photoPath } from '../../core/protocol/photos.ts';
+import { bounded, fetchPhoto, type PhotoStore } from './photos.ts';
+import { resoKeys, resoListings } from './reso-client.ts';
+
+export type SourceKind = 'reso' | 'reso-json' | 'csv' | 'kyero';
+export const SOURCE_KINDS: readonly SourceKind[] = ['reso', 'reso-json', 'csv', 'kyero'];
+
+export interface ImportSource {
+  /** the source's name: its listings are (name, key); default `<kind>:<host or file name>` */
+  name: string;
+  kind: SourceKind;
+  /** a URL (reso, kyero) or a file (reso-json, csv, kyero) */
+  location: string;
+  token?: string | undefined;
+  defaults: MappingDefaults;
+  /** withdrawals beyond this share of the source's active listings (and more than 5) are held back */
+  maxWithdrawShare: number;
+  /** hosts the photos may come from, beyond the feed's own (an allow-list; private addresses only when named) */
+  photoHosts: readonly string[];
+  pageSize?: number;
+}
+
+export interface RunOptions {
+  /** a RESO source: read every listing and list every key (else: changes since the high-water mark) */
+  full?: boolean;
+  /** apply withdrawals even beyond the share */
+  allowWithdrawals?: boolean;
+  /** fetch and make photos (default true) */
+  photos?: boolean;
+  log?: (line: string) => void;
+  /** tests: the RESO client's waits */
+  resoTiming?: { backoffMs?: number; sleep?: (ms: number) => Promise<void> };
+  /** tests: the resolver behind the safe fetcher */
+  resolve?: Parameters<typeof safeFetch>[1]['resolve'];
+  /** where the files a source names are found (default the current directory) */
+  cwd?: string;
+}
+
+export interface ImportReport {
+  run: number;
+  source: string;
+  kind: SourceKind;
+  mode: 'full' | 'incremental';
+  outcome: 'done' | 'held' | 'empty' | 'failed';
+  message: string | null;
+  read: number;
+  new: number;
+  updated: number;
+  unchanged: number;
+  withdrawn: number;
+  /** withdrawals held back: how many the run would have made */
+  held: number;
+  quarantined: Array<{ key: string; reasons: string[] }>;
+  quarantinedCount: number;
+  /** values we do not know, kept as they came: "status "Foo"" -> how many records */
+  unknownValues: Record<string, number>;
+  unknownAgents: string[];
+  photos: { fetched: number; reused: number; failed: number; errors: Array<{ url: string; error: string }> };
+  durationMs: number;
+}
+
+/** The RESO incremental run reads from the high-water mark minus this (late commits at the source). */
+export const OVERLAP_MS = 5 * 60_000;
+const STAGE_BATCH = 1000;
+const REPORT_LIST = 200;
+
+/** The feed's own host, for the safe fetcher: named by the operator, so a private address is allowed. */
+function hostRuleOf(url: string): HostRule[] {
+  const u = new URL(url);
+  const rule = parseHostRule(`${u.protocol}//${u.host}`);
+  return rule ? [rule] : [];
+}
+
+export function photoRules(source: ImportSource): HostRule[] {
+  return source.photoHosts.map((h) => parseHostRule(h)).filter((r): r is HostRule => Boolean(r));
+}
+
+export function defaultSourceName(kind: SourceKind, location: string): string {
+  try {
+    if (/^https?:\/\//.test(location)) return `${kind}:${new URL(location).host}`;
+  } catch {
+    // a file
+  }
+  return `${kind}:${location.split(/[\\/]/).pop() ?? location}`;
+}
+
+/** The records of a document source (a file, or a Kyero URL): the whole feed. */
+async function documentRecords(source: ImportSource, options: RunOptions): Promise<FeedRecord[]> {
+  let text: string;
+  if (/^https?:\/\//.test(source.location)) {
+    const fetched = await safeFetch(source.location, {
+      allow: hostRuleOf(source.location),
+      maxBytes: 256 * 1024 * 1024,
+      totalTimeoutMs: 300_000,
+      listName: "source's host",
+      headers: { Accept: 'application/xml, text/xml, application/json, text/csv;q=0.9, */*;q=0.1', 'User-Agent': 'exp-ecuador-import/1' },
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    }).catch((error: Error) => {
+      throw new FeedError(error.message);
+    });
+    text = fetched.body.toString('utf8');
+  } else {
+    const file = isAbsolute(source.location) ? source.location : resolve(options.cwd ?? process.cwd(), source.location);
+    text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new FeedError(`${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    });
+  }
+  if (source.kind === 'csv') return csvRecords(text);
+  if (source.kind === 'kyero') return kyeroRecords(text);
+  return resoJsonRecords(text);
+}
+
+export async function runImport(db: Database, source: ImportSource, options: RunOptions = {}, store: PhotoStore | null = null): Promise<ImportReport> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const whole = source.kind !== 'reso' || Boolean(options.full);
+  const [{ high_water: highWater } = { high_water: null }] = await db.admin.query<{ high_water: string | null }>('select high_water from internal.import_sources where name = $1', [source.name]);
+  const mode: 'full' | 'incremental' = source.kind === 'reso' && !options.full && highWater ? 'incremental' : 'full';
+  const [{ id: run } = { id: 0 }] = await db.admin.query<{ id: number }>('insert into internal.import_runs (source, kind, mode) values ($1, $2, $3) returning id', [source.name, source.kind, mode]);
+  const report: ImportReport = {
+    run: Number(run),
+    source: source.name,
+    kind: source.kind,
+    mode,
+    outcome: 'done',
+    message: null,
+    read: 0,
+    new: 0,
+    updated: 0,
+    unchanged: 0,
+    withdrawn: 0,
+    held: 0,
+    quarantined: [],
+    quarantinedCount: 0,
+    unknownValues: {},
+    unknownAgents: [],
+    photos: { fetched: 0, reused: 0, failed: 0, errors: [] },
+    durationMs: 0,
+  };
+  let staged = 0;
+  let newestChange: number | null = null;
+  const stage = async (records: ImportedListing[]) => {
+    // a key twice in one page: the later record is the listing (one row per key in a statement)
+    const listings = [...new Map(records.map((l) => [l.source_key, l])).values()];
+    for (let i = 0; i < listings.length; i += STAGE_BATCH) {
+      const batch = listings.slice(i, i + STAGE_BATCH);
+      // one parameter, a JSON array: the statement's size does not grow with the batch
+      await db.admin.query(
+        `insert into internal.import_staging (run_id, source_key, listing)
+         select $1, e->>'source_key', e from jsonb_array_elements($2::jsonb) e
+         on conflict (run_id, source_key) do update set listing = excluded.listing`,
+        [run, JSON.stringify(batch)],
+      );
+      staged += batch.length;
+    }
+  };
+  const seen = async (keys: string[]) => {
+    for (let i = 0; i < keys.length; i += 5000) {
+      await db.admin.query('insert into internal.import_seen (run_id, source_key) select $1, k from unnest($2::text[]) k on conflict do nothing', [run, keys.slice(i, i + 5000)]);
+    }
+  };
+  const take = async (records: FeedRecord[]) => {
+    const good: ImportedListing[] = [];
+    const quarantinedKeys: string[] = [];
+    for (const record of records) {
+      report.read++;
+      const mapped = mapRecord(record, source.defaults);
+      if (mapped.ok) {
+        // what a listing keeps as it came (a quarantined record keeps nothing)
+        for (const note of mapped.notes) report.unknownValues[note] = (report.unknownValues[note] ?? 0) + 1;
+        good.push(mapped.listing);
+        const t = mapped.listing.source_modified_at ? Date.parse(mapped.listing.source_modified_at) : NaN;
+        if (Number.isFinite(t) && (newestChange === null || t > newestChange)) newestChange = t;
+      } else {
+        report.quarantinedCount++;
+        if (report.quarantined.length < REPORT_LIST) report.quarantined.push({ key: mapped.key, reasons: mapped.reasons });
+        // still in the feed: a listing whose record went wrong is not withdrawn for it
+        if (mapped.key) quarantinedKeys.push(mapped.key);
+      }
+    }
+    await stage(good);
+    await seen(quarantinedKeys);
+  };
+
+  try {
+    if (source.kind === 'reso') {
+      const reso = {
+        service: source.location,
+        token: source.token,
+        allow: hostRuleOf(source.location),
+        pageSize: source.pageSize ?? 200,
+        log,
+        ...(options.resoTiming ?? {}),
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      };
+      const since = mode === 'incremental' && highWater ? new Date(Date.parse(highWater) - OVERLAP_MS) : null;
+      log(`${source.name}: ${mode === 'incremental' ? `listings changed since ${since?.toISOString()}` : 'every listing'}...`);
+      for await (const page of resoListings(reso, since)) await take(page);
+      if (whole) {
+        log(`${source.name}: every key the service lists...`);
+        for await (const keys of resoKeys(reso)) await seen(keys);
+      }
+    } else {
+      log(`${source.name}: reading ${source.location}...`);
+      await take(await documentRecords(source, options));
+    }
+  } catch (error) {
+    return finish(db, report, started, 'failed', `${error instanceof FeedError ? error.message : `unexpected: ${(error as Error).message}`}: nothing was changed or withdrawn`);
+  }
+
+  if (report.read === 0) {
+    const message = mode === 'incremental' ? 'no listing changed since the last run' : 'the feed had no listings: nothing was changed or withdrawn';
+    await db.admin.query('delete from internal.import_seen where run_id = $1', [run]);
+    if (mode === 'incremental') await touchSource(db, source, false, null);
+    return finish(db, report, started, mode === 'incremental' ? 'done' : 'empty', message);
+  }
+
+  // whole feeds take off the market what they no longer have (RESO: only a full run lists every key)
+  const merged = await db.transaction(async (q) => {
+    const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge($1, $2, $3, $4, $5) as r', [run, source.name, whole, source.maxWithdrawShare, Boolean(options.allowWithdrawals)]);
+    return (row?.r ?? {}) as { new: number; updated: number; unchanged: number; withdrawn: number; withdrawals_held: boolean; would_withdraw: number; active_before: number; unknown_agents: string[] };
+  });
+  Object.assign(report, { new: merged.new, updated: merged.updated, unchanged: merged.unchanged, withdrawn: merged.withdrawn, unknownAgents: merged.unknown_agents.slice(0, REPORT_LIST) });
+  let outcome: ImportReport['outcome'] = 'done';
+  let message: string | null = null;
+  if (merged.withdrawals_held) {
+    outcome = 'held';
+    report.held = merged.would_withdraw;
+    message = `${merged.would_withdraw} of the source's ${merged.active_before} active listings would have left the market, more than ${Math.round(source.maxWithdrawShare * 100)}%: none was withdrawn (a broken or partial feed?). If they did leave, run again with --allow-withdrawals.`;
+  }
+  await touchSource(db, source, whole && source.kind === 'reso', newestChange);
+  log(`${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`);
+
+  if (options.photos !== false && store) await makePhotos(db, source, report, store, options, log);
+  return finish(db, report, started, outcome, message);
+}
+
+async function touchSource(db: Database, source: ImportSource, full: boolean, newestChange: number | null): Promise<void> {
+  await db.admin.query(
+    `insert into internal.import_sources (name, kind, location, high_water, last_full_at, last_run_at)
+     values ($1, $2, $3, $4, case when $5 then now() end, now())
+     on conflict (name) do update set kind = excluded.kind, location = excluded.location,
+       high_water = greatest(internal.import_sources.high_water, excluded.high_water),
+       last_full_at = coalesce(excluded.last_full_at, internal.import_sources.last_full_at), last_run_at = now()`,
+    [source.name, source.kind, source.location, newestChange === null ? null : new Date(newestChange).toISOString(), full],
+  );
+}
+
+async function finish(db: Database, report: ImportReport, started: number, outcome: ImportReport['outcome'], message: string | null): Promise<ImportReport> {
+  report.outcome = outcome;
+  report.message = message;
+  report.durationMs = Date.now() - started;
+  if (outcome === 'failed') await db.admin.query('delete from internal.import_staging where run_id = $1', [report.run]).catch(() => {});
+  if (outcome === 'failed') await db.admin.query('delete from internal.import_seen where run_id = $1', [report.run]).catch(() => {});
+  await db.admin.query(
+    `update internal.import_runs set finished_at = now(), outcome = $2, new = $3, updated = $4, unchanged = $5, withdrawn = $6,
+       quarantined = $7, photos_fetched = $8, photos_failed = $9, message = $10, report = $11 where id = $1`,
+    [report.run, outcome, report.new, report.updated, report.unchanged, report.withdrawn, report.quarantinedCount, report.photos.fetched, report.photos.failed, message, JSON.stringify(report)],
+  );
+  return report;
+}
+
+/**
+ * The photos of the source's listings whose feed photos changed since their photos were made (new
+ * ones included): each photo fetched once per (address, key, timestamp) and made once per content.
+ */
+async function makePhotos(db: Database, source: ImportSource, report: ImportReport, store: PhotoStore, options: RunOptions, log: (line: string) => void): Promise<void> {
+  const listings = await db.admin.query<{ id: string; media: FeedPhoto[] }>(
+    'select id::text as id, source_media as media from internal.listings where source = $1 and source_media is distinct from photos_from order by id',
+    [source.name],
+  );
+  if (!listings.length) return;
+  const wanted = new Map<string, FeedPhoto>();
+  for (const l of listings) for (const m of l.media ?? []) wanted.set(`${m.url}\n${m.key}\n${m.modified}`, m);
+  const known = new Map<string, { hash: string | null; error: string | null }>();
+  const rows = await db.admin.query<{ url: string; media_key: string; modified: string; hash: string | null; error: string | null }>(
+    'select p.url, p.media_key, p.modified, p.hash, p.error from internal.photos p join unnest($1::text[], $2::text[], $3::text[]) w(url, media_key, modified) using (url, media_key, modified)',
+    [[...wanted.values()].map((m) => m.url), [...wanted.values()].map((m) => m.key), [...wanted.values()].map((m) => m.modified)],
+  );
+  for (const r of rows) known.set(`${r.url}\n${r.media_key}\n${r.modified}`, { hash: r.hash, error: r.error });
+  const missing = [...wanted.entries()].filter(([k, m]) => {
+    const seen = known.get(k);
+    if (seen?.hash && store.has(seen.hash)) {
+      report.photos.reused++;
+      return false;
+    }
+    return Boolean(m);
+  });
+  log(`${source.name}: ${missing.length} photos to fetch for ${listings.length} listings...`);
+  const allow = [...photoRules(source), ...(/^https?:\/\//.test(source.location) ? hostRuleOf(source.location) : [])];
+  await bounded(missing, 2, async ([k, m]) => {
+    const made = await fetchPhoto(m.url, { allow, store, ...(options.resolve ? { resolve: options.resolve } : {}) });
+    if (made.ok) {
+      report.photos.fetched++;
+      known.set(k, { hash: made.photo.hash, error: null });
+      await db.admin.query(
+        'insert into internal.photos (url, media_key, modified, hash, width, height, bytes) values ($1, $2, $3, $4, $5, $6, $7) on conflict (url, media_key, modified) do update set hash = excluded.hash, width = excluded.width, height = excluded.height, bytes = excluded.bytes, error = null, fetched_at = now()',
+        [m.url, m.key, m.modified, made.photo.hash, made.photo.width, made.photo.height, made.photo.bytes],
+      );
+    } else {
+      report.photos.failed++;
+      if (report.photos.errors.length < REPORT_LIST) report.photos.errors.push({ url: m.url.slice(0, 300), error: made.error });
+      known.set(k, { hash: null, error: made.error });
+      await db.admin.query('insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()', [m.url, m.key, m.modified, made.error]);
+    }
+  });
+  // each listing's photos in the feed's order, those that could be made
+  const updates = listings.map((l) => ({
+    id: l.id,
+    images: (l.media ?? []).map((m) => known.get(`${m.url}\n${m.key}\n${m.modified}`)?.hash).filter((h): h is string => Boolean(h)).map((hash) => ({ url: photoPath(hash) })),
+    from: l.media ?? [],
+  }));
+  for (let i = 0; i < updates.length; i += 1000) {
+    await db.admin.query(
+      `update internal.listings l set images = u.images, photos_from = u.from_
+         from jsonb_to_recordset($1::jsonb) as u(id bigint, images jsonb, from_ jsonb)
+        where l.id = u.id`,
+      [JSON.stringify(updates.slice(i, i + 1000).map((u) => ({ id: Number(u.id), images: u.images, from_: u.from })))],
+    );
+  }
+}

@@ -1,0 +1,227 @@
+-- Listings from the brokerage's feeds (docs/import.md; docs/decisions.md #29): a run reads a feed
+-- (RESO Web API, RESO JSON, the CSV template, Kyero XML) into a staging table, then merges it in one
+-- transaction, so a run that fails midway changes nothing, and a run that would take more than a
+-- share of a source's listings off the market takes none off and says so.
+--
+-- - internal.listings gains the listing's identity in its feed (source, source_key: unique
+--   together, so a re-run updates what it inserted), the feed's own status, reference, last change
+--   and photos as named (source_media), and what the re-hosted photos were made from (photos_from).
+-- - public.agents gains agent_key (the feed's ListAgentKey; not readable with the public key).
+-- - internal.import_sources: each source's high-water mark (RESO's ModificationTimestamp).
+-- - internal.import_runs: every run's report (new, updated, withdrawn, unchanged, quarantined with
+--   reasons, unknown values, photos, duration).
+-- - internal.photos: each feed photo fetched once per key, timestamp and address, by content hash.
+
+alter table internal.listings
+  add column source text,
+  add column source_key text,
+  add column listing_ref text,
+  add column source_status text,
+  add column source_modified_at timestamptz,
+  add column source_media jsonb,
+  add column photos_from jsonb;
+
+comment on column internal.listings.source is 'The feed the listing came from (null: entered here, or the seed).';
+comment on column internal.listings.source_key is 'The listing''s key in its feed (RESO ListingKey, Kyero id).';
+comment on column internal.listings.source_media is 'The photos as the feed names them (address, key, order, change), before re-hosting.';
+comment on column internal.listings.photos_from is 'The source_media the listing''s images were made from: photos are made again when they differ.';
+
+-- null sources are distinct: the seed's and hand-entered listings never conflict
+create unique index listings_source_key on internal.listings (source, source_key);
+
+alter table public.agents add column agent_key text;
+create unique index agents_agent_key on public.agents (agent_key) where agent_key is not null;
+create index agents_email_folded on public.agents (lower(email));
+comment on column public.agents.agent_key is 'The agent''s key in the brokerage''s feeds (RESO ListAgentKey): how an imported listing finds its agent.';
+
+create table internal.import_sources (
+  name text primary key,
+  kind text not null check (kind in ('reso', 'reso-json', 'csv', 'kyero')),
+  location text not null,
+  -- RESO: the greatest ModificationTimestamp read; the next incremental run reads from it (minus an overlap)
+  high_water timestamptz,
+  last_full_at timestamptz,
+  last_run_at timestamptz
+);
+
+create table internal.import_runs (
+  id bigint generated always as identity primary key,
+  source text not null,
+  kind text not null,
+  mode text not null check (mode in ('full', 'incremental')),
+  started_at timestamptz not null default now(),
+  finished_at timestamptz,
+  -- running, done, held (withdrawals held back), empty (the feed had nothing), failed
+  outcome text not null default 'running',
+  new integer not null default 0,
+  updated integer not null default 0,
+  unchanged integer not null default 0,
+  withdrawn integer not null default 0,
+  quarantined integer not null default 0,
+  photos_fetched integer not null default 0,
+  photos_failed integer not null default 0,
+  message text,
+  report jsonb not null default '{}'
+);
+create index import_runs_source on internal.import_runs (source, started_at desc);
+
+create table internal.import_staging (
+  run_id bigint not null references internal.import_runs (id) on delete cascade,
+  source_key text not null,
+  listing jsonb not null,
+  primary key (run_id, source_key)
+);
+
+-- keys a feed lists (a RESO full run's key listing, quarantined records): still in the feed, not withdrawn
+create table internal.import_seen (
+  run_id bigint not null references internal.import_runs (id) on delete cascade,
+  source_key text not null,
+  primary key (run_id, source_key)
+);
+
+create table internal.photos (
+  -- one feed photo as named: fetched again only when one of these changes
+  url text not null,
+  media_key text not null,
+  modified text not null default '',
+  hash text,
+  width integer,
+  height integer,
+  bytes integer,
+  error text,
+  fetched_at timestamptz not null default now(),
+  primary key (url, media_key, modified)
+);
+
+alter table internal.import_sources enable row level security;
+alter table internal.import_runs enable row level security;
+alter table internal.import_staging enable row level security;
+alter table internal.import_seen enable row level security;
+alter table internal.photos enable row level security;
+revoke all on internal.import_sources, internal.import_runs, internal.import_staging, internal.import_seen, internal.photos from anon, authenticated;
+
+-- One run's staged listings merged into the source's listings, in one transaction (the caller's).
+-- Listings are matched by (source, key): new ones inserted, changed ones updated, unchanged ones left
+-- alone (a re-run changes nothing: not even updated_at). A listing whose feed status is off the
+-- market leaves the public view; with `absent_withdraws` (a whole feed, or RESO's full run), so does
+-- an active listing the feed no longer has. Withdrawals are held back, all of them, when they would
+-- be more than `max_share` of the source's active listings and more than 5 (a broken or partial
+-- feed), unless `allow_withdrawals`. The agent is ours by agent_key, else by e-mail.
+create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  active_before integer;
+  staged integer;
+  leaving integer;
+  absent integer;
+  held boolean;
+  added integer;
+  changed integer;
+  gone integer := 0;
+  unknown_agents jsonb;
+begin
+  select count(*) into active_before from internal.listings where source = source_name and status = '1';
+  select count(*) into staged from internal.import_staging where run_id = run;
+  select count(*) into leaving
+    from internal.listings l join internal.import_staging s on s.run_id = run and s.source_key = l.source_key
+   where l.source = source_name and l.status = '1' and s.listing->>'status' <> '1';
+  select count(*) into absent
+    from internal.listings l
+   where absent_withdraws and l.source = source_name and l.status = '1'
+     and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+     and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
+  held := not allow_withdrawals and leaving + absent > 5 and leaving + absent > max_share * active_before;
+
+  select coalesce(jsonb_agg(distinct coalesce(s.listing->>'agent_key', s.listing->>'agent_email')), '[]') into unknown_agents
+    from internal.import_staging s
+   where s.run_id = run and coalesce(s.listing->>'agent_key', s.listing->>'agent_email') is not null
+     and not exists (select 1 from public.agents a where a.agent_key = s.listing->>'agent_key' or lower(a.email) = s.listing->>'agent_email');
+
+  with input as (
+    select s.source_key, r.*
+      from internal.import_staging s,
+           jsonb_to_record(s.listing) as r(
+             listing_ref text, status text, source_status text, title text, address text, price numeric, bedrooms integer,
+             bathrooms numeric, square_feet numeric, lot_size numeric, year_built integer, property_type text, city text,
+             sector text, state text, country_code text, geo_lat text, geo_lon text, description text, features text[],
+             agent_key text, agent_email text, agent_first_name text, agent_last_name text, agent_phone text,
+             listed_at timestamptz, source_modified_at timestamptz, media jsonb)
+     where s.run_id = run
+  ), matched as (
+    select i.*, a.id as agent_id, a.first_name as our_first_name, a.last_name as our_last_name, a.email as our_email,
+           a.phone as our_phone, a.picture as our_picture
+      from input i
+      left join lateral (
+        select a.* from public.agents a
+         where (i.agent_key is not null and a.agent_key = i.agent_key) or (i.agent_email is not null and lower(a.email) = i.agent_email)
+         order by (a.agent_key is not distinct from i.agent_key) desc, a.id
+         limit 1
+      ) a on true
+  ), merged as (
+    insert into internal.listings as l (
+      source, source_key, listing_ref, status, source_status, title, address, price, bedrooms, bathrooms, square_feet,
+      lot_size, year_built, property_type, city, sector, state, country_code, geo_lat, geo_lon, description, features,
+      agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, listed_at, source_modified_at,
+      source_media, images)
+    select source_name, m.source_key, m.listing_ref, m.status, m.source_status, m.title, m.address, m.price, m.bedrooms,
+           m.bathrooms, m.square_feet, m.lot_size, m.year_built, m.property_type, m.city, m.sector, m.state, m.country_code,
+           m.geo_lat, m.geo_lon, m.description, coalesce(m.features, '{}'),
+           m.agent_id, coalesce(m.our_first_name, m.agent_first_name), coalesce(m.our_last_name, m.agent_last_name),
+           coalesce(m.our_email, m.agent_email), coalesce(m.our_phone, m.agent_phone), m.our_picture,
+           m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb
+      from matched m
+    on conflict (source, source_key) do update set
+      listing_ref = excluded.listing_ref,
+      -- held back: an active listing stays on the market whatever this run says
+      status = case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+      source_status = excluded.source_status,
+      title = excluded.title, address = excluded.address, price = excluded.price, bedrooms = excluded.bedrooms,
+      bathrooms = excluded.bathrooms, square_feet = excluded.square_feet, lot_size = excluded.lot_size,
+      year_built = excluded.year_built, property_type = excluded.property_type, city = excluded.city,
+      sector = excluded.sector, state = excluded.state, country_code = excluded.country_code,
+      geo_lat = excluded.geo_lat, geo_lon = excluded.geo_lon, description = excluded.description,
+      features = excluded.features, agent_id = excluded.agent_id, agent_first_name = excluded.agent_first_name,
+      agent_last_name = excluded.agent_last_name, agent_email = excluded.agent_email, agent_phone = excluded.agent_phone,
+      agent_picture = excluded.agent_picture, source_modified_at = excluded.source_modified_at,
+      source_media = excluded.source_media
+    where (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
+           l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
+           l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
+           l.agent_picture, l.source_modified_at, l.source_media)
+      is distinct from
+          (excluded.listing_ref, case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+           excluded.source_status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
+           excluded.square_feet, excluded.lot_size, excluded.year_built, excluded.property_type, excluded.city,
+           excluded.sector, excluded.state, excluded.country_code, excluded.geo_lat, excluded.geo_lon,
+           excluded.description, excluded.features, excluded.agent_id, excluded.agent_first_name,
+           excluded.agent_last_name, excluded.agent_email, excluded.agent_phone, excluded.agent_picture,
+           excluded.source_modified_at, excluded.source_media)
+    returning (xmax = 0) as inserted
+  )
+  select count(*) filter (where inserted), count(*) filter (where not inserted) into added, changed from merged;
+
+  if not held then
+    gone := leaving;
+    if absent_withdraws and absent > 0 then
+      update internal.listings l
+         set status = 'absent', source_status = 'not in the feed'
+       where l.source = source_name and l.status = '1'
+         and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+         and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
+      gone := gone + absent;
+    end if;
+  end if;
+
+  delete from internal.import_staging where run_id = run;
+  delete from internal.import_seen where run_id = run;
+  return jsonb_build_object(
+    'new', added, 'updated', changed, 'unchanged', staged - added - changed, 'withdrawn', gone,
+    'withdrawals_held', held, 'would_withdraw', leaving + absent, 'active_before', active_before,
+    'unknown_agents', unknown_agents);
+end
+$$;
+
+revoke execute on function internal.import_merge from public;

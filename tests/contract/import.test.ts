@@ -1,0 +1,312 @@
+/**
+ * Imports (docs/import.md) against stand-ins of the servers they talk to (a RESO Web API written
+ * here, a photo host), files written here (RESO JSON, the CSV template, Kyero XML), our real server
+ * over PGlite and PostgreSQL, and a real SMTP server for the alerts: a first run (paging, a 429
+ * with Retry-After, a 500 once, photos made), a re-run that changes nothing, an incremental run (a
+ * price drop mailed by the alerts, a withdrawal answering 410, a relisting under the same id), runs
+ * that break (a 500 midway, an empty answer, HTML for JSON, broken XML) and change nothing, a run
+ * that would withdraw too much, and hostile feeds (a photo on 127.0.0.1, a 50 MB "photo", a page
+ * called a photo, script in the remarks).
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listingPath } from '../../core/routes.ts';
+import { runImport, type ImportReport, type RunOptions } from '../../server/import/run.ts';
+import { sourceFrom, type SourceSettings } from '../../server/import/sources.ts';
+import { startPhotoHost, startResoStandIn, type PhotoHost, type ResoStandIn } from '../support/feed-stand-ins.ts';
+import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
+import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
+
+const SITE = 'https://expecuador.example';
+const HOUR = 3_600_000;
+
+async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(['pglite', 'postgres'] as const)('imports on %s', (kind) => {
+  let server: TestServer;
+  let smtp: TestSmtp;
+  let reso: ResoStandIn;
+  let photos: PhotoHost;
+  let agentEmail = '';
+  const waits: number[] = [];
+  const logs: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'exp-import-'));
+  // every listing changed at a different hour in the past; the test moves them on
+  const start = Date.now() - 200 * HOUR;
+  const at = (i: number) => new Date(start + i * HOUR).toISOString();
+
+  const record = (i: number, over: Record<string, unknown> = {}) => ({
+    ListingKey: `RX-${i}`,
+    ListingId: `MLS-${1000 + i}`,
+    StandardStatus: 'Active',
+    ListPrice: 150_000 + i * 1000,
+    BedroomsTotal: 3,
+    BathroomsTotalInteger: 2,
+    LivingArea: 1500,
+    LivingAreaUnits: 'Square Feet',
+    PropertyType: 'Residential',
+    PropertySubType: i % 3 ? 'Single Family Residence' : 'Condominium',
+    Latitude: -0.2 - i * 0.001,
+    Longitude: -78.43,
+    UnparsedAddress: `Calle de Prueba ${i}`,
+    City: 'Pueblo Importado',
+    SubdivisionName: 'Sector Feed',
+    StateOrProvince: 'Pichincha',
+    Country: 'EC',
+    PublicRemarks: 'Casa con jardín en el valle, cerca del parque.',
+    ListAgentEmail: agentEmail,
+    ModificationTimestamp: at(i),
+    // four listings have photos; the others none (the photos are made once each)
+    Media: i <= 4 ? [{ MediaKey: `m-${i}`, MediaURL: photos.photo(i), Order: 1, MediaCategory: 'Photo' }] : [],
+    ...over,
+  });
+
+  const resoSource = (over: Partial<SourceSettings> = {}) => sourceFrom({ kind: 'reso', location: reso.url, token: reso.token, name: 'reso:test', photoHosts: [photos.origin], pageSize: 8, ...over });
+  const run = (source: ReturnType<typeof sourceFrom>, options: RunOptions = {}): Promise<ImportReport> =>
+    // the stand-in's faults count its calls from this run's first
+    (reso.reset(), runImport)(server.db, source, { resoTiming: { backoffMs: 1, sleep: async (ms) => void waits.push(ms) }, log: (l) => void logs.push(l), cwd: dir, ...options }, server.photos);
+  const row = async (key: string, source = 'reso:test') =>
+    (await server.sql<{ id: string; status: string; price: number; title: string; images: Array<{ url: string }>; square_feet: number; property_type: string; agent_id: string | null; description: string | null; listing_ref: string }>(
+      'select id::text as id, status, price::float8 as price, title, images, square_feet::float8 as square_feet, property_type, agent_id::text as agent_id, description, listing_ref from internal.listings where source = $1 and source_key = $2',
+      [source, key],
+    ))[0];
+  const publicCount = async (source = 'reso:test') => Number((await server.sql<{ n: string }>("select count(*) as n from internal.listings where source = $1 and status = '1' and country_code = 'EC'", [source]))[0]?.n);
+  const page = async (key: string) => {
+    const r = await row(key);
+    const res = await fetch(`${server.url}${listingPath(String(r?.id), r?.title, 'en')}`, { redirect: 'manual' });
+    return { status: res.status, html: await res.text(), id: r?.id };
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer(kind, {
+      trustProxy: { hops: 1 },
+      photosDir: join(dir, 'photos'),
+      mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+      alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: 'equipo@expecuador.example' },
+    });
+    reso = await startResoStandIn();
+    photos = await startPhotoHost({ width: 640, height: 427 });
+    agentEmail = String((await server.sql<{ email: string }>("select email from public.agents where country_code = 'EC' order by id limit 1"))[0]?.email);
+    for (let i = 1; i <= 20; i++) reso.listings.set(`RX-${i}`, record(i));
+  }, 240_000);
+  afterAll(async () => {
+    await reso?.close();
+    await photos?.close();
+    await server?.close();
+    await smtp?.stop();
+  });
+
+  it('a first run reads every page (nextLink), waits as a 429 asks, retries a 500, maps, matches the agent and makes the photos', async () => {
+    reso.faults.push({ page: 2, status: 429, headers: { 'Retry-After': '3' }, once: true }, { page: 3, status: 500, body: 'oops', once: true });
+    const report = await run(resoSource());
+    expect(report).toMatchObject({ outcome: 'done', mode: 'full', read: 20, new: 20, updated: 0, withdrawn: 0, quarantinedCount: 0 });
+    expect(report.photos).toMatchObject({ fetched: 4, failed: 0 });
+    // 20 listings at 8 a page: 3 pages, the 2nd asked twice (429) and the 3rd twice (500); then the keys
+    expect(reso.requests.filter((r) => r.startsWith('/odata/Property?') && !r.includes('%24select=ListingKey'))).toHaveLength(5);
+    expect(reso.requests[0]).toContain('%24expand=Media');
+    expect(waits).toEqual([3000, 1]);
+    expect(logs.some((l) => l.includes('429 Too Many Requests: waiting 3 s'))).toBe(true);
+    expect(await publicCount()).toBe(20);
+
+    const house = await row('RX-1');
+    expect(house).toMatchObject({ status: '1', price: 151000, square_feet: 139.4, property_type: 'house', title: 'Casa de 3 dormitorios en Sector Feed', listing_ref: 'MLS-1001' });
+    expect(house?.agent_id).not.toBeNull();
+    expect((await row('RX-3'))?.property_type).toBe('apartment');
+    // the photo, re-hosted in every size and format, each served for a year
+    const [photo] = house?.images ?? [];
+    expect(photo?.url).toMatch(/^\/media\/photos\/[0-9a-f]{32}\/1024\.jpg$/);
+    for (const file of ['320.avif', '640.webp', '1600.jpg']) {
+      const res = await fetch(`${server.url}${photo?.url.replace('1024.jpg', () => file)}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get('content-type')).toBe(file.endsWith('avif') ? 'image/avif' : file.endsWith('webp') ? 'image/webp' : 'image/jpeg');
+      expect(res.headers.get('cache-control')).toContain('immutable');
+    }
+    expect(existsSync(join(dir, 'photos', photo?.url.split('/')[3] ?? '', '640.avif'))).toBe(true);
+    // the listing page offers them as <picture>
+    const { html } = await page('RX-1');
+    expect(html).toMatch(/<picture><source type="image\/avif" srcset="[^"]*\/media\/photos\/[0-9a-f]{32}\/320\.avif 320w/);
+    const [{ high_water: mark } = { high_water: '' }] = await server.sql<{ high_water: string }>("select high_water from internal.import_sources where name = 'reso:test'");
+    expect(new Date(mark).toISOString()).toBe(at(20));
+    const [kept] = await server.sql<{ outcome: string; new: number; report: ImportReport }>('select outcome, new, report from internal.import_runs where id = $1', [report.run]);
+    expect(kept).toMatchObject({ outcome: 'done', new: 20 });
+    expect(kept?.report.read).toBe(20);
+  });
+
+  it('a re-run changes nothing and fetches no photo again, incremental or full', async () => {
+    const before = await server.sql('select id, updated_at from internal.listings where source = $1 order by id', ['reso:test']);
+    const hits = photos.hits.get('/photos/1.jpg');
+    const incremental = await run(resoSource());
+    expect(incremental.mode).toBe('incremental');
+    // the overlap reads the last changed listing again: unchanged
+    expect(incremental).toMatchObject({ outcome: 'done', new: 0, updated: 0, withdrawn: 0, unchanged: 1 });
+    expect(reso.requests.at(-1)).toContain(`ModificationTimestamp%20gt%20${encodeURIComponent(new Date(Date.parse(at(20)) - 300_000).toISOString().replace(/\.\d{3}Z$/, 'Z'))}`);
+    const full = await run(resoSource(), { full: true });
+    expect(full).toMatchObject({ outcome: 'done', mode: 'full', new: 0, updated: 0, withdrawn: 0, unchanged: 20 });
+    expect(await server.sql('select id, updated_at from internal.listings where source = $1 order by id', ['reso:test'])).toEqual(before);
+    expect(photos.hits.get('/photos/1.jpg')).toBe(hits);
+  });
+
+  it('an incremental run: a price drop is recorded and mailed to an alert, a closed listing answers 410, a new one arrives; relisted, it is back under its id', async () => {
+    // an alert for the imported place, confirmed
+    const email = `import-${kind}@example.org`;
+    const sub = await fetch(`${server.url}/functions/v1/saved-searches`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.9.0.${kind === 'pglite' ? 1 : 2}`) },
+      body: JSON.stringify({ action: 'subscribe', email, filters: { city: 'Pueblo Importado' }, frequency: 'instant', lang: 'en' }),
+    });
+    expect(sub.status).toBe(200);
+    const confirm: ReceivedMail = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email)));
+    const token = /\/alerts\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(confirm.text)?.[1];
+    expect((await fetch(`${server.url}/alerts/confirm?token=${token}`, { method: 'POST' })).status).toBe(200);
+
+    reso.listings.set('RX-5', record(5, { ListPrice: 140_000, ModificationTimestamp: at(30) }));
+    reso.listings.set('RX-6', record(6, { StandardStatus: 'Closed', ModificationTimestamp: at(31) }));
+    reso.listings.set('RX-21', record(21, { ModificationTimestamp: at(32) }));
+    const before = await page('RX-6');
+    expect(before.status).toBe(200);
+    const report = await run(resoSource());
+    expect(report).toMatchObject({ outcome: 'done', mode: 'incremental', new: 1, updated: 2, withdrawn: 1 });
+    const cut = await row('RX-5');
+    expect(cut?.price).toBe(140_000);
+    expect(await server.sql('select old_price::float8 as old, new_price::float8 as new from internal.listing_price_changes where listing_id = $1', [cut?.id])).toEqual([{ old: 155_000, new: 140_000 }]);
+    await server.runAlerts();
+    const alert = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email) && /price drop/.test(m.subject)));
+    expect(alert.text).toContain('$140,000 (was $155,000)');
+
+    const gone = await page('RX-6');
+    expect(gone.status).toBe(410);
+    expect(await publicCount()).toBe(20);
+
+    reso.listings.set('RX-6', record(6, { StandardStatus: 'Active', ModificationTimestamp: at(33) }));
+    expect(await run(resoSource())).toMatchObject({ outcome: 'done', updated: 1, withdrawn: 0 });
+    const back = await page('RX-6');
+    expect(back.status).toBe(200);
+    expect(back.id).toBe(before.id);
+  });
+
+  it('a run that breaks changes nothing: a 500 midway, an HTML page for JSON, a refused token; an empty feed withdraws nothing', async () => {
+    const activeBefore = await publicCount();
+    reso.listings.set('RX-7', record(7, { ListPrice: 99_000, ModificationTimestamp: at(40) }));
+    reso.listings.set('RX-8', record(8, { ListPrice: 98_000, ModificationTimestamp: at(41) }));
+    // page 1 (RX-7) comes, page 2 fails every time
+    reso.faults.push({ from: 2, status: 500, body: 'down' });
+    const midway = await run(resoSource({ pageSize: 1 }));
+    reso.faults.length = 0;
+    expect(midway.outcome).toBe('failed');
+    expect(midway.message).toMatch(/HTTP 500 \(after 4 retries\): nothing was changed or withdrawn/);
+    expect((await row('RX-7'))?.price).toBe(157_000);
+
+    reso.faults.push({ page: 1, status: 200, body: '<!doctype html><html><body>Please log in</body></html>', headers: { 'Content-Type': 'text/html' }, once: true });
+    const html = await run(resoSource());
+    expect(html.outcome).toBe('failed');
+    expect(html.message).toContain('answered an HTML page, not JSON');
+
+    const refused = await run(resoSource({ token: 'wrong' }));
+    expect(refused).toMatchObject({ outcome: 'failed', message: expect.stringContaining('refused the token (HTTP 401)') });
+    expect((await row('RX-7'))?.price).toBe(157_000);
+
+    // the service answers no listings and no keys: nothing is withdrawn
+    reso.faults.push({ page: 1, status: 200, body: '{"value":[]}', once: true }, { keys: true, page: 1, status: 200, body: '{"value":[]}', once: true });
+    const empty = await run(resoSource(), { full: true });
+    expect(empty.outcome).toBe('empty');
+    expect(empty.message).toBe('the feed had no listings: nothing was changed or withdrawn');
+    expect(await publicCount()).toBe(activeBefore);
+    // once the service is back, the changes come
+    expect(await run(resoSource())).toMatchObject({ outcome: 'done', updated: 2 });
+    expect((await row('RX-7'))?.price).toBe(99_000);
+  });
+
+  it('a run that would withdraw too much withdraws nothing and says so; allowed, it does', async () => {
+    const active = await publicCount();
+    for (const i of [9, 10, 11, 12, 13, 14]) reso.listings.delete(`RX-${i}`);
+    const held = await run(resoSource(), { full: true });
+    expect(held.outcome).toBe('held');
+    expect(held).toMatchObject({ withdrawn: 0, held: 6 });
+    expect(held.message).toContain(`6 of the source's ${active} active listings would have left the market, more than 10%: none was withdrawn`);
+    expect(await publicCount()).toBe(active);
+    const allowed = await run(resoSource(), { full: true, allowWithdrawals: true });
+    expect(allowed).toMatchObject({ outcome: 'done', withdrawn: 6 });
+    expect(await publicCount()).toBe(active - 6);
+    expect((await page('RX-9')).status).toBe(410);
+  });
+
+  it('a CSV: quarantined rows with their reasons, values we do not know reported; a hostile photo list refused; text stays text', async () => {
+    const csv = [
+      'ListingKey,StandardStatus,ListPrice,BedroomsTotal,LivingArea,LivingAreaUnits,PropertySubType,Latitude,Longitude,UnparsedAddress,City,ListingTitle,PublicRemarks,Photos',
+      `C-1,Active,"245,000",3,180,Square Meters,Single Family Residence,-0.2031,-78.4322,Calle 1,Pueblo CSV,,Casa con jardín,${photos.photo(11)}|${photos.huge}|${photos.html}|http://127.0.0.1:${new URL(reso.url).port}/odata/Property|http://169.254.169.254/latest/meta-data`,
+      'C-2,Active,0,2,90,Square Meters,Condominium,-0.2,-78.5,Calle 2,Pueblo CSV,,,',
+      'C-3,Active,99000,,,,Land,25.77,-80.19,Calle 3,Miami,,,',
+      'C-4,Active,120000,2,90,Square Meters,Boat Slip,-0.2,-78.5,,Pueblo CSV,,,',
+      'C-5,Vendida,130000,2,90,Square Meters,Condominium,-0.2,-78.5,Calle 5,Pueblo CSV,,,',
+      `C-6,Active,135000,2,90,Square Meters,Condominium,-0.2,-78.5,Calle 6,Pueblo CSV,"<img src=x onerror=alert(1)>Casa",<p>Bonita</p><script>alert(1)</script>,`,
+    ].join('\n');
+    writeFileSync(join(dir, 'listings.csv'), csv);
+    const report = await run(sourceFrom({ kind: 'csv', location: 'listings.csv', photoHosts: [photos.origin] }));
+    expect(report).toMatchObject({ outcome: 'done', source: 'csv:listings.csv', read: 6, new: 3, quarantinedCount: 3 });
+    expect(report.quarantined).toEqual([
+      { key: 'C-2', reasons: ['no price'] },
+      { key: 'C-3', reasons: ['coordinates 25.77, -80.19 are outside Ecuador'] },
+      { key: 'C-4', reasons: ['no address'] },
+    ]);
+    expect(report.unknownValues).toEqual({ 'status "Vendida"': 1 });
+    // one photo made; a 50 MB body cut off as it streams, a page called a photo, a private address and the metadata service refused
+    expect(report.photos.fetched).toBe(1);
+    expect(report.photos.errors.map((e) => e.error)).toEqual([
+      expect.stringMatching(/more than 20971520 bytes/),
+      'not an image',
+      expect.stringMatching(/is not on the source's photo hosts/),
+      expect.stringMatching(/is not on the source's photo hosts/),
+    ]);
+    expect((await row('C-1', 'csv:listings.csv'))?.images).toHaveLength(1);
+    const hostile = await row('C-6', 'csv:listings.csv');
+    expect(hostile?.description).toBe('Bonita');
+    expect(hostile?.title).toBe('<img src=x onerror=alert(1)>Casa');
+    const res = await fetch(`${server.url}${listingPath(String(hostile?.id), hostile?.title, 'en')}`);
+    const body = await res.text();
+    expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;Casa');
+    expect(body).not.toContain('<img src=x');
+    // any public host: a private address is still refused when the feed names it
+    writeFileSync(join(dir, 'private.csv'), `ListingKey,ListPrice,UnparsedAddress,City,Photos\nP-1,100000,Calle 9,Pueblo CSV,${photos.photo(12)}\n`);
+    const anyHost = await run(sourceFrom({ kind: 'csv', location: 'private.csv' }));
+    expect(anyHost.photos).toMatchObject({ fetched: 0, failed: 1 });
+    expect(anyHost.photos.errors[0]?.error).toMatch(/127\.0\.0\.1 is not an address the server may fetch/);
+  });
+
+  it('RESO JSON and Kyero: whole feeds (a listing not in the next one leaves); broken XML and a missing file change nothing', async () => {
+    const json = { value: [1, 2, 3].map((i) => ({ ...record(100 + i), ListingKey: `J-${i}`, Media: [] })) };
+    writeFileSync(join(dir, 'feed.json'), JSON.stringify(json));
+    const first = await run(sourceFrom({ kind: 'reso-json', location: 'feed.json' }));
+    expect(first).toMatchObject({ outcome: 'done', new: 3 });
+    writeFileSync(join(dir, 'feed.json'), JSON.stringify({ value: json.value.slice(0, 2) }));
+    expect(await run(sourceFrom({ kind: 'reso-json', location: 'feed.json' }))).toMatchObject({ outcome: 'done', unchanged: 2, withdrawn: 1 });
+
+    const property = (id: string, freq = 'sale') =>
+      `<property><id>${id}</id><date>2026-11-20 10:00:00</date><ref>R-${id}</ref><price>185000</price><currency>USD</currency><price_freq>${freq}</price_freq><type>Villa</type><town>Olón</town><province>Santa Elena</province><location_detail>Playa Bruja</location_detail><beds>3</beds><baths>2</baths><pool>1</pool><desc><es>Cerca de la playa</es></desc></property>`;
+    const kyero = (...props: string[]) => `<?xml version="1.0" encoding="UTF-8"?>\n<root><kyero><feed_version>3</feed_version></kyero>${props.join('')}</root>`;
+    writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1'), property('K-2'), property('K-3', 'month')));
+    const k = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
+    expect(k).toMatchObject({ outcome: 'done', new: 2, quarantinedCount: 1 });
+    expect((await row('K-1', 'kyero:kyero.xml'))).toMatchObject({ status: '1', property_type: 'house', title: 'Casa de 3 dormitorios en Playa Bruja' });
+    writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')).replace('</root>', '<property><id>K-9</root>'));
+    const broken = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
+    expect(broken.outcome).toBe('failed');
+    expect(broken.message).toMatch(/the XML does not parse.*nothing was changed or withdrawn/);
+    expect(await publicCount('kyero:kyero.xml')).toBe(2);
+    const missing = await run(sourceFrom({ kind: 'kyero', location: 'nowhere.xml' }));
+    expect(missing.message).toMatch(/nowhere\.xml: no such file: nothing was changed or withdrawn/);
+    writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')));
+    expect(await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }))).toMatchObject({ outcome: 'done', withdrawn: 1, unchanged: 1 });
+    expect(await publicCount('kyero:kyero.xml')).toBe(1);
+  });
+});
