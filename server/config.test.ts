@@ -3,7 +3,9 @@
  * that cannot be right stops the start with a message naming the variable.
  */
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/functions/env.ts';
 import { loadConfig } from './config.ts';
@@ -52,10 +54,32 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be 0, the number of proxies of yours in front \(1 to 16\)/],
     [{ IMAGE_HOSTS: 'https://cdn.example.com/photos, ok.example.com' }, /IMAGE_HOSTS must be a comma list of host names .* not "https:\/\/cdn.example.com\/photos"/],
     [{ SITE_URL: 'expecuador.example' }, /SITE_URL must be a http or https URL/],
+    [{ IMPORT_SOURCES: 'no-such-sources.json' }, /IMPORT_SOURCES .*no-such-sources.json: no such file/],
   ];
   it.each(bad)('refuses %j', (env, message) => {
     expect(() => loadConfig(env, [], root)).toThrow(ConfigError);
     expect(() => loadConfig(env, [], root)).toThrow(message);
+  });
+
+  it('reads the import schedule (IMPORT_SOURCES): each source checked, its token from the environment, never from the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exp-sources-'));
+    const file = join(dir, 'sources.json');
+    writeFileSync(file, JSON.stringify([{ kind: 'reso', location: 'https://api.mls.example/odata', token: 'env:MLS_TOKEN', everyMinutes: 15, fullEveryHours: 12 }, { kind: 'kyero', location: 'https://crm.example/kyero.xml', everyMinutes: 360, photoHosts: ['photos.crm.example'] }]));
+    const c = loadConfig({ IMPORT_SOURCES: file, MLS_TOKEN: 's3cret' }, [], root);
+    expect(c.importSchedule.map((s) => [s.source.name, s.source.token, s.everyMinutes, s.fullEveryHours])).toEqual([
+      ['reso:api.mls.example', 's3cret', 15, 12],
+      ['kyero:crm.example', undefined, 360, 24],
+    ]);
+    expect(() => loadConfig({ IMPORT_SOURCES: file }, [], root)).toThrow(/source 1: the token's variable MLS_TOKEN is not set/);
+    for (const [content, message] of [
+      ['{"kind":"csv"}', /a JSON array of sources/],
+      ['not json', /not JSON/],
+      ['[{"kind":"csv","location":"a.csv","everyMinutes":0}]', /source 1: everyMinutes from 1 to 10080/],
+      ['[{"kind":"reso","location":"a.json"}]', /source 1: reso: "a.json" is not a service URL/],
+    ] as const) {
+      writeFileSync(file, content);
+      expect(() => loadConfig({ IMPORT_SOURCES: file }, [], root), content).toThrow(message);
+    }
   });
 
   it('names every bad variable at once, and never prints a password', () => {

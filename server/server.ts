@@ -242,13 +242,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     isReady = true;
     outbox.start();
     alertJob.start();
-    imports.start(self());
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolveListen());
   });
   port = (server.address() as AddressInfo).port;
+  // once the database is ready and the port known (PGlite can be ready before the socket listens)
+  void ready.then(
+    () => !closed && imports.start(self()),
+    () => {},
+  );
   let bundleServer: ReturnType<typeof createApp>['server'] | undefined;
   if (options.bundlePort !== undefined) {
     bundleServer = createApp({ distDir: options.distDir ?? resolve(ROOT, 'dist'), log, bundleOnly: true }).server;

@@ -1,0 +1,113 @@
+/**
+ * `npm run import` as a person types it (docs/import.md, "The command"): while `npm start` serves
+ * its embedded PGlite (the command hands the run to the server, which the site then shows at once),
+ * against a PostgreSQL named by DATABASE_URL (a hosted project's way), and the usage errors.
+ */
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { spawnChild } from '../support/child.ts';
+import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+
+async function importCommand(args: string[], env: Record<string, string>): Promise<{ code: number | string | null; out: string }> {
+  const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/import/cli.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: '', ...env } });
+  await c.exited;
+  return { code: c.exitStatus(), out: c.output() };
+}
+
+const CSV = `ListingKey,StandardStatus,ListPrice,BedroomsTotal,LivingArea,LivingAreaUnits,PropertySubType,Latitude,Longitude,UnparsedAddress,City,SubdivisionName,StateOrProvince,PublicRemarks
+CLI-1,Active,"210,000",3,160,Square Meters,Single Family Residence,-0.205,-78.43,Calle Los Arupos 7,Cumbayá,San Juan CLI,Pichincha,Casa con jardín
+CLI-2,Active,0,2,90,Square Meters,Condominium,-0.18,-78.48,Av. Amazonas 1,Quito,Iñaquito,Pichincha,Sin precio
+`;
+
+describe('npm run import, as typed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'exp-import-cli-'));
+  const dataDir = join(dir, 'data');
+  let server: ServerProcess;
+  let pg: PostgresDatabase;
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, 'feed.csv'), CSV);
+    // a source the server imports on its own, every hour (the first run a few seconds after the start)
+    writeFileSync(join(dir, 'scheduled.csv'), 'ListingKey,ListPrice,UnparsedAddress,City\nS-1,175000,Calle Programada 3,Tumbaco\n');
+    writeFileSync(join(dir, 'sources.json'), JSON.stringify([{ kind: 'csv', name: 'scheduled', location: join(dir, 'scheduled.csv'), everyMinutes: 60 }]));
+    server = await startServerProcess({ DATA_DIR: dataDir, SEED_LISTINGS: '40', ALERTS_INTERVAL: '0', IMPORT_SOURCES: join(dir, 'sources.json') });
+    await server.waitFor(/data API ready/, 120_000);
+    pg = await postgresDatabase('migrated');
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await pg?.drop();
+  });
+
+  it('while npm start holds its PGlite, the run is handed to the server: its report printed, the listing on the site at once', async () => {
+    // the server's address and token, for its owner only
+    expect(statSync(join(dataDir, 'import.json')).mode & 0o777).toBe(0o600);
+    const { code, out } = await importCommand(['csv', join(dir, 'feed.csv'), '--no-photos'], { DATA_DIR: dataDir });
+    expect(out).toContain(`npm start holds ${dataDir}: the run is handed to it`);
+    expect(out).toMatch(/csv:feed\.csv \(full, run \d+\): done: 1 new, 0 updated, 0 withdrawn, 0 unchanged, 1 quarantined/);
+    expect(out).toContain('CLI-2: no price');
+    expect(code).toBe(0);
+    const rows = (await (await fetch(`${server.url}/rest/v1/listings?select=id,title,price,sector&address=eq.Calle%20Los%20Arupos%207`)).json()) as Array<{ title: string; price: number; sector: string }>;
+    expect(rows).toEqual([{ id: expect.any(Number), title: 'Casa de 3 dormitorios en San Juan CLI', price: 210000, sector: 'San Juan CLI' }]);
+    // the sector is a place of the location box, with its count
+    const places = (await (await fetch(`${server.url}/rest/v1/rpc/place_suggestions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ q: 'san juan cli' }) })).json()) as Array<{ name: string; listings: number }>;
+    expect(places).toContainEqual(expect.objectContaining({ name: 'San Juan CLI', listings: 1 }));
+    // the server's own log has the run too
+    await server.waitFor(/\[import\] csv:feed\.csv \(full, run \d+\): done/);
+    // a token that is not the server's is refused
+    const forged = await fetch(`${server.url}/admin/import`, { method: 'POST', headers: { Authorization: 'Bearer forged', 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'csv', location: '/etc/passwd' }) });
+    expect(forged.status).toBe(403);
+    const { token } = JSON.parse(readFileSync(join(dataDir, 'import.json'), 'utf8')) as { token: string };
+    const bad = await fetch(`${server.url}/admin/import`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'ftp', location: 'x' }) });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'unknown kind "ftp": one of reso, reso-json, csv, kyero' });
+  });
+
+  it('the server runs the sources of its schedule (IMPORT_SOURCES) by itself', async () => {
+    await server.waitFor(/\[import\] 1 scheduled source\(s\): scheduled every 60 min/);
+    await server.waitFor(/\[import\] scheduled \(full, run \d+\): done: 1 new/, 30_000);
+    const rows = (await (await fetch(`${server.url}/rest/v1/listings?select=city,price&address=eq.Calle%20Programada%203`)).json()) as unknown[];
+    expect(rows).toEqual([{ city: 'Tumbaco', price: 175000 }]);
+  });
+
+  it('with DATABASE_URL (a hosted project), the command runs the job itself; again, it changes nothing', async () => {
+    const env = { DATABASE_URL: pg.url, DATA_DIR: join(dir, 'pg-data') };
+    const first = await importCommand(['csv', join(dir, 'feed.csv'), '--no-photos', '--name', 'crm'], env);
+    expect(first.out).toMatch(/crm \(full, run \d+\): done: 1 new/);
+    const again = await importCommand(['csv', join(dir, 'feed.csv'), '--no-photos', '--name', 'crm'], env);
+    expect(again.out).toMatch(/crm \(full, run \d+\): done: 0 new, 0 updated, 0 withdrawn, 1 unchanged, 1 quarantined/);
+    const runs = await importCommand(['runs', '--source', 'crm'], env);
+    expect(runs.out.match(/crm \(full, run \d+\): done/g)).toHaveLength(2);
+    const db = await openPostgres(pg.url);
+    try {
+      expect(await db.admin.query("select source, source_key, status from internal.listings where source = 'crm'")).toEqual([{ source: 'crm', source_key: 'CLI-1', status: '1' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('says what is wrong with a command, and exits 2', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[], /which feed\?/],
+      [['ftp', 'x'], /unknown kind "ftp"/],
+      [['reso', 'listings.json'], /reso: ".*listings.json" is not a service URL/],
+      [['csv', 'https://example.com/feed.csv'], /csv: a file, not a URL/],
+      [['csv', 'a.csv', '--max-withdraw', '200'], /max-withdraw "200"/],
+      [['csv', 'a.csv', '--language', 'fr'], /language "fr": es or en/],
+      [['csv', 'a.csv', '--photo-hosts', 'not a host'], /photo host "not a host" is not a host/],
+      [['csv', 'a.csv', '--bogus'], /unknown option --bogus/],
+      [['reso', 'https://mls.example/odata', '--token', 'env:NO_SUCH_VARIABLE_X'], /the token's variable NO_SUCH_VARIABLE_X is not set/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, out } = await importCommand(args, { DATA_DIR: join(dir, 'unused') });
+      expect(out, args.join(' ')).toMatch(message);
+      expect(code, args.join(' ')).toBe(2);
+    }
+  });
+});
