@@ -2,16 +2,17 @@
  * A feed's photos re-hosted (docs/import.md, "Photos"): MLS rules forbid hot-linking, and a feed's
  * photos are often 3-10 MB. Each is fetched through the safe fetcher (only the source's photo
  * hosts, never a private address, 20 MB at most, 20 s), checked to be an image by its bytes, stored
- * once by the hash of its content, and made in the widths and formats of core/protocol/photos.ts
- * with sharp: EXIF rotation applied, metadata dropped. A photo is fetched again only when its
- * address, key or timestamp changes (internal.photos remembers each). At most two are made at once
- * (run.ts): a 2-core machine keeps serving while a feed's photos are made.
+ * once by the hash of its content, and made in the widths of core/protocol/photos.ts with sharp
+ * (EXIF rotation applied, metadata dropped): JPEGs at once, AVIF and WebP when first asked for. A
+ * photo is fetched again only when its address, key or timestamp changes (internal.photos
+ * remembers each). At most two are made at once (run.ts), and at most two sizes on demand: a 2-core
+ * machine keeps serving while a feed's photos are made.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import sharp, { type Metadata } from 'sharp';
-import { PHOTO_FORMATS, PHOTO_WIDTHS, photoPath } from '../../core/protocol/photos.ts';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import { PHOTO_WIDTHS, photoPath } from '../../core/protocol/photos.ts';
 import { FetchRefused, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 
 /** A feed photo's bytes: at most this much (the 50 MB "photo" of a hostile feed is cut off as it streams). */
@@ -21,24 +22,36 @@ const MAX_PIXELS = 80_000_000;
 const FORMATS_READ = new Set(['jpeg', 'png', 'webp', 'avif', 'heif', 'tiff', 'gif']);
 
 export interface PhotoStore {
-  /** whether every file of this photo is stored */
+  /** whether the photo is stored (its master and its JPEG sizes) */
   has(hash: string): boolean;
-  /** stores the files of one photo (written whole: a half-written photo is never served) */
+  /** stores files of one photo (each written whole: a half-written file is never served) */
   put(hash: string, files: Array<{ name: string; body: Buffer }>): void;
+  /** a file of a stored photo, or undefined */
+  read(hash: string, name: string): Buffer | undefined;
 }
 
-/** Photos under a directory (DATA_DIR/photos): `<dir>/<hash>/<width>.<ext>`. */
+/** The master a photo's other sizes and formats are made from: at most 1600 px wide, JPEG quality 92. */
+export const MASTER = 'master.jpg';
+const LARGEST = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number;
+
+/** Photos under a directory (DATA_DIR/photos): `<dir>/<hash>/<width>.<ext>` and the master. */
 export function localPhotoStore(dir: string): PhotoStore {
-  const last = `${PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1]}.jpg`;
   return {
-    has: (hash) => existsSync(join(dir, hash, last)),
+    has: (hash) => existsSync(join(dir, hash, `${LARGEST}.jpg`)),
     put(hash, files) {
       for (const f of files) {
         const file = join(dir, hash, f.name);
         mkdirSync(dirname(file), { recursive: true });
-        const part = `${file}.${process.pid}.part`;
+        const part = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
         writeFileSync(part, f.body);
         renameSync(part, file);
+      }
+    },
+    read(hash, name) {
+      try {
+        return readFileSync(join(dir, hash, name));
+      } catch {
+        return undefined;
       }
     },
   };
@@ -51,7 +64,16 @@ export interface MadePhoto {
   bytes: number;
 }
 
-/** The sizes and formats of one photo (its bytes checked to be an image). */
+const encode = (img: Sharp, ext: 'avif' | 'webp' | 'jpg') =>
+  (ext === 'avif' ? img.avif({ quality: 50, effort: 0 }) : ext === 'webp' ? img.webp({ quality: 72, effort: 2 }) : img.jpeg({ quality: 78, progressive: true })).toBuffer();
+
+/**
+ * A photo's master and its JPEG sizes (its bytes checked to be an image). The feed's photo is
+ * decoded once, turned upright and brought to at most 1600 px; every size is made from those
+ * pixels. The AVIF and WebP sizes are made from the master the first time they are asked for
+ * (photoVariant): making all twelve files of a 3000 x 2000 photo at once took half a second of CPU,
+ * the JPEGs alone a fifth of that, and most of a feed's photos are never seen in every size.
+ */
 export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePhoto> {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
   let meta: Metadata;
@@ -66,21 +88,62 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
   const height = (rotated ? meta.width : meta.height) ?? 0;
   if (!width || !height) throw new PhotoError('an image without a size');
   if (!store.has(hash)) {
-    const files: Array<{ name: string; body: Buffer }> = [];
-    for (const w of PHOTO_WIDTHS) {
-      const base = sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate().resize({ width: w, withoutEnlargement: true });
-      for (const f of PHOTO_FORMATS) {
-        const out =
-          f.ext === 'avif' ? base.clone().avif({ quality: 50, effort: 0 }) : f.ext === 'webp' ? base.clone().webp({ quality: 72, effort: 2 }) : base.clone().jpeg({ quality: 78, progressive: true, mozjpeg: false });
-        files.push({ name: `${w}.${f.ext}`, body: await out.toBuffer() });
-      }
+    let pixels: { data: Buffer; info: OutputInfo };
+    try {
+      pixels = await sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate().resize({ width: LARGEST, withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    } catch (error) {
+      throw new PhotoError(`a broken image (${(error as Error).message})`);
     }
-    // the largest JPEG last: store.has() is true only once every file is there
-    files.sort((a, b) => Number(a.name === `${PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1]}.jpg`) - Number(b.name === `${PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1]}.jpg`));
+    const from = () => sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } });
+    const files: Array<{ name: string; body: Buffer }> = [{ name: MASTER, body: await from().jpeg({ quality: 92 }).toBuffer() }];
+    for (const w of PHOTO_WIDTHS) files.push({ name: `${w}.jpg`, body: await encode(w >= pixels.info.width ? from() : from().resize({ width: w }), 'jpg') });
+    // the largest JPEG last: has() is true only once every file is there
+    files.sort((a, b) => Number(a.name === `${LARGEST}.jpg`) - Number(b.name === `${LARGEST}.jpg`));
     store.put(hash, files);
   }
   return { hash, width, height, bytes: body.length };
 }
+
+/**
+ * An AVIF or WebP size of a stored photo, made from its master the first time it is asked for and
+ * kept. Undefined for a photo that is not stored or a size that is not one of ours.
+ */
+export async function photoVariant(store: PhotoStore, hash: string, name: string): Promise<Buffer | undefined> {
+  const m = /^(\d+)\.(avif|webp)$/.exec(name);
+  if (!/^[0-9a-f]{32}$/.test(hash) || !m || !(PHOTO_WIDTHS as readonly number[]).includes(Number(m[1]))) return undefined;
+  const kept = store.read(hash, name);
+  if (kept) return kept;
+  const key = `${hash}/${name}`;
+  // the same size asked for twice at once is made once
+  let making = pending.get(key);
+  if (!making) {
+    making = (async () => {
+      const master = store.read(hash, MASTER);
+      if (!master) return undefined;
+      await slot();
+      try {
+        const body = await encode(sharp(master).resize({ width: Number(m[1]), withoutEnlargement: true }), m[2] as 'avif' | 'webp');
+        store.put(hash, [{ name, body }]);
+        return body;
+      } finally {
+        release();
+      }
+    })().finally(() => pending.delete(key));
+    pending.set(key, making);
+  }
+  return making;
+}
+
+const pending = new Map<string, Promise<Buffer | undefined>>();
+let busy = 0;
+const waiting: Array<() => void> = [];
+/** at most two sizes made on demand at once; the others wait their turn */
+const slot = () => (busy < 2 ? (busy++, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
+const release = () => {
+  const next = waiting.shift();
+  if (next) next();
+  else busy--;
+};
 
 export class PhotoError extends Error {}
 

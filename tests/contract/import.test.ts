@@ -132,7 +132,13 @@ describe.each(['pglite', 'postgres'] as const)('imports on %s', (kind) => {
       expect(res.headers.get('content-type')).toBe(file.endsWith('avif') ? 'image/avif' : file.endsWith('webp') ? 'image/webp' : 'image/jpeg');
       expect(res.headers.get('cache-control')).toContain('immutable');
     }
-    expect(existsSync(join(dir, 'photos', photo?.url.split('/')[3] ?? '', '640.avif'))).toBe(true);
+    // the JPEGs were made at once; an AVIF or WebP size when first asked for, then kept
+    const stored = join(dir, 'photos', photo?.url.split('/')[3] ?? '');
+    expect(existsSync(join(stored, '320.jpg')) && existsSync(join(stored, '320.avif')) && existsSync(join(stored, '640.webp'))).toBe(true);
+    expect(existsSync(join(stored, '1024.avif'))).toBe(false);
+    // the master they are made from is not served; a size that is not ours is not made
+    expect((await fetch(`${server.url}${photo?.url.replace('1024.jpg', () => 'master.jpg')}`)).status).toBe(404);
+    expect((await fetch(`${server.url}${photo?.url.replace('1024.jpg', () => '999.avif')}`)).status).toBe(404);
     // the listing page offers them as <picture>
     const { html } = await page('RX-1');
     expect(html).toMatch(/<picture><source type="image\/avif" srcset="[^"]*\/media\/photos\/[0-9a-f]{32}\/320\.avif 320w/);
