@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- api map clusters places pages lighthouse inp weight alerts]: runs the benchmarks, writes
+ * npm run bench [-- api map clusters places pages lighthouse inp weight alerts import]: runs the benchmarks, writes
  * bench/results/<name>.json and refreshes the figures of those it ran in README.md between the bench
  * markers (the other sections stay as they are).
  */
@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { benchAlerts } from './alerts.ts';
 import { benchApi } from './api.ts';
 import { benchClusters } from './clusters.ts';
+import { benchImport } from './import.ts';
 import { benchInp } from './inp.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   inp: benchInp,
   weight: benchWeight,
   alerts: benchAlerts,
+  import: benchImport,
 };
 
 async function main(): Promise<void> {

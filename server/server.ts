@@ -28,7 +28,7 @@ import { createPages } from './pages/router.ts';
 import { StaticFiles } from './http/static.ts';
 import { parseHostRule, type HostRule } from './http/safe-fetch.ts';
 import { readFile } from 'node:fs/promises';
-import { localPhotoStore, MASTER, photoVariant, type PhotoStore } from './import/photos.ts';
+import { localPhotoStore, photoVariant, type PhotoStore } from './import/photos.ts';
 import { createImportService } from './import/service.ts';
 import type { ScheduledSource } from './import/sources.ts';
 
@@ -217,7 +217,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           // an AVIF or WebP size is made the first time it is asked for (server/import/photos.ts)
           const [, hash, name] = /^\/([0-9a-f]{32})\/([\w.]+)$/.exec(path) ?? [];
           if (!file && hash && name && (req.method === 'GET' || req.method === 'HEAD') && (await photoVariant(photos, hash, name))) file = await photoFiles.resolve(path);
-          if (!file || (req.method !== 'GET' && req.method !== 'HEAD') || path.endsWith(`/${MASTER}`)) {
+          if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
             res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*' }).end('Not found');
             return;
           }

@@ -99,7 +99,7 @@ describe('mapping a RESO record (docs/import.md)', () => {
   });
 
   it('reads features from the RESO yes/no fields and lists', () => {
-    expect(ok({ ...base, PoolPrivateYN: true, ViewYN: 'Y', WaterfrontYN: false, GarageSpaces: 2, NewConstructionYN: 'true', Cooling: ['Central Air'] }).features).toEqual(['pool', 'view', 'garage', 'newConstruction', 'airConditioning']);
+    expect(ok({ ...base, PoolPrivateYN: true, ViewYN: 'Y', WaterfrontYN: false, GarageSpaces: 2, NewConstructionYN: 'true', Cooling: ['Central Air'] }).features).toEqual(['pool', 'view', 'garage', 'new_construction', 'air_conditioning']);
     expect(ok({ ...base, Cooling: ['None'], PoolFeatures: 'None' }).features).toEqual([]);
   });
 

@@ -13,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { featureColumn, type FeatureFlag } from '../../core/protocol/filters.ts';
 import { translatorFor, type Dict, type Translate } from '../../core/translate.ts';
 import type { Lang } from '../../core/lang.ts';
 
@@ -492,16 +493,17 @@ export const FIELD_MAP: readonly FieldRule[] = [
   {
     reso: 'PoolPrivateYN, PoolFeatures, ViewYN, View, WaterfrontYN, GarageYN, GarageSpaces, NewConstructionYN, CoolingYN, Cooling',
     ours: 'features',
-    rule: 'pool, view, waterfront, garage, newConstruction and airConditioning, when the feed says yes (a list other than "None" counts as yes).',
+    rule: 'pool, view, waterfront, garage, new_construction and air_conditioning, when the feed says yes (a list other than "None" counts as yes).',
     apply(c) {
-      const f: string[] = [];
+      const f: FeatureFlag[] = [];
       if (yes(get(c, 'PoolPrivateYN')) || list(get(c, 'PoolFeatures')).length) f.push('pool');
       if (yes(get(c, 'ViewYN')) || list(get(c, 'View')).length) f.push('view');
       if (yes(get(c, 'WaterfrontYN'))) f.push('waterfront');
       if (yes(get(c, 'GarageYN')) || (number(get(c, 'GarageSpaces')) ?? 0) > 0) f.push('garage');
       if (yes(get(c, 'NewConstructionYN'))) f.push('newConstruction');
       if (yes(get(c, 'CoolingYN')) || list(get(c, 'Cooling')).length) f.push('airConditioning');
-      c.listing.features = f;
+      // as the database names them (new_construction)
+      c.listing.features = f.map(featureColumn);
     },
   },
   {

@@ -30,9 +30,9 @@ export interface PhotoStore {
   read(hash: string, name: string): Buffer | undefined;
 }
 
-/** The master a photo's other sizes and formats are made from: at most 1600 px wide, JPEG quality 92. */
-export const MASTER = 'master.jpg';
 const LARGEST = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number;
+/** The file the AVIF and WebP sizes are made from: the largest JPEG (quality 82, at most 1600 px). */
+const MASTER = `${LARGEST}.jpg`;
 
 /** Photos under a directory (DATA_DIR/photos): `<dir>/<hash>/<width>.<ext>` and the master. */
 export function localPhotoStore(dir: string): PhotoStore {
@@ -64,15 +64,16 @@ export interface MadePhoto {
   bytes: number;
 }
 
-const encode = (img: Sharp, ext: 'avif' | 'webp' | 'jpg') =>
-  (ext === 'avif' ? img.avif({ quality: 50, effort: 0 }) : ext === 'webp' ? img.webp({ quality: 72, effort: 2 }) : img.jpeg({ quality: 78, progressive: true })).toBuffer();
+const encode = (img: Sharp, ext: 'avif' | 'webp' | 'jpg', quality?: number) =>
+  (ext === 'avif' ? img.avif({ quality: 50, effort: 0 }) : ext === 'webp' ? img.webp({ quality: 72, effort: 2 }) : img.jpeg({ quality: quality ?? 78 })).toBuffer();
 
 /**
- * A photo's master and its JPEG sizes (its bytes checked to be an image). The feed's photo is
- * decoded once, turned upright and brought to at most 1600 px; every size is made from those
- * pixels. The AVIF and WebP sizes are made from the master the first time they are asked for
- * (photoVariant): making all twelve files of a 3000 x 2000 photo at once took half a second of CPU,
- * the JPEGs alone a fifth of that, and most of a feed's photos are never seen in every size.
+ * A photo's JPEG sizes (its bytes checked to be an image). The feed's photo is decoded once, turned
+ * upright and brought to at most 1600 px; every size is made from those pixels, the largest a little
+ * finer (quality 82): the AVIF and WebP sizes are made from it the first time they are asked for
+ * (photoVariant). Making all twelve files of a 3000 x 2000 photo at once took half a second of CPU,
+ * the JPEGs alone a seventh of that, and most of a feed's photos are never seen in every size.
+ * Baseline JPEGs: progressive ones took twice as long to make, for photos that load whole at once.
  */
 export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePhoto> {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
@@ -95,18 +96,17 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
       throw new PhotoError(`a broken image (${(error as Error).message})`);
     }
     const from = () => sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } });
-    const files: Array<{ name: string; body: Buffer }> = [{ name: MASTER, body: await from().jpeg({ quality: 92 }).toBuffer() }];
-    for (const w of PHOTO_WIDTHS) files.push({ name: `${w}.jpg`, body: await encode(w >= pixels.info.width ? from() : from().resize({ width: w }), 'jpg') });
+    const files: Array<{ name: string; body: Buffer }> = [];
+    for (const w of PHOTO_WIDTHS) files.push({ name: `${w}.jpg`, body: await encode(w >= pixels.info.width ? from() : from().resize({ width: w }), 'jpg', w === LARGEST ? 82 : undefined) });
     // the largest JPEG last: has() is true only once every file is there
-    files.sort((a, b) => Number(a.name === `${LARGEST}.jpg`) - Number(b.name === `${LARGEST}.jpg`));
     store.put(hash, files);
   }
   return { hash, width, height, bytes: body.length };
 }
 
 /**
- * An AVIF or WebP size of a stored photo, made from its master the first time it is asked for and
- * kept. Undefined for a photo that is not stored or a size that is not one of ours.
+ * An AVIF or WebP size of a stored photo, made from its largest JPEG the first time it is asked
+ * for and kept. Undefined for a photo that is not stored or a size that is not one of ours.
  */
 export async function photoVariant(store: PhotoStore, hash: string, name: string): Promise<Buffer | undefined> {
   const m = /^(\d+)\.(avif|webp)$/.exec(name);

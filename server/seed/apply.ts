@@ -54,7 +54,7 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   // keep a city's listings together on disk (see listings_city_order in the schema)
   await target.query('cluster internal.listings using listings_city_order');
   await target.query("select set_config('exp.listing_cells', '', true)");
-  await target.query('select internal.listing_cells_rebuild()');
+  await target.query('select internal.listings_derived_rebuild()');
   // identity columns continue after the seeded ids
   await target.query("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select coalesce(max(id), 0) + 1 from internal.listings), false)");
   await target.query("select setval(pg_get_serial_sequence('public.agents', 'id'), (select coalesce(max(id), 0) + 1 from public.agents), false)");
@@ -80,7 +80,7 @@ export function seedSql(seed: Seed): string {
   emit('internal.listings', LISTING_COLUMNS, seed.listings);
   emit('internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges);
   out.push('cluster internal.listings using listings_city_order;');
-  out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listing_cells_rebuild();');
+  out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();');
   out.push('analyze internal.listings;');
   out.push("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);");
   out.push("select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);");

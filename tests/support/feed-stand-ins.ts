@@ -51,9 +51,26 @@ const close = (server: Server) =>
     server.closeAllConnections();
   });
 
+/** The feed's listings, kept in the order the service pages them (by change, then key) until one changes. */
+class FeedListings extends Map<string, Record<string, unknown>> {
+  private sorted: Array<Record<string, unknown>> | null = null;
+  override set(key: string, value: Record<string, unknown>): this {
+    this.sorted = null;
+    return super.set(key, value);
+  }
+  override delete(key: string): boolean {
+    this.sorted = null;
+    return super.delete(key);
+  }
+  ordered(): Array<Record<string, unknown>> {
+    this.sorted ??= [...this.values()].sort((a, b) => Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) || String(a.ListingKey).localeCompare(String(b.ListingKey)));
+    return this.sorted;
+  }
+}
+
 export async function startResoStandIn(options: { token?: string } = {}): Promise<ResoStandIn> {
   const token = options.token ?? 'test-token-123';
-  const listings = new Map<string, Record<string, unknown>>();
+  const listings = new FeedListings();
   const faults: Fault[] = [];
   const requests: string[] = [];
   let listingCalls = 0;
@@ -73,10 +90,12 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
     }
     const top = Number(url.searchParams.get('$top') ?? 100);
     const skip = Number(url.searchParams.get('$skip') ?? 0);
-    let rows = [...listings.values()];
+    let rows = listings.ordered();
     const filter = /^ModificationTimestamp gt (\S+)$/.exec(url.searchParams.get('$filter') ?? '');
-    if (filter) rows = rows.filter((r) => Date.parse(String(r.ModificationTimestamp)) > Date.parse(filter[1] as string));
-    rows.sort((a, b) => Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) || String(a.ListingKey).localeCompare(String(b.ListingKey)));
+    if (filter) {
+      const mark = Date.parse(filter[1] as string);
+      rows = rows.filter((r) => Date.parse(String(r.ModificationTimestamp)) > mark);
+    }
     const page = rows.slice(skip, skip + top).map((r) => {
       if (keysOnly) return { ListingKey: r.ListingKey };
       if (url.searchParams.get('$expand') === 'Media') return r;

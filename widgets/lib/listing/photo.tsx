@@ -5,15 +5,19 @@
  * (display: contents): the photo's box is its frame's, as before.
  */
 import type { ImgHTMLAttributes } from 'react';
-import { photoSources, PHOTO_SIZES } from '../../../core/protocol/photos.ts';
+import { cappedSizes, photoSources, PHOTO_SIZES } from '../../../core/protocol/photos.ts';
 
 export { PHOTO_SIZES };
 
 export type PhotoProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | 'srcSet' | 'sizes'> & { src: string; sizes: string };
 
-export function Photo({ src, sizes, ...img }: PhotoProps) {
+/** the screen's pixel ratio, as `sizes` are written for it (at most 2 photo pixels a CSS pixel) */
+const ratio = () => (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1);
+
+export function Photo({ src, sizes: wanted, ...img }: PhotoProps) {
   const set = photoSources(src);
   if (!set) return <img src={src} {...img} />;
+  const sizes = cappedSizes(wanted, ratio());
   return (
     <picture style={{ display: 'contents' }}>
       {set.sources.map((s) => (
@@ -28,8 +32,9 @@ export function Photo({ src, sizes, ...img }: PhotoProps) {
  * Starts loading a photo that is about to be shown (the next in a carousel): the same `<picture>`,
  * detached, so the browser fetches the very size and format it will pick when it is shown.
  */
-export function warmPhoto(src: string, sizes: string): void {
+export function warmPhoto(src: string, wanted: string): void {
   const set = photoSources(src);
+  const sizes = cappedSizes(wanted, ratio());
   const img = document.createElement('img');
   img.decoding = 'async';
   if (set) {
