@@ -14,7 +14,7 @@ describe('re-hosted photos (core/protocol/photos.ts)', () => {
   it('caps the density at 2 photo pixels a CSS pixel: sizes scaled on screens above 2, left alone at 2 and under', () => {
     expect(cappedSizes(PHOTO_SIZES.card, 1)).toBe(PHOTO_SIZES.card);
     expect(cappedSizes(PHOTO_SIZES.card, 2)).toBe(PHOTO_SIZES.card);
-    expect(cappedSizes(PHOTO_SIZES.card, 3)).toBe('(min-width: 1280px) calc(320px * 0.667), (min-width: 640px) calc(50vw * 0.667), calc(100vw * 0.667)');
+    expect(cappedSizes(PHOTO_SIZES.card, 3)).toBe('(min-width: 1024px) calc(400px * 0.667), (min-width: 640px) calc(50vw * 0.667), calc(100vw * 0.667)');
     expect(cappedSizes('100vw', 2.625)).toBe('calc(100vw * 0.762)');
   });
 });

@@ -18,8 +18,8 @@ export const PHOTO_FORMATS = [
 
 /** The widths the photos are shown at, per place: the `sizes` of the elements and of the listing page. */
 export const PHOTO_SIZES = {
-  /** a card of the results: one column on a phone, two on a tablet, three or four beside the map */
-  card: '(min-width: 1280px) 320px, (min-width: 640px) 50vw, 100vw',
+  /** a card of the results: one column on a phone, two on a tablet, at most about 400 px wide beside the map */
+  card: '(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw',
   /** the detail's photos: at most 712 px */
   detail: '(min-width: 760px) 712px, 100vw',
   /** full screen */
