@@ -71,7 +71,9 @@ export function englishOnlyPhrases(): string[] {
   const es = Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(root, 'es.json'), 'utf8')) as Tree));
   const phrases = new Set<string>();
   for (const [key, text] of Object.entries(en)) {
-    if (key.startsWith('language.') || key.startsWith('attributes.') || es[key] === text) continue;
+    // composed titles are listing data in the listing's own language (an English listing keeps its
+    // title on a Spanish page), not the interface's
+    if (key.startsWith('language.') || key.startsWith('attributes.') || key.startsWith('site.composedTitle.') || es[key] === text) continue;
     for (const part of text.replace(/<[^>]+>/g, ' ').split(/\{\{[^}]+\}\}/)) {
       const phrase = part.trim();
       // short or generic fragments could be names or data; whole words of six letters and more are ours
