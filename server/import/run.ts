@@ -231,7 +231,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
 
   // whole feeds take off the market what they no longer have (RESO: only a full run lists every key)
   const merged = await db.transaction(async (q) => {
-    const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge_bulk($1, $2, $3, $4, $5) as r', [run, source.name, whole, source.maxWithdrawShare, Boolean(options.allowWithdrawals)]);
+    const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge($1, $2, $3, $4, $5) as r', [run, source.name, whole, source.maxWithdrawShare, Boolean(options.allowWithdrawals)]);
     return (row?.r ?? {}) as { new: number; updated: number; unchanged: number; withdrawn: number; withdrawals_held: boolean; would_withdraw: number; active_before: number; unknown_agents: string[] };
   });
   Object.assign(report, { new: merged.new, updated: merged.updated, unchanged: merged.unchanged, withdrawn: merged.withdrawn, unknownAgents: merged.unknown_agents.slice(0, REPORT_LIST) });

@@ -36,6 +36,8 @@ language plpgsql
 set search_path = ''
 as $$
 begin
+  -- a bulk load (the seed, a large import) makes the copy once at its end (listings_derived_rebuild)
+  if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
   -- each statement names only the transition tables its event has
   if tg_op = 'DELETE' then
     delete from internal.listing_words w using old_rows o where w.id = o.id;
@@ -65,6 +67,23 @@ create trigger listing_words_delete after delete on internal.listings referencin
 
 revoke all on internal.listing_words from public;
 revoke execute on function internal.listing_words_changed from public;
+
+-- every copy of what the listings say, made again from them: the map's cells and the places'
+-- counts (listing_cells_rebuild) and the words' copy, after a bulk load that deferred them
+create or replace function internal.listings_derived_rebuild()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform internal.listing_cells_rebuild();
+  delete from internal.listing_words;
+  insert into internal.listing_words (id, words)
+  select l.id, l.words from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
+end
+$$;
+revoke execute on function internal.listings_derived_rebuild from public;
 
 -- the ids of the public listings whose words match, from the narrow copy (its GIN index: the
 -- planner would otherwise test the words of every row of a common word's table)

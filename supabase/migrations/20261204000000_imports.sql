@@ -106,7 +106,9 @@ revoke all on internal.import_sources, internal.import_runs, internal.import_sta
 -- market leaves the public view; with `absent_withdraws` (a whole feed, or RESO's full run), so does
 -- an active listing the feed no longer has. Withdrawals are held back, all of them, when they would
 -- be more than `max_share` of the source's active listings and more than 5 (a broken or partial
--- feed), unless `allow_withdrawals`. The agent is ours by agent_key, else by e-mail.
+-- feed), unless `allow_withdrawals`. The agent is ours by agent_key, else by e-mail. A merge of more
+-- than 10,000 listings defers, as the seed's load does, the per-statement upkeep of the map's cells,
+-- the places' counts and the words' copy, and rebuilds each once at its end.
 create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
 returns jsonb
 language plpgsql
@@ -122,7 +124,10 @@ declare
   changed integer;
   gone integer := 0;
   unknown_agents jsonb;
+  bulk boolean;
 begin
+  select count(*) > 10000 into bulk from internal.import_staging where run_id = run;
+  if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
   select count(*) into active_before from internal.listings where source = source_name and status = '1';
   select count(*) into staged from internal.import_staging where run_id = run;
   select count(*) into leaving
@@ -215,6 +220,10 @@ begin
     end if;
   end if;
 
+  if bulk then
+    perform pg_catalog.set_config('exp.listing_cells', '', true);
+    perform internal.listings_derived_rebuild();
+  end if;
   delete from internal.import_staging where run_id = run;
   delete from internal.import_seen where run_id = run;
   return jsonb_build_object(

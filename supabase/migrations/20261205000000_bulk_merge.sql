@@ -1,4 +1,4 @@
--- A large import merged at the speed of a bulk load (docs/decisions.md #29, "Speed").
+-- Inserting a listing at the speed of a bulk load (docs/decisions.md #29, "Speed").
 --
 -- - A listing's words (two tsvectors, in Spanish and English, of its title and its description)
 --   were most of what inserting it cost: the word functions carried `set search_path`, which keeps
@@ -9,9 +9,6 @@
 -- - The same for what places a listing on the map and names its place (map_position, called for
 --   five generated columns; parse_coordinate, slugify, city_centroid): qualified names, `set
 --   search_path` reset, and map_position without its sub-select, so each is inlined.
--- - A merge of many listings (more than 10,000) defers, as the seed's load does, the per-statement
---   upkeep of the map's cells, the places' counts and the words' copy, and rebuilds each once at
---   its end: one pass instead of one per row's share of three triggers.
 
 create or replace function internal.text_words(value text)
 returns tsvector
@@ -52,71 +49,3 @@ as $$
       1]
   end
 $$;
-
--- the words' copy (internal.listing_words) waits, like the cells and the places, for a bulk load's end
-create or replace function internal.listing_words_changed()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
-  -- each statement names only the transition tables its event has
-  if tg_op = 'DELETE' then
-    delete from internal.listing_words w using old_rows o where w.id = o.id;
-  elsif tg_op = 'UPDATE' then
-    delete from internal.listing_words w
-     using old_rows o
-     where w.id = o.id
-       and not exists (select 1 from new_rows n where n.id = o.id and internal.is_public_listing(n.country_code, n.status) and n.words is not null);
-    insert into internal.listing_words (id, words)
-    select n.id, n.words
-      from new_rows n
-     where internal.is_public_listing(n.country_code, n.status) and n.words is not null
-       and not exists (select 1 from old_rows o where o.id = n.id and o.words = n.words and internal.is_public_listing(o.country_code, o.status))
-    on conflict (id) do update set words = excluded.words;
-  else
-    insert into internal.listing_words (id, words)
-    select n.id, n.words from new_rows n where internal.is_public_listing(n.country_code, n.status) and n.words is not null
-    on conflict (id) do update set words = excluded.words;
-  end if;
-  return null;
-end
-$$;
-
--- every copy of what the listings say, made again from them: after a bulk load that deferred them
-create or replace function internal.listings_derived_rebuild()
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform internal.listing_cells_rebuild();
-  delete from internal.listing_words;
-  insert into internal.listing_words (id, words)
-  select l.id, l.words from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
-end
-$$;
-revoke execute on function internal.listings_derived_rebuild from public;
-
--- The merge (20261204000000_imports.sql), a bulk load when it is large.
-create or replace function internal.import_merge_bulk(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
-declare
-  bulk boolean := (select count(*) > 10000 from internal.import_staging where run_id = run);
-  result jsonb;
-begin
-  if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
-  result := internal.import_merge(run, source_name, absent_withdraws, max_share, allow_withdrawals);
-  if bulk then
-    perform pg_catalog.set_config('exp.listing_cells', '', true);
-    perform internal.listings_derived_rebuild();
-  end if;
-  return result;
-end
-$$;
-revoke execute on function internal.import_merge_bulk from public;

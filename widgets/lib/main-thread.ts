@@ -40,3 +40,20 @@ export function whenIdle(work: () => void, timeout = 2000): () => void {
   const id = setTimeout(work, Math.min(timeout, 200));
   return () => clearTimeout(id);
 }
+
+/**
+ * Runs `work` once, when `el` comes within `margin` of the viewport (a map below the first screen
+ * is made when the visitor scrolls near it, not while the page loads); returns what stops waiting.
+ */
+export function whenNear(el: Element, margin: string, work: () => void): () => void {
+  const near = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      near.disconnect();
+      work();
+    },
+    { rootMargin: `${margin} 0px` },
+  );
+  near.observe(el);
+  return () => near.disconnect();
+}

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { directionsUrl, type Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
+import { whenNear } from '../main-thread.ts';
 import { MapCredit, ZoomControls } from '../map/map-controls.tsx';
 import type { LocationController } from '../map/ol-location.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
@@ -27,7 +28,7 @@ export function LocationMap({ property: p, headingLevel, tileUrl }: { property: 
     if (!el) return;
     let disposed = false;
     setStatus('waiting');
-    const observers: Array<IntersectionObserver | ResizeObserver> = [];
+    const observers: ResizeObserver[] = [];
     const make = () => {
       loadLocationChunk()
         .then(({ createLocationMap }) => {
@@ -53,18 +54,10 @@ export function LocationMap({ property: p, headingLevel, tileUrl }: { property: 
           setStatus('error');
         });
     };
-    const near = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        near.disconnect();
-        make();
-      },
-      { rootMargin: '100px 0px' },
-    );
-    observers.push(near);
-    near.observe(el);
+    const stopWatching = whenNear(el, '100px', make);
     return () => {
       disposed = true;
+      stopWatching();
       for (const o of observers) o.disconnect();
       controller.current?.dispose();
       controller.current = null;

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { preloadPropertyDialog } from '../listing/lazy-property-dialog.tsx';
-import { whenIdle } from '../main-thread.ts';
+import { whenIdle, whenNear } from '../main-thread.ts';
 import type { CellLoader } from './cell-loader.ts';
 import type { createMap as CreateMap, MapController, MapPin } from './ol-map.ts';
 
@@ -48,7 +48,8 @@ export function useMap({ filtersKey, pins, cells, onExpand, onCellsError, hovere
     let disposed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let frame = 0;
-    const observers: Array<IntersectionObserver | ResizeObserver> = [];
+    const observers: ResizeObserver[] = [];
+    let stopWatching = () => {};
     const fail = (reason: string, error?: unknown) => {
       if (disposed) return;
       setStatus('error');
@@ -122,16 +123,7 @@ export function useMap({ filtersKey, pins, cells, onExpand, onCellsError, hovere
         else fail('Map container not found');
         return;
       }
-      const near = new IntersectionObserver(
-        (entries) => {
-          if (!entries.some((e) => e.isIntersecting)) return;
-          near.disconnect();
-          load();
-        },
-        { rootMargin: '600px 0px' },
-      );
-      observers.push(near);
-      near.observe(el);
+      stopWatching = whenNear(el, '600px', load);
     };
     watch(0);
     return () => {
@@ -139,6 +131,7 @@ export function useMap({ filtersKey, pins, cells, onExpand, onCellsError, hovere
       clearTimeout(timer);
       cancelAnimationFrame(frame);
       cancelIdle();
+      stopWatching();
       for (const o of observers) o.disconnect();
       controller.current?.dispose();
       controller.current = null;
