@@ -138,3 +138,24 @@ export async function* resoKeys(options: ResoOptions): AsyncGenerator<string[]> 
     url = next && next !== url ? next : null;
   }
 }
+
+/**
+ * The pages of `pages`, each asked for while the one before it is being used: the service answers
+ * the next page while the database stores this one (two processes, two cores).
+ */
+export async function* readAhead<T>(pages: AsyncIterable<T>): AsyncGenerator<T> {
+  const it = pages[Symbol.asyncIterator]();
+  let next = it.next();
+  try {
+    for (;;) {
+      const page = await next;
+      if (page.done) return;
+      next = it.next();
+      // a failure is met when it is awaited, above; not before, as an unhandled rejection
+      next.catch(() => {});
+      yield page.value;
+    }
+  } finally {
+    await it.return?.();
+  }
+}

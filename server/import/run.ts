@@ -12,9 +12,8 @@ import type { Database } from '../db/database.ts';
 import { parseHostRule, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
 import { mapRecord, type FeedPhoto, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
-import { photoPath } from '../../core/protocol/photos.ts';
-import { bounded, fetchPhoto, type PhotoStore } from './photos.ts';
-import { resoKeys, resoListings } from './reso-client.ts';
+import { bounded, fetchPhoto, PHOTO_CONCURRENCY, type PhotoStore } from './photos.ts';
+import { readAhead, resoKeys, resoListings } from './reso-client.ts';
 
 export type SourceKind = 'reso' | 'reso-json' | 'csv' | 'kyero';
 export const SOURCE_KINDS: readonly SourceKind[] = ['reso', 'reso-json', 'csv', 'kyero'];
@@ -209,10 +208,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
       };
       const since = mode === 'incremental' && highWater ? new Date(Date.parse(highWater) - OVERLAP_MS) : null;
       log(`${source.name}: ${mode === 'incremental' ? `listings changed since ${since?.toISOString()}` : 'every listing'}...`);
-      for await (const page of resoListings(reso, since)) await take(page);
+      for await (const page of readAhead(resoListings(reso, since))) await take(page);
       if (whole) {
         log(`${source.name}: every key the service lists...`);
-        for await (const keys of resoKeys(reso)) await seen(keys);
+        for await (const keys of readAhead(resoKeys(reso))) await seen(keys);
       }
     } else {
       log(`${source.name}: reading ${source.location}...`);
@@ -230,6 +229,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   }
 
   // whole feeds take off the market what they no longer have (RESO: only a full run lists every key)
+  log(`${source.name}: merging ${staged} listings...`);
   const merged = await db.transaction(async (q) => {
     const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge($1, $2, $3, $4, $5) as r', [run, source.name, whole, source.maxWithdrawShare, Boolean(options.allowWithdrawals)]);
     return (row?.r ?? {}) as { new: number; updated: number; unchanged: number; withdrawn: number; withdrawals_held: boolean; would_withdraw: number; active_before: number; unknown_agents: string[] };
@@ -292,17 +292,17 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
     [[...wanted.values()].map((m) => m.url), [...wanted.values()].map((m) => m.key), [...wanted.values()].map((m) => m.modified)],
   );
   for (const r of rows) known.set(`${r.url}\n${r.media_key}\n${r.modified}`, { hash: r.hash, error: r.error });
-  const missing = [...wanted.entries()].filter(([k, m]) => {
-    const seen = known.get(k);
-    if (seen?.hash && store.has(seen.hash)) {
-      report.photos.reused++;
-      return false;
-    }
-    return Boolean(m);
+  const missing: Array<[string, FeedPhoto]> = [];
+  const retry = new Set<string>();
+  await bounded([...wanted.entries()], 8, async (entry) => {
+    const seen = known.get(entry[0]);
+    if (seen?.hash && (await store.has(seen.hash))) report.photos.reused++;
+    // a photo that could not be made for a lasting reason is not fetched again (until its address, key or timestamp changes)
+    else if (!seen?.error) missing.push(entry);
   });
   log(`${source.name}: ${missing.length} photos to fetch for ${listings.length} listings...`);
   const allow = [...photoRules(source), ...(/^https?:\/\//.test(source.location) ? hostRuleOf(source.location) : [])];
-  await bounded(missing, 2, async ([k, m]) => {
+  await bounded(missing, PHOTO_CONCURRENCY, async ([k, m]) => {
     const made = await fetchPhoto(m.url, { allow, store, ...(options.resolve ? { resolve: options.resolve } : {}) });
     if (made.ok) {
       report.photos.fetched++;
@@ -314,15 +314,21 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
     } else {
       report.photos.failed++;
       if (report.photos.errors.length < REPORT_LIST) report.photos.errors.push({ url: m.url.slice(0, 300), error: made.error });
-      known.set(k, { hash: null, error: made.error });
-      await db.admin.query('insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()', [m.url, m.key, m.modified, made.error]);
+      if (made.lasting) {
+        known.set(k, { hash: null, error: made.error });
+        await db.admin.query('insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()', [m.url, m.key, m.modified, made.error]);
+      } else {
+        retry.add(k);
+        await db.admin.query('delete from internal.photos where (url, media_key, modified) = ($1, $2, $3)', [m.url, m.key, m.modified]);
+      }
     }
   });
-  // each listing's photos in the feed's order, those that could be made
+  // each listing's photos in the feed's order, those that could be made; a listing with a photo
+  // that may still come (its host or the store did not answer) is looked at again by the next run
   const updates = listings.map((l) => ({
     id: l.id,
-    images: (l.media ?? []).map((m) => known.get(`${m.url}\n${m.key}\n${m.modified}`)?.hash).filter((h): h is string => Boolean(h)).map((hash) => ({ url: photoPath(hash) })),
-    from: l.media ?? [],
+    images: (l.media ?? []).map((m) => known.get(`${m.url}\n${m.key}\n${m.modified}`)?.hash).filter((h): h is string => Boolean(h)).map((hash) => ({ url: store.url(hash) })),
+    from: (l.media ?? []).some((m) => retry.has(`${m.url}\n${m.key}\n${m.modified}`)) ? null : (l.media ?? []),
   }));
   for (let i = 0; i < updates.length; i += 1000) {
     await db.admin.query(
