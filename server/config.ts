@@ -9,6 +9,7 @@ import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings, type EnvReader } from '../core/functions/env.ts';
 import { parseHostRule } from './http/safe-fetch.ts';
 import { readSchedule, type ScheduledSource } from './import/sources.ts';
+import type { StorageSettings } from './import/storage.ts';
 
 export interface ServerConfig {
   port: number;
@@ -34,6 +35,8 @@ export interface ServerConfig {
   alerts: ReturnType<typeof readAlertSettings> & { intervalSeconds: number };
   /** the feeds the server imports on a schedule (IMPORT_SOURCES: a JSON file, docs/import.md) */
   importSchedule: ScheduledSource[];
+  /** where imported photos are kept: Supabase Storage when set (SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, PHOTO_BUCKET), else DATA_DIR/photos */
+  photoStorage: StorageSettings | undefined;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
@@ -61,6 +64,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     inquiry: readInquirySettings(read),
     alerts: { ...readAlertSettings(read), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
     importSchedule: readImportSchedule(read, env, root),
+    photoStorage: readPhotoStorage(read),
   };
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push('SITE_API_URL needs SITE_API_KEY (the project\'s anon key)');
   if (config.databaseUrl && config.embeddedPostgres) read.problems.push('DATABASE_URL and --postgres (EMBEDDED_POSTGRES) exclude each other: pick one');
@@ -76,6 +80,20 @@ function readImageHosts(read: EnvReader): string[] {
   const bad = list.filter((h) => !parseHostRule(h));
   if (bad.length) read.problems.push(`IMAGE_HOSTS must be a comma list of host names (photos.example.com, *.example.net) or origins (https://cdn.example.com), not ${bad.map((b) => `"${b}"`).join(', ')}`);
   return list.filter((h) => parseHostRule(h));
+}
+
+/**
+ * SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY (both, or neither): imported photos go to the
+ * project's Storage, in the public bucket PHOTO_BUCKET (default `media`). Also read by `npm run import`.
+ */
+export function readPhotoStorage(read: EnvReader): StorageSettings | undefined {
+  const url = read.baseUrl('SUPABASE_URL');
+  const serviceKey = read.optional('SUPABASE_SERVICE_ROLE_KEY');
+  const bucket = read.string('PHOTO_BUCKET', 'media');
+  if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(bucket)) read.problems.push(`PHOTO_BUCKET must be a bucket name (lower-case letters, digits, - _ .), not "${bucket}"`);
+  if (url && !serviceKey) read.problems.push('SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY (the project\'s service role key) to store photos');
+  if (serviceKey && !url) read.problems.push('SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL (the project\'s URL)');
+  return url && serviceKey ? { url, serviceKey, bucket } : undefined;
 }
 
 /** IMPORT_SOURCES: the file of the sources imported on a schedule. */

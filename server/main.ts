@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     mail: { smtpUrl: config.mail.smtpUrl, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
     site: { url: config.site.url, apiUrl: config.site.apiUrl, apiKey: config.site.apiKey, imageCacheDir: resolve(config.dataDir, 'cache', 'images'), imageHosts: config.imageHosts },
     photosDir: resolve(config.dataDir, 'photos'),
-    imports: { dataDir: config.dataDir, schedule: config.importSchedule },
+    imports: { dataDir: config.dataDir, schedule: config.importSchedule, storage: config.photoStorage },
   });
   if (!config.mail.smtpUrl) console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
   console.log(`[start] http://localhost:${server.port}/`);

@@ -29,6 +29,7 @@ import { StaticFiles } from './http/static.ts';
 import { parseHostRule, type HostRule } from './http/safe-fetch.ts';
 import { readFile } from 'node:fs/promises';
 import { localPhotoStore, photoVariant, type PhotoStore } from './import/photos.ts';
+import { supabasePhotoStore, type StorageSettings } from './import/storage.ts';
 import { createImportService } from './import/service.ts';
 import type { ScheduledSource } from './import/sources.ts';
 
@@ -59,8 +60,8 @@ export interface ServerOptions {
   site?: SiteOptions;
   /** where the feeds' re-hosted photos are kept and served from (/media/photos/; default .data/photos) */
   photosDir?: string;
-  /** imports: the data directory `npm run import` finds this server through, and the scheduled sources (IMPORT_SOURCES) */
-  imports?: { dataDir?: string; schedule?: ScheduledSource[] };
+  /** imports: the data directory `npm run import` finds this server through, the scheduled sources (IMPORT_SOURCES), and Supabase Storage for their photos (else photosDir) */
+  imports?: { dataDir?: string; schedule?: ScheduledSource[]; storage?: StorageSettings | undefined };
 }
 
 export interface SiteOptions {
@@ -160,7 +161,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const photosDir = options.photosDir ?? resolve(ROOT, '.data', 'photos');
   const photoFiles = new StaticFiles(photosDir);
   const photos = localPhotoStore(photosDir);
-  const imports = createImportService({ db: options.db, store: photos, dataDir: options.imports?.dataDir, schedule: options.imports?.schedule ?? [], log });
+  const imports = createImportService({ db: options.db, store: options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos, dataDir: options.imports?.dataDir, schedule: options.imports?.schedule ?? [], log });
   const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
   const imageRules = () =>
     [...(options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : []), ...(options.site?.imageHosts ?? [])].map(parseHostRule).filter((r): r is HostRule => r !== undefined);

@@ -9,7 +9,13 @@ describe('re-hosted photos (core/protocol/photos.ts)', () => {
     expect(s?.srcset).toBe(`https://api.example/media/photos/${hash}/320.jpg 320w, https://api.example/media/photos/${hash}/640.jpg 640w, https://api.example/media/photos/${hash}/1024.jpg 1024w, https://api.example/media/photos/${hash}/1600.jpg 1600w`);
     expect(s?.sources.map((x) => x.type)).toEqual(['image/avif', 'image/webp']);
     expect(s?.sources[0]?.srcset.split(', ')[0]).toBe(`https://api.example/media/photos/${hash}/320.avif 320w`);
-    for (const other of ['https://cdn.example/photo.jpg', `/media/photos/${hash}/1024.png`, `/media/photos/${hash.slice(1)}/1024.jpg`, `/media/listings/house-1.svg`]) expect(photoSources(other), other).toBeNull();
+    for (const other of ['https://cdn.example/photo.jpg', `/media/photos/${hash}/1024.png`, `/media/photos/${hash.slice(1)}/1024.jpg`, `/media/photos/${hash}/800.jpg`, `/media/listings/house-1.svg`]) expect(photoSources(other), other).toBeNull();
+  });
+  it('reads a photo kept in a Supabase Storage bucket the same way (its public address ends in photos/<hash>/<width>)', () => {
+    const base = `https://abc.supabase.co/storage/v1/object/public/media/photos/${hash}`;
+    const s = photoSources(`${base}/1024.jpg`);
+    expect(s?.src).toBe(`${base}/1024.jpg`);
+    expect(s?.sources[1]).toEqual({ type: 'image/webp', srcset: [320, 640, 1024, 1600].map((w) => `${base}/${w}.webp ${w}w`).join(', ') });
   });
   it('caps the density at 2 photo pixels a CSS pixel: sizes scaled on screens above 2, left alone at 2 and under', () => {
     expect(cappedSizes(PHOTO_SIZES.card, 1)).toBe(PHOTO_SIZES.card);

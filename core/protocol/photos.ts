@@ -1,6 +1,7 @@
 /**
  * Re-hosted photos (docs/import.md, "Photos"): a feed's photo is stored once by its content's hash
- * and made in a few widths and formats, at `/media/photos/<hash>/<width>.<avif|webp|jpg>`. The
+ * and made in a few widths and formats, at `<base>/photos/<hash>/<width>.<avif|webp|jpg>`: our server's
+ * `/media/photos/`, or a Supabase Storage bucket's public `.../photos/` (server/import/storage.ts). The
  * importer makes them (server/import/photos.ts); the cards, the carousel, the detail and the
  * listing page read a listing's photo address and, when it is one of these, offer every size
  * (`srcset`) in every format (`<picture>`), so a phone downloads a phone-sized photo.
@@ -45,7 +46,7 @@ export function cappedSizes(sizes: string, ratio: number): string {
 /** The width a listing's `images` name (the `<img src>` of browsers that take no srcset). */
 export const PHOTO_DEFAULT_WIDTH = 1024;
 
-const PATTERN = /^(.*\/media\/photos\/)([0-9a-f]{32})\/(\d+)\.(avif|webp|jpg)$/;
+const PATTERN = new RegExp(`^(.*/photos/)([0-9a-f]{32})/(${PHOTO_WIDTHS.join('|')})\\.(avif|webp|jpg)$`);
 
 /** The photo's path from its hash. */
 export function photoPath(hash: string, width: number = PHOTO_DEFAULT_WIDTH, ext: 'avif' | 'webp' | 'jpg' = 'jpg'): string {

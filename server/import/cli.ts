@@ -26,7 +26,10 @@ import { DataDirLock } from '../db/lock.ts';
 import { openPglite } from '../db/pglite.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { migrate } from '../db/setup.ts';
-import { localPhotoStore } from './photos.ts';
+import { localPhotoStore, type PhotoStore } from './photos.ts';
+import { supabasePhotoStore } from './storage.ts';
+import { readPhotoStorage } from '../config.ts';
+import { envReader } from '../../core/functions/env.ts';
 import { runImport, SOURCE_KINDS, type ImportReport } from './run.ts';
 import { summary } from './service.ts';
 import { sourceFrom, SourceError, type SourceSettings } from './sources.ts';
@@ -151,6 +154,14 @@ async function showRuns(values: Map<string, string>, usePostgres: boolean): Prom
   }
 }
 
+/** Where the photos go: Supabase Storage when SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are set, else DATA_DIR/photos. */
+function photoStore(): PhotoStore {
+  const read = envReader((name) => process.env[name]);
+  const storage = readPhotoStorage(read);
+  read.done();
+  return storage ? supabasePhotoStore(storage) : localPhotoStore(resolve(dataDir, 'photos'));
+}
+
 async function main(): Promise<void> {
   const { positional, flags, values } = parseArgs(process.argv.slice(2));
   const [kind, location] = positional;
@@ -175,13 +186,14 @@ async function main(): Promise<void> {
     throw error;
   }
   const run = { full: flags.has('--full'), allowWithdrawals: flags.has('--allow-withdrawals'), photos: !flags.has('--no-photos') };
+  const store = photoStore();
   const opened = await openDatabase(flags.has('--postgres'));
   let report: ImportReport | null;
   if (opened === 'held') report = await handOver({ ...settings, ...run });
   else {
     try {
       await migrate(opened.db);
-      report = await runImport(opened.db, source, { ...run, cwd, log: (l) => console.log(`[import] ${l}`) }, localPhotoStore(resolve(dataDir, 'photos')));
+      report = await runImport(opened.db, source, { ...run, cwd, log: (l) => console.log(`[import] ${l}`) }, store);
     } finally {
       await opened.close();
     }

@@ -5,15 +5,22 @@
  * once by the hash of its content, and made in the widths of core/protocol/photos.ts with sharp
  * (EXIF rotation applied, metadata dropped): JPEGs at once, AVIF and WebP when first asked for. A
  * photo is fetched again only when its address, key or timestamp changes (internal.photos
- * remembers each). At most two are made at once (run.ts), and at most two sizes on demand: a 2-core
- * machine keeps serving while a feed's photos are made.
+ * remembers each). At most three are fetched and made at once (PHOTO_CONCURRENCY), and at most two
+ * sizes on demand: a 2-core machine keeps serving while a feed's photos are made.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
-import { PHOTO_WIDTHS, photoPath } from '../../core/protocol/photos.ts';
+import { PHOTO_FORMATS, PHOTO_WIDTHS, photoPath } from '../../core/protocol/photos.ts';
 import { FetchRefused, safeFetch, type HostRule } from '../http/safe-fetch.ts';
+
+/**
+ * Photos fetched and made at once: three on a 2-core machine, so that one is on the network while
+ * two are being made (two at once made 17-20 a second with the fetching, three 21-22; the making
+ * alone 23 and 26).
+ */
+export const PHOTO_CONCURRENCY = 3;
 
 /** A feed photo's bytes: at most this much (the 50 MB "photo" of a hostile feed is cut off as it streams). */
 export const PHOTO_MAX_BYTES = 20 * 1024 * 1024;
@@ -22,23 +29,29 @@ const MAX_PIXELS = 80_000_000;
 const FORMATS_READ = new Set(['jpeg', 'png', 'webp', 'avif', 'heif', 'tiff', 'gif']);
 
 export interface PhotoStore {
-  /** whether the photo is stored (its master and its JPEG sizes) */
-  has(hash: string): boolean;
-  /** stores files of one photo (each written whole: a half-written file is never served) */
-  put(hash: string, files: Array<{ name: string; body: Buffer }>): void;
-  /** a file of a stored photo, or undefined */
-  read(hash: string, name: string): Buffer | undefined;
+  /** whether the photo is stored (every file of it: the largest JPEG is written last) */
+  has(hash: string): Promise<boolean>;
+  /** stores files of one photo, in order (each written whole: a half-written file is never served) */
+  put(hash: string, files: Array<{ name: string; body: Buffer; type: string }>): Promise<void>;
+  /** a file of a stored photo, or undefined (a store that serves its own files need not read them back) */
+  read?(hash: string, name: string): Promise<Buffer | undefined>;
+  /** the address a listing keeps for the photo (its default size: core/protocol/photos.ts reads every other from it) */
+  url(hash: string): string;
+  /** AVIF and WebP made with the JPEGs (a store whose files no server of ours makes on first request) */
+  eager: boolean;
 }
 
 const LARGEST = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number;
 /** The file the AVIF and WebP sizes are made from: the largest JPEG (quality 82, at most 1600 px). */
 const MASTER = `${LARGEST}.jpg`;
 
-/** Photos under a directory (DATA_DIR/photos): `<dir>/<hash>/<width>.<ext>` and the master. */
+/** Photos under a directory (DATA_DIR/photos): `<dir>/<hash>/<width>.<ext>`, served at /media/photos/. */
 export function localPhotoStore(dir: string): PhotoStore {
   return {
-    has: (hash) => existsSync(join(dir, hash, `${LARGEST}.jpg`)),
-    put(hash, files) {
+    eager: false,
+    url: (hash) => photoPath(hash),
+    has: async (hash) => existsSync(join(dir, hash, MASTER)),
+    async put(hash, files) {
       for (const f of files) {
         const file = join(dir, hash, f.name);
         mkdirSync(dirname(file), { recursive: true });
@@ -47,7 +60,7 @@ export function localPhotoStore(dir: string): PhotoStore {
         renameSync(part, file);
       }
     },
-    read(hash, name) {
+    async read(hash, name) {
       try {
         return readFileSync(join(dir, hash, name));
       } catch {
@@ -64,14 +77,22 @@ export interface MadePhoto {
   bytes: number;
 }
 
-const encode = (img: Sharp, ext: 'avif' | 'webp' | 'jpg', quality?: number) =>
+type Pixels = { data: Buffer; info: OutputInfo };
+const fromRaw = (p: Pixels) => sharp(p.data, { raw: { width: p.info.width, height: p.info.height, channels: p.info.channels } });
+/** Lanczos with two lobes: as sharp as the default three for a reduction, and a seventh less CPU. */
+const KERNEL = 'lanczos2';
+
+type Ext = (typeof PHOTO_FORMATS)[number]['ext'];
+const TYPES = Object.fromEntries(PHOTO_FORMATS.map((f) => [f.ext, f.type])) as Record<Ext, string>;
+
+const encode = (img: Sharp, ext: Ext, quality?: number) =>
   (ext === 'avif' ? img.avif({ quality: 50, effort: 0 }) : ext === 'webp' ? img.webp({ quality: 72, effort: 2 }) : img.jpeg({ quality: quality ?? 78 })).toBuffer();
 
 /**
  * A photo's JPEG sizes (its bytes checked to be an image). The feed's photo is decoded once, turned
- * upright and brought to at most 1600 px; every size is made from those pixels, the largest a little
- * finer (quality 82): the AVIF and WebP sizes are made from it the first time they are asked for
- * (photoVariant). Making all twelve files of a 3000 x 2000 photo at once took half a second of CPU,
+ * upright and brought to at most 1600 px; each smaller size is made from the one above it, the largest a
+ * little finer (quality 82): the AVIF and WebP sizes are made from it the first time they are asked for
+ * (photoVariant), or here, with the JPEGs, for a store no server of ours answers (`eager`). Making all twelve files of a 3000 x 2000 photo at once took half a second of CPU,
  * the JPEGs alone a seventh of that, and most of a feed's photos are never seen in every size.
  * Baseline JPEGs: progressive ones took twice as long to make, for photos that load whole at once.
  */
@@ -88,18 +109,25 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
   const width = (rotated ? meta.height : meta.width) ?? 0;
   const height = (rotated ? meta.width : meta.height) ?? 0;
   if (!width || !height) throw new PhotoError('an image without a size');
-  if (!store.has(hash)) {
-    let pixels: { data: Buffer; info: OutputInfo };
+  if (!(await store.has(hash))) {
+    let pixels: Pixels;
     try {
-      pixels = await sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate().resize({ width: LARGEST, withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      pixels = await sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate().resize({ width: LARGEST, withoutEnlargement: true, kernel: KERNEL }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     } catch (error) {
       throw new PhotoError(`a broken image (${(error as Error).message})`);
     }
-    const from = () => sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } });
-    const files: Array<{ name: string; body: Buffer }> = [];
-    for (const w of PHOTO_WIDTHS) files.push({ name: `${w}.jpg`, body: await encode(w >= pixels.info.width ? from() : from().resize({ width: w }), 'jpg', w === LARGEST ? 82 : undefined) });
-    // the largest JPEG last: has() is true only once every file is there
-    store.put(hash, files);
+    // largest first, each size made from the one before it (a 320 px photo from 1600 px pixels
+    // read five times the pixels it needs)
+    const files: Array<{ name: string; body: Buffer; type: string }> = [];
+    for (const w of [...PHOTO_WIDTHS].reverse()) {
+      if (w < pixels.info.width) pixels = await fromRaw(pixels).resize({ width: w, kernel: KERNEL }).raw().toBuffer({ resolveWithObject: true });
+      for (const ext of store.eager ? PHOTO_FORMATS.map((f) => f.ext) : (['jpg'] as const)) {
+        files.push({ name: `${w}.${ext}`, body: await encode(fromRaw(pixels), ext, w === LARGEST ? 82 : undefined), type: TYPES[ext] });
+      }
+    }
+    // the smallest first, the largest JPEG last: has() is true only once every file is there
+    files.reverse();
+    await store.put(hash, [...files.filter((f) => f.name !== MASTER), ...files.filter((f) => f.name === MASTER)]);
   }
   return { hash, width, height, bytes: body.length };
 }
@@ -111,19 +139,22 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
 export async function photoVariant(store: PhotoStore, hash: string, name: string): Promise<Buffer | undefined> {
   const m = /^(\d+)\.(avif|webp)$/.exec(name);
   if (!/^[0-9a-f]{32}$/.test(hash) || !m || !(PHOTO_WIDTHS as readonly number[]).includes(Number(m[1]))) return undefined;
-  const kept = store.read(hash, name);
+  if (!store.read) return undefined;
+  const read = store.read.bind(store);
+  const kept = await read(hash, name);
   if (kept) return kept;
   const key = `${hash}/${name}`;
   // the same size asked for twice at once is made once
   let making = pending.get(key);
   if (!making) {
     making = (async () => {
-      const master = store.read(hash, MASTER);
+      const master = await read(hash, MASTER);
       if (!master) return undefined;
       await slot();
       try {
-        const body = await encode(sharp(master).resize({ width: Number(m[1]), withoutEnlargement: true }), m[2] as 'avif' | 'webp');
-        store.put(hash, [{ name, body }]);
+        const ext = m[2] as 'avif' | 'webp';
+        const body = await encode(sharp(master).resize({ width: Number(m[1]), withoutEnlargement: true, kernel: KERNEL }), ext);
+        await store.put(hash, [{ name, body, type: TYPES[ext] }]);
         return body;
       } finally {
         release();
@@ -153,15 +184,25 @@ export interface PhotoFetchOptions {
   resolve?: Parameters<typeof safeFetch>[1]['resolve'];
 }
 
-/** Fetches one feed photo and makes its sizes: its path, or why not. */
-export async function fetchPhoto(url: string, options: PhotoFetchOptions): Promise<{ ok: true; photo: MadePhoto; path: string } | { ok: false; error: string }> {
+/**
+ * Fetches one feed photo and makes its sizes: its address, or why not, and whether that would last
+ * (an address we may not fetch, a page that is not a photo, too large, a 4xx: trying again gives the
+ * same) or might pass (no answer, a 5xx or a 429, the store down: the next run tries again).
+ */
+export async function fetchPhoto(url: string, options: PhotoFetchOptions): Promise<{ ok: true; photo: MadePhoto; path: string } | { ok: false; error: string; lasting: boolean }> {
   try {
     const fetched = await safeFetch(url, { allow: options.allow, maxBytes: PHOTO_MAX_BYTES, totalTimeoutMs: 20_000, listName: "source's photo hosts", ...(options.resolve ? { resolve: options.resolve } : {}) });
     const photo = await makePhoto(fetched.body, options.store);
-    return { ok: true, photo, path: photoPath(photo.hash) };
+    return { ok: true, photo, path: options.store.url(photo.hash) };
   } catch (error) {
-    if (error instanceof FetchRefused || error instanceof PhotoError) return { ok: false, error: error.message };
-    return { ok: false, error: `could not be made: ${(error as Error).message}` };
+    const message = (error as Error).message;
+    if (error instanceof PhotoError) return { ok: false, error: message, lasting: true };
+    if (error instanceof FetchRefused) {
+      const status = Number(/: HTTP (\d{3})$/.exec(message)?.[1]);
+      const lasting = error.kind === 'refused' || /more than \d+/.test(message) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+      return { ok: false, error: message, lasting };
+    }
+    return { ok: false, error: `could not be made: ${message}`, lasting: false };
   }
 }
 

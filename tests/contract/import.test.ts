@@ -293,6 +293,24 @@ describe.each(['pglite', 'postgres'] as const)('imports on %s', (kind) => {
     expect(anyHost.photos.errors[0]?.error).toMatch(/127\.0\.0\.1 is not an address the server may fetch/);
   });
 
+  it('a photo whose host did not answer is tried again by the next run; one that cannot be made is not', async () => {
+    writeFileSync(join(dir, 'flaky.csv'), `ListingKey,ListPrice,UnparsedAddress,City,Photos\nF-1,100000,Calle 4,Pueblo CSV,${photos.flaky(41)}|${photos.html}?listing=F-1\n`);
+    const source = sourceFrom({ kind: 'csv', location: 'flaky.csv', photoHosts: [photos.origin] });
+    const first = await run(source);
+    expect(first.photos).toMatchObject({ fetched: 0, failed: 2 });
+    expect(first.photos.errors.map((e) => e.error).sort()).toEqual([expect.stringMatching(/HTTP 503$/), expect.stringMatching(/^not an image|^not a photo/)].sort());
+    const htmlHits = photos.hits.get('/page.jpg');
+    // the feed unchanged: the 503 is asked for again and made; the page called a photo is not fetched again
+    const second = await run(source);
+    expect(second).toMatchObject({ new: 0, updated: 0, unchanged: 1 });
+    expect(second.photos).toMatchObject({ fetched: 1, failed: 0 });
+    expect(photos.hits.get('/page.jpg')).toBe(htmlHits);
+    expect((await row('F-1', 'csv:flaky.csv'))?.images).toHaveLength(1);
+    // and then the listing is done: a third run fetches nothing
+    const third = await run(source);
+    expect(third.photos).toMatchObject({ fetched: 0, failed: 0, reused: 0 });
+  });
+
   it('RESO JSON and Kyero: whole feeds (a listing not in the next one leaves); broken XML and a missing file change nothing', async () => {
     const json = { value: [1, 2, 3].map((i) => ({ ...record(100 + i), ListingKey: `J-${i}`, Media: [] })) };
     writeFileSync(join(dir, 'feed.json'), JSON.stringify(json));

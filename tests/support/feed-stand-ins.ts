@@ -123,6 +123,8 @@ export interface PhotoHost {
   huge: string;
   /** an HTML page called a photo */
   html: string;
+  /** a real JPEG whose first request answers 503 */
+  flaky(n: number): string;
   /** requests per path */
   hits: Map<string, number>;
   close(): Promise<void>;
@@ -154,7 +156,9 @@ export async function startPhotoHost(options: { width?: number; height?: number 
   const { server, port } = await listen((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    const m = /^\/photos\/(\d+)\.jpg$/.exec(path);
+    const flaky = /^\/flaky\/(\d+)\.jpg$/.exec(path);
+    if (flaky && hits.get(path) === 1) return void res.writeHead(503, { 'Retry-After': '1' }).end('busy');
+    const m = /^\/(?:photos|flaky)\/(\d+)\.jpg$/.exec(path);
     if (m) {
       void jpeg(Number(m[1])).then((body) => res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': String(body.length) }).end(body));
       return;
@@ -180,5 +184,88 @@ export async function startPhotoHost(options: { width?: number; height?: number 
     res.writeHead(404).end();
   });
   const origin = `http://127.0.0.1:${port}`;
-  return { origin, photo: (n) => `${origin}/photos/${n}.jpg`, huge: `${origin}/huge.jpg`, html: `${origin}/page.jpg`, hits, close: () => close(server) };
+  return { origin, photo: (n) => `${origin}/photos/${n}.jpg`, huge: `${origin}/huge.jpg`, html: `${origin}/page.jpg`, flaky: (n) => `${origin}/flaky/${n}.jpg`, hits, close: () => close(server) };
+}
+
+export interface StoredObject {
+  body: Buffer;
+  type: string;
+  cacheControl: string;
+}
+
+export interface StorageStandIn {
+  /** the project's URL (SUPABASE_URL) */
+  url: string;
+  serviceKey: string;
+  /** bucket -> whether it is public */
+  buckets: Map<string, { public: boolean; allowedMimeTypes: string[] | null; fileSizeLimit: number | null }>;
+  /** `<bucket>/<path>` -> the object */
+  objects: Map<string, StoredObject>;
+  /** every request's method and path, in order */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A Supabase Storage stand-in: the calls of @supabase/storage-js the photo store makes, as the
+ * Storage API answers them (buckets read and made, objects uploaded with x-upsert, HEAD, public
+ * GET), the service role key required for all but a public bucket's objects.
+ */
+export async function startStorageStandIn(options: { serviceKey?: string } = {}): Promise<StorageStandIn> {
+  const serviceKey = options.serviceKey ?? 'service-role-key-for-tests';
+  const buckets: StorageStandIn['buckets'] = new Map();
+  const objects = new Map<string, StoredObject>();
+  const requests: string[] = [];
+  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  const failure = (res: ServerResponse, status: number, error: string, message = error) => json(res, status === 404 ? 400 : status, { statusCode: String(status), error, message });
+  const { server, port } = await listen(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = decodeURIComponent(url.pathname);
+    requests.push(`${req.method} ${path}`);
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    const publicObject = /^\/storage\/v1\/object\/public\/([^/]+)\/(.+)$/.exec(path);
+    if (publicObject && (req.method === 'GET' || req.method === 'HEAD')) {
+      const [, bucket, key] = publicObject as unknown as [string, string, string];
+      const found = buckets.get(bucket)?.public ? objects.get(`${bucket}/${key}`) : undefined;
+      if (!found) return failure(res, 404, 'not_found', 'Object not found');
+      res.writeHead(200, { 'Content-Type': found.type, 'Content-Length': String(found.body.length), 'Cache-Control': found.cacheControl });
+      return void res.end(req.method === 'HEAD' ? undefined : found.body);
+    }
+    if (req.headers.authorization !== `Bearer ${serviceKey}` || req.headers.apikey !== serviceKey) return failure(res, 403, 'Unauthorized', 'Invalid Compact JWS');
+    const bucketPath = /^\/storage\/v1\/bucket(?:\/([^/]+))?$/.exec(path);
+    if (bucketPath) {
+      if (req.method === 'GET' && bucketPath[1]) {
+        const b = buckets.get(bucketPath[1]);
+        if (!b) return failure(res, 404, 'Bucket not found');
+        return json(res, 200, { id: bucketPath[1], name: bucketPath[1], public: b.public, allowed_mime_types: b.allowedMimeTypes, file_size_limit: b.fileSizeLimit });
+      }
+      if (req.method === 'POST' && !bucketPath[1]) {
+        const made = JSON.parse(body.toString('utf8') || '{}') as { id?: string; public?: boolean; allowed_mime_types?: string[]; file_size_limit?: number };
+        if (!made.id) return failure(res, 400, 'Invalid request', 'the bucket needs an id');
+        if (buckets.has(made.id)) return failure(res, 409, 'Duplicate', 'The resource already exists');
+        buckets.set(made.id, { public: Boolean(made.public), allowedMimeTypes: made.allowed_mime_types ?? null, fileSizeLimit: made.file_size_limit ?? null });
+        return json(res, 200, { name: made.id });
+      }
+    }
+    const objectPath = /^\/storage\/v1\/object\/([^/]+)\/(.+)$/.exec(path);
+    if (objectPath) {
+      const [, bucket, key] = objectPath as unknown as [string, string, string];
+      const b = buckets.get(bucket);
+      if (!b) return failure(res, 404, 'Bucket not found');
+      const id = `${bucket}/${key}`;
+      if (req.method === 'HEAD') return void res.writeHead(objects.has(id) ? 200 : 404).end();
+      if (req.method === 'POST' || req.method === 'PUT') {
+        const type = String(req.headers['content-type'] ?? 'application/octet-stream');
+        if (b.allowedMimeTypes && !b.allowedMimeTypes.includes(type)) return failure(res, 415, 'invalid_mime_type', `mime type ${type} is not supported`);
+        if (b.fileSizeLimit !== null && body.length > b.fileSizeLimit) return failure(res, 413, 'Payload too large', 'The object exceeded the maximum allowed size');
+        if (req.method === 'POST' && objects.has(id) && req.headers['x-upsert'] !== 'true') return failure(res, 409, 'Duplicate', 'The resource already exists');
+        objects.set(id, { body, type, cacheControl: String(req.headers['cache-control'] ?? 'no-cache') });
+        return json(res, 200, { Key: id, Id: id });
+      }
+    }
+    failure(res, 404, 'not_found', `no route ${req.method} ${path}`);
+  });
+  return { url: `http://127.0.0.1:${port}`, serviceKey, buckets, objects, requests, close: () => close(server) };
 }
