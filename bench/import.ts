@@ -5,7 +5,7 @@
  *    PostgreSQL: listings per second. Target >= 2,000/s;
  *  - an incremental run with 1,000 changed listings (prices and statuses): seconds. Target <= 5 s;
  *  - photos: 3000 x 2000 JPEGs fetched from a local host and made (the JPEG sizes and the master;
- *    AVIF and WebP are made on first request, timed apart), two at a time: photos per second and
+ *    AVIF and WebP are made on first request, timed apart), three at a time: photos per second and
  *    the process's peak memory. Target >= 20/s;
  *  - the search page on a 390 px phone (device pixel ratio 3) with feed-sized photos: the bytes of
  *    photos downloaded for the first screen, the feed's own 3000 x 2000 JPEGs against the re-hosted
@@ -14,12 +14,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import sharp from 'sharp';
 import { openPglite } from '../server/db/pglite.ts';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
-import { bounded, fetchPhoto, localPhotoStore, photoVariant } from '../server/import/photos.ts';
+import { bounded, fetchPhoto, localPhotoStore, PHOTO_CONCURRENCY, photoVariant } from '../server/import/photos.ts';
 import { runImport } from '../server/import/run.ts';
 import { sourceFrom } from '../server/import/sources.ts';
 import { parseHostRule, type HostRule } from '../server/http/safe-fetch.ts';
@@ -38,7 +39,7 @@ const PAGE = 1000;
 const SUBTYPES: Record<string, string> = { house: 'Single Family Residence', apartment: 'Condominium', land: 'Unimproved Land', office: 'Office', business_premises: 'Retail', commercial_building: 'Industrial' };
 
 /** A seed listing as a RESO Web API record. */
-function resoRecord(l: ListingRow, at: string): Record<string, unknown> {
+export function resoRecord(l: ListingRow, at: string): Record<string, unknown> {
   return {
     ListingKey: `S-${l.id}`,
     ListingId: `MLS-${l.id}`,
@@ -71,7 +72,7 @@ function resoRecord(l: ListingRow, at: string): Record<string, unknown> {
 }
 
 /** A photo-like 3000 x 2000 JPEG (structure and noise, about as heavy to decode as a camera's). */
-async function feedPhoto(n: number): Promise<Buffer> {
+export async function feedPhoto(n: number): Promise<Buffer> {
   const w = 3000;
   const h = 2000;
   const raw = Buffer.alloc(w * h * 3);
@@ -88,61 +89,13 @@ async function feedPhoto(n: number): Promise<Buffer> {
   return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).blur(1.2).jpeg({ quality: 90 }).toBuffer();
 }
 
-export async function benchImport(): Promise<Record<string, unknown>> {
-  // ── photos: first, in a process not yet holding 100,000 listings (the memory measured is theirs) ──
-  const dir = mkdtempSync(join(tmpdir(), 'exp-bench-import-'));
-  console.log(`[bench:import] photos: ${PHOTOS} feed-sized JPEGs...`);
-  const bodies = await Promise.all(Array.from({ length: PHOTOS }, (_, n) => feedPhoto(n)));
-  const { createServer } = await import('node:http');
-  const photoServer = createServer((req, res) => {
-    const n = Number(/\/(\d+)\.jpg$/.exec(req.url ?? '')?.[1]);
-    const body = bodies[n];
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': String(body.length) }).end(body);
-  });
-  await new Promise<void>((r) => photoServer.listen(0, '127.0.0.1', () => r()));
-  const origin = `http://127.0.0.1:${(photoServer.address() as { port: number }).port}`;
-  const allow = [parseHostRule(origin) as HostRule];
-  const store = localPhotoStore(join(dir, 'photos'));
-  const rssBefore = process.memoryUsage().rss;
-  let peak = rssBefore;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const startedPhotos = performance.now();
-  const made: string[] = [];
-  await bounded(
-    bodies.map((_, n) => n),
-    2,
-    async (n) => {
-      const r = await fetchPhoto(`${origin}/${n}.jpg`, { allow, store });
-      if (!r.ok) throw new Error(r.error);
-      made.push(r.photo.hash);
-    },
-  );
-  const photoSeconds = (performance.now() - startedPhotos) / 1000;
-  clearInterval(sampler);
-  const variants: number[] = [];
-  for (const hash of made.slice(0, 10)) {
-    for (const name of ['640.avif', '1024.webp']) {
-      const t = performance.now();
-      await photoVariant(store, hash, name);
-      variants.push(performance.now() - t);
-    }
-  }
-  const photos = {
-    count: PHOTOS,
-    sourceBytes: Math.round(bodies.reduce((n, b) => n + b.length, 0) / PHOTOS),
-    seconds: Number(photoSeconds.toFixed(1)),
-    perSecond: Number((PHOTOS / photoSeconds).toFixed(1)),
-    peakRssMb: Math.round(peak / 2 ** 20),
-    rssGrowthMb: Math.round((peak - rssBefore) / 2 ** 20),
-    onDemand: summarise(variants),
-  };
-  console.log(`[bench:import] photos: ${photos.perSecond}/s (${photos.count} in ${photos.seconds} s), peak RSS ${photos.peakRssMb} MB (+${photos.rssGrowthMb} MB); an AVIF or WebP size on first request p50 ${photos.onDemand.p50} ms`);
-  photoServer.close();
-
-  const firstScreen = await phoneBytes(dir, bodies, made, origin);
-
-  // ── 100,000 listings from the RESO stand-in into PostgreSQL ──
+/**
+ * 100,000 listings from the RESO stand-in into PostgreSQL, then 1,000 changes. Run in a process of
+ * its own (benchImport starts it): in the process that had made and served 60 feed-sized photos and
+ * driven a browser the full import ran at 1,912/s, alone at 2,051/s; and photos made after it, in
+ * the process it had left, at 12.9/s instead of 17.
+ */
+async function benchListings(): Promise<{ full: Record<string, number>; incremental: Record<string, number> }> {
   console.log(`[bench:import] PostgreSQL: ${LISTINGS} listings as RESO records...`);
   const postgres = await startPostgres();
   const reso = await startResoStandIn();
@@ -187,6 +140,63 @@ export async function benchImport(): Promise<Record<string, unknown>> {
     await reso.close();
     await postgres.stop();
   }
+  return { full, incremental };
+}
+
+export async function benchImport(): Promise<Record<string, unknown>> {
+  const { full, incremental } = await inChild();
+  const dir = mkdtempSync(join(tmpdir(), 'exp-bench-import-'));
+  // ── photos: in this process, which has held nothing else (the memory measured is theirs) ──
+  console.log(`[bench:import] photos: ${PHOTOS} feed-sized JPEGs...`);
+  const bodies = await Promise.all(Array.from({ length: PHOTOS }, (_, n) => feedPhoto(n)));
+  const { createServer } = await import('node:http');
+  const photoServer = createServer((req, res) => {
+    const n = Number(/\/(\d+)\.jpg$/.exec(req.url ?? '')?.[1]);
+    const body = bodies[n];
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': String(body.length) }).end(body);
+  });
+  await new Promise<void>((r) => photoServer.listen(0, '127.0.0.1', () => r()));
+  const origin = `http://127.0.0.1:${(photoServer.address() as { port: number }).port}`;
+  const allow = [parseHostRule(origin) as HostRule];
+  const store = localPhotoStore(join(dir, 'photos'));
+  const rssBefore = process.memoryUsage.rss();
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+  const startedPhotos = performance.now();
+  const made: string[] = [];
+  await bounded(
+    bodies.map((_, n) => n),
+    PHOTO_CONCURRENCY,
+    async (n) => {
+      const r = await fetchPhoto(`${origin}/${n}.jpg`, { allow, store });
+      if (!r.ok) throw new Error(r.error);
+      made.push(r.photo.hash);
+    },
+  );
+  const photoSeconds = (performance.now() - startedPhotos) / 1000;
+  clearInterval(sampler);
+  const variants: number[] = [];
+  for (const hash of made.slice(0, 10)) {
+    for (const name of ['640.avif', '1024.webp']) {
+      const t = performance.now();
+      await photoVariant(store, hash, name);
+      variants.push(performance.now() - t);
+    }
+  }
+  const photos = {
+    count: PHOTOS,
+    sourceBytes: Math.round(bodies.reduce((n, b) => n + b.length, 0) / PHOTOS),
+    seconds: Number(photoSeconds.toFixed(1)),
+    perSecond: Number((PHOTOS / photoSeconds).toFixed(1)),
+    peakRssMb: Math.round(peak / 2 ** 20),
+    rssGrowthMb: Math.round((peak - rssBefore) / 2 ** 20),
+    onDemand: summarise(variants),
+  };
+  console.log(`[bench:import] photos: ${photos.perSecond}/s (${photos.count} in ${photos.seconds} s), peak RSS ${photos.peakRssMb} MB (+${photos.rssGrowthMb} MB); an AVIF or WebP size on first request p50 ${photos.onDemand.p50} ms`);
+  photoServer.close();
+
+  const firstScreen = await phoneBytes(dir, bodies, made, origin);
 
   rmSync(dir, { recursive: true, force: true });
   const result = { listings: LISTINGS, pageSize: PAGE, full, incremental, photos, firstScreen };
@@ -265,9 +275,30 @@ export function markdown(r: { listings: number; pageSize: number; full: Record<s
     `| full (every listing, every key; ${r.full.quarantined} of the seed's odd records quarantined) | ${r.full.read?.toLocaleString('en-US')} | ${r.full.seconds} s | ${r.full.perSecond?.toLocaleString('en-US')}/s | ≥ 2,000/s: ${(r.full.perSecond ?? 0) >= 2000 ? 'met' : 'missed'} |`,
     `| incremental: ${r.incremental.changes} changes (${r.incremental.new} new, ${r.incremental.updated} updated, ${r.incremental.withdrawn} withdrawn) | ${r.incremental.changes} | ${r.incremental.seconds} s | – | ≤ 5 s: ${(r.incremental.seconds ?? 99) <= 5 ? 'met' : 'missed'} |`,
     '',
-    `Photos: ${r.photos.count} feed-sized JPEGs (3000 x 2000, ${kb(r.photos.sourceBytes)} on average) fetched and made two at a time (the four JPEG sizes): ${r.photos.perSecond} photos/s (target ≥ 20/s: ${r.photos.perSecond >= 20 ? 'met' : 'missed'}); the process's memory grew by ${r.photos.rssGrowthMb} MB while they were made. An AVIF or WebP size, made on its first request: p50 ${r.photos.onDemand.p50} ms, p95 ${r.photos.onDemand.p95} ms.`,
+    `Photos: ${r.photos.count} feed-sized JPEGs (3000 x 2000, ${kb(r.photos.sourceBytes)} on average) fetched and made ${PHOTO_CONCURRENCY} at a time (the four JPEG sizes): ${r.photos.perSecond} photos/s (target ≥ 20/s: ${r.photos.perSecond >= 20 ? 'met' : 'missed'}); the process's memory grew by ${r.photos.rssGrowthMb} MB while they were made. An AVIF or WebP size, made on its first request: p50 ${r.photos.onDemand.p50} ms, p95 ${r.photos.onDemand.p95} ms.`,
     '',
     `The search page on a 390 px phone (device pixel ratio 3), with every listing's photo feed-sized: its first screen (the hero and the search) downloads ${kb(r.firstScreen.atLoadBefore)} of listing photos with the feed's own JPEGs and ${kb(r.firstScreen.atLoadAfter)} re-hosted; with the first screen of results in view, ${kb(r.firstScreen.before)} (${r.firstScreen.photosBefore} photos) against ${kb(r.firstScreen.after)} (${r.firstScreen.photosAfter}) re-hosted (target ≤ 250 KB: ${r.firstScreen.after <= 250 * 1024 ? 'met' : 'missed'}).`,
   ];
   return lines.join('\n');
+}
+
+/** benchListings in a child process: its result is the last line of its output. */
+async function inChild(): Promise<{ full: Record<string, number>; incremental: Record<string, number> }> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--listings'], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    out += chunk;
+    for (const line of chunk.split('\n')) if (line.startsWith('[bench')) console.log(line);
+  });
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  const last = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`the listings' bench failed (exit ${code})`);
+  return JSON.parse(last) as { full: Record<string, number>; incremental: Record<string, number> };
+}
+
+if (process.argv.includes('--listings') && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = await benchListings();
+  process.stdout.write(`\n${JSON.stringify(result)}\n`);
 }
