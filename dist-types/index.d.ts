@@ -72,6 +72,8 @@ export interface ExpAgentDirectoryAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The directory of the brokerage's agents in Ecuador: a search by name or e-mail (case- and accent-insensitive, the text taken literally), a grid of photos and names, and each agent's contacts in a dialog with a link to the full profile. */
@@ -86,6 +88,8 @@ export interface ExpAgentDirectoryElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 export interface PropertyOpenDetail {
@@ -128,6 +132,8 @@ export interface ExpAgentProfileAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** An agent's full profile: name, contact card, about, languages, specializations, certifications, locations served, the agent's active listings, and 'Contact Agent', which sends an inquiry addressed to this agent. An unknown id shows 'Agent not found'. */
@@ -146,6 +152,8 @@ export interface ExpAgentProfileElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 /** Attributes of <exp-featured-listings>. */
@@ -164,6 +172,8 @@ export interface ExpFeaturedListingsAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The newest active listings in Ecuador (optionally of one community) as cards that open the property detail, with a 'View all' link to the search. */
@@ -182,6 +192,8 @@ export interface ExpFeaturedListingsElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 /** Attributes of <exp-inquiry-form>. */
@@ -198,6 +210,8 @@ export interface ExpInquiryFormAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The inquiry form: name and e-mail required, phone and message optional, translated validation. Stored before any delivery; the recipient is decided by the server from the listing's agent (or the agent addressed), never by the page. A double click or a retry never makes two inquiries. */
@@ -214,6 +228,8 @@ export interface ExpInquiryFormElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 export interface LanguageChangeDetail {
@@ -233,6 +249,8 @@ export interface ExpLanguageSwitchAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** Switches the page between English and Spanish: sets `<html lang>`, which every exp- element follows live, remembers the choice in localStorage and keeps `?lang=` in the address. */
@@ -247,6 +265,8 @@ export interface ExpLanguageSwitchElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 /** Attributes of <exp-property-detail>. */
@@ -269,6 +289,8 @@ export interface ExpPropertyDetailAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** One listing's detail on a page of its own: photos, price, title, address, facts, description, the agent with WhatsApp and copy actions, the inquiry form and sharing, the same content as the search's detail dialog. Whatever the element holds (the listing page's server-rendered content) stays visible until the element has drawn itself; a listing that is no longer available says so. */
@@ -291,6 +313,8 @@ export interface ExpPropertyDetailElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 /** Attributes of <exp-property-map>. */
@@ -305,6 +329,8 @@ export interface ExpPropertyMapAttributes extends ExpFilterAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** A clustered map of every listing that matches its attributes, at any number (the database's clusters above 500 matches), with price pills, popups and the property detail on a pin click. OpenLayers loads only with this element, when it comes near the viewport. */
@@ -319,6 +345,8 @@ export interface ExpPropertyMapElement extends HTMLElement, ExpFilterProperties 
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 export interface SearchDetail {
@@ -378,6 +406,8 @@ export interface ExpPropertySearchAttributes extends ExpFilterAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The property search: filters, a clustered map of every match beside paged cards, the detail dialog with the agent and the inquiry form, hearts that save listings, and 'Get alerts', which e-mails the new listings and price drops of the search (after the address confirms it). Keeps the search in the URL (back, forward, shared links, `?property=ID` opens a listing) unless `sync-url="false"`. */
@@ -398,6 +428,8 @@ export interface ExpPropertySearchElement extends HTMLElement, ExpFilterProperti
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 /** Attributes of <exp-recently-viewed>. */
@@ -414,6 +446,8 @@ export interface ExpRecentlyViewedAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The listings the visitor opened last (a dialog or a listing page), kept in this browser only (nothing leaves it), newest first: links to their pages with the photo, the price when seen, the title and the place, and a button that clears them. Shows nothing until the visitor has opened a listing, so a page can place it where a returning visitor should find it. Follows the page's other tabs live. Kept per data backend (`api-url`), like the saved listings. */
@@ -430,6 +464,8 @@ export interface ExpRecentlyViewedElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 /** Attributes of <exp-saved-listings>. */
@@ -448,6 +484,8 @@ export interface ExpSavedListingsAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The listings the visitor saved with the heart, in this browser (no account): cards that open the property detail, newest saved first; a listing no longer on the market shows what was kept of it, marked, with a button to remove it. Follows the hearts of the page and of its other tabs live. The list is kept per data backend (`api-url`), so an embed on another site keeps its own. */
@@ -466,6 +504,8 @@ export interface ExpSavedListingsElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 /** Attributes of <exp-site-footer>. */
@@ -476,6 +516,8 @@ export interface ExpSiteFooterAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The site's footer: link columns (our pages, eXp worldwide, legal), the Quito office address, phone and e-mail, four social networks and the translated copyright line. Every external link opens in a new tab. */
@@ -486,6 +528,8 @@ export interface ExpSiteFooterElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 export interface MenuToggleDetail {
@@ -505,6 +549,8 @@ export interface ExpSiteHeaderAttributes {
   'api-key'?: string;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
 }
 
 /** The site's header: the logo (to the home page), Search Properties, Join, the language switch and a menu button that opens a side panel with every page and the external Agent Login. Transparent over the hero at the top of the page, white with a shadow once the page is scrolled past 20 px. Once the visitor has saved a listing, a heart with their number links to the saved listings (/saved). On phones: Search Properties, the heart, the language switch and the menu (on the narrowest, the menu button carries the number). */
@@ -519,6 +565,8 @@ export interface ExpSiteHeaderElement extends HTMLElement {
   apiKey: string | undefined;
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
 }
 
 declare global {

@@ -26,10 +26,13 @@ import { createRestHandler } from './rest/handler.ts';
 import { sendError } from './rest/response.ts';
 import { createPages } from './pages/router.ts';
 import { StaticFiles } from './http/static.ts';
-import { parseHostRule, type HostRule } from './http/safe-fetch.ts';
+import { parseHostRule, type HostRule, type SafeFetchOptions } from './http/safe-fetch.ts';
 import { readFile } from 'node:fs/promises';
 import { localPhotoStore, photoVariant, type PhotoStore } from './import/photos.ts';
 import { supabasePhotoStore, type StorageSettings } from './import/storage.ts';
+import { WEBHOOK_DELAYS, WEBHOOK_MAX_ATTEMPTS, webhookDeliverer } from '../core/functions/webhooks/deliver.ts';
+import { safePoster } from './http/webhook-post.ts';
+import { runWebhookCommand } from './webhooks/commands.ts';
 import { createImportService } from './import/service.ts';
 import type { ScheduledSource } from './import/sources.ts';
 
@@ -60,6 +63,8 @@ export interface ServerOptions {
   site?: SiteOptions;
   /** where the feeds' re-hosted photos are kept and served from (/media/photos/; default .data/photos) */
   photosDir?: string;
+  /** webhooks: their backoff (tests: seconds instead of minutes), the resolver behind the safe fetcher (tests) */
+  webhooks?: { baseDelaySeconds?: number; maxDelaySeconds?: number; resolve?: SafeFetchOptions['resolve'] };
   /** imports: the data directory `npm run import` finds this server through, the scheduled sources (IMPORT_SOURCES), and Supabase Storage for their photos (else photosDir) */
   imports?: { dataDir?: string; schedule?: ScheduledSource[]; storage?: StorageSettings | undefined };
 }
@@ -148,10 +153,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     sql,
     mailer: smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
     composers: allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
+    // signed webhooks to the CRM (docs/leads.md), through the safe fetcher
+    deliverers: {
+      webhook: {
+        deliver: webhookDeliverer(safePoster(options.webhooks?.resolve)),
+        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+        baseDelaySeconds: options.webhooks?.baseDelaySeconds ?? WEBHOOK_DELAYS.baseSeconds,
+        maxDelaySeconds: options.webhooks?.maxDelaySeconds ?? WEBHOOK_DELAYS.maxSeconds,
+      },
+    },
     log,
   });
   const alertJob = createAlertService({ sql, intervalSeconds: intervalSeconds ?? DEFAULTS.alertsIntervalSeconds, settleSeconds: settleSeconds ?? DEFAULTS.alertsSettleSeconds, onQueued: () => outbox.kick(), log });
-  const functions = createFunctionsRouter({ ...localFunctions(sql, { inquiry: options.inquiry, alerts: alertsConfig }, () => outbox.kick()), ...options.functions }, { trustProxy: options.trustProxy ?? NO_PROXY });
+  const functions = createFunctionsRouter({ ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick()), ...options.functions }, { trustProxy: options.trustProxy ?? NO_PROXY });
   let port = 0;
   const self = () => `http://127.0.0.1:${port}`;
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
@@ -227,6 +241,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
       // `npm run import` hands its run to this server (server/import/service.ts)
       { prefix: '/admin/import', handle: (req, res) => imports.handle(req, res) },
+      // `npm run webhooks` likewise (server/webhooks/commands.ts)
+      { prefix: '/admin/webhooks', handle: (req, res) => imports.command(req, res, (body) => runWebhookCommand(options.db, body)) },
       // the pages of the alert mails' links: GET shows, POST acts (server/pages/alerts-page.ts)
       { prefix: '/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
       { prefix: '/es/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },

@@ -1,7 +1,8 @@
 /**
  * What every deployed function of ours sets up the same way (the entry files only import the npm
  * packages and the locale files, and hand them over): the secrets read and checked, a guarded
- * Postgres pool on the project's database, the shared outbox with a composer for every kind of mail,
+ * Postgres pool on the project's database, the shared outbox with a composer for every kind of mail
+ * and the webhooks' deliverer,
  * and the scheduled calls (a secret header): `x-outbox-drain` probes SMTP and delivers what waited,
  * `x-alerts-run` runs the alert job (docs/decisions.md #23) and then delivers.
  */
@@ -13,6 +14,7 @@ import { allComposers } from './outbox/composers.ts';
 import { smtpMailer, type TransportFactory } from './outbox/smtp.ts';
 import { createOutboxWorker } from './outbox/worker.ts';
 import { runAlerts } from './alerts/run.ts';
+import { fetchPoster, WEBHOOK_DELAYS, WEBHOOK_MAX_ATTEMPTS, webhookDeliverer } from './webhooks/deliver.ts';
 
 export interface DenoDeps {
   /** the function's name, for its log lines */
@@ -31,7 +33,7 @@ export function setUpFunction(deps: DenoDeps) {
   const dbUrl = env.url('SUPABASE_DB_URL', ['postgres', 'postgresql']);
   if (!dbUrl) env.problems.push('SUPABASE_DB_URL must be set (the platform provides it)');
   const mail = readMailSettings(env, 'https://expecuador.example');
-  const inquiry = readInquirySettings(env);
+  const inquiry = { ...readInquirySettings(env), siteUrl: mail.siteUrl };
   const alerts = readAlertSettings(env);
   // a hosted project's edge (Cloudflare) sets CF-Connecting-IP, overwriting what a client sent
   const trust = env.proxyTrust('TRUST_PROXY', SUPABASE_EDGE);
@@ -50,6 +52,8 @@ export function setUpFunction(deps: DenoDeps) {
     sql,
     mailer: mail.smtpUrl ? smtpMailer(deps.createTransport, mail.smtpUrl) : { send: noSmtp, verify: noSmtp },
     composers: allComposers({ from: mail.from, siteUrl: mail.siteUrl, teamInbox: alerts.teamInbox, texts: (lang) => deps.texts[lang] }),
+    // signed webhooks to the CRM (docs/leads.md): over fetch, https outside private networks
+    deliverers: { webhook: { deliver: webhookDeliverer(fetchPoster), maxAttempts: WEBHOOK_MAX_ATTEMPTS, baseDelaySeconds: WEBHOOK_DELAYS.baseSeconds, maxDelaySeconds: WEBHOOK_DELAYS.maxSeconds } },
     log: (line) => console.log(line),
   });
   const drain = () => outbox.drain().catch((error) => console.error(`[${deps.name}] outbox:`, error instanceof Error ? error.message : error));

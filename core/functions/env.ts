@@ -124,12 +124,27 @@ function readFunctionSettings(env: EnvReader, limit: { name: string; max: number
     rateLimit: { max: env.int(limit.name, limit.max, { min: 1, max: 1_000_000 }), windowSeconds: limit.windowSeconds },
     // no built-in salt: unset, the database's random one is used (function-http.ts clientSalt)
     hashSalt: env.optional('INQUIRY_HASH_SALT'),
+    leadAgentId: readLeadAgent(env),
   };
+}
+
+/** LEAD_AGENT_ID: the deployment's lead owner (docs/leads.md), an agent's id. */
+function readLeadAgent(env: EnvReader): string | undefined {
+  const v = env.optional('LEAD_AGENT_ID');
+  if (v !== undefined && !/^\d{1,15}$/.test(v)) {
+    env.problems.push(`LEAD_AGENT_ID must be an agent's id (digits), not "${v}"`);
+    return undefined;
+  }
+  return v;
 }
 
 /** The inquiry function's settings, read the same way by our server and the Deno function. */
 export function readInquirySettings(env: EnvReader) {
-  return readFunctionSettings(env, { name: 'INQUIRY_RATE_LIMIT', max: DEFAULTS.inquiryRateLimit, windowSeconds: DEFAULTS.inquiryRateWindowSeconds });
+  return {
+    ...readFunctionSettings(env, { name: 'INQUIRY_RATE_LIMIT', max: DEFAULTS.inquiryRateLimit, windowSeconds: DEFAULTS.inquiryRateWindowSeconds }),
+    // with a lead owner, does the listing's agent get a copy (docs/leads.md)
+    copyListingAgent: env.bool('LEAD_COPY_LISTING_AGENT', false),
+  };
 }
 
 /** The saved-searches function's settings (docs/decisions.md #23), read the same way by our server and the Deno function. */

@@ -3,6 +3,7 @@
  * saved-searches function (docs/decisions.md #23). One list of frequencies and one e-mail rule (the
  * inquiry's), so the form never accepts what the function refuses.
  */
+import type { Attribution } from './attribution.ts';
 import { featureFlag, parsePlace, type FeatureFlag, type FilterArgs, type SearchFilters } from './filters.ts';
 import { formatArea, formatPrice } from './format.ts';
 import { typeLabel } from './listing.ts';
@@ -25,6 +26,10 @@ export interface AlertRequest {
   idempotencyKey?: string;
   /** the honeypot: people leave it empty */
   website?: string;
+  /** the lead's owner (an element's `lead-agent-id`): the agent told of the confirmed alert */
+  leadAgentId?: string;
+  /** where the visitor was (core/protocol/attribution.ts) */
+  source?: Attribution;
 }
 
 /** The e-mail field: required, at most 254 characters, one address. */

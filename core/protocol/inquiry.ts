@@ -3,6 +3,8 @@
  * wrong before sending) and the send-property-inquiry function (which decides). One set of limits
  * and patterns, so the form never accepts what the function refuses.
  */
+import type { Attribution } from './attribution.ts';
+
 export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000 } as const;
 
 /** The body the send-property-inquiry function takes: call 5's fields (docs/product.md §7), then our optional extras. */
@@ -21,6 +23,10 @@ export interface InquiryBody {
   propertyId?: string;
   /** the agent addressed (a profile without a listing) */
   agentId?: string;
+  /** the lead's owner: the agent whose site the visitor came through (an element's `lead-agent-id`); one of ours, or the inquiry is refused */
+  leadAgentId?: string;
+  /** where the visitor was (core/protocol/attribution.ts) */
+  source?: Attribution;
   /** the same key for a retry of the same inquiry (also accepted as an Idempotency-Key header) */
   idempotencyKey?: string;
   lang?: string;

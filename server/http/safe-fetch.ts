@@ -146,6 +146,8 @@ export interface SafeFetchOptions {
   statuses?: 'ok' | 'any';
   /** the list's name in a refusal's message (default IMAGE_HOSTS) */
   listName?: string;
+  /** a POST with this body (a webhook) instead of a GET */
+  post?: string;
 }
 
 export interface Fetched {
@@ -187,7 +189,8 @@ function once(url: URL, rule: HostRule, options: SafeFetchOptions, signal: Abort
   return new Promise((resolveResponse, reject) => {
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers = options.headers ?? { Accept: 'image/avif,image/webp,image/png,image/jpeg,image/*;q=0.8', 'User-Agent': 'exp-ecuador-images/1' };
-    const req = request(url, { method: 'GET', lookup: checkedLookup(rule, options.resolve ?? defaultResolve), signal, headers, agent: false });
+    const body = options.post === undefined ? undefined : Buffer.from(options.post);
+    const req = request(url, { method: body ? 'POST' : 'GET', lookup: checkedLookup(rule, options.resolve ?? defaultResolve), signal, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, agent: false });
     const connectTimer = setTimeout(() => req.destroy(new FetchRefused(`${url.host}: no connection within ${options.connectTimeoutMs ?? 3000} ms`, 'failed')), options.connectTimeoutMs ?? 3000);
     req.on('socket', (socket) => {
       if (!socket.connecting) clearTimeout(connectTimer);
@@ -201,7 +204,7 @@ function once(url: URL, rule: HostRule, options: SafeFetchOptions, signal: Abort
       clearTimeout(connectTimer);
       reject(error);
     });
-    req.end();
+    req.end(body);
   });
 }
 
@@ -236,6 +239,7 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
     const status = res.statusCode ?? 0;
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume();
+      if (options.maxRedirects === 0) throw new FetchRefused(`${url.host}: HTTP ${status}, a redirect (not followed)`, 'failed');
       if (hop >= (options.maxRedirects ?? 3)) throw new FetchRefused(`more than ${options.maxRedirects ?? 3} redirects`, 'failed');
       url = new URL(res.headers.location, url);
       continue;

@@ -20,11 +20,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { Database } from '../db/database.ts';
-import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
-import { DataDirLock } from '../db/lock.ts';
-import { openPglite } from '../db/pglite.ts';
-import { openPostgres } from '../db/postgres.ts';
+import { openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { localPhotoStore, type PhotoStore } from './photos.ts';
 import { supabasePhotoStore } from './storage.ts';
@@ -64,38 +60,7 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Set<string>; 
   return { positional, flags, values };
 }
 
-async function openDatabase(usePostgres: boolean): Promise<{ db: Database; close: () => Promise<void> } | 'held'> {
-  if (process.env.DATABASE_URL) {
-    const db = await openPostgres(process.env.DATABASE_URL);
-    return { db, close: () => db.close() };
-  }
-  if (usePostgres) {
-    const dir = resolve(dataDir, 'postgres');
-    const url = runningEmbeddedPostgres(dir);
-    if (url) {
-      const db = await openPostgres(url);
-      return { db, close: () => db.close() };
-    }
-    const lock = DataDirLock.acquire(dataDir);
-    const pg = await startEmbeddedPostgres({ dataDir: dir });
-    const db = await openPostgres(pg.url);
-    return {
-      db,
-      close: async () => {
-        await db.close();
-        await pg.stop();
-        lock.release();
-      },
-    };
-  }
-  try {
-    const db = await openPglite(dataDir);
-    return { db, close: () => db.close() };
-  } catch (error) {
-    if (/in use by another process/.test((error as Error).message)) return 'held';
-    throw error;
-  }
-}
+const openDatabase = (usePostgres: boolean) => openForCommand(dataDir, usePostgres);
 
 function print(report: ImportReport): void {
   console.log(`[import] ${summary(report)}`);

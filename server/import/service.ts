@@ -30,6 +30,8 @@ export interface ImportServiceOptions {
 export interface ImportService {
   /** /admin/import */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** another command handed over the same way (`npm run webhooks`): a JSON body in, the work's JSON answer out */
+  command(req: IncomingMessage, res: ServerResponse, work: (body: Record<string, unknown>) => Promise<unknown>): Promise<void>;
   /** writes import.json (the server's address) and starts the schedule */
   start(url: string): void;
   stop(): Promise<void>;
@@ -73,6 +75,18 @@ export function createImportService(options: ImportServiceOptions): ImportServic
     timers.push(setInterval(() => void tick(), s.everyMinutes * 60_000));
   };
 
+  /** Only a connection from this machine with the token, by POST. */
+  const allowed = (req: IncomingMessage, res: ServerResponse, refusal: string): boolean => {
+    const given = Buffer.from(String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
+    const expected = Buffer.from(token);
+    const local = LOOPBACK.test(req.socket.remoteAddress ?? '');
+    if (!local || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      res.writeHead(403, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: refusal }));
+      return false;
+    }
+    return true;
+  };
+
   return {
     start(url) {
       if (file) {
@@ -88,14 +102,34 @@ export function createImportService(options: ImportServiceOptions): ImportServic
       if (file) rmSync(file, { force: true });
       await running?.catch(() => {});
     },
-    async handle(req, res) {
-      const given = Buffer.from(String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-      const expected = Buffer.from(token);
-      const local = LOOPBACK.test(req.socket.remoteAddress ?? '');
-      if (!local || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        res.writeHead(403, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'imports are started by `npm run import` on this machine' }));
+    async command(req, res, work) {
+      if (!allowed(req, res, 'this command is run by `npm run webhooks` on this machine')) return;
+      if (req.method !== 'POST') {
+        res.writeHead(405, { Allow: 'POST', 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'POST a command' }));
         return;
       }
+      const body = await readBody(req, 64 * 1024);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body === 'too-large' ? '' : body.toString('utf8'));
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'the command is not a JSON object' }));
+        return;
+      }
+      let result: unknown;
+      try {
+        result = await work(parsed as Record<string, unknown>);
+      } catch (error) {
+        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ result }));
+    },
+    async handle(req, res) {
+      if (!allowed(req, res, 'imports are started by `npm run import` on this machine')) return;
       if (req.method !== 'POST') {
         res.writeHead(405, { Allow: 'POST', 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'POST a source' }));
         return;

@@ -110,4 +110,46 @@ describe('npm run import, as typed', () => {
       expect(code, args.join(' ')).toBe(2);
     }
   });
+
+  it('npm run webhooks, handed to npm start too: add prints the secret once, list and report show the endpoint, remove ends it; what may not be an endpoint is refused', async () => {
+    const env = { DATA_DIR: dataDir };
+    const webhooks = async (args: string[], extra: Record<string, string> = env) => {
+      const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/webhooks/cli.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: '', ...extra } });
+      await c.exited;
+      return { code: c.exitStatus(), out: c.output() };
+    };
+    const added = await webhooks(['add', 'https://93.184.216.34/hooks/crm', '--events', 'inquiry.created,alert.confirmed', '--description', 'Follow Up Boss']);
+    expect(added.code, added.out).toBe(0);
+    const id = /endpoint (\d+): https:\/\/93\.184\.216\.34\/hooks\/crm \(inquiry\.created, alert\.confirmed\)/.exec(added.out)?.[1];
+    expect(id, added.out).toBeDefined();
+    expect(added.out).toMatch(/\nwhsec_[A-Za-z0-9+/]{32}\n/);
+    const list = await webhooks(['list']);
+    expect(list.out).toContain(`${id}\thttps://93.184.216.34/hooks/crm\tinquiry.created,alert.confirmed\tFollow Up Boss`);
+    expect(list.out).not.toContain('whsec_');
+    const report = await webhooks(['report']);
+    expect(report.out).toContain(`${id} https://93.184.216.34/hooks/crm (inquiry.created, alert.confirmed): 0 delivered, 0 waiting, 0 failed`);
+    expect((await webhooks(['remove', String(id)])).out).toContain(`endpoint ${id} removed`);
+    expect((await webhooks(['list'])).out).toContain('no endpoints');
+    const refused: Array<[string[], RegExp, number]> = [
+      [['add', 'http://93.184.216.34/x', '--events', 'inquiry.created'], /a webhook endpoint is https \(http only with --dev/, 1],
+      [['add', 'https://127.0.0.1:9000/x', '--events', 'inquiry.created'], /127\.0\.0\.1 is 127\.0\.0\.1: an address on a private network is an endpoint only with --dev/, 1],
+      [['add', 'https://[::ffff:10.0.0.7]/x', '--events', 'inquiry.created'], /an address on a private network is an endpoint only with --dev/, 1],
+      [['add', 'http://169.254.169.254/latest/meta-data', '--events', 'inquiry.created', '--dev'], /link-local address \(the cloud metadata service\) is never an endpoint/, 1],
+      [['add', 'https://u:p@93.184.216.34/x', '--events', 'inquiry.created'], /no user name or password/, 1],
+      [['add', 'https://93.184.216.34/x', '--events', 'inquiry.created,listing.sold'], /unknown event listing\.sold: the events are inquiry\.created, alert\.confirmed, alert\.unsubscribed/, 1],
+      [['add', 'https://93.184.216.34/x'], /add needs --events/, 2],
+      [['remove', 'abc'], /an endpoint's id is a number/, 1],
+      [['remove', '999999'], /no endpoint 999999/, 1],
+      [['rotate'], /unknown command rotate/, 2],
+      [[], /which command\?/, 2],
+    ];
+    for (const [args, message, code] of refused) {
+      const r = await webhooks(args);
+      expect(r.out, args.join(' ')).toMatch(message);
+      expect(r.code, args.join(' ')).toBe(code);
+    }
+    // a developer's CRM on this machine, with --dev
+    const dev = await webhooks(['add', 'http://127.0.0.1:9000/hooks', '--events', 'alert.unsubscribed', '--dev']);
+    expect(dev.out).toMatch(/endpoint \d+: http:\/\/127\.0\.0\.1:9000\/hooks \(alert\.unsubscribed\) \[dev\]/);
+  });
 });

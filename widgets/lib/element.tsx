@@ -18,6 +18,8 @@ export const commonAttributes = {
   'api-key': { type: 'string', maxLength: 4096 },
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url': { type: 'url' },
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id': { type: 'string', maxLength: 15, format: { test: (v) => /^\d{1,15}$/.test(v), example: '12' } },
 } as const satisfies AttrSchema;
 
 export interface ElementContextValue {
@@ -29,6 +31,8 @@ export interface ElementContextValue {
   /** the site's base URL, for links to its pages (no trailing slash) */
   site: string;
   toaster: Toaster;
+  /** the lead's owner (`lead-agent-id`), sent with every inquiry and alert request */
+  leadAgentId: string | undefined;
 }
 
 const ElementContext = createContext<ElementContextValue | null>(null);
@@ -164,7 +168,8 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     const api = useMemo(() => resolveApiConfig({ apiUrl: values.apiUrl, apiKey: values.apiKey }), [values.apiUrl, values.apiKey]);
     const site = useMemo(() => resolveSiteBase(values.baseUrl, api), [values.baseUrl, api]);
     const [toaster] = useState(createToaster);
-    const context = useMemo<ElementContextValue>(() => ({ host, shadowRoot, lang, t, api, site, toaster }), [host, shadowRoot, lang, t, api, site, toaster]);
+    const leadAgentId = values.leadAgentId as string | undefined;
+    const context = useMemo<ElementContextValue>(() => ({ host, shadowRoot, lang, t, api, site, toaster, leadAgentId }), [host, shadowRoot, lang, t, api, site, toaster, leadAgentId]);
     if (errors.length) reportAttributeErrors(def.tag, errors);
     // the component's first render runs as a background (time-sliced) update: a page with several
     // elements never blocks the main thread for long, and the host page stays responsive

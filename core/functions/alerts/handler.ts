@@ -21,12 +21,16 @@ import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { activate, byIdempotencyKey, byToken, extendPending, insertSearch, markTokenUsed, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
 import { hashToken } from './tokens.ts';
+import { leadOwner } from '../inquiry/store.ts';
+import { enqueueEvent } from '../webhooks/events.ts';
 import { filtersKey } from '../../protocol/filters.ts';
 import { ALERT_LIMITS, emailKey, TOKEN, validateAlertRequest } from './validate.ts';
 
 export interface AlertsConfig extends ClientPolicy {
-  /** receives one notice per newly confirmed search (a lead) */
+  /** receives one notice per newly confirmed search (a lead), unless it has a lead owner */
   teamInbox: string;
+  /** the deployment's lead owner when an element names none (LEAD_AGENT_ID; docs/leads.md) */
+  leadAgentId?: string | undefined;
 }
 
 export interface AlertsDeps {
@@ -52,6 +56,17 @@ export function maskEmail(email: string): string {
   return `${local.slice(0, Math.min(2, Math.max(1, local.length - 1)))}…@${domain}`;
 }
 
+/** A saved search as its webhooks carry it (docs/leads.md). */
+const alertData = (s: SavedSearch) => ({
+  id: s.id,
+  email: s.email,
+  filters: s.filters,
+  frequency: s.frequency,
+  lang: s.lang,
+  lead_agent_id: s.lead_agent_id,
+  attribution: { origin: s.origin || null, page: s.page_url, element: s.element, utm: s.utm ?? {} },
+});
+
 const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
 
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
@@ -60,7 +75,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
   const { config } = deps;
 
   async function subscribe(raw: unknown, request: Request, clientAddress: string): Promise<Outcome> {
-    const checked = validateAlertRequest(raw);
+    const checked = validateAlertRequest(raw, request.headers.get('origin'));
     if (!checked.ok) return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
     const input = checked.value;
     const spam = input.website.trim() !== '';
@@ -75,7 +90,10 @@ export function createAlertsHandler(deps: AlertsDeps) {
       if (limited) {
         return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
       }
-      const record = { email: input.email, emailKey: emailKey(input.email), filters: input.filters, filtersKey: filtersKey(input.filters), frequency: input.frequency, lang: input.lang, idempotencyKey: key, clientHash, spam, origin: request.headers.get('origin') ?? '', userAgent: request.headers.get('user-agent') ?? '' };
+      // the lead's owner: the element's, one of ours or refused; else the deployment's, if it is one of ours
+      const owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : config.leadAgentId ? await leadOwner(tx, config.leadAgentId) : null;
+      if (input.leadAgentId && !owner) return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } } };
+      const record = { email: input.email, emailKey: emailKey(input.email), filters: input.filters, filtersKey: filtersKey(input.filters), frequency: input.frequency, lang: input.lang, idempotencyKey: key, clientHash, spam, origin: request.headers.get('origin') ?? '', userAgent: request.headers.get('user-agent') ?? '', leadAgentId: owner?.agentId ?? null, source: input.source };
       if (spam) {
         await insertSearch(tx, record);
         return { status: 200, body: { ok: true } };
@@ -131,14 +149,17 @@ export function createAlertsHandler(deps: AlertsDeps) {
         if (found.used || s.status !== 'pending') return { status: 200, body: { ok: true, already: true, search: summary(s) } };
         await activate(tx, s.id, s.frequency);
         await markTokenUsed(tx, hash);
-        // a confirmed search is a lead: the team hears of it once
-        await enqueueMail(tx, { kind: 'alert-lead', refId: s.id, recipient: config.teamInbox });
+        // a confirmed search is a lead: its owner (else the team) hears of it once, and the CRM
+        const owner = s.lead_agent_id ? await leadOwner(tx, s.lead_agent_id) : null;
+        await enqueueMail(tx, { kind: 'alert-lead', refId: s.id, recipient: owner?.email ?? config.teamInbox });
+        await enqueueEvent(tx, 'alert.confirmed', { ...alertData(s), status: 'active', confirmed_at: new Date().toISOString() });
         return { status: 200, body: { ok: true, search: summary({ ...s, status: 'active' }) }, queued: true };
       }
       if (s.status === 'pending') return { status: 410, body: { error: 'unconfirmed', message: 'This alert was never confirmed.', search: summary(s) } };
       if (action === 'unsubscribe') {
         await unsubscribe(tx, s.id);
         await markTokenUsed(tx, hash);
+        await enqueueEvent(tx, 'alert.unsubscribed', { ...alertData(s), status: 'unsubscribed', unsubscribed_at: new Date().toISOString() });
         return { status: 200, body: { ok: true, search: summary({ ...s, status: 'unsubscribed' }) } };
       }
       if (action === 'update') {

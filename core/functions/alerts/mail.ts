@@ -11,6 +11,7 @@
  * (`mail.alerts`, `alerts`), given by the caller: our server reads the built ones, the Deno
  * function imports them. Everything from the data is escaped in the HTML.
  */
+import { attributionLines } from '../../protocol/attribution.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import { describeSearch } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
@@ -54,11 +55,15 @@ interface SearchRow extends Record<string, unknown> {
   status: string;
   expires_at: string;
   pending_live: boolean;
+  origin: string | null;
+  page_url: string | null;
+  element: string | null;
+  utm: Record<string, string> | null;
 }
 
 async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
   const rows = await sql.query<SearchRow>(
-    "select id::text as id, email, filters, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live from internal.saved_searches where id = $1",
+    "select id::text as id, email, filters, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live, origin, page_url, element, utm from internal.saved_searches where id = $1",
     [id],
   );
   return rows[0] ?? null;
@@ -240,6 +245,8 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
       [both('mail.alerts.lead.frequency'), es(`alerts.frequencies.${search.frequency}`)],
       [both('mail.alerts.lead.language'), search.lang === 'es' ? 'Español' : 'English'],
       [both('mail.alerts.lead.link'), seeAll],
+      // where the visitor came from (core/protocol/attribution.ts)
+      ...attributionLines({ origin: search.origin, page: search.page_url, element: search.element, utm: search.utm }),
     ];
     const subject = oneLine(`${both('mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
     const text = [both('mail.alerts.lead.intro'), '', ...lines.map(([k, v]) => `${k}: ${v}`)].join('\n');

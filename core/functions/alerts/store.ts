@@ -3,6 +3,7 @@
  * and what a link's token may do (confirm, read and change the settings, unsubscribe). Plain SQL
  * over any client with `query(sql, params)`, like the inquiries (../inquiry/store.ts).
  */
+import type { Attribution } from '../../protocol/attribution.ts';
 import type { AlertFrequency } from '../../protocol/alerts.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import type { Sql } from '../sql.ts';
@@ -26,9 +27,14 @@ export interface SavedSearch extends Record<string, unknown> {
   created_at: string;
   expires_at: string;
   confirmed_at: string | null;
+  lead_agent_id: string | null;
+  origin: string | null;
+  page_url: string | null;
+  element: string | null;
+  utm: Record<string, string> | null;
 }
 
-const COLUMNS = 's.id::text as id, s.email, s.filters, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at';
+const COLUMNS = 's.id::text as id, s.email, s.filters, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
 
 export async function byIdempotencyKey(sql: Sql, key: string): Promise<string | null> {
   const rows = await sql.query<{ id: string }>('select id::text as id from internal.saved_searches where idempotency_key = $1', [key]);
@@ -60,14 +66,19 @@ export interface NewSearch {
   spam: boolean;
   origin: string;
   userAgent: string;
+  leadAgentId: string | null;
+  source: Attribution | null;
 }
 
 export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
   const rows = await sql.query<{ id: string }>(
-    `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, expires_at, idempotency_key, client_hash, spam, origin, user_agent)
-     values ($1, $2, $3::jsonb, $4, $5, $6, now() + make_interval(hours => $7), $8, $9, $10, left($11, 200), left($12, 300))
+    `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, expires_at, idempotency_key, client_hash, spam, origin, user_agent,
+                                          lead_agent_id, page_url, element, utm)
+     values ($1, $2, $3::jsonb, $4, $5, $6, now() + make_interval(hours => $7), $8, $9, $10, left($11, 200), left($12, 300),
+             $13, nullif($14, ''), $15, $16::jsonb)
      returning id::text as id`,
-    [s.email, s.emailKey, JSON.stringify(s.filters), s.filtersKey, s.frequency, s.lang, CONFIRM_HOURS, s.idempotencyKey, s.clientHash, s.spam, s.origin, s.userAgent],
+    [s.email, s.emailKey, JSON.stringify(s.filters), s.filtersKey, s.frequency, s.lang, CONFIRM_HOURS, s.idempotencyKey, s.clientHash, s.spam, s.origin, s.userAgent,
+     s.leadAgentId, s.source?.page ?? '', s.source?.element ?? null, s.source ? JSON.stringify(s.source.utm) : null],
   );
   return (rows[0] as { id: string }).id;
 }

@@ -4,6 +4,7 @@
  * honeypot) or an action with a link's token. Every filter is checked before it is kept: a saved
  * search is read by SQL for as long as it lives.
  */
+import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
 import { FEATURE_FLAGS, filterArgs, KEYWORDS_MAX, parsePlace, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
 import { validPolygon } from '../../protocol/polygon.ts';
@@ -23,6 +24,10 @@ export interface AlertInput {
   lang: Lang;
   idempotencyKey: string | null;
   website: string;
+  /** the lead's owner asked for (checked to be one of ours by the handler) */
+  leadAgentId: string | null;
+  /** where the visitor was; null when the request did not say */
+  source: Attribution | null;
 }
 
 export type AlertValidation = { ok: true; value: AlertInput } | { ok: false; fields: Record<string, FieldError>; message: string };
@@ -77,7 +82,8 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
   return out;
 }
 
-export function validateAlertRequest(raw: unknown): AlertValidation {
+/** `origin`: the request's Origin header (the page's origin, set by the browser). */
+export function validateAlertRequest(raw: unknown, origin: string | null = null): AlertValidation {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
   const body = raw as Record<string, unknown>;
   const fields: Record<string, FieldError> = {};
@@ -98,8 +104,15 @@ export function validateAlertRequest(raw: unknown): AlertValidation {
     else idempotencyKey = body.idempotencyKey;
   }
   const website = typeof body.website === 'string' ? body.website.slice(0, 200) : '';
+  let leadAgentId: string | null = null;
+  if (body.leadAgentId !== undefined && body.leadAgentId !== null && body.leadAgentId !== '') {
+    if (!/^\d{1,15}$/.test(String(body.leadAgentId).trim())) fields.leadAgentId = 'invalid';
+    else leadAgentId = String(body.leadAgentId).trim();
+  }
+  const source = checkAttribution(body.source, origin);
+  if (!source.ok) fields.source = 'invalid';
   if (Object.keys(fields).length) return { ok: false, fields, message: problems(fields) };
-  return { ok: true, value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as Lang, idempotencyKey, website } };
+  return { ok: true, value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as Lang, idempotencyKey, website, leadAgentId, source: source.ok ? source.value : null } };
 }
 
 /** An address as one saved search per address counts it. */

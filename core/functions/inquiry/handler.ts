@@ -11,10 +11,18 @@ import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
-import { existingInquiry, insertInquiry, resolveRecipient } from './store.ts';
+import { existingInquiry, insertInquiry, leadOwner, resolveRecipient, withOwner } from './store.ts';
+import { enqueueEvent } from '../webhooks/events.ts';
+import { listingPath } from '../../routes.ts';
 
 export interface InquiryConfig extends ClientPolicy {
   teamInbox: string;
+  /** the deployment's lead owner when an element names none (LEAD_AGENT_ID; docs/leads.md) */
+  leadAgentId?: string | undefined;
+  /** with a lead owner, the listing's agent (or the agent addressed) gets a copy (LEAD_COPY_LISTING_AGENT) */
+  copyListingAgent?: boolean;
+  /** the site's address, for the listing's link in the webhooks (SITE_URL) */
+  siteUrl?: string;
 }
 
 export interface InquiryDeps {
@@ -35,7 +43,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
     const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: LIMITS.body, what: 'the inquiry' });
     if (read instanceof Response) return read;
     const { cors, body } = read;
-    const checked = validateInquiry(body);
+    const checked = validateInquiry(body, origin);
     if (!checked.ok) return json(400, { error: 'validation', message: checked.message, fields: checked.fields }, cors);
     const input = checked.value;
     const spam = input.website.trim() !== '';
@@ -46,15 +54,23 @@ export function createInquiryHandler(deps: InquiryDeps) {
 
     try {
       const clientHash = await hashClient(context.clientAddress, await clientSalt(deps.sql, config.hashSalt));
-      const content = [input.name, input.email, input.phone, input.message, input.propertyTitle, input.propertyAddress, input.propertyPrice, input.recipientEmail, input.propertyId, input.agentId];
+      const content = [input.name, input.email, input.phone, input.message, input.propertyTitle, input.propertyAddress, input.propertyPrice, input.recipientEmail, input.propertyId, input.agentId, input.leadAgentId];
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts
         const limited = await overLimit(tx, 'inquiries', clientHash, config.rateLimit);
         const already = await existingInquiry(tx, idempotencyKey);
-        if (already) return { id: already, created: false, limited: false };
-        if (limited) return { id: '', created: false, limited: true };
-        const { recipient, listing } = await resolveRecipient(tx, input, config.teamInbox);
+        if (already) return { id: already, created: false, limited: false, unknownOwner: false };
+        if (limited) return { id: '', created: false, limited: true, unknownOwner: false };
+        const { recipient: natural, listing } = await resolveRecipient(tx, input, config.teamInbox);
+        // the lead's owner: the element's, never an address; an id that is not one of ours is refused
+        let owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : null;
+        if (input.leadAgentId && !owner) return { id: '', created: false, limited: false, unknownOwner: true };
+        if (!owner && config.leadAgentId) {
+          owner = await leadOwner(tx, config.leadAgentId);
+          if (!owner) console.error(`[send-property-inquiry] LEAD_AGENT_ID ${config.leadAgentId} is not one of our agents: the inquiry goes where it would without it`);
+        }
+        const { recipient, copy } = withOwner(natural, owner, config.copyListingAgent ?? false);
         const stored = await insertInquiry(tx, {
           idempotencyKey,
           listingId: listing?.id ?? null,
@@ -69,16 +85,33 @@ export function createInquiryHandler(deps: InquiryDeps) {
           propertyPrice: listing?.price ? formatPrice(listing.price) : input.propertyPrice,
           requestedRecipient: input.recipientEmail,
           recipient,
+          copy,
+          source: input.source,
           clientHash,
           origin: origin ?? '',
           userAgent: request.headers.get('user-agent') ?? '',
           lang: input.lang,
           spam,
         });
-        // its e-mail is queued in the same transaction: stored means it will be delivered
-        if (stored.created && !spam) await enqueueMail(tx, { kind: 'inquiry', refId: stored.id, recipient: recipient.email });
-        return { ...stored, limited: false };
+        // its e-mails and webhooks are queued in the same transaction: stored means delivered
+        if (stored.created && !spam) {
+          await enqueueMail(tx, { kind: 'inquiry', refId: stored.id, recipient: recipient.email });
+          if (copy) await enqueueMail(tx, { kind: 'inquiry-copy', refId: stored.id, recipient: copy.email });
+          await enqueueEvent(tx, 'inquiry.created', {
+            id: stored.id,
+            received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
+            lang: input.lang,
+            contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
+            listing: listing ? { id: listing.id, title: listing.title, address: [listing.address, listing.city].filter(Boolean).join(', ') || null, price: listing.price === null ? null : Number(listing.price), url: config.siteUrl ? `${config.siteUrl.replace(/\/$/, '')}${listingPath(listing.id, listing.title ?? '', 'es')}` : null } : null,
+            recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
+            lead_agent_id: owner?.agentId ?? null,
+            copy_to: copy ? { kind: copy.kind, agent_id: copy.agentId, email: copy.email } : null,
+            attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
+          });
+        }
+        return { ...stored, limited: false, unknownOwner: false };
       });
+      if (outcome.unknownOwner) return json(400, { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } }, cors);
       if (outcome.limited) return json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });
       if (outcome.created && !spam) deps.onStored?.(outcome.id);
       return json(200, { ok: true, id: outcome.id }, cors);

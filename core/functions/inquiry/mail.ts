@@ -6,6 +6,7 @@
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { listingPath } from '../../routes.ts';
+import { attributionLines } from '../../protocol/attribution.ts';
 import { loadInquiryForMail, type InquiryMailRow } from './store.ts';
 
 export interface InquiryMailOptions {
@@ -17,7 +18,11 @@ export interface InquiryMailOptions {
 
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
-export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions): MailMessage {
+/**
+ * `copy`: the copy for the listing's agent (or the agent addressed) when the inquiry belongs to the
+ * lead's owner and the deployment copies (docs/leads.md).
+ */
+export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, copy = false): MailMessage {
   const title = oneLine(row.property_title ?? '');
   const subject = title ? `Nueva consulta / New inquiry: ${title}`.slice(0, 200) : `Nueva consulta de / New inquiry from ${oneLine(row.name)}`.slice(0, 200);
   // the listing's own page, in Spanish (the team and the agents work in Spanish)
@@ -31,9 +36,13 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
     ['Correo / E-mail', row.email],
     ['Teléfono / Phone', row.phone ?? ''],
     ['Idioma / Language', row.lang === 'es' ? 'Español' : 'English'],
+    // where the visitor came from (core/protocol/attribution.ts)
+    ...attributionLines({ origin: row.origin, page: row.page_url, element: row.element, utm: row.utm }),
   ].filter(([, v]) => v) as Array<[string, string]>;
-  const greeting = row.recipient_name ? `Hola ${row.recipient_name},` : 'Hola,';
-  const intro = 'Recibiste una nueva consulta desde el sitio de eXp Realty Ecuador. / You have a new inquiry from the eXp Realty Ecuador website.';
+  const greeting = row.recipient_name && !copy ? `Hola ${row.recipient_name},` : 'Hola,';
+  const intro = copy
+    ? `Copia: esta consulta fue para ${row.recipient_name ? `${row.recipient_name} (${row.recipient_email})` : row.recipient_email}, cuyo sitio trajo al cliente. / Copy: this inquiry went to ${row.recipient_name ?? row.recipient_email}, whose website brought the client.`
+    : 'Recibiste una nueva consulta desde el sitio de eXp Realty Ecuador. / You have a new inquiry from the eXp Realty Ecuador website.';
   const text = [
     greeting,
     '',
@@ -59,20 +68,23 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
 </body></html>`;
   return {
     from: options.from,
-    to: row.recipient_email,
+    to: copy ? (row.copy_recipient ?? row.recipient_email) : row.recipient_email,
     replyTo: `"${oneLine(row.name).replace(/["\\]/g, '')}" <${row.email}>`,
-    subject,
+    subject: copy ? `[Copia / Copy] ${subject}`.slice(0, 200) : subject,
     text,
     html,
-    messageId: `<inquiry-${row.id}@${options.domain ?? 'exp-ecuador.local'}>`,
+    messageId: `<inquiry-${copy ? 'copy-' : ''}${row.id}@${options.domain ?? 'exp-ecuador.local'}>`,
     headers: { 'X-Inquiry-Id': row.id, 'Auto-Submitted': 'auto-generated' },
   };
 }
 
-/** The outbox's composer for mails of kind 'inquiry' (ref: the inquiry's id). */
-export function inquiryComposer(options: InquiryMailOptions): Composer {
-  return async (sql, mail) => {
-    const row = await loadInquiryForMail(sql, mail.ref_id);
-    return row ? composeInquiryMail(row, options) : null;
-  };
+/** The outbox's composers for mails of kind 'inquiry' and 'inquiry-copy' (ref: the inquiry's id). */
+export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' | 'inquiry-copy', Composer> {
+  const composer =
+    (copy: boolean): Composer =>
+    async (sql, mail) => {
+      const row = await loadInquiryForMail(sql, mail.ref_id);
+      return row && (!copy || row.copy_recipient) ? composeInquiryMail(row, options, copy) : null;
+    };
+  return { inquiry: composer(false), 'inquiry-copy': composer(true) };
 }

@@ -10,7 +10,7 @@ import type { InquiryInput } from './validate.ts';
 export interface Recipient {
   email: string;
   name: string;
-  kind: 'listing_agent' | 'agent' | 'team';
+  kind: 'listing_agent' | 'agent' | 'team' | 'lead_agent';
   agentId: string | null;
 }
 
@@ -80,12 +80,30 @@ export async function resolveRecipient(
   return { listing, recipient: { email: teamInbox, name: '', kind: 'team', agentId: null } };
 }
 
+/** The lead's owner, when the id is one of our agents with an address (docs/leads.md). */
+export async function leadOwner(sql: Sql, id: string): Promise<Recipient | null> {
+  const agent = await findAgent(sql, { id });
+  return agent?.email ? { email: agent.email.trim(), name: agentName(agent), kind: 'lead_agent', agentId: String(agent.id) } : null;
+}
+
+/**
+ * With a lead's owner, the inquiry is theirs: they receive it, and whoever would have received it
+ * otherwise (the listing's agent, the agent addressed) gets a copy only when the deployment says
+ * so (LEAD_COPY_LISTING_AGENT); the team inbox never gets a copy.
+ */
+export function withOwner(natural: Recipient, owner: Recipient | null, copyToNatural: boolean): { recipient: Recipient; copy: Recipient | null } {
+  if (!owner) return { recipient: natural, copy: null };
+  const same = natural.email.toLowerCase() === owner.email.toLowerCase();
+  return { recipient: owner, copy: copyToNatural && natural.kind !== 'team' && !same ? natural : null };
+}
+
 /** The row stored: the checked body, and what the function decided about it. */
-export interface NewInquiry extends Pick<InquiryInput, 'agentId' | 'name' | 'email' | 'phone' | 'message' | 'propertyTitle' | 'propertyAddress' | 'propertyPrice'> {
+export interface NewInquiry extends Pick<InquiryInput, 'agentId' | 'name' | 'email' | 'phone' | 'message' | 'propertyTitle' | 'propertyAddress' | 'propertyPrice' | 'source'> {
   idempotencyKey: string;
   listingId: string | null;
   requestedRecipient: string;
   recipient: Recipient;
+  copy: Recipient | null;
   clientHash: string;
   origin: string;
   userAgent: string;
@@ -99,21 +117,24 @@ export async function existingInquiry(sql: Sql, key: string): Promise<string | n
 }
 
 /** Stores the inquiry before anything is sent; a known idempotency key returns the first one's id. */
-export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: string; created: boolean }> {
-  const rows = await sql.query<{ id: string }>(
+export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: string; created: boolean; receivedAt?: string }> {
+  const rows = await sql.query<{ id: string; received_at: string }>(
     `insert into public.inquiries
        (idempotency_key, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
-        requested_recipient, recipient_email, recipient_kind, client_hash, origin, user_agent, lang, spam)
+        requested_recipient, recipient_email, recipient_kind, client_hash, origin, user_agent, lang, spam,
+        lead_agent_id, copy_recipient, page_url, element, utm)
      values ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), nullif($8, ''), nullif($9, ''), nullif($10, ''),
-             nullif($11, ''), $12, $13, $14, nullif($15, ''), nullif($16, ''), $17, $18)
+             nullif($11, ''), $12, $13, $14, nullif($15, ''), nullif($16, ''), $17, $18,
+             $19, $20, nullif($21, ''), $22, $23::jsonb)
      on conflict (idempotency_key) do nothing
-     returning id::text as id`,
+     returning id::text as id, received_at::text as received_at`,
     [
       i.idempotencyKey, i.listingId, i.recipient.agentId ?? i.agentId, i.name, i.email, i.phone, i.message, i.propertyTitle, i.propertyAddress, i.propertyPrice,
       i.requestedRecipient, i.recipient.email, i.recipient.kind, i.clientHash, i.origin.slice(0, 300), i.userAgent.slice(0, 300), i.lang, i.spam,
+      i.recipient.kind === 'lead_agent' ? i.recipient.agentId : null, i.copy?.email ?? null, i.source?.page ?? '', i.source?.element ?? null, i.source ? JSON.stringify(i.source.utm) : null,
     ],
   );
-  if (rows[0]) return { id: rows[0].id, created: true };
+  if (rows[0]) return { id: rows[0].id, created: true, receivedAt: rows[0].received_at };
   const id = await existingInquiry(sql, i.idempotencyKey);
   if (!id) throw new Error('inquiry vanished after a conflicting insert');
   return { id, created: false };
@@ -134,6 +155,11 @@ export interface InquiryMailRow extends Record<string, unknown> {
   recipient_name: string | null;
   lang: string | null;
   received_at: string;
+  copy_recipient: string | null;
+  origin: string | null;
+  page_url: string | null;
+  element: string | null;
+  utm: Record<string, string> | null;
 }
 
 /** What the inquiry's e-mail is made of, read when it is sent. */
@@ -141,6 +167,7 @@ export async function loadInquiryForMail(sql: Sql, id: string): Promise<InquiryM
   const rows = await sql.query<InquiryMailRow>(
     `select q.id::text as id, q.name, q.email, q.phone, q.message, q.property_title, q.property_address, q.property_price,
             q.listing_id::text as listing_id, q.recipient_email, q.recipient_kind, q.lang, q.received_at::text as received_at,
+            q.copy_recipient, q.origin, q.page_url, q.element, q.utm,
             (select nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), '') from public.agents a where a.id = q.agent_id) as recipient_name
        from public.inquiries q where q.id = $1::uuid and not q.spam`,
     [id],

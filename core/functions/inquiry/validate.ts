@@ -4,6 +4,7 @@
  * a honeypot). Every field is checked here, once, for Deno and Node alike.
  */
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
+import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
 
 export type { FieldError };
@@ -13,9 +14,13 @@ export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024
 
 
 /** The body once checked: every text trimmed, ids as digits or null. */
-export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'idempotencyKey' | 'lang'>> {
+export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang'>> {
   propertyId: string | null;
   agentId: string | null;
+  /** the lead's owner asked for (checked to be one of ours by the handler) */
+  leadAgentId: string | null;
+  /** where the visitor was; null when the request did not say */
+  source: Attribution | null;
   /** null: none sent (the handler takes the Idempotency-Key header, or derives one) */
   idempotencyKey: string | null;
   lang: 'en' | 'es';
@@ -23,7 +28,8 @@ export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 
 
 export type Validation = { ok: true; value: InquiryInput } | { ok: false; fields: Record<string, FieldError>; message: string };
 
-export function validateInquiry(raw: unknown): Validation {
+/** `origin`: the request's Origin header (the page's origin, set by the browser). */
+export function validateInquiry(raw: unknown, origin: string | null = null): Validation {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
   const body = raw as Record<string, unknown>;
   const fields: Record<string, FieldError> = {};
@@ -64,6 +70,9 @@ export function validateInquiry(raw: unknown): Validation {
   };
   const propertyId = id('propertyId');
   const agentId = id('agentId');
+  const leadAgentId = id('leadAgentId');
+  const source = checkAttribution(body.source, origin);
+  if (!source.ok) fields.source = 'invalid';
   const rawKey = body.idempotencyKey;
   const key = rawKey === undefined || rawKey === null || rawKey === '' ? null : typeof rawKey === 'string' ? rawKey.trim() : String(rawKey);
   if (key !== null && (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY.test(key))) fields.idempotencyKey = 'invalid';
@@ -71,5 +80,5 @@ export function validateInquiry(raw: unknown): Validation {
   if (Object.keys(fields).length) {
     return { ok: false, fields, message: `Some fields are not valid: ${Object.entries(fields).map(([k, v]) => `${k} (${v})`).join(', ')}.` };
   }
-  return { ok: true, value: { name, email, phone, message, propertyTitle, propertyAddress, propertyPrice, recipientEmail, propertyId, agentId, idempotencyKey: key, lang, website } };
+  return { ok: true, value: { name, email, phone, message, propertyTitle, propertyAddress, propertyPrice, recipientEmail, propertyId, agentId, leadAgentId, source: source.ok ? source.value : null, idempotencyKey: key, lang, website } };
 }

@@ -14,6 +14,9 @@
  *
  * What remains: a process killed between the SMTP server's "accepted" and the database's "sent"
  * sends that mail once more after its lease; each message has a stable Message-ID for that case.
+ *
+ * Rows of other kinds (webhooks) go the same way through their `deliverers`: claimed, leased,
+ * retried with their own backoff, marked delivered before anything else is claimed.
  */
 import { isConnectionError } from '../db/pg.ts';
 import type { Sql } from '../sql.ts';
@@ -40,10 +43,24 @@ export interface Mailer {
 /** Builds the message of a mail when it is sent; null drops it (what it was about went away). */
 export type Composer = (sql: Sql, mail: OutboxMail) => Promise<MailMessage | null>;
 
+/**
+ * What delivers an outbox row that is not a mail (a webhook): its message id once delivered, null
+ * when it is no longer wanted; a rejection is retried with its own backoff, up to `maxAttempts`,
+ * unless it says it is `permanent`.
+ */
+export interface Deliverer {
+  deliver(sql: Sql, item: OutboxMail): Promise<string | null>;
+  maxAttempts: number;
+  baseDelaySeconds: number;
+  maxDelaySeconds: number;
+}
+
 export interface OutboxWorkerOptions {
   sql: Sql;
   mailer: Mailer;
   composers: Record<string, Composer>;
+  /** the rows of other kinds than mail, by kind (webhooks) */
+  deliverers?: Record<string, Deliverer>;
   /** mails sent side by side (default 4) */
   concurrency?: number;
   /** a claim lasts this long unless renewed; it is renewed every quarter of it while sending (default 20 s) */
@@ -91,7 +108,41 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     }
   }
 
+  /** A row that is not a mail, by its deliverer. */
+  async function deliverOther(item: OutboxMail, deliverer: Deliverer): Promise<keyof DrainResult> {
+    const token = item.lease_token;
+    const renew = setInterval(() => void renewLease(sql, item.id, token, lease).catch(() => {}), (lease * 1000) / 4);
+    let delivered: string | null;
+    try {
+      delivered = await deliverer.deliver(sql, item);
+    } catch (error) {
+      clearInterval(renew);
+      if (isConnectionError(error) || isConnectionError((error as { cause?: unknown }).cause)) throw error;
+      const attempts = Number(item.attempts);
+      if ((error as { permanent?: boolean }).permanent || attempts >= deliverer.maxAttempts) {
+        const why = attempts >= deliverer.maxAttempts ? `${message(error)} (given up after ${attempts} attempts)` : message(error);
+        await markFailed(sql, item.id, token, why, null);
+        log(`[outbox] ${item.kind} ${item.id} failed: ${why}`);
+        return 'failed';
+      }
+      await markFailed(sql, item.id, token, message(error), retryDelay(attempts, deliverer.baseDelaySeconds, deliverer.maxDelaySeconds));
+      return 'retried';
+    }
+    clearInterval(renew);
+    if (delivered === null) {
+      await markDropped(sql, item.id, token, 'no longer wanted');
+      return 'dropped';
+    }
+    unconfirmed.set(item.id, { token, messageId: delivered });
+    const recorded = await markSent(sql, item.id, token, delivered);
+    unconfirmed.delete(item.id);
+    if (!recorded) log(`[outbox] ${item.kind} ${item.id} was delivered after its lease had been taken over`);
+    return 'sent';
+  }
+
   async function deliver(mail: OutboxMail): Promise<keyof DrainResult> {
+    const other = options.deliverers?.[mail.kind];
+    if (other) return deliverOther(mail, other);
     const token = mail.lease_token;
     const composer = composers[mail.kind];
     let composed: MailMessage | null;

@@ -4,6 +4,7 @@
  * (protocol/alerts.ts). Sent, it says to look for the confirmation mail: nothing else is sent
  * until the address confirms. Loaded on first use (alert-button.tsx), with its own English texts.
  */
+import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/alerts/alert-dialog';
 import { ALERT_FREQUENCIES, checkAlertEmail, describeSearch, type AlertFrequency } from '../../../core/protocol/alerts.ts';
@@ -27,7 +28,7 @@ export interface AlertDialogProps {
 }
 
 export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
-  const { t, api, lang } = useElement();
+  const { t, api, lang, host, leadAgentId } = useElement();
   const id = useId();
   const [email, setEmail] = useState('');
   const [frequency, setFrequency] = useState<AlertFrequency>('daily');
@@ -60,7 +61,16 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
       return;
     }
     setStatus('sending');
-    const result = await requestAlerts(functionsClient(api), { email: email.trim(), filters, frequency, lang: mailLang, idempotencyKey: key.current, website: honeypot });
+    const result = await requestAlerts(functionsClient(api), {
+      email: email.trim(),
+      filters,
+      frequency,
+      lang: mailLang,
+      idempotencyKey: key.current,
+      website: honeypot,
+      ...(leadAgentId ? { leadAgentId } : {}),
+      source: pageAttribution(location.href, host.localName),
+    });
     if (result.ok) {
       setStatus('sent');
       return;

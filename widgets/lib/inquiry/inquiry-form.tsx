@@ -9,6 +9,7 @@ import { LIMITS, type FieldError } from '../../../core/protocol/inquiry.ts';
 import { functionsClient } from '../data/functions.ts';
 import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
+import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
 import { errorKey, validateInquiry, type Values } from './fields.ts';
 
@@ -51,7 +52,7 @@ export interface InquiryFormProps {
 }
 
 export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel }: InquiryFormProps) {
-  const { t, api, toaster, host, lang } = useElement();
+  const { t, api, toaster, host, lang, leadAgentId } = useElement();
   const id = useId();
   const [values, setValues] = useState<Values>(EMPTY);
   const [honeypot, setHoneypot] = useState('');
@@ -88,6 +89,8 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       recipientEmail: target.recipientEmail,
       ...(target.propertyId ? { propertyId: target.propertyId } : {}),
       ...(target.agentId ? { agentId: target.agentId } : {}),
+      ...(leadAgentId ? { leadAgentId } : {}),
+      source: pageAttribution(location.href, host.localName),
       idempotencyKey: key.current,
       lang,
       website: honeypot,

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { attributionLines, checkAttribution, pageAttribution } from './attribution.ts';
+
+describe('attribution (core/protocol/attribution.ts)', () => {
+  it("keeps the page's address without its query or fragment, and its UTM parameters apart", () => {
+    expect(pageAttribution('https://agente.example/casas/?email=a%40b.example&utm_source=google&utm_campaign=%20quito%20&gclid=x#top', 'exp-property-search')).toEqual({
+      page: 'https://agente.example/casas/',
+      element: 'exp-property-search',
+      utm: { utm_source: 'google', utm_campaign: 'quito' },
+    });
+  });
+  it('takes what an element sends; refuses what none sends; keeps a page only on the request\'s own origin', () => {
+    const sent = { page: 'https://agente.example/casas/', element: 'exp-inquiry-form', utm: { utm_medium: 'email' } };
+    expect(checkAttribution(undefined, null)).toEqual({ ok: true, value: null });
+    expect(checkAttribution(sent, 'https://agente.example')).toEqual({ ok: true, value: sent });
+    expect(checkAttribution(sent, 'https://elsewhere.example')).toEqual({ ok: true, value: { ...sent, page: '' } });
+    expect(checkAttribution({ ...sent, page: 'https://agente.example/casas/?q=1#x' }, null)).toEqual({ ok: true, value: sent });
+    for (const bad of ['x', [], { element: 'div' }, { ...sent, page: 'javascript:alert(1)' }, { ...sent, page: 'https://u:p@agente.example/' }, { ...sent, page: 'x'.repeat(501) }, { ...sent, utm: { fbclid: 'x' } }, { ...sent, utm: { utm_source: 'a\nb' } }, { ...sent, utm: { utm_source: 'x'.repeat(201) } }, { ...sent, utm: [] }]) {
+      expect(checkAttribution(bad, null), JSON.stringify(bad)).toEqual({ ok: false });
+    }
+  });
+  it("shows a mail's lines only for what is known", () => {
+    expect(attributionLines({ origin: 'https://agente.example', page: null, element: 'exp-property-search', utm: { utm_source: 'facebook', utm_campaign: 'cumbaya' } })).toEqual([
+      ['Sitio / Site', 'https://agente.example'],
+      ['Elemento / Element', 'exp-property-search'],
+      ['Campaña / Campaign', 'cumbaya / facebook'],
+    ]);
+    expect(attributionLines({ origin: null, page: null, element: null, utm: null })).toEqual([]);
+  });
+});

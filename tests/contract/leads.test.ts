@@ -1,0 +1,374 @@
+/**
+ * Leads go where the business needs them (docs/leads.md): an inquiry from an element with a lead
+ * owner reaches that agent (the listing's agent gets a copy only when the deployment says so),
+ * with where it came from in the mail and the webhook; a forged owner is refused; signed webhooks
+ * (verified with the `standardwebhooks` package) survive an endpoint's outage and are never taken
+ * twice; alerts' lead notices and webhooks follow the owner. Against our server (Node, PGlite,
+ * copies on) and the deployed function (Deno, PostgreSQL, copies off, the default); then a server
+ * process killed with deliveries waiting and started again.
+ */
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
+import { addEndpoint, removeEndpoint, webhookReport } from '../../server/webhooks/endpoints.ts';
+import { issueToken } from '../../core/functions/alerts/tokens.ts';
+import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
+import { startSmtp, type TestSmtp } from '../support/smtp.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+const SITE = 'https://expecuador.example';
+const PAGE_ORIGIN = 'https://agente-maria.example';
+let seq = 0;
+const key = () => `lead-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 10)}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(probe: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await sleep(50);
+  }
+}
+
+interface Target {
+  functionsUrl: string;
+  db: Database;
+  sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  drainOutbox(): Promise<unknown>;
+  copies: boolean;
+  close(): Promise<void>;
+}
+
+async function nodeTarget(smtp: TestSmtp): Promise<Target> {
+  const server: TestServer = await startTestServer('pglite', {
+    trustProxy: { hops: 1 },
+    mail: { smtpUrl: smtp.url, intervalMs: 200, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+    inquiry: { copyListingAgent: true },
+    webhooks: { baseDelaySeconds: 0.2, maxDelaySeconds: 0.5 },
+  });
+  return { functionsUrl: `${server.url}/functions/v1`, db: server.db, sql: server.sql, drainOutbox: () => server.drainOutbox(), copies: true, close: () => server.close() };
+}
+
+async function denoTarget(smtp: TestSmtp): Promise<Target> {
+  const postgres: PostgresServer = await startPostgres();
+  const db = await openPostgres(postgres.url);
+  let fn: DenoFunction | undefined;
+  try {
+    await migrate(db);
+    await seedIfEmpty(db, 300);
+    fn = await startDenoFunction({ SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE });
+  } catch (error) {
+    await db.close();
+    await postgres.stop();
+    throw error;
+  }
+  const deno = fn;
+  return {
+    functionsUrl: deno.url,
+    db,
+    sql: (text, params = []) => db.admin.query(text, params),
+    drainOutbox: () => deno.drain(),
+    copies: false,
+    async close() {
+      await deno.stop();
+      await db.close();
+      await postgres.stop();
+    },
+  };
+}
+
+describe.each([
+  ['our server (Node, PGlite, LEAD_COPY_LISTING_AGENT on)', nodeTarget],
+  ['the deployed function (Deno, PostgreSQL, copies off)', denoTarget],
+] as const)('leads: %s', (_name, start) => {
+  let target: Target;
+  let smtp: TestSmtp;
+  let hooks: WebhookReceiver;
+  let secret: string;
+  let listing: { id: string; title: string; agent_id: string; agent_email: string };
+  let owner: { id: string; email: string; first_name: string };
+  let client = 0;
+
+  const inquiry = async (over: Record<string, unknown> = {}, headers: Record<string, string> = { Origin: PAGE_ORIGIN }) => {
+    const res = await fetch(`${target.functionsUrl}/send-property-inquiry`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.7.0.${++client}`), ...headers },
+      body: JSON.stringify({
+        name: 'Andrea Villacís',
+        email: 'andrea.villacis@example.com',
+        phone: '+593 98 765 4321',
+        message: '¿Puedo visitarla el sábado?',
+        propertyTitle: 'x',
+        propertyAddress: 'x',
+        propertyPrice: 'x',
+        recipientEmail: '',
+        propertyId: listing.id,
+        leadAgentId: owner.id,
+        source: { page: `${PAGE_ORIGIN}/propiedades/quito?utm_source=ignored`, element: 'exp-property-search', utm: { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'cumbaya-noviembre' } },
+        idempotencyKey: key(),
+        lang: 'es',
+        website: '',
+        ...over,
+      }),
+    });
+    return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  };
+  const verified = (d: { headers: Record<string, unknown>; body: string }) => new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string; version: number; timestamp: string; data: Record<string, unknown> };
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    hooks = await startWebhookReceiver();
+    target = await start(smtp);
+    [listing] = (await target.sql<typeof listing>(
+      "select l.id::text as id, l.title, a.id::text as agent_id, a.email as agent_email from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and a.email is not null order by l.id limit 1",
+    )) as [typeof listing];
+    [owner] = (await target.sql<typeof owner>("select id::text as id, email, first_name from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id limit 1", [listing.agent_id])) as [typeof owner];
+    // a CRM on this machine: a development endpoint (http, loopback)
+    const endpoint = await addEndpoint(target.db, { url: hooks.url, events: ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed'], dev: true });
+    secret = endpoint.secret;
+  }, 240_000);
+  afterAll(async () => {
+    await target?.close();
+    await hooks?.close();
+    await smtp?.stop();
+  });
+
+  it("sends the inquiry to the lead's owner, with where it came from; the listing's agent gets a copy only when the deployment copies", async () => {
+    const sent = await inquiry();
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    const id = String(sent.json.id);
+    await target.drainOutbox();
+    await until(() => smtp.mails.some((m) => m.inquiryId === id));
+    const mails = () => smtp.mails.filter((m) => m.inquiryId === id);
+    const mail = mails().find((m) => m.envelopeTo.includes(owner.email.toLowerCase()) || m.envelopeTo.includes(owner.email));
+    expect(mail, JSON.stringify(mails().map((m) => m.envelopeTo))).toBeDefined();
+    expect(mail?.text).toContain(`Hola ${owner.first_name}`);
+    // where it came from: the site (the Origin header), the page without its query, the element, the campaign
+    expect(mail?.text).toContain(`Sitio / Site: ${PAGE_ORIGIN}`);
+    expect(mail?.text).toContain(`Página / Page: ${PAGE_ORIGIN}/propiedades/quito`);
+    expect(mail?.text).not.toContain('utm_source=ignored');
+    expect(mail?.text).toContain('Elemento / Element: exp-property-search');
+    expect(mail?.text).toContain('Campaña / Campaign: cumbaya-noviembre / facebook / cpc');
+    expect(mail?.html).toContain('cumbaya-noviembre / facebook / cpc');
+    if (target.copies) {
+      await until(() => mails().length === 2);
+      const copy = mails().find((m) => m !== mail);
+      expect(copy?.envelopeTo.map((a) => a.toLowerCase())).toEqual([listing.agent_email.toLowerCase()]);
+      expect(copy?.subject).toMatch(/^\[Copia \/ Copy\] /);
+      expect(copy?.text).toContain(`Copia: esta consulta fue para ${owner.first_name}`);
+    } else {
+      await sleep(500);
+      await target.drainOutbox();
+      expect(mails()).toHaveLength(1);
+    }
+    const [row] = await target.sql<Record<string, unknown>>('select recipient_kind, lead_agent_id::text as lead, copy_recipient, origin, page_url, element, utm from public.inquiries where id = $1', [id]);
+    expect(row).toEqual({
+      recipient_kind: 'lead_agent',
+      lead: owner.id,
+      copy_recipient: target.copies ? listing.agent_email : null,
+      origin: PAGE_ORIGIN,
+      page_url: `${PAGE_ORIGIN}/propiedades/quito`,
+      element: 'exp-property-search',
+      utm: { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'cumbaya-noviembre' },
+    });
+
+    // the webhook: signed as Standard Webhooks says, versioned, with the same attribution
+    await until(() => hooks.deliveries.some((d) => d.body.includes(id)));
+    const delivery = hooks.deliveries.find((d) => d.body.includes(id)) as (typeof hooks.deliveries)[number];
+    expect(delivery.headers['content-type']).toBe('application/json');
+    expect(String(delivery.headers['webhook-id'])).toMatch(/^msg_[0-9a-f]{32}$/);
+    const event = verified(delivery);
+    expect(event).toMatchObject({ type: 'inquiry.created', version: 1 });
+    expect(event.data).toMatchObject({
+      id,
+      lang: 'es',
+      contact: { name: 'Andrea Villacís', email: 'andrea.villacis@example.com', phone: '+593 98 765 4321', message: '¿Puedo visitarla el sábado?' },
+      listing: { id: listing.id, title: listing.title },
+      recipient: { kind: 'lead_agent', agent_id: owner.id, email: owner.email },
+      lead_agent_id: owner.id,
+      copy_to: target.copies ? { kind: 'listing_agent', agent_id: listing.agent_id, email: listing.agent_email } : null,
+      attribution: { origin: PAGE_ORIGIN, page: `${PAGE_ORIGIN}/propiedades/quito`, element: 'exp-property-search', utm: { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'cumbaya-noviembre' } },
+    });
+    expect(String((event.data.listing as { url: string }).url)).toMatch(new RegExp(`^${SITE}/es/`));
+    // a body changed in transit does not verify
+    expect(() => verified({ ...delivery, body: delivery.body.replace('Andrea', 'Andrés') })).toThrow();
+  });
+
+  it('refuses a forged owner: an address, an unknown id, and stores and sends nothing', async () => {
+    const before = smtp.mails.length;
+    for (const forged of ['maria@agente-maria.example', '99999999', '12; drop table x', -1]) {
+      const answer = await inquiry({ leadAgentId: forged, email: `forged-${seq}@example.com` });
+      expect(answer.status, String(forged)).toBe(400);
+      expect(answer.json).toMatchObject({ error: 'validation', fields: { leadAgentId: 'invalid' } });
+    }
+    const [{ n } = { n: -1 }] = await target.sql<{ n: number }>("select count(*)::int as n from public.inquiries where email like 'forged-%'");
+    expect(n).toBe(0);
+    // malformed attribution is refused too; a page on another origin than the request's is not kept
+    expect((await inquiry({ source: { element: '<script>', page: PAGE_ORIGIN } })).json).toMatchObject({ fields: { source: 'invalid' } });
+    expect((await inquiry({ source: { element: 'exp-property-search', utm: { gclid: 'x' } } })).json).toMatchObject({ fields: { source: 'invalid' } });
+    const other = await inquiry({ source: { element: 'exp-inquiry-form', page: 'https://elsewhere.example/p' } });
+    expect(other.status).toBe(200);
+    const [row] = await target.sql<{ page_url: string | null; element: string }>('select page_url, element from public.inquiries where id = $1', [other.json.id]);
+    expect(row).toEqual({ page_url: null, element: 'exp-inquiry-form' });
+    await target.drainOutbox();
+    expect(smtp.mails.slice(before).every((m) => m.inquiryId === other.json.id)).toBe(true);
+  });
+
+  it('delivers a webhook after its endpoint comes back, each message taken once, and reports the failures', async () => {
+    hooks.mode = 'down';
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(String((await inquiry()).json.id));
+    const failedOnce = async () => {
+      const [r] = await target.sql<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'webhook' and payload->'data'->>'id' = any($1) and attempts >= 1 and status = 'pending'", [ids]);
+      return r?.n === 3;
+    };
+    await target.drainOutbox();
+    await until(failedOnce);
+    const report = await webhookReport(target.db);
+    expect(report[0]).toMatchObject({ url: hooks.url, retrying: 3, last_error: 'the endpoint answered HTTP 503' });
+    hooks.mode = 'ok';
+    // (the deployed function delivers on its scheduled call; the backoff's wait is skipped here)
+    await target.sql("update internal.mail_outbox set next_attempt_at = now() where kind = 'webhook' and status = 'pending'");
+    await target.drainOutbox();
+    await until(() => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))));
+    await sleep(1000);
+    await target.drainOutbox();
+    for (const [id, n] of hooks.taken()) expect(n, id).toBe(1);
+    // each attempt is signed afresh, with the same message id
+    const attempts = hooks.deliveries.filter((d) => d.body.includes(ids[0] as string));
+    expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1);
+    for (const d of attempts) expect(verified(d).type).toBe('inquiry.created');
+    expect((await webhookReport(target.db))[0]).toMatchObject({ waiting: 0, failed: 0 });
+  });
+
+  it('a removed endpoint is sent nothing more', async () => {
+    const other = await startWebhookReceiver();
+    try {
+      const endpoint = await addEndpoint(target.db, { url: other.url, events: ['inquiry.created'], dev: true });
+      expect(await removeEndpoint(target.db, endpoint.id)).toBe(true);
+      await inquiry();
+      await target.drainOutbox();
+      await sleep(500);
+      expect(other.deliveries).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('leads: alerts follow the owner (our server)', () => {
+  let server: TestServer;
+  let smtp: TestSmtp;
+  let hooks: WebhookReceiver;
+  let secret: string;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    hooks = await startWebhookReceiver();
+    server = await startTestServer('pglite', {
+      trustProxy: { hops: 1 },
+      mail: { smtpUrl: smtp.url, intervalMs: 200, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+      alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: 'equipo@expecuador.example' },
+    });
+    secret = (await addEndpoint(server.db, { url: hooks.url, events: ['alert.confirmed', 'alert.unsubscribed'], dev: true })).secret;
+  }, 240_000);
+  afterAll(async () => {
+    await server?.close();
+    await hooks?.close();
+    await smtp?.stop();
+  });
+
+  const subscribe = (over: Record<string, unknown>) =>
+    fetch(`${server.url}/functions/v1/saved-searches`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: PAGE_ORIGIN, ...clientHeaders(`10.8.0.${++seq % 250}`) },
+      body: JSON.stringify({ action: 'subscribe', email: 'comprador@example.com', filters: { city: 'Quito' }, frequency: 'daily', lang: 'es', idempotencyKey: key(), website: '', ...over }),
+    });
+
+  it("tells the owner (not the team) of a confirmed alert, with where it came from; the CRM hears of the confirmation and the unsubscription; a forged owner is refused", async () => {
+    const [owner] = (await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [{ id: string; email: string }];
+    expect((await subscribe({ leadAgentId: 'agent@example.com' })).status).toBe(400);
+    expect(await (await subscribe({ leadAgentId: '99999999' })).json()).toMatchObject({ fields: { leadAgentId: 'invalid' } });
+    const res = await subscribe({ leadAgentId: owner.id, source: { page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } } });
+    expect(res.status).toBe(200);
+    await server.drainOutbox();
+    await until(() => smtp.mails.some((m) => m.to.includes('comprador@example.com')));
+    const confirmMail = smtp.mails.find((m) => m.to.includes('comprador@example.com')) as (typeof smtp.mails)[number];
+    const token = /alerts\/confirm\?token=([\w-]+)/.exec(confirmMail.text)?.[1];
+    expect(token).toBeDefined();
+    const confirmed = await fetch(`${server.url}/functions/v1/saved-searches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'confirm', token }) });
+    expect(confirmed.status).toBe(200);
+    await server.drainOutbox();
+    await until(() => smtp.mails.some((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase())));
+    const notice = smtp.mails.find((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase()));
+    expect(notice?.text).toContain(`Sitio / Site: ${PAGE_ORIGIN}`);
+    expect(notice?.text).toContain('Campaña / Campaign: alertas');
+    expect(smtp.mails.some((m) => m.envelopeTo.includes('equipo@expecuador.example'))).toBe(false);
+    await until(() => hooks.deliveries.length === 1);
+    const event = new Webhook(secret).verify(hooks.deliveries[0]?.body as string, hooks.deliveries[0]?.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    expect(event).toMatchObject({ type: 'alert.confirmed', data: { email: 'comprador@example.com', frequency: 'daily', status: 'active', lead_agent_id: owner.id, attribution: { origin: PAGE_ORIGIN, page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } } } });
+
+    // unsubscribing (the link an alert mail carries)
+    const [search] = await server.sql<{ id: string }>("select id::text as id from internal.saved_searches where email = 'comprador@example.com' and status = 'active'");
+    const unsubscribeToken = await issueToken({ query: (text, params) => server.sql(text, params ? [...params] : []) }, String(search?.id), 'unsubscribe', null);
+    const gone = await fetch(`${server.url}/functions/v1/saved-searches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'unsubscribe', token: unsubscribeToken }) });
+    expect(gone.status).toBe(200);
+    await server.drainOutbox();
+    await until(() => hooks.deliveries.length === 2);
+    const left = new Webhook(secret).verify(hooks.deliveries[1]?.body as string, hooks.deliveries[1]?.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    expect(left).toMatchObject({ type: 'alert.unsubscribed', data: { id: search?.id, email: 'comprador@example.com', status: 'unsubscribed', lead_agent_id: owner.id } });
+  });
+});
+
+describe('leads: webhooks waiting when the server is killed are delivered after it starts again, each taken once', () => {
+  let postgres: PostgresServer;
+  let db: Database;
+  let server: ServerProcess | undefined;
+  let hooks: WebhookReceiver;
+  let secret: string;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    db = await openPostgres(postgres.url);
+    await migrate(db);
+    hooks = await startWebhookReceiver();
+    secret = (await addEndpoint(db, { url: hooks.url, events: ['inquiry.created'], dev: true })).secret;
+  }, 120_000);
+  afterAll(async () => {
+    await server?.kill();
+    await hooks?.close();
+    await db?.close();
+    await postgres?.stop();
+  });
+
+  it('delivers within 30 s of the restart', async () => {
+    const env = { DATABASE_URL: postgres.url, SEED_LISTINGS: '200', TRUST_PROXY: '1' };
+    server = await startServerProcess(env);
+    await server.waitFor(/data API ready/);
+    hooks.mode = 'down';
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.6.0.${i + 1}` },
+        body: JSON.stringify({ name: 'Diego Andrade', email: 'diego.andrade@example.com', phone: '', message: `Consulta ${i}`, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '', idempotencyKey: key(), lang: 'es' }),
+      });
+      ids.push(String(((await res.json()) as { id: string }).id));
+    }
+    await until(() => ids.every((id) => hooks.deliveries.some((d) => d.body.includes(id))), 20_000);
+    await server.kill();
+    hooks.mode = 'ok';
+    const restarted = Date.now();
+    server = await startServerProcess(env, { port: server.port });
+    await until(() => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))), 30_000);
+    expect(Date.now() - restarted).toBeLessThanOrEqual(30_000);
+    await sleep(3000);
+    const taken = hooks.taken();
+    for (const d of hooks.deliveries) if (d.answered === 200) expect(taken.get(String(d.headers['webhook-id']))).toBe(1);
+    expect([...taken.values()]).toEqual([1, 1, 1]);
+    for (const d of hooks.deliveries) expect((new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string }).type).toBe('inquiry.created');
+  }, 120_000);
+});
