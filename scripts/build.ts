@@ -1,6 +1,6 @@
 /**
  * `npm run build`: the widget bundle (autoloader + chunks), the single-file bundle, the host site
- * and the embedding demos, dist-types/, and a table of gzip sizes (also written to
+ * and the embedding demos, dist-types/, the WordPress plugin's zip, and a table of gzip sizes (also written to
  * dist/sizes.json for tests and benches). `--test-widgets` also builds dist/test-widgets, the
  * widgets with their test hooks (npm test does).
  */
@@ -9,6 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { writeTypes } from './gen-types.ts';
+import { buildWordPressPlugin } from './wordpress.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     await build({ configFile: join(root, 'vite.config.ts'), mode: 'demo' });
   }
   if (want('types')) writeTypes();
+  // the WordPress plugin and its zip (integrations/wordpress)
+  if (want('wordpress')) buildWordPressPlugin();
   // the widgets with their test hooks, for the browser tests and the map benchmark only
   if (process.argv.includes('--test-widgets')) await build({ configFile: join(root, 'vite.config.ts'), mode: 'test-widgets' });
   if (want('widgets')) {

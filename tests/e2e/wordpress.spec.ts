@@ -1,0 +1,100 @@
+/**
+ * The WordPress plugin (integrations/wordpress; docs/leads.md, "WordPress") in a real WordPress 6.5
+ * from npm (WordPress Playground, PHP in WebAssembly: tests/support/wordpress.ts), set up as an
+ * agent would: the data URL, her colour, Spanish and her agent id. A page with shortcodes and one
+ * with a block, read as a crawler reads them (the markup, escaped, the script once), then in the
+ * browser: the search shows its results, a listing opens, and its inquiry reaches our server as the
+ * agent's lead, with the WordPress page as its source.
+ */
+import { resolve } from 'node:path';
+import { expect, search, test } from './fixtures.ts';
+import { startWordPress, type WordPress } from '../support/wordpress.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const php = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+let wp: WordPress;
+let owner: { id: string; email: string };
+
+test.beforeAll(async ({ data }) => {
+  test.setTimeout(180_000);
+  [owner] = (await data.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [typeof owner];
+  const settings = `array('api_url' => ${php(data.url)}, 'brand' => '#0f5e5a', 'lang' => 'es', 'lead_agent' => ${php(owner.id)})`;
+  const shortcodes = '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]';
+  const block = '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->';
+  // a block's attributes are JSON: they may carry markup, which must come out as text
+  const hostileBlock = '<!-- wp:exp-ecuador/inquiry-form {"heading":"\\u003c/exp-inquiry-form\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"} /-->';
+  wp = await startWordPress({
+    plugin: resolve(root, 'dist/wordpress/exp-ecuador'),
+    steps: [
+      { step: 'activatePlugin', pluginPath: 'exp-ecuador/exp-ecuador.php' },
+      {
+        step: 'runPHP',
+        code: `<?php require '/wordpress/wp-load.php'; wp_set_current_user(1);
+update_option('exp_ecuador_settings', ${settings});
+wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Buscar', 'post_name' => 'buscar', 'post_content' => wp_slash(${php(shortcodes)})));
+wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Contacto', 'post_name' => 'contacto', 'post_content' => wp_slash(${php(block)})));
+wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Hostil', 'post_name' => 'hostil', 'post_content' => wp_slash(${php(hostileBlock)})));`,
+      },
+    ],
+  });
+});
+
+test.afterAll(async () => {
+  await wp?.stop();
+});
+
+test('the shortcodes, as a crawler reads the page: each element with the settings and its own attributes, escaped; the script once', async ({ request, data }) => {
+  const html = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
+  expect(html).toContain(`<exp-property-search api-url="${data.url}" lang="es" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#0f5e5a"></exp-property-search>`);
+  // an attribute the element does not take is left out, and said so
+  expect(html).toContain('<!-- exp-ecuador: exp-property-search takes no bogus -->');
+  expect(html).not.toContain('bogus="1"');
+  // what a shortcode says is an attribute's value, never markup
+  expect(html).toContain('<exp-inquiry-form api-url=');
+  expect(html).toContain('heading="Casa &quot;Los Álamos&quot; &amp; jardín" listing-id="1 onmouseover=alert(1)"');
+  const hostile = await (await request.get(`${wp.url}/?pagename=hostil`)).text();
+  expect(hostile).toContain('heading="&lt;/exp-inquiry-form&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+  expect(hostile).not.toContain('<script>alert(1)');
+  const scripts = html.match(/<script[^>]*src="[^"]*\/widgets\/exp-widgets\.js[^"]*"[^>]*>/g) ?? [];
+  expect(scripts).toHaveLength(1);
+  expect(scripts[0]).toContain('type="module"');
+  // a page without an element loads no script
+  expect(await (await request.get(`${wp.url}/?page_id=2`)).text()).not.toContain('exp-widgets.js');
+});
+
+test("the search in WordPress: its results for Quito, a listing opened, the inquiry sent as the agent's lead from the WordPress page", async ({ page, data }) => {
+  await page.goto(`${wp.url}/?pagename=buscar`);
+  const s = search(page);
+  await expect(s.heading).toHaveText(/^[\d.,]+ propiedades/);
+  await expect(s.cards.first()).toBeVisible();
+  const [{ n } = { n: 0 }] = await data.sql<{ n: number }>("select count(*)::int as n from public.listings where city = 'Quito'");
+  expect(Number(n)).toBeGreaterThan(0);
+  // the brand colour reaches the element
+  expect(await s.el.evaluate((el) => getComputedStyle(el).getPropertyValue('--exp-color-primary').trim())).toBe('#0f5e5a');
+  await s.cards.first().locator('.exp-card-link').click();
+  await expect(s.dialog).toBeVisible();
+  const form = s.dialog.locator('[part="inquiry-form"]');
+  await form.getByLabel('Nombre').fill('Gabriela WordPress');
+  await form.getByLabel('Correo electrónico').fill('gabriela.wp@example.org');
+  await form.getByRole('button', { name: 'Solicitar información' }).click();
+  await expect(s.el.getByText('¡Solicitud enviada!').first()).toBeVisible();
+  await expect
+    .poll(async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, recipient_email, origin, page_url, element from public.inquiries where email = 'gabriela.wp@example.org'"))[0])
+    .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, recipient_email: owner.email, origin: wp.url, page_url: `${wp.url}/`, element: 'exp-property-search' });
+});
+
+test("the block: the inquiry form with its heading, sent as the agent's lead", async ({ page, data }) => {
+  await page.goto(`${wp.url}/?pagename=contacto`);
+  const form = page.locator('exp-inquiry-form');
+  await expect(form.getByRole('heading', { name: 'Escríbanos hoy' })).toBeVisible();
+  await form.getByLabel('Nombre').fill('Mateo Bloque');
+  await form.getByLabel('Correo electrónico').fill('mateo.bloque@example.org');
+  await form.getByRole('button', { name: 'Solicitar información' }).click();
+  await expect(form.getByText('¡Solicitud enviada!')).toBeVisible();
+  await expect
+    .poll(async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, origin, element from public.inquiries where email = 'mateo.bloque@example.org'"))[0])
+    .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, origin: wp.url, element: 'exp-inquiry-form' });
+});
