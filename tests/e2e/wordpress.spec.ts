@@ -23,7 +23,7 @@ test.beforeAll(async ({ data }) => {
   [owner] = (await data.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [typeof owner];
   const settings = `array('api_url' => ${php(data.url)}, 'brand' => '#0f5e5a', 'lang' => 'es', 'lead_agent' => ${php(owner.id)})`;
   const shortcodes = '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]';
-  const block = '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->';
+  const block = '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->\n\n<!-- wp:exp-ecuador/property-search {"city":"Cuenca"} /-->';
   // a block's attributes are JSON: they may carry markup, which must come out as text
   const hostileBlock = '<!-- wp:exp-ecuador/inquiry-form {"heading":"\\u003c/exp-inquiry-form\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"} /-->';
   wp = await startWordPress({
@@ -61,6 +61,11 @@ test('the shortcodes, as a crawler reads the page: each element with the setting
   const scripts = html.match(/<script[^>]*src="[^"]*\/widgets\/exp-widgets\.js[^"]*"[^>]*>/g) ?? [];
   expect(scripts).toHaveLength(1);
   expect(scripts[0]).toContain('type="module"');
+  // the blocks: the same elements; the search as a wide block (a theme's content column is narrow); two elements, one script
+  const blocks = await (await request.get(`${wp.url}/?pagename=contacto`)).text();
+  expect(blocks).toMatch(/<div class="wp-block-exp-ecuador-inquiry-form"><exp-inquiry-form api-url="[^"]+" lang="es" lead-agent-id="\d+" heading="Escríbanos hoy" style="--exp-color-primary:#0f5e5a"><\/exp-inquiry-form><\/div>/);
+  expect(blocks).toMatch(/<div class="alignwide wp-block-exp-ecuador-property-search"><exp-property-search [^>]*city="Cuenca"/);
+  expect(blocks.match(/\/widgets\/exp-widgets\.js/g)).toHaveLength(1);
   // a page without an element loads no script
   expect(await (await request.get(`${wp.url}/?page_id=2`)).text()).not.toContain('exp-widgets.js');
 });

@@ -12,7 +12,7 @@
   var TextControl = wp.components.TextControl;
   var Placeholder = wp.components.Placeholder;
   blocks.forEach(function (block) {
-    var attributes = {};
+    var attributes = { align: { type: 'string', default: block.wide ? 'wide' : '' } };
     block.attributes.forEach(function (name) {
       attributes[name] = { type: 'string' };
     });
@@ -23,6 +23,7 @@
       category: 'widgets',
       icon: 'admin-home',
       attributes: attributes,
+      supports: { align: ['wide', 'full'] },
       edit: function (props) {
         var fields = block.attributes.map(function (name) {
           return el(TextControl, {

@@ -184,6 +184,12 @@ function exp_ecuador_register_blocks() {
 			$attributes[ $name ] = array( 'type' => 'string' );
 		}
 		$name = 'exp-ecuador/' . substr( $tag, 4 );
+		// the search and the map want the room of a wide block (a theme's content column is narrow)
+		$wide                = in_array( $tag, array( 'exp-property-search', 'exp-property-map' ), true );
+		$attributes['align'] = array(
+			'type'    => 'string',
+			'default' => $wide ? 'wide' : '',
+		);
 		register_block_type(
 			$name,
 			array(
@@ -191,9 +197,15 @@ function exp_ecuador_register_blocks() {
 				'title'           => $element['title'],
 				'category'        => 'widgets',
 				'attributes'      => $attributes,
+				'supports'        => array( 'align' => array( 'wide', 'full' ) ),
 				'editor_script'   => 'exp-ecuador-blocks',
-				'render_callback' => function ( $attrs ) use ( $tag ) {
-					return exp_ecuador_render( $tag, $attrs );
+				'render_callback' => function ( $attrs, $content = '', $block = null ) use ( $tag, $wide ) {
+					$element = exp_ecuador_render( $tag, array_diff_key( (array) $attrs, array( 'align' => true ) ) );
+					// the default alignment, which the editor's alignment support does not write into the block
+					$chosen  = is_object( $block ) && isset( $block->parsed_block['attrs']['align'] );
+					$extra   = ! $chosen && $wide ? array( 'class' => 'alignwide' ) : array();
+					$wrapper = function_exists( 'get_block_wrapper_attributes' ) ? get_block_wrapper_attributes( $extra ) : '';
+					return '' === $element ? '' : '<div ' . $wrapper . '>' . $element . '</div>';
 				},
 			)
 		);
@@ -202,7 +214,8 @@ function exp_ecuador_register_blocks() {
 			'tag'         => $tag,
 			'title'       => $element['title'],
 			'description' => $element['description'],
-			'attributes'  => array_keys( $attributes ),
+			'attributes'  => array_values( array_diff( array_keys( $attributes ), array( 'align' ) ) ),
+			'wide'        => $wide,
 		);
 	}
 	wp_add_inline_script( 'exp-ecuador-blocks', 'window.expEcuadorBlocks = ' . wp_json_encode( $list ) . ';', 'before' );
