@@ -103,3 +103,30 @@ test("the block: the inquiry form with its heading, sent as the agent's lead", a
     .poll(async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, origin, element from public.inquiries where email = 'mateo.bloque@example.org'"))[0])
     .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, origin: wp.url, element: 'exp-inquiry-form' });
 });
+
+test('the settings page: each setting checked as it is saved, and what is saved is what the elements get', async ({ page, request }) => {
+  // Playground's administrator (admin / password)
+  await page.goto(`${wp.url}/wp-login.php`);
+  await page.locator('#user_login').fill('admin');
+  await page.locator('#user_pass').fill('password');
+  await page.locator('#wp-submit').click();
+  await expect(page).toHaveURL(/wp-admin/);
+  await page.goto(`${wp.url}/wp-admin/options-general.php?page=exp-ecuador`);
+  await expect(page.getByRole('heading', { name: 'eXp Realty Ecuador' })).toBeVisible();
+  await page.getByLabel('Brand colour').fill('red; background:url(x)');
+  await page.getByLabel('Lead agent').fill('maria@agente.example');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('The brand colour must be a hex colour such as #0f5e5a.')).toBeVisible();
+  await expect(page.getByText("The lead agent is an agent's id (digits), as the brokerage gives it.")).toBeVisible();
+  // refused values are not kept
+  const refused = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
+  expect(refused).not.toContain('background:url');
+  expect(refused).not.toContain('lead-agent-id=');
+  await page.getByLabel('Brand colour').fill('#7a1f5c');
+  await page.getByLabel('Lead agent').fill(owner.id);
+  await page.getByLabel('Language').selectOption('en');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Settings saved.')).toBeVisible();
+  const saved = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
+  expect(saved).toMatch(new RegExp(`<exp-property-search api-url="[^"]+" lang="en" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#7a1f5c">`));
+});

@@ -283,8 +283,8 @@ function exp_ecuador_settings_page() {
 		'brand'      => array( __( 'Brand colour', 'exp-ecuador' ), 'text', __( 'A hex colour, e.g. #0f5e5a.', 'exp-ecuador' ) ),
 		'lead_agent' => array( __( 'Lead agent', 'exp-ecuador' ), 'text', __( 'Your agent id: the inquiries and alerts sent from this site come to you.', 'exp-ecuador' ) ),
 	);
+	// (the errors of a page under Settings are shown by WordPress itself, options-head.php)
 	echo '<div class="wrap"><h1>' . esc_html__( 'eXp Realty Ecuador', 'exp-ecuador' ) . '</h1>';
-	settings_errors( EXP_ECUADOR_OPTION );
 	echo '<form method="post" action="options.php">';
 	settings_fields( 'exp_ecuador' );
 	echo '<table class="form-table" role="presentation">';
