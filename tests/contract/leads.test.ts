@@ -246,6 +246,19 @@ describe.each([
     expect((await webhookReport(target.db))[0]).toMatchObject({ waiting: 0, failed: 0 });
   });
 
+  it('an endpoint that is not, or no longer, on a public https address is sent nothing: its deliveries fail for good, with the reason', async () => {
+    // written straight into the table (the command refuses these): as if a name had come to point inside
+    const [{ id } = { id: '' }] = await target.sql<{ id: string }>("insert into internal.webhook_endpoints (url, events, secret) values ('https://127.0.0.1:9/hooks', '{inquiry.created}', 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0') returning id::text as id");
+    const sent = await inquiry();
+    await target.drainOutbox();
+    await until(async () => (await target.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'webhook' and recipient = $1 and payload->'data'->>'id' = $2", [id, sent.json.id]))[0]?.status === 'failed');
+    const [row] = await target.sql<{ last_error: string; attempts: number }>("select last_error, attempts from internal.mail_outbox where kind = 'webhook' and recipient = $1", [id]);
+    expect(row?.last_error).toMatch(/127\.0\.0\.1.*not an address/);
+    // refused at once, not retried for a day
+    expect(row?.attempts).toBe(1);
+    await target.sql('update internal.webhook_endpoints set disabled_at = now() where id = $1', [id]);
+  });
+
   it('a removed endpoint is sent nothing more', async () => {
     const other = await startWebhookReceiver();
     try {

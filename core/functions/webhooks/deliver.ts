@@ -60,17 +60,30 @@ export function webhookDeliverer(post: Poster) {
 }
 
 const PRIVATE_V4 = /^(0|10|127|169\.254|172\.(1[6-9]|2\d|3[01])|192\.168|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7]))\./;
+const PRIVATE_V6 = /^(::1?$|::ffff:|f[cd]|fe[89ab])/i;
+const isPrivate = (address: string) => PRIVATE_V4.test(`${address}.`) || (address.includes(':') && PRIVATE_V6.test(address));
+
+type Resolver = (name: string, type: 'A' | 'AAAA') => Promise<string[]>;
 
 /**
  * A poster over fetch, for the deployed functions (our server uses the safe fetcher, which checks
- * the address a name resolves to): https only, no IP literal on a private network, no redirect
- * followed, 10 s at most.
+ * the address a name resolves to as it connects): https only, no private address (written as one,
+ * or, where the runtime can resolve names, a name that resolves to one), no redirect followed,
+ * 10 s at most.
  */
 export const fetchPoster: Poster = async (url, body, headers, { allowPrivate }) => {
   const u = new URL(url);
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && (u.protocol !== 'https:' || host === 'localhost' || PRIVATE_V4.test(`${host}.`) || /^(::1?|f[cd]|fe[89ab])/i.test(host))) {
-    throw new DeliveryFailed(`${u.host}: not an address webhooks are sent to (https, outside private networks)`, true);
+  const refuse = (why: string) => new DeliveryFailed(`${u.host}: ${why}: not an address webhooks are sent to (https, outside private networks)`, true);
+  if (!allowPrivate) {
+    if (u.protocol !== 'https:') throw refuse(u.protocol);
+    if (host === 'localhost' || isPrivate(host)) throw refuse(host);
+    const resolve = (globalThis as { Deno?: { resolveDns?: Resolver } }).Deno?.resolveDns;
+    if (resolve && !/^[\d.]+$|:/.test(host)) {
+      const found = (await Promise.all((['A', 'AAAA'] as const).map((type) => resolve(host, type).catch(() => [] as string[])))).flat();
+      const inside = found.filter(isPrivate);
+      if (inside.length) throw refuse(`resolves to ${inside.join(', ')}`);
+    }
   }
   try {
     const res = await fetch(u, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
