@@ -117,7 +117,7 @@ async function benchListings(): Promise<{ full: Record<string, number>; fullRoun
     let db = server;
     for (let round = 0; round < FULL_ROUNDS; round++) {
       await server.admin.query(`create database bench_${round}`);
-      db = await openPostgres(postgres.url.replace(/\/[^/]*$/, `/bench_${round}`));
+      db = await openPostgres(postgres.url.replace(/\/[^/]*$/, () => `/bench_${round}`));
       await migrate(db);
       // the agents and a few listings of our own, as a brokerage's database has
       await reseed(db, 100);

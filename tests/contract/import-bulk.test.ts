@@ -38,10 +38,14 @@ function record(i: number): Record<string, unknown> {
   };
 }
 
-/** A table's rows in a stable order, its floating-point sums to 9 digits (added in another order, they differ in the last bits). */
+/**
+ * A table's rows in a stable order, its floating-point values to 6 decimals: sums added in another
+ * order differ in their last bits (-788552.231999999 against -788552.232), and every coordinate here
+ * has 3.
+ */
 async function table(db: Database, name: string): Promise<string> {
   const columns = await db.admin.query<{ column_name: string; data_type: string }>("select column_name, data_type from information_schema.columns where table_schema = 'internal' and table_name = $1 order by ordinal_position", [name]);
-  const list = columns.map((c) => (c.data_type === 'double precision' ? `round(${c.column_name}::numeric, 9) as ${c.column_name}` : c.column_name)).join(', ');
+  const list = columns.map((c) => (c.data_type === 'double precision' ? `round(${c.column_name}::numeric, 6) as ${c.column_name}` : c.column_name)).join(', ');
   return JSON.stringify(await db.admin.query(`select ${list} from internal.${name} order by 1, 2, 3`));
 }
 
