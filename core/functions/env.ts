@@ -6,7 +6,7 @@
  */
 import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
 import { DEFAULTS } from './defaults.ts';
-import { EMAIL_PATTERN } from '../protocol/inquiry.ts';
+import { EMAIL_PATTERN, RECORD_ID } from '../protocol/inquiry.ts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -131,7 +131,7 @@ function readFunctionSettings(env: EnvReader, limit: { name: string; max: number
 /** LEAD_AGENT_ID: the deployment's lead owner (docs/leads.md), an agent's id. */
 function readLeadAgent(env: EnvReader): string | undefined {
   const v = env.optional('LEAD_AGENT_ID');
-  if (v !== undefined && !/^\d{1,15}$/.test(v)) {
+  if (v !== undefined && !RECORD_ID.test(v)) {
     env.problems.push(`LEAD_AGENT_ID must be an agent's id (digits), not "${v}"`);
     return undefined;
   }

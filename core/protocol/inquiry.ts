@@ -5,6 +5,9 @@
  */
 import type { Attribution } from './attribution.ts';
 
+/** A listing's or an agent's id as a request may name it: digits, at most 15. */
+export const RECORD_ID = /^\d{1,15}$/;
+
 export const LIMITS = { name: 120, email: 254, phone: 40, message: 4000 } as const;
 
 /** The body the send-property-inquiry function takes: call 5's fields (docs/product.md §7), then our optional extras. */

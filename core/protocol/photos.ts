@@ -9,6 +9,8 @@
 
 /** The widths made of every photo (a photo narrower than one is made at its own width under that name). */
 export const PHOTO_WIDTHS = [320, 640, 1024, 1600] as const;
+/** The largest: its JPEG is written last, so a photo whose largest JPEG is stored is stored whole. */
+export const PHOTO_LARGEST = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number;
 
 /** Formats, best first; JPEG is the fallback every browser reads. */
 export const PHOTO_FORMATS = [

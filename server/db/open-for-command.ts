@@ -4,6 +4,7 @@
  * or started for the command), else the PGlite in DATA_DIR; 'held' when `npm start` holds that
  * PGlite (one process per PGlite): the command then hands its work to the server (admin.ts).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Database } from './database.ts';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
@@ -42,4 +43,11 @@ export async function openForCommand(dataDir: string, usePostgres: boolean): Pro
     if (/in use by another process/.test((error as Error).message)) return 'held';
     throw error;
   }
+}
+
+/** The `npm start` that holds the PGlite: its address and its token (DATA_DIR/import.json, server/import/service.ts). */
+export function holdingServer(dataDir: string): { url: string; token: string } {
+  const file = resolve(dataDir, 'import.json');
+  if (!existsSync(file)) throw new Error(`${dataDir} is in use, but its server takes no commands (no import.json): stop it, or start it again with this version`);
+  return JSON.parse(readFileSync(file, 'utf8')) as { url: string; token: string };
 }

@@ -32,6 +32,8 @@ export class FetchRefused extends Error {
     message: string,
     /** 'refused': the address is not ours to fetch; 'failed': it is, but did not give an answer we take */
     readonly kind: 'refused' | 'failed',
+    /** what the answer was, when there was one: its status, or a body over the limit */
+    readonly answer: { status?: number; tooLarge?: boolean } = {},
   ) {
     super(message);
     this.name = 'FetchRefused';
@@ -246,12 +248,12 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
     }
     if (status !== 200 && options.statuses !== 'any') {
       res.resume();
-      throw new FetchRefused(`${url.host}: HTTP ${status}`, 'failed');
+      throw new FetchRefused(`${url.host}: HTTP ${status}`, 'failed', { status });
     }
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (declared > options.maxBytes) {
       res.destroy();
-      throw new FetchRefused(`${url.host}: ${declared} bytes is more than ${options.maxBytes}`, 'failed');
+      throw new FetchRefused(`${url.host}: ${declared} bytes is more than ${options.maxBytes}`, 'failed', { tooLarge: true });
     }
     const chunks: Buffer[] = [];
     let total = 0;
@@ -260,7 +262,7 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
         total += chunk.length;
         if (total > options.maxBytes) {
           res.destroy();
-          throw new FetchRefused(`${url.host}: the body is more than ${options.maxBytes} bytes`, 'failed');
+          throw new FetchRefused(`${url.host}: the body is more than ${options.maxBytes} bytes`, 'failed', { tooLarge: true });
         }
         chunks.push(chunk);
       }

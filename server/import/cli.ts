@@ -18,9 +18,8 @@
  * PostgreSQL in DATA_DIR, else the PGlite in DATA_DIR. When `npm start` holds that PGlite, the run
  * is handed to it (service.ts). Exit code: 0 done, 1 failed, 3 withdrawals held back, 2 bad usage.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { openForCommand } from '../db/open-for-command.ts';
+import { holdingServer, openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { localPhotoStore, type PhotoStore } from './photos.ts';
 import { supabasePhotoStore } from './storage.ts';
@@ -77,9 +76,7 @@ function print(report: ImportReport): void {
 
 /** The run handed to the `npm start` that holds the data directory. */
 async function handOver(job: SourceSettings & Record<string, unknown>): Promise<ImportReport | null> {
-  const file = resolve(dataDir, 'import.json');
-  if (!existsSync(file)) throw new Error(`${dataDir} is in use, but its server does not take imports (no import.json): stop it, or start it again with this version`);
-  const { url, token } = JSON.parse(readFileSync(file, 'utf8')) as { url: string; token: string };
+  const { url, token } = holdingServer(dataDir);
   console.log(`[import] npm start holds ${dataDir}: the run is handed to it (${url})`);
   const res = await fetch(`${url}/admin/import`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(job) });
   if (!res.ok || !res.body) throw new Error(`the server refused the run: ${res.status} ${await res.text()}`);

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
-import { PHOTO_FORMATS, PHOTO_WIDTHS, photoPath } from '../../core/protocol/photos.ts';
+import { PHOTO_FORMATS, PHOTO_LARGEST, PHOTO_WIDTHS, photoPath } from '../../core/protocol/photos.ts';
 import { FetchRefused, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 
 /**
@@ -41,7 +41,7 @@ export interface PhotoStore {
   eager: boolean;
 }
 
-const LARGEST = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number;
+const LARGEST = PHOTO_LARGEST;
 /** The file the AVIF and WebP sizes are made from: the largest JPEG (quality 82, at most 1600 px). */
 const MASTER = `${LARGEST}.jpg`;
 
@@ -198,8 +198,8 @@ export async function fetchPhoto(url: string, options: PhotoFetchOptions): Promi
     const message = (error as Error).message;
     if (error instanceof PhotoError) return { ok: false, error: message, lasting: true };
     if (error instanceof FetchRefused) {
-      const status = Number(/: HTTP (\d{3})$/.exec(message)?.[1]);
-      const lasting = error.kind === 'refused' || /more than \d+/.test(message) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+      const status = error.answer.status ?? 0;
+      const lasting = error.kind === 'refused' || Boolean(error.answer.tooLarge) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
       return { ok: false, error: message, lasting };
     }
     return { ok: false, error: `could not be made: ${message}`, lasting: false };

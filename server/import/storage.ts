@@ -7,7 +7,7 @@
  * store is `eager`). Written with Supabase's own client, @supabase/storage-js.
  */
 import { StorageClient } from '@supabase/storage-js';
-import { PHOTO_DEFAULT_WIDTH, PHOTO_WIDTHS } from '../../core/protocol/photos.ts';
+import { PHOTO_DEFAULT_WIDTH, PHOTO_LARGEST } from '../../core/protocol/photos.ts';
 import type { PhotoStore } from './photos.ts';
 
 export interface StorageSettings {
@@ -19,7 +19,7 @@ export interface StorageSettings {
   bucket: string;
 }
 
-const LARGEST = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number;
+const LARGEST = PHOTO_LARGEST;
 const LARGEST_FILE = 8 * 1024 * 1024;
 const TYPES = ['image/jpeg', 'image/webp', 'image/avif'];
 

@@ -11,9 +11,8 @@
  * (DATABASE_URL, --postgres, or the PGlite in DATA_DIR, handed to `npm start` when it holds it).
  * Exit code: 0 done, 1 refused or failed, 2 bad usage.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openForCommand } from '../db/open-for-command.ts';
+import { holdingServer, openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { WEBHOOK_EVENTS } from '../../core/functions/webhooks/events.ts';
 import { runWebhookCommand, type WebhookCommand } from './commands.ts';
@@ -66,9 +65,7 @@ function parse(argv: string[]): { command: WebhookCommand; postgres: boolean } {
 
 /** The command handed to the `npm start` that holds the PGlite. */
 async function handOver(command: WebhookCommand): Promise<unknown> {
-  const file = resolve(dataDir, 'import.json');
-  if (!existsSync(file)) throw new Error(`${dataDir} is in use, but its server takes no commands (no import.json): stop it, or start it again with this version`);
-  const { url, token } = JSON.parse(readFileSync(file, 'utf8')) as { url: string; token: string };
+  const { url, token } = holdingServer(dataDir);
   const res = await fetch(`${url}/admin/webhooks`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(command) });
   const answer = (await res.json().catch(() => ({}))) as { result?: unknown; error?: string };
   if (!res.ok) throw new Error(answer.error ?? `the server answered ${res.status}`);

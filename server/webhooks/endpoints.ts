@@ -12,6 +12,7 @@ import type { Database } from '../db/database.ts';
 import { addressAllowed } from '../http/safe-fetch.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../core/functions/webhooks/events.ts';
 import { newSecret } from '../../core/functions/webhooks/sign.ts';
+import { RECORD_ID } from '../../core/protocol/inquiry.ts';
 
 export class WebhookInputError extends Error {}
 
@@ -88,7 +89,7 @@ export async function listEndpoints(db: Database): Promise<EndpointRow[]> {
 
 /** Removes an endpoint: nothing more is queued for it, and what waits is dropped. */
 export async function removeEndpoint(db: Database, id: string): Promise<boolean> {
-  if (!/^\d{1,15}$/.test(id)) throw new WebhookInputError(`an endpoint's id is a number (npm run webhooks -- list), not "${id}"`);
+  if (!RECORD_ID.test(id)) throw new WebhookInputError(`an endpoint's id is a number (npm run webhooks -- list), not "${id}"`);
   const rows = await db.admin.query('update internal.webhook_endpoints set disabled_at = now() where id = $1 and disabled_at is null returning id', [id]);
   return rows.length > 0;
 }

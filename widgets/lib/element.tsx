@@ -9,6 +9,7 @@ import { addTexts, langEpoch, langOf, langReady, langsLoaded, translator, watchL
 import { adoptSheet, baseCss, sheetFor, utilitiesSheet } from './styles.ts';
 import { createToaster, ToastRegion, type Toaster } from './toast.tsx';
 import { DEFAULT_LANG, type Lang } from '../../core/lang.ts';
+import { RECORD_ID } from '../../core/protocol/inquiry.ts';
 
 /** Attributes every element understands. */
 export const commonAttributes = {
@@ -19,7 +20,7 @@ export const commonAttributes = {
   /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
   'base-url': { type: 'url' },
   /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
-  'lead-agent-id': { type: 'string', maxLength: 15, format: { test: (v) => /^\d{1,15}$/.test(v), example: '12' } },
+  'lead-agent-id': { type: 'string', maxLength: 15, format: { test: (v) => RECORD_ID.test(v), example: '12' } },
 } as const satisfies AttrSchema;
 
 export interface ElementContextValue {

@@ -8,7 +8,7 @@ import { checkAttribution, type Attribution } from '../../protocol/attribution.t
 import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
 import { FEATURE_FLAGS, filterArgs, KEYWORDS_MAX, parsePlace, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
 import { validPolygon } from '../../protocol/polygon.ts';
-import { CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
+import { RECORD_ID, CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { LANGUAGES, type Lang } from '../../lang.ts';
 
@@ -53,7 +53,7 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
     if (typeof v !== 'string') fields[`filters.${key}`] = 'invalid';
     else if (v.trim().length > (key === 'keywords' ? KEYWORDS_MAX : ALERT_LIMITS.text)) fields[`filters.${key}`] = 'tooLong';
     else if (CONTROL_CHARACTERS.test(v) || LINE_BREAK.test(v)) fields[`filters.${key}`] = 'invalid';
-    else if (key === 'agentId' && !/^\d{1,15}$/.test(v.trim())) fields[`filters.${key}`] = 'invalid';
+    else if (key === 'agentId' && !RECORD_ID.test(v.trim())) fields[`filters.${key}`] = 'invalid';
     else if (key === 'place' && !parsePlace(v.trim())) fields[`filters.${key}`] = 'invalid';
     else out[key] = v.trim();
   }
@@ -106,7 +106,7 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
   const website = typeof body.website === 'string' ? body.website.slice(0, 200) : '';
   let leadAgentId: string | null = null;
   if (body.leadAgentId !== undefined && body.leadAgentId !== null && body.leadAgentId !== '') {
-    if (!/^\d{1,15}$/.test(String(body.leadAgentId).trim())) fields.leadAgentId = 'invalid';
+    if (!RECORD_ID.test(String(body.leadAgentId).trim())) fields.leadAgentId = 'invalid';
     else leadAgentId = String(body.leadAgentId).trim();
   }
   const source = checkAttribution(body.source, origin);

@@ -5,7 +5,7 @@
  */
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
-import { checkContact, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
+import { checkContact, RECORD_ID, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
 
 export type { FieldError };
 
@@ -62,7 +62,7 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
     const v = body[key];
     if (v === undefined || v === null || v === '') return null;
     const s = String(v).trim();
-    if (!/^\d{1,15}$/.test(s)) {
+    if (!RECORD_ID.test(s)) {
       fields[key] = 'invalid';
       return null;
     }

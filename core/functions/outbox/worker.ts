@@ -133,10 +133,15 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
       await markDropped(sql, item.id, token, 'no longer wanted');
       return 'dropped';
     }
-    unconfirmed.set(item.id, { token, messageId: delivered });
-    const recorded = await markSent(sql, item.id, token, delivered);
+    return recordSent(item, token, delivered);
+  }
+
+  /** Delivered: marked sent before anything else is claimed (kept in memory while the database is away). */
+  async function recordSent(item: OutboxMail, token: string, messageId: string): Promise<'sent'> {
+    unconfirmed.set(item.id, { token, messageId });
+    const recorded = await markSent(sql, item.id, token, messageId);
     unconfirmed.delete(item.id);
-    if (!recorded) log(`[outbox] ${item.kind} ${item.id} was delivered after its lease had been taken over`);
+    if (!recorded) log(`[outbox] ${item.kind} ${item.id} was sent after its lease had been taken over`);
     return 'sent';
   }
 
@@ -173,11 +178,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
       return 'retried';
     }
     clearInterval(renew);
-    unconfirmed.set(mail.id, { token, messageId: composed.messageId });
-    const recorded = await markSent(sql, mail.id, token, composed.messageId);
-    unconfirmed.delete(mail.id);
-    if (!recorded) log(`[outbox] mail ${mail.id} was sent after its lease had been taken over`);
-    return 'sent';
+    return recordSent(mail, token, composed.messageId);
   }
 
   /**
