@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { runImport } from '../../server/import/run.ts';
 import { sourceFrom } from '../../server/import/sources.ts';
+import { WORDS_OFF_RULE } from '../support/independent-sql.ts';
 import { migratedDatabase } from '../support/postgres.ts';
 
 const COUNT = 10_050;
@@ -90,6 +91,8 @@ describe('imports of more than 10,000 listings (PostgreSQL)', () => {
     expect(x.cells).toBe(y.cells);
     expect(x.places).toBe(y.places);
     expect(x.words).toBe(y.words);
+    // the words the merge computed for all its listings at once (in parallel) are each listing's text's
+    for (const db of [bulk.db, steps.db]) expect((await db.admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
     // and the search reads them: a sector with its count, a word
     const [place] = await bulk.db.admin.query<{ listings: number }>("select listings from internal.places where kind = 'sector' and name = 'Cumbayá'");
     expect(Number(place?.listings)).toBe(COUNT / SECTORS.length);

@@ -7,7 +7,7 @@
  * gives (listing_matches(), and the folded text read apart).
  */
 import { describe, expect, it } from 'vitest';
-import { ACTIVE, WORDS_TEXT } from '../support/independent-sql.ts';
+import { ACTIVE, WORDS_OFF_RULE, WORDS_TEXT } from '../support/independent-sql.ts';
 import { seededDatabase } from '../support/seeded-database.ts';
 
 const COPY = 'select id::text as id, words::text as words from internal.listing_words order by id';
@@ -19,6 +19,8 @@ describe.each(['pglite', 'postgres'] as const)('the words kept apart on %s', (ki
     const [copy, expected] = await Promise.all([db().admin.query(COPY), db().admin.query(PUBLIC_WORDS)]);
     expect(copy.length).toBe(expected.length);
     expect(copy).toEqual(expected);
+    // and the words themselves are every listing's text's (kept by a trigger, migration 20261209000000)
+    expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
   };
   const count = async (words: string) => Number((await db().anon.query<{ n: string }>('select public.search_listings_count($1::jsonb) as n', [JSON.stringify({ words })]))[0]?.n);
   const counted = async (regex: string) => Number((await db().admin.query<{ n: string }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${WORDS_TEXT} ~ $1`, [regex]))[0]?.n);
@@ -66,6 +68,28 @@ describe.each(['pglite', 'postgres'] as const)('the words kept apart on %s', (ki
     expect(expected).toBe(36);
     expect(await count(word)).toBe(expected);
     expect(await byRule(word)).toBe(expected);
+  });
+
+  it('keeps the words of the text whatever a write says of them: written alone, with the text, or as import_merge supplies them', async () => {
+    const [a] = await db().admin.query<{ id: string; words: string }>("select id::text as id, words::text as words from internal.listings where title is not null order by id limit 1");
+    // words written without their text: the text's are kept
+    await db().admin.query("update internal.listings set words = to_tsvector('simple', 'falso'), title_words = null where id = $1", [a?.id]);
+    // words written with a new text: the new text's
+    await db().admin.query("insert into internal.listings (title, description, city, state, price, words) values ('Casa ambarina', 'Con huerto', 'Quito', 'Pichincha', 1, to_tsvector('simple', 'falso'))");
+    await db().admin.query("update internal.listings set title = 'Casa granatina', words = to_tsvector('simple', 'falso') where title = 'Casa ambarina'");
+    expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
+    expect((await db().admin.query<{ words: string }>('select words::text as words from internal.listings where id = $1', [a?.id]))[0]?.words).toBe(a?.words);
+    expect(await count('granatina')).toBe(1);
+    expect(await count('falso')).toBe(0);
+    // the setting only import_merge sets lets a transaction hand them over (and the test proves it is that setting, not something else, that does)
+    await db().transaction(async (q) => {
+      await q.query("select set_config('exp.words_supplied', 'on', true)");
+      await q.query("update internal.listings set title = 'Casa coralina', words = to_tsvector('simple', 'supplied'), title_words = to_tsvector('simple', 'supplied') where title = 'Casa granatina'");
+    });
+    expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(1);
+    await db().admin.query("update internal.listings set title = 'Casa granatina' where title = 'Casa coralina'");
+    await db().admin.query("delete from internal.listings where title = 'Casa granatina'");
+    await copyIsExact();
   });
 
   it('counts of words alone are the rule\'s: a common word, a phrase, a word left out, stop words only', async () => {

@@ -1,0 +1,220 @@
+-- A listing's words computed on every core during a merge (docs/decisions.md #29, "Speed").
+--
+-- The words (two tsvectors, Spanish and English, of the title and features and of the
+-- description) were generated columns: PostgreSQL computes a generated column in the backend that
+-- inserts the row, one row after another, and an INSERT is never run in parallel. They were 40% of
+-- what merging a feed cost (2.7 s of 7.0 s for 20,000 listings), while the machine's other cores
+-- waited. They are now plain columns kept by a trigger, and internal.import_merge computes them
+-- for all its staged listings in one query PostgreSQL runs in parallel (a CREATE TABLE AS over a
+-- parallel scan: 1.4 s on two cores), then hands them to its insert.
+--
+-- One rule: internal.listing_words_pair() gives both values, for the trigger and the merge alike
+-- (listing_words() reads it too). The trigger computes them on every insert and on every update
+-- that changes the title, the description or the features; an update that leaves those alone
+-- keeps the words it had, whatever it says. Only a writer that sets `exp.words_supplied` for its
+-- transaction (import_merge, which computed them by the same rule a moment before) may supply
+-- them. tests/contract/word-copy.test.ts holds every stored value to the rule after each kind of
+-- write, and import-bulk.test.ts after a merge.
+
+create or replace function internal.listing_words_pair(title text, description text, features text[], out words tsvector, out title_words tsvector)
+language plpgsql
+immutable
+parallel safe
+-- about 130 µs a listing (two stemmers over the folded title and description): so the planner
+-- spreads a merge's listings over the cores (import_merge)
+cost 1000
+as $$
+begin
+  title_words := internal.text_words(coalesce(title, '') operator(pg_catalog.||) ' ' operator(pg_catalog.||) internal.feature_words(features));
+  words := pg_catalog.setweight(title_words, 'A') operator(pg_catalog.||) pg_catalog.setweight(internal.text_words(description), 'B');
+end
+$$;
+
+create or replace function internal.listing_words(title text, description text, features text[])
+returns tsvector
+language sql
+immutable
+parallel safe
+as $$
+  select (internal.listing_words_pair(title, description, features)).words
+$$;
+
+alter table internal.listings alter column words drop expression;
+alter table internal.listings alter column title_words drop expression;
+
+create or replace function internal.listings_fill_words()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and new.title is not distinct from old.title and new.description is not distinct from old.description
+     and new.features is not distinct from old.features then
+    new.words := old.words;
+    new.title_words := old.title_words;
+    return new;
+  end if;
+  -- import_merge hands over what it computed by the same rule, for many rows at once
+  if pg_catalog.current_setting('exp.words_supplied', true) = 'on' and new.words is not null and new.title_words is not null then
+    return new;
+  end if;
+  select w.words, w.title_words into new.words, new.title_words
+    from internal.listing_words_pair(new.title, new.description, new.features) w;
+  return new;
+end
+$$;
+
+create trigger listings_fill_words before insert or update on internal.listings
+  for each row execute function internal.listings_fill_words();
+
+create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  active_before integer;
+  staged integer;
+  leaving integer;
+  absent integer;
+  held boolean;
+  added integer;
+  changed integer;
+  gone integer := 0;
+  unknown_agents jsonb;
+  bulk boolean;
+begin
+  select count(*) > 10000 into bulk from internal.import_staging where run_id = run;
+  if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
+  select count(*) into active_before from internal.listings where source = source_name and status = '1';
+  select count(*) into staged from internal.import_staging where run_id = run;
+  select count(*) into leaving
+    from internal.listings l join internal.import_staging s on s.run_id = run and s.source_key = l.source_key
+   where l.source = source_name and l.status = '1' and s.listing->>'status' <> '1';
+  select count(*) into absent
+    from internal.listings l
+   where absent_withdraws and l.source = source_name and l.status = '1'
+     and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+     and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
+  held := not allow_withdrawals and leaving + absent > 5 and leaving + absent > max_share * active_before;
+
+  -- each agent named once (a feed names a few hundred agents over a hundred thousand listings)
+  select coalesce(jsonb_agg(distinct coalesce(d.agent_key, d.agent_email)), '[]') into unknown_agents
+    from (select distinct s.listing->>'agent_key' as agent_key, s.listing->>'agent_email' as agent_email
+            from internal.import_staging s where s.run_id = run) d
+   where coalesce(d.agent_key, d.agent_email) is not null
+     and not exists (select 1 from public.agents a where a.agent_key = d.agent_key or lower(a.email) = d.agent_email);
+
+  -- every staged listing's words, in one query PostgreSQL runs on every core (an INSERT runs on one).
+  -- The planner chooses that from the staging table's statistics (those of an empty table left
+  -- 100,000 listings' words on one core: 12.3 s) and from the function's cost, which it counts per
+  -- row only in a select list (in FROM, once); `offset 0` keeps it there, called once per listing.
+  analyze internal.import_staging;
+  create temp table import_words on commit drop as
+    select x.source_key, (x.w).words, (x.w).title_words
+      from (select s.source_key, internal.listing_words_pair(r.title, r.description, coalesce(r.features, '{}')) as w
+              from internal.import_staging s,
+                   pg_catalog.jsonb_to_record(s.listing) as r(title text, description text, features text[])
+             where s.run_id = run
+            offset 0) x;
+  perform pg_catalog.set_config('exp.words_supplied', 'on', true);
+
+  with input as (
+    select s.source_key, r.*, w.words, w.title_words
+      from internal.import_staging s,
+           jsonb_to_record(s.listing) as r(
+             listing_ref text, status text, source_status text, title text, address text, price numeric, bedrooms integer,
+             bathrooms numeric, square_feet numeric, lot_size numeric, year_built integer, property_type text, city text,
+             sector text, state text, country_code text, geo_lat text, geo_lon text, description text, features text[],
+             agent_key text, agent_email text, agent_first_name text, agent_last_name text, agent_phone text,
+             listed_at timestamptz, source_modified_at timestamptz, media jsonb),
+           pg_temp.import_words w
+     where s.run_id = run and w.source_key = s.source_key
+  ), owners as (
+    -- whose each agent named is: looked up once per agent, not once per listing
+    select k.agent_key, k.agent_email, pg_catalog.jsonb_build_array(k.agent_key, k.agent_email) as named,
+           a.id as agent_id, a.first_name as our_first_name, a.last_name as our_last_name, a.email as our_email,
+           a.phone as our_phone, a.picture as our_picture
+      from (select distinct i.agent_key, i.agent_email from input i) k
+      left join lateral (
+        select a.* from public.agents a
+         where (k.agent_key is not null and a.agent_key = k.agent_key) or (k.agent_email is not null and lower(a.email) = k.agent_email)
+         order by (a.agent_key is not distinct from k.agent_key) desc, a.id
+         limit 1
+      ) a on true
+  ), matched as (
+    -- joined by a key that tells a missing name from an empty one, and hashes
+    select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
+      from input i
+      join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email)
+  ), merged as (
+    insert into internal.listings as l (
+      source, source_key, listing_ref, status, source_status, title, address, price, bedrooms, bathrooms, square_feet,
+      lot_size, year_built, property_type, city, sector, state, country_code, geo_lat, geo_lon, description, features,
+      agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, listed_at, source_modified_at,
+      source_media, images, words, title_words)
+    select source_name, m.source_key, m.listing_ref, m.status, m.source_status, m.title, m.address, m.price, m.bedrooms,
+           m.bathrooms, m.square_feet, m.lot_size, m.year_built, m.property_type, m.city, m.sector, m.state, m.country_code,
+           m.geo_lat, m.geo_lon, m.description, coalesce(m.features, '{}'),
+           m.agent_id, coalesce(m.our_first_name, m.agent_first_name), coalesce(m.our_last_name, m.agent_last_name),
+           coalesce(m.our_email, m.agent_email), coalesce(m.our_phone, m.agent_phone), m.our_picture,
+           m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words
+      from matched m
+    on conflict (source, source_key) do update set
+      listing_ref = excluded.listing_ref,
+      -- held back: an active listing stays on the market whatever this run says
+      status = case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+      source_status = excluded.source_status,
+      title = excluded.title, address = excluded.address, price = excluded.price, bedrooms = excluded.bedrooms,
+      bathrooms = excluded.bathrooms, square_feet = excluded.square_feet, lot_size = excluded.lot_size,
+      year_built = excluded.year_built, property_type = excluded.property_type, city = excluded.city,
+      sector = excluded.sector, state = excluded.state, country_code = excluded.country_code,
+      geo_lat = excluded.geo_lat, geo_lon = excluded.geo_lon, description = excluded.description,
+      features = excluded.features, agent_id = excluded.agent_id, agent_first_name = excluded.agent_first_name,
+      agent_last_name = excluded.agent_last_name, agent_email = excluded.agent_email, agent_phone = excluded.agent_phone,
+      agent_picture = excluded.agent_picture, source_modified_at = excluded.source_modified_at,
+      source_media = excluded.source_media, words = excluded.words, title_words = excluded.title_words
+    where (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
+           l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
+           l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
+           l.agent_picture, l.source_modified_at, l.source_media)
+      is distinct from
+          (excluded.listing_ref, case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+           excluded.source_status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
+           excluded.square_feet, excluded.lot_size, excluded.year_built, excluded.property_type, excluded.city,
+           excluded.sector, excluded.state, excluded.country_code, excluded.geo_lat, excluded.geo_lon,
+           excluded.description, excluded.features, excluded.agent_id, excluded.agent_first_name,
+           excluded.agent_last_name, excluded.agent_email, excluded.agent_phone, excluded.agent_picture,
+           excluded.source_modified_at, excluded.source_media)
+    returning (xmax = 0) as inserted
+  )
+  select count(*) filter (where inserted), count(*) filter (where not inserted) into added, changed from merged;
+  perform pg_catalog.set_config('exp.words_supplied', '', true);
+  drop table pg_temp.import_words;
+
+  if not held then
+    gone := leaving;
+    if absent_withdraws and absent > 0 then
+      update internal.listings l
+         set status = 'absent', source_status = 'not in the feed'
+       where l.source = source_name and l.status = '1'
+         and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+         and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
+      gone := gone + absent;
+    end if;
+  end if;
+
+  if bulk then
+    perform pg_catalog.set_config('exp.listing_cells', '', true);
+    perform internal.listings_derived_rebuild();
+  end if;
+  delete from internal.import_staging where run_id = run;
+  delete from internal.import_seen where run_id = run;
+  return jsonb_build_object(
+    'new', added, 'updated', changed, 'unchanged', staged - added - changed, 'withdrawn', gone,
+    'withdrawals_held', held, 'would_withdraw', leaving + absent, 'active_before', active_before,
+    'unknown_agents', unknown_agents);
+end
+$$;
+
+revoke execute on function internal.import_merge from public;
