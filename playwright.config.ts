@@ -14,6 +14,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['./tests/support/playwright-counts-reporter.ts']],
+  // one PostgreSQL with a seeded template database; each worker's server reads a copy of it
+  globalSetup: './tests/support/shared-postgres.ts',
   outputDir: '.cache/e2e-results',
   use: {
     baseURL,

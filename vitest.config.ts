@@ -22,8 +22,7 @@ export default defineConfig({
           include: ['core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/contract/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // PGlite takes 0.5-1 GB per instance: keep the database suites from piling up. Three on
-          // two cores: several suites mostly wait (PostgreSQL stopped and started, SMTP retries)
+          // three on two cores: several suites mostly wait (PostgreSQL stopped and started, SMTP retries)
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },

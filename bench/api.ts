@@ -1,5 +1,5 @@
 /**
- * API benchmark at 100,000 listings, over PostgreSQL and over PGlite:
+ * API benchmark at 100,000 listings, over PostgreSQL:
  *  - the search as the widget does it (count and page in parallel, through @supabase/postgrest-js)
  *    for no filter, all filters, a rare city and a deep page: p50/p95;
  *  - the server's overhead: its answers to the widget's requests against the same SQL run
@@ -8,12 +8,11 @@
  *  - landing-search throughput under a bounded load from a second process on 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import pg from 'pg';
-import { openPglite } from '../server/db/pglite.ts';
 import { ANON_SESSION, openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 import { parseReadQuery } from '../server/rest/parse.ts';
@@ -225,20 +224,6 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
   }
 }
 
-/** The search as the widget does it, through postgrest-js (PGlite). */
-async function measureSearches(url: string): Promise<Record<string, Summary>> {
-  const rest = new PostgrestClient(`${url}/rest/v1`, { headers: { apikey: 'bench' }, fetch: keepAliveFetch() });
-  const out: Record<string, Summary> = {};
-  for (const c of CASES) {
-    const run = () => widgetSearch(rest, c);
-    for (let i = 0; i < WARMUP; i++) await run();
-    const samples: number[] = [];
-    for (let i = 0; i < ITERATIONS; i++) samples.push(await time(run));
-    out[c.name] = summarise(samples);
-  }
-  return out;
-}
-
 const ratio = (a: Summary | undefined, b: Summary | undefined) => ({
   p50: Math.round(((a?.p50 ?? 0) / (b?.p50 ?? 1)) * 100) / 100,
   p95: Math.round(((a?.p95 ?? 0) / (b?.p95 ?? 1)) * 100) / 100,
@@ -265,7 +250,8 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     await migrate(db);
     await reseed(db, LISTINGS);
     await db.close();
-    const server = await startServerProcess({ DATABASE_URL: postgres.url }, join(cache, 'server-postgres.log'));
+    // TRUST_PROXY=1: the load's clients are visitors of their own, as behind a CDN (bench/load.ts)
+    const server = await startServerProcess({ DATABASE_URL: postgres.url, TRUST_PROXY: '1' }, join(cache, 'server-postgres.log'));
     try {
       console.log('[bench:api] PostgreSQL: searches through the server, their requests alone, the same SQL directly, a minimal server...');
       const m = await measurePostgres(server.url, postgres.url);
@@ -281,22 +267,5 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     await postgres.stop();
   }
 
-  console.log(`[bench:api] PGlite: seeding ${LISTINGS} listings...`);
-  const dir = join(cache, 'pglite');
-  rmSync(dir, { recursive: true, force: true });
-  const lite = await openPglite(dir);
-  await migrate(lite);
-  await reseed(lite, LISTINGS);
-  await lite.close();
-  const server = await startServerProcess({ DATA_DIR: dir }, join(cache, 'server-pglite.log'));
-  try {
-    console.log('[bench:api] PGlite: searches through the server...');
-    const viaServer = await measureSearches(server.url);
-    const throughput = await load(server.url, 16, 10);
-    results.pglite = { search: viaServer, throughput };
-  } finally {
-    await stop(server.child);
-    rmSync(dir, { recursive: true, force: true });
-  }
   return results;
 }

@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import sharp from 'sharp';
-import { openPglite } from '../server/db/pglite.ts';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 import { bounded, fetchPhoto, localPhotoStore, PHOTO_CONCURRENCY, photoVariant } from '../server/import/photos.ts';
@@ -26,7 +25,7 @@ import { runImport, type ImportReport } from '../server/import/run.ts';
 import { sourceFrom } from '../server/import/sources.ts';
 import { parseHostRule, type HostRule } from '../server/http/safe-fetch.ts';
 import { generateSeed, type ListingRow } from '../server/seed/generate.ts';
-import { startServer } from '../server/server.ts';
+import { startTestServer } from '../tests/support/servers.ts';
 import { launchOptions } from '../tests/support/chromium.ts';
 import { startResoStandIn } from '../tests/support/feed-stand-ins.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
@@ -234,9 +233,7 @@ export async function benchImport(): Promise<Record<string, unknown>> {
 
 /** The photos' bytes the search page downloads at first on a 390 px phone: the feed's JPEGs, then the re-hosted sizes. */
 async function phoneBytes(dir: string, bodies: Buffer[], hashes: string[], origin: string): Promise<{ before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number }> {
-  const db = await openPglite(null);
-  const server = await startServer({ db, port: 0, photosDir: join(dir, 'photos'), site: { imageHosts: [origin] } });
-  await server.ready;
+  const server = await startTestServer('postgres', { photosDir: join(dir, 'photos'), site: { imageHosts: [origin] } });
   const { createServer } = await import('node:http');
   // the feed's own photos, served as a photo host serves them (hot-linked: what re-hosting replaces)
   const feed = createServer((req, res) => {
@@ -279,9 +276,9 @@ async function phoneBytes(dir: string, bodies: Buffer[], hashes: string[], origi
   };
   try {
     // every active listing gets one of the feed's photos: first as the feed's address, then re-hosted
-    await db.admin.query(`update internal.listings set images = jsonb_build_array($1 || '/' || (id % ${bodies.length}) || '.jpg')`, [feedOrigin]);
+    await server.sql(`update internal.listings set images = jsonb_build_array($1 || '/' || (id % ${bodies.length}) || '.jpg')`, [feedOrigin]);
     const before = await measure();
-    await db.admin.query(`update internal.listings set images = jsonb_build_array('/media/photos/' || ($1::text[])[1 + id % ${hashes.length}] || '/1024.jpg')`, [hashes]);
+    await server.sql(`update internal.listings set images = jsonb_build_array('/media/photos/' || ($1::text[])[1 + id % ${hashes.length}] || '/1024.jpg')`, [hashes]);
     const after = await measure();
     console.log(`[bench:import] a 390 px phone: at load ${Math.round(before.atLoad.bytes / 1024)} KB of photos before, ${Math.round(after.atLoad.bytes / 1024)} KB re-hosted; with the first results in view ${Math.round(before.results.bytes / 1024)} KB (${before.results.count}) before, ${Math.round(after.results.bytes / 1024)} KB (${after.results.count}) re-hosted`);
     return { before: before.results.bytes, after: after.results.bytes, photosBefore: before.results.count, photosAfter: after.results.count, atLoadBefore: before.atLoad.bytes, atLoadAfter: after.atLoad.bytes };

@@ -1,5 +1,5 @@
 /**
- * Interaction to Next Paint on the search page (/search-properties, the default seed over PGlite),
+ * Interaction to Next Paint on the search page (/search-properties, the default seed over PostgreSQL),
  * headless Chromium at 1280x900 with the CPU slowed 4x: for each interaction, the longest Event
  * Timing entry (`event` entries with an interactionId: input delay + processing + the next paint)
  * among the events the interaction caused, 10 repetitions, p75 reported. Target: 150 ms.

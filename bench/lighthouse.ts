@@ -2,7 +2,7 @@
  * Lighthouse (the npm package, in the test Chromium of tests/support/chromium.mjs) on /, /search-properties, /findanagent,
  * /about, an agent's page and a listing's page (English and Spanish) with
  * its default mobile settings (Moto G Power screen, simulated slow 4G and 4x CPU slowdown), served
- * by our own server over PGlite from the built site. Targets: performance >= 90; accessibility,
+ * by our own server over PostgreSQL from the built site. Targets: performance >= 90; accessibility,
  * best practices and SEO >= 95 each; a listing page performance >= 95 and SEO 100. Each page runs RUNS times; the median score is kept.
  *
  * This machine has no internet, but production does: requests to the map's tile host
@@ -19,8 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { openPglite } from '../server/db/pglite.ts';
-import { startServer } from '../server/server.ts';
+import { startTestServer } from '../tests/support/servers.ts';
 import { listingPath } from '../core/routes.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium.ts';
 
@@ -67,11 +66,9 @@ const median = (xs: number[]) => {
 };
 
 export async function benchLighthouse(): Promise<Record<string, unknown>> {
-  const db = await openPglite(null);
-  const server = await startServer({ db, port: 0 });
-  await server.ready;
+  const server = await startTestServer('postgres');
   // a listing with several photos and an agent, in English and in Spanish, and an agent's page
-  const [listing] = (await db.admin.query(
+  const [listing] = (await server.sql(
     "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and agent_id is not null and jsonb_typeof(images) = 'array' order by id limit 1",
   )) as Array<{ id: string; title: string }>;
   const ALL_PAGES = [...STATIC_PAGES, '/findanagent/1', listingPath(String(listing?.id), listing?.title, 'en'), listingPath(String(listing?.id), listing?.title, 'es')];

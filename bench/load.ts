@@ -1,6 +1,8 @@
 /**
  * A bounded load from its own process: `concurrency` keep-alive clients repeat the landing search
- * (the count and the first page, as the widget sends them) for `seconds`; prints JSON.
+ * (the count and the first page, as the widget sends them) for `seconds`; prints JSON. Each client is
+ * a visitor of its own (X-Forwarded-For, read by a server started with TRUST_PROXY=1), as behind a
+ * CDN: one address's share of the database (server/http/client-shares.ts) is not what is measured.
  *   node --import tsx bench/load.ts <baseUrl> <concurrency> <seconds>
  */
 import { Agent, request } from 'node:http';
@@ -30,10 +32,11 @@ const latencies: number[] = [];
 let requests = 0;
 let errors = 0;
 const until = performance.now() + seconds * 1000;
-async function client(): Promise<void> {
+async function client(_: unknown, i: number): Promise<void> {
+  const visitor = { 'X-Forwarded-For': `10.77.${i >> 8}.${i & 255}` };
   while (performance.now() < until) {
     const t0 = performance.now();
-    const statuses = await Promise.all([get('HEAD', countPath, { Prefer: 'count=exact' }), get('GET', pagePath, {})]).catch(() => [0, 0]);
+    const statuses = await Promise.all([get('HEAD', countPath, { Prefer: 'count=exact', ...visitor }), get('GET', pagePath, visitor)]).catch(() => [0, 0]);
     latencies.push(performance.now() - t0);
     requests += 2;
     errors += statuses.filter((x) => x < 200 || x >= 300).length;

@@ -1,5 +1,5 @@
 /**
- * What the browser benchmarks share: our server over a fresh PGlite (the default seed, or
+ * What the browser benchmarks share: our server over a throwaway PostgreSQL (the default seed, or
  * `seedListings`), headless Chromium and one 1280x900 page, closed when the run ends. With
  * `testWidgetsAt`, that path serves the test build (dist/test-widgets: the production code with the
  * map's test hooks), which a benchmark drives the map through.
@@ -7,17 +7,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright';
-import { openPglite } from '../server/db/pglite.ts';
-import { startServer } from '../server/server.ts';
+import { startTestServer } from '../tests/support/servers.ts';
 import { launchOptions } from '../tests/support/chromium.ts';
 
 const TEST_WIDGETS = resolve(import.meta.dirname, '../dist/test-widgets');
 
 export async function withSite<T>(options: { seedListings?: number; testWidgetsAt?: string }, run: (page: Page, url: string) => Promise<T>): Promise<T> {
   if (options.testWidgetsAt && !existsSync(join(TEST_WIDGETS, 'exp-widgets.js'))) throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
-  const db = await openPglite(null);
-  const server = await startServer({ db, port: 0, ...(options.seedListings ? { seedListings: options.seedListings } : {}) });
-  await server.ready;
+  const server = await startTestServer('postgres', options.seedListings ? { seedListings: options.seedListings } : {});
   const browser = await chromium.launch(launchOptions);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

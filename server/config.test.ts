@@ -39,6 +39,15 @@ describe('loadConfig', () => {
     expect(c.mail).toEqual({ smtpUrl: 'smtp://u:p@mail.example:587', from: '"eXp" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example' });
   });
 
+  it("reads the public pool's size and each client's share of it", () => {
+    expect(loadConfig({}, [], root).database).toMatchObject({ poolSize: 10, shares: { concurrent: 3, burstMs: 15_000, refillPerSecond: 500 } });
+    const c = loadConfig({ DB_POOL_SIZE: '40', CLIENT_CONCURRENCY: '5', CLIENT_DB_BURST_SECONDS: '60', CLIENT_DB_SHARE_PERCENT: '200' }, [], root);
+    expect(c.database).toMatchObject({ poolSize: 40, shares: { concurrent: 5, burstMs: 60_000, refillPerSecond: 2000 } });
+    // --postgres chose the embedded PostgreSQL when it was not the default; anything else is refused
+    expect(() => loadConfig({}, ['--postgres'], root)).not.toThrow();
+    expect(() => loadConfig({}, ['--pglite'], root)).toThrow(/unknown argument --pglite/);
+  });
+
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ INQUIRY_RATE_LIMIT: 'abc' }, /INQUIRY_RATE_LIMIT must be a whole number from 1 to 1000000, not "abc"/],
     [{ INQUIRY_RATE_LIMIT: '0' }, /INQUIRY_RATE_LIMIT/],
@@ -55,6 +64,10 @@ describe('loadConfig', () => {
     [{ IMAGE_HOSTS: 'https://cdn.example.com/photos, ok.example.com' }, /IMAGE_HOSTS must be a comma list of host names .* not "https:\/\/cdn.example.com\/photos"/],
     [{ SITE_URL: 'expecuador.example' }, /SITE_URL must be a http or https URL/],
     [{ IMPORT_SOURCES: 'no-such-sources.json' }, /IMPORT_SOURCES .*no-such-sources.json: no such file/],
+    [{ DB_POOL_SIZE: '1' }, /DB_POOL_SIZE must be a whole number from 2 to 500/],
+    [{ CLIENT_CONCURRENCY: 'all' }, /CLIENT_CONCURRENCY/],
+    [{ CLIENT_DB_BURST_SECONDS: '0' }, /CLIENT_DB_BURST_SECONDS/],
+    [{ CLIENT_DB_SHARE_PERCENT: '-5' }, /CLIENT_DB_SHARE_PERCENT/],
   ];
   it.each(bad)('refuses %j', (env, message) => {
     expect(() => loadConfig(env, [], root)).toThrow(ConfigError);
@@ -74,7 +87,8 @@ describe('loadConfig', () => {
     for (const [content, message] of [
       ['{"kind":"csv"}', /a JSON array of sources/],
       ['not json', /not JSON/],
-      ['[{"kind":"csv","location":"a.csv","everyMinutes":0}]', /source 1: everyMinutes from 1 to 10080/],
+      ['[{"kind":"csv","location":"a.csv","everyMinutes":0}]', /source 1: everyMinutes from 0.1 \(6 seconds\) to 10080/],
+      ['[{"kind":"csv","location":"a.csv"},{"kind":"csv","location":"b.csv","name":"csv:a.csv"}]', /two sources are called "csv:a.csv"/],
       ['[{"kind":"reso","location":"a.json"}]', /source 1: reso: "a.json" is not a service URL/],
     ] as const) {
       writeFileSync(file, content);

@@ -10,13 +10,15 @@ import { envReader, readAlertSettings, readInquirySettings, readMailSettings, ty
 import { parseHostRule } from './http/safe-fetch.ts';
 import { readSchedule, type ScheduledSource } from './import/sources.ts';
 import type { StorageSettings } from './import/storage.ts';
+import { DEFAULT_SHARES, type ShareOptions } from './http/client-shares.ts';
 
 export interface ServerConfig {
   port: number;
   dataDir: string;
+  /** a PostgreSQL server of the operator's; unset: the embedded PostgreSQL in dataDir */
   databaseUrl: string | undefined;
-  /** start an embedded PostgreSQL in dataDir instead of PGlite (npm start -- --postgres) */
-  embeddedPostgres: boolean;
+  /** the public API's connections and each client's share of them (server/http/client-shares.ts) */
+  database: { poolSize: number; shares: ShareOptions };
   seedListings: number | undefined;
   logRequests: boolean;
   /** whose word the client address is (TRUST_PROXY, core/functions/client-address.ts) */
@@ -45,13 +47,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const bundle = read.optional('BUNDLE_PORT');
   const bundlePort = bundle === 'off' ? undefined : read.int('BUNDLE_PORT', port ? port + 1 : 0, { min: 0, max: 65535 });
   const databaseUrl = read.url('DATABASE_URL', ['postgres', 'postgresql']);
+  // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
   const unknownArgs = argv.filter((a) => a !== '--postgres');
-  if (unknownArgs.length) read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes only --postgres)`);
+  if (unknownArgs.length) read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes none: its settings are environment variables, README "Configuration")`);
   const config: ServerConfig = {
     port,
     dataDir: resolve(root, read.string('DATA_DIR', '.data')),
     databaseUrl,
-    embeddedPostgres: argv.includes('--postgres') || read.bool('EMBEDDED_POSTGRES', false),
+    database: {
+      poolSize: read.int('DB_POOL_SIZE', 10, { min: 2, max: 500 }),
+      shares: {
+        ...DEFAULT_SHARES,
+        concurrent: read.int('CLIENT_CONCURRENCY', DEFAULT_SHARES.concurrent, { min: 1, max: 500 }),
+        burstMs: read.int('CLIENT_DB_BURST_SECONDS', DEFAULT_SHARES.burstMs / 1000, { min: 1, max: 86_400 }) * 1000,
+        refillPerSecond: read.int('CLIENT_DB_SHARE_PERCENT', DEFAULT_SHARES.refillPerSecond / 10, { min: 1, max: 10_000 }) * 10,
+      },
+    },
     seedListings: read.optional('SEED_LISTINGS') === undefined ? undefined : read.int('SEED_LISTINGS', 1800, { min: 0, max: 2_000_000 }),
     logRequests: read.bool('LOG_REQUESTS', true),
     trustProxy: read.proxyTrust('TRUST_PROXY', NO_PROXY),
@@ -67,7 +78,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     photoStorage: readPhotoStorage(read),
   };
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push('SITE_API_URL needs SITE_API_KEY (the project\'s anon key)');
-  if (config.databaseUrl && config.embeddedPostgres) read.problems.push('DATABASE_URL and --postgres (EMBEDDED_POSTGRES) exclude each other: pick one');
   read.done();
   return config;
 }

@@ -1,7 +1,7 @@
 /**
- * `npm start`: builds what is missing, opens the database (PGlite in DATA_DIR; `npm start --
- * --postgres` an embedded PostgreSQL in DATA_DIR/postgres; a PostgreSQL server when DATABASE_URL is
- * set), applies migrations and the first-start seed, and serves everything.
+ * `npm start`: builds what is missing, opens the database (the embedded PostgreSQL in
+ * DATA_DIR/postgres, started and stopped with the server; a PostgreSQL server of the operator's
+ * when DATABASE_URL is set), applies migrations and the first-start seed, and serves everything.
  *
  * Its settings come from the environment, read and checked in ./config.ts (README "Configuration").
  */
@@ -9,9 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Database } from './db/database.ts';
-import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { dataDirFor, startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { DataDirLock } from './db/lock.ts';
-import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lineLog } from './http/log.ts';
 import { ConfigError, redactUrl } from '../core/functions/env.ts';
@@ -19,6 +18,9 @@ import { loadConfig, type ServerConfig } from './config.ts';
 import { ROOT, startServer } from './server.ts';
 
 const dist = resolve(ROOT, 'dist');
+
+/** The embedded PostgreSQL's settings: room for the pools of a server and its commands. */
+const EMBEDDED_SETTINGS = { max_connections: 100, shared_buffers: '128MB' };
 
 function ensureBuilt(): void {
   const needed = ['widgets/exp-widgets.js', 'widgets/exp-widgets.bundle.js', 'widgets/manifest.json', 'site/index.html', 'site/demo/index.html'];
@@ -41,6 +43,34 @@ function installLastLineOfDefence(): void {
 }
 
 
+interface Running {
+  /** the embedded PostgreSQL on its way up: a stop waits for it, so as not to leave it running */
+  starting?: Promise<unknown>;
+  server?: { close(): Promise<void> };
+  embedded?: { stop(): Promise<void>; kill(): Promise<void> };
+}
+
+/**
+ * SIGTERM or SIGINT at any moment, start-up included: the server stops taking requests and its
+ * jobs (an import, a delivery) end where they stand (what they had not committed is done again by
+ * the next run); then the embedded PostgreSQL stops. Within 10 s whatever happens: after 4 s the
+ * server's own stop is given up, after 8 s PostgreSQL is stopped at once.
+ */
+let stopping = false;
+function stop(running: Running, signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  console.log(`[start] ${signal}: stopping`);
+  const within = <T>(p: Promise<T>, ms: number) => Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
+  setTimeout(() => {
+    void within(running.embedded?.kill() ?? Promise.resolve(), 1500).then(() => process.exit(0));
+  }, 8000).unref();
+  void within(running.starting ?? Promise.resolve(), 6000)
+    .then(() => within(running.server?.close() ?? Promise.resolve(), 4000))
+    .then(() => running.embedded?.stop())
+    .then(() => process.exit(0));
+}
+
 async function main(): Promise<void> {
   let config: ServerConfig;
   try {
@@ -54,19 +84,31 @@ async function main(): Promise<void> {
   }
   installLastLineOfDefence();
   if (!config.skipBuild) ensureBuilt();
+  const running: Running = {};
+  process.once('SIGINT', () => stop(running, 'SIGINT'));
+  process.once('SIGTERM', () => stop(running, 'SIGTERM'));
 
   let db: Database;
-  let embedded: { stop(): Promise<void> } | undefined;
+  let embedded: Running['embedded'];
+  const dbOptions = { anonPoolSize: config.database.poolSize, shares: config.database.shares };
   if (config.databaseUrl) {
     console.log(`[start] PostgreSQL at ${redactUrl(config.databaseUrl)}`);
-    db = await openPostgres(config.databaseUrl);
-  } else if (config.embeddedPostgres) {
-    if (config.resetData) rmSync(config.dataDir, { recursive: true, force: true });
-    // one server per data directory, as with PGlite
+    db = await openPostgres(config.databaseUrl, dbOptions);
+  } else {
+    if (config.resetData) {
+      rmSync(dataDirFor(config.dataDir), { recursive: true, force: true });
+      rmSync(config.dataDir, { recursive: true, force: true });
+    }
+    // one server per data directory: a second would take the first's PostgreSQL for a leftover
     const lock = DataDirLock.acquire(config.dataDir);
-    const dir = resolve(config.dataDir, 'postgres');
-    console.log(`[start] embedded PostgreSQL in ${dir} (first start: initdb)`);
-    const pg = await startEmbeddedPostgres({ dataDir: dir }).catch((error: unknown) => {
+    const dir = dataDirFor(config.dataDir);
+    if (existsSync(resolve(config.dataDir, 'pglite')) && !existsSync(resolve(dir, 'PG_VERSION'))) {
+      console.log(`[start] ${resolve(config.dataDir, 'pglite')} is the data of an older version (PGlite) and is no longer read: this start seeds PostgreSQL afresh`);
+    }
+    console.log(`[start] embedded PostgreSQL in ${dir}${existsSync(resolve(dir, 'PG_VERSION')) ? '' : ' (first start: initdb)'}`);
+    const starting = startEmbeddedPostgres({ dataDir: dir, settings: EMBEDDED_SETTINGS });
+    running.starting = starting;
+    const pg = await starting.catch((error: unknown) => {
       lock.release();
       throw error;
     });
@@ -76,12 +118,18 @@ async function main(): Promise<void> {
         await pg.stop();
         lock.release();
       },
+      async kill() {
+        await pg.pause('immediate');
+        lock.release();
+      },
     };
-    db = await openPostgres(pg.url);
-  } else {
-    if (config.resetData) rmSync(config.dataDir, { recursive: true, force: true });
-    console.log(`[start] embedded PGlite in ${config.dataDir}`);
-    db = await openPglite(config.dataDir);
+    running.embedded = embedded;
+    if (stopping) {
+      // stopped while PostgreSQL was on its way up
+      await embedded.stop();
+      process.exit(0);
+    }
+    db = await openPostgres(pg.url, dbOptions);
   }
 
   const write = lineLog();
@@ -97,8 +145,9 @@ async function main(): Promise<void> {
     mail: { smtpUrl: config.mail.smtpUrl, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
     site: { url: config.site.url, apiUrl: config.site.apiUrl, apiKey: config.site.apiKey, imageCacheDir: resolve(config.dataDir, 'cache', 'images'), imageHosts: config.imageHosts },
     photosDir: resolve(config.dataDir, 'photos'),
-    imports: { dataDir: config.dataDir, schedule: config.importSchedule, storage: config.photoStorage },
+    imports: { schedule: config.importSchedule, storage: config.photoStorage },
   });
+  running.server = server;
   if (!config.mail.smtpUrl) console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
   console.log(`[start] http://localhost:${server.port}/`);
   if (server.bundleUrl) console.log(`[start] the bundle alone, as a second origin: ${server.bundleUrl}/widgets/exp-widgets.js`);
@@ -114,19 +163,6 @@ async function main(): Promise<void> {
     },
   );
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`[start] ${signal}: stopping`);
-    setTimeout(() => process.exit(0), 5000).unref();
-    void server
-      .close()
-      .then(() => embedded?.stop())
-      .then(() => process.exit(0));
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

@@ -8,7 +8,7 @@ import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
 import { clientSalt } from '../core/functions/function-http.ts';
 import type { TransactionalSql } from '../core/functions/sql.ts';
 import { DatabaseUnavailableError, type Database } from './db/database.ts';
-import { migrate, seedIfEmpty } from './db/setup.ts';
+import { prepareDatabase } from './db/setup.ts';
 import type { InquiryConfig } from '../core/functions/inquiry/handler.ts';
 import { allComposers } from '../core/functions/outbox/composers.ts';
 import type { AlertsConfig } from '../core/functions/alerts/handler.ts';
@@ -20,7 +20,7 @@ import { DEFAULT_ALERTS_CONFIG, localFunctions } from './functions/local.ts';
 import { fileMailer, smtp } from './mail/mailers.ts';
 import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-service.ts';
 import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
-import { createApp, type Logger } from './http/app.ts';
+import { createApp, type Logger, type RequestKind } from './http/app.ts';
 import { schemaUnavailable } from './rest/errors.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { sendError } from './rest/response.ts';
@@ -28,11 +28,11 @@ import { createPages } from './pages/router.ts';
 import { StaticFiles } from './http/static.ts';
 import { parseHostRule, type HostRule, type SafeFetchOptions } from './http/safe-fetch.ts';
 import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { localPhotoStore, photoVariant, type PhotoStore } from './import/photos.ts';
 import { supabasePhotoStore, type StorageSettings } from './import/storage.ts';
 import { WEBHOOK_DELAYS, WEBHOOK_MAX_ATTEMPTS, webhookDeliverer } from '../core/functions/webhooks/deliver.ts';
 import { safePoster } from './http/webhook-post.ts';
-import { runWebhookCommand } from './webhooks/commands.ts';
 import { createImportService } from './import/service.ts';
 import type { ScheduledSource } from './import/sources.ts';
 
@@ -65,8 +65,10 @@ export interface ServerOptions {
   photosDir?: string;
   /** webhooks: their backoff (tests: seconds instead of minutes), the resolver behind the safe fetcher (tests) */
   webhooks?: { baseDelaySeconds?: number; maxDelaySeconds?: number; resolve?: SafeFetchOptions['resolve'] };
-  /** imports: the data directory `npm run import` finds this server through, the scheduled sources (IMPORT_SOURCES), and Supabase Storage for their photos (else photosDir) */
-  imports?: { dataDir?: string; schedule?: ScheduledSource[]; storage?: StorageSettings | undefined };
+  /** imports: the scheduled sources (IMPORT_SOURCES), and Supabase Storage for their photos (else photosDir) */
+  imports?: { schedule?: ScheduledSource[]; storage?: StorageSettings | undefined };
+  /** per kind of request, the milliseconds after which it is answered 503/504 (server/http/app.ts DEADLINES; tests shorten them) */
+  deadlines?: Partial<Record<RequestKind, number>>;
 }
 
 export interface SiteOptions {
@@ -119,13 +121,15 @@ function adminSql(db: Database): TransactionalSql {
   };
 }
 
-/** Migrations and first-start seed; a database that is not up yet is retried until it is. */
+/**
+ * Migrations and first-start seed (one server at a time, prepareDatabase's lock); a database that
+ * is not up yet is retried until it is.
+ */
 async function prepare(db: Database, seedListings: number | undefined, log: Logger, stopped: () => boolean): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const applied = await migrate(db);
+      const { applied, seeded } = await prepareDatabase(db, seedListings);
       if (applied.length) log(`[db] applied migrations: ${applied.join(', ')}`);
-      const seeded = await seedIfEmpty(db, seedListings);
       if (seeded) log(`[db] seeded ${seeded} listings`);
       return;
     } catch (error) {
@@ -175,7 +179,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const photosDir = options.photosDir ?? resolve(ROOT, '.data', 'photos');
   const photoFiles = new StaticFiles(photosDir);
   const photos = localPhotoStore(photosDir);
-  const imports = createImportService({ db: options.db, store: options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos, dataDir: options.imports?.dataDir, schedule: options.imports?.schedule ?? [], log });
+  const imports = createImportService({ db: options.db, store: options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos, schedule: options.imports?.schedule ?? [], log });
+  // this server's calls to its own API (the pages' data) carry it, and name the visitor they are made for
+  const internalToken = randomBytes(24).toString('base64url');
   const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
   const imageRules = () =>
     [...(options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : []), ...(options.site?.imageHosts ?? [])].map(parseHostRule).filter((r): r is HostRule => r !== undefined);
@@ -203,7 +209,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
     },
     origin: publicOrigin,
-    api: () => ({ url: options.site?.apiUrl ?? self(), key: options.site?.apiKey ?? 'local-anon-key' }),
+    api: () => (options.site?.apiUrl ? { url: options.site.apiUrl, key: options.site.apiKey ?? 'local-anon-key' } : { url: self(), key: 'local-anon-key', internalToken }),
     // media paths in our data are served by this server, at its public address
     mediaBase: () => options.site?.apiUrl ?? publicOrigin(),
     imageCacheDir: options.site?.imageCacheDir ?? resolve(ROOT, '.data', 'cache', 'images'),
@@ -215,6 +221,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mediaDirs: MEDIA_DIRS,
     log,
     pages,
+    trustProxy: options.trustProxy ?? NO_PROXY,
+    shares: options.db.shares,
+    internalToken,
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     mounts: [
       {
         prefix: '/rest/v1',
@@ -239,10 +249,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           await photoFiles.send(req, res, file, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=31536000, immutable' });
         },
       },
-      // `npm run import` hands its run to this server (server/import/service.ts)
-      { prefix: '/admin/import', handle: (req, res) => imports.handle(req, res) },
-      // `npm run webhooks` likewise (server/webhooks/commands.ts)
-      { prefix: '/admin/webhooks', handle: (req, res) => imports.command(req, res, (body) => runWebhookCommand(options.db, body)) },
       // the pages of the alert mails' links: GET shows, POST acts (server/pages/alerts-page.ts)
       { prefix: '/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
       { prefix: '/es/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
@@ -269,9 +275,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolveListen());
   });
   port = (server.address() as AddressInfo).port;
-  // once the database is ready and the port known (PGlite can be ready before the socket listens)
+  // the schedule once the database is ready
   void ready.then(
-    () => !closed && imports.start(self()),
+    () => !closed && imports.start(),
     () => {},
   );
   let bundleServer: ReturnType<typeof createApp>['server'] | undefined;

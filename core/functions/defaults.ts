@@ -17,6 +17,15 @@ export const DEFAULTS = {
   alertsIntervalSeconds: 60,
   /** ALERTS_SETTLE: an alert's window ends this many seconds before the run (see alerts/run.ts) */
   alertsSettleSeconds: 30,
+  /**
+   * Time limits of statements (docs/architecture.md "Deadlines and fair shares"): the public API's
+   * (the `anon` role's statement_timeout where the role sets none: Supabase's 3 s), privileged work
+   * done for a request (an inquiry, the outbox, the alert job), the server's own jobs (migrations,
+   * imports).
+   */
+  anonStatementTimeoutMs: 3000,
+  serviceStatementTimeoutMs: 10_000,
+  jobStatementTimeoutMs: 15 * 60_000,
   /** ALLOWED_ORIGINS */
   allowedOrigins: '*' as '*' | string[],
 } as const;

@@ -8,6 +8,7 @@
  */
 import type { Dict } from '../translate.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
+import { DEFAULTS } from './defaults.ts';
 import { clientAddress, SUPABASE_EDGE } from './client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
 import { allComposers } from './outbox/composers.ts';
@@ -41,7 +42,8 @@ export function setUpFunction(deps: DenoDeps) {
   const alertsSecret = env.optional('ALERTS_RUN_SECRET');
   env.done();
 
-  const pool = new deps.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMillis: 5000 });
+  // every statement with a time limit, as our server's privileged work has (defaults.ts)
+  const pool = new deps.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMillis: 5000, statement_timeout: DEFAULTS.serviceStatementTimeoutMs });
   // an idle connection the database closed must not end the isolate
   pool.on('error', (error: Error) => console.error(`[${deps.name}] idle connection:`, error.message));
   const sql = pgSql(pool);

@@ -1,25 +1,42 @@
 /**
- * One interface over the embedded PGlite and a real PostgreSQL. Reads for the public API run as
- * the `anon` role, so row level security and column grants apply exactly as on Supabase.
+ * The server's database: PostgreSQL, always (the embedded one of `npm start`, or DATABASE_URL's).
+ * Reads for the public API run as the `anon` role, so row level security and column grants apply
+ * exactly as on Supabase. Every statement has a time limit (docs/architecture.md "Deadlines and
+ * fair shares"): the public API's by the `anon` role's own `statement_timeout` (3 s, as on
+ * Supabase), privileged work of a request (inquiries, the outbox, alerts) 10 s, the server's own
+ * jobs (migrations, the seed, imports) 15 minutes.
  */
+import type { ClientShares } from '../http/client-shares.ts';
+
 export type Row = Record<string, unknown>;
 
 export interface Queryable {
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+export type Transaction = Queryable & { exec(sql: string): Promise<void> };
+
 export interface Database {
-  readonly kind: 'pglite' | 'postgres';
-  /** the public role, under row level security */
+  /** the public role, under row level security; each client within its share (server/http/client-shares.ts) */
   readonly anon: Queryable;
-  /** privileged work: migrations, seed, inquiries */
+  /** each client's share of the public pool (what `anon` waits for) */
+  readonly shares: ClientShares;
+  /** privileged work done for a request: inquiries, saved searches, the outbox, the alert job */
   readonly admin: Queryable;
-  /** a privileged transaction */
-  transaction<T>(fn: (q: Queryable & { exec(sql: string): Promise<void> }) => Promise<T>): Promise<T>;
-  /** a privileged multi-statement script without parameters */
+  /** privileged long work of the server's own: migrations, the seed, imports */
+  readonly jobs: Queryable;
+  /** a privileged transaction (`long`: with the jobs' time limit) */
+  transaction<T>(fn: (q: Transaction) => Promise<T>, options?: { long?: boolean }): Promise<T>;
+  /** a privileged multi-statement script without parameters (the jobs' time limit) */
   exec(sql: string): Promise<void>;
   /** VACUUM ANALYZE after bulk loads, so counts use index-only scans and plans see the data */
   vacuumAnalyze(tables: readonly string[]): Promise<void>;
+  /**
+   * Runs `fn` holding a named lock of the whole database (a session advisory lock on a connection
+   * of its own): one holder across every server on this database. `wait: false` gives up at once
+   * when another holds it (undefined). A process that dies lets go with its connection.
+   */
+  withLock<T>(name: string, fn: () => Promise<T>, options?: { wait?: boolean }): Promise<T | undefined>;
   close(): Promise<void>;
 }
 

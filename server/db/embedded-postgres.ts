@@ -7,13 +7,15 @@
  *
  * PostgreSQL refuses to run as root; as root the server runs as the `postgres` user when the
  * machine has one, else as `nobody`. That user must reach the binaries: when the project lives
- * where it cannot (e.g. under /root), the binaries are copied once to a shared cache directory.
+ * where it cannot (e.g. under /root), the binaries are copied once to a shared cache directory,
+ * and the data directory is kept where it can (dataDirFor()).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 
 export interface EmbeddedPostgres {
@@ -115,6 +117,31 @@ function reachable(bins: Binaries, user: { uid: number; gid: number }): Binaries
     }
   }
   return { initdb: join(cache, 'bin', 'initdb'), postgres: join(cache, 'bin', 'postgres') };
+}
+
+/** True when the user may enter (and so reach what is inside) `dir` and every folder above it. */
+function canEnter(dir: string, user: { uid: number; gid: number }): boolean {
+  try {
+    execFileSync('/bin/sh', ['-c', 'test -x "$1"', 'sh', dir], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the PostgreSQL of `npm start`'s data directory keeps its data: `<dataDir>/postgres`, unless
+ * the server runs as root and the user PostgreSQL runs as cannot reach that place (a project under
+ * /root, a private temporary folder): then a folder of its own under /var/tmp, named after the data
+ * directory, kept across restarts. The server and its commands (`npm run import`) find the same one.
+ */
+export function dataDirFor(dataDir: string): string {
+  const inside = resolve(dataDir, 'postgres');
+  if (!asRoot) return inside;
+  const user = serviceUser();
+  mkdirSync(dataDir, { recursive: true });
+  if (canEnter(dataDir, user)) return inside;
+  return join('/var/tmp', `exp-postgres-${createHash('sha1').update(resolve(dataDir)).digest('hex').slice(0, 16)}`);
 }
 
 function majorVersion(postgresBin: string): number {

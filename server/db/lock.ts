@@ -2,8 +2,9 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { join } from 'node:path';
 
 /**
- * PGlite does not lock its data directory; two processes on one directory would corrupt it.
- * The lock holds the owner's pid; a lock left by a dead process is taken over.
+ * One process runs the embedded PostgreSQL of a data directory (`npm start`, or a command while no
+ * `npm start` runs): a second would find the first's server and stop it as a leftover. The lock
+ * holds the owner's pid; a lock left by a dead process is taken over.
  */
 export class DataDirLock {
   private constructor(readonly file: string) {}

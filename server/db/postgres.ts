@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { inTransaction, isConnectionError, type PgPool } from '../../core/functions/db/pg.ts';
+import { DEFAULTS } from '../../core/functions/defaults.ts';
+import { ClientShares, DEFAULT_SHARES, type ShareOptions } from '../http/client-shares.ts';
+import { currentRequest, DeadlineError } from '../http/request-context.ts';
 import { DatabaseUnavailableError, type Database, type Queryable, type Row } from './database.ts';
 
 // bigint counts as numbers; our JSON bodies are built in SQL and arrive as text
@@ -9,34 +12,95 @@ pg.types.setTypeParser(20, (v) => Number(v));
 const MAX_NAMED = 512;
 
 /**
- * Settings of the public API's sessions. Custom plans: a generic plan of a prepared statement
- * cannot prove `country_code = $1` implies a partial index's predicate and falls back to scans.
- * No parallel workers: on a small machine their start-up costs more than they save.
+ * Settings of the public API's sessions besides the `anon` role's own (read from the database,
+ * as PostgREST applies an impersonated role's settings). Custom plans: a generic plan of a
+ * prepared statement cannot prove `country_code = $1` implies a partial index's predicate and
+ * falls back to scans. No parallel workers: on a small machine their start-up costs more than
+ * they save.
  */
-export const ANON_SESSION = '-c TimeZone=UTC -c role=anon -c statement_timeout=8s -c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0';
+export const ANON_SETTINGS: Record<string, string> = { TimeZone: 'UTC', role: 'anon', plan_cache_mode: 'force_custom_plan', max_parallel_workers_per_gather: '0' };
+
+/** The `anon` role's own settings where the role does not set them (Supabase's: statement_timeout 3 s). */
+const ANON_ROLE_DEFAULTS: Record<string, string> = { statement_timeout: `${DEFAULTS.anonStatementTimeoutMs}ms` };
+
+/** `-c name=value ...` for a session's start-up options (values escaped as libpq reads them). */
+export function sessionOptions(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([k, v]) => `-c ${k}=${v.replace(/[\\ ]/g, (c) => `\\${c}`)}`)
+    .join(' ');
+}
+
+/** The public sessions' start-up options where the `anon` role sets nothing of its own (benchmarks' direct SQL). */
+export const ANON_SESSION = sessionOptions({ ...ANON_ROLE_DEFAULTS, ...ANON_SETTINGS });
+
+/** The key space of our named locks (withLock), apart from the one-key locks of the rate limits. */
+const LOCK_SPACE = 7741;
+
+export interface PostgresOptions {
+  /** connections of the public API (default 10) */
+  anonPoolSize?: number;
+  /** how long a statement may wait for a free connection before the request is answered 504 (default 2 s) */
+  poolWaitMs?: number;
+  /** each client's share of the public pool (server/http/client-shares.ts) */
+  shares?: ShareOptions;
+}
+
+/** The settings a role holds for this database (pg_db_role_setting), as name -> value. */
+async function roleSettings(pool: pg.Pool, role: string): Promise<Record<string, string>> {
+  const { rows } = await pool.query<{ setting: string }>(
+    `select unnest(s.setconfig) as setting from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
+      where r.rolname = $1 and s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+      order by s.setdatabase`,
+    [role],
+  );
+  const out: Record<string, string> = {};
+  for (const { setting } of rows) {
+    const eq = setting.indexOf('=');
+    if (eq > 0) out[setting.slice(0, eq)] = setting.slice(eq + 1);
+  }
+  return out;
+}
 
 /**
- * A real PostgreSQL (DATABASE_URL). Two pools: one whose sessions start as `anon` (set at
- * connection time, so a missing role fails the connection instead of silently running privileged)
- * for the public API, one for privileged work. Frequent statements are prepared once per
- * connection. A database that goes away surfaces as DatabaseUnavailableError; the pools reconnect
- * by themselves when it is back.
+ * A PostgreSQL (the embedded one, or DATABASE_URL's). Pools: the public API's, whose sessions
+ * start as `anon` with that role's settings (so a missing role fails the connection instead of
+ * silently running privileged); privileged work of requests; the server's own long jobs; and a
+ * small one that cancels statements whose request ended. Frequent public statements are prepared
+ * once per connection. A database that goes away surfaces as DatabaseUnavailableError; the pools
+ * reconnect by themselves when it is back.
+ *
+ * Each public statement runs for a request (server/http/request-context.ts): it waits for the
+ * client's turn (its fair share), then for a connection (at most `poolWaitMs`), and when the
+ * request ends first (its deadline, or the client left) the statement is cancelled in the
+ * database, not left running.
  */
-export async function openPostgres(url: string, options: { anonPoolSize?: number } = {}): Promise<Database> {
-  // UTC sessions: timestamps render the same from PGlite and PostgreSQL, whatever the host's zone
-  const common = { connectionString: url, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000, application_name: 'exp-ecuador-server', options: '-c TimeZone=UTC' };
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
+  // UTC sessions: timestamps render the same whatever the host's zone
+  const common = { connectionString: url, idleTimeoutMillis: 30_000, application_name: 'exp-ecuador-server', options: '-c TimeZone=UTC' };
   const onIdleError = (error: Error) => console.error('[db] idle connection error:', error.message);
-  const adminPool = new pg.Pool({ ...common, max: 4 });
-  adminPool.on('error', onIdleError);
-  // created on first use, after the migrations made the role
-  let anonPool: pg.Pool | undefined;
-  const anonPoolNow = () => {
-    if (!anonPool) {
-      anonPool = new pg.Pool({ ...common, max: options.anonPoolSize ?? 10, options: ANON_SESSION });
-      anonPool.on('error', onIdleError);
-    }
-    return anonPool;
+  const pool = (settings: pg.PoolConfig) => {
+    const p = new pg.Pool({ ...common, ...settings });
+    p.on('error', onIdleError);
+    return p;
   };
+  const adminPool = pool({ max: 4, connectionTimeoutMillis: 5000, statement_timeout: DEFAULTS.serviceStatementTimeoutMs });
+  let jobsPool: pg.Pool | undefined;
+  const jobs = () => (jobsPool ??= pool({ max: 2, connectionTimeoutMillis: 10_000, statement_timeout: DEFAULTS.jobStatementTimeoutMs }));
+  let cancelPool: pg.Pool | undefined;
+  const cancels = () => (cancelPool ??= pool({ max: 2, connectionTimeoutMillis: 2000, statement_timeout: 2000 }));
+  const shares = new ClientShares(options.shares ?? DEFAULT_SHARES);
+  const poolWaitMs = options.poolWaitMs ?? 2000;
+
+  // made on first use, after the migrations made the role and gave it its settings
+  let anonPool: Promise<pg.Pool> | undefined;
+  const anonPoolNow = () =>
+    (anonPool ??= roleSettings(adminPool, 'anon').then(
+      (own) => pool({ max: options.anonPoolSize ?? 10, connectionTimeoutMillis: poolWaitMs, options: sessionOptions({ ...ANON_ROLE_DEFAULTS, ...own, ...ANON_SETTINGS }) }),
+      (error: unknown) => {
+        anonPool = undefined;
+        throw error;
+      },
+    ));
 
   const names = new Map<string, string>();
   const nameFor = (sql: string): string | undefined => {
@@ -48,20 +112,95 @@ export async function openPostgres(url: string, options: { anonPoolSize?: number
     return name;
   };
 
+  const unavailable = (error: unknown): never => {
+    throw isConnectionError(error) ? new DatabaseUnavailableError(error) : error;
+  };
+
   const wrap = async <T extends Row>(run: () => Promise<pg.QueryResult<T>>): Promise<T[]> => {
     try {
       return (await run()).rows;
     } catch (error) {
-      if (isConnectionError(error)) throw new DatabaseUnavailableError(error);
-      throw error;
+      return unavailable(error);
     }
   };
 
+  /** pg-pool's word for a wait in its queue that outlasted connectionTimeoutMillis (a connection attempt that times out says otherwise) */
+  const waitedTooLong = (error: unknown) => (error instanceof Error && error.message === 'timeout exceeded when trying to connect' ? new DeadlineError('waiting') : error);
+
+  /** A connection of the public pool, unless the request ends first or the pool is busy for longer than it waits. */
+  const connect = async (signal: AbortSignal | undefined): Promise<pg.PoolClient> => {
+    const p = await anonPoolNow();
+    if (!signal) return p.connect().catch((error: unknown) => Promise.reject(waitedTooLong(error)));
+    if (signal.aborted) throw new DeadlineError('waiting');
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const onAbort = () => {
+        if (settled) return;
+        settled = true;
+        reject(new DeadlineError('waiting'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      p.connect().then(
+        (client) => {
+          signal.removeEventListener('abort', onAbort);
+          if (settled) client.release();
+          else {
+            settled = true;
+            resolve(client);
+          }
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          if (settled) return;
+          settled = true;
+          reject(waitedTooLong(error));
+        },
+      );
+    });
+  };
+
   const anon: Queryable = {
-    query<T extends Row>(sql: string, params: readonly unknown[] = []) {
-      const name = nameFor(sql);
-      const values = params as unknown[];
-      return wrap(() => anonPoolNow().query<T>(name ? { name, text: sql, values } : { text: sql, values }));
+    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      const request = currentRequest();
+      const signal = request?.signal;
+      // the client's turn first: it may not hold more than its share of the pool
+      const release = request ? await shares.acquire(request.client, signal) : undefined;
+      let held = 0;
+      try {
+        const client = await connect(signal).catch((error: unknown) => (error instanceof DeadlineError ? Promise.reject(error) : unavailable(error)));
+        const started = performance.now();
+        let broken: Error | undefined;
+        const onError = (error: Error) => {
+          broken ??= error;
+        };
+        client.on('error', onError);
+        let cancelling: Promise<unknown> | undefined;
+        // the request ended while its statement runs: the database stops it
+        const onAbort = () => {
+          cancelling = cancels()
+            .query('select pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID])
+            .catch(() => {});
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        try {
+          const name = nameFor(sql);
+          const values = params as unknown[];
+          return (await client.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
+        } catch (error) {
+          if (!broken && isConnectionError(error)) broken = error as Error;
+          if (signal?.aborted && (error as { code?: string }).code === '57014') throw new DeadlineError('working');
+          return unavailable(error);
+        } finally {
+          signal?.removeEventListener('abort', onAbort);
+          // a cancel still on its way must not reach the statement of the connection's next user
+          if (cancelling) await cancelling;
+          client.removeListener('error', onError);
+          client.release(broken ?? false);
+          held = performance.now() - started;
+        }
+      } finally {
+        release?.(held);
+      }
     },
   };
   const admin: Queryable = {
@@ -69,30 +208,62 @@ export async function openPostgres(url: string, options: { anonPoolSize?: number
       return wrap(() => adminPool.query<T>(sql, params as unknown[]));
     },
   };
+  const jobsQueryable: Queryable = {
+    query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      return wrap(() => jobs().query<T>(sql, params as unknown[]));
+    },
+  };
 
   return {
-    kind: 'postgres',
     anon,
+    shares,
     admin,
-    async transaction(fn) {
+    jobs: jobsQueryable,
+    async transaction(fn, transactionOptions) {
       // a guarded client (inTransaction): a session the database ends mid-way cannot take the process down
       try {
-        return await inTransaction(adminPool as unknown as PgPool, fn);
+        return await inTransaction((transactionOptions?.long ? jobs() : adminPool) as unknown as PgPool, fn);
       } catch (error) {
-        throw isConnectionError(error) ? new DatabaseUnavailableError(error) : error;
+        return unavailable(error);
       }
     },
     async exec(sql) {
-      await wrap(() => adminPool.query(sql));
+      await wrap(() => jobs().query(sql));
     },
     async vacuumAnalyze(tables) {
       // the first pass removes the rows a reseed deleted; only the second marks the new pages
       // all-visible, which index-only scans (the exact counts) need
-      await wrap(() => adminPool.query(`vacuum ${tables.join(', ')}`));
-      await wrap(() => adminPool.query(`vacuum analyze ${tables.join(', ')}`));
+      await wrap(() => jobs().query(`vacuum ${tables.join(', ')}`));
+      await wrap(() => jobs().query(`vacuum analyze ${tables.join(', ')}`));
+    },
+    async withLock(name, fn, lockOptions) {
+      // a connection of its own for as long as the lock is held: the lock lives with it
+      const client = new pg.Client({ ...common, statement_timeout: 0 });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+      } catch (error) {
+        await client.end().catch(() => {});
+        return unavailable(error);
+      }
+      try {
+        const wait = lockOptions?.wait ?? true;
+        const { rows } = await client.query<{ ok: boolean }>(
+          wait ? 'select pg_advisory_lock($1, hashtext($2)) is null as ok' : 'select pg_try_advisory_lock($1, hashtext($2)) as ok',
+          [LOCK_SPACE, name],
+        );
+        if (!wait && !rows[0]?.ok) return undefined;
+        return await fn();
+      } catch (error) {
+        return unavailable(error);
+      } finally {
+        // ending the session lets go of the lock
+        await client.end().catch(() => {});
+      }
     },
     async close() {
-      await Promise.allSettled([anonPool?.end(), adminPool.end()]);
+      const anonNow = anonPool ? await anonPool.catch(() => undefined) : undefined;
+      await Promise.allSettled([anonNow?.end(), adminPool.end(), jobsPool?.end(), cancelPool?.end()]);
     },
   };
 }

@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
+import { clientAddress, clientKey, NO_PROXY, type ProxyTrust } from '../../core/functions/client-address.ts';
 import { ANY_ORIGIN } from '../../core/functions/cors.ts';
+import type { ClientShares } from './client-shares.ts';
+import { runInRequest } from './request-context.ts';
 import { StaticFiles } from './static.ts';
 
 export interface Logger {
@@ -20,8 +24,39 @@ export interface AppOptions {
   log?: Logger;
   /** serve only the bundle (/widgets/): a second origin for the bundle, as a CDN would be */
   bundleOnly?: boolean;
-  /** the site's pages, rendered per address and language (server/pages/): `handle` answers or returns false; `notFound` is the 404 page */
-  pages?: { handle: Mount; notFound: Mount };
+  /** the site's pages, rendered per address and language (server/pages/): `handle` answers or returns false; `notFound` is the 404 page; `busy` the page that says to come back later (429, 503) */
+  pages?: { handle: Mount; notFound: Mount; busy(req: IncomingMessage, res: ServerResponse, url: URL, status: 429 | 503, retryAfterSeconds: number): void };
+  /** whose word the client address is (TRUST_PROXY) */
+  trustProxy?: ProxyTrust;
+  /** each client's share of the public database pool: a client over it is answered 429 before any work */
+  shares?: ClientShares;
+  /**
+   * The token of this server's own calls to itself (a page reading the REST API): such a call
+   * names the client it is made for (X-Exp-Client), so that client's share counts it.
+   */
+  internalToken?: string;
+  /** per kind of request, the milliseconds after which it is answered 503/504 and its work cancelled (tests shorten them) */
+  deadlines?: Partial<Record<RequestKind, number>>;
+}
+
+/**
+ * What a request is, for its deadline: the data API (its statements end at the `anon` role's 3 s,
+ * and it waits at most 2 s for a connection), a function (privileged statements end at 10 s), a
+ * page (reads the API, renders; sitemaps and preview images too), a file of the bundle or the media
+ * (no deadline: a video to a slow phone takes its time; the socket's own timeouts hold). docs/architecture.md "Deadlines and fair shares".
+ */
+export type RequestKind = 'api' | 'function' | 'page' | 'file';
+
+export const DEADLINES: Record<RequestKind, number> = { api: 6000, function: 20_000, page: 10_000, file: 0 };
+
+/** The longest request target the server reads (PostgREST behind a gateway: about 8 KB of URL). */
+export const MAX_URL_BYTES = 8192;
+
+export function requestKind(path: string): RequestKind {
+  if (path === '/rest/v1' || path.startsWith('/rest/v1/')) return 'api';
+  if (path.startsWith('/functions/v1/')) return 'function';
+  if (/^\/(widgets|media|assets)\//.test(path)) return 'file';
+  return 'page';
 }
 
 const CORS_ANY = { ...ANY_ORIGIN, 'Cross-Origin-Resource-Policy': 'cross-origin' };
@@ -96,9 +131,40 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
   }
 
+  const deadlines = { ...DEADLINES, ...options.deadlines };
+  const internal = options.internalToken ? Buffer.from(options.internalToken) : undefined;
+
+  /** Who asks: the address by TRUST_PROXY, or, for this server's own call with its token, the client it is made for. */
+  function clientOf(req: IncomingMessage): string {
+    const named = req.headers['x-exp-client'];
+    const token = req.headers['x-exp-internal'];
+    if (internal && typeof named === 'string' && typeof token === 'string') {
+      const given = Buffer.from(token);
+      if (given.length === internal.length && timingSafeEqual(given, internal)) return clientKey(named) ?? named.slice(0, 64);
+    }
+    return clientAddress((name) => [req.headers[name]].flat().join(', ') || undefined, req.socket.remoteAddress, options.trustProxy ?? NO_PROXY);
+  }
+
+  /** The answer of a request that cannot be served now: over its client's share (429) or past its deadline (503, 504). */
+  function answerBusy(req: IncomingMessage, res: ServerResponse, url: URL, kind: RequestKind, status: 429 | 503 | 504, retryAfter: number): void {
+    if (res.headersSent) return;
+    if (kind === 'page' && options.pages) return options.pages.busy(req, res, url, status === 429 ? 429 : 503, retryAfter);
+    const body =
+      kind === 'api'
+        ? status === 429
+          ? { code: 'PGRST429', details: `Try again in ${retryAfter} s.`, hint: null, message: 'Too many requests from this client: it has used its share of the database for now' }
+          : { code: '57014', details: null, hint: 'Narrow the filters, or try again later.', message: 'canceling statement due to the request deadline' }
+        : { error: status === 429 ? 'rate_limited' : 'unavailable', message: 'The server is busy. Please try again shortly.' };
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store', ...ANY_ORIGIN }).end(JSON.stringify(body));
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     let url: URL;
+    if ((req.url ?? '').length > MAX_URL_BYTES) {
+      res.writeHead(414, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', ...ANY_ORIGIN }).end(`The address is longer than ${MAX_URL_BYTES} bytes`);
+      return;
+    }
     try {
       url = requestUrl(req.url ?? '/');
     } catch {
@@ -109,12 +175,39 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log(`${req.method} ${url.pathname}${url.search.length > 200 ? url.search.slice(0, 200) + '…' : url.search} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
+    const kind = requestKind(url.pathname);
+    const client = clientOf(req);
+    // a client that spent its share of the database waits before any work is done for it
+    const wait = kind === 'api' || kind === 'page' ? (options.shares?.retryAfter(client) ?? 0) : 0;
+    if (wait > 0 && req.method !== 'OPTIONS') {
+      answerBusy(req, res, url, kind, 429, wait);
+      return;
+    }
+    const controller = new AbortController();
+    const ms = deadlines[kind];
+    const timer =
+      ms > 0
+        ? setTimeout(() => {
+            controller.abort();
+            answerBusy(req, res, url, kind, kind === 'page' ? 503 : 504, 5);
+          }, ms)
+        : undefined;
+    // the client went away: its work is cancelled too
+    res.once('close', () => {
+      clearTimeout(timer);
+      controller.abort();
+    });
     try {
-      await route(req, res, url);
+      await runInRequest({ client, signal: controller.signal, deadline: Date.now() + ms }, () => route(req, res, url));
       // a body nobody read (a write to the read-only API, say) is drained so the keep-alive
       // connection stays usable for the client's next request
       if (!req.readableEnded) req.resume();
     } catch (error) {
+      // answered already (its deadline passed, or the client left): nothing more to say
+      if (res.writableEnded || controller.signal.aborted) {
+        if (!res.writableEnded && !res.headersSent) answerBusy(req, res, url, kind, kind === 'page' ? 503 : 504, 5);
+        return;
+      }
       // the last line of defence for one request: logged, answered, and the server serves on
       console.error('[server] unexpected error for', req.method, url.pathname, error);
       if (res.headersSent) res.destroy();

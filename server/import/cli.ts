@@ -12,21 +12,21 @@
  *   --photo-hosts a,b     hosts the photos may come from (default any public host)
  *   --language es|en      the language of titles composed for listings that do not tell (default es)
  *   --area-unit sqft|m2   LivingArea's unit when the feed does not say (default: sqft for RESO, m2 else)
- *   --postgres            the embedded PostgreSQL of `npm start -- --postgres`
  *
- * The database is the one `npm start` uses: DATABASE_URL, else with --postgres the embedded
- * PostgreSQL in DATA_DIR, else the PGlite in DATA_DIR. When `npm start` holds that PGlite, the run
- * is handed to it (service.ts). Exit code: 0 done, 1 failed, 3 withdrawals held back, 2 bad usage.
+ * The database is the one `npm start` uses: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR
+ * (the running server's, or started for the command). A source is imported by one run at a time
+ * across the command and every server's schedule (its lock, service.ts): a run that finds another
+ * on its way waits for it. Exit code: 0 done, 1 failed, 3 withdrawals held back, 2 bad usage.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { holdingServer, openForCommand } from '../db/open-for-command.ts';
+import { openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { localPhotoStore, type PhotoStore } from './photos.ts';
 import { supabasePhotoStore } from './storage.ts';
 import { readPhotoStorage } from '../config.ts';
 import { envReader } from '../../core/functions/env.ts';
 import { runImport, SOURCE_KINDS, type ImportReport } from './run.ts';
-import { summary } from './service.ts';
+import { runLocked, summary } from './service.ts';
 import { sourceFrom, SourceError, type SourceSettings } from './sources.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -34,6 +34,7 @@ const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
 // npm runs scripts in the package's folder; a file is named from where the command was typed
 const cwd = process.env.INIT_CWD ?? process.cwd();
 
+// --postgres chose the embedded PostgreSQL when it was not the default; it still means it
 const FLAGS = new Set(['--full', '--allow-withdrawals', '--no-photos', '--postgres']);
 const VALUES = new Set(['--token', '--name', '--max-withdraw', '--photo-hosts', '--language', '--area-unit', '--source', '--last']);
 
@@ -59,7 +60,6 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Set<string>; 
   return { positional, flags, values };
 }
 
-const openDatabase = (usePostgres: boolean) => openForCommand(dataDir, usePostgres);
 
 function print(report: ImportReport): void {
   console.log(`[import] ${summary(report)}`);
@@ -74,32 +74,8 @@ function print(report: ImportReport): void {
   if (report.photos.failed) console.log(`[import] photos not made (${report.photos.failed}): ${report.photos.errors.slice(0, 5).map((e) => `${e.url}: ${e.error}`).join('; ')}`);
 }
 
-/** The run handed to the `npm start` that holds the data directory. */
-async function handOver(job: SourceSettings & Record<string, unknown>): Promise<ImportReport | null> {
-  const { url, token } = holdingServer(dataDir);
-  console.log(`[import] npm start holds ${dataDir}: the run is handed to it (${url})`);
-  const res = await fetch(`${url}/admin/import`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(job) });
-  if (!res.ok || !res.body) throw new Error(`the server refused the run: ${res.status} ${await res.text()}`);
-  let report: ImportReport | null = null;
-  let buffered = '';
-  const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    buffered += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffered.slice(0, nl)) as { log?: string; report?: ImportReport; error?: string };
-      buffered = buffered.slice(nl + 1);
-      if (line.log) console.log(`[import] ${line.log}`);
-      if (line.error) throw new Error(line.error);
-      if (line.report) report = line.report;
-    }
-  }
-  return report;
-}
-
-async function showRuns(values: Map<string, string>, usePostgres: boolean): Promise<void> {
-  const opened = await openDatabase(usePostgres);
-  if (opened === 'held') usage(`${dataDir} is in use by npm start: read the runs with DATABASE_URL, or stop it`);
+async function showRuns(values: Map<string, string>): Promise<void> {
+  const opened = await openForCommand(dataDir);
   try {
     const last = Number(values.get('--last') ?? 10);
     const rows = await opened.db.admin.query<{ report: ImportReport; started_at: string }>(
@@ -127,7 +103,7 @@ function photoStore(): PhotoStore {
 async function main(): Promise<void> {
   const { positional, flags, values } = parseArgs(process.argv.slice(2));
   const [kind, location] = positional;
-  if (kind === 'runs') return showRuns(values, flags.has('--postgres'));
+  if (kind === 'runs') return showRuns(values);
   if (!kind) usage('which feed?');
   if (positional.length > 2) usage(`one feed at a time (got ${positional.slice(1).join(' ')})`);
   const settings: SourceSettings = {
@@ -149,18 +125,17 @@ async function main(): Promise<void> {
   }
   const run = { full: flags.has('--full'), allowWithdrawals: flags.has('--allow-withdrawals'), photos: !flags.has('--no-photos') };
   const store = photoStore();
-  const opened = await openDatabase(flags.has('--postgres'));
-  let report: ImportReport | null;
-  if (opened === 'held') report = await handOver({ ...settings, ...run });
-  else {
-    try {
-      await migrate(opened.db);
-      report = await runImport(opened.db, source, { ...run, cwd, log: (l) => console.log(`[import] ${l}`) }, store);
-    } finally {
-      await opened.close();
-    }
+  const opened = await openForCommand(dataDir);
+  let report: ImportReport;
+  try {
+    await migrate(opened.db);
+    const log = (l: string) => console.log(`[import] ${l}`);
+    report = await runLocked(opened.db, source.name, { onWait: () => log(`another run of ${source.name} is on its way (a server's schedule, or another command): this one waits for it`) }, () =>
+      runImport(opened.db, source, { ...run, cwd, log }, store),
+    );
+  } finally {
+    await opened.close();
   }
-  if (!report) throw new Error('the run ended without a report');
   print(report);
   process.exitCode = report.outcome === 'failed' ? 1 : report.outcome === 'held' ? 3 : 0;
 }

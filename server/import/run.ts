@@ -127,9 +127,9 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   const started = Date.now();
   const log = options.log ?? (() => {});
   const whole = source.kind !== 'reso' || Boolean(options.full);
-  const [{ high_water: highWater } = { high_water: null }] = await db.admin.query<{ high_water: string | null }>('select high_water from internal.import_sources where name = $1', [source.name]);
+  const [{ high_water: highWater } = { high_water: null }] = await db.jobs.query<{ high_water: string | null }>('select high_water from internal.import_sources where name = $1', [source.name]);
   const mode: 'full' | 'incremental' = source.kind === 'reso' && !options.full && highWater ? 'incremental' : 'full';
-  const [{ id: run } = { id: 0 }] = await db.admin.query<{ id: number }>('insert into internal.import_runs (source, kind, mode) values ($1, $2, $3) returning id', [source.name, source.kind, mode]);
+  const [{ id: run } = { id: 0 }] = await db.jobs.query<{ id: number }>('insert into internal.import_runs (source, kind, mode) values ($1, $2, $3) returning id', [source.name, source.kind, mode]);
   const report: ImportReport = {
     run: Number(run),
     source: source.name,
@@ -158,7 +158,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     for (let i = 0; i < listings.length; i += STAGE_BATCH) {
       const batch = listings.slice(i, i + STAGE_BATCH);
       // one parameter, a JSON array: the statement's size does not grow with the batch
-      await db.admin.query(
+      await db.jobs.query(
         `insert into internal.import_staging (run_id, source_key, listing)
          select $1, e->>'source_key', e from jsonb_array_elements($2::jsonb) e
          on conflict (run_id, source_key) do update set listing = excluded.listing`,
@@ -169,7 +169,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   };
   const seen = async (keys: string[]) => {
     for (let i = 0; i < keys.length; i += 5000) {
-      await db.admin.query('insert into internal.import_seen (run_id, source_key) select $1, k from unnest($2::text[]) k on conflict do nothing', [run, keys.slice(i, i + 5000)]);
+      await db.jobs.query('insert into internal.import_seen (run_id, source_key) select $1, k from unnest($2::text[]) k on conflict do nothing', [run, keys.slice(i, i + 5000)]);
     }
   };
   const take = async (records: FeedRecord[]) => {
@@ -223,7 +223,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
 
   if (report.read === 0) {
     const message = mode === 'incremental' ? 'no listing changed since the last run' : 'the feed had no listings: nothing was changed or withdrawn';
-    await db.admin.query('delete from internal.import_seen where run_id = $1', [run]);
+    await db.jobs.query('delete from internal.import_seen where run_id = $1', [run]);
     if (mode === 'incremental') await touchSource(db, source, false, null);
     return finish(db, report, started, mode === 'incremental' ? 'done' : 'empty', message);
   }
@@ -233,7 +233,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   const merged = await db.transaction(async (q) => {
     const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge($1, $2, $3, $4, $5) as r', [run, source.name, whole, source.maxWithdrawShare, Boolean(options.allowWithdrawals)]);
     return (row?.r ?? {}) as { new: number; updated: number; unchanged: number; withdrawn: number; withdrawals_held: boolean; would_withdraw: number; active_before: number; unknown_agents: string[] };
-  });
+  }, { long: true });
   Object.assign(report, { new: merged.new, updated: merged.updated, unchanged: merged.unchanged, withdrawn: merged.withdrawn, unknownAgents: merged.unknown_agents.slice(0, REPORT_LIST) });
   let outcome: ImportReport['outcome'] = 'done';
   let message: string | null = null;
@@ -250,7 +250,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
 }
 
 async function touchSource(db: Database, source: ImportSource, full: boolean, newestChange: number | null): Promise<void> {
-  await db.admin.query(
+  await db.jobs.query(
     `insert into internal.import_sources (name, kind, location, high_water, last_full_at, last_run_at)
      values ($1, $2, $3, $4, case when $5 then now() end, now())
      on conflict (name) do update set kind = excluded.kind, location = excluded.location,
@@ -264,9 +264,9 @@ async function finish(db: Database, report: ImportReport, started: number, outco
   report.outcome = outcome;
   report.message = message;
   report.durationMs = Date.now() - started;
-  if (outcome === 'failed') await db.admin.query('delete from internal.import_staging where run_id = $1', [report.run]).catch(() => {});
-  if (outcome === 'failed') await db.admin.query('delete from internal.import_seen where run_id = $1', [report.run]).catch(() => {});
-  await db.admin.query(
+  if (outcome === 'failed') await db.jobs.query('delete from internal.import_staging where run_id = $1', [report.run]).catch(() => {});
+  if (outcome === 'failed') await db.jobs.query('delete from internal.import_seen where run_id = $1', [report.run]).catch(() => {});
+  await db.jobs.query(
     `update internal.import_runs set finished_at = now(), outcome = $2, new = $3, updated = $4, unchanged = $5, withdrawn = $6,
        quarantined = $7, photos_fetched = $8, photos_failed = $9, message = $10, report = $11 where id = $1`,
     [report.run, outcome, report.new, report.updated, report.unchanged, report.withdrawn, report.quarantinedCount, report.photos.fetched, report.photos.failed, message, JSON.stringify(report)],
@@ -279,7 +279,7 @@ async function finish(db: Database, report: ImportReport, started: number, outco
  * ones included): each photo fetched once per (address, key, timestamp) and made once per content.
  */
 async function makePhotos(db: Database, source: ImportSource, report: ImportReport, store: PhotoStore, options: RunOptions, log: (line: string) => void): Promise<void> {
-  const listings = await db.admin.query<{ id: string; media: FeedPhoto[] }>(
+  const listings = await db.jobs.query<{ id: string; media: FeedPhoto[] }>(
     'select id::text as id, source_media as media from internal.listings where source = $1 and source_media is distinct from photos_from order by id',
     [source.name],
   );
@@ -287,7 +287,7 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
   const wanted = new Map<string, FeedPhoto>();
   for (const l of listings) for (const m of l.media ?? []) wanted.set(`${m.url}\n${m.key}\n${m.modified}`, m);
   const known = new Map<string, { hash: string | null; error: string | null }>();
-  const rows = await db.admin.query<{ url: string; media_key: string; modified: string; hash: string | null; error: string | null }>(
+  const rows = await db.jobs.query<{ url: string; media_key: string; modified: string; hash: string | null; error: string | null }>(
     'select p.url, p.media_key, p.modified, p.hash, p.error from internal.photos p join unnest($1::text[], $2::text[], $3::text[]) w(url, media_key, modified) using (url, media_key, modified)',
     [[...wanted.values()].map((m) => m.url), [...wanted.values()].map((m) => m.key), [...wanted.values()].map((m) => m.modified)],
   );
@@ -307,7 +307,7 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
     if (made.ok) {
       report.photos.fetched++;
       known.set(k, { hash: made.photo.hash, error: null });
-      await db.admin.query(
+      await db.jobs.query(
         'insert into internal.photos (url, media_key, modified, hash, width, height, bytes) values ($1, $2, $3, $4, $5, $6, $7) on conflict (url, media_key, modified) do update set hash = excluded.hash, width = excluded.width, height = excluded.height, bytes = excluded.bytes, error = null, fetched_at = now()',
         [m.url, m.key, m.modified, made.photo.hash, made.photo.width, made.photo.height, made.photo.bytes],
       );
@@ -316,10 +316,10 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
       if (report.photos.errors.length < REPORT_LIST) report.photos.errors.push({ url: m.url.slice(0, 300), error: made.error });
       if (made.lasting) {
         known.set(k, { hash: null, error: made.error });
-        await db.admin.query('insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()', [m.url, m.key, m.modified, made.error]);
+        await db.jobs.query('insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()', [m.url, m.key, m.modified, made.error]);
       } else {
         retry.add(k);
-        await db.admin.query('delete from internal.photos where (url, media_key, modified) = ($1, $2, $3)', [m.url, m.key, m.modified]);
+        await db.jobs.query('delete from internal.photos where (url, media_key, modified) = ($1, $2, $3)', [m.url, m.key, m.modified]);
       }
     }
   });
@@ -331,7 +331,7 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
     from: (l.media ?? []).some((m) => retry.has(`${m.url}\n${m.key}\n${m.modified}`)) ? null : (l.media ?? []),
   }));
   for (let i = 0; i < updates.length; i += 1000) {
-    await db.admin.query(
+    await db.jobs.query(
       `update internal.listings l set images = u.images, photos_from = u.from_
          from jsonb_to_recordset($1::jsonb) as u(id bigint, images jsonb, from_ jsonb)
         where l.id = u.id`,

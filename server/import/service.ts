@@ -1,166 +1,134 @@
 /**
- * Imports inside the running server (docs/import.md, "While npm start runs"): PGlite lets one
- * process open its data directory, so `npm run import` hands its run to the server that holds it,
- * and the server runs the sources of its schedule (IMPORT_SOURCES). One run at a time.
- *
- * The command finds the server through `<DATA_DIR>/import.json` (its address and a token made at
- * random at each start, readable by the directory's owner only) and POSTs the source to
- * /admin/import; the server answers with the run's progress, a JSON line each, the report last.
- * The endpoint takes only connections from this machine that carry the token.
+ * Imports on a schedule (IMPORT_SOURCES), shared by every server on one database (docs/import.md,
+ * "On a schedule, on several servers"). Each source is a job of `internal.job_schedule` (when it
+ * is next due, when it last ran fully) and has a named lock (Database.withLock): every server looks
+ * at each of its sources now and then, and the one that takes the lock runs the source if it is
+ * due, then moves its due time on. So a source runs once per period across the servers, never
+ * twice at once; `npm run import` takes the same lock. A server killed mid-run lets go of the lock
+ * with its connection and leaves the due time where it was: the next server to look runs the
+ * source again (a run's changes are one transaction: the killed run left none).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
-import { readBody } from '../http/body.ts';
 import type { PhotoStore } from './photos.ts';
-import { runImport, type ImportReport, type RunOptions } from './run.ts';
-import { sourceFrom, SourceError, type ScheduledSource, type SourceSettings } from './sources.ts';
+import { runImport, type ImportReport } from './run.ts';
+import type { ScheduledSource } from './sources.ts';
 
 export interface ImportServiceOptions {
   db: Database;
   store: PhotoStore;
-  /** where import.json is written (the data directory) */
-  dataDir?: string | undefined;
   schedule?: ScheduledSource[];
+  /** who this server is in the schedule's table */
+  runner?: string;
   log: (line: string) => void;
 }
 
 export interface ImportService {
-  /** /admin/import */
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** another command handed over the same way (`npm run webhooks`): a JSON body in, the work's JSON answer out */
-  command(req: IncomingMessage, res: ServerResponse, work: (body: Record<string, unknown>) => Promise<unknown>): Promise<void>;
-  /** writes import.json (the server's address) and starts the schedule */
-  start(url: string): void;
+  /** starts looking at the schedule (once the database is ready) */
+  start(): void;
+  /** stops looking; a run on its way is left to end where it stands */
   stop(): Promise<void>;
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+const lockName = (source: string) => `import:${source}`;
+
+/**
+ * Runs `fn` as the one run of a source: at once when no other run of it is on its way (in this
+ * process or any other on the database), else after it (telling `onWait`).
+ */
+export async function runLocked<T>(db: Database, source: string, options: { onWait?: () => void }, fn: () => Promise<T>): Promise<T> {
+  const first = await db.withLock(lockName(source), async () => ({ value: await fn() }), { wait: false });
+  if (first) return first.value;
+  options.onWait?.();
+  const later = await db.withLock(lockName(source), async () => ({ value: await fn() }), { wait: true });
+  return (later as { value: T }).value;
+}
+
+/** How often a server looks at a source: a quarter of its period, from 1 to 15 seconds. */
+export const lookEveryMs = (s: ScheduledSource) => Math.min(15_000, Math.max(1000, (s.everyMinutes * 60_000) / 4));
 
 export function createImportService(options: ImportServiceOptions): ImportService {
-  const token = randomBytes(32).toString('base64url');
-  const file = options.dataDir ? join(options.dataDir, 'import.json') : undefined;
-  let running: Promise<unknown> | null = null;
+  const { db, log } = options;
+  const runner = options.runner ?? `pid ${process.pid}`;
   const timers: NodeJS.Timeout[] = [];
+  const runs = new Set<Promise<unknown>>();
   let stopped = false;
 
-  /** one run at a time: a second waits for the first */
-  const serial = async <T>(fn: () => Promise<T>): Promise<T> => {
-    while (running) await running.catch(() => {});
-    const p = fn();
-    running = p;
-    try {
-      return await p;
-    } finally {
-      running = null;
-    }
+  /** Runs the source if it is due and this server holds its lock; false when not due or another holds it. */
+  const lookAt = async (s: ScheduledSource): Promise<void> => {
+    const name = s.source.name;
+    await db.withLock(
+      lockName(name),
+      async () => {
+        const [job] = await db.jobs.query<{ due: boolean; full_due: boolean }>(
+          `with made as (insert into internal.job_schedule (job) values ($1) on conflict (job) do nothing returning due_at, last_full_at)
+           select due_at <= now() as due, last_full_at is null or last_full_at <= now() - make_interval(hours => $2) as full_due from made
+           union all
+           select due_at <= now(), last_full_at is null or last_full_at <= now() - make_interval(hours => $2) from internal.job_schedule where job = $1 and not exists (select from made)`,
+          [name, s.fullEveryHours],
+        );
+        if (!job?.due || stopped) return;
+        const full = s.source.kind === 'reso' && job.full_due;
+        await db.jobs.query('update internal.job_schedule set last_started_at = now(), last_runner = $2 where job = $1', [name, runner]);
+        let report: ImportReport | undefined;
+        try {
+          report = await runImport(db, s.source, { full, log: (l) => log(`[import] ${l}`) }, options.store);
+          log(`[import] ${summary(report)}`);
+        } finally {
+          // the next run is due a period after this one started, whatever this one's outcome
+          await db.jobs.query(
+            `update internal.job_schedule
+                set due_at = last_started_at + make_interval(secs => $2), last_finished_at = now(),
+                    last_full_at = case when $3 then now() else last_full_at end
+              where job = $1`,
+            [name, s.everyMinutes * 60, full && report !== undefined && report.outcome !== 'failed'],
+          );
+        }
+      },
+      { wait: false },
+    );
   };
 
-  const scheduled = (s: ScheduledSource) => {
-    let lastFull = 0;
-    const tick = async () => {
-      if (stopped) return;
-      const full = s.source.kind === 'reso' && Date.now() - lastFull >= s.fullEveryHours * 3_600_000;
-      try {
-        const report = await serial(() => runImport(options.db, s.source, { full, log: (l) => options.log(`[import] ${l}`) }, options.store));
-        if (full && report.outcome !== 'failed') lastFull = Date.now();
-        options.log(`[import] ${summary(report)}`);
-      } catch (error) {
-        options.log(`[import] ${s.source.name}: ${(error as Error).message}`);
-      }
+  const watch = (s: ScheduledSource) => {
+    let lastProblem = '';
+    let busy = false;
+    const tick = () => {
+      if (stopped || busy) return;
+      busy = true;
+      const run = lookAt(s)
+        .then(
+          () => {
+            lastProblem = '';
+          },
+          (error: unknown) => {
+            const problem = (error as Error).message;
+            // one line per kind of trouble, not one per look during an outage
+            if (problem !== lastProblem) log(`[import] ${s.source.name}: ${problem}`);
+            lastProblem = problem;
+          },
+        )
+        .finally(() => {
+          busy = false;
+          runs.delete(run);
+        });
+      runs.add(run);
     };
-    timers.push(setTimeout(() => void tick(), 5_000));
-    timers.push(setInterval(() => void tick(), s.everyMinutes * 60_000));
-  };
-
-  /** Only a connection from this machine with the token, by POST. */
-  const allowed = (req: IncomingMessage, res: ServerResponse, refusal: string): boolean => {
-    const given = Buffer.from(String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-    const expected = Buffer.from(token);
-    const local = LOOPBACK.test(req.socket.remoteAddress ?? '');
-    if (!local || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      res.writeHead(403, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: refusal }));
-      return false;
-    }
-    return true;
+    // servers started together look at slightly different moments
+    timers.push(setTimeout(tick, 1000 + Math.random() * 1000));
+    timers.push(setInterval(tick, lookEveryMs(s) * (0.9 + Math.random() * 0.2)));
   };
 
   return {
-    start(url) {
-      if (file) {
-        writeFileSync(file, JSON.stringify({ url, token, pid: process.pid }), { mode: 0o600 });
-        chmodSync(file, 0o600);
-      }
-      for (const s of options.schedule ?? []) scheduled(s);
-      if (options.schedule?.length) options.log(`[import] ${options.schedule.length} scheduled source(s): ${options.schedule.map((s) => `${s.source.name} every ${s.everyMinutes} min`).join(', ')}`);
+    start() {
+      if (stopped) return;
+      for (const s of options.schedule ?? []) watch(s);
+      if (options.schedule?.length) log(`[import] ${options.schedule.length} scheduled source(s): ${options.schedule.map((s) => `${s.source.name} every ${s.everyMinutes} min`).join(', ')}`);
     },
     async stop() {
       stopped = true;
       for (const t of timers) clearTimeout(t);
-      if (file) rmSync(file, { force: true });
-      await running?.catch(() => {});
-    },
-    async command(req, res, work) {
-      if (!allowed(req, res, 'this command is run by `npm run webhooks` on this machine')) return;
-      if (req.method !== 'POST') {
-        res.writeHead(405, { Allow: 'POST', 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'POST a command' }));
-        return;
-      }
-      const body = await readBody(req, 64 * 1024);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body === 'too-large' ? '' : body.toString('utf8'));
-      } catch {
-        parsed = null;
-      }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'the command is not a JSON object' }));
-        return;
-      }
-      let result: unknown;
-      try {
-        result = await work(parsed as Record<string, unknown>);
-      } catch (error) {
-        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ result }));
-    },
-    async handle(req, res) {
-      if (!allowed(req, res, 'imports are started by `npm run import` on this machine')) return;
-      if (req.method !== 'POST') {
-        res.writeHead(405, { Allow: 'POST', 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'POST a source' }));
-        return;
-      }
-      const body = await readBody(req, 64 * 1024);
-      let job: SourceSettings & { full?: boolean; allowWithdrawals?: boolean; photos?: boolean; cwd?: string };
-      try {
-        job = JSON.parse(body === 'too-large' ? '' : body.toString('utf8')) as typeof job;
-      } catch {
-        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'the job is not JSON' }));
-        return;
-      }
-      let source;
-      try {
-        source = sourceFrom(job);
-      } catch (error) {
-        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: error instanceof SourceError ? error.message : String(error) }));
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' });
-      const line = (o: unknown) => res.write(`${JSON.stringify(o)}\n`);
-      const run: RunOptions = { full: Boolean(job.full), allowWithdrawals: Boolean(job.allowWithdrawals), photos: job.photos !== false, log: (l) => line({ log: l }), ...(job.cwd ? { cwd: job.cwd } : {}) };
-      if (running) line({ log: 'another import is running: this one waits for it' });
-      try {
-        const report = await serial(() => runImport(options.db, source, run, options.store));
-        options.log(`[import] ${summary(report)}`);
-        line({ report });
-      } catch (error) {
-        line({ error: (error as Error).message });
-      }
-      res.end();
+      // a run on its way is not waited for: its lock and its uncommitted work go with the
+      // database's connections when the server stops (the next run does it again)
+      await Promise.race([Promise.allSettled([...runs]), new Promise((r) => setTimeout(() => r(undefined), 1000).unref())]);
     },
   };
 }

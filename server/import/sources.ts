@@ -85,7 +85,7 @@ export function readSchedule(file: string, env: NodeJS.ProcessEnv = process.env)
     throw new SourceError(`IMPORT_SOURCES ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`);
   }
   if (!Array.isArray(list)) throw new SourceError(`IMPORT_SOURCES ${file}: a JSON array of sources`);
-  return list.map((item, i) => {
+  const scheduled = list.map((item, i) => {
     const o = (item ?? {}) as SourceSettings & { everyMinutes?: unknown; fullEveryHours?: unknown };
     let source: ImportSource;
     try {
@@ -95,8 +95,13 @@ export function readSchedule(file: string, env: NodeJS.ProcessEnv = process.env)
     }
     const every = Number(o.everyMinutes ?? 60);
     const full = Number(o.fullEveryHours ?? 24);
-    if (!(every >= 1 && every <= 10_080)) throw new SourceError(`IMPORT_SOURCES ${file}, source ${i + 1}: everyMinutes from 1 to 10080`);
+    if (!(every >= 0.1 && every <= 10_080)) throw new SourceError(`IMPORT_SOURCES ${file}, source ${i + 1}: everyMinutes from 0.1 (6 seconds) to 10080`);
     if (!(full >= 1 && full <= 720)) throw new SourceError(`IMPORT_SOURCES ${file}, source ${i + 1}: fullEveryHours from 1 to 720`);
     return { source, everyMinutes: every, fullEveryHours: full };
   });
+  // a source's name is its job and its lock across the servers (service.ts): one entry each
+  const names = scheduled.map((s) => s.source.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new SourceError(`IMPORT_SOURCES ${file}: two sources are called "${twice}" (give each its own "name")`);
+  return scheduled;
 }

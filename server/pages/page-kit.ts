@@ -12,7 +12,7 @@ import { Lru } from '../http/lru.ts';
 import { finishHead, prepareTemplate, shapeOf, type HeadInfo } from './head.ts';
 import type { ImageSources } from './images.ts';
 import { cardOf } from './previews.ts';
-import { createSiteData, type SiteData } from './site-data.ts';
+import { createSiteData, type SiteApi, type SiteData } from './site-data.ts';
 import { loadTexts, type SiteTexts } from './texts.ts';
 
 export interface PagesOptions {
@@ -21,7 +21,7 @@ export interface PagesOptions {
   /** the public address of the site (canonical links, sitemaps): SITE_URL, known once the server listens */
   origin: () => string;
   /** where the pages read data: a Supabase project or our own server (set once it listens) */
-  api: () => { url: string; key: string };
+  api: () => SiteApi;
   /** what relative media paths of the data are relative to (the public API's origin) */
   mediaBase: () => string;
   /** disk cache of preview images */
@@ -52,9 +52,9 @@ export function createPageKit(options: PagesOptions) {
   const siteTexts = () => (texts ??= loadTexts(options.siteDir));
   const siteData = (): SiteData => {
     const api = options.api();
-    if (!data || dataFor !== `${api.url}\n${api.key}`) {
+    if (!data || dataFor !== `${api.url}\n${api.key}\n${api.internalToken}`) {
       data = createSiteData(api);
-      dataFor = `${api.url}\n${api.key}`;
+      dataFor = `${api.url}\n${api.key}\n${api.internalToken}`;
     }
     return data;
   };

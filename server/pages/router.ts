@@ -35,11 +35,11 @@ export function createPages(options: PagesOptions) {
     return sitemapsOf.sitemaps;
   };
 
-  /** The page the server says while the data behind a page is away (the database restarting). */
-  const unavailable = (lang: Lang): PageResponse => {
+  /** The page the server says while the data behind a page is away (the database restarting, a deadline) or the client must wait (429). */
+  const unavailable = (lang: Lang, status: 429 | 503 = 503, retryAfterSeconds = 10): PageResponse => {
     const t = siteTexts().t(lang);
     const body = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(t('errors.somethingWentWrong'))}</title></head><body style="font:16px/1.5 system-ui,sans-serif;text-align:center;padding:15vh 24px"><h1>${escapeHtml(t('errors.somethingWentWrong'))}</h1><p>${escapeHtml(t('errors.unexpected'))}</p><p><a href="">${escapeHtml(t('errors.reloadPage'))}</a></p></body></html>`;
-    return { status: 503, type: 'text/html', body, headers: { 'Retry-After': '10', 'Cache-Control': 'no-store' } };
+    return { status, type: 'text/html', body, headers: { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' } };
   };
 
   /** Answers the site's pages; undefined for anything else (assets, the API). */
@@ -99,6 +99,10 @@ export function createPages(options: PagesOptions) {
       if (!answer) return false;
       send(req, res, answer);
       return true;
+    },
+    /** the page of a request that cannot be served now (app.ts): over its client's share, or past its deadline */
+    busy(req: IncomingMessage, res: ServerResponse, url: URL, status: 429 | 503, retryAfterSeconds: number): void {
+      send(req, res, unavailable(splitLangPath(url.pathname).lang, status, retryAfterSeconds));
     },
     /** the 404 page, for whatever no page, asset or API answered */
     async notFound(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -1,10 +1,11 @@
 /**
  * What the server's pages read, through the same REST protocol the widgets use (@supabase/
- * postgrest-js), so they render the same over PGlite, PostgreSQL or a hosted Supabase project
+ * postgrest-js), so they render the same over our own server or a hosted Supabase project
  * (SITE_API_URL and SITE_API_KEY: the project's URL and anon key). Nothing privileged: the public
  * key sees what any visitor's browser sees.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
+import { currentRequest } from '../http/request-context.ts';
 import type { Row } from '../db/database.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
@@ -41,11 +42,38 @@ function check(result: { data: unknown; error: { message: string; code?: string 
   return (result.data ?? []) as unknown[];
 }
 
-export function createSiteData(options: { url: string; key: string }): SiteData {
+/** Where the pages read: the API's address and key, and the token of this server's calls to itself (its own API). */
+export interface SiteApi {
+  url: string;
+  key: string;
+  internalToken?: string | undefined;
+}
+
+/**
+ * The pages' fetch: every call is made for the page's request (server/http/request-context.ts), so
+ * it ends when the page's deadline passes or its visitor leaves, and a call to our own API names
+ * the visitor, whose share of the database it then counts against (server/http/app.ts).
+ */
+function requestFetch(internalToken: string | undefined): typeof fetch {
+  return (input, init) => {
+    const request = currentRequest();
+    if (!request) return fetch(input, init);
+    const headers = new Headers(init?.headers);
+    if (internalToken) {
+      headers.set('X-Exp-Internal', internalToken);
+      headers.set('X-Exp-Client', request.client);
+    }
+    const signal = init?.signal ? AbortSignal.any([init.signal, request.signal]) : request.signal;
+    return fetch(input, { ...init, headers, signal });
+  };
+}
+
+export function createSiteData(options: SiteApi): SiteData {
   // from this machine to itself (npm start's own data API), compressing the answers only costs both ends
   const loopback = /^(localhost|127\.[\d.]+|\[::1\])$/.test(new URL(options.url).hostname);
   const rest = new PostgrestClient(`${options.url.replace(/\/+$/, '')}/rest/v1`, {
     headers: { apikey: options.key, Authorization: `Bearer ${options.key}`, ...(loopback ? { 'Accept-Encoding': 'identity' } : {}) },
+    fetch: requestFetch(options.internalToken),
   });
   const listings = (columns: string) => rest.from('listings').select<string, Row>(columns).match(PUBLIC_LISTING);
   return {

@@ -34,6 +34,13 @@ export const methodNotAllowed = (method: string) => new ApiError(405, 'PGRST117'
 export const databaseUnavailable = () =>
   new ApiError(503, 'PGRST001', 'Database client error. Retrying the connection.', 'The database is not reachable at the moment.');
 
+/** A statement waited longer than the pool allows for a connection, or its request's deadline passed (PostgREST's PGRST003). */
+export const poolTimeout = () => new ApiError(504, 'PGRST003', 'Timed out acquiring connection from connection pool.');
+
+/** The client used its share of the database (server/http/client-shares.ts). */
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new ApiError(429, 'PGRST429', 'Too many requests from this client: it has used its share of the database for now', `Try again in ${retryAfterSeconds} s.`);
+
 export const schemaUnavailable = () => new ApiError(503, 'PGRST002', 'Could not query the database for the schema cache. Retrying.');
 
 /** Maps an error raised by PostgreSQL to PostgREST's answer, keeping only its message. */
@@ -44,7 +51,8 @@ export function fromPostgres(error: { code?: string; message?: string; detail?: 
   const hint = error.hint ?? null;
   if (code === '42501') return new ApiError(401, code, message, details, hint);
   if (code === '42P01') return new ApiError(404, code, message, details, hint);
-  if (code === '57014') return new ApiError(504, code, 'The query took too long and was canceled', null, 'Narrow the filters.');
+  // as PostgREST answers a statement its role's statement_timeout stopped (57*: 500)
+  if (code === '57014') return new ApiError(500, code, 'canceling statement due to statement timeout', null, 'Narrow the filters, or try again later.');
   // data exceptions (bad values), syntax/access rule violations, integrity: the request's fault
   if (/^(22|42|23|2F|54)/.test(code)) return new ApiError(400, code, message, details, hint);
   return new ApiError(500, code, 'The database could not answer this request', null, null);

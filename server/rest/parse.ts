@@ -6,6 +6,13 @@
  *   or=(...) and=(...) not.or=(...) with nesting and double-quoted values
  *   limit, offset (and the Range header, handled by the caller)
  * Parsing is pure: it never sees the database; names are checked against the schema later.
+ *
+ * What a request may ask is bounded (docs/architecture.md "Deadlines and fair shares"), so that no
+ * request of a few hundred bytes costs the database seconds: `match` and `imatch` take literal text
+ * only (every character of \^$.|?*+()[]{} escaped, as our data calls send a visitor's words: no
+ * back-references, classes or repetitions), like patterns and values are at most 200 characters
+ * with at most 8 wildcards, a list at most 100 values, logic trees at most 3 levels deep and 100
+ * conditions in all.
  */
 import { parseError } from './errors.ts';
 
@@ -54,8 +61,22 @@ export interface ReadQuery {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'or', 'and', 'not.or', 'not.and', 'columns', 'on_conflict']);
 const MAX_CONDITIONS = 100;
-const MAX_IN_VALUES = 1000;
-const MAX_DEPTH = 8;
+export const MAX_IN_VALUES = 100;
+const MAX_DEPTH = 2;
+export const MAX_PATTERN_LENGTH = 200;
+const MAX_WILDCARDS = 8;
+/** A regular expression that matches its text literally: plain characters, and metacharacters escaped. */
+const LITERAL_PATTERN = /^(?:[^\\^$.|?*+()[\]{}]|\\[\\^$.|?*+()[\]{}])*$/u;
+
+/** match, imatch, like and ilike take only what cannot cost the database seconds (see above). */
+function checkPattern(op: Operator, value: string, what: string): void {
+  if (op !== 'match' && op !== 'imatch' && op !== 'like' && op !== 'ilike') return;
+  if ([...value].length > MAX_PATTERN_LENGTH) throw parseError(what, `a ${op} pattern is at most ${MAX_PATTERN_LENGTH} characters`);
+  if ((op === 'match' || op === 'imatch') && !LITERAL_PATTERN.test(value)) {
+    throw parseError(what, `${op} takes literal text on this server: escape each of \\^$.|?*+()[]{} with a backslash (no classes, repetitions or back-references)`);
+  }
+  if ((op === 'like' || op === 'ilike') && (value.match(/[*%]/g)?.length ?? 0) > MAX_WILDCARDS) throw parseError(what, `a ${op} pattern has at most ${MAX_WILDCARDS} wildcards`);
+}
 
 function ident(name: string, what: string): string {
   if (!IDENT.test(name)) throw parseError(what, `"${name}" is not a valid column name`);
@@ -176,6 +197,7 @@ function parseOperation(column: string, text: string, inLogic: boolean, what: st
   const raw = rest.slice(dot + 1);
   if (op === 'in') return { kind: 'filter', column, negate, op, value: parseList(raw, what) };
   const value = inLogic ? unquote(raw, what) : raw;
+  checkPattern(op, value, what);
   if (op === 'is' && !/^(null|true|false|unknown)$/i.test(value)) {
     throw parseError(what, `unexpected "${value}" expecting null, true, false or unknown`);
   }

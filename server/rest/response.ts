@@ -8,7 +8,8 @@ import type { ServerResponse } from 'node:http';
 import { ANY_ORIGIN } from '../../core/functions/cors.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import { sendCompressed } from '../http/compress.ts';
-import { ApiError, databaseUnavailable, fromPostgres, notSingle, rangeNotSatisfiable } from './errors.ts';
+import { DeadlineError, OverShareError } from '../http/request-context.ts';
+import { ApiError, databaseUnavailable, fromPostgres, notSingle, poolTimeout, rangeNotSatisfiable, tooManyRequests } from './errors.ts';
 import type { ApiRequest } from './request.ts';
 
 export const CORS_HEADERS = {
@@ -36,6 +37,8 @@ export function sendError(res: ServerResponse, error: ApiError, extra: Record<st
 /** Turns anything thrown while answering into PostgREST's error JSON (never SQL or a stack). */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof OverShareError) return tooManyRequests(error.retryAfterSeconds);
+  if (error instanceof DeadlineError) return error.phase === 'waiting' ? poolTimeout() : fromPostgres({ code: '57014' });
   if (error instanceof DatabaseUnavailableError) return databaseUnavailable();
   const e = error as { code?: unknown; message?: unknown };
   if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return fromPostgres(e as { code: string; message?: string });
@@ -43,10 +46,11 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'PGRST000', 'The server could not answer this request', null, null);
 }
 
-/** Any error, answered; 503s say when to try again. */
+/** Any error, answered; what time may mend (the database away, busy, a client over its share, a statement stopped at its time limit) says when to try again. */
 export function sendFailure(res: ServerResponse, error: unknown): void {
   const api = toApiError(error);
-  sendError(res, api, api.status === 503 ? { 'Retry-After': '5' } : {});
+  const retryAfter = error instanceof OverShareError ? error.retryAfterSeconds : api.status === 503 || api.status === 504 || api.code === '57014' ? 5 : undefined;
+  sendError(res, api, retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) });
 }
 
 export function sendJson(res: ServerResponse, head: boolean, body: string): void {

@@ -1,7 +1,7 @@
 /**
  * Turns a parsed read into SQL. Identifiers come only from the schema cache (quoted); every value
- * is a bind parameter. The JSON body is built by PostgreSQL (json_agg), so PGlite and PostgreSQL
- * answer byte for byte the same, and Node never parses or re-serialises rows.
+ * is a bind parameter. The JSON body is built by PostgreSQL (json_agg), so Node never parses or
+ * re-serialises rows.
  */
 import { columnNotFound } from './errors.ts';
 import type { Condition, ReadQuery } from './parse.ts';

@@ -8,11 +8,11 @@
  * secret once (whsec_...): the receiver verifies each delivery with it. `--dev` lets an endpoint be
  * http or on a private network (development only). `report`: each endpoint's deliveries, delivered,
  * waiting (and retrying), failed, the last error. The database is the one `npm start` uses
- * (DATABASE_URL, --postgres, or the PGlite in DATA_DIR, handed to `npm start` when it holds it).
+ * (DATABASE_URL, else the embedded PostgreSQL in DATA_DIR, running or not).
  * Exit code: 0 done, 1 refused or failed, 2 bad usage.
  */
 import { resolve } from 'node:path';
-import { holdingServer, openForCommand } from '../db/open-for-command.ts';
+import { openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { WEBHOOK_EVENTS } from '../../core/functions/webhooks/events.ts';
 import { runWebhookCommand, type WebhookCommand } from './commands.ts';
@@ -23,20 +23,20 @@ const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
 
 function usage(message: string): never {
   console.error(
-    `[webhooks] ${message}\nusage: npm run webhooks -- add <https-url> --events ${WEBHOOK_EVENTS.join(',')} [--description D] [--dev]\n       npm run webhooks -- list | remove <id> | report [--postgres]\n(docs/leads.md)`,
+    `[webhooks] ${message}\nusage: npm run webhooks -- add <https-url> --events ${WEBHOOK_EVENTS.join(',')} [--description D] [--dev]\n       npm run webhooks -- list | remove <id> | report\n(docs/leads.md)`,
   );
   process.exit(2);
 }
 
-function parse(argv: string[]): { command: WebhookCommand; postgres: boolean } {
+function parse(argv: string[]): { command: WebhookCommand } {
   const positional: string[] = [];
   const values = new Map<string, string>();
   let dev = false;
-  let postgres = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--dev') dev = true;
-    else if (a === '--postgres') postgres = true;
+    // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
+    else if (a === '--postgres') continue;
     else if (a === '--events' || a === '--description') {
       const v = argv[++i];
       if (v === undefined) usage(`${a} needs a value`);
@@ -50,26 +50,17 @@ function parse(argv: string[]): { command: WebhookCommand; postgres: boolean } {
     case 'add':
       if (!arg) usage('add needs the endpoint\'s address');
       if (!values.has('--events')) usage(`add needs --events (any of ${WEBHOOK_EVENTS.join(', ')})`);
-      return { command: { command: 'add', url: arg, events: (values.get('--events') as string).split(','), description: values.get('--description'), dev } as WebhookCommand, postgres };
+      return { command: { command: 'add', url: arg, events: (values.get('--events') as string).split(','), description: values.get('--description'), dev } as WebhookCommand };
     case 'remove':
       if (!arg) usage('remove needs the endpoint\'s id (npm run webhooks -- list)');
-      return { command: { command: 'remove', id: arg }, postgres };
+      return { command: { command: 'remove', id: arg } };
     case 'list':
     case 'report':
       if (arg) usage(`${verb} takes no argument`);
-      return { command: { command: verb }, postgres };
+      return { command: { command: verb } };
     default:
       return usage(verb ? `unknown command ${verb}` : 'which command?');
   }
-}
-
-/** The command handed to the `npm start` that holds the PGlite. */
-async function handOver(command: WebhookCommand): Promise<unknown> {
-  const { url, token } = holdingServer(dataDir);
-  const res = await fetch(`${url}/admin/webhooks`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(command) });
-  const answer = (await res.json().catch(() => ({}))) as { result?: unknown; error?: string };
-  if (!res.ok) throw new Error(answer.error ?? `the server answered ${res.status}`);
-  return answer.result;
 }
 
 function print(command: WebhookCommand, result: unknown): void {
@@ -96,17 +87,14 @@ function print(command: WebhookCommand, result: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const { command, postgres } = parse(process.argv.slice(2));
-  const opened = await openForCommand(dataDir, postgres);
+  const { command } = parse(process.argv.slice(2));
+  const opened = await openForCommand(dataDir);
   let result: unknown;
-  if (opened === 'held') result = await handOver(command);
-  else {
-    try {
-      await migrate(opened.db);
-      result = await runWebhookCommand(opened.db, command);
-    } finally {
-      await opened.close();
-    }
+  try {
+    await migrate(opened.db);
+    result = await runWebhookCommand(opened.db, command);
+  } finally {
+    await opened.close();
   }
   print(command, result);
 }

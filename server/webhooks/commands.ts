@@ -1,7 +1,5 @@
 /**
- * What `npm run webhooks` does, as commands a JSON object can carry: run on the database by the
- * command itself, or by the `npm start` that holds the PGlite (server/import/service.ts, POST
- * /admin/webhooks with the token of DATA_DIR/import.json).
+ * What `npm run webhooks` does, as commands a JSON object can carry, run on the database.
  */
 import type { Database } from '../db/database.ts';
 import { addEndpoint, listEndpoints, removeEndpoint, webhookReport, WebhookInputError } from './endpoints.ts';

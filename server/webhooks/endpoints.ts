@@ -3,8 +3,7 @@
  * events and a secret made here (shown once), listed, removed (their waiting deliveries are then
  * dropped), and a report of each one's deliveries. An endpoint is https on a public address; one
  * registered with `dev` may be http or on a private network (a CRM on the developer's machine),
- * never a link-local address (the cloud's metadata service). Used by `npm run webhooks` directly,
- * or through the running server (admin.ts) when it holds the PGlite.
+ * never a link-local address (the cloud's metadata service). Used by `npm run webhooks`.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';

@@ -2,8 +2,8 @@
  * Saved searches with e-mail alerts (docs/decisions.md #23), end to end through a real SMTP server:
  * the request, the confirmation mail (the only mail an unconfirmed address gets), the link's page,
  * the alerts (instant, daily), price drops, one-click unsubscribe (RFC 8058), managing, bad,
- * expired and used links, idempotency, two runs at once, an SMTP outage; on our server over PGlite
- * and PostgreSQL, and the deployed function under Deno.
+ * expired and used links, idempotency, two runs at once, an SMTP outage; on our server over
+ * PostgreSQL, and the deployed function under Deno.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePolygon } from '../../core/protocol/polygon.ts';
@@ -41,7 +41,7 @@ const to = (smtp: TestSmtp, email: string) => smtp.mails.filter((m) => m.envelop
 /** The token of a link to `path` in a mail (its text part). */
 const tokenIn = (mail: ReceivedMail, path: string) => new RegExp(`${path.replace(/\//g, '\\/')}\\?token=([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
-describe('saved searches and alerts on our server (PGlite), with a real SMTP server', () => {
+describe('saved searches and alerts on our server, with a real SMTP server', () => {
   let server: TestServer;
   let smtp: TestSmtp;
   let ip = 0;
@@ -84,7 +84,7 @@ describe('saved searches and alerts on our server (PGlite), with a real SMTP ser
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer('pglite', {
+    server = await startTestServer('postgres', {
       trustProxy: { hops: 1 },
       mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
       alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: TEAM },

@@ -48,7 +48,7 @@ async function expectKeptEqualsCounted(db: Database): Promise<number> {
   return kept.length;
 }
 
-describe.each(['pglite', 'postgres'] as const)('the kept map cells on %s', (kind) => {
+describe.each(['postgres'] as const)('the kept map cells on %s', (kind) => {
   const db = seededDatabase(kind, 1800);
 
   it('equal the counted cells after the seed', async () => {

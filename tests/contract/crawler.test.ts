@@ -44,7 +44,7 @@ describe('the site as crawlers and link previews read it', () => {
 
   beforeAll(async () => {
     cacheDir = mkdtempSync(join(tmpdir(), 'exp-crawler-'));
-    server = await startTestServer('pglite', { site: { imageCacheDir: cacheDir } });
+    server = await startTestServer('postgres', { site: { imageCacheDir: cacheDir } });
     const [row] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and title is not null and agent_id is not null order by id limit 1");
     const [old] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
     const [person] = await server.sql<{ id: string }>("select id::text as id from public.agents where country_code = 'EC' and about is not null and locations_served is not null order by id limit 1");

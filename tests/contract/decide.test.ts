@@ -1,7 +1,7 @@
 /**
  * What helps a visitor decide (docs/product.md §2; migration 20261201000000): the listings most
  * like one (public.similar_listings) and a listing's price history and last cut
- * (public.listing_price_history, price_cut_at), as the public key calls them, on PGlite and
+ * (public.listing_price_history, price_cut_at), as the public key calls them, on
  * PostgreSQL. The score order is checked with the score written again here, apart from the SQL.
  */
 import { describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ function score(s: Listing, c: Listing): number {
   return km / 4 + Math.abs(Math.log(c.price / s.price)) * 10 + area + Math.abs(Number(c.bedrooms ?? 0) - Number(s.bedrooms ?? 0)) * 1.5 - (c.sector_slug === s.sector_slug && c.city_slug === s.city_slug ? 2 : 0);
 }
 
-describe.each(['pglite', 'postgres'] as const)('deciding on a listing on %s', (kind) => {
+describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
   const db = seededDatabase(kind, 1800);
   const row = async (id: number) => {
     const [r] = await db().admin.query<Listing>('select id, property_type, price::float8 as price, square_feet::float8 as square_feet, bedrooms::float8 as bedrooms, map_lat, map_lng, lat, lng, sector_slug, city_slug, status, country_code from internal.listings where id = $1', [id]);

@@ -84,7 +84,7 @@ function send(port: number, r: { method: string; path: string; headers: Record<s
   });
 }
 
-describe.each(['pglite', 'postgres'] as const)('fuzzing the data server over %s', (kind) => {
+describe.each(['postgres'] as const)('fuzzing the data server over %s', (kind) => {
   let server: TestServer;
   const fingerprint = async () =>
     server.sql(`select

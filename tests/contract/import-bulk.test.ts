@@ -65,7 +65,7 @@ describe('imports of more than 10,000 listings (PostgreSQL)', () => {
   let bulk: { db: Database; close(): Promise<void> };
   let steps: { db: Database; close(): Promise<void> };
   beforeAll(async () => {
-    [bulk, steps] = await Promise.all([migratedDatabase('postgres'), migratedDatabase('postgres')]);
+    [bulk, steps] = await Promise.all([migratedDatabase(), migratedDatabase()]);
     const all = Array.from({ length: COUNT }, (_, i) => record(i + 1));
     writeFileSync(join(dir, 'all.json'), JSON.stringify({ value: all }));
     writeFileSync(join(dir, 'first.json'), JSON.stringify({ value: all.slice(0, COUNT / 2) }));

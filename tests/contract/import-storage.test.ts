@@ -29,7 +29,7 @@ describe('imported photos in Supabase Storage', () => {
   beforeAll(async () => {
     storage = await startStorageStandIn();
     photos = await startPhotoHost({ width: 2000, height: 1333 });
-    server = await startTestServer('pglite', { photosDir: join(dir, 'local-photos'), site: { imageHosts: [storage.url] } });
+    server = await startTestServer('postgres', { photosDir: join(dir, 'local-photos'), site: { imageHosts: [storage.url] } });
   }, 240_000);
   afterAll(async () => {
     await server?.close();

@@ -1,7 +1,7 @@
 /**
  * Imports (docs/import.md) against stand-ins of the servers they talk to (a RESO Web API written
  * here, a photo host), files written here (RESO JSON, the CSV template, Kyero XML), our real server
- * over PGlite and PostgreSQL, and a real SMTP server for the alerts: a first run (paging, a 429
+ * over PostgreSQL, and a real SMTP server for the alerts: a first run (paging, a 429
  * with Retry-After, a 500 once, photos made), a re-run that changes nothing, an incremental run (a
  * price drop mailed by the alerts, a withdrawal answering 410, a relisting under the same id), runs
  * that break (a 500 midway, an empty answer, HTML for JSON, broken XML) and change nothing, a run
@@ -32,7 +32,7 @@ async function until<T>(probe: () => Promise<T | undefined | false> | T | undefi
   }
 }
 
-describe.each(['pglite', 'postgres'] as const)('imports on %s', (kind) => {
+describe.each(['postgres'] as const)('imports on %s', (kind) => {
   let server: TestServer;
   let smtp: TestSmtp;
   let reso: ResoStandIn;
@@ -167,7 +167,7 @@ describe.each(['pglite', 'postgres'] as const)('imports on %s', (kind) => {
     const email = `import-${kind}@example.org`;
     const sub = await fetch(`${server.url}/functions/v1/saved-searches`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.9.0.${kind === 'pglite' ? 1 : 2}`) },
+      headers: { 'Content-Type': 'application/json', ...clientHeaders('10.9.0.2') },
       body: JSON.stringify({ action: 'subscribe', email, filters: { city: 'Pueblo Importado' }, frequency: 'instant', lang: 'en' }),
     });
     expect(sub.status).toBe(200);

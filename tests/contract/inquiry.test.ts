@@ -1,8 +1,7 @@
 /**
  * send-property-inquiry against a real SMTP server in this process: the right recipient and
  * message, nothing lost while SMTP is down, nothing sent twice, no open relay, rate limits, bad
- * bodies, CORS, the body of call 5 (docs/product.md §7) as it is. The same suite runs twice: against our Node server (over
- * PGlite) and against the deployed function itself under Deno (over PostgreSQL with the
+ * bodies, CORS, the body of call 5 (docs/product.md §7) as it is. The same suite runs twice: against our Node server and against the deployed function itself under Deno (over PostgreSQL with the
  * migrations applied). Then, on our server over PostgreSQL: the database away, and a load of 500.
  */
 import { FunctionsClient } from '@supabase/functions-js';
@@ -69,7 +68,7 @@ const SITE = 'https://expecuador.example';
 const FROM = '"eXp Realty Ecuador" <no-reply@expecuador.example>';
 
 async function nodeTarget(smtp: TestSmtp): Promise<Target> {
-  const server: TestServer = await startTestServer('pglite', {
+  const server: TestServer = await startTestServer('postgres', {
     trustProxy: { hops: 1 },
     mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
   });
@@ -106,7 +105,7 @@ async function denoTarget(smtp: TestSmtp): Promise<Target> {
 }
 
 describe.each([
-  ['our server (Node, PGlite)', nodeTarget, false],
+  ['our server (Node)', nodeTarget, false],
   ['the deployed function (Deno, PostgreSQL)', denoTarget, true],
 ] as const)('send-property-inquiry: %s, with a real SMTP server', (_name, start, ownsDatabase) => {
   let server: Target;

@@ -3,7 +3,7 @@
  * owner reaches that agent (the listing's agent gets a copy only when the deployment says so),
  * with where it came from in the mail and the webhook; a forged owner is refused; signed webhooks
  * (verified with the `standardwebhooks` package) survive an endpoint's outage and are never taken
- * twice; alerts' lead notices and webhooks follow the owner. Against our server (Node, PGlite,
+ * twice; alerts' lead notices and webhooks follow the owner. Against our server (Node,
  * copies on) and the deployed function (Deno, PostgreSQL, copies off, the default); then a server
  * process killed with deliveries waiting and started again.
  */
@@ -45,7 +45,7 @@ interface Target {
 }
 
 async function nodeTarget(smtp: TestSmtp): Promise<Target> {
-  const server: TestServer = await startTestServer('pglite', {
+  const server: TestServer = await startTestServer('postgres', {
     trustProxy: { hops: 1 },
     mail: { smtpUrl: smtp.url, intervalMs: 200, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
     inquiry: { copyListingAgent: true },
@@ -83,7 +83,7 @@ async function denoTarget(smtp: TestSmtp): Promise<Target> {
 }
 
 describe.each([
-  ['our server (Node, PGlite, LEAD_COPY_LISTING_AGENT on)', nodeTarget],
+  ['our server (Node, LEAD_COPY_LISTING_AGENT on)', nodeTarget],
   ['the deployed function (Deno, PostgreSQL, copies off)', denoTarget],
 ] as const)('leads: %s', (_name, start) => {
   let target: Target;
@@ -282,7 +282,7 @@ describe('leads: alerts follow the owner (our server)', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     hooks = await startWebhookReceiver();
-    server = await startTestServer('pglite', {
+    server = await startTestServer('postgres', {
       trustProxy: { hops: 1 },
       mail: { smtpUrl: smtp.url, intervalMs: 200, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
       alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: 'equipo@expecuador.example' },

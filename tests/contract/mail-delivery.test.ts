@@ -40,7 +40,7 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
   let smtp: TestSmtp;
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer('pglite', { trustProxy: { hops: 1 }, mail: { smtpUrl: smtp.url, siteUrl: 'https://expecuador.example', leaseSeconds: 2 } });
+    server = await startTestServer('postgres', { trustProxy: { hops: 1 }, mail: { smtpUrl: smtp.url, siteUrl: 'https://expecuador.example', leaseSeconds: 2 } });
   });
   afterAll(async () => {
     smtp.release();

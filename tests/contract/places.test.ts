@@ -20,7 +20,7 @@ const KEPT = 'select path, listings as n from internal.places order by path';
 
 type Suggestion = { kind: string; path: string; name: string; city: string | null; province: string | null; listings: number };
 
-describe.each(['pglite', 'postgres'] as const)('places and suggestions on %s', (kind) => {
+describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
   const db = seededDatabase(kind, 1800);
   const suggest = async (q: string, max?: number) =>
     db().anon.query<Suggestion>(`select * from public.place_suggestions(${max === undefined ? '$1' : '$1, $2'})`, max === undefined ? [q] : [q, max]);

@@ -1,12 +1,12 @@
 /**
  * The server when things go wrong: PostgreSQL stops and comes back, the database is not up yet at
- * start, a second process on the same PGlite data directory, and a clean stop on SIGTERM.
+ * start, a second process on the same data directory, and a clean stop on SIGTERM.
  */
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPglite } from '../../server/db/pglite.ts';
+import { DataDirLock } from '../../server/db/lock.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { startServer } from '../../server/server.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
@@ -67,7 +67,7 @@ describe('a database that goes away', () => {
 
 describe('errors that are not the database', () => {
   it('answers an unexpected error in one request with 500 and keeps serving', async () => {
-    const server = await startTestServer('pglite', {
+    const server = await startTestServer('postgres', {
       functions: {
         boom: async () => {
           throw new Error('a bug in one handler');
@@ -84,8 +84,8 @@ describe('errors that are not the database', () => {
     }
   });
 
-  it('answers 503 when PGlite itself fails (closed under the server), for reads and inquiries alike', async () => {
-    const server = await startTestServer('pglite');
+  it('answers 503 when the database is closed under the server, for reads and inquiries alike', async () => {
+    const server = await startTestServer('postgres');
     try {
       await server.db.close();
       const read = await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`);
@@ -94,7 +94,7 @@ describe('errors that are not the database', () => {
       const inquiry = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: 'Ana', email: 'ana@example.com', idempotencyKey: 'pglite-closed-1' }),
+        body: JSON.stringify({ name: 'Ana', email: 'ana@example.com', idempotencyKey: 'db-closed-1' }),
       });
       expect(inquiry.status).toBe(503);
       expect(await inquiry.json()).toMatchObject({ error: 'unavailable' });
@@ -104,20 +104,18 @@ describe('errors that are not the database', () => {
   });
 });
 
-describe('the PGlite data directory', () => {
+describe('the data directory', () => {
   it('refuses a second process on the same directory with a clear message', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-lock-'));
     try {
-      const first = await openPglite(dir);
       // a lock held by a live process other than us: our parent (the test runner's) pid stands in
       const { writeFileSync } = await import('node:fs');
-      await first.close();
       writeFileSync(join(dir, 'server.lock'), `${process.ppid}\n`);
-      await expect(openPglite(dir)).rejects.toThrow(/in use by another process .*DATA_DIR/s);
+      expect(() => DataDirLock.acquire(dir)).toThrow(/in use by another process .*DATA_DIR/s);
       // a lock left by a process that no longer exists is taken over
       writeFileSync(join(dir, 'server.lock'), '999999999\n');
-      const again = await openPglite(dir);
-      await again.close();
+      const again = DataDirLock.acquire(dir);
+      again.release();
       expect(existsSync(join(dir, 'server.lock'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -128,6 +126,8 @@ describe('the PGlite data directory', () => {
 describe('npm start', () => {
   it('logs one line per request and stops cleanly on SIGTERM, releasing the data directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-start-'));
+    // as root, PostgreSQL runs as another user, who must reach the data directory
+    chmodSync(dir, 0o755);
     const server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300', LOG_REQUESTS: '1' });
     try {
       const res = await fetch(`${server.url}/rest/v1/listings?select=id&limit=2`);
@@ -143,10 +143,10 @@ describe('npm start', () => {
     }
   });
 
-  it('runs on an embedded PostgreSQL with --postgres: seeded on first start, kept across restarts, stopped with the server', async () => {
+  it('runs on the embedded PostgreSQL by default: seeded on first start, kept across restarts, stopped with the server', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-start-pg-'));
     chmodSync(dir, 0o755);
-    let server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' }, { args: ['--postgres'] });
+    let server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' });
     try {
       expect(server.output()).toMatch(/PostgreSQL 1\d at postgres:\/\//);
       const first = await fetch(`${server.url}/rest/v1/listings?select=id`, { headers: { Prefer: 'count=exact', Range: '0-0' } });
@@ -154,7 +154,7 @@ describe('npm start', () => {
       expect(total).toMatch(/\/\d+$/);
       expect(await server.stop()).toBe(0);
       expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
-      server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' }, { args: ['--postgres'] });
+      server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' });
       expect(server.output()).not.toContain('seeded');
       const again = await fetch(`${server.url}/rest/v1/listings?select=id`, { headers: { Prefer: 'count=exact', Range: '0-0' } });
       expect(again.headers.get('content-range')).toBe(total);

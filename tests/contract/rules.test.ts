@@ -1,7 +1,7 @@
 /**
  * The rules the browser and the database both apply, written once in TypeScript
  * (core/protocol/text.ts) and once in SQL (the migrations), held to one table
- * of cases: the same answers from TypeScript, PGlite and PostgreSQL.
+ * of cases: the same answers from TypeScript and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
@@ -97,11 +97,11 @@ export const SLUG_CASES: Array<[string, string]> = [
   [`${'a'.repeat(79)} b`, 'a'.repeat(79)],
 ];
 
-describe.each(['pglite', 'postgres'] as const)('search_fold() and parse_coordinate() on %s agree with the TypeScript rules', (kind) => {
+describe.each(['postgres'] as const)('search_fold() and parse_coordinate() on %s agree with the TypeScript rules', () => {
   let db: Database;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, close } = await migratedDatabase(kind));
+    ({ db, close } = await migratedDatabase());
   }, 120_000);
   afterAll(async () => {
     await close?.();

@@ -123,7 +123,7 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
     host = hostileImageHost(() => secretPort, goodJpeg);
     hostPort = await listen(host.server);
     cacheDir = mkdtempSync(join(tmpdir(), 'exp-security-'));
-    server = await startTestServer('pglite', {
+    server = await startTestServer('postgres', {
       trustProxy: { hops: 1 },
       site: { imageCacheDir: cacheDir, imageHosts: [`http://127.0.0.1:${hostPort}`], imageTimeouts: { connectMs: 1000, totalMs: 2500 } },
     });

@@ -1,6 +1,6 @@
 /**
- * Fixtures of the e2e suite: the real server (npm start's code) over a fresh, seeded PGlite in each
- * worker, with privileged SQL for the expected answers, and page helpers that see through shadow
+ * Fixtures of the e2e suite: the real server (npm start's code) over a fresh copy of the seeded
+ * PostgreSQL database in each worker, with privileged SQL for the expected answers, and page helpers that see through shadow
  * roots.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/servers.ts';
 export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
   data: [
     async ({}, use) => {
-      const server = await startTestServer('pglite');
+      const server = await startTestServer('postgres');
       await use(server);
       await server.close();
     },

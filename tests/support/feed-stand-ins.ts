@@ -18,7 +18,10 @@ export interface Fault {
   from?: number;
   /** the keys' listing instead of the listings */
   keys?: boolean;
-  status: number;
+  /** the status answered (default: the page as usual) */
+  status?: number;
+  /** the answer comes this many milliseconds late (a slow service: an import caught mid-way) */
+  delayMs?: number;
   headers?: Record<string, string>;
   body?: string;
   /** played once, then gone */
@@ -83,28 +86,31 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
     if (url.pathname !== '/odata/Property') return send(404, JSON.stringify({ error: { message: 'no such resource' } }));
     const keysOnly = url.searchParams.get('$select') === 'ListingKey';
     const n = keysOnly ? ++keyCalls : ++listingCalls;
+    const page = () => {
+      const top = Number(url.searchParams.get('$top') ?? 100);
+      const skip = Number(url.searchParams.get('$skip') ?? 0);
+      let rows = listings.ordered();
+      const filter = /^ModificationTimestamp gt (\S+)$/.exec(url.searchParams.get('$filter') ?? '');
+      if (filter) {
+        const mark = Date.parse(filter[1] as string);
+        rows = rows.filter((r) => Date.parse(String(r.ModificationTimestamp)) > mark);
+      }
+      const value = rows.slice(skip, skip + top).map((r) => {
+        if (keysOnly) return { ListingKey: r.ListingKey };
+        if (url.searchParams.get('$expand') === 'Media') return r;
+        const { Media: _media, ...rest } = r;
+        return rest;
+      });
+      const next = new URL(url.href.replace('http://127.0.0.1', () => `http://127.0.0.1:${port}`));
+      next.searchParams.set('$skip', String(skip + top));
+      send(200, JSON.stringify({ '@odata.context': `http://127.0.0.1:${port}/odata/$metadata#Property`, value, ...(skip + top < rows.length ? { '@odata.nextLink': next.href } : {}) }));
+    };
     const fault = faults.find((f) => Boolean(f.keys) === keysOnly && (f.page === n || (f.from !== undefined && n >= f.from)));
-    if (fault) {
-      if (fault.once) faults.splice(faults.indexOf(fault), 1);
-      return send(fault.status, fault.body ?? '', { 'Content-Type': 'application/json', ...fault.headers });
-    }
-    const top = Number(url.searchParams.get('$top') ?? 100);
-    const skip = Number(url.searchParams.get('$skip') ?? 0);
-    let rows = listings.ordered();
-    const filter = /^ModificationTimestamp gt (\S+)$/.exec(url.searchParams.get('$filter') ?? '');
-    if (filter) {
-      const mark = Date.parse(filter[1] as string);
-      rows = rows.filter((r) => Date.parse(String(r.ModificationTimestamp)) > mark);
-    }
-    const page = rows.slice(skip, skip + top).map((r) => {
-      if (keysOnly) return { ListingKey: r.ListingKey };
-      if (url.searchParams.get('$expand') === 'Media') return r;
-      const { Media: _media, ...rest } = r;
-      return rest;
-    });
-    const next = new URL(url.href.replace('http://127.0.0.1', () => `http://127.0.0.1:${port}`));
-    next.searchParams.set('$skip', String(skip + top));
-    send(200, JSON.stringify({ '@odata.context': `http://127.0.0.1:${port}/odata/$metadata#Property`, value: page, ...(skip + top < rows.length ? { '@odata.nextLink': next.href } : {}) }));
+    if (!fault) return page();
+    if (fault.once) faults.splice(faults.indexOf(fault), 1);
+    const answer = () => (fault.status !== undefined ? send(fault.status, fault.body ?? '', { 'Content-Type': 'application/json', ...fault.headers }) : page());
+    if (fault.delayMs) setTimeout(answer, fault.delayMs);
+    else answer();
   });
   const reset = () => {
     listingCalls = 0;

@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../../server/db/database.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedPostgres } from '../../server/db/embedded-postgres.ts';
-import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { migrate } from '../../server/db/setup.ts';
 
@@ -85,17 +84,17 @@ export async function postgresDatabase(from?: 'migrated' | 'seeded'): Promise<Po
   };
 }
 
-/** A migrated database of either kind (PGlite in memory, or a fresh PostgreSQL), and how to let it go. */
-export async function migratedDatabase(kind: 'pglite' | 'postgres'): Promise<{ db: Database; close(): Promise<void> }> {
-  const database = kind === 'postgres' ? await postgresDatabase('migrated') : undefined;
-  const db = database ? await openPostgres(database.url) : await openPglite(null);
+/** A fresh migrated PostgreSQL database, and how to let it go. */
+export async function migratedDatabase(): Promise<{ db: Database; close(): Promise<void> }> {
+  const database = await postgresDatabase('migrated');
+  const db = await openPostgres(database.url);
   // a copy of the migrated template has nothing left to apply
   await migrate(db);
   return {
     db,
     async close() {
       await db.close();
-      await database?.drop();
+      await database.drop();
     },
   };
 }

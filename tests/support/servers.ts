@@ -1,18 +1,17 @@
 /**
- * The real data server for node-side tests and benchmarks, over PGlite (in memory, or a data dir)
- * or over a throwaway PostgreSQL server, migrated and seeded exactly as `npm start` does it.
+ * The real data server for node-side tests and benchmarks, over a fresh PostgreSQL database (a copy
+ * of the shared seeded template) or a throwaway PostgreSQL server, migrated and seeded exactly as
+ * `npm start` does it.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPglite } from '../../server/db/pglite.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
+import { openPostgres, type PostgresOptions } from '../../server/db/postgres.ts';
 import type { Database } from '../../server/db/database.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../server/server.ts';
 import { postgresDatabase, startPostgres, type PostgresServer } from './postgres.ts';
 
 export interface TestServer extends RunningServer {
-  kind: 'pglite' | 'postgres';
   /** privileged SQL for the expected answers */
   sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** the server's own PostgreSQL, to stop and start (kind 'postgres-pausable') */
@@ -23,21 +22,19 @@ export interface TestServer extends RunningServer {
  * 'postgres': a fresh database (in DATABASE_URL's server when set, else a throwaway server);
  * 'postgres-pausable': always a throwaway server of its own, which the test may stop and start.
  */
-export async function startTestServer(kind: 'pglite' | 'postgres' | 'postgres-pausable', options: Partial<ServerOptions> = {}): Promise<TestServer> {
+export async function startTestServer(kind: 'postgres' | 'postgres-pausable' = 'postgres', options: Partial<ServerOptions> = {}, database: PostgresOptions = {}): Promise<TestServer> {
   let postgres: PostgresServer | undefined;
   let drop: (() => Promise<void>) | undefined;
   let db: Database;
   if (kind === 'postgres-pausable') {
     postgres = await startPostgres();
     drop = () => postgres?.stop() ?? Promise.resolve();
-    db = await openPostgres(postgres.url);
-  } else if (kind === 'postgres') {
-    // a copy of the seeded template where the shared setup made one: the server finds it seeded
-    const database = await postgresDatabase('seeded');
-    drop = database.drop;
-    db = await openPostgres(database.url);
+    db = await openPostgres(postgres.url, database);
   } else {
-    db = await openPglite(null);
+    // a copy of the seeded template where the shared setup made one: the server finds it seeded
+    const copy = await postgresDatabase('seeded');
+    drop = copy.drop;
+    db = await openPostgres(copy.url, database);
   }
   // inquiries without SMTP go to a throwaway outbox, never into the repository's .data
   const outboxDir = mkdtempSync(join(tmpdir(), 'exp-outbox-'));
@@ -45,9 +42,8 @@ export async function startTestServer(kind: 'pglite' | 'postgres' | 'postgres-pa
   await server.ready;
   return {
     ...server,
-    kind: kind === 'pglite' ? 'pglite' : 'postgres',
     postgres,
-    sql: (text, params = []) => db.admin.query(text, params),
+    sql: (text, params = []) => db.jobs.query(text, params),
     async close() {
       await server.close();
       await drop?.();

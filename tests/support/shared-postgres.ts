@@ -50,3 +50,6 @@ export async function setup(): Promise<() => Promise<void>> {
     else for (const name of Object.values(names)) await admin(url, `drop database if exists ${name} with (force)`);
   };
 }
+
+// playwright's globalSetup takes the default export (its teardown: the function it returns)
+export default setup;

@@ -1,7 +1,7 @@
-// A web-test-runner plugin: starts the real data server (npm start's code, fresh PGlite, seeded)
+// A web-test-runner plugin: starts the real data server (npm start's code, its embedded PostgreSQL, seeded)
 // beside the test server, and tells the tests where it is through /__env.js.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,8 @@ export function dataServer() {
     async serverStart() {
       const port = await freePort();
       dir = mkdtempSync(join(tmpdir(), 'exp-wtr-'));
+      // as root, PostgreSQL runs as another user, who must reach the data directory
+      chmodSync(dir, 0o755);
       url = `http://127.0.0.1:${port}`;
       child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: { ...process.env, PORT: String(port), DATA_DIR: dir, SKIP_BUILD: '1', LOG_REQUESTS: '0' },

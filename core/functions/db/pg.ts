@@ -29,7 +29,7 @@ export function isConnectionError(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | undefined;
   if (!e) return false;
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
-  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended|Client was closed and is not queryable|read ECONNRESET|write EPIPE|PGlite is clos(?:ed|ing)|^Aborted\(/i.test(String(e.message ?? ''));
+  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended|Client was closed and is not queryable|read ECONNRESET|write EPIPE|Cannot use a pool after calling end on the pool/i.test(String(e.message ?? ''));
 }
 
 /**

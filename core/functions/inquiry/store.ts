@@ -1,7 +1,7 @@
 /**
  * The inquiries table as the function uses it: the recipient from the database, the rate limit,
  * the idempotent insert, and the outbox (claim, sent, retry). Plain SQL over any client with
- * `query(sql, params)`: PGlite and pg in our server, a pg client in the deployed Deno function.
+ * `query(sql, params)`: pg in our server, a pg client in the deployed Deno function.
  * The e-mail itself waits in the shared outbox (../outbox/).
  */
 import type { Sql } from '../sql.ts';
