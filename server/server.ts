@@ -69,6 +69,8 @@ export interface ServerOptions {
   imports?: { schedule?: ScheduledSource[]; storage?: StorageSettings | undefined };
   /** per kind of request, the milliseconds after which it is answered 503/504 (server/http/app.ts DEADLINES; tests shorten them) */
   deadlines?: Partial<Record<RequestKind, number>>;
+  /** how old the data API's schema cache may grow (server/rest/handler.ts SCHEMA_TTL_MS; tests shorten it) */
+  schemaTtlMs?: number;
 }
 
 export interface SiteOptions {
@@ -144,7 +146,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const log = options.log ?? (() => {});
   let isReady = false;
   let closed = false;
-  const rest = createRestHandler({ db: options.db });
+  const rest = createRestHandler({ db: options.db, ...(options.schemaTtlMs ? { schemaTtlMs: options.schemaTtlMs } : {}) });
   const sql = adminSql(options.db);
   const { smtpUrl, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
   const mailOptions = { from: from ?? DEFAULTS.mailFrom, siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}` };
@@ -214,6 +216,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mediaBase: () => options.site?.apiUrl ?? publicOrigin(),
     imageCacheDir: options.site?.imageCacheDir ?? resolve(ROOT, '.data', 'cache', 'images'),
     ...(options.site?.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.site.sitemapUrlsPerFile } : {}),
+    // the pages' elements read the API the pages read; the demos load the bundle from its second origin
+    csp: () => ({ connect: options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : [], scripts: bundleUrl ? [bundleUrl] : [] }),
     log,
   });
   const { server } = createApp({
@@ -222,6 +226,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log,
     pages,
     trustProxy: options.trustProxy ?? NO_PROXY,
+    // browsers keep to https for a year once the site is published on https
+    hsts: Boolean(options.site?.url?.startsWith('https://')),
     shares: options.db.shares,
     internalToken,
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),

@@ -19,7 +19,22 @@ export interface Attribution {
   utm: Partial<Record<UtmKey, string>>;
 }
 
-export const ATTRIBUTION_LIMITS = { page: 500, utm: 200 } as const;
+export const ATTRIBUTION_LIMITS = { page: 500, utm: 200, origin: 300 } as const;
+
+/**
+ * The request's Origin header as kept and told (stored, mailed, in webhooks): an http(s) origin as
+ * a browser writes it (scheme, host, port; nothing else) of at most 300 characters, else null. A
+ * header that is anything else (a forged path, 16 KB of text) is no origin at all.
+ */
+export function checkedOrigin(header: string | null | undefined): string | null {
+  if (!header || header.length > ATTRIBUTION_LIMITS.origin) return null;
+  try {
+    const url = new URL(header);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === header ? header : null;
+  } catch {
+    return null;
+  }
+}
 
 const ELEMENT = /^exp-[a-z][a-z-]{1,40}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -39,9 +54,10 @@ export type AttributionCheck = { ok: true; value: Attribution | null } | { ok: f
 
 /**
  * What a request says about its page, checked (the functions' side): null when it says nothing;
- * not ok when it is not what an element sends. A page on another origin than the request's own
- * (a copied body, a forged one) is not kept: the element and the campaign are, and the origin
- * comes from the Origin header.
+ * not ok when it is not what an element sends. The page is kept only on the origin the browser
+ * named (the Origin header, checkedOrigin): a request without one (not from a browser), or with a
+ * page on another origin (a copied body, a forged one), keeps no page: the element and the
+ * campaign are kept, never an address nothing vouched for.
  */
 export function checkAttribution(raw: unknown, requestOrigin: string | null): AttributionCheck {
   if (raw === undefined || raw === null) return { ok: true, value: null };
@@ -58,7 +74,8 @@ export function checkAttribution(raw: unknown, requestOrigin: string | null): At
       return { ok: false };
     }
     if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return { ok: false };
-    if (!requestOrigin || url.origin === requestOrigin) kept = `${url.origin}${url.pathname}`;
+    const origin = checkedOrigin(requestOrigin);
+    if (origin && url.origin === origin) kept = `${url.origin}${url.pathname}`;
   }
   const checked: Partial<Record<UtmKey, string>> = {};
   if (utm !== undefined) {

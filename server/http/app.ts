@@ -37,6 +37,8 @@ export interface AppOptions {
   internalToken?: string;
   /** per kind of request, the milliseconds after which it is answered 503/504 and its work cancelled (tests shorten them) */
   deadlines?: Partial<Record<RequestKind, number>>;
+  /** Strict-Transport-Security on every answer (the site is published on https: SITE_URL) */
+  hsts?: boolean;
 }
 
 /**
@@ -175,6 +177,9 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log(`${req.method} ${url.pathname}${url.search.length > 200 ? url.search.slice(0, 200) + '…' : url.search} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
+    // on every answer: no content sniffing (a JSON answer is never read as HTML), and https kept
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (options.hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000');
     const kind = requestKind(url.pathname);
     const client = clientOf(req);
     // a client that spent its share of the database waits before any work is done for it

@@ -79,8 +79,9 @@ const xml = new XMLParser({
   parseTagValue: false,
   trimValues: true,
   isArray: (name) => ['property', 'image', 'feature'].includes(name),
-  // only XML's own five entities: a feed has no DTD (one with a DOCTYPE is refused before this)
-  processEntities: { enabled: true, maxEntityCount: 0, maxExpandedLength: 1_000_000 },
+  // only XML's own five entities: a feed has no DTD (one with a DOCTYPE anywhere is refused before
+  // this, kyeroRecords; fast-xml-parser reads maxEntityCount 0 as 1, so the refusal is the guard)
+  processEntities: { enabled: true, maxEntityCount: 1, maxExpandedLength: 1_000_000 },
   htmlEntities: false,
 });
 
@@ -106,8 +107,10 @@ const KYERO_FEATURES: Array<[RegExp, string]> = [
 export function kyeroRecords(text: string): FeedRecord[] {
   const body = text.replace(/^\uFEFF/, '');
   if (!body.trim()) return [];
-  if (/<!DOCTYPE|<!ENTITY/i.test(body.slice(0, 4096))) throw new FeedError('the XML declares a DOCTYPE: a Kyero feed has none (refused, so no entity can expand)');
-  if (!/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<root[\s>]/.test(body)) throw new FeedError(`not a Kyero feed: expected <root>, the feed is ${describeBody(body)}`);
+  // a DTD wherever it stands (after a long comment, inside the document): no entity of a feed's may expand
+  if (/<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)/i.test(body)) throw new FeedError('the XML declares a DOCTYPE: a Kyero feed has none (refused, so no entity can expand)');
+  // comments hold no "--" (XML 1.0 §2.5), so one cannot swallow what stands between two of them
+  if (!/^\s*(<\?xml[^>]*\?>\s*)?(<!--(?:(?!--)[\s\S])*-->\s*)*<root[\s>]/.test(body)) throw new FeedError(`not a Kyero feed: expected <root>, the feed is ${describeBody(body)}`);
   const valid = XMLValidator.validate(body);
   if (valid !== true) throw new FeedError(`the XML does not parse: ${valid.err.msg} (line ${valid.err.line})`);
   const doc = xml.parse(body) as { root?: { kyero?: Node; property?: Node[] } };

@@ -170,6 +170,20 @@ describe('reading the feeds that come as documents', () => {
     expect(l.source_modified_at).toBe('2026-11-20T10:00:00.000Z');
     expect(reasons(b as Record<string, unknown>)).toEqual(['a rental (price_freq month): this site lists sales', "price in EUR: Ecuador's prices are in US dollars"]);
     expect(() => kyeroRecords('<?xml version="1.0"?><!DOCTYPE root [<!ENTITY x "y">]><root>&x;</root>')).toThrow(/DOCTYPE/);
+    // a DTD wherever it stands: after a long comment, between two comments (the prefix check once
+    // read them as one), inside the document; a 15 KB feed must not grow into a megabyte
+    const bomb = `<!DOCTYPE root [<!ENTITY a "${'x'.repeat(1000)}"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>`;
+    const desc = `<property><id>KY-9</id><price>1</price><desc><es>${'&b;'.repeat(99)}</es></desc></property>`;
+    for (const feed of [
+      `<?xml version="1.0"?><!--${' '.repeat(15_000)}-->${bomb}<root><kyero><feed_version>3</feed_version></kyero>${desc}</root>`,
+      `<?xml version="1.0"?><!-- a -->${bomb}<!-- b --><root><kyero><feed_version>3</feed_version></kyero>${desc}</root>`,
+      `<root><kyero><feed_version>3</feed_version></kyero>${bomb}${desc}</root>`,
+      `<root><!doctype root SYSTEM "file:///etc/passwd"></root>`,
+    ]) {
+      expect(() => kyeroRecords(feed), feed.slice(0, 80)).toThrow(/DOCTYPE/);
+    }
+    // comments are fine
+    expect(kyeroRecords('<?xml version="1.0"?><!-- one --><!-- two --><root><kyero><feed_version>3</feed_version></kyero></root>')).toEqual([]);
     expect(() => kyeroRecords('<root><kyero><feed_version>3</feed_version></kyero><property><id>1</property></root>')).toThrow(/does not parse/);
     expect(() => kyeroRecords('<html><body>Maintenance</body></html>')).toThrow(/not a Kyero feed: expected <root>, the feed is an HTML page/);
     expect(() => kyeroRecords('<root><kyero><feed_version>4</feed_version></kyero></root>')).toThrow(/version 3 is read/);

@@ -53,7 +53,7 @@ export function createAlertRoutes(kit: PageKit) {
       return true;
     }
     if (page.status === 503 && !page.body) page = { status: 503, body: `<section class="alert-page"><h1>${escapeHtml(ctx.t('site.alerts.unavailable.heading'))}</h1><p>${escapeHtml(ctx.t('site.alerts.unavailable.text'))}</p></section>` };
-    send(req, res, { status: page.status, type: 'text/html', body: html('alerts.html', url.pathname, lang, { robots: 'noindex' }, page.body), headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) } });
+    send(req, res, { status: page.status, type: 'text/html', body: html('alerts.html', url.pathname, lang, { robots: 'noindex' }, page.body), headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) } }, options.csp?.());
     return true;
   };
 }

@@ -13,6 +13,7 @@ import { finishHead, prepareTemplate, shapeOf, type HeadInfo } from './head.ts';
 import type { ImageSources } from './images.ts';
 import { cardOf } from './previews.ts';
 import { createSiteData, type SiteApi, type SiteData } from './site-data.ts';
+import type { CspSources } from '../http/csp.ts';
 import { loadTexts, type SiteTexts } from './texts.ts';
 
 export interface PagesOptions {
@@ -28,6 +29,8 @@ export interface PagesOptions {
   imageCacheDir: string;
   /** where images come from: our own media from disk, anything else through the safe fetcher */
   imageSources: ImageSources;
+  /** what the pages' Content-Security-Policy allows besides our own origin (server/http/csp.ts) */
+  csp?: () => CspSources;
   /** sitemap file size, in addresses (tests use small files) */
   sitemapUrlsPerFile?: number;
   log?: (line: string) => void;

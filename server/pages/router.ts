@@ -38,7 +38,7 @@ export function createPages(options: PagesOptions) {
   /** The page the server says while the data behind a page is away (the database restarting, a deadline) or the client must wait (429). */
   const unavailable = (lang: Lang, status: 429 | 503 = 503, retryAfterSeconds = 10): PageResponse => {
     const t = siteTexts().t(lang);
-    const body = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(t('errors.somethingWentWrong'))}</title></head><body style="font:16px/1.5 system-ui,sans-serif;text-align:center;padding:15vh 24px"><h1>${escapeHtml(t('errors.somethingWentWrong'))}</h1><p>${escapeHtml(t('errors.unexpected'))}</p><p><a href="">${escapeHtml(t('errors.reloadPage'))}</a></p></body></html>`;
+    const body = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(t('errors.somethingWentWrong'))}</title><style>body{font:16px/1.5 system-ui,sans-serif;text-align:center;padding:15vh 24px}</style></head><body><h1>${escapeHtml(t('errors.somethingWentWrong'))}</h1><p>${escapeHtml(t('errors.unexpected'))}</p><p><a href="">${escapeHtml(t('errors.reloadPage'))}</a></p></body></html>`;
     return { status, type: 'text/html', body, headers: { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' } };
   };
 
@@ -97,17 +97,17 @@ export function createPages(options: PagesOptions) {
         answer = unavailable(splitLangPath(url.pathname).lang);
       }
       if (!answer) return false;
-      send(req, res, answer);
+      send(req, res, answer, options.csp?.());
       return true;
     },
     /** the page of a request that cannot be served now (app.ts): over its client's share, or past its deadline */
     busy(req: IncomingMessage, res: ServerResponse, url: URL, status: 429 | 503, retryAfterSeconds: number): void {
-      send(req, res, unavailable(splitLangPath(url.pathname).lang, status, retryAfterSeconds));
+      send(req, res, unavailable(splitLangPath(url.pathname).lang, status, retryAfterSeconds), options.csp?.());
     },
     /** the 404 page, for whatever no page, asset or API answered */
     async notFound(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
       options.log?.(`404 page for ${JSON.stringify(url.pathname)}`);
-      send(req, res, pages.staticPage('404.html', 404, null, splitLangPath(url.pathname).lang, url.pathname));
+      send(req, res, pages.staticPage('404.html', 404, null, splitLangPath(url.pathname).lang, url.pathname), options.csp?.());
     },
   };
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sameOriginPath } from '../../core/routes.ts';
 import { sendCompressed } from '../http/compress.ts';
+import { pagePolicy, type CspSources } from '../http/csp.ts';
 
 export interface PageResponse {
   status: number;
@@ -30,12 +31,15 @@ export function redirect(target: string, headers: Record<string, string> = {}): 
   return { status: 301, type: 'text/plain', body: '', headers: { Location: sameOriginPath(target), ...headers } };
 }
 
-export function send(req: IncomingMessage, res: ServerResponse, answer: PageResponse): void {
+/** Sends a page's answer; an HTML page with its Content-Security-Policy (../http/csp.ts) when `csp` is given. */
+export function send(req: IncomingMessage, res: ServerResponse, answer: PageResponse, csp?: CspSources): void {
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+  const html = answer.type === 'text/html';
   const headers: Record<string, string> = {
     'Content-Type': answer.type.startsWith('text/') || answer.type.endsWith('xml') ? `${answer.type}; charset=utf-8` : answer.type,
-    ...(answer.type === 'text/html' ? SECURITY : {}),
+    ...(html ? SECURITY : {}),
+    ...(html && csp ? { 'Content-Security-Policy': pagePolicy(typeof answer.body === 'string' ? answer.body : body.toString('utf8'), csp) } : {}),
     ...answer.headers,
   };
   if (answer.status === 200) headers.ETag = etag;

@@ -16,18 +16,37 @@ export interface RestHandlerOptions {
   db: Database;
   /** the schema cache, when already loaded (else it is loaded on first use) */
   schema?: Schema;
+  /** how old the schema cache may grow before it is read again (default SCHEMA_TTL_MS) */
+  schemaTtlMs?: number;
 }
+
+/**
+ * The schema cache is read again a minute after it was read, in the background (the request that
+ * notices it serves from the old one): another server's migrations reach this one within a minute.
+ */
+export const SCHEMA_TTL_MS = 60_000;
 
 export function createRestHandler(options: RestHandlerOptions) {
   const { db } = options;
+  const ttl = options.schemaTtlMs ?? SCHEMA_TTL_MS;
   let schema: Schema | undefined = options.schema;
+  let loadedAt = Date.now();
   let loading: Promise<Schema> | undefined;
+  const load = () =>
+    (loading ??= loadSchema(db.admin)
+      .then((loaded) => {
+        schema = loaded;
+        loadedAt = Date.now();
+        return loaded;
+      })
+      .finally(() => (loading = undefined)));
   const getSchema = async (): Promise<Schema> => {
-    if (schema) return schema;
-    loading ??= loadSchema(db.admin).finally(() => (loading = undefined));
-    try {
-      schema = await loading;
+    if (schema) {
+      if (Date.now() - loadedAt > ttl) load().catch(() => {});
       return schema;
+    }
+    try {
+      return await load();
     } catch (error) {
       if (error instanceof DatabaseUnavailableError) throw schemaUnavailable();
       throw error;

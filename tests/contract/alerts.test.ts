@@ -103,6 +103,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(answer).toEqual({ status: 200, json: { ok: true } });
     const confirm = await until(() => to(smtp, email)[0]);
     expect(confirm.subject).toBe('Confirm your property alert');
+    // (the city is told: a listing is in it, it is a place of ours, not only the sender's words)
     expect(confirm.text).toContain(`House in ${city} · from $100,000`);
     expect(confirm.text).toContain('As they come');
     expect(confirm.html).toContain(`${SITE}/alerts/confirm?token=`);
@@ -160,7 +161,10 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     // a square of about 2 km around (-78.5, -0.2), drawn as the map sends it
     const polygon = [[-78.51, -0.21], [-78.49, -0.21], [-78.49, -0.19], [-78.51, -0.19]];
     const confirm = await confirmed(email, { filters: { city, polygon, keywords: 'piscina' } });
-    expect(confirm.text).toContain(`Properties in ${city} in the area drawn on the map · matching “piscina”`);
+    // to an address that never confirmed: nothing the sender wrote (no listing is in this city yet, and words are words)
+    expect(confirm.text).toContain('Properties in the area drawn on the map');
+    expect(confirm.text).not.toContain(city);
+    expect(confirm.text).not.toContain('piscina');
     await listing({ city, title: 'Casa con piscina dentro de la zona', at: ['-0.2', '-78.5'] });
     await listing({ city, title: 'Casa con piscina fuera de la zona', at: ['-0.2', '-78.45'] });
     await listing({ city, title: 'Casa sin agua dentro de la zona', at: ['-0.195', '-78.505'] });
@@ -315,6 +319,48 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     const deleted = await open(manage, 'POST', 'do=delete');
     expect(deleted.html).toContain('Esta alerta fue eliminada');
     expect((await open(manage)).status).toBe(410);
+  });
+
+  it("mails an address that never confirmed nothing its sender wrote, and at most three confirmations a day; one client at most ten a day, whatever addresses it types", async () => {
+    const victim = address('victim');
+    // a sender's words, a typed city and a made-up place: none reaches a stranger's inbox
+    const hostile = { keywords: 'visit http://phish.example to claim your prize', city: 'Call +1 555 0100 now', place: 'claim-prize/now', placeName: 'Your account is locked' };
+    const asked: number[] = [];
+    for (let i = 0; i < 6; i++) asked.push((await subscribe({ email: victim, filters: { ...hostile, minPrice: 100000 + i * 1000 } })).status);
+    // the same answer every time: it tells nobody what the address was sent
+    expect(asked).toEqual([200, 200, 200, 200, 200, 200]);
+    await server.drainOutbox();
+    await new Promise((r) => setTimeout(r, 500));
+    const mails = to(smtp, victim);
+    expect(mails).toHaveLength(3);
+    for (const mail of mails) {
+      for (const text of ['phish', 'prize', '555', 'Call', 'claim', 'locked']) {
+        expect(mail.text).not.toContain(text);
+        expect(mail.html).not.toContain(text);
+      }
+      expect(mail.text).toMatch(/Properties · from \$10\d,000/);
+    }
+    // a city and a place of ours are told by their own names
+    const known = address('known');
+    await subscribe({ email: known, filters: { city: 'CUMBAYA', place: 'quito' } });
+    const told = await until(() => to(smtp, known)[0]);
+    expect(told.text).toContain('Properties in Quito in Cumbayá');
+    // once the address confirmed a search it is its owner's: its words are shown
+    const owner = address('owner');
+    await confirmed(owner, { filters: { city: place() } });
+    await subscribe({ email: owner, filters: { keywords: 'piscina temperada' } });
+    const second = await until(() => to(smtp, owner).find((m) => m.text.includes('piscina temperada')));
+    expect(second.subject).toBe('Confirm your property alert');
+    // one client typing address after address: ten confirmation mails a day, then 429
+    const client = { 'X-Forwarded-For': '10.3.9.9' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await subscribe({ email: address(`spray${i}`), filters: { minPrice: 50000 + i } }, client)).status);
+      // within the per-minute limit (5 a minute): the per-minute window moves on
+      if (i % 5 === 4) await server.sql("update internal.saved_searches set created_at = created_at - interval '2 minutes' where client_hash = (select client_hash from internal.saved_searches order by created_at desc limit 1)");
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses.slice(10)).toEqual([429, 429]);
   });
 
   it('makes one saved search of the same request twice, and validates what it keeps', async () => {

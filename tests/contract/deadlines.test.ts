@@ -186,6 +186,7 @@ describe('one slow request never stops the site', () => {
       expect(page.status).toBe(429);
       expect(page.headers.get('retry-after')).toBeTruthy();
       expect(page.body).toContain('<html lang="es"');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
       expect((await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: as('10.52.0.3') })).status).toBe(200);
     } finally {
       watching = false;

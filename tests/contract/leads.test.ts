@@ -219,6 +219,30 @@ describe.each([
     expect(smtp.mails.slice(before).every((m) => m.inquiryId === other.json.id)).toBe(true);
   });
 
+  it('keeps only what was checked: without an Origin no page is kept or mailed; an Origin that is no origin (16 KB of text) is neither stored nor in the webhook', async () => {
+    const forgedPage = { element: 'exp-property-search', page: 'https://phish.example/login', utm: { utm_source: 'mail' } };
+    const withoutOrigin = await inquiry({ source: forgedPage }, {});
+    const hugeOrigin = await inquiry({ source: { ...forgedPage, page: `${PAGE_ORIGIN}/casas` } }, { Origin: `${PAGE_ORIGIN}/${'x'.repeat(16_000)}` });
+    expect([withoutOrigin.status, hugeOrigin.status]).toEqual([200, 200]);
+    const ids = [String(withoutOrigin.json.id), String(hugeOrigin.json.id)];
+    const rows = await target.sql<{ id: string; origin: string | null; page_url: string | null; element: string }>('select id::text as id, origin, page_url, element from public.inquiries where id = any($1::uuid[])', [ids]);
+    expect(rows.map((r) => [r.origin || null, r.page_url, r.element])).toEqual([
+      [null, null, 'exp-property-search'],
+      [null, null, 'exp-property-search'],
+    ]);
+    await target.drainOutbox();
+    await until(() => ids.every((id) => smtp.mails.some((m) => m.inquiryId === id)) && ids.every((id) => hooks.deliveries.some((d) => d.body.includes(`"id":"${id}"`))));
+    for (const id of ids) {
+      const mail = smtp.mails.find((m) => m.inquiryId === id);
+      expect(mail?.text).not.toContain('phish.example');
+      expect(mail?.html).not.toContain('phish.example');
+      expect(mail?.text).not.toContain('Sitio / Site');
+      expect(mail?.text).not.toContain('Página / Page');
+      const event = verified(hooks.deliveries.find((d) => d.body.includes(`"id":"${id}"`)) as (typeof hooks.deliveries)[number]);
+      expect(event.data.attribution).toEqual({ origin: null, page: null, element: 'exp-property-search', utm: { utm_source: 'mail' } });
+    }
+  });
+
   it('delivers a webhook after its endpoint comes back, each message taken once, and reports the failures', async () => {
     hooks.mode = 'down';
     const ids: string[] = [];

@@ -365,3 +365,29 @@ describe('which addresses the server may fetch', () => {
     for (const bad of ['https://cdn.example.com/photos', 'ftp://x.example', 'https://u:p@x.example', 'not a host', '*.', '']) expect(parseHostRule(bad), bad).toBeUndefined();
   });
 });
+
+describe('security headers on every answer', () => {
+  it('HSTS once the site is published on https; nosniff on pages, JSON and functions; a Content-Security-Policy on every page, the 404 and the alert links\' pages included', async () => {
+    const published = await startTestServer('postgres', { site: { url: 'https://expecuador.example' } });
+    const local = await startTestServer('postgres');
+    try {
+      for (const path of ['/', '/es/about', '/rest/v1/listings?select=id&limit=1', '/no-such-page']) {
+        const res = await fetch(`${published.url}${path}`);
+        expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000');
+        expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+        expect((await fetch(`${local.url}${path}`)).headers.get('strict-transport-security'), path).toBeNull();
+      }
+      const fn = await fetch(`${local.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expect(fn.status).toBe(400);
+      expect(fn.headers.get('x-content-type-options')).toBe('nosniff');
+      for (const path of ['/', '/es/findanagent', '/no-such-page', '/alerts/confirm?token=x']) {
+        const policy = (await fetch(`${local.url}${path}`)).headers.get('content-security-policy') ?? '';
+        expect(policy, path).toMatch(/^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]{44}'/);
+        expect(policy, path).toContain("frame-ancestors 'self'");
+      }
+    } finally {
+      await published.close();
+      await local.close();
+    }
+  });
+});

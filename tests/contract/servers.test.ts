@@ -19,6 +19,7 @@ import { startResoStandIn, type ResoStandIn } from '../support/feed-stand-ins.ts
 import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
+import { startTestServer } from '../support/servers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -233,4 +234,20 @@ describe('two servers on one database', () => {
     await until(() => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(String(id))), 30_000, 'the webhook');
     expect([...hooks.taken().values()].every((n) => n === 1)).toBe(true);
   }, 120_000);
+});
+
+describe("a server's caches of what another server changes", () => {
+  it("the data API's schema: a function another server's migration made is served within the cache's age (a minute; a second here)", async () => {
+    const server = await startTestServer('postgres', { schemaTtlMs: 1000 });
+    try {
+      expect((await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`)).status).toBe(200);
+      // as a newer server's migration would: straight into the database
+      await server.sql("create function public.exp_test_answer() returns integer language sql stable as 'select 42'; grant execute on function public.exp_test_answer() to anon;");
+      expect((await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).status).toBe(404);
+      await until(async () => (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).status === 200, 10_000, 'the new function');
+      expect(await (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).json()).toBe(42);
+    } finally {
+      await server.close();
+    }
+  });
 });

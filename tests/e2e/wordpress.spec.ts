@@ -17,13 +17,18 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 let wp: WordPress;
 let owner: { id: string; email: string };
+let other: { id: string; email: string };
 
 test.beforeAll(async ({ data }) => {
   test.setTimeout(180_000);
-  [owner] = (await data.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [typeof owner];
+  [owner, other] = (await data.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 2")) as [typeof owner, typeof owner];
   const settings = `array('api_url' => ${php(data.url)}, 'brand' => '#0f5e5a', 'lang' => 'es', 'lead_agent' => ${php(owner.id)})`;
   const shortcodes = '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]';
   const block = '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->\n\n<!-- wp:exp-ecuador/property-search {"city":"Cuenca"} /-->';
+  // an author (not an administrator) names another backend and another agent: visitors' details must not follow
+  const forged = '[exp_inquiry_form api_url="https://attacker.example" api_key="stolen" lead_agent_id="7" heading="Contacto"]\n\n<!-- wp:exp-ecuador/inquiry-form {"api-url":"https://attacker.example","lead-agent-id":"7","heading":"Bloque"} /-->';
+  // an administrator may: she can change the settings anyway
+  const chosen = `[exp_inquiry_form lead_agent_id="${other.id}" heading="Otra agente"]`;
   // a block's attributes are JSON: they may carry markup, which must come out as text
   const hostileBlock = '<!-- wp:exp-ecuador/inquiry-form {"heading":"\\u003c/exp-inquiry-form\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"} /-->';
   wp = await startWordPress({
@@ -36,7 +41,10 @@ test.beforeAll(async ({ data }) => {
 update_option('exp_ecuador_settings', ${settings});
 wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Buscar', 'post_name' => 'buscar', 'post_content' => wp_slash(${php(shortcodes)})));
 wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Contacto', 'post_name' => 'contacto', 'post_content' => wp_slash(${php(block)})));
-wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Hostil', 'post_name' => 'hostil', 'post_content' => wp_slash(${php(hostileBlock)})));`,
+wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Hostil', 'post_name' => 'hostil', 'post_content' => wp_slash(${php(hostileBlock)})));
+$author = wp_insert_user(array('user_login' => 'autora', 'user_pass' => 'autora-password', 'user_email' => 'autora@example.org', 'role' => 'author'));
+wp_insert_post(array('post_type' => 'post', 'post_status' => 'publish', 'post_author' => $author, 'post_title' => 'Contacto falso', 'post_name' => 'falso', 'post_content' => wp_slash(${php(forged)})));
+wp_insert_post(array('post_type' => 'post', 'post_status' => 'publish', 'post_author' => 1, 'post_title' => 'Otra agente', 'post_name' => 'otra', 'post_content' => wp_slash(${php(chosen)})));`,
       },
     ],
   });
@@ -68,6 +76,23 @@ test('the shortcodes, as a crawler reads the page: each element with the setting
   expect(blocks.match(/\/widgets\/exp-widgets\.js/g)).toHaveLength(1);
   // a page without an element loads no script
   expect(await (await request.get(`${wp.url}/?page_id=2`)).text()).not.toContain('exp-widgets.js');
+});
+
+test("an author cannot send visitors' details elsewhere: the backend and the lead's owner come from the settings; an administrator may choose another agent", async ({ request, data }) => {
+  const forged = await (await request.get(`${wp.url}/?name=falso`)).text();
+  expect(forged).not.toContain('attacker.example');
+  expect(forged).not.toContain('stolen');
+  expect(forged).not.toContain('lead-agent-id="7"');
+  const elements = forged.match(/<exp-inquiry-form [^>]*>/g) ?? [];
+  expect(elements).toHaveLength(2);
+  for (const el of elements) {
+    expect(el).toContain(`api-url="${data.url}"`);
+    expect(el).toContain(`lead-agent-id="${owner.id}"`);
+  }
+  expect(forged).toContain('<!-- exp-ecuador: api-url, api-key, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->');
+  expect(forged).toContain('<!-- exp-ecuador: api-url, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->');
+  const chosen = await (await request.get(`${wp.url}/?name=otra`)).text();
+  expect(chosen).toContain(`<exp-inquiry-form api-url="${data.url}" lang="es" lead-agent-id="${other.id}" heading="Otra agente"`);
 });
 
 test("the search in WordPress: its results for Quito, a listing opened, the inquiry sent as the agent's lead from the WordPress page", async ({ page, data }) => {

@@ -4,7 +4,8 @@
  *
  * - `{ action: 'subscribe', email, filters, frequency, lang, idempotencyKey?, website? }`: a
  *   request for alerts. Validated; rate limited per client; a filled honeypot is told "ok" and
- *   never mailed; the same request twice (or the same address and search) makes one saved search.
+ *   never mailed; the same request twice (or the same address and search) makes one saved search;
+ *   confirmation mails are capped per address and per client a day (store.ts CONFIRM_MAILS).
  *   A new request gets only a confirmation mail (double opt-in). The answer is the same whether the
  *   address already had this alert or not, so it tells nobody who subscribes to what.
  * - `{ action: 'confirm' | 'manage' | 'update' | 'unsubscribe', token, ... }`: what a link in a mail
@@ -19,11 +20,12 @@ import { enqueueMail } from '../outbox/store.ts';
 import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
-import { activate, byIdempotencyKey, byToken, extendPending, insertSearch, markTokenUsed, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
+import { activate, byIdempotencyKey, byToken, CONFIRM_MAILS, confirmMailsToday, extendPending, insertSearch, markTokenUsed, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
 import { hashToken } from './tokens.ts';
 import { leadOwner } from '../inquiry/store.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { filtersKey } from '../../protocol/filters.ts';
+import { checkedOrigin } from '../../protocol/attribution.ts';
 import { ALERT_LIMITS, emailKey, TOKEN, validateAlertRequest } from './validate.ts';
 
 export interface AlertsConfig extends ClientPolicy {
@@ -69,13 +71,15 @@ const alertData = (s: SavedSearch) => ({
 
 const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
 
-type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
+type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
 
 export function createAlertsHandler(deps: AlertsDeps) {
   const { config } = deps;
 
   async function subscribe(raw: unknown, request: Request, clientAddress: string): Promise<Outcome> {
-    const checked = validateAlertRequest(raw, request.headers.get('origin'));
+    // what is kept of the Origin header: a checked origin, or nothing (core/protocol/attribution.ts)
+    const origin = checkedOrigin(request.headers.get('origin'));
+    const checked = validateAlertRequest(raw, origin);
     if (!checked.ok) return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
     const input = checked.value;
     const spam = input.website.trim() !== '';
@@ -93,18 +97,24 @@ export function createAlertsHandler(deps: AlertsDeps) {
       // the lead's owner: the element's, one of ours or refused; else the deployment's, if it is one of ours
       const owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : config.leadAgentId ? await leadOwner(tx, config.leadAgentId) : null;
       if (input.leadAgentId && !owner) return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } } };
-      const record = { email: input.email, emailKey: emailKey(input.email), filters: input.filters, filtersKey: filtersKey(input.filters), frequency: input.frequency, lang: input.lang, idempotencyKey: key, clientHash, spam, origin: request.headers.get('origin') ?? '', userAgent: request.headers.get('user-agent') ?? '', leadAgentId: owner?.agentId ?? null, source: input.source };
+      const record = { email: input.email, emailKey: emailKey(input.email), filters: input.filters, filtersKey: filtersKey(input.filters), frequency: input.frequency, lang: input.lang, idempotencyKey: key, clientHash, spam, origin: origin ?? '', userAgent: request.headers.get('user-agent') ?? '', leadAgentId: owner?.agentId ?? null, source: input.source };
       if (spam) {
         await insertSearch(tx, record);
         return { status: 200, body: { ok: true } };
       }
       // one address and one search make one saved search, however often it is asked for
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`alerts:${record.emailKey}`]);
+      // how many confirmation mails this address and this client had today (CONFIRM_MAILS)
+      const today = await confirmMailsToday(tx, record.emailKey, clientHash);
+      if (today.client >= CONFIRM_MAILS.client) {
+        return { status: 429, body: { error: 'rate_limited', message: 'Too many alert requests from this client today; try again tomorrow.' }, retryAfter: 3600 };
+      }
+      const mayMail = today.address < (today.proven ? CONFIRM_MAILS.provenAddress : CONFIRM_MAILS.unprovenAddress);
       const same = await sameSearch(tx, record.emailKey, record.filtersKey);
       if (same) {
         // a request still waiting for its confirmation: its mail may be lost, send another (not in a burst)
         const sentAt = same.confirm_sent_at ? new Date(same.confirm_sent_at).getTime() : 0;
-        if (same.status === 'pending' && Date.now() - sentAt > RESEND_MINUTES * 60_000) {
+        if (same.status === 'pending' && mayMail && Date.now() - sentAt > RESEND_MINUTES * 60_000) {
           await extendPending(tx, same.id);
           await enqueueMail(tx, { kind: 'alert-confirm', refId: `${same.id}:${Date.now()}`, recipient: same.email });
           return { status: 200, body: { ok: true }, queued: true };
@@ -112,6 +122,8 @@ export function createAlertsHandler(deps: AlertsDeps) {
         return { status: 200, body: { ok: true } };
       }
       const id = await insertSearch(tx, record);
+      // the same answer either way: it tells nobody what an address was sent
+      if (!mayMail) return { status: 200, body: { ok: true } };
       // the only mail an address gets before it confirms
       await enqueueMail(tx, { kind: 'alert-confirm', refId: id, recipient: input.email });
       return { status: 200, body: { ok: true }, queued: true };
@@ -184,7 +196,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
     try {
       const outcome = action === 'subscribe' ? await subscribe(body, request, context.clientAddress) : await withToken(body as Record<string, unknown>, action);
       if (outcome.queued) deps.onQueued?.();
-      const extra: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(config.rateLimit.windowSeconds) } : {};
+      const extra: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(outcome.retryAfter ?? config.rateLimit.windowSeconds) } : {};
       return json(outcome.status, outcome.body, { ...cors, ...extra });
     } catch (error) {
       const unavailable = deps.isUnavailable?.(error) ?? false;

@@ -2,7 +2,9 @@
  * The mails of saved searches, composed when they are sent (the outbox, ../outbox/worker.ts), in
  * the subscriber's language, HTML and plain text:
  *  - 'alert-confirm' (ref: the search, or search:time for a resend): the confirmation link, the only
- *    mail an unconfirmed address gets. Dropped when the request is no longer pending.
+ *    mail an unconfirmed address gets. Dropped when the request is no longer pending. To an address
+ *    that never confirmed a search it says nothing the sender wrote (the words, a city typed in, a
+ *    place that is not ours): anyone may type any address, and the mail must not carry their text.
  *  - 'alert' (ref: the alert): the new listings and price drops (at most ALERT_ITEMS, the rest
  *    counted and linked), each linking to its page; manage and one-click unsubscribe links (RFC
  *    8058). Dropped when the search is no longer active: unsubscribing takes effect at once.
@@ -17,7 +19,7 @@ import { describeSearch } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import { normaliseImages, typeLabel } from '../../protocol/listing.ts';
+import { KNOWN_TYPES, normaliseImages, typeLabel } from '../../protocol/listing.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
@@ -69,6 +71,35 @@ async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
   return rows[0] ?? null;
 }
 
+/** True when this search's address has confirmed a search before (it has shown it is theirs). */
+async function addressConfirmed(sql: Sql, id: string): Promise<boolean> {
+  const rows = await sql.query<{ ok: boolean }>(
+    'select exists (select 1 from internal.saved_searches o join internal.saved_searches s on s.email_key = o.email_key where s.id = $1 and o.confirmed_at is not null) as ok',
+    [id],
+  );
+  return Boolean(rows[0]?.ok);
+}
+
+/**
+ * A search as it may be told to an address that has not confirmed one: what we wrote ourselves
+ * only. The words go; a place, or a city typed in, stays only if it is one of ours, by its own
+ * name; a type only if it is one we know.
+ */
+export async function withoutSendersText(sql: Sql, filters: FilterArgs): Promise<FilterArgs> {
+  const { words: _words, city, place_name: _name, place, property_type, ...rest } = filters;
+  const out: FilterArgs = { ...rest };
+  if (place) {
+    const rows = await sql.query<{ name: string }>('select name from internal.places where path = $1', [place]);
+    if (rows[0]) Object.assign(out, { place, place_name: rows[0].name });
+  }
+  if (city) {
+    const rows = await sql.query<{ name: string }>("select name from internal.places where kind in ('city', 'sector') and public.search_fold(name) = public.search_fold($1) order by kind limit 1", [city]);
+    if (rows[0]) out.city = rows[0].name;
+  }
+  if (property_type && (KNOWN_TYPES as readonly string[]).includes(property_type)) out.property_type = property_type;
+  return out;
+}
+
 /** The shell every alert mail shares: the brand, the content, a footer line. */
 function page(lang: Lang, title: string, content: string, footer: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
@@ -93,7 +124,7 @@ export function confirmComposer(options: AlertMailOptions): Composer {
     const t = translator(options, search.lang);
     const token = await issueToken(sql, search.id, 'confirm', search.expires_at);
     const link = `${site(options)}${localizedPath('/alerts/confirm', search.lang)}?token=${token}`;
-    const what = describeSearch(search.filters, t);
+    const what = describeSearch((await addressConfirmed(sql, search.id)) ? search.filters : await withoutSendersText(sql, search.filters), t);
     const frequency = t(`alerts.frequencies.${search.frequency}`);
     const subject = oneLine(t('mail.alerts.confirm.subject'));
     const text = [t('mail.alerts.confirm.intro'), '', what, t('mail.alerts.confirm.frequency', { frequency }), '', `${t('mail.alerts.confirm.button')}: ${link}`, '', t('mail.alerts.confirm.expires')].join('\n');

@@ -15,6 +15,26 @@ export const CONFIRM_HOURS = 48;
 /** A new confirmation mail for the same pending request after this many minutes (a lost mail), not before. */
 export const RESEND_MINUTES = 10;
 
+/**
+ * Confirmation mails in 24 hours: to an address that never confirmed a search (anyone may type it),
+ * to one that did, and from one client (whatever addresses it types). Beyond them a request is kept
+ * but mailed nothing (the address) or refused (the client): a form is no way to mail strangers.
+ */
+export const CONFIRM_MAILS = { unprovenAddress: 3, provenAddress: 10, client: 10 } as const;
+
+/** Confirmation mails queued in the last 24 hours for this address (by its key) and from this client. */
+export async function confirmMailsToday(sql: Sql, emailKey: string, clientHash: string): Promise<{ address: number; client: number; proven: boolean }> {
+  const rows = await sql.query<{ address: number | string; client: number | string; proven: boolean }>(
+    `select count(*) filter (where s.email_key = $1) as address, count(*) filter (where s.client_hash = $2) as client,
+            exists (select 1 from internal.saved_searches p where p.email_key = $1 and p.confirmed_at is not null) as proven
+       from internal.mail_outbox o join internal.saved_searches s on s.id::text = split_part(o.ref_id, ':', 1)
+      where o.kind = 'alert-confirm' and o.created_at > now() - interval '24 hours' and (s.email_key = $1 or s.client_hash = $2)`,
+    [emailKey, clientHash],
+  );
+  const r = rows[0];
+  return { address: Number(r?.address ?? 0), client: Number(r?.client ?? 0), proven: Boolean(r?.proven) };
+}
+
 export type SearchStatus = 'pending' | 'active' | 'paused' | 'unsubscribed' | 'expired';
 
 export interface SavedSearch extends Record<string, unknown> {

@@ -14,6 +14,7 @@ import type { TransactionalSql } from '../sql.ts';
 import { existingInquiry, insertInquiry, leadOwner, resolveRecipient, withOwner } from './store.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { listingPath } from '../../routes.ts';
+import { checkedOrigin } from '../../protocol/attribution.ts';
 
 export interface InquiryConfig extends ClientPolicy {
   teamInbox: string;
@@ -39,7 +40,8 @@ export interface InquiryDeps {
 export function createInquiryHandler(deps: InquiryDeps) {
   const { config } = deps;
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
-    const origin = request.headers.get('origin');
+    // what is kept of the Origin header: a checked origin, or nothing (core/protocol/attribution.ts)
+    const origin = checkedOrigin(request.headers.get('origin'));
     const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: LIMITS.body, what: 'the inquiry' });
     if (read instanceof Response) return read;
     const { cors, body } = read;

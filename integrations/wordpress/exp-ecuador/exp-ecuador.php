@@ -19,7 +19,10 @@
  *   elements.json, written by the project's build from the elements themselves;
  * - the elements' module script enqueued once per page, only on pages that show an element.
  * Every attribute is checked against the element's list and escaped; the colour must be a hex
- * colour; the lead agent an id.
+ * colour; the lead agent an id. Where the data comes from and whose lead a visitor's contact
+ * details become (api-url, api-key, lead-agent-id) come from the settings page only: a shortcode or
+ * a block may name them only when its author may change those settings (an administrator), never
+ * an author or an editor, who could otherwise send visitors' details to another backend or agent.
  */
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -28,6 +31,17 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 define( 'EXP_ECUADOR_VERSION', '1.0.0' );
 define( 'EXP_ECUADOR_OPTION', 'exp_ecuador_settings' );
+/** The attributes only the settings page sets (see above). */
+define( 'EXP_ECUADOR_SETTINGS_ONLY', array( 'api-url', 'api-key', 'lead-agent-id' ) );
+
+/**
+ * May the content being shown choose its own backend and lead agent? Only when its author may
+ * change the settings; content with no author (a widget area, a template) may not.
+ */
+function exp_ecuador_author_may_configure() {
+	$post = get_post();
+	return $post instanceof WP_Post && (int) $post->post_author > 0 && user_can( (int) $post->post_author, 'manage_options' );
+}
 
 /** The elements and the attributes each takes (elements.json, made by the build). */
 function exp_ecuador_elements() {
@@ -117,11 +131,20 @@ function exp_ecuador_render( $tag, $given ) {
 		}
 	}
 	$ignored = array();
+	$locked  = array();
+	$trusted = null;
 	foreach ( (array) $given as $name => $value ) {
 		$name = strtolower( str_replace( '_', '-', (string) $name ) );
 		if ( ! isset( $takes[ $name ] ) ) {
 			$ignored[] = $name;
 			continue;
+		}
+		if ( in_array( $name, EXP_ECUADOR_SETTINGS_ONLY, true ) ) {
+			$trusted = null === $trusted ? exp_ecuador_author_may_configure() : $trusted;
+			if ( ! $trusted ) {
+				$locked[] = $name;
+				continue;
+			}
 		}
 		if ( is_bool( $value ) ) {
 			$value = $value ? 'true' : 'false';
@@ -146,6 +169,9 @@ function exp_ecuador_render( $tag, $given ) {
 	$html .= '></' . $tag . '>';
 	if ( $ignored ) {
 		$html .= '<!-- exp-ecuador: ' . esc_html( $tag ) . ' takes no ' . esc_html( implode( ', ', array_map( 'sanitize_key', $ignored ) ) ) . ' -->';
+	}
+	if ( $locked ) {
+		$html .= '<!-- exp-ecuador: ' . esc_html( implode( ', ', $locked ) ) . ' come from the settings page (Settings > eXp Ecuador) -->';
 	}
 	exp_ecuador_enqueue();
 	return $html;
@@ -178,7 +204,7 @@ function exp_ecuador_register_blocks() {
 	foreach ( exp_ecuador_elements() as $tag => $element ) {
 		$attributes = array();
 		foreach ( $element['attributes'] as $name => $spec ) {
-			if ( in_array( $name, array( 'api-url', 'api-key', 'lead-agent-id', 'lang' ), true ) && empty( $spec['block'] ) ) {
+			if ( ( in_array( $name, EXP_ECUADOR_SETTINGS_ONLY, true ) || 'lang' === $name ) && empty( $spec['block'] ) ) {
 				continue;
 			}
 			$attributes[ $name ] = array( 'type' => 'string' );
