@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- api map clusters places pages lighthouse inp weight alerts import]: runs the benchmarks, writes
+ * npm run bench [-- api abuse map clusters places pages lighthouse inp weight alerts import]: runs the benchmarks, writes
  * bench/results/<name>.json and refreshes the figures of those it ran in README.md between the bench
  * markers (the other sections stay as they are).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
+import { benchAbuse } from './abuse.ts';
 import { benchAlerts } from './alerts.ts';
 import { benchApi } from './api.ts';
 import { benchClusters } from './clusters.ts';
@@ -23,6 +24,7 @@ const results = join(root, 'bench', 'results');
 
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
+  abuse: benchAbuse,
   map: benchMap,
   clusters: benchClusters,
   places: benchPlaces,

@@ -54,6 +54,15 @@ export const DEADLINES: Record<RequestKind, number> = { api: 6000, function: 20_
 /** The longest request target the server reads (PostgREST behind a gateway: about 8 KB of URL). */
 export const MAX_URL_BYTES = 8192;
 
+/**
+ * What a refused request costs its client's budget (client-shares.ts): a request answered 4xx
+ * held no connection, but a client sending them at full speed still takes the server's time.
+ */
+export const REFUSAL_COST_MS = 10;
+
+/** A client over its share waits this long for its 429: at full speed it asks a few times a second, not thousands. */
+export const TARPIT_MS = 250;
+
 export function requestKind(path: string): RequestKind {
   if (path === '/rest/v1' || path.startsWith('/rest/v1/')) return 'api';
   if (path.startsWith('/functions/v1/')) return 'function';
@@ -150,6 +159,17 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
   /** The answer of a request that cannot be served now: over its client's share (429) or past its deadline (503, 504). */
   function answerBusy(req: IncomingMessage, res: ServerResponse, url: URL, kind: RequestKind, status: 429 | 503 | 504, retryAfter: number): void {
     if (res.headersSent) return;
+    if (status === 429 && !res.writableEnded) {
+      // later: a client that ignores Retry-After is slowed down, not served faster
+      const later = setTimeout(() => (res.destroyed ? undefined : answerNow(req, res, url, kind, status, retryAfter)), TARPIT_MS);
+      res.once('close', () => clearTimeout(later));
+      return;
+    }
+    answerNow(req, res, url, kind, status, retryAfter);
+  }
+
+  function answerNow(req: IncomingMessage, res: ServerResponse, url: URL, kind: RequestKind, status: 429 | 503 | 504, retryAfter: number): void {
+    if (res.headersSent) return;
     if (kind === 'page' && options.pages) return options.pages.busy(req, res, url, status === 429 ? 429 : 503, retryAfter);
     const body =
       kind === 'api'
@@ -173,15 +193,17 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request');
       return;
     }
+    const kind = requestKind(url.pathname);
+    const client = clientOf(req);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // a malformed or refused request still cost the server its time (not a missing page or file)
+      if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 404 && res.statusCode !== 429 && kind !== 'file') options.shares?.charge(client, REFUSAL_COST_MS);
       log(`${req.method} ${url.pathname}${url.search.length > 200 ? url.search.slice(0, 200) + '…' : url.search} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
     // on every answer: no content sniffing (a JSON answer is never read as HTML), and https kept
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (options.hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000');
-    const kind = requestKind(url.pathname);
-    const client = clientOf(req);
     // a client that spent its share of the database waits before any work is done for it
     const wait = kind === 'api' || kind === 'page' ? (options.shares?.retryAfter(client) ?? 0) : 0;
     if (wait > 0 && req.method !== 'OPTIONS') {

@@ -100,6 +100,16 @@ export class ClientShares {
     if (!first.done && this.clients.size >= this.options.maxClients) this.clients.delete(first.value);
   }
 
+  /**
+   * Counts work that held no connection against the client's budget: a request refused as
+   * malformed (app.ts), which costs the server a parse however fast it is answered.
+   */
+  charge(client: string, ms: number): void {
+    const s = this.state(client);
+    s.balance -= ms;
+    this.refill(s);
+  }
+
   /** Seconds until the client may ask again; 0 when it may ask now. */
   retryAfter(client: string): number {
     const s = this.clients.get(client);
