@@ -87,6 +87,8 @@ const AXE_SOURCE = readFileSync(resolve(import.meta.dirname, '../../node_modules
 
 /** axe's serious and critical findings on the page, or within one element (a modal open over the page: what is under it is inert). */
 export async function seriousAxeViolations(page: Page, within?: string): Promise<string[]> {
+  // what fades in is measured once it has: axe reads a half-faded colour as a contrast failure
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), null, { timeout: 5000 }).catch(() => {});
   // evaluated by the test, not added as an inline script: the page's Content-Security-Policy refuses those
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (selector) => {
