@@ -16,7 +16,8 @@ import pg from 'pg';
 import { ANON_SESSION, openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 import { parseReadQuery } from '../server/rest/parse.ts';
-import { loadSchema, type Relation } from '../server/rest/schema.ts';
+import { findRoutine, resultSource, scalarCall } from '../server/rest/rpc.ts';
+import { loadSchema, type Relation, type Schema } from '../server/rest/schema.ts';
 import { buildCount, buildPage } from '../server/rest/sql.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
 import { getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
@@ -105,6 +106,8 @@ interface Call {
   /** path and query string */
   path: string;
   headers: Record<string, string>;
+  /** a POST's body (an rpc's arguments) */
+  body?: string;
 }
 
 /** The requests postgrest-js sends for one search of a case (count and page), recorded, not sent. */
@@ -114,7 +117,7 @@ async function widgetCalls(c: (typeof CASES)[number]): Promise<Call[]> {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    calls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search, headers });
+    calls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search, headers, ...(typeof init?.body === 'string' ? { body: init.body } : {}) });
     return new Response(init?.method === 'HEAD' ? null : '[]', { status: 200, headers: { 'content-range': '*/0' } });
   }) as typeof fetch;
   await widgetSearch(new PostgrestClient('http://bench.invalid/rest/v1', { headers: { apikey: 'bench' }, fetch: recorder }), c);
@@ -133,14 +136,27 @@ function plainClient(base: string): (calls: Call[]) => Promise<unknown> {
         res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolvePromise(bytes) : reject(new Error(`${call.method} ${call.path}: ${res.statusCode}`))));
       });
       req.on('error', reject);
-      req.end();
+      req.end(call.body);
     });
   return (calls) => Promise.all(calls.map(send));
 }
 
-/** The SQL our server runs for each recorded call (its own parser and builder). */
-function sqlFor(relation: Relation, call: Call): MinimalRoute {
-  const query = parseReadQuery(new URL(call.path, 'http://x').searchParams);
+/** A recorded call's key in the minimal server's routes: method, path and body. */
+export const routeKey = (method: string, path: string, body: string | undefined) => `${method} ${path} ${body ?? ''}`;
+
+/** The SQL our server runs for each recorded call (its own parser and builder, as handler.ts uses them). */
+function sqlFor(schema: Schema, relation: Relation, call: Call): MinimalRoute {
+  const url = new URL(call.path, 'http://x');
+  const rpc = /^\/rest\/v1\/rpc\/(\w+)$/.exec(url.pathname)?.[1];
+  if (rpc) {
+    const args = new Map(Object.entries(JSON.parse(call.body || '{}') as Record<string, unknown>));
+    const routine = findRoutine(rpc, [...args.keys()], schema);
+    const rpcCall = { routine, args, query: parseReadQuery(url.searchParams, true) };
+    if (!routine.columns) return { ...scalarCall(rpcCall), kind: 'page' };
+    const { relation: rows, source } = resultSource(rpcCall);
+    return { ...buildPage(rows, rpcCall.query, { offset: 0, limit: 1000, count: false }, source), kind: 'page' };
+  }
+  const query = parseReadQuery(url.searchParams);
   if (call.method === 'HEAD') {
     const built = buildCount(relation, query);
     return { ...built, kind: 'count' };
@@ -184,7 +200,7 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
   for (const c of CASES) {
     const recorded = await widgetCalls(c);
     calls.set(c.name, recorded);
-    for (const call of recorded) routes[`${call.method} ${call.path}`] = sqlFor(relation, call);
+    for (const call of recorded) routes[routeKey(call.method, call.path, call.body)] = sqlFor(schema, relation, call);
   }
   const minimal = await startMinimalServer(databaseUrl, routes);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, options: ANON_SESSION });
@@ -194,7 +210,7 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
   try {
     const runners = (c: (typeof CASES)[number]): Record<Variant, () => Promise<unknown>> => {
       const recorded = calls.get(c.name) ?? [];
-      const statements = recorded.map((call) => routes[`${call.method} ${call.path}`]!);
+      const statements = recorded.map((call) => routes[routeKey(call.method, call.path, call.body)]!);
       return {
         search: () => widgetSearch(rest, c),
         serverRequests: () => toServer(recorded),

@@ -1,6 +1,6 @@
 /**
  * The reference for the API benchmark's overhead: the least a Node HTTP server can do to answer
- * the widget's two search requests over PostgreSQL. Each known request (method and URL) maps to
+ * the widget's two search requests over PostgreSQL. Each known request (method, URL and body) maps to
  * its SQL; the answer is the statement's result with Content-Range. No parsing, no validation, no
  * logging, no CORS: what is left is Node's HTTP server and the pg driver, the part of our server's
  * overhead that no change to our own code can remove on this machine.
@@ -23,8 +23,11 @@ const { databaseUrl, routes } = JSON.parse(input) as { databaseUrl: string; rout
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: ANON_SESSION });
 const names = new Map(Object.values(routes).map((r, i) => [r.sql, `m${i}`]));
 
-const server = createServer((req, res) => {
-  const route = routes[`${req.method} ${req.url}`];
+const server = createServer(async (req, res) => {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  // the key of bench/api.ts routeKey(): method, path and body
+  const route = routes[`${req.method} ${req.url} ${body}`];
   if (!route) {
     res.writeHead(404).end();
     return;

@@ -7,6 +7,7 @@
  * jobs (migrations, the seed, imports) 15 minutes.
  */
 import type { ClientShares } from '../http/client-shares.ts';
+import type { RequestContext } from '../http/request-context.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -14,11 +15,16 @@ export interface Queryable {
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** The public role's statements, each done for a request: its client's share, its deadline. */
+export interface PublicQueryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[], request?: RequestContext): Promise<T[]>;
+}
+
 export type Transaction = Queryable & { exec(sql: string): Promise<void> };
 
 export interface Database {
   /** the public role, under row level security; each client within its share (server/http/client-shares.ts) */
-  readonly anon: Queryable;
+  readonly anon: PublicQueryable;
   /** each client's share of the public pool (what `anon` waits for) */
   readonly shares: ClientShares;
   /** privileged work done for a request: inquiries, saved searches, the outbox, the alert job */

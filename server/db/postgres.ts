@@ -3,8 +3,9 @@ import pg from 'pg';
 import { inTransaction, isConnectionError, type PgPool } from '../../core/functions/db/pg.ts';
 import { DEFAULTS } from '../../core/functions/defaults.ts';
 import { ClientShares, DEFAULT_SHARES, type ShareOptions } from '../http/client-shares.ts';
-import { currentRequest, DeadlineError } from '../http/request-context.ts';
-import { DatabaseUnavailableError, type Database, type Queryable, type Row } from './database.ts';
+import type { RequestContext } from '../http/request-context.ts';
+import { DeadlineError } from '../http/request-context.ts';
+import { DatabaseUnavailableError, type Database, type PublicQueryable, type Queryable, type Row } from './database.ts';
 
 // bigint counts as numbers; our JSON bodies are built in SQL and arrive as text
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -69,7 +70,7 @@ async function roleSettings(pool: pg.Pool, role: string): Promise<Record<string,
  * once per connection. A database that goes away surfaces as DatabaseUnavailableError; the pools
  * reconnect by themselves when it is back.
  *
- * Each public statement runs for a request (server/http/request-context.ts): it waits for the
+ * Each public statement runs for a request (server/http/request-context.ts, given by the caller): it waits for the
  * client's turn (its fair share), then for a connection (at most `poolWaitMs`), and when the
  * request ends first (its deadline, or the client left) the statement is cancelled in the
  * database, not left running.
@@ -127,41 +128,22 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   /** pg-pool's word for a wait in its queue that outlasted connectionTimeoutMillis (a connection attempt that times out says otherwise) */
   const waitedTooLong = (error: unknown) => (error instanceof Error && error.message === 'timeout exceeded when trying to connect' ? new DeadlineError('waiting') : error);
 
-  /** A connection of the public pool, unless the request ends first or the pool is busy for longer than it waits. */
+  /**
+   * A connection of the public pool, unless the pool is busy for longer than it waits; one that
+   * arrives after the request ended goes back at once.
+   */
   const connect = async (signal: AbortSignal | undefined): Promise<pg.PoolClient> => {
-    const p = await anonPoolNow();
-    if (!signal) return p.connect().catch((error: unknown) => Promise.reject(waitedTooLong(error)));
-    if (signal.aborted) throw new DeadlineError('waiting');
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const onAbort = () => {
-        if (settled) return;
-        settled = true;
-        reject(new DeadlineError('waiting'));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      p.connect().then(
-        (client) => {
-          signal.removeEventListener('abort', onAbort);
-          if (settled) client.release();
-          else {
-            settled = true;
-            resolve(client);
-          }
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          if (settled) return;
-          settled = true;
-          reject(waitedTooLong(error));
-        },
-      );
-    });
+    if (signal?.aborted) throw new DeadlineError('waiting');
+    const client = await (await anonPoolNow()).connect().catch((error: unknown) => Promise.reject(waitedTooLong(error)));
+    if (signal?.aborted) {
+      client.release();
+      throw new DeadlineError('waiting');
+    }
+    return client;
   };
 
-  const anon: Queryable = {
-    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
-      const request = currentRequest();
+  const anon: PublicQueryable = {
+    async query<T extends Row>(sql: string, params: readonly unknown[] = [], request?: RequestContext) {
       const signal = request?.signal;
       // the client's turn first: it may not hold more than its share of the pool
       const release = request ? await shares.acquire(request.client, signal) : undefined;

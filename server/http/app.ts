@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { clientAddress, clientKey, NO_PROXY, type ProxyTrust } from '../../core/functions/client-address.ts';
 import { ANY_ORIGIN } from '../../core/functions/cors.ts';
 import type { ClientShares } from './client-shares.ts';
-import { runInRequest } from './request-context.ts';
+import { setRequestContext } from './request-context.ts';
 import { StaticFiles } from './static.ts';
 
 export interface Logger {
@@ -219,13 +219,14 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
             answerBusy(req, res, url, kind, kind === 'page' ? 503 : 504, 5);
           }, ms)
         : undefined;
-    // the client went away: its work is cancelled too
+    // the client went away before its answer: its work is cancelled too
     res.once('close', () => {
       clearTimeout(timer);
-      controller.abort();
+      if (!res.writableFinished) controller.abort();
     });
     try {
-      await runInRequest({ client, signal: controller.signal, deadline: Date.now() + ms }, () => route(req, res, url));
+      setRequestContext(req, { client, signal: controller.signal, deadline: Date.now() + ms });
+      await route(req, res, url);
       // a body nobody read (a write to the read-only API, say) is drained so the keep-alive
       // connection stays usable for the client's next request
       if (!req.readableEnded) req.resume();

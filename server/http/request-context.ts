@@ -1,11 +1,12 @@
 /**
  * The request a piece of work is done for, wherever that work happens (a query in
- * server/db/postgres.ts, a preview image in server/pages/): who asks, and the request's deadline as
- * an AbortSignal that fires when the deadline passes or the client goes away. AsyncLocalStorage
- * carries it from the HTTP handler (app.ts) down to the database, so no layer in between passes it
- * by hand. docs/architecture.md "Deadlines and fair shares".
+ * server/db/postgres.ts, the pages' calls to the API in server/pages/site-data.ts): who asks, and
+ * the request's deadline as an AbortSignal that fires when the deadline passes or the client goes
+ * away. app.ts makes it for each request; the handlers read it from the request and hand it on.
+ * (Not AsyncLocalStorage: on Node 20 it hooks every promise of the process, which cost the data
+ * API 15% of its throughput.) docs/architecture.md "Deadlines and fair shares".
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
 
 export interface RequestContext {
   /** the client key (core/functions/client-address.ts) */
@@ -16,15 +17,15 @@ export interface RequestContext {
   deadline: number;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
 
-export function runInRequest<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
+export function setRequestContext(req: IncomingMessage, context: RequestContext): void {
+  contexts.set(req, context);
 }
 
-/** The request the current work is done for; undefined for work of the server's own (jobs, start-up). */
-export function currentRequest(): RequestContext | undefined {
-  return storage.getStore();
+/** What a request is done for; undefined for a request app.ts did not see. */
+export function requestContext(req: IncomingMessage): RequestContext | undefined {
+  return contexts.get(req);
 }
 
 /** The request's deadline passed before its work was done. */

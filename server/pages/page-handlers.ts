@@ -4,6 +4,7 @@
  * from the data. Cache headers fit a CDN in front (send.ts).
  */
 import type { Lang } from '../../core/lang.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import type { Property } from '../../core/protocol/listing.ts';
@@ -49,8 +50,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   const rendered = new Lru<string, string>({ maxEntries: 400, maxBytes: 24 * 1024 * 1024, sizeOf: (page) => page.length });
   const places = createPlaces(() => siteData());
 
-  async function listingPage(id: string, slug: string, lang: Lang, path: string): Promise<PageResponse> {
-    const d = siteData();
+  async function listingPage(id: string, slug: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
+    const d = siteData(request);
     const t = siteTexts().t(lang);
     const ctx: ListingPageContext = { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (p: Property) => images().ogUrl('listings', p.id, p.images[0]) };
     // the listing, the ones most like it and its history at once: one wait instead of two (the
@@ -75,8 +76,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 
-  async function agentPage(id: string, lang: Lang, path: string): Promise<PageResponse> {
-    const record = await siteData().agent(id);
+  async function agentPage(id: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
+    const record = await siteData(request).agent(id);
     const t = siteTexts().t(lang);
     const page = renderAgent(record, id, { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (a: AgentProfile) => images().ogUrl('agents', a.id, a.photo), brand: brand() });
     return { status: page.status, type: 'text/html', body: html('agent.html', path, lang, page.head, page.body), headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE } };

@@ -14,6 +14,7 @@ import type { ImageSources } from './images.ts';
 import { cardOf } from './previews.ts';
 import { createSiteData, type SiteApi, type SiteData } from './site-data.ts';
 import type { CspSources } from '../http/csp.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import { loadTexts, type SiteTexts } from './texts.ts';
 
 export interface PagesOptions {
@@ -53,8 +54,10 @@ export function createPageKit(options: PagesOptions) {
   const picture = (path: string) => readFileSync(resolve(options.siteDir, `.${cleanPath(path)}`));
 
   const siteTexts = () => (texts ??= loadTexts(options.siteDir));
-  const siteData = (): SiteData => {
+  /** The data client: for a request's page, one made for that request (its visitor, its deadline); else the server's own, kept. */
+  const siteData = (request?: RequestContext): SiteData => {
     const api = options.api();
+    if (request) return createSiteData(api, request);
     if (!data || dataFor !== `${api.url}\n${api.key}\n${api.internalToken}`) {
       data = createSiteData(api);
       dataFor = `${api.url}\n${api.key}\n${api.internalToken}`;

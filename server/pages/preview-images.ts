@@ -5,6 +5,7 @@
  * fetcher (images.ts); a failure serves the default picture, briefly cached.
  */
 import type { Lang } from '../../core/lang.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import { normaliseImages } from '../../core/protocol/listing.ts';
 import type { OgImage } from './head.ts';
 import { createImageCache, OG_SIZE, versionOf } from './images.ts';
@@ -37,8 +38,8 @@ export function createPreviewImages(kit: PageKit, indexedPage: (route: string, l
   }
 
   /** /og/listings/7.jpg, /og/agents/3.jpg: the first photo, 1200x630; immutable when asked by its version. */
-  async function photo(kind: 'listings' | 'agents', id: string, version: string | null): Promise<PageResponse> {
-    const d = siteData();
+  async function photo(kind: 'listings' | 'agents', id: string, version: string | null, request?: RequestContext): Promise<PageResponse> {
+    const d = siteData(request);
     let source: string | undefined;
     if (kind === 'listings') {
       const row = await d.listing(id);

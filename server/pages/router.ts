@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeHtml } from '../../core/fill.ts';
 import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
+import { requestContext, type RequestContext } from '../http/request-context.ts';
 import { cleanPath, localizedPath, splitLangPath } from '../../core/routes.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
 import { createAlertRoutes } from './alert-routes.ts';
@@ -43,7 +44,7 @@ export function createPages(options: PagesOptions) {
   };
 
   /** Answers the site's pages; undefined for anything else (assets, the API). */
-  async function respond(url: URL): Promise<PageResponse | undefined> {
+  async function respond(url: URL, request?: RequestContext): Promise<PageResponse | undefined> {
     const path = url.pathname;
     // '//evil.com', '/es/\\evil.com', '/es///x': the one cleaned form first, so that no address we
     // answer with (a Location, a canonical link, a twin) can name another host
@@ -67,7 +68,7 @@ export function createPages(options: PagesOptions) {
       return body === null ? undefined : { status: 200, type: 'application/xml', body, headers: { 'Cache-Control': 'public, max-age=3600, s-maxage=3600' } };
     }
     const og = /^\/og\/(listings|agents)\/(\d{1,15})\.jpg$/.exec(path);
-    if (og) return previews.photo(og[1] as 'listings' | 'agents', og[2] as string, url.searchParams.get('v'));
+    if (og) return previews.photo(og[1] as 'listings' | 'agents', og[2] as string, url.searchParams.get('v'), request);
     const card = /^\/og\/pages(\/[a-z0-9/-]{1,200})\.(en|es)\.jpg$/.exec(path);
     if (card) return previews.pageCard(card[1] === '/index' ? '/' : (card[1] as string), card[2] as Lang);
     const demo = matchDemo(path);
@@ -76,8 +77,8 @@ export function createPages(options: PagesOptions) {
     if (path.includes('.') && !path.startsWith('/properties/')) return undefined;
     const { lang, path: plain } = splitLangPath(path);
     const match = matchPage(plain);
-    if (match.kind === 'listing') return pages.listingPage(match.id, match.slug, lang, path);
-    if (match.kind === 'agent') return pages.agentPage(match.id, lang, path);
+    if (match.kind === 'listing') return pages.listingPage(match.id, match.slug, lang, path, request);
+    if (match.kind === 'agent') return pages.agentPage(match.id, lang, path, request);
     if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);
@@ -89,7 +90,7 @@ export function createPages(options: PagesOptions) {
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
       let answer: PageResponse | undefined;
       try {
-        answer = await respond(url);
+        answer = await respond(url, requestContext(req));
       } catch (error) {
         // the data behind a page is away (the database restarting): say so, and when to come back
         if (!(error instanceof SiteDataError)) throw error;

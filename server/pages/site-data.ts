@@ -5,7 +5,7 @@
  * key sees what any visitor's browser sees.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { currentRequest } from '../http/request-context.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import type { Row } from '../db/database.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
@@ -50,30 +50,30 @@ export interface SiteApi {
 }
 
 /**
- * The pages' fetch: every call is made for the page's request (server/http/request-context.ts), so
- * it ends when the page's deadline passes or its visitor leaves, and a call to our own API names
- * the visitor, whose share of the database it then counts against (server/http/app.ts).
+ * The pages' fetch: a call made for a page's request (server/http/request-context.ts) ends when
+ * the page's deadline passes or its visitor leaves, and a call to our own API names the visitor,
+ * whose share of the database it then counts against (server/http/app.ts); a call made for no
+ * request (the sitemaps, the cities), the server's own.
  */
-function requestFetch(internalToken: string | undefined): typeof fetch {
+function requestFetch(internalToken: string | undefined, request: RequestContext | undefined): typeof fetch {
   return (input, init) => {
-    const request = currentRequest();
-    if (!request) return fetch(input, init);
     const headers = new Headers(init?.headers);
     if (internalToken) {
       headers.set('X-Exp-Internal', internalToken);
-      headers.set('X-Exp-Client', request.client);
+      headers.set('X-Exp-Client', request?.client ?? 'server');
     }
+    if (!request) return fetch(input, { ...init, headers });
     const signal = init?.signal ? AbortSignal.any([init.signal, request.signal]) : request.signal;
     return fetch(input, { ...init, headers, signal });
   };
 }
 
-export function createSiteData(options: SiteApi): SiteData {
+export function createSiteData(options: SiteApi, request?: RequestContext): SiteData {
   // from this machine to itself (npm start's own data API), compressing the answers only costs both ends
   const loopback = /^(localhost|127\.[\d.]+|\[::1\])$/.test(new URL(options.url).hostname);
   const rest = new PostgrestClient(`${options.url.replace(/\/+$/, '')}/rest/v1`, {
     headers: { apikey: options.key, Authorization: `Bearer ${options.key}`, ...(loopback ? { 'Accept-Encoding': 'identity' } : {}) },
-    fetch: requestFetch(options.internalToken),
+    fetch: requestFetch(options.internalToken, request),
   });
   const listings = (columns: string) => rest.from('listings').select<string, Row>(columns).match(PUBLIC_LISTING);
   return {

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DatabaseUnavailableError, type Database } from '../db/database.ts';
+import { requestContext, type RequestContext } from '../http/request-context.ts';
 import { schemaUnavailable } from './errors.ts';
 import { readApiRequest, type ApiRequest } from './request.ts';
 import { preflight, sendFailure, sendJson, sendRead, type ReadResult } from './response.ts';
@@ -57,11 +58,11 @@ export function createRestHandler(options: RestHandlerOptions) {
    * Runs a read of a table, a view or a function's rows: the count alone, or the page (with its
    * count in the same statement when asked).
    */
-  async function read(request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>, relation: Relation, source?: Source): Promise<ReadResult> {
+  async function read(request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>, relation: Relation, source: Source | undefined, context: RequestContext | undefined): Promise<ReadResult> {
     const { query, range, limit, count } = request;
     const countAll = async () => {
       const built = buildCount(relation, query, source);
-      const [row] = await db.anon.query<{ total: number | string }>(built.sql, built.params);
+      const [row] = await db.anon.query<{ total: number | string }>(built.sql, built.params, context);
       return Number(row?.total ?? 0);
     };
     if (request.head && count) {
@@ -70,26 +71,28 @@ export function createRestHandler(options: RestHandlerOptions) {
     }
     if (limit === 0) return { rows: 0, total: count ? await countAll() : undefined, body: '[]' };
     const built = buildPage(relation, query, { offset: range.lower, limit, count }, source);
-    const [row] = await db.anon.query<{ total: number | string | null; n: number | string; body: string }>(built.sql, built.params);
+    const [row] = await db.anon.query<{ total: number | string | null; n: number | string; body: string }>(built.sql, built.params, context);
     return { rows: Number(row?.n ?? 0), total: count ? Number(row?.total ?? 0) : undefined, body: row?.body ?? '[]' };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (req.method === 'OPTIONS') return preflight(res, url.pathname.startsWith('/rest/v1/rpc/') ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS');
+    // the request's client and deadline (app.ts), for its statements
+    const context = requestContext(req);
     try {
       const request = await readApiRequest(req, url, getSchema);
       if (request.kind === 'root') return sendJson(res, request.head, JSON.stringify({ name: 'exp-ecuador local data API', relations: request.relations }));
-      if (request.kind === 'read') return sendRead(res, request, await read(request, request.relation));
+      if (request.kind === 'read') return sendRead(res, request, await read(request, request.relation, undefined, context));
       const { routine } = request.call;
       if (!routine.columns) {
         const built = scalarCall(request.call);
-        const [row] = await db.anon.query<{ body: string }>(built.sql, built.params);
+        const [row] = await db.anon.query<{ body: string }>(built.sql, built.params, context);
         return sendJson(res, request.head, row?.body ?? 'null');
       }
       const { relation, source } = resultSource(request.call);
       // a function returning one composite value answers it as an object, as PostgREST does
       const shaped = routine.set ? request : { ...request, media: 'object' as const };
-      sendRead(res, shaped, await read(shaped, relation, source));
+      sendRead(res, shaped, await read(shaped, relation, source, context));
     } catch (error) {
       sendFailure(res, error);
     }

@@ -182,6 +182,9 @@ describe('one slow request never stops the site', () => {
       expect(refused.status).toBe(429);
       expect(JSON.parse(refused.body)).toMatchObject({ code: 'PGRST429' });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(1);
+      // naming another client is the server's own word only (its calls to itself carry a token of its own)
+      const forged = await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: { ...greedy, 'X-Exp-Client': '10.52.0.9', 'X-Exp-Internal': 'guessed' } });
+      expect(forged.status).toBe(429);
       const page = await timed(`${server.url}/es/about`, { headers: greedy });
       expect(page.status).toBe(429);
       expect(page.headers.get('retry-after')).toBeTruthy();
