@@ -216,6 +216,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mediaBase: () => options.site?.apiUrl ?? publicOrigin(),
     imageCacheDir: options.site?.imageCacheDir ?? resolve(ROOT, '.data', 'cache', 'images'),
     ...(options.site?.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.site.sitemapUrlsPerFile } : {}),
+    charge: (client, ms) => options.db.shares.charge(client, ms),
     // the pages' elements read the API the pages read; the demos load the bundle from its second origin
     csp: () => ({ connect: options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : [], scripts: bundleUrl ? [bundleUrl] : [] }),
     log,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { inTransaction, isConnectionError, type PgPool } from '../../core/functions/db/pg.ts';
+import { inTransaction, isConnectionError, withClient, type PgPool } from '../../core/functions/db/pg.ts';
 import { DEFAULTS } from '../../core/functions/defaults.ts';
 import { ClientShares, DEFAULT_SHARES, type ShareOptions } from '../http/client-shares.ts';
 import type { RequestContext } from '../http/request-context.ts';
@@ -149,37 +149,33 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       const release = request ? await shares.acquire(request.client, signal) : undefined;
       let held = 0;
       try {
-        const client = await connect(signal).catch((error: unknown) => (error instanceof DeadlineError ? Promise.reject(error) : unavailable(error)));
-        const started = performance.now();
-        let broken: Error | undefined;
-        const onError = (error: Error) => {
-          broken ??= error;
-        };
-        client.on('error', onError);
-        let cancelling: Promise<unknown> | undefined;
-        // the request ended while its statement runs: the database stops it
-        const onAbort = () => {
-          cancelling = cancels()
-            .query('select pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID])
-            .catch(() => {});
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        try {
-          const name = nameFor(sql);
-          const values = params as unknown[];
-          return (await client.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
-        } catch (error) {
-          if (!broken && isConnectionError(error)) broken = error as Error;
-          if (signal?.aborted && (error as { code?: string }).code === '57014') throw new DeadlineError('working');
-          return unavailable(error);
-        } finally {
-          signal?.removeEventListener('abort', onAbort);
-          // a cancel still on its way must not reach the statement of the connection's next user
-          if (cancelling) await cancelling;
-          client.removeListener('error', onError);
-          client.release(broken ?? false);
-          held = performance.now() - started;
-        }
+        // a guarded client (core/functions/db/pg.ts): one the database ended is dropped, not reused
+        const pool = { connect: () => connect(signal) } as unknown as PgPool;
+        return await withClient(pool, async (client) => {
+          const started = performance.now();
+          let cancelling: Promise<unknown> | undefined;
+          // the request ended while its statement runs: the database stops it
+          const onAbort = () => {
+            cancelling = cancels()
+              .query('select pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID])
+              .catch(() => {});
+          };
+          signal?.addEventListener('abort', onAbort, { once: true });
+          try {
+            const name = nameFor(sql);
+            const values = params as unknown[];
+            return (await (client as unknown as pg.PoolClient).query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
+          } finally {
+            signal?.removeEventListener('abort', onAbort);
+            // a cancel still on its way must not reach the statement of the connection's next user
+            if (cancelling) await cancelling;
+            held = performance.now() - started;
+          }
+        });
+      } catch (error) {
+        if (error instanceof DeadlineError) throw error;
+        if (signal?.aborted && (error as { code?: string }).code === '57014') throw new DeadlineError('working');
+        return unavailable(error);
       } finally {
         release?.(held);
       }

@@ -48,7 +48,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   const { options, origin, siteTexts, siteData, html, brand } = kit;
   // a made-up address is never something the server remembers (docs/decisions.md #24)
   const rendered = new Lru<string, string>({ maxEntries: 400, maxBytes: 24 * 1024 * 1024, sizeOf: (page) => page.length });
-  const places = createPlaces(() => siteData());
+  const places = createPlaces((request) => siteData(request));
 
   async function listingPage(id: string, slug: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
     const d = siteData(request);
@@ -103,8 +103,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   }
 
   /** /search-properties/{place}: the place's page, its one slug (301), or the 404. */
-  async function placePage(segment: string, lang: Lang, path: string, search: string): Promise<PageResponse> {
-    const found = await places.find(segment);
+  async function placePage(segment: string, lang: Lang, path: string, search: string, request?: RequestContext): Promise<PageResponse> {
+    const found = await places.find(segment, request);
     if (!found) {
       options.log?.(`404 page for ${JSON.stringify(path)}`);
       return staticPage('404.html', 404, null, lang, path);

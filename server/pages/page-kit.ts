@@ -30,6 +30,8 @@ export interface PagesOptions {
   imageCacheDir: string;
   /** where images come from: our own media from disk, anything else through the safe fetcher */
   imageSources: ImageSources;
+  /** counts work that held no connection against a client's share (server/http/client-shares.ts): a preview image made */
+  charge?: (client: string, ms: number) => void;
   /** what the pages' Content-Security-Policy allows besides our own origin (server/http/csp.ts) */
   csp?: () => CspSources;
   /** sitemap file size, in addresses (tests use small files) */

@@ -6,6 +6,7 @@
  */
 import { slugify } from '../../core/routes.ts';
 import { findLocation, type KnownLocation } from '../../core/locations.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import type { SiteData } from './site-data.ts';
 
 export interface Place {
@@ -22,16 +23,17 @@ export type PlaceLookup = { place: Place; canonical: boolean } | undefined;
 
 export interface Places {
   /** the place a path segment names, and whether the segment is its canonical slug */
-  find(segment: string): Promise<PlaceLookup>;
+  find(segment: string, request?: RequestContext): Promise<PlaceLookup>;
   /** every city with active listings, by slug (for the sitemap) */
-  cities(): Promise<Map<string, Place>>;
+  cities(request?: RequestContext): Promise<Map<string, Place>>;
 }
 
-export function createPlaces(data: () => SiteData, ttlMs = 5 * 60_000): Places {
+/** Read once in `ttlMs` for every page, by whoever asks first (its client's share pays for it). */
+export function createPlaces(data: (request?: RequestContext) => SiteData, ttlMs = 5 * 60_000): Places {
   let cached: { at: number; value: Promise<Map<string, Place>> } | undefined;
-  const cities = (): Promise<Map<string, Place>> => {
+  const cities = (request?: RequestContext): Promise<Map<string, Place>> => {
     if (!cached || Date.now() - cached.at > ttlMs) {
-      const value = data()
+      const value = data(request)
         .cities()
         .then((rows) => {
           const bySlug = new Map<string, Place>();
@@ -52,7 +54,7 @@ export function createPlaces(data: () => SiteData, ttlMs = 5 * 60_000): Places {
   };
   return {
     cities,
-    async find(segment) {
+    async find(segment, request) {
       let decoded: string;
       try {
         decoded = decodeURIComponent(segment);
@@ -65,7 +67,7 @@ export function createPlaces(data: () => SiteData, ttlMs = 5 * 60_000): Places {
       // the hero's own places need no lookup (their page stands while the database is away)
       const known = findLocation(slug);
       if (known) return { place: { slug, known, ...(known.city ? { city: known.city } : {}) }, canonical: segment === slug };
-      const fromData = (await cities()).get(slug);
+      const fromData = (await cities(request)).get(slug);
       return fromData ? { place: fromData, canonical: segment === slug } : undefined;
     },
   };

@@ -50,7 +50,10 @@ export function createPreviewImages(kit: PageKit, indexedPage: (route: string, l
       if (!agent) return { status: 404, type: 'text/plain', body: 'Not found' };
       source = normaliseImages(agent.picture, options.mediaBase())[0];
     }
+    const made = performance.now();
     const image = await images.jpeg(source ?? 'about:blank', OG_SIZE.width, OG_SIZE.height);
+    // an image made (not read from the cache) took the server's time: its client's share pays
+    if (!image.cached && request) options.charge?.(request.client, performance.now() - made);
     const current = source ? versionOf(source) : null;
     const immutable = version !== null && version === current;
     return {

@@ -32,7 +32,7 @@ export function createPages(options: PagesOptions) {
   let sitemapsOf: { data: SiteData; sitemaps: ReturnType<typeof createSitemaps> } | undefined;
   const sitemaps = () => {
     const data = siteData();
-    if (sitemapsOf?.data !== data) sitemapsOf = { data, sitemaps: createSitemaps({ data, origin: origin(), ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}) }) };
+    if (sitemapsOf?.data !== data) sitemapsOf = { data, sitemaps: createSitemaps({ data: (request) => (request ? siteData(request) : data), origin: origin(), ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}) }) };
     return sitemapsOf.sitemaps;
   };
 
@@ -64,7 +64,7 @@ export function createPages(options: PagesOptions) {
     if (path === '/robots.txt') return { status: 200, type: 'text/plain', body: robotsTxt(origin()), headers: { 'Cache-Control': 'public, max-age=3600' } };
     if (path === '/sitemap.xml' || /^\/sitemaps\/[a-z0-9-]{1,40}\.xml$/.test(path)) {
       const name = path === '/sitemap.xml' ? 'index' : path.slice('/sitemaps/'.length, -4);
-      const body = await sitemaps().file(name);
+      const body = await sitemaps().file(name, request);
       return body === null ? undefined : { status: 200, type: 'application/xml', body, headers: { 'Cache-Control': 'public, max-age=3600, s-maxage=3600' } };
     }
     const og = /^\/og\/(listings|agents)\/(\d{1,15})\.jpg$/.exec(path);
@@ -79,7 +79,7 @@ export function createPages(options: PagesOptions) {
     const match = matchPage(plain);
     if (match.kind === 'listing') return pages.listingPage(match.id, match.slug, lang, path, request);
     if (match.kind === 'agent') return pages.agentPage(match.id, lang, path, request);
-    if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search);
+    if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);
   }

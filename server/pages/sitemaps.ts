@@ -8,6 +8,7 @@
 import { escapeHtml } from '../../core/fill.ts';
 import { LOCATIONS } from '../../core/locations.ts';
 import { agentPath, INDEXED_PATHS, listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import type { SiteData } from './site-data.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
@@ -20,13 +21,13 @@ interface Entry {
 }
 
 export interface Sitemaps {
-  /** the body of /sitemap.xml or of /sitemaps/<name>.xml; null when there is no such file */
-  file(name: string): Promise<string | null>;
+  /** the body of /sitemap.xml or of /sitemaps/<name>.xml; null when there is no such file (read for `request`: its client's share) */
+  file(name: string, request?: RequestContext): Promise<string | null>;
 }
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-export function createSitemaps(options: { data: SiteData; origin: string; urlsPerFile?: number; ttlMs?: number }): Sitemaps {
+export function createSitemaps(options: { data: (request?: RequestContext) => SiteData; origin: string; urlsPerFile?: number; ttlMs?: number }): Sitemaps {
   const perFile = Math.max(2, Math.min(options.urlsPerFile ?? SITEMAP_URL_LIMIT, SITEMAP_URL_LIMIT));
   // each entry is written twice (en and es)
   const entriesPerFile = Math.floor(perFile / 2);
@@ -35,19 +36,21 @@ export function createSitemaps(options: { data: SiteData; origin: string; urlsPe
 
   const abs = (path: string) => new URL(path, options.origin).href;
 
-  const readListings = async (): Promise<Entry[]> => {
+  const readListings = async (request: RequestContext | undefined): Promise<Entry[]> => {
+    const data = options.data(request);
     const out: Entry[] = [];
     for (let after = 0; ; ) {
-      const rows = await options.data.listingsAfter(after, 1000);
+      const rows = await data.listingsAfter(after, 1000);
       for (const r of rows) out.push({ route: listingPath(r.id, r.title, 'en'), lastmod: String(r.updated_at).slice(0, 10) });
       if (rows.length < 1000) return out;
       after = Number(rows[rows.length - 1]?.id);
     }
   };
 
-  const allListings = (): Promise<Entry[]> => {
+  /** Read once in `ttl` for every file, by whoever asks first (its client's share pays for it). */
+  const allListings = (request: RequestContext | undefined): Promise<Entry[]> => {
     if (!listings || Date.now() - listings.at > ttl) {
-      const entries = readListings();
+      const entries = readListings(request);
       listings = { at: Date.now(), entries };
       entries.catch(() => {
         listings = undefined;
@@ -68,22 +71,22 @@ export function createSitemaps(options: { data: SiteData; origin: string; urlsPe
   };
 
   return {
-    async file(name) {
+    async file(name, request) {
       if (name === 'index') {
-        const count = Math.max(1, Math.ceil((await allListings()).length / entriesPerFile));
+        const count = Math.max(1, Math.ceil((await allListings(request)).length / entriesPerFile));
         const files = ['pages', 'agents', ...Array.from({ length: count }, (_, i) => `listings-${i + 1}`)];
         return `${XML}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${files.map((f) => `<sitemap><loc>${escapeHtml(abs(`/sitemaps/${f}.xml`))}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
       }
       if (name === 'pages') {
         // the place pages: the hero's Ecuador places and every city with active listings (places.ts)
-        const slugs = new Set([...LOCATIONS.filter((l) => l.city).map((l) => l.slug), ...(await options.data.cities()).map((c) => slugify(c.city)).filter(Boolean)]);
+        const slugs = new Set([...LOCATIONS.filter((l) => l.city).map((l) => l.slug), ...(await options.data(request).cities()).map((c) => slugify(c.city)).filter(Boolean)]);
         return urlset([...INDEXED_PATHS.map((route) => ({ route })), ...[...slugs].map((slug) => ({ route: placePath(slug) }))]);
       }
-      if (name === 'agents') return urlset((await options.data.agentIds()).map((id) => ({ route: agentPath(id) })));
+      if (name === 'agents') return urlset((await options.data(request).agentIds()).map((id) => ({ route: agentPath(id) })));
       const m = /^listings-(\d{1,6})$/.exec(name);
       if (!m) return null;
       const index = Number(m[1]) - 1;
-      const all = await allListings();
+      const all = await allListings(request);
       const part = all.slice(index * entriesPerFile, (index + 1) * entriesPerFile);
       if (index < 0 || (!part.length && index > 0)) return null;
       return urlset(part);
