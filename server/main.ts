@@ -43,6 +43,16 @@ function installLastLineOfDefence(): void {
 }
 
 
+/** startServer, and when it cannot (its port is taken) the embedded PostgreSQL stopped before the error is told. */
+async function startServerOrStop(embedded: Running['embedded'], options: Parameters<typeof startServer>[0]): ReturnType<typeof startServer> {
+  try {
+    return await startServer(options);
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}
+
 interface Running {
   /** the embedded PostgreSQL on its way up: a stop waits for it, so as not to leave it running */
   starting?: Promise<unknown>;
@@ -133,7 +143,7 @@ async function main(): Promise<void> {
   }
 
   const write = lineLog();
-  const server = await startServer({
+  const server = await startServerOrStop(embedded, {
     db,
     port: config.port,
     log: (line) => (!config.logRequests && !line.startsWith('[') ? undefined : write(line)),

@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLock } from '../../server/db/lock.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
@@ -139,6 +140,22 @@ describe('npm start', () => {
       expect(existsSync(join(dir, 'server.lock'))).toBe(false);
     } finally {
       await server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a port already in use: says so, exits, and leaves no PostgreSQL running behind it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exp-start-busy-'));
+    chmodSync(dir, 0o755);
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '0.0.0.0', () => r()));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      await expect(startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '100' }, { port })).rejects.toThrow(/EADDRINUSE/);
+      expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
+      expect(existsSync(join(dir, 'server.lock'))).toBe(false);
+    } finally {
+      busy.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -26,7 +26,18 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(env: Record<string, string>, options: { port?: number; ready?: RegExp; readyMs?: number; args?: string[] } = {}): Promise<ServerProcess> {
-  const port = options.port ?? (await freePort());
+  // a free port may be taken by another suite's process before this one listens on it (the
+  // embedded PostgreSQL starts first): then again on another, unless the test chose the port
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, options.port ?? (await freePort()), options);
+    } catch (error) {
+      if (options.port !== undefined || attempt >= 3 || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>, port: number, options: { ready?: RegExp; readyMs?: number; args?: string[] }): Promise<ServerProcess> {
   const { child, output, exitStatus, exited } = spawnChild(process.execPath, ['--import', 'tsx', 'server/main.ts', ...(options.args ?? [])], {
     cwd: root,
     env: { ...process.env, SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0', ...env, PORT: String(port) },
