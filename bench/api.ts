@@ -175,7 +175,7 @@ async function startMinimalServer(databaseUrl: string, routes: Record<string, Mi
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-type Variant = 'search' | 'serverRequests' | 'directSql' | 'minimalServer';
+type Variant = 'search' | 'serverRequests' | 'directSql' | 'directSqlAuto' | 'minimalServer';
 
 /**
  * Over PostgreSQL, per case, four ways to get the same search, measured in interleaved rounds
@@ -186,6 +186,9 @@ type Variant = 'search' | 'serverRequests' | 'directSql' | 'minimalServer';
  *  - directSql: the SQL our server runs for them, on the database directly (same role and session
  *    settings, two connections, named statements as the server uses), reading the whole result;
  *  - minimalServer: the same two requests to bench/minimal-server.ts, the floor of any Node HTTP hop.
+ *  - directSqlAuto: the same SQL on sessions that keep the database's default plan cache mode
+ *    (auto: a generic plan after five runs of a prepared statement), bound as PostgREST binds them:
+ *    what a hosted project runs where nothing but the functions themselves asks for custom plans.
  * The server's overhead is serverRequests / directSql.
  */
 async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<Record<Variant, Record<string, Summary>>> {
@@ -204,6 +207,8 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
   }
   const minimal = await startMinimalServer(databaseUrl, routes);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, options: ANON_SESSION });
+  // the session's own plan cache mode the database's default, whatever the role says
+  const autoPool = new pg.Pool({ connectionString: databaseUrl, max: 4, options: `${ANON_SESSION} -c plan_cache_mode=auto` });
   const rest = new PostgrestClient(`${serverUrl}/rest/v1`, { headers: { apikey: 'bench' }, fetch: keepAliveFetch() });
   const toServer = plainClient(serverUrl);
   const toMinimal = plainClient(minimal.url);
@@ -215,10 +220,11 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
         search: () => widgetSearch(rest, c),
         serverRequests: () => toServer(recorded),
         directSql: () => Promise.all(statements.map((st, i) => pool.query({ name: `d${c.name}${i}`, text: st.sql, values: st.params }))),
+        directSqlAuto: () => Promise.all(statements.map((st, i) => autoPool.query({ name: `a${c.name}${i}`, text: st.sql, values: st.params }))),
         minimalServer: () => toMinimal(recorded),
       };
     };
-    const variants: Variant[] = ['search', 'serverRequests', 'directSql', 'minimalServer'];
+    const variants: Variant[] = ['search', 'serverRequests', 'directSql', 'directSqlAuto', 'minimalServer'];
     const samples = new Map<string, number[]>();
     for (const c of CASES) for (const v of variants) for (let i = 0; i < WARMUP; i++) await runners(c)[v]();
     for (let round = 0; round < ROUNDS; round++) {
@@ -236,6 +242,7 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
     return Object.fromEntries(variants.map((v) => [v, Object.fromEntries(CASES.map((c) => [c.name, summarise(samples.get(`${v}|${c.name}`) ?? [])]))])) as Record<Variant, Record<string, Summary>>;
   } finally {
     await pool.end();
+    await autoPool.end();
     await stop(minimal.child);
   }
 }

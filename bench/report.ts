@@ -30,15 +30,16 @@ function api(r: Json): string {
   if (pgr.serverRequests) {
     lines.push(
       '',
-      "The server's overhead over PostgreSQL: the widget's two requests (recorded from postgrest-js, replayed by a plain keep-alive client that reads each response to its end) against the SQL the server runs for them, run directly on the database with the same role, two connections and named statements. For scale, the same requests to `bench/minimal-server.ts`, a Node HTTP server that does nothing but run that SQL with the same driver: the cost of any HTTP hop on this machine.",
+      "The server's overhead over PostgreSQL: the widget's two requests (recorded from postgrest-js, replayed by a plain keep-alive client that reads each response to its end) against the SQL the server runs for them, run directly on the database with the same role, two connections and named statements. For scale, the same requests to `bench/minimal-server.ts`, a Node HTTP server that does nothing but run that SQL with the same driver: the cost of any HTTP hop on this machine. Beside it, the same SQL on sessions with the database's default plan cache mode (`auto`: generic plans after five runs), as a hosted project's PostgREST binds it where only the functions themselves ask for custom plans.",
       '',
-      '| case | server p50 / p95 | same SQL direct p50 / p95 | overhead p50 / p95 | minimal server, overhead p50 / p95 |',
-      '|---|---|---|---|---|',
+      '| case | server p50 / p95 | same SQL direct p50 / p95 | direct, default plan cache p50 / p95 | overhead p50 / p95 | minimal server, overhead p50 / p95 |',
+      '|---|---|---|---|---|---|',
     );
     for (const c of cases) {
       const s = pgr.serverRequests?.[c];
       const d = pgr.directSql?.[c];
-      lines.push(`| ${label(c)} | ${ms(s?.p50)} / ${ms(s?.p95)} | ${ms(d?.p50)} / ${ms(d?.p95)} | ${x(pgr.overhead?.[c])} | ${x(pgr.minimalOverhead?.[c])} |`);
+      const a = pgr.directSqlAuto?.[c];
+      lines.push(`| ${label(c)} | ${ms(s?.p50)} / ${ms(s?.p95)} | ${ms(d?.p50)} / ${ms(d?.p95)} | ${ms(a?.p50)} / ${ms(a?.p95)} | ${x(pgr.overhead?.[c])} | ${x(pgr.minimalOverhead?.[c])} |`);
     }
   }
   const t = pgr.throughput;

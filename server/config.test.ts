@@ -36,7 +36,9 @@ describe('loadConfig', () => {
     expect(c.inquiry.rateLimit.max).toBe(20);
     expect(c.inquiry.allowedOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(c.inquiry.teamInbox).toBe('leads@expecuador.example');
-    expect(c.mail).toEqual({ smtpUrl: 'smtp://u:p@mail.example:587', from: '"eXp" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example' });
+    expect(c.mail).toEqual({ smtpUrl: 'smtp://u:p@mail.example:587', api: undefined, from: '"eXp" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example' });
+    // (our own server may use port 587: only a hosted function may not)
+    expect(loadConfig({ MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 're_123' }, [], root).mail.api).toEqual({ url: 'https://api.resend.com/emails', key: 're_123' });
   });
 
   it("reads the public pool's size and each client's share of it", () => {
@@ -56,6 +58,10 @@ describe('loadConfig', () => {
     [{ PORT: '80a' }, /PORT/],
     [{ SEED_LISTINGS: 'many' }, /SEED_LISTINGS/],
     [{ SMTP_URL: 'mail.example.com' }, /SMTP_URL must be a smtp or smtps URL/],
+    [{ MAIL_API_URL: 'http://api.resend.com/emails', MAIL_API_KEY: 'k' }, /MAIL_API_URL must be https/],
+    [{ MAIL_API_URL: 'https://api.resend.com/emails' }, /MAIL_API_URL needs MAIL_API_KEY/],
+    [{ MAIL_API_KEY: 're_1' }, /MAIL_API_KEY needs MAIL_API_URL/],
+    [{ MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 'k', SMTP_URL: 'smtps://u:p@mail.example' }, /SMTP_URL and MAIL_API_URL exclude each other/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres or postgresql URL/],
     [{ ALLOWED_ORIGINS: 'example.com' }, /ALLOWED_ORIGINS must be \* or a comma-separated list of origins/],
     [{ ALLOWED_ORIGINS: 'https://a.example/path' }, /ALLOWED_ORIGINS/],

@@ -29,7 +29,7 @@ export interface ServerConfig {
   bundlePort: number | undefined;
   resetData: boolean;
   skipBuild: boolean;
-  mail: { smtpUrl: string | undefined; from: string; siteUrl: string };
+  mail: ReturnType<typeof readMailSettings>;
   /** the site's pages: public address (SITE_URL) and where they read data (SITE_API_URL, SITE_API_KEY) */
   site: { url: string | undefined; apiUrl: string | undefined; apiKey: string | undefined };
   inquiry: ReturnType<typeof readInquirySettings>;

@@ -152,13 +152,13 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     inquiry: config.inquiry,
     alerts: config.alerts,
-    mail: { smtpUrl: config.mail.smtpUrl, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
+    mail: { smtpUrl: config.mail.smtpUrl, api: config.mail.api, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
     site: { url: config.site.url, apiUrl: config.site.apiUrl, apiKey: config.site.apiKey, imageCacheDir: resolve(config.dataDir, 'cache', 'images'), imageHosts: config.imageHosts },
     photosDir: resolve(config.dataDir, 'photos'),
     imports: { schedule: config.importSchedule, storage: config.photoStorage },
   });
   running.server = server;
-  if (!config.mail.smtpUrl) console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
+  if (!config.mail.smtpUrl && !config.mail.api) console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
   console.log(`[start] http://localhost:${server.port}/`);
   if (server.bundleUrl) console.log(`[start] the bundle alone, as a second origin: ${server.bundleUrl}/widgets/exp-widgets.js`);
   server.ready.then(

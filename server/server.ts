@@ -18,6 +18,7 @@ import { loadTexts } from './pages/texts.ts';
 import { DEFAULTS } from '../core/functions/defaults.ts';
 import { DEFAULT_ALERTS_CONFIG, localFunctions } from './functions/local.ts';
 import { fileMailer, smtp } from './mail/mailers.ts';
+import { httpMailer } from '../core/functions/outbox/http-mail.ts';
 import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-service.ts';
 import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
 import { createApp, type Logger, type RequestKind } from './http/app.ts';
@@ -90,8 +91,10 @@ export interface SiteOptions {
 }
 
 export interface MailOptions extends Partial<Omit<OutboxServiceOptions, 'sql' | 'mailer' | 'composers' | 'log'>> {
-  /** smtp://user:pass@host:port (nodemailer URL); none: .eml files in outboxDir */
+  /** smtp://user:pass@host:port (nodemailer URL); none (and no api): .eml files in outboxDir */
   smtpUrl?: string;
+  /** a mail provider's HTTP API (MAIL_API_URL, MAIL_API_KEY; core/functions/outbox/http-mail.ts) */
+  api?: { url: string; key: string } | undefined;
   outboxDir?: string;
   from?: string;
   /** the public site, for links in mails */
@@ -148,7 +151,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let closed = false;
   const rest = createRestHandler({ db: options.db, ...(options.schemaTtlMs ? { schemaTtlMs: options.schemaTtlMs } : {}) });
   const sql = adminSql(options.db);
-  const { smtpUrl, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
+  const { smtpUrl, api, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
   const mailOptions = { from: from ?? DEFAULTS.mailFrom, siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}` };
   const distDir = options.distDir ?? resolve(ROOT, 'dist');
   // the alert mails' texts: the locale files as the site build copies them (read when first needed)
@@ -157,7 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const outbox = createOutboxService({
     ...delivery,
     sql,
-    mailer: smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
+    mailer: api ? httpMailer(api) : smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
     composers: allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
     // signed webhooks to the CRM (docs/leads.md), through the safe fetcher
     deliverers: {

@@ -92,13 +92,22 @@ export function clientKey(text: string): string | undefined {
 }
 
 /**
+ * A request whose client nobody vouched for: the edge's header (TRUST_PROXY=<header>) is missing
+ * or is no address, or there is no socket address. Behind a platform (a hosted function) the
+ * socket's peer is the platform's own proxy, the same for every visitor, so it is no client either.
+ * What keys on the client (rate limits) then keys on what the request itself says, within a
+ * ceiling for all such requests together (request-key.ts overLimit).
+ */
+export const UNKNOWN_CLIENT = 'unknown';
+
+/**
  * The client address of a request by the rule above: `header(name)` reads a request header (a
  * repeated header joined with ', ', as Node and the Fetch API both join them), `socket` is the
- * peer's address. 'unknown' only when there is no socket address either.
+ * peer's address. UNKNOWN_CLIENT when the header our edge sets is missing, or there is no socket address.
  */
 export function clientAddress(header: (name: string) => string | null | undefined, socket: string | null | undefined, trust: ProxyTrust): string {
-  const peer = (socket && clientKey(socket)) || 'unknown';
-  if ('header' in trust) return clientKey(header(trust.header) ?? '') ?? peer;
+  const peer = (socket && clientKey(socket)) || UNKNOWN_CLIENT;
+  if ('header' in trust) return clientKey(header(trust.header) ?? '') ?? UNKNOWN_CLIENT;
   if (trust.hops === 0) return peer;
   const chain = (header('x-forwarded-for') ?? '')
     .split(',')

@@ -9,10 +9,11 @@
 import type { Dict } from '../translate.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
 import { DEFAULTS } from './defaults.ts';
-import { clientAddress, SUPABASE_EDGE } from './client-address.ts';
+import { clientAddress, SUPABASE_EDGE, UNKNOWN_CLIENT } from './client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
 import { allComposers } from './outbox/composers.ts';
 import { smtpMailer, type TransportFactory } from './outbox/smtp.ts';
+import { httpMailer } from './outbox/http-mail.ts';
 import { createOutboxWorker } from './outbox/worker.ts';
 import { runAlerts } from './alerts/run.ts';
 import { fetchPoster, WEBHOOK_DELAYS, WEBHOOK_MAX_ATTEMPTS, webhookDeliverer } from './webhooks/deliver.ts';
@@ -33,7 +34,7 @@ export function setUpFunction(deps: DenoDeps) {
   const env = envReader(deps.env);
   const dbUrl = env.url('SUPABASE_DB_URL', ['postgres', 'postgresql']);
   if (!dbUrl) env.problems.push('SUPABASE_DB_URL must be set (the platform provides it)');
-  const mail = readMailSettings(env, 'https://expecuador.example');
+  const mail = readMailSettings(env, 'https://expecuador.example', { hosted: true });
   const inquiry = { ...readInquirySettings(env), siteUrl: mail.siteUrl };
   const alerts = readAlertSettings(env);
   // a hosted project's edge (Cloudflare) sets CF-Connecting-IP, overwriting what a client sent
@@ -48,11 +49,11 @@ export function setUpFunction(deps: DenoDeps) {
   pool.on('error', (error: Error) => console.error(`[${deps.name}] idle connection:`, error.message));
   const sql = pgSql(pool);
   const noSmtp = async () => {
-    throw new Error('SMTP_URL is not set');
+    throw new Error('neither SMTP_URL nor MAIL_API_URL is set');
   };
   const outbox = createOutboxWorker({
     sql,
-    mailer: mail.smtpUrl ? smtpMailer(deps.createTransport, mail.smtpUrl) : { send: noSmtp, verify: noSmtp },
+    mailer: mail.api ? httpMailer(mail.api) : mail.smtpUrl ? smtpMailer(deps.createTransport, mail.smtpUrl) : { send: noSmtp, verify: noSmtp },
     composers: allComposers({ from: mail.from, siteUrl: mail.siteUrl, teamInbox: alerts.teamInbox, texts: (lang) => deps.texts[lang] }),
     // signed webhooks to the CRM (docs/leads.md): over fetch, https outside private networks
     deliverers: { webhook: { deliver: webhookDeliverer(fetchPoster), maxAttempts: WEBHOOK_MAX_ATTEMPTS, baseDelaySeconds: WEBHOOK_DELAYS.baseSeconds, maxDelaySeconds: WEBHOOK_DELAYS.maxSeconds } },
@@ -73,8 +74,20 @@ export function setUpFunction(deps: DenoDeps) {
     return undefined;
   }
 
-  /** The client address of a request (client-address.ts); `peer` is Deno.serve's remote address. */
-  const client = (request: Request, peer: string | undefined) => clientAddress((name) => request.headers.get(name), peer, trust);
+  /**
+   * The client address of a request (client-address.ts); `peer` is Deno.serve's remote address. A
+   * request without the header the platform's edge sets is from no known client (its limits then
+   * key on its e-mail address): said once in the function's log, for the operator to check.
+   */
+  let warned = false;
+  const client = (request: Request, peer: string | undefined) => {
+    const address = clientAddress((name) => request.headers.get(name), peer, trust);
+    if (address === UNKNOWN_CLIENT && 'header' in trust && !warned) {
+      warned = true;
+      console.warn(`[${deps.name}] a request came without ${trust.header}: its client is unknown, so its limits are its e-mail address's and a ceiling for all such requests (README "Deployment": check that ${trust.header} reaches the functions)`);
+    }
+    return address;
+  };
 
   /**
    * What Deno.serve runs: the scheduled calls first, then the handler with the client's address

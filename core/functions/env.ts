@@ -6,6 +6,7 @@
  */
 import { parseProxyTrust, type ProxyTrust } from './client-address.ts';
 import { DEFAULTS } from './defaults.ts';
+import { mailApiUrlProblem } from './outbox/http-mail.ts';
 import { EMAIL_PATTERN, RECORD_ID } from '../protocol/inquiry.ts';
 
 export class ConfigError extends Error {
@@ -155,10 +156,34 @@ export function readAlertSettings(env: EnvReader) {
   };
 }
 
-/** The mail settings shared by our server and the Deno function. */
-export function readMailSettings(env: EnvReader, fallbackSiteUrl: string) {
+/** The port an SMTP URL connects to (nodemailer's defaults: 465 for smtps, 587 for smtp). */
+export function smtpPort(url: string): number {
+  const u = new URL(url);
+  return u.port ? Number(u.port) : u.protocol === 'smtps:' ? 465 : 587;
+}
+
+/**
+ * The mail settings shared by our server and the Deno functions: SMTP (SMTP_URL), or a mail
+ * provider's HTTP API (MAIL_API_URL and MAIL_API_KEY; outbox/http-mail.ts), not both. In a hosted
+ * function (`hosted`), SMTP on port 25 or 587 is refused: Supabase's edge functions may not open
+ * connections to them, so every mail would wait for ever.
+ */
+export function readMailSettings(env: EnvReader, fallbackSiteUrl: string, options: { hosted?: boolean } = {}) {
+  const smtpUrl = env.url('SMTP_URL', ['smtp', 'smtps']);
+  const apiUrl = env.optional('MAIL_API_URL');
+  const apiKey = env.optional('MAIL_API_KEY');
+  if (apiUrl) {
+    const problem = mailApiUrlProblem(apiUrl);
+    if (problem) env.problems.push(problem);
+    if (!apiKey) env.problems.push('MAIL_API_URL needs MAIL_API_KEY (the provider\'s API key)');
+    if (smtpUrl) env.problems.push('SMTP_URL and MAIL_API_URL exclude each other: pick one way to send mail');
+  } else if (apiKey) env.problems.push('MAIL_API_KEY needs MAIL_API_URL (the provider\'s send endpoint, such as https://api.resend.com/emails)');
+  if (options.hosted && smtpUrl && [25, 587].includes(smtpPort(smtpUrl))) {
+    env.problems.push(`SMTP_URL connects to port ${smtpPort(smtpUrl)}, which a Supabase edge function may not open: use smtps:// on port 465, or a mail provider's HTTP API (MAIL_API_URL, MAIL_API_KEY)`);
+  }
   return {
-    smtpUrl: env.url('SMTP_URL', ['smtp', 'smtps']),
+    smtpUrl,
+    api: apiUrl && apiKey && !mailApiUrlProblem(apiUrl) ? { url: apiUrl, key: apiKey } : undefined,
     from: env.email('SMTP_FROM', DEFAULTS.mailFrom, { displayName: true }),
     siteUrl: env.baseUrl('SITE_URL') ?? fallbackSiteUrl,
   };

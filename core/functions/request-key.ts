@@ -26,18 +26,42 @@ export async function derivedKey(clientHash: string, content: unknown[], now = D
   return `auto-${(await sha256(`${clientHash}\n${window}\n${JSON.stringify(content)}`)).slice(0, 40)}`;
 }
 
-/** Where each function keeps its requests, and when each was received. */
+/** Where each function keeps its requests, and when each was received: by the client, and by the e-mail address given. */
 const RECEIVED = {
-  inquiries: 'select count(*) as n from public.inquiries where client_hash = $1 and received_at > now() - make_interval(secs => $2)',
-  alerts: 'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > now() - make_interval(secs => $2)',
+  inquiries: {
+    client: 'select count(*) as n from public.inquiries where client_hash = $1 and received_at > now() - make_interval(secs => $2)',
+    email: 'select count(*) as n from public.inquiries where lower(email) = $1 and received_at > now() - make_interval(secs => $2)',
+  },
+  alerts: {
+    client: 'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > now() - make_interval(secs => $2)',
+    email: 'select count(*) as n from internal.saved_searches where email_key = $1 and created_at > now() - make_interval(secs => $2)',
+  },
 } as const;
 
+/** How many requests from clients nobody vouched for (UNKNOWN_CLIENT) all together, per window: this many clients' worth. */
+export const UNKNOWN_CLIENTS_CEILING = 20;
+
+/** Who asks: the client's hash, whether its address is known, and the e-mail address the request gives (lower case). */
+export interface Asker {
+  clientHash: string;
+  known: boolean;
+  email: string;
+}
+
 /**
- * Takes the client's turn (its other requests wait until this transaction ends, so the count and
- * the insert never interleave) and tells whether it is over its limit.
+ * Takes the asker's turn (its other requests wait until this transaction ends, so the count and
+ * the insert never interleave) and tells whether it is over its limit. A client whose address is
+ * known is limited by it. One nobody vouched for (behind a platform whose header did not come) is
+ * limited by the e-mail address it gives, and all of them together by UNKNOWN_CLIENTS_CEILING
+ * times the limit, so one visitor over the limit never refuses the others.
  */
-export async function overLimit(tx: Sql, kind: keyof typeof RECEIVED, clientHash: string, limit: { max: number; windowSeconds: number }): Promise<boolean> {
-  await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`${kind}:${clientHash}`]);
-  const rows = await tx.query<{ n: string | number }>(RECEIVED[kind], [clientHash, limit.windowSeconds]);
-  return Number(rows[0]?.n ?? 0) >= limit.max;
+export async function overLimit(tx: Sql, kind: keyof typeof RECEIVED, asker: Asker, limit: { max: number; windowSeconds: number }): Promise<boolean> {
+  const count = async (sql: string, key: string) => Number((await tx.query<{ n: string | number }>(sql, [key, limit.windowSeconds]))[0]?.n ?? 0);
+  if (asker.known) {
+    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`${kind}:${asker.clientHash}`]);
+    return (await count(RECEIVED[kind].client, asker.clientHash)) >= limit.max;
+  }
+  await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`${kind}:email:${asker.email}`]);
+  if ((await count(RECEIVED[kind].email, asker.email)) >= limit.max) return true;
+  return (await count(RECEIVED[kind].client, asker.clientHash)) >= limit.max * UNKNOWN_CLIENTS_CEILING;
 }

@@ -13,16 +13,15 @@ pg.types.setTypeParser(20, (v) => Number(v));
 const MAX_NAMED = 512;
 
 /**
- * Settings of the public API's sessions besides the `anon` role's own (read from the database,
- * as PostgREST applies an impersonated role's settings). Custom plans: a generic plan of a
- * prepared statement cannot prove `country_code = $1` implies a partial index's predicate and
- * falls back to scans. No parallel workers: on a small machine their start-up costs more than
- * they save.
+ * Settings of the public API's sessions besides the `anon` role's own (read from the database, as
+ * PostgREST applies an impersonated role's settings: its statement_timeout and plan_cache_mode,
+ * migrations 20261210000000 and 20261212000000). No parallel workers: on a small machine their
+ * start-up costs more than they save.
  */
-export const ANON_SETTINGS: Record<string, string> = { TimeZone: 'UTC', role: 'anon', plan_cache_mode: 'force_custom_plan', max_parallel_workers_per_gather: '0' };
+export const ANON_SETTINGS: Record<string, string> = { TimeZone: 'UTC', role: 'anon', max_parallel_workers_per_gather: '0' };
 
-/** The `anon` role's own settings where the role does not set them (Supabase's: statement_timeout 3 s). */
-const ANON_ROLE_DEFAULTS: Record<string, string> = { statement_timeout: `${DEFAULTS.anonStatementTimeoutMs}ms` };
+/** The `anon` role's own settings where the role does not set them (a database whose migrations predate them). */
+const ANON_ROLE_DEFAULTS: Record<string, string> = { statement_timeout: `${DEFAULTS.anonStatementTimeoutMs}ms`, plan_cache_mode: 'force_custom_plan' };
 
 /** `-c name=value ...` for a session's start-up options (values escaped as libpq reads them). */
 export function sessionOptions(settings: Record<string, string>): string {

@@ -104,6 +104,12 @@ async function denoTarget(smtp: TestSmtp): Promise<Target> {
   };
 }
 
+/** Our server told that its edge sets cf-connecting-ip, as a function's platform does, for requests that come without it. */
+async function startUnvouched(): Promise<Target> {
+  const server = await startTestServer('postgres', { trustProxy: { header: 'cf-connecting-ip' } });
+  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() };
+}
+
 describe.each([
   ['our server (Node)', nodeTarget, false],
   ['the deployed function (Deno, PostgreSQL)', denoTarget, true],
@@ -212,6 +218,28 @@ describe.each([
       statuses.push((await post(server, body(), headers)).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+  });
+
+  it("without the address its edge vouches for (the platform's header missing), one visitor over the limit refuses nobody else: the limit is then the e-mail address's", async () => {
+    // no CF-Connecting-IP reaches the function (ours told to read it, as the platform's functions do)
+    const unvouched: Record<string, string> = {};
+    const target = ownsDatabase ? server : await startUnvouched();
+    try {
+      const first = [];
+      for (let i = 0; i < 6; i++) first.push((await post(target, body({ email: 'ana.unknown@example.com', idempotencyKey: `unvouched-a-${process.pid}-${i}` }), unvouched)).status);
+      expect(first).toEqual([200, 200, 200, 200, 200, 429]);
+      // another visitor, as unknown as the first: not refused
+      expect((await post(target, body({ email: 'beto.unknown@example.com', idempotencyKey: `unvouched-b-${process.pid}` }), unvouched)).status).toBe(200);
+      // with the platform's header, each visitor is counted by it
+      if (ownsDatabase) {
+        const vouched = { 'CF-Connecting-IP': `10.9.9.${++client}` };
+        const statuses = [];
+        for (let i = 0; i < 6; i++) statuses.push((await post(target, body({ email: `carla${i}@example.com`, idempotencyKey: `vouched-${process.pid}-${i}` }), vouched)).status);
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      }
+    } finally {
+      if (target !== server) await target.close();
+    }
   });
 
   it('answers bad bodies with 400 and a clear message, never storing them', async () => {

@@ -19,6 +19,7 @@ import type { FilterArgs } from '../../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
+import { UNKNOWN_CLIENT } from '../client-address.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { activate, byIdempotencyKey, byToken, CONFIRM_MAILS, confirmMailsToday, extendPending, insertSearch, markTokenUsed, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
 import { hashToken } from './tokens.ts';
@@ -89,7 +90,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
     const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang]));
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
-      const limited = await overLimit(tx, 'alerts', clientHash, config.rateLimit);
+      const limited = await overLimit(tx, 'alerts', { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) }, config.rateLimit);
       if (await byIdempotencyKey(tx, key)) return { status: 200, body: { ok: true } };
       if (limited) {
         return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };

@@ -8,6 +8,7 @@
 import { LIMITS, validateInquiry } from './validate.ts';
 import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
+import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
@@ -60,7 +61,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts
-        const limited = await overLimit(tx, 'inquiries', clientHash, config.rateLimit);
+        const limited = await overLimit(tx, 'inquiries', { clientHash, known: context.clientAddress !== UNKNOWN_CLIENT, email: input.email.trim().toLowerCase() }, config.rateLimit);
         const already = await existingInquiry(tx, idempotencyKey);
         if (already) return { id: already, created: false, limited: false, unknownOwner: false };
         if (limited) return { id: '', created: false, limited: true, unknownOwner: false };

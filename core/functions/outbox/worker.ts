@@ -85,8 +85,9 @@ export function retryDelay(attempts: number, base: number = OUTBOX_DEFAULTS.base
   return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
 }
 
-/** A rejection that cannot succeed later (SMTP 5xx: no such mailbox, refused). */
+/** A rejection that cannot succeed later (SMTP 5xx: no such mailbox, refused; a mail API's refusal, http-mail.ts). */
 function permanent(error: unknown): boolean {
+  if ((error as { permanent?: unknown })?.permanent === true) return true;
   const code = (error as { responseCode?: number })?.responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
 }

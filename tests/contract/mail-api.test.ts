@@ -1,0 +1,120 @@
+/**
+ * Mail that can leave a hosted function (docs/architecture.md "Mail"): the deployed function under
+ * Deno, configured with a mail provider's HTTP API (MAIL_API_URL, MAIL_API_KEY; a stand-in of
+ * Resend's here), delivers an inquiry's mail through it, once; through the provider's outage the
+ * inquiry waits and goes out once the provider is back; a refusal fails the mail for good. A
+ * function configured with SMTP on port 587 (or 25), which Supabase's edge functions may not open,
+ * refuses to start and says why. Our own server sends through the same transport.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
+import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
+import { startMailApi, type MailApi } from '../support/mail-api.ts';
+import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
+import { clientHeaders, startTestServer } from '../support/servers.ts';
+
+const SITE = 'https://expecuador.example';
+let n = 0;
+const inquiry = (url: string, over: Record<string, unknown> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.8.0.${++n}`) },
+    body: JSON.stringify({ name: 'Rosa Mena', email: `rosa.mena.${n}@example.com`, phone: '', message: 'Quisiera más información', idempotencyKey: `mail-api-${process.pid}-${n}`, lang: 'es', ...over }),
+  });
+
+async function until(probe: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the deployed function with a mail provider\'s HTTP API', () => {
+  let database: PostgresDatabase;
+  let db: Database;
+  let api: MailApi;
+  let fn: DenoFunction;
+
+  beforeAll(async () => {
+    database = await postgresDatabase('seeded');
+    db = await openPostgres(database.url);
+    await migrate(db);
+    await seedIfEmpty(db, 300);
+    api = await startMailApi();
+    fn = await startDenoFunction({ SUPABASE_DB_URL: database.url, MAIL_API_URL: api.url, MAIL_API_KEY: api.key, SITE_URL: SITE });
+  }, 240_000);
+  afterAll(async () => {
+    await fn?.stop();
+    await api?.close();
+    await db?.close();
+    await database?.drop();
+  });
+
+  it("delivers an inquiry's mail through the API, once, with its Message-ID as the idempotency key", async () => {
+    const res = await inquiry(fn.url);
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    await until(() => api.sent.some((m) => m.headers['X-Inquiry-Id'] === id || m.text.includes('Rosa Mena')));
+    await fn.drain();
+    const mails = api.sent.filter((m) => m.headers['X-Inquiry-Id'] === id);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ subject: expect.stringContaining('Rosa Mena'), to: [expect.stringMatching(/@/)] });
+    expect(mails[0]?.idempotencyKey).toMatch(/^inquiry-/);
+    const [row] = await db.admin.query<{ status: string }>("select o.status from internal.mail_outbox o where o.kind = 'inquiry' and o.ref_id = $1", [id]);
+    expect(row?.status).toBe('sent');
+  });
+
+  it('waits through the provider\'s outage and delivers once it is back, once', async () => {
+    api.mode = 'down';
+    const res = await inquiry(fn.url, { name: 'Tomás Outage' });
+    const { id } = (await res.json()) as { id: string };
+    expect(res.status).toBe(200);
+    await until(async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'pending' and attempts > 0", [id])).length > 0);
+    expect(api.sent.some((m) => m.headers['X-Inquiry-Id'] === id)).toBe(false);
+    api.mode = 'ok';
+    // the scheduled call (pg_cron in production) probes the provider and delivers what waited
+    await fn.drain();
+    await until(() => api.sent.some((m) => m.headers['X-Inquiry-Id'] === id));
+    await fn.drain();
+    expect(api.sent.filter((m) => m.headers['X-Inquiry-Id'] === id)).toHaveLength(1);
+  });
+
+  it('a refusal (422) fails the mail for good, with the provider\'s reason; nothing is tried again', async () => {
+    api.mode = 'refuse';
+    const res = await inquiry(fn.url, { name: 'Ines Refused' });
+    const { id } = (await res.json()) as { id: string };
+    await until(async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'failed'", [id])).length > 0);
+    const [row] = await db.admin.query<{ last_error: string; attempts: number }>("select last_error, attempts from internal.mail_outbox where kind = 'inquiry' and ref_id = $1", [id]);
+    expect(row?.last_error).toMatch(/422.*Invalid `to` field/);
+    expect(row?.attempts).toBe(1);
+    api.mode = 'ok';
+  });
+});
+
+describe('a hosted function configured with SMTP on a blocked port', () => {
+  it('refuses to start, and says why', async () => {
+    for (const smtp of ['smtp://user:pass@smtp.example.com:587', 'smtp://user:pass@smtp.example.com', 'smtp://user:pass@smtp.example.com:25']) {
+      const start = startDenoFunction({ SUPABASE_DB_URL: 'postgres://postgres@127.0.0.1:9/none', SMTP_URL: smtp });
+      await expect(start, smtp).rejects.toThrow(/SMTP_URL connects to port (587|25), which a Supabase edge function may not open: use smtps:\/\/ on port 465, or a mail provider's HTTP API/);
+    }
+  }, 120_000);
+});
+
+describe('our server with a mail provider\'s HTTP API', () => {
+  it("delivers an inquiry's mail through it", async () => {
+    const api = await startMailApi();
+    const server = await startTestServer('postgres', { trustProxy: { hops: 1 }, mail: { api: { url: api.url, key: api.key }, intervalMs: 200, siteUrl: SITE } });
+    try {
+      const res = await inquiry(`${server.url}/functions/v1/send-property-inquiry`);
+      const { id } = (await res.json()) as { id: string };
+      await until(() => api.sent.some((m) => m.headers['X-Inquiry-Id'] === id));
+      expect(api.sent.filter((m) => m.headers['X-Inquiry-Id'] === id)).toHaveLength(1);
+    } finally {
+      await server.close();
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * The database as a hosted Supabase project has it (docs/architecture.md "Privileges"): a
+ * PostgreSQL prepared as a project's initial schema prepares one (the roles anon, authenticated and
+ * service_role, their statement timeouts, and default privileges that grant everything new in
+ * `public` to them), migrated by the Supabase CLI from npm (`supabase db push --db-url`, pinned).
+ * Then the catalogue: the public roles hold SELECT on the relations we publish and EXECUTE on the
+ * functions we publish, and nothing else anywhere in `public`. Then that database serves the
+ * contract suite's reads through our server on DATABASE_URL, as the pages would read a project.
+ */
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { reseed } from '../../server/db/setup.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { getAgents } from '../../widgets/lib/data/agents.ts';
+import { getListingsCount, getMapClusters, getPlaceSuggestions, getPropertyTypes } from '../../widgets/lib/data/listings.ts';
+import { getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
+import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
+import { SCENARIOS } from '../support/search-scenarios.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+/** What a Supabase project's initial schema leaves (supabase/postgres: roles, their limits, default privileges). */
+const SUPABASE_INITIAL_SCHEMA = `
+  do $$ begin
+    if not exists (select 1 from pg_roles where rolname = 'anon') then create role anon nologin noinherit; end if;
+    if not exists (select 1 from pg_roles where rolname = 'authenticated') then create role authenticated nologin noinherit; end if;
+    if not exists (select 1 from pg_roles where rolname = 'service_role') then create role service_role nologin noinherit bypassrls; end if;
+  end $$;
+  alter role anon set statement_timeout = '3s';
+  alter role authenticated set statement_timeout = '8s';
+  grant usage on schema public to anon, authenticated, service_role;
+  alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+  alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+  alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+`;
+
+/** What the public key may read and call: the data API's relations, and the functions the elements call. */
+const PUBLISHED_RELATIONS = ['agents', 'listing_availability', 'listing_cities', 'listing_property_types', 'listings'];
+const PUBLISHED_FUNCTIONS = ['listing_clusters', 'listing_price_history', 'place_suggestions', 'search_listings', 'search_listings_count', 'similar_listings'];
+
+describe('a database prepared as a hosted project, migrated by the Supabase CLI', () => {
+  let database: PostgresDatabase;
+  let client: pg.Client;
+  let server: RunningServer;
+  let rest: PostgrestClient;
+
+  beforeAll(async () => {
+    database = await postgresDatabase();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(SUPABASE_INITIAL_SCHEMA);
+    const url = `${database.url.replace(/^postgres:/, 'postgresql:')}${database.url.includes('?') ? '&' : '?'}sslmode=disable`;
+    const { stdout, stderr } = await run(resolve(root, 'node_modules/.bin/supabase'), ['db', 'push', '--db-url', url, '--yes'], { cwd: root, timeout: 180_000, env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' } });
+    expect(`${stdout}${stderr}`).toContain('Finished supabase db push');
+    // the seed, as an operator loads it into a project (npm run seed -- --sql, then psql)
+    const db = await openPostgres(database.url);
+    await reseed(db, 600);
+    server = await startServer({ db, port: 0, seedListings: 600 });
+    await server.ready;
+    rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } });
+  }, 300_000);
+  afterAll(async () => {
+    await server?.close();
+    await client?.end();
+    await database?.drop();
+  });
+
+  it('applied every migration, recorded where the CLI records them', async () => {
+    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from supabase_migrations.schema_migrations');
+    const { readdirSync } = await import('node:fs');
+    expect(rows[0]?.n).toBe(readdirSync(resolve(root, 'supabase/migrations')).filter((f) => f.endsWith('.sql')).length);
+  });
+
+  it('the public roles hold SELECT on the relations we publish and EXECUTE on the functions we publish, and nothing else anywhere in public', async () => {
+    for (const role of ['anon', 'authenticated']) {
+      const relations = await client.query<{ name: string; kind: string; privilege: string }>(
+        `select c.relname as name, c.relkind::text as kind, a.privilege_type as privilege
+           from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                cross join lateral aclexplode(coalesce(c.relacl, acldefault(case when c.relkind = 'S' then 's' else 'r' end::"char", c.relowner))) a
+          where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'S', 'f', 'p') and a.grantee in (0, $1::regrole::oid)
+          order by 1, 3`,
+        [role],
+      );
+      expect(relations.rows.filter((r) => r.privilege !== 'SELECT'), role).toEqual([]);
+      expect([...new Set(relations.rows.map((r) => r.name))], role).toEqual(PUBLISHED_RELATIONS.filter((r) => r !== 'agents'));
+      // agents: the public columns only, read
+      const columns = await client.query<{ privilege: string; n: number }>(
+        `select a.privilege_type as privilege, count(*)::int as n from pg_attribute at cross join lateral aclexplode(at.attacl) a
+          where at.attrelid = 'public.agents'::regclass and a.grantee = $1::regrole::oid group by 1`,
+        [role],
+      );
+      expect(columns.rows.map((r) => r.privilege), role).toEqual(['SELECT']);
+      const privateColumns = await client.query(`select attname from pg_attribute where attrelid = 'public.agents'::regclass and attnum > 0 and not attisdropped and has_column_privilege($1, 'public.agents', attname, 'SELECT') = false`, [role]);
+      expect(privateColumns.rows.length, role).toBeGreaterThan(0);
+      const functions = await client.query<{ name: string }>(
+        `select distinct p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          where n.nspname = 'public' and has_function_privilege($1, p.oid, 'EXECUTE') order by 1`,
+        [role],
+      );
+      expect(functions.rows.map((r) => r.name), role).toEqual(PUBLISHED_FUNCTIONS);
+      // what a platform's default privileges would give anything made next
+      const defaults = await client.query(`select d.defaclobjtype from pg_default_acl d join pg_namespace n on n.oid = d.defaclnamespace cross join lateral aclexplode(d.defaclacl) a where n.nspname = 'public' and a.grantee = $1::regrole::oid`, [role]);
+      expect(defaults.rows, role).toEqual([]);
+    }
+    // the writes PostgREST would make through a view are refused by the catalogue itself
+    for (const privilege of ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) {
+      for (const view of ['listing_availability', 'listing_cities', 'listings']) {
+        const { rows } = await client.query<{ ok: boolean }>(`select has_table_privilege('anon', $1, $2) as ok`, [`public.${view}`, privilege]);
+        expect(rows[0]?.ok, `${privilege} on ${view}`).toBe(false);
+      }
+    }
+  });
+
+  it('the functions the elements call, and the public roles, ask for custom plans themselves (PostgREST binds every value)', async () => {
+    const { rows } = await client.query<{ name: string; config: string[] | null }>(
+      `select p.proname as name, p.proconfig as config from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' and p.proname = any($1) order by 1`,
+      [PUBLISHED_FUNCTIONS],
+    );
+    for (const r of rows) expect(r.config, r.name).toContain('plan_cache_mode=force_custom_plan');
+    for (const role of ['anon', 'authenticated']) {
+      const settings = await client.query<{ config: string[] }>('select s.setconfig as config from pg_db_role_setting s where s.setrole = $1::regrole and s.setdatabase = 0', [role]);
+      expect(settings.rows[0]?.config, role).toEqual(expect.arrayContaining(['plan_cache_mode=force_custom_plan', expect.stringMatching(/^statement_timeout=/)]));
+    }
+  });
+
+  it("serves the contract suite's reads on that database: every search counts as SQL counts, and the map, the places, the agents and a listing's extras answer", async () => {
+    for (const { name, filters, where } of SCENARIOS) {
+      const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and (${where})`);
+      expect(await getListingsCount(rest, filters), name).toBe(rows[0]?.n);
+    }
+    expect((await getMapClusters(rest, {}, { zoom: 7, bbox: [-81, -5, -75, 1.5] })).reduce((n, c) => n + c.count, 0)).toBeGreaterThan(0);
+    expect((await getPlaceSuggestions(rest, 'cumb'))[0]?.name).toBe('Cumbayá');
+    expect((await getAgents(rest)).length).toBeGreaterThan(0);
+    expect((await getPropertyTypes(rest)).length).toBeGreaterThan(0);
+    const [listing] = (await client.query<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1")).rows;
+    expect(Array.isArray(await getPriceHistory(rest, String(listing?.id)))).toBe(true);
+    expect((await getSimilarListings(rest, String(listing?.id), 4)).length).toBeGreaterThan(0);
+    // and what the public key may not do, the server refuses as PostgREST would
+    expect((await fetch(`${server.url}/rest/v1/rpc/search_fold`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":"x"}' })).status).toBeGreaterThanOrEqual(400);
+  });
+});
