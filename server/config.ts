@@ -11,14 +11,15 @@ import { parseHostRule } from './http/safe-fetch.ts';
 import { readSchedule, type ScheduledSource } from './import/sources.ts';
 import type { StorageSettings } from './import/storage.ts';
 import { DEFAULT_SHARES, type ShareOptions } from './http/client-shares.ts';
+import { MAX_ROWS } from './rest/request.ts';
 
 export interface ServerConfig {
   port: number;
   dataDir: string;
   /** a PostgreSQL server of the operator's; unset: the embedded PostgreSQL in dataDir */
   databaseUrl: string | undefined;
-  /** the public API's connections and each client's share of them (server/http/client-shares.ts) */
-  database: { poolSize: number; shares: ShareOptions };
+  /** the public API's connections and each client's share of them (server/http/client-shares.ts), and its rows per answer */
+  database: { poolSize: number; shares: ShareOptions; maxRows: number };
   seedListings: number | undefined;
   logRequests: boolean;
   /** whose word the client address is (TRUST_PROXY, core/functions/client-address.ts) */
@@ -56,6 +57,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl,
     database: {
       poolSize: read.int('DB_POOL_SIZE', 10, { min: 2, max: 500 }),
+      maxRows: read.int('DB_MAX_ROWS', MAX_ROWS, { min: 1, max: 100_000 }),
       shares: {
         ...DEFAULT_SHARES,
         concurrent: read.int('CLIENT_CONCURRENCY', DEFAULT_SHARES.concurrent, { min: 1, max: 500 }),

@@ -150,6 +150,7 @@ async function main(): Promise<void> {
     seedListings: config.seedListings,
     bundlePort: config.bundlePort,
     trustProxy: config.trustProxy,
+    maxRows: config.database.maxRows,
     inquiry: config.inquiry,
     alerts: config.alerts,
     mail: { smtpUrl: config.mail.smtpUrl, api: config.mail.api, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },

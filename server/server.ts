@@ -72,6 +72,8 @@ export interface ServerOptions {
   deadlines?: Partial<Record<RequestKind, number>>;
   /** how old the data API's schema cache may grow (server/rest/handler.ts SCHEMA_TTL_MS; tests shorten it) */
   schemaTtlMs?: number;
+  /** at most this many rows per answer of the data API (DB_MAX_ROWS, as a hosted project's Max Rows; default 1000) */
+  maxRows?: number;
 }
 
 export interface SiteOptions {
@@ -149,7 +151,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const log = options.log ?? (() => {});
   let isReady = false;
   let closed = false;
-  const rest = createRestHandler({ db: options.db, ...(options.schemaTtlMs ? { schemaTtlMs: options.schemaTtlMs } : {}) });
+  const rest = createRestHandler({ db: options.db, ...(options.schemaTtlMs ? { schemaTtlMs: options.schemaTtlMs } : {}), ...(options.maxRows ? { maxRows: options.maxRows } : {}) });
   const sql = adminSql(options.db);
   const { smtpUrl, api, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
   const mailOptions = { from: from ?? DEFAULTS.mailFrom, siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}` };

@@ -111,11 +111,21 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       return rows as Array<{ id: number; title: string | null; updated_at: string }>;
     },
     async agentIds() {
-      const rows = check(await rest.from('agents').select('id').eq('country_code', 'EC').order('id', { ascending: true }), 'sitemap agents');
-      return (rows as Array<{ id: number }>).map((r) => r.id);
+      // page after page until one is empty: a project's Max Rows may answer fewer than asked
+      const ids: number[] = [];
+      for (;;) {
+        const rows = check(await rest.from('agents').select('id').eq('country_code', 'EC').gt('id', ids.at(-1) ?? 0).order('id', { ascending: true }).limit(1000), 'sitemap agents') as Array<{ id: number }>;
+        if (!rows.length) return ids;
+        ids.push(...rows.map((r) => r.id));
+      }
     },
     async cities() {
-      return check(await rest.from('listing_cities').select('city,listings').order('listings', { ascending: false }).limit(5000), 'cities') as Array<{ city: string; listings: number }>;
+      const cities: Array<{ city: string; listings: number }> = [];
+      for (;;) {
+        const rows = check(await rest.from('listing_cities').select('city,listings').order('listings', { ascending: false }).order('city').range(cities.length, cities.length + 999), 'cities') as Array<{ city: string; listings: number }>;
+        if (!rows.length) return cities;
+        cities.push(...rows);
+      }
     },
   };
 }

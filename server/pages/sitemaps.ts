@@ -40,9 +40,10 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
     const data = options.data(request);
     const out: Entry[] = [];
     for (let after = 0; ; ) {
+      // until a page comes back empty: a project's Max Rows may answer fewer than asked
       const rows = await data.listingsAfter(after, 1000);
+      if (!rows.length) return out;
       for (const r of rows) out.push({ route: listingPath(r.id, r.title, 'en'), lastmod: String(r.updated_at).slice(0, 10) });
-      if (rows.length < 1000) return out;
       after = Number(rows[rows.length - 1]?.id);
     }
   };

@@ -19,6 +19,8 @@ export interface RestHandlerOptions {
   schema?: Schema;
   /** how old the schema cache may grow before it is read again (default SCHEMA_TTL_MS) */
   schemaTtlMs?: number;
+  /** at most this many rows per answer (request.ts MAX_ROWS; DB_MAX_ROWS) */
+  maxRows?: number;
 }
 
 /**
@@ -80,7 +82,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     // the request's client and deadline (app.ts), for its statements
     const context = requestContext(req);
     try {
-      const request = await readApiRequest(req, url, getSchema);
+      const request = await readApiRequest(req, url, getSchema, options.maxRows);
       if (request.kind === 'root') return sendJson(res, request.head, JSON.stringify({ name: 'exp-ecuador local data API', relations: request.relations }));
       if (request.kind === 'read') return sendRead(res, request, await read(request, request.relation, undefined, context));
       const { routine } = request.call;

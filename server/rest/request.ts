@@ -10,6 +10,7 @@ import { readRpcCall, type RpcCall } from './rpc.ts';
 import { closestName, type Relation, type Schema } from './schema.ts';
 
 /** At most this many rows per response, whatever the request asks. */
+/** At most this many rows per answer, as PostgREST's db-max-rows (Supabase's "Max Rows", 1000 by default); DB_MAX_ROWS changes it. */
 export const MAX_ROWS = 1000;
 
 export type Media = 'array' | 'object';
@@ -73,7 +74,7 @@ function relationOf(path: string, schema: Schema): Relation {
  * PostgREST would answer. The schema cache is asked for only once the method and profile are
  * known to be right.
  */
-export async function readApiRequest(req: IncomingMessage, url: URL, schema: () => Promise<Schema>): Promise<ApiRequest> {
+export async function readApiRequest(req: IncomingMessage, url: URL, schema: () => Promise<Schema>, maxRows = MAX_ROWS): Promise<ApiRequest> {
   const method = req.method ?? 'GET';
   const path = url.pathname.replace(/^\/rest\/v1\/?/, '');
   const rpc = path.startsWith('rpc/');
@@ -84,9 +85,10 @@ export async function readApiRequest(req: IncomingMessage, url: URL, schema: () 
   if (rpc) {
     const call = await readRpcCall(req, url, path.slice(4), await schema());
     const media = negotiate(req.headers.accept);
-    const range = requestedRange(req.headers.range, call.query.limit, call.query.offset);
+    // PostgREST reads a Range header on GET and HEAD only; a POST's is ignored
+    const range = requestedRange(method === 'POST' ? undefined : req.headers.range, call.query.limit, call.query.offset);
     const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
-    return { kind: 'rpc', head, call, query: call.query, range, limit: Math.max(0, Math.min(span, MAX_ROWS)), media, count: wantsCount(req.headers.prefer) };
+    return { kind: 'rpc', head, call, query: call.query, range, limit: Math.max(0, Math.min(span, maxRows)), media, count: wantsCount(req.headers.prefer) };
   }
   if (path === '') return { kind: 'root', head, relations: [...(await schema()).keys()].sort() };
   const relation = relationOf(path, await schema());
@@ -94,5 +96,5 @@ export async function readApiRequest(req: IncomingMessage, url: URL, schema: () 
   const query = parseReadQuery(url.searchParams);
   const range = requestedRange(req.headers.range, query.limit, query.offset);
   const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
-  return { kind: 'read', head, relation, query, range, limit: Math.max(0, Math.min(span, MAX_ROWS)), media, count: wantsCount(req.headers.prefer) };
+  return { kind: 'read', head, relation, query, range, limit: Math.max(0, Math.min(span, maxRows)), media, count: wantsCount(req.headers.prefer) };
 }

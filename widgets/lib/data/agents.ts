@@ -20,16 +20,33 @@ export function agentSearchFilter(search: string): string | undefined {
   return ['first_name_search', 'last_name_search', 'email_search'].map((c) => `${c}.match.${pattern}`).join(',');
 }
 
+/**
+ * Every EC agent the search finds, in id order: the first page says how many there are, and pages
+ * follow until they are all read, however few rows the project's Max Rows lets an answer carry.
+ */
 export async function getAgents(rest: PostgrestClient, search = '', signal?: AbortSignal): Promise<AgentRecord[]> {
-  let q = rest.from('agents').select(AGENT_COLUMNS).eq('country_code', 'EC');
   const filter = agentSearchFilter(search);
-  if (filter) q = q.or(filter);
-  let ordered = q.order('id', { ascending: true });
-  if (signal) ordered = ordered.abortSignal(signal);
-  const { data, error } = await ordered;
-  if (error) throw new Error(`agents: ${error.message}`);
-  return (data ?? []) as unknown as AgentRecord[];
+  const agents: AgentRecord[] = [];
+  let total = Infinity;
+  while (agents.length < total) {
+    let q = rest.from('agents').select(AGENT_COLUMNS, agents.length ? {} : { count: 'exact' }).eq('country_code', 'EC');
+    if (filter) q = q.or(filter);
+    const last = agents.at(-1)?.id;
+    if (last !== undefined) q = q.gt('id', last);
+    let ordered = q.order('id', { ascending: true }).limit(AGENTS_PAGE);
+    if (signal) ordered = ordered.abortSignal(signal);
+    const { data, error, count } = await ordered;
+    if (error) throw new Error(`agents: ${error.message}`);
+    if (typeof count === 'number') total = count;
+    const page = (data ?? []) as unknown as AgentRecord[];
+    if (!page.length) break;
+    agents.push(...page);
+  }
+  return agents;
 }
+
+/** agents asked for at a time (a project's Max Rows may answer fewer) */
+const AGENTS_PAGE = 1000;
 
 /** One EC agent with the profile columns; null when there is none with this id. */
 export async function getAgent(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<AgentProfileRecord | null> {

@@ -89,12 +89,23 @@ export async function getListingsByIds(rest: PostgrestClient, ids: readonly stri
 
 /**
  * Call 3: the distinct property types, in one call to the view (docs/decisions.md #7). If the view is
- * missing, the spec's block reader: 1000-row ranges until a block is empty; on an error the
+ * missing, the spec's block reader: 1000-row ranges until a block is empty (a block may come back
+ * shorter, cut by the project's Max Rows: the next starts after what came); on an error the
  * dropdown keeps what was read.
  */
 export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]> {
-  const view = await rest.from('listing_property_types').select('property_type');
-  if (!view.error) return distinct((view.data ?? []).map((r) => (r as { property_type: unknown }).property_type));
+  const view = await rest.from('listing_property_types').select('property_type', { count: 'exact' }).order('property_type');
+  if (!view.error) {
+    // all in one answer, unless the project's Max Rows cut it: then the rest, from where it stopped
+    const types = (view.data ?? []).map((r) => (r as { property_type: unknown }).property_type);
+    while (view.count !== null && types.length < view.count) {
+      const more = await rest.from('listing_property_types').select('property_type').order('property_type').range(types.length, view.count - 1);
+      if (more.error) fail(more.error, 'property types');
+      if (!more.data?.length) break;
+      types.push(...more.data.map((r) => (r as { property_type: unknown }).property_type));
+    }
+    return distinct(types);
+  }
   if (view.error.code !== 'PGRST205' && view.error.code !== '42P01') fail(view.error, 'property types');
   const found: unknown[] = [];
   for (let from = 0; ; from += BLOCK) {
@@ -110,7 +121,7 @@ export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]>
     }
     if (!data?.length) break;
     found.push(...data.map((r) => (r as { property_type: unknown }).property_type));
-    if (data.length < BLOCK) break;
+    from += data.length - BLOCK;
   }
   return distinct(found);
 }
@@ -133,25 +144,28 @@ export interface MapPoint {
 
 /**
  * The map's light call: every matching listing, not only the page (id, position, price), in
- * parallel blocks of 1000 (the server's row limit) up to 5000; `capped` when there are more.
+ * parallel blocks of 1000 up to 5000; `capped` when there are more. A block that comes back
+ * shorter than asked (a project whose Max Rows is lower) is read on from where it stopped.
  */
 export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters, total: number, signal?: AbortSignal): Promise<{ points: MapPoint[]; capped: boolean }> {
   const wanted = Math.min(total, MAP_POINTS_LIMIT);
   const blocks = Math.ceil(wanted / BLOCK);
-  const results = await Promise.all(
-    Array.from({ length: blocks }, (_, i) => {
-      // block i is page i + 1 of BLOCK rows, the last one cut at `wanted`
-      let q = rest.rpc('search_listings', { ...searchArgs(filters, 'newest', i + 1, BLOCK), page_size: Math.min(BLOCK, wanted - i * BLOCK) }).select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut');
+  const block = async (offset: number, size: number): Promise<MapPoint[]> => {
+    const rows: MapPoint[] = [];
+    while (rows.length < size) {
+      let q = rest.rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length }).select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut');
       if (signal) q = q.abortSignal(signal);
-      return q;
-    }),
-  );
-  const points: MapPoint[] = [];
-  for (const { data, error } of results) {
-    if (error) fail(error, 'map points');
-    points.push(...((data ?? []) as MapPoint[]));
-  }
-  return { points, capped: total > MAP_POINTS_LIMIT };
+      const { data, error } = await q;
+      if (error) fail(error, 'map points');
+      const page = (data ?? []) as unknown as MapPoint[];
+      if (!page.length) break;
+      rows.push(...page);
+    }
+    return rows;
+  };
+  // block i holds listings i * BLOCK onward, the last one cut at `wanted`
+  const results = await Promise.all(Array.from({ length: blocks }, (_, i) => block(i * BLOCK, Math.min(BLOCK, wanted - i * BLOCK))));
+  return { points: results.flat(), capped: total > MAP_POINTS_LIMIT };
 }
 
 /** Above this many matches the map shows the database's clusters instead of loading every point. */
