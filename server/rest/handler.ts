@@ -78,7 +78,7 @@ export function createRestHandler(options: RestHandlerOptions) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (req.method === 'OPTIONS') return preflight(res, url.pathname.startsWith('/rest/v1/rpc/') ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS');
+    if (req.method === 'OPTIONS') return preflight(res, url.pathname.startsWith('/rest/v1/rpc/') ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS', req.headers['access-control-request-headers']);
     // the request's client and deadline (app.ts), for its statements
     const context = requestContext(req);
     try {

@@ -50,6 +50,11 @@ function requestedRange(header: string | undefined, limit: number | undefined, o
   return { lower, upper };
 }
 
+/** PostgREST reads a Range header on GET alone (RFC 9110); a HEAD's or a POST's is ignored, only limit and offset shape those (docs/data-api.md). */
+function rangeHeader(method: string, req: IncomingMessage): string | undefined {
+  return method === 'GET' ? req.headers.range : undefined;
+}
+
 function wantsCount(prefer: string | string[] | undefined): boolean {
   return /(^|[,;\s])count=(exact|planned|estimated)\b/i.test([prefer ?? ''].flat().join(','));
 }
@@ -85,8 +90,7 @@ export async function readApiRequest(req: IncomingMessage, url: URL, schema: () 
   if (rpc) {
     const call = await readRpcCall(req, url, path.slice(4), await schema());
     const media = negotiate(req.headers.accept);
-    // PostgREST reads a Range header on GET and HEAD only; a POST's is ignored
-    const range = requestedRange(method === 'POST' ? undefined : req.headers.range, call.query.limit, call.query.offset);
+    const range = requestedRange(rangeHeader(method, req), call.query.limit, call.query.offset);
     const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
     return { kind: 'rpc', head, call, query: call.query, range, limit: Math.max(0, Math.min(span, maxRows)), media, count: wantsCount(req.headers.prefer) };
   }
@@ -94,7 +98,7 @@ export async function readApiRequest(req: IncomingMessage, url: URL, schema: () 
   const relation = relationOf(path, await schema());
   const media = negotiate(req.headers.accept);
   const query = parseReadQuery(url.searchParams);
-  const range = requestedRange(req.headers.range, query.limit, query.offset);
+  const range = requestedRange(rangeHeader(method, req), query.limit, query.offset);
   const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
   return { kind: 'read', head, relation, query, range, limit: Math.max(0, Math.min(span, maxRows)), media, count: wantsCount(req.headers.prefer) };
 }

@@ -14,16 +14,29 @@ import type { ApiRequest } from './request.ts';
 
 export const CORS_HEADERS = {
   ...ANY_ORIGIN,
-  'Access-Control-Expose-Headers': 'Content-Range, Range-Unit, Content-Location, Preference-Applied, Retry-After',
+  'Access-Control-Expose-Headers': 'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, Preference-Applied, Retry-After',
 };
 
-const ALLOWED_HEADERS = 'apikey, authorization, x-client-info, accept-profile, content-profile, prefer, content-type, range, range-unit, accept, x-supabase-api-version, x-region';
+/**
+ * The headers a preflight may ask for: any the browser names, as PostgREST's CORS middleware and
+ * Supabase's gateway both answer (they echo Access-Control-Request-Headers), so a header a newer
+ * client adds (postgrest-js's X-Retry-Count on a retry after 503) passes here as it passes there.
+ * Only well-formed header names are echoed, at most 64 of them; the base list answers a preflight
+ * that names none. See docs/data-api.md.
+ */
+const BASE_ALLOWED_HEADERS = ['apikey', 'authorization', 'x-client-info', 'accept-profile', 'content-profile', 'prefer', 'content-type', 'range', 'range-unit', 'accept', 'x-supabase-api-version', 'x-region', 'x-retry-count'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/;
 
-export function preflight(res: ServerResponse, methods: string): void {
+export function allowedHeaders(requested: string | undefined): string {
+  const asked = (requested ?? '').toLowerCase().split(',').map((h) => h.trim()).filter((h) => HEADER_NAME.test(h)).slice(0, 64);
+  return [...new Set([...BASE_ALLOWED_HEADERS, ...asked])].join(', ');
+}
+
+export function preflight(res: ServerResponse, methods: string, requestedHeaders?: string): void {
   res.writeHead(204, {
     ...CORS_HEADERS,
     'Access-Control-Allow-Methods': methods,
-    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+    'Access-Control-Allow-Headers': allowedHeaders(requestedHeaders),
     'Access-Control-Max-Age': '86400',
     Vary: 'Origin',
   });
