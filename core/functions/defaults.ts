@@ -26,6 +26,11 @@ export const DEFAULTS = {
   anonStatementTimeoutMs: 3000,
   serviceStatementTimeoutMs: 10_000,
   jobStatementTimeoutMs: 15 * 60_000,
+  /**
+   * REQUEST_CPU_BUDGET_MS: CPU a deployed function's request may spend on work that can wait for the next call (mail to
+   * send, searches to go through): half of Supabase's 2 s limit (core/functions/cpu-budget.ts).
+   */
+  requestCpuBudgetMs: 1000,
   /** ALLOWED_ORIGINS */
   allowedOrigins: '*' as '*' | string[],
 } as const;

@@ -8,6 +8,7 @@
  */
 import type { Dict } from '../translate.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
+import { cpuBudget } from './cpu-budget.ts';
 import { DEFAULTS } from './defaults.ts';
 import { clientAddress, SUPABASE_EDGE, UNKNOWN_CLIENT } from './client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
@@ -41,6 +42,8 @@ export function setUpFunction(deps: DenoDeps) {
   const trust = env.proxyTrust('TRUST_PROXY', SUPABASE_EDGE);
   const drainSecret = env.optional('OUTBOX_DRAIN_SECRET');
   const alertsSecret = env.optional('ALERTS_RUN_SECRET');
+  // REQUEST_CPU_BUDGET_MS: a request's CPU for work that can wait (below the platform's 2 s)
+  const cpuBudgetMs = env.int('REQUEST_CPU_BUDGET_MS', DEFAULTS.requestCpuBudgetMs, { min: 10, max: 1900 });
   env.done();
 
   // every statement with a time limit, as our server's privileged work has (defaults.ts)
@@ -59,17 +62,23 @@ export function setUpFunction(deps: DenoDeps) {
     deliverers: { webhook: { deliver: webhookDeliverer(fetchPoster), maxAttempts: WEBHOOK_MAX_ATTEMPTS, baseDelaySeconds: WEBHOOK_DELAYS.baseSeconds, maxDelaySeconds: WEBHOOK_DELAYS.maxSeconds } },
     log: (line) => console.log(line),
   });
-  const drain = () => outbox.drain().catch((error) => console.error(`[${deps.name}] outbox:`, error instanceof Error ? error.message : error));
+  // within a request's share of CPU: what is left waits for the next scheduled call
+  const budget = () => cpuBudget(cpuBudgetMs);
+  const drain = () => outbox.drain(budget()).catch((error) => console.error(`[${deps.name}] outbox:`, error instanceof Error ? error.message : error));
 
   /** The scheduled calls; undefined when the request is not one of them. */
   async function scheduled(request: Request): Promise<Response | undefined> {
     if (drainSecret && request.headers.get('x-outbox-drain') === drainSecret) {
+      const spend = budget();
       const madeDue = await outbox.recoverIfSmtpIsBack().catch(() => 0);
-      return Response.json({ madeDue, ...(await outbox.drain()) });
+      return Response.json({ madeDue, ...(await outbox.drain(spend)) });
     }
     if (alertsSecret && request.headers.get('x-alerts-run') === alertsSecret) {
-      const run = await runAlerts(sql, { settleSeconds: alerts.settleSeconds });
-      return Response.json({ ...run, ...(await outbox.drain()) });
+      // one budget for the run and the mail it sends: the searches and mails left go on in the next calls
+      const spend = budget();
+      const run = await runAlerts(sql, { settleSeconds: alerts.settleSeconds, budget: spend });
+      const sent = await outbox.drain(spend);
+      return Response.json({ ...run, ...sent, more: Boolean(run.more) || sent.more });
     }
     return undefined;
   }

@@ -1,5 +1,5 @@
 /**
- * Mail that can leave a hosted function (docs/architecture.md "Mail"): the deployed function under
+ * Mail that can leave a hosted function (docs/deployment.md "The functions"): the deployed function under
  * Deno, configured with a mail provider's HTTP API (MAIL_API_URL, MAIL_API_KEY; a stand-in of
  * Resend's here), delivers an inquiry's mail through it, once; through the provider's outage the
  * inquiry waits and goes out once the provider is back; a refusal fails the mail for good. A
@@ -8,11 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
-import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
 import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
+import { startHostedFunction, type HostedFunction } from '../support/hosted-function.ts';
 import { startMailApi, type MailApi } from '../support/mail-api.ts';
-import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { clientHeaders, startTestServer } from '../support/servers.ts';
 
 const SITE = 'https://expecuador.example';
@@ -33,24 +31,17 @@ async function until(probe: () => boolean | Promise<boolean>, ms = 20_000): Prom
 }
 
 describe('the deployed function with a mail provider\'s HTTP API', () => {
-  let database: PostgresDatabase;
+  let hosted: HostedFunction;
   let db: Database;
   let api: MailApi;
   let fn: DenoFunction;
 
   beforeAll(async () => {
-    database = await postgresDatabase('seeded');
-    db = await openPostgres(database.url);
-    await migrate(db);
-    await seedIfEmpty(db, 300);
-    api = await startMailApi();
-    fn = await startDenoFunction({ SUPABASE_DB_URL: database.url, MAIL_API_URL: api.url, MAIL_API_KEY: api.key, SITE_URL: SITE });
+    hosted = await startHostedFunction({ secrets: { SITE_URL: SITE } });
+    ({ db, api, fn } = hosted);
   }, 240_000);
   afterAll(async () => {
-    await fn?.stop();
-    await api?.close();
-    await db?.close();
-    await database?.drop();
+    await hosted?.close();
   });
 
   it("delivers an inquiry's mail through the API, once, with its Message-ID as the idempotency key", async () => {
@@ -92,6 +83,43 @@ describe('the deployed function with a mail provider\'s HTTP API', () => {
     expect(row?.attempts).toBe(1);
     api.mode = 'ok';
   });
+
+  it('a scheduled call sends what its share of CPU allows and leaves the rest due for the next; each mail once', async () => {
+    // a small share, so that 80 inquiries' mails take several calls on any machine
+    const small = await hosted.another({ REQUEST_CPU_BUDGET_MS: '10' });
+    try {
+      api.mode = 'down';
+      const ids: string[] = [];
+      for (let i = 0; i < 80; i++) {
+        const res = await fetch(small.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `10.81.${i}.1` },
+          body: JSON.stringify({ name: 'Marta Budget', email: `marta.budget.${i}@example.com`, phone: '', message: 'Hola', idempotencyKey: `budget-${process.pid}-${i}`, lang: 'es' }),
+        });
+        expect(res.status).toBe(200);
+        ids.push(((await res.json()) as { id: string }).id);
+      }
+      // the provider back, every held mail due now
+      await until(async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts > 0", [ids])).length === 80);
+      api.mode = 'ok';
+      await db.admin.query("update internal.mail_outbox set next_attempt_at = now() where kind = 'inquiry' and ref_id = any($1)", [ids]);
+      const calls: Array<{ sent: number; more: boolean }> = [];
+      for (let i = 0; i < 200; i++) {
+        const answer = (await small.drain()) as unknown as { sent: number; more: boolean };
+        calls.push(answer);
+        if (!answer.more) break;
+      }
+      // several calls, each stopped by its budget until the last; all sent, each once
+      expect(calls.length).toBeGreaterThan(1);
+      expect(calls.slice(0, -1).every((c) => c.more && c.sent > 0)).toBe(true);
+      expect(calls.at(-1)?.more).toBe(false);
+      for (const id of ids) expect(api.sent.filter((m) => m.headers['X-Inquiry-Id'] === id)).toHaveLength(1);
+      const [left] = await db.admin.query<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status <> 'sent'", [ids]);
+      expect(left?.n).toBe(0);
+    } finally {
+      api.mode = 'ok';
+    }
+  }, 120_000);
 });
 
 describe('a hosted function configured with SMTP on a blocked port', () => {

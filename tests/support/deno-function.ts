@@ -13,6 +13,8 @@ const root = resolve(import.meta.dirname, '../..');
 export interface DenoFunction {
   /** where the function answers (any path: the platform routes /functions/v1/<name> to it) */
   url: string;
+  /** the Deno process (its CPU time: bench/functions.ts) */
+  pid: number;
   /** the scheduled call (pg_cron + pg_net in production): probe SMTP, deliver what is due */
   drain(): Promise<Record<string, number>>;
   output(): string;
@@ -22,14 +24,15 @@ export interface DenoFunction {
 
 export const DRAIN_SECRET = 'test-drain-secret';
 
-export async function startDenoFunction(secrets: Record<string, string>, name = 'send-property-inquiry'): Promise<DenoFunction> {
+/** `dir`: the project folder to run it from (the repository; or what a deploy uploaded, tests/support/functions-deploy.ts). */
+export async function startDenoFunction(secrets: Record<string, string>, name = 'send-property-inquiry', dir = root): Promise<DenoFunction> {
   const port = await freePort();
   const registry = process.env.NPM_CONFIG_REGISTRY ?? process.env.npm_config_registry;
   const { child, output, exitStatus, exited } = spawnChild(
     resolve(root, 'node_modules/.bin/deno'),
     ['run', '--no-config', '--node-modules-dir=none', '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', `supabase/functions/${name}/index.ts`],
     {
-      cwd: root,
+      cwd: dir,
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? root,
@@ -63,6 +66,7 @@ export async function startDenoFunction(secrets: Record<string, string>, name = 
   }
   return {
     url,
+    pid: child.pid ?? 0,
     async drain() {
       const res = await fetch(url, { method: 'POST', headers: { 'x-outbox-drain': DRAIN_SECRET } });
       const body = (await res.json()) as Record<string, number>;

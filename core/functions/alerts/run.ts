@@ -10,6 +10,7 @@
  * written by a transaction still open when the run looks is not passed over by the mark.
  */
 import type { Sql, TransactionalSql } from '../sql.ts';
+import type { Budget } from '../cpu-budget.ts';
 import { expirePending } from './store.ts';
 
 export interface AlertRunOptions {
@@ -19,6 +20,8 @@ export interface AlertRunOptions {
   settleSeconds?: number;
   /** listings an alert mail lists at most; the rest are counted and linked (default 12) */
   maxItems?: number;
+  /** a deployed function's share of CPU (core/functions/cpu-budget.ts): no batch is begun once it is spent, the searches left stay due */
+  budget?: Budget;
 }
 
 export interface AlertRunResult {
@@ -29,6 +32,8 @@ export interface AlertRunResult {
   /** unconfirmed requests that expired */
   expired: number;
   ms: number;
+  /** stopped by its budget with searches still due (the next run goes on) */
+  more?: boolean;
 }
 
 export const ALERT_RUN_DEFAULTS = { batch: 200, settleSeconds: 30, maxItems: 12 } as const;
@@ -127,6 +132,7 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
   let searches = 0;
   let alerts = 0;
   for (;;) {
+    if (options.budget?.spent()) return { searches, alerts, expired, ms: Date.now() - started, more: true };
     const rows = await sql.transaction((tx: Sql) => tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(BATCH, [o.batch, o.settleSeconds, o.maxItems, asOf]));
     const done = Number(rows[0]?.searches ?? 0);
     const made = Number(rows[0]?.alerts ?? 0);

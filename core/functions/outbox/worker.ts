@@ -19,6 +19,7 @@
  * retried with their own backoff, marked delivered before anything else is claimed.
  */
 import { isConnectionError } from '../db/pg.ts';
+import type { Budget } from '../cpu-budget.ts';
 import type { Sql } from '../sql.ts';
 import { claimNext, makeWaitingDue, markDropped, markFailed, markSent, renewLease, waitingForSmtp, type OutboxMail } from './store.ts';
 
@@ -78,6 +79,9 @@ export interface DrainResult {
   failed: number;
   dropped: number;
 }
+
+/** A drain stopped by its budget says so: what is still due waits for the next call. */
+export type BudgetedDrainResult = DrainResult & { more: boolean };
 
 export const OUTBOX_DEFAULTS = { concurrency: 4, leaseSeconds: 20, baseDelaySeconds: 5, maxDelaySeconds: 600 } as const;
 
@@ -187,10 +191,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
    * says to look once more, when mail was queued meanwhile). Rejects when the database is away;
    * nothing is lost, what it held goes back when its lease runs out.
    */
-  async function work(more: () => boolean = () => false): Promise<DrainResult> {
+  async function work(more: () => boolean = () => false, budget?: Budget): Promise<DrainResult & { stopped?: true }> {
     await confirmPending();
     const result: DrainResult = { sent: 0, retried: 0, failed: 0, dropped: 0 };
     for (;;) {
+      if (budget?.spent()) return { ...result, stopped: true };
       const mail = await claimNext(sql, lease, crypto.randomUUID());
       if (!mail) {
         if (more()) continue;
@@ -200,14 +205,18 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     }
   }
 
-  /** Sends everything that is due, `concurrency` senders side by side; rejects when the database is away. */
-  async function drain(): Promise<DrainResult> {
-    const results = await Promise.allSettled(Array.from({ length: concurrency }, () => work()));
+  /**
+   * Sends everything that is due, `concurrency` senders side by side, or until `budget` is spent
+   * (a deployed function's request: core/functions/cpu-budget.ts); `more` when it stopped for the
+   * budget. Rejects when the database is away.
+   */
+  async function drain(budget?: Budget): Promise<BudgetedDrainResult> {
+    const results = await Promise.allSettled(Array.from({ length: concurrency }, () => work(undefined, budget)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     const total: DrainResult = { sent: 0, retried: 0, failed: 0, dropped: 0 };
     for (const r of results) if (r.status === 'fulfilled') for (const k of Object.keys(total) as Array<keyof DrainResult>) total[k] += r.value[k];
-    return total;
+    return { ...total, more: results.some((r) => r.status === 'fulfilled' && r.value.stopped === true) };
   }
 
   /**
