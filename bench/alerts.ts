@@ -14,6 +14,7 @@ import { runAlerts } from '../core/functions/alerts/run.ts';
 import type { OutboxMail } from '../core/functions/outbox/store.ts';
 import type { Dict } from '../core/translate.ts';
 import type { TransactionalSql } from '../core/functions/sql.ts';
+import type { Database } from '../server/db/database.ts';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
@@ -28,7 +29,7 @@ const root = resolve(import.meta.dirname, '..');
 
 /** 10,000 searches as people make them, from the seed's own places, types and prices (deterministic). */
 const SEARCHES_SQL = `
-with places as (select array_agg(distinct city) as list from internal.listings where country_code = 'EC' and status = '1' and city is not null),
+with places as materialized (select array_agg(distinct city) as list from internal.listings where country_code = 'EC' and status = '1' and city is not null),
 draws as (select g, random() as r1, random() as r2, random() as r3, random() as r4, random() as r5, random() as r6 from generate_series(1, $1) g),
 made as (
   select g,
@@ -47,6 +48,28 @@ insert into internal.saved_searches (email, email_key, filters, filters_key, fre
 select 'bench' || g || '@example.org', 'bench' || g || '@example.org', filters, filters::text || g, 'instant', case when g % 3 = 0 then 'en' else 'es' end, 'active', now(), now(), now(), now(), 'bench-' || g, 'bench'
 from made`;
 
+/** The listings and the confirmed searches the alert benchmarks run over (deterministic). */
+export async function seedSearches(db: Database, listings: number, searches: number): Promise<void> {
+  await reseed(db, listings);
+  // one session, so that the seed is the draws' (and the jobs' time limit: 10,000 searches take more than a request's 10 s)
+  await db.transaction(async (tx) => {
+    await tx.query('select setseed(0.42)');
+    await tx.query(SEARCHES_SQL, [searches]);
+  }, { long: true });
+  await db.jobs.query('analyze internal.saved_searches');
+}
+
+/** The market moves: new listings (copies of existing ones, in their places) and price drops. */
+export async function moveTheMarket(db: Database): Promise<void> {
+  await db.jobs.query(
+    `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, agent_id)
+     select title || ' (new)', address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, agent_id
+       from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit $1`,
+    [NEW_LISTINGS],
+  );
+  await db.jobs.query("update internal.listings set price = round(price * 0.9) where id in (select id from internal.listings where status = '1' and country_code = 'EC' and price > 0 order by md5(id::text || 'drop') limit $1)", [PRICE_DROPS]);
+}
+
 export async function benchAlerts(): Promise<Record<string, unknown>> {
   console.log(`[bench:alerts] PostgreSQL: seeding ${LISTINGS} listings and ${SEARCHES} confirmed searches...`);
   const postgres = await startPostgres();
@@ -54,19 +77,9 @@ export async function benchAlerts(): Promise<Record<string, unknown>> {
     const db = await openPostgres(postgres.url);
     try {
       await migrate(db);
-      await reseed(db, LISTINGS);
-      await db.admin.query('select setseed(0.42)');
-      await db.admin.query(SEARCHES_SQL, [SEARCHES]);
-      await db.admin.query('analyze internal.saved_searches');
+      await seedSearches(db, LISTINGS, SEARCHES);
       const sql: TransactionalSql = { query: (t, p) => db.admin.query(t, p), transaction: (fn) => db.transaction((tx) => fn(tx)) };
-      // the market moves: new listings (copies of existing ones, in their places) and price drops
-      await db.admin.query(
-        `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, agent_id)
-         select title || ' (new)', address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon, description, agent_id
-           from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit $1`,
-        [NEW_LISTINGS],
-      );
-      await db.admin.query("update internal.listings set price = round(price * 0.9) where id in (select id from internal.listings where status = '1' and country_code = 'EC' and price > 0 order by md5(id::text || 'drop') limit $1)", [PRICE_DROPS]);
+      await moveTheMarket(db);
       const busy = await runAlerts(sql, { settleSeconds: 0 });
       const quiet = await runAlerts(sql, { settleSeconds: 0 });
       const [queued] = await db.admin.query<{ n: string; items: string }>("select count(*)::text as n, coalesce(sum(jsonb_array_length(a.items)), 0)::text as items from internal.search_alerts a");

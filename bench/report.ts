@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** the benchmarks in the README's order */
-export const BENCHES = ['api', 'abuse', 'map', 'clusters', 'places', 'pages', 'lighthouse', 'inp', 'weight', 'alerts', 'import'] as const as readonly string[];
+export const BENCHES = ['api', 'abuse', 'map', 'clusters', 'places', 'pages', 'lighthouse', 'inp', 'weight', 'alerts', 'import', 'functions'] as const as readonly string[];
 
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- api abuse map clusters places pages lighthouse inp weight alerts import]: runs the benchmarks, writes
+ * npm run bench [-- api abuse map clusters places pages lighthouse inp weight alerts import functions]: runs the benchmarks, writes
  * bench/results/<name>.json and refreshes the figures of those it ran in README.md between the bench
  * markers (the other sections stay as they are).
  */
@@ -10,6 +10,7 @@ import { benchAbuse } from './abuse.ts';
 import { benchAlerts } from './alerts.ts';
 import { benchApi } from './api.ts';
 import { benchClusters } from './clusters.ts';
+import { benchFunctions } from './functions.ts';
 import { benchImport } from './import.ts';
 import { benchInp } from './inp.ts';
 import { benchLighthouse } from './lighthouse.ts';
@@ -34,6 +35,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   weight: benchWeight,
   alerts: benchAlerts,
   import: benchImport,
+  functions: benchFunctions,
 };
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 -- Who may do what in `public`, whatever the platform's default privileges gave: a Supabase project
 -- grants all on every new table, view, sequence and function of `public` to anon and authenticated
 -- (and PostgreSQL lets PUBLIC execute every new function). The public key reads the relations we
--- publish and calls the functions we publish, nothing else (docs/architecture.md "Privileges";
+-- publish and calls the functions we publish, nothing else (docs/deployment.md "The database";
 -- tests/contract/privileges.test.ts holds the catalogue to it on a database prepared as Supabase
 -- prepares one, migrated by the Supabase CLI).
 

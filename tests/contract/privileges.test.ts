@@ -1,5 +1,5 @@
 /**
- * The database as a hosted Supabase project has it (docs/architecture.md "Privileges"): a
+ * The database as a hosted Supabase project has it (docs/deployment.md "The database"): a
  * PostgreSQL prepared as a project's initial schema prepares one (the roles anon, authenticated and
  * service_role, their statement timeouts, and default privileges that grant everything new in
  * `public` to them), migrated by the Supabase CLI from npm (`supabase db push --db-url`, pinned).

@@ -1,7 +1,7 @@
 /**
  * Mail handed to a mail provider's HTTP API (MAIL_API_URL and MAIL_API_KEY), for our server and
  * the deployed functions alike: what a hosted function can send with, since Supabase's edge
- * functions may not open connections to ports 25 and 587 (docs/architecture.md "Mail").
+ * functions may not open connections to ports 25 and 587 (docs/deployment.md "The functions").
  *
  * The request is Resend's (`POST /emails` with a bearer key and `{ from, to, subject, html, text,
  * reply_to, headers }`), which other providers' APIs accept or mirror; its `Idempotency-Key` is the
