@@ -5,7 +5,7 @@
  * script can still switch the texts live.
  */
 import { escapeHtml } from './protocol/html.ts';
-import { lookup, translate, type Dict } from './translate.ts';
+import { hasText, translate, type Dict } from './translate.ts';
 
 export { escapeHtml };
 
@@ -23,17 +23,17 @@ function paramsOf(attrs: string): Record<string, unknown> {
 }
 
 /**
- * Fills the static texts of a page in one language; returns the HTML and the keys it used. With
- * `check` (the build), a key missing in any of those dictionaries is an error; without (the
- * server), a missing key shows the key.
+ * Fills the static texts of a page in one language (`dict`, in `lang`); returns the HTML and the
+ * keys it used. With `check` (the build: the other languages' dictionaries), a key missing in any
+ * of them is an error; without (the server), a missing key shows the key.
  */
-export function fillTexts(html: string, dict: Dict, check?: Dict[]): { html: string; keys: string[] } {
+export function fillTexts(html: string, dict: Dict, check?: Record<string, Dict>, lang = 'en'): { html: string; keys: string[] } {
   const keys: string[] = [];
   const text = (key: string, params: Record<string, unknown>) => {
     keys.push(key);
-    if (check && [dict, ...check].some((d) => lookup(d, key) === undefined)) throw new Error(`site text "${key}" is missing in a locale file`);
-    // the same lookup and placeholders as the page script uses at run time
-    return translate(dict, key, params);
+    if (check && [[lang, dict] as const, ...Object.entries(check)].some(([l, d]) => !hasText(d, key, l))) throw new Error(`site text "${key}" is missing in a locale file`);
+    // the same engine, texts and placeholders as the page script uses at run time
+    return translate(dict, key, params, lang);
   };
   let out = html.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g, (_m, tag: string, attrs: string, key: string) => `<${tag}${attrs}>${escapeHtml(text(key, paramsOf(attrs)))}</${tag}>`);
   out = out.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n-attr="([^"]+)"[^>]*)>/g, (_m, tag: string, attrs: string, spec: string) => {

@@ -1,67 +1,88 @@
 /**
- * The one translation engine (docs/decisions.md #25): text lookup, plurals and placeholders over
- * our locale files (core/locales/*.json) for the elements (widgets/lib/i18n.ts), the pages the
- * server renders (server/pages/texts.ts), the page script (site/lib/texts.ts), the build
- * (core/fill.ts) and the mails (core/functions/). Plurals named as CLDR names them (`key_one`,
- * `key_many`, `key_other` when a numeric `count` is given), placeholders as `{{name}}`.
+ * The one translation engine (docs/decisions.md #25): i18next, with one set of settings for every
+ * place that translates: the elements (widgets/lib/i18n.ts: one instance per page shared by every
+ * element), the pages the server renders (server/pages/texts.ts), the page script
+ * (site/lib/texts.ts), the build (core/fill.ts), the import's words (server/import/mapping.ts) and
+ * the mails (core/functions/). Our locale files are i18next's JSON (v4): dotted keys, plural forms by
+ * CLDR suffix (`key_one`, `key_many`, `key_other` for a numeric `count`), `{{name}}` placeholders.
+ *
+ * - No fallback language: a key missing in Spanish shows the key, never English.
+ * - No escaping here: React and our HTML writer escape what they write, once.
+ * - A placeholder's value is written as it is: i18next reads no `$t()` nesting in values, so a
+ *   city a visitor typed is never taken for a key. A value that is itself a text is written
+ *   `{ $t: 'site.locations.quito.name' }` and is translated by the same instance, in the same language.
+ * - Every instance is our own (`createInstance`): a host page's i18next is neither used nor touched.
  */
+import i18next, { type i18n, type InitOptions } from 'i18next';
+
 export type Dict = Record<string, unknown>;
 
-export function lookup(dict: Dict, key: string): string | undefined {
-  let node: unknown = dict;
-  for (const part of key.split('.')) {
-    if (!node || typeof node !== 'object') return undefined;
-    node = (node as Dict)[part];
-  }
-  return typeof node === 'string' ? node : undefined;
-}
+/** A language's texts as one function: `t('key', { count: 2, city: 'Quito' })`. */
+export type Translate = (key: string, params?: Record<string, unknown>) => string;
 
-const plurals = new Map<string, Intl.PluralRules>();
-
-/** A placeholder's value that is itself a text of the locale files: `{ $t: 'site.locations.quito.name' }`. */
+/** A placeholder's value that is itself a text of the locale files. */
 export interface TextRef {
   $t: string;
 }
 
 const isTextRef = (value: unknown): value is TextRef => typeof value === 'object' && value !== null && typeof (value as TextRef).$t === 'string';
 
-/**
- * The text of `key` (its plural form for a numeric `count`), placeholders filled; a missing key
- * shows the key. A value is written as it is (a city a visitor typed, '@x' included); only a
- * `{ $t: key }` value is looked up.
- */
-export function translate(dict: Dict, key: string, params: Record<string, unknown> = {}, lang = 'en'): string {
-  let text: string | undefined;
-  if (typeof params.count === 'number') {
-    let rules = plurals.get(lang);
-    if (!rules) plurals.set(lang, (rules = new Intl.PluralRules(lang)));
-    text = lookup(dict, `${key}_${rules.select(params.count)}`) ?? lookup(dict, `${key}_other`);
-  }
-  text ??= lookup(dict, key) ?? key;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
-    if (!(name in params)) return whole;
-    const value = params[name];
-    return isTextRef(value) ? translate(dict, value.$t, {}, lang) : String(value);
-  });
+export const I18N_OPTIONS: InitOptions = {
+  fallbackLng: false,
+  defaultNS: 'translation',
+  ns: ['translation'],
+  // a key is a dotted path, never `namespace:key` (a colon in a key is part of the key)
+  nsSeparator: false,
+  interpolation: { escapeValue: false, skipOnVariables: true },
+  returnNull: false,
+  // the resources are given: ready as soon as init returns
+  initAsync: false,
+};
+
+/** A new instance of our own over these languages' texts (each dictionary kept by reference). */
+export function createI18n(resources: Partial<Record<string, Dict>>, lng = Object.keys(resources)[0] ?? 'en'): i18n {
+  const instance = i18next.createInstance();
+  void instance.init({ ...I18N_OPTIONS, lng, resources: Object.fromEntries(Object.entries(resources).map(([lang, dict]) => [lang, { translation: dict ?? {} }])) });
+  return instance;
 }
 
-/** A language's texts as one function: `t('key', { count: 2, city: 'Quito' })`. */
-export type Translate = (key: string, params?: Record<string, unknown>) => string;
+/** An instance's translation function for one language, `{ $t: key }` values translated first. */
+export function fixedT(instance: i18n, lang: string): Translate {
+  const t = instance.getFixedT(lang);
+  const translate: Translate = (key, params) => {
+    if (!params) return String(t(key));
+    const values: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(params)) values[name] = isTextRef(value) ? translate(value.$t) : value;
+    return String(t(key, values));
+  };
+  return translate;
+}
 
+const forDict = new WeakMap<Dict, Map<string, { instance: i18n; t: Translate }>>();
+
+function madeFor(dict: Dict, lang: string): { instance: i18n; t: Translate } {
+  let byLang = forDict.get(dict);
+  if (!byLang) forDict.set(dict, (byLang = new Map()));
+  let made = byLang.get(lang);
+  if (!made) {
+    const instance = createI18n({ [lang]: dict }, lang);
+    byLang.set(lang, (made = { instance, t: fixedT(instance, lang) }));
+  }
+  return made;
+}
+
+/** One language's texts as a translation function (one instance per dictionary and language). */
 export function translatorFor(dict: Dict, lang: string): Translate {
-  return (key, params) => translate(dict, key, params, lang);
+  return madeFor(dict, lang).t;
 }
 
-/**
- * Adds `from`'s texts into `into`, group by group; a text already there stays unless `overwrite`.
- * Returns `into`.
- */
-export function mergeTexts(into: Dict, from: Dict, overwrite = true): Dict {
-  for (const [key, value] of Object.entries(from)) {
-    const here = into[key];
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      into[key] = mergeTexts(here && typeof here === 'object' ? (here as Dict) : {}, value as Dict, overwrite);
-    } else if (overwrite || here === undefined) into[key] = value;
-  }
-  return into;
+/** The text of `key` in `dict`'s language (`lang`), its plural form for a numeric `count`, placeholders filled; a missing key shows the key. */
+export function translate(dict: Dict, key: string, params: Record<string, unknown> = {}, lang = 'en'): string {
+  return translatorFor(dict, lang)(key, params);
+}
+
+/** Whether a dictionary has a text at `key` (a plural key by its `other` form). */
+export function hasText(dict: Dict, key: string, lang = 'en'): boolean {
+  const { instance } = madeFor(dict, lang);
+  return instance.exists(key, { lng: lang }) || instance.exists(`${key}_other`, { lng: lang });
 }

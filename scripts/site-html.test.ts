@@ -14,11 +14,11 @@ describe('the site build (scripts/site-html.ts)', () => {
   it('fills every static text and attribute of every page, in both languages, escaped', () => {
     for (const page of readdirSync(join(root, 'site')).filter((f) => f.endsWith('.html'))) {
       const html = sitePage(readFileSync(join(root, 'site', page), 'utf8'));
-      const { html: out, keys } = fillTexts(html, en, [es]);
+      const { html: out, keys } = fillTexts(html, en, { es });
       expect(keys.length, page).toBeGreaterThanOrEqual(3);
       // no element that asks for a text is left empty
       expect(out, page).not.toMatch(/data-i18n="[^"]+"[^>]*><\//);
-      expect(fillTexts(html, es, [en]).html).not.toEqual(out);
+      expect(fillTexts(html, es, { en }, 'es').html).not.toEqual(out);
     }
     const { html } = fillTexts('<p data-i18n="x"></p><a data-i18n-attr="title:x"></a>', { x: '<b>"&' });
     expect(html).toBe('<p data-i18n="x">&lt;b&gt;&quot;&amp;</p><a title="&lt;b&gt;&quot;&amp;" data-i18n-attr="title:x"></a>');
@@ -53,8 +53,8 @@ describe('the site build (scripts/site-html.ts)', () => {
   });
 
   it('fails the build on a text missing in either language', () => {
-    expect(() => fillTexts('<p data-i18n="site.no.such"></p>', en, [es])).toThrow(/site\.no\.such/);
-    expect(() => fillTexts('<p data-i18n="only"></p>', { only: 'x' }, [{}])).toThrow(/missing/);
+    expect(() => fillTexts('<p data-i18n="site.no.such"></p>', en, { es })).toThrow(/site\.no\.such/);
+    expect(() => fillTexts('<p data-i18n="only"></p>', { only: 'x' }, { es: {} })).toThrow(/missing/);
   });
 
   it('takes every external address from the site configuration, in a new tab without opener', () => {

@@ -14,7 +14,7 @@ import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { alternateLinks } from '../core/alternates.ts';
 import { escapeHtml, fillTexts } from '../core/fill.ts';
-import { lookup, type Dict } from '../core/translate.ts';
+import { translate, type Dict } from '../core/translate.ts';
 import { telHref } from '../core/protocol/format.ts';
 import { indexedPathOf, SAME_ORIGIN_PATH } from '../core/routes.ts';
 import { SITE } from '../core/site.ts';
@@ -23,13 +23,20 @@ const LOCALES = resolve(import.meta.dirname, '../core/locales');
 const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${lang}.json`), 'utf8')) as Dict;
 
 
+/** A fact of core/site.ts by its dotted path (`external.join`), when it is a text. */
+function siteFact(path: string): string | undefined {
+  let node: unknown = SITE;
+  for (const part of path.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  return typeof node === 'string' ? node : undefined;
+}
+
 /**
  * `data-site-href="external.join"` (or `social.instagram`, `email`, `phone`): the address from the
  * site configuration, so no page repeats a URL. External links open in a new tab, without opener.
  */
 export function fillLinks(html: string): string {
   return html.replace(/<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>/g, (_m, before: string, path: string, after: string) => {
-    const value = lookup(SITE as unknown as Dict, path);
+    const value = siteFact(path);
     if (!value) throw new Error(`site link "${path}" is not in core/site.ts`);
     const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? telHref(value) : value;
     const attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
@@ -180,7 +187,7 @@ export function bootScript(): string {
   const strings = Object.fromEntries(
     (['en', 'es'] as const).map((lang) => {
       const d = lang === 'en' ? en : es;
-      return [lang, ['errors.somethingWentWrong', 'errors.unexpected', 'errors.reloadPage'].map((k) => lookup(d, k) ?? k)];
+      return [lang, ['errors.somethingWentWrong', 'errors.unexpected', 'errors.reloadPage'].map((k) => translate(d, k, {}, lang))];
     }),
   );
   return `(function(){var d=document,h=d.documentElement;
@@ -204,7 +211,7 @@ export function siteHead(): Plugin {
         const en = load('en');
         const es = load('es');
         html = sitePage(html);
-        const filled = fillLinks(fillTexts(withHeadBasics(html), en, [es]).html);
+        const filled = fillLinks(fillTexts(withHeadBasics(html), en, { es }).html);
         // the public address of the page (for the canonical link and the alternates); none: set at run time or not indexed
         const route = indexedPathOf(page);
         const tags = [

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DENO, DENO_FLAGS, denoEnv } from '../tests/support/deno-env.ts';
 
 interface Counts {
   passed: number;
@@ -29,10 +30,12 @@ interface Stage {
 }
 
 const stages: Stage[] = [
+  // what one suite alone needs (WordPress Playground, the Supabase CLI): installed here on first use, kept after
+  { name: 'packages', command: [node, '--import', 'tsx', 'scripts/lazy-packages.ts'], single: true },
   { name: 'lint', command: [bin('eslint'), '--max-warnings=0', '.'], single: true },
   { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true },
   // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
-  { name: 'deno', command: [bin('deno'), 'check', '--no-config', '--node-modules-dir=none', 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts'], single: true, env: { DENO_DIR: join(root, '.cache/deno'), DENO_NO_UPDATE_CHECK: '1' } },
+  { name: 'deno', command: [DENO, 'check', ...DENO_FLAGS, 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts'], single: true, env: denoEnv() },
   { name: 'build', command: [node, '--import', 'tsx', 'scripts/build.ts', '--test-widgets'], single: true },
   { name: 'unit', command: [bin('vitest'), 'run'] },
   { name: 'browser', command: [bin('wtr')] },

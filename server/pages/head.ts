@@ -72,7 +72,7 @@ function strip(html: string, lang: Lang, shape: HeadShape): string {
  * so a server can keep it per template (page-kit.ts) and finish each page with finishHead().
  */
 export function prepareTemplate(html: string, lang: Lang, dict: Dict, shape: HeadShape): string {
-  return strip(fillTexts(html, dict).html, lang, shape);
+  return strip(fillTexts(html, dict, undefined, lang).html, lang, shape);
 }
 
 /** A prepared template made the page of one address: its language, title and head tags. */

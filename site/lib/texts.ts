@@ -9,7 +9,7 @@ import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
 import { translate, type Dict } from '../../core/translate.ts';
 
 export type { Dict };
-export { lookup, translate } from '../../core/translate.ts';
+export { translate } from '../../core/translate.ts';
 
 const loaders: Record<Lang, () => Promise<Dict>> = {
   en: () => import('../../core/locales/en.json').then((m) => m.default as Dict),
@@ -41,24 +41,24 @@ export function currentLang(): Lang {
   return normaliseLang(document.documentElement.lang) ?? DEFAULT_LANG;
 }
 
-function applyElement(dict: Dict, el: Element): void {
+function applyElement(dict: Dict, el: Element, lang: Lang): void {
   const key = el.getAttribute('data-i18n');
   if (key) {
-    const text = translate(dict, key, paramsOf(el));
+    const text = translate(dict, key, paramsOf(el), lang);
     if (el.textContent !== text) el.textContent = text;
   }
   const attrs = el.getAttribute('data-i18n-attr');
   if (attrs) {
     for (const pair of attrs.split(';')) {
       const [attr, k] = pair.split(':').map((s) => s.trim());
-      if (attr && k) el.setAttribute(attr, translate(dict, k, paramsOf(el)));
+      if (attr && k) el.setAttribute(attr, translate(dict, k, paramsOf(el), lang));
     }
   }
 }
 
-/** Writes every static text of `root` in the language of `dict`. */
-export function applyTexts(dict: Dict, root: ParentNode = document): void {
-  for (const el of root.querySelectorAll('[data-i18n], [data-i18n-attr]')) applyElement(dict, el);
+/** Writes every static text of `root` in `lang`, from that language's `dict`. */
+export function applyTexts(dict: Dict, root: ParentNode = document, lang: Lang = currentLang()): void {
+  for (const el of root.querySelectorAll('[data-i18n], [data-i18n-attr]')) applyElement(dict, el, lang);
 }
 
 /** the language the texts in the page are in (the build wrote English) */
@@ -75,8 +75,8 @@ function sync(): Promise<void> {
     if (lang === applied && !changed.size) return;
     const dict = await dictionary(lang);
     if (currentLang() !== lang) return; // switched again meanwhile: that sync will do it
-    if (lang !== applied) applyTexts(dict);
-    for (const el of changed) applyElement(dict, el);
+    if (lang !== applied) applyTexts(dict, document, lang);
+    for (const el of changed) applyElement(dict, el, lang);
     changed.clear();
     applied = lang;
   })();

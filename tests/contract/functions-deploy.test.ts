@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_MAP } from '../support/deno-function.ts';
 import { denoCheck, deployWithCli, writeUploaded, type UploadedFunction } from '../support/functions-deploy.ts';
 import { startHostedFunction, type HostedFunction } from '../support/hosted-function.ts';
 import { clientHeaders } from '../support/servers.ts';
@@ -24,6 +25,13 @@ describe('supabase functions deploy --use-api', () => {
     ({ uploads } = await deployWithCli());
   }, 180_000);
 
+  it('names each npm package once, at the version package.json installs', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+    const map = JSON.parse(readFileSync(new URL(`../../${IMPORT_MAP}`, import.meta.url), 'utf8')) as { imports: Record<string, string> };
+    expect(Object.keys(map.imports).sort()).toEqual(['i18next', 'nodemailer', 'pg']);
+    for (const [name, target] of Object.entries(map.imports)) expect(target).toBe(`npm:${name}@${pkg.dependencies[name]}`);
+  });
+
   it('uploads every configured function with its entrypoint, and only the shared code it imports', () => {
     expect(CONFIGURED.map((f) => f.slug).sort()).toEqual(['saved-searches', 'send-property-inquiry']);
     expect([...uploads.keys()].sort()).toEqual(CONFIGURED.map((f) => f.slug).sort());
@@ -35,14 +43,18 @@ describe('supabase functions deploy --use-api', () => {
       expect(paths).toContain(entrypoint);
       // the shared rules and the texts, nothing of the server, the elements or the tests
       for (const path of paths) expect(path, slug).toMatch(/^(supabase\/functions\/|core\/)/);
+      // i18next is the mails' translation engine here too (docs/decisions.md #25)
+      expect(paths).toContain('core/translate.ts');
       expect(paths).toContain('core/locales/en.json');
       expect(paths).toContain('core/locales/es.json');
     }
   });
 
-  it.each(CONFIGURED)('$slug type-checks under Deno from the uploaded files alone', async ({ slug, entrypoint }) => {
-    const dir = writeUploaded(uploads.get(slug) as UploadedFunction);
-    const checked = await denoCheck(dir, entrypoint);
+  it.each(CONFIGURED)('$slug type-checks under Deno from the uploaded files alone, with the uploaded import map', async ({ slug }) => {
+    const fn = uploads.get(slug) as UploadedFunction;
+    expect(fn.metadata.import_map_path).toBe(IMPORT_MAP);
+    expect([...fn.files.keys()]).toContain(IMPORT_MAP);
+    const checked = await denoCheck(writeUploaded(fn), fn);
     expect(checked.status, checked.output).toBe(0);
   }, 180_000);
 
@@ -55,7 +67,7 @@ describe('supabase functions deploy --use-api', () => {
       await hosted?.close();
     });
 
-    it('stores an inquiry and mails it', async () => {
+    it('stores an inquiry and mails it, its labels from the locale files in Spanish and English (i18next under Deno)', async () => {
       const { fn, db, api } = hosted;
       const res = await fetch(fn.url, {
         method: 'POST',
@@ -67,7 +79,31 @@ describe('supabase functions deploy --use-api', () => {
       const [row] = await db.admin.query<{ n: number }>('select count(*)::int as n from public.inquiries where id = $1', [id]);
       expect(row?.n).toBe(1);
       await fn.drain();
-      expect(api.sent.filter((m) => m.text.includes('Lucía Deploy'))).toHaveLength(1);
+      const mails = api.sent.filter((m) => m.text.includes('Lucía Deploy'));
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.subject).toBe('Nueva consulta de / New inquiry from Lucía Deploy');
+      expect(mails[0]?.text).toContain('Nombre / Name: Lucía Deploy');
+      expect(mails[0]?.text).toContain('Idioma / Language: Español');
+      expect(mails[0]?.text).toContain('Mensaje / Message:');
+    });
+
+    it("the saved-searches function, from what was uploaded, confirms a search in the visitor's language", async () => {
+      const alerts = await hosted.another({}, 'saved-searches', writeUploaded(uploads.get('saved-searches') as UploadedFunction));
+      for (const [i, lang] of (['es', 'en'] as const).entries()) {
+        const email = `deploy.alert.${lang}@example.com`;
+        const res = await fetch(alerts.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.9.1.${i + 1}`) },
+          body: JSON.stringify({ action: 'subscribe', email, filters: { city: 'Quito' }, frequency: 'daily', lang, idempotencyKey: `deploy-alert-${process.pid}-${lang}` }),
+        });
+        expect(res.status, await res.clone().text()).toBe(200);
+      }
+      await alerts.drain();
+      const subject = (to: string) => hosted.api.sent.find((m) => m.to.includes(to))?.subject;
+      // each sent right after its request, in the background: wait for both
+      for (let t = 0; t < 100 && !(subject('deploy.alert.es@example.com') && subject('deploy.alert.en@example.com')); t++) await new Promise((r) => setTimeout(r, 100));
+      expect(subject('deploy.alert.es@example.com')).toBe('Confirma tu alerta de propiedades');
+      expect(subject('deploy.alert.en@example.com')).toBe('Confirm your property alert');
     });
   });
 });

@@ -15,7 +15,7 @@ import { Window } from 'happy-dom';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/server.ts';
-import { lookup, type Dict } from '../../core/translate.ts';
+import { hasText, translate, type Dict } from '../../core/translate.ts';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { listingPath } from '../../core/routes.ts';
 import en from '../../core/locales/en.json' with { type: 'json' };
@@ -51,6 +51,9 @@ const meta = (doc: Document, key: string) => doc.querySelector(`meta[property="$
 const link = (doc: Document, rel: string, hreflang?: string) => doc.querySelector(`link[rel="${rel}"]${hreflang ? `[hreflang="${hreflang}"]` : ''}`)?.getAttribute('href') ?? null;
 const jsonLd = (doc: Document) => [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
 const text = (doc: Document) => (doc.body?.textContent ?? '').replace(/\s+/g, ' ');
+
+/** A text of a locale file as written (placeholders unfilled); undefined when it has none. */
+const lookup = (dict: Dict, key: string): string | undefined => (hasText(dict, key) ? translate(dict, key) : undefined);
 
 /** Every element whose static text is still the English one where Spanish differs. */
 function englishLeft(doc: Document): string[] {

@@ -182,7 +182,7 @@ test.describe('embedding demos', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('what a partner page downloads: the entry ≤ 10 KB, a directory page ≤ 105 KB, a search page with its map ≤ 200 KB (gzip)', async ({ page, data }) => {
+  test(`what a partner page downloads: the entry ≤ ${WEIGHT_BUDGETS.entry / 1024} KB, a directory page ≤ ${WEIGHT_BUDGETS.directory / 1024} KB, a search page with its map ≤ ${WEIGHT_BUDGETS.search / 1024} KB (gzip)`, async ({ page, data }) => {
     const directory = await pageWeight(page, data.url, 'directory');
     const search = await pageWeight(page, data.url, 'search');
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

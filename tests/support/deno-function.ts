@@ -6,9 +6,12 @@
  */
 import { resolve } from 'node:path';
 import { spawnChild } from './child.ts';
+import { DENO, DENO_FLAGS, denoEnv } from './deno-env.ts';
 import { freePort } from './postgres.ts';
 
 const root = resolve(import.meta.dirname, '../..');
+
+export { IMPORT_MAP } from './deno-env.ts';
 
 export interface DenoFunction {
   /** where the function answers (any path: the platform routes /functions/v1/<name> to it) */
@@ -27,19 +30,13 @@ export const DRAIN_SECRET = 'test-drain-secret';
 /** `dir`: the project folder to run it from (the repository; or what a deploy uploaded, tests/support/functions-deploy.ts). */
 export async function startDenoFunction(secrets: Record<string, string>, name = 'send-property-inquiry', dir = root): Promise<DenoFunction> {
   const port = await freePort();
-  const registry = process.env.NPM_CONFIG_REGISTRY ?? process.env.npm_config_registry;
   const { child, output, exitStatus, exited } = spawnChild(
-    resolve(root, 'node_modules/.bin/deno'),
-    ['run', '--no-config', '--node-modules-dir=none', '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', `supabase/functions/${name}/index.ts`],
+    DENO,
+    ['run', ...DENO_FLAGS, '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', `supabase/functions/${name}/index.ts`],
     {
       cwd: dir,
       env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? root,
-        DENO_DIR: resolve(root, '.cache/deno'),
-        DENO_NO_UPDATE_CHECK: '1',
-        NO_COLOR: '1',
-        ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}),
+        ...denoEnv(),
         // Deno.serve() listens where this says (the platform decides the address in production)
         DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`,
         OUTBOX_DRAIN_SECRET: DRAIN_SECRET,

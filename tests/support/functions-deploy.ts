@@ -10,7 +10,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { supabaseCli } from '../../scripts/lazy-packages.ts';
 import { spawnChild } from './child.ts';
+import { DENO, DENO_FLAGS, denoEnv } from './deno-env.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 export const PROJECT_REF = 'expecuadorstandinabc';
@@ -63,7 +65,7 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
   const profile = join(home, 'profile.json');
   writeFileSync(profile, JSON.stringify({ name: 'stand-in', api_url: apiUrl, dashboard_url: `${apiUrl}/dashboard`, project_host: 'supabase.co' }));
   try {
-    const { output, exited, exitStatus } = spawnChild(resolve(root, 'node_modules/.bin/supabase'), ['functions', 'deploy', '--use-api', '--project-ref', PROJECT_REF, '--profile', profile, '--yes'], {
+    const { output, exited, exitStatus } = spawnChild(supabaseCli(), ['functions', 'deploy', '--use-api', '--project-ref', PROJECT_REF, '--profile', profile, '--yes'], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', HOME: home, SUPABASE_ACCESS_TOKEN: `sbp_${'0'.repeat(40)}`, DO_NOT_TRACK: '1', SUPABASE_TELEMETRY_DISABLED: '1', NO_COLOR: '1', CI: '1' },
     });
@@ -87,13 +89,11 @@ export function writeUploaded(fn: UploadedFunction, dir = mkdtempSync(join(tmpdi
   return dir;
 }
 
-/** `deno check` of a function's entrypoint in a folder that holds only what was uploaded. */
-export async function denoCheck(dir: string, entrypoint: string): Promise<{ status: number | string | null; output: string }> {
-  const registry = process.env.NPM_CONFIG_REGISTRY ?? process.env.npm_config_registry;
-  const { output, exited, exitStatus } = spawnChild(resolve(root, 'node_modules/.bin/deno'), ['check', '--no-config', '--node-modules-dir=none', entrypoint], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, DENO_DIR: resolve(root, '.cache/deno'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}) },
-  });
+/** `deno check` of a function's entrypoint, with its import map, in a folder that holds only what was uploaded. */
+export async function denoCheck(dir: string, fn: UploadedFunction): Promise<{ status: number | string | null; output: string }> {
+  // the flags of our other Deno runs, with the import map the deploy uploaded
+  const flags = DENO_FLAGS.map((f) => (f.startsWith('--import-map=') ? `--import-map=${fn.metadata.import_map_path}` : f));
+  const { output, exited, exitStatus } = spawnChild(DENO, ['check', ...flags, fn.metadata.entrypoint_path], { cwd: dir, env: denoEnv() });
   await exited;
   return { status: exitStatus(), output: output() };
 }

@@ -3,6 +3,8 @@ import en from '../../core/locales/en.json';
 import es from '../../core/locales/es.json';
 import { addTexts, langOf, translator } from './i18n.ts';
 import { normaliseLang } from '../../core/lang.ts';
+import { translatorFor } from '../../core/translate.ts';
+import { completePlurals } from '../../scripts/locale-plurals.ts';
 
 function keys(obj: object, prefix = ''): string[] {
   return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
@@ -54,6 +56,17 @@ describe('i18n', () => {
     expect(translator('en')('testOnly.n', { count: 3, city: 'Quito' })).toBe('3 homes in Quito');
     // a value is written as it is, '$&' and '{{x}}' included
     expect(translator('en')('testOnly.n', { count: 2, city: '$& {{city}}' })).toBe('2 homes in $& {{city}}');
+  });
+
+  it("writes each plural text in every CLDR form of its language, so i18next finds the one a count needs", () => {
+    // English: one, other; Spanish: one, many, other (scripts/locale-plurals.ts wrote the missing ones)
+    expect(completePlurals(structuredClone(en), 'en')).toBe(0);
+    expect(completePlurals(structuredClone(es), 'es')).toBe(0);
+    const t = translatorFor(es, 'es');
+    const n = (count: number) => t('results.count', { count, formatted: new Intl.NumberFormat('es-EC').format(count) });
+    expect([n(1), n(2), n(1_000_000), n(1_250_000)]).toEqual(['1 propiedad', '2 propiedades', '1.000.000 de propiedades', '1.250.000 propiedades']);
+    const e = translatorFor(en, 'en');
+    expect([1, 2, 1_000_000].map((count) => e('results.count', { count, formatted: count.toLocaleString('en-US') }))).toEqual(['1 property', '2 properties', '1,000,000 properties']);
   });
 
   it('has the same keys in English and Spanish, none empty', () => {

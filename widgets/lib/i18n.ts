@@ -1,16 +1,17 @@
 import { signal } from '@preact/signals-react';
 import base from 'virtual:exp-texts/base';
 import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
-import { mergeTexts, translatorFor, type Dict, type Translate } from '../../core/translate.ts';
+import { createI18n, fixedT, type Dict, type Translate } from '../../core/translate.ts';
 
 /**
- * The elements' texts, read through the site's one translation engine (core/translate.ts): our own
- * store, so a host page's own i18n is neither used nor disturbed. No fallback language: a key
- * missing in Spanish shows the key, never English. English comes with the elements; Spanish is
- * downloaded the first time an element is in Spanish (langReady), so an English page never pays
- * for it.
+ * The elements' texts: one i18next instance for the page, shared by every element (it lives in the
+ * runtime chunk), made with the site's settings (core/translate.ts) and our own, so a host page's
+ * i18next is neither used nor disturbed. No fallback language: a key missing in Spanish shows the
+ * key, never English. English comes with the elements, each element's groups added as a resource
+ * bundle when it is defined; Spanish is downloaded the first time an element is in Spanish
+ * (langReady), so an English page never pays for it.
  */
-const texts: Record<Lang, Dict> = { en: mergeTexts({}, base as Dict), es: {} };
+const i18n = createI18n({ en: structuredClone(base as Dict), es: {} }, DEFAULT_LANG);
 
 /**
  * The language of an element: its own `lang`, else the nearest ancestor's (crossing shadow roots,
@@ -46,7 +47,7 @@ export function watchLang(root: Document | ShadowRoot): void {
 
 /** A language's translation function (a new one each call, so what takes it renders again). */
 export function translator(lang: Lang): Translate {
-  return translatorFor(texts[lang], lang);
+  return fixedT(i18n, lang);
 }
 
 const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, unknown> }>> = {
@@ -60,7 +61,8 @@ const loading = new Map<Lang, Promise<void>>();
  * added when the element is defined.
  */
 export function addTexts(more: Dict): void {
-  mergeTexts(texts.en, more, false);
+  // deep, and a text already there stays
+  i18n.addResourceBundle('en', 'translation', more, true, false);
 }
 
 /** Bumped when a language's texts arrive, so the elements waiting for them render. */
@@ -73,7 +75,7 @@ export function loadLang(lang: Lang): Promise<void> {
   if (!pending) {
     pending = loaders[lang]().then(
       (m) => {
-        mergeTexts(texts[lang], m.default);
+        i18n.addResourceBundle(lang, 'translation', m.default, true, true);
         available.add(lang);
         langsLoaded.value++;
       },

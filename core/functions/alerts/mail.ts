@@ -14,6 +14,7 @@
  * function imports them. Everything from the data is escaped in the HTML.
  */
 import { attributionLines } from '../../protocol/attribution.ts';
+import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import { describeSearch } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
@@ -265,19 +266,17 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
   return async (sql, mail) => {
     const search = await loadSearch(sql, mail.ref_id);
     if (!search || search.status === 'pending' || search.status === 'expired') return null;
-    const es = translator(options, 'es');
-    const en = translator(options, 'en');
-    const both = (key: string, params?: Record<string, unknown>) => `${es(key, params)} / ${en(key, params)}`;
+    const { es, both } = mailTexts(options.texts);
     const what = describeSearch(search.filters, es);
     const seeAll = `${site(options)}${localizedPath('/search-properties', 'es')}?${searchPageQuery(filtersFromArgs(search.filters))}`;
     const lines: Array<[string, string]> = [
       [both('mail.alerts.lead.email'), search.email],
       [both('mail.alerts.lead.search'), what],
       [both('mail.alerts.lead.frequency'), es(`alerts.frequencies.${search.frequency}`)],
-      [both('mail.alerts.lead.language'), search.lang === 'es' ? 'Español' : 'English'],
+      [both('mail.alerts.lead.language'), es(`language.${search.lang}`)],
       [both('mail.alerts.lead.link'), seeAll],
       // where the visitor came from (core/protocol/attribution.ts)
-      ...attributionLines({ origin: search.origin, page: search.page_url, element: search.element, utm: search.utm }),
+      ...attributionLines({ origin: search.origin, page: search.page_url, element: search.element, utm: search.utm }, both),
     ];
     const subject = oneLine(`${both('mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
     const text = [both('mail.alerts.lead.intro'), '', ...lines.map(([k, v]) => `${k}: ${v}`)].join('\n');

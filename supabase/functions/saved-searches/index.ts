@@ -9,8 +9,8 @@
 // `x-alerts-run: $ALERTS_RUN_SECRET` runs the alert job and delivers its mails. The links' pages
 // (/alerts/...) are the site's (server/pages/alerts-page.ts), which call this function; a mail
 // client's one-click unsubscribe POSTs to them.
-import pg from 'npm:pg@8.23.1';
-import nodemailer from 'npm:nodemailer@10.6.0';
+import pg from 'pg';
+import nodemailer from 'nodemailer';
 import en from '../../../core/locales/en.json' with { type: 'json' };
 import es from '../../../core/locales/es.json' with { type: 'json' };
 import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';

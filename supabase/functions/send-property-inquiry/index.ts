@@ -9,8 +9,8 @@
 // what a hosted project's edge sets), OUTBOX_DRAIN_SECRET, REQUEST_CPU_BUDGET_MS. SUPABASE_DB_URL is
 // provided by the platform. A scheduled call (pg_cron + pg_net) with the header
 // `x-outbox-drain: $OUTBOX_DRAIN_SECRET` delivers what an outage held back.
-import pg from 'npm:pg@8.23.1';
-import nodemailer from 'npm:nodemailer@10.6.0';
+import pg from 'pg';
+import nodemailer from 'nodemailer';
 import en from '../../../core/locales/en.json' with { type: 'json' };
 import es from '../../../core/locales/es.json' with { type: 'json' };
 import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';

@@ -1,0 +1,30 @@
+/**
+ * How every Deno process of ours runs the functions, one place for the test runner, the function
+ * tests and the deploy test: no project config, the functions' import map (supabase/config.toml's
+ * import_map), npm packages from the registry npm uses into our own cache, and the system's
+ * certificate store besides Deno's own (a registry behind a company's TLS proxy is trusted as npm
+ * trusts it).
+ */
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+
+export const DENO = resolve(root, 'node_modules/.bin/deno');
+
+/** The npm packages the functions import, by name. */
+export const IMPORT_MAP = 'supabase/functions/import_map.json';
+
+export const DENO_FLAGS = ['--no-config', `--import-map=${IMPORT_MAP}`, '--node-modules-dir=none'];
+
+export function denoEnv(home = process.env.HOME ?? root): Record<string, string> {
+  const registry = process.env.NPM_CONFIG_REGISTRY ?? process.env.npm_config_registry;
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    DENO_DIR: resolve(root, '.cache/deno'),
+    DENO_NO_UPDATE_CHECK: '1',
+    DENO_TLS_CA_STORE: 'system,mozilla',
+    NO_COLOR: '1',
+    ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}),
+  };
+}
