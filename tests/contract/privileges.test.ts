@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { supabaseCli } from '../../scripts/lazy-packages.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { reseed } from '../../server/db/setup.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
@@ -56,7 +57,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     await client.connect();
     await client.query(SUPABASE_INITIAL_SCHEMA);
     const url = `${database.url.replace(/^postgres:/, 'postgresql:')}${database.url.includes('?') ? '&' : '?'}sslmode=disable`;
-    const { stdout, stderr } = await run(resolve(root, 'node_modules/.bin/supabase'), ['db', 'push', '--db-url', url, '--yes'], { cwd: root, timeout: 180_000, env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' } });
+    const { stdout, stderr } = await run(supabaseCli(), ['db', 'push', '--db-url', url, '--yes'], { cwd: root, timeout: 180_000, env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' } });
     expect(`${stdout}${stderr}`).toContain('Finished supabase db push');
     // the seed, as an operator loads it into a project (npm run seed -- --sql, then psql)
     const db = await openPostgres(database.url);

@@ -1,5 +1,5 @@
 /**
- * A real WordPress, from npm only (no PHP, no internet): WordPress Playground's CLI
+ * A real WordPress, from npm only (no PHP, no internet but the npm registry): WordPress Playground's CLI
  * (@wp-playground/cli, PHP compiled to WebAssembly) serving WordPress 6.5 from
  * @wp-playground/wordpress-builds (its zip, already installed with SQLite, and the static files the
  * zip leaves out), with our plugin mounted from the build (dist/wordpress/exp-ecuador) and a
@@ -8,13 +8,14 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
+import { ensurePackages } from '../../scripts/lazy-packages.ts';
 import { spawnChild } from './child.ts';
 import { freePort } from './postgres.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-const builds = join(root, 'node_modules/@wp-playground/wordpress-builds');
+/** Playground and WordPress's files: a package of their own, installed on first use (scripts/lazy-packages.ts). */
+const modules = () => ensurePackages('wordpress');
 export const WORDPRESS_VERSION = '6.5';
 
 export interface WordPress {
@@ -25,6 +26,7 @@ export interface WordPress {
 
 /** WordPress's files, complete: the zip's, and the static files kept beside it. */
 function wordpressTree(dir: string): void {
+  const builds = join(modules(), '@wp-playground/wordpress-builds');
   const files = unzipSync(readFileSync(join(builds, 'src/wordpress', `wp-${WORDPRESS_VERSION}.zip`)));
   for (const [name, body] of Object.entries(files)) {
     if (name.endsWith('/')) continue;
@@ -46,7 +48,7 @@ export async function startWordPress(options: { plugin: string; steps: unknown[]
   const { output, exitStatus, exited, child } = spawnChild(
     process.execPath,
     [
-      join(root, 'node_modules/@wp-playground/cli/wp-playground.js'),
+      join(modules(), '@wp-playground/cli/wp-playground.js'),
       'server',
       `--port=${port}`,
       '--workers=1',
