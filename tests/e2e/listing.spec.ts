@@ -47,7 +47,8 @@ test.describe('listing pages', () => {
 
     // a middle-click (or ctrl-click) opens the listing's page in a new tab, and nothing here
     const [tab] = await Promise.all([context.waitForEvent('page'), link.click({ button: 'middle' })]);
-    await tab.waitForURL(expected);
+    // the address is what counts here (the page's load event waits for every photo as well)
+    await tab.waitForURL(expected, { waitUntil: 'domcontentloaded' });
     await expect(tab.getByRole('heading', { level: 1 })).toHaveText(String(row?.title));
     await expect(tab.locator('link[rel="canonical"]')).toHaveAttribute('href', expected);
     await tab.close();
