@@ -6,6 +6,9 @@ import type { Database } from './database.ts';
 
 export const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
 
+/** The first migration since the squash: supabase/schemas/ as it stood, file by file. */
+const BASELINE = '20261213000000';
+
 /**
  * Applies supabase/migrations/*.sql in order, each once, recording them where the Supabase CLI
  * does (supabase_migrations.schema_migrations), so a database set up here is one the CLI knows.
@@ -22,6 +25,9 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
     create table if not exists supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
   `);
   const done = new Set((await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
+  if (!done.has(BASELINE) && [...done].some((v) => v < BASELINE)) {
+    throw new Error(`this database was made by the migrations that were squashed into ${BASELINE}_baseline.sql (docs/architecture.md "Database"): start with an empty one (npm start: RESET_DATA=1 rebuilds .data with the seed)`);
+  }
   const applied: string[] = [];
   for (const file of readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort()) {
     const [version, ...rest] = file.replace(/\.sql$/, '').split('_');

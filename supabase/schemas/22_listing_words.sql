@@ -23,9 +23,6 @@ create table internal.listing_words (
 
 comment on table internal.listing_words is 'The words of each public listing (internal.listings.words), kept by triggers: counts and id lists of word searches read it.';
 
-insert into internal.listing_words (id, words)
-select l.id, l.words from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
-
 create index listing_words_words on internal.listing_words using gin (words);
 
 -- keeps the copy: a listing that becomes public (or changes its words) is written, one that stops
@@ -62,11 +59,10 @@ end
 $$;
 
 create trigger listing_words_insert after insert on internal.listings referencing new table as new_rows for each statement execute function internal.listing_words_changed();
-create trigger listing_words_update after update on internal.listings referencing old table as old_rows new table as new_rows for each statement execute function internal.listing_words_changed();
-create trigger listing_words_delete after delete on internal.listings referencing old table as old_rows for each statement execute function internal.listing_words_changed();
 
-revoke all on internal.listing_words from public;
-revoke execute on function internal.listing_words_changed from public;
+create trigger listing_words_update after update on internal.listings referencing old table as old_rows new table as new_rows for each statement execute function internal.listing_words_changed();
+
+create trigger listing_words_delete after delete on internal.listings referencing old table as old_rows for each statement execute function internal.listing_words_changed();
 
 -- every copy of what the listings say, made again from them: the map's cells and the places'
 -- counts (listing_cells_rebuild) and the words' copy, after a bulk load that deferred them
@@ -83,60 +79,3 @@ begin
   select l.id, l.words from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
 end
 $$;
-revoke execute on function internal.listings_derived_rebuild from public;
-
--- the ids of the public listings whose words match, from the narrow copy (its GIN index: the
--- planner would otherwise test the words of every row of a common word's table)
-create or replace function internal.word_match_ids(f jsonb)
-returns bigint[]
-language plpgsql
-stable
-set search_path = ''
-as $$
-declare
-  ids bigint[];
-begin
-  if f->>'words' is null or pg_catalog.numnode(public.words_query(f->>'words')) = 0 then
-    return null;
-  end if;
-  perform internal.prefer_word_index(f, true);
-  ids := array(select w.id from internal.listing_words w where w.words @@ public.words_query(f->>'words'));
-  perform internal.prefer_word_index(f, false);
-  return ids;
-end
-$$;
-
--- The exact number of matching listings.
-create or replace function public.search_listings_count(filters jsonb default '{}')
-returns bigint
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  f jsonb := internal.search_filters(filters);
-  n bigint;
-begin
-  if f - 'words' = '{}'::jsonb then
-    if f->>'words' is not null and pg_catalog.numnode(public.words_query(f->>'words')) > 0 then
-      -- words alone: counted in the narrow copy
-      perform internal.prefer_word_index(f, true);
-      select count(*) into n from internal.listing_words w where w.words @@ public.words_query(f->>'words');
-      perform internal.prefer_word_index(f, false);
-      return n;
-    end if;
-    -- nothing asked (or only stop words): every public listing
-    select count(*) into n from internal.listings l where internal.listing_matches(l, '{}'::jsonb);
-    return n;
-  end if;
-  -- a null array folds away in EXECUTE's one-shot plan, and an array becomes a hashed condition
-  execute 'select count(*) from internal.listings l where internal.listing_matches(l, $1) and ($2::bigint[] is null or l.id + 0 = any($2))'
-    into n using f - 'words', internal.word_match_ids(f);
-  return n;
-end
-$$;
-
-revoke execute on function public.search_listings_count from public;
-grant execute on function public.search_listings_count to anon, authenticated, service_role;
-revoke execute on function internal.word_match_ids from public;

@@ -1,0 +1,42 @@
+-- The database as a Supabase project has it, for a plain PostgreSQL too (our server, the tests):
+-- the extensions' schema, the roles PostgREST switches to, their time limits and plans, and the
+-- `internal` schema, which the data API does not expose.
+--
+-- supabase/schemas/ is the schema as it stands (docs/architecture.md "Database"): one file per
+-- concern, one definition per object, applied in the files' order. A change edits the file and adds
+-- a migration that makes it; tests/contract/schema-files.test.ts holds the two equal.
+
+-- Extensions live in their own schema, as on Supabase.
+create schema if not exists extensions;
+create extension if not exists pg_trgm with schema extensions;
+
+-- The roles PostgREST switches to. They exist on Supabase; a bare PostgreSQL needs them.
+do $$
+begin
+  if not exists (select 1 from pg_roles where rolname = 'anon') then
+    create role anon nologin noinherit;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'authenticated') then
+    create role authenticated nologin noinherit;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'service_role') then
+    create role service_role nologin noinherit bypassrls;
+  end if;
+end
+$$;
+
+-- A time limit on every statement of the public key, as a hosted project sets it (anon 3 s,
+-- authenticated 8 s). Our server applies the anon role's settings to its public sessions, as
+-- PostgREST does for the role it impersonates (server/db/postgres.ts).
+alter role anon set statement_timeout = '3s';
+alter role authenticated set statement_timeout = '8s';
+
+-- The plans our benchmarks measured, as a hosted project runs the calls (docs/deployment.md
+-- "The database"): PostgREST binds every value as a parameter, and after five runs PostgreSQL may
+-- keep a generic plan, which cannot prove that `country_code = $1` implies a partial index's
+-- predicate. So the public roles ask for custom plans, and so does each function the elements call.
+alter role anon set plan_cache_mode = 'force_custom_plan';
+alter role authenticated set plan_cache_mode = 'force_custom_plan';
+
+-- Everything private lives in `internal` (20_listings.sql says why the listings do too).
+create schema if not exists internal;

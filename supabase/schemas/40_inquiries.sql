@@ -1,0 +1,42 @@
+-- Property inquiries (docs/product.md §6; docs/leads.md): stored before any delivery, their e-mail
+-- queued in the outbox (41_outbox.sql) in the same transaction. Row level security with no policy:
+-- the public key reads and writes nothing; the inquiry function writes them.
+
+create table public.inquiries (
+  id uuid primary key default gen_random_uuid(),
+  -- one inquiry per key: a double click or a retry never makes two
+  idempotency_key text not null unique,
+  listing_id bigint,
+  agent_id bigint,
+  name text not null,
+  email text not null,
+  phone text,
+  message text,
+  property_title text,
+  property_address text,
+  property_price text,
+  -- what the browser asked for, and who really gets it (docs/decisions.md #9)
+  requested_recipient text,
+  recipient_email text not null,
+  recipient_kind text not null,
+  client_hash text,
+  origin text,
+  user_agent text,
+  lang text,
+  spam boolean not null default false,
+  received_at timestamptz not null default now(),
+  -- the lead's owner (an element's lead-agent-id, or the deployment's), and the copy for the listing's agent
+  lead_agent_id bigint,
+  copy_recipient text,
+  -- where the visitor came from: the page (without its query), the element, the page's UTM parameters
+  page_url text,
+  element text,
+  utm jsonb,
+  constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent'))
+);
+
+alter table public.inquiries enable row level security;
+
+comment on table public.inquiries is 'Property inquiries: stored before any delivery; their e-mail waits in internal.mail_outbox.';
+
+create index inquiries_rate on public.inquiries (client_hash, received_at desc);

@@ -1,0 +1,37 @@
+-- One outbox for every e-mail the site sends (inquiries, alert confirmations, alerts, webhooks). A mail is
+-- queued in the same transaction as what it is about, then delivered from here by a worker that
+-- claims it with a lease (a token, renewed while the SMTP server is talking), marks it sent, and on
+-- a passing failure retries with backoff. The message is composed when it is sent, from `kind`,
+-- `ref_id` and `payload`, so a mail whose subject went away (an alert unsubscribed) is dropped.
+-- See docs/architecture.md, "Mail".
+
+create table internal.mail_outbox (
+  id bigint generated always as identity primary key,
+  kind text not null,
+  -- what the mail is about (an inquiry id, ...): one mail per kind and ref
+  ref_id text not null,
+  recipient text not null,
+  payload jsonb not null default '{}'::jsonb,
+  status text not null default 'pending' check (status in ('pending', 'sending', 'sent', 'failed', 'dropped')),
+  attempts integer not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  locked_until timestamptz,
+  lease_token uuid,
+  last_error text,
+  -- failures that only time can fix (SMTP away); a successful probe of SMTP makes these due at once
+  transient_failure boolean not null default false,
+  message_id text,
+  created_at timestamptz not null default now(),
+  sent_at timestamptz,
+  unique (kind, ref_id)
+);
+
+alter table internal.mail_outbox enable row level security;
+
+comment on table internal.mail_outbox is 'Every e-mail the site sends, queued with what it is about and delivered from here (leased, retried, never twice).';
+
+create index mail_outbox_pending on internal.mail_outbox (next_attempt_at) where status = 'pending';
+
+create index mail_outbox_sending on internal.mail_outbox (locked_until) where status = 'sending';
+
+create index mail_outbox_webhooks on internal.mail_outbox (recipient, status) where kind = 'webhook';

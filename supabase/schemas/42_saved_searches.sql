@@ -1,0 +1,77 @@
+create table internal.saved_searches (
+  id bigint generated always as identity primary key,
+  email text not null,
+  -- one saved search per address and filters (the same request twice makes one)
+  email_key text not null,
+  filters jsonb not null,
+  filters_key text not null,
+  frequency text not null check (frequency in ('instant', 'daily', 'weekly')),
+  lang text not null check (lang in ('en', 'es')),
+  status text not null default 'pending' check (status in ('pending', 'active', 'paused', 'unsubscribed', 'expired')),
+  created_at timestamptz not null default now(),
+  -- an unconfirmed request is gone after this
+  expires_at timestamptz not null,
+  confirmed_at timestamptz,
+  unsubscribed_at timestamptz,
+  -- the high-water mark: what came on the market or dropped in price until here has been looked at
+  sent_through timestamptz,
+  -- when the alert job next looks at this search
+  next_run_at timestamptz,
+  last_alert_at timestamptz,
+  idempotency_key text not null unique,
+  client_hash text not null,
+  spam boolean not null default false,
+  origin text,
+  user_agent text,
+  -- the lead's owner and where the visitor came from, as for an inquiry (40_inquiries.sql)
+  lead_agent_id bigint,
+  page_url text,
+  element text,
+  utm jsonb
+);
+
+alter table internal.saved_searches enable row level security;
+
+comment on table internal.saved_searches is 'Saved searches with e-mail alerts (double opt-in). Read and written only by the saved-searches function.';
+
+create unique index saved_searches_one on internal.saved_searches (email_key, filters_key) where status in ('pending', 'active', 'paused') and not spam;
+
+create index saved_searches_due on internal.saved_searches (next_run_at) where status = 'active';
+
+create index saved_searches_rate on internal.saved_searches (client_hash, created_at desc);
+
+-- Tokens of the links in the mails: 32 random bytes, kept as their SHA-256 only. A confirmation
+-- token works once; manage and unsubscribe tokens work until they expire.
+create table internal.saved_search_tokens (
+  token_hash text primary key,
+  search_id bigint not null references internal.saved_searches (id) on delete cascade,
+  purpose text not null check (purpose in ('confirm', 'manage', 'unsubscribe')),
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  used_at timestamptz
+);
+
+alter table internal.saved_search_tokens enable row level security;
+
+comment on table internal.saved_search_tokens is 'SHA-256 of the tokens in the alert mails'' links (confirm, manage, unsubscribe).';
+
+create index saved_search_tokens_search on internal.saved_search_tokens (search_id);
+
+-- One alert: what one run found for one search. Its mail (kind 'alert') is composed from it when sent.
+create table internal.search_alerts (
+  id bigint generated always as identity primary key,
+  search_id bigint not null references internal.saved_searches (id) on delete cascade,
+  window_from timestamptz,
+  window_to timestamptz not null,
+  -- [{ id, kind: 'new' | 'drop', old_price }], newest first, at most ALERT_ITEMS
+  items jsonb not null,
+  new_count integer not null,
+  drop_count integer not null,
+  created_at timestamptz not null default now()
+);
+
+alter table internal.search_alerts enable row level security;
+
+comment on table internal.search_alerts is 'What one alert run found for one saved search: the new listings and price drops its mail lists.';
+
+create index search_alerts_search on internal.search_alerts (search_id, created_at desc);

@@ -1,0 +1,59 @@
+-- Who may do what (docs/deployment.md "The database"), after every object exists. A Supabase
+-- project grants all on whatever is made in `public` to anon and authenticated (and PostgreSQL lets
+-- PUBLIC execute every new function), and PostgREST writes through views: so nothing is left to
+-- those defaults. The public key reads the relations we publish (the listings, the agents' public
+-- columns, the listings' availability, cities and types) and calls the six functions the elements
+-- call; nothing else, anywhere (tests/contract/privileges.test.ts holds a database migrated by the
+-- Supabase CLI to it).
+
+-- schemas: `internal` is the service's alone
+grant usage on schema public to anon, authenticated, service_role;
+grant usage on schema extensions to anon, authenticated, service_role;
+revoke all on schema internal from public;
+grant usage on schema internal to service_role;
+
+-- the listings, the agents, the inquiries (the agents' private notes and feed key are not public)
+revoke all on internal.listings from anon, authenticated;
+revoke all on public.listings, public.agents, public.inquiries, public.listing_property_types from anon, authenticated;
+grant select on public.listings, public.listing_property_types to anon, authenticated, service_role;
+grant select (id, first_name, last_name, email, phone, picture, country_code, location, about, languages,
+  specializations, certifications, locations_served, facebook, instagram, linkedin, website,
+  first_name_search, last_name_search, email_search)
+  on public.agents to anon, authenticated;
+grant all on internal.listings, public.agents, public.inquiries to service_role;
+revoke all on public.listing_availability, public.listing_cities from public, anon, authenticated;
+grant select on public.listing_availability, public.listing_cities to anon, authenticated;
+grant all on public.listing_availability, public.listing_cities to service_role;
+
+-- what only the service reads and writes
+revoke all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
+  internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,
+  internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
+  internal.job_schedule from anon, authenticated;
+revoke all on internal.job_schedule, internal.listing_words from public;
+grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
+  internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule to service_role;
+
+-- functions: the service's; the public key calls the data API's six (docs/data-api.md)
+revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
+  internal.word_match_ids, internal.note_price_cut, internal.listing_words_changed, internal.listings_derived_rebuild,
+  internal.import_merge from public;
+revoke all on all functions in schema public from public, anon, authenticated;
+grant execute on all functions in schema public to service_role;
+grant execute on function
+  public.search_listings(jsonb, text, integer, integer),
+  public.search_listings_count(jsonb),
+  public.listing_clusters(integer, double precision, double precision, double precision, double precision, jsonb),
+  public.place_suggestions(text, integer),
+  public.listing_price_history(bigint),
+  public.similar_listings(bigint, integer)
+  to anon, authenticated;
+
+-- sequences: nobody but the service writes
+revoke all on all sequences in schema public from public, anon, authenticated;
+grant all on all sequences in schema public to service_role;
+
+-- and what is made in `public` from now on is granted to nobody until its file says so
+alter default privileges in schema public revoke all on tables from public, anon, authenticated;
+alter default privileges in schema public revoke all on sequences from public, anon, authenticated;
+alter default privileges in schema public revoke all on functions from public, anon, authenticated;
