@@ -11,7 +11,8 @@ const es = locale('es');
 
 const words = (lang: 'en' | 'es') => (key: string, params?: Record<string, unknown>) => translate(lang === 'en' ? en : es, key, params, lang);
 
-// One table for the form, the mails and the alert pages, in both languages.
+// One table for the form, the mails and the alert pages, in both languages; the filters in the
+// filter table's order (core/protocol/filters.ts), as the chips show them.
 const CASES: Array<[FilterArgs, string, string]> = [
   [{}, 'Every property for sale in Ecuador', 'Todas las propiedades en venta en Ecuador'],
   [{ city: 'Loja' }, 'Properties in Loja', 'Propiedades en Loja'],
@@ -19,15 +20,15 @@ const CASES: Array<[FilterArgs, string, string]> = [
   [{ property_type: 'house', city: 'Quito', price_min: 100000 }, 'House in Quito · from $100,000', 'Casa en Quito · desde $100,000'],
   [{ property_type: 'apartment' }, 'Apartment', 'Departamento'],
   [{ area_west: -78.5, area_south: -0.3, area_east: -78.4, area_north: -0.1 }, 'Properties in the area chosen on the map', 'Propiedades en la zona elegida en el mapa'],
-  [{ price_max: 500000, baths_min: 1, area_min: 100 }, 'Properties · up to $500,000 · 1+ bathroom · at least 100 m²', 'Propiedades · hasta $500,000 · 1+ baño · desde 100 m²'],
+  [{ price_max: 500000, baths_min: 1, area_min: 100 }, 'Properties · 1+ bathroom · at least 100 m² · up to $500,000', 'Propiedades · 1+ baño · desde 100 m² · hasta $500,000'],
   [{ agent: '7' }, "Properties · one agent's listings", 'Propiedades · las propiedades de un agente'],
   // a place picked in the location box, by the words it showed (or its path's, when not kept); the other filters
   [{ place: 'quito/inaquito', place_name: 'Iñaquito, Quito' }, 'Properties in Iñaquito, Quito', 'Propiedades en Iñaquito, Quito'],
   [{ place: 'provincia/santa-elena', property_type: 'house' }, 'House in Santa Elena', 'Casa en Santa Elena'],
   [
     { features: ['pool', 'new_construction', 'nonsense'], year_min: 2010, year_max: 2020, lot_min: 300, lot_max: 900 },
-    'Properties · with pool, new construction · built from 2010 · built until 2020 · lot from 300 m² · lot up to 900 m²',
-    'Propiedades · con piscina, para estrenar · construido desde 2010 · construido hasta 2020 · terreno desde 300 m² · terreno hasta 900 m²',
+    'Properties · built from 2010 · built until 2020 · lot from 300 m² · lot up to 900 m² · with pool, new construction',
+    'Propiedades · construido desde 2010 · construido hasta 2020 · terreno desde 300 m² · terreno hasta 900 m² · con piscina, para estrenar',
   ],
   // what a visitor typed is written as typed, never looked up as a text of ours
   [{ city: '@alerts.summary.everything' }, 'Properties in @alerts.summary.everything', 'Propiedades en @alerts.summary.everything'],

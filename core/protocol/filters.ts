@@ -5,7 +5,10 @@
  * (internal.listing_matches reads the same names). One home for the browser, the map, the alerts
  * function and the alert mails.
  */
-import { encodePolygon, validPolygon, type LngLat } from './polygon.ts';
+import { formatArea, formatPrice, formatPricePill } from './format.ts';
+import { CONTROL_CHARACTERS, LINE_BREAK, RECORD_ID } from './inquiry.ts';
+import { typeLabel } from './listing.ts';
+import { decodePolygon, encodePolygon, validPolygon, type LngLat } from './polygon.ts';
 
 /** the spec's "any" maximum */
 export const PRICE_MAX_ANY = 999_999_999;
@@ -68,43 +71,8 @@ export const KEYWORDS_MAX = 200;
 /** A search's words as it keeps them: every run of spaces one space, trimmed, at most KEYWORDS_MAX. */
 export const cleanKeywords = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, KEYWORDS_MAX);
 
-const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
-
 /** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
-export type AppliedFilters = Pick<
-  SearchFilters,
-  'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'city' | 'place' | 'placeName' | 'agentId' | 'bbox' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'features' | 'keywords' | 'polygon'
->;
-
-export function appliedFilters(f: SearchFilters): AppliedFilters {
-  const out: AppliedFilters = {};
-  const type = f.propertyType?.trim();
-  if (type && type.toLowerCase() !== 'any') out.propertyType = type;
-  if (positive(f.minPrice)) out.minPrice = f.minPrice;
-  if (positive(f.maxPrice) && f.maxPrice < PRICE_MAX_ANY) out.maxPrice = f.maxPrice;
-  if (positive(f.beds)) out.beds = f.beds;
-  if (positive(f.baths)) out.baths = f.baths;
-  if (positive(f.minSqft)) out.minSqft = f.minSqft;
-  if (positive(f.maxSqft)) out.maxSqft = f.maxSqft;
-  const city = f.city?.trim();
-  if (city) out.city = city;
-  if (parsePlace(f.place)) {
-    out.place = f.place;
-    const name = f.placeName?.trim();
-    if (name) out.placeName = name;
-  }
-  const agent = f.agentId?.trim();
-  if (agent) out.agentId = agent;
-  if (f.bbox) out.bbox = f.bbox;
-  for (const key of ['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) if (positive(f[key])) out[key] = f[key];
-  const features = FEATURE_FLAGS.filter((flag) => f.features?.[flag] === true);
-  if (features.length) out.features = Object.fromEntries(features.map((flag) => [flag, true]));
-  const words = cleanKeywords(f.keywords);
-  if (words) out.keywords = words;
-  const polygon = validPolygon(f.polygon);
-  if (polygon) out.polygon = polygon;
-  return out;
-}
+export type AppliedFilters = SearchFilters;
 
 /** The applied filters by the names of public.listing_clusters and internal.listing_matches. */
 export interface FilterArgs {
@@ -136,47 +104,281 @@ export interface FilterArgs {
   polygon?: LngLat[];
 }
 
-/** Each applied filter and its argument's name (the area is four arguments, below). */
-const ARG_NAMES = [
-  ['propertyType', 'property_type'],
-  ['minPrice', 'price_min'],
-  ['maxPrice', 'price_max'],
-  ['beds', 'beds_min'],
-  ['baths', 'baths_min'],
-  ['minSqft', 'area_min'],
-  ['maxSqft', 'area_max'],
-  ['city', 'city'],
-  ['place', 'place'],
-  ['placeName', 'place_name'],
-  ['yearBuiltFrom', 'year_min'],
-  ['yearBuiltTo', 'year_max'],
-  ['minLotSize', 'lot_min'],
-  ['maxLotSize', 'lot_max'],
-  ['agentId', 'agent'],
-  ['keywords', 'words'],
-] as const satisfies ReadonlyArray<readonly [keyof AppliedFilters, keyof FilterArgs]>;
+type Translate = (key: string, params?: Record<string, unknown>) => string;
+export type FilterKey = keyof SearchFilters;
+
+/** A control of the filter bar: in the bar itself or behind "More filters", its label and its choices. */
+export interface FilterControl {
+  in: 'bar' | 'more';
+  /** its label (a key of search.filters) */
+  label: string;
+  /** a select's choices; none: a number field */
+  options?: readonly number[];
+  /** a choice in words */
+  option?: (n: number, t: Translate) => string;
+}
+
+/**
+ * One filter, declared once (docs/architecture.md "Filters"): its name (the browser's, the search
+ * page's URL parameter, an alert request's), what it holds and its bounds, its SQL argument
+ * (internal.listing_matches), how a chip and a search's description say it, which control of the
+ * filter bar shows it, and its embed attribute. The URL state, the filter bar and sheet, the chips,
+ * the alert words, the alert request's validation and the arguments are made from this table; the
+ * embed attributes (widgets/lib/listing/filter-attributes.ts) are checked against it.
+ */
+export interface FilterSpec {
+  key: FilterKey;
+  kind: 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon';
+  /** its argument; the map's box is four (area_west ...) */
+  arg?: Exclude<keyof FilterArgs, 'area_west' | 'area_south' | 'area_east' | 'area_north'>;
+  /** texts: the longest kept */
+  maxLength?: number;
+  /** numbers: the range a value must be in, whole or not; `any`: the value that means no limit */
+  min?: number;
+  max?: number;
+  integer?: boolean;
+  any?: number;
+  /** where a search's description says it: what it is, where, then the rest */
+  part?: 'what' | 'where' | 'rest';
+  /** how a search's description (the alert form, mails and pages) says it */
+  say?: (value: never, t: Translate) => string;
+  /** how its chip says it (else as `say`) */
+  chip?: (value: never, t: Translate) => string;
+  control?: FilterControl;
+  /** the attribute that presets it on an element */
+  attribute?: string;
+}
+
+const price = (key: string) => (n: number, t: Translate) => t(key, { price: formatPrice(n) });
+const area = (key: string) => (n: number, t: Translate) => t(key, { area: formatArea(n) });
+const plus = (n: number, t: Translate) => t('search.filters.plus', { n });
+
+const TABLE = [
+  { key: 'propertyType', kind: 'type', arg: 'property_type', maxLength: 100, part: 'what', say: (v: string, t: Translate) => typeLabel(v, t), attribute: 'property-type' },
+  { key: 'place', kind: 'place', arg: 'place', maxLength: 170, part: 'where', say: (v: string, t: Translate) => t('alerts.summary.city', { city: placeWords(v) }), chip: (v: string) => placeWords(v), attribute: 'place' },
+  { key: 'placeName', kind: 'placeName', arg: 'place_name', maxLength: 100 },
+  { key: 'city', kind: 'text', arg: 'city', maxLength: 100, part: 'where', say: (v: string, t: Translate) => t('alerts.summary.city', { city: v }), chip: (v: string) => v, attribute: 'city' },
+  { key: 'bbox', kind: 'bbox', part: 'where', say: (_: unknown, t: Translate) => t('alerts.summary.mapArea') },
+  { key: 'polygon', kind: 'polygon', arg: 'polygon', part: 'where', say: (_: unknown, t: Translate) => t('alerts.summary.drawnArea'), chip: (_: unknown, t: Translate) => t('search.chips.polygon') },
+  { key: 'keywords', kind: 'words', arg: 'words', maxLength: KEYWORDS_MAX, part: 'rest', say: (v: string, t: Translate) => t('alerts.summary.words', { words: v }), chip: (v: string, t: Translate) => t('search.chips.keywords', { words: v }), control: { in: 'more', label: 'keywords' }, attribute: 'keywords' },
+  { key: 'beds', kind: 'number', arg: 'beds_min', max: 20, integer: true, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.beds', { count: n }), control: { in: 'bar', label: 'beds', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'beds' },
+  { key: 'baths', kind: 'number', arg: 'baths_min', max: 20, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.baths', { count: n }), control: { in: 'bar', label: 'baths', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'baths' },
+  { key: 'minSqft', kind: 'number', arg: 'area_min', max: 10_000_000, part: 'rest', say: area('alerts.summary.minArea'), control: { in: 'bar', label: 'minArea', options: [50, 100, 150, 200, 300], option: (n, t) => t('search.filters.areaPlus', { n }) } },
+  { key: 'maxSqft', kind: 'number', arg: 'area_max', max: 10_000_000, part: 'rest', say: area('alerts.summary.maxArea') },
+  { key: 'minPrice', kind: 'number', arg: 'price_min', max: PRICE_MAX_ANY, part: 'rest', say: price('alerts.summary.minPrice'), control: { in: 'bar', label: 'minPrice', options: [100_000, 250_000, 500_000, 1_000_000, 2_000_000], option: (n) => formatPricePill(n) }, attribute: 'min-price' },
+  { key: 'maxPrice', kind: 'number', arg: 'price_max', max: PRICE_MAX_ANY, any: PRICE_MAX_ANY, part: 'rest', say: price('alerts.summary.maxPrice'), control: { in: 'bar', label: 'maxPrice', options: [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY], option: (n) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n)) }, attribute: 'max-price' },
+  { key: 'yearBuiltFrom', kind: 'number', arg: 'year_min', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.builtFrom', { year: n }), control: { in: 'more', label: 'yearFrom' } },
+  { key: 'yearBuiltTo', kind: 'number', arg: 'year_max', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.builtTo', { year: n }), control: { in: 'more', label: 'yearTo' } },
+  { key: 'minLotSize', kind: 'number', arg: 'lot_min', max: 10_000_000, part: 'rest', say: area('alerts.summary.minLot'), control: { in: 'more', label: 'minLot' } },
+  { key: 'maxLotSize', kind: 'number', arg: 'lot_max', max: 10_000_000, part: 'rest', say: area('alerts.summary.maxLot'), control: { in: 'more', label: 'maxLot' } },
+  { key: 'features', kind: 'features', arg: 'features', part: 'rest', control: { in: 'more', label: 'features' }, say: (v: FeatureFlag[], t: Translate) => t('alerts.summary.features', { list: v.map((f) => t(`search.filters.feature.${f}`).toLowerCase()).join(', ') }), attribute: 'features' },
+  { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', say: (_: unknown, t: Translate) => t('alerts.summary.agent'), attribute: 'agent-id' },
+] as const satisfies readonly FilterSpec[];
+
+// the typings are checked against the table: a filter of SearchFilters without its row does not compile
+const everyFilterHasItsRow: [Exclude<FilterKey, (typeof TABLE)[number]['key']>] extends [never] ? true : never = true;
+void everyFilterHasItsRow;
+
+export const FILTERS: readonly FilterSpec[] = TABLE;
+
+export const FILTER = Object.fromEntries(FILTERS.map((f) => [f.key, f])) as Record<FilterKey, FilterSpec>;
+
+export type NumberFilter = 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize';
+
+/** The number filters, in the table's order. */
+export const NUMBER_FILTERS = FILTERS.filter((f) => f.kind === 'number').map((f) => f.key) as NumberFilter[];
+
+/** A place's path in words when its name was not kept: 'quito/la-carolina' -> 'La Carolina, Quito'. */
+function placeWords(path: string): string {
+  const p = parsePlace(path);
+  const words = (slug: string) => slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  if (!p) return path;
+  if ('province' in p) return words(p.province);
+  return p.sector ? `${words(p.sector)}, ${words(p.city)}` : words(p.city);
+}
+
+/** One filter's value as it applies (docs/product.md §5: 'any', 0, 999,999,999 and blanks do not); undefined when it does not. */
+function applied(spec: FilterSpec, value: unknown, all: SearchFilters): unknown {
+  switch (spec.kind) {
+    case 'type': {
+      const v = typeof value === 'string' ? value.trim() : '';
+      return v && v.toLowerCase() !== 'any' ? v : undefined;
+    }
+    case 'text':
+    case 'id': {
+      const v = typeof value === 'string' ? value.trim() : '';
+      return v || undefined;
+    }
+    case 'place':
+      return typeof value === 'string' && parsePlace(value) ? value : undefined;
+    case 'placeName': {
+      const v = typeof value === 'string' ? value.trim() : '';
+      return v && parsePlace(all.place) ? v : undefined;
+    }
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) && value > 0 && (spec.any === undefined || value < spec.any) ? value : undefined;
+    case 'features': {
+      const flags = FEATURE_FLAGS.filter((flag) => (value as SearchFilters['features'])?.[flag] === true);
+      return flags.length ? Object.fromEntries(flags.map((flag) => [flag, true])) : undefined;
+    }
+    case 'words':
+      return cleanKeywords(value as string) || undefined;
+    case 'bbox':
+      return validBbox(value);
+    case 'polygon':
+      return validPolygon(value);
+  }
+}
+
+export function appliedFilters(f: SearchFilters): AppliedFilters {
+  const out: Record<string, unknown> = {};
+  for (const spec of FILTERS) {
+    const v = applied(spec, f[spec.key], f);
+    if (v !== undefined) out[spec.key] = v;
+  }
+  return out as AppliedFilters;
+}
 
 export function filterArgs(filters: SearchFilters): FilterArgs {
   const f = appliedFilters(filters);
   const args: Record<string, unknown> = {};
-  for (const [filter, arg] of ARG_NAMES) if (f[filter]) args[arg] = f[filter];
-  if (f.features) args.features = FEATURE_FLAGS.filter((flag) => f.features?.[flag]).map(featureColumn);
-  if (f.bbox) [args.area_west, args.area_south, args.area_east, args.area_north] = f.bbox;
-  if (f.polygon) args.polygon = f.polygon;
+  for (const spec of FILTERS) {
+    const v = f[spec.key];
+    if (v === undefined) continue;
+    if (spec.kind === 'features') args.features = FEATURE_FLAGS.filter((flag) => f.features?.[flag]).map(featureColumn);
+    else if (spec.kind === 'bbox') [args.area_west, args.area_south, args.area_east, args.area_north] = v as number[];
+    else if (spec.arg) args[spec.arg] = v;
+  }
   return args as FilterArgs;
 }
 
 /** Back from the arguments (a saved search) to the filters the search page takes. */
 export function filtersFromArgs(args: FilterArgs): AppliedFilters {
   const f: Record<string, unknown> = {};
-  for (const [filter, arg] of ARG_NAMES) if (args[arg]) f[filter] = args[arg];
-  const flags = (args.features ?? []).map(featureFlag).filter((flag): flag is FeatureFlag => flag !== undefined);
-  if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
-  const area = [args.area_west, args.area_south, args.area_east, args.area_north];
-  if (area.every((n) => typeof n === 'number')) f.bbox = area;
-  const polygon = validPolygon(args.polygon);
-  if (polygon) f.polygon = polygon;
-  return f as AppliedFilters;
+  for (const spec of FILTERS) {
+    if (spec.kind === 'features') {
+      const flags = (args.features ?? []).map(featureFlag).filter((flag): flag is FeatureFlag => flag !== undefined);
+      if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
+    } else if (spec.kind === 'bbox') {
+      const box = validBbox([args.area_west, args.area_south, args.area_east, args.area_north]);
+      if (box) f.bbox = box;
+    } else if (spec.arg && args[spec.arg] !== undefined && args[spec.arg] !== null && args[spec.arg] !== '') f[spec.key] = args[spec.arg];
+  }
+  return appliedFilters(f as SearchFilters);
+}
+
+/**
+ * Each applied filter in words, in the table's order: the search's chips (one per feature, so each
+ * can be removed) and its description (describeSearch).
+ */
+export function filterPhrases(f: AppliedFilters, t: Translate, as: 'say' | 'chip'): Array<{ key: FilterKey; flag?: FeatureFlag; part: 'what' | 'where' | 'rest'; text: string }> {
+  const out: Array<{ key: FilterKey; flag?: FeatureFlag; part: 'what' | 'where' | 'rest'; text: string }> = [];
+  for (const spec of FILTERS) {
+    const v = f[spec.key];
+    if (v === undefined || !spec.part) continue;
+    const words = (as === 'chip' ? spec.chip : undefined) ?? spec.say;
+    if (!words) continue;
+    if (spec.kind === 'place' && f.placeName) out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('alerts.summary.city', { city: f.placeName }) });
+    else if (spec.kind === 'features' && as === 'chip') for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x])) out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });
+    else if (spec.kind === 'features') out.push({ key: spec.key, part: spec.part, text: (words as (x: FeatureFlag[], t: Translate) => string)(FEATURE_FLAGS.filter((x) => f.features?.[x]), t) });
+    else out.push({ key: spec.key, part: spec.part, text: (words as (x: unknown, t: Translate) => string)(v, t) });
+  }
+  return out;
+}
+
+/** One filter in the search page's address: its parameters (a feature each, the area as formatBbox writes it). */
+function toParams(spec: FilterSpec, value: unknown): Array<[string, string]> {
+  switch (spec.kind) {
+    case 'features':
+      return FEATURE_FLAGS.filter((flag) => (value as SearchFilters['features'])?.[flag]).map((flag) => [flag, 'true']);
+    case 'bbox':
+      return [[spec.key, formatBbox(value as [number, number, number, number])]];
+    case 'polygon':
+      return [[spec.key, encodePolygon(value as LngLat[])]];
+    case 'id':
+      // an embed's scope, never in the address
+      return [];
+    default:
+      return [[spec.key, String(value)]];
+  }
+}
+
+/** Every parameter name the filters use in the search page's address. */
+export const FILTER_PARAMS: readonly string[] = FILTERS.flatMap((spec) => (spec.kind === 'features' ? [...FEATURE_FLAGS] : spec.kind === 'id' ? [] : [spec.key]));
+
+/**
+ * The search page's query for these filters (its own parameter names, docs/product.md §4), e.g. the
+ * "see all" link of an alert mail and the search's own address; filtersFromParams reads it back to
+ * the same filters.
+ */
+export function searchPageQuery(filters: SearchFilters, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  const f = appliedFilters(filters);
+  for (const spec of FILTERS) if (f[spec.key] !== undefined) for (const [k, v] of toParams(spec, f[spec.key])) q.set(k, v);
+  for (const [k, v] of Object.entries(extra)) q.set(k, v);
+  return q.toString();
+}
+
+/** A value of a request (a URL parameter, an alert request's field) for one filter, checked; `problem` when it cannot be one. */
+export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unknown; problem?: 'invalid' | 'tooLong' } {
+  if (raw === undefined || raw === null || raw === '') return {};
+  switch (spec.kind) {
+    case 'type':
+    case 'text':
+    case 'place':
+    case 'placeName':
+    case 'id':
+    case 'words': {
+      if (typeof raw !== 'string') return { problem: 'invalid' };
+      const v = spec.kind === 'words' ? cleanKeywords(raw) : raw.trim();
+      if (raw.trim().length > (spec.maxLength ?? 100)) return { problem: 'tooLong' };
+      if (CONTROL_CHARACTERS.test(raw) || LINE_BREAK.test(raw)) return { problem: 'invalid' };
+      if (spec.kind === 'place' && !parsePlace(v.toLowerCase())) return { problem: 'invalid' };
+      if (spec.kind === 'id' && !RECORD_ID.test(v)) return { problem: 'invalid' };
+      return v ? { value: spec.kind === 'place' ? v.toLowerCase() : v } : {};
+    }
+    case 'number': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      if (!Number.isFinite(n) || n < 0 || n > (spec.max ?? Number.MAX_SAFE_INTEGER) || (spec.integer && !Number.isInteger(n))) return { problem: 'invalid' };
+      if (n === 0) return {};
+      if (spec.min !== undefined && n < spec.min) return { problem: 'invalid' };
+      return { value: n };
+    }
+    case 'features': {
+      if (typeof raw !== 'object' || Array.isArray(raw) || Object.entries(raw as object).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean')) return { problem: 'invalid' };
+      return { value: raw };
+    }
+    case 'bbox': {
+      const box = validBbox(raw);
+      return box ? { value: box } : { problem: 'invalid' };
+    }
+    case 'polygon': {
+      const polygon = validPolygon(raw);
+      return polygon ? { value: polygon } : { problem: 'invalid' };
+    }
+  }
+}
+
+/** The filters a search page's address says; anything malformed is left out, never an error; a text too long is cut. */
+export function filtersFromParams(params: URLSearchParams): SearchFilters {
+  const f: Record<string, unknown> = {};
+  for (const spec of FILTERS) {
+    let raw: unknown;
+    if (spec.kind === 'features') {
+      const flags = FEATURE_FLAGS.filter((flag) => params.get(flag) === 'true');
+      raw = flags.length ? Object.fromEntries(flags.map((flag) => [flag, true])) : undefined;
+    } else if (spec.kind === 'bbox') raw = parseBbox(params.get(spec.key));
+    else if (spec.kind === 'polygon') raw = decodePolygon(params.get(spec.key));
+    else if (spec.kind === 'id') continue;
+    else {
+      raw = params.get(spec.key)?.trim() ?? undefined;
+      // a free text too long for its filter is cut to its length (a shared link keeps what it can)
+      if (typeof raw === 'string' && ['text', 'words', 'type', 'placeName'].includes(spec.kind)) raw = raw.slice(0, spec.maxLength ?? 100);
+    }
+    const { value } = checkFilterValue(spec, raw);
+    if (value !== undefined) f[spec.key] = value;
+  }
+  return appliedFilters(f as SearchFilters);
 }
 
 /** "w,s,e,n" with 5 decimals (about a metre), as the search page's address writes 'Search this area'. */
@@ -215,27 +417,4 @@ export function filtersKey(args: FilterArgs): string {
       .sort(([a], [b]) => a.localeCompare(b)),
   );
   return JSON.stringify(sorted);
-}
-
-/**
- * The search page's query for these filters (its own parameter names, docs/product.md §4), e.g. the
- * "see all" link of an alert mail; the page reads it back to the same filters (a test holds the two
- * to one table of cases).
- */
-export function searchPageQuery(filters: AppliedFilters, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams();
-  if (filters.propertyType) q.set('propertyType', filters.propertyType);
-  if (filters.city) q.set('city', filters.city);
-  if (filters.keywords) q.set('keywords', filters.keywords);
-  if (filters.place) q.set('place', filters.place);
-  if (filters.place && filters.placeName) q.set('placeName', filters.placeName);
-  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) {
-    const v = filters[key];
-    if (typeof v === 'number' && v > 0) q.set(key, String(v));
-  }
-  for (const flag of FEATURE_FLAGS) if (filters.features?.[flag]) q.set(flag, 'true');
-  if (filters.bbox) q.set('bbox', formatBbox(filters.bbox));
-  if (filters.polygon) q.set('polygon', encodePolygon(filters.polygon));
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
-  return q.toString();
 }

@@ -6,10 +6,10 @@
  * widths the less used filters fold behind "More filters" too.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { cleanKeywords, FEATURE_FLAGS, KEYWORDS_MAX, PRICE_MAX_ANY, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { cleanKeywords, FEATURE_FLAGS, KEYWORDS_MAX, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
-import { formatPricePill } from '../../core/protocol/format.ts';
+import { FILTER, FILTERS, NUMBER_FILTERS, type FilterSpec, type NumberFilter } from '../../core/protocol/filters.ts';
 import { typeLabel } from '../../core/protocol/listing.ts';
 import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
@@ -23,14 +23,14 @@ const loadSheet = lazyChunk(() => import('./filter-sheet.tsx'));
 /** below this width (the container's md) the other filters open in the sheet */
 const SHEET_BELOW = 768;
 
+/** The filter bar's controls, as the filter table places them (core/protocol/filters.ts). */
+const IN_BAR = FILTERS.filter((f) => f.control?.in === 'bar' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
+const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
+/** the filters "More filters" holds, counted on its button when set */
+const MORE = FILTERS.filter((f) => f.control?.in === 'more').map((f) => f.key);
 
-export const BEDS = [1, 2, 3, 4, 5];
-export const MIN_AREA = [50, 100, 150, 200, 300];
-export const MIN_PRICE = [100_000, 250_000, 500_000, 1_000_000, 2_000_000];
-export const MAX_PRICE = [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY];
-
-const NUMBERS = ['beds', 'baths', 'minSqft', 'minPrice', 'maxPrice', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const;
-type NumberKey = (typeof NUMBERS)[number];
+const NUMBERS = NUMBER_FILTERS;
+type NumberKey = NumberFilter;
 
 type Draft = { propertyType: string; keywords: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>> } & Record<NumberKey, string>;
 
@@ -106,9 +106,9 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
     onSubmit(fromDraft(draft, applied));
   };
   // the other filters set: shown on the "More filters" button
-  const more = FEATURE_FLAGS.filter((f) => applied.features?.[f]).length + (['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize', 'keywords'] as const).filter((k) => applied[k]).length;
+  const more = MORE.reduce((n, key) => n + (key === 'features' ? FEATURE_FLAGS.filter((f) => applied.features?.[f]).length : applied[key] ? 1 : 0), 0);
 
-  const options = (values: number[], label: (n: number) => string, current: string) => {
+  const options = (values: readonly number[], label: (n: number) => string, current: string) => {
     const list = values.map((v) => ({ value: String(v), label: label(v) }));
     // a value from a shared link that is not one of ours still shows
     if (current && !list.some((o) => o.value === current)) list.unshift({ value: current, label: label(Number(current)) });
@@ -142,11 +142,11 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   // the filters after the type: in the bar when there is room, in the sheet on a phone
   const secondary = (className: string, prefix: string) => (
     <>
-      {selectField('beds', t('search.filters.beds'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.beds), className, prefix)}
-      {selectField('baths', t('search.filters.baths'), options(BEDS, (n) => t('search.filters.plus', { n }), draft.baths), className, prefix)}
-      {selectField('minSqft', t('search.filters.minArea'), options(MIN_AREA, (n) => t('search.filters.areaPlus', { n }), draft.minSqft), className, prefix)}
-      {selectField('minPrice', t('search.filters.minPrice'), options(MIN_PRICE, (n) => formatPricePill(n), draft.minPrice), className, prefix)}
-      {selectField('maxPrice', t('search.filters.maxPrice'), options(MAX_PRICE, (n) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n)), draft.maxPrice), className, prefix)}
+      {IN_BAR.map((spec) => (
+        <Fragment key={spec.key}>
+          {selectField(spec.key, t(`search.filters.${spec.control?.label}`), options(spec.control?.options ?? [], (n) => spec.control?.option?.(n, t) ?? String(n), draft[spec.key]), className, prefix)}
+        </Fragment>
+      ))}
     </>
   );
   // keywords, year built, lot size and features: the 'More filters' panel, or the sheet on a phone
@@ -155,7 +155,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
         <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
           <div className={`${fieldClass} col-span-2`}>
             <label htmlFor={`${prefix}-keywords`} className={labelClass}>
-              {t('search.filters.keywords')}
+              {t(`search.filters.${FILTER.keywords.control?.label}`)}
             </label>
             <input
               id={`${prefix}-keywords`}
@@ -175,18 +175,18 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
               {t('search.filters.keywordsHint')}
             </span>
           </div>
-          {(['yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const).map((key) => (
+          {IN_MORE.map(({ key, control: field, min, max }) => (
             <div key={key} className={fieldClass}>
               <label htmlFor={`${prefix}-${key}`} className={labelClass}>
-                {t(`search.filters.${{ yearBuiltFrom: 'yearFrom', yearBuiltTo: 'yearTo', minLotSize: 'minLot', maxLotSize: 'maxLot' }[key]}`)}
+                {t(`search.filters.${field?.label}`)}
               </label>
               <input
                 id={`${prefix}-${key}`}
                 name={key}
                 type="number"
                 inputMode="numeric"
-                min={key.startsWith('year') ? 1800 : 0}
-                max={key.startsWith('year') ? 2100 : 10_000_000}
+                min={min ?? 0}
+                max={max}
                 value={draft[key]}
                 onChange={set(key)}
                 className={control}
@@ -195,7 +195,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
           ))}
         </div>
         <fieldset className="m-0 mt-3 p-0 border-0 min-w-0">
-          <legend className={`${labelClass} mb-2`}>{t('search.filters.features')}</legend>
+          <legend className={`${labelClass} mb-2`}>{t(`search.filters.${FILTER.features.control?.label}`)}</legend>
           <div className="flex flex-wrap gap-2">
             {FEATURE_FLAGS.map((flag) => (
               <label key={flag} htmlFor={`${prefix}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">

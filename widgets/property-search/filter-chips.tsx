@@ -3,10 +3,8 @@
  * removes it when pressed ("Pool ×"), and "Clear all" removes every one the visitor set (an
  * embed's agent scope stays). Shown only when something is set.
  */
-import { FEATURE_FLAGS, PRICE_MAX_ANY, appliedFilters, type SearchFilters } from '../lib/data/listings.ts';
+import { appliedFilters, filterPhrases, type SearchFilters } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
-import { formatArea, formatPricePill } from '../../core/protocol/format.ts';
-import { typeLabel } from '../../core/protocol/listing.ts';
 
 interface Chip {
   key: string;
@@ -14,38 +12,26 @@ interface Chip {
   without: (f: SearchFilters) => SearchFilters;
 }
 
-const drop =
-  (...keys: Array<keyof SearchFilters>) =>
+/** The filters without one (a place goes with its name), or without one feature. */
+const without =
+  (key: keyof SearchFilters, flag?: string) =>
   (f: SearchFilters): SearchFilters => {
     const next = { ...f };
-    for (const k of keys) delete next[k];
+    if (flag) next.features = { ...f.features, [flag]: false };
+    else {
+      delete next[key];
+      if (key === 'place') delete next.placeName;
+    }
     return next;
   };
 
 export function FilterChips({ applied, onSubmit }: { applied: SearchFilters; onSubmit: (next: SearchFilters) => void }) {
   const { t } = useElement();
-  const f = appliedFilters(applied);
-  const chips: Chip[] = [];
-  if (f.place) chips.push({ key: 'place', label: f.placeName || f.place, without: drop('place', 'placeName') });
-  if (f.city) chips.push({ key: 'city', label: f.city, without: drop('city') });
-  if (f.keywords) chips.push({ key: 'keywords', label: t('search.chips.keywords', { words: f.keywords }), without: drop('keywords') });
-  if (f.propertyType) chips.push({ key: 'propertyType', label: typeLabel(f.propertyType, t), without: drop('propertyType') });
-  if (f.minPrice) chips.push({ key: 'minPrice', label: t('alerts.summary.minPrice', { price: formatPricePill(f.minPrice) }), without: drop('minPrice') });
-  if (f.maxPrice && f.maxPrice < PRICE_MAX_ANY) chips.push({ key: 'maxPrice', label: t('alerts.summary.maxPrice', { price: formatPricePill(f.maxPrice) }), without: drop('maxPrice') });
-  if (f.beds) chips.push({ key: 'beds', label: t('alerts.summary.beds', { count: f.beds }), without: drop('beds') });
-  if (f.baths) chips.push({ key: 'baths', label: t('alerts.summary.baths', { count: f.baths }), without: drop('baths') });
-  if (f.minSqft) chips.push({ key: 'minSqft', label: t('alerts.summary.minArea', { area: formatArea(f.minSqft) }), without: drop('minSqft') });
-  if (f.maxSqft) chips.push({ key: 'maxSqft', label: t('alerts.summary.maxArea', { area: formatArea(f.maxSqft) }), without: drop('maxSqft') });
-  if (f.yearBuiltFrom) chips.push({ key: 'yearBuiltFrom', label: t('alerts.summary.builtFrom', { year: f.yearBuiltFrom }), without: drop('yearBuiltFrom') });
-  if (f.yearBuiltTo) chips.push({ key: 'yearBuiltTo', label: t('alerts.summary.builtTo', { year: f.yearBuiltTo }), without: drop('yearBuiltTo') });
-  if (f.minLotSize) chips.push({ key: 'minLotSize', label: t('alerts.summary.minLot', { area: formatArea(f.minLotSize) }), without: drop('minLotSize') });
-  if (f.maxLotSize) chips.push({ key: 'maxLotSize', label: t('alerts.summary.maxLot', { area: formatArea(f.maxLotSize) }), without: drop('maxLotSize') });
-  for (const flag of FEATURE_FLAGS) {
-    if (!f.features?.[flag]) continue;
-    chips.push({ key: flag, label: t(`search.filters.feature.${flag}`), without: (x) => ({ ...x, features: { ...x.features, [flag]: false } }) });
-  }
-  if (f.bbox) chips.push({ key: 'bbox', label: t('alerts.summary.mapArea'), without: drop('bbox') });
-  if (f.polygon) chips.push({ key: 'polygon', label: t('search.chips.polygon'), without: drop('polygon') });
+  // each applied filter as the filter table says it in a chip (core/protocol/filters.ts), but the
+  // embed's agent scope, which is no filter of the visitor's
+  const chips: Chip[] = filterPhrases(appliedFilters(applied), t, 'chip')
+    .filter((p) => p.key !== 'agentId')
+    .map((p) => ({ key: p.flag ?? p.key, label: p.text, without: without(p.key, p.flag) }));
   if (!chips.length) return null;
   const all = chips.reduce((x, c) => c.without(x), applied);
   return (

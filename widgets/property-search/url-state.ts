@@ -3,9 +3,8 @@
  * when true, plus our own sort, page, the open property and the searched map area. Keys of other
  * owners (lang, utm_*, the host page's own) are left as they are.
  */
-import { cleanKeywords, filterArgs, filtersKey, formatBbox, parseBbox, parsePlace } from '../../core/protocol/filters.ts';
-import { decodePolygon, encodePolygon } from '../../core/protocol/polygon.ts';
-import { FEATURE_FLAGS, SORT_KEYS, type FeatureFlag, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
+import { FILTER_PARAMS, filterArgs, filtersFromParams, filtersKey, searchPageQuery } from '../../core/protocol/filters.ts';
+import { SORT_KEYS, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 
 export interface SearchState {
   filters: SearchFilters;
@@ -15,46 +14,12 @@ export interface SearchState {
   property?: string;
 }
 
-const NUMBER_KEYS = ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const;
-type NumberKey = (typeof NUMBER_KEYS)[number];
+/** every key this element reads and writes: the filter table's, and the sort, the page and the open property */
+export const OWN_KEYS = [...FILTER_PARAMS, 'sort', 'page', 'property'] as const;
 
-/** every key this element reads and writes */
-export const OWN_KEYS = ['propertyType', 'city', 'keywords', 'place', 'placeName', ...NUMBER_KEYS, ...FEATURE_FLAGS, 'sort', 'page', 'property', 'bbox', 'polygon'] as const;
-
-function positiveNumber(text: string | null): number | undefined {
-  if (text === null || text.trim() === '') return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) && n >= 0 && n <= 1e12 ? n : undefined;
-}
-
-/** Reads what the URL says; anything malformed is ignored, never an error. */
+/** Reads what the URL says; anything malformed is ignored, never an error (the filter table's rules). */
 export function readSearchParams(params: URLSearchParams): Partial<SearchState> & { filters: SearchFilters } {
-  const filters: SearchFilters = {};
-  const type = params.get('propertyType')?.trim();
-  if (type) filters.propertyType = type.slice(0, 100);
-  const city = params.get('city')?.trim();
-  if (city) filters.city = city.slice(0, 100);
-  const keywords = cleanKeywords(params.get('keywords'));
-  if (keywords) filters.keywords = keywords;
-  // a place picked in the location box: 'quito/inaquito', and the words the box showed
-  const place = params.get('place')?.trim().toLowerCase();
-  if (place && parsePlace(place)) {
-    filters.place = place;
-    const name = params.get('placeName')?.trim();
-    if (name) filters.placeName = name.slice(0, 100);
-  }
-  for (const key of NUMBER_KEYS) {
-    const n = positiveNumber(params.get(key));
-    if (n !== undefined) (filters as Record<NumberKey, number>)[key] = n;
-  }
-  const features: Partial<Record<FeatureFlag, boolean>> = {};
-  for (const flag of FEATURE_FLAGS) if (params.get(flag) === 'true') features[flag] = true;
-  if (Object.keys(features).length) filters.features = features;
-  const bbox = parseBbox(params.get('bbox'));
-  if (bbox) filters.bbox = bbox;
-  const polygon = decodePolygon(params.get('polygon'));
-  if (polygon) filters.polygon = polygon;
-  const state: Partial<SearchState> & { filters: SearchFilters } = { filters };
+  const state: Partial<SearchState> & { filters: SearchFilters } = { filters: filtersFromParams(params) };
   const sort = params.get('sort');
   if (sort && (SORT_KEYS as readonly string[]).includes(sort)) state.sort = sort as SortKey;
   const page = Number(params.get('page'));
@@ -64,25 +29,11 @@ export function readSearchParams(params: URLSearchParams): Partial<SearchState> 
   return state;
 }
 
-/** Writes every non-empty value (flags only when true) over the other keys of the URL. */
+/** Writes the applied filters (as the search page's query writes them) over the other keys of the URL. */
 export function writeSearchParams(current: URLSearchParams, state: SearchState): URLSearchParams {
   const next = new URLSearchParams();
   for (const [k, v] of current) if (!(OWN_KEYS as readonly string[]).includes(k)) next.append(k, v);
-  const f = state.filters;
-  if (f.propertyType?.trim()) next.set('propertyType', f.propertyType.trim());
-  if (f.city?.trim()) next.set('city', f.city.trim());
-  if (f.keywords?.trim()) next.set('keywords', f.keywords.trim());
-  if (f.place && parsePlace(f.place)) {
-    next.set('place', f.place);
-    if (f.placeName?.trim()) next.set('placeName', f.placeName.trim());
-  }
-  for (const key of NUMBER_KEYS) {
-    const v = f[key];
-    if (typeof v === 'number' && Number.isFinite(v) && v > 0) next.set(key, String(v));
-  }
-  for (const flag of FEATURE_FLAGS) if (f.features?.[flag]) next.set(flag, 'true');
-  if (f.bbox) next.set('bbox', formatBbox(f.bbox));
-  if (f.polygon) next.set('polygon', encodePolygon(f.polygon));
+  for (const [k, v] of new URLSearchParams(searchPageQuery(state.filters))) next.set(k, v);
   if (state.sort !== 'featured') next.set('sort', state.sort);
   if (state.page > 1) next.set('page', String(state.page));
   if (state.property) next.set('property', state.property);

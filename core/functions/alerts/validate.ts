@@ -6,13 +6,12 @@
  */
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
-import { FEATURE_FLAGS, filterArgs, KEYWORDS_MAX, parsePlace, validBbox, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
-import { validPolygon } from '../../protocol/polygon.ts';
-import { RECORD_ID, CONTROL_CHARACTERS, LINE_BREAK, type FieldError } from '../../protocol/inquiry.ts';
+import { checkFilterValue, FILTERS, filterArgs, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { RECORD_ID, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { LANGUAGES, type Lang } from '../../lang.ts';
 
-export const ALERT_LIMITS = { body: 12 * 1024, text: 100, number: 1e12 } as const;
+export const ALERT_LIMITS = { body: 12 * 1024 } as const;
 
 /** A token as the mails carry it: 32 random bytes in base64url. */
 export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -38,7 +37,7 @@ function problems(fields: Record<string, FieldError>): string {
     .join(', ')}.`;
 }
 
-/** The search's filters: known names only, texts short and on one line, numbers finite and positive, a real map area. */
+/** The search's filters, each checked by the filter table's rule (core/protocol/filters.ts): texts short and on one line, numbers in their range, a real place and map area. */
 function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchFilters {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -46,40 +45,13 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
     return {};
   }
   const f = raw as Record<string, unknown>;
-  const out: SearchFilters = {};
-  for (const key of ['propertyType', 'city', 'agentId', 'place', 'placeName', 'keywords'] as const) {
-    const v = f[key];
-    if (v === undefined || v === null || v === '') continue;
-    if (typeof v !== 'string') fields[`filters.${key}`] = 'invalid';
-    else if (v.trim().length > (key === 'keywords' ? KEYWORDS_MAX : ALERT_LIMITS.text)) fields[`filters.${key}`] = 'tooLong';
-    else if (CONTROL_CHARACTERS.test(v) || LINE_BREAK.test(v)) fields[`filters.${key}`] = 'invalid';
-    else if (key === 'agentId' && !RECORD_ID.test(v.trim())) fields[`filters.${key}`] = 'invalid';
-    else if (key === 'place' && !parsePlace(v.trim())) fields[`filters.${key}`] = 'invalid';
-    else out[key] = v.trim();
+  const out: Record<string, unknown> = {};
+  for (const spec of FILTERS) {
+    const { value, problem } = checkFilterValue(spec, f[spec.key]);
+    if (problem) fields[`filters.${spec.key}`] = problem;
+    else if (value !== undefined) out[spec.key] = value;
   }
-  for (const key of ['minPrice', 'maxPrice', 'beds', 'baths', 'minSqft', 'maxSqft', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize'] as const) {
-    const v = f[key];
-    if (v === undefined || v === null || v === '') continue;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-    if (!Number.isFinite(n) || n < 0 || n > ALERT_LIMITS.number) fields[`filters.${key}`] = 'invalid';
-    else out[key] = n;
-  }
-  if (f.features !== undefined && f.features !== null) {
-    const features = f.features as Record<string, unknown>;
-    if (typeof features !== 'object' || Array.isArray(features) || Object.entries(features).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean')) fields['filters.features'] = 'invalid';
-    else out.features = features as SearchFilters['features'];
-  }
-  if (f.bbox !== undefined && f.bbox !== null) {
-    const bbox = validBbox(f.bbox);
-    if (bbox) out.bbox = bbox;
-    else fields['filters.bbox'] = 'invalid';
-  }
-  if (f.polygon !== undefined && f.polygon !== null) {
-    const polygon = validPolygon(f.polygon);
-    if (polygon) out.polygon = polygon;
-    else fields['filters.polygon'] = 'invalid';
-  }
-  return out;
+  return out as SearchFilters;
 }
 
 /** `origin`: the request's Origin header (the page's origin, set by the browser). */

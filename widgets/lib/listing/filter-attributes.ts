@@ -1,10 +1,10 @@
 /**
  * The listing filters an element can be given as attributes (the search presets them, the map is
- * fixed to them), and the filters they make.
+ * fixed to them), and the filters they make. Written out (each attribute's comment is its reference
+ * documentation), and held to the filter table (core/protocol/filters.ts) by filter-attributes.test.ts.
  */
 import type { AttrSchema } from '../attributes.ts';
-import { cleanKeywords, FEATURE_FLAGS, type SearchFilters } from '../data/listings.ts';
-import { parsePlace } from '../../../core/protocol/filters.ts';
+import { appliedFilters, FEATURE_FLAGS, parsePlace, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const filterAttributes = {
   /** City, sector or address filter (partial, case- and accent-insensitive). */
@@ -18,9 +18,9 @@ export const filterAttributes = {
   /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type': { type: 'string', maxLength: 100 },
   /** Minimum price in USD. */
-  'min-price': { type: 'number', min: 0, max: 1_000_000_000 },
+  'min-price': { type: 'number', min: 0, max: 999_999_999 },
   /** Maximum price in USD. */
-  'max-price': { type: 'number', min: 0, max: 1_000_000_000 },
+  'max-price': { type: 'number', min: 0, max: 999_999_999 },
   /** Minimum bedrooms. */
   beds: { type: 'number', min: 0, max: 20, integer: true },
   /** Minimum bathrooms. */
@@ -41,19 +41,9 @@ export interface FilterValues {
   baths?: number;
 }
 
-/** The filters the attributes set (agent-id is left to the element: a scope or a filter). */
+/** The filters the attributes set, as the filter table applies them (agent-id is left to the element: a scope or a filter). */
 export function filtersFrom(v: FilterValues): SearchFilters {
-  const f: SearchFilters = {};
-  if (v.city) f.city = v.city;
-  if (v.place) f.place = v.place;
-  const flags = FEATURE_FLAGS.filter((flag) => (v.features ?? '').split(',').some((x) => x.trim() === flag));
-  if (flags.length) f.features = Object.fromEntries(flags.map((flag) => [flag, true]));
-  const words = cleanKeywords(v.keywords);
-  if (words) f.keywords = words;
-  if (v.propertyType) f.propertyType = v.propertyType;
-  if (v.minPrice) f.minPrice = v.minPrice;
-  if (v.maxPrice) f.maxPrice = v.maxPrice;
-  if (v.beds) f.beds = v.beds;
-  if (v.baths) f.baths = v.baths;
-  return f;
+  const { features, ...rest } = v;
+  const flags = FEATURE_FLAGS.filter((flag) => (features ?? '').split(',').some((x) => x.trim() === flag));
+  return appliedFilters({ ...rest, ...(flags.length ? { features: Object.fromEntries(flags.map((flag) => [flag, true])) } : {}) });
 }

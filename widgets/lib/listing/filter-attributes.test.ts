@@ -1,0 +1,39 @@
+/**
+ * The embed attributes of the filters are checked against the filter table (core/protocol/filters.ts):
+ * each filter that names an attribute has it, of its kind and within its bounds, and no attribute
+ * here is a filter the table does not know.
+ */
+import { describe, expect, it } from 'vitest';
+import { FILTERS } from '../../../core/protocol/filters.ts';
+import { filterAttributes, filtersFrom } from './filter-attributes.ts';
+
+describe('the filters an element takes as attributes', () => {
+  it('are the filter table\'s, of its kinds and bounds', () => {
+    const named = FILTERS.filter((f) => f.attribute);
+    expect(Object.keys(filterAttributes).sort()).toEqual(named.map((f) => f.attribute).sort());
+    for (const spec of named) {
+      const attr = filterAttributes[spec.attribute as keyof typeof filterAttributes] as { type: string; maxLength?: number; max?: number; integer?: boolean };
+      if (spec.kind === 'number') {
+        expect(attr, spec.key).toMatchObject({ type: 'number', max: spec.max });
+        expect(Boolean(attr.integer), spec.key).toBe(Boolean(spec.integer));
+      } else {
+        expect(attr.type, spec.key).toBe('string');
+        if (spec.maxLength && spec.kind !== 'features') expect(attr.maxLength, spec.key).toBe(spec.maxLength);
+      }
+    }
+  });
+
+  it('make the filters the table applies', () => {
+    expect(filtersFrom({ city: 'Quito', place: 'quito/inaquito', features: 'pool, garage', keywords: ' piscina  ', propertyType: 'house', minPrice: 1, maxPrice: 2, beds: 3, baths: 1.5 })).toEqual({
+      city: 'Quito',
+      place: 'quito/inaquito',
+      features: { pool: true, garage: true },
+      keywords: 'piscina',
+      propertyType: 'house',
+      minPrice: 1,
+      maxPrice: 2,
+      beds: 3,
+      baths: 1.5,
+    });
+  });
+});
