@@ -35,6 +35,8 @@ export interface TestSmtp {
   release(): void;
   /** how many RCPT TO commands are being held right now */
   holding(): number;
+  /** the client ports of the conversations held right now (which process holds one: its socket's local port) */
+  heldPorts(): number[];
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
@@ -42,7 +44,7 @@ export async function startSmtp(): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   let server: SMTPServer | undefined;
   let match: ((address: string) => boolean) | null = null;
-  let waiting: Array<{ session: string; go: () => void }> = [];
+  let waiting: Array<{ session: string; port: number; go: () => void }> = [];
   const start = () =>
     new Promise<void>((resolve, reject) => {
       server = new SMTPServer({
@@ -55,6 +57,7 @@ export async function startSmtp(): Promise<TestSmtp> {
           if (!match?.(address.address)) return callback();
           const entry = {
             session: session.id,
+            port: session.remotePort,
             go: () => {
               waiting = waiting.filter((w) => w !== entry);
               callback();
@@ -113,5 +116,6 @@ export async function startSmtp(): Promise<TestSmtp> {
       for (const w of [...waiting]) w.go();
     },
     holding: () => waiting.length,
+    heldPorts: () => waiting.map((w) => w.port),
   };
 }
