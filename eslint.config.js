@@ -60,4 +60,13 @@ export default tseslint.config(
   { files: ['tests/**/*.ts'], rules: { '@typescript-eslint/no-unused-expressions': 'off' } },
   houseRules,
   noReplacementPatterns,
+  {
+    // the pages are React components rendered to markup (docs/architecture.md, "Pages"): nothing
+    // there escapes by hand but the two writers that escape by construction
+    files: ['server/pages/**/*.{ts,tsx}'],
+    ignores: ['server/pages/html.tsx', 'server/pages/xml.ts', 'server/pages/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '../../core/fill.ts', importNames: ['escapeHtml'], message: 'Write the markup as a component (server/pages/html.tsx) or with attrs/el, which escape by construction.' }] }],
+    },
+  },
 );

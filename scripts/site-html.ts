@@ -81,7 +81,7 @@ export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/
 /**
  * The elements' Spanish texts (downloaded by the elements when they are in Spanish): preloaded by
  * the Spanish pages. The build marks the link with its language; the server keeps it only in the
- * pages of that language (server/pages/head.ts).
+ * pages of that language (server/pages/head.tsx).
  */
 export function languagePreloads(manifestFile = resolve(ROOT, 'dist/widgets/manifest.json')): Array<{ href: string; lang: string }> {
   if (!existsSync(manifestFile)) return [];

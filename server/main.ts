@@ -5,6 +5,7 @@
  *
  * Its settings come from the environment, read and checked in ./config.ts (README "Configuration").
  */
+import './production.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -5,10 +5,9 @@
  * saved-searches function as any client calls it, ours or a hosted project's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml } from '../../core/fill.ts';
 import { splitLangPath } from '../../core/routes.ts';
 import { readBody } from '../http/body.ts';
-import { alertPageGet, alertPagePost, type AlertPageKind, type CallFunction } from './alerts-page.ts';
+import { alertPageGet, alertPagePost, message, type AlertPageKind, type CallFunction } from './alerts-page.tsx';
 import type { PageKit } from './page-kit.ts';
 import { send } from './send.ts';
 
@@ -52,7 +51,7 @@ export function createAlertRoutes(kit: PageKit) {
       res.writeHead(405, { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed');
       return true;
     }
-    if (page.status === 503 && !page.body) page = { status: 503, body: `<section class="alert-page"><h1>${escapeHtml(ctx.t('site.alerts.unavailable.heading'))}</h1><p>${escapeHtml(ctx.t('site.alerts.unavailable.text'))}</p></section>` };
+    if (page.status === 503 && !page.body) page = message(ctx, 'unavailable', 503);
     send(req, res, { status: page.status, type: 'text/html', body: html('alerts.html', url.pathname, lang, { robots: 'noindex' }, page.body), headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) } }, options.csp?.());
     return true;
   };

@@ -6,14 +6,14 @@
 import type { Lang } from '../../core/lang.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
-import { escapeHtml } from '../../core/fill.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
 import { Lru } from '../http/lru.ts';
 import { matchPage } from '../http/routes.ts';
-import { renderAgent } from './agent-page.ts';
-import type { OgImage } from './head.ts';
-import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.ts';
+import { renderAgent } from './agent-page.tsx';
+import type { OgImage } from './head.tsx';
+import { attrs } from './html.tsx';
+import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.tsx';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
@@ -28,10 +28,10 @@ export interface PageImages {
 /** /search-properties/cumbaya: the hero names the place and shows its picture, the search is set to it, in the HTML */
 export const placeHero = (place: Place) => (html: string) => {
   const known = place.known;
-  const params = escapeHtml(JSON.stringify({ location: known ? { $t: `site.locations.${known.slug}.name` } : (place.city ?? place.slug) }));
+  const params = JSON.stringify({ location: known ? { $t: `site.locations.${known.slug}.name` } : (place.city ?? place.slug) });
   let out = html
-    .replace(/(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/, (_m, start: string) => `${start} data-i18n="site.search.hero.titleIn" data-i18n-params="${params}"`)
-    .replace(/<exp-property-search\b/, (tag) => (place.city ? `${tag} city="${escapeHtml(place.city)}"` : tag));
+    .replace(/(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/, (_m, start: string) => `${start}${attrs({ 'data-i18n': 'site.search.hero.titleIn', 'data-i18n-params': params })}`)
+    .replace(/<exp-property-search\b/, (tag) => `${tag}${attrs({ city: place.city || undefined })}`);
   if (known) {
     out = out
       .replace(/(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/, (_m, start: string) => `${start} data-i18n="site.locations.${known.slug}.subtitle"`)

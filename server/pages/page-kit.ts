@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Lang } from '../../core/lang.ts';
 import { cleanPath, twinPath } from '../../core/routes.ts';
 import { Lru } from '../http/lru.ts';
-import { finishHead, prepareTemplate, shapeOf, type HeadInfo } from './head.ts';
+import { finishHead, prepareTemplate, shapeOf, type HeadInfo } from './head.tsx';
 import type { ImageSources } from './images.ts';
 import { cardOf } from './previews.ts';
 import { createSiteData, type SiteApi, type SiteData } from './site-data.ts';

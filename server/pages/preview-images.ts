@@ -7,7 +7,7 @@
 import type { Lang } from '../../core/lang.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { normaliseImages } from '../../core/protocol/listing.ts';
-import type { OgImage } from './head.ts';
+import type { OgImage } from './head.tsx';
 import { createImageCache, OG_SIZE, versionOf } from './images.ts';
 import { DEFAULT_PICTURE, type PageKit } from './page-kit.ts';
 import type { PageImages } from './page-handlers.ts';

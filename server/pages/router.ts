@@ -7,11 +7,11 @@
  * caches keep pages for minutes and serve them stale while they revalidate; browsers revalidate.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml } from '../../core/fill.ts';
 import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
 import { requestContext, type RequestContext } from '../http/request-context.ts';
 import { cleanPath, localizedPath, splitLangPath } from '../../core/routes.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
+import { unavailablePage } from './unavailable.tsx';
 import { createAlertRoutes } from './alert-routes.ts';
 import { createPageHandlers } from './page-handlers.ts';
 import { createPageKit, type PagesOptions } from './page-kit.ts';
@@ -39,7 +39,7 @@ export function createPages(options: PagesOptions) {
   /** The page the server says while the data behind a page is away (the database restarting, a deadline) or the client must wait (429). */
   const unavailable = (lang: Lang, status: 429 | 503 = 503, retryAfterSeconds = 10): PageResponse => {
     const t = siteTexts().t(lang);
-    const body = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(t('errors.somethingWentWrong'))}</title><style>body{font:16px/1.5 system-ui,sans-serif;text-align:center;padding:15vh 24px}</style></head><body><h1>${escapeHtml(t('errors.somethingWentWrong'))}</h1><p>${escapeHtml(t('errors.unexpected'))}</p><p><a href="">${escapeHtml(t('errors.reloadPage'))}</a></p></body></html>`;
+    const body = unavailablePage(t, lang);
     return { status, type: 'text/html', body, headers: { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' } };
   };
 

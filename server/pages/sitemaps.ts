@@ -5,7 +5,7 @@
  * in id order a thousand at a time) and kept for `ttlMs`. A file holds at most `urlsPerFile`
  * addresses (the protocol's limit is 50,000 and 50 MB; each listing is two addresses).
  */
-import { escapeHtml } from '../../core/fill.ts';
+import { el, xmlDocument } from './xml.ts';
 import { LOCATIONS } from '../../core/locations.ts';
 import { agentPath, INDEXED_PATHS, listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
 import type { RequestContext } from '../http/request-context.ts';
@@ -25,7 +25,7 @@ export interface Sitemaps {
   file(name: string, request?: RequestContext): Promise<string | null>;
 }
 
-const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
 export function createSitemaps(options: { data: (request?: RequestContext) => SiteData; origin: string; urlsPerFile?: number; ttlMs?: number }): Sitemaps {
   const perFile = Math.max(2, Math.min(options.urlsPerFile ?? SITEMAP_URL_LIMIT, SITEMAP_URL_LIMIT));
@@ -60,23 +60,26 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
     return listings.entries;
   };
 
-  const urlset = (entries: Entry[]) => {
-    const urls = entries.flatMap(({ route, lastmod }) => {
-      const en = abs(localizedPath(route, 'en'));
-      const es = abs(localizedPath(route, 'es'));
-      const alternates = `<xhtml:link rel="alternate" hreflang="en" href="${escapeHtml(en)}"/><xhtml:link rel="alternate" hreflang="es" href="${escapeHtml(es)}"/><xhtml:link rel="alternate" hreflang="x-default" href="${escapeHtml(en)}"/>`;
-      const mod = lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : '';
-      return [en, es].map((loc) => `<url><loc>${escapeHtml(loc)}</loc>${mod}${alternates}</url>`);
-    });
-    return `${XML}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
-  };
+  const urlset = (entries: Entry[]) =>
+    xmlDocument(
+      'urlset',
+      { xmlns: SITEMAP_NS, 'xmlns:xhtml': 'http://www.w3.org/1999/xhtml' },
+      entries.flatMap(({ route, lastmod }) => {
+        const en = abs(localizedPath(route, 'en'));
+        const es = abs(localizedPath(route, 'es'));
+        const alternate = (hreflang: string, href: string) => el('xhtml:link', { rel: 'alternate', hreflang, href });
+        const alternates = [alternate('en', en), alternate('es', es), alternate('x-default', en)];
+        const mod = lastmod ? el('lastmod', null, lastmod) : undefined;
+        return [en, es].map((loc) => el('url', null, el('loc', null, loc), mod, ...alternates));
+      }),
+    );
 
   return {
     async file(name, request) {
       if (name === 'index') {
         const count = Math.max(1, Math.ceil((await allListings(request)).length / entriesPerFile));
         const files = ['pages', 'agents', ...Array.from({ length: count }, (_, i) => `listings-${i + 1}`)];
-        return `${XML}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${files.map((f) => `<sitemap><loc>${escapeHtml(abs(`/sitemaps/${f}.xml`))}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+        return xmlDocument('sitemapindex', { xmlns: SITEMAP_NS }, files.map((f) => el('sitemap', null, el('loc', null, abs(`/sitemaps/${f}.xml`)))));
       }
       if (name === 'pages') {
         // the place pages: the hero's Ecuador places and every city with active listings (places.ts)

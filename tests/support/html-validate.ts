@@ -16,6 +16,9 @@ export const HTML_VALIDATE_CONFIG: ConfigData = {
     // page has loaded and never under prefers-reduced-motion or Save-Data (site/lib/media.ts):
     // 'autoplay' is what lets a muted loop play at all
     'no-autoplay': 'off',
+    // HTML's attribute names are case-insensitive; the pages' parts are rendered by React
+    // (server/pages/html.tsx), which writes hrefLang, srcSet and fetchPriority as React names them
+    'attr-case': ['error', { style: ['lowercase', 'camelcase'] }],
   },
 };
 

@@ -7,7 +7,7 @@
 // REQUEST_CPU_BUDGET_MS), plus ALERT_RATE_LIMIT, ALERTS_SETTLE and ALERTS_RUN_SECRET (docs/deployment.md).
 // A scheduled call (pg_cron + pg_net) with the header
 // `x-alerts-run: $ALERTS_RUN_SECRET` runs the alert job and delivers its mails. The links' pages
-// (/alerts/...) are the site's (server/pages/alerts-page.ts), which call this function; a mail
+// (/alerts/...) are the site's (server/pages/alerts-page.tsx), which call this function; a mail
 // client's one-click unsubscribe POSTs to them.
 import pg from 'pg';
 import nodemailer from 'nodemailer';

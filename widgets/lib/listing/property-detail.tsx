@@ -5,12 +5,13 @@
  * text, never as markup.
  */
 import { useDeferredValue, useEffect, useState } from 'react';
-import { formatArea, formatCount, formatPrice } from '../../../core/protocol/format.ts';
-import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
+import { formatPrice } from '../../../core/protocol/format.ts';
+import type { Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 import { InquiryForm } from '../inquiry/inquiry-form.tsx';
 import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
+import { ListingFacts, type FactsClasses } from '../../../core/view/listing-facts.tsx';
 import { AgentContact } from './agent-contact.tsx';
 import { PaymentCalculator } from './payment-calculator.tsx';
 import { LocationMap } from './location-map.tsx';
@@ -94,19 +95,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
             ) : null}
             {p.approximate ? <p className="m-0 mt-1 text-sm text-ink-muted">{t('map.approximate')}</p> : null}
           </div>
-          <dl className="m-0 grid grid-cols-[repeat(2,minmax(0,1fr))] cq-sm:grid-cols-[repeat(4,minmax(0,1fr))] gap-2" part="facts">
-            {[
-              [t('listing.bedrooms'), formatCount(p.bedrooms)],
-              [t('listing.bathrooms'), formatCount(p.bathrooms)],
-              [t('listing.area'), formatArea(p.area)],
-              [t('listing.type'), typeLabel(p.propertyType, t)],
-            ].map(([label, value]) => (
-              <div key={label} className="rounded-md border border-line px-3 py-2">
-                <dt className="text-xs uppercase tracking-wide text-ink-muted break-words">{label}</dt>
-                <dd className="m-0 mt-0.5 font-semibold text-ink break-words">{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <ListingFacts property={p} t={t} part="facts" classes={FACT_CLASSES} />
           {showPayment ? <PaymentCalculator price={p.price} headingLevel={Sub} /> : null}
           {p.description ? (
             <section>
@@ -146,3 +135,10 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
     </>
   );
 }
+
+const FACT_CLASSES: FactsClasses = {
+  list: 'm-0 grid grid-cols-[repeat(2,minmax(0,1fr))] cq-sm:grid-cols-[repeat(4,minmax(0,1fr))] gap-2',
+  item: 'rounded-md border border-line px-3 py-2',
+  term: 'text-xs uppercase tracking-wide text-ink-muted break-words',
+  value: 'm-0 mt-0.5 font-semibold text-ink break-words',
+};

@@ -4,13 +4,12 @@
  * (sections, listings, 'Contact Agent'). An unknown id is a real 404.
  */
 import type { Translate } from '../../core/translate.ts';
-import { escapeHtml } from '../../core/fill.ts';
 import { toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { agentPath, localizedPath } from '../../core/routes.ts';
 import { agentJsonLd } from '../../core/protocol/structured-data.ts';
-import type { HeadInfo } from './head.ts';
-import { attrs, contactItems, excerpt } from './html.ts';
+import type { HeadInfo } from './head.tsx';
+import { ContactItems, excerpt, renderBody } from './html.tsx';
 import type { Lang } from '../../core/lang.ts';
 
 export interface AgentPageContext {
@@ -27,28 +26,50 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
   const { t, lang, origin } = ctx;
   const back = localizedPath('/findanagent', lang);
   if (!record) {
-    return {
-      status: 404,
-      head: { robots: 'noindex' },
-      body: `<exp-agent-profile${attrs({ 'agent-id': id })}><section class="missing"><h1>${escapeHtml(t('profile.notFound'))}</h1><p><a href="${escapeHtml(back)}">${escapeHtml(t('profile.backToSearch'))}</a></p></section></exp-agent-profile>`,
-    };
+    const { body, hoisted } = renderBody(
+      <exp-agent-profile agent-id={id}>
+        <section className="missing">
+          <h1>{t('profile.notFound')}</h1>
+          <p>
+            <a href={back}>{t('profile.backToSearch')}</a>
+          </p>
+        </section>
+      </exp-agent-profile>,
+    );
+    return { status: 404, head: { robots: 'noindex', hoisted }, body };
   }
   const a = toAgentProfile(record, ctx.mediaBase);
   const route = agentPath(a.id);
   const url = new URL(localizedPath(route, lang), origin).href;
   const about = a.about.replace(/\s+/g, ' ').trim();
   const description = about ? excerpt(about) : t('site.meta.agent.description');
-  const body = `<exp-agent-profile${attrs({ 'agent-id': a.id })}>
-        <article class="agent-page" aria-labelledby="agent-name">
-          <p><a href="${escapeHtml(back)}">${escapeHtml(t('profile.returnToSearch'))}</a></p>
-          ${a.photo ? `<img${attrs({ src: a.photo, alt: '', width: 160, height: 160, class: 'agent-page__photo', fetchpriority: 'high' })} />` : ''}
-          <h1 id="agent-name">${escapeHtml(a.name)}</h1>
-          ${a.location ? `<p class="agent-page__place">${escapeHtml(a.location)}</p>` : ''}
-          <ul class="agent-page__contact">${contactItems(a.email, a.phone)}</ul>
-          ${about ? `<section><h2>${escapeHtml(t('profile.about'))}</h2><p>${escapeHtml(a.about)}</p></section>` : ''}
-          ${a.languages.length ? `<section><h2>${escapeHtml(t('profile.languages'))}</h2><p>${escapeHtml(a.languages.join(', '))}</p></section>` : ''}
-        </article>
-      </exp-agent-profile>`;
+  const { body, hoisted } = renderBody(
+    <exp-agent-profile agent-id={a.id}>
+      <article className="agent-page" aria-labelledby="agent-name">
+        <p>
+          <a href={back}>{t('profile.returnToSearch')}</a>
+        </p>
+        {a.photo ? <img src={a.photo} alt="" width={160} height={160} className="agent-page__photo" fetchPriority="high" /> : null}
+        <h1 id="agent-name">{a.name}</h1>
+        {a.location ? <p className="agent-page__place">{a.location}</p> : null}
+        <ul className="agent-page__contact">
+          <ContactItems email={a.email} phone={a.phone} />
+        </ul>
+        {about ? (
+          <section>
+            <h2>{t('profile.about')}</h2>
+            <p>{a.about}</p>
+          </section>
+        ) : null}
+        {a.languages.length ? (
+          <section>
+            <h2>{t('profile.languages')}</h2>
+            <p>{a.languages.join(', ')}</p>
+          </section>
+        ) : null}
+      </article>
+    </exp-agent-profile>,
+  );
   return {
     status: 200,
     head: {
@@ -58,6 +79,7 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
       ogType: 'profile',
       image: { url: ctx.imageUrl(a), width: 1200, height: 630, alt: a.name },
       jsonLd: [agentJsonLd(a, url, { jobTitle: t('agent.jobTitle'), brokerage: { name: ctx.brand, url: new URL(localizedPath('/', lang), origin).href } })],
+      hoisted,
     },
     body,
   };

@@ -9,12 +9,12 @@
  * The page asks the saved-searches function (ours, or a hosted project's) through HTTP, as any
  * client would; a bad, expired or used link gets a page that says so (404, 410), never an error.
  */
+import type { ReactNode } from 'react';
 import type { Translate } from '../../core/translate.ts';
-import { escapeHtml } from '../../core/fill.ts';
 import { ALERT_FREQUENCIES, describeSearch } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { localizedPath } from '../../core/routes.ts';
-import { attrs } from './html.ts';
+import { markup } from './html.tsx';
 import type { Lang } from '../../core/lang.ts';
 
 export type AlertPageKind = 'confirm' | 'unsubscribe' | 'manage';
@@ -45,38 +45,73 @@ interface Ctx {
   token: string;
 }
 
-const message = (ctx: Ctx, key: string, status: number, extra = ''): AlertPage => ({
-  status,
-  body: `<section class="alert-page" aria-labelledby="alert-heading">
-          <h1 id="alert-heading">${escapeHtml(ctx.t(`site.alerts.${key}.heading`))}</h1>
-          <p>${escapeHtml(ctx.t(`site.alerts.${key}.text`))}</p>
-          ${extra}
-          <p><a class="btn btn--outline" href="${escapeHtml(localizedPath('/search-properties', ctx.lang))}">${escapeHtml(ctx.t('site.alerts.toSearch'))}</a></p>
-        </section>`,
-});
+/** A page's section: its heading, what it says, and what follows (details, buttons). */
+function Section({ heading, text, children }: { heading: string; text?: string; children?: ReactNode }) {
+  return (
+    <section className="alert-page" aria-labelledby="alert-heading">
+      <h1 id="alert-heading">{heading}</h1>
+      {text !== undefined ? <p>{text}</p> : null}
+      {children}
+    </section>
+  );
+}
 
-function details(ctx: Ctx, s: Summary | undefined): string {
-  if (!s) return '';
+/** A page that says what happened (`site.alerts.<key>`), and the way to the search. */
+export function message(ctx: Ctx, key: string, status: number, search?: Summary): AlertPage {
+  return {
+    status,
+    body: markup(
+      <Section heading={ctx.t(`site.alerts.${key}.heading`)} text={ctx.t(`site.alerts.${key}.text`)}>
+        <Details ctx={ctx} s={search} />
+        <p>
+          <a className="btn btn--outline" href={localizedPath('/search-properties', ctx.lang)}>
+            {ctx.t('site.alerts.toSearch')}
+          </a>
+        </p>
+      </Section>,
+    ),
+  };
+}
+
+function Details({ ctx, s }: { ctx: Ctx; s: Summary | undefined }) {
+  if (!s) return null;
   const lines = [
     ctx.t('site.alerts.search', { search: describeSearch(s.filters, (k, p) => ctx.t(k, p)) }),
     ctx.t('site.alerts.frequency', { frequency: ctx.t(`alerts.frequencies.${s.frequency}`) }),
     ctx.t('site.alerts.email', { email: s.email }),
   ];
-  return `<ul class="alert-page__details">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`;
+  return (
+    <ul className="alert-page__details">
+      {lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
 }
 
 /** A form that POSTs to this page with the token (no script needed). */
-const form = (ctx: Ctx, inner: string, className = '') =>
-  `<form method="post"${attrs({ class: className || undefined, action: `?token=${encodeURIComponent(ctx.token)}` })}>${inner}</form>`;
+function Form({ ctx, className, children }: { ctx: Ctx; className?: string; children: ReactNode }) {
+  return (
+    <form method="post" className={className} action={`?token=${encodeURIComponent(ctx.token)}`}>
+      {children}
+    </form>
+  );
+}
 
-const submit = (label: string, name?: string, value?: string, tone = 'btn--primary') => `<button type="submit"${attrs({ class: `btn ${tone}`, name, value })}>${escapeHtml(label)}</button>`;
+function Submit({ label, name, value, tone = 'btn--primary' }: { label: string; name?: string; value?: string; tone?: string }) {
+  return (
+    <button type="submit" className={`btn ${tone}`} name={name} value={value}>
+      {label}
+    </button>
+  );
+}
 
 /** A failed call: the link is unknown (404), gone (410), or the service is away (503). */
 function failure(ctx: Ctx, answer: FunctionAnswer): AlertPage {
   const s = answer.body.search;
   if (answer.status === 404) return message(ctx, 'invalid', 404);
   if (answer.body.error === 'unsubscribed') return message(ctx, 'deleted', 410);
-  if (answer.body.error === 'unconfirmed') return message(ctx, 'unconfirmed', 410, details(ctx, s));
+  if (answer.body.error === 'unconfirmed') return message(ctx, 'unconfirmed', 410, s);
   if (answer.status === 410) return message(ctx, 'expired', 410);
   return message(ctx, 'unavailable', 503);
 }
@@ -84,32 +119,50 @@ function failure(ctx: Ctx, answer: FunctionAnswer): AlertPage {
 function managePage(ctx: Ctx, s: Summary, note?: string): AlertPage {
   const { t } = ctx;
   const paused = s.status === 'paused';
-  const options = ALERT_FREQUENCIES.map(
-    (f) => `<label class="alert-page__option"><input type="radio" name="frequency"${attrs({ value: f, checked: s.frequency === f })} /> ${escapeHtml(t(`alerts.frequencies.${f}`))}</label>`,
-  ).join('');
   return {
     status: 200,
-    body: `<section class="alert-page" aria-labelledby="alert-heading">
-          <h1 id="alert-heading">${escapeHtml(t('site.alerts.manage.heading'))}</h1>
-          ${note ? `<p class="alert-page__note" role="status">${escapeHtml(note)}</p>` : ''}
-          ${details(ctx, s)}
-          <p>${escapeHtml(t('site.alerts.manage.status', { status: t(`site.alerts.manage.statuses.${paused ? 'paused' : 'active'}`) }))}</p>
-          ${form(ctx, `<fieldset><legend>${escapeHtml(t('alerts.frequency'))}</legend>${options}</fieldset>${submit(t('site.alerts.manage.save'), 'do', 'save')}`, 'alert-page__form')}
-          ${form(ctx, submit(t(paused ? 'site.alerts.manage.resume' : 'site.alerts.manage.pause'), 'do', paused ? 'resume' : 'pause', 'btn--outline'), 'alert-page__form')}
-          ${form(ctx, submit(t('site.alerts.manage.delete'), 'do', 'delete', 'btn--accent'), 'alert-page__form')}
-        </section>`,
+    body: markup(
+      <Section heading={t('site.alerts.manage.heading')}>
+        {note ? (
+          <p className="alert-page__note" role="status">
+            {note}
+          </p>
+        ) : null}
+        <Details ctx={ctx} s={s} />
+        <p>{t('site.alerts.manage.status', { status: t(`site.alerts.manage.statuses.${paused ? 'paused' : 'active'}`) })}</p>
+        <Form ctx={ctx} className="alert-page__form">
+          <fieldset>
+            <legend>{t('alerts.frequency')}</legend>
+            {ALERT_FREQUENCIES.map((f) => (
+              <label key={f} className="alert-page__option">
+                <input type="radio" name="frequency" value={f} defaultChecked={s.frequency === f} /> {t(`alerts.frequencies.${f}`)}
+              </label>
+            ))}
+          </fieldset>
+          <Submit label={t('site.alerts.manage.save')} name="do" value="save" />
+        </Form>
+        <Form ctx={ctx} className="alert-page__form">
+          <Submit label={t(paused ? 'site.alerts.manage.resume' : 'site.alerts.manage.pause')} name="do" value={paused ? 'resume' : 'pause'} tone="btn--outline" />
+        </Form>
+        <Form ctx={ctx} className="alert-page__form">
+          <Submit label={t('site.alerts.manage.delete')} name="do" value="delete" tone="btn--accent" />
+        </Form>
+      </Section>,
+    ),
   };
 }
 
 /** The confirm and unsubscribe pages: what the link is about, and the one button that acts. */
 const actionPage = (ctx: Ctx, s: Summary, key: 'confirm' | 'unsubscribe', tone?: string): AlertPage => ({
   status: 200,
-  body: `<section class="alert-page" aria-labelledby="alert-heading">
-          <h1 id="alert-heading">${escapeHtml(ctx.t(`site.alerts.${key}.heading`))}</h1>
-          <p>${escapeHtml(ctx.t(`site.alerts.${key}.text`))}</p>
-          ${details(ctx, s)}
-          ${form(ctx, submit(ctx.t(`site.alerts.${key}.button`), undefined, undefined, tone))}
-        </section>`,
+  body: markup(
+    <Section heading={ctx.t(`site.alerts.${key}.heading`)} text={ctx.t(`site.alerts.${key}.text`)}>
+      <Details ctx={ctx} s={s} />
+      <Form ctx={ctx}>
+        <Submit label={ctx.t(`site.alerts.${key}.button`)} tone={tone} />
+      </Form>
+    </Section>,
+  ),
 });
 
 /** GET: what the link is about, and the button that acts (nothing changes yet). */
@@ -121,16 +174,16 @@ export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunc
   const s = search as Summary;
   if (kind === 'confirm') {
     if (purpose !== 'confirm') return message(ctx, 'invalid', 404);
-    if (s.status === 'active' || s.status === 'paused') return message(ctx, 'alreadyConfirmed', 200, details(ctx, s));
+    if (s.status === 'active' || s.status === 'paused') return message(ctx, 'alreadyConfirmed', 200, s);
     if (s.status === 'unsubscribed') return message(ctx, 'deleted', 410);
     if (expired) return message(ctx, 'expired', 410);
     return actionPage(ctx, s, 'confirm');
   }
   if (purpose === 'confirm') return message(ctx, 'invalid', 404);
   if (kind === 'manage' && purpose !== 'manage') return message(ctx, 'invalid', 404);
-  if (s.status === 'unsubscribed') return kind === 'unsubscribe' ? message(ctx, 'alreadyUnsubscribed', 200, details(ctx, s)) : message(ctx, 'deleted', 410);
+  if (s.status === 'unsubscribed') return kind === 'unsubscribe' ? message(ctx, 'alreadyUnsubscribed', 200, s) : message(ctx, 'deleted', 410);
   if (expired) return message(ctx, 'expired', 410);
-  if (s.status === 'pending') return message(ctx, 'unconfirmed', 410, details(ctx, s));
+  if (s.status === 'pending') return message(ctx, 'unconfirmed', 410, s);
   if (kind === 'manage') return managePage(ctx, s);
   return actionPage(ctx, s, 'unsubscribe', 'btn--accent');
 }
@@ -141,13 +194,13 @@ export async function alertPagePost(kind: AlertPageKind, ctx: Ctx, fields: URLSe
   if (kind === 'confirm') {
     const answer = await call({ action: 'confirm', token: ctx.token });
     if (answer.status !== 200) return failure(ctx, answer);
-    return message(ctx, answer.body.already ? 'alreadyConfirmed' : 'confirmed', 200, details(ctx, answer.body.search));
+    return message(ctx, answer.body.already ? 'alreadyConfirmed' : 'confirmed', 200, answer.body.search);
   }
   if (kind === 'unsubscribe' || fields.get('do') === 'delete') {
     const answer = await call({ action: 'unsubscribe', token: ctx.token });
     if (answer.status !== 200) return failure(ctx, answer);
     if (kind === 'manage') return message(ctx, 'deleted', 200);
-    return message(ctx, answer.body.already ? 'alreadyUnsubscribed' : 'unsubscribed', 200, details(ctx, answer.body.search));
+    return message(ctx, answer.body.already ? 'alreadyUnsubscribed' : 'unsubscribed', 200, answer.body.search);
   }
   const action = fields.get('do');
   const change: Record<string, unknown> = { action: 'update', token: ctx.token };

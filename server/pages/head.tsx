@@ -7,8 +7,7 @@ import { fillTexts } from '../../core/fill.ts';
 import { alternateLinks } from '../../core/alternates.ts';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
 import { sameOriginPath } from '../../core/routes.ts';
-import { escapeHtml } from '../../core/fill.ts';
-import { attrs } from './html.ts';
+import { attrs, markup } from './html.tsx';
 import type { Dict } from './texts.ts';
 import type { Lang } from '../../core/lang.ts';
 
@@ -37,6 +36,8 @@ export interface HeadInfo {
   robots?: string;
   /** the page's address in the other language, where the boot script takes a visitor who chose it */
   twin?: string;
+  /** head tags the page's content asks for (React's preloads of its first photo: html.tsx renderBody) */
+  hoisted?: string;
 }
 
 /** A head tag with this attribute, whatever the order of its attributes. */
@@ -75,31 +76,56 @@ export function prepareTemplate(html: string, lang: Lang, dict: Dict, shape: Hea
   return strip(fillTexts(html, dict, undefined, lang).html, lang, shape);
 }
 
+/** The head tags of one page: description, Open Graph and Twitter card, alternates, robots, JSON-LD. */
+function HeadTags({ info, lang, origin }: { info: HeadInfo; lang: Lang; origin: string }) {
+  const title = info.socialTitle ?? info.title;
+  const links = info.route ? alternateLinks(info.route, lang, origin) : [];
+  const image = info.image;
+  return (
+    <>
+      {info.description !== undefined ? (
+        <>
+          <meta name="description" content={info.description} />
+          <meta property="og:description" content={info.description} />
+        </>
+      ) : null}
+      {title !== undefined ? <meta property="og:title" content={title} /> : null}
+      {info.ogType ? <meta property="og:type" content={info.ogType} /> : null}
+      {info.robots !== undefined ? <meta name="robots" content={info.robots} /> : null}
+      {links.map((link) => (
+        <link key={link.href + (link.hreflang ?? '')} rel={link.rel} hrefLang={link.hreflang} href={link.href} />
+      ))}
+      {info.route ? <meta property="og:url" content={links[0]?.href ?? ''} /> : null}
+      <meta property="og:locale" content={OG_LOCALE[lang]} />
+      <meta property="og:locale:alternate" content={OG_LOCALE[lang === 'es' ? 'en' : 'es']} />
+      {image ? (
+        <>
+          <meta property="og:image" content={image.url} />
+          <meta property="og:image:type" content={image.type ?? 'image/jpeg'} />
+          <meta property="og:image:width" content={String(image.width)} />
+          <meta property="og:image:height" content={String(image.height)} />
+          <meta property="og:image:alt" content={image.alt} />
+          <meta name="twitter:card" content="summary_large_image" />
+          <meta name="twitter:image" content={image.url} />
+          <meta name="twitter:image:alt" content={image.alt} />
+          {title !== undefined ? <meta name="twitter:title" content={title} /> : null}
+          {info.description !== undefined ? <meta name="twitter:description" content={info.description} /> : null}
+        </>
+      ) : null}
+      {(info.jsonLd ?? []).map((data, i) => (
+        <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />
+      ))}
+    </>
+  );
+}
+
 /** A prepared template made the page of one address: its language, title and head tags. */
 export function finishHead(prepared: string, lang: Lang, origin: string, info: HeadInfo): string {
   const twin = info.twin ? attrs({ 'data-exp-twin': sameOriginPath(info.twin) }) : '';
   let out = prepared.replace(/<html lang="[^"]*"/, () => `<html lang="${lang}"${twin}`);
-  if (info.title !== undefined) out = out.replace(TITLE_SLOT, () => escapeHtml(info.title as string));
-  const meta = (property: string, content: string | number) => `<meta${attrs({ property, content })} />`;
-  const tags: string[] = [];
-  if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'description', content: info.description })} />`, meta('og:description', info.description));
-  if (info.title !== undefined) tags.push(meta('og:title', info.socialTitle ?? info.title));
-  if (info.ogType) tags.push(meta('og:type', info.ogType));
-  if (info.robots !== undefined) tags.push(`<meta${attrs({ name: 'robots', content: info.robots })} />`);
-  if (info.route) {
-    const links = alternateLinks(info.route, lang, origin);
-    for (const link of links) tags.push(`<link${attrs({ rel: link.rel, hreflang: link.hreflang, href: link.href })} />`);
-    tags.push(meta('og:url', links[0]?.href ?? ''));
-  }
-  tags.push(meta('og:locale', OG_LOCALE[lang]), meta('og:locale:alternate', OG_LOCALE[lang === 'es' ? 'en' : 'es']));
-  if (info.image) {
-    const i = info.image;
-    tags.push(meta('og:image', i.url), meta('og:image:type', i.type ?? 'image/jpeg'), meta('og:image:width', i.width), meta('og:image:height', i.height), meta('og:image:alt', i.alt));
-    tags.push(`<meta${attrs({ name: 'twitter:card', content: 'summary_large_image' })} />`, `<meta${attrs({ name: 'twitter:image', content: i.url })} />`, `<meta${attrs({ name: 'twitter:image:alt', content: i.alt })} />`);
-    if (info.title !== undefined) tags.push(`<meta${attrs({ name: 'twitter:title', content: info.socialTitle ?? info.title })} />`);
-    if (info.description !== undefined) tags.push(`<meta${attrs({ name: 'twitter:description', content: info.description })} />`);
-  }
-  for (const data of info.jsonLd ?? []) tags.push(`<script type="application/ld+json">${jsonLdText(data)}</script>`);
+  if (info.title !== undefined) out = out.replace(TITLE_SLOT, () => markup(info.title));
+  // one tag a line, as the templates write them
+  const tags = `${info.hoisted ?? ''}${markup(<HeadTags info={info} lang={lang} origin={origin} />)}`.replace(/><(?=[a-z])/g, '>\n    <');
   // a function replacer: the tags hold data (titles, descriptions), never a replacement pattern
-  return out.replace(/\s*<\/head>/, () => `\n    ${tags.join('\n    ')}\n  </head>`);
+  return out.replace(/\s*<\/head>/, () => `\n    ${tags}\n  </head>`);
 }
