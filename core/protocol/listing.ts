@@ -194,7 +194,10 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
   };
 }
 
+/** Our property types, the one list (the import maps a feed's to these; the seed makes these; labels listing.types.*). */
 export const KNOWN_TYPES = ['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building'] as const;
+export type KnownType = (typeof KNOWN_TYPES)[number];
+export const isKnownType = (value: unknown): value is KnownType => (KNOWN_TYPES as readonly unknown[]).includes(value);
 
 /**
  * The label of a property type: the six known ones translated (keys listing.types.*), other values
@@ -203,7 +206,7 @@ export const KNOWN_TYPES = ['house', 'apartment', 'land', 'office', 'business_pr
 export function typeLabel(type: string, t: (key: string) => string): string {
   const key = type.trim().toLowerCase().replace(/\s+/g, '_');
   if (!key) return t('listing.types.residential');
-  if ((KNOWN_TYPES as readonly string[]).includes(key)) return t(`listing.types.${key}`);
+  if (isKnownType(key)) return t(`listing.types.${key}`);
   return type
     .replace(/_/g, ' ')
     .trim()

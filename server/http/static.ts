@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chooseEncoding, compress } from './compress.ts';
-import { Lru } from './lru.ts';
+import { LRUCache } from 'lru-cache';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -43,8 +43,8 @@ interface CachedFile {
  * and Range for media. Paths never leave the directory.
  */
 export class StaticFiles {
-  // bounded by bytes (the videos are large), like every memory of the server (lru.ts)
-  private cache = new Lru<string, CachedFile>({ maxEntries: 2000, maxBytes: 96 * 1024 * 1024, sizeOf: (f) => f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0) });
+  // bounded by bytes (the videos are large), like every memory of the server (lru-cache, docs/decisions.md #24)
+  private cache = new LRUCache<string, CachedFile>({ max: 2000, maxSize: 96 * 1024 * 1024, sizeCalculation: (f) => Math.max(1, f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0)) });
   constructor(readonly root: string) {}
 
   /** The file for a URL path inside root, or undefined (missing, a directory, or outside). */

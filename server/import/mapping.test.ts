@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
-import { composeTitle, decimal, languageOf, number, lookupTables, mappingTable, mapRecord, plainText, type ImportedListing, type MappingDefaults } from './mapping.ts';
+import { parseCoordinate } from '../../core/protocol/text.ts';
+import { composeTitle, languageOf, number, lookupTables, mappingTable, mapRecord, plainText, type ImportedListing, type MappingDefaults } from './mapping.ts';
 
 const ES: MappingDefaults = { language: 'es', areaUnit: 'Square Feet' };
 const base = { ListingKey: 'K1', ListPrice: 250000, UnparsedAddress: 'Av. Interoceánica km 12', City: 'Cumbayá', StateOrProvince: 'Pichincha' };
@@ -47,7 +48,7 @@ describe('mapping a RESO record (docs/import.md)', () => {
     ];
     for (const [input, expected] of cases) expect(number(input), String(input)).toBe(expected);
     // coordinates are never grouped: three decimals stay decimals
-    for (const [input, expected] of [['-1.790', -1.79], ['-78,432', -78.432], [-0.2, -0.2], ['1.234.567', null], ['abc', null]] as Array<[unknown, number | null]>) expect(decimal(input), String(input)).toBe(expected);
+    for (const [input, expected] of [['-1.790', -1.79], ['-78,432', -78.432], [-0.2, -0.2], ['1.234.567', null], ['abc', null]] as Array<[unknown, number | null]>) expect(parseCoordinate(input, Infinity), String(input)).toBe(expected);
     expect(ok({ ...base, Latitude: '-1.790', Longitude: '-80.760' }).geo_lat).toBe('-1.79');
   });
 

@@ -13,9 +13,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Parser } from 'htmlparser2';
 import { featureColumn, type FeatureFlag } from '../../core/protocol/filters.ts';
 import { translatorFor, type Dict, type Translate } from '../../core/translate.ts';
 import type { Lang } from '../../core/lang.ts';
+import { isKnownType } from '../../core/protocol/listing.ts';
+import { parseCoordinate } from '../../core/protocol/text.ts';
 
 /** A feed's record: RESO Data Dictionary names (Media as RESO's Media resource, expanded). */
 export type FeedRecord = Record<string, unknown>;
@@ -86,13 +89,6 @@ const text = (v: unknown, max = 500): string | null => {
   return s ? s.slice(0, max) : null;
 };
 
-/** A coordinate: a plain decimal ("-0.2031", or "-0,2031" from a Spanish spreadsheet), never grouped. */
-export function decimal(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v !== 'string' || !/^\s*-?\d+([.,]\d+)?\s*$/.test(v)) return null;
-  return Number(v.trim().replace(',', '.'));
-}
-
 /**
  * A number as feeds write it: 250000, "250,000.00" (RESO, English), "250.000" and "1.250.000,50"
  * (a Spanish spreadsheet), "2,5" and "2.5". A separator followed by groups of three digits only is
@@ -125,29 +121,44 @@ const when = (v: unknown): string | null => {
   return Number.isFinite(t) ? new Date(t).toISOString() : null;
 };
 
+/** Elements whose content is never text of the listing. */
+const SKIPPED = new Set(['script', 'style', 'template', 'iframe', 'object', 'noscript', 'svg', 'head']);
+/** Elements that end a line. */
+const BLOCKS = new Set(['p', 'div', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'blockquote', 'ul', 'ol', 'table', 'section', 'article']);
+
 /**
- * Remarks as text: markup reduced to its words (a paragraph or a break becomes a line end; scripts
- * and styles go whole), the common entities read, at most 20,000 characters.
+ * Remarks as text: markup read by an HTML parser (htmlparser2) and reduced to its words (a
+ * paragraph or a break becomes a line end; scripts and styles go whole; every entity read), at
+ * most 20,000 characters. A text with no markup is only tidied: "2 < 3" stays as it is.
  */
 export function plainText(v: unknown): string | null {
   if (typeof v !== 'string') return text(v, 20_000);
   let s = v;
-  if (/<[a-z!/]/i.test(s)) {
-    s = s
-      .replace(/<(script|style|template|iframe|object)\b[\s\S]*?(<\/\1\s*>|$)/gi, ' ')
-      .replace(/<!--[\s\S]*?(-->|$)/g, ' ')
-      .replace(/<\s*br\s*\/?>/gi, '\n')
-      .replace(/<\/\s*(p|div|li|h[1-6]|tr|blockquote)\s*>/gi, '\n')
-      .replace(/<[^>]*>?/g, ' ');
+  if (/<[a-z!/]/i.test(s) || /&(#\d+|#x[\da-f]+|[a-z]+\d*);/i.test(s)) {
+    const out: string[] = [];
+    let skipping = 0;
+    const parser = new Parser(
+      {
+        onopentag(name) {
+          if (SKIPPED.has(name)) skipping++;
+          else if (name === 'br' && !skipping) out.push('\n');
+        },
+        onclosetag(name) {
+          if (SKIPPED.has(name)) skipping = Math.max(0, skipping - 1);
+          else if (BLOCKS.has(name) && !skipping) out.push('\n');
+        },
+        ontext(chunk) {
+          if (!skipping) out.push(chunk);
+        },
+      },
+      { decodeEntities: true, lowerCaseTags: true },
+    );
+    parser.write(s.slice(0, 200_000));
+    parser.end();
+    s = out.join('');
   }
-  s = s.replace(/&(nbsp|amp|lt|gt|quot|#39|apos|#(\d{1,6}));/g, (m, name: string, code?: string) => {
-    if (code) {
-      const n = Number(code);
-      return n > 31 && n < 0x110000 ? String.fromCodePoint(n) : ' ';
-    }
-    return ({ nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" } as Record<string, string>)[name] ?? m;
-  });
   s = s
+    .replace(/\u00a0/g, ' ')
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t]+/g, ' ')
@@ -273,8 +284,7 @@ export function languageOf(remarks: string | null, fallback: Lang): Lang {
 export function composeTitle(l: Pick<ImportedListing, 'property_type' | 'bedrooms' | 'sector' | 'city' | 'square_feet' | 'lot_size'>, lang: Lang): string {
   const t = tr(lang);
   const place = l.sector || l.city || t('site.composedTitle.somewhere');
-  const known = l.property_type && ['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building'].includes(l.property_type);
-  const Type = t(`listing.types.${known ? l.property_type : 'residential'}`);
+  const Type = t(`listing.types.${isKnownType(l.property_type) ? l.property_type : 'residential'}`);
   if (l.property_type === 'land' && (l.lot_size || l.square_feet)) {
     const area = Math.round((l.lot_size || l.square_feet) as number);
     return t('site.composedTitle.land', { area: area.toLocaleString(lang === 'es' ? 'es-EC' : 'en-US'), place });
@@ -467,8 +477,8 @@ export const FIELD_MAP: readonly FieldRule[] = [
     ours: 'geo_lat, geo_lon',
     rule: 'Both, within Ecuador (the Galápagos included); a position outside it is quarantined. None: the listing shows near its city, marked approximate.',
     apply(c) {
-      const lat = decimal(get(c, 'Latitude'));
-      const lng = decimal(get(c, 'Longitude'));
+      const lat = parseCoordinate(get(c, 'Latitude'), Infinity);
+      const lng = parseCoordinate(get(c, 'Longitude'), Infinity);
       if (lat === null || lng === null || (lat === 0 && lng === 0)) {
         c.listing.geo_lat = null;
         c.listing.geo_lon = null;

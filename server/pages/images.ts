@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { Lru } from '../http/lru.ts';
+import { LRUCache } from 'lru-cache';
 import { FetchRefused, safeFetch, type SafeFetchOptions } from '../http/safe-fetch.ts';
 
 export const OG_SIZE = { width: 1200, height: 630 } as const;
@@ -78,8 +78,8 @@ export interface ImageCache {
 
 export function createImageCache(options: ImageCacheOptions): ImageCache {
   const inFlight = new Map<string, Promise<ImageResult>>();
-  const failures = new Lru<string, string>({ maxEntries: 2000, ttlMs: options.failureTtlMs ?? 10 * 60_000 });
-  const fallbacks = new Lru<string, Promise<Buffer>>({ maxEntries: 8 });
+  const failures = new LRUCache<string, string>({ max: 2000, ttl: options.failureTtlMs ?? 10 * 60_000 });
+  const fallbacks = new LRUCache<string, Promise<Buffer>>({ max: 8 });
   const log = options.log ?? ((line: string) => console.warn(line));
   const limit = options.concurrency ?? 4;
   let running = 0;

@@ -8,7 +8,7 @@ import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
-import { Lru } from '../http/lru.ts';
+import { LRUCache } from 'lru-cache';
 import { matchPage } from '../http/routes.ts';
 import { renderAgent } from './agent-page.tsx';
 import type { OgImage } from './head.tsx';
@@ -47,7 +47,7 @@ const SIMILAR_ENOUGH = 4;
 export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   const { options, origin, siteTexts, siteData, html, brand } = kit;
   // a made-up address is never something the server remembers (docs/decisions.md #24)
-  const rendered = new Lru<string, string>({ maxEntries: 400, maxBytes: 24 * 1024 * 1024, sizeOf: (page) => page.length });
+  const rendered = new LRUCache<string, string>({ max: 400, maxSize: 24 * 1024 * 1024, sizeCalculation: (page) => Math.max(1, page.length) });
   const places = createPlaces((request) => siteData(request));
 
   async function listingPage(id: string, slug: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Lang } from '../../core/lang.ts';
 import { cleanPath, twinPath } from '../../core/routes.ts';
-import { Lru } from '../http/lru.ts';
+import { LRUCache } from 'lru-cache';
 import { finishHead, prepareTemplate, shapeOf, type HeadInfo } from './head.tsx';
 import type { ImageSources } from './images.ts';
 import { cardOf } from './previews.ts';
@@ -50,7 +50,7 @@ export function createPageKit(options: PagesOptions) {
   const origin = () => options.origin().replace(/\/+$/, '');
   let texts: SiteTexts | undefined;
   // every memory of the pages is bounded (docs/decisions.md #24)
-  const templates = new Lru<string, string>({ maxEntries: 64 });
+  const templates = new LRUCache<string, string>({ max: 64 });
   let data: SiteData | undefined;
   let dataFor = '';
   const picture = (path: string) => readFileSync(resolve(options.siteDir, `.${cleanPath(path)}`));
@@ -78,7 +78,7 @@ export function createPageKit(options: PagesOptions) {
   };
 
   // each template's texts filled and replaced head tags taken out, per language and head shape (head.ts)
-  const prepared = new Lru<string, string>({ maxEntries: 128 });
+  const prepared = new LRUCache<string, string>({ max: 128 });
   /** no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid */
   const tidy = (html: string) => html.replace(/[ \t]+$/gm, '');
 

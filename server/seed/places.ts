@@ -5,7 +5,8 @@
  */
 import { fold } from '../../core/protocol/text.ts';
 
-export type PropertyType = 'house' | 'apartment' | 'land' | 'office' | 'business_premises' | 'commercial_building';
+export type { KnownType as PropertyType } from '../../core/protocol/listing.ts';
+import type { KnownType as PropertyType } from '../../core/protocol/listing.ts';
 
 export interface Place {
   city: string;

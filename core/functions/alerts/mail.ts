@@ -20,7 +20,7 @@ import { describeSearch } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import { KNOWN_TYPES, normaliseImages, typeLabel } from '../../protocol/listing.ts';
+import { isKnownType, normaliseImages, typeLabel } from '../../protocol/listing.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
@@ -97,7 +97,7 @@ export async function withoutSendersText(sql: Sql, filters: FilterArgs): Promise
     const rows = await sql.query<{ name: string }>("select name from internal.places where kind in ('city', 'sector') and public.search_fold(name) = public.search_fold($1) order by kind limit 1", [city]);
     if (rows[0]) out.city = rows[0].name;
   }
-  if (property_type && (KNOWN_TYPES as readonly string[]).includes(property_type)) out.property_type = property_type;
+  if (isKnownType(property_type)) out.property_type = property_type;
   return out;
 }
 
