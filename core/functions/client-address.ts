@@ -34,10 +34,6 @@ export function parseProxyTrust(value: string): ProxyTrust | undefined {
   return undefined;
 }
 
-export function describeProxyTrust(trust: ProxyTrust): string {
-  return 'header' in trust ? trust.header : String(trust.hops);
-}
-
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail allowed), or undefined. */

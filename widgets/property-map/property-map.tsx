@@ -9,7 +9,7 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { mapListing } from '../../core/protocol/listing.ts';
-import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
+import { preloadPropertyDialog, PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
 import type { propertyMapAttributes } from './property-map.attributes.ts';
 
@@ -50,7 +50,10 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
 
   return (
     <>
-      <MapPanel filters={filters} total={total} properties={[]} hoveredId={hovered} onOpen={(id) => void openId(id)} onHover={setHovered} tileUrl={props.tileUrl} />
+      <MapPanel filters={filters} total={total} properties={[]} hoveredId={hovered} onOpen={(id) => void openId(id)} onHover={(id) => {
+          if (id) preloadPropertyDialog();
+          setHovered(id);
+        }} tileUrl={props.tileUrl} />
       <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} />
     </>
   );

@@ -14,7 +14,7 @@ import { emit } from '../lib/events.ts';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { mapListing, type Property } from '../../core/protocol/listing.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
-import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
+import { preloadPropertyDialog, PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
 import type { LngLat } from '../../core/protocol/polygon.ts';
 import { useStableCallback } from '../lib/stable-callback.ts';
@@ -174,7 +174,11 @@ export function PropertySearch(props: Props) {
   // stable handlers: the cards and the map do not render again when the detail opens or closes
   const openCard = useStableCallback((p: Property) => openDetail(p));
   const openPin = useStableCallback((id: string) => openDetail({ id }));
-  const hover = useStableCallback((id: string | null) => (store.hoveredId.value = id));
+  // a hovered pin or card is likely opened next: its dialog's chunk comes ahead
+  const hover = useStableCallback((id: string | null) => {
+    if (id) preloadPropertyDialog();
+    store.hoveredId.value = id;
+  });
   const onSort = useStableCallback(setSort);
   const onPage = useStableCallback(setPage);
   const onSearchArea = useStableCallback(searchArea);

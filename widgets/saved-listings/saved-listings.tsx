@@ -12,11 +12,11 @@ import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
 import { mapListing, placeholderIndex, type Property } from '../../core/protocol/listing.ts';
-import { PropertyPlaceholder } from '../lib/listing/placeholder.tsx';
+import { PropertyPlaceholder } from '../lib/ui/placeholder.tsx';
 import { RecentlyViewedRow } from '../lib/saved/recent-row.tsx';
 import { removeSaved, useRecentlyViewed, useSavedListings, type SavedListing } from '../lib/saved/store.ts';
 import type { savedListingsAttributes } from './saved-listings.attributes.ts';
-import { Photo, PHOTO_SIZES } from '../lib/listing/photo.tsx';
+import { Photo, PHOTO_SIZES } from '../lib/ui/photo.tsx';
 
 type Props = ElementProps<typeof savedListingsAttributes>;
 

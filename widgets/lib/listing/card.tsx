@@ -16,7 +16,7 @@ import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
 import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
-import { PriceCutBadge } from './price-cut.tsx';
+import { PriceCutBadge } from '../ui/price-cut.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { excerpt, markWords } from '../../../core/protocol/words.ts';

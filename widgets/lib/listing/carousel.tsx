@@ -9,8 +9,8 @@ import { ChevronLeft } from '../ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../ui/icons/chevron-right.tsx';
 import { ExpandIcon } from '../ui/icons/expand.tsx';
 import { placeholderIndex } from '../../../core/protocol/listing.ts';
-import { Photo, PHOTO_SIZES, warmPhoto } from './photo.tsx';
-import { PropertyPlaceholder } from './placeholder.tsx';
+import { Photo, PHOTO_SIZES, warmPhoto } from '../ui/photo.tsx';
+import { PropertyPlaceholder } from '../ui/placeholder.tsx';
 
 export interface CarouselProps {
   images: string[];

@@ -11,8 +11,8 @@ import { Dialog } from '../ui/dialog.tsx';
 import { CloseIcon } from '../ui/icons/close.tsx';
 import { ChevronLeft } from '../ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../ui/icons/chevron-right.tsx';
-import { Photo, PHOTO_SIZES, warmPhoto } from './photo.tsx';
-import { PropertyPlaceholder } from './placeholder.tsx';
+import { Photo, PHOTO_SIZES, warmPhoto } from '../ui/photo.tsx';
+import { PropertyPlaceholder } from '../ui/placeholder.tsx';
 
 export interface GalleryProps {
   images: string[];

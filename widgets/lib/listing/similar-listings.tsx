@@ -10,8 +10,8 @@ import { getClients } from '../data/client.ts';
 import { getSimilarListings } from '../data/listing-extras.ts';
 import { useElement } from '../element.tsx';
 import { listingUrl } from '../site-links.ts';
-import { PriceCutBadge } from './price-cut.tsx';
-import { Photo, PHOTO_SIZES } from './photo.tsx';
+import { PriceCutBadge } from '../ui/price-cut.tsx';
+import { Photo, PHOTO_SIZES } from '../ui/photo.tsx';
 
 export const SIMILAR_SHOWN = 8;
 

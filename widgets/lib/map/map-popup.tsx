@@ -13,11 +13,11 @@ import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
 import { mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
-import { PropertyPlaceholder } from '../listing/placeholder.tsx';
-import { PriceCutBadge } from '../listing/price-cut.tsx';
+import { PropertyPlaceholder } from '../ui/placeholder.tsx';
+import { PriceCutBadge } from '../ui/price-cut.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import type { MapPin } from './ol-map.ts';
-import { Photo, PHOTO_SIZES } from '../listing/photo.tsx';
+import { Photo, PHOTO_SIZES } from '../ui/photo.tsx';
 
 const rows = createQueryCache<Record<string, unknown> | null>({ max: 200 });
 

@@ -7,7 +7,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
-import { preloadPropertyDialog } from '../listing/lazy-property-dialog.tsx';
 import { whenIdle, whenNear } from '../main-thread.ts';
 import type { CellLoader } from './cell-loader.ts';
 import type { createMap as CreateMap, MapController, MapPin } from './ol-map.ts';
@@ -64,7 +63,6 @@ export function useMap({ filtersKey, pins, cells, onExpand, onCellsError, hovere
           popup: popupElement,
           onPinClick: (id) => latest.current.onOpen(id),
           onHover: (id) => {
-            if (id) preloadPropertyDialog();
             setPopupId(id);
             latest.current.onHover(id);
           },

@@ -8,10 +8,10 @@ import { useId, useState } from 'react';
 import { formatPrice } from '../../../core/protocol/format.ts';
 import { placeholderIndex } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
-import { PropertyPlaceholder } from '../listing/placeholder.tsx';
+import { PropertyPlaceholder } from '../ui/placeholder.tsx';
 import { listingUrl } from '../site-links.ts';
 import { clearViewed, useRecentlyViewed, type SavedListing } from './store.ts';
-import { Photo, PHOTO_SIZES } from '../listing/photo.tsx';
+import { Photo, PHOTO_SIZES } from '../ui/photo.tsx';
 
 function RecentTile({ item }: { item: SavedListing }) {
   const { t, site, lang } = useElement();

@@ -113,16 +113,6 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
 const saved = keptList('exp-saved', SAVED_MAX);
 const recent = keptList('exp-recent', RECENT_MAX);
 
-export const storageKey = (backend: string) => `exp-saved:${backend}`;
-
-export function readSaved(backend: string): SavedListing[] {
-  return saved.read(backend);
-}
-
-export function isSaved(backend: string, id: string): boolean {
-  return saved.has(backend, id);
-}
-
 /**
  * Whether a listing is saved, followed live: a component re-renders only when its own answer
  * changes (a heart on each of 24 cards, and one is pressed).
@@ -161,10 +151,6 @@ export function rememberViewed(backend: string, listing: Omit<SavedListing, 'sav
   // opened again while first: nothing to write (a re-render, a language change)
   if (first?.id === listing.id && first.price === listing.price && first.title === listing.title) return;
   recent.put(backend, listing);
-}
-
-export function forgetViewed(backend: string, id: string): void {
-  recent.remove(backend, id);
 }
 
 export function clearViewed(backend: string): void {
