@@ -1,8 +1,11 @@
-/** Renders the benchmark figures for README.md from bench/results/*.json. */
-import { existsSync, readFileSync } from 'node:fs';
+/** Renders the benchmark figures of docs/benchmarks.md from bench/results/*.json. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** the benchmarks in the README's order */
+/** where the figures live, from the repository's root */
+export const BENCH_DOC = 'docs/benchmarks.md';
+
+/** the benchmarks in docs/benchmarks.md's order */
 export const BENCHES = ['api', 'abuse', 'map', 'clusters', 'places', 'pages', 'lighthouse', 'inp', 'weight', 'alerts', 'import', 'functions'] as const as readonly string[];
 
 const START = '<!-- bench:start -->';
@@ -57,10 +60,13 @@ function api(r: Json): string {
   return lines.join('\n');
 }
 
-/** One section per benchmark, each between its own markers: a benchmark not run keeps its last figures. */
-/** The README with the figures of the benchmarks just run (`ran`) from their results; every other section is kept as it is. */
-export function renderReadme(readme: string, dir: string, ran: readonly string[] = BENCHES): string {
-  const old = (name: string) => new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(readme)?.[0];
+/**
+ * One section per benchmark, each between its own markers: a benchmark not run keeps its last figures.
+ * The document (docs/benchmarks.md) with the figures of the benchmarks just run (`ran`) from their
+ * results; every other section is kept as it is.
+ */
+export function renderBenchmarks(doc: string, dir: string, ran: readonly string[] = BENCHES): string {
+  const old = (name: string) => new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(doc)?.[0];
   const parts: string[] = [];
   for (const name of BENCHES) {
     const r = ran.includes(name) ? read(dir, name) : undefined;
@@ -69,6 +75,14 @@ export function renderReadme(readme: string, dir: string, ran: readonly string[]
     if (section) parts.push(section);
   }
   const block = `${START}\n${parts.join('\n\n')}\n${END}`;
-  if (readme.includes(START) && readme.includes(END)) return readme.replace(new RegExp(`${START}[\\s\\S]*?${END}`), () => block);
-  return `${readme.trimEnd()}\n\n## Benchmarks\n\n\`npm run bench\` (results in bench/results/*.json)\n\n${block}\n`;
+  if (doc.includes(START) && doc.includes(END)) return doc.replace(new RegExp(`${START}[\\s\\S]*?${END}`), () => block);
+  return `${doc.trimEnd()}\n\n## Figures\n\n\`npm run bench\` (results in bench/results/*.json)\n\n${block}\n`;
+}
+
+/** Refreshes docs/benchmarks.md under `root` with the benchmarks just run; returns the file written. */
+export function writeBenchmarks(root: string, dir: string, ran: readonly string[] = BENCHES): string {
+  const file = join(root, BENCH_DOC);
+  const doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  writeFileSync(file, renderBenchmarks(doc, dir, ran));
+  return file;
 }

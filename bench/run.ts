@@ -1,9 +1,9 @@
 /**
  * npm run bench [-- api abuse map clusters places pages lighthouse inp weight alerts import functions]: runs the benchmarks, writes
- * bench/results/<name>.json and refreshes the figures of those it ran in README.md between the bench
- * markers (the other sections stay as they are).
+ * bench/results/<name>.json and refreshes the figures of those it ran in docs/benchmarks.md between
+ * the bench markers (the other sections stay as they are).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchAbuse } from './abuse.ts';
@@ -18,7 +18,7 @@ import { benchMap } from './map.ts';
 import { benchPages } from './pages.ts';
 import { benchPlaces } from './places.ts';
 import { benchWeight } from './weight.ts';
-import { renderReadme } from './report.ts';
+import { BENCH_DOC, writeBenchmarks } from './report.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const results = join(root, 'bench', 'results');
@@ -48,9 +48,8 @@ async function main(): Promise<void> {
     writeFileSync(join(results, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
     console.log(`[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(0)} s -> bench/results/${name}.json`);
   }
-  const readme = join(root, 'README.md');
-  writeFileSync(readme, renderReadme(readFileSync(readme, 'utf8'), results, ran));
-  console.log('[bench] README.md figures updated');
+  writeBenchmarks(root, results, ran);
+  console.log(`[bench] ${BENCH_DOC} figures updated`);
 }
 
 function machine(): Record<string, unknown> {

@@ -1,7 +1,7 @@
 /**
  * What a partner's page downloads (the same measurement as the weight test): the JavaScript fetched
  * by a page with only <exp-agent-directory>, and by one with <exp-property-search> and its map,
- * gzip level 9, against the budgets. Figures for the README.
+ * gzip level 9, against the budgets. Figures for docs/benchmarks.md.
  */
 import { pageWeight, WEIGHT_BUDGETS, type PageWeight } from '../tests/support/weight.ts';
 import { withSite } from './site.ts';

@@ -1,8 +1,8 @@
 /**
  * The WordPress plugin (integrations/wordpress/exp-ecuador; docs/leads.md, "WordPress"), as the
  * build ships it: the plugin's files, with elements.json (every element, its summary and the
- * attributes it takes, read from the elements themselves, as the typings and the README's element
- * reference are), in dist/wordpress/exp-ecuador/ and zipped in dist/wordpress/exp-ecuador.zip, the
+ * attributes it takes, read from the elements themselves, as the typings and the element reference
+ * of docs/elements.md are), in dist/wordpress/exp-ecuador/ and zipped in dist/wordpress/exp-ecuador.zip, the
  * file WordPress's "Upload plugin" takes.
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Every setting `npm start` reads from the environment, parsed and checked here, once. A value
  * that cannot be right stops the server at start with a message naming the variable (see
- * README "Configuration"); an empty value means "not set".
+ * docs/configuration.md); an empty value means "not set".
  */
 import { resolve } from 'node:path';
 import { DEFAULTS } from '../core/functions/defaults.ts';
@@ -50,7 +50,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const databaseUrl = read.url('DATABASE_URL', ['postgres', 'postgresql']);
   // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
   const unknownArgs = argv.filter((a) => a !== '--postgres');
-  if (unknownArgs.length) read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes none: its settings are environment variables, README "Configuration")`);
+  if (unknownArgs.length) read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes none: its settings are environment variables, docs/configuration.md)`);
   const config: ServerConfig = {
     port,
     dataDir: resolve(root, read.string('DATA_DIR', '.data')),

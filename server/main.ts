@@ -3,7 +3,7 @@
  * DATA_DIR/postgres, started and stopped with the server; a PostgreSQL server of the operator's
  * when DATABASE_URL is set), applies migrations and the first-start seed, and serves everything.
  *
- * Its settings come from the environment, read and checked in ./config.ts (README "Configuration").
+ * Its settings come from the environment, read and checked in ./config.ts (docs/configuration.md).
  */
 import './production.ts';
 import { spawnSync } from 'node:child_process';

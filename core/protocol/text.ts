@@ -1,7 +1,7 @@
 /**
  * Rules the browser and the database must apply alike, written once (docs/decisions.md #8 and
- * #3). The database's twins, public.search_fold() and public.parse_coordinate() in the
- * migrations, follow the same rules; tests/contract/rules.test.ts runs one table of cases through
+ * #3). The database's twins, public.search_fold() and public.parse_coordinate() in
+ * supabase/schemas/01_text.sql, follow the same rules; tests/contract/rules.test.ts runs one table of cases through
  * both and requires the same answers. This file is imported by the widgets, our server and the
  * deployed function: keep it free of anything but plain TypeScript.
  */

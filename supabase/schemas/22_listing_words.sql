@@ -7,7 +7,7 @@
 -- some sixty other columns), so "casa" (a quarter of the market) visited 14,000 pages of the
 -- listings, the p95 of a word search at 100,000 listings. internal.listing_words holds only the id
 -- and the words: at 100,000 listings, "casa" is counted in about half the time, and the clusters of
--- a word in a drawn area lose a third (README, benchmarks). The words stay in the row: PostgreSQL
+-- a word in a drawn area lose a third (docs/benchmarks.md). The words stay in the row: PostgreSQL
 -- moves a value out of line only from rows over about 2 KB (toast_tuple_target does not lower that
 -- threshold), and these rows are about 1 KB.
 --

@@ -1,6 +1,6 @@
 /**
- * The narrow copy of the public listings' words (internal.listing_words, migration
- * 20261203000000; docs/decisions.md #27): what the word counts and the words' id lists read. It
+ * The narrow copy of the public listings' words (internal.listing_words,
+ * supabase/schemas/22_listing_words.sql; docs/decisions.md #27): what the word counts and the words' id lists read. It
  * must always hold exactly the words of the public listings: after the seed, and after inserts,
  * edits of the text, changes that leave the words alone, withdrawals, relistings, deletes and
  * changes of many rows at once. And a count of words alone, read from it, is the one the rule

@@ -1,7 +1,7 @@
 /**
  * What a partner's page downloads: the JavaScript actually fetched by a page that holds only the
  * given elements and our one script tag, each file's size after gzip (level 9, as the build's size
- * table). Used by the weight test (budgets) and by the benchmark (README figures).
+ * table). Used by the weight test (budgets) and by the benchmark (docs/benchmarks.md).
  */
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright';

@@ -1,5 +1,5 @@
 /**
- * What each theme variable of theme.ts is for: the documentation's half of the theme (README,
+ * What each theme variable of theme.ts is for: the documentation's half of the theme (docs/elements.md,
  * custom-elements.json), kept out of the bundle. Typed by the variables, so none goes undescribed.
  */
 import { THEME_DEFAULTS, type ThemeVariable } from './theme.ts';

@@ -1,6 +1,6 @@
 /**
  * The theme every element reads: CSS custom properties set on the element (or any ancestor) by the
- * host page. Their defaults are the brand's. The documentation (README, custom-elements.json) is
+ * host page. Their defaults are the brand's. The documentation (docs/elements.md, custom-elements.json) is
  * generated from this list and theme-docs.ts (which must describe every one of them), so it cannot
  * drift from what the styles use; the descriptions stay out of the bundle.
  */
