@@ -26,6 +26,14 @@ export interface PriceHistoryClasses {
   drop?: string;
 }
 
+/** The table's columns: the text's key, and whether it holds a number (right-aligned). */
+const COLUMNS: Array<[string, boolean]> = [
+  ['date', false],
+  ['event', false],
+  ['price', true],
+  ['change', true],
+];
+
 export interface PriceHistoryViewProps {
   /** days on the market (null: unknown) */
   days: number | null;
@@ -52,18 +60,11 @@ export function PriceHistoryView({ days, events, t, lang, heading: Heading, clas
         <table className={c.table}>
           <thead>
             <tr className={c.headRow}>
-              <th scope="col" className={c.th}>
-                {t('history.date')}
-              </th>
-              <th scope="col" className={c.th}>
-                {t('history.event')}
-              </th>
-              <th scope="col" className={c.thNumber}>
-                {t('history.price')}
-              </th>
-              <th scope="col" className={c.thNumber}>
-                {t('history.change')}
-              </th>
+              {COLUMNS.map(([key, numeric]) => (
+                <th key={key} scope="col" className={numeric ? c.thNumber : c.th}>
+                  {t(`history.${key}`)}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>

@@ -17,6 +17,7 @@ import { startDenoFunction, type DenoFunction } from '../support/deno-function.t
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 const SITE = 'https://expecuador.example';
 const FROM = '"eXp Realty Ecuador" <no-reply@expecuador.example>';
@@ -90,10 +91,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
       alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: TEAM },
     });
   });
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
 
   it('asks for confirmation, mails nothing else until confirmed, then exactly one alert with the new matching listing', async () => {
     const email = address('ana');
@@ -422,10 +420,7 @@ describe('two alert runs at once (PostgreSQL)', () => {
     smtp = await startSmtp();
     server = await startTestServer('postgres', { mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE }, alerts: { intervalSeconds: 0, settleSeconds: 0 } });
   }, 180_000);
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
 
   it('send each alert once: the runs share the searches, never a window', async () => {
     const city = place();
@@ -469,12 +464,7 @@ describe('the deployed saved-searches function (Deno, PostgreSQL)', () => {
     await seedIfEmpty(db, 200);
     fn = await startDenoFunction({ SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, TEAM_INBOX: TEAM, ALERTS_RUN_SECRET: 'test-alerts', ALERTS_SETTLE: '0' }, 'saved-searches');
   }, 240_000);
-  afterAll(async () => {
-    await fn?.stop();
-    await db?.close();
-    await postgres?.stop();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => fn?.stop(), () => db?.close(), () => postgres?.stop(), () => smtp?.stop()));
 
   it('confirms by the link, runs the alert job on its scheduled call, and unsubscribes', async () => {
     const email = address('luz');

@@ -14,6 +14,7 @@ import { runImport } from '../../server/import/run.ts';
 import { sourceFrom } from '../../server/import/sources.ts';
 import { WORDS_OFF_RULE } from '../support/independent-sql.ts';
 import { migratedDatabase } from '../support/postgres.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 const COUNT = 10_050;
 const SECTORS = ['Cumbayá', 'La Carolina', 'Tumbaco', 'Iñaquito', 'Samborondón'];
@@ -71,10 +72,7 @@ describe('imports of more than 10,000 listings (PostgreSQL)', () => {
     writeFileSync(join(dir, 'first.json'), JSON.stringify({ value: all.slice(0, COUNT / 2) }));
     writeFileSync(join(dir, 'second.json'), JSON.stringify({ value: all.slice(COUNT / 2) }));
   }, 120_000);
-  afterAll(async () => {
-    await bulk?.close();
-    await steps?.close();
-  });
+  afterAll(() => stopAll(() => bulk?.close(), () => steps?.close()));
 
   it('leaves the same cells, places and words as statement-by-statement merges, and the search finds them', async () => {
     const source = (file: string) => sourceFrom({ kind: 'reso-json', location: join(dir, file), name: 'bulk', areaUnit: 'm2' });

@@ -11,6 +11,7 @@ import { openPostgres } from '../../server/db/postgres.ts';
 import { spawnChild } from '../support/child.ts';
 import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -42,10 +43,7 @@ describe('npm run import, as typed', () => {
     await server.waitFor(/data API ready/, 120_000);
     pg = await postgresDatabase('migrated');
   }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await pg?.drop();
-  });
+  afterAll(() => stopAll(() => server?.stop(), () => pg?.drop()));
 
   it("while npm start runs, the command works on its embedded PostgreSQL: its report printed, the listing on the site at once", async () => {
     const { code, out } = await importCommand(['csv', join(dir, 'feed.csv'), '--no-photos'], { DATA_DIR: dataDir });

@@ -18,6 +18,7 @@ import { sourceFrom } from '../../server/import/sources.ts';
 import { supabasePhotoStore } from '../../server/import/storage.ts';
 import { startPhotoHost, startStorageStandIn, type PhotoHost, type StorageStandIn } from '../support/feed-stand-ins.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 describe('imported photos in Supabase Storage', () => {
   const dir = mkdtempSync(join(tmpdir(), 'exp-import-storage-'));
@@ -31,11 +32,7 @@ describe('imported photos in Supabase Storage', () => {
     photos = await startPhotoHost({ width: 2000, height: 1333 });
     server = await startTestServer('postgres', { photosDir: join(dir, 'local-photos'), site: { imageHosts: [storage.url] } });
   }, 240_000);
-  afterAll(async () => {
-    await server?.close();
-    await photos?.close();
-    await storage?.close();
-  });
+  afterAll(() => stopAll(() => server?.close(), () => photos?.close(), () => storage?.close()));
 
   it('makes the public bucket, uploads every size in every format once, and the listing and its page point at the bucket', async () => {
     // two listings share a photo: it is fetched and stored once

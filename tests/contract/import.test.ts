@@ -18,6 +18,7 @@ import { sourceFrom, type SourceSettings } from '../../server/import/sources.ts'
 import { startPhotoHost, startResoStandIn, type PhotoHost, type ResoStandIn } from '../support/feed-stand-ins.ts';
 import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 const SITE = 'https://expecuador.example';
 const HOUR = 3_600_000;
@@ -100,12 +101,7 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     agentEmail = String((await server.sql<{ email: string }>("select email from public.agents where country_code = 'EC' order by id limit 1"))[0]?.email);
     for (let i = 1; i <= 20; i++) reso.listings.set(`RX-${i}`, record(i));
   }, 240_000);
-  afterAll(async () => {
-    await reso?.close();
-    await photos?.close();
-    await server?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => reso?.close(), () => photos?.close(), () => server?.close(), () => smtp?.stop()));
 
   it('a first run reads every page (nextLink), waits as a 429 asks, retries a 500, maps, matches the agent and makes the photos', async () => {
     reso.faults.push({ page: 2, status: 429, headers: { 'Retry-After': '3' }, once: true }, { page: 3, status: 500, body: 'oops', once: true });

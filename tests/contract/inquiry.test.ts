@@ -14,6 +14,7 @@ import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { clientHeaders, pausable, startTestServer, type TestServer } from '../support/servers.ts';
 import { listingPath } from '../../core/routes.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 let keySeq = 0;
 const key = () => `test-${Date.now().toString(36)}-${++keySeq}-${Math.random().toString(36).slice(2, 8)}`;
@@ -125,10 +126,7 @@ describe.each([
     smtp = await startSmtp();
     server = await start(smtp);
   }, 240_000);
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
   it("mails the listing's agent with the property, the visitor's message and Reply-To the visitor (through functions-js)", async () => {
     const [listing] = await server.sql<{ id: string; title: string; address: string; city: string; price: string; email: string; first_name: string }>(
       "select l.id::text as id, l.title, l.address, l.city, l.price::text as price, a.email, a.first_name from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and l.title not like '%<%' order by l.id limit 1",
@@ -355,10 +353,7 @@ describe('send-property-inquiry over PostgreSQL', () => {
       mail: { smtpUrl: smtp.url, intervalMs: 100, from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
     });
   });
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
   const target = (): Target => ({ functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() });
 
   it('claims nothing while the database is down (503), and works when it is back', async () => {

@@ -20,6 +20,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 const SITE = 'https://expecuador.example';
 const PAGE_ORIGIN = 'https://agente-maria.example';
@@ -132,11 +133,7 @@ describe.each([
     const endpoint = await addEndpoint(target.db, { url: hooks.url, events: ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed'], dev: true });
     secret = endpoint.secret;
   }, 240_000);
-  afterAll(async () => {
-    await target?.close();
-    await hooks?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => target?.close(), () => hooks?.close(), () => smtp?.stop()));
 
   it("sends the inquiry to the lead's owner, with where it came from; the listing's agent gets a copy only when the deployment copies", async () => {
     const sent = await inquiry();
@@ -313,11 +310,7 @@ describe('leads: alerts follow the owner (our server)', () => {
     });
     secret = (await addEndpoint(server.db, { url: hooks.url, events: ['alert.confirmed', 'alert.unsubscribed'], dev: true })).secret;
   }, 240_000);
-  afterAll(async () => {
-    await server?.close();
-    await hooks?.close();
-    await smtp?.stop();
-  });
+  afterAll(() => stopAll(() => server?.close(), () => hooks?.close(), () => smtp?.stop()));
 
   const subscribe = (over: Record<string, unknown>) =>
     fetch(`${server.url}/functions/v1/saved-searches`, {
@@ -374,12 +367,7 @@ describe('leads: webhooks waiting when the server is killed are delivered after 
     hooks = await startWebhookReceiver();
     secret = (await addEndpoint(db, { url: hooks.url, events: ['inquiry.created'], dev: true })).secret;
   }, 120_000);
-  afterAll(async () => {
-    await server?.kill();
-    await hooks?.close();
-    await db?.close();
-    await postgres?.stop();
-  });
+  afterAll(() => stopAll(() => server?.kill(), () => hooks?.close(), () => db?.close(), () => postgres?.stop()));
 
   it('delivers within 30 s of the restart', async () => {
     const env = { DATABASE_URL: postgres.url, SEED_LISTINGS: '200', TRUST_PROXY: '1' };

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,12 +74,7 @@ describe('PostgreSQL restarts while npm start is under load', () => {
     admin = new pg.Pool({ connectionString: postgres.url, max: 2 });
     admin.on('error', () => {});
   });
-  afterAll(async () => {
-    await server?.stop();
-    await admin?.end();
-    await smtp?.stop();
-    await postgres?.stop();
-  });
+  afterAll(() => stopAll(() => server?.stop(), () => admin?.end(), () => smtp?.stop(), () => postgres?.stop()));
 
   it('keeps running through 4 restarts with 40 requests in flight; answers are clean 200/503; each inquiry stored and mailed exactly once', async () => {
     const outcomes: Outcome[] = [];

@@ -22,6 +22,7 @@ import { getListingsCount, getMapClusters, getPlaceSuggestions, getPropertyTypes
 import { getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
 import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { SCENARIOS } from '../support/search-scenarios.ts';
+import { stopAll } from '../support/stop-all.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -66,11 +67,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     await server.ready;
     rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } });
   }, 300_000);
-  afterAll(async () => {
-    await server?.close();
-    await client?.end();
-    await database?.drop();
-  });
+  afterAll(() => stopAll(() => server?.close(), () => client?.end(), () => database?.drop()));
 
   it('applied every migration, recorded where the CLI records them', async () => {
     const { rows } = await client.query<{ n: number }>('select count(*)::int as n from supabase_migrations.schema_migrations');
