@@ -1,14 +1,26 @@
 /**
  * A listing's place on a small map (location-map.tsx; its own lazily loaded chunk, taking
- * OpenLayers from the search map's chunk): the listing's price pill where it is, or a shaded
- * circle where it may be when its position is approximate (docs/decisions.md #3), over the same
- * outline of Ecuador as the search's map, so it never shows a blank box when tiles cannot load.
+ * OpenLayers from the chunk it shares with the search's map: vite.config.ts OPENLAYERS): the
+ * listing's price pill where it is, or a shaded circle where it may be when its position is
+ * approximate (docs/decisions.md #3), over the same outline of Ecuador as the search's map, so it
+ * never shows a blank box when tiles cannot load.
  * No mouse-wheel zoom: the map sits in a scrolling page or dialog, and the wheel must scroll it.
  */
+import Feature from 'ol/Feature.js';
+import OlMap from 'ol/Map.js';
+import View from 'ol/View.js';
+import Point from 'ol/geom/Point.js';
+import Polygon from 'ol/geom/Polygon.js';
+import TileLayer from 'ol/layer/Tile.js';
+import VectorLayer from 'ol/layer/Vector.js';
+import { fromLonLat } from 'ol/proj.js';
+import VectorSource from 'ol/source/Vector.js';
+import XYZ from 'ol/source/XYZ.js';
+import { Fill, Stroke, Style } from 'ol/style.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { APPROXIMATE_RADIUS_M } from '../../../core/protocol/places.ts';
-// OpenLayers through the search map's module, so its modules stay in that one chunk (ol-map.ts)
-import { ecuadorOutline, Feature, Fill, fromLonLat, interactions, OlMap, OSM_TILES, pinStyle, Point, Polygon, prepareMap, Stroke, Style, TileLayer, VectorLayer, VectorSource, View, XYZ } from './ol-map.ts';
+import { ecuadorOutline, interactions, OSM_TILES } from './map-base.ts';
+import { pinStyle, prepareMap } from './map-styles.ts';
 
 export { prepareMap };
 
@@ -47,7 +59,7 @@ export function createLocationMap(options: LocationOptions): LocationController 
   let circle: Polygon | undefined;
   if (options.approximate) {
     // a ring of 64 corners (Web Mercator stretches distances by 1 / cos(latitude): on the equator
-    // barely, but exactly); a polygon, since the search map's chunk has no circle geometry
+    // barely, but exactly); a polygon, since the shared OpenLayers chunk has no circle geometry
     const radius = APPROXIMATE_RADIUS_M / Math.cos((options.lat * Math.PI) / 180);
     const ring = Array.from({ length: 65 }, (_, i) => [center[0]! + radius * Math.cos((i / 64) * 2 * Math.PI), center[1]! + radius * Math.sin((i / 64) * 2 * Math.PI)]);
     circle = new Polygon([ring]);

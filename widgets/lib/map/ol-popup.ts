@@ -1,0 +1,24 @@
+/**
+ * The search map's popup (ol-map.ts composes it): an overlay holding the element the panel fills
+ * (map-popup.tsx), pointing at a listing's pin, panned into view when it opens near an edge.
+ */
+import Overlay from 'ol/Overlay.js';
+import type Point from 'ol/geom/Point.js';
+
+export interface MapPopup {
+  readonly overlay: Overlay;
+  /** Points the popup at a listing (`null`, or a listing not on the map: closes it). */
+  show(id: string | null): void;
+}
+
+/** Creates the overlay for the popup's element; `where(id)` is the pin a listing is drawn as now (undefined: none). */
+export function createPopup(element: HTMLElement, where: (id: string) => Point | undefined): MapPopup {
+  const overlay = new Overlay({ element, positioning: 'bottom-center', offset: [0, -34], stopEvent: true, autoPan: { margin: 16, animation: { duration: 200 } } });
+  return {
+    overlay,
+    show(id) {
+      const geometry = id ? where(id) : undefined;
+      overlay.setPosition(geometry ? geometry.getCoordinates() : undefined);
+    },
+  };
+}
