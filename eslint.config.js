@@ -21,11 +21,11 @@ const noReplacementPatterns = {
     'no-restricted-syntax': [
       'error',
       {
-        selector: "CallExpression[callee.property.name=/^replace(All)?$/][arguments.1.type=/^(Identifier|MemberExpression|CallExpression|BinaryExpression|ConditionalExpression|LogicalExpression)$/]",
+        selector: 'CallExpression[callee.property.name=/^replace(All)?$/][arguments.1.type=/^(Identifier|MemberExpression|CallExpression|BinaryExpression|ConditionalExpression|LogicalExpression)$/]',
         message: 'Pass a function as the replacement (() => text): a string argument is read as a replacement pattern ($&, $1).',
       },
       {
-        selector: "CallExpression[callee.property.name=/^replace(All)?$/] > TemplateLiteral.arguments:nth-child(2)[expressions.length>0]",
+        selector: 'CallExpression[callee.property.name=/^replace(All)?$/] > TemplateLiteral.arguments:nth-child(2)[expressions.length>0]',
         message: 'Pass a function as the replacement (() => `...`): a template with data is read as a replacement pattern ($&, $1).',
       },
     ],
@@ -66,7 +66,10 @@ export default tseslint.config(
     files: ['server/pages/**/*.{ts,tsx}'],
     ignores: ['server/pages/html.tsx', 'server/pages/xml.ts', 'server/pages/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: '../../core/fill.ts', importNames: ['escapeHtml'], message: 'Write the markup as a component (server/pages/html.tsx) or with attrs/el, which escape by construction.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '../../core/fill.ts', importNames: ['escapeHtml'], message: 'Write the markup as a component (server/pages/html.tsx) or with attrs/el, which escape by construction.' }] },
+      ],
     },
   },
 );

@@ -38,11 +38,14 @@ interface Answer {
 function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}) }, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-      res.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}) }, agent },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+        res.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
+      },
+    );
     req.setTimeout(60_000, () => req.destroy());
     req.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
     req.end(body);
@@ -50,7 +53,8 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 }
 
 const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length] as T;
-const rpc = (name: string, args: unknown, headers: Record<string, string>) => send('POST', `/rest/v1/rpc/${name}`, { ...headers, apikey: 'bench', Prefer: 'return=representation' }, JSON.stringify(args));
+const rpc = (name: string, args: unknown, headers: Record<string, string>) =>
+  send('POST', `/rest/v1/rpc/${name}`, { ...headers, apikey: 'bench', Prefer: 'return=representation' }, JSON.stringify(args));
 
 const WORDS = ['piscina', 'jardín', 'vista al mar', 'terraza', 'casa con jardín', 'departamento amoblado', 'bodega', 'parqueadero'];
 const CITIES = ['Quito', 'Guayaquil', 'Cuenca', 'Cumbayá', 'Samborondón', 'Manta', 'Salinas', 'Loja'];
@@ -93,7 +97,10 @@ const VISITOR_STEPS: Step[] = [
 const ATTACKS: Array<[string, (n: number, h: Record<string, string>) => Promise<Answer>]> = [
   ['back-references', (_n, h) => send('GET', '/rest/v1/listings?select=id&description=match.%5E(.*)(.*)(.*)(.*)(.*)%5C5%5C4%5C3%5C2%5C1%24&limit=1', h)],
   ['phrase over everything', (n, h) => rpc('search_listings_count', { filters: { words: `"${pick(['con una', 'de la', 'en el', 'y la'], n)}"` } }, h)],
-  ['exact count over text', (n, h) => send('HEAD', `/rest/v1/listings?select=id&description=ilike.*${pick([...'aeiou'], n)}*${pick([...'nrst'], n)}*${pick([...'aeiou'], n + 1)}*`, { ...h, Prefer: 'count=exact' })],
+  [
+    'exact count over text',
+    (n, h) => send('HEAD', `/rest/v1/listings?select=id&description=ilike.*${pick([...'aeiou'], n)}*${pick([...'nrst'], n)}*${pick([...'aeiou'], n + 1)}*`, { ...h, Prefer: 'count=exact' }),
+  ],
   ['long in list', (n, h) => send('GET', `/rest/v1/listings?select=*&id=in.(${Array.from({ length: 100 }, (_, i) => (n * 100 + i) % 100_000).join(',')})`, h)],
   ['deep or tree', (_n, h) => send('GET', `/rest/v1/listings?select=id&or=(${'or('.repeat(6)}description.ilike.*a*${')'.repeat(6)})`, h)],
   ['sitemap', (n, h) => send('GET', n % 2 ? '/sitemap.xml' : `/sitemaps/listings-${1 + (n % 3)}.xml`, h)],
@@ -118,7 +125,16 @@ async function visitor(v: number): Promise<void> {
     const step = VISITOR_STEPS[(v + n) % VISITOR_STEPS.length] as Step;
     for (const [kind, p] of step(v, n, headers)) record(kind, await p);
     // now and then, an inquiry about a listing (a person's, within the limit of five a minute)
-    if (n % 200 === 199) record('inquiry', await send('POST', '/functions/v1/send-property-inquiry', headers, JSON.stringify({ name: `Visitante ${v}`, email: `visitante${v}@example.com`, message: 'Me interesa', propertyId: pick(ids, n), idempotencyKey: `bench-${v}-${n}-${Date.now()}` })));
+    if (n % 200 === 199)
+      record(
+        'inquiry',
+        await send(
+          'POST',
+          '/functions/v1/send-property-inquiry',
+          headers,
+          JSON.stringify({ name: `Visitante ${v}`, email: `visitante${v}@example.com`, message: 'Me interesa', propertyId: pick(ids, n), idempotencyKey: `bench-${v}-${n}-${Date.now()}` }),
+        ),
+      );
   }
 }
 

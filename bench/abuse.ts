@@ -40,7 +40,10 @@ interface ClientsResult {
 
 function clients(url: string, role: 'visitors' | 'attacker', seconds: number, concurrency: number, pages: string[]): Promise<ClientsResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/abuse-clients.ts', url, role, String(seconds), String(concurrency), pages.join('|')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/abuse-clients.ts', url, role, String(seconds), String(concurrency), pages.join('|')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => (code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}') as ClientsResult) : reject(new Error(`${role} exited ${code}`))));
@@ -68,7 +71,11 @@ function memorySampler(pid: number): { stop(): number } {
 
 async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env, PORT: String(port), SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 180_000;
   for (;;) {
@@ -85,16 +92,32 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
 const fiveXX = (r: ClientsResult, kinds?: string[]) =>
   Object.entries(r.kinds)
     .filter(([k]) => !kinds || kinds.includes(k))
-    .reduce((n, [, k]) => n + Object.entries(k.statuses).filter(([s]) => Number(s) >= 500 || Number(s) === 0).reduce((a, [, c]) => a + c, 0), 0);
+    .reduce(
+      (n, [, k]) =>
+        n +
+        Object.entries(k.statuses)
+          .filter(([s]) => Number(s) >= 500 || Number(s) === 0)
+          .reduce((a, [, c]) => a + c, 0),
+      0,
+    );
 
-function markdown(r: { listings: number; seconds: number; alone: ClientsResult; attacked: ClientsResult; attacker: ClientsResult; memory: { aloneMB: number; attackedMB: number }; ratio: number; date: string }): string {
+function markdown(r: {
+  listings: number;
+  seconds: number;
+  alone: ClientsResult;
+  attacked: ClientsResult;
+  attacker: ClientsResult;
+  memory: { aloneMB: number; attackedMB: number };
+  ratio: number;
+  date: string;
+}): string {
   const kinds = [...new Set([...Object.keys(r.alone.kinds), ...Object.keys(r.attacked.kinds)])];
   const lines = [
     `### Load and abuse (${r.listings.toLocaleString('en-US')} listings, ${VISITORS} visitors for ${r.seconds} s, alone and beside an attacker on ${ATTACK_CONNECTIONS} connections; ${r.date.slice(0, 10)})`,
     '',
     'Each visitor an address of its own (pages, searches with words, the map, the location box, inquiries); the attacker one address sending the slowest requests it can find, as fast as it is answered (bench/abuse.ts).',
     '',
-    '| visitors\' requests | alone p50 / p95 | beside the attacker p50 / p95 | 5xx alone / attacked |',
+    "| visitors' requests | alone p50 / p95 | beside the attacker p50 / p95 | 5xx alone / attacked |",
     '|---|---|---|---|',
     ...kinds.map((k) => {
       const a = r.alone.kinds[k];
@@ -145,7 +168,9 @@ export async function benchAbuse(): Promise<Record<string, unknown>> {
       const attackedMB = memory.stop();
       const ratio = attacked.all.p95 / alone.all.p95;
       const result = { listings: LISTINGS, seconds: SECONDS, alone, attacked, attacker, memory: { aloneMB, attackedMB }, ratio, date: new Date().toISOString() };
-      console.log(`[bench:abuse] visitors' p95 ${alone.all.p95.toFixed(1)} ms alone, ${attacked.all.p95.toFixed(1)} ms attacked (${ratio.toFixed(2)}x); visitors' 5xx ${fiveXX(attacked)}; memory ${aloneMB} / ${attackedMB} MB`);
+      console.log(
+        `[bench:abuse] visitors' p95 ${alone.all.p95.toFixed(1)} ms alone, ${attacked.all.p95.toFixed(1)} ms attacked (${ratio.toFixed(2)}x); visitors' 5xx ${fiveXX(attacked)}; memory ${aloneMB} / ${attackedMB} MB`,
+      );
       return { ...result, targets: { p95WithinTwice: ratio <= 2, noVisitor5xx: fiveXX(attacked) === 0 }, markdown: markdown(result) };
     } finally {
       server.child.kill('SIGTERM');

@@ -52,10 +52,13 @@ from made`;
 export async function seedSearches(db: Database, listings: number, searches: number): Promise<void> {
   await reseed(db, listings);
   // one session, so that the seed is the draws' (and the jobs' time limit: 10,000 searches take more than a request's 10 s)
-  await db.transaction(async (tx) => {
-    await tx.query('select setseed(0.42)');
-    await tx.query(SEARCHES_SQL, [searches]);
-  }, { long: true });
+  await db.transaction(
+    async (tx) => {
+      await tx.query('select setseed(0.42)');
+      await tx.query(SEARCHES_SQL, [searches]);
+    },
+    { long: true },
+  );
   await db.jobs.query('analyze internal.saved_searches');
 }
 
@@ -67,7 +70,10 @@ export async function moveTheMarket(db: Database): Promise<void> {
        from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit $1`,
     [NEW_LISTINGS],
   );
-  await db.jobs.query("update internal.listings set price = round(price * 0.9) where id in (select id from internal.listings where status = '1' and country_code = 'EC' and price > 0 order by md5(id::text || 'drop') limit $1)", [PRICE_DROPS]);
+  await db.jobs.query(
+    "update internal.listings set price = round(price * 0.9) where id in (select id from internal.listings where status = '1' and country_code = 'EC' and price > 0 order by md5(id::text || 'drop') limit $1)",
+    [PRICE_DROPS],
+  );
 }
 
 export async function benchAlerts(): Promise<Record<string, unknown>> {
@@ -82,13 +88,16 @@ export async function benchAlerts(): Promise<Record<string, unknown>> {
       await moveTheMarket(db);
       const busy = await runAlerts(sql, { settleSeconds: 0 });
       const quiet = await runAlerts(sql, { settleSeconds: 0 });
-      const [queued] = await db.admin.query<{ n: string; items: string }>("select count(*)::text as n, coalesce(sum(jsonb_array_length(a.items)), 0)::text as items from internal.search_alerts a");
+      const [queued] = await db.admin.query<{ n: string; items: string }>('select count(*)::text as n, coalesce(sum(jsonb_array_length(a.items)), 0)::text as items from internal.search_alerts a');
       console.log(`[bench:alerts] run with changes: ${busy.searches} searches, ${busy.alerts} alerts in ${busy.ms} ms; run with nothing new: ${quiet.ms} ms`);
 
       // composing: what each alert mail costs when the outbox sends it
       const texts = (lang: 'en' | 'es') => JSON.parse(readFileSync(join(root, 'core/locales', `${lang}.json`), 'utf8')) as Dict;
       const compose = alertComposer({ from: 'bench@example.org', siteUrl: 'https://expecuador.example', texts });
-      const alerts = await db.admin.query<{ id: string; email: string }>('select a.id::text as id, s.email from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id order by a.id limit $1', [COMPOSED]);
+      const alerts = await db.admin.query<{ id: string; email: string }>(
+        'select a.id::text as id, s.email from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id order by a.id limit $1',
+        [COMPOSED],
+      );
       const times: number[] = [];
       let bytes = 0;
       for (const a of alerts) {
@@ -117,7 +126,17 @@ export async function benchAlerts(): Promise<Record<string, unknown>> {
   }
 }
 
-function markdown(r: { listings: number; searches: number; newListings: number; priceDrops: number; run: { searches: number; alerts: number; ms: number; msPerSearch: number }; quietRun: { ms: number; msPerSearch: number }; alertsQueued: number; listingsListed: number; compose: { p50: number; p95: number; meanBytes: number } }): string {
+function markdown(r: {
+  listings: number;
+  searches: number;
+  newListings: number;
+  priceDrops: number;
+  run: { searches: number; alerts: number; ms: number; msPerSearch: number };
+  quietRun: { ms: number; msPerSearch: number };
+  alertsQueued: number;
+  listingsListed: number;
+  compose: { p50: number; p95: number; meanBytes: number };
+}): string {
   const fmt = (n: number) => n.toLocaleString('en-US');
   return [
     `### Alert job (${fmt(r.searches)} confirmed searches, ${fmt(r.listings)} listings, PostgreSQL; ${new Date().toISOString().slice(0, 10)})`,

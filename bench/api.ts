@@ -264,7 +264,14 @@ async function load(url: string, concurrency: number, seconds: number): Promise<
 export async function benchApi(): Promise<Record<string, unknown>> {
   const cache = join(root, '.cache', 'bench');
   mkdirSync(cache, { recursive: true });
-  const results: Record<string, unknown> = { listings: LISTINGS, iterations: ITERATIONS, rounds: ROUNDS, warmup: WARMUP, cases: CASES.map((c) => c.name), targetCases: CASES.filter((c) => c.target).map((c) => c.name) };
+  const results: Record<string, unknown> = {
+    listings: LISTINGS,
+    iterations: ITERATIONS,
+    rounds: ROUNDS,
+    warmup: WARMUP,
+    cases: CASES.map((c) => c.name),
+    targetCases: CASES.filter((c) => c.target).map((c) => c.name),
+  };
 
   console.log(`[bench:api] PostgreSQL: seeding ${LISTINGS} listings...`);
   const postgres = await startPostgres();

@@ -126,7 +126,9 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
     await page.locator('exp-property-search [part="map"]').scrollIntoViewIfNeeded();
     for (let i = 0; i < MOVES; i++) {
       const ms = await page.evaluate(async (step) => {
-        const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & { expMap: { map: { getView(): { getZoom(): number; setZoom(z: number): void; getCenter(): number[]; setCenter(c: number[]): void; getResolution(): number } } } };
+        const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & {
+          expMap: { map: { getView(): { getZoom(): number; setZoom(z: number): void; getCenter(): number[]; setCenter(c: number[]): void; getResolution(): number } } };
+        };
         const view = target.expMap.map.getView();
         const w = window as unknown as { drawnAt: number[] };
         const before = w.drawnAt.length;
@@ -144,14 +146,25 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
         }
       }, i);
       moves.push(ms);
-      if (i % 8 === 7) await page.evaluate(() => {
-        const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & { expMap: { map: { getView(): { setZoom(z: number): void } } } };
-        target.expMap.map.getView().setZoom(8);
-      });
+      if (i % 8 === 7)
+        await page.evaluate(() => {
+          const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & {
+            expMap: { map: { getView(): { setZoom(z: number): void } } };
+          };
+          target.expMap.map.getView().setZoom(8);
+        });
       await page.waitForTimeout(300);
     }
     console.log(`[bench:clusters] browser: drawn ${summarise(first).p50} ms after the answer (p50), pan/zoom p95 ${summarise(moves.filter(Number.isFinite)).p95} ms, ${drawnTotal} of ${total}`);
-    return { cpuSlowdown: 4, drawnAfterData: summarise(first), drawnRuns: first.map((x) => Math.round(x)), panZoom: summarise(moves.filter(Number.isFinite)), drawnTotal, exactCount: total, addsUp: drawnTotal === total };
+    return {
+      cpuSlowdown: 4,
+      drawnAfterData: summarise(first),
+      drawnRuns: first.map((x) => Math.round(x)),
+      panZoom: summarise(moves.filter(Number.isFinite)),
+      drawnTotal,
+      exactCount: total,
+      addsUp: drawnTotal === total,
+    };
   } finally {
     await browser.close();
   }
@@ -188,6 +201,8 @@ function markdown(r: Record<string, unknown>): string {
       '',
     );
   }
-  lines.push(`Targets: call p95 ≤ 30 ms (country and city), answer ≤ 30 KB gzip, drawn within 1 s, pan/zoom p95 ≤ 200 ms, counts add up; at both sizes. ${miss.length ? `Missed: ${miss.join(', ')}.` : 'Met.'}`);
+  lines.push(
+    `Targets: call p95 ≤ 30 ms (country and city), answer ≤ 30 KB gzip, drawn within 1 s, pan/zoom p95 ≤ 200 ms, counts add up; at both sizes. ${miss.length ? `Missed: ${miss.join(', ')}.` : 'Met.'}`,
+  );
   return lines.join('\n');
 }

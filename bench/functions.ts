@@ -51,7 +51,14 @@ interface Case {
   note?: string;
 }
 
-async function measure(fn: DenoFunction, name: string, requests: number, send: (i: number) => Promise<Response>, check: (res: Response, i: number) => Promise<void> | void, note?: string): Promise<Case> {
+async function measure(
+  fn: DenoFunction,
+  name: string,
+  requests: number,
+  send: (i: number) => Promise<Response>,
+  check: (res: Response, i: number) => Promise<void> | void,
+  note?: string,
+): Promise<Case> {
   await settle(fn.pid);
   const start = cpuMs(fn.pid);
   const each: number[] = [];
@@ -96,19 +103,42 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
     const inquiry = await start('send-property-inquiry');
     const alerts = await start('saved-searches');
     const ip = (i: number, block: number) => ({ 'CF-Connecting-IP': `10.${block}.${Math.floor(i / 250)}.${(i % 250) + 1}` });
-    const post = (fn: DenoFunction, body: unknown, headers: Record<string, string> = {}) => fetch(fn.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://expecuador.example', ...headers }, body: JSON.stringify(body) });
+    const post = (fn: DenoFunction, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(fn.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://expecuador.example', ...headers }, body: JSON.stringify(body) });
     const sentBefore = () => api?.sent.length ?? 0;
 
     const cases: Case[] = [];
-    cases.push(await measure(inquiry.fn, 'send-property-inquiry: preflight (OPTIONS)', 100, () => fetch(inquiry.fn.url, { method: 'OPTIONS', headers: { Origin: 'https://expecuador.example', 'Access-Control-Request-Method': 'POST' } }), expectStatus(204)));
-    cases.push(await measure(inquiry.fn, 'send-property-inquiry: an invalid form (400)', 100, (i) => post(inquiry.fn, { name: '', email: 'not-an-address', message: '' }, ip(i, 20)), expectStatus(400)));
+    cases.push(
+      await measure(
+        inquiry.fn,
+        'send-property-inquiry: preflight (OPTIONS)',
+        100,
+        () => fetch(inquiry.fn.url, { method: 'OPTIONS', headers: { Origin: 'https://expecuador.example', 'Access-Control-Request-Method': 'POST' } }),
+        expectStatus(204),
+      ),
+    );
+    cases.push(
+      await measure(inquiry.fn, 'send-property-inquiry: an invalid form (400)', 100, (i) => post(inquiry.fn, { name: '', email: 'not-an-address', message: '' }, ip(i, 20)), expectStatus(400)),
+    );
     let mails = sentBefore();
     cases.push(
       await measure(
         inquiry.fn,
         'send-property-inquiry: an inquiry, stored and mailed',
         100,
-        (i) => post(inquiry.fn, { name: `Visitante ${i}`, email: `visitante.${i}@example.com`, phone: '+593 99 123 4567', message: 'Quisiera visitar esta casa el sábado.', idempotencyKey: `bench-inquiry-${Date.now()}-${i}`, lang: 'es' }, ip(i, 21)),
+        (i) =>
+          post(
+            inquiry.fn,
+            {
+              name: `Visitante ${i}`,
+              email: `visitante.${i}@example.com`,
+              phone: '+593 99 123 4567',
+              message: 'Quisiera visitar esta casa el sábado.',
+              idempotencyKey: `bench-inquiry-${Date.now()}-${i}`,
+              lang: 'es',
+            },
+            ip(i, 21),
+          ),
         async (res) => {
           await expectStatus(200)(res);
           // its mail (and the team's copy) sent in the background before the next
@@ -123,7 +153,12 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
         alerts.fn,
         'saved-searches: a saved search, stored and its confirmation mailed',
         100,
-        (i) => post(alerts.fn, { action: 'subscribe', email: `alerta.${i}@example.com`, filters: { city: 'Quito', minPrice: 100000 }, frequency: 'instant', lang: 'es', idempotencyKey: `bench-alert-${Date.now()}-${i}` }, ip(i, 22)),
+        (i) =>
+          post(
+            alerts.fn,
+            { action: 'subscribe', email: `alerta.${i}@example.com`, filters: { city: 'Quito', minPrice: 100000 }, frequency: 'instant', lang: 'es', idempotencyKey: `bench-alert-${Date.now()}-${i}` },
+            ip(i, 22),
+          ),
         expectStatus(200),
         'includes sending the confirmation mail',
       ),
@@ -151,16 +186,28 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
     const drainCases: Case[] = [];
     for (let i = 0; i < 500; i++) {
       let answer: Record<string, number> = {};
-      const c = await measure(alerts.fn, 'saved-searches: a scheduled outbox call', 1, () => post(alerts.fn, {}, { 'x-outbox-drain': 'test-drain-secret' }), async (res) => {
-        answer = (await res.json()) as Record<string, number>;
-      });
+      const c = await measure(
+        alerts.fn,
+        'saved-searches: a scheduled outbox call',
+        1,
+        () => post(alerts.fn, {}, { 'x-outbox-drain': 'test-drain-secret' }),
+        async (res) => {
+          answer = (await res.json()) as Record<string, number>;
+        },
+      );
       drainCases.push(c);
       drains.push(answer.sent ?? 0);
       drained += answer.sent ?? 0;
       if (!answer.sent) break;
     }
     const drainCpu = drainCases.map((c) => c.mean);
-    cases.push({ name: 'saved-searches: each scheduled outbox call after it, until the alerts are sent', requests: drainCases.length, mean: Math.round((drainCpu.reduce((a, b) => a + b, 0) / Math.max(1, drainCpu.length)) * 100) / 100, each: summarise(drainCpu), note: `${drained.toLocaleString('en-US')} mails over ${drainCases.length} calls` });
+    cases.push({
+      name: 'saved-searches: each scheduled outbox call after it, until the alerts are sent',
+      requests: drainCases.length,
+      mean: Math.round((drainCpu.reduce((a, b) => a + b, 0) / Math.max(1, drainCpu.length)) * 100) / 100,
+      each: summarise(drainCpu),
+      note: `${drained.toLocaleString('en-US')} mails over ${drainCases.length} calls`,
+    });
     const result = {
       listings: LISTINGS,
       searches: SEARCHES,
@@ -179,10 +226,20 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
   }
 }
 
-export function functionsMarkdown(r: { listings: number; searches: number; limitMs: number; boot: Record<string, { cpuMs: number; wallMs: number }>; run: Record<string, number>; alertMailsSent: number; cases: Case[] }): string {
+export function functionsMarkdown(r: {
+  listings: number;
+  searches: number;
+  limitMs: number;
+  boot: Record<string, { cpuMs: number; wallMs: number }>;
+  run: Record<string, number>;
+  alertMailsSent: number;
+  cases: Case[];
+}): string {
   const fmt = (n: number) => n.toLocaleString('en-US');
   const worst = Math.max(...r.cases.map((c) => c.each.max));
-  const unbudgeted = r.cases.filter((c) => c.name.startsWith('saved-searches: the scheduled alert run') || c.name.startsWith('saved-searches: each scheduled outbox call')).reduce((sum, c) => sum + c.mean * c.requests, 0);
+  const unbudgeted = r.cases
+    .filter((c) => c.name.startsWith('saved-searches: the scheduled alert run') || c.name.startsWith('saved-searches: each scheduled outbox call'))
+    .reduce((sum, c) => sum + c.mean * c.requests, 0);
   return [
     `### Functions' CPU time per request (${fmt(r.listings)} listings, ${fmt(r.searches)} saved searches; ${new Date().toISOString().slice(0, 10)})`,
     '',

@@ -38,7 +38,14 @@ const PHOTO_ROUNDS = 3;
 const FULL_ROUNDS = 3;
 const PAGE = 1000;
 
-const SUBTYPES: Record<string, string> = { house: 'Single Family Residence', apartment: 'Condominium', land: 'Unimproved Land', office: 'Office', business_premises: 'Retail', commercial_building: 'Industrial' };
+const SUBTYPES: Record<string, string> = {
+  house: 'Single Family Residence',
+  apartment: 'Condominium',
+  land: 'Unimproved Land',
+  office: 'Office',
+  business_premises: 'Retail',
+  commercial_building: 'Industrial',
+};
 
 /** A seed listing as a RESO Web API record. */
 export function resoRecord(l: ListingRow, at: string): Record<string, unknown> {
@@ -88,7 +95,10 @@ export async function feedPhoto(n: number): Promise<Buffer> {
     raw[i + 1] = ((y >> 2) + noise + n * 29) & 255;
     raw[i + 2] = (((x + y) >> 4) * 11 + noise) & 255;
   }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).blur(1.2).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .blur(1.2)
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /**
@@ -129,11 +139,14 @@ async function benchListings(): Promise<{ full: Record<string, number>; fullRoun
     await server.close();
     const first = rounds[rounds.length - 1]?.report as ImportReport;
     const seconds = [...rounds.map((r) => r.seconds)].sort((a, b) => a - b)[Math.floor(FULL_ROUNDS / 2)] as number;
-    if (first.outcome !== 'done' || first.new + first.quarantinedCount !== first.read) throw new Error(`the full import did not take every listing: ${JSON.stringify({ ...first, quarantined: first.quarantined.slice(0, 3) })}`);
+    if (first.outcome !== 'done' || first.new + first.quarantinedCount !== first.read)
+      throw new Error(`the full import did not take every listing: ${JSON.stringify({ ...first, quarantined: first.quarantined.slice(0, 3) })}`);
     // the seed's rule rows (no price, coordinates elsewhere...) are quarantined, as a feed's would be
     full = { read: first.read, listings: first.new, seconds: Number(seconds.toFixed(1)), perSecond: Math.round(first.read / seconds), quarantined: first.quarantinedCount };
     fullRounds = rounds.map((r) => Math.round(first.read / r.seconds));
-    console.log(`[bench:import] full: ${full.read} records (${full.listings} listings, ${full.quarantined} quarantined) in ${full.seconds} s (${full.perSecond}/s, the median of ${fullRounds.join(', ')}/s)`);
+    console.log(
+      `[bench:import] full: ${full.read} records (${full.listings} listings, ${full.quarantined} quarantined) in ${full.seconds} s (${full.perSecond}/s, the median of ${fullRounds.join(', ')}/s)`,
+    );
     await db.vacuumAnalyze(['internal.listings']);
 
     // 1,000 changes: 800 price cuts, 150 withdrawals, 50 new
@@ -220,7 +233,9 @@ export async function benchImport(): Promise<Record<string, unknown>> {
     rssGrowthMb: Math.round((peak - rssBefore) / 2 ** 20),
     onDemand: summarise(variants),
   };
-  console.log(`[bench:import] photos: ${photos.perSecond}/s, the median of ${photos.rounds.join(', ')} (${photos.count} in ${photos.seconds} s), peak RSS ${photos.peakRssMb} MB (+${photos.rssGrowthMb} MB); an AVIF or WebP size on first request p50 ${photos.onDemand.p50} ms`);
+  console.log(
+    `[bench:import] photos: ${photos.perSecond}/s, the median of ${photos.rounds.join(', ')} (${photos.count} in ${photos.seconds} s), peak RSS ${photos.peakRssMb} MB (+${photos.rssGrowthMb} MB); an AVIF or WebP size on first request p50 ${photos.onDemand.p50} ms`,
+  );
   photoServer.close();
 
   const firstScreen = await phoneBytes(dir, bodies, made, origin);
@@ -232,7 +247,12 @@ export async function benchImport(): Promise<Record<string, unknown>> {
 }
 
 /** The photos' bytes the search page downloads at first on a 390 px phone: the feed's JPEGs, then the re-hosted sizes. */
-async function phoneBytes(dir: string, bodies: Buffer[], hashes: string[], origin: string): Promise<{ before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number }> {
+async function phoneBytes(
+  dir: string,
+  bodies: Buffer[],
+  hashes: string[],
+  origin: string,
+): Promise<{ before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number }> {
   const server = await startTestServer('postgres', { photosDir: join(dir, 'photos'), site: { imageHosts: [origin] } });
   const { createServer } = await import('node:http');
   // the feed's own photos, served as a photo host serves them (hot-linked: what re-hosting replaces)
@@ -280,8 +300,17 @@ async function phoneBytes(dir: string, bodies: Buffer[], hashes: string[], origi
     const before = await measure();
     await server.sql(`update internal.listings set images = jsonb_build_array('/media/photos/' || ($1::text[])[1 + id % ${hashes.length}] || '/1024.jpg')`, [hashes]);
     const after = await measure();
-    console.log(`[bench:import] a 390 px phone: at load ${Math.round(before.atLoad.bytes / 1024)} KB of photos before, ${Math.round(after.atLoad.bytes / 1024)} KB re-hosted; with the first results in view ${Math.round(before.results.bytes / 1024)} KB (${before.results.count}) before, ${Math.round(after.results.bytes / 1024)} KB (${after.results.count}) re-hosted`);
-    return { before: before.results.bytes, after: after.results.bytes, photosBefore: before.results.count, photosAfter: after.results.count, atLoadBefore: before.atLoad.bytes, atLoadAfter: after.atLoad.bytes };
+    console.log(
+      `[bench:import] a 390 px phone: at load ${Math.round(before.atLoad.bytes / 1024)} KB of photos before, ${Math.round(after.atLoad.bytes / 1024)} KB re-hosted; with the first results in view ${Math.round(before.results.bytes / 1024)} KB (${before.results.count}) before, ${Math.round(after.results.bytes / 1024)} KB (${after.results.count}) re-hosted`,
+    );
+    return {
+      before: before.results.bytes,
+      after: after.results.bytes,
+      photosBefore: before.results.count,
+      photosAfter: after.results.count,
+      atLoadBefore: before.atLoad.bytes,
+      atLoadAfter: after.atLoad.bytes,
+    };
   } finally {
     await browser.close();
     feed.close();
@@ -289,7 +318,15 @@ async function phoneBytes(dir: string, bodies: Buffer[], hashes: string[], origi
   }
 }
 
-export function markdown(r: { listings: number; pageSize: number; full: Record<string, number>; fullRounds: number[]; incremental: Record<string, number>; photos: { count: number; sourceBytes: number; seconds: number; perSecond: number; rounds: number[]; peakRssMb: number; rssGrowthMb: number; onDemand: { p50: number; p95: number } }; firstScreen: { before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number } }): string {
+export function markdown(r: {
+  listings: number;
+  pageSize: number;
+  full: Record<string, number>;
+  fullRounds: number[];
+  incremental: Record<string, number>;
+  photos: { count: number; sourceBytes: number; seconds: number; perSecond: number; rounds: number[]; peakRssMb: number; rssGrowthMb: number; onDemand: { p50: number; p95: number } };
+  firstScreen: { before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number };
+}): string {
   const kb = (b: number) => `${Math.round(b / 1024).toLocaleString('en-US')} KB`;
   const lines = [
     `### Imports (${new Date().toISOString().slice(0, 10)})`,

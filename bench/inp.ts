@@ -85,7 +85,10 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     for (let i = 0; i < REPS; i++) {
       samples.openDetail!.push(
         await inp(page, async () => {
-          await search.locator('[part~="card"] a.exp-card-link').nth(i % 4).click();
+          await search
+            .locator('[part~="card"] a.exp-card-link')
+            .nth(i % 4)
+            .click();
           await search.locator('dialog[open]').waitFor();
         }),
       );
@@ -101,7 +104,8 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     for (let i = 0; i < REPS; i++) {
       const point = await page.evaluate(() => {
-        const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as (HTMLElement & { expMap?: { stats(): unknown; pixelOf(id: string): [number, number] | undefined } }) | null;
+        const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as
+          (HTMLElement & { expMap?: { stats(): unknown; pixelOf(id: string): [number, number] | undefined } }) | null;
         const cards = [...(document.querySelector('exp-property-search')?.shadowRoot?.querySelectorAll('[data-property-id]') ?? [])].map((c) => c.getAttribute('data-property-id') as string);
         const rect = target?.getBoundingClientRect();
         for (const id of cards) {
@@ -118,7 +122,10 @@ export async function benchInp(): Promise<Record<string, unknown>> {
       samples.pinClick!.push(
         await inp(page, async () => {
           await page.mouse.click(point[0], point[1]);
-          await search.locator('dialog[open]').waitFor({ timeout: 5000 }).catch(() => undefined);
+          await search
+            .locator('dialog[open]')
+            .waitFor({ timeout: 5000 })
+            .catch(() => undefined);
         }),
       );
       await page.keyboard.press('Escape');
@@ -127,9 +134,17 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     for (const [name, xs] of Object.entries(samples)) if (xs.length) results[name] = summarise(xs);
   });
-  const labels: Record<string, string> = { filterSubmit: 'filter submit (Search clicked)', typing: 'a key typed in the location box (target 100 ms)', pageChange: 'page change', openDetail: 'open the detail (card clicked)', pinClick: 'pin click (detail from the map)' };
+  const labels: Record<string, string> = {
+    filterSubmit: 'filter submit (Search clicked)',
+    typing: 'a key typed in the location box (target 100 ms)',
+    pageChange: 'page change',
+    openDetail: 'open the detail (card clicked)',
+    pinClick: 'pin click (detail from the map)',
+  };
   const rows = Object.entries(results).map(([name, s]) => `| ${labels[name]} | ${s.n} | ${Math.round(s.p50)} ms | ${Math.round(s.p75)} ms | ${Math.round(s.max)} ms |`);
-  const misses = Object.entries(results).filter(([name, s]) => s.p75 > (name === 'typing' ? TYPING_TARGET_MS : TARGET_MS)).map(([name]) => labels[name]);
+  const misses = Object.entries(results)
+    .filter(([name, s]) => s.p75 > (name === 'typing' ? TYPING_TARGET_MS : TARGET_MS))
+    .map(([name]) => labels[name]);
   const markdown = [
     `### Interaction to Next Paint, search page (Chromium, 1280x900, CPU 4x slower; ${new Date().toISOString().slice(0, 10)})`,
     '',

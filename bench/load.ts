@@ -46,4 +46,14 @@ const started = performance.now();
 await Promise.all(Array.from({ length: concurrency }, client));
 const elapsed = (performance.now() - started) / 1000;
 agent.destroy();
-console.log(JSON.stringify({ concurrency, seconds: Math.round(elapsed * 10) / 10, requests, errors, requestsPerSecond: Math.round(requests / elapsed), searchesPerSecond: Math.round(requests / 2 / elapsed), searchLatencyMs: summarise(latencies) }));
+console.log(
+  JSON.stringify({
+    concurrency,
+    seconds: Math.round(elapsed * 10) / 10,
+    requests,
+    errors,
+    requestsPerSecond: Math.round(requests / elapsed),
+    searchesPerSecond: Math.round(requests / 2 / elapsed),
+    searchLatencyMs: summarise(latencies),
+  }),
+);

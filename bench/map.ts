@@ -25,13 +25,25 @@ export async function benchMap(): Promise<Record<string, unknown>> {
       await page.waitForFunction(() => document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]'), null, { timeout: 30000 });
       const run = await page.evaluate(
         async ({ n, steps }) => {
-          type Handle = { setPins(p: unknown[], fit: boolean): Promise<boolean>; map: { once(t: string, f: () => void): void; getView(): { getZoom(): number; setZoom(z: number): void } }; stats(): { clusters: number[]; singles: number } };
+          type Handle = {
+            setPins(p: unknown[], fit: boolean): Promise<boolean>;
+            map: { once(t: string, f: () => void): void; getView(): { getZoom(): number; setZoom(z: number): void } };
+            stats(): { clusters: number[]; singles: number };
+          };
           const target = document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as unknown as { expMap: Handle };
           const handle = target.expMap;
           // pins spread over Ecuador's mainland the way listings are: dense in cities, sparse between
-          const cities = [[-0.18, -78.47, 0.35], [-2.17, -79.9, 0.3], [-2.9, -79.0, 0.15], [-0.97, -80.7, 0.08], [-2.21, -80.95, 0.05], [-1.25, -78.62, 0.04], [0.35, -78.12, 0.03]];
+          const cities = [
+            [-0.18, -78.47, 0.35],
+            [-2.17, -79.9, 0.3],
+            [-2.9, -79.0, 0.15],
+            [-0.97, -80.7, 0.08],
+            [-2.21, -80.95, 0.05],
+            [-1.25, -78.62, 0.04],
+            [0.35, -78.12, 0.03],
+          ];
           let seed = 7;
-          const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+          const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
           const pins = Array.from({ length: n }, (_, i) => {
             let k = rnd();
             let c = cities[0]!;
@@ -72,7 +84,9 @@ export async function benchMap(): Promise<Record<string, unknown>> {
         { n: size, steps: ZOOM_STEPS },
       );
       results[String(size)] = { pins: size, firstRenderMs: Math.round(run.first * 10) / 10, zoomStepMs: summarise(run.frames), zoomSettledMs: summarise(run.settled), clustersAtStart: run.clusters };
-      console.log(`[bench:map] ${size} pins: first render ${run.first.toFixed(1)} ms, zoom step p50 ${summarise(run.frames).p50} ms / max ${summarise(run.frames).max} ms, settled p50 ${summarise(run.settled).p50} ms`);
+      console.log(
+        `[bench:map] ${size} pins: first render ${run.first.toFixed(1)} ms, zoom step p50 ${summarise(run.frames).p50} ms / max ${summarise(run.frames).max} ms, settled p50 ${summarise(run.settled).p50} ms`,
+      );
     }
   });
   const rows = SIZES.map((n) => {

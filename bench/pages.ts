@@ -43,7 +43,9 @@ export async function benchPages(): Promise<Record<string, unknown>> {
     const db = await openPostgres(postgres.url);
     await migrate(db);
     await reseed(db, LISTINGS);
-    const rows = (await db.admin.query(`select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit ${PAGES + WARMUP + IMAGES * 2}`)) as Array<{ id: string; title: string }>;
+    const rows = (await db.admin.query(
+      `select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit ${PAGES + WARMUP + IMAGES * 2}`,
+    )) as Array<{ id: string; title: string }>;
     const agents = (await db.admin.query("select id::text as id from public.agents where country_code = 'EC' order by id")) as Array<{ id: string }>;
     const [{ n: active } = { n: 0 }] = (await db.admin.query("select count(*)::int as n from internal.listings where status = '1' and country_code = 'EC'")) as Array<{ n: number }>;
     await db.close();

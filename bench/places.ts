@@ -29,9 +29,20 @@ const AREA_P95_MS = 30;
 const CLUSTERS_P95_MS = 60;
 
 /** about La Carolina and Iñaquito in Quito: a district of some 2 km by 2 km */
-const DISTRICT: LngLat[] = [[-78.492, -0.192], [-78.474, -0.19], [-78.472, -0.172], [-78.49, -0.17]];
+const DISTRICT: LngLat[] = [
+  [-78.492, -0.192],
+  [-78.474, -0.19],
+  [-78.472, -0.172],
+  [-78.49, -0.17],
+];
 /** the north of Quito, drawn roughly, for the clusters */
-const NORTH_QUITO: LngLat[] = [[-78.52, -0.22], [-78.44, -0.22], [-78.43, -0.1], [-78.5, -0.08], [-78.53, -0.14]];
+const NORTH_QUITO: LngLat[] = [
+  [-78.52, -0.22],
+  [-78.44, -0.22],
+  [-78.43, -0.1],
+  [-78.5, -0.08],
+  [-78.53, -0.14],
+];
 
 /** what visitors type: a sector letter by letter, a city with a typo, another name, a street, a code */
 const TYPED = ['in', 'ina', 'inaq', 'inaqu', 'la ca', 'la carolina', 'cumba', 'guayakil', 'gye', 'samboro', 'naciones unidas', '#1234'];

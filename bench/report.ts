@@ -26,7 +26,10 @@ function api(r: Json): string {
   const cases = r.cases as string[];
   const label = (c: string) => ((r.targetCases as string[] | undefined)?.includes(c) === false ? `${c} (not a target case)` : c);
   const pgr = r.postgres ?? {};
-  const lines = [`### Data API (${r.listings.toLocaleString('en-US')} listings, ${r.iterations} searches per case${r.rounds ? ` in ${r.rounds} interleaved rounds` : ''}; ${r.date.slice(0, 10)}, ${r.machine.cpus} cores)`, ''];
+  const lines = [
+    `### Data API (${r.listings.toLocaleString('en-US')} listings, ${r.iterations} searches per case${r.rounds ? ` in ${r.rounds} interleaved rounds` : ''}; ${r.date.slice(0, 10)}, ${r.machine.cpus} cores)`,
+    '',
+  ];
   lines.push('Search as the widget runs it: count and page in parallel through `@supabase/postgrest-js`.', '');
   lines.push('| case | p50 | p95 |', '|---|---|---|');
   for (const c of cases) lines.push(`| ${label(c)} | ${ms(pgr.search?.[c]?.p50)} | ${ms(pgr.search?.[c]?.p95)} |`);
@@ -46,14 +49,20 @@ function api(r: Json): string {
     }
   }
   const t = pgr.throughput;
-  if (t) lines.push('', `Landing-search throughput, ${t.concurrency} keep-alive clients (each a visitor of its own) in a second process for ${t.seconds} s: **${t.requestsPerSecond} requests/s** (${t.searchesPerSecond} searches/s, search p95 ${ms(t.searchLatencyMs?.p95)}, ${t.errors} errors).`);
+  if (t)
+    lines.push(
+      '',
+      `Landing-search throughput, ${t.concurrency} keep-alive clients (each a visitor of its own) in a second process for ${t.seconds} s: **${t.requestsPerSecond} requests/s** (${t.searchesPerSecond} searches/s, search p95 ${ms(t.searchLatencyMs?.p95)}, ${t.errors} errors).`,
+    );
   lines.push('', 'Targets over PostgreSQL: p95 ≤ 20 ms in every case, overhead ≤ 1.3x, ≥ 300 requests/s.');
   const targets = ((r.targetCases as string[] | undefined) ?? cases).filter((c) => pgr.search?.[c]);
   const slow = targets.filter((c) => pgr.search[c].p95 > 20);
   const heavy = targets.filter((c) => (pgr.overhead?.[c]?.p50 ?? 0) > 1.3);
   const verdict = [
     slow.length ? `p95 over 20 ms: ${slow.join(', ')}` : 'p95 met in every case',
-    heavy.length ? `overhead over 1.3x at p50: ${heavy.map((c) => `${c} (${pgr.overhead[c].p50}x; the minimal server ${pgr.minimalOverhead?.[c]?.p50 ?? '–'}x)`).join(', ')}` : 'overhead met at p50 in every case',
+    heavy.length
+      ? `overhead over 1.3x at p50: ${heavy.map((c) => `${c} (${pgr.overhead[c].p50}x; the minimal server ${pgr.minimalOverhead?.[c]?.p50 ?? '–'}x)`).join(', ')}`
+      : 'overhead met at p50 in every case',
     t ? `throughput ${t.requestsPerSecond >= 300 ? 'met' : 'missed'}` : undefined,
   ].filter(Boolean);
   lines.push(`This run: ${verdict.join('; ')}.`);

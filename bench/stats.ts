@@ -14,7 +14,16 @@ export function summarise(samples: number[]): Summary {
   const s = [...samples].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? NaN;
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { n: s.length, p50: round(at(0.5)), p75: round(at(0.75)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(s.reduce((a, b) => a + b, 0) / s.length), min: round(s[0] ?? NaN), max: round(s[s.length - 1] ?? NaN) };
+  return {
+    n: s.length,
+    p50: round(at(0.5)),
+    p75: round(at(0.75)),
+    p95: round(at(0.95)),
+    p99: round(at(0.99)),
+    mean: round(s.reduce((a, b) => a + b, 0) / s.length),
+    min: round(s[0] ?? NaN),
+    max: round(s[s.length - 1] ?? NaN),
+  };
 }
 
 export async function time(fn: () => Promise<unknown>): Promise<number> {

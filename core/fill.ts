@@ -35,7 +35,10 @@ export function fillTexts(html: string, dict: Dict, check?: Record<string, Dict>
     // the same engine, texts and placeholders as the page script uses at run time
     return translate(dict, key, params, lang);
   };
-  let out = html.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g, (_m, tag: string, attrs: string, key: string) => `<${tag}${attrs}>${escapeHtml(text(key, paramsOf(attrs)))}</${tag}>`);
+  let out = html.replace(
+    /<([a-z][\w-]*)\b([^>]*?\sdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g,
+    (_m, tag: string, attrs: string, key: string) => `<${tag}${attrs}>${escapeHtml(text(key, paramsOf(attrs)))}</${tag}>`,
+  );
   out = out.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n-attr="([^"]+)"[^>]*)>/g, (_m, tag: string, attrs: string, spec: string) => {
     let next = attrs;
     for (const pair of spec.split(';')) {
@@ -50,4 +53,3 @@ export function fillTexts(html: string, dict: Dict, check?: Record<string, Dict>
   });
   return { html: out, keys };
 }
-

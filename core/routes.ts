@@ -6,7 +6,6 @@
 import type { Lang } from './lang.ts';
 import { fold } from './protocol/text.ts';
 
-
 /** 'Bahía de Caráquez', 'bahia_de_caraquez', ' QUITO ' -> 'bahia-de-caraquez', 'quito' */
 export function slugify(text: string): string {
   return fold(text)

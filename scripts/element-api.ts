@@ -179,7 +179,10 @@ class TypePrinter {
       return c.typeToString(type);
     }
     if (c.isTupleType(type)) {
-      return `[${c.getTypeArguments(type as ts.TypeReference).map((t) => this.print(t, depth + 1, indent)).join(', ')}]`;
+      return `[${c
+        .getTypeArguments(type as ts.TypeReference)
+        .map((t) => this.print(t, depth + 1, indent))
+        .join(', ')}]`;
     }
     if (c.isArrayType(type)) {
       const [item] = c.getTypeArguments(type as ts.TypeReference);

@@ -28,12 +28,17 @@ describe('dist-types', () => {
     expect(index.match(/^  city: string \| undefined;$/gm)).toHaveLength(1);
     expect(index).toContain('export interface ExpPropertySearchElement extends HTMLElement, ExpFilterProperties {');
     expect(index).toContain('export interface ExpPropertyMapAttributes extends ExpFilterAttributes {');
-    const shared = apis.find((a) => a.tag === 'exp-property-map')?.attributes.filter((a) => a.shared === 'filterAttributes').map((a) => a.name);
+    const shared = apis
+      .find((a) => a.tag === 'exp-property-map')
+      ?.attributes.filter((a) => a.shared === 'filterAttributes')
+      .map((a) => a.name);
     expect(shared).toEqual(expect.arrayContaining(['city', 'min-price', 'agent-id']));
   });
 
   it('the manifest lists every element with its attributes, events, parts and the theme variables; package.json points to it', () => {
-    const manifest = renderManifest(apis) as { modules: Array<{ declarations: Array<{ tagName: string; attributes: unknown[]; events: unknown[]; cssParts: unknown[]; cssProperties: Array<{ name: string }> }> }> };
+    const manifest = renderManifest(apis) as {
+      modules: Array<{ declarations: Array<{ tagName: string; attributes: unknown[]; events: unknown[]; cssParts: unknown[]; cssProperties: Array<{ name: string }> }> }>;
+    };
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { customElements: string; exports: Record<string, unknown> };
     expect(pkg.customElements).toBe('dist-types/custom-elements.json');
     expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './bundle', './react', './custom-elements.json']));
@@ -42,7 +47,11 @@ describe('dist-types', () => {
     for (const d of declarations) {
       expect(d.attributes.length, d.tagName).toBeGreaterThan(1);
       expect(d.cssParts.length, d.tagName).toBeGreaterThan(0);
-      for (const name of Object.keys(THEME)) expect(d.cssProperties.map((p) => p.name), d.tagName).toContain(name);
+      for (const name of Object.keys(THEME))
+        expect(
+          d.cssProperties.map((p) => p.name),
+          d.tagName,
+        ).toContain(name);
     }
     // every element has at least one part besides root, and every event a typed detail
     for (const a of apis) expect(a.cssParts.map((p) => p.name).filter((n) => n !== 'root').length, a.tag).toBeGreaterThan(0);
@@ -62,11 +71,11 @@ describe('dist-types', () => {
     lines.push(
       '',
       "document.querySelector('exp-agent-directory')?.addEventListener('exp-agent-open', (e) => e.detail.id.toUpperCase());",
-      "// @ts-expect-error: an event detail has only its own fields",
+      '// @ts-expect-error: an event detail has only its own fields',
       "document.querySelector('exp-property-search')?.addEventListener('exp-search', (e) => e.detail.nope);",
       'export const App = () => (',
       '  <>',
-      "    <exp-property-search city=\"Quito\" sync-url=\"false\" beds={3} onexp-search={(e) => e.detail.sort.toUpperCase()} />",
+      '    <exp-property-search city="Quito" sync-url="false" beds={3} onexp-search={(e) => e.detail.sort.toUpperCase()} />',
       '    <exp-language-switch tone="light" />',
       '    {/* @ts-expect-error: tone is dark or light */}',
       '    <exp-language-switch tone="purple" />',

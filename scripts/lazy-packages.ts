@@ -33,7 +33,9 @@ export function ensurePackages(name: LazyPackage): string {
   const dir = join(root, LAZY_PACKAGES[name]);
   const modules = join(dir, 'node_modules');
   const stamp = join(modules, '.exp-installed');
-  const want = createHash('sha256').update(readFileSync(join(dir, 'package-lock.json'))).digest('hex');
+  const want = createHash('sha256')
+    .update(readFileSync(join(dir, 'package-lock.json')))
+    .digest('hex');
   const installed = () => existsSync(stamp) && readFileSync(stamp, 'utf8') === want;
   if (installed()) return modules;
   const lock = join(dir, '.installing');

@@ -30,7 +30,9 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(out).toMatch(/^<!doctype html>\n<html lang="en">\n  <head>\n    <title data-i18n="site.meta.agent.title"><\/title>/);
     expect(out).toContain('<meta name="description" data-i18n-attr="content:site.meta.agent.description" />');
     expect(out).toContain('<link rel="preload" as="image" href="/media/a.webp" fetchpriority="high" />');
-    expect(out).toContain('<body data-page="agent">\n    <a class="skip-link" href="#main" data-i18n="site.skip"></a>\n    <exp-site-header tone="dark"></exp-site-header>\n    <main id="main" class="plain page-offset">\n      <p>x</p>\n    </main>\n    <exp-site-footer></exp-site-footer>\n  </body>\n</html>\n');
+    expect(out).toContain(
+      '<body data-page="agent">\n    <a class="skip-link" href="#main" data-i18n="site.skip"></a>\n    <exp-site-header tone="dark"></exp-site-header>\n    <main id="main" class="plain page-offset">\n      <p>x</p>\n    </main>\n    <exp-site-footer></exp-site-footer>\n  </body>\n</html>\n',
+    );
     // what differs is only what the line says
     const plain = sitePage('<!--exp:page page="home" meta="home"-->\n<p>y</p>');
     expect(plain).toContain('<exp-site-header></exp-site-header>\n    <main id="main">\n<p>y</p>');
@@ -41,8 +43,12 @@ describe('the site build (scripts/site-html.ts)', () => {
   });
 
   it('writes a list once (expandEach): items with values, nested blocks, escaped, and a block left open fails the build', () => {
-    const out = expandEach('<ul>\n  <!--exp:each g in a b-->\n  <li id="{g}">\n    <!--exp:each x in one=% two=\"&-->\n    <b data-k="{g}.{x}">{x.value}</b>\n    <!--/exp:each x-->\n  </li>\n  <!--/exp:each g-->\n</ul>');
-    expect(out).toBe('<ul>\n  <li id="a">\n    <b data-k="a.one">%</b>\n    <b data-k="a.two">&quot;&amp;</b>\n  </li>\n  <li id="b">\n    <b data-k="b.one">%</b>\n    <b data-k="b.two">&quot;&amp;</b>\n  </li>\n</ul>');
+    const out = expandEach(
+      '<ul>\n  <!--exp:each g in a b-->\n  <li id="{g}">\n    <!--exp:each x in one=% two=\"&-->\n    <b data-k="{g}.{x}">{x.value}</b>\n    <!--/exp:each x-->\n  </li>\n  <!--/exp:each g-->\n</ul>',
+    );
+    expect(out).toBe(
+      '<ul>\n  <li id="a">\n    <b data-k="a.one">%</b>\n    <b data-k="a.two">&quot;&amp;</b>\n  </li>\n  <li id="b">\n    <b data-k="b.one">%</b>\n    <b data-k="b.two">&quot;&amp;</b>\n  </li>\n</ul>',
+    );
     expect(() => expandEach('<!--exp:each a in x-->\n<p></p>\n')).toThrow(/no matching block/);
     expect(() => expandEach('<!--exp:each a in x-->\n<p></p>\n<!--/exp:each b-->\n')).toThrow(/no matching block/);
     // the pages use it, and each list reaches the built page whole
@@ -88,7 +94,12 @@ describe('the site build (scripts/site-html.ts)', () => {
         '_logo.js': { file: 'chunks/logo-1.js', imports: ['_runtime.js'] },
       }),
     );
-    expect(widgetPreloads('<exp-site-header tone="dark"></exp-site-header>', file).sort()).toEqual(['/widgets/chunks/language-switch.element-1.js', '/widgets/chunks/logo-1.js', '/widgets/chunks/runtime-1.js', '/widgets/chunks/site-header.element-1.js']);
+    expect(widgetPreloads('<exp-site-header tone="dark"></exp-site-header>', file).sort()).toEqual([
+      '/widgets/chunks/language-switch.element-1.js',
+      '/widgets/chunks/logo-1.js',
+      '/widgets/chunks/runtime-1.js',
+      '/widgets/chunks/site-header.element-1.js',
+    ]);
     expect(widgetPreloads('<p>no elements</p>', file)).toEqual([]);
     expect(widgetPreloads('<exp-site-header>', join(dir, 'missing.json'))).toEqual([]);
   });

@@ -22,7 +22,6 @@ import { SITE } from '../core/site.ts';
 const LOCALES = resolve(import.meta.dirname, '../core/locales');
 const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${lang}.json`), 'utf8')) as Dict;
 
-
 /** A fact of core/site.ts by its dotted path (`external.join`), when it is a text. */
 function siteFact(path: string): string | undefined {
   let node: unknown = SITE;
@@ -105,7 +104,10 @@ export function expandEach(html: string): string {
   let out = html;
   for (let m = block.exec(out); m; m = block.exec(out)) {
     const [all, name, list, body] = m as unknown as [string, string, string, string];
-    const items = list.trim().split(/\s+/).map((item) => item.split('=', 2) as [string, string | undefined]);
+    const items = list
+      .trim()
+      .split(/\s+/)
+      .map((item) => item.split('=', 2) as [string, string | undefined]);
     const expanded = items.map(([item, value = '']) => body.replaceAll(`{${name}}`, () => escapeHtml(item)).replaceAll(`{${name}.value}`, () => escapeHtml(value))).join('');
     out = out.slice(0, m.index) + expanded + out.slice(m.index + all.length);
   }
@@ -217,10 +219,16 @@ export function siteHead(): Plugin {
         const tags = [
           { tag: 'script', children: bootScript(), injectTo: 'head' as const },
           { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' as const },
-          ...(route ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const })) : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
+          ...(route
+            ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const }))
+            : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
           { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' as const },
           ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' }, injectTo: 'head' as const })),
-          ...(ctx.server || !/<exp-/.test(html) ? [] : languagePreloads()).map(({ href, lang }) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'data-exp-lang': lang, 'vite-ignore': '' }, injectTo: 'head' as const })),
+          ...(ctx.server || !/<exp-/.test(html) ? [] : languagePreloads()).map(({ href, lang }) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'data-exp-lang': lang, 'vite-ignore': '' },
+            injectTo: 'head' as const,
+          })),
           { tag: 'script', attrs: { type: 'module', src: '/site.ts' }, injectTo: 'head' as const },
         ];
         return { html: filled, tags };

@@ -32,7 +32,8 @@ interface Stage {
 const stages: Stage[] = [
   // what one suite alone needs (WordPress Playground, the Supabase CLI): installed here on first use, kept after
   { name: 'packages', command: [node, '--import', 'tsx', 'scripts/lazy-packages.ts'], single: true },
-  { name: 'lint', command: [bin('eslint'), '--max-warnings=0', '.'], single: true },
+  // npm run lint: eslint (with the house rules) and prettier's check of the formatting
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], single: true },
   { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true },
   // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
   { name: 'deno', command: [DENO, 'check', ...DENO_FLAGS, 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts'], single: true, env: denoEnv() },
@@ -84,7 +85,9 @@ async function main(): Promise<void> {
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;
-    summary.push(`[test] ${stage.name.padEnd(8)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    summary.push(
+      `[test] ${stage.name.padEnd(8)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
   }
   rmSync(dir, { recursive: true, force: true });
   console.log('\n' + summary.join('\n') + `\n[test] total time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

@@ -12,7 +12,13 @@ import { I18NEXT_GZIP } from '../tests/support/weight.ts';
 
 describe('the weight budgets', () => {
   it("allow i18next's own weight and no more", () => {
-    const out = buildSync({ stdin: { contents: "import i18next from 'i18next'; export const make = i18next.createInstance;", resolveDir: import.meta.dirname }, bundle: true, minify: true, format: 'esm', write: false });
+    const out = buildSync({
+      stdin: { contents: "import i18next from 'i18next'; export const make = i18next.createInstance;", resolveDir: import.meta.dirname },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+    });
     const gzip = gzipSync(out.outputFiles[0]?.contents ?? new Uint8Array(), { level: 9 }).length;
     expect(gzip).toBeLessThanOrEqual(I18NEXT_GZIP);
     expect(I18NEXT_GZIP - gzip).toBeLessThan(1536);

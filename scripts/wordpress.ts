@@ -26,7 +26,7 @@ export function pluginElements(apis: ElementApi[] = readElementApis(root)): Reco
       const attributes: PluginElement['attributes'] = {};
       for (const a of el.attributes) attributes[a.name] = { type: a.kind, description: a.description, ...(a.values ? { values: a.values } : {}) };
       // every element follows `lang` (widgets/lib/i18n.ts), which no schema lists
-      attributes.lang ??= { type: 'enum', description: 'The language: es or en (default: the page\'s).', values: ['es', 'en'] };
+      attributes.lang ??= { type: 'enum', description: "The language: es or en (default: the page's).", values: ['es', 'en'] };
       return [el.tag, { title: `eXp: ${name.charAt(0).toUpperCase()}${name.slice(1)}`, description: el.summary, attributes }];
     }),
   );

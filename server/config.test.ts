@@ -28,7 +28,18 @@ describe('loadConfig', () => {
 
   it('reads valid values', () => {
     const c = loadConfig(
-      { PORT: '9000', BUNDLE_PORT: 'off', INQUIRY_RATE_LIMIT: '20', ALLOWED_ORIGINS: 'https://a.example, https://b.example/', SMTP_URL: 'smtp://u:p@mail.example:587', SITE_URL: 'https://expecuador.example/', TRUST_PROXY: '1', LOG_REQUESTS: '0', TEAM_INBOX: 'leads@expecuador.example', SMTP_FROM: '"eXp" <no-reply@expecuador.example>' },
+      {
+        PORT: '9000',
+        BUNDLE_PORT: 'off',
+        INQUIRY_RATE_LIMIT: '20',
+        ALLOWED_ORIGINS: 'https://a.example, https://b.example/',
+        SMTP_URL: 'smtp://u:p@mail.example:587',
+        SITE_URL: 'https://expecuador.example/',
+        TRUST_PROXY: '1',
+        LOG_REQUESTS: '0',
+        TEAM_INBOX: 'leads@expecuador.example',
+        SMTP_FROM: '"eXp" <no-reply@expecuador.example>',
+      },
       [],
       root,
     );
@@ -83,7 +94,13 @@ describe('loadConfig', () => {
   it('reads the import schedule (IMPORT_SOURCES): each source checked, its token from the environment, never from the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-sources-'));
     const file = join(dir, 'sources.json');
-    writeFileSync(file, JSON.stringify([{ kind: 'reso', location: 'https://api.mls.example/odata', token: 'env:MLS_TOKEN', everyMinutes: 15, fullEveryHours: 12 }, { kind: 'kyero', location: 'https://crm.example/kyero.xml', everyMinutes: 360, photoHosts: ['photos.crm.example'] }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { kind: 'reso', location: 'https://api.mls.example/odata', token: 'env:MLS_TOKEN', everyMinutes: 15, fullEveryHours: 12 },
+        { kind: 'kyero', location: 'https://crm.example/kyero.xml', everyMinutes: 360, photoHosts: ['photos.crm.example'] },
+      ]),
+    );
     const c = loadConfig({ IMPORT_SOURCES: file, MLS_TOKEN: 's3cret' }, [], root);
     expect(c.importSchedule.map((s) => [s.source.name, s.source.token, s.everyMinutes, s.fullEveryHours])).toEqual([
       ['reso:api.mls.example', 's3cret', 15, 12],
@@ -113,7 +130,12 @@ describe('loadConfig', () => {
   });
 
   it('stops npm start with the message and exit code 2', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, INQUIRY_RATE_LIMIT: 'abc', SKIP_BUILD: '1', PORT: '0' }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: { ...process.env, INQUIRY_RATE_LIMIT: 'abc', SKIP_BUILD: '1', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('INQUIRY_RATE_LIMIT must be a whole number');
   });

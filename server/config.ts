@@ -79,7 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importSchedule: readImportSchedule(read, env, root),
     photoStorage: readPhotoStorage(read),
   };
-  if (config.site.apiUrl && !config.site.apiKey) read.problems.push('SITE_API_URL needs SITE_API_KEY (the project\'s anon key)');
+  if (config.site.apiUrl && !config.site.apiKey) read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
   read.done();
   return config;
 }
@@ -88,9 +88,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function readImageHosts(read: EnvReader): string[] {
   const v = read.optional('IMAGE_HOSTS');
   if (v === undefined) return [];
-  const list = v.split(',').map((h) => h.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   const bad = list.filter((h) => !parseHostRule(h));
-  if (bad.length) read.problems.push(`IMAGE_HOSTS must be a comma list of host names (photos.example.com, *.example.net) or origins (https://cdn.example.com), not ${bad.map((b) => `"${b}"`).join(', ')}`);
+  if (bad.length)
+    read.problems.push(`IMAGE_HOSTS must be a comma list of host names (photos.example.com, *.example.net) or origins (https://cdn.example.com), not ${bad.map((b) => `"${b}"`).join(', ')}`);
   return list.filter((h) => parseHostRule(h));
 }
 
@@ -103,8 +107,8 @@ export function readPhotoStorage(read: EnvReader): StorageSettings | undefined {
   const serviceKey = read.optional('SUPABASE_SERVICE_ROLE_KEY');
   const bucket = read.string('PHOTO_BUCKET', 'media');
   if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(bucket)) read.problems.push(`PHOTO_BUCKET must be a bucket name (lower-case letters, digits, - _ .), not "${bucket}"`);
-  if (url && !serviceKey) read.problems.push('SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY (the project\'s service role key) to store photos');
-  if (serviceKey && !url) read.problems.push('SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL (the project\'s URL)');
+  if (url && !serviceKey) read.problems.push("SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY (the project's service role key) to store photos");
+  if (serviceKey && !url) read.problems.push("SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL (the project's URL)");
   return url && serviceKey ? { url, serviceKey, bucket } : undefined;
 }
 

@@ -43,7 +43,6 @@ function installLastLineOfDefence(): void {
   process.on('unhandledRejection', (reason) => console.error('[server] unhandled rejection (the server keeps running):', reason));
 }
 
-
 /** startServer, and when it cannot (its port is taken) the embedded PostgreSQL stopped before the error is told. */
 async function startServerOrStop(embedded: Running['embedded'], options: Parameters<typeof startServer>[0]): ReturnType<typeof startServer> {
   try {
@@ -174,7 +173,6 @@ async function main(): Promise<void> {
         .then(() => process.exit(1));
     },
   );
-
 }
 
 main().catch((error: unknown) => {

@@ -175,8 +175,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     log,
   });
-  const alertJob = createAlertService({ sql, intervalSeconds: intervalSeconds ?? DEFAULTS.alertsIntervalSeconds, settleSeconds: settleSeconds ?? DEFAULTS.alertsSettleSeconds, onQueued: () => outbox.kick(), log });
-  const functions = createFunctionsRouter({ ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick()), ...options.functions }, { trustProxy: options.trustProxy ?? NO_PROXY });
+  const alertJob = createAlertService({
+    sql,
+    intervalSeconds: intervalSeconds ?? DEFAULTS.alertsIntervalSeconds,
+    settleSeconds: settleSeconds ?? DEFAULTS.alertsSettleSeconds,
+    onQueued: () => outbox.kick(),
+    log,
+  });
+  const functions = createFunctionsRouter(
+    { ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick()), ...options.functions },
+    { trustProxy: options.trustProxy ?? NO_PROXY },
+  );
   let port = 0;
   const self = () => `http://127.0.0.1:${port}`;
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;

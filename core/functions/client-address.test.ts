@@ -36,14 +36,29 @@ describe('clientAddress', () => {
 });
 
 describe('IPv6 parsing agrees with the URL parser (an independent implementation)', () => {
-  const samples = ['::', '::1', '1::', '2001:db8::1', '2001:DB8:0:0:8:800:200C:417A', 'fe80::1%eth0', '::ffff:192.0.2.128', '::192.0.2.128', '1:2:3:4:5:6:7::', '1:2:3:4:5:6:1.2.3.4', '64:ff9b::203.0.113.1'];
+  const samples = [
+    '::',
+    '::1',
+    '1::',
+    '2001:db8::1',
+    '2001:DB8:0:0:8:800:200C:417A',
+    'fe80::1%eth0',
+    '::ffff:192.0.2.128',
+    '::192.0.2.128',
+    '1:2:3:4:5:6:7::',
+    '1:2:3:4:5:6:1.2.3.4',
+    '64:ff9b::203.0.113.1',
+  ];
   for (const sample of samples) {
     it(sample, () => {
       const groups = ipv6Groups(sample) as number[];
       expect(groups).toHaveLength(8);
       const ours = groups.map((g) => g.toString(16)).join(':');
       const theirs = new URL(`http://[${sample.replace(/%.*$/, '')}]/`).hostname.slice(1, -1);
-      const expand = (h: string) => ipv6Groups(h)?.map((g) => g.toString(16)).join(':');
+      const expand = (h: string) =>
+        ipv6Groups(h)
+          ?.map((g) => g.toString(16))
+          .join(':');
       expect(ours).toBe(expand(theirs));
       expect(isIP(sample.replace(/%.*$/, ''))).toBe(6);
     });

@@ -93,7 +93,9 @@ export function setUpFunction(deps: DenoDeps) {
     const address = clientAddress((name) => request.headers.get(name), peer, trust);
     if (address === UNKNOWN_CLIENT && 'header' in trust && !warned) {
       warned = true;
-      console.warn(`[${deps.name}] a request came without ${trust.header}: its client is unknown, so its limits are its e-mail address's and a ceiling for all such requests (docs/deployment.md, "The client's address": check that ${trust.header} reaches the functions)`);
+      console.warn(
+        `[${deps.name}] a request came without ${trust.header}: its client is unknown, so its limits are its e-mail address's and a ceiling for all such requests (docs/deployment.md, "The client's address": check that ${trust.header} reaches the functions)`,
+      );
     }
     return address;
   };

@@ -16,7 +16,6 @@ export class ConfigError extends Error {
   }
 }
 
-
 /** An address as it may be printed: a password in it (postgres://user:secret@host) shown as ***. */
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
@@ -84,7 +83,10 @@ export function envReader(get: (name: string) => string | undefined) {
       const v = raw(name);
       if (v === undefined) return fallback;
       if (v === '*') return '*';
-      const list = v.split(',').map((o) => o.trim()).filter(Boolean);
+      const list = v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
       const bad = list.filter((o) => {
         try {
           return new URL(o).origin !== o.replace(/\/$/, '');
@@ -175,11 +177,13 @@ export function readMailSettings(env: EnvReader, fallbackSiteUrl: string, option
   if (apiUrl) {
     const problem = mailApiUrlProblem(apiUrl);
     if (problem) env.problems.push(problem);
-    if (!apiKey) env.problems.push('MAIL_API_URL needs MAIL_API_KEY (the provider\'s API key)');
+    if (!apiKey) env.problems.push("MAIL_API_URL needs MAIL_API_KEY (the provider's API key)");
     if (smtpUrl) env.problems.push('SMTP_URL and MAIL_API_URL exclude each other: pick one way to send mail');
-  } else if (apiKey) env.problems.push('MAIL_API_KEY needs MAIL_API_URL (the provider\'s send endpoint, such as https://api.resend.com/emails)');
+  } else if (apiKey) env.problems.push("MAIL_API_KEY needs MAIL_API_URL (the provider's send endpoint, such as https://api.resend.com/emails)");
   if (options.hosted && smtpUrl && [25, 587].includes(smtpPort(smtpUrl))) {
-    env.problems.push(`SMTP_URL connects to port ${smtpPort(smtpUrl)}, which a Supabase edge function may not open: use smtps:// on port 465, or a mail provider's HTTP API (MAIL_API_URL, MAIL_API_KEY)`);
+    env.problems.push(
+      `SMTP_URL connects to port ${smtpPort(smtpUrl)}, which a Supabase edge function may not open: use smtps:// on port 465, or a mail provider's HTTP API (MAIL_API_URL, MAIL_API_KEY)`,
+    );
   }
   return {
     smtpUrl,

@@ -85,7 +85,8 @@ export async function readJsonRequest(request: Request, options: { allowedOrigin
     return json(400, { error: 'content_type', message: `Send ${options.what} as JSON (Content-Type: application/json).` }, cors);
   }
   const text = await request.text();
-  if (text.length > options.maxBytes) return json(400, { error: 'too_large', message: `${options.what[0]?.toUpperCase()}${options.what.slice(1)} is too large (at most ${options.maxBytes} bytes).` }, cors);
+  if (text.length > options.maxBytes)
+    return json(400, { error: 'too_large', message: `${options.what[0]?.toUpperCase()}${options.what.slice(1)} is too large (at most ${options.maxBytes} bytes).` }, cors);
   try {
     return { cors, body: JSON.parse(text) };
   } catch {

@@ -17,12 +17,30 @@ describe('agents as shown (docs/product.md §3)', () => {
   it('keeps profile links only when http(s), and the lists without blanks', () => {
     const p = toAgentProfile(
       {
-        ...base, location: 'Quito', about: ' Hola ', languages: ['English', ' ', 'Spanish'], specializations: null, certifications: ['CRS'], locations_served: ['Quito', 'Cumbayá'],
-        website: 'https://ana.example', facebook: 'javascript:alert(1)', instagram: 'instagram.com/ana', linkedin: 'http://linkedin.com/in/ana',
+        ...base,
+        location: 'Quito',
+        about: ' Hola ',
+        languages: ['English', ' ', 'Spanish'],
+        specializations: null,
+        certifications: ['CRS'],
+        locations_served: ['Quito', 'Cumbayá'],
+        website: 'https://ana.example',
+        facebook: 'javascript:alert(1)',
+        instagram: 'instagram.com/ana',
+        linkedin: 'http://linkedin.com/in/ana',
       },
       API,
     );
-    expect(p).toMatchObject({ firstName: 'Ana', lastName: 'Vera', location: 'Quito', about: 'Hola', languages: ['English', 'Spanish'], specializations: [], certifications: ['CRS'], locationsServed: ['Quito', 'Cumbayá'] });
+    expect(p).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Vera',
+      location: 'Quito',
+      about: 'Hola',
+      languages: ['English', 'Spanish'],
+      specializations: [],
+      certifications: ['CRS'],
+      locationsServed: ['Quito', 'Cumbayá'],
+    });
     expect(p.links).toEqual([
       { kind: 'website', url: 'https://ana.example/' },
       { kind: 'linkedin', url: 'http://linkedin.com/in/ana' },

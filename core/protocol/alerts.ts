@@ -11,7 +11,6 @@ import type { Lang } from '../lang.ts';
 export const ALERT_FREQUENCIES = ['instant', 'daily', 'weekly'] as const;
 export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
 
-
 /** What the form sends to ask for alerts on a search. */
 export interface AlertRequest {
   action: 'subscribe';

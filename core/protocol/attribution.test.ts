@@ -12,10 +12,23 @@ describe('attribution (core/protocol/attribution.ts)', () => {
       utm: { utm_source: 'google', utm_campaign: 'quito' },
     });
   });
-  it("keeps of an Origin header only an http(s) origin as a browser writes it, of at most 300 characters", () => {
+  it('keeps of an Origin header only an http(s) origin as a browser writes it, of at most 300 characters', () => {
     expect(checkedOrigin('https://agente.example')).toBe('https://agente.example');
     expect(checkedOrigin('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
-    for (const bad of [null, undefined, '', 'null', 'https://agente.example/', 'https://agente.example/phish', 'https://u:p@agente.example', 'javascript:alert(1)', 'file:///etc', `https://${'a'.repeat(300)}.example`, 'HTTPS://AGENTE.EXAMPLE', 'https://agente.example\r\nX: 1']) {
+    for (const bad of [
+      null,
+      undefined,
+      '',
+      'null',
+      'https://agente.example/',
+      'https://agente.example/phish',
+      'https://u:p@agente.example',
+      'javascript:alert(1)',
+      'file:///etc',
+      `https://${'a'.repeat(300)}.example`,
+      'HTTPS://AGENTE.EXAMPLE',
+      'https://agente.example\r\nX: 1',
+    ]) {
       expect(checkedOrigin(bad), String(bad)).toBeNull();
     }
   });
@@ -28,7 +41,18 @@ describe('attribution (core/protocol/attribution.ts)', () => {
     // no Origin (not a browser), or one that is not an origin: nothing vouches for the page, which is not kept
     expect(checkAttribution(sent, null)).toEqual({ ok: true, value: { ...sent, page: '' } });
     expect(checkAttribution(sent, 'https://agente.example/casas/')).toEqual({ ok: true, value: { ...sent, page: '' } });
-    for (const bad of ['x', [], { element: 'div' }, { ...sent, page: 'javascript:alert(1)' }, { ...sent, page: 'https://u:p@agente.example/' }, { ...sent, page: 'x'.repeat(501) }, { ...sent, utm: { fbclid: 'x' } }, { ...sent, utm: { utm_source: 'a\nb' } }, { ...sent, utm: { utm_source: 'x'.repeat(201) } }, { ...sent, utm: [] }]) {
+    for (const bad of [
+      'x',
+      [],
+      { element: 'div' },
+      { ...sent, page: 'javascript:alert(1)' },
+      { ...sent, page: 'https://u:p@agente.example/' },
+      { ...sent, page: 'x'.repeat(501) },
+      { ...sent, utm: { fbclid: 'x' } },
+      { ...sent, utm: { utm_source: 'a\nb' } },
+      { ...sent, utm: { utm_source: 'x'.repeat(201) } },
+      { ...sent, utm: [] },
+    ]) {
       expect(checkAttribution(bad, null), JSON.stringify(bad)).toEqual({ ok: false });
     }
   });

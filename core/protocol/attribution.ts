@@ -92,7 +92,10 @@ export function checkAttribution(raw: unknown, requestOrigin: string | null): At
  * The lines a mail shows about where a lead came from: a label (`label('mail.attribution.site')`,
  * the mail's own texts: core/functions/outbox/bilingual.ts) and its value, for what is known.
  */
-export function attributionLines(a: { origin: string | null; page: string | null; element: string | null; utm: Partial<Record<UtmKey, string>> | null }, label: (key: string) => string): Array<[string, string]> {
+export function attributionLines(
+  a: { origin: string | null; page: string | null; element: string | null; utm: Partial<Record<UtmKey, string>> | null },
+  label: (key: string) => string,
+): Array<[string, string]> {
   const utm = a.utm ?? {};
   const campaign = [utm.utm_campaign, utm.utm_source, utm.utm_medium].filter(Boolean).join(' / ');
   return (

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { appliedFilters, checkFilterValue, filterArgs, FILTER, FILTERS, filtersFromArgs, filtersFromParams, searchPageQuery, type SearchFilters } from './filters.ts';
 
 const SEARCH_SQL = readFileSync(new URL('../../supabase/schemas/30_search.sql', import.meta.url), 'utf8');
-const matches = SEARCH_SQL.slice(SEARCH_SQL.indexOf('create or replace function internal.listing_matches'), SEARCH_SQL.indexOf('$$;', SEARCH_SQL.indexOf('create or replace function internal.listing_matches')));
+const matches = SEARCH_SQL.slice(
+  SEARCH_SQL.indexOf('create or replace function internal.listing_matches'),
+  SEARCH_SQL.indexOf('$$;', SEARCH_SQL.indexOf('create or replace function internal.listing_matches')),
+);
 
 const EVERY: SearchFilters = {
   propertyType: 'house',
@@ -16,7 +19,11 @@ const EVERY: SearchFilters = {
   placeName: 'Iñaquito, Quito',
   city: 'Cumbayá',
   bbox: [-78.5, -0.3, -78.4, -0.1],
-  polygon: [[-78.44, -0.21], [-78.42, -0.2], [-78.43, -0.19]],
+  polygon: [
+    [-78.44, -0.21],
+    [-78.42, -0.2],
+    [-78.43, -0.19],
+  ],
   keywords: 'piscina "vista al mar" -ruido',
   beds: 3,
   baths: 2,

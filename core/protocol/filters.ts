@@ -153,6 +153,7 @@ const price = (key: string) => (n: number, t: Translate) => t(key, { price: form
 const area = (key: string) => (n: number, t: Translate) => t(key, { area: formatArea(n) });
 const plus = (n: number, t: Translate) => t('search.filters.plus', { n });
 
+// prettier-ignore
 const TABLE = [
   { key: 'propertyType', kind: 'type', arg: 'property_type', maxLength: 100, part: 'what', say: (v: string, t: Translate) => typeLabel(v, t), attribute: 'property-type' },
   { key: 'place', kind: 'place', arg: 'place', maxLength: 170, part: 'where', say: (v: string, t: Translate) => t('alerts.summary.city', { city: placeWords(v) }), chip: (v: string) => placeWords(v), attribute: 'place' },
@@ -191,7 +192,11 @@ export const NUMBER_FILTERS = FILTERS.filter((f) => f.kind === 'number').map((f)
 /** A place's path in words when its name was not kept: 'quito/la-carolina' -> 'La Carolina, Quito'. */
 function placeWords(path: string): string {
   const p = parsePlace(path);
-  const words = (slug: string) => slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  const words = (slug: string) =>
+    slug
+      .split('-')
+      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+      .join(' ');
   if (!p) return path;
   if ('province' in p) return words(p.province);
   return p.sector ? `${words(p.sector)}, ${words(p.city)}` : words(p.city);
@@ -279,8 +284,17 @@ export function filterPhrases(f: AppliedFilters, t: Translate, as: 'say' | 'chip
     const words = (as === 'chip' ? spec.chip : undefined) ?? spec.say;
     if (!words) continue;
     if (spec.kind === 'place' && f.placeName) out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('alerts.summary.city', { city: f.placeName }) });
-    else if (spec.kind === 'features' && as === 'chip') for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x])) out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });
-    else if (spec.kind === 'features') out.push({ key: spec.key, part: spec.part, text: (words as (x: FeatureFlag[], t: Translate) => string)(FEATURE_FLAGS.filter((x) => f.features?.[x]), t) });
+    else if (spec.kind === 'features' && as === 'chip')
+      for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x])) out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });
+    else if (spec.kind === 'features')
+      out.push({
+        key: spec.key,
+        part: spec.part,
+        text: (words as (x: FeatureFlag[], t: Translate) => string)(
+          FEATURE_FLAGS.filter((x) => f.features?.[x]),
+          t,
+        ),
+      });
     else out.push({ key: spec.key, part: spec.part, text: (words as (x: unknown, t: Translate) => string)(v, t) });
   }
   return out;
@@ -345,7 +359,8 @@ export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unkn
       return { value: n };
     }
     case 'features': {
-      if (typeof raw !== 'object' || Array.isArray(raw) || Object.entries(raw as object).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean')) return { problem: 'invalid' };
+      if (typeof raw !== 'object' || Array.isArray(raw) || Object.entries(raw as object).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean'))
+        return { problem: 'invalid' };
       return { value: raw };
     }
     case 'bbox': {

@@ -16,7 +16,21 @@ const t = (k: string) => LABELS[k] ?? k;
 describe('listing mapping (docs/product.md §3)', () => {
   it('applies the defaults for missing fields', () => {
     const p = mapListing({ id: 7 }, API);
-    expect(p).toMatchObject({ id: '7', title: 'Property Listing', address: '', price: 0, bedrooms: 0, bathrooms: 0, area: 0, propertyType: '', city: '', state: '', description: '', images: [], agent: undefined });
+    expect(p).toMatchObject({
+      id: '7',
+      title: 'Property Listing',
+      address: '',
+      price: 0,
+      bedrooms: 0,
+      bathrooms: 0,
+      area: 0,
+      propertyType: '',
+      city: '',
+      state: '',
+      description: '',
+      images: [],
+      agent: undefined,
+    });
     expect(typeLabel(p.propertyType, t)).toBe('Residential');
     expect(mapListing({ id: 7 }, API, { title: 'Propiedad', agentName: 'Agente' }).title).toBe('Propiedad');
   });
@@ -47,7 +61,11 @@ describe('listing mapping (docs/product.md §3)', () => {
     expect(mapListing({ id: 1, agent_picture: '/media/a.svg' }, API).agent).toBeUndefined();
     const onlyMail = mapListing({ id: 1, city: 'Loja', agent_email: 'a@b.ec' }, API).agent;
     expect(onlyMail).toMatchObject({ name: 'Real Estate Agent', email: 'a@b.ec', phone: '', location: 'Loja' });
-    const full = mapListing({ id: 1, state: 'Pichincha', agent_first_name: 'Ana ', agent_last_name: ' Vera', agent_phone: '099', agent_picture: ' /media/agents/agent-01.svg ' }, API, ENGLISH_DEFAULTS).agent;
+    const full = mapListing(
+      { id: 1, state: 'Pichincha', agent_first_name: 'Ana ', agent_last_name: ' Vera', agent_phone: '099', agent_picture: ' /media/agents/agent-01.svg ' },
+      API,
+      ENGLISH_DEFAULTS,
+    ).agent;
     expect(full).toMatchObject({ name: 'Ana Vera', phone: '099', location: 'Pichincha', photo: 'https://api.example/media/agents/agent-01.svg' });
   });
 

@@ -10,9 +10,33 @@ describe('structured data', () => {
   });
 
   it('describes a listing as a RealEstateListing in dollars and square metres, with its position only when it is its own', () => {
-    const p = mapListing({ id: 7, title: 'Casa', price: '250000', square_feet: 180, bedrooms: 3, bathrooms: 2, property_type: 'house', city: 'Cuenca', state: 'Azuay', geo_lat: -2.9, geo_lon: -79, created_at: '2026-10-01T10:00:00Z', images: ['/media/a.svg'] }, 'http://api.test', ENGLISH_DEFAULTS);
+    const p = mapListing(
+      {
+        id: 7,
+        title: 'Casa',
+        price: '250000',
+        square_feet: 180,
+        bedrooms: 3,
+        bathrooms: 2,
+        property_type: 'house',
+        city: 'Cuenca',
+        state: 'Azuay',
+        geo_lat: -2.9,
+        geo_lon: -79,
+        created_at: '2026-10-01T10:00:00Z',
+        images: ['/media/a.svg'],
+      },
+      'http://api.test',
+      ENGLISH_DEFAULTS,
+    );
     const ld = listingJsonLd(p, 'https://expecuador.example/properties/7-casa');
-    expect(ld).toMatchObject({ '@type': 'RealEstateListing', name: 'Casa', url: 'https://expecuador.example/properties/7-casa', datePosted: '2026-10-01', offers: { price: 250000, priceCurrency: 'USD' } });
+    expect(ld).toMatchObject({
+      '@type': 'RealEstateListing',
+      name: 'Casa',
+      url: 'https://expecuador.example/properties/7-casa',
+      datePosted: '2026-10-01',
+      offers: { price: 250000, priceCurrency: 'USD' },
+    });
     expect(ld.about).toMatchObject({ '@type': 'SingleFamilyResidence', numberOfBedrooms: 3, numberOfBathroomsTotal: 2 });
     expect((ld.about as Record<string, unknown>).floorSize).toEqual({ '@type': 'QuantitativeValue', value: 180, unitCode: 'MTK' });
     expect((ld.about as Record<string, unknown>).geo).toEqual({ '@type': 'GeoCoordinates', latitude: -2.9, longitude: -79 });

@@ -10,7 +10,12 @@ import type { Property } from './listing.ts';
 
 /** JSON that cannot end the script element, whatever the data holds. */
 export function jsonLdText(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const ACCOMMODATION = { house: 'SingleFamilyResidence', apartment: 'Apartment' } as const;
@@ -80,7 +85,11 @@ export function agentJsonLd(a: AgentProfile, url: string, context: AgentContext)
     knowsLanguage: a.languages.length ? a.languages : undefined,
     sameAs: a.links.length ? a.links.map((l) => l.url) : undefined,
     makesOffer: a.locationsServed.length
-      ? { '@type': 'Offer', itemOffered: { '@type': 'Service', serviceType: context.jobTitle, provider: { '@type': 'Person', name: a.name } }, areaServed: a.locationsServed.map((name) => ({ '@type': 'Place', name }) satisfies Place) }
+      ? {
+          '@type': 'Offer',
+          itemOffered: { '@type': 'Service', serviceType: context.jobTitle, provider: { '@type': 'Person', name: a.name } },
+          areaServed: a.locationsServed.map((name) => ({ '@type': 'Place', name }) satisfies Place),
+        }
       : undefined,
   } satisfies WithContext<Person>;
 }

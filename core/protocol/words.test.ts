@@ -19,11 +19,16 @@ describe('the words asked for, marked in a card', () => {
 
   it('keeps the whole text, in order, whatever it says', () => {
     const text = '<b>Piscina</b> & "más" $1';
-    expect(markWords(text, wordStems('piscina')).map((p) => p.text).join('')).toBe(text);
+    expect(
+      markWords(text, wordStems('piscina'))
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(text);
   });
 
   it('cuts a description around the first word asked for', () => {
-    const description = 'Excelente oportunidad en Ingahurco, uno de los sectores más buscados de Ambato. 124 m² de construcción, 2 dormitorios. Cuenta con jardín privado y piscina temperada. Documentos en regla.';
+    const description =
+      'Excelente oportunidad en Ingahurco, uno de los sectores más buscados de Ambato. 124 m² de construcción, 2 dormitorios. Cuenta con jardín privado y piscina temperada. Documentos en regla.';
     const cut = excerpt(description, wordStems('piscina')) as string;
     expect(cut).toContain('piscina temperada');
     expect(cut.startsWith('…')).toBe(true);

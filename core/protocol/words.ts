@@ -8,9 +8,7 @@
 import { fold } from './text.ts';
 
 /** Words too common to mark (Spanish and English): they match everywhere or are no word at all. */
-const STOP = new Set(
-  'a al and at de del el en for in la las lo los near of on or the to un una unos unas with y con por para cerca sin'.split(' '),
-);
+const STOP = new Set('a al and at de del el en for in la las lo los near of on or the to un una unos unas with y con por para cerca sin'.split(' '));
 
 /** The stems of the words asked for (folded), excluded words and stop words left out. */
 export function wordStems(words: string | undefined): string[] {
@@ -20,7 +18,9 @@ export function wordStems(words: string | undefined): string[] {
   for (const m of words.matchAll(/"([^"]*)"?|(\S+)/g)) {
     const part = m[1] ?? m[2] ?? '';
     if (m[2]?.startsWith('-')) continue;
-    for (const token of fold(part).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    for (const token of fold(part)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []) {
       if (STOP.has(token) || token.length < 2) continue;
       stems.add(stemOf(token));
     }

@@ -68,7 +68,9 @@ async function packagedBinaries(): Promise<Binaries> {
     const mod = (await import(name)) as Binaries;
     return { initdb: mod.initdb, postgres: mod.postgres };
   } catch (error) {
-    throw new Error(`PostgreSQL binaries for ${platform()}-${arch()} are not installed (${name}, from npm install); or set PG_BIN to a directory with initdb and postgres. ${(error as Error).message}`);
+    throw new Error(
+      `PostgreSQL binaries for ${platform()}-${arch()} are not installed (${name}, from npm install); or set PG_BIN to a directory with initdb and postgres. ${(error as Error).message}`,
+    );
   }
 }
 
@@ -86,7 +88,9 @@ const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** The unprivileged user a root process runs PostgreSQL as. */
 function serviceUser(): { name: string; uid: number; gid: number } {
-  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':'));
+  const passwd = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((l) => l.split(':'));
   for (const name of ['postgres', 'nobody']) {
     const row = passwd.find((r) => r[0] === name);
     if (row) return { name, uid: Number(row[2]), gid: Number(row[3]) };

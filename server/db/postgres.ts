@@ -225,10 +225,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       }
       try {
         const wait = lockOptions?.wait ?? true;
-        const { rows } = await client.query<{ ok: boolean }>(
-          wait ? 'select pg_advisory_lock($1, hashtext($2)) is null as ok' : 'select pg_try_advisory_lock($1, hashtext($2)) as ok',
-          [LOCK_SPACE, name],
-        );
+        const { rows } = await client.query<{ ok: boolean }>(wait ? 'select pg_advisory_lock($1, hashtext($2)) is null as ok' : 'select pg_try_advisory_lock($1, hashtext($2)) as ok', [
+          LOCK_SPACE,
+          name,
+        ]);
         if (!wait && !rows[0]?.ok) return undefined;
         return await fn();
       } catch (error) {

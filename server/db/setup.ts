@@ -26,10 +26,14 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
   `);
   const done = new Set((await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
   if (!done.has(BASELINE) && [...done].some((v) => v < BASELINE)) {
-    throw new Error(`this database was made by the migrations that were squashed into ${BASELINE}_baseline.sql (docs/architecture.md "Database"): start with an empty one (npm start: RESET_DATA=1 rebuilds .data with the seed)`);
+    throw new Error(
+      `this database was made by the migrations that were squashed into ${BASELINE}_baseline.sql (docs/architecture.md "Database"): start with an empty one (npm start: RESET_DATA=1 rebuilds .data with the seed)`,
+    );
   }
   const applied: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => /^\d+_.*\.sql$/.test(f)).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .sort()) {
     const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
     if (!version || done.has(version)) continue;
     const sql = readFileSync(join(dir, file), 'utf8');

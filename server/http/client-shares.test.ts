@@ -9,7 +9,7 @@ function clock() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
-describe('each client\'s share of the public pool', () => {
+describe("each client's share of the public pool", () => {
   it('runs at most `concurrent` statements of one client at once; the next waits its turn, others do not', async () => {
     const c = clock();
     const shares = new ClientShares({ concurrent: 2, burstMs: 10_000, refillPerSecond: 500, maxWaiting: 4, maxClients: 100, now: c.now });

@@ -127,7 +127,9 @@ export function parseHostRule(text: string): HostRule | undefined {
 export function ruleFor(url: URL, rules: readonly HostRule[]): HostRule | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return rules.find((r) => r.protocols.includes(url.protocol as 'http:' | 'https:') && (r.port === undefined || r.port === port) && (r.wildcard ? r.host === '' || host.endsWith(`.${r.host}`) : host === r.host));
+  return rules.find(
+    (r) => r.protocols.includes(url.protocol as 'http:' | 'https:') && (r.port === undefined || r.port === port) && (r.wildcard ? r.host === '' || host.endsWith(`.${r.host}`) : host === r.host),
+  );
 }
 
 export interface SafeFetchOptions {
@@ -175,7 +177,9 @@ function checkedLookup(rule: HostRule, resolve: (hostname: string) => Promise<Lo
       (addresses) => {
         const ok = addresses.filter((a) => addressAllowed(a.address, rule.privateNamed));
         if (!ok.length) {
-          const error = Object.assign(new FetchRefused(`${hostname} resolves to ${addresses.map((a) => a.address).join(', ') || 'nothing'}: not an address the server may fetch`, 'refused'), { code: 'EREFUSEDADDRESS' });
+          const error = Object.assign(new FetchRefused(`${hostname} resolves to ${addresses.map((a) => a.address).join(', ') || 'nothing'}: not an address the server may fetch`, 'refused'), {
+            code: 'EREFUSEDADDRESS',
+          });
           callback(error, '', 0);
           return;
         }
@@ -192,7 +196,13 @@ function once(url: URL, rule: HostRule, options: SafeFetchOptions, signal: Abort
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers = options.headers ?? { Accept: 'image/avif,image/webp,image/png,image/jpeg,image/*;q=0.8', 'User-Agent': 'exp-ecuador-images/1' };
     const body = options.post === undefined ? undefined : Buffer.from(options.post);
-    const req = request(url, { method: body ? 'POST' : 'GET', lookup: checkedLookup(rule, options.resolve ?? defaultResolve), signal, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, agent: false });
+    const req = request(url, {
+      method: body ? 'POST' : 'GET',
+      lookup: checkedLookup(rule, options.resolve ?? defaultResolve),
+      signal,
+      headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
+      agent: false,
+    });
     const connectTimer = setTimeout(() => req.destroy(new FetchRefused(`${url.host}: no connection within ${options.connectTimeoutMs ?? 3000} ms`, 'failed')), options.connectTimeoutMs ?? 3000);
     req.on('socket', (socket) => {
       if (!socket.connecting) clearTimeout(connectTimer);

@@ -28,7 +28,6 @@ const TYPES: Record<string, string> = {
   '.eml': 'message/rfc822',
 };
 
-
 interface CachedFile {
   mtimeMs: number;
   size: number;

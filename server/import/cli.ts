@@ -39,7 +39,9 @@ const FLAGS = new Set(['--full', '--allow-withdrawals', '--no-photos', '--postgr
 const VALUES = new Set(['--token', '--name', '--max-withdraw', '--photo-hosts', '--language', '--area-unit', '--source', '--last']);
 
 function usage(message: string): never {
-  console.error(`[import] ${message}\nusage: npm run import -- <${SOURCE_KINDS.join('|')}> <feed> [--token T] [--name NAME] [--full] [--allow-withdrawals] [--no-photos] ...\n       npm run import -- runs [--source NAME] [--last N]\n(docs/import.md)`);
+  console.error(
+    `[import] ${message}\nusage: npm run import -- <${SOURCE_KINDS.join('|')}> <feed> [--token T] [--name NAME] [--full] [--allow-withdrawals] [--no-photos] ...\n       npm run import -- runs [--source NAME] [--last N]\n(docs/import.md)`,
+  );
   process.exit(2);
 }
 
@@ -60,7 +62,6 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Set<string>; 
   return { positional, flags, values };
 }
 
-
 function print(report: ImportReport): void {
   console.log(`[import] ${summary(report)}`);
   if (report.quarantinedCount) {
@@ -70,8 +71,15 @@ function print(report: ImportReport): void {
   }
   const unknown = Object.entries(report.unknownValues);
   if (unknown.length) console.log(`[import] values kept as they came (not ours to know): ${unknown.map(([k, n]) => `${k} × ${n}`).join(', ')}`);
-  if (report.unknownAgents.length) console.log(`[import] agents not ours (inquiries go to the team): ${report.unknownAgents.slice(0, 10).join(', ')}${report.unknownAgents.length > 10 ? ', ...' : ''}`);
-  if (report.photos.failed) console.log(`[import] photos not made (${report.photos.failed}): ${report.photos.errors.slice(0, 5).map((e) => `${e.url}: ${e.error}`).join('; ')}`);
+  if (report.unknownAgents.length)
+    console.log(`[import] agents not ours (inquiries go to the team): ${report.unknownAgents.slice(0, 10).join(', ')}${report.unknownAgents.length > 10 ? ', ...' : ''}`);
+  if (report.photos.failed)
+    console.log(
+      `[import] photos not made (${report.photos.failed}): ${report.photos.errors
+        .slice(0, 5)
+        .map((e) => `${e.url}: ${e.error}`)
+        .join('; ')}`,
+    );
 }
 
 async function showRuns(values: Map<string, string>): Promise<void> {

@@ -56,7 +56,15 @@ export function csvRecords(text: string): FeedRecord[] {
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
   let rows: Array<Record<string, string>>;
   try {
-    rows = parseCsv(body, { columns: (header: string[]) => header.map((h) => h.trim()), delimiter, skip_empty_lines: true, trim: true, relax_column_count: true, bom: true, max_record_size: 1_000_000 }) as Array<Record<string, string>>;
+    rows = parseCsv(body, {
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      delimiter,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      bom: true,
+      max_record_size: 1_000_000,
+    }) as Array<Record<string, string>>;
   } catch (error) {
     throw new FeedError(`the CSV does not parse: ${(error as Error).message}`);
   }
@@ -86,7 +94,8 @@ const xml = new XMLParser({
 });
 
 type Node = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v && typeof v === 'object' && '#text' in (v as Node) ? String((v as Node)['#text']) : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v && typeof v === 'object' && '#text' in (v as Node) ? String((v as Node)['#text']) : undefined;
 
 /** Kyero's words for what our features are. */
 const KYERO_FEATURES: Array<[RegExp, string]> = [

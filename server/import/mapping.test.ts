@@ -43,16 +43,37 @@ describe('mapping a RESO record (docs/import.md)', () => {
 
   it('reads numbers as feeds write them, in English or Spanish', () => {
     const cases: Array<[unknown, number | null]> = [
-      [250000, 250000], ['250000', 250000], ['250,000.00', 250000], ['$ 250,000', 250000], ['250.000', 250000], ['1.250.000,50', 1250000.5],
-      ['2,5', 2.5], ['2.5', 2.5], ['1,500', 1500], ['0.750', 0.75], ['-0.2031', -0.2031], ['-78.4322', -78.4322], ['call us', null], ['', null], [null, null], ['1e9', null],
+      [250000, 250000],
+      ['250000', 250000],
+      ['250,000.00', 250000],
+      ['$ 250,000', 250000],
+      ['250.000', 250000],
+      ['1.250.000,50', 1250000.5],
+      ['2,5', 2.5],
+      ['2.5', 2.5],
+      ['1,500', 1500],
+      ['0.750', 0.75],
+      ['-0.2031', -0.2031],
+      ['-78.4322', -78.4322],
+      ['call us', null],
+      ['', null],
+      [null, null],
+      ['1e9', null],
     ];
     for (const [input, expected] of cases) expect(number(input), String(input)).toBe(expected);
     // coordinates are never grouped: three decimals stay decimals
-    for (const [input, expected] of [['-1.790', -1.79], ['-78,432', -78.432], [-0.2, -0.2], ['1.234.567', null], ['abc', null]] as Array<[unknown, number | null]>) expect(parseCoordinate(input, Infinity), String(input)).toBe(expected);
+    for (const [input, expected] of [
+      ['-1.790', -1.79],
+      ['-78,432', -78.432],
+      [-0.2, -0.2],
+      ['1.234.567', null],
+      ['abc', null],
+    ] as Array<[unknown, number | null]>)
+      expect(parseCoordinate(input, Infinity), String(input)).toBe(expected);
     expect(ok({ ...base, Latitude: '-1.790', Longitude: '-80.760' }).geo_lat).toBe('-1.79');
   });
 
-  it('maps statuses to on or off the market, keeping the feed\'s own and reporting one it does not know', () => {
+  it("maps statuses to on or off the market, keeping the feed's own and reporting one it does not know", () => {
     expect(ok({ ...base }).status).toBe('1');
     expect(ok({ ...base, StandardStatus: 'Active' }).status).toBe('1');
     expect(ok({ ...base, StandardStatus: 'Active Under Contract' }).status).toBe('1');
@@ -100,15 +121,23 @@ describe('mapping a RESO record (docs/import.md)', () => {
   });
 
   it('reads features from the RESO yes/no fields and lists', () => {
-    expect(ok({ ...base, PoolPrivateYN: true, ViewYN: 'Y', WaterfrontYN: false, GarageSpaces: 2, NewConstructionYN: 'true', Cooling: ['Central Air'] }).features).toEqual(['pool', 'view', 'garage', 'new_construction', 'air_conditioning']);
+    expect(ok({ ...base, PoolPrivateYN: true, ViewYN: 'Y', WaterfrontYN: false, GarageSpaces: 2, NewConstructionYN: 'true', Cooling: ['Central Air'] }).features).toEqual([
+      'pool',
+      'view',
+      'garage',
+      'new_construction',
+      'air_conditioning',
+    ]);
     expect(ok({ ...base, Cooling: ['None'], PoolFeatures: 'None' }).features).toEqual([]);
   });
 
-  it('composes a title in the listing\'s language when the feed has none; keeps one it has', () => {
+  it("composes a title in the listing's language when the feed has none; keeps one it has", () => {
     expect(languageOf('Hermosa casa con jardín en el valle de Tumbaco', 'en')).toBe('es');
     expect(languageOf('A lovely house with a garden in the valley', 'es')).toBe('en');
     expect(languageOf(null, 'en')).toBe('en');
-    expect(ok({ ...base, PropertySubType: 'Single Family Residence', BedroomsTotal: 3, SubdivisionName: 'Santa Inés', PublicRemarks: 'Casa con piscina y jardín' }).title).toBe('Casa de 3 dormitorios en Santa Inés');
+    expect(ok({ ...base, PropertySubType: 'Single Family Residence', BedroomsTotal: 3, SubdivisionName: 'Santa Inés', PublicRemarks: 'Casa con piscina y jardín' }).title).toBe(
+      'Casa de 3 dormitorios en Santa Inés',
+    );
     expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'A bright flat with a view of the park' }).title).toBe('1-bedroom apartment in Cumbayá');
     expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'Departamento con vista al parque' }).title).toBe('Departamento de 1 dormitorio en Cumbayá');
     expect(composeTitle({ property_type: 'land', bedrooms: null, sector: null, city: 'Tumbaco', square_feet: null, lot_size: 1500 }, 'es')).toBe('Terreno de 1.500 m² en Tumbaco');
@@ -131,7 +160,7 @@ describe('mapping a RESO record (docs/import.md)', () => {
 });
 
 describe('reading the feeds that come as documents', () => {
-  it('RESO JSON: the Web API\'s answer or an array; HTML where JSON was expected is refused, naming what came', () => {
+  it("RESO JSON: the Web API's answer or an array; HTML where JSON was expected is refused, naming what came", () => {
     expect(resoJsonRecords('{"value":[{"ListingKey":"A"}]}')).toEqual([{ ListingKey: 'A' }]);
     expect(resoJsonRecords('[{"ListingKey":"A"}]')).toEqual([{ ListingKey: 'A' }]);
     expect(() => resoJsonRecords('<!doctype html><html><body>Login</body></html>')).toThrow(new FeedError('not JSON: the feed is an HTML page'));
@@ -165,9 +194,25 @@ describe('reading the feeds that come as documents', () => {
 </root>`;
     const [a, b] = kyeroRecords(xml);
     const l = ok(a as Record<string, unknown>);
-    expect(l).toMatchObject({ source_key: 'KY-1', listing_ref: 'R1', price: 185000, property_type: 'house', city: 'Olón', sector: 'Playa Bruja', address: 'Playa Bruja, Olón', square_feet: 160, lot_size: 400, bedrooms: 3, description: 'Cerca de la playa', status: '1' });
+    expect(l).toMatchObject({
+      source_key: 'KY-1',
+      listing_ref: 'R1',
+      price: 185000,
+      property_type: 'house',
+      city: 'Olón',
+      sector: 'Playa Bruja',
+      address: 'Playa Bruja, Olón',
+      square_feet: 160,
+      lot_size: 400,
+      bedrooms: 3,
+      description: 'Cerca de la playa',
+      status: '1',
+    });
     expect(l.features).toEqual(['pool', 'view', 'garage']);
-    expect(l.media.map((m) => [m.key, m.url])).toEqual([['1', 'https://p.example/1.jpg'], ['2', 'https://p.example/2.jpg']]);
+    expect(l.media.map((m) => [m.key, m.url])).toEqual([
+      ['1', 'https://p.example/1.jpg'],
+      ['2', 'https://p.example/2.jpg'],
+    ]);
     expect(l.source_modified_at).toBe('2026-11-20T10:00:00.000Z');
     expect(reasons(b as Record<string, unknown>)).toEqual(['a rental (price_freq month): this site lists sales', "price in EUR: Ecuador's prices are in US dollars"]);
     expect(() => kyeroRecords('<?xml version="1.0"?><!DOCTYPE root [<!ENTITY x "y">]><root>&x;</root>')).toThrow(/DOCTYPE/);

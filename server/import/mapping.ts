@@ -331,7 +331,7 @@ export const FIELD_MAP: readonly FieldRule[] = [
   {
     reso: 'ListingKey',
     ours: 'source_key',
-    rule: 'Required: with the source, the listing\'s identity (a re-run updates the same listing). At most 100 characters.',
+    rule: "Required: with the source, the listing's identity (a re-run updates the same listing). At most 100 characters.",
     apply(c) {
       const key = text(get(c, 'ListingKey'), 100);
       if (!key) c.reasons.push('no ListingKey');
@@ -400,7 +400,7 @@ export const FIELD_MAP: readonly FieldRule[] = [
   {
     reso: 'LivingArea, LivingAreaUnits',
     ours: 'square_feet (square metres)',
-    rule: 'Square feet become square metres (× 0.09290304), square metres stay; without a unit, the source\'s (RESO\'s default, square feet, unless the source says square metres). Another unit: left empty and reported.',
+    rule: "Square feet become square metres (× 0.09290304), square metres stay; without a unit, the source's (RESO's default, square feet, unless the source says square metres). Another unit: left empty and reported.",
     apply(c) {
       // a living area in acres or hectares is not one we believe
       c.listing.square_feet = squareMetres(c, number(get(c, 'LivingArea')), text(get(c, 'LivingAreaUnits'), 40) ?? c.defaults.areaUnit, 'living area', 1);
@@ -465,7 +465,7 @@ export const FIELD_MAP: readonly FieldRule[] = [
   {
     reso: 'Country',
     ours: 'country_code',
-    rule: 'EC, ECU or Ecuador (or none); any other country is quarantined: this site is Ecuador\'s.',
+    rule: "EC, ECU or Ecuador (or none); any other country is quarantined: this site is Ecuador's.",
     apply(c) {
       const country = text(get(c, 'Country'), 60);
       if (country && !COUNTRY.test(country)) c.reasons.push(`country "${country}" is not Ecuador`);
@@ -519,7 +519,7 @@ export const FIELD_MAP: readonly FieldRule[] = [
   {
     reso: 'ListAgentKey, ListAgentEmail, ListAgentFirstName, ListAgentLastName, ListAgentDirectPhone',
     ours: 'agent_id (through agent_key or e-mail), agent_*',
-    rule: 'The agent is one of ours when the key is an agent\'s agent_key, else when the e-mail is an agent\'s; an unknown agent is reported, and the listing\'s inquiries go to the team.',
+    rule: "The agent is one of ours when the key is an agent's agent_key, else when the e-mail is an agent's; an unknown agent is reported, and the listing's inquiries go to the team.",
     apply(c) {
       c.listing.agent_key = text(get(c, 'ListAgentKey'), 100);
       const email = text(get(c, 'ListAgentEmail'), 200);
@@ -540,7 +540,7 @@ export const FIELD_MAP: readonly FieldRule[] = [
   {
     reso: 'ModificationTimestamp',
     ours: 'source_modified_at',
-    rule: 'When the feed last changed the listing: the RESO source\'s high-water mark for the next incremental run.',
+    rule: "When the feed last changed the listing: the RESO source's high-water mark for the next incremental run.",
     apply(c) {
       c.listing.source_modified_at = when(get(c, 'ModificationTimestamp'));
     },

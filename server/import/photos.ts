@@ -120,7 +120,12 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
   if (!(await store.has(hash))) {
     let pixels: Pixels;
     try {
-      pixels = await sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate().resize({ width: LARGEST, withoutEnlargement: true, kernel: KERNEL }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      pixels = await sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
+        .rotate()
+        .resize({ width: LARGEST, withoutEnlargement: true, kernel: KERNEL })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
     } catch (error) {
       throw new PhotoError(`a broken image (${(error as Error).message})`);
     }
@@ -199,7 +204,13 @@ export interface PhotoFetchOptions {
  */
 export async function fetchPhoto(url: string, options: PhotoFetchOptions): Promise<{ ok: true; photo: MadePhoto; path: string } | { ok: false; error: string; lasting: boolean }> {
   try {
-    const fetched = await safeFetch(url, { allow: options.allow, maxBytes: PHOTO_MAX_BYTES, totalTimeoutMs: 20_000, listName: "source's photo hosts", ...(options.resolve ? { resolve: options.resolve } : {}) });
+    const fetched = await safeFetch(url, {
+      allow: options.allow,
+      maxBytes: PHOTO_MAX_BYTES,
+      totalTimeoutMs: 20_000,
+      listName: "source's photo hosts",
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
     const photo = await makePhoto(fetched.body, options.store);
     return { ok: true, photo, path: options.store.url(photo.hash) };
   } catch (error) {

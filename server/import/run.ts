@@ -230,10 +230,28 @@ export async function runImport(db: Database, source: ImportSource, options: Run
 
   // whole feeds take off the market what they no longer have (RESO: only a full run lists every key)
   log(`${source.name}: merging ${staged} listings...`);
-  const merged = await db.transaction(async (q) => {
-    const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge($1, $2, $3, $4, $5) as r', [run, source.name, whole, source.maxWithdrawShare, Boolean(options.allowWithdrawals)]);
-    return (row?.r ?? {}) as { new: number; updated: number; unchanged: number; withdrawn: number; withdrawals_held: boolean; would_withdraw: number; active_before: number; unknown_agents: string[] };
-  }, { long: true });
+  const merged = await db.transaction(
+    async (q) => {
+      const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge($1, $2, $3, $4, $5) as r', [
+        run,
+        source.name,
+        whole,
+        source.maxWithdrawShare,
+        Boolean(options.allowWithdrawals),
+      ]);
+      return (row?.r ?? {}) as {
+        new: number;
+        updated: number;
+        unchanged: number;
+        withdrawn: number;
+        withdrawals_held: boolean;
+        would_withdraw: number;
+        active_before: number;
+        unknown_agents: string[];
+      };
+    },
+    { long: true },
+  );
   Object.assign(report, { new: merged.new, updated: merged.updated, unchanged: merged.unchanged, withdrawn: merged.withdrawn, unknownAgents: merged.unknown_agents.slice(0, REPORT_LIST) });
   let outcome: ImportReport['outcome'] = 'done';
   let message: string | null = null;
@@ -316,7 +334,10 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
       if (report.photos.errors.length < REPORT_LIST) report.photos.errors.push({ url: m.url.slice(0, 300), error: made.error });
       if (made.lasting) {
         known.set(k, { hash: null, error: made.error });
-        await db.jobs.query('insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()', [m.url, m.key, m.modified, made.error]);
+        await db.jobs.query(
+          'insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()',
+          [m.url, m.key, m.modified, made.error],
+        );
       } else {
         retry.add(k);
         await db.jobs.query('delete from internal.photos where (url, media_key, modified) = ($1, $2, $3)', [m.url, m.key, m.modified]);
@@ -327,7 +348,10 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
   // that may still come (its host or the store did not answer) is looked at again by the next run
   const updates = listings.map((l) => ({
     id: l.id,
-    images: (l.media ?? []).map((m) => known.get(`${m.url}\n${m.key}\n${m.modified}`)?.hash).filter((h): h is string => Boolean(h)).map((hash) => ({ url: store.url(hash) })),
+    images: (l.media ?? [])
+      .map((m) => known.get(`${m.url}\n${m.key}\n${m.modified}`)?.hash)
+      .filter((h): h is string => Boolean(h))
+      .map((hash) => ({ url: store.url(hash) })),
     from: (l.media ?? []).some((m) => retry.has(`${m.url}\n${m.key}\n${m.modified}`)) ? null : (l.media ?? []),
   }));
   for (let i = 0; i < updates.length; i += 1000) {

@@ -28,7 +28,7 @@ export class StorageError extends Error {}
 /** What went wrong, for the run's report: the status, and what to check when it is the key. */
 function failed(error: Error & { status?: number; statusCode?: string }, what: string): StorageError {
   const status = Number(error.status ?? error.statusCode) || undefined;
-  const hint = status === 401 || status === 403 ? ' (is SUPABASE_SERVICE_ROLE_KEY the project\'s service role key?)' : '';
+  const hint = status === 401 || status === 403 ? " (is SUPABASE_SERVICE_ROLE_KEY the project's service role key?)" : '';
   return new StorageError(`Supabase Storage: ${what}: ${status ? `${status} ` : ''}${error.message}${hint}`);
 }
 

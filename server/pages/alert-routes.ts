@@ -52,7 +52,17 @@ export function createAlertRoutes(kit: PageKit) {
       return true;
     }
     if (page.status === 503 && !page.body) page = message(ctx, 'unavailable', 503);
-    send(req, res, { status: page.status, type: 'text/html', body: html('alerts.html', url.pathname, lang, { robots: 'noindex' }, page.body), headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) } }, options.csp?.());
+    send(
+      req,
+      res,
+      {
+        status: page.status,
+        type: 'text/html',
+        body: html('alerts.html', url.pathname, lang, { robots: 'noindex' }, page.body),
+        headers: { 'Cache-Control': 'no-store', ...(page.status === 503 ? { 'Retry-After': '10' } : {}) },
+      },
+      options.csp?.(),
+    );
     return true;
   };
 }

@@ -10,7 +10,9 @@ describe('the preview images keep bounded memories', () => {
   let picture: Buffer;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'exp-images-'));
-    picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123c69' } }).png().toBuffer();
+    picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123c69' } })
+      .png()
+      .toBuffer();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

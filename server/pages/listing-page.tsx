@@ -156,7 +156,9 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
   const price = formatPrice(p.price);
   const type = typeLabel(p.propertyType, t);
   const place = [p.city, p.state].filter(Boolean).join(', ') || 'Ecuador';
-  const description = t('site.meta.listing.descriptionFor', { type, place, price, facts: factsLine(p, t), excerpt: excerpt(p.description, 110) }).replace(/\s*\.\s*\.\s*$/, '.').trim();
+  const description = t('site.meta.listing.descriptionFor', { type, place, price, facts: factsLine(p, t), excerpt: excerpt(p.description, 110) })
+    .replace(/\s*\.\s*\.\s*$/, '.')
+    .trim();
   const crumbs = breadcrumbItems(p, ctx);
   const photo = p.images[0];
   const share = shareLinks({ url, title: p.title, text: [price, p.city].filter(Boolean).join(' · ') });
@@ -212,7 +214,12 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
   const breadcrumbJsonLd = {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
-    itemListElement: [...crumbs, [p.title, listingPath(p.id, p.title, lang)] as [string, string]].map(([name, href], i) => ({ '@type': 'ListItem', position: i + 1, name, item: new URL(href, origin).href })),
+    itemListElement: [...crumbs, [p.title, listingPath(p.id, p.title, lang)] as [string, string]].map(([name, href], i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name,
+      item: new URL(href, origin).href,
+    })),
   };
   return {
     head: {

@@ -30,7 +30,10 @@ export const placeHero = (place: Place) => (html: string) => {
   const known = place.known;
   const params = JSON.stringify({ location: known ? { $t: `site.locations.${known.slug}.name` } : (place.city ?? place.slug) });
   let out = html
-    .replace(/(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/, (_m, start: string) => `${start}${attrs({ 'data-i18n': 'site.search.hero.titleIn', 'data-i18n-params': params })}`)
+    .replace(
+      /(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/,
+      (_m, start: string) => `${start}${attrs({ 'data-i18n': 'site.search.hero.titleIn', 'data-i18n-params': params })}`,
+    )
     .replace(/<exp-property-search\b/, (tag) => `${tag}${attrs({ city: place.city || undefined })}`);
   if (known) {
     out = out

@@ -61,7 +61,10 @@ export function createPreviewImages(kit: PageKit, indexedPage: (route: string, l
       type: 'image/jpeg',
       body: image.body,
       // the default picture in place of a photo that failed is not kept long: the photo may come back
-      headers: { 'Cache-Control': image.fallback ? 'public, max-age=600, s-maxage=600' : immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600, s-maxage=3600', 'X-Image-Cache': image.cached ? 'hit' : 'miss' },
+      headers: {
+        'Cache-Control': image.fallback ? 'public, max-age=600, s-maxage=600' : immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600, s-maxage=3600',
+        'X-Image-Cache': image.cached ? 'hit' : 'miss',
+      },
     };
   }
 

@@ -28,10 +28,19 @@ export interface PageCard {
 /** What the rendered page says its card is: its first hero picture, the site's name (og:site_name) and its heading (else its title). */
 export function cardOf(html: string, defaultPicture: string): PageCard {
   const picture = /<link rel="preload" as="image" href="(\/media\/[^"]+)"/.exec(html)?.[1] ?? /\sposter="(\/media\/[^"]+)"/.exec(html)?.[1] ?? defaultPicture;
-  const text = (s: string) => s.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+  const text = (s: string) =>
+    s
+      .replace(/<[^>]*>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ')
+      .trim();
   const brand = text(/<meta property="og:site_name" content="([^"]*)"/.exec(html)?.[1] ?? '');
   const h1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1];
-  const title = h1 ? text(h1) : text(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? brand).split(' | ')[0] ?? brand;
+  const title = h1 ? text(h1) : (text(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? brand).split(' | ')[0] ?? brand);
   return { picture, eyebrow: brand, title: title || brand };
 }
 
@@ -66,11 +75,7 @@ export async function renderCard(card: PageCard, picture: Buffer): Promise<Buffe
   );
   return sharp(picture, { density: 144 })
     .resize(W, H, { fit: 'cover' })
-    .composite([
-      { input: shade, top: 0, left: 0 },
-      ...(eyebrow ? [{ input: eyebrow.data, top: eyebrowTop, left }] : []),
-      { input: title.data, top: titleTop, left },
-    ])
+    .composite([{ input: shade, top: 0, left: 0 }, ...(eyebrow ? [{ input: eyebrow.data, top: eyebrowTop, left }] : []), { input: title.data, top: titleTop, left }])
     .png()
     .toBuffer();
 }

@@ -32,7 +32,11 @@ export function createPages(options: PagesOptions) {
   let sitemapsOf: { data: SiteData; sitemaps: ReturnType<typeof createSitemaps> } | undefined;
   const sitemaps = () => {
     const data = siteData();
-    if (sitemapsOf?.data !== data) sitemapsOf = { data, sitemaps: createSitemaps({ data: (request) => (request ? siteData(request) : data), origin: origin(), ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}) }) };
+    if (sitemapsOf?.data !== data)
+      sitemapsOf = {
+        data,
+        sitemaps: createSitemaps({ data: (request) => (request ? siteData(request) : data), origin: origin(), ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}) }),
+      };
     return sitemapsOf.sitemaps;
   };
 

@@ -12,7 +12,6 @@ import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
 
-
 export interface SiteData {
   /** an active EC listing, or null */
   listing(id: string): Promise<Row | null>;
@@ -32,7 +31,6 @@ export interface SiteData {
   /** the cities with active EC listings, and how many each has */
   cities(): Promise<Array<{ city: string; listings: number }>>;
 }
-
 
 export class SiteDataError extends Error {}
 
@@ -114,7 +112,16 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       // page after page until one is empty: a project's Max Rows may answer fewer than asked
       const ids: number[] = [];
       for (;;) {
-        const rows = check(await rest.from('agents').select('id').eq('country_code', 'EC').gt('id', ids.at(-1) ?? 0).order('id', { ascending: true }).limit(1000), 'sitemap agents') as Array<{ id: number }>;
+        const rows = check(
+          await rest
+            .from('agents')
+            .select('id')
+            .eq('country_code', 'EC')
+            .gt('id', ids.at(-1) ?? 0)
+            .order('id', { ascending: true })
+            .limit(1000),
+          'sitemap agents',
+        ) as Array<{ id: number }>;
         if (!rows.length) return ids;
         ids.push(...rows.map((r) => r.id));
       }
@@ -122,7 +129,15 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     async cities() {
       const cities: Array<{ city: string; listings: number }> = [];
       for (;;) {
-        const rows = check(await rest.from('listing_cities').select('city,listings').order('listings', { ascending: false }).order('city').range(cities.length, cities.length + 999), 'cities') as Array<{ city: string; listings: number }>;
+        const rows = check(
+          await rest
+            .from('listing_cities')
+            .select('city,listings')
+            .order('listings', { ascending: false })
+            .order('city')
+            .range(cities.length, cities.length + 999),
+          'cities',
+        ) as Array<{ city: string; listings: number }>;
         if (!rows.length) return cities;
         cities.push(...rows);
       }

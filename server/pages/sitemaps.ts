@@ -39,7 +39,7 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
   const readListings = async (request: RequestContext | undefined): Promise<Entry[]> => {
     const data = options.data(request);
     const out: Entry[] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       // until a page comes back empty: a project's Max Rows may answer fewer than asked
       const rows = await data.listingsAfter(after, 1000);
       if (!rows.length) return out;
@@ -79,7 +79,11 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
       if (name === 'index') {
         const count = Math.max(1, Math.ceil((await allListings(request)).length / entriesPerFile));
         const files = ['pages', 'agents', ...Array.from({ length: count }, (_, i) => `listings-${i + 1}`)];
-        return xmlDocument('sitemapindex', { xmlns: SITEMAP_NS }, files.map((f) => el('sitemap', null, el('loc', null, abs(`/sitemaps/${f}.xml`)))));
+        return xmlDocument(
+          'sitemapindex',
+          { xmlns: SITEMAP_NS },
+          files.map((f) => el('sitemap', null, el('loc', null, abs(`/sitemaps/${f}.xml`)))),
+        );
       }
       if (name === 'pages') {
         // the place pages: the hero's Ecuador places and every city with active listings (places.ts)

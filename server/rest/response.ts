@@ -24,11 +24,30 @@ export const CORS_HEADERS = {
  * Only well-formed header names are echoed, at most 64 of them; the base list answers a preflight
  * that names none. See docs/data-api.md.
  */
-const BASE_ALLOWED_HEADERS = ['apikey', 'authorization', 'x-client-info', 'accept-profile', 'content-profile', 'prefer', 'content-type', 'range', 'range-unit', 'accept', 'x-supabase-api-version', 'x-region', 'x-retry-count'];
+const BASE_ALLOWED_HEADERS = [
+  'apikey',
+  'authorization',
+  'x-client-info',
+  'accept-profile',
+  'content-profile',
+  'prefer',
+  'content-type',
+  'range',
+  'range-unit',
+  'accept',
+  'x-supabase-api-version',
+  'x-region',
+  'x-retry-count',
+];
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/;
 
 export function allowedHeaders(requested: string | undefined): string {
-  const asked = (requested ?? '').toLowerCase().split(',').map((h) => h.trim()).filter((h) => HEADER_NAME.test(h)).slice(0, 64);
+  const asked = (requested ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => HEADER_NAME.test(h))
+    .slice(0, 64);
   return [...new Set([...BASE_ALLOWED_HEADERS, ...asked])].join(', ');
 }
 

@@ -31,7 +31,10 @@ export interface RpcCall {
 
 /** The arguments of a POST: a JSON object, or a form; the query string then only filters the result. */
 async function postArgs(req: IncomingMessage): Promise<Map<string, unknown>> {
-  const type = String(req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? 'application/json')
+    .split(';')[0]
+    ?.trim()
+    .toLowerCase();
   const body = await readBody(req, MAX_BODY);
   if (body === 'too-large') throw new ApiError(413, 'PGRST102', 'The request body is too large', `At most ${MAX_BODY} bytes.`);
   if (type === 'application/x-www-form-urlencoded') return new Map(new URLSearchParams(body.toString('utf8')));
@@ -60,7 +63,13 @@ export function findRoutine(name: string, keys: string[], schema: Schema): Routi
   if (matches.length === 1) return matches[0] as Routine;
   const signature = (r: Routine) => `public.${r.name}(${r.params.map((p) => `${p.name} => ${p.type}`).join(', ')})`;
   if (matches.length > 1) {
-    throw new ApiError(300, 'PGRST203', `Could not choose the best candidate function between: ${matches.map(signature).join(', ')}`, null, 'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
+    throw new ApiError(
+      300,
+      'PGRST203',
+      `Could not choose the best candidate function between: ${matches.map(signature).join(', ')}`,
+      null,
+      'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+    );
   }
   const sorted = [...keys].sort();
   const listed = sorted.join(', ');
@@ -71,7 +80,13 @@ export function findRoutine(name: string, keys: string[], schema: Schema): Routi
     const near = closestName(name, schema.routines.keys());
     if (near) hint = `Perhaps you meant to call the function public.${near}`;
   } else {
-    const sets = overloads.map((r) => `(${r.params.map((p) => p.name).sort().join(', ')})`);
+    const sets = overloads.map(
+      (r) =>
+        `(${r.params
+          .map((p) => p.name)
+          .sort()
+          .join(', ')})`,
+    );
     const near = closestName(`(${listed})`, sets);
     if (near) hint = `Perhaps you meant to call the function public.${name}${near}`;
   }

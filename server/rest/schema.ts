@@ -64,7 +64,16 @@ async function loadRelations(db: Queryable): Promise<Map<string, Relation>> {
  * parameters in order, which have defaults, volatility, and the shape of their result.
  */
 async function loadRoutines(db: Queryable): Promise<Map<string, Routine[]>> {
-  const rows = await db.query<{ name: string; volatility: string; set: boolean; defaults: number; args: Array<{ name: string; type: string; mode: string }>; typtype: string; typrelid: number | string; rel_columns: string[] | null }>(`
+  const rows = await db.query<{
+    name: string;
+    volatility: string;
+    set: boolean;
+    defaults: number;
+    args: Array<{ name: string; type: string; mode: string }>;
+    typtype: string;
+    typrelid: number | string;
+    rel_columns: string[] | null;
+  }>(`
     select p.proname as name, p.provolatile as volatility, p.proretset as set, p.pronargdefaults::int as defaults,
       (select coalesce(json_agg(json_build_object('name', coalesce(p.proargnames[a.i], ''), 'type', pg_catalog.format_type(a.t, null), 'mode', coalesce(p.proargmodes[a.i]::text, 'i')) order by a.i), '[]'::json)
          from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality a(t, i)) as args,

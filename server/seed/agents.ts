@@ -18,10 +18,14 @@ export interface AgentRow extends AgentProfileRecord {
 const DOMAIN = 'expecuador.example';
 
 function email(first: string, last: string): string {
-  const clean = (s: string) => fold(s).toLowerCase().replace(/[^a-z]+/g, '');
+  const clean = (s: string) =>
+    fold(s)
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '');
   return `${clean(first.split(' ')[0] ?? first)}.${clean(last.split(' ')[0] ?? last)}@${DOMAIN}`;
 }
 
+// prettier-ignore
 const SAMPLE: Array<Omit<AgentRow, 'id' | 'email' | 'picture' | 'country_code' | 'private_notes' | 'created_at'>> = [
   {
     first_name: 'María Fernanda', last_name: 'Andrade', phone: '099 214 5587', location: 'Quito, Pichincha', home: ['Quito', 'Cumbayá', 'Tumbaco'],
@@ -61,8 +65,11 @@ const SAMPLE: Array<Omit<AgentRow, 'id' | 'email' | 'picture' | 'country_code' |
   },
 ];
 
+// prettier-ignore
 const FIRST = ['Sofía', 'Mateo', 'Valentina', 'Sebastián', 'Camila', 'Diego', 'Isabella', 'Nicolás', 'Paula', 'Santiago', 'Lucía', 'Martín', 'Ana', 'Juan Carlos', 'Verónica', 'Esteban', 'Carolina', 'Ricardo', 'Mónica', 'Felipe', 'Patricia', 'Xavier', 'Elena', 'Fernando', 'Cristina', 'Pablo', 'Natalia', 'Jorge', 'Andrea', 'Luis', 'Tatiana', 'Iván', 'Karla', 'Roberto', 'Ximena', 'Óscar', 'Daniel', 'Ana Lucía', 'Ángel', 'Renata', 'Miguel'];
+// prettier-ignore
 const LAST = ['Guerrero', 'Zambrano', 'Salazar', 'Vásquez', 'Cevallos', 'Jaramillo', 'Ordóñez', 'Muñoz', 'Benítez', 'Rivadeneira', 'Castillo', 'Naranjo', 'Ponce', 'Núñez', 'Aguirre', 'Egas', 'Larrea', 'Montalvo', 'Chiriboga', 'Almeida', 'Peñaherrera', 'Carrión', 'Tapia', 'Vallejo', 'Moreno', 'Herrera', 'Sánchez', 'Martínez', 'Cárdenas', 'Bravo', 'Proaño', 'Endara', 'Velasco', 'León', 'Arias', 'Sarmiento', 'Dávila', 'Montesdeoca', 'Romero', 'Yépez', 'Quintana'];
+// prettier-ignore
 const CITIES = ['Quito', 'Quito', 'Guayaquil', 'Cuenca', 'Cumbayá', 'Samborondón', 'Manta', 'Salinas', 'Loja', 'Ambato', 'Ibarra', 'Tumbaco', 'Montañita', 'Cotacachi', 'Guayaquil', 'Quito'];
 
 export function generateAgents(rand: () => number): AgentRow[] {
@@ -131,9 +138,26 @@ export function generateAgents(rand: () => number): AgentRow[] {
   for (const [first, last, country] of foreign) {
     const id = agents.length + 1;
     agents.push({
-      id, first_name: first, last_name: last, email: `${fold(first).toLowerCase()}.${fold(last).toLowerCase()}@exp-${country.toLowerCase()}.example`,
-      phone: '+1 555 0100', picture: null, country_code: country, location: null, about: null, languages: null, specializations: null, certifications: null,
-      locations_served: null, facebook: null, instagram: null, linkedin: null, website: null, private_notes: null, created_at: created(id), home: [],
+      id,
+      first_name: first,
+      last_name: last,
+      email: `${fold(first).toLowerCase()}.${fold(last).toLowerCase()}@exp-${country.toLowerCase()}.example`,
+      phone: '+1 555 0100',
+      picture: null,
+      country_code: country,
+      location: null,
+      about: null,
+      languages: null,
+      specializations: null,
+      certifications: null,
+      locations_served: null,
+      facebook: null,
+      instagram: null,
+      linkedin: null,
+      website: null,
+      private_notes: null,
+      created_at: created(id),
+      home: [],
     });
   }
   return agents;

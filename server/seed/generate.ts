@@ -52,6 +52,7 @@ export interface PriceChangeRow {
   changed_at: string;
 }
 
+// prettier-ignore
 export const LISTING_COLUMNS = [
   'id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon',
   'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture',
@@ -60,6 +61,7 @@ export const LISTING_COLUMNS = [
 
 export const PRICE_CHANGE_COLUMNS = ['listing_id', 'old_price', 'new_price', 'changed_at'] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
 
+// prettier-ignore
 export const AGENT_COLUMNS = [
   'id', 'first_name', 'last_name', 'email', 'phone', 'picture', 'country_code', 'location', 'about', 'languages', 'specializations', 'certifications',
   'locations_served', 'facebook', 'instagram', 'linkedin', 'website', 'private_notes', 'created_at',
@@ -92,12 +94,33 @@ const EXTERIOR: Record<PropertyType, [string, number]> = {
   commercial_building: ['commercial', 5],
 };
 const INTERIOR: Record<PropertyType, Array<[string, number]>> = {
-  house: [['living', 6], ['kitchen', 5], ['bedroom', 5], ['bathroom', 4], ['garden', 4]],
-  apartment: [['living', 6], ['kitchen', 5], ['bedroom', 5], ['bathroom', 4], ['view', 4]],
-  land: [['view', 4], ['garden', 4]],
-  office: [['office-interior', 4], ['view', 4]],
+  house: [
+    ['living', 6],
+    ['kitchen', 5],
+    ['bedroom', 5],
+    ['bathroom', 4],
+    ['garden', 4],
+  ],
+  apartment: [
+    ['living', 6],
+    ['kitchen', 5],
+    ['bedroom', 5],
+    ['bathroom', 4],
+    ['view', 4],
+  ],
+  land: [
+    ['view', 4],
+    ['garden', 4],
+  ],
+  office: [
+    ['office-interior', 4],
+    ['view', 4],
+  ],
   business_premises: [['shop-interior', 4]],
-  commercial_building: [['office-interior', 4], ['shop-interior', 4]],
+  commercial_building: [
+    ['office-interior', 4],
+    ['shop-interior', 4],
+  ],
 };
 
 function imagesFor(type: PropertyType, rand: () => number, pick: Pick): unknown {
@@ -302,9 +325,10 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     const facts = { type, city: place.city, neighbourhood, bedrooms, bathrooms, area, region: place.region, english };
     const [lat, lng] = pointNear(sectorPlace(place, neighbourhood), rand);
     const street = pick(place.streets);
-    const number = place.city === 'Quito' || place.city === 'Cumbayá' || place.city === 'Tumbaco'
-      ? `${pick(['N', 'E', 'S', 'Oe'])}${10 + Math.floor(rand() * 70)}-${100 + Math.floor(rand() * 300)}`
-      : String(100 + Math.floor(rand() * 1900));
+    const number =
+      place.city === 'Quito' || place.city === 'Cumbayá' || place.city === 'Tumbaco'
+        ? `${pick(['N', 'E', 'S', 'Oe'])}${10 + Math.floor(rand() * 70)}-${100 + Math.floor(rand() * 300)}`
+        : String(100 + Math.floor(rand() * 1900));
     const candidates = byCity.get(place.city) ?? ecAgents;
     const agent = rand() < 0.85 ? pick(candidates) : pick(ecAgents);
     const created = new Date(REFERENCE_DATE - Math.floor(rand() * span) - i).toISOString();
@@ -398,7 +422,18 @@ function specialRows(firstId: number, agents: AgentRow[], rand: () => number): L
     // coordinates: missing, empty, not numeric, numeric strings with spaces, out of range
     base({ title: 'Casa en Cumbayá sin coordenadas', city: 'Cumbayá', property_type: 'house', bedrooms: 4, bathrooms: 3.5, square_feet: 280, price: 385000, geo_lat: null, geo_lon: null }),
     base({ title: 'Departamento en Guayaquil con coordenadas vacías', city: 'Guayaquil', state: 'Guayas', geo_lat: '', geo_lon: '' }),
-    base({ title: 'Terreno en Loja con coordenadas por confirmar', city: 'Loja', state: 'Loja', property_type: 'land', bedrooms: 0, bathrooms: 0, square_feet: 900, price: 42000, geo_lat: 'N/A', geo_lon: 'pendiente' }),
+    base({
+      title: 'Terreno en Loja con coordenadas por confirmar',
+      city: 'Loja',
+      state: 'Loja',
+      property_type: 'land',
+      bedrooms: 0,
+      bathrooms: 0,
+      square_feet: 900,
+      price: 42000,
+      geo_lat: 'N/A',
+      geo_lon: 'pendiente',
+    }),
     base({ title: 'Casa en un pueblo sin ubicación conocida', city: 'Pueblo Nuevo', state: 'Manabí', property_type: 'house', geo_lat: 'abc', geo_lon: '-80.1' }),
     base({ title: 'Suite con coordenadas como texto', property_type: 'apartment', bedrooms: 1, bathrooms: 1, square_feet: 48, price: 79000, geo_lat: ' -0.176200 ', geo_lon: '-78.480100' }),
     base({ title: 'Oficina con coordenadas fuera de rango', property_type: 'office', bedrooms: 0, square_feet: 120, price: 190000, geo_lat: '123.45', geo_lon: '-78.48' }),
@@ -410,7 +445,16 @@ function specialRows(firstId: number, agents: AgentRow[], rand: () => number): L
     base({ city: null, state: null, address: null, title: 'Listado sin dirección' }),
     // types outside the six: shown as given, title-cased in the filter
     base({ property_type: 'quinta', title: 'Quinta con huerto en Cotacachi', city: 'Cotacachi', state: 'Imbabura', bedrooms: 4, bathrooms: 3, square_feet: 5200, price: 265000 }),
-    base({ property_type: 'hotel_boutique', title: 'Hotel boutique de 9 habitaciones en Montañita', city: 'Montañita', state: 'Santa Elena', bedrooms: 9, bathrooms: 10, square_feet: 640, price: 720000 }),
+    base({
+      property_type: 'hotel_boutique',
+      title: 'Hotel boutique de 9 habitaciones en Montañita',
+      city: 'Montañita',
+      state: 'Santa Elena',
+      bedrooms: 9,
+      bathrooms: 10,
+      square_feet: 640,
+      price: 720000,
+    }),
     // text is data: markup must render as text
     base({ title: 'Departamento <b>amoblado</b> & listo <img src=x onerror="alert(1)">', description: '<script>alert("xss")</script> Vista al parque, 2 parqueaderos & bodega.' }),
     // images in every shape, including broken, unsafe and empty
@@ -418,7 +462,10 @@ function specialRows(firstId: number, agents: AgentRow[], rand: () => number): L
     base({ title: 'Casa con enlace de imagen inseguro', images: ['javascript:alert(1)', `${MEDIA}/house-4.svg`] }),
     base({ title: 'Departamento sin fotos', images: [] }),
     base({ title: 'Departamento sin campo de fotos', images: null }),
-    base({ title: 'Departamento con portada marcada al final', images: [{ url: `${MEDIA}/living-1.svg` }, { src: `${MEDIA}/kitchen-2.svg` }, { url: `${MEDIA}/apartment-5.svg`, is_front_cover: true }] }),
+    base({
+      title: 'Departamento con portada marcada al final',
+      images: [{ url: `${MEDIA}/living-1.svg` }, { src: `${MEDIA}/kitchen-2.svg` }, { url: `${MEDIA}/apartment-5.svg`, is_front_cover: true }],
+    }),
     // agent fields partly empty: name only, e-mail only, phone only, nothing
     base({ title: 'Casa con agente sin contacto', agent_email: null, agent_phone: null, agent_picture: null }),
     base({ title: 'Departamento con solo el correo del agente', agent_first_name: null, agent_last_name: null, agent_phone: null }),
@@ -433,7 +480,9 @@ function specialRows(firstId: number, agents: AgentRow[], rand: () => number): L
   ];
   for (let i = 0; i < 45; i++) {
     const [country, city, state, lat, lng] = foreign[i % foreign.length] as [string, string, string, number, number];
-    rows.push(base({ country_code: country, city, state, title: `Apartment in ${city} (${country})`, geo_lat: (lat + rand() * 0.05).toFixed(6), geo_lon: (lng + rand() * 0.05).toFixed(6), agent_id: null }));
+    rows.push(
+      base({ country_code: country, city, state, title: `Apartment in ${city} (${country})`, geo_lat: (lat + rand() * 0.05).toFixed(6), geo_lon: (lng + rand() * 0.05).toFixed(6), agent_id: null }),
+    );
   }
   for (let i = 0; i < 12; i++) rows.push(base({ status: i % 2 ? '0' : '2', title: `Casa vendida en Quito ${i + 1}`, property_type: 'house', price: 250000 + i * 1000 }));
   return rows;

@@ -33,6 +33,7 @@ const suburban: Record<PropertyType, number> = { apartment: 22, house: 48, land:
 const beach: Record<PropertyType, number> = { apartment: 40, house: 28, land: 22, office: 1, business_premises: 7, commercial_building: 2 };
 const town: Record<PropertyType, number> = { apartment: 20, house: 45, land: 22, office: 3, business_premises: 7, commercial_building: 3 };
 
+// prettier-ignore
 export const PLACES: Place[] = [
   {
     city: 'Quito', state: 'Pichincha', lat: -0.1807, lng: -78.4678, radiusKm: 6.5, weight: 21, priceFactor: 1.0, region: 'sierra', expat: 0.08, mix: urban,

@@ -45,23 +45,14 @@ const ES = {
     'Lote esquinero ideal para construir en {hood}',
     'Terreno de {area} m² con todos los servicios en {city}',
   ],
-  office: [
-    'Oficina en edificio corporativo, {hood}',
-    'Oficina de {area} m² con parqueaderos en {hood}',
-    'Oficina amoblada lista para operar en {hood}, {city}',
-    'Consultorio u oficina en {hood}',
-  ],
+  office: ['Oficina en edificio corporativo, {hood}', 'Oficina de {area} m² con parqueaderos en {hood}', 'Oficina amoblada lista para operar en {hood}, {city}', 'Consultorio u oficina en {hood}'],
   business_premises: [
     'Local comercial a pie de calle en {hood}',
     'Local de {area} m² en zona de alto tráfico, {hood}',
     'Local comercial esquinero en {hood}, {city}',
     'Local en centro comercial de {hood}',
   ],
-  commercial_building: [
-    'Edificio comercial de {area} m² en {hood}',
-    'Edificio de oficinas y locales en {hood}, {city}',
-    'Edificio rentable con locales en planta baja, {hood}',
-  ],
+  commercial_building: ['Edificio comercial de {area} m² en {hood}', 'Edificio de oficinas y locales en {hood}, {city}', 'Edificio rentable con locales en planta baja, {hood}'],
 } satisfies Record<PropertyType, string[]>;
 
 const EN = {
@@ -86,8 +77,28 @@ const EN = {
 } satisfies Record<PropertyType, string[]>;
 
 const ES_FEATURES: Record<PropertyType, string[]> = {
-  apartment: ['cocina abierta con mesón de cuarzo', 'balcón con vista a la ciudad', 'gimnasio y área BBQ en la terraza', 'guardianía 24/7', '{parking} parqueaderos cubiertos y bodega', 'ascensor y generador eléctrico', 'piso flotante y amplios ventanales', 'sala comunal y áreas verdes', 'calentador solar'],
-  house: ['jardín privado con árboles frutales', 'sala con chimenea', 'cocina tipo isla y cuarto de servicio', '{parking} parqueaderos', 'estudio con luz natural', 'terraza con BBQ', 'piscina temperada', 'seguridad privada en el conjunto', 'cisterna y paneles solares'],
+  apartment: [
+    'cocina abierta con mesón de cuarzo',
+    'balcón con vista a la ciudad',
+    'gimnasio y área BBQ en la terraza',
+    'guardianía 24/7',
+    '{parking} parqueaderos cubiertos y bodega',
+    'ascensor y generador eléctrico',
+    'piso flotante y amplios ventanales',
+    'sala comunal y áreas verdes',
+    'calentador solar',
+  ],
+  house: [
+    'jardín privado con árboles frutales',
+    'sala con chimenea',
+    'cocina tipo isla y cuarto de servicio',
+    '{parking} parqueaderos',
+    'estudio con luz natural',
+    'terraza con BBQ',
+    'piscina temperada',
+    'seguridad privada en el conjunto',
+    'cisterna y paneles solares',
+  ],
   land: ['topografía plana', 'acceso por calle adoquinada', 'servicios básicos en el lindero', 'escrituras al día', 'zonificación residencial', 'ideal para proyecto inmobiliario', 'vista despejada'],
   office: ['recepción compartida', '{parking} parqueaderos para clientes', 'sala de reuniones', 'cableado estructurado', 'ascensores de alta velocidad', 'aire acondicionado central'],
   business_premises: ['vitrina a la calle principal', 'baño y bodega', 'alto flujo peatonal', 'permiso de funcionamiento vigente', 'parqueadero para clientes'],
@@ -95,8 +106,25 @@ const ES_FEATURES: Record<PropertyType, string[]> = {
 };
 
 const EN_FEATURES: Record<PropertyType, string[]> = {
-  apartment: ['open kitchen with quartz counters', 'balcony with city or ocean views', 'gym and rooftop BBQ area', '24/7 security', '{parking} covered parking spaces and storage', 'elevator and backup generator', 'walk to cafés and markets'],
-  house: ['private garden with fruit trees', 'living room with fireplace', 'island kitchen', '{parking} parking spaces', 'home office with natural light', 'covered terrace for BBQ', 'heated pool', 'gated community with guards'],
+  apartment: [
+    'open kitchen with quartz counters',
+    'balcony with city or ocean views',
+    'gym and rooftop BBQ area',
+    '24/7 security',
+    '{parking} covered parking spaces and storage',
+    'elevator and backup generator',
+    'walk to cafés and markets',
+  ],
+  house: [
+    'private garden with fruit trees',
+    'living room with fireplace',
+    'island kitchen',
+    '{parking} parking spaces',
+    'home office with natural light',
+    'covered terrace for BBQ',
+    'heated pool',
+    'gated community with guards',
+  ],
   land: ['flat topography', 'paved access road', 'water and power at the property line', 'clear title', 'zoned residential', 'unobstructed views'],
   office: ['shared reception', '{parking} client parking spaces', 'meeting room', 'structured cabling', 'central air conditioning'],
   business_premises: ['street-front display window', 'restroom and storage', 'heavy foot traffic', 'business permit in place'],
@@ -145,8 +173,15 @@ export function descriptionFor(f: ListingFacts, pick: Pick, rand: () => number):
       ? `Terreno de ${fmtArea(f.area, false)} m².`
       : `${fmtArea(f.area, false)} m² de construcción${f.bedrooms ? `, ${f.bedrooms} dormitorios y ${String(f.bathrooms).replace('.', ',')} baños` : ''}.`;
   const list = chosen.map((c) => fill(c, f, parking));
-  const featuresText = f.english ? `Features ${list.slice(0, -1).join(', ')}${list.length > 1 ? ' and ' : ''}${list.at(-1)}.` : `Cuenta con ${list.slice(0, -1).join(', ')}${list.length > 1 ? ' y ' : ''}${list.at(-1)}.`;
+  const featuresText = f.english
+    ? `Features ${list.slice(0, -1).join(', ')}${list.length > 1 ? ' and ' : ''}${list.at(-1)}.`
+    : `Cuenta con ${list.slice(0, -1).join(', ')}${list.length > 1 ? ' y ' : ''}${list.at(-1)}.`;
   // a third of the coast's listings see the sea (from the size, so the random stream is unchanged)
-  const climate = f.region === 'costa' && Math.round(f.area) % 3 === 0 ? (f.english ? 'Ocean views, minutes from the beach.' : 'Con vista al mar, a pocos minutos de la playa.') : (f.english ? CLIMATE_EN : CLIMATE_ES)[f.region];
+  const climate =
+    f.region === 'costa' && Math.round(f.area) % 3 === 0
+      ? f.english
+        ? 'Ocean views, minutes from the beach.'
+        : 'Con vista al mar, a pocos minutos de la playa.'
+      : (f.english ? CLIMATE_EN : CLIMATE_ES)[f.region];
   return [opener, size, featuresText, climate, pick(f.english ? EN_CLOSERS : ES_CLOSERS)].join(' ');
 }

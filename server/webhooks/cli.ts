@@ -48,11 +48,11 @@ function parse(argv: string[]): { command: WebhookCommand } {
   if (rest.length) usage(`one ${verb === 'remove' ? 'id' : 'address'} at a time`);
   switch (verb) {
     case 'add':
-      if (!arg) usage('add needs the endpoint\'s address');
+      if (!arg) usage("add needs the endpoint's address");
       if (!values.has('--events')) usage(`add needs --events (any of ${WEBHOOK_EVENTS.join(', ')})`);
       return { command: { command: 'add', url: arg, events: (values.get('--events') as string).split(','), description: values.get('--description'), dev } as WebhookCommand };
     case 'remove':
-      if (!arg) usage('remove needs the endpoint\'s id (npm run webhooks -- list)');
+      if (!arg) usage("remove needs the endpoint's id (npm run webhooks -- list)");
       return { command: { command: 'remove', id: arg } };
     case 'list':
     case 'report':
@@ -80,7 +80,9 @@ function print(command: WebhookCommand, result: unknown): void {
     const rows = result as EndpointReport[];
     if (!rows.length) console.log('[webhooks] no endpoints');
     for (const r of rows) {
-      console.log(`${r.id} ${r.url} (${r.events.join(', ')}): ${r.delivered} delivered, ${r.waiting} waiting${r.retrying ? ` (${r.retrying} retrying)` : ''}, ${r.failed} failed${r.last_delivered_at ? `; last delivered ${new Date(r.last_delivered_at).toISOString()}` : ''}`);
+      console.log(
+        `${r.id} ${r.url} (${r.events.join(', ')}): ${r.delivered} delivered, ${r.waiting} waiting${r.retrying ? ` (${r.retrying} retrying)` : ''}, ${r.failed} failed${r.last_delivered_at ? `; last delivered ${new Date(r.last_delivered_at).toISOString()}` : ''}`,
+      );
       if (r.last_error) console.log(`   last error: ${r.last_error}${r.last_failed_at ? ` (failed for good ${new Date(r.last_failed_at).toISOString()})` : ''}`);
     }
   }

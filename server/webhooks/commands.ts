@@ -4,11 +4,7 @@
 import type { Database } from '../db/database.ts';
 import { addEndpoint, listEndpoints, removeEndpoint, webhookReport, WebhookInputError } from './endpoints.ts';
 
-export type WebhookCommand =
-  | { command: 'add'; url: string; events: string[]; description?: string; dev?: boolean }
-  | { command: 'list' }
-  | { command: 'remove'; id: string }
-  | { command: 'report' };
+export type WebhookCommand = { command: 'add'; url: string; events: string[]; description?: string; dev?: boolean } | { command: 'list' } | { command: 'remove'; id: string } | { command: 'report' };
 
 export async function runWebhookCommand(db: Database, raw: Record<string, unknown>): Promise<unknown> {
   const c = raw as WebhookCommand;

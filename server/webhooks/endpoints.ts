@@ -44,19 +44,27 @@ export async function checkEndpointUrl(text: string, dev: boolean, resolve: Reso
   } catch {
     throw new WebhookInputError(`not an address: "${text.slice(0, 200)}"`);
   }
-  if (url.protocol !== 'https:' && !(dev && url.protocol === 'http:')) throw new WebhookInputError(`a webhook endpoint is https${dev ? ' (or http with --dev)' : ' (http only with --dev, for development)'}, not ${url.protocol}`);
+  if (url.protocol !== 'https:' && !(dev && url.protocol === 'http:'))
+    throw new WebhookInputError(`a webhook endpoint is https${dev ? ' (or http with --dev)' : ' (http only with --dev, for development)'}, not ${url.protocol}`);
   if (url.username || url.password) throw new WebhookInputError('an endpoint address carries no user name or password: the deliveries are signed instead');
   if (url.hash) throw new WebhookInputError('an endpoint address has no #fragment');
   if (url.href.length > 2000) throw new WebhookInputError('the address is longer than 2,000 characters');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : host === 'localhost' ? ['127.0.0.1'] : await resolve(host).then(
-      (found) => found.map((a) => a.address),
-      () => {
-        throw new WebhookInputError(`${host} does not resolve`);
-      },
-    );
+  const addresses = isIP(host)
+    ? [host]
+    : host === 'localhost'
+      ? ['127.0.0.1']
+      : await resolve(host).then(
+          (found) => found.map((a) => a.address),
+          () => {
+            throw new WebhookInputError(`${host} does not resolve`);
+          },
+        );
   const refused = addresses.filter((a) => !addressAllowed(a, dev));
-  if (refused.length) throw new WebhookInputError(`${host} is ${refused.join(', ')}: ${dev ? 'a link-local address (the cloud metadata service) is never an endpoint' : 'an address on a private network is an endpoint only with --dev'}`);
+  if (refused.length)
+    throw new WebhookInputError(
+      `${host} is ${refused.join(', ')}: ${dev ? 'a link-local address (the cloud metadata service) is never an endpoint' : 'an address on a private network is an endpoint only with --dev'}`,
+    );
   return url.href;
 }
 
@@ -83,7 +91,9 @@ export async function addEndpoint(db: Database, input: NewEndpoint, resolve?: Re
 }
 
 export async function listEndpoints(db: Database): Promise<EndpointRow[]> {
-  return db.admin.query<EndpointRow>('select id::text as id, url, events, description, allow_private, created_at::text as created_at, disabled_at::text as disabled_at from internal.webhook_endpoints where disabled_at is null order by id');
+  return db.admin.query<EndpointRow>(
+    'select id::text as id, url, events, description, allow_private, created_at::text as created_at, disabled_at::text as disabled_at from internal.webhook_endpoints where disabled_at is null order by id',
+  );
 }
 
 /** Removes an endpoint: nothing more is queued for it, and what waits is dropped. */

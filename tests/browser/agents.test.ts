@@ -61,7 +61,13 @@ describe('<exp-agent-directory>', () => {
     const el = await mount(`<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
     await waitFor(() => names(el).length === all.length, 8000, 'all agents');
     const expected = (q: string) => all.filter((a) => [a.first_name, a.last_name, a.email].some((f) => fold(f ?? '').includes(fold(q)))).map(fullName);
-    for (const [q, how] of [['andres', 'enter'], ['ANDRÉS', 'button'], ['villacis', 'enter'], ['MENDO', 'button'], ['maria.andrade@', 'enter']] as const) {
+    for (const [q, how] of [
+      ['andres', 'enter'],
+      ['ANDRÉS', 'button'],
+      ['villacis', 'enter'],
+      ['MENDO', 'button'],
+      ['maria.andrade@', 'enter'],
+    ] as const) {
       await searchFor(el, q, how);
       expect(names(el), q).to.deep.equal(expected(q));
       expect(names(el).length, q).to.be.greaterThan(0);
@@ -122,7 +128,9 @@ describe('<exp-agent-profile>', () => {
   afterEach(cleanup);
 
   it('shows each of the 6 sample agents with every section and their active listings', async () => {
-    const samples = await api<Array<Record<string, unknown>>>('agents?select=id,first_name,last_name,email,phone,about,languages,specializations,certifications,locations_served,website,facebook,instagram,linkedin&id=lte.6&order=id');
+    const samples = await api<Array<Record<string, unknown>>>(
+      'agents?select=id,first_name,last_name,email,phone,about,languages,specializations,certifications,locations_served,website,facebook,instagram,linkedin&id=lte.6&order=id',
+    );
     expect(samples).to.have.length(6);
     for (const a of samples) {
       const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="${a.id}"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
@@ -137,7 +145,11 @@ describe('<exp-agent-profile>', () => {
       const expectedLinks = ['website', 'facebook', 'instagram', 'linkedin'].map((k) => a[k]).filter((u): u is string => typeof u === 'string' && /^https?:/.test(u));
       expect(links.map((u) => u.replace(/\/$/, ''))).to.deep.equal(expectedLinks.map((u) => u.replace(/\/$/, '')));
       for (const l of shadowAll<HTMLAnchorElement>(el, '[part="social-link"]')) expect(l.target).to.equal('_blank');
-      const total = Number((await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1`, { method: 'HEAD', headers: { Prefer: 'count=exact' } })).headers.get('content-range')?.split('/')[1]);
+      const total = Number(
+        (await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1`, { method: 'HEAD', headers: { Prefer: 'count=exact' } })).headers
+          .get('content-range')
+          ?.split('/')[1],
+      );
       await waitFor(() => shadow(el, '[part="listings"] h2').textContent?.startsWith(`${total} listing`), 8000, `listings of agent ${a.id}`);
       expect(shadowAll(el, '[part="listings"] [part~="card"]').length).to.equal(Math.min(24, total));
       expect(shadow<HTMLAnchorElement>(el, '[part="return-link"]').getAttribute('href')).to.equal('/findanagent');

@@ -47,10 +47,14 @@ export function shadowAll<E extends Element = HTMLElement>(el: Element, selector
 export function oneEvent<T = unknown>(target: EventTarget, name: string, timeout = 5000): Promise<CustomEvent<T>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${name} event`)), timeout);
-    target.addEventListener(name, (e) => {
-      clearTimeout(timer);
-      resolve(e as CustomEvent<T>);
-    }, { once: true });
+    target.addEventListener(
+      name,
+      (e) => {
+        clearTimeout(timer);
+        resolve(e as CustomEvent<T>);
+      },
+      { once: true },
+    );
   });
 }
 

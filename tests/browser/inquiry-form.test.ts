@@ -54,7 +54,14 @@ describe('<exp-inquiry-form>', () => {
     type(el, 'name', 'Ana');
     type(el, 'email', 'ana@');
     submit(el).click();
-    await waitFor(() => shadowAll(el, '[part="field-error"]').map((e) => e.textContent).join() === 'Please enter a valid e-mail address, like name@example.com.', 3000, 'e-mail error');
+    await waitFor(
+      () =>
+        shadowAll(el, '[part="field-error"]')
+          .map((e) => e.textContent)
+          .join() === 'Please enter a valid e-mail address, like name@example.com.',
+      3000,
+      'e-mail error',
+    );
     el.setAttribute('lang', 'es');
     await waitFor(() => shadowAll(el, '[part="field-error"]')[0]?.textContent === 'Ingrese un correo válido, como nombre@ejemplo.com.', 3000, 'Spanish error');
     expect(submit(el).textContent).to.equal('Solicitar información');

@@ -20,10 +20,14 @@ async function apiRows(query: string): Promise<Array<Record<string, unknown>>> {
 
 /** The map's target, once OpenLayers drew the pins. */
 async function mapReady(el: Element, pins?: number): Promise<HTMLElement & { expMap: MapHandle }> {
-  return waitFor(() => {
-    const target = el.shadowRoot?.querySelector<HTMLElement & { expMap: MapHandle }>('[part="map"] [data-status="ready"]');
-    return target && target.dataset.pins !== undefined && (pins === undefined || Number(target.dataset.pins) === pins) ? target : null;
-  }, 20000, 'map with pins');
+  return waitFor(
+    () => {
+      const target = el.shadowRoot?.querySelector<HTMLElement & { expMap: MapHandle }>('[part="map"] [data-status="ready"]');
+      return target && target.dataset.pins !== undefined && (pins === undefined || Number(target.dataset.pins) === pins) ? target : null;
+    },
+    20000,
+    'map with pins',
+  );
 }
 
 /**
@@ -51,7 +55,10 @@ async function atPin(target: HTMLElement & { expMap: MapHandle }, id: string, ty
 }
 
 function loadedScripts(win: Window): string[] {
-  return win.performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js'));
+  return win.performance
+    .getEntriesByType('resource')
+    .map((e) => e.name)
+    .filter((n) => n.endsWith('.js'));
 }
 
 async function frame(html: string): Promise<HTMLIFrameElement> {
@@ -90,10 +97,14 @@ describe('the map', () => {
     const expected = await apiCount('place_search=like.*olon*&property_type=ilike.*house*');
     expect(expected).to.be.greaterThan(10);
     const target = await mapReady(el, expected);
-    const stats = await waitFor(() => {
-      const s = target.expMap.stats();
-      return s.clusters.length > 0 || s.singles > 0 ? s : null;
-    }, 5000, 'rendered clusters');
+    const stats = await waitFor(
+      () => {
+        const s = target.expMap.stats();
+        return s.clusters.length > 0 || s.singles > 0 ? s : null;
+      },
+      5000,
+      'rendered clusters',
+    );
     // every pin is in exactly one cluster or drawn on its own
     expect(stats.clusters.reduce((a, b) => a + b, 0) + stats.singles).to.equal(expected);
     expect(stats.clusters.length).to.be.greaterThan(0);
@@ -111,10 +122,16 @@ describe('the map', () => {
       delete (globalThis as { expClustersAbove?: number }).expClustersAbove;
     });
     const cellsDrawn = (el: Element, count?: number) =>
-      waitFor(() => {
-        const target = el.shadowRoot?.querySelector<HTMLElement & { expMap: MapHandle & { map: { getView(): { getZoom(): number; setZoom(z: number): void; setCenter(c: number[]): void; getCenter(): number[] } } } }>('[part="map"] [data-mode="cells"][data-drawn]');
-        return target && (count === undefined || Number(target.dataset.drawn) === count) ? target : null;
-      }, 20000, 'clusters drawn');
+      waitFor(
+        () => {
+          const target = el.shadowRoot?.querySelector<
+            HTMLElement & { expMap: MapHandle & { map: { getView(): { getZoom(): number; setZoom(z: number): void; setCenter(c: number[]): void; getCenter(): number[] } } } }
+          >('[part="map"] [data-mode="cells"][data-drawn]');
+          return target && (count === undefined || Number(target.dataset.drawn) === count) ? target : null;
+        },
+        20000,
+        'clusters drawn',
+      );
 
     it('draws every match as counted cells that add up to the exact count, and never loads the points', async () => {
       const el = await mount(`<exp-property-map api-url="${API_URL}"></exp-property-map>`, 'exp-property-map');
@@ -151,7 +168,12 @@ describe('the map', () => {
           return [guayaquil];
         },
         true,
-        { onDrawn: (n) => (drawn = n), onError: (e) => { throw e; } },
+        {
+          onDrawn: (n) => (drawn = n),
+          onError: (e) => {
+            throw e;
+          },
+        },
       );
       // moves end while the world is still asked for
       handle.map.dispatchEvent('moveend');
@@ -182,7 +204,13 @@ describe('the map', () => {
       // click the biggest cluster: the view zooms into its listings and the cells of the new view come
       await new Promise((r) => setTimeout(r, 300));
       const sent = clusterCalls();
-      const features = (target.expMap.map as unknown as { getLayers(): { getArray(): Array<{ getSource?(): { getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }> } | null }> } }).getLayers().getArray();
+      const features = (
+        target.expMap.map as unknown as {
+          getLayers(): { getArray(): Array<{ getSource?(): { getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }> } | null }> };
+        }
+      )
+        .getLayers()
+        .getArray();
       const cells = features.flatMap((l) => l.getSource?.()?.getFeatures?.() ?? []).filter((f) => typeof f.get('count') === 'number');
       const biggest = cells.sort((a, b) => Number(b.get('count')) - Number(a.get('count')))[0]!;
       const px = (target.expMap.map as unknown as { getPixelFromCoordinate(c: number[]): number[] }).getPixelFromCoordinate(biggest.getGeometry().getCoordinates());
@@ -296,7 +324,9 @@ describe('the map', () => {
       expect(first).to.be.greaterThan(0);
       const firstCard = () => shadow(el, '[part~="card"]').textContent;
       const before = firstCard();
-      shadowAll<HTMLButtonElement>(el, '[part="pagination"] button').find((b) => b.textContent?.trim() === 'Next')?.click();
+      shadowAll<HTMLButtonElement>(el, '[part="pagination"] button')
+        .find((b) => b.textContent?.trim() === 'Next')
+        ?.click();
       await waitFor(() => firstCard() !== before, 15000, 'second page');
       const sort = shadow<HTMLSelectElement>(el, '[part="results"] select');
       sort.value = 'price_asc';

@@ -39,9 +39,25 @@ describe('<exp-property-search>', () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', 'form');
     const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(el, '[part="filters"] select, [part="filters"] input');
     expect(controls.map((c) => c.name)).to.deep.equal([
-      'city', 'propertyType', 'beds', 'baths', 'minSqft', 'minPrice', 'maxPrice',
+      'city',
+      'propertyType',
+      'beds',
+      'baths',
+      'minSqft',
+      'minPrice',
+      'maxPrice',
       // behind "More filters"
-      'keywords', 'yearBuiltFrom', 'yearBuiltTo', 'minLotSize', 'maxLotSize', 'pool', 'view', 'waterfront', 'garage', 'newConstruction', 'airConditioning',
+      'keywords',
+      'yearBuiltFrom',
+      'yearBuiltTo',
+      'minLotSize',
+      'maxLotSize',
+      'pool',
+      'view',
+      'waterfront',
+      'garage',
+      'newConstruction',
+      'airConditioning',
     ]);
     for (const c of controls) {
       const label = el.shadowRoot?.querySelector(`label[for="${CSS.escape(c.id)}"]`);
@@ -160,10 +176,14 @@ describe('<exp-property-search>', () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
     await ready(el);
     const total = await apiCount('place_search=like.*ambato*');
-    const toasts = await waitFor(() => {
-      const list = shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
-      return list.length >= 2 ? list : null;
-    }, 5000, 'toasts');
+    const toasts = await waitFor(
+      () => {
+        const list = shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
+        return list.length >= 2 ? list : null;
+      },
+      5000,
+      'toasts',
+    );
     expect(toasts.some((t) => t.includes('Searching in Ambato'))).to.equal(true);
     expect(toasts.some((t) => t.includes('Search Results') && t.includes(`${total} properties found.`))).to.equal(true);
   });
@@ -209,4 +229,3 @@ describe('<exp-property-search>', () => {
     }
   });
 });
-

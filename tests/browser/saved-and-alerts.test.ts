@@ -74,7 +74,9 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
 
     // a pin's popup: hover the pin (the map's test hooks say where it is drawn)
     const target = await waitFor(() => el.shadowRoot?.querySelector<HTMLElement & { expMap: { pixelOf(id: string): [number, number] | undefined } }>('[part="map"] [data-pins]'), 20000, 'map');
-    const other = shadowAll(el, '[part~="card"]').map((c) => (c as HTMLElement).dataset.propertyId as string).find((x) => x !== id && target.expMap.pixelOf(x));
+    const other = shadowAll(el, '[part~="card"]')
+      .map((c) => (c as HTMLElement).dataset.propertyId as string)
+      .find((x) => x !== id && target.expMap.pixelOf(x));
     const pinId = other ?? id;
     target.scrollIntoView({ block: 'center' });
     for (let attempt = 0; attempt < 6 && !el.shadowRoot?.querySelector('[part="popup"] [part~="save-button"]'); attempt++) {
@@ -165,7 +167,7 @@ describe('alerts for a search (the form)', () => {
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
     await waitFor(() => errors(el).join() === 'Please enter a valid e-mail address', 2000, 'invalid');
     type(el, 'dialog[open] input[type="email"]', `ana.${Date.now()}@example.org`);
-    (shadow<HTMLInputElement>(el, 'dialog[open] input[value="weekly"]')).click();
+    shadow<HTMLInputElement>(el, 'dialog[open] input[value="weekly"]').click();
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
     await waitFor(() => shadow(el, 'dialog[open] h2').textContent === 'Check your inbox', 8000, 'sent');
     expect(shadow(el, 'dialog[open] [role="status"]').textContent).to.match(/We sent a link to ana\.\d+@example\.org/);

@@ -55,7 +55,13 @@ describe('<exp-site-header>', () => {
     const panel = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 2000, 'panel');
     expect(button.getAttribute('aria-expanded')).to.equal('true');
     const hrefs = [...panel.querySelectorAll('a')].map((a) => a.href);
-    expect(hrefs.slice(0, 5)).to.deep.equal(['https://expecuador.example/search-properties', 'https://expecuador.example/findanagent', 'https://expecuador.example/about', 'https://expecuador.example/join', 'https://expecuador.example/saved']);
+    expect(hrefs.slice(0, 5)).to.deep.equal([
+      'https://expecuador.example/search-properties',
+      'https://expecuador.example/findanagent',
+      'https://expecuador.example/about',
+      'https://expecuador.example/join',
+      'https://expecuador.example/saved',
+    ]);
     const login = panel.querySelectorAll('a')[5] as HTMLAnchorElement;
     expect(login.target).to.equal('_blank');
     expect(login.rel).to.contain('noopener');
@@ -132,7 +138,11 @@ describe('<exp-featured-listings>', () => {
   });
 
   it('filters by community (accent-insensitive), opens a card, and links to that community', async () => {
-    const el = await mount(`<exp-featured-listings api-url="${API_URL}" community="cumbaya" limit="3" search-url="/search-properties?sort=newest"></exp-featured-listings>`, 'exp-featured-listings', '[part~="card"]');
+    const el = await mount(
+      `<exp-featured-listings api-url="${API_URL}" community="cumbaya" limit="3" search-url="/search-properties?sort=newest"></exp-featured-listings>`,
+      'exp-featured-listings',
+      '[part~="card"]',
+    );
     await waitFor(() => ids(el).length === 3, 5000, '3 cards');
     const rows = await api<Array<{ id: number; city: string }>>(`listings?select=id,city&id=in.(${ids(el).join(',')})`);
     expect(rows.every((r) => r.city === 'Cumbayá')).to.equal(true);

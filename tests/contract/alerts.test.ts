@@ -58,7 +58,10 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
 
   /** The page of a mail's link on our server (the mail names the public SITE_URL). */
   async function open(link: string, method: 'GET' | 'POST' = 'GET', body?: string, contentType = 'application/x-www-form-urlencoded') {
-    const res = await fetch(link.replace(SITE, () => server.url), { method, body, headers: body ? { 'Content-Type': contentType } : {}, redirect: 'manual' });
+    const res = await fetch(
+      link.replace(SITE, () => server.url),
+      { method, body, headers: body ? { 'Content-Type': contentType } : {}, redirect: 'manual' },
+    );
     return { status: res.status, html: await res.text(), headers: res.headers };
   }
 
@@ -67,7 +70,16 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
   async function listing(values: { city: string; price?: number; title?: string; beds?: number; type?: string; status?: string; at?: [string, string] }): Promise<string> {
     const [row] = await server.sql<{ id: string }>(
       "insert into internal.listings (title, price, city, bedrooms, bathrooms, square_feet, property_type, status, country_code, geo_lat, geo_lon, images) values ($1, $2, $3, $4, 2, 120, $5, $6, 'EC', $7, $8, '[\"/media/listings/house-1.svg\"]'::jsonb) returning id::text as id",
-      [values.title ?? `Casa en ${values.city}`, values.price ?? 150000, values.city, values.beds ?? 3, values.type ?? 'house', values.status ?? '1', values.at?.[0] ?? '-0.2', values.at?.[1] ?? '-78.5'],
+      [
+        values.title ?? `Casa en ${values.city}`,
+        values.price ?? 150000,
+        values.city,
+        values.beds ?? 3,
+        values.type ?? 'house',
+        values.status ?? '1',
+        values.at?.[0] ?? '-0.2',
+        values.at?.[1] ?? '-78.5',
+      ],
     );
     return (row as { id: string }).id;
   }
@@ -91,7 +103,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
       alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: TEAM },
     });
   });
-  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
+  afterAll(() => stopAll(server, smtp));
 
   it('asks for confirmation, mails nothing else until confirmed, then exactly one alert with the new matching listing', async () => {
     const email = address('ana');
@@ -157,7 +169,12 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     const email = address('lasso');
     const city = place();
     // a square of about 2 km around (-78.5, -0.2), drawn as the map sends it
-    const polygon = [[-78.51, -0.21], [-78.49, -0.21], [-78.49, -0.19], [-78.51, -0.19]];
+    const polygon = [
+      [-78.51, -0.21],
+      [-78.49, -0.21],
+      [-78.49, -0.19],
+      [-78.51, -0.19],
+    ];
     const confirm = await confirmed(email, { filters: { city, polygon, keywords: 'piscina' } });
     // to an address that never confirmed: nothing the sender wrote (no listing is in this city yet, and words are words)
     expect(confirm.text).toContain('Properties in the area drawn on the map');
@@ -176,7 +193,19 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(query.get('keywords')).toBe('piscina');
     expect(decodePolygon(query.get('polygon'))).toEqual(polygon);
     // a broken area is refused before it is kept
-    expect((await subscribe({ email: address('broken'), filters: { polygon: [[0, 0], [1, 1]] } })).json).toMatchObject({ fields: { 'filters.polygon': 'invalid' } });
+    expect(
+      (
+        await subscribe({
+          email: address('broken'),
+          filters: {
+            polygon: [
+              [0, 0],
+              [1, 1],
+            ],
+          },
+        })
+      ).json,
+    ).toMatchObject({ fields: { 'filters.polygon': 'invalid' } });
   });
 
   it('sends a daily search one digest when its day comes, with everything since the last one', async () => {
@@ -195,7 +224,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(digest.subject).toBe(`2 new properties: Properties in ${city}`);
     expect(digest.text).toContain('Morning listing');
     expect(digest.text).toContain('Evening listing');
-    const [next] = await server.sql<{ due_in_hours: number }>("select extract(epoch from next_run_at - now()) / 3600 as due_in_hours from internal.saved_searches where email = $1", [email]);
+    const [next] = await server.sql<{ due_in_hours: number }>('select extract(epoch from next_run_at - now()) / 3600 as due_in_hours from internal.saved_searches where email = $1', [email]);
     expect(Number(next?.due_in_hours)).toBeGreaterThan(23);
     await alertsRun();
     await server.drainOutbox();
@@ -244,10 +273,16 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     await smtp.start();
     await listing({ city, title: 'After unsubscribing' });
     await alertsRun();
-    await until(async () => Number((await server.sql<{ n: string }>("select count(*) as n from internal.mail_outbox where kind = 'alert' and recipient = $1 and status in ('pending', 'sending')", [email]))[0]?.n) === 0);
+    await until(
+      async () =>
+        Number((await server.sql<{ n: string }>("select count(*) as n from internal.mail_outbox where kind = 'alert' and recipient = $1 and status in ('pending', 'sending')", [email]))[0]?.n) === 0,
+    );
     await server.drainOutbox();
     expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);
-    expect((await server.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'alert' and recipient = $1 order by id", [email])).map((r) => r.status)).toEqual(['sent', 'dropped']);
+    expect((await server.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'alert' and recipient = $1 order by id", [email])).map((r) => r.status)).toEqual([
+      'sent',
+      'dropped',
+    ]);
     // the multipart form of RFC 8058 and a second click: clear, never an error
     const again = await open(url, 'POST', '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n', 'multipart/form-data; boundary=x');
     expect(again.status).toBe(200);
@@ -319,7 +354,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect((await open(manage)).status).toBe(410);
   });
 
-  it("mails an address that never confirmed nothing its sender wrote, and at most three confirmations a day; one client at most ten a day, whatever addresses it types", async () => {
+  it('mails an address that never confirmed nothing its sender wrote, and at most three confirmations a day; one client at most ten a day, whatever addresses it types', async () => {
     const victim = address('victim');
     // a sender's words, a typed city and a made-up place: none reaches a stranger's inbox
     const hostile = { keywords: 'visit http://phish.example to claim your prize', city: 'Call +1 555 0100 now', place: 'claim-prize/now', placeName: 'Your account is locked' };
@@ -355,7 +390,10 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     for (let i = 0; i < 12; i++) {
       statuses.push((await subscribe({ email: address(`spray${i}`), filters: { minPrice: 50000 + i } }, client)).status);
       // within the per-minute limit (5 a minute): the per-minute window moves on
-      if (i % 5 === 4) await server.sql("update internal.saved_searches set created_at = created_at - interval '2 minutes' where client_hash = (select client_hash from internal.saved_searches order by created_at desc limit 1)");
+      if (i % 5 === 4)
+        await server.sql(
+          "update internal.saved_searches set created_at = created_at - interval '2 minutes' where client_hash = (select client_hash from internal.saved_searches order by created_at desc limit 1)",
+        );
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses.slice(10)).toEqual([429, 429]);
@@ -420,7 +458,7 @@ describe('two alert runs at once (PostgreSQL)', () => {
     smtp = await startSmtp();
     server = await startTestServer('postgres', { mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE }, alerts: { intervalSeconds: 0, settleSeconds: 0 } });
   }, 180_000);
-  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
+  afterAll(() => stopAll(server, smtp));
 
   it('send each alert once: the runs share the searches, never a window', async () => {
     const city = place();
@@ -436,7 +474,9 @@ describe('two alert runs at once (PostgreSQL)', () => {
     expect(a.alerts + b.alerts).toBe(300);
     expect(a.alerts).toBeGreaterThan(0);
     expect(b.alerts).toBeGreaterThan(0);
-    const [alerts] = await server.sql<{ n: string; searches: string }>("select count(*)::int as n, count(distinct search_id)::int as searches from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id where s.email like 'twice%'");
+    const [alerts] = await server.sql<{ n: string; searches: string }>(
+      "select count(*)::int as n, count(distinct search_id)::int as searches from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id where s.email like 'twice%'",
+    );
     expect(alerts).toEqual({ n: 300, searches: 300 });
     await until(async () => smtp.mails.filter((m) => m.subject.includes('new property') && m.envelopeTo[0]?.startsWith('twice')).length === 300, 60000);
     await server.drainOutbox();
@@ -462,9 +502,12 @@ describe('the deployed saved-searches function (Deno, PostgreSQL)', () => {
     db = await openPostgres(postgres.url);
     await migrate(db);
     await seedIfEmpty(db, 200);
-    fn = await startDenoFunction({ SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, TEAM_INBOX: TEAM, ALERTS_RUN_SECRET: 'test-alerts', ALERTS_SETTLE: '0' }, 'saved-searches');
+    fn = await startDenoFunction(
+      { SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, TEAM_INBOX: TEAM, ALERTS_RUN_SECRET: 'test-alerts', ALERTS_SETTLE: '0' },
+      'saved-searches',
+    );
   }, 240_000);
-  afterAll(() => stopAll(() => fn?.stop(), () => db?.close(), () => postgres?.stop(), () => smtp?.stop()));
+  afterAll(() => stopAll(fn, db, postgres, smtp));
 
   it('confirms by the link, runs the alert job on its scheduled call, and unsubscribes', async () => {
     const email = address('luz');

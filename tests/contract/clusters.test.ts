@@ -56,7 +56,9 @@ describe.each(['postgres'] as const)('the kept map cells on %s', (kind) => {
   });
 
   it('stay equal after inserts, price changes, moves, deactivation and deletes, one statement at a time and many at once', async () => {
-    await db().admin.query("insert into internal.listings (title, city, price, geo_lat, geo_lon) values ('cells a', 'Quito', 10, '-0.2', '-78.5'), ('cells b', 'Loja', null, null, null), ('cells c', 'Nowhere', 5, null, null)");
+    await db().admin.query(
+      "insert into internal.listings (title, city, price, geo_lat, geo_lon) values ('cells a', 'Quito', 10, '-0.2', '-78.5'), ('cells b', 'Loja', null, null, null), ('cells c', 'Nowhere', 5, null, null)",
+    );
     await expectKeptEqualsCounted(db());
     await db().admin.query("update internal.listings set price = 1 where title = 'cells a'");
     await db().admin.query("update internal.listings set geo_lat = '-2.9', geo_lon = '-79.0' where title = 'cells a'");
@@ -70,16 +72,23 @@ describe.each(['postgres'] as const)('the kept map cells on %s', (kind) => {
 
   it('answer the clusters as counting does, at every zoom the cells are kept for', async () => {
     type Row = { count: string; lat: number; lng: number; lat_min: number; lng_max: number; price_from: string | null; price_to: string | null; id: string | null; approximate: boolean };
-    const views: Array<[number, number[]]> = [[0, [-180, -85, 180, 85]], [2, [-180, -85, 180, 85]], [7, [-81.5625, -5.6159, -75.9375, 1.4061]], [11, [-78.6, -0.35, -78.3, -0.05]], [12, [-79.1, -3.0, -78.9, -2.8]]];
+    const views: Array<[number, number[]]> = [
+      [0, [-180, -85, 180, 85]],
+      [2, [-180, -85, 180, 85]],
+      [7, [-81.5625, -5.6159, -75.9375, 1.4061]],
+      [11, [-78.6, -0.35, -78.3, -0.05]],
+      [12, [-79.1, -3.0, -78.9, -2.8]],
+    ];
     const shape = (rows: Row[]) =>
-      rows
-        .map((r) => [r.count, Number(r.lat).toFixed(9), Number(r.lng).toFixed(9), r.lat_min, r.lng_max, r.price_from, r.price_to, r.id, r.approximate].map(String).join('|'))
-        .sort();
+      rows.map((r) => [r.count, Number(r.lat).toFixed(9), Number(r.lng).toFixed(9), r.lat_min, r.lng_max, r.price_from, r.price_to, r.id, r.approximate].map(String).join('|')).sort();
     for (const [zoom, view] of views) {
       const args = [zoom, ...view];
       const kept = await db().anon.query<Row>('select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5)', args);
       // every listing's folded city contains '': the same listings, counted instead of read from the kept cells
-      const counted = await db().anon.query<Row>(`select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5, filters => '{"city":""}')`, args);
+      const counted = await db().anon.query<Row>(
+        `select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5, filters => '{"city":""}')`,
+        args,
+      );
       expect(kept.length, `zoom ${zoom}`).toBeGreaterThan(0);
       expect(shape(kept), `zoom ${zoom}`).toEqual(shape(counted));
     }

@@ -45,7 +45,9 @@ describe('the site as crawlers and link previews read it', () => {
   beforeAll(async () => {
     cacheDir = mkdtempSync(join(tmpdir(), 'exp-crawler-'));
     server = await startTestServer('postgres', { site: { imageCacheDir: cacheDir } });
-    const [row] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and title is not null and agent_id is not null order by id limit 1");
+    const [row] = await server.sql<{ id: string; title: string }>(
+      "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and title is not null and agent_id is not null order by id limit 1",
+    );
     const [old] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
     const [person] = await server.sql<{ id: string }>("select id::text as id from public.agents where country_code = 'EC' and about is not null and locations_served is not null order by id limit 1");
     listing = listingPath(String(row?.id), row?.title);
@@ -98,7 +100,12 @@ describe('the site as crawlers and link previews read it', () => {
     for (const path of inBoth([listing, agent])) blocks.push(...jsonLd((await crawl(`${server.url}${path}`)).doc));
     // the search's list, which the element writes with the same builders
     const rows = await server.sql<Record<string, unknown>>("select * from public.listings where country_code = 'EC' order by id limit 3");
-    blocks.push(listingsJsonLd(rows.map((r) => mapListing(r, server.url, ENGLISH_DEFAULTS)), (p) => `${server.url}${listingPath(p.id, p.title)}`) as unknown as Record<string, unknown>);
+    blocks.push(
+      listingsJsonLd(
+        rows.map((r) => mapListing(r, server.url, ENGLISH_DEFAULTS)),
+        (p) => `${server.url}${listingPath(p.id, p.title)}`,
+      ) as unknown as Record<string, unknown>,
+    );
     expect(blocks.map((b) => b['@type']).sort()).toEqual(['BreadcrumbList', 'BreadcrumbList', 'ItemList', 'Person', 'Person', 'RealEstateListing', 'RealEstateListing']);
     const person = blocks.find((b) => b['@type'] === 'Person') as Record<string, unknown>;
     expect(person).toMatchObject({ jobTitle: 'Real estate agent', worksFor: { '@type': 'RealEstateAgent', name: 'eXp Realty Ecuador' } });
@@ -110,7 +117,19 @@ describe('the site as crawlers and link previews read it', () => {
   }, 120_000);
 
   it('every kind of page the server renders conforms to HTML (html-validate, recommended rules), in both languages', async () => {
-    const paths = inBoth([...indexable(), '/saved', '/buy', '/no/such/page', '/search-properties/atlantis', gone, '/properties/99999999-x', '/findanagent/99999', '/alerts/confirm?token=not-a-token', '/alerts/unsubscribe?token=x', '/alerts/manage?token=x']);
+    const paths = inBoth([
+      ...indexable(),
+      '/saved',
+      '/buy',
+      '/no/such/page',
+      '/search-properties/atlantis',
+      gone,
+      '/properties/99999999-x',
+      '/findanagent/99999',
+      '/alerts/confirm?token=not-a-token',
+      '/alerts/unsubscribe?token=x',
+      '/alerts/manage?token=x',
+    ]);
     const problems: string[] = [];
     for (const path of paths) {
       const page = await crawl(`${server.url}${path}`);

@@ -33,7 +33,9 @@ export function shapeOf(r: Sent): string {
   const params = [...r.url.searchParams.entries()]
     .map(([name, value]) => (['select', 'order', 'limit', 'offset'].includes(name) ? name : name === 'or' || name === 'and' ? name : `${name}=${/^(not\.)?[a-z]+/.exec(value)?.[0] ?? '?'}`))
     .sort();
-  const headers = [r.headers.has('range') ? 'range' : '', /count=/.test(r.headers.get('prefer') ?? '') ? 'count' : '', /vnd\.pgrst\.object/.test(r.headers.get('accept') ?? '') ? 'object' : ''].filter(Boolean);
+  const headers = [r.headers.has('range') ? 'range' : '', /count=/.test(r.headers.get('prefer') ?? '') ? 'count' : '', /vnd\.pgrst\.object/.test(r.headers.get('accept') ?? '') ? 'object' : ''].filter(
+    Boolean,
+  );
   let args: string[] = [];
   if (r.body) {
     const parsed = JSON.parse(r.body) as unknown;
@@ -91,9 +93,7 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
   beforeAll(async () => {
     server = await startTestServer('postgres');
     await server.sql(SLEEP_FUNCTION);
-    const [listing, listing2] = await server.sql<{ id: string }>(
-      "select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2",
-    );
+    const [listing, listing2] = await server.sql<{ id: string }>("select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2");
     const [agent] = await server.sql<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'");
     rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id) });
 

@@ -44,7 +44,9 @@ async function timed(url: string, init: RequestInit = {}): Promise<Timed> {
 }
 
 const sleeping = async (server: TestServer) =>
-  Number((await server.sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%exp_test_sleep%' and query not like '%pg_stat_activity%'"))[0]?.n ?? 0);
+  Number(
+    (await server.sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%exp_test_sleep%' and query not like '%pg_stat_activity%'"))[0]?.n ?? 0,
+  );
 
 async function until(probe: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

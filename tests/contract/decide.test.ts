@@ -31,13 +31,22 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 function score(s: Listing, c: Listing): number {
   const km = Math.min(40, Math.hypot((Number(c.lat) - s.map_lat) * 111, (Number(c.lng) - s.map_lng) * 111 * Math.cos((s.map_lat * Math.PI) / 180)));
   const area = Number(c.square_feet) > 0 && Number(s.square_feet) > 0 ? Math.abs(Math.log(Number(c.square_feet) / Number(s.square_feet))) * 6 : 1;
-  return km / 4 + Math.abs(Math.log(c.price / s.price)) * 10 + area + Math.abs(Number(c.bedrooms ?? 0) - Number(s.bedrooms ?? 0)) * 1.5 - (c.sector_slug === s.sector_slug && c.city_slug === s.city_slug ? 2 : 0);
+  return (
+    km / 4 +
+    Math.abs(Math.log(c.price / s.price)) * 10 +
+    area +
+    Math.abs(Number(c.bedrooms ?? 0) - Number(s.bedrooms ?? 0)) * 1.5 -
+    (c.sector_slug === s.sector_slug && c.city_slug === s.city_slug ? 2 : 0)
+  );
 }
 
 describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
   const db = seededDatabase(kind, 1800);
   const row = async (id: number) => {
-    const [r] = await db().admin.query<Listing>('select id, property_type, price::float8 as price, square_feet::float8 as square_feet, bedrooms::float8 as bedrooms, map_lat, map_lng, lat, lng, sector_slug, city_slug, status, country_code from internal.listings where id = $1', [id]);
+    const [r] = await db().admin.query<Listing>(
+      'select id, property_type, price::float8 as price, square_feet::float8 as square_feet, bedrooms::float8 as bedrooms, map_lat, map_lng, lat, lng, sector_slug, city_slug, status, country_code from internal.listings where id = $1',
+      [id],
+    );
     return r as Listing;
   };
 
@@ -86,14 +95,18 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
   });
 
   it('every known type (core/protocol/listing.ts) has its own index for the nearest of its type, and no index names another', async () => {
-    const indexes = await db().admin.query<{ name: string; def: string }>("select indexname as name, indexdef as def from pg_indexes where schemaname = 'internal' and indexname like 'listings\\_near\\_%'");
+    const indexes = await db().admin.query<{ name: string; def: string }>(
+      "select indexname as name, indexdef as def from pg_indexes where schemaname = 'internal' and indexname like 'listings\\_near\\_%'",
+    );
     const named = indexes.map((i) => /property_type = '([a-z_]+)'/.exec(i.def)?.[1]).sort();
     expect(named).toEqual([...KNOWN_TYPES].sort());
     for (const i of indexes) expect(i.def, i.name).toMatch(/USING gist \(location\)/);
   });
 
   it('a listing that left the market still has similar ones (its 410 page), and a wrong count is refused', async () => {
-    const [{ id } = { id: 0 }] = await db().admin.query<{ id: number }>("select id from internal.listings where country_code = 'EC' and status = '1' and property_type = 'house' and price > 0 order by id desc limit 1");
+    const [{ id } = { id: 0 }] = await db().admin.query<{ id: number }>(
+      "select id from internal.listings where country_code = 'EC' and status = '1' and property_type = 'house' and price > 0 order by id desc limit 1",
+    );
     await db().admin.query("update internal.listings set status = '3' where id = $1", [id]);
     const similar = await db().anon.query<{ id: number }>('select id from public.similar_listings($1, 4)', [id]);
     expect(similar.length).toBe(4);
@@ -103,12 +116,23 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
     await expect(db().anon.query('select id from public.similar_listings($1, 0)', [id])).rejects.toThrow(/max_results must be 1 to 24/);
   });
 
-  it('after two cuts and a rise the history lists each (newest first) under the listing, and the last cut is the badge\'s until a rise', async () => {
+  it("after two cuts and a rise the history lists each (newest first) under the listing, and the last cut is the badge's until a rise", async () => {
     const [l = { id: 0, price: 0 }] = await db().admin.query<{ id: number; price: number }>(
       "select l.id, l.price::float8 as price from internal.listings l where country_code = 'EC' and status = '1' and price > 100000 and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id) order by id limit 1",
     );
-    const history = async () => (await db().anon.query<History>('select at, event, price::float8 as price, change::float8 as change from public.listing_price_history($1)', [l.id])).map((h) => ({ ...h, price: num(h.price), change: num(h.change) }));
-    const view = async () => (await db().anon.query<{ price_cut_at: string | null; price_before_cut: number | null }>('select price_cut_at, price_before_cut::float8 as price_before_cut from public.listings where id = $1', [l.id]))[0];
+    const history = async () =>
+      (await db().anon.query<History>('select at, event, price::float8 as price, change::float8 as change from public.listing_price_history($1)', [l.id])).map((h) => ({
+        ...h,
+        price: num(h.price),
+        change: num(h.change),
+      }));
+    const view = async () =>
+      (
+        await db().anon.query<{ price_cut_at: string | null; price_before_cut: number | null }>(
+          'select price_cut_at, price_before_cut::float8 as price_before_cut from public.listings where id = $1',
+          [l.id],
+        )
+      )[0];
 
     expect((await history()).map((h) => [h.event, h.price, h.change])).toEqual([['listed', l.price, null]]);
     expect(await view()).toEqual({ price_cut_at: null, price_before_cut: null });
@@ -136,5 +160,4 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
     expect(await history()).toEqual([]);
     await db().admin.query("update internal.listings set status = '1' where id = $1", [l.id]);
   });
-
 });

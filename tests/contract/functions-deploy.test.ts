@@ -50,13 +50,17 @@ describe('supabase functions deploy --use-api', () => {
     }
   });
 
-  it.each(CONFIGURED)('$slug type-checks under Deno from the uploaded files alone, with the uploaded import map', async ({ slug }) => {
-    const fn = uploads.get(slug) as UploadedFunction;
-    expect(fn.metadata.import_map_path).toBe(IMPORT_MAP);
-    expect([...fn.files.keys()]).toContain(IMPORT_MAP);
-    const checked = await denoCheck(writeUploaded(fn), fn);
-    expect(checked.status, checked.output).toBe(0);
-  }, 180_000);
+  it.each(CONFIGURED)(
+    '$slug type-checks under Deno from the uploaded files alone, with the uploaded import map',
+    async ({ slug }) => {
+      const fn = uploads.get(slug) as UploadedFunction;
+      expect(fn.metadata.import_map_path).toBe(IMPORT_MAP);
+      expect([...fn.files.keys()]).toContain(IMPORT_MAP);
+      const checked = await denoCheck(writeUploaded(fn), fn);
+      expect(checked.status, checked.output).toBe(0);
+    },
+    180_000,
+  );
 
   describe('the inquiry function run from what was uploaded', () => {
     let hosted: HostedFunction;

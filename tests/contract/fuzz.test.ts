@@ -9,11 +9,60 @@ import { startTestServer, type TestServer } from '../support/servers.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
 
+// prettier-ignore
 const COLUMNS = ['id', 'title', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'city_search', 'images', 'geo_lat', 'lat', 'created_at', 'status', 'country_code', 'agent_id', 'first_name', 'email', 'private_notes', 'nope'];
 const OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in', 'not.eq', 'not.in', 'not.is', 'cs', 'fts', 'match', 'eq.', '', 'not', 'not.not.eq'];
 const NASTY = [
-  "'; drop table listings; --", '1) or (1=1', '" or ""="', '\\', '\\\\"', '%', '%25', '%zz', '%00', '%E0%A4%A', '*', '**', '(', ')', '((', ',', ',,', '.', '..', ':', '::text', '"', '""', "'",
-  '<script>alert(1)</script>', 'null', 'NULL', 'true', 'unknown', '-1', '1e309', '99999999999999999999', 'NaN', '0x10', '2026-13-45', 'Cumbayá', '漢字', '😀', ' ', '+', '&', '=', '#', '$1', '$$', ';', '--', '/*', 'select', 'pg_sleep(10)',
+  "'; drop table listings; --",
+  '1) or (1=1',
+  '" or ""="',
+  '\\',
+  '\\\\"',
+  '%',
+  '%25',
+  '%zz',
+  '%00',
+  '%E0%A4%A',
+  '*',
+  '**',
+  '(',
+  ')',
+  '((',
+  ',',
+  ',,',
+  '.',
+  '..',
+  ':',
+  '::text',
+  '"',
+  '""',
+  "'",
+  '<script>alert(1)</script>',
+  'null',
+  'NULL',
+  'true',
+  'unknown',
+  '-1',
+  '1e309',
+  '99999999999999999999',
+  'NaN',
+  '0x10',
+  '2026-13-45',
+  'Cumbayá',
+  '漢字',
+  '😀',
+  ' ',
+  '+',
+  '&',
+  '=',
+  '#',
+  '$1',
+  '$$',
+  ';',
+  '--',
+  '/*',
+  'select',
+  'pg_sleep(10)',
 ];
 const KEYS = ['select', 'order', 'limit', 'offset', 'or', 'and', 'not.or', 'not.and', 'on_conflict', 'columns', ...COLUMNS, 'x', '', '%20', 'a.b', '"id"', 'id)', 'select%00'];
 
@@ -39,7 +88,10 @@ function generator(seed: number) {
     return `${pick(COLUMNS)}.${pick(OPS)}.${value()}`;
   };
   return () => {
-    const table = rand() < 0.8 ? pick(['listings', 'agents', 'listing_property_types', 'inquiries']) : pick(['', 'nope', 'listings/1', 'rpc/fn', '%zz', '..%2F..%2Fetc%2Fpasswd', 'listings%00', 'LISTINGS', 'pg_catalog.pg_roles', 'public.listings']);
+    const table =
+      rand() < 0.8
+        ? pick(['listings', 'agents', 'listing_property_types', 'inquiries'])
+        : pick(['', 'nope', 'listings/1', 'rpc/fn', '%zz', '..%2F..%2Fetc%2Fpasswd', 'listings%00', 'LISTINGS', 'pg_catalog.pg_roles', 'public.listings']);
     const parts: string[] = [];
     for (let i = Math.floor(rand() * 6); i > 0; i--) {
       const key = pick(KEYS);
@@ -130,7 +182,9 @@ describe.each(['postgres'] as const)('fuzzing the data server over %s', (kind) =
             problems.push(`${where}: not JSON: ${res.text.slice(0, 120)}`);
             continue;
           }
-          const keys = Object.keys(parsed as object).sort().join(',');
+          const keys = Object.keys(parsed as object)
+            .sort()
+            .join(',');
           if (keys !== 'code,details,hint,message') problems.push(`${where}: not PostgREST-shaped: ${res.text.slice(0, 120)}`);
         }
       }

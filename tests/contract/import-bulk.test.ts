@@ -46,7 +46,10 @@ function record(i: number): Record<string, unknown> {
  * has 3.
  */
 async function table(db: Database, name: string): Promise<string> {
-  const columns = await db.admin.query<{ column_name: string; data_type: string }>("select column_name, data_type from information_schema.columns where table_schema = 'internal' and table_name = $1 order by ordinal_position", [name]);
+  const columns = await db.admin.query<{ column_name: string; data_type: string }>(
+    "select column_name, data_type from information_schema.columns where table_schema = 'internal' and table_name = $1 order by ordinal_position",
+    [name],
+  );
   const list = columns.map((c) => (c.data_type === 'double precision' ? `round(${c.column_name}::numeric, 6) as ${c.column_name}` : c.column_name)).join(', ');
   return JSON.stringify(await db.admin.query(`select ${list} from internal.${name} order by 1, 2, 3`));
 }
@@ -72,7 +75,7 @@ describe('imports of more than 10,000 listings (PostgreSQL)', () => {
     writeFileSync(join(dir, 'first.json'), JSON.stringify({ value: all.slice(0, COUNT / 2) }));
     writeFileSync(join(dir, 'second.json'), JSON.stringify({ value: all.slice(COUNT / 2) }));
   }, 120_000);
-  afterAll(() => stopAll(() => bulk?.close(), () => steps?.close()));
+  afterAll(() => stopAll(bulk, steps));
 
   it('leaves the same cells, places and words as statement-by-statement merges, and the search finds them', async () => {
     const source = (file: string) => sourceFrom({ kind: 'reso-json', location: join(dir, file), name: 'bulk', areaUnit: 'm2' });

@@ -43,17 +43,23 @@ describe('npm run import, as typed', () => {
     await server.waitFor(/data API ready/, 120_000);
     pg = await postgresDatabase('migrated');
   }, 180_000);
-  afterAll(() => stopAll(() => server?.stop(), () => pg?.drop()));
+  afterAll(() => stopAll(server, pg));
 
-  it("while npm start runs, the command works on its embedded PostgreSQL: its report printed, the listing on the site at once", async () => {
+  it('while npm start runs, the command works on its embedded PostgreSQL: its report printed, the listing on the site at once', async () => {
     const { code, out } = await importCommand(['csv', join(dir, 'feed.csv'), '--no-photos'], { DATA_DIR: dataDir });
     expect(out).toMatch(/csv:feed\.csv \(full, run \d+\): done: 1 new, 0 updated, 0 withdrawn, 0 unchanged, 1 quarantined/);
     expect(out).toContain('CLI-2: no price');
     expect(code).toBe(0);
-    const rows = (await (await fetch(`${server.url}/rest/v1/listings?select=id,title,price,sector&address=eq.Calle%20Los%20Arupos%207`)).json()) as Array<{ title: string; price: number; sector: string }>;
+    const rows = (await (await fetch(`${server.url}/rest/v1/listings?select=id,title,price,sector&address=eq.Calle%20Los%20Arupos%207`)).json()) as Array<{
+      title: string;
+      price: number;
+      sector: string;
+    }>;
     expect(rows).toEqual([{ id: expect.any(Number), title: 'Casa de 3 dormitorios en San Juan CLI', price: 210000, sector: 'San Juan CLI' }]);
     // the sector is a place of the location box, with its count
-    const places = (await (await fetch(`${server.url}/rest/v1/rpc/place_suggestions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ q: 'san juan cli' }) })).json()) as Array<{ name: string; listings: number }>;
+    const places = (await (
+      await fetch(`${server.url}/rest/v1/rpc/place_suggestions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ q: 'san juan cli' }) })
+    ).json()) as Array<{ name: string; listings: number }>;
     expect(places).toContainEqual(expect.objectContaining({ name: 'San Juan CLI', listings: 1 }));
     // the server takes no commands over HTTP: nothing to guard, nothing to forge
     const asked = await fetch(`${server.url}/admin/import`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'csv', location: '/etc/passwd' }) });

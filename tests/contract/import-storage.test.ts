@@ -32,11 +32,17 @@ describe('imported photos in Supabase Storage', () => {
     photos = await startPhotoHost({ width: 2000, height: 1333 });
     server = await startTestServer('postgres', { photosDir: join(dir, 'local-photos'), site: { imageHosts: [storage.url] } });
   }, 240_000);
-  afterAll(() => stopAll(() => server?.close(), () => photos?.close(), () => storage?.close()));
+  afterAll(() => stopAll(server, photos, storage));
 
   it('makes the public bucket, uploads every size in every format once, and the listing and its page point at the bucket', async () => {
     // two listings share a photo: it is fetched and stored once
-    writeFileSync(join(dir, 'a.csv'), csv([`ST-1,Active,210000,3,Single Family Residence,-0.2031,-78.4322,Calle 1,Pueblo Storage,Casa,${photos.photo(21)}`, `ST-2,Active,99000,2,Condominium,-0.2,-78.5,Calle 2,Pueblo Storage,Depa,${photos.photo(21)}|${photos.photo(22)}`]));
+    writeFileSync(
+      join(dir, 'a.csv'),
+      csv([
+        `ST-1,Active,210000,3,Single Family Residence,-0.2031,-78.4322,Calle 1,Pueblo Storage,Casa,${photos.photo(21)}`,
+        `ST-2,Active,99000,2,Condominium,-0.2,-78.5,Calle 2,Pueblo Storage,Depa,${photos.photo(21)}|${photos.photo(22)}`,
+      ]),
+    );
     const store = supabasePhotoStore({ url: storage.url, serviceKey: storage.serviceKey, bucket: 'media' });
     const source = sourceFrom({ kind: 'csv', location: 'a.csv', photoHosts: [photos.origin] });
     const report = await runImport(server.db, source, { cwd: dir }, store);
@@ -59,7 +65,9 @@ describe('imported photos in Supabase Storage', () => {
     const uploads = storage.requests.filter((r) => r.startsWith('POST /storage/v1/object/'));
     for (const hash of new Set(uploads.map((u) => u.split('/')[6]))) expect(uploads.filter((u) => u.includes(`/${hash}/`)).pop()).toMatch(/\/1600\.jpg$/);
 
-    const [row] = await server.sql<{ id: string; title: string; images: Array<{ url: string }> }>("select id::text as id, title, images from internal.listings where source = 'csv:a.csv' and source_key = 'ST-2'");
+    const [row] = await server.sql<{ id: string; title: string; images: Array<{ url: string }> }>(
+      "select id::text as id, title, images from internal.listings where source = 'csv:a.csv' and source_key = 'ST-2'",
+    );
     const first = row?.images[0]?.url ?? '';
     expect(row?.images).toHaveLength(2);
     expect(first).toMatch(new RegExp(`^${storage.url}/storage/v1/object/public/media/photos/[0-9a-f]{32}/1024\\.jpg$`));
@@ -83,7 +91,13 @@ describe('imported photos in Supabase Storage', () => {
     expect(photos.hits.get('/photos/21.jpg')).toBe(hits);
 
     // a photo whose listing changed its photos, already stored, is only asked about (HEAD), not uploaded again
-    writeFileSync(join(dir, 'a.csv'), csv([`ST-1,Active,210000,3,Single Family Residence,-0.2031,-78.4322,Calle 1,Pueblo Storage,Casa,${photos.photo(22)}`, `ST-2,Active,99000,2,Condominium,-0.2,-78.5,Calle 2,Pueblo Storage,Depa,${photos.photo(21)}|${photos.photo(22)}`]));
+    writeFileSync(
+      join(dir, 'a.csv'),
+      csv([
+        `ST-1,Active,210000,3,Single Family Residence,-0.2031,-78.4322,Calle 1,Pueblo Storage,Casa,${photos.photo(22)}`,
+        `ST-2,Active,99000,2,Condominium,-0.2,-78.5,Calle 2,Pueblo Storage,Depa,${photos.photo(21)}|${photos.photo(22)}`,
+      ]),
+    );
     const mark = storage.requests.length;
     const changed = await runImport(server.db, source, { cwd: dir }, store);
     expect(changed.photos).toMatchObject({ fetched: 0, reused: 1, failed: 0 });

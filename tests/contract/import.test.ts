@@ -77,11 +77,25 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     // the stand-in's faults count its calls from this run's first
     (reso.reset(), runImport)(server.db, source, { resoTiming: { backoffMs: 1, sleep: async (ms) => void waits.push(ms) }, log: (l) => void logs.push(l), cwd: dir, ...options }, server.photos);
   const row = async (key: string, source = 'reso:test') =>
-    (await server.sql<{ id: string; status: string; price: number; title: string; images: Array<{ url: string }>; square_feet: number; property_type: string; agent_id: string | null; description: string | null; listing_ref: string }>(
-      'select id::text as id, status, price::float8 as price, title, images, square_feet::float8 as square_feet, property_type, agent_id::text as agent_id, description, listing_ref from internal.listings where source = $1 and source_key = $2',
-      [source, key],
-    ))[0];
-  const publicCount = async (source = 'reso:test') => Number((await server.sql<{ n: string }>("select count(*) as n from internal.listings where source = $1 and status = '1' and country_code = 'EC'", [source]))[0]?.n);
+    (
+      await server.sql<{
+        id: string;
+        status: string;
+        price: number;
+        title: string;
+        images: Array<{ url: string }>;
+        square_feet: number;
+        property_type: string;
+        agent_id: string | null;
+        description: string | null;
+        listing_ref: string;
+      }>(
+        'select id::text as id, status, price::float8 as price, title, images, square_feet::float8 as square_feet, property_type, agent_id::text as agent_id, description, listing_ref from internal.listings where source = $1 and source_key = $2',
+        [source, key],
+      )
+    )[0];
+  const publicCount = async (source = 'reso:test') =>
+    Number((await server.sql<{ n: string }>("select count(*) as n from internal.listings where source = $1 and status = '1' and country_code = 'EC'", [source]))[0]?.n);
   const page = async (key: string) => {
     const r = await row(key);
     const res = await fetch(`${server.url}${listingPath(String(r?.id), r?.title, 'en')}`, { redirect: 'manual' });
@@ -101,7 +115,7 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     agentEmail = String((await server.sql<{ email: string }>("select email from public.agents where country_code = 'EC' order by id limit 1"))[0]?.email);
     for (let i = 1; i <= 20; i++) reso.listings.set(`RX-${i}`, record(i));
   }, 240_000);
-  afterAll(() => stopAll(() => reso?.close(), () => photos?.close(), () => server?.close(), () => smtp?.stop()));
+  afterAll(() => stopAll(reso, photos, server, smtp));
 
   it('a first run reads every page (nextLink), waits as a 429 asks, retries a 500, maps, matches the agent and makes the photos', async () => {
     reso.faults.push({ page: 2, status: 429, headers: { 'Retry-After': '3' }, once: true }, { page: 3, status: 500, body: 'oops', once: true });
@@ -180,7 +194,9 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     expect(report).toMatchObject({ outcome: 'done', mode: 'incremental', new: 1, updated: 2, withdrawn: 1 });
     const cut = await row('RX-5');
     expect(cut?.price).toBe(140_000);
-    expect(await server.sql('select old_price::float8 as old, new_price::float8 as new from internal.listing_price_changes where listing_id = $1', [cut?.id])).toEqual([{ old: 155_000, new: 140_000 }]);
+    expect(await server.sql('select old_price::float8 as old, new_price::float8 as new from internal.listing_price_changes where listing_id = $1', [cut?.id])).toEqual([
+      { old: 155_000, new: 140_000 },
+    ]);
     await server.runAlerts();
     const alert = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email) && /price drop/.test(m.subject)));
     expect(alert.text).toContain('$140,000 (was $155,000)');
@@ -321,7 +337,7 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1'), property('K-2'), property('K-3', 'month')));
     const k = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
     expect(k).toMatchObject({ outcome: 'done', new: 2, quarantinedCount: 1 });
-    expect((await row('K-1', 'kyero:kyero.xml'))).toMatchObject({ status: '1', property_type: 'house', title: 'Casa de 3 dormitorios en Playa Bruja' });
+    expect(await row('K-1', 'kyero:kyero.xml')).toMatchObject({ status: '1', property_type: 'house', title: 'Casa de 3 dormitorios en Playa Bruja' });
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')).replace('</root>', '<property><id>K-9</root>'));
     const broken = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
     expect(broken.outcome).toBe('failed');

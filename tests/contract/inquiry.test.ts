@@ -126,7 +126,7 @@ describe.each([
     smtp = await startSmtp();
     server = await start(smtp);
   }, 240_000);
-  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
+  afterAll(() => stopAll(server, smtp));
   it("mails the listing's agent with the property, the visitor's message and Reply-To the visitor (through functions-js)", async () => {
     const [listing] = await server.sql<{ id: string; title: string; address: string; city: string; price: string; email: string; first_name: string }>(
       "select l.id::text as id, l.title, l.address, l.city, l.price::text as price, a.email, a.first_name from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and l.title not like '%<%' order by l.id limit 1",
@@ -135,7 +135,10 @@ describe.each([
     const { data, error } = await functions.invoke<{ ok: boolean; id: string }>('send-property-inquiry', { body: body({ propertyId: listing?.id, recipientEmail: 'someone@elsewhere.example' }) });
     expect(error).toBeNull();
     expect(data?.ok).toBe(true);
-    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string }>('select recipient_email, recipient_kind, property_title from public.inquiries where id = $1', [data?.id]);
+    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string }>(
+      'select recipient_email, recipient_kind, property_title from public.inquiries where id = $1',
+      [data?.id],
+    );
     expect(stored).toMatchObject({ recipient_email: listing?.email, recipient_kind: 'listing_agent', property_title: listing?.title });
     await until(() => smtp.mails.some((m) => m.inquiryId === data?.id));
     const mail = smtp.mails.find((m) => m.inquiryId === data?.id);
@@ -155,7 +158,10 @@ describe.each([
   it("never mails a stranger's recipientEmail: the team inbox gets it", async () => {
     const r = await post(server, body({ recipientEmail: 'victim@evil.example' }), from());
     expect(r.status).toBe(200);
-    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; requested_recipient: string }>('select recipient_email, recipient_kind, requested_recipient from public.inquiries where id = $1', [r.json.id]);
+    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; requested_recipient: string }>(
+      'select recipient_email, recipient_kind, requested_recipient from public.inquiries where id = $1',
+      [r.json.id],
+    );
     expect(stored).toMatchObject({ recipient_email: 'equipo@expecuador.example', recipient_kind: 'team', requested_recipient: 'victim@evil.example' });
     await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
     expect(smtp.mails.flatMap((m) => m.envelopeTo)).not.toContain('victim@evil.example');
@@ -167,7 +173,10 @@ describe.each([
     const byId = await post(server, body({ agentId: agent?.id }), from());
     const [foreign] = await server.sql<{ email: string }>("select email from public.agents where country_code <> 'EC' limit 1");
     const notEc = await post(server, body({ recipientEmail: foreign?.email }), from());
-    const rows = await server.sql<{ id: string; recipient_email: string; recipient_kind: string }>('select id::text as id, recipient_email, recipient_kind from public.inquiries where id = any($1::uuid[])', [[known.json.id, byId.json.id, notEc.json.id]]);
+    const rows = await server.sql<{ id: string; recipient_email: string; recipient_kind: string }>(
+      'select id::text as id, recipient_email, recipient_kind from public.inquiries where id = any($1::uuid[])',
+      [[known.json.id, byId.json.id, notEc.json.id]],
+    );
     const by = (id: unknown) => rows.find((r) => r.id === id);
     expect(by(known.json.id)).toMatchObject({ recipient_email: agent?.email, recipient_kind: 'agent' });
     expect(by(byId.json.id)).toMatchObject({ recipient_email: agent?.email, recipient_kind: 'agent' });
@@ -190,7 +199,10 @@ describe.each([
   it('accepts a honeypot hit silently and never delivers it', async () => {
     const r = await post(server, body({ website: 'https://spam.example' }), from());
     expect(r).toMatchObject({ status: 200, json: { ok: true } });
-    const [row] = await server.sql<{ spam: boolean; queued: number }>("select spam, (select count(*)::int from internal.mail_outbox where kind = 'inquiry' and ref_id = q.id::text) as queued from public.inquiries q where id = $1", [r.json.id]);
+    const [row] = await server.sql<{ spam: boolean; queued: number }>(
+      "select spam, (select count(*)::int from internal.mail_outbox where kind = 'inquiry' and ref_id = q.id::text) as queued from public.inquiries q where id = $1",
+      [r.json.id],
+    );
     expect(row).toMatchObject({ spam: true, queued: 0 });
     await server.drainOutbox();
     expect(smtp.mails.some((m) => m.inquiryId === r.json.id)).toBe(false);
@@ -278,7 +290,10 @@ describe.each([
     }
     await server.drainOutbox();
     await until(async () => {
-      const rows = await server.sql<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts >= 1 and last_error is not null and transient_failure", [ids]);
+      const rows = await server.sql<{ n: number }>(
+        "select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts >= 1 and last_error is not null and transient_failure",
+        [ids],
+      );
       return rows[0]?.n === 5;
     });
     expect(smtp.mails.filter((m) => ids.includes(m.inquiryId))).toHaveLength(0);
@@ -295,18 +310,35 @@ describe.each([
   });
 
   it('answers CORS preflights for partner origins', async () => {
-    const res = await fetch(`${server.functionsUrl}/send-property-inquiry`, { method: 'OPTIONS', headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type' } });
+    const res = await fetch(`${server.functionsUrl}/send-property-inquiry`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-headers')).toContain('content-type');
   });
 
-  it("accepts the body of call 5 (docs/product.md §7) exactly as the spec sends it, and mails the agent it names when that agent is ours", async () => {
-    const [agent] = await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and nullif(btrim(email), '') is not null order by id desc limit 1");
-    const spec = { name: 'Marco Salazar', email: 'marco.salazar@example.com', phone: '0998765432', message: 'Quisiera más información.', propertyTitle: 'Casa en Cumbayá', propertyAddress: 'Cumbayá, Quito', propertyPrice: '$250,000', recipientEmail: agent?.email };
+  it('accepts the body of call 5 (docs/product.md §7) exactly as the spec sends it, and mails the agent it names when that agent is ours', async () => {
+    const [agent] = await server.sql<{ id: string; email: string }>(
+      "select id::text as id, email from public.agents where country_code = 'EC' and nullif(btrim(email), '') is not null order by id desc limit 1",
+    );
+    const spec = {
+      name: 'Marco Salazar',
+      email: 'marco.salazar@example.com',
+      phone: '0998765432',
+      message: 'Quisiera más información.',
+      propertyTitle: 'Casa en Cumbayá',
+      propertyAddress: 'Cumbayá, Quito',
+      propertyPrice: '$250,000',
+      recipientEmail: agent?.email,
+    };
     const r = await post(server, spec, from());
     expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string; idempotency_key: string }>('select recipient_email, recipient_kind, property_title, idempotency_key from public.inquiries where id = $1', [r.json.id]);
+    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string; idempotency_key: string }>(
+      'select recipient_email, recipient_kind, property_title, idempotency_key from public.inquiries where id = $1',
+      [r.json.id],
+    );
     expect(stored).toMatchObject({ recipient_email: agent?.email, recipient_kind: 'agent', property_title: 'Casa en Cumbayá' });
     await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
     expect(smtp.mails.find((m) => m.inquiryId === r.json.id)?.envelopeTo).toEqual([agent?.email]);
@@ -353,7 +385,7 @@ describe('send-property-inquiry over PostgreSQL', () => {
       mail: { smtpUrl: smtp.url, intervalMs: 100, from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
     });
   });
-  afterAll(() => stopAll(() => server?.close(), () => smtp?.stop()));
+  afterAll(() => stopAll(server, smtp));
   const target = (): Target => ({ functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() });
 
   it('claims nothing while the database is down (503), and works when it is back', async () => {

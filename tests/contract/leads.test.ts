@@ -119,7 +119,8 @@ describe.each([
     });
     return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
   };
-  const verified = (d: { headers: Record<string, unknown>; body: string }) => new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string; version: number; timestamp: string; data: Record<string, unknown> };
+  const verified = (d: { headers: Record<string, unknown>; body: string }) =>
+    new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string; version: number; timestamp: string; data: Record<string, unknown> };
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -128,12 +129,14 @@ describe.each([
     [listing] = (await target.sql<typeof listing>(
       "select l.id::text as id, l.title, a.id::text as agent_id, a.email as agent_email from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and a.email is not null order by l.id limit 1",
     )) as [typeof listing];
-    [owner] = (await target.sql<typeof owner>("select id::text as id, email, first_name from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id limit 1", [listing.agent_id])) as [typeof owner];
+    [owner] = (await target.sql<typeof owner>("select id::text as id, email, first_name from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id limit 1", [
+      listing.agent_id,
+    ])) as [typeof owner];
     // a CRM on this machine: a development endpoint (http, loopback)
     const endpoint = await addEndpoint(target.db, { url: hooks.url, events: ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed'], dev: true });
     secret = endpoint.secret;
   }, 240_000);
-  afterAll(() => stopAll(() => target?.close(), () => hooks?.close(), () => smtp?.stop()));
+  afterAll(() => stopAll(target, hooks, smtp));
 
   it("sends the inquiry to the lead's owner, with where it came from; the listing's agent gets a copy only when the deployment copies", async () => {
     const sent = await inquiry();
@@ -163,7 +166,9 @@ describe.each([
       await target.drainOutbox();
       expect(mails()).toHaveLength(1);
     }
-    const [row] = await target.sql<Record<string, unknown>>('select recipient_kind, lead_agent_id::text as lead, copy_recipient, origin, page_url, element, utm from public.inquiries where id = $1', [id]);
+    const [row] = await target.sql<Record<string, unknown>>('select recipient_kind, lead_agent_id::text as lead, copy_recipient, origin, page_url, element, utm from public.inquiries where id = $1', [
+      id,
+    ]);
     expect(row).toEqual({
       recipient_kind: 'lead_agent',
       lead: owner.id,
@@ -189,7 +194,12 @@ describe.each([
       recipient: { kind: 'lead_agent', agent_id: owner.id, email: owner.email },
       lead_agent_id: owner.id,
       copy_to: target.copies ? { kind: 'listing_agent', agent_id: listing.agent_id, email: listing.agent_email } : null,
-      attribution: { origin: PAGE_ORIGIN, page: `${PAGE_ORIGIN}/propiedades/quito`, element: 'exp-property-search', utm: { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'cumbaya-noviembre' } },
+      attribution: {
+        origin: PAGE_ORIGIN,
+        page: `${PAGE_ORIGIN}/propiedades/quito`,
+        element: 'exp-property-search',
+        utm: { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'cumbaya-noviembre' },
+      },
     });
     expect(String((event.data.listing as { url: string }).url)).toMatch(new RegExp(`^${SITE}/es/`));
     // a body changed in transit does not verify
@@ -222,7 +232,10 @@ describe.each([
     const hugeOrigin = await inquiry({ source: { ...forgedPage, page: `${PAGE_ORIGIN}/casas` } }, { Origin: `${PAGE_ORIGIN}/${'x'.repeat(16_000)}` });
     expect([withoutOrigin.status, hugeOrigin.status]).toEqual([200, 200]);
     const ids = [String(withoutOrigin.json.id), String(hugeOrigin.json.id)];
-    const rows = await target.sql<{ id: string; origin: string | null; page_url: string | null; element: string }>('select id::text as id, origin, page_url, element from public.inquiries where id = any($1::uuid[])', [ids]);
+    const rows = await target.sql<{ id: string; origin: string | null; page_url: string | null; element: string }>(
+      'select id::text as id, origin, page_url, element from public.inquiries where id = any($1::uuid[])',
+      [ids],
+    );
     expect(rows.map((r) => [r.origin || null, r.page_url, r.element])).toEqual([
       [null, null, 'exp-property-search'],
       [null, null, 'exp-property-search'],
@@ -245,7 +258,10 @@ describe.each([
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(String((await inquiry()).json.id));
     const failedOnce = async () => {
-      const [r] = await target.sql<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'webhook' and payload->'data'->>'id' = any($1) and attempts >= 1 and status = 'pending'", [ids]);
+      const [r] = await target.sql<{ n: number }>(
+        "select count(*)::int as n from internal.mail_outbox where kind = 'webhook' and payload->'data'->>'id' = any($1) and attempts >= 1 and status = 'pending'",
+        [ids],
+      );
       return r?.n === 3;
     };
     await target.drainOutbox();
@@ -269,10 +285,16 @@ describe.each([
 
   it('an endpoint that is not, or no longer, on a public https address is sent nothing: its deliveries fail for good, with the reason', async () => {
     // written straight into the table (the command refuses these): as if a name had come to point inside
-    const [{ id } = { id: '' }] = await target.sql<{ id: string }>("insert into internal.webhook_endpoints (url, events, secret) values ('https://127.0.0.1:9/hooks', '{inquiry.created}', 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0') returning id::text as id");
+    const [{ id } = { id: '' }] = await target.sql<{ id: string }>(
+      "insert into internal.webhook_endpoints (url, events, secret) values ('https://127.0.0.1:9/hooks', '{inquiry.created}', 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0') returning id::text as id",
+    );
     const sent = await inquiry();
     await target.drainOutbox();
-    await until(async () => (await target.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'webhook' and recipient = $1 and payload->'data'->>'id' = $2", [id, sent.json.id]))[0]?.status === 'failed');
+    await until(
+      async () =>
+        (await target.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'webhook' and recipient = $1 and payload->'data'->>'id' = $2", [id, sent.json.id]))[0]?.status ===
+        'failed',
+    );
     const [row] = await target.sql<{ last_error: string; attempts: number }>("select last_error, attempts from internal.mail_outbox where kind = 'webhook' and recipient = $1", [id]);
     expect(row?.last_error).toMatch(/127\.0\.0\.1.*not an address/);
     // refused at once, not retried for a day
@@ -310,7 +332,7 @@ describe('leads: alerts follow the owner (our server)', () => {
     });
     secret = (await addEndpoint(server.db, { url: hooks.url, events: ['alert.confirmed', 'alert.unsubscribed'], dev: true })).secret;
   }, 240_000);
-  afterAll(() => stopAll(() => server?.close(), () => hooks?.close(), () => smtp?.stop()));
+  afterAll(() => stopAll(server, hooks, smtp));
 
   const subscribe = (over: Record<string, unknown>) =>
     fetch(`${server.url}/functions/v1/saved-searches`, {
@@ -319,8 +341,10 @@ describe('leads: alerts follow the owner (our server)', () => {
       body: JSON.stringify({ action: 'subscribe', email: 'comprador@example.com', filters: { city: 'Quito' }, frequency: 'daily', lang: 'es', idempotencyKey: key(), website: '', ...over }),
     });
 
-  it("tells the owner (not the team) of a confirmed alert, with where it came from; the CRM hears of the confirmation and the unsubscription; a forged owner is refused", async () => {
-    const [owner] = (await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [{ id: string; email: string }];
+  it('tells the owner (not the team) of a confirmed alert, with where it came from; the CRM hears of the confirmation and the unsubscription; a forged owner is refused', async () => {
+    const [owner] = (await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [
+      { id: string; email: string },
+    ];
     expect((await subscribe({ leadAgentId: 'agent@example.com' })).status).toBe(400);
     expect(await (await subscribe({ leadAgentId: '99999999' })).json()).toMatchObject({ fields: { leadAgentId: 'invalid' } });
     const res = await subscribe({ leadAgentId: owner.id, source: { page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } } });
@@ -340,12 +364,25 @@ describe('leads: alerts follow the owner (our server)', () => {
     expect(smtp.mails.some((m) => m.envelopeTo.includes('equipo@expecuador.example'))).toBe(false);
     await until(() => hooks.deliveries.length === 1);
     const event = new Webhook(secret).verify(hooks.deliveries[0]?.body as string, hooks.deliveries[0]?.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
-    expect(event).toMatchObject({ type: 'alert.confirmed', data: { email: 'comprador@example.com', frequency: 'daily', status: 'active', lead_agent_id: owner.id, attribution: { origin: PAGE_ORIGIN, page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } } } });
+    expect(event).toMatchObject({
+      type: 'alert.confirmed',
+      data: {
+        email: 'comprador@example.com',
+        frequency: 'daily',
+        status: 'active',
+        lead_agent_id: owner.id,
+        attribution: { origin: PAGE_ORIGIN, page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } },
+      },
+    });
 
     // unsubscribing (the link an alert mail carries)
     const [search] = await server.sql<{ id: string }>("select id::text as id from internal.saved_searches where email = 'comprador@example.com' and status = 'active'");
     const unsubscribeToken = await issueToken({ query: (text, params) => server.sql(text, params ? [...params] : []) }, String(search?.id), 'unsubscribe', null);
-    const gone = await fetch(`${server.url}/functions/v1/saved-searches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'unsubscribe', token: unsubscribeToken }) });
+    const gone = await fetch(`${server.url}/functions/v1/saved-searches`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'unsubscribe', token: unsubscribeToken }),
+    });
     expect(gone.status).toBe(200);
     await server.drainOutbox();
     await until(() => hooks.deliveries.length === 2);
@@ -367,7 +404,7 @@ describe('leads: webhooks waiting when the server is killed are delivered after 
     hooks = await startWebhookReceiver();
     secret = (await addEndpoint(db, { url: hooks.url, events: ['inquiry.created'], dev: true })).secret;
   }, 120_000);
-  afterAll(() => stopAll(() => server?.kill(), () => hooks?.close(), () => db?.close(), () => postgres?.stop()));
+  afterAll(() => stopAll(server, hooks, db, postgres));
 
   it('delivers within 30 s of the restart', async () => {
     const env = { DATABASE_URL: postgres.url, SEED_LISTINGS: '200', TRUST_PROXY: '1' };
@@ -379,7 +416,18 @@ describe('leads: webhooks waiting when the server is killed are delivered after 
       const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.6.0.${i + 1}` },
-        body: JSON.stringify({ name: 'Diego Andrade', email: 'diego.andrade@example.com', phone: '', message: `Consulta ${i}`, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '', idempotencyKey: key(), lang: 'es' }),
+        body: JSON.stringify({
+          name: 'Diego Andrade',
+          email: 'diego.andrade@example.com',
+          phone: '',
+          message: `Consulta ${i}`,
+          propertyTitle: '',
+          propertyAddress: '',
+          propertyPrice: '',
+          recipientEmail: '',
+          idempotencyKey: key(),
+          lang: 'es',
+        }),
       });
       ids.push(String(((await res.json()) as { id: string }).id));
     }

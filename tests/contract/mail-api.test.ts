@@ -19,7 +19,15 @@ const inquiry = (url: string, over: Record<string, unknown> = {}) =>
   fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.8.0.${++n}`) },
-    body: JSON.stringify({ name: 'Rosa Mena', email: `rosa.mena.${n}@example.com`, phone: '', message: 'Quisiera más información', idempotencyKey: `mail-api-${process.pid}-${n}`, lang: 'es', ...over }),
+    body: JSON.stringify({
+      name: 'Rosa Mena',
+      email: `rosa.mena.${n}@example.com`,
+      phone: '',
+      message: 'Quisiera más información',
+      idempotencyKey: `mail-api-${process.pid}-${n}`,
+      lang: 'es',
+      ...over,
+    }),
   });
 
 async function until(probe: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
@@ -30,7 +38,7 @@ async function until(probe: () => boolean | Promise<boolean>, ms = 20_000): Prom
   }
 }
 
-describe('the deployed function with a mail provider\'s HTTP API', () => {
+describe("the deployed function with a mail provider's HTTP API", () => {
   let hosted: HostedFunction;
   let db: Database;
   let api: MailApi;
@@ -58,7 +66,7 @@ describe('the deployed function with a mail provider\'s HTTP API', () => {
     expect(row?.status).toBe('sent');
   });
 
-  it('waits through the provider\'s outage and delivers once it is back, once', async () => {
+  it("waits through the provider's outage and delivers once it is back, once", async () => {
     api.mode = 'down';
     const res = await inquiry(fn.url, { name: 'Tomás Outage' });
     const { id } = (await res.json()) as { id: string };
@@ -73,7 +81,7 @@ describe('the deployed function with a mail provider\'s HTTP API', () => {
     expect(api.sent.filter((m) => m.headers['X-Inquiry-Id'] === id)).toHaveLength(1);
   });
 
-  it('a refusal (422) fails the mail for good, with the provider\'s reason; nothing is tried again', async () => {
+  it("a refusal (422) fails the mail for good, with the provider's reason; nothing is tried again", async () => {
     api.mode = 'refuse';
     const res = await inquiry(fn.url, { name: 'Ines Refused' });
     const { id } = (await res.json()) as { id: string };
@@ -131,7 +139,7 @@ describe('a hosted function configured with SMTP on a blocked port', () => {
   }, 120_000);
 });
 
-describe('our server with a mail provider\'s HTTP API', () => {
+describe("our server with a mail provider's HTTP API", () => {
   it("delivers an inquiry's mail through it", async () => {
     const api = await startMailApi();
     const server = await startTestServer('postgres', { trustProxy: { hops: 1 }, mail: { api: { url: api.url, key: api.key }, intervalMs: 200, siteUrl: SITE } });

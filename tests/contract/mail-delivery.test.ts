@@ -18,7 +18,19 @@ async function post(url: string, over: Record<string, unknown> = {}): Promise<st
   const res = await fetch(`${url}/functions/v1/send-property-inquiry`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.9.${seq % 250}.${(seq * 7) % 250}` },
-    body: JSON.stringify({ name: 'Diego Andrade', email: 'diego.andrade@example.com', phone: '', message: `Consulta ${seq}`, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '', idempotencyKey: key(), lang: 'es', ...over }),
+    body: JSON.stringify({
+      name: 'Diego Andrade',
+      email: 'diego.andrade@example.com',
+      phone: '',
+      message: `Consulta ${seq}`,
+      propertyTitle: '',
+      propertyAddress: '',
+      propertyPrice: '',
+      recipientEmail: '',
+      idempotencyKey: key(),
+      lang: 'es',
+      ...over,
+    }),
   });
   const body = (await res.json()) as { id?: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
@@ -69,7 +81,9 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
   }, 90_000);
 
   it('lets other mail through while one SMTP conversation hangs, and sends the slow one once when it answers', async () => {
-    const [agent] = await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and nullif(btrim(email), '') is not null order by id limit 1");
+    const [agent] = await server.sql<{ id: string; email: string }>(
+      "select id::text as id, email from public.agents where country_code = 'EC' and nullif(btrim(email), '') is not null order by id limit 1",
+    );
     smtp.hold((address) => address === agent?.email);
     const slow = await post(server.url, { agentId: agent?.id });
     await until(() => smtp.holding() === 1, 10_000);

@@ -47,7 +47,9 @@ describe(`a data API that answers at most ${MAX_ROWS} rows`, () => {
     const [{ n } = { n: 0 }] = await server.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code = 'EC'");
     expect(n).toBeGreaterThan(MAX_ROWS * 3);
     expect(await getAgents(rest)).toHaveLength(n);
-    const [{ m } = { m: 0 }] = await server.sql<{ m: number }>("select count(*)::int as m from public.agents where country_code = 'EC' and (first_name_search like '%a%' or last_name_search like '%a%' or email_search like '%a%')");
+    const [{ m } = { m: 0 }] = await server.sql<{ m: number }>(
+      "select count(*)::int as m from public.agents where country_code = 'EC' and (first_name_search like '%a%' or last_name_search like '%a%' or email_search like '%a%')",
+    );
     expect(await getAgents(rest, 'a')).toHaveLength(m);
   });
 

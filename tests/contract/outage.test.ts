@@ -45,7 +45,12 @@ async function request(base: string, kind: 'read' | 'inquiry', key = newKey()): 
     const res =
       kind === 'read'
         ? await fetch(`${base}/rest/v1/listings?select=id,title,price&city_search=ilike.*quito*&order=price.desc&limit=24`, { headers: { Prefer: 'count=exact' }, signal: AbortSignal.timeout(20_000) })
-        : await fetch(`${base}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.1.${seq % 200}.7` }, body: JSON.stringify(inquiry(key)), signal: AbortSignal.timeout(20_000) });
+        : await fetch(`${base}/functions/v1/send-property-inquiry`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.1.${seq % 200}.7` },
+            body: JSON.stringify(inquiry(key)),
+            signal: AbortSignal.timeout(20_000),
+          });
     const text = await res.text();
     let body: Record<string, unknown> | undefined;
     try {
@@ -74,7 +79,7 @@ describe('PostgreSQL restarts while npm start is under load', () => {
     admin = new pg.Pool({ connectionString: postgres.url, max: 2 });
     admin.on('error', () => {});
   });
-  afterAll(() => stopAll(() => server?.stop(), () => admin?.end(), () => smtp?.stop(), () => postgres?.stop()));
+  afterAll(() => stopAll(server, admin, smtp, postgres));
 
   it('keeps running through 4 restarts with 40 requests in flight; answers are clean 200/503; each inquiry stored and mailed exactly once', async () => {
     const outcomes: Outcome[] = [];
@@ -109,7 +114,10 @@ describe('PostgreSQL restarts while npm start is under load', () => {
     expect(failures.slice(0, 5), `${failures.length} of ${outcomes.length} requests failed without an answer`).toEqual([]);
     // a page of a longer result is PostgREST's 206
     const statuses = new Set(outcomes.map((o) => o.status));
-    expect([...statuses].every((s) => s === 200 || s === 206 || s === 503), `statuses ${[...statuses].join(', ')}`).toBe(true);
+    expect(
+      [...statuses].every((s) => s === 200 || s === 206 || s === 503),
+      `statuses ${[...statuses].join(', ')}`,
+    ).toBe(true);
     const unavailable = outcomes.filter((o) => o.status === 503);
     expect(unavailable.length).toBeGreaterThan(0);
     for (const o of unavailable) {

@@ -26,7 +26,8 @@ import { migratedDatabase } from '../support/postgres.ts';
 const CRAWLERS = {
   whatsapp: 'WhatsApp/2.23.20.0 A',
   facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
-  google: 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  google:
+    'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 } as const;
 
 const ACTIVE = "status = '1' and country_code = 'EC'";
@@ -70,7 +71,19 @@ function englishLeft(doc: Document): string[] {
 describe('pages as crawlers read them', () => {
   let server: TestServer;
   let cacheDir: string;
-  let listing: { id: string; title: string; price: string; address: string; city: string; description: string; bedrooms: number; bathrooms: string; square_feet: string; agent_first_name: string; agent_last_name: string };
+  let listing: {
+    id: string;
+    title: string;
+    price: string;
+    address: string;
+    city: string;
+    description: string;
+    bedrooms: number;
+    bathrooms: string;
+    square_feet: string;
+    agent_first_name: string;
+    agent_last_name: string;
+  };
 
   beforeAll(async () => {
     cacheDir = mkdtempSync(join(tmpdir(), 'exp-og-'));
@@ -185,7 +198,12 @@ describe('pages as crawlers read them', () => {
         const data = jsonLd(page.doc);
         const item = data.find((d) => d['@type'] === 'RealEstateListing') as { about: unknown };
         expect(item).toMatchObject({ '@context': 'https://schema.org', name: listing.title, url, offers: { '@type': 'Offer', price: Number(listing.price), priceCurrency: 'USD' } });
-        expect(item.about).toMatchObject({ numberOfBedrooms: listing.bedrooms, numberOfBathroomsTotal: Number(listing.bathrooms), floorSize: { value: Number(listing.square_feet), unitCode: 'MTK' }, address: { addressLocality: listing.city, addressCountry: 'EC' } });
+        expect(item.about).toMatchObject({
+          numberOfBedrooms: listing.bedrooms,
+          numberOfBathroomsTotal: Number(listing.bathrooms),
+          floorSize: { value: Number(listing.square_feet), unitCode: 'MTK' },
+          address: { addressLocality: listing.city, addressCountry: 'EC' },
+        });
         expect(data.find((d) => d['@type'] === 'BreadcrumbList')).toBeTruthy();
         // Spanish labels on the Spanish page
         if (lang === 'es') expect(body).toContain('Habitaciones');
@@ -278,7 +296,9 @@ describe('pages as crawlers read them', () => {
   });
 
   it('an agent page holds the name, photo, about, Open Graph and JSON-LD (a Person who works for the brokerage); an unknown agent is a 404', async () => {
-    const [agent] = await server.sql<{ id: string; first_name: string; last_name: string; about: string; email: string }>("select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1");
+    const [agent] = await server.sql<{ id: string; first_name: string; last_name: string; about: string; email: string }>(
+      "select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1",
+    );
     for (const lang of ['en', 'es'] as const) {
       const path = `${lang === 'es' ? '/es' : ''}/findanagent/${agent?.id}`;
       const page = await crawl(`${server.url}${path}`, CRAWLERS.whatsapp);

@@ -22,11 +22,12 @@ type Suggestion = { kind: string; path: string; name: string; city: string | nul
 
 describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
   const db = seededDatabase(kind, 1800);
-  const suggest = async (q: string, max?: number) =>
-    db().anon.query<Suggestion>(`select * from public.place_suggestions(${max === undefined ? '$1' : '$1, $2'})`, max === undefined ? [q] : [q, max]);
+  const suggest = async (q: string, max?: number) => db().anon.query<Suggestion>(`select * from public.place_suggestions(${max === undefined ? '$1' : '$1, $2'})`, max === undefined ? [q] : [q, max]);
 
   it('every listing has a sector, and the kept places equal the counted ones after the seed', async () => {
-    const [{ n } = { n: -1 }] = await db().admin.query<{ n: number }>("select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and sector is null and city in ('Quito', 'Guayaquil', 'Cuenca')");
+    const [{ n } = { n: -1 }] = await db().admin.query<{ n: number }>(
+      "select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and sector is null and city in ('Quito', 'Guayaquil', 'Cuenca')",
+    );
     expect(n).toBe(0);
     const kept = await db().admin.query<{ path: string; n: number }>(KEPT);
     expect(kept).toEqual(await db().admin.query(COUNTED));
@@ -34,7 +35,9 @@ describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
   });
 
   it('stay equal after inserts, sector changes, moves, deactivation and deletes, one at a time and many at once', async () => {
-    await db().admin.query("insert into internal.listings (title, city, state, sector, geo_lat, geo_lon) values ('places a', 'Quito', 'Pichincha', 'Nuevo Sector', '-0.18', '-78.48'), ('places b', 'Pueblo Nuevo', 'Manabí', null, null, null)");
+    await db().admin.query(
+      "insert into internal.listings (title, city, state, sector, geo_lat, geo_lon) values ('places a', 'Quito', 'Pichincha', 'Nuevo Sector', '-0.18', '-78.48'), ('places b', 'Pueblo Nuevo', 'Manabí', null, null, null)",
+    );
     await db().admin.query("update internal.listings set sector = 'La Floresta' where title = 'places a'");
     await db().admin.query("update internal.listings set city = 'Cuenca', state = 'Azuay' where title = 'places a'");
     await db().admin.query("update internal.listings set status = '0' where id in (select id from internal.listings where sector = 'Iñaquito' limit 3)");
@@ -48,7 +51,9 @@ describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
   it('suggests from the second letter, ignoring case and accents, with the active listings of each place', async () => {
     expect(await suggest('i')).toEqual([]);
     const [first] = await suggest('inaq');
-    const [{ n } = { n: -1 }] = await db().admin.query<{ n: number }>("select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and city = 'Quito' and sector = 'Iñaquito'");
+    const [{ n } = { n: -1 }] = await db().admin.query<{ n: number }>(
+      "select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and city = 'Quito' and sector = 'Iñaquito'",
+    );
     expect(first).toMatchObject({ kind: 'sector', path: 'quito/inaquito', name: 'Iñaquito', city: 'Quito', province: 'Pichincha', listings: n });
     expect((await suggest('IÑAQ'))[0]?.path).toBe('quito/inaquito');
     expect((await suggest('la carolina'))[0]).toMatchObject({ kind: 'sector', path: 'quito/la-carolina' });

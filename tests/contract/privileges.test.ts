@@ -58,7 +58,11 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     await client.connect();
     await client.query(SUPABASE_INITIAL_SCHEMA);
     const url = `${database.url.replace(/^postgres:/, 'postgresql:')}${database.url.includes('?') ? '&' : '?'}sslmode=disable`;
-    const { stdout, stderr } = await run(supabaseCli(), ['db', 'push', '--db-url', url, '--yes'], { cwd: root, timeout: 180_000, env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' } });
+    const { stdout, stderr } = await run(supabaseCli(), ['db', 'push', '--db-url', url, '--yes'], {
+      cwd: root,
+      timeout: 180_000,
+      env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+    });
     expect(`${stdout}${stderr}`).toContain('Finished supabase db push');
     // the seed, as an operator loads it into a project (npm run seed -- --sql, then psql)
     const db = await openPostgres(database.url);
@@ -67,7 +71,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     await server.ready;
     rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } });
   }, 300_000);
-  afterAll(() => stopAll(() => server?.close(), () => client?.end(), () => database?.drop()));
+  afterAll(() => stopAll(server, client, database));
 
   it('applied every migration, recorded where the CLI records them', async () => {
     const { rows } = await client.query<{ n: number }>('select count(*)::int as n from supabase_migrations.schema_migrations');
@@ -85,7 +89,10 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
           order by 1, 3`,
         [role],
       );
-      expect(relations.rows.filter((r) => r.privilege !== 'SELECT'), role).toEqual([]);
+      expect(
+        relations.rows.filter((r) => r.privilege !== 'SELECT'),
+        role,
+      ).toEqual([]);
       expect([...new Set(relations.rows.map((r) => r.name))], role).toEqual(PUBLISHED_RELATIONS.filter((r) => r !== 'agents'));
       // agents: the public columns only, read
       const columns = await client.query<{ privilege: string; n: number }>(
@@ -93,17 +100,29 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
           where at.attrelid = 'public.agents'::regclass and a.grantee = $1::regrole::oid group by 1`,
         [role],
       );
-      expect(columns.rows.map((r) => r.privilege), role).toEqual(['SELECT']);
-      const privateColumns = await client.query(`select attname from pg_attribute where attrelid = 'public.agents'::regclass and attnum > 0 and not attisdropped and has_column_privilege($1, 'public.agents', attname, 'SELECT') = false`, [role]);
+      expect(
+        columns.rows.map((r) => r.privilege),
+        role,
+      ).toEqual(['SELECT']);
+      const privateColumns = await client.query(
+        `select attname from pg_attribute where attrelid = 'public.agents'::regclass and attnum > 0 and not attisdropped and has_column_privilege($1, 'public.agents', attname, 'SELECT') = false`,
+        [role],
+      );
       expect(privateColumns.rows.length, role).toBeGreaterThan(0);
       const functions = await client.query<{ name: string }>(
         `select distinct p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
           where n.nspname = 'public' and has_function_privilege($1, p.oid, 'EXECUTE') order by 1`,
         [role],
       );
-      expect(functions.rows.map((r) => r.name), role).toEqual(PUBLISHED_FUNCTIONS);
+      expect(
+        functions.rows.map((r) => r.name),
+        role,
+      ).toEqual(PUBLISHED_FUNCTIONS);
       // what a platform's default privileges would give anything made next
-      const defaults = await client.query(`select d.defaclobjtype from pg_default_acl d join pg_namespace n on n.oid = d.defaclnamespace cross join lateral aclexplode(d.defaclacl) a where n.nspname = 'public' and a.grantee = $1::regrole::oid`, [role]);
+      const defaults = await client.query(
+        `select d.defaclobjtype from pg_default_acl d join pg_namespace n on n.oid = d.defaclnamespace cross join lateral aclexplode(d.defaclacl) a where n.nspname = 'public' and a.grantee = $1::regrole::oid`,
+        [role],
+      );
       expect(defaults.rows, role).toEqual([]);
     }
     // the writes PostgREST would make through a view are refused by the catalogue itself

@@ -16,8 +16,6 @@ import { POOL, WORDS_TEXT } from '../support/independent-sql.ts';
 import { SCENARIOS } from '../support/search-scenarios.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
-
-
 const ORDER: Record<SortKey, string> = {
   featured: 'created_at desc, id desc',
   newest: 'created_at desc, id desc',
@@ -40,8 +38,11 @@ for (const kind of ['postgres'] as const) {
     let rest: PostgrestClient;
     let sb: SupabaseClient;
     const expectedIds = async (where: string, order: string, limit: number, offset = 0) =>
-      (await server.sql<{ id: number }>(`select id from internal.listings where country_code = 'EC' and status = '1' and (${where}) order by ${order} limit ${limit} offset ${offset}`)).map((r) => Number(r.id));
-    const expectedCount = async (where: string) => Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where country_code = 'EC' and status = '1' and (${where})`))[0]?.n);
+      (await server.sql<{ id: number }>(`select id from internal.listings where country_code = 'EC' and status = '1' and (${where}) order by ${order} limit ${limit} offset ${offset}`)).map((r) =>
+        Number(r.id),
+      );
+    const expectedCount = async (where: string) =>
+      Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where country_code = 'EC' and status = '1' and (${where})`))[0]?.n);
 
     beforeAll(async () => {
       server = await startTestServer(kind);
@@ -67,7 +68,9 @@ for (const kind of ['postgres'] as const) {
           httpGet(`${server.url}${path}`, { headers: { apikey: 'local-anon-key', 'Accept-Encoding': accept, Prefer: 'count=exact' } }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], vary: res.headers.vary, range: res.headers['content-range'], body: Buffer.concat(chunks) }));
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], vary: res.headers.vary, range: res.headers['content-range'], body: Buffer.concat(chunks) }),
+            );
           }).on('error', reject);
         });
       const plain = await raw('identity');
@@ -92,7 +95,10 @@ for (const kind of ['postgres'] as const) {
         const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
         for (const sort of ['newest', 'price_asc', 'price_desc'] as const) {
           const first = await getListingsPage(rest, filters, sort, 1);
-          expect(first.map((r) => Number(r.id)), `${sort} page 1`).toEqual(await expectedIds(where, ORDER[sort], PAGE_SIZE));
+          expect(
+            first.map((r) => Number(r.id)),
+            `${sort} page 1`,
+          ).toEqual(await expectedIds(where, ORDER[sort], PAGE_SIZE));
         }
         const end = await getListingsPage(rest, filters, 'price_desc', last);
         expect(end.map((r) => Number(r.id))).toEqual(await expectedIds(where, ORDER.price_desc, PAGE_SIZE, (last - 1) * PAGE_SIZE));
@@ -147,7 +153,10 @@ for (const kind of ['postgres'] as const) {
         for (const sort of ['relevance', 'newest', 'price_asc', 'price_desc'] as const) {
           for (const page of new Set([1, 2, Math.ceil(last / 2), last])) {
             const rows = await getListingsPage(rest, { keywords }, sort, page);
-            expect(rows.map((r) => Number(r.id)), `${keywords}, ${sort}, page ${page}`).toEqual(await expectedIds(`${where}`, order[sort], PAGE_SIZE, (page - 1) * PAGE_SIZE));
+            expect(
+              rows.map((r) => Number(r.id)),
+              `${keywords}, ${sort}, page ${page}`,
+            ).toEqual(await expectedIds(`${where}`, order[sort], PAGE_SIZE, (page - 1) * PAGE_SIZE));
           }
         }
         // both ranks are there, and the title's come first
@@ -158,13 +167,37 @@ for (const kind of ['postgres'] as const) {
     });
 
     it('refuses a broken call with 400 and a clear message: a sort, a page, filters that are no object, an area that is no polygon', async () => {
-      const call = (name: string, body: unknown) => fetch(`${server.url}/rest/v1/rpc/${name}`, { method: 'POST', headers: { apikey: 'local-anon-key', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const call = (name: string, body: unknown) =>
+        fetch(`${server.url}/rest/v1/rpc/${name}`, { method: 'POST', headers: { apikey: 'local-anon-key', 'content-type': 'application/json' }, body: JSON.stringify(body) });
       for (const [name, body, message] of [
         ['search_listings', { sort: 'cheapest' }, /sort must be/],
         ['search_listings', { page_size: 5000 }, /page_size must be/],
         ['search_listings_count', { filters: [] }, /filters must be a JSON object/],
-        ['search_listings_count', { filters: { polygon: [[0, 0], [1, 1]] } }, /polygon must be/],
-        ['search_listings_count', { filters: { polygon: [[0, 0], [1, 'x'], [1, 1]] } }, /polygon must be/],
+        [
+          'search_listings_count',
+          {
+            filters: {
+              polygon: [
+                [0, 0],
+                [1, 1],
+              ],
+            },
+          },
+          /polygon must be/,
+        ],
+        [
+          'search_listings_count',
+          {
+            filters: {
+              polygon: [
+                [0, 0],
+                [1, 'x'],
+                [1, 1],
+              ],
+            },
+          },
+          /polygon must be/,
+        ],
         ['search_listings_count', { filters: { polygon: 'POLYGON((0 0, 1 1, 1 0))' } }, /polygon must be/],
       ] as const) {
         const res = await call(name, body);
@@ -175,7 +208,31 @@ for (const kind of ['postgres'] as const) {
 
     it('returns every column of a listing, with the images as stored', async () => {
       const [row] = await getListingsPage(rest, {}, 'newest', 1);
-      for (const column of ['id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon', 'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture']) {
+      for (const column of [
+        'id',
+        'title',
+        'address',
+        'price',
+        'bedrooms',
+        'bathrooms',
+        'square_feet',
+        'property_type',
+        'city',
+        'state',
+        'images',
+        'geo_lat',
+        'geo_lon',
+        'description',
+        'created_at',
+        'status',
+        'country_code',
+        'agent_id',
+        'agent_first_name',
+        'agent_last_name',
+        'agent_email',
+        'agent_phone',
+        'agent_picture',
+      ]) {
         expect(row).toHaveProperty(column);
       }
       const one = await getListing(rest, Number(row?.id));
@@ -194,7 +251,9 @@ for (const kind of ['postgres'] as const) {
     });
 
     it('call 3: the distinct property types of active EC listings', async () => {
-      const expected = (await server.sql<{ t: string }>("select distinct property_type as t from public.listings where country_code = 'EC' and status = '1' and property_type is not null order by 1")).map((r) => r.t);
+      const expected = (
+        await server.sql<{ t: string }>("select distinct property_type as t from public.listings where country_code = 'EC' and status = '1' and property_type is not null order by 1")
+      ).map((r) => r.t);
       expect(await getPropertyTypes(rest)).toEqual([...expected].sort((a, b) => a.localeCompare(b)));
       expect(expected).toEqual(expect.arrayContaining(['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building']));
     });
@@ -203,7 +262,31 @@ for (const kind of ['postgres'] as const) {
       const all = await getAgents(rest);
       const ec = await server.sql<{ id: number }>("select id from public.agents where country_code = 'EC' order by id");
       expect(all.map((a) => Number(a.id))).toEqual(ec.map((r) => Number(r.id)));
-      for (const text of ['andres', 'ANDRÉS', 'mendoza', 'villacis', 'expecuador', 'maría fernanda', 'Ana, (Q).%_"\\', "o'brien", '%', '_', '\\', '")', 'a.b', ' ana ', '*', 'an*', '.*', '^a', 'a$', '[a]', 'a|b', '(', '+']) {
+      for (const text of [
+        'andres',
+        'ANDRÉS',
+        'mendoza',
+        'villacis',
+        'expecuador',
+        'maría fernanda',
+        'Ana, (Q).%_"\\',
+        "o'brien",
+        '%',
+        '_',
+        '\\',
+        '")',
+        'a.b',
+        ' ana ',
+        '*',
+        'an*',
+        '.*',
+        '^a',
+        'a$',
+        '[a]',
+        'a|b',
+        '(',
+        '+',
+      ]) {
         const found = (await getAgents(rest, text)).map((a) => Number(a.id));
         const expected = await server.sql<{ id: number }>(
           `select id from public.agents where country_code = 'EC' and (position(public.search_fold($1) in public.search_fold(first_name)) > 0 or position(public.search_fold($1) in public.search_fold(last_name)) > 0 or position(public.search_fold($1) in public.search_fold(email)) > 0) order by id`,
@@ -255,7 +338,10 @@ for (const kind of ['postgres'] as const) {
         const past = await fetch(`${server.url}/rest/v1/listings?select=id&offset=${total + 10}`, { headers: { Prefer: 'count=exact' } });
         expect(past.status).toBe(416);
         expect(await past.json()).toMatchObject({ code: 'PGRST103', message: 'Requested range not satisfiable' });
-        const { error } = await sb.from('listings').select('id', { count: 'exact' }).range(total + 10, total + 20);
+        const { error } = await sb
+          .from('listings')
+          .select('id', { count: 'exact' })
+          .range(total + 10, total + 20);
         expect(error?.code).toBe('PGRST103');
       });
 
@@ -277,8 +363,17 @@ for (const kind of ['postgres'] as const) {
     });
 
     it('orders by several keys with nullsfirst / nullslast', async () => {
-      const { data } = await sb.from('listings').select('id,price,bedrooms').eq('country_code', 'EC').order('bedrooms', { ascending: false, nullsFirst: true }).order('price', { ascending: true, nullsFirst: false }).order('id').limit(50);
-      const expected = await server.sql<{ id: number }>("select id from public.listings where country_code = 'EC' and status = '1' order by bedrooms desc nulls first, price asc nulls last, id limit 50");
+      const { data } = await sb
+        .from('listings')
+        .select('id,price,bedrooms')
+        .eq('country_code', 'EC')
+        .order('bedrooms', { ascending: false, nullsFirst: true })
+        .order('price', { ascending: true, nullsFirst: false })
+        .order('id')
+        .limit(50);
+      const expected = await server.sql<{ id: number }>(
+        "select id from public.listings where country_code = 'EC' and status = '1' order by bedrooms desc nulls first, price asc nulls last, id limit 50",
+      );
       expect(data?.map((r) => r.id)).toEqual(expected.map((r) => Number(r.id)));
       const nullsFirst = await sb.from('listings').select('id,price').eq('country_code', 'EC').order('price', { ascending: true, nullsFirst: true }).limit(1);
       expect(nullsFirst.data?.[0]?.price).toBeNull();
@@ -308,7 +403,7 @@ for (const kind of ['postgres'] as const) {
       await check('or=(bedrooms.gte.6,and(city.eq.Olón,price.lt.100000))', "bedrooms >= 6 or (city = 'Olón' and price < 100000)");
       await check('not.or=(city.eq.Quito,city.eq.Guayaquil)&id=lt.50', "not (city = 'Quito' or city = 'Guayaquil') and id < 50");
       await check('and=(bedrooms.eq.2,bathrooms.eq.2)&city=eq.Ibarra', "bedrooms = 2 and bathrooms = 2 and city = 'Ibarra'");
-      await check('address=ilike.*"Av. 6 de Diciembre*', "false");
+      await check('address=ilike.*"Av. 6 de Diciembre*', 'false');
       await check('or=(address.ilike."*Av. 6 de Diciembre, Iñaquito*",id.eq.1)', "address ilike '%Av. 6 de Diciembre, Iñaquito%' or id = 1");
     });
 
@@ -431,7 +526,11 @@ for (const kind of ['postgres'] as const) {
     it('answers CORS preflights as Supabase does and exposes Content-Range', async () => {
       const pre = await fetch(`${server.url}/rest/v1/listings`, {
         method: 'OPTIONS',
-        headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'apikey, authorization, x-client-info, accept-profile, prefer, content-type' },
+        headers: {
+          Origin: 'https://partner.example',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'apikey, authorization, x-client-info, accept-profile, prefer, content-type',
+        },
       });
       expect(pre.status).toBeLessThan(300);
       expect(pre.headers.get('access-control-allow-origin')).toBe('*');
@@ -442,4 +541,3 @@ for (const kind of ['postgres'] as const) {
     });
   });
 }
-

@@ -122,10 +122,10 @@ describe.each(['postgres'] as const)('search_fold() and parse_coordinate() on %s
   });
 
   it('reads every coordinate the same way', async () => {
-    const rows = await db.admin.query<{ c: number | null }>(
-      'select public.parse_coordinate(t, m) as c from unnest($1::text[], $2::float8[]) with ordinality as u(t, m, n) order by n',
-      [COORDINATE_CASES.map(([t]) => t), COORDINATE_CASES.map(([, m]) => m)],
-    );
+    const rows = await db.admin.query<{ c: number | null }>('select public.parse_coordinate(t, m) as c from unnest($1::text[], $2::float8[]) with ordinality as u(t, m, n) order by n', [
+      COORDINATE_CASES.map(([t]) => t),
+      COORDINATE_CASES.map(([, m]) => m),
+    ]);
     expect(COORDINATE_CASES.map(([t, m]) => parseCoordinate(t, m))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
     expect(rows.map((r) => (r.c === null ? null : Number(r.c)))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
   });

@@ -15,7 +15,9 @@ import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts'
 import { createdObject, sqlStatements } from '../support/sql-statements.ts';
 
 const SCHEMAS = resolve(import.meta.dirname, '../../supabase/schemas');
-const files = readdirSync(SCHEMAS).filter((f) => f.endsWith('.sql')).sort();
+const files = readdirSync(SCHEMAS)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 
 describe('supabase/schemas/: the schema as it stands', () => {
   it('creates each object in one file, once', () => {

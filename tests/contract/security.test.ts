@@ -118,7 +118,9 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
   let proxy: Server | undefined;
 
   beforeAll(async () => {
-    goodJpeg = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#3a7d44' } }).jpeg().toBuffer();
+    goodJpeg = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#3a7d44' } })
+      .jpeg()
+      .toBuffer();
     secretPort = await listen(secret.server);
     host = hostileImageHost(() => secretPort, goodJpeg);
     hostPort = await listen(host.server);
@@ -228,17 +230,28 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
     const proxyPort = await listen(proxy);
     const [listing] = await server.sql<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1");
     const post = async (fn: string, body: Record<string, unknown>, forged: string) => {
-      const res = await fetch(`http://127.0.0.1:${proxyPort}/functions/v1/${fn}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forged, Origin: 'https://partner.example' }, body: JSON.stringify(body) });
+      const res = await fetch(`http://127.0.0.1:${proxyPort}/functions/v1/${fn}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forged, Origin: 'https://partner.example' },
+        body: JSON.stringify(body),
+      });
       await res.arrayBuffer();
       return res.status;
     };
     const inquiries: number[] = [];
     for (let i = 0; i < 8; i++) {
-      inquiries.push(await post('send-property-inquiry', { name: `Visitor ${i}`, email: `visitor${i}@example.org`, message: `Question ${i}`, listingId: listing?.id, idempotencyKey: `forged-${Date.now()}-${i}` }, `198.51.100.${i + 1}, 203.0.113.${i + 1}`));
+      inquiries.push(
+        await post(
+          'send-property-inquiry',
+          { name: `Visitor ${i}`, email: `visitor${i}@example.org`, message: `Question ${i}`, listingId: listing?.id, idempotencyKey: `forged-${Date.now()}-${i}` },
+          `198.51.100.${i + 1}, 203.0.113.${i + 1}`,
+        ),
+      );
     }
     expect(inquiries).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     const alerts: number[] = [];
-    for (let i = 0; i < 8; i++) alerts.push(await post('saved-searches', { action: 'subscribe', email: `alerts${i}@example.org`, filters: { city: `Quito ${i}` }, frequency: 'daily', lang: 'en' }, `198.51.100.${i + 50}`));
+    for (let i = 0; i < 8; i++)
+      alerts.push(await post('saved-searches', { action: 'subscribe', email: `alerts${i}@example.org`, filters: { city: `Quito ${i}` }, frequency: 'daily', lang: 'en' }, `198.51.100.${i + 50}`));
     expect(alerts).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
   });
 
@@ -283,7 +296,13 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
         expect(shot.ms, path).toBeLessThan(6000);
       }
       // also sources that were never on the list
-      for (const source of ['http://169.254.169.254/latest/meta-data/', `http://localhost:${secretPort}/secret.jpg`, 'file:///etc/passwd', `http://[::1]:${secretPort}/x.jpg`, `http://user:pass@127.0.0.1:${hostPort}/good.jpg`]) {
+      for (const source of [
+        'http://169.254.169.254/latest/meta-data/',
+        `http://localhost:${secretPort}/secret.jpg`,
+        'file:///etc/passwd',
+        `http://[::1]:${secretPort}/x.jpg`,
+        `http://user:pass@127.0.0.1:${hostPort}/good.jpg`,
+      ]) {
         const shot = await preview(await listingWith(source));
         expect(shot.body.equals(fallback.body), source).toBe(true);
       }
@@ -350,11 +369,20 @@ describe('which addresses the server may fetch', () => {
     const any = [parseHostRule('*') as HostRule];
     expect(any[0]).toMatchObject({ wildcard: true, privateNamed: false });
     // an IP in the address is connected to without a lookup: checked before the connection
-    for (const url of ['http://127.0.0.1:9/x.jpg', 'http://[::1]:9/x.jpg', 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/x.jpg', 'http://[::ffff:127.0.0.1]/x.jpg', 'http://0.0.0.0/x.jpg']) {
+    for (const url of [
+      'http://127.0.0.1:9/x.jpg',
+      'http://[::1]:9/x.jpg',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.1.2.3/x.jpg',
+      'http://[::ffff:127.0.0.1]/x.jpg',
+      'http://0.0.0.0/x.jpg',
+    ]) {
       await expect(safeFetch(url, { allow: any, maxBytes: 10 }), url).rejects.toThrow(/is not an address the server may fetch/);
     }
     // a name that resolves to a private address: refused at its lookup
-    await expect(safeFetch('http://photos.example.test/x.jpg', { allow: any, maxBytes: 10, resolve: async () => [{ address: '127.0.0.1', family: 4 }] })).rejects.toThrow(/not an address the server may fetch/);
+    await expect(safeFetch('http://photos.example.test/x.jpg', { allow: any, maxBytes: 10, resolve: async () => [{ address: '127.0.0.1', family: 4 }] })).rejects.toThrow(
+      /not an address the server may fetch/,
+    );
   });
 
   it('reads IMAGE_HOSTS entries: names, subdomain wildcards, origins; nothing else', () => {
@@ -367,7 +395,7 @@ describe('which addresses the server may fetch', () => {
 });
 
 describe('security headers on every answer', () => {
-  it('HSTS once the site is published on https; nosniff on pages, JSON and functions; a Content-Security-Policy on every page, the 404 and the alert links\' pages included', async () => {
+  it("HSTS once the site is published on https; nosniff on pages, JSON and functions; a Content-Security-Policy on every page, the 404 and the alert links' pages included", async () => {
     const published = await startTestServer('postgres', { site: { url: 'https://expecuador.example' } });
     const local = await startTestServer('postgres');
     try {

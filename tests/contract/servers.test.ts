@@ -114,7 +114,10 @@ describe('two servers on one database', () => {
     for (let i = 1; i <= 6; i++) reso.listings.set(`TWO-${i}`, listing(i));
     smtp = await startSmtp();
     hooks = await startWebhookReceiver();
-    writeFileSync(join(dir, 'sources.json'), JSON.stringify([{ kind: 'reso', name: 'shared-feed', location: reso.url, token: 'env:SHARED_FEED_TOKEN', areaUnit: 'm2', everyMinutes: 0.1, pageSize: 2 }]));
+    writeFileSync(
+      join(dir, 'sources.json'),
+      JSON.stringify([{ kind: 'reso', name: 'shared-feed', location: reso.url, token: 'env:SHARED_FEED_TOKEN', areaUnit: 'm2', everyMinutes: 0.1, pageSize: 2 }]),
+    );
     env = {
       DATABASE_URL: database.url,
       DATA_DIR: join(dir, 'data'),
@@ -223,7 +226,11 @@ describe('two servers on one database', () => {
     await until(() => smtp.holding() > 0, 20_000, 'a delivery in flight');
     await sleep(300);
     // the server whose conversation is held (the other may keep an idle pooled connection of its own)
-    const senders = connectedTo(smtp.port, servers.map((s) => s.child.pid ?? 0), smtp.heldPorts());
+    const senders = connectedTo(
+      smtp.port,
+      servers.map((s) => s.child.pid ?? 0),
+      smtp.heldPorts(),
+    );
     expect(senders).toHaveLength(1);
     const sender = servers.find((s) => s.child.pid === senders[0])!;
     await sender.kill();

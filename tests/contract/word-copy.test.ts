@@ -24,7 +24,8 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
   };
   const count = async (words: string) => Number((await db().anon.query<{ n: string }>('select public.search_listings_count($1::jsonb) as n', [JSON.stringify({ words })]))[0]?.n);
   const counted = async (regex: string) => Number((await db().admin.query<{ n: string }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${WORDS_TEXT} ~ $1`, [regex]))[0]?.n);
-  const byRule = async (words: string) => Number((await db().admin.query<{ n: string }>('select count(*) as n from internal.listings l where internal.listing_matches(l, $1::jsonb)', [JSON.stringify({ words })]))[0]?.n);
+  const byRule = async (words: string) =>
+    Number((await db().admin.query<{ n: string }>('select count(*) as n from internal.listings l where internal.listing_matches(l, $1::jsonb)', [JSON.stringify({ words })]))[0]?.n);
 
   it('holds the words of every public listing and of no other after the seed', async () => {
     await copyIsExact();
@@ -36,7 +37,9 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     const word = 'zafiroplata';
     expect(await count(word)).toBe(0);
     // a new listing, public, and one that is not
-    const [a] = await db().admin.query<{ id: string }>(`insert into internal.listings (title, description, city, state, price) values ('Casa ${word} en Cumbayá', 'Con jardín', 'Cumbayá', 'Pichincha', 250000) returning id::text as id`);
+    const [a] = await db().admin.query<{ id: string }>(
+      `insert into internal.listings (title, description, city, state, price) values ('Casa ${word} en Cumbayá', 'Con jardín', 'Cumbayá', 'Pichincha', 250000) returning id::text as id`,
+    );
     await db().admin.query(`insert into internal.listings (title, city, state, price, status) values ('Oficina ${word}', 'Quito', 'Pichincha', 90000, '0')`);
     await copyIsExact();
     expect(await count(word)).toBe(1);
@@ -71,11 +74,13 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
   });
 
   it('keeps the words of the text whatever a write says of them: written alone, with the text, or as import_merge supplies them', async () => {
-    const [a] = await db().admin.query<{ id: string; words: string }>("select id::text as id, words::text as words from internal.listings where title is not null order by id limit 1");
+    const [a] = await db().admin.query<{ id: string; words: string }>('select id::text as id, words::text as words from internal.listings where title is not null order by id limit 1');
     // words written without their text: the text's are kept
     await db().admin.query("update internal.listings set words = to_tsvector('simple', 'falso'), title_words = null where id = $1", [a?.id]);
     // words written with a new text: the new text's
-    await db().admin.query("insert into internal.listings (title, description, city, state, price, words) values ('Casa ambarina', 'Con huerto', 'Quito', 'Pichincha', 1, to_tsvector('simple', 'falso'))");
+    await db().admin.query(
+      "insert into internal.listings (title, description, city, state, price, words) values ('Casa ambarina', 'Con huerto', 'Quito', 'Pichincha', 1, to_tsvector('simple', 'falso'))",
+    );
     await db().admin.query("update internal.listings set title = 'Casa granatina', words = to_tsvector('simple', 'falso') where title = 'Casa ambarina'");
     expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
     expect((await db().admin.query<{ words: string }>('select words::text as words from internal.listings where id = $1', [a?.id]))[0]?.words).toBe(a?.words);
@@ -92,7 +97,7 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     await copyIsExact();
   });
 
-  it('counts of words alone are the rule\'s: a common word, a phrase, a word left out, stop words only', async () => {
+  it("counts of words alone are the rule's: a common word, a phrase, a word left out, stop words only", async () => {
     for (const words of ['casa', 'piscina jardin', '"vista al mar"', '-piscina', 'la de', 'chimenea OR terraza']) {
       expect(await count(words), words).toBe(await byRule(words));
     }

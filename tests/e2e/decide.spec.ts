@@ -21,7 +21,11 @@ type Row = { id: string; title: string; price: string };
 const detail = (page: Page) => page.locator('exp-property-detail');
 
 test.describe('deciding on a listing', () => {
-  test('the monthly payment: the estimate on the default terms beside the price, opened by keyboard, updated on every keystroke, a lender chosen, a term out of range named at its field; axe clean in both languages', async ({ page, data, consoleErrors }) => {
+  test('the monthly payment: the estimate on the default terms beside the price, opened by keyboard, updated on every keystroke, a lender chosen, a term out of range named at its field; axe clean in both languages', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [row] = await data.sql<Row>("select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 50000 order by id limit 1");
     const price = Number(row?.price);
     const [bank, biess] = SITE.mortgage;
@@ -96,7 +100,11 @@ test.describe('deciding on a listing', () => {
     await expect(el.locator('[part="payment"]')).toHaveCount(1);
   });
 
-  test('after two price cuts: the page\'s HTML (a crawler\'s view) holds the history and the similar listings\' links; the card says "Reduced" by the last cut, its dialog shows the history and similar listings; axe clean', async ({ page, data, consoleErrors }) => {
+  test("after two price cuts: the page's HTML (a crawler's view) holds the history and the similar listings' links; the card says \"Reduced\" by the last cut, its dialog shows the history and similar listings; axe clean", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [row] = await data.sql<Row & { city: string }>(
       "select l.id::text as id, l.title, l.price::text as price, l.city from public.listings l where price > 150000 and city = 'Cuenca' and property_type = 'house' and geo_lat is not null and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id) order by id limit 1",
     );
@@ -151,7 +159,12 @@ test.describe('deciding on a listing', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the photos full screen: by keyboard (arrows, a counter, the next photo loaded ahead, Escape, focus back where it was) and by swipe on a phone', async ({ page, data, browser, consoleErrors }) => {
+  test('the photos full screen: by keyboard (arrows, a counter, the next photo loaded ahead, Escape, focus back where it was) and by swipe on a phone', async ({
+    page,
+    data,
+    browser,
+    consoleErrors,
+  }) => {
     const [row] = await data.sql<Row & { images: unknown }>(
       "select id::text as id, title, price::text as price, images from public.listings where status = '1' and country_code = 'EC' and case when jsonb_typeof(images) = 'array' then jsonb_array_length(images) else 0 end >= 3 order by id limit 1",
     );
@@ -225,7 +238,11 @@ test.describe('deciding on a listing', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the listing\'s place: a small map loaded when scrolled near, its pin or an approximate circle, zoom by keyboard, directions in the maps app (also in the page\'s HTML); the dialog\'s map takes the search\'s tile-url; axe clean', async ({ page, data, consoleErrors }) => {
+  test("the listing's place: a small map loaded when scrolled near, its pin or an approximate circle, zoom by keyboard, directions in the maps app (also in the page's HTML); the dialog's map takes the search's tile-url; axe clean", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [exact] = await data.sql<Row & { lat: number; lng: number; address: string }>(
       "select id::text as id, title, price::text as price, lat, lng, address from public.listings where status = '1' and country_code = 'EC' and lat is not null and lng is not null and city = 'Quito' order by id limit 1",
     );
@@ -297,7 +314,12 @@ test.describe('deciding on a listing', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('recently viewed: the listings opened last, newest first, on the home page, the search page and a tab of /saved; kept across a reload, followed by another tab, cleared', async ({ page, context, data, consoleErrors }) => {
+  test('recently viewed: the listings opened last, newest first, on the home page, the search page and a tab of /saved; kept across a reload, followed by another tab, cleared', async ({
+    page,
+    context,
+    data,
+    consoleErrors,
+  }) => {
     const rows = await data.sql<Row>("select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id desc limit 3");
     const [a, b, c] = rows as [Row, Row, Row];
     await page.goto(`${data.url}/`);

@@ -61,7 +61,12 @@ test.describe('embedding demos', () => {
     await expect(search.locator('[part="results-heading"]')).toHaveText(`${fmt(Number(mine?.n))} properties`);
     // her theme reaches inside the elements
     expect(await profile.locator('[part="contact-button"]').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(15, 94, 90)');
-    expect(await search.locator('[part="search-button"]').first().evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/Georgia/);
+    expect(
+      await search
+        .locator('[part="search-button"]')
+        .first()
+        .evaluate((el) => getComputedStyle(el).fontFamily),
+    ).toMatch(/Georgia/);
     // a search keeps to her listings and leaves her page's URL alone
     const url = page.url();
     await search.getByLabel('Location').fill('Quito');
@@ -110,7 +115,13 @@ test.describe('embedding demos', () => {
       return Object.getOwnPropertyNames(window).filter((k) => !before.has(k) && k !== '__before' && !host.includes(k));
     }, HOST_GLOBALS);
     expect(leaks).toEqual([]);
-    expect(await page.evaluate(() => ({ adopted: document.adoptedStyleSheets.length, sheets: document.styleSheets.length, styleElements: document.querySelectorAll('style, link[rel="stylesheet"]').length }))).toEqual({ adopted: 0, sheets: 1, styleElements: 1 });
+    expect(
+      await page.evaluate(() => ({
+        adopted: document.adoptedStyleSheets.length,
+        sheets: document.styleSheets.length,
+        styleElements: document.querySelectorAll('style, link[rel="stylesheet"]').length,
+      })),
+    ).toEqual({ adopted: 0, sheets: 1, styleElements: 1 });
     // each element is defined once although the script is included twice
     expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /exp-widgets\.js/.test(e.name)).length)).toBe(2);
 
@@ -119,10 +130,12 @@ test.describe('embedding demos', () => {
     await page.locator('#host-counter').click();
     await page.locator('#host-counter').click();
     await expect(page.locator('#host-counter')).toHaveText('Bonjour · Clics : 2');
-    expect(await page.evaluate(() => {
-      const i18n = (window as unknown as { i18next: { language: string; t(k: string): string } }).i18next;
-      return [i18n.language, i18n.t('greeting')];
-    })).toEqual(['fr', 'Bonjour']);
+    expect(
+      await page.evaluate(() => {
+        const i18n = (window as unknown as { i18next: { language: string; t(k: string): string } }).i18next;
+        return [i18n.language, i18n.t('greeting')];
+      }),
+    ).toEqual(['fr', 'Bonjour']);
 
     // they look as on our own site (same width, same data): a few pixels of difference at most
     const hostileSearch = await partShot(page, search, '[part="filters"]', 'hostile-filters');
@@ -182,7 +195,10 @@ test.describe('embedding demos', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test(`what a partner page downloads: the entry ≤ ${WEIGHT_BUDGETS.entry / 1024} KB, a directory page ≤ ${WEIGHT_BUDGETS.directory / 1024} KB, a search page with its map ≤ ${WEIGHT_BUDGETS.search / 1024} KB (gzip)`, async ({ page, data }) => {
+  test(`what a partner page downloads: the entry ≤ ${WEIGHT_BUDGETS.entry / 1024} KB, a directory page ≤ ${WEIGHT_BUDGETS.directory / 1024} KB, a search page with its map ≤ ${WEIGHT_BUDGETS.search / 1024} KB (gzip)`, async ({
+    page,
+    data,
+  }) => {
     const directory = await pageWeight(page, data.url, 'directory');
     const search = await pageWeight(page, data.url, 'search');
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

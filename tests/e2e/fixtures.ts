@@ -62,7 +62,8 @@ export async function visibleText(page: Page): Promise<string> {
 }
 
 type Tree = { [k: string]: string | Tree };
-const flatten = (o: Tree, prefix = ''): Array<[string, string]> => Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`)));
+const flatten = (o: Tree, prefix = ''): Array<[string, string]> =>
+  Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`)));
 
 /** English interface texts that must not show on a Spanish page (the parts around placeholders). */
 export function englishOnlyPhrases(): string[] {
@@ -92,7 +93,9 @@ export async function seriousAxeViolations(page: Page, within?: string): Promise
   // evaluated by the test, not added as an inline script: the page's Content-Security-Policy refuses those
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }> } }
+    ).axe;
     const result = await axe.run(selector ? document.querySelector(selector) : document, { resultTypes: ['violations'] });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   }, within);
@@ -119,7 +122,6 @@ export async function cardIds(page: Page): Promise<number[]> {
   await expect(search(page).cards.first()).toBeVisible();
   return search(page).cards.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id'))));
 }
-
 
 export { ACTIVE, PLACE_TEXT, POOL } from '../support/independent-sql.ts';
 /** A count as the elements write it in English. */

@@ -35,7 +35,9 @@ test.describe('foundation', () => {
     const bundle = `${baseURL}/widgets/exp-widgets.js`;
     const partner = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><head><script type="module" src="${bundle}"></script><script type="module" src="${bundle}?again"></script></head><body><h1>Partner page</h1><exp-language-switch></exp-language-switch></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><script type="module" src="${bundle}"></script><script type="module" src="${bundle}?again"></script></head><body><h1>Partner page</h1><exp-language-switch></exp-language-switch></body></html>`,
+      );
     });
     await new Promise<void>((resolve) => partner.listen(0, '127.0.0.1', resolve));
     const errors: string[] = [];

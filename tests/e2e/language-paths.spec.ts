@@ -66,7 +66,9 @@ test.describe('language paths', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       if (url.pathname !== '/page') return void res.writeHead(404).end('elsewhere on this origin');
       const twin = url.searchParams.get('twin') ?? '';
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en" data-exp-twin="${escapeHtml(twin)}"><head><script>${bootScript()}</script></head><body><p>the page</p></body></html>`);
+      res
+        .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><html lang="en" data-exp-twin="${escapeHtml(twin)}"><head><script>${bootScript()}</script></head><body><p>the page</p></body></html>`);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -80,7 +82,21 @@ test.describe('language paths', () => {
     try {
       await page.goto(`${base}/page`);
       await page.evaluate(() => localStorage.setItem('exp-lang', 'es'));
-      for (const twin of ['//evil.com', '///evil.com', '/\\evil.com', '\\\\evil.com', 'https://evil.com/', 'http:evil.com', '/\t/evil.com', '\t//evil.com', ' //evil.com', 'javascript:alert(1)', 'data:text/html,x', '//evil.com/es/about', '']) {
+      for (const twin of [
+        '//evil.com',
+        '///evil.com',
+        '/\\evil.com',
+        '\\\\evil.com',
+        'https://evil.com/',
+        'http:evil.com',
+        '/\t/evil.com',
+        '\t//evil.com',
+        ' //evil.com',
+        'javascript:alert(1)',
+        'data:text/html,x',
+        '//evil.com/es/about',
+        '',
+      ]) {
         await page.goto(`${base}/page?twin=${encodeURIComponent(twin)}`);
         await page.waitForTimeout(100);
         expect(new URL(page.url()).pathname, JSON.stringify(twin)).toBe('/page');

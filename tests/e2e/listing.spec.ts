@@ -135,11 +135,17 @@ test.describe('listing pages', () => {
     const url = `${data.url}${listingPath(String(row?.id), row?.title, 'es')}`;
     await page.goto(url);
     await detail(page).getByRole('button', { name: 'Compartir' }).click();
-    expect(await page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared)).toEqual([{ title: row?.title, text: `${row?.title} – ${formatPrice(Number(row?.price))} · ${row?.city}`, url }]);
+    expect(await page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared)).toEqual([
+      { title: row?.title, text: `${row?.title} – ${formatPrice(Number(row?.price))} · ${row?.city}`, url },
+    ]);
     await expect(detail(page).getByRole('menu')).toHaveCount(0);
   });
 
-  test('the listing page: readable before the script, then the full detail (photos, agent, inquiry form) in its language; axe clean; nothing cut off at 1366, 390 and 320 px', async ({ page, data, consoleErrors }) => {
+  test('the listing page: readable before the script, then the full detail (photos, agent, inquiry form) in its language; axe clean; nothing cut off at 1366, 390 and 320 px', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [row] = await data.sql<Row & { n: number }>(
       `select id::text as id, title, price::text as price, city, n from (select *, case when jsonb_typeof(images) = 'array' then jsonb_array_length(images) else 0 end as n from public.listings) l where ${ACTIVE} and n >= 3 and agent_id is not null order by id limit 1`,
     );

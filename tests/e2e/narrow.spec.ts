@@ -14,7 +14,7 @@ async function cutOff(page: Page): Promise<string[]> {
     const out: string[] = [];
     const width = document.documentElement.clientWidth;
     const clips = (el: Element): boolean => {
-      for (let p: Element | null = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null); p; p = p.parentElement ?? ((p.getRootNode() as ShadowRoot).host ?? null)) {
+      for (let p: Element | null = el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null; p; p = p.parentElement ?? (p.getRootNode() as ShadowRoot).host ?? null) {
         if (p === document.documentElement || p === document.body) return false;
         const s = getComputedStyle(p);
         if (/(hidden|clip)/.test(s.overflowX) && p.getBoundingClientRect().right <= width + 1) return true;
@@ -30,10 +30,14 @@ async function cutOff(page: Page): Promise<string[]> {
         const s = getComputedStyle(el);
         if (s.visibility === 'hidden' || (s.position === 'fixed' && r.left >= width)) continue;
         // a box that scrolls must not have to scroll sideways
-        if (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.localName !== 'html' && el.localName !== 'body') out.push(`<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}> scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`);
+        if (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.localName !== 'html' && el.localName !== 'body')
+          out.push(`<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}> scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`);
         const dialog = el.closest('dialog[open]');
         const limit = dialog && dialog !== el ? dialog.getBoundingClientRect().right : width;
-        if (r.right > limit + 1 && !clips(el)) out.push(`<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}${el.className && typeof el.className === 'string' ? ` class="${el.className.slice(0, 60)}"` : ''}> right ${Math.round(r.right)} > ${Math.round(limit)}: ${(el.textContent ?? '').trim().slice(0, 40)}`);
+        if (r.right > limit + 1 && !clips(el))
+          out.push(
+            `<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}${el.className && typeof el.className === 'string' ? ` class="${el.className.slice(0, 60)}"` : ''}> right ${Math.round(r.right)} > ${Math.round(limit)}: ${(el.textContent ?? '').trim().slice(0, 40)}`,
+          );
       }
     };
     visit(document);

@@ -6,9 +6,12 @@
  */
 import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
 
-
 test.describe('the location box', () => {
-  test('by keyboard only: "inaq" suggests Iñaquito with its count; picking it searches exactly that sector, names it in the hero and the address, and a reload keeps it', async ({ page, data, consoleErrors }) => {
+  test('by keyboard only: "inaq" suggests Iñaquito with its count; picking it searches exactly that sector, names it in the hero and the address, and a reload keeps it', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     await page.goto(`${data.url}/search-properties`);
     const s = search(page);
     await expect(s.heading).toHaveText(/properties/);

@@ -10,7 +10,6 @@ import { ACTIVE, cardIds, englishOnlyPhrases, expect, fmt, PLACE_TEXT, search, s
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots');
 mkdirSync(shots, { recursive: true });
 
-
 test.describe('property search', () => {
   test('a search with every filter shows exactly the count SQL gives', async ({ page, data, consoleErrors }) => {
     await page.goto(`${data.url}/search-properties`);
@@ -85,7 +84,9 @@ test.describe('property search', () => {
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(page).toHaveURL(/page=2/);
     // page 2 of the default order, from the data: read from the cards it would race the page change
-    const page2 = (await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by created_at desc, id desc limit 24 offset 24`)).map((r) => Number(r.id));
+    const page2 = (await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by created_at desc, id desc limit 24 offset 24`)).map((r) =>
+      Number(r.id),
+    );
     await expect.poll(() => cardIds(page)).toEqual(page2);
     await page.reload();
     await expect(page.getByLabel('Location')).toHaveValue('cuenca');
@@ -245,10 +246,12 @@ test.describe('the map in the search', () => {
     await button.click();
     await expect(page).toHaveURL(/bbox=/);
     const bbox = new URL(page.url()).searchParams.get('bbox')?.split(',').map(Number) as [number, number, number, number];
-    const [row] = await data.sql<{ n: number }>(
-      `select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%quito%' and lat between $1 and $2 and lng between $3 and $4`,
-      [bbox[1], bbox[3], bbox[0], bbox[2]],
-    );
+    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%quito%' and lat between $1 and $2 and lng between $3 and $4`, [
+      bbox[1],
+      bbox[3],
+      bbox[0],
+      bbox[2],
+    ]);
     const n = Number(row?.n);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
     expect(`${fmt(n)} properties`).not.toBe(before);

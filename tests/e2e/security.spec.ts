@@ -25,7 +25,12 @@ test.describe('security headers', () => {
       document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
     });
     const [listing] = await data.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by id limit 1");
-    const paths = [...ROUTES.flatMap((r) => [r, r === '/' ? '/es' : `/es${r}`]), listingPath(String(listing?.id), listing?.title, 'en'), listingPath(String(listing?.id), listing?.title, 'es'), ...DEMOS];
+    const paths = [
+      ...ROUTES.flatMap((r) => [r, r === '/' ? '/es' : `/es${r}`]),
+      listingPath(String(listing?.id), listing?.title, 'en'),
+      listingPath(String(listing?.id), listing?.title, 'es'),
+      ...DEMOS,
+    ];
     const found: string[] = [];
     for (const path of paths) {
       const res = await page.goto(`${data.url}${path}`);

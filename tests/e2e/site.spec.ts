@@ -39,7 +39,8 @@ async function allLinks(page: Page): Promise<Array<{ href: string; target: strin
   return page.evaluate(() => {
     const out: Array<{ href: string; target: string | null; rel: string | null; text: string }> = [];
     const walk = (root: Document | ShadowRoot) => {
-      for (const a of root.querySelectorAll('a[href]')) out.push({ href: (a as HTMLAnchorElement).href, target: a.getAttribute('target'), rel: a.getAttribute('rel'), text: (a.textContent ?? '').trim() });
+      for (const a of root.querySelectorAll('a[href]'))
+        out.push({ href: (a as HTMLAnchorElement).href, target: a.getAttribute('target'), rel: a.getAttribute('rel'), text: (a.textContent ?? '').trim() });
       for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
     };
     walk(document);
@@ -94,7 +95,9 @@ test.describe('the host site', () => {
       await page.goto(`${data.url}${route.path}`);
       await route.ready(page);
       await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-      await header(page).el.getByRole('button', { name: /Español/ }).click();
+      await header(page)
+        .el.getByRole('button', { name: /Español/ })
+        .click();
       await expect(page.locator('html')).toHaveAttribute('lang', 'es');
       await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText('Todos los derechos reservados');
       await page.waitForTimeout(400);
@@ -104,19 +107,25 @@ test.describe('the host site', () => {
       expect(await page.title(), route.path).not.toMatch(/Homes and property|Property for sale|Find a real estate|Page not found|Join eXp Realty Ecuador \||About eXp/);
       // no reload happened
       expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
-      await header(page).el.getByRole('button', { name: /English/ }).click();
+      await header(page)
+        .el.getByRole('button', { name: /English/ })
+        .click();
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText('All rights reserved');
     }
     // the choice persists: a page opened later is taken to its Spanish address
-    await header(page).el.getByRole('button', { name: /Español/ }).click();
+    await header(page)
+      .el.getByRole('button', { name: /Español/ })
+      .click();
     await page.goto(`${data.url}/about`);
     await expect(page).toHaveURL(`${data.url}/es/about`);
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acerca de eXp Realty Ecuador');
     await expect(page).toHaveTitle(/Acerca de eXp Realty Ecuador/);
     // and back
-    await header(page).el.getByRole('button', { name: /English/ }).click();
+    await header(page)
+      .el.getByRole('button', { name: /English/ })
+      .click();
     await expect(page).toHaveURL(`${data.url}/about`);
     await page.goto(`${data.url}/es/join`);
     await expect(page).toHaveURL(`${data.url}/join`);
@@ -226,7 +235,9 @@ test.describe('the host site', () => {
       }
     }
     // every external address of the configuration is linked somewhere (the widget scripts are loaded, not linked)
-    const external = Object.entries(SITE.external).filter(([k]) => !/Widget$/.test(k)).map(([, v]) => v);
+    const external = Object.entries(SITE.external)
+      .filter(([k]) => !/Widget$/.test(k))
+      .map(([, v]) => v);
     for (const url of [...external, ...Object.values(SITE.social)]) expect([...seen], url).toContain(new URL(url).href);
 
     const footer = page.locator('exp-site-footer');
@@ -313,7 +324,8 @@ test.describe('the host site', () => {
   });
 
   test('search hero: a known place in the path or ?location= names the hero and presets the city; others keep the default', async ({ page, data }) => {
-    const count = async (fold: string) => Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where country_code = 'EC' and status = '1' and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
+    const count = async (fold: string) =>
+      Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where country_code = 'EC' and status = '1' and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
     const heading = page.locator('exp-property-search [part="results-heading"]');
     const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -324,13 +336,19 @@ test.describe('the host site', () => {
     await expect(page.locator('exp-property-search').getByLabel('Location')).toHaveValue('Cumbayá');
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/search-properties/cumbaya`);
     // in Spanish too
-    await page.locator('exp-site-header').getByRole('button', { name: /Español/ }).click();
+    await page
+      .locator('exp-site-header')
+      .getByRole('button', { name: /Español/ })
+      .click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Propiedades en venta en Cumbayá');
     await expect(page.locator('[data-hero-subtitle]')).toHaveText(/El valle soleado de Quito/);
     // the address and the canonical link follow to the Spanish twin
     await expect(page).toHaveURL(`${data.url}/es/search-properties/cumbaya`);
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/es/search-properties/cumbaya`);
-    await page.locator('exp-site-header').getByRole('button', { name: /English/ }).click();
+    await page
+      .locator('exp-site-header')
+      .getByRole('button', { name: /English/ })
+      .click();
 
     await page.goto(`${data.url}/search-properties?location=point-loma`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Point Loma');
@@ -484,7 +502,7 @@ test.describe('the host site', () => {
       await page.setViewportSize({ width, height: 800 });
       const header = page.locator('exp-site-header');
       const parts = ['[part~="link"]', '[part="saved-link"]', 'exp-language-switch', '[part="menu-button"]'];
-      const boxes = (await Promise.all(parts.map(async (sel) => (await header.locator(sel).first().isVisible()) ? header.locator(sel).first().boundingBox() : null))).filter((b) => b !== null);
+      const boxes = (await Promise.all(parts.map(async (sel) => ((await header.locator(sel).first().isVisible()) ? header.locator(sel).first().boundingBox() : null)))).filter((b) => b !== null);
       expect(boxes.length, `${width} px`).toBe(width < 384 ? 3 : 4);
       for (const [i, box] of boxes.entries()) {
         expect(box.x, `${parts[i]} at ${width} px`).toBeGreaterThanOrEqual(0);
@@ -508,7 +526,9 @@ test.describe('the host site', () => {
     await dialog.getByLabel('Once a week').check();
     await dialog.getByRole('button', { name: 'Create alert' }).click();
     await expect(dialog.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
-    await expect.poll(async () => (await data.sql<{ status: string; frequency: string; filters: unknown }>('select status, frequency, filters from internal.saved_searches where email = $1', [email]))[0]).toEqual({ status: 'pending', frequency: 'weekly', filters: { city: 'Loja', beds_min: 2 } });
+    await expect
+      .poll(async () => (await data.sql<{ status: string; frequency: string; filters: unknown }>('select status, frequency, filters from internal.saved_searches where email = $1', [email]))[0])
+      .toEqual({ status: 'pending', frequency: 'weekly', filters: { city: 'Loja', beds_min: 2 } });
     expect(consoleErrors).toEqual([]);
   });
 
@@ -522,7 +542,13 @@ test.describe('the host site', () => {
     );
     const token = (purpose: string) => {
       const text = randomBytes(32).toString('base64url');
-      return data.sql('insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at) values ($1, $2, $3, now() + interval \'1 day\')', [createHash('sha256').update(text).digest('hex'), search?.id, purpose]).then(() => text);
+      return data
+        .sql("insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at) values ($1, $2, $3, now() + interval '1 day')", [
+          createHash('sha256').update(text).digest('hex'),
+          search?.id,
+          purpose,
+        ])
+        .then(() => text);
     };
     const pages = [
       { path: `/alerts/manage?token=${await token('manage')}`, status: 200, heading: 'Your alert', text: 'House in Cumbayá · from $250,000' },

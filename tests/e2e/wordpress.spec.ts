@@ -21,12 +21,16 @@ let other: { id: string; email: string };
 
 test.beforeAll(async ({ data }) => {
   test.setTimeout(180_000);
-  [owner, other] = (await data.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 2")) as [typeof owner, typeof owner];
+  [owner, other] = (await data.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 2")) as [
+    typeof owner,
+    typeof owner,
+  ];
   const settings = `array('api_url' => ${php(data.url)}, 'brand' => '#0f5e5a', 'lang' => 'es', 'lead_agent' => ${php(owner.id)})`;
   const shortcodes = '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]';
   const block = '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->\n\n<!-- wp:exp-ecuador/property-search {"city":"Cuenca"} /-->';
   // an author (not an administrator) names another backend and another agent: visitors' details must not follow
-  const forged = '[exp_inquiry_form api_url="https://attacker.example" api_key="stolen" lead_agent_id="7" heading="Contacto"]\n\n<!-- wp:exp-ecuador/inquiry-form {"api-url":"https://attacker.example","lead-agent-id":"7","heading":"Bloque"} /-->';
+  const forged =
+    '[exp_inquiry_form api_url="https://attacker.example" api_key="stolen" lead_agent_id="7" heading="Contacto"]\n\n<!-- wp:exp-ecuador/inquiry-form {"api-url":"https://attacker.example","lead-agent-id":"7","heading":"Bloque"} /-->';
   // an administrator may: she can change the settings anyway
   const chosen = `[exp_inquiry_form lead_agent_id="${other.id}" heading="Otra agente"]`;
   // a block's attributes are JSON: they may carry markup, which must come out as text
@@ -71,7 +75,9 @@ test('the shortcodes, as a crawler reads the page: each element with the setting
   expect(scripts[0]).toContain('type="module"');
   // the blocks: the same elements; the search as a wide block (a theme's content column is narrow); two elements, one script
   const blocks = await (await request.get(`${wp.url}/?pagename=contacto`)).text();
-  expect(blocks).toMatch(/<div class="wp-block-exp-ecuador-inquiry-form"><exp-inquiry-form api-url="[^"]+" lang="es" lead-agent-id="\d+" heading="Escríbanos hoy" style="--exp-color-primary:#0f5e5a"><\/exp-inquiry-form><\/div>/);
+  expect(blocks).toMatch(
+    /<div class="wp-block-exp-ecuador-inquiry-form"><exp-inquiry-form api-url="[^"]+" lang="es" lead-agent-id="\d+" heading="Escríbanos hoy" style="--exp-color-primary:#0f5e5a"><\/exp-inquiry-form><\/div>/,
+  );
   expect(blocks).toMatch(/<div class="alignwide wp-block-exp-ecuador-property-search"><exp-property-search [^>]*city="Cuenca"/);
   expect(blocks.match(/\/widgets\/exp-widgets\.js/g)).toHaveLength(1);
   // a page without an element loads no script
@@ -112,7 +118,14 @@ test("the search in WordPress: its results for Quito, a listing opened, the inqu
   await form.getByRole('button', { name: 'Solicitar información' }).click();
   await expect(s.el.getByText('¡Solicitud enviada!').first()).toBeVisible();
   await expect
-    .poll(async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, recipient_email, origin, page_url, element from public.inquiries where email = 'gabriela.wp@example.org'"))[0])
+    .poll(
+      async () =>
+        (
+          await data.sql<Record<string, unknown>>(
+            "select recipient_kind, lead_agent_id::text as lead, recipient_email, origin, page_url, element from public.inquiries where email = 'gabriela.wp@example.org'",
+          )
+        )[0],
+    )
     .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, recipient_email: owner.email, origin: wp.url, page_url: `${wp.url}/`, element: 'exp-property-search' });
 });
 
@@ -125,7 +138,9 @@ test("the block: the inquiry form with its heading, sent as the agent's lead", a
   await form.getByRole('button', { name: 'Solicitar información' }).click();
   await expect(form.getByText('¡Solicitud enviada!')).toBeVisible();
   await expect
-    .poll(async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, origin, element from public.inquiries where email = 'mateo.bloque@example.org'"))[0])
+    .poll(
+      async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, origin, element from public.inquiries where email = 'mateo.bloque@example.org'"))[0],
+    )
     .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, origin: wp.url, element: 'exp-inquiry-form' });
 });
 

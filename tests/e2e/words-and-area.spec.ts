@@ -9,7 +9,6 @@ import type { Page } from '@playwright/test';
 import { decodePolygon, type LngLat } from '../../core/protocol/polygon.ts';
 import { ACTIVE, cardIds, expect, fmt, POOL, search, seriousAxeViolations, test } from './fixtures.ts';
 
-
 /** Whether a point lies in a polygon: a ray to the east crosses its edges an odd number of times. */
 function inside([x, y]: LngLat, polygon: readonly LngLat[]): boolean {
   let odd = false;
@@ -78,7 +77,11 @@ test.describe('words', () => {
 });
 
 test.describe('an area drawn on the map', () => {
-  test('by clicks over part of Cumbayá: only the listings inside, the count equal to one made apart; a corner dragged changes it; a reload keeps it; removing it brings the whole search back', async ({ page, data, consoleErrors }) => {
+  test('by clicks over part of Cumbayá: only the listings inside, the count equal to one made apart; a corner dragged changes it; a reload keeps it; removing it brings the whole search back', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(`${data.url}/search-properties?place=cumbaya&placeName=Cumbay%C3%A1`);
     const s = search(page);
@@ -89,7 +92,13 @@ test.describe('an area drawn on the map', () => {
     await s.el.locator('[part="draw-area"]').click();
     await expect(s.el.locator('[part="draw-hint"]')).toContainText('Click to add corners');
     // the left half of the map, which has fitted Cumbayá's listings; the first corner again ends it
-    for (const [fx, fy] of [[0.15, 0.2], [0.5, 0.2], [0.5, 0.8], [0.15, 0.8], [0.15, 0.2]] as const) {
+    for (const [fx, fy] of [
+      [0.15, 0.2],
+      [0.5, 0.2],
+      [0.5, 0.8],
+      [0.15, 0.8],
+      [0.15, 0.2],
+    ] as const) {
       await page.mouse.click(...(await at(fx, fy)));
       await page.waitForTimeout(300);
     }
@@ -123,7 +132,9 @@ test.describe('an area drawn on the map', () => {
     await mapReady(page);
     await search(page).el.locator('[part="clear-drawn-area"]').click();
     await expect(page).not.toHaveURL(/polygon=/);
-    await expect(search(page).heading).toHaveText(`${fmt(located.length + Number((await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya' and lat is null`))[0]?.n ?? 0))} properties`);
+    await expect(search(page).heading).toHaveText(
+      `${fmt(located.length + Number((await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya' and lat is null`))[0]?.n ?? 0))} properties`,
+    );
     expect(consoleErrors).toEqual([]);
   });
 });

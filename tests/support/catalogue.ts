@@ -56,7 +56,9 @@ export async function catalogue(q: Queryable): Promise<Catalogue> {
   const out: Catalogue = {};
   for (const [name, sql] of Object.entries(QUERIES)) out[name] = await q.query(sql);
   // reference data: whatever rows the schema itself writes (an empty database otherwise)
-  const tables = await q.query<{ name: string }>(`select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname in ${OURS} and c.relkind = 'r' order by 1`);
+  const tables = await q.query<{ name: string }>(
+    `select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname in ${OURS} and c.relkind = 'r' order by 1`,
+  );
   const rows: unknown[] = [];
   for (const { name } of tables) {
     const [r] = await q.query<{ n: number; digest: string | null }>(`select count(*)::int as n, md5(string_agg(t::text, '|' order by t::text)) as digest from ${name} t`);

@@ -31,4 +31,14 @@ function packagedChromium() {
 }
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || packagedChromium();
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--disable-dev-shm-usage', '--font-render-hinting=none'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+  '--font-render-hinting=none',
+];

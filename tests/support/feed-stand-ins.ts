@@ -66,7 +66,9 @@ class FeedListings extends Map<string, Record<string, unknown>> {
     return super.delete(key);
   }
   ordered(): Array<Record<string, unknown>> {
-    this.sorted ??= [...this.values()].sort((a, b) => Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) || String(a.ListingKey).localeCompare(String(b.ListingKey)));
+    this.sorted ??= [...this.values()].sort(
+      (a, b) => Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) || String(a.ListingKey).localeCompare(String(b.ListingKey)),
+    );
     return this.sorted;
   }
 }
@@ -153,7 +155,9 @@ export async function startPhotoHost(options: { width?: number; height?: number 
         raw[i + 1] = (y * 255) / height;
         raw[i + 2] = ((x ^ y) + n * 11) & 255;
       }
-      body = await sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+      body = await sharp(raw, { raw: { width, height, channels: 3 } })
+        .jpeg({ quality: 90 })
+        .toBuffer();
       cache.set(n, body);
     }
     return body;

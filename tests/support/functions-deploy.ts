@@ -47,7 +47,17 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
         for (const entry of form.getAll('file')) if (typeof entry !== 'string') files.set(entry.name, Buffer.from(await entry.arrayBuffer()));
         const metadata = JSON.parse(String(form.get('metadata'))) as UploadedFunction['metadata'];
         uploads.set(slug, { slug, metadata, files });
-        return send(201, { id: `fn-${slug}`, slug, name: slug, version: 1, status: 'ACTIVE', created_at: Date.now(), updated_at: Date.now(), entrypoint_path: metadata.entrypoint_path, verify_jwt: metadata.verify_jwt });
+        return send(201, {
+          id: `fn-${slug}`,
+          slug,
+          name: slug,
+          version: 1,
+          status: 'ACTIVE',
+          created_at: Date.now(),
+          updated_at: Date.now(),
+          entrypoint_path: metadata.entrypoint_path,
+          verify_jwt: metadata.verify_jwt,
+        });
       }
       // the bulk update after bundling several functions: the functions as they now are
       if (url.pathname === `/v1/projects/${PROJECT_REF}/functions` && req.method === 'PUT') {
@@ -55,7 +65,8 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
         return send(200, { functions });
       }
       if (url.pathname === `/v1/projects/${PROJECT_REF}/functions` && req.method === 'GET') return send(200, []);
-      if (url.pathname === `/v1/projects/${PROJECT_REF}` && req.method === 'GET') return send(200, { id: PROJECT_REF, ref: PROJECT_REF, name: 'stand-in', status: 'ACTIVE_HEALTHY', region: 'sa-east-1', created_at: new Date().toISOString() });
+      if (url.pathname === `/v1/projects/${PROJECT_REF}` && req.method === 'GET')
+        return send(200, { id: PROJECT_REF, ref: PROJECT_REF, name: 'stand-in', status: 'ACTIVE_HEALTHY', region: 'sa-east-1', created_at: new Date().toISOString() });
       send(404, { message: `the stand-in does not know ${req.method} ${url.pathname}` });
     })().catch((error: unknown) => res.writeHead(500).end(String(error)));
   });

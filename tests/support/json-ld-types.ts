@@ -19,7 +19,15 @@ export function jsonLdTypeErrors(blocks: ReadonlyArray<Record<string, unknown>>)
       return `export const block${i} = ${JSON.stringify(block, null, 2)} satisfies S.WithContext<S.${type}>;`;
     }),
   ].join('\n');
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    skipLibCheck: true,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, ...rest) => (resolve(name) === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest));

@@ -14,9 +14,12 @@ export interface Scenario {
   params?: unknown[];
 }
 
-
 /** a triangle over part of Quito, and the same by the sides of its three edges (x = lng, y = lat) */
-const TRIANGLE: [number, number][] = [[-78.5, -0.22], [-78.46, -0.12], [-78.44, -0.2]];
+const TRIANGLE: [number, number][] = [
+  [-78.5, -0.22],
+  [-78.46, -0.12],
+  [-78.44, -0.2],
+];
 const side = ([ax, ay]: [number, number], [bx, by]: [number, number]) => `((${bx} - (${ax})) * (lat - (${ay})) - (${by} - (${ay})) * (lng - (${ax})))`;
 const [T1, T2, T3] = [side(TRIANGLE[0]!, TRIANGLE[1]!), side(TRIANGLE[1]!, TRIANGLE[2]!), side(TRIANGLE[2]!, TRIANGLE[0]!)];
 const IN_TRIANGLE = `lat is not null and lng is not null and ((${T1} >= 0 and ${T2} >= 0 and ${T3} >= 0) or (${T1} <= 0 and ${T2} <= 0 and ${T3} <= 0))`;
@@ -43,8 +46,16 @@ export const SCENARIOS: Scenario[] = [
   { name: 'city text with LIKE wildcards taken literally', filters: { city: '100%_' }, where: `${PLACE_TEXT} like '%100\\%\\_%'` },
   { name: 'a sector picked in the box', filters: { place: 'quito/la-carolina' }, where: "public.search_fold(city) = 'quito' and public.search_fold(sector) = 'la carolina'" },
   { name: 'a province picked in the box', filters: { place: 'provincia/santa-elena' }, where: "public.search_fold(state) = 'santa elena'" },
-  { name: 'new construction with a garage and air conditioning', filters: { features: { newConstruction: true, garage: true, airConditioning: true, view: false } }, where: "'new_construction' = any(features) and 'garage' = any(features) and 'air_conditioning' = any(features)" },
-  { name: 'built between, on a lot between', filters: { yearBuiltFrom: 1990, yearBuiltTo: 2015, minLotSize: 500, maxLotSize: 2000 }, where: 'year_built between 1990 and 2015 and lot_size between 500 and 2000' },
+  {
+    name: 'new construction with a garage and air conditioning',
+    filters: { features: { newConstruction: true, garage: true, airConditioning: true, view: false } },
+    where: "'new_construction' = any(features) and 'garage' = any(features) and 'air_conditioning' = any(features)",
+  },
+  {
+    name: 'built between, on a lot between',
+    filters: { yearBuiltFrom: 1990, yearBuiltTo: 2015, minLotSize: 500, maxLotSize: 2000 },
+    where: 'year_built between 1990 and 2015 and lot_size between 500 and 2000',
+  },
   { name: 'agent', filters: { agentId: '1' }, where: 'agent_id = 1' },
   { name: 'visible area', filters: { bbox: [-78.5, -0.25, -78.4, -0.1] }, where: 'lat between -0.25 and -0.1 and lng between -78.5 and -78.4' },
   // words: Spanish and English stems, accents folded (a pool's words are piscina and pool)
@@ -57,7 +68,20 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a drawn area, words and a type', filters: { polygon: TRIANGLE, keywords: 'piscina', propertyType: 'house' }, where: `${IN_TRIANGLE} and ${POOL} and property_type ilike '%house%'` },
   {
     name: 'every filter at once',
-    filters: { propertyType: 'house', minPrice: 100000, maxPrice: 1000000, beds: 3, baths: 2, minSqft: 150, maxSqft: 600, city: 'quito', place: 'provincia/pichincha', features: { garage: true }, yearBuiltFrom: 1990, minLotSize: 200 },
+    filters: {
+      propertyType: 'house',
+      minPrice: 100000,
+      maxPrice: 1000000,
+      beds: 3,
+      baths: 2,
+      minSqft: 150,
+      maxSqft: 600,
+      city: 'quito',
+      place: 'provincia/pichincha',
+      features: { garage: true },
+      yearBuiltFrom: 1990,
+      minLotSize: 200,
+    },
     where: `property_type ilike '%house%' and price >= 100000 and price <= 1000000 and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and square_feet <= 600 and ${PLACE_TEXT} like '%quito%' and public.search_fold(state) = 'pichincha' and 'garage' = any(features) and year_built >= 1990 and lot_size >= 200`,
   },
 ];

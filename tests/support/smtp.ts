@@ -68,7 +68,7 @@ export async function startSmtp(): Promise<TestSmtp> {
         onData(stream, session, callback) {
           simpleParser(stream)
             .then((m) => {
-              const addr = (a: unknown) => ((a as { text?: string } | undefined)?.text ?? '');
+              const addr = (a: unknown) => (a as { text?: string } | undefined)?.text ?? '';
               mails.push({
                 envelopeTo: session.envelope.rcptTo.map((r) => r.address),
                 from: addr(m.from),
@@ -80,7 +80,15 @@ export async function startSmtp(): Promise<TestSmtp> {
                 messageId: m.messageId ?? '',
                 inquiryId: String(m.headers.get('x-inquiry-id') ?? ''),
                 headers: m.headers as Map<string, unknown>,
-                raw: Object.fromEntries(m.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()])),
+                raw: Object.fromEntries(
+                  m.headerLines.map((h) => [
+                    h.key,
+                    h.line
+                      .slice(h.line.indexOf(':') + 1)
+                      .replace(/\r?\n[ \t]+/g, ' ')
+                      .trim(),
+                  ]),
+                ),
                 receivedAt: Date.now(),
               });
               callback();

@@ -36,7 +36,12 @@ export const WEIGHT_PAGES = {
 export async function pageWeight(page: Page, origin: string, which: keyof typeof WEIGHT_PAGES): Promise<PageWeight> {
   const spec = WEIGHT_PAGES[which];
   const url = `${origin}/weight-${which}`;
-  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/widgets/exp-widgets.js"></script></head><body>${spec.body}</body></html>` }));
+  await page.route(url, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/widgets/exp-widgets.js"></script></head><body>${spec.body}</body></html>`,
+    }),
+  );
   const pending: Array<Promise<PageWeight['files'][number] | undefined>> = [];
   const onResponse = (response: Response) => {
     if (response.request().resourceType() !== 'script') return;

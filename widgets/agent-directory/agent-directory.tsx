@@ -93,10 +93,19 @@ export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof ag
           {t('agents.none')}
         </p>
       ) : (
-        <ul className={`list-none m-0 p-0 grid grid-cols-2 cq-md:grid-cols-3 cq-lg:grid-cols-4 gap-4 cq-md:gap-6 ${status === 'loading' ? 'opacity-60' : ''}`} aria-labelledby={headingId} aria-busy={status === 'loading'}>
+        <ul
+          className={`list-none m-0 p-0 grid grid-cols-2 cq-md:grid-cols-3 cq-lg:grid-cols-4 gap-4 cq-md:gap-6 ${status === 'loading' ? 'opacity-60' : ''}`}
+          aria-labelledby={headingId}
+          aria-busy={status === 'loading'}
+        >
           {agents.map((agent) => (
             <li key={agent.id} className="exp-offscreen-agent">
-              <button type="button" onClick={() => openAgent(agent)} className="group w-full text-left rounded-brand border border-line bg-surface p-0 overflow-hidden cursor-pointer shadow-sm hover:shadow-md transition-shadow" part="agent-card">
+              <button
+                type="button"
+                onClick={() => openAgent(agent)}
+                className="group w-full text-left rounded-brand border border-line bg-surface p-0 overflow-hidden cursor-pointer shadow-sm hover:shadow-md transition-shadow"
+                part="agent-card"
+              >
                 <AgentPhoto photo={agent.photo} name="" className="aspect-square w-full" />
                 <span className="block px-3 py-3">
                   <span className="block font-semibold text-ink truncate group-hover:underline">{agent.name || t('agent.defaultName')}</span>

@@ -130,7 +130,12 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
             </h1>
             {p.location ? <p className="m-0 mt-1 text-ink-muted">{p.location}</p> : null}
           </div>
-          <button type="button" onClick={() => setContact(true)} className="w-full rounded-md bg-primary px-4 py-3 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover" part="contact-button">
+          <button
+            type="button"
+            onClick={() => setContact(true)}
+            className="w-full rounded-md bg-primary px-4 py-3 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover"
+            part="contact-button"
+          >
             {t('profile.contactAgent')}
           </button>
           <ContactList email={p.email} phone={p.phone} className="w-full gap-2 text-left text-[15px]" iconSize={18} />
@@ -138,7 +143,13 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
             <ul className="list-none m-0 p-0 flex flex-wrap justify-center gap-2" aria-label={t('profile.links')}>
               {p.links.map((l) => (
                 <li key={l.kind}>
-                  <a href={l.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1.5 rounded-full border border-line px-3 py-1.5 text-sm text-ink no-underline hover:bg-surface-subtle" part="social-link">
+                  <a
+                    href={l.url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="inline-flex items-center gap-1.5 rounded-full border border-line px-3 py-1.5 text-sm text-ink no-underline hover:bg-surface-subtle"
+                    part="social-link"
+                  >
                     {l.kind === 'website' ? <GlobeIcon size={16} /> : null}
                     {t(SOCIAL_LABEL[l.kind])}
                   </a>
@@ -194,7 +205,12 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
           <p className="m-0 text-ink-muted">{t('profile.noListings')}</p>
         )}
         {listings.rows.length < listings.total ? (
-          <button type="button" disabled={listings.loading} onClick={() => void loadPage(listings.page + 1)} className="self-center rounded-md border border-line bg-surface px-5 py-2.5 font-semibold text-ink cursor-pointer hover:bg-surface-subtle disabled:opacity-60">
+          <button
+            type="button"
+            disabled={listings.loading}
+            onClick={() => void loadPage(listings.page + 1)}
+            className="self-center rounded-md border border-line bg-surface px-5 py-2.5 font-semibold text-ink cursor-pointer hover:bg-surface-subtle disabled:opacity-60"
+          >
             {listings.loading ? t('common.loading') : t('profile.showMore')}
           </button>
         ) : null}

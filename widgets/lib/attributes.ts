@@ -13,13 +13,7 @@ export type AttrSchema = Record<string, AttrSpec>;
 
 type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 
-type ValueOf<S extends AttrSpec> = S extends { type: 'number' }
-  ? number
-  : S extends { type: 'boolean' }
-    ? boolean
-    : S extends { type: 'enum'; values: readonly (infer V)[] }
-      ? V
-      : string;
+type ValueOf<S extends AttrSpec> = S extends { type: 'number' } ? number : S extends { type: 'boolean' } ? boolean : S extends { type: 'enum'; values: readonly (infer V)[] } ? V : string;
 
 export type AttrValues<S extends AttrSchema> = {
   [K in keyof S & string as CamelCase<K>]: S[K] extends { default: unknown } ? ValueOf<S[K]> : ValueOf<S[K]> | undefined;

@@ -50,4 +50,3 @@ export function resolveApiConfig(attrs: { apiUrl?: string | undefined; apiKey?: 
   const key = attrs.apiKey?.trim() || BUILD_KEY || 'local-anon-key';
   return { url, key };
 }
-

@@ -187,16 +187,14 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
             <ErrorBoundary t={t} tag={def.tag}>
               <Inner {...(values as ElementProps<S>)} />
             </ErrorBoundary>
-          ) : (
-            // until then, what the page put inside the element (a server-rendered listing) stays
-            // shown, in the space the element will take
-            def.reserve ? (
-              <div style={{ display: 'block', minHeight: def.reserve }}>
-                <slot />
-              </div>
-            ) : (
+          ) : // until then, what the page put inside the element (a server-rendered listing) stays
+          // shown, in the space the element will take
+          def.reserve ? (
+            <div style={{ display: 'block', minHeight: def.reserve }}>
               <slot />
-            )
+            </div>
+          ) : (
+            <slot />
           )}
         </div>
         <div className="exp-root exp-overlay" lang={lang}>

@@ -58,7 +58,7 @@ describe('i18n', () => {
     expect(translator('en')('testOnly.n', { count: 2, city: '$& {{city}}' })).toBe('2 homes in $& {{city}}');
   });
 
-  it("writes each plural text in every CLDR form of its language, so i18next finds the one a count needs", () => {
+  it('writes each plural text in every CLDR form of its language, so i18next finds the one a count needs', () => {
     // English: one, other; Spanish: one, many, other (scripts/locale-plurals.ts wrote the missing ones)
     expect(completePlurals(structuredClone(en), 'en')).toBe(0);
     expect(completePlurals(structuredClone(es), 'es')).toBe(0);

@@ -55,7 +55,10 @@ export function createToaster(limit = 3): Toaster {
       const kept = toasts.value.slice(-(limit - 1));
       for (const old of toasts.value) if (!kept.includes(old)) dismiss(old.id);
       toasts.value = [...kept, toast];
-      timers.set(id, setTimeout(() => dismiss(id), input.duration ?? (input.variant === 'destructive' ? 8000 : 4000)));
+      timers.set(
+        id,
+        setTimeout(() => dismiss(id), input.duration ?? (input.variant === 'destructive' ? 8000 : 4000)),
+      );
       return id;
     },
   };
@@ -83,36 +86,36 @@ export function ToastRegion({ toaster, t }: { toaster: Toaster; t: (key: string,
   const said = toaster.announcement.value;
   return (
     <>
-    {/* outside the popover, which is hidden (and so silent) while no toast shows */}
-    <p className="exp-sr-only" role="status" aria-live="polite">
-      {said ? t(said.key, said.params) : ''}
-    </p>
-    <div ref={ref} popover={popoverSupported ? 'manual' : undefined} className="exp-toasts flex flex-col gap-2 items-stretch sm:items-end pointer-events-none" part="toasts">
-      {list.map((toast) => (
-        <div
-          key={toast.id}
-          role={toast.variant === 'destructive' ? 'alert' : 'status'}
-          aria-live={toast.variant === 'destructive' ? 'assertive' : 'polite'}
-          part={toast.variant === 'destructive' ? 'toast toast-destructive' : 'toast'}
-          className={`pointer-events-auto w-full sm:w-[360px] rounded-brand shadow-lg border px-4 py-3 flex gap-3 items-start ${
-            toast.variant === 'destructive' ? 'bg-danger text-white border-danger' : 'bg-surface text-ink border-line'
-          }`}
-        >
-          <div className="flex-1 min-w-0">
-            <p className="font-semibold text-sm m-0">{t(toast.title.key, toast.title.params)}</p>
-            {toast.description ? <p className="text-sm m-0 mt-1 opacity-90">{t(toast.description.key, toast.description.params)}</p> : null}
-          </div>
-          <button
-            type="button"
-            className="shrink-0 -mr-1 -mt-1 w-8 h-8 rounded-full flex items-center justify-center bg-transparent text-current cursor-pointer hover:bg-black/10"
-            aria-label={t('common.close')}
-            onClick={() => toaster.dismiss(toast.id)}
+      {/* outside the popover, which is hidden (and so silent) while no toast shows */}
+      <p className="exp-sr-only" role="status" aria-live="polite">
+        {said ? t(said.key, said.params) : ''}
+      </p>
+      <div ref={ref} popover={popoverSupported ? 'manual' : undefined} className="exp-toasts flex flex-col gap-2 items-stretch sm:items-end pointer-events-none" part="toasts">
+        {list.map((toast) => (
+          <div
+            key={toast.id}
+            role={toast.variant === 'destructive' ? 'alert' : 'status'}
+            aria-live={toast.variant === 'destructive' ? 'assertive' : 'polite'}
+            part={toast.variant === 'destructive' ? 'toast toast-destructive' : 'toast'}
+            className={`pointer-events-auto w-full sm:w-[360px] rounded-brand shadow-lg border px-4 py-3 flex gap-3 items-start ${
+              toast.variant === 'destructive' ? 'bg-danger text-white border-danger' : 'bg-surface text-ink border-line'
+            }`}
           >
-            <span aria-hidden="true">×</span>
-          </button>
-        </div>
-      ))}
-    </div>
+            <div className="flex-1 min-w-0">
+              <p className="font-semibold text-sm m-0">{t(toast.title.key, toast.title.params)}</p>
+              {toast.description ? <p className="text-sm m-0 mt-1 opacity-90">{t(toast.description.key, toast.description.params)}</p> : null}
+            </div>
+            <button
+              type="button"
+              className="shrink-0 -mr-1 -mt-1 w-8 h-8 rounded-full flex items-center justify-center bg-transparent text-current cursor-pointer hover:bg-black/10"
+              aria-label={t('common.close')}
+              onClick={() => toaster.dismiss(toast.id)}
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+        ))}
+      </div>
     </>
   );
 }

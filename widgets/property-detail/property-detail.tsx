@@ -76,7 +76,16 @@ export function PropertyDetailElement({ listingId, phoneCountryCode, showPayment
       <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
         <PriceAndShare property={property} />
       </div>
-      <PropertyDetail property={property} phoneCountryCode={phoneCountryCode} headingLevel="h1" titleId={titleId} showPayment={showPayment} showSimilar={showSimilar} showLocation={showLocation} tileUrl={tileUrl} />
+      <PropertyDetail
+        property={property}
+        phoneCountryCode={phoneCountryCode}
+        headingLevel="h1"
+        titleId={titleId}
+        showPayment={showPayment}
+        showSimilar={showSimilar}
+        showLocation={showLocation}
+        tileUrl={tileUrl}
+      />
     </article>
   );
 }

@@ -50,10 +50,18 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
 
   return (
     <>
-      <MapPanel filters={filters} total={total} properties={[]} hoveredId={hovered} onOpen={(id) => void openId(id)} onHover={(id) => {
+      <MapPanel
+        filters={filters}
+        total={total}
+        properties={[]}
+        hoveredId={hovered}
+        onOpen={(id) => void openId(id)}
+        onHover={(id) => {
           if (id) preloadPropertyDialog();
           setHovered(id);
-        }} tileUrl={props.tileUrl} />
+        }}
+        tileUrl={props.tileUrl}
+      />
       <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} />
     </>
   );

@@ -119,8 +119,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
 
   const fieldClass = 'flex flex-col gap-1 min-w-0';
   const labelClass = 'text-xs font-semibold uppercase tracking-wide text-ink-muted';
-  const control =
-    'w-full h-11 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+  const control = 'w-full h-11 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
   const select = `${control} exp-select pr-8 cursor-pointer`;
   const extra = expanded ? 'flex' : 'hidden cq-md:flex';
 
@@ -144,7 +143,13 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
     <>
       {IN_BAR.map((spec) => (
         <Fragment key={spec.key}>
-          {selectField(spec.key, t(`search.filters.${spec.control?.label}`), options(spec.control?.options ?? [], (n) => spec.control?.option?.(n, t) ?? String(n), draft[spec.key]), className, prefix)}
+          {selectField(
+            spec.key,
+            t(`search.filters.${spec.control?.label}`),
+            options(spec.control?.options ?? [], (n) => spec.control?.option?.(n, t) ?? String(n), draft[spec.key]),
+            className,
+            prefix,
+          )}
         </Fragment>
       ))}
     </>
@@ -152,100 +157,101 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   // keywords, year built, lot size and features: the 'More filters' panel, or the sheet on a phone
   const moreFields = (prefix: string) => (
     <>
-        <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
-          <div className={`${fieldClass} col-span-2`}>
-            <label htmlFor={`${prefix}-keywords`} className={labelClass}>
-              {t(`search.filters.${FILTER.keywords.control?.label}`)}
+      <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
+        <div className={`${fieldClass} col-span-2`}>
+          <label htmlFor={`${prefix}-keywords`} className={labelClass}>
+            {t(`search.filters.${FILTER.keywords.control?.label}`)}
+          </label>
+          <input
+            id={`${prefix}-keywords`}
+            name="keywords"
+            type="search"
+            maxLength={KEYWORDS_MAX}
+            enterKeyHint="search"
+            autoComplete="off"
+            placeholder={t('search.filters.keywordsPlaceholder')}
+            aria-describedby={`${prefix}-keywords-hint`}
+            value={draft.keywords}
+            onChange={set('keywords')}
+            className={control}
+            part="keywords"
+          />
+          <span id={`${prefix}-keywords-hint`} className="text-xs text-ink-muted">
+            {t('search.filters.keywordsHint')}
+          </span>
+        </div>
+        {IN_MORE.map(({ key, control: field, min, max }) => (
+          <div key={key} className={fieldClass}>
+            <label htmlFor={`${prefix}-${key}`} className={labelClass}>
+              {t(`search.filters.${field?.label}`)}
             </label>
-            <input
-              id={`${prefix}-keywords`}
-              name="keywords"
-              type="search"
-              maxLength={KEYWORDS_MAX}
-              enterKeyHint="search"
-              autoComplete="off"
-              placeholder={t('search.filters.keywordsPlaceholder')}
-              aria-describedby={`${prefix}-keywords-hint`}
-              value={draft.keywords}
-              onChange={set('keywords')}
-              className={control}
-              part="keywords"
-            />
-            <span id={`${prefix}-keywords-hint`} className="text-xs text-ink-muted">
-              {t('search.filters.keywordsHint')}
-            </span>
+            <input id={`${prefix}-${key}`} name={key} type="number" inputMode="numeric" min={min ?? 0} max={max} value={draft[key]} onChange={set(key)} className={control} />
           </div>
-          {IN_MORE.map(({ key, control: field, min, max }) => (
-            <div key={key} className={fieldClass}>
-              <label htmlFor={`${prefix}-${key}`} className={labelClass}>
-                {t(`search.filters.${field?.label}`)}
-              </label>
+        ))}
+      </div>
+      <fieldset className="m-0 mt-3 p-0 border-0 min-w-0">
+        <legend className={`${labelClass} mb-2`}>{t(`search.filters.${FILTER.features.control?.label}`)}</legend>
+        <div className="flex flex-wrap gap-2">
+          {FEATURE_FLAGS.map((flag) => (
+            <label key={flag} htmlFor={`${prefix}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
               <input
-                id={`${prefix}-${key}`}
-                name={key}
-                type="number"
-                inputMode="numeric"
-                min={min ?? 0}
-                max={max}
-                value={draft[key]}
-                onChange={set(key)}
-                className={control}
+                id={`${prefix}-${flag}`}
+                type="checkbox"
+                name={flag}
+                checked={draft.features[flag] === true}
+                onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))}
+                className="m-0"
               />
-            </div>
+              {t(`search.filters.feature.${flag}`)}
+            </label>
           ))}
         </div>
-        <fieldset className="m-0 mt-3 p-0 border-0 min-w-0">
-          <legend className={`${labelClass} mb-2`}>{t(`search.filters.${FILTER.features.control?.label}`)}</legend>
-          <div className="flex flex-wrap gap-2">
-            {FEATURE_FLAGS.map((flag) => (
-              <label key={flag} htmlFor={`${prefix}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
-                <input id={`${prefix}-${flag}`} type="checkbox" name={flag} checked={draft.features[flag] === true} onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))} className="m-0" />
-                {t(`search.filters.feature.${flag}`)}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+      </fieldset>
     </>
   );
   return (
     <>
-    <form ref={form} role="search" aria-label={t('search.filters.heading')} onSubmit={submit} part="filters" className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm">
-      <div className="grid grid-cols-2 cq-md:grid-cols-4 cq-xl:grid-cols-[repeat(7,minmax(0,1fr))_auto] gap-3 items-end">
-        <LocationBox
-          rest={rest}
-          value={draft.location}
-          onChange={(location) => setDraft((d) => ({ ...d, location }))}
-          onPick={(location) => onSubmit(fromDraft({ ...draft, location }, applied))}
-          onOpenListing={onOpenListing}
-          label={t('search.location.label')}
-          labelClass={labelClass}
-          controlClass={control}
-        />
-        {selectField('propertyType', t('search.filters.propertyType'), [{ value: '', label: t('search.filters.any') }, ...types.map((x) => ({ value: x, label: typeLabel(x, t) }))])}
-        {secondary(`${fieldClass} ${extra}`, id)}
-        <div className="col-span-2 cq-md:col-span-1 flex gap-2">
-          <button
-            type="button"
-            onClick={openMore}
-            aria-expanded={expanded}
-            aria-controls={`${id}-more`}
-            part="more-filters"
-            className="h-11 flex-1 cq-md:flex-none inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-3 text-[15px] font-medium text-ink cursor-pointer"
-          >
-            <FilterIcon size={18} />
-            <span className="cq-md:sr-only">{expanded ? t('search.filters.fewer') : t('search.filters.more')}</span>
-            {more ? <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">{more}</span> : null}
-          </button>
-          <button type="submit" part="search-button" className="h-11 flex-1 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
-            <SearchIcon size={18} />
-            {t('search.filters.search')}
-          </button>
+      <form ref={form} role="search" aria-label={t('search.filters.heading')} onSubmit={submit} part="filters" className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm">
+        <div className="grid grid-cols-2 cq-md:grid-cols-4 cq-xl:grid-cols-[repeat(7,minmax(0,1fr))_auto] gap-3 items-end">
+          <LocationBox
+            rest={rest}
+            value={draft.location}
+            onChange={(location) => setDraft((d) => ({ ...d, location }))}
+            onPick={(location) => onSubmit(fromDraft({ ...draft, location }, applied))}
+            onOpenListing={onOpenListing}
+            label={t('search.location.label')}
+            labelClass={labelClass}
+            controlClass={control}
+          />
+          {selectField('propertyType', t('search.filters.propertyType'), [{ value: '', label: t('search.filters.any') }, ...types.map((x) => ({ value: x, label: typeLabel(x, t) }))])}
+          {secondary(`${fieldClass} ${extra}`, id)}
+          <div className="col-span-2 cq-md:col-span-1 flex gap-2">
+            <button
+              type="button"
+              onClick={openMore}
+              aria-expanded={expanded}
+              aria-controls={`${id}-more`}
+              part="more-filters"
+              className="h-11 flex-1 cq-md:flex-none inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-3 text-[15px] font-medium text-ink cursor-pointer"
+            >
+              <FilterIcon size={18} />
+              <span className="cq-md:sr-only">{expanded ? t('search.filters.fewer') : t('search.filters.more')}</span>
+              {more ? <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">{more}</span> : null}
+            </button>
+            <button
+              type="submit"
+              part="search-button"
+              className="h-11 flex-1 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover"
+            >
+              <SearchIcon size={18} />
+              {t('search.filters.search')}
+            </button>
+          </div>
         </div>
-      </div>
-      <div id={`${id}-more`} hidden={!expanded} part="more" className="mt-3 border-t border-line pt-3">
-        {moreFields(id)}
-      </div>
-    </form>
+        <div id={`${id}-more`} hidden={!expanded} part="more" className="mt-3 border-t border-line pt-3">
+          {moreFields(id)}
+        </div>
+      </form>
       {sheet ? (
         <sheet.Component
           open={sheet.open}

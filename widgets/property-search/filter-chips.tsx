@@ -51,7 +51,12 @@ export function FilterChips({ applied, onSubmit }: { applied: SearchFilters; onS
           </span>
         </button>
       ))}
-      <button type="button" part="clear-filters" onClick={() => onSubmit(all)} className="px-2 py-1.5 text-sm font-semibold text-primary underline-offset-2 hover:underline cursor-pointer bg-transparent border-0">
+      <button
+        type="button"
+        part="clear-filters"
+        onClick={() => onSubmit(all)}
+        className="px-2 py-1.5 text-sm font-semibold text-primary underline-offset-2 hover:underline cursor-pointer bg-transparent border-0"
+      >
         {t('search.chips.clearAll')}
       </button>
     </div>

@@ -72,7 +72,12 @@ export function FilterSheet({ open, onClose, filters, rest, onApply, onClear, ch
           <button type="button" onClick={onClear} className="h-12 px-3 rounded-md border-0 bg-transparent text-[15px] font-semibold text-primary underline-offset-2 hover:underline cursor-pointer">
             {t('search.chips.clearAll')}
           </button>
-          <button type="submit" part="sheet-apply" aria-live="polite" className="h-12 flex-1 rounded-md bg-primary px-4 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+          <button
+            type="submit"
+            part="sheet-apply"
+            aria-live="polite"
+            className="h-12 flex-1 rounded-md bg-primary px-4 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover"
+          >
             {count === null ? t('search.sheet.show') : t('search.sheet.showCount', { count, formatted: formatCount(count) })}
           </button>
         </div>

@@ -58,7 +58,12 @@ export const Results = memo(function Results({ status, filters, total, propertie
           <label htmlFor={`${id}-sort`} className="text-sm font-medium text-ink-muted">
             {t('results.sort.label')}
           </label>
-          <select id={`${id}-sort`} value={sort} onChange={(e) => onSort(e.target.value as SortKey)} className="exp-select h-10 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30">
+          <select
+            id={`${id}-sort`}
+            value={sort}
+            onChange={(e) => onSort(e.target.value as SortKey)}
+            className="exp-select h-10 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
+          >
             {sorts.map((k) => (
               <option key={k} value={k}>
                 {t(`results.sort.${k}`)}
@@ -68,7 +73,13 @@ export const Results = memo(function Results({ status, filters, total, propertie
         </div>
       </div>
       <p className="exp-sr-only" role="status" aria-live="polite" aria-atomic="true">
-        {ready ? (total > 0 ? t('results.announce', { count: total, formatted: formatCount(total), from, to }) : t('results.empty.title')) : status === 'loading' ? t('results.searching') : t('results.empty.title')}
+        {ready
+          ? total > 0
+            ? t('results.announce', { count: total, formatted: formatCount(total), from, to })
+            : t('results.empty.title')
+          : status === 'loading'
+            ? t('results.searching')
+            : t('results.empty.title')}
       </p>
       <div className="exp-scroll max-h-[500px] cq-md:max-h-[800px] overflow-y-auto overscroll-contain pr-1 -mr-1" part="list" tabIndex={-1} aria-busy={status === 'loading'}>
         {status === 'loading' && properties.length === 0 ? (

@@ -7,10 +7,23 @@ import { readSearchParams, searchFiltersKey as filtersKey, writeSearchParams } f
 describe('search state in the URL', () => {
   it('reads every filter name of docs/product.md §4, flags only when "true"', () => {
     const s = readSearchParams(
-      new URLSearchParams('propertyType=house&minPrice=100000&maxPrice=500000&beds=2&baths=1&minSqft=50&maxSqft=300&yearBuiltFrom=1990&yearBuiltTo=2020&minLotSize=100&maxLotSize=900&city=Quito&pool=true&view=true&waterfront=false&garage=TRUE&newConstruction=true&airConditioning=1&sort=price_desc&page=3&property=42'),
+      new URLSearchParams(
+        'propertyType=house&minPrice=100000&maxPrice=500000&beds=2&baths=1&minSqft=50&maxSqft=300&yearBuiltFrom=1990&yearBuiltTo=2020&minLotSize=100&maxLotSize=900&city=Quito&pool=true&view=true&waterfront=false&garage=TRUE&newConstruction=true&airConditioning=1&sort=price_desc&page=3&property=42',
+      ),
     );
     expect(s.filters).toEqual({
-      propertyType: 'house', minPrice: 100000, maxPrice: 500000, beds: 2, baths: 1, minSqft: 50, maxSqft: 300, yearBuiltFrom: 1990, yearBuiltTo: 2020, minLotSize: 100, maxLotSize: 900, city: 'Quito',
+      propertyType: 'house',
+      minPrice: 100000,
+      maxPrice: 500000,
+      beds: 2,
+      baths: 1,
+      minSqft: 50,
+      maxSqft: 300,
+      yearBuiltFrom: 1990,
+      yearBuiltTo: 2020,
+      minLotSize: 100,
+      maxLotSize: 900,
+      city: 'Quito',
       features: { pool: true, view: true, newConstruction: true },
     });
     expect(s).toMatchObject({ sort: 'price_desc', page: 3, property: '42' });
@@ -35,19 +48,29 @@ describe('search state in the URL', () => {
   it('reads a place picked in the location box when it is a place path, with its words; anything else is no place', () => {
     expect(readSearchParams(new URLSearchParams('place=quito%2Finaquito&placeName=I%C3%B1aquito%2C+Quito')).filters).toEqual({ place: 'quito/inaquito', placeName: 'Iñaquito, Quito' });
     expect(readSearchParams(new URLSearchParams('place=provincia/pichincha')).filters).toEqual({ place: 'provincia/pichincha' });
-    for (const bad of ['quito//x', '../etc', 'quito/inaquito/extra', 'provincia/', '<b>', 'a'.repeat(200)]) expect(readSearchParams(new URLSearchParams({ place: bad, placeName: 'x' })).filters, bad).toEqual({});
+    for (const bad of ['quito//x', '../etc', 'quito/inaquito/extra', 'provincia/', '<b>', 'a'.repeat(200)])
+      expect(readSearchParams(new URLSearchParams({ place: bad, placeName: 'x' })).filters, bad).toEqual({});
     const out = writeSearchParams(new URLSearchParams(), { filters: { place: 'cumbaya', placeName: 'Cumbayá', features: { pool: true } }, sort: 'featured', page: 1 });
     expect(out.toString()).toBe('place=cumbaya&placeName=Cumbay%C3%A1&pool=true');
   });
 
   it('round-trips', () => {
-    const state = { filters: { propertyType: 'apartment', city: 'Cumbayá', minPrice: 250000, maxPrice: 1000000, baths: 2, bbox: [-78.5, -0.3, -78.4, -0.1] as [number, number, number, number] }, sort: 'price_asc' as const, page: 4, property: '17' };
+    const state = {
+      filters: { propertyType: 'apartment', city: 'Cumbayá', minPrice: 250000, maxPrice: 1000000, baths: 2, bbox: [-78.5, -0.3, -78.4, -0.1] as [number, number, number, number] },
+      sort: 'price_asc' as const,
+      page: 4,
+      property: '17',
+    };
     const back = readSearchParams(writeSearchParams(new URLSearchParams(), state));
     expect(back).toEqual(state);
   });
 
   it('reads and writes the words and a drawn area (compactly encoded); a broken area is no area', () => {
-    const polygon: [number, number][] = [[-78.44312, -0.20541], [-78.42011, -0.19873], [-78.41234, -0.21502]];
+    const polygon: [number, number][] = [
+      [-78.44312, -0.20541],
+      [-78.42011, -0.19873],
+      [-78.41234, -0.21502],
+    ];
     const out = writeSearchParams(new URLSearchParams(), { filters: { keywords: ' piscina  -ruido ', polygon }, sort: 'relevance', page: 1 });
     expect(out.get('keywords')).toBe('piscina -ruido');
     expect(out.get('polygon')).toMatch(/^[A-Za-z0-9_-]{10,30}$/);
@@ -70,7 +93,15 @@ describe("an alert mail's link to its search (protocol/filters.ts searchPageQuer
     { city: '100% & más', bbox: [-78.51234567, -0.25, -78.4, -0.1] },
     { propertyType: 'any', minPrice: 0, maxPrice: 999999999, city: '  ' },
     { keywords: '"vista al mar" -ruido piscina', features: { pool: true }, place: 'cumbaya', placeName: 'Cumbayá' },
-    { polygon: [[-78.44312, -0.20541], [-78.42011, -0.19873], [-78.41234, -0.21502], [-78.43689, -0.22811]], keywords: 'jardín & más' },
+    {
+      polygon: [
+        [-78.44312, -0.20541],
+        [-78.42011, -0.19873],
+        [-78.41234, -0.21502],
+        [-78.43689, -0.22811],
+      ],
+      keywords: 'jardín & más',
+    },
   ];
   it.each(CASES)('reads back as the same search on the page: %j', (filters) => {
     // as a saved search keeps them, then as the search page reads its address

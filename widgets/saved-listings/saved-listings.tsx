@@ -36,13 +36,23 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
         </p>
       </div>
       <div className="aspect-video bg-surface-subtle opacity-60">
-        {item.image && !failed ? <Photo src={item.image} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" className="block w-full h-full object-cover grayscale" onError={() => setFailed(true)} /> : <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />}
+        {item.image && !failed ? (
+          <Photo src={item.image} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" className="block w-full h-full object-cover grayscale" onError={() => setFailed(true)} />
+        ) : (
+          <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />
+        )}
       </div>
       <div className="flex flex-col gap-1.5 p-4 flex-1">
         <h3 className="m-0 text-base font-semibold leading-snug text-ink line-clamp-2">{title}</h3>
         {item.city ? <p className="m-0 text-sm text-ink-muted">{item.city}</p> : null}
         <p className="m-0 text-sm text-ink-muted">{t('savedPage.unavailableText')}</p>
-        <button type="button" onClick={onRemove} aria-label={t('savedPage.removeLabel', { title })} className="mt-auto self-start rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-semibold text-ink cursor-pointer hover:bg-surface-subtle" part="remove">
+        <button
+          type="button"
+          onClick={onRemove}
+          aria-label={t('savedPage.removeLabel', { title })}
+          className="mt-auto self-start rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-semibold text-ink cursor-pointer hover:bg-surface-subtle"
+          part="remove"
+        >
           {t('savedPage.remove')}
         </button>
       </div>
@@ -162,7 +172,11 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
             <div className="rounded-brand border border-line bg-surface px-6 py-10 text-center" part="empty">
               <p className="m-0 text-lg font-semibold text-ink">{t('savedPage.empty.title')}</p>
               <p className="m-0 mt-1 text-ink-muted">{t('savedPage.empty.text')}</p>
-              <a href={searchUrl} className="mt-4 inline-flex items-center rounded-md bg-primary px-4 py-2.5 font-semibold text-primary-contrast no-underline hover:bg-primary-hover" part="search-link">
+              <a
+                href={searchUrl}
+                className="mt-4 inline-flex items-center rounded-md bg-primary px-4 py-2.5 font-semibold text-primary-contrast no-underline hover:bg-primary-hover"
+                part="search-link"
+              >
                 {t('savedPage.empty.search')}
               </a>
             </div>

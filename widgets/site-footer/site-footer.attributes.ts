@@ -1,4 +1,3 @@
 import type { AttrSchema } from '../lib/attributes.ts';
 
-export const siteFooterAttributes = {
-} as const satisfies AttrSchema;
+export const siteFooterAttributes = {} as const satisfies AttrSchema;

@@ -71,11 +71,7 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
   const pages = SITE_PAGES.map((p) => ({ path: p.path, label: t(p.label) }));
   const text = light ? 'text-white' : 'text-ink';
   return (
-    <header
-      part="bar"
-      data-state={solid ? 'scrolled' : 'top'}
-      className={`exp-bar flex items-center ${solid ? 'bg-surface shadow-md' : 'bg-transparent shadow-none'}`}
-    >
+    <header part="bar" data-state={solid ? 'scrolled' : 'top'} className={`exp-bar flex items-center ${solid ? 'bg-surface shadow-md' : 'bg-transparent shadow-none'}`}>
       <div className="w-full max-w-[1400px] mx-auto px-2 cq-xs:px-3 cq-sm:px-4 cq-md:px-8 flex items-center gap-1.5 cq-xs:gap-2 cq-sm:gap-3">
         <a href={link('/')} className="flex items-center shrink-0 rounded-sm" aria-current={current('/')}>
           <span className="cq-sm:hidden">
@@ -88,7 +84,12 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
         <nav aria-label={t('header.navLabel')} part="nav" className="ml-auto flex items-center gap-2 cq-md:gap-4 min-w-0">
           {/* on the smallest phones the link takes two lines, so the menu button stays on screen; on
               other phones too when the saved listings' heart needs the room */}
-          <a href={link('/search-properties')} aria-current={current('/search-properties')} part="link" className={`block px-1 py-1 text-[13px] leading-tight text-center max-w-[7.5em] ${savedCount ? 'cq-xs:text-[14px] cq-sm:max-w-none cq-sm:py-2 cq-sm:leading-normal cq-sm:whitespace-nowrap' : 'cq-xs:max-w-none cq-xs:py-2 cq-xs:text-[14px] cq-xs:leading-normal cq-xs:whitespace-nowrap'} cq-sm:text-[15px] font-semibold no-underline hover:underline underline-offset-4 ${text}`}>
+          <a
+            href={link('/search-properties')}
+            aria-current={current('/search-properties')}
+            part="link"
+            className={`block px-1 py-1 text-[13px] leading-tight text-center max-w-[7.5em] ${savedCount ? 'cq-xs:text-[14px] cq-sm:max-w-none cq-sm:py-2 cq-sm:leading-normal cq-sm:whitespace-nowrap' : 'cq-xs:max-w-none cq-xs:py-2 cq-xs:text-[14px] cq-xs:leading-normal cq-xs:whitespace-nowrap'} cq-sm:text-[15px] font-semibold no-underline hover:underline underline-offset-4 ${text}`}
+          >
             {t('nav.searchProperties')}
           </a>
           <a
@@ -139,7 +140,11 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
           <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
             {t('header.panelTitle')}
           </h2>
-          <button type="button" onClick={() => toggle(false)} className="inline-flex items-center justify-center w-11 h-11 -mr-2 rounded-full border-0 bg-transparent text-ink cursor-pointer hover:bg-surface-subtle">
+          <button
+            type="button"
+            onClick={() => toggle(false)}
+            className="inline-flex items-center justify-center w-11 h-11 -mr-2 rounded-full border-0 bg-transparent text-ink cursor-pointer hover:bg-surface-subtle"
+          >
             <CloseIcon size={24} />
             <span className="exp-sr-only">{t('header.closeMenu')}</span>
           </button>
@@ -148,20 +153,36 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
           <ul className="list-none m-0 p-0">
             {pages.map((p) => (
               <li key={p.path}>
-                <a href={link(p.path)} aria-current={current(p.path)} part="panel-link" className={`flex items-center px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current(p.path) ? 'font-bold text-primary' : 'font-medium text-ink'}`}>
+                <a
+                  href={link(p.path)}
+                  aria-current={current(p.path)}
+                  part="panel-link"
+                  className={`flex items-center px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current(p.path) ? 'font-bold text-primary' : 'font-medium text-ink'}`}
+                >
                   {p.label}
                 </a>
               </li>
             ))}
             <li>
-              <a href={link('/saved')} aria-current={current('/saved')} part="panel-link" className={`flex items-center gap-2 px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current('/saved') ? 'font-bold text-primary' : 'font-medium text-ink'}`}>
+              <a
+                href={link('/saved')}
+                aria-current={current('/saved')}
+                part="panel-link"
+                className={`flex items-center gap-2 px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current('/saved') ? 'font-bold text-primary' : 'font-medium text-ink'}`}
+              >
                 <HeartIcon size={18} filled={savedCount > 0} className={savedCount ? 'text-accent' : 'text-ink-muted'} />
                 {t('nav.saved')}
                 {savedCount ? <span className="ml-auto rounded-full bg-surface-subtle px-2 text-sm font-semibold text-ink">{formatCount(savedCount)}</span> : null}
               </a>
             </li>
             <li className="border-t border-line mt-2 pt-2">
-              <a href={SITE.external.agentLogin} target="_blank" rel="noopener noreferrer" part="panel-link" className="flex items-center gap-2 px-5 py-3.5 text-[17px] font-medium text-ink no-underline hover:bg-surface-subtle">
+              <a
+                href={SITE.external.agentLogin}
+                target="_blank"
+                rel="noopener noreferrer"
+                part="panel-link"
+                className="flex items-center gap-2 px-5 py-3.5 text-[17px] font-medium text-ink no-underline hover:bg-surface-subtle"
+              >
                 {t('nav.agentLogin')}
                 <ExternalIcon size={16} className="text-ink-muted" />
                 <span className="exp-sr-only"> {t('header.newTab')}</span>

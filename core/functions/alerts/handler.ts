@@ -21,7 +21,23 @@ import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
-import { activate, byIdempotencyKey, byToken, CONFIRM_MAILS, confirmMailsToday, extendPending, insertSearch, markTokenUsed, RESEND_MINUTES, sameSearch, setFrequency, setPaused, unsubscribe, type SavedSearch, type SearchStatus } from './store.ts';
+import {
+  activate,
+  byIdempotencyKey,
+  byToken,
+  CONFIRM_MAILS,
+  confirmMailsToday,
+  extendPending,
+  insertSearch,
+  markTokenUsed,
+  RESEND_MINUTES,
+  sameSearch,
+  setFrequency,
+  setPaused,
+  unsubscribe,
+  type SavedSearch,
+  type SearchStatus,
+} from './store.ts';
 import { hashToken } from './tokens.ts';
 import { leadOwner } from '../inquiry/store.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
@@ -97,8 +113,23 @@ export function createAlertsHandler(deps: AlertsDeps) {
       }
       // the lead's owner: the element's, one of ours or refused; else the deployment's, if it is one of ours
       const owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : config.leadAgentId ? await leadOwner(tx, config.leadAgentId) : null;
-      if (input.leadAgentId && !owner) return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } } };
-      const record = { email: input.email, emailKey: emailKey(input.email), filters: input.filters, filtersKey: filtersKey(input.filters), frequency: input.frequency, lang: input.lang, idempotencyKey: key, clientHash, spam, origin: origin ?? '', userAgent: request.headers.get('user-agent') ?? '', leadAgentId: owner?.agentId ?? null, source: input.source };
+      if (input.leadAgentId && !owner)
+        return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } } };
+      const record = {
+        email: input.email,
+        emailKey: emailKey(input.email),
+        filters: input.filters,
+        filtersKey: filtersKey(input.filters),
+        frequency: input.frequency,
+        lang: input.lang,
+        idempotencyKey: key,
+        clientHash,
+        spam,
+        origin: origin ?? '',
+        userAgent: request.headers.get('user-agent') ?? '',
+        leadAgentId: owner?.agentId ?? null,
+        source: input.source,
+      };
       if (spam) {
         await insertSearch(tx, record);
         return { status: 200, body: { ok: true } };
@@ -138,7 +169,8 @@ export function createAlertsHandler(deps: AlertsDeps) {
     let paused: boolean | undefined;
     if (action === 'update') {
       if (raw.frequency !== undefined) {
-        if (!(ALERT_FREQUENCIES as readonly unknown[]).includes(raw.frequency)) return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
+        if (!(ALERT_FREQUENCIES as readonly unknown[]).includes(raw.frequency))
+          return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
         frequency = raw.frequency as AlertFrequency;
       }
       if (raw.paused !== undefined) {

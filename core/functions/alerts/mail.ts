@@ -94,7 +94,9 @@ export async function withoutSendersText(sql: Sql, filters: FilterArgs): Promise
     if (rows[0]) Object.assign(out, { place, place_name: rows[0].name });
   }
   if (city) {
-    const rows = await sql.query<{ name: string }>("select name from internal.places where kind in ('city', 'sector') and public.search_fold(name) = public.search_fold($1) order by kind limit 1", [city]);
+    const rows = await sql.query<{ name: string }>("select name from internal.places where kind in ('city', 'sector') and public.search_fold(name) = public.search_fold($1) order by kind limit 1", [
+      city,
+    ]);
     if (rows[0]) out.city = rows[0].name;
   }
   if (isKnownType(property_type)) out.property_type = property_type;
@@ -128,7 +130,16 @@ export function confirmComposer(options: AlertMailOptions): Composer {
     const what = describeSearch((await addressConfirmed(sql, search.id)) ? search.filters : await withoutSendersText(sql, search.filters), t);
     const frequency = t(`alerts.frequencies.${search.frequency}`);
     const subject = oneLine(t('mail.alerts.confirm.subject'));
-    const text = [t('mail.alerts.confirm.intro'), '', what, t('mail.alerts.confirm.frequency', { frequency }), '', `${t('mail.alerts.confirm.button')}: ${link}`, '', t('mail.alerts.confirm.expires')].join('\n');
+    const text = [
+      t('mail.alerts.confirm.intro'),
+      '',
+      what,
+      t('mail.alerts.confirm.frequency', { frequency }),
+      '',
+      `${t('mail.alerts.confirm.button')}: ${link}`,
+      '',
+      t('mail.alerts.confirm.expires'),
+    ].join('\n');
     const html = page(
       search.lang,
       subject,
@@ -140,7 +151,15 @@ export function confirmComposer(options: AlertMailOptions): Composer {
 <p style="margin:0;color:#475569;font-size:14px">${escapeHtml(t('mail.alerts.confirm.linkText'))}<br><a href="${escapeHtml(link)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(link)}</a></p>`,
       escapeHtml(t('mail.alerts.confirm.expires')),
     );
-    return { from: options.from, to: search.email, subject, text, html, messageId: `<alert-confirm-${mail.ref_id.replace(/\W/g, '-')}@${domainOf(options)}>`, headers: { 'Auto-Submitted': 'auto-generated' } } satisfies MailMessage;
+    return {
+      from: options.from,
+      to: search.email,
+      subject,
+      text,
+      html,
+      messageId: `<alert-confirm-${mail.ref_id.replace(/\W/g, '-')}@${domainOf(options)}>`,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    } satisfies MailMessage;
   };
 }
 
@@ -204,7 +223,11 @@ export function alertComposer(options: AlertMailOptions): Composer {
       const href = `${base}${listingPath(l.id, title, lang)}`;
       const price = formatPrice(l.price);
       const was = kind === 'drop' && old_price !== null ? t('mail.alerts.alert.was', { price: formatPrice(old_price) }) : '';
-      const facts = [t('listing.beds', { count: Number(l.bedrooms ?? 0), formatted: formatCount(Number(l.bedrooms ?? 0)) }), t('listing.baths', { count: Number(l.bathrooms ?? 0), formatted: formatCount(Number(l.bathrooms ?? 0)) }), formatArea(Number(l.square_feet ?? 0))].join(' · ');
+      const facts = [
+        t('listing.beds', { count: Number(l.bedrooms ?? 0), formatted: formatCount(Number(l.bedrooms ?? 0)) }),
+        t('listing.baths', { count: Number(l.bathrooms ?? 0), formatted: formatCount(Number(l.bathrooms ?? 0)) }),
+        formatArea(Number(l.square_feet ?? 0)),
+      ].join(' · ');
       const type = typeLabel(l.property_type ?? '', t);
       const image = normaliseImages(l.images, media).find((u) => /^https?:\/\//.test(u));
       const badge = t(kind === 'new' ? 'mail.alerts.alert.new' : 'mail.alerts.alert.drop');
@@ -284,7 +307,16 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
 <p>${escapeHtml(both('mail.alerts.lead.intro'))}</p>
 <table cellpadding="6" style="border-collapse:collapse">${lines.map(([k, v]) => `<tr><th align="left" style="color:#475569;font-weight:600">${escapeHtml(k)}</th><td>${v.startsWith('http') ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`).join('')}</table>
 </body></html>`;
-    return { from: options.from, to: mail.recipient, replyTo: search.email, subject, text, html, messageId: `<alert-lead-${search.id}@${domainOf(options)}>`, headers: { 'Auto-Submitted': 'auto-generated' } } satisfies MailMessage;
+    return {
+      from: options.from,
+      to: mail.recipient,
+      replyTo: search.email,
+      subject,
+      text,
+      html,
+      messageId: `<alert-lead-${search.id}@${domainOf(options)}>`,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    } satisfies MailMessage;
   };
 }
 

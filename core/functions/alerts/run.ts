@@ -128,7 +128,7 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
   const expired = await expirePending(sql);
   // due as of the run's start, by the database's clock: an instant search the run has just done is
   // due again only in the next run
-  const asOf = String((await sql.query<{ t: string }>("select to_char(now() at time zone 'utc', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') as t"))[0]?.t);
+  const asOf = String((await sql.query<{ t: string }>('select to_char(now() at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\') as t'))[0]?.t);
   let searches = 0;
   let alerts = 0;
   for (;;) {

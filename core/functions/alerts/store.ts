@@ -54,7 +54,8 @@ export interface SavedSearch extends Record<string, unknown> {
   utm: Record<string, string> | null;
 }
 
-const COLUMNS = 's.id::text as id, s.email, s.filters, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
+const COLUMNS =
+  's.id::text as id, s.email, s.filters, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
 
 export async function byIdempotencyKey(sql: Sql, key: string): Promise<string | null> {
   const rows = await sql.query<{ id: string }>('select id::text as id from internal.saved_searches where idempotency_key = $1', [key]);
@@ -97,8 +98,24 @@ export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
      values ($1, $2, $3::jsonb, $4, $5, $6, now() + make_interval(hours => $7), $8, $9, $10, left($11, 200), left($12, 300),
              $13, nullif($14, ''), $15, $16::jsonb)
      returning id::text as id`,
-    [s.email, s.emailKey, JSON.stringify(s.filters), s.filtersKey, s.frequency, s.lang, CONFIRM_HOURS, s.idempotencyKey, s.clientHash, s.spam, s.origin, s.userAgent,
-     s.leadAgentId, s.source?.page ?? '', s.source?.element ?? null, s.source ? JSON.stringify(s.source.utm) : null],
+    [
+      s.email,
+      s.emailKey,
+      JSON.stringify(s.filters),
+      s.filtersKey,
+      s.frequency,
+      s.lang,
+      CONFIRM_HOURS,
+      s.idempotencyKey,
+      s.clientHash,
+      s.spam,
+      s.origin,
+      s.userAgent,
+      s.leadAgentId,
+      s.source?.page ?? '',
+      s.source?.element ?? null,
+      s.source ? JSON.stringify(s.source.utm) : null,
+    ],
   );
   return (rows[0] as { id: string }).id;
 }

@@ -84,7 +84,10 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
   const source = checkAttribution(body.source, origin);
   if (!source.ok) fields.source = 'invalid';
   if (Object.keys(fields).length) return { ok: false, fields, message: problems(fields) };
-  return { ok: true, value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as Lang, idempotencyKey, website, leadAgentId, source: source.ok ? source.value : null } };
+  return {
+    ok: true,
+    value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as Lang, idempotencyKey, website, leadAgentId, source: source.ok ? source.value : null },
+  };
 }
 
 /** An address as one saved search per address counts it. */

@@ -22,14 +22,33 @@ export interface PgPool {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+]);
 
 /** True when the error says the database cannot be reached (stopped, restarting, network), not that the SQL was wrong. */
 export function isConnectionError(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | undefined;
   if (!e) return false;
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
-  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended|Client was closed and is not queryable|read ECONNRESET|write EPIPE|Cannot use a pool after calling end on the pool/i.test(String(e.message ?? ''));
+  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended|Client was closed and is not queryable|read ECONNRESET|write EPIPE|Cannot use a pool after calling end on the pool/i.test(
+    String(e.message ?? ''),
+  );
 }
 
 /**

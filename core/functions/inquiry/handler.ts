@@ -36,8 +36,6 @@ export interface InquiryDeps {
   isUnavailable?: (error: unknown) => boolean;
 }
 
-
-
 export function createInquiryHandler(deps: InquiryDeps) {
   const { config } = deps;
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
@@ -57,7 +55,19 @@ export function createInquiryHandler(deps: InquiryDeps) {
 
     try {
       const clientHash = await hashClient(context.clientAddress, await clientSalt(deps.sql, config.hashSalt));
-      const content = [input.name, input.email, input.phone, input.message, input.propertyTitle, input.propertyAddress, input.propertyPrice, input.recipientEmail, input.propertyId, input.agentId, input.leadAgentId];
+      const content = [
+        input.name,
+        input.email,
+        input.phone,
+        input.message,
+        input.propertyTitle,
+        input.propertyAddress,
+        input.propertyPrice,
+        input.recipientEmail,
+        input.propertyId,
+        input.agentId,
+        input.leadAgentId,
+      ];
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts
@@ -105,7 +115,15 @@ export function createInquiryHandler(deps: InquiryDeps) {
             received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
             lang: input.lang,
             contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
-            listing: listing ? { id: listing.id, title: listing.title, address: [listing.address, listing.city].filter(Boolean).join(', ') || null, price: listing.price === null ? null : Number(listing.price), url: config.siteUrl ? `${config.siteUrl.replace(/\/$/, '')}${listingPath(listing.id, listing.title ?? '', 'es')}` : null } : null,
+            listing: listing
+              ? {
+                  id: listing.id,
+                  title: listing.title,
+                  address: [listing.address, listing.city].filter(Boolean).join(', ') || null,
+                  price: listing.price === null ? null : Number(listing.price),
+                  url: config.siteUrl ? `${config.siteUrl.replace(/\/$/, '')}${listingPath(listing.id, listing.title ?? '', 'es')}` : null,
+                }
+              : null,
             recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
             lead_agent_id: owner?.agentId ?? null,
             copy_to: copy ? { kind: copy.kind, agent_id: copy.agentId, email: copy.email } : null,
@@ -115,7 +133,8 @@ export function createInquiryHandler(deps: InquiryDeps) {
         return { ...stored, limited: false, unknownOwner: false };
       });
       if (outcome.unknownOwner) return json(400, { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } }, cors);
-      if (outcome.limited) return json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });
+      if (outcome.limited)
+        return json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });
       if (outcome.created && !spam) deps.onStored?.(outcome.id);
       return json(200, { ok: true, id: outcome.id }, cors);
     } catch (error) {

@@ -59,7 +59,10 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
 <table cellpadding="6" style="border-collapse:collapse">${lines
-    .map(([k, v, kind]) => `<tr><th align="left" style="color:#475569;font-weight:600">${escapeHtml(k)}</th><td>${kind === 'link' ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`)
+    .map(
+      ([k, v, kind]) =>
+        `<tr><th align="left" style="color:#475569;font-weight:600">${escapeHtml(k)}</th><td>${kind === 'link' ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`,
+    )
     .join('')}</table>
 <p style="color:#475569;font-weight:600;margin-bottom:4px">${escapeHtml(label('message'))}</p>
 <p style="white-space:pre-wrap;margin-top:0">${escapeHtml(message)}</p>

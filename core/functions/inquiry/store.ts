@@ -29,7 +29,11 @@ interface AgentRow extends Record<string, unknown> {
   last_name: string | null;
 }
 
-const agentName = (a: AgentRow) => [a.first_name, a.last_name].filter((s) => s && s.trim()).join(' ').trim();
+const agentName = (a: AgentRow) =>
+  [a.first_name, a.last_name]
+    .filter((s) => s && s.trim())
+    .join(' ')
+    .trim();
 
 /** An active EC listing and its agent (by id, else a known EC agent with the listing's agent e-mail). */
 export async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFacts; agent: AgentRow | null } | null> {
@@ -129,9 +133,29 @@ export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: stri
      on conflict (idempotency_key) do nothing
      returning id::text as id, received_at::text as received_at`,
     [
-      i.idempotencyKey, i.listingId, i.recipient.agentId ?? i.agentId, i.name, i.email, i.phone, i.message, i.propertyTitle, i.propertyAddress, i.propertyPrice,
-      i.requestedRecipient, i.recipient.email, i.recipient.kind, i.clientHash, i.origin.slice(0, 300), i.userAgent.slice(0, 300), i.lang, i.spam,
-      i.recipient.kind === 'lead_agent' ? i.recipient.agentId : null, i.copy?.email ?? null, i.source?.page ?? '', i.source?.element ?? null, i.source ? JSON.stringify(i.source.utm) : null,
+      i.idempotencyKey,
+      i.listingId,
+      i.recipient.agentId ?? i.agentId,
+      i.name,
+      i.email,
+      i.phone,
+      i.message,
+      i.propertyTitle,
+      i.propertyAddress,
+      i.propertyPrice,
+      i.requestedRecipient,
+      i.recipient.email,
+      i.recipient.kind,
+      i.clientHash,
+      i.origin.slice(0, 300),
+      i.userAgent.slice(0, 300),
+      i.lang,
+      i.spam,
+      i.recipient.kind === 'lead_agent' ? i.recipient.agentId : null,
+      i.copy?.email ?? null,
+      i.source?.page ?? '',
+      i.source?.element ?? null,
+      i.source ? JSON.stringify(i.source.utm) : null,
     ],
   );
   if (rows[0]) return { id: rows[0].id, created: true, receivedAt: rows[0].received_at };

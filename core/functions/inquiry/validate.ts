@@ -12,7 +12,6 @@ export type { FieldError };
 /** The contact fields' limits (shared with the form), plus the function's own for the rest. */
 export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024 } as const;
 
-
 /** The body once checked: every text trimmed, ids as digits or null. */
 export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang'>> {
   propertyId: string | null;
@@ -78,7 +77,32 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
   if (key !== null && (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY.test(key))) fields.idempotencyKey = 'invalid';
   const lang = body.lang === 'es' ? 'es' : 'en';
   if (Object.keys(fields).length) {
-    return { ok: false, fields, message: `Some fields are not valid: ${Object.entries(fields).map(([k, v]) => `${k} (${v})`).join(', ')}.` };
+    return {
+      ok: false,
+      fields,
+      message: `Some fields are not valid: ${Object.entries(fields)
+        .map(([k, v]) => `${k} (${v})`)
+        .join(', ')}.`,
+    };
   }
-  return { ok: true, value: { name, email, phone, message, propertyTitle, propertyAddress, propertyPrice, recipientEmail, propertyId, agentId, leadAgentId, source: source.ok ? source.value : null, idempotencyKey: key, lang, website } };
+  return {
+    ok: true,
+    value: {
+      name,
+      email,
+      phone,
+      message,
+      propertyTitle,
+      propertyAddress,
+      propertyPrice,
+      recipientEmail,
+      propertyId,
+      agentId,
+      leadAgentId,
+      source: source.ok ? source.value : null,
+      idempotencyKey: key,
+      lang,
+      website,
+    },
+  };
 }

@@ -25,7 +25,7 @@ export function mailApiUrlProblem(url: string): string | undefined {
   try {
     u = new URL(url);
   } catch {
-    return 'MAIL_API_URL must be an https URL of the provider\'s send endpoint, such as https://api.resend.com/emails';
+    return "MAIL_API_URL must be an https URL of the provider's send endpoint, such as https://api.resend.com/emails";
   }
   if (u.protocol === 'https:') return undefined;
   if (u.protocol === 'http:' && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(u.hostname)) return undefined;

@@ -60,7 +60,11 @@ export async function claimNext(sql: Sql, leaseSeconds: number, token: string): 
 
 /** Keeps a mail that is being sent from being taken over. */
 export async function renewLease(sql: Sql, id: string, token: string, leaseSeconds: number): Promise<boolean> {
-  const rows = await sql.query("update internal.mail_outbox set locked_until = now() + make_interval(secs => $3) where id = $1 and lease_token = $2::uuid and status = 'sending' returning id", [id, token, leaseSeconds]);
+  const rows = await sql.query("update internal.mail_outbox set locked_until = now() + make_interval(secs => $3) where id = $1 and lease_token = $2::uuid and status = 'sending' returning id", [
+    id,
+    token,
+    leaseSeconds,
+  ]);
   return rows.length > 0;
 }
 
@@ -86,7 +90,11 @@ export async function markFailed(sql: Sql, id: string, token: string, error: str
 
 /** The mail is no longer wanted (what it was about went away). */
 export async function markDropped(sql: Sql, id: string, token: string, reason: string): Promise<void> {
-  await sql.query("update internal.mail_outbox set status = 'dropped', last_error = left($3, 500), locked_until = null where id = $1 and lease_token = $2::uuid and status = 'sending'", [id, token, reason]);
+  await sql.query("update internal.mail_outbox set status = 'dropped', last_error = left($3, 500), locked_until = null where id = $1 and lease_token = $2::uuid and status = 'sending'", [
+    id,
+    token,
+    reason,
+  ]);
 }
 
 /** Seconds until the next mail falls due (0: now), or null when nothing waits. */

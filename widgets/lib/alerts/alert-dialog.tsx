@@ -152,7 +152,12 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
               <label htmlFor={`${id}-lang`} className="text-sm font-medium text-ink">
                 {t('alerts.language')}
               </label>
-              <select id={`${id}-lang`} value={mailLang} onChange={(e) => setMailLang(e.target.value as Lang)} className="h-10 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30">
+              <select
+                id={`${id}-lang`}
+                value={mailLang}
+                onChange={(e) => setMailLang(e.target.value as Lang)}
+                className="h-10 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
+              >
                 <option value="en">{t('alerts.languages.en')}</option>
                 <option value="es">{t('alerts.languages.es')}</option>
               </select>

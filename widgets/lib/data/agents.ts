@@ -9,8 +9,6 @@ import { matchLiteral, quoteForLogic } from './text.ts';
 import { AGENT_COLUMNS, AGENT_PROFILE_COLUMNS } from '../../../core/protocol/agent.ts';
 import type { AgentProfileRecord, AgentRecord } from '../../../core/protocol/records.ts';
 
-
-
 /** The or=(...) filter for a search text, or undefined for an empty search. */
 export function agentSearchFilter(search: string): string | undefined {
   const text = fold(search.trim());
@@ -29,7 +27,10 @@ export async function getAgents(rest: PostgrestClient, search = '', signal?: Abo
   const agents: AgentRecord[] = [];
   let total = Infinity;
   while (agents.length < total) {
-    let q = rest.from('agents').select(AGENT_COLUMNS, agents.length ? {} : { count: 'exact' }).eq('country_code', 'EC');
+    let q = rest
+      .from('agents')
+      .select(AGENT_COLUMNS, agents.length ? {} : { count: 'exact' })
+      .eq('country_code', 'EC');
     if (filter) q = q.or(filter);
     const last = agents.at(-1)?.id;
     if (last !== undefined) q = q.gt('id', last);

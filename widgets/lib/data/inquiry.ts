@@ -11,10 +11,7 @@ export type InquiryRequest = InquiryBody & Required<Pick<InquiryBody, 'idempoten
 
 export type InquiryField = ContactField;
 
-export type InquiryResult =
-  | { ok: true; id: string }
-  | { ok: false; reason: 'invalid'; fields: Partial<Record<InquiryField, string>> }
-  | { ok: false; reason: 'rate-limited' | 'failed' };
+export type InquiryResult = { ok: true; id: string } | { ok: false; reason: 'invalid'; fields: Partial<Record<InquiryField, string>> } | { ok: false; reason: 'rate-limited' | 'failed' };
 
 export async function sendInquiry(functions: FunctionsClient, body: InquiryRequest): Promise<InquiryResult> {
   try {

@@ -12,24 +12,93 @@ describe('the search call (docs/decisions.md #27): the filters as internal.listi
   it('names every filter', () => {
     expect(
       args({
-        propertyType: 'house', minPrice: 100000, maxPrice: 500000, beds: 3, baths: 2, minSqft: 100, maxSqft: 300, city: ' Cumbayá ', place: 'quito/la-carolina', agentId: '4', bbox: [-78.5, -0.3, -78.4, -0.1],
-        features: { pool: true, newConstruction: true, view: false }, yearBuiltFrom: 2000, yearBuiltTo: 2020, minLotSize: 100, maxLotSize: 900,
-        keywords: '  "vista al  mar"   -ruido ', polygon: [[-78.45, -0.2], [-78.44, -0.2], [-78.44, -0.19], [-78.45, -0.2]],
+        propertyType: 'house',
+        minPrice: 100000,
+        maxPrice: 500000,
+        beds: 3,
+        baths: 2,
+        minSqft: 100,
+        maxSqft: 300,
+        city: ' Cumbayá ',
+        place: 'quito/la-carolina',
+        agentId: '4',
+        bbox: [-78.5, -0.3, -78.4, -0.1],
+        features: { pool: true, newConstruction: true, view: false },
+        yearBuiltFrom: 2000,
+        yearBuiltTo: 2020,
+        minLotSize: 100,
+        maxLotSize: 900,
+        keywords: '  "vista al  mar"   -ruido ',
+        polygon: [
+          [-78.45, -0.2],
+          [-78.44, -0.2],
+          [-78.44, -0.19],
+          [-78.45, -0.2],
+        ],
       }),
     ).toEqual({
-      property_type: 'house', price_min: 100000, price_max: 500000, beds_min: 3, baths_min: 2, area_min: 100, area_max: 300, city: 'Cumbayá', place: 'quito/la-carolina',
-      agent: '4', area_west: -78.5, area_south: -0.3, area_east: -78.4, area_north: -0.1, features: ['pool', 'new_construction'], year_min: 2000, year_max: 2020, lot_min: 100, lot_max: 900,
+      property_type: 'house',
+      price_min: 100000,
+      price_max: 500000,
+      beds_min: 3,
+      baths_min: 2,
+      area_min: 100,
+      area_max: 300,
+      city: 'Cumbayá',
+      place: 'quito/la-carolina',
+      agent: '4',
+      area_west: -78.5,
+      area_south: -0.3,
+      area_east: -78.4,
+      area_north: -0.1,
+      features: ['pool', 'new_construction'],
+      year_min: 2000,
+      year_max: 2020,
+      lot_min: 100,
+      lot_max: 900,
       words: '"vista al mar" -ruido',
       // the closing point is the first one again: dropped
-      polygon: [[-78.45, -0.2], [-78.44, -0.2], [-78.44, -0.19]],
+      polygon: [
+        [-78.45, -0.2],
+        [-78.44, -0.2],
+        [-78.44, -0.19],
+      ],
     });
   });
 
   it('ignores the values that mean "any", and what is no place, no words or no area', () => {
     for (const f of [
-      { propertyType: 'any' }, { propertyType: 'ANY' }, { propertyType: '  ' }, { minPrice: 0 }, { maxPrice: PRICE_MAX_ANY }, { beds: 0, baths: 0, minSqft: 0, maxSqft: 0 }, { city: '   ' },
-      { beds: Number.NaN, minPrice: -1 }, { yearBuiltFrom: 0, minLotSize: -5, features: { pool: false } }, { place: 'quito//x' }, { keywords: ' \t ' },
-      { polygon: [[-78.45, -0.2], [-78.44, -0.2]] }, { polygon: [[-78.45, -0.2], [-78.44, -0.2], [-78.43, -0.2]] }, { polygon: [[-78.45, -0.2], [-78.44, -0.2], [-78.44, 91]] },
+      { propertyType: 'any' },
+      { propertyType: 'ANY' },
+      { propertyType: '  ' },
+      { minPrice: 0 },
+      { maxPrice: PRICE_MAX_ANY },
+      { beds: 0, baths: 0, minSqft: 0, maxSqft: 0 },
+      { city: '   ' },
+      { beds: Number.NaN, minPrice: -1 },
+      { yearBuiltFrom: 0, minLotSize: -5, features: { pool: false } },
+      { place: 'quito//x' },
+      { keywords: ' \t ' },
+      {
+        polygon: [
+          [-78.45, -0.2],
+          [-78.44, -0.2],
+        ],
+      },
+      {
+        polygon: [
+          [-78.45, -0.2],
+          [-78.44, -0.2],
+          [-78.43, -0.2],
+        ],
+      },
+      {
+        polygon: [
+          [-78.45, -0.2],
+          [-78.44, -0.2],
+          [-78.44, 91],
+        ],
+      },
     ] satisfies SearchFilters[]) {
       expect(args(f), JSON.stringify(f)).toEqual({});
     }

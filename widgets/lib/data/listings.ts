@@ -7,7 +7,19 @@ import type { PostgrestClient } from '@supabase/postgrest-js';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
 
-export { appliedFilters, cleanKeywords, FEATURE_FLAGS, KEYWORDS_MAX, filterArgs, filtersFromArgs, PRICE_MAX_ANY, searchPageQuery, type AppliedFilters, type FeatureFlag, type SearchFilters } from '../../../core/protocol/filters.ts';
+export {
+  appliedFilters,
+  cleanKeywords,
+  FEATURE_FLAGS,
+  KEYWORDS_MAX,
+  filterArgs,
+  filtersFromArgs,
+  PRICE_MAX_ANY,
+  searchPageQuery,
+  type AppliedFilters,
+  type FeatureFlag,
+  type SearchFilters,
+} from '../../../core/protocol/filters.ts';
 
 export const PAGE_SIZE = 24;
 export const MAP_POINTS_LIMIT = 5000;
@@ -78,7 +90,11 @@ export async function getListingsByIds(rest: PostgrestClient, ids: readonly stri
   const rows: Record<string, unknown>[] = [];
   // the server's row limit and a short address: 100 ids a call
   for (let i = 0; i < wanted.length; i += 100) {
-    let q = rest.from('listings').select('*').in('id', wanted.slice(i, i + 100)).match(PUBLIC_LISTING);
+    let q = rest
+      .from('listings')
+      .select('*')
+      .in('id', wanted.slice(i, i + 100))
+      .match(PUBLIC_LISTING);
     if (signal) q = q.abortSignal(signal);
     const { data, error } = await q;
     if (error) fail(error, 'saved listings');
@@ -99,7 +115,11 @@ export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]>
     // all in one answer, unless the project's Max Rows cut it: then the rest, from where it stopped
     const types = (view.data ?? []).map((r) => (r as { property_type: unknown }).property_type);
     while (view.count !== null && types.length < view.count) {
-      const more = await rest.from('listing_property_types').select('property_type').order('property_type').range(types.length, view.count - 1);
+      const more = await rest
+        .from('listing_property_types')
+        .select('property_type')
+        .order('property_type')
+        .range(types.length, view.count - 1);
       if (more.error) fail(more.error, 'property types');
       if (!more.data?.length) break;
       types.push(...more.data.map((r) => (r as { property_type: unknown }).property_type));
@@ -153,7 +173,9 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
   const block = async (offset: number, size: number): Promise<MapPoint[]> => {
     const rows: MapPoint[] = [];
     while (rows.length < size) {
-      let q = rest.rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length }).select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut');
+      let q = rest
+        .rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length })
+        .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut');
       if (signal) q = q.abortSignal(signal);
       const { data, error } = await q;
       if (error) fail(error, 'map points');

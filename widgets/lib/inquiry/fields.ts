@@ -20,4 +20,3 @@ export function validateInquiry(v: Values): Partial<Record<InquiryField, string>
   for (const [field, error] of Object.entries(checkContact(v)) as Array<[InquiryField, FieldError]>) errors[field] = errorKey(field, error);
   return errors;
 }
-

@@ -151,30 +151,76 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       {field(
         'name',
         t('inquiry.name'),
-        <input {...a11y('name')} ref={(el) => {
-          refs.current.name = el;
-        }} name="name" type="text" autoComplete="name" required aria-required="true" maxLength={LIMITS.name + 20} value={values.name} onChange={(e) => set('name', e.target.value)} className={inputClass('name')} />,
+        <input
+          {...a11y('name')}
+          ref={(el) => {
+            refs.current.name = el;
+          }}
+          name="name"
+          type="text"
+          autoComplete="name"
+          required
+          aria-required="true"
+          maxLength={LIMITS.name + 20}
+          value={values.name}
+          onChange={(e) => set('name', e.target.value)}
+          className={inputClass('name')}
+        />,
       )}
       {field(
         'email',
         t('inquiry.email'),
-        <input {...a11y('email')} ref={(el) => {
-          refs.current.email = el;
-        }} name="email" type="email" autoComplete="email" inputMode="email" required aria-required="true" maxLength={LIMITS.email + 20} value={values.email} onChange={(e) => set('email', e.target.value)} className={inputClass('email')} />,
+        <input
+          {...a11y('email')}
+          ref={(el) => {
+            refs.current.email = el;
+          }}
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          aria-required="true"
+          maxLength={LIMITS.email + 20}
+          value={values.email}
+          onChange={(e) => set('email', e.target.value)}
+          className={inputClass('email')}
+        />,
       )}
       {field(
         'phone',
         t('inquiry.phone'),
-        <input {...a11y('phone')} ref={(el) => {
-          refs.current.phone = el;
-        }} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={LIMITS.phone + 10} value={values.phone} onChange={(e) => set('phone', e.target.value)} className={inputClass('phone')} />,
+        <input
+          {...a11y('phone')}
+          ref={(el) => {
+            refs.current.phone = el;
+          }}
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          maxLength={LIMITS.phone + 10}
+          value={values.phone}
+          onChange={(e) => set('phone', e.target.value)}
+          className={inputClass('phone')}
+        />,
       )}
       {field(
         'message',
         t('inquiry.message'),
-        <textarea {...a11y('message')} ref={(el) => {
-          refs.current.message = el;
-        }} name="message" rows={4} maxLength={LIMITS.message} placeholder={t('inquiry.messagePlaceholder')} value={values.message} onChange={(e) => set('message', e.target.value)} className={`${inputClass('message')} resize-y min-h-[96px]`} />,
+        <textarea
+          {...a11y('message')}
+          ref={(el) => {
+            refs.current.message = el;
+          }}
+          name="message"
+          rows={4}
+          maxLength={LIMITS.message}
+          placeholder={t('inquiry.messagePlaceholder')}
+          value={values.message}
+          onChange={(e) => set('message', e.target.value)}
+          className={`${inputClass('message')} resize-y min-h-[96px]`}
+        />,
       )}
       {/* people never see or fill this; bots that fill every field do */}
       <div className="exp-sr-only" aria-hidden="true">

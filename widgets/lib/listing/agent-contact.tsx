@@ -21,12 +21,16 @@ export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: s
     return <img src={photo} alt="" style={box} className="shrink-0 rounded-full object-cover bg-surface-subtle" onError={() => setFailed(true)} loading="lazy" decoding="async" />;
   }
   return (
-    <span aria-hidden="true" style={{ ...box, fontSize: `${Math.round(size * 0.36)}px` }} className="shrink-0 rounded-full bg-primary text-primary-contrast font-semibold flex items-center justify-center" part="initials">
+    <span
+      aria-hidden="true"
+      style={{ ...box, fontSize: `${Math.round(size * 0.36)}px` }}
+      className="shrink-0 rounded-full bg-primary text-primary-contrast font-semibold flex items-center justify-center"
+      part="initials"
+    >
       {initials(name)}
     </span>
   );
 }
-
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   const { t } = useElement();

@@ -8,7 +8,7 @@ import { FILTERS } from '../../../core/protocol/filters.ts';
 import { filterAttributes, filtersFrom } from './filter-attributes.ts';
 
 describe('the filters an element takes as attributes', () => {
-  it('are the filter table\'s, of its kinds and bounds', () => {
+  it("are the filter table's, of its kinds and bounds", () => {
     const named = FILTERS.filter((f) => f.attribute);
     expect(Object.keys(filterAttributes).sort()).toEqual(named.map((f) => f.attribute).sort());
     for (const spec of named) {

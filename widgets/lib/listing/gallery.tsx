@@ -70,7 +70,12 @@ export function Gallery({ images, propertyId, title, start, onClose }: GalleryPr
           <p className="m-0 shrink-0 text-sm tabular-nums" aria-live="polite" part="gallery-counter">
             {count ? t('carousel.position', { index: index + 1, count }) : ''}
           </p>
-          <button type="button" onClick={onClose} aria-label={t('common.close')} className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-transparent text-white cursor-pointer hover:bg-white/10">
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label={t('common.close')}
+            className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-transparent text-white cursor-pointer hover:bg-white/10"
+          >
             <CloseIcon size={22} />
           </button>
         </div>

@@ -50,7 +50,7 @@ export function LocationMap({ property: p, headingLevel, tileUrl }: { property: 
         })
         .catch((error: unknown) => {
           if (disposed) return;
-          console.warn('[exp] the listing\'s map could not be loaded:', error);
+          console.warn("[exp] the listing's map could not be loaded:", error);
           setStatus('error');
         });
     };
@@ -69,7 +69,14 @@ export function LocationMap({ property: p, headingLevel, tileUrl }: { property: 
     <section part="location" className="flex flex-col gap-2">
       <Heading className="m-0 text-base font-semibold text-ink">{t('location.heading')}</Heading>
       <div className="relative h-[240px] cq-md:h-[280px] overflow-hidden rounded-brand border border-line bg-[#f6f3ea]">
-        <div ref={target} className="absolute inset-0" role="img" aria-label={t(approximate ? 'location.mapApproximate' : 'location.map', { place: [p.address, p.city].filter(Boolean).join(', ') || 'Ecuador' })} data-status={status} part="location-map" />
+        <div
+          ref={target}
+          className="absolute inset-0"
+          role="img"
+          aria-label={t(approximate ? 'location.mapApproximate' : 'location.map', { place: [p.address, p.city].filter(Boolean).join(', ') || 'Ecuador' })}
+          data-status={status}
+          part="location-map"
+        />
         {status === 'ready' ? (
           <>
             <ZoomControls zoomBy={(d) => controller.current?.zoomBy(d)} />

@@ -70,7 +70,13 @@ export function ShareButton({ target }: { target: ShareTarget }) {
         {t('share.label')}
       </button>
       {open ? (
-        <div id={menuId} role="menu" aria-label={t('share.label')} part="share-menu" className="absolute right-0 top-full mt-1 z-10 min-w-[200px] overflow-hidden rounded-md border border-line bg-surface shadow-lg py-1">
+        <div
+          id={menuId}
+          role="menu"
+          aria-label={t('share.label')}
+          part="share-menu"
+          className="absolute right-0 top-full mt-1 z-10 min-w-[200px] overflow-hidden rounded-md border border-line bg-surface shadow-lg py-1"
+        >
           <a role="menuitem" href={links.whatsapp} target="_blank" rel="noopener noreferrer" className={item} onClick={() => setOpen(false)}>
             <WhatsAppIcon size={18} /> {t('share.whatsapp')}
           </a>

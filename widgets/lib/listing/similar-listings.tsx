@@ -36,7 +36,11 @@ export function SimilarListings({ property, headingLevel }: { property: Property
       <ul className="m-0 grid list-none grid-cols-[repeat(2,minmax(0,1fr))] gap-3 p-0 cq-md:grid-cols-[repeat(4,minmax(0,1fr))]">
         {listings.map((p) => (
           <li key={p.id} className="min-w-0">
-            <a href={listingUrl(p, site, lang)} className="flex h-full flex-col overflow-hidden rounded-md border border-line bg-surface text-ink no-underline hover:border-primary focus-visible:border-primary" part="similar-listing">
+            <a
+              href={listingUrl(p, site, lang)}
+              className="flex h-full flex-col overflow-hidden rounded-md border border-line bg-surface text-ink no-underline hover:border-primary focus-visible:border-primary"
+              part="similar-listing"
+            >
               <span className="relative block aspect-video bg-surface-subtle">
                 {p.images[0] ? <Photo src={p.images[0]} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" decoding="async" className="block h-full w-full object-cover" /> : null}
                 <PriceCutBadge property={p} className="absolute bottom-1.5 left-1.5" />

@@ -24,7 +24,6 @@ function heldLoader() {
   return { calls, loader };
 }
 
-
 describe('tileView', () => {
   it('widens the visible extent to whole tiles of the rounded zoom', () => {
     const v = tileView([-8_750_000, -31_000, -8_720_000, -9_000], 11.6);
@@ -77,7 +76,15 @@ describe('feedCells', () => {
     const { calls, loader } = heldLoader();
     const at = views();
     const shown: number[] = [];
-    const feed = feedCells({ loader, view: () => at.current, show: (l) => shown.push(l.length), onError: (e) => { throw e; }, debounce: 30 });
+    const feed = feedCells({
+      loader,
+      view: () => at.current,
+      show: (l) => shown.push(l.length),
+      onError: (e) => {
+        throw e;
+      },
+      debounce: 30,
+    });
     vi.advanceTimersByTime(10);
     feed.schedule();
     vi.advanceTimersByTime(10);
@@ -128,7 +135,9 @@ describe('feedCells', () => {
       loader,
       view: () => at.current,
       show: (l) => shown.push(l.reduce((n, c) => n + c.count, 0)),
-      onError: (e) => { throw e; },
+      onError: (e) => {
+        throw e;
+      },
       fit: (world) => {
         fitted.push(world);
         at.current = { key: 'fitted', zoom: 7, bbox: [-81, -5, -75, 2] };
@@ -154,7 +163,18 @@ describe('feedCells', () => {
     const { calls, loader } = heldLoader();
     const empty = vi.fn();
     const shown: number[] = [];
-    feedCells({ loader, view: () => views().current, show: (l) => shown.push(l.length), onError: (e) => { throw e; }, fit: () => { throw new Error('no fit'); }, empty });
+    feedCells({
+      loader,
+      view: () => views().current,
+      show: (l) => shown.push(l.length),
+      onError: (e) => {
+        throw e;
+      },
+      fit: () => {
+        throw new Error('no fit');
+      },
+      empty,
+    });
     calls[0]!.answer([]);
     await vi.advanceTimersByTimeAsync(0);
     expect(empty).toHaveBeenCalledOnce();

@@ -19,10 +19,22 @@ export function ZoomControls({ zoomBy }: { zoomBy: (delta: number) => void }) {
   const { t } = useElement();
   return (
     <div className="absolute top-3 left-3 z-[5] flex flex-col overflow-hidden rounded-md bg-surface shadow" part="map-zoom">
-      <button type="button" onClick={() => zoomBy(1)} title={t('map.zoomIn')} aria-label={t('map.zoomIn')} className="w-9 h-9 flex items-center justify-center border-0 bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle">
+      <button
+        type="button"
+        onClick={() => zoomBy(1)}
+        title={t('map.zoomIn')}
+        aria-label={t('map.zoomIn')}
+        className="w-9 h-9 flex items-center justify-center border-0 bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle"
+      >
         +
       </button>
-      <button type="button" onClick={() => zoomBy(-1)} title={t('map.zoomOut')} aria-label={t('map.zoomOut')} className="w-9 h-9 flex items-center justify-center border-0 border-t border-line bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle">
+      <button
+        type="button"
+        onClick={() => zoomBy(-1)}
+        title={t('map.zoomOut')}
+        aria-label={t('map.zoomOut')}
+        className="w-9 h-9 flex items-center justify-center border-0 border-t border-line bg-surface text-[22px] leading-none text-ink cursor-pointer hover:bg-surface-subtle"
+      >
         −
       </button>
     </div>
@@ -33,7 +45,13 @@ export function ZoomControls({ zoomBy }: { zoomBy: (delta: number) => void }) {
 export function MapCredit() {
   useStyles(creditCss);
   const { t } = useElement();
-  return <div className="exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink" part="map-credit" dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }} />;
+  return (
+    <div
+      className="exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink"
+      part="map-credit"
+      dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }}
+    />
+  );
 }
 
 /** 'Search this area' after the visitor's own move, and clearing the area once it applies. */
@@ -42,7 +60,12 @@ export function SearchAreaButtons({ moved, areaActive, onSearch, onClear }: { mo
   return (
     <div className="absolute top-3 left-1/2 -translate-x-1/2 flex gap-2 z-[5]">
       {moved ? (
-        <button type="button" onClick={onSearch} className="inline-flex items-center gap-1.5 rounded-full bg-primary px-4 py-2 text-sm font-semibold text-primary-contrast shadow-lg cursor-pointer hover:bg-primary-hover" part="search-area">
+        <button
+          type="button"
+          onClick={onSearch}
+          className="inline-flex items-center gap-1.5 rounded-full bg-primary px-4 py-2 text-sm font-semibold text-primary-contrast shadow-lg cursor-pointer hover:bg-primary-hover"
+          part="search-area"
+        >
           <SearchIcon size={16} />
           {t('map.searchArea')}
         </button>
@@ -106,9 +129,7 @@ export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; 
             <button type="button" onClick={() => onOpen(p.id)} className="w-full text-left rounded-md border border-line bg-surface px-3 py-2 cursor-pointer hover:bg-surface-subtle">
               <span className="block font-semibold text-ink">{formatPrice(p.price)}</span>
               <span className="block text-sm text-ink line-clamp-1">{p.title}</span>
-              <span className="block text-xs text-ink-muted">
-                {[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}
-              </span>
+              <span className="block text-xs text-ink-muted">{[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}</span>
             </button>
           </li>
         ))}

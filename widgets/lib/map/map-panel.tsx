@@ -72,7 +72,11 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
       ) : (
         <SimplifiedMap properties={props.properties} onOpen={props.onOpen} />
       )}
-      {data.capped && data.pins ? <p className="m-0 text-sm text-ink-muted" part="map-note">{t('map.capped', { shown: formatCount(Math.min(data.pins.length, MAP_POINTS_LIMIT)), total: formatCount(data.total ?? 0) })}</p> : null}
+      {data.capped && data.pins ? (
+        <p className="m-0 text-sm text-ink-muted" part="map-note">
+          {t('map.capped', { shown: formatCount(Math.min(data.pins.length, MAP_POINTS_LIMIT)), total: formatCount(data.total ?? 0) })}
+        </p>
+      ) : null}
     </div>
   );
 });
@@ -85,7 +89,13 @@ const loadDrawChunk = lazyChunk(() => import('./ol-draw.ts'));
  * `drawing` is true from the button until the area is drawn or drawing is cancelled; `armed`, once
  * the drawing tool is there to take it (its chunk loads on the first use).
  */
-function useAreaTool(controller: { current: Pick<MapController, 'map'> | null }, ready: boolean, polygon: LngLat[] | undefined, onDrawArea: ((p: LngLat[] | undefined) => void) | undefined, target: { current: HTMLElement | null }) {
+function useAreaTool(
+  controller: { current: Pick<MapController, 'map'> | null },
+  ready: boolean,
+  polygon: LngLat[] | undefined,
+  onDrawArea: ((p: LngLat[] | undefined) => void) | undefined,
+  target: { current: HTMLElement | null },
+) {
   const [drawing, setDrawing] = useState(false);
   const [tool, setTool] = useState<AreaTool | null>(null);
   const onChange = useStableCallback((p: LngLat[] | undefined) => onDrawArea?.(p));
@@ -142,14 +152,24 @@ function RealMap(props: RealMapProps) {
           <MapCredit />
         </>
       ) : null}
-      {status === 'loading' ? <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle text-ink-muted" role="status">{t('map.loading')}</div> : null}
-      {status === 'error' ? <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle font-semibold text-danger" role="alert">{t('map.error')}</div> : null}
+      {status === 'loading' ? (
+        <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle text-ink-muted" role="status">
+          {t('map.loading')}
+        </div>
+      ) : null}
+      {status === 'error' ? (
+        <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle font-semibold text-danger" role="alert">
+          {t('map.error')}
+        </div>
+      ) : null}
       {status === 'ready' && noPins ? (
         <div className="absolute left-3 right-3 bottom-10 rounded-md bg-surface/95 px-3 py-2 text-sm text-ink shadow" role="status" part="map-message">
           {t('map.noCoordinates')}
         </div>
       ) : null}
-      {status === 'ready' && onDrawArea ? <DrawButtons drawing={area.drawing} armed={area.armed} drawn={Boolean(polygon)} onDraw={area.start} onCancel={area.cancel} onClear={() => onDrawArea(undefined)} /> : null}
+      {status === 'ready' && onDrawArea ? (
+        <DrawButtons drawing={area.drawing} armed={area.armed} drawn={Boolean(polygon)} onDraw={area.start} onCancel={area.cancel} onClear={() => onDrawArea(undefined)} />
+      ) : null}
       {status === 'ready' && onSearchArea && !area.drawing && (moved || areaActive) ? (
         <SearchAreaButtons
           moved={moved}

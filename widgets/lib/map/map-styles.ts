@@ -93,7 +93,6 @@ export function prepareMap(root: ShadowRoot | null): void {
   if (root) adoptSheet(root, sheetFor(MAP_CSS));
 }
 
-
 const pinStyles = new Map<string, Style>();
 
 /** A listing's price pill, on top when it is the highlighted one. */

@@ -63,7 +63,16 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
       many
         ? (view, signal) =>
             getMapClusters(rest, filters, view, signal).then((list) =>
-              list.map((c) => ({ count: c.count, lat: c.lat, lng: c.lng, bounds: [c.lng_min, c.lat_min, c.lng_max, c.lat_max], priceFrom: c.price_from, priceTo: c.price_to, id: c.id === null ? null : String(c.id), approximate: c.approximate })),
+              list.map((c) => ({
+                count: c.count,
+                lat: c.lat,
+                lng: c.lng,
+                bounds: [c.lng_min, c.lat_min, c.lng_max, c.lat_max],
+                priceFrom: c.price_from,
+                priceTo: c.price_to,
+                id: c.id === null ? null : String(c.id),
+                approximate: c.approximate,
+              })),
             )
         : null,
     [many, rest, filters],

@@ -18,10 +18,24 @@ function RecentTile({ item }: { item: SavedListing }) {
   const [failed, setFailed] = useState(false);
   const title = item.title || t('listing.defaultTitle');
   return (
-    <a href={listingUrl({ id: item.id, title }, site, lang)} className="flex h-full flex-col overflow-hidden rounded-md border border-line bg-surface text-ink no-underline hover:border-primary focus-visible:border-primary" part="recent-listing">
+    <a
+      href={listingUrl({ id: item.id, title }, site, lang)}
+      className="flex h-full flex-col overflow-hidden rounded-md border border-line bg-surface text-ink no-underline hover:border-primary focus-visible:border-primary"
+      part="recent-listing"
+    >
       <span className="relative block aspect-video bg-surface-subtle">
         {item.image && !failed ? (
-          <Photo src={item.image} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" decoding="async" className="block h-full w-full object-cover" onError={() => setFailed(true)} />
+          <Photo
+            src={item.image}
+            sizes={PHOTO_SIZES.tile}
+            width={320}
+            height={180}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className="block h-full w-full object-cover"
+            onError={() => setFailed(true)}
+          />
         ) : (
           <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />
         )}
@@ -54,7 +68,12 @@ export function RecentlyViewedRow({ max, layout, showTitle, headingLevel = 'h2' 
     toaster.announce({ key: 'recent.cleared' });
   };
   return (
-    <section className={`flex flex-col gap-3 ${layout === 'row' ? 'py-6' : ''}`} part="recent" aria-labelledby={showTitle ? headingId : undefined} aria-label={showTitle ? undefined : t('recent.heading')}>
+    <section
+      className={`flex flex-col gap-3 ${layout === 'row' ? 'py-6' : ''}`}
+      part="recent"
+      aria-labelledby={showTitle ? headingId : undefined}
+      aria-label={showTitle ? undefined : t('recent.heading')}
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         {showTitle ? (
           <Heading id={headingId} className="m-0 text-xl font-bold text-ink" part="heading">

@@ -52,7 +52,14 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
     for (const item of (raw as { items: unknown[] }).items) {
       const i = item as Partial<SavedListing>;
       if (!i || typeof i.id !== 'string' || !/^[\w-]{1,64}$/.test(i.id)) continue;
-      out.push({ id: i.id, title: String(i.title ?? '').slice(0, 300), price: Number(i.price) || 0, city: String(i.city ?? '').slice(0, 120), image: typeof i.image === 'string' && /^https?:\/\//.test(i.image) ? i.image : '', savedAt: Number(i.savedAt) || 0 });
+      out.push({
+        id: i.id,
+        title: String(i.title ?? '').slice(0, 300),
+        price: Number(i.price) || 0,
+        city: String(i.city ?? '').slice(0, 120),
+        image: typeof i.image === 'string' && /^https?:\/\//.test(i.image) ? i.image : '',
+        savedAt: Number(i.savedAt) || 0,
+      });
     }
     return out.slice(0, max);
   };
@@ -105,7 +112,11 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
     use: (backend: string) => useSyncExternalStore(subscribe, () => read(backend)),
     /** puts a listing first (added, or moved up), keeping at most `max` */
     put: (backend: string, listing: Omit<SavedListing, 'savedAt'>) => write(backend, [{ ...listing, savedAt: Date.now() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max)),
-    remove: (backend: string, id: string) => write(backend, read(backend).filter((i) => i.id !== id)),
+    remove: (backend: string, id: string) =>
+      write(
+        backend,
+        read(backend).filter((i) => i.id !== id),
+      ),
     clear: (backend: string) => write(backend, []),
   };
 }

@@ -82,7 +82,12 @@ const CENTER = 'p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl
 export function DialogClose({ onClose, className = '' }: { onClose: () => void; className?: string }) {
   const { t } = useElement();
   return (
-    <button type="button" onClick={onClose} aria-label={t('common.close')} className={`w-10 h-10 shrink-0 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle ${className}`}>
+    <button
+      type="button"
+      onClick={onClose}
+      aria-label={t('common.close')}
+      className={`w-10 h-10 shrink-0 rounded-full flex items-center justify-center bg-transparent text-ink cursor-pointer hover:bg-surface-subtle ${className}`}
+    >
       <CloseIcon size={22} />
     </button>
   );

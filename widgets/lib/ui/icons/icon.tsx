@@ -6,10 +6,21 @@ export type IconProps = { className?: string; size?: number };
 export function icon(paths: ReactElement, viewBox = '0 0 24 24') {
   return function Icon({ className = '', size = 20 }: IconProps) {
     return (
-      <svg aria-hidden="true" focusable="false" width={size} height={size} viewBox={viewBox} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className={className}>
+      <svg
+        aria-hidden="true"
+        focusable="false"
+        width={size}
+        height={size}
+        viewBox={viewBox}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        className={className}
+      >
         {paths}
       </svg>
     );
   };
 }
-
