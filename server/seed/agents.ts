@@ -17,6 +17,20 @@ export interface AgentRow extends AgentProfileRecord {
 
 const DOMAIN = 'expecuador.example';
 
+/** What an agent who has not filled in a profile has. */
+const NO_PROFILE = {
+  location: null,
+  about: null,
+  languages: null,
+  specializations: null,
+  certifications: null,
+  locations_served: null,
+  facebook: null,
+  instagram: null,
+  linkedin: null,
+  website: null,
+};
+
 function email(first: string, last: string): string {
   const clean = (s: string) =>
     fold(s)
@@ -105,16 +119,7 @@ export function generateAgents(rand: () => number): AgentRow[] {
       phone: `09${8 + (i % 2)} ${String(100 + Math.floor(rand() * 900))} ${String(1000 + Math.floor(rand() * 9000))}`,
       picture: `/media/agents/agent-${String(((id - 1) % 36) + 1).padStart(2, '0')}.svg`,
       country_code: 'EC',
-      location: null,
-      about: null,
-      languages: null,
-      specializations: null,
-      certifications: null,
-      locations_served: null,
-      facebook: null,
-      instagram: null,
-      linkedin: null,
-      website: null,
+      ...NO_PROFILE,
       private_notes: r < 0.3 ? 'Probation until onboarding is complete.' : null,
       created_at: created(id),
       home: [city],
@@ -145,16 +150,7 @@ export function generateAgents(rand: () => number): AgentRow[] {
       phone: '+1 555 0100',
       picture: null,
       country_code: country,
-      location: null,
-      about: null,
-      languages: null,
-      specializations: null,
-      certifications: null,
-      locations_served: null,
-      facebook: null,
-      instagram: null,
-      linkedin: null,
-      website: null,
+      ...NO_PROFILE,
       private_notes: null,
       created_at: created(id),
       home: [],

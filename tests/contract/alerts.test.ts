@@ -18,6 +18,7 @@ import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
 import { stopAll } from '../support/stop-all.ts';
+import { until } from '../support/until.ts';
 
 const SITE = 'https://expecuador.example';
 const FROM = '"eXp Realty Ecuador" <no-reply@expecuador.example>';
@@ -27,16 +28,6 @@ let seq = 0;
 /** A place no seeded listing is in, so each test decides what matches. */
 const place = () => `Pueblo Prueba ${Date.now().toString(36)}${++seq}`;
 const address = (name: string) => `${name}-${Date.now().toString(36)}${++seq}@example.org`;
-
-async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const to = (smtp: TestSmtp, email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
 /** The token of a link to `path` in a mail (its text part). */

@@ -19,19 +19,10 @@ import { startPhotoHost, startResoStandIn, type PhotoHost, type ResoStandIn } fr
 import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
 import { stopAll } from '../support/stop-all.ts';
+import { until } from '../support/until.ts';
 
 const SITE = 'https://expecuador.example';
 const HOUR = 3_600_000;
-
-async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(['postgres'] as const)('imports on %s', (kind) => {
   let server: TestServer;

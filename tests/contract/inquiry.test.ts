@@ -15,6 +15,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { clientHeaders, pausable, startTestServer, type TestServer } from '../support/servers.ts';
 import { listingPath } from '../../core/routes.ts';
 import { stopAll } from '../support/stop-all.ts';
+import { until } from '../support/until.ts';
 
 let keySeq = 0;
 const key = () => `test-${Date.now().toString(36)}-${++keySeq}-${Math.random().toString(36).slice(2, 8)}`;
@@ -55,14 +56,6 @@ async function post(target: Target, payload: unknown, headers: Record<string, st
     body: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
   return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
-}
-
-async function until(probe: () => Promise<boolean> | boolean, ms = 15000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const SITE = 'https://expecuador.example';

@@ -12,6 +12,7 @@ import { startDenoFunction, type DenoFunction } from '../support/deno-function.t
 import { startHostedFunction, type HostedFunction } from '../support/hosted-function.ts';
 import { startMailApi, type MailApi } from '../support/mail-api.ts';
 import { clientHeaders, startTestServer } from '../support/servers.ts';
+import { until } from '../support/until.ts';
 
 const SITE = 'https://expecuador.example';
 let n = 0;
@@ -29,14 +30,6 @@ const inquiry = (url: string, over: Record<string, unknown> = {}) =>
       ...over,
     }),
   });
-
-async function until(probe: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("the deployed function with a mail provider's HTTP API", () => {
   let hosted: HostedFunction;

@@ -9,6 +9,7 @@ import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let seq = 0;
@@ -35,14 +36,6 @@ async function post(url: string, over: Record<string, unknown> = {}): Promise<st
   const body = (await res.json()) as { id?: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
   return String(body.id);
-}
-
-async function until(probe: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await sleep(50);
-  }
 }
 
 const countFor = (smtp: TestSmtp, id: string) => smtp.mails.filter((m) => m.inquiryId === id).length;

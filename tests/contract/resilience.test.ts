@@ -13,16 +13,7 @@ import { startServer } from '../../server/server.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { pausable, startTestServer } from '../support/servers.ts';
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { until } from '../support/until.ts';
 
 describe('a database that goes away', () => {
   const cleanups: Array<() => Promise<void>> = [];

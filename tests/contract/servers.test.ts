@@ -21,16 +21,9 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { startTestServer } from '../support/servers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { until } from '../support/until.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(probe: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /** The pids (of those given) holding a TCP connection to this local port: who talks to the SMTP server. */
 function connectedTo(port: number, pids: number[], fromPorts?: number[]): number[] {

@@ -119,6 +119,11 @@ const button = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;background:#123c69;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">${escapeHtml(label)}</a>`;
 
 /** The confirmation mail: what was asked for, how often, and the link that makes it start. */
+/** A mail of ours: from the sender the options name, its Message-ID in our domain. */
+function ourMail(options: AlertMailOptions, id: string, fields: Omit<MailMessage, 'from' | 'messageId'>): MailMessage {
+  return { from: options.from, messageId: `<${id}@${domainOf(options)}>`, ...fields };
+}
+
 export function confirmComposer(options: AlertMailOptions): Composer {
   return async (sql, mail) => {
     const id = mail.ref_id.split(':')[0] ?? '';
@@ -151,15 +156,13 @@ export function confirmComposer(options: AlertMailOptions): Composer {
 <p style="margin:0;color:#475569;font-size:14px">${escapeHtml(t('mail.alerts.confirm.linkText'))}<br><a href="${escapeHtml(link)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(link)}</a></p>`,
       escapeHtml(t('mail.alerts.confirm.expires')),
     );
-    return {
-      from: options.from,
+    return ourMail(options, `alert-confirm-${mail.ref_id.replace(/\W/g, '-')}`, {
       to: search.email,
       subject,
       text,
       html,
-      messageId: `<alert-confirm-${mail.ref_id.replace(/\W/g, '-')}@${domainOf(options)}>`,
       headers: { 'Auto-Submitted': 'auto-generated' },
-    } satisfies MailMessage;
+    });
   };
 }
 
@@ -265,13 +268,11 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
 <p style="margin:20px 0 0">${button(seeAll, more)}</p>`,
       `${escapeHtml(t('mail.alerts.alert.why'))}<br><a href="${escapeHtml(manageUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.manage'))}</a> · <a href="${escapeHtml(unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.unsubscribe'))}</a>`,
     );
-    return {
-      from: options.from,
+    return ourMail(options, `alert-${alert.id}`, {
       to: search.email,
       subject,
       text,
       html,
-      messageId: `<alert-${alert.id}@${domainOf(options)}>`,
       headers: {
         // RFC 8058: a mail client's one-click unsubscribe POSTs "List-Unsubscribe=One-Click" to the HTTPS URL
         'List-Unsubscribe': `<${unsubscribeUrl}>`,
@@ -280,7 +281,7 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
         'Auto-Submitted': 'auto-generated',
         Precedence: 'bulk',
       },
-    } satisfies MailMessage;
+    });
   };
 }
 
@@ -307,16 +308,14 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
 <p>${escapeHtml(both('mail.alerts.lead.intro'))}</p>
 <table cellpadding="6" style="border-collapse:collapse">${lines.map(([k, v]) => `<tr><th align="left" style="color:#475569;font-weight:600">${escapeHtml(k)}</th><td>${v.startsWith('http') ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`).join('')}</table>
 </body></html>`;
-    return {
-      from: options.from,
+    return ourMail(options, `alert-lead-${search.id}`, {
       to: mail.recipient,
       replyTo: search.email,
       subject,
       text,
       html,
-      messageId: `<alert-lead-${search.id}@${domainOf(options)}>`,
       headers: { 'Auto-Submitted': 'auto-generated' },
-    } satisfies MailMessage;
+    });
   };
 }
 

@@ -4,7 +4,7 @@
  * success (toast, cleared, onSent), error (toast and an alert in place, what was typed kept).
  * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.
  */
-import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactElement } from 'react';
 import { LIMITS, type FieldError } from '../../../core/protocol/inquiry.ts';
 import { functionsClient } from '../data/functions.ts';
 import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
@@ -141,6 +141,25 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
     'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
   });
 
+  /** A one-line field: its label, its input (`props`: its kind; `slack`: how far past the limit it may be typed, for the error to say so) and its error. */
+  const textField = (name: 'name' | 'email' | 'phone', label: string, props: InputHTMLAttributes<HTMLInputElement>, slack: number) =>
+    field(
+      name,
+      label,
+      <input
+        {...a11y(name)}
+        ref={(el) => {
+          refs.current[name] = el;
+        }}
+        name={name}
+        maxLength={LIMITS[name] + slack}
+        value={values[name]}
+        onChange={(e) => set(name, e.target.value)}
+        className={inputClass(name)}
+        {...props}
+      />,
+    );
+
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-3" part="inquiry-form" aria-labelledby={heading ? `${id}-heading` : undefined}>
       {heading ? (
@@ -148,63 +167,9 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
           {heading}
         </Heading>
       ) : null}
-      {field(
-        'name',
-        t('inquiry.name'),
-        <input
-          {...a11y('name')}
-          ref={(el) => {
-            refs.current.name = el;
-          }}
-          name="name"
-          type="text"
-          autoComplete="name"
-          required
-          aria-required="true"
-          maxLength={LIMITS.name + 20}
-          value={values.name}
-          onChange={(e) => set('name', e.target.value)}
-          className={inputClass('name')}
-        />,
-      )}
-      {field(
-        'email',
-        t('inquiry.email'),
-        <input
-          {...a11y('email')}
-          ref={(el) => {
-            refs.current.email = el;
-          }}
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          aria-required="true"
-          maxLength={LIMITS.email + 20}
-          value={values.email}
-          onChange={(e) => set('email', e.target.value)}
-          className={inputClass('email')}
-        />,
-      )}
-      {field(
-        'phone',
-        t('inquiry.phone'),
-        <input
-          {...a11y('phone')}
-          ref={(el) => {
-            refs.current.phone = el;
-          }}
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          maxLength={LIMITS.phone + 10}
-          value={values.phone}
-          onChange={(e) => set('phone', e.target.value)}
-          className={inputClass('phone')}
-        />,
-      )}
+      {textField('name', t('inquiry.name'), { type: 'text', autoComplete: 'name', required: true, 'aria-required': true }, 20)}
+      {textField('email', t('inquiry.email'), { type: 'email', autoComplete: 'email', inputMode: 'email', required: true, 'aria-required': true }, 20)}
+      {textField('phone', t('inquiry.phone'), { type: 'tel', autoComplete: 'tel', inputMode: 'tel' }, 10)}
       {field(
         'message',
         t('inquiry.message'),
