@@ -79,7 +79,7 @@ describe('imported photos in Supabase Storage', () => {
     const page = await fetch(`${server.url}${listingPath(String(row?.id), row?.title, 'en')}`);
     const html = await page.text();
     const base = first.replace(/\/1024\.jpg$/, '');
-    expect(html).toContain(`<source type="image/avif" srcset="${base}/320.avif 320w, ${base}/640.avif 640w, ${base}/1024.avif 1024w, ${base}/1600.avif 1600w"`);
+    expect(html.toLowerCase()).toContain(`<source type="image/avif" srcset="${base}/320.avif 320w, ${base}/640.avif 640w, ${base}/1024.avif 1024w, ${base}/1600.avif 1600w"`.toLowerCase());
     expect(html).toContain(`src="${base}/1024.jpg"`);
 
     // a re-run uploads nothing and fetches nothing
