@@ -35,6 +35,7 @@ import { supabasePhotoStore, type StorageSettings } from './import/storage.ts';
 import { WEBHOOK_DELAYS, WEBHOOK_MAX_ATTEMPTS, webhookDeliverer } from '../core/functions/webhooks/deliver.ts';
 import { safePoster } from './http/webhook-post.ts';
 import { createImportService } from './import/service.ts';
+import { createMarketService } from './market/market-service.ts';
 import type { ScheduledSource } from './import/sources.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -115,6 +116,8 @@ export interface RunningServer {
   drainOutbox(): Promise<void>;
   /** runs the alert job now (tests, benchmarks) */
   runAlerts(): Promise<AlertRunResult>;
+  /** makes the market index again now (docs/market.md): the rows written */
+  refreshMarket(): Promise<number | null>;
   /** where the re-hosted photos are */
   photos: PhotoStore;
   close(): Promise<void>;
@@ -195,6 +198,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const photosDir = options.photosDir ?? resolve(ROOT, '.data', 'photos');
   const photoFiles = new StaticFiles(photosDir);
   const photos = localPhotoStore(photosDir);
+  const market = createMarketService({ db: options.db, log });
   const imports = createImportService({ db: options.db, store: options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos, schedule: options.imports?.schedule ?? [], log });
   // this server's calls to its own API (the pages' data) carry it, and name the visitor they are made for
   const internalToken = randomBytes(24).toString('base64url');
@@ -290,6 +294,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     isReady = true;
     outbox.start();
     alertJob.start();
+    market.start();
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -323,11 +328,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ready,
     drainOutbox: () => outbox.drain(),
     runAlerts: () => alertJob.run(),
+    refreshMarket: () => market.refresh(0),
     photos,
     async close() {
       closed = true;
       await imports.stop();
       await alertJob.stop();
+      await market.stop();
       await outbox.stop();
       for (const s of [server, bundleServer]) {
         if (!s) continue;

@@ -3,7 +3,7 @@
  * SQL file for the Supabase CLI (`npm run seed -- --sql supabase/seed.sql`).
  */
 import type { AgentRow } from './agents.ts';
-import { AGENT_COLUMNS, LISTING_COLUMNS, PRICE_CHANGE_COLUMNS, type ListingRow, type PriceChangeRow, type Seed } from './generate.ts';
+import { AGENT_COLUMNS, LISTING_COLUMNS, PRICE_CHANGE_COLUMNS, SPELL_COLUMNS, type ListingRow, type PriceChangeRow, type Seed, type SpellRow } from './generate.ts';
 
 export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;
@@ -51,10 +51,13 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   }
   await insertRows<ListingRow>(target, 'internal.listings', LISTING_COLUMNS, seed.listings, 1000);
   await insertRows<PriceChangeRow>(target, 'internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges, 2000);
+  // the times on the market that are over (the open ones the listings' trigger wrote)
+  await insertRows<SpellRow>(target, 'internal.listing_spells', SPELL_COLUMNS, seed.spells, 3000);
   // keep a city's listings together on disk (see listings_city_order in the schema)
   await target.query('cluster internal.listings using listings_city_order');
   await target.query("select set_config('exp.listing_cells', '', true)");
   await target.query('select internal.listings_derived_rebuild()');
+  await target.query("select internal.refresh_market_index(interval '0')");
   // identity columns continue after the seeded ids
   await target.query("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select coalesce(max(id), 0) + 1 from internal.listings), false)");
   await target.query("select setval(pg_get_serial_sequence('public.agents', 'id'), (select coalesce(max(id), 0) + 1 from public.agents), false)");
@@ -85,8 +88,9 @@ export function seedSql(seed: Seed): string {
   emit('public.agents', AGENT_COLUMNS, seed.agents);
   emit('internal.listings', LISTING_COLUMNS, seed.listings);
   emit('internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges);
+  emit('internal.listing_spells', SPELL_COLUMNS, seed.spells);
   out.push('cluster internal.listings using listings_city_order;');
-  out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();');
+  out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();', "select internal.refresh_market_index(interval '0');");
   out.push('analyze internal.listings;');
   out.push("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);");
   out.push("select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);");

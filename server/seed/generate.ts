@@ -242,10 +242,42 @@ function roundPrice(p: number): number {
   return Math.round(p / step) * step;
 }
 
+/** A time a listing was on the market that is over (internal.listing_spells; the open ones the database writes). */
+export interface SpellRow {
+  listing_id: number;
+  on_at: string;
+  off_at: string;
+}
+
+export const SPELL_COLUMNS = ['listing_id', 'on_at', 'off_at'] as const satisfies ReadonlyArray<keyof SpellRow>;
+
 export interface Seed {
   agents: AgentRow[];
   listings: ListingRow[];
   priceChanges: PriceChangeRow[];
+  spells: SpellRow[];
+}
+
+/**
+ * How asking prices moved over the seed's two years, a year (docs/market.md, "The seed"): each
+ * city its own trend (the valleys of Quito and the coast's beach towns up, Guayaquil and Bahía
+ * down), each sector a point or three either side of its city's.
+ */
+const ANNUAL_TREND: Record<string, number> = {
+  Quito: 0.03, Cumbayá: 0.07, Tumbaco: 0.06, Guayaquil: -0.01, Samborondón: 0.04, Cuenca: 0.025, Manta: 0.05, Salinas: 0.03,
+  Montañita: 0.08, Olón: 0.06, Cotacachi: 0.01, Vilcabamba: 0, Loja: 0.01, Ambato: 0.02, Ibarra: 0.015, 'Bahía de Caráquez': -0.02,
+};
+
+function sectorShift(sector: string): number {
+  let h = 0;
+  for (const c of sector) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return ((h % 7) - 3) / 100;
+}
+
+/** What a price asked at `at` was worth in the seed's market of `reference`, in this city and sector. */
+export function marketFactor(city: string | null, sector: string | null, at: number, reference: number): number {
+  const trend = (ANNUAL_TREND[city ?? ''] ?? 0.02) + sectorShift(sector ?? '');
+  return Math.pow(1 + trend, (at - reference) / (365 * DAY));
 }
 
 const DAY = 86_400_000;
@@ -368,6 +400,8 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     else if (defect < 0.04) row.geo_lat = ` ${row.geo_lat} `;
     listings.push(row);
   }
+  // each asking price as the market stood when the listing came on it (marketFactor)
+  for (const row of listings) if (row.price) row.price = Math.max(roundPrice(row.price * marketFactor(row.city, row.sector, Date.parse(row.created_at), REFERENCE_DATE)), row.property_type === 'land' ? 8000 : 25_000);
   listings.push(...specialRows(listings.length + 1, ecAgents, rand));
   // the start of that day (UTC): two databases seeded the same day hold the same rows
   const now = Math.floor((options.now ?? REFERENCE_DATE + 21 * DAY) / DAY) * DAY;
@@ -379,7 +413,47 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     const last = changes.at(-1);
     if (last && last.new_price < last.old_price) Object.assign(row, { price_cut_at: last.changed_at, price_before_cut: last.old_price });
   }
-  return { agents, listings, priceChanges };
+  const past = pastListings(listings, now, options.seed ?? SEED);
+  return { agents, listings: [...listings, ...past.listings], priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells] };
+}
+
+/** The listings seeded off the market were on it for a while before: from their creation, 1 to 8 months. */
+function spellsOfInactive(listings: ListingRow[], now: number): SpellRow[] {
+  return listings
+    .filter((l) => l.status !== '1')
+    .map((l) => {
+      const on = Date.parse(l.created_at);
+      const off = Math.min(now - DAY, on + (30 + (l.id % 210)) * DAY);
+      return { listing_id: l.id, on_at: new Date(on).toISOString(), off_at: new Date(Math.max(on, off)).toISOString() };
+    });
+}
+
+/**
+ * The market's last two years (docs/market.md, "The seed"): as many listings again, like the ones
+ * on the market now (the same places, types and sizes), that came on it at some time in the last
+ * 24 months, stayed 3 weeks to 8 months and were sold or withdrawn, each asked at the price of its
+ * place and time (marketFactor). Its own random sequence: the rest of the seed is the same.
+ */
+function pastListings(current: ListingRow[], now: number, seed: number): { listings: ListingRow[]; spells: SpellRow[] } {
+  const rand = random(seed * 17 + 3);
+  const models = current.filter((l) => l.status === '1' && l.price && l.price > 0 && l.city && !/[<>]/.test(`${l.title ?? ''}${l.description ?? ''}`));
+  const listings: ListingRow[] = [];
+  const spells: SpellRow[] = [];
+  let id = Math.max(...current.map((l) => l.id)) + 1;
+  for (let i = 0; i < models.length; i++) {
+    const model = models[Math.floor(rand() * models.length)] as ListingRow;
+    const stay = (21 + Math.floor(rand() * 220)) * DAY;
+    const on = now - Math.floor(rand() * 730 * DAY) - stay;
+    const off = Math.min(on + stay, now - DAY);
+    if (off <= on) continue;
+    const today = (model.price as number) / marketFactor(model.city, model.sector, Date.parse(model.created_at), REFERENCE_DATE);
+    const price = Math.max(roundPrice(today * marketFactor(model.city, model.sector, on, REFERENCE_DATE) * (0.9 + rand() * 0.2)), model.property_type === 'land' ? 8000 : 25_000);
+    const created = new Date(on).toISOString();
+    listings.push({ ...model, id, price, status: rand() < 0.7 ? '2' : '0', created_at: created, listed_at: created, price_cut_at: null, price_before_cut: null });
+    spells.push({ listing_id: id, on_at: created, off_at: new Date(off).toISOString() });
+    id++;
+  }
+  return { listings, spells };
 }
 
 /** Rows that exercise every rule of the spec; they are ordinary listings otherwise. */

@@ -29,15 +29,17 @@ grant all on public.listing_availability, public.listing_cities to service_role;
 revoke all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
-  internal.job_schedule from anon, authenticated;
-revoke all on internal.job_schedule, internal.listing_words from public;
+  internal.job_schedule, internal.listing_spells, internal.market_index from anon, authenticated;
+revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
-  internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule to service_role;
+  internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
+  internal.listing_spells, internal.market_index to service_role;
 
 -- functions: the service's; the public key calls the data API's six (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
   internal.word_match_ids, internal.note_price_cut, internal.listing_words_changed, internal.listings_derived_rebuild,
-  internal.import_merge from public;
+  internal.import_merge, internal.note_market_spells, internal.rebuild_market_index,
+  internal.refresh_market_index from public;
 revoke all on all functions in schema public from public, anon, authenticated;
 grant execute on all functions in schema public to service_role;
 grant execute on function
@@ -46,7 +48,9 @@ grant execute on function
   public.listing_clusters(integer, double precision, double precision, double precision, double precision, jsonb),
   public.place_suggestions(text, integer),
   public.listing_price_history(bigint),
-  public.similar_listings(bigint, integer)
+  public.similar_listings(bigint, integer),
+  public.market_index(text, text, integer),
+  public.market_ranking(text, text, text)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes

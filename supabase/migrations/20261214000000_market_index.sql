@@ -1,0 +1,362 @@
+-- The market index (docs/market.md): listing spells, the monthly index, its rebuild and its two public functions.
+-- Made from supabase/schemas/25_market.sql, with the grants supabase/schemas/99_privileges.sql gives them.
+
+-- The market in numbers (docs/market.md): when each listing was on the market, and from that the
+-- monthly index of asking prices per m² for every place and type group.
+
+-- Each time a listing was on the market: from when it came on (inserted active, or made active
+-- again) to when it went off (withdrawn, sold, deleted from the feed); `off_at` null while it is on.
+-- Written by the listings' trigger below, whoever changes the listings (imports, the seed, a
+-- relisting); the seed also writes the spells of listings that came and went before it ran.
+create table internal.listing_spells (
+  listing_id bigint not null references internal.listings (id) on delete cascade,
+  on_at timestamptz not null,
+  off_at timestamptz,
+  check (off_at is null or off_at >= on_at)
+);
+
+alter table internal.listing_spells enable row level security;
+
+comment on table internal.listing_spells is 'Each time a listing was on the market: on_at to off_at (null while it is on).';
+
+-- at most one open spell a listing
+create unique index listing_spells_open on internal.listing_spells (listing_id) where off_at is null;
+
+create index listing_spells_listing on internal.listing_spells (listing_id, on_at);
+
+create or replace function internal.note_market_spells()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into internal.listing_spells (listing_id, on_at)
+    select n.id, n.listed_at from new_rows n where internal.is_public_listing(n.country_code, n.status)
+    on conflict do nothing;
+    return null;
+  end if;
+  -- off the market: the open spell ends now
+  update internal.listing_spells s
+     set off_at = greatest(now(), s.on_at)
+    from old_rows o join new_rows n using (id)
+   where s.listing_id = n.id and s.off_at is null
+     and internal.is_public_listing(o.country_code, o.status) and not internal.is_public_listing(n.country_code, n.status);
+  -- back on it: a new spell from when it was listed again
+  insert into internal.listing_spells (listing_id, on_at)
+  select n.id, n.listed_at
+    from old_rows o join new_rows n using (id)
+   where not internal.is_public_listing(o.country_code, o.status) and internal.is_public_listing(n.country_code, n.status)
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+create trigger listings_market_spells_insert
+  after insert on internal.listings
+  referencing new table as new_rows
+  for each statement
+  execute function internal.note_market_spells();
+
+create trigger listings_market_spells_update
+  after update on internal.listings
+  referencing old table as old_rows new table as new_rows
+  for each statement
+  execute function internal.note_market_spells();
+
+-- The index: for each place, type group and month, what the asking prices per m² of the listings
+-- on the market that month were (docs/market.md has the rule). Rebuilt whole by
+-- internal.rebuild_market_index(), on a schedule.
+create table internal.market_index (
+  -- 'ecuador', 'provincia/<province>', '<city>', '<city>/<sector>' (internal.places' paths)
+  path text not null,
+  kind text not null check (kind in ('country', 'province', 'city', 'sector')),
+  -- the place the figure is offered from when this one stands on too few listings
+  parent text,
+  type_group text not null check (type_group in ('all', 'house', 'apartment', 'land', 'commercial')),
+  month date not null,
+  listings integer not null,
+  median numeric not null,
+  p25 numeric not null,
+  p75 numeric not null,
+  new_listings integer not null,
+  price_cuts integer not null,
+  median_days integer not null,
+  primary key (path, type_group, month)
+);
+
+alter table internal.market_index enable row level security;
+
+comment on table internal.market_index is 'The monthly asking price per m² of every place and type group (docs/market.md); rebuilt by internal.rebuild_market_index().';
+
+create index market_index_parent on internal.market_index (parent, type_group, month);
+
+-- The type group of a property type (docs/market.md): one place for the rule.
+create or replace function internal.market_type_group(property_type text)
+returns text
+language sql
+immutable
+parallel safe
+as $$
+  select case
+    when property_type in ('house', 'apartment', 'land') then property_type
+    when property_type in ('office', 'business_premises', 'commercial_building') then 'commercial'
+  end
+$$;
+
+-- The fewest listings a figure stands on for it to be shown (docs/market.md).
+create or replace function internal.market_minimum()
+returns integer
+language sql
+immutable
+as $$
+  select 8
+$$;
+
+-- Every figure of the index made again from the listings, their spells and their price changes:
+-- the last 24 months and the month so far. Answers how many rows it wrote.
+create or replace function internal.rebuild_market_index()
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  written integer;
+begin
+  delete from internal.market_index;
+  with months as (
+    select m::date as month, least(m + interval '1 month', now()) as cutoff
+      from pg_catalog.generate_series(date_trunc('month', now()) - interval '24 months', date_trunc('month', now()), interval '1 month') m
+  ),
+  -- a listing's asking price over time: each price from when it was set until the next change
+  prices as (
+    select c.listing_id,
+           coalesce(pg_catalog.lag(c.changed_at) over w, '-infinity'::timestamptz) as valid_from,
+           c.changed_at as valid_to,
+           c.old_price as price
+      from internal.listing_price_changes c
+    window w as (partition by c.listing_id order by c.changed_at, c.id)
+    union all
+    (select distinct on (c.listing_id) c.listing_id, c.changed_at, 'infinity'::timestamptz, c.new_price
+       from internal.listing_price_changes c
+      order by c.listing_id, c.changed_at desc, c.id desc)
+  ),
+  -- the months in which a listing's price was cut
+  cut_months as (
+    select distinct c.listing_id, date_trunc('month', c.changed_at)::date as month
+      from internal.listing_price_changes c
+     where c.new_price < c.old_price and c.changed_at >= date_trunc('month', now()) - interval '24 months'
+  ),
+  -- each listing on the market in each month, once (its latest spell that month)
+  on_market as (
+    select distinct on (m.month, l.id)
+           m.month, m.cutoff, l.id, l.price, l.state_slug, l.city_slug, l.sector_slug,
+           internal.market_type_group(l.property_type) as type_group,
+           case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end as area,
+           s.on_at, s.off_at
+      from months m
+      join internal.listing_spells s on s.on_at < m.cutoff and (s.off_at is null or s.off_at >= m.month)
+      join internal.listings l on l.id = s.listing_id
+     where l.country_code = 'EC' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
+     order by m.month, l.id, s.on_at desc
+  ),
+  -- its price in force at the month's end (or when it went off), per m²
+  priced as (
+    select o.*,
+           coalesce(p.price, o.price) / o.area as usd_m2,
+           o.on_at >= o.month as is_new,
+           k.listing_id is not null as cut,
+           extract(epoch from (least(o.cutoff, coalesce(o.off_at, 'infinity')) - o.on_at)) / 86400 as days
+      from on_market o
+      left join prices p on p.listing_id = o.id and p.valid_from <= least(o.cutoff, coalesce(o.off_at, 'infinity')) and p.valid_to > least(o.cutoff, coalesce(o.off_at, 'infinity'))
+      left join cut_months k on k.listing_id = o.id and k.month = o.month
+     where o.type_group is not null and o.area >= 15
+  ),
+  -- outliers out: outside the 2nd-98th percentile of their city and type group over the period
+  bounds as (
+    select p.city_slug, p.type_group, pg_catalog.percentile_cont(array[0.02, 0.98]) within group (order by p.usd_m2) as b
+      from priced p
+     where p.usd_m2 > 0
+     group by p.city_slug, p.type_group
+  ),
+  kept as (
+    select p.month, p.state_slug, p.city_slug, p.sector_slug, p.type_group, p.usd_m2, p.is_new, p.cut, p.days
+      from priced p
+      join bounds b using (city_slug, type_group)
+     where p.usd_m2 between b.b[1] and b.b[2]
+  ),
+  figures as (
+    select k.month, g.type_group,
+           case
+             when grouping(k.state_slug) = 1 and grouping(k.city_slug) = 1 then 'ecuador'
+             when grouping(k.city_slug) = 1 then 'provincia/' || k.state_slug
+             when grouping(k.sector_slug) = 1 then k.city_slug
+             else k.city_slug || '/' || k.sector_slug
+           end as path,
+           case
+             when grouping(k.state_slug) = 1 and grouping(k.city_slug) = 1 then 'country'
+             when grouping(k.city_slug) = 1 then 'province'
+             when grouping(k.sector_slug) = 1 then 'city'
+             else 'sector'
+           end as kind,
+           case
+             when grouping(k.state_slug) = 1 and grouping(k.city_slug) = 1 then null
+             when grouping(k.city_slug) = 1 then 'ecuador'
+             when grouping(k.sector_slug) = 1 then 'provincia/' || pg_catalog.mode() within group (order by k.state_slug)
+             else k.city_slug
+           end as parent,
+           count(*)::integer as listings,
+           pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q,
+           count(*) filter (where k.is_new)::integer as new_listings,
+           count(*) filter (where k.cut)::integer as price_cuts,
+           pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days
+      from kept k
+      cross join lateral (values (k.type_group), ('all')) g(type_group)
+     group by grouping sets ((k.month, g.type_group), (k.month, g.type_group, k.state_slug), (k.month, g.type_group, k.city_slug), (k.month, g.type_group, k.city_slug, k.sector_slug))
+  )
+  insert into internal.market_index (path, kind, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days)
+  select f.path, f.kind, f.parent, f.type_group, f.month, f.listings,
+         round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
+         f.new_listings, f.price_cuts, round(f.median_days)::integer
+    from figures f
+   where f.path is not null and (f.kind <> 'sector' or coalesce(f.path, '') !~ '/$');
+  get diagnostics written = row_count;
+  return written;
+end
+$$;
+
+-- The index made again when it is older than `max_age` (the servers call it every few minutes; a
+-- hosted project's pg_cron every hour: docs/deployment.md): once across servers (an advisory lock;
+-- whoever comes second finds it fresh or busy). Answers the rows written, or null when nothing was due.
+create or replace function internal.refresh_market_index(max_age interval default interval '1 hour')
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  built timestamptz;
+  written integer;
+begin
+  if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('internal.market_index')) then
+    return null;
+  end if;
+  select s.last_finished_at into built from internal.job_schedule s where s.job = 'market-index';
+  if built is not null and built > now() - max_age then
+    return null;
+  end if;
+  written := internal.rebuild_market_index();
+  insert into internal.job_schedule (job, due_at, last_started_at, last_finished_at, last_full_at)
+  values ('market-index', now() + max_age, now(), pg_catalog.clock_timestamp(), now())
+  on conflict (job) do update
+    set due_at = excluded.due_at, last_started_at = excluded.last_started_at,
+        last_finished_at = excluded.last_finished_at, last_full_at = excluded.last_full_at;
+  return written;
+end
+$$;
+
+-- A place's index (docs/market.md), month by month, oldest first: the figure of the place itself
+-- where it stands on enough listings, else its parent's (then `path` names the parent), else none.
+-- `place`: 'ecuador', 'provincia/pichincha', 'quito', 'quito/cumbaya'; `type_group`: all, house,
+-- apartment, land, commercial; `months`: how many, the month so far included (1 to 25).
+create or replace function public.market_index(place text, type_group text default 'all', months integer default 13)
+returns table (
+  month date,
+  path text,
+  listings integer,
+  median numeric,
+  p25 numeric,
+  p75 numeric,
+  new_listings integer,
+  price_cuts integer,
+  median_days integer
+)
+language plpgsql
+stable
+-- it reads the index (closed to the public key): figures of public listings only
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+begin
+  if type_group is null or type_group not in ('all', 'house', 'apartment', 'land', 'commercial') then
+    raise exception 'type_group must be all, house, apartment, land or commercial' using errcode = '22023';
+  end if;
+  if months is null or months not between 1 and 25 then
+    raise exception 'months must be 1 to 25' using errcode = '22023';
+  end if;
+  if place is null or length(place) > 170 then
+    raise exception 'place must name a place' using errcode = '22023';
+  end if;
+  return query
+  with recursive chain as (
+    -- the place and the places it is in, nearest first
+    select x.path, x.parent, 0 as depth
+      from (select distinct i.path, i.parent from internal.market_index i where i.path = place) x
+    union all
+    select p.path, p.parent, c.depth + 1
+      from chain c
+      join lateral (select distinct i.path, i.parent from internal.market_index i where i.path = c.parent) p on true
+     where c.depth < 3
+  ),
+  wanted as (
+    select m::date as month
+      from pg_catalog.generate_series(date_trunc('month', now()) - make_interval(months => months - 1), date_trunc('month', now()), interval '1 month') m
+  )
+  select w.month, f.path, f.listings, f.median, f.p25, f.p75, f.new_listings, f.price_cuts, f.median_days
+    from wanted w
+    cross join lateral (
+      select i.path, i.listings, i.median, i.p25, i.p75, i.new_listings, i.price_cuts, i.median_days
+        from chain c
+        join internal.market_index i on i.path = c.path and i.type_group = market_index.type_group and i.month = w.month
+       where i.listings >= internal.market_minimum()
+       order by c.depth
+       limit 1
+    ) f
+   where exists (select 1 from chain)
+   order by w.month;
+end
+$$;
+
+-- The places in a place (a province's cities, a city's sectors; Ecuador's provinces or, with
+-- `kind` 'city', its cities) with their figure of the month before this one and of twelve months
+-- before that, for rankings; only figures that stand on enough listings.
+create or replace function public.market_ranking(place text, type_group text default 'all', kind text default null)
+returns table (path text, listings integer, median numeric, median_year_before numeric)
+language sql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  with last_month as (
+    select (date_trunc('month', now()) - interval '1 month')::date as month
+  )
+  select i.path, i.listings, i.median, y.median
+    from internal.market_index i
+    cross join last_month lm
+    left join internal.market_index y
+      on y.path = i.path and y.type_group = i.type_group and y.month = (lm.month - interval '12 months')::date and y.listings >= internal.market_minimum()
+   where i.type_group = market_ranking.type_group
+     and i.month = lm.month
+     and i.listings >= internal.market_minimum()
+     and (case when market_ranking.kind = 'city' and market_ranking.place = 'ecuador' then i.kind = 'city' else i.parent = market_ranking.place end)
+   order by i.median desc, i.path
+   limit 200
+$$;
+
+-- privileges (as supabase/schemas/99_privileges.sql)
+revoke all on internal.listing_spells, internal.market_index from anon, authenticated;
+revoke all on internal.listing_spells, internal.market_index from public;
+grant all on internal.listing_spells, internal.market_index to service_role;
+revoke execute on function internal.note_market_spells, internal.rebuild_market_index, internal.refresh_market_index from public;
+revoke all on function public.market_index(text, text, integer), public.market_ranking(text, text, text) from public, anon, authenticated;
+grant execute on function public.market_index(text, text, integer), public.market_ranking(text, text, text) to service_role;
+grant execute on function public.market_index(text, text, integer), public.market_ranking(text, text, text) to anon, authenticated;
+
+-- the listings on the market now came on when they were listed
+insert into internal.listing_spells (listing_id, on_at)
+select l.id, l.listed_at from internal.listings l where internal.is_public_listing(l.country_code, l.status)
+on conflict do nothing;
