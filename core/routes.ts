@@ -90,6 +90,18 @@ export function placePath(slug: string, lang: Lang = 'en'): string {
   return localizedPath(`/search-properties/${encodeURIComponent(slug)}`, lang);
 }
 
+/** A place's market report (docs/market.md): /market for Ecuador, /market/quito/cumbaya for a sector. */
+export function marketPath(place: string, lang: Lang = 'en'): string {
+  return localizedPath(place === 'ecuador' ? '/market' : `/market/${place.split('/').map(encodeURIComponent).join('/')}`, lang);
+}
+
+/** The place of a market report's path (without its language prefix), or null. */
+export function parseMarketPath(path: string): string | null {
+  if (path === '/market') return 'ecuador';
+  const m = /^\/market\/((?:provincia\/)?[a-z0-9-]{1,60}(?:\/[a-z0-9-]{1,60})?)$/.exec(path);
+  return m && !/^provincia\/[^/]+\//.test(m[1] as string) ? (m[1] as string) : null;
+}
+
 /**
  * The site's own pages (docs/product.md §2, docs/decisions.md #1): each address, the built page
  * that answers it (site/{page}.html), and whether crawlers are asked to index it. Listing, agent

@@ -221,7 +221,7 @@ export function siteHead(): Plugin {
           { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' as const },
           ...(route
             ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const }))
-            : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
+            : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' || page === 'market' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
           { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' as const },
           ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' }, injectTo: 'head' as const })),
           ...(ctx.server || !/<exp-/.test(html) ? [] : languagePreloads()).map(({ href, lang }) => ({

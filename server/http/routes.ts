@@ -2,7 +2,7 @@
  * The host site's route table (docs/product.md §2, docs/decisions.md #1, #18): which page answers a
  * path (without its language prefix, /es). Anything not listed is the 404 page with status 404.
  */
-import { parseAgentPath, parseListingPath, SITE_ROUTES, type SiteRoute } from '../../core/routes.ts';
+import { parseAgentPath, parseListingPath, parseMarketPath, SITE_ROUTES, type SiteRoute } from '../../core/routes.ts';
 
 export type PageMatch =
   /** a built page; `route` is its public address (null: not a page to index) */
@@ -10,7 +10,9 @@ export type PageMatch =
   | { kind: 'listing'; id: string; slug: string }
   | { kind: 'agent'; id: string }
   /** /search-properties/{place}: a page only for a known place (server/pages/places.ts) */
-  | { kind: 'place'; segment: string };
+  | { kind: 'place'; segment: string }
+  /** /market, /market/{place}: a place's market report (docs/market.md), where the index has one */
+  | { kind: 'market'; place: string };
 
 /** the built page of each of the site's own addresses */
 const exact: Record<string, SiteRoute> = Object.fromEntries(SITE_ROUTES.map((r) => [r.path, r]));
@@ -22,6 +24,8 @@ export function matchPage(path: string): PageMatch {
   if (route) return { kind: 'static', page: `${route.page}.html`, status: 200, route: route.indexed ? path : null };
   const m = /^\/search-properties\/([^/]{1,240})$/.exec(path);
   if (m) return { kind: 'place', segment: m[1] as string };
+  const market = parseMarketPath(path);
+  if (market) return { kind: 'market', place: market };
   const agent = parseAgentPath(path);
   if (agent) return { kind: 'agent', id: agent };
   const listing = parseListingPath(path);

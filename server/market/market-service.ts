@@ -22,10 +22,13 @@ export function createMarketService(options: { db: Database; log?: (line: string
   let lastProblem = '';
   const refresh = (maxAgeSeconds = MARKET_INDEX_MAX_AGE_SECONDS) =>
     (running ??= options.db
-      .transaction(async (tx) => {
-        const [row] = await tx.query<{ n: number | null }>('select internal.refresh_market_index(make_interval(secs => $1)) as n', [maxAgeSeconds]);
-        return row?.n ?? null;
-      }, { long: true })
+      .transaction(
+        async (tx) => {
+          const [row] = await tx.query<{ n: number | null }>('select internal.refresh_market_index(make_interval(secs => $1)) as n', [maxAgeSeconds]);
+          return row?.n ?? null;
+        },
+        { long: true },
+      )
       .then((n) => {
         lastProblem = '';
         if (n !== null) log(`[market] the index made again: ${n} figures`);

@@ -11,6 +11,8 @@ import { listingPath, localizedPath, placePath, slugify } from '../../core/route
 import { LRUCache } from 'lru-cache';
 import { matchPage } from '../http/routes.ts';
 import { renderAgent } from './agent-page.tsx';
+import { renderMarket, type MarketData } from './market-page.tsx';
+import { placeKind, REPORT_MONTHS, TYPE_GROUPS, type TypeGroup } from '../../core/protocol/market.ts';
 import type { OgImage } from './head.tsx';
 import { attrs } from './html.tsx';
 import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.tsx';
@@ -48,7 +50,7 @@ const SIMILAR_SHOWN = 8;
 const SIMILAR_ENOUGH = 4;
 
 export function createPageHandlers(kit: PageKit, images: () => PageImages) {
-  const { options, origin, siteTexts, siteData, html, brand } = kit;
+  const { options, origin, siteTexts, siteData, html, brand, outline } = kit;
   // a made-up address is never something the server remembers (docs/decisions.md #24)
   const rendered = new LRUCache<string, string>({ max: 400, maxSize: 24 * 1024 * 1024, sizeCalculation: (page) => Math.max(1, page.length) });
   const places = createPlaces((request) => siteData(request));
@@ -84,6 +86,34 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const t = siteTexts().t(lang);
     const page = renderAgent(record, id, { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (a: AgentProfile) => images().ogUrl('agents', a.id, a.photo), brand: brand() });
     return { status: page.status, type: 'text/html', body: html('agent.html', path, lang, page.head, page.body), headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE } };
+  }
+
+  /** /market/{place}: a place's market report (docs/market.md), or the 404 where the index has none of its own. */
+  async function marketPage(place: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
+    const d = siteData(request);
+    const kind = placeKind(place);
+    // a sector is ranked among its city's sectors
+    const rankedIn = kind === 'sector' ? (place.split('/')[0] as string) : place;
+    const [all, byType, ranking, cities] = await Promise.all([
+      d.marketIndex(place, 'all', REPORT_MONTHS),
+      Promise.all(TYPE_GROUPS.filter((g): g is Exclude<TypeGroup, 'all'> => g !== 'all').map(async (g) => [g, await d.marketIndex(place, g, 14)] as const)),
+      d.marketRanking(rankedIn, 'all'),
+      kind === 'country' ? d.marketRanking('ecuador', 'all', 'city') : Promise.resolve(undefined),
+    ]);
+    const data: MarketData = { all, byType: byType.map(([g, f]) => [g, f]), ranking, ...(cities ? { cities, outline: outline() ?? [] } : {}) };
+    const page = renderMarket(place, data, { lang, t: siteTexts().t(lang), origin: origin(), now: new Date() });
+    if (page.status !== 200) {
+      options.log?.(`404 page for ${JSON.stringify(path)}`);
+      return staticPage('404.html', 404, null, lang, path);
+    }
+    const body = html('market.html', path, lang, page.head, page.body);
+    const route = page.head.route as string;
+    return {
+      status: 200,
+      type: 'text/html',
+      body: html('market.html', path, lang, { ...page.head, image: images().pageImage(route, lang, body) }, page.body),
+      headers: { 'Cache-Control': PAGE_CACHE },
+    };
   }
 
   /**
@@ -123,8 +153,9 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const path = localizedPath(route, lang);
     if (match.kind === 'static') return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
     if (match.kind === 'place') return placePage(match.segment, lang, path, '');
+    if (match.kind === 'market') return marketPage(match.place, lang, path);
     return undefined;
   }
 
-  return { listingPage, agentPage, staticPage, placePage, indexedPage };
+  return { listingPage, agentPage, marketPage, staticPage, placePage, indexedPage };
 }

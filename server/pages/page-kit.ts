@@ -4,7 +4,7 @@
  * writes a template as the page of an address in a language (docs/decisions.md #18). Data goes in
  * through function replacers only (docs/decisions.md #24).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Lang } from '../../core/lang.ts';
 import { cleanPath, twinPath } from '../../core/routes.ts';
@@ -103,8 +103,22 @@ export function createPageKit(options: PagesOptions) {
     return content === undefined ? finished : finished.replace('<!--exp:content-->', () => tidy(content));
   };
 
+  /** Ecuador's outline (the build's scripts/ecuador-outline.ts, beside the elements' chunks), for the national market report's map; none when the build has not made it. */
+  let outlineRings: Array<Array<[number, number]>> | null | undefined;
+  const outline = () => {
+    if (outlineRings !== undefined) return outlineRings;
+    try {
+      const dir = resolve(options.siteDir, '..', 'widgets', 'chunks');
+      const file = readdirSync(dir).find((f) => /^ecuador-outline-[\w-]+\.json$/.test(f));
+      outlineRings = file ? ((JSON.parse(readFileSync(resolve(dir, file), 'utf8')) as { ecuador: Array<Array<[number, number]>> }).ecuador ?? null) : null;
+    } catch {
+      outlineRings = null;
+    }
+    return outlineRings;
+  };
+
   /** The brokerage's name, as the build wrote it into every page (og:site_name, from the site's configuration). */
   const brand = () => cardOf(template('agent.html') ?? '', DEFAULT_PICTURE).eyebrow;
 
-  return { options, origin, siteTexts, siteData, template, html, picture, brand };
+  return { options, origin, siteTexts, siteData, template, html, picture, brand, outline };
 }

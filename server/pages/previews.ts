@@ -41,7 +41,9 @@ export function cardOf(html: string, defaultPicture: string): PageCard {
   const brand = text(/<meta property="og:site_name" content="([^"]*)"/.exec(html)?.[1] ?? '');
   const h1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1];
   const title = h1 ? text(h1) : (text(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? brand).split(' | ')[0] ?? brand);
-  return { picture, eyebrow: brand, title: title || brand };
+  // a page's headline figure (a market report's price per m²) goes on its card beside the heading
+  const figure = /<[a-z]+\b[^>]*\bdata-card-figure=""[^>]*>([\s\S]*?)<\//.exec(html)?.[1];
+  return { picture, eyebrow: brand, title: (figure ? `${title}: ${text(figure)}` : title) || brand };
 }
 
 /** The `?v=` of a card's address: it changes when the picture, the text or the look does. */

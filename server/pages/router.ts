@@ -83,6 +83,7 @@ export function createPages(options: PagesOptions) {
     const match = matchPage(plain);
     if (match.kind === 'listing') return pages.listingPage(match.id, match.slug, lang, path, request);
     if (match.kind === 'agent') return pages.agentPage(match.id, lang, path, request);
+    if (match.kind === 'market') return pages.marketPage(match.place, lang, path, request);
     if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);

@@ -11,6 +11,7 @@ import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
+import { parseMarketFigures, parseMarketRanking, type MarketFigure, type MarketRank, type TypeGroup } from '../../core/protocol/market.ts';
 
 export interface SiteData {
   /** an active EC listing, or null */
@@ -30,6 +31,10 @@ export interface SiteData {
   agentIds(): Promise<number[]>;
   /** the cities with active EC listings, and how many each has */
   cities(): Promise<Array<{ city: string; listings: number }>>;
+  /** a place's market index, month by month (public.market_index; docs/market.md) */
+  marketIndex(place: string, typeGroup: TypeGroup, months: number): Promise<MarketFigure[]>;
+  /** the places in a place with last month's figure (public.market_ranking) */
+  marketRanking(place: string, typeGroup: TypeGroup, kind?: 'city'): Promise<MarketRank[]>;
 }
 
 export class SiteDataError extends Error {}
@@ -125,6 +130,12 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
         if (!rows.length) return ids;
         ids.push(...rows.map((r) => r.id));
       }
+    },
+    async marketIndex(place, typeGroup, months) {
+      return parseMarketFigures(check(await rest.rpc('market_index', { place, type_group: typeGroup, months }), 'market index'));
+    },
+    async marketRanking(place, typeGroup, kind) {
+      return parseMarketRanking(check(await rest.rpc('market_ranking', { place, type_group: typeGroup, ...(kind ? { kind } : {}) }), 'market ranking'));
     },
     async cities() {
       const cities: Array<{ city: string; listings: number }> = [];

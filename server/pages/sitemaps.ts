@@ -7,7 +7,7 @@
  */
 import { el, xmlDocument } from './xml.ts';
 import { LOCATIONS } from '../../core/locations.ts';
-import { agentPath, INDEXED_PATHS, listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
+import { agentPath, INDEXED_PATHS, listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { SiteData } from './site-data.ts';
 
@@ -88,7 +88,11 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
       if (name === 'pages') {
         // the place pages: the hero's Ecuador places and every city with active listings (places.ts)
         const slugs = new Set([...LOCATIONS.filter((l) => l.city).map((l) => l.slug), ...(await options.data(request).cities()).map((c) => slugify(c.city)).filter(Boolean)]);
-        return urlset([...INDEXED_PATHS.map((route) => ({ route })), ...[...slugs].map((slug) => ({ route: placePath(slug) }))]);
+        return urlset([
+          ...INDEXED_PATHS.map((route) => ({ route })),
+          ...[...slugs].map((slug) => ({ route: placePath(slug) })),
+          ...(await marketRoutes(options.data(request))).map((route) => ({ route })),
+        ]);
       }
       if (name === 'agents') return urlset((await options.data(request).agentIds()).map((id) => ({ route: agentPath(id) })));
       const m = /^listings-(\d{1,6})$/.exec(name);
@@ -100,6 +104,13 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
       return urlset(part);
     },
   };
+}
+
+/** The market reports (docs/market.md): Ecuador's, and every province's, city's and sector's whose last month stands on enough listings. */
+async function marketRoutes(data: SiteData): Promise<string[]> {
+  const [provinces, cities] = await Promise.all([data.marketRanking('ecuador', 'all'), data.marketRanking('ecuador', 'all', 'city')]);
+  const sectors = (await Promise.all(cities.map((c) => data.marketRanking(c.path, 'all')))).flat();
+  return ['ecuador', ...[...provinces, ...cities, ...sectors].map((p) => p.path)].map((place) => marketPath(place));
 }
 
 export function robotsTxt(origin: string): string {

@@ -264,8 +264,22 @@ export interface Seed {
  * down), each sector a point or three either side of its city's.
  */
 const ANNUAL_TREND: Record<string, number> = {
-  Quito: 0.03, Cumbayá: 0.07, Tumbaco: 0.06, Guayaquil: -0.01, Samborondón: 0.04, Cuenca: 0.025, Manta: 0.05, Salinas: 0.03,
-  Montañita: 0.08, Olón: 0.06, Cotacachi: 0.01, Vilcabamba: 0, Loja: 0.01, Ambato: 0.02, Ibarra: 0.015, 'Bahía de Caráquez': -0.02,
+  Quito: 0.03,
+  Cumbayá: 0.07,
+  Tumbaco: 0.06,
+  Guayaquil: -0.01,
+  Samborondón: 0.04,
+  Cuenca: 0.025,
+  Manta: 0.05,
+  Salinas: 0.03,
+  Montañita: 0.08,
+  Olón: 0.06,
+  Cotacachi: 0.01,
+  Vilcabamba: 0,
+  Loja: 0.01,
+  Ambato: 0.02,
+  Ibarra: 0.015,
+  'Bahía de Caráquez': -0.02,
 };
 
 function sectorShift(sector: string): number {
@@ -401,7 +415,8 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     listings.push(row);
   }
   // each asking price as the market stood when the listing came on it (marketFactor)
-  for (const row of listings) if (row.price) row.price = Math.max(roundPrice(row.price * marketFactor(row.city, row.sector, Date.parse(row.created_at), REFERENCE_DATE)), row.property_type === 'land' ? 8000 : 25_000);
+  for (const row of listings)
+    if (row.price) row.price = Math.max(roundPrice(row.price * marketFactor(row.city, row.sector, Date.parse(row.created_at), REFERENCE_DATE)), row.property_type === 'land' ? 8000 : 25_000);
   listings.push(...specialRows(listings.length + 1, ecAgents, rand));
   // the start of that day (UTC): two databases seeded the same day hold the same rows
   const now = Math.floor((options.now ?? REFERENCE_DATE + 21 * DAY) / DAY) * DAY;

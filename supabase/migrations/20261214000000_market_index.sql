@@ -72,6 +72,8 @@ create table internal.market_index (
   -- 'ecuador', 'provincia/<province>', '<city>', '<city>/<sector>' (internal.places' paths)
   path text not null,
   kind text not null check (kind in ('country', 'province', 'city', 'sector')),
+  -- as most of its listings write it
+  name text not null,
   -- the place the figure is offered from when this one stands on too few listings
   parent text,
   type_group text not null check (type_group in ('all', 'house', 'apartment', 'land', 'commercial')),
@@ -83,6 +85,9 @@ create table internal.market_index (
   new_listings integer not null,
   price_cuts integer not null,
   median_days integer not null,
+  -- where its listings are, on average (the national report's map)
+  lat double precision,
+  lng double precision,
   primary key (path, type_group, month)
 );
 
@@ -152,7 +157,7 @@ begin
   -- each listing on the market in each month, once (its latest spell that month)
   on_market as (
     select distinct on (m.month, l.id)
-           m.month, m.cutoff, l.id, l.price, l.state_slug, l.city_slug, l.sector_slug,
+           m.month, m.cutoff, l.id, l.price, l.state_slug, l.city_slug, l.sector_slug, l.state, l.city, l.sector, l.map_lat, l.map_lng,
            internal.market_type_group(l.property_type) as type_group,
            case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end as area,
            s.on_at, s.off_at
@@ -182,7 +187,7 @@ begin
      group by p.city_slug, p.type_group
   ),
   kept as (
-    select p.month, p.state_slug, p.city_slug, p.sector_slug, p.type_group, p.usd_m2, p.is_new, p.cut, p.days
+    select p.month, p.state_slug, p.city_slug, p.sector_slug, p.state, p.city, p.sector, p.map_lat, p.map_lng, p.type_group, p.usd_m2, p.is_new, p.cut, p.days
       from priced p
       join bounds b using (city_slug, type_group)
      where p.usd_m2 between b.b[1] and b.b[2]
@@ -207,19 +212,27 @@ begin
              when grouping(k.sector_slug) = 1 then 'provincia/' || pg_catalog.mode() within group (order by k.state_slug)
              else k.city_slug
            end as parent,
+           case
+             when grouping(k.state_slug) = 1 and grouping(k.city_slug) = 1 then 'Ecuador'
+             when grouping(k.city_slug) = 1 then pg_catalog.mode() within group (order by k.state)
+             when grouping(k.sector_slug) = 1 then pg_catalog.mode() within group (order by k.city)
+             else pg_catalog.mode() within group (order by k.sector)
+           end as name,
            count(*)::integer as listings,
            pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q,
            count(*) filter (where k.is_new)::integer as new_listings,
            count(*) filter (where k.cut)::integer as price_cuts,
-           pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days
+           pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days,
+           avg(k.map_lat) as lat,
+           avg(k.map_lng) as lng
       from kept k
       cross join lateral (values (k.type_group), ('all')) g(type_group)
      group by grouping sets ((k.month, g.type_group), (k.month, g.type_group, k.state_slug), (k.month, g.type_group, k.city_slug), (k.month, g.type_group, k.city_slug, k.sector_slug))
   )
-  insert into internal.market_index (path, kind, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days)
-  select f.path, f.kind, f.parent, f.type_group, f.month, f.listings,
+  insert into internal.market_index (path, kind, name, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days, lat, lng)
+  select f.path, f.kind, coalesce(f.name, f.path), f.parent, f.type_group, f.month, f.listings,
          round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
-         f.new_listings, f.price_cuts, round(f.median_days)::integer
+         f.new_listings, f.price_cuts, round(f.median_days)::integer, f.lat, f.lng
     from figures f
    where f.path is not null and (f.kind <> 'sector' or coalesce(f.path, '') !~ '/$');
   get diagnostics written = row_count;
@@ -265,6 +278,7 @@ create or replace function public.market_index(place text, type_group text defau
 returns table (
   month date,
   path text,
+  name text,
   listings integer,
   median numeric,
   p25 numeric,
@@ -305,10 +319,10 @@ begin
     select m::date as month
       from pg_catalog.generate_series(date_trunc('month', now()) - make_interval(months => months - 1), date_trunc('month', now()), interval '1 month') m
   )
-  select w.month, f.path, f.listings, f.median, f.p25, f.p75, f.new_listings, f.price_cuts, f.median_days
+  select w.month, f.path, f.name, f.listings, f.median, f.p25, f.p75, f.new_listings, f.price_cuts, f.median_days
     from wanted w
     cross join lateral (
-      select i.path, i.listings, i.median, i.p25, i.p75, i.new_listings, i.price_cuts, i.median_days
+      select i.path, i.name, i.listings, i.median, i.p25, i.p75, i.new_listings, i.price_cuts, i.median_days
         from chain c
         join internal.market_index i on i.path = c.path and i.type_group = market_index.type_group and i.month = w.month
        where i.listings >= internal.market_minimum()
@@ -321,10 +335,11 @@ end
 $$;
 
 -- The places in a place (a province's cities, a city's sectors; Ecuador's provinces or, with
--- `kind` 'city', its cities) with their figure of the month before this one and of twelve months
--- before that, for rankings; only figures that stand on enough listings.
+-- `kind` 'city', its cities) with their figure of last month, of twelve months before that, and
+-- the thirteen months between (oldest first; null where a month stands on too few listings), for
+-- rankings and their small trend lines; only places whose last month stands on enough listings.
 create or replace function public.market_ranking(place text, type_group text default 'all', kind text default null)
-returns table (path text, listings integer, median numeric, median_year_before numeric)
+returns table (path text, name text, listings integer, median numeric, median_year_before numeric, trend numeric[], lat double precision, lng double precision)
 language sql
 stable
 security definer
@@ -334,11 +349,15 @@ as $$
   with last_month as (
     select (date_trunc('month', now()) - interval '1 month')::date as month
   )
-  select i.path, i.listings, i.median, y.median
+  select i.path, i.name, i.listings, i.median,
+         (select y.median from internal.market_index y
+           where y.path = i.path and y.type_group = i.type_group and y.month = (lm.month - interval '12 months')::date and y.listings >= internal.market_minimum()),
+         (select pg_catalog.array_agg(case when t.listings >= internal.market_minimum() then t.median end order by m.month)
+            from pg_catalog.generate_series(lm.month - interval '12 months', lm.month, interval '1 month') m(month)
+            left join internal.market_index t on t.path = i.path and t.type_group = i.type_group and t.month = m.month::date),
+         i.lat, i.lng
     from internal.market_index i
     cross join last_month lm
-    left join internal.market_index y
-      on y.path = i.path and y.type_group = i.type_group and y.month = (lm.month - interval '12 months')::date and y.listings >= internal.market_minimum()
    where i.type_group = market_ranking.type_group
      and i.month = lm.month
      and i.listings >= internal.market_minimum()

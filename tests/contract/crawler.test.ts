@@ -59,7 +59,20 @@ describe('the site as crawlers and link previews read it', () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  const indexable = () => ['/', '/search-properties', '/search-properties/cumbaya', '/search-properties/guayaquil', '/findanagent', '/join', '/about', listing, agent];
+  const indexable = () => [
+    '/',
+    '/search-properties',
+    '/search-properties/cumbaya',
+    '/search-properties/guayaquil',
+    '/findanagent',
+    '/join',
+    '/about',
+    listing,
+    agent,
+    '/market',
+    '/market/quito',
+    '/market/provincia/guayas',
+  ];
   const inBoth = (paths: string[]) => paths.flatMap((p) => [p, p === '/' ? '/es' : `/es${p}`]);
 
   it('every indexable page, en and es, has og:title, og:description, og:locale, og:image (a 1200x630 JPEG under 250 KB) and a Twitter card', async () => {
@@ -126,6 +139,7 @@ describe('the site as crawlers and link previews read it', () => {
       gone,
       '/properties/99999999-x',
       '/findanagent/99999',
+      '/market/atlantis',
       '/alerts/confirm?token=not-a-token',
       '/alerts/unsubscribe?token=x',
       '/alerts/manage?token=x',

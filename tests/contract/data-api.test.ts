@@ -132,6 +132,8 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await site.listingsAfter(0, 5);
       await site.agentIds();
       await site.cities();
+      await site.marketIndex('quito', 'all', 25);
+      await site.marketRanking('ecuador', 'all', 'city');
     } finally {
       globalThis.fetch = real;
     }

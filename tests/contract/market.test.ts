@@ -6,6 +6,7 @@
  * its parent's figure and says whose; the index follows a listing that leaves the market.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
+import { formatCount, formatPrice } from '../../core/protocol/format.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { stopAll } from '../support/stop-all.ts';
@@ -113,6 +114,22 @@ describe('the market index (docs/market.md)', () => {
     }
     // the seed gives each of these enough listings: most comparisons are of figures, not of absences
     expect(compared).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a place's report page shows last month's figure the rule gives and the count it stands on, in both languages; a place without a report is a 404", async () => {
+    const [big] = await server.sql<{ city: string }>("select city_slug as city from internal.listings where country_code = 'EC' and status = '1' group by 1 order by count(*) desc limit 1");
+    for (const place of ['ecuador', String(big?.city), 'provincia/guayas']) {
+      const mine = await ours(place, 'all', monthsAgo(1));
+      for (const prefix of ['', '/es']) {
+        const res = await fetch(`${server.url}${prefix}/market${place === 'ecuador' ? '' : `/${place}`}`);
+        expect(res.status, place).toBe(200);
+        const html = await res.text();
+        const figure = /<p class="market__figure"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
+        expect(figure, place).toBe(`${formatPrice(mine.median)}/m²`);
+        expect(html).toContain(prefix ? `De ${formatCount(mine.listings)} anuncios` : `From ${formatCount(mine.listings)} listings`);
+      }
+    }
+    expect((await fetch(`${server.url}/market/atlantis`)).status).toBe(404);
   });
 
   it("a month of too few listings offers its parent's figure, and says whose", async () => {

@@ -14,7 +14,7 @@ declare global {
   }
 }
 
-const ROUTES = ['/', '/search-properties', '/search-properties/cumbaya', '/findanagent', '/findanagent/1', '/join', '/about', '/sell', '/saved', '/no-such-page'];
+const ROUTES = ['/', '/search-properties', '/search-properties/cumbaya', '/findanagent', '/findanagent/1', '/join', '/about', '/market', '/market/quito', '/sell', '/saved', '/no-such-page'];
 const DEMOS = ['/demo', '/demo/agent-website', '/demo/hostile-cms', '/demo/cross-origin'];
 
 test.describe('security headers', () => {

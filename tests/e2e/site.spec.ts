@@ -25,6 +25,8 @@ const ROUTES: Array<{ path: string; name: string; ready: (page: Page) => Promise
   { path: '/buy', name: 'buy', ready: (p) => expect(p.locator('[data-shared="buy"]')).toBeVisible() },
   { path: '/sell', name: 'sell', ready: (p) => expect(p.locator('[data-shared="sell"]')).toBeVisible() },
   { path: '/agent-login', name: 'agent-login', ready: (p) => expect(p.locator('[data-shared="agentLogin"]')).toBeVisible() },
+  { path: '/market', name: 'market', ready: (p) => expect(p.locator('.market-map__svg')).toBeVisible() },
+  { path: '/market/quito', name: 'market-quito', ready: (p) => expect(p.locator('.market__svg')).toBeVisible() },
   { path: '/saved', name: 'saved', ready: (p) => expect(p.locator('exp-saved-listings [part="empty"]')).toBeVisible() },
   { path: '/no/such/page', name: '404', ready: (p) => expect(p.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible() },
 ];

@@ -22,6 +22,7 @@ export function listingUrl(p: Pick<Property, 'id' | 'title'>, base: string, lang
 export const SITE_PAGES = [
   { path: '/search-properties', label: 'nav.searchProperties' },
   { path: '/findanagent', label: 'nav.findAnAgent' },
+  { path: '/market', label: 'nav.market' },
   { path: '/about', label: 'nav.about' },
   { path: '/join', label: 'nav.joinExp' },
 ] as const;

@@ -1,0 +1,126 @@
+/**
+ * The market index as its readers take it (docs/market.md): the rows public.market_index and
+ * public.market_ranking answer, read once here for the pages and the element alike, and what both
+ * say of them (the last full month, the change over a year, a typical flat's price).
+ */
+import { formatNumber } from './format.ts';
+
+/** The type groups of the index, in the order they are shown. */
+export const TYPE_GROUPS = ['all', 'house', 'apartment', 'land', 'commercial'] as const;
+export type TypeGroup = (typeof TYPE_GROUPS)[number];
+export const isTypeGroup = (value: unknown): value is TypeGroup => (TYPE_GROUPS as readonly unknown[]).includes(value);
+
+/** How many months a report shows: the last 24 and the month so far. */
+export const REPORT_MONTHS = 25;
+
+/** One month of a place's index: its own figure, or its parent's (then `path` is the parent's). */
+export interface MarketFigure {
+  /** the month's first day, 'YYYY-MM-DD' */
+  month: string;
+  path: string;
+  name: string;
+  listings: number;
+  median: number;
+  p25: number;
+  p75: number;
+  newListings: number;
+  priceCuts: number;
+  medianDays: number;
+}
+
+/** A place in a ranking: last month's figure, a year before, and the thirteen months between. */
+export interface MarketRank {
+  path: string;
+  name: string;
+  listings: number;
+  median: number;
+  yearBefore: number | null;
+  trend: Array<number | null>;
+  /** where its listings are, on average */
+  lat: number | null;
+  lng: number | null;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
+
+export function parseMarketFigures(rows: unknown[]): MarketFigure[] {
+  return rows.map((r) => {
+    const o = r as Record<string, unknown>;
+    return {
+      month: text(o.month).slice(0, 10),
+      path: text(o.path),
+      name: text(o.name),
+      listings: num(o.listings),
+      median: num(o.median),
+      p25: num(o.p25),
+      p75: num(o.p75),
+      newListings: num(o.new_listings),
+      priceCuts: num(o.price_cuts),
+      medianDays: num(o.median_days),
+    };
+  });
+}
+
+export function parseMarketRanking(rows: unknown[]): MarketRank[] {
+  return rows.map((r) => {
+    const o = r as Record<string, unknown>;
+    return {
+      path: text(o.path),
+      name: text(o.name),
+      listings: num(o.listings),
+      median: num(o.median),
+      yearBefore: o.median_year_before === null || o.median_year_before === undefined ? null : num(o.median_year_before),
+      trend: Array.isArray(o.trend) ? o.trend.map((v) => (v === null ? null : num(v))) : [],
+      lat: o.lat === null || o.lat === undefined ? null : num(o.lat),
+      lng: o.lng === null || o.lng === undefined ? null : num(o.lng),
+    };
+  });
+}
+
+/** The first day of the month `back` months before `now`'s, 'YYYY-MM-DD' (UTC). */
+export function monthStart(now: Date, back = 0): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 10);
+}
+
+/** The last full month's figure (the month so far is not a month yet), if there is one. */
+export function lastFullMonth(figures: MarketFigure[], now = new Date()): MarketFigure | undefined {
+  const month = monthStart(now, 1);
+  return figures.find((f) => f.month === month);
+}
+
+/** The change of the median from twelve months before `figure`'s month, as a fraction (0.05: 5% up); null when either is missing or of another place. */
+export function yearChange(figures: MarketFigure[], figure: MarketFigure | undefined): number | null {
+  if (!figure) return null;
+  const [y, m] = figure.month.split('-').map(Number) as [number, number];
+  const before = new Date(Date.UTC(y - 1, m - 1, 1)).toISOString().slice(0, 10);
+  const then = figures.find((f) => f.month === before && f.path === figure.path);
+  return then && then.median > 0 ? figure.median / then.median - 1 : null;
+}
+
+/** The typical asking price of a flat of `m2` (Plusvalía's 70 m² two-bedroom, 110 m² three-bedroom): the median USD/m² times its area, to the thousand. */
+export function typicalPrice(medianPerM2: number, m2: number): number {
+  return Math.round((medianPerM2 * m2) / 1000) * 1000;
+}
+
+/** The kind of place a path names (docs/market.md): 'ecuador', 'provincia/<p>', '<city>', '<city>/<sector>'. */
+export function placeKind(path: string): 'country' | 'province' | 'city' | 'sector' {
+  if (path === 'ecuador') return 'country';
+  if (path.startsWith('provincia/')) return 'province';
+  return path.includes('/') ? 'sector' : 'city';
+}
+
+/** A path as the index writes them: lower-case slugs, at most three parts. */
+export const MARKET_PATH = /^(ecuador|provincia\/[a-z0-9-]{1,60}|[a-z0-9-]{1,60}(\/[a-z0-9-]{1,60})?)$/;
+
+/** A month as the reports name it: "October 2026" / "octubre de 2026", or "Oct 2026" / "oct 2026" short. */
+export function formatMonth(month: string, lang: string, style: 'long' | 'short' = 'long'): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: style, year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 15)));
+}
+
+/** A change as the reports say it, numbers written as the site writes them (core/protocol/format.ts): "+4.2%", "-1.5%", "0.0%". */
+export function formatChange(change: number): string {
+  const pct = Math.round(change * 1000) / 10;
+  return `${pct > 0 ? '+' : pct < 0 ? '-' : ''}${formatNumber(Math.abs(pct), 1).replace(/^(\d[\d,]*)$/, '$1.0')}%`;
+}
