@@ -41,7 +41,7 @@ export function placeSearch(place: string, lang: Lang): string {
   return place === 'ecuador' ? search : `${search}?place=${encodeURIComponent(place)}`;
 }
 
-function Change({ change, lang, t }: { change: number | null; lang: Lang; t: Translate }) {
+function Change({ change, t }: { change: number | null; t: Translate }) {
   if (change === null) return <span className="market__change">{t('site.market.changeUnknown')}</span>;
   return <span className={`market__change ${change > 0 ? 'market__change--up' : change < 0 ? 'market__change--down' : ''}`}>{t('site.market.change', { change: formatChange(change) })}</span>;
 }
@@ -147,7 +147,7 @@ export function renderMarket(place: string, data: MarketData, ctx: MarketPageCon
             {t('site.market.perM2', { price: formatPrice(last.median) })}
           </p>
           <p className="market__meta">
-            <Change change={change} lang={lang} t={t} /> · {t('site.market.standsOn', { count: last.listings, formatted: formatCount(last.listings) })}
+            <Change change={change} t={t} /> · {t('site.market.standsOn', { count: last.listings, formatted: formatCount(last.listings) })}
           </p>
         </section>
         <section className="market__section" aria-labelledby="market-chart-heading">
