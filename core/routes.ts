@@ -95,6 +95,12 @@ export function marketPath(place: string, lang: Lang = 'en'): string {
   return localizedPath(place === 'ecuador' ? '/market' : `/market/${place.split('/').map(encodeURIComponent).join('/')}`, lang);
 }
 
+/** The search of a place of the market index: the place filter by its path (Ecuador: the whole search). */
+export function placeSearchPath(place: string, lang: Lang = 'en'): string {
+  const search = localizedPath('/search-properties', lang);
+  return place === 'ecuador' ? search : `${search}?place=${encodeURIComponent(place)}`;
+}
+
 /** The place of a market report's path (without its language prefix), or null. */
 export function parseMarketPath(path: string): string | null {
   if (path === '/market') return 'ecuador';

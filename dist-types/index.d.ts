@@ -269,6 +269,65 @@ export interface ExpLanguageSwitchElement extends HTMLElement {
   leadAgentId: string | undefined;
 }
 
+export interface MarketLoadedDetail {
+  place: string;
+  typeGroup: string;
+  /** the month of the figure, 'YYYY-MM-DD' */
+  month: string;
+  median: number;
+  listings: number;
+  /** the place the figure is of: `place`, or its parent when `place` had too few listings */
+  fromPlace: string;
+}
+
+/** Attributes of <exp-market-report>. */
+export interface ExpMarketReportAttributes {
+  /** The place (docs/market.md): `ecuador`, a province (`provincia/pichincha`), a city (`quito`) or a sector (`quito/cumbaya`). Default: `ecuador`. */
+  'place'?: string;
+  /** Which listings: `all`, `house`, `apartment`, `land` or `commercial`. Default: `all`. */
+  'type-group'?: string;
+  /** How many months the chart shows, the month so far included (7 to 25). Default: `25`. */
+  'months'?: number | string;
+  /** Rank the places within (a city's sectors, a province's cities); a sector ranks its city's. Default: `true`. */
+  'show-ranking'?: boolean | 'true' | 'false';
+  /** The heading's level: `h2` inside another page, `h1` on a page that is the report. Default: `h2`. */
+  'heading-level'?: string;
+  /** Show the heading (turn off when the page has its own). Default: `true`. */
+  'show-title'?: boolean | 'true' | 'false';
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
+}
+
+/** A place's market report (docs/market.md), as the site's /market pages show it: last month's median asking price per m² with its change over a year and the count it stands on, the months as a chart (SVG, with its figures as a table), and the places within ranked with their trend lines, each a link to its report on the site. A month of too few listings shows its parent place's figure and says so. For agents' and partners' pages: "what does an m² cost here". */
+export interface ExpMarketReportElement extends HTMLElement {
+  /** The place (docs/market.md): `ecuador`, a province (`provincia/pichincha`), a city (`quito`) or a sector (`quito/cumbaya`). Default: `ecuador`. */
+  place: string | undefined;
+  /** Which listings: `all`, `house`, `apartment`, `land` or `commercial`. Default: `all`. */
+  typeGroup: string | undefined;
+  /** How many months the chart shows, the month so far included (7 to 25). Default: `25`. */
+  months: number | string | undefined;
+  /** Rank the places within (a city's sectors, a province's cities); a sector ranks its city's. Default: `true`. */
+  showRanking: boolean | 'true' | 'false' | undefined;
+  /** The heading's level: `h2` inside another page, `h1` on a page that is the report. Default: `h2`. */
+  headingLevel: string | undefined;
+  /** Show the heading (turn off when the page has its own). Default: `true`. */
+  showTitle: boolean | 'true' | 'false' | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
+}
+
 /** Attributes of <exp-property-detail>. */
 export interface ExpPropertyDetailAttributes {
   /** The listing to show (the page /properties/{id}-{slug} passes the id). */
@@ -576,6 +635,7 @@ declare global {
     'exp-featured-listings': ExpFeaturedListingsElement;
     'exp-inquiry-form': ExpInquiryFormElement;
     'exp-language-switch': ExpLanguageSwitchElement;
+    'exp-market-report': ExpMarketReportElement;
     'exp-property-detail': ExpPropertyDetailElement;
     'exp-property-map': ExpPropertyMapElement;
     'exp-property-search': ExpPropertySearchElement;
@@ -597,6 +657,8 @@ declare global {
     'exp-listing-save': CustomEvent<SaveDetail>;
     /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>) */
     'exp-language-change': CustomEvent<LanguageChangeDetail>;
+    /** The figures are shown: `detail` is `{ place, typeGroup, month, median, listings, fromPlace }` (`fromPlace` differs from `place` when the figure is its parent's). (from <exp-market-report>) */
+    'exp-market-loaded': CustomEvent<MarketLoadedDetail>;
     /** The visitor submitted the filters. detail: `{ filters, sort }`. (from <exp-property-search>) */
     'exp-search': CustomEvent<SearchDetail>;
     /** The visitor opened or closed the side panel. detail: `{ open }`. (from <exp-site-header>) */

@@ -6,7 +6,7 @@
  */
 import './site.css';
 import { SITE } from '../core/site.ts';
-import { siteRoute, splitLangPath } from '../core/routes.ts';
+import { marketPath, siteRoute, slugify, splitLangPath } from '../core/routes.ts';
 import { heroLocation, findLocation } from '../core/locations.ts';
 import { parsePlace } from '../core/protocol/filters.ts';
 import { setVideo, startVideos } from './lib/media.ts';
@@ -28,8 +28,21 @@ function searchPage(): void {
   const explicitTitle = hero.dataset.title;
   const explicitSubtitle = hero.dataset.subtitle;
 
+  const market = hero.querySelector<HTMLElement>('[data-hero-market]');
+  const marketLink = market?.querySelector('a');
+  /** the market report of the place shown (docs/market.md), when one is: a city's slug or a picked place's path */
+  const showMarket = (path: string | undefined, name: string | { $t: string } | undefined) => {
+    if (!market || !marketLink) return;
+    market.hidden = !path || !name;
+    if (!path || !name) return;
+    marketLink.setAttribute('href', marketPath(path, document.documentElement.lang === 'es' ? 'es' : 'en'));
+    void setText(marketLink, 'site.search.hero.market', { location: name });
+  };
+
   /** a known location by its slug (its name, subtitle and video), or a place picked in the location box by its words */
-  const show = (slug: string | undefined, placeName?: string) => {
+  const show = (slug: string | undefined, placeName?: string, placePath?: string) => {
+    const knownCity = slug ? findLocation(slug) : undefined;
+    showMarket(knownCity?.city ? slugify(knownCity.city) : placePath, slug ? { $t: `site.locations.${slug}.name` } : placeName);
     if (explicitTitle) void setText(title, explicitTitle);
     else if (slug) void setText(title, 'site.search.hero.titleIn', { location: { $t: `site.locations.${slug}.name` } });
     else if (placeName) void setText(title, 'site.search.hero.titleIn', { location: placeName });
@@ -60,7 +73,7 @@ function searchPage(): void {
     slug = first.known.slug;
     if (video) setVideo(video, first.known.video);
   }
-  if (slug || placeName || explicitTitle || explicitSubtitle) show(slug, placeName);
+  if (slug || placeName || explicitTitle || explicitSubtitle) show(slug, placeName, params.get('place') ?? undefined);
   // the hero follows the place or the city the visitor searches next
   document.addEventListener('exp-search', (e) => {
     const filters = (e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string } }>).detail.filters;
@@ -71,7 +84,7 @@ function searchPage(): void {
     slug = next?.city ? next.slug : undefined;
     placeName = nextName;
     if (video) setVideo(video, next?.video ?? 'quito');
-    show(slug, placeName);
+    show(slug, placeName, filters.place);
   });
 }
 

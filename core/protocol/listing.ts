@@ -51,6 +51,12 @@ export interface Property {
   /** its last price cut, when its last change was one */
   priceCut: { at: string; before: number } | null;
   agent: PropertyAgent | undefined;
+  /** its lot in m² (0 when the data does not say) */
+  lot: number;
+  /** the place it is in, as the market index names it: 'quito/cumbaya', or 'quito' without a sector ('' when unknown) */
+  marketPlace: string;
+  /** its sector's name ('' when none) */
+  sector: string;
 }
 
 /** A cut at most this many days old is news: "Price reduced" on cards, pins and popups. */
@@ -191,6 +197,9 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
     listedAt: text(row.listed_at),
     priceCut: text(row.price_cut_at) && priceValue(row.price_before_cut) > 0 ? { at: text(row.price_cut_at), before: priceValue(row.price_before_cut) } : null,
     agent,
+    lot: count(row.lot_size),
+    marketPlace: text(row.city_slug) ? [text(row.city_slug), text(row.sector_slug)].filter(Boolean).join('/') : '',
+    sector: text(row.sector),
   };
 }
 

@@ -124,3 +124,16 @@ export function formatChange(change: number): string {
   const pct = Math.round(change * 1000) / 10;
   return `${pct > 0 ? '+' : pct < 0 ? '-' : ''}${formatNumber(Math.abs(pct), 1).replace(/^(\d[\d,]*)$/, '$1.0')}%`;
 }
+
+/** The type group of a property type (the index's rule, supabase/schemas/25_market.sql internal.market_type_group), or null. */
+export function typeGroupOf(propertyType: string): Exclude<TypeGroup, 'all'> | null {
+  if (propertyType === 'house' || propertyType === 'apartment' || propertyType === 'land') return propertyType;
+  if (propertyType === 'office' || propertyType === 'business_premises' || propertyType === 'commercial_building') return 'commercial';
+  return null;
+}
+
+/** A listing's asking price per m² as the index counts it (land by its lot, else its built area), or null when the index would leave it out. */
+export function pricePerM2(listing: { price: number; area: number; lot: number; propertyType: string }): number | null {
+  const area = listing.propertyType === 'land' && listing.lot > 0 ? listing.lot : listing.area;
+  return listing.price > 0 && area >= 15 ? listing.price / area : null;
+}

@@ -22,6 +22,9 @@ export interface MarketChartClasses {
   grid?: string;
   label?: string;
   table?: string;
+  details?: string;
+  summary?: string;
+  scroll?: string;
   /** what only a screen reader reads (the table's caption, which the summary already shows) */
   hidden?: string;
 }
@@ -42,7 +45,7 @@ export function Sparkline({ values, label, className }: { values: Array<number |
   );
 }
 
-export function MarketChart({ figures, t, lang, id, classes: c = {} }: { figures: MarketFigure[]; t: Translate; lang: string; id: string; classes?: MarketChartClasses }) {
+export function MarketChart({ figures, place, t, lang, id, classes: c = {} }: { figures: MarketFigure[]; place: string; t: Translate; lang: string; id: string; classes?: MarketChartClasses }) {
   if (figures.length < 2) return null;
   const lo = Math.min(...figures.map((f) => f.p25));
   const hi = Math.max(...figures.map((f) => f.p75));
@@ -58,9 +61,9 @@ export function MarketChart({ figures, t, lang, id, classes: c = {} }: { figures
   return (
     <figure className={c.figure}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className={c.svg} preserveAspectRatio="xMidYMid meet">
-        <title id={`${id}-title`}>{t('site.market.chart.title')}</title>
+        <title id={`${id}-title`}>{t('market.chart.title')}</title>
         <desc id={`${id}-desc`}>
-          {t('site.market.chart.desc', { from: formatMonth(first.month, lang), first: formatPrice(first.median), to: formatMonth(last.month, lang), last: formatPrice(last.median) })}
+          {t('market.chart.desc', { from: formatMonth(first.month, lang), first: formatPrice(first.median), to: formatMonth(last.month, lang), last: formatPrice(last.median) })}
         </desc>
         {ticks.map((v) => (
           <g key={v}>
@@ -78,32 +81,37 @@ export function MarketChart({ figures, t, lang, id, classes: c = {} }: { figures
           </text>
         ))}
       </svg>
-      <details>
-        <summary>{t('site.market.chart.table')}</summary>
-        <table className={c.table}>
-          <caption className={c.hidden}>{t('site.market.chart.table')}</caption>
-          <thead>
-            <tr>
-              {(['month', 'median', 'p25', 'p75', 'listings', 'place'] as const).map((k) => (
-                <th key={k} scope="col">
-                  {t(`site.market.chart.${k}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {figures.map((f) => (
-              <tr key={f.month}>
-                <th scope="row">{formatMonth(f.month, lang)}</th>
-                <td>{formatPrice(f.median)}</td>
-                <td>{formatPrice(f.p25)}</td>
-                <td>{formatPrice(f.p75)}</td>
-                <td>{f.listings}</td>
-                <td>{f.name}</td>
+      <details className={c.details}>
+        <summary className={c.summary}>{t('market.chart.table')}</summary>
+        <div className={c.scroll}>
+          <table className={c.table}>
+            <caption className={c.hidden}>{t('market.chart.table')}</caption>
+            <thead>
+              <tr>
+                {(['month', 'median', 'middle', 'listings'] as const).map((k) => (
+                  <th key={k} scope="col">
+                    {t(`market.chart.${k}`)}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {figures.map((f) => (
+                <tr key={f.month}>
+                  <th scope="row">
+                    {formatMonth(f.month, lang, 'short')}
+                    {f.path !== place ? ` (${f.name})` : ''}
+                  </th>
+                  <td>{formatPrice(f.median)}</td>
+                  <td>
+                    {formatPrice(f.p25)}–{formatPrice(f.p75)}
+                  </td>
+                  <td>{f.listings}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </figure>
   );

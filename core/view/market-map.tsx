@@ -22,7 +22,21 @@ export function steps(medians: number[]): number[] {
   return [1, 2, 3, 4].map((k) => sorted[Math.floor((k * sorted.length) / 5)] ?? 0);
 }
 
-export function CityMap({ cities, outline, t, id, className }: { cities: MarketRank[]; outline: Ring[]; t: Translate; id: string; className?: string }) {
+export interface CityMapClasses {
+  figure?: string;
+  svg?: string;
+  land?: string;
+  dot?: string;
+  /** the five price steps' dots, cheapest first */
+  steps?: string[];
+  /** the five price steps' legend swatches, cheapest first */
+  swatches?: string[];
+  name?: string;
+  legend?: string;
+  item?: string;
+}
+
+export function CityMap({ cities, outline, t, id, classes: k = {} }: { cities: MarketRank[]; outline: Ring[]; t: Translate; id: string; classes?: CityMapClasses }) {
   const placed = cities.filter((c): c is MarketRank & { lat: number; lng: number } => c.lat !== null && c.lng !== null && c.lng > BOX.west);
   if (placed.length < 2) return null;
   const bounds = steps(placed.map((c) => c.median));
@@ -38,19 +52,19 @@ export function CityMap({ cities, outline, t, id, className }: { cities: MarketR
   );
   const lows = [placed.reduce((m, c) => Math.min(m, c.median), Infinity), ...bounds];
   return (
-    <figure className={className}>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`} className="market-map__svg">
-        <title id={`${id}-title`}>{t('site.market.map.title')}</title>
-        <path d={path} className="market-map__land" />
+    <figure className={k.figure}>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`} className={k.svg}>
+        <title id={`${id}-title`}>{t('market.map.title')}</title>
+        <path d={path} className={k.land} />
         {[...placed]
           .sort((a, b) => b.listings - a.listings)
           .map((c) => (
             <g key={c.path}>
-              <circle cx={x(c.lng)} cy={y(c.lat)} r={Math.min(16, Math.round(4 + Math.sqrt(c.listings) / 1.5))} className={`market-map__dot market-map__q${step(c.median) + 1}`}>
-                <title>{`${c.name}: ${t('site.market.perM2', { price: formatPrice(c.median) })}`}</title>
+              <circle cx={x(c.lng)} cy={y(c.lat)} r={Math.min(16, Math.round(4 + Math.sqrt(c.listings) / 1.5))} className={`${k.dot ?? ''} ${k.steps?.[step(c.median)] ?? ''}`.trim()}>
+                <title>{`${c.name}: ${t('market.perM2', { price: formatPrice(c.median) })}`}</title>
               </circle>
               {named.has(c.path) ? (
-                <text x={x(c.lng) + 12} y={y(c.lat) + 4} className="market-map__name">
+                <text x={x(c.lng) + 12} y={y(c.lat) + 4} className={k.name}>
                   {c.name}
                 </text>
               ) : null}
@@ -58,11 +72,11 @@ export function CityMap({ cities, outline, t, id, className }: { cities: MarketR
           ))}
       </svg>
       <figcaption>
-        <ul className="market-map__legend">
+        <ul className={k.legend}>
           {lows.map((low, i) => (
-            <li key={i}>
-              <span className={`market-map__swatch market-map__q${i + 1}`} aria-hidden="true" />
-              {i < lows.length - 1 ? t('site.market.map.range', { from: formatPrice(low), to: formatPrice(lows[i + 1] as number) }) : t('site.market.map.above', { from: formatPrice(low) })}
+            <li key={i} className={k.item}>
+              <span className={k.swatches?.[i]} aria-hidden="true" />
+              {i < lows.length - 1 ? t('market.map.range', { from: formatPrice(low), to: formatPrice(lows[i + 1] as number) }) : t('market.map.above', { from: formatPrice(low) })}
             </li>
           ))}
         </ul>

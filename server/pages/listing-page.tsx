@@ -9,12 +9,14 @@ import type { Translate } from '../../core/translate.ts';
 import { formatArea, formatCount, formatPrice, whatsappHref } from '../../core/protocol/format.ts';
 import { daysOnMarket, directionsUrl, mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
 import type { PriceEvent } from '../../core/protocol/price-history.ts';
-import { agentPath, listingPath, localizedPath } from '../../core/routes.ts';
+import { agentPath, listingPath, localizedPath, marketPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import { PHOTO_SIZES } from '../../core/protocol/photos.ts';
 import { ListingFacts } from '../../core/view/listing-facts.tsx';
 import { PriceHistoryView } from '../../core/view/price-history.tsx';
+import { MarketComparison } from '../../core/view/market-compare.tsx';
+import type { MarketFigure } from '../../core/protocol/market.ts';
 import type { HeadInfo } from './head.tsx';
 import { ContactItems, excerpt, markup, Photo, renderBody } from './html.tsx';
 import type { Row } from '../db/database.ts';
@@ -148,7 +150,7 @@ export interface RenderedListing {
 }
 
 /** The page of an active listing. */
-export function renderListing(row: Row, similar: { rows: Row[]; like: boolean }, history: PriceEvent[], ctx: ListingPageContext): RenderedListing {
+export function renderListing(row: Row, similar: { rows: Row[]; like: boolean }, history: PriceEvent[], ctx: ListingPageContext, market?: MarketFigure): RenderedListing {
   const { t, lang, origin } = ctx;
   const p = toProperty(row, ctx);
   const route = listingPath(p.id, p.title, 'en');
@@ -187,6 +189,7 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
               <h1>{p.title}</h1>
               {p.address || p.city ? <p className="listing__address">{[p.address, p.city, p.state].filter(Boolean).join(', ')}</p> : null}
               <ListingFacts property={p} t={t} classes={{ list: 'listing__facts' }} />
+              <MarketComparison listing={p} figure={market} t={t} lang={lang} href={market ? marketPath(market.path, lang) : ''} className="listing__market" />
               {p.description ? (
                 <section>
                   <h2>{t('listing.description')}</h2>

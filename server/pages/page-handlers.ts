@@ -7,15 +7,16 @@ import type { Lang } from '../../core/lang.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
-import { listingPath, localizedPath, placePath, slugify } from '../../core/routes.ts';
+import { listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
 import { LRUCache } from 'lru-cache';
 import { matchPage } from '../http/routes.ts';
 import { renderAgent } from './agent-page.tsx';
-import { renderMarket, type MarketData } from './market-page.tsx';
-import { placeKind, REPORT_MONTHS, TYPE_GROUPS, type TypeGroup } from '../../core/protocol/market.ts';
+import { renderMarket } from './market-page.tsx';
+import type { MarketData } from '../../core/view/market-report.tsx';
+import { lastFullMonth, placeKind, REPORT_MONTHS, TYPE_GROUPS, typeGroupOf, type TypeGroup } from '../../core/protocol/market.ts';
 import type { OgImage } from './head.tsx';
 import { attrs } from './html.tsx';
-import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.tsx';
+import { renderListing, renderMissingListing, toProperty, type ListingPageContext } from './listing-page.tsx';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
@@ -37,6 +38,13 @@ export const placeHero = (place: Place) => (html: string) => {
       (_m, start: string) => `${start}${attrs({ 'data-i18n': 'site.search.hero.titleIn', 'data-i18n-params': params })}`,
     )
     .replace(/<exp-property-search\b/, (tag) => `${tag}${attrs({ city: place.city || undefined })}`);
+  // the place's market report (docs/market.md), named like the hero
+  if (place.city)
+    out = out.replace(
+      /<p class="hero__market" data-hero-market hidden><a href="\/market" data-market-link data-i18n="site\.search\.hero\.marketAll">/,
+      () =>
+        `<p class="hero__market" data-hero-market><a${attrs({ href: marketPath(slugify(place.city as string)), 'data-market-link': true, 'data-i18n': 'site.search.hero.market', 'data-i18n-params': params })}>`,
+    );
   if (known) {
     out = out
       .replace(/(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/, (_m, start: string) => `${start} data-i18n="site.locations.${known.slug}.subtitle"`)
@@ -74,10 +82,20 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     }
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
-    const [like, history] = await extras;
+    // the listing beside its market: its sector's (or nearest place's) figure for its type, last month
+    const property = toProperty(row, ctx);
+    const group = typeGroupOf(property.propertyType);
+    const marketFigure =
+      group && property.marketPlace
+        ? d.marketIndex(property.marketPlace, group, 2).then(
+            (f) => lastFullMonth(f),
+            () => undefined,
+          )
+        : Promise.resolve(undefined);
+    const [[like, history], market] = await Promise.all([extras, marketFigure]);
     // the listings most like it when there are enough of them, else more of its city
     const similar = like.length >= SIMILAR_ENOUGH ? { rows: like, like: true } : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
-    const page = renderListing(row, similar, history, ctx);
+    const page = renderListing(row, similar, history, ctx, market);
     return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 
@@ -103,6 +121,9 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const data: MarketData = { all, byType: byType.map(([g, f]) => [g, f]), ranking, ...(cities ? { cities, outline: outline() ?? [] } : {}) };
     const page = renderMarket(place, data, { lang, t: siteTexts().t(lang), origin: origin(), now: new Date() });
     if (page.status !== 200) {
+      // a place too thin for a report of its own: the nearest place that has one
+      const offered = lastFullMonth(all);
+      if (offered && offered.path !== place) return redirect(marketPath(offered.path, lang), { 'Cache-Control': PAGE_CACHE });
       options.log?.(`404 page for ${JSON.stringify(path)}`);
       return staticPage('404.html', 404, null, lang, path);
     }

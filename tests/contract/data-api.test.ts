@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteData } from '../../server/pages/site-data.ts';
 import { getAgent, getAgents } from '../../widgets/lib/data/agents.ts';
-import { getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
+import { getMarketFigures, getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
 import { getListing, getListingsByIds, getListingsCount, getListingsPage, getMapClusters, getMapPoints, getPlaceSuggestions, getPropertyTypes } from '../../widgets/lib/data/listings.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
@@ -117,6 +117,7 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await getListingsByIds(rest, [id, String(listing2?.id)]);
       await getPropertyTypes(rest);
       await getPriceHistory(rest, id);
+      await getMarketFigures(rest, 'quito', 'house', 2);
       await getSimilarListings(rest, id, 4);
       await getAgents(rest, '');
       await getAgents(rest, 'ana');

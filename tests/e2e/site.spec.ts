@@ -25,8 +25,8 @@ const ROUTES: Array<{ path: string; name: string; ready: (page: Page) => Promise
   { path: '/buy', name: 'buy', ready: (p) => expect(p.locator('[data-shared="buy"]')).toBeVisible() },
   { path: '/sell', name: 'sell', ready: (p) => expect(p.locator('[data-shared="sell"]')).toBeVisible() },
   { path: '/agent-login', name: 'agent-login', ready: (p) => expect(p.locator('[data-shared="agentLogin"]')).toBeVisible() },
-  { path: '/market', name: 'market', ready: (p) => expect(p.locator('.market-map__svg')).toBeVisible() },
-  { path: '/market/quito', name: 'market-quito', ready: (p) => expect(p.locator('.market__svg')).toBeVisible() },
+  { path: '/market', name: 'market', ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible() },
+  { path: '/market/quito', name: 'market-quito', ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible() },
   { path: '/saved', name: 'saved', ready: (p) => expect(p.locator('exp-saved-listings [part="empty"]')).toBeVisible() },
   { path: '/no/such/page', name: '404', ready: (p) => expect(p.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible() },
 ];
@@ -178,7 +178,7 @@ test.describe('the host site', () => {
     await expect(h.panel).toBeVisible();
     expect((await h.panel.boundingBox())?.width).toBeCloseTo(300, 1);
     const links = h.panel.getByRole('link');
-    await expect(links).toHaveText(['Search Properties', 'Find an Agent', 'About', 'Join', 'Saved', /Agent Login/]);
+    await expect(links).toHaveText(['Search Properties', 'Find an Agent', 'Prices per m²', 'About', 'Join', 'Saved', /Agent Login/]);
     await expect(h.panel.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
     const login = h.panel.getByRole('link', { name: /Agent Login/ });
     await expect(login).toHaveAttribute('href', SITE.external.agentLogin);

@@ -5,6 +5,7 @@
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { parsePriceHistory, type PriceEvent } from '../../../core/protocol/price-history.ts';
+import { MARKET_PATH, parseMarketFigures, type MarketFigure, type TypeGroup } from '../../../core/protocol/market.ts';
 import { fail } from './listings.ts';
 
 /** A listing's price since it came on the market, newest first (public.listing_price_history). */
@@ -25,4 +26,14 @@ export async function getSimilarListings(rest: PostgrestClient, id: string, coun
   const { data, error } = await q;
   if (error) fail(error, 'similar listings');
   return (data ?? []) as Record<string, unknown>[];
+}
+
+/** A place's market index for one type group, the last `months` months (public.market_index; docs/market.md). */
+export async function getMarketFigures(rest: PostgrestClient, place: string, group: TypeGroup, months = 2, signal?: AbortSignal): Promise<MarketFigure[]> {
+  if (!MARKET_PATH.test(place)) return [];
+  let q = rest.rpc('market_index', { place, type_group: group, months });
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'market index');
+  return parseMarketFigures((data ?? []) as unknown[]);
 }

@@ -13,6 +13,7 @@ import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import { ListingFacts, type FactsClasses } from '../../../core/view/listing-facts.tsx';
 import { AgentContact } from './agent-contact.tsx';
+import { ListingMarket } from './listing-market.tsx';
 import { PaymentCalculator } from './payment-calculator.tsx';
 import { LocationMap } from './location-map.tsx';
 import { PriceHistory } from './price-history.tsx';
@@ -96,6 +97,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
             {p.approximate ? <p className="m-0 mt-1 text-sm text-ink-muted">{t('map.approximate')}</p> : null}
           </div>
           <ListingFacts property={p} t={t} part="facts" classes={FACT_CLASSES} />
+          <ListingMarket property={p} />
           {showPayment ? <PaymentCalculator price={p.price} headingLevel={Sub} /> : null}
           {p.description ? (
             <section>
