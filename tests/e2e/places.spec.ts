@@ -7,6 +7,17 @@
 import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
 
 test.describe('the location box', () => {
+  test('a search opened by a place\'s path alone (a market report\'s link) names the place in the box; a path that is no place says so', async ({ page, data }) => {
+    await page.goto(`${data.url}/search-properties?place=quito%2Finaquito`);
+    const s = search(page);
+    await expect(s.box).toHaveValue('Iñaquito, Quito');
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`);
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    await page.goto(`${data.url}/search-properties?place=quito%2Fatlantis`);
+    await expect(page.locator('exp-property-search').getByText('We know no place called “quito/atlantis”')).toBeVisible();
+    await expect(search(page).box).toHaveValue('quito/atlantis');
+  });
+
   test('by keyboard only: "inaq" suggests Iñaquito with its count; picking it searches exactly that sector, names it in the hero and the address, and a reload keeps it', async ({
     page,
     data,

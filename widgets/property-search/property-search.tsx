@@ -7,7 +7,7 @@ import { useSignalEffect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
-import { appliedFilters, getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
+import { appliedFilters, getPlaceSuggestions, getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
@@ -24,6 +24,7 @@ import { FilterBar } from './filter-bar.tsx';
 import { FilterChips } from './filter-chips.tsx';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
+import { placeLabel } from './location-box.tsx';
 import { totalPages } from './pagination.ts';
 import { createSearchStore } from './store.ts';
 import { useSearchToasts } from './use-search-toasts.ts';
@@ -73,6 +74,23 @@ export function PropertySearch(props: Props) {
       live = false;
     };
   }, [rest]);
+
+  // a place that arrived by its path alone (a shared link, a market report) is named as a picked
+  // one is; one that is no place says so, instead of an empty search
+  const placePath = store.filters.value.place;
+  const placeNamed = Boolean(store.filters.value.placeName);
+  useEffect(() => {
+    if (!placePath || placeNamed) return;
+    const controller = new AbortController();
+    getPlaceSuggestions(rest, (placePath.split('/').at(-1) ?? '').replace(/-/g, ' '), controller.signal)
+      .then((found) => {
+        const place = found.find((s) => s.path === placePath);
+        if (place) store.filters.value = { ...store.filters.peek(), placeName: placeLabel(place) };
+        else toaster.show({ title: { key: 'search.unknownPlace.title' }, description: { key: 'search.unknownPlace.text', params: { place: placePath } }, variant: 'destructive' });
+      })
+      .catch(() => {});
+    return () => controller.abort();
+  }, [placePath, placeNamed, rest, store, toaster]);
 
   const answer = store.answer.value;
   useSearchToasts(toaster, store.filters.value.placeName?.trim() || (store.filters.value.city?.trim() ?? ''), answer);
