@@ -7,7 +7,7 @@
 import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
 
 test.describe('the location box', () => {
-  test('a search opened by a place\'s path alone (a market report\'s link) names the place in the box; a path that is no place says so', async ({ page, data }) => {
+  test("a search opened by a place's path alone (a market report's link) names the place in the box; a path that is no place says so", async ({ page, data }) => {
     await page.goto(`${data.url}/search-properties?place=quito%2Finaquito`);
     const s = search(page);
     await expect(s.box).toHaveValue('Iñaquito, Quito');
