@@ -7,6 +7,8 @@
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
+import { KNOWN_TYPES } from '../../core/protocol/listing.ts';
+import { pricePerM2, typeGroupOf } from '../../core/protocol/market.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { stopAll } from '../support/stop-all.ts';
@@ -173,6 +175,16 @@ describe('the market index (docs/market.md)', () => {
     expect(after).toBeGreaterThanOrEqual(before);
     const mine = await ours('ecuador', 'all', monthsAgo(0));
     expect((await index('ecuador', 'all')).at(-1)?.listings).toBe(mine.listings);
+  });
+
+  it("the type groups and a listing's price per m² are the SQL rule's, read once in core/protocol/market.ts for the listing page and the detail", async () => {
+    for (const type of [...KNOWN_TYPES, 'castle', '']) {
+      const [row] = await server.sql<{ g: string | null }>('select internal.market_type_group($1) as g', [type]);
+      expect(typeGroupOf(type), type).toBe(row?.g ?? null);
+    }
+    expect(pricePerM2({ price: 300_000, area: 150, lot: 500, propertyType: 'house' })).toBe(2000);
+    expect(pricePerM2({ price: 100_000, area: 0, lot: 1000, propertyType: 'land' })).toBe(100);
+    expect(pricePerM2({ price: 100_000, area: 10, lot: 0, propertyType: 'apartment' })).toBeNull();
   });
 
   it('refuses what it cannot answer with a clear error, in PostgREST shape', async () => {
