@@ -74,10 +74,12 @@ export async function benchPages(): Promise<Record<string, unknown>> {
       }
       const agent: number[] = [];
       for (let i = 0; i < 200; i++) agent.push(await time(() => read(`${server.url}/findanagent/${agents[i % agents.length]?.id}`)));
-      // the market reports: Ecuador's, and the provinces', cities' and sectors' in turn
+      // the market reports: each place's first visit in each language (made from the index), then
+      // visits while it is kept rendered (minutes: the index changes hourly)
+      const marketFirst: number[] = [];
       const market: number[] = [];
-      for (let i = 0; i < 20; i++) await read(`${server.url}${marketPath(places[i % places.length]?.path ?? 'ecuador')}`);
-      for (let i = 0; i < 200; i++) market.push(await time(() => read(`${server.url}${marketPath(places[i % places.length]?.path ?? 'ecuador')}`)));
+      for (const lang of ['en', 'es'] as const) for (const p of places) marketFirst.push(await time(() => read(`${server.url}${marketPath(p.path, lang)}`)));
+      for (let i = 0; i < 400; i++) market.push(await time(() => read(`${server.url}${marketPath(places[i % places.length]?.path ?? 'ecuador')}`)));
       const missing: number[] = [];
       for (let i = 0; i < 100; i++) missing.push(await time(() => read(`${server.url}/properties/${900_000_000 + i}-gone`, 404)));
 
@@ -126,7 +128,7 @@ export async function benchPages(): Promise<Record<string, unknown>> {
         similarListings: { ...summarise(similar), meanFound: round(found / measured.length) },
         priceHistory: summarise(history),
         marketIndex: { rebuild: summarise(rebuild), figures, reports: places.length },
-        marketPage: summarise(market),
+        marketPage: { first: summarise(marketFirst), kept: summarise(market) },
         target: { listingPageP95Ms: 15, similarP95Ms: 20, marketPageP95Ms: 20, marketRebuildMs: 10_000 },
       };
       return { ...result, targetMet: result.listingPage.en.p95 <= 15 && result.listingPage.es.p95 <= 15 && result.similarListings.p95 <= 20, markdown: markdown(result) };
@@ -149,7 +151,7 @@ function markdown(r: {
   similarListings: Summary & { meanFound: number };
   priceHistory: Summary;
   marketIndex: { rebuild: Summary; figures: number; reports: number };
-  marketPage: Summary;
+  marketPage: { first: Summary; kept: Summary };
 }): string {
   const ms = (s: Summary) => `${s.p50.toFixed(1)} ms | ${s.p95.toFixed(1)} ms`;
   const met = r.listingPage.en.p95 <= 15 && r.listingPage.es.p95 <= 15;
@@ -168,11 +170,12 @@ function markdown(r: {
     `| og:image, from the disk cache | ${ms(r.ogImage.cached)} |`,
     `| similar listings (\`.rpc('similar_listings')\`, 8; ${r.similarListings.meanFound} found on average) | ${ms(r.similarListings)} |`,
     `| price history (\`.rpc('listing_price_history')\`) | ${ms(r.priceHistory)} |`,
-    `| market report (${r.marketIndex.reports} places with a report, in turn) | ${ms(r.marketPage)} |`,
+    `| market report, first visit (${r.marketIndex.reports} places with a report, each in both languages) | ${ms(r.marketPage.first)} |`,
+    `| market report, kept rendered | ${ms(r.marketPage.kept)} |`,
     `| the market index made again (\`internal.rebuild_market_index()\`, ${r.marketIndex.figures.toLocaleString('en-US')} figures) | ${ms(r.marketIndex.rebuild)} |`,
     '',
     `Preview images: 1200x630 JPEG, ${Math.round(r.ogImage.meanBytes / 1024)} KB on average, ${Math.round(r.ogImage.maxBytes / 1024)} KB at most (limit 250 KB). Sitemap index: ${r.sitemap.indexFirstMs} ms the first time (every active listing id read through the API), ${r.sitemap.indexCachedMs} ms cached; a listings file of 50,000 addresses: ${r.sitemap.listingsFileMs} ms, ${(r.sitemap.listingsFileBytes / 2 ** 20).toFixed(1)} MB.`,
     '',
-    `Targets: listing page p95 ≤ 15 ms: ${met ? 'met' : 'missed'}; similar listings p95 ≤ 20 ms: ${r.similarListings.p95 <= 20 ? 'met' : 'missed'}; market report p95 ≤ 20 ms: ${r.marketPage.p95 <= 20 ? 'met' : 'missed'}; the index made again in ≤ 10 s: ${r.marketIndex.rebuild.p95 <= 10_000 ? 'met' : 'missed'}.`,
+    `Targets: listing page p95 ≤ 15 ms: ${met ? 'met' : 'missed'}; similar listings p95 ≤ 20 ms: ${r.similarListings.p95 <= 20 ? 'met' : 'missed'}; market report p95 ≤ 20 ms: ${r.marketPage.first.p95 <= 20 ? 'met' : 'missed'} at its first visit, ${r.marketPage.kept.p95 <= 20 ? 'met' : 'missed'} kept; the index made again in ≤ 10 s: ${r.marketIndex.rebuild.p95 <= 10_000 ? 'met' : 'missed'}.`,
   ].join('\n');
 }

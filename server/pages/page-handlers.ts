@@ -13,10 +13,10 @@ import { matchPage } from '../http/routes.ts';
 import { renderAgent } from './agent-page.tsx';
 import { renderMarket } from './market-page.tsx';
 import type { MarketData } from '../../core/view/market-report.tsx';
-import { lastFullMonth, placeKind, REPORT_MONTHS, TYPE_GROUPS, typeGroupOf, type TypeGroup } from '../../core/protocol/market.ts';
+import { lastFullMonth, placeKind, REPORT_MONTHS, TYPE_GROUPS, type TypeGroup } from '../../core/protocol/market.ts';
 import type { OgImage } from './head.tsx';
 import { attrs } from './html.tsx';
-import { renderListing, renderMissingListing, toProperty, type ListingPageContext } from './listing-page.tsx';
+import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.tsx';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
@@ -53,6 +53,9 @@ export const placeHero = (place: Place) => (html: string) => {
   return out;
 };
 
+/** how long a market report stays rendered (the index is made again hourly) */
+const MARKET_PAGE_TTL_MS = 5 * 60_000;
+
 /** similar listings a listing page shows, and how many make the section "Similar properties" */
 const SIMILAR_SHOWN = 8;
 const SIMILAR_ENOUGH = 4;
@@ -69,7 +72,14 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const ctx: ListingPageContext = { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (p: Property) => images().ogUrl('listings', p.id, p.images[0]) };
     // the listing, the ones most like it and its history at once: one wait instead of two (the
     // listings like it serve a gone listing's page too; a failure of the two extras waits for the row)
-    const extras = Promise.all([d.like(id, SIMILAR_SHOWN), d.priceHistory(id)]);
+    const extras = Promise.all([
+      d.like(id, SIMILAR_SHOWN),
+      d.priceHistory(id),
+      d.listingMarket(id).then(
+        (f) => lastFullMonth(f),
+        () => undefined,
+      ),
+    ]);
     extras.catch(() => {});
     const row = await d.listing(id);
     if (!row) {
@@ -82,17 +92,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     }
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
-    // the listing beside its market: its sector's (or nearest place's) figure for its type, last month
-    const property = toProperty(row, ctx);
-    const group = typeGroupOf(property.propertyType);
-    const marketFigure =
-      group && property.marketPlace
-        ? d.marketIndex(property.marketPlace, group, 2).then(
-            (f) => lastFullMonth(f),
-            () => undefined,
-          )
-        : Promise.resolve(undefined);
-    const [[like, history], market] = await Promise.all([extras, marketFigure]);
+    // with the listing beside its market: its sector's (or nearest place's) figure for its type, last month
+    const [like, history, market] = await extras;
     // the listings most like it when there are enough of them, else more of its city
     const similar = like.length >= SIMILAR_ENOUGH ? { rows: like, like: true } : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
     const page = renderListing(row, similar, history, ctx, market);
@@ -106,8 +107,13 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     return { status: page.status, type: 'text/html', body: html('agent.html', path, lang, page.head, page.body), headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE } };
   }
 
+  // the reports change when the index is made again (hourly, docs/market.md "Freshness"): kept for minutes
+  const reports = new LRUCache<string, string>({ max: 300, maxSize: 24 * 1024 * 1024, sizeCalculation: (page) => Math.max(1, page.length), ttl: MARKET_PAGE_TTL_MS });
+
   /** /market/{place}: a place's market report (docs/market.md), or the 404 where the index has none of its own. */
   async function marketPage(place: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
+    const kept = reports.get(`${place}|${lang}`);
+    if (kept !== undefined) return { status: 200, type: 'text/html', body: kept, headers: { 'Cache-Control': PAGE_CACHE } };
     const d = siteData(request);
     const kind = placeKind(place);
     // a sector is ranked among its city's sectors

@@ -33,6 +33,8 @@ export interface SiteData {
   cities(): Promise<Array<{ city: string; listings: number }>>;
   /** a place's market index, month by month (public.market_index; docs/market.md) */
   marketIndex(place: string, typeGroup: TypeGroup, months: number): Promise<MarketFigure[]>;
+  /** an active listing's market: its sector's index for its type, last month and this one (public.listing_market) */
+  listingMarket(id: string): Promise<MarketFigure[]>;
   /** the places in a place with last month's figure (public.market_ranking) */
   marketRanking(place: string, typeGroup: TypeGroup, kind?: 'city'): Promise<MarketRank[]>;
 }
@@ -133,6 +135,9 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     },
     async marketIndex(place, typeGroup, months) {
       return parseMarketFigures(check(await rest.rpc('market_index', { place, type_group: typeGroup, months }), 'market index'));
+    },
+    async listingMarket(id) {
+      return parseMarketFigures(check(await rest.rpc('listing_market', { listing_id: Number(id) }), 'listing market'));
     },
     async marketRanking(place, typeGroup, kind) {
       return parseMarketRanking(check(await rest.rpc('market_ranking', { place, type_group: typeGroup, ...(kind ? { kind } : {}) }), 'market ranking'));

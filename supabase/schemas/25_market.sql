@@ -94,6 +94,18 @@ comment on table internal.market_index is 'The monthly asking price per m² of e
 
 create index market_index_parent on internal.market_index (parent, type_group, month);
 
+-- The outlier bounds of each city and type group (docs/market.md, rule 5), as the last whole
+-- rebuild judged them over its 25 months; the hourly refresh of the last months reads them.
+create table internal.market_bounds (
+  city_slug text not null,
+  type_group text not null,
+  lo double precision not null,
+  hi double precision not null,
+  primary key (city_slug, type_group)
+);
+
+alter table internal.market_bounds enable row level security;
+
 -- The type group of a property type (docs/market.md): one place for the rule.
 create or replace function internal.market_type_group(property_type text)
 returns text
@@ -117,20 +129,28 @@ as $$
 $$;
 
 -- Every figure of the index made again from the listings, their spells and their price changes:
--- the last 24 months and the month so far. Answers how many rows it wrote.
-create or replace function internal.rebuild_market_index()
+-- the last 24 months and the month so far (docs/market.md), or only the months from `from_month`
+-- (the hourly refresh: last month and this one), whose outliers are judged by the bounds of the
+-- last whole rebuild (internal.market_bounds). Answers how many rows it wrote.
+create or replace function internal.rebuild_market_index(from_month date default null)
 returns integer
 language plpgsql
 security definer
 set search_path = ''
+-- its sorts and groupings in memory (a job of the server's): the default 4 MB spills to disk
+set work_mem = '256MB'
 as $$
 declare
+  first_month date := (date_trunc('month', now()) - interval '24 months')::date;
+  since date := greatest(coalesce(from_month, first_month), first_month);
   written integer;
 begin
-  delete from internal.market_index;
+  -- each listing on the market in each month of the period, once, at its price per m² then
+  drop table if exists pg_temp.market_priced;
+  create temp table market_priced on commit drop as
   with months as (
     select m::date as month, least(m + interval '1 month', now()) as cutoff
-      from pg_catalog.generate_series(date_trunc('month', now()) - interval '24 months', date_trunc('month', now()), interval '1 month') m
+      from pg_catalog.generate_series(since, date_trunc('month', now()), interval '1 month') m
   ),
   -- a listing's asking price over time: each price from when it was set until the next change
   prices as (
@@ -149,12 +169,12 @@ begin
   cut_months as (
     select distinct c.listing_id, date_trunc('month', c.changed_at)::date as month
       from internal.listing_price_changes c
-     where c.new_price < c.old_price and c.changed_at >= date_trunc('month', now()) - interval '24 months'
+     where c.new_price < c.old_price and c.changed_at >= since
   ),
   -- each listing on the market in each month, once (its latest spell that month)
   on_market as (
     select distinct on (m.month, l.id)
-           m.month, m.cutoff, l.id, l.price, l.state_slug, l.city_slug, l.sector_slug, l.state, l.city, l.sector, l.map_lat, l.map_lng,
+           m.month, m.cutoff, l.id, l.price, l.state_slug, l.city_slug, l.sector_slug, l.map_lat, l.map_lng,
            internal.market_type_group(l.property_type) as type_group,
            case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end as area,
            s.on_at, s.off_at
@@ -163,9 +183,8 @@ begin
       join internal.listings l on l.id = s.listing_id
      where l.country_code = 'EC' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
      order by m.month, l.id, s.on_at desc
-  ),
+  )
   -- its price in force at the month's end (or when it went off), per m²
-  priced as (
     select o.*,
            coalesce(p.price, o.price) / o.area as usd_m2,
            o.on_at >= o.month as is_new,
@@ -174,20 +193,25 @@ begin
       from on_market o
       left join prices p on p.listing_id = o.id and p.valid_from <= least(o.cutoff, coalesce(o.off_at, 'infinity')) and p.valid_to > least(o.cutoff, coalesce(o.off_at, 'infinity'))
       left join cut_months k on k.listing_id = o.id and k.month = o.month
-     where o.type_group is not null and o.area >= 15
-  ),
-  -- outliers out: outside the 2nd-98th percentile of their city and type group over the period
-  bounds as (
-    select p.city_slug, p.type_group, pg_catalog.percentile_cont(array[0.02, 0.98]) within group (order by p.usd_m2) as b
-      from priced p
+     where o.type_group is not null and o.area >= 15;
+  -- a whole rebuild judges outliers anew: outside the 2nd-98th percentile of their city and type
+  -- group over the whole period
+  if from_month is null or not exists (select 1 from internal.market_bounds) then
+    delete from internal.market_bounds;
+    insert into internal.market_bounds (city_slug, type_group, lo, hi)
+    select p.city_slug, p.type_group,
+           pg_catalog.percentile_cont(0.02) within group (order by p.usd_m2),
+           pg_catalog.percentile_cont(0.98) within group (order by p.usd_m2)
+      from pg_temp.market_priced p
      where p.usd_m2 > 0
-     group by p.city_slug, p.type_group
-  ),
-  kept as (
-    select p.month, p.state_slug, p.city_slug, p.sector_slug, p.state, p.city, p.sector, p.map_lat, p.map_lng, p.type_group, p.usd_m2, p.is_new, p.cut, p.days
-      from priced p
-      join bounds b using (city_slug, type_group)
-     where p.usd_m2 between b.b[1] and b.b[2]
+     group by p.city_slug, p.type_group;
+  end if;
+  delete from internal.market_index i where i.month >= since;
+  with kept as (
+    select p.month, p.state_slug, p.city_slug, p.sector_slug, p.map_lat, p.map_lng, p.type_group, p.usd_m2, p.is_new, p.cut, p.days
+      from pg_temp.market_priced p
+      join internal.market_bounds b on b.city_slug = p.city_slug and b.type_group = p.type_group
+     where p.usd_m2 between b.lo and b.hi
   ),
   figures as (
     select k.month, g.type_group,
@@ -203,18 +227,6 @@ begin
              when grouping(k.sector_slug) = 1 then 'city'
              else 'sector'
            end as kind,
-           case
-             when grouping(k.state_slug) = 1 and grouping(k.city_slug) = 1 then null
-             when grouping(k.city_slug) = 1 then 'ecuador'
-             when grouping(k.sector_slug) = 1 then 'provincia/' || pg_catalog.mode() within group (order by k.state_slug)
-             else k.city_slug
-           end as parent,
-           case
-             when grouping(k.state_slug) = 1 and grouping(k.city_slug) = 1 then 'Ecuador'
-             when grouping(k.city_slug) = 1 then pg_catalog.mode() within group (order by k.state)
-             when grouping(k.sector_slug) = 1 then pg_catalog.mode() within group (order by k.city)
-             else pg_catalog.mode() within group (order by k.sector)
-           end as name,
            count(*)::integer as listings,
            pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q,
            count(*) filter (where k.is_new)::integer as new_listings,
@@ -225,12 +237,27 @@ begin
       from kept k
       cross join lateral (values (k.type_group), ('all')) g(type_group)
      group by grouping sets ((k.month, g.type_group), (k.month, g.type_group, k.state_slug), (k.month, g.type_group, k.city_slug), (k.month, g.type_group, k.city_slug, k.sector_slug))
+  ),
+  -- each place's name as most of its listings write it, and the place its figure is offered from
+  -- (a city's province: the one most of its listings name), once per place, not per month
+  named as (
+    select 'ecuador' as path, 'Ecuador' as name, null::text as parent
+    union all
+    select 'provincia/' || l.state_slug, pg_catalog.mode() within group (order by l.state), 'ecuador'
+      from internal.listings l where l.country_code = 'EC' and coalesce(l.state_slug, '') <> '' group by l.state_slug
+    union all
+    select l.city_slug, pg_catalog.mode() within group (order by l.city), 'provincia/' || pg_catalog.mode() within group (order by l.state_slug)
+      from internal.listings l where l.country_code = 'EC' and coalesce(l.city_slug, '') <> '' group by l.city_slug
+    union all
+    select l.city_slug || '/' || l.sector_slug, pg_catalog.mode() within group (order by l.sector), l.city_slug
+      from internal.listings l where l.country_code = 'EC' and coalesce(l.city_slug, '') <> '' and coalesce(l.sector_slug, '') <> '' group by l.city_slug, l.sector_slug
   )
   insert into internal.market_index (path, kind, name, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days, lat, lng)
-  select f.path, f.kind, coalesce(f.name, f.path), f.parent, f.type_group, f.month, f.listings,
+  select f.path, f.kind, coalesce(n.name, f.path), n.parent, f.type_group, f.month, f.listings,
          round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
          f.new_listings, f.price_cuts, round(f.median_days)::integer, f.lat, f.lng
     from figures f
+    left join named n on n.path = f.path
    where f.path is not null and (f.kind <> 'sector' or coalesce(f.path, '') !~ '/$');
   get diagnostics written = row_count;
   return written;
@@ -248,18 +275,25 @@ set search_path = ''
 as $$
 declare
   built timestamptz;
+  whole timestamptz;
   written integer;
 begin
   if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('internal.market_index')) then
     return null;
   end if;
-  select s.last_finished_at into built from internal.job_schedule s where s.job = 'market-index';
+  select s.last_finished_at, s.last_full_at into built, whole from internal.job_schedule s where s.job = 'market-index';
   if built is not null and built > now() - max_age then
     return null;
   end if;
-  written := internal.rebuild_market_index();
+  -- whole once a day (or when asked with no age at all), else last month and this one
+  if whole is null or whole < now() - interval '1 day' or max_age <= interval '0' then
+    written := internal.rebuild_market_index();
+    whole := now();
+  else
+    written := internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date);
+  end if;
   insert into internal.job_schedule (job, due_at, last_started_at, last_finished_at, last_full_at)
-  values ('market-index', now() + max_age, now(), pg_catalog.clock_timestamp(), now())
+  values ('market-index', now() + max_age, now(), pg_catalog.clock_timestamp(), whole)
   on conflict (job) do update
     set due_at = excluded.due_at, last_started_at = excluded.last_started_at,
         last_finished_at = excluded.last_finished_at, last_full_at = excluded.last_full_at;
@@ -329,6 +363,37 @@ begin
    where exists (select 1 from chain)
    order by w.month;
 end
+$$;
+
+-- A listing's market (docs/market.md, "Where it shows"): last month and this one of its sector's
+-- index for its type group (or of the nearest place that has a figure), asked by the listing's id
+-- so that a listing's page asks for it at the same time as the listing itself.
+create or replace function public.listing_market(listing_id bigint)
+returns table (
+  month date,
+  path text,
+  name text,
+  listings integer,
+  median numeric,
+  p25 numeric,
+  p75 numeric,
+  new_listings integer,
+  price_cuts integer,
+  median_days integer
+)
+language sql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select m.*
+    from internal.listings l
+   cross join lateral public.market_index(l.city_slug || coalesce('/' || nullif(l.sector_slug, ''), ''), internal.market_type_group(l.property_type), 2) m
+   where l.id = listing_market.listing_id
+     and internal.is_public_listing(l.country_code, l.status)
+     and internal.market_type_group(l.property_type) is not null
+     and coalesce(l.city_slug, '') <> ''
 $$;
 
 -- The places in a place (a province's cities, a city's sectors; Ecuador's provinces or, with

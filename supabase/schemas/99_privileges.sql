@@ -29,11 +29,11 @@ grant all on public.listing_availability, public.listing_cities to service_role;
 revoke all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
-  internal.job_schedule, internal.listing_spells, internal.market_index from anon, authenticated;
-revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index from public;
+  internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds from anon, authenticated;
+revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index, internal.market_bounds from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
-  internal.listing_spells, internal.market_index to service_role;
+  internal.listing_spells, internal.market_index, internal.market_bounds to service_role;
 
 -- functions: the service's; the public key calls the data API's six (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
@@ -50,7 +50,8 @@ grant execute on function
   public.listing_price_history(bigint),
   public.similar_listings(bigint, integer),
   public.market_index(text, text, integer),
-  public.market_ranking(text, text, text)
+  public.market_ranking(text, text, text),
+  public.listing_market(bigint)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteData } from '../../server/pages/site-data.ts';
 import { getAgent, getAgents } from '../../widgets/lib/data/agents.ts';
-import { getMarketFigures, getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
+import { getListingMarket, getMarketFigures, getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
 import { getListing, getListingsByIds, getListingsCount, getListingsPage, getMapClusters, getMapPoints, getPlaceSuggestions, getPropertyTypes } from '../../widgets/lib/data/listings.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
@@ -118,6 +118,7 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await getPropertyTypes(rest);
       await getPriceHistory(rest, id);
       await getMarketFigures(rest, 'quito', 'house', 2);
+      await getListingMarket(rest, id);
       await getSimilarListings(rest, id, 4);
       await getAgents(rest, '');
       await getAgents(rest, 'ana');
@@ -134,6 +135,7 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await site.agentIds();
       await site.cities();
       await site.marketIndex('quito', 'all', 25);
+      await site.listingMarket(id);
       await site.marketRanking('ecuador', 'all', 'city');
     } finally {
       globalThis.fetch = real;

@@ -187,6 +187,17 @@ describe('the market index (docs/market.md)', () => {
     expect(pricePerM2({ price: 100_000, area: 10, lot: 0, propertyType: 'apartment' })).toBeNull();
   });
 
+  it('the hourly refresh of the last two months writes what a whole rebuild writes for them, and leaves the months before alone', async () => {
+    const snapshot = () =>
+      server.sql<Record<string, unknown>>(
+        'select path, type_group, month::text, listings, median::text, p25::text, p75::text, new_listings, price_cuts, median_days from internal.market_index order by path, type_group, month',
+      );
+    await server.sql('select internal.rebuild_market_index()');
+    const whole = await snapshot();
+    await server.sql("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)");
+    expect(await snapshot()).toEqual(whole);
+  });
+
   it('refuses what it cannot answer with a clear error, in PostgREST shape', async () => {
     for (const args of [{ place: 'quito', type_group: 'castle' }, { place: 'quito', months: 0 }, { place: 'x'.repeat(200) }]) {
       const { error } = await rest.rpc('market_index', args);

@@ -44,7 +44,17 @@ const SUPABASE_INITIAL_SCHEMA = `
 
 /** What the public key may read and call: the data API's relations, and the functions the elements call. */
 const PUBLISHED_RELATIONS = ['agents', 'listing_availability', 'listing_cities', 'listing_property_types', 'listings'];
-const PUBLISHED_FUNCTIONS = ['listing_clusters', 'listing_price_history', 'market_index', 'market_ranking', 'place_suggestions', 'search_listings', 'search_listings_count', 'similar_listings'];
+const PUBLISHED_FUNCTIONS = [
+  'listing_clusters',
+  'listing_market',
+  'listing_price_history',
+  'market_index',
+  'market_ranking',
+  'place_suggestions',
+  'search_listings',
+  'search_listings_count',
+  'similar_listings',
+];
 
 describe('a database prepared as a hosted project, migrated by the Supabase CLI', () => {
   let database: PostgresDatabase;

@@ -37,3 +37,13 @@ export async function getMarketFigures(rest: PostgrestClient, place: string, gro
   if (error) fail(error, 'market index');
   return parseMarketFigures((data ?? []) as unknown[]);
 }
+
+/** A listing's market: its sector's index for its type, last month and this one (public.listing_market). */
+export async function getListingMarket(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<MarketFigure[]> {
+  if (!/^\d{1,15}$/.test(id)) return [];
+  let q = rest.rpc('listing_market', { listing_id: Number(id) });
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'listing market');
+  return parseMarketFigures((data ?? []) as unknown[]);
+}

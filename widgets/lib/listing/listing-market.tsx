@@ -10,7 +10,7 @@ import { lastFullMonth, typeGroupOf, type MarketFigure } from '../../../core/pro
 import { marketPath } from '../../../core/routes.ts';
 import { MarketComparison } from '../../../core/view/market-compare.tsx';
 import { getClients } from '../data/client.ts';
-import { getMarketFigures } from '../data/listing-extras.ts';
+import { getListingMarket } from '../data/listing-extras.ts';
 import { useElement } from '../element.tsx';
 import { siteUrl } from '../site-links.ts';
 
@@ -19,15 +19,15 @@ export function ListingMarket({ property: p }: { property: Property }) {
   const group = typeGroupOf(p.propertyType);
   const [figure, setFigure] = useState<{ id: string; figure: MarketFigure | undefined }>({ id: '', figure: undefined });
   useEffect(() => {
-    if (!group || !p.marketPlace) return;
+    if (!group) return;
     const controller = new AbortController();
-    getMarketFigures(getClients(api).rest, p.marketPlace, group, 2, controller.signal)
+    getListingMarket(getClients(api).rest, p.id, controller.signal)
       .then((figures) => setFigure({ id: p.id, figure: lastFullMonth(figures) }))
       .catch((error: unknown) => {
         if (!controller.signal.aborted) console.warn('[exp] the market figure could not be loaded:', error);
       });
     return () => controller.abort();
-  }, [api, p.id, p.marketPlace, group]);
+  }, [api, p.id, group]);
   const shown = figure.id === p.id ? figure.figure : undefined;
   return (
     <MarketComparison
