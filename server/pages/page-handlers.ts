@@ -133,14 +133,11 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       options.log?.(`404 page for ${JSON.stringify(path)}`);
       return staticPage('404.html', 404, null, lang, path);
     }
-    const body = html('market.html', path, lang, page.head, page.body);
     const route = page.head.route as string;
-    return {
-      status: 200,
-      type: 'text/html',
-      body: html('market.html', path, lang, { ...page.head, image: images().pageImage(route, lang, body) }, page.body),
-      headers: { 'Cache-Control': PAGE_CACHE },
-    };
+    const first = html('market.html', path, lang, page.head, page.body);
+    const body = html('market.html', path, lang, { ...page.head, image: images().pageImage(route, lang, first) }, page.body);
+    reports.set(`${place}|${lang}`, body);
+    return { status: 200, type: 'text/html', body, headers: { 'Cache-Control': PAGE_CACHE } };
   }
 
   /**
