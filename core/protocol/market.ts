@@ -137,3 +137,16 @@ export function pricePerM2(listing: { price: number; area: number; lot: number; 
   const area = listing.propertyType === 'land' && listing.lot > 0 ? listing.lot : listing.area;
   return listing.price > 0 && area >= 15 ? listing.price / area : null;
 }
+
+/** public.market_report's answer as a report's figures (core/view/market-report.tsx MarketData). */
+export function parseMarketReport(value: unknown): { all: MarketFigure[]; byType: Array<[Exclude<TypeGroup, 'all'>, MarketFigure[]]>; ranking: MarketRank[]; cities?: MarketRank[] } {
+  const o = (value ?? {}) as Record<string, unknown>;
+  const byType = (o.by_type ?? {}) as Record<string, unknown>;
+  const groups = TYPE_GROUPS.filter((g): g is Exclude<TypeGroup, 'all'> => g !== 'all');
+  return {
+    all: parseMarketFigures(Array.isArray(o.all) ? o.all : []),
+    byType: groups.map((g) => [g, parseMarketFigures(Array.isArray(byType[g]) ? (byType[g] as unknown[]) : [])]),
+    ranking: parseMarketRanking(Array.isArray(o.ranking) ? o.ranking : []),
+    ...(Array.isArray(o.cities) ? { cities: parseMarketRanking(o.cities) } : {}),
+  };
+}

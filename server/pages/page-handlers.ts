@@ -13,7 +13,7 @@ import { matchPage } from '../http/routes.ts';
 import { renderAgent } from './agent-page.tsx';
 import { renderMarket } from './market-page.tsx';
 import type { MarketData } from '../../core/view/market-report.tsx';
-import { lastFullMonth, placeKind, REPORT_MONTHS, TYPE_GROUPS, type TypeGroup } from '../../core/protocol/market.ts';
+import { lastFullMonth } from '../../core/protocol/market.ts';
 import type { OgImage } from './head.tsx';
 import { attrs } from './html.tsx';
 import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.tsx';
@@ -114,17 +114,9 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   async function marketPage(place: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
     const kept = reports.get(`${place}|${lang}`);
     if (kept !== undefined) return { status: 200, type: 'text/html', body: kept, headers: { 'Cache-Control': PAGE_CACHE } };
-    const d = siteData(request);
-    const kind = placeKind(place);
-    // a sector is ranked among its city's sectors
-    const rankedIn = kind === 'sector' ? (place.split('/')[0] as string) : place;
-    const [all, byType, ranking, cities] = await Promise.all([
-      d.marketIndex(place, 'all', REPORT_MONTHS),
-      Promise.all(TYPE_GROUPS.filter((g): g is Exclude<TypeGroup, 'all'> => g !== 'all').map(async (g) => [g, await d.marketIndex(place, g, 14)] as const)),
-      d.marketRanking(rankedIn, 'all'),
-      kind === 'country' ? d.marketRanking('ecuador', 'all', 'city') : Promise.resolve(undefined),
-    ]);
-    const data: MarketData = { all, byType: byType.map(([g, f]) => [g, f]), ranking, ...(cities ? { cities, outline: outline() ?? [] } : {}) };
+    const report = await siteData(request).marketReport(place);
+    const data: MarketData = { ...report, ...(report.cities ? { outline: outline() ?? [] } : {}) };
+    const all = report.all;
     const page = renderMarket(place, data, { lang, t: siteTexts().t(lang), origin: origin(), now: new Date() });
     if (page.status !== 200) {
       // a place too thin for a report of its own: the nearest place that has one

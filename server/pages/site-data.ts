@@ -11,7 +11,7 @@ import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
-import { parseMarketFigures, parseMarketRanking, type MarketFigure, type MarketRank, type TypeGroup } from '../../core/protocol/market.ts';
+import { parseMarketFigures, parseMarketRanking, parseMarketReport, type MarketFigure, type MarketRank, type TypeGroup } from '../../core/protocol/market.ts';
 
 export interface SiteData {
   /** an active EC listing, or null */
@@ -33,6 +33,8 @@ export interface SiteData {
   cities(): Promise<Array<{ city: string; listings: number }>>;
   /** a place's market index, month by month (public.market_index; docs/market.md) */
   marketIndex(place: string, typeGroup: TypeGroup, months: number): Promise<MarketFigure[]>;
+  /** everything a place's report shows, in one call (public.market_report) */
+  marketReport(place: string): Promise<ReturnType<typeof parseMarketReport>>;
   /** an active listing's market: its sector's index for its type, last month and this one (public.listing_market) */
   listingMarket(id: string): Promise<MarketFigure[]>;
   /** the places in a place with last month's figure (public.market_ranking) */
@@ -135,6 +137,11 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     },
     async marketIndex(place, typeGroup, months) {
       return parseMarketFigures(check(await rest.rpc('market_index', { place, type_group: typeGroup, months }), 'market index'));
+    },
+    async marketReport(place) {
+      const { data, error } = await rest.rpc('market_report', { place });
+      if (error) throw new SiteDataError(`market report: ${error.message}`);
+      return parseMarketReport(data);
     },
     async listingMarket(id) {
       return parseMarketFigures(check(await rest.rpc('listing_market', { listing_id: Number(id) }), 'listing market'));

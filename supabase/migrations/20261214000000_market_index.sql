@@ -431,14 +431,45 @@ as $$
    limit 200
 $$;
 
+-- Everything a place's report shows (docs/market.md, "Where it shows"), in one answer: the place's
+-- months for `type_group` (as public.market_index), each type group's last 14 months, the places
+-- within ranked (a sector: its city's sectors) and, for Ecuador, every city ranked.
+create or replace function public.market_report(place text, type_group text default 'all', months integer default 25)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select pg_catalog.jsonb_build_object(
+    'all', (select coalesce(pg_catalog.jsonb_agg(to_jsonb(m) order by m.month), '[]'::jsonb) from public.market_index(market_report.place, market_report.type_group, market_report.months) m),
+    'by_type', (
+      select pg_catalog.jsonb_object_agg(g.type_group, (select coalesce(pg_catalog.jsonb_agg(to_jsonb(m) order by m.month), '[]'::jsonb) from public.market_index(market_report.place, g.type_group, 14) m))
+        from (values ('house'), ('apartment'), ('land'), ('commercial')) g(type_group)
+    ),
+    'ranking', (
+      select coalesce(pg_catalog.jsonb_agg(to_jsonb(r) - 'n' order by r.n), '[]'::jsonb)
+        from public.market_ranking(
+               case when market_report.place !~ '^provincia/' and market_report.place ~ '/' then split_part(market_report.place, '/', 1) else market_report.place end,
+               market_report.type_group
+             ) with ordinality r(path, name, listings, median, median_year_before, trend, lat, lng, n)
+    ),
+    'cities', case when market_report.place = 'ecuador' then (
+      select coalesce(pg_catalog.jsonb_agg(to_jsonb(r) - 'n' order by r.n), '[]'::jsonb)
+        from public.market_ranking('ecuador', market_report.type_group, 'city') with ordinality r(path, name, listings, median, median_year_before, trend, lat, lng, n)
+    ) end
+  )
+$$;
+
 -- privileges (as supabase/schemas/99_privileges.sql)
 revoke all on internal.listing_spells, internal.market_index, internal.market_bounds from anon, authenticated;
 revoke all on internal.listing_spells, internal.market_index, internal.market_bounds from public;
 grant all on internal.listing_spells, internal.market_index, internal.market_bounds to service_role;
 revoke execute on function internal.note_market_spells, internal.rebuild_market_index, internal.refresh_market_index from public;
-revoke all on function public.market_index(text, text, integer), public.market_ranking(text, text, text), public.listing_market(bigint) from public, anon, authenticated;
-grant execute on function public.market_index(text, text, integer), public.market_ranking(text, text, text), public.listing_market(bigint) to service_role;
-grant execute on function public.market_index(text, text, integer), public.market_ranking(text, text, text), public.listing_market(bigint) to anon, authenticated;
+revoke all on function public.market_index(text, text, integer), public.market_ranking(text, text, text), public.listing_market(bigint), public.market_report(text, text, integer) from public, anon, authenticated;
+grant execute on function public.market_index(text, text, integer), public.market_ranking(text, text, text), public.listing_market(bigint), public.market_report(text, text, integer) to service_role;
+grant execute on function public.market_index(text, text, integer), public.market_ranking(text, text, text), public.listing_market(bigint), public.market_report(text, text, integer) to anon, authenticated;
 
 -- the listings on the market now came on when they were listed
 insert into internal.listing_spells (listing_id, on_at)

@@ -51,7 +51,8 @@ grant execute on function
   public.similar_listings(bigint, integer),
   public.market_index(text, text, integer),
   public.market_ranking(text, text, text),
-  public.listing_market(bigint)
+  public.listing_market(bigint),
+  public.market_report(text, text, integer)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes

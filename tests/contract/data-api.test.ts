@@ -136,6 +136,7 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await site.cities();
       await site.marketIndex('quito', 'all', 25);
       await site.listingMarket(id);
+      await site.marketReport('quito');
       await site.marketRanking('ecuador', 'all', 'city');
     } finally {
       globalThis.fetch = real;
@@ -178,6 +179,10 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
         } else if (e.startsWith('keys: ')) {
           const keys = e.slice(6).split(',');
           if (!Array.isArray(body) || !body.length || body.some((r) => Object.keys(r as object).join(',') !== keys.join(','))) wrong(`keys ${keys.join(',')}`);
+        } else if (e.startsWith('object: ')) {
+          // a function answering one JSON object: these keys, in any order
+          const keys = e.slice(8).split(',');
+          if (!body || typeof body !== 'object' || Array.isArray(body) || keys.some((k) => !(k in (body as object)))) wrong(`an object with ${keys.join(',')}`);
         } else if (e.startsWith('code: ')) {
           if ((body as { code?: string } | undefined)?.code !== e.slice(6)) wrong(e);
         } else {

@@ -50,6 +50,7 @@ const PUBLISHED_FUNCTIONS = [
   'listing_price_history',
   'market_index',
   'market_ranking',
+  'market_report',
   'place_suggestions',
   'search_listings',
   'search_listings_count',

@@ -6,12 +6,11 @@
  * (public.market_index, public.market_ranking).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { lastFullMonth, parseMarketRanking, placeKind, TYPE_GROUPS, type MarketFigure, type MarketRank, type TypeGroup } from '../../core/protocol/market.ts';
+import { lastFullMonth, parseMarketReport, type TypeGroup } from '../../core/protocol/market.ts';
 import { marketPath, placeSearchPath } from '../../core/routes.ts';
 import { MarketReportView, type MarketData, type MarketReportClasses } from '../../core/view/market-report.tsx';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { getClients } from '../lib/data/client.ts';
-import { getMarketFigures } from '../lib/data/listing-extras.ts';
 import { fail } from '../lib/data/listings.ts';
 import type { ElementProps } from '../lib/element.tsx';
 import { useElement } from '../lib/element.tsx';
@@ -49,25 +48,12 @@ function written(host: HTMLElement, place: string, group: TypeGroup): MarketData
   }
 }
 
-async function ranking(rest: PostgrestClient, place: string, group: TypeGroup, signal: AbortSignal, kind?: 'city'): Promise<MarketRank[]> {
-  const { data, error } = await rest.rpc('market_ranking', { place, type_group: group, ...(kind ? { kind } : {}) }).abortSignal(signal);
-  if (error) fail(error, 'market ranking');
-  return parseMarketRanking((data ?? []) as unknown[]);
-}
-
-/** Everything a report shows, from the data API: the place's months, each type's last year, the places within. */
+/** Everything a report shows, from the data API in one call (public.market_report). */
 async function load(rest: PostgrestClient, place: string, group: TypeGroup, months: number, withRanking: boolean, signal: AbortSignal): Promise<MarketData> {
-  // a sector is ranked among its city's sectors
-  const rankedIn = placeKind(place) === 'sector' ? (place.split('/')[0] as string) : place;
-  const [all, byType, ranked, cities] = await Promise.all([
-    getMarketFigures(rest, place, group, months, signal),
-    Promise.all(
-      TYPE_GROUPS.filter((g): g is Exclude<TypeGroup, 'all'> => g !== 'all').map(async (g) => [g, await getMarketFigures(rest, place, g, 14, signal)] as [Exclude<TypeGroup, 'all'>, MarketFigure[]]),
-    ),
-    withRanking ? ranking(rest, rankedIn, group, signal) : Promise.resolve([]),
-    withRanking && place === 'ecuador' ? ranking(rest, 'ecuador', group, signal, 'city') : Promise.resolve(undefined),
-  ]);
-  return { all, byType, ranking: ranked, ...(cities ? { cities } : {}) };
+  const { data, error } = await rest.rpc('market_report', { place, type_group: group, months }).abortSignal(signal);
+  if (error) fail(error, 'market report');
+  const report = parseMarketReport(data);
+  return withRanking ? report : { all: report.all, byType: report.byType, ranking: [] };
 }
 
 /** The report's look inside the element (its utilities; the site's pages use site/site.css). */

@@ -1,0 +1,33 @@
+/**
+ * <exp-market-report> on a page of its own (an agent's site, a partner's CMS page; docs/market.md):
+ * from the data API alone it shows last month's figure the index holds, ranks the places within,
+ * tells the host page what it shows (exp-market-loaded), and switches language with the page; axe
+ * finds nothing serious.
+ */
+import { expect, fmt, seriousAxeViolations, test } from './fixtures.ts';
+
+test('the element on a bare page: the figure and count the index holds, the ranking, its event, in both languages; axe clean', async ({ page, data }) => {
+  await page.route(`${data.url}/market-page`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><title>An agent page</title><script type="module" src="/widgets/exp-widgets.js"></script><script>window.loaded=[];addEventListener("exp-market-loaded",(e)=>loaded.push(e.detail))</script><exp-market-report place="quito" type-group="apartment"></exp-market-report></html>',
+    }),
+  );
+  await page.goto(`${data.url}/market-page`);
+  const [row] = await data.sql<{ median: string; listings: number }>(
+    "select median::text, listings from internal.market_index where path = 'quito' and type_group = 'apartment' and month = (date_trunc('month', now()) - interval '1 month')::date",
+  );
+  const figure = page.locator('exp-market-report [part="figure"]');
+  await expect(figure).toHaveText(`$${fmt(Math.round(Number(row?.median)))}/m²`);
+  await expect(page.locator('exp-market-report')).toContainText(`From ${fmt(Number(row?.listings))} listings`);
+  // Quito's sectors, ranked, each a link to its report on the site
+  const [top] = await data.sql<{ path: string; name: string }>(
+    "select path, name from internal.market_index where parent = 'quito' and type_group = 'apartment' and month = (date_trunc('month', now()) - interval '1 month')::date and listings >= internal.market_minimum() order by median desc, path limit 1",
+  );
+  await expect(page.locator('exp-market-report').getByRole('link', { name: String(top?.name), exact: true })).toHaveAttribute('href', new RegExp(`/market/${top?.path}$`));
+  await expect.poll(() => page.evaluate(() => (window as unknown as { loaded: Array<{ place: string; median: number }> }).loaded[0]?.place)).toBe('quito');
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await page.evaluate(() => document.documentElement.setAttribute('lang', 'es'));
+  await expect(page.locator('exp-market-report')).toContainText(`De ${fmt(Number(row?.listings))} anuncios`);
+  await expect(page.locator('exp-market-report').getByRole('heading', { level: 2 }).first()).toHaveText('Precios de inmuebles en Quito');
+});
