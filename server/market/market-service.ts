@@ -1,9 +1,10 @@
 /**
  * Keeps the market index fresh (docs/market.md, "Freshness"): every few minutes this server asks
  * the database to make it again if it is older than an hour (internal.refresh_market_index), which
- * does it once across servers; a run at start. A failure is logged once per kind and tried again.
+ * does it once across servers; a run at start (server/periodic.ts).
  */
 import type { Database } from '../db/database.ts';
+import { periodic } from '../periodic.ts';
 
 export interface MarketService {
   start(): void;
@@ -17,11 +18,8 @@ const CHECK_EVERY_MS = 5 * 60_000;
 
 export function createMarketService(options: { db: Database; log?: (line: string) => void }): MarketService {
   const log = options.log ?? (() => {});
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<number | null> | undefined;
-  let lastProblem = '';
-  const refresh = (maxAgeSeconds = MARKET_INDEX_MAX_AGE_SECONDS) =>
-    (running ??= options.db
+  const refresh = (maxAgeSeconds: number) =>
+    options.db
       .transaction(
         async (tx) => {
           const [row] = await tx.query<{ n: number | null }>('select internal.refresh_market_index(make_interval(secs => $1)) as n', [maxAgeSeconds]);
@@ -30,29 +28,14 @@ export function createMarketService(options: { db: Database; log?: (line: string
         { long: true },
       )
       .then((n) => {
-        lastProblem = '';
         if (n !== null) log(`[market] the index made again: ${n} figures`);
         return n;
-      })
-      .finally(() => (running = undefined)));
+      });
+  const job = periodic({ name: 'market', everyMs: CHECK_EVERY_MS, run: () => refresh(MARKET_INDEX_MAX_AGE_SECONDS), log });
   return {
-    start() {
-      if (timer) return;
-      const tick = () =>
-        void refresh().catch((error: unknown) => {
-          const problem = error instanceof Error ? error.message : String(error);
-          if (problem !== lastProblem) log(`[market] not now: ${problem}`);
-          lastProblem = problem;
-        });
-      timer = setInterval(tick, CHECK_EVERY_MS);
-      timer.unref();
-      tick();
-    },
-    refresh,
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running?.catch(() => {});
-    },
+    start: job.start,
+    // asked for with an age (the tests: 0) it runs apart from the periodic check, which may find it fresh
+    refresh: (maxAgeSeconds?: number) => (maxAgeSeconds === undefined ? job.run() : refresh(maxAgeSeconds)),
+    stop: job.stop,
   };
 }
