@@ -294,6 +294,8 @@ export interface ExpMarketReportAttributes {
   'heading-level'?: string;
   /** Show the heading (turn off when the page has its own). Default: `true`. */
   'show-title'?: boolean | 'true' | 'false';
+  /** Offer "Follow this market": the place's report by e-mail each month (double opt-in; the lead goes to `lead-agent-id`). Default: `true`. */
+  'show-follow'?: boolean | 'true' | 'false';
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -304,7 +306,7 @@ export interface ExpMarketReportAttributes {
   'lead-agent-id'?: string;
 }
 
-/** A place's market report (docs/market.md), as the site's /market pages show it: last month's median asking price per m² with its change over a year and the count it stands on, the months as a chart (SVG, with its figures as a table), and the places within ranked with their trend lines, each a link to its report on the site. A month of too few listings shows its parent place's figure and says so. For agents' and partners' pages: "what does an m² cost here". */
+/** A place's market report (docs/market.md), as the site's /market pages show it: last month's median asking price per m² with its change over a year and the count it stands on, the months as a chart (SVG, with its figures as a table), and the places within ranked with their trend lines, each a link to its report on the site. A month of too few listings shows its parent place's figure and says so. For agents' and partners' pages: "what does an m² cost here". "Follow this market" takes an e-mail for the place's report early each month (double opt-in; the confirmed follow is a lead for `lead-agent-id`). */
 export interface ExpMarketReportElement extends HTMLElement {
   /** The place (docs/market.md): `ecuador`, a province (`provincia/pichincha`), a city (`quito`) or a sector (`quito/cumbaya`). Default: `ecuador`. */
   place: string | undefined;
@@ -318,6 +320,8 @@ export interface ExpMarketReportElement extends HTMLElement {
   headingLevel: string | undefined;
   /** Show the heading (turn off when the page has its own). Default: `true`. */
   showTitle: boolean | 'true' | 'false' | undefined;
+  /** Offer "Follow this market": the place's report by e-mail each month (double opt-in; the lead goes to `lead-agent-id`). Default: `true`. */
+  showFollow: boolean | 'true' | 'false' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */

@@ -4,20 +4,40 @@
  * inquiry's), so the form never accepts what the function refuses.
  */
 import type { Attribution } from './attribution.ts';
+import type { TypeGroup } from './market.ts';
 import { filterPhrases, filtersFromArgs, type FilterArgs, type SearchFilters } from './filters.ts';
 import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, type FieldError } from './inquiry.ts';
 import type { Lang } from '../lang.ts';
 
 export const ALERT_FREQUENCIES = ['instant', 'daily', 'weekly'] as const;
 export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
+/** A market follow's one frequency (docs/market.md "Follow a market"): its report early each month. */
+export const MARKET_FREQUENCY = 'monthly';
+/** How often a saved search is mailed: a search's alerts, or a market follow's report. */
+export type SavedFrequency = AlertFrequency | typeof MARKET_FREQUENCY;
 
-/** What the form sends to ask for alerts on a search. */
+/** What a market follow asks for: a place's report (core/protocol/market.ts MARKET_PATH) and its type group. */
+export interface MarketFollowRequest {
+  place: string;
+  typeGroup: TypeGroup;
+}
+
+/** A market follow as it is kept: the place, the group and the place's name as our index names it. */
+export interface MarketFollow {
+  place: string;
+  type_group: TypeGroup;
+  name: string;
+}
+
+/** What the form sends to ask for alerts on a search, or for a place's monthly market report. */
 export interface AlertRequest {
   action: 'subscribe';
   email: string;
   /** the search's filters as the element holds them (only the applied ones are kept) */
-  filters: SearchFilters;
-  frequency: AlertFrequency;
+  filters?: SearchFilters;
+  /** instead of a search: the market report to follow (its frequency is MARKET_FREQUENCY) */
+  market?: MarketFollowRequest;
+  frequency?: AlertFrequency;
   lang: Lang;
   /** the same key for a retry of the same request */
   idempotencyKey?: string;
@@ -54,4 +74,14 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
   const rest = part('rest');
   if (!what && !where.length && !rest.length) return t('alerts.summary.everything');
   return [[what ?? t('alerts.summary.properties'), ...where].join(' '), ...rest].join(' · ');
+}
+
+/**
+ * A saved search in words, whichever it is: a search's alerts (describeSearch), or a market
+ * follow ("The market report of Cumbayá", "The market report of Quito (Houses)").
+ */
+export function describeAlert(saved: { filters: FilterArgs; market?: MarketFollow | null }, t: Translate): string {
+  const m = saved.market;
+  if (!m) return describeSearch(saved.filters, t);
+  return m.type_group === 'all' ? t('alerts.summary.market', { place: m.name }) : t('alerts.summary.marketType', { place: m.name, type: t(`market.groups.${m.type_group}`) });
 }

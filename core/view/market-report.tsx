@@ -52,6 +52,8 @@ export interface MarketReportClasses {
   note?: string;
   link?: string;
   button?: string;
+  /** the paragraph of the way to the search and the element's actions */
+  actions?: string;
   spark?: string;
   map?: CityMapClasses;
   chart?: MarketChartClasses;
@@ -70,6 +72,8 @@ export interface MarketReportProps {
   show?: { title?: boolean; byType?: boolean; typical?: boolean; activity?: boolean; ranking?: boolean; search?: boolean };
   /** the heading's level: h1 on the report's page, h2 in another page */
   heading: 'h1' | 'h2';
+  /** beside the way to the search: what the element adds (its "Follow this market") */
+  actions?: ReactNode;
   classes?: MarketReportClasses;
 }
 
@@ -81,7 +85,7 @@ function rankingHeading(place: string, name: string, cityName: string, t: Transl
   return t('market.ranking.city', { place: kind === 'sector' ? cityName : name });
 }
 
-export function MarketReportView({ place, data, t, lang, now, reportHref, searchHref, show = {}, heading: Heading, classes: c = {} }: MarketReportProps) {
+export function MarketReportView({ place, data, t, lang, now, reportHref, searchHref, show = {}, heading: Heading, actions, classes: c = {} }: MarketReportProps) {
   const last = lastFullMonth(data.all, now);
   if (!last) return null;
   const own = last.path === place;
@@ -249,11 +253,14 @@ export function MarketReportView({ place, data, t, lang, now, reportHref, search
           <Ranking id="market-cities-heading" title={t('market.ranking.countryCities')} rows={data.cities} />
         </>
       ) : null}
-      {show.search !== false ? (
-        <p>
-          <a className={c.button} href={searchHref(last.path)}>
-            {t('market.search', { place: name })}
-          </a>
+      {show.search !== false || actions ? (
+        <p className={c.actions}>
+          {show.search !== false ? (
+            <a className={c.button} href={searchHref(last.path)}>
+              {t('market.search', { place: name })}
+            </a>
+          ) : null}
+          {actions}
         </p>
       ) : null}
       <p className={c.note} part="note">

@@ -11,9 +11,9 @@
  */
 import type { ReactNode } from 'react';
 import type { Translate } from '../../core/translate.ts';
-import { ALERT_FREQUENCIES, describeSearch } from '../../core/protocol/alerts.ts';
+import { ALERT_FREQUENCIES, describeAlert, type MarketFollow } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
-import { localizedPath } from '../../core/routes.ts';
+import { localizedPath, marketPath } from '../../core/routes.ts';
 import { markup } from './html.tsx';
 import type { Lang } from '../../core/lang.ts';
 
@@ -21,6 +21,8 @@ export type AlertPageKind = 'confirm' | 'unsubscribe' | 'manage';
 
 interface Summary {
   filters: FilterArgs;
+  /** a market follow (docs/market.md "Follow a market") */
+  market?: MarketFollow | null;
   frequency: string;
   status: string;
   email: string;
@@ -56,16 +58,17 @@ function Section({ heading, text, children }: { heading: string; text?: string; 
   );
 }
 
-/** A page that says what happened (`site.alerts.<key>`), and the way to the search. */
+/** A page that says what happened (`site.alerts.<key>`), and the way to the search (a market follow's: to its report). */
 export function message(ctx: Ctx, key: string, status: number, search?: Summary): AlertPage {
+  const market = search?.market;
   return {
     status,
     body: markup(
-      <Section heading={ctx.t(`site.alerts.${key}.heading`)} text={ctx.t(`site.alerts.${key}.text`)}>
+      <Section heading={ctx.t(`site.alerts.${key}.heading`)} text={ctx.t(`site.alerts.${key}.${market && key === 'confirmed' ? 'marketText' : 'text'}`)}>
         <Details ctx={ctx} s={search} />
         <p>
-          <a className="btn btn--outline" href={localizedPath('/search-properties', ctx.lang)}>
-            {ctx.t('site.alerts.toSearch')}
+          <a className="btn btn--outline" href={market ? marketPath(market.place, ctx.lang) : localizedPath('/search-properties', ctx.lang)}>
+            {ctx.t(market ? 'site.alerts.toReport' : 'site.alerts.toSearch')}
           </a>
         </p>
       </Section>,
@@ -76,7 +79,7 @@ export function message(ctx: Ctx, key: string, status: number, search?: Summary)
 function Details({ ctx, s }: { ctx: Ctx; s: Summary | undefined }) {
   if (!s) return null;
   const lines = [
-    ctx.t('site.alerts.search', { search: describeSearch(s.filters, (k, p) => ctx.t(k, p)) }),
+    ctx.t('site.alerts.search', { search: describeAlert(s, (k, p) => ctx.t(k, p)) }),
     ctx.t('site.alerts.frequency', { frequency: ctx.t(`alerts.frequencies.${s.frequency}`) }),
     ctx.t('site.alerts.email', { email: s.email }),
   ];
@@ -130,17 +133,20 @@ function managePage(ctx: Ctx, s: Summary, note?: string): AlertPage {
         ) : null}
         <Details ctx={ctx} s={s} />
         <p>{t('site.alerts.manage.status', { status: t(`site.alerts.manage.statuses.${paused ? 'paused' : 'active'}`) })}</p>
-        <Form ctx={ctx} className="alert-page__form">
-          <fieldset>
-            <legend>{t('alerts.frequency')}</legend>
-            {ALERT_FREQUENCIES.map((f) => (
-              <label key={f} className="alert-page__option">
-                <input type="radio" name="frequency" value={f} defaultChecked={s.frequency === f} /> {t(`alerts.frequencies.${f}`)}
-              </label>
-            ))}
-          </fieldset>
-          <Submit label={t('site.alerts.manage.save')} name="do" value="save" />
-        </Form>
+        {/* a market follow is monthly: nothing to choose */}
+        {s.market ? null : (
+          <Form ctx={ctx} className="alert-page__form">
+            <fieldset>
+              <legend>{t('alerts.frequency')}</legend>
+              {ALERT_FREQUENCIES.map((f) => (
+                <label key={f} className="alert-page__option">
+                  <input type="radio" name="frequency" value={f} defaultChecked={s.frequency === f} /> {t(`alerts.frequencies.${f}`)}
+                </label>
+              ))}
+            </fieldset>
+            <Submit label={t('site.alerts.manage.save')} name="do" value="save" />
+          </Form>
+        )}
         <Form ctx={ctx} className="alert-page__form">
           <Submit label={t(paused ? 'site.alerts.manage.resume' : 'site.alerts.manage.pause')} name="do" value={paused ? 'resume' : 'pause'} tone="btn--outline" />
         </Form>

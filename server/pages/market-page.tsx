@@ -41,6 +41,7 @@ const SITE_CLASSES: MarketReportClasses = {
   facts: 'market__facts',
   note: 'market__note',
   button: 'btn btn--primary',
+  actions: 'market__actions',
   spark: 'market__spark',
   chart: {
     figure: 'market__chart',

@@ -5,7 +5,8 @@ create table internal.saved_searches (
   email_key text not null,
   filters jsonb not null,
   filters_key text not null,
-  frequency text not null check (frequency in ('instant', 'daily', 'weekly')),
+  -- 'monthly' is a market follow's, and only its (the check below)
+  frequency text not null check (frequency in ('instant', 'daily', 'weekly', 'monthly')),
   lang text not null check (lang in ('en', 'es')),
   status text not null default 'pending' check (status in ('pending', 'active', 'paused', 'unsubscribed', 'expired')),
   created_at timestamptz not null default now(),
@@ -27,12 +28,16 @@ create table internal.saved_searches (
   lead_agent_id bigint,
   page_url text,
   element text,
-  utm jsonb
+  utm jsonb,
+  -- a market follow (docs/market.md "Follow a market"): { place, type_group, name }, the place's
+  -- report mailed each month; its filters are empty. Null for a search's alerts.
+  market jsonb,
+  constraint saved_searches_market check ((market is not null) = (frequency = 'monthly'))
 );
 
 alter table internal.saved_searches enable row level security;
 
-comment on table internal.saved_searches is 'Saved searches with e-mail alerts (double opt-in). Read and written only by the saved-searches function.';
+comment on table internal.saved_searches is 'Saved searches with e-mail alerts, and market follows (double opt-in). Read and written only by the saved-searches function.';
 
 create unique index saved_searches_one on internal.saved_searches (email_key, filters_key) where status in ('pending', 'active', 'paused') and not spam;
 
@@ -75,3 +80,14 @@ alter table internal.search_alerts enable row level security;
 comment on table internal.search_alerts is 'What one alert run found for one saved search: the new listings and price drops its mail lists.';
 
 create index search_alerts_search on internal.search_alerts (search_id, created_at desc);
+
+-- When a market follow's next report is mailed (docs/market.md "Follow a market"): the 1st of the
+-- month after `after`, at 08:00 in Ecuador, when the month before has closed and the index has it.
+create or replace function internal.next_market_mail(after timestamptz)
+returns timestamptz
+language sql
+immutable
+set search_path = ''
+as $$
+  select (pg_catalog.date_trunc('month', after at time zone 'America/Guayaquil') + interval '1 month 8 hours') at time zone 'America/Guayaquil'
+$$;

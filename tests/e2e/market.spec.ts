@@ -2,15 +2,17 @@
  * <exp-market-report> on a page of its own (an agent's site, a partner's CMS page; docs/market.md):
  * from the data API alone it shows last month's figure the index holds, ranks the places within,
  * tells the host page what it shows (exp-market-loaded), and switches language with the page; axe
- * finds nothing serious.
+ * finds nothing serious. "Follow this market" asks for the place's monthly report: the request
+ * waits for its confirmation, with the element's lead owner.
  */
 import { expect, fmt, seriousAxeViolations, test } from './fixtures.ts';
 
-test('the element on a bare page: the figure and count the index holds, the ranking, its event, in both languages; axe clean', async ({ page, data }) => {
+test('the element on a bare page: the figure and count the index holds, the ranking, its event, in both languages; axe clean; follow the market', async ({ page, data }) => {
+  const [agent] = await data.sql<{ id: string }>('select id::text as id from public.agents order by id limit 1');
   await page.route(`${data.url}/market-page`, (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: '<!doctype html><html lang="en"><title>An agent page</title><script type="module" src="/widgets/exp-widgets.js"></script><script>window.loaded=[];addEventListener("exp-market-loaded",(e)=>loaded.push(e.detail))</script><exp-market-report place="quito" type-group="apartment"></exp-market-report></html>',
+      body: `<!doctype html><html lang="en"><title>An agent page</title><script type="module" src="/widgets/exp-widgets.js"></script><script>window.loaded=[];addEventListener("exp-market-loaded",(e)=>loaded.push(e.detail))</script><exp-market-report place="quito" type-group="apartment" lead-agent-id="${agent?.id}"></exp-market-report></html>`,
     }),
   );
   await page.goto(`${data.url}/market-page`);
@@ -30,4 +32,20 @@ test('the element on a bare page: the figure and count the index holds, the rank
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'es'));
   await expect(page.locator('exp-market-report')).toContainText(`De ${fmt(Number(row?.listings))} anuncios`);
   await expect(page.locator('exp-market-report').getByRole('heading', { level: 2 }).first()).toHaveText('Precios de inmuebles en Quito');
+
+  // follow this market: the place's report each month, confirmed by e-mail first
+  await page.evaluate(() => document.documentElement.setAttribute('lang', 'en'));
+  const report = page.locator('exp-market-report');
+  await report.getByRole('button', { name: 'Follow this market: the report of Quito by e-mail each month' }).click();
+  const dialog = report.locator('dialog[open]');
+  await expect(dialog.getByRole('heading', { name: 'Follow this market' })).toBeVisible();
+  await expect(dialog).toContainText('The market report of Quito (Apartments)');
+  await expect(dialog).toContainText('Once a month, early in the month');
+  const email = `follow.${Date.now()}@example.org`;
+  await dialog.getByLabel('E-mail', { exact: true }).fill(email);
+  await dialog.getByRole('button', { name: 'Follow this market' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+  await expect
+    .poll(async () => (await data.sql<Record<string, unknown>>('select status, frequency, market, lead_agent_id::text as agent from internal.saved_searches where email = $1', [email]))[0])
+    .toEqual({ status: 'pending', frequency: 'monthly', market: { place: 'quito', type_group: 'apartment', name: 'Quito' }, agent: agent?.id });
 });

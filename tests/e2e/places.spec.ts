@@ -7,12 +7,19 @@
 import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
 
 test.describe('the location box', () => {
-  test("a search opened by a place's path alone (a market report's link) names the place in the box; a path that is no place says so", async ({ page, data }) => {
+  test("a search opened by a place's path alone (a market report's link) names the place in the box and shows its median per m²; a path that is no place says so", async ({ page, data }) => {
     await page.goto(`${data.url}/search-properties?place=quito%2Finaquito`);
     const s = search(page);
     await expect(s.box).toHaveValue('Iñaquito, Quito');
     const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    // beside the count: the place's median per m² of last month, as the market index holds it, and the way to its report
+    const [row] = await data.sql<{ median: string; name: string; path: string }>(
+      "select i.median::text, i.name, i.path from internal.market_index i where i.path in ('quito/inaquito', 'quito') and i.type_group = 'all' and i.month = (date_trunc('month', now()) - interval '1 month')::date and i.listings >= internal.market_minimum() order by i.path = 'quito/inaquito' desc limit 1",
+    );
+    const median = page.locator('exp-property-search [part="place-median"]');
+    await expect(median).toHaveText(`Median asking price in ${row?.name} last month: $${fmt(Math.round(Number(row?.median)))}/m². Market report`);
+    await expect(median.getByRole('link', { name: 'Market report' })).toHaveAttribute('href', new RegExp(`/market/${row?.path}$`));
     await page.goto(`${data.url}/search-properties?place=quito%2Fatlantis`);
     await expect(page.locator('exp-property-search').getByText('We know no place called “quito/atlantis”')).toBeVisible();
     await expect(search(page).box).toHaveValue('quito/atlantis');

@@ -14,4 +14,6 @@ export const marketReportAttributes = {
   'heading-level': { type: 'string', default: 'h2', format: { test: (v: string) => v === 'h1' || v === 'h2', example: 'h2' } },
   /** Show the heading (turn off when the page has its own). */
   'show-title': { type: 'boolean', default: true },
+  /** Offer "Follow this market": the place's report by e-mail each month (double opt-in; the lead goes to `lead-agent-id`). */
+  'show-follow': { type: 'boolean', default: true },
 } as const satisfies AttrSchema;

@@ -17,6 +17,7 @@ import { useElement } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { siteUrl } from '../lib/site-links.ts';
 import type { marketReportAttributes } from './market-report.attributes.ts';
+import { AlertButton } from '../lib/alerts/alert-button.tsx';
 
 export interface MarketLoadedDetail {
   place: string;
@@ -82,6 +83,7 @@ const CLASSES: MarketReportClasses = {
   factValue: 'm-0 mt-1 text-xl font-bold',
   note: 'm-0 text-xs text-ink-muted',
   link: 'text-primary underline',
+  actions: 'm-0 flex flex-wrap items-center gap-3',
   button: 'inline-flex items-center rounded-full bg-primary px-5 py-2.5 text-[15px] font-semibold text-primary-contrast no-underline hover:bg-primary-hover',
   spark: 'block text-primary',
   chart: {
@@ -116,7 +118,7 @@ const CLASSES: MarketReportClasses = {
   },
 };
 
-export function MarketReport({ place, typeGroup, months, showRanking, showTitle, headingLevel }: ElementProps<typeof marketReportAttributes>) {
+export function MarketReport({ place, typeGroup, months, showRanking, showTitle, showFollow, headingLevel }: ElementProps<typeof marketReportAttributes>) {
   const { t, api, lang, site, host } = useElement();
   const group = typeGroup as TypeGroup;
   const [state, setState] = useState<State>(() => {
@@ -160,6 +162,12 @@ export function MarketReport({ place, typeGroup, months, showRanking, showTitle,
       now={new Date()}
       heading={headingLevel === 'h1' ? 'h1' : 'h2'}
       show={show}
+      actions={
+        showFollow ? (
+          // the place whose figure is shown: a thin sector's report is its city's
+          <AlertButton market={{ place: last.path, type_group: group, name: last.name }} text={t('market.follow.button')} label={t('market.follow.label', { place: last.name })} part="follow-button" />
+        ) : null
+      }
       reportHref={(p) => siteUrl(marketPath(p), site, lang)}
       searchHref={(p) => siteUrl(placeSearchPath(p), site, lang)}
       classes={CLASSES}

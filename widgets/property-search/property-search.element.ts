@@ -74,6 +74,7 @@ declare module '../lib/events.ts' {
  * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @csspart alerts-button - 'Get alerts', which opens the alert form.
  * @csspart alerts - The alert form's dialog.
+ * @csspart place-median - A picked place's median asking price per m² of last month, beside the count, with the way to its market report.
  * @cssprop --exp-color-primary - Buttons, price headers, highlights.
  * @cssprop --exp-color-primary-hover - Buttons on hover.
  * @cssprop --exp-color-primary-contrast - Text on the primary colour.

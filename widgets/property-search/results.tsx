@@ -15,6 +15,7 @@ import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
 import { selectCss } from './select.ts';
 import { AlertButton } from '../lib/alerts/alert-button.tsx';
+import { PlaceMedian } from './place-median.tsx';
 import type { SearchFilters } from '../lib/data/listings.ts';
 
 export interface ResultsProps {
@@ -52,9 +53,10 @@ export const Results = memo(function Results({ status, filters, total, propertie
             {status === 'loading' && !total ? t('results.searching') : t('results.count', { count: total, formatted: formatCount(total) })}
           </h2>
           <p className="m-0 text-sm text-ink-muted">{total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}</p>
+          <PlaceMedian place={filters.place} propertyType={filters.propertyType} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <AlertButton filters={filters} />
+          <AlertButton filters={filters} text={t('search.alertsButton')} label={t('search.alertsButtonLabel')} part="alerts-button" />
           <label htmlFor={`${id}-sort`} className="text-sm font-medium text-ink-muted">
             {t('results.sort.label')}
           </label>

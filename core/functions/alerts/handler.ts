@@ -3,7 +3,8 @@
  * and our Node server both run (docs/decisions.md #23). Two kinds of call, both POSTed JSON:
  *
  * - `{ action: 'subscribe', email, filters, frequency, lang, idempotencyKey?, website? }`: a
- *   request for alerts. Validated; rate limited per client; a filled honeypot is told "ok" and
+ *   request for alerts; or with `market: { place, typeGroup }` instead of filters, a place's
+ *   monthly market report (docs/market.md "Follow a market"), for a place the index has. Validated; rate limited per client; a filled honeypot is told "ok" and
  *   never mailed; the same request twice (or the same address and search) makes one saved search;
  *   confirmation mails are capped per address and per client a day (store.ts CONFIRM_MAILS).
  *   A new request gets only a confirmation mail (double opt-in). The answer is the same whether the
@@ -14,7 +15,7 @@
  *   nothing: what the link's page shows before the visitor acts (a mail scanner that opens links
  *   confirms or unsubscribes nothing).
  */
-import { ALERT_FREQUENCIES, type AlertFrequency } from '../../protocol/alerts.ts';
+import { ALERT_FREQUENCIES, MARKET_FREQUENCY, type MarketFollow, type SavedFrequency } from '../../protocol/alerts.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
@@ -63,7 +64,9 @@ export interface AlertsDeps {
 /** What a link's page shows of a saved search. */
 export interface SearchSummary {
   filters: FilterArgs;
-  frequency: AlertFrequency;
+  /** a market follow's place, group and name (docs/market.md "Follow a market") */
+  market: MarketFollow | null;
+  frequency: SavedFrequency;
   status: SearchStatus;
   lang: string;
   /** the address, partly hidden: "an…@example.org" */
@@ -80,13 +83,20 @@ const alertData = (s: SavedSearch) => ({
   id: s.id,
   email: s.email,
   filters: s.filters,
+  market: s.market,
   frequency: s.frequency,
   lang: s.lang,
   lead_agent_id: s.lead_agent_id,
   attribution: { origin: s.origin || null, page: s.page_url, element: s.element, utm: s.utm ?? {} },
 });
 
-const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
+const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, market: s.market, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
+
+/** The place's report as a follow keeps it, or null when our index has no report of it. */
+async function marketFollow(sql: Sql, place: string, typeGroup: MarketFollow['type_group']): Promise<MarketFollow | null> {
+  const rows = await sql.query<{ name: string }>('select name from internal.market_index where path = $1 and type_group = $2 order by month desc limit 1', [place, typeGroup]);
+  return rows[0] ? { place, type_group: typeGroup, name: rows[0].name } : null;
+}
 
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
 
@@ -103,7 +113,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
     const fromHeader = headerKey(request);
     if (fromHeader === 'invalid') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } } };
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
-    const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang]));
+    const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market]));
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
       const limited = await overLimit(tx, 'alerts', { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) }, config.rateLimit);
@@ -115,11 +125,16 @@ export function createAlertsHandler(deps: AlertsDeps) {
       const owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : config.leadAgentId ? await leadOwner(tx, config.leadAgentId) : null;
       if (input.leadAgentId && !owner)
         return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } } };
+      // a market follow: a place our index has a report of, by the index's name for it
+      const market = input.market ? await marketFollow(tx, input.market.place, input.market.typeGroup) : null;
+      if (input.market && !market)
+        return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: market (no market report for this place).', fields: { market: 'invalid' } } };
       const record = {
         email: input.email,
         emailKey: emailKey(input.email),
         filters: input.filters,
-        filtersKey: filtersKey(input.filters),
+        filtersKey: market ? `market:${market.place}:${market.type_group}` : filtersKey(input.filters),
+        market,
         frequency: input.frequency,
         lang: input.lang,
         idempotencyKey: key,
@@ -165,13 +180,13 @@ export function createAlertsHandler(deps: AlertsDeps) {
   async function withToken(raw: Record<string, unknown>, action: string): Promise<Outcome> {
     const token = typeof raw.token === 'string' ? raw.token.trim() : '';
     if (!TOKEN.test(token)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
-    let frequency: AlertFrequency | undefined;
+    let frequency: SavedFrequency | undefined;
     let paused: boolean | undefined;
     if (action === 'update') {
       if (raw.frequency !== undefined) {
-        if (!(ALERT_FREQUENCIES as readonly unknown[]).includes(raw.frequency))
+        if (!([...ALERT_FREQUENCIES, MARKET_FREQUENCY] as readonly unknown[]).includes(raw.frequency))
           return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
-        frequency = raw.frequency as AlertFrequency;
+        frequency = raw.frequency as SavedFrequency;
       }
       if (raw.paused !== undefined) {
         if (typeof raw.paused !== 'boolean') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: paused (invalid).', fields: { paused: 'invalid' } } };
@@ -208,6 +223,9 @@ export function createAlertsHandler(deps: AlertsDeps) {
         return { status: 200, body: { ok: true, search: summary({ ...s, status: 'unsubscribed' }) } };
       }
       if (action === 'update') {
+        // a market follow is monthly, a search's alerts never are (the table's check)
+        if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market))
+          return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
         if (frequency) await setFrequency(tx, s.id, frequency);
         if (paused !== undefined) await setPaused(tx, s.id, paused);
         const status: SearchStatus = paused === undefined ? s.status : paused ? 'paused' : 'active';

@@ -9,6 +9,7 @@
  *    counted and linked), each linking to its page; manage and one-click unsubscribe links (RFC
  *    8058). Dropped when the search is no longer active: unsubscribing takes effect at once.
  *  - 'alert-lead' (ref: the search): the team hears of each newly confirmed search, in Spanish and English.
+ *  - 'market-report' (ref: follow:YYYY-MM): a market follow's monthly report (./market-mail.ts).
  * The links' tokens are made here, kept hashed (./tokens.ts). Texts come from the locale files
  * (`mail.alerts`, `alerts`), given by the caller: our server reads the built ones, the Deno
  * function imports them. Everything from the data is escaped in the HTML.
@@ -16,12 +17,12 @@
 import { attributionLines } from '../../protocol/attribution.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
-import { describeSearch } from '../../protocol/alerts.ts';
+import { describeAlert, describeSearch, type MarketFollow } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { isKnownType, normaliseImages, typeLabel } from '../../protocol/listing.ts';
-import { listingPath, localizedPath } from '../../routes.ts';
+import { listingPath, localizedPath, marketPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
 import { issueToken } from './tokens.ts';
@@ -38,21 +39,22 @@ export interface AlertMailOptions {
   mediaBase?: string;
 }
 
-type T = (key: string, params?: Record<string, unknown>) => string;
+export type T = (key: string, params?: Record<string, unknown>) => string;
 
-const translator = (options: AlertMailOptions, lang: Lang): T => {
+export const translator = (options: AlertMailOptions, lang: Lang): T => {
   const dict = options.texts(lang);
   return (key, params) => translate(dict, key, params, lang);
 };
 
-const domainOf = (options: AlertMailOptions) => options.domain ?? (new URL(options.siteUrl).hostname || 'localhost');
-const site = (options: AlertMailOptions) => options.siteUrl.replace(/\/+$/, '');
-const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
+export const domainOf = (options: AlertMailOptions) => options.domain ?? (new URL(options.siteUrl).hostname || 'localhost');
+export const site = (options: AlertMailOptions) => options.siteUrl.replace(/\/+$/, '');
+export const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
 interface SearchRow extends Record<string, unknown> {
   id: string;
   email: string;
   filters: FilterArgs;
+  market: MarketFollow | null;
   frequency: string;
   lang: Lang;
   status: string;
@@ -64,9 +66,9 @@ interface SearchRow extends Record<string, unknown> {
   utm: Record<string, string> | null;
 }
 
-async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
+export async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
   const rows = await sql.query<SearchRow>(
-    "select id::text as id, email, filters, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live, origin, page_url, element, utm from internal.saved_searches where id = $1",
+    "select id::text as id, email, filters, market, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live, origin, page_url, element, utm from internal.saved_searches where id = $1",
     [id],
   );
   return rows[0] ?? null;
@@ -104,7 +106,7 @@ export async function withoutSendersText(sql: Sql, filters: FilterArgs): Promise
 }
 
 /** The shell every alert mail shares: the brand, the content, a footer line. */
-function page(lang: Lang, title: string, content: string, footer: string): string {
+export function page(lang: Lang, title: string, content: string, footer: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:0;background:#f1f5f9;font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9"><tr><td align="center" style="padding:24px 12px">
@@ -115,15 +117,38 @@ function page(lang: Lang, title: string, content: string, footer: string): strin
 </table></td></tr></table></body></html>`;
 }
 
-const button = (href: string, label: string) =>
+export const button = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;background:#123c69;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">${escapeHtml(label)}</a>`;
 
-/** The confirmation mail: what was asked for, how often, and the link that makes it start. */
 /** A mail of ours: from the sender the options name, its Message-ID in our domain. */
-function ourMail(options: AlertMailOptions, id: string, fields: Omit<MailMessage, 'from' | 'messageId'>): MailMessage {
+export function ourMail(options: AlertMailOptions, id: string, fields: Omit<MailMessage, 'from' | 'messageId'>): MailMessage {
   return { from: options.from, messageId: `<${id}@${domainOf(options)}>`, ...fields };
 }
 
+/**
+ * The links of a live saved search's mails: manage it, and unsubscribe in one click (its page, and
+ * the RFC 8058 headers a mail client's button POSTs to).
+ */
+export async function listLinks(sql: Sql, options: AlertMailOptions, search: { id: string; lang: Lang }, t: T) {
+  const base = site(options);
+  const [manage, unsubscribe] = [await issueToken(sql, search.id, 'manage', null), await issueToken(sql, search.id, 'unsubscribe', null)];
+  const manageUrl = `${base}${localizedPath('/alerts/manage', search.lang)}?token=${manage}`;
+  const unsubscribeUrl = `${base}${localizedPath('/alerts/unsubscribe', search.lang)}?token=${unsubscribe}`;
+  return {
+    manageUrl,
+    unsubscribeUrl,
+    headers: {
+      // RFC 8058: a mail client's one-click unsubscribe POSTs "List-Unsubscribe=One-Click" to the HTTPS URL
+      'List-Unsubscribe': `<${unsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'List-Id': `${t('mail.alerts.listName')} <alerts.${domainOf(options)}>`,
+      'Auto-Submitted': 'auto-generated',
+      Precedence: 'bulk',
+    },
+  };
+}
+
+/** The confirmation mail: what was asked for, how often, and the link that makes it start. */
 export function confirmComposer(options: AlertMailOptions): Composer {
   return async (sql, mail) => {
     const id = mail.ref_id.split(':')[0] ?? '';
@@ -132,7 +157,8 @@ export function confirmComposer(options: AlertMailOptions): Composer {
     const t = translator(options, search.lang);
     const token = await issueToken(sql, search.id, 'confirm', search.expires_at);
     const link = `${site(options)}${localizedPath('/alerts/confirm', search.lang)}?token=${token}`;
-    const what = describeSearch((await addressConfirmed(sql, search.id)) ? search.filters : await withoutSendersText(sql, search.filters), t);
+    // a market follow names our place by our name: nothing the sender wrote
+    const what = describeAlert({ filters: (await addressConfirmed(sql, search.id)) || search.market ? search.filters : await withoutSendersText(sql, search.filters), market: search.market }, t);
     const frequency = t(`alerts.frequencies.${search.frequency}`);
     const subject = oneLine(t('mail.alerts.confirm.subject'));
     const text = [
@@ -208,9 +234,7 @@ export function alertComposer(options: AlertMailOptions): Composer {
     const lang = search.lang;
     const t = translator(options, lang);
     const base = site(options);
-    const [manage, unsubscribe] = [await issueToken(sql, search.id, 'manage', null), await issueToken(sql, search.id, 'unsubscribe', null)];
-    const manageUrl = `${base}${localizedPath('/alerts/manage', lang)}?token=${manage}`;
-    const unsubscribeUrl = `${base}${localizedPath('/alerts/unsubscribe', lang)}?token=${unsubscribe}`;
+    const { manageUrl, unsubscribeUrl, headers } = await listLinks(sql, options, search, t);
     const what = describeSearch(search.filters, t);
     const total = Number(alert.new_count) + Number(alert.drop_count);
     const counts = [
@@ -273,14 +297,7 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
       subject,
       text,
       html,
-      headers: {
-        // RFC 8058: a mail client's one-click unsubscribe POSTs "List-Unsubscribe=One-Click" to the HTTPS URL
-        'List-Unsubscribe': `<${unsubscribeUrl}>`,
-        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-        'List-Id': `${t('mail.alerts.listName')} <alerts.${domainOf(options)}>`,
-        'Auto-Submitted': 'auto-generated',
-        Precedence: 'bulk',
-      },
+      headers,
     });
   };
 }
@@ -291,8 +308,11 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
     const search = await loadSearch(sql, mail.ref_id);
     if (!search || search.status === 'pending' || search.status === 'expired') return null;
     const { es, both } = mailTexts(options.texts);
-    const what = describeSearch(search.filters, es);
-    const seeAll = `${site(options)}${localizedPath('/search-properties', 'es')}?${searchPageQuery(filtersFromArgs(search.filters))}`;
+    const what = describeAlert(search, es);
+    // a market follow (an owner watching prices, often a seller): its report; else the search
+    const seeAll = search.market
+      ? `${site(options)}${marketPath(search.market.place, 'es')}`
+      : `${site(options)}${localizedPath('/search-properties', 'es')}?${searchPageQuery(filtersFromArgs(search.filters))}`;
     const lines: Array<[string, string]> = [
       [both('mail.alerts.lead.email'), search.email],
       [both('mail.alerts.lead.search'), what],
@@ -302,7 +322,7 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
       // where the visitor came from (core/protocol/attribution.ts)
       ...attributionLines({ origin: search.origin, page: search.page_url, element: search.element, utm: search.utm }, both),
     ];
-    const subject = oneLine(`${both('mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
+    const subject = oneLine(`${both(search.market ? 'mail.alerts.lead.subjectMarket' : 'mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
     const text = [both('mail.alerts.lead.intro'), '', ...lines.map(([k, v]) => `${k}: ${v}`)].join('\n');
     const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <p>${escapeHtml(both('mail.alerts.lead.intro'))}</p>

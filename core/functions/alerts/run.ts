@@ -3,6 +3,7 @@
  * every run; daily and weekly: a day or a week after its last one), the active listings that match
  * it and came on the market, or dropped in price, since its high-water mark; an alert row and its
  * mail (kind 'alert', composed when sent) for each search that has any; and the mark moved on.
+ * Then the market follows whose month has come: their report's mail (MARKET_BATCH).
  *
  * Safe to run twice at once: a batch claims its searches with FOR UPDATE SKIP LOCKED, and finding,
  * queuing and moving the mark happen in one statement of one transaction, so a search is in one run
@@ -48,7 +49,7 @@ with run as (select now() - make_interval(secs => $2) as window_to),
 batch as (
   select s.id, s.email, s.filters, s.sent_through, s.frequency, s.next_run_at
     from internal.saved_searches s
-   where s.status = 'active' and s.next_run_at <= $4::timestamptz
+   where s.status = 'active' and s.market is null and s.next_run_at <= $4::timestamptz
    order by s.next_run_at, s.id
    limit $1
    for update skip locked
@@ -119,6 +120,37 @@ moved as (
 select (select count(*) from moved) as searches, (select count(*) from made) as alerts, (select count(*) from queued) as queued`;
 
 /**
+ * The market follows whose month has come (docs/market.md "Follow a market"): one mail each (kind
+ * 'market-report', ref `follow:YYYY-MM`, the month before the one it was due in, Ecuador's time;
+ * composed when sent, from the index as it is then), and the next due early next month. A follow
+ * due twice over (a server away for a month) gets one mail, of the last closed month.
+ */
+const MARKET_BATCH = `
+with due as (
+  select s.id, s.email, s.next_run_at
+    from internal.saved_searches s
+   where s.status = 'active' and s.market is not null and s.next_run_at <= $2::timestamptz
+   order by s.next_run_at, s.id
+   limit $1
+   for update skip locked
+),
+queued as (
+  insert into internal.mail_outbox (kind, ref_id, recipient)
+  select 'market-report', d.id::text || ':' || to_char(date_trunc('month', now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM'), d.email
+    from due d
+  on conflict (kind, ref_id) do nothing
+  returning id
+),
+moved as (
+  update internal.saved_searches s
+     set next_run_at = internal.next_market_mail(now()), sent_through = now(), last_alert_at = now()
+    from due d
+   where s.id = d.id
+  returning s.id
+)
+select (select count(*) from moved) as searches, (select count(*) from queued) as alerts, (select count(*) from queued) as queued`;
+
+/**
  * Runs every due search (as of now) in batches until none is left. `onQueued` hears of the mails
  * queued (deliver them now).
  */
@@ -131,15 +163,20 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
   const asOf = String((await sql.query<{ t: string }>('select to_char(now() at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\') as t'))[0]?.t);
   let searches = 0;
   let alerts = 0;
-  for (;;) {
-    if (options.budget?.spent()) return { searches, alerts, expired, ms: Date.now() - started, more: true };
-    const rows = await sql.transaction((tx: Sql) => tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(BATCH, [o.batch, o.settleSeconds, o.maxItems, asOf]));
-    const done = Number(rows[0]?.searches ?? 0);
-    const made = Number(rows[0]?.alerts ?? 0);
-    searches += done;
-    alerts += made;
-    if (Number(rows[0]?.queued ?? 0) > 0) onQueued?.(Number(rows[0]?.queued));
-    if (done === 0) break;
+  // the searches' alerts, then the market follows' reports, each in batches until none is due
+  for (const [statement, params] of [
+    [BATCH, [o.batch, o.settleSeconds, o.maxItems, asOf]],
+    [MARKET_BATCH, [o.batch, asOf]],
+  ] as const) {
+    for (;;) {
+      if (options.budget?.spent()) return { searches, alerts, expired, ms: Date.now() - started, more: true };
+      const rows = await sql.transaction((tx: Sql) => tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(statement, [...params]));
+      const done = Number(rows[0]?.searches ?? 0);
+      searches += done;
+      alerts += Number(rows[0]?.alerts ?? 0);
+      if (Number(rows[0]?.queued ?? 0) > 0) onQueued?.(Number(rows[0]?.queued));
+      if (done === 0) break;
+    }
   }
   return { searches, alerts, expired, ms: Date.now() - started };
 }

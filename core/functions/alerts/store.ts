@@ -4,7 +4,7 @@
  * over any client with `query(sql, params)`, like the inquiries (../inquiry/store.ts).
  */
 import type { Attribution } from '../../protocol/attribution.ts';
-import type { AlertFrequency } from '../../protocol/alerts.ts';
+import type { MarketFollow, SavedFrequency } from '../../protocol/alerts.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import type { Sql } from '../sql.ts';
 import type { TokenPurpose } from './tokens.ts';
@@ -41,7 +41,9 @@ export interface SavedSearch extends Record<string, unknown> {
   id: string;
   email: string;
   filters: FilterArgs;
-  frequency: AlertFrequency;
+  /** a market follow (docs/market.md "Follow a market"); null for a search's alerts */
+  market: MarketFollow | null;
+  frequency: SavedFrequency;
   lang: Lang;
   status: SearchStatus;
   created_at: string;
@@ -55,7 +57,7 @@ export interface SavedSearch extends Record<string, unknown> {
 }
 
 const COLUMNS =
-  's.id::text as id, s.email, s.filters, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
+  's.id::text as id, s.email, s.filters, s.market, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
 
 export async function byIdempotencyKey(sql: Sql, key: string): Promise<string | null> {
   const rows = await sql.query<{ id: string }>('select id::text as id from internal.saved_searches where idempotency_key = $1', [key]);
@@ -80,7 +82,8 @@ export interface NewSearch {
   emailKey: string;
   filters: FilterArgs;
   filtersKey: string;
-  frequency: AlertFrequency;
+  market: MarketFollow | null;
+  frequency: SavedFrequency;
   lang: Lang;
   idempotencyKey: string;
   clientHash: string;
@@ -94,9 +97,9 @@ export interface NewSearch {
 export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
   const rows = await sql.query<{ id: string }>(
     `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, expires_at, idempotency_key, client_hash, spam, origin, user_agent,
-                                          lead_agent_id, page_url, element, utm)
+                                          lead_agent_id, page_url, element, utm, market)
      values ($1, $2, $3::jsonb, $4, $5, $6, now() + make_interval(hours => $7), $8, $9, $10, left($11, 200), left($12, 300),
-             $13, nullif($14, ''), $15, $16::jsonb)
+             $13, nullif($14, ''), $15, $16::jsonb, $17::jsonb)
      returning id::text as id`,
     [
       s.email,
@@ -115,6 +118,7 @@ export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
       s.source?.page ?? '',
       s.source?.element ?? null,
       s.source ? JSON.stringify(s.source.utm) : null,
+      s.market ? JSON.stringify(s.market) : null,
     ],
   );
   return (rows[0] as { id: string }).id;
@@ -153,18 +157,19 @@ export async function markTokenUsed(sql: Sql, tokenHash: string): Promise<void> 
   await sql.query('update internal.saved_search_tokens set used_at = coalesce(used_at, now()) where token_hash = $1', [tokenHash]);
 }
 
-/** When a frequency's next alert is due, from now. */
-const NEXT_RUN = "now() + case $2 when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '0' end";
+/** When a frequency's next alert is due, from now (a market follow's: early next month, internal.next_market_mail). */
+const NEXT_RUN =
+  "case $2::text when 'monthly' then internal.next_market_mail(now()) else now() + case $2::text when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '0' end end";
 
 /**
  * Confirmed: alerts start now. What came on the market before confirming is not news: the
  * high-water mark starts here.
  */
-export async function activate(sql: Sql, id: string, frequency: AlertFrequency): Promise<void> {
+export async function activate(sql: Sql, id: string, frequency: SavedFrequency): Promise<void> {
   await sql.query(`update internal.saved_searches set status = 'active', confirmed_at = now(), sent_through = now(), next_run_at = ${NEXT_RUN} where id = $1`, [id, frequency]);
 }
 
-export async function setFrequency(sql: Sql, id: string, frequency: AlertFrequency): Promise<void> {
+export async function setFrequency(sql: Sql, id: string, frequency: SavedFrequency): Promise<void> {
   await sql.query(`update internal.saved_searches set frequency = $2, next_run_at = ${NEXT_RUN} where id = $1 and status in ('active', 'paused')`, [id, frequency]);
 }
 

@@ -5,7 +5,8 @@
  * search is read by SQL for as long as it lives.
  */
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
-import { ALERT_FREQUENCIES, checkAlertEmail, type AlertFrequency } from '../../protocol/alerts.ts';
+import { ALERT_FREQUENCIES, checkAlertEmail, MARKET_FREQUENCY, type MarketFollowRequest, type SavedFrequency } from '../../protocol/alerts.ts';
+import { isTypeGroup, MARKET_PATH } from '../../protocol/market.ts';
 import { checkFilterValue, FILTERS, filterArgs, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
 import { RECORD_ID, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
@@ -19,7 +20,9 @@ export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export interface AlertInput {
   email: string;
   filters: FilterArgs;
-  frequency: AlertFrequency;
+  /** a market follow instead of a search's alerts (its filters are empty) */
+  market: MarketFollowRequest | null;
+  frequency: SavedFrequency;
   lang: Lang;
   idempotencyKey: string | null;
   website: string;
@@ -54,6 +57,22 @@ function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchF
   return out as SearchFilters;
 }
 
+/** A market follow's place and type group (docs/market.md); whether the place has a report is the handler's to ask. */
+function checkMarket(raw: unknown, fields: Record<string, FieldError>): MarketFollowRequest | null {
+  if (raw === undefined || raw === null) return null;
+  const m = raw as Record<string, unknown>;
+  if (typeof raw !== 'object' || Array.isArray(raw) || typeof m.place !== 'string' || !MARKET_PATH.test(m.place)) {
+    fields.market = 'invalid';
+    return null;
+  }
+  const typeGroup = m.typeGroup ?? 'all';
+  if (!isTypeGroup(typeGroup)) {
+    fields['market.typeGroup'] = 'invalid';
+    return null;
+  }
+  return { place: m.place, typeGroup };
+}
+
 /** `origin`: the request's Origin header (the page's origin, set by the browser). */
 export function validateAlertRequest(raw: unknown, origin: string | null = null): AlertValidation {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
@@ -65,8 +84,13 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
     const problem = checkAlertEmail(email);
     if (problem) fields.email = problem;
   }
-  const frequency = body.frequency;
-  if (!(ALERT_FREQUENCIES as readonly unknown[]).includes(frequency)) fields.frequency = frequency === undefined || frequency === '' ? 'required' : 'invalid';
+  const market = checkMarket(body.market, fields);
+  const isFollow = body.market !== undefined && body.market !== null;
+  // a market follow is mailed monthly, and only it is
+  const frequency = isFollow ? (body.frequency ?? MARKET_FREQUENCY) : body.frequency;
+  const frequencies: readonly unknown[] = isFollow ? [MARKET_FREQUENCY] : ALERT_FREQUENCIES;
+  if (!frequencies.includes(frequency)) fields.frequency = frequency === undefined || frequency === '' ? 'required' : 'invalid';
+  if (isFollow && body.filters !== undefined && body.filters !== null && (typeof body.filters !== 'object' || Object.keys(body.filters).length)) fields.filters = 'invalid';
   const lang = body.lang === undefined ? 'en' : body.lang;
   if (!(LANGUAGES as readonly unknown[]).includes(lang)) fields.lang = 'invalid';
   const filters = checkFilters(body.filters, fields);
@@ -86,7 +110,7 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
   if (Object.keys(fields).length) return { ok: false, fields, message: problems(fields) };
   return {
     ok: true,
-    value: { email, filters: filterArgs(filters), frequency: frequency as AlertFrequency, lang: lang as Lang, idempotencyKey, website, leadAgentId, source: source.ok ? source.value : null },
+    value: { email, filters: filterArgs(filters), market, frequency: frequency as SavedFrequency, lang: lang as Lang, idempotencyKey, website, leadAgentId, source: source.ok ? source.value : null },
   };
 }
 

@@ -4,11 +4,12 @@
  * of a kind would fail that mail for good).
  */
 import { alertComposers, type AlertMailOptions } from '../alerts/mail.ts';
+import { marketComposer } from '../alerts/market-mail.ts';
 import { inquiryComposers } from '../inquiry/mail.ts';
 import type { Composer } from './worker.ts';
 
 export type MailSetup = AlertMailOptions & { teamInbox: string };
 
 export function allComposers(setup: MailSetup): Record<string, Composer> {
-  return { ...inquiryComposers(setup), ...alertComposers(setup) };
+  return { ...inquiryComposers(setup), ...alertComposers(setup), 'market-report': marketComposer(setup) };
 }

@@ -1,13 +1,14 @@
 /**
  * "Get alerts for this search" (docs/decisions.md #23): the search in words, the e-mail, how often
  * (as they come, daily, weekly) and the mails' language, checked as the function checks them
- * (protocol/alerts.ts). Sent, it says to look for the confirmation mail: nothing else is sent
+ * (protocol/alerts.ts). Or "Follow this market" (docs/market.md): the place's report, monthly, so
+ * no frequency to choose. Sent, it says to look for the confirmation mail: nothing else is sent
  * until the address confirms. Loaded on first use (alert-button.tsx), with its own English texts.
  */
 import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/alerts/alert-dialog';
-import { ALERT_FREQUENCIES, checkAlertEmail, describeSearch, type AlertFrequency } from '../../../core/protocol/alerts.ts';
+import { ALERT_FREQUENCIES, checkAlertEmail, describeAlert, type AlertFrequency, type MarketFollow } from '../../../core/protocol/alerts.ts';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { requestAlerts } from '../data/alerts.ts';
 import { functionsClient } from '../data/functions.ts';
@@ -24,10 +25,12 @@ const ERROR_KEYS: Record<string, string> = { required: 'alerts.errors.emailRequi
 export interface AlertDialogProps {
   open: boolean;
   filters: SearchFilters;
+  /** a market follow instead of the search's alerts */
+  market?: MarketFollow | undefined;
   onClose: () => void;
 }
 
-export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
+export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps) {
   const { t, api, lang, host, leadAgentId } = useElement();
   const id = useId();
   const [email, setEmail] = useState('');
@@ -39,7 +42,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const key = useRef(newIdempotencyKey());
   const emailRef = useRef<HTMLInputElement>(null);
-  const summary = describeSearch(filterArgs(filters), (k, p) => t(k, p));
+  const summary = describeAlert({ filters: filterArgs(filters), market: market ?? null }, (k, p) => t(k, p));
 
   const close = () => {
     onClose();
@@ -63,8 +66,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
     setStatus('sending');
     const result = await requestAlerts(functionsClient(api), {
       email: email.trim(),
-      filters,
-      frequency,
+      ...(market ? { market: { place: market.place, typeGroup: market.type_group } } : { filters, frequency }),
       lang: mailLang,
       idempotencyKey: key.current,
       website: honeypot,
@@ -90,7 +92,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
     <Dialog open={open} onClose={close} labelledBy={titleId} part="alerts" className="max-w-[480px]">
       <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
         <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
-          {t(status === 'sent' ? 'alerts.sent.title' : 'alerts.title')}
+          {t(status === 'sent' ? 'alerts.sent.title' : market ? 'alerts.market.title' : 'alerts.title')}
         </h2>
         <DialogClose onClose={close} />
       </div>
@@ -98,7 +100,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
         {status === 'sent' ? (
           <>
             <p className="m-0 text-ink" role="status">
-              {t('alerts.sent.text', { email: email.trim() })}
+              {t(market ? 'alerts.market.sent' : 'alerts.sent.text', { email: email.trim() })}
             </p>
             <button type="button" onClick={close} className="self-start rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
               {t('alerts.sent.close')}
@@ -106,9 +108,9 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
           </>
         ) : (
           <form noValidate onSubmit={submit} className="flex flex-col gap-4" part="alert-form">
-            <p className="m-0 text-sm text-ink-muted">{t('alerts.intro')}</p>
+            <p className="m-0 text-sm text-ink-muted">{t(market ? 'alerts.market.intro' : 'alerts.intro')}</p>
             <div className="rounded-md bg-surface-subtle px-3 py-2">
-              <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">{t('alerts.searchLabel')}</p>
+              <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">{t(market ? 'alerts.market.label' : 'alerts.searchLabel')}</p>
               <p className="m-0 text-sm font-medium text-ink">{summary}</p>
             </div>
             <div className="flex flex-col gap-1">
@@ -139,15 +141,19 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
                 </p>
               ) : null}
             </div>
-            <fieldset className="m-0 p-0 border-0 flex flex-col gap-2">
-              <legend className="p-0 mb-1 text-sm font-medium text-ink">{t('alerts.frequency')}</legend>
-              {ALERT_FREQUENCIES.map((f) => (
-                <label key={f} className="flex items-center gap-2 text-[15px] text-ink cursor-pointer">
-                  <input type="radio" name="frequency" value={f} checked={frequency === f} onChange={() => setFrequency(f)} className="w-4 h-4 accent-primary" />
-                  {t(`alerts.frequencies.${f}`)}
-                </label>
-              ))}
-            </fieldset>
+            {market ? (
+              <p className="m-0 text-sm text-ink">{t('alerts.frequencies.monthly')}</p>
+            ) : (
+              <fieldset className="m-0 p-0 border-0 flex flex-col gap-2">
+                <legend className="p-0 mb-1 text-sm font-medium text-ink">{t('alerts.frequency')}</legend>
+                {ALERT_FREQUENCIES.map((f) => (
+                  <label key={f} className="flex items-center gap-2 text-[15px] text-ink cursor-pointer">
+                    <input type="radio" name="frequency" value={f} checked={frequency === f} onChange={() => setFrequency(f)} className="w-4 h-4 accent-primary" />
+                    {t(`alerts.frequencies.${f}`)}
+                  </label>
+                ))}
+              </fieldset>
+            )}
             <div className="flex flex-col gap-1">
               <label htmlFor={`${id}-lang`} className="text-sm font-medium text-ink">
                 {t('alerts.language')}
@@ -178,7 +184,7 @@ export function AlertDialog({ open, filters, onClose }: AlertDialogProps) {
               part="submit"
               className="inline-flex items-center justify-center gap-2 rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover disabled:cursor-wait disabled:opacity-70"
             >
-              {t(status === 'sending' ? 'alerts.sending' : 'alerts.submit')}
+              {t(status === 'sending' ? 'alerts.sending' : market ? 'alerts.market.submit' : 'alerts.submit')}
             </button>
             <p className="m-0 text-xs text-ink-muted">{t('alerts.privacy')}</p>
           </form>
