@@ -7,7 +7,7 @@
  * agent's lead, with the WordPress page as its source.
  */
 import { resolve } from 'node:path';
-import { expect, search, test } from './fixtures.ts';
+import { expect, fmt, search, test } from './fixtures.ts';
 import { startWordPress, type WordPress } from '../support/wordpress.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -34,6 +34,8 @@ test.beforeAll(async ({ data }) => {
   // an administrator may: she can change the settings anyway
   const chosen = `[exp_inquiry_form lead_agent_id="${other.id}" heading="Otra agente"]`;
   // a block's attributes are JSON: they may carry markup, which must come out as text
+  // a market report for an agent's area (docs/market.md), and its follow as her lead
+  const market = '<!-- wp:exp-ecuador/market-report {"place":"quito","type-group":"house"} /-->';
   const hostileBlock = '<!-- wp:exp-ecuador/inquiry-form {"heading":"\\u003c/exp-inquiry-form\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"} /-->';
   wp = await startWordPress({
     plugin: resolve(root, 'dist/wordpress/exp-ecuador'),
@@ -45,6 +47,7 @@ test.beforeAll(async ({ data }) => {
 update_option('exp_ecuador_settings', ${settings});
 wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Buscar', 'post_name' => 'buscar', 'post_content' => wp_slash(${php(shortcodes)})));
 wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Contacto', 'post_name' => 'contacto', 'post_content' => wp_slash(${php(block)})));
+wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Mercado', 'post_name' => 'mercado', 'post_content' => wp_slash(${php(market)})));
 wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Hostil', 'post_name' => 'hostil', 'post_content' => wp_slash(${php(hostileBlock)})));
 $author = wp_insert_user(array('user_login' => 'autora', 'user_pass' => 'autora-password', 'user_email' => 'autora@example.org', 'role' => 'author'));
 wp_insert_post(array('post_type' => 'post', 'post_status' => 'publish', 'post_author' => $author, 'post_title' => 'Contacto falso', 'post_name' => 'falso', 'post_content' => wp_slash(${php(forged)})));
@@ -142,6 +145,26 @@ test("the block: the inquiry form with its heading, sent as the agent's lead", a
       async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, origin, element from public.inquiries where email = 'mateo.bloque@example.org'"))[0],
     )
     .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, origin: wp.url, element: 'exp-inquiry-form' });
+});
+
+test("the market report block: Quito's houses as the index holds them, in the site's Spanish; a follow is the agent's lead", async ({ page, data }) => {
+  await page.goto(`${wp.url}/?pagename=mercado`);
+  const [row] = await data.sql<{ median: string; listings: number }>(
+    "select median::text, listings from internal.market_index where path = 'quito' and type_group = 'house' and month = (date_trunc('month', now()) - interval '1 month')::date",
+  );
+  const report = page.locator('exp-market-report');
+  await expect(report.locator('[part="figure"]')).toHaveText(`$${fmt(Math.round(Number(row?.median)))}/m²`);
+  await expect(report).toContainText(`De ${fmt(Number(row?.listings))} anuncios`);
+  await report.locator('[part="follow-button"]').click();
+  const dialog = report.locator('dialog[open]');
+  await expect(dialog).toContainText('El informe de mercado de Quito (Casas)');
+  const email = `wp.follow.${Date.now()}@example.org`;
+  await dialog.getByLabel('Correo electrónico', { exact: true }).fill(email);
+  await dialog.getByRole('button', { name: 'Seguir este mercado' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Revisa tu correo' })).toBeVisible();
+  await expect
+    .poll(async () => (await data.sql<Record<string, unknown>>('select frequency, market, lead_agent_id::text as lead, origin from internal.saved_searches where email = $1', [email]))[0])
+    .toEqual({ frequency: 'monthly', market: { place: 'quito', type_group: 'house', name: 'Quito' }, lead: owner.id, origin: wp.url });
 });
 
 test('the settings page: each setting checked as it is saved, and what is saved is what the elements get', async ({ page, request }) => {
