@@ -23,6 +23,11 @@ test.describe('the location box', () => {
     await page.goto(`${data.url}/search-properties?place=quito%2Fatlantis`);
     await expect(page.locator('exp-property-search').getByText('We know no place called “quito/atlantis”')).toBeVisible();
     await expect(search(page).box).toHaveValue('quito/atlantis');
+    // said instead of the map's "no properties with valid coordinates", not beside it
+    await expect(search(page).heading).toHaveText('0 properties');
+    await page.waitForTimeout(1500);
+    await expect(page.locator('exp-property-search').getByText('No Properties Found', { exact: true })).toHaveCount(0);
+    await expect(page.locator('exp-property-search [part="map-message"]')).toHaveCount(0);
   });
 
   test('by keyboard only: "inaq" suggests Iñaquito with its count; picking it searches exactly that sector, names it in the hero and the address, and a reload keeps it', async ({

@@ -14,6 +14,10 @@ export interface ToastInput {
   variant?: 'default' | 'destructive';
   /** ms on screen; destructive toasts stay longer */
   duration?: number;
+  /** what it is about, for a later toast that `replaces` it */
+  topic?: string;
+  /** the topics of the toasts on screen that this one takes the place of (they said less, or wrongly) */
+  replaces?: string[];
 }
 
 export interface Toast extends ToastInput {
@@ -52,6 +56,7 @@ export function createToaster(limit = 3): Toaster {
     show(input) {
       const id = nextId++;
       const toast: Toast = { ...input, id };
+      for (const old of toasts.value) if (old.topic && input.replaces?.includes(old.topic)) dismiss(old.id);
       const kept = toasts.value.slice(-(limit - 1));
       for (const old of toasts.value) if (!kept.includes(old)) dismiss(old.id);
       toasts.value = [...kept, toast];

@@ -16,6 +16,7 @@ import { mapListing, type Property } from '../../core/protocol/listing.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { preloadPropertyDialog, PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
+import { EMPTY_SEARCH } from '../lib/map/use-map-data.ts';
 import type { LngLat } from '../../core/protocol/polygon.ts';
 import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
@@ -79,6 +80,7 @@ export function PropertySearch(props: Props) {
   // one is; one that is no place says so, instead of an empty search
   const placePath = store.filters.value.place;
   const placeNamed = Boolean(store.filters.value.placeName);
+  const [unknownPlace, setUnknownPlace] = useState<string | null>(null);
   useEffect(() => {
     if (!placePath || placeNamed) return;
     const controller = new AbortController();
@@ -86,7 +88,16 @@ export function PropertySearch(props: Props) {
       .then((found) => {
         const place = found.find((s) => s.path === placePath);
         if (place) store.filters.value = { ...store.filters.peek(), placeName: placeLabel(place) };
-        else toaster.show({ title: { key: 'search.unknownPlace.title' }, description: { key: 'search.unknownPlace.text', params: { place: placePath } }, variant: 'destructive' });
+        else {
+          // said instead of the map's "no properties" (docs/market.md: a report's link names its place)
+          setUnknownPlace(placePath);
+          toaster.show({
+            title: { key: 'search.unknownPlace.title' },
+            description: { key: 'search.unknownPlace.text', params: { place: placePath } },
+            variant: 'destructive',
+            replaces: [EMPTY_SEARCH],
+          });
+        }
       })
       .catch(() => {});
     return () => controller.abort();
@@ -223,6 +234,7 @@ export function PropertySearch(props: Props) {
               polygon={filters.polygon}
               onDrawArea={onDrawArea}
               tileUrl={props.tileUrl}
+              quietWhenEmpty={Boolean(placePath) && unknownPlace === placePath}
             />
           </div>
         ) : (

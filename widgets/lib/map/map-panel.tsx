@@ -40,6 +40,8 @@ export interface MapPanelProps {
   polygon?: LngLat[] | undefined;
   onDrawArea?: (polygon: LngLat[] | undefined) => void;
   tileUrl?: string | undefined;
+  /** no 'No Properties Found' toast: the search has said why it is empty (a place that is no place) */
+  quietWhenEmpty?: boolean;
 }
 
 /** Renders again only when its own props change (not when the detail opens beside it). */
@@ -48,7 +50,7 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   const [mode, setMode] = useState<'real' | 'fallback'>('real');
   const [attempt, setAttempt] = useState(1);
   const filtersKey = JSON.stringify(props.filters);
-  const data = useMapData(filtersKey, props.total, props.properties);
+  const data = useMapData(filtersKey, props.total, props.properties, props.quietWhenEmpty);
 
   const fail = (reason: string, error?: unknown) => {
     console.error(`[exp] ${reason}`, error ?? '');
@@ -68,7 +70,17 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   return (
     <div className="flex flex-col gap-2" part="map-panel">
       {mode === 'real' ? (
-        <RealMap key={attempt} {...props} filtersKey={filtersKey} pins={data.pins} cells={data.cells} onExpand={data.expand} onCellsError={data.cellsError} noPins={data.noPins} onFail={fail} />
+        <RealMap
+          key={attempt}
+          {...props}
+          filtersKey={filtersKey}
+          pins={data.pins}
+          cells={data.cells}
+          onExpand={data.expand}
+          onCellsError={data.cellsError}
+          noPins={data.noPins && !props.quietWhenEmpty}
+          onFail={fail}
+        />
       ) : (
         <SimplifiedMap properties={props.properties} onOpen={props.onOpen} />
       )}

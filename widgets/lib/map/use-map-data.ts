@@ -46,7 +46,10 @@ export interface MapData {
 }
 
 /** `filtersKey` is the filters as JSON (the search's identity); `properties` the page's, for pins when the map's own call fails. */
-export function useMapData(filtersKey: string, givenTotal: number | null, properties: Property[]): MapData {
+/** The topic of the toast that says a search found nothing to draw (a toast that says why replaces it). */
+export const EMPTY_SEARCH = 'empty-search';
+
+export function useMapData(filtersKey: string, givenTotal: number | null, properties: Property[], quiet = false): MapData {
   const { toaster, api } = useElement();
   const [pins, setPins] = useState<MapPin[] | null>(null);
   const [capped, setCapped] = useState(false);
@@ -119,11 +122,12 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
     return () => controller.abort();
   }, [rest, filters, total, many]);
 
-  // nothing to draw once the data is in: the message and a toast, once per search
+  // nothing to draw once the data is in: the message and a toast, once per search (none when the
+  // search has said why already: a place that is no place)
   const noPins = pins !== null && pins.length === 0;
   useEffect(() => {
-    if (noPins) toaster.show({ title: { key: 'map.noPropertiesTitle' }, description: { key: 'map.noPropertiesText' } });
-  }, [noPins, filtersKey, toaster]);
+    if (noPins && !quiet) toaster.show({ title: { key: 'map.noPropertiesTitle' }, description: { key: 'map.noPropertiesText' }, topic: EMPTY_SEARCH });
+  }, [noPins, filtersKey, toaster, quiet]);
 
   return { total, pins: many ? null : pins, capped, cells, expand, cellsError, noPins };
 }
