@@ -119,9 +119,10 @@ export const SITE_ROUTES = [
   { path: '/findanagent', page: 'findanagent', indexed: true },
   { path: '/join', page: 'join', indexed: true },
   { path: '/about', page: 'about', indexed: true },
-  // /buy, /sell and /agent-login share one page, which shows the part for its address
+  // the sellers' page: what a home may ask, how selling works, the agents (docs/valuation.md)
+  { path: '/sell', page: 'sell', indexed: true },
+  // /buy and /agent-login share one page, which shows the part for its address
   { path: '/buy', page: 'shared', indexed: false, part: 'buy' },
-  { path: '/sell', page: 'shared', indexed: false, part: 'sell' },
   { path: '/agent-login', page: 'shared', indexed: false, part: 'agentLogin' },
   // a visitor's own saved listings: nothing to index
   { path: '/saved', page: 'saved', indexed: false },

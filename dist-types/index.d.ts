@@ -196,6 +196,66 @@ export interface ExpFeaturedListingsElement extends HTMLElement {
   leadAgentId: string | undefined;
 }
 
+export interface ValuationDetail {
+  value: null | number;
+  low: null | number;
+  high: null | number;
+  confidence: 'high' | 'medium' | 'low' | 'none';
+  /** the place it is in: 'quito/inaquito' */
+  place: null | string;
+}
+
+export interface SellerLeadDetail {
+  /** the stored inquiry's id */
+  id: string;
+  place: null | string;
+  value: null | number;
+}
+
+/** Attributes of <exp-home-valuation>. */
+export interface ExpHomeValuationAttributes {
+  /** The home's place to start from, a path of the location box (`quito/cumbaya`); the visitor can change it. Default: ``. */
+  'place'?: string;
+  /** The home's type to start from: `house`, `apartment`, `land`, `office`, `business_premises` or `commercial_building`. Default: `house`. */
+  'property-type'?: string;
+  /** The heading's level: `h2` inside another page, `h1` on a page that is the valuation. Default: `h2`. */
+  'heading-level'?: string;
+  /** Show the heading and the introduction (turn off when the page has its own). Default: `true`. */
+  'show-title'?: boolean | 'true' | 'false';
+  /** Offer "Get a professional valuation" (the seller's lead, to `lead-agent-id`, else the agent who serves the place). Default: `true`. */
+  'show-lead'?: boolean | 'true' | 'false';
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
+}
+
+/** What a home may ask (docs/valuation.md), for sellers: the home's place (a sector, a city or a street, from the location box), its type, areas, rooms, year and features, and at once an estimated asking-price range from the active listings around it, with the comparables it stood on (each a link to its page), the place's median per m² and its trend, how many buyers' saved searches a home like it matches, the agent who serves the place, and a plain statement that it estimates an asking price, not an appraisal. Then "Get a professional valuation": the seller's lead, to `lead-agent-id` (else the agent who serves the place, else the team), and the estimate by e-mail each month if they ask (double opt-in). */
+export interface ExpHomeValuationElement extends HTMLElement {
+  /** The home's place to start from, a path of the location box (`quito/cumbaya`); the visitor can change it. Default: ``. */
+  place: string | undefined;
+  /** The home's type to start from: `house`, `apartment`, `land`, `office`, `business_premises` or `commercial_building`. Default: `house`. */
+  propertyType: string | undefined;
+  /** The heading's level: `h2` inside another page, `h1` on a page that is the valuation. Default: `h2`. */
+  headingLevel: string | undefined;
+  /** Show the heading and the introduction (turn off when the page has its own). Default: `true`. */
+  showTitle: boolean | 'true' | 'false' | undefined;
+  /** Offer "Get a professional valuation" (the seller's lead, to `lead-agent-id`, else the agent who serves the place). Default: `true`. */
+  showLead: boolean | 'true' | 'false' | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
+}
+
 /** Attributes of <exp-inquiry-form>. */
 export interface ExpInquiryFormAttributes {
   /** The listing asked about: its agent receives the inquiry (else the team). */
@@ -637,6 +697,7 @@ declare global {
     'exp-agent-directory': ExpAgentDirectoryElement;
     'exp-agent-profile': ExpAgentProfileElement;
     'exp-featured-listings': ExpFeaturedListingsElement;
+    'exp-home-valuation': ExpHomeValuationElement;
     'exp-inquiry-form': ExpInquiryFormElement;
     'exp-language-switch': ExpLanguageSwitchElement;
     'exp-market-report': ExpMarketReportElement;
@@ -659,6 +720,10 @@ declare global {
     'exp-inquiry-sent': CustomEvent<InquirySentDetail>;
     /** The visitor saved or removed a listing with its heart. detail: `{ id, saved, title }`. (from <exp-agent-profile>, <exp-featured-listings>, <exp-property-detail>, <exp-property-map>, <exp-property-search>, <exp-saved-listings>) */
     'exp-listing-save': CustomEvent<SaveDetail>;
+    /** An estimate is shown: `detail` is `{ value, low, high, confidence, place }` (`value` null when too few listings are near). (from <exp-home-valuation>) */
+    'exp-valuation-estimated': CustomEvent<ValuationDetail>;
+    /** The seller's lead was stored: `detail` is `{ id, place, value }`. (from <exp-home-valuation>) */
+    'exp-seller-lead-sent': CustomEvent<SellerLeadDetail>;
     /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>) */
     'exp-language-change': CustomEvent<LanguageChangeDetail>;
     /** The figures are shown: `detail` is `{ place, typeGroup, month, median, listings, fromPlace }` (`fromPlace` differs from `place` when the figure is its parent's). (from <exp-market-report>) */

@@ -20,6 +20,7 @@ const loaders: Record<string, Loader> = {
   'exp-saved-listings': lazyChunk(() => import('./saved-listings/saved-listings.element.ts')),
   'exp-recently-viewed': lazyChunk(() => import('./recently-viewed/recently-viewed.element.ts')),
   'exp-market-report': lazyChunk(() => import('./market-report/market-report.element.ts')),
+  'exp-home-valuation': lazyChunk(() => import('./home-valuation/home-valuation.element.ts')),
   'exp-property-detail': lazyChunk(() => import('./property-detail/property-detail.element.ts')),
   'exp-site-header': lazyChunk(() => import('./site-header/site-header.element.ts')),
   'exp-site-footer': lazyChunk(() => import('./site-footer/site-footer.element.ts')),

@@ -5,6 +5,7 @@
  */
 import type { Attribution } from './attribution.ts';
 import type { TypeGroup } from './market.ts';
+import type { HomeFacts } from './valuation.ts';
 import { filterPhrases, filtersFromArgs, type FilterArgs, type SearchFilters } from './filters.ts';
 import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, type FieldError } from './inquiry.ts';
 import type { Lang } from '../lang.ts';
@@ -29,6 +30,12 @@ export interface MarketFollow {
   name: string;
 }
 
+/** A home report as it is kept: the home's facts and its place as the estimate named it. */
+export interface HomeFollow {
+  facts: HomeFacts;
+  place: { path: string; name: string } | null;
+}
+
 /** What the form sends to ask for alerts on a search, or for a place's monthly market report. */
 export interface AlertRequest {
   action: 'subscribe';
@@ -37,6 +44,8 @@ export interface AlertRequest {
   filters?: SearchFilters;
   /** instead of a search: the market report to follow (its frequency is MARKET_FREQUENCY) */
   market?: MarketFollowRequest;
+  /** instead of a search: a home whose estimate is mailed each month (docs/valuation.md) */
+  home?: HomeFacts;
   frequency?: AlertFrequency;
   lang: Lang;
   /** the same key for a retry of the same request */
@@ -80,7 +89,8 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
  * A saved search in words, whichever it is: a search's alerts (describeSearch), or a market
  * follow ("The market report of Cumbayá", "The market report of Quito (Houses)").
  */
-export function describeAlert(saved: { filters: FilterArgs; market?: MarketFollow | null }, t: Translate): string {
+export function describeAlert(saved: { filters: FilterArgs; market?: MarketFollow | null; home?: HomeFollow | null }, t: Translate): string {
+  if (saved.home) return saved.home.place ? t('alerts.summary.home', { place: saved.home.place.name }) : t('alerts.summary.homeAnywhere');
   const m = saved.market;
   if (!m) return describeSearch(saved.filters, t);
   return m.type_group === 'all' ? t('alerts.summary.market', { place: m.name }) : t('alerts.summary.marketType', { place: m.name, type: t(`market.groups.${m.type_group}`) });

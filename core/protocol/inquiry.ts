@@ -4,6 +4,7 @@
  * and patterns, so the form never accepts what the function refuses.
  */
 import type { Attribution } from './attribution.ts';
+import type { SellerRequest } from './valuation.ts';
 
 /** A listing's or an agent's id as a request may name it: digits, at most 15. */
 export const RECORD_ID = /^\d{1,15}$/;
@@ -35,6 +36,8 @@ export interface InquiryBody {
   lang?: string;
   /** the honeypot: people leave it empty */
   website?: string;
+  /** a seller's lead (docs/valuation.md): the home, when they plan to sell, whether they also buy */
+  seller?: SellerRequest;
 }
 
 export type ContactField = keyof typeof LIMITS;

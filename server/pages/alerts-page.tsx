@@ -11,7 +11,7 @@
  */
 import type { ReactNode } from 'react';
 import type { Translate } from '../../core/translate.ts';
-import { ALERT_FREQUENCIES, describeAlert, type MarketFollow } from '../../core/protocol/alerts.ts';
+import { ALERT_FREQUENCIES, describeAlert, type HomeFollow, type MarketFollow } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { localizedPath, marketPath } from '../../core/routes.ts';
 import { markup } from './html.tsx';
@@ -23,6 +23,8 @@ interface Summary {
   filters: FilterArgs;
   /** a market follow (docs/market.md "Follow a market") */
   market?: MarketFollow | null;
+  /** a home report (docs/valuation.md) */
+  home?: HomeFollow | null;
   frequency: string;
   status: string;
   email: string;
@@ -61,14 +63,16 @@ function Section({ heading, text, children }: { heading: string; text?: string; 
 /** A page that says what happened (`site.alerts.<key>`), and the way to the search (a market follow's: to its report). */
 export function message(ctx: Ctx, key: string, status: number, search?: Summary): AlertPage {
   const market = search?.market;
+  const home = search?.home;
+  const text = key === 'confirmed' && market ? 'marketText' : key === 'confirmed' && home ? 'homeText' : 'text';
   return {
     status,
     body: markup(
-      <Section heading={ctx.t(`site.alerts.${key}.heading`)} text={ctx.t(`site.alerts.${key}.${market && key === 'confirmed' ? 'marketText' : 'text'}`)}>
+      <Section heading={ctx.t(`site.alerts.${key}.heading`)} text={ctx.t(`site.alerts.${key}.${text}`)}>
         <Details ctx={ctx} s={search} />
         <p>
-          <a className="btn btn--outline" href={market ? marketPath(market.place, ctx.lang) : localizedPath('/search-properties', ctx.lang)}>
-            {ctx.t(market ? 'site.alerts.toReport' : 'site.alerts.toSearch')}
+          <a className="btn btn--outline" href={market ? marketPath(market.place, ctx.lang) : home ? localizedPath('/sell', ctx.lang) : localizedPath('/search-properties', ctx.lang)}>
+            {ctx.t(market ? 'site.alerts.toReport' : home ? 'site.alerts.toSell' : 'site.alerts.toSearch')}
           </a>
         </p>
       </Section>,
@@ -134,7 +138,7 @@ function managePage(ctx: Ctx, s: Summary, note?: string): AlertPage {
         <Details ctx={ctx} s={s} />
         <p>{t('site.alerts.manage.status', { status: t(`site.alerts.manage.statuses.${paused ? 'paused' : 'active'}`) })}</p>
         {/* a market follow is monthly: nothing to choose */}
-        {s.market ? null : (
+        {s.market || s.home ? null : (
           <Form ctx={ctx} className="alert-page__form">
             <fieldset>
               <legend>{t('alerts.frequency')}</legend>

@@ -32,7 +32,10 @@ create table public.inquiries (
   page_url text,
   element text,
   utm jsonb,
-  constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent'))
+  -- a seller's lead (docs/valuation.md "The seller's lead"): the home's facts, when they plan to sell,
+  -- whether they also buy, and the estimate the database made of it when the lead came
+  seller jsonb,
+  constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent', 'area_agent'))
 );
 
 alter table public.inquiries enable row level security;

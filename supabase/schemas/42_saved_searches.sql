@@ -32,7 +32,10 @@ create table internal.saved_searches (
   -- a market follow (docs/market.md "Follow a market"): { place, type_group, name }, the place's
   -- report mailed each month; its filters are empty. Null for a search's alerts.
   market jsonb,
-  constraint saved_searches_market check ((market is not null) = (frequency = 'monthly'))
+  -- a home report (docs/valuation.md "A report every month"): the home's facts, its estimate mailed
+  -- each month with its comparables, its sector's trend and buyer demand. Null otherwise.
+  home jsonb,
+  constraint saved_searches_market check ((market is not null or home is not null) = (frequency = 'monthly') and (market is null or home is null))
 );
 
 alter table internal.saved_searches enable row level security;

@@ -52,7 +52,8 @@ grant execute on function
   public.market_index(text, text, integer),
   public.market_ranking(text, text, text),
   public.listing_market(bigint),
-  public.market_report(text, text, integer)
+  public.market_report(text, text, integer),
+  public.estimate_value(jsonb)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes

@@ -46,7 +46,7 @@ async function cutOff(page: Page): Promise<string[]> {
   });
 }
 
-const PAGES = ['/', '/search-properties', '/findanagent', '/findanagent/1', '/join', '/about', '/market', '/market/quito', '/buy', '/no-such-page'];
+const PAGES = ['/', '/search-properties', '/findanagent', '/findanagent/1', '/join', '/about', '/market', '/market/quito', '/sell', '/buy', '/no-such-page'];
 
 for (const width of [320, 390]) {
   for (const lang of ['en', 'es']) {

@@ -23,7 +23,7 @@ const ROUTES: Array<{ path: string; name: string; ready: (page: Page) => Promise
   { path: '/join', name: 'join', ready: (p) => expect(p.locator('#webinar')).toBeAttached() },
   { path: '/about', name: 'about', ready: (p) => expect(p.locator('.people li')).toHaveCount(3) },
   { path: '/buy', name: 'buy', ready: (p) => expect(p.locator('[data-shared="buy"]')).toBeVisible() },
-  { path: '/sell', name: 'sell', ready: (p) => expect(p.locator('[data-shared="sell"]')).toBeVisible() },
+  { path: '/sell', name: 'sell', ready: (p) => expect(p.locator('exp-home-valuation [part="form"]')).toBeVisible() },
   { path: '/agent-login', name: 'agent-login', ready: (p) => expect(p.locator('[data-shared="agentLogin"]')).toBeVisible() },
   { path: '/market', name: 'market', ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible() },
   { path: '/market/quito', name: 'market-quito', ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible() },
@@ -63,7 +63,7 @@ test.describe('the host site', () => {
       expect(await page.title()).toMatch(/eXp Realty Ecuador/);
       expect((await page.locator('meta[name="description"]').getAttribute('content'))?.length).toBeGreaterThan(40);
       // the shared page, a visitor's own saved listings and the 404 are not pages to index
-      if (!['buy', 'sell', 'agent-login', 'saved', '404'].includes(route.name)) {
+      if (!['buy', 'agent-login', 'saved', '404'].includes(route.name)) {
         // without SITE_URL the server's own address is the site's
         await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}${route.path}`);
         await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute('href', `${data.url}/es${route.path === '/' ? '' : route.path}`);
@@ -430,7 +430,7 @@ test.describe('the host site', () => {
     await expect(page.locator('.people')).toContainText('Managing Director, Central America and the Caribbean');
   });
 
-  test('404 and shared page: the unknown path is logged, Return to Home goes home; /buy, /sell, /agent-login share one page', async ({ page, data }) => {
+  test('404 and shared page: the unknown path is logged, Return to Home goes home; /buy and /agent-login share one page', async ({ page, data }) => {
     const logged: string[] = [];
     page.on('console', (m) => m.type() === 'warning' && logged.push(m.text()));
     const response = await page.goto(`${data.url}/definitely-not-here?x=1`);
@@ -443,7 +443,6 @@ test.describe('the host site', () => {
 
     for (const [path, title] of [
       ['/buy', 'Buy a property in Ecuador'],
-      ['/sell', 'Sell your property'],
       ['/agent-login', 'Agent login'],
     ] as const) {
       await page.goto(`${data.url}${path}`);

@@ -13,7 +13,7 @@ import { FILTER, FILTERS, NUMBER_FILTERS, type FilterSpec, type NumberFilter } f
 import { typeLabel } from '../../core/protocol/listing.ts';
 import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
-import { LocationBox, type LocationValue } from './location-box.tsx';
+import { LocationBox, type LocationValue } from '../lib/location-box/location-box.tsx';
 import { selectCss } from './select.ts';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { FilterSheet as Sheet } from './filter-sheet.tsx';
@@ -219,7 +219,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             onChange={(location) => setDraft((d) => ({ ...d, location }))}
             onPick={(location) => onSubmit(fromDraft({ ...draft, location }, applied))}
             onOpenListing={onOpenListing}
-            label={t('search.location.label')}
+            label={t('placeBox.label')}
             labelClass={labelClass}
             controlClass={control}
           />

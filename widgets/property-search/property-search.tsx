@@ -25,7 +25,7 @@ import { FilterBar } from './filter-bar.tsx';
 import { FilterChips } from './filter-chips.tsx';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
-import { placeLabel } from './location-box.tsx';
+import { placeLabel } from '../lib/location-box/location-box.tsx';
 import { totalPages } from './pagination.ts';
 import { createSearchStore } from './store.ts';
 import { useSearchToasts } from './use-search-toasts.ts';

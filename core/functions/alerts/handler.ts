@@ -15,7 +15,8 @@
  *   nothing: what the link's page shows before the visitor acts (a mail scanner that opens links
  *   confirms or unsubscribes nothing).
  */
-import { ALERT_FREQUENCIES, MARKET_FREQUENCY, type MarketFollow, type SavedFrequency } from '../../protocol/alerts.ts';
+import { ALERT_FREQUENCIES, MARKET_FREQUENCY, type HomeFollow, type MarketFollow, type SavedFrequency } from '../../protocol/alerts.ts';
+import { parseEstimate, type HomeFacts } from '../../protocol/valuation.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
@@ -66,6 +67,8 @@ export interface SearchSummary {
   filters: FilterArgs;
   /** a market follow's place, group and name (docs/market.md "Follow a market") */
   market: MarketFollow | null;
+  /** a home report's facts and place (docs/valuation.md) */
+  home: HomeFollow | null;
   frequency: SavedFrequency;
   status: SearchStatus;
   lang: string;
@@ -84,18 +87,36 @@ const alertData = (s: SavedSearch) => ({
   email: s.email,
   filters: s.filters,
   market: s.market,
+  home: s.home,
   frequency: s.frequency,
   lang: s.lang,
   lead_agent_id: s.lead_agent_id,
   attribution: { origin: s.origin || null, page: s.page_url, element: s.element, utm: s.utm ?? {} },
 });
 
-const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, market: s.market, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
+const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, market: s.market, home: s.home, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
 
 /** The place's report as a follow keeps it, or null when our index has no report of it. */
 async function marketFollow(sql: Sql, place: string, typeGroup: MarketFollow['type_group']): Promise<MarketFollow | null> {
   const rows = await sql.query<{ name: string }>('select name from internal.market_index where path = $1 and type_group = $2 order by month desc limit 1', [place, typeGroup]);
   return rows[0] ? { place, type_group: typeGroup, name: rows[0].name } : null;
+}
+
+/** A home report's facts and place, or the field public.estimate_value refused. */
+async function homeFollow(sql: Sql, facts: Record<string, unknown>): Promise<HomeFollow | { field: string }> {
+  try {
+    // the transaction goes on after a refused fact: the check runs in its own savepoint
+    await sql.query('savepoint home_facts');
+    const rows = await sql.query<{ e: unknown }>('select public.estimate_value($1::jsonb) as e', [JSON.stringify(facts)]);
+    await sql.query('release savepoint home_facts');
+    return { facts: facts as unknown as HomeFacts, place: parseEstimate(rows[0]?.e).place };
+  } catch (error) {
+    const e = error as { code?: unknown; message?: unknown };
+    if (e.code !== '22023') throw error;
+    await sql.query('rollback to savepoint home_facts');
+    const field = /^(\w+):/.exec(String(e.message))?.[1] ?? 'facts';
+    return { field };
+  }
 }
 
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
@@ -113,7 +134,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
     const fromHeader = headerKey(request);
     if (fromHeader === 'invalid') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } } };
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
-    const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market]));
+    const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market, input.home]));
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
       const limited = await overLimit(tx, 'alerts', { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) }, config.rateLimit);
@@ -129,12 +150,17 @@ export function createAlertsHandler(deps: AlertsDeps) {
       const market = input.market ? await marketFollow(tx, input.market.place, input.market.typeGroup) : null;
       if (input.market && !market)
         return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: market (no market report for this place).', fields: { market: 'invalid' } } };
+      // a home report: facts the estimate takes (it names the field it refuses), and the place it found
+      const home = input.home ? await homeFollow(tx, input.home) : null;
+      if (home && 'field' in home)
+        return { status: 400, body: { error: 'validation', message: `Some fields are not valid: home.${home.field} (invalid).`, fields: { [`home.${home.field}`]: 'invalid' } } };
       const record = {
         email: input.email,
         emailKey: emailKey(input.email),
         filters: input.filters,
-        filtersKey: market ? `market:${market.place}:${market.type_group}` : filtersKey(input.filters),
+        filtersKey: market ? `market:${market.place}:${market.type_group}` : home ? `home:${JSON.stringify(home.facts, Object.keys(home.facts).sort())}` : filtersKey(input.filters),
         market,
+        home,
         frequency: input.frequency,
         lang: input.lang,
         idempotencyKey: key,
@@ -224,7 +250,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
       }
       if (action === 'update') {
         // a market follow is monthly, a search's alerts never are (the table's check)
-        if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market))
+        if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market || s.home))
           return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
         if (frequency) await setFrequency(tx, s.id, frequency);
         if (paused !== undefined) await setPaused(tx, s.id, paused);

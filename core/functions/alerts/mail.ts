@@ -17,7 +17,7 @@
 import { attributionLines } from '../../protocol/attribution.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
-import { describeAlert, describeSearch, type MarketFollow } from '../../protocol/alerts.ts';
+import { describeAlert, describeSearch, type HomeFollow, type MarketFollow } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
@@ -55,6 +55,7 @@ interface SearchRow extends Record<string, unknown> {
   email: string;
   filters: FilterArgs;
   market: MarketFollow | null;
+  home: HomeFollow | null;
   frequency: string;
   lang: Lang;
   status: string;
@@ -68,7 +69,7 @@ interface SearchRow extends Record<string, unknown> {
 
 export async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
   const rows = await sql.query<SearchRow>(
-    "select id::text as id, email, filters, market, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live, origin, page_url, element, utm from internal.saved_searches where id = $1",
+    "select id::text as id, email, filters, market, home, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live, origin, page_url, element, utm from internal.saved_searches where id = $1",
     [id],
   );
   return rows[0] ?? null;
@@ -158,7 +159,10 @@ export function confirmComposer(options: AlertMailOptions): Composer {
     const token = await issueToken(sql, search.id, 'confirm', search.expires_at);
     const link = `${site(options)}${localizedPath('/alerts/confirm', search.lang)}?token=${token}`;
     // a market follow names our place by our name: nothing the sender wrote
-    const what = describeAlert({ filters: (await addressConfirmed(sql, search.id)) || search.market ? search.filters : await withoutSendersText(sql, search.filters), market: search.market }, t);
+    const what = describeAlert(
+      { filters: (await addressConfirmed(sql, search.id)) || search.market || search.home ? search.filters : await withoutSendersText(sql, search.filters), market: search.market, home: search.home },
+      t,
+    );
     const frequency = t(`alerts.frequencies.${search.frequency}`);
     const subject = oneLine(t('mail.alerts.confirm.subject'));
     const text = [
@@ -312,7 +316,9 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
     // a market follow (an owner watching prices, often a seller): its report; else the search
     const seeAll = search.market
       ? `${site(options)}${marketPath(search.market.place, 'es')}`
-      : `${site(options)}${localizedPath('/search-properties', 'es')}?${searchPageQuery(filtersFromArgs(search.filters))}`;
+      : search.home
+        ? `${site(options)}${localizedPath('/sell', 'es')}`
+        : `${site(options)}${localizedPath('/search-properties', 'es')}?${searchPageQuery(filtersFromArgs(search.filters))}`;
     const lines: Array<[string, string]> = [
       [both('mail.alerts.lead.email'), search.email],
       [both('mail.alerts.lead.search'), what],
@@ -322,7 +328,7 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
       // where the visitor came from (core/protocol/attribution.ts)
       ...attributionLines({ origin: search.origin, page: search.page_url, element: search.element, utm: search.utm }, both),
     ];
-    const subject = oneLine(`${both(search.market ? 'mail.alerts.lead.subjectMarket' : 'mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
+    const subject = oneLine(`${both(search.market ? 'mail.alerts.lead.subjectMarket' : search.home ? 'mail.alerts.lead.subjectHome' : 'mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
     const text = [both('mail.alerts.lead.intro'), '', ...lines.map(([k, v]) => `${k}: ${v}`)].join('\n');
     const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <p>${escapeHtml(both('mail.alerts.lead.intro'))}</p>

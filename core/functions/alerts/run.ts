@@ -49,7 +49,7 @@ with run as (select now() - make_interval(secs => $2) as window_to),
 batch as (
   select s.id, s.email, s.filters, s.sent_through, s.frequency, s.next_run_at
     from internal.saved_searches s
-   where s.status = 'active' and s.market is null and s.next_run_at <= $4::timestamptz
+   where s.status = 'active' and s.market is null and s.home is null and s.next_run_at <= $4::timestamptz
    order by s.next_run_at, s.id
    limit $1
    for update skip locked
@@ -120,23 +120,23 @@ moved as (
 select (select count(*) from moved) as searches, (select count(*) from made) as alerts, (select count(*) from queued) as queued`;
 
 /**
- * The market follows whose month has come (docs/market.md "Follow a market"): one mail each (kind
- * 'market-report', ref `follow:YYYY-MM`, the month before the one it was due in, Ecuador's time;
+ * The market follows and home reports whose month has come (docs/market.md "Follow a market",
+ * docs/valuation.md "A report every month"): one mail each (kind 'market-report' or 'home-report', ref `follow:YYYY-MM`, the month before the one it was due in, Ecuador's time;
  * composed when sent, from the index as it is then), and the next due early next month. A follow
  * due twice over (a server away for a month) gets one mail, of the last closed month.
  */
 const MARKET_BATCH = `
 with due as (
-  select s.id, s.email, s.next_run_at
+  select s.id, s.email, s.next_run_at, case when s.home is not null then 'home-report' else 'market-report' end as kind
     from internal.saved_searches s
-   where s.status = 'active' and s.market is not null and s.next_run_at <= $2::timestamptz
+   where s.status = 'active' and (s.market is not null or s.home is not null) and s.next_run_at <= $2::timestamptz
    order by s.next_run_at, s.id
    limit $1
    for update skip locked
 ),
 queued as (
   insert into internal.mail_outbox (kind, ref_id, recipient)
-  select 'market-report', d.id::text || ':' || to_char(date_trunc('month', now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM'), d.email
+  select d.kind, d.id::text || ':' || to_char(date_trunc('month', now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM'), d.email
     from due d
   on conflict (kind, ref_id) do nothing
   returning id

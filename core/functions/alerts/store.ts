@@ -4,7 +4,7 @@
  * over any client with `query(sql, params)`, like the inquiries (../inquiry/store.ts).
  */
 import type { Attribution } from '../../protocol/attribution.ts';
-import type { MarketFollow, SavedFrequency } from '../../protocol/alerts.ts';
+import type { HomeFollow, MarketFollow, SavedFrequency } from '../../protocol/alerts.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import type { Sql } from '../sql.ts';
 import type { TokenPurpose } from './tokens.ts';
@@ -43,6 +43,8 @@ export interface SavedSearch extends Record<string, unknown> {
   filters: FilterArgs;
   /** a market follow (docs/market.md "Follow a market"); null for a search's alerts */
   market: MarketFollow | null;
+  /** a home report (docs/valuation.md "A report every month"); null otherwise */
+  home: HomeFollow | null;
   frequency: SavedFrequency;
   lang: Lang;
   status: SearchStatus;
@@ -57,7 +59,7 @@ export interface SavedSearch extends Record<string, unknown> {
 }
 
 const COLUMNS =
-  's.id::text as id, s.email, s.filters, s.market, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
+  's.id::text as id, s.email, s.filters, s.market, s.home, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
 
 export async function byIdempotencyKey(sql: Sql, key: string): Promise<string | null> {
   const rows = await sql.query<{ id: string }>('select id::text as id from internal.saved_searches where idempotency_key = $1', [key]);
@@ -83,6 +85,7 @@ export interface NewSearch {
   filters: FilterArgs;
   filtersKey: string;
   market: MarketFollow | null;
+  home: HomeFollow | null;
   frequency: SavedFrequency;
   lang: Lang;
   idempotencyKey: string;
@@ -97,9 +100,9 @@ export interface NewSearch {
 export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
   const rows = await sql.query<{ id: string }>(
     `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, expires_at, idempotency_key, client_hash, spam, origin, user_agent,
-                                          lead_agent_id, page_url, element, utm, market)
+                                          lead_agent_id, page_url, element, utm, market, home)
      values ($1, $2, $3::jsonb, $4, $5, $6, now() + make_interval(hours => $7), $8, $9, $10, left($11, 200), left($12, 300),
-             $13, nullif($14, ''), $15, $16::jsonb, $17::jsonb)
+             $13, nullif($14, ''), $15, $16::jsonb, $17::jsonb, $18::jsonb)
      returning id::text as id`,
     [
       s.email,
@@ -119,6 +122,7 @@ export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
       s.source?.element ?? null,
       s.source ? JSON.stringify(s.source.utm) : null,
       s.market ? JSON.stringify(s.market) : null,
+      s.home ? JSON.stringify(s.home) : null,
     ],
   );
   return (rows[0] as { id: string }).id;

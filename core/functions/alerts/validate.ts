@@ -22,6 +22,8 @@ export interface AlertInput {
   filters: FilterArgs;
   /** a market follow instead of a search's alerts (its filters are empty) */
   market: MarketFollowRequest | null;
+  /** a home report instead: the home's facts (public.estimate_value checks them; the handler names the field it refuses) */
+  home: Record<string, unknown> | null;
   frequency: SavedFrequency;
   lang: Lang;
   idempotencyKey: string | null;
@@ -85,7 +87,10 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
     if (problem) fields.email = problem;
   }
   const market = checkMarket(body.market, fields);
-  const isFollow = body.market !== undefined && body.market !== null;
+  const home = body.home === undefined || body.home === null ? null : typeof body.home === 'object' && !Array.isArray(body.home) ? (body.home as Record<string, unknown>) : null;
+  if (body.home !== undefined && body.home !== null && !home) fields.home = 'invalid';
+  if (body.market && body.home) fields.home = 'invalid';
+  const isFollow = (body.market !== undefined && body.market !== null) || (body.home !== undefined && body.home !== null);
   // a market follow is mailed monthly, and only it is
   const frequency = isFollow ? (body.frequency ?? MARKET_FREQUENCY) : body.frequency;
   const frequencies: readonly unknown[] = isFollow ? [MARKET_FREQUENCY] : ALERT_FREQUENCIES;
@@ -110,7 +115,18 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
   if (Object.keys(fields).length) return { ok: false, fields, message: problems(fields) };
   return {
     ok: true,
-    value: { email, filters: filterArgs(filters), market, frequency: frequency as SavedFrequency, lang: lang as Lang, idempotencyKey, website, leadAgentId, source: source.ok ? source.value : null },
+    value: {
+      email,
+      filters: filterArgs(filters),
+      market,
+      home,
+      frequency: frequency as SavedFrequency,
+      lang: lang as Lang,
+      idempotencyKey,
+      website,
+      leadAgentId,
+      source: source.ok ? source.value : null,
+    },
   };
 }
 

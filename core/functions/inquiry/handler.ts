@@ -12,7 +12,8 @@ import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
-import { existingInquiry, insertInquiry, leadOwner, resolveRecipient, withOwner } from './store.ts';
+import { areaAgent, existingInquiry, insertInquiry, leadOwner, resolveRecipient, withOwner, type Recipient } from './store.ts';
+import { parseEstimate } from '../../protocol/valuation.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { listingPath } from '../../routes.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
@@ -36,6 +37,19 @@ export interface InquiryDeps {
   isUnavailable?: (error: unknown) => boolean;
 }
 
+/** public.estimate_value of a seller's facts, or the field it refused and why. */
+async function estimate(sql: TransactionalSql, facts: Record<string, unknown>): Promise<{ estimate: Record<string, unknown> } | { field: string; message: string }> {
+  try {
+    const rows = await sql.query<{ e: Record<string, unknown> }>('select public.estimate_value($1::jsonb) as e', [JSON.stringify(facts)]);
+    return { estimate: rows[0]?.e ?? {} };
+  } catch (error) {
+    const e = error as { code?: unknown; message?: unknown };
+    if (e.code !== '22023') throw error;
+    const [field = 'facts', ...rest] = String(e.message).split(': ');
+    return { field: /^\w+$/.test(field) ? field : 'facts', message: rest.join(': ') || 'invalid' };
+  }
+}
+
 export function createInquiryHandler(deps: InquiryDeps) {
   const { config } = deps;
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
@@ -54,6 +68,17 @@ export function createInquiryHandler(deps: InquiryDeps) {
     }
 
     try {
+      // a seller's lead: the estimate the database makes of the home (its facts checked there: a
+      // refused one names its field), before anything is stored
+      let seller: Record<string, unknown> | null = null;
+      if (input.seller) {
+        const made = await estimate(deps.sql, input.seller.facts);
+        if ('field' in made) {
+          const field = `seller.facts.${made.field}`;
+          return json(400, { error: 'validation', message: `Some fields are not valid: ${field} (${made.message}).`, fields: { [field]: 'invalid' } }, cors);
+        }
+        seller = { facts: input.seller.facts, timeline: input.seller.timeline, also_buying: input.seller.alsoBuying, estimate: made.estimate };
+      }
       const clientHash = await hashClient(context.clientAddress, await clientSalt(deps.sql, config.hashSalt));
       const content = [
         input.name,
@@ -67,6 +92,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
         input.propertyId,
         input.agentId,
         input.leadAgentId,
+        input.seller,
       ];
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const outcome = await deps.sql.transaction(async (tx) => {
@@ -75,7 +101,11 @@ export function createInquiryHandler(deps: InquiryDeps) {
         const already = await existingInquiry(tx, idempotencyKey);
         if (already) return { id: already, created: false, limited: false, unknownOwner: false };
         if (limited) return { id: '', created: false, limited: true, unknownOwner: false };
-        const { recipient: natural, listing } = await resolveRecipient(tx, input, config.teamInbox);
+        const resolved = await resolveRecipient(tx, input, config.teamInbox);
+        const { listing } = resolved;
+        // a seller's lead goes to the agent who serves the home's place, else the team (docs/valuation.md)
+        const place = (seller?.estimate as { place?: { path?: string } } | undefined)?.place?.path ?? null;
+        const natural: Recipient = (seller && (await areaAgent(tx, place))) || resolved.recipient;
         // the lead's owner: the element's, never an address; an id that is not one of ours is refused
         let owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : null;
         if (input.leadAgentId && !owner) return { id: '', created: false, limited: false, unknownOwner: true };
@@ -105,30 +135,49 @@ export function createInquiryHandler(deps: InquiryDeps) {
           userAgent: request.headers.get('user-agent') ?? '',
           lang: input.lang,
           spam,
+          seller,
         });
         // its e-mails and webhooks are queued in the same transaction: stored means delivered
         if (stored.created && !spam) {
           await enqueueMail(tx, { kind: 'inquiry', refId: stored.id, recipient: recipient.email });
           if (copy) await enqueueMail(tx, { kind: 'inquiry-copy', refId: stored.id, recipient: copy.email });
-          await enqueueEvent(tx, 'inquiry.created', {
-            id: stored.id,
-            received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
-            lang: input.lang,
-            contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
-            listing: listing
-              ? {
-                  id: listing.id,
-                  title: listing.title,
-                  address: [listing.address, listing.city].filter(Boolean).join(', ') || null,
-                  price: listing.price === null ? null : Number(listing.price),
-                  url: config.siteUrl ? `${config.siteUrl.replace(/\/$/, '')}${listingPath(listing.id, listing.title ?? '', 'es')}` : null,
-                }
-              : null,
-            recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
-            lead_agent_id: owner?.agentId ?? null,
-            copy_to: copy ? { kind: copy.kind, agent_id: copy.agentId, email: copy.email } : null,
-            attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
-          });
+          if (seller && input.seller) {
+            // the seller hears that an agent will call, with the estimate (nothing they typed but numbers)
+            await enqueueMail(tx, { kind: 'seller-ack', refId: stored.id, recipient: input.email });
+            const e = parseEstimate(seller.estimate);
+            await enqueueEvent(tx, 'seller.lead.created', {
+              id: stored.id,
+              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
+              lang: input.lang,
+              contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
+              home: input.seller.facts,
+              timeline: input.seller.timeline,
+              also_buying: input.seller.alsoBuying,
+              estimate: { value: e.value, low: e.low, high: e.high, usd_m2: e.usdM2, confidence: e.confidence, place: e.place, comparables: e.comparables.map((c) => Number(c.id)) },
+              recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
+              lead_agent_id: owner?.agentId ?? null,
+              attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
+            });
+          } else
+            await enqueueEvent(tx, 'inquiry.created', {
+              id: stored.id,
+              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
+              lang: input.lang,
+              contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
+              listing: listing
+                ? {
+                    id: listing.id,
+                    title: listing.title,
+                    address: [listing.address, listing.city].filter(Boolean).join(', ') || null,
+                    price: listing.price === null ? null : Number(listing.price),
+                    url: config.siteUrl ? `${config.siteUrl.replace(/\/$/, '')}${listingPath(listing.id, listing.title ?? '', 'es')}` : null,
+                  }
+                : null,
+              recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
+              lead_agent_id: owner?.agentId ?? null,
+              copy_to: copy ? { kind: copy.kind, agent_id: copy.agentId, email: copy.email } : null,
+              attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
+            });
         }
         return { ...stored, limited: false, unknownOwner: false };
       });

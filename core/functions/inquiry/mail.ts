@@ -12,6 +12,7 @@ import type { Lang } from '../../lang.ts';
 import type { Dict } from '../../translate.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import { loadInquiryForMail, type InquiryMailRow } from './store.ts';
+import { composeSellerLeadMail, sellerAckComposer } from './seller-mail.ts';
 
 export interface InquiryMailOptions {
   from: string;
@@ -80,13 +81,17 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
   };
 }
 
-/** The outbox's composers for mails of kind 'inquiry' and 'inquiry-copy' (ref: the inquiry's id). */
-export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' | 'inquiry-copy', Composer> {
+/**
+ * The outbox's composers for mails of kind 'inquiry' and 'inquiry-copy' (ref: the inquiry's id; a
+ * seller's lead is told as one, ./seller-mail.ts), and 'seller-ack', the seller's own.
+ */
+export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' | 'inquiry-copy' | 'seller-ack', Composer> {
   const composer =
     (copy: boolean): Composer =>
     async (sql, mail) => {
       const row = await loadInquiryForMail(sql, mail.ref_id);
-      return row && (!copy || row.copy_recipient) ? composeInquiryMail(row, options, copy) : null;
+      if (!row || (copy && !row.copy_recipient)) return null;
+      return row.seller ? composeSellerLeadMail(row, row.seller, options, copy) : composeInquiryMail(row, options, copy);
     };
-  return { inquiry: composer(false), 'inquiry-copy': composer(true) };
+  return { inquiry: composer(false), 'inquiry-copy': composer(true), 'seller-ack': sellerAckComposer(options) };
 }

@@ -10,7 +10,7 @@ import type { InquiryInput } from './validate.ts';
 export interface Recipient {
   email: string;
   name: string;
-  kind: 'listing_agent' | 'agent' | 'team' | 'lead_agent';
+  kind: 'listing_agent' | 'agent' | 'team' | 'lead_agent' | 'area_agent';
   agentId: string | null;
 }
 
@@ -113,6 +113,8 @@ export interface NewInquiry extends Pick<InquiryInput, 'agentId' | 'name' | 'ema
   userAgent: string;
   lang: string;
   spam: boolean;
+  /** a seller's lead: the home, when, whether they also buy, and the estimate made of it */
+  seller: Record<string, unknown> | null;
 }
 
 export async function existingInquiry(sql: Sql, key: string): Promise<string | null> {
@@ -126,10 +128,10 @@ export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: stri
     `insert into public.inquiries
        (idempotency_key, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
         requested_recipient, recipient_email, recipient_kind, client_hash, origin, user_agent, lang, spam,
-        lead_agent_id, copy_recipient, page_url, element, utm)
+        lead_agent_id, copy_recipient, page_url, element, utm, seller)
      values ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), nullif($8, ''), nullif($9, ''), nullif($10, ''),
              nullif($11, ''), $12, $13, $14, nullif($15, ''), nullif($16, ''), $17, $18,
-             $19, $20, nullif($21, ''), $22, $23::jsonb)
+             $19, $20, nullif($21, ''), $22, $23::jsonb, $24::jsonb)
      on conflict (idempotency_key) do nothing
      returning id::text as id, received_at::text as received_at`,
     [
@@ -156,6 +158,7 @@ export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: stri
       i.source?.page ?? '',
       i.source?.element ?? null,
       i.source ? JSON.stringify(i.source.utm) : null,
+      i.seller ? JSON.stringify(i.seller) : null,
     ],
   );
   if (rows[0]) return { id: rows[0].id, created: true, receivedAt: rows[0].received_at };
@@ -184,6 +187,25 @@ export interface InquiryMailRow extends Record<string, unknown> {
   page_url: string | null;
   element: string | null;
   utm: Record<string, string> | null;
+  seller: SellerLead | null;
+}
+
+/** A seller's lead as it is kept (public.inquiries.seller). */
+export interface SellerLead {
+  facts: Record<string, unknown>;
+  timeline: string;
+  also_buying: boolean;
+  /** public.estimate_value's answer when the lead came */
+  estimate: Record<string, unknown>;
+}
+
+/** The agent who serves the place (internal.area_agent), as a recipient of a seller's lead. */
+export async function areaAgent(sql: Sql, place: string | null): Promise<Recipient | null> {
+  if (!place) return null;
+  const rows = await sql.query<{ id: string | null }>('select internal.area_agent($1)::text as id', [place]);
+  const id = rows[0]?.id;
+  const agent = id ? await findAgent(sql, { id }) : null;
+  return agent?.email ? { email: agent.email.trim(), name: agentName(agent), kind: 'area_agent', agentId: String(agent.id) } : null;
 }
 
 /** What the inquiry's e-mail is made of, read when it is sent. */
@@ -191,7 +213,7 @@ export async function loadInquiryForMail(sql: Sql, id: string): Promise<InquiryM
   const rows = await sql.query<InquiryMailRow>(
     `select q.id::text as id, q.name, q.email, q.phone, q.message, q.property_title, q.property_address, q.property_price,
             q.listing_id::text as listing_id, q.recipient_email, q.recipient_kind, q.lang, q.received_at::text as received_at,
-            q.copy_recipient, q.origin, q.page_url, q.element, q.utm,
+            q.copy_recipient, q.origin, q.page_url, q.element, q.utm, q.seller,
             (select nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), '') from public.agents a where a.id = q.agent_id) as recipient_name
        from public.inquiries q where q.id = $1::uuid and not q.spam`,
     [id],

@@ -4,6 +4,7 @@
  * a honeypot). Every field is checked here, once, for Deno and Node alike.
  */
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
+import { SELLER_TIMELINES, type SellerTimeline } from '../../protocol/valuation.ts';
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { checkContact, RECORD_ID, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
 
@@ -13,7 +14,9 @@ export type { FieldError };
 export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024 } as const;
 
 /** The body once checked: every text trimmed, ids as digits or null. */
-export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang'>> {
+export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller'>> {
+  /** a seller's lead: the facts go to public.estimate_value, which checks them (the handler names the field it refuses) */
+  seller: { facts: Record<string, unknown>; timeline: SellerTimeline; alsoBuying: boolean } | null;
   propertyId: string | null;
   agentId: string | null;
   /** the lead's owner asked for (checked to be one of ours by the handler) */
@@ -76,6 +79,17 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
   const key = rawKey === undefined || rawKey === null || rawKey === '' ? null : typeof rawKey === 'string' ? rawKey.trim() : String(rawKey);
   if (key !== null && (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY.test(key))) fields.idempotencyKey = 'invalid';
   const lang = body.lang === 'es' ? 'es' : 'en';
+  let seller: InquiryInput['seller'] = null;
+  if (body.seller !== undefined && body.seller !== null) {
+    const raw = body.seller as Record<string, unknown>;
+    if (typeof body.seller !== 'object' || Array.isArray(body.seller)) fields.seller = 'invalid';
+    else if (!raw.facts || typeof raw.facts !== 'object' || Array.isArray(raw.facts)) fields['seller.facts'] = 'required';
+    else if (!(SELLER_TIMELINES as readonly unknown[]).includes(raw.timeline)) fields['seller.timeline'] = raw.timeline === undefined ? 'required' : 'invalid';
+    else if (raw.alsoBuying !== undefined && typeof raw.alsoBuying !== 'boolean') fields['seller.alsoBuying'] = 'invalid';
+    else seller = { facts: raw.facts as Record<string, unknown>, timeline: raw.timeline as SellerTimeline, alsoBuying: raw.alsoBuying === true };
+    // an agent calls a seller back: the phone is needed
+    if (!contact.phone) fields.phone ??= 'required';
+  }
   if (Object.keys(fields).length) {
     return {
       ok: false,
@@ -103,6 +117,7 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
       idempotencyKey: key,
       lang,
       website,
+      seller,
     },
   };
 }

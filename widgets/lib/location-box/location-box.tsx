@@ -9,9 +9,9 @@
  * a newer one.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { getPlaceSuggestions, type PlaceSuggestion } from '../lib/data/listings.ts';
-import { useElement } from '../lib/element.tsx';
-import { formatCount } from '../../core/protocol/format.ts';
+import { getPlaceSuggestions, type PlaceSuggestion } from '../data/listings.ts';
+import { useElement } from '../element.tsx';
+import { formatCount } from '../../../core/protocol/format.ts';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 
 const WAIT_MS = 150;
@@ -29,8 +29,8 @@ export interface LocationBoxProps {
   onChange: (value: LocationValue) => void;
   /** a place was picked: search it now */
   onPick: (value: LocationValue, suggestion: PlaceSuggestion) => void;
-  /** a listing was picked (by its code or its street): open it */
-  onOpenListing: (id: string) => void;
+  /** a listing was picked (by its code or its street): open it (or take its place, as the valuation does) */
+  onOpenListing: (id: string, suggestion: PlaceSuggestion) => void;
   label: string;
   labelClass: string;
   controlClass: string;
@@ -80,7 +80,7 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
           setItems(list);
           setOpen(true);
           setActive(-1);
-          setStatus(list.length ? t('search.location.count', { count: list.length }) : t('search.location.none', { text: query }));
+          setStatus(list.length ? t('placeBox.count', { count: list.length }) : t('placeBox.none', { text: query }));
         })
         .catch((error: unknown) => {
           if (n !== asked.current || controller.signal.aborted) return;
@@ -99,7 +99,7 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
     setOpen(false);
     setActive(-1);
     if (s.kind === 'listing') {
-      onOpenListing(s.path);
+      onOpenListing(s.path, s);
       return;
     }
     const next = { text: placeLabel(s), place: s.path, placeName: placeLabel(s) };
@@ -162,7 +162,7 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
         spellCheck={false}
         maxLength={100}
         value={value.text}
-        placeholder={t('search.location.placeholder')}
+        placeholder={t('placeBox.placeholder')}
         className={controlClass}
         part="location"
         onChange={(e) => {
@@ -182,7 +182,7 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
       <ul
         id={listId}
         role="listbox"
-        aria-label={t('search.location.suggestions')}
+        aria-label={t('placeBox.suggestions')}
         hidden={!expanded}
         part="suggestions"
         className="absolute left-0 right-0 cq-md:right-auto cq-md:w-[384px] top-full z-30 mt-1 max-h-[352px] overflow-auto list-none m-0 p-1 rounded-md border border-line bg-surface shadow-lg"
@@ -202,7 +202,7 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
             <span className="min-w-0">
               <span className="block font-medium break-words">{s.kind === 'listing' ? s.name || t('listing.defaultTitle') : s.name}</span>
               <span className="block text-xs text-ink-muted break-words">
-                {[t(`search.location.kinds.${s.kind}`), s.kind === 'sector' || s.kind === 'listing' ? s.city : null, s.kind === 'province' || s.kind === 'listing' ? null : s.province]
+                {[t(`placeBox.kinds.${s.kind}`), s.kind === 'sector' || s.kind === 'listing' ? s.city : null, s.kind === 'province' || s.kind === 'listing' ? null : s.province]
                   .filter(Boolean)
                   .join(' · ')}
               </span>
@@ -210,7 +210,7 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
             {s.kind === 'listing' ? (
               <span className="shrink-0 text-xs text-ink-muted">#{s.path}</span>
             ) : (
-              <span className="shrink-0 text-xs text-ink-muted">{t('search.location.listings', { count: s.listings, formatted: formatCount(s.listings) })}</span>
+              <span className="shrink-0 text-xs text-ink-muted">{t('placeBox.listings', { count: s.listings, formatted: formatCount(s.listings) })}</span>
             )}
           </li>
         ))}

@@ -1,0 +1,109 @@
+/**
+ * A home report's monthly mail (docs/valuation.md "A report every month"), outbox kind
+ * 'home-report' (ref: `follow:YYYY-MM`): the home's estimate made again (public.estimate_value, as
+ * the element makes it) with last month's beside it, the comparables that came on the market or cut
+ * their price since, the place's median per m² and its trend, buyer demand, the way to the estimate
+ * on the site, and the manage and one-click unsubscribe links. Dropped when the report is no longer
+ * active. Composed when sent, in the seller's language; everything from the data is escaped.
+ */
+import { formatArea, formatPrice } from '../../protocol/format.ts';
+import { escapeHtml } from '../../protocol/html.ts';
+import { formatChange, formatMonth } from '../../protocol/market.ts';
+import { parseEstimate } from '../../protocol/valuation.ts';
+import { listingPath, localizedPath } from '../../routes.ts';
+import type { Composer } from '../outbox/worker.ts';
+import { button, listLinks, loadSearch, oneLine, ourMail, page, site, translator, type AlertMailOptions } from './mail.ts';
+
+/** A comparable is news when it came on the market, or cut its price, within this many days. */
+const NEWS_DAYS = 35;
+
+export function homeReportComposer(options: AlertMailOptions): Composer {
+  return async (sql, mail) => {
+    const [id = '', monthRef = ''] = mail.ref_id.split(':');
+    const search = await loadSearch(sql, id);
+    if (!search || search.status !== 'active' || !search.home || !/^\d{4}-\d{2}$/.test(monthRef)) return null;
+    const rows = await sql.query<{ e: unknown }>('select public.estimate_value($1::jsonb) as e', [JSON.stringify(search.home.facts)]);
+    const e = parseEstimate(rows[0]?.e);
+    const lang = search.lang;
+    const t = translator(options, lang);
+    const base = site(options);
+    const month = formatMonth(`${monthRef}-01`, lang);
+    const place = e.place?.name ?? search.home.place?.name ?? '';
+    const { manageUrl, unsubscribeUrl, headers } = await listLinks(sql, options, search, t);
+    const last = (search.home as { last_value?: number }).last_value;
+    // what is new among its comparables: on the market or cheaper since about a month
+    const news = e.comparables.length
+      ? await sql.query<{ id: string; fresh: boolean; cut: boolean }>(
+          `select id::text as id, listed_at > now() - make_interval(days => $2) as fresh, coalesce(price_cut_at > now() - make_interval(days => $2), false) as cut
+             from internal.listings where id = any($1::bigint[])`,
+          [e.comparables.map((c) => c.id), NEWS_DAYS],
+        )
+      : [];
+    const newsOf = new Map(news.map((n) => [n.id, n.cut ? t('mail.alerts.alert.drop') : n.fresh ? t('mail.alerts.alert.new') : '']));
+    const lines: string[] = [];
+    if (e.value === null) lines.push(t('valuation.result.none'));
+    else {
+      lines.push(
+        `${t('valuation.result.heading')}: ${formatPrice(e.value)}`,
+        t('valuation.result.range', { low: formatPrice(e.low), high: formatPrice(e.high) }),
+        t(`valuation.confidence.${e.confidence}`),
+      );
+      if (last) lines.push(t('mail.seller.report.was', { price: formatPrice(last) }));
+    }
+    if (e.market) {
+      const change = e.market.yearBefore ? e.market.median / e.market.yearBefore - 1 : null;
+      lines.push(
+        `${t('valuation.market.line', { place: e.market.name, price: formatPrice(e.market.median) })}${change !== null ? ` (${t('valuation.market.change', { change: formatChange(change) })})` : ''}`,
+      );
+    }
+    lines.push(e.demand ? t('valuation.demand', { count: e.demand, formatted: String(e.demand) }) : t('valuation.demandNone'));
+    const comps = e.comparables.map((c) => ({
+      badge: newsOf.get(c.id) ?? '',
+      text: `${c.title} · ${formatPrice(c.price)} · ${formatArea(c.area)} · ${t('valuation.result.perM2', { price: formatPrice(c.usdM2) })}`,
+      href: `${base}${listingPath(c.id, c.title, lang)}`,
+    }));
+    const link = `${base}${localizedPath('/sell', lang)}`;
+    const subject = oneLine(t('mail.seller.report.subject', { place: place || t('valuation.yourHome'), month })).slice(0, 200);
+    const text = [
+      t('mail.seller.report.heading', { month }),
+      t('mail.seller.report.intro'),
+      '',
+      ...lines,
+      '',
+      `${t('valuation.comparables.heading')}:`,
+      ...comps.map((c) => `- ${c.badge ? `[${c.badge}] ` : ''}${c.text}\n  ${c.href}`),
+      '',
+      t('valuation.disclaimer'),
+      '',
+      `${t('mail.seller.report.seeAll')}: ${link}`,
+      '',
+      t('mail.seller.report.why'),
+      `${t('mail.alerts.alert.manage')}: ${manageUrl}`,
+      `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`,
+    ].join('\n');
+    const html = page(
+      lang,
+      subject,
+      `<h1 style="margin:0 0 4px;font-size:22px">${escapeHtml(t('mail.seller.report.heading', { month }))}</h1>
+<p style="margin:0 0 16px;color:#475569">${escapeHtml(t('mail.seller.report.intro'))}</p>
+${e.value === null ? '' : `<p style="margin:0;font-size:32px;font-weight:bold">${escapeHtml(formatPrice(e.value))}</p>`}
+${lines
+  .slice(e.value === null ? 0 : 1)
+  .map((l) => `<p style="margin:0 0 6px">${escapeHtml(l)}</p>`)
+  .join('\n')}
+<h2 style="margin:16px 0 8px;font-size:17px">${escapeHtml(t('valuation.comparables.heading'))}</h2>
+<ul style="margin:0 0 16px;padding-left:18px">${comps
+        .map(
+          (c) =>
+            `<li style="margin:0 0 6px">${c.badge ? `<strong style="color:#c8102e">${escapeHtml(c.badge)}</strong> ` : ''}<a href="${escapeHtml(c.href)}" style="color:#1d4ed8">${escapeHtml(c.text)}</a></li>`,
+        )
+        .join('')}</ul>
+<p style="margin:0 0 16px;color:#475569;font-size:14px">${escapeHtml(t('valuation.disclaimer'))}</p>
+<p style="margin:0">${button(link, t('mail.seller.report.seeAll'))}</p>`,
+      `${escapeHtml(t('mail.seller.report.why'))}<br><a href="${escapeHtml(manageUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.manage'))}</a> · <a href="${escapeHtml(unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.unsubscribe'))}</a>`,
+    );
+    // next month's mail says this one's value beside its own
+    if (e.value !== null) await sql.query("update internal.saved_searches set home = home || jsonb_build_object('last_value', $2::numeric) where id = $1", [search.id, e.value]);
+    return ourMail(options, `home-report-${mail.ref_id.replace(/\W/g, '-')}`, { to: search.email, subject, text, html, headers });
+  };
+}

@@ -1,0 +1,409 @@
+-- What a home may ask (docs/valuation.md): public.estimate_value and its helpers, the agent who
+-- serves a place, a seller's lead on the inquiries, the home report among the saved searches and
+-- the seller.lead.created webhook. Made from supabase/schemas/34_valuation.sql, 40_inquiries.sql,
+-- 42_saved_searches.sql and 44_webhooks.sql, with the grants 99_privileges.sql gives.
+
+alter table internal.webhook_endpoints drop constraint webhook_endpoints_events_check;
+
+alter table internal.webhook_endpoints add constraint webhook_endpoints_events_check
+  check (cardinality(events) > 0 and events <@ array['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created']);
+
+-- a seller's lead: the home's facts, when they plan to sell, whether they also buy, and the estimate made of it
+alter table public.inquiries add column seller jsonb;
+
+alter table public.inquiries drop constraint inquiries_recipient_kind_check;
+
+alter table public.inquiries add constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent', 'area_agent'));
+
+-- a home report: the home's facts, its estimate mailed each month
+alter table internal.saved_searches add column home jsonb;
+
+alter table internal.saved_searches drop constraint saved_searches_market;
+
+alter table internal.saved_searches add constraint saved_searches_market check ((market is not null or home is not null) = (frequency = 'monthly') and (market is null or home is null));
+
+-- A number of the facts, or null when it is not given; anything else is refused, naming the field.
+create or replace function internal.fact_number(facts jsonb, field text, low double precision, high double precision)
+returns double precision
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v jsonb := facts -> field;
+begin
+  if v is null or v = 'null'::jsonb then
+    return null;
+  end if;
+  if pg_catalog.jsonb_typeof(v) <> 'number' or (v::text)::double precision not between low and high then
+    raise exception '%: must be a number from % to %', field, low, high using errcode = '22023';
+  end if;
+  return (v::text)::double precision;
+end
+$$;
+
+-- Solves a x = b for a square matrix (row by row in `a`) by Gaussian elimination with partial
+-- pivoting; the estimate's weighted least squares (a handful of unknowns) are solved with it.
+create or replace function internal.solve_linear(a double precision[], b double precision[])
+returns double precision[]
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  n integer := pg_catalog.array_length(b, 1);
+  m double precision[] := a;
+  x double precision[] := b;
+  best integer;
+  f double precision;
+  t double precision;
+begin
+  for col in 1..n loop
+    best := col;
+    for r in col + 1..n loop
+      if abs(m[(r - 1) * n + col]) > abs(m[(best - 1) * n + col]) then
+        best := r;
+      end if;
+    end loop;
+    if abs(m[(best - 1) * n + col]) < 1e-12 then
+      return null;
+    end if;
+    if best <> col then
+      for c in 1..n loop
+        t := m[(col - 1) * n + c]; m[(col - 1) * n + c] := m[(best - 1) * n + c]; m[(best - 1) * n + c] := t;
+      end loop;
+      t := x[col]; x[col] := x[best]; x[best] := t;
+    end if;
+    for r in col + 1..n loop
+      f := m[(r - 1) * n + col] / m[(col - 1) * n + col];
+      if f <> 0 then
+        for c in col..n loop
+          m[(r - 1) * n + c] := m[(r - 1) * n + c] - f * m[(col - 1) * n + c];
+        end loop;
+        x[r] := x[r] - f * x[col];
+      end if;
+    end loop;
+  end loop;
+  for r in reverse n..1 loop
+    t := x[r];
+    for c in r + 1..n loop
+      t := t - m[(r - 1) * n + c] * x[c];
+    end loop;
+    x[r] := t / m[(r - 1) * n + r];
+  end loop;
+  return x;
+end
+$$;
+
+-- The weighted quantile `q` of values with weights (both arrays the same length).
+create or replace function internal.weighted_quantile(vals double precision[], weights double precision[], q double precision)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+  with v as (
+    select u.v, u.w, sum(u.w) over (order by u.v, u.n) as upto, sum(u.w) over () as total
+      from unnest(vals, weights) with ordinality u(v, w, n)
+     where u.w > 0
+  )
+  select v.v from v where v.upto >= q * v.total order by v.upto limit 1
+$$;
+
+-- The estimate (docs/valuation.md has the method and its measured accuracy). `facts`: `lat` and
+-- `lng` (or `place`, a path of the location box), `property_type`, `area_m2` (the lot for land:
+-- `lot_m2`), and what else is known: `bedrooms`, `bathrooms`, `year_built`, `lot_m2`, `features`;
+-- `listing_id`, the home's own listing when it is on the market, is left out of its comparables.
+-- Answers `value`, `low`, `high` (null, with `reason`, when too few listings are near), `usd_m2`,
+-- `confidence`, the `comparables` it stood on (the closest in weight first), the `place` it is in
+-- with its `market` (the index's figure), and `demand`: how many confirmed saved searches a home
+-- like it matches (a count only).
+create or replace function public.estimate_value(facts jsonb)
+returns jsonb
+language plpgsql
+stable
+-- it reads the listings' rows and the saved searches (closed to the public key) to answer figures and a count
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+declare
+  f jsonb := facts;
+  kind text;
+  grp text;
+  kinds text[];
+  built double precision;
+  lot double precision;
+  area double precision;
+  beds double precision;
+  baths double precision;
+  built_year double precision;
+  feats text[];
+  has_feats boolean;
+  at_lat double precision;
+  at_lng double precision;
+  place text;
+  own bigint;
+  shrink double precision;
+  -- the comparables: at most 80 nearest of the type, within 30 km
+  c record;
+  ids bigint[] := '{}';
+  d double precision[] := '{}';
+  y double precision[] := '{}';
+  xs double precision[] := '{}';
+  w double precision[] := '{}';
+  n integer := 0;
+  p constant integer := 7;
+  h double precision;
+  x double precision[];
+  ata double precision[];
+  atb double precision[];
+  prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03];
+  mean double precision[];
+  var double precision[];
+  sw double precision;
+  sw2 double precision;
+  neff double precision;
+  b double precision[];
+  r double precision[] := '{}';
+  fit double precision;
+  lo double precision;
+  hi double precision;
+  inflate double precision;
+  value double precision;
+  low double precision;
+  high double precision;
+  confidence text;
+  comps jsonb;
+  near_path text;
+  near_name text;
+  market jsonb;
+  agent jsonb;
+  demand integer;
+  subject internal.listings;
+begin
+  if f is null or pg_catalog.jsonb_typeof(f) <> 'object' then
+    raise exception 'facts: must be a JSON object' using errcode = '22023';
+  end if;
+  kind := f ->> 'property_type';
+  if kind is null or kind not in ('house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building') then
+    raise exception 'property_type: must be house, apartment, land, office, business_premises or commercial_building' using errcode = '22023';
+  end if;
+  grp := internal.market_type_group(kind);
+  kinds := case when grp = 'commercial' then array['office', 'business_premises', 'commercial_building'] else array[kind] end;
+  built := internal.fact_number(f, 'area_m2', 15, 20000);
+  lot := internal.fact_number(f, 'lot_m2', 15, 2000000);
+  beds := internal.fact_number(f, 'bedrooms', 0, 30);
+  baths := internal.fact_number(f, 'bathrooms', 0, 30);
+  built_year := internal.fact_number(f, 'year_built', 1800, extract(year from now()) + 3);
+  own := internal.fact_number(f, 'listing_id', 1, 9e15)::bigint;
+  area := case when kind = 'land' then lot else built end;
+  if area is null then
+    raise exception '%: is needed for this type', case when kind = 'land' then 'lot_m2' else 'area_m2' end using errcode = '22023';
+  end if;
+  has_feats := f ? 'features' and f -> 'features' <> 'null'::jsonb;
+  if has_feats then
+    if pg_catalog.jsonb_typeof(f -> 'features') <> 'array'
+       or exists (select 1 from pg_catalog.jsonb_array_elements(f -> 'features') e
+                   where pg_catalog.jsonb_typeof(e) <> 'string' or e #>> '{}' not in ('pool', 'view', 'waterfront', 'garage', 'new_construction', 'air_conditioning')) then
+      raise exception 'features: must be a list of pool, view, waterfront, garage, new_construction, air_conditioning' using errcode = '22023';
+    end if;
+    select coalesce(pg_catalog.array_agg(distinct e), '{}') into feats from pg_catalog.jsonb_array_elements_text(f -> 'features') e;
+  end if;
+  -- where: a point in Ecuador (the mainland or the Galápagos), else a place of the location box
+  at_lat := internal.fact_number(f, 'lat', -90, 90);
+  at_lng := internal.fact_number(f, 'lng', -180, 180);
+  if (at_lat is null) <> (at_lng is null) then
+    raise exception '%: lat and lng go together', case when at_lat is null then 'lat' else 'lng' end using errcode = '22023';
+  end if;
+  if at_lat is not null then
+    if not ((at_lat between -5.1 and 1.7 and at_lng between -81.2 and -75.1) or (at_lat between -1.6 and 0.7 and at_lng between -92.1 and -89.2)) then
+      raise exception 'lat: the point is not in Ecuador' using errcode = '22023';
+    end if;
+  else
+    place := f ->> 'place';
+    if place is null then
+      raise exception 'lat: where the home is (lat and lng, or a place) is needed' using errcode = '22023';
+    end if;
+    select pl.lat, pl.lng into at_lat, at_lng from internal.places pl where pl.path = place;
+    if at_lat is null then
+      raise exception 'place: no place of ours is called %', pg_catalog.left(place, 80) using errcode = '22023';
+    end if;
+  end if;
+  shrink := cos(radians(at_lat));
+
+  -- the nearest active listings of the type, by the GiST index of their position
+  for c in
+    select l.id, l.price::double precision as price, l.square_feet::double precision as built, l.lot_size::double precision as lot,
+           l.bedrooms::double precision as beds, l.bathrooms::double precision as baths, l.year_built::double precision as year, l.features,
+           sqrt(power((l.location[1] - at_lat) * 111320, 2) + power((l.location[0] - at_lng) * 111320 * shrink, 2)) as dist
+      from internal.listings l
+     where l.country_code = 'EC' and l.status = '1' and l.location is not null and l.property_type = any (kinds) and l.price > 0
+       and l.id is distinct from own
+     order by l.location <-> point(at_lng, at_lat)
+     limit 80
+  loop
+    continue when c.dist > 30000;
+    continue when (case when kind = 'land' then c.lot else c.built end) is null or (case when kind = 'land' then c.lot else c.built end) < 15;
+    n := n + 1;
+    ids := ids || c.id;
+    d := d || c.dist;
+    y := y || ln(c.price / (case when kind = 'land' then c.lot else c.built end));
+    -- what the home and the comparable differ in, each 0 where either does not say
+    xs := xs || array[
+      1,
+      ln((case when kind = 'land' then c.lot else c.built end) / area),
+      case when built_year is null or c.year is null then 0 else (c.year - built_year) / 10 end,
+      case when beds is null or c.beds is null then 0 else c.beds - beds end,
+      case when baths is null or c.baths is null then 0 else c.baths - baths end,
+      case when kind = 'land' or lot is null or c.lot is null then 0 else ln((1 + c.lot) / (1 + lot)) end,
+      case when not has_feats then 0 else coalesce(pg_catalog.cardinality(c.features), 0) - coalesce(pg_catalog.cardinality(feats), 0) end
+    ]::double precision[];
+  end loop;
+
+  if n < 5 then
+    return pg_catalog.jsonb_build_object('value', null, 'low', null, 'high', null, 'usd_m2', null, 'confidence', 'none',
+      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', 0, 'method', 'local-regression-1');
+  end if;
+
+  -- weights: nearer (a tricube over the distance of the 25th, at least 1 km) and closer in size
+  h := greatest(d[least(n, 25)] * 1.2, 1000);
+  for i in 1..n loop
+    w := w || (case when d[i] >= h then 0.01 else power(1 - power(d[i] / h, 3), 3) end) * exp(-0.5 * power(xs[(i - 1) * p + 2] / 0.5, 2));
+  end loop;
+  sw := 0; sw2 := 0;
+  for i in 1..n loop sw := sw + w[i]; sw2 := sw2 + w[i] * w[i]; end loop;
+  neff := sw * sw / sw2;
+
+  -- weighted least squares of ln(USD/m²) on the differences, each coefficient drawn toward its
+  -- prior as much as its spread among the comparables is small (a ridge scaled per column)
+  mean := pg_catalog.array_fill(0::double precision, array[p]);
+  var := pg_catalog.array_fill(0::double precision, array[p]);
+  for j in 1..p loop
+    for i in 1..n loop mean[j] := mean[j] + w[i] * xs[(i - 1) * p + j] / sw; end loop;
+    for i in 1..n loop var[j] := var[j] + w[i] * power(xs[(i - 1) * p + j] - mean[j], 2) / sw; end loop;
+  end loop;
+  ata := pg_catalog.array_fill(0::double precision, array[p * p]);
+  atb := pg_catalog.array_fill(0::double precision, array[p]);
+  for i in 1..n loop
+    for j in 1..p loop
+      atb[j] := atb[j] + w[i] * xs[(i - 1) * p + j] * y[i];
+      for k in 1..p loop
+        ata[(j - 1) * p + k] := ata[(j - 1) * p + k] + w[i] * xs[(i - 1) * p + j] * xs[(i - 1) * p + k];
+      end loop;
+    end loop;
+  end loop;
+  for j in 2..p loop
+    ata[(j - 1) * p + j] := ata[(j - 1) * p + j] + sw * (0.5 * var[j] + 1e-6);
+    atb[j] := atb[j] + sw * (0.5 * var[j] + 1e-6) * prior[j];
+  end loop;
+  b := internal.solve_linear(ata, atb);
+  if b is null then
+    b := array[internal.weighted_quantile(y, w, 0.5), prior[2], 0, 0, 0, 0, 0];
+  end if;
+  -- the home is where every difference is 0: its ln(USD/m²) is the intercept
+  for i in 1..n loop
+    fit := 0;
+    for j in 1..p loop fit := fit + b[j] * xs[(i - 1) * p + j]; end loop;
+    r := r || (y[i] - fit);
+  end loop;
+  -- the range: the comparables' misfit, widened for what the fit used up of them
+  inflate := 1.2 * sqrt(neff / greatest(neff - 3, 1));
+  lo := internal.weighted_quantile(r, w, 0.1) * inflate;
+  hi := internal.weighted_quantile(r, w, 0.9) * inflate;
+  value := exp(b[1]) * area;
+  low := value * exp(least(lo, -0.04));
+  high := value * exp(greatest(hi, 0.04));
+  confidence := case when neff >= 12 and (high - low) / value <= 0.3 then 'high' when neff >= 5 and (high - low) / value <= 0.5 then 'medium' else 'low' end;
+
+  -- the comparables, the heaviest first, with what each says the home asks
+  select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+           'id', l.id, 'title', l.title, 'price', l.price, 'area_m2', l.square_feet, 'lot_m2', l.lot_size, 'bedrooms', l.bedrooms,
+           'bathrooms', l.bathrooms, 'property_type', l.property_type, 'city', l.city, 'sector', l.sector, 'images', l.images,
+           'distance_m', round(u.dist), 'usd_m2', round((exp(u.y))::numeric, 2),
+           'adjusted', round((exp(b[1] + u.r) * area / 1000)::numeric) * 1000
+         ) order by u.w desc, l.id), '[]'::jsonb)
+    into comps
+    from (
+      select t.id, t.dist, t.y, t.r, t.w
+        from unnest(ids, d, y, r, w) as t(id, dist, y, r, w)
+       order by t.w desc, t.id
+       limit 6
+    ) u
+    join internal.listings l on l.id = u.id;
+
+  -- the place: the sector (else the city) of the nearest comparable, and its market figure
+  select case when coalesce(l.sector_slug, '') <> '' then l.city_slug || '/' || l.sector_slug else l.city_slug end
+    into near_path
+    from internal.listings l where l.id = ids[1];
+  select pl.name into near_name from internal.places pl where pl.path = near_path;
+  select pg_catalog.jsonb_build_object('path', m.path, 'name', m.name, 'month', m.month, 'median', m.median, 'listings', m.listings,
+           'year_before', (select y.median from public.market_index(near_path, grp, 14) y where y.month = (m.month - interval '12 months')::date and y.path = m.path))
+    into market
+    from public.market_index(near_path, grp, 2) m
+   where m.month = (date_trunc('month', now()) - interval '1 month')::date;
+
+  -- the agent who serves it (a seller's lead goes to them)
+  select pg_catalog.jsonb_build_object('id', a.id, 'name', nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), ''), 'picture', a.picture)
+    into agent
+    from public.agents a
+   where a.id = internal.area_agent(near_path);
+
+  -- buyers whose confirmed saved searches a home like this, at this value, would match
+  subject := pg_catalog.jsonb_populate_record(null::internal.listings, pg_catalog.jsonb_build_object(
+    'country_code', 'EC', 'status', '1', 'property_type', kind, 'price', round(value), 'bedrooms', beds, 'bathrooms', baths,
+    'square_feet', built, 'lot_size', lot, 'year_built', built_year, 'features', coalesce(feats, '{}'),
+    'lat', at_lat, 'lng', at_lng, 'location', point(at_lng, at_lat)::text,
+    'city_slug', (select l.city_slug from internal.listings l where l.id = ids[1]),
+    'sector_slug', (select l.sector_slug from internal.listings l where l.id = ids[1]),
+    'state_slug', (select l.state_slug from internal.listings l where l.id = ids[1]),
+    'place_search', (select l.place_search from internal.listings l where l.id = ids[1])
+  ));
+  select count(*)::integer into demand
+    from internal.saved_searches s
+   where s.status = 'active' and s.market is null and s.home is null and not s.spam and internal.listing_matches(subject, s.filters);
+
+  return pg_catalog.jsonb_build_object(
+    'value', round(value / 1000) * 1000,
+    'low', round(low / 1000) * 1000,
+    'high', round(high / 1000) * 1000,
+    'usd_m2', round((value / area)::numeric, 2),
+    'confidence', confidence,
+    'comparables', comps,
+    'place', case when near_path is null then null else pg_catalog.jsonb_build_object('path', near_path, 'name', coalesce(near_name, near_path)) end,
+    'market', market,
+    'agent', agent,
+    'demand', demand,
+    'method', 'local-regression-1'
+  );
+end
+$$;
+
+-- The agent who serves a place (docs/valuation.md "The seller's lead"): one whose locations served
+-- name its sector, else its city (folded, as the directory compares names); of several, the one
+-- with the most active listings in that city, then the first. Null when none does.
+create or replace function internal.area_agent(place text)
+returns bigint
+language sql
+stable
+set search_path = ''
+as $$
+  with p as (
+    select public.search_fold(pl.name) as name,
+           public.search_fold((select c.name from internal.places c where c.path = pg_catalog.split_part(area_agent.place, '/', 1))) as city
+      from internal.places pl
+     where pl.path = area_agent.place
+  )
+  select a.id
+    from public.agents a
+    cross join p
+   where a.country_code = 'EC' and coalesce(btrim(a.email), '') <> ''
+     and exists (select 1 from pg_catalog.unnest(a.locations_served) s(x) where public.search_fold(s.x) in (p.name, p.city))
+   order by exists (select 1 from pg_catalog.unnest(a.locations_served) s(x) where public.search_fold(s.x) = p.name) desc,
+            (select count(*) from internal.listings l where l.agent_id = a.id and l.status = '1' and l.city_slug = pg_catalog.split_part(area_agent.place, '/', 1)) desc,
+            a.id
+   limit 1
+$$;
+
+revoke all on function public.estimate_value(jsonb) from public, anon, authenticated;
+grant execute on function public.estimate_value(jsonb) to service_role, anon, authenticated;

@@ -1,0 +1,78 @@
+/**
+ * The sellers' page and <exp-home-valuation> (docs/valuation.md), as a seller uses them: a place
+ * picked in the location box by keyboard, the area and the rooms, the estimate the function gives
+ * for those facts (value, range, comparables linking to their pages), a field refused by name, the
+ * lead sent to the agent who serves the place with the monthly report asked for (pending its
+ * confirmation), in Spanish too; axe finds nothing serious.
+ */
+import { expect, seriousAxeViolations, test } from './fixtures.ts';
+import { formatPrice } from '../../core/protocol/format.ts';
+import { parseEstimate } from '../../core/protocol/valuation.ts';
+
+test('a seller on /sell: the estimate for their facts, its comparables, a refused field named, the lead to the agent of the area and the monthly report asked for', async ({
+  page,
+  data,
+  consoleErrors,
+}) => {
+  await page.goto(`${data.url}/sell`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sell your home with eXp Realty Ecuador');
+  const v = page.locator('exp-home-valuation');
+  const box = v.getByRole('combobox', { name: 'Where is it?' });
+  await box.focus();
+  await page.keyboard.type('cumba', { delay: 30 });
+  await expect(v.getByRole('listbox').getByRole('option').first()).toContainText('Cumbayá');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(box).toHaveValue('Cumbayá');
+  // a built area of 0 is refused by the form, by name
+  await v.getByLabel('Built area (m²)').fill('0');
+  await v.getByRole('button', { name: 'Estimate its price' }).click();
+  await expect(v.locator('[part="field-error"]')).toHaveText('Please check this value.');
+  await expect(v.getByLabel('Built area (m²)')).toBeFocused();
+  await v.getByLabel('Built area (m²)').fill('250');
+  await v.getByLabel(/^Bedrooms/).fill('3');
+  await v.getByRole('button', { name: 'Estimate its price' }).click();
+
+  const { data: answer } = await fetch(`${data.url}/rest/v1/rpc/estimate_value`, {
+    method: 'POST',
+    headers: { apikey: 'anon-key', 'content-type': 'application/json' },
+    body: JSON.stringify({ facts: { property_type: 'house', place: 'cumbaya', area_m2: 250, bedrooms: 3 } }),
+  }).then(async (r) => ({ data: await r.json() }));
+  const e = parseEstimate(answer);
+  await expect(v.locator('[part="value"]')).toHaveText(formatPrice(e.value));
+  await expect(v.locator('[part="range"]')).toContainText(`between ${formatPrice(e.low)} and ${formatPrice(e.high)}`);
+  await expect(v.locator('[part="comparable"]')).toHaveCount(e.comparables.length);
+  await expect(v.locator('[part="comparable"] a').first()).toHaveAttribute('href', new RegExp(`/properties/${e.comparables[0]?.id}-`));
+  await expect(v.locator('[part="note"]')).toContainText('not an appraisal');
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // the lead: to the agent who serves the place, the monthly report asked for too
+  const email = `seller.${Date.now()}@example.org`;
+  const lead = v.locator('[part="lead"]');
+  await lead.getByLabel('Name', { exact: true }).fill('Lucía Vendedora');
+  await lead.getByLabel('E-mail', { exact: true }).fill(email);
+  await lead.getByLabel('Phone', { exact: true }).fill('+593 99 123 4567');
+  await lead.getByLabel('When do you plan to sell?').selectOption('months6');
+  await lead.getByLabel('E-mail me this estimate every month').check();
+  await lead.getByRole('button', { name: 'Request a valuation' }).click();
+  await expect(lead.getByRole('heading', { name: 'Request sent' })).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (
+          await data.sql<Record<string, unknown>>(
+            "select recipient_kind as kind, seller->>'timeline' as timeline, (seller->'estimate'->>'value')::numeric::int as value from public.inquiries where email = $1",
+            [email],
+          )
+        )[0],
+    )
+    .toEqual({ kind: 'area_agent', timeline: 'months6', value: e.value });
+  await expect
+    .poll(async () => (await data.sql<Record<string, unknown>>('select status, frequency from internal.saved_searches where email = $1 and home is not null', [email]))[0])
+    .toEqual({ status: 'pending', frequency: 'monthly' });
+
+  // in Spanish, as the page switches
+  await page.evaluate(() => document.documentElement.setAttribute('lang', 'es'));
+  await expect(v.locator('[part="note"]')).toContainText('no un avalúo');
+  expect(consoleErrors).toEqual([]);
+});
