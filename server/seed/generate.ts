@@ -215,6 +215,33 @@ function listingExtras(id: number, type: string, place: Place | undefined, area:
   return { features: [...features].sort(), year_built, lot_size };
 }
 
+/** A sector's price level against its city's, 0.8 to 1.25, the same in every run: some sectors are dearer than others. */
+function sectorFactor(city: string, sector: string): number {
+  let h = 0x811c9dc5;
+  for (const c of `${city}/${sector}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return 0.8 + 0.45 * (h / 0xffffffff);
+}
+
+/** What the home's features add to its price per m² (docs/valuation.md reads the same kind of differences). */
+const FEATURE_PREMIUM: Record<string, number> = { pool: 1.05, view: 1.06, waterfront: 1.1, garage: 1.02, air_conditioning: 1.02, new_construction: 1.04 };
+
+/**
+ * A listing's asking price as a market makes it: the type's price per m² at its city's and its
+ * sector's level, a little less per m² for a larger home (and much less for a large lot of land),
+ * more for a newer one, for its features and for more garden, times what is the home's own.
+ */
+function askingPrice(type: PropertyType, place: Place, sector: string, home: { square_feet: number | null; year_built: number | null; lot_size: number | null; features: string[] }, own: number): number {
+  const area = home.square_feet ?? 0;
+  const [pLo, pHi] = PRICE_PER_M2[type];
+  const [aLo, aHi] = AREA[type];
+  const size = type === 'land' ? (area > 800 ? Math.sqrt(800 / area) : 1) : Math.pow(area / Math.sqrt(aLo * aHi), -0.12);
+  const age = home.year_built ? 1 + 0.025 * Math.max(-4, Math.min(3, (home.year_built - 1995) / 10)) : 1;
+  const features = home.features.reduce((f, k) => f * (FEATURE_PREMIUM[k] ?? 1), 1);
+  const garden = type === 'house' && home.lot_size && area ? Math.pow(home.lot_size / area / 2.35, 0.08) : 1;
+  const ppm2 = Math.sqrt(pLo * pHi) * place.priceFactor * sectorFactor(place.city, sector) * size * age * features * garden * own;
+  return Math.max(roundPrice(area * ppm2), type === 'land' ? 8000 : 25_000);
+}
+
 function weighted<T extends string>(weights: Record<T, number>, rand: () => number): T {
   const entries = Object.entries(weights) as Array<[T, number]>;
   let x = rand() * entries.reduce((s, [, w]) => s + w, 0);
@@ -348,11 +375,8 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     // areas cluster at the low end, as real stock does
     let area = Math.round(aLo + (aHi - aLo) * Math.pow(rand(), type === 'land' ? 3 : 2.2));
     if (type === 'land' && area > 2000) area = Math.round(area / 50) * 50;
-    const [pLo, pHi] = PRICE_PER_M2[type];
-    const ppm2 = (pLo + (pHi - pLo) * rand()) * place.priceFactor * (0.9 + rand() * 0.2);
-    // large lots sell for less per m²
-    let price = roundPrice(area * ppm2 * (type === 'land' && area > 800 ? Math.sqrt(800 / area) : 1));
-    price = Math.max(price, type === 'land' ? 8000 : 25_000);
+    // what is the home's own in its price (finishes, condition, the owner's hopes): about 13%, lognormal
+    const own = Math.exp(0.13 * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand()));
     let bedrooms = 0;
     let bathrooms = type === 'land' ? 0 : 1;
     if (type === 'apartment') {
@@ -384,7 +408,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
       id: i + 1,
       title: titleFor(facts, pick),
       address: `${street} ${number}, ${neighbourhood}`,
-      price,
+      price: null,
       bedrooms,
       bathrooms,
       square_feet: area,
@@ -405,6 +429,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
       lot_size: null,
     };
     Object.assign(row, listingExtras(row.id, type, place, area, `${row.title} ${row.description}`));
+    row.price = askingPrice(type, place, neighbourhood, row, own);
     // feeds are imperfect: a sprinkle of the real-world defects on ordinary rows
     const defect = rand();
     if (defect < 0.012) row.agent_email = null;

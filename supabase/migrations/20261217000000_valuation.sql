@@ -148,6 +148,9 @@ declare
   -- the comparables: at most 80 nearest of the type, within 30 km
   c record;
   ids bigint[] := '{}';
+  -- whether each comparable is in the home's sector (the place's, else the nearest comparable's)
+  home_sector text;
+  same boolean[] := '{}';
   d double precision[] := '{}';
   y double precision[] := '{}';
   xs double precision[] := '{}';
@@ -236,6 +239,7 @@ begin
   for c in
     select l.id, l.price::double precision as price, l.square_feet::double precision as built, l.lot_size::double precision as lot,
            l.bedrooms::double precision as beds, l.bathrooms::double precision as baths, l.year_built::double precision as year, l.features,
+           l.city_slug || '/' || coalesce(l.sector_slug, '') as sector,
            sqrt(power((l.location[1] - at_lat) * 111320, 2) + power((l.location[0] - at_lng) * 111320 * shrink, 2)) as dist
       from internal.listings l
      where l.country_code = 'EC' and l.status = '1' and l.location is not null and l.property_type = any (kinds) and l.price > 0
@@ -246,6 +250,8 @@ begin
     continue when c.dist > 30000;
     continue when (case when kind = 'land' then c.lot else c.built end) is null or (case when kind = 'land' then c.lot else c.built end) < 15;
     n := n + 1;
+    home_sector := coalesce(home_sector, case when place like '%/%' then place end, c.sector);
+    same := same || (c.sector = home_sector);
     ids := ids || c.id;
     d := d || c.dist;
     y := y || ln(c.price / (case when kind = 'land' then c.lot else c.built end));
@@ -266,10 +272,12 @@ begin
       'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', 0, 'method', 'local-regression-1');
   end if;
 
-  -- weights: nearer (a tricube over the distance of the 25th, at least 1 km) and closer in size
+  -- weights: nearer (a tricube over the distance of the 25th, at least 1 km), closer in size, and
+  -- in the same sector (a sector's price level is its own: a street apart may be another market)
   h := greatest(d[least(n, 25)] * 1.2, 1000);
   for i in 1..n loop
-    w := w || (case when d[i] >= h then 0.01 else power(1 - power(d[i] / h, 3), 3) end) * exp(-0.5 * power(xs[(i - 1) * p + 2] / 0.5, 2));
+    w := w || (case when d[i] >= h then 0.01 else power(1 - power(d[i] / h, 3), 3) end) * exp(-0.5 * power(xs[(i - 1) * p + 2] / 0.5, 2))
+              * (case when same[i] then 3 else 1 end);
   end loop;
   sw := 0; sw2 := 0;
   for i in 1..n loop sw := sw + w[i]; sw2 := sw2 + w[i] * w[i]; end loop;

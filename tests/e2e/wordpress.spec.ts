@@ -26,7 +26,8 @@ test.beforeAll(async ({ data }) => {
     typeof owner,
   ];
   const settings = `array('api_url' => ${php(data.url)}, 'brand' => '#0f5e5a', 'lang' => 'es', 'lead_agent' => ${php(owner.id)})`;
-  const shortcodes = '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]';
+  const shortcodes =
+    '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]\n\n[exp_home_valuation place="cumbaya" property-type="apartment"]';
   const block = '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->\n\n<!-- wp:exp-ecuador/property-search {"city":"Cuenca"} /-->';
   // an author (not an administrator) names another backend and another agent: visitors' details must not follow
   const forged =
@@ -66,6 +67,8 @@ test('the shortcodes, as a crawler reads the page: each element with the setting
   expect(html).toContain(`<exp-property-search api-url="${data.url}" lang="es" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#0f5e5a"></exp-property-search>`);
   // an attribute the element does not take is left out, and said so
   expect(html).toContain('<!-- exp-ecuador: exp-property-search takes no bogus -->');
+  // the sellers' valuation, for an agent's own area: the seller's lead is the agent's
+  expect(html).toContain(`<exp-home-valuation api-url="${data.url}" lang="es" lead-agent-id="${owner.id}" place="cumbaya" property-type="apartment" style="--exp-color-primary:#0f5e5a"></exp-home-valuation>`);
   expect(html).not.toContain('bogus="1"');
   // what a shortcode says is an attribute's value, never markup
   expect(html).toContain('<exp-inquiry-form api-url=');
