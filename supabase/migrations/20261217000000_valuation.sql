@@ -316,7 +316,7 @@ begin
     r := r || (y[i] - fit);
   end loop;
   -- the range: the comparables' misfit, widened for what the fit used up of them
-  inflate := 1.2 * sqrt(neff / greatest(neff - 3, 1));
+  inflate := 1.05 * sqrt(neff / greatest(neff - 3, 1));
   lo := internal.weighted_quantile(r, w, 0.1) * inflate;
   hi := internal.weighted_quantile(r, w, 0.9) * inflate;
   value := exp(b[1]) * area;
