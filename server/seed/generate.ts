@@ -230,7 +230,13 @@ const FEATURE_PREMIUM: Record<string, number> = { pool: 1.05, view: 1.06, waterf
  * sector's level, a little less per m² for a larger home (and much less for a large lot of land),
  * more for a newer one, for its features and for more garden, times what is the home's own.
  */
-function askingPrice(type: PropertyType, place: Place, sector: string, home: { square_feet: number | null; year_built: number | null; lot_size: number | null; features: string[] }, own: number): number {
+function askingPrice(
+  type: PropertyType,
+  place: Place,
+  sector: string,
+  home: { square_feet: number | null; year_built: number | null; lot_size: number | null; features: string[] },
+  own: number,
+): number {
   const area = home.square_feet ?? 0;
   const [pLo, pHi] = PRICE_PER_M2[type];
   const [aLo, aHi] = AREA[type];

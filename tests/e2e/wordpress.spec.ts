@@ -68,7 +68,9 @@ test('the shortcodes, as a crawler reads the page: each element with the setting
   // an attribute the element does not take is left out, and said so
   expect(html).toContain('<!-- exp-ecuador: exp-property-search takes no bogus -->');
   // the sellers' valuation, for an agent's own area: the seller's lead is the agent's
-  expect(html).toContain(`<exp-home-valuation api-url="${data.url}" lang="es" lead-agent-id="${owner.id}" place="cumbaya" property-type="apartment" style="--exp-color-primary:#0f5e5a"></exp-home-valuation>`);
+  expect(html).toContain(
+    `<exp-home-valuation api-url="${data.url}" lang="es" lead-agent-id="${owner.id}" place="cumbaya" property-type="apartment" style="--exp-color-primary:#0f5e5a"></exp-home-valuation>`,
+  );
   expect(html).not.toContain('bogus="1"');
   // what a shortcode says is an attribute's value, never markup
   expect(html).toContain('<exp-inquiry-form api-url=');

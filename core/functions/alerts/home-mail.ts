@@ -29,7 +29,8 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
     const base = site(options);
     const month = formatMonth(`${monthRef}-01`, lang);
     const place = e.place?.name ?? search.home.place?.name ?? '';
-    const { manageUrl, unsubscribeUrl, headers } = await listLinks(sql, options, search, t);
+    const { footer, headers } = await listLinks(sql, options, search, t);
+    const end = footer(t('mail.seller.report.why'));
     const last = (search.home as { last_value?: number }).last_value;
     // what is new among its comparables: on the market or cheaper since about a month
     const news = e.comparables.length
@@ -77,9 +78,7 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
       '',
       `${t('mail.seller.report.seeAll')}: ${link}`,
       '',
-      t('mail.seller.report.why'),
-      `${t('mail.alerts.alert.manage')}: ${manageUrl}`,
-      `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`,
+      ...end.text,
     ].join('\n');
     const html = page(
       lang,
@@ -100,7 +99,7 @@ ${lines
         .join('')}</ul>
 <p style="margin:0 0 16px;color:#475569;font-size:14px">${escapeHtml(t('valuation.disclaimer'))}</p>
 <p style="margin:0">${button(link, t('mail.seller.report.seeAll'))}</p>`,
-      `${escapeHtml(t('mail.seller.report.why'))}<br><a href="${escapeHtml(manageUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.manage'))}</a> · <a href="${escapeHtml(unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.unsubscribe'))}</a>`,
+      end.html,
     );
     // next month's mail says this one's value beside its own
     if (e.value !== null) await sql.query("update internal.saved_searches set home = home || jsonb_build_object('last_value', $2::numeric) where id = $1", [search.id, e.value]);

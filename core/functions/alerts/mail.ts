@@ -135,9 +135,15 @@ export async function listLinks(sql: Sql, options: AlertMailOptions, search: { i
   const [manage, unsubscribe] = [await issueToken(sql, search.id, 'manage', null), await issueToken(sql, search.id, 'unsubscribe', null)];
   const manageUrl = `${base}${localizedPath('/alerts/manage', search.lang)}?token=${manage}`;
   const unsubscribeUrl = `${base}${localizedPath('/alerts/unsubscribe', search.lang)}?token=${unsubscribe}`;
+  const link = (href: string, key: string) => `<a href="${escapeHtml(href)}" style="color:#1d4ed8">${escapeHtml(t(key))}</a>`;
   return {
     manageUrl,
     unsubscribeUrl,
+    /** the mail's last lines: why it comes, and the links to manage and to unsubscribe */
+    footer: (why: string) => ({
+      text: [why, `${t('mail.alerts.alert.manage')}: ${manageUrl}`, `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`],
+      html: `${escapeHtml(why)}<br>${link(manageUrl, 'mail.alerts.alert.manage')} · ${link(unsubscribeUrl, 'mail.alerts.alert.unsubscribe')}`,
+    }),
     headers: {
       // RFC 8058: a mail client's one-click unsubscribe POSTs "List-Unsubscribe=One-Click" to the HTTPS URL
       'List-Unsubscribe': `<${unsubscribeUrl}>`,
@@ -238,7 +244,8 @@ export function alertComposer(options: AlertMailOptions): Composer {
     const lang = search.lang;
     const t = translator(options, lang);
     const base = site(options);
-    const { manageUrl, unsubscribeUrl, headers } = await listLinks(sql, options, search, t);
+    const { footer, headers } = await listLinks(sql, options, search, t);
+    const end = footer(t('mail.alerts.alert.why'));
     const what = describeSearch(search.filters, t);
     const total = Number(alert.new_count) + Number(alert.drop_count);
     const counts = [
@@ -276,17 +283,7 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
       };
     });
     const more = total > items.length ? t('mail.alerts.alert.seeAll', { count: total, formatted: formatCount(total) }) : t('mail.alerts.alert.seeSearch');
-    const text = [
-      t('mail.alerts.alert.heading'),
-      t('mail.alerts.alert.search', { search: what }),
-      '',
-      ...rows.flatMap((r) => [r.text, '']),
-      `${more}: ${seeAll}`,
-      '',
-      t('mail.alerts.alert.why'),
-      `${t('mail.alerts.alert.manage')}: ${manageUrl}`,
-      `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`,
-    ].join('\n');
+    const text = [t('mail.alerts.alert.heading'), t('mail.alerts.alert.search', { search: what }), '', ...rows.flatMap((r) => [r.text, '']), `${more}: ${seeAll}`, '', ...end.text].join('\n');
     const html = page(
       lang,
       subject,
@@ -294,7 +291,7 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
 <p style="margin:0 0 12px;color:#475569">${escapeHtml(t('mail.alerts.alert.search', { search: what }))}</p>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows.map((r) => r.html).join('\n')}</table>
 <p style="margin:20px 0 0">${button(seeAll, more)}</p>`,
-      `${escapeHtml(t('mail.alerts.alert.why'))}<br><a href="${escapeHtml(manageUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.manage'))}</a> · <a href="${escapeHtml(unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.unsubscribe'))}</a>`,
+      end.html,
     );
     return ourMail(options, `alert-${alert.id}`, {
       to: search.email,

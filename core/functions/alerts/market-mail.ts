@@ -44,8 +44,9 @@ export function marketComposer(options: AlertMailOptions): Composer {
     const lang = search.lang;
     const t = translator(options, lang);
     const base = site(options);
-    const { manageUrl, unsubscribeUrl, headers } = await listLinks(sql, options, search, t);
+    const { footer, headers } = await listLinks(sql, options, search, t);
     const what = describeAlert(search, t);
+    const end = footer(t('mail.alerts.market.why', { report: what }));
     const monthName = formatMonth(month, lang);
     const reportUrl = `${base}${marketPath(follow.place, lang)}`;
     const searchUrl = `${base}${placeSearchPath(figure.path, lang)}`;
@@ -81,9 +82,7 @@ export function marketComposer(options: AlertMailOptions): Composer {
       `${t('mail.alerts.market.seeReport')}: ${reportUrl}`,
       `${t('market.search', { place: figure.name })}: ${searchUrl}`,
       '',
-      t('mail.alerts.market.why', { report: what }),
-      `${t('mail.alerts.alert.manage')}: ${manageUrl}`,
-      `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`,
+      ...end.text,
     ].join('\n');
     const table = (head: string[] | null, body: string[][]) =>
       `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;font-size:14px;margin:0 0 20px">${
@@ -114,7 +113,7 @@ ${table(
 }
 <p style="margin:0 0 12px">${button(reportUrl, t('mail.alerts.market.seeReport'))}</p>
 <p style="margin:0"><a href="${escapeHtml(searchUrl)}" style="color:#1d4ed8">${escapeHtml(t('market.search', { place: figure.name }))}</a></p>`,
-      `${escapeHtml(t('mail.alerts.market.why', { report: what }))}<br><a href="${escapeHtml(manageUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.manage'))}</a> · <a href="${escapeHtml(unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t('mail.alerts.alert.unsubscribe'))}</a>`,
+      end.html,
     );
     return ourMail(options, `market-report-${mail.ref_id.replace(/\W/g, '-')}`, { to: search.email, subject, text, html, headers });
   };
