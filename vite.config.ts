@@ -26,6 +26,12 @@ const RUNTIME =
  * the search map's own (ol/Overlay.js) stay lazy. A captured module's imports come with it, so the
  * Multi* geometries OpenLayers' render/Feature.js imports (only drawing runs them) are in it.
  */
+/**
+ * The location box and its suggestions, which the search and the valuation load: one chunk, not
+ * one each (each file costs its own request and its own compression).
+ */
+const SHARED = /widgets[\\/]lib[\\/](location-box[\\/]|data[\\/]places\.ts$)/;
+
 const OPENLAYERS = /node_modules[\\/]ol[\\/]|widgets[\\/]lib[\\/]map[\\/](map-base|map-styles)\.ts$/;
 
 /**
@@ -140,6 +146,7 @@ export default defineConfig(({ mode }): UserConfig => {
                 groups: [
                   { name: 'runtime', test: RUNTIME, priority: 10 },
                   { name: 'openlayers', test: OPENLAYERS, minShareCount: 2 },
+                  { name: 'shared', test: SHARED, minShareCount: 2 },
                 ],
               },
             },

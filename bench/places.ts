@@ -13,7 +13,8 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
-import { getListingsCount, getListingsPage, getMapClusters, getPlaceSuggestions, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
+import { getListingsCount, getListingsPage, getMapClusters, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
+import { getPlaceSuggestions } from '../widgets/lib/data/places.ts';
 import type { LngLat } from '../core/protocol/polygon.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';

@@ -28,7 +28,7 @@ export function cleanPath(path: string): string {
 }
 
 /**
- * `target` when it is a path on our own origin (what a `Location` or a `location.replace()` may
+ * `target` when it is a path on our own origin (what a Location header or a page's location.replace() may
  * carry), else '/': one leading slash followed by something other than a slash or backslash, no
  * control characters or whitespace, and resolving to the same origin.
  */

@@ -73,7 +73,7 @@ type Translate = (key: string, params?: Record<string, unknown>) => string;
  * A saved search in words, for the alert form, the mails and the alert pages: what and where first
  * ("House in Quito", "Properties in the area chosen on the map"), then the rest ("House in Quito ·
  * 3+ bedrooms · from $100,000"), each filter as the filter table says it (core/protocol/filters.ts),
- * from the locale files' `alerts.summary` (and the property types of `listing.types`).
+ * from the locale files' `phrases` (and the property types of `listing.types`).
  */
 export function describeSearch(args: FilterArgs, t: Translate): string {
   const phrases = filterPhrases(filtersFromArgs(args), t, 'say');
@@ -81,8 +81,13 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
   const [what] = part('what');
   const where = part('where');
   const rest = part('rest');
-  if (!what && !where.length && !rest.length) return t('alerts.summary.everything');
-  return [[what ?? t('alerts.summary.properties'), ...where].join(' '), ...rest].join(' · ');
+  if (!what && !where.length && !rest.length) return t('phrases.everything');
+  return [[what ?? t('phrases.properties'), ...where].join(' '), ...rest].join(' · ');
+}
+
+/** How often a saved search is mailed, in words ("Once a day"; a follow's "Once a month, early in the month"). */
+export function frequencyLabel(frequency: string, t: Translate): string {
+  return frequency === MARKET_FREQUENCY ? t('follow.monthly') : t(`alerts.frequencies.${frequency}`);
 }
 
 /**
@@ -90,8 +95,8 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
  * follow ("The market report of Cumbayá", "The market report of Quito (Houses)").
  */
 export function describeAlert(saved: { filters: FilterArgs; market?: MarketFollow | null; home?: HomeFollow | null }, t: Translate): string {
-  if (saved.home) return saved.home.place ? t('alerts.summary.home', { place: saved.home.place.name }) : t('alerts.summary.homeAnywhere');
+  if (saved.home) return saved.home.place ? t('follow.summary.home', { place: saved.home.place.name }) : t('follow.summary.homeAnywhere');
   const m = saved.market;
   if (!m) return describeSearch(saved.filters, t);
-  return m.type_group === 'all' ? t('alerts.summary.market', { place: m.name }) : t('alerts.summary.marketType', { place: m.name, type: t(`market.groups.${m.type_group}`) });
+  return m.type_group === 'all' ? t('follow.summary.market', { place: m.name }) : t('follow.summary.marketType', { place: m.name, type: t(`market.groups.${m.type_group}`) });
 }

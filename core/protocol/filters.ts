@@ -156,24 +156,24 @@ const plus = (n: number, t: Translate) => t('search.filters.plus', { n });
 // prettier-ignore
 const TABLE = [
   { key: 'propertyType', kind: 'type', arg: 'property_type', maxLength: 100, part: 'what', say: (v: string, t: Translate) => typeLabel(v, t), attribute: 'property-type' },
-  { key: 'place', kind: 'place', arg: 'place', maxLength: 170, part: 'where', say: (v: string, t: Translate) => t('alerts.summary.city', { city: placeWords(v) }), chip: (v: string) => placeWords(v), attribute: 'place' },
+  { key: 'place', kind: 'place', arg: 'place', maxLength: 170, part: 'where', say: (v: string, t: Translate) => t('phrases.city', { city: placeWords(v) }), chip: (v: string) => placeWords(v), attribute: 'place' },
   { key: 'placeName', kind: 'placeName', arg: 'place_name', maxLength: 100 },
-  { key: 'city', kind: 'text', arg: 'city', maxLength: 100, part: 'where', say: (v: string, t: Translate) => t('alerts.summary.city', { city: v }), chip: (v: string) => v, attribute: 'city' },
-  { key: 'bbox', kind: 'bbox', part: 'where', say: (_: unknown, t: Translate) => t('alerts.summary.mapArea') },
-  { key: 'polygon', kind: 'polygon', arg: 'polygon', part: 'where', say: (_: unknown, t: Translate) => t('alerts.summary.drawnArea'), chip: (_: unknown, t: Translate) => t('search.chips.polygon') },
-  { key: 'keywords', kind: 'words', arg: 'words', maxLength: KEYWORDS_MAX, part: 'rest', say: (v: string, t: Translate) => t('alerts.summary.words', { words: v }), chip: (v: string, t: Translate) => t('search.chips.keywords', { words: v }), control: { in: 'more', label: 'keywords' }, attribute: 'keywords' },
-  { key: 'beds', kind: 'number', arg: 'beds_min', max: 20, integer: true, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.beds', { count: n }), control: { in: 'bar', label: 'beds', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'beds' },
-  { key: 'baths', kind: 'number', arg: 'baths_min', max: 20, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.baths', { count: n }), control: { in: 'bar', label: 'baths', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'baths' },
-  { key: 'minSqft', kind: 'number', arg: 'area_min', max: 10_000_000, part: 'rest', say: area('alerts.summary.minArea'), control: { in: 'bar', label: 'minArea', options: [50, 100, 150, 200, 300], option: (n, t) => t('search.filters.areaPlus', { n }) } },
-  { key: 'maxSqft', kind: 'number', arg: 'area_max', max: 10_000_000, part: 'rest', say: area('alerts.summary.maxArea') },
-  { key: 'minPrice', kind: 'number', arg: 'price_min', max: PRICE_MAX_ANY, part: 'rest', say: price('alerts.summary.minPrice'), control: { in: 'bar', label: 'minPrice', options: [100_000, 250_000, 500_000, 1_000_000, 2_000_000], option: (n) => formatPricePill(n) }, attribute: 'min-price' },
-  { key: 'maxPrice', kind: 'number', arg: 'price_max', max: PRICE_MAX_ANY, any: PRICE_MAX_ANY, part: 'rest', say: price('alerts.summary.maxPrice'), control: { in: 'bar', label: 'maxPrice', options: [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY], option: (n) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n)) }, attribute: 'max-price' },
-  { key: 'yearBuiltFrom', kind: 'number', arg: 'year_min', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.builtFrom', { year: n }), control: { in: 'more', label: 'yearFrom' } },
-  { key: 'yearBuiltTo', kind: 'number', arg: 'year_max', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('alerts.summary.builtTo', { year: n }), control: { in: 'more', label: 'yearTo' } },
-  { key: 'minLotSize', kind: 'number', arg: 'lot_min', max: 10_000_000, part: 'rest', say: area('alerts.summary.minLot'), control: { in: 'more', label: 'minLot' } },
-  { key: 'maxLotSize', kind: 'number', arg: 'lot_max', max: 10_000_000, part: 'rest', say: area('alerts.summary.maxLot'), control: { in: 'more', label: 'maxLot' } },
-  { key: 'features', kind: 'features', arg: 'features', part: 'rest', control: { in: 'more', label: 'features' }, say: (v: FeatureFlag[], t: Translate) => t('alerts.summary.features', { list: v.map((f) => t(`search.filters.feature.${f}`).toLowerCase()).join(', ') }), attribute: 'features' },
-  { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', say: (_: unknown, t: Translate) => t('alerts.summary.agent'), attribute: 'agent-id' },
+  { key: 'city', kind: 'text', arg: 'city', maxLength: 100, part: 'where', say: (v: string, t: Translate) => t('phrases.city', { city: v }), chip: (v: string) => v, attribute: 'city' },
+  { key: 'bbox', kind: 'bbox', part: 'where', say: (_: unknown, t: Translate) => t('phrases.mapArea') },
+  { key: 'polygon', kind: 'polygon', arg: 'polygon', part: 'where', say: (_: unknown, t: Translate) => t('phrases.drawnArea'), chip: (_: unknown, t: Translate) => t('search.chips.polygon') },
+  { key: 'keywords', kind: 'words', arg: 'words', maxLength: KEYWORDS_MAX, part: 'rest', say: (v: string, t: Translate) => t('phrases.words', { words: v }), chip: (v: string, t: Translate) => t('search.chips.keywords', { words: v }), control: { in: 'more', label: 'keywords' }, attribute: 'keywords' },
+  { key: 'beds', kind: 'number', arg: 'beds_min', max: 20, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.beds', { count: n }), control: { in: 'bar', label: 'beds', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'beds' },
+  { key: 'baths', kind: 'number', arg: 'baths_min', max: 20, part: 'rest', say: (n: number, t: Translate) => t('phrases.baths', { count: n }), control: { in: 'bar', label: 'baths', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'baths' },
+  { key: 'minSqft', kind: 'number', arg: 'area_min', max: 10_000_000, part: 'rest', say: area('phrases.minArea'), control: { in: 'bar', label: 'minArea', options: [50, 100, 150, 200, 300], option: (n, t) => t('search.filters.areaPlus', { n }) } },
+  { key: 'maxSqft', kind: 'number', arg: 'area_max', max: 10_000_000, part: 'rest', say: area('phrases.maxArea') },
+  { key: 'minPrice', kind: 'number', arg: 'price_min', max: PRICE_MAX_ANY, part: 'rest', say: price('phrases.minPrice'), control: { in: 'bar', label: 'minPrice', options: [100_000, 250_000, 500_000, 1_000_000, 2_000_000], option: (n) => formatPricePill(n) }, attribute: 'min-price' },
+  { key: 'maxPrice', kind: 'number', arg: 'price_max', max: PRICE_MAX_ANY, any: PRICE_MAX_ANY, part: 'rest', say: price('phrases.maxPrice'), control: { in: 'bar', label: 'maxPrice', options: [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY], option: (n) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n)) }, attribute: 'max-price' },
+  { key: 'yearBuiltFrom', kind: 'number', arg: 'year_min', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.builtFrom', { year: n }), control: { in: 'more', label: 'yearFrom' } },
+  { key: 'yearBuiltTo', kind: 'number', arg: 'year_max', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.builtTo', { year: n }), control: { in: 'more', label: 'yearTo' } },
+  { key: 'minLotSize', kind: 'number', arg: 'lot_min', max: 10_000_000, part: 'rest', say: area('phrases.minLot'), control: { in: 'more', label: 'minLot' } },
+  { key: 'maxLotSize', kind: 'number', arg: 'lot_max', max: 10_000_000, part: 'rest', say: area('phrases.maxLot'), control: { in: 'more', label: 'maxLot' } },
+  { key: 'features', kind: 'features', arg: 'features', part: 'rest', control: { in: 'more', label: 'features' }, say: (v: FeatureFlag[], t: Translate) => t('phrases.features', { list: v.map((f) => t(`search.filters.feature.${f}`).toLowerCase()).join(', ') }), attribute: 'features' },
+  { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', say: (_: unknown, t: Translate) => t('phrases.agent'), attribute: 'agent-id' },
 ] as const satisfies readonly FilterSpec[];
 
 // the typings are checked against the table: a filter of SearchFilters without its row does not compile
@@ -283,7 +283,7 @@ export function filterPhrases(f: AppliedFilters, t: Translate, as: 'say' | 'chip
     if (v === undefined || !spec.part) continue;
     const words = (as === 'chip' ? spec.chip : undefined) ?? spec.say;
     if (!words) continue;
-    if (spec.kind === 'place' && f.placeName) out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('alerts.summary.city', { city: f.placeName }) });
+    if (spec.kind === 'place' && f.placeName) out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('phrases.city', { city: f.placeName }) });
     else if (spec.kind === 'features' && as === 'chip')
       for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x])) out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });
     else if (spec.kind === 'features')

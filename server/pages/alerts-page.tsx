@@ -11,7 +11,7 @@
  */
 import type { ReactNode } from 'react';
 import type { Translate } from '../../core/translate.ts';
-import { ALERT_FREQUENCIES, describeAlert, type HomeFollow, type MarketFollow } from '../../core/protocol/alerts.ts';
+import { ALERT_FREQUENCIES, describeAlert, frequencyLabel, type HomeFollow, type MarketFollow } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { localizedPath, marketPath } from '../../core/routes.ts';
 import { markup } from './html.tsx';
@@ -84,7 +84,7 @@ function Details({ ctx, s }: { ctx: Ctx; s: Summary | undefined }) {
   if (!s) return null;
   const lines = [
     ctx.t('site.alerts.search', { search: describeAlert(s, (k, p) => ctx.t(k, p)) }),
-    ctx.t('site.alerts.frequency', { frequency: ctx.t(`alerts.frequencies.${s.frequency}`) }),
+    ctx.t('site.alerts.frequency', { frequency: frequencyLabel(s.frequency, (k, p) => ctx.t(k, p)) }),
     ctx.t('site.alerts.email', { email: s.email }),
   ];
   return (

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteData } from '../../server/pages/site-data.ts';
 import { getAgent, getAgents } from '../../widgets/lib/data/agents.ts';
 import { getListingMarket, getMarketFigures, getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
-import { getListing, getListingsByIds, getListingsCount, getListingsPage, getMapClusters, getMapPoints, getPlaceSuggestions, getPropertyTypes } from '../../widgets/lib/data/listings.ts';
+import { getListing, getListingsByIds, getListingsCount, getListingsPage, getMapClusters, getMapPoints, getPropertyTypes } from '../../widgets/lib/data/listings.ts';
+import { getPlaceSuggestions } from '../../widgets/lib/data/places.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 const DOC = new URL('../../docs/data-api.md', import.meta.url);

@@ -13,7 +13,7 @@ import { KNOWN_TYPES, normaliseImages, typeLabel, type KnownType } from '../../c
 import { checkHomeFacts, HOME_FEATURES, parseEstimate, type Estimate, type HomeFacts, type HomeNumber } from '../../core/protocol/valuation.ts';
 import { agentPath, listingPath, marketPath } from '../../core/routes.ts';
 import { getClients } from '../lib/data/client.ts';
-import type { PlaceSuggestion } from '../lib/data/listings.ts';
+import type { PlaceSuggestion } from '../lib/data/places.ts';
 import type { ElementProps } from '../lib/element.tsx';
 import { useElement } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';

@@ -11,7 +11,7 @@ import { marketPath, placeSearchPath } from '../../core/routes.ts';
 import { MarketReportView, type MarketData, type MarketReportClasses } from '../../core/view/market-report.tsx';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { getClients } from '../lib/data/client.ts';
-import { fail } from '../lib/data/listings.ts';
+import { fail } from '../lib/data/client.ts';
 import type { ElementProps } from '../lib/element.tsx';
 import { useElement } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';

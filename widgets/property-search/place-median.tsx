@@ -12,6 +12,10 @@ import { marketPath } from '../../core/routes.ts';
 import { getClients } from '../lib/data/client.ts';
 import { useElement } from '../lib/element.tsx';
 import { siteUrl } from '../lib/site-links.ts';
+import { addTexts } from '../lib/i18n.ts';
+import texts from 'virtual:exp-texts/lazy/property-search/place-median';
+
+addTexts(texts);
 
 export function PlaceMedian({ place, propertyType }: { place: string | undefined; propertyType: string | undefined }) {
   const { t, api, site, lang } = useElement();
@@ -32,9 +36,9 @@ export function PlaceMedian({ place, propertyType }: { place: string | undefined
   if (!figure) return null;
   return (
     <p className="m-0 text-sm text-ink-muted" part="place-median">
-      {t('results.median', { place: figure.name, price: formatPrice(figure.median) })}{' '}
+      {t('placeMedian.text', { place: figure.name, price: formatPrice(figure.median) })}{' '}
       <a href={siteUrl(marketPath(figure.path), site, lang)} className="text-primary underline">
-        {t('results.marketReport')}
+        {t('placeMedian.link')}
       </a>
     </p>
   );

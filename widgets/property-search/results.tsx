@@ -3,7 +3,7 @@
  * there is room) in a scroll area, 4 skeletons while loading, the empty and error states, and the
  * pagination. The count is announced to screen readers.
  */
-import { memo, useId, useMemo } from 'react';
+import { memo, useEffect, useId, useMemo, useState } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatCount } from '../../core/protocol/format.ts';
@@ -15,7 +15,8 @@ import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
 import { selectCss } from './select.ts';
 import { AlertButton } from '../lib/alerts/alert-button.tsx';
-import { PlaceMedian } from './place-median.tsx';
+import { lazyChunk } from '../lib/lazy-chunk.ts';
+import type * as Median from './place-median.tsx';
 import type { SearchFilters } from '../lib/data/listings.ts';
 
 export interface ResultsProps {
@@ -53,7 +54,7 @@ export const Results = memo(function Results({ status, filters, total, propertie
             {status === 'loading' && !total ? t('results.searching') : t('results.count', { count: total, formatted: formatCount(total) })}
           </h2>
           <p className="m-0 text-sm text-ink-muted">{total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}</p>
-          <PlaceMedian place={filters.place} propertyType={filters.propertyType} />
+          <PlaceMedianLater place={filters.place} propertyType={filters.propertyType} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <AlertButton filters={filters} text={t('search.alertsButton')} label={t('search.alertsButtonLabel')} part="alerts-button" />
@@ -142,4 +143,16 @@ function Pagination({ page, pages, onPage }: { page: number; pages: number; onPa
       </button>
     </nav>
   );
+}
+
+// a picked place's median (./place-median.tsx) is its own chunk, downloaded when a place is picked:
+// a search without one does not pay for the market's code
+const loadMedian = lazyChunk(() => import('./place-median.tsx'));
+
+function PlaceMedianLater({ place, propertyType }: { place: string | undefined; propertyType: string | undefined }) {
+  const [median, setMedian] = useState<typeof Median | null>(null);
+  useEffect(() => {
+    if (place && !median) loadMedian().then(setMedian, (error: unknown) => console.error('[exp] the place median did not load:', error));
+  }, [place, median]);
+  return place && median ? <median.PlaceMedian place={place} propertyType={propertyType} /> : null;
 }

@@ -17,7 +17,7 @@
 import { attributionLines } from '../../protocol/attribution.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
-import { describeAlert, describeSearch, type HomeFollow, type MarketFollow } from '../../protocol/alerts.ts';
+import { describeAlert, describeSearch, frequencyLabel, type HomeFollow, type MarketFollow } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
@@ -169,7 +169,7 @@ export function confirmComposer(options: AlertMailOptions): Composer {
       { filters: (await addressConfirmed(sql, search.id)) || search.market || search.home ? search.filters : await withoutSendersText(sql, search.filters), market: search.market, home: search.home },
       t,
     );
-    const frequency = t(`alerts.frequencies.${search.frequency}`);
+    const frequency = frequencyLabel(search.frequency, t);
     const subject = oneLine(t('mail.alerts.confirm.subject'));
     const text = [
       t('mail.alerts.confirm.intro'),
@@ -319,7 +319,7 @@ export function leadComposer(options: AlertMailOptions & { teamInbox: string }):
     const lines: Array<[string, string]> = [
       [both('mail.alerts.lead.email'), search.email],
       [both('mail.alerts.lead.search'), what],
-      [both('mail.alerts.lead.frequency'), es(`alerts.frequencies.${search.frequency}`)],
+      [both('mail.alerts.lead.frequency'), frequencyLabel(search.frequency, es)],
       [both('mail.alerts.lead.language'), es(`language.${search.lang}`)],
       [both('mail.alerts.lead.link'), seeAll],
       // where the visitor came from (core/protocol/attribution.ts)

@@ -92,7 +92,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
     <Dialog open={open} onClose={close} labelledBy={titleId} part="alerts" className="max-w-[480px]">
       <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
         <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
-          {t(status === 'sent' ? 'alerts.sent.title' : market ? 'alerts.market.title' : 'alerts.title')}
+          {t(status === 'sent' ? 'alerts.sent.title' : market ? 'follow.title' : 'alerts.title')}
         </h2>
         <DialogClose onClose={close} />
       </div>
@@ -100,7 +100,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
         {status === 'sent' ? (
           <>
             <p className="m-0 text-ink" role="status">
-              {t(market ? 'alerts.market.sent' : 'alerts.sent.text', { email: email.trim() })}
+              {t(market ? 'follow.sent' : 'alerts.sent.text', { email: email.trim() })}
             </p>
             <button type="button" onClick={close} className="self-start rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
               {t('alerts.sent.close')}
@@ -108,9 +108,9 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
           </>
         ) : (
           <form noValidate onSubmit={submit} className="flex flex-col gap-4" part="alert-form">
-            <p className="m-0 text-sm text-ink-muted">{t(market ? 'alerts.market.intro' : 'alerts.intro')}</p>
+            <p className="m-0 text-sm text-ink-muted">{t(market ? 'follow.intro' : 'alerts.intro')}</p>
             <div className="rounded-md bg-surface-subtle px-3 py-2">
-              <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">{t(market ? 'alerts.market.label' : 'alerts.searchLabel')}</p>
+              <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">{t(market ? 'follow.label' : 'alerts.searchLabel')}</p>
               <p className="m-0 text-sm font-medium text-ink">{summary}</p>
             </div>
             <div className="flex flex-col gap-1">
@@ -142,7 +142,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
               ) : null}
             </div>
             {market ? (
-              <p className="m-0 text-sm text-ink">{t('alerts.frequencies.monthly')}</p>
+              <p className="m-0 text-sm text-ink">{t('follow.monthly')}</p>
             ) : (
               <fieldset className="m-0 p-0 border-0 flex flex-col gap-2">
                 <legend className="p-0 mb-1 text-sm font-medium text-ink">{t('alerts.frequency')}</legend>
@@ -184,7 +184,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
               part="submit"
               className="inline-flex items-center justify-center gap-2 rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover disabled:cursor-wait disabled:opacity-70"
             >
-              {t(status === 'sending' ? 'alerts.sending' : market ? 'alerts.market.submit' : 'alerts.submit')}
+              {t(status === 'sending' ? 'alerts.sending' : market ? 'follow.submit' : 'alerts.submit')}
             </button>
             <p className="m-0 text-xs text-ink-muted">{t('alerts.privacy')}</p>
           </form>

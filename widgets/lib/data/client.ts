@@ -27,3 +27,17 @@ export function getClients(config: ApiConfig): DataClients {
   }
   return found;
 }
+
+/** A data call that failed: what was asked, PostgREST's message and code. */
+export class DataError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function fail(error: { message: string; code?: string } | null, what: string): never {
+  throw new DataError(`${what}: ${error?.message ?? 'failed'}`, error?.code);
+}

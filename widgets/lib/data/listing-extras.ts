@@ -6,7 +6,7 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { parsePriceHistory, type PriceEvent } from '../../../core/protocol/price-history.ts';
 import { MARKET_PATH, parseMarketFigures, type MarketFigure, type TypeGroup } from '../../../core/protocol/market.ts';
-import { fail } from './listings.ts';
+import { fail } from './client.ts';
 
 /** A listing's price since it came on the market, newest first (public.listing_price_history). */
 export async function getPriceHistory(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<PriceEvent[]> {

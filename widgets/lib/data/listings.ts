@@ -6,6 +6,7 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
+import { fail } from './client.ts';
 
 export {
   appliedFilters,
@@ -35,19 +36,6 @@ export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc',
  */
 export function searchArgs(filters: SearchFilters, sort: SortKey, page: number, size = PAGE_SIZE): Record<string, unknown> {
   return { filters: filterArgs(filters), sort, page_size: size, page_offset: (Math.max(1, Math.floor(page)) - 1) * size };
-}
-
-export class DataError extends Error {
-  constructor(
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
-
-export function fail(error: { message: string; code?: string } | null, what: string): never {
-  throw new DataError(`${what}: ${error?.message ?? 'failed'}`, error?.code);
 }
 
 /**
@@ -244,35 +232,5 @@ export async function getMapClusters(rest: PostgrestClient, filters: SearchFilte
     price_to: c.price_to === null ? null : Number(c.price_to),
     id: c.id === null ? null : Number(c.id),
     approximate: Boolean(c.approximate),
-  }));
-}
-
-/** A suggestion of the location box (public.place_suggestions): a place, or a listing by its code or street. */
-export interface PlaceSuggestion {
-  kind: 'province' | 'city' | 'sector' | 'listing';
-  /** a place's path (parsePlace), or a listing's id */
-  path: string;
-  name: string;
-  city: string | null;
-  province: string | null;
-  listings: number;
-  /** [west, south, east, north] of the place's listings */
-  bbox: [number, number, number, number];
-}
-
-/** What the location box suggests for a text (from its second letter; at most 8). POSTed, as the clusters are. */
-export async function getPlaceSuggestions(rest: PostgrestClient, text: string, signal?: AbortSignal): Promise<PlaceSuggestion[]> {
-  let q = rest.rpc('place_suggestions', { q: text.slice(0, 100) });
-  if (signal) q = q.abortSignal(signal);
-  const { data, error } = await q;
-  if (error) fail(error, 'suggestions');
-  return ((data ?? []) as Record<string, unknown>[]).map((s) => ({
-    kind: s.kind as PlaceSuggestion['kind'],
-    path: String(s.path),
-    name: String(s.name ?? ''),
-    city: s.city === null ? null : String(s.city),
-    province: s.province === null ? null : String(s.province),
-    listings: Number(s.listings),
-    bbox: [Number(s.west), Number(s.south), Number(s.east), Number(s.north)],
   }));
 }

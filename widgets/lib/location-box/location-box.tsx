@@ -9,7 +9,7 @@
  * a newer one.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { getPlaceSuggestions, type PlaceSuggestion } from '../data/listings.ts';
+import { getPlaceSuggestions, type PlaceSuggestion } from '../data/places.ts';
 import { useElement } from '../element.tsx';
 import { formatCount } from '../../../core/protocol/format.ts';
 import type { PostgrestClient } from '@supabase/postgrest-js';
