@@ -38,7 +38,7 @@ declare module '../lib/events.ts' {
 }
 
 /** How long the facts rest before an estimate is asked again. */
-const WAIT_MS = 250;
+const WAIT_MS = 150;
 
 type Numbers = Record<HomeNumber, string>;
 const NO_NUMBERS: Numbers = { area_m2: '', lot_m2: '', bedrooms: '', bathrooms: '', year_built: '' };
