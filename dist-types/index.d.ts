@@ -234,7 +234,7 @@ export interface ExpHomeValuationAttributes {
   'lead-agent-id'?: string;
 }
 
-/** What a home may ask (docs/valuation.md), for sellers: the home's place (a sector, a city or a street, from the location box), its type, areas, rooms, year and features, and at once an estimated asking-price range from the active listings around it, with the comparables it stood on (each a link to its page), the place's median per m² and its trend, how many buyers' saved searches a home like it matches, the agent who serves the place, and a plain statement that it estimates an asking price, not an appraisal. Then "Get a professional valuation": the seller's lead, to `lead-agent-id` (else the agent who serves the place, else the team), and the estimate by e-mail each month if they ask (double opt-in). */
+/** What a home may ask (docs/valuation.md), for sellers: the home's place (a sector, a city or a street, from the location box, or a pin dropped on a small map), its type, areas, rooms, year and features, and at once an estimated asking-price range from the active listings around it, with the comparables it stood on (each a link to its page), the place's median per m² and its trend, how many buyers' saved searches a home like it matches, the agent who serves the place, and a plain statement that it estimates an asking price, not an appraisal. Then "Get a professional valuation": the seller's lead, to `lead-agent-id` (else the agent who serves the place, else the team), and the estimate by e-mail each month if they ask (double opt-in). */
 export interface ExpHomeValuationElement extends HTMLElement {
   /** The home's place to start from, a path of the location box (`quito/cumbaya`); the visitor can change it. Default: ``. */
   place: string | undefined;

@@ -76,3 +76,24 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
   await expect(v.locator('[part="note"]')).toContainText('no un avalúo');
   expect(consoleErrors).toEqual([]);
 });
+
+test('a pin dropped on the map: the estimate is for that point', async ({ page, data }) => {
+  await page.goto(`${data.url}/sell`);
+  const v = page.locator('exp-home-valuation');
+  await v.getByRole('button', { name: 'Or drop a pin on a map' }).click();
+  const map = v.locator('[part="pin-map"]');
+  await expect(map).toHaveAttribute('data-status', 'ready');
+  const box = (await map.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2 + 20, box.y + box.height / 2);
+  await expect(v.getByRole('combobox', { name: 'Where is it?' })).toHaveValue(/^Pin at -0\.1\d+, -78\.4\d+$/);
+  await v.getByLabel('Built area (m²)').fill('120');
+  await v.getByLabel('Type').selectOption('apartment');
+  const asked = page.waitForRequest((r) => r.url().endsWith('/rest/v1/rpc/estimate_value'));
+  await v.getByRole('button', { name: 'Estimate its price' }).click();
+  const facts = JSON.parse((await asked).postData() ?? '{}').facts as Record<string, unknown>;
+  expect(facts).toMatchObject({ property_type: 'apartment', area_m2: 120 });
+  expect(Number(facts.lat)).toBeCloseTo(-0.18, 1);
+  expect(Number(facts.lng)).toBeCloseTo(-78.47, 1);
+  expect(facts.place).toBeUndefined();
+  await expect(v.locator('[part="value"]')).toHaveText(/^\$[\d,]+$/);
+});

@@ -6,7 +6,7 @@ import utilities from 'virtual:exp-utilities/home-valuation';
 
 /**
  * What a home may ask (docs/valuation.md), for sellers: the home's place (a sector, a city or a
- * street, from the location box), its type, areas, rooms, year and features, and at once an
+ * street, from the location box, or a pin dropped on a small map), its type, areas, rooms, year and features, and at once an
  * estimated asking-price range from the active listings around it, with the comparables it stood
  * on (each a link to its page), the place's median per m² and its trend, how many buyers' saved
  * searches a home like it matches, the agent who serves the place, and a plain statement that it
@@ -20,6 +20,8 @@ import utilities from 'virtual:exp-utilities/home-valuation';
  * @csspart root - The element's root box.
  * @csspart heading - The heading.
  * @csspart form - The home's facts.
+ * @csspart pin-button - 'Or drop a pin on a map'.
+ * @csspart pin-map - The small map where a click puts the home.
  * @csspart submit - 'Estimate its price'.
  * @csspart field-error - A field's error message.
  * @csspart result - The estimate.

@@ -21,6 +21,7 @@ import { LocationBox, type LocationValue } from '../lib/location-box/location-bo
 import { siteUrl } from '../lib/site-links.ts';
 import type { homeValuationAttributes } from './home-valuation.attributes.ts';
 import { SellerLead } from './seller-lead.tsx';
+import { PinMap } from './pin-map.tsx';
 
 export interface ValuationDetail {
   value: number | null;
@@ -67,6 +68,9 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
   const [type, setType] = useState<KnownType>(propertyType as KnownType);
   const [numbers, setNumbers] = useState<Numbers>(NO_NUMBERS);
   const [features, setFeatures] = useState<string[]>([]);
+  // the small map for a pin: where it opens (the picked place's middle, else Quito)
+  const [pinAt, setPinAt] = useState<[number, number] | null>(null);
+  const [around, setAround] = useState<[number, number]>([-0.1807, -78.4678]);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [state, setState] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; estimate?: Estimate; facts?: Partial<HomeFacts> }>({ status: 'idle' });
   const asked = useRef(0);
@@ -188,13 +192,31 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
               setWhere(v);
               if (errors.place) setErrors((x) => ({ ...x, place: undefined }));
             }}
-            onPick={(v) => setWhere(v)}
+            onPick={(v, s) => {
+              setWhere(v);
+              const [w, south, east, north] = s.bbox;
+              setAround([(south + north) / 2, (w + east) / 2]);
+            }}
             onOpenListing={(_, s: PlaceSuggestion) => {
               // a street: the home is where that listing is
               const [w, south, east, north] = s.bbox;
               setWhere({ text: s.name, point: [(south + north) / 2, (w + east) / 2] });
+              setAround([(south + north) / 2, (w + east) / 2]);
             }}
           />
+          {pinAt ? (
+            <PinMap
+              center={pinAt}
+              onPick={(lat, lng) => {
+                setWhere({ text: t('valuation.pin.text', { latitude: lat.toFixed(5), longitude: lng.toFixed(5) }), point: [lat, lng] });
+                if (errors.place) setErrors((x) => ({ ...x, place: undefined }));
+              }}
+            />
+          ) : (
+            <button type="button" part="pin-button" onClick={() => setPinAt(where.point ?? around)} className="self-start bg-transparent border-0 p-0 text-sm text-primary underline cursor-pointer">
+              {t('valuation.pin.open')}
+            </button>
+          )}
           {errors.place ? (
             <p className="m-0 text-sm text-danger" part="field-error" role="alert">
               {t(errors.place)}

@@ -13,7 +13,7 @@ import Point from 'ol/geom/Point.js';
 import Polygon from 'ol/geom/Polygon.js';
 import TileLayer from 'ol/layer/Tile.js';
 import VectorLayer from 'ol/layer/Vector.js';
-import { fromLonLat } from 'ol/proj.js';
+import { fromLonLat, toLonLat } from 'ol/proj.js';
 import VectorSource from 'ol/source/Vector.js';
 import XYZ from 'ol/source/XYZ.js';
 import { Fill, Stroke, Style } from 'ol/style.js';
@@ -32,6 +32,10 @@ export interface LocationOptions {
   price: number;
   approximate: boolean;
   tileUrl?: string | undefined;
+  /** the pin's words instead of the price (a seller's home: "Here") */
+  label?: string;
+  /** a click moves the pin there and says where (the valuation's "drop a pin") */
+  onPick?: (lat: number, lng: number) => void;
 }
 
 export interface LocationController {
@@ -64,8 +68,10 @@ export function createLocationMap(options: LocationOptions): LocationController 
     const ring = Array.from({ length: 65 }, (_, i) => [center[0]! + radius * Math.cos((i / 64) * 2 * Math.PI), center[1]! + radius * Math.sin((i / 64) * 2 * Math.PI)]);
     circle = new Polygon([ring]);
     marks.addFeature(new Feature({ geometry: circle }));
-  } else marks.addFeature(new Feature({ geometry: new Point(center) }));
-  const label = formatPricePill(options.price);
+  }
+  const pin = new Point(center);
+  if (!options.approximate) marks.addFeature(new Feature({ geometry: pin }));
+  const label = options.label ?? formatPricePill(options.price);
   const view = new View({ center, zoom: LOCATION_ZOOM, maxZoom: 19, minZoom: 5 });
   const map = new OlMap({
     target: options.target,
@@ -82,6 +88,13 @@ export function createLocationMap(options: LocationOptions): LocationController 
   // what the map shows, on its box (a pin or a circle, and how close), for the page and its tests
   const zoomNow = () => options.target.setAttribute('data-zoom', String(Math.round(view.getZoom() ?? LOCATION_ZOOM)));
   map.on('moveend', zoomNow);
+  const pick = options.onPick;
+  if (pick)
+    map.on('singleclick', (event) => {
+      pin.setCoordinates(event.coordinate);
+      const [lng, lat] = toLonLat(event.coordinate) as [number, number];
+      pick(lat, lng);
+    });
   if (circle) view.fit(circle.getExtent(), { size: map.getSize() ?? [400, 240], padding: [24, 24, 24, 24], maxZoom: LOCATION_ZOOM });
   return {
     kind,
