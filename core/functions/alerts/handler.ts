@@ -17,6 +17,7 @@
  */
 import { ALERT_FREQUENCIES, MARKET_FREQUENCY, type HomeFollow, type MarketFollow, type SavedFrequency } from '../../protocol/alerts.ts';
 import { parseEstimate, type HomeFacts } from '../../protocol/valuation.ts';
+import { estimateHome } from '../valuation.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
@@ -102,23 +103,6 @@ async function marketFollow(sql: Sql, place: string, typeGroup: MarketFollow['ty
   return rows[0] ? { place, type_group: typeGroup, name: rows[0].name } : null;
 }
 
-/** A home report's facts and place, or the field public.estimate_value refused. */
-async function homeFollow(sql: Sql, facts: Record<string, unknown>): Promise<HomeFollow | { field: string }> {
-  try {
-    // the transaction goes on after a refused fact: the check runs in its own savepoint
-    await sql.query('savepoint home_facts');
-    const rows = await sql.query<{ e: unknown }>('select public.estimate_value($1::jsonb) as e', [JSON.stringify(facts)]);
-    await sql.query('release savepoint home_facts');
-    return { facts: facts as unknown as HomeFacts, place: parseEstimate(rows[0]?.e).place };
-  } catch (error) {
-    const e = error as { code?: unknown; message?: unknown };
-    if (e.code !== '22023') throw error;
-    await sql.query('rollback to savepoint home_facts');
-    const field = /^(\w+):/.exec(String(e.message))?.[1] ?? 'facts';
-    return { field };
-  }
-}
-
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
 
 export function createAlertsHandler(deps: AlertsDeps) {
@@ -135,6 +119,11 @@ export function createAlertsHandler(deps: AlertsDeps) {
     if (fromHeader === 'invalid') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } } };
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
     const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market, input.home]));
+    // a home report: facts the estimate takes (it names the field it refuses), and the place it found
+    const made = input.home ? await estimateHome(deps.sql, input.home) : null;
+    if (made && 'field' in made)
+      return { status: 400, body: { error: 'validation', message: `Some fields are not valid: home.${made.field} (invalid).`, fields: { [`home.${made.field}`]: 'invalid' } } };
+    const home: HomeFollow | null = input.home && made ? { facts: input.home as unknown as HomeFacts, place: parseEstimate(made.estimate).place } : null;
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
       const limited = await overLimit(tx, 'alerts', { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) }, config.rateLimit);
@@ -150,10 +139,6 @@ export function createAlertsHandler(deps: AlertsDeps) {
       const market = input.market ? await marketFollow(tx, input.market.place, input.market.typeGroup) : null;
       if (input.market && !market)
         return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: market (no market report for this place).', fields: { market: 'invalid' } } };
-      // a home report: facts the estimate takes (it names the field it refuses), and the place it found
-      const home = input.home ? await homeFollow(tx, input.home) : null;
-      if (home && 'field' in home)
-        return { status: 400, body: { error: 'validation', message: `Some fields are not valid: home.${home.field} (invalid).`, fields: { [`home.${home.field}`]: 'invalid' } } };
       const record = {
         email: input.email,
         emailKey: emailKey(input.email),

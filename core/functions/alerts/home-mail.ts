@@ -12,6 +12,7 @@ import { formatChange, formatMonth } from '../../protocol/market.ts';
 import { parseEstimate } from '../../protocol/valuation.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
+import { estimateHome } from '../valuation.ts';
 import { button, listLinks, loadSearch, oneLine, ourMail, page, site, translator, type AlertMailOptions } from './mail.ts';
 
 /** A comparable is news when it came on the market, or cut its price, within this many days. */
@@ -22,8 +23,10 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
     const [id = '', monthRef = ''] = mail.ref_id.split(':');
     const search = await loadSearch(sql, id);
     if (!search || search.status !== 'active' || !search.home || !/^\d{4}-\d{2}$/.test(monthRef)) return null;
-    const rows = await sql.query<{ e: unknown }>('select public.estimate_value($1::jsonb) as e', [JSON.stringify(search.home.facts)]);
-    const e = parseEstimate(rows[0]?.e);
+    const made = await estimateHome(sql, search.home.facts);
+    // facts the estimate no longer takes (a place gone from the index): nothing to say this month
+    if ('field' in made) return null;
+    const e = parseEstimate(made.estimate);
     const lang = search.lang;
     const t = translator(options, lang);
     const base = site(options);

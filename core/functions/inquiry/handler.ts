@@ -14,6 +14,7 @@ import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
 import { areaAgent, existingInquiry, insertInquiry, leadOwner, resolveRecipient, withOwner, type Recipient } from './store.ts';
 import { parseEstimate } from '../../protocol/valuation.ts';
+import { estimateHome } from '../valuation.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { listingPath } from '../../routes.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
@@ -35,19 +36,6 @@ export interface InquiryDeps {
   onStored?: (id: string) => void;
   /** tells whether an error means the database is not reachable */
   isUnavailable?: (error: unknown) => boolean;
-}
-
-/** public.estimate_value of a seller's facts, or the field it refused and why. */
-async function estimate(sql: TransactionalSql, facts: Record<string, unknown>): Promise<{ estimate: Record<string, unknown> } | { field: string; message: string }> {
-  try {
-    const rows = await sql.query<{ e: Record<string, unknown> }>('select public.estimate_value($1::jsonb) as e', [JSON.stringify(facts)]);
-    return { estimate: rows[0]?.e ?? {} };
-  } catch (error) {
-    const e = error as { code?: unknown; message?: unknown };
-    if (e.code !== '22023') throw error;
-    const [field = 'facts', ...rest] = String(e.message).split(': ');
-    return { field: /^\w+$/.test(field) ? field : 'facts', message: rest.join(': ') || 'invalid' };
-  }
 }
 
 export function createInquiryHandler(deps: InquiryDeps) {
@@ -72,7 +60,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
       // refused one names its field), before anything is stored
       let seller: Record<string, unknown> | null = null;
       if (input.seller) {
-        const made = await estimate(deps.sql, input.seller.facts);
+        const made = await estimateHome(deps.sql, input.seller.facts);
         if ('field' in made) {
           const field = `seller.facts.${made.field}`;
           return json(400, { error: 'validation', message: `Some fields are not valid: ${field} (${made.message}).`, fields: { [field]: 'invalid' } }, cors);
