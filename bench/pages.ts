@@ -51,6 +51,9 @@ export async function benchPages(): Promise<Record<string, unknown>> {
     // the market index (docs/market.md) made whole again from every listing, its spells and price changes
     const rebuild: number[] = [];
     for (let i = 0; i < 3; i++) rebuild.push(await time(() => db.jobs.query('select internal.rebuild_market_index()')));
+    // and the hourly refresh: last month and this one, judged by the whole rebuild's bounds
+    const hourly: number[] = [];
+    for (let i = 0; i < 3; i++) hourly.push(await time(() => db.jobs.query("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)")));
     const [{ n: figures } = { n: 0 }] = (await db.admin.query('select count(*)::int as n from internal.market_index')) as Array<{ n: number }>;
     const places = (await db.admin.query(
       "select path from internal.market_index where type_group = 'all' and month = (date_trunc('month', now()) - interval '1 month')::date and listings >= internal.market_minimum() order by kind, listings desc",
@@ -127,7 +130,7 @@ export async function benchPages(): Promise<Record<string, unknown>> {
         sitemap: { indexFirstMs: round(indexFirst), indexCachedMs: round(indexCached), listingsFileMs: round(fileMs), listingsFileBytes: fileBytes },
         similarListings: { ...summarise(similar), meanFound: round(found / measured.length) },
         priceHistory: summarise(history),
-        marketIndex: { rebuild: summarise(rebuild), figures, reports: places.length },
+        marketIndex: { rebuild: summarise(rebuild), hourly: summarise(hourly), figures, reports: places.length },
         marketPage: { first: summarise(marketFirst), kept: summarise(market) },
         target: { listingPageP95Ms: 15, similarP95Ms: 20, marketPageP95Ms: 20, marketRebuildMs: 10_000 },
       };
@@ -150,7 +153,7 @@ function markdown(r: {
   sitemap: { indexFirstMs: number; indexCachedMs: number; listingsFileMs: number; listingsFileBytes: number };
   similarListings: Summary & { meanFound: number };
   priceHistory: Summary;
-  marketIndex: { rebuild: Summary; figures: number; reports: number };
+  marketIndex: { rebuild: Summary; hourly: Summary; figures: number; reports: number };
   marketPage: { first: Summary; kept: Summary };
 }): string {
   const ms = (s: Summary) => `${s.p50.toFixed(1)} ms | ${s.p95.toFixed(1)} ms`;
@@ -173,6 +176,7 @@ function markdown(r: {
     `| market report, first visit (${r.marketIndex.reports} places with a report, each in both languages) | ${ms(r.marketPage.first)} |`,
     `| market report, kept rendered | ${ms(r.marketPage.kept)} |`,
     `| the market index made again (\`internal.rebuild_market_index()\`, ${r.marketIndex.figures.toLocaleString('en-US')} figures) | ${ms(r.marketIndex.rebuild)} |`,
+    `| its hourly refresh (last month and this one) | ${ms(r.marketIndex.hourly)} |`,
     '',
     `Preview images: 1200x630 JPEG, ${Math.round(r.ogImage.meanBytes / 1024)} KB on average, ${Math.round(r.ogImage.maxBytes / 1024)} KB at most (limit 250 KB). Sitemap index: ${r.sitemap.indexFirstMs} ms the first time (every active listing id read through the API), ${r.sitemap.indexCachedMs} ms cached; a listings file of 50,000 addresses: ${r.sitemap.listingsFileMs} ms, ${(r.sitemap.listingsFileBytes / 2 ** 20).toFixed(1)} MB.`,
     '',
