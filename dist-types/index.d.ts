@@ -64,6 +64,8 @@ export interface AgentOpenDetail {
 export interface ExpAgentDirectoryAttributes {
   /** Where an agent's full profile is; {id} is replaced by the agent's id. Default: `/findanagent/{id}`. */
   'profile-url'?: string;
+  /** A place (a path of the location box: `cumbaya`, `quito/la-carolina`): the list shows the agents who serve it (those whose locations served name it or its city) until a search is made or "Show all agents" is chosen; all agents when none does. Empty: all agents. Default: ``. */
+  'place'?: string;
   /** Show the title and subtitle (turn off when the page has its own). Default: `true`. */
   'show-title'?: boolean | 'true' | 'false';
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
@@ -80,6 +82,8 @@ export interface ExpAgentDirectoryAttributes {
 export interface ExpAgentDirectoryElement extends HTMLElement {
   /** Where an agent's full profile is; {id} is replaced by the agent's id. Default: `/findanagent/{id}`. */
   profileUrl: string | undefined;
+  /** A place (a path of the location box: `cumbaya`, `quito/la-carolina`): the list shows the agents who serve it (those whose locations served name it or its city) until a search is made or "Show all agents" is chosen; all agents when none does. Empty: all agents. Default: ``. */
+  place: string | undefined;
   /** Show the title and subtitle (turn off when the page has its own). Default: `true`. */
   showTitle: boolean | 'true' | 'false' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */

@@ -1,6 +1,6 @@
 /**
  * The host site's one script: static texts that follow the language live, background videos, the
- * search hero's location, the third-party blocks, the canonical address after a switch. The server writes each page in its language, with
+ * search hero's location, the seller's area for the directory on /sell, the third-party blocks, the canonical address after a switch. The server writes each page in its language, with
  * its canonical address and alternates (server/pages/); the pages work without this script (posters
  * instead of videos); the elements bring everything else.
  */
@@ -127,6 +127,16 @@ function joinPage(): void {
   });
 }
 
+/** /sell: once the valuation knows the home's place, the directory below lists the agents who serve it (docs/valuation.md). */
+function sellPage(): void {
+  const directory = document.querySelector('exp-agent-directory');
+  if (!directory) return;
+  document.addEventListener('exp-valuation-estimated', (e) => {
+    const place = (e as CustomEvent<{ place: string | null }>).detail.place;
+    if (place && directory.getAttribute('place') !== place) directory.setAttribute('place', place);
+  });
+}
+
 function notFoundPage(): void {
   console.warn(`[site] 404: no page at ${JSON.stringify(location.pathname)}`);
 }
@@ -150,6 +160,6 @@ function followCanonical(): void {
 
 startVideos();
 followCanonical();
-const pages: Record<string, () => void> = { home: homePage, search: searchPage, join: joinPage, '404': notFoundPage, shared: sharedPage };
+const pages: Record<string, () => void> = { home: homePage, search: searchPage, join: joinPage, sell: sellPage, '404': notFoundPage, shared: sharedPage };
 pages[page]?.();
 void startTexts();

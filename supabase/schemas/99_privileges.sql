@@ -35,7 +35,7 @@ grant all on internal.mail_outbox, internal.listing_price_changes, internal.save
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
   internal.listing_spells, internal.market_index, internal.market_bounds to service_role;
 
--- functions: the service's; the public key calls the data API's six (docs/data-api.md)
+-- functions: the service's; the public key calls the data API's (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
   internal.word_match_ids, internal.note_price_cut, internal.listing_words_changed, internal.listings_derived_rebuild,
   internal.import_merge, internal.note_market_spells, internal.rebuild_market_index,
@@ -53,7 +53,8 @@ grant execute on function
   public.market_ranking(text, text, text),
   public.listing_market(bigint),
   public.market_report(text, text, integer),
-  public.estimate_value(jsonb)
+  public.estimate_value(jsonb),
+  public.area_agents(text)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes

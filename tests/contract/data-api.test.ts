@@ -7,7 +7,7 @@ import { PostgrestClient } from '@supabase/postgrest-js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteData } from '../../server/pages/site-data.ts';
-import { getAgent, getAgents } from '../../widgets/lib/data/agents.ts';
+import { getAgent, getAgents, getAreaAgents } from '../../widgets/lib/data/agents.ts';
 import { getListingMarket, getMarketFigures, getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
 import { getListing, getListingsByIds, getListingsCount, getListingsPage, getMapClusters, getMapPoints, getPropertyTypes } from '../../widgets/lib/data/listings.ts';
 import { getPlaceSuggestions } from '../../widgets/lib/data/places.ts';
@@ -124,6 +124,7 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await getAgents(rest, '');
       await getAgents(rest, 'ana');
       await getAgent(rest, String(agent?.id));
+      await getAreaAgents(rest, 'cumbaya');
       const site = createSiteData({ url: server.url, key: KEY });
       await site.listing(id);
       await site.availability(id);

@@ -81,6 +81,40 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(far).toMatchObject({ value: null, reason: 'too_few_comparables', confidence: 'none' });
   });
 
+  it("lists the agents who serve a place, those who name it before those who name its city, as written apart; the lead's agent is the first with an e-mail", async () => {
+    const fold = (x: string) => x.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+    const agents = await server.sql<{ id: string; email: string | null; served: string[] | null }>(
+      "select id::text as id, email, locations_served as served from public.agents where country_code = 'EC'",
+    );
+    const places = await server.sql<{ path: string; name: string }>('select path, name from internal.places');
+    const nameOf = (path: string) => places.find((p) => p.path === path)?.name ?? '';
+    for (const place of ['cumbaya', 'quito/la-carolina', 'guayaquil/kennedy-norte']) {
+      const { data, error } = await rest.rpc('area_agents', { place });
+      expect(error, place).toBeNull();
+      const answer = data as { place: { path: string; name: string }; agents: number[] };
+      // written apart: EC agents whose locations served, folded, name the place; then those who name its city
+      const names = (a: (typeof agents)[number], name: string) => (a.served ?? []).some((x) => fold(x) === fold(name));
+      const own = agents.filter((a) => names(a, nameOf(place))).map((a) => a.id);
+      const city = agents.filter((a) => !own.includes(a.id) && names(a, nameOf(place.split('/')[0] as string))).map((a) => a.id);
+      // the place they serve: the one asked for, or its city when only the city is named
+      const served = !own.length && city.length ? (place.split('/')[0] as string) : place;
+      expect(answer.place, place).toEqual({ path: served, name: nameOf(served) });
+      const got = answer.agents.map(String);
+      expect(got.length, place).toBeGreaterThan(0);
+      expect(got.slice(0, own.length).sort(), place).toEqual([...own].sort());
+      expect(got.slice(own.length).sort(), place).toEqual([...city].sort());
+      // the seller's lead goes to the first of them with an e-mail
+      const [lead] = await server.sql<{ id: string | null }>('select internal.area_agent($1)::text as id', [place]);
+      expect(lead?.id ?? null, place).toBe(got.find((id) => agents.find((a) => a.id === id)?.email?.trim()) ?? null);
+    }
+    // a place we do not have: no place, no agents; a hostile text is only a text
+    expect((await rest.rpc('area_agents', { place: 'no-such-place' })).data).toEqual({ place: null, agents: [] });
+    expect((await rest.rpc('area_agents', { place: "x'); drop table public.agents; --" })).data).toEqual({ place: null, agents: [] });
+    expect((await server.sql<{ n: number }>('select count(*)::int as n from public.agents'))[0]?.n).toBe(
+      agents.length + (await server.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code <> 'EC'"))[0]!.n,
+    );
+  });
+
   it('leaves the home itself out of its comparables when it is listed', async () => {
     const [l] = await server.sql<{ id: string; lat: number; lng: number; area: number }>(
       "select id::text as id, lat, lng, square_feet::float8 as area from internal.listings where status = '1' and country_code = 'EC' and property_type = 'house' and lat is not null and city = 'Cumbayá' order by id limit 1",

@@ -2,8 +2,8 @@
  * The sellers' page and <exp-home-valuation> (docs/valuation.md), as a seller uses them: a place
  * picked in the location box by keyboard, the area and the rooms, the estimate the function gives
  * for those facts (value, range, comparables linking to their pages), a field refused by name, the
- * lead sent to the agent who serves the place with the monthly report asked for (pending its
- * confirmation), in Spanish too; axe finds nothing serious.
+ * agents who serve the place listed below, the lead sent to the agent who serves it with the
+ * monthly report asked for (pending its confirmation), in Spanish too; axe finds nothing serious.
  */
 import { expect, seriousAxeViolations, test } from './fixtures.ts';
 import { formatPrice } from '../../core/protocol/format.ts';
@@ -45,6 +45,22 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
   await expect(v.locator('[part="comparable"] a').first()).toHaveAttribute('href', new RegExp(`/properties/${e.comparables[0]?.id}-`));
   await expect(v.locator('[part="note"]')).toContainText('not an appraisal');
   expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // below, the agents who serve the home's place (public.area_agents), and the way to all of them
+  const area = (await fetch(`${data.url}/rest/v1/rpc/area_agents`, {
+    method: 'POST',
+    headers: { apikey: 'anon-key', 'content-type': 'application/json' },
+    body: JSON.stringify({ place: e.place?.path }),
+  }).then((r) => r.json())) as { place: { name: string }; agents: number[] };
+  expect(area.agents.length).toBeGreaterThan(0);
+  const directory = page.locator('exp-agent-directory');
+  await expect(directory).toHaveAttribute('place', String(e.place?.path));
+  await expect(directory.locator('[part="count"]')).toHaveText(new RegExp(`^${area.agents.length} agents? serves? ${area.place.name}$`));
+  await expect(directory.locator('[part="agent-card"]')).toHaveCount(area.agents.length);
+  const [{ n: all } = { n: 0 }] = await data.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code = 'EC'");
+  await directory.locator('[part="all-agents"]').click();
+  await expect(directory.locator('[part="agent-card"]')).toHaveCount(all);
+  await expect(directory.locator('[part="count"]')).toHaveText(`${all} featured agents`);
 
   // the lead: to the agent who serves the place, the monthly report asked for too
   const email = `seller.${Date.now()}@example.org`;

@@ -2,12 +2,13 @@
  * <exp-agent-directory> (docs/product.md §2): title, subtitle, a search by name or e-mail (Enter or the
  * button), the count of agents, a grid of photos and names, and a dialog with the agent's contacts.
  * Loaded once on entry with an empty search and again on each search; a failed load shows an empty
- * list (logged).
+ * list (logged). With a `place`, the empty search lists the agents who serve it (public.area_agents),
+ * with a way to all of them.
  */
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toAgent, profileHref, type Agent } from '../../core/protocol/agent.ts';
 import { AgentPhoto } from '../lib/agents/agent-photo.tsx';
-import { getAgents } from '../lib/data/agents.ts';
+import { getAgents, getAreaAgents } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
@@ -18,7 +19,7 @@ import { PhoneIcon } from '../lib/ui/icons/phone.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import type { agentDirectoryAttributes } from './agent-directory.attributes.ts';
 
-export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof agentDirectoryAttributes>) {
+export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<typeof agentDirectoryAttributes>) {
   const { t, api, host } = useElement();
   const id = useId();
   const [text, setText] = useState('');
@@ -27,19 +28,39 @@ export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof ag
   const [status, setStatus] = useState<'loading' | 'ready'>('loading');
   const [open, setOpen] = useState<Agent | null>(null);
   const latest = useRef(0);
+  // the place's agents, until a search or "Show all agents" (a new place shows its own again)
+  const [allAgents, setAllAgents] = useState(false);
+  const [area, setArea] = useState<{ name: string; serving: boolean } | null>(null);
+  useEffect(() => setAllAgents(false), [place]);
 
   useEffect(() => {
     const ticket = ++latest.current;
+    const rest = getClients(api).rest;
+    const byPlace = Boolean(place) && !search.text && !allAgents;
     setStatus('loading');
-    getAgents(getClients(api).rest, search.text)
-      .then((rows) => ticket === latest.current && setAgents(rows.map((r) => toAgent(r, api.url))))
+    (async () => {
+      if (byPlace) {
+        const found = await getAreaAgents(rest, place);
+        if (found.agents.length) return { rows: found.agents, area: found.place ? { name: found.place.name, serving: true } : null };
+        return { rows: await getAgents(rest, ''), area: found.place ? { name: found.place.name, serving: false } : null };
+      }
+      return { rows: await getAgents(rest, search.text), area: null };
+    })()
+      .then((found) => {
+        if (ticket !== latest.current) return;
+        setAgents(found.rows.map((r) => toAgent(r, api.url)));
+        setArea(found.area);
+      })
       .catch((error: unknown) => {
         // docs/product.md §8: the list becomes empty, the error is logged
         console.error('[exp-agent-directory] could not load the agents:', error);
-        if (ticket === latest.current) setAgents([]);
+        if (ticket === latest.current) {
+          setAgents([]);
+          setArea(null);
+        }
       })
       .finally(() => ticket === latest.current && setStatus('ready'));
-  }, [search, api]);
+  }, [search, api, place, allAgents]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -85,9 +106,25 @@ export function AgentDirectory({ profileUrl, showTitle }: ElementProps<typeof ag
           {t('agents.search')}
         </button>
       </form>
-      <h3 id={headingId} className="m-0 text-xl font-semibold text-ink" part="count" aria-live="polite">
-        {status === 'loading' ? t('common.loading') : t('agents.count', { count: agents.length, formatted: count })}
-      </h3>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">
+        <h3 id={headingId} className="m-0 text-xl font-semibold text-ink" part="count" aria-live="polite">
+          {status === 'loading'
+            ? t('common.loading')
+            : area?.serving
+              ? t('agents.serving', { count: agents.length, formatted: count, place: area.name })
+              : t('agents.count', { count: agents.length, formatted: count })}
+        </h3>
+        {status === 'ready' && area?.serving ? (
+          <button type="button" onClick={() => setAllAgents(true)} className="p-0 border-0 bg-transparent text-primary font-semibold cursor-pointer hover:underline" part="all-agents">
+            {t('agents.showAll')}
+          </button>
+        ) : null}
+      </div>
+      {status === 'ready' && area && !area.serving ? (
+        <p className="m-0 text-ink-muted" part="area-note">
+          {t('agents.noneServing', { place: area.name })}
+        </p>
+      ) : null}
       {status === 'ready' && agents.length === 0 ? (
         <p className="m-0 rounded-brand border border-dashed border-line bg-surface px-6 py-12 text-center text-ink-muted" part="empty">
           {t('agents.none')}

@@ -58,3 +58,33 @@ export async function getAgent(rest: PostgrestClient, id: string, signal?: Abort
   if (error) throw new Error(`agent: ${error.message}`);
   return ((data ?? [])[0] as unknown as AgentProfileRecord | undefined) ?? null;
 }
+
+/** A place and the agents who serve it, in public.area_agents' order (docs/valuation.md "The seller's lead"). */
+export interface AreaAgents {
+  place: { path: string; name: string } | null;
+  agents: AgentRecord[];
+}
+
+/**
+ * The agents who serve a place: public.area_agents names the place and orders the ids (those who
+ * name its sector, then its city), and the directory's public columns are read for those ids.
+ */
+export async function getAreaAgents(rest: PostgrestClient, place: string, signal?: AbortSignal): Promise<AreaAgents> {
+  let call = rest.rpc('area_agents', { place: place.slice(0, 200) });
+  if (signal) call = call.abortSignal(signal);
+  const { data, error } = await call;
+  if (error) throw new Error(`area agents: ${error.message}`);
+  const answer = (data ?? {}) as { place?: { path?: unknown; name?: unknown } | null; agents?: unknown };
+  const named = answer.place && typeof answer.place.path === 'string' && typeof answer.place.name === 'string' ? { path: answer.place.path, name: answer.place.name } : null;
+  const ids = (Array.isArray(answer.agents) ? answer.agents : [])
+    .map(String)
+    .filter((id) => /^\d{1,15}$/.test(id))
+    .slice(0, AGENTS_PAGE);
+  if (!ids.length) return { place: named, agents: [] };
+  let q = rest.from('agents').select(AGENT_COLUMNS).eq('country_code', 'EC').in('id', ids).limit(AGENTS_PAGE);
+  if (signal) q = q.abortSignal(signal);
+  const rows = await q;
+  if (rows.error) throw new Error(`agents: ${rows.error.message}`);
+  const byId = new Map(((rows.data ?? []) as unknown as AgentRecord[]).map((r) => [String(r.id), r]));
+  return { place: named, agents: ids.flatMap((id) => byId.get(id) ?? []) };
+}
