@@ -4,6 +4,7 @@
  * say of them (the last full month, the change over a year, a typical flat's price).
  */
 import { formatNumber } from './format.ts';
+import { num, optNum, str } from './read.ts';
 
 /** The type groups of the index, in the order they are shown. */
 export const TYPE_GROUPS = ['all', 'house', 'apartment', 'land', 'commercial'] as const;
@@ -41,16 +42,13 @@ export interface MarketRank {
   lng: number | null;
 }
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-const text = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
-
 export function parseMarketFigures(rows: unknown[]): MarketFigure[] {
   return rows.map((r) => {
     const o = r as Record<string, unknown>;
     return {
-      month: text(o.month).slice(0, 10),
-      path: text(o.path),
-      name: text(o.name),
+      month: str(o.month).slice(0, 10),
+      path: str(o.path),
+      name: str(o.name),
       listings: num(o.listings),
       median: num(o.median),
       p25: num(o.p25),
@@ -66,14 +64,14 @@ export function parseMarketRanking(rows: unknown[]): MarketRank[] {
   return rows.map((r) => {
     const o = r as Record<string, unknown>;
     return {
-      path: text(o.path),
-      name: text(o.name),
+      path: str(o.path),
+      name: str(o.name),
       listings: num(o.listings),
       median: num(o.median),
-      yearBefore: o.median_year_before === null || o.median_year_before === undefined ? null : num(o.median_year_before),
+      yearBefore: optNum(o.median_year_before),
       trend: Array.isArray(o.trend) ? o.trend.map((v) => (v === null ? null : num(v))) : [],
-      lat: o.lat === null || o.lat === undefined ? null : num(o.lat),
-      lng: o.lng === null || o.lng === undefined ? null : num(o.lng),
+      lat: optNum(o.lat),
+      lng: optNum(o.lng),
     };
   });
 }

@@ -4,6 +4,7 @@
  * estimate it answers, and a seller's lead (when they plan to sell, whether they also buy).
  */
 import { isKnownType, type KnownType } from './listing.ts';
+import { num, optNum, str } from './read.ts';
 
 /** The facts of a home, as public.estimate_value(facts) takes them: only what is known. */
 export interface HomeFacts {
@@ -88,10 +89,6 @@ export interface Estimate {
   demand: number;
 }
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-const opt = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : num(v));
-const str = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
-
 /** public.estimate_value's answer, read once for the element, the mails and the report. */
 export function parseEstimate(value: unknown): Estimate {
   const o = (value ?? {}) as Record<string, unknown>;
@@ -99,10 +96,10 @@ export function parseEstimate(value: unknown): Estimate {
   const p = o.place as Record<string, unknown> | null | undefined;
   const a = o.agent as Record<string, unknown> | null | undefined;
   return {
-    value: opt(o.value),
-    low: opt(o.low),
-    high: opt(o.high),
-    usdM2: opt(o.usd_m2),
+    value: optNum(o.value),
+    low: optNum(o.low),
+    high: optNum(o.high),
+    usdM2: optNum(o.usd_m2),
     confidence: (['high', 'medium', 'low'].includes(str(o.confidence)) ? o.confidence : 'none') as Estimate['confidence'],
     reason: o.reason ? str(o.reason) : null,
     comparables: (Array.isArray(o.comparables) ? o.comparables : []).map((c) => {
@@ -112,9 +109,9 @@ export function parseEstimate(value: unknown): Estimate {
         title: str(r.title),
         price: num(r.price),
         area: num(r.area_m2),
-        lot: opt(r.lot_m2),
-        bedrooms: opt(r.bedrooms),
-        bathrooms: opt(r.bathrooms),
+        lot: optNum(r.lot_m2),
+        bedrooms: optNum(r.bedrooms),
+        bathrooms: optNum(r.bathrooms),
         propertyType: str(r.property_type),
         city: str(r.city),
         sector: str(r.sector),
@@ -125,7 +122,7 @@ export function parseEstimate(value: unknown): Estimate {
       };
     }),
     place: p ? { path: str(p.path), name: str(p.name) } : null,
-    market: m ? { path: str(m.path), name: str(m.name), month: str(m.month).slice(0, 10), median: num(m.median), listings: num(m.listings), yearBefore: opt(m.year_before) } : null,
+    market: m ? { path: str(m.path), name: str(m.name), month: str(m.month).slice(0, 10), median: num(m.median), listings: num(m.listings), yearBefore: optNum(m.year_before) } : null,
     agent: a ? { id: str(a.id), name: str(a.name), picture: a.picture ? str(a.picture) : null } : null,
     demand: num(o.demand ?? 0),
   };

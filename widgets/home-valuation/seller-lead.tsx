@@ -14,8 +14,7 @@ import { functionsClient } from '../lib/data/functions.ts';
 import { newIdempotencyKey, sendInquiry, type InquiryField } from '../lib/data/inquiry.ts';
 import { useElement } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { errorKey, validateInquiry, type Values } from '../lib/inquiry/fields.ts';
-import type { FieldError } from '../../core/protocol/inquiry.ts';
+import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry/fields.ts';
 
 export interface SellerLeadDetail {
   /** the stored inquiry's id */
@@ -30,29 +29,22 @@ declare module '../lib/events.ts' {
   }
 }
 
-const EMPTY: Values = { name: '', email: '', phone: '', message: '' };
 const inputClass = (bad: boolean) =>
   `w-full rounded-md border bg-surface px-3 py-2 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${bad ? 'border-danger' : 'border-line'}`;
 
 export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Estimate }) {
   const { t, api, lang, host, leadAgentId, shadowRoot } = useElement();
   const id = useId();
-  const [values, setValues] = useState<Values>(EMPTY);
   const [timeline, setTimeline] = useState<SellerTimeline>('months3');
   const [alsoBuying, setAlsoBuying] = useState(false);
   const [report, setReport] = useState(false);
   const [honeypot, setHoneypot] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<InquiryField, string>>>({});
+  const { values, errors, setErrors, set } = useContactFields();
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'failed' | 'limited'>('idle');
   const [sentTo, setSentTo] = useState({ email: '', report: false });
   const key = useRef(newIdempotencyKey());
   const reportKey = useRef(newIdempotencyKey());
   const place = estimate.place?.name ?? t('valuation.yourHome');
-
-  const set = (field: InquiryField, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -87,8 +79,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
     });
     if (!result.ok) {
       if (result.reason === 'invalid' && Object.keys(result.fields).length) {
-        const mapped: Partial<Record<InquiryField, string>> = {};
-        for (const [f, code] of Object.entries(result.fields)) if (f in EMPTY) mapped[f as InquiryField] = errorKey(f as InquiryField, code as FieldError);
+        const mapped = refusedFields(result.fields);
         setErrors(mapped);
         setStatus(Object.keys(mapped).length ? 'idle' : 'failed');
         return;

@@ -5,13 +5,13 @@
  * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.
  */
 import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactElement } from 'react';
-import { LIMITS, type FieldError } from '../../../core/protocol/inquiry.ts';
+import { LIMITS } from '../../../core/protocol/inquiry.ts';
 import { functionsClient } from '../data/functions.ts';
 import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
-import { errorKey, validateInquiry, type Values } from './fields.ts';
+import { EMPTY_VALUES, refusedFields, useContactFields, validateInquiry } from './fields.ts';
 
 export interface InquiryTarget {
   propertyId?: string;
@@ -39,8 +39,6 @@ declare module '../events.ts' {
   }
 }
 
-const EMPTY: Values = { name: '', email: '', phone: '', message: '' };
-
 export interface InquiryFormProps {
   target: InquiryTarget;
   onSent?: (detail: InquirySentDetail) => void;
@@ -54,18 +52,12 @@ export interface InquiryFormProps {
 export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel }: InquiryFormProps) {
   const { t, api, toaster, host, lang, leadAgentId } = useElement();
   const id = useId();
-  const [values, setValues] = useState<Values>(EMPTY);
   const [honeypot, setHoneypot] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<InquiryField, string>>>({});
+  const { values, setValues, errors, setErrors, set } = useContactFields();
   const [status, setStatus] = useState<'idle' | 'sending' | 'error'>('idle');
   // one key per inquiry: resending the same one (double click, retry) is recognised by the server
   const key = useRef(newIdempotencyKey());
   const refs = useRef<Partial<Record<InquiryField, HTMLInputElement | HTMLTextAreaElement | null>>>({});
-
-  const set = (field: InquiryField, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -98,7 +90,7 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
     if (result.ok) {
       const detail: InquirySentDetail = { id: result.id, propertyId: target.propertyId ?? null, agentId: target.agentId ?? null };
       toaster.show({ title: { key: 'inquiry.successTitle' }, description: { key: 'inquiry.successText' } });
-      setValues(EMPTY);
+      setValues(EMPTY_VALUES);
       setErrors({});
       setStatus('idle');
       key.current = newIdempotencyKey();
@@ -107,8 +99,7 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       return;
     }
     if (result.reason === 'invalid' && Object.keys(result.fields).length) {
-      const mapped: Partial<Record<InquiryField, string>> = {};
-      for (const [f, code] of Object.entries(result.fields)) mapped[f as InquiryField] = errorKey(f as InquiryField, code as FieldError);
+      const mapped = refusedFields(result.fields);
       setErrors(mapped);
       setStatus('idle');
       return;
