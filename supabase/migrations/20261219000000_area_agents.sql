@@ -15,6 +15,7 @@ stable
 -- it reads the places and the listings (closed to the public key) to answer ids and a place's name
 security definer
 set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
 as $$
   with p as (
     select pl.path, pl.name, public.search_fold(pl.name) as folded,

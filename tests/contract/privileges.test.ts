@@ -46,6 +46,7 @@ const SUPABASE_INITIAL_SCHEMA = `
 /** What the public key may read and call: the data API's relations, and the functions the elements call. */
 const PUBLISHED_RELATIONS = ['agents', 'listing_availability', 'listing_cities', 'listing_property_types', 'listings'];
 const PUBLISHED_FUNCTIONS = [
+  'area_agents',
   'estimate_value',
   'listing_clusters',
   'listing_market',
