@@ -7,7 +7,8 @@ import { fillTexts } from '../../core/fill.ts';
 import { alternateLinks } from '../../core/alternates.ts';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
 import { sameOriginPath } from '../../core/routes.ts';
-import { attrs, markup } from './html.tsx';
+import { markup } from './html.tsx';
+import { attrs } from '../../core/protocol/html.ts';
 import type { Dict } from './texts.ts';
 import type { Lang } from '../../core/lang.ts';
 

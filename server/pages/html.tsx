@@ -1,12 +1,11 @@
 /**
  * Writing HTML from data (docs/architecture.md, "Pages"): the pages' parts are React components
  * rendered to static markup (react-dom/server), so every value is escaped by React; JSON in scripts
- * goes through core/protocol/structured-data.ts jsonLdText. `attrs` is the one place that escapes
- * by hand, for attributes set on a tag of a prepared template.
+ * goes through core/protocol/structured-data.ts jsonLdText; attributes set on a tag of a prepared
+ * template through core/protocol/html.ts `attrs`, which escapes them.
  */
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { escapeHtml } from '../../core/fill.ts';
 import { telHref, telText } from '../../core/protocol/format.ts';
 import { photoSources } from '../../core/protocol/photos.ts';
 
@@ -23,14 +22,6 @@ declare module 'react' {
 
 /** A part of a page as HTML. */
 export const markup = (node: ReactNode): string => renderToStaticMarkup(node);
-
-/** An attribute list: `name="value"` pairs, escaped, skipping undefined and false. */
-export function attrs(values: Record<string, string | number | boolean | undefined | null>): string {
-  return Object.entries(values)
-    .filter(([, v]) => v !== undefined && v !== null && v !== false)
-    .map(([k, v]) => (v === true ? ` ${k}` : ` ${k}="${escapeHtml(v)}"`))
-    .join('');
-}
 
 /** A text for a meta description: one line, at most `max` characters, cut at a word with an ellipsis. */
 export function excerpt(text: string, max = 160): string {

@@ -15,7 +15,7 @@ import { renderMarket } from './market-page.tsx';
 import type { MarketData } from '../../core/view/market-report.tsx';
 import { lastFullMonth } from '../../core/protocol/market.ts';
 import type { OgImage } from './head.tsx';
-import { attrs } from './html.tsx';
+import { attrs } from '../../core/protocol/html.ts';
 import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.tsx';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';

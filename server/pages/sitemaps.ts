@@ -5,7 +5,7 @@
  * in id order a thousand at a time) and kept for `ttlMs`. A file holds at most `urlsPerFile`
  * addresses (the protocol's limit is 50,000 and 50 MB; each listing is two addresses).
  */
-import { el, xmlDocument } from './xml.ts';
+import { el, xmlDocument } from '../../core/xml.ts';
 import { LOCATIONS } from '../../core/locations.ts';
 import { agentPath, INDEXED_PATHS, listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
 import type { RequestContext } from '../http/request-context.ts';

@@ -4,7 +4,7 @@
  * unescaped. (fast-xml-parser's builder does the same at four times the cost: a 50,000-address
  * sitemap in 600 ms instead of 150.)
  */
-import { escapeHtml } from '../../core/fill.ts';
+import { escapeHtml } from './protocol/html.ts';
 
 /** Markup made by el(): the only thing a child may be besides a text. */
 export class Xml {
