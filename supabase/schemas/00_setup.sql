@@ -9,6 +9,8 @@
 -- Extensions live in their own schema, as on Supabase.
 create schema if not exists extensions;
 create extension if not exists pg_trgm with schema extensions;
+-- an agent's visits may not overlap: an exclusion constraint on (agent, time range) needs it
+create extension if not exists btree_gist with schema extensions;
 
 -- The roles PostgREST switches to. They exist on Supabase; a bare PostgreSQL needs them.
 do $$

@@ -58,6 +58,7 @@ const PUBLISHED_FUNCTIONS = [
   'search_listings',
   'search_listings_count',
   'similar_listings',
+  'visit_times',
 ];
 
 describe('a database prepared as a hosted project, migrated by the Supabase CLI', () => {

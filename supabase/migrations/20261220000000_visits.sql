@@ -1,0 +1,199 @@
+-- Visits (docs/visits.md): an agent's visiting hours, a visitor's request of up to three times, the
+-- confirmed visit held against double booking by an exclusion constraint (btree_gist), the times a
+-- listing may be visited (public.visit_times) and the confirmation and cancellation. Made from
+-- supabase/schemas/00_setup.sql and 45_visits.sql, with the grants 99_privileges.sql gives.
+
+create extension if not exists btree_gist with schema extensions;
+
+-- An agent's weekly visiting hours in Ecuador's time (America/Guayaquil). An agent without a row
+-- here visits Monday to Saturday, 9:00 to 18:00 (internal.visiting_hours).
+create table internal.agent_visiting_hours (
+  agent_id bigint not null references public.agents (id) on delete cascade,
+  -- ISO day of the week: 1 Monday ... 7 Sunday
+  weekday smallint not null check (weekday between 1 and 7),
+  opens time not null,
+  closes time not null,
+  primary key (agent_id, weekday, opens),
+  check (closes > opens)
+);
+
+alter table internal.agent_visiting_hours enable row level security;
+
+-- A visitor's request to see a listing: how (in person or by video call), the times proposed (one
+-- to three, each an hour), who asks, and where it went (the lead's owner rules, as an inquiry).
+create table internal.visit_requests (
+  id bigint generated always as identity primary key,
+  listing_id bigint not null references internal.listings (id) on delete cascade,
+  -- whose calendar the times are of: the agent the request went to (null: the team's)
+  agent_id bigint references public.agents (id) on delete set null,
+  recipient_email text not null,
+  mode text not null check (mode in ('in_person', 'video')),
+  proposed timestamptz[] not null check (cardinality(proposed) between 1 and 3),
+  name text not null,
+  email text not null,
+  phone text,
+  message text,
+  -- the visitor's language and time zone (an IANA name), for their mails and times
+  lang text not null default 'es' check (lang in ('en', 'es')),
+  time_zone text not null default 'America/Guayaquil',
+  idempotency_key text unique,
+  client_hash text,
+  source jsonb,
+  status text not null default 'requested' check (status in ('requested', 'confirmed', 'cancelled')),
+  created_at timestamptz not null default now()
+);
+
+alter table internal.visit_requests enable row level security;
+
+create index visit_requests_listing on internal.visit_requests (listing_id, created_at);
+
+-- A confirmed visit: one of its request's times, in the agent's calendar. No two confirmed visits
+-- of one agent overlap: an exclusion constraint, so two confirmations at once cannot both win.
+create table internal.visits (
+  id bigint generated always as identity primary key,
+  request_id bigint not null unique references internal.visit_requests (id) on delete cascade,
+  agent_id bigint references public.agents (id) on delete set null,
+  during tstzrange not null,
+  status text not null default 'confirmed' check (status in ('confirmed', 'cancelled')),
+  -- RFC 5545 SEQUENCE: 0 when confirmed, one more for each change (a cancellation)
+  sequence integer not null default 0,
+  -- the address, or the video call's link the agent gave
+  location text,
+  confirmed_at timestamptz not null default now(),
+  cancelled_at timestamptz,
+  constraint visits_no_double_booking exclude using gist (agent_id with =, during with &&) where (status = 'confirmed')
+);
+
+alter table internal.visits enable row level security;
+
+-- How long a visit takes, how soon it may be, how far ahead, and the step of its start times.
+create or replace function internal.visit_rules()
+returns table (length interval, lead_time interval, horizon interval, step interval)
+language sql
+immutable
+as $$
+  select interval '1 hour', interval '2 hours', interval '14 days', interval '30 minutes'
+$$;
+
+-- An agent's hours, each day of the week (the default when the agent has none, or for the team).
+create or replace function internal.visiting_hours(agent bigint)
+returns table (weekday smallint, opens time, closes time)
+language sql
+stable
+set search_path = ''
+as $$
+  select h.weekday, h.opens, h.closes from internal.agent_visiting_hours h where h.agent_id = visiting_hours.agent
+  union all
+  select d::smallint, time '09:00', time '18:00'
+    from pg_catalog.generate_series(1, 6) d
+   where not exists (select 1 from internal.agent_visiting_hours h where h.agent_id = visiting_hours.agent)
+$$;
+
+-- The times a visit may start with this agent (null: the team) between `from_at` and `to_at`:
+-- within the agent's hours in Ecuador's time, on the step, from the lead time to the horizon, and
+-- never over a visit already confirmed.
+create or replace function internal.open_visit_times(agent bigint, from_at timestamptz, to_at timestamptz)
+returns setof timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  with r as (select * from internal.visit_rules()),
+  days as (
+    select d::date as day
+      from pg_catalog.generate_series((greatest(from_at, now()) at time zone 'America/Guayaquil')::date,
+                                      (least(to_at, now() + (select r.horizon from r)) at time zone 'America/Guayaquil')::date, interval '1 day') d
+  )
+  select t.start
+    from days
+    join internal.visiting_hours(agent) h on h.weekday = extract(isodow from days.day)
+    cross join r
+    cross join lateral pg_catalog.generate_series((days.day + h.opens) at time zone 'America/Guayaquil',
+                                                  (days.day + h.closes) at time zone 'America/Guayaquil' - r.length, r.step) t(start)
+   where t.start >= greatest(from_at, now() + r.lead_time) and t.start <= least(to_at, now() + r.horizon)
+     and not exists (select 1 from internal.visits v
+                      where v.agent_id = open_visit_times.agent and v.status = 'confirmed'
+                        and v.during && pg_catalog.tstzrange(t.start, t.start + r.length))
+   order by t.start
+$$;
+
+-- The times a visitor may propose to see a listing over the next 14 days, in its agent's calendar
+-- (`agent_id`: an element's lead owner, else the listing's agent). Times only: nobody's visits.
+create or replace function public.visit_times(listing_id bigint, agent_id bigint default null)
+returns setof timestamptz
+language sql
+stable
+-- it reads the listings' agents and the confirmed visits (closed to the public key) to answer times
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select t
+    from internal.listings l
+    cross join lateral internal.open_visit_times(
+      coalesce((select a.id from public.agents a where a.id = visit_times.agent_id and a.country_code = 'EC'), l.agent_id),
+      now(), now() + interval '14 days') t
+   where l.id = visit_times.listing_id and l.country_code = 'EC' and l.status = '1'
+$$;
+
+-- The visit confirmed: the request's `choice` (1 to 3) becomes a visit in its agent's calendar.
+-- Answers 'confirmed', or why not: 'taken' (another visit holds that time: the constraint says so
+-- even when two confirmations run at once), 'past' (the time is no longer ahead), 'done' (the
+-- request is confirmed or cancelled already), 'unknown' (no such request or time).
+create or replace function internal.confirm_visit(request bigint, choice integer, at_location text default null)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  req internal.visit_requests;
+  start timestamptz;
+begin
+  select * into req from internal.visit_requests r where r.id = request for update;
+  if req.id is null or choice not between 1 and pg_catalog.cardinality(req.proposed) then
+    return 'unknown';
+  end if;
+  if req.status <> 'requested' then
+    return 'done';
+  end if;
+  start := req.proposed[choice];
+  if start <= now() then
+    return 'past';
+  end if;
+  begin
+    insert into internal.visits (request_id, agent_id, during, location)
+    values (req.id, req.agent_id, pg_catalog.tstzrange(start, start + (select r.length from internal.visit_rules() r)), at_location);
+  exception when exclusion_violation then
+    return 'taken';
+  end;
+  update internal.visit_requests set status = 'confirmed' where id = req.id;
+  return 'confirmed';
+end
+$$;
+
+-- A visit cancelled (by the visitor or the agent): its time is free again, its sequence one more.
+-- Answers 'cancelled', 'done' (cancelled already), or 'unknown'.
+create or replace function internal.cancel_visit(request bigint)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  changed integer;
+begin
+  update internal.visits v set status = 'cancelled', cancelled_at = now(), sequence = v.sequence + 1
+   where v.request_id = request and v.status = 'confirmed';
+  get diagnostics changed = row_count;
+  update internal.visit_requests r set status = 'cancelled' where r.id = request and r.status <> 'cancelled';
+  if changed > 0 or found then
+    return 'cancelled';
+  end if;
+  return case when exists (select 1 from internal.visit_requests r where r.id = request) then 'done' else 'unknown' end;
+end
+$$;
+
+revoke all on internal.agent_visiting_hours, internal.visit_requests, internal.visits from anon, authenticated;
+grant all on internal.agent_visiting_hours, internal.visit_requests, internal.visits to service_role;
+revoke execute on function internal.confirm_visit, internal.cancel_visit from public;
+revoke all on function public.visit_times(bigint, bigint) from public, anon, authenticated;
+grant execute on function public.visit_times(bigint, bigint) to service_role, anon, authenticated;
