@@ -40,9 +40,13 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
     setStatus('loading');
     (async () => {
       if (byPlace) {
-        const found = await getAreaAgents(rest, place);
-        if (found.agents.length) return { rows: found.agents, area: found.place ? { name: found.place.name, serving: true } : null };
-        return { rows: await getAgents(rest, ''), area: found.place ? { name: found.place.name, serving: false } : null };
+        // the place's agents; when they cannot be read (a backend without public.area_agents), all of them
+        const found = await getAreaAgents(rest, place).catch((error: unknown) => {
+          console.error("[exp-agent-directory] could not load the place's agents:", error);
+          return null;
+        });
+        if (found?.agents.length) return { rows: found.agents, area: found.place ? { name: found.place.name, serving: true } : null };
+        return { rows: await getAgents(rest, ''), area: found?.place ? { name: found.place.name, serving: false } : null };
       }
       return { rows: await getAgents(rest, search.text), area: null };
     })()
