@@ -22,6 +22,7 @@ import { siteUrl } from '../lib/site-links.ts';
 import type { homeValuationAttributes } from './home-valuation.attributes.ts';
 import { SellerLead } from './seller-lead.tsx';
 import { PinMap } from './pin-map.tsx';
+import { FormField } from '../lib/ui/form-field.tsx';
 
 export interface ValuationDetail {
   value: number | null;
@@ -140,18 +141,20 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
 
   /** a field; `wide` ones take the whole row on a phone (the rooms and the year go two by two) */
   const field = (name: string, label: string, control: ReactNode, optional = false, wide = false) => (
-    <div className={`flex flex-col gap-1 min-w-0 justify-end ${wide ? 'col-span-2 cq-md:col-span-1' : ''}`}>
-      <label htmlFor={`${id}-${name}`} className={labelClass}>
-        {label}
-        {optional ? <span className="font-normal text-ink-muted"> ({t('valuation.fields.optional')})</span> : null}
-      </label>
+    <FormField
+      controlId={`${id}-${name}`}
+      className={`min-w-0 justify-end ${wide ? 'col-span-2 cq-md:col-span-1' : ''}`}
+      labelClassName={labelClass}
+      label={
+        <>
+          {label}
+          {optional ? <span className="font-normal text-ink-muted"> ({t('valuation.fields.optional')})</span> : null}
+        </>
+      }
+      error={errors[name] ? t(errors[name]) : undefined}
+    >
       {control}
-      {errors[name] ? (
-        <p id={`${id}-${name}-error`} className="m-0 text-sm text-danger" part="field-error">
-          {t(errors[name] as string)}
-        </p>
-      ) : null}
-    </div>
+    </FormField>
   );
   const numberInput = (k: HomeNumber, decimals = false) => (
     <input

@@ -15,6 +15,8 @@ import { newIdempotencyKey, sendInquiry, type InquiryField } from '../lib/data/i
 import { useElement } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry/fields.ts';
+import { FormField } from '../lib/ui/form-field.tsx';
+import { LIMITS } from '../../core/protocol/inquiry.ts';
 
 export interface SellerLeadDetail {
   /** the stored inquiry's id */
@@ -97,17 +99,9 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
   };
 
   const field = (name: InquiryField, label: string, control: ReactNode) => (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`${id}-${name}`} className="text-sm font-medium text-ink">
-        {label}
-      </label>
+    <FormField controlId={`${id}-${name}`} label={label} error={errors[name] ? t(errors[name], { max: LIMITS[name] }) : undefined}>
       {control}
-      {errors[name] ? (
-        <p id={`${id}-${name}-error`} className="m-0 text-sm text-danger" part="field-error">
-          {t(errors[name] as string, { max: 1000 })}
-        </p>
-      ) : null}
-    </div>
+    </FormField>
   );
   const a11y = (name: InquiryField) => ({
     id: `${id}-${name}`,

@@ -12,6 +12,7 @@ import { useElement } from '../element.tsx';
 import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
 import { EMPTY_VALUES, refusedFields, useContactFields, validateInquiry } from './fields.ts';
+import { FormField } from '../ui/form-field.tsx';
 
 export interface InquiryTarget {
   propertyId?: string;
@@ -108,22 +109,11 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
     toaster.show({ title: { key: 'common.error' }, description: { key: result.reason === 'rate-limited' ? 'inquiry.rateLimited' : 'inquiry.errorText' }, variant: 'destructive' });
   };
 
-  const field = (name: InquiryField, label: string, input: ReactElement) => {
-    const errorId = `${id}-${name}-error`;
-    return (
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-${name}`} className="text-sm font-medium text-ink">
-          {label}
-        </label>
-        {input}
-        {errors[name] ? (
-          <p id={errorId} className="m-0 text-sm text-danger" part="field-error">
-            {t(errors[name] as string, { max: LIMITS[name] })}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
+  const field = (name: InquiryField, label: string, input: ReactElement) => (
+    <FormField controlId={`${id}-${name}`} label={label} error={errors[name] ? t(errors[name], { max: LIMITS[name] }) : undefined}>
+      {input}
+    </FormField>
+  );
   const inputClass = (name: InquiryField) =>
     `w-full rounded-md border bg-surface px-3 py-2 text-[15px] text-ink placeholder:text-ink-muted outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${errors[name] ? 'border-danger' : 'border-line'}`;
   const a11y = (name: InquiryField) => ({
