@@ -36,7 +36,12 @@ const stages: Stage[] = [
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], single: true },
   { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true },
   // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
-  { name: 'deno', command: [DENO, 'check', ...DENO_FLAGS, 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts'], single: true, env: denoEnv() },
+  {
+    name: 'deno',
+    command: [DENO, 'check', ...DENO_FLAGS, 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts', 'supabase/functions/visits/index.ts'],
+    single: true,
+    env: denoEnv(),
+  },
   { name: 'build', command: [node, '--import', 'tsx', 'scripts/build.ts', '--test-widgets'], single: true },
   { name: 'unit', command: [bin('vitest'), 'run'] },
   { name: 'browser', command: [bin('wtr')] },

@@ -274,9 +274,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           await photoFiles.send(req, res, file, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=31536000, immutable' });
         },
       },
-      // the pages of the alert mails' links: GET shows, POST acts (server/pages/alerts-page.tsx)
-      { prefix: '/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
-      { prefix: '/es/alerts', handle: (req, res, url) => pages.alerts(req, res, url) },
+      // the pages of the alert and visit mails' links: GET shows, POST acts (server/pages/link-pages.ts)
+      ...['/alerts', '/es/alerts', '/visits', '/es/visits'].map((prefix) => ({ prefix, handle: pages.links })),
       {
         // where the cross-origin demo loads the bundle from
         prefix: '/demo/config.json',

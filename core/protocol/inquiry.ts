@@ -5,6 +5,7 @@
  */
 import type { Attribution } from './attribution.ts';
 import type { SellerRequest } from './valuation.ts';
+import type { VisitRequest } from './visits.ts';
 
 /** A listing's or an agent's id as a request may name it: digits, at most 15. */
 export const RECORD_ID = /^\d{1,15}$/;
@@ -38,6 +39,8 @@ export interface InquiryBody {
   website?: string;
   /** a seller's lead (docs/valuation.md): the home, when they plan to sell, whether they also buy */
   seller?: SellerRequest;
+  /** a request to visit the listing (docs/visits.md): how, and the times proposed; `propertyId` is then required */
+  visit?: VisitRequest;
 }
 
 export type ContactField = keyof typeof LIMITS;

@@ -1,5 +1,5 @@
 /**
- * send-property-inquiry and saved-searches (docs/decisions.md #23) in the local server: the
+ * send-property-inquiry, saved-searches (docs/decisions.md #23) and visits (docs/visits.md) in the local server: the
  * shared handlers (core/functions/) over our database. Their mails are queued with what they store
  * and delivered by the server's outbox service (server/mail/).
  */
@@ -7,6 +7,7 @@ import { createAlertsHandler, type AlertsConfig } from '../../core/functions/ale
 import { isConnectionError } from '../../core/functions/db/pg.ts';
 import { DEFAULTS } from '../../core/functions/defaults.ts';
 import { createInquiryHandler, type InquiryConfig } from '../../core/functions/inquiry/handler.ts';
+import { createVisitsHandler } from '../../core/functions/visits/handler.ts';
 import type { TransactionalSql } from '../../core/functions/sql.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
@@ -17,10 +18,11 @@ export const DEFAULT_ALERTS_CONFIG: AlertsConfig = policy(DEFAULTS.alertRateLimi
 
 const isUnavailable = (error: unknown) => error instanceof DatabaseUnavailableError || isConnectionError(error);
 
-/** Both functions by their deployed names; `deliver` is called when a mail was queued. */
+/** The functions by their deployed names; `deliver` is called when a mail was queued. */
 export function localFunctions(sql: TransactionalSql, config: { inquiry?: Partial<InquiryConfig>; alerts?: Partial<AlertsConfig> }, deliver: () => void): Record<string, FunctionHandler> {
   return {
     'send-property-inquiry': createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, onStored: deliver, isUnavailable }),
     'saved-searches': createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable }),
+    visits: createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable }),
   };
 }

@@ -2,7 +2,7 @@
  * The site's pages as the server renders them: every page at its English address and its Spanish
  * twin under /es, in that language in the HTML (docs/decisions.md #18; `?lang=` redirects to the
  * twin); listing, agent and place pages from the data (page-handlers.ts); sitemaps, robots.txt,
- * preview images (preview-images.ts) and the alert links' pages (alert-routes.ts). This file routes
+ * preview images (preview-images.ts) and the alert and visit links' pages (link-pages.ts). This file routes
  * an address to them; sending and caching are send.ts's. Cache headers fit a CDN in front: shared
  * caches keep pages for minutes and serve them stale while they revalidate; browsers revalidate.
  */
@@ -12,7 +12,7 @@ import { requestContext, type RequestContext } from '../http/request-context.ts'
 import { cleanPath, localizedPath, splitLangPath } from '../../core/routes.ts';
 import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
 import { unavailablePage } from './unavailable.tsx';
-import { createAlertRoutes } from './alert-routes.ts';
+import { createLinkPages } from './link-pages.ts';
 import { createPageHandlers } from './page-handlers.ts';
 import { createPageKit, type PagesOptions } from './page-kit.ts';
 import { createPreviewImages } from './preview-images.ts';
@@ -27,7 +27,7 @@ export function createPages(options: PagesOptions) {
   const { origin, siteTexts, siteData, template } = kit;
   const pages = createPageHandlers(kit, () => previews.links);
   const previews = createPreviewImages(kit, pages.indexedPage);
-  const alerts = createAlertRoutes(kit);
+  const links = createLinkPages(kit);
   // the sitemaps of the data client in use (made again when the backend changes)
   let sitemapsOf: { data: SiteData; sitemaps: ReturnType<typeof createSitemaps> } | undefined;
   const sitemaps = () => {
@@ -91,7 +91,7 @@ export function createPages(options: PagesOptions) {
 
   return {
     respond,
-    alerts,
+    links,
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
       let answer: PageResponse | undefined;
       try {

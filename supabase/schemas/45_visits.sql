@@ -32,11 +32,10 @@ create table internal.visit_requests (
   -- the visitor's language and time zone (an IANA name), for their mails and times
   lang text not null default 'es' check (lang in ('en', 'es')),
   time_zone text not null default 'America/Guayaquil',
-  idempotency_key text unique,
-  client_hash text,
-  source jsonb,
   status text not null default 'requested' check (status in ('requested', 'confirmed', 'cancelled')),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- the inquiry it came as (its idempotency key, client, attribution and lead's owner are there)
+  inquiry_id uuid unique references public.inquiries (id) on delete cascade
 );
 
 alter table internal.visit_requests enable row level security;
@@ -132,6 +131,25 @@ as $$
    where l.id = visit_times.listing_id and l.country_code = 'EC' and l.status = '1'
 $$;
 
+-- The links of the visit mails (docs/visits.md "The links"): each does one thing for one request
+-- (confirm its first, second or third time; propose another; cancel; ask for another time), kept
+-- only as the SHA-256 of its token (the mail has the token), until it expires; used once.
+create table internal.visit_tokens (
+  token_hash text primary key,
+  request_id bigint not null references internal.visit_requests (id) on delete cascade,
+  purpose text not null check (purpose in ('confirm', 'propose', 'cancel', 'reschedule')),
+  -- a confirmation's time (1 to 3)
+  choice smallint check ((purpose = 'confirm') = (choice is not null)),
+  -- whose link it is: the agent's or the visitor's
+  holder text not null check (holder in ('agent', 'visitor')),
+  expires_at timestamptz not null,
+  used_at timestamptz
+);
+
+alter table internal.visit_tokens enable row level security;
+
+create index visit_tokens_request on internal.visit_tokens (request_id);
+
 -- The visit confirmed: the request's `choice` (1 to 3) becomes a visit in its agent's calendar.
 -- Answers 'confirmed', or why not: 'taken' (another visit holds that time: the constraint says so
 -- even when two confirmations run at once), 'past' (the time is no longer ahead), 'done' (the
@@ -142,17 +160,33 @@ language plpgsql
 set search_path = ''
 as $$
 declare
+  proposed timestamptz[];
+begin
+  select r.proposed into proposed from internal.visit_requests r where r.id = request;
+  if proposed is null or choice not between 1 and pg_catalog.cardinality(proposed) then
+    return 'unknown';
+  end if;
+  return internal.confirm_visit_at(request, proposed[choice], at_location);
+end
+$$;
+
+-- The visit confirmed at `start`: one of the request's times, or another the agent proposed (the
+-- caller checks that one against internal.open_visit_times). The same answers as confirm_visit.
+create or replace function internal.confirm_visit_at(request bigint, start timestamptz, at_location text default null)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
   req internal.visit_requests;
-  start timestamptz;
 begin
   select * into req from internal.visit_requests r where r.id = request for update;
-  if req.id is null or choice not between 1 and pg_catalog.cardinality(req.proposed) then
+  if req.id is null then
     return 'unknown';
   end if;
   if req.status <> 'requested' then
     return 'done';
   end if;
-  start := req.proposed[choice];
   if start <= now() then
     return 'past';
   end if;

@@ -20,6 +20,8 @@ export interface ReceivedMail {
   headers: Map<string, unknown>;
   /** the headers as they were written (unfolded), by lower-case name: List-Unsubscribe as sent, not as parsed */
   raw: Record<string, string>;
+  /** the calendar parts (text/calendar, an .ics attachment), as text */
+  calendars: Array<{ contentType: string; filename: string; content: string }>;
   receivedAt: number;
 }
 
@@ -89,6 +91,9 @@ export async function startSmtp(): Promise<TestSmtp> {
                       .trim(),
                   ]),
                 ),
+                calendars: m.attachments
+                  .filter((a) => /^(text\/calendar|application\/ics)/i.test(a.contentType) || /\.ics$/i.test(a.filename ?? ''))
+                  .map((a) => ({ contentType: a.contentType, filename: a.filename ?? '', content: a.content.toString('utf8') })),
                 receivedAt: Date.now(),
               });
               callback();

@@ -10,6 +10,7 @@
  * at a time and each window is mailed once. The window ends `settleSeconds` before now: a listing
  * written by a transaction still open when the run looks is not passed over by the mark.
  */
+import { queueVisitReminders } from '../visits/store.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import type { Budget } from '../cpu-budget.ts';
 import { expirePending } from './store.ts';
@@ -32,6 +33,8 @@ export interface AlertRunResult {
   alerts: number;
   /** unconfirmed requests that expired */
   expired: number;
+  /** reminders of tomorrow's visits queued (docs/visits.md) */
+  reminders?: number;
   ms: number;
   /** stopped by its budget with searches still due (the next run goes on) */
   more?: boolean;
@@ -158,6 +161,9 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
   const o = { ...ALERT_RUN_DEFAULTS, ...options };
   const started = Date.now();
   const expired = await expirePending(sql);
+  // the same schedule reminds visitors of tomorrow's visits (once each, across servers: the outbox's key)
+  const reminders = await queueVisitReminders(sql);
+  if (reminders) onQueued?.(reminders);
   // due as of the run's start, by the database's clock: an instant search the run has just done is
   // due again only in the next run
   const asOf = String((await sql.query<{ t: string }>('select to_char(now() at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\') as t'))[0]?.t);
@@ -169,7 +175,7 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
     [MARKET_BATCH, [o.batch, asOf]],
   ] as const) {
     for (;;) {
-      if (options.budget?.spent()) return { searches, alerts, expired, ms: Date.now() - started, more: true };
+      if (options.budget?.spent()) return { searches, alerts, expired, reminders, ms: Date.now() - started, more: true };
       const rows = await sql.transaction((tx: Sql) => tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(statement, [...params]));
       const done = Number(rows[0]?.searches ?? 0);
       searches += done;
@@ -178,5 +184,5 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
       if (done === 0) break;
     }
   }
-  return { searches, alerts, expired, ms: Date.now() - started };
+  return { searches, alerts, expired, reminders, ms: Date.now() - started };
 }

@@ -18,6 +18,7 @@ import { estimateHome } from '../valuation.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
 import { listingPath } from '../../routes.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
+import { closedTimes, insertVisitRequest } from '../visits/store.ts';
 
 export interface InquiryConfig extends ClientPolicy {
   teamInbox: string;
@@ -36,6 +37,15 @@ export interface InquiryDeps {
   onStored?: (id: string) => void;
   /** tells whether an error means the database is not reachable */
   isUnavailable?: (error: unknown) => boolean;
+}
+
+/** A request the function will not store, and why (a visit to a listing gone, or at times no longer open). */
+interface Refusal {
+  status: number;
+  error: string;
+  message: string;
+  fields: Record<string, string>;
+  times?: string[];
 }
 
 export function createInquiryHandler(deps: InquiryDeps) {
@@ -81,6 +91,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
         input.agentId,
         input.leadAgentId,
         input.seller,
+        input.visit,
       ];
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const outcome = await deps.sql.transaction(async (tx) => {
@@ -89,6 +100,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
         const already = await existingInquiry(tx, idempotencyKey);
         if (already) return { id: already, created: false, limited: false, unknownOwner: false };
         if (limited) return { id: '', created: false, limited: true, unknownOwner: false };
+        const refused = (why: Refusal) => ({ id: '', created: false, limited: false, unknownOwner: false, refused: why });
         const resolved = await resolveRecipient(tx, input, config.teamInbox);
         const { listing } = resolved;
         // a seller's lead goes to the agent who serves the home's place, else the team (docs/valuation.md)
@@ -102,6 +114,14 @@ export function createInquiryHandler(deps: InquiryDeps) {
           if (!owner) console.error(`[send-property-inquiry] LEAD_AGENT_ID ${config.leadAgentId} is not one of our agents: the inquiry goes where it would without it`);
         }
         const { recipient, copy } = withOwner(natural, owner, config.copyListingAgent ?? false);
+        // a visit (docs/visits.md): to a listing on the market, at times open in the calendar of the
+        // agent it goes to (the team's when it goes to the team), checked when it comes
+        if (input.visit) {
+          if (!listing) return refused({ status: 409, error: 'listing_unavailable', message: 'This listing is no longer on the market.', fields: { propertyId: 'unavailable' } });
+          const closed = await closedTimes(tx, recipient.agentId, input.visit.times);
+          if (closed.length)
+            return refused({ status: 409, error: 'times_unavailable', message: `These times can no longer be booked: ${closed.join(', ')}.`, fields: { 'visit.times': 'unavailable' }, times: closed });
+        }
         const stored = await insertInquiry(tx, {
           idempotencyKey,
           listingId: listing?.id ?? null,
@@ -125,6 +145,21 @@ export function createInquiryHandler(deps: InquiryDeps) {
           spam,
           seller,
         });
+        const visit =
+          stored.created && !spam && input.visit && listing
+            ? await insertVisitRequest(tx, {
+                inquiryId: stored.id,
+                listingId: listing.id,
+                agentId: recipient.agentId,
+                recipientEmail: recipient.email,
+                visit: input.visit,
+                name: input.name,
+                email: input.email,
+                phone: input.phone,
+                message: input.message,
+                lang: input.lang,
+              })
+            : null;
         // its e-mails and webhooks are queued in the same transaction: stored means delivered
         if (stored.created && !spam) {
           await enqueueMail(tx, { kind: 'inquiry', refId: stored.id, recipient: recipient.email });
@@ -147,7 +182,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
               attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
             });
           } else
-            await enqueueEvent(tx, 'inquiry.created', {
+            await enqueueEvent(tx, visit ? 'visit.requested' : 'inquiry.created', {
               id: stored.id,
               received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
               lang: input.lang,
@@ -164,11 +199,16 @@ export function createInquiryHandler(deps: InquiryDeps) {
               recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
               lead_agent_id: owner?.agentId ?? null,
               copy_to: copy ? { kind: copy.kind, agent_id: copy.agentId, email: copy.email } : null,
+              ...(visit && input.visit ? { visit: { id: visit, mode: input.visit.mode, times: input.visit.times, time_zone: input.visit.timeZone } } : {}),
               attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
             });
         }
         return { ...stored, limited: false, unknownOwner: false };
       });
+      if ('refused' in outcome && outcome.refused) {
+        const { status, ...body } = outcome.refused;
+        return json(status, body, cors);
+      }
       if (outcome.unknownOwner) return json(400, { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } }, cors);
       if (outcome.limited)
         return json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });

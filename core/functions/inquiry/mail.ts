@@ -13,6 +13,8 @@ import type { Dict } from '../../translate.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import { loadInquiryForMail, type InquiryMailRow } from './store.ts';
 import { composeSellerLeadMail, sellerAckComposer } from './seller-mail.ts';
+import { visitOfInquiry } from '../visits/store.ts';
+import { composeVisitRequestMail } from '../visits/mail.ts';
 
 export interface InquiryMailOptions {
   from: string;
@@ -91,6 +93,9 @@ export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' 
     async (sql, mail) => {
       const row = await loadInquiryForMail(sql, mail.ref_id);
       if (!row || (copy && !row.copy_recipient)) return null;
+      // a request to visit: the agent's mail has the links that confirm it (../visits/mail.ts)
+      const visit = copy ? null : await visitOfInquiry(sql, row.id);
+      if (visit) return composeVisitRequestMail(sql, row, visit, options);
       return row.seller ? composeSellerLeadMail(row, row.seller, options, copy) : composeInquiryMail(row, options, copy);
     };
   return { inquiry: composer(false), 'inquiry-copy': composer(true), 'seller-ack': sellerAckComposer(options) };

@@ -6,6 +6,7 @@
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { SELLER_TIMELINES, type SellerTimeline } from '../../protocol/valuation.ts';
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
+import { checkVisit, type VisitRequest } from '../../protocol/visits.ts';
 import { checkContact, RECORD_ID, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
 
 export type { FieldError };
@@ -14,7 +15,9 @@ export type { FieldError };
 export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024 } as const;
 
 /** The body once checked: every text trimmed, ids as digits or null. */
-export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller'>> {
+export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller' | 'visit'>> {
+  /** a request to visit the listing: its times are checked against the agent's open times by the handler */
+  visit: VisitRequest | null;
   /** a seller's lead: the facts go to public.estimate_value, which checks them (the handler names the field it refuses) */
   seller: { facts: Record<string, unknown>; timeline: SellerTimeline; alsoBuying: boolean } | null;
   propertyId: string | null;
@@ -90,6 +93,15 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
     // an agent calls a seller back: the phone is needed
     if (!contact.phone) fields.phone ??= 'required';
   }
+  let visit: VisitRequest | null = null;
+  if (body.visit !== undefined && body.visit !== null) {
+    const checked = checkVisit(body.visit);
+    if (checked.ok) visit = checked.value;
+    else fields[checked.field] = checked.error;
+    // a visit is to a listing
+    if (!propertyId) fields.propertyId ??= 'required';
+    if (seller) fields.visit = 'invalid';
+  }
   if (Object.keys(fields).length) {
     return {
       ok: false,
@@ -118,6 +130,7 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
       lang,
       website,
       seller,
+      visit,
     },
   };
 }

@@ -4,7 +4,7 @@
  * functions may not open connections to ports 25 and 587 (docs/deployment.md "The functions").
  *
  * The request is Resend's (`POST /emails` with a bearer key and `{ from, to, subject, html, text,
- * reply_to, headers }`), which other providers' APIs accept or mirror; its `Idempotency-Key` is the
+ * reply_to, headers, attachments }`), which other providers' APIs accept or mirror; its `Idempotency-Key` is the
  * mail's own Message-ID, so a mail sent again after a crash (the outbox delivers at least once) is
  * not delivered twice by a provider that honours it. A 2xx is sent; a 408, 429 or 5xx, or no
  * answer, is a passing failure (retried with backoff); any other 4xx will not change by trying
@@ -32,6 +32,12 @@ export function mailApiUrlProblem(url: string): string | undefined {
   return `MAIL_API_URL must be https (plain http only on this machine), not "${u.protocol}//${u.host}"`;
 }
 
+const base64 = (text: string) => {
+  let binary = '';
+  for (const b of new TextEncoder().encode(text)) binary += String.fromCharCode(b);
+  return btoa(binary);
+};
+
 export function httpMailer(options: { url: string; key: string; fetch?: typeof fetch }): Mailer {
   const send = options.fetch ?? fetch;
   return {
@@ -48,6 +54,12 @@ export function httpMailer(options: { url: string; key: string; fetch?: typeof f
             html: message.html,
             text: message.text,
             ...(message.replyTo ? { reply_to: message.replyTo } : {}),
+            // a visit's invitation: an attachment the provider sends as text/calendar
+            ...(message.icalEvent
+              ? {
+                  attachments: [{ filename: message.icalEvent.filename, content: base64(message.icalEvent.content), content_type: `text/calendar; charset=utf-8; method=${message.icalEvent.method}` }],
+                }
+              : {}),
             headers: { ...message.headers, 'Message-ID': message.messageId },
           }),
           signal: AbortSignal.timeout(MAIL_API_TIMEOUT_MS),

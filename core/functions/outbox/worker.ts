@@ -33,6 +33,8 @@ export interface MailMessage {
   /** stable per mail, so a resend after a crash can be recognised by mail systems */
   messageId: string;
   headers: Record<string, string>;
+  /** a calendar invitation or cancellation (RFC 5546), sent as the mail's text/calendar part (docs/visits.md) */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
 }
 
 export interface Mailer {

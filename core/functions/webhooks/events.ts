@@ -7,7 +7,7 @@
  */
 import type { Sql } from '../sql.ts';
 
-export const WEBHOOK_EVENTS = ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created'] as const;
+export const WEBHOOK_EVENTS = ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The payloads' version: a receiver reads `version` before `data`; a change of shape is a new version. */

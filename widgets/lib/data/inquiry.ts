@@ -11,7 +11,12 @@ export type InquiryRequest = InquiryBody & Required<Pick<InquiryBody, 'idempoten
 
 export type InquiryField = ContactField;
 
-export type InquiryResult = { ok: true; id: string } | { ok: false; reason: 'invalid'; fields: Partial<Record<InquiryField, string>> } | { ok: false; reason: 'rate-limited' | 'failed' };
+export type InquiryResult =
+  | { ok: true; id: string }
+  | { ok: false; reason: 'invalid'; fields: Partial<Record<InquiryField, string>> }
+  // a visit (docs/visits.md): the listing left the market, or times were booked meanwhile
+  | { ok: false; reason: 'unavailable'; error: string; times: string[] }
+  | { ok: false; reason: 'rate-limited' | 'failed' };
 
 export async function sendInquiry(functions: FunctionsClient, body: InquiryRequest): Promise<InquiryResult> {
   try {
@@ -20,6 +25,10 @@ export async function sendInquiry(functions: FunctionsClient, body: InquiryReque
     const response = (error as { context?: Response } | null)?.context;
     if (response instanceof Response) {
       if (response.status === 429) return { ok: false, reason: 'rate-limited' };
+      if (response.status === 409) {
+        const payload = (await response.json().catch(() => ({}))) as { error?: string; times?: string[] };
+        return { ok: false, reason: 'unavailable', error: payload.error ?? '', times: Array.isArray(payload.times) ? payload.times : [] };
+      }
       if (response.status === 400) {
         const payload = (await response.json().catch(() => ({}))) as { fields?: Partial<Record<InquiryField, string>> };
         return { ok: false, reason: 'invalid', fields: payload.fields ?? {} };

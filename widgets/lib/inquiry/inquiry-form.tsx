@@ -4,10 +4,10 @@
  * success (toast, cleared, onSent), error (toast and an alert in place, what was typed kept).
  * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.
  */
-import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactElement } from 'react';
-import { LIMITS } from '../../../core/protocol/inquiry.ts';
+import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react';
+import { LIMITS, type InquiryBody } from '../../../core/protocol/inquiry.ts';
 import { functionsClient } from '../data/functions.ts';
-import { newIdempotencyKey, sendInquiry, type InquiryField } from '../data/inquiry.ts';
+import { newIdempotencyKey, sendInquiry, type InquiryField, type InquiryResult } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
@@ -48,9 +48,17 @@ export interface InquiryFormProps {
   /** the heading's level where it sits (default h3) */
   headingLevel?: 'h2' | 'h3';
   submitLabel?: string;
+  /** what the form asks before the contact fields (a visit's mode and times) */
+  children?: ReactNode;
+  /** what it sends beside them (the `visit` part); null when that part is not ready (it says why itself) */
+  extra?: () => Pick<InquiryBody, 'visit'> | null;
+  /** the function refused what `extra` sent (a visit's times were booked meanwhile, the listing left) */
+  onUnavailable?: (result: Extract<InquiryResult, { reason: 'unavailable' }>) => void;
+  /** the toast's texts once sent (translation keys) */
+  sentKeys?: { title: string; text: string };
 }
 
-export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel }: InquiryFormProps) {
+export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel, children, extra, onUnavailable, sentKeys }: InquiryFormProps) {
   const { t, api, toaster, host, lang, leadAgentId } = useElement();
   const id = useId();
   const [honeypot, setHoneypot] = useState('');
@@ -63,9 +71,11 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (status === 'sending') return;
+    const more = extra ? extra() : {};
     const found = validateInquiry(values);
     setErrors(found);
     const firstInvalid = (['name', 'email', 'phone', 'message'] as const).find((f) => found[f]);
+    if (more === null) return;
     if (firstInvalid) {
       refs.current[firstInvalid]?.focus();
       return;
@@ -87,16 +97,22 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       idempotencyKey: key.current,
       lang,
       website: honeypot,
+      ...more,
     });
     if (result.ok) {
       const detail: InquirySentDetail = { id: result.id, propertyId: target.propertyId ?? null, agentId: target.agentId ?? null };
-      toaster.show({ title: { key: 'inquiry.successTitle' }, description: { key: 'inquiry.successText' } });
+      toaster.show({ title: { key: sentKeys?.title ?? 'inquiry.successTitle' }, description: { key: sentKeys?.text ?? 'inquiry.successText' } });
       setValues(EMPTY_VALUES);
       setErrors({});
       setStatus('idle');
       key.current = newIdempotencyKey();
       emit(host, 'exp-inquiry-sent', detail);
       onSent?.(detail);
+      return;
+    }
+    if (result.reason === 'unavailable') {
+      setStatus('idle');
+      onUnavailable?.(result);
       return;
     }
     if (result.reason === 'invalid' && Object.keys(result.fields).length) {
@@ -148,6 +164,7 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
           {heading}
         </Heading>
       ) : null}
+      {children}
       {textField('name', t('inquiry.name'), { type: 'text', autoComplete: 'name', required: true, 'aria-required': true }, 20)}
       {textField('email', t('inquiry.email'), { type: 'email', autoComplete: 'email', inputMode: 'email', required: true, 'aria-required': true }, 20)}
       {textField('phone', t('inquiry.phone'), { type: 'tel', autoComplete: 'tel', inputMode: 'tel' }, 10)}

@@ -1,6 +1,6 @@
 /**
  * A listing's detail (docs/product.md §2): photos (at most 400 px high), title, address, bedrooms,
- * bathrooms, area, type, description, the agent and the inquiry form. The same content in the
+ * bathrooms, area, type, description, the agent, "Schedule a visit" and the inquiry form. The same content in the
  * detail dialog and on the listing's own page (<exp-property-detail>). Listing text is rendered as
  * text, never as markup.
  */
@@ -9,6 +9,7 @@ import { formatPrice } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 import { InquiryForm } from '../inquiry/inquiry-form.tsx';
+import { VisitScheduler } from '../visits/visit-scheduler.tsx';
 import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import { ListingFacts, type FactsClasses } from '../../../core/view/listing-facts.tsx';
@@ -112,6 +113,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">
             {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} headingLevel={Sub} /> : null}
+            <VisitScheduler property={p} headingLevel={Sub} />
             <section className="rounded-brand border border-line p-4">
               <InquiryForm
                 heading={t('inquiry.heading')}

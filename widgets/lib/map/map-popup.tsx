@@ -4,6 +4,7 @@
  * the next one loads. A listing that is not on the page is read on its own, through a cache per
  * backend that keeps no failures (the next hover asks again).
  */
+import { requestVisit } from '../visits/intent.ts';
 import { useEffect, useState } from 'react';
 import { getClients } from '../data/client.ts';
 import { createQueryCache } from '../data/cache.ts';
@@ -72,6 +73,20 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
           className="mt-1 rounded-md bg-primary px-3 py-1.5 text-center text-sm font-semibold text-primary-contrast no-underline cursor-pointer hover:bg-primary-hover"
         >
           {t('map.viewDetails')}
+        </a>
+        {/* the detail, opened at "Schedule a visit" (docs/visits.md) */}
+        <a
+          href={`${listingUrl({ id: pin.id, title: p?.title ?? '' }, site, lang)}#visit`}
+          part="popup-visit"
+          onClick={(e) => {
+            if (!plainClick(e)) return;
+            e.preventDefault();
+            requestVisit(pin.id);
+            onOpen(pin.id);
+          }}
+          className="rounded-md border border-primary px-3 py-1.5 text-center text-sm font-semibold text-primary no-underline cursor-pointer hover:bg-primary/10"
+        >
+          {t('visit.heading')}
         </a>
       </div>
     </div>
