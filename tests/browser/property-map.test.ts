@@ -274,6 +274,23 @@ describe('the map', () => {
     expect(new URL(details.href).pathname).to.equal(`/properties/${row?.id}-casa-en-cumbaya-sin-coordenadas`);
   });
 
+  it('"Schedule a visit" in the popup opens the detail at its times (docs/visits.md)', async () => {
+    const [row] = await apiRows('select=id,title&title=eq.Casa%20en%20Cumbay%C3%A1%20sin%20coordenadas');
+    const el = await mount(`<exp-property-map api-url="${API_URL}" city="cumbaya" property-type="house" beds="4" min-price="380000" max-price="390000"></exp-property-map>`, 'exp-property-map');
+    const target = await mapReady(el);
+    await atPin(target, String(row?.id), 'move', () => Boolean(el.shadowRoot?.querySelector('[part="popup-visit"]')));
+    const link = await waitFor(() => el.shadowRoot?.querySelector<HTMLAnchorElement>('[part="popup-visit"]'), 8000, "the popup's visit link");
+    expect(link.textContent).to.equal('Schedule a visit');
+    // a real link to the listing's page at its times (a new tab, a crawler)
+    expect(new URL(link.href).pathname).to.match(new RegExp(`^/properties/${row?.id}(-|$)`));
+    expect(new URL(link.href).hash).to.equal('#visit');
+    link.click();
+    // the detail opens with the times asked for, not the "Choose times" button
+    const times = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] [part="visit-times"]'), 8000, 'the visit times in the detail');
+    expect(times).to.exist;
+    expect(el.shadowRoot?.querySelector('dialog[open] [part="visit-open"]')).to.equal(null);
+  });
+
   it('sits in the search beside the list, heights by breakpoint', async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`, 'exp-property-search', '[part="map"]');
     const map = shadow(el, '[part="map"]');

@@ -12,6 +12,8 @@ import { startDenoFunction, type DenoFunction } from '../support/deno-function.t
 import { startHostedFunction, type HostedFunction } from '../support/hosted-function.ts';
 import { startMailApi, type MailApi } from '../support/mail-api.ts';
 import { clientHeaders, startTestServer } from '../support/servers.ts';
+import { httpMailer } from '../../core/functions/outbox/http-mail.ts';
+import { visitCalendar } from '../../core/protocol/ical.ts';
 import { until } from '../support/until.ts';
 
 const SITE = 'https://expecuador.example';
@@ -143,6 +145,40 @@ describe("our server with a mail provider's HTTP API", () => {
       expect(api.sent.filter((m) => m.headers['X-Inquiry-Id'] === id)).toHaveLength(1);
     } finally {
       await server.close();
+      await api.close();
+    }
+  });
+});
+
+describe("a visit's invitation through the API (docs/visits.md)", () => {
+  it('goes as a text/calendar attachment with its method, the .ics byte for byte', async () => {
+    const api = await startMailApi();
+    try {
+      const ics = visitCalendar({
+        method: 'REQUEST',
+        uid: 'visit-1@expecuador.example',
+        sequence: 0,
+        start: new Date('2026-11-28T15:00:00Z'),
+        end: new Date('2026-11-28T16:00:00Z'),
+        stamp: new Date(),
+        summary: 'Visita: Casa en Cumbayá (Videollamada)',
+        organizer: { name: 'Xavier Núñez', email: 'xavier@expecuador.example' },
+        attendee: { name: 'Lucía', email: 'lucia@example.org' },
+      });
+      await httpMailer({ url: api.url, key: api.key }).send({
+        from: 'no-reply@expecuador.example',
+        to: 'lucia@example.org',
+        subject: 'Tu visita está confirmada',
+        text: 't',
+        html: '<p>t</p>',
+        messageId: '<visit-confirmed-1-0@expecuador.example>',
+        headers: {},
+        icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: ics },
+      });
+      const [attachment] = api.sent[0]?.attachments ?? [];
+      expect(attachment).toMatchObject({ filename: 'invite.ics', content_type: 'text/calendar; charset=utf-8; method=REQUEST' });
+      expect(Buffer.from(String(attachment?.content), 'base64').toString('utf8')).toBe(ics);
+    } finally {
       await api.close();
     }
   });

@@ -14,6 +14,8 @@ export interface SentMail {
   html: string;
   reply_to?: string;
   headers: Record<string, string>;
+  /** as Resend takes them: base64 content */
+  attachments?: Array<{ filename: string; content: string; content_type?: string }>;
   idempotencyKey: string;
 }
 

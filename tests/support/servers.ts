@@ -16,6 +16,8 @@ export interface TestServer extends RunningServer {
   sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** the server's own PostgreSQL, to stop and start (kind 'postgres-pausable') */
   postgres: PostgresServer | undefined;
+  /** where the server writes its mails as .eml files when it has no SMTP server */
+  outboxDir: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function startTestServer(kind: 'postgres' | 'postgres-pausable' = '
   return {
     ...server,
     postgres,
+    outboxDir,
     sql: (text, params = []) => db.jobs.query(text, params),
     async close() {
       await server.close();

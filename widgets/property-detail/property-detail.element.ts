@@ -32,6 +32,15 @@ import utilities from 'virtual:exp-utilities/property-detail';
  * @csspart similar-listing - One of them (a link to its page).
  * @csspart agent - The listing agent.
  * @csspart inquiry-form - The inquiry form.
+ * @csspart visit - "Schedule a visit": how, the times, the contact fields (docs/visits.md).
+ * @csspart visit-open - The button that shows the visit's times.
+ * @csspart visit-mode - In person or by video call.
+ * @csspart visit-times - The days and times to choose from (the visitor's time zone, Ecuador's beside).
+ * @csspart visit-days - The days with open times.
+ * @csspart visit-time - A time to choose (`chosen` when chosen).
+ * @csspart visit-chosen - The times chosen.
+ * @csspart visit-error - What is missing or was booked meanwhile.
+ * @csspart visit-sent - The times requested, once sent.
  * @csspart not-found - The message for a listing that is not available.
  * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @cssprop --exp-color-primary - Buttons and links.

@@ -20,6 +20,7 @@ import utilities from 'virtual:exp-utilities/property-map';
  * @csspart map-credit - The map tiles' credit.
  * @csspart map-fallback - The simplified map shown when the map cannot load.
  * @csspart popup - The popup of a hovered pin.
+ * @csspart popup-visit - The popup's "Schedule a visit": the detail, opened at its times.
  * @csspart detail - The property detail dialog.
  * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @cssprop --exp-color-primary - Buttons and highlighted pins.

@@ -67,9 +67,19 @@ declare module '../lib/events.ts' {
  * @csspart pagination - The pagination.
  * @csspart empty - The 'No properties found' box.
  * @csspart detail - The property detail dialog.
+ * @csspart popup-visit - The map popup's "Schedule a visit": the detail, opened at its times.
  * @csspart price-badge - The price in the detail dialog.
  * @csspart agent - The agent block in the detail dialog.
  * @csspart inquiry-form - The inquiry form.
+ * @csspart visit - "Schedule a visit": how, the times, the contact fields (docs/visits.md).
+ * @csspart visit-open - The button that shows the visit's times.
+ * @csspart visit-mode - In person or by video call.
+ * @csspart visit-times - The days and times to choose from (the visitor's time zone, Ecuador's beside).
+ * @csspart visit-days - The days with open times.
+ * @csspart visit-time - A time to choose (`chosen` when chosen).
+ * @csspart visit-chosen - The times chosen.
+ * @csspart visit-error - What is missing or was booked meanwhile.
+ * @csspart visit-sent - The times requested, once sent.
  * @csspart toast - Each toast.
  * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @csspart alerts-button - 'Get alerts', which opens the alert form.

@@ -14,7 +14,7 @@ import { mailTexts } from '../outbox/bilingual.ts';
 import { loadInquiryForMail, type InquiryMailRow } from './store.ts';
 import { composeSellerLeadMail, sellerAckComposer } from './seller-mail.ts';
 import { visitOfInquiry } from '../visits/store.ts';
-import { composeVisitRequestMail } from '../visits/mail.ts';
+import { composeVisitRequestMail, visitLines } from '../visits/mail.ts';
 
 export interface InquiryMailOptions {
   from: string;
@@ -31,7 +31,7 @@ const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
  * `copy`: the copy for the listing's agent (or the agent addressed) when the inquiry belongs to the
  * lead's owner and the deployment copies (docs/leads.md).
  */
-export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, copy = false): MailMessage {
+export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, copy = false, extra: Array<[string, string]> = []): MailMessage {
   const { es, both } = mailTexts(options.texts);
   const label = (key: string) => both(`mail.inquiry.${key}`);
   const title = oneLine(row.property_title ?? '');
@@ -44,6 +44,7 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
     [label('address'), row.property_address ?? ''],
     [label('price'), row.property_price ?? ''],
     [label('link'), link, 'link'],
+    ...extra,
     [label('name'), row.name],
     [label('email'), row.email],
     [label('phone'), row.phone ?? ''],
@@ -93,9 +94,10 @@ export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' 
     async (sql, mail) => {
       const row = await loadInquiryForMail(sql, mail.ref_id);
       if (!row || (copy && !row.copy_recipient)) return null;
-      // a request to visit: the agent's mail has the links that confirm it (../visits/mail.ts)
-      const visit = copy ? null : await visitOfInquiry(sql, row.id);
-      if (visit) return composeVisitRequestMail(sql, row, visit, options);
+      // a request to visit: the agent's mail has the links that confirm it (../visits/mail.ts); a copy says the times
+      const visit = await visitOfInquiry(sql, row.id);
+      if (visit && !copy) return composeVisitRequestMail(sql, row, visit, options);
+      if (visit) return composeInquiryMail(row, options, copy, visitLines(visit, options));
       return row.seller ? composeSellerLeadMail(row, row.seller, options, copy) : composeInquiryMail(row, options, copy);
     };
   return { inquiry: composer(false), 'inquiry-copy': composer(true), 'seller-ack': sellerAckComposer(options) };

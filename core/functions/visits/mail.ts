@@ -66,6 +66,15 @@ export function visitorTime(at: string, lang: Lang, timeZone: string, t: T): str
   return ecuador ? `${own} (${t('visit.ecuadorTime', { time: ecuador })})` : own;
 }
 
+/** A request's mode and times, labelled in both languages (the times in Ecuador's). */
+export function visitLines(v: VisitRow, options: AlertMailOptions): Array<[string, string]> {
+  const { es, en, both } = mailTexts(options.texts);
+  return [
+    [both('mail.visit.mode'), `${es(`visit.mode.${v.mode}`)} / ${en(`visit.mode.${v.mode}`)}`],
+    [both('mail.visit.times'), v.proposed.map((at) => formatVisitTime(at, 'es', ECUADOR_TIME_ZONE)).join(' · ')],
+  ];
+}
+
 /** The request, to the agent: one link per time to confirm it, one to propose another. */
 export async function composeVisitRequestMail(sql: Parameters<Composer>[0], row: InquiryMailRow, v: VisitRow, options: AlertMailOptions): Promise<MailMessage> {
   const { es, both } = mailTexts(options.texts);
@@ -81,8 +90,7 @@ export async function composeVisitRequestMail(sql: Parameters<Composer>[0], row:
     [both('mail.inquiry.property'), title],
     [both('mail.inquiry.address'), [v.address, v.city].filter(Boolean).join(', ')],
     [both('mail.inquiry.link'), listingUrl(options, v, 'es')],
-    [both('mail.visit.mode'), `${es(`visit.mode.${v.mode}`)} / ${mailTexts(options.texts).en(`visit.mode.${v.mode}`)}`],
-    [both('mail.visit.times'), v.proposed.map(when).join(' · ')],
+    ...visitLines(v, options),
     [both('mail.inquiry.name'), v.name],
     [both('mail.inquiry.email'), v.email],
     [both('mail.inquiry.phone'), v.phone],

@@ -197,7 +197,7 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => pick(s)}
             onMouseMove={() => active !== i && setActive(i)}
-            className={`flex items-baseline justify-between gap-3 rounded px-3 py-2 cursor-pointer text-[15px] text-ink ${i === active ? 'bg-primary/10' : ''}`}
+            className={`flex items-baseline justify-between gap-3 rounded px-3 py-2 cursor-pointer text-[15px] text-ink ${i === active ? 'bg-surface-subtle' : ''}`}
           >
             <span className="min-w-0">
               <span className="block font-medium break-words">{s.kind === 'listing' ? s.name || t('listing.defaultTitle') : s.name}</span>

@@ -84,7 +84,7 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
             requestVisit(pin.id);
             onOpen(pin.id);
           }}
-          className="rounded-md border border-primary px-3 py-1.5 text-center text-sm font-semibold text-primary no-underline cursor-pointer hover:bg-primary/10"
+          className="rounded-md border border-primary px-3 py-1.5 text-center text-sm font-semibold text-primary no-underline cursor-pointer hover:bg-surface-subtle"
         >
           {t('visit.heading')}
         </a>

@@ -103,7 +103,7 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
             type="button"
             part="visit-open"
             onClick={() => setOpen(true)}
-            className="inline-flex items-center justify-center rounded-md border border-primary px-4 py-2.5 text-[15px] font-semibold text-primary cursor-pointer hover:bg-primary/10"
+            className="inline-flex items-center justify-center rounded-md border border-primary px-4 py-2.5 text-[15px] font-semibold text-primary cursor-pointer hover:bg-surface-subtle"
           >
             {t('visit.open')}
           </button>
@@ -142,7 +142,7 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
               {VISIT_MODES.map((m) => (
                 <label
                   key={m}
-                  className={`flex items-center gap-2 rounded-md border px-3 py-2 text-[15px] cursor-pointer ${mode === m ? 'border-primary bg-primary/10 text-ink' : 'border-line text-ink'}`}
+                  className={`flex items-center gap-2 rounded-md border px-3 py-2 text-[15px] cursor-pointer ${mode === m ? 'border-primary bg-surface-subtle font-semibold text-ink ring-2 ring-primary/30' : 'border-line bg-surface text-ink'}`}
                 >
                   <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} className="accent-primary" />
                   {t(`visit.mode.${m}`)}
@@ -151,7 +151,7 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
             </div>
           </fieldset>
           <fieldset className="m-0 p-0 border-0 flex flex-col gap-2 min-w-0" part="visit-times" aria-describedby={`${id}-zone`}>
-            <legend className="mb-1 p-0 text-sm font-medium text-ink">{t('visit.when', { count: MAX_VISIT_TIMES })}</legend>
+            <legend className="mb-1 p-0 text-sm font-medium text-ink">{t('visit.when', { max: MAX_VISIT_TIMES })}</legend>
             <p id={`${id}-zone`} className="m-0 text-xs text-ink-muted">
               {zone === ECUADOR_TIME_ZONE ? t('visit.zoneEcuador') : t('visit.zone', { zone: zone.replace(/_/g, ' ') })}
             </p>
@@ -201,7 +201,6 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
                         disabled={!on && full}
                         onClick={() => toggle(at)}
                         part={on ? 'visit-time chosen' : 'visit-time'}
-                        aria-label={ecuador ? `${formatVisitTime(at, lang, zone)} (${t('visit.ecuadorTime', { time: ecuador })})` : formatVisitTime(at, lang, zone)}
                         className={`flex flex-col items-center rounded-md border px-2 py-1.5 text-sm cursor-pointer disabled:cursor-not-allowed disabled:opacity-50 ${on ? 'border-primary bg-primary text-primary-contrast' : 'border-line bg-surface text-ink hover:border-primary'}`}
                       >
                         <span className="font-semibold">{formatVisitTime(at, lang, zone, 'time')}</span>
@@ -227,7 +226,7 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
                 ))}
               </ul>
             ) : null}
-            {full ? <p className="m-0 text-xs text-ink-muted">{t('visit.full', { count: MAX_VISIT_TIMES })}</p> : null}
+            {full ? <p className="m-0 text-xs text-ink-muted">{t('visit.full', { max: MAX_VISIT_TIMES })}</p> : null}
             {problem ? (
               <p ref={problemRef} tabIndex={-1} role="alert" className="m-0 text-sm text-danger" part="visit-error">
                 {t(problem)}

@@ -1,0 +1,153 @@
+/**
+ * Visits as people do them (docs/visits.md): a visitor in Madrid (the browser's time zone
+ * Europe/Madrid) asks for three video times on a listing's page, by keyboard, seeing Ecuador's time
+ * beside theirs; the agent opens the mail's second link and confirms it in one click with the video
+ * call's link; the visitor's mail carries an invitation that Mozilla's ical.js reads with the right
+ * start in UTC and the agent as organiser; the first time's link can no longer confirm; the visitor
+ * cancels and both get METHOD:CANCEL. Axe finds nothing serious; at 390 and 320 px nothing is cut off.
+ * (The map popup's "Schedule a visit": tests/browser/property-map.test.ts.)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import ICAL from 'ical.js';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { Page } from '@playwright/test';
+import { expect, seriousAxeViolations, test } from './fixtures.ts';
+import { listingPath } from '../../core/routes.ts';
+import { until } from '../support/until.ts';
+
+type Row = Record<string, unknown>;
+
+const shots = resolve(import.meta.dirname, '../../.cache/screenshots/visits');
+
+/** The mails the server wrote, parsed. */
+async function mails(dir: string): Promise<ParsedMail[]> {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
+  return Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
+}
+const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to.map((a) => a.text).join(',') : (m.to?.text ?? '')).toLowerCase();
+const path = (m: ParsedMail, kind: string) => [...(m.text ?? '').matchAll(new RegExp(`https?://[^/\\s]+((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((x) => x[1] as string);
+const calendar = (m: ParsedMail) => {
+  const part = m.attachments.find((a) => /^text\/calendar/i.test(a.contentType));
+  const root = new ICAL.Component(ICAL.parse(String(part?.content.toString('utf8'))));
+  return { method: String(root.getFirstPropertyValue('method')), event: new ICAL.Event(root.getFirstSubcomponent('vevent') as ICAL.Component) };
+};
+
+/** Nothing wider than the page at this width. */
+async function overflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+test.describe('visits', () => {
+  test.use({ timezoneId: 'Europe/Madrid' });
+
+  test('a visitor in Madrid asks for three video times; the agent confirms one in a click; the invitation reads right; the visitor cancels and both hear it', async ({ page, data, consoleErrors }) => {
+    const [listing] = await data.sql<Row & { id: string; title: string; email: string }>(
+      `select l.id::text as id, l.title, a.email from internal.listings l join public.agents a on a.id = l.agent_id
+        where l.status = '1' and l.country_code = 'EC' and a.email is not null order by l.id limit 1`,
+    );
+    const email = `madrid.e2e.${Date.now()}@example.org`;
+    await page.goto(`${data.url}${listingPath(String(listing?.id), listing?.title, 'en')}`);
+    const visit = page.locator('exp-property-detail [part="visit"]');
+    await visit.getByRole('button', { name: 'Choose times' }).click();
+    await expect(visit.getByText('Times in your time zone (Europe/Madrid)')).toBeVisible();
+    // by keyboard: the video call, then three times over two days
+    await visit.getByRole('radio', { name: 'Video call' }).focus();
+    await page.keyboard.press('Space');
+    await expect(visit.getByRole('radio', { name: 'Video call' })).toBeChecked();
+    const times = visit.locator('[part~="visit-time"]');
+    await expect(times.first()).toBeVisible();
+    for (const [day, slot] of [
+      [1, 0],
+      [1, 3],
+      [2, 1],
+    ] as const) {
+      await visit.locator('[part="visit-days"] button').nth(day).focus();
+      await page.keyboard.press('Enter');
+      const button = times.nth(slot);
+      await button.focus();
+      await page.keyboard.press('Enter');
+      await expect(button).toHaveAttribute('aria-pressed', 'true');
+    }
+    // Madrid is six hours ahead of Ecuador: each time chosen says both
+    const chosen = await visit.locator('[part="visit-chosen"] li > span').allInnerTexts();
+    expect(chosen).toHaveLength(3);
+    for (const label of chosen) expect(label.replace(/\s+/g, ' ')).toMatch(/^\w+ \d+ \w+ at (\d\d):\d\d \((\d\d):\d\d in Ecuador\)$/);
+    for (const label of chosen) {
+      const [, madrid, ecuador] = /at (\d\d):\d\d \((\d\d)/.exec(label.replace(/\s+/g, ' ')) as RegExpExecArray;
+      expect((Number(madrid) - Number(ecuador) + 24) % 24).toBe(6);
+    }
+    // a fourth cannot be chosen
+    await expect(visit.getByText('You have chosen 3 times')).toBeVisible();
+    await expect(times.nth(5)).toBeDisabled();
+    expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
+    await visit.getByLabel('Name').fill('Lucía Viajera');
+    await visit.getByLabel('E-mail').fill(email);
+    await visit.getByRole('button', { name: 'Request the visit' }).click();
+    await expect(visit.getByRole('heading', { name: 'Visit requested' })).toBeVisible();
+    await expect(visit.locator('[part="visit-sent"] li')).toHaveCount(3);
+    const [request] = await data.sql<{ id: string; proposed: string[]; time_zone: string; mode: string }>(
+      "select id::text as id, array(select to_json(p)#>>'{}' from unnest(proposed) p) as proposed, time_zone, mode from internal.visit_requests where email = $1",
+      [email],
+    );
+    expect(request).toMatchObject({ time_zone: 'Europe/Madrid', mode: 'video' });
+    const proposed = (request?.proposed ?? []).map((t) => new Date(t).toISOString());
+    expect(proposed).toHaveLength(3);
+
+    // the agent's mail: a link per time; the second one, opened and confirmed with one click
+    await data.drainOutbox();
+    const agentMail = await until(async () =>
+      (await mails(data.outboxDir)).find((m) => to(m).includes(String(listing?.email).toLowerCase()) && m.subject?.startsWith('Solicitud de visita') && m.text?.includes(email)),
+    );
+    const confirms = path(agentMail, 'confirm');
+    expect(confirms).toHaveLength(3);
+    await page.goto(`${data.url}${confirms[1]}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmar la visita');
+    await page.getByLabel('Enlace de la videollamada').fill('https://meet.example.org/lucia');
+    await page.getByRole('button', { name: /^Confirmar / }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('La visita está confirmada');
+    // the first time's link can no longer confirm
+    await page.goto(`${data.url}${confirms[0]}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Esta visita ya está confirmada');
+
+    // the visitor's mail: the invitation, read by a real calendar parser
+    await data.drainOutbox();
+    const confirmed = await until(async () => (await mails(data.outboxDir)).find((m) => to(m).includes(email) && m.subject?.startsWith('Your visit is confirmed')));
+    const invite = calendar(confirmed);
+    expect(invite.method).toBe('REQUEST');
+    expect(invite.event.startDate.toJSDate().toISOString()).toBe(proposed[1]);
+    expect(String(invite.event.organizer).toLowerCase()).toBe(`mailto:${String(listing?.email).toLowerCase()}`);
+    expect(invite.event.location).toBe('https://meet.example.org/lucia');
+
+    // the visitor cancels: both get the cancellation of the same event
+    const [cancel] = path(confirmed, 'cancel');
+    await page.goto(`${data.url}${cancel}`);
+    await page.getByRole('button', { name: 'Cancel the visit' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('The visit is cancelled');
+    await data.drainOutbox();
+    for (const who of [email, String(listing?.email).toLowerCase()]) {
+      const mail = await until(async () => (await mails(data.outboxDir)).find((m) => to(m).includes(who) && /cancel/i.test(m.subject ?? '') && (who === email || m.text?.includes(email))));
+      const c = calendar(mail);
+      expect(c.method).toBe('CANCEL');
+      expect(c.event.uid).toBe(invite.event.uid);
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  for (const width of [390, 320]) {
+    test(`on a phone at ${width} px, in Spanish: the times and the form fit, axe finds nothing serious`, async ({ page, data }) => {
+      await page.setViewportSize({ width, height: 800 });
+      const [listing] = await data.sql<Row & { id: string; title: string }>("select id::text as id, title from public.listings where status = '1' and agent_id is not null order by id limit 1");
+      await page.goto(`${data.url}${listingPath(String(listing?.id), listing?.title, 'es')}#visit`);
+      const visit = page.locator('exp-property-detail [part="visit"]');
+      await expect(visit.locator('[part~="visit-time"]').first()).toBeVisible();
+      await expect(visit.getByText('Horas en tu zona horaria (Europe/Madrid)')).toBeVisible();
+      await visit.locator('[part~="visit-time"]').first().click();
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      const box = await visit.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+      expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
+      await visit.screenshot({ path: resolve(shots, `visit-es-${width}.png`) });
+    });
+  }
+});
