@@ -20,6 +20,8 @@ export interface ExpFilterAttributes {
   'beds'?: number | string;
   /** Minimum bathrooms. */
   'baths'?: number | string;
+  /** Only listings with an open house in the next seven days. Default: `false`. */
+  'open-house'?: boolean | 'true' | 'false';
   /** Only this agent's listings (for an agent's own website). */
   'agent-id'?: string;
 }
@@ -44,6 +46,8 @@ export interface ExpFilterProperties {
   beds: number | string | undefined;
   /** Minimum bathrooms. */
   baths: number | string | undefined;
+  /** Only listings with an open house in the next seven days. Default: `false`. */
+  openHouse: boolean | 'true' | 'false' | undefined;
   /** Only this agent's listings (for an agent's own website). */
   agentId: string | undefined;
 }
@@ -510,6 +514,8 @@ export interface SearchDetail {
     keywords?: string;
     /** an area drawn on the map (core/protocol/polygon.ts validPolygon) */
     polygon?: [number, number][];
+    /** only listings with an open house in the next seven days (docs/visits.md "Open houses") */
+    openHouse?: boolean;
   };
   /** the sort in effect */
   sort: 'featured' | 'newest' | 'price_asc' | 'price_desc' | 'relevance';

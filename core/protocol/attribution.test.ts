@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import en from '../locales/en.json';
-import es from '../locales/es.json';
-import { mailTexts } from '../functions/outbox/bilingual.ts';
-import { attributionLines, checkAttribution, checkedOrigin, pageAttribution } from './attribution.ts';
+import { checkAttribution, checkedOrigin, pageAttribution } from './attribution.ts';
 
 describe('attribution (core/protocol/attribution.ts)', () => {
   it("keeps the page's address without its query or fragment, and its UTM parameters apart", () => {
@@ -55,14 +52,5 @@ describe('attribution (core/protocol/attribution.ts)', () => {
     ]) {
       expect(checkAttribution(bad, null), JSON.stringify(bad)).toEqual({ ok: false });
     }
-  });
-  it("shows a mail's lines only for what is known", () => {
-    const { both } = mailTexts((lang) => (lang === 'es' ? es : en));
-    expect(attributionLines({ origin: 'https://agente.example', page: null, element: 'exp-property-search', utm: { utm_source: 'facebook', utm_campaign: 'cumbaya' } }, both)).toEqual([
-      ['Sitio / Site', 'https://agente.example'],
-      ['Elemento / Element', 'exp-property-search'],
-      ['Campaña / Campaign', 'cumbaya / facebook'],
-    ]);
-    expect(attributionLines({ origin: null, page: null, element: null, utm: null }, both)).toEqual([]);
   });
 });

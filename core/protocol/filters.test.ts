@@ -36,6 +36,7 @@ const EVERY: SearchFilters = {
   minLotSize: 300,
   maxLotSize: 900,
   features: { pool: true, newConstruction: true },
+  openHouse: true,
   agentId: '7',
 };
 

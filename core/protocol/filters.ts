@@ -63,6 +63,8 @@ export interface SearchFilters {
   keywords?: string;
   /** an area drawn on the map (core/protocol/polygon.ts validPolygon) */
   polygon?: LngLat[];
+  /** only listings with an open house in the next seven days (docs/visits.md "Open houses") */
+  openHouse?: boolean;
 }
 
 /** the longest words a search keeps (public.words_query reads 200 characters) */
@@ -102,6 +104,8 @@ export interface FilterArgs {
   words?: string;
   /** a drawn area: [lng, lat] points (internal.area_polygon) */
   polygon?: LngLat[];
+  /** an open house in the next seven days */
+  open_house?: boolean;
 }
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
@@ -128,7 +132,7 @@ export interface FilterControl {
  */
 export interface FilterSpec {
   key: FilterKey;
-  kind: 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon';
+  kind: 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon' | 'flag';
   /** its argument; the map's box is four (area_west ...) */
   arg?: Exclude<keyof FilterArgs, 'area_west' | 'area_south' | 'area_east' | 'area_north'>;
   /** texts: the longest kept */
@@ -173,6 +177,7 @@ const TABLE = [
   { key: 'minLotSize', kind: 'number', arg: 'lot_min', max: 10_000_000, part: 'rest', say: area('phrases.minLot'), control: { in: 'more', label: 'minLot' } },
   { key: 'maxLotSize', kind: 'number', arg: 'lot_max', max: 10_000_000, part: 'rest', say: area('phrases.maxLot'), control: { in: 'more', label: 'maxLot' } },
   { key: 'features', kind: 'features', arg: 'features', part: 'rest', control: { in: 'more', label: 'features' }, say: (v: FeatureFlag[], t: Translate) => t('phrases.features', { list: v.map((f) => t(`search.filters.feature.${f}`).toLowerCase()).join(', ') }), attribute: 'features' },
+  { key: 'openHouse', kind: 'flag', arg: 'open_house', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.openHouse'), chip: (_: unknown, t: Translate) => t('search.chips.openHouse'), control: { in: 'more', label: 'openHouse' }, attribute: 'open-house' },
   { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', say: (_: unknown, t: Translate) => t('phrases.agent'), attribute: 'agent-id' },
 ] as const satisfies readonly FilterSpec[];
 
@@ -232,6 +237,8 @@ function applied(spec: FilterSpec, value: unknown, all: SearchFilters): unknown 
       return validBbox(value);
     case 'polygon':
       return validPolygon(value);
+    case 'flag':
+      return value === true ? true : undefined;
   }
 }
 
@@ -371,6 +378,9 @@ export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unkn
       const polygon = validPolygon(raw);
       return polygon ? { value: polygon } : { problem: 'invalid' };
     }
+    case 'flag':
+      if (raw === true || raw === 'true') return { value: true };
+      return raw === false || raw === 'false' ? {} : { problem: 'invalid' };
   }
 }
 

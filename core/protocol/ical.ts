@@ -11,7 +11,8 @@ export interface CalendarPerson {
 }
 
 export interface VisitEvent {
-  method: 'REQUEST' | 'CANCEL';
+  /** REQUEST and CANCEL: an invitation and its cancellation; PUBLISH: an event to add to one's calendar (an open house) */
+  method: 'REQUEST' | 'CANCEL' | 'PUBLISH';
   /** stable for the visit across its changes: the same event for every calendar that holds it */
   uid: string;
   /** 0 when confirmed, one more for each change */
@@ -25,8 +26,9 @@ export interface VisitEvent {
   /** the address, or the video call's link */
   location?: string;
   url?: string;
-  organizer: CalendarPerson;
-  attendee: CalendarPerson;
+  /** the agent (an invitation's); none for an event published to all */
+  organizer?: CalendarPerson;
+  attendee?: CalendarPerson;
 }
 
 /** 3.3.11: backslash, semicolon, comma and line breaks escaped in a TEXT value. */
@@ -114,8 +116,8 @@ export function visitCalendar(e: VisitEvent): string {
     ...(e.description ? [`DESCRIPTION:${icalText(e.description)}`] : []),
     ...(e.location ? [`LOCATION:${icalText(e.location)}`] : []),
     ...(e.url ? [`URL:${e.url}`] : []),
-    `ORGANIZER;CN=${paramValue(e.organizer.name)}:${mailto(e.organizer)}`,
-    `ATTENDEE;CN=${paramValue(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${cancelled ? 'DECLINED' : 'ACCEPTED'}:${mailto(e.attendee)}`,
+    ...(e.organizer ? [`ORGANIZER;CN=${paramValue(e.organizer.name)}:${mailto(e.organizer)}`] : []),
+    ...(e.attendee ? [`ATTENDEE;CN=${paramValue(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${cancelled ? 'DECLINED' : 'ACCEPTED'}:${mailto(e.attendee)}`] : []),
     `STATUS:${cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
     'END:VEVENT',

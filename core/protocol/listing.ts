@@ -4,6 +4,7 @@
  * approximate position (docs/decisions.md #3), images in one shape and only from safe URLs, and an
  * agent only when there is something to show of them.
  */
+import { parseOpenHouses, type OpenHouseTime } from './open-houses.ts';
 import { safeMediaUrl } from './safe-urls.ts';
 import { priceValue } from './format.ts';
 import { cityCentroid, jitter, QUITO } from './places.ts';
@@ -57,6 +58,8 @@ export interface Property {
   marketPlace: string;
   /** its sector's name ('' when none) */
   sector: string;
+  /** its open houses as the row had them (those ended included: upcomingOpenHouses tells) */
+  openHouses: OpenHouseTime[];
 }
 
 /** A cut at most this many days old is news: "Price reduced" on cards, pins and popups. */
@@ -200,6 +203,7 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
     lot: count(row.lot_size),
     marketPlace: text(row.city_slug) ? [text(row.city_slug), text(row.sector_slug)].filter(Boolean).join('/') : '',
     sector: text(row.sector),
+    openHouses: parseOpenHouses(row.open_houses),
   };
 }
 

@@ -3,17 +3,15 @@
  * send-property-inquiry function, which takes a request to visit as an inquiry with a `visit` part.
  * One set of rules for the shape (the mode, one to three distinct times, a time zone); which times
  * are open is the database's rule (internal.open_visit_times), asked by the form through
- * public.visit_times and checked again by the function.
+ * public.visit_times and checked again by the function. How a time is written: ./visit-time.ts.
  */
+import { ECUADOR_TIME_ZONE, formatVisitTime } from './visit-time.ts';
 
 export const VISIT_MODES = ['in_person', 'video'] as const;
 export type VisitMode = (typeof VISIT_MODES)[number];
 
 /** At most this many times in one request. */
 export const MAX_VISIT_TIMES = 3;
-
-/** Ecuador's time zone, the agents' (UTC-5 all year). */
-export const ECUADOR_TIME_ZONE = 'America/Guayaquil';
 
 /** The `visit` part of an inquiry's body. */
 export interface VisitRequest {
@@ -56,49 +54,22 @@ export function checkVisit(raw: unknown): VisitCheck {
   return { ok: true, value: { mode: v.mode as VisitMode, times, timeZone } };
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-type Part = 'day' | 'time' | 'both' | 'shortDay';
-
-const PARTS: Record<Part, Intl.DateTimeFormatOptions> = {
-  day: { weekday: 'long', day: 'numeric', month: 'long' },
-  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
-  both: { weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
-  shortDay: { weekday: 'short', day: 'numeric', month: 'short' },
-};
-
-function formatter(lang: string, timeZone: string, part: Part): Intl.DateTimeFormat {
-  const key = `${lang}|${timeZone}|${part}`;
-  let f = formats.get(key);
-  if (!f) formats.set(key, (f = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { timeZone, ...PARTS[part] })));
-  return f;
-}
-
-/**
- * A visit's time as people read it, in a time zone: "Saturday 28 November, 10:00" / "sábado, 28 de
- * noviembre, 10:00" (`part`: the day alone, the time alone, both, or the day short: "Sat 28 Nov").
- */
-export function formatVisitTime(at: Date | string, lang: string, timeZone: string, part: Part = 'both'): string {
-  return formatter(lang, timeZone, part).format(typeof at === 'string' ? new Date(at) : at);
+/** The visitor's time zone as the browser says it (Ecuador's when it says none this runtime knows). */
+export function browserTimeZone(): string {
+  const zone = typeof Intl === 'undefined' ? undefined : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return isTimeZone(zone) ? zone : ECUADOR_TIME_ZONE;
 }
 
 /** The day a time falls on in a time zone, as YYYY-MM-DD (to group times by day). */
 export function localDay(at: Date | string, timeZone: string): string {
-  const key = `day|${timeZone}`;
-  let f = formats.get(key);
-  if (!f) formats.set(key, (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  let f = days.get(timeZone);
+  if (!f) days.set(timeZone, (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
   return f.format(typeof at === 'string' ? new Date(at) : at);
 }
 
 /** Whether two time zones tell the same clock time at this moment (Madrid and Ecuador do not). */
 export function sameClock(at: Date | string, a: string, b: string): boolean {
   return formatVisitTime(at, 'en', a, 'time') === formatVisitTime(at, 'en', b, 'time') && localDay(at, a) === localDay(at, b);
-}
-
-/** The visitor's time zone as the browser says it (Ecuador's when it says none this runtime knows). */
-export function browserTimeZone(): string {
-  const zone = typeof Intl === 'undefined' ? undefined : Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return isTimeZone(zone) ? zone : ECUADOR_TIME_ZONE;
 }
 
 /**
@@ -109,3 +80,5 @@ export function ecuadorBeside(at: Date | string, lang: string, timeZone: string)
   if (sameClock(at, timeZone, ECUADOR_TIME_ZONE)) return null;
   return formatVisitTime(at, lang, ECUADOR_TIME_ZONE, localDay(at, timeZone) === localDay(at, ECUADOR_TIME_ZONE) ? 'time' : 'both');
 }
+
+const days = new Map<string, Intl.DateTimeFormat>();

@@ -127,6 +127,22 @@ export async function* resoListings(options: ResoOptions, since: Date | null): A
   }
 }
 
+/**
+ * The open houses not over yet (docs/import.md "Open houses"): `GET {service}/OpenHouse?$filter=
+ * OpenHouseEndTime gt {now}&$orderby=OpenHouseStartTime&$top={page}`, by nextLink. Always the whole
+ * set still to come (a few per listing at most), so each run replaces the source's.
+ */
+export async function* resoOpenHouses(options: ResoOptions, now: Date = new Date()): AsyncGenerator<FeedRecord[]> {
+  const params = new URLSearchParams({ $filter: `OpenHouseEndTime gt ${odataDate(now)}`, $orderby: 'OpenHouseStartTime', $top: String(Math.max(options.pageSize ?? 200, 500)) });
+  let url: string | null = `${root(options.service)}/OpenHouse?${params.toString().replace(/\+/g, '%20')}`;
+  for (let pages = 0; url; pages++) {
+    if (pages >= MAX_PAGES) throw new FeedError(`more than ${MAX_PAGES} pages of open houses`);
+    const { records, next } = pageOf(await getJson(url, options), url);
+    yield records;
+    url = next && next !== url ? next : null;
+  }
+}
+
 /** Every key the service still lists (a full run). */
 export async function* resoKeys(options: ResoOptions): AsyncGenerator<string[]> {
   const params = new URLSearchParams({ $select: 'ListingKey', $top: String(Math.max(options.pageSize ?? 200, 1000)) });

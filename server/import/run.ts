@@ -13,7 +13,8 @@ import { parseHostRule, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
 import { mapRecord, type FeedPhoto, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
 import { bounded, fetchPhoto, PHOTO_CONCURRENCY, type PhotoStore } from './photos.ts';
-import { readAhead, resoKeys, resoListings } from './reso-client.ts';
+import { readAhead, resoKeys, resoListings, resoOpenHouses } from './reso-client.ts';
+import { mapOpenHouses, storeOpenHouses, type OpenHouseReport } from './open-houses.ts';
 
 export type SourceKind = 'reso' | 'reso-json' | 'csv' | 'kyero';
 export const SOURCE_KINDS: readonly SourceKind[] = ['reso', 'reso-json', 'csv', 'kyero'];
@@ -69,6 +70,8 @@ export interface ImportReport {
   unknownValues: Record<string, number>;
   unknownAgents: string[];
   photos: { fetched: number; reused: number; failed: number; errors: Array<{ url: string; error: string }> };
+  /** the source's open houses after the run (null: the feed says nothing of them, or they could not be read) */
+  openHouses: (OpenHouseReport & { unknownListings: number; error?: string }) | null;
   durationMs: number;
 }
 
@@ -148,8 +151,12 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     unknownValues: {},
     unknownAgents: [],
     photos: { fetched: 0, reused: 0, failed: 0, errors: [] },
+    openHouses: null,
     durationMs: 0,
   };
+  // open houses expanded in the listings' records (a document feed, an $expand): the feed speaks of them when one has the field
+  const expanded: FeedRecord[] = [];
+  let speaksOfOpenHouses = false;
   let staged = 0;
   let newestChange: number | null = null;
   const stage = async (records: ImportedListing[]) => {
@@ -177,6 +184,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     const quarantinedKeys: string[] = [];
     for (const record of records) {
       report.read++;
+      if (Array.isArray(record.OpenHouse)) {
+        speaksOfOpenHouses = true;
+        for (const o of record.OpenHouse as FeedRecord[]) if (o && typeof o === 'object') expanded.push({ ListingKey: record.ListingKey, ...o });
+      }
       const mapped = mapRecord(record, source.defaults);
       if (mapped.ok) {
         // what a listing keeps as it came (a quarantined record keeps nothing)
@@ -224,7 +235,11 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   if (report.read === 0) {
     const message = mode === 'incremental' ? 'no listing changed since the last run' : 'the feed had no listings: nothing was changed or withdrawn';
     await db.jobs.query('delete from internal.import_seen where run_id = $1', [run]);
-    if (mode === 'incremental') await touchSource(db, source, false, null);
+    if (mode === 'incremental') {
+      await touchSource(db, source, false, null);
+      // no listing changed, but an open house may have
+      await importOpenHouses(db, source, report, [], false, options, log);
+    }
     return finish(db, report, started, mode === 'incremental' ? 'done' : 'empty', message);
   }
 
@@ -263,8 +278,43 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   await touchSource(db, source, whole && source.kind === 'reso', newestChange);
   log(`${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`);
 
+  await importOpenHouses(db, source, report, expanded, speaksOfOpenHouses, options, log);
   if (options.photos !== false && store) await makePhotos(db, source, report, store, options, log);
   return finish(db, report, started, outcome, message);
+}
+
+/**
+ * The source's open houses (docs/import.md "Open houses"): a RESO service's OpenHouse resource, read
+ * whole (what is still to come); a document feed's, when its records carry them. A service without
+ * the resource, or one that fails, leaves the open houses as they were and says so in the report:
+ * the listings' run stands.
+ */
+async function importOpenHouses(db: Database, source: ImportSource, report: ImportReport, expanded: FeedRecord[], speaks: boolean, options: RunOptions, log: (line: string) => void): Promise<void> {
+  let records = expanded;
+  if (source.kind === 'reso') {
+    records = [];
+    try {
+      const reso = {
+        service: source.location,
+        token: source.token,
+        allow: hostRuleOf(source.location),
+        pageSize: source.pageSize ?? 200,
+        log,
+        ...(options.resoTiming ?? {}),
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      };
+      for await (const page of resoOpenHouses(reso)) records.push(...page);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      log(`${source.name}: open houses not read (${why}); those we had stay`);
+      report.openHouses = { kept: 0, removed: 0, skipped: {}, unknownListings: 0, error: why };
+      return;
+    }
+  } else if (!speaks) return;
+  const { openHouses, skipped } = mapOpenHouses(records);
+  const stored = await storeOpenHouses(db, source.name, openHouses);
+  report.openHouses = { kept: stored.kept, removed: stored.removed, skipped, unknownListings: stored.unknownListings };
+  log(`${source.name}: ${stored.kept} open houses to come (${stored.removed} gone, ${Object.values(skipped).reduce((a, b) => a + b, 0)} left out)`);
 }
 
 async function touchSource(db: Database, source: ImportSource, full: boolean, newestChange: number | null): Promise<void> {

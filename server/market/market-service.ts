@@ -27,8 +27,12 @@ export function createMarketService(options: { db: Database; log?: (line: string
         },
         { long: true },
       )
-      .then((n) => {
-        if (n !== null) log(`[market] the index made again: ${n} figures`);
+      .then(async (n) => {
+        if (n !== null) {
+          log(`[market] the index made again: ${n} figures`);
+          // with the hourly work, the copies of open houses that are over go (docs/visits.md "Open houses")
+          await options.db.jobs.query('select internal.forget_past_open_houses()').catch((error: unknown) => log(`[market] past open houses: ${(error as Error).message}`));
+        }
         return n;
       });
   const job = periodic({ name: 'market', everyMs: CHECK_EVERY_MS, run: () => refresh(MARKET_INDEX_MAX_AGE_SECONDS), log });

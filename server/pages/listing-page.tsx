@@ -12,6 +12,8 @@ import type { PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath, marketPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
+import { openHouseCalendarPath, openHouseJsonLd, type OpenHouse } from '../../core/protocol/open-house-details.ts';
+import { OpenHousesView } from '../../core/view/open-houses.tsx';
 import { PHOTO_SIZES } from '../../core/protocol/photos.ts';
 import { ListingFacts } from '../../core/view/listing-facts.tsx';
 import { PriceHistoryView } from '../../core/view/price-history.tsx';
@@ -150,7 +152,7 @@ export interface RenderedListing {
 }
 
 /** The page of an active listing. */
-export function renderListing(row: Row, similar: { rows: Row[]; like: boolean }, history: PriceEvent[], ctx: ListingPageContext, market?: MarketFigure): RenderedListing {
+export function renderListing(row: Row, similar: { rows: Row[]; like: boolean }, history: PriceEvent[], ctx: ListingPageContext, market?: MarketFigure, openHouses: OpenHouse[] = []): RenderedListing {
   const { t, lang, origin } = ctx;
   const p = toProperty(row, ctx);
   const route = listingPath(p.id, p.title, 'en');
@@ -197,6 +199,14 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
                 </section>
               ) : null}
               <PriceHistoryView days={daysOnMarket(p)} events={history} t={t} lang={lang} heading="h2" classes={{ section: 'listing__history' }} />
+              <OpenHousesView
+                openHouses={openHouses}
+                t={t}
+                lang={lang}
+                heading="h2"
+                calendarHref={(id) => localizedPath(openHouseCalendarPath(p.id, id), lang)}
+                classes={{ section: 'listing__open-houses', when: 'listing__open-house-when', remarks: 'listing__open-house-remarks', links: 'listing__open-house-links' }}
+              />
               <section className="listing__location">
                 <h2>{t('location.heading')}</h2>
                 <p>
@@ -232,7 +242,7 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
       description,
       ogType: 'website',
       image: { url: ctx.imageUrl(p), width: 1200, height: 630, alt: t('site.listing.photoAlt', { title: p.title }) },
-      jsonLd: [{ '@context': 'https://schema.org', ...listingJsonLd(p, url) }, breadcrumbJsonLd],
+      jsonLd: [{ '@context': 'https://schema.org', ...listingJsonLd(p, url) }, breadcrumbJsonLd, ...openHouses.map((o) => openHouseJsonLd(p, o, t('openHouse.eventName', { title: p.title }), url))],
       hoisted,
     },
     body,

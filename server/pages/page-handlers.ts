@@ -16,7 +16,9 @@ import type { MarketData } from '../../core/view/market-report.tsx';
 import { lastFullMonth } from '../../core/protocol/market.ts';
 import type { OgImage } from './head.tsx';
 import { attrs } from '../../core/protocol/html.ts';
-import { renderListing, renderMissingListing, type ListingPageContext } from './listing-page.tsx';
+import { renderListing, renderMissingListing, toProperty, type ListingPageContext } from './listing-page.tsx';
+import { visitCalendar } from '../../core/protocol/ical.ts';
+import type { OpenHouse } from '../../core/protocol/open-house-details.ts';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
@@ -79,6 +81,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
         (f) => lastFullMonth(f),
         () => undefined,
       ),
+      // its open houses (docs/visits.md): a page without them rather than no page
+      d.openHouses(id).catch((): OpenHouse[] => []),
     ]);
     extras.catch(() => {});
     const row = await d.listing(id);
@@ -93,11 +97,40 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
     // with the listing beside its market: its sector's (or nearest place's) figure for its type, last month
-    const [like, history, market] = await extras;
+    const [like, history, market, openHouses] = await extras;
     // the listings most like it when there are enough of them, else more of its city
     const similar = like.length >= SIMILAR_ENOUGH ? { rows: like, like: true } : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
-    const page = renderListing(row, similar, history, ctx, market);
+    const page = renderListing(row, similar, history, ctx, market, openHouses);
     return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
+  }
+
+  /** An open house's "Add to calendar" file (docs/visits.md "Open houses"): undefined when the listing or the open house is not there. */
+  async function openHouseCalendar(listingId: string, openHouseId: string, lang: Lang, request?: RequestContext): Promise<PageResponse | undefined> {
+    const d = siteData(request);
+    const [row, list] = await Promise.all([d.listing(listingId), d.openHouses(listingId)]);
+    const o = list.find((x) => x.id === openHouseId);
+    if (!row || !o) return undefined;
+    const t = siteTexts().t(lang);
+    const p = toProperty(row, { t, mediaBase: options.mediaBase() });
+    const url = new URL(listingPath(p.id, p.title, lang), origin()).href;
+    const body = visitCalendar({
+      method: 'PUBLISH',
+      uid: `open-house-${o.id}@${new URL(origin()).hostname}`,
+      sequence: 0,
+      start: new Date(o.start),
+      end: new Date(o.end),
+      stamp: new Date(),
+      summary: t('openHouse.eventName', { title: p.title }),
+      description: [o.remarks, o.livestream, url].filter(Boolean).join('\n'),
+      location: [p.address, p.city, p.state].filter(Boolean).join(', '),
+      url,
+    });
+    return {
+      status: 200,
+      type: 'text/calendar',
+      body,
+      headers: { 'Content-Disposition': `attachment; filename="open-house-${o.id}.ics"`, 'Cache-Control': 'public, max-age=300', 'X-Robots-Tag': 'noindex' },
+    };
   }
 
   async function agentPage(id: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
@@ -173,5 +206,5 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     return undefined;
   }
 
-  return { listingPage, agentPage, marketPage, staticPage, placePage, indexedPage };
+  return { listingPage, openHouseCalendar, agentPage, marketPage, staticPage, placePage, indexedPage };
 }

@@ -78,6 +78,9 @@ export function createPages(options: PagesOptions) {
     const demo = matchDemo(path);
     // the demos are for people embedding the elements, never for a search engine: one header says so for all of them
     if (demo) return template(demo) === undefined ? undefined : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' } };
+    // an open house's "Add to calendar" (docs/visits.md "Open houses")
+    const ics = /^(?:\/es)?\/open-houses\/(\d{1,15})\/(\d{1,15})\.ics$/.exec(path);
+    if (ics) return pages.openHouseCalendar(ics[1] as string, ics[2] as string, splitLangPath(path).lang, request);
     if (path.includes('.') && !path.startsWith('/properties/')) return undefined;
     const { lang, path: plain } = splitLangPath(path);
     const match = matchPage(plain);

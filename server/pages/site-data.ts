@@ -11,6 +11,7 @@ import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
+import { parseOpenHouseRows, type OpenHouse } from '../../core/protocol/open-house-details.ts';
 import { parseMarketFigures, parseMarketRanking, parseMarketReport, type MarketFigure, type MarketRank, type TypeGroup } from '../../core/protocol/market.ts';
 
 export interface SiteData {
@@ -24,6 +25,8 @@ export interface SiteData {
   like(id: string, limit: number): Promise<Row[]>;
   /** an active listing's price since it came on the market, newest first (public.listing_price_history) */
   priceHistory(id: string): Promise<PriceEvent[]>;
+  /** an active listing's open houses not ended yet, first first (public.listing_open_houses) */
+  openHouses(id: string): Promise<OpenHouse[]>;
   agent(id: string): Promise<AgentProfileRecord | null>;
   /** active EC listings after an id, in id order, for the sitemaps */
   listingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; title: string | null; updated_at: string }>>;
@@ -108,6 +111,9 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     },
     async priceHistory(id) {
       return parsePriceHistory(check(await rest.rpc('listing_price_history', { listing_id: Number(id) }), 'price history'));
+    },
+    async openHouses(id) {
+      return parseOpenHouseRows(check(await rest.rpc('listing_open_houses', { listing_id: Number(id) }), 'open houses'));
     },
     async agent(id) {
       const rows = check(await rest.from('agents').select(AGENT_PROFILE_COLUMNS).eq('id', id).eq('country_code', 'EC').limit(1), 'agent');

@@ -13,7 +13,8 @@
  */
 import type { ReactNode } from 'react';
 import type { Translate } from '../../core/translate.ts';
-import { ECUADOR_TIME_ZONE, ecuadorBeside, formatVisitTime, localDay } from '../../core/protocol/visits.ts';
+import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../core/protocol/visit-time.ts';
+import { ecuadorBeside, localDay } from '../../core/protocol/visits.ts';
 import { listingPath } from '../../core/routes.ts';
 import type { Lang } from '../../core/lang.ts';
 import type { VisitSummary } from '../../core/functions/visits/handler.ts';
@@ -55,7 +56,7 @@ interface Ctx {
 function when(ctx: Ctx, at: string, r: VisitSummary, holder: 'agent' | 'visitor'): string {
   if (holder === 'agent') return formatVisitTime(at, ctx.lang, ECUADOR_TIME_ZONE);
   const ecuador = ecuadorBeside(at, ctx.lang, r.timeZone);
-  return `${formatVisitTime(at, ctx.lang, r.timeZone)}${ecuador ? ` (${ctx.t('visit.ecuadorTime', { time: ecuador })})` : ''}`;
+  return `${formatVisitTime(at, ctx.lang, r.timeZone)}${ecuador ? ` (${ctx.t('visits.ecuadorTime', { time: ecuador })})` : ''}`;
 }
 
 function Section({ heading, text, children }: { heading: string; text?: string; children?: ReactNode }) {
@@ -77,7 +78,7 @@ function Details({ ctx, r, holder, at }: { ctx: Ctx; r: VisitSummary; holder: 'a
       <li>
         {t('site.visits.listing')}: <a href={listingPath(r.listing.id, r.listing.title, ctx.lang)}>{r.listing.title || r.listing.address}</a>
       </li>
-      <li>{t('site.visits.mode', { mode: t(`visit.mode.${r.mode}`) })}</li>
+      <li>{t('site.visits.mode', { mode: t(`visits.mode.${r.mode}`) })}</li>
       {time ? <li>{t('site.visits.when', { time: when(ctx, time, r, holder) })}</li> : null}
       {r.visit?.location ? <li>{t('site.visits.where', { place: r.visit.location })}</li> : null}
       {holder === 'agent' && r.visitor ? <li>{t('site.visits.visitor', { name: r.visitor.name })}</li> : null}

@@ -3,7 +3,18 @@
  * SQL file for the Supabase CLI (`npm run seed -- --sql supabase/seed.sql`).
  */
 import type { AgentRow } from './agents.ts';
-import { AGENT_COLUMNS, LISTING_COLUMNS, PRICE_CHANGE_COLUMNS, SPELL_COLUMNS, type ListingRow, type PriceChangeRow, type Seed, type SpellRow } from './generate.ts';
+import {
+  AGENT_COLUMNS,
+  LISTING_COLUMNS,
+  OPEN_HOUSE_COLUMNS,
+  PRICE_CHANGE_COLUMNS,
+  SPELL_COLUMNS,
+  type ListingRow,
+  type OpenHouseRow,
+  type PriceChangeRow,
+  type Seed,
+  type SpellRow,
+} from './generate.ts';
 
 export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;
@@ -53,6 +64,7 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   await insertRows<PriceChangeRow>(target, 'internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges, 2000);
   // the times on the market that are over (the open ones the listings' trigger wrote)
   await insertRows<SpellRow>(target, 'internal.listing_spells', SPELL_COLUMNS, seed.spells, 3000);
+  await insertRows<OpenHouseRow>(target, 'internal.open_houses', OPEN_HOUSE_COLUMNS, seed.openHouses, 1000);
   // keep a city's listings together on disk (see listings_city_order in the schema)
   await target.query('cluster internal.listings using listings_city_order');
   await target.query("select set_config('exp.listing_cells', '', true)");
@@ -89,6 +101,7 @@ export function seedSql(seed: Seed): string {
   emit('internal.listings', LISTING_COLUMNS, seed.listings);
   emit('internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges);
   emit('internal.listing_spells', SPELL_COLUMNS, seed.spells);
+  emit('internal.open_houses', OPEN_HOUSE_COLUMNS, seed.openHouses);
   out.push('cluster internal.listings using listings_city_order;');
   out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();', "select internal.refresh_market_index(interval '0');");
   out.push('analyze internal.listings;');

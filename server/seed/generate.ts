@@ -61,6 +61,22 @@ export const LISTING_COLUMNS = [
 
 export const PRICE_CHANGE_COLUMNS = ['listing_id', 'old_price', 'new_price', 'changed_at'] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
 
+/** One open house (internal.open_houses; docs/visits.md "Open houses"). */
+export interface OpenHouseRow {
+  listing_id: number;
+  source: string;
+  source_key: string;
+  starts_at: string;
+  ends_at: string;
+  remarks: string | null;
+  livestream_url: string | null;
+  appointment_required: boolean;
+}
+
+export const OPEN_HOUSE_COLUMNS = ['listing_id', 'source', 'source_key', 'starts_at', 'ends_at', 'remarks', 'livestream_url', 'appointment_required'] as const satisfies ReadonlyArray<
+  keyof OpenHouseRow
+>;
+
 // prettier-ignore
 export const AGENT_COLUMNS = [
   'id', 'first_name', 'last_name', 'email', 'phone', 'picture', 'country_code', 'location', 'about', 'languages', 'specializations', 'certifications',
@@ -289,6 +305,43 @@ export interface Seed {
   listings: ListingRow[];
   priceChanges: PriceChangeRow[];
   spells: SpellRow[];
+  openHouses: OpenHouseRow[];
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Open houses over the next two weekends, as agents hold them: every 29th active house or
+ * apartment on Saturday 10:00-12:00 in Ecuador (UTC-5), some on Sunday 11:00-13:00 too, a few on a
+ * weekday evening this week, a few streamed, one by appointment. From `now` (the seed's day), so
+ * "this week" always has some.
+ */
+export function openHousesFor(listings: readonly ListingRow[], now: number): OpenHouseRow[] {
+  const out: OpenHouseRow[] = [];
+  const day = Math.floor(now / DAY) * DAY;
+  // the next Saturday (or today's) and the one after, at 00:00 in Ecuador
+  const saturday = day + ((6 - new Date(day).getUTCDay() + 7) % 7) * DAY + 5 * HOUR;
+  const chosen = listings.filter((l) => l.status === '1' && l.country_code === 'EC' && (l.property_type === 'house' || l.property_type === 'apartment')).filter((_, i) => i % 29 === 3);
+  for (const [i, l] of chosen.entries()) {
+    const week = i % 3 === 2 ? 7 * DAY : 0;
+    const at = (start: number, hours: number, n: number, extra: Partial<OpenHouseRow> = {}) =>
+      out.push({
+        listing_id: l.id,
+        source: 'seed',
+        source_key: `seed-${l.id}-${n}`,
+        starts_at: new Date(start).toISOString(),
+        ends_at: new Date(start + hours * HOUR).toISOString(),
+        remarks: null,
+        livestream_url: null,
+        appointment_required: false,
+        ...extra,
+      });
+    at(saturday + week + 10 * HOUR, 2, 1, i % 5 === 0 ? { livestream_url: `https://live.expecuador.example/open-house/${l.id}` } : {});
+    if (i % 4 === 1) at(saturday + week + DAY + 11 * HOUR, 2, 2, { remarks: 'Café y recorrido guiado por el agente.' });
+    // a weekday evening within the next days
+    if (i % 7 === 4) at(day + 2 * DAY + 5 * HOUR + 17 * HOUR, 2, 3, { appointment_required: i % 14 === 4 });
+  }
+  return out;
 }
 
 /**
@@ -460,7 +513,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     if (last && last.new_price < last.old_price) Object.assign(row, { price_cut_at: last.changed_at, price_before_cut: last.old_price });
   }
   const past = pastListings(listings, now, options.seed ?? SEED);
-  return { agents, listings: [...listings, ...past.listings], priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells] };
+  return { agents, listings: [...listings, ...past.listings], priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells], openHouses: openHousesFor(listings, now) };
 }
 
 /** The listings seeded off the market were on it for a while before: from their creation, 1 to 8 months. */

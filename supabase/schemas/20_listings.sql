@@ -77,7 +77,10 @@ create table internal.listings (
   source_status text,
   source_modified_at timestamptz,
   source_media jsonb,
-  photos_from jsonb
+  photos_from jsonb,
+  -- its open houses still to come (or under way), kept by internal.open_houses_changed() from
+  -- internal.open_houses (46_open_houses.sql): what cards show and "Open house this week" reads
+  open_houses tstzmultirange not null default '{}'
 );
 
 alter table internal.listings enable row level security;

@@ -32,6 +32,8 @@ as $$
     -- words that are only stop words or signs ask for nothing
     and (f->>'words' is null or pg_catalog.numnode(public.words_query(f->>'words')) = 0 or l.words @@ public.words_query(f->>'words'))
     and (f->'polygon' is null or l.location <@ internal.area_polygon(f->'polygon'))
+    -- an open house in the next seven days (or under way): docs/visits.md "Open houses"
+    and (f->>'open_house' is null or l.open_houses && pg_catalog.tstzrange(now(), now() + interval '7 days'))
 $$;
 
 -- the filters as the calls take them: a JSON object; nulls and empty texts are no filter (as

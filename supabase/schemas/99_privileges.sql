@@ -30,18 +30,19 @@ revoke all on internal.mail_outbox, internal.listing_price_changes, internal.sav
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
   internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds,
-  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens from anon, authenticated;
+  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses from anon, authenticated;
 revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index, internal.market_bounds from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
   internal.listing_spells, internal.market_index, internal.market_bounds,
-  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens to service_role;
+  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses to service_role;
 
 -- functions: the service's; the public key calls the data API's (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
   internal.word_match_ids, internal.note_price_cut, internal.listing_words_changed, internal.listings_derived_rebuild,
   internal.import_merge, internal.note_market_spells, internal.rebuild_market_index,
-  internal.refresh_market_index, internal.confirm_visit, internal.confirm_visit_at, internal.cancel_visit from public;
+  internal.refresh_market_index, internal.confirm_visit, internal.confirm_visit_at, internal.cancel_visit,
+  internal.upcoming_open_houses, internal.open_houses_changed, internal.forget_past_open_houses, internal.import_open_houses from public;
 revoke all on all functions in schema public from public, anon, authenticated;
 grant execute on all functions in schema public to service_role;
 grant execute on function
@@ -57,7 +58,8 @@ grant execute on function
   public.market_report(text, text, integer),
   public.estimate_value(jsonb),
   public.area_agents(text),
-  public.visit_times(bigint, bigint)
+  public.visit_times(bigint, bigint),
+  public.listing_open_houses(bigint)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes

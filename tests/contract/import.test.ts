@@ -11,6 +11,7 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingPath } from '../../core/routes.ts';
 import { runImport, type ImportReport, type RunOptions } from '../../server/import/run.ts';
@@ -156,7 +157,9 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     expect(incremental.mode).toBe('incremental');
     // the overlap reads the last changed listing again: unchanged
     expect(incremental).toMatchObject({ outcome: 'done', new: 0, updated: 0, withdrawn: 0, unchanged: 1 });
-    expect(reso.requests.at(-1)).toContain(`ModificationTimestamp%20gt%20${encodeURIComponent(new Date(Date.parse(at(20)) - 300_000).toISOString().replace(/\.\d{3}Z$/, 'Z'))}`);
+    expect(reso.requests.filter((r) => r.startsWith('/odata/Property?')).at(-1)).toContain(
+      `ModificationTimestamp%20gt%20${encodeURIComponent(new Date(Date.parse(at(20)) - 300_000).toISOString().replace(/\.\d{3}Z$/, 'Z'))}`,
+    );
     const full = await run(resoSource(), { full: true });
     expect(full).toMatchObject({ outcome: 'done', mode: 'full', new: 0, updated: 0, withdrawn: 0, unchanged: 20 });
     expect(await server.sql('select id, updated_at from internal.listings where source = $1 order by id', ['reso:test'])).toEqual(before);
@@ -339,5 +342,95 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')));
     expect(await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }))).toMatchObject({ outcome: 'done', withdrawn: 1, unchanged: 1 });
     expect(await publicCount('kyero:kyero.xml')).toBe(1);
+  });
+
+  it('open houses from the OpenHouse resource: the public ones on the listing, its page (an Event each) and its calendar file, found by "open house this week"; the others left out by reason; gone when the feed drops them or when over; a service without the resource keeps them', async () => {
+    const DAY = 24 * HOUR;
+    const soon = Math.ceil((Date.now() + 2 * DAY) / HOUR) * HOUR;
+    const iso = (t: number) => new Date(t).toISOString();
+    const feed = new Map<string, Record<string, unknown>>();
+    reso.openHouses = feed;
+    const oh = (key: string, listing: string, startsAt: number, hours: number, over: Record<string, unknown> = {}) =>
+      feed.set(key, {
+        OpenHouseKey: key,
+        ListingKey: listing,
+        OpenHouseStartTime: iso(startsAt),
+        OpenHouseEndTime: iso(startsAt + hours * HOUR),
+        OpenHouseType: 'Public',
+        OpenHouseStatus: 'Active',
+        ...over,
+      });
+    oh('OH-1', 'RX-7', soon, 2, { OpenHouseRemarks: '<b>Café</b> y recorrido <script>x()</script>', LivestreamOpenHouseURL: 'https://live.example.org/rx7' });
+    oh('OH-2', 'RX-7', soon + 10 * DAY, 2, { LivestreamOpenHouseURL: 'javascript:alert(1)', AppointmentRequiredYN: true });
+    oh('OH-3', 'RX-8', soon, 2, { OpenHouseType: 'Broker' });
+    oh('OH-4', 'RX-8', soon, 2, { OpenHouseStatus: 'Cancelled' });
+    oh('OH-5', 'RX-15', soon, 30);
+    oh('OH-6', 'RX-15', soon, 2, { OpenHouseStartTime: iso(soon).replace(/\.000Z$/, '') });
+    oh('OH-7', 'RX-999', soon, 2);
+    const report = await run(resoSource());
+    expect(report.outcome).toBe('done');
+    expect(report.openHouses).toEqual({
+      kept: 2,
+      removed: 0,
+      unknownListings: 1,
+      skipped: { 'not public (broker)': 1, 'status cancelled': 1, 'an end not after the start, or more than 12 hours after': 1, 'a start or an end that is not an instant with its offset': 1 },
+    });
+    // it asks the service only for those not over
+    expect(reso.requests.some((r) => r.startsWith('/odata/OpenHouse?') && decodeURIComponent(r).includes('$filter=OpenHouseEndTime gt '))).toBe(true);
+
+    const rx7 = await row('RX-7');
+    const rx8 = await row('RX-8');
+    const rpc = async (fn: string, body: Record<string, unknown>) =>
+      (await (await fetch(`${server.url}/rest/v1/rpc/${fn}`, { method: 'POST', headers: { apikey: 'anon-key', 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as Array<
+        Record<string, unknown>
+      >;
+    const openHouses = await rpc('listing_open_houses', { listing_id: Number(rx7?.id) });
+    expect(openHouses.map((o) => new Date(String(o.starts_at)).toISOString())).toEqual([iso(soon), iso(soon + 10 * DAY)]);
+    expect(openHouses[0]).toMatchObject({ remarks: 'Café y recorrido', livestream_url: 'https://live.example.org/rx7', appointment_required: false });
+    expect(openHouses[1]).toMatchObject({ livestream_url: null, appointment_required: true });
+    expect(await rpc('listing_open_houses', { listing_id: Number(rx8?.id) })).toEqual([]);
+    // "open house this week": RX-7 (its next is in two days), not RX-8
+    const thisWeek = async () => (await rpc('search_listings', { filters: { city: 'Pueblo Importado', open_house: true }, page_size: 100 })).map((r) => String(r.id));
+    expect(await thisWeek()).toEqual([rx7?.id]);
+
+    // its page: the open houses, an Event each, and the calendar file of each
+    const shown = await page('RX-7');
+    expect(shown.html).toContain('<h2 id="open-houses-heading">Open houses</h2>');
+    const events = [...shown.html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)]
+      .map((m) => JSON.parse(m[1] as string) as Record<string, unknown>)
+      .filter((x) => x['@type'] === 'Event');
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({ startDate: iso(soon), endDate: iso(soon + 2 * HOUR), eventAttendanceMode: 'https://schema.org/MixedEventAttendanceMode', description: 'Café y recorrido' });
+    const href = /href="(\/open-houses\/\d+\/\d+\.ics)"/.exec(shown.html)?.[1];
+    const file = await fetch(`${server.url}${href}`);
+    expect(file.headers.get('content-type')).toMatch(/^text\/calendar/);
+    const calendar = new ICAL.Component(ICAL.parse(await file.text()));
+    expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
+    expect(new ICAL.Event(calendar.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString()).toBe(iso(soon));
+    expect((await fetch(`${server.url}/open-houses/${rx8?.id}/1.ics`)).status).toBe(404);
+
+    // the feed drops one: gone
+    feed.delete('OH-2');
+    expect((await run(resoSource())).openHouses).toMatchObject({ kept: 1, removed: 1 });
+    // a service without the resource: the listings' run stands, the open houses stay
+    reso.openHouses = null;
+    const without = await run(resoSource());
+    expect(without.outcome).toBe('done');
+    expect(without.openHouses?.error).toMatch(/404/);
+    expect(await rpc('listing_open_houses', { listing_id: Number(rx7?.id) })).toHaveLength(1);
+
+    // time passes (as if two days had: the open house and its copy on the listing both over, nothing run since): gone from all the public reads, by itself
+    await server.sql(`do $$ begin
+      set local session_replication_role = replica;
+      update internal.open_houses set starts_at = now() - interval '3 hours', ends_at = now() - interval '1 hour' where source = 'reso:test';
+      update internal.listings set open_houses = tstzmultirange(tstzrange(now() - interval '3 hours', now() - interval '1 hour')) where source = 'reso:test' and open_houses <> '{}';
+    end $$`);
+    expect((await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [rx7?.id]))[0]?.copy).not.toBe('{}');
+    expect(await rpc('listing_open_houses', { listing_id: Number(rx7?.id) })).toEqual([]);
+    expect(await thisWeek()).toEqual([]);
+    expect((await page('RX-7')).html).not.toContain('open-houses-heading');
+    // and the hourly tidying empties the copy
+    await server.sql('select internal.forget_past_open_houses()');
+    expect((await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [rx7?.id]))[0]?.copy).toBe('{}');
   });
 });

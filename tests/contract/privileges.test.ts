@@ -50,6 +50,7 @@ const PUBLISHED_FUNCTIONS = [
   'estimate_value',
   'listing_clusters',
   'listing_market',
+  'listing_open_houses',
   'listing_price_history',
   'market_index',
   'market_ranking',

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import ICAL from 'ical.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Page } from '@playwright/test';
-import { expect, seriousAxeViolations, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, search, seriousAxeViolations, test } from './fixtures.ts';
 import { listingPath } from '../../core/routes.ts';
 import { until } from '../support/until.ts';
 
@@ -150,4 +150,59 @@ test.describe('visits', () => {
       await visit.screenshot({ path: resolve(shots, `visit-es-${width}.png`) });
     });
   }
+
+  test('open houses of the seed: "Open house this week" under More filters finds those the database says, each card says its next one; the listing page lists them with "Add to calendar" and an Event', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
+    await page.goto(`${data.url}/search-properties`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/properties/);
+    const more = s.el.locator('[part="more-filters"]');
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    await s.el.getByLabel('Open house this week').check();
+    await s.el.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/openHouse=true/);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings l where ${ACTIVE} and exists (select 1 from internal.open_houses o where o.listing_id = l.id and o.ends_at > now() and o.starts_at < now() + interval '7 days')`,
+    );
+    expect(n).toBeGreaterThan(5);
+    await expect(s.heading).toHaveText(`${fmt(n)} properties`);
+    await expect(s.el.locator('[part="chip"]', { hasText: 'Open house this week' })).toBeVisible();
+    // each card: "Open house" and its next one, as the database has it (Ecuador's time)
+    const ids = await cardIds(page);
+    const first = await data.sql<{ id: number; starts: string; ends: string }>(
+      `select distinct on (listing_id) listing_id as id, to_json(starts_at)#>>'{}' as starts, to_json(ends_at)#>>'{}' as ends from internal.open_houses
+        where listing_id = any($1::bigint[]) and ends_at > now() order by listing_id, starts_at`,
+      [ids],
+    );
+    expect(first).toHaveLength(ids.length);
+    const when = (at: string) => new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Guayaquil', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
+    const card = s.cards.first();
+    const one = first.find((r) => r.id === ids[0]);
+    await expect(card.locator('[part="open-house-badge"]')).toContainText(`Open house`);
+    await expect(card.locator('[part="open-house-badge"]')).toContainText(`${when(String(one?.starts))}–${when(String(one?.ends))}`);
+    expect(consoleErrors).toEqual([]);
+
+    // its page: each open house, a calendar file for each, an Event for each; axe finds nothing serious
+    const [listing] = await data.sql<Row & { id: string; title: string; n: number }>(
+      `select l.id::text as id, l.title, (select count(*)::int from internal.open_houses o where o.listing_id = l.id and o.ends_at > now()) as n from internal.listings l where l.id = $1`,
+      [ids[0]],
+    );
+    await page.goto(`${data.url}${listingPath(String(listing?.id), listing?.title, 'es')}`);
+    const detail = page.locator('exp-property-detail');
+    await expect(detail.locator('[part="open-house"]')).toHaveCount(Number(listing?.n));
+    await expect(detail.locator('[part="open-houses"] h2')).toHaveText('Casas abiertas');
+    const href = await detail.locator('[part="open-house"] a[download]').first().getAttribute('href');
+    const file = await page.request.get(new URL(String(href), data.url).href);
+    expect(file.headers()['content-type']).toMatch(/^text\/calendar/);
+    const ics = new ICAL.Component(ICAL.parse(await file.text()));
+    expect(new ICAL.Event(ics.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString()).toBe(new Date(String(one?.starts)).toISOString());
+    const events = await page
+      .locator('script[type="application/ld+json"]')
+      .evaluateAll((scripts) => scripts.map((x) => JSON.parse(x.textContent ?? 'null') as { '@type': string }).filter((x) => x['@type'] === 'Event'));
+    expect(events).toHaveLength(Number(listing?.n));
+    expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
+  });
 });

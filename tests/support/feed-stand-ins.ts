@@ -2,7 +2,7 @@
  * Stand-ins for the servers an import talks to (tests/contract/import.test.ts, bench/import.ts):
  *  - a RESO Web API (OData) with the calls the importer makes: `Property` filtered by
  *    ModificationTimestamp, ordered, paged by `$top`/`$skip` and `@odata.nextLink`, Media expanded,
- *    `$select=ListingKey`; a bearer token; faults to play (a 429 with Retry-After, a 500, an HTML
+ *    `$select=ListingKey`; `OpenHouse` filtered by OpenHouseEndTime (when the test gives it one); a bearer token; faults to play (a 429 with Retry-After, a 500, an HTML
  *    page, an empty answer), once or from a page on;
  *  - a photo host: real JPEGs made with sharp, a 50 MB "photo", an HTML page called .jpg, each
  *    request counted.
@@ -34,6 +34,8 @@ export interface ResoStandIn {
   token: string;
   /** the feed: ListingKey -> record (ModificationTimestamp set by the test) */
   listings: Map<string, Record<string, unknown>>;
+  /** the OpenHouse resource: OpenHouseKey -> record; null: the service has none (404) */
+  openHouses: Map<string, Record<string, unknown>> | null;
   faults: Fault[];
   /** every request's path and query, in order */
   requests: string[];
@@ -80,11 +82,23 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
   const requests: string[] = [];
   let listingCalls = 0;
   let keyCalls = 0;
+  const standIn: ResoStandIn = { url: '', token, listings, openHouses: null, faults, requests, reset: () => {}, close: async () => {} };
   const { server, port } = await listen((req, res) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1`);
     requests.push(`${url.pathname}${url.search}`);
     const send = (status: number, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) => res.writeHead(status, headers).end(body);
     if (req.headers.authorization !== `Bearer ${token}`) return send(401, JSON.stringify({ error: { code: '401', message: 'Unauthorized' } }));
+    if (url.pathname === '/odata/OpenHouse' && standIn.openHouses) {
+      const top = Number(url.searchParams.get('$top') ?? 100);
+      const skip = Number(url.searchParams.get('$skip') ?? 0);
+      const after = /^OpenHouseEndTime gt (\S+)$/.exec(url.searchParams.get('$filter') ?? '');
+      const rows = [...standIn.openHouses.values()]
+        .filter((r) => !after || Date.parse(String(r.OpenHouseEndTime)) > Date.parse(after[1] as string))
+        .sort((a, b) => String(a.OpenHouseStartTime).localeCompare(String(b.OpenHouseStartTime)));
+      const next = new URL(url.href.replace('http://127.0.0.1', () => `http://127.0.0.1:${port}`));
+      next.searchParams.set('$skip', String(skip + top));
+      return send(200, JSON.stringify({ value: rows.slice(skip, skip + top), ...(skip + top < rows.length ? { '@odata.nextLink': next.href } : {}) }));
+    }
     if (url.pathname !== '/odata/Property') return send(404, JSON.stringify({ error: { message: 'no such resource' } }));
     const keysOnly = url.searchParams.get('$select') === 'ListingKey';
     const n = keysOnly ? ++keyCalls : ++listingCalls;
@@ -119,7 +133,10 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
     keyCalls = 0;
     requests.length = 0;
   };
-  return { url: `http://127.0.0.1:${port}/odata`, token, listings, faults, requests, reset, close: () => close(server) };
+  standIn.reset = reset;
+  standIn.url = `http://127.0.0.1:${port}/odata`;
+  standIn.close = () => close(server);
+  return standIn;
 }
 
 export interface PhotoHost {

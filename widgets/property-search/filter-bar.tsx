@@ -32,13 +32,14 @@ const MORE = FILTERS.filter((f) => f.control?.in === 'more').map((f) => f.key);
 const NUMBERS = NUMBER_FILTERS;
 type NumberKey = NumberFilter;
 
-type Draft = { propertyType: string; keywords: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>> } & Record<NumberKey, string>;
+type Draft = { propertyType: string; keywords: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>>; openHouse: boolean } & Record<NumberKey, string>;
 
 const toDraft = (f: SearchFilters): Draft => ({
   propertyType: f.propertyType ?? '',
   keywords: f.keywords ?? '',
   location: f.place ? { text: f.placeName || f.place, place: f.place, placeName: f.placeName } : { text: f.city ?? '' },
   features: { ...f.features },
+  openHouse: f.openHouse === true,
   ...(Object.fromEntries(NUMBERS.map((k) => [k, f[k] ? String(f[k]) : ''])) as Record<NumberKey, string>),
 });
 
@@ -64,6 +65,8 @@ function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
   const features = FEATURE_FLAGS.filter((f) => draft.features[f]);
   if (features.length) next.features = Object.fromEntries(features.map((f) => [f, true]));
   else delete next.features;
+  if (draft.openHouse) next.openHouse = true;
+  else delete next.openHouse;
   return next;
 }
 
@@ -207,6 +210,11 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
           ))}
         </div>
       </fieldset>
+      {/* open houses (docs/visits.md): those of the next seven days */}
+      <label htmlFor={`${prefix}-openHouse`} className="mt-3 inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
+        <input id={`${prefix}-openHouse`} type="checkbox" name="openHouse" checked={draft.openHouse} onChange={(e) => setDraft((d) => ({ ...d, openHouse: e.target.checked }))} className="m-0" />
+        {t(`search.filters.${FILTER.openHouse.control?.label}`)}
+      </label>
     </>
   );
   return (
@@ -262,7 +270,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             closeSheet();
             onSubmit(fromDraft(draft, applied));
           }}
-          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
+          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, openHouse: false, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
         >
           <div className="grid grid-cols-2 gap-3 items-end">{secondary(fieldClass, `${id}-sheet`)}</div>
           {moreFields(`${id}-sheet`)}

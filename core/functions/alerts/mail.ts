@@ -14,7 +14,7 @@
  * (`mail.alerts`, `alerts`), given by the caller: our server reads the built ones, the Deno
  * function imports them. Everything from the data is escaped in the HTML.
  */
-import { attributionLines } from '../../protocol/attribution.ts';
+import { attributionLines } from '../outbox/attribution-lines.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import { describeAlert, describeSearch, frequencyLabel, type HomeFollow, type MarketFollow } from '../../protocol/alerts.ts';

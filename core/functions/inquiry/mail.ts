@@ -7,7 +7,7 @@
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { listingPath } from '../../routes.ts';
-import { attributionLines } from '../../protocol/attribution.ts';
+import { attributionLines } from '../outbox/attribution-lines.ts';
 import type { Lang } from '../../lang.ts';
 import type { Dict } from '../../translate.ts';
 import { mailTexts } from '../outbox/bilingual.ts';

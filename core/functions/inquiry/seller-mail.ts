@@ -8,7 +8,7 @@
  *    typed goes in it but numbers and our own names (anyone may type any address).
  * Everything from the data is escaped in the HTML.
  */
-import { attributionLines } from '../../protocol/attribution.ts';
+import { attributionLines } from '../outbox/attribution-lines.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { typeLabel } from '../../protocol/listing.ts';

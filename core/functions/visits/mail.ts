@@ -12,10 +12,11 @@
  *  - 'visit-reminder': the visitor's, the day before, with the same links.
  * Everything from the data is escaped in the HTML.
  */
-import { attributionLines } from '../../protocol/attribution.ts';
+import { attributionLines } from '../outbox/attribution-lines.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { visitCalendar } from '../../protocol/ical.ts';
-import { ECUADOR_TIME_ZONE, ecuadorBeside, formatVisitTime } from '../../protocol/visits.ts';
+import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../protocol/visit-time.ts';
+import { ecuadorBeside } from '../../protocol/visits.ts';
 import type { Lang } from '../../lang.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import { button, domainOf, oneLine, page, site, translator, type AlertMailOptions, type T } from '../alerts/mail.ts';
@@ -51,26 +52,26 @@ async function linkTo(
 const listingUrl = (options: AlertMailOptions, v: VisitRow, lang: Lang) => `${site(options)}${listingPath(v.listing_id, v.title ?? '', lang)}`;
 
 /** "video call" / "in person", in a language. */
-const modeText = (v: VisitRow, t: T) => t(`visit.mode.${v.mode}`);
+const modeText = (v: VisitRow, t: T) => t(`visits.mode.${v.mode}`);
 
 /** The visit's place as the invitation and the mails give it: the agent's words, else the listing's address (in person) or "video call". */
 function placeOf(v: VisitRow, t: T): string {
   if (v.location) return v.location;
-  return v.mode === 'video' ? t('visit.mode.video') : [v.address, v.city].filter(Boolean).join(', ');
+  return v.mode === 'video' ? t('visits.mode.video') : [v.address, v.city].filter(Boolean).join(', ');
 }
 
 /** A time in the visitor's zone, with Ecuador's beside it when the clocks differ. */
 export function visitorTime(at: string, lang: Lang, timeZone: string, t: T): string {
   const own = formatVisitTime(at, lang, timeZone);
   const ecuador = ecuadorBeside(at, lang, timeZone);
-  return ecuador ? `${own} (${t('visit.ecuadorTime', { time: ecuador })})` : own;
+  return ecuador ? `${own} (${t('visits.ecuadorTime', { time: ecuador })})` : own;
 }
 
 /** A request's mode and times, labelled in both languages (the times in Ecuador's). */
 export function visitLines(v: VisitRow, options: AlertMailOptions): Array<[string, string]> {
   const { es, en, both } = mailTexts(options.texts);
   return [
-    [both('mail.visit.mode'), `${es(`visit.mode.${v.mode}`)} / ${en(`visit.mode.${v.mode}`)}`],
+    [both('mail.visit.mode'), `${es(`visits.mode.${v.mode}`)} / ${en(`visits.mode.${v.mode}`)}`],
     [both('mail.visit.times'), v.proposed.map((at) => formatVisitTime(at, 'es', ECUADOR_TIME_ZONE)).join(' · ')],
   ];
 }
@@ -136,7 +137,7 @@ ${table(lines)}
 
 /** The invitation of a visit (or its cancellation), as a calendar reads it. */
 function invitation(v: VisitRow, options: AlertMailOptions, method: 'REQUEST' | 'CANCEL', t: T, lang: Lang): NonNullable<MailMessage['icalEvent']> {
-  const agentName = v.agent_name ?? t('visit.team');
+  const agentName = v.agent_name ?? t('visits.team');
   const content = visitCalendar({
     method,
     uid: `visit-${v.id}@${domainOf(options)}`,
@@ -171,7 +172,7 @@ function visitorComposer(options: AlertMailOptions, kind: Kind): Composer {
       [t('mail.visit.when'), visitorTime(v.visit_start, lang, v.time_zone, t)],
       [t('mail.visit.mode'), modeText(v, t)],
       [t(v.mode === 'video' ? 'mail.visit.link' : 'mail.visit.where'), placeOf(v, t)],
-      [t('mail.visit.agent'), [v.agent_name ?? t('visit.team'), v.recipient_email, v.agent_phone].filter(Boolean).join(' · ')],
+      [t('mail.visit.agent'), [v.agent_name ?? t('visits.team'), v.recipient_email, v.agent_phone].filter(Boolean).join(' · ')],
       [t('mail.inquiry.property'), title],
       [t('mail.inquiry.link'), listingUrl(options, v, lang)],
     ]);

@@ -6,6 +6,7 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { parsePriceHistory, type PriceEvent } from '../../../core/protocol/price-history.ts';
 import { MARKET_PATH, parseMarketFigures, type MarketFigure, type TypeGroup } from '../../../core/protocol/market.ts';
+import { parseOpenHouseRows, type OpenHouse } from '../../../core/protocol/open-house-details.ts';
 import { fail } from './client.ts';
 
 /** A listing's price since it came on the market, newest first (public.listing_price_history). */
@@ -46,4 +47,14 @@ export async function getListingMarket(rest: PostgrestClient, id: string, signal
   const { data, error } = await q;
   if (error) fail(error, 'listing market');
   return parseMarketFigures((data ?? []) as unknown[]);
+}
+
+/** A listing's open houses not ended yet, first first (public.listing_open_houses; docs/visits.md). */
+export async function getOpenHouses(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<OpenHouse[]> {
+  if (!/^\d{1,15}$/.test(id)) return [];
+  let q = rest.rpc('listing_open_houses', { listing_id: Number(id) });
+  if (signal) q = q.abortSignal(signal);
+  const { data, error } = await q;
+  if (error) fail(error, 'open houses');
+  return parseOpenHouseRows(data);
 }

@@ -17,6 +17,7 @@ import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
 import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
+import { OpenHouseBadge } from '../ui/open-house.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { excerpt, markWords } from '../../../core/protocol/words.ts';
@@ -82,7 +83,10 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
         <div className="absolute top-2 right-2 z-[2]">
           <SaveButton listing={p} />
         </div>
-        <PriceCutBadge property={p} className="absolute bottom-2 left-2 z-[2]" />
+        <div className="absolute bottom-2 left-2 right-2 z-[2] flex flex-wrap gap-1.5 pointer-events-none">
+          <PriceCutBadge property={p} />
+          <OpenHouseBadge property={p} />
+        </div>
       </div>
       <div className="relative flex flex-col gap-1.5 p-4 flex-1">
         <Heading className="m-0 text-base font-semibold leading-snug text-ink">

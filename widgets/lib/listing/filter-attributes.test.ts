@@ -16,6 +16,8 @@ describe('the filters an element takes as attributes', () => {
       if (spec.kind === 'number') {
         expect(attr, spec.key).toMatchObject({ type: 'number', max: spec.max });
         expect(Boolean(attr.integer), spec.key).toBe(Boolean(spec.integer));
+      } else if (spec.kind === 'flag') {
+        expect(attr.type, spec.key).toBe('boolean');
       } else {
         expect(attr.type, spec.key).toBe('string');
         if (spec.maxLength && spec.kind !== 'features') expect(attr.maxLength, spec.key).toBe(spec.maxLength);
@@ -24,7 +26,9 @@ describe('the filters an element takes as attributes', () => {
   });
 
   it('make the filters the table applies', () => {
-    expect(filtersFrom({ city: 'Quito', place: 'quito/inaquito', features: 'pool, garage', keywords: ' piscina  ', propertyType: 'house', minPrice: 1, maxPrice: 2, beds: 3, baths: 1.5 })).toEqual({
+    expect(
+      filtersFrom({ city: 'Quito', place: 'quito/inaquito', features: 'pool, garage', keywords: ' piscina  ', propertyType: 'house', minPrice: 1, maxPrice: 2, beds: 3, baths: 1.5, openHouse: true }),
+    ).toEqual({
       city: 'Quito',
       place: 'quito/inaquito',
       features: { pool: true, garage: true },
@@ -34,6 +38,8 @@ describe('the filters an element takes as attributes', () => {
       maxPrice: 2,
       beds: 3,
       baths: 1.5,
+      openHouse: true,
     });
+    expect(filtersFrom({ openHouse: false })).toEqual({});
   });
 });

@@ -25,6 +25,8 @@ export const filterAttributes = {
   beds: { type: 'number', min: 0, max: 20, integer: true },
   /** Minimum bathrooms. */
   baths: { type: 'number', min: 0, max: 20 },
+  /** Only listings with an open house in the next seven days. */
+  'open-house': { type: 'boolean', default: false },
   /** Only this agent's listings (for an agent's own website). */
   'agent-id': { type: 'string', maxLength: 40 },
 } as const satisfies AttrSchema;
@@ -39,6 +41,7 @@ export interface FilterValues {
   maxPrice?: number;
   beds?: number;
   baths?: number;
+  openHouse?: boolean;
 }
 
 /** The filters the attributes set, as the filter table applies them (agent-id is left to the element: a scope or a filter). */

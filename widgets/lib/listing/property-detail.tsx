@@ -18,6 +18,7 @@ import { ListingMarket } from './listing-market.tsx';
 import { PaymentCalculator } from './payment-calculator.tsx';
 import { LocationMap } from './location-map.tsx';
 import { PriceHistory } from './price-history.tsx';
+import { OpenHouses } from './open-houses.tsx';
 import { SimilarListings } from './similar-listings.tsx';
 import { Carousel } from './carousel.tsx';
 import { Gallery } from './gallery.tsx';
@@ -107,6 +108,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
             </section>
           ) : null}
           {/* what comes after the description follows in the background render too */}
+          {complete ? <OpenHouses property={p} headingLevel={Sub} /> : null}
           {complete ? <PriceHistory property={p} headingLevel={Sub} /> : null}
           {complete && showLocation ? <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} /> : null}
         </div>

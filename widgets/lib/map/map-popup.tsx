@@ -16,6 +16,7 @@ import { formatPrice } from '../../../core/protocol/format.ts';
 import { mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from '../ui/placeholder.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
+import { OpenHouseBadge } from '../ui/open-house.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import type { MapPin } from './ol-map.ts';
 import { Photo, PHOTO_SIZES } from '../ui/photo.tsx';
@@ -62,6 +63,7 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
           {p ? <PriceCutBadge property={p} className="border border-line shadow-none" /> : null}
         </p>
         <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>
+        {p ? <OpenHouseBadge property={p} className="self-start border border-line shadow-none" /> : null}
         {pin.approximate ? <p className="m-0 text-xs text-ink-muted">{t('map.approximate')}</p> : null}
         <a
           href={listingUrl({ id: pin.id, title: p?.title ?? '' }, site, lang)}
@@ -86,7 +88,7 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
           }}
           className="rounded-md border border-primary px-3 py-1.5 text-center text-sm font-semibold text-primary no-underline cursor-pointer hover:bg-surface-subtle"
         >
-          {t('visit.heading')}
+          {t('map.scheduleVisit')}
         </a>
       </div>
     </div>

@@ -7,7 +7,8 @@
  * it goes where an inquiry about the listing goes. Times booked meanwhile are said and taken out.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { browserTimeZone, ECUADOR_TIME_ZONE, ecuadorBeside, formatVisitTime, localDay, MAX_VISIT_TIMES, VISIT_MODES, type VisitMode } from '../../../core/protocol/visits.ts';
+import { browserTimeZone, ecuadorBeside, localDay, MAX_VISIT_TIMES, VISIT_MODES, type VisitMode } from '../../../core/protocol/visits.ts';
+import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../../core/protocol/visit-time.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { getClients } from '../data/client.ts';
@@ -77,10 +78,10 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
     return (
       <section ref={section} id="visit" className="rounded-brand border border-line p-4 flex flex-col gap-2" part="visit" aria-labelledby={`${id}-heading`}>
         <Heading id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
-          {t('visit.sentHeading')}
+          {t('visits.sentHeading')}
         </Heading>
         <p className="m-0 text-ink" role="status">
-          {t('visit.sentText')}
+          {t('visits.sentText')}
         </p>
         <ul className="m-0 pl-5 text-ink" part="visit-sent">
           {sent.map((at) => (
@@ -94,24 +95,24 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
   return (
     <section ref={section} id="visit" className="rounded-brand border border-line p-4 flex flex-col gap-3" part="visit" aria-labelledby={`${id}-heading`}>
       <Heading id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
-        {t('visit.heading')}
+        {t('visits.heading')}
       </Heading>
       {!open ? (
         <>
-          <p className="m-0 text-sm text-ink-muted">{t('visit.intro')}</p>
+          <p className="m-0 text-sm text-ink-muted">{t('visits.intro')}</p>
           <button
             type="button"
             part="visit-open"
             onClick={() => setOpen(true)}
             className="inline-flex items-center justify-center rounded-md border border-primary px-4 py-2.5 text-[15px] font-semibold text-primary cursor-pointer hover:bg-surface-subtle"
           >
-            {t('visit.open')}
+            {t('visits.open')}
           </button>
         </>
       ) : (
         <InquiryForm
-          submitLabel={t('visit.submit')}
-          sentKeys={{ title: 'visit.sentHeading', text: 'visit.sentText' }}
+          submitLabel={t('visits.submit')}
+          sentKeys={{ title: 'visits.sentHeading', text: 'visits.sentText' }}
           target={{
             propertyId: p.id,
             propertyTitle: p.title,
@@ -122,22 +123,22 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
           }}
           extra={() => {
             if (!chosen.length) {
-              say('visit.errors.noTime');
+              say('visits.errors.noTime');
               return null;
             }
             return { visit: { mode, times: chosen, timeZone: zone } };
           }}
           onSent={() => setSent(chosen)}
           onUnavailable={(result) => {
-            if (result.error === 'listing_unavailable') return say('visit.errors.listingGone');
+            if (result.error === 'listing_unavailable') return say('visits.errors.listingGone');
             // some times were booked meanwhile: they go, and the times are asked again
             setChosen((c) => c.filter((x) => !result.times.includes(x)));
             setAttempt((n) => n + 1);
-            say('visit.errors.taken');
+            say('visits.errors.taken');
           }}
         >
           <fieldset className="m-0 p-0 border-0 flex flex-col gap-2" part="visit-mode">
-            <legend className="mb-1 p-0 text-sm font-medium text-ink">{t('visit.how')}</legend>
+            <legend className="mb-1 p-0 text-sm font-medium text-ink">{t('visits.how')}</legend>
             <div className="flex flex-wrap gap-2">
               {VISIT_MODES.map((m) => (
                 <label
@@ -145,34 +146,34 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
                   className={`flex items-center gap-2 rounded-md border px-3 py-2 text-[15px] cursor-pointer ${mode === m ? 'border-primary bg-surface-subtle font-semibold text-ink ring-2 ring-primary/30' : 'border-line bg-surface text-ink'}`}
                 >
                   <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} className="accent-primary" />
-                  {t(`visit.mode.${m}`)}
+                  {t(`visits.mode.${m}`)}
                 </label>
               ))}
             </div>
           </fieldset>
           <fieldset className="m-0 p-0 border-0 flex flex-col gap-2 min-w-0" part="visit-times" aria-describedby={`${id}-zone`}>
-            <legend className="mb-1 p-0 text-sm font-medium text-ink">{t('visit.when', { max: MAX_VISIT_TIMES })}</legend>
+            <legend className="mb-1 p-0 text-sm font-medium text-ink">{t('visits.when', { max: MAX_VISIT_TIMES })}</legend>
             <p id={`${id}-zone`} className="m-0 text-xs text-ink-muted">
-              {zone === ECUADOR_TIME_ZONE ? t('visit.zoneEcuador') : t('visit.zone', { zone: zone.replace(/_/g, ' ') })}
+              {zone === ECUADOR_TIME_ZONE ? t('visits.zoneEcuador') : t('visits.zone', { zone: zone.replace(/_/g, ' ') })}
             </p>
             {times.status === 'loading' ? (
               <p className="m-0 text-sm text-ink-muted" role="status">
-                {t('visit.loading')}
+                {t('visits.loading')}
               </p>
             ) : times.status === 'error' ? (
               <p className="m-0 text-sm text-danger" role="alert">
-                {t('visit.errors.load')}{' '}
+                {t('visits.errors.load')}{' '}
                 <button type="button" className="underline cursor-pointer text-primary" onClick={() => setAttempt((n) => n + 1)}>
                   {t('common.tryAgain')}
                 </button>
               </p>
             ) : !days.size ? (
               <p className="m-0 text-sm text-ink-muted" role="status">
-                {t('visit.none')}
+                {t('visits.none')}
               </p>
             ) : (
               <>
-                <div className="flex gap-2 overflow-x-auto pb-1" role="group" aria-label={t('visit.day')} part="visit-days">
+                <div className="flex gap-2 overflow-x-auto pb-1" role="group" aria-label={t('visits.day')} part="visit-days">
                   {[...days.keys()].map((d) => (
                     <button
                       key={d}
@@ -204,7 +205,7 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
                         className={`flex flex-col items-center rounded-md border px-2 py-1.5 text-sm cursor-pointer disabled:cursor-not-allowed disabled:opacity-50 ${on ? 'border-primary bg-primary text-primary-contrast' : 'border-line bg-surface text-ink hover:border-primary'}`}
                       >
                         <span className="font-semibold">{formatVisitTime(at, lang, zone, 'time')}</span>
-                        {ecuador ? <span className={`text-xs ${on ? '' : 'text-ink-muted'}`}>{t('visit.ecuadorShort', { time: formatVisitTime(at, lang, ECUADOR_TIME_ZONE, 'time') })}</span> : null}
+                        {ecuador ? <span className={`text-xs ${on ? '' : 'text-ink-muted'}`}>{t('visits.ecuadorShort', { time: formatVisitTime(at, lang, ECUADOR_TIME_ZONE, 'time') })}</span> : null}
                       </button>
                     );
                   })}
@@ -212,21 +213,21 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
               </>
             )}
             {chosen.length ? (
-              <ul className="m-0 p-0 list-none flex flex-col gap-1" aria-label={t('visit.chosen')} part="visit-chosen">
+              <ul className="m-0 p-0 list-none flex flex-col gap-1" aria-label={t('visits.chosen')} part="visit-chosen">
                 {chosen.map((at) => (
                   <li key={at} className="flex items-center justify-between gap-2 rounded-md bg-surface-subtle px-3 py-1.5 text-sm text-ink">
                     <span>
                       {formatVisitTime(at, lang, zone)}
-                      {beside(at) ? <span className="text-ink-muted"> ({t('visit.ecuadorTime', { time: beside(at) })})</span> : null}
+                      {beside(at) ? <span className="text-ink-muted"> ({t('visits.ecuadorTime', { time: beside(at) })})</span> : null}
                     </span>
-                    <button type="button" className="text-primary underline cursor-pointer" onClick={() => toggle(at)} aria-label={t('visit.remove', { time: formatVisitTime(at, lang, zone) })}>
-                      {t('visit.removeShort')}
+                    <button type="button" className="text-primary underline cursor-pointer" onClick={() => toggle(at)} aria-label={t('visits.remove', { time: formatVisitTime(at, lang, zone) })}>
+                      {t('visits.removeShort')}
                     </button>
                   </li>
                 ))}
               </ul>
             ) : null}
-            {full ? <p className="m-0 text-xs text-ink-muted">{t('visit.full', { max: MAX_VISIT_TIMES })}</p> : null}
+            {full ? <p className="m-0 text-xs text-ink-muted">{t('visits.full', { max: MAX_VISIT_TIMES })}</p> : null}
             {problem ? (
               <p ref={problemRef} tabIndex={-1} role="alert" className="m-0 text-sm text-danger" part="visit-error">
                 {t(problem)}
