@@ -13,7 +13,7 @@ import { parseHostRule, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
 import { mapRecord, type FeedPhoto, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
 import { bounded, fetchPhoto, PHOTO_CONCURRENCY, type PhotoStore } from './photos.ts';
-import { readAhead, resoKeys, resoListings, resoOpenHouses } from './reso-client.ts';
+import { readAhead, resoKeys, resoListings, resoOpenHouses, type ResoOptions } from './reso-client.ts';
 import { mapOpenHouses, storeOpenHouses, type OpenHouseReport } from './open-houses.ts';
 
 export type SourceKind = 'reso' | 'reso-json' | 'csv' | 'kyero';
@@ -85,6 +85,19 @@ function hostRuleOf(url: string): HostRule[] {
   const u = new URL(url);
   const rule = parseHostRule(`${u.protocol}//${u.host}`);
   return rule ? [rule] : [];
+}
+
+/** How a RESO source is asked (its service, token and host), with the run's test hooks. */
+function resoOptions(source: ImportSource, options: RunOptions, log: (line: string) => void): ResoOptions {
+  return {
+    service: source.location,
+    token: source.token,
+    allow: hostRuleOf(source.location),
+    pageSize: source.pageSize ?? 200,
+    log,
+    ...(options.resoTiming ?? {}),
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  };
 }
 
 export function photoRules(source: ImportSource): HostRule[] {
@@ -208,15 +221,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
 
   try {
     if (source.kind === 'reso') {
-      const reso = {
-        service: source.location,
-        token: source.token,
-        allow: hostRuleOf(source.location),
-        pageSize: source.pageSize ?? 200,
-        log,
-        ...(options.resoTiming ?? {}),
-        ...(options.resolve ? { resolve: options.resolve } : {}),
-      };
+      const reso = resoOptions(source, options, log);
       const since = mode === 'incremental' && highWater ? new Date(Date.parse(highWater) - OVERLAP_MS) : null;
       log(`${source.name}: ${mode === 'incremental' ? `listings changed since ${since?.toISOString()}` : 'every listing'}...`);
       for await (const page of readAhead(resoListings(reso, since))) await take(page);
@@ -294,16 +299,7 @@ async function importOpenHouses(db: Database, source: ImportSource, report: Impo
   if (source.kind === 'reso') {
     records = [];
     try {
-      const reso = {
-        service: source.location,
-        token: source.token,
-        allow: hostRuleOf(source.location),
-        pageSize: source.pageSize ?? 200,
-        log,
-        ...(options.resoTiming ?? {}),
-        ...(options.resolve ? { resolve: options.resolve } : {}),
-      };
-      for await (const page of resoOpenHouses(reso)) records.push(...page);
+      for await (const page of resoOpenHouses(resoOptions(source, options, log))) records.push(...page);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       log(`${source.name}: open houses not read (${why}); those we had stay`);

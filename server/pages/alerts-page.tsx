@@ -49,11 +49,11 @@ interface Ctx {
   token: string;
 }
 
-/** A page's section: its heading, what it says, and what follows (details, buttons). */
-function Section({ heading, text, children }: { heading: string; text?: string; children?: ReactNode }) {
+/** A mail link's page (these and the visits': ./visit-pages.tsx): its heading, what it says, and what follows (details, buttons). */
+export function Section({ heading, text, children }: { heading: string; text?: string | undefined; children?: ReactNode }) {
   return (
-    <section className="alert-page" aria-labelledby="alert-heading">
-      <h1 id="alert-heading">{heading}</h1>
+    <section className="alert-page" aria-labelledby="link-page-heading">
+      <h1 id="link-page-heading">{heading}</h1>
       {text !== undefined ? <p>{text}</p> : null}
       {children}
     </section>

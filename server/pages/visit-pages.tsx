@@ -19,6 +19,7 @@ import { listingPath } from '../../core/routes.ts';
 import type { Lang } from '../../core/lang.ts';
 import type { VisitSummary } from '../../core/functions/visits/handler.ts';
 import { markup } from './html.tsx';
+import { Section } from './alerts-page.tsx';
 
 export type VisitPageKind = 'confirm' | 'propose' | 'cancel' | 'reschedule';
 export const VISIT_PAGES: readonly VisitPageKind[] = ['confirm', 'propose', 'cancel', 'reschedule'];
@@ -57,16 +58,6 @@ function when(ctx: Ctx, at: string, r: VisitSummary, holder: 'agent' | 'visitor'
   if (holder === 'agent') return formatVisitTime(at, ctx.lang, ECUADOR_TIME_ZONE);
   const ecuador = ecuadorBeside(at, ctx.lang, r.timeZone);
   return `${formatVisitTime(at, ctx.lang, r.timeZone)}${ecuador ? ` (${ctx.t('visits.ecuadorTime', { time: ecuador })})` : ''}`;
-}
-
-function Section({ heading, text, children }: { heading: string; text?: string; children?: ReactNode }) {
-  return (
-    <section className="alert-page" aria-labelledby="visit-heading">
-      <h1 id="visit-heading">{heading}</h1>
-      {text !== undefined ? <p>{text}</p> : null}
-      {children}
-    </section>
-  );
 }
 
 /** The request: the listing (a link to its page), how, who (to the agent), and the visit's time once there is one. */

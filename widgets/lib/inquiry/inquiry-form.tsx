@@ -6,6 +6,8 @@
  */
 import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react';
 import { LIMITS, type InquiryBody } from '../../../core/protocol/inquiry.ts';
+import { formatPrice } from '../../../core/protocol/format.ts';
+import type { Property } from '../../../core/protocol/listing.ts';
 import { functionsClient } from '../data/functions.ts';
 import { newIdempotencyKey, sendInquiry, type InquiryField, type InquiryResult } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
@@ -23,6 +25,18 @@ export interface InquiryTarget {
   /** the agent's e-mail as shown on the page */
   recipientEmail: string;
   agentId?: string;
+}
+
+/** An inquiry about a listing: its facts as the page shows them, and its agent. */
+export function listingTarget(p: Pick<Property, 'id' | 'title' | 'address' | 'city' | 'price' | 'agent'>): InquiryTarget {
+  return {
+    propertyId: p.id,
+    propertyTitle: p.title,
+    propertyAddress: [p.address, p.city].filter(Boolean).join(', '),
+    propertyPrice: formatPrice(p.price),
+    recipientEmail: p.agent?.email ?? '',
+    ...(p.agent?.id ? { agentId: p.agent.id } : {}),
+  };
 }
 
 export interface InquirySentDetail {

@@ -8,7 +8,7 @@ import { useDeferredValue, useEffect, useState } from 'react';
 import { formatPrice } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
-import { InquiryForm } from '../inquiry/inquiry-form.tsx';
+import { InquiryForm, listingTarget } from '../inquiry/inquiry-form.tsx';
 import { VisitScheduler } from '../visits/visit-scheduler.tsx';
 import { listingUrl } from '../site-links.ts';
 import { PinIcon } from '../ui/icons/pin.tsx';
@@ -117,19 +117,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
             {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} headingLevel={Sub} /> : null}
             <VisitScheduler property={p} headingLevel={Sub} />
             <section className="rounded-brand border border-line p-4">
-              <InquiryForm
-                heading={t('inquiry.heading')}
-                headingLevel={Sub}
-                target={{
-                  propertyId: p.id,
-                  propertyTitle: p.title,
-                  propertyAddress: [p.address, p.city].filter(Boolean).join(', '),
-                  propertyPrice: formatPrice(p.price),
-                  recipientEmail: p.agent?.email ?? '',
-                  ...(p.agent?.id ? { agentId: p.agent.id } : {}),
-                }}
-                {...(onSent ? { onSent } : {})}
-              />
+              <InquiryForm heading={t('inquiry.heading')} headingLevel={Sub} target={listingTarget(p)} {...(onSent ? { onSent } : {})} />
             </section>
           </div>
         ) : (

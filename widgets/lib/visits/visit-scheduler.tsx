@@ -9,12 +9,11 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { browserTimeZone, ecuadorBeside, localDay, MAX_VISIT_TIMES, VISIT_MODES, type VisitMode } from '../../../core/protocol/visits.ts';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../../core/protocol/visit-time.ts';
-import { formatPrice } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { getClients } from '../data/client.ts';
 import { getVisitTimes } from '../data/visits.ts';
 import { useElement } from '../element.tsx';
-import { InquiryForm } from '../inquiry/inquiry-form.tsx';
+import { InquiryForm, listingTarget } from '../inquiry/inquiry-form.tsx';
 import { takeVisitIntent } from './intent.ts';
 
 type Times = { status: 'loading' } | { status: 'error' } | { status: 'ready'; times: string[] };
@@ -113,14 +112,7 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
         <InquiryForm
           submitLabel={t('visits.submit')}
           sentKeys={{ title: 'visits.sentHeading', text: 'visits.sentText' }}
-          target={{
-            propertyId: p.id,
-            propertyTitle: p.title,
-            propertyAddress: [p.address, p.city].filter(Boolean).join(', '),
-            propertyPrice: formatPrice(p.price),
-            recipientEmail: p.agent?.email ?? '',
-            ...(p.agent?.id ? { agentId: p.agent.id } : {}),
-          }}
+          target={listingTarget(p)}
           extra={() => {
             if (!chosen.length) {
               say('visits.errors.noTime');
