@@ -109,6 +109,17 @@ describe('<exp-inquiry-form>', () => {
     expect(shadow(el, '[part~="toast"]').getAttribute('role')).to.equal('alert');
   });
 
+  it("says so when the function refuses what the form has no field for (an agent's id that is not ours), keeping what was typed", async () => {
+    const el = await mount(`<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}" lead-agent-id="999999999"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    type(el, 'name', 'Ana Vera');
+    type(el, 'email', 'ana.vera@example.com');
+    submit(el).click();
+    await waitFor(() => el.shadowRoot?.querySelector('[part="inquiry-error"]'), 8000, 'the error in place');
+    expect(shadow(el, '[part="inquiry-error"]').getAttribute('role')).to.equal('alert');
+    expect(submit(el).disabled).to.equal(false);
+    expect(shadow<HTMLInputElement>(el, '[name="name"]').value).to.equal('Ana Vera');
+  });
+
   it('shows the error in Spanish too', async () => {
     const el = await mount(`<exp-inquiry-form lang="es" api-url="http://127.0.0.1:9"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
     type(el, 'name', 'Ana');

@@ -58,6 +58,7 @@ describe('<exp-property-search>', () => {
       'garage',
       'newConstruction',
       'airConditioning',
+      'openHouse',
     ]);
     for (const c of controls) {
       const label = el.shadowRoot?.querySelector(`label[for="${CSS.escape(c.id)}"]`);

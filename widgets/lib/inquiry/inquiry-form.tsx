@@ -129,8 +129,9 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       onUnavailable?.(result);
       return;
     }
-    if (result.reason === 'invalid' && Object.keys(result.fields).length) {
-      const mapped = refusedFields(result.fields);
+    // a refusal of fields the form shows is said at each; one of others (a visit's) falls to the general error
+    const mapped = result.reason === 'invalid' ? refusedFields(result.fields) : {};
+    if (Object.keys(mapped).length) {
       setErrors(mapped);
       setStatus('idle');
       return;
