@@ -15,10 +15,13 @@ export interface OpenHouseTime {
 
 /** "2026-11-28 15:00:00+00" (PostgreSQL's text of a timestamptz) or ISO, as an ISO instant; null when neither. */
 function instant(text: string): string | null {
-  const m = /^\s*"?(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)(Z|[+-]\d{2}(?::?\d{2})?)"?\s*$/.exec(text);
-  if (!m) return null;
-  const zone = m[3] === 'Z' ? 'Z' : (m[3] as string).length === 3 ? `${m[3]}:00` : (m[3] as string).replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
-  const t = Date.parse(`${m[1]}T${m[2]}${zone}`);
+  const t = Date.parse(
+    text
+      .replace(/"/g, '')
+      .trim()
+      .replace(' ', 'T')
+      .replace(/([+-]\d\d)$/, '$1:00'),
+  );
   return Number.isFinite(t) ? new Date(t).toISOString() : null;
 }
 

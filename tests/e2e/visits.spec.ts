@@ -103,6 +103,7 @@ test.describe('visits', () => {
     expect(confirms).toHaveLength(3);
     await page.goto(`${data.url}${confirms[1]}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmar la visita');
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByLabel('Enlace de la videollamada').fill('https://meet.example.org/lucia');
     await page.getByRole('button', { name: /^Confirmar / }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('La visita está confirmada');

@@ -148,6 +148,8 @@ export interface MapPoint {
   price: number | null;
   price_cut_at: string | null;
   price_before_cut: number | null;
+  /** its open houses (a multirange's text: core/protocol/open-houses.ts) */
+  open_houses?: string | null;
 }
 
 /**
@@ -163,7 +165,7 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
     while (rows.length < size) {
       let q = rest
         .rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length })
-        .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut');
+        .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut,open_houses');
       if (signal) q = q.abortSignal(signal);
       const { data, error } = await q;
       if (error) fail(error, 'map points');

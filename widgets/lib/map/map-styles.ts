@@ -10,7 +10,11 @@ export type PinState = 'normal' | 'hover' | 'approximate';
 
 const pillCache = new Map<string, Icon>();
 
-/** A rounded price pill drawn once per label and state, as an icon. */
+/**
+ * A rounded price pill drawn once per label and state, as an icon. A label that starts with "⌂ "
+ * (a listing with an open house to come: ol-pins.ts pinLabel) gets a small house drawn before the
+ * price instead of the character, which not every system's fonts have.
+ */
 export function pill(label: string, state: PinState): Icon {
   const key = `${label}|${state}`;
   let icon = pillCache.get(key);
@@ -20,7 +24,10 @@ export function pill(label: string, state: PinState): Icon {
   const canvas = document.createElement('canvas');
   const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
   ctx.font = font;
-  const w = Math.ceil(ctx.measureText(label).width) + 16;
+  const house = label.startsWith('⌂ ');
+  const text = house ? label.slice(2) : label;
+  const mark = house ? 14 : 0;
+  const w = Math.ceil(ctx.measureText(text).width) + 16 + mark;
   const h = 24;
   canvas.width = (w + 2) * ratio;
   canvas.height = (h + 8) * ratio;
@@ -42,10 +49,23 @@ export function pill(label: string, state: PinState): Icon {
   if (state === 'approximate') ctx.setLineDash([3, 2]);
   ctx.stroke();
   ctx.fillStyle = fg;
+  if (house) {
+    // a house's outline, 10 px wide, before the price
+    ctx.beginPath();
+    for (const [x, y] of [
+      [9, 12],
+      [14, 7],
+      [19, 12],
+      [19, 18],
+      [9, 18],
+    ])
+      ctx.lineTo(x as number, y as number);
+    ctx.fill();
+  }
   ctx.font = font;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(label, w / 2 + 1, h / 2 + 1.5);
+  ctx.fillText(text, mark + (w - mark) / 2 + 1, h / 2 + 1.5);
   icon = new Icon({ img: canvas, width: w + 2, height: h + 8, anchor: [0.5, 1], anchorXUnits: 'fraction', anchorYUnits: 'fraction' });
   pillCache.set(key, icon);
   return icon;

@@ -41,6 +41,8 @@ export interface MapPin {
   approximate: boolean;
   /** its price was cut lately (core/protocol/listing.ts recentPriceCut): the pill says ↓ */
   reduced?: boolean;
+  /** it has an open house to come (docs/visits.md "Open houses"): the pill says ⌂ */
+  openHouse?: boolean;
 }
 
 export interface MapOptions {

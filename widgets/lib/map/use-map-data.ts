@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { listingPosition, recentPriceCut, type Property } from '../../../core/protocol/listing.ts';
+import { parseOpenHouses, upcomingOpenHouses } from '../../../core/protocol/open-houses.ts';
 import { getClients } from '../data/client.ts';
 import { getMapClusters, getMapPoints, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
@@ -16,7 +17,13 @@ import type { MapPin } from './ol-map.ts';
 export function pinFor(point: MapPoint): MapPin {
   const price = Number(point.price) || 0;
   const cut = point.price_cut_at && Number(point.price_before_cut) > 0 ? { at: point.price_cut_at, before: Number(point.price_before_cut) } : null;
-  return { id: String(point.id), price, reduced: recentPriceCut({ price, priceCut: cut }) !== null, ...listingPosition(point as unknown as Record<string, unknown>) };
+  return {
+    id: String(point.id),
+    price,
+    reduced: recentPriceCut({ price, priceCut: cut }) !== null,
+    openHouse: upcomingOpenHouses(parseOpenHouses(point.open_houses)).length > 0,
+    ...listingPosition(point as unknown as Record<string, unknown>),
+  };
 }
 
 /**
