@@ -41,6 +41,33 @@ describe('mapping a RESO record (docs/import.md)', () => {
     expect(m.notes).toEqual(['living area unit "Varas"']);
   });
 
+  it('reads what an Ecuadorian asks first: the alícuota by the month, the parking spaces, a storage unit, furnished, pets; what cannot be read is left out (and an unknown value said)', () => {
+    expect(ok({ ...base, AssociationFee: 85 })).toMatchObject({ hoa_fee: 85 });
+    expect(ok({ ...base, AssociationFee: '300', AssociationFeeFrequency: 'Quarterly' }).hoa_fee).toBe(100);
+    expect(ok({ ...base, AssociationFee: 1200, AssociationFeeFrequency: 'Annually' }).hoa_fee).toBe(100);
+    expect(ok({ ...base, AssociationFee: 25, AssociationFeeFrequency: 'Weekly' }).hoa_fee).toBe(108.33);
+    const once = mapRecord({ ...base, AssociationFee: 500, AssociationFeeFrequency: 'OneTime' }, ES);
+    expect(once.ok && once.listing.hoa_fee).toBe(undefined);
+    expect(once.notes).toEqual(['alícuota 500 OneTime']);
+    expect(ok({ ...base, ParkingTotal: 2 }).parking_spaces).toBe(2);
+    expect(ok({ ...base, GarageSpaces: 1, CarportSpaces: 1 }).parking_spaces).toBe(2);
+    expect(ok({ ...base, ParkingTotal: 2.5 }).parking_spaces).toBe(null);
+    expect(ok({ ...base, StorageYN: 'Y' }).storage_unit).toBe(true);
+    expect(ok({ ...base, StorageYN: false }).storage_unit).toBe(false);
+    expect(ok({ ...base, OtherStructures: ['Shed', 'Storage'] }).storage_unit).toBe(true);
+    expect(ok(base).storage_unit).toBe(null);
+    expect(ok({ ...base, Furnished: 'Partially' }).furnished).toBe('partly');
+    expect(ok({ ...base, Furnished: 'Unfurnished' }).furnished).toBe('no');
+    expect(ok({ ...base, Furnished: true }).furnished).toBe('yes');
+    expect(ok({ ...base, Furnished: 'Negotiable' }).furnished).toBe(null);
+    const odd = mapRecord({ ...base, Furnished: 'Amoblado a medias' }, ES);
+    expect(odd.ok && odd.listing.furnished).toBe(null);
+    expect(odd.notes).toEqual(['furnished "Amoblado a medias"']);
+    expect(ok({ ...base, PetsAllowed: ['Cats OK', 'Size Limit'] }).pets_allowed).toBe(true);
+    expect(ok({ ...base, PetsAllowed: 'No' }).pets_allowed).toBe(false);
+    expect(ok({ ...base, PetsAllowed: ['Call'] }).pets_allowed).toBe(null);
+  });
+
   it('reads numbers as feeds write them, in English or Spanish', () => {
     const cases: Array<[unknown, number | null]> = [
       [250000, 250000],

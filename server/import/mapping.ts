@@ -64,6 +64,12 @@ export interface ImportedListing {
   listed_at: string | null;
   source_modified_at: string | null;
   media: FeedPhoto[];
+  /** the alícuota, USD a month */
+  hoa_fee?: number | null;
+  parking_spaces?: number | null;
+  storage_unit?: boolean | null;
+  furnished?: 'yes' | 'partly' | 'no' | null;
+  pets_allowed?: boolean | null;
 }
 
 /** Per source: what a record leaves unsaid. */
@@ -251,6 +257,26 @@ export const AREA_UNITS: Record<string, number> = {
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Ecuador with the Galápagos, with a margin of a few kilometres. */
+/** How many months an association fee's period is (AssociationFeeFrequency, letters and case ignored). */
+export const FEE_MONTHS: Record<string, number> = {
+  monthly: 1,
+  annually: 12,
+  annual: 12,
+  yearly: 12,
+  semiannually: 6,
+  quarterly: 3,
+  bimonthly: 2,
+  semimonthly: 0.5,
+  weekly: 12 / 52,
+  biweekly: 12 / 26,
+};
+
+/** Furnished's values (letters and case ignored), as ours. */
+export const FURNISHED: Record<string, 'yes' | 'partly' | 'no'> = { furnished: 'yes', yes: 'yes', y: 'yes', partially: 'partly', partly: 'partly', unfurnished: 'no', no: 'no', n: 'no' };
+
+/** PetsAllowed's values that allow some pets (letters and case ignored). */
+const PETS_YES = new Set(['yes', 'catsok', 'dogsok', 'numberlimit', 'sizelimit', 'breedrestrictions']);
+
 export const ECUADOR = { south: -5.1, north: 1.7, west: -92.1, east: -75.1 };
 
 const COUNTRY = /^(ec|ecu|ecuador)$/i;
@@ -514,6 +540,67 @@ export const FIELD_MAP: readonly FieldRule[] = [
       if (yes(get(c, 'CoolingYN')) || list(get(c, 'Cooling')).length) f.push('airConditioning');
       // as the database names them (new_construction)
       c.listing.features = f.map(featureColumn);
+    },
+  },
+  {
+    reso: 'AssociationFee, AssociationFeeFrequency',
+    ours: 'hoa_fee',
+    rule: 'The alícuota, in US dollars a month: a Monthly fee (or one without a frequency) as it is; Annually, SemiAnnually, Quarterly and BiMonthly divided into months; SemiMonthly, Weekly and BiWeekly multiplied to a month. A OneTime, Daily or Seasonal fee, or one of 100,000 or more a month, is left out and reported.',
+    apply(c) {
+      const fee = number(get(c, 'AssociationFee'));
+      if (fee === null || fee < 0) return;
+      const freq = text(get(c, 'AssociationFeeFrequency'), 40);
+      const months = FEE_MONTHS[squash(freq ?? 'monthly')];
+      const monthly = months === undefined ? null : Math.round((fee / months) * 100) / 100;
+      if (monthly === null || monthly >= 100_000) c.notes.push(`alícuota ${fee} ${freq ?? ''}`.trim());
+      else c.listing.hoa_fee = monthly;
+    },
+  },
+  {
+    reso: 'ParkingTotal (else GarageSpaces plus CarportSpaces)',
+    ours: 'parking_spaces',
+    rule: 'The parking spaces (parqueaderos), a whole number from 0 to 99; anything else is left out.',
+    apply(c) {
+      const total = number(get(c, 'ParkingTotal'));
+      const parts = [number(get(c, 'GarageSpaces')), number(get(c, 'CarportSpaces'))].filter((n): n is number => n !== null);
+      const n = total ?? (parts.length ? parts.reduce((a, b) => a + b, 0) : null);
+      c.listing.parking_spaces = n !== null && Number.isInteger(n) && n >= 0 && n <= 99 ? n : null;
+    },
+  },
+  {
+    reso: 'StorageYN (not in the Data Dictionary: a local field), else "Storage" in OtherStructures',
+    ours: 'storage_unit',
+    rule: 'A storage unit (bodega): yes or no when the feed says so, else unknown.',
+    apply(c) {
+      const said = get(c, 'StorageYN');
+      if (said !== undefined && said !== null && said !== '') c.listing.storage_unit = yes(said);
+      else if (list(get(c, 'OtherStructures')).some((x) => /storage|bodega/i.test(x))) c.listing.storage_unit = true;
+      else c.listing.storage_unit = null;
+    },
+  },
+  {
+    reso: 'Furnished',
+    ours: 'furnished',
+    rule: 'Furnished (or yes): yes; Partially: partly; Unfurnished (or no): no; Negotiable or another value: unknown, and another value is reported.',
+    apply(c) {
+      const raw = get(c, 'Furnished');
+      const v = typeof raw === 'boolean' ? (raw ? 'furnished' : 'unfurnished') : squash(text(raw, 40) ?? '');
+      const known = FURNISHED[v];
+      c.listing.furnished = known ?? null;
+      if (v && known === undefined && v !== 'negotiable') c.notes.push(`furnished "${text(raw, 40)}"`);
+    },
+  },
+  {
+    reso: 'PetsAllowed',
+    ours: 'pets_allowed',
+    rule: 'No (or None): no; Yes, Cats OK, Dogs OK, Number Limit, Size Limit, Breed Restrictions: yes (with conditions the agent tells); Call or another value: unknown.',
+    apply(c) {
+      const values = list(get(c, 'PetsAllowed')).map(squash);
+      const raw = get(c, 'PetsAllowed');
+      if (typeof raw === 'boolean') c.listing.pets_allowed = raw;
+      else if (values.some((v) => v === 'no' || v === 'none' || v === 'nopets')) c.listing.pets_allowed = false;
+      else if (values.some((v) => PETS_YES.has(v))) c.listing.pets_allowed = true;
+      else c.listing.pets_allowed = null;
     },
   },
   {

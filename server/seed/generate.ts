@@ -42,6 +42,10 @@ export interface ListingRow {
   /** its last price cut and the price before it (priceHistoryFor) */
   price_cut_at?: string | null;
   price_before_cut?: number | null;
+  hoa_fee?: number | null;
+  parking_spaces?: number | null;
+  storage_unit?: boolean | null;
+  furnished?: 'yes' | 'partly' | 'no' | null;
 }
 
 /** One kept price change (internal.listing_price_changes). */
@@ -57,6 +61,7 @@ export const LISTING_COLUMNS = [
   'id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon',
   'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture',
   'sector', 'features', 'year_built', 'lot_size', 'listed_at', 'price_cut_at', 'price_before_cut',
+  'hoa_fee', 'parking_spaces', 'storage_unit', 'furnished',
 ] as const satisfies ReadonlyArray<keyof ListingRow>;
 
 export const PRICE_CHANGE_COLUMNS = ['listing_id', 'old_price', 'new_price', 'changed_at'] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
@@ -229,6 +234,37 @@ function listingExtras(id: number, type: string, place: Place | undefined, area:
   }
   const lot_size = type === 'land' ? area : type === 'house' && area ? Math.round((area * (1.2 + rand() * 2.3)) / 10) * 10 : null;
   return { features: [...features].sort(), year_built, lot_size };
+}
+
+/**
+ * What an Ecuadorian asks first of a home (docs/import.md "The mapping"), as the seed's market has
+ * it, from a stream of its own per listing (the other draws stay as they were): a flat's alícuota
+ * about USD 0.6-1.4 a m² a month, dearer in dearer sectors (at least 35), a gated house's one in
+ * three about half that; parking (a flat one, two from 100 m²; a house one to three); a storage
+ * unit for half the flats; a few flats furnished or partly.
+ */
+function listingFacts(
+  id: number,
+  type: string,
+  area: number | null,
+  level: number,
+): { hoa_fee: number | null; parking_spaces: number | null; storage_unit: boolean | null; furnished: ListingRow['furnished'] } {
+  const rand = random(SEED ^ Math.imul(id, 0x85ebca6b));
+  const m2 = area ?? 0;
+  if (type === 'apartment') {
+    const u = rand();
+    return {
+      hoa_fee: Math.max(35, Math.round(m2 * (0.6 + rand() * 0.8) * level)),
+      parking_spaces: m2 >= 100 ? 2 : rand() < 0.85 ? 1 : 0,
+      storage_unit: rand() < 0.5,
+      furnished: u < 0.1 ? 'yes' : u < 0.16 ? 'partly' : 'no',
+    };
+  }
+  if (type === 'house') {
+    const gated = rand() < 0.35;
+    return { hoa_fee: gated ? Math.max(30, Math.round(m2 * (0.3 + rand() * 0.4) * level)) : null, parking_spaces: 1 + Math.floor(rand() * 3), storage_unit: null, furnished: null };
+  }
+  return { hoa_fee: null, parking_spaces: type === 'land' ? null : Math.floor(rand() * 3), storage_unit: null, furnished: null };
 }
 
 /** A sector's price level against its city's, 0.8 to 1.25, the same in every run: some sectors are dearer than others. */
@@ -488,6 +524,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
       lot_size: null,
     };
     Object.assign(row, listingExtras(row.id, type, place, area, `${row.title} ${row.description}`));
+    Object.assign(row, listingFacts(row.id, type, area, sectorFactor(row.city ?? '', neighbourhood ?? '')));
     row.price = askingPrice(type, place, neighbourhood, row, own);
     // feeds are imperfect: a sprinkle of the real-world defects on ordinary rows
     const defect = rand();

@@ -80,7 +80,15 @@ create table internal.listings (
   photos_from jsonb,
   -- its open houses still to come (or under way), kept by internal.open_houses_changed() from
   -- internal.open_houses (46_open_houses.sql): what cards show and "Open house this week" reads
-  open_houses tstzmultirange not null default '{}'
+  open_houses tstzmultirange not null default '{}',
+  -- what an Ecuadorian asks first (docs/product.md "The facts of a listing"): the alícuota (the
+  -- monthly condominium fee, USD a month), the parking spaces, a storage unit (bodega), whether it
+  -- is furnished (yes, partly, no) and whether pets are allowed; null: the feed does not say
+  hoa_fee numeric check (hoa_fee >= 0 and hoa_fee < 100000),
+  parking_spaces smallint check (parking_spaces between 0 and 99),
+  storage_unit boolean,
+  furnished text check (furnished in ('yes', 'partly', 'no')),
+  pets_allowed boolean
 );
 
 alter table internal.listings enable row level security;

@@ -433,4 +433,24 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     await server.sql('select internal.forget_past_open_houses()');
     expect((await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [rx7?.id]))[0]?.copy).toBe('{}');
   });
+
+  it("an Ecuadorian listing's facts come with it: the alícuota by the month, parking, storage, furnished, pets; in the public view; a change of one is an update", async () => {
+    reso.listings.set(
+      'RX-16',
+      record(16, { AssociationFee: 360, AssociationFeeFrequency: 'Quarterly', ParkingTotal: 2, StorageYN: 'Y', Furnished: 'Partially', PetsAllowed: ['Dogs OK'], ModificationTimestamp: at(60) }),
+    );
+    expect(await run(resoSource())).toMatchObject({ outcome: 'done', updated: 1 });
+    const rx16 = await row('RX-16');
+    const [stored] = await server.sql<Record<string, unknown>>('select hoa_fee::float8 as hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed from internal.listings where id = $1', [
+      rx16?.id,
+    ]);
+    expect(stored).toEqual({ hoa_fee: 120, parking_spaces: 2, storage_unit: true, furnished: 'partly', pets_allowed: true });
+    const res = await fetch(`${server.url}/rest/v1/listings?select=hoa_fee,parking_spaces,storage_unit,furnished,pets_allowed&id=eq.${rx16?.id}`, { headers: { apikey: 'anon-key' } });
+    expect(await res.json()).toEqual([{ hoa_fee: 120, parking_spaces: 2, storage_unit: true, furnished: 'partly', pets_allowed: true }]);
+    // the same again: unchanged; the alícuota changed: an update
+    expect(await run(resoSource())).toMatchObject({ updated: 0 });
+    reso.listings.set('RX-16', record(16, { AssociationFee: 150, ParkingTotal: 2, StorageYN: 'Y', Furnished: 'Partially', PetsAllowed: ['Dogs OK'], ModificationTimestamp: at(61) }));
+    expect(await run(resoSource())).toMatchObject({ updated: 1 });
+    expect((await server.sql<{ fee: number }>('select hoa_fee::float8 as fee from internal.listings where id = $1', [rx16?.id]))[0]?.fee).toBe(150);
+  });
 });

@@ -1,0 +1,176 @@
+-- The facts of an Ecuadorian listing (issue 46, docs/import.md "The mapping"): the alícuota, the
+-- parking spaces, a storage unit, furnished, pets allowed, on internal.listings and in
+-- public.listings, written by an import (internal.import_merge). Made from
+-- supabase/schemas/20_listings.sql, 21_listing_views.sql and 50_imports.sql.
+
+alter table internal.listings
+  add column hoa_fee numeric check (hoa_fee >= 0 and hoa_fee < 100000),
+  add column parking_spaces smallint check (parking_spaces between 0 and 99),
+  add column storage_unit boolean,
+  add column furnished text check (furnished in ('yes', 'partly', 'no')),
+  add column pets_allowed boolean;
+
+create or replace view public.listings as
+select id, title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon,
+       description, created_at, status, country_code, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone,
+       agent_picture, city_search, lat, lng, updated_at, map_lat, map_lng, map_approximate, map_x, map_y,
+       sector, features, year_built, lot_size, state_slug, city_slug, sector_slug, place_search,
+       listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed
+from internal.listings
+where internal.is_public_listing(country_code, status);
+
+create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  active_before integer;
+  staged integer;
+  leaving integer;
+  absent integer;
+  held boolean;
+  added integer;
+  changed integer;
+  gone integer := 0;
+  unknown_agents jsonb;
+  bulk boolean;
+begin
+  select count(*) > 10000 into bulk from internal.import_staging where run_id = run;
+  if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
+  select count(*) into active_before from internal.listings where source = source_name and status = '1';
+  select count(*) into staged from internal.import_staging where run_id = run;
+  select count(*) into leaving
+    from internal.listings l join internal.import_staging s on s.run_id = run and s.source_key = l.source_key
+   where l.source = source_name and l.status = '1' and s.listing->>'status' <> '1';
+  select count(*) into absent
+    from internal.listings l
+   where absent_withdraws and l.source = source_name and l.status = '1'
+     and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+     and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
+  held := not allow_withdrawals and leaving + absent > 5 and leaving + absent > max_share * active_before;
+
+  -- each agent named once (a feed names a few hundred agents over a hundred thousand listings)
+  select coalesce(jsonb_agg(distinct coalesce(d.agent_key, d.agent_email)), '[]') into unknown_agents
+    from (select distinct s.listing->>'agent_key' as agent_key, s.listing->>'agent_email' as agent_email
+            from internal.import_staging s where s.run_id = run) d
+   where coalesce(d.agent_key, d.agent_email) is not null
+     and not exists (select 1 from public.agents a where a.agent_key = d.agent_key or lower(a.email) = d.agent_email);
+
+  -- every staged listing's words, in one query PostgreSQL runs on every core (an INSERT runs on one).
+  -- The planner chooses that from the staging table's statistics (those of an empty table left
+  -- 100,000 listings' words on one core: 12.3 s) and from the function's cost, which it counts per
+  -- row only in a select list (in FROM, once); `offset 0` keeps it there, called once per listing.
+  analyze internal.import_staging;
+  create temp table import_words on commit drop as
+    select x.source_key, (x.w).words, (x.w).title_words
+      from (select s.source_key, internal.listing_words_pair(r.title, r.description, coalesce(r.features, '{}')) as w
+              from internal.import_staging s,
+                   pg_catalog.jsonb_to_record(s.listing) as r(title text, description text, features text[])
+             where s.run_id = run
+            offset 0) x;
+  perform pg_catalog.set_config('exp.words_supplied', 'on', true);
+
+  with input as (
+    select s.source_key, r.*, w.words, w.title_words
+      from internal.import_staging s,
+           jsonb_to_record(s.listing) as r(
+             listing_ref text, status text, source_status text, title text, address text, price numeric, bedrooms integer,
+             bathrooms numeric, square_feet numeric, lot_size numeric, year_built integer, property_type text, city text,
+             sector text, state text, country_code text, geo_lat text, geo_lon text, description text, features text[],
+             agent_key text, agent_email text, agent_first_name text, agent_last_name text, agent_phone text,
+             listed_at timestamptz, source_modified_at timestamptz, media jsonb,
+             hoa_fee numeric, parking_spaces smallint, storage_unit boolean, furnished text, pets_allowed boolean),
+           pg_temp.import_words w
+     where s.run_id = run and w.source_key = s.source_key
+  ), owners as (
+    -- whose each agent named is: looked up once per agent, not once per listing
+    select k.agent_key, k.agent_email, pg_catalog.jsonb_build_array(k.agent_key, k.agent_email) as named,
+           a.id as agent_id, a.first_name as our_first_name, a.last_name as our_last_name, a.email as our_email,
+           a.phone as our_phone, a.picture as our_picture
+      from (select distinct i.agent_key, i.agent_email from input i) k
+      left join lateral (
+        select a.* from public.agents a
+         where (k.agent_key is not null and a.agent_key = k.agent_key) or (k.agent_email is not null and lower(a.email) = k.agent_email)
+         order by (a.agent_key is not distinct from k.agent_key) desc, a.id
+         limit 1
+      ) a on true
+  ), matched as (
+    -- joined by a key that tells a missing name from an empty one, and hashes
+    select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
+      from input i
+      join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email)
+  ), merged as (
+    insert into internal.listings as l (
+      source, source_key, listing_ref, status, source_status, title, address, price, bedrooms, bathrooms, square_feet,
+      lot_size, year_built, property_type, city, sector, state, country_code, geo_lat, geo_lon, description, features,
+      agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, listed_at, source_modified_at,
+      source_media, images, words, title_words, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed)
+    select source_name, m.source_key, m.listing_ref, m.status, m.source_status, m.title, m.address, m.price, m.bedrooms,
+           m.bathrooms, m.square_feet, m.lot_size, m.year_built, m.property_type, m.city, m.sector, m.state, m.country_code,
+           m.geo_lat, m.geo_lon, m.description, coalesce(m.features, '{}'),
+           m.agent_id, coalesce(m.our_first_name, m.agent_first_name), coalesce(m.our_last_name, m.agent_last_name),
+           coalesce(m.our_email, m.agent_email), coalesce(m.our_phone, m.agent_phone), m.our_picture,
+           m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words,
+           m.hoa_fee, m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed
+      from matched m
+    on conflict (source, source_key) do update set
+      listing_ref = excluded.listing_ref,
+      -- held back: an active listing stays on the market whatever this run says
+      status = case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+      source_status = excluded.source_status,
+      title = excluded.title, address = excluded.address, price = excluded.price, bedrooms = excluded.bedrooms,
+      bathrooms = excluded.bathrooms, square_feet = excluded.square_feet, lot_size = excluded.lot_size,
+      year_built = excluded.year_built, property_type = excluded.property_type, city = excluded.city,
+      sector = excluded.sector, state = excluded.state, country_code = excluded.country_code,
+      geo_lat = excluded.geo_lat, geo_lon = excluded.geo_lon, description = excluded.description,
+      features = excluded.features, agent_id = excluded.agent_id, agent_first_name = excluded.agent_first_name,
+      agent_last_name = excluded.agent_last_name, agent_email = excluded.agent_email, agent_phone = excluded.agent_phone,
+      agent_picture = excluded.agent_picture, source_modified_at = excluded.source_modified_at,
+      source_media = excluded.source_media, words = excluded.words, title_words = excluded.title_words,
+      hoa_fee = excluded.hoa_fee, parking_spaces = excluded.parking_spaces, storage_unit = excluded.storage_unit,
+      furnished = excluded.furnished, pets_allowed = excluded.pets_allowed
+    where (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
+           l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
+           l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
+           l.agent_picture, l.source_modified_at, l.source_media, l.hoa_fee, l.parking_spaces, l.storage_unit, l.furnished,
+           l.pets_allowed)
+      is distinct from
+          (excluded.listing_ref, case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+           excluded.source_status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
+           excluded.square_feet, excluded.lot_size, excluded.year_built, excluded.property_type, excluded.city,
+           excluded.sector, excluded.state, excluded.country_code, excluded.geo_lat, excluded.geo_lon,
+           excluded.description, excluded.features, excluded.agent_id, excluded.agent_first_name,
+           excluded.agent_last_name, excluded.agent_email, excluded.agent_phone, excluded.agent_picture,
+           excluded.source_modified_at, excluded.source_media, excluded.hoa_fee, excluded.parking_spaces,
+           excluded.storage_unit, excluded.furnished, excluded.pets_allowed)
+    returning (xmax = 0) as inserted
+  )
+  select count(*) filter (where inserted), count(*) filter (where not inserted) into added, changed from merged;
+  perform pg_catalog.set_config('exp.words_supplied', '', true);
+  drop table pg_temp.import_words;
+
+  if not held then
+    gone := leaving;
+    if absent_withdraws and absent > 0 then
+      update internal.listings l
+         set status = 'absent', source_status = 'not in the feed'
+       where l.source = source_name and l.status = '1'
+         and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+         and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
+      gone := gone + absent;
+    end if;
+  end if;
+
+  if bulk then
+    perform pg_catalog.set_config('exp.listing_cells', '', true);
+    perform internal.listings_derived_rebuild();
+  end if;
+  delete from internal.import_staging where run_id = run;
+  delete from internal.import_seen where run_id = run;
+  return jsonb_build_object(
+    'new', added, 'updated', changed, 'unchanged', staged - added - changed, 'withdrawn', gone,
+    'withdrawals_held', held, 'would_withdraw', leaving + absent, 'active_before', active_before,
+    'unknown_agents', unknown_agents);
+end
+$$;
