@@ -101,6 +101,9 @@ export interface MappingDefaults {
 
 export const ENGLISH_DEFAULTS: MappingDefaults = { title: 'Property Listing', agentName: 'Real Estate Agent' };
 
+/** The defaults in the page's language (listing.defaultTitle, listing.defaultAgent): every element and page maps rows with them. */
+export const listingDefaults = (t: (key: string) => string): MappingDefaults => ({ title: t('listing.defaultTitle'), agentName: t('listing.defaultAgent') });
+
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
 
 const count = (v: unknown): number => {

@@ -7,7 +7,7 @@
  */
 import type { Translate } from '../../core/translate.ts';
 import { formatArea, formatCount, formatPrice, whatsappHref } from '../../core/protocol/format.ts';
-import { daysOnMarket, directionsUrl, mapListing, typeLabel, type Property } from '../../core/protocol/listing.ts';
+import { daysOnMarket, directionsUrl, listingDefaults, mapListing, type Property, typeLabel } from '../../core/protocol/listing.ts';
 import type { PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath, marketPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
@@ -55,7 +55,7 @@ function factsLine(p: Property, t: Translate): string {
 }
 
 export function toProperty(row: Row, ctx: Pick<ListingPageContext, 't' | 'mediaBase'>): Property {
-  return mapListing(row, ctx.mediaBase, { title: ctx.t('listing.defaultTitle'), agentName: ctx.t('agent.defaultName') });
+  return mapListing(row, ctx.mediaBase, listingDefaults(ctx.t));
 }
 
 /** A link to a listing's page from a list (the similar listings), with its first photo. */
@@ -237,8 +237,8 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
   return {
     head: {
       route,
-      title: fitTitle(p.title, (title) => t('detail.documentTitle', { title, price })),
-      socialTitle: t('detail.documentTitle', { title: p.title, price }),
+      title: fitTitle(p.title, (title) => t('listing.documentTitle', { title, price })),
+      socialTitle: t('listing.documentTitle', { title: p.title, price }),
       description,
       ogType: 'website',
       image: { url: ctx.imageUrl(p), width: 1200, height: 630, alt: t('site.listing.photoAlt', { title: p.title }) },

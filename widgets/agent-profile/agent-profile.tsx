@@ -19,7 +19,7 @@ import { formatCount } from '../../core/protocol/format.ts';
 import { InquiryForm } from '../lib/inquiry/inquiry-form.tsx';
 import { AgentAvatar, ContactList } from '../lib/listing/agent-contact.tsx';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
-import { mapListing, type Property } from '../../core/protocol/listing.ts';
+import { listingDefaults, mapListing, type Property } from '../../core/protocol/listing.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { siteUrl } from '../lib/site-links.ts';
 import { Dialog, DialogClose } from '../lib/ui/dialog.tsx';
@@ -87,7 +87,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
   );
   useStructuredData(host, structuredData, structured);
 
-  const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
+  const defaults = useMemo(() => listingDefaults(t), [t]);
   const properties = useMemo(() => listings.rows.map((r) => mapListing(r, api.url, defaults)), [listings.rows, api.url, defaults]);
 
   if (state.status === 'loading') {

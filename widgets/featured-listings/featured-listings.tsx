@@ -9,7 +9,7 @@ import { getListingsPage } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
-import { mapListing, type Property } from '../../core/protocol/listing.ts';
+import { listingDefaults, mapListing, type Property } from '../../core/protocol/listing.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
 import type { featuredListingsAttributes } from './featured-listings.attributes.ts';
@@ -46,7 +46,7 @@ export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode
     return () => controller.abort();
   }, [rest, place, limit]);
 
-  const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
+  const defaults = useMemo(() => listingDefaults(t), [t]);
   const properties = useMemo(() => state.rows.map((r) => mapListing(r, api.url, defaults)), [state.rows, api.url, defaults]);
   const openProperty = (property: Property) => {
     // a host page may handle the listing itself (follow the link, its own page)

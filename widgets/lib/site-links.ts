@@ -17,12 +17,3 @@ export function siteUrl(path: string, base: string, lang: Lang): string {
 export function listingUrl(p: Pick<Property, 'id' | 'title'>, base: string, lang: Lang): string {
   return siteUrl(listingPath(p.id, p.title, 'en'), base, lang);
 }
-
-/** The site's own pages, in the order the header's panel and the footer list them. */
-export const SITE_PAGES = [
-  { path: '/search-properties', label: 'nav.searchProperties' },
-  { path: '/findanagent', label: 'nav.findAnAgent' },
-  { path: '/market', label: 'nav.market' },
-  { path: '/about', label: 'nav.about' },
-  { path: '/join', label: 'nav.joinExp' },
-] as const;

@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListing } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { mapListing } from '../../core/protocol/listing.ts';
+import { listingDefaults, mapListing } from '../../core/protocol/listing.ts';
 import { PriceAndShare, PropertyDetail } from '../lib/listing/property-detail.tsx';
 import { siteUrl } from '../lib/site-links.ts';
 import type { propertyDetailAttributes } from './property-detail.attributes.ts';
@@ -70,7 +70,7 @@ export function PropertyDetailElement({ listingId, phoneCountryCode, showPayment
       </div>
     );
   }
-  const property = mapListing(state.row, api.url, { title: t('listing.defaultTitle'), agentName: t('agent.defaultName') });
+  const property = mapListing(state.row, api.url, listingDefaults(t));
   return (
     <article className="overflow-hidden rounded-brand border border-line bg-surface" part="detail-page" aria-labelledby={titleId}>
       <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">

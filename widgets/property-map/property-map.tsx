@@ -8,7 +8,7 @@ import { getListing, getListingsCount, type SearchFilters } from '../lib/data/li
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
-import { mapListing } from '../../core/protocol/listing.ts';
+import { listingDefaults, mapListing } from '../../core/protocol/listing.ts';
 import { preloadPropertyDialog, PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
 import type { propertyMapAttributes } from './property-map.attributes.ts';
@@ -46,7 +46,7 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
       console.error('[exp-property-map] could not load the property:', error);
     }
   };
-  const property = useMemo(() => (open ? mapListing(open, api.url, { title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }) : null), [open, api.url, t]);
+  const property = useMemo(() => (open ? mapListing(open, api.url, listingDefaults(t)) : null), [open, api.url, t]);
 
   return (
     <>

@@ -13,7 +13,7 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
 import { formatPrice } from '../../core/protocol/format.ts';
-import { mapListing, type Property } from '../../core/protocol/listing.ts';
+import { listingDefaults, mapListing, type Property } from '../../core/protocol/listing.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { preloadPropertyDialog, PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
@@ -117,7 +117,7 @@ export function PropertySearch(props: Props) {
     }
   }, [answer, store, pushUrl]);
 
-  const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
+  const defaults = useMemo(() => listingDefaults(t), [t]);
   // new results render in the background (time-sliced), so 24 cards never block the page
   const shown = useDeferredValue(answer);
   const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
@@ -137,7 +137,7 @@ export function PropertySearch(props: Props) {
   useEffect(() => {
     if (!props.syncUrl || !openProperty || parseListingPath(splitLangPath(location.pathname).path)?.id !== openProperty.id) return;
     const before = document.title;
-    document.title = t('detail.documentTitle', { title: openProperty.title, price: formatPrice(openProperty.price) });
+    document.title = t('listing.documentTitle', { title: openProperty.title, price: formatPrice(openProperty.price) });
     return () => {
       document.title = before;
     };

@@ -11,7 +11,7 @@ import { emit } from '../lib/events.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
-import { mapListing, placeholderIndex, type Property } from '../../core/protocol/listing.ts';
+import { listingDefaults, mapListing, placeholderIndex, type Property } from '../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from '../lib/ui/placeholder.tsx';
 import { RecentlyViewedRow } from '../lib/saved/recent-row.tsx';
 import { removeSaved, useRecentlyViewed, useSavedListings, type SavedListing } from '../lib/saved/store.ts';
@@ -130,7 +130,7 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
     return () => controller.abort();
   }, [rest, idsKey, checked]);
 
-  const defaults = useMemo(() => ({ title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }), [t]);
+  const defaults = useMemo(() => listingDefaults(t), [t]);
   const properties = useMemo(() => new Map([...rows].map(([id, r]) => [id, mapListing(r, api.url, defaults)])), [rows, api.url, defaults]);
   const loading = ids.some((id) => !checked.has(id)) && !failed;
   const openProperty = (property: Property) => {

@@ -15,7 +15,8 @@ import { CloseIcon } from '../lib/ui/icons/close.tsx';
 import { ExternalIcon } from '../lib/ui/icons/external.tsx';
 import { MenuIcon } from '../lib/ui/icons/menu.tsx';
 import { Logo } from '../lib/ui/logo.tsx';
-import { SITE_PAGES, siteUrl } from '../lib/site-links.ts';
+import { siteUrl } from '../lib/site-links.ts';
+import { SITE_PAGES } from '../lib/site-pages.ts';
 import type { siteHeaderAttributes } from './site-header.attributes.ts';
 
 /** the number of saved listings, on the heart (or the menu button where the heart has no room) */

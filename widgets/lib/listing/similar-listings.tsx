@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { formatPrice } from '../../../core/protocol/format.ts';
-import { mapListing, typeLabel, type Property } from '../../../core/protocol/listing.ts';
+import { listingDefaults, mapListing, type Property, typeLabel } from '../../../core/protocol/listing.ts';
 import { getClients } from '../data/client.ts';
 import { getSimilarListings } from '../data/listing-extras.ts';
 import { useElement } from '../element.tsx';
@@ -21,7 +21,7 @@ export function SimilarListings({ property, headingLevel }: { property: Property
   useEffect(() => {
     const controller = new AbortController();
     getSimilarListings(getClients(api).rest, property.id, SIMILAR_SHOWN, controller.signal)
-      .then((rows) => setFound({ id: property.id, listings: rows.map((r) => mapListing(r, api.url, { title: t('listing.defaultTitle'), agentName: t('agent.defaultName') })) }))
+      .then((rows) => setFound({ id: property.id, listings: rows.map((r) => mapListing(r, api.url, listingDefaults(t))) }))
       .catch((error: unknown) => {
         if (!controller.signal.aborted) console.warn('[exp] similar listings could not be loaded:', error);
       });

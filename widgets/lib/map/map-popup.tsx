@@ -13,7 +13,7 @@ import { useElement } from '../element.tsx';
 import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
-import { mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
+import { listingDefaults, mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from '../ui/placeholder.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
 import { OpenHouseBadge } from '../ui/open-house.tsx';
@@ -33,7 +33,7 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
     rows
       .get(`${api.url}\n${api.key}\n${pin.id}`, (signal) => getListing(getClients(api).rest, pin.id, signal))
       .then((row) => {
-        if (live && row) setLoaded(mapListing(row, api.url, { title: t('listing.defaultTitle'), agentName: t('agent.defaultName') }));
+        if (live && row) setLoaded(mapListing(row, api.url, listingDefaults(t)));
       })
       .catch((error: unknown) => console.warn('[exp] the popup could not load listing', pin.id, error));
     return () => {
