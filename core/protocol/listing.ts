@@ -60,7 +60,20 @@ export interface Property {
   sector: string;
   /** its open houses as the row had them (those ended included: upcomingOpenHouses tells) */
   openHouses: OpenHouseTime[];
+  /** what an Ecuadorian asks first (docs/product.md §3): the alícuota (USD a month), parking spaces, a storage unit, furnished, pets; null: unsaid */
+  facts: ListingFactsData;
 }
+
+export interface ListingFactsData {
+  hoaFee: number | null;
+  parking: number | null;
+  storage: boolean | null;
+  furnished: 'yes' | 'partly' | 'no' | null;
+  pets: boolean | null;
+}
+
+const orNull = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
+const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 
 /** A cut at most this many days old is news: "Price reduced" on cards, pins and popups. */
 export const PRICE_CUT_DAYS = 30;
@@ -207,6 +220,13 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
     marketPlace: text(row.city_slug) ? [text(row.city_slug), text(row.sector_slug)].filter(Boolean).join('/') : '',
     sector: text(row.sector),
     openHouses: parseOpenHouses(row.open_houses),
+    facts: {
+      hoaFee: orNull(row.hoa_fee),
+      parking: orNull(row.parking_spaces),
+      storage: flag(row.storage_unit),
+      furnished: row.furnished === 'yes' || row.furnished === 'partly' || row.furnished === 'no' ? row.furnished : null,
+      pets: flag(row.pets_allowed),
+    },
   };
 }
 

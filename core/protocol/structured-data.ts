@@ -4,7 +4,7 @@
  * the accommodation's facts, the agent as a Person who works for the brokerage. URLs are absolute;
  * the caller says where each page is. Typed with schema-dts: only what the vocabulary allows.
  */
-import type { Accommodation, ItemList, ListItem, Person, Place, RealEstateListing, WithContext } from 'schema-dts';
+import type { Accommodation, ItemList, ListItem, LocationFeatureSpecification, Person, Place, RealEstateListing, WithContext } from 'schema-dts';
 import type { AgentProfile } from './agent.ts';
 import type { Property } from './listing.ts';
 
@@ -19,6 +19,12 @@ export function jsonLdText(data: unknown): string {
 }
 
 const ACCOMMODATION = { house: 'SingleFamilyResidence', apartment: 'Apartment' } as const;
+
+/** The features a listing's data says, as schema.org's LocationFeatureSpecification. */
+function feature(rows: Array<[string, number | boolean | null]>): LocationFeatureSpecification[] | undefined {
+  const known = rows.filter((r): r is [string, number | boolean] => r[1] !== null);
+  return known.length ? known.map(([name, value]) => ({ '@type': 'LocationFeatureSpecification', name, value })) : undefined;
+}
 
 /**
  * A listing as schema.org describes it. Optional facts are left undefined (JSON drops them), not
@@ -35,6 +41,14 @@ export function listingJsonLd(p: Property, url: string): RealEstateListing {
     floorSize: p.area > 0 ? { '@type': 'QuantitativeValue', value: p.area, unitCode: 'MTK' } : undefined,
     address: { '@type': 'PostalAddress', streetAddress: p.address || undefined, addressLocality: p.city || undefined, addressRegion: p.state || undefined, addressCountry: 'EC' },
     geo: p.approximate ? undefined : { '@type': 'GeoCoordinates', latitude: p.lat, longitude: p.lng },
+    // what an Ecuadorian listing says besides (docs/product.md §3)
+    petsAllowed: p.facts.pets ?? undefined,
+    amenityFeature: feature([
+      ['Parking spaces', p.facts.parking],
+      ['Storage unit', p.facts.storage],
+      ['Furnished', p.facts.furnished === null ? null : p.facts.furnished !== 'no'],
+    ]),
+    additionalProperty: p.facts.hoaFee === null ? undefined : { '@type': 'PropertyValue', name: 'HOA fee (alícuota)', value: p.facts.hoaFee, unitText: 'USD per month' },
   };
   return {
     '@type': 'RealEstateListing',

@@ -1,9 +1,10 @@
 /**
- * A listing's facts (bedrooms, bathrooms, area, type) as a description list, drawn alike by the
+ * A listing's facts (bedrooms, bathrooms, area, type; the alícuota, parking, storage, furnished and
+ * pets when its data says them) as a description list, drawn alike by the
  * detail (widgets/lib/listing/property-detail.tsx) and the listing's own page
  * (server/pages/listing-page.tsx), each with its classes.
  */
-import { formatArea, formatCount } from '../protocol/format.ts';
+import { formatArea, formatCount, formatPrice } from '../protocol/format.ts';
 import { typeLabel, type Property } from '../protocol/listing.ts';
 import type { Translate } from '../translate.ts';
 
@@ -14,13 +15,22 @@ export interface FactsClasses {
   value?: string;
 }
 
-/** The facts, label and value, in the order both show them. */
+/** The facts, label and value, in the order both show them: those every listing has, then those of an Ecuadorian listing its data says. */
 export function listingFacts(p: Property, t: Translate): Array<[string, string]> {
+  const f = p.facts;
+  const yesNo = (v: boolean) => t(v ? 'facts.yes' : 'facts.no');
   return [
     [t('listing.bedrooms'), formatCount(p.bedrooms)],
     [t('listing.bathrooms'), formatCount(p.bathrooms)],
     [t('listing.area'), formatArea(p.area)],
     [t('listing.type'), typeLabel(p.propertyType, t)],
+    ...([
+      [t('facts.hoaFee'), f.hoaFee === null ? null : t('facts.perMonth', { price: formatPrice(f.hoaFee) })],
+      [t('facts.parking'), f.parking === null ? null : formatCount(f.parking)],
+      [t('facts.storage'), f.storage === null ? null : yesNo(f.storage)],
+      [t('facts.furnished'), f.furnished === null ? null : t(`facts.furnishedValue.${f.furnished}`)],
+      [t('facts.pets'), f.pets === null ? null : yesNo(f.pets)],
+    ].filter((r): r is [string, string] => r[1] !== null) as Array<[string, string]>),
   ];
 }
 

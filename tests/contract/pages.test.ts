@@ -295,6 +295,31 @@ describe('pages as crawlers read them', () => {
     await server.sql('delete from internal.listings where id = $1', [row?.id]);
   });
 
+  it("a flat's page says what an Ecuadorian asks first, in words and in its JSON-LD: the alícuota a month, the parking, the storage unit, furnished", async () => {
+    const [flat] = await server.sql<{ id: string; title: string; fee: number; parking: number; storage: boolean; furnished: string }>(
+      `select id::text as id, title, hoa_fee::float8 as fee, parking_spaces as parking, storage_unit as storage, furnished from internal.listings
+        where status = '1' and country_code = 'EC' and property_type = 'apartment' and hoa_fee is not null and storage_unit and furnished = 'partly' order by id limit 1`,
+    );
+    expect(flat).toBeTruthy();
+    const fee = `$${Number(flat?.fee).toLocaleString('en-US')}`;
+    const en = await crawl(`${server.url}${listingPath(String(flat?.id), flat?.title, 'en')}`);
+    expect(text(en.doc)).toContain(`HOA fee (alícuota)${fee}/month`);
+    expect(text(en.doc)).toContain(`Parking spaces${flat?.parking}`);
+    expect(text(en.doc)).toContain('Storage unitYes');
+    expect(text(en.doc)).toContain('FurnishedPartly');
+    const es = await crawl(`${server.url}${listingPath(String(flat?.id), flat?.title, 'es')}`);
+    expect(text(es.doc)).toContain(`Alícuota${fee}/mes`);
+    expect(text(es.doc)).toContain('BodegaSí');
+    expect(text(es.doc)).toContain('AmobladoSemiamoblado');
+    const data = jsonLd(en.doc).find((d) => d['@type'] === 'RealEstateListing') as { about: Record<string, unknown> };
+    expect(data.about.additionalProperty).toEqual({ '@type': 'PropertyValue', name: 'HOA fee (alícuota)', value: flat?.fee, unitText: 'USD per month' });
+    expect(data.about.amenityFeature).toEqual([
+      { '@type': 'LocationFeatureSpecification', name: 'Parking spaces', value: flat?.parking },
+      { '@type': 'LocationFeatureSpecification', name: 'Storage unit', value: true },
+      { '@type': 'LocationFeatureSpecification', name: 'Furnished', value: true },
+    ]);
+  });
+
   it('an agent page holds the name, photo, about, Open Graph and JSON-LD (a Person who works for the brokerage); an unknown agent is a 404', async () => {
     const [agent] = await server.sql<{ id: string; first_name: string; last_name: string; about: string; email: string }>(
       "select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1",
