@@ -241,9 +241,26 @@ function listingExtras(id: number, type: string, place: Place | undefined, area:
  * it, from a stream of its own per listing (the other draws stay as they were): a flat's alícuota
  * about USD 0.6-1.4 a m² a month, dearer in dearer sectors (at least 35), a gated house's one in
  * three about half that; parking (a flat one, two from 100 m²; a house one to three); a storage
- * unit for half the flats; a few flats furnished or partly.
+ * unit for half the flats; a few flats furnished or partly; and what its own words say (its
+ * description's parking spaces, a bodega, furnished) over what was drawn.
  */
 function listingFacts(
+  id: number,
+  type: string,
+  area: number | null,
+  level: number,
+  text: string,
+): { hoa_fee: number | null; parking_spaces: number | null; storage_unit: boolean | null; furnished: ListingRow['furnished'] } {
+  const facts = drawnFacts(id, type, area, level);
+  // what the listing's own words say wins: "3 parqueaderos cubiertos y bodega", "2 parking spaces and storage"
+  const parking = /(\d+)\s+(?:parqueaderos|(?:covered\s+)?parking)/i.exec(text);
+  if (parking) facts.parking_spaces = Number(parking[1]);
+  if (/\bbodega\b|\bstorage\b/i.test(text) && type !== 'land') facts.storage_unit = true;
+  if (/amoblad[oa]|furnished/i.test(text) && type === 'apartment') facts.furnished = 'yes';
+  return facts;
+}
+
+function drawnFacts(
   id: number,
   type: string,
   area: number | null,
@@ -524,7 +541,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
       lot_size: null,
     };
     Object.assign(row, listingExtras(row.id, type, place, area, `${row.title} ${row.description}`));
-    Object.assign(row, listingFacts(row.id, type, area, sectorFactor(row.city ?? '', neighbourhood ?? '')));
+    Object.assign(row, listingFacts(row.id, type, area, sectorFactor(row.city ?? '', neighbourhood ?? ''), `${row.title} ${row.description}`));
     row.price = askingPrice(type, place, neighbourhood, row, own);
     // feeds are imperfect: a sprinkle of the real-world defects on ordinary rows
     const defect = rand();
