@@ -114,6 +114,9 @@ begin
            m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words,
            m.hoa_fee, m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed
       from matched m
+     -- new listings take their ids in the order of their changes (the feed's), whatever the plan:
+     -- one merge of a feed and several of its parts number the same listings alike
+     order by m.source_modified_at nulls first, m.source_key
     on conflict (source, source_key) do update set
       listing_ref = excluded.listing_ref,
       -- held back: an active listing stays on the market whatever this run says

@@ -35,6 +35,21 @@ describe('<exp-property-search>', () => {
     expect(shadow(el, '[part="results"]').textContent).to.contain(`Showing 1 - 24 of ${total.toLocaleString('en-US')}`);
   });
 
+  it('a card says the alícuota a month beside the price when the listing has one, and nothing when not', async () => {
+    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" property-type="apartment"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    await ready(el);
+    const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
+    const rows = (await (await fetch(`${API_URL}/rest/v1/listings?select=id,hoa_fee&id=in.(${ids.join(',')})`)).json()) as Array<{ id: number; hoa_fee: number | null }>;
+    const fees = new Map(rows.map((r) => [String(r.id), r.hoa_fee]));
+    expect([...fees.values()].filter((f) => f).length).to.be.greaterThan(5);
+    for (const card of cards(el)) {
+      const fee = fees.get(String(card.getAttribute('data-property-id')));
+      const price = (card.querySelector('[part="card-price"]')?.textContent ?? '').replace(/\s+/g, ' ');
+      if (fee) expect(price).to.contain(`+ $${fee.toLocaleString('en-US')}/month alícuota`);
+      else expect(price).to.not.contain('alícuota');
+    }
+  });
+
   it('gives every control a visible label that is its accessible name', async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', 'form');
     const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(el, '[part="filters"] select, [part="filters"] input');

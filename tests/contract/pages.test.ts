@@ -306,7 +306,7 @@ describe('pages as crawlers read them', () => {
     expect(text(en.doc)).toContain(`HOA fee (alícuota)${fee}/month`);
     expect(text(en.doc)).toContain(`Parking spaces${flat?.parking}`);
     expect(text(en.doc)).toContain('Storage unitYes');
-    expect(text(en.doc)).toContain('FurnishedPartly');
+    expect(text(en.doc)).toContain('FurniturePartly');
     const es = await crawl(`${server.url}${listingPath(String(flat?.id), flat?.title, 'es')}`);
     expect(text(es.doc)).toContain(`Alícuota${fee}/mes`);
     expect(text(es.doc)).toContain('BodegaSí');

@@ -26,7 +26,9 @@ test.describe('deciding on a listing', () => {
     data,
     consoleErrors,
   }) => {
-    const [row] = await data.sql<Row>("select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 50000 order by id limit 1");
+    const [row] = await data.sql<Row>(
+      "select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 50000 and hoa_fee is null order by id limit 1",
+    );
     const price = Number(row?.price);
     const [bank, biess] = SITE.mortgage;
     const monthly = (terms: { downPaymentPct: number; years: number; annualRatePct: number }) => formatPrice(monthlyPayment(price, terms)?.monthly);
@@ -86,6 +88,24 @@ test.describe('deciding on a listing', () => {
       }
     }
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("a flat with an alícuota: the month's cost is the loan's payment and the alícuota, said apart (docs/product.md §3)", async ({ page, data }) => {
+    const [row] = await data.sql<Row & { fee: string }>(
+      "select id::text as id, title, price::text as price, hoa_fee::text as fee from public.listings where status = '1' and country_code = 'EC' and price > 50000 and hoa_fee > 0 order by id limit 1",
+    );
+    const [bank] = SITE.mortgage;
+    const loan = monthlyPayment(Number(row?.price), bank)?.monthly ?? 0;
+    const fee = Number(row?.fee);
+    for (const lang of ['en', 'es'] as const) {
+      await page.goto(`${data.url}${listingPath(String(row?.id), row?.title, lang)}`);
+      const calculator = detail(page).locator('[part="payment"]');
+      await expect(calculator.locator('summary')).toContainText(lang === 'es' ? `${formatPrice(loan + fee)} al mes` : `${formatPrice(loan + fee)} a month`);
+      await calculator.locator('summary').click();
+      await expect(calculator.locator('[part="payment-fee"]')).toHaveText(
+        lang === 'es' ? `${formatPrice(loan)} del préstamo + ${formatPrice(fee)} de alícuota` : `${formatPrice(loan)} for the loan + ${formatPrice(fee)} alícuota`,
+      );
+    }
   });
 
   test('show-payment="false" leaves the estimate out, and "true" brings it back', async ({ page, data }) => {

@@ -75,7 +75,11 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
       onTouchStart={preloadPropertyDialog}
     >
       <div className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast" part="card-price">
-        <p className="m-0 text-lg font-bold tracking-tight">{formatPrice(p.price)}</p>
+        <p className="m-0 text-lg font-bold tracking-tight">
+          {formatPrice(p.price)}
+          {/* the alícuota a month, when the listing says it (docs/product.md §3) */}
+          {p.facts.hoaFee ? <span className="ml-1.5 text-xs font-medium opacity-90">{t('listing.hoaFee', { fee: formatPrice(p.facts.hoaFee) })}</span> : null}
+        </p>
         <p className="m-0 text-xs font-medium uppercase tracking-wide opacity-90 truncate">{typeLabel(p.propertyType, t)}</p>
       </div>
       <div className="relative">

@@ -3,7 +3,8 @@
  * with the estimate on the deployment's default terms, which opens into the three terms (down
  * payment, years, rate) and a choice of lender (core/site.ts `mortgage`). Every keystroke updates
  * the estimate; a term out of range says so at its field and the estimate waits for it. An
- * estimate for the visitor, with where and when its rates were read, never an offer.
+ * estimate for the visitor, with where and when its rates were read, never an offer. A listing's
+ * alícuota, when its data says it, is part of what a month costs.
  */
 import { useId, useState } from 'react';
 import { formatPrice } from '../../../core/protocol/format.ts';
@@ -26,7 +27,8 @@ const textsOf = (lender: Lender): Texts => ({
   annualRatePct: String(lender.annualRatePct),
 });
 
-export function PaymentCalculator({ price, headingLevel }: { price: number; headingLevel: 'h2' | 'h3' }) {
+/** `hoaFee`: the listing's alícuota a month (docs/product.md §3), added to the loan's payment when known. */
+export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { price: number; hoaFee?: number | null; headingLevel: 'h2' | 'h3' }) {
   const { t, lang } = useElement();
   const id = useId();
   const [lenderId, setLenderId] = useState<string>(SITE.mortgage[0].id);
@@ -35,6 +37,8 @@ export function PaymentCalculator({ price, headingLevel }: { price: number; head
   if (!(price > 0)) return null;
   const terms: PaymentTerms = { downPaymentPct: parseTerm(texts.downPaymentPct), years: parseTerm(texts.years), annualRatePct: parseTerm(texts.annualRatePct) };
   const payment = monthlyPayment(price, terms);
+  // what a month costs: the loan's payment and, when the listing says it, its alícuota
+  const total = payment ? payment.monthly + (hoaFee ?? 0) : null;
   const Heading = headingLevel;
   const asOf = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${lender.asOf}T00:00:00Z`));
   const choose = (next: Lender) => {
@@ -46,7 +50,7 @@ export function PaymentCalculator({ price, headingLevel }: { price: number; head
       <summary className="flex cursor-pointer list-none flex-wrap items-baseline justify-between gap-x-3 gap-y-1 px-4 py-3 [&::-webkit-details-marker]:hidden">
         <Heading className="m-0 text-base font-semibold text-ink">{t('payment.heading')}</Heading>
         <span className="text-ink">
-          {payment ? t('payment.perMonth', { amount: formatPrice(payment.monthly) }) : '—'}
+          {total !== null ? t('payment.perMonth', { amount: formatPrice(total) }) : '—'}
           <span aria-hidden="true" className="ml-2 inline-block text-ink-muted transition-transform group-open:rotate-180">
             ▾
           </span>
@@ -99,7 +103,12 @@ export function PaymentCalculator({ price, headingLevel }: { price: number; head
         <output htmlFor={FIELDS.map((f) => `${id}-${f.key}`).join(' ')} aria-live="polite" className="block">
           {payment ? (
             <>
-              <span className="block text-2xl font-bold text-ink">{t('payment.perMonth', { amount: formatPrice(payment.monthly) })}</span>
+              <span className="block text-2xl font-bold text-ink">{t('payment.perMonth', { amount: formatPrice(total) })}</span>
+              {hoaFee ? (
+                <span className="block text-sm text-ink" part="payment-fee">
+                  {t('payment.withFee', { loan: formatPrice(payment.monthly), fee: formatPrice(hoaFee) })}
+                </span>
+              ) : null}
               <span className="block text-sm text-ink-muted">
                 {t('payment.breakdown', { down: formatPrice(payment.downPayment), loan: formatPrice(payment.loan), interest: formatPrice(payment.totalInterest) })}
               </span>

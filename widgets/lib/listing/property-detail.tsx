@@ -100,7 +100,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
           </div>
           <ListingFacts property={p} t={t} part="facts" classes={FACT_CLASSES} />
           <ListingMarket property={p} />
-          {showPayment ? <PaymentCalculator price={p.price} headingLevel={Sub} /> : null}
+          {showPayment ? <PaymentCalculator price={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} /> : null}
           {p.description ? (
             <section>
               <Sub className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</Sub>
