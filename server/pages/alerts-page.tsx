@@ -38,12 +38,14 @@ export interface FunctionAnswer {
 
 export type CallFunction = (body: Record<string, unknown>) => Promise<FunctionAnswer>;
 
+/** A mail link's page (these and the visits': ./visit-pages.tsx): its status and its HTML. */
 export interface AlertPage {
   status: number;
   body: string;
 }
 
-interface Ctx {
+/** What a mail link's page knows: its language's texts and the link's token. */
+export interface Ctx {
   t: Translate;
   lang: Lang;
   token: string;

@@ -12,14 +12,12 @@
  * agent's pages give times in Ecuador's time; the visitor's in their own, with Ecuador's beside.
  */
 import type { ReactNode } from 'react';
-import type { Translate } from '../../core/translate.ts';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../core/protocol/visit-time.ts';
 import { ecuadorBeside, localDay } from '../../core/protocol/visits.ts';
 import { listingPath } from '../../core/routes.ts';
-import type { Lang } from '../../core/lang.ts';
 import type { VisitSummary } from '../../core/functions/visits/handler.ts';
 import { markup } from './html.tsx';
-import { Section } from './alerts-page.tsx';
+import { Section, type AlertPage, type Ctx } from './alerts-page.tsx';
 
 export type VisitPageKind = 'confirm' | 'propose' | 'cancel' | 'reschedule';
 export const VISIT_PAGES: readonly VisitPageKind[] = ['confirm', 'propose', 'cancel', 'reschedule'];
@@ -42,16 +40,7 @@ interface Answer {
 
 export type CallVisits = (body: Record<string, unknown>) => Promise<Answer>;
 
-export interface VisitPage {
-  status: number;
-  body: string;
-}
-
-interface Ctx {
-  t: Translate;
-  lang: Lang;
-  token: string;
-}
+export type VisitPage = AlertPage;
 
 /** A time as the link's holder reads it: the agent in Ecuador's time, the visitor in theirs with Ecuador's beside. */
 function when(ctx: Ctx, at: string, r: VisitSummary, holder: 'agent' | 'visitor'): string {
