@@ -2,6 +2,8 @@
 
 /** Attributes shared by the elements that take `filterAttributes`. */
 export interface ExpFilterAttributes {
+  /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. Default: `sale`. */
+  'operation'?: 'sale' | 'rent';
   /** City, sector or address filter (partial, case- and accent-insensitive). */
   'city'?: string;
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
@@ -10,7 +12,7 @@ export interface ExpFilterAttributes {
   'features'?: string;
   /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
   'keywords'?: string;
-  /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
+  /** Property type: house, apartment, suite, quinta, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type'?: string;
   /** Minimum price in USD. */
   'min-price'?: number | string;
@@ -20,6 +22,16 @@ export interface ExpFilterAttributes {
   'beds'?: number | string;
   /** Minimum bathrooms. */
   'baths'?: number | string;
+  /** The highest alícuota (the condominium's monthly fee) in USD; a listing that does not say one is kept. */
+  'max-hoa-fee'?: number | string;
+  /** Minimum parking spaces (parqueaderos). */
+  'parking'?: number | string;
+  /** Only listings with a storage unit (bodega). Default: `false`. */
+  'storage'?: boolean | 'true' | 'false';
+  /** Only furnished listings. Default: `false`. */
+  'furnished'?: boolean | 'true' | 'false';
+  /** Only listings that allow pets (rentals say so). Default: `false`. */
+  'pets'?: boolean | 'true' | 'false';
   /** Only listings with an open house in the next seven days. Default: `false`. */
   'open-house'?: boolean | 'true' | 'false';
   /** Only this agent's listings (for an agent's own website). */
@@ -28,6 +40,8 @@ export interface ExpFilterAttributes {
 
 /** Properties shared by the elements that take `filterAttributes`. */
 export interface ExpFilterProperties {
+  /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. Default: `sale`. */
+  operation: 'sale' | 'rent' | undefined;
   /** City, sector or address filter (partial, case- and accent-insensitive). */
   city: string | undefined;
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
@@ -36,7 +50,7 @@ export interface ExpFilterProperties {
   features: string | undefined;
   /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
   keywords: string | undefined;
-  /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
+  /** Property type: house, apartment, suite, quinta, land, office, business_premises, commercial_building (or another value of the data). */
   propertyType: string | undefined;
   /** Minimum price in USD. */
   minPrice: number | string | undefined;
@@ -46,6 +60,16 @@ export interface ExpFilterProperties {
   beds: number | string | undefined;
   /** Minimum bathrooms. */
   baths: number | string | undefined;
+  /** The highest alícuota (the condominium's monthly fee) in USD; a listing that does not say one is kept. */
+  maxHoaFee: number | string | undefined;
+  /** Minimum parking spaces (parqueaderos). */
+  parking: number | string | undefined;
+  /** Only listings with a storage unit (bodega). Default: `false`. */
+  storage: boolean | 'true' | 'false' | undefined;
+  /** Only furnished listings. Default: `false`. */
+  furnished: boolean | 'true' | 'false' | undefined;
+  /** Only listings that allow pets (rentals say so). Default: `false`. */
+  pets: boolean | 'true' | 'false' | undefined;
   /** Only listings with an open house in the next seven days. Default: `false`. */
   openHouse: boolean | 'true' | 'false' | undefined;
   /** Only this agent's listings (for an agent's own website). */
@@ -168,6 +192,8 @@ export interface ExpAgentProfileElement extends HTMLElement {
 export interface ExpFeaturedListingsAttributes {
   /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
   'community'?: string;
+  /** `rent`: the newest homes for rent (priced a month); `sale` (the default): for sale. Default: `sale`. */
+  'operation'?: 'sale' | 'rent';
   /** How many of the newest listings to show. Default: `8`. */
   'limit'?: number | string;
   /** The search page that 'View all' opens (with the community as its city). Default: `/search-properties`. */
@@ -188,6 +214,8 @@ export interface ExpFeaturedListingsAttributes {
 export interface ExpFeaturedListingsElement extends HTMLElement {
   /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
   community: string | undefined;
+  /** `rent`: the newest homes for rent (priced a month); `sale` (the default): for sale. Default: `sale`. */
+  operation: 'sale' | 'rent' | undefined;
   /** How many of the newest listings to show. Default: `8`. */
   limit: number | string | undefined;
   /** The search page that 'View all' opens (with the community as its city). Default: `/search-properties`. */
@@ -516,6 +544,18 @@ export interface SearchDetail {
     polygon?: [number, number][];
     /** only listings with an open house in the next seven days (docs/visits.md "Open houses") */
     openHouse?: boolean;
+    /** for rent; no operation: for sale (docs/product.md "Rent and buy") */
+    operation?: 'sale' | 'rent';
+    /** the highest alícuota a month (a listing that does not say one is kept) */
+    maxHoaFee?: number;
+    /** at least this many parking spaces */
+    parking?: number;
+    /** with a storage unit (bodega) */
+    storage?: boolean;
+    /** furnished */
+    furnished?: boolean;
+    /** pets allowed (rentals) */
+    pets?: boolean;
   };
   /** the sort in effect */
   sort: 'featured' | 'newest' | 'price_asc' | 'price_desc' | 'relevance';

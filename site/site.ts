@@ -39,14 +39,17 @@ function searchPage(): void {
     void setText(marketLink, 'site.search.hero.market', { location: name });
   };
 
+  // a search of homes for rent says so (docs/product.md "Rent and buy")
+  let rent = new URLSearchParams(location.search).get('operation') === 'rent';
+  const titleKey = (inPlace: boolean) => (rent ? (inPlace ? 'site.search.hero.rentTitleIn' : 'site.search.hero.rentTitle') : inPlace ? 'site.search.hero.titleIn' : 'site.search.hero.title');
   /** a known location by its slug (its name, subtitle and video), or a place picked in the location box by its words */
   const show = (slug: string | undefined, placeName?: string, placePath?: string) => {
     const knownCity = slug ? findLocation(slug) : undefined;
     showMarket(knownCity?.city ? slugify(knownCity.city) : placePath, slug ? { $t: `site.locations.${slug}.name` } : placeName);
     if (explicitTitle) void setText(title, explicitTitle);
-    else if (slug) void setText(title, 'site.search.hero.titleIn', { location: { $t: `site.locations.${slug}.name` } });
-    else if (placeName) void setText(title, 'site.search.hero.titleIn', { location: placeName });
-    else void setText(title, 'site.search.hero.title');
+    else if (slug) void setText(title, titleKey(true), { location: { $t: `site.locations.${slug}.name` } });
+    else if (placeName) void setText(title, titleKey(true), { location: placeName });
+    else void setText(title, titleKey(false));
     if (explicitSubtitle) void setText(subtitle, explicitSubtitle);
     else void setText(subtitle, slug ? `site.locations.${slug}.subtitle` : 'site.search.hero.subtitle');
   };
@@ -73,14 +76,16 @@ function searchPage(): void {
     slug = first.known.slug;
     if (video) setVideo(video, first.known.video);
   }
-  if (slug || placeName || explicitTitle || explicitSubtitle) show(slug, placeName, params.get('place') ?? undefined);
+  if (slug || placeName || explicitTitle || explicitSubtitle || rent) show(slug, placeName, params.get('place') ?? undefined);
   // the hero follows the place or the city the visitor searches next
   document.addEventListener('exp-search', (e) => {
-    const filters = (e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string } }>).detail.filters;
+    const filters = (e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string; operation?: string } }>).detail.filters;
     const place = picked(filters.place, filters.placeName);
     const next = place.known ?? (filters.city ? findLocation(filters.city) : undefined);
     const nextName = place.known ? undefined : place.name;
-    if (next?.slug === slug && nextName === placeName) return;
+    const nextRent = filters.operation === 'rent';
+    if (next?.slug === slug && nextName === placeName && nextRent === rent) return;
+    rent = nextRent;
     slug = next?.city ? next.slug : undefined;
     placeName = nextName;
     if (video) setVideo(video, next?.video ?? 'quito');

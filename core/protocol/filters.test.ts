@@ -37,6 +37,12 @@ const EVERY: SearchFilters = {
   maxLotSize: 900,
   features: { pool: true, newConstruction: true },
   openHouse: true,
+  operation: 'rent',
+  maxHoaFee: 150,
+  parking: 2,
+  storage: true,
+  furnished: true,
+  pets: true,
   agentId: '7',
 };
 

@@ -65,7 +65,23 @@ export interface SearchFilters {
   polygon?: LngLat[];
   /** only listings with an open house in the next seven days (docs/visits.md "Open houses") */
   openHouse?: boolean;
+  /** for rent; no operation: for sale (docs/product.md "Rent and buy") */
+  operation?: Operation;
+  /** the highest alícuota a month (a listing that does not say one is kept) */
+  maxHoaFee?: number;
+  /** at least this many parking spaces */
+  parking?: number;
+  /** with a storage unit (bodega) */
+  storage?: boolean;
+  /** furnished */
+  furnished?: boolean;
+  /** pets allowed (rentals) */
+  pets?: boolean;
 }
+
+/** A listing's operation: for sale (what no operation means) or for rent (its price a month). */
+export const OPERATIONS = ['sale', 'rent'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 /** the longest words a search keeps (public.words_query reads 200 characters) */
 export const KEYWORDS_MAX = 200;
@@ -106,6 +122,13 @@ export interface FilterArgs {
   polygon?: LngLat[];
   /** an open house in the next seven days */
   open_house?: boolean;
+  /** 'rent'; absent: sale */
+  operation?: Operation;
+  hoa_max?: number;
+  parking_min?: number;
+  storage?: boolean;
+  furnished?: boolean;
+  pets?: boolean;
 }
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
@@ -120,6 +143,10 @@ export interface FilterControl {
   options?: readonly number[];
   /** a choice in words */
   option?: (n: number, t: Translate) => string;
+  /** a rent's choices, where they differ from a sale's (docs/product.md "Rent and buy") */
+  rentOptions?: readonly number[];
+  /** shown for rentals only */
+  rentOnly?: boolean;
 }
 
 /**
@@ -132,7 +159,7 @@ export interface FilterControl {
  */
 export interface FilterSpec {
   key: FilterKey;
-  kind: 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon' | 'flag';
+  kind: 'operation' | 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon' | 'flag';
   /** its argument; the map's box is four (area_west ...) */
   arg?: Exclude<keyof FilterArgs, 'area_west' | 'area_south' | 'area_east' | 'area_north'>;
   /** texts: the longest kept */
@@ -156,9 +183,11 @@ export interface FilterSpec {
 const price = (key: string) => (n: number, t: Translate) => t(key, { price: formatPrice(n) });
 const area = (key: string) => (n: number, t: Translate) => t(key, { area: formatArea(n) });
 const plus = (n: number, t: Translate) => t('search.filters.plus', { n });
+const maxPriceOption = (n: number) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n));
 
 // prettier-ignore
 const TABLE = [
+  { key: 'operation', kind: 'operation', arg: 'operation', part: 'where', say: (_: unknown, t: Translate) => t('phrases.forRent'), chip: (_: unknown, t: Translate) => t('search.chips.forRent'), attribute: 'operation' },
   { key: 'propertyType', kind: 'type', arg: 'property_type', maxLength: 100, part: 'what', say: (v: string, t: Translate) => typeLabel(v, t), attribute: 'property-type' },
   { key: 'place', kind: 'place', arg: 'place', maxLength: 170, part: 'where', say: (v: string, t: Translate) => t('phrases.city', { city: placeWords(v) }), chip: (v: string) => placeWords(v), attribute: 'place' },
   { key: 'placeName', kind: 'placeName', arg: 'place_name', maxLength: 100 },
@@ -170,13 +199,18 @@ const TABLE = [
   { key: 'baths', kind: 'number', arg: 'baths_min', max: 20, part: 'rest', say: (n: number, t: Translate) => t('phrases.baths', { count: n }), control: { in: 'bar', label: 'baths', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'baths' },
   { key: 'minSqft', kind: 'number', arg: 'area_min', max: 10_000_000, part: 'rest', say: area('phrases.minArea'), control: { in: 'bar', label: 'minArea', options: [50, 100, 150, 200, 300], option: (n, t) => t('search.filters.areaPlus', { n }) } },
   { key: 'maxSqft', kind: 'number', arg: 'area_max', max: 10_000_000, part: 'rest', say: area('phrases.maxArea') },
-  { key: 'minPrice', kind: 'number', arg: 'price_min', max: PRICE_MAX_ANY, part: 'rest', say: price('phrases.minPrice'), control: { in: 'bar', label: 'minPrice', options: [100_000, 250_000, 500_000, 1_000_000, 2_000_000], option: (n) => formatPricePill(n) }, attribute: 'min-price' },
-  { key: 'maxPrice', kind: 'number', arg: 'price_max', max: PRICE_MAX_ANY, any: PRICE_MAX_ANY, part: 'rest', say: price('phrases.maxPrice'), control: { in: 'bar', label: 'maxPrice', options: [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY], option: (n) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n)) }, attribute: 'max-price' },
+  { key: 'minPrice', kind: 'number', arg: 'price_min', max: PRICE_MAX_ANY, part: 'rest', say: price('phrases.minPrice'), control: { in: 'bar', label: 'minPrice', options: [100_000, 250_000, 500_000, 1_000_000, 2_000_000], rentOptions: [300, 500, 800, 1_200, 2_000], option: (n) => formatPricePill(n) }, attribute: 'min-price' },
+  { key: 'maxPrice', kind: 'number', arg: 'price_max', max: PRICE_MAX_ANY, any: PRICE_MAX_ANY, part: 'rest', say: price('phrases.maxPrice'), control: { in: 'bar', label: 'maxPrice', options: [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY], rentOptions: [300, 500, 800, 1_200, 2_000], option: maxPriceOption }, attribute: 'max-price' },
   { key: 'yearBuiltFrom', kind: 'number', arg: 'year_min', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.builtFrom', { year: n }), control: { in: 'more', label: 'yearFrom' } },
   { key: 'yearBuiltTo', kind: 'number', arg: 'year_max', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.builtTo', { year: n }), control: { in: 'more', label: 'yearTo' } },
   { key: 'minLotSize', kind: 'number', arg: 'lot_min', max: 10_000_000, part: 'rest', say: area('phrases.minLot'), control: { in: 'more', label: 'minLot' } },
   { key: 'maxLotSize', kind: 'number', arg: 'lot_max', max: 10_000_000, part: 'rest', say: area('phrases.maxLot'), control: { in: 'more', label: 'maxLot' } },
   { key: 'features', kind: 'features', arg: 'features', part: 'rest', control: { in: 'more', label: 'features' }, say: (v: FeatureFlag[], t: Translate) => t('phrases.features', { list: v.map((f) => t(`search.filters.feature.${f}`).toLowerCase()).join(', ') }), attribute: 'features' },
+  { key: 'maxHoaFee', kind: 'number', arg: 'hoa_max', max: 100_000, part: 'rest', say: price('phrases.maxHoaFee'), control: { in: 'more', label: 'maxHoaFee', options: [50, 100, 150, 200, 300], option: (n) => formatPrice(n) }, attribute: 'max-hoa-fee' },
+  { key: 'parking', kind: 'number', arg: 'parking_min', max: 20, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.parking', { count: n }), control: { in: 'more', label: 'parking', options: [1, 2, 3], option: plus }, attribute: 'parking' },
+  { key: 'storage', kind: 'flag', arg: 'storage', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.storage'), chip: (_: unknown, t: Translate) => t('search.chips.storage'), control: { in: 'more', label: 'storage' }, attribute: 'storage' },
+  { key: 'furnished', kind: 'flag', arg: 'furnished', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.furnished'), chip: (_: unknown, t: Translate) => t('search.chips.furnished'), control: { in: 'more', label: 'furnished' }, attribute: 'furnished' },
+  { key: 'pets', kind: 'flag', arg: 'pets', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.pets'), chip: (_: unknown, t: Translate) => t('search.chips.pets'), control: { in: 'more', label: 'pets', rentOnly: true }, attribute: 'pets' },
   { key: 'openHouse', kind: 'flag', arg: 'open_house', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.openHouse'), chip: (_: unknown, t: Translate) => t('search.chips.openHouse'), control: { in: 'more', label: 'openHouse' }, attribute: 'open-house' },
   { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', say: (_: unknown, t: Translate) => t('phrases.agent'), attribute: 'agent-id' },
 ] as const satisfies readonly FilterSpec[];
@@ -189,7 +223,15 @@ export const FILTERS: readonly FilterSpec[] = TABLE;
 
 export const FILTER = Object.fromEntries(FILTERS.map((f) => [f.key, f])) as Record<FilterKey, FilterSpec>;
 
-export type NumberFilter = 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize';
+export type NumberFilter = 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'maxHoaFee' | 'parking';
+
+/** The yes-or-no filters (a checkbox each), in the table's order. */
+export type FlagFilter = 'storage' | 'furnished' | 'pets' | 'openHouse';
+export const FLAG_FILTERS = FILTERS.filter((f) => f.kind === 'flag').map((f) => f.key) as FlagFilter[];
+
+/** A control's choices for the search's operation (a rent's prices are a month's). */
+export const controlOptions = (control: FilterControl | undefined, operation: Operation | undefined): readonly number[] =>
+  (operation === 'rent' ? control?.rentOptions : undefined) ?? control?.options ?? [];
 
 /** The number filters, in the table's order. */
 export const NUMBER_FILTERS = FILTERS.filter((f) => f.kind === 'number').map((f) => f.key) as NumberFilter[];
@@ -210,6 +252,9 @@ function placeWords(path: string): string {
 /** One filter's value as it applies (docs/product.md §5: 'any', 0, 999,999,999 and blanks do not); undefined when it does not. */
 function applied(spec: FilterSpec, value: unknown, all: SearchFilters): unknown {
   switch (spec.kind) {
+    case 'operation':
+      // a sale is what no operation means
+      return value === 'rent' ? value : undefined;
     case 'type': {
       const v = typeof value === 'string' ? value.trim() : '';
       return v && v.toLowerCase() !== 'any' ? v : undefined;
@@ -344,6 +389,9 @@ export function searchPageQuery(filters: SearchFilters, extra: Record<string, st
 export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unknown; problem?: 'invalid' | 'tooLong' } {
   if (raw === undefined || raw === null || raw === '') return {};
   switch (spec.kind) {
+    case 'operation':
+      if (raw === 'rent') return { value: raw };
+      return raw === 'sale' ? {} : { problem: 'invalid' };
     case 'type':
     case 'text':
     case 'place':

@@ -10,6 +10,8 @@ const LABELS: Record<string, string> = {
   'listing.types.business_premises': 'Business Premises',
   'listing.types.commercial_building': 'Commercial Building',
   'listing.types.residential': 'Residential',
+  'listing.types.suite': 'Suite',
+  'listing.types.quinta': 'Quinta',
 };
 const t = (k: string) => LABELS[k] ?? k;
 
@@ -69,12 +71,14 @@ describe('listing mapping (docs/product.md §3)', () => {
     expect(full).toMatchObject({ name: 'Ana Vera', phone: '099', location: 'Pichincha', photo: 'https://api.example/media/agents/agent-01.svg' });
   });
 
-  it('labels property types: the six known, others title-cased with spaces', () => {
+  it('labels property types: the known ones, others title-cased with spaces', () => {
     expect(typeLabel('house', t)).toBe('House');
     expect(typeLabel('business_premises', t)).toBe('Business Premises');
     expect(typeLabel('Commercial Building', t)).toBe('Commercial Building');
     expect(typeLabel('hotel_boutique', t)).toBe('Hotel Boutique');
-    expect(typeLabel('QUINTA', t)).toBe('Quinta');
+    expect(typeLabel('QUINTA', t)).toBe(t('listing.types.quinta'));
+    expect(typeLabel('suite', t)).toBe('Suite');
+    expect(typeLabel('castillo_antiguo', t)).toBe('Castillo Antiguo');
     expect(typeLabel('', t)).toBe('Residential');
   });
 

@@ -6,7 +6,7 @@
  */
 import { parseOpenHouses, type OpenHouseTime } from './open-houses.ts';
 import { safeMediaUrl } from './safe-urls.ts';
-import { priceValue } from './format.ts';
+import { formatPrice, formatPricePill, priceValue } from './format.ts';
 import { cityCentroid, jitter, QUITO } from './places.ts';
 import { parseCoordinate } from './text.ts';
 
@@ -62,6 +62,8 @@ export interface Property {
   openHouses: OpenHouseTime[];
   /** what an Ecuadorian asks first (docs/product.md §3): the alícuota (USD a month), parking spaces, a storage unit, furnished, pets; null: unsaid */
   facts: ListingFactsData;
+  /** for sale, or for rent at `price` a month (docs/product.md "Rent and buy") */
+  operation: 'sale' | 'rent';
 }
 
 export interface ListingFactsData {
@@ -227,16 +229,30 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
       furnished: row.furnished === 'yes' || row.furnished === 'partly' || row.furnished === 'no' ? row.furnished : null,
       pets: flag(row.pets_allowed),
     },
+    operation: row.operation === 'rent' ? 'rent' : 'sale',
   };
 }
 
+/** A listing's price as cards, pages and mails say it: a rent's a month ("$850/month", listing.perMonth). */
+export function listingPrice(p: { price: number; operation?: string }, t: (key: string, params?: Record<string, unknown>) => string): string {
+  return p.operation === 'rent' ? t('listing.perMonth', { price: formatPrice(p.price) }) : formatPrice(p.price);
+}
+
+/** What a rent's price is per, as the page says it ("/month", "/mes"): the structured data's unit. */
+export const monthUnit = (t: (key: string, params?: Record<string, unknown>) => string): string => t('listing.perMonth', { price: '' }).trim();
+
+/** The same on a map's pin ("$250K", "$850/month"). */
+export function listingPricePill(p: { price: number; operation?: string }, t: (key: string, params?: Record<string, unknown>) => string): string {
+  return p.operation === 'rent' ? t('listing.perMonth', { price: formatPricePill(p.price) }) : formatPricePill(p.price);
+}
+
 /** Our property types, the one list (the import maps a feed's to these; the seed makes these; labels listing.types.*). */
-export const KNOWN_TYPES = ['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building'] as const;
+export const KNOWN_TYPES = ['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building', 'suite', 'quinta'] as const;
 export type KnownType = (typeof KNOWN_TYPES)[number];
 export const isKnownType = (value: unknown): value is KnownType => (KNOWN_TYPES as readonly unknown[]).includes(value);
 
 /**
- * The label of a property type: the six known ones translated (keys listing.types.*), other values
+ * The label of a property type: the known ones translated (keys listing.types.*), other values
  * shown as given with underscores as spaces and title case; missing is 'Residential'.
  */
 export function typeLabel(type: string, t: (key: string) => string): string {

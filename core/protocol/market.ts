@@ -131,6 +131,9 @@ export function formatChange(change: number): string {
 /** The type group of a property type (the index's rule, supabase/schemas/25_market.sql internal.market_type_group), or null. */
 export function typeGroupOf(propertyType: string): Exclude<TypeGroup, 'all'> | null {
   if (propertyType === 'house' || propertyType === 'apartment' || propertyType === 'land') return propertyType;
+  // a suite is a small flat, a quinta a house on its land (docs/market.md)
+  if (propertyType === 'suite') return 'apartment';
+  if (propertyType === 'quinta') return 'house';
   if (propertyType === 'office' || propertyType === 'business_premises' || propertyType === 'commercial_building') return 'commercial';
   return null;
 }
@@ -141,8 +144,43 @@ export function pricePerM2(listing: { price: number; area: number; lot: number; 
   return listing.price > 0 && area >= 15 ? listing.price / area : null;
 }
 
+/** A place's rents now (internal.market_rents; docs/market.md "Rents"): USD a month per m², and a two-bedroom flat's. */
+export interface MarketRents {
+  /** the place the figures are of: the one asked for, or the nearest above it with enough rentals */
+  path: string;
+  name: string;
+  listings: number;
+  median: number;
+  p25: number;
+  p75: number;
+  twoBedroom: number | null;
+}
+
+function parseMarketRents(value: unknown): MarketRents | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const o = value as Record<string, unknown>;
+  const median = Number(o.median);
+  if (typeof o.path !== 'string' || !Number.isFinite(median)) return undefined;
+  const two = o.two_bedroom === null || o.two_bedroom === undefined ? null : Number(o.two_bedroom);
+  return {
+    path: o.path,
+    name: String(o.name ?? ''),
+    listings: Number(o.listings) || 0,
+    median,
+    p25: Number(o.p25) || 0,
+    p75: Number(o.p75) || 0,
+    twoBedroom: two !== null && Number.isFinite(two) ? two : null,
+  };
+}
+
 /** public.market_report's answer as a report's figures (core/view/market-report.tsx MarketData). */
-export function parseMarketReport(value: unknown): { all: MarketFigure[]; byType: Array<[Exclude<TypeGroup, 'all'>, MarketFigure[]]>; ranking: MarketRank[]; cities?: MarketRank[] } {
+export function parseMarketReport(value: unknown): {
+  all: MarketFigure[];
+  byType: Array<[Exclude<TypeGroup, 'all'>, MarketFigure[]]>;
+  ranking: MarketRank[];
+  cities?: MarketRank[];
+  rents?: MarketRents;
+} {
   const o = (value ?? {}) as Record<string, unknown>;
   const byType = (o.by_type ?? {}) as Record<string, unknown>;
   const groups = TYPE_GROUPS.filter((g): g is Exclude<TypeGroup, 'all'> => g !== 'all');
@@ -151,5 +189,6 @@ export function parseMarketReport(value: unknown): { all: MarketFigure[]; byType
     byType: groups.map((g) => [g, parseMarketFigures(Array.isArray(byType[g]) ? (byType[g] as unknown[]) : [])]),
     ranking: parseMarketRanking(Array.isArray(o.ranking) ? o.ranking : []),
     ...(Array.isArray(o.cities) ? { cities: parseMarketRanking(o.cities) } : {}),
+    ...(parseMarketRents(o.rents) ? { rents: parseMarketRents(o.rents) } : {}),
   };
 }

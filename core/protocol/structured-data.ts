@@ -18,7 +18,7 @@ export function jsonLdText(data: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-const ACCOMMODATION = { house: 'SingleFamilyResidence', apartment: 'Apartment' } as const;
+const ACCOMMODATION = { house: 'SingleFamilyResidence', quinta: 'SingleFamilyResidence', apartment: 'Apartment', suite: 'Apartment' } as const;
 
 /** The features a listing's data says, as schema.org's LocationFeatureSpecification. */
 function feature(rows: Array<[string, number | boolean | null]>): LocationFeatureSpecification[] | undefined {
@@ -31,7 +31,7 @@ function feature(rows: Array<[string, number | boolean | null]>): LocationFeatur
  * spread in, so that the compiler checks every property against schema-dts's types: a property
  * the vocabulary does not give a type is a type error (docs/decisions.md #24).
  */
-export function listingJsonLd(p: Property, url: string): RealEstateListing {
+export function listingJsonLd(p: Property, url: string, monthUnit?: string): RealEstateListing {
   const type = p.propertyType.trim().toLowerCase().replace(/\s+/g, '_');
   const about: Accommodation = {
     '@type': (ACCOMMODATION as Record<string, 'SingleFamilyResidence' | 'Apartment'>)[type] ?? 'Accommodation',
@@ -57,18 +57,29 @@ export function listingJsonLd(p: Property, url: string): RealEstateListing {
     description: p.description || undefined,
     image: p.images.length ? p.images.slice(0, 5) : undefined,
     datePosted: p.createdAt ? p.createdAt.slice(0, 10) : undefined,
-    offers: { '@type': 'Offer', price: p.price, priceCurrency: 'USD', availability: 'https://schema.org/InStock', url },
+    // a rent is leased out by the month (docs/product.md "Rent and buy"): "/mes", "/month" as the page says it
+    offers:
+      p.operation === 'rent'
+        ? {
+            '@type': 'OfferForLease',
+            price: p.price,
+            priceCurrency: 'USD',
+            availability: 'https://schema.org/InStock',
+            url,
+            priceSpecification: { '@type': 'UnitPriceSpecification', price: p.price, priceCurrency: 'USD', unitCode: 'MON', unitText: monthUnit ?? 'per month' },
+          }
+        : { '@type': 'Offer', price: p.price, priceCurrency: 'USD', availability: 'https://schema.org/InStock', url },
     about,
   } satisfies RealEstateListing;
 }
 
 /** The listings of a page being shown, in order. */
-export function listingsJsonLd(properties: Property[], urlOf: (p: Property) => string, offset = 0): WithContext<ItemList> | null {
+export function listingsJsonLd(properties: Property[], urlOf: (p: Property) => string, offset = 0, monthUnit?: string): WithContext<ItemList> | null {
   if (!properties.length) return null;
   return {
     '@context': 'https://schema.org',
     '@type': 'ItemList',
-    itemListElement: properties.map((p, i) => ({ '@type': 'ListItem', position: offset + i + 1, item: listingJsonLd(p, urlOf(p)) }) satisfies ListItem),
+    itemListElement: properties.map((p, i) => ({ '@type': 'ListItem', position: offset + i + 1, item: listingJsonLd(p, urlOf(p), monthUnit) }) satisfies ListItem),
   } satisfies WithContext<ItemList>;
 }
 

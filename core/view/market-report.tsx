@@ -7,8 +7,8 @@
  * lines, Ecuador's cities on a map, the way to the place's search and how it is counted.
  */
 import type { ReactNode } from 'react';
-import { formatCount, formatPrice } from '../protocol/format.ts';
-import { formatChange, formatMonth, lastFullMonth, placeKind, typicalPrice, yearChange, type MarketFigure, type MarketRank, type TypeGroup } from '../protocol/market.ts';
+import { formatCount, formatNumber, formatPrice } from '../protocol/format.ts';
+import { formatChange, formatMonth, lastFullMonth, placeKind, typicalPrice, yearChange, type MarketFigure, type MarketRank, type MarketRents, type TypeGroup } from '../protocol/market.ts';
 import type { Translate } from '../translate.ts';
 import { MarketChart, Sparkline, type MarketChartClasses } from './market-chart.tsx';
 import { CityMap, type CityMapClasses } from './market-map.tsx';
@@ -23,6 +23,8 @@ export interface MarketData {
   /** Ecuador's report also ranks every city, and shows them on a map of this outline */
   cities?: MarketRank[];
   outline?: Array<Array<[number, number]>>;
+  /** the place's rents now, beside the asking prices */
+  rents?: MarketRents;
 }
 
 export interface MarketReportClasses {
@@ -230,6 +232,20 @@ export function MarketReportView({ place, data, t, lang, now, reportHref, search
           <p className={c.note}>
             {t('market.typical.note')}
             {flat.path !== last.path ? ` ${t('market.fromParent', { place: name, parent: flat.name })}` : ''}
+          </p>
+        </Section>
+      ) : null}
+      {show.typical !== false && data.rents ? (
+        <Section id="market-rents-heading" title={t('market.rents.heading')}>
+          <dl className={c.facts}>
+            {fact(t('market.rents.perM2'), t('market.rents.perMonth', { price: `$${formatNumber(data.rents.median, 2)}` }))}
+            {data.rents.twoBedroom !== null ? fact(t('market.rents.two'), t('market.rents.perMonth', { price: formatPrice(data.rents.twoBedroom) })) : null}
+            {fact(t('market.rents.listings'), formatCount(data.rents.listings))}
+          </dl>
+          <p className={c.note}>
+            {t('market.rents.note')}
+            {data.rents.path !== place ? ` ${t('market.fromParent', { place: name, parent: data.rents.name })}` : ''}{' '}
+            <a href={`${searchHref(data.rents.path)}${searchHref(data.rents.path).includes('?') ? '&' : '?'}operation=rent`}>{t('market.rents.search', { place: data.rents.name })}</a>
           </p>
         </Section>
       ) : null}

@@ -110,9 +110,12 @@ const KYERO_FEATURES: Array<[RegExp, string]> = [
  * Kyero v3 (feed_version 3): `<root><kyero><feed_version>3</feed_version></kyero><property>...`.
  * Kyero's feed is whole (every listing, no status): a listing that is in it is on the market, one
  * that is not has left. Kyero has no street address; the address is the urbanisation and the town.
- * A rental (price_freq other than sale) and a price in another currency than US dollars are
- * quarantined.
+ * A rental (price_freq month, week or year) is read as a RESO lease (its rent made monthly); a
+ * holiday let (night, day) and a price in another currency than US dollars are quarantined.
  */
+/** Kyero's price_freq as RESO's LeaseAmountFrequency. */
+const KYERO_FREQUENCIES: Record<string, string> = { month: 'Monthly', week: 'Weekly', year: 'Annually', night: 'Nightly', day: 'Daily' };
+
 export function kyeroRecords(text: string): FeedRecord[] {
   const body = text.replace(/^\uFEFF/, '');
   if (!body.trim()) return [];
@@ -168,8 +171,9 @@ function kyeroRecord(p: Node): FeedRecord {
   const images = (((p.images ?? {}) as Node).image ?? []) as Node[];
   record.Media = images.map((img, i) => ({ MediaKey: str(img['@id']) ?? str(img.url), MediaURL: str(img.url), Order: i, MediaCategory: 'Photo' }));
   const reasons: string[] = [];
-  const freq = str(p.price_freq);
-  if (freq && freq.toLowerCase() !== 'sale') reasons.push(`a rental (price_freq ${freq}): this site lists sales`);
+  // a rental: the mapping's lease rule makes its rent monthly (or keeps a holiday let out)
+  const freq = str(p.price_freq)?.toLowerCase();
+  if (freq && freq !== 'sale') Object.assign(record, { PropertyType: 'Residential Lease', LeaseAmount: record.ListPrice, LeaseAmountFrequency: KYERO_FREQUENCIES[freq] ?? freq });
   const currency = str(p.currency);
   if (currency && currency.toUpperCase() !== 'USD') reasons.push(`price in ${currency.toUpperCase()}: Ecuador's prices are in US dollars`);
   if (reasons.length) record.__quarantine = reasons;

@@ -22,6 +22,26 @@ const reasons = (record: Record<string, unknown>) => {
 };
 
 describe('mapping a RESO record (docs/import.md)', () => {
+  it("a lease is a rental at a month's rent (LeaseAmount made monthly, else ListPrice); a holiday let is quarantined; a sale has no operation", () => {
+    expect(ok({ ...base, PropertyType: 'Residential Lease', PropertySubType: 'Apartment', ListPrice: 950 })).toMatchObject({ operation: 'rent', price: 950, property_type: 'apartment' });
+    expect(ok({ ...base, PropertyType: 'ResidentialLease', LeaseAmount: 14_400, LeaseAmountFrequency: 'Annually', ListPrice: 1 })).toMatchObject({ operation: 'rent', price: 1200 });
+    const weekly = mapRecord({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 300, LeaseAmountFrequency: 'Weekly' }, ES);
+    expect(weekly.ok && weekly.listing.price).toBe(1300);
+    expect(weekly.notes).toContain('rent 300 Weekly made 1300 a month');
+    expect(ok({ ...base, PropertyType: 'Commercial Lease', PropertySubType: 'Office', LeaseAmount: 2500, LeaseAmountFrequency: 'Monthly' })).toMatchObject({
+      operation: 'rent',
+      price: 2500,
+      property_type: 'office',
+    });
+    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Daily' })).toEqual(['a holiday let (rent Daily): this site lists homes to live in']);
+    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Seasonal' })).toEqual(['a holiday let (rent Seasonal): this site lists homes to live in']);
+    expect(reasons({ ...base, PropertyType: 'Residential Lease', ListPrice: undefined })).toEqual(['no price']);
+    expect(ok({ ...base, PropertyType: 'Residential' }).operation).toBeUndefined();
+    // suites and quintas are types of their own
+    expect(ok({ ...base, PropertySubType: 'Studio' }).property_type).toBe('suite');
+    expect(ok({ ...base, PropertySubType: 'Quinta' }).property_type).toBe('quinta');
+  });
+
   it('docs/import.md shows the table and the lookups the code runs', () => {
     const doc = readFileSync(resolve(import.meta.dirname, '../../docs/import.md'), 'utf8');
     expect(doc).toContain(`<!-- mapping -->\n${mappingTable()}\n<!-- /mapping -->`);
@@ -120,9 +140,9 @@ describe('mapping a RESO record (docs/import.md)', () => {
     expect(ok({ ...base, PropertyType: 'Commercial Sale', PropertySubType: 'Retail' }).property_type).toBe('business_premises');
     expect(ok({ ...base, PropertyType: 'Commercial Sale' }).property_type).toBe('commercial_building');
     expect(ok({ ...base, PropertySubType: 'Departamento' }).property_type).toBe('apartment');
-    const odd = mapRecord({ ...base, PropertyType: 'Residential Lease', PropertySubType: 'Boat Slip' }, ES);
+    const odd = mapRecord({ ...base, PropertyType: 'Marina', PropertySubType: 'Boat Slip' }, ES);
     expect(odd.ok && odd.listing.property_type).toBe('boat slip');
-    expect(odd.notes).toEqual(['property type "Residential Lease / Boat Slip"']);
+    expect(odd.notes).toEqual(['property type "Marina / Boat Slip"']);
   });
 
   it('quarantines what cannot be a listing, with every reason', () => {
@@ -208,7 +228,7 @@ describe('reading the feeds that come as documents', () => {
     expect(() => csvRecords('<html>')).toThrow(/not CSV: the feed is an HTML page/);
   });
 
-  it('Kyero v3: read as RESO names; a rental and a foreign currency quarantined; a DOCTYPE and broken XML refused', () => {
+  it('Kyero v3: read as RESO names; rentals by the month or the week, a holiday let and a foreign currency quarantined; a DOCTYPE and broken XML refused', () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <root><kyero><feed_version>3</feed_version></kyero>
 <property><id>KY-1</id><date>2026-11-20 10:00:00</date><ref>R1</ref><price>185000</price><currency>USD</currency><price_freq>sale</price_freq>
@@ -218,8 +238,11 @@ describe('reading the feeds that come as documents', () => {
 <features><feature>Garage</feature><feature>Vista al mar</feature></features>
 <images><image id="1"><url>https://p.example/1.jpg</url></image><image id="2"><url>https://p.example/2.jpg</url></image></images></property>
 <property><id>KY-2</id><price>900</price><price_freq>month</price_freq><currency>EUR</currency><town>Quito</town></property>
+<property><id>KY-3</id><price>850</price><price_freq>month</price_freq><currency>USD</currency><type>Apartment</type><town>Quito</town><location_detail>La Carolina</location_detail></property>
+<property><id>KY-4</id><price>200</price><price_freq>week</price_freq><type>Apartment</type><town>Salinas</town><location_detail>Chipipe</location_detail></property>
+<property><id>KY-5</id><price>90</price><price_freq>night</price_freq><type>Apartment</type><town>Montañita</town><location_detail>Centro</location_detail></property>
 </root>`;
-    const [a, b] = kyeroRecords(xml);
+    const [a, b, rent, week, night] = kyeroRecords(xml);
     const l = ok(a as Record<string, unknown>);
     expect(l).toMatchObject({
       source_key: 'KY-1',
@@ -241,7 +264,14 @@ describe('reading the feeds that come as documents', () => {
       ['2', 'https://p.example/2.jpg'],
     ]);
     expect(l.source_modified_at).toBe('2026-11-20T10:00:00.000Z');
-    expect(reasons(b as Record<string, unknown>)).toEqual(['a rental (price_freq month): this site lists sales', "price in EUR: Ecuador's prices are in US dollars"]);
+    expect(reasons(b as Record<string, unknown>)).toEqual(["price in EUR: Ecuador's prices are in US dollars"]);
+    // rentals (issue 46): a month's rent as it is, a week's made monthly and said so, a night's kept out
+    expect(l.operation).toBeUndefined();
+    expect(ok(rent as Record<string, unknown>)).toMatchObject({ source_key: 'KY-3', operation: 'rent', price: 850, property_type: 'apartment', sector: 'La Carolina' });
+    const weekly = mapRecord(week as Record<string, unknown>, ES);
+    expect(weekly.ok && weekly.listing).toMatchObject({ operation: 'rent', price: 866.67 });
+    expect(weekly.notes).toEqual(['rent 200 Weekly made 866.67 a month']);
+    expect(reasons(night as Record<string, unknown>)).toEqual(['a holiday let (rent Nightly): this site lists homes to live in']);
     expect(() => kyeroRecords('<?xml version="1.0"?><!DOCTYPE root [<!ENTITY x "y">]><root>&x;</root>')).toThrow(/DOCTYPE/);
     // a DTD wherever it stands: after a long comment, between two comments (the prefix check once
     // read them as one), inside the document; a 15 KB feed must not grow into a megabyte

@@ -66,6 +66,8 @@ export interface ImportedListing {
   media: FeedPhoto[];
   /** the alícuota, USD a month */
   hoa_fee?: number | null;
+  /** 'rent': the price is a month's rent; none: a sale */
+  operation?: 'sale' | 'rent';
   parking_spaces?: number | null;
   storage_unit?: boolean | null;
   furnished?: 'yes' | 'partly' | 'no' | null;
@@ -202,7 +204,10 @@ export const TYPES: Record<string, string> = {
   villa: 'house',
   farm: 'house',
   ranch: 'house',
-  quinta: 'house',
+  quinta: 'quinta',
+  suite: 'suite',
+  studio: 'suite',
+  minidepartamento: 'suite',
   casa: 'house',
   condominium: 'apartment',
   condo: 'apartment',
@@ -231,6 +236,7 @@ export const TYPES: Record<string, string> = {
   residentialincome: 'commercial_building',
   commercialsale: 'commercial_building',
   commerciallease: 'commercial_building',
+  residentiallease: 'apartment',
   farmandranch: 'house',
 };
 
@@ -258,6 +264,9 @@ const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** di
 
 /** Ecuador with the Galápagos, with a margin of a few kilometres. */
 /** How many months an association fee's period is (AssociationFeeFrequency, letters and case ignored). */
+/** A lease by the night, the day or the season (letters and case ignored): a holiday let, not a home to rent. */
+const HOLIDAY_LETS = new Set(['daily', 'nightly', 'night', 'day', 'seasonal', 'onetime']);
+
 export const FEE_MONTHS: Record<string, number> = {
   monthly: 1,
   annually: 12,
@@ -390,10 +399,34 @@ export const FIELD_MAP: readonly FieldRule[] = [
     },
   },
   {
+    reso: 'PropertyType (Residential Lease, Commercial Lease), LeaseAmount, LeaseAmountFrequency',
+    ours: 'operation, price',
+    rule: "A lease type is a rental (operation rent), else a sale. A rental's price is a month's rent: LeaseAmount made monthly by LeaseAmountFrequency (Annually divided by 12, Weekly times 52/12, as the alícuota's), else ListPrice as a month's; a rent made monthly is reported. A Daily, Nightly, Seasonal or OneTime lease (a holiday let) is quarantined: the site lists homes to live in.",
+    apply(c) {
+      if (!/lease|rental|alquiler|arriendo/i.test(squash(text(get(c, 'PropertyType'), 60) ?? ''))) return;
+      c.listing.operation = 'rent';
+      const freq = text(get(c, 'LeaseAmountFrequency'), 40);
+      if (freq && HOLIDAY_LETS.has(squash(freq))) {
+        c.reasons.push(`a holiday let (rent ${freq}): this site lists homes to live in`);
+        return;
+      }
+      const amount = number(get(c, 'LeaseAmount'));
+      if (amount === null || amount <= 0) return;
+      const months = FEE_MONTHS[squash(freq ?? 'monthly')];
+      if (months === undefined) {
+        c.reasons.push(`a rent ${freq} (LeaseAmountFrequency) that is not a month's, a week's or a year's`);
+        return;
+      }
+      c.listing.price = Math.round((amount / months) * 100) / 100;
+      if (months !== 1) c.notes.push(`rent ${amount} ${freq} made ${c.listing.price} a month`);
+    },
+  },
+  {
     reso: 'ListPrice',
     ours: 'price',
-    rule: 'Required: a number above 0 (US dollars, Ecuador\'s currency); "250,000.00" is read as 250000.',
+    rule: 'Required: a number above 0 (US dollars, Ecuador\'s currency); "250,000.00" is read as 250000. A rental\'s LeaseAmount, when it has one, wins.',
     apply(c) {
+      if (c.listing.operation === 'rent' && (c.listing.price !== undefined || c.reasons.length)) return;
       const price = number(get(c, 'ListPrice'));
       if (price === null || price <= 0) c.reasons.push('no price');
       else if (price > 1e10) c.reasons.push(`price ${price} is not a price`);

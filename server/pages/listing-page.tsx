@@ -6,8 +6,8 @@
  * was, gets a real 410 or 404 page with similar active listings.
  */
 import type { Translate } from '../../core/translate.ts';
-import { formatArea, formatCount, formatPrice, whatsappHref } from '../../core/protocol/format.ts';
-import { daysOnMarket, directionsUrl, listingDefaults, mapListing, type Property, typeLabel } from '../../core/protocol/listing.ts';
+import { formatArea, formatCount, whatsappHref } from '../../core/protocol/format.ts';
+import { daysOnMarket, directionsUrl, listingDefaults, listingPrice, mapListing, monthUnit, type Property, typeLabel } from '../../core/protocol/listing.ts';
 import type { PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath, marketPath } from '../../core/routes.ts';
 import { shareLinks } from '../../core/protocol/share.ts';
@@ -65,7 +65,7 @@ function ListingTile({ p, ctx }: { p: Property; ctx: ListingPageContext }) {
     <li className="listing-tile">
       <a className="listing-tile__link" href={listingPath(p.id, p.title, ctx.lang)}>
         {photo ? <Photo src={photo} sizes={PHOTO_SIZES.tile} alt="" width={400} height={225} loading="lazy" decoding="async" /> : <span className="listing-tile__photo" />}
-        <span className="listing-tile__price">{formatPrice(p.price)}</span>
+        <span className="listing-tile__price">{listingPrice(p, ctx.t)}</span>
         <span className="listing-tile__title">{p.title}</span>
         <span className="listing-tile__place">{[p.city, typeLabel(p.propertyType, ctx.t)].filter(Boolean).join(' · ')}</span>
       </a>
@@ -157,7 +157,7 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
   const p = toProperty(row, ctx);
   const route = listingPath(p.id, p.title, 'en');
   const url = new URL(listingPath(p.id, p.title, lang), origin).href;
-  const price = formatPrice(p.price);
+  const price = listingPrice(p, t);
   const type = typeLabel(p.propertyType, t);
   const place = [p.city, p.state].filter(Boolean).join(', ') || 'Ecuador';
   const description = t('site.meta.listing.descriptionFor', { type, place, price, facts: factsLine(p, t), excerpt: excerpt(p.description, 110) })
@@ -242,7 +242,11 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
       description,
       ogType: 'website',
       image: { url: ctx.imageUrl(p), width: 1200, height: 630, alt: t('site.listing.photoAlt', { title: p.title }) },
-      jsonLd: [{ '@context': 'https://schema.org', ...listingJsonLd(p, url) }, breadcrumbJsonLd, ...openHouses.map((o) => openHouseJsonLd(p, o, t('openHouse.eventName', { title: p.title }), url))],
+      jsonLd: [
+        { '@context': 'https://schema.org', ...listingJsonLd(p, url, monthUnit(t)) },
+        breadcrumbJsonLd,
+        ...openHouses.map((o) => openHouseJsonLd(p, o, t('openHouse.eventName', { title: p.title }), url)),
+      ],
       hoisted,
     },
     body,

@@ -32,12 +32,37 @@ describe('seed', () => {
   });
 
   it('prices and areas are plausible for each type', () => {
-    for (const l of active.filter((x) => PLACES.some((p) => p.city === x.city) && x.price !== null)) {
+    for (const l of active.filter((x) => PLACES.some((p) => p.city === x.city) && x.price !== null && x.operation !== 'rent')) {
       expect(l.price, `${l.id}`).toBeGreaterThanOrEqual(8000);
       expect(l.price, `${l.id}`).toBeLessThanOrEqual(6_000_000);
       if (l.property_type === 'apartment') expect(l.square_feet).toBeLessThanOrEqual(240);
       if (l.property_type === 'land') expect(l.bedrooms).toBe(0);
     }
+  });
+
+  it('rents a month that fit their homes, in Quito, Guayaquil and Cuenca about a quarter as many as the sales', () => {
+    const rentals = active.filter((l) => l.operation === 'rent');
+    for (const l of rentals) {
+      expect(l.price, `${l.id}`).toBeGreaterThanOrEqual(180);
+      expect(l.price, `${l.id}`).toBeLessThanOrEqual(4000);
+      expect(['apartment', 'suite', 'house']).toContain(l.property_type);
+    }
+    for (const city of ['Quito', 'Guayaquil', 'Cuenca']) {
+      const sales = active.filter((l) => l.city === city && l.operation !== 'rent').length;
+      const rents = rentals.filter((l) => l.city === city).length;
+      expect(rents / sales, city).toBeGreaterThan(0.15);
+      expect(rents / sales, city).toBeLessThan(0.35);
+    }
+    // a suite's rent per m² above a flat's, a flat's above a house's (medians)
+    const median = (type: string) => {
+      const v = rentals
+        .filter((l) => l.property_type === type)
+        .map((l) => (l.price ?? 0) / (l.square_feet ?? 1))
+        .sort((a, b) => a - b);
+      return v[Math.floor(v.length / 2)] ?? 0;
+    };
+    expect(median('suite')).toBeGreaterThan(median('apartment'));
+    expect(median('apartment')).toBeGreaterThan(median('house'));
   });
 
   it('has 1 to 6 images per ordinary listing, over two years of dates', () => {

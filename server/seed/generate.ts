@@ -46,6 +46,9 @@ export interface ListingRow {
   parking_spaces?: number | null;
   storage_unit?: boolean | null;
   furnished?: 'yes' | 'partly' | 'no' | null;
+  pets_allowed?: boolean | null;
+  /** 'rent': the price is a month's (rentalsFor); the database's default is 'sale' */
+  operation?: 'sale' | 'rent';
 }
 
 /** One kept price change (internal.listing_price_changes). */
@@ -61,7 +64,7 @@ export const LISTING_COLUMNS = [
   'id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon',
   'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture',
   'sector', 'features', 'year_built', 'lot_size', 'listed_at', 'price_cut_at', 'price_before_cut',
-  'hoa_fee', 'parking_spaces', 'storage_unit', 'furnished',
+  'hoa_fee', 'parking_spaces', 'storage_unit', 'furnished', 'pets_allowed', 'operation',
 ] as const satisfies ReadonlyArray<keyof ListingRow>;
 
 export const PRICE_CHANGE_COLUMNS = ['listing_id', 'old_price', 'new_price', 'changed_at'] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
@@ -567,7 +570,123 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     if (last && last.new_price < last.old_price) Object.assign(row, { price_cut_at: last.changed_at, price_before_cut: last.old_price });
   }
   const past = pastListings(listings, now, options.seed ?? SEED);
-  return { agents, listings: [...listings, ...past.listings], priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells], openHouses: openHousesFor(listings, now) };
+  const rentals = rentalsFor(listings, Math.max(...past.listings.map((l) => l.id), ...listings.map((l) => l.id)) + 1, byCity, now, options.seed ?? SEED);
+  // every row says its operation (the column is not null; a sale is the database's default)
+  for (const l of [...listings, ...past.listings]) l.operation ??= 'sale';
+  return { agents, listings: [...listings, ...past.listings, ...rentals], priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells], openHouses: openHousesFor(listings, now) };
+}
+
+/** Rent a month per m² at Quito's mid-range (priceFactor 1.0), as [low, high]: a suite's dearer per m², a house's cheaper. */
+const RENT_PER_M2: Record<'suite' | 'apartment' | 'house', [number, number]> = { suite: [7.5, 12], apartment: [5, 9], house: [3.5, 6.5] };
+const RENT_AREA: Record<'suite' | 'apartment' | 'house', [number, number]> = { suite: [28, 60], apartment: [55, 190], house: [110, 380] };
+const RENT_CITIES: Record<string, number> = { Quito: 0.3, Guayaquil: 0.28, Cuenca: 0.25, Cumbayá: 0.15, Samborondón: 0.15, Salinas: 0.1, Manta: 0.1 };
+
+/**
+ * The homes for rent (docs/product.md "Rent and buy"): in Quito, Guayaquil and Cuenca about a
+ * quarter as many as the homes for sale there (fewer in the valleys and on the coast), flats,
+ * suites and houses at a month's rent that fits their sector (the sale's sector levels), listed
+ * over the last four months; a suite furnished more often than not, pets allowed in about half,
+ * the alícuota and parking of the homes for sale. Their own random stream, after every other row.
+ */
+function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<string, AgentRow[]>, now: number, seed: number): ListingRow[] {
+  const rand = random(seed * 13 + 5);
+  const pick: Pick = (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number];
+  const out: ListingRow[] = [];
+  let id = firstId;
+  for (const place of PLACES) {
+    const share = RENT_CITIES[place.city];
+    if (!share) continue;
+    const sales = current.filter((l) => l.city === place.city && l.status === '1').length;
+    const agents = byCity.get(place.city) ?? [...byCity.values()].flat();
+    for (let i = 0; i < Math.round(sales * share); i++) {
+      const type = weighted({ apartment: 58, suite: 20, house: 22 }, rand);
+      const [aLo, aHi] = RENT_AREA[type];
+      const area = Math.round(aLo + (aHi - aLo) * Math.pow(rand(), 1.8));
+      const hood = pick(place.neighbourhoods);
+      const bedrooms = type === 'suite' ? 1 : type === 'apartment' ? Math.max(1, Math.min(4, Math.round(area / 50 + rand() * 0.6))) : Math.max(2, Math.min(5, Math.round(area / 80 + rand())));
+      const bathrooms = type === 'suite' ? 1 : Math.min(5, bedrooms + (rand() < 0.5 ? -0.5 : 0.5));
+      const [pLo, pHi] = RENT_PER_M2[type];
+      const own = 0.88 + rand() * 0.24;
+      const rent = Math.max(180, Math.round((area * Math.sqrt(pLo * pHi) * place.priceFactor * sectorFactor(place.city, hood) * Math.pow(area / Math.sqrt(aLo * aHi), -0.15) * own) / 10) * 10);
+      const english = rand() < place.expat;
+      const [lat, lng] = pointNear(sectorPlace(place, hood), rand);
+      const furnishedDraw = rand();
+      const furnished = type === 'suite' ? (furnishedDraw < 0.6 ? 'yes' : furnishedDraw < 0.75 ? 'partly' : 'no') : furnishedDraw < 0.18 ? 'yes' : furnishedDraw < 0.28 ? 'partly' : 'no';
+      const petsDraw = rand();
+      const pets = petsDraw < 0.45 ? true : petsDraw < 0.8 ? false : null;
+      const words = rentalWords(type, { beds: bedrooms, hood, city: place.city, area, furnished: furnished === 'yes', pets: pets === true }, english, pick);
+      const created = new Date(now - Math.floor(rand() * 120 * DAY) - 3 * HOUR).toISOString();
+      const agent = pick(agents);
+      const row: ListingRow = {
+        id,
+        title: words.title,
+        address: `${pick(place.streets)} ${100 + Math.floor(rand() * 900)}, ${hood}`,
+        price: rent,
+        bedrooms,
+        bathrooms,
+        square_feet: area,
+        property_type: type,
+        city: place.city,
+        state: place.state,
+        images: imagesFor(type === 'house' ? 'house' : 'apartment', rand, pick),
+        geo_lat: lat.toFixed(6),
+        geo_lon: lng.toFixed(6),
+        description: words.description,
+        created_at: created,
+        listed_at: created,
+        status: rand() < 0.05 ? '2' : '1',
+        country_code: 'EC',
+        ...(agent ? agentColumns(agent) : { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null }),
+        sector: hood,
+        features: [],
+        year_built: null,
+        lot_size: null,
+        operation: 'rent',
+        pets_allowed: pets,
+      };
+      Object.assign(row, listingExtras(id, type === 'house' ? 'house' : 'apartment', place, area, `${row.title} ${row.description}`));
+      Object.assign(row, drawnFacts(id, type === 'house' ? 'house' : 'apartment', area, sectorFactor(place.city, hood)), { furnished });
+      out.push(row);
+      id++;
+    }
+  }
+  return out;
+}
+
+/** A rental's title and description, as agents write them (Spanish, or English where foreigners rent). */
+function rentalWords(
+  type: 'suite' | 'apartment' | 'house',
+  f: { beds: number; hood: string; city: string; area: number; furnished: boolean; pets: boolean },
+  english: boolean,
+  pick: Pick,
+): { title: string; description: string } {
+  const values: Record<string, string> = { beds: String(f.beds), hood: f.hood, city: f.city, area: String(f.area) };
+  const fill = (text: string) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+  const titles = english
+    ? {
+        suite: ['Studio suite in {hood}, monthly lease', 'Suite near {hood}, {city}: long-term lease'],
+        apartment: ['{beds}-bedroom apartment to lease in {hood}', 'Bright apartment on lease in {hood}, {city}'],
+        house: ['{beds}-bedroom house to lease in {hood}', 'Family home to lease in a gated community, {hood}'],
+      }
+    : {
+        suite: ['Suite en arriendo en {hood}', 'Arriendo suite cerca de {hood}, {city}', 'Suite de {area} m² en arriendo, {hood}'],
+        apartment: ['Departamento de {beds} dormitorios en arriendo, {hood}', 'Arriendo departamento en {hood}, {city}', 'Departamento en arriendo con balcón en {hood}'],
+        house: ['Casa de {beds} dormitorios en arriendo, {hood}', 'Arriendo casa en conjunto privado, {hood}', 'Casa en arriendo con jardín en {hood}, {city}'],
+      };
+  const about = english
+    ? [
+        `${f.area} m² in ${f.hood}, ${f.city}, close to shops and transport.`,
+        f.furnished ? 'Comes fully equipped, ready to move in.' : 'Unfurnished.',
+        f.pets ? 'Pets welcome.' : '',
+        'Minimum one-year lease, one month deposit.',
+      ]
+    : [
+        `${f.area} m² en ${f.hood}, ${f.city}, cerca de comercios y transporte.`,
+        f.furnished ? 'Amoblado, listo para habitar.' : 'Sin amoblar.',
+        f.pets ? 'Se aceptan mascotas.' : '',
+        'Contrato mínimo de un año, un mes de garantía.',
+      ];
+  return { title: fill(pick(titles[type])), description: about.filter(Boolean).join(' ') };
 }
 
 /** The listings seeded off the market were on it for a while before: from their creation, 1 to 8 months. */

@@ -5,8 +5,10 @@
  */
 import { fold } from '../../core/protocol/text.ts';
 
-export type { KnownType as PropertyType } from '../../core/protocol/listing.ts';
-import type { KnownType as PropertyType } from '../../core/protocol/listing.ts';
+import type { KnownType } from '../../core/protocol/listing.ts';
+
+/** The types the seed's sales are drawn from (suites and quintas come with the rentals, rentalsFor). */
+export type PropertyType = Exclude<KnownType, 'suite' | 'quinta'>;
 
 export interface Place {
   city: string;

@@ -88,13 +88,16 @@ create table internal.listings (
   parking_spaces smallint check (parking_spaces between 0 and 99),
   storage_unit boolean,
   furnished text check (furnished in ('yes', 'partly', 'no')),
-  pets_allowed boolean
+  pets_allowed boolean,
+  -- for sale or for rent (docs/product.md "Rent and buy"): a rent's price is USD a month
+  operation text not null default 'sale' check (operation in ('sale', 'rent'))
 );
 
 alter table internal.listings enable row level security;
 create policy "Active listings are public" on internal.listings for select to anon, authenticated using (status = '1');
 
-comment on table internal.listings is 'For-sale listings, all of them. The public reads active ones through public.listings.';
+comment on table internal.listings is 'Listings for sale and for rent, all of them. The public reads active ones through public.listings.';
+comment on column internal.listings.operation is 'sale or rent; a rent''s price is USD a month.';
 comment on column internal.listings.square_feet is 'Area in square metres (the column keeps the feed''s name).';
 comment on column internal.listings.listed_at is 'When the listing came on the market (inserted active or made active again): new for the alerts.';
 comment on column internal.listings.price_cut_at is 'When the price last went down (null if the last change raised it, or it never changed).';
@@ -192,7 +195,7 @@ create index listings_lot_size on internal.listings (lot_size) where country_cod
 
 create index listings_map on internal.listings (map_x, map_y)
   include (map_lat, map_lng, map_approximate, price, bedrooms, bathrooms, square_feet, property_type, place_search, agent_id, lat, lng, id,
-           state_slug, city_slug, sector_slug, features, year_built, lot_size)
+           state_slug, city_slug, sector_slug, features, year_built, lot_size, operation)
   where country_code = 'EC' and status = '1';
 
 create index listings_words on internal.listings using gin (words) where country_code = 'EC' and status = '1';

@@ -8,7 +8,8 @@ select id, title, address, price, bedrooms, bathrooms, square_feet, property_typ
        description, created_at, status, country_code, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone,
        agent_picture, city_search, lat, lng, updated_at, map_lat, map_lng, map_approximate, map_x, map_y,
        sector, features, year_built, lot_size, state_slug, city_slug, sector_slug, place_search,
-       listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed
+       listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed,
+       operation
 from internal.listings
 where internal.is_public_listing(country_code, status);
 

@@ -18,7 +18,9 @@
 
 create table internal.listing_words (
   id bigint primary key,
-  words tsvector not null
+  words tsvector not null,
+  -- sale or rent: a count of words alone is of the sales (what no operation means)
+  operation text not null default 'sale'
 );
 
 comment on table internal.listing_words is 'The words of each public listing (internal.listings.words), kept by triggers: counts and id lists of word searches read it.';
@@ -43,16 +45,16 @@ begin
      using old_rows o
      where w.id = o.id
        and not exists (select 1 from new_rows n where n.id = o.id and internal.is_public_listing(n.country_code, n.status) and n.words is not null);
-    insert into internal.listing_words (id, words)
-    select n.id, n.words
+    insert into internal.listing_words (id, words, operation)
+    select n.id, n.words, n.operation
       from new_rows n
      where internal.is_public_listing(n.country_code, n.status) and n.words is not null
-       and not exists (select 1 from old_rows o where o.id = n.id and o.words = n.words and internal.is_public_listing(o.country_code, o.status))
-    on conflict (id) do update set words = excluded.words;
+       and not exists (select 1 from old_rows o where o.id = n.id and o.words = n.words and o.operation = n.operation and internal.is_public_listing(o.country_code, o.status))
+    on conflict (id) do update set words = excluded.words, operation = excluded.operation;
   else
-    insert into internal.listing_words (id, words)
-    select n.id, n.words from new_rows n where internal.is_public_listing(n.country_code, n.status) and n.words is not null
-    on conflict (id) do update set words = excluded.words;
+    insert into internal.listing_words (id, words, operation)
+    select n.id, n.words, n.operation from new_rows n where internal.is_public_listing(n.country_code, n.status) and n.words is not null
+    on conflict (id) do update set words = excluded.words, operation = excluded.operation;
   end if;
   return null;
 end
@@ -75,7 +77,7 @@ as $$
 begin
   perform internal.listing_cells_rebuild();
   delete from internal.listing_words;
-  insert into internal.listing_words (id, words)
-  select l.id, l.words from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
+  insert into internal.listing_words (id, words, operation)
+  select l.id, l.words, l.operation from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
 end
 $$;

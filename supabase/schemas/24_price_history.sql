@@ -111,7 +111,7 @@ begin
   if max_results is null or max_results not between 1 and 24 then
     raise exception 'max_results must be 1 to 24' using errcode = '22023';
   end if;
-  select l.id, l.property_type, l.price, l.square_feet, l.bedrooms, l.city_slug, l.sector_slug,
+  select l.id, l.property_type, l.price, l.square_feet, l.bedrooms, l.city_slug, l.sector_slug, l.operation,
          point(l.map_lng, l.map_lat) as here, cos(radians(l.map_lat)) as shrink
     into s
     from internal.listings l
@@ -125,11 +125,11 @@ begin
   return query execute format($q$
     with near as (
       -- the nearest of the same type in the price band, in the GiST index's distance order (an
-      -- index-only scan: the index carries what is compared)
+      -- index-only scan: the index carries what is compared); a sale's are sales, a rent's rents
       select c.id, c.location, c.price, c.square_feet, c.bedrooms, c.sector_slug, c.city_slug
         from internal.listings c
        where c.country_code = 'EC' and c.status = '1' and c.id <> $1 and c.location is not null
-         and c.property_type = $2
+         and c.property_type = $2 and c.operation = $11
          and c.price between $3 * 0.7 and $3 * 1.4
        order by c.location <-> $4
        limit 150
@@ -151,7 +151,7 @@ begin
       join internal.listings c on c.id = x.id
      order by x.score, c.id
   $q$, columns)
-  using s.id, s.property_type, s.price, s.here, s.shrink, s.square_feet, s.bedrooms, s.sector_slug, s.city_slug, max_results;
+  using s.id, s.property_type, s.price, s.here, s.shrink, s.square_feet, s.bedrooms, s.sector_slug, s.city_slug, max_results, s.operation;
 end
 $$;
 
@@ -171,25 +171,33 @@ $$;
 -- proves the partial index's predicate from the query.
 
 create index listings_near_house on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'house';
 
 create index listings_near_apartment on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'apartment';
 
 create index listings_near_land on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'land';
 
 create index listings_near_office on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'office';
 
 create index listings_near_business_premises on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'business_premises';
 
 create index listings_near_commercial_building on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'commercial_building';
+
+create index listings_near_suite on internal.listings using gist (location)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
+  where country_code = 'EC' and status = '1' and property_type = 'suite';
+
+create index listings_near_quinta on internal.listings using gist (location)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
+  where country_code = 'EC' and status = '1' and property_type = 'quinta';

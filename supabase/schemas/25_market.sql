@@ -115,6 +115,9 @@ parallel safe
 as $$
   select case
     when property_type in ('house', 'apartment', 'land') then property_type
+    -- a suite is a small flat; a quinta a house on its land (docs/market.md)
+    when property_type = 'suite' then 'apartment'
+    when property_type = 'quinta' then 'house'
     when property_type in ('office', 'business_premises', 'commercial_building') then 'commercial'
   end
 $$;
@@ -161,7 +164,7 @@ begin
       -- the months in which its price was cut
       left join (select c.listing_id, pg_catalog.array_agg(distinct date_trunc('month', c.changed_at)::date) as months
                    from internal.listing_price_changes c where c.new_price < c.old_price group by c.listing_id) k on k.listing_id = l.id
-     where l.country_code = 'EC' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
+     where l.country_code = 'EC' and l.operation = 'sale' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
        and internal.market_type_group(l.property_type) is not null
        and (case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end) >= 15
   ),
@@ -462,7 +465,7 @@ as $$
     from internal.listings l
    cross join lateral public.market_index(l.city_slug || coalesce('/' || nullif(l.sector_slug, ''), ''), internal.market_type_group(l.property_type), 2) m
    where l.id = listing_market.listing_id
-     and internal.is_public_listing(l.country_code, l.status)
+     and internal.is_public_listing(l.country_code, l.status) and l.operation = 'sale'
      and internal.market_type_group(l.property_type) is not null
      and coalesce(l.city_slug, '') <> ''
 $$;
@@ -502,6 +505,63 @@ $$;
 -- Everything a place's report shows (docs/market.md, "Where it shows"), in one answer: the place's
 -- months for `type_group` (as public.market_index), each type group's last 14 months, the places
 -- within ranked (a sector: its city's sectors) and, for Ecuador, every city ranked.
+-- The rents of a place (docs/market.md "Rents"), now: its active homes for rent (houses, quintas,
+-- flats and suites of 15 m² or more) by their rent a month per m² (median and quartiles), and the
+-- median rent of a two-bedroom flat, each with how many it stands on; the nearest place above it
+-- (its city, its province, Ecuador) when the place has fewer than internal.market_minimum().
+create or replace function internal.market_rents(place text)
+returns table (path text, name text, listings integer, median numeric, p25 numeric, p75 numeric, two_bedroom numeric, two_bedroom_listings integer)
+-- plpgsql: its body is checked when it runs (internal.places is made after this file)
+language plpgsql
+stable
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  return query
+  with recursive chain(path, depth) as (
+    select market_rents.place, 0
+    union all
+    select case
+             when c.path ~ '^provincia/' then 'ecuador'
+             when c.path ~ '/' then pg_catalog.split_part(c.path, '/', 1)
+             else (select 'provincia/' || pl.state_slug from internal.places pl where pl.path = c.path)
+           end,
+           c.depth + 1
+      from chain c
+     where c.path is not null and c.path <> 'ecuador' and c.depth < 4
+  ),
+  figures as (
+    select c.path, c.depth, count(*)::integer as listings,
+           pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by (l.price / l.square_feet)::double precision) as q,
+           pg_catalog.percentile_cont(0.5) within group (order by l.price::double precision) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')) as two,
+           (count(*) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')))::integer as two_n
+      from chain c
+      join internal.listings l
+        on internal.is_public_listing(l.country_code, l.status) and l.operation = 'rent'
+       and l.property_type in ('house', 'quinta', 'apartment', 'suite') and l.square_feet >= 15 and l.price > 0
+       and case
+             when c.path = 'ecuador' then true
+             when c.path ~ '^provincia/' then l.state_slug = pg_catalog.substr(c.path, 11)
+             when c.path ~ '/' then l.city_slug = pg_catalog.split_part(c.path, '/', 1) and l.sector_slug = pg_catalog.split_part(c.path, '/', 2)
+             else l.city_slug = c.path
+           end
+     where c.path is not null
+     group by c.path, c.depth
+  )
+  select f.path, coalesce((select pl.name from internal.places pl where pl.path = f.path), 'Ecuador'), f.listings, round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
+         case when f.two_n >= internal.market_minimum() then round(f.two::numeric) end, f.two_n
+    from figures f
+   where f.listings >= internal.market_minimum()
+   order by f.depth
+   limit 1;
+end
+$$;
+
+-- the homes for rent, read by a place's rents (a narrow walk of the rentals)
+create index listings_rents on internal.listings (city_slug, sector_slug) include (state_slug, price, square_feet, bedrooms, property_type)
+  where country_code = 'EC' and status = '1' and operation = 'rent';
+
 create or replace function public.market_report(place text, type_group text default 'all', months integer default 25)
 returns jsonb
 language sql
@@ -523,6 +583,8 @@ as $$
                market_report.type_group
              ) with ordinality r(path, name, listings, median, median_year_before, trend, lat, lng, n)
     ),
+    -- the rents beside the asking prices (docs/market.md "Rents"): the place's, or the nearest above it
+    'rents', (select to_jsonb(r) from internal.market_rents(market_report.place) r),
     'cities', case when market_report.place = 'ecuador' then (
       select coalesce(pg_catalog.jsonb_agg(to_jsonb(r) - 'n' order by r.n), '[]'::jsonb)
         from public.market_ranking('ecuador', market_report.type_group, 'city') with ordinality r(path, name, listings, median, median_year_before, trend, lat, lng, n)

@@ -34,6 +34,15 @@ as $$
     and (f->'polygon' is null or l.location <@ internal.area_polygon(f->'polygon'))
     -- an open house in the next seven days (or under way): docs/visits.md "Open houses"
     and (f->>'open_house' is null or l.open_houses && pg_catalog.tstzrange(now(), now() + interval '7 days'))
+    -- for sale unless the search says rent (docs/product.md "Rent and buy")
+    and l.operation = coalesce(f->>'operation', 'sale')
+    -- the facts of docs/product.md "The facts of a listing": a listing that does not say its
+    -- alícuota is kept by a maximum (as a house outside a condominium pays none)
+    and (f->>'hoa_max' is null or coalesce(l.hoa_fee, 0) <= (f->>'hoa_max')::numeric)
+    and (f->>'parking_min' is null or l.parking_spaces >= (f->>'parking_min')::integer)
+    and (f->>'storage' is null or l.storage_unit)
+    and (f->>'furnished' is null or l.furnished = 'yes')
+    and (f->>'pets' is null or l.pets_allowed)
 $$;
 
 -- the filters as the calls take them: a JSON object; nulls and empty texts are no filter (as
@@ -51,6 +60,13 @@ begin
     raise exception 'filters must be a JSON object' using errcode = '22023';
   end if;
   select coalesce(pg_catalog.jsonb_object_agg(key, value), '{}') into f from pg_catalog.jsonb_each(f) where value <> '""'::jsonb;
+  -- a sale is what no operation means: one search, one set of filters (the map's kept cells)
+  if f ? 'operation' and f->>'operation' not in ('sale', 'rent') then
+    raise exception 'operation must be sale or rent' using errcode = '22023';
+  end if;
+  if f->>'operation' = 'sale' then
+    f := f - 'operation';
+  end if;
   return f;
 end
 $$;
@@ -150,7 +166,7 @@ begin
     if f->>'words' is not null and pg_catalog.numnode(public.words_query(f->>'words')) > 0 then
       -- words alone: counted in the narrow copy
       perform internal.prefer_word_index(f, true);
-      select count(*) into n from internal.listing_words w where w.words @@ public.words_query(f->>'words');
+      select count(*) into n from internal.listing_words w where w.operation = 'sale' and w.words @@ public.words_query(f->>'words');
       perform internal.prefer_word_index(f, false);
       return n;
     end if;

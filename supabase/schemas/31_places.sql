@@ -70,7 +70,8 @@ as $$
            case when grouping(l.city_slug) = 1 then l.state_slug else pg_catalog.mode() within group (order by l.state_slug) end as state_slug,
            case when grouping(l.city_slug) = 0 then l.city_slug end as city_slug,
            case when grouping(l.sector_slug) = 0 then l.sector_slug end as sector_slug,
-           count(*)::integer as n,
+           -- what a search of the place without an operation finds: its listings for sale
+           (count(*) filter (where l.operation = 'sale'))::integer as n,
            avg(l.map_lat) as lat, avg(l.map_lng) as lng,
            min(l.map_lng) as west, min(l.map_lat) as south, max(l.map_lng) as east, max(l.map_lat) as north
     from internal.listings l
@@ -106,7 +107,8 @@ begin
     from old_rows o
     join new_rows n using (id)
     cross join lateral (values (o.state_slug, o.city_slug), (n.state_slug, n.city_slug)) c(state_slug, city_slug)
-    where (o.state, o.city, o.sector, o.status, o.country_code, o.map_lat, o.map_lng) is distinct from (n.state, n.city, n.sector, n.status, n.country_code, n.map_lat, n.map_lng);
+    where (o.state, o.city, o.sector, o.status, o.country_code, o.map_lat, o.map_lng, o.operation)
+          is distinct from (n.state, n.city, n.sector, n.status, n.country_code, n.map_lat, n.map_lng, n.operation);
   end if;
   if provinces is not null then perform internal.places_recount(provinces, cities); end if;
   return null;

@@ -1,4 +1,4 @@
--- The clusters of every active listing without filters, kept by the database for the zooms where
+-- The clusters of every active listing without filters (for sale: what no filter means), kept by the database for the zooms where
 -- a view holds many listings (0 to 12): a view then reads a few hundred cells instead of
 -- aggregating up to every listing. Level = zoom + 2 (cells of 64 px, 4 per 256 px tile);
 -- cx, cy = floor(map_x * 2^level), floor(map_y * 2^level). After every statement that changes
@@ -44,7 +44,7 @@ begin
          min(l.map_lat), max(l.map_lat), min(l.map_lng), max(l.map_lng), min(l.price), max(l.price), min(l.id)
   from unnest(xs, ys) a(cx, cy)
   join internal.listings l
-    on internal.is_public_listing(l.country_code, l.status)
+    on internal.is_public_listing(l.country_code, l.status) and l.operation = 'sale'
    and l.map_x >= a.cx / 16384.0::double precision and l.map_x < (a.cx + 1) / 16384.0::double precision
    and l.map_y >= a.cy / 16384.0::double precision and l.map_y < (a.cy + 1) / 16384.0::double precision
   group by a.cx, a.cy;
@@ -74,17 +74,18 @@ begin
   -- a bulk load (the seed) counts every cell once at its end (internal.listing_cells_rebuild())
   if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
   if tg_op = 'INSERT' then
-    select array_agg(map_x), array_agg(map_y) into xs, ys from new_rows where internal.is_public_listing(country_code, status);
+    select array_agg(map_x), array_agg(map_y) into xs, ys from new_rows where internal.is_public_listing(country_code, status) and operation = 'sale';
   elsif tg_op = 'DELETE' then
-    select array_agg(map_x), array_agg(map_y) into xs, ys from old_rows where internal.is_public_listing(country_code, status);
+    select array_agg(map_x), array_agg(map_y) into xs, ys from old_rows where internal.is_public_listing(country_code, status) and operation = 'sale';
   else
     -- a listing that moved, changed price or became (in)active: its old cell and its new one, each if public
     select array_agg(c.x), array_agg(c.y) into xs, ys
     from old_rows o
     join new_rows n using (id)
-    cross join lateral (values (o.map_x, o.map_y, o.country_code, o.status), (n.map_x, n.map_y, n.country_code, n.status)) c(x, y, country_code, status)
-    where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate) is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate)
-      and internal.is_public_listing(c.country_code, c.status);
+    cross join lateral (values (o.map_x, o.map_y, o.country_code, o.status, o.operation), (n.map_x, n.map_y, n.country_code, n.status, n.operation)) c(x, y, country_code, status, operation)
+    where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate, o.operation)
+          is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate, n.operation)
+      and internal.is_public_listing(c.country_code, c.status) and c.operation = 'sale';
   end if;
   if xs is not null then perform internal.listing_cells_recount(internal.listing_cell_index(xs), internal.listing_cell_index(ys)); end if;
   return null;
@@ -106,7 +107,7 @@ set search_path = ''
 as $$
   delete from internal.listing_cells;
   select internal.listing_cells_recount(internal.listing_cell_index(array_agg(map_x)), internal.listing_cell_index(array_agg(map_y)))
-  from internal.listings where internal.is_public_listing(country_code, status)
+  from internal.listings where internal.is_public_listing(country_code, status) and operation = 'sale'
   having count(*) > 0;
   delete from internal.places;
   select internal.places_recount(array_agg(distinct state_slug), array_agg(distinct city_slug)) from internal.listings;

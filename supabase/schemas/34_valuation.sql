@@ -169,11 +169,14 @@ begin
     raise exception 'facts: must be a JSON object' using errcode = '22023';
   end if;
   kind := f ->> 'property_type';
-  if kind is null or kind not in ('house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building') then
-    raise exception 'property_type: must be house, apartment, land, office, business_premises or commercial_building' using errcode = '22023';
+  if kind is null or kind not in ('house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building', 'suite', 'quinta') then
+    raise exception 'property_type: must be house, apartment, land, office, business_premises, commercial_building, suite or quinta' using errcode = '22023';
   end if;
   grp := internal.market_type_group(kind);
-  kinds := case when grp = 'commercial' then array['office', 'business_premises', 'commercial_building'] else array[kind] end;
+  -- a suite is compared with flats too, a quinta with houses (there are few of either)
+  kinds := case when grp = 'commercial' then array['office', 'business_premises', 'commercial_building']
+                when kind = 'suite' then array['suite', 'apartment'] when kind = 'quinta' then array['quinta', 'house']
+                else array[kind] end;
   built := internal.fact_number(f, 'area_m2', 15, 20000);
   lot := internal.fact_number(f, 'lot_m2', 15, 2000000);
   beds := internal.fact_number(f, 'bedrooms', 0, 30);
@@ -222,7 +225,7 @@ begin
            l.city_slug || '/' || coalesce(l.sector_slug, '') as sector,
            sqrt(power((l.location[1] - at_lat) * 111320, 2) + power((l.location[0] - at_lng) * 111320 * shrink, 2)) as dist
       from internal.listings l
-     where l.country_code = 'EC' and l.status = '1' and l.location is not null and l.property_type = any (kinds) and l.price > 0
+     where l.country_code = 'EC' and l.status = '1' and l.operation = 'sale' and l.location is not null and l.property_type = any (kinds) and l.price > 0
        and l.id is distinct from own
      order by l.location <-> point(at_lng, at_lat)
      limit 80
@@ -339,7 +342,7 @@ begin
 
   -- buyers whose confirmed saved searches a home like this, at this value, would match
   subject := pg_catalog.jsonb_populate_record(null::internal.listings, pg_catalog.jsonb_build_object(
-    'country_code', 'EC', 'status', '1', 'property_type', kind, 'price', round(value), 'bedrooms', beds, 'bathrooms', baths,
+    'country_code', 'EC', 'status', '1', 'operation', 'sale', 'property_type', kind, 'price', round(value), 'bedrooms', beds, 'bathrooms', baths,
     'square_feet', built, 'lot_size', lot, 'year_built', built_year, 'features', coalesce(feats, '{}'),
     'lat', at_lat, 'lng', at_lng, 'location', point(at_lng, at_lat)::text,
     'city_slug', (select l.city_slug from internal.listings l where l.id = ids[1]),

@@ -129,7 +129,7 @@ begin
              sector text, state text, country_code text, geo_lat text, geo_lon text, description text, features text[],
              agent_key text, agent_email text, agent_first_name text, agent_last_name text, agent_phone text,
              listed_at timestamptz, source_modified_at timestamptz, media jsonb,
-             hoa_fee numeric, parking_spaces smallint, storage_unit boolean, furnished text, pets_allowed boolean),
+             hoa_fee numeric, parking_spaces smallint, storage_unit boolean, furnished text, pets_allowed boolean, operation text),
            pg_temp.import_words w
      where s.run_id = run and w.source_key = s.source_key
   ), owners as (
@@ -154,14 +154,14 @@ begin
       source, source_key, listing_ref, status, source_status, title, address, price, bedrooms, bathrooms, square_feet,
       lot_size, year_built, property_type, city, sector, state, country_code, geo_lat, geo_lon, description, features,
       agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, listed_at, source_modified_at,
-      source_media, images, words, title_words, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed)
+      source_media, images, words, title_words, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed, operation)
     select source_name, m.source_key, m.listing_ref, m.status, m.source_status, m.title, m.address, m.price, m.bedrooms,
            m.bathrooms, m.square_feet, m.lot_size, m.year_built, m.property_type, m.city, m.sector, m.state, m.country_code,
            m.geo_lat, m.geo_lon, m.description, coalesce(m.features, '{}'),
            m.agent_id, coalesce(m.our_first_name, m.agent_first_name), coalesce(m.our_last_name, m.agent_last_name),
            coalesce(m.our_email, m.agent_email), coalesce(m.our_phone, m.agent_phone), m.our_picture,
            m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words,
-           m.hoa_fee, m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed
+           m.hoa_fee, m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed, coalesce(m.operation, 'sale')
       from matched m
      -- new listings take their ids in the order of their changes (the feed's), whatever the plan:
      -- one merge of a feed and several of its parts number the same listings alike
@@ -181,12 +181,12 @@ begin
       agent_picture = excluded.agent_picture, source_modified_at = excluded.source_modified_at,
       source_media = excluded.source_media, words = excluded.words, title_words = excluded.title_words,
       hoa_fee = excluded.hoa_fee, parking_spaces = excluded.parking_spaces, storage_unit = excluded.storage_unit,
-      furnished = excluded.furnished, pets_allowed = excluded.pets_allowed
+      furnished = excluded.furnished, pets_allowed = excluded.pets_allowed, operation = excluded.operation
     where (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
            l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
            l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
            l.agent_picture, l.source_modified_at, l.source_media, l.hoa_fee, l.parking_spaces, l.storage_unit, l.furnished,
-           l.pets_allowed)
+           l.pets_allowed, l.operation)
       is distinct from
           (excluded.listing_ref, case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
            excluded.source_status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
@@ -195,7 +195,7 @@ begin
            excluded.description, excluded.features, excluded.agent_id, excluded.agent_first_name,
            excluded.agent_last_name, excluded.agent_email, excluded.agent_phone, excluded.agent_picture,
            excluded.source_modified_at, excluded.source_media, excluded.hoa_fee, excluded.parking_spaces,
-           excluded.storage_unit, excluded.furnished, excluded.pets_allowed)
+           excluded.storage_unit, excluded.furnished, excluded.pets_allowed, excluded.operation)
     returning (xmax = 0) as inserted
   )
   select count(*) filter (where inserted), count(*) filter (where not inserted) into added, changed from merged;

@@ -132,6 +132,7 @@ describe('<exp-agent-profile>', () => {
       'agents?select=id,first_name,last_name,email,phone,about,languages,specializations,certifications,locations_served,website,facebook,instagram,linkedin&id=lte.6&order=id',
     );
     expect(samples).to.have.length(6);
+    let rented = 0;
     for (const a of samples) {
       const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="${a.id}"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
       expect(shadow(el, '[part="name"]').textContent).to.equal(`${a.first_name} ${a.last_name}`);
@@ -145,16 +146,29 @@ describe('<exp-agent-profile>', () => {
       const expectedLinks = ['website', 'facebook', 'instagram', 'linkedin'].map((k) => a[k]).filter((u): u is string => typeof u === 'string' && /^https?:/.test(u));
       expect(links.map((u) => u.replace(/\/$/, ''))).to.deep.equal(expectedLinks.map((u) => u.replace(/\/$/, '')));
       for (const l of shadowAll<HTMLAnchorElement>(el, '[part="social-link"]')) expect(l.target).to.equal('_blank');
-      const total = Number(
-        (await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1`, { method: 'HEAD', headers: { Prefer: 'count=exact' } })).headers
-          .get('content-range')
-          ?.split('/')[1],
-      );
+      const count = async (operation: string) =>
+        Number(
+          (
+            await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1&operation=eq.${operation}`, { method: 'HEAD', headers: { Prefer: 'count=exact' } })
+          ).headers
+            .get('content-range')
+            ?.split('/')[1],
+        );
+      const total = await count('sale');
       await waitFor(() => shadow(el, '[part="listings"] h2').textContent?.startsWith(`${total} listing`), 8000, `listings of agent ${a.id}`);
       expect(shadowAll(el, '[part="listings"] [part~="card"]').length).to.equal(Math.min(24, total));
+      // the agent's homes for rent, in a section of their own when there are some (docs/product.md "Rent and buy")
+      const rentals = await count('rent');
+      if (rentals) {
+        await waitFor(() => shadowAll(el, '[part="rentals"] h2')[0]?.textContent?.startsWith(`${rentals} home`), 8000, `rentals of agent ${a.id}`);
+        for (const card of shadowAll(el, '[part="rentals"] [part~="card"]')) expect(card.querySelector('[part="card-price"]')?.textContent).to.match(/\/month/);
+      } else expect(shadowAll(el, '[part="rentals"]')).to.have.length(0);
+      rented += rentals;
       expect(shadow<HTMLAnchorElement>(el, '[part="return-link"]').getAttribute('href')).to.equal('/findanagent');
       cleanup();
     }
+    // the seed's agents rent homes too
+    expect(rented).to.be.greaterThan(0);
   });
 
   it("'Contact Agent' sends an inquiry addressed to the agent", async () => {

@@ -10,7 +10,8 @@ interface MapHandle {
 }
 
 async function apiCount(query: string): Promise<number> {
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1&${query}`, { method: 'HEAD', headers: { Prefer: 'count=exact' } });
+  // a search without an operation is of sales (docs/product.md "Rent and buy")
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&${query}`, { method: 'HEAD', headers: { Prefer: 'count=exact' } });
   return Number(res.headers.get('content-range')?.split('/')[1]);
 }
 

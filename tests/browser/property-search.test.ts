@@ -5,8 +5,12 @@ import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, s
 const API_URL = await dataApiUrl();
 
 /** The exact count the data API gives for a PostgREST query string. */
-async function apiCount(query: string): Promise<number> {
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1${query ? `&${query}` : ''}`, { method: 'HEAD', headers: { Prefer: 'count=exact' } });
+async function apiCount(query: string, anyOperation = false): Promise<number> {
+  // a search without an operation is of sales (docs/product.md "Rent and buy")
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1${anyOperation ? '' : '&operation=eq.sale'}${query ? `&${query}` : ''}`, {
+    method: 'HEAD',
+    headers: { Prefer: 'count=exact' },
+  });
   return Number(res.headers.get('content-range')?.split('/')[1]);
 }
 
@@ -52,8 +56,14 @@ describe('<exp-property-search>', () => {
 
   it('gives every control a visible label that is its accessible name', async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', 'form');
+    // "More filters" loads its fields when first opened
+    shadow<HTMLButtonElement>(el, '[part="more-filters"]').click();
+    await waitFor(() => shadowAll(el, '[part="more"] input').length > 0, 5000, 'the other filters');
     const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(el, '[part="filters"] select, [part="filters"] input');
     expect(controls.map((c) => c.name)).to.deep.equal([
+      // Buy or Rent, first
+      'operation',
+      'operation',
       'city',
       'propertyType',
       'beds',
@@ -67,12 +77,17 @@ describe('<exp-property-search>', () => {
       'yearBuiltTo',
       'minLotSize',
       'maxLotSize',
+      'maxHoaFee',
+      'parking',
       'pool',
       'view',
       'waterfront',
       'garage',
       'newConstruction',
       'airConditioning',
+      // pets only for rentals
+      'storage',
+      'furnished',
       'openHouse',
     ]);
     for (const c of controls) {
@@ -86,6 +101,15 @@ describe('<exp-property-search>', () => {
     expect([...maxPrice.options].map((o) => o.text)).to.deep.equal(['Any', '$500K', '$1M', '$2M', '$5M', '$10M+']);
     const area = controls.find((c) => c.name === 'minSqft') as HTMLSelectElement;
     expect([...area.options].map((o) => o.text)).to.deep.equal(['Any', '50+ m²', '100+ m²', '150+ m²', '200+ m²', '300+ m²']);
+    const parking = controls.find((c) => c.name === 'parking') as HTMLSelectElement;
+    expect([...parking.options].map((o) => o.text)).to.deep.equal(['Any', '1+', '2+', '3+']);
+    // Rent: a month's price steps, and pets allowed among the other filters
+    shadow<HTMLInputElement>(el, 'input[name="operation"][value="rent"]').click();
+    await waitFor(() => shadowAll(el, 'input[name="pets"]').length === 1, 8000, 'the rentals');
+    expect([...shadow<HTMLSelectElement>(el, 'select[name="maxPrice"]').options].map((o) => o.text)).to.deep.equal(['Any', '$300', '$500', '$800', '$1.2K', '$2K']);
+    const rentals = await apiCount('operation=eq.rent', true);
+    await waitFor(() => heading(el) === `${rentals.toLocaleString('en-US')} properties`, 8000, 'the count of the rentals');
+    for (const card of cards(el)) expect(card.querySelector('[part="card-price"]')?.textContent).to.match(/^\$[\d,]+\/month/);
   });
 
   it('applies the preset attributes and fires exp-search with the submitted filters', async () => {

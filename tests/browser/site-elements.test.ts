@@ -129,7 +129,7 @@ describe('<exp-featured-listings>', () => {
   const ids = (el: Element) => shadowAll(el, '[part~="card"]').map((c) => Number(c.getAttribute('data-property-id')));
 
   it('shows the 8 newest active listings and a view-all link to the search', async () => {
-    const newest = await api<Array<{ id: number }>>('listings?select=id&country_code=eq.EC&status=eq.1&order=created_at.desc&limit=8');
+    const newest = await api<Array<{ id: number }>>('listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&order=created_at.desc&limit=8');
     const el = await mount(`<exp-featured-listings api-url="${API_URL}"></exp-featured-listings>`, 'exp-featured-listings', '[part~="card"]');
     await waitFor(() => ids(el).length === 8, 5000, '8 cards');
     expect(ids(el)).to.deep.equal(newest.map((r) => r.id));

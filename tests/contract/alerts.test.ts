@@ -58,9 +58,9 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
 
   const linkIn = (mail: ReceivedMail, path: string) => `${SITE}${path}?token=${tokenIn(mail, path)}`;
 
-  async function listing(values: { city: string; price?: number; title?: string; beds?: number; type?: string; status?: string; at?: [string, string] }): Promise<string> {
+  async function listing(values: { city: string; price?: number; title?: string; beds?: number; type?: string; status?: string; at?: [string, string]; operation?: 'sale' | 'rent' }): Promise<string> {
     const [row] = await server.sql<{ id: string }>(
-      "insert into internal.listings (title, price, city, bedrooms, bathrooms, square_feet, property_type, status, country_code, geo_lat, geo_lon, images) values ($1, $2, $3, $4, 2, 120, $5, $6, 'EC', $7, $8, '[\"/media/listings/house-1.svg\"]'::jsonb) returning id::text as id",
+      "insert into internal.listings (title, price, city, bedrooms, bathrooms, square_feet, property_type, status, country_code, geo_lat, geo_lon, images, operation) values ($1, $2, $3, $4, 2, 120, $5, $6, 'EC', $7, $8, '[\"/media/listings/house-1.svg\"]'::jsonb, $9) returning id::text as id",
       [
         values.title ?? `Casa en ${values.city}`,
         values.price ?? 150000,
@@ -70,6 +70,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
         values.status ?? '1',
         values.at?.[0] ?? '-0.2',
         values.at?.[1] ?? '-78.5',
+        values.operation ?? 'sale',
       ],
     );
     return (row as { id: string }).id;
@@ -197,6 +198,26 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
         })
       ).json,
     ).toMatchObject({ fields: { 'filters.polygon': 'invalid' } });
+  });
+
+  it('follows a rent search: a new rental is mailed at its price a month, a new sale of the same place is not', async () => {
+    const email = address('renter');
+    const city = place();
+    // a listing of the place first, so the confirmation may name it
+    await listing({ city, title: 'Arriendo anterior', operation: 'rent', price: 700 });
+    const confirm = await confirmed(email, { lang: 'es', filters: { city, operation: 'rent', maxPrice: 1200 } });
+    expect(confirm.text).toContain(`Propiedades en arriendo en ${city} · hasta $1,200`);
+    await listing({ city, title: 'Departamento en arriendo nuevo', operation: 'rent', price: 850 });
+    await listing({ city, title: 'Casa en venta nueva', operation: 'sale', price: 900 });
+    await listing({ city, title: 'Arriendo caro', operation: 'rent', price: 2500 });
+    await alertsRun();
+    const alert = await until(() => to(smtp, email).find((m) => /propiedad nueva|propiedades nuevas/.test(m.subject)));
+    expect(alert.text).toContain('Departamento en arriendo nuevo');
+    expect(alert.text).toContain('$850/mes');
+    for (const absent of ['Casa en venta nueva', 'Arriendo caro', 'Arriendo anterior']) expect(alert.text).not.toContain(absent);
+    // its "see all" link is the rent search
+    const all = /https:\/\/expecuador\.example\/es\/search-properties\?[^\s"]+/.exec(alert.text)?.[0] ?? '';
+    expect(new URL(all.replace(/&amp;/g, '&')).searchParams.get('operation')).toBe('rent');
   });
 
   it('sends a daily search one digest when its day comes, with everything since the last one', async () => {

@@ -325,22 +325,25 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     writeFileSync(join(dir, 'feed.json'), JSON.stringify({ value: json.value.slice(0, 2) }));
     expect(await run(sourceFrom({ kind: 'reso-json', location: 'feed.json' }))).toMatchObject({ outcome: 'done', unchanged: 2, withdrawn: 1 });
 
-    const property = (id: string, freq = 'sale') =>
-      `<property><id>${id}</id><date>2026-11-20 10:00:00</date><ref>R-${id}</ref><price>185000</price><currency>USD</currency><price_freq>${freq}</price_freq><type>Villa</type><town>Olón</town><province>Santa Elena</province><location_detail>Playa Bruja</location_detail><beds>3</beds><baths>2</baths><pool>1</pool><desc><es>Cerca de la playa</es></desc></property>`;
+    const property = (id: string, freq = 'sale', price = 185000) =>
+      `<property><id>${id}</id><date>2026-11-20 10:00:00</date><ref>R-${id}</ref><price>${price}</price><currency>USD</currency><price_freq>${freq}</price_freq><type>Villa</type><town>Olón</town><province>Santa Elena</province><location_detail>Playa Bruja</location_detail><beds>3</beds><baths>2</baths><pool>1</pool><desc><es>Cerca de la playa</es></desc></property>`;
     const kyero = (...props: string[]) => `<?xml version="1.0" encoding="UTF-8"?>\n<root><kyero><feed_version>3</feed_version></kyero>${props.join('')}</root>`;
-    writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1'), property('K-2'), property('K-3', 'month')));
+    // a rent by the month is a rental (issue 46); a let by the night stays out, with its reason
+    writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1'), property('K-2'), property('K-3', 'month', 1450), property('K-4', 'night', 120)));
     const k = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
-    expect(k).toMatchObject({ outcome: 'done', new: 2, quarantinedCount: 1 });
+    expect(k).toMatchObject({ outcome: 'done', new: 3, quarantinedCount: 1, quarantined: [{ key: 'K-4', reasons: ['a holiday let (rent Nightly): this site lists homes to live in'] }] });
     expect(await row('K-1', 'kyero:kyero.xml')).toMatchObject({ status: '1', property_type: 'house', title: 'Casa de 3 dormitorios en Playa Bruja' });
+    const [k3] = await server.sql<{ operation: string; price: number }>("select operation, price::float8 as price from internal.listings where source = 'kyero:kyero.xml' and source_key = 'K-3'");
+    expect(k3).toEqual({ operation: 'rent', price: 1450 });
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')).replace('</root>', '<property><id>K-9</root>'));
     const broken = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
     expect(broken.outcome).toBe('failed');
     expect(broken.message).toMatch(/the XML does not parse.*nothing was changed or withdrawn/);
-    expect(await publicCount('kyero:kyero.xml')).toBe(2);
+    expect(await publicCount('kyero:kyero.xml')).toBe(3);
     const missing = await run(sourceFrom({ kind: 'kyero', location: 'nowhere.xml' }));
     expect(missing.message).toMatch(/nowhere\.xml: no such file: nothing was changed or withdrawn/);
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')));
-    expect(await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }))).toMatchObject({ outcome: 'done', withdrawn: 1, unchanged: 1 });
+    expect(await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }))).toMatchObject({ outcome: 'done', withdrawn: 2, unchanged: 1 });
     expect(await publicCount('kyero:kyero.xml')).toBe(1);
   });
 
@@ -452,5 +455,44 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     reso.listings.set('RX-16', record(16, { AssociationFee: 150, ParkingTotal: 2, StorageYN: 'Y', Furnished: 'Partially', PetsAllowed: ['Dogs OK'], ModificationTimestamp: at(61) }));
     expect(await run(resoSource())).toMatchObject({ updated: 1 });
     expect((await server.sql<{ fee: number }>('select hoa_fee::float8 as fee from internal.listings where id = $1', [rx16?.id]))[0]?.fee).toBe(150);
+  });
+
+  it('a lease is a rental at its monthly rent with its alícuota, found by a rent search and not by a sale one; a holiday let is quarantined with its reason', async () => {
+    reso.listings.set(
+      'RX-117',
+      record(117, {
+        PropertyType: 'Residential Lease',
+        PropertySubType: 'Apartment',
+        ListPrice: 1,
+        LeaseAmount: 10_200,
+        LeaseAmountFrequency: 'Annually',
+        AssociationFee: 95,
+        ModificationTimestamp: at(70),
+      }),
+    );
+    reso.listings.set('RX-118', record(118, { PropertyType: 'Residential Lease', LeaseAmount: 75, LeaseAmountFrequency: 'Nightly', ModificationTimestamp: at(71) }));
+    const report = await run(resoSource());
+    expect(report).toMatchObject({ outcome: 'done', new: 1 });
+    expect(report.quarantined).toContainEqual({ key: 'RX-118', reasons: ['a holiday let (rent Nightly): this site lists homes to live in'] });
+    expect(report.unknownValues['rent 10200 Annually made 850 a month']).toBe(1);
+    const [stored] = await server.sql<Record<string, unknown>>(
+      "select id::text as id, operation, price::float8 as price, hoa_fee::float8 as hoa_fee, property_type from internal.listings where source = 'reso:test' and source_key = 'RX-117'",
+    );
+    expect(stored).toMatchObject({ operation: 'rent', price: 850, hoa_fee: 95, property_type: 'apartment' });
+    const ids = async (filters: Record<string, unknown>) =>
+      (
+        (await (
+          await fetch(`${server.url}/rest/v1/rpc/search_listings`, {
+            method: 'POST',
+            headers: { apikey: 'anon-key', 'content-type': 'application/json' },
+            body: JSON.stringify({ filters, page_size: 100 }),
+          })
+        ).json()) as Array<{ id: number }>
+      ).map((r) => String(r.id));
+    const city = { city: 'pueblo importado' };
+    expect(await ids({ ...city, operation: 'rent' })).toEqual([stored?.id]);
+    expect(await ids({ ...city, operation: 'rent', hoa_max: 90 })).toEqual([]);
+    expect(await ids(city)).not.toContain(stored?.id);
+    expect((await ids(city)).length).toBeGreaterThan(0);
   });
 });

@@ -8,7 +8,7 @@
  * through a real SMTP server.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { formatCount, formatPrice } from '../../core/protocol/format.ts';
+import { formatCount, formatNumber, formatPrice } from '../../core/protocol/format.ts';
 import { formatMonth } from '../../core/protocol/market.ts';
 import { KNOWN_TYPES } from '../../core/protocol/listing.ts';
 import { pricePerM2, typeGroupOf } from '../../core/protocol/market.ts';
@@ -38,12 +38,13 @@ with recursive periods as (
            where s.listing_id = l.id and s.on_at < sp.finish and (s.off_at is null or s.off_at >= sp.start)
            order by s.on_at desc limit 1) as off_at
     from spans sp
-    join internal.listings l on l.country_code = 'EC'
+    join internal.listings l on l.country_code = 'EC' and l.operation = 'sale'
    where exists (select 1 from internal.listing_spells s where s.listing_id = l.id and s.on_at < sp.finish and (s.off_at is null or s.off_at >= sp.start))
 ), valued as (
   select lm.*,
          case when lm.property_type in ('office', 'business_premises', 'commercial_building') then 'commercial'
-              when lm.property_type in ('house', 'apartment', 'land') then lm.property_type end as grp,
+              when lm.property_type in ('house', 'apartment', 'land') then lm.property_type
+              when lm.property_type = 'suite' then 'apartment' when lm.property_type = 'quinta' then 'house' end as grp,
          case when lm.property_type = 'land' and coalesce(lm.lot_size, 0) > 0 then lm.lot_size else lm.square_feet end as m2,
          coalesce(
            (select c.new_price from internal.listing_price_changes c where c.listing_id = lm.id and c.changed_at <= least(lm.finish, coalesce(lm.off_at, lm.finish)) order by c.changed_at desc, c.id desc limit 1),
@@ -187,6 +188,39 @@ describe('the market index (docs/market.md)', () => {
     expect(after).toBeGreaterThanOrEqual(before);
     const mine = await ours('ecuador', 'all', monthsAgo(0));
     expect((await index('ecuador', 'all')).at(-1)?.listings).toBe(mine.listings);
+  });
+
+  it("says what homes rent for now beside the asking prices: the median rent a month per m² and a two-bedroom flat's, as the rule written apart gives; a sector with too few rentals has its city's; the page says it", async () => {
+    const RENTALS = "country_code = 'EC' and status = '1' and operation = 'rent' and property_type in ('house', 'quinta', 'apartment', 'suite') and square_feet >= 15 and price > 0";
+    const [quito] = await server.sql<{ n: number; median: number; two: number | null; two_n: number }>(
+      `select count(*)::int as n,
+              round(percentile_cont(0.5) within group (order by (price / square_feet)::float8)::numeric, 2)::float8 as median,
+              round((percentile_cont(0.5) within group (order by price::float8) filter (where bedrooms = 2 and property_type in ('apartment', 'suite')))::numeric)::float8 as two,
+              (count(*) filter (where bedrooms = 2 and property_type in ('apartment', 'suite')))::int as two_n
+         from internal.listings where ${RENTALS} and city_slug = 'quito'`,
+    );
+    expect(quito?.n).toBeGreaterThan(50);
+    expect(quito?.two_n).toBeGreaterThanOrEqual(8);
+    const rents = async (place: string) => (await server.sql<{ r: Record<string, unknown> | null }>("select public.market_report($1) -> 'rents' as r", [place]))[0]?.r;
+    expect(await rents('quito')).toMatchObject({ path: 'quito', name: 'Quito', listings: quito?.n, median: quito?.median, two_bedroom: quito?.two });
+    // a sector of Quito with fewer rentals than the minimum: Quito's figures, said as Quito's
+    const [few] = await server.sql<{ path: string }>(
+      `select city_slug || '/' || sector_slug as path from internal.listings
+        where country_code = 'EC' and status = '1' and city_slug = 'quito' and sector_slug <> ''
+        group by 1 having count(*) filter (where ${RENTALS}) between 1 and 7 order by 1 limit 1`,
+    );
+    expect(few).toBeTruthy();
+    expect(await rents(String(few?.path))).toMatchObject({ path: 'quito', listings: quito?.n });
+    // a place without rentals anywhere near it but Ecuador: the country's
+    expect((await rents('ecuador'))?.path).toBe('ecuador');
+    // the report's page says them, in both languages
+    const es = await (await fetch(`${server.url}/es/market/quito`)).text();
+    expect(es).toContain('Arriendos');
+    expect(es).toContain(`$${formatNumber(Number(quito?.median), 2)}/mes`);
+    expect(es).toContain(`${formatPrice(quito?.two)}/mes`);
+    expect(es).toContain('/es/search-properties?place=quito&amp;operation=rent');
+    const en = await (await fetch(`${server.url}/market/quito`)).text();
+    expect(en).toContain(`${formatPrice(quito?.two)}/month`);
   });
 
   it("the type groups and a listing's price per m² are the SQL rule's, read once in core/protocol/market.ts for the listing page and the detail", async () => {

@@ -320,6 +320,35 @@ describe('pages as crawlers read them', () => {
     ]);
   });
 
+  it("a rental's page says its price a month in its text, its description and its JSON-LD (an offer for lease, by the month), in both languages", async () => {
+    const [rent] = await server.sql<{ id: string; title: string; price: number }>(
+      "select id::text as id, title, price::float8 as price from internal.listings where status = '1' and country_code = 'EC' and operation = 'rent' order by id limit 1",
+    );
+    expect(rent).toBeTruthy();
+    const price = formatPrice(rent?.price);
+    for (const [lang, unit] of [
+      ['es', '/mes'],
+      ['en', '/month'],
+    ] as const) {
+      const page = await crawl(`${server.url}${listingPath(String(rent?.id), rent?.title, lang)}`, CRAWLERS.whatsapp);
+      expect(page.status).toBe(200);
+      expect(text(page.doc)).toContain(`${price}${unit}`);
+      expect(meta(page.doc, 'description')).toContain(`${price}${unit}`);
+      const data = jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { offers: Record<string, unknown> };
+      expect(data.offers).toMatchObject({
+        '@type': 'OfferForLease',
+        price: rent?.price,
+        priceCurrency: 'USD',
+        priceSpecification: { '@type': 'UnitPriceSpecification', price: rent?.price, priceCurrency: 'USD', unitCode: 'MON', unitText: unit },
+      });
+    }
+    // a sale's page says no month
+    const [sale] = await server.sql<{ id: string; title: string }>(`select id::text as id, title from internal.listings where ${ACTIVE} and operation = 'sale' and price > 0 order by id limit 1`);
+    const page = await crawl(`${server.url}${listingPath(String(sale?.id), sale?.title, 'es')}`);
+    const data = jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { offers: Record<string, unknown> };
+    expect(data.offers['@type']).toBe('Offer');
+  });
+
   it('an agent page holds the name, photo, about, Open Graph and JSON-LD (a Person who works for the brokerage); an unknown agent is a 404', async () => {
     const [agent] = await server.sql<{ id: string; first_name: string; last_name: string; about: string; email: string }>(
       "select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1",

@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
 import { getListing, getListingsCount, getListingsPage, getMapClusters, getPropertyTypes, PAGE_SIZE, type MapView, type SortKey } from '../../widgets/lib/data/listings.ts';
 import { filterArgs } from '../../core/protocol/filters.ts';
-import { POOL, WORDS_TEXT } from '../support/independent-sql.ts';
+import { FOR_SALE, POOL, PUBLIC, WORDS_TEXT } from '../support/independent-sql.ts';
 import { SCENARIOS } from '../support/search-scenarios.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
@@ -38,11 +38,8 @@ for (const kind of ['postgres'] as const) {
     let rest: PostgrestClient;
     let sb: SupabaseClient;
     const expectedIds = async (where: string, order: string, limit: number, offset = 0) =>
-      (await server.sql<{ id: number }>(`select id from internal.listings where country_code = 'EC' and status = '1' and (${where}) order by ${order} limit ${limit} offset ${offset}`)).map((r) =>
-        Number(r.id),
-      );
-    const expectedCount = async (where: string) =>
-      Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where country_code = 'EC' and status = '1' and (${where})`))[0]?.n);
+      (await server.sql<{ id: number }>(`select id from internal.listings where ${PUBLIC} and (${where}) order by ${order} limit ${limit} offset ${offset}`)).map((r) => Number(r.id));
+    const expectedCount = async (where: string) => Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where ${PUBLIC} and (${where})`))[0]?.n);
 
     beforeAll(async () => {
       server = await startTestServer(kind);
@@ -144,8 +141,8 @@ for (const kind of ['postgres'] as const) {
       const said = (text: string, word: string) => `${text} ~ '\\m${word}\\M'`;
       const TITLE = 'public.search_fold(title)';
       for (const [keywords, where, inTitle] of [
-        ['terraza', said(WORDS_TEXT, 'terrazas?'), said(TITLE, 'terrazas?')],
-        ['jardin -piscina', `${said(WORDS_TEXT, 'jardin(es)?')} and not ${POOL}`, said(TITLE, 'jardin(es)?')],
+        ['terraza', `${FOR_SALE} and ${said(WORDS_TEXT, 'terrazas?')}`, said(TITLE, 'terrazas?')],
+        ['jardin -piscina', `${FOR_SALE} and ${said(WORDS_TEXT, 'jardin(es)?')} and not ${POOL}`, said(TITLE, 'jardin(es)?')],
       ] as const) {
         const total = await expectedCount(where);
         const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -476,7 +473,7 @@ for (const kind of ['postgres'] as const) {
       it('leaves out parameters with defaults, and reads a function returning rows like a view', async () => {
         const all = await sb.rpc('listing_clusters', { zoom: 3 });
         expect(all.error).toBeNull();
-        const total = await expectedCount('true');
+        const total = await expectedCount(FOR_SALE);
         expect((all.data as Array<{ count: number }>).reduce((n, c) => n + Number(c.count), 0)).toBe(total);
         const big = await sb.rpc('listing_clusters', { zoom: 8 }, { count: 'exact' }).select('count,lat,lng').gte('count', 50).order('count', { ascending: false }).limit(3);
         expect(big.error).toBeNull();

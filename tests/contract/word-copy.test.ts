@@ -7,7 +7,7 @@
  * gives (listing_matches(), and the folded text read apart).
  */
 import { describe, expect, it } from 'vitest';
-import { ACTIVE, WORDS_OFF_RULE, WORDS_TEXT } from '../support/independent-sql.ts';
+import { FOR_SALE, PUBLIC as ACTIVE, WORDS_OFF_RULE, WORDS_TEXT } from '../support/independent-sql.ts';
 import { seededDatabase } from '../support/seeded-database.ts';
 
 const COPY = 'select id::text as id, words::text as words from internal.listing_words order by id';
@@ -23,7 +23,8 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
   };
   const count = async (words: string) => Number((await db().anon.query<{ n: string }>('select public.search_listings_count($1::jsonb) as n', [JSON.stringify({ words })]))[0]?.n);
-  const counted = async (regex: string) => Number((await db().admin.query<{ n: string }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${WORDS_TEXT} ~ $1`, [regex]))[0]?.n);
+  const counted = async (regex: string) =>
+    Number((await db().admin.query<{ n: string }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${FOR_SALE} and ${WORDS_TEXT} ~ $1`, [regex]))[0]?.n);
   const byRule = async (words: string) =>
     Number((await db().admin.query<{ n: string }>('select count(*) as n from internal.listings l where internal.listing_matches(l, $1::jsonb)', [JSON.stringify({ words })]))[0]?.n);
 

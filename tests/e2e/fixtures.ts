@@ -123,7 +123,7 @@ export async function cardIds(page: Page): Promise<number[]> {
   return search(page).cards.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id'))));
 }
 
-export { ACTIVE, PLACE_TEXT, POOL } from '../support/independent-sql.ts';
+export { ACTIVE, FOR_RENT, PLACE_TEXT, POOL } from '../support/independent-sql.ts';
 /** A count as the elements write it in English. */
 export const fmt = (n: number) => n.toLocaleString('en-US');
 

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { englishOnlyPhrases, expect, PLACE_TEXT, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import { ACTIVE, englishOnlyPhrases, expect, PLACE_TEXT, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/site');
 mkdirSync(shots, { recursive: true });
@@ -280,7 +280,7 @@ test.describe('the host site', () => {
     expect(await page.locator('.marquee__track').evaluate((el) => getComputedStyle(el).animationName)).toBe('site-marquee');
 
     // the featured block: the 8 newest active listings, and 'view all'
-    const expected = await data.sql<{ id: number }>("select id from public.listings where country_code = 'EC' and status = '1' order by created_at desc limit 8");
+    const expected = await data.sql<{ id: number }>(`select id from public.listings where ${ACTIVE} order by created_at desc limit 8`);
     const featured = page.locator('exp-featured-listings');
     await expect(featured.locator('[part~="card"]')).toHaveCount(8);
     const ids = await featured.locator('[part~="card"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id'))));
@@ -326,8 +326,7 @@ test.describe('the host site', () => {
   });
 
   test('search hero: a known place in the path or ?location= names the hero and presets the city; others keep the default', async ({ page, data }) => {
-    const count = async (fold: string) =>
-      Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where country_code = 'EC' and status = '1' and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
+    const count = async (fold: string) => Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
     const heading = page.locator('exp-property-search [part="results-heading"]');
     const fmt = (n: number) => n.toLocaleString('en-US');
 

@@ -4,8 +4,15 @@
  * text reads, what the words "piscina" and "pool" find.
  */
 
-/** An active listing of the site (internal.is_public_listing). */
-export const ACTIVE = "country_code = 'EC' and status = '1'";
+/** An active listing of the site, for sale or for rent (internal.is_public_listing): its page, the sitemaps. */
+export const PUBLIC = "country_code = 'EC' and status = '1'";
+
+/** What a search that does not say rent shows: an active listing for sale. */
+export const FOR_SALE = "operation = 'sale'";
+export const ACTIVE = `${PUBLIC} and ${FOR_SALE}`;
+
+/** An active listing for rent (a search with operation rent). */
+export const FOR_RENT = `${PUBLIC} and operation = 'rent'`;
 
 /** What the search's free text reads: the city, the sector and the address, folded. */
 export const PLACE_TEXT = "public.search_fold(concat_ws(' ', city, sector, address))";

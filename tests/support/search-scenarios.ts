@@ -4,12 +4,12 @@
  * widget sends them, and the same conditions written apart in SQL over active EC listings.
  */
 import type { SearchFilters } from '../../widgets/lib/data/listings.ts';
-import { PLACE_TEXT, POOL, WORDS_TEXT } from './independent-sql.ts';
+import { FOR_SALE, PLACE_TEXT, POOL, WORDS_TEXT } from './independent-sql.ts';
 
 export interface Scenario {
   name: string;
   filters: SearchFilters;
-  /** the same conditions in SQL, over active EC listings */
+  /** the same conditions in SQL, over active EC listings (for sale, unless the filters say rent) */
   where: string;
   params?: unknown[];
 }
@@ -24,7 +24,7 @@ const side = ([ax, ay]: [number, number], [bx, by]: [number, number]) => `((${bx
 const [T1, T2, T3] = [side(TRIANGLE[0]!, TRIANGLE[1]!), side(TRIANGLE[1]!, TRIANGLE[2]!), side(TRIANGLE[2]!, TRIANGLE[0]!)];
 const IN_TRIANGLE = `lat is not null and lng is not null and ((${T1} >= 0 and ${T2} >= 0 and ${T3} >= 0) or (${T1} <= 0 and ${T2} <= 0 and ${T3} <= 0))`;
 
-export const SCENARIOS: Scenario[] = [
+const SALES: Scenario[] = [
   { name: 'no filter', filters: {}, where: 'true' },
   { name: 'property type', filters: { propertyType: 'apartment' }, where: "property_type ilike '%apartment%'" },
   { name: "property type 'any' is ignored", filters: { propertyType: 'any' }, where: 'true' },
@@ -85,3 +85,28 @@ export const SCENARIOS: Scenario[] = [
     where: `property_type ilike '%house%' and price >= 100000 and price <= 1000000 and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and square_feet <= 600 and ${PLACE_TEXT} like '%quito%' and public.search_fold(state) = 'pichincha' and 'garage' = any(features) and year_built >= 1990 and lot_size >= 200`,
   },
 ];
+
+/** Rentals (docs/product.md "Rent and buy") and the facts of an Ecuadorian listing. */
+const RENTALS: Scenario[] = [
+  { name: 'for rent in Quito (Arrendar)', filters: { operation: 'rent', place: 'quito' }, where: "operation = 'rent' and public.search_fold(city) = 'quito'" },
+  { name: 'for rent, from 500 to 1,200 a month', filters: { operation: 'rent', minPrice: 500, maxPrice: 1200 }, where: "operation = 'rent' and price between 500 and 1200" },
+  {
+    name: 'for rent in Quito, alícuota up to 150',
+    filters: { operation: 'rent', place: 'quito', maxHoaFee: 150 },
+    where: "operation = 'rent' and public.search_fold(city) = 'quito' and (hoa_fee is null or hoa_fee <= 150)",
+  },
+  {
+    name: 'for rent in Quito, 2+ parking spaces',
+    filters: { operation: 'rent', place: 'quito', parking: 2 },
+    where: "operation = 'rent' and public.search_fold(city) = 'quito' and parking_spaces >= 2",
+  },
+  { name: 'for rent: furnished, pets allowed', filters: { operation: 'rent', furnished: true, pets: true }, where: "operation = 'rent' and furnished = 'yes' and pets_allowed" },
+  {
+    name: 'for sale: a storage unit, alícuota up to 100, 1+ parking',
+    filters: { storage: true, maxHoaFee: 100, parking: 1 },
+    where: `${FOR_SALE} and storage_unit and coalesce(hoa_fee, 0) <= 100 and parking_spaces >= 1`,
+  },
+  { name: "operation 'sale' is the default's", filters: { operation: 'sale' }, where: FOR_SALE },
+];
+
+export const SCENARIOS: Scenario[] = [...SALES.map((s) => ({ ...s, where: `${FOR_SALE} and (${s.where})` })), ...RENTALS];

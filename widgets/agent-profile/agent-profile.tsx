@@ -5,7 +5,7 @@
  * agent's active listings (cards that open the property detail), and 'Return to Search'. Agent text
  * is data: shown as text, links only when http(s).
  */
-import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import { toAgentProfile, type AgentProfile as Profile } from '../../core/protocol/agent.ts';
 import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
@@ -34,7 +34,6 @@ const SOCIAL_LABEL = { website: 'profile.website', facebook: 'profile.facebook',
 export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structuredData }: Props) {
   const { t, api, host, site, lang } = useElement();
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({ status: 'loading', profile: null });
-  const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({ total: 0, rows: [], page: 0, loading: true });
   const [open, setOpen] = useState<Property | null>(null);
   const [contact, setContact] = useState(false);
   const rest = getClients(api).rest;
@@ -58,24 +57,6 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
     };
   }, [id, rest, api.url]);
 
-  const loadPage = useCallback(
-    async (page: number) => {
-      setListings((l) => ({ ...l, loading: true }));
-      try {
-        const filters = { agentId: id };
-        const [total, rows] = await Promise.all([getListingsCount(rest, filters), getListingsPage(rest, filters, 'newest', page)]);
-        setListings((l) => ({ total, rows: page === 1 ? rows : [...l.rows, ...rows], page, loading: false }));
-      } catch (error) {
-        console.error("[exp-agent-profile] could not load the agent's listings:", error);
-        setListings((l) => ({ ...l, loading: false }));
-      }
-    },
-    [id, rest],
-  );
-  useEffect(() => {
-    if (state.status === 'ready') void loadPage(1);
-  }, [state.status, loadPage]);
-
   const profile = state.profile;
   const structured = useCallback(
     (b: Builders) => {
@@ -86,9 +67,6 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
     [profile, site, lang, t],
   );
   useStructuredData(host, structuredData, structured);
-
-  const defaults = useMemo(() => listingDefaults(t), [t]);
-  const properties = useMemo(() => listings.rows.map((r) => mapListing(r, api.url, defaults)), [listings.rows, api.url, defaults]);
 
   if (state.status === 'loading') {
     // what the page holds (the agent page's server-rendered profile) shows until the profile is read
@@ -183,38 +161,8 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
           {joined(t('profile.locationsServed'), p.locationsServed, '; ')}
         </div>
       </div>
-      <section aria-labelledby="exp-agent-listings" className="flex flex-col gap-4" part="listings">
-        <h2 id="exp-agent-listings" className="m-0 text-xl font-bold text-ink">
-          {listings.loading && !listings.page ? t('common.loading') : t('profile.listings', { count: listings.total, formatted: formatCount(listings.total), name: p.firstName || p.name })}
-        </h2>
-        {listings.loading && !listings.rows.length ? (
-          <div className="grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
-            {[0, 1, 2].map((i) => (
-              <CardSkeleton key={i} />
-            ))}
-          </div>
-        ) : properties.length ? (
-          <ul className="list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
-            {properties.map((property) => (
-              <li key={property.id} className="flex exp-offscreen-card">
-                <PropertyCard property={property} onOpen={openProperty} />
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="m-0 text-ink-muted">{t('profile.noListings')}</p>
-        )}
-        {listings.rows.length < listings.total ? (
-          <button
-            type="button"
-            disabled={listings.loading}
-            onClick={() => void loadPage(listings.page + 1)}
-            className="self-center rounded-md border border-line bg-surface px-5 py-2.5 font-semibold text-ink cursor-pointer hover:bg-surface-subtle disabled:opacity-60"
-          >
-            {listings.loading ? t('common.loading') : t('profile.showMore')}
-          </button>
-        ) : null}
-      </section>
+      <AgentListings agentId={p.id} name={p.firstName || p.name} operation="sale" onOpen={openProperty} />
+      <AgentListings agentId={p.id} name={p.firstName || p.name} operation="rent" onOpen={openProperty} />
       <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} />
       <ContactDialog profile={p} open={contact} onClose={() => setContact(false)} />
     </article>
@@ -254,5 +202,71 @@ function ContactDialog({ profile, open, onClose }: { profile: Profile; open: boo
         <InquiryForm target={{ agentId: profile.id, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: profile.email }} onSent={onClose} submitLabel={t('profile.send')} />
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * The agent's active listings for sale, or for rent (docs/product.md "Rent and buy"), newest first,
+ * 24 at a time; the rentals' section only when the agent has some.
+ */
+function AgentListings({ agentId, name, operation, onOpen }: { agentId: string; name: string; operation: 'sale' | 'rent'; onOpen: ComponentProps<typeof PropertyCard>['onOpen'] }) {
+  const { t, api } = useElement();
+  const rest = getClients(api).rest;
+  const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({ total: 0, rows: [], page: 0, loading: true });
+  const loadPage = useCallback(
+    async (page: number) => {
+      setListings((l) => ({ ...l, loading: true }));
+      try {
+        const filters = { agentId, ...(operation === 'rent' ? { operation } : {}) };
+        const [total, rows] = await Promise.all([getListingsCount(rest, filters), getListingsPage(rest, filters, 'newest', page)]);
+        setListings((l) => ({ total, rows: page === 1 ? rows : [...l.rows, ...rows], page, loading: false }));
+      } catch (error) {
+        console.error("[exp-agent-profile] could not load the agent's listings:", error);
+        setListings((l) => ({ ...l, loading: false }));
+      }
+    },
+    [agentId, operation, rest],
+  );
+  useEffect(() => {
+    void loadPage(1);
+  }, [loadPage]);
+  const defaults = useMemo(() => listingDefaults(t), [t]);
+  const properties = useMemo(() => listings.rows.map((r) => mapListing(r, api.url, defaults)), [listings.rows, api.url, defaults]);
+  if (operation === 'rent' && !listings.total) return null;
+  return (
+    <section aria-labelledby={`exp-agent-${operation}`} className="flex flex-col gap-4" part={operation === 'rent' ? 'rentals' : 'listings'}>
+      <h2 id={`exp-agent-${operation}`} className="m-0 text-xl font-bold text-ink">
+        {listings.loading && !listings.page
+          ? t('common.loading')
+          : t(operation === 'rent' ? 'profile.rentals' : 'profile.listings', { count: listings.total, formatted: formatCount(listings.total), name })}
+      </h2>
+      {listings.loading && !listings.rows.length ? (
+        <div className="grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
+          {[0, 1, 2].map((i) => (
+            <CardSkeleton key={i} />
+          ))}
+        </div>
+      ) : properties.length ? (
+        <ul className="list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
+          {properties.map((property) => (
+            <li key={property.id} className="flex exp-offscreen-card">
+              <PropertyCard property={property} onOpen={onOpen} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="m-0 text-ink-muted">{t('profile.noListings')}</p>
+      )}
+      {listings.rows.length < listings.total ? (
+        <button
+          type="button"
+          disabled={listings.loading}
+          onClick={() => void loadPage(listings.page + 1)}
+          className="self-center rounded-md border border-line bg-surface px-5 py-2.5 font-semibold text-ink cursor-pointer hover:bg-surface-subtle disabled:opacity-60"
+        >
+          {listings.loading ? t('common.loading') : t('profile.showMore')}
+        </button>
+      ) : null}
+    </section>
   );
 }

@@ -3,6 +3,8 @@ import type { AttrSchema } from '../lib/attributes.ts';
 export const featuredListingsAttributes = {
   /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
   community: { type: 'string', maxLength: 100 },
+  /** `rent`: the newest homes for rent (priced a month); `sale` (the default): for sale. */
+  operation: { type: 'enum', values: ['sale', 'rent'], default: 'sale' },
   /** How many of the newest listings to show. */
   limit: { type: 'number', min: 1, max: 24, integer: true, default: 8 },
   /** The search page that 'View all' opens (with the community as its city). */

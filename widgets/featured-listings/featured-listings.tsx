@@ -18,15 +18,16 @@ type Props = ElementProps<typeof featuredListingsAttributes>;
 
 const GRID = 'list-none m-0 p-0 grid gap-5 cq-sm:grid-cols-2 cq-lg:grid-cols-4';
 
-export function viewAllUrl(searchUrl: string, community: string): string {
-  if (!community) return searchUrl;
+export function viewAllUrl(searchUrl: string, community: string, operation: 'sale' | 'rent' = 'sale'): string {
+  if (!community && operation === 'sale') return searchUrl;
   const [path, query = ''] = searchUrl.split('?') as [string, string?];
   const params = new URLSearchParams(query);
-  params.set('city', community);
+  if (operation === 'rent') params.set('operation', 'rent');
+  if (community) params.set('city', community);
   return `${path}?${params}`;
 }
 
-export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode }: Props) {
+export function FeaturedListings({ community, operation, limit, searchUrl, phoneCountryCode }: Props) {
   const { t, api, host } = useElement();
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'error'; rows: Record<string, unknown>[] }>({ status: 'loading', rows: [] });
   const [open, setOpen] = useState<Property | null>(null);
@@ -36,7 +37,7 @@ export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode
   useEffect(() => {
     const controller = new AbortController();
     setState({ status: 'loading', rows: [] });
-    getListingsPage(rest, place ? { city: place } : {}, 'newest', 1, controller.signal, limit)
+    getListingsPage(rest, { ...(place ? { city: place } : {}), ...(operation === 'rent' ? { operation } : {}) }, 'newest', 1, controller.signal, limit)
       .then((rows) => setState({ status: 'ready', rows }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -44,7 +45,7 @@ export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode
         setState({ status: 'error', rows: [] });
       });
     return () => controller.abort();
-  }, [rest, place, limit]);
+  }, [rest, place, limit, operation]);
 
   const defaults = useMemo(() => listingDefaults(t), [t]);
   const properties = useMemo(() => state.rows.map((r) => mapListing(r, api.url, defaults)), [state.rows, api.url, defaults]);
@@ -58,13 +59,19 @@ export function FeaturedListings({ community, limit, searchUrl, phoneCountryCode
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id="exp-featured-heading" part="heading" className="m-0 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink">
-            {place ? t('featured.headingIn', { community: place }) : t('featured.heading')}
+            {operation === 'rent'
+              ? place
+                ? t('featured.rentHeadingIn', { community: place })
+                : t('featured.rentHeading')
+              : place
+                ? t('featured.headingIn', { community: place })
+                : t('featured.heading')}
           </h2>
           <p part="subtitle" className="m-0 mt-1 text-ink-muted">
-            {t('featured.subtitle')}
+            {t(operation === 'rent' ? 'featured.rentSubtitle' : 'featured.subtitle')}
           </p>
         </div>
-        <a href={viewAllUrl(searchUrl, place)} part="view-all" className="inline-flex items-center gap-1 font-semibold text-primary no-underline hover:underline underline-offset-4">
+        <a href={viewAllUrl(searchUrl, place, operation)} part="view-all" className="inline-flex items-center gap-1 font-semibold text-primary no-underline hover:underline underline-offset-4">
           {place ? t('featured.viewAllIn', { community: place }) : t('featured.viewAll')}
           <ChevronRight size={18} />
         </a>

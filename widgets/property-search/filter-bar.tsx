@@ -7,9 +7,9 @@
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { cleanKeywords, FEATURE_FLAGS, KEYWORDS_MAX, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
+import { cleanKeywords, FEATURE_FLAGS, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
-import { FILTER, FILTERS, NUMBER_FILTERS, type FilterSpec, type NumberFilter } from '../../core/protocol/filters.ts';
+import { controlOptions, FILTER, FILTERS, FLAG_FILTERS, NUMBER_FILTERS, type FilterSpec, type FlagFilter, type NumberFilter, type Operation } from '../../core/protocol/filters.ts';
 import { typeLabel } from '../../core/protocol/listing.ts';
 import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
@@ -17,29 +17,38 @@ import { LocationBox, type LocationValue } from '../lib/location-box/location-bo
 import { selectCss } from './select.ts';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { FilterSheet as Sheet } from './filter-sheet.tsx';
+import type { MoreFields as More } from './more-filters.tsx';
 
 /** the phone's filter sheet (filter-sheet.tsx): its own chunk, loaded when first opened */
 const loadSheet = lazyChunk(() => import('./filter-sheet.tsx'));
+/** what "More filters" holds (more-filters.tsx): its own chunk, loaded when first opened */
+const loadMore = lazyChunk(() => import('./more-filters.tsx'));
 /** below this width (the container's md) the other filters open in the sheet */
 const SHEET_BELOW = 768;
 
 /** The filter bar's controls, as the filter table places them (core/protocol/filters.ts). */
 const IN_BAR = FILTERS.filter((f) => f.control?.in === 'bar' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
-const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
 /** the filters "More filters" holds, counted on its button when set */
 const MORE = FILTERS.filter((f) => f.control?.in === 'more').map((f) => f.key);
+/** the yes-or-no filters behind "More filters" (storage, furnished, pets for rentals, open house) */
+const MORE_FLAGS = FLAG_FILTERS.filter((k) => FILTER[k].control?.in === 'more');
+/** what the price filters and the rent's own filters follow: Buy or Rent, first in the bar */
+const OPERATIONS: readonly Operation[] = ['sale', 'rent'];
 
 const NUMBERS = NUMBER_FILTERS;
 type NumberKey = NumberFilter;
 
-type Draft = { propertyType: string; keywords: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>>; openHouse: boolean } & Record<NumberKey, string>;
+export type Draft = { propertyType: string; keywords: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>>; flags: Partial<Record<FlagFilter, boolean>> } & Record<
+  NumberKey,
+  string
+>;
 
 const toDraft = (f: SearchFilters): Draft => ({
   propertyType: f.propertyType ?? '',
   keywords: f.keywords ?? '',
   location: f.place ? { text: f.placeName || f.place, place: f.place, placeName: f.placeName } : { text: f.city ?? '' },
   features: { ...f.features },
-  openHouse: f.openHouse === true,
+  flags: Object.fromEntries(MORE_FLAGS.map((k) => [k, f[k] === true])),
   ...(Object.fromEntries(NUMBERS.map((k) => [k, f[k] ? String(f[k]) : ''])) as Record<NumberKey, string>),
 });
 
@@ -65,8 +74,11 @@ function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
   const features = FEATURE_FLAGS.filter((f) => draft.features[f]);
   if (features.length) next.features = Object.fromEntries(features.map((f) => [f, true]));
   else delete next.features;
-  if (draft.openHouse) next.openHouse = true;
-  else delete next.openHouse;
+  for (const key of MORE_FLAGS) {
+    // a rentals-only filter (pets) goes with the rent
+    if (draft.flags[key] && (next.operation === 'rent' || !FILTER[key].control?.rentOnly)) next[key] = true;
+    else delete next[key];
+  }
   return next;
 }
 
@@ -85,16 +97,20 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const [draft, setDraft] = useState<Draft>(() => toDraft(applied));
   const [expanded, setExpanded] = useState(false);
   const [sheet, setSheet] = useState<{ Component: typeof Sheet; open: boolean } | null>(null);
+  const [MoreFields, setMoreFields] = useState<typeof More | null>(null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => setDraft(toDraft(applied)), [applied]);
+  const withMore = () => loadMore().then(({ MoreFields: loaded }) => setMoreFields(() => loaded));
   const openMore = () => {
     const narrow = (form.current?.clientWidth ?? SHEET_BELOW) < SHEET_BELOW;
     if (!narrow) {
-      setExpanded((x) => !x);
+      withMore()
+        .catch((error: unknown) => console.error('[exp] the other filters did not load:', error))
+        .finally(() => setExpanded((x) => !x));
       return;
     }
-    loadSheet()
-      .then(({ FilterSheet }) => setSheet({ Component: FilterSheet, open: true }))
+    Promise.all([loadSheet(), withMore()])
+      .then(([{ FilterSheet }]) => setSheet({ Component: FilterSheet, open: true }))
       .catch((error: unknown) => {
         // without the sheet, the panel under the bar
         console.error('[exp] the filter sheet did not load:', error);
@@ -103,13 +119,27 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   };
   const closeSheet = () => setSheet((x) => (x ? { ...x, open: false } : x));
 
-  const set = (key: 'propertyType' | 'keywords' | NumberKey) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const set = (key: 'propertyType' | NumberKey) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit(fromDraft(draft, applied));
   };
   // the other filters set: shown on the "More filters" button
   const more = MORE.reduce((n, key) => n + (key === 'features' ? FEATURE_FLAGS.filter((f) => applied.features?.[f]).length : applied[key] ? 1 : 0), 0);
+  // Buy or Rent: the search again at once, without the other operation's prices
+  const setOperation = (operation: Operation) => {
+    if ((applied.operation ?? 'sale') === operation) return;
+    const next = fromDraft(draft, applied);
+    delete next.minPrice;
+    delete next.maxPrice;
+    if (operation === 'rent') next.operation = 'rent';
+    else {
+      delete next.operation;
+      delete next.pets;
+    }
+    onSubmit(next);
+  };
+  const rent = applied.operation === 'rent';
 
   const options = (values: readonly number[], label: (n: number) => string, current: string) => {
     const list = values.map((v) => ({ value: String(v), label: label(v) }));
@@ -149,7 +179,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
           {selectField(
             spec.key,
             t(`search.filters.${spec.control?.label}`),
-            options(spec.control?.options ?? [], (n) => spec.control?.option?.(n, t) ?? String(n), draft[spec.key]),
+            options(controlOptions(spec.control, applied.operation), (n) => spec.control?.option?.(n, t) ?? String(n), draft[spec.key]),
             className,
             prefix,
           )}
@@ -157,69 +187,23 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
       ))}
     </>
   );
-  // keywords, year built, lot size and features: the 'More filters' panel, or the sheet on a phone
-  const moreFields = (prefix: string) => (
-    <>
-      <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
-        <div className={`${fieldClass} col-span-2`}>
-          <label htmlFor={`${prefix}-keywords`} className={labelClass}>
-            {t(`search.filters.${FILTER.keywords.control?.label}`)}
-          </label>
-          <input
-            id={`${prefix}-keywords`}
-            name="keywords"
-            type="search"
-            maxLength={KEYWORDS_MAX}
-            enterKeyHint="search"
-            autoComplete="off"
-            placeholder={t('search.filters.keywordsPlaceholder')}
-            aria-describedby={`${prefix}-keywords-hint`}
-            value={draft.keywords}
-            onChange={set('keywords')}
-            className={control}
-            part="keywords"
-          />
-          <span id={`${prefix}-keywords-hint`} className="text-xs text-ink-muted">
-            {t('search.filters.keywordsHint')}
-          </span>
-        </div>
-        {IN_MORE.map(({ key, control: field, min, max }) => (
-          <div key={key} className={fieldClass}>
-            <label htmlFor={`${prefix}-${key}`} className={labelClass}>
-              {t(`search.filters.${field?.label}`)}
-            </label>
-            <input id={`${prefix}-${key}`} name={key} type="number" inputMode="numeric" min={min ?? 0} max={max} value={draft[key]} onChange={set(key)} className={control} />
-          </div>
-        ))}
-      </div>
-      <fieldset className="m-0 mt-3 p-0 border-0 min-w-0">
-        <legend className={`${labelClass} mb-2`}>{t(`search.filters.${FILTER.features.control?.label}`)}</legend>
-        <div className="flex flex-wrap gap-2">
-          {FEATURE_FLAGS.map((flag) => (
-            <label key={flag} htmlFor={`${prefix}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
-              <input
-                id={`${prefix}-${flag}`}
-                type="checkbox"
-                name={flag}
-                checked={draft.features[flag] === true}
-                onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))}
-                className="m-0"
-              />
-              {t(`search.filters.feature.${flag}`)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      {/* open houses (docs/visits.md): those of the next seven days */}
-      <label htmlFor={`${prefix}-openHouse`} className="mt-3 inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
-        <input id={`${prefix}-openHouse`} type="checkbox" name="openHouse" checked={draft.openHouse} onChange={(e) => setDraft((d) => ({ ...d, openHouse: e.target.checked }))} className="m-0" />
-        {t(`search.filters.${FILTER.openHouse.control?.label}`)}
-      </label>
-    </>
-  );
+  const moreProps = (prefix: string) => ({ prefix, draft, setDraft, rent, selectField, options, fieldClass, labelClass, control });
   return (
     <>
       <form ref={form} role="search" aria-label={t('search.filters.heading')} onSubmit={submit} part="filters" className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm">
+        {/* Buy or Rent, first (docs/product.md "Rent and buy"): a change searches at once */}
+        <div role="radiogroup" aria-label={t('search.filters.operation')} part="operation" className="mb-3 inline-flex rounded-md border border-line p-0.5">
+          {OPERATIONS.map((op) => (
+            <label
+              key={op}
+              htmlFor={`${id}-${op}`}
+              className={`relative rounded px-4 py-1.5 text-[15px] leading-6 font-semibold cursor-pointer focus-within:ring-2 focus-within:ring-primary ${(applied.operation ?? 'sale') === op ? 'bg-primary text-primary-contrast' : 'text-ink'}`}
+            >
+              <input id={`${id}-${op}`} type="radio" name="operation" value={op} checked={(applied.operation ?? 'sale') === op} onChange={() => setOperation(op)} className="sr-only" />
+              {t(op === 'rent' ? 'search.filters.rent' : 'search.filters.buy')}
+            </label>
+          ))}
+        </div>
         <div className="grid grid-cols-2 cq-md:grid-cols-4 cq-xl:grid-cols-[repeat(7,minmax(0,1fr))_auto] gap-3 items-end">
           <LocationBox
             rest={rest}
@@ -257,7 +241,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
           </div>
         </div>
         <div id={`${id}-more`} hidden={!expanded} part="more" className="mt-3 border-t border-line pt-3">
-          {moreFields(id)}
+          {MoreFields ? <MoreFields {...moreProps(id)} /> : null}
         </div>
       </form>
       {sheet ? (
@@ -270,10 +254,10 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             closeSheet();
             onSubmit(fromDraft(draft, applied));
           }}
-          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, openHouse: false, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
+          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, flags: {}, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
         >
           <div className="grid grid-cols-2 gap-3 items-end">{secondary(fieldClass, `${id}-sheet`)}</div>
-          {moreFields(`${id}-sheet`)}
+          {MoreFields ? <MoreFields {...moreProps(`${id}-sheet`)} /> : null}
         </sheet.Component>
       ) : null}
     </>

@@ -1,10 +1,15 @@
 /**
  * The filters that apply, as chips under the filter bar: each names one filter in words and
  * removes it when pressed ("Pool ×"), and "Clear all" removes every one the visitor set (an
- * embed's agent scope stays). Shown only when something is set.
+ * embed's agent scope stays). Shown only when something is set: its own chunk (property-search.tsx
+ * loads it once a search has a filter of the visitor's).
  */
+import texts from 'virtual:exp-texts/lazy/property-search/filter-chips';
+import { addTexts } from '../lib/i18n.ts';
 import { appliedFilters, filterPhrases, type SearchFilters } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
+
+addTexts(texts);
 
 interface Chip {
   key: string;

@@ -12,8 +12,7 @@ import { getPlaceSuggestions } from '../lib/data/places.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
-import { formatPrice } from '../../core/protocol/format.ts';
-import { listingDefaults, mapListing, type Property } from '../../core/protocol/listing.ts';
+import { listingDefaults, listingPrice, mapListing, monthUnit, type Property } from '../../core/protocol/listing.ts';
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { preloadPropertyDialog, PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
@@ -23,7 +22,8 @@ import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
 import { parseListingPath, splitLangPath } from '../../core/routes.ts';
 import { FilterBar } from './filter-bar.tsx';
-import { FilterChips } from './filter-chips.tsx';
+import type { FilterChips as Chips } from './filter-chips.tsx';
+import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
 import { placeLabel } from '../lib/location-box/location-box.tsx';
@@ -122,7 +122,10 @@ export function PropertySearch(props: Props) {
   const shown = useDeferredValue(answer);
   const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
   const page = store.page.value;
-  const structured = useCallback((b: Builders) => b.listingsJsonLd(properties, (p) => new URL(listingUrl(p, site, lang), location.href).href, (page - 1) * PAGE_SIZE), [properties, page, site, lang]);
+  const structured = useCallback(
+    (b: Builders) => b.listingsJsonLd(properties, (p) => new URL(listingUrl(p, site, lang), location.href).href, (page - 1) * PAGE_SIZE, monthUnit(t)),
+    [properties, page, site, lang, t],
+  );
   useStructuredData(host, props.structuredData, structured);
   const openRow = store.openRow.value;
   // a pin opens by id: once the listing is read, its page's address gets the title's slug
@@ -137,7 +140,7 @@ export function PropertySearch(props: Props) {
   useEffect(() => {
     if (!props.syncUrl || !openProperty || parseListingPath(splitLangPath(location.pathname).path)?.id !== openProperty.id) return;
     const before = document.title;
-    document.title = t('listing.documentTitle', { title: openProperty.title, price: formatPrice(openProperty.price) });
+    document.title = t('listing.documentTitle', { title: openProperty.title, price: listingPrice(openProperty, t) });
     return () => {
       document.title = before;
     };
@@ -219,7 +222,7 @@ export function PropertySearch(props: Props) {
   return (
     <div className="flex flex-col gap-4" part="search">
       <FilterBar applied={filters} propertyTypes={types} onSubmit={submit} rest={rest} onOpenListing={(id) => void store.open(id)} />
-      <FilterChips applied={filters} onSubmit={submit} />
+      <LazyChips applied={filters} onSubmit={submit} />
       <div className={props.showMap ? 'grid gap-4 cq-lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] items-start' : 'flex flex-col'}>
         {props.showMap ? (
           <div ref={mapRef} className="scroll-mt-4 cq-lg:sticky cq-lg:top-4 min-w-0">
@@ -259,4 +262,19 @@ export function PropertySearch(props: Props) {
       <PropertyDialog property={openProperty} onClose={closeDetail} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} />
     </div>
   );
+}
+
+/** the chips of the filters that apply (filter-chips.tsx): their own chunk, loaded once a search has a filter of the visitor's */
+const loadChips = lazyChunk(() => import('./filter-chips.tsx'));
+
+function LazyChips({ applied, onSubmit }: { applied: SearchFilters; onSubmit: (next: SearchFilters) => void }) {
+  const [FilterChips, setFilterChips] = useState<typeof Chips | null>(null);
+  const wanted = Object.keys(appliedFilters(applied)).some((key) => key !== 'agentId');
+  useEffect(() => {
+    if (!wanted || FilterChips) return;
+    loadChips()
+      .then(({ FilterChips: loaded }) => setFilterChips(() => loaded))
+      .catch((error: unknown) => console.error('[exp] the filter chips did not load:', error));
+  }, [wanted, FilterChips]);
+  return FilterChips ? <FilterChips applied={applied} onSubmit={onSubmit} /> : null;
 }

@@ -19,9 +19,9 @@ import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import { describeAlert, describeSearch, frequencyLabel, type HomeFollow, type MarketFollow } from '../../protocol/alerts.ts';
 import { filtersFromArgs, searchPageQuery, type FilterArgs } from '../../protocol/filters.ts';
-import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
+import { formatArea, formatCount, priceValue } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import { isKnownType, normaliseImages, typeLabel } from '../../protocol/listing.ts';
+import { isKnownType, listingPrice, normaliseImages, typeLabel } from '../../protocol/listing.ts';
 import { listingPath, localizedPath, marketPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
@@ -233,7 +233,7 @@ export function alertComposer(options: AlertMailOptions): Composer {
     if (!search || search.status !== 'active') return null;
     const ids = alert.items.map((i) => String(i.id));
     const listings = await sql.query<ListingRow>(
-      `select id::text as id, title, price::text as price, city, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, property_type, images
+      `select id::text as id, title, price::text as price, city, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, property_type, images, operation
          from internal.listings where id = any($1::bigint[]) and status = '1' and country_code = 'EC'`,
       [ids],
     );
@@ -259,8 +259,9 @@ export function alertComposer(options: AlertMailOptions): Composer {
       const l = listing as ListingRow;
       const title = l.title?.trim() || t('listing.defaultTitle');
       const href = `${base}${listingPath(l.id, title, lang)}`;
-      const price = formatPrice(l.price);
-      const was = kind === 'drop' && old_price !== null ? t('mail.alerts.alert.was', { price: formatPrice(old_price) }) : '';
+      // a rent's price is a month's (docs/product.md "Rent and buy")
+      const price = listingPrice({ price: priceValue(l.price), operation: String(l.operation) }, t);
+      const was = kind === 'drop' && old_price !== null ? t('mail.alerts.alert.was', { price: listingPrice({ price: priceValue(old_price), operation: String(l.operation) }, t) }) : '';
       const facts = [
         t('listing.beds', { count: Number(l.bedrooms ?? 0), formatted: formatCount(Number(l.bedrooms ?? 0)) }),
         t('listing.baths', { count: Number(l.bathrooms ?? 0), formatted: formatCount(Number(l.bathrooms ?? 0)) }),

@@ -150,6 +150,8 @@ export interface MapPoint {
   price_before_cut: number | null;
   /** its open houses (a multirange's text: core/protocol/open-houses.ts) */
   open_houses?: string | null;
+  /** 'rent': its price is a month's */
+  operation?: string;
 }
 
 /**
@@ -165,7 +167,7 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
     while (rows.length < size) {
       let q = rest
         .rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length })
-        .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut,open_houses');
+        .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut,open_houses,operation');
       if (signal) q = q.abortSignal(signal);
       const { data, error } = await q;
       if (error) fail(error, 'map points');

@@ -19,7 +19,7 @@ import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
 import { OpenHouseBadge } from '../ui/open-house.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
-import { typeLabel, type Property } from '../../../core/protocol/listing.ts';
+import { listingPrice, typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { excerpt, markWords } from '../../../core/protocol/words.ts';
 
 export interface PropertyCardProps {
@@ -76,7 +76,7 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
     >
       <div className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast" part="card-price">
         <p className="m-0 text-lg font-bold tracking-tight">
-          {formatPrice(p.price)}
+          {listingPrice(p, t)}
           {/* the alícuota a month, when the listing says it (docs/product.md §3) */}
           {p.facts.hoaFee ? <span className="block text-xs font-medium tracking-normal opacity-90">{t('listing.hoaFee', { fee: formatPrice(p.facts.hoaFee) })}</span> : null}
         </p>

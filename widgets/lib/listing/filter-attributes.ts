@@ -7,6 +7,8 @@ import type { AttrSchema } from '../attributes.ts';
 import { appliedFilters, FEATURE_FLAGS, parsePlace, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const filterAttributes = {
+  /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. */
+  operation: { type: 'enum', values: ['sale', 'rent'], default: 'sale' },
   /** City, sector or address filter (partial, case- and accent-insensitive). */
   city: { type: 'string', maxLength: 100 },
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
@@ -15,7 +17,7 @@ export const filterAttributes = {
   features: { type: 'string', maxLength: 120, format: { test: (text: string) => text.split(',').every((f) => (FEATURE_FLAGS as readonly string[]).includes(f.trim())), example: 'pool,garage' } },
   /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
   keywords: { type: 'string', maxLength: 200 },
-  /** Property type: house, apartment, land, office, business_premises, commercial_building (or another value of the data). */
+  /** Property type: house, apartment, suite, quinta, land, office, business_premises, commercial_building (or another value of the data). */
   'property-type': { type: 'string', maxLength: 100 },
   /** Minimum price in USD. */
   'min-price': { type: 'number', min: 0, max: 999_999_999 },
@@ -25,6 +27,16 @@ export const filterAttributes = {
   beds: { type: 'number', min: 0, max: 20, integer: true },
   /** Minimum bathrooms. */
   baths: { type: 'number', min: 0, max: 20 },
+  /** The highest alícuota (the condominium's monthly fee) in USD; a listing that does not say one is kept. */
+  'max-hoa-fee': { type: 'number', min: 0, max: 100_000 },
+  /** Minimum parking spaces (parqueaderos). */
+  parking: { type: 'number', min: 0, max: 20, integer: true },
+  /** Only listings with a storage unit (bodega). */
+  storage: { type: 'boolean', default: false },
+  /** Only furnished listings. */
+  furnished: { type: 'boolean', default: false },
+  /** Only listings that allow pets (rentals say so). */
+  pets: { type: 'boolean', default: false },
   /** Only listings with an open house in the next seven days. */
   'open-house': { type: 'boolean', default: false },
   /** Only this agent's listings (for an agent's own website). */
@@ -32,6 +44,12 @@ export const filterAttributes = {
 } as const satisfies AttrSchema;
 
 export interface FilterValues {
+  operation?: 'sale' | 'rent';
+  maxHoaFee?: number;
+  parking?: number;
+  storage?: boolean;
+  furnished?: boolean;
+  pets?: boolean;
   city?: string;
   place?: string;
   features?: string;

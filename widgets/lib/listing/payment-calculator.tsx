@@ -122,3 +122,22 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
     </details>
   );
 }
+
+/**
+ * What a rent costs a month (docs/product.md "Rent and buy"): the rent and, when the listing says
+ * it, the alícuota, said apart; no loan.
+ */
+export function RentCost({ rent, hoaFee = null, headingLevel }: { rent: number; hoaFee?: number | null; headingLevel: 'h2' | 'h3' }) {
+  const { t } = useElement();
+  if (!(rent > 0)) return null;
+  const Heading = headingLevel;
+  return (
+    <div className="rounded-brand border border-line px-4 py-3" part="payment">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <Heading className="m-0 text-base font-semibold text-ink">{t('payment.rentHeading')}</Heading>
+        <span className="text-ink font-semibold">{t('payment.perMonth', { amount: formatPrice(rent + (hoaFee ?? 0)) })}</span>
+      </div>
+      <p className="m-0 mt-1 text-sm text-ink-muted">{hoaFee ? t('payment.rentWithFee', { rent: formatPrice(rent), fee: formatPrice(hoaFee) }) : t('payment.rentOnly')}</p>
+    </div>
+  );
+}

@@ -5,8 +5,7 @@
  * text, never as markup.
  */
 import { useDeferredValue, useEffect, useState } from 'react';
-import { formatPrice } from '../../../core/protocol/format.ts';
-import type { Property } from '../../../core/protocol/listing.ts';
+import { listingPrice, type Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 import { InquiryForm, listingTarget } from '../inquiry/inquiry-form.tsx';
 import { VisitScheduler } from '../visits/visit-scheduler.tsx';
@@ -15,7 +14,7 @@ import { PinIcon } from '../ui/icons/pin.tsx';
 import { ListingFacts, type FactsClasses } from '../../../core/view/listing-facts.tsx';
 import { AgentContact } from './agent-contact.tsx';
 import { ListingMarket } from './listing-market.tsx';
-import { PaymentCalculator } from './payment-calculator.tsx';
+import { PaymentCalculator, RentCost } from './payment-calculator.tsx';
 import { LocationMap } from './location-map.tsx';
 import { PriceHistory } from './price-history.tsx';
 import { OpenHouses } from './open-houses.tsx';
@@ -28,18 +27,19 @@ import { ShareButton, type ShareTarget } from './share.tsx';
 
 /** What sharing a listing sends: its page, its title, its price and place. */
 export function useShareTarget(p: Property): ShareTarget {
-  const { site, lang } = useElement();
+  const { site, lang, t } = useElement();
   const url = new URL(listingUrl(p, site, lang), typeof location === 'undefined' ? site : location.href).href;
-  return { url, title: p.title, text: [formatPrice(p.price), p.city].filter(Boolean).join(' · ') };
+  return { url, title: p.title, text: [listingPrice(p, t), p.city].filter(Boolean).join(' · ') };
 }
 
 /** The price, the share action and the heart, above the detail. */
 export function PriceAndShare({ property: p }: { property: Property }) {
+  const { t } = useElement();
   const target = useShareTarget(p);
   return (
     <div className="flex items-center gap-2">
       <span className="rounded-full bg-accent px-3 py-1 text-sm font-bold text-accent-contrast" part="price-badge">
-        {formatPrice(p.price)}
+        {listingPrice(p, t)}
       </span>
       <ShareButton target={target} />
       <SaveButton listing={p} tone="plain" />
@@ -100,7 +100,13 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
           </div>
           <ListingFacts property={p} t={t} part="facts" classes={FACT_CLASSES} />
           <ListingMarket property={p} />
-          {showPayment ? <PaymentCalculator price={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} /> : null}
+          {showPayment ? (
+            p.operation === 'rent' ? (
+              <RentCost rent={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
+            ) : (
+              <PaymentCalculator price={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
+            )
+          ) : null}
           {p.description ? (
             <section>
               <Sub className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</Sub>

@@ -4,8 +4,7 @@
  * they are known, and nothing when there are none or they cannot be had (the detail stays whole).
  */
 import { useEffect, useState } from 'react';
-import { formatPrice } from '../../../core/protocol/format.ts';
-import { listingDefaults, mapListing, type Property, typeLabel } from '../../../core/protocol/listing.ts';
+import { listingDefaults, listingPrice, mapListing, type Property, typeLabel } from '../../../core/protocol/listing.ts';
 import { getClients } from '../data/client.ts';
 import { getSimilarListings } from '../data/listing-extras.ts';
 import { useElement } from '../element.tsx';
@@ -46,7 +45,7 @@ export function SimilarListings({ property, headingLevel }: { property: Property
                 <PriceCutBadge property={p} className="absolute bottom-1.5 left-1.5" />
               </span>
               <span className="flex flex-col gap-0.5 p-2">
-                <span className="text-sm font-bold">{formatPrice(p.price)}</span>
+                <span className="text-sm font-bold">{listingPrice(p, t)}</span>
                 <span className="line-clamp-2 text-sm leading-snug break-words">{p.title}</span>
                 <span className="truncate text-xs text-ink-muted">{[p.city, typeLabel(p.propertyType, t)].filter(Boolean).join(' · ')}</span>
               </span>

@@ -4,8 +4,7 @@
  * map cannot load (docs/product.md §9).
  */
 import { useMemo } from 'react';
-import { formatPrice } from '../../../core/protocol/format.ts';
-import type { Property } from '../../../core/protocol/listing.ts';
+import { listingPrice, type Property } from '../../../core/protocol/listing.ts';
 import { useElement, useStyles } from '../element.tsx';
 import { SearchIcon } from '../ui/icons/search.tsx';
 import { DrawIcon } from '../ui/icons/draw.tsx';
@@ -127,7 +126,7 @@ export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; 
         {shown.map((p) => (
           <li key={p.id}>
             <button type="button" onClick={() => onOpen(p.id)} className="w-full text-left rounded-md border border-line bg-surface px-3 py-2 cursor-pointer hover:bg-surface-subtle">
-              <span className="block font-semibold text-ink">{formatPrice(p.price)}</span>
+              <span className="block font-semibold text-ink">{listingPrice(p, t)}</span>
               <span className="block text-sm text-ink line-clamp-1">{p.title}</span>
               <span className="block text-xs text-ink-muted">{[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}</span>
             </button>

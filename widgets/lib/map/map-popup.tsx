@@ -13,7 +13,7 @@ import { useElement } from '../element.tsx';
 import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
-import { listingDefaults, mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
+import { listingDefaults, listingPrice, mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from '../ui/placeholder.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
 import { OpenHouseBadge } from '../ui/open-house.tsx';
@@ -59,7 +59,7 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
       </div>
       <div className="p-3 flex flex-col gap-1">
         <p className="m-0 flex flex-wrap items-center gap-2 font-bold">
-          {formatPrice(p?.price ?? pin.price)}
+          {p ? listingPrice(p, t) : (pin.priceLabel ?? formatPrice(pin.price))}
           {p ? <PriceCutBadge property={p} className="border border-line shadow-none" /> : null}
         </p>
         <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>

@@ -25,7 +25,7 @@ const loadClusterChunk = lazyChunk(() => import('./ol-cluster.ts'));
 
 /** A pin's pill: its price, with ⌂ when it has an open house to come and ↓ when the price was cut lately. */
 export function pinLabel(p: MapPin): string {
-  return `${p.openHouse ? '⌂ ' : ''}${p.reduced ? '↓ ' : ''}${formatPricePill(p.price)}`;
+  return `${p.openHouse ? '⌂ ' : ''}${p.reduced ? '↓ ' : ''}${p.priceLabel ?? formatPricePill(p.price)}`;
 }
 
 /** What is under the pointer on the pins' layers: a pin (its listing's id), or a cluster's members. */

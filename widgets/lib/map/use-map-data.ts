@@ -5,7 +5,7 @@
  * clusters cannot be had. Nothing here knows OpenLayers.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { listingPosition, recentPriceCut, type Property } from '../../../core/protocol/listing.ts';
+import { listingPosition, listingPricePill, recentPriceCut, type Property } from '../../../core/protocol/listing.ts';
 import { parseOpenHouses, upcomingOpenHouses } from '../../../core/protocol/open-houses.ts';
 import { getClients } from '../data/client.ts';
 import { getMapClusters, getMapPoints, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
@@ -13,8 +13,10 @@ import { useElement } from '../element.tsx';
 import type { CellLoader } from './cell-loader.ts';
 import type { MapPin } from './ol-map.ts';
 
-/** A listing's pin: its position (approximate when it has no usable coordinates) and price. */
-export function pinFor(point: MapPoint): MapPin {
+type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/** A listing's pin: its position (approximate when it has no usable coordinates) and price (a rent's a month's). */
+export function pinFor(point: MapPoint, t?: Translate): MapPin {
   const price = Number(point.price) || 0;
   const cut = point.price_cut_at && Number(point.price_before_cut) > 0 ? { at: point.price_cut_at, before: Number(point.price_before_cut) } : null;
   return {
@@ -22,6 +24,7 @@ export function pinFor(point: MapPoint): MapPin {
     price,
     reduced: recentPriceCut({ price, priceCut: cut }) !== null,
     openHouse: upcomingOpenHouses(parseOpenHouses(point.open_houses)).length > 0,
+    ...(point.operation === 'rent' && t ? { priceLabel: listingPricePill({ price, operation: 'rent' }, t) } : {}),
     ...listingPosition(point as unknown as Record<string, unknown>),
   };
 }
@@ -57,7 +60,7 @@ export interface MapData {
 export const EMPTY_SEARCH = 'empty-search';
 
 export function useMapData(filtersKey: string, givenTotal: number | null, properties: Property[], quiet = false): MapData {
-  const { toaster, api } = useElement();
+  const { toaster, api, t } = useElement();
   const [pins, setPins] = useState<MapPin[] | null>(null);
   const [capped, setCapped] = useState(false);
   // the clusters failed once (a backend without the function): pins from then on
@@ -91,9 +94,9 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
   const expand = useMemo(
     () => (bounds: [number, number, number, number]) => {
       const [w, s, e, n] = bounds;
-      return getMapPoints(rest, { ...filters, bbox: [w - 1e-6, s - 1e-6, e + 1e-6, n + 1e-6] }, 50).then(({ points }) => points.map(pinFor));
+      return getMapPoints(rest, { ...filters, bbox: [w - 1e-6, s - 1e-6, e + 1e-6, n + 1e-6] }, 50).then(({ points }) => points.map((p) => pinFor(p, t)));
     },
-    [rest, filters],
+    [rest, filters, t],
   );
   const cellsError = useMemo(
     () => (error: unknown) => {
@@ -117,7 +120,7 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
     const controller = new AbortController();
     getMapPoints(rest, filters, total, controller.signal)
       .then(({ points, capped: more }) => {
-        setPins(points.map(pinFor));
+        setPins(points.map((p) => pinFor(p, t)));
         setCapped(more);
       })
       .catch((error: unknown) => {
@@ -127,7 +130,7 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
         setCapped(false);
       });
     return () => controller.abort();
-  }, [rest, filters, total, many]);
+  }, [rest, filters, total, many, t]);
 
   // nothing to draw once the data is in: the message and a toast, once per search (none when the
   // search has said why already: a place that is no place)

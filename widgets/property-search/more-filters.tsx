@@ -1,0 +1,120 @@
+/**
+ * What "More filters" holds (docs/product.md §3, "Rent and buy"): keywords, year built, lot size,
+ * the alícuota and parking (selects), features, and the yes-or-no filters (storage, furnished, pets
+ * for rentals, an open house this week), in the panel under the bar or in the phone's sheet. Its
+ * own chunk, loaded when "More filters" is first opened: a visitor who never opens it never loads it.
+ */
+import texts from 'virtual:exp-texts/lazy/property-search/more-filters';
+import { Fragment, type Dispatch, type ReactNode, type SetStateAction } from 'react';
+import { FEATURE_FLAGS, FILTER, FILTERS, FLAG_FILTERS, KEYWORDS_MAX, type FilterSpec, type NumberFilter } from '../../core/protocol/filters.ts';
+import { useElement } from '../lib/element.tsx';
+import { addTexts } from '../lib/i18n.ts';
+import type { Draft } from './filter-bar.tsx';
+
+/** the number filters behind "More filters", as the filter table places them */
+const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
+/** the yes-or-no filters behind "More filters" */
+const MORE_FLAGS = FLAG_FILTERS.filter((k) => FILTER[k].control?.in === 'more');
+
+addTexts(texts);
+
+export interface MoreFieldsProps {
+  prefix: string;
+  draft: Draft;
+  setDraft: Dispatch<SetStateAction<Draft>>;
+  /** the search is of rentals: the rentals' own filters show */
+  rent: boolean;
+  /** the bar's select field and its options (filter-bar.tsx) */
+  selectField: (key: NumberFilter, label: string, opts: Array<{ value: string; label: string }>, className: string, prefix: string) => ReactNode;
+  options: (values: readonly number[], label: (n: number) => string, current: string) => Array<{ value: string; label: string }>;
+  fieldClass: string;
+  labelClass: string;
+  control: string;
+}
+
+export function MoreFields({ prefix, draft, setDraft, rent, selectField, options, fieldClass, labelClass, control }: MoreFieldsProps) {
+  const { t } = useElement();
+  const set = (key: 'keywords' | NumberFilter) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  return (
+    <>
+      <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
+        <div className={`${fieldClass} col-span-2`}>
+          <label htmlFor={`${prefix}-keywords`} className={labelClass}>
+            {t(`moreFilters.${FILTER.keywords.control?.label}`)}
+          </label>
+          <input
+            id={`${prefix}-keywords`}
+            name="keywords"
+            type="search"
+            maxLength={KEYWORDS_MAX}
+            enterKeyHint="search"
+            autoComplete="off"
+            placeholder={t('moreFilters.keywordsPlaceholder')}
+            aria-describedby={`${prefix}-keywords-hint`}
+            value={draft.keywords}
+            onChange={set('keywords')}
+            className={control}
+            part="keywords"
+          />
+          <span id={`${prefix}-keywords-hint`} className="text-xs text-ink-muted">
+            {t('moreFilters.keywordsHint')}
+          </span>
+        </div>
+        {IN_MORE.map(({ key, control: field, min, max }) =>
+          field?.options ? (
+            <Fragment key={key}>
+              {selectField(
+                key,
+                t(`moreFilters.${field.label}`),
+                options(field.options, (n) => field.option?.(n, t) ?? String(n), draft[key]),
+                fieldClass,
+                prefix,
+              )}
+            </Fragment>
+          ) : (
+            <div key={key} className={fieldClass}>
+              <label htmlFor={`${prefix}-${key}`} className={labelClass}>
+                {t(`moreFilters.${field?.label}`)}
+              </label>
+              <input id={`${prefix}-${key}`} name={key} type="number" inputMode="numeric" min={min ?? 0} max={max} value={draft[key]} onChange={set(key)} className={control} />
+            </div>
+          ),
+        )}
+      </div>
+      <fieldset className="m-0 mt-3 p-0 border-0 min-w-0">
+        <legend className={`${labelClass} mb-2`}>{t(`moreFilters.${FILTER.features.control?.label}`)}</legend>
+        <div className="flex flex-wrap gap-2">
+          {FEATURE_FLAGS.map((flag) => (
+            <label key={flag} htmlFor={`${prefix}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
+              <input
+                id={`${prefix}-${flag}`}
+                type="checkbox"
+                name={flag}
+                checked={draft.features[flag] === true}
+                onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))}
+                className="m-0"
+              />
+              {t(`search.filters.feature.${flag}`)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {/* storage, furnished, pets (rentals) and open houses of the next seven days (docs/visits.md) */}
+      <div className="mt-3 flex flex-wrap gap-2">
+        {MORE_FLAGS.filter((key) => rent || !FILTER[key].control?.rentOnly).map((key) => (
+          <label key={key} htmlFor={`${prefix}-${key}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
+            <input
+              id={`${prefix}-${key}`}
+              type="checkbox"
+              name={key}
+              checked={draft.flags[key] === true}
+              onChange={(e) => setDraft((d) => ({ ...d, flags: { ...d.flags, [key]: e.target.checked } }))}
+              className="m-0"
+            />
+            {t(`moreFilters.${FILTER[key].control?.label}`)}
+          </label>
+        ))}
+      </div>
+    </>
+  );
+}
