@@ -145,14 +145,8 @@ export function pricePerM2(listing: { price: number; area: number; lot: number; 
 }
 
 /** A place's rents now (internal.market_rents; docs/market.md "Rents"): USD a month per m², and a two-bedroom flat's. */
-export interface MarketRents {
-  /** the place the figures are of: the one asked for, or the nearest above it with enough rentals */
-  path: string;
-  name: string;
-  listings: number;
-  median: number;
-  p25: number;
-  p75: number;
+export interface MarketRents extends Pick<MarketFigure, 'path' | 'name' | 'listings' | 'median' | 'p25' | 'p75'> {
+  /** `path`: the place the figures are of, the one asked for or the nearest above it with enough rentals */
   twoBedroom: number | null;
 }
 

@@ -85,36 +85,30 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
         <legend className={`${labelClass} mb-2`}>{t(`moreFilters.${FILTER.features.control?.label}`)}</legend>
         <div className="flex flex-wrap gap-2">
           {FEATURE_FLAGS.map((flag) => (
-            <label key={flag} htmlFor={`${prefix}-${flag}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
-              <input
-                id={`${prefix}-${flag}`}
-                type="checkbox"
-                name={flag}
-                checked={draft.features[flag] === true}
-                onChange={(e) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: e.target.checked } }))}
-                className="m-0"
-              />
+            <Check key={flag} id={`${prefix}-${flag}`} name={flag} checked={draft.features[flag] === true} onChange={(on) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: on } }))}>
               {t(`search.filters.feature.${flag}`)}
-            </label>
+            </Check>
           ))}
         </div>
       </fieldset>
       {/* storage, furnished, pets (rentals) and open houses of the next seven days (docs/visits.md) */}
       <div className="mt-3 flex flex-wrap gap-2">
         {MORE_FLAGS.filter((key) => rent || !FILTER[key].control?.rentOnly).map((key) => (
-          <label key={key} htmlFor={`${prefix}-${key}`} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
-            <input
-              id={`${prefix}-${key}`}
-              type="checkbox"
-              name={key}
-              checked={draft.flags[key] === true}
-              onChange={(e) => setDraft((d) => ({ ...d, flags: { ...d.flags, [key]: e.target.checked } }))}
-              className="m-0"
-            />
+          <Check key={key} id={`${prefix}-${key}`} name={key} checked={draft.flags[key] === true} onChange={(on) => setDraft((d) => ({ ...d, flags: { ...d.flags, [key]: on } }))}>
             {t(`moreFilters.${FILTER[key].control?.label}`)}
-          </label>
+          </Check>
         ))}
       </div>
     </>
+  );
+}
+
+/** A yes-or-no filter: a checkbox in a pill, its label its name. */
+function Check({ id, name, checked, onChange, children }: { id: string; name: string; checked: boolean; onChange: (on: boolean) => void; children: ReactNode }) {
+  return (
+    <label htmlFor={id} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
+      <input id={id} type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} className="m-0" />
+      {children}
+    </label>
   );
 }
