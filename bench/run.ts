@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- api abuse map clusters places pages lighthouse inp weight alerts import functions valuation]: runs the benchmarks, writes
+ * npm run bench [-- api abuse startup map clusters places pages lighthouse inp weight alerts import functions valuation]: runs the benchmarks, writes
  * bench/results/<name>.json and refreshes the figures of those it ran in docs/benchmarks.md between
  * the bench markers (the other sections stay as they are).
  */
@@ -17,6 +17,7 @@ import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
 import { benchPages } from './pages.ts';
 import { benchPlaces } from './places.ts';
+import { benchStartup } from './startup.ts';
 import { benchValuation } from './valuation.ts';
 import { benchWeight } from './weight.ts';
 import { BENCH_DOC, writeBenchmarks } from './report.ts';
@@ -27,6 +28,7 @@ const results = join(root, 'bench', 'results');
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   abuse: benchAbuse,
+  startup: benchStartup,
   map: benchMap,
   clusters: benchClusters,
   places: benchPlaces,
