@@ -148,6 +148,16 @@ describe.each([
     expect(mail?.text).not.toContain('Whatever the page says');
   });
 
+  it('says a rental\'s price a month in the agent\'s mail (docs/product.md "Rent and buy")', async () => {
+    const [rent] = await server.sql<{ id: string; price: string }>(
+      "select l.id::text as id, l.price::text as price from internal.listings l where l.status = '1' and l.country_code = 'EC' and l.operation = 'rent' and l.title not like '%<%' order by l.id limit 1",
+    );
+    const r = await post(server, body({ propertyId: rent?.id }), from());
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
+    expect(smtp.mails.find((m) => m.inquiryId === r.json.id)?.text).toContain(`$${Number(rent?.price).toLocaleString('en-US')}/mes`);
+  });
+
   it("never mails a stranger's recipientEmail: the team inbox gets it", async () => {
     const r = await post(server, body({ recipientEmail: 'victim@evil.example' }), from());
     expect(r.status).toBe(200);

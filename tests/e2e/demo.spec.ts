@@ -136,6 +136,13 @@ test.describe('embedding demos', () => {
         return [i18n.language, i18n.t('greeting')];
       }),
     ).toEqual(['fr', 'Bonjour']);
+    // neither instance sees the other: the host's knows none of our texts, and its change of language leaves our elements as they are
+    expect(await page.evaluate(() => (window as unknown as { i18next: { t(k: string): string } }).i18next.t('search.filters.heading'))).toBe('search.filters.heading');
+    await page.evaluate(() => (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('es'));
+    await page.waitForTimeout(300);
+    await expect(search.getByRole('button', { name: 'Search', exact: true })).toBeVisible();
+    await expect(search.locator('[part="more-filters"]')).toContainText('More filters');
+    await page.evaluate(() => (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('fr'));
 
     // they look as on our own site (same width, same data): a few pixels of difference at most
     const hostileSearch = await partShot(page, search, '[part="filters"]', 'hostile-filters');

@@ -42,7 +42,8 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
   const lines: Array<[string, string, 'link'?]> = [
     [label('property'), title],
     [label('address'), row.property_address ?? ''],
-    [label('price'), row.property_price ?? ''],
+    // a rent's price is a month's (docs/product.md "Rent and buy"), said in Spanish as the link is
+    [label('price'), row.property_price && row.operation === 'rent' ? es('mail.inquiry.perMonth', { price: row.property_price }) : (row.property_price ?? '')],
     [label('link'), link, 'link'],
     ...extra,
     [label('name'), row.name],

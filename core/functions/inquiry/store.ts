@@ -180,6 +180,8 @@ export interface InquiryMailRow extends Record<string, unknown> {
   recipient_email: string;
   recipient_kind: string;
   recipient_name: string | null;
+  /** the listing's operation ('rent': its price is a month's), when the inquiry is about one of ours */
+  operation?: string | null;
   lang: string | null;
   received_at: string;
   copy_recipient: string | null;
@@ -214,7 +216,8 @@ export async function loadInquiryForMail(sql: Sql, id: string): Promise<InquiryM
     `select q.id::text as id, q.name, q.email, q.phone, q.message, q.property_title, q.property_address, q.property_price,
             q.listing_id::text as listing_id, q.recipient_email, q.recipient_kind, q.lang, q.received_at::text as received_at,
             q.copy_recipient, q.origin, q.page_url, q.element, q.utm, q.seller,
-            (select nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), '') from public.agents a where a.id = q.agent_id) as recipient_name
+            (select nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), '') from public.agents a where a.id = q.agent_id) as recipient_name,
+            (select l.operation from internal.listings l where l.id = q.listing_id) as operation
        from public.inquiries q where q.id = $1::uuid and not q.spam`,
     [id],
   );
