@@ -245,7 +245,9 @@ export function MarketReportView({ place, data, t, lang, now, reportHref, search
           <p className={c.note}>
             {t('market.rents.note')}
             {data.rents.path !== place ? ` ${t('market.fromParent', { place: name, parent: data.rents.name })}` : ''}{' '}
-            <a href={`${searchHref(data.rents.path)}${searchHref(data.rents.path).includes('?') ? '&' : '?'}operation=rent`}>{t('market.rents.search', { place: data.rents.name })}</a>
+            <a className={c.link} href={`${searchHref(data.rents.path)}${searchHref(data.rents.path).includes('?') ? '&' : '?'}operation=rent`}>
+              {t('market.rents.search', { place: data.rents.name })}
+            </a>
           </p>
         </Section>
       ) : null}
