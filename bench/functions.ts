@@ -102,6 +102,7 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
     };
     const inquiry = await start('send-property-inquiry');
     const alerts = await start('saved-searches');
+    const visits = await start('visits');
     const ip = (i: number, block: number) => ({ 'CF-Connecting-IP': `10.${block}.${Math.floor(i / 250)}.${(i % 250) + 1}` });
     const post = (fn: DenoFunction, body: unknown, headers: Record<string, string> = {}) =>
       fetch(fn.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://expecuador.example', ...headers }, body: JSON.stringify(body) });
@@ -163,6 +164,61 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
         'includes sending the confirmation mail',
       ),
     );
+    // visits (docs/visits.md): a request to visit is an inquiry with a visit part, its times checked
+    // against the agent's calendar; the agent's mail holds a link per time, which the visits
+    // function views and confirms
+    const listings = await db.admin.query<{ id: string }>(
+      `select l.id::text as id from internal.listings l join public.agents a on a.id = l.agent_id
+        where l.status = '1' and l.country_code = 'EC' and nullif(btrim(a.email), '') is not null order by l.id limit 20`,
+    );
+    mails = sentBefore();
+    cases.push(
+      await measure(
+        inquiry.fn,
+        "send-property-inquiry: a request to visit, its times checked against the agent's calendar, stored and mailed",
+        listings.length,
+        async (i) => {
+          const id = (listings[i] as { id: string }).id;
+          // times of their own (several listings share an agent, whose calendar holds one visit a time)
+          const times = (await db.admin.query<{ t: string }>('select t::text as t from public.visit_times($1::bigint) t offset $2 limit 3', [id, i * 3])).map((r) => new Date(r.t).toISOString());
+          return post(
+            inquiry.fn,
+            {
+              name: `Visitante ${i}`,
+              email: `visita.${i}@example.com`,
+              phone: '+593 99 123 4567',
+              message: 'Quisiera visitarla.',
+              propertyId: id,
+              idempotencyKey: `bench-visit-${Date.now()}-${i}`,
+              lang: 'es',
+              visit: { mode: 'in_person', times, timeZone: 'America/Guayaquil' },
+            },
+            ip(i, 23),
+          );
+        },
+        async (res) => {
+          await expectStatus(200)(res);
+          for (let t = 0; t < 200 && (api?.sent.length ?? 0) <= mails; t++) await new Promise((r) => setTimeout(r, 25));
+          mails = api?.sent.length ?? 0;
+        },
+        'includes sending its mails through the HTTP API after the answer',
+      ),
+    );
+    // one confirm link of each request, from the agents' mails
+    const links = [...new Set((api?.sent ?? []).flatMap((m) => [...`${m.text}`.matchAll(/\/visits\/confirm\?token=([A-Za-z0-9_-]{43})/g)].map((x) => x[1] as string)))];
+    const firstOfEach = links.filter((_, i) => i % 3 === 0).slice(0, listings.length);
+    if (!firstOfEach.length) throw new Error('no visit confirm links in the mails');
+    cases.push(await measure(visits.fn, "visits: a link's page (view)", firstOfEach.length, (i) => post(visits.fn, { action: 'view', token: firstOfEach[i] }), expectStatus(200)));
+    cases.push(
+      await measure(
+        visits.fn,
+        'visits: a time confirmed (its visit, mails and webhook queued, the mails sent)',
+        firstOfEach.length,
+        (i) => post(visits.fn, { action: 'confirm', token: firstOfEach[i], location: 'En la propiedad' }),
+        expectStatus(200),
+        'includes sending the confirmations with their invitations',
+      ),
+    );
     // the market moves (as in bench/alerts.ts), then the alert run finds it
     await moveTheMarket(db);
     await db.admin.query('select pg_sleep(1.1)');
@@ -212,7 +268,7 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
       listings: LISTINGS,
       searches: SEARCHES,
       limitMs: LIMIT_MS,
-      boot: { 'send-property-inquiry': inquiry.boot, 'saved-searches': alerts.boot },
+      boot: { 'send-property-inquiry': inquiry.boot, 'saved-searches': alerts.boot, visits: visits.boot },
       run,
       alertMailsSent: (api?.sent.length ?? 0) - before,
       cases,

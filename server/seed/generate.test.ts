@@ -65,6 +65,13 @@ describe('seed', () => {
     expect(median('apartment')).toBeGreaterThan(median('house'));
   });
 
+  it("makes the benchmarks' 100,000 listings too, rentals with them, every id once", () => {
+    const big = generateSeed({ listings: 100_000 });
+    const ids = new Set(big.listings.map((l) => l.id));
+    expect(ids.size).toBe(big.listings.length);
+    expect(big.listings.filter((l) => l.operation === 'rent').length).toBeGreaterThan(10_000);
+  });
+
   it('has 1 to 6 images per ordinary listing, over two years of dates', () => {
     const counts = active.slice(0, 1500).map((l) => (Array.isArray(l.images) ? l.images.length : l.images ? 1 : 0));
     expect(Math.min(...counts)).toBeGreaterThanOrEqual(1);

@@ -570,7 +570,9 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     if (last && last.new_price < last.old_price) Object.assign(row, { price_cut_at: last.changed_at, price_before_cut: last.old_price });
   }
   const past = pastListings(listings, now, options.seed ?? SEED);
-  const rentals = rentalsFor(listings, Math.max(...past.listings.map((l) => l.id), ...listings.map((l) => l.id)) + 1, byCity, now, options.seed ?? SEED);
+  // the next id after every row (a loop: 200,000 arguments to Math.max overflow the stack)
+  const nextId = [...listings, ...past.listings].reduce((max, l) => Math.max(max, l.id), 0) + 1;
+  const rentals = rentalsFor(listings, nextId, byCity, now, options.seed ?? SEED);
   // every row says its operation (the column is not null; a sale is the database's default)
   for (const l of [...listings, ...past.listings]) l.operation ??= 'sale';
   return { agents, listings: [...listings, ...past.listings, ...rentals], priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells], openHouses: openHousesFor(listings, now) };
@@ -711,7 +713,7 @@ function pastListings(current: ListingRow[], now: number, seed: number): { listi
   const models = current.filter((l) => l.status === '1' && l.price && l.price > 0 && l.city && !/[<>]/.test(`${l.title ?? ''}${l.description ?? ''}`));
   const listings: ListingRow[] = [];
   const spells: SpellRow[] = [];
-  let id = Math.max(...current.map((l) => l.id)) + 1;
+  let id = current.reduce((max, l) => Math.max(max, l.id), 0) + 1;
   for (let i = 0; i < models.length; i++) {
     const model = models[Math.floor(rand() * models.length)] as ListingRow;
     const stay = (21 + Math.floor(rand() * 220)) * DAY;
