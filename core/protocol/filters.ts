@@ -225,9 +225,12 @@ export const FILTER = Object.fromEntries(FILTERS.map((f) => [f.key, f])) as Reco
 
 export type NumberFilter = 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'maxHoaFee' | 'parking';
 
-/** The yes-or-no filters (a checkbox each), in the table's order. */
+/** The yes-or-no filters, a checkbox each behind "More filters", in the table's order. */
 export type FlagFilter = 'storage' | 'furnished' | 'pets' | 'openHouse';
-export const FLAG_FILTERS = FILTERS.filter((f) => f.kind === 'flag').map((f) => f.key) as FlagFilter[];
+export const FLAG_FILTERS = FILTERS.filter((f) => f.kind === 'flag' && f.control?.in === 'more').map((f) => f.key) as FlagFilter[];
+
+/** Whether a filter's control shows, and the filter applies, for the search's operation (pets: rentals only). */
+export const shownFor = (key: FilterKey, operation: Operation | undefined): boolean => operation === 'rent' || !FILTER[key].control?.rentOnly;
 
 /** A control's choices for the search's operation (a rent's prices are a month's). */
 export const controlOptions = (control: FilterControl | undefined, operation: Operation | undefined): readonly number[] =>

@@ -6,9 +6,10 @@
  */
 import { parseOpenHouses, type OpenHouseTime } from './open-houses.ts';
 import { safeMediaUrl } from './safe-urls.ts';
-import { formatPrice, formatPricePill, priceValue } from './format.ts';
+import { formatPrice, priceValue } from './format.ts';
 import { cityCentroid, jitter, QUITO } from './places.ts';
 import { parseCoordinate } from './text.ts';
+import type { Translate } from '../translate.ts';
 
 /**
  * An active listing of the Ecuador site, as a REST filter (country_code=eq.EC&status=eq.1, the
@@ -233,18 +234,16 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
   };
 }
 
-/** A listing's price as cards, pages and mails say it: a rent's a month ("$850/month", listing.perMonth). */
-export function listingPrice(p: { price: number; operation?: string }, t: (key: string, params?: Record<string, unknown>) => string): string {
-  return p.operation === 'rent' ? t('listing.perMonth', { price: formatPrice(p.price) }) : formatPrice(p.price);
+/**
+ * A listing's price as cards, pages and mails say it, a rent's a month ("$850/month",
+ * listing.perMonth); `format` formatPricePill for a map's pin ("$250K", "$850/month").
+ */
+export function listingPrice(p: { price: number; operation?: string }, t: Translate, format: (price: number) => string = formatPrice): string {
+  return p.operation === 'rent' ? t('listing.perMonth', { price: format(p.price) }) : format(p.price);
 }
 
 /** What a rent's price is per, as the page says it ("/month", "/mes"): the structured data's unit. */
-export const monthUnit = (t: (key: string, params?: Record<string, unknown>) => string): string => t('listing.perMonth', { price: '' }).trim();
-
-/** The same on a map's pin ("$250K", "$850/month"). */
-export function listingPricePill(p: { price: number; operation?: string }, t: (key: string, params?: Record<string, unknown>) => string): string {
-  return p.operation === 'rent' ? t('listing.perMonth', { price: formatPricePill(p.price) }) : formatPricePill(p.price);
-}
+export const monthUnit = (t: Translate): string => t('listing.perMonth', { price: '' }).trim();
 
 /** Our property types, the one list (the import maps a feed's to these; the seed makes these; labels listing.types.*). */
 export const KNOWN_TYPES = ['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building', 'suite', 'quinta'] as const;

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Parser } from 'htmlparser2';
-import { featureColumn, type FeatureFlag } from '../../core/protocol/filters.ts';
+import { featureColumn, type FeatureFlag, type Operation } from '../../core/protocol/filters.ts';
 import { translatorFor, type Dict, type Translate } from '../../core/translate.ts';
 import type { Lang } from '../../core/lang.ts';
 import { isKnownType } from '../../core/protocol/listing.ts';
@@ -67,7 +67,7 @@ export interface ImportedListing {
   /** the alícuota, USD a month */
   hoa_fee?: number | null;
   /** 'rent': the price is a month's rent; none: a sale */
-  operation?: 'sale' | 'rent';
+  operation?: Operation;
   parking_spaces?: number | null;
   storage_unit?: boolean | null;
   furnished?: 'yes' | 'partly' | 'no' | null;

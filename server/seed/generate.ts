@@ -8,6 +8,7 @@
 import { generateAgents, type AgentRow } from './agents.ts';
 import { AREA, findPlace, PLACES, PRICE_PER_M2, type Place, type PropertyType } from './places.ts';
 import { descriptionFor, titleFor, type Pick } from './text.ts';
+import type { Operation } from '../../core/protocol/filters.ts';
 
 export interface ListingRow {
   id: number;
@@ -48,7 +49,7 @@ export interface ListingRow {
   furnished?: 'yes' | 'partly' | 'no' | null;
   pets_allowed?: boolean | null;
   /** 'rent': the price is a month's (rentalsFor); the database's default is 'sale' */
-  operation?: 'sale' | 'rent';
+  operation?: Operation;
 }
 
 /** One kept price change (internal.listing_price_changes). */

@@ -10,6 +10,7 @@ import { toAgentProfile, type AgentProfile as Profile } from '../../core/protoco
 import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
+import type { Operation } from '../../core/protocol/filters.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { agentPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
@@ -209,7 +210,7 @@ function ContactDialog({ profile, open, onClose }: { profile: Profile; open: boo
  * The agent's active listings for sale, or for rent (docs/product.md "Rent and buy"), newest first,
  * 24 at a time; the rentals' section only when the agent has some.
  */
-function AgentListings({ agentId, name, operation, onOpen }: { agentId: string; name: string; operation: 'sale' | 'rent'; onOpen: ComponentProps<typeof PropertyCard>['onOpen'] }) {
+function AgentListings({ agentId, name, operation, onOpen }: { agentId: string; name: string; operation: Operation; onOpen: ComponentProps<typeof PropertyCard>['onOpen'] }) {
   const { t, api } = useElement();
   const rest = getClients(api).rest;
   const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({ total: 0, rows: [], page: 0, loading: true });

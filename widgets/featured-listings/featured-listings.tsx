@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsPage } from '../lib/data/listings.ts';
+import type { Operation } from '../../core/protocol/filters.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
@@ -18,7 +19,7 @@ type Props = ElementProps<typeof featuredListingsAttributes>;
 
 const GRID = 'list-none m-0 p-0 grid gap-5 cq-sm:grid-cols-2 cq-lg:grid-cols-4';
 
-export function viewAllUrl(searchUrl: string, community: string, operation: 'sale' | 'rent' = 'sale'): string {
+export function viewAllUrl(searchUrl: string, community: string, operation: Operation = 'sale'): string {
   if (!community && operation === 'sale') return searchUrl;
   const [path, query = ''] = searchUrl.split('?') as [string, string?];
   const params = new URLSearchParams(query);

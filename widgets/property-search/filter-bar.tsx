@@ -9,7 +9,7 @@ import type { PostgrestClient } from '@supabase/postgrest-js';
 import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { cleanKeywords, FEATURE_FLAGS, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
-import { controlOptions, FILTER, FILTERS, FLAG_FILTERS, NUMBER_FILTERS, type FilterSpec, type FlagFilter, type NumberFilter, type Operation } from '../../core/protocol/filters.ts';
+import { controlOptions, FILTERS, FLAG_FILTERS, NUMBER_FILTERS, OPERATIONS, shownFor, type FilterSpec, type FlagFilter, type NumberFilter, type Operation } from '../../core/protocol/filters.ts';
 import { typeLabel } from '../../core/protocol/listing.ts';
 import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
@@ -30,10 +30,6 @@ const SHEET_BELOW = 768;
 const IN_BAR = FILTERS.filter((f) => f.control?.in === 'bar' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
 /** the filters "More filters" holds, counted on its button when set */
 const MORE = FILTERS.filter((f) => f.control?.in === 'more').map((f) => f.key);
-/** the yes-or-no filters behind "More filters" (storage, furnished, pets for rentals, open house) */
-const MORE_FLAGS = FLAG_FILTERS.filter((k) => FILTER[k].control?.in === 'more');
-/** what the price filters and the rent's own filters follow: Buy or Rent, first in the bar */
-const OPERATIONS: readonly Operation[] = ['sale', 'rent'];
 
 const NUMBERS = NUMBER_FILTERS;
 type NumberKey = NumberFilter;
@@ -48,7 +44,7 @@ const toDraft = (f: SearchFilters): Draft => ({
   keywords: f.keywords ?? '',
   location: f.place ? { text: f.placeName || f.place, place: f.place, placeName: f.placeName } : { text: f.city ?? '' },
   features: { ...f.features },
-  flags: Object.fromEntries(MORE_FLAGS.map((k) => [k, f[k] === true])),
+  flags: Object.fromEntries(FLAG_FILTERS.map((k) => [k, f[k] === true])),
   ...(Object.fromEntries(NUMBERS.map((k) => [k, f[k] ? String(f[k]) : ''])) as Record<NumberKey, string>),
 });
 
@@ -74,9 +70,9 @@ function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
   const features = FEATURE_FLAGS.filter((f) => draft.features[f]);
   if (features.length) next.features = Object.fromEntries(features.map((f) => [f, true]));
   else delete next.features;
-  for (const key of MORE_FLAGS) {
+  for (const key of FLAG_FILTERS) {
     // a rentals-only filter (pets) goes with the rent
-    if (draft.flags[key] && (next.operation === 'rent' || !FILTER[key].control?.rentOnly)) next[key] = true;
+    if (draft.flags[key] && shownFor(key, next.operation)) next[key] = true;
     else delete next[key];
   }
   return next;
@@ -129,14 +125,11 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   // Buy or Rent: the search again at once, without the other operation's prices
   const setOperation = (operation: Operation) => {
     if ((applied.operation ?? 'sale') === operation) return;
-    const next = fromDraft(draft, applied);
+    const base: SearchFilters = { ...applied, operation: 'rent' };
+    if (operation !== 'rent') delete base.operation;
+    const next = fromDraft(draft, base);
     delete next.minPrice;
     delete next.maxPrice;
-    if (operation === 'rent') next.operation = 'rent';
-    else {
-      delete next.operation;
-      delete next.pets;
-    }
     onSubmit(next);
   };
   const rent = applied.operation === 'rent';

@@ -6,15 +6,13 @@
  */
 import texts from 'virtual:exp-texts/lazy/property-search/more-filters';
 import { Fragment, type Dispatch, type ReactNode, type SetStateAction } from 'react';
-import { FEATURE_FLAGS, FILTER, FILTERS, FLAG_FILTERS, KEYWORDS_MAX, type FilterSpec, type NumberFilter } from '../../core/protocol/filters.ts';
+import { FEATURE_FLAGS, FILTER, FILTERS, FLAG_FILTERS, KEYWORDS_MAX, shownFor, type FilterSpec, type NumberFilter } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import type { Draft } from './filter-bar.tsx';
 
 /** the number filters behind "More filters", as the filter table places them */
 const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
-/** the yes-or-no filters behind "More filters" */
-const MORE_FLAGS = FLAG_FILTERS.filter((k) => FILTER[k].control?.in === 'more');
 
 addTexts(texts);
 
@@ -93,7 +91,7 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
       </fieldset>
       {/* storage, furnished, pets (rentals) and open houses of the next seven days (docs/visits.md) */}
       <div className="mt-3 flex flex-wrap gap-2">
-        {MORE_FLAGS.filter((key) => rent || !FILTER[key].control?.rentOnly).map((key) => (
+        {FLAG_FILTERS.filter((key) => shownFor(key, rent ? 'rent' : undefined)).map((key) => (
           <Check key={key} id={`${prefix}-${key}`} name={key} checked={draft.flags[key] === true} onChange={(on) => setDraft((d) => ({ ...d, flags: { ...d.flags, [key]: on } }))}>
             {t(`moreFilters.${FILTER[key].control?.label}`)}
           </Check>

@@ -43,7 +43,7 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
     [label('property'), title],
     [label('address'), row.property_address ?? ''],
     // a rent's price is a month's (docs/product.md "Rent and buy"), said in Spanish as the link is
-    [label('price'), row.property_price && row.operation === 'rent' ? es('mail.inquiry.perMonth', { price: row.property_price }) : (row.property_price ?? '')],
+    [label('price'), row.property_price && row.operation === 'rent' ? es('listing.perMonth', { price: row.property_price }) : (row.property_price ?? '')],
     [label('link'), link, 'link'],
     ...extra,
     [label('name'), row.name],

@@ -4,7 +4,7 @@
  * documentation), and held to the filter table (core/protocol/filters.ts) by filter-attributes.test.ts.
  */
 import type { AttrSchema } from '../attributes.ts';
-import { appliedFilters, FEATURE_FLAGS, parsePlace, type SearchFilters } from '../../../core/protocol/filters.ts';
+import { appliedFilters, FEATURE_FLAGS, parsePlace, type Operation, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const filterAttributes = {
   /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. */
@@ -44,7 +44,7 @@ export const filterAttributes = {
 } as const satisfies AttrSchema;
 
 export interface FilterValues {
-  operation?: 'sale' | 'rent';
+  operation?: Operation;
   maxHoaFee?: number;
   parking?: number;
   storage?: boolean;

@@ -43,7 +43,7 @@ export interface MapPin {
   reduced?: boolean;
   /** it has an open house to come (docs/visits.md "Open houses"): the pill says ⌂ */
   openHouse?: boolean;
-  /** its price as the pill says it when not a sale's ("$850/month": core/protocol/listing.ts listingPricePill) */
+  /** its price as the pill says it when not a sale's ("$850/month": core/protocol/listing.ts listingPrice) */
   priceLabel?: string;
 }
 

@@ -5,15 +5,15 @@
  * clusters cannot be had. Nothing here knows OpenLayers.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { listingPosition, listingPricePill, recentPriceCut, type Property } from '../../../core/protocol/listing.ts';
+import { formatPricePill } from '../../../core/protocol/format.ts';
+import { listingPosition, listingPrice, recentPriceCut, type Property } from '../../../core/protocol/listing.ts';
+import type { Translate } from '../../../core/translate.ts';
 import { parseOpenHouses, upcomingOpenHouses } from '../../../core/protocol/open-houses.ts';
 import { getClients } from '../data/client.ts';
 import { getMapClusters, getMapPoints, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
 import type { CellLoader } from './cell-loader.ts';
 import type { MapPin } from './ol-map.ts';
-
-type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 /** A listing's pin: its position (approximate when it has no usable coordinates) and price (a rent's a month's). */
 export function pinFor(point: MapPoint, t?: Translate): MapPin {
@@ -24,7 +24,7 @@ export function pinFor(point: MapPoint, t?: Translate): MapPin {
     price,
     reduced: recentPriceCut({ price, priceCut: cut }) !== null,
     openHouse: upcomingOpenHouses(parseOpenHouses(point.open_houses)).length > 0,
-    ...(point.operation === 'rent' && t ? { priceLabel: listingPricePill({ price, operation: 'rent' }, t) } : {}),
+    ...(point.operation === 'rent' && t ? { priceLabel: listingPrice({ price, operation: 'rent' }, t, formatPricePill) } : {}),
     ...listingPosition(point as unknown as Record<string, unknown>),
   };
 }
