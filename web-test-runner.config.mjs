@@ -1,5 +1,6 @@
 // Browser tests of the BUILT bundle (dist/widgets) in the test Chromium (tests/support/chromium.mjs) through Playwright.
 import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -10,20 +11,24 @@ import { dataServer } from './tests/support/wtr-data-server.mjs';
 function countsReporter() {
   return {
     onTestRunFinished({ sessions }) {
-      const counts = { passed: 0, failed: 0, skipped: 0 };
-      const walk = (suite) => {
+      // the failures' lines as tests/support/counts.ts writes them
+      const failures = [];
+      const counts = { passed: 0, failed: 0, skipped: 0, failures };
+      const line = (where, error) => `${where}${error?.message ? `: ${String(error.message).split('\n')[0].slice(0, 300)}` : ''}`;
+      const walk = (suite, file, path) => {
         for (const t of suite.tests ?? []) {
           if (t.skipped) counts.skipped++;
           else if (t.passed) counts.passed++;
-          else counts.failed++;
+          else failures.push(line([file, ...path, t.name].join(' › '), t.error));
         }
-        for (const s of suite.suites ?? []) walk(s);
+        for (const s of suite.suites ?? []) walk(s, file, [...path, s.name]);
       };
       for (const s of sessions) {
-        if (s.testResults) walk(s.testResults);
+        if (s.testResults) walk(s.testResults, relative(process.cwd(), s.testFile), []);
         // a file that could not load or run at all counts as a failure
-        if (!s.passed && (!s.testResults || (s.errors ?? []).length)) counts.failed++;
+        if (!s.passed && (!s.testResults || (s.errors ?? []).length)) failures.push(line(relative(process.cwd(), s.testFile), s.errors?.[0]));
       }
+      counts.failed = failures.length;
       if (process.env.EXP_COUNTS_FILE) writeFileSync(process.env.EXP_COUNTS_FILE, JSON.stringify(counts));
     },
   };

@@ -9,13 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Counts } from '../tests/support/counts.ts';
 import { DENO, DENO_FLAGS, denoEnv } from '../tests/support/deno-env.ts';
-
-interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -69,6 +64,7 @@ async function main(): Promise<void> {
   const selected = wanted.length ? stages.filter((s) => wanted.includes(s.name)) : stages;
   const dir = mkdtempSync(join(tmpdir(), 'exp-test-'));
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const failures: string[] = [];
   const summary: string[] = [];
   const started = Date.now();
   for (const stage of selected) {
@@ -87,6 +83,7 @@ async function main(): Promise<void> {
         counts = { passed: 0, failed: code === 0 ? 0 : 1, skipped: 0 };
       }
     }
+    if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f}`));
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;
@@ -96,6 +93,8 @@ async function main(): Promise<void> {
   }
   rmSync(dir, { recursive: true, force: true });
   console.log('\n' + summary.join('\n') + `\n[test] total time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  // what failed, again, where a log that keeps only its tail still has it
+  if (failures.length) console.log(`[test] what failed:\n${failures.join('\n')}\n`);
   console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
   process.exitCode = total.failed > 0 ? 1 : 0;
 }
