@@ -159,11 +159,12 @@ begin
            l.state as state_name, l.city as city_name, l.sector as sector_name,
            internal.market_type_group(l.property_type) as type_group,
            (case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end)::double precision as area,
-           k.months as cut_months
+           k.months as cut_months,
+           k.listing_id is not null as repriced
       from internal.listings l
-      -- the months in which its price was cut
-      left join (select c.listing_id, pg_catalog.array_agg(distinct date_trunc('month', c.changed_at)::date) as months
-                   from internal.listing_price_changes c where c.new_price < c.old_price group by c.listing_id) k on k.listing_id = l.id
+      -- whether its price ever changed, and the months in which it was cut
+      left join (select c.listing_id, pg_catalog.array_agg(distinct date_trunc('month', c.changed_at)::date) filter (where c.new_price < c.old_price) as months
+                   from internal.listing_price_changes c group by c.listing_id) k on k.listing_id = l.id
      where l.country_code = 'EC' and l.operation = 'sale' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
        and internal.market_type_group(l.property_type) is not null
        and (case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end) >= 15
@@ -185,25 +186,29 @@ begin
     join groups g on g.type_group = c.type_group;
   analyze pg_temp.market_listings;
 
+  -- the asking prices over time of the listings whose price changed: each price from when it was
+  -- set until the next change (the others asked their price all along)
+  drop table if exists pg_temp.market_prices;
+  create temp table market_prices on commit drop as
+  select c.listing_id,
+         coalesce(pg_catalog.lag(c.changed_at) over w, '-infinity'::timestamptz) as valid_from,
+         c.changed_at as valid_to,
+         c.old_price as price
+    from internal.listing_price_changes c
+  window w as (partition by c.listing_id order by c.changed_at, c.id)
+  union all
+  (select distinct on (c.listing_id) c.listing_id, c.changed_at, 'infinity'::timestamptz, c.new_price
+     from internal.listing_price_changes c
+    order by c.listing_id, c.changed_at desc, c.id desc);
+  create index on pg_temp.market_prices (listing_id, valid_from);
+  analyze pg_temp.market_prices;
+
   -- each listing on the market in each month of the period, once, at its price per m² then
   drop table if exists pg_temp.market_priced;
   create temp table market_priced on commit drop as
   with months as materialized (
     select m::date as month, m as start, least(m + interval '1 month', now()) as cutoff
       from pg_catalog.generate_series(since, date_trunc('month', now()), interval '1 month') m
-  ),
-  -- a listing's asking price over time: each price from when it was set until the next change
-  prices as (
-    select c.listing_id,
-           coalesce(pg_catalog.lag(c.changed_at) over w, '-infinity'::timestamptz) as valid_from,
-           c.changed_at as valid_to,
-           c.old_price as price
-      from internal.listing_price_changes c
-    window w as (partition by c.listing_id order by c.changed_at, c.id)
-    union all
-    (select distinct on (c.listing_id) c.listing_id, c.changed_at, 'infinity'::timestamptz, c.new_price
-       from internal.listing_price_changes c
-      order by c.listing_id, c.changed_at desc, c.id desc)
   ),
   -- each listing on the market in each month, once: a spell counts from the month it came on to
   -- the month it went off, until the month the listing's next spell begins (that one counts then)
@@ -218,13 +223,15 @@ begin
   )
   -- its price in force at the month's end (or when it went off), per m²
     select o.month, l.group_key, l.state_key, l.city_key, l.sector_key,
-           coalesce(p.price, l.price)::double precision / l.area as usd_m2,
+           coalesce(case when l.repriced then (select p.price from pg_temp.market_prices p
+                                                  where p.listing_id = o.id and p.valid_from <= o.until and p.valid_to > o.until
+                                                  order by p.valid_from desc limit 1) end,
+                    l.price)::double precision / l.area as usd_m2,
            o.is_new,
            coalesce(o.month = any (l.cut_months), false) as cut,
            pg_catalog.date_part('epoch', o.until - o.on_at) / 86400 as days
       from on_market o
-      join pg_temp.market_listings l on l.id = o.id
-      left join prices p on p.listing_id = o.id and p.valid_from <= o.until and p.valid_to > o.until;
+      join pg_temp.market_listings l on l.id = o.id;
 
   -- the keys' places and type groups
   drop table if exists pg_temp.market_places;
