@@ -1,8 +1,8 @@
 /**
  * The one translation engine (docs/decisions.md #25): i18next, with one set of settings for every
  * place that translates: the elements (widgets/lib/i18n.ts: one instance per page shared by every
- * element), the pages the server renders (server/pages/texts.ts), the page script
- * (site/lib/texts.ts), the build (core/fill.ts), the import's words (server/import/mapping.ts) and
+ * element), the pages the server renders (server/pages/texts.ts), the site's page script
+ * (site/lib/texts.ts, through the elements' instance), the build (core/fill.ts), the import's words (server/import/mapping.ts) and
  * the mails (core/functions/). Our locale files are i18next's JSON (v4): dotted keys, plural forms by
  * CLDR suffix (`key_one`, `key_many`, `key_other` for a numeric `count`), `{{name}}` placeholders.
  *

@@ -34,4 +34,13 @@ describe('the weight budgets', () => {
     const others = readdirSync(chunks).filter((f) => f.endsWith('.js') && f !== runtime[0] && readFileSync(join(chunks, f), 'utf8').includes('i18next is already initialized'));
     expect(others).toEqual([]);
   });
+
+  it("the site's own page script carries none: it translates with the runtime's instance (the entry's pageTexts())", () => {
+    const assets = resolve(import.meta.dirname, '../dist/site/assets');
+    const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    expect(scripts.filter((f) => /^site-[\w-]+\.js$/.test(f))).toHaveLength(1);
+    expect(scripts.filter((f) => readFileSync(join(assets, f), 'utf8').includes('i18next is already initialized'))).toEqual([]);
+    const entry = readFileSync(resolve(import.meta.dirname, '../dist/widgets/exp-widgets.js'), 'utf8');
+    expect(entry).toMatch(/export\s*\{[^}]*pageTexts/);
+  });
 });

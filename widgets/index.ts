@@ -5,6 +5,7 @@
  * Loading it twice (or next to the all-in-one file) is harmless: one autoloader serves the page.
  */
 import { lazyChunk } from './lib/lazy-chunk.ts';
+import type * as PageTextsModule from './lib/page-texts.ts';
 
 type Loader = () => Promise<unknown>;
 
@@ -25,6 +26,14 @@ const loaders: Record<string, Loader> = {
   'exp-site-header': lazyChunk(() => import('./site-header/site-header.element.ts')),
   'exp-site-footer': lazyChunk(() => import('./site-footer/site-footer.element.ts')),
 };
+
+/**
+ * The page's translations, for a page script of our own (the host site's: site/lib/texts.ts): the
+ * runtime's one i18next instance, which the elements translate with, so the site's static texts
+ * need no engine of their own (docs/decisions.md #25). Loads the runtime chunk the elements share.
+ */
+export type PageTexts = typeof PageTextsModule;
+export const pageTexts = (): Promise<PageTexts> => import('./lib/page-texts.ts');
 
 interface Autoloader {
   observe(root: ParentNode): void;

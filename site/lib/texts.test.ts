@@ -1,25 +1,36 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { applyTexts, currentLang, setText, startTexts, translate } from './texts.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { applyTexts, currentLang, setText, startTexts, translatorFor, useTranslations } from './texts.ts';
 
 const dict = { a: { hello: 'Hello {{name}}', place: 'Cuenca', attr: 'Label {{n}}' }, evil: '<img src=x onerror=alert(1)>' };
 
 describe('static texts of the site', () => {
+  // the elements' own instance (widgets/lib/i18n.ts), as the widget entry's pageTexts() hands it to the page
+  beforeAll(() => useTranslations(() => import('../../widgets/lib/i18n.ts')));
   afterEach(() => {
     document.body.innerHTML = '';
     document.documentElement.lang = 'en';
   });
 
-  it('finds keys by path, fills placeholders (a { $t: key } value is itself translated, a text is written as it is), shows the key when missing', () => {
-    expect(translate(dict, 'a.hello', { name: 'Ana' })).toBe('Hello Ana');
-    expect(translate(dict, 'a.hello', { name: { $t: 'a.place' } })).toBe('Hello Cuenca');
-    expect(translate(dict, 'a.hello', { name: '@a.place' })).toBe('Hello @a.place');
-    expect(translate(dict, 'a.hello')).toBe('Hello {{name}}');
-    expect(translate(dict, 'no.such.key')).toBe('no.such.key');
+  it("translates with the elements' instance, the site's texts added to it: keys by path, placeholders filled (a { $t: key } value is itself translated, a text is written as it is), the key shown when missing", async () => {
+    const elements = await import('../../widgets/lib/i18n.ts');
+    elements.addPageTexts('en', dict);
+    const t = await translatorFor('en');
+    expect(t('a.hello', { name: 'Ana' })).toBe('Hello Ana');
+    expect(t('a.hello', { name: { $t: 'a.place' } })).toBe('Hello Cuenca');
+    expect(t('a.hello', { name: '@a.place' })).toBe('Hello @a.place');
+    expect(t('a.hello')).toBe('Hello {{name}}');
+    expect(t('no.such.key')).toBe('no.such.key');
+    // the site's own texts are now the elements' too: one instance for the page
+    expect(elements.translator('en')('site.notFound.title')).toBe('Oops! Page not found');
+    expect(elements.translator('es')('site.notFound.title')).toBe('site.notFound.title');
+    expect((await translatorFor('es'))('site.notFound.title')).toBe('¡Uy! Página no encontrada');
+    expect(elements.translator('es')('site.notFound.title')).toBe('¡Uy! Página no encontrada');
   });
 
-  it('writes texts and attributes as text, never as markup', () => {
+  it('writes texts and attributes as text, never as markup', async () => {
     document.body.innerHTML = `<p data-i18n="evil"></p><button data-i18n-attr="aria-label:a.attr;title:a.place" data-i18n-params='{"n":3}'></button>`;
-    applyTexts(dict);
+    (await import('../../widgets/lib/i18n.ts')).addPageTexts('en', dict);
+    applyTexts(await translatorFor('en'));
     expect(document.querySelector('p')?.textContent).toBe('<img src=x onerror=alert(1)>');
     expect(document.querySelector('img')).toBeNull();
     expect(document.querySelector('button')?.getAttribute('aria-label')).toBe('Label 3');

@@ -4,36 +4,63 @@
  * `data-i18n-attr="attribute:key;..."` attributes, `data-i18n-params='{"city":"Quito"}'` fills
  * {{placeholders}} (a value `{"$t": "some.key"}` is itself translated; any other is written as it is). Always as text, never as markup. A
  * key missing in a language shows the key. A language's texts are downloaded only when needed.
+ *
+ * They are translated by the elements' own i18next instance (the runtime chunk's, reached through
+ * the widget entry's `pageTexts()`), the page's texts added to it: one engine on the page, not a
+ * second copy in this script (docs/decisions.md #25).
  */
 import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
-import { translate, type Dict } from '../../core/translate.ts';
-
-export type { Dict };
-export { translate } from '../../core/translate.ts';
+import type { Dict, Translate } from '../../core/translate.ts';
+import type { PageTexts } from '../../widgets/index.ts';
 
 const loaders: Record<Lang, () => Promise<Dict>> = {
   en: () => import('../../core/locales/en.json').then((m) => m.default as Dict),
   es: () => import('../../core/locales/es.json').then((m) => m.default as Dict),
 };
 
-const cache = new Map<Lang, Promise<Dict>>();
-
-export function dictionary(lang: Lang): Promise<Dict> {
-  let loaded = cache.get(lang);
-  if (!loaded) {
-    loaded = loaders[lang]();
-    cache.set(lang, loaded);
-  }
-  return loaded;
+/** The widget entry the page includes (the build puts it in every page's head): its `pageTexts()`. */
+function fromEntry(): Promise<PageTexts> {
+  const entry = document.querySelector<HTMLScriptElement>('script[type="module"][src$="/exp-widgets.js"]');
+  if (!entry) return Promise.reject(new Error('the page has no widget entry (exp-widgets.js) to translate with'));
+  return (import(/* @vite-ignore */ entry.src) as Promise<{ pageTexts(): Promise<PageTexts> }>).then((m) => m.pageTexts());
 }
 
-function paramsOf(el: Element): Record<string, unknown> {
+let source: () => Promise<PageTexts> = fromEntry;
+let page: Promise<PageTexts> | undefined;
+const added = new Map<Lang, Promise<Translate>>();
+
+/** Where the page's translations come from (tests give the runtime's module itself). */
+export function useTranslations(from: () => Promise<PageTexts>): void {
+  source = from;
+  page = undefined;
+  added.clear();
+}
+
+/** A language's translation function: its texts downloaded and added to the page's instance once (a failure is tried again next time). */
+export function translatorFor(lang: Lang): Promise<Translate> {
+  let made = added.get(lang);
+  if (!made) {
+    const texts = (page ??= source());
+    made = Promise.all([texts, loaders[lang]()]).then(([p, dict]) => {
+      p.addPageTexts(lang, dict);
+      return p.translator(lang);
+    });
+    made.catch(() => {
+      added.delete(lang);
+      if (page === texts) page = undefined;
+    });
+    added.set(lang, made);
+  }
+  return made;
+}
+
+function paramsOf(el: Element): Record<string, unknown> | undefined {
   const raw = el.getAttribute('data-i18n-params');
-  if (!raw) return {};
+  if (!raw) return undefined;
   try {
     return JSON.parse(raw) as Record<string, unknown>;
   } catch {
-    return {};
+    return undefined;
   }
 }
 
@@ -41,24 +68,24 @@ export function currentLang(): Lang {
   return normaliseLang(document.documentElement.lang) ?? DEFAULT_LANG;
 }
 
-function applyElement(dict: Dict, el: Element, lang: Lang): void {
+function applyElement(t: Translate, el: Element): void {
   const key = el.getAttribute('data-i18n');
   if (key) {
-    const text = translate(dict, key, paramsOf(el), lang);
+    const text = t(key, paramsOf(el));
     if (el.textContent !== text) el.textContent = text;
   }
   const attrs = el.getAttribute('data-i18n-attr');
   if (attrs) {
     for (const pair of attrs.split(';')) {
       const [attr, k] = pair.split(':').map((s) => s.trim());
-      if (attr && k) el.setAttribute(attr, translate(dict, k, paramsOf(el), lang));
+      if (attr && k) el.setAttribute(attr, t(k, paramsOf(el)));
     }
   }
 }
 
-/** Writes every static text of `root` in `lang`, from that language's `dict`. */
-export function applyTexts(dict: Dict, root: ParentNode = document, lang: Lang = currentLang()): void {
-  for (const el of root.querySelectorAll('[data-i18n], [data-i18n-attr]')) applyElement(dict, el, lang);
+/** Writes every static text of `root` with a language's translation function. */
+export function applyTexts(t: Translate, root: ParentNode = document): void {
+  for (const el of root.querySelectorAll('[data-i18n], [data-i18n-attr]')) applyElement(t, el);
 }
 
 /** the language the texts in the page are in (the build wrote English) */
@@ -66,6 +93,7 @@ let applied: Lang = 'en';
 const changed = new Set<Element>();
 let pending: Promise<void> | undefined;
 
+/** Brings the page's texts up to date; a failure (the texts or the translations did not load) is logged, the page keeps what it shows. */
 function sync(): Promise<void> {
   pending ??= (async () => {
     // let several changes of one task go together
@@ -73,13 +101,15 @@ function sync(): Promise<void> {
     pending = undefined;
     const lang = currentLang();
     if (lang === applied && !changed.size) return;
-    const dict = await dictionary(lang);
+    const t = await translatorFor(lang);
     if (currentLang() !== lang) return; // switched again meanwhile: that sync will do it
-    if (lang !== applied) applyTexts(dict, document, lang);
-    for (const el of changed) applyElement(dict, el, lang);
+    if (lang !== applied) applyTexts(t);
+    for (const el of changed) applyElement(t, el);
     changed.clear();
     applied = lang;
-  })();
+  })().catch((error: unknown) => {
+    console.error('[site] the texts could not be translated:', error);
+  });
   return pending;
 }
 

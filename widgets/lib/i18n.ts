@@ -65,6 +65,15 @@ export function addTexts(more: Dict): void {
   i18n.addResourceBundle('en', 'translation', more, true, false);
 }
 
+/**
+ * A page's own texts in a language (our site's script: site/lib/texts.ts, through the entry's
+ * `pageTexts()`), added to the page's one instance: the site's static texts are translated by the
+ * same i18next as its elements (docs/decisions.md #25). A text already there stays.
+ */
+export function addPageTexts(lang: Lang, more: Dict): void {
+  i18n.addResourceBundle(lang, 'translation', more, true, false);
+}
+
 /** Bumped when a language's texts arrive, so the elements waiting for them render. */
 export const langsLoaded = signal(0);
 
