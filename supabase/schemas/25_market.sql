@@ -106,6 +106,24 @@ create table internal.market_bounds (
 
 alter table internal.market_bounds enable row level security;
 
+-- What homes rent for now in every place with rentals (docs/market.md "Rents"), as the index's
+-- last refresh found them: its active homes for rent by their rent a month per m² and a two-bedroom
+-- flat's, each with how many it stands on. Written by internal.rebuild_market_index(), read by
+-- internal.market_rents().
+create table internal.market_rents_now (
+  -- 'ecuador', 'provincia/<province>', '<city>', '<city>/<sector>'
+  path text primary key,
+  listings integer not null,
+  median numeric not null,
+  p25 numeric not null,
+  p75 numeric not null,
+  -- null when fewer than internal.market_minimum() two-bedroom flats stand on it
+  two_bedroom numeric,
+  two_bedroom_listings integer not null
+);
+
+alter table internal.market_rents_now enable row level security;
+
 -- The type group of a property type (docs/market.md): one place for the rule.
 create or replace function internal.market_type_group(property_type text)
 returns text
@@ -343,6 +361,31 @@ begin
     from paths f
     left join named n on n.path = f.path;
   get diagnostics written = row_count;
+
+  -- the rents now, every place at once: its active homes for rent (houses, quintas, flats and
+  -- suites of 15 m² or more)
+  delete from internal.market_rents_now;
+  insert into internal.market_rents_now (path, listings, median, p25, p75, two_bedroom, two_bedroom_listings)
+  select r.path, r.listings, round(r.q[2]::numeric, 2), round(r.q[1]::numeric, 2), round(r.q[3]::numeric, 2),
+         case when r.two_n >= internal.market_minimum() then round(r.two::numeric) end, r.two_n
+    from (
+      select case
+               when grouping(l.state_slug) = 0 then 'provincia/' || l.state_slug
+               when grouping(l.sector_slug) = 0 then l.city_slug || '/' || l.sector_slug
+               when grouping(l.city_slug) = 0 then l.city_slug
+               else 'ecuador'
+             end as path,
+             count(*)::integer as listings,
+             pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by (l.price / l.square_feet)::double precision) as q,
+             pg_catalog.percentile_cont(0.5) within group (order by l.price::double precision) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')) as two,
+             (count(*) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')))::integer as two_n
+        from internal.listings l
+       where internal.is_public_listing(l.country_code, l.status) and l.operation = 'rent'
+         and l.property_type in ('house', 'quinta', 'apartment', 'suite') and l.square_feet >= 15 and l.price > 0
+       group by grouping sets ((), (l.state_slug), (l.city_slug), (l.city_slug, l.sector_slug))
+    ) r
+   -- a place has a name in each part of its path (a listing without a sector is its city's only)
+   where r.path ~ '^(ecuador|provincia/[^/]+|[^/]+|[^/]+/[^/]+)$';
   return written;
 end
 $$;
@@ -509,13 +552,9 @@ as $$
    limit 200
 $$;
 
--- Everything a place's report shows (docs/market.md, "Where it shows"), in one answer: the place's
--- months for `type_group` (as public.market_index), each type group's last 14 months, the places
--- within ranked (a sector: its city's sectors) and, for Ecuador, every city ranked.
--- The rents of a place (docs/market.md "Rents"), now: its active homes for rent (houses, quintas,
--- flats and suites of 15 m² or more) by their rent a month per m² (median and quartiles), and the
--- median rent of a two-bedroom flat, each with how many it stands on; the nearest place above it
--- (its city, its province, Ecuador) when the place has fewer than internal.market_minimum().
+-- The rents of a place (docs/market.md "Rents"), now (as the index's last refresh found them:
+-- internal.market_rents_now): the place's, else the nearest place above it with at least
+-- internal.market_minimum() rentals (its city, its province, Ecuador).
 create or replace function internal.market_rents(place text)
 returns table (path text, name text, listings integer, median numeric, p25 numeric, p75 numeric, two_bedroom numeric, two_bedroom_listings integer)
 -- plpgsql: its body is checked when it runs (internal.places is made after this file)
@@ -524,51 +563,37 @@ stable
 set search_path = ''
 as $$
 #variable_conflict use_column
+declare
+  here text := market_rents.place;
+  steps integer := 0;
+  f internal.market_rents_now;
 begin
-  return query
-  with recursive chain(path, depth) as (
-    select market_rents.place, 0
-    union all
-    select case
-             when c.path ~ '^provincia/' then 'ecuador'
-             when c.path ~ '/' then pg_catalog.split_part(c.path, '/', 1)
-             else (select 'provincia/' || pl.state_slug from internal.places pl where pl.path = c.path)
-           end,
-           c.depth + 1
-      from chain c
-     where c.path is not null and c.path <> 'ecuador' and c.depth < 4
-  ),
-  figures as (
-    select c.path, c.depth, count(*)::integer as listings,
-           pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by (l.price / l.square_feet)::double precision) as q,
-           pg_catalog.percentile_cont(0.5) within group (order by l.price::double precision) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')) as two,
-           (count(*) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')))::integer as two_n
-      from chain c
-      join internal.listings l
-        on internal.is_public_listing(l.country_code, l.status) and l.operation = 'rent'
-       and l.property_type in ('house', 'quinta', 'apartment', 'suite') and l.square_feet >= 15 and l.price > 0
-       and case
-             when c.path = 'ecuador' then true
-             when c.path ~ '^provincia/' then l.state_slug = pg_catalog.substr(c.path, 11)
-             when c.path ~ '/' then l.city_slug = pg_catalog.split_part(c.path, '/', 1) and l.sector_slug = pg_catalog.split_part(c.path, '/', 2)
-             else l.city_slug = c.path
-           end
-     where c.path is not null
-     group by c.path, c.depth
-  )
-  select f.path, coalesce((select pl.name from internal.places pl where pl.path = f.path), 'Ecuador'), f.listings, round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
-         case when f.two_n >= internal.market_minimum() then round(f.two::numeric) end, f.two_n
-    from figures f
-   where f.listings >= internal.market_minimum()
-   order by f.depth
-   limit 1;
+  while here is not null and steps <= 4 loop
+    select * into f from internal.market_rents_now r where r.path = here;
+    if f.listings >= internal.market_minimum() then
+      return query
+      select f.path, coalesce((select pl.name from internal.places pl where pl.path = f.path), 'Ecuador'), f.listings,
+             f.median, f.p25, f.p75, f.two_bedroom, f.two_bedroom_listings;
+      return;
+    end if;
+    here := case
+              when here = 'ecuador' then null
+              when here ~ '^provincia/' then 'ecuador'
+              when here ~ '/' then pg_catalog.split_part(here, '/', 1)
+              else (select 'provincia/' || pl.state_slug from internal.places pl where pl.path = here)
+            end;
+    steps := steps + 1;
+  end loop;
 end
 $$;
 
--- the homes for rent, read by a place's rents (a narrow walk of the rentals)
+-- the homes for rent, read by the rents' figures (a narrow walk of the rentals)
 create index listings_rents on internal.listings (city_slug, sector_slug) include (state_slug, price, square_feet, bedrooms, property_type)
   where country_code = 'EC' and status = '1' and operation = 'rent';
 
+-- Everything a place's report shows (docs/market.md, "Where it shows"), in one answer: the place's
+-- months for `type_group` (as public.market_index), each type group's last 14 months, the places
+-- within ranked (a sector: its city's sectors) and, for Ecuador, every city ranked.
 create or replace function public.market_report(place text, type_group text default 'all', months integer default 25)
 returns jsonb
 language sql

@@ -1,7 +1,27 @@
--- The market index made again faster (docs/market.md, docs/benchmarks.md): the listings whose
--- price changed are priced month by month from a table of their prices (an index per listing),
--- the others at their price, instead of joining every listing-month to every price. The same
--- figures. Made from supabase/schemas/25_market.sql.
+-- The market's figures made faster (docs/market.md, docs/benchmarks.md), the same figures:
+-- the index made again prices only the listings whose price changed from a table of their prices
+-- (an index per listing), the others at their price, instead of joining every listing-month to
+-- every price; a place's rents (what homes rent for now) are written for every place when the
+-- index is refreshed (internal.market_rents_now) and read from there, instead of walked from the
+-- listings at each report. Made from supabase/schemas/25_market.sql and 99_privileges.sql.
+
+-- What homes rent for now in every place with rentals (docs/market.md "Rents"), as the index's
+-- last refresh found them: its active homes for rent by their rent a month per m² and a two-bedroom
+-- flat's, each with how many it stands on. Written by internal.rebuild_market_index(), read by
+-- internal.market_rents().
+create table internal.market_rents_now (
+  -- 'ecuador', 'provincia/<province>', '<city>', '<city>/<sector>'
+  path text primary key,
+  listings integer not null,
+  median numeric not null,
+  p25 numeric not null,
+  p75 numeric not null,
+  -- null when fewer than internal.market_minimum() two-bedroom flats stand on it
+  two_bedroom numeric,
+  two_bedroom_listings integer not null
+);
+
+alter table internal.market_rents_now enable row level security;
 
 -- Every figure of the index made again from the listings, their spells and their price changes:
 -- the last 24 months and the month so far (docs/market.md), or only the months from `from_month`
@@ -215,6 +235,73 @@ begin
     from paths f
     left join named n on n.path = f.path;
   get diagnostics written = row_count;
+
+  -- the rents now, every place at once: its active homes for rent (houses, quintas, flats and
+  -- suites of 15 m² or more)
+  delete from internal.market_rents_now;
+  insert into internal.market_rents_now (path, listings, median, p25, p75, two_bedroom, two_bedroom_listings)
+  select r.path, r.listings, round(r.q[2]::numeric, 2), round(r.q[1]::numeric, 2), round(r.q[3]::numeric, 2),
+         case when r.two_n >= internal.market_minimum() then round(r.two::numeric) end, r.two_n
+    from (
+      select case
+               when grouping(l.state_slug) = 0 then 'provincia/' || l.state_slug
+               when grouping(l.sector_slug) = 0 then l.city_slug || '/' || l.sector_slug
+               when grouping(l.city_slug) = 0 then l.city_slug
+               else 'ecuador'
+             end as path,
+             count(*)::integer as listings,
+             pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by (l.price / l.square_feet)::double precision) as q,
+             pg_catalog.percentile_cont(0.5) within group (order by l.price::double precision) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')) as two,
+             (count(*) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')))::integer as two_n
+        from internal.listings l
+       where internal.is_public_listing(l.country_code, l.status) and l.operation = 'rent'
+         and l.property_type in ('house', 'quinta', 'apartment', 'suite') and l.square_feet >= 15 and l.price > 0
+       group by grouping sets ((), (l.state_slug), (l.city_slug), (l.city_slug, l.sector_slug))
+    ) r
+   -- a place has a name in each part of its path (a listing without a sector is its city's only)
+   where r.path ~ '^(ecuador|provincia/[^/]+|[^/]+|[^/]+/[^/]+)$';
   return written;
 end
 $$;
+
+-- The rents of a place (docs/market.md "Rents"), now (as the index's last refresh found them:
+-- internal.market_rents_now): the place's, else the nearest place above it with at least
+-- internal.market_minimum() rentals (its city, its province, Ecuador).
+create or replace function internal.market_rents(place text)
+returns table (path text, name text, listings integer, median numeric, p25 numeric, p75 numeric, two_bedroom numeric, two_bedroom_listings integer)
+-- plpgsql: its body is checked when it runs (internal.places is made after this file)
+language plpgsql
+stable
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  here text := market_rents.place;
+  steps integer := 0;
+  f internal.market_rents_now;
+begin
+  while here is not null and steps <= 4 loop
+    select * into f from internal.market_rents_now r where r.path = here;
+    if f.listings >= internal.market_minimum() then
+      return query
+      select f.path, coalesce((select pl.name from internal.places pl where pl.path = f.path), 'Ecuador'), f.listings,
+             f.median, f.p25, f.p75, f.two_bedroom, f.two_bedroom_listings;
+      return;
+    end if;
+    here := case
+              when here = 'ecuador' then null
+              when here ~ '^provincia/' then 'ecuador'
+              when here ~ '/' then pg_catalog.split_part(here, '/', 1)
+              else (select 'provincia/' || pl.state_slug from internal.places pl where pl.path = here)
+            end;
+    steps := steps + 1;
+  end loop;
+end
+$$;
+
+-- the rents as they are now, for the reports until the next refresh
+select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date) where exists (select 1 from internal.market_index);
+
+revoke all on internal.market_rents_now from anon, authenticated;
+revoke all on internal.market_rents_now from public;
+grant all on internal.market_rents_now to service_role;
