@@ -83,7 +83,8 @@ async function main(): Promise<void> {
         counts = { passed: 0, failed: code === 0 ? 0 : 1, skipped: 0 };
       }
     }
-    if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f}`));
+    // (without the colours a runner may have put in an error's message)
+    if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`));
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;

@@ -242,13 +242,13 @@ function AgentListings({ agentId, name, operation, onOpen }: { agentId: string; 
           : t(operation === 'rent' ? 'profile.rentals' : 'profile.listings', { count: listings.total, formatted: formatCount(listings.total), name })}
       </h2>
       {listings.loading && !listings.rows.length ? (
-        <div className="grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
           {[0, 1, 2].map((i) => (
             <CardSkeleton key={i} />
           ))}
         </div>
       ) : properties.length ? (
-        <ul className="list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
+        <ul className="list-none m-0 p-0 grid grid-cols-1 gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
           {properties.map((property) => (
             <li key={property.id} className="flex exp-offscreen-card">
               <PropertyCard property={property} onOpen={onOpen} />
