@@ -7,7 +7,7 @@ import type { Database } from './database.ts';
 export const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
 
 /** The first migration since the squash: supabase/schemas/ as it stood, file by file. */
-const BASELINE = '20261213000000';
+const BASELINE = '20261226000000';
 
 /**
  * Applies supabase/migrations/*.sql in order, each once, recording them where the Supabase CLI

@@ -54,5 +54,19 @@ describe('supabase/schemas/: the schema as it stands', () => {
       expect((left.columns ?? []).length).toBeGreaterThan(200);
       expect(catalogueDiff(left, right)).toEqual([]);
     });
+
+    it('a database the squashed migrations made is refused, with what to do (they are not in the tree any more)', async () => {
+      const old = await postgresDatabase();
+      const db = await openPostgres(old.url);
+      try {
+        await db.exec(`create schema supabase_migrations;
+          create table supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
+          insert into supabase_migrations.schema_migrations (version, name) values ('20261213000000', 'baseline'), ('20261224000000', 'rentals');`);
+        await expect(migrate(db)).rejects.toThrow(/squashed into 20261226000000_baseline\.sql .*RESET_DATA=1/);
+      } finally {
+        await db.close();
+        await old.drop();
+      }
+    });
   });
 });

@@ -1,7 +1,8 @@
 -- The baseline: the schema as supabase/schemas/ declares it, file by file, made on 2026-11-26 when the
--- first 24 migrations were squashed (no database had been deployed from them). From here on a change
--- edits its schema file and adds a migration that makes the same change; tests/contract/schema-files.test.ts
--- holds the database the migrations build equal to the one the schema files build.
+-- migrations were squashed a second time (the first 24 into a baseline earlier that day, then 12 more
+-- and it; no database had been deployed from any of them). From here on a change edits its schema
+-- file and adds a migration that makes the same change; tests/contract/schema-files.test.ts holds the
+-- database the migrations build equal to the one the schema files build.
 
 -- ─── supabase/schemas/00_setup.sql ───
 
@@ -16,6 +17,8 @@
 -- Extensions live in their own schema, as on Supabase.
 create schema if not exists extensions;
 create extension if not exists pg_trgm with schema extensions;
+-- an agent's visits may not overlap: an exclusion constraint on (agent, time range) needs it
+create extension if not exists btree_gist with schema extensions;
 
 -- The roles PostgREST switches to. They exist on Supabase; a bare PostgreSQL needs them.
 do $$
@@ -489,13 +492,27 @@ create table internal.listings (
   source_status text,
   source_modified_at timestamptz,
   source_media jsonb,
-  photos_from jsonb
+  photos_from jsonb,
+  -- its open houses still to come (or under way), kept by internal.open_houses_changed() from
+  -- internal.open_houses (46_open_houses.sql): what cards show and "Open house this week" reads
+  open_houses tstzmultirange not null default '{}',
+  -- what an Ecuadorian asks first (docs/product.md "The facts of a listing"): the alícuota (the
+  -- monthly condominium fee, USD a month), the parking spaces, a storage unit (bodega), whether it
+  -- is furnished (yes, partly, no) and whether pets are allowed; null: the feed does not say
+  hoa_fee numeric check (hoa_fee >= 0 and hoa_fee < 100000),
+  parking_spaces smallint check (parking_spaces between 0 and 99),
+  storage_unit boolean,
+  furnished text check (furnished in ('yes', 'partly', 'no')),
+  pets_allowed boolean,
+  -- for sale or for rent (docs/product.md "Rent and buy"): a rent's price is USD a month
+  operation text not null default 'sale' check (operation in ('sale', 'rent'))
 );
 
 alter table internal.listings enable row level security;
 create policy "Active listings are public" on internal.listings for select to anon, authenticated using (status = '1');
 
-comment on table internal.listings is 'For-sale listings, all of them. The public reads active ones through public.listings.';
+comment on table internal.listings is 'Listings for sale and for rent, all of them. The public reads active ones through public.listings.';
+comment on column internal.listings.operation is 'sale or rent; a rent''s price is USD a month.';
 comment on column internal.listings.square_feet is 'Area in square metres (the column keeps the feed''s name).';
 comment on column internal.listings.listed_at is 'When the listing came on the market (inserted active or made active again): new for the alerts.';
 comment on column internal.listings.price_cut_at is 'When the price last went down (null if the last change raised it, or it never changed).';
@@ -593,7 +610,7 @@ create index listings_lot_size on internal.listings (lot_size) where country_cod
 
 create index listings_map on internal.listings (map_x, map_y)
   include (map_lat, map_lng, map_approximate, price, bedrooms, bathrooms, square_feet, property_type, place_search, agent_id, lat, lng, id,
-           state_slug, city_slug, sector_slug, features, year_built, lot_size)
+           state_slug, city_slug, sector_slug, features, year_built, lot_size, operation)
   where country_code = 'EC' and status = '1';
 
 create index listings_words on internal.listings using gin (words) where country_code = 'EC' and status = '1';
@@ -670,7 +687,8 @@ select id, title, address, price, bedrooms, bathrooms, square_feet, property_typ
        description, created_at, status, country_code, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone,
        agent_picture, city_search, lat, lng, updated_at, map_lat, map_lng, map_approximate, map_x, map_y,
        sector, features, year_built, lot_size, state_slug, city_slug, sector_slug, place_search,
-       listed_at, price_cut_at, price_before_cut
+       listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed,
+       operation
 from internal.listings
 where internal.is_public_listing(country_code, status);
 
@@ -716,7 +734,7 @@ comment on view public.listing_cities is 'Cities with active listings in Ecuador
 -- some sixty other columns), so "casa" (a quarter of the market) visited 14,000 pages of the
 -- listings, the p95 of a word search at 100,000 listings. internal.listing_words holds only the id
 -- and the words: at 100,000 listings, "casa" is counted in about half the time, and the clusters of
--- a word in a drawn area lose a third (README, benchmarks). The words stay in the row: PostgreSQL
+-- a word in a drawn area lose a third (docs/benchmarks.md). The words stay in the row: PostgreSQL
 -- moves a value out of line only from rows over about 2 KB (toast_tuple_target does not lower that
 -- threshold), and these rows are about 1 KB.
 --
@@ -727,7 +745,9 @@ comment on view public.listing_cities is 'Cities with active listings in Ecuador
 
 create table internal.listing_words (
   id bigint primary key,
-  words tsvector not null
+  words tsvector not null,
+  -- sale or rent: a count of words alone is of the sales (what no operation means)
+  operation text not null default 'sale'
 );
 
 comment on table internal.listing_words is 'The words of each public listing (internal.listings.words), kept by triggers: counts and id lists of word searches read it.';
@@ -752,16 +772,16 @@ begin
      using old_rows o
      where w.id = o.id
        and not exists (select 1 from new_rows n where n.id = o.id and internal.is_public_listing(n.country_code, n.status) and n.words is not null);
-    insert into internal.listing_words (id, words)
-    select n.id, n.words
+    insert into internal.listing_words (id, words, operation)
+    select n.id, n.words, n.operation
       from new_rows n
      where internal.is_public_listing(n.country_code, n.status) and n.words is not null
-       and not exists (select 1 from old_rows o where o.id = n.id and o.words = n.words and internal.is_public_listing(o.country_code, o.status))
-    on conflict (id) do update set words = excluded.words;
+       and not exists (select 1 from old_rows o where o.id = n.id and o.words = n.words and o.operation = n.operation and internal.is_public_listing(o.country_code, o.status))
+    on conflict (id) do update set words = excluded.words, operation = excluded.operation;
   else
-    insert into internal.listing_words (id, words)
-    select n.id, n.words from new_rows n where internal.is_public_listing(n.country_code, n.status) and n.words is not null
-    on conflict (id) do update set words = excluded.words;
+    insert into internal.listing_words (id, words, operation)
+    select n.id, n.words, n.operation from new_rows n where internal.is_public_listing(n.country_code, n.status) and n.words is not null
+    on conflict (id) do update set words = excluded.words, operation = excluded.operation;
   end if;
   return null;
 end
@@ -784,8 +804,8 @@ as $$
 begin
   perform internal.listing_cells_rebuild();
   delete from internal.listing_words;
-  insert into internal.listing_words (id, words)
-  select l.id, l.words from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
+  insert into internal.listing_words (id, words, operation)
+  select l.id, l.words, l.operation from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
 end
 $$;
 
@@ -904,7 +924,7 @@ begin
   if max_results is null or max_results not between 1 and 24 then
     raise exception 'max_results must be 1 to 24' using errcode = '22023';
   end if;
-  select l.id, l.property_type, l.price, l.square_feet, l.bedrooms, l.city_slug, l.sector_slug,
+  select l.id, l.property_type, l.price, l.square_feet, l.bedrooms, l.city_slug, l.sector_slug, l.operation,
          point(l.map_lng, l.map_lat) as here, cos(radians(l.map_lat)) as shrink
     into s
     from internal.listings l
@@ -918,11 +938,11 @@ begin
   return query execute format($q$
     with near as (
       -- the nearest of the same type in the price band, in the GiST index's distance order (an
-      -- index-only scan: the index carries what is compared)
+      -- index-only scan: the index carries what is compared); a sale's are sales, a rent's rents
       select c.id, c.location, c.price, c.square_feet, c.bedrooms, c.sector_slug, c.city_slug
         from internal.listings c
        where c.country_code = 'EC' and c.status = '1' and c.id <> $1 and c.location is not null
-         and c.property_type = $2
+         and c.property_type = $2 and c.operation = $11
          and c.price between $3 * 0.7 and $3 * 1.4
        order by c.location <-> $4
        limit 150
@@ -944,7 +964,7 @@ begin
       join internal.listings c on c.id = x.id
      order by x.score, c.id
   $q$, columns)
-  using s.id, s.property_type, s.price, s.here, s.shrink, s.square_feet, s.bedrooms, s.sector_slug, s.city_slug, max_results;
+  using s.id, s.property_type, s.price, s.here, s.shrink, s.square_feet, s.bedrooms, s.sector_slug, s.city_slug, max_results, s.operation;
 end
 $$;
 
@@ -964,28 +984,664 @@ $$;
 -- proves the partial index's predicate from the query.
 
 create index listings_near_house on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'house';
 
 create index listings_near_apartment on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'apartment';
 
 create index listings_near_land on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'land';
 
 create index listings_near_office on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'office';
 
 create index listings_near_business_premises on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'business_premises';
 
 create index listings_near_commercial_building on internal.listings using gist (location)
-  include (price, id, square_feet, bedrooms, city_slug, sector_slug)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
   where country_code = 'EC' and status = '1' and property_type = 'commercial_building';
+
+create index listings_near_suite on internal.listings using gist (location)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
+  where country_code = 'EC' and status = '1' and property_type = 'suite';
+
+create index listings_near_quinta on internal.listings using gist (location)
+  include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
+  where country_code = 'EC' and status = '1' and property_type = 'quinta';
+
+-- ─── supabase/schemas/25_market.sql ───
+
+-- The market in numbers (docs/market.md): when each listing was on the market, and from that the
+-- monthly index of asking prices per m² for every place and type group.
+
+-- Each time a listing was on the market: from when it came on (inserted active, or made active
+-- again) to when it went off (withdrawn, sold, deleted from the feed); `off_at` null while it is on.
+-- Written by the listings' trigger below, whoever changes the listings (imports, the seed, a
+-- relisting); the seed also writes the spells of listings that came and went before it ran.
+create table internal.listing_spells (
+  listing_id bigint not null references internal.listings (id) on delete cascade,
+  on_at timestamptz not null,
+  off_at timestamptz,
+  check (off_at is null or off_at >= on_at)
+);
+
+alter table internal.listing_spells enable row level security;
+
+comment on table internal.listing_spells is 'Each time a listing was on the market: on_at to off_at (null while it is on).';
+
+-- at most one open spell a listing
+create unique index listing_spells_open on internal.listing_spells (listing_id) where off_at is null;
+
+create index listing_spells_listing on internal.listing_spells (listing_id, on_at);
+
+create or replace function internal.note_market_spells()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into internal.listing_spells (listing_id, on_at)
+    select n.id, n.listed_at from new_rows n where internal.is_public_listing(n.country_code, n.status)
+    on conflict do nothing;
+    return null;
+  end if;
+  -- off the market: the open spell ends now
+  update internal.listing_spells s
+     set off_at = greatest(now(), s.on_at)
+    from old_rows o join new_rows n using (id)
+   where s.listing_id = n.id and s.off_at is null
+     and internal.is_public_listing(o.country_code, o.status) and not internal.is_public_listing(n.country_code, n.status);
+  -- back on it: a new spell from when it was listed again
+  insert into internal.listing_spells (listing_id, on_at)
+  select n.id, n.listed_at
+    from old_rows o join new_rows n using (id)
+   where not internal.is_public_listing(o.country_code, o.status) and internal.is_public_listing(n.country_code, n.status)
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+create trigger listings_market_spells_insert
+  after insert on internal.listings
+  referencing new table as new_rows
+  for each statement
+  execute function internal.note_market_spells();
+
+create trigger listings_market_spells_update
+  after update on internal.listings
+  referencing old table as old_rows new table as new_rows
+  for each statement
+  execute function internal.note_market_spells();
+
+-- The index: for each place, type group and month, what the asking prices per m² of the listings
+-- on the market that month were (docs/market.md has the rule). Rebuilt whole by
+-- internal.rebuild_market_index(), on a schedule.
+create table internal.market_index (
+  -- 'ecuador', 'provincia/<province>', '<city>', '<city>/<sector>' (internal.places' paths)
+  path text not null,
+  kind text not null check (kind in ('country', 'province', 'city', 'sector')),
+  -- as most of its listings write it
+  name text not null,
+  -- the place the figure is offered from when this one stands on too few listings
+  parent text,
+  type_group text not null check (type_group in ('all', 'house', 'apartment', 'land', 'commercial')),
+  month date not null,
+  listings integer not null,
+  median numeric not null,
+  p25 numeric not null,
+  p75 numeric not null,
+  new_listings integer not null,
+  price_cuts integer not null,
+  median_days integer not null,
+  -- where its listings are, on average (the national report's map)
+  lat double precision,
+  lng double precision,
+  primary key (path, type_group, month)
+);
+
+alter table internal.market_index enable row level security;
+
+comment on table internal.market_index is 'The monthly asking price per m² of every place and type group (docs/market.md); rebuilt by internal.rebuild_market_index().';
+
+create index market_index_parent on internal.market_index (parent, type_group, month);
+
+-- The outlier bounds of each city and type group (docs/market.md, rule 5), as the last whole
+-- rebuild judged them over its 25 months; the hourly refresh of the last months reads them.
+create table internal.market_bounds (
+  city_slug text not null,
+  type_group text not null,
+  lo double precision not null,
+  hi double precision not null,
+  primary key (city_slug, type_group)
+);
+
+alter table internal.market_bounds enable row level security;
+
+-- What homes rent for now in every place with rentals (docs/market.md "Rents"), as the index's
+-- last refresh found them: its active homes for rent by their rent a month per m² and a two-bedroom
+-- flat's, each with how many it stands on. Written by internal.rebuild_market_index(), read by
+-- internal.market_rents().
+create table internal.market_rents_now (
+  -- 'ecuador', 'provincia/<province>', '<city>', '<city>/<sector>'
+  path text primary key,
+  listings integer not null,
+  median numeric not null,
+  p25 numeric not null,
+  p75 numeric not null,
+  -- null when fewer than internal.market_minimum() two-bedroom flats stand on it
+  two_bedroom numeric,
+  two_bedroom_listings integer not null
+);
+
+alter table internal.market_rents_now enable row level security;
+
+-- The type group of a property type (docs/market.md): one place for the rule.
+create or replace function internal.market_type_group(property_type text)
+returns text
+language sql
+immutable
+parallel safe
+as $$
+  select case
+    when property_type in ('house', 'apartment', 'land') then property_type
+    -- a suite is a small flat; a quinta a house on its land (docs/market.md)
+    when property_type = 'suite' then 'apartment'
+    when property_type = 'quinta' then 'house'
+    when property_type in ('office', 'business_premises', 'commercial_building') then 'commercial'
+  end
+$$;
+
+-- The fewest listings a figure stands on for it to be shown (docs/market.md).
+create or replace function internal.market_minimum()
+returns integer
+language sql
+immutable
+as $$
+  select 8
+$$;
+
+-- Every figure of the index made again from the listings, their spells and their price changes:
+-- the last 24 months and the month so far (docs/market.md), or only the months from `from_month`
+-- (the hourly refresh: last month and this one), whose outliers are judged by the bounds of the
+-- last whole rebuild (internal.market_bounds). Answers how many rows it wrote. Its cost is the
+-- sorts of a row per listing and month (docs/benchmarks.md): those rows carry integer keys of the
+-- places, not their names, and are made without a sort of their own.
+create or replace function internal.rebuild_market_index(from_month date default null)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+-- its sorts and groupings in memory (a job of the server's): the default 4 MB spills to disk
+set work_mem = '256MB'
+as $$
+declare
+  first_month date := (date_trunc('month', now()) - interval '24 months')::date;
+  since date := greatest(coalesce(from_month, first_month), first_month);
+  written integer;
+begin
+  -- each listing that can count: its type group, its area (land by its lot), and its places as
+  -- small integer keys (the groupings below sort millions of rows: integers sort faster than names)
+  drop table if exists pg_temp.market_listings;
+  create temp table market_listings on commit drop as
+  with counted as materialized (
+    select l.id, l.price, l.state_slug, l.city_slug, nullif(l.sector_slug, '') as sector_slug, l.map_lat as lat, l.map_lng as lng,
+           l.state as state_name, l.city as city_name, l.sector as sector_name,
+           internal.market_type_group(l.property_type) as type_group,
+           (case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end)::double precision as area,
+           k.months as cut_months,
+           k.listing_id is not null as repriced
+      from internal.listings l
+      -- whether its price ever changed, and the months in which it was cut
+      left join (select c.listing_id, pg_catalog.array_agg(distinct date_trunc('month', c.changed_at)::date) filter (where c.new_price < c.old_price) as months
+                   from internal.listing_price_changes c group by c.listing_id) k on k.listing_id = l.id
+     where l.country_code = 'EC' and l.operation = 'sale' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
+       and internal.market_type_group(l.property_type) is not null
+       and (case when l.property_type = 'land' then coalesce(nullif(l.lot_size, 0), l.square_feet) else l.square_feet end) >= 15
+  ),
+  places as (
+    select d.state_slug, d.city_slug, coalesce(d.sector_slug, '') as sector_slug,
+           pg_catalog.dense_rank() over (order by d.state_slug)::integer as state_key,
+           pg_catalog.dense_rank() over (order by d.city_slug)::integer as city_key,
+           case when d.sector_slug is not null then pg_catalog.dense_rank() over (order by d.city_slug, d.sector_slug)::integer end as sector_key
+      from (select distinct c.state_slug, c.city_slug, c.sector_slug from counted c) d
+  ),
+  groups as (
+    select g.type_group, pg_catalog.row_number() over (order by g.type_group)::smallint as group_key
+      from (select distinct c.type_group from counted c) g
+  )
+  select c.*, g.group_key, p.state_key, p.city_key, p.sector_key
+    from counted c
+    join places p on p.state_slug = c.state_slug and p.city_slug = c.city_slug and p.sector_slug = coalesce(c.sector_slug, '')
+    join groups g on g.type_group = c.type_group;
+  analyze pg_temp.market_listings;
+
+  -- the asking prices over time of the listings whose price changed: each price from when it was
+  -- set until the next change (the others asked their price all along)
+  drop table if exists pg_temp.market_prices;
+  create temp table market_prices on commit drop as
+  select c.listing_id,
+         coalesce(pg_catalog.lag(c.changed_at) over w, '-infinity'::timestamptz) as valid_from,
+         c.changed_at as valid_to,
+         c.old_price as price
+    from internal.listing_price_changes c
+  window w as (partition by c.listing_id order by c.changed_at, c.id)
+  union all
+  (select distinct on (c.listing_id) c.listing_id, c.changed_at, 'infinity'::timestamptz, c.new_price
+     from internal.listing_price_changes c
+    order by c.listing_id, c.changed_at desc, c.id desc);
+  create index on pg_temp.market_prices (listing_id, valid_from);
+  analyze pg_temp.market_prices;
+
+  -- each listing on the market in each month of the period, once, at its price per m² then
+  drop table if exists pg_temp.market_priced;
+  create temp table market_priced on commit drop as
+  with months as materialized (
+    select m::date as month, m as start, least(m + interval '1 month', now()) as cutoff
+      from pg_catalog.generate_series(since, date_trunc('month', now()), interval '1 month') m
+  ),
+  -- each listing on the market in each month, once: a spell counts from the month it came on to
+  -- the month it went off, until the month the listing's next spell begins (that one counts then)
+  spells as (
+    select s.listing_id, s.on_at, s.off_at, pg_catalog.lead(s.on_at) over (partition by s.listing_id order by s.on_at) as next_on
+      from internal.listing_spells s
+  ),
+  on_market as (
+    select mm.month, sp.listing_id as id, sp.on_at, least(mm.cutoff, coalesce(sp.off_at, 'infinity')) as until, sp.on_at >= mm.start as is_new
+      from spells sp
+      join months mm on sp.on_at < mm.cutoff and (sp.off_at is null or sp.off_at >= mm.start) and (sp.next_on is null or sp.next_on >= mm.cutoff)
+  )
+  -- its price in force at the month's end (or when it went off), per m²
+    select o.month, l.group_key, l.state_key, l.city_key, l.sector_key,
+           coalesce(case when l.repriced then (select p.price from pg_temp.market_prices p
+                                                  where p.listing_id = o.id and p.valid_from <= o.until and p.valid_to > o.until
+                                                  order by p.valid_from desc limit 1) end,
+                    l.price)::double precision / l.area as usd_m2,
+           o.is_new,
+           coalesce(o.month = any (l.cut_months), false) as cut,
+           pg_catalog.date_part('epoch', o.until - o.on_at) / 86400 as days
+      from on_market o
+      join pg_temp.market_listings l on l.id = o.id;
+
+  -- the keys' places and type groups
+  drop table if exists pg_temp.market_places;
+  create temp table market_places on commit drop as
+  select distinct l.state_key, l.city_key, l.sector_key, l.state_slug, l.city_slug, l.sector_slug from pg_temp.market_listings l;
+  drop table if exists pg_temp.market_groups;
+  create temp table market_groups on commit drop as
+  select distinct l.group_key, l.type_group from pg_temp.market_listings l;
+
+  -- a whole rebuild judges outliers anew: outside the 2nd-98th percentile of their city and type
+  -- group over the whole period
+  if from_month is null or not exists (select 1 from internal.market_bounds) then
+    delete from internal.market_bounds;
+    insert into internal.market_bounds (city_slug, type_group, lo, hi)
+    select (select c.city_slug from pg_temp.market_places c where c.city_key = p.city_key limit 1),
+           (select g.type_group from pg_temp.market_groups g where g.group_key = p.group_key),
+           pg_catalog.percentile_cont(0.02) within group (order by p.usd_m2),
+           pg_catalog.percentile_cont(0.98) within group (order by p.usd_m2)
+      from pg_temp.market_priced p
+     where p.usd_m2 > 0
+     group by p.city_key, p.group_key;
+  end if;
+  delete from internal.market_index i where i.month >= since;
+  with bounds as materialized (
+    select c.city_key, g.group_key, b.lo, b.hi
+      from internal.market_bounds b
+      join (select distinct m.city_key, m.city_slug from pg_temp.market_places m) c on c.city_slug = b.city_slug
+      join pg_temp.market_groups g on g.type_group = b.type_group
+  ),
+  kept as (
+    select p.month, p.group_key, p.state_key, p.city_key, p.sector_key, p.usd_m2, p.is_new, p.cut, p.days
+      from pg_temp.market_priced p
+      join bounds b on b.city_key = p.city_key and b.group_key = p.group_key
+     where p.usd_m2 between b.lo and b.hi
+  ),
+  -- every figure: each month for all types (a null group) and each group, in the country, each
+  -- province, each city and each sector (`level` says which keys it is by)
+  figures as (
+    select k.month, k.group_key, k.state_key, k.city_key, k.sector_key,
+           grouping(k.group_key, k.state_key, k.city_key, k.sector_key) as level,
+           count(*)::integer as listings,
+           pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q,
+           count(*) filter (where k.is_new)::integer as new_listings,
+           count(*) filter (where k.cut)::integer as price_cuts,
+           pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days
+      from kept k
+     group by grouping sets ((k.month), (k.month, k.group_key), (k.month, k.state_key), (k.month, k.group_key, k.state_key),
+                             (k.month, k.city_key), (k.month, k.group_key, k.city_key),
+                             (k.month, k.city_key, k.sector_key), (k.month, k.group_key, k.city_key, k.sector_key))
+  ),
+  -- where each place's listings of the group are, on average (the national report's map)
+  centres as (
+    select l.group_key, l.state_key, l.city_key, l.sector_key,
+           grouping(l.group_key, l.state_key, l.city_key, l.sector_key) as level,
+           avg(l.lat) as lat,
+           avg(l.lng) as lng
+      from pg_temp.market_listings l
+     group by grouping sets ((), (l.group_key), (l.state_key), (l.group_key, l.state_key), (l.city_key), (l.group_key, l.city_key),
+                             (l.city_key, l.sector_key), (l.group_key, l.city_key, l.sector_key))
+  ),
+  paths as (
+    select f.*, c.lat, c.lng,
+           coalesce((select g.type_group from pg_temp.market_groups g where g.group_key = f.group_key), 'all') as type_group,
+           case
+             when f.sector_key is not null then 'sector'
+             when f.city_key is not null then 'city'
+             when f.state_key is not null then 'province'
+             else 'country'
+           end as kind,
+           case
+             when f.sector_key is not null then (select m.city_slug || '/' || m.sector_slug from pg_temp.market_places m where m.sector_key = f.sector_key limit 1)
+             when f.city_key is not null then (select m.city_slug from pg_temp.market_places m where m.city_key = f.city_key limit 1)
+             when f.state_key is not null then 'provincia/' || (select m.state_slug from pg_temp.market_places m where m.state_key = f.state_key limit 1)
+             else 'ecuador'
+           end as path
+      from figures f
+      left join centres c on c.level = f.level and coalesce(c.group_key, 0) = coalesce(f.group_key, 0) and coalesce(c.state_key, 0) = coalesce(f.state_key, 0)
+                         and coalesce(c.city_key, 0) = coalesce(f.city_key, 0) and coalesce(c.sector_key, 0) = coalesce(f.sector_key, 0)
+     -- a sector's figure is of listings that name one (levels 4 and 12: by sector, with and without the group)
+     where f.sector_key is not null or f.level not in (4, 12)
+  ),
+  -- each place's name as most of its listings write it, and the place its figure is offered from
+  -- (a city's province: the one most of its listings name), once per place, not per month
+  named as (
+    select case
+             when grouping(l.sector_slug) = 0 then l.city_slug || '/' || l.sector_slug
+             when grouping(l.city_slug) = 0 then l.city_slug
+             else 'provincia/' || l.state_slug
+           end as path,
+           case
+             when grouping(l.sector_slug) = 0 then pg_catalog.mode() within group (order by l.sector_name)
+             when grouping(l.city_slug) = 0 then pg_catalog.mode() within group (order by l.city_name)
+             else pg_catalog.mode() within group (order by l.state_name)
+           end as name,
+           case
+             when grouping(l.sector_slug) = 0 then l.city_slug
+             when grouping(l.city_slug) = 0 then 'provincia/' || pg_catalog.mode() within group (order by l.state_slug)
+             else 'ecuador'
+           end as parent
+      from pg_temp.market_listings l
+     group by grouping sets ((l.state_slug), (l.city_slug), (l.city_slug, l.sector_slug))
+    union all
+    select 'ecuador', 'Ecuador', null
+  )
+  insert into internal.market_index (path, kind, name, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days, lat, lng)
+  select f.path, f.kind, coalesce(n.name, f.path), n.parent, f.type_group, f.month, f.listings,
+         round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
+         f.new_listings, f.price_cuts, round(f.median_days)::integer, f.lat, f.lng
+    from paths f
+    left join named n on n.path = f.path;
+  get diagnostics written = row_count;
+
+  -- the rents now, every place at once: its active homes for rent (houses, quintas, flats and
+  -- suites of 15 m² or more)
+  delete from internal.market_rents_now;
+  insert into internal.market_rents_now (path, listings, median, p25, p75, two_bedroom, two_bedroom_listings)
+  select r.path, r.listings, round(r.q[2]::numeric, 2), round(r.q[1]::numeric, 2), round(r.q[3]::numeric, 2),
+         case when r.two_n >= internal.market_minimum() then round(r.two::numeric) end, r.two_n
+    from (
+      select case
+               when grouping(l.state_slug) = 0 then 'provincia/' || l.state_slug
+               when grouping(l.sector_slug) = 0 then l.city_slug || '/' || l.sector_slug
+               when grouping(l.city_slug) = 0 then l.city_slug
+               else 'ecuador'
+             end as path,
+             count(*)::integer as listings,
+             pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by (l.price / l.square_feet)::double precision) as q,
+             pg_catalog.percentile_cont(0.5) within group (order by l.price::double precision) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')) as two,
+             (count(*) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')))::integer as two_n
+        from internal.listings l
+       where internal.is_public_listing(l.country_code, l.status) and l.operation = 'rent'
+         and l.property_type in ('house', 'quinta', 'apartment', 'suite') and l.square_feet >= 15 and l.price > 0
+       group by grouping sets ((), (l.state_slug), (l.city_slug), (l.city_slug, l.sector_slug))
+    ) r
+   -- a place has a name in each part of its path (a listing without a sector is its city's only)
+   where r.path ~ '^(ecuador|provincia/[^/]+|[^/]+|[^/]+/[^/]+)$';
+  return written;
+end
+$$;
+
+-- The index made again when it is older than `max_age` (the servers call it every few minutes; a
+-- hosted project's pg_cron every hour: docs/deployment.md): once across servers (an advisory lock;
+-- whoever comes second finds it fresh or busy). Answers the rows written, or null when nothing was due.
+create or replace function internal.refresh_market_index(max_age interval default interval '1 hour')
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  built timestamptz;
+  whole timestamptz;
+  written integer;
+begin
+  if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('internal.market_index')) then
+    return null;
+  end if;
+  select s.last_finished_at, s.last_full_at into built, whole from internal.job_schedule s where s.job = 'market-index';
+  if built is not null and built > now() - max_age then
+    return null;
+  end if;
+  -- whole once a day (or when asked with no age at all), else last month and this one
+  if whole is null or whole < now() - interval '1 day' or max_age <= interval '0' then
+    written := internal.rebuild_market_index();
+    whole := now();
+  else
+    written := internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date);
+  end if;
+  insert into internal.job_schedule (job, due_at, last_started_at, last_finished_at, last_full_at)
+  values ('market-index', now() + max_age, now(), pg_catalog.clock_timestamp(), whole)
+  on conflict (job) do update
+    set due_at = excluded.due_at, last_started_at = excluded.last_started_at,
+        last_finished_at = excluded.last_finished_at, last_full_at = excluded.last_full_at;
+  return written;
+end
+$$;
+
+-- A place's index (docs/market.md), month by month, oldest first: the figure of the place itself
+-- where it stands on enough listings, else its parent's (then `path` names the parent), else none.
+-- `place`: 'ecuador', 'provincia/pichincha', 'quito', 'quito/cumbaya'; `type_group`: all, house,
+-- apartment, land, commercial; `months`: how many, the month so far included (1 to 25).
+create or replace function public.market_index(place text, type_group text default 'all', months integer default 13)
+returns table (
+  month date,
+  path text,
+  name text,
+  listings integer,
+  median numeric,
+  p25 numeric,
+  p75 numeric,
+  new_listings integer,
+  price_cuts integer,
+  median_days integer
+)
+language plpgsql
+stable
+-- it reads the index (closed to the public key): figures of public listings only
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+begin
+  if type_group is null or type_group not in ('all', 'house', 'apartment', 'land', 'commercial') then
+    raise exception 'type_group must be all, house, apartment, land or commercial' using errcode = '22023';
+  end if;
+  if months is null or months not between 1 and 25 then
+    raise exception 'months must be 1 to 25' using errcode = '22023';
+  end if;
+  if place is null or length(place) > 170 then
+    raise exception 'place must name a place' using errcode = '22023';
+  end if;
+  return query
+  with recursive chain as (
+    -- the place and the places it is in, nearest first (a place has one parent: any row says it)
+    select x.path, x.parent, 0 as depth
+      from (select i.path, i.parent from internal.market_index i where i.path = place limit 1) x
+    union all
+    select p.path, p.parent, c.depth + 1
+      from chain c
+      join lateral (select i.path, i.parent from internal.market_index i where i.path = c.parent limit 1) p on true
+     where c.depth < 3
+  )
+  -- each month, the nearest place's figure that stands on enough listings; each place's months by
+  -- its key (`offset 0` keeps the lookups per place: joined whole, the planner reads every place's
+  -- months and hashes them, ten times slower)
+  select distinct on (f.month) f.month, f.path, f.name, f.listings, f.median, f.p25, f.p75, f.new_listings, f.price_cuts, f.median_days
+    from chain c
+    cross join lateral (
+      select i.month, i.path, i.name, i.listings, i.median, i.p25, i.p75, i.new_listings, i.price_cuts, i.median_days
+        from internal.market_index i
+       where i.path = c.path and i.type_group = market_index.type_group
+         and i.month >= (date_trunc('month', now()) - make_interval(months => months - 1))::date
+         and i.listings >= internal.market_minimum()
+      offset 0
+    ) f
+   order by f.month, c.depth;
+end
+$$;
+
+-- A listing's market (docs/market.md, "Where it shows"): last month and this one of its sector's
+-- index for its type group (or of the nearest place that has a figure), asked by the listing's id
+-- so that a listing's page asks for it at the same time as the listing itself.
+create or replace function public.listing_market(listing_id bigint)
+returns table (
+  month date,
+  path text,
+  name text,
+  listings integer,
+  median numeric,
+  p25 numeric,
+  p75 numeric,
+  new_listings integer,
+  price_cuts integer,
+  median_days integer
+)
+language sql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select m.*
+    from internal.listings l
+   cross join lateral public.market_index(l.city_slug || coalesce('/' || nullif(l.sector_slug, ''), ''), internal.market_type_group(l.property_type), 2) m
+   where l.id = listing_market.listing_id
+     and internal.is_public_listing(l.country_code, l.status) and l.operation = 'sale'
+     and internal.market_type_group(l.property_type) is not null
+     and coalesce(l.city_slug, '') <> ''
+$$;
+
+-- The places in a place (a province's cities, a city's sectors; Ecuador's provinces or, with
+-- `kind` 'city', its cities) with their figure of last month, of twelve months before that, and
+-- the thirteen months between (oldest first; null where a month stands on too few listings), for
+-- rankings and their small trend lines; only places whose last month stands on enough listings.
+create or replace function public.market_ranking(place text, type_group text default 'all', kind text default null)
+returns table (path text, name text, listings integer, median numeric, median_year_before numeric, trend numeric[], lat double precision, lng double precision)
+language sql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  with last_month as (
+    select (date_trunc('month', now()) - interval '1 month')::date as month
+  )
+  select i.path, i.name, i.listings, i.median,
+         (select y.median from internal.market_index y
+           where y.path = i.path and y.type_group = i.type_group and y.month = (lm.month - interval '12 months')::date and y.listings >= internal.market_minimum()),
+         (select pg_catalog.array_agg(case when t.listings >= internal.market_minimum() then t.median end order by m.month)
+            from pg_catalog.generate_series(lm.month - interval '12 months', lm.month, interval '1 month') m(month)
+            left join internal.market_index t on t.path = i.path and t.type_group = i.type_group and t.month = m.month::date),
+         i.lat, i.lng
+    from internal.market_index i
+    cross join last_month lm
+   where i.type_group = market_ranking.type_group
+     and i.month = lm.month
+     and i.listings >= internal.market_minimum()
+     and (case when market_ranking.kind = 'city' and market_ranking.place = 'ecuador' then i.kind = 'city' else i.parent = market_ranking.place end)
+   order by i.median desc, i.path
+   limit 200
+$$;
+
+-- The rents of a place (docs/market.md "Rents"), now (as the index's last refresh found them:
+-- internal.market_rents_now): the place's, else the nearest place above it with at least
+-- internal.market_minimum() rentals (its city, its province, Ecuador).
+create or replace function internal.market_rents(place text)
+returns table (path text, name text, listings integer, median numeric, p25 numeric, p75 numeric, two_bedroom numeric, two_bedroom_listings integer)
+-- plpgsql: its body is checked when it runs (internal.places is made after this file)
+language plpgsql
+stable
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  here text := market_rents.place;
+  steps integer := 0;
+  f internal.market_rents_now;
+begin
+  while here is not null and steps <= 4 loop
+    select * into f from internal.market_rents_now r where r.path = here;
+    if f.listings >= internal.market_minimum() then
+      return query
+      select f.path, coalesce((select pl.name from internal.places pl where pl.path = f.path), 'Ecuador'), f.listings,
+             f.median, f.p25, f.p75, f.two_bedroom, f.two_bedroom_listings;
+      return;
+    end if;
+    here := case
+              when here = 'ecuador' then null
+              when here ~ '^provincia/' then 'ecuador'
+              when here ~ '/' then pg_catalog.split_part(here, '/', 1)
+              else (select 'provincia/' || pl.state_slug from internal.places pl where pl.path = here)
+            end;
+    steps := steps + 1;
+  end loop;
+end
+$$;
+
+-- the homes for rent, read by the rents' figures (a narrow walk of the rentals)
+create index listings_rents on internal.listings (city_slug, sector_slug) include (state_slug, price, square_feet, bedrooms, property_type)
+  where country_code = 'EC' and status = '1' and operation = 'rent';
+
+-- Everything a place's report shows (docs/market.md, "Where it shows"), in one answer: the place's
+-- months for `type_group` (as public.market_index), each type group's last 14 months, the places
+-- within ranked (a sector: its city's sectors) and, for Ecuador, every city ranked.
+create or replace function public.market_report(place text, type_group text default 'all', months integer default 25)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select pg_catalog.jsonb_build_object(
+    'all', (select coalesce(pg_catalog.jsonb_agg(to_jsonb(m) order by m.month), '[]'::jsonb) from public.market_index(market_report.place, market_report.type_group, market_report.months) m),
+    'by_type', (
+      select pg_catalog.jsonb_object_agg(g.type_group, (select coalesce(pg_catalog.jsonb_agg(to_jsonb(m) order by m.month), '[]'::jsonb) from public.market_index(market_report.place, g.type_group, 14) m))
+        from (values ('house'), ('apartment'), ('land'), ('commercial')) g(type_group)
+    ),
+    'ranking', (
+      select coalesce(pg_catalog.jsonb_agg(to_jsonb(r) - 'n' order by r.n), '[]'::jsonb)
+        from public.market_ranking(
+               case when market_report.place !~ '^provincia/' and market_report.place ~ '/' then split_part(market_report.place, '/', 1) else market_report.place end,
+               market_report.type_group
+             ) with ordinality r(path, name, listings, median, median_year_before, trend, lat, lng, n)
+    ),
+    -- the rents beside the asking prices (docs/market.md "Rents"): the place's, or the nearest above it
+    'rents', (select to_jsonb(r) from internal.market_rents(market_report.place) r),
+    'cities', case when market_report.place = 'ecuador' then (
+      select coalesce(pg_catalog.jsonb_agg(to_jsonb(r) - 'n' order by r.n), '[]'::jsonb)
+        from public.market_ranking('ecuador', market_report.type_group, 'city') with ordinality r(path, name, listings, median, median_year_before, trend, lat, lng, n)
+    ) end
+  )
+$$;
 
 -- ─── supabase/schemas/30_search.sql ───
 
@@ -1023,6 +1679,17 @@ as $$
     -- words that are only stop words or signs ask for nothing
     and (f->>'words' is null or pg_catalog.numnode(public.words_query(f->>'words')) = 0 or l.words @@ public.words_query(f->>'words'))
     and (f->'polygon' is null or l.location <@ internal.area_polygon(f->'polygon'))
+    -- an open house in the next seven days (or under way): docs/visits.md "Open houses"
+    and (f->>'open_house' is null or l.open_houses && pg_catalog.tstzrange(now(), now() + interval '7 days'))
+    -- for sale unless the search says rent (docs/product.md "Rent and buy")
+    and l.operation = coalesce(f->>'operation', 'sale')
+    -- the facts of docs/product.md "The facts of a listing": a listing that does not say its
+    -- alícuota is kept by a maximum (as a house outside a condominium pays none)
+    and (f->>'hoa_max' is null or coalesce(l.hoa_fee, 0) <= (f->>'hoa_max')::numeric)
+    and (f->>'parking_min' is null or l.parking_spaces >= (f->>'parking_min')::integer)
+    and (f->>'storage' is null or l.storage_unit)
+    and (f->>'furnished' is null or l.furnished = 'yes')
+    and (f->>'pets' is null or l.pets_allowed)
 $$;
 
 -- the filters as the calls take them: a JSON object; nulls and empty texts are no filter (as
@@ -1040,6 +1707,13 @@ begin
     raise exception 'filters must be a JSON object' using errcode = '22023';
   end if;
   select coalesce(pg_catalog.jsonb_object_agg(key, value), '{}') into f from pg_catalog.jsonb_each(f) where value <> '""'::jsonb;
+  -- a sale is what no operation means: one search, one set of filters (the map's kept cells)
+  if f ? 'operation' and f->>'operation' not in ('sale', 'rent') then
+    raise exception 'operation must be sale or rent' using errcode = '22023';
+  end if;
+  if f->>'operation' = 'sale' then
+    f := f - 'operation';
+  end if;
   return f;
 end
 $$;
@@ -1139,7 +1813,7 @@ begin
     if f->>'words' is not null and pg_catalog.numnode(public.words_query(f->>'words')) > 0 then
       -- words alone: counted in the narrow copy
       perform internal.prefer_word_index(f, true);
-      select count(*) into n from internal.listing_words w where w.words @@ public.words_query(f->>'words');
+      select count(*) into n from internal.listing_words w where w.operation = 'sale' and w.words @@ public.words_query(f->>'words');
       perform internal.prefer_word_index(f, false);
       return n;
     end if;
@@ -1329,7 +2003,8 @@ as $$
            case when grouping(l.city_slug) = 1 then l.state_slug else pg_catalog.mode() within group (order by l.state_slug) end as state_slug,
            case when grouping(l.city_slug) = 0 then l.city_slug end as city_slug,
            case when grouping(l.sector_slug) = 0 then l.sector_slug end as sector_slug,
-           count(*)::integer as n,
+           -- what a search of the place without an operation finds: its listings for sale
+           (count(*) filter (where l.operation = 'sale'))::integer as n,
            avg(l.map_lat) as lat, avg(l.map_lng) as lng,
            min(l.map_lng) as west, min(l.map_lat) as south, max(l.map_lng) as east, max(l.map_lat) as north
     from internal.listings l
@@ -1365,7 +2040,8 @@ begin
     from old_rows o
     join new_rows n using (id)
     cross join lateral (values (o.state_slug, o.city_slug), (n.state_slug, n.city_slug)) c(state_slug, city_slug)
-    where (o.state, o.city, o.sector, o.status, o.country_code, o.map_lat, o.map_lng) is distinct from (n.state, n.city, n.sector, n.status, n.country_code, n.map_lat, n.map_lng);
+    where (o.state, o.city, o.sector, o.status, o.country_code, o.map_lat, o.map_lng, o.operation)
+          is distinct from (n.state, n.city, n.sector, n.status, n.country_code, n.map_lat, n.map_lng, n.operation);
   end if;
   if provinces is not null then perform internal.places_recount(provinces, cities); end if;
   return null;
@@ -1446,7 +2122,7 @@ $$;
 
 -- ─── supabase/schemas/32_map.sql ───
 
--- The clusters of every active listing without filters, kept by the database for the zooms where
+-- The clusters of every active listing without filters (for sale: what no filter means), kept by the database for the zooms where
 -- a view holds many listings (0 to 12): a view then reads a few hundred cells instead of
 -- aggregating up to every listing. Level = zoom + 2 (cells of 64 px, 4 per 256 px tile);
 -- cx, cy = floor(map_x * 2^level), floor(map_y * 2^level). After every statement that changes
@@ -1492,7 +2168,7 @@ begin
          min(l.map_lat), max(l.map_lat), min(l.map_lng), max(l.map_lng), min(l.price), max(l.price), min(l.id)
   from unnest(xs, ys) a(cx, cy)
   join internal.listings l
-    on internal.is_public_listing(l.country_code, l.status)
+    on internal.is_public_listing(l.country_code, l.status) and l.operation = 'sale'
    and l.map_x >= a.cx / 16384.0::double precision and l.map_x < (a.cx + 1) / 16384.0::double precision
    and l.map_y >= a.cy / 16384.0::double precision and l.map_y < (a.cy + 1) / 16384.0::double precision
   group by a.cx, a.cy;
@@ -1522,17 +2198,18 @@ begin
   -- a bulk load (the seed) counts every cell once at its end (internal.listing_cells_rebuild())
   if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
   if tg_op = 'INSERT' then
-    select array_agg(map_x), array_agg(map_y) into xs, ys from new_rows where internal.is_public_listing(country_code, status);
+    select array_agg(map_x), array_agg(map_y) into xs, ys from new_rows where internal.is_public_listing(country_code, status) and operation = 'sale';
   elsif tg_op = 'DELETE' then
-    select array_agg(map_x), array_agg(map_y) into xs, ys from old_rows where internal.is_public_listing(country_code, status);
+    select array_agg(map_x), array_agg(map_y) into xs, ys from old_rows where internal.is_public_listing(country_code, status) and operation = 'sale';
   else
     -- a listing that moved, changed price or became (in)active: its old cell and its new one, each if public
     select array_agg(c.x), array_agg(c.y) into xs, ys
     from old_rows o
     join new_rows n using (id)
-    cross join lateral (values (o.map_x, o.map_y, o.country_code, o.status), (n.map_x, n.map_y, n.country_code, n.status)) c(x, y, country_code, status)
-    where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate) is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate)
-      and internal.is_public_listing(c.country_code, c.status);
+    cross join lateral (values (o.map_x, o.map_y, o.country_code, o.status, o.operation), (n.map_x, n.map_y, n.country_code, n.status, n.operation)) c(x, y, country_code, status, operation)
+    where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate, o.operation)
+          is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate, n.operation)
+      and internal.is_public_listing(c.country_code, c.status) and c.operation = 'sale';
   end if;
   if xs is not null then perform internal.listing_cells_recount(internal.listing_cell_index(xs), internal.listing_cell_index(ys)); end if;
   return null;
@@ -1554,7 +2231,7 @@ set search_path = ''
 as $$
   delete from internal.listing_cells;
   select internal.listing_cells_recount(internal.listing_cell_index(array_agg(map_x)), internal.listing_cell_index(array_agg(map_y)))
-  from internal.listings where internal.is_public_listing(country_code, status)
+  from internal.listings where internal.is_public_listing(country_code, status) and operation = 'sale'
   having count(*) > 0;
   delete from internal.places;
   select internal.places_recount(array_agg(distinct state_slug), array_agg(distinct city_slug)) from internal.listings;
@@ -1629,6 +2306,435 @@ begin
 end
 $$;
 
+-- ─── supabase/schemas/34_valuation.sql ───
+
+-- What a home may ask (docs/valuation.md): an estimate of its asking price from the active
+-- listings around it, for a seller's first question. One rule, read by <exp-home-valuation>, the
+-- seller's mails and the monthly home report alike, through /rest/v1/rpc/estimate_value.
+
+-- A number of the facts, or null when it is not given; anything else is refused, naming the field.
+create or replace function internal.fact_number(facts jsonb, field text, low double precision, high double precision)
+returns double precision
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v jsonb := facts -> field;
+begin
+  if v is null or v = 'null'::jsonb then
+    return null;
+  end if;
+  if pg_catalog.jsonb_typeof(v) <> 'number' or (v::text)::double precision not between low and high then
+    raise exception '%: must be a number from % to %', field, low, high using errcode = '22023';
+  end if;
+  return (v::text)::double precision;
+end
+$$;
+
+-- Solves a x = b for a square matrix (row by row in `a`) by Gaussian elimination with partial
+-- pivoting; the estimate's weighted least squares (a handful of unknowns) are solved with it.
+create or replace function internal.solve_linear(a double precision[], b double precision[])
+returns double precision[]
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  n integer := pg_catalog.array_length(b, 1);
+  m double precision[] := a;
+  x double precision[] := b;
+  best integer;
+  f double precision;
+  t double precision;
+begin
+  for col in 1..n loop
+    best := col;
+    for r in col + 1..n loop
+      if abs(m[(r - 1) * n + col]) > abs(m[(best - 1) * n + col]) then
+        best := r;
+      end if;
+    end loop;
+    if abs(m[(best - 1) * n + col]) < 1e-12 then
+      return null;
+    end if;
+    if best <> col then
+      for c in 1..n loop
+        t := m[(col - 1) * n + c]; m[(col - 1) * n + c] := m[(best - 1) * n + c]; m[(best - 1) * n + c] := t;
+      end loop;
+      t := x[col]; x[col] := x[best]; x[best] := t;
+    end if;
+    for r in col + 1..n loop
+      f := m[(r - 1) * n + col] / m[(col - 1) * n + col];
+      if f <> 0 then
+        for c in col..n loop
+          m[(r - 1) * n + c] := m[(r - 1) * n + c] - f * m[(col - 1) * n + c];
+        end loop;
+        x[r] := x[r] - f * x[col];
+      end if;
+    end loop;
+  end loop;
+  for r in reverse n..1 loop
+    t := x[r];
+    for c in r + 1..n loop
+      t := t - m[(r - 1) * n + c] * x[c];
+    end loop;
+    x[r] := t / m[(r - 1) * n + r];
+  end loop;
+  return x;
+end
+$$;
+
+-- The weighted quantile `q` of values with weights (both arrays the same length).
+create or replace function internal.weighted_quantile(vals double precision[], weights double precision[], q double precision)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+  with v as (
+    select u.v, u.w, sum(u.w) over (order by u.v, u.n) as upto, sum(u.w) over () as total
+      from unnest(vals, weights) with ordinality u(v, w, n)
+     where u.w > 0
+  )
+  select v.v from v where v.upto >= q * v.total order by v.upto limit 1
+$$;
+
+-- The estimate (docs/valuation.md has the method and its measured accuracy). `facts`: `lat` and
+-- `lng` (or `place`, a path of the location box), `property_type`, `area_m2` (the lot for land:
+-- `lot_m2`), and what else is known: `bedrooms`, `bathrooms`, `year_built`, `lot_m2`, `features`;
+-- `listing_id`, the home's own listing when it is on the market, is left out of its comparables.
+-- Answers `value`, `low`, `high` (null, with `reason`, when too few listings are near), `usd_m2`,
+-- `confidence`, the `comparables` it stood on (the closest in weight first), the `place` it is in
+-- with its `market` (the index's figure), and `demand`: how many confirmed saved searches a home
+-- like it matches (a count only).
+create or replace function public.estimate_value(facts jsonb)
+returns jsonb
+language plpgsql
+stable
+-- it reads the listings' rows and the saved searches (closed to the public key) to answer figures and a count
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+declare
+  f jsonb := facts;
+  kind text;
+  grp text;
+  kinds text[];
+  built double precision;
+  lot double precision;
+  area double precision;
+  beds double precision;
+  baths double precision;
+  built_year double precision;
+  feats text[];
+  has_feats boolean;
+  at_lat double precision;
+  at_lng double precision;
+  place text;
+  own bigint;
+  shrink double precision;
+  -- the comparables: at most 80 nearest of the type, within 30 km
+  c record;
+  ids bigint[] := '{}';
+  -- whether each comparable is in the home's sector (the place's, else the nearest comparable's)
+  home_sector text;
+  same boolean[] := '{}';
+  d double precision[] := '{}';
+  y double precision[] := '{}';
+  xs double precision[] := '{}';
+  w double precision[] := '{}';
+  n integer := 0;
+  p constant integer := 7;
+  h double precision;
+  x double precision[];
+  ata double precision[];
+  atb double precision[];
+  prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03];
+  mean double precision[];
+  var double precision[];
+  sw double precision;
+  sw2 double precision;
+  neff double precision;
+  b double precision[];
+  r double precision[] := '{}';
+  fit double precision;
+  lo double precision;
+  hi double precision;
+  inflate double precision;
+  value double precision;
+  low double precision;
+  high double precision;
+  confidence text;
+  comps jsonb;
+  near_path text;
+  near_name text;
+  market jsonb;
+  agent jsonb;
+  demand integer;
+  subject internal.listings;
+begin
+  if f is null or pg_catalog.jsonb_typeof(f) <> 'object' then
+    raise exception 'facts: must be a JSON object' using errcode = '22023';
+  end if;
+  kind := f ->> 'property_type';
+  if kind is null or kind not in ('house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building', 'suite', 'quinta') then
+    raise exception 'property_type: must be house, apartment, land, office, business_premises, commercial_building, suite or quinta' using errcode = '22023';
+  end if;
+  grp := internal.market_type_group(kind);
+  -- a suite is compared with flats too, a quinta with houses (there are few of either)
+  kinds := case when grp = 'commercial' then array['office', 'business_premises', 'commercial_building']
+                when kind = 'suite' then array['suite', 'apartment'] when kind = 'quinta' then array['quinta', 'house']
+                else array[kind] end;
+  built := internal.fact_number(f, 'area_m2', 15, 20000);
+  lot := internal.fact_number(f, 'lot_m2', 15, 2000000);
+  beds := internal.fact_number(f, 'bedrooms', 0, 30);
+  baths := internal.fact_number(f, 'bathrooms', 0, 30);
+  built_year := internal.fact_number(f, 'year_built', 1800, extract(year from now()) + 3);
+  own := internal.fact_number(f, 'listing_id', 1, 9e15)::bigint;
+  area := case when kind = 'land' then lot else built end;
+  if area is null then
+    raise exception '%: is needed for this type', case when kind = 'land' then 'lot_m2' else 'area_m2' end using errcode = '22023';
+  end if;
+  has_feats := f ? 'features' and f -> 'features' <> 'null'::jsonb;
+  if has_feats then
+    if pg_catalog.jsonb_typeof(f -> 'features') <> 'array'
+       or exists (select 1 from pg_catalog.jsonb_array_elements(f -> 'features') e
+                   where pg_catalog.jsonb_typeof(e) <> 'string' or e #>> '{}' not in ('pool', 'view', 'waterfront', 'garage', 'new_construction', 'air_conditioning')) then
+      raise exception 'features: must be a list of pool, view, waterfront, garage, new_construction, air_conditioning' using errcode = '22023';
+    end if;
+    select coalesce(pg_catalog.array_agg(distinct e), '{}') into feats from pg_catalog.jsonb_array_elements_text(f -> 'features') e;
+  end if;
+  -- where: a point in Ecuador (the mainland or the Galápagos), else a place of the location box
+  at_lat := internal.fact_number(f, 'lat', -90, 90);
+  at_lng := internal.fact_number(f, 'lng', -180, 180);
+  if (at_lat is null) <> (at_lng is null) then
+    raise exception '%: lat and lng go together', case when at_lat is null then 'lat' else 'lng' end using errcode = '22023';
+  end if;
+  if at_lat is not null then
+    if not ((at_lat between -5.1 and 1.7 and at_lng between -81.2 and -75.1) or (at_lat between -1.6 and 0.7 and at_lng between -92.1 and -89.2)) then
+      raise exception 'lat: the point is not in Ecuador' using errcode = '22023';
+    end if;
+  else
+    place := f ->> 'place';
+    if place is null then
+      raise exception 'lat: where the home is (lat and lng, or a place) is needed' using errcode = '22023';
+    end if;
+    select pl.lat, pl.lng into at_lat, at_lng from internal.places pl where pl.path = place;
+    if at_lat is null then
+      raise exception 'place: no place of ours is called %', pg_catalog.left(place, 80) using errcode = '22023';
+    end if;
+  end if;
+  shrink := cos(radians(at_lat));
+
+  -- the nearest active listings of the type, by the GiST index of their position
+  for c in
+    select l.id, l.price::double precision as price, l.square_feet::double precision as built, l.lot_size::double precision as lot,
+           l.bedrooms::double precision as beds, l.bathrooms::double precision as baths, l.year_built::double precision as year, l.features,
+           l.city_slug || '/' || coalesce(l.sector_slug, '') as sector,
+           sqrt(power((l.location[1] - at_lat) * 111320, 2) + power((l.location[0] - at_lng) * 111320 * shrink, 2)) as dist
+      from internal.listings l
+     where l.country_code = 'EC' and l.status = '1' and l.operation = 'sale' and l.location is not null and l.property_type = any (kinds) and l.price > 0
+       and l.id is distinct from own
+     order by l.location <-> point(at_lng, at_lat)
+     limit 80
+  loop
+    continue when c.dist > 30000;
+    continue when (case when kind = 'land' then c.lot else c.built end) is null or (case when kind = 'land' then c.lot else c.built end) < 15;
+    n := n + 1;
+    home_sector := coalesce(home_sector, case when place like '%/%' then place end, c.sector);
+    same := same || (c.sector = home_sector);
+    ids := ids || c.id;
+    d := d || c.dist;
+    y := y || ln(c.price / (case when kind = 'land' then c.lot else c.built end));
+    -- what the home and the comparable differ in, each 0 where either does not say
+    xs := xs || array[
+      1,
+      ln((case when kind = 'land' then c.lot else c.built end) / area),
+      case when built_year is null or c.year is null then 0 else (c.year - built_year) / 10 end,
+      case when beds is null or c.beds is null then 0 else c.beds - beds end,
+      case when baths is null or c.baths is null then 0 else c.baths - baths end,
+      case when kind = 'land' or lot is null or c.lot is null then 0 else ln((1 + c.lot) / (1 + lot)) end,
+      case when not has_feats then 0 else coalesce(pg_catalog.cardinality(c.features), 0) - coalesce(pg_catalog.cardinality(feats), 0) end
+    ]::double precision[];
+  end loop;
+
+  if n < 5 then
+    return pg_catalog.jsonb_build_object('value', null, 'low', null, 'high', null, 'usd_m2', null, 'confidence', 'none',
+      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', 0, 'method', 'local-regression-1');
+  end if;
+
+  -- weights: nearer (a tricube over the distance of the 25th, at least 1 km), closer in size, and
+  -- in the same sector (a sector's price level is its own: a street apart may be another market)
+  h := greatest(d[least(n, 25)] * 1.2, 1000);
+  for i in 1..n loop
+    w := w || (case when d[i] >= h then 0.01 else power(1 - power(d[i] / h, 3), 3) end) * exp(-0.5 * power(xs[(i - 1) * p + 2] / 0.5, 2))
+              * (case when same[i] then 3 else 1 end);
+  end loop;
+  sw := 0; sw2 := 0;
+  for i in 1..n loop sw := sw + w[i]; sw2 := sw2 + w[i] * w[i]; end loop;
+  neff := sw * sw / sw2;
+
+  -- weighted least squares of ln(USD/m²) on the differences, each coefficient drawn toward its
+  -- prior as much as its spread among the comparables is small (a ridge scaled per column)
+  mean := pg_catalog.array_fill(0::double precision, array[p]);
+  var := pg_catalog.array_fill(0::double precision, array[p]);
+  for j in 1..p loop
+    for i in 1..n loop mean[j] := mean[j] + w[i] * xs[(i - 1) * p + j] / sw; end loop;
+    for i in 1..n loop var[j] := var[j] + w[i] * power(xs[(i - 1) * p + j] - mean[j], 2) / sw; end loop;
+  end loop;
+  ata := pg_catalog.array_fill(0::double precision, array[p * p]);
+  atb := pg_catalog.array_fill(0::double precision, array[p]);
+  for i in 1..n loop
+    for j in 1..p loop
+      atb[j] := atb[j] + w[i] * xs[(i - 1) * p + j] * y[i];
+      for k in 1..p loop
+        ata[(j - 1) * p + k] := ata[(j - 1) * p + k] + w[i] * xs[(i - 1) * p + j] * xs[(i - 1) * p + k];
+      end loop;
+    end loop;
+  end loop;
+  for j in 2..p loop
+    ata[(j - 1) * p + j] := ata[(j - 1) * p + j] + sw * (0.5 * var[j] + 1e-6);
+    atb[j] := atb[j] + sw * (0.5 * var[j] + 1e-6) * prior[j];
+  end loop;
+  b := internal.solve_linear(ata, atb);
+  if b is null then
+    b := array[internal.weighted_quantile(y, w, 0.5), prior[2], 0, 0, 0, 0, 0];
+  end if;
+  -- the home is where every difference is 0: its ln(USD/m²) is the intercept
+  for i in 1..n loop
+    fit := 0;
+    for j in 1..p loop fit := fit + b[j] * xs[(i - 1) * p + j]; end loop;
+    r := r || (y[i] - fit);
+  end loop;
+  -- the range: the comparables' misfit, widened for what the fit used up of them
+  inflate := 1.05 * sqrt(neff / greatest(neff - 3, 1));
+  lo := internal.weighted_quantile(r, w, 0.1) * inflate;
+  hi := internal.weighted_quantile(r, w, 0.9) * inflate;
+  value := exp(b[1]) * area;
+  low := value * exp(least(lo, -0.04));
+  high := value * exp(greatest(hi, 0.04));
+  confidence := case when neff >= 12 and (high - low) / value <= 0.3 then 'high' when neff >= 5 and (high - low) / value <= 0.5 then 'medium' else 'low' end;
+
+  -- the comparables, the heaviest first, with what each says the home asks
+  select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+           'id', l.id, 'title', l.title, 'price', l.price, 'area_m2', l.square_feet, 'lot_m2', l.lot_size, 'bedrooms', l.bedrooms,
+           'bathrooms', l.bathrooms, 'property_type', l.property_type, 'city', l.city, 'sector', l.sector, 'images', l.images,
+           'distance_m', round(u.dist), 'usd_m2', round((exp(u.y))::numeric, 2),
+           'adjusted', round((exp(b[1] + u.r) * area / 1000)::numeric) * 1000
+         ) order by u.w desc, l.id), '[]'::jsonb)
+    into comps
+    from (
+      select t.id, t.dist, t.y, t.r, t.w
+        from unnest(ids, d, y, r, w) as t(id, dist, y, r, w)
+       order by t.w desc, t.id
+       limit 6
+    ) u
+    join internal.listings l on l.id = u.id;
+
+  -- the place: the sector (else the city) of the nearest comparable, and its market figure
+  select case when coalesce(l.sector_slug, '') <> '' then l.city_slug || '/' || l.sector_slug else l.city_slug end
+    into near_path
+    from internal.listings l where l.id = ids[1];
+  select pl.name into near_name from internal.places pl where pl.path = near_path;
+  select pg_catalog.jsonb_build_object('path', m.path, 'name', m.name, 'month', m.month, 'median', m.median, 'listings', m.listings,
+           'year_before', (select y.median from public.market_index(near_path, grp, 14) y where y.month = (m.month - interval '12 months')::date and y.path = m.path))
+    into market
+    from public.market_index(near_path, grp, 2) m
+   where m.month = (date_trunc('month', now()) - interval '1 month')::date;
+
+  -- the agent who serves it (a seller's lead goes to them)
+  select pg_catalog.jsonb_build_object('id', a.id, 'name', nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), ''), 'picture', a.picture)
+    into agent
+    from public.agents a
+   where a.id = internal.area_agent(near_path);
+
+  -- buyers whose confirmed saved searches a home like this, at this value, would match
+  subject := pg_catalog.jsonb_populate_record(null::internal.listings, pg_catalog.jsonb_build_object(
+    'country_code', 'EC', 'status', '1', 'operation', 'sale', 'property_type', kind, 'price', round(value), 'bedrooms', beds, 'bathrooms', baths,
+    'square_feet', built, 'lot_size', lot, 'year_built', built_year, 'features', coalesce(feats, '{}'),
+    'lat', at_lat, 'lng', at_lng, 'location', point(at_lng, at_lat)::text,
+    'city_slug', (select l.city_slug from internal.listings l where l.id = ids[1]),
+    'sector_slug', (select l.sector_slug from internal.listings l where l.id = ids[1]),
+    'state_slug', (select l.state_slug from internal.listings l where l.id = ids[1]),
+    'place_search', (select l.place_search from internal.listings l where l.id = ids[1])
+  ));
+  select count(*)::integer into demand
+    from internal.saved_searches s
+   where s.status = 'active' and s.market is null and s.home is null and not s.spam and internal.listing_matches(subject, s.filters);
+
+  return pg_catalog.jsonb_build_object(
+    'value', round(value / 1000) * 1000,
+    'low', round(low / 1000) * 1000,
+    'high', round(high / 1000) * 1000,
+    'usd_m2', round((value / area)::numeric, 2),
+    'confidence', confidence,
+    'comparables', comps,
+    'place', case when near_path is null then null else pg_catalog.jsonb_build_object('path', near_path, 'name', coalesce(near_name, near_path)) end,
+    'market', market,
+    'agent', agent,
+    'demand', demand,
+    'method', 'local-regression-1'
+  );
+end
+$$;
+
+-- The agents who serve a place (docs/valuation.md "The seller's lead"): those whose locations
+-- served name its sector, then those who name its city (folded, as the directory compares names);
+-- each kind, the one with the most active listings in that city first, then by id. Answers the
+-- place they serve (the one asked for, or its city when none names the place itself) and the
+-- agents' ids in that order (their public columns are read from
+-- public.agents as the directory reads them); an unknown place, no ids.
+create or replace function public.area_agents(place text)
+returns jsonb
+language sql
+stable
+-- it reads the places and the listings (closed to the public key) to answer ids and a place's name
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  with p as (
+    select pl.path, pl.name, public.search_fold(pl.name) as folded,
+           public.search_fold((select c.name from internal.places c where c.path = pg_catalog.split_part(area_agents.place, '/', 1))) as city
+      from internal.places pl
+     where pl.path = pg_catalog.left(area_agents.place, 200)
+  ),
+  serving as (
+    select a.id,
+           exists (select 1 from pg_catalog.unnest(a.locations_served) s(x) where public.search_fold(s.x) = p.folded) as names_it,
+           (select count(*) from internal.listings l where l.agent_id = a.id and l.status = '1' and l.city_slug = pg_catalog.split_part(p.path, '/', 1)) as listings
+      from public.agents a
+      cross join p
+     where a.country_code = 'EC'
+       and exists (select 1 from pg_catalog.unnest(a.locations_served) s(x) where public.search_fold(s.x) in (p.folded, p.city))
+  )
+  -- the place they serve: the one asked for, or its city when they all name only the city
+  select pg_catalog.jsonb_build_object(
+           'place', (select case when exists (select 1 from serving s where not s.names_it) and not exists (select 1 from serving s where s.names_it)
+                                 then (select pg_catalog.jsonb_build_object('path', c.path, 'name', c.name) from internal.places c where c.path = pg_catalog.split_part(p.path, '/', 1))
+                                 else pg_catalog.jsonb_build_object('path', p.path, 'name', p.name) end
+                       from p),
+           'agents', coalesce((select pg_catalog.jsonb_agg(s.id order by s.names_it desc, s.listings desc, s.id) from serving s), '[]'::jsonb))
+$$;
+
+-- The agent a seller's lead about a place goes to: the first of public.area_agents() with an
+-- e-mail. Null when none does.
+create or replace function internal.area_agent(place text)
+returns bigint
+language sql
+stable
+set search_path = ''
+as $$
+  select a.id
+    from pg_catalog.jsonb_array_elements_text(public.area_agents(area_agent.place) -> 'agents') with ordinality as o(id, n)
+    join public.agents a on a.id = o.id::bigint
+   where coalesce(btrim(a.email), '') <> ''
+   order by o.n
+   limit 1
+$$;
+
 -- ─── supabase/schemas/40_inquiries.sql ───
 
 -- Property inquiries (docs/product.md §6; docs/leads.md): stored before any delivery, their e-mail
@@ -1665,7 +2771,10 @@ create table public.inquiries (
   page_url text,
   element text,
   utm jsonb,
-  constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent'))
+  -- a seller's lead (docs/valuation.md "The seller's lead"): the home's facts, when they plan to sell,
+  -- whether they also buy, and the estimate the database made of it when the lead came
+  seller jsonb,
+  constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent', 'area_agent'))
 );
 
 alter table public.inquiries enable row level security;
@@ -1723,7 +2832,8 @@ create table internal.saved_searches (
   email_key text not null,
   filters jsonb not null,
   filters_key text not null,
-  frequency text not null check (frequency in ('instant', 'daily', 'weekly')),
+  -- 'monthly' is a market follow's, and only its (the check below)
+  frequency text not null check (frequency in ('instant', 'daily', 'weekly', 'monthly')),
   lang text not null check (lang in ('en', 'es')),
   status text not null default 'pending' check (status in ('pending', 'active', 'paused', 'unsubscribed', 'expired')),
   created_at timestamptz not null default now(),
@@ -1745,12 +2855,19 @@ create table internal.saved_searches (
   lead_agent_id bigint,
   page_url text,
   element text,
-  utm jsonb
+  utm jsonb,
+  -- a market follow (docs/market.md "Follow a market"): { place, type_group, name }, the place's
+  -- report mailed each month; its filters are empty. Null for a search's alerts.
+  market jsonb,
+  -- a home report (docs/valuation.md "A report every month"): the home's facts, its estimate mailed
+  -- each month with its comparables, its sector's trend and buyer demand. Null otherwise.
+  home jsonb,
+  constraint saved_searches_market check ((market is not null or home is not null) = (frequency = 'monthly') and (market is null or home is null))
 );
 
 alter table internal.saved_searches enable row level security;
 
-comment on table internal.saved_searches is 'Saved searches with e-mail alerts (double opt-in). Read and written only by the saved-searches function.';
+comment on table internal.saved_searches is 'Saved searches with e-mail alerts, and market follows (double opt-in). Read and written only by the saved-searches function.';
 
 create unique index saved_searches_one on internal.saved_searches (email_key, filters_key) where status in ('pending', 'active', 'paused') and not spam;
 
@@ -1794,6 +2911,17 @@ comment on table internal.search_alerts is 'What one alert run found for one sav
 
 create index search_alerts_search on internal.search_alerts (search_id, created_at desc);
 
+-- When a market follow's next report is mailed (docs/market.md "Follow a market"): the 1st of the
+-- month after `after`, at 08:00 in Ecuador, when the month before has closed and the index has it.
+create or replace function internal.next_market_mail(after timestamptz)
+returns timestamptz
+language sql
+immutable
+set search_path = ''
+as $$
+  select (pg_catalog.date_trunc('month', after at time zone 'America/Guayaquil') + interval '1 month 8 hours') at time zone 'America/Guayaquil'
+$$;
+
 -- ─── supabase/schemas/43_settings.sql ───
 
 -- Closed to abuse (docs/decisions.md #24).
@@ -1817,7 +2945,7 @@ comment on table internal.settings is 'Private settings every server process rea
 create table internal.webhook_endpoints (
   id bigint generated always as identity primary key,
   url text not null,
-  events text[] not null check (cardinality(events) > 0 and events <@ array['inquiry.created', 'alert.confirmed', 'alert.unsubscribed']),
+  events text[] not null check (cardinality(events) > 0 and events <@ array['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled']),
   -- whsec_<base64 of 24 random bytes>: the key the deliveries are signed with (Standard Webhooks)
   secret text not null check (secret ~ '^whsec_[A-Za-z0-9+/]+={0,2}$'),
   description text,
@@ -1828,6 +2956,364 @@ create table internal.webhook_endpoints (
 );
 
 alter table internal.webhook_endpoints enable row level security;
+
+-- ─── supabase/schemas/45_visits.sql ───
+
+-- Visits (docs/visits.md): the times an agent can show a home, a visitor's request of up to three
+-- of them, and the visit the agent confirms, held against double booking by a constraint.
+
+-- An agent's weekly visiting hours in Ecuador's time (America/Guayaquil). An agent without a row
+-- here visits Monday to Saturday, 9:00 to 18:00 (internal.visiting_hours).
+create table internal.agent_visiting_hours (
+  agent_id bigint not null references public.agents (id) on delete cascade,
+  -- ISO day of the week: 1 Monday ... 7 Sunday
+  weekday smallint not null check (weekday between 1 and 7),
+  opens time not null,
+  closes time not null,
+  primary key (agent_id, weekday, opens),
+  check (closes > opens)
+);
+
+alter table internal.agent_visiting_hours enable row level security;
+
+-- A visitor's request to see a listing: how (in person or by video call), the times proposed (one
+-- to three, each an hour), who asks, and where it went (the lead's owner rules, as an inquiry).
+create table internal.visit_requests (
+  id bigint generated always as identity primary key,
+  listing_id bigint not null references internal.listings (id) on delete cascade,
+  -- whose calendar the times are of: the agent the request went to (null: the team's)
+  agent_id bigint references public.agents (id) on delete set null,
+  recipient_email text not null,
+  mode text not null check (mode in ('in_person', 'video')),
+  proposed timestamptz[] not null check (cardinality(proposed) between 1 and 3),
+  name text not null,
+  email text not null,
+  phone text,
+  message text,
+  -- the visitor's language and time zone (an IANA name), for their mails and times
+  lang text not null default 'es' check (lang in ('en', 'es')),
+  time_zone text not null default 'America/Guayaquil',
+  status text not null default 'requested' check (status in ('requested', 'confirmed', 'cancelled')),
+  created_at timestamptz not null default now(),
+  -- the inquiry it came as (its idempotency key, client, attribution and lead's owner are there)
+  inquiry_id uuid unique references public.inquiries (id) on delete cascade
+);
+
+alter table internal.visit_requests enable row level security;
+
+create index visit_requests_listing on internal.visit_requests (listing_id, created_at);
+
+-- A confirmed visit: one of its request's times, in the agent's calendar. No two confirmed visits
+-- of one agent overlap: an exclusion constraint, so two confirmations at once cannot both win.
+create table internal.visits (
+  id bigint generated always as identity primary key,
+  request_id bigint not null unique references internal.visit_requests (id) on delete cascade,
+  agent_id bigint references public.agents (id) on delete set null,
+  during tstzrange not null,
+  status text not null default 'confirmed' check (status in ('confirmed', 'cancelled')),
+  -- RFC 5545 SEQUENCE: 0 when confirmed, one more for each change (a cancellation)
+  sequence integer not null default 0,
+  -- the address, or the video call's link the agent gave
+  location text,
+  confirmed_at timestamptz not null default now(),
+  cancelled_at timestamptz,
+  constraint visits_no_double_booking exclude using gist (agent_id with =, during with &&) where (status = 'confirmed')
+);
+
+alter table internal.visits enable row level security;
+
+-- How long a visit takes, how soon it may be, how far ahead, and the step of its start times.
+create or replace function internal.visit_rules()
+returns table (length interval, lead_time interval, horizon interval, step interval)
+language sql
+immutable
+as $$
+  select interval '1 hour', interval '2 hours', interval '14 days', interval '30 minutes'
+$$;
+
+-- An agent's hours, each day of the week (the default when the agent has none, or for the team).
+create or replace function internal.visiting_hours(agent bigint)
+returns table (weekday smallint, opens time, closes time)
+language sql
+stable
+set search_path = ''
+as $$
+  select h.weekday, h.opens, h.closes from internal.agent_visiting_hours h where h.agent_id = visiting_hours.agent
+  union all
+  select d::smallint, time '09:00', time '18:00'
+    from pg_catalog.generate_series(1, 6) d
+   where not exists (select 1 from internal.agent_visiting_hours h where h.agent_id = visiting_hours.agent)
+$$;
+
+-- The times a visit may start with this agent (null: the team) between `from_at` and `to_at`:
+-- within the agent's hours in Ecuador's time, on the step, from the lead time to the horizon, and
+-- never over a visit already confirmed.
+create or replace function internal.open_visit_times(agent bigint, from_at timestamptz, to_at timestamptz)
+returns setof timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  with r as (select * from internal.visit_rules()),
+  days as (
+    select d::date as day
+      from pg_catalog.generate_series((greatest(from_at, now()) at time zone 'America/Guayaquil')::date,
+                                      (least(to_at, now() + (select r.horizon from r)) at time zone 'America/Guayaquil')::date, interval '1 day') d
+  )
+  select t.start
+    from days
+    join internal.visiting_hours(agent) h on h.weekday = extract(isodow from days.day)
+    cross join r
+    cross join lateral pg_catalog.generate_series((days.day + h.opens) at time zone 'America/Guayaquil',
+                                                  (days.day + h.closes) at time zone 'America/Guayaquil' - r.length, r.step) t(start)
+   where t.start >= greatest(from_at, now() + r.lead_time) and t.start <= least(to_at, now() + r.horizon)
+     and not exists (select 1 from internal.visits v
+                      where v.agent_id = open_visit_times.agent and v.status = 'confirmed'
+                        and v.during && pg_catalog.tstzrange(t.start, t.start + r.length))
+   order by t.start
+$$;
+
+-- The times a visitor may propose to see a listing over the next 14 days, in its agent's calendar
+-- (`agent_id`: an element's lead owner, else the listing's agent). Times only: nobody's visits.
+create or replace function public.visit_times(listing_id bigint, agent_id bigint default null)
+returns setof timestamptz
+language sql
+stable
+-- it reads the listings' agents and the confirmed visits (closed to the public key) to answer times
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select t
+    from internal.listings l
+    cross join lateral internal.open_visit_times(
+      coalesce((select a.id from public.agents a where a.id = visit_times.agent_id and a.country_code = 'EC'), l.agent_id),
+      now(), now() + interval '14 days') t
+   where l.id = visit_times.listing_id and l.country_code = 'EC' and l.status = '1'
+$$;
+
+-- The links of the visit mails (docs/visits.md "The links"): each does one thing for one request
+-- (confirm its first, second or third time; propose another; cancel; ask for another time), kept
+-- only as the SHA-256 of its token (the mail has the token), until it expires; used once.
+create table internal.visit_tokens (
+  token_hash text primary key,
+  request_id bigint not null references internal.visit_requests (id) on delete cascade,
+  purpose text not null check (purpose in ('confirm', 'propose', 'cancel', 'reschedule')),
+  -- a confirmation's time (1 to 3)
+  choice smallint check ((purpose = 'confirm') = (choice is not null)),
+  -- whose link it is: the agent's or the visitor's
+  holder text not null check (holder in ('agent', 'visitor')),
+  expires_at timestamptz not null,
+  used_at timestamptz
+);
+
+alter table internal.visit_tokens enable row level security;
+
+create index visit_tokens_request on internal.visit_tokens (request_id);
+
+-- The visit confirmed: the request's `choice` (1 to 3) becomes a visit in its agent's calendar.
+-- Answers 'confirmed', or why not: 'taken' (another visit holds that time: the constraint says so
+-- even when two confirmations run at once), 'past' (the time is no longer ahead), 'done' (the
+-- request is confirmed or cancelled already), 'unknown' (no such request or time).
+create or replace function internal.confirm_visit(request bigint, choice integer, at_location text default null)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  proposed timestamptz[];
+begin
+  select r.proposed into proposed from internal.visit_requests r where r.id = request;
+  if proposed is null or choice not between 1 and pg_catalog.cardinality(proposed) then
+    return 'unknown';
+  end if;
+  return internal.confirm_visit_at(request, proposed[choice], at_location);
+end
+$$;
+
+-- The visit confirmed at `start`: one of the request's times, or another the agent proposed (the
+-- caller checks that one against internal.open_visit_times). The same answers as confirm_visit.
+create or replace function internal.confirm_visit_at(request bigint, start timestamptz, at_location text default null)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  req internal.visit_requests;
+begin
+  select * into req from internal.visit_requests r where r.id = request for update;
+  if req.id is null then
+    return 'unknown';
+  end if;
+  if req.status <> 'requested' then
+    return 'done';
+  end if;
+  if start <= now() then
+    return 'past';
+  end if;
+  begin
+    insert into internal.visits (request_id, agent_id, during, location)
+    values (req.id, req.agent_id, pg_catalog.tstzrange(start, start + (select r.length from internal.visit_rules() r)), at_location);
+  exception when exclusion_violation then
+    return 'taken';
+  end;
+  update internal.visit_requests set status = 'confirmed' where id = req.id;
+  return 'confirmed';
+end
+$$;
+
+-- A visit cancelled (by the visitor or the agent): its time is free again, its sequence one more.
+-- Answers 'cancelled', 'done' (cancelled already), or 'unknown'.
+create or replace function internal.cancel_visit(request bigint)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  changed integer;
+begin
+  update internal.visits v set status = 'cancelled', cancelled_at = now(), sequence = v.sequence + 1
+   where v.request_id = request and v.status = 'confirmed';
+  get diagnostics changed = row_count;
+  update internal.visit_requests r set status = 'cancelled' where r.id = request and r.status <> 'cancelled';
+  if changed > 0 or found then
+    return 'cancelled';
+  end if;
+  return case when exists (select 1 from internal.visit_requests r where r.id = request) then 'done' else 'unknown' end;
+end
+$$;
+
+-- ─── supabase/schemas/46_open_houses.sql ───
+
+-- Open houses (docs/visits.md "Open houses"): the times a listing is open to anyone who comes, as
+-- its feed says them (the RESO OpenHouse resource; the seed has some). Kept per source and key, so
+-- each import replaces its source's; a listing's still to come are copied onto it
+-- (internal.listings.open_houses) for the cards and the "this week" filter; past ones drop out of
+-- everything the public reads by themselves (each read asks for those not ended).
+create table internal.open_houses (
+  id bigint generated always as identity primary key,
+  listing_id bigint not null references internal.listings (id) on delete cascade,
+  -- where it came from: the import source and its OpenHouseKey ('seed' for the seed's)
+  source text not null,
+  source_key text not null,
+  starts_at timestamptz not null,
+  ends_at timestamptz not null,
+  -- the feed's remarks (plain text) and a livestream's link (https only)
+  remarks text,
+  livestream_url text check (livestream_url is null or livestream_url ~ '^https://'),
+  appointment_required boolean not null default false,
+  unique (source, source_key),
+  check (ends_at > starts_at and ends_at <= starts_at + interval '12 hours')
+);
+
+alter table internal.open_houses enable row level security;
+
+create index open_houses_listing on internal.open_houses (listing_id, ends_at);
+
+-- A listing's open houses not ended yet, as one multirange (empty when none).
+create or replace function internal.upcoming_open_houses(listing bigint)
+returns tstzmultirange
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(pg_catalog.range_agg(pg_catalog.tstzrange(o.starts_at, o.ends_at)), '{}'::pg_catalog.tstzmultirange)
+    from internal.open_houses o
+   where o.listing_id = upcoming_open_houses.listing and o.ends_at > now()
+$$;
+
+-- The listings whose open houses changed get their copy made again.
+create or replace function internal.open_houses_changed()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update internal.listings l
+     set open_houses = internal.upcoming_open_houses(l.id)
+   where l.id in (select c.listing_id from changed_rows c)
+     and l.open_houses is distinct from internal.upcoming_open_houses(l.id);
+  return null;
+end
+$$;
+
+create trigger open_houses_insert after insert on internal.open_houses referencing new table as changed_rows for each statement execute function internal.open_houses_changed();
+
+create trigger open_houses_update_new after update on internal.open_houses referencing new table as changed_rows for each statement execute function internal.open_houses_changed();
+
+create trigger open_houses_update_old after update on internal.open_houses referencing old table as changed_rows for each statement execute function internal.open_houses_changed();
+
+create trigger open_houses_delete after delete on internal.open_houses referencing old table as changed_rows for each statement execute function internal.open_houses_changed();
+
+-- The copies of open houses that have ended, dropped (the hourly refresh calls it; a copy that is
+-- late changes nothing the public sees: every read asks for those not ended).
+create or replace function internal.forget_past_open_houses()
+returns integer
+language sql
+set search_path = ''
+as $$
+  with gone as (
+    delete from internal.open_houses o where o.ends_at < now() - interval '1 day' returning o.listing_id
+  ), stale as (
+    update internal.listings l set open_houses = internal.upcoming_open_houses(l.id)
+     where l.open_houses <> '{}'::pg_catalog.tstzmultirange and pg_catalog.upper(l.open_houses) <= now()
+     returning l.id
+  )
+  select (select count(*)::integer from gone) + (select count(*)::integer from stale)
+$$;
+
+-- A listing's open houses not ended yet, first first: what its page and its detail show.
+create or replace function public.listing_open_houses(listing_id bigint)
+returns table (id bigint, starts_at timestamptz, ends_at timestamptz, remarks text, livestream_url text, appointment_required boolean)
+language sql
+stable
+-- it reads internal.open_houses (closed to the public key) for an active listing only
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select o.id, o.starts_at, o.ends_at, o.remarks, o.livestream_url, o.appointment_required
+    from internal.open_houses o
+    join internal.listings l on l.id = o.listing_id
+   where o.listing_id = listing_open_houses.listing_id and o.ends_at > now()
+     and internal.is_public_listing(l.country_code, l.status)
+   order by o.starts_at
+   limit 20
+$$;
+
+-- An import's open houses (server/import/open-houses.ts, already checked): they become the
+-- source's, matched to its listings on the market by the listing's key; those the source no
+-- longer has go. Answers how many it keeps, removes, and could not place.
+create or replace function internal.import_open_houses(from_source text, rows jsonb)
+returns jsonb
+language sql
+set search_path = ''
+as $$
+  with incoming as (
+    select l.id as listing_id, e->>'source_key' as source_key, (e->>'starts_at')::timestamptz as starts_at, (e->>'ends_at')::timestamptz as ends_at,
+           e->>'remarks' as remarks, e->>'livestream_url' as livestream_url, coalesce((e->>'appointment_required')::boolean, false) as appointment_required
+      from pg_catalog.jsonb_array_elements(rows) e
+      join internal.listings l on l.source = from_source and l.source_key = e->>'listing_key' and l.status = '1'
+  ), gone as (
+    delete from internal.open_houses o
+     where o.source = from_source and not exists (select 1 from incoming i where i.source_key = o.source_key)
+    returning 1
+  ), put as (
+    insert into internal.open_houses as o (listing_id, source, source_key, starts_at, ends_at, remarks, livestream_url, appointment_required)
+    select i.listing_id, from_source, i.source_key, i.starts_at, i.ends_at, i.remarks, i.livestream_url, i.appointment_required from incoming i
+    on conflict (source, source_key) do update
+       set listing_id = excluded.listing_id, starts_at = excluded.starts_at, ends_at = excluded.ends_at, remarks = excluded.remarks,
+           livestream_url = excluded.livestream_url, appointment_required = excluded.appointment_required
+     where (o.listing_id, o.starts_at, o.ends_at, o.remarks, o.livestream_url, o.appointment_required)
+           is distinct from (excluded.listing_id, excluded.starts_at, excluded.ends_at, excluded.remarks, excluded.livestream_url, excluded.appointment_required)
+    returning 1
+  )
+  select pg_catalog.jsonb_build_object(
+    'kept', (select count(*) from incoming),
+    'removed', (select count(*) from gone),
+    'written', (select count(*) from put),
+    'unknown_listings', pg_catalog.jsonb_array_length(rows) - (select count(*) from incoming))
+$$;
 
 -- ─── supabase/schemas/50_imports.sql ───
 
@@ -1961,7 +3447,8 @@ begin
              bathrooms numeric, square_feet numeric, lot_size numeric, year_built integer, property_type text, city text,
              sector text, state text, country_code text, geo_lat text, geo_lon text, description text, features text[],
              agent_key text, agent_email text, agent_first_name text, agent_last_name text, agent_phone text,
-             listed_at timestamptz, source_modified_at timestamptz, media jsonb),
+             listed_at timestamptz, source_modified_at timestamptz, media jsonb,
+             hoa_fee numeric, parking_spaces smallint, storage_unit boolean, furnished text, pets_allowed boolean, operation text),
            pg_temp.import_words w
      where s.run_id = run and w.source_key = s.source_key
   ), owners as (
@@ -1986,14 +3473,18 @@ begin
       source, source_key, listing_ref, status, source_status, title, address, price, bedrooms, bathrooms, square_feet,
       lot_size, year_built, property_type, city, sector, state, country_code, geo_lat, geo_lon, description, features,
       agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, listed_at, source_modified_at,
-      source_media, images, words, title_words)
+      source_media, images, words, title_words, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed, operation)
     select source_name, m.source_key, m.listing_ref, m.status, m.source_status, m.title, m.address, m.price, m.bedrooms,
            m.bathrooms, m.square_feet, m.lot_size, m.year_built, m.property_type, m.city, m.sector, m.state, m.country_code,
            m.geo_lat, m.geo_lon, m.description, coalesce(m.features, '{}'),
            m.agent_id, coalesce(m.our_first_name, m.agent_first_name), coalesce(m.our_last_name, m.agent_last_name),
            coalesce(m.our_email, m.agent_email), coalesce(m.our_phone, m.agent_phone), m.our_picture,
-           m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words
+           m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words,
+           m.hoa_fee, m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed, coalesce(m.operation, 'sale')
       from matched m
+     -- new listings take their ids in the order of their changes (the feed's), whatever the plan:
+     -- one merge of a feed and several of its parts number the same listings alike
+     order by m.source_modified_at nulls first, m.source_key
     on conflict (source, source_key) do update set
       listing_ref = excluded.listing_ref,
       -- held back: an active listing stays on the market whatever this run says
@@ -2007,11 +3498,14 @@ begin
       features = excluded.features, agent_id = excluded.agent_id, agent_first_name = excluded.agent_first_name,
       agent_last_name = excluded.agent_last_name, agent_email = excluded.agent_email, agent_phone = excluded.agent_phone,
       agent_picture = excluded.agent_picture, source_modified_at = excluded.source_modified_at,
-      source_media = excluded.source_media, words = excluded.words, title_words = excluded.title_words
+      source_media = excluded.source_media, words = excluded.words, title_words = excluded.title_words,
+      hoa_fee = excluded.hoa_fee, parking_spaces = excluded.parking_spaces, storage_unit = excluded.storage_unit,
+      furnished = excluded.furnished, pets_allowed = excluded.pets_allowed, operation = excluded.operation
     where (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
            l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
            l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
-           l.agent_picture, l.source_modified_at, l.source_media)
+           l.agent_picture, l.source_modified_at, l.source_media, l.hoa_fee, l.parking_spaces, l.storage_unit, l.furnished,
+           l.pets_allowed, l.operation)
       is distinct from
           (excluded.listing_ref, case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
            excluded.source_status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
@@ -2019,7 +3513,8 @@ begin
            excluded.sector, excluded.state, excluded.country_code, excluded.geo_lat, excluded.geo_lon,
            excluded.description, excluded.features, excluded.agent_id, excluded.agent_first_name,
            excluded.agent_last_name, excluded.agent_email, excluded.agent_phone, excluded.agent_picture,
-           excluded.source_modified_at, excluded.source_media)
+           excluded.source_modified_at, excluded.source_media, excluded.hoa_fee, excluded.parking_spaces,
+           excluded.storage_unit, excluded.furnished, excluded.pets_allowed, excluded.operation)
     returning (xmax = 0) as inserted
   )
   select count(*) filter (where inserted), count(*) filter (where not inserted) into added, changed from merged;
@@ -2100,15 +3595,21 @@ grant all on public.listing_availability, public.listing_cities to service_role;
 revoke all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
-  internal.job_schedule from anon, authenticated;
-revoke all on internal.job_schedule, internal.listing_words from public;
+  internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_rents_now,
+  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses from anon, authenticated;
+revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index, internal.market_bounds,
+  internal.market_rents_now from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
-  internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule to service_role;
+  internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
+  internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_rents_now,
+  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses to service_role;
 
--- functions: the service's; the public key calls the data API's six (docs/data-api.md)
+-- functions: the service's; the public key calls the data API's (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
   internal.word_match_ids, internal.note_price_cut, internal.listing_words_changed, internal.listings_derived_rebuild,
-  internal.import_merge from public;
+  internal.import_merge, internal.note_market_spells, internal.rebuild_market_index,
+  internal.refresh_market_index, internal.confirm_visit, internal.confirm_visit_at, internal.cancel_visit,
+  internal.upcoming_open_houses, internal.open_houses_changed, internal.forget_past_open_houses, internal.import_open_houses from public;
 revoke all on all functions in schema public from public, anon, authenticated;
 grant execute on all functions in schema public to service_role;
 grant execute on function
@@ -2117,7 +3618,15 @@ grant execute on function
   public.listing_clusters(integer, double precision, double precision, double precision, double precision, jsonb),
   public.place_suggestions(text, integer),
   public.listing_price_history(bigint),
-  public.similar_listings(bigint, integer)
+  public.similar_listings(bigint, integer),
+  public.market_index(text, text, integer),
+  public.market_ranking(text, text, text),
+  public.listing_market(bigint),
+  public.market_report(text, text, integer),
+  public.estimate_value(jsonb),
+  public.area_agents(text),
+  public.visit_times(bigint, bigint),
+  public.listing_open_houses(bigint)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes
