@@ -232,6 +232,28 @@ describe('the map', () => {
       const houses = await apiCount('place_search=like.*quito*&property_type=ilike.*house*');
       await cellsDrawn(el, houses);
     });
+
+    it("a rent search's cell of one rental says its month, as a rental's pin does", async () => {
+      const el = await mount(`<exp-property-map api-url="${API_URL}" operation="rent"></exp-property-map>`, 'exp-property-map');
+      const target = await cellsDrawn(el);
+      // close in on a rental, where the cells hold one listing each
+      const [rental] = await apiRows('select=lat,lng&country_code=eq.EC&status=eq.1&operation=eq.rent&lat=not.is.null&order=id&limit=1');
+      const view = target.expMap.map.getView();
+      const half = 20037508.342789244;
+      const [lng, lat] = [Number(rental?.lng), Number(rental?.lat)];
+      view.setCenter([(lng * half) / 180, (Math.log(Math.tan(((90 + lat) * Math.PI) / 360)) / (Math.PI / 180)) * (half / 180)]);
+      view.setZoom(18);
+      const labels = await waitFor(
+        () => {
+          const drawn = (target.expMap as unknown as { singleLabels(): string[] }).singleLabels();
+          return drawn.length ? drawn : null;
+        },
+        15000,
+        'a cell of one rental',
+      );
+      expect(labels.length).to.be.greaterThan(0);
+      for (const label of labels) expect(label).to.match(/^\$[\d.,]+[KM]?\/month$/);
+    });
   });
 
   it('draws pins without clustering for 10 or fewer, and rebuilds them when the filters change', async () => {

@@ -18,6 +18,8 @@ export interface MapCell {
   /** the cell's only listing */
   id: string | null;
   approximate: boolean;
+  /** its pill when it is not the price alone (a rent's: "$850/month") */
+  priceLabel?: string;
 }
 
 /** [west, south, east, north] in degrees */

@@ -69,7 +69,7 @@ export function createCells(options: { view: View; size: () => Size | undefined;
           count: c.count,
           bounds: c.bounds,
           id: c.id,
-          label: formatPricePill(c.priceFrom ?? 0),
+          label: c.priceLabel ?? formatPricePill(c.priceFrom ?? 0),
           approximate: c.approximate,
           price: c.priceFrom,
         });

@@ -95,6 +95,8 @@ export interface MapTestHooks {
   pixelOf(id: string): [number, number] | undefined;
   /** where a place is, in CSS pixels of the map */
   pixelAt(lng: number, lat: number): [number, number];
+  /** the pills of the listings drawn one by one (pins, or the database's cells of one) */
+  singleLabels(): string[];
 }
 
 export function createMap(options: MapOptions): MapController {
@@ -339,6 +341,10 @@ export function createMap(options: MapOptions): MapController {
       pixelAt(lng, lat) {
         const px = map.getPixelFromCoordinate(fromLonLat([lng, lat]));
         return [px[0]!, px[1]!];
+      },
+      singleLabels() {
+        const drawn = cells.active ? cells.source.getFeatures().filter((f) => f.get('count') === 1) : pins.source.getFeatures();
+        return drawn.map((f) => String(f.get('label')));
       },
     };
     Object.assign(controller, hooks);

@@ -85,10 +85,12 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
                 priceTo: c.price_to,
                 id: c.id === null ? null : String(c.id),
                 approximate: c.approximate,
+                // a cell of one rental says its month, as its pin does
+                ...(filters.operation === 'rent' ? { priceLabel: listingPrice({ price: c.price_from ?? 0, operation: 'rent' }, t, formatPricePill) } : {}),
               })),
             )
         : null,
-    [many, rest, filters],
+    [many, rest, filters, t],
   );
   // the listings of a cluster on one spot, to spread them out
   const expand = useMemo(
