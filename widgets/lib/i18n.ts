@@ -61,14 +61,14 @@ const loading = new Map<Lang, Promise<void>>();
  * added when the element is defined.
  */
 export function addTexts(more: Dict): void {
-  // deep, and a text already there stays
-  i18n.addResourceBundle('en', 'translation', more, true, false);
+  addPageTexts('en', more);
 }
 
 /**
- * A page's own texts in a language (our site's script: site/lib/texts.ts, through the entry's
- * `pageTexts()`), added to the page's one instance: the site's static texts are translated by the
- * same i18next as its elements (docs/decisions.md #25). A text already there stays.
+ * Texts in a language added to the page's one instance, deep, a text already there kept: an
+ * element's (addTexts), or a page's own (our site's script: site/lib/texts.ts, through the entry's
+ * `pageTexts()`: the site's static texts are translated by the same i18next as its elements,
+ * docs/decisions.md #25).
  */
 export function addPageTexts(lang: Lang, more: Dict): void {
   i18n.addResourceBundle(lang, 'translation', more, true, false);
