@@ -13,8 +13,8 @@ export interface Counts {
 }
 
 /** One line of a failure: where, and the first line of what was thrown. */
-export function failureLine(where: string, error?: { message?: unknown; name?: unknown } | unknown): string {
-  const e = error as { message?: unknown; name?: unknown } | undefined;
+export function failureLine(where: string, error?: unknown): string {
+  const e = error as { message?: unknown } | undefined;
   const message = e && typeof e.message === 'string' ? e.message : error === undefined ? '' : String(error);
   const first = message.split('\n').find((l) => l.trim()) ?? '';
   return `${where}${first ? `: ${first.trim().slice(0, 300)}` : ''}`;

@@ -15,6 +15,9 @@ import { useElement } from '../element.tsx';
 import type { CellLoader } from './cell-loader.ts';
 import type { MapPin } from './ol-map.ts';
 
+/** A rental's pill on the map, a pin or a cell of one ("$850/month"); a sale's is its price alone. */
+const rentPill = (price: number, t: Translate) => ({ priceLabel: listingPrice({ price, operation: 'rent' }, t, formatPricePill) });
+
 /** A listing's pin: its position (approximate when it has no usable coordinates) and price (a rent's a month's). */
 export function pinFor(point: MapPoint, t?: Translate): MapPin {
   const price = Number(point.price) || 0;
@@ -24,7 +27,7 @@ export function pinFor(point: MapPoint, t?: Translate): MapPin {
     price,
     reduced: recentPriceCut({ price, priceCut: cut }) !== null,
     openHouse: upcomingOpenHouses(parseOpenHouses(point.open_houses)).length > 0,
-    ...(point.operation === 'rent' && t ? { priceLabel: listingPrice({ price, operation: 'rent' }, t, formatPricePill) } : {}),
+    ...(point.operation === 'rent' && t ? rentPill(price, t) : {}),
     ...listingPosition(point as unknown as Record<string, unknown>),
   };
 }
@@ -86,7 +89,7 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
                 id: c.id === null ? null : String(c.id),
                 approximate: c.approximate,
                 // a cell of one rental says its month, as its pin does
-                ...(filters.operation === 'rent' ? { priceLabel: listingPrice({ price: c.price_from ?? 0, operation: 'rent' }, t, formatPricePill) } : {}),
+                ...(filters.operation === 'rent' ? rentPill(c.price_from ?? 0, t) : {}),
               })),
             )
         : null,
