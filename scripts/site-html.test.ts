@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SITE } from '../core/site.ts';
 import { fillTexts } from '../core/fill.ts';
-import { alternateLinks, bootScript, expandEach, fillLinks, sitePage, widgetPreloads, widgetLocales } from './site-html.ts';
+import { alternateLinks, bootScript, expandEach, expandHero, expandSections, fillLinks, sitePage, widgetPreloads, widgetLocales } from './site-html.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const en = JSON.parse(readFileSync(join(root, 'core/locales/en.json'), 'utf8'));
@@ -58,6 +58,36 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(about.match(/data-i18n="site\.about\.features\.(agents|clients)\.(one|two|three|four)"/g)).toHaveLength(8);
   });
 
+  it('writes a section with its heading once (expandSections): the heading labels it, its paragraph with lead, bare without a head, escaped', () => {
+    const out = expandSections('  <!--exp:section id="steps" texts="site.join.steps" class="section--subtle" head="center" lead-->\n    <ol></ol>\n  <!--/exp:section-->\n<p>after</p>');
+    expect(out).toBe(
+      '  <section class="section section--subtle" aria-labelledby="steps-title">\n    <div class="container">\n      <div class="section-head center">\n        <h2 id="steps-title" data-i18n="site.join.steps.heading"></h2>\n        <p data-i18n="site.join.steps.text"></p>\n      </div>\n    <ol></ol>\n    </div>\n  </section>\n<p>after</p>',
+    );
+    const bare = expandSections('<!--exp:section id="cta" texts="t" anchor="x&quot;" container="split" bare-->\n<a></a>\n<!--/exp:section-->\n');
+    expect(bare).toBe(
+      '<section class="section" id="x&amp;quot;" aria-labelledby="cta-title">\n  <div class="container split">\n    <h2 id="cta-title" data-i18n="t.heading"></h2>\n<a></a>\n  </div>\n</section>\n',
+    );
+    expect(() => expandSections('<!--exp:section texts="t"-->\n<!--/exp:section-->\n')).toThrow(/needs id and texts/);
+    expect(() => expandSections('<!--exp:section id="a" texts="t"-->\n<p></p>\n')).toThrow(/no matching block/);
+    expect(() => expandSections('<!--exp:section id="a" texts="t"-->\n<!--exp:section id="b" texts="t"-->\n<!--/exp:section-->\n<!--/exp:section-->\n')).toThrow(/holds another section/);
+    // the pages use it: every section heading of the join page labels its section
+    const joinPage = sitePage(readFileSync(join(root, 'site/join.html'), 'utf8'));
+    for (const id of ['reasons', 'steps', 'webinar', 'cta'])
+      expect(joinPage).toMatch(new RegExp(`<section class="section[^"]*"[^>]* aria-labelledby="${id}-title">\\s*<div class="container[^"]*">[\\s\\S]*?<h2 id="${id}-title"`));
+    expect(joinPage).toContain('<section class="section" id="webinar" aria-labelledby="webinar-title">');
+  });
+
+  it("writes a hero with its film once (expandHero): poster, title and subtitle from the keys, then the page's own content", () => {
+    const out = expandHero('<!--exp:hero video="cuenca" texts="site.join.hero" class="hero--join"-->\n<div class="hero__actions"></div>\n<!--/exp:hero-->\n');
+    expect(out).toContain('<section class="hero hero--join" aria-labelledby="hero-title">\n  <video class="hero__media" data-video="cuenca" poster="/media/video/cuenca-poster.webp"');
+    expect(out).toContain(
+      '<h1 id="hero-title" data-i18n="site.join.hero.title"></h1>\n    <p class="hero__subtitle" data-i18n="site.join.hero.subtitle"></p>\n<div class="hero__actions"></div>\n  </div>\n</section>\n',
+    );
+    expect(() => expandHero('<!--exp:hero video="x"-->\n<!--/exp:hero-->\n')).toThrow(/needs video and texts/);
+    expect(() => expandHero('<!--exp:hero video="x" texts="t"-->\n')).toThrow(/no matching block/);
+    expect(expandHero('<p>no hero</p>')).toBe('<p>no hero</p>');
+  });
+
   it('fails the build on a text missing in either language', () => {
     expect(() => fillTexts('<p data-i18n="site.no.such"></p>', en, { es })).toThrow(/site\.no\.such/);
     expect(() => fillTexts('<p data-i18n="only"></p>', { only: 'x' }, { es: {} })).toThrow(/missing/);
@@ -69,6 +99,11 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(out).not.toContain('http://wrong');
     expect(out).toContain(`href="mailto:${SITE.email}"`);
     expect(() => fillLinks('<a data-site-href="external.nope"></a>')).toThrow(/external\.nope/);
+    // an empty external link with its text's key: the text, then that it opens a new tab; a link to us keeps its key
+    expect(fillLinks('<a class="btn" data-site-href="external.join" data-i18n="site.join.cta.join"></a>')).toBe(
+      `<a href="${SITE.external.join}" target="_blank" rel="noopener noreferrer" class="btn" data-site-href="external.join"><span data-i18n="site.join.cta.join"></span><span class="sr-only" data-i18n="header.newTab"></span></a>`,
+    );
+    expect(fillLinks('<a data-site-href="email" data-i18n="k"></a>')).toBe(`<a href="mailto:${SITE.email}" data-i18n="k" data-site-href="email"></a>`);
   });
 
   it('gives each indexed page a canonical address and en/es alternates, Spanish under /es', () => {

@@ -34,15 +34,22 @@ function siteFact(path: string): string | undefined {
  * site configuration, so no page repeats a URL. External links open in a new tab, without opener.
  */
 export function fillLinks(html: string): string {
-  return html.replace(/<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>/g, (_m, before: string, path: string, after: string) => {
+  return html.replace(/<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>(<\/a>)?/g, (_m, before: string, path: string, after: string, closed?: string) => {
     const value = siteFact(path);
     if (!value) throw new Error(`site link "${path}" is not in core/site.ts`);
     const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? telHref(value) : value;
-    const attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
-    const external = /^https?:/.test(href) ? ' target="_blank" rel="noopener noreferrer"' : '';
-    return `<a href="${escapeHtml(href)}"${external}${attrs} data-site-href="${path}">`;
+    let attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
+    const external = /^https?:/.test(href);
+    // an empty external link with its text's key says its text, then (to screen readers) that it opens a new tab
+    const key = closed && external ? /\sdata-i18n="([^"]+)"/.exec(attrs)?.[1] : undefined;
+    if (key) attrs = attrs.replace(/\sdata-i18n="[^"]+"/, '');
+    const content = key ? `<span data-i18n="${key}"></span>${NEW_TAB}</a>` : (closed ?? '');
+    return `<a href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}${attrs} data-site-href="${path}">${content}`;
   });
 }
+
+/** What a link that opens a new tab says to screen readers after its text. */
+const NEW_TAB = '<span class="sr-only" data-i18n="header.newTab"></span>';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -117,12 +124,80 @@ export function expandEach(html: string): string {
 }
 
 /**
+ * A section with its heading, written once: the section, its container and its head around what the
+ * page writes inside, the heading labelling the section:
+ *   <!--exp:section id="steps" texts="site.join.steps" class="section--subtle" lead-->
+ *     <ol>…</ol>
+ *   <!--/exp:section-->
+ * `id` names the heading (`steps-title`); `texts` the keys of its heading (`….heading`) and, with
+ * `lead`, of the paragraph under it (`….text`); `class`, `container` and `head` add classes to the
+ * section, its container and its head; `anchor` is the section's own id; `bare` leaves the heading
+ * and its paragraph in the container without a head around them. Sections do not nest.
+ */
+export function expandSections(html: string): string {
+  const block = /^([ \t]*)<!--exp:section ([^>]*?)-->\r?\n([\s\S]*?)^[ \t]*<!--\/exp:section-->[ \t]*(?:\r?\n|$)/m;
+  let out = html;
+  for (let m = block.exec(out); m; m = block.exec(out)) {
+    const [all, indent, options, body] = m as unknown as [string, string, string, string];
+    const o: Record<string, string> = {};
+    for (const [, name, value = ''] of options.matchAll(/([a-z]+)(?:="([^"]*)")?/g)) o[name as string] = value;
+    if (!o.id || !o.texts) throw new Error(`<!--exp:section--> needs id and texts: ${options}`);
+    if (/<!--exp:section/.test(body)) throw new Error(`<!--exp:section id="${o.id}"--> holds another section`);
+    const classes = (...names: Array<string | undefined>) => escapeHtml(names.filter(Boolean).join(' '));
+    const title = `${escapeHtml(o.id)}-title`;
+    const texts = escapeHtml(o.texts);
+    const heading = [`<h2 id="${title}" data-i18n="${texts}.heading"></h2>`, ...('lead' in o ? [`<p data-i18n="${texts}.text"></p>`] : [])];
+    const head =
+      'bare' in o
+        ? heading.map((line) => `${indent}    ${line}`)
+        : [`${indent}    <div class="${classes('section-head', o.head)}">`, ...heading.map((line) => `${indent}      ${line}`), `${indent}    </div>`];
+    const opening = [
+      `${indent}<section class="${classes('section', o.class)}"${o.anchor ? ` id="${escapeHtml(o.anchor)}"` : ''} aria-labelledby="${title}">`,
+      `${indent}  <div class="${classes('container', o.container)}">`,
+      ...head,
+    ];
+    out = out.slice(0, m.index) + [...opening, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') + out.slice(m.index + all.length);
+  }
+  const open = /<!--\/?exp:section[^>]*-->/.exec(out);
+  if (open) throw new Error(`${open[0]} has no matching block`);
+  return out;
+}
+
+/**
+ * A page's hero with its film, written once: the film (its poster first; site.ts plays it), the title
+ * and the subtitle from `texts` (`….title`, `….subtitle`), then what the page writes inside:
+ *   <!--exp:hero video="cuenca" texts="site.join.hero" class="hero--animated hero--join"-->
+ *     <div class="hero__actions">…</div>
+ *   <!--/exp:hero-->
+ */
+export function expandHero(html: string): string {
+  const m = /^([ \t]*)<!--exp:hero ([^>]*?)-->\r?\n([\s\S]*?)^[ \t]*<!--\/exp:hero-->[ \t]*(?:\r?\n|$)/m.exec(html);
+  if (!m) {
+    if (/<!--\/?exp:hero/.test(html)) throw new Error('<!--exp:hero--> has no matching block');
+    return html;
+  }
+  const [all, indent, options, body] = m as unknown as [string, string, string, string];
+  const o = Object.fromEntries([...options.matchAll(/([a-z]+)="([^"]*)"/g)].map(([, name, value]) => [name, escapeHtml(value as string)]));
+  if (!o.video || !o.texts) throw new Error(`<!--exp:hero--> needs video and texts: ${options}`);
+  const poster = `/media/video/${o.video}-poster.webp`;
+  const lines = [
+    `<section class="hero${o.class ? ` ${o.class}` : ''}" aria-labelledby="hero-title">`,
+    `  <video class="hero__media" data-video="${o.video}" poster="${poster}" muted loop playsinline autoplay preload="none" aria-hidden="true"><span data-i18n="site.video.unsupported"></span></video>`,
+    '  <div class="hero__content">',
+    `    <h1 id="hero-title" data-i18n="${o.texts}.title"></h1>`,
+    `    <p class="hero__subtitle" data-i18n="${o.texts}.subtitle"></p>`,
+  ].map((line) => indent + line);
+  return html.slice(0, m.index) + [...lines, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') + html.slice(m.index + all.length);
+}
+
+/**
  * The frame every page of the site shares, written once: a page file starts with one line that
  * names what differs, and holds only its `<main>`'s content:
  *   <!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/x.webp"-->
  * `page` is the body's data-page (site.ts), `meta` the group of its title and description under
  * site.meta, `tone` the header's, `main` the main's classes, `preload` an image the first paint
- * needs. Lists in the content are written once (expandEach). A file without the line is left as it is.
+ * needs. The hero (expandHero), sections with their heading (expandSections) and lists (expandEach)
+ * in the content are written once. A file without the line is left as it is.
  */
 export function sitePage(source: string): string {
   const m = /^\s*<!--exp:page ([^>]*?)-->\r?\n?/.exec(source);
@@ -131,7 +206,7 @@ export function sitePage(source: string): string {
   for (const [, name, value] of (m[1] as string).matchAll(/([a-z]+)="([^"]*)"/g)) o[name as string] = value as string;
   if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
   const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
-  const content = expandEach(source.slice(m[0].length)).replace(/\s+$/, '');
+  const content = expandEach(expandSections(expandHero(source.slice(m[0].length)))).replace(/\s+$/, '');
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -213,7 +288,7 @@ export function siteHead(): Plugin {
         const en = load('en');
         const es = load('es');
         html = sitePage(html);
-        const filled = fillLinks(fillTexts(withHeadBasics(html), en, { es }).html);
+        const filled = fillTexts(fillLinks(withHeadBasics(html)), en, { es }).html;
         // the public address of the page (for the canonical link and the alternates); none: set at run time or not indexed
         const route = indexedPathOf(page);
         const tags = [
