@@ -13,10 +13,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openPostgres } from '../server/db/postgres.ts';
-import { migrate, reseed } from '../server/db/setup.ts';
 import { listingPath } from '../core/routes.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
+import { seededDatabase } from './database.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -143,14 +142,11 @@ function markdown(r: {
 }
 
 export async function benchAbuse(): Promise<Record<string, unknown>> {
-  console.log(`[bench:abuse] PostgreSQL: seeding ${LISTINGS} listings...`);
   const postgres = await startPostgres();
   const dir = mkdtempSync(join(tmpdir(), 'exp-abuse-'));
   chmodSync(dir, 0o755);
   try {
-    const db = await openPostgres(postgres.url);
-    await migrate(db);
-    await reseed(db, LISTINGS);
+    const db = await seededDatabase(postgres.url, LISTINGS, 'abuse');
     const rows = await db.jobs.query<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by random() limit 400");
     const ids = rows.map((r, i) => listingPath(r.id, r.title, i % 2 ? 'es' : 'en'));
     await db.close();

@@ -14,12 +14,12 @@ import { join, resolve } from 'node:path';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import pg from 'pg';
 import { ANON_SESSION, openPostgres } from '../server/db/postgres.ts';
-import { migrate, reseed } from '../server/db/setup.ts';
 import { parseReadQuery } from '../server/rest/parse.ts';
 import { findRoutine, resultSource, scalarCall } from '../server/rest/rpc.ts';
 import { loadSchema, type Relation, type Schema } from '../server/rest/schema.ts';
 import { buildCount, buildPage } from '../server/rest/sql.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
+import { seededDatabase } from './database.ts';
 import { getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
 import type { MinimalRoute } from './minimal-server.ts';
 import { summarise, time, type Summary } from './stats.ts';
@@ -273,12 +273,9 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     targetCases: CASES.filter((c) => c.target).map((c) => c.name),
   };
 
-  console.log(`[bench:api] PostgreSQL: seeding ${LISTINGS} listings...`);
   const postgres = await startPostgres();
   try {
-    const db = await openPostgres(postgres.url);
-    await migrate(db);
-    await reseed(db, LISTINGS);
+    const db = await seededDatabase(postgres.url, LISTINGS, 'api');
     await db.close();
     // TRUST_PROXY=1: the load's clients are visitors of their own, as behind a CDN (bench/load.ts)
     const server = await startServerProcess({ DATABASE_URL: postgres.url, TRUST_PROXY: '1' }, join(cache, 'server-postgres.log'));

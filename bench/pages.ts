@@ -16,10 +16,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { openPostgres } from '../server/db/postgres.ts';
-import { migrate, reseed } from '../server/db/setup.ts';
 import { listingPath, marketPath } from '../core/routes.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
+import { seededDatabase } from './database.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { summarise, time, type Summary } from './stats.ts';
 
@@ -36,13 +35,10 @@ async function read(url: string, expect = 200): Promise<number> {
 }
 
 export async function benchPages(): Promise<Record<string, unknown>> {
-  console.log(`[bench:pages] PostgreSQL: seeding ${LISTINGS} listings...`);
   const postgres = await startPostgres();
   const dataDir = mkdtempSync(join(tmpdir(), 'exp-bench-pages-'));
   try {
-    const db = await openPostgres(postgres.url);
-    await migrate(db);
-    await reseed(db, LISTINGS);
+    const db = await seededDatabase(postgres.url, LISTINGS, 'pages');
     const rows = (await db.admin.query(
       `select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit ${PAGES + WARMUP + IMAGES * 2}`,
     )) as Array<{ id: string; title: string }>;

@@ -11,12 +11,11 @@
  * district 30 ms); clusters with words and an area p95 <= 60 ms.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { openPostgres } from '../server/db/postgres.ts';
-import { migrate, reseed } from '../server/db/setup.ts';
 import { getListingsCount, getListingsPage, getMapClusters, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
 import { getPlaceSuggestions } from '../widgets/lib/data/places.ts';
 import type { LngLat } from '../core/protocol/polygon.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
+import { seededDatabase } from './database.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { gzipSize, summarise, time } from './stats.ts';
 
@@ -67,10 +66,7 @@ const SEARCHES: Array<{ name: string; filters: SearchFilters; sort?: SortKey; ta
 export async function benchPlaces(): Promise<Record<string, unknown>> {
   const postgres = await startPostgres();
   try {
-    console.log(`[bench:places] PostgreSQL: seeding ${LISTINGS} listings...`);
-    const db = await openPostgres(postgres.url);
-    await migrate(db);
-    await reseed(db, LISTINGS);
+    const db = await seededDatabase(postgres.url, LISTINGS, 'places');
     await db.close();
     const server = await startServerProcess({ DATABASE_URL: postgres.url });
     try {

@@ -15,10 +15,9 @@
  * range holding the price for 75-85% of homes with a median width <= 35%.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { openPostgres } from '../server/db/postgres.ts';
-import { migrate, reseed } from '../server/db/setup.ts';
 import { parseEstimate } from '../core/protocol/valuation.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
+import { seededDatabase } from './database.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { summarise, time } from './stats.ts';
 
@@ -52,10 +51,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 export async function benchValuation(): Promise<Record<string, unknown>> {
   const postgres = await startPostgres();
   try {
-    console.log(`[bench:valuation] PostgreSQL: seeding ${LISTINGS} listings...`);
-    const db = await openPostgres(postgres.url);
-    await migrate(db);
-    await reseed(db, LISTINGS);
+    const db = await seededDatabase(postgres.url, LISTINGS, 'valuation');
     // the homes, and the baseline's figure for each: the median USD/m² of the ten nearest of its type, itself left out
     const homes = (await db.admin.query(
       `select h.id::text as id, h.price::float8 as price, h.lat, h.lng, h.property_type, h.square_feet::float8 as area, h.lot_size::float8 as lot,

@@ -343,6 +343,25 @@ function agentColumns(agent: AgentRow) {
   };
 }
 
+/** What a home's row says of the home and where it stands (no draws: the callers drew it all). */
+function homeColumns(home: { place: Place; sector: string; type: string; area: number; bedrooms: number | null; bathrooms: number | null; lat: number; lng: number }) {
+  return {
+    bedrooms: home.bedrooms,
+    bathrooms: home.bathrooms,
+    square_feet: home.area,
+    property_type: home.type,
+    city: home.place.city,
+    state: home.place.state,
+    geo_lat: home.lat.toFixed(6),
+    geo_lon: home.lng.toFixed(6),
+    sector: home.sector,
+    country_code: 'EC',
+    features: [],
+    year_built: null,
+    lot_size: null,
+  };
+}
+
 function roundPrice(p: number): number {
   const step = p < 100_000 ? 500 : p < 1_000_000 ? 1000 : 5000;
   return Math.round(p / step) * step;
@@ -525,24 +544,12 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
       title: titleFor(facts, pick),
       address: `${street} ${number}, ${neighbourhood}`,
       price: null,
-      bedrooms,
-      bathrooms,
-      square_feet: area,
-      property_type: type,
-      city: place.city,
-      state: place.state,
+      ...homeColumns({ place, sector: neighbourhood, type, area, bedrooms, bathrooms, lat, lng }),
       images: imagesFor(type, rand, pick),
-      geo_lat: lat.toFixed(6),
-      geo_lon: lng.toFixed(6),
       description: descriptionFor(facts, pick, rand),
       created_at: created,
       status,
-      country_code: 'EC',
       ...agentColumns(agent),
-      sector: neighbourhood,
-      features: [],
-      year_built: null,
-      lot_size: null,
     };
     Object.assign(row, listingExtras(row.id, type, place, area, `${row.title} ${row.description}`));
     Object.assign(row, listingFacts(row.id, type, area, sectorFactor(row.city ?? '', neighbourhood ?? ''), `${row.title} ${row.description}`));
@@ -625,25 +632,13 @@ function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<string, 
         title: words.title,
         address: `${pick(place.streets)} ${100 + Math.floor(rand() * 900)}, ${hood}`,
         price: rent,
-        bedrooms,
-        bathrooms,
-        square_feet: area,
-        property_type: type,
-        city: place.city,
-        state: place.state,
+        ...homeColumns({ place, sector: hood, type, area, bedrooms, bathrooms, lat, lng }),
         images: imagesFor(type === 'house' ? 'house' : 'apartment', rand, pick),
-        geo_lat: lat.toFixed(6),
-        geo_lon: lng.toFixed(6),
         description: words.description,
         created_at: created,
         listed_at: created,
         status: rand() < 0.05 ? '2' : '1',
-        country_code: 'EC',
         ...(agent ? agentColumns(agent) : { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null }),
-        sector: hood,
-        features: [],
-        year_built: null,
-        lot_size: null,
         operation: 'rent',
         pets_allowed: pets,
       };

@@ -13,7 +13,8 @@ import { parseEstimate } from '../../protocol/valuation.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
 import { estimateHome } from '../valuation.ts';
-import { button, listLinks, loadSearch, oneLine, ourMail, page, site, translator, type AlertMailOptions } from './mail.ts';
+import { button, listLinks, loadSearch, ourMail, page, site, translator, type AlertMailOptions } from './mail.ts';
+import { oneLine } from '../outbox/mail-header.ts';
 
 /** A comparable is news when it came on the market, or cut its price, within this many days. */
 const NEWS_DAYS = 35;

@@ -26,6 +26,7 @@ import { listingPath, localizedPath, marketPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
 import { issueToken } from './tokens.ts';
+import { oneLine } from '../outbox/mail-header.ts';
 import type { Lang } from '../../lang.ts';
 
 export interface AlertMailOptions {
@@ -48,7 +49,6 @@ export const translator = (options: AlertMailOptions, lang: Lang): T => {
 
 export const domainOf = (options: AlertMailOptions) => options.domain ?? (new URL(options.siteUrl).hostname || 'localhost');
 export const site = (options: AlertMailOptions) => options.siteUrl.replace(/\/+$/, '');
-export const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
 interface SearchRow extends Record<string, unknown> {
   id: string;

@@ -14,7 +14,8 @@ import { escapeHtml } from '../../protocol/html.ts';
 import { formatChange, formatMonth, parseMarketReport, typicalPrice, yearChange, type MarketFigure } from '../../protocol/market.ts';
 import { marketPath, placeSearchPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
-import { button, listLinks, loadSearch, oneLine, ourMail, page, site, translator, type AlertMailOptions, type T } from './mail.ts';
+import { button, listLinks, loadSearch, ourMail, page, site, translator, type AlertMailOptions, type T } from './mail.ts';
+import { oneLine } from '../outbox/mail-header.ts';
 
 /** Months the mail lists, the reported one last. */
 const TABLE_MONTHS = 6;

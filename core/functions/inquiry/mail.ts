@@ -8,6 +8,7 @@ import type { Composer, MailMessage } from '../outbox/worker.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { listingPath } from '../../routes.ts';
 import { attributionLines } from '../outbox/attribution-lines.ts';
+import { oneLine, replyTo } from '../outbox/mail-header.ts';
 import type { Lang } from '../../lang.ts';
 import type { Dict } from '../../translate.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
@@ -24,8 +25,6 @@ export interface InquiryMailOptions {
   /** a language's locale file */
   texts: (lang: Lang) => Dict;
 }
-
-const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
 /**
  * `copy`: the copy for the listing's agent (or the agent addressed) when the inquiry belongs to the
@@ -76,7 +75,7 @@ export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOpti
   return {
     from: options.from,
     to: copy ? (row.copy_recipient ?? row.recipient_email) : row.recipient_email,
-    replyTo: `"${oneLine(row.name).replace(/["\\]/g, '')}" <${row.email}>`,
+    replyTo: replyTo(row.name, row.email),
     subject: copy ? `[${both('mail.inquiry.copy')}] ${subject}`.slice(0, 200) : subject,
     text,
     html,

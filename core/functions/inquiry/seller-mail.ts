@@ -9,6 +9,7 @@
  * Everything from the data is escaped in the HTML.
  */
 import { attributionLines } from '../outbox/attribution-lines.ts';
+import { oneLine, replyTo } from '../outbox/mail-header.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { typeLabel } from '../../protocol/listing.ts';
@@ -21,7 +22,6 @@ import type { InquiryMailOptions } from './mail.ts';
 import { loadInquiryForMail, type InquiryMailRow, type SellerLead } from './store.ts';
 import type { Lang } from '../../lang.ts';
 
-const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 const site = (options: InquiryMailOptions) => options.siteUrl.replace(/\/$/, '');
 
 /** The home in words: "House · 250 m² · lot 800 m² · 3 bedrooms · 2.5 bathrooms · built 2012 · pool, garage". */
@@ -102,7 +102,7 @@ ${message ? `<p style="color:#475569;font-weight:600;margin-bottom:4px">${escape
   return {
     from: options.from,
     to: copy ? (row.copy_recipient ?? row.recipient_email) : row.recipient_email,
-    replyTo: `"${oneLine(row.name).replace(/["\\]/g, '')}" <${row.email}>`,
+    replyTo: replyTo(row.name, row.email),
     subject,
     text,
     html,

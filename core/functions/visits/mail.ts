@@ -19,7 +19,8 @@ import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../protocol/visit-time.ts
 import { ecuadorBeside } from '../../protocol/visits.ts';
 import type { Lang } from '../../lang.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
-import { button, domainOf, oneLine, page, site, translator, type AlertMailOptions, type T } from '../alerts/mail.ts';
+import { button, domainOf, page, site, translator, type AlertMailOptions, type T } from '../alerts/mail.ts';
+import { oneLine, replyTo } from '../outbox/mail-header.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import type { InquiryMailRow } from '../inquiry/store.ts';
@@ -126,7 +127,7 @@ ${table(lines)}
   return {
     from: options.from,
     to: row.recipient_email,
-    replyTo: `"${oneLine(v.name).replace(/["\\]/g, '')}" <${v.email}>`,
+    replyTo: replyTo(v.name, v.email),
     subject,
     text,
     html: page('es', subject, content, `${escapeHtml(both('mail.visit.request.links'))}<br>${escapeHtml(both('mail.inquiry.reply'))}`),
@@ -231,7 +232,7 @@ ${cancel ? `<p><a href="${escapeHtml(cancel)}" style="color:#1d4ed8;font-weight:
     return {
       from: options.from,
       to: v.recipient_email,
-      replyTo: `"${oneLine(v.name).replace(/["\\]/g, '')}" <${v.email}>`,
+      replyTo: replyTo(v.name, v.email),
       subject,
       text,
       html: page('es', subject, content, escapeHtml(both('mail.visit.footer'))),

@@ -6,7 +6,7 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
-import { fail } from './client.ts';
+import { answer, fail } from './client.ts';
 
 export {
   appliedFilters,
@@ -43,29 +43,20 @@ export function searchArgs(filters: SearchFilters, sort: SortKey, page: number, 
  * that carries a visitor's text: in a JSON body it is always an argument.
  */
 export async function getListingsCount(rest: PostgrestClient, filters: SearchFilters, signal?: AbortSignal): Promise<number> {
-  let q = rest.rpc('search_listings_count', { filters: filterArgs(filters) });
-  if (signal) q = q.abortSignal(signal);
-  const { data, error } = await q;
-  if (error) fail(error, 'count');
+  const data = await answer(rest.rpc('search_listings_count', { filters: filterArgs(filters) }), 'count', signal);
   return Number(data ?? 0);
 }
 
 /** Call 2: one page of 24 listings (or `size`, for the featured block), all columns (public.search_listings). */
 export async function getListingsPage(rest: PostgrestClient, filters: SearchFilters, sort: SortKey, page: number, signal?: AbortSignal, size = PAGE_SIZE): Promise<Record<string, unknown>[]> {
-  let q = rest.rpc('search_listings', searchArgs(filters, sort, page, size));
-  if (signal) q = q.abortSignal(signal);
-  const { data, error } = await q;
-  if (error) fail(error, 'page');
+  const data = await answer(rest.rpc('search_listings', searchArgs(filters, sort, page, size)), 'page', signal);
   return (data ?? []) as Record<string, unknown>[];
 }
 
 /** One listing by id (a shared ?property= link); null when it is not an active EC listing. */
 export async function getListing(rest: PostgrestClient, id: string | number, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
-  let q = rest.from('listings').select('*').eq('id', id).match(PUBLIC_LISTING).limit(1);
-  if (signal) q = q.abortSignal(signal);
-  const { data, error } = await q;
-  if (error) fail(error, 'listing');
-  return ((data ?? [])[0] as Record<string, unknown> | undefined) ?? null;
+  const data = await answer(rest.from('listings').select('*').eq('id', id).match(PUBLIC_LISTING).limit(1), 'listing', signal);
+  return (((data ?? []) as unknown[])[0] as Record<string, unknown> | undefined) ?? null;
 }
 
 /**
@@ -78,14 +69,15 @@ export async function getListingsByIds(rest: PostgrestClient, ids: readonly stri
   const rows: Record<string, unknown>[] = [];
   // the server's row limit and a short address: 100 ids a call
   for (let i = 0; i < wanted.length; i += 100) {
-    let q = rest
-      .from('listings')
-      .select('*')
-      .in('id', wanted.slice(i, i + 100))
-      .match(PUBLIC_LISTING);
-    if (signal) q = q.abortSignal(signal);
-    const { data, error } = await q;
-    if (error) fail(error, 'saved listings');
+    const data = await answer(
+      rest
+        .from('listings')
+        .select('*')
+        .in('id', wanted.slice(i, i + 100))
+        .match(PUBLIC_LISTING),
+      'saved listings',
+      signal,
+    );
     rows.push(...((data ?? []) as Record<string, unknown>[]));
   }
   return rows;
@@ -165,12 +157,13 @@ export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters
   const block = async (offset: number, size: number): Promise<MapPoint[]> => {
     const rows: MapPoint[] = [];
     while (rows.length < size) {
-      let q = rest
-        .rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length })
-        .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut,open_houses,operation');
-      if (signal) q = q.abortSignal(signal);
-      const { data, error } = await q;
-      if (error) fail(error, 'map points');
+      const data = await answer(
+        rest
+          .rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length })
+          .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut,open_houses,operation'),
+        'map points',
+        signal,
+      );
       const page = (data ?? []) as unknown as MapPoint[];
       if (!page.length) break;
       rows.push(...page);
@@ -220,10 +213,7 @@ export function clusterArgs(filters: SearchFilters, view: MapView): Record<strin
  * PostgREST would read a city typed as "eq.x" as a filter).
  */
 export async function getMapClusters(rest: PostgrestClient, filters: SearchFilters, view: MapView, signal?: AbortSignal): Promise<ClusterRow[]> {
-  let q = rest.rpc('listing_clusters', clusterArgs(filters, view));
-  if (signal) q = q.abortSignal(signal);
-  const { data, error } = await q;
-  if (error) fail(error, 'map clusters');
+  const data = await answer(rest.rpc('listing_clusters', clusterArgs(filters, view)), 'map clusters', signal);
   return ((data ?? []) as Record<string, unknown>[]).map((c) => ({
     count: Number(c.count),
     lat: Number(c.lat),

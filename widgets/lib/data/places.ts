@@ -4,7 +4,7 @@
  * of data/listings.ts.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { fail } from './client.ts';
+import { answer } from './client.ts';
 
 /** A suggestion of the location box (public.place_suggestions): a place, or a listing by its code or street. */
 export interface PlaceSuggestion {
@@ -21,10 +21,7 @@ export interface PlaceSuggestion {
 
 /** What the location box suggests for a text (from its second letter; at most 8). POSTed, as the clusters are. */
 export async function getPlaceSuggestions(rest: PostgrestClient, text: string, signal?: AbortSignal): Promise<PlaceSuggestion[]> {
-  let q = rest.rpc('place_suggestions', { q: text.slice(0, 100) });
-  if (signal) q = q.abortSignal(signal);
-  const { data, error } = await q;
-  if (error) fail(error, 'suggestions');
+  const data = await answer(rest.rpc('place_suggestions', { q: text.slice(0, 100) }), 'suggestions', signal);
   return ((data ?? []) as Record<string, unknown>[]).map((s) => ({
     kind: s.kind as PlaceSuggestion['kind'],
     path: String(s.path),

@@ -4,7 +4,7 @@
  * documentation), and held to the filter table (core/protocol/filters.ts) by filter-attributes.test.ts.
  */
 import type { AttrSchema } from '../attributes.ts';
-import { appliedFilters, FEATURE_FLAGS, parsePlace, type Operation, type SearchFilters } from '../../../core/protocol/filters.ts';
+import { appliedFilters, FEATURE_FLAGS, parsePlace, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const filterAttributes = {
   /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. */
@@ -43,24 +43,11 @@ export const filterAttributes = {
   'agent-id': { type: 'string', maxLength: 40 },
 } as const satisfies AttrSchema;
 
-export interface FilterValues {
-  operation?: Operation;
-  maxHoaFee?: number;
-  parking?: number;
-  storage?: boolean;
-  furnished?: boolean;
-  pets?: boolean;
-  city?: string;
-  place?: string;
-  features?: string;
-  keywords?: string;
-  propertyType?: string;
-  minPrice?: number;
-  maxPrice?: number;
-  beds?: number;
-  baths?: number;
-  openHouse?: boolean;
-}
+/** What the attributes give, as the filter table names it (the features as the attribute's list). */
+export type FilterValues = Pick<
+  SearchFilters,
+  'operation' | 'maxHoaFee' | 'parking' | 'storage' | 'furnished' | 'pets' | 'city' | 'place' | 'keywords' | 'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'openHouse'
+> & { features?: string };
 
 /** The filters the attributes set, as the filter table applies them (agent-id is left to the element: a scope or a filter). */
 export function filtersFrom(v: FilterValues): SearchFilters {

@@ -3,7 +3,8 @@ import type { ReactElement } from 'react';
 
 export type IconProps = { className?: string; size?: number };
 
-export function icon(paths: ReactElement, viewBox = '0 0 24 24') {
+/** An icon of these paths; `fill` fills them (a filled heart), else they are outlined. */
+export function icon(paths: ReactElement, viewBox = '0 0 24 24', fill = 'none') {
   return function Icon({ className = '', size = 20 }: IconProps) {
     return (
       <svg
@@ -12,7 +13,7 @@ export function icon(paths: ReactElement, viewBox = '0 0 24 24') {
         width={size}
         height={size}
         viewBox={viewBox}
-        fill="none"
+        fill={fill}
         stroke="currentColor"
         strokeWidth={2}
         strokeLinecap="round"
