@@ -85,6 +85,10 @@ create table internal.market_index (
   -- where its listings are, on average (the national report's map)
   lat double precision,
   lng double precision,
+  -- the ranking's (public.market_ranking), written for last month and this one: the median twelve
+  -- months before, and the medians of the 13 months to this one (null where they stand on too few)
+  median_year_before numeric,
+  trend numeric[],
   primary key (path, type_group, month)
 );
 
@@ -93,6 +97,30 @@ alter table internal.market_index enable row level security;
 comment on table internal.market_index is 'The monthly asking price per m² of every place and type group (docs/market.md); rebuilt by internal.rebuild_market_index().';
 
 create index market_index_parent on internal.market_index (parent, type_group, month);
+
+-- What each place's report shows (docs/market.md, rule 7): for each type group and month, the
+-- place's own figure where it stands on enough listings, else the nearest place above it that has
+-- one (`path` says whose). Written with the index, so a report reads its rows instead of walking
+-- the places above it.
+create table internal.market_shown (
+  -- the place asked for
+  place text not null,
+  type_group text not null,
+  month date not null,
+  -- the place the figure is of
+  path text not null,
+  name text not null,
+  listings integer not null,
+  median numeric not null,
+  p25 numeric not null,
+  p75 numeric not null,
+  new_listings integer not null,
+  price_cuts integer not null,
+  median_days integer not null,
+  primary key (place, type_group, month)
+);
+
+alter table internal.market_shown enable row level security;
 
 -- The outlier bounds of each city and type group (docs/market.md, rule 5), as the last whole
 -- rebuild judged them over its 25 months; the hourly refresh of the last months reads them.
@@ -362,6 +390,35 @@ begin
     left join named n on n.path = f.path;
   get diagnostics written = row_count;
 
+  -- beside the months a ranking reads (last month and this one): each figure's trend
+  update internal.market_index i
+     set median_year_before = (select y.median from internal.market_index y
+                                where y.path = i.path and y.type_group = i.type_group and y.month = (i.month - interval '12 months')::date
+                                  and y.listings >= internal.market_minimum()),
+         trend = (select pg_catalog.array_agg(case when t.listings >= internal.market_minimum() then t.median end order by m.month)
+                    from pg_catalog.generate_series(i.month - interval '12 months', i.month, interval '1 month') m(month)
+                    left join internal.market_index t on t.path = i.path and t.type_group = i.type_group and t.month = m.month::date)
+   where i.month >= greatest(since, (date_trunc('month', now()) - interval '1 month')::date);
+
+  -- what each place's report shows: each month, the nearest place of its chain (itself, then the
+  -- places above it) whose figure stands on enough listings
+  delete from internal.market_shown s where s.month >= since;
+  insert into internal.market_shown (place, type_group, month, path, name, listings, median, p25, p75, new_listings, price_cuts, median_days)
+  with recursive places as (
+    -- a place has one parent: any row says it
+    select distinct on (i.path) i.path, i.parent from internal.market_index i order by i.path
+  ),
+  chain as (
+    select p.path as place, p.path, p.parent, 0 as depth from places p
+    union all
+    select c.place, q.path, q.parent, c.depth + 1 from chain c join places q on q.path = c.parent where c.depth < 3
+  )
+  select distinct on (c.place, i.type_group, i.month) c.place, i.type_group, i.month, i.path, i.name, i.listings, i.median, i.p25, i.p75,
+         i.new_listings, i.price_cuts, i.median_days
+    from chain c
+    join internal.market_index i on i.path = c.path and i.month >= since and i.listings >= internal.market_minimum()
+   order by c.place, i.type_group, i.month, c.depth;
+
   -- the rents now, every place at once: its active homes for rent (houses, quintas, flats and
   -- suites of 15 m² or more)
   delete from internal.market_rents_now;
@@ -384,8 +441,9 @@ begin
          and l.property_type in ('house', 'quinta', 'apartment', 'suite') and l.square_feet >= 15 and l.price > 0
        group by grouping sets ((), (l.state_slug), (l.city_slug), (l.city_slug, l.sector_slug))
     ) r
-   -- a place has a name in each part of its path (a listing without a sector is its city's only)
-   where r.path ~ '^(ecuador|provincia/[^/]+|[^/]+|[^/]+/[^/]+)$';
+   -- a place has a name in each part of its path (a listing without a sector is its city's only);
+   -- no rentals at all: no row (the grand total of nothing is a row of nulls)
+   where r.listings > 0 and r.path ~ '^(ecuador|provincia/[^/]+|[^/]+|[^/]+/[^/]+)$';
   return written;
 end
 $$;
@@ -461,31 +519,14 @@ begin
   if place is null or length(place) > 170 then
     raise exception 'place must name a place' using errcode = '22023';
   end if;
+  -- written with the index (internal.market_shown): each month, the nearest place's figure that
+  -- stands on enough listings
   return query
-  with recursive chain as (
-    -- the place and the places it is in, nearest first (a place has one parent: any row says it)
-    select x.path, x.parent, 0 as depth
-      from (select i.path, i.parent from internal.market_index i where i.path = place limit 1) x
-    union all
-    select p.path, p.parent, c.depth + 1
-      from chain c
-      join lateral (select i.path, i.parent from internal.market_index i where i.path = c.parent limit 1) p on true
-     where c.depth < 3
-  )
-  -- each month, the nearest place's figure that stands on enough listings; each place's months by
-  -- its key (`offset 0` keeps the lookups per place: joined whole, the planner reads every place's
-  -- months and hashes them, ten times slower)
-  select distinct on (f.month) f.month, f.path, f.name, f.listings, f.median, f.p25, f.p75, f.new_listings, f.price_cuts, f.median_days
-    from chain c
-    cross join lateral (
-      select i.month, i.path, i.name, i.listings, i.median, i.p25, i.p75, i.new_listings, i.price_cuts, i.median_days
-        from internal.market_index i
-       where i.path = c.path and i.type_group = market_index.type_group
-         and i.month >= (date_trunc('month', now()) - make_interval(months => months - 1))::date
-         and i.listings >= internal.market_minimum()
-      offset 0
-    ) f
-   order by f.month, c.depth;
+  select s.month, s.path, s.name, s.listings, s.median, s.p25, s.p75, s.new_listings, s.price_cuts, s.median_days
+    from internal.market_shown s
+   where s.place = market_index.place and s.type_group = market_index.type_group
+     and s.month >= (date_trunc('month', now()) - make_interval(months => months - 1))::date
+   order by s.month;
 end
 $$;
 
@@ -532,20 +573,10 @@ security definer
 set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
-  with last_month as (
-    select (date_trunc('month', now()) - interval '1 month')::date as month
-  )
-  select i.path, i.name, i.listings, i.median,
-         (select y.median from internal.market_index y
-           where y.path = i.path and y.type_group = i.type_group and y.month = (lm.month - interval '12 months')::date and y.listings >= internal.market_minimum()),
-         (select pg_catalog.array_agg(case when t.listings >= internal.market_minimum() then t.median end order by m.month)
-            from pg_catalog.generate_series(lm.month - interval '12 months', lm.month, interval '1 month') m(month)
-            left join internal.market_index t on t.path = i.path and t.type_group = i.type_group and t.month = m.month::date),
-         i.lat, i.lng
+  select i.path, i.name, i.listings, i.median, i.median_year_before, i.trend, i.lat, i.lng
     from internal.market_index i
-    cross join last_month lm
    where i.type_group = market_ranking.type_group
-     and i.month = lm.month
+     and i.month = (date_trunc('month', now()) - interval '1 month')::date
      and i.listings >= internal.market_minimum()
      and (case when market_ranking.kind = 'city' and market_ranking.place = 'ecuador' then i.kind = 'city' else i.parent = market_ranking.place end)
    order by i.median desc, i.path
