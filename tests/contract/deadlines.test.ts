@@ -167,7 +167,12 @@ describe('one slow request never stops the site', () => {
       watching = false;
       await watch;
       expect(done.map((d) => d.status)).toEqual(Array(8).fill(200));
-      expect(Math.max(...samples.map((s) => s.n))).toBe(3);
+      // three at a time: a sample reads the backends one after another, so where one statement
+      // ends and the next begins it may see both (once, 4); a fourth running for real would show
+      // in every sample of its 1.5 s
+      expect(Math.max(...samples.map((s) => s.n))).toBeGreaterThanOrEqual(3);
+      const runs = samples.filter((s, i) => s.n > 3 && (samples[i + 1]?.n ?? 0) > 3 && (samples[i + 2]?.n ?? 0) > 3);
+      expect(runs, JSON.stringify(samples.map((s) => s.n))).toEqual([]);
       // after six statements (9 s of a 4 s budget) the client owed time: its last two ran one at a
       // time, so the last ended a whole statement (1.5 s) after the one before (at once, together)
       const ends = done.map((d) => d.at).sort((x, y) => x - y);

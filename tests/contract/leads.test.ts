@@ -21,6 +21,7 @@ import { clientHeaders, startTestServer, type TestServer } from '../support/serv
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { stopAll } from '../support/stop-all.ts';
+import { inquiryBody } from '../support/inquiry.ts';
 
 const SITE = 'https://expecuador.example';
 const PAGE_ORIGIN = 'https://agente-maria.example';
@@ -416,18 +417,7 @@ describe('leads: webhooks waiting when the server is killed are delivered after 
       const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.6.0.${i + 1}` },
-        body: JSON.stringify({
-          name: 'Diego Andrade',
-          email: 'diego.andrade@example.com',
-          phone: '',
-          message: `Consulta ${i}`,
-          propertyTitle: '',
-          propertyAddress: '',
-          propertyPrice: '',
-          recipientEmail: '',
-          idempotencyKey: key(),
-          lang: 'es',
-        }),
+        body: JSON.stringify(inquiryBody({ message: `Consulta ${i}` })),
       });
       ids.push(String(((await res.json()) as { id: string }).id));
     }

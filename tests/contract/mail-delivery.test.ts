@@ -10,28 +10,16 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { until } from '../support/until.ts';
+import { inquiryBody } from '../support/inquiry.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let seq = 0;
-const key = () => `delivery-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 10)}`;
 
 async function post(url: string, over: Record<string, unknown> = {}): Promise<string> {
   const res = await fetch(`${url}/functions/v1/send-property-inquiry`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.9.${seq % 250}.${(seq * 7) % 250}` },
-    body: JSON.stringify({
-      name: 'Diego Andrade',
-      email: 'diego.andrade@example.com',
-      phone: '',
-      message: `Consulta ${seq}`,
-      propertyTitle: '',
-      propertyAddress: '',
-      propertyPrice: '',
-      recipientEmail: '',
-      idempotencyKey: key(),
-      lang: 'es',
-      ...over,
-    }),
+    body: JSON.stringify(inquiryBody({ message: `Consulta ${++seq}`, ...over })),
   });
   const body = (await res.json()) as { id?: string };
   expect(res.status, JSON.stringify(body)).toBe(200);

@@ -18,6 +18,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { stopAll } from '../support/stop-all.ts';
 import { until } from '../support/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { inquiryBody } from '../support/inquiry.ts';
 
 const SITE = 'https://expecuador.example';
 const TEAM = 'equipo@expecuador.example';
@@ -202,20 +203,16 @@ describe('what a home may ask (docs/valuation.md)', () => {
     const [area] = await server.sql<{ id: string; email: string }>('select a.id::text as id, a.email from public.agents a where a.id = internal.area_agent($1)', [e.place?.path]);
     const served = await server.sql<{ loc: string[] }>('select locations_served as loc from public.agents where id = $1', [area?.id]);
     expect(served[0]?.loc.join(' ')).toMatch(/Cumbayá/);
-    const body = {
+    const body = inquiryBody({
       name: 'Lucía Vendedora',
       email,
       phone: '+593 99 123 4567',
       message: 'Casa con jardín',
-      propertyTitle: '',
-      propertyAddress: '',
-      propertyPrice: '',
-      recipientEmail: '',
       seller: { facts: CUMBAYA, timeline: 'months3', alsoBuying: true },
       idempotencyKey: `seller-${Date.now()}`,
       lang: 'es',
       source: { page: 'https://agente.example/vender', element: 'exp-home-valuation', utm: {} },
-    };
+    });
     for (let i = 0; i < 2; i++) expect((await post('send-property-inquiry', body)).status).toBe(200);
     const [row] = await server.sql<{ n: number; kind: string; to: string }>(
       'select count(*)::int as n, max(recipient_kind) as kind, max(recipient_email) as to from public.inquiries where email = $1',

@@ -18,6 +18,7 @@ import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts'
 import { stopAll } from '../support/stop-all.ts';
 import { until } from '../support/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { inquiryBody } from '../support/inquiry.ts';
 
 const SITE = 'https://expecuador.example';
 
@@ -57,16 +58,8 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     fetch(`${server.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.45.0.${++ip}`) }, body: JSON.stringify(body) });
   const request = (email: string, visit: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     ask({
-      name: 'Lucía Viajera',
-      email,
-      phone: '+34 600 000 000',
-      message: 'Desde Madrid',
-      propertyTitle: 'x',
-      propertyAddress: '',
-      propertyPrice: '',
-      recipientEmail: '',
+      ...inquiryBody({ name: 'Lucía Viajera', email, phone: '+34 600 000 000', message: 'Desde Madrid', propertyTitle: 'x' }),
       propertyId: listing.id,
-      lang: 'es',
       visit,
       ...extra,
     });

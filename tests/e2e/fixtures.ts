@@ -117,6 +117,14 @@ export function search(page: Page) {
   };
 }
 
+/** The search page opened, once its first results are counted: the parts of its <exp-property-search>. */
+export async function openSearch(page: Page, siteUrl: string) {
+  await page.goto(`${siteUrl}/search-properties`);
+  const s = search(page);
+  await expect(s.heading).toHaveText(/properties/);
+  return s;
+}
+
 /** The ids of the cards shown, once there are some. */
 export async function cardIds(page: Page): Promise<number[]> {
   await expect(search(page).cards.first()).toBeVisible();

@@ -4,7 +4,7 @@
  * exactly, free text over cities, sectors and addresses, and the spec's other filters behind
  * "More filters"; every count compared with SQL written apart from the migrations.
  */
-import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, openSearch, search, seriousAxeViolations, test } from './fixtures.ts';
 
 test.describe('the location box', () => {
   test("a search opened by a place's path alone (a market report's link) names the place in the box and shows its median per m²; a path that is no place says so", async ({ page, data }) => {
@@ -35,9 +35,7 @@ test.describe('the location box', () => {
     data,
     consoleErrors,
   }) => {
-    await page.goto(`${data.url}/search-properties`);
-    const s = search(page);
-    await expect(s.heading).toHaveText(/properties/);
+    const s = await openSearch(page, data.url);
     await s.box.focus();
     await page.keyboard.type('inaq', { delay: 40 });
     const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`);

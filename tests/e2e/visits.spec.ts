@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import ICAL from 'ical.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Page } from '@playwright/test';
-import { ACTIVE, cardIds, expect, fmt, search, seriousAxeViolations, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, openSearch, seriousAxeViolations, test } from './fixtures.ts';
 import { listingPath } from '../../core/routes.ts';
 import { until } from '../support/until.ts';
 
@@ -157,9 +157,7 @@ test.describe('visits', () => {
     data,
     consoleErrors,
   }) => {
-    await page.goto(`${data.url}/search-properties`);
-    const s = search(page);
-    await expect(s.heading).toHaveText(/properties/);
+    const s = await openSearch(page, data.url);
     const more = s.el.locator('[part="more-filters"]');
     if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
     await s.el.getByLabel('Open house this week').check();

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { decodePolygon, type LngLat } from '../../core/protocol/polygon.ts';
-import { ACTIVE, cardIds, expect, fmt, POOL, search, seriousAxeViolations, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, POOL, openSearch, search, seriousAxeViolations, test } from './fixtures.ts';
 
 /** Whether a point lies in a polygon: a ray to the east crosses its edges an odd number of times. */
 function inside([x, y]: LngLat, polygon: readonly LngLat[]): boolean {
@@ -41,9 +41,7 @@ async function moreFilters(page: Page) {
 
 test.describe('words', () => {
   test('"piscina" finds the listings that say it, best match first, the word marked; "-piscina" leaves them out; the address keeps the words', async ({ page, data, consoleErrors }) => {
-    await page.goto(`${data.url}/search-properties`);
-    const s = search(page);
-    await expect(s.heading).toHaveText(/properties/);
+    const s = await openSearch(page, data.url);
     await moreFilters(page);
     await s.el.getByLabel('Keywords').fill('piscina');
     await s.el.getByRole('button', { name: 'Search', exact: true }).click();
@@ -143,9 +141,7 @@ test.describe('on a phone (390 px, touch)', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
   test('the filters open in a full-screen sheet that counts live before applying; a finger draws a lasso; axe finds nothing serious in either language', async ({ page, data, consoleErrors }) => {
-    await page.goto(`${data.url}/search-properties`);
-    const s = search(page);
-    await expect(s.heading).toHaveText(/properties/);
+    const s = await openSearch(page, data.url);
     // the location box by touch: a suggestion tapped
     await s.box.tap();
     await page.keyboard.type('cumba', { delay: 30 });
