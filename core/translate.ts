@@ -27,7 +27,7 @@ export interface TextRef {
 
 const isTextRef = (value: unknown): value is TextRef => typeof value === 'object' && value !== null && typeof (value as TextRef).$t === 'string';
 
-export const I18N_OPTIONS: InitOptions = {
+const I18N_OPTIONS: InitOptions = {
   fallbackLng: false,
   defaultNS: 'translation',
   ns: ['translation'],

@@ -7,7 +7,7 @@
 import { escapeHtml } from './protocol/html.ts';
 
 /** Markup made by el(): the only thing a child may be besides a text. */
-export class Xml {
+class Xml {
   constructor(readonly markup: string) {}
 }
 

@@ -5,7 +5,7 @@
 export const ANY_ORIGIN = { 'Access-Control-Allow-Origin': '*' } as const;
 
 /** What supabase-js's functions client (and our form) send with an invocation. */
-export const FUNCTION_ALLOW_HEADERS = 'authorization, x-client-info, apikey, content-type, x-region, idempotency-key';
+const FUNCTION_ALLOW_HEADERS = 'authorization, x-client-info, apikey, content-type, x-region, idempotency-key';
 
 /** The preflight answer of a function. */
 export function functionPreflightHeaders(cors: Record<string, string>): Record<string, string> {

@@ -13,7 +13,7 @@ export interface Budget {
 
 type CpuUsage = () => { user: number; system: number };
 
-export function cpuClock(): () => number {
+function cpuClock(): () => number {
   const usage = (globalThis as { process?: { cpuUsage?: CpuUsage } }).process?.cpuUsage;
   if (typeof usage === 'function') {
     return () => {

@@ -159,7 +159,7 @@ export function readAlertSettings(env: EnvReader) {
 }
 
 /** The port an SMTP URL connects to (nodemailer's defaults: 465 for smtps, 587 for smtp). */
-export function smtpPort(url: string): number {
+function smtpPort(url: string): number {
   const u = new URL(url);
   return u.port ? Number(u.port) : u.protocol === 'smtps:' ? 465 : 587;
 }

@@ -11,7 +11,7 @@ import { sha256 } from './function-http.ts';
 export const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
 
 /** How long the same request from the same client, sent without a key, counts as a repeat. */
-export const KEYLESS_REPEAT_SECONDS = 600;
+const KEYLESS_REPEAT_SECONDS = 600;
 
 /** The Idempotency-Key header: absent (null), a key, or not a key ('invalid'). */
 export function headerKey(request: Request): string | null | 'invalid' {
@@ -39,7 +39,7 @@ const RECEIVED = {
 } as const;
 
 /** How many requests from clients nobody vouched for (UNKNOWN_CLIENT) all together, per window: this many clients' worth. */
-export const UNKNOWN_CLIENTS_CEILING = 20;
+const UNKNOWN_CLIENTS_CEILING = 20;
 
 /** Who asks: the client's hash, whether its address is known, and the e-mail address the request gives (lower case). */
 export interface Asker {

@@ -7,7 +7,7 @@
  * imported by the widgets, our server and the deployed functions.
  */
 
-export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
 export type UtmKey = (typeof UTM_KEYS)[number];
 
 export interface Attribution {
@@ -19,7 +19,7 @@ export interface Attribution {
   utm: Partial<Record<UtmKey, string>>;
 }
 
-export const ATTRIBUTION_LIMITS = { page: 500, utm: 200, origin: 300 } as const;
+const ATTRIBUTION_LIMITS = { page: 500, utm: 200, origin: 300 } as const;
 
 /**
  * The request's Origin header as kept and told (stored, mailed, in webhooks): an http(s) origin as

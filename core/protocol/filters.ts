@@ -19,7 +19,7 @@ export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 /** A feature as the database names it (internal.listings.features): newConstruction -> new_construction. */
 export const featureColumn = (flag: FeatureFlag): string => flag.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const FEATURE_BY_COLUMN = new Map(FEATURE_FLAGS.map((f) => [featureColumn(f), f]));
-export const featureFlag = (column: string): FeatureFlag | undefined => FEATURE_BY_COLUMN.get(column);
+const featureFlag = (column: string): FeatureFlag | undefined => FEATURE_BY_COLUMN.get(column);
 
 /**
  * A place of the location box: 'quito' (a city), 'quito/inaquito' (a sector of it) or
@@ -458,7 +458,7 @@ export function filtersFromParams(params: URLSearchParams): SearchFilters {
 }
 
 /** "w,s,e,n" with 5 decimals (about a metre), as the search page's address writes 'Search this area'. */
-export function formatBbox(b: [number, number, number, number]): string {
+function formatBbox(b: [number, number, number, number]): string {
   return b.map((n) => Number(n.toFixed(5))).join(',');
 }
 
@@ -467,7 +467,7 @@ export function formatBbox(b: [number, number, number, number]): string {
  * south before north, within the world's degrees. The one rule for an area from an address or a
  * request body.
  */
-export function validBbox(value: unknown): [number, number, number, number] | undefined {
+function validBbox(value: unknown): [number, number, number, number] | undefined {
   if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
   const [w, s, e, n] = value as [number, number, number, number];
   if (w >= e || s >= n || Math.abs(s) > 90 || Math.abs(n) > 90 || Math.abs(w) > 180 || Math.abs(e) > 180) return undefined;

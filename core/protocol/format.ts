@@ -53,7 +53,7 @@ export function formatCount(value: number): string {
   return formatNumber(value, 1);
 }
 
-export const DEFAULT_PHONE_COUNTRY_CODE = '593';
+const DEFAULT_PHONE_COUNTRY_CODE = '593';
 
 /**
  * Phone for WhatsApp and copying: digits only; a leading 0 (national format) becomes the country

@@ -70,7 +70,7 @@ export function foldLine(line: string): string {
 }
 
 /** 3.3.5: a UTC date-time, 20261128T150000Z. */
-export function icalUtc(date: Date): string {
+function icalUtc(date: Date): string {
   return date
     .toISOString()
     .replace(/[-:]/g, '')

@@ -7,12 +7,9 @@ import { formatNumber } from './format.ts';
 import { num, optNum, str } from './read.ts';
 
 /** The type groups of the index, in the order they are shown. */
-export const TYPE_GROUPS = ['all', 'house', 'apartment', 'land', 'commercial'] as const;
+const TYPE_GROUPS = ['all', 'house', 'apartment', 'land', 'commercial'] as const;
 export type TypeGroup = (typeof TYPE_GROUPS)[number];
 export const isTypeGroup = (value: unknown): value is TypeGroup => (TYPE_GROUPS as readonly unknown[]).includes(value);
-
-/** How many months a report shows: the last 24 and the month so far. */
-export const REPORT_MONTHS = 25;
 
 /** One month of a place's index: its own figure, or its parent's (then `path` is the parent's). */
 export interface MarketFigure {
@@ -77,7 +74,7 @@ export function parseMarketRanking(rows: unknown[]): MarketRank[] {
 }
 
 /** The first day of the month `back` months before `now`'s, 'YYYY-MM-DD' (UTC). */
-export function monthStart(now: Date, back = 0): string {
+function monthStart(now: Date, back = 0): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 10);
 }
 

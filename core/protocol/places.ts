@@ -42,7 +42,7 @@ export function cityCentroid(city: string | null | undefined): [number, number] 
 }
 
 /** How far an approximate position is moved from its city's centre, per axis (SQL: listing_clusters' jitter). */
-export const JITTER_DEG = 0.025;
+const JITTER_DEG = 0.025;
 
 /**
  * The radius of the circle that shows an approximate position (the listing's own map): the

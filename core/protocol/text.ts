@@ -22,7 +22,7 @@ export function fold(text: string): string {
  * A coordinate as listing feeds send it: a plain decimal, '.' or ',' as the decimal mark, an
  * optional sign, optionally no digit before the mark ('.5'); no exponent, nothing else.
  */
-export const COORDINATE_PATTERN = /^\s*[-+]?([0-9]+([.,][0-9]+)?|[.,][0-9]+)\s*$/;
+const COORDINATE_PATTERN = /^\s*[-+]?([0-9]+([.,][0-9]+)?|[.,][0-9]+)\s*$/;
 
 /** The number a coordinate stands for when it is one within ±maxAbs, else null. */
 export function parseCoordinate(value: unknown, maxAbs: number): number | null {

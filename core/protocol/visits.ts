@@ -25,7 +25,7 @@ export interface VisitRequest {
 export type VisitCheck = { ok: true; value: VisitRequest } | { ok: false; field: 'visit' | 'visit.mode' | 'visit.times' | 'visit.timeZone'; error: 'required' | 'invalid' };
 
 /** An IANA time zone name this runtime knows. */
-export function isTimeZone(name: unknown): name is string {
+function isTimeZone(name: unknown): name is string {
   if (typeof name !== 'string' || name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
@@ -68,7 +68,7 @@ export function localDay(at: Date | string, timeZone: string): string {
 }
 
 /** Whether two time zones tell the same clock time at this moment (Madrid and Ecuador do not). */
-export function sameClock(at: Date | string, a: string, b: string): boolean {
+function sameClock(at: Date | string, a: string, b: string): boolean {
   return formatVisitTime(at, 'en', a, 'time') === formatVisitTime(at, 'en', b, 'time') && localDay(at, a) === localDay(at, b);
 }
 

@@ -18,13 +18,13 @@ const MAX_NAMED = 512;
  * migrations 20261210000000 and 20261212000000). No parallel workers: on a small machine their
  * start-up costs more than they save.
  */
-export const ANON_SETTINGS: Record<string, string> = { TimeZone: 'UTC', role: 'anon', max_parallel_workers_per_gather: '0' };
+const ANON_SETTINGS: Record<string, string> = { TimeZone: 'UTC', role: 'anon', max_parallel_workers_per_gather: '0' };
 
 /** The `anon` role's own settings where the role does not set them (a database whose migrations predate them). */
 const ANON_ROLE_DEFAULTS: Record<string, string> = { statement_timeout: `${DEFAULTS.anonStatementTimeoutMs}ms`, plan_cache_mode: 'force_custom_plan' };
 
 /** `-c name=value ...` for a session's start-up options (values escaped as libpq reads them). */
-export function sessionOptions(settings: Record<string, string>): string {
+function sessionOptions(settings: Record<string, string>): string {
   return Object.entries(settings)
     .map(([k, v]) => `-c ${k}=${v.replace(/[\\ ]/g, (c) => `\\${c}`)}`)
     .join(' ');

@@ -4,7 +4,7 @@ import { insertSeed } from '../seed/apply.ts';
 import { DEFAULT_LISTINGS, generateSeed } from '../seed/generate.ts';
 import type { Database } from './database.ts';
 
-export const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
+const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
 
 /** The first migration since the squash: supabase/schemas/ as it stood, file by file. */
 const BASELINE = '20261226000000';

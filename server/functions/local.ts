@@ -13,7 +13,7 @@ import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
 
 const policy = (max: number, windowSeconds: number) => ({ teamInbox: DEFAULTS.teamInbox, allowedOrigins: DEFAULTS.allowedOrigins, rateLimit: { max, windowSeconds } });
-export const DEFAULT_INQUIRY_CONFIG: InquiryConfig = policy(DEFAULTS.inquiryRateLimit, DEFAULTS.inquiryRateWindowSeconds);
+const DEFAULT_INQUIRY_CONFIG: InquiryConfig = policy(DEFAULTS.inquiryRateLimit, DEFAULTS.inquiryRateWindowSeconds);
 export const DEFAULT_ALERTS_CONFIG: AlertsConfig = policy(DEFAULTS.alertRateLimit, DEFAULTS.alertRateWindowSeconds);
 
 const isUnavailable = (error: unknown) => error instanceof DatabaseUnavailableError || isConnectionError(error);

@@ -52,18 +52,18 @@ export type RequestKind = 'api' | 'function' | 'page' | 'file';
 export const DEADLINES: Record<RequestKind, number> = { api: 6000, function: 20_000, page: 10_000, file: 0 };
 
 /** The longest request target the server reads (PostgREST behind a gateway: about 8 KB of URL). */
-export const MAX_URL_BYTES = 8192;
+const MAX_URL_BYTES = 8192;
 
 /**
  * What a refused request costs its client's budget (client-shares.ts): a request answered 4xx
  * held no connection, but a client sending them at full speed still takes the server's time.
  */
-export const REFUSAL_COST_MS = 10;
+const REFUSAL_COST_MS = 10;
 
 /** A client over its share waits this long for its 429: at full speed it asks a few times a second, not thousands. */
-export const TARPIT_MS = 250;
+const TARPIT_MS = 250;
 
-export function requestKind(path: string): RequestKind {
+function requestKind(path: string): RequestKind {
   if (path === '/rest/v1' || path.startsWith('/rest/v1/')) return 'api';
   if (path.startsWith('/functions/v1/')) return 'function';
   if (/^\/(widgets|media|assets)\//.test(path)) return 'file';
@@ -83,7 +83,7 @@ function bundleHeaders(path: string): Record<string, string> {
  * what the request line says), not another host as a relative URL would read it; an absolute-form
  * target (a proxy's 'http://host/path') counts only for its path and query.
  */
-export function requestUrl(target: string): URL {
+function requestUrl(target: string): URL {
   if (target.startsWith('/')) return new URL(`http://localhost${target}`);
   const absolute = new URL(target);
   if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') throw new TypeError('not an http(s) request target');

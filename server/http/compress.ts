@@ -8,7 +8,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
-export const COMPRESSIBLE = /^(text\/|application\/(json|xml|([\w.-]+\+)?json)|image\/svg)/;
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|([\w.-]+\+)?json)|image\/svg)/;
 const MIN_BYTES = 512;
 
 /** The encoding to answer with, or null: a compressible type, a body worth it, a client that takes it. */

@@ -29,7 +29,7 @@ const WIDGET_FRAMES = [originOf(SITE.external.webinar), ...WIDGET_SCRIPTS];
 const RUNS = /^(|text\/javascript|application\/javascript|module)$/i;
 
 /** The inline scripts and style elements of a page, as the browser hashes them (their text as written). */
-export function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
+function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
   const scripts: string[] = [];
   for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     const attrs = m[1] ?? '';

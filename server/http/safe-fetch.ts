@@ -124,7 +124,7 @@ export function parseHostRule(text: string): HostRule | undefined {
 }
 
 /** The rule that lets this address be fetched, if any. */
-export function ruleFor(url: URL, rules: readonly HostRule[]): HostRule | undefined {
+function ruleFor(url: URL, rules: readonly HostRule[]): HostRule | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return rules.find(

@@ -179,7 +179,7 @@ export function plainText(v: unknown): string | null {
 // ── lookups ───────────────────────────────────────────────────────────────────────────────────────
 
 /** RESO StandardStatus: on the market (public) or not; anything else is kept as sent and reported. */
-export const STATUSES: Record<string, 'on' | 'off'> = {
+const STATUSES: Record<string, 'on' | 'off'> = {
   active: 'on',
   activeundercontract: 'on',
   comingsoon: 'off',
@@ -248,7 +248,7 @@ const squash = (s: string) =>
     .replace(/[^a-z]/g, '');
 
 /** Square metres in one of these units; RESO's AreaUnits and LotSizeUnits, and the usual short forms. */
-export const AREA_UNITS: Record<string, number> = {
+const AREA_UNITS: Record<string, number> = {
   squarefeet: 0.09290304,
   sqft: 0.09290304,
   squaremeters: 1,
@@ -267,7 +267,7 @@ const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** di
 /** A lease by the night, the day or the season (letters and case ignored): a holiday let, not a home to rent. */
 const HOLIDAY_LETS = new Set(['daily', 'nightly', 'night', 'day', 'seasonal', 'onetime']);
 
-export const FEE_MONTHS: Record<string, number> = {
+const FEE_MONTHS: Record<string, number> = {
   monthly: 1,
   annually: 12,
   annual: 12,
@@ -281,7 +281,7 @@ export const FEE_MONTHS: Record<string, number> = {
 };
 
 /** Furnished's values (letters and case ignored), as ours. */
-export const FURNISHED: Record<string, 'yes' | 'partly' | 'no'> = { furnished: 'yes', yes: 'yes', y: 'yes', partially: 'partly', partly: 'partly', unfurnished: 'no', no: 'no', n: 'no' };
+const FURNISHED: Record<string, 'yes' | 'partly' | 'no'> = { furnished: 'yes', yes: 'yes', y: 'yes', partially: 'partly', partly: 'partly', unfurnished: 'no', no: 'no', n: 'no' };
 
 /** PetsAllowed's values that allow some pets (letters and case ignored). */
 const PETS_YES = new Set(['yes', 'catsok', 'dogsok', 'numberlimit', 'sizelimit', 'breedrestrictions']);
@@ -362,7 +362,7 @@ function squareMetres(c: Context, n: number | null, unit: string, what: string, 
 }
 
 /** The mapping, in the order it runs (a rule may read what an earlier one wrote). */
-export const FIELD_MAP: readonly FieldRule[] = [
+const FIELD_MAP: readonly FieldRule[] = [
   {
     reso: 'ListingKey',
     ours: 'source_key',

@@ -28,7 +28,7 @@ const key = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? St
 
 export type OpenHouseMapped = { ok: true; openHouse: ImportedOpenHouse } | { ok: false; reason: string };
 
-export function mapOpenHouse(r: FeedRecord, now = Date.now()): OpenHouseMapped {
+function mapOpenHouse(r: FeedRecord, now = Date.now()): OpenHouseMapped {
   const source_key = key(r.OpenHouseKey) || key(r.OpenHouseId);
   const listing_key = key(r.ListingKey) || key(r.ListingId);
   if (!source_key) return { ok: false, reason: 'no OpenHouseKey' };

@@ -23,7 +23,7 @@ import { FetchRefused, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 export const PHOTO_CONCURRENCY = 3;
 
 /** A feed photo's bytes: at most this much (the 50 MB "photo" of a hostile feed is cut off as it streams). */
-export const PHOTO_MAX_BYTES = 20 * 1024 * 1024;
+const PHOTO_MAX_BYTES = 20 * 1024 * 1024;
 /** The largest image accepted, in pixels (a decompression bomb is refused before it is decoded). */
 const MAX_PIXELS = 80_000_000;
 const FORMATS_READ = new Set(['jpeg', 'png', 'webp', 'avif', 'heif', 'tiff', 'gif']);
@@ -104,7 +104,7 @@ const encode = (img: Sharp, ext: Ext, master = false) =>
  * the JPEGs alone a seventh of that, and most of a feed's photos are never seen in every size.
  * Baseline JPEGs: progressive ones took twice as long to make, for photos that load whole at once.
  */
-export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePhoto> {
+async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePhoto> {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
   let meta: Metadata;
   try {
@@ -189,7 +189,7 @@ const release = () => {
   else busy--;
 };
 
-export class PhotoError extends Error {}
+class PhotoError extends Error {}
 
 export interface PhotoFetchOptions {
   allow: readonly HostRule[];

@@ -38,7 +38,7 @@ const MAX_PAGES = 100_000;
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The seconds or date of a Retry-After header, in ms from now. */
-export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | null {
+function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | null {
   const v = Array.isArray(value) ? value[0] : value;
   if (!v) return null;
   if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;

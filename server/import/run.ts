@@ -76,7 +76,7 @@ export interface ImportReport {
 }
 
 /** The RESO incremental run reads from the high-water mark minus this (late commits at the source). */
-export const OVERLAP_MS = 5 * 60_000;
+const OVERLAP_MS = 5 * 60_000;
 const STAGE_BATCH = 1000;
 const REPORT_LIST = 200;
 
@@ -100,7 +100,7 @@ function resoOptions(source: ImportSource, options: RunOptions, log: (line: stri
   };
 }
 
-export function photoRules(source: ImportSource): HostRule[] {
+function photoRules(source: ImportSource): HostRule[] {
   return source.photoHosts.map((h) => parseHostRule(h)).filter((r): r is HostRule => Boolean(r));
 }
 

@@ -44,7 +44,7 @@ export async function runLocked<T>(db: Database, source: string, options: { onWa
 }
 
 /** How often a server looks at a source: a quarter of its period, from 1 to 15 seconds. */
-export const lookEveryMs = (s: ScheduledSource) => Math.min(15_000, Math.max(1000, (s.everyMinutes * 60_000) / 4));
+const lookEveryMs = (s: ScheduledSource) => Math.min(15_000, Math.max(1000, (s.everyMinutes * 60_000) / 4));
 
 export function createImportService(options: ImportServiceOptions): ImportService {
   const { db, log } = options;

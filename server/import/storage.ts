@@ -23,7 +23,7 @@ const LARGEST = PHOTO_LARGEST;
 const LARGEST_FILE = 8 * 1024 * 1024;
 const TYPES = ['image/jpeg', 'image/webp', 'image/avif'];
 
-export class StorageError extends Error {}
+class StorageError extends Error {}
 
 /** What went wrong, for the run's report: the status, and what to check when it is the key. */
 function failed(error: Error & { status?: number; statusCode?: string }, what: string): StorageError {

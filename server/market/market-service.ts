@@ -13,7 +13,7 @@ export interface MarketService {
   stop(): Promise<void>;
 }
 
-export const MARKET_INDEX_MAX_AGE_SECONDS = 3600;
+const MARKET_INDEX_MAX_AGE_SECONDS = 3600;
 const CHECK_EVERY_MS = 5 * 60_000;
 
 export function createMarketService(options: { db: Database; log?: (line: string) => void }): MarketService {

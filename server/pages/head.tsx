@@ -12,7 +12,7 @@ import { attrs } from '../../core/protocol/html.ts';
 import type { Dict } from './texts.ts';
 import type { Lang } from '../../core/lang.ts';
 
-export const OG_LOCALE: Record<Lang, string> = { en: 'en_US', es: 'es_EC' };
+const OG_LOCALE: Record<Lang, string> = { en: 'en_US', es: 'es_EC' };
 
 export interface OgImage {
   url: string;

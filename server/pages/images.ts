@@ -19,8 +19,8 @@ import { LRUCache } from 'lru-cache';
 import { FetchRefused, safeFetch, type SafeFetchOptions } from '../http/safe-fetch.ts';
 
 export const OG_SIZE = { width: 1200, height: 630 } as const;
-export const MAX_OG_BYTES = 250 * 1024;
-export const MAX_SOURCE_BYTES = 15 * 1024 * 1024;
+const MAX_OG_BYTES = 250 * 1024;
+const MAX_SOURCE_BYTES = 15 * 1024 * 1024;
 /** what a remote photo may be (SVG only from our own media: it can reference other files) */
 const REMOTE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
@@ -38,7 +38,7 @@ export function versionOf(source: string): string {
 }
 
 /** A JPEG of exactly width x height (cropped to fill), as small as it needs to be. */
-export async function toJpeg(source: Buffer | Sharp, width: number, height: number, maxBytes = Infinity): Promise<Buffer> {
+async function toJpeg(source: Buffer | Sharp, width: number, height: number, maxBytes = Infinity): Promise<Buffer> {
   const input = Buffer.isBuffer(source) ? sharp(source, { density: 144, limitInputPixels: 64_000_000 }) : source;
   const resized = input.rotate().resize(width, height, { fit: 'cover', position: 'attention' }).flatten({ background: '#ffffff' });
   for (const quality of [82, 72, 62, 50, 40]) {

@@ -15,7 +15,7 @@ import type { PageKit } from './page-kit.ts';
 import { send } from './send.ts';
 
 /** The plain fields of a multipart/form-data body (RFC 8058 lets a one-click POST be either kind). */
-export function multipartFields(text: string): string {
+function multipartFields(text: string): string {
   const out = new URLSearchParams();
   for (const m of text.matchAll(/name="([^"]{1,100})"\r?\n\r?\n([^\r\n]{0,1000})/g)) out.append(m[1] as string, m[2] as string);
   return out.toString();

@@ -31,7 +31,7 @@ export interface PageImages {
 }
 
 /** /search-properties/cumbaya: the hero names the place and shows its picture, the search is set to it, in the HTML */
-export const placeHero = (place: Place) => (html: string) => {
+const placeHero = (place: Place) => (html: string) => {
   const known = place.known;
   const params = JSON.stringify({ location: known ? { $t: `site.locations.${known.slug}.name` } : (place.city ?? place.slug) });
   let out = html

@@ -11,7 +11,7 @@ import { agentPath, INDEXED_PATHS, listingPath, localizedPath, marketPath, place
 import type { RequestContext } from '../http/request-context.ts';
 import type { SiteData } from './site-data.ts';
 
-export const SITEMAP_URL_LIMIT = 50_000;
+const SITEMAP_URL_LIMIT = 50_000;
 
 /** The pages of the site that are content (the shared page and the 404 are not). */
 

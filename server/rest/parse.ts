@@ -16,7 +16,7 @@
  */
 import { parseError } from './errors.ts';
 
-export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'cs', 'cd'] as const;
+const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'cs', 'cd'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export interface Filter {
@@ -61,9 +61,9 @@ export interface ReadQuery {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'or', 'and', 'not.or', 'not.and', 'columns', 'on_conflict']);
 const MAX_CONDITIONS = 100;
-export const MAX_IN_VALUES = 100;
+const MAX_IN_VALUES = 100;
 const MAX_DEPTH = 2;
-export const MAX_PATTERN_LENGTH = 200;
+const MAX_PATTERN_LENGTH = 200;
 const MAX_WILDCARDS = 8;
 /** A regular expression that matches its text literally: plain characters, and metacharacters escaped. */
 const LITERAL_PATTERN = /^(?:[^\\^$.|?*+()[\]{}]|\\[\\^$.|?*+()[\]{}])*$/u;

@@ -12,7 +12,7 @@ import { DeadlineError, OverShareError } from '../http/request-context.ts';
 import { ApiError, databaseUnavailable, fromPostgres, notSingle, poolTimeout, rangeNotSatisfiable, tooManyRequests } from './errors.ts';
 import type { ApiRequest } from './request.ts';
 
-export const CORS_HEADERS = {
+const CORS_HEADERS = {
   ...ANY_ORIGIN,
   'Access-Control-Expose-Headers': 'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, Preference-Applied, Retry-After',
 };
@@ -41,7 +41,7 @@ const BASE_ALLOWED_HEADERS = [
 ];
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/;
 
-export function allowedHeaders(requested: string | undefined): string {
+function allowedHeaders(requested: string | undefined): string {
   const asked = (requested ?? '')
     .toLowerCase()
     .split(',')
@@ -67,7 +67,7 @@ export function sendError(res: ServerResponse, error: ApiError, extra: Record<st
 }
 
 /** Turns anything thrown while answering into PostgREST's error JSON (never SQL or a stack). */
-export function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof OverShareError) return tooManyRequests(error.retryAfterSeconds);
   if (error instanceof DeadlineError) return error.phase === 'waiting' ? poolTimeout() : fromPostgres({ code: '57014' });

@@ -92,9 +92,9 @@ export const AGENT_COLUMNS = [
   'locations_served', 'facebook', 'instagram', 'linkedin', 'website', 'private_notes', 'created_at',
 ] as const satisfies ReadonlyArray<keyof AgentRow>;
 
-export const SEED = 20261121;
+const SEED = 20261121;
 /** created_at spreads over the two years before this date */
-export const REFERENCE_DATE = Date.UTC(2026, 10, 1);
+const REFERENCE_DATE = Date.UTC(2026, 10, 1);
 export const DEFAULT_LISTINGS = 1800;
 
 /** mulberry32: small, fast, and the same sequence everywhere */
@@ -193,7 +193,7 @@ function hashUnit(text: string): number {
  * for every listing of the sector) and about a third of the city's radius, so a sector's listings are
  * together on the map, as real ones are.
  */
-export function sectorPlace(place: Place, sector: string): Place {
+function sectorPlace(place: Place, sector: string): Place {
   const angle = hashUnit(`${place.city}|${sector}`) * 2 * Math.PI;
   // the centre within 60% of the city's radius and the sector's own 35%: every listing stays inside the city's disc
   const r = place.radiusKm * (0.1 + 0.5 * Math.sqrt(hashUnit(`${sector}|${place.city}`)));
@@ -392,7 +392,7 @@ const HOUR = 3_600_000;
  * weekday evening this week, a few streamed, one by appointment. From `now` (the seed's day), so
  * "this week" always has some.
  */
-export function openHousesFor(listings: readonly ListingRow[], now: number): OpenHouseRow[] {
+function openHousesFor(listings: readonly ListingRow[], now: number): OpenHouseRow[] {
   const out: OpenHouseRow[] = [];
   const day = Math.floor(now / DAY) * DAY;
   // the next Saturday (or today's) and the one after, at 00:00 in Ecuador
@@ -451,7 +451,7 @@ function sectorShift(sector: string): number {
 }
 
 /** What a price asked at `at` was worth in the seed's market of `reference`, in this city and sector. */
-export function marketFactor(city: string | null, sector: string | null, at: number, reference: number): number {
+function marketFactor(city: string | null, sector: string | null, at: number, reference: number): number {
   const trend = (ANNUAL_TREND[city ?? ''] ?? 0.02) + sectorShift(sector ?? '');
   return Math.pow(1 + trend, (at - reference) / (365 * DAY));
 }

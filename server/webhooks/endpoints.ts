@@ -37,7 +37,7 @@ type Resolve = (hostname: string) => Promise<Array<{ address: string }>>;
 const resolveAll: Resolve = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 /** The endpoint's address, checked: the reasons it cannot be one, in a sentence. */
-export async function checkEndpointUrl(text: string, dev: boolean, resolve: Resolve = resolveAll): Promise<string> {
+async function checkEndpointUrl(text: string, dev: boolean, resolve: Resolve = resolveAll): Promise<string> {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -68,7 +68,7 @@ export async function checkEndpointUrl(text: string, dev: boolean, resolve: Reso
   return url.href;
 }
 
-export function checkEvents(events: string[]): WebhookEvent[] {
+function checkEvents(events: string[]): WebhookEvent[] {
   const list = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
   if (!list.length) throw new WebhookInputError(`name the events: --events ${WEBHOOK_EVENTS.join(',')}`);
   const unknown = list.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));

@@ -8,7 +8,7 @@ const SOURCES = (name: string) => [
   { src: `/media/video/${name}.mp4`, type: 'video/mp4' },
 ];
 
-export function motionAllowed(): boolean {
+function motionAllowed(): boolean {
   const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
   return !saveData && !matchMedia('(prefers-reduced-motion: reduce)').matches;
 }

@@ -4,8 +4,8 @@
  * given a second to render after the script loads; when the script fails or nothing renders, the
  * block keeps (or shows) its plain fallback. Nothing third-party is needed for the page to work.
  */
-export const REINIT_DELAY_MS = 1000;
-export const RENDER_TIMEOUT_MS = 8000;
+const REINIT_DELAY_MS = 1000;
+const RENDER_TIMEOUT_MS = 8000;
 
 export interface WidgetOptions {
   /** the block the widget renders into */
@@ -21,7 +21,7 @@ export interface WidgetOptions {
   onReady?: () => void;
 }
 
-export function loadScript(src: string): Promise<void> {
+function loadScript(src: string): Promise<void> {
   for (const old of document.querySelectorAll<HTMLScriptElement>('script[data-exp-third-party]')) {
     if (old.src === new URL(src, location.href).href) old.remove();
   }

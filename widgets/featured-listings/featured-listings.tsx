@@ -19,7 +19,7 @@ type Props = ElementProps<typeof featuredListingsAttributes>;
 
 const GRID = 'list-none m-0 p-0 grid gap-5 cq-sm:grid-cols-2 cq-lg:grid-cols-4';
 
-export function viewAllUrl(searchUrl: string, community: string, operation: Operation = 'sale'): string {
+function viewAllUrl(searchUrl: string, community: string, operation: Operation = 'sale'): string {
   if (!community && operation === 'sale') return searchUrl;
   const [path, query = ''] = searchUrl.split('?') as [string, string?];
   const params = new URLSearchParams(query);

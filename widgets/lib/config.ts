@@ -15,7 +15,7 @@ const BUILD_SITE_URL: string = import.meta.env.VITE_EXP_SITE_URL ?? '';
 const BUILD_KEY: string = import.meta.env.VITE_EXP_API_KEY ?? '';
 
 /** The origin of the script (bundle or chunk) that is running: always the bundle's own origin. */
-export function bundleOrigin(): string {
+function bundleOrigin(): string {
   try {
     return new URL(import.meta.url).origin;
   } catch {

@@ -78,7 +78,7 @@ export function addPageTexts(lang: Lang, more: Dict): void {
 export const langsLoaded = signal(0);
 
 /** Downloads a language's texts (once; a failed download is tried again on the next call). */
-export function loadLang(lang: Lang): Promise<void> {
+function loadLang(lang: Lang): Promise<void> {
   if (available.has(lang) || lang === 'en') return Promise.resolve();
   let pending = loading.get(lang);
   if (!pending) {
@@ -123,7 +123,7 @@ export function savedLang(): Lang | undefined {
  * hreflang>` on this origin (our site's pages do; docs/decisions.md #18). Its path, with the
  * address's own query and hash.
  */
-export function alternateAddress(lang: Lang): string | undefined {
+function alternateAddress(lang: Lang): string | undefined {
   const link = document.querySelector<HTMLLinkElement>(`link[rel="alternate"][hreflang="${lang}"]`);
   if (!link?.href) return undefined;
   try {

@@ -4,14 +4,14 @@
  */
 
 /** Lets the browser paint and handle input, then resumes (ahead of other queued work where the browser can). */
-export function yieldToMain(): Promise<void> {
+function yieldToMain(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Milliseconds of work between two yields. */
-export const SLICE_MS = 8;
+const SLICE_MS = 8;
 
 /**
  * Calls `each` for every item, yielding to the browser every SLICE_MS. Resolves false (and stops)

@@ -15,7 +15,7 @@ export interface SearchState {
 }
 
 /** every key this element reads and writes: the filter table's, and the sort, the page and the open property */
-export const OWN_KEYS = [...FILTER_PARAMS, 'sort', 'page', 'property'] as const;
+const OWN_KEYS = [...FILTER_PARAMS, 'sort', 'page', 'property'] as const;
 
 /** Reads what the URL says; anything malformed is ignored, never an error (the filter table's rules). */
 export function readSearchParams(params: URLSearchParams): Partial<SearchState> & { filters: SearchFilters } {

@@ -33,7 +33,7 @@ declare module 'react' {
 }
 
 /** docs/product.md §4: the header turns solid once the page is scrolled more than this. */
-export const SCROLL_THRESHOLD = 20;
+const SCROLL_THRESHOLD = 20;
 
 function useScrolled(): boolean {
   const [scrolled, setScrolled] = useState(() => typeof window !== 'undefined' && window.scrollY > SCROLL_THRESHOLD);

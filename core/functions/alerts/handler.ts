@@ -77,7 +77,7 @@ export interface SearchSummary {
   email: string;
 }
 
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
   return `${local.slice(0, Math.min(2, Math.max(1, local.length - 1)))}…@${domain}`;
 }

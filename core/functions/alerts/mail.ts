@@ -89,7 +89,7 @@ async function addressConfirmed(sql: Sql, id: string): Promise<boolean> {
  * only. The words go; a place, or a city typed in, stays only if it is one of ours, by its own
  * name; a type only if it is one we know.
  */
-export async function withoutSendersText(sql: Sql, filters: FilterArgs): Promise<FilterArgs> {
+async function withoutSendersText(sql: Sql, filters: FilterArgs): Promise<FilterArgs> {
   const { words: _words, city, place_name: _name, place, property_type, ...rest } = filters;
   const out: FilterArgs = { ...rest };
   if (place) {
@@ -156,7 +156,7 @@ export async function listLinks(sql: Sql, options: AlertMailOptions, search: { i
 }
 
 /** The confirmation mail: what was asked for, how often, and the link that makes it start. */
-export function confirmComposer(options: AlertMailOptions): Composer {
+function confirmComposer(options: AlertMailOptions): Composer {
   return async (sql, mail) => {
     const id = mail.ref_id.split(':')[0] ?? '';
     const search = await loadSearch(sql, id);
@@ -305,7 +305,7 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
 }
 
 /** The team's notice of a newly confirmed search (a buyer who asked to hear from us). */
-export function leadComposer(options: AlertMailOptions & { teamInbox: string }): Composer {
+function leadComposer(options: AlertMailOptions & { teamInbox: string }): Composer {
   return async (sql, mail) => {
     const search = await loadSearch(sql, mail.ref_id);
     if (!search || search.status === 'pending' || search.status === 'expired') return null;

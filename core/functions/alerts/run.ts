@@ -40,7 +40,7 @@ export interface AlertRunResult {
   more?: boolean;
 }
 
-export const ALERT_RUN_DEFAULTS = { batch: 200, settleSeconds: 30, maxItems: 12 } as const;
+const ALERT_RUN_DEFAULTS = { batch: 200, settleSeconds: 30, maxItems: 12 } as const;
 
 /**
  * One batch, one statement: the due searches (locked), the listings that came on the market and the

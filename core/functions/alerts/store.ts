@@ -11,7 +11,7 @@ import type { TokenPurpose } from './tokens.ts';
 import type { Lang } from '../../lang.ts';
 
 /** An unconfirmed request is gone after this many hours. */
-export const CONFIRM_HOURS = 48;
+const CONFIRM_HOURS = 48;
 /** A new confirmation mail for the same pending request after this many minutes (a lost mail), not before. */
 export const RESEND_MINUTES = 10;
 

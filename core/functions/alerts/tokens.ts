@@ -8,7 +8,7 @@ import type { Sql } from '../sql.ts';
 export type TokenPurpose = 'confirm' | 'manage' | 'unsubscribe';
 
 /** How long the links of an alert mail work (the confirmation link: until its request expires). */
-export const LINK_DAYS = 365;
+const LINK_DAYS = 365;
 
 export function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));

@@ -30,7 +30,7 @@ export interface InquiryMailOptions {
  * `copy`: the copy for the listing's agent (or the agent addressed) when the inquiry belongs to the
  * lead's owner and the deployment copies (docs/leads.md).
  */
-export function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, copy = false, extra: Array<[string, string]> = []): MailMessage {
+function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, copy = false, extra: Array<[string, string]> = []): MailMessage {
   const { es, both } = mailTexts(options.texts);
   const label = (key: string) => both(`mail.inquiry.${key}`);
   const title = oneLine(row.property_title ?? '');

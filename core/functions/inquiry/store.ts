@@ -36,7 +36,7 @@ const agentName = (a: AgentRow) =>
     .trim();
 
 /** An active EC listing and its agent (by id, else a known EC agent with the listing's agent e-mail). */
-export async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFacts; agent: AgentRow | null } | null> {
+async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFacts; agent: AgentRow | null } | null> {
   const rows = await sql.query<ListingFacts & { agent_id: string | null; agent_email: string | null; agent_first_name: string | null; agent_last_name: string | null }>(
     `select l.id::text as id, l.title, l.address, l.price::text as price, l.city,
             a.id::text as agent_id, a.email as agent_email, a.first_name as agent_first_name, a.last_name as agent_last_name
@@ -54,7 +54,7 @@ export async function findListing(sql: Sql, id: string): Promise<{ listing: List
   return { listing: { id: row.id, title: row.title, address: row.address, price: row.price, city: row.city }, agent };
 }
 
-export async function findAgent(sql: Sql, by: { id?: string; email?: string }): Promise<AgentRow | null> {
+async function findAgent(sql: Sql, by: { id?: string; email?: string }): Promise<AgentRow | null> {
   const rows = by.id
     ? await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where id = $1 and country_code = 'EC' and nullif(btrim(email), '') is not null", [by.id])
     : await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where lower(btrim(email)) = lower($1) and country_code = 'EC' limit 1", [by.email ?? '']);

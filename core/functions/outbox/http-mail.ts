@@ -12,10 +12,10 @@
  */
 import type { Mailer, MailMessage } from './worker.ts';
 
-export const MAIL_API_TIMEOUT_MS = 30_000;
+const MAIL_API_TIMEOUT_MS = 30_000;
 
 /** A refusal that trying again cannot change (the worker fails the mail for good). */
-export class PermanentMailError extends Error {
+class PermanentMailError extends Error {
   readonly permanent = true;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Mailer, MailMessage } from './worker.ts';
 
-export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
 
 interface Transport {
   sendMail(message: MailMessage): Promise<unknown>;

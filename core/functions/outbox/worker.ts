@@ -85,9 +85,9 @@ export interface DrainResult {
 /** A drain stopped by its budget says so: what is still due waits for the next call. */
 export type BudgetedDrainResult = DrainResult & { more: boolean };
 
-export const OUTBOX_DEFAULTS = { concurrency: 4, leaseSeconds: 20, baseDelaySeconds: 5, maxDelaySeconds: 600 } as const;
+const OUTBOX_DEFAULTS = { concurrency: 4, leaseSeconds: 20, baseDelaySeconds: 5, maxDelaySeconds: 600 } as const;
 
-export function retryDelay(attempts: number, base: number = OUTBOX_DEFAULTS.baseDelaySeconds, max: number = OUTBOX_DEFAULTS.maxDelaySeconds): number {
+function retryDelay(attempts: number, base: number = OUTBOX_DEFAULTS.baseDelaySeconds, max: number = OUTBOX_DEFAULTS.maxDelaySeconds): number {
   return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
 }
 

@@ -51,7 +51,7 @@ const ALLOWED: Record<Action, Array<VisitLink['purpose']>> = {
 };
 
 /** The longest place an agent may give (an address or a video call's link). */
-export const LOCATION_MAX = 300;
+const LOCATION_MAX = 300;
 
 /** What a link's page shows of a request (the visitor's name to the agent only; nobody's contact details). */
 export interface VisitSummary {

@@ -62,7 +62,7 @@ function placeOf(v: VisitRow, t: T): string {
 }
 
 /** A time in the visitor's zone, with Ecuador's beside it when the clocks differ. */
-export function visitorTime(at: string, lang: Lang, timeZone: string, t: T): string {
+function visitorTime(at: string, lang: Lang, timeZone: string, t: T): string {
   const own = formatVisitTime(at, lang, timeZone);
   const ecuador = ecuadorBeside(at, lang, timeZone);
   return ecuador ? `${own} (${t('visits.ecuadorTime', { time: ecuador })})` : own;

@@ -137,7 +137,7 @@ export async function openTimesOf(sql: Sql, agentId: string | null): Promise<str
  * visit confirmed for tomorrow morning needs no reminder of its confirmation) and have had no
  * reminder: their request ids.
  */
-export async function visitsToRemind(sql: Sql): Promise<Array<{ id: string; email: string }>> {
+async function visitsToRemind(sql: Sql): Promise<Array<{ id: string; email: string }>> {
   return sql.query<{ id: string; email: string }>(
     `select v.request_id::text as id, r.email from internal.visits v join internal.visit_requests r on r.id = v.request_id
       where v.status = 'confirmed' and lower(v.during) > now() + interval '2 hours' and lower(v.during) <= now() + interval '26 hours'

@@ -11,7 +11,7 @@ export const WEBHOOK_EVENTS = ['inquiry.created', 'alert.confirmed', 'alert.unsu
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The payloads' version: a receiver reads `version` before `data`; a change of shape is a new version. */
-export const WEBHOOK_VERSION = 1;
+const WEBHOOK_VERSION = 1;
 
 /** What a delivery carries, besides its id: the Standard Webhooks envelope, versioned. */
 export interface WebhookPayload {
@@ -22,7 +22,7 @@ export interface WebhookPayload {
   data: Record<string, unknown>;
 }
 
-export function newMessageId(): string {
+function newMessageId(): string {
   return `msg_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 

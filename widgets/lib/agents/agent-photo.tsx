@@ -1,7 +1,7 @@
 /** An agent's photo; the placeholder picture when there is none or it fails (docs/product.md §5). */
 import { useEffect, useState } from 'react';
 
-export function AgentPlaceholder({ className = '' }: { className?: string }) {
+function AgentPlaceholder({ className = '' }: { className?: string }) {
   return (
     <svg viewBox="0 0 120 120" aria-hidden="true" className={`block w-full h-full ${className}`} part="agent-placeholder">
       <rect width="120" height="120" fill="#e2e8f0" />

@@ -29,7 +29,7 @@ export function getClients(config: ApiConfig): DataClients {
 }
 
 /** A data call that failed: what was asked, PostgREST's message and code. */
-export class DataError extends Error {
+class DataError extends Error {
   constructor(
     message: string,
     readonly code?: string,

@@ -30,7 +30,7 @@ export function refusedFields(fields: Record<string, string>): Errors {
 }
 
 /** The translation key of what is wrong with a field (the function says the same, in codes). */
-export function errorKey(field: InquiryField, error: FieldError): string {
+function errorKey(field: InquiryField, error: FieldError): string {
   if (error === 'required' && (field === 'name' || field === 'email')) return `inquiry.errors.${field}Required`;
   if (error === 'invalid' && (field === 'email' || field === 'phone')) return `inquiry.errors.${field}Invalid`;
   return `inquiry.errors.${error}`;

@@ -26,7 +26,7 @@ import { keptEntry, rememberViewed } from '../saved/store.ts';
 import { ShareButton, type ShareTarget } from './share.tsx';
 
 /** What sharing a listing sends: its page, its title, its price and place. */
-export function useShareTarget(p: Property): ShareTarget {
+function useShareTarget(p: Property): ShareTarget {
   const { site, lang, t } = useElement();
   const url = new URL(listingUrl(p, site, lang), typeof location === 'undefined' ? site : location.href).href;
   return { url, title: p.title, text: [listingPrice(p, t), p.city].filter(Boolean).join(' · ') };

@@ -29,9 +29,9 @@ export type Bbox = [number, number, number, number];
 export type CellLoader = (view: { zoom: number; bbox: Bbox }, signal: AbortSignal) => Promise<MapCell[]>;
 
 /** The cells are asked for after the view has rested this long (ms). */
-export const CELLS_DEBOUNCE = 30;
+const CELLS_DEBOUNCE = 30;
 /** views whose answers are kept */
-export const CELL_CACHE = 60;
+const CELL_CACHE = 60;
 /** the whole world, asked for once to fit every match */
 export const WORLD: Bbox = [-180, -85.0511, 180, 85.0511];
 

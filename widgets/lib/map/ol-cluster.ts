@@ -12,7 +12,7 @@ import type { StyleFunction } from 'ol/style/Style.js';
 import AnimatedCluster from 'ol-ext/layer/AnimatedCluster';
 
 /** Cluster pins closer than this many pixels. */
-export const CLUSTER_DISTANCE = 44;
+const CLUSTER_DISTANCE = 44;
 
 export function clusterLayer(pins: VectorSource<Feature<Point>>, style: StyleFunction, zIndex: number): { layer: AnimatedCluster; source: Cluster } {
   const source = new Cluster({ source: pins, distance: CLUSTER_DISTANCE, minDistance: 12 });

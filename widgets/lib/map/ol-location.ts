@@ -48,7 +48,7 @@ export interface LocationController {
 }
 
 /** How close the map opens on an exact position (streets and their names readable). */
-export const LOCATION_ZOOM = 16;
+const LOCATION_ZOOM = 16;
 
 const CIRCLE_STYLE = new Style({
   fill: new Fill({ color: 'rgba(18, 60, 105, 0.16)' }),

@@ -27,9 +27,9 @@ export { prepareMap };
 export type { CellLoader };
 
 /** where the map opens before it knows where the listings are: Quito (core/protocol/places.ts QUITO), as [lng, lat]; written here so the map chunk does not take the places table */
-export const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
-export const DEFAULT_ZOOM = 12;
-export const FIT_MAX_ZOOM = 16;
+const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
+const DEFAULT_ZOOM = 12;
+const FIT_MAX_ZOOM = 16;
 /** more pins than this are clustered (docs/product.md §9) */
 export const CLUSTER_ABOVE = 10;
 

@@ -12,9 +12,9 @@ import { signal } from '@preact/signals-react';
 import type { Property } from '../../../core/protocol/listing.ts';
 
 /** At most this many saved listings (the oldest go first). */
-export const SAVED_MAX = 200;
+const SAVED_MAX = 200;
 /** The listings opened last, at most this many. */
-export const RECENT_MAX = 20;
+const RECENT_MAX = 20;
 
 export interface SavedListing {
   id: string;
