@@ -44,9 +44,15 @@ async function timed(url: string, init: RequestInit = {}): Promise<Timed> {
   return { status: res.status, ms: performance.now() - t0, at: performance.now(), body, headers: res.headers };
 }
 
+// the server's own database only: the suites that run beside this one have databases of their own
+// on the same PostgreSQL, and some of them sleep too (tests/support/data-api-doc.ts)
 const sleeping = async (server: TestServer) =>
   Number(
-    (await server.sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%exp_test_sleep%' and query not like '%pg_stat_activity%'"))[0]?.n ?? 0,
+    (
+      await server.sql<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'active' and query like '%exp_test_sleep%' and query not like '%pg_stat_activity%'",
+      )
+    )[0]?.n ?? 0,
   );
 
 describe('one slow request never stops the site', () => {
@@ -167,12 +173,7 @@ describe('one slow request never stops the site', () => {
       watching = false;
       await watch;
       expect(done.map((d) => d.status)).toEqual(Array(8).fill(200));
-      // three at a time: a sample reads the backends one after another, so where one statement
-      // ends and the next begins it may see both (once, 4); a fourth running for real would show
-      // in every sample of its 1.5 s
-      expect(Math.max(...samples.map((s) => s.n))).toBeGreaterThanOrEqual(3);
-      const runs = samples.filter((s, i) => s.n > 3 && (samples[i + 1]?.n ?? 0) > 3 && (samples[i + 2]?.n ?? 0) > 3);
-      expect(runs, JSON.stringify(samples.map((s) => s.n))).toEqual([]);
+      expect(Math.max(...samples.map((s) => s.n)), JSON.stringify(samples.map((s) => s.n))).toBe(3);
       // after six statements (9 s of a 4 s budget) the client owed time: its last two ran one at a
       // time, so the last ended a whole statement (1.5 s) after the one before (at once, together)
       const ends = done.map((d) => d.at).sort((x, y) => x - y);
