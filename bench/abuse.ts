@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { listingPath } from '../core/routes.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
-import { seededDatabase } from './database.ts';
+import { benchDatabase } from './database.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -146,7 +146,7 @@ export async function benchAbuse(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'exp-abuse-'));
   chmodSync(dir, 0o755);
   try {
-    const db = await seededDatabase(postgres.url, LISTINGS, 'abuse');
+    const db = await benchDatabase(postgres.url, LISTINGS, 'abuse');
     const rows = await db.jobs.query<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by random() limit 400");
     const ids = rows.map((r, i) => listingPath(r.id, r.title, i % 2 ? 'es' : 'en'));
     await db.close();

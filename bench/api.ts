@@ -19,7 +19,7 @@ import { findRoutine, resultSource, scalarCall } from '../server/rest/rpc.ts';
 import { loadSchema, type Relation, type Schema } from '../server/rest/schema.ts';
 import { buildCount, buildPage } from '../server/rest/sql.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
-import { seededDatabase } from './database.ts';
+import { benchDatabase } from './database.ts';
 import { getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
 import type { MinimalRoute } from './minimal-server.ts';
 import { summarise, time, type Summary } from './stats.ts';
@@ -275,7 +275,7 @@ export async function benchApi(): Promise<Record<string, unknown>> {
 
   const postgres = await startPostgres();
   try {
-    const db = await seededDatabase(postgres.url, LISTINGS, 'api');
+    const db = await benchDatabase(postgres.url, LISTINGS, 'api');
     await db.close();
     // TRUST_PROXY=1: the load's clients are visitors of their own, as behind a CDN (bench/load.ts)
     const server = await startServerProcess({ DATABASE_URL: postgres.url, TRUST_PROXY: '1' }, join(cache, 'server-postgres.log'));

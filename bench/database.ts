@@ -4,7 +4,7 @@ import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
 
 /** The schema and `listings` listings of the seed, in the database at `url`: a connection the caller closes. */
-export async function seededDatabase(url: string, listings: number, bench: string): Promise<Database> {
+export async function benchDatabase(url: string, listings: number, bench: string): Promise<Database> {
   console.log(`[bench:${bench}] PostgreSQL: seeding ${listings} listings...`);
   const db = await openPostgres(url);
   await migrate(db);

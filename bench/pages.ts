@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { listingPath, marketPath } from '../core/routes.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
-import { seededDatabase } from './database.ts';
+import { benchDatabase } from './database.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { summarise, time, type Summary } from './stats.ts';
 
@@ -38,7 +38,7 @@ export async function benchPages(): Promise<Record<string, unknown>> {
   const postgres = await startPostgres();
   const dataDir = mkdtempSync(join(tmpdir(), 'exp-bench-pages-'));
   try {
-    const db = await seededDatabase(postgres.url, LISTINGS, 'pages');
+    const db = await benchDatabase(postgres.url, LISTINGS, 'pages');
     const rows = (await db.admin.query(
       `select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit ${PAGES + WARMUP + IMAGES * 2}`,
     )) as Array<{ id: string; title: string }>;

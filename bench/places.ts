@@ -15,7 +15,7 @@ import { getListingsCount, getListingsPage, getMapClusters, type SearchFilters, 
 import { getPlaceSuggestions } from '../widgets/lib/data/places.ts';
 import type { LngLat } from '../core/protocol/polygon.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
-import { seededDatabase } from './database.ts';
+import { benchDatabase } from './database.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { gzipSize, summarise, time } from './stats.ts';
 
@@ -66,7 +66,7 @@ const SEARCHES: Array<{ name: string; filters: SearchFilters; sort?: SortKey; ta
 export async function benchPlaces(): Promise<Record<string, unknown>> {
   const postgres = await startPostgres();
   try {
-    const db = await seededDatabase(postgres.url, LISTINGS, 'places');
+    const db = await benchDatabase(postgres.url, LISTINGS, 'places');
     await db.close();
     const server = await startServerProcess({ DATABASE_URL: postgres.url });
     try {

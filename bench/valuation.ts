@@ -17,7 +17,7 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { parseEstimate } from '../core/protocol/valuation.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
-import { seededDatabase } from './database.ts';
+import { benchDatabase } from './database.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { summarise, time } from './stats.ts';
 
@@ -51,7 +51,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 export async function benchValuation(): Promise<Record<string, unknown>> {
   const postgres = await startPostgres();
   try {
-    const db = await seededDatabase(postgres.url, LISTINGS, 'valuation');
+    const db = await benchDatabase(postgres.url, LISTINGS, 'valuation');
     // the homes, and the baseline's figure for each: the median USD/m² of the ten nearest of its type, itself left out
     const homes = (await db.admin.query(
       `select h.id::text as id, h.price::float8 as price, h.lat, h.lng, h.property_type, h.square_feet::float8 as area, h.lot_size::float8 as lot,

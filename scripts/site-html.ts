@@ -123,6 +123,11 @@ export function expandEach(html: string): string {
   return out;
 }
 
+/** The options of a block's opening line: `name="value"` pairs, and flags (`lead`) as empty values. */
+function blockOptions(text: string): Record<string, string> {
+  return Object.fromEntries([...text.matchAll(/([a-z]+)(?:="([^"]*)")?/g)].map(([, name, value = '']) => [name as string, value]));
+}
+
 /**
  * A section with its heading, written once: the section, its container and its head around what the
  * page writes inside, the heading labelling the section:
@@ -139,8 +144,7 @@ export function expandSections(html: string): string {
   let out = html;
   for (let m = block.exec(out); m; m = block.exec(out)) {
     const [all, indent, options, body] = m as unknown as [string, string, string, string];
-    const o: Record<string, string> = {};
-    for (const [, name, value = ''] of options.matchAll(/([a-z]+)(?:="([^"]*)")?/g)) o[name as string] = value;
+    const o = blockOptions(options);
     if (!o.id || !o.texts) throw new Error(`<!--exp:section--> needs id and texts: ${options}`);
     if (/<!--exp:section/.test(body)) throw new Error(`<!--exp:section id="${o.id}"--> holds another section`);
     const classes = (...names: Array<string | undefined>) => escapeHtml(names.filter(Boolean).join(' '));
@@ -177,7 +181,7 @@ export function expandHero(html: string): string {
     return html;
   }
   const [all, indent, options, body] = m as unknown as [string, string, string, string];
-  const o = Object.fromEntries([...options.matchAll(/([a-z]+)="([^"]*)"/g)].map(([, name, value]) => [name, escapeHtml(value as string)]));
+  const o = Object.fromEntries(Object.entries(blockOptions(options)).map(([name, value]) => [name, escapeHtml(value)]));
   if (!o.video || !o.texts) throw new Error(`<!--exp:hero--> needs video and texts: ${options}`);
   const poster = `/media/video/${o.video}-poster.webp`;
   const lines = [
@@ -202,8 +206,7 @@ export function expandHero(html: string): string {
 export function sitePage(source: string): string {
   const m = /^\s*<!--exp:page ([^>]*?)-->\r?\n?/.exec(source);
   if (!m) return source;
-  const o: Record<string, string> = {};
-  for (const [, name, value] of (m[1] as string).matchAll(/([a-z]+)="([^"]*)"/g)) o[name as string] = value as string;
+  const o = blockOptions(m[1] as string);
   if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
   const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
   const content = expandEach(expandSections(expandHero(source.slice(m[0].length)))).replace(/\s+$/, '');
