@@ -9,27 +9,30 @@ function clock() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** a statement's turn, watched: `started` once acquire() has answered */
+function watch(turn: Promise<(ms: number) => void>) {
+  const w: { started: boolean; release?: Promise<(ms: number) => void> } = { started: false };
+  w.release = turn.then((release) => ((w.started = true), release));
+  return w as Required<typeof w>;
+}
+
 describe("each client's share of the public pool", () => {
   it('runs at most `concurrent` statements of one client at once; the next waits its turn, others do not', async () => {
     const c = clock();
     const shares = new ClientShares({ concurrent: 2, burstMs: 10_000, refillPerSecond: 500, maxWaiting: 4, maxClients: 100, now: c.now });
     const a1 = await shares.acquire('a');
     const a2 = await shares.acquire('a');
-    let third = false;
-    const a3 = shares.acquire('a').then((release) => {
-      third = true;
-      return release;
-    });
+    const a3 = watch(shares.acquire('a'));
     await settle();
-    expect(third).toBe(false);
+    expect(a3.started).toBe(false);
     // another client is not held up
     const b1 = await shares.acquire('b');
     b1(5);
     a1(10);
     await settle();
-    expect(third).toBe(true);
+    expect(a3.started).toBe(true);
     a2(10);
-    (await a3)(10);
+    (await a3.release)(10);
   });
 
   it('a client that spent its budget runs one at a time; one that owes a whole burst is refused with the seconds to wait, and comes back as it earns', async () => {
@@ -38,16 +41,13 @@ describe("each client's share of the public pool", () => {
     // 6 s spent: 2 s owed, one statement at a time
     (await shares.acquire('x'))(6000);
     const first = await shares.acquire('x');
-    let second = false;
-    void shares.acquire('x').then((release) => {
-      second = true;
-      release(0);
-    });
+    const second = watch(shares.acquire('x'));
     await settle();
-    expect(second).toBe(false);
+    expect(second.started).toBe(false);
     first(3000);
     await settle();
-    expect(second).toBe(true);
+    expect(second.started).toBe(true);
+    (await second.release)(0);
     // 5 s owed: refused, for (5 s / 0.5 s per s) + 1
     expect(shares.retryAfter('x')).toBe(11);
     await expect(shares.acquire('x')).rejects.toBeInstanceOf(OverShareError);
@@ -85,14 +85,10 @@ describe("each client's share of the public pool", () => {
     for (let i = 0; i < 1000; i++) (await shares.acquire(`c${i}`))(1);
     expect(shares.size).toBeLessThanOrEqual(100);
     // the busy client was kept: its next statement still waits for its one slot
-    let ran = false;
-    const after = shares.acquire('busy').then((r) => {
-      ran = true;
-      return r;
-    });
+    const after = watch(shares.acquire('busy'));
     await settle();
-    expect(ran).toBe(false);
+    expect(after.started).toBe(false);
     busy(1);
-    (await after)(1);
+    (await after.release)(1);
   });
 });

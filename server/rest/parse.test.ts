@@ -53,32 +53,17 @@ describe('PostgREST query parsing', () => {
 
   it('parses nested or/and trees with quoted values that hold , . : ( )', () => {
     const [tree] = q('or=(first_name.ilike."*Ana, (Q).*",and(id.gt.1,email.not.is.null),not.or(a.eq.1,b.eq.2))').where;
-    expect(tree).toEqual({
-      kind: 'logic',
-      op: 'or',
-      negate: false,
-      conditions: [
-        { kind: 'filter', column: 'first_name', negate: false, op: 'ilike', value: '*Ana, (Q).*' },
-        {
-          kind: 'logic',
-          op: 'and',
-          negate: false,
-          conditions: [
-            { kind: 'filter', column: 'id', negate: false, op: 'gt', value: '1' },
-            { kind: 'filter', column: 'email', negate: true, op: 'is', value: 'null' },
-          ],
-        },
-        {
-          kind: 'logic',
-          op: 'or',
-          negate: true,
-          conditions: [
-            { kind: 'filter', column: 'a', negate: false, op: 'eq', value: '1' },
-            { kind: 'filter', column: 'b', negate: false, op: 'eq', value: '2' },
-          ],
-        },
-      ],
-    });
+    const filter = (column: string, op: string, value: string, negate = false) => ({ kind: 'filter', column, negate, op, value });
+    const logic = (op: string, negate: boolean, ...conditions: unknown[]) => ({ kind: 'logic', op, negate, conditions });
+    expect(tree).toEqual(
+      logic(
+        'or',
+        false,
+        filter('first_name', 'ilike', '*Ana, (Q).*'),
+        logic('and', false, filter('id', 'gt', '1'), filter('email', 'is', 'null', true)),
+        logic('or', true, filter('a', 'eq', '1'), filter('b', 'eq', '2')),
+      ),
+    );
   });
 
   it('unescapes backslashes and quotes inside quoted values', () => {

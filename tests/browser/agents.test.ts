@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor, withLoggedErrors } from './helpers.ts';
 import type { AgentRecord } from '../../core/protocol/records.ts';
 import { fold } from '../../core/protocol/text.ts';
 
@@ -99,19 +99,13 @@ describe('<exp-agent-directory>', () => {
     expect(violations, describeViolations(violations)).to.deep.equal([]);
   });
 
-  it('shows an empty list when the agents cannot be read (logged)', async () => {
-    const logged: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => logged.push(args);
-    try {
+  it('shows an empty list when the agents cannot be read (logged)', () =>
+    withLoggedErrors(async (logged) => {
       const el = await mount(`<exp-agent-directory api-url="http://127.0.0.1:9"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
       await waitFor(() => el.shadowRoot?.querySelector('[part="empty"]'), 8000, 'empty');
       expect(count(el)).to.equal('0 featured agents');
       expect(logged.length).to.be.greaterThan(0);
-    } finally {
-      console.error = original;
-    }
-  });
+    }));
 
   it('speaks Spanish', async () => {
     const el = await mount(`<exp-agent-directory lang="es" api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');

@@ -100,3 +100,15 @@ export async function dataApiUrl(): Promise<string> {
   const path = '/__env.js';
   return ((await import(/* @vite-ignore */ path)) as { API_URL: string }).API_URL;
 }
+
+/** runs `test` with console.error collected instead of printed (an element that logs a failure it shows) */
+export async function withLoggedErrors(test: (logged: unknown[]) => Promise<void>): Promise<void> {
+  const logged: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => logged.push(args);
+  try {
+    await test(logged);
+  } finally {
+    console.error = original;
+  }
+}

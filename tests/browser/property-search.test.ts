@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor, withLoggedErrors } from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 
@@ -193,11 +193,8 @@ describe('<exp-property-search>', () => {
     expect(violations, describeViolations(violations)).to.deep.equal([]);
   });
 
-  it('shows the empty list with Try Again when the data cannot be read, and recovers', async () => {
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
-    try {
+  it('shows the empty list with Try Again when the data cannot be read, and recovers', () =>
+    withLoggedErrors(async (errors) => {
       const el = await mount(`<exp-property-search api-url="http://127.0.0.1:9" sync-url="false" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
       const empty = await waitFor(() => el.shadowRoot?.querySelector('[part="empty"]'), 15000, 'empty state');
       expect(empty.textContent).to.contain('No properties found').and.to.contain('Try adjusting your search criteria');
@@ -207,10 +204,7 @@ describe('<exp-property-search>', () => {
       el.setAttribute('api-url', API_URL);
       retry?.click();
       await ready(el, 'results after retry');
-    } finally {
-      console.error = original;
-    }
-  });
+    }));
 
   it("toasts 'Searching in {city}' and the number found", async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');

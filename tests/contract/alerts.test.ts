@@ -86,6 +86,17 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
   }
 
   const alertsRun = () => server.runAlerts();
+  /** the alert job runs and its mails are sent: the "new properties" alerts this address has had */
+  const newAlertsAfterRun = async (email: string) => {
+    await alertsRun();
+    await server.drainOutbox();
+    return to(smtp, email).filter((m) => m.subject.includes('new propert'));
+  };
+  /** the alert job runs: the first mail to this address that `match` picks, once it arrives */
+  const mailedAfterRun = async (email: string, match: (mail: ReceivedMail) => boolean) => {
+    await alertsRun();
+    return until(() => to(smtp, email).find(match));
+  };
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -135,8 +146,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     const fresh = await listing({ city, title: 'Brand new on the market', price: 240000 });
     await listing({ city, title: 'Too cheap', price: 50000 });
     await listing({ city: place(), title: 'Elsewhere' });
-    await alertsRun();
-    const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('new property')));
+    const alert = await mailedAfterRun(email, (m) => m.subject.includes('new property'));
     expect(alert.subject).toBe(`1 new property: House in ${city} · from $100,000`);
     expect(alert.text).toContain('Brand new on the market');
     expect(alert.text).toContain('$240,000');
@@ -152,9 +162,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(stored.some((t) => alert.text.includes(t.token_hash) || t.token_hash === tokenIn(alert, '/alerts/manage'))).toBe(false);
 
     // nothing new: nothing sent
-    await alertsRun();
-    await server.drainOutbox();
-    expect(to(smtp, email).filter((m) => m.subject.includes('new propert'))).toHaveLength(1);
+    expect(await newAlertsAfterRun(email)).toHaveLength(1);
   });
 
   it('follows an area drawn on the map and the words of the search: a new listing inside with the words is mailed, one outside or without them is not', async () => {
@@ -175,8 +183,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     await listing({ city, title: 'Casa con piscina dentro de la zona', at: ['-0.2', '-78.5'] });
     await listing({ city, title: 'Casa con piscina fuera de la zona', at: ['-0.2', '-78.45'] });
     await listing({ city, title: 'Casa sin agua dentro de la zona', at: ['-0.195', '-78.505'] });
-    await alertsRun();
-    const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('new property')));
+    const alert = await mailedAfterRun(email, (m) => m.subject.includes('new property'));
     expect(alert.text).toContain('Casa con piscina dentro de la zona');
     for (const absent of ['fuera de la zona', 'sin agua']) expect(alert.text).not.toContain(absent);
     // its "see all" link is the same search on the search page: the area and the words
@@ -210,8 +217,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     await listing({ city, title: 'Departamento en arriendo nuevo', operation: 'rent', price: 850 });
     await listing({ city, title: 'Casa en venta nueva', operation: 'sale', price: 900 });
     await listing({ city, title: 'Arriendo caro', operation: 'rent', price: 2500 });
-    await alertsRun();
-    const alert = await until(() => to(smtp, email).find((m) => /propiedad nueva|propiedades nuevas/.test(m.subject)));
+    const alert = await mailedAfterRun(email, (m) => /propiedad nueva|propiedades nuevas/.test(m.subject));
     expect(alert.text).toContain('Departamento en arriendo nuevo');
     expect(alert.text).toContain('$850/mes');
     for (const absent of ['Casa en venta nueva', 'Arriendo caro', 'Arriendo anterior']) expect(alert.text).not.toContain(absent);
@@ -226,21 +232,16 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     await confirmed(email, { email, filters: { city }, frequency: 'daily' });
     await listing({ city, title: 'Morning listing' });
     await listing({ city, title: 'Evening listing' });
-    await alertsRun();
-    await server.drainOutbox();
-    expect(to(smtp, email).filter((m) => m.subject.includes('new propert'))).toHaveLength(0);
+    expect(await newAlertsAfterRun(email)).toHaveLength(0);
     // a day later
     await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
-    await alertsRun();
-    const digest = await until(() => to(smtp, email).find((m) => m.subject.includes('new propert')));
+    const digest = await mailedAfterRun(email, (m) => m.subject.includes('new propert'));
     expect(digest.subject).toBe(`2 new properties: Properties in ${city}`);
     expect(digest.text).toContain('Morning listing');
     expect(digest.text).toContain('Evening listing');
     const [next] = await server.sql<{ due_in_hours: number }>('select extract(epoch from next_run_at - now()) / 3600 as due_in_hours from internal.saved_searches where email = $1', [email]);
     expect(Number(next?.due_in_hours)).toBeGreaterThan(23);
-    await alertsRun();
-    await server.drainOutbox();
-    expect(to(smtp, email).filter((m) => m.subject.includes('new propert'))).toHaveLength(1);
+    expect(await newAlertsAfterRun(email)).toHaveLength(1);
   });
 
   it('lists a price drop as a drop (was and now), not a rise, and at most 12 listings with a link to see all', async () => {
@@ -251,8 +252,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     await confirmed(email, { email, filters: { city } });
     await server.sql('update internal.listings set price = 255000 where id = $1', [old]);
     await server.sql('update internal.listings set price = 350000 where id = $1', [rising]);
-    await alertsRun();
-    const drop = await until(() => to(smtp, email).find((m) => m.subject.includes('price drop')));
+    const drop = await mailedAfterRun(email, (m) => m.subject.includes('price drop'));
     expect(drop.subject).toBe(`1 price drop: Properties in ${city}`);
     expect(drop.text).toContain('Price drop: Going down');
     expect(drop.text).toContain('$255,000 (was $300,000)');
@@ -260,8 +260,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(drop.text).not.toContain('Going up');
 
     for (let i = 0; i < 14; i++) await listing({ city, title: `Batch ${i}` });
-    await alertsRun();
-    const many = await until(() => to(smtp, email).find((m) => m.subject.startsWith('14 new')));
+    const many = await mailedAfterRun(email, (m) => m.subject.startsWith('14 new'));
     expect(many.text.match(/^New: Batch/gm)).toHaveLength(12);
     expect(many.text).toMatch(/See all 14 on the site: https:\/\/expecuador\.example\/search-properties\?city=Pueblo/);
   });
@@ -271,8 +270,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     const city = place();
     await confirmed(email, { email, filters: { city } });
     await listing({ city, title: 'First alert' });
-    await alertsRun();
-    const first = await until(() => to(smtp, email).find((m) => m.subject.includes('new property')));
+    const first = await mailedAfterRun(email, (m) => m.subject.includes('new property'));
     const url = String(first.raw['list-unsubscribe']).slice(1, -1);
     // an alert queued while SMTP is away, then the one-click POST of the mail client
     await smtp.stop();
@@ -340,8 +338,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     const city = place();
     await confirmed(email, { email, filters: { city }, lang: 'es' });
     await listing({ city, title: 'Primera' });
-    await alertsRun();
-    const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('propiedad nueva')));
+    const alert = await mailedAfterRun(email, (m) => m.subject.includes('propiedad nueva'));
     expect(alert.subject).toBe(`1 propiedad nueva: Propiedades en ${city}`);
     expect(alert.text).toContain('Darse de baja');
     const manage = `${SITE}/es/alerts/manage?token=${tokenIn(alert, '/es/alerts/manage')}`;

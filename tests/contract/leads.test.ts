@@ -22,6 +22,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { stopAll } from '../support/stop-all.ts';
 import { inquiryBody } from '../support/inquiry.ts';
+import { TEAM, useDeliveries } from '../support/deliveries.ts';
 
 const SITE = 'https://expecuador.example';
 const PAGE_ORIGIN = 'https://agente-maria.example';
@@ -319,52 +320,41 @@ describe.each([
 });
 
 describe('leads: alerts follow the owner (our server)', () => {
-  let server: TestServer;
-  let smtp: TestSmtp;
-  let hooks: WebhookReceiver;
-  let secret: string;
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    hooks = await startWebhookReceiver();
-    server = await startTestServer('postgres', {
-      trustProxy: { hops: 1 },
-      mail: { smtpUrl: smtp.url, intervalMs: 200, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
-      alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: 'equipo@expecuador.example' },
-    });
-    secret = (await addEndpoint(server.db, { url: hooks.url, events: ['alert.confirmed', 'alert.unsubscribed'], dev: true })).secret;
-  }, 240_000);
-  afterAll(() => stopAll(server, hooks, smtp));
+  const d = useDeliveries(['alert.confirmed', 'alert.unsubscribed'], { alerts: { teamInbox: TEAM } });
 
   const subscribe = (over: Record<string, unknown>) =>
-    fetch(`${server.url}/functions/v1/saved-searches`, {
+    fetch(`${d.server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: PAGE_ORIGIN, ...clientHeaders(`10.8.0.${++seq % 250}`) },
       body: JSON.stringify({ action: 'subscribe', email: 'comprador@example.com', filters: { city: 'Quito' }, frequency: 'daily', lang: 'es', idempotencyKey: key(), website: '', ...over }),
     });
 
   it('tells the owner (not the team) of a confirmed alert, with where it came from; the CRM hears of the confirmation and the unsubscription; a forged owner is refused', async () => {
-    const [owner] = (await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [
+    const [owner] = (await d.server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [
       { id: string; email: string },
     ];
     expect((await subscribe({ leadAgentId: 'agent@example.com' })).status).toBe(400);
     expect(await (await subscribe({ leadAgentId: '99999999' })).json()).toMatchObject({ fields: { leadAgentId: 'invalid' } });
     const res = await subscribe({ leadAgentId: owner.id, source: { page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } } });
     expect(res.status).toBe(200);
-    await server.drainOutbox();
-    await until(() => smtp.mails.some((m) => m.to.includes('comprador@example.com')));
-    const confirmMail = smtp.mails.find((m) => m.to.includes('comprador@example.com')) as (typeof smtp.mails)[number];
+    await d.server.drainOutbox();
+    await until(() => d.smtp.mails.some((m) => m.to.includes('comprador@example.com')));
+    const confirmMail = d.smtp.mails.find((m) => m.to.includes('comprador@example.com')) as (typeof d.smtp.mails)[number];
     const token = /alerts\/confirm\?token=([\w-]+)/.exec(confirmMail.text)?.[1];
     expect(token).toBeDefined();
-    const confirmed = await fetch(`${server.url}/functions/v1/saved-searches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'confirm', token }) });
+    const confirmed = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'confirm', token }),
+    });
     expect(confirmed.status).toBe(200);
-    await server.drainOutbox();
-    await until(() => smtp.mails.some((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase())));
-    const notice = smtp.mails.find((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase()));
+    await d.server.drainOutbox();
+    await until(() => d.smtp.mails.some((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase())));
+    const notice = d.smtp.mails.find((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase()));
     expect(notice?.text).toContain(`Sitio / Site: ${PAGE_ORIGIN}`);
     expect(notice?.text).toContain('Campaña / Campaign: alertas');
-    expect(smtp.mails.some((m) => m.envelopeTo.includes('equipo@expecuador.example'))).toBe(false);
-    await until(() => hooks.deliveries.length === 1);
-    const event = new Webhook(secret).verify(hooks.deliveries[0]?.body as string, hooks.deliveries[0]?.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    expect(d.smtp.mails.some((m) => m.envelopeTo.includes('equipo@expecuador.example'))).toBe(false);
+    const event = await d.event((body) => body.includes('"alert.confirmed"'));
     expect(event).toMatchObject({
       type: 'alert.confirmed',
       data: {
@@ -377,17 +367,17 @@ describe('leads: alerts follow the owner (our server)', () => {
     });
 
     // unsubscribing (the link an alert mail carries)
-    const [search] = await server.sql<{ id: string }>("select id::text as id from internal.saved_searches where email = 'comprador@example.com' and status = 'active'");
-    const unsubscribeToken = await issueToken({ query: (text, params) => server.sql(text, params ? [...params] : []) }, String(search?.id), 'unsubscribe', null);
-    const gone = await fetch(`${server.url}/functions/v1/saved-searches`, {
+    const [search] = await d.server.sql<{ id: string }>("select id::text as id from internal.saved_searches where email = 'comprador@example.com' and status = 'active'");
+    const unsubscribeToken = await issueToken({ query: (text, params) => d.server.sql(text, params ? [...params] : []) }, String(search?.id), 'unsubscribe', null);
+    const gone = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ action: 'unsubscribe', token: unsubscribeToken }),
     });
     expect(gone.status).toBe(200);
-    await server.drainOutbox();
-    await until(() => hooks.deliveries.length === 2);
-    const left = new Webhook(secret).verify(hooks.deliveries[1]?.body as string, hooks.deliveries[1]?.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    await d.server.drainOutbox();
+    const left = await d.event((body) => body.includes('"alert.unsubscribed"'));
+    expect(d.hooks.deliveries).toHaveLength(2);
     expect(left).toMatchObject({ type: 'alert.unsubscribed', data: { id: search?.id, email: 'comprador@example.com', status: 'unsubscribed', lead_agent_id: owner.id } });
   });
 });

@@ -7,16 +7,14 @@
  * a market: double opt-in, the monthly report's mail with the rule's figure, one-click unsubscribe,
  * through a real SMTP server.
  */
-import { PostgrestClient } from '@supabase/postgrest-js';
 import { formatCount, formatNumber, formatPrice } from '../../core/protocol/format.ts';
 import { formatMonth } from '../../core/protocol/market.ts';
 import { KNOWN_TYPES } from '../../core/protocol/listing.ts';
 import { pricePerM2, typeGroupOf } from '../../core/protocol/market.ts';
-import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
+import { describe, expect, it } from 'vitest';
+import { SITE, TEAM, useDeliveries } from '../support/deliveries.ts';
+import { type ReceivedMail } from '../support/smtp.ts';
 import { until } from '../support/until.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/servers.ts';
-import { stopAll } from '../support/stop-all.ts';
 
 type Figure = { month: string; path: string; listings: number; median: number; p25: number; p75: number; new_listings: number; price_cuts: number; median_days: number };
 
@@ -70,29 +68,15 @@ select count(*)::int as listings, percentile_cont(0.5) within group (order by u.
          else u.city_slug = $1
        end`;
 
-const SITE = 'https://expecuador.example';
-
 describe('the market index (docs/market.md)', () => {
-  let server: TestServer;
-  let smtp: TestSmtp;
-  let rest: PostgrestClient;
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await startTestServer('postgres', {
-      mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
-      alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: 'equipo@expecuador.example' },
-    });
-    await server.ready;
-    rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } });
-  }, 240_000);
-  afterAll(() => stopAll(server, smtp));
+  const d = useDeliveries([], { mail: { probeMs: 200 }, alerts: { teamInbox: TEAM } });
 
   const ours = async (place: string, group: string, month: string) => {
-    const [row] = await server.sql<{ listings: number; median: string | null }>(RULE, [place, group, month]);
+    const [row] = await d.server.sql<{ listings: number; median: string | null }>(RULE, [place, group, month]);
     return { listings: Number(row?.listings ?? 0), median: row?.median === null || row?.median === undefined ? null : Number(row.median) };
   };
   const index = async (place: string, group: string) => {
-    const { data, error } = await rest.rpc('market_index', { place, type_group: group, months: 25 });
+    const { data, error } = await d.rest.rpc('market_index', { place, type_group: group, months: 25 });
     expect(error).toBeNull();
     return (data ?? []) as Figure[];
   };
@@ -102,7 +86,7 @@ describe('the market index (docs/market.md)', () => {
   };
 
   it('answers for three places and types, last month and a year before, the figures the written rule gives, and the count they stand on', async () => {
-    const [big] = await server.sql<{ city: string; sector: string }>(
+    const [big] = await d.server.sql<{ city: string; sector: string }>(
       "select city_slug as city, sector_slug as sector from internal.listings where country_code = 'EC' and status = '1' and sector_slug <> '' group by 1, 2 order by count(*) desc, 1, 2 limit 1",
     );
     const cases: Array<[string, string]> = [
@@ -132,11 +116,11 @@ describe('the market index (docs/market.md)', () => {
   });
 
   it("a place's report page shows last month's figure the rule gives and the count it stands on, in both languages; a place without a report is a 404", async () => {
-    const [big] = await server.sql<{ city: string }>("select city_slug as city from internal.listings where country_code = 'EC' and status = '1' group by 1 order by count(*) desc limit 1");
+    const [big] = await d.server.sql<{ city: string }>("select city_slug as city from internal.listings where country_code = 'EC' and status = '1' group by 1 order by count(*) desc limit 1");
     for (const place of ['ecuador', String(big?.city), 'provincia/guayas']) {
       const mine = await ours(place, 'all', monthsAgo(1));
       for (const prefix of ['', '/es']) {
-        const res = await fetch(`${server.url}${prefix}/market${place === 'ecuador' ? '' : `/${place}`}`);
+        const res = await fetch(`${d.server.url}${prefix}/market${place === 'ecuador' ? '' : `/${place}`}`);
         expect(res.status, place).toBe(200);
         const html = await res.text();
         const figure = /<p class="market__figure"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
@@ -144,11 +128,11 @@ describe('the market index (docs/market.md)', () => {
         expect(html).toContain(prefix ? `De ${formatCount(mine.listings)} anuncios` : `From ${formatCount(mine.listings)} listings`);
       }
     }
-    expect((await fetch(`${server.url}/market/atlantis`)).status).toBe(404);
+    expect((await fetch(`${d.server.url}/market/atlantis`)).status).toBe(404);
   });
 
   it("a month of too few listings offers its parent's figure, and says whose", async () => {
-    const [small] = await server.sql<{ path: string; parent: string; month: string }>(
+    const [small] = await d.server.sql<{ path: string; parent: string; month: string }>(
       "select path, parent, month::text as month from internal.market_index where kind = 'sector' and type_group = 'all' and listings < 8 and month < date_trunc('month', now()) order by listings desc, path, month limit 1",
     );
     expect(small).toBeDefined();
@@ -161,7 +145,7 @@ describe('the market index (docs/market.md)', () => {
   });
 
   it('ranks the cities of Ecuador by last month, each with its figure of a year before', async () => {
-    const { data, error } = await rest.rpc('market_ranking', { place: 'ecuador', type_group: 'all', kind: 'city' });
+    const { data, error } = await d.rest.rpc('market_ranking', { place: 'ecuador', type_group: 'all', kind: 'city' });
     expect(error).toBeNull();
     const rows = data as Array<{ path: string; listings: number; median: number; median_year_before: number | null }>;
     expect(rows.length).toBeGreaterThanOrEqual(8);
@@ -173,17 +157,17 @@ describe('the market index (docs/market.md)', () => {
   });
 
   it('follows the market: a listing withdrawn ends its time on the market, relisted it starts another; the next index counts it so', async () => {
-    const [l] = await server.sql<{ id: string }>("select id::text as id from internal.listings where country_code = 'EC' and status = '1' order by id limit 1");
-    await server.sql("update internal.listings set status = '0' where id = $1", [l!.id]);
-    let spells = await server.sql<{ off_at: string | null }>('select off_at from internal.listing_spells where listing_id = $1 order by on_at', [l!.id]);
+    const [l] = await d.server.sql<{ id: string }>("select id::text as id from internal.listings where country_code = 'EC' and status = '1' order by id limit 1");
+    await d.server.sql("update internal.listings set status = '0' where id = $1", [l!.id]);
+    let spells = await d.server.sql<{ off_at: string | null }>('select off_at from internal.listing_spells where listing_id = $1 order by on_at', [l!.id]);
     expect(spells.at(-1)?.off_at).not.toBeNull();
-    await server.sql("update internal.listings set status = '1' where id = $1", [l!.id]);
-    spells = await server.sql<{ off_at: string | null }>('select off_at from internal.listing_spells where listing_id = $1 order by on_at', [l!.id]);
+    await d.server.sql("update internal.listings set status = '1' where id = $1", [l!.id]);
+    spells = await d.server.sql<{ off_at: string | null }>('select off_at from internal.listing_spells where listing_id = $1 order by on_at', [l!.id]);
     expect(spells.length).toBeGreaterThanOrEqual(2);
     expect(spells.at(-1)?.off_at).toBeNull();
     // this month's new listings count it (it came on the market again now)
     const before = (await index('ecuador', 'all')).at(-1)?.new_listings ?? 0;
-    expect(await server.refreshMarket()).toBeGreaterThan(0);
+    expect(await d.server.refreshMarket()).toBeGreaterThan(0);
     const after = (await index('ecuador', 'all')).at(-1)?.new_listings ?? 0;
     expect(after).toBeGreaterThanOrEqual(before);
     const mine = await ours('ecuador', 'all', monthsAgo(0));
@@ -192,7 +176,7 @@ describe('the market index (docs/market.md)', () => {
 
   it("says what homes rent for now beside the asking prices: the median rent a month per m² and a two-bedroom flat's, as the rule written apart gives; a sector with too few rentals has its city's; the page says it", async () => {
     const RENTALS = "country_code = 'EC' and status = '1' and operation = 'rent' and property_type in ('house', 'quinta', 'apartment', 'suite') and square_feet >= 15 and price > 0";
-    const [quito] = await server.sql<{ n: number; median: number; two: number | null; two_n: number }>(
+    const [quito] = await d.server.sql<{ n: number; median: number; two: number | null; two_n: number }>(
       `select count(*)::int as n,
               round(percentile_cont(0.5) within group (order by (price / square_feet)::float8)::numeric, 2)::float8 as median,
               round((percentile_cont(0.5) within group (order by price::float8) filter (where bedrooms = 2 and property_type in ('apartment', 'suite')))::numeric)::float8 as two,
@@ -201,10 +185,10 @@ describe('the market index (docs/market.md)', () => {
     );
     expect(quito?.n).toBeGreaterThan(50);
     expect(quito?.two_n).toBeGreaterThanOrEqual(8);
-    const rents = async (place: string) => (await server.sql<{ r: Record<string, unknown> | null }>("select public.market_report($1) -> 'rents' as r", [place]))[0]?.r;
+    const rents = async (place: string) => (await d.server.sql<{ r: Record<string, unknown> | null }>("select public.market_report($1) -> 'rents' as r", [place]))[0]?.r;
     expect(await rents('quito')).toMatchObject({ path: 'quito', name: 'Quito', listings: quito?.n, median: quito?.median, two_bedroom: quito?.two });
     // a sector of Quito with fewer rentals than the minimum: Quito's figures, said as Quito's
-    const [few] = await server.sql<{ path: string }>(
+    const [few] = await d.server.sql<{ path: string }>(
       `select city_slug || '/' || sector_slug as path from internal.listings
         where country_code = 'EC' and status = '1' and city_slug = 'quito' and sector_slug <> ''
         group by 1 having count(*) filter (where ${RENTALS}) between 1 and 7 order by 1 limit 1`,
@@ -214,18 +198,18 @@ describe('the market index (docs/market.md)', () => {
     // a place without rentals anywhere near it but Ecuador: the country's
     expect((await rents('ecuador'))?.path).toBe('ecuador');
     // the report's page says them, in both languages
-    const es = await (await fetch(`${server.url}/es/market/quito`)).text();
+    const es = await (await fetch(`${d.server.url}/es/market/quito`)).text();
     expect(es).toContain('Arriendos');
     expect(es).toContain(`$${formatNumber(Number(quito?.median), 2)}/mes`);
     expect(es).toContain(`${formatPrice(quito?.two)}/mes`);
     expect(es).toContain('/es/search-properties?place=quito&amp;operation=rent');
-    const en = await (await fetch(`${server.url}/market/quito`)).text();
+    const en = await (await fetch(`${d.server.url}/market/quito`)).text();
     expect(en).toContain(`${formatPrice(quito?.two)}/month`);
   });
 
   it("the type groups and a listing's price per m² are the SQL rule's, read once in core/protocol/market.ts for the listing page and the detail", async () => {
     for (const type of [...KNOWN_TYPES, 'castle', '']) {
-      const [row] = await server.sql<{ g: string | null }>('select internal.market_type_group($1) as g', [type]);
+      const [row] = await d.server.sql<{ g: string | null }>('select internal.market_type_group($1) as g', [type]);
       expect(typeGroupOf(type), type).toBe(row?.g ?? null);
     }
     expect(pricePerM2({ price: 300_000, area: 150, lot: 500, propertyType: 'house' })).toBe(2000);
@@ -235,57 +219,63 @@ describe('the market index (docs/market.md)', () => {
 
   it('the hourly refresh of the last two months writes what a whole rebuild writes for them, and leaves the months before alone', async () => {
     const snapshot = () =>
-      server.sql<Record<string, unknown>>(
+      d.server.sql<Record<string, unknown>>(
         'select path, type_group, month::text, listings, median::text, p25::text, p75::text, new_listings, price_cuts, median_days from internal.market_index order by path, type_group, month',
       );
-    await server.sql('select internal.rebuild_market_index()');
+    await d.server.sql('select internal.rebuild_market_index()');
     const whole = await snapshot();
-    await server.sql("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)");
+    await d.server.sql("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)");
     expect(await snapshot()).toEqual(whole);
   });
 
   it('refuses what it cannot answer with a clear error, in PostgREST shape', async () => {
     for (const args of [{ place: 'quito', type_group: 'castle' }, { place: 'quito', months: 0 }, { place: 'x'.repeat(200) }]) {
-      const { error } = await rest.rpc('market_index', args);
+      const { error } = await d.rest.rpc('market_index', args);
       expect(error?.code, JSON.stringify(args)).toBe('22023');
     }
-    const { data } = await rest.rpc('market_index', { place: 'no-such-place' });
+    const { data } = await d.rest.rpc('market_index', { place: 'no-such-place' });
     expect(data).toEqual([]);
   });
 
   describe('following a market by e-mail', () => {
-    const mailsTo = (email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
     const linkIn = (mail: ReceivedMail, path: string) => {
       const token = new RegExp(`${path.replace(/\//g, '\\/')}\\?token=([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
       expect(token, path).toBeTruthy();
-      return `${server.url}${path}?token=${token}`;
+      return `${d.server.url}${path}?token=${token}`;
     };
     const subscribe = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${server.url}/functions/v1/saved-searches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'subscribe', ...body }) });
+      const res = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ action: 'subscribe', ...body }),
+      });
       return { status: res.status, json: (await res.json()) as { fields?: Record<string, string> } };
     };
     const follow = async (email: string) =>
       (
-        await server.sql<{ id: string; status: string; next_run_at: string }>('select id::text as id, status, next_run_at::text as next_run_at from internal.saved_searches where email = $1', [email])
+        await d.server.sql<{ id: string; status: string; next_run_at: string }>('select id::text as id, status, next_run_at::text as next_run_at from internal.saved_searches where email = $1', [
+          email,
+        ])
       )[0];
     /** the month of its report, the Ecuadorian calendar's last closed one */
-    const reported = async () => String((await server.sql<{ m: string }>("select to_char(date_trunc('month', now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM-DD') as m"))[0]?.m);
+    const reported = async () =>
+      String((await d.server.sql<{ m: string }>("select to_char(date_trunc('month', now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM-DD') as m"))[0]?.m);
 
     it('double opt-in, then early each month one mail with the figure the rule gives, the count it stands on and the way to the report; one-click unsubscribe stops it', async () => {
-      const [big] = await server.sql<{ city: string; name: string }>(
+      const [big] = await d.server.sql<{ city: string; name: string }>(
         "select i.path as city, i.name from internal.market_index i where i.kind = 'city' and i.type_group = 'all' group by 1, 2 order by max(i.listings) desc limit 1",
       );
       const place = String(big?.city);
       const email = `seller-${Date.now().toString(36)}@example.org`;
       expect(await subscribe({ email, market: { place, typeGroup: 'all' }, lang: 'es' })).toEqual({ status: 200, json: { ok: true } });
-      const confirm = await until(() => mailsTo(email)[0]);
+      const confirm = await until(() => d.mailsTo(email)[0]);
       expect(confirm.text).toContain(`El informe de mercado de ${big?.name}`);
       expect(confirm.text).toContain('Una vez al mes');
       // nothing but the confirmation before it is confirmed, even when its time comes
-      await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
-      await server.runAlerts();
-      await server.drainOutbox();
-      expect(mailsTo(email)).toHaveLength(1);
+      await d.server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+      await d.server.runAlerts();
+      await d.server.drainOutbox();
+      expect(d.mailsTo(email)).toHaveLength(1);
 
       const page = await fetch(linkIn(confirm, '/es/alerts/confirm'), { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' });
       expect(page.status).toBe(200);
@@ -301,14 +291,14 @@ describe('the market index (docs/market.md)', () => {
       expect(new Date(String(row?.next_run_at)).getUTCHours()).toBe(13);
       expect(new Date(String(row?.next_run_at)).getUTCDate()).toBe(1);
       // not due yet: a run mails nothing (the team's lead notice aside)
-      await server.runAlerts();
-      await server.drainOutbox();
-      expect(mailsTo(email)).toHaveLength(1);
+      await d.server.runAlerts();
+      await d.server.drainOutbox();
+      expect(d.mailsTo(email)).toHaveLength(1);
 
       // its month comes
-      await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
-      expect((await server.runAlerts()).alerts).toBeGreaterThanOrEqual(1);
-      const report = await until(() => mailsTo(email)[1]);
+      await d.server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+      expect((await d.server.runAlerts()).alerts).toBeGreaterThanOrEqual(1);
+      const report = await until(() => d.mailsTo(email)[1]);
       const month = await reported();
       const mine = await ours(place, 'all', month);
       expect(report.subject).toBe(`El informe de mercado de ${big?.name}, ${formatMonth(month, 'es')}`);
@@ -319,32 +309,32 @@ describe('the market index (docs/market.md)', () => {
       expect(report.raw['list-unsubscribe']).toMatch(/^<https:\/\/expecuador\.example\/es\/alerts\/unsubscribe\?token=[A-Za-z0-9_-]{43}>$/);
       // once a month: the next is due next month, and a run now mails nothing more
       expect(new Date(String((await follow(email))?.next_run_at)).getTime()).toBeGreaterThan(Date.now());
-      await server.runAlerts();
-      await server.drainOutbox();
-      expect(mailsTo(email)).toHaveLength(2);
+      await d.server.runAlerts();
+      await d.server.drainOutbox();
+      expect(d.mailsTo(email)).toHaveLength(2);
 
       // a market follow is monthly: its manage link cannot make it daily
       const manageToken = /\/es\/alerts\/manage\?token=([A-Za-z0-9_-]{43})/.exec(report.text)?.[1];
-      const change = await fetch(`${server.url}/functions/v1/saved-searches`, {
+      const change = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ action: 'update', token: manageToken, frequency: 'daily' }),
       });
       expect(change.status).toBe(400);
-      const manage = await (await fetch(`${server.url}/es/alerts/manage?token=${manageToken}`)).text();
+      const manage = await (await fetch(`${d.server.url}/es/alerts/manage?token=${manageToken}`)).text();
       expect(manage).toContain(`El informe de mercado de ${big?.name}`);
       expect(manage).not.toContain('name="frequency"');
 
       // one click in the mail client, and no report comes again
       const unsubscribe = String(report.raw['list-unsubscribe'])
         .slice(1, -1)
-        .replace(SITE, () => server.url);
+        .replace(SITE, () => d.server.url);
       expect((await fetch(unsubscribe, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })).status).toBe(200);
       expect((await follow(email))?.status).toBe('unsubscribed');
-      await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
-      await server.runAlerts();
-      await server.drainOutbox();
-      expect(mailsTo(email)).toHaveLength(2);
+      await d.server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+      await d.server.runAlerts();
+      await d.server.drainOutbox();
+      expect(d.mailsTo(email)).toHaveLength(2);
     });
 
     it('refuses a place without a report, a follow that is not monthly, and a follow with a search in it; the same follow twice is one', async () => {
@@ -355,9 +345,9 @@ describe('the market index (docs/market.md)', () => {
       expect((await subscribe({ email, market: { place: 'quito' }, frequency: 'daily' })).json.fields).toEqual({ frequency: 'invalid' });
       expect((await subscribe({ email, market: { place: 'quito' }, filters: { minPrice: 1 } })).json.fields).toEqual({ filters: 'invalid' });
       expect((await subscribe({ email, frequency: 'monthly' })).json.fields).toEqual({ frequency: 'invalid' });
-      const [city] = await server.sql<{ path: string }>("select path from internal.market_index where kind = 'city' limit 1");
+      const [city] = await d.server.sql<{ path: string }>("select path from internal.market_index where kind = 'city' limit 1");
       for (const key of ['a', 'b']) expect((await subscribe({ email, market: { place: city?.path, typeGroup: 'house' }, idempotencyKey: `follow-twice-${key}-${Date.now()}` })).status).toBe(200);
-      expect(await server.sql('select 1 from internal.saved_searches where email = $1', [email])).toHaveLength(1);
+      expect(await d.server.sql('select 1 from internal.saved_searches where email = $1', [email])).toHaveLength(1);
     });
   });
 });

@@ -7,50 +7,23 @@
  * verified with the `standardwebhooks` package; and the monthly home report, once a month, after a
  * double opt-in.
  */
-import { PostgrestClient } from '@supabase/postgrest-js';
-import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { HOME_LIMITS, parseEstimate } from '../../core/protocol/valuation.ts';
-import { addEndpoint } from '../../server/webhooks/endpoints.ts';
-import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
-import { startSmtp, type TestSmtp } from '../support/smtp.ts';
-import { stopAll } from '../support/stop-all.ts';
+import { SITE, TEAM, useDeliveries } from '../support/deliveries.ts';
+import { clientHeaders } from '../support/servers.ts';
 import { until } from '../support/until.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { inquiryBody } from '../support/inquiry.ts';
 
-const SITE = 'https://expecuador.example';
-const TEAM = 'equipo@expecuador.example';
 const CUMBAYA = { place: 'cumbaya', property_type: 'house', area_m2: 250, bedrooms: 3 };
 
 describe('what a home may ask (docs/valuation.md)', () => {
-  let server: TestServer;
-  let smtp: TestSmtp;
-  let hooks: WebhookReceiver;
-  let secret: string;
-  let rest: PostgrestClient;
+  const d = useDeliveries(['seller.lead.created'], { mail: { probeMs: 200 }, alerts: { teamInbox: TEAM }, inquiry: { teamInbox: TEAM } });
   let ip = 0;
 
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    hooks = await startWebhookReceiver();
-    server = await startTestServer('postgres', {
-      trustProxy: { hops: 1 },
-      mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
-      alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: TEAM },
-      inquiry: { teamInbox: TEAM },
-    });
-    await server.ready;
-    rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } });
-    secret = (await addEndpoint(server.db, { url: hooks.url, events: ['seller.lead.created'], dev: true })).secret;
-  }, 240_000);
-  afterAll(() => stopAll(server, hooks, smtp));
-
-  const estimate = async (facts: Record<string, unknown>) => rest.rpc('estimate_value', { facts });
-  const mailsTo = (email: string) => smtp.mails.filter((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(email.toLowerCase()));
+  const estimate = async (facts: Record<string, unknown>) => d.rest.rpc('estimate_value', { facts });
   const post = (fn: string, body: Record<string, unknown>) =>
-    fetch(`${server.url}/functions/v1/${fn}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.44.0.${++ip}`) }, body: JSON.stringify(body) });
+    fetch(`${d.server.url}/functions/v1/${fn}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.44.0.${++ip}`) }, body: JSON.stringify(body) });
 
   it('values a 250 m² three-bedroom house in Cumbayá from houses near Cumbayá: a value inside its range, the place, its market figure and the agent who serves it', async () => {
     const { data, error } = await estimate(CUMBAYA);
@@ -61,7 +34,7 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(e.high).toBeGreaterThanOrEqual(e.value as number);
     expect(e.comparables.length).toBeGreaterThanOrEqual(5);
     const ids = e.comparables.map((c) => c.id);
-    const rows = await server.sql<{ id: string; property_type: string; city: string; km: number }>(
+    const rows = await d.server.sql<{ id: string; property_type: string; city: string; km: number }>(
       `select l.id::text as id, l.property_type, l.city,
               sqrt(power((l.lat - p.lat) * 111.32, 2) + power((l.lng - p.lng) * 111.32 * cos(radians(p.lat)), 2)) as km
          from internal.listings l, internal.places p where p.path = 'cumbaya' and l.id = any($1::bigint[])`,
@@ -84,13 +57,13 @@ describe('what a home may ask (docs/valuation.md)', () => {
 
   it("lists the agents who serve a place, those who name it before those who name its city, as written apart; the lead's agent is the first with an e-mail", async () => {
     const fold = (x: string) => x.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
-    const agents = await server.sql<{ id: string; email: string | null; served: string[] | null }>(
+    const agents = await d.server.sql<{ id: string; email: string | null; served: string[] | null }>(
       "select id::text as id, email, locations_served as served from public.agents where country_code = 'EC'",
     );
-    const places = await server.sql<{ path: string; name: string }>('select path, name from internal.places');
+    const places = await d.server.sql<{ path: string; name: string }>('select path, name from internal.places');
     const nameOf = (path: string) => places.find((p) => p.path === path)?.name ?? '';
     for (const place of ['cumbaya', 'quito/la-carolina', 'guayaquil/kennedy-norte']) {
-      const { data, error } = await rest.rpc('area_agents', { place });
+      const { data, error } = await d.rest.rpc('area_agents', { place });
       expect(error, place).toBeNull();
       const answer = data as { place: { path: string; name: string }; agents: number[] };
       // written apart: EC agents whose locations served, folded, name the place; then those who name its city
@@ -105,19 +78,19 @@ describe('what a home may ask (docs/valuation.md)', () => {
       expect(got.slice(0, own.length).sort(), place).toEqual([...own].sort());
       expect(got.slice(own.length).sort(), place).toEqual([...city].sort());
       // the seller's lead goes to the first of them with an e-mail
-      const [lead] = await server.sql<{ id: string | null }>('select internal.area_agent($1)::text as id', [place]);
+      const [lead] = await d.server.sql<{ id: string | null }>('select internal.area_agent($1)::text as id', [place]);
       expect(lead?.id ?? null, place).toBe(got.find((id) => agents.find((a) => a.id === id)?.email?.trim()) ?? null);
     }
     // a place we do not have: no place, no agents; a hostile text is only a text
-    expect((await rest.rpc('area_agents', { place: 'no-such-place' })).data).toEqual({ place: null, agents: [] });
-    expect((await rest.rpc('area_agents', { place: "x'); drop table public.agents; --" })).data).toEqual({ place: null, agents: [] });
-    expect((await server.sql<{ n: number }>('select count(*)::int as n from public.agents'))[0]?.n).toBe(
-      agents.length + (await server.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code <> 'EC'"))[0]!.n,
+    expect((await d.rest.rpc('area_agents', { place: 'no-such-place' })).data).toEqual({ place: null, agents: [] });
+    expect((await d.rest.rpc('area_agents', { place: "x'); drop table public.agents; --" })).data).toEqual({ place: null, agents: [] });
+    expect((await d.server.sql<{ n: number }>('select count(*)::int as n from public.agents'))[0]?.n).toBe(
+      agents.length + (await d.server.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code <> 'EC'"))[0]!.n,
     );
   });
 
   it('leaves the home itself out of its comparables when it is listed', async () => {
-    const [l] = await server.sql<{ id: string; lat: number; lng: number; area: number }>(
+    const [l] = await d.server.sql<{ id: string; lat: number; lng: number; area: number }>(
       "select id::text as id, lat, lng, square_feet::float8 as area from internal.listings where status = '1' and country_code = 'EC' and property_type = 'house' and lat is not null and city = 'Cumbayá' order by id limit 1",
     );
     const facts = { lat: l!.lat, lng: l!.lng, property_type: 'house', area_m2: l!.area };
@@ -165,20 +138,20 @@ describe('what a home may ask (docs/valuation.md)', () => {
     ];
     const before = parseEstimate((await estimate(CUMBAYA)).data).demand;
     for (const [i, f] of searches.entries()) {
-      await server.sql(
+      await d.server.sql(
         `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, next_run_at, idempotency_key, client_hash)
          values ($1, $1, $2::jsonb, $1, 'daily', 'es', 'active', now(), now(), now() + interval '1 day', $1, 'demand')`,
         [`demand-${i}-${Date.now()}@example.org`, JSON.stringify(f)],
       );
     }
     // a pending (unconfirmed) one that would match does not count
-    await server.sql(
+    await d.server.sql(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, idempotency_key, client_hash)
        values ($1, $1, '{"place":"cumbaya"}', $1, 'daily', 'es', 'pending', now() + interval '1 day', $1, 'demand')`,
       [`pending-${Date.now()}@example.org`],
     );
     // written apart: the filters these searches use, read against the home's facts and value
-    const [apart] = await server.sql<{ n: number }>(
+    const [apart] = await d.server.sql<{ n: number }>(
       `select count(*)::int as n from internal.saved_searches s
         where s.status = 'active' and s.market is null and s.home is null and not s.spam
           and (s.filters->>'place' is null or s.filters->>'place' = 'cumbaya')
@@ -200,8 +173,8 @@ describe('what a home may ask (docs/valuation.md)', () => {
   it("sends the seller's lead to the agent who serves Cumbayá with the estimate, tells the seller, and the CRM's webhook verifies; nothing twice, bad facts refused", async () => {
     const email = `vendedor-${Date.now()}@example.org`;
     const e = parseEstimate((await estimate(CUMBAYA)).data);
-    const [area] = await server.sql<{ id: string; email: string }>('select a.id::text as id, a.email from public.agents a where a.id = internal.area_agent($1)', [e.place?.path]);
-    const served = await server.sql<{ loc: string[] }>('select locations_served as loc from public.agents where id = $1', [area?.id]);
+    const [area] = await d.server.sql<{ id: string; email: string }>('select a.id::text as id, a.email from public.agents a where a.id = internal.area_agent($1)', [e.place?.path]);
+    const served = await d.server.sql<{ loc: string[] }>('select locations_served as loc from public.agents where id = $1', [area?.id]);
     expect(served[0]?.loc.join(' ')).toMatch(/Cumbayá/);
     const body = inquiryBody({
       name: 'Lucía Vendedora',
@@ -214,66 +187,65 @@ describe('what a home may ask (docs/valuation.md)', () => {
       source: { page: 'https://agente.example/vender', element: 'exp-home-valuation', utm: {} },
     });
     for (let i = 0; i < 2; i++) expect((await post('send-property-inquiry', body)).status).toBe(200);
-    const [row] = await server.sql<{ n: number; kind: string; to: string }>(
+    const [row] = await d.server.sql<{ n: number; kind: string; to: string }>(
       'select count(*)::int as n, max(recipient_kind) as kind, max(recipient_email) as to from public.inquiries where email = $1',
       [email],
     );
     expect(row).toEqual({ n: 1, kind: 'area_agent', to: area?.email });
-    await server.drainOutbox();
-    const agentMail = await until(() => mailsTo(area!.email).find((m) => m.subject.startsWith('Nuevo vendedor / New seller')));
+    await d.server.drainOutbox();
+    const agentMail = await until(() => d.mailsTo(area!.email).find((m) => m.subject.startsWith('Nuevo vendedor / New seller')));
     expect(agentMail.text).toContain(formatPrice(e.value));
     expect(agentMail.text).toContain('Lucía Vendedora');
     expect(agentMail.text).toContain('En los próximos 3 meses');
     for (const c of e.comparables.slice(0, 3)) expect(agentMail.html).toContain(`${SITE}/es/properties/${c.id}-`);
-    const ack = await until(() => mailsTo(email)[0]);
+    const ack = await until(() => d.mailsTo(email)[0]);
     expect(ack.subject).toContain('Tu solicitud de valoración');
     expect(ack.text).toContain(formatPrice(e.value));
     expect(ack.text).not.toContain('Casa con jardín');
-    const delivery = await until(() => hooks.deliveries.find((d) => d.body.includes(email)));
-    const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    const event = await d.event((body) => body.includes(email));
     expect(event.type).toBe('seller.lead.created');
     expect(event.data).toMatchObject({ timeline: 'months3', also_buying: true, home: CUMBAYA, recipient: { kind: 'area_agent', email: area?.email }, estimate: { value: e.value } });
     // an agent's own site: the lead is theirs
-    const [owner] = await server.sql<{ id: string; email: string }>(
+    const [owner] = await d.server.sql<{ id: string; email: string }>(
       "select id::text as id, email from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id desc limit 1",
       [area?.id],
     );
     expect((await post('send-property-inquiry', { ...body, idempotencyKey: `seller-owned-${Date.now()}`, leadAgentId: owner?.id })).status).toBe(200);
-    expect((await server.sql<{ kind: string }>('select recipient_kind as kind from public.inquiries where email = $1 and lead_agent_id is not null', [email]))[0]?.kind).toBe('lead_agent');
+    expect((await d.server.sql<{ kind: string }>('select recipient_kind as kind from public.inquiries where email = $1 and lead_agent_id is not null', [email]))[0]?.kind).toBe('lead_agent');
     // bad facts, a missing phone: refused by name, nothing stored
     const bad = await post('send-property-inquiry', { ...body, idempotencyKey: `seller-bad-${Date.now()}`, seller: { ...body.seller, facts: { ...CUMBAYA, area_m2: 0 } } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({ 'seller.facts.area_m2': 'invalid' });
     const nophone = await post('send-property-inquiry', { ...body, phone: '', idempotencyKey: `seller-nophone-${Date.now()}` });
     expect(((await nophone.json()) as { fields: Record<string, string> }).fields).toEqual({ phone: 'required' });
-    expect((await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries where email = $1', [email]))[0]?.n).toBe(2);
+    expect((await d.server.sql<{ n: number }>('select count(*)::int as n from public.inquiries where email = $1', [email]))[0]?.n).toBe(2);
   });
 
   it('mails the home report once a month to a seller who confirmed it, with the estimate made again', async () => {
     const email = `informe-${Date.now()}@example.org`;
     expect((await post('saved-searches', { action: 'subscribe', email, home: CUMBAYA, lang: 'en' })).status).toBe(200);
     expect((await post('saved-searches', { action: 'subscribe', email, home: { ...CUMBAYA, area_m2: 0 }, lang: 'en' })).status).toBe(400);
-    await server.drainOutbox();
-    const confirm = await until(() => mailsTo(email)[0]);
+    await d.server.drainOutbox();
+    const confirm = await until(() => d.mailsTo(email)[0]);
     expect(confirm.text).toMatch(/The monthly estimate of your home in /);
     const token = /alerts\/confirm\?token=([\w-]{43})/.exec(confirm.text)?.[1];
     // due already, but unconfirmed: nothing
-    await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
-    await server.runAlerts();
-    await server.drainOutbox();
-    expect(mailsTo(email)).toHaveLength(1);
+    await d.server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+    await d.server.runAlerts();
+    await d.server.drainOutbox();
+    expect(d.mailsTo(email)).toHaveLength(1);
     expect((await post('saved-searches', { action: 'confirm', token })).status).toBe(200);
-    const [row] = await server.sql<{ frequency: string; next: string }>('select frequency, next_run_at::text as next from internal.saved_searches where email = $1', [email]);
+    const [row] = await d.server.sql<{ frequency: string; next: string }>('select frequency, next_run_at::text as next from internal.saved_searches where email = $1', [email]);
     expect(row?.frequency).toBe('monthly');
     expect(new Date(String(row?.next)).getUTCDate()).toBe(1);
-    await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
-    await server.runAlerts();
-    await server.runAlerts();
-    await server.drainOutbox();
-    const report = await until(() => mailsTo(email).find((m) => m.subject.includes('what your home may ask')));
+    await d.server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+    await d.server.runAlerts();
+    await d.server.runAlerts();
+    await d.server.drainOutbox();
+    const report = await until(() => d.mailsTo(email).find((m) => m.subject.includes('what your home may ask')));
     const value = parseEstimate((await estimate(CUMBAYA)).data).value;
     expect(report.text).toContain(formatPrice(value));
     expect(report.raw['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    expect(mailsTo(email).filter((m) => m.subject.includes('what your home may ask'))).toHaveLength(1);
+    expect(d.mailsTo(email).filter((m) => m.subject.includes('what your home may ask'))).toHaveLength(1);
   });
 });

@@ -9,53 +9,33 @@
  * name; the reminder the day before, once.
  */
 import ICAL from 'ical.js';
-import { PostgrestClient } from '@supabase/postgrest-js';
-import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addEndpoint } from '../../server/webhooks/endpoints.ts';
-import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
-import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
-import { stopAll } from '../support/stop-all.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SITE, useDeliveries } from '../support/deliveries.ts';
+import { clientHeaders } from '../support/servers.ts';
+import { type ReceivedMail } from '../support/smtp.ts';
 import { until } from '../support/until.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { inquiryBody } from '../support/inquiry.ts';
 
-const SITE = 'https://expecuador.example';
-
 describe('visits: the request, the links, the calendar (docs/visits.md)', () => {
-  let server: TestServer;
-  let smtp: TestSmtp;
-  let hooks: WebhookReceiver;
-  let secret: string;
-  let rest: PostgrestClient;
+  const d = useDeliveries(['visit.requested', 'visit.confirmed', 'visit.cancelled']);
   let ip = 0;
   let listing: { id: string; title: string; agent_email: string; agent_name: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    hooks = await startWebhookReceiver();
-    server = await startTestServer('postgres', {
-      trustProxy: { hops: 1 },
-      mail: { smtpUrl: smtp.url, intervalMs: 200, from: '"eXp Realty Ecuador" <no-reply@expecuador.example>', siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
-      alerts: { intervalSeconds: 0, settleSeconds: 0 },
-    });
-    rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } });
-    secret = (await addEndpoint(server.db, { url: hooks.url, events: ['visit.requested', 'visit.confirmed', 'visit.cancelled'], dev: true })).secret;
-    [listing] = (await server.sql<typeof listing>(
+    [listing] = (await d.server.sql<typeof listing>(
       `select l.id::text as id, l.title, a.email as agent_email, concat_ws(' ', a.first_name, a.last_name) as agent_name
          from internal.listings l join public.agents a on a.id = l.agent_id
         where l.status = '1' and l.country_code = 'EC' and a.email is not null order by l.id limit 1`,
     )) as [typeof listing];
   }, 240_000);
-  afterAll(() => stopAll(server, hooks, smtp));
 
   const times = async () => {
-    const { data, error } = await rest.rpc('visit_times', { listing_id: Number(listing.id) });
+    const { data, error } = await d.rest.rpc('visit_times', { listing_id: Number(listing.id) });
     expect(error).toBeNull();
     return (data as string[]).map((t) => new Date(t).toISOString());
   };
   const ask = (body: Record<string, unknown>) =>
-    fetch(`${server.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.45.0.${++ip}`) }, body: JSON.stringify(body) });
+    fetch(`${d.server.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.45.0.${++ip}`) }, body: JSON.stringify(body) });
   const request = (email: string, visit: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     ask({
       ...inquiryBody({ name: 'Lucía Viajera', email, phone: '+34 600 000 000', message: 'Desde Madrid', propertyTitle: 'x' }),
@@ -63,16 +43,22 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
       visit,
       ...extra,
     });
-  const mailsTo = (email: string) => smtp.mails.filter((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(email.toLowerCase()));
+  /** the agent's mail of a visitor's request, once it is sent */
+  const requestMail = async (email: string) => {
+    await d.server.drainOutbox();
+    return until(() => d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita') && m.text.includes(email)));
+  };
+  /** a visitor asks for one time in person; the agent's mail */
+  const asked = async (email: string, time: string | undefined, extra: Record<string, unknown> = {}) => {
+    expect((await request(email, { mode: 'in_person', times: [time] }, extra)).status).toBe(200);
+    return requestMail(email);
+  };
   /** the links of a mail, by kind, as paths on our server */
   const links = (mail: ReceivedMail, kind: string) => [...mail.text.matchAll(new RegExp(`${SITE}((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((m) => m[1] as string);
   const page = (path: string, form?: Record<string, string>) =>
-    fetch(`${server.url}${path}`, form ? { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {});
+    fetch(`${d.server.url}${path}`, form ? { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {});
   const heading = async (res: Response) => /<h1[^>]*>([^<]*)<\/h1>/.exec(await res.text())?.[1] ?? '';
-  const event = async (type: string, id: string) => {
-    const delivery = await until(() => hooks.deliveries.find((d) => d.body.includes(`"type":"${type}"`) && d.body.includes(`"id":"${id}"`)), 15_000, `the ${type} webhook`);
-    return new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
-  };
+  const event = (type: string, id: string) => d.event((body) => body.includes(`"type":"${type}"`) && body.includes(`"id":"${id}"`), `the ${type} webhook`);
   /** the event in the calendar part of a mail, read by ical.js */
   const calendarOf = (mail: ReceivedMail) => {
     const part = mail.calendars.find((c) => /^text\/calendar/i.test(c.contentType)) ?? mail.calendars[0];
@@ -90,17 +76,17 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(res.status, await res.clone().text()).toBe(200);
     const { id: inquiryId } = (await res.json()) as { id: string };
     // stored before any delivery, as an inquiry and a request; a retry is the same one
-    const [stored] = await server.sql<{ id: string; mode: string; time_zone: string; n: number }>(
+    const [stored] = await d.server.sql<{ id: string; mode: string; time_zone: string; n: number }>(
       'select r.id::text as id, r.mode, r.time_zone, cardinality(r.proposed) as n from internal.visit_requests r where r.inquiry_id = $1',
       [inquiryId],
     );
     expect(stored).toMatchObject({ mode: 'video', time_zone: 'Europe/Madrid', n: 3 });
     expect(((await (await request(email, { mode: 'video', times: proposed, timeZone: 'Europe/Madrid' }, { idempotencyKey: key })).json()) as { id: string }).id).toBe(inquiryId);
-    expect((await server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(1);
+    expect((await d.server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(1);
 
     // the agent's mail: a link per time, in Ecuador's time, and "propose another time"
-    await server.drainOutbox();
-    const agentMail = await until(() => mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita / Visit request') && m.text.includes(email)));
+    await d.server.drainOutbox();
+    const agentMail = await until(() => d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita / Visit request') && m.text.includes(email)));
     expect(agentMail.replyTo).toContain(email);
     const confirms = links(agentMail, 'confirm');
     expect(confirms).toHaveLength(3);
@@ -118,7 +104,7 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(html).toContain(
       `Confirmar ${new Intl.DateTimeFormat('es-EC', { timeZone: 'America/Guayaquil', weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(proposed[1] as string))}`,
     );
-    expect((await server.sql('select 1 from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1', [email])).length).toBe(0);
+    expect((await d.server.sql('select 1 from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1', [email])).length).toBe(0);
 
     // one click confirms it, with the video call's link
     const done = await page(confirms[1] as string, { location: 'https://meet.example.org/lucia' });
@@ -130,12 +116,14 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
       expect(await heading(again)).toBe('Esta visita ya está confirmada');
     }
     expect(
-      await server.sql<{ n: number }>("select count(*)::int as n from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1 and v.status = 'confirmed'", [email]),
+      await d.server.sql<{ n: number }>("select count(*)::int as n from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1 and v.status = 'confirmed'", [
+        email,
+      ]),
     ).toEqual([{ n: 1 }]);
 
     // the visitor's mail, in Spanish, with the invitation a calendar reads: the right start in UTC, the agent organising
-    await server.drainOutbox();
-    const confirmed = await until(() => mailsTo(email).find((m) => m.subject.startsWith('Tu visita está confirmada')));
+    await d.server.drainOutbox();
+    const confirmed = await until(() => d.mailsTo(email).find((m) => m.subject.startsWith('Tu visita está confirmada')));
     const madrid = new Intl.DateTimeFormat('es-EC', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(proposed[1] as string));
     expect(confirmed.text).toContain(madrid);
     expect(confirmed.text).toContain(`${ecuador.format(new Date(proposed[1] as string))} en Ecuador`);
@@ -148,7 +136,7 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(invite.event.location).toBe('https://meet.example.org/lucia');
     expect(invite.event.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toEqual([`mailto:${email}`]);
     // the agent's calendar too
-    const agentInvite = await until(() => mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Visita confirmada / Visit confirmed') && m.text.includes(email)));
+    const agentInvite = await until(() => d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Visita confirmada / Visit confirmed') && m.text.includes(email)));
     expect(calendarOf(agentInvite).event.uid).toBe(invite.event.uid);
     expect((await event('visit.confirmed', String(stored?.id))).data).toMatchObject({ status: 'confirmed', mode: 'video', start: proposed[1], location: 'https://meet.example.org/lucia' });
 
@@ -158,9 +146,9 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(await heading(await page(cancel as string))).toBe('Cancelar la visita');
     expect(await heading(await page(cancel as string, {}))).toBe('La visita está cancelada');
     expect(await heading(await page(cancel as string, {}))).toBe('Esta visita fue cancelada');
-    await server.drainOutbox();
+    await d.server.drainOutbox();
     for (const to of [email, listing.agent_email]) {
-      const mail = await until(() => mailsTo(to).find((m) => /cancelada/i.test(m.subject) && (to === email || m.text.includes(email))), 15_000, `the cancellation to ${to}`);
+      const mail = await until(() => d.mailsTo(to).find((m) => /cancelada/i.test(m.subject) && (to === email || m.text.includes(email))), 15_000, `the cancellation to ${to}`);
       const c = calendarOf(mail);
       expect(c.method).toBe('CANCEL');
       expect(c.event.uid).toBe(invite.event.uid);
@@ -174,20 +162,17 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     const at = (await times())[30] as string;
     const emails = [`first.${Date.now()}@example.org`, `second.${Date.now()}@example.org`];
     for (const email of emails) expect((await request(email, { mode: 'in_person', times: [at] })).status).toBe(200);
-    await server.drainOutbox();
-    const confirms = await Promise.all(
-      emails.map(async (email) => links(await until(() => mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita') && m.text.includes(email))), 'confirm')[0] as string),
-    );
+    const confirms = await Promise.all(emails.map(async (email) => links(await requestMail(email), 'confirm')[0] as string));
     const answers = await Promise.all(confirms.map((link) => page(link, { location: '' })));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 409]);
     const headings = await Promise.all(answers.map(heading));
     expect(headings.sort()).toEqual(['Este horario está ocupado', 'La visita está confirmada']);
-    expect(await server.sql<{ n: number }>("select count(*)::int as n from internal.visits where status = 'confirmed' and lower(during) = $1::timestamptz", [at])).toEqual([{ n: 1 }]);
+    expect(await d.server.sql<{ n: number }>("select count(*)::int as n from internal.visits where status = 'confirmed' and lower(during) = $1::timestamptz", [at])).toEqual([{ n: 1 }]);
     // the time is gone from what visitors may propose
     expect(await times()).not.toContain(at);
     // an in-person visit's place is the listing's address
-    const [visit] = await server.sql<{ location: string }>('select v.location from internal.visits v where lower(v.during) = $1::timestamptz', [at]);
+    const [visit] = await d.server.sql<{ location: string }>('select v.location from internal.visits v where lower(v.during) = $1::timestamptz', [at]);
     expect(visit?.location).toBeTruthy();
   });
 
@@ -212,18 +197,16 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(closed.status).toBe(409);
     expect(closed.body).toMatchObject({ error: 'times_unavailable', times: [nightAt] });
     expect((await refused({ mode: 'video', times: ['2020-01-04T15:00:00Z'] })).status).toBe(409);
-    const [gone] = await server.sql<{ id: string }>("select id::text as id from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
+    const [gone] = await d.server.sql<{ id: string }>("select id::text as id from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
     expect(await refused({ mode: 'video', times: [open[0]] }, { propertyId: gone?.id })).toMatchObject({ status: 409, body: { error: 'listing_unavailable' } });
-    expect((await server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(0);
+    expect((await d.server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(0);
 
     // links: a token we never issued, one past its time
     expect((await page(`/es/visits/confirm?token=${'A'.repeat(43)}`)).status).toBe(404);
     expect((await page('/visits/confirm?token=short')).status).toBe(404);
-    expect((await request(email, { mode: 'in_person', times: [open[6]] })).status).toBe(200);
-    await server.drainOutbox();
-    const mail = await until(() => mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita') && m.text.includes(email)));
+    const mail = await asked(email, open[6]);
     const [confirm] = links(mail, 'confirm');
-    await server.sql("update internal.visit_tokens set expires_at = now() - interval '1 minute' where request_id = (select id from internal.visit_requests where email = $1)", [email]);
+    await d.server.sql("update internal.visit_tokens set expires_at = now() - interval '1 minute' where request_id = (select id from internal.visit_requests where email = $1)", [email]);
     const expired = await page(confirm as string, { location: '' });
     expect(expired.status).toBe(410);
     expect(await heading(expired)).toBe('Este enlace caducó');
@@ -234,9 +217,7 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
   it('the agent proposes another time: only one open in the calendar; then the visit is at that time', async () => {
     const open = await times();
     const email = `propose.${Date.now()}@example.org`;
-    expect((await request(email, { mode: 'in_person', times: [open[2]] }, { lang: 'en' })).status).toBe(200);
-    await server.drainOutbox();
-    const mail = await until(() => mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita') && m.text.includes(email)));
+    const mail = await asked(email, open[2], { lang: 'en' });
     const [propose] = links(mail, 'propose');
     const form = await (await page(propose as string)).text();
     const offered = [...form.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
@@ -249,34 +230,32 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     const ok = await page(propose as string, { time: open[40] as string, location: 'Portería del conjunto' });
     expect(ok.status).toBe(200);
     expect(
-      await server.sql<{ start: string; location: string }>(
+      await d.server.sql<{ start: string; location: string }>(
         "select to_json(lower(v.during))#>>'{}' as start, v.location from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1",
         [email],
       ),
     ).toEqual([{ start: expect.stringMatching(new RegExp(`^${(open[40] as string).slice(0, 16)}`)) as unknown as string, location: 'Portería del conjunto' }]);
     // the visitor hears it in English
-    await server.drainOutbox();
-    const confirmed = await until(() => mailsTo(email).find((m) => m.subject.startsWith('Your visit is confirmed')));
+    await d.server.drainOutbox();
+    const confirmed = await until(() => d.mailsTo(email).find((m) => m.subject.startsWith('Your visit is confirmed')));
     expect(calendarOf(confirmed).event.startDate.toJSDate().toISOString()).toBe(open[40]);
   });
 
   it('reminds the visitor the day before, once, across runs', async () => {
     const open = await times();
     const email = `reminder.${Date.now()}@example.org`;
-    expect((await request(email, { mode: 'in_person', times: [open[50]] }, { lang: 'en' })).status).toBe(200);
-    await server.drainOutbox();
-    const mail = await until(() => mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita') && m.text.includes(email)));
+    const mail = await asked(email, open[50], { lang: 'en' });
     expect((await page(links(mail, 'confirm')[0] as string, { location: '' })).status).toBe(200);
     // as if it had been confirmed days ago for tomorrow
-    await server.sql(
+    await d.server.sql(
       `update internal.visits v set during = tstzrange(now() + interval '25 hours', now() + interval '26 hours'), confirmed_at = now() - interval '3 days'
         from internal.visit_requests r where r.id = v.request_id and r.email = $1`,
       [email],
     );
-    const runs = [await server.runAlerts(), await server.runAlerts()];
+    const runs = [await d.server.runAlerts(), await d.server.runAlerts()];
     expect(runs.map((r) => r.reminders)).toEqual([1, 0]);
-    await server.drainOutbox();
-    const reminder = await until(() => mailsTo(email).find((m) => m.subject.startsWith('Tomorrow: your visit')));
+    await d.server.drainOutbox();
+    const reminder = await until(() => d.mailsTo(email).find((m) => m.subject.startsWith('Tomorrow: your visit')));
     expect(links(reminder, 'cancel')).toHaveLength(1);
     expect(links(reminder, 'reschedule')).toHaveLength(1);
     expect(reminder.calendars).toEqual([]);

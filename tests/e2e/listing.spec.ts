@@ -44,6 +44,16 @@ test.describe('listing pages', () => {
     const expected = `${data.url}${listingPath(id, row?.title, 'en')}`;
     const link = card.locator('a.exp-card-link');
     expect(await link.evaluate((a: HTMLAnchorElement) => a.href)).toBe(expected);
+    /** the search, no dialog, at its own address */
+    const atSearch = async () => {
+      await expect(searchDialog(page)).toHaveCount(0);
+      expect(page.url()).toBe(`${data.url}/search-properties?city=Manta`);
+    };
+    /** the listing's dialog over the search, at the listing page's address */
+    const atDialog = async () => {
+      await expect(searchDialog(page).locator('h2')).toHaveText(String(row?.title));
+      expect(page.url()).toBe(expected);
+    };
 
     // a middle-click (or ctrl-click) opens the listing's page in a new tab, and nothing here
     const [tab] = await Promise.all([context.waitForEvent('page'), link.click({ button: 'middle' })]);
@@ -53,21 +63,17 @@ test.describe('listing pages', () => {
     await expect(tab.getByRole('heading', { level: 1 })).toHaveText(String(row?.title), { timeout: 30_000 });
     await expect(tab.locator('link[rel="canonical"]')).toHaveAttribute('href', expected);
     await tab.close();
-    await expect(searchDialog(page)).toHaveCount(0);
-    expect(page.url()).toBe(`${data.url}/search-properties?city=Manta`);
+    await atSearch();
 
     // a plain click opens the dialog, at the listing page's address
     await link.click();
-    await expect(searchDialog(page).locator('h2')).toHaveText(String(row?.title));
-    expect(page.url()).toBe(expected);
+    await atDialog();
     await expect(page).toHaveTitle(new RegExp(String(row?.title).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     // back closes it, forward opens it again
     await page.goBack();
-    await expect(searchDialog(page)).toHaveCount(0);
-    expect(page.url()).toBe(`${data.url}/search-properties?city=Manta`);
+    await atSearch();
     await page.goForward();
-    await expect(searchDialog(page).locator('h2')).toHaveText(String(row?.title));
-    expect(page.url()).toBe(expected);
+    await atDialog();
     // that address, loaded afresh, is the listing's page
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(String(row?.title));

@@ -3,6 +3,11 @@ import { PRICE_MAX_ANY, searchArgs, type SearchFilters } from './listings.ts';
 import { agentSearchFilter } from './agents.ts';
 
 const args = (f: SearchFilters) => searchArgs(f, 'featured', 1).filters;
+const TRIANGLE: Array<[number, number]> = [
+  [-78.45, -0.2],
+  [-78.44, -0.2],
+  [-78.44, -0.19],
+];
 
 describe('the search call (docs/decisions.md #27): the filters as internal.listing_matches names them', () => {
   it('asks for nothing more than active EC listings when nothing is filtered', () => {
@@ -29,12 +34,7 @@ describe('the search call (docs/decisions.md #27): the filters as internal.listi
         minLotSize: 100,
         maxLotSize: 900,
         keywords: '  "vista al  mar"   -ruido ',
-        polygon: [
-          [-78.45, -0.2],
-          [-78.44, -0.2],
-          [-78.44, -0.19],
-          [-78.45, -0.2],
-        ],
+        polygon: [...TRIANGLE, [-78.45, -0.2]],
       }),
     ).toEqual({
       property_type: 'house',
@@ -58,11 +58,7 @@ describe('the search call (docs/decisions.md #27): the filters as internal.listi
       lot_max: 900,
       words: '"vista al mar" -ruido',
       // the closing point is the first one again: dropped
-      polygon: [
-        [-78.45, -0.2],
-        [-78.44, -0.2],
-        [-78.44, -0.19],
-      ],
+      polygon: TRIANGLE,
     });
   });
 
