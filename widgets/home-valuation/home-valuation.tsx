@@ -23,6 +23,7 @@ import type { homeValuationAttributes } from './home-valuation.attributes.ts';
 import { SellerLead } from './seller-lead.tsx';
 import { PinMap } from './pin-map.tsx';
 import { FormField } from '../lib/ui/form-field.tsx';
+import { Options } from '../lib/ui/options.tsx';
 
 export interface ValuationDetail {
   value: number | null;
@@ -230,11 +231,7 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
           'property_type',
           t('valuation.fields.type'),
           <select id={`${id}-property_type`} value={type} onChange={(ev) => setType(ev.target.value as KnownType)} className={`exp-select ${controlClass} pr-8`}>
-            {KNOWN_TYPES.map((k) => (
-              <option key={k} value={k}>
-                {typeLabel(k, t)}
-              </option>
-            ))}
+            <Options values={KNOWN_TYPES} label={(k) => typeLabel(k, t)} />
           </select>,
           false,
           true,

@@ -17,6 +17,7 @@ import { emit } from '../lib/events.ts';
 import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry/fields.ts';
 import { FormField } from '../lib/ui/form-field.tsx';
 import { LIMITS } from '../../core/protocol/inquiry.ts';
+import { Options } from '../lib/ui/options.tsx';
 
 export interface SellerLeadDetail {
   /** the stored inquiry's id */
@@ -149,11 +150,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
             {t('valuation.lead.timeline')}
           </label>
           <select id={`${id}-timeline`} value={timeline} onChange={(e) => setTimeline(e.target.value as SellerTimeline)} className={`exp-select h-11 pr-8 ${inputClass(false)}`}>
-            {SELLER_TIMELINES.map((k) => (
-              <option key={k} value={k}>
-                {t(`valuation.timelines.${k}`)}
-              </option>
-            ))}
+            <Options values={SELLER_TIMELINES} label={(k) => t(`valuation.timelines.${k}`)} />
           </select>
         </div>
         <div className="cq-md:col-span-2">{field('message', t('valuation.lead.message'), <textarea {...a11y('message')} rows={3} onChange={(e) => set('message', e.target.value)} />)}</div>

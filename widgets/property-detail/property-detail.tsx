@@ -26,7 +26,7 @@ function embeddedRow(host: HTMLElement, id: string): Row | null {
   }
 }
 
-export function PropertyDetailElement({ listingId, phoneCountryCode, showPayment, showSimilar, showLocation, tileUrl }: ElementProps<typeof propertyDetailAttributes>) {
+export function PropertyDetailElement({ listingId, ...shown }: ElementProps<typeof propertyDetailAttributes>) {
   const { t, api, host, site, lang } = useElement();
   const id = listingId?.trim() ?? '';
   const [state, setState] = useState<{ id: string; row: Row | null; status: 'loading' | 'ready' | 'missing' | 'error' }>(() => {
@@ -76,16 +76,8 @@ export function PropertyDetailElement({ listingId, phoneCountryCode, showPayment
       <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
         <PriceAndShare property={property} />
       </div>
-      <PropertyDetail
-        property={property}
-        phoneCountryCode={phoneCountryCode}
-        headingLevel="h1"
-        titleId={titleId}
-        showPayment={showPayment}
-        showSimilar={showSimilar}
-        showLocation={showLocation}
-        tileUrl={tileUrl}
-      />
+      {/* what the attributes say to show (the phone's country, the calculator, similar listings, the map and its tiles) */}
+      <PropertyDetail property={property} headingLevel="h1" titleId={titleId} {...shown} />
     </article>
   );
 }

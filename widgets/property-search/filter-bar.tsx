@@ -18,6 +18,7 @@ import { selectCss } from './select.ts';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { FilterSheet as Sheet } from './filter-sheet.tsx';
 import type { MoreFields as More } from './more-filters.tsx';
+import { FormField } from '../lib/ui/form-field.tsx';
 
 /** the phone's filter sheet (filter-sheet.tsx): its own chunk, loaded when first opened */
 const loadSheet = lazyChunk(() => import('./filter-sheet.tsx'));
@@ -143,17 +144,15 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const types = [...propertyTypes];
   if (draft.propertyType && !types.some((x) => x.toLowerCase() === draft.propertyType.toLowerCase())) types.unshift(draft.propertyType);
 
-  const fieldClass = 'flex flex-col gap-1 min-w-0';
+  // a field's own classes beside FormField's (a column that may shrink)
+  const fieldClass = 'min-w-0';
   const labelClass = 'text-xs font-semibold uppercase tracking-wide text-ink-muted';
   const control = 'w-full h-11 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
   const select = `${control} exp-select pr-8 cursor-pointer`;
   const extra = expanded ? 'flex' : 'hidden cq-md:flex';
 
   const selectField = (key: 'propertyType' | NumberKey, label: string, opts: Array<{ value: string; label: string }>, className = fieldClass, prefix = id) => (
-    <div className={className}>
-      <label htmlFor={`${prefix}-${key}`} className={labelClass}>
-        {label}
-      </label>
+    <FormField controlId={`${prefix}-${key}`} label={label} className={className} labelClassName={labelClass}>
       <select id={`${prefix}-${key}`} name={key} value={draft[key]} onChange={set(key)} className={select}>
         {opts.map((o) => (
           <option key={o.value} value={o.value}>
@@ -161,7 +160,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
           </option>
         ))}
       </select>
-    </div>
+    </FormField>
   );
 
   // the filters after the type: in the bar when there is room, in the sheet on a phone

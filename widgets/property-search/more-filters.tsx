@@ -10,6 +10,7 @@ import { FEATURE_FLAGS, FILTER, FILTERS, FLAG_FILTERS, KEYWORDS_MAX, shownFor, t
 import { useElement } from '../lib/element.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import type { Draft } from './filter-bar.tsx';
+import { FormField } from '../lib/ui/form-field.tsx';
 
 /** the number filters behind "More filters", as the filter table places them */
 const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
@@ -25,6 +26,7 @@ export interface MoreFieldsProps {
   /** the bar's select field and its options (filter-bar.tsx) */
   selectField: (key: NumberFilter, label: string, opts: Array<{ value: string; label: string }>, className: string, prefix: string) => ReactNode;
   options: (values: readonly number[], label: (n: number) => string, current: string) => Array<{ value: string; label: string }>;
+  /** the bar's classes: a field's own beside FormField's, its label's, its control's */
   fieldClass: string;
   labelClass: string;
   control: string;
@@ -36,10 +38,7 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
   return (
     <>
       <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
-        <div className={`${fieldClass} col-span-2`}>
-          <label htmlFor={`${prefix}-keywords`} className={labelClass}>
-            {t(`moreFilters.${FILTER.keywords.control?.label}`)}
-          </label>
+        <FormField controlId={`${prefix}-keywords`} label={t(`moreFilters.${FILTER.keywords.control?.label}`)} className={`${fieldClass} col-span-2`} labelClassName={labelClass}>
           <input
             id={`${prefix}-keywords`}
             name="keywords"
@@ -57,7 +56,7 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
           <span id={`${prefix}-keywords-hint`} className="text-xs text-ink-muted">
             {t('moreFilters.keywordsHint')}
           </span>
-        </div>
+        </FormField>
         {IN_MORE.map(({ key, control: field, min, max }) =>
           field?.options ? (
             <Fragment key={key}>
@@ -70,12 +69,9 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
               )}
             </Fragment>
           ) : (
-            <div key={key} className={fieldClass}>
-              <label htmlFor={`${prefix}-${key}`} className={labelClass}>
-                {t(`moreFilters.${field?.label}`)}
-              </label>
+            <FormField key={key} controlId={`${prefix}-${key}`} label={t(`moreFilters.${field?.label}`)} className={fieldClass} labelClassName={labelClass}>
               <input id={`${prefix}-${key}`} name={key} type="number" inputMode="numeric" min={min ?? 0} max={max} value={draft[key]} onChange={set(key)} className={control} />
-            </div>
+            </FormField>
           ),
         )}
       </div>

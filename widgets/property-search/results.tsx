@@ -18,6 +18,7 @@ import { AlertButton } from '../lib/alerts/alert-button.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type * as Median from './place-median.tsx';
 import type { SearchFilters } from '../lib/data/listings.ts';
+import { Options } from '../lib/ui/options.tsx';
 
 export interface ResultsProps {
   status: 'loading' | 'ready' | 'error';
@@ -68,11 +69,7 @@ export const Results = memo(function Results({ status, filters, total, propertie
             onChange={(e) => onSort(e.target.value as SortKey)}
             className="exp-select h-10 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
           >
-            {sorts.map((k) => (
-              <option key={k} value={k}>
-                {t(`results.sort.${k}`)}
-              </option>
-            ))}
+            <Options values={sorts} label={(k) => t(`results.sort.${k}`)} />
           </select>
         </div>
       </div>

@@ -16,6 +16,7 @@ import { newIdempotencyKey } from '../data/inquiry.ts';
 import { useElement } from '../element.tsx';
 import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
+import { FormField } from '../ui/form-field.tsx';
 import type { Lang } from '../../../core/lang.ts';
 
 addTexts(texts);
@@ -113,10 +114,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
               <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">{t(market ? 'follow.label' : 'alerts.searchLabel')}</p>
               <p className="m-0 text-sm font-medium text-ink">{summary}</p>
             </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor={`${id}-email`} className="text-sm font-medium text-ink">
-                {t('alerts.email')}
-              </label>
+            <FormField controlId={`${id}-email`} label={t('alerts.email')} error={error ? t(error) : undefined}>
               <input
                 ref={emailRef}
                 id={`${id}-email`}
@@ -135,12 +133,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
                 }}
                 className={`w-full rounded-md border bg-surface px-3 py-2 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${error ? 'border-danger' : 'border-line'}`}
               />
-              {error ? (
-                <p id={`${id}-email-error`} className="m-0 text-sm text-danger" part="field-error">
-                  {t(error)}
-                </p>
-              ) : null}
-            </div>
+            </FormField>
             {market ? (
               <p className="m-0 text-sm text-ink">{t('follow.monthly')}</p>
             ) : (
@@ -154,10 +147,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
                 ))}
               </fieldset>
             )}
-            <div className="flex flex-col gap-1">
-              <label htmlFor={`${id}-lang`} className="text-sm font-medium text-ink">
-                {t('alerts.language')}
-              </label>
+            <FormField controlId={`${id}-lang`} label={t('alerts.language')}>
               <select
                 id={`${id}-lang`}
                 value={mailLang}
@@ -167,7 +157,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
                 <option value="en">{t('alerts.languages.en')}</option>
                 <option value="es">{t('alerts.languages.es')}</option>
               </select>
-            </div>
+            </FormField>
             {/* people never see or fill this; bots that fill every field do */}
             <div className="exp-sr-only" aria-hidden="true">
               <label htmlFor={`${id}-website`}>{t('alerts.honeypot')}</label>
