@@ -33,6 +33,12 @@ export function matchPage(path: string): PageMatch {
   return NOT_FOUND;
 }
 
+/** Whether a path (without its language prefix) is one of the site's pages: a built page, a listing, an agent, a place or a report. */
+export function isSitePage(path: string): boolean {
+  const match = matchPage(path);
+  return match.kind !== 'static' || match.status !== 404;
+}
+
 /** The embedding demos (English, not part of the site's languages). */
 export function matchDemo(path: string): string | undefined {
   if (path === '/demo') return 'demo/index.html';

@@ -6,7 +6,9 @@
 import { fillTexts } from '../../core/fill.ts';
 import { alternateLinks } from '../../core/alternates.ts';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
-import { sameOriginPath } from '../../core/routes.ts';
+import { localizedPath, sameOriginPath, splitLangPath } from '../../core/routes.ts';
+import { DEFAULT_LANG } from '../../core/lang.ts';
+import { isSitePage } from '../http/routes.ts';
 import { markup } from './html.tsx';
 import { attrs } from '../../core/protocol/html.ts';
 import type { Dict } from './texts.ts';
@@ -74,7 +76,22 @@ function strip(html: string, lang: Lang, shape: HeadShape): string {
  * so a server can keep it per template (page-kit.ts) and finish each page with finishHead().
  */
 export function prepareTemplate(html: string, lang: Lang, dict: Dict, shape: HeadShape): string {
-  return strip(fillTexts(html, dict, undefined, lang).html, lang, shape);
+  return strip(localizeLinks(fillTexts(html, dict, undefined, lang).html, lang), lang, shape);
+}
+
+/**
+ * The page's own links in its language (docs/decisions.md #18): a link or a form of the built page
+ * to one of the site's pages goes to that page's address in `lang` (/es/... on a Spanish page), so a
+ * visitor who came to a Spanish address stays in Spanish without having chosen it with the switch.
+ * Files (assets, media, previews) and addresses that are no page of the site are left as they are.
+ */
+function localizeLinks(html: string, lang: Lang): string {
+  if (lang === DEFAULT_LANG) return html;
+  return html.replace(/(<(?:a|form)\b[^>]*?\s(?:href|action)=")(\/[^"]*)"/g, (whole, before: string, target: string) => {
+    const path = /^[^?#]*/.exec(target)?.[0] ?? target;
+    if (splitLangPath(path).lang !== DEFAULT_LANG || !isSitePage(path)) return whole;
+    return `${before}${localizedPath(path, lang)}${target.slice(path.length)}"`;
+  });
 }
 
 /** The head tags of one page: description, Open Graph and Twitter card, alternates, robots, JSON-LD. */

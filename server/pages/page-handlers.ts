@@ -196,6 +196,27 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     return staticPage('search-properties.html', 200, route, lang, path, placeHero(found.place));
   }
 
+  /**
+   * The home page's search form (docs/product.md "The home page's search"): `q` a place, a street or
+   * a listing's number, read as the location box reads it (public.place_suggestions' first answer):
+   * that place's search, that listing's page, or else the words searched in the listings. The other
+   * filters of the form (Buy or Rent) go along. A redirect, so each search keeps its one address.
+   */
+  async function searchText(params: URLSearchParams, lang: Lang, request?: RequestContext): Promise<PageResponse> {
+    const text = (params.get('q') ?? '').replace(/\s+/g, ' ').trim().slice(0, 100);
+    const query = new URLSearchParams(params);
+    query.delete('q');
+    if (query.get('operation') !== 'rent') query.delete('operation');
+    // where this text leads today (places come and go with the listings): found again after minutes
+    const moved = (target: string): PageResponse => ({ ...redirect(target, { 'Cache-Control': PAGE_CACHE }), status: 302 });
+    const found = text ? await siteData(request).placeFor(text) : null;
+    if (found?.kind === 'listing') return moved(listingPath(found.path, null, lang));
+    if (found) query.set('place', found.path);
+    else if (text) query.set('keywords', text);
+    const rest = query.toString();
+    return moved(`${localizedPath('/search-properties', lang)}${rest ? `?${rest}` : ''}`);
+  }
+
   /** The indexable page at a route (no language prefix), as the router renders it; undefined for any other. */
   async function indexedPage(route: string, lang: Lang): Promise<PageResponse | undefined> {
     const match = matchPage(route);
@@ -206,5 +227,5 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     return undefined;
   }
 
-  return { listingPage, openHouseCalendar, agentPage, marketPage, staticPage, placePage, indexedPage };
+  return { listingPage, openHouseCalendar, agentPage, marketPage, staticPage, placePage, searchText, indexedPage };
 }

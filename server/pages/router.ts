@@ -88,6 +88,7 @@ export function createPages(options: PagesOptions) {
     if (match.kind === 'agent') return pages.agentPage(match.id, lang, path, request);
     if (match.kind === 'market') return pages.marketPage(match.place, lang, path, request);
     if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search, request);
+    if (match.page === 'search-properties.html' && url.searchParams.has('q')) return pages.searchText(url.searchParams, lang, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);
   }

@@ -42,6 +42,8 @@ export interface SiteData {
   listingMarket(id: string): Promise<MarketFigure[]>;
   /** the places in a place with last month's figure (public.market_ranking) */
   marketRanking(place: string, typeGroup: TypeGroup, kind?: 'city'): Promise<MarketRank[]>;
+  /** what the location box would suggest first for a text (public.place_suggestions): a place, a listing, or null */
+  placeFor(text: string): Promise<{ kind: string; path: string; name: string } | null>;
 }
 
 export class SiteDataError extends Error {}
@@ -154,6 +156,10 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     },
     async marketRanking(place, typeGroup, kind) {
       return parseMarketRanking(check(await rest.rpc('market_ranking', { place, type_group: typeGroup, ...(kind ? { kind } : {}) }), 'market ranking'));
+    },
+    async placeFor(text) {
+      const [first] = check(await rest.rpc('place_suggestions', { q: text.slice(0, 100), max_results: 1 }), 'place suggestions') as Row[];
+      return first ? { kind: String(first.kind), path: String(first.path), name: String(first.name ?? '') } : null;
     },
     async cities() {
       const cities: Array<{ city: string; listings: number }> = [];

@@ -237,6 +237,59 @@ describe('pages as crawlers read them', () => {
     expect((await fetch(`${server.url}/og/listings/987654321.jpg`)).status).toBe(404);
   });
 
+  it("a Spanish page's own links and forms go to Spanish addresses (a visitor who came in Spanish stays in Spanish); files and the English twin's are left as they are", async () => {
+    let seen = 0;
+    for (const path of ['/es', '/es/about', '/es/search-properties', '/es/join', '/es/findanagent']) {
+      const page = await crawl(`${server.url}${path}`);
+      const targets = [...page.doc.querySelectorAll('a[href^="/"], form[action^="/"]')].map((e) => e.getAttribute('href') ?? e.getAttribute('action') ?? '');
+      const pages = targets.filter((t) => !/^\/(widgets|media|assets|og|demo)\/|\.[a-z]+$/.test(t.split(/[?#]/)[0] as string));
+      seen += pages.length;
+      expect(
+        pages.filter((t) => t !== '/es' && !t.startsWith('/es/') && !t.startsWith('/es?')),
+        path,
+      ).toEqual([]);
+    }
+    expect(seen).toBeGreaterThan(10);
+    const english = await crawl(`${server.url}/about`);
+    expect([...english.doc.querySelectorAll('a[href^="/es"]')].map((a) => a.getAttribute('href'))).toEqual([]);
+  });
+
+  it("the home page's search works without a script: a place's name leads to its search, a number to its listing, anything else to the words; Buy or Rent goes along", async () => {
+    // the form, as the HTML has it (both languages)
+    for (const [home, dict, action] of [
+      ['/', en, '/search-properties'],
+      ['/es', es, '/es/search-properties'],
+    ] as const) {
+      const page = await crawl(`${server.url}${home}`);
+      const form = page.doc.querySelector('form.hero-search');
+      expect(form?.getAttribute('action'), home).toBe(action);
+      expect(form?.getAttribute('method')).toBe('get');
+      expect([...(form?.querySelectorAll('input[name="operation"]') ?? [])].map((i) => i.getAttribute('value'))).toEqual(['sale', 'rent']);
+      const box = form?.querySelector('input[name="q"]');
+      expect(box?.getAttribute('placeholder')).toBe(lookup(dict as Dict, 'site.home.hero.search.placeholder'));
+      expect(form?.querySelector(`label[for="${box?.id}"]`)?.textContent).toBe(lookup(dict as Dict, 'site.home.hero.search.label'));
+    }
+    const go = async (q: string, operation = 'sale', base = '/search-properties') => {
+      const res = await fetch(`${server.url}${base}?${new URLSearchParams({ operation, q })}`, { redirect: 'manual' });
+      expect(res.status, q).toBe(302);
+      return res.headers.get('location');
+    };
+    // a place by its name as people write it, a sector under its city, the one rule of the location box
+    const [sector] = await server.sql<{ path: string; name: string }>("select path, name from internal.places where kind = 'sector' order by listings desc, path limit 1");
+    expect(await go('cumbaya', 'rent')).toBe('/search-properties?operation=rent&place=cumbaya');
+    expect(await go(`  ${sector!.name.toUpperCase()} `)).toBe(`/search-properties?${new URLSearchParams({ place: sector!.path })}`);
+    expect(await go(`  ${sector!.name.toUpperCase()} `, 'sale', '/es/search-properties')).toBe(`/es/search-properties?${new URLSearchParams({ place: sector!.path })}`);
+    // a listing's number: its page
+    expect(await go(`#${listing.id}`)).toBe(listingPath(listing.id, null, 'en'));
+    // no place: the words, searched in the listings; a hostile text is only a text
+    expect(await go('zzqxw', 'rent')).toBe('/search-properties?operation=rent&keywords=zzqxw');
+    expect(await go('<script>x</script>')).toBe(`/search-properties?${new URLSearchParams({ keywords: '<script>x</script>' })}`);
+    // nothing typed: the whole search
+    expect(await go('   ')).toBe('/search-properties');
+    // and the search page itself, without q, is the page
+    expect((await fetch(`${server.url}/search-properties?operation=rent`, { redirect: 'manual' })).status).toBe(200);
+  });
+
   it('a listing has one address: another slug, or none, answers 301 to it', async () => {
     for (const wrong of [`/properties/${listing.id}`, `/properties/${listing.id}-old-title`, `/es/properties/${listing.id}-x`]) {
       const r = await crawl(`${server.url}${wrong}`);

@@ -30,6 +30,28 @@ test.describe('the location box', () => {
     await expect(page.locator('exp-property-search [part="map-message"]')).toHaveCount(0);
   });
 
+  test("from the home page's search: a sector's name and Rent lead to the rentals of that sector, named in the box; Spanish stays Spanish", async ({ page, data, consoleErrors }) => {
+    await page.goto(`${data.url}/`);
+    const form = page.getByRole('search', { name: 'Search properties' });
+    await form.getByRole('radio', { name: 'Rent' }).check();
+    await form.getByRole('searchbox', { name: 'Search properties' }).fill('iñaquito');
+    await form.getByRole('searchbox').press('Enter');
+    await expect(page).toHaveURL(/\/search-properties\?operation=rent&place=quito%2Finaquito$/);
+    const s = search(page);
+    await expect(s.box).toHaveValue('Iñaquito, Quito');
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from public.listings where operation = 'rent' and city = 'Quito' and sector = 'Iñaquito'`);
+    expect(n).toBeGreaterThan(0);
+    await expect(s.heading).toHaveText(`${fmt(n)} ${n === 1 ? 'property' : 'properties'}`);
+    // the Spanish home: the same search, and the page of the result in Spanish
+    await page.goto(`${data.url}/es`);
+    const buscar = page.getByRole('search', { name: 'Buscar propiedades' });
+    await buscar.getByRole('searchbox').fill('Iñaquito');
+    await buscar.getByRole('button', { name: 'Buscar' }).click();
+    await expect(page).toHaveURL(/\/es\/search-properties\?place=quito%2Finaquito$/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('by keyboard only: "inaq" suggests Iñaquito with its count; picking it searches exactly that sector, names it in the hero and the address, and a reload keeps it', async ({
     page,
     data,
