@@ -33,6 +33,8 @@ test.describe('the location box', () => {
   test("from the home page's search: a sector's name and Rent lead to the rentals of that sector, named in the box; Spanish stays Spanish", async ({ page, data, consoleErrors }) => {
     await page.goto(`${data.url}/`);
     const form = page.getByRole('search', { name: 'Search properties' });
+    await expect(form).toBeVisible();
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await form.getByRole('radio', { name: 'Rent' }).check();
     await form.getByRole('searchbox', { name: 'Search properties' }).fill('iñaquito');
     await form.getByRole('searchbox').press('Enter');
