@@ -21,6 +21,7 @@ import { visitCalendar } from '../../core/protocol/ical.ts';
 import type { OpenHouse } from '../../core/protocol/open-house-details.ts';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
+import { SiteDataError, type SiteData } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
 
 export interface PageImages {
@@ -198,23 +199,37 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
 
   /**
    * The home page's search form (docs/product.md "The home page's search"): `q` a place, a street or
-   * a listing's number, read as the location box reads it (public.place_suggestions' first answer):
-   * that place's search, that listing's page, or else the words searched in the listings. The other
-   * filters of the form (Buy or Rent) go along. A redirect, so each search keeps its one address.
+   * a listing's number. A number is its listing's page; a place (public.place_suggestions' first
+   * answer, as the location box reads it) is that place's search; any other text is searched as a
+   * location, as the box searches text it has no place for (`city`: cities, sectors, streets). Rent
+   * and the campaign's utm_ keys go along, nothing else. A redirect, so each search keeps its one
+   * address; when the data is away, the text is searched as it is (the search page reads its data
+   * itself).
    */
   async function searchText(params: URLSearchParams, lang: Lang, request?: RequestContext): Promise<PageResponse> {
     const text = (params.get('q') ?? '').replace(/\s+/g, ' ').trim().slice(0, 100);
-    const query = new URLSearchParams(params);
-    query.delete('q');
-    if (query.get('operation') !== 'rent') query.delete('operation');
+    const query = new URLSearchParams();
+    if (params.get('operation') === 'rent') query.set('operation', 'rent');
+    for (const [key, value] of params) if (/^utm_[a-z]{1,20}$/.test(key) && !query.has(key)) query.set(key, value.slice(0, 100));
     // where this text leads today (places come and go with the listings): found again after minutes
-    const moved = (target: string): PageResponse => ({ ...redirect(target, { 'Cache-Control': PAGE_CACHE }), status: 302 });
-    const found = text ? await siteData(request).placeFor(text) : null;
-    if (found?.kind === 'listing') return moved(listingPath(found.path, null, lang));
-    if (found) query.set('place', found.path);
-    else if (text) query.set('keywords', text);
-    const rest = query.toString();
-    return moved(`${localizedPath('/search-properties', lang)}${rest ? `?${rest}` : ''}`);
+    const moved = (target: string, cache = PAGE_CACHE): PageResponse => ({ ...redirect(target, { 'Cache-Control': cache }), status: 302 });
+    const search = (cache?: string) => {
+      const rest = query.toString();
+      return moved(`${localizedPath('/search-properties', lang)}${rest ? `?${rest}` : ''}`, cache);
+    };
+    if (!text) return search();
+    let found: Awaited<ReturnType<SiteData['placeFor']>>;
+    try {
+      found = await siteData(request).placeFor(text);
+    } catch (error) {
+      if (!(error instanceof SiteDataError)) throw error;
+      query.set('city', text);
+      return search('no-store');
+    }
+    if (found?.kind === 'listing' && /^#?\d{1,15}$/.test(text)) return moved(listingPath(found.path, found.name, lang));
+    if (found && found.kind !== 'listing') query.set('place', found.path);
+    else query.set('city', text);
+    return search();
   }
 
   /** The indexable page at a route (no language prefix), as the router renders it; undefined for any other. */

@@ -355,6 +355,7 @@ describe('leads: alerts follow the owner (our server)', () => {
     expect(notice?.text).toContain('Campaña / Campaign: alertas');
     expect(d.smtp.mails.some((m) => m.envelopeTo.includes('equipo@expecuador.example'))).toBe(false);
     const event = await d.event((body) => body.includes('"alert.confirmed"'));
+    expect(d.hooks.deliveries).toHaveLength(1);
     expect(event).toMatchObject({
       type: 'alert.confirmed',
       data: {

@@ -269,8 +269,8 @@ describe('pages as crawlers read them', () => {
       expect(box?.getAttribute('placeholder')).toBe(lookup(dict as Dict, 'site.home.hero.search.placeholder'));
       expect(form?.querySelector(`label[for="${box?.id}"]`)?.textContent).toBe(lookup(dict as Dict, 'site.home.hero.search.label'));
     }
-    const go = async (q: string, operation = 'sale', base = '/search-properties') => {
-      const res = await fetch(`${server.url}${base}?${new URLSearchParams({ operation, q })}`, { redirect: 'manual' });
+    const go = async (q: string, operation = 'sale', base = '/search-properties', more: Record<string, string> = {}) => {
+      const res = await fetch(`${server.url}${base}?${new URLSearchParams({ operation, q, ...more })}`, { redirect: 'manual' });
       expect(res.status, q).toBe(302);
       return res.headers.get('location');
     };
@@ -279,11 +279,23 @@ describe('pages as crawlers read them', () => {
     expect(await go('cumbaya', 'rent')).toBe('/search-properties?operation=rent&place=cumbaya');
     expect(await go(`  ${sector!.name.toUpperCase()} `)).toBe(`/search-properties?${new URLSearchParams({ place: sector!.path })}`);
     expect(await go(`  ${sector!.name.toUpperCase()} `, 'sale', '/es/search-properties')).toBe(`/es/search-properties?${new URLSearchParams({ place: sector!.path })}`);
-    // a listing's number: its page
-    expect(await go(`#${listing.id}`)).toBe(listingPath(listing.id, null, 'en'));
-    // no place: the words, searched in the listings; a hostile text is only a text
-    expect(await go('zzqxw', 'rent')).toBe('/search-properties?operation=rent&keywords=zzqxw');
-    expect(await go('<script>x</script>')).toBe(`/search-properties?${new URLSearchParams({ keywords: '<script>x</script>' })}`);
+    // a listing's number: its page, at its one address
+    expect(await go(`#${listing.id}`)).toBe(listingPath(listing.id, listing.title, 'en'));
+    expect(await go(listing.id, 'sale', '/es/search-properties')).toBe(listingPath(listing.id, listing.title, 'es'));
+    // a street that names no place is searched as a location (as the box searches its text), not one listing of it
+    const [street] = await server.sql<{ street: string }>(
+      `select s.street from (select distinct split_part(address, ',', 1) as street from internal.listings where ${ACTIVE} and address is not null) s
+        where length(s.street) >= 6 and (select p.kind from public.place_suggestions(s.street, 1) p) = 'listing' order by s.street limit 1`,
+    );
+    expect(street, 'a street the location box answers with listings').toBeDefined();
+    expect(await go(street!.street)).toBe(`/search-properties?${new URLSearchParams({ city: street!.street })}`);
+    // no place: the text as a location; a hostile text is only a text
+    expect(await go('zzqxw', 'rent')).toBe('/search-properties?operation=rent&city=zzqxw');
+    expect(await go('<script>x</script>')).toBe(`/search-properties?${new URLSearchParams({ city: '<script>x</script>' })}`);
+    // the campaign's keys go along; nothing else of the address does
+    expect(await go('cumbaya', 'rent', '/search-properties', { utm_campaign: 'hero', page: '7', property: '12', placeName: 'x', city: 'Quito' })).toBe(
+      '/search-properties?operation=rent&utm_campaign=hero&place=cumbaya',
+    );
     // nothing typed: the whole search
     expect(await go('   ')).toBe('/search-properties');
     // and the search page itself, without q, is the page
@@ -581,6 +593,16 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
       expect(down.doc.querySelector('h1')?.textContent).toBe(lookup(en as Dict, 'errors.somethingWentWrong'));
     } finally {
       await api.sql('grant select on public.listings to anon');
+    }
+    // the home page's search does not need the API to go on: its text is searched as it is (the search reads its data itself)
+    await api.sql('revoke execute on function public.place_suggestions(text, integer) from anon');
+    try {
+      const res = await fetch(`${site.url}/search-properties?q=Cumbay%C3%A1&operation=rent`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/search-properties?operation=rent&city=Cumbay%C3%A1');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    } finally {
+      await api.sql('grant execute on function public.place_suggestions(text, integer) to anon');
     }
     expect((await crawl(`${site.url}${path}`)).status).toBe(200);
   });
