@@ -1,7 +1,9 @@
 /**
  * `npm test`: lint, type check (TypeScript, and Deno for the deployed function), build, unit and
  * contract (vitest), browser (web-test-runner) and end-to-end (playwright) suites, one after
- * another (2 cores), ending with one plain line:
+ * another (2 cores), except the checks before the build: the lazy packages' install (mostly waiting
+ * on the network), lint, types and Deno run side by side, each one's output printed whole when it
+ * ends. It ends with one plain line:
  *   N passed, N failed[, N skipped]
  * and a non-zero exit code when anything failed. `npm test -- unit e2e` runs only those stages.
  */
@@ -22,20 +24,23 @@ interface Stage {
   /** stages without their own reporter count as one check */
   single?: boolean;
   env?: Record<string, string>;
+  /** run beside the stages next to it with the same value (their output kept until each ends) */
+  together?: string;
 }
 
 const stages: Stage[] = [
   // what one suite alone needs (WordPress Playground, the Supabase CLI): installed here on first use, kept after
-  { name: 'packages', command: [node, '--import', 'tsx', 'scripts/lazy-packages.ts'], single: true },
+  { name: 'packages', command: [node, '--import', 'tsx', 'scripts/lazy-packages.ts'], single: true, together: 'checks' },
   // npm run lint: eslint (with the house rules) and prettier's check of the formatting
-  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], single: true },
-  { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true },
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], single: true, together: 'checks' },
+  { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true, together: 'checks' },
   // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
   {
     name: 'deno',
     command: [DENO, 'check', ...DENO_FLAGS, 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts', 'supabase/functions/visits/index.ts'],
     single: true,
     env: denoEnv(),
+    together: 'checks',
   },
   { name: 'build', command: [node, '--import', 'tsx', 'scripts/build.ts', '--test-widgets'], single: true },
   { name: 'unit', command: [bin('vitest'), 'run'] },
@@ -43,18 +48,27 @@ const stages: Stage[] = [
   { name: 'e2e', command: [bin('playwright'), 'test'] },
 ];
 
-function run(stage: Stage, countsFile: string): Promise<number> {
+/** Runs a stage; `quiet`: its output is kept and printed whole when it ends (stages that run side by side). */
+function run(stage: Stage, countsFile: string, quiet = false): Promise<{ code: number; seconds: number }> {
+  const t0 = Date.now();
   return new Promise((resolveRun) => {
     const [cmd, ...args] = stage.command as [string, ...string[]];
     const child = spawn(cmd, args, {
       cwd: root,
-      stdio: 'inherit',
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: { ...process.env, ...stage.env, EXP_COUNTS_FILE: countsFile, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') },
     });
-    child.on('exit', (code, signal) => resolveRun(code ?? (signal ? 1 : 0)));
+    const output: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    const done = (code: number) => {
+      if (quiet) process.stdout.write(`\n[test] ── ${stage.name} ──\n${Buffer.concat(output).toString()}`);
+      resolveRun({ code, seconds: (Date.now() - t0) / 1000 });
+    };
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
     child.on('error', (error) => {
       console.error(`[test] could not start ${stage.name}:`, error.message);
-      resolveRun(1);
+      done(1);
     });
   });
 }
@@ -67,30 +81,39 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   const summary: string[] = [];
   const started = Date.now();
+  // the stages in turn; neighbours with the same `together` as one turn, side by side
+  const turns: Stage[][] = [];
   for (const stage of selected) {
-    const file = join(dir, `${stage.name}.json`);
-    const t0 = Date.now();
-    console.log(`\n[test] ── ${stage.name} ──`);
-    const code = await run(stage, file);
-    let counts: Counts;
-    if (stage.single) counts = code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
-    else {
-      try {
-        counts = JSON.parse(readFileSync(file, 'utf8')) as Counts;
-        // a runner that failed without a failing test (setup crash) still fails the run
-        if (code !== 0 && counts.failed === 0) counts.failed = 1;
-      } catch {
-        counts = { passed: 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+    const last = turns.at(-1);
+    if (stage.together && last?.[0]?.together === stage.together) last.push(stage);
+    else turns.push([stage]);
+  }
+  for (const turn of turns) {
+    if (turn.length === 1) console.log(`\n[test] ── ${turn[0]?.name} ──`);
+    const ends = await Promise.all(turn.map((stage) => run(stage, join(dir, `${stage.name}.json`), turn.length > 1)));
+    for (const [i, stage] of turn.entries()) {
+      const { code, seconds } = ends[i] as { code: number; seconds: number };
+      const file = join(dir, `${stage.name}.json`);
+      let counts: Counts;
+      if (stage.single) counts = code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+      else {
+        try {
+          counts = JSON.parse(readFileSync(file, 'utf8')) as Counts;
+          // a runner that failed without a failing test (setup crash) still fails the run
+          if (code !== 0 && counts.failed === 0) counts.failed = 1;
+        } catch {
+          counts = { passed: 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+        }
       }
+      // (without the colours a runner may have put in an error's message)
+      if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`));
+      total.passed += counts.passed;
+      total.failed += counts.failed;
+      total.skipped += counts.skipped;
+      summary.push(
+        `[test] ${stage.name.padEnd(8)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${seconds.toFixed(0)} s${turn.length > 1 ? ' (side by side)' : ''}`,
+      );
     }
-    // (without the colours a runner may have put in an error's message)
-    if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`));
-    total.passed += counts.passed;
-    total.failed += counts.failed;
-    total.skipped += counts.skipped;
-    summary.push(
-      `[test] ${stage.name.padEnd(8)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${((Date.now() - t0) / 1000).toFixed(0)} s`,
-    );
   }
   rmSync(dir, { recursive: true, force: true });
   console.log('\n' + summary.join('\n') + `\n[test] total time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
