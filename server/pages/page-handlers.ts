@@ -21,7 +21,7 @@ import { visitCalendar } from '../../core/protocol/ical.ts';
 import type { OpenHouse } from '../../core/protocol/open-house-details.ts';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
-import { SiteDataError, type SiteData } from './site-data.ts';
+import { SiteDataError } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
 
 export interface PageImages {
@@ -218,14 +218,17 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       return moved(`${localizedPath('/search-properties', lang)}${rest ? `?${rest}` : ''}`, cache);
     };
     if (!text) return search();
-    let found: Awaited<ReturnType<SiteData['placeFor']>>;
-    try {
-      found = await siteData(request).placeFor(text);
-    } catch (error) {
-      if (!(error instanceof SiteDataError)) throw error;
+    const found = await siteData(request)
+      .placeFor(text)
+      .catch((error: unknown) => {
+        if (error instanceof SiteDataError) return undefined;
+        throw error;
+      });
+    if (found === undefined) {
       query.set('city', text);
       return search('no-store');
     }
+    // a listing's number, as public.place_suggestions reads one (its other listings are a street's)
     if (found?.kind === 'listing' && /^#?\d{1,15}$/.test(text)) return moved(listingPath(found.path, found.name, lang));
     if (found && found.kind !== 'listing') query.set('place', found.path);
     else query.set('city', text);
