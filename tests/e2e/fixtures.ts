@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
@@ -134,6 +134,16 @@ export async function cardIds(page: Page): Promise<number[]> {
 export { ACTIVE, FOR_RENT, PLACE_TEXT, POOL } from '../support/independent-sql.ts';
 /** A count as the elements write it in English. */
 export const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Brings an element to the middle of the view before a click: scrolled only as far as needed, it
+ * would sit at the bottom edge, where the search's toasts slide in ("N properties found" arrives with
+ * the count, when a test clicks next), and a toast arriving as it is clicked takes the click.
+ */
+export async function centred(locator: Locator): Promise<Locator> {
+  await locator.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  return locator;
+}
 
 /** The classes on our elements that have no rule in their compiled utilities (docs/decisions.md #19): a state the build did not see. */
 export async function unstyled(page: Page): Promise<string[]> {

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { listingPath } from '../../core/routes.ts';
-import { englishOnlyPhrases, expect, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import { centred, englishOnlyPhrases, expect, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/listing');
 mkdirSync(shots, { recursive: true });
@@ -56,6 +56,7 @@ test.describe('listing pages', () => {
     };
 
     // a middle-click (or ctrl-click) opens the listing's page in a new tab, and nothing here
+    await centred(link);
     const [tab] = await Promise.all([context.waitForEvent('page'), link.click({ button: 'middle' })]);
     // the address and the server's HTML are what count here: no load state is awaited (a background
     // tab's scripts and photos may wait behind the foreground's on a loaded machine)

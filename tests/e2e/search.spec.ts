@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ACTIVE, cardIds, englishOnlyPhrases, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import { ACTIVE, cardIds, centred, englishOnlyPhrases, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test, visibleText } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -81,11 +81,7 @@ test.describe('property search', () => {
     await expect(page).toHaveURL(/city=cuenca/);
     const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%'`);
     await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
-    // the pages' buttons in the middle of the view: scrolled to the bottom edge, "Next" would sit where
-    // the search's toasts slide in (bottom right), and one arriving as it is clicked takes the click
-    const next = page.getByRole('button', { name: 'Next', exact: true });
-    await next.evaluate((button) => button.scrollIntoView({ block: 'center' }));
-    await next.click();
+    await (await centred(page.getByRole('button', { name: 'Next', exact: true }))).click();
     await expect(page).toHaveURL(/page=2/);
     // page 2 of the default order, from the data: read from the cards it would race the page change
     const page2 = (await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by created_at desc, id desc limit 24 offset 24`)).map((r) =>
