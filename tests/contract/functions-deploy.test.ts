@@ -12,6 +12,7 @@ import { IMPORT_MAP } from '../support/deno-function.ts';
 import { denoCheck, deployWithCli, writeUploaded, type UploadedFunction } from '../support/functions-deploy.ts';
 import { startHostedFunction, type HostedFunction } from '../support/hosted-function.ts';
 import { clientHeaders } from '../support/servers.ts';
+import { until } from '../support/until.ts';
 
 /** The functions config.toml declares, with their entrypoints. */
 const CONFIGURED = [...readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8').matchAll(/\[functions\.([a-z0-9-]+)\][^[]*?entrypoint = "\.\/([^"]+)"/g)].map((m) => ({
@@ -83,7 +84,9 @@ describe('supabase functions deploy --use-api', () => {
       const [row] = await db.admin.query<{ n: number }>('select count(*)::int as n from public.inquiries where id = $1', [id]);
       expect(row?.n).toBe(1);
       await fn.drain();
-      const mails = api.sent.filter((m) => m.text.includes('Lucía Deploy'));
+      // sent right after the request, in the background: a drain that finds it in flight delivers nothing
+      const lucia = () => api.sent.filter((m) => m.text.includes('Lucía Deploy'));
+      const mails = await until(() => lucia().length > 0 && lucia(), 30_000, 'the inquiry mail');
       expect(mails).toHaveLength(1);
       expect(mails[0]?.subject).toBe('Nueva consulta de / New inquiry from Lucía Deploy');
       expect(mails[0]?.text).toContain('Nombre / Name: Lucía Deploy');
@@ -105,7 +108,7 @@ describe('supabase functions deploy --use-api', () => {
       await alerts.drain();
       const subject = (to: string) => hosted.api.sent.find((m) => m.to.includes(to))?.subject;
       // each sent right after its request, in the background: wait for both
-      for (let t = 0; t < 100 && !(subject('deploy.alert.es@example.com') && subject('deploy.alert.en@example.com')); t++) await new Promise((r) => setTimeout(r, 100));
+      await until(() => subject('deploy.alert.es@example.com') && subject('deploy.alert.en@example.com'), 30_000, 'both confirmations');
       expect(subject('deploy.alert.es@example.com')).toBe('Confirma tu alerta de propiedades');
       expect(subject('deploy.alert.en@example.com')).toBe('Confirm your property alert');
     });
