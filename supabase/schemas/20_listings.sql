@@ -122,7 +122,9 @@ create index listings_city_order on internal.listings (city_search, created_at);
 
 create index listings_types on internal.listings (property_type) where country_code = 'EC' and status = '1';
 
-create index listings_agent on internal.listings (agent_id, created_at desc) where status = '1';
+-- an agent's listings, newest first (the profile); with the city, so that counting an agent's
+-- listings in a city (public.area_agents: who serves a seller's place) reads the index alone
+create index listings_agent on internal.listings (agent_id, created_at desc) include (city_slug) where status = '1';
 
 create index listings_position on internal.listings (lat, lng) where country_code = 'EC' and status = '1' and lat is not null and lng is not null;
 

@@ -136,12 +136,19 @@ declare
   xs double precision[] := '{}';
   w double precision[] := '{}';
   n integer := 0;
-  p constant integer := 7;
+  p constant integer := 10;
   h double precision;
+  -- when the estimate is for: the home's own listing date when it is a listing, else now
+  at_time timestamptz;
+  -- the weights of nearness and likeness, before the fit's own reweighting of the misfits
+  w0 double precision[] := '{}';
+  scale double precision;
+  typical double precision;
+  wx double precision;
   x double precision[];
   ata double precision[];
   atb double precision[];
-  prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03];
+  prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03, 0, 0, 0];
   mean double precision[];
   var double precision[];
   sw double precision;
@@ -217,12 +224,15 @@ begin
     end if;
   end if;
   shrink := cos(radians(at_lat));
+  at_time := coalesce((select l.listed_at from internal.listings l where l.id = own), now());
 
   -- the nearest active listings of the type, by the GiST index of their position
   for c in
     select l.id, l.price::double precision as price, l.square_feet::double precision as built, l.lot_size::double precision as lot,
            l.bedrooms::double precision as beds, l.bathrooms::double precision as baths, l.year_built::double precision as year, l.features,
            l.city_slug || '/' || coalesce(l.sector_slug, '') as sector,
+           extract(epoch from l.listed_at - at_time) / 31557600 as years,
+           (l.location[0] - at_lng) * 111.32 * shrink as east_km, (l.location[1] - at_lat) * 111.32 as north_km,
            sqrt(power((l.location[1] - at_lat) * 111320, 2) + power((l.location[0] - at_lng) * 111320 * shrink, 2)) as dist
       from internal.listings l
      where l.country_code = 'EC' and l.status = '1' and l.operation = 'sale' and l.location is not null and l.property_type = any (kinds) and l.price > 0
@@ -246,60 +256,91 @@ begin
       case when beds is null or c.beds is null then 0 else c.beds - beds end,
       case when baths is null or c.baths is null then 0 else c.baths - baths end,
       case when kind = 'land' or lot is null or c.lot is null then 0 else ln((1 + c.lot) / (1 + lot)) end,
-      case when not has_feats then 0 else coalesce(pg_catalog.cardinality(c.features), 0) - coalesce(pg_catalog.cardinality(feats), 0) end
+      case when not has_feats then 0 else coalesce(pg_catalog.cardinality(c.features), 0) - coalesce(pg_catalog.cardinality(feats), 0) end,
+      -- when it was listed (the market moves), and where it stands from the home (a local slope)
+      c.years,
+      c.east_km,
+      c.north_km
     ]::double precision[];
   end loop;
 
   if n < 5 then
     return pg_catalog.jsonb_build_object('value', null, 'low', null, 'high', null, 'usd_m2', null, 'confidence', 'none',
-      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', 0, 'method', 'local-regression-1');
+      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', 0, 'method', 'local-regression-2');
   end if;
 
   -- weights: nearer (a tricube over the distance of the 25th, at least 1 km), closer in size, and
   -- in the same sector (a sector's price level is its own: a street apart may be another market)
   h := greatest(d[least(n, 25)] * 1.2, 1000);
   for i in 1..n loop
-    w := w || (case when d[i] >= h then 0.01 else power(1 - power(d[i] / h, 3), 3) end) * exp(-0.5 * power(xs[(i - 1) * p + 2] / 0.5, 2))
+    w0 := w0 || (case when d[i] >= h then 0.01 else power(1 - power(d[i] / h, 3), 3) end) * exp(-0.5 * power(xs[(i - 1) * p + 2] / 0.5, 2))
               * (case when same[i] then 3 else 1 end);
+  end loop;
+  -- a listing priced unlike its neighbours (a typo, a wreck, a sale between relatives) must not
+  -- pull the estimate: each comparable weighed down by how far its USD/m² is from their weighted
+  -- median (Tukey's bisquare over six median deviations), and again below by how far it misses the fit
+  typical := internal.weighted_quantile(y, w0, 0.5);
+  select internal.weighted_quantile(pg_catalog.array_agg(abs(u.y - typical)), pg_catalog.array_agg(u.w), 0.5) * 6 into scale from unnest(y, w0) u(y, w);
+  for i in 1..n loop
+    w := w || w0[i] * power(greatest(0, 1 - power((y[i] - typical) / greatest(scale, 1e-6), 2)), 2);
+  end loop;
+
+  -- weighted least squares of ln(USD/m²) on the differences, each coefficient drawn toward its
+  -- prior as much as its spread among the comparables is small (a ridge scaled per column); then
+  -- once again with the weights of how far each misses the first fit
+  for pass in 1..2 loop
+    sw := 0;
+    for i in 1..n loop sw := sw + w[i]; end loop;
+    mean := pg_catalog.array_fill(0::double precision, array[p]);
+    var := pg_catalog.array_fill(0::double precision, array[p]);
+    for j in 1..p loop
+      for i in 1..n loop mean[j] := mean[j] + w[i] * xs[(i - 1) * p + j] / sw; end loop;
+      for i in 1..n loop var[j] := var[j] + w[i] * power(xs[(i - 1) * p + j] - mean[j], 2) / sw; end loop;
+    end loop;
+    ata := pg_catalog.array_fill(0::double precision, array[p * p]);
+    atb := pg_catalog.array_fill(0::double precision, array[p]);
+    -- one triangle of the symmetric matrix, then its mirror; a comparable weighed down to 0 adds nothing
+    for i in 1..n loop
+      continue when w[i] = 0;
+      for j in 1..p loop
+        wx := w[i] * xs[(i - 1) * p + j];
+        atb[j] := atb[j] + wx * y[i];
+        for k in j..p loop
+          ata[(j - 1) * p + k] := ata[(j - 1) * p + k] + wx * xs[(i - 1) * p + k];
+        end loop;
+      end loop;
+    end loop;
+    for j in 2..p loop
+      for k in 1..j - 1 loop
+        ata[(j - 1) * p + k] := ata[(k - 1) * p + j];
+      end loop;
+    end loop;
+    for j in 2..p loop
+      ata[(j - 1) * p + j] := ata[(j - 1) * p + j] + sw * (0.2 * var[j] + 1e-6);
+      atb[j] := atb[j] + sw * (0.2 * var[j] + 1e-6) * prior[j];
+    end loop;
+    b := internal.solve_linear(ata, atb);
+    if b is null then
+      b := array[internal.weighted_quantile(y, w, 0.5)] || prior[2:p];
+    end if;
+    -- the home is where every difference is 0: its ln(USD/m²) is the intercept
+    r := '{}';
+    for i in 1..n loop
+      fit := 0;
+      for j in 1..p loop fit := fit + b[j] * xs[(i - 1) * p + j]; end loop;
+      r := r || (y[i] - fit);
+    end loop;
+    exit when pass = 2;
+    select internal.weighted_quantile(pg_catalog.array_agg(abs(u.r)), pg_catalog.array_agg(u.w), 0.5) * 6 into scale from unnest(r, w0) u(r, w);
+    for i in 1..n loop
+      w[i] := w0[i] * power(greatest(0, 1 - power(r[i] / greatest(scale, 1e-6), 2)), 2);
+    end loop;
   end loop;
   sw := 0; sw2 := 0;
   for i in 1..n loop sw := sw + w[i]; sw2 := sw2 + w[i] * w[i]; end loop;
   neff := sw * sw / sw2;
-
-  -- weighted least squares of ln(USD/m²) on the differences, each coefficient drawn toward its
-  -- prior as much as its spread among the comparables is small (a ridge scaled per column)
-  mean := pg_catalog.array_fill(0::double precision, array[p]);
-  var := pg_catalog.array_fill(0::double precision, array[p]);
-  for j in 1..p loop
-    for i in 1..n loop mean[j] := mean[j] + w[i] * xs[(i - 1) * p + j] / sw; end loop;
-    for i in 1..n loop var[j] := var[j] + w[i] * power(xs[(i - 1) * p + j] - mean[j], 2) / sw; end loop;
-  end loop;
-  ata := pg_catalog.array_fill(0::double precision, array[p * p]);
-  atb := pg_catalog.array_fill(0::double precision, array[p]);
-  for i in 1..n loop
-    for j in 1..p loop
-      atb[j] := atb[j] + w[i] * xs[(i - 1) * p + j] * y[i];
-      for k in 1..p loop
-        ata[(j - 1) * p + k] := ata[(j - 1) * p + k] + w[i] * xs[(i - 1) * p + j] * xs[(i - 1) * p + k];
-      end loop;
-    end loop;
-  end loop;
-  for j in 2..p loop
-    ata[(j - 1) * p + j] := ata[(j - 1) * p + j] + sw * (0.5 * var[j] + 1e-6);
-    atb[j] := atb[j] + sw * (0.5 * var[j] + 1e-6) * prior[j];
-  end loop;
-  b := internal.solve_linear(ata, atb);
-  if b is null then
-    b := array[internal.weighted_quantile(y, w, 0.5), prior[2], 0, 0, 0, 0, 0];
-  end if;
-  -- the home is where every difference is 0: its ln(USD/m²) is the intercept
-  for i in 1..n loop
-    fit := 0;
-    for j in 1..p loop fit := fit + b[j] * xs[(i - 1) * p + j]; end loop;
-    r := r || (y[i] - fit);
-  end loop;
   -- the range: the comparables' misfit, widened for what the fit used up of them
-  inflate := 1.05 * sqrt(neff / greatest(neff - 3, 1));
+  inflate := 1.35 * sqrt(neff / greatest(neff - 3, 1));
   lo := internal.weighted_quantile(r, w, 0.1) * inflate;
   hi := internal.weighted_quantile(r, w, 0.9) * inflate;
   value := exp(b[1]) * area;
@@ -365,7 +406,7 @@ begin
     'market', market,
     'agent', agent,
     'demand', demand,
-    'method', 'local-regression-1'
+    'method', 'local-regression-2'
   );
 end
 $$;

@@ -98,6 +98,22 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(parseEstimate((await estimate({ ...facts, listing_id: Number(l!.id) })).data).comparables.map((c) => c.id)).not.toContain(l!.id);
   });
 
+  it('is not pulled by one comparable priced unlike its neighbours: the heaviest, asking ten times its price, moves the value by under 3%', async () => {
+    const before = parseEstimate((await estimate(CUMBAYA)).data);
+    const heaviest = before.comparables[0]?.id;
+    expect(heaviest).toBeTruthy();
+    const [{ price } = { price: '' }] = await d.server.sql<{ price: string }>('select price::text as price from internal.listings where id = $1', [heaviest]);
+    await d.server.sql('update internal.listings set price = price * 10 where id = $1', [heaviest]);
+    try {
+      const after = parseEstimate((await estimate(CUMBAYA)).data);
+      // still among the nearest, weighed down by how far it misses the fit (docs/valuation.md, step 3)
+      expect(after.comparables.map((c) => c.id)).not.toContain(heaviest);
+      expect(Math.abs((after.value as number) / (before.value as number) - 1)).toBeLessThan(0.03);
+    } finally {
+      await d.server.sql('update internal.listings set price = $2::numeric where id = $1', [heaviest, price]);
+    }
+  });
+
   it('refuses what it cannot value with a 400 that names the field, the form’s limits being the function’s own', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...CUMBAYA, area_m2: 0 }, 'area_m2'],

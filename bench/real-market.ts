@@ -1,0 +1,128 @@
+/**
+ * A real market's home sales as our listings, for the estimate's accuracy (docs/valuation.md
+ * "Accuracy"): the 25,357 sales of single-family homes in Lucas County, Ohio, 1993-1998, as
+ * bench/data/README.md describes them, placed as the listings of one city (Cuenca) and its
+ * sectors: each sale at its place relative to the county's middle, in a sector made of its zone,
+ * listed on its sale day (moved to end last month) at its price, and one agent who serves it.
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { Database } from '../server/db/database.ts';
+
+const FILE = new URL('data/lucas-county-sales.csv.gz', import.meta.url);
+/** where the county's middle stands: Cuenca's centre */
+const CENTRE = { lat: -2.9001, lng: -79.0059 };
+const METRES_PER_DEGREE = 111_320;
+
+interface Sale {
+  price: number;
+  sold: string;
+  living_m2: number;
+  lot_m2: number;
+  bedrooms: number;
+  bathrooms: number;
+  year_built: number;
+  garage: boolean;
+  x: number;
+  y: number;
+  zone: string;
+}
+
+function readSales(): Sale[] {
+  const [head, ...lines] = gunzipSync(readFileSync(FILE)).toString('utf8').trim().split('\n');
+  const columns = (head as string).split(',');
+  return lines.map((line) => {
+    const cells = Object.fromEntries(line.split(',').map((value, i) => [columns[i], value])) as Record<string, string>;
+    return {
+      price: Number(cells.price),
+      sold: cells.sold as string,
+      living_m2: Number(cells.living_m2),
+      lot_m2: Number(cells.lot_m2),
+      bedrooms: Number(cells.bedrooms),
+      bathrooms: Number(cells.bathrooms),
+      year_built: Number(cells.year_built),
+      garage: cells.garage === '1',
+      x: Number(cells.x),
+      y: Number(cells.y),
+      zone: cells.zone as string,
+    };
+  });
+}
+
+/** Replaces the listings of the migrated database `db` with the sales; answers how many. */
+export async function loadRealMarket(db: Database): Promise<number> {
+  const sales = readSales();
+  const middle = (values: number[]) => (Math.min(...values) + Math.max(...values)) / 2;
+  const x0 = middle(sales.map((s) => s.x));
+  const y0 = middle(sales.map((s) => s.y));
+  const last = Math.max(...sales.map((s) => Date.parse(s.sold)));
+  const lastMonth = new Date();
+  lastMonth.setUTCDate(0);
+  const moved = lastMonth.getTime() - last;
+  const columns = [
+    'id',
+    'title',
+    'address',
+    'price',
+    'bedrooms',
+    'bathrooms',
+    'square_feet',
+    'lot_size',
+    'year_built',
+    'features',
+    'property_type',
+    'city',
+    'state',
+    'sector',
+    'geo_lat',
+    'geo_lon',
+    'listed_at',
+    'updated_at',
+  ];
+  await db.transaction(
+    async (tx) => {
+      // the derived copies (words, cells, places) made once at the end, as the seed does
+      await tx.query("select set_config('exp.listing_cells', 'deferred', true)");
+      await tx.query('delete from internal.listings');
+      // one agent who serves the city: a database without agents is a new one, and the server seeds it
+      await tx.query("insert into public.agents (first_name, last_name, email, locations_served) values ('Ana', 'Lucas', 'ana.lucas@example.com', '{Cuenca}')");
+      for (let start = 0; start < sales.length; start += 1000) {
+        const params: unknown[] = [];
+        const tuples = sales.slice(start, start + 1000).map((s, k) => {
+          const id = start + k + 1;
+          const lat = CENTRE.lat + (s.y - y0) / METRES_PER_DEGREE;
+          const lng = CENTRE.lng + (s.x - x0) / (METRES_PER_DEGREE * Math.cos((CENTRE.lat * Math.PI) / 180));
+          const listed = new Date(Date.parse(s.sold) + moved);
+          const row = [
+            id,
+            `Casa ${id}`,
+            `Lote ${id}`,
+            s.price,
+            s.bedrooms,
+            s.bathrooms,
+            s.living_m2,
+            s.lot_m2,
+            s.year_built,
+            s.garage ? ['garage'] : [],
+            'house',
+            'Cuenca',
+            'Azuay',
+            `Zona ${s.zone}`,
+            lat.toFixed(6),
+            lng.toFixed(6),
+            listed,
+            listed,
+          ];
+          return `(${row.map((value) => params.push(value) && `$${params.length}`).join(',')})`;
+        });
+        await tx.query(`insert into internal.listings (${columns.join(',')}) overriding system value values ${tuples.join(',')}`, params);
+      }
+      await tx.query("select set_config('exp.listing_cells', '', true)");
+      await tx.query('select internal.listings_derived_rebuild()');
+    },
+    { long: true },
+  );
+  await db.jobs.query('analyze internal.listings');
+  await db.jobs.query("select internal.refresh_market_index(interval '0')");
+  return sales.length;
+}
