@@ -59,26 +59,6 @@ export async function loadRealMarket(db: Database): Promise<number> {
   const lastMonth = new Date();
   lastMonth.setUTCDate(0);
   const moved = lastMonth.getTime() - last;
-  const columns = [
-    'id',
-    'title',
-    'address',
-    'price',
-    'bedrooms',
-    'bathrooms',
-    'square_feet',
-    'lot_size',
-    'year_built',
-    'features',
-    'property_type',
-    'city',
-    'state',
-    'sector',
-    'geo_lat',
-    'geo_lon',
-    'listed_at',
-    'updated_at',
-  ];
   await db.transaction(
     async (tx) => {
       // the derived copies (words, cells, places) made once at the end, as the seed does
@@ -87,34 +67,33 @@ export async function loadRealMarket(db: Database): Promise<number> {
       // one agent who serves the city: a database without agents is a new one, and the server seeds it
       await tx.query("insert into public.agents (first_name, last_name, email, locations_served) values ('Ana', 'Lucas', 'ana.lucas@example.com', '{Cuenca}')");
       for (let start = 0; start < sales.length; start += 1000) {
-        const params: unknown[] = [];
-        const tuples = sales.slice(start, start + 1000).map((s, k) => {
+        const rows = sales.slice(start, start + 1000).map((s, k) => {
           const id = start + k + 1;
-          const lat = CENTRE.lat + (s.y - y0) / METRES_PER_DEGREE;
-          const lng = CENTRE.lng + (s.x - x0) / (METRES_PER_DEGREE * Math.cos((CENTRE.lat * Math.PI) / 180));
           const listed = new Date(Date.parse(s.sold) + moved);
-          const row = [
+          return {
             id,
-            `Casa ${id}`,
-            `Lote ${id}`,
-            s.price,
-            s.bedrooms,
-            s.bathrooms,
-            s.living_m2,
-            s.lot_m2,
-            s.year_built,
-            s.garage ? ['garage'] : [],
-            'house',
-            'Cuenca',
-            'Azuay',
-            `Zona ${s.zone}`,
-            lat.toFixed(6),
-            lng.toFixed(6),
-            listed,
-            listed,
-          ];
-          return `(${row.map((value) => params.push(value) && `$${params.length}`).join(',')})`;
+            title: `Casa ${id}`,
+            address: `Lote ${id}`,
+            price: s.price,
+            bedrooms: s.bedrooms,
+            bathrooms: s.bathrooms,
+            square_feet: s.living_m2,
+            lot_size: s.lot_m2,
+            year_built: s.year_built,
+            features: s.garage ? ['garage'] : [],
+            property_type: 'house',
+            city: 'Cuenca',
+            state: 'Azuay',
+            sector: `Zona ${s.zone}`,
+            geo_lat: (CENTRE.lat + (s.y - y0) / METRES_PER_DEGREE).toFixed(6),
+            geo_lon: (CENTRE.lng + (s.x - x0) / (METRES_PER_DEGREE * Math.cos((CENTRE.lat * Math.PI) / 180))).toFixed(6),
+            listed_at: listed,
+            updated_at: listed,
+          };
         });
+        const columns = Object.keys(rows[0] as object);
+        const params: unknown[] = [];
+        const tuples = rows.map((row) => `(${Object.values(row).map((value) => params.push(value) && `$${params.length}`)})`);
         await tx.query(`insert into internal.listings (${columns.join(',')}) overriding system value values ${tuples.join(',')}`, params);
       }
       await tx.query("select set_config('exp.listing_cells', '', true)");
