@@ -39,6 +39,7 @@ insert into internal.place_aliases (path, alias) values
   ('cumbaya', 'valle de cumbaya'), ('tumbaco', 'valle de tumbaco'), ('samborondon', 'via a samborondon'),
   ('salinas', 'chipipe'), ('montanita', 'montanita beach'), ('cuenca', 'santa ana de los cuatro rios');
 
+-- counted again as the listings change (33_listing_copies.sql)
 -- every place of these provinces and cities counted again from the active listings (a city is one
 -- place whatever its province; its province is the one most of its listings name)
 create or replace function internal.places_recount(provinces text[], cities text[])
@@ -85,41 +86,6 @@ as $$
           else g.city_slug <> '' and g.sector_slug <> '' and g.city_slug = any(cities)
         end;
 $$;
-
-create or replace function internal.places_changed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  provinces text[];
-  cities text[];
-begin
-  -- a bulk load (the seed) counts every place once at its end, with the cells
-  if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
-  if tg_op = 'INSERT' then
-    select array_agg(distinct state_slug), array_agg(distinct city_slug) into provinces, cities from new_rows;
-  elsif tg_op = 'DELETE' then
-    select array_agg(distinct state_slug), array_agg(distinct city_slug) into provinces, cities from old_rows;
-  else
-    select array_agg(distinct c.state_slug), array_agg(distinct c.city_slug) into provinces, cities
-    from old_rows o
-    join new_rows n using (id)
-    cross join lateral (values (o.state_slug, o.city_slug), (n.state_slug, n.city_slug)) c(state_slug, city_slug)
-    where (o.state, o.city, o.sector, o.status, o.country_code, o.map_lat, o.map_lng, o.operation)
-          is distinct from (n.state, n.city, n.sector, n.status, n.country_code, n.map_lat, n.map_lng, n.operation);
-  end if;
-  if provinces is not null then perform internal.places_recount(provinces, cities); end if;
-  return null;
-end
-$$;
-
-create trigger places_insert after insert on internal.listings referencing new table as new_rows for each statement execute function internal.places_changed();
-
-create trigger places_update after update on internal.listings referencing old table as old_rows new table as new_rows for each statement execute function internal.places_changed();
-
-create trigger places_delete after delete on internal.listings referencing old table as old_rows for each statement execute function internal.places_changed();
 
 -- The location box: places whose name (or other name) holds the text, begins with it, or is near
 -- it (a typo: trigram similarity), the best first; then a listing by its code (the listing's

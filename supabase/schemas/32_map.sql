@@ -25,6 +25,7 @@ create table internal.listing_cells (
 
 alter table internal.listing_cells enable row level security;
 
+-- counted again as the listings change (33_listing_copies.sql)
 -- the map's kept cells count the same listings
 create or replace function internal.listing_cells_recount(xs integer[], ys integer[])
 returns void
@@ -60,43 +61,6 @@ begin
   end loop;
 end
 $$;
-
-create or replace function internal.listing_cells_changed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  xs double precision[];
-  ys double precision[];
-begin
-  -- a bulk load (the seed) counts every cell once at its end (internal.listing_cells_rebuild())
-  if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
-  if tg_op = 'INSERT' then
-    select array_agg(map_x), array_agg(map_y) into xs, ys from new_rows where internal.is_public_listing(country_code, status) and operation = 'sale';
-  elsif tg_op = 'DELETE' then
-    select array_agg(map_x), array_agg(map_y) into xs, ys from old_rows where internal.is_public_listing(country_code, status) and operation = 'sale';
-  else
-    -- a listing that moved, changed price or became (in)active: its old cell and its new one, each if public
-    select array_agg(c.x), array_agg(c.y) into xs, ys
-    from old_rows o
-    join new_rows n using (id)
-    cross join lateral (values (o.map_x, o.map_y, o.country_code, o.status, o.operation), (n.map_x, n.map_y, n.country_code, n.status, n.operation)) c(x, y, country_code, status, operation)
-    where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate, o.operation)
-          is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate, n.operation)
-      and internal.is_public_listing(c.country_code, c.status) and c.operation = 'sale';
-  end if;
-  if xs is not null then perform internal.listing_cells_recount(internal.listing_cell_index(xs), internal.listing_cell_index(ys)); end if;
-  return null;
-end
-$$;
-
-create trigger listing_cells_insert after insert on internal.listings referencing new table as new_rows for each statement execute function internal.listing_cells_changed();
-
-create trigger listing_cells_update after update on internal.listings referencing old table as old_rows new table as new_rows for each statement execute function internal.listing_cells_changed();
-
-create trigger listing_cells_delete after delete on internal.listings referencing old table as old_rows for each statement execute function internal.listing_cells_changed();
 
 -- the places of every listing, counted again (after a bulk load that deferred them, with the cells)
 create or replace function internal.listing_cells_rebuild()

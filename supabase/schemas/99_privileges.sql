@@ -40,7 +40,7 @@ grant all on internal.mail_outbox, internal.listing_price_changes, internal.save
 
 -- functions: the service's; the public key calls the data API's (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
-  internal.word_match_ids, internal.note_price_cut, internal.listing_words_changed, internal.listings_derived_rebuild,
+  internal.word_match_ids, internal.note_price_cut, internal.listing_copies_changed, internal.listings_derived_rebuild,
   internal.import_merge, internal.note_market_spells, internal.rebuild_market_index,
   internal.refresh_market_index, internal.confirm_visit, internal.confirm_visit_at, internal.cancel_visit,
   internal.upcoming_open_houses, internal.open_houses_changed, internal.forget_past_open_houses, internal.import_open_houses from public;
