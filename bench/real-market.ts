@@ -1,46 +1,77 @@
 /**
- * A real market's home sales as our listings, for the estimate's accuracy (docs/valuation.md
- * "Accuracy"): the 25,357 sales of single-family homes in Lucas County, Ohio, 1993-1998, as
- * bench/data/README.md describes them, placed as the listings of one city (Cuenca) and its
- * sectors: each sale at its place relative to the county's middle, in a sector made of its zone,
- * listed on its sale day (moved to end last month) at its price, and one agent who serves it.
+ * Real markets as our listings, for the estimate's accuracy (docs/valuation.md "Accuracy"), each
+ * as bench/data/README.md describes it: placed as the listings of one city and its sectors, each
+ * home at its place relative to the market's middle, in a sector made of its zone, listed on its
+ * sale (or listing) day, moved to end last month, at its price; and one agent who serves the city.
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Database } from '../server/db/database.ts';
 
-const FILE = new URL('data/lucas-county-sales.csv.gz', import.meta.url);
-/** where the county's middle stands: Cuenca's centre */
-const CENTRE = { lat: -2.9001, lng: -79.0059 };
+export interface RealMarket {
+  /** what it is, for the benchmark's table */
+  name: string;
+  file: string;
+  property_type: 'house' | 'apartment';
+  /** the city it is placed as, with its centre */
+  city: string;
+  state: string;
+  centre: { lat: number; lng: number };
+}
+
+export const REAL_MARKETS: readonly RealMarket[] = [
+  {
+    name: 'Lucas County, Ohio: 25,357 house sales, 1993-1998',
+    file: 'lucas-county-sales.csv.gz',
+    property_type: 'house',
+    city: 'Cuenca',
+    state: 'Azuay',
+    centre: { lat: -2.9001, lng: -79.0059 },
+  },
+  {
+    name: 'Athens: 1,000 flats for sale, 2017 (asking prices)',
+    file: 'athens-asking-prices.csv.gz',
+    property_type: 'apartment',
+    city: 'Quito',
+    state: 'Pichincha',
+    centre: { lat: -0.1807, lng: -78.4678 },
+  },
+];
+
 const METRES_PER_DEGREE = 111_320;
 
 interface Sale {
   price: number;
   sold: string;
   living_m2: number;
-  lot_m2: number;
-  bedrooms: number;
-  bathrooms: number;
-  year_built: number;
+  lot_m2: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  year_built: number | null;
   garage: boolean;
   x: number;
   y: number;
   zone: string;
 }
 
-function readSales(): Sale[] {
-  const [head, ...lines] = gunzipSync(readFileSync(FILE)).toString('utf8').trim().split('\n');
+function readSales(market: RealMarket): Sale[] {
+  const [head, ...lines] = gunzipSync(readFileSync(new URL(`data/${market.file}`, import.meta.url)))
+    .toString('utf8')
+    .trim()
+    .split('\n');
   const columns = (head as string).split(',');
   return lines.map((line) => {
     const cells = Object.fromEntries(line.split(',').map((value, i) => [columns[i], value])) as Record<string, string>;
+    // an empty cell is a fact the market does not give
+    const known = (name: string) => (cells[name] ? Number(cells[name]) : null);
     return {
       price: Number(cells.price),
       sold: cells.sold as string,
       living_m2: Number(cells.living_m2),
-      lot_m2: Number(cells.lot_m2),
-      bedrooms: Number(cells.bedrooms),
-      bathrooms: Number(cells.bathrooms),
-      year_built: Number(cells.year_built),
+      lot_m2: known('lot_m2'),
+      bedrooms: known('bedrooms'),
+      bathrooms: known('bathrooms'),
+      year_built: known('year_built'),
       garage: cells.garage === '1',
       x: Number(cells.x),
       y: Number(cells.y),
@@ -49,9 +80,10 @@ function readSales(): Sale[] {
   });
 }
 
-/** Replaces the listings of the migrated database `db` with the sales; answers how many. */
-export async function loadRealMarket(db: Database): Promise<number> {
-  const sales = readSales();
+/** Replaces the listings of the migrated database `db` with the market's; answers how many. */
+export async function loadRealMarket(db: Database, market: RealMarket): Promise<number> {
+  const sales = readSales(market);
+  const { centre } = market;
   const middle = (values: number[]) => (Math.min(...values) + Math.max(...values)) / 2;
   const x0 = middle(sales.map((s) => s.x));
   const y0 = middle(sales.map((s) => s.y));
@@ -65,7 +97,7 @@ export async function loadRealMarket(db: Database): Promise<number> {
       await tx.query("select set_config('exp.listing_cells', 'deferred', true)");
       await tx.query('delete from internal.listings');
       // one agent who serves the city: a database without agents is a new one, and the server seeds it
-      await tx.query("insert into public.agents (first_name, last_name, email, locations_served) values ('Ana', 'Lucas', 'ana.lucas@example.com', '{Cuenca}')");
+      await tx.query("insert into public.agents (first_name, last_name, email, locations_served) values ('Ana', 'Mercado', 'ana.mercado@example.com', $1)", [[market.city]]);
       for (let start = 0; start < sales.length; start += 1000) {
         const rows = sales.slice(start, start + 1000).map((s, k) => {
           const id = start + k + 1;
@@ -81,12 +113,12 @@ export async function loadRealMarket(db: Database): Promise<number> {
             lot_size: s.lot_m2,
             year_built: s.year_built,
             features: s.garage ? ['garage'] : [],
-            property_type: 'house',
-            city: 'Cuenca',
-            state: 'Azuay',
+            property_type: market.property_type,
+            city: market.city,
+            state: market.state,
             sector: `Zona ${s.zone}`,
-            geo_lat: (CENTRE.lat + (s.y - y0) / METRES_PER_DEGREE).toFixed(6),
-            geo_lon: (CENTRE.lng + (s.x - x0) / (METRES_PER_DEGREE * Math.cos((CENTRE.lat * Math.PI) / 180))).toFixed(6),
+            geo_lat: (centre.lat + (s.y - y0) / METRES_PER_DEGREE).toFixed(6),
+            geo_lon: (centre.lng + (s.x - x0) / (METRES_PER_DEGREE * Math.cos((centre.lat * Math.PI) / 180))).toFixed(6),
             listed_at: listed,
             updated_at: listed,
           };
