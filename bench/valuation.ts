@@ -1,7 +1,7 @@
 /**
  * What a home may ask (docs/valuation.md): the estimate's accuracy and speed on PostgreSQL,
- * leave-one-out, on two markets: the 100,000 listings of the seed, and a real market's 25,357 home
- * sales placed as the listings of one city (bench/real-market.ts). For a fixed sample of each one's
+ * leave-one-out, on three markets: the 100,000 listings of the seed, and the real markets of
+ * bench/real-market.ts (home sales, asking prices) placed as the listings of one city each. For a fixed sample of each one's
  * active listings for sale with coordinates, the facts of the listing go to public.estimate_value
  * through postgrest-js .rpc() as the element asks, the listing itself left out (`listing_id`), its
  * price the truth. Reported: the median absolute percentage error, the share within 10% and within
@@ -55,10 +55,20 @@ const share = (a: number[], f: (x: number) => boolean) => (a.length ? a.filter(f
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** What a leave-one-out run measured on one database. */
+/** How near the truth: the shares are of the homes valued; the range's figures only for the estimate. */
+interface Figures {
+  medianError: number;
+  within10: number;
+  within20: number;
+  rangeHolds?: number;
+  medianWidth?: number;
+  withoutValue?: number;
+}
+
 interface Measured {
   listings: number;
-  accuracy: Record<string, number>;
-  baseline: Record<string, number>;
+  accuracy: Figures & { homes: number; valued: number; byPriceFifth: number[] };
+  baseline: Figures;
   speed: { p50: number; p95: number };
 }
 
@@ -125,6 +135,7 @@ async function leaveOneOut(url: string, db: Database, listings: number): Promise
     for (const h of homes.slice(0, WARMUP)) await rest.rpc('estimate_value', { facts: factsOf(h) });
     const samples: number[] = [];
     const errors: number[] = [];
+    const priced: Array<[price: number, error: number]> = [];
     const widths: number[] = [];
     const baseline: number[] = [];
     let held = 0;
@@ -146,6 +157,7 @@ async function leaveOneOut(url: string, db: Database, listings: number): Promise
         continue;
       }
       errors.push(Math.abs(e.value - h.price) / h.price);
+      priced.push([h.price, Math.abs(e.value - h.price) / h.price]);
       widths.push((e.high - e.low) / e.value);
       if (h.price >= e.low && h.price <= e.high) held++;
     }
@@ -158,6 +170,15 @@ async function leaveOneOut(url: string, db: Database, listings: number): Promise
       within20: share(errors, (x) => x <= 0.2),
       rangeHolds: errors.length ? held / errors.length : NaN,
       medianWidth: median(widths),
+      // where the error lies: the median error of each fifth of the homes by price, cheapest first
+      byPriceFifth: [0, 1, 2, 3, 4].map((q) =>
+        median(
+          priced
+            .sort((a, b) => a[0] - b[0])
+            .slice(Math.floor((q * priced.length) / 5), Math.floor(((q + 1) * priced.length) / 5))
+            .map(([, error]) => error),
+        ),
+      ),
     };
     const base = { medianError: median(baseline), within10: share(baseline, (x) => x <= 0.1), within20: share(baseline, (x) => x <= 0.2) };
     const speed = summarise(samples);
@@ -168,8 +189,8 @@ async function leaveOneOut(url: string, db: Database, listings: number): Promise
 }
 
 function markdown(seed: Measured, real: Array<Measured & { market: string }>): string {
-  const row = (name: string, a: Record<string, number>) =>
-    `| ${name} | ${pct(a.medianError as number)} | ${pct(a.within10 as number)} | ${pct(a.within20 as number)} | ${a.rangeHolds === undefined ? '–' : pct(a.rangeHolds)} | ${a.medianWidth === undefined ? '–' : pct(a.medianWidth)} | ${a.withoutValue ?? '–'} |`;
+  const row = (name: string, a: Figures) =>
+    `| ${name} | ${pct(a.medianError)} | ${pct(a.within10)} | ${pct(a.within20)} | ${a.rangeHolds === undefined ? '–' : pct(a.rangeHolds)} | ${a.medianWidth === undefined ? '–' : pct(a.medianWidth)} | ${a.withoutValue ?? '–'} |`;
   return [
     `### What a home may ask (leave-one-out over ${seed.accuracy.homes} homes of each market)`,
     '',
@@ -180,6 +201,8 @@ function markdown(seed: Measured, real: Array<Measured & { market: string }>): s
     ...real.flatMap((m) => [row(`${m.market}: \`estimate_value\``, m.accuracy), row('the same: baseline (nearest ten)', m.baseline)]),
     row(`the seed (${seed.listings.toLocaleString('en-US')} listings): \`estimate_value\``, seed.accuracy),
     row('the seed: baseline (nearest ten)', seed.baseline),
+    '',
+    `Median error by fifth of the homes by price, cheapest first: ${[...real.map((m) => [m.market.split(':')[0], m] as const), ['the seed', seed] as const].map(([name, m]) => `${name} ${m.accuracy.byPriceFifth.map(pct).join(', ')}`).join('; ')}.`,
     '',
     `The call through postgrest-js, p50 / p95: ${[['the seed', seed] as const, ...real.map((m) => [m.market.split(':')[0], m] as const)].map(([name, m]) => `${name} ${m.speed.p50.toFixed(1)} / ${m.speed.p95.toFixed(1)} ms`).join('; ')} (target p95 ≤ ${P95_MS} ms).`,
     '',

@@ -20,7 +20,7 @@ export interface HomeFacts {
   bathrooms?: number;
   year_built?: number;
   features?: string[];
-  /** the home's own listing, when it is on the market: left out of its comparables */
+  /** the home's own listing, when it is on the market: left out of its comparables, and the estimate made as of the day it was listed */
   listing_id?: number;
 }
 

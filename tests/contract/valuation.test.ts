@@ -102,7 +102,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
     const before = parseEstimate((await estimate(CUMBAYA)).data);
     const heaviest = before.comparables[0]?.id;
     expect(heaviest).toBeTruthy();
-    const [{ price } = { price: '' }] = await d.server.sql<{ price: string }>('select price::text as price from internal.listings where id = $1', [heaviest]);
+    const [was] = await d.server.sql<{ price: string; cut_at: string | null; before_cut: string | null; history: string }>(
+      'select price::text as price, price_cut_at::text as cut_at, price_before_cut::text as before_cut, (select coalesce(max(c.id), 0)::text from internal.listing_price_changes c) as history from internal.listings where id = $1',
+      [heaviest],
+    );
     await d.server.sql('update internal.listings set price = price * 10 where id = $1', [heaviest]);
     try {
       const after = parseEstimate((await estimate(CUMBAYA)).data);
@@ -110,7 +113,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
       expect(after.comparables.map((c) => c.id)).not.toContain(heaviest);
       expect(Math.abs((after.value as number) / (before.value as number) - 1)).toBeLessThan(0.03);
     } finally {
-      await d.server.sql('update internal.listings set price = $2::numeric where id = $1', [heaviest, price]);
+      // the listing as it was: its price, its last cut (putting the price back counts as one) and its history
+      await d.server.sql('update internal.listings set price = $2::numeric where id = $1', [heaviest, was?.price]);
+      await d.server.sql('update internal.listings set price_cut_at = $2::timestamptz, price_before_cut = $3::numeric where id = $1', [heaviest, was?.cut_at, was?.before_cut]);
+      await d.server.sql('delete from internal.listing_price_changes where listing_id = $1 and id > $2::bigint', [heaviest, was?.history]);
     }
   });
 
