@@ -1,7 +1,8 @@
 /**
  * What a home may ask (docs/valuation.md), as a seller meets it, on our server over PostgreSQL
  * with a real SMTP server and a webhook receiver: public.estimate_value for a 250 m² three-bedroom
- * house in Cumbayá (its comparables all houses near Cumbayá), its refusals naming the field, buyer
+ * house in Cumbayá (its comparables all houses near Cumbayá), not pulled by an outlier, dated by the
+ * listing's own day when it is one, its refusals naming the field, buyer
  * demand against a count written apart in SQL; the seller's lead reaching the agent who serves
  * Cumbayá with the estimate in the mail, the seller's own mail, the `seller.lead.created` webhook
  * verified with the `standardwebhooks` package; and the monthly home report, once a month, after a
@@ -117,6 +118,27 @@ describe('what a home may ask (docs/valuation.md)', () => {
       await d.server.sql('update internal.listings set price = $2::numeric where id = $1', [heaviest, was?.price]);
       await d.server.sql('update internal.listings set price_cut_at = $2::timestamptz, price_before_cut = $3::numeric where id = $1', [heaviest, was?.cut_at, was?.before_cut]);
       await d.server.sql('delete from internal.listing_price_changes where listing_id = $1 and id > $2::bigint', [heaviest, was?.history]);
+    }
+  });
+
+  it('values a listed home as of the day it was listed: the same listing dated today asks what the market asks today (docs/valuation.md, step 3)', async () => {
+    const [l] = await d.server.sql<{ id: string; lat: number; lng: number; area: number; listed_at: string }>(
+      `select id::text as id, lat, lng, square_feet::float8 as area, listed_at::text as listed_at from internal.listings
+        where status = '1' and country_code = 'EC' and operation = 'sale' and property_type = 'house' and lat is not null and city = 'Cumbayá'
+          and listed_at < now() - interval '12 months'
+        order by id limit 1`,
+    );
+    expect(l, 'a house in Cumbayá listed over a year ago').toBeTruthy();
+    const facts = { lat: l!.lat, lng: l!.lng, property_type: 'house', area_m2: l!.area, listing_id: Number(l!.id) };
+    const then = parseEstimate((await estimate(facts)).data);
+    await d.server.sql('update internal.listings set listed_at = now() where id = $1', [l!.id]);
+    try {
+      const today = parseEstimate((await estimate(facts)).data);
+      // the same comparables, the same facts: only the day the estimate is for has moved
+      expect(today.comparables.map((c) => c.id)).toEqual(then.comparables.map((c) => c.id));
+      expect(today.usdM2).not.toBe(then.usdM2);
+    } finally {
+      await d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [l!.id, l!.listed_at]);
     }
   });
 
