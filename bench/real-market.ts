@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Database } from '../server/db/database.ts';
+import { insertRows } from '../server/seed/apply.ts';
 
 export interface RealMarket {
   /** what it is, for the benchmark's table */
@@ -98,36 +99,31 @@ export async function loadRealMarket(db: Database, market: RealMarket): Promise<
       await tx.query('delete from internal.listings');
       // one agent who serves the city: a database without agents is a new one, and the server seeds it
       await tx.query("insert into public.agents (first_name, last_name, email, locations_served) values ('Ana', 'Mercado', 'ana.mercado@example.com', $1)", [[market.city]]);
-      for (let start = 0; start < sales.length; start += 1000) {
-        const rows = sales.slice(start, start + 1000).map((s, k) => {
-          const id = start + k + 1;
-          const listed = new Date(Date.parse(s.sold) + moved);
-          return {
-            id,
-            title: `Casa ${id}`,
-            address: `Lote ${id}`,
-            price: s.price,
-            bedrooms: s.bedrooms,
-            bathrooms: s.bathrooms,
-            square_feet: s.living_m2,
-            lot_size: s.lot_m2,
-            year_built: s.year_built,
-            features: s.garage ? ['garage'] : [],
-            property_type: market.property_type,
-            city: market.city,
-            state: market.state,
-            sector: `Zona ${s.zone}`,
-            geo_lat: (centre.lat + (s.y - y0) / METRES_PER_DEGREE).toFixed(6),
-            geo_lon: (centre.lng + (s.x - x0) / (METRES_PER_DEGREE * Math.cos((centre.lat * Math.PI) / 180))).toFixed(6),
-            listed_at: listed,
-            updated_at: listed,
-          };
-        });
-        const columns = Object.keys(rows[0] as object);
-        const params: unknown[] = [];
-        const tuples = rows.map((row) => `(${Object.values(row).map((value) => params.push(value) && `$${params.length}`)})`);
-        await tx.query(`insert into internal.listings (${columns.join(',')}) overriding system value values ${tuples.join(',')}`, params);
-      }
+      const rows = sales.map((s, i) => {
+        const listed = new Date(Date.parse(s.sold) + moved);
+        return {
+          id: i + 1,
+          title: `Casa ${i + 1}`,
+          address: `Lote ${i + 1}`,
+          price: s.price,
+          bedrooms: s.bedrooms,
+          bathrooms: s.bathrooms,
+          square_feet: s.living_m2,
+          lot_size: s.lot_m2,
+          year_built: s.year_built,
+          features: s.garage ? ['garage'] : [],
+          property_type: market.property_type,
+          city: market.city,
+          state: market.state,
+          sector: `Zona ${s.zone}`,
+          geo_lat: (centre.lat + (s.y - y0) / METRES_PER_DEGREE).toFixed(6),
+          geo_lon: (centre.lng + (s.x - x0) / (METRES_PER_DEGREE * Math.cos((centre.lat * Math.PI) / 180))).toFixed(6),
+          listed_at: listed,
+          updated_at: listed,
+        };
+      });
+      // as the seed writes its listings
+      await insertRows(tx, 'internal.listings', Object.keys(rows[0] as object), rows, 1000);
       await tx.query("select set_config('exp.listing_cells', '', true)");
       await tx.query('select internal.listings_derived_rebuild()');
     },

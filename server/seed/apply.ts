@@ -36,7 +36,8 @@ function value(column: string, v: unknown): unknown {
   return v;
 }
 
-async function insertRows<R>(target: SeedTarget, table: string, columns: readonly string[], rows: readonly R[], batch: number): Promise<void> {
+/** Inserts `rows` into `table` in batches of `batch`, their own ids kept (the seed's, and the benchmarks' real markets). */
+export async function insertRows<R>(target: SeedTarget, table: string, columns: readonly string[], rows: readonly R[], batch: number): Promise<void> {
   const qualified = table.includes('.') ? table : `public.${table}`;
   for (let start = 0; start < rows.length; start += batch) {
     const slice = rows.slice(start, start + batch);

@@ -6,6 +6,20 @@
 drop index internal.listings_agent;
 create index listings_agent on internal.listings (agent_id, created_at desc) include (city_slug) where status = '1';
 
+-- Robust weights (docs/valuation.md, step 3): each weight times Tukey's bisquare of its deviation
+-- over six weighted median deviations; a deviation beyond that weighs nothing.
+create or replace function internal.bisquare_weights(weights double precision[], deviations double precision[])
+returns double precision[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select pg_catalog.array_agg(u.w * power(greatest(0, 1 - power(u.dev / greatest(s.scale, 1e-6), 2)), 2) order by u.n)
+    from unnest(weights, deviations) with ordinality u(w, dev, n),
+         (select internal.weighted_quantile(pg_catalog.array_agg(abs(v.dev)), pg_catalog.array_agg(v.w), 0.5) * 6 as scale
+            from unnest(weights, deviations) v(w, dev)) s
+$$;
+
 create or replace function public.estimate_value(facts jsonb)
 returns jsonb
 language plpgsql
@@ -50,7 +64,6 @@ declare
   at_time timestamptz;
   -- the weights of nearness and likeness, before the fit's own reweighting of the misfits
   w0 double precision[] := '{}';
-  scale double precision;
   typical double precision;
   wx double precision;
   x double precision[];
@@ -188,10 +201,7 @@ begin
   -- pull the estimate: each comparable weighed down by how far its USD/m² is from their weighted
   -- median (Tukey's bisquare over six median deviations), and again below by how far it misses the fit
   typical := internal.weighted_quantile(y, w0, 0.5);
-  select internal.weighted_quantile(pg_catalog.array_agg(abs(u.y - typical)), pg_catalog.array_agg(u.w), 0.5) * 6 into scale from unnest(y, w0) u(y, w);
-  for i in 1..n loop
-    w := w || w0[i] * power(greatest(0, 1 - power((y[i] - typical) / greatest(scale, 1e-6), 2)), 2);
-  end loop;
+  w := internal.bisquare_weights(w0, (select pg_catalog.array_agg(u.ln_usd - typical order by u.ord) from unnest(y) with ordinality u(ln_usd, ord)));
 
   -- weighted least squares of ln(USD/m²) on the differences, each coefficient drawn toward its
   -- prior as much as its spread among the comparables is small (a ridge scaled per column); then
@@ -239,10 +249,7 @@ begin
       r := r || (y[i] - fit);
     end loop;
     exit when pass = 2;
-    select internal.weighted_quantile(pg_catalog.array_agg(abs(u.r)), pg_catalog.array_agg(u.w), 0.5) * 6 into scale from unnest(r, w0) u(r, w);
-    for i in 1..n loop
-      w[i] := w0[i] * power(greatest(0, 1 - power(r[i] / greatest(scale, 1e-6), 2)), 2);
-    end loop;
+    w := internal.bisquare_weights(w0, r);
   end loop;
   sw := 0; sw2 := 0;
   for i in 1..n loop sw := sw + w[i]; sw2 := sw2 + w[i] * w[i]; end loop;
