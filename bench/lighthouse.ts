@@ -14,11 +14,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import { pathToFileURL } from 'node:url';
+import { ensurePackages } from '../scripts/lazy-packages.ts';
 import { startTestServer } from '../tests/support/servers.ts';
 import { listingPath } from '../core/routes.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium.ts';
@@ -33,6 +34,26 @@ const LISTING_TARGETS = { ...LIGHTHOUSE_TARGETS, seo: 100 } as const;
 const WORST_RUN = 90;
 const TBT_MS = 150;
 const CLS = 0.05;
+/** The part of Lighthouse's result (its LHR) that this benchmark reads. */
+interface LighthouseResult {
+  runtimeError?: { code: string; message: string };
+  categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> } | undefined>;
+  audits: Record<string, { score: number | null; numericValue?: number; displayValue?: string; details?: unknown } | undefined>;
+}
+type Lighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ lhr: LighthouseResult } | undefined>;
+type LaunchChrome = (options: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill(): Promise<void> | void }>;
+
+/**
+ * Lighthouse and chrome-launcher from their own package (bench/tools, installed on first use by
+ * scripts/lazy-packages.ts): a hundred packages that only this benchmark needs, kept out of `npm install`.
+ */
+async function lighthouseTools(): Promise<{ lighthouse: Lighthouse; launch: LaunchChrome }> {
+  const from = createRequire(join(ensurePackages('bench'), 'package.json'));
+  const load = (name: string) => import(pathToFileURL(from.resolve(name)).href);
+  const [lighthouse, launcher] = await Promise.all([load('lighthouse'), load('chrome-launcher')]);
+  return { lighthouse: lighthouse.default as Lighthouse, launch: launcher.launch as LaunchChrome };
+}
+
 const targetsOf = (path: string) => (path.startsWith('/properties/') ? LISTING_TARGETS : LIGHTHOUSE_TARGETS);
 const TILE_HOST = 'tile.openstreetmap.org';
 
@@ -68,6 +89,8 @@ const median = (xs: number[]) => {
 };
 
 export async function benchLighthouse(): Promise<Record<string, unknown>> {
+  // installed (on its first run) before anything is started that would need stopping
+  const { lighthouse, launch } = await lighthouseTools();
   const server = await startTestServer('postgres');
   // a listing with several photos and an agent, in English and in Spanish, and an agent's page
   const [listing] = (await server.sql(
@@ -78,7 +101,7 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
   const only = process.env.LIGHTHOUSE_PAGES?.split(',').filter(Boolean);
   const PAGES = only?.length ? ALL_PAGES.filter((p) => only.includes(p)) : ALL_PAGES;
   const tiles = await tileStandIn();
-  const chrome = await chromeLauncher.launch({
+  const chrome = await launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: [...CHROMIUM_ARGS, '--headless=new', `--host-resolver-rules=MAP ${TILE_HOST} 127.0.0.1:${tiles.port}`, '--ignore-certificate-errors'],
   });

@@ -1,9 +1,10 @@
 /**
  * `npm test`: lint, type check (TypeScript, and Deno for the deployed function), build, unit and
  * contract (vitest), browser (web-test-runner) and end-to-end (playwright) suites, one after
- * another (2 cores), except the checks before the build: the lazy packages' install (mostly waiting
- * on the network), lint, types and Deno run side by side, each one's output printed whole when it
- * ends. It ends with one plain line:
+ * another (2 cores), except that lint, types and Deno run side by side, and the lazy packages'
+ * install (mostly waiting on the network) runs beside them and the build until the unit stage needs
+ * it; the output of a stage that runs beside others is printed whole when it ends. It ends with one
+ * plain line:
  *   N passed, N failed[, N skipped]
  * and a non-zero exit code when anything failed. `npm test -- unit e2e` runs only those stages.
  */
@@ -26,11 +27,13 @@ interface Stage {
   env?: Record<string, string>;
   /** run beside the stages next to it with the same value (their output kept until each ends) */
   together?: string;
+  /** started in its turn, it runs beside the stages after it until the named stage begins */
+  until?: string;
 }
 
 const stages: Stage[] = [
   // what one suite alone needs (WordPress Playground, the Supabase CLI): installed here on first use, kept after
-  { name: 'packages', command: [node, '--import', 'tsx', 'scripts/lazy-packages.ts'], single: true, together: 'checks' },
+  { name: 'packages', command: [node, '--import', 'tsx', 'scripts/lazy-packages.ts'], single: true, until: 'unit' },
   // npm run lint: eslint (with the house rules) and prettier's check of the formatting
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], single: true, together: 'checks' },
   { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true, together: 'checks' },
@@ -88,33 +91,49 @@ async function main(): Promise<void> {
     if (stage.together && last?.[0]?.together === stage.together) last.push(stage);
     else turns.push([stage]);
   }
-  for (const turn of turns) {
-    if (turn.length === 1) console.log(`\n[test] ── ${turn[0]?.name} ──`);
-    const ends = await Promise.all(turn.map((stage) => run(stage, join(dir, `${stage.name}.json`), turn.length > 1)));
-    for (const [i, stage] of turn.entries()) {
-      const { code, seconds } = ends[i] as { code: number; seconds: number };
-      const file = join(dir, `${stage.name}.json`);
-      let counts: Counts;
-      if (stage.single) counts = code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
-      else {
-        try {
-          counts = JSON.parse(readFileSync(file, 'utf8')) as Counts;
-          // a runner that failed without a failing test (setup crash) still fails the run
-          if (code !== 0 && counts.failed === 0) counts.failed = 1;
-        } catch {
-          counts = { passed: 0, failed: code === 0 ? 0 : 1, skipped: 0 };
-        }
+  // a stage that runs in the background until a later one (its result counted when awaited)
+  const background: { stage: Stage; end: Promise<{ code: number; seconds: number }> }[] = [];
+  const count = (stage: Stage, { code, seconds }: { code: number; seconds: number }, note: string) => {
+    const file = join(dir, `${stage.name}.json`);
+    let counts: Counts;
+    if (stage.single) counts = code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+    else {
+      try {
+        counts = JSON.parse(readFileSync(file, 'utf8')) as Counts;
+        // a runner that failed without a failing test (setup crash) still fails the run
+        if (code !== 0 && counts.failed === 0) counts.failed = 1;
+      } catch {
+        counts = { passed: 0, failed: code === 0 ? 0 : 1, skipped: 0 };
       }
-      // (without the colours a runner may have put in an error's message)
-      if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`));
-      total.passed += counts.passed;
-      total.failed += counts.failed;
-      total.skipped += counts.skipped;
-      summary.push(
-        `[test] ${stage.name.padEnd(8)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${seconds.toFixed(0)} s${turn.length > 1 ? ' (side by side)' : ''}`,
-      );
     }
+    // (without the colours a runner may have put in an error's message)
+    if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`));
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
+    summary.push(
+      `[test] ${stage.name.padEnd(8)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${seconds.toFixed(0)} s${note}`,
+    );
+  };
+  const awaitBackground = async (names?: string[]) => {
+    for (const entry of background.filter((b) => !names || names.includes(b.stage.until ?? ''))) {
+      background.splice(background.indexOf(entry), 1);
+      count(entry.stage, await entry.end, ' (in the background)');
+    }
+  };
+  for (const turn of turns) {
+    await awaitBackground(turn.map((stage) => stage.name));
+    const first = turn[0] as Stage;
+    if (turn.length === 1 && first.until) {
+      console.log(`\n[test] ── ${first.name} (in the background until ${first.until}) ──`);
+      background.push({ stage: first, end: run(first, join(dir, `${first.name}.json`), true) });
+      continue;
+    }
+    if (turn.length === 1) console.log(`\n[test] ── ${first.name} ──`);
+    const ends = await Promise.all(turn.map((stage) => run(stage, join(dir, `${stage.name}.json`), turn.length > 1)));
+    for (const [i, stage] of turn.entries()) count(stage, ends[i] as { code: number; seconds: number }, turn.length > 1 ? ' (side by side)' : '');
   }
+  await awaitBackground();
   rmSync(dir, { recursive: true, force: true });
   console.log('\n' + summary.join('\n') + `\n[test] total time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   // what failed, again, where a log that keeps only its tail still has it

@@ -2,8 +2,8 @@
  * A real WordPress, from npm only (no PHP, no internet but the npm registry): WordPress Playground's CLI
  * (@wp-playground/cli, PHP compiled to WebAssembly) serving WordPress 6.5 from
  * @wp-playground/wordpress-builds (its zip, already installed with SQLite, and the static files the
- * zip leaves out), with our plugin mounted from the build (dist/wordpress/exp-ecuador) and a
- * blueprint's steps run at its start. Playground would fetch WordPress from wordpress.org by
+ * zip leaves out; only 6.5's are unpacked, docs/leads.md), with our plugin mounted from the build
+ * (dist/wordpress/exp-ecuador) and a blueprint's steps run at its start. Playground would fetch WordPress from wordpress.org by
  * version; given the files and `install-from-existing-files`, it fetches nothing.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
