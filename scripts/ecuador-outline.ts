@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
+import { keptForProcess } from './element-graph.ts';
 
 type Ring = Array<[number, number]>;
 
@@ -79,7 +80,7 @@ export function ecuadorOutline(options: { asset: boolean }): Plugin {
     },
     load(resolved) {
       if (resolved !== '\0' + id) return undefined;
-      const data = JSON.stringify(buildOutline());
+      const data = keptForProcess('ecuador-outline', () => JSON.stringify(buildOutline()));
       if (!options.asset || serving) return `export default { data: ${data} };`;
       const ref = this.emitFile({ type: 'asset', name: 'ecuador-outline.json', source: data });
       return `export default { url: import.meta.ROLLUP_FILE_URL_${ref} };`;

@@ -216,7 +216,17 @@ class TypePrinter {
   }
 }
 
+/** Each root's element APIs, read once per process (the build's types and WordPress plugin both ask). */
+const read = new Map<string, ElementApi[]>();
+
+/** The attributes, events, parts and typings of every element, read with TypeScript's checker (seconds). */
 export function readElementApis(root = ROOT): ElementApi[] {
+  const apis = read.get(root) ?? readApis(root);
+  read.set(root, apis);
+  return apis;
+}
+
+function readApis(root: string): ElementApi[] {
   const files = elementFiles(root);
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,

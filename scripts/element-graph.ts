@@ -80,6 +80,17 @@ export const elementEntry = (name: string) => join(WIDGETS, name, `${name}.eleme
 export const runtimeEntry = () => join(WIDGETS, 'lib', 'element.tsx');
 
 /**
+ * What a build plugin makes once for the whole process (`npm run build` makes several bundles from
+ * the same sources), by key: kept on the global object, since vite loads its config, and the
+ * plugins' files with it, anew for each build.
+ */
+export function keptForProcess<T>(key: string, make: () => T): T {
+  const kept = ((globalThis as { expKept?: Map<string, unknown> }).expKept ??= new Map());
+  if (!kept.has(key)) kept.set(key, make());
+  return kept.get(key) as T;
+}
+
+/**
  * A vite plugin for `import x from '<prefix><unit>'`: the unit's value (an element's or a lazily
  * loaded part's utilities, texts), made by `make` at build time, and made again in dev when a widget
  * source changes. `extra` names units beyond the elements and parts (the texts' `base`).
@@ -96,7 +107,11 @@ export function unitModules(name: string, prefix: string, make: (unit: string) =
     },
     load(id) {
       if (!id.startsWith(`\0${prefix}`)) return undefined;
-      return `export default ${JSON.stringify(make(id.slice(prefix.length + 1)))};`;
+      const unit = id.slice(prefix.length + 1);
+      const module = () => `export default ${JSON.stringify(make(unit))};`;
+      // each unit once per build process (the utilities of all elements take seconds); in dev, anew
+      // each time a source changes
+      return server ? module() : keptForProcess(`${name}:${unit}`, module);
     },
     configureServer(dev) {
       server = dev;
