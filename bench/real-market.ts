@@ -30,6 +30,14 @@ export const REAL_MARKETS: readonly RealMarket[] = [
     centre: { lat: -2.9001, lng: -79.0059 },
   },
   {
+    name: 'Ames, Iowa: 2,930 house sales, 2006-2010',
+    file: 'ames-sales.csv.gz',
+    property_type: 'house',
+    city: 'Guayaquil',
+    state: 'Guayas',
+    centre: { lat: -2.1709, lng: -79.9224 },
+  },
+  {
     name: 'Athens: 1,000 flats for sale, 2017 (asking prices)',
     file: 'athens-asking-prices.csv.gz',
     property_type: 'apartment',

@@ -1,7 +1,7 @@
 /**
  * What a home may ask (docs/valuation.md): the estimate's accuracy and speed on PostgreSQL,
- * leave-one-out, on three markets: the 100,000 listings of the seed, and the real markets of
- * bench/real-market.ts (home sales, asking prices) placed as the listings of one city each. For a fixed sample of each one's
+ * leave-one-out, on four markets: the 100,000 listings of the seed, and the real markets of
+ * bench/real-market.ts (two of home sales, one of asking prices) placed as the listings of one city each. For a fixed sample of each one's
  * active listings for sale with coordinates, the facts of the listing go to public.estimate_value
  * through postgrest-js .rpc() as the element asks, the listing itself left out (`listing_id`), its
  * price the truth. Reported: the median absolute percentage error, the share within 10% and within
@@ -206,6 +206,6 @@ function markdown(seed: Measured, real: Array<Measured & { market: string }>): s
     '',
     `The call through postgrest-js, p50 / p95: ${[['the seed', seed] as const, ...real.map((m) => [m.market.split(':')[0], m] as const)].map(([name, m]) => `${name} ${m.speed.p50.toFixed(1)} / ${m.speed.p95.toFixed(1)} ms`).join('; ')} (target p95 ≤ ${P95_MS} ms).`,
     '',
-    "The real markets (bench/data/README.md): the sales of single-family homes in Lucas County, Ohio, placed as the listings of Cuenca and 40 sectors, each listed on its sale day, the truth the price it sold for; and the asking prices of flats in Athens, placed as the listings of Quito and 12 sectors. The seed prices each listing from its sector's level, size, age, features and garden times a spread of its own (lognormal, 13%) and the market's drift since it was listed: that spread alone makes a median error of about 9% the floor. The issue's goals (median error ≤ 9%, ≥ 55% within 10%, the range holding 75-85% at a median width ≤ 35%) are for a real market's sales.",
+    "The real markets (bench/data/README.md): the sales of single-family homes in Lucas County, Ohio, placed as the listings of Cuenca and 40 sectors, each listed on its sale day, the truth the price it sold for; the sales of homes in Ames, Iowa, placed the same way as the listings of Guayaquil and its 28 neighbourhoods; and the asking prices of flats in Athens, placed as the listings of Quito and 12 sectors. The seed prices each listing from its sector's level, size, age, features and garden times a spread of its own (lognormal, 13%) and the market's drift since it was listed: that spread alone makes a median error of about 9% the floor. The issue's goals (median error ≤ 9%, ≥ 55% within 10%, the range holding 75-85% at a median width ≤ 35%) are for a real market's sales.",
   ].join('\n');
 }
