@@ -46,27 +46,12 @@ export const SITE = {
   cities: ['Quito', 'Guayaquil', 'Cuenca'],
   /**
    * The payment calculator's starting terms (core/protocol/payment.ts), one per kind of lender a
-   * buyer here compares: a deployment sets them from the lenders' published rates and says where
-   * and when it read them (shown under the calculator). The first is the default.
+   * buyer here compares: a deployment sets them from the lenders' published rates and says when it
+   * read them; each lender's name and where its rate comes from are the locale files'
+   * `payment.lenders.<id>` (shown under the calculator). The first is the default.
    */
   mortgage: [
-    {
-      id: 'bank',
-      name: { en: 'Private bank', es: 'Banco privado' },
-      downPaymentPct: 30,
-      years: 20,
-      annualRatePct: 9.9,
-      source: { en: 'typical rate of private banks for a home loan', es: 'tasa típica de la banca privada para vivienda' },
-      asOf: '2026-11-01',
-    },
-    {
-      id: 'biess',
-      name: { en: 'BIESS', es: 'BIESS' },
-      downPaymentPct: 10,
-      years: 25,
-      annualRatePct: 8.69,
-      source: { en: 'BIESS home loan for IESS members', es: 'crédito hipotecario BIESS para afiliados al IESS' },
-      asOf: '2026-11-01',
-    },
+    { id: 'bank', downPaymentPct: 30, years: 20, annualRatePct: 9.9, asOf: '2026-11-01' },
+    { id: 'biess', downPaymentPct: 10, years: 25, annualRatePct: 8.69, asOf: '2026-11-01' },
   ],
 } as const;

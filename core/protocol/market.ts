@@ -4,7 +4,7 @@
  * say of them (the last full month, the change over a year, a typical flat's price).
  */
 import { formatNumber } from './format.ts';
-import { num, optNum, str } from './read.ts';
+import { num, optNum, records, str } from './read.ts';
 
 /** The type groups of the index, in the order they are shown. */
 const TYPE_GROUPS = ['all', 'house', 'apartment', 'land', 'commercial'] as const;
@@ -40,37 +40,31 @@ export interface MarketRank {
 }
 
 export function parseMarketFigures(rows: unknown[]): MarketFigure[] {
-  return rows.map((r) => {
-    const o = r as Record<string, unknown>;
-    return {
-      month: str(o.month).slice(0, 10),
-      path: str(o.path),
-      name: str(o.name),
-      listings: num(o.listings),
-      median: num(o.median),
-      p25: num(o.p25),
-      p75: num(o.p75),
-      newListings: num(o.new_listings),
-      priceCuts: num(o.price_cuts),
-      medianDays: num(o.median_days),
-    };
-  });
+  return records(rows).map((o) => ({
+    month: str(o.month).slice(0, 10),
+    path: str(o.path),
+    name: str(o.name),
+    listings: num(o.listings),
+    median: num(o.median),
+    p25: num(o.p25),
+    p75: num(o.p75),
+    newListings: num(o.new_listings),
+    priceCuts: num(o.price_cuts),
+    medianDays: num(o.median_days),
+  }));
 }
 
 export function parseMarketRanking(rows: unknown[]): MarketRank[] {
-  return rows.map((r) => {
-    const o = r as Record<string, unknown>;
-    return {
-      path: str(o.path),
-      name: str(o.name),
-      listings: num(o.listings),
-      median: num(o.median),
-      yearBefore: optNum(o.median_year_before),
-      trend: Array.isArray(o.trend) ? o.trend.map((v) => (v === null ? null : num(v))) : [],
-      lat: optNum(o.lat),
-      lng: optNum(o.lng),
-    };
-  });
+  return records(rows).map((o) => ({
+    path: str(o.path),
+    name: str(o.name),
+    listings: num(o.listings),
+    median: num(o.median),
+    yearBefore: optNum(o.median_year_before),
+    trend: Array.isArray(o.trend) ? o.trend.map((v) => (v === null ? null : num(v))) : [],
+    lat: optNum(o.lat),
+    lng: optNum(o.lng),
+  }));
 }
 
 /** The first day of the month `back` months before `now`'s, 'YYYY-MM-DD' (UTC). */

@@ -4,7 +4,7 @@
  * estimate it answers, and a seller's lead (when they plan to sell, whether they also buy).
  */
 import { isKnownType, type KnownType } from './listing.ts';
-import { num, optNum, str } from './read.ts';
+import { num, optNum, records, str } from './read.ts';
 
 /** The facts of a home, as public.estimate_value(facts) takes them: only what is known. */
 export interface HomeFacts {
@@ -102,25 +102,22 @@ export function parseEstimate(value: unknown): Estimate {
     usdM2: optNum(o.usd_m2),
     confidence: (['high', 'medium', 'low'].includes(str(o.confidence)) ? o.confidence : 'none') as Estimate['confidence'],
     reason: o.reason ? str(o.reason) : null,
-    comparables: (Array.isArray(o.comparables) ? o.comparables : []).map((c) => {
-      const r = c as Record<string, unknown>;
-      return {
-        id: str(r.id),
-        title: str(r.title),
-        price: num(r.price),
-        area: num(r.area_m2),
-        lot: optNum(r.lot_m2),
-        bedrooms: optNum(r.bedrooms),
-        bathrooms: optNum(r.bathrooms),
-        propertyType: str(r.property_type),
-        city: str(r.city),
-        sector: str(r.sector),
-        images: r.images,
-        distance: num(r.distance_m),
-        usdM2: num(r.usd_m2),
-        adjusted: num(r.adjusted),
-      };
-    }),
+    comparables: records(o.comparables).map((r) => ({
+      id: str(r.id),
+      title: str(r.title),
+      price: num(r.price),
+      area: num(r.area_m2),
+      lot: optNum(r.lot_m2),
+      bedrooms: optNum(r.bedrooms),
+      bathrooms: optNum(r.bathrooms),
+      propertyType: str(r.property_type),
+      city: str(r.city),
+      sector: str(r.sector),
+      images: r.images,
+      distance: num(r.distance_m),
+      usdM2: num(r.usd_m2),
+      adjusted: num(r.adjusted),
+    })),
     place: p ? { path: str(p.path), name: str(p.name) } : null,
     market: m ? { path: str(m.path), name: str(m.name), month: str(m.month).slice(0, 10), median: num(m.median), listings: num(m.listings), yearBefore: optNum(m.year_before) } : null,
     agent: a ? { id: str(a.id), name: str(a.name), picture: a.picture ? str(a.picture) : null } : null,

@@ -11,7 +11,7 @@ import { formatPrice } from '../../core/protocol/format.ts';
 import { monthlyPayment } from '../../core/protocol/payment.ts';
 import { listingPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
-import { expect, seriousAxeViolations, test, unstyled } from './fixtures.ts';
+import { expect, localeText, seriousAxeViolations, test, unstyled } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/decide');
 mkdirSync(shots, { recursive: true });
@@ -60,12 +60,12 @@ test.describe('deciding on a listing', () => {
       await expect(summary).toContainText(perMonth(monthly({ ...bank, annualRatePct: 7.5 })));
 
       // a lender: its terms
-      await el.getByRole('button', { name: biess.name[lang] }).click();
-      await expect(el.getByRole('button', { name: biess.name[lang] })).toHaveAttribute('aria-pressed', 'true');
+      await el.getByRole('button', { name: localeText(lang, 'payment.lenders.biess.name') }).click();
+      await expect(el.getByRole('button', { name: localeText(lang, 'payment.lenders.biess.name') })).toHaveAttribute('aria-pressed', 'true');
       await expect(years).toHaveValue(String(biess.years));
       await expect(down).toHaveValue(String(biess.downPaymentPct));
       await expect(output).toContainText(perMonth(monthly(biess)));
-      await expect(calculator).toContainText(biess.source[lang]);
+      await expect(calculator).toContainText(localeText(lang, 'payment.lenders.biess.source'));
 
       // a term out of range: named at its field, and no estimate until it is right
       await years.fill('50');

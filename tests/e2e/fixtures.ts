@@ -65,11 +65,17 @@ type Tree = { [k: string]: string | Tree };
 const flatten = (o: Tree, prefix = ''): Array<[string, string]> =>
   Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`)));
 
+/** A locale file's texts by their dotted keys. */
+const localeTexts = (lang: 'en' | 'es'): Record<string, string> =>
+  Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8')) as Tree));
+
+/** One interface text as the locale file writes it (the key itself where it has none, as the elements show it). */
+export const localeText = (lang: 'en' | 'es', key: string): string => localeTexts(lang)[key] ?? key;
+
 /** English interface texts that must not show on a Spanish page (the parts around placeholders). */
 export function englishOnlyPhrases(): string[] {
-  const root = resolve(import.meta.dirname, '../../core/locales');
-  const en = Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(root, 'en.json'), 'utf8')) as Tree));
-  const es = Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(root, 'es.json'), 'utf8')) as Tree));
+  const en = localeTexts('en');
+  const es = localeTexts('es');
   const phrases = new Set<string>();
   for (const [key, text] of Object.entries(en)) {
     // composed titles are listing data in the listing's own language (an English listing keeps its

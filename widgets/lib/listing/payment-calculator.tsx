@@ -66,7 +66,7 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
               onClick={() => choose(l)}
               className={`rounded-full border px-3 py-1 text-sm font-medium cursor-pointer ${l.id === lender.id ? 'border-primary bg-primary text-primary-contrast' : 'border-line bg-surface text-ink hover:border-primary'}`}
             >
-              {l.name[lang]}
+              {t(`payment.lenders.${l.id}.name`)}
             </button>
           ))}
         </div>
@@ -117,7 +117,7 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
             <span className="block text-sm text-ink-muted">{t('payment.incomplete')}</span>
           )}
         </output>
-        <p className="m-0 text-xs text-ink-muted">{t('payment.note', { source: lender.source[lang], date: asOf })}</p>
+        <p className="m-0 text-xs text-ink-muted">{t('payment.note', { source: t(`payment.lenders.${lender.id}.source`), date: asOf })}</p>
       </div>
     </details>
   );
