@@ -350,6 +350,12 @@ export interface FieldRule {
 
 const get = (c: Context, field: string): unknown => c.record[field];
 
+/** A field the listing cannot be without: written, else the record is quarantined for `reason`. */
+function required(c: Context, column: 'source_key' | 'address', value: string | null, reason: string): void {
+  if (value) c.listing[column] = value;
+  else c.reasons.push(reason);
+}
+
 /** An area in square metres; none when the unit is not one we know (or bigger than `largest`), with a note. */
 function squareMetres(c: Context, n: number | null, unit: string, what: string, largest = Infinity): number | null {
   if (n === null || n <= 0) return null;
@@ -368,9 +374,7 @@ const FIELD_MAP: readonly FieldRule[] = [
     ours: 'source_key',
     rule: "Required: with the source, the listing's identity (a re-run updates the same listing). At most 100 characters.",
     apply(c) {
-      const key = text(get(c, 'ListingKey'), 100);
-      if (!key) c.reasons.push('no ListingKey');
-      else c.listing.source_key = key;
+      required(c, 'source_key', text(get(c, 'ListingKey'), 100), 'no ListingKey');
     },
   },
   {
@@ -506,9 +510,8 @@ const FIELD_MAP: readonly FieldRule[] = [
     ours: 'address',
     rule: 'Required: a listing without an address is quarantined.',
     apply(c) {
-      const address = text(get(c, 'UnparsedAddress'), 300) ?? text([get(c, 'StreetName'), get(c, 'StreetNumber')].filter((x) => x !== undefined && x !== null && x !== '').join(' '), 300);
-      if (!address) c.reasons.push('no address');
-      else c.listing.address = address;
+      const street = [get(c, 'StreetName'), get(c, 'StreetNumber')].filter((x) => x !== undefined && x !== null && x !== '').join(' ');
+      required(c, 'address', text(get(c, 'UnparsedAddress'), 300) ?? text(street, 300), 'no address');
     },
   },
   {

@@ -150,26 +150,6 @@ alter table internal.visit_tokens enable row level security;
 
 create index visit_tokens_request on internal.visit_tokens (request_id);
 
--- The visit confirmed: the request's `choice` (1 to 3) becomes a visit in its agent's calendar.
--- Answers 'confirmed', or why not: 'taken' (another visit holds that time: the constraint says so
--- even when two confirmations run at once), 'past' (the time is no longer ahead), 'done' (the
--- request is confirmed or cancelled already), 'unknown' (no such request or time).
-create or replace function internal.confirm_visit(request bigint, choice integer, at_location text default null)
-returns text
-language plpgsql
-set search_path = ''
-as $$
-declare
-  proposed timestamptz[];
-begin
-  select r.proposed into proposed from internal.visit_requests r where r.id = request;
-  if proposed is null or choice not between 1 and pg_catalog.cardinality(proposed) then
-    return 'unknown';
-  end if;
-  return internal.confirm_visit_at(request, proposed[choice], at_location);
-end
-$$;
-
 -- The visit confirmed at `start`: one of the request's times, or another the agent proposed (the
 -- caller checks that one against internal.open_visit_times). The same answers as confirm_visit.
 create or replace function internal.confirm_visit_at(request bigint, start timestamptz, at_location text default null)
@@ -199,6 +179,20 @@ begin
   update internal.visit_requests set status = 'confirmed' where id = req.id;
   return 'confirmed';
 end
+$$;
+
+-- The visit confirmed: the request's `choice` (1 to 3) becomes a visit in its agent's calendar.
+-- Answers 'confirmed', or why not: 'taken' (another visit holds that time: the constraint says so
+-- even when two confirmations run at once), 'past' (the time is no longer ahead), 'done' (the
+-- request is confirmed or cancelled already), 'unknown' (no such request or time).
+create or replace function internal.confirm_visit(request bigint, choice integer, at_location text default null)
+returns text
+language sql
+set search_path = ''
+as $$
+  select coalesce((select internal.confirm_visit_at(r.id, r.proposed[confirm_visit.choice], confirm_visit.at_location)
+                     from internal.visit_requests r
+                    where r.id = confirm_visit.request and confirm_visit.choice between 1 and pg_catalog.cardinality(r.proposed)), 'unknown')
 $$;
 
 -- A visit cancelled (by the visitor or the agent): its time is free again, its sequence one more.

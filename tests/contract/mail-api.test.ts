@@ -7,10 +7,9 @@
  * refuses to start and says why. Our own server sends through the same transport.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.ts';
-import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
+import { startDenoFunction } from '../support/deno-function.ts';
 import { startHostedFunction, type HostedFunction } from '../support/hosted-function.ts';
-import { startMailApi, type MailApi } from '../support/mail-api.ts';
+import { startMailApi } from '../support/mail-api.ts';
 import { clientHeaders, startTestServer } from '../support/servers.ts';
 import { httpMailer } from '../../core/functions/outbox/http-mail.ts';
 import { visitCalendar } from '../../core/protocol/ical.ts';
@@ -35,19 +34,15 @@ const inquiry = (url: string, over: Record<string, unknown> = {}) =>
 
 describe("the deployed function with a mail provider's HTTP API", () => {
   let hosted: HostedFunction;
-  let db: Database;
-  let api: MailApi;
-  let fn: DenoFunction;
-
   beforeAll(async () => {
     hosted = await startHostedFunction({ secrets: { SITE_URL: SITE } });
-    ({ db, api, fn } = hosted);
   }, 240_000);
   afterAll(async () => {
     await hosted?.close();
   });
 
   it("delivers an inquiry's mail through the API, once, with its Message-ID as the idempotency key", async () => {
+    const { db, api, fn } = hosted;
     const res = await inquiry(fn.url);
     expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
@@ -62,6 +57,7 @@ describe("the deployed function with a mail provider's HTTP API", () => {
   });
 
   it("waits through the provider's outage and delivers once it is back, once", async () => {
+    const { db, api, fn } = hosted;
     api.mode = 'down';
     const res = await inquiry(fn.url, { name: 'Tomás Outage' });
     const { id } = (await res.json()) as { id: string };
@@ -77,6 +73,7 @@ describe("the deployed function with a mail provider's HTTP API", () => {
   });
 
   it("a refusal (422) fails the mail for good, with the provider's reason; nothing is tried again", async () => {
+    const { db, api, fn } = hosted;
     api.mode = 'refuse';
     const res = await inquiry(fn.url, { name: 'Ines Refused' });
     const { id } = (await res.json()) as { id: string };
@@ -88,6 +85,7 @@ describe("the deployed function with a mail provider's HTTP API", () => {
   });
 
   it('a scheduled call sends what its share of CPU allows and leaves the rest due for the next; each mail once', async () => {
+    const { db, api } = hosted;
     // a small share, so that 80 inquiries' mails take several calls on any machine
     const small = await hosted.another({ REQUEST_CPU_BUDGET_MS: '10' });
     try {
