@@ -49,9 +49,10 @@ function syncExternalStoreFromReact(): Plugin {
   };
 }
 
-/** The hostile demo's own libraries (another React, another i18next), served as the host's scripts. */
+/** The demos' hosts' own scripts: their event log, and the hostile demo's own libraries (another React, another i18next). */
 function hostLibraries(): Plugin {
   const files = {
+    'event-log.js': 'demo/event-log.js',
     'vendor/react.production.min.js': 'demo/node_modules/react/umd/react.production.min.js',
     'vendor/react-dom.production.min.js': 'demo/node_modules/react-dom/umd/react-dom.production.min.js',
     'vendor/i18next.min.js': 'demo/node_modules/i18next/dist/umd/i18next.min.js',
