@@ -134,6 +134,23 @@ create table internal.market_bounds (
 
 alter table internal.market_bounds enable row level security;
 
+-- The rebuild's rows, one per listing and month, while it runs (emptied when it ends): a table of
+-- its own, not a temporary one, so that parallel workers can read it (docs/market.md "Freshness");
+-- unlogged, as nothing in it outlives the rebuild. Two rebuilds at once take turns on it.
+create unlogged table internal.market_work (
+  month date not null,
+  group_key smallint not null,
+  state_key integer not null,
+  city_key integer not null,
+  sector_key integer,
+  usd_m2 double precision,
+  is_new boolean not null,
+  cut boolean not null,
+  days double precision not null
+);
+
+alter table internal.market_work enable row level security;
+
 -- What homes rent for now in every place with rentals (docs/market.md "Rents"), as the index's
 -- last refresh found them: its active homes for rent by their rent a month per m² and a two-bedroom
 -- flat's, each with how many it stands on. Written by internal.rebuild_market_index(), read by
@@ -250,8 +267,8 @@ begin
   analyze pg_temp.market_prices;
 
   -- each listing on the market in each month of the period, once, at its price per m² then
-  drop table if exists pg_temp.market_priced;
-  create temp table market_priced on commit drop as
+  truncate internal.market_work;
+  insert into internal.market_work (month, group_key, state_key, city_key, sector_key, usd_m2, is_new, cut, days)
   with months as materialized (
     select m::date as month, m as start, least(m + interval '1 month', now()) as cutoff
       from pg_catalog.generate_series(since, date_trunc('month', now()), interval '1 month') m
@@ -296,38 +313,45 @@ begin
            (select g.type_group from pg_temp.market_groups g where g.group_key = p.group_key),
            pg_catalog.percentile_cont(0.02) within group (order by p.usd_m2),
            pg_catalog.percentile_cont(0.98) within group (order by p.usd_m2)
-      from pg_temp.market_priced p
+      from internal.market_work p
      where p.usd_m2 > 0
      group by p.city_key, p.group_key;
   end if;
-  delete from internal.market_index i where i.month >= since;
-  with bounds as materialized (
-    select c.city_key, g.group_key, b.lo, b.hi
-      from internal.market_bounds b
-      join (select distinct m.city_key, m.city_slug from pg_temp.market_places m) c on c.city_slug = b.city_slug
-      join pg_temp.market_groups g on g.type_group = b.type_group
-  ),
-  kept as (
-    select p.month, p.group_key, p.state_key, p.city_key, p.sector_key, p.usd_m2, p.is_new, p.cut, p.days
-      from pg_temp.market_priced p
-      join bounds b on b.city_key = p.city_key and b.group_key = p.group_key
-     where p.usd_m2 between b.lo and b.hi
-  ),
+  -- the outliers out (and the rows of a city and group that has no bounds)
+  delete from internal.market_work w
+   where not exists (select 1 from internal.market_bounds b
+                       join (select distinct m.city_key, m.city_slug from pg_temp.market_places m) c on c.city_slug = b.city_slug
+                       join pg_temp.market_groups g on g.type_group = b.type_group
+                      where c.city_key = w.city_key and g.group_key = w.group_key and w.usd_m2 between b.lo and b.hi);
+  analyze internal.market_work;
+
   -- every figure: each month for all types (a null group) and each group, in the country, each
-  -- province, each city and each sector (`level` says which keys it is by)
-  figures as (
-    select k.month, k.group_key, k.state_key, k.city_key, k.sector_key,
-           grouping(k.group_key, k.state_key, k.city_key, k.sector_key) as level,
-           count(*)::integer as listings,
-           pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q,
-           count(*) filter (where k.is_new)::integer as new_listings,
-           count(*) filter (where k.cut)::integer as price_cuts,
-           pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days
-      from kept k
-     group by grouping sets ((k.month), (k.month, k.group_key), (k.month, k.state_key), (k.month, k.group_key, k.state_key),
-                             (k.month, k.city_key), (k.month, k.group_key, k.city_key),
-                             (k.month, k.city_key, k.sector_key), (k.month, k.group_key, k.city_key, k.sector_key))
-  ),
+  -- province, each city and each sector (`level` says which keys it is by: grouping() over the
+  -- four keys); one branch a level, which parallel workers share out
+  drop table if exists pg_temp.market_figures;
+  create temp table market_figures on commit drop as
+  select k.month, k.group_key, null::integer as state_key, null::integer as city_key, null::integer as sector_key, 7 + 8 * grouping(k.group_key) as level,
+         count(*)::integer as listings, pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q, count(*) filter (where k.is_new)::integer as new_listings,
+         count(*) filter (where k.cut)::integer as price_cuts, pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days
+    from internal.market_work k group by grouping sets ((k.month), (k.month, k.group_key))
+  union all
+  select k.month, k.group_key, k.state_key, null, null, 3 + 8 * grouping(k.group_key), count(*)::integer, pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2),
+         count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer, pg_catalog.percentile_cont(0.5) within group (order by k.days)
+    from internal.market_work k group by grouping sets ((k.month, k.state_key), (k.month, k.state_key, k.group_key))
+  union all
+  select k.month, k.group_key, null, k.city_key, null, 5 + 8 * grouping(k.group_key), count(*)::integer, pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2),
+         count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer, pg_catalog.percentile_cont(0.5) within group (order by k.days)
+    from internal.market_work k group by grouping sets ((k.month, k.city_key), (k.month, k.city_key, k.group_key))
+  union all
+  -- a sector's figure is of listings that name one
+  select k.month, k.group_key, null, k.city_key, k.sector_key, 4 + 8 * grouping(k.group_key), count(*)::integer,
+         pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2), count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer,
+         pg_catalog.percentile_cont(0.5) within group (order by k.days)
+    from internal.market_work k where k.sector_key is not null group by grouping sets ((k.month, k.city_key, k.sector_key), (k.month, k.city_key, k.sector_key, k.group_key));
+  truncate internal.market_work;
+
+  delete from internal.market_index i where i.month >= since;
+  with
   -- where each place's listings of the group are, on average (the national report's map)
   centres as (
     select l.group_key, l.state_key, l.city_key, l.sector_key,
@@ -353,11 +377,9 @@ begin
              when f.state_key is not null then 'provincia/' || (select m.state_slug from pg_temp.market_places m where m.state_key = f.state_key limit 1)
              else 'ecuador'
            end as path
-      from figures f
+      from pg_temp.market_figures f
       left join centres c on c.level = f.level and coalesce(c.group_key, 0) = coalesce(f.group_key, 0) and coalesce(c.state_key, 0) = coalesce(f.state_key, 0)
                          and coalesce(c.city_key, 0) = coalesce(f.city_key, 0) and coalesce(c.sector_key, 0) = coalesce(f.sector_key, 0)
-     -- a sector's figure is of listings that name one (levels 4 and 12: by sector, with and without the group)
-     where f.sector_key is not null or f.level not in (4, 12)
   ),
   -- each place's name as most of its listings write it, and the place its figure is offered from
   -- (a city's province: the one most of its listings name), once per place, not per month
