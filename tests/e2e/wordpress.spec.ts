@@ -173,18 +173,21 @@ test("the market report block: Quito's houses as the index holds them, in the si
 });
 
 test('the settings page: each setting checked as it is saved, and what is saved is what the elements get', async ({ page, request }) => {
+  // an admin page takes PHP in WebAssembly 1 to 2.5 s alone, a save two of them (the post and the
+  // page it redirects to: up to 5 s); a loaded machine takes three times that
+  const ADMIN = { timeout: 30_000 };
   // Playground's administrator (admin / password)
   await page.goto(`${wp.url}/wp-login.php`);
   await page.locator('#user_login').fill('admin');
   await page.locator('#user_pass').fill('password');
   await page.locator('#wp-submit').click();
-  await expect(page).toHaveURL(/wp-admin/);
+  await expect(page).toHaveURL(/wp-admin/, ADMIN);
   await page.goto(`${wp.url}/wp-admin/options-general.php?page=exp-ecuador`);
-  await expect(page.getByRole('heading', { name: 'eXp Realty Ecuador' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'eXp Realty Ecuador' })).toBeVisible(ADMIN);
   await page.getByLabel('Brand colour').fill('red; background:url(x)');
   await page.getByLabel('Lead agent').fill('maria@agente.example');
   await page.getByRole('button', { name: 'Save Changes' }).click();
-  await expect(page.getByText('The brand colour must be a hex colour such as #0f5e5a.')).toBeVisible();
+  await expect(page.getByText('The brand colour must be a hex colour such as #0f5e5a.')).toBeVisible(ADMIN);
   await expect(page.getByText("The lead agent is an agent's id (digits), as the brokerage gives it.")).toBeVisible();
   // refused values are not kept
   const refused = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
@@ -194,7 +197,7 @@ test('the settings page: each setting checked as it is saved, and what is saved 
   await page.getByLabel('Lead agent').fill(owner.id);
   await page.getByLabel('Language').selectOption('en');
   await page.getByRole('button', { name: 'Save Changes' }).click();
-  await expect(page.getByText('Settings saved.')).toBeVisible();
+  await expect(page.getByText('Settings saved.')).toBeVisible(ADMIN);
   const saved = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
   expect(saved).toMatch(new RegExp(`<exp-property-search api-url="[^"]+" lang="en" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#7a1f5c">`));
 });
