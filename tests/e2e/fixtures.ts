@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
+import { translate } from '../../core/translate.ts';
 
 export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
   data: [
@@ -65,12 +66,14 @@ type Tree = { [k: string]: string | Tree };
 const flatten = (o: Tree, prefix = ''): Array<[string, string]> =>
   Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`)));
 
-/** A locale file's texts by their dotted keys. */
-const localeTexts = (lang: 'en' | 'es'): Record<string, string> =>
-  Object.fromEntries(flatten(JSON.parse(readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8')) as Tree));
+/** A locale file, as written. */
+const localeFile = (lang: 'en' | 'es'): Tree => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8')) as Tree;
 
-/** One interface text as the locale file writes it (the key itself where it has none, as the elements show it). */
-export const localeText = (lang: 'en' | 'es', key: string): string => localeTexts(lang)[key] ?? key;
+/** A locale file's texts by their dotted keys. */
+const localeTexts = (lang: 'en' | 'es'): Record<string, string> => Object.fromEntries(flatten(localeFile(lang)));
+
+/** One interface text, translated as the elements translate it (core/translate.ts: the key itself where the file has none). */
+export const localeText = (lang: 'en' | 'es', key: string): string => translate(localeFile(lang), key, {}, lang);
 
 /** English interface texts that must not show on a Spanish page (the parts around placeholders). */
 export function englishOnlyPhrases(): string[] {
