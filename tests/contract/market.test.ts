@@ -217,6 +217,51 @@ describe('the market index (docs/market.md)', () => {
     expect(pricePerM2({ price: 100_000, area: 10, lot: 0, propertyType: 'apartment' })).toBeNull();
   });
 
+  it('counts a listing in the months its times on the market span, at their edges: on or off at a month’s first instant, relisted within a month, listed for later', async () => {
+    // ten flats of one price and size in a city of their own, their times on the market written here
+    const ids = (
+      await d.server.sql<{ id: string }>(
+        `select l.id::text as id from internal.listings l
+          where l.country_code = 'EC' and l.operation = 'sale' and l.property_type = 'apartment' and coalesce(l.state_slug, '') <> ''
+            and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id)
+          order by l.id limit 10`,
+      )
+    ).map((r) => r.id);
+    expect(ids).toHaveLength(10);
+    await d.server.sql("update internal.listings set city = 'Borde', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])", [ids]);
+    await d.server.sql('delete from internal.listing_price_changes where listing_id = any($1::bigint[])', [ids]);
+    await d.server.sql('delete from internal.listing_spells where listing_id = any($1::bigint[])', [ids]);
+    // m0 this month's first instant, m1 and m2 the months before
+    await d.server.sql(
+      `with m as (select date_trunc('month', now()) as m0, date_trunc('month', now()) - interval '1 month' as m1, date_trunc('month', now()) - interval '2 months' as m2)
+       insert into internal.listing_spells (listing_id, on_at, off_at)
+       select ($1::bigint[])[s.n], s.on_at, s.off_at from m, lateral (values
+         (1, m2 + interval '3 days', null::timestamptz),
+         (2, m2 + interval '3 days', m1),
+         (3, m2 - interval '10 days', m1 - interval '1 second'),
+         (4, m2 + interval '1 day', m1 + interval '5 days'), (4, m1 + interval '20 days', null),
+         (5, now() + interval '1 hour', null),
+         (6, m1 + interval '2 days', now() - interval '1 hour'), (6, now() + interval '1 hour', null),
+         (7, m0 - interval '1 second', null),
+         (8, m0, null),
+         (9, now() - interval '30 months', m2 + interval '1 second'),
+         (10, now() - interval '30 months', now() - interval '26 months')
+       ) s(n, on_at, off_at)`,
+      [ids],
+    );
+    await d.server.sql('select internal.rebuild_market_index()');
+    const counted = await d.server.sql<{ month: string; listings: number }>(
+      "select month::text as month, listings from internal.market_index where path = 'borde' and type_group = 'all' order by month",
+    );
+    const at = (month: string) => counted.find((r) => r.month === month)?.listings ?? 0;
+    // two months ago: 1, 2, 3, the first time of 4, and 9; last month: 1, 2, the second time of 4, 6 and 7; this month: 1, 4, 6 (relisted later), 7 and 8
+    expect([at(monthsAgo(2)), at(monthsAgo(1)), at(monthsAgo(0))]).toEqual([5, 5, 5]);
+    for (const month of [monthsAgo(24), monthsAgo(3), monthsAgo(2), monthsAgo(1), monthsAgo(0)]) {
+      expect(at(month), month).toBe((await ours('borde', 'all', month)).listings);
+    }
+    expect(at(monthsAgo(3))).toBe(2);
+  });
+
   it('the hourly refresh of the last two months writes what a whole rebuild writes for them, and leaves the months before alone', async () => {
     const snapshot = (table: string) =>
       d.server.sql<Record<string, unknown>>(
