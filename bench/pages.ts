@@ -45,8 +45,15 @@ export async function benchPages(): Promise<Record<string, unknown>> {
     const agents = (await db.admin.query("select id::text as id from public.agents where country_code = 'EC' order by id")) as Array<{ id: string }>;
     const [{ n: active } = { n: 0 }] = (await db.admin.query("select count(*)::int as n from internal.listings where status = '1' and country_code = 'EC'")) as Array<{ n: number }>;
     // the market index (docs/market.md) made whole again from every listing, its spells and price changes
+    // beside each, in the same run, a reference of the machine's speed then: PostgreSQL sorting two
+    // million random numbers (one process), as a rebuild sorts its rows (the hosts these run on
+    // share their cores: a slow run is slow in both)
     const rebuild: number[] = [];
-    for (let i = 0; i < 3; i++) rebuild.push(await time(() => db.jobs.query('select internal.rebuild_market_index()')));
+    const reference: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      reference.push(await time(() => db.jobs.query('select percentile_cont(0.5) within group (order by random()) from generate_series(1, 2000000)')));
+      rebuild.push(await time(() => db.jobs.query('select internal.rebuild_market_index()')));
+    }
     // and the hourly refresh: last month and this one, judged by the whole rebuild's bounds
     const hourly: number[] = [];
     for (let i = 0; i < 3; i++) hourly.push(await time(() => db.jobs.query("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)")));
@@ -129,7 +136,7 @@ export async function benchPages(): Promise<Record<string, unknown>> {
         sitemap: { indexFirstMs: round(indexFirst), indexCachedMs: round(indexCached), listingsFileMs: round(fileMs), listingsFileBytes: fileBytes },
         similarListings: { ...summarise(similar), meanFound: round(found / measured.length) },
         priceHistory: summarise(history),
-        marketIndex: { rebuild: summarise(rebuild), hourly: summarise(hourly), figures, reports: places.length },
+        marketIndex: { rebuild: summarise(rebuild), reference: summarise(reference), hourly: summarise(hourly), figures, reports: places.length },
         marketPage: { first: summarise(marketFirst), kept: summarise(market) },
         target: { listingPageP95Ms: 15, similarP95Ms: 20, marketPageP95Ms: 20, marketRebuildMs: 10_000 },
       };
@@ -152,7 +159,7 @@ function markdown(r: {
   sitemap: { indexFirstMs: number; indexCachedMs: number; listingsFileMs: number; listingsFileBytes: number };
   similarListings: Summary & { meanFound: number };
   priceHistory: Summary;
-  marketIndex: { rebuild: Summary; hourly: Summary; figures: number; reports: number };
+  marketIndex: { rebuild: Summary; reference: Summary; hourly: Summary; figures: number; reports: number };
   marketPage: { first: Summary; kept: Summary };
 }): string {
   const ms = (s: Summary) => `${s.p50.toFixed(1)} ms | ${s.p95.toFixed(1)} ms`;
@@ -176,6 +183,7 @@ function markdown(r: {
     `| market report, kept rendered | ${ms(r.marketPage.kept)} |`,
     `| the market index made again (\`internal.rebuild_market_index()\`, ${r.marketIndex.figures.toLocaleString('en-US')} figures) | ${ms(r.marketIndex.rebuild)} |`,
     `| its hourly refresh (last month and this one) | ${ms(r.marketIndex.hourly)} |`,
+    `| the machine's speed beside each rebuild: PostgreSQL sorting 2 million random numbers | ${ms(r.marketIndex.reference)} |`,
     '',
     `Preview images: 1200x630 JPEG, ${Math.round(r.ogImage.meanBytes / 1024)} KB on average, ${Math.round(r.ogImage.maxBytes / 1024)} KB at most (limit 250 KB). Sitemap index: ${r.sitemap.indexFirstMs} ms the first time (every active listing id read through the API), ${r.sitemap.indexCachedMs} ms cached; a listings file of 50,000 addresses: ${r.sitemap.listingsFileMs} ms, ${(r.sitemap.listingsFileBytes / 2 ** 20).toFixed(1)} MB.`,
     '',
