@@ -62,7 +62,6 @@ export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => se
 
 let axeLoaded: Promise<void> | undefined;
 
-/** Runs axe-core on an element (it reads open shadow roots) and returns serious/critical violations. */
 /** Waits for the transitions running in an element and its shadow roots (colours fading in): a person sees the end state. */
 async function settled(el: Element): Promise<void> {
   const roots: Array<Element | ShadowRoot> = [el];
@@ -76,6 +75,7 @@ async function settled(el: Element): Promise<void> {
   await Promise.race([Promise.allSettled(finite.map((a) => a.finished)), new Promise((r) => setTimeout(r, 2000))]);
 }
 
+/** Runs axe-core on an element (it reads open shadow roots) and returns serious/critical violations. */
 export async function seriousViolations(el: Element): Promise<axeCore.Result[]> {
   axeLoaded ??= new Promise<void>((resolve, reject) => {
     const s = document.createElement('script');
@@ -93,6 +93,22 @@ export async function seriousViolations(el: Element): Promise<axeCore.Result[]> 
 
 export function describeViolations(list: axeCore.Result[]): string {
   return list.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
+}
+
+/**
+ * Holds the page's requests whose URL contains `part` until `release()`: the real requests to the
+ * data server, only later, so that a test sees an element while it loads. `restore()` puts fetch back.
+ */
+export function holdFetch(part: string): { release: () => void; restore: () => void } {
+  const realFetch = window.fetch;
+  let release = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  window.fetch = async (...args: Parameters<typeof fetch>) => {
+    const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+    if (url.includes(part)) await released;
+    return realFetch(...args);
+  };
+  return { release, restore: () => ((window.fetch = realFetch), release()) };
 }
 
 /** Where the data server of the browser tests runs (tests/support/wtr-data-server.mjs). */

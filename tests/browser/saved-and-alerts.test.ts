@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import { cleanup, dataApiUrl, describeViolations, holdFetch, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 const KEY = `exp-saved:${API_URL}`;
@@ -130,6 +130,24 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     await waitFor(() => list.shadowRoot?.querySelector('[part="empty"]'), 2000, 'empty');
     violations = await seriousViolations(list);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
+  });
+
+  it('while the saved listings load: their skeletons are one status named Cargando..., which axe passes', async () => {
+    const saved = await someListings('quito', 2);
+    localStorage.setItem(KEY, JSON.stringify({ v: 1, items: saved.map((l, i) => ({ id: String(l.id), title: l.title, price: 1, city: 'Quito', image: '', savedAt: i })) }));
+    const held = holdFetch('/rest/v1/');
+    try {
+      const list = await mount(`<exp-saved-listings api-url="${API_URL}" lang="es"></exp-saved-listings>`, 'exp-saved-listings', '[role="status"]:has([part="skeleton"])');
+      const loading = shadow(list, '[role="status"]:has([part="skeleton"])');
+      expect(loading.getAttribute('aria-label')).to.equal('Cargando...');
+      expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(2);
+      const violations = await seriousViolations(list);
+      expect(violations, describeViolations(violations)).to.deep.equal([]);
+      held.release();
+      await waitFor(() => shadowAll(list, '[part~="card"]').length === 2, 8000, 'two cards');
+    } finally {
+      held.restore();
+    }
   });
 
   it('follows the language: Spanish labels', async () => {

@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import { cleanup, dataApiUrl, describeViolations, holdFetch, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 
@@ -136,6 +136,22 @@ describe('<exp-featured-listings>', () => {
     expect(shadow(el, '[part="heading"]').textContent).to.equal('Featured properties');
     expect(shadow(el, '[part="view-all"]').getAttribute('href')).to.equal('/search-properties');
     expect(describeViolations(await seriousViolations(el))).to.equal('');
+  });
+
+  it('while its listings load: the skeletons are one status named Loading..., which axe passes (a div with a name and no role did not)', async () => {
+    const held = holdFetch('/rest/v1/listings');
+    try {
+      const el = await mount(`<exp-featured-listings api-url="${API_URL}"></exp-featured-listings>`, 'exp-featured-listings', '[role="status"]:has([part="skeleton"])');
+      const loading = shadow(el, '[role="status"]:has([part="skeleton"])');
+      expect(loading.getAttribute('aria-label')).to.equal('Loading...');
+      expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(4);
+      expect(describeViolations(await seriousViolations(el))).to.equal('');
+      held.release();
+      await waitFor(() => ids(el).length === 8, 5000, '8 cards');
+      expect(el.shadowRoot?.querySelector('[part="skeleton"]')).to.equal(null);
+    } finally {
+      held.restore();
+    }
   });
 
   it('filters by community (accent-insensitive), opens a card, and links to that community', async () => {

@@ -78,7 +78,7 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
         </a>
       </div>
       {state.status === 'loading' ? (
-        <div className={GRID} aria-label={t('common.loading')}>
+        <div className={GRID} role="status" aria-label={t('common.loading')}>
           {Array.from({ length: Math.min(limit, 4) }, (_, i) => (
             <CardSkeleton key={i} />
           ))}

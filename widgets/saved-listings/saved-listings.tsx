@@ -181,7 +181,7 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
               </a>
             </div>
           ) : loading ? (
-            <div className={GRID} aria-label={t('common.loading')}>
+            <div className={GRID} role="status" aria-label={t('common.loading')}>
               {ids.slice(0, 3).map((id) => (
                 <CardSkeleton key={id} />
               ))}
