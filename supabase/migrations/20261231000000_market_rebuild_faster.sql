@@ -1,19 +1,45 @@
 -- The index's whole rebuild, faster, with the same figures (docs/market.md "Freshness"): each
--- time on the market knows the months it counts in, its rows come in the order the largest
--- grouping sorts them in, three sorts make the eight groupings, and the outlier bounds are worked
--- out from how many months each price was asked in (its rows of a changed price flagged).
+-- time on the market knows the months it counts in, at one price per m² over a run of months; the
+-- rows of each listing and month are made from these runs where the figures count them, by the
+-- parallel workers, in the order the largest grouping sorts them in; three sorts make the eight
+-- groupings; the outlier bounds are worked out from how many months each price was asked in, and
+-- the outliers taken out of the runs.
 
-truncate internal.market_work;
-alter table internal.market_work add column repriced boolean not null default false;
-alter table internal.market_work alter column repriced drop default;
+drop table internal.market_work;
+
+-- The rebuild's times on the market, each at one price per m² over a run of months, while it runs
+-- (emptied when it ends): a table of its own, not a temporary one, so that parallel workers can
+-- read it and make the rows of each listing and month from it (docs/market.md "Freshness");
+-- unlogged, as nothing in it outlives the rebuild. Two rebuilds at once take turns on it.
+create unlogged table internal.market_runs (
+  group_key smallint not null,
+  state_key integer not null,
+  city_key integer not null,
+  sector_key integer,
+  usd_m2 double precision,
+  -- the months it counts in, numbered from the first month of the rebuild (0)
+  first_i integer not null,
+  last_i integer not null,
+  -- its time on the market
+  on_at timestamptz not null,
+  off_at timestamptz,
+  -- the months in which its price was cut
+  cut_months date[]
+);
+
+alter table internal.market_runs enable row level security;
+revoke all on internal.market_runs from anon, authenticated;
+revoke all on internal.market_runs from public;
+grant all on internal.market_runs to service_role;
 
 -- Every figure of the index made again from the listings, their spells and their price changes:
 -- the last 24 months and the month so far (docs/market.md), or only the months from `from_month`
 -- (the hourly refresh: last month and this one), whose outliers are judged by the bounds of the
 -- last whole rebuild (internal.market_bounds). Answers how many rows it wrote. Its cost is its
--- row per listing and month and the sorts of them (docs/market.md "Freshness"): the rows carry
--- integer keys of the places, come in the order the largest grouping sorts them in, and the
--- outlier bounds are worked out from how many months each price was asked in.
+-- row per listing and month and the sorts of them (docs/market.md "Freshness"): the rows are made
+-- where they are counted, from each time on the market at one price (its run of months), carry
+-- integer keys of the places and come in the order the largest grouping sorts them in; the
+-- outlier bounds and outliers are worked out on the runs.
 create or replace function internal.rebuild_market_index(from_month date default null)
 returns integer
 language plpgsql
@@ -28,6 +54,9 @@ declare
   -- when each month of the period begins, from `since`
   starts timestamptz[];
   months integer;
+  -- each month (its first day) and when it ends (now, for this month)
+  month_dates date[];
+  cutoffs timestamptz[];
   written integer;
 begin
   -- each listing that can count: its type group, its area (land by its lot) and its asking price
@@ -103,7 +132,7 @@ begin
   -- each time on the market of a listing that counts, with the months it counts in (docs/market.md
   -- rule 1): from the month it came on (this month only if it came on before now) to the month it
   -- went off, and not from the month the listing's next time on the market began (that one counts
-  -- then; this month only if that one begins after now); in the order of the places and type group
+  -- then; this month only if that one begins after now)
   drop table if exists pg_temp.market_spells;
   create temp table market_spells on commit drop as
   select s.id, s.on_at, s.off_at, s.first_i, s.last_i, l.usd_m2, l.area, l.repriced, l.cut_months, l.group_key, l.state_key, l.city_key, l.sector_key
@@ -120,43 +149,46 @@ begin
                     from (select s.listing_id as id, s.on_at, s.off_at, pg_catalog.lead(s.on_at) over (partition by s.listing_id order by s.on_at) as next_on
                             from internal.listing_spells s) s) s) s
     join pg_temp.market_listings l on l.id = s.id
-   where s.first_i <= s.last_i
-   order by l.city_key, l.sector_key, l.group_key;
+   where s.first_i <= s.last_i;
 
-  -- each listing on the market in each month of the period, once, at its price per m² then; month
-  -- by month, and within a month in the order of its places and type group, which is the order
-  -- the figures below sort it in (a sort of sorted rows costs little)
-  truncate internal.market_work;
-  insert into internal.market_work (month, group_key, state_key, city_key, sector_key, usd_m2, is_new, cut, days, repriced)
-  select mm.month, o.group_key, o.state_key, o.city_key, o.sector_key,
-         -- its price in force at the month's end (or when it went off), per m²
-         case when o.repriced then coalesce((select p.price from pg_temp.market_prices p
-                                               where p.listing_id = o.id and p.valid_from <= o.until and p.valid_to > o.until
-                                               order by p.valid_from desc limit 1) / o.area, o.usd_m2)
-              else o.usd_m2 end,
-         o.on_at >= mm.start, coalesce(mm.month = any (o.cut_months), false), pg_catalog.date_part('epoch', o.until - o.on_at) / 86400, o.repriced
-    from pg_temp.market_months mm
-   cross join lateral (
-     -- (not flattened: the months outside, so that the rows come month by month)
-     select sp.*, least(mm.cutoff, coalesce(sp.off_at, 'infinity')) as until
-       from pg_temp.market_spells sp
-      where mm.i between sp.first_i and sp.last_i
-     offset 0
-   ) o;
+  -- each time on the market at one price per m² over a run of months (one whose price changed has
+  -- a run for each price it asked at a month's end): the rows the figures count, one per listing
+  -- and month, are made from these runs where they are counted (below); in the order of the places
+  -- and type group, so that within a month they come in the order the largest grouping sorts them in
+  truncate internal.market_runs;
+  insert into internal.market_runs (group_key, state_key, city_key, sector_key, usd_m2, first_i, last_i, on_at, off_at, cut_months)
+  select r.group_key, r.state_key, r.city_key, r.sector_key, r.usd_m2, r.first_i, r.last_i, r.on_at, r.off_at, r.cut_months
+    from (select sp.group_key, sp.state_key, sp.city_key, sp.sector_key, sp.usd_m2, sp.first_i, sp.last_i, sp.on_at, sp.off_at, sp.cut_months
+            from pg_temp.market_spells sp
+           where not sp.repriced
+          union all
+          -- a repriced time on the market month by month, at its price in force at the month's end
+          -- (or when it went off), and the months in a row at one price made one run
+          select p.group_key, p.state_key, p.city_key, p.sector_key, p.usd_m2, min(p.i), max(p.i), p.on_at, p.off_at, p.cut_months
+            from (select p.*, p.i - pg_catalog.row_number() over (partition by p.id, p.on_at, p.usd_m2 order by p.i) as run
+                    from (select sp.id, sp.on_at, sp.off_at, sp.cut_months, sp.group_key, sp.state_key, sp.city_key, sp.sector_key, mm.i,
+                                 coalesce((select p.price from pg_temp.market_prices p
+                                            where p.listing_id = sp.id and p.valid_from <= u.until and p.valid_to > u.until
+                                            order by p.valid_from desc limit 1) / sp.area, sp.usd_m2) as usd_m2
+                            from pg_temp.market_spells sp
+                            join pg_temp.market_months mm on mm.i between sp.first_i and sp.last_i
+                           cross join lateral (select least(mm.cutoff, coalesce(sp.off_at, 'infinity')) as until) u
+                           where sp.repriced) p) p
+           group by p.id, p.on_at, p.run, p.usd_m2, p.off_at, p.cut_months, p.group_key, p.state_key, p.city_key, p.sector_key) r
+   order by r.city_key, r.sector_key, r.group_key;
+  analyze internal.market_runs;
 
   -- a whole rebuild judges outliers anew: outside the 2nd-98th percentile of their city and type
   -- group over the whole period (percentile_cont() of the listing-months, worked out from how many
-  -- months each price per m² was asked in: a listing whose price never changed asked one price in
-  -- every month of its times on the market)
+  -- months each price per m² was asked in)
   if from_month is null or not exists (select 1 from internal.market_bounds) then
     delete from internal.market_bounds;
     insert into internal.market_bounds (city_slug, type_group, lo, hi)
     with counted as (
-      select a.city_key, a.group_key, a.usd_m2, sum(a.n) as n
-        from (select sp.city_key, sp.group_key, sp.usd_m2, sp.last_i - sp.first_i + 1 as n from pg_temp.market_spells sp where not sp.repriced and sp.usd_m2 > 0
-              union all
-              select w.city_key, w.group_key, w.usd_m2, 1 from internal.market_work w where w.repriced and w.usd_m2 > 0) a
-       group by a.city_key, a.group_key, a.usd_m2
+      select r.city_key, r.group_key, r.usd_m2, sum(r.last_i - r.first_i + 1) as n
+        from internal.market_runs r
+       where r.usd_m2 > 0
+       group by r.city_key, r.group_key, r.usd_m2
     ),
     -- how many listing-months ask at most each price, and of how many in all
     running as (
@@ -185,40 +217,50 @@ begin
       join (select distinct m.city_key, m.city_slug from pg_temp.market_places m) c on c.city_key = k.city_key
       join pg_temp.market_groups g on g.group_key = k.group_key;
   end if;
-  -- the outliers out (and the rows of a city and group that has no bounds)
-  delete from internal.market_work w
+  -- the outliers out (and the runs of a city and group that has no bounds)
+  delete from internal.market_runs r
    where not exists (select 1 from internal.market_bounds b
                        join (select distinct m.city_key, m.city_slug from pg_temp.market_places m) c on c.city_slug = b.city_slug
                        join pg_temp.market_groups g on g.type_group = b.type_group
-                      where c.city_key = w.city_key and g.group_key = w.group_key and w.usd_m2 between b.lo and b.hi);
-  analyze internal.market_work;
+                      where c.city_key = r.city_key and g.group_key = r.group_key and r.usd_m2 between b.lo and b.hi);
+  analyze internal.market_runs;
+  select pg_catalog.array_agg(m.month order by m.i), pg_catalog.array_agg(m.cutoff order by m.i) into month_dates, cutoffs from pg_temp.market_months m;
 
   -- every figure: each month for all types (a null group) and each group, in the country, each
   -- province, each city and each sector (`level` says which keys it is by, as grouping() over the
   -- group, province, city and sector would). Three sorts make the eight groupings (each a chain of
-  -- groupings within groupings); parallel workers share the three out. A sector's figure is of
-  -- listings that name one.
+  -- groupings within groupings); parallel workers share the three out, each making the rows of a
+  -- listing and month from the runs as it reads them. A sector's figure is of listings that name one.
   drop table if exists pg_temp.market_figures;
   create temp table market_figures on commit drop as
-  select k.month, k.group_key, null::integer as state_key, k.city_key, k.sector_key,
+  with counted as not materialized (
+    -- each listing on the market in each month (i) at its price per m² then; month by month
+    select m.i, r.group_key, r.state_key, r.city_key, r.sector_key, r.usd_m2,
+           r.on_at >= starts[m.i + 1] as is_new,
+           coalesce(month_dates[m.i + 1] = any (r.cut_months), false) as cut,
+           pg_catalog.date_part('epoch', least(cutoffs[m.i + 1], coalesce(r.off_at, 'infinity')) - r.on_at) / 86400 as days
+      from pg_catalog.generate_series(0, months - 1) m(i)
+      join internal.market_runs r on m.i between r.first_i and r.last_i
+  )
+  select month_dates[k.i + 1] as month, k.group_key, null::integer as state_key, k.city_key, k.sector_key,
          4 + 8 * grouping(k.group_key) + 2 * grouping(k.city_key) + grouping(k.sector_key) as level,
          count(*)::integer as listings, pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q,
          count(*) filter (where k.is_new)::integer as new_listings, count(*) filter (where k.cut)::integer as price_cuts,
          pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days
-    from internal.market_work k
-   group by grouping sets ((k.month, k.city_key, k.sector_key, k.group_key), (k.month, k.city_key, k.sector_key), (k.month, k.city_key), (k.month))
+    from counted k
+   group by grouping sets ((k.i, k.city_key, k.sector_key, k.group_key), (k.i, k.city_key, k.sector_key), (k.i, k.city_key))
   having grouping(k.sector_key) = 1 or k.sector_key is not null
   union all
-  select k.month, k.group_key, k.state_key, null, null, 3 + 8 * grouping(k.group_key), count(*)::integer,
+  select month_dates[k.i + 1], k.group_key, k.state_key, null, null, 3 + 8 * grouping(k.group_key), count(*)::integer,
          pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2),
          count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer, pg_catalog.percentile_cont(0.5) within group (order by k.days)
-    from internal.market_work k group by grouping sets ((k.month, k.state_key, k.group_key), (k.month, k.state_key))
+    from counted k group by grouping sets ((k.i, k.state_key, k.group_key), (k.i, k.state_key))
   union all
-  select k.month, k.group_key, null, k.city_key, null, 5 + 2 * grouping(k.city_key), count(*)::integer,
+  select month_dates[k.i + 1], k.group_key, null, k.city_key, null, 5 + 8 * grouping(k.group_key) + 2 * grouping(k.city_key), count(*)::integer,
          pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2),
          count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer, pg_catalog.percentile_cont(0.5) within group (order by k.days)
-    from internal.market_work k group by grouping sets ((k.month, k.group_key, k.city_key), (k.month, k.group_key));
-  truncate internal.market_work;
+    from counted k group by grouping sets ((k.i, k.group_key, k.city_key), (k.i, k.group_key), (k.i));
+  truncate internal.market_runs;
 
   delete from internal.market_index i where i.month >= since;
   with

@@ -29,13 +29,13 @@ grant all on public.listing_availability, public.listing_cities to service_role;
 revoke all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
-  internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_work, internal.market_rents_now,
+  internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
   internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses from anon, authenticated;
 revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index, internal.market_bounds,
-  internal.market_work, internal.market_rents_now from public;
+  internal.market_runs, internal.market_rents_now from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
-  internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_work, internal.market_rents_now,
+  internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
   internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses to service_role;
 
 -- functions: the service's; the public key calls the data API's (docs/data-api.md)
