@@ -2,8 +2,8 @@
 -- time on the market knows the months it counts in, at one price per m² over a run of months; the
 -- rows of each listing and month are made from these runs where the figures count them, by the
 -- parallel workers, in the order the largest grouping sorts them in; three sorts make the eight
--- groupings; the outlier bounds are worked out from how many months each price was asked in, and
--- the outliers taken out of the runs.
+-- groupings; times on the market sort as integers (microseconds); the outlier bounds are worked
+-- out from how many months each price was asked in, and the outliers taken out of the runs.
 
 drop table internal.market_work;
 
@@ -20,9 +20,9 @@ create unlogged table internal.market_runs (
   -- the months it counts in, numbered from the first month of the rebuild (0)
   first_i integer not null,
   last_i integer not null,
-  -- its time on the market
-  on_at timestamptz not null,
-  off_at timestamptz,
+  -- its time on the market, in microseconds since 1970 (exact, and integers sort faster)
+  on_us bigint not null,
+  off_us bigint,
   -- the months in which its price was cut
   cut_months date[]
 );
@@ -31,6 +31,21 @@ alter table internal.market_runs enable row level security;
 revoke all on internal.market_runs from anon, authenticated;
 revoke all on internal.market_runs from public;
 grant all on internal.market_runs to service_role;
+
+-- The median days on the market of the two middle times on the market, in microseconds (of an
+-- odd count, the middle one twice): as percentile_cont(0.5) gives it over the days that
+-- date_part('epoch', interval) / 86400 gives for each (whole days, then the rest in seconds),
+-- to the last bit, from times that sort as integers (docs/market.md "Freshness").
+create or replace function internal.market_median_days(middle bigint[])
+returns double precision
+language sql
+immutable
+parallel safe
+as $$
+  select min(d.days) + 0.5::double precision * (max(d.days) - min(d.days))
+    from (select ((u % 86400000000)::double precision / 1000000::double precision + ((u / 86400000000) * 86400)::double precision) / 86400::double precision as days
+            from pg_catalog.unnest(middle) u) d
+$$;
 
 -- Every figure of the index made again from the listings, their spells and their price changes:
 -- the last 24 months and the month so far (docs/market.md), or only the months from `from_month`
@@ -54,9 +69,10 @@ declare
   -- when each month of the period begins, from `since`
   starts timestamptz[];
   months integer;
-  -- each month (its first day) and when it ends (now, for this month)
+  -- each month (its first day), and when it begins and ends (now, for this month) in microseconds
   month_dates date[];
-  cutoffs timestamptz[];
+  start_us bigint[];
+  cutoff_us bigint[];
   written integer;
 begin
   -- each listing that can count: its type group, its area (land by its lot) and its asking price
@@ -156,8 +172,9 @@ begin
   -- and month, are made from these runs where they are counted (below); in the order of the places
   -- and type group, so that within a month they come in the order the largest grouping sorts them in
   truncate internal.market_runs;
-  insert into internal.market_runs (group_key, state_key, city_key, sector_key, usd_m2, first_i, last_i, on_at, off_at, cut_months)
-  select r.group_key, r.state_key, r.city_key, r.sector_key, r.usd_m2, r.first_i, r.last_i, r.on_at, r.off_at, r.cut_months
+  insert into internal.market_runs (group_key, state_key, city_key, sector_key, usd_m2, first_i, last_i, on_us, off_us, cut_months)
+  select r.group_key, r.state_key, r.city_key, r.sector_key, r.usd_m2, r.first_i, r.last_i,
+         (extract(epoch from r.on_at) * 1000000)::bigint, (extract(epoch from r.off_at) * 1000000)::bigint, r.cut_months
     from (select sp.group_key, sp.state_key, sp.city_key, sp.sector_key, sp.usd_m2, sp.first_i, sp.last_i, sp.on_at, sp.off_at, sp.cut_months
             from pg_temp.market_spells sp
            where not sp.repriced
@@ -224,7 +241,10 @@ begin
                        join pg_temp.market_groups g on g.type_group = b.type_group
                       where c.city_key = r.city_key and g.group_key = r.group_key and r.usd_m2 between b.lo and b.hi);
   analyze internal.market_runs;
-  select pg_catalog.array_agg(m.month order by m.i), pg_catalog.array_agg(m.cutoff order by m.i) into month_dates, cutoffs from pg_temp.market_months m;
+  select pg_catalog.array_agg(m.month order by m.i), pg_catalog.array_agg((extract(epoch from m.start) * 1000000)::bigint order by m.i),
+         pg_catalog.array_agg((extract(epoch from m.cutoff) * 1000000)::bigint order by m.i)
+    into month_dates, start_us, cutoff_us
+    from pg_temp.market_months m;
 
   -- every figure: each month for all types (a null group) and each group, in the country, each
   -- province, each city and each sector (`level` says which keys it is by, as grouping() over the
@@ -236,9 +256,10 @@ begin
   with counted as not materialized (
     -- each listing on the market in each month (i) at its price per m² then; month by month
     select m.i, r.group_key, r.state_key, r.city_key, r.sector_key, r.usd_m2,
-           r.on_at >= starts[m.i + 1] as is_new,
+           r.on_us >= start_us[m.i + 1] as is_new,
            coalesce(month_dates[m.i + 1] = any (r.cut_months), false) as cut,
-           pg_catalog.date_part('epoch', least(cutoffs[m.i + 1], coalesce(r.off_at, 'infinity')) - r.on_at) / 86400 as days
+           -- its time on the market at the month's end (or when it went off), in microseconds
+           least(cutoff_us[m.i + 1], r.off_us) - r.on_us as on_for
       from pg_catalog.generate_series(0, months - 1) m(i)
       join internal.market_runs r on m.i between r.first_i and r.last_i
   )
@@ -246,19 +267,23 @@ begin
          4 + 8 * grouping(k.group_key) + 2 * grouping(k.city_key) + grouping(k.sector_key) as level,
          count(*)::integer as listings, pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2) as q,
          count(*) filter (where k.is_new)::integer as new_listings, count(*) filter (where k.cut)::integer as price_cuts,
-         pg_catalog.percentile_cont(0.5) within group (order by k.days) as median_days
+         -- the two middle times on the market (of an odd count, the middle one twice): row ⌈q × n⌉
+         -- of n for q = 0.5 and a hair above it (n < a billion); their median in days below
+         pg_catalog.percentile_disc(array[0.5, 0.500000001]::double precision[]) within group (order by k.on_for) as middle_for
     from counted k
    group by grouping sets ((k.i, k.city_key, k.sector_key, k.group_key), (k.i, k.city_key, k.sector_key), (k.i, k.city_key))
   having grouping(k.sector_key) = 1 or k.sector_key is not null
   union all
   select month_dates[k.i + 1], k.group_key, k.state_key, null, null, 3 + 8 * grouping(k.group_key), count(*)::integer,
          pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2),
-         count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer, pg_catalog.percentile_cont(0.5) within group (order by k.days)
+         count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer,
+         pg_catalog.percentile_disc(array[0.5, 0.500000001]::double precision[]) within group (order by k.on_for)
     from counted k group by grouping sets ((k.i, k.state_key, k.group_key), (k.i, k.state_key))
   union all
   select month_dates[k.i + 1], k.group_key, null, k.city_key, null, 5 + 8 * grouping(k.group_key) + 2 * grouping(k.city_key), count(*)::integer,
          pg_catalog.percentile_cont(array[0.25, 0.5, 0.75]) within group (order by k.usd_m2),
-         count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer, pg_catalog.percentile_cont(0.5) within group (order by k.days)
+         count(*) filter (where k.is_new)::integer, count(*) filter (where k.cut)::integer,
+         pg_catalog.percentile_disc(array[0.5, 0.500000001]::double precision[]) within group (order by k.on_for)
     from counted k group by grouping sets ((k.i, k.group_key, k.city_key), (k.i, k.group_key), (k.i));
   truncate internal.market_runs;
 
@@ -325,7 +350,7 @@ begin
   insert into internal.market_index (path, kind, name, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days, lat, lng)
   select f.path, f.kind, coalesce(n.name, case when f.path = 'ecuador' then 'Ecuador' end, f.path), coalesce(n.parent, v.parent), f.type_group, f.month, f.listings,
          round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
-         f.new_listings, f.price_cuts, round(f.median_days)::integer, c.lat, c.lng
+         f.new_listings, f.price_cuts, round(internal.market_median_days(f.middle_for))::integer, c.lat, c.lng
     from paths f
     left join centres c on c.path = f.path and c.type_group = f.type_group
     left join named n on n.path = f.path

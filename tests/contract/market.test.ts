@@ -31,13 +31,13 @@ with recursive periods as (
 ), spans as (
   select p.start, least((p.start + interval '1 month'), now()) as finish from periods p
 ), listing_months as (
-  select sp.start, sp.finish, l.id, l.city_slug, l.state_slug, l.sector_slug, l.property_type, l.price, l.lot_size, l.square_feet,
-         (select s.off_at from internal.listing_spells s
-           where s.listing_id = l.id and s.on_at < sp.finish and (s.off_at is null or s.off_at >= sp.start)
-           order by s.on_at desc limit 1) as off_at
+  select sp.start, sp.finish, l.id, l.city_slug, l.state_slug, l.sector_slug, l.property_type, l.price, l.lot_size, l.square_feet, s.on_at, s.off_at
     from spans sp
     join internal.listings l on l.country_code = 'EC' and l.operation = 'sale'
-   where exists (select 1 from internal.listing_spells s where s.listing_id = l.id and s.on_at < sp.finish and (s.off_at is null or s.off_at >= sp.start))
+    -- its time on the market then (the last to begin, when it was relisted within the month)
+    cross join lateral (select s.on_at, s.off_at from internal.listing_spells s
+                         where s.listing_id = l.id and s.on_at < sp.finish and (s.off_at is null or s.off_at >= sp.start)
+                         order by s.on_at desc limit 1) s
 ), valued as (
   select lm.*,
          case when lm.property_type in ('office', 'business_premises', 'commercial_building') then 'commercial'
@@ -56,7 +56,9 @@ with recursive periods as (
   select city_slug, grp, percentile_cont(0.02) within group (order by usd) as lo, percentile_cont(0.98) within group (order by usd) as hi
     from per_m2 group by city_slug, grp
 )
-select count(*)::int as listings, percentile_cont(0.5) within group (order by u.usd) as median
+select count(*)::int as listings, percentile_cont(0.5) within group (order by u.usd) as median,
+       -- the median days on the market at the month's end (or when it went off), to the nearest day
+       round(percentile_cont(0.5) within group (order by extract(epoch from least(u.finish, coalesce(u.off_at, u.finish)) - u.on_at)::double precision / 86400))::int as median_days
   from per_m2 u join limits b on b.city_slug = u.city_slug and b.grp = u.grp
  where u.usd >= b.lo and u.usd <= b.hi
    and u.start = $3::date
@@ -72,8 +74,12 @@ describe('the market index (docs/market.md)', () => {
   const d = useDeliveries([], { mail: { probeMs: 200 }, alerts: { teamInbox: TEAM } });
 
   const ours = async (place: string, group: string, month: string) => {
-    const [row] = await d.server.sql<{ listings: number; median: string | null }>(RULE, [place, group, month]);
-    return { listings: Number(row?.listings ?? 0), median: row?.median === null || row?.median === undefined ? null : Number(row.median) };
+    const [row] = await d.server.sql<{ listings: number; median: string | null; median_days: number | null }>(RULE, [place, group, month]);
+    return {
+      listings: Number(row?.listings ?? 0),
+      median: row?.median === null || row?.median === undefined ? null : Number(row.median),
+      medianDays: row?.median_days ?? null,
+    };
   };
   const index = async (place: string, group: string) => {
     const { data, error } = await d.rest.rpc('market_index', { place, type_group: group, months: 25 });
@@ -108,6 +114,7 @@ describe('the market index (docs/market.md)', () => {
         expect(row?.path).toBe(place);
         expect(row?.listings, `${place} ${group} ${month}`).toBe(mine.listings);
         expect(Number(row?.median)).toBeCloseTo(mine.median as number, 2);
+        expect(row?.median_days, `${place} ${group} ${month}: median days on the market`).toBe(mine.medianDays);
         compared++;
       }
     }
