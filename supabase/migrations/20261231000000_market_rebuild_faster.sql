@@ -7,6 +7,9 @@
 
 drop table internal.market_work;
 
+-- a listing's time on the market is a time: the runs keep it in microseconds
+alter table internal.listings add constraint listings_listed_at_check check (isfinite(listed_at));
+
 -- The rebuild's times on the market, each at one price per m² over a run of months, while it runs
 -- (emptied when it ends): a table of its own, not a temporary one, so that parallel workers can
 -- read it and make the rows of each listing and month from it (docs/market.md "Freshness");

@@ -48,8 +48,9 @@ create table internal.listings (
     (1 - ln(tan(radians(least(85.0511, greatest(-85.0511, (public.map_position(id, city, state, geo_lat, geo_lon))[1])))) +
             1 / cos(radians(least(85.0511, greatest(-85.0511, (public.map_position(id, city, state, geo_lat, geo_lon))[1]))))) / pi()) / 2
   ) stored,
-  -- when it came on the market (inserted active, or made active again): what an alert calls new
-  listed_at timestamptz not null default now(),
+  -- when it came on the market (inserted active, or made active again): what an alert calls new;
+  -- a time (not 'infinity'), as the market index counts from it (docs/market.md)
+  listed_at timestamptz not null default now() check (isfinite(listed_at)),
   sector text,
   features text[] not null default '{}'
     check (features <@ array['pool', 'view', 'waterfront', 'garage', 'new_construction', 'air_conditioning']::text[]),

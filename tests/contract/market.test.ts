@@ -269,6 +269,14 @@ describe('the market index (docs/market.md)', () => {
     expect(at(monthsAgo(3))).toBe(2);
   });
 
+  it("refuses a listing's time on the market that is no time ('infinity'), so that no rebuild meets one", async () => {
+    const [listing] = await d.server.sql<{ id: string }>("select id::text as id from internal.listings where country_code = 'EC' order by id limit 1");
+    for (const at of ['infinity', '-infinity']) {
+      await expect(d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [listing?.id, at]), at).rejects.toThrow(/listings_listed_at_check/);
+    }
+    expect(await d.server.sql('select internal.rebuild_market_index() > 0 as built')).toEqual([{ built: true }]);
+  });
+
   it('the hourly refresh of the last two months writes what a whole rebuild writes for them, and leaves the months before alone', async () => {
     const snapshot = (table: string) =>
       d.server.sql<Record<string, unknown>>(
