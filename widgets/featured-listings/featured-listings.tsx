@@ -9,7 +9,7 @@ import { getListingsPage } from '../lib/data/listings.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
+import { CardSkeletons, PropertyCard } from '../lib/listing/card.tsx';
 import { listingDefaults, mapListing, type Property } from '../../core/protocol/listing.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
@@ -78,11 +78,7 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
         </a>
       </div>
       {state.status === 'loading' ? (
-        <div className={GRID} role="status" aria-label={t('common.loading')}>
-          {Array.from({ length: Math.min(limit, 4) }, (_, i) => (
-            <CardSkeleton key={i} />
-          ))}
-        </div>
+        <CardSkeletons className={GRID} count={Math.min(limit, 4)} />
       ) : state.status === 'error' ? (
         <p part="empty" role="alert" className="m-0 py-8 text-center text-ink-muted">
           {t('featured.error')}

@@ -8,7 +8,7 @@ import { getClients } from '../lib/data/client.ts';
 import { getListingsByIds } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
+import { CardSkeletons, PropertyCard } from '../lib/listing/card.tsx';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
 import { listingDefaults, mapListing, placeholderIndex, type Property } from '../../core/protocol/listing.ts';
@@ -181,11 +181,7 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
               </a>
             </div>
           ) : loading ? (
-            <div className={GRID} role="status" aria-label={t('common.loading')}>
-              {ids.slice(0, 3).map((id) => (
-                <CardSkeleton key={id} />
-              ))}
-            </div>
+            <CardSkeletons className={GRID} count={Math.min(ids.length, 3)} />
           ) : (
             <ul className={GRID} part="grid">
               {saved.map((item) => {

@@ -160,6 +160,21 @@ export function CardSkeleton() {
   );
 }
 
+/**
+ * The cards to come while a list of listings loads, in the list's own grid: one status named
+ * "Loading..." (a name on an element with no role is an accessibility error), its cards hidden.
+ */
+export function CardSkeletons({ className, count }: { className: string; count: number }) {
+  const { t } = useElement();
+  return (
+    <div className={className} role="status" aria-label={t('common.loading')}>
+      {Array.from({ length: count }, (_, i) => (
+        <CardSkeleton key={i} />
+      ))}
+    </div>
+  );
+}
+
 const skeletonCss = `
 .exp-pulse { animation: exp-pulse 1.4s ease-in-out infinite; }
 @keyframes exp-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.45; } }
