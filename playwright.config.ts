@@ -1,5 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.mjs';
+import { pinSuiteClock } from './tests/support/suite-clock.mjs';
+
+// every test runs at one stated instant, whatever the machine's date (docs/decisions.md #33): the
+// servers and workers inherit it; each page's clock is set to it (tests/e2e/fixtures.ts)
+pinSuiteClock();
 
 /** End-to-end tests against the real server (`npm start`'s code) on its own port and data dir. */
 const port = Number(process.env.E2E_PORT ?? 8190);

@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { widgetStyles } from './scripts/widget-styles.ts';
 import { widgetTexts } from './scripts/widget-texts.ts';
+import { pinSuiteClock } from './tests/support/suite-clock.mjs';
+
+// every test runs at one stated instant, whatever the machine's date (docs/decisions.md #33)
+pinSuiteClock();
 
 export default defineConfig({
   plugins: [widgetStyles(), widgetTexts()],

@@ -5,6 +5,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.mjs';
+import { pinSuiteClock, suiteNow } from './tests/support/suite-clock.mjs';
 import { dataServer } from './tests/support/wtr-data-server.mjs';
 
 /** Totals for scripts/test.ts, which prints the one closing line. */
@@ -34,6 +35,10 @@ function countsReporter() {
   };
 }
 
+// every test runs at one stated instant, whatever the machine's date (docs/decisions.md #33): the
+// data server inherits it, and each page's clock is set to it (running on from there)
+pinSuiteClock();
+
 export default {
   rootDir: '.',
   files: ['tests/browser/**/*.test.ts'],
@@ -48,6 +53,11 @@ export default {
     playwrightLauncher({
       product: 'chromium',
       launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true },
+      async createPage({ context }) {
+        const page = await context.newPage();
+        await page.clock.install({ time: suiteNow() });
+        return page;
+      },
     }),
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countsReporter()],

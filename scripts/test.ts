@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Counts } from '../tests/support/counts.ts';
 import { DENO, DENO_FLAGS, denoEnv } from '../tests/support/deno-env.ts';
+import { pinSuiteClock } from '../tests/support/suite-clock.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -77,6 +78,8 @@ function run(stage: Stage, countsFile: string, quiet = false): Promise<{ code: n
 }
 
 async function main(): Promise<void> {
+  // one instant for the whole run, every stage and process (docs/decisions.md #33)
+  pinSuiteClock();
   const wanted = process.argv.slice(2);
   const selected = wanted.length ? stages.filter((s) => wanted.includes(s.name)) : stages;
   const dir = mkdtempSync(join(tmpdir(), 'exp-test-'));

@@ -9,6 +9,7 @@
 import type { Dict } from '../translate.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
 import { cpuBudget } from './cpu-budget.ts';
+import { clockSessionOptions } from '../clock.ts';
 import { DEFAULTS } from './defaults.ts';
 import { clientAddress, SUPABASE_EDGE, UNKNOWN_CLIENT } from './client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
@@ -47,7 +48,9 @@ export function setUpFunction(deps: DenoDeps) {
   env.done();
 
   // every statement with a time limit, as our server's privileged work has (defaults.ts)
-  const pool = new deps.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMillis: 5000, statement_timeout: DEFAULTS.serviceStatementTimeoutMs });
+  // (and the one clock's offset, where the tests set one: core/clock.ts)
+  const clock = clockSessionOptions();
+  const pool = new deps.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMillis: 5000, statement_timeout: DEFAULTS.serviceStatementTimeoutMs, ...(clock ? { options: clock } : {}) });
   // an idle connection the database closed must not end the isolate
   pool.on('error', (error: Error) => console.error(`[${deps.name}] idle connection:`, error.message));
   const sql = pgSql(pool);

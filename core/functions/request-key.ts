@@ -7,6 +7,7 @@
  */
 import type { Sql } from './sql.ts';
 import { sha256 } from './function-http.ts';
+import { now as clockNow } from '../clock.ts';
 
 export const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
 
@@ -21,7 +22,7 @@ export function headerKey(request: Request): string | null | 'invalid' {
 }
 
 /** A keyless request's key: the client, the ten minutes and the content. */
-export async function derivedKey(clientHash: string, content: unknown[], now = Date.now()): Promise<string> {
+export async function derivedKey(clientHash: string, content: unknown[], now = clockNow()): Promise<string> {
   const window = Math.floor(now / 1000 / KEYLESS_REPEAT_SECONDS);
   return `auto-${(await sha256(`${clientHash}\n${window}\n${JSON.stringify(content)}`)).slice(0, 40)}`;
 }
@@ -29,12 +30,12 @@ export async function derivedKey(clientHash: string, content: unknown[], now = D
 /** Where each function keeps its requests, and when each was received: by the client, and by the e-mail address given. */
 const RECEIVED = {
   inquiries: {
-    client: 'select count(*) as n from public.inquiries where client_hash = $1 and received_at > now() - make_interval(secs => $2)',
-    email: 'select count(*) as n from public.inquiries where lower(email) = $1 and received_at > now() - make_interval(secs => $2)',
+    client: 'select count(*) as n from public.inquiries where client_hash = $1 and received_at > internal.now() - make_interval(secs => $2)',
+    email: 'select count(*) as n from public.inquiries where lower(email) = $1 and received_at > internal.now() - make_interval(secs => $2)',
   },
   alerts: {
-    client: 'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > now() - make_interval(secs => $2)',
-    email: 'select count(*) as n from internal.saved_searches where email_key = $1 and created_at > now() - make_interval(secs => $2)',
+    client: 'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > internal.now() - make_interval(secs => $2)',
+    email: 'select count(*) as n from internal.saved_searches where email_key = $1 and created_at > internal.now() - make_interval(secs => $2)',
   },
 } as const;
 

@@ -10,6 +10,7 @@ import { formatPrice, priceValue } from './format.ts';
 import { cityCentroid, jitter, QUITO } from './places.ts';
 import { parseCoordinate } from './text.ts';
 import type { Translate } from '../translate.ts';
+import { now as clockNow } from '../clock.ts';
 
 /**
  * An active listing of the Ecuador site, as a REST filter (country_code=eq.EC&status=eq.1, the
@@ -84,7 +85,7 @@ export const PRICE_CUT_DAYS = 30;
 const DAY = 86_400_000;
 
 /** The listing's price cut, when it is recent enough to announce (and the price did go down). */
-export function recentPriceCut(p: Pick<Property, 'priceCut' | 'price'>, now = Date.now()): { at: string; by: number } | null {
+export function recentPriceCut(p: Pick<Property, 'priceCut' | 'price'>, now = clockNow()): { at: string; by: number } | null {
   const cut = p.priceCut;
   if (!cut || !(cut.before > p.price) || p.price <= 0) return null;
   const at = Date.parse(cut.at);
@@ -93,7 +94,7 @@ export function recentPriceCut(p: Pick<Property, 'priceCut' | 'price'>, now = Da
 }
 
 /** Whole days since the listing came on the market; null when the data does not say. */
-export function daysOnMarket(p: Pick<Property, 'listedAt'>, now = Date.now()): number | null {
+export function daysOnMarket(p: Pick<Property, 'listedAt'>, now = clockNow()): number | null {
   const at = Date.parse(p.listedAt);
   return Number.isFinite(at) ? Math.max(0, Math.floor((now - at) / DAY)) : null;
 }

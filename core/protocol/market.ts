@@ -5,6 +5,8 @@
  */
 import { formatNumber } from './format.ts';
 import { num, optNum, records, str } from './read.ts';
+import { now as clockNow } from '../clock.ts';
+import { ecuadorMonth } from './calendar.ts';
 
 /** The type groups of the index, in the order they are shown. */
 const TYPE_GROUPS = ['all', 'house', 'apartment', 'land', 'commercial'] as const;
@@ -67,14 +69,9 @@ export function parseMarketRanking(rows: unknown[]): MarketRank[] {
   }));
 }
 
-/** The first day of the month `back` months before `now`'s, 'YYYY-MM-DD' (UTC). */
-function monthStart(now: Date, back = 0): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 10);
-}
-
-/** The last full month's figure (the month so far is not a month yet), if there is one. */
-export function lastFullMonth(figures: MarketFigure[], now = new Date()): MarketFigure | undefined {
-  const month = monthStart(now, 1);
+/** The last full month's figure (the month so far in Ecuador is not a month yet), if there is one. */
+export function lastFullMonth(figures: MarketFigure[], now: Date | number = clockNow()): MarketFigure | undefined {
+  const month = ecuadorMonth(now, 1);
   return figures.find((f) => f.month === month);
 }
 

@@ -6,6 +6,7 @@
  * ./open-house-details.ts, so that a card carries only this.
  */
 import { ECUADOR_TIME_ZONE, formatVisitTime } from './visit-time.ts';
+import { now as clockNow } from '../clock.ts';
 
 export interface OpenHouseTime {
   /** ISO instants */
@@ -49,7 +50,7 @@ export function parseOpenHouses(value: unknown): OpenHouseTime[] {
 }
 
 /** Those not ended at `now`. */
-export function upcomingOpenHouses(list: readonly OpenHouseTime[], now = Date.now()): OpenHouseTime[] {
+export function upcomingOpenHouses(list: readonly OpenHouseTime[], now = clockNow()): OpenHouseTime[] {
   return list.filter((o) => Date.parse(o.end) > now);
 }
 

@@ -5,6 +5,7 @@
  */
 import { isKnownType, type KnownType } from './listing.ts';
 import { num, optNum, records, str } from './read.ts';
+import { ecuadorYear } from './calendar.ts';
 
 /** The facts of a home, as public.estimate_value(facts) takes them: only what is known. */
 export interface HomeFacts {
@@ -30,7 +31,7 @@ export const HOME_LIMITS = {
   lot_m2: [15, 2000000],
   bedrooms: [0, 30],
   bathrooms: [0, 30],
-  year_built: [1800, new Date().getFullYear() + 3],
+  year_built: [1800, ecuadorYear() + 3],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export type HomeNumber = keyof typeof HOME_LIMITS;

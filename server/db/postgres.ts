@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { inTransaction, isConnectionError, withClient, type PgPool } from '../../core/functions/db/pg.ts';
 import { DEFAULTS } from '../../core/functions/defaults.ts';
+import { clockSessionOptions } from '../../core/clock.ts';
 import { ClientShares, DEFAULT_SHARES, type ShareOptions } from '../http/client-shares.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { DeadlineError } from '../http/request-context.ts';
@@ -75,8 +76,10 @@ async function roleSettings(pool: pg.Pool, role: string): Promise<Record<string,
  * database, not left running.
  */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
-  // UTC sessions: timestamps render the same whatever the host's zone
-  const common = { connectionString: url, idleTimeoutMillis: 30_000, application_name: 'exp-ecuador-server', options: '-c TimeZone=UTC' };
+  // UTC sessions: timestamps render the same whatever the host's zone; and the one clock's offset
+  // where the tests set one (core/clock.ts: internal.now() reads it)
+  const clock = clockSessionOptions();
+  const common = { connectionString: url, idleTimeoutMillis: 30_000, application_name: 'exp-ecuador-server', options: `-c TimeZone=UTC${clock ? ` ${clock}` : ''}` };
   const onIdleError = (error: Error) => console.error('[db] idle connection error:', error.message);
   const pool = (settings: pg.PoolConfig) => {
     const p = new pg.Pool({ ...common, ...settings });
@@ -95,7 +98,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   let anonPool: Promise<pg.Pool> | undefined;
   const anonPoolNow = () =>
     (anonPool ??= roleSettings(adminPool, 'anon').then(
-      (own) => pool({ max: options.anonPoolSize ?? 10, connectionTimeoutMillis: poolWaitMs, options: sessionOptions({ ...ANON_ROLE_DEFAULTS, ...own, ...ANON_SETTINGS }) }),
+      (own) =>
+        pool({ max: options.anonPoolSize ?? 10, connectionTimeoutMillis: poolWaitMs, options: `${sessionOptions({ ...ANON_ROLE_DEFAULTS, ...own, ...ANON_SETTINGS })}${clock ? ` ${clock}` : ''}` }),
       (error: unknown) => {
         anonPool = undefined;
         throw error;

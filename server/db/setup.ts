@@ -3,11 +3,29 @@ import { join, resolve } from 'node:path';
 import { insertSeed } from '../seed/apply.ts';
 import { DEFAULT_LISTINGS, generateSeed } from '../seed/generate.ts';
 import type { Database } from './database.ts';
+import { now as clockNow } from '../../core/clock.ts';
 
 const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
 
 /** The first migration since the squash: supabase/schemas/ as it stood, file by file. */
-const BASELINE = '20261226000000';
+const BASELINE = '20261126193507';
+
+/**
+ * The migrations that were stamped in the future (2026-12-26 to 12-31) when they were written, and
+ * the stamps of when they were made (2026-12-01; docs/deployment.md "Migrations"): a database
+ * that recorded the old stamps has them renamed, as `supabase migration repair` does on a project.
+ */
+export const RESTAMPED: Readonly<Record<string, string>> = {
+  '20261226000000': '20261126193507',
+  '20261227000000': '20261126213248',
+  '20261228000000': '20261127024150',
+  '20261229000000': '20261128215703',
+  '20261230000000': '20261128215706',
+  '20261231000000': '20261129011202',
+};
+
+/** Every migration the squash folded into the baseline was stamped before this. */
+const SQUASHED_BEFORE = '20261226000000';
 
 /**
  * Applies supabase/migrations/*.sql in order, each once, recording them where the Supabase CLI
@@ -24,16 +42,25 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
   `);
-  const done = new Set((await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
-  if (!done.has(BASELINE) && [...done].some((v) => v < BASELINE)) {
+  const files = readdirSync(dir)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .sort();
+  const versions = new Set(files.map((f) => f.split('_')[0]));
+  const recorded = async () => new Set((await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
+  let done = await recorded();
+  if (Object.keys(RESTAMPED).some((old) => done.has(old))) {
+    await db.transaction(async (tx) => {
+      for (const [old, made] of Object.entries(RESTAMPED)) await tx.query('update supabase_migrations.schema_migrations set version = $2 where version = $1', [old, made]);
+    });
+    done = await recorded();
+  }
+  if (!done.has(BASELINE) && [...done].some((v) => v < SQUASHED_BEFORE && !versions.has(v))) {
     throw new Error(
       `this database was made by the migrations that were squashed into ${BASELINE}_baseline.sql (docs/architecture.md "Database"): start with an empty one (npm start: RESET_DATA=1 rebuilds .data with the seed)`,
     );
   }
   const applied: string[] = [];
-  for (const file of readdirSync(dir)
-    .filter((f) => /^\d+_.*\.sql$/.test(f))
-    .sort()) {
+  for (const file of files) {
     const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
     if (!version || done.has(version)) continue;
     const sql = readFileSync(join(dir, file), 'utf8');
@@ -72,7 +99,7 @@ export async function seedIfEmpty(db: Database, listings = DEFAULT_LISTINGS): Pr
 }
 
 export async function reseed(db: Database, listings: number, options: { replaceListingsOnly?: boolean } = {}): Promise<number> {
-  const seed = generateSeed({ listings, now: Date.now() });
+  const seed = generateSeed({ listings, now: clockNow() });
   await db.transaction((tx) => insertSeed(tx, seed, options), { long: true });
   await db.vacuumAnalyze(['internal.listings', 'public.agents']);
   return seed.listings.length;

@@ -19,6 +19,7 @@ import { translatorFor, type Dict, type Translate } from '../../core/translate.t
 import type { Lang } from '../../core/lang.ts';
 import { isKnownType } from '../../core/protocol/listing.ts';
 import { parseCoordinate } from '../../core/protocol/text.ts';
+import { ecuadorYear } from '../../core/protocol/calendar.ts';
 
 /** A feed's record: RESO Data Dictionary names (Media as RESO's Media resource, expanded). */
 export type FeedRecord = Record<string, unknown>;
@@ -487,7 +488,7 @@ const FIELD_MAP: readonly FieldRule[] = [
     rule: 'From 1600 to three years ahead; else left empty.',
     apply(c) {
       const n = number(get(c, 'YearBuilt'));
-      c.listing.year_built = n !== null && n >= 1600 && n <= new Date().getFullYear() + 3 ? Math.round(n) : null;
+      c.listing.year_built = n !== null && n >= 1600 && n <= ecuadorYear() + 3 ? Math.round(n) : null;
     },
   },
   {

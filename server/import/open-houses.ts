@@ -8,6 +8,7 @@
  */
 import type { Database } from '../db/database.ts';
 import { plainText, type FeedRecord } from './mapping.ts';
+import { now as clockNow } from '../../core/clock.ts';
 
 export interface ImportedOpenHouse {
   source_key: string;
@@ -28,7 +29,7 @@ const key = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? St
 
 export type OpenHouseMapped = { ok: true; openHouse: ImportedOpenHouse } | { ok: false; reason: string };
 
-function mapOpenHouse(r: FeedRecord, now = Date.now()): OpenHouseMapped {
+function mapOpenHouse(r: FeedRecord, now = clockNow()): OpenHouseMapped {
   const source_key = key(r.OpenHouseKey) || key(r.OpenHouseId);
   const listing_key = key(r.ListingKey) || key(r.ListingId);
   if (!source_key) return { ok: false, reason: 'no OpenHouseKey' };
@@ -74,7 +75,7 @@ export interface OpenHouseReport {
 }
 
 /** Maps a source's records, counting what is left out. */
-export function mapOpenHouses(records: readonly FeedRecord[], now = Date.now()): { openHouses: ImportedOpenHouse[]; skipped: Record<string, number> } {
+export function mapOpenHouses(records: readonly FeedRecord[], now = clockNow()): { openHouses: ImportedOpenHouse[]; skipped: Record<string, number> } {
   const byKey = new Map<string, ImportedOpenHouse>();
   const skipped: Record<string, number> = {};
   for (const r of records) {

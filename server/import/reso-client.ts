@@ -12,6 +12,7 @@
 import { FetchRefused, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 import { describeBody, FeedError } from './feeds.ts';
 import type { FeedRecord } from './mapping.ts';
+import { nowDate } from '../../core/clock.ts';
 
 export interface ResoOptions {
   /** the service root, e.g. https://api.mls.example/odata */
@@ -132,7 +133,7 @@ export async function* resoListings(options: ResoOptions, since: Date | null): A
  * OpenHouseEndTime gt {now}&$orderby=OpenHouseStartTime&$top={page}`, by nextLink. Always the whole
  * set still to come (a few per listing at most), so each run replaces the source's.
  */
-export async function* resoOpenHouses(options: ResoOptions, now: Date = new Date()): AsyncGenerator<FeedRecord[]> {
+export async function* resoOpenHouses(options: ResoOptions, now: Date = nowDate()): AsyncGenerator<FeedRecord[]> {
   const params = new URLSearchParams({ $filter: `OpenHouseEndTime gt ${odataDate(now)}`, $orderby: 'OpenHouseStartTime', $top: String(Math.max(options.pageSize ?? 200, 500)) });
   let url: string | null = `${root(options.service)}/OpenHouse?${params.toString().replace(/\+/g, '%20')}`;
   for (let pages = 0; url; pages++) {

@@ -316,10 +316,10 @@ async function importOpenHouses(db: Database, source: ImportSource, report: Impo
 async function touchSource(db: Database, source: ImportSource, full: boolean, newestChange: number | null): Promise<void> {
   await db.jobs.query(
     `insert into internal.import_sources (name, kind, location, high_water, last_full_at, last_run_at)
-     values ($1, $2, $3, $4, case when $5 then now() end, now())
+     values ($1, $2, $3, $4, case when $5 then internal.now() end, internal.now())
      on conflict (name) do update set kind = excluded.kind, location = excluded.location,
        high_water = greatest(internal.import_sources.high_water, excluded.high_water),
-       last_full_at = coalesce(excluded.last_full_at, internal.import_sources.last_full_at), last_run_at = now()`,
+       last_full_at = coalesce(excluded.last_full_at, internal.import_sources.last_full_at), last_run_at = internal.now()`,
     [source.name, source.kind, source.location, newestChange === null ? null : new Date(newestChange).toISOString(), full],
   );
 }
@@ -331,7 +331,7 @@ async function finish(db: Database, report: ImportReport, started: number, outco
   if (outcome === 'failed') await db.jobs.query('delete from internal.import_staging where run_id = $1', [report.run]).catch(() => {});
   if (outcome === 'failed') await db.jobs.query('delete from internal.import_seen where run_id = $1', [report.run]).catch(() => {});
   await db.jobs.query(
-    `update internal.import_runs set finished_at = now(), outcome = $2, new = $3, updated = $4, unchanged = $5, withdrawn = $6,
+    `update internal.import_runs set finished_at = internal.now(), outcome = $2, new = $3, updated = $4, unchanged = $5, withdrawn = $6,
        quarantined = $7, photos_fetched = $8, photos_failed = $9, message = $10, report = $11 where id = $1`,
     [report.run, outcome, report.new, report.updated, report.unchanged, report.withdrawn, report.quarantinedCount, report.photos.fetched, report.photos.failed, message, JSON.stringify(report)],
   );
@@ -372,7 +372,7 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
       report.photos.fetched++;
       known.set(k, { hash: made.photo.hash, error: null });
       await db.jobs.query(
-        'insert into internal.photos (url, media_key, modified, hash, width, height, bytes) values ($1, $2, $3, $4, $5, $6, $7) on conflict (url, media_key, modified) do update set hash = excluded.hash, width = excluded.width, height = excluded.height, bytes = excluded.bytes, error = null, fetched_at = now()',
+        'insert into internal.photos (url, media_key, modified, hash, width, height, bytes) values ($1, $2, $3, $4, $5, $6, $7) on conflict (url, media_key, modified) do update set hash = excluded.hash, width = excluded.width, height = excluded.height, bytes = excluded.bytes, error = null, fetched_at = internal.now()',
         [m.url, m.key, m.modified, made.photo.hash, made.photo.width, made.photo.height, made.photo.bytes],
       );
     } else {
@@ -381,7 +381,7 @@ async function makePhotos(db: Database, source: ImportSource, report: ImportRepo
       if (made.lasting) {
         known.set(k, { hash: null, error: made.error });
         await db.jobs.query(
-          'insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = now()',
+          'insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = internal.now()',
           [m.url, m.key, m.modified, made.error],
         );
       } else {

@@ -61,14 +61,14 @@ export function createImportService(options: ImportServiceOptions): ImportServic
       async () => {
         const [job] = await db.jobs.query<{ due: boolean; full_due: boolean }>(
           `with made as (insert into internal.job_schedule (job) values ($1) on conflict (job) do nothing returning due_at, last_full_at)
-           select due_at <= now() as due, last_full_at is null or last_full_at <= now() - make_interval(hours => $2) as full_due from made
+           select due_at <= internal.now() as due, last_full_at is null or last_full_at <= internal.now() - make_interval(hours => $2) as full_due from made
            union all
-           select due_at <= now(), last_full_at is null or last_full_at <= now() - make_interval(hours => $2) from internal.job_schedule where job = $1 and not exists (select from made)`,
+           select due_at <= internal.now(), last_full_at is null or last_full_at <= internal.now() - make_interval(hours => $2) from internal.job_schedule where job = $1 and not exists (select from made)`,
           [name, s.fullEveryHours],
         );
         if (!job?.due || stopped) return;
         const full = s.source.kind === 'reso' && job.full_due;
-        await db.jobs.query('update internal.job_schedule set last_started_at = now(), last_runner = $2 where job = $1', [name, runner]);
+        await db.jobs.query('update internal.job_schedule set last_started_at = internal.now(), last_runner = $2 where job = $1', [name, runner]);
         let report: ImportReport | undefined;
         try {
           report = await runImport(db, s.source, { full, log: (l) => log(`[import] ${l}`) }, options.store);
@@ -77,8 +77,8 @@ export function createImportService(options: ImportServiceOptions): ImportServic
           // the next run is due a period after this one started, whatever this one's outcome
           await db.jobs.query(
             `update internal.job_schedule
-                set due_at = last_started_at + make_interval(secs => $2), last_finished_at = now(),
-                    last_full_at = case when $3 then now() else last_full_at end
+                set due_at = last_started_at + make_interval(secs => $2), last_finished_at = internal.now(),
+                    last_full_at = case when $3 then internal.now() else last_full_at end
               where job = $1`,
             [name, s.everyMinutes * 60, full && report !== undefined && report.outcome !== 'failed'],
           );

@@ -23,6 +23,7 @@ import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
 import { SiteDataError } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
+import { nowDate } from '../../core/clock.ts';
 
 export interface PageImages {
   /** an indexable page's link preview, made from the page as rendered */
@@ -120,7 +121,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       sequence: 0,
       start: new Date(o.start),
       end: new Date(o.end),
-      stamp: new Date(),
+      stamp: nowDate(),
       summary: t('openHouse.eventName', { title: p.title }),
       description: [o.remarks, o.livestream, url].filter(Boolean).join('\n'),
       location: [p.address, p.city, p.state].filter(Boolean).join(', '),
@@ -151,7 +152,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const report = await siteData(request).marketReport(place);
     const data: MarketData = { ...report, ...(report.cities ? { outline: outline() ?? [] } : {}) };
     const all = report.all;
-    const page = renderMarket(place, data, { lang, t: siteTexts().t(lang), origin: origin(), now: new Date() });
+    const page = renderMarket(place, data, { lang, t: siteTexts().t(lang), origin: origin(), now: nowDate() });
     if (page.status !== 200) {
       // a place too thin for a report of its own: the nearest place that has one
       const offered = lastFullMonth(all);

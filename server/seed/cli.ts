@@ -12,6 +12,7 @@ import { openForCommand } from '../db/open-for-command.ts';
 import { migrate, reseed } from '../db/setup.ts';
 import { seedSql } from './apply.ts';
 import { DEFAULT_LISTINGS, generateSeed } from './generate.ts';
+import { now as clockNow } from '../../core/clock.ts';
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(listings) || listings < 1 || listings > 2_000_000) throw new Error('--listings must be a whole number between 1 and 2,000,000');
   const sqlFile = option('sql');
   if (sqlFile) {
-    writeFileSync(resolve(sqlFile), seedSql(generateSeed({ listings, now: Date.now() })));
+    writeFileSync(resolve(sqlFile), seedSql(generateSeed({ listings, now: clockNow() })));
     console.log(`wrote ${sqlFile}`);
     return;
   }

@@ -99,7 +99,7 @@ export async function listEndpoints(db: Database): Promise<EndpointRow[]> {
 /** Removes an endpoint: nothing more is queued for it, and what waits is dropped. */
 export async function removeEndpoint(db: Database, id: string): Promise<boolean> {
   if (!RECORD_ID.test(id)) throw new WebhookInputError(`an endpoint's id is a number (npm run webhooks -- list), not "${id}"`);
-  const rows = await db.admin.query('update internal.webhook_endpoints set disabled_at = now() where id = $1 and disabled_at is null returning id', [id]);
+  const rows = await db.admin.query('update internal.webhook_endpoints set disabled_at = internal.now() where id = $1 and disabled_at is null returning id', [id]);
   return rows.length > 0;
 }
 

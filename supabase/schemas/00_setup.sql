@@ -42,3 +42,29 @@ alter role authenticated set plan_cache_mode = 'force_custom_plan';
 
 -- Everything private lives in `internal` (20_listings.sql says why the listings do too).
 create schema if not exists internal;
+
+-- The clock every rule that reads the time reads (docs/decisions.md #33): now(), moved by the
+-- offset a session carries in `exp.clock_offset` (an interval). Only the tests set it, for the
+-- sessions our code opens (core/clock.ts); a hosted project never does, and there this is now().
+-- Inlined by the planner where rows are many (the search's open-house filter): so no SET, and
+-- every name in it qualified (docs/deployment.md "The database").
+create or replace function internal.now()
+returns timestamptz
+language sql
+stable
+parallel safe
+as $$
+  select pg_catalog.now() + coalesce(nullif(pg_catalog.current_setting('exp.clock_offset', true), '')::interval, interval '0')
+$$;
+
+-- The month it is in Ecuador now (its first day): the brokerage's calendar is Ecuador's
+-- (America/Guayaquil, UTC-5 all year), whatever the session's time zone.
+create or replace function internal.this_month()
+returns date
+language sql
+stable
+parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.date_trunc('month', internal.now() at time zone 'America/Guayaquil')::date
+$$;

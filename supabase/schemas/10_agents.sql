@@ -21,7 +21,7 @@ create table public.agents (
   website text,
   -- internal: never readable with the public key
   private_notes text,
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default internal.now(),
   -- accent- and case-folded copies for the directory search (docs/decisions.md #10)
   first_name_search text generated always as (public.search_fold(first_name)) stored,
   last_name_search text generated always as (public.search_fold(last_name)) stored,

@@ -22,7 +22,7 @@ create table internal.listings (
   geo_lat text,
   geo_lon text,
   description text,
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default internal.now(),
   status text not null default '1',
   country_code text not null default 'EC',
   agent_id bigint references public.agents (id) on delete set null,
@@ -50,7 +50,7 @@ create table internal.listings (
   ) stored,
   -- when it came on the market (inserted active, or made active again): what an alert calls new;
   -- a time (not 'infinity'), as the market index counts from it (docs/market.md)
-  listed_at timestamptz not null default now() check (isfinite(listed_at)),
+  listed_at timestamptz not null default internal.now() check (isfinite(listed_at)),
   sector text,
   features text[] not null default '{}'
     check (features <@ array['pool', 'view', 'waterfront', 'garage', 'new_construction', 'air_conditioning']::text[]),
@@ -139,13 +139,13 @@ as $$
 begin
   -- a new row was last changed when it was created (unless it says otherwise); a changed one now
   if tg_op = 'INSERT' then
-    new.updated_at := coalesce(new.updated_at, new.created_at, now());
-    new.listed_at := coalesce(new.listed_at, now());
+    new.updated_at := coalesce(new.updated_at, new.created_at, internal.now());
+    new.listed_at := coalesce(new.listed_at, internal.now());
   else
-    new.updated_at := now();
+    new.updated_at := internal.now();
     -- back on the market: new again for the alerts
     if new.status = '1' and old.status is distinct from '1' then
-      new.listed_at := now();
+      new.listed_at := internal.now();
     end if;
   end if;
   return new;

@@ -4,7 +4,7 @@ create table internal.listing_price_changes (
   listing_id bigint not null references internal.listings (id) on delete cascade,
   old_price numeric,
   new_price numeric,
-  changed_at timestamptz not null default now()
+  changed_at timestamptz not null default internal.now()
 );
 
 alter table internal.listing_price_changes enable row level security;
@@ -42,7 +42,7 @@ as $$
 begin
   if new.price is distinct from old.price then
     if new.price < old.price then
-      new.price_cut_at := now();
+      new.price_cut_at := internal.now();
       new.price_before_cut := old.price;
     else
       new.price_cut_at := null;

@@ -36,7 +36,7 @@ begin
   end if;
   -- off the market: the open spell ends now
   update internal.listing_spells s
-     set off_at = greatest(now(), s.on_at)
+     set off_at = greatest(internal.now(), s.on_at)
     from old_rows o join new_rows n using (id)
    where s.listing_id = n.id and s.off_at is null
      and internal.is_public_listing(o.country_code, o.status) and not internal.is_public_listing(n.country_code, n.status);
@@ -229,9 +229,13 @@ security definer
 set search_path = ''
 -- its sorts and groupings in memory (a job of the server's): the default 4 MB spills to disk
 set work_mem = '256MB'
+-- its months are Ecuador's: a month begins at midnight in Guayaquil (docs/market.md rule 1)
+set timezone = 'America/Guayaquil'
 as $$
 declare
-  first_month date := (date_trunc('month', now()) - interval '24 months')::date;
+  -- one instant for the whole rebuild
+  at_now timestamptz := internal.now();
+  first_month date := (internal.this_month() - interval '24 months')::date;
   since date := greatest(coalesce(from_month, first_month), first_month);
   -- when each month of the period begins, from `since`
   starts timestamptz[];
@@ -308,8 +312,8 @@ begin
   -- the months of the period, numbered from 0
   drop table if exists pg_temp.market_months;
   create temp table market_months on commit drop as
-  select (pg_catalog.row_number() over (order by m) - 1)::integer as i, m::date as month, m as start, least(m + interval '1 month', now()) as cutoff
-    from pg_catalog.generate_series(since, date_trunc('month', now()), interval '1 month') m;
+  select (pg_catalog.row_number() over (order by m) - 1)::integer as i, m::date as month, m as start, least(m + interval '1 month', at_now) as cutoff
+    from pg_catalog.generate_series(since::timestamptz, internal.this_month()::timestamptz, interval '1 month') m;
   select pg_catalog.array_agg(m.start order by m.i), count(*)::integer into starts, months from pg_temp.market_months m;
 
   -- each time on the market of a listing that counts, with the months it counts in (docs/market.md
@@ -320,10 +324,10 @@ begin
   create temp table market_spells on commit drop as
   select s.id, s.on_at, s.off_at, s.first_i, s.last_i, l.usd_m2, l.area, l.repriced, l.cut_months, l.group_key, l.state_key, l.city_key, l.sector_key
     from (select s.id, s.on_at, s.off_at,
-                 case when s.on_i < months - 1 or (s.on_i = months - 1 and s.on_at < now()) then greatest(s.on_i, 0) end as first_i,
+                 case when s.on_i < months - 1 or (s.on_i = months - 1 and s.on_at < at_now) then greatest(s.on_i, 0) end as first_i,
                  least(months - 1,
                        case when s.off_at is null then months - 1 else s.off_i end,
-                       case when s.next_on is null or s.next_on >= now() then months - 1 else s.next_i - 1 end) as last_i
+                       case when s.next_on is null or s.next_on >= at_now then months - 1 else s.next_i - 1 end) as last_i
             from (select s.id, s.on_at, s.off_at, s.next_on,
                          -- the number of the month a time falls in (-1 before the period; this month's for later)
                          pg_catalog.width_bucket(s.on_at, starts) - 1 as on_i,
@@ -532,7 +536,7 @@ begin
          trend = (select pg_catalog.array_agg(case when t.listings >= internal.market_minimum() then t.median end order by m.month)
                     from pg_catalog.generate_series(i.month - interval '12 months', i.month, interval '1 month') m(month)
                     left join internal.market_index t on t.path = i.path and t.type_group = i.type_group and t.month = m.month::date)
-   where i.month >= greatest(since, (date_trunc('month', now()) - interval '1 month')::date);
+   where i.month >= greatest(since, (internal.this_month() - interval '1 month')::date);
 
   -- what each place's report shows: each month, the nearest place of its chain (itself, then the
   -- places above it) whose figure stands on enough listings
@@ -600,18 +604,19 @@ begin
     return null;
   end if;
   select s.last_finished_at, s.last_full_at into built, whole from internal.job_schedule s where s.job = 'market-index';
-  if built is not null and built > now() - max_age then
+  if built is not null and built > internal.now() - max_age then
     return null;
   end if;
   -- whole once a day (or when asked with no age at all), else last month and this one
-  if whole is null or whole < now() - interval '1 day' or max_age <= interval '0' then
+  if whole is null or whole < internal.now() - interval '1 day' or max_age <= interval '0' then
     written := internal.rebuild_market_index();
-    whole := now();
+    whole := internal.now();
   else
-    written := internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date);
+    written := internal.rebuild_market_index((internal.this_month() - interval '1 month')::date);
   end if;
   insert into internal.job_schedule (job, due_at, last_started_at, last_finished_at, last_full_at)
-  values ('market-index', now() + max_age, now(), pg_catalog.clock_timestamp(), whole)
+  -- finished: the clock's time now, at the end of the rebuild (not the transaction's start)
+  values ('market-index', internal.now() + max_age, internal.now(), internal.now() + (pg_catalog.clock_timestamp() - pg_catalog.now()), whole)
   on conflict (job) do update
     set due_at = excluded.due_at, last_started_at = excluded.last_started_at,
         last_finished_at = excluded.last_finished_at, last_full_at = excluded.last_full_at;
@@ -659,7 +664,7 @@ begin
   select s.month, s.path, s.name, s.listings, s.median, s.p25, s.p75, s.new_listings, s.price_cuts, s.median_days
     from internal.market_shown s
    where s.place = market_index.place and s.type_group = market_index.type_group
-     and s.month >= (date_trunc('month', now()) - make_interval(months => months - 1))::date
+     and s.month >= (internal.this_month() - make_interval(months => months - 1))::date
    order by s.month;
 end
 $$;
@@ -710,7 +715,7 @@ as $$
   select i.path, i.name, i.listings, i.median, i.median_year_before, i.trend, i.lat, i.lng
     from internal.market_index i
    where i.type_group = market_ranking.type_group
-     and i.month = (date_trunc('month', now()) - interval '1 month')::date
+     and i.month = (internal.this_month() - interval '1 month')::date
      and i.listings >= internal.market_minimum()
      and (case when market_ranking.kind = 'city' and market_ranking.place = 'ecuador' then i.kind = 'city' else i.parent = market_ranking.place end)
    order by i.median desc, i.path

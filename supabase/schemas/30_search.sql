@@ -33,7 +33,7 @@ as $$
     and (f->>'words' is null or pg_catalog.numnode(public.words_query(f->>'words')) = 0 or l.words @@ public.words_query(f->>'words'))
     and (f->'polygon' is null or l.location <@ internal.area_polygon(f->'polygon'))
     -- an open house in the next seven days (or under way): docs/visits.md "Open houses"
-    and (f->>'open_house' is null or l.open_houses && pg_catalog.tstzrange(now(), now() + interval '7 days'))
+    and (f->>'open_house' is null or l.open_houses && pg_catalog.tstzrange(internal.now(), internal.now() + interval '7 days'))
     -- for sale unless the search says rent (docs/product.md "Rent and buy")
     and l.operation = coalesce(f->>'operation', 'sale')
     -- the facts of docs/product.md "The facts of a listing": a listing that does not say its

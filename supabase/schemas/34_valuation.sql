@@ -201,7 +201,7 @@ begin
   lot := internal.fact_number(f, 'lot_m2', 15, 2000000);
   beds := internal.fact_number(f, 'bedrooms', 0, 30);
   baths := internal.fact_number(f, 'bathrooms', 0, 30);
-  built_year := internal.fact_number(f, 'year_built', 1800, extract(year from now()) + 3);
+  built_year := internal.fact_number(f, 'year_built', 1800, extract(year from internal.this_month()) + 3);
   own := internal.fact_number(f, 'listing_id', 1, 9e15)::bigint;
   area := case when kind = 'land' then lot else built end;
   if area is null then
@@ -237,7 +237,7 @@ begin
     end if;
   end if;
   shrink := cos(radians(at_lat));
-  at_time := coalesce((select l.listed_at from internal.listings l where l.id = own), now());
+  at_time := coalesce((select l.listed_at from internal.listings l where l.id = own), internal.now());
 
   -- the nearest active listings of the type, by the GiST index of their position
   for c in
@@ -380,7 +380,7 @@ begin
            'year_before', (select y.median from public.market_index(near_path, grp, 14) y where y.month = (m.month - interval '12 months')::date and y.path = m.path))
     into market
     from public.market_index(near_path, grp, 2) m
-   where m.month = (date_trunc('month', now()) - interval '1 month')::date;
+   where m.month = (internal.this_month() - interval '1 month')::date;
 
   -- the agent who serves it (a seller's lead goes to them)
   select pg_catalog.jsonb_build_object('id', a.id, 'name', nullif(btrim(concat_ws(' ', a.first_name, a.last_name)), ''), 'picture', a.picture)

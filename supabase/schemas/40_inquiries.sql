@@ -24,7 +24,7 @@ create table public.inquiries (
   user_agent text,
   lang text,
   spam boolean not null default false,
-  received_at timestamptz not null default now(),
+  received_at timestamptz not null default internal.now(),
   -- the lead's owner (an element's lead-agent-id, or the deployment's), and the copy for the listing's agent
   lead_agent_id bigint,
   copy_recipient text,

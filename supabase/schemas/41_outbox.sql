@@ -14,14 +14,14 @@ create table internal.mail_outbox (
   payload jsonb not null default '{}'::jsonb,
   status text not null default 'pending' check (status in ('pending', 'sending', 'sent', 'failed', 'dropped')),
   attempts integer not null default 0,
-  next_attempt_at timestamptz not null default now(),
+  next_attempt_at timestamptz not null default internal.now(),
   locked_until timestamptz,
   lease_token uuid,
   last_error text,
   -- failures that only time can fix (SMTP away); a successful probe of SMTP makes these due at once
   transient_failure boolean not null default false,
   message_id text,
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default internal.now(),
   sent_at timestamptz,
   unique (kind, ref_id)
 );

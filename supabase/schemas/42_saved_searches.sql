@@ -9,7 +9,7 @@ create table internal.saved_searches (
   frequency text not null check (frequency in ('instant', 'daily', 'weekly', 'monthly')),
   lang text not null check (lang in ('en', 'es')),
   status text not null default 'pending' check (status in ('pending', 'active', 'paused', 'unsubscribed', 'expired')),
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default internal.now(),
   -- an unconfirmed request is gone after this
   expires_at timestamptz not null,
   confirmed_at timestamptz,
@@ -54,7 +54,7 @@ create table internal.saved_search_tokens (
   token_hash text primary key,
   search_id bigint not null references internal.saved_searches (id) on delete cascade,
   purpose text not null check (purpose in ('confirm', 'manage', 'unsubscribe')),
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default internal.now(),
   expires_at timestamptz not null,
   used_at timestamptz
 );
@@ -75,7 +75,7 @@ create table internal.search_alerts (
   items jsonb not null,
   new_count integer not null,
   drop_count integer not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default internal.now()
 );
 
 alter table internal.search_alerts enable row level security;

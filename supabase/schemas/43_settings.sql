@@ -7,7 +7,7 @@
 create table internal.settings (
   name text primary key,
   value text not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default internal.now()
 );
 
 alter table internal.settings enable row level security;

@@ -7,7 +7,7 @@ create table internal.webhook_endpoints (
   description text,
   -- a development endpoint on a private network or over http (npm run webhooks -- add --dev)
   allow_private boolean not null default false,
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default internal.now(),
   disabled_at timestamptz
 );
 

@@ -33,7 +33,7 @@ create table internal.visit_requests (
   lang text not null default 'es' check (lang in ('en', 'es')),
   time_zone text not null default 'America/Guayaquil',
   status text not null default 'requested' check (status in ('requested', 'confirmed', 'cancelled')),
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default internal.now(),
   -- the inquiry it came as (its idempotency key, client, attribution and lead's owner are there)
   inquiry_id uuid unique references public.inquiries (id) on delete cascade
 );
@@ -54,7 +54,7 @@ create table internal.visits (
   sequence integer not null default 0,
   -- the address, or the video call's link the agent gave
   location text,
-  confirmed_at timestamptz not null default now(),
+  confirmed_at timestamptz not null default internal.now(),
   cancelled_at timestamptz,
   constraint visits_no_double_booking exclude using gist (agent_id with =, during with &&) where (status = 'confirmed')
 );
@@ -96,8 +96,8 @@ as $$
   with r as (select * from internal.visit_rules()),
   days as (
     select d::date as day
-      from pg_catalog.generate_series((greatest(from_at, now()) at time zone 'America/Guayaquil')::date,
-                                      (least(to_at, now() + (select r.horizon from r)) at time zone 'America/Guayaquil')::date, interval '1 day') d
+      from pg_catalog.generate_series((greatest(from_at, internal.now()) at time zone 'America/Guayaquil')::date,
+                                      (least(to_at, internal.now() + (select r.horizon from r)) at time zone 'America/Guayaquil')::date, interval '1 day') d
   )
   select t.start
     from days
@@ -105,7 +105,7 @@ as $$
     cross join r
     cross join lateral pg_catalog.generate_series((days.day + h.opens) at time zone 'America/Guayaquil',
                                                   (days.day + h.closes) at time zone 'America/Guayaquil' - r.length, r.step) t(start)
-   where t.start >= greatest(from_at, now() + r.lead_time) and t.start <= least(to_at, now() + r.horizon)
+   where t.start >= greatest(from_at, internal.now() + r.lead_time) and t.start <= least(to_at, internal.now() + r.horizon)
      and not exists (select 1 from internal.visits v
                       where v.agent_id = open_visit_times.agent and v.status = 'confirmed'
                         and v.during && pg_catalog.tstzrange(t.start, t.start + r.length))
@@ -127,7 +127,7 @@ as $$
     from internal.listings l
     cross join lateral internal.open_visit_times(
       coalesce((select a.id from public.agents a where a.id = visit_times.agent_id and a.country_code = 'EC'), l.agent_id),
-      now(), now() + interval '14 days') t
+      internal.now(), internal.now() + interval '14 days') t
    where l.id = visit_times.listing_id and l.country_code = 'EC' and l.status = '1'
 $$;
 
@@ -167,7 +167,7 @@ begin
   if req.status <> 'requested' then
     return 'done';
   end if;
-  if start <= now() then
+  if start <= internal.now() then
     return 'past';
   end if;
   begin
@@ -205,7 +205,7 @@ as $$
 declare
   changed integer;
 begin
-  update internal.visits v set status = 'cancelled', cancelled_at = now(), sequence = v.sequence + 1
+  update internal.visits v set status = 'cancelled', cancelled_at = internal.now(), sequence = v.sequence + 1
    where v.request_id = request and v.status = 'confirmed';
   get diagnostics changed = row_count;
   update internal.visit_requests r set status = 'cancelled' where r.id = request and r.status <> 'cancelled';

@@ -32,7 +32,7 @@ set search_path = ''
 as $$
   select coalesce(pg_catalog.range_agg(pg_catalog.tstzrange(o.starts_at, o.ends_at)), '{}'::pg_catalog.tstzmultirange)
     from internal.open_houses o
-   where o.listing_id = upcoming_open_houses.listing and o.ends_at > now()
+   where o.listing_id = upcoming_open_houses.listing and o.ends_at > internal.now()
 $$;
 
 -- The listings whose open houses changed get their copy made again.
@@ -66,10 +66,10 @@ language sql
 set search_path = ''
 as $$
   with gone as (
-    delete from internal.open_houses o where o.ends_at < now() - interval '1 day' returning o.listing_id
+    delete from internal.open_houses o where o.ends_at < internal.now() - interval '1 day' returning o.listing_id
   ), stale as (
     update internal.listings l set open_houses = internal.upcoming_open_houses(l.id)
-     where l.open_houses <> '{}'::pg_catalog.tstzmultirange and pg_catalog.upper(l.open_houses) <= now()
+     where l.open_houses <> '{}'::pg_catalog.tstzmultirange and pg_catalog.upper(l.open_houses) <= internal.now()
      returning l.id
   )
   select (select count(*)::integer from gone) + (select count(*)::integer from stale)
@@ -88,7 +88,7 @@ as $$
   select o.id, o.starts_at, o.ends_at, o.remarks, o.livestream_url, o.appointment_required
     from internal.open_houses o
     join internal.listings l on l.id = o.listing_id
-   where o.listing_id = listing_open_houses.listing_id and o.ends_at > now()
+   where o.listing_id = listing_open_houses.listing_id and o.ends_at > internal.now()
      and internal.is_public_listing(l.country_code, l.status)
    order by o.starts_at
    limit 20

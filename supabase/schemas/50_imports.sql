@@ -15,7 +15,7 @@ create table internal.import_runs (
   source text not null,
   kind text not null,
   mode text not null check (mode in ('full', 'incremental')),
-  started_at timestamptz not null default now(),
+  started_at timestamptz not null default internal.now(),
   finished_at timestamptz,
   -- running, done, held (withdrawals held back), empty (the feed had nothing), failed
   outcome text not null default 'running',
@@ -62,7 +62,7 @@ create table internal.photos (
   height integer,
   bytes integer,
   error text,
-  fetched_at timestamptz not null default now(),
+  fetched_at timestamptz not null default internal.now(),
   primary key (url, media_key, modified)
 );
 

@@ -5,7 +5,7 @@
 -- where it was, so the next server to look runs it again.
 create table if not exists internal.job_schedule (
   job text primary key,
-  due_at timestamptz not null default now(),
+  due_at timestamptz not null default internal.now(),
   last_full_at timestamptz,
   last_started_at timestamptz,
   last_finished_at timestamptz,

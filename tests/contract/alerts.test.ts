@@ -234,12 +234,12 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     await listing({ city, title: 'Evening listing' });
     expect(await newAlertsAfterRun(email)).toHaveLength(0);
     // a day later
-    await server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+    await server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
     const digest = await mailedAfterRun(email, (m) => m.subject.includes('new propert'));
     expect(digest.subject).toBe(`2 new properties: Properties in ${city}`);
     expect(digest.text).toContain('Morning listing');
     expect(digest.text).toContain('Evening listing');
-    const [next] = await server.sql<{ due_in_hours: number }>('select extract(epoch from next_run_at - now()) / 3600 as due_in_hours from internal.saved_searches where email = $1', [email]);
+    const [next] = await server.sql<{ due_in_hours: number }>('select extract(epoch from next_run_at - internal.now()) / 3600 as due_in_hours from internal.saved_searches where email = $1', [email]);
     expect(Number(next?.due_in_hours)).toBeGreaterThan(23);
     expect(await newAlertsAfterRun(email)).toHaveLength(1);
   });
@@ -314,7 +314,7 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     const late = address('fede');
     await subscribe({ email: late, filters: { city: place() } });
     const confirmMail = await until(() => to(smtp, late)[0]);
-    await server.sql("update internal.saved_searches set expires_at = now() - interval '1 minute' where email = $1", [late]);
+    await server.sql("update internal.saved_searches set expires_at = internal.now() - interval '1 minute' where email = $1", [late]);
     const expired = await open(linkIn(confirmMail, '/alerts/confirm'));
     expect(expired.status).toBe(410);
     expect(expired.html).toContain('This link has expired');
@@ -473,7 +473,7 @@ describe('two alert runs at once (PostgreSQL)', () => {
     const city = place();
     await server.sql(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, sent_through, next_run_at, idempotency_key, client_hash)
-       select 'twice' || g || '@example.org', 'twice' || g || '@example.org', jsonb_build_object('city', $1::text), 'k' || g, 'instant', 'en', 'active', now(), now(), now() - interval '1 minute', now() - interval '1 minute', 'twice-' || g, 'c'
+       select 'twice' || g || '@example.org', 'twice' || g || '@example.org', jsonb_build_object('city', $1::text), 'k' || g, 'instant', 'en', 'active', internal.now(), internal.now(), internal.now() - interval '1 minute', internal.now() - interval '1 minute', 'twice-' || g, 'c'
          from generate_series(1, 300) g`,
       [city],
     );

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { KNOWN_TYPES } from '../../core/protocol/listing.ts';
 import { seededDatabase } from '../support/seeded-database.ts';
+import { now as clockNow } from '../../core/clock.ts';
 
 type Listing = {
   id: number;
@@ -55,8 +56,8 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
     const [stats] = await db().admin.query<{ active: number; cut: number; recent: number; early: number; kept: number }>(`
       select count(*) filter (where status = '1')::int as active,
              count(*) filter (where status = '1' and price_cut_at is not null)::int as cut,
-             count(*) filter (where status = '1' and price_cut_at > now() - interval '30 days')::int as recent,
-             (select count(*)::int from internal.listing_price_changes c join internal.listings l on l.id = c.listing_id where c.changed_at < l.listed_at or c.changed_at > now()) as early,
+             count(*) filter (where status = '1' and price_cut_at > internal.now() - interval '30 days')::int as recent,
+             (select count(*)::int from internal.listing_price_changes c join internal.listings l on l.id = c.listing_id where c.changed_at < l.listed_at or c.changed_at > internal.now()) as early,
              (select count(*)::int from internal.listing_price_changes) as kept
         from internal.listings where country_code = 'EC'`);
     expect(stats?.cut).toBeGreaterThan((stats?.active ?? 0) * 0.08);
@@ -153,7 +154,7 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
     ]);
     const cut = await view();
     expect(cut?.price_before_cut).toBe(l.price - 10000);
-    expect(Date.now() - Date.parse(String(cut?.price_cut_at))).toBeLessThan(60_000);
+    expect(clockNow() - Date.parse(String(cut?.price_cut_at))).toBeLessThan(60_000);
 
     // a change of something else keeps the cut; a rise ends it
     await db().admin.query("update internal.listings set description = 'repainted' where id = $1", [l.id]);

@@ -21,6 +21,7 @@ import { clientHeaders, startTestServer, type TestServer } from '../support/serv
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
 import { stopAll } from '../support/stop-all.ts';
 import { until } from '../support/until.ts';
+import { now as clockNow } from '../../core/clock.ts';
 
 const SITE = 'https://expecuador.example';
 const HOUR = 3_600_000;
@@ -35,7 +36,7 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
   const logs: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'exp-import-'));
   // every listing changed at a different hour in the past; the test moves them on
-  const start = Date.now() - 200 * HOUR;
+  const start = clockNow() - 200 * HOUR;
   const at = (i: number) => new Date(start + i * HOUR).toISOString();
 
   const record = (i: number, over: Record<string, unknown> = {}) => ({
@@ -349,7 +350,7 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
 
   it('open houses from the OpenHouse resource: the public ones on the listing, its page (an Event each) and its calendar file, found by "open house this week"; the others left out by reason; gone when the feed drops them or when over; a service without the resource keeps them', async () => {
     const DAY = 24 * HOUR;
-    const soon = Math.ceil((Date.now() + 2 * DAY) / HOUR) * HOUR;
+    const soon = Math.ceil((clockNow() + 2 * DAY) / HOUR) * HOUR;
     const iso = (t: number) => new Date(t).toISOString();
     const feed = new Map<string, Record<string, unknown>>();
     reso.openHouses = feed;
@@ -425,8 +426,8 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     // time passes (as if two days had: the open house and its copy on the listing both over, nothing run since): gone from all the public reads, by itself
     await server.sql(`do $$ begin
       set local session_replication_role = replica;
-      update internal.open_houses set starts_at = now() - interval '3 hours', ends_at = now() - interval '1 hour' where source = 'reso:test';
-      update internal.listings set open_houses = tstzmultirange(tstzrange(now() - interval '3 hours', now() - interval '1 hour')) where source = 'reso:test' and open_houses <> '{}';
+      update internal.open_houses set starts_at = internal.now() - interval '3 hours', ends_at = internal.now() - interval '1 hour' where source = 'reso:test';
+      update internal.listings set open_houses = tstzmultirange(tstzrange(internal.now() - interval '3 hours', internal.now() - interval '1 hour')) where source = 'reso:test' and open_houses <> '{}';
     end $$`);
     expect((await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [rx7?.id]))[0]?.copy).not.toBe('{}');
     expect(await rpc('listing_open_houses', { listing_id: Number(rx7?.id) })).toEqual([]);

@@ -272,7 +272,7 @@ describe.each([
     expect(report[0]).toMatchObject({ url: hooks.url, retrying: 3, last_error: 'the endpoint answered HTTP 503' });
     hooks.mode = 'ok';
     // (the deployed function delivers on its scheduled call; the backoff's wait is skipped here)
-    await target.sql("update internal.mail_outbox set next_attempt_at = now() where kind = 'webhook' and status = 'pending'");
+    await target.sql("update internal.mail_outbox set next_attempt_at = internal.now() where kind = 'webhook' and status = 'pending'");
     await target.drainOutbox();
     await until(() => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))));
     await sleep(1000);
@@ -301,7 +301,7 @@ describe.each([
     expect(row?.last_error).toMatch(/127\.0\.0\.1.*not an address/);
     // refused at once, not retried for a day
     expect(row?.attempts).toBe(1);
-    await target.sql('update internal.webhook_endpoints set disabled_at = now() where id = $1', [id]);
+    await target.sql('update internal.webhook_endpoints set disabled_at = internal.now() where id = $1', [id]);
   });
 
   it('a removed endpoint is sent nothing more', async () => {

@@ -14,6 +14,7 @@ import { clientHeaders, startTestServer } from '../support/servers.ts';
 import { httpMailer } from '../../core/functions/outbox/http-mail.ts';
 import { visitCalendar } from '../../core/protocol/ical.ts';
 import { until } from '../support/until.ts';
+import { nowDate } from '../../core/clock.ts';
 
 const SITE = 'https://expecuador.example';
 let n = 0;
@@ -103,7 +104,7 @@ describe("the deployed function with a mail provider's HTTP API", () => {
       // the provider back, every held mail due now
       await until(async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts > 0", [ids])).length === 80);
       api.mode = 'ok';
-      await db.admin.query("update internal.mail_outbox set next_attempt_at = now() where kind = 'inquiry' and ref_id = any($1)", [ids]);
+      await db.admin.query("update internal.mail_outbox set next_attempt_at = internal.now() where kind = 'inquiry' and ref_id = any($1)", [ids]);
       const calls: Array<{ sent: number; more: boolean }> = [];
       for (let i = 0; i < 200; i++) {
         const answer = (await small.drain()) as unknown as { sent: number; more: boolean };
@@ -158,7 +159,7 @@ describe("a visit's invitation through the API (docs/visits.md)", () => {
         sequence: 0,
         start: new Date('2026-11-28T15:00:00Z'),
         end: new Date('2026-11-28T16:00:00Z'),
-        stamp: new Date(),
+        stamp: nowDate(),
         summary: 'Visita: Casa en Cumbayá (Videollamada)',
         organizer: { name: 'Xavier Núñez', email: 'xavier@expecuador.example' },
         attendee: { name: 'Lucía', email: 'lucia@example.org' },

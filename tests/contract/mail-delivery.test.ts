@@ -50,7 +50,7 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
       return row?.n === 5;
     }, 20_000);
     // ten minutes of failed attempts, as the backoff leaves them: attempt 8, the next one 600 s away
-    await server.sql("update internal.mail_outbox set attempts = 8, next_attempt_at = now() + interval '600 seconds' where ref_id = any($1)", [ids]);
+    await server.sql("update internal.mail_outbox set attempts = 8, next_attempt_at = internal.now() + interval '600 seconds' where ref_id = any($1)", [ids]);
     await smtp.start();
     const back = Date.now();
     await until(() => ids.every((id) => countFor(smtp, id) > 0), 30_000);

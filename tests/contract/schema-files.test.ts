@@ -4,12 +4,13 @@
  * and the database the migrations build is the one the schema files build, as PostgreSQL's own
  * catalogue describes them (tests/support/catalogue.ts), on PostgreSQL.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
-import { migrate } from '../../server/db/setup.ts';
+import { migrate, RESTAMPED } from '../../server/db/setup.ts';
 import { catalogue, catalogueDiff } from '../support/catalogue.ts';
 import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { createdObject, sqlStatements } from '../support/sql-statements.ts';
@@ -18,6 +19,42 @@ const SCHEMAS = resolve(import.meta.dirname, '../../supabase/schemas');
 const files = readdirSync(SCHEMAS)
   .filter((f) => f.endsWith('.sql'))
   .sort();
+
+describe('supabase/migrations/: stamped when they were made', () => {
+  // `supabase migration new` stamps a migration with the time it is made, and `supabase db push`
+  // refuses one that sorts before the last one a project applied: a stamp in the future makes
+  // every later migration sort before it (docs/deployment.md "Migrations")
+  it('no migration is stamped after the commit that added it; a new one after every one before it', () => {
+    const dir = resolve(import.meta.dirname, '../../supabase/migrations');
+    const stamps = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
+    expect(stamps.length).toBeGreaterThan(5);
+    const added = (file: string): string | null => {
+      try {
+        const out = execFileSync('git', ['log', '--diff-filter=A', '--follow', '--format=%cI', '--', join(dir, file)], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        return out.trim().split('\n').filter(Boolean).at(-1) ?? null;
+      } catch {
+        return null;
+      }
+    };
+    const late: string[] = [];
+    let committed = 0;
+    for (const file of stamps) {
+      const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})_/.exec(file);
+      expect(m, file).toBeTruthy();
+      const stamp = Date.UTC(Number(m![1]), Number(m![2]) - 1, Number(m![3]), Number(m![4]), Number(m![5]), Number(m![6]));
+      const when = added(file);
+      // a migration not committed yet (the change at hand) is checked when it is
+      if (!when) continue;
+      committed++;
+      if (stamp > Date.parse(when)) late.push(`${file} stamped after its commit of ${when}`);
+    }
+    expect(late).toEqual([]);
+    // a checkout without its history checks nothing: say so rather than pass quietly
+    if (existsSync(resolve(dir, '../../.git'))) expect(committed).toBeGreaterThan(0);
+  });
+});
 
 describe('supabase/schemas/: the schema as it stands', () => {
   it('creates each object in one file, once', () => {
@@ -62,7 +99,28 @@ describe('supabase/schemas/: the schema as it stands', () => {
         await db.exec(`create schema supabase_migrations;
           create table supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
           insert into supabase_migrations.schema_migrations (version, name) values ('20261213000000', 'baseline'), ('20261224000000', 'rentals');`);
-        await expect(migrate(db)).rejects.toThrow(/squashed into 20261226000000_baseline\.sql .*RESET_DATA=1/);
+        await expect(migrate(db)).rejects.toThrow(/squashed into 20261126193507_baseline\.sql .*RESET_DATA=1/);
+      } finally {
+        await db.close();
+        await old.drop();
+      }
+    });
+
+    it('a database that recorded the migrations under their old, future stamps has them renamed, and nothing is applied twice', async () => {
+      const old = await postgresDatabase();
+      const db = await openPostgres(old.url);
+      try {
+        await migrate(db);
+        // as a database migrated before the stamps were mended recorded them
+        for (const [stamp, made] of Object.entries(RESTAMPED)) await db.exec(`update supabase_migrations.schema_migrations set version = '${stamp}' where version = '${made}'`);
+        expect(await migrate(db)).toEqual([]);
+        const versions = (await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations order by version')).map((r) => r.version);
+        expect(versions).toEqual(
+          readdirSync(resolve(import.meta.dirname, '../../supabase/migrations'))
+            .filter((f) => f.endsWith('.sql'))
+            .map((f) => f.split('_')[0])
+            .sort(),
+        );
       } finally {
         await db.close();
         await old.drop();

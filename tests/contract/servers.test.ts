@@ -22,6 +22,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { startTestServer } from '../support/servers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { until } from '../support/until.ts';
+import { now as clockNow, nowDate } from '../../core/clock.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -68,7 +69,7 @@ describe('two servers on one database', () => {
   let secret = '';
   let env: Record<string, string>;
   const servers: ServerProcess[] = [];
-  const start = new Date(Date.now() - 100 * 3_600_000);
+  const start = new Date(clockNow() - 100 * 3_600_000);
   const listing = (i: number) => ({
     ListingKey: `TWO-${i}`,
     StandardStatus: 'Active',
@@ -189,14 +190,14 @@ describe('two servers on one database', () => {
 
   it('a server killed with kill -9 in the middle of an import loses nothing: the other finishes it', async () => {
     // a new listing, and the feed's next answer slow: the next run is caught mid-way
-    reso.listings.set('TWO-7', { ...listing(7), ModificationTimestamp: new Date().toISOString() });
+    reso.listings.set('TWO-7', { ...listing(7), ModificationTimestamp: nowDate().toISOString() });
     reso.faults.push({ from: 0, delayMs: 4000, once: true });
     await until(() => reso.faults.length === 0, 30_000, 'the slow answer asked for');
     const [job] = await db.admin.query<{ runner: string }>("select last_runner as runner from internal.job_schedule where job = 'shared-feed'");
     const pid = Number(/pid (\d+)/.exec(job?.runner ?? '')?.[1]);
     const victim = servers.find((s) => s.child.pid === pid);
     expect(victim, `the runner ${job?.runner}`).toBeDefined();
-    const killedAt = Date.now() / 1000;
+    const killedAt = clockNow() / 1000;
     await victim!.kill();
     servers.splice(servers.indexOf(victim!), 1);
     // the other server runs the source again at its next look, and the listing arrives

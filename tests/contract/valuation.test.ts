@@ -125,13 +125,13 @@ describe('what a home may ask (docs/valuation.md)', () => {
     const [l] = await d.server.sql<{ id: string; lat: number; lng: number; area: number; listed_at: string }>(
       `select id::text as id, lat, lng, square_feet::float8 as area, listed_at::text as listed_at from internal.listings
         where status = '1' and country_code = 'EC' and operation = 'sale' and property_type = 'house' and lat is not null and city = 'Cumbayá'
-          and listed_at < now() - interval '12 months'
+          and listed_at < internal.now() - interval '12 months'
         order by id limit 1`,
     );
     expect(l, 'a house in Cumbayá listed over a year ago').toBeTruthy();
     const facts = { lat: l!.lat, lng: l!.lng, property_type: 'house', area_m2: l!.area, listing_id: Number(l!.id) };
     const then = parseEstimate((await estimate(facts)).data);
-    await d.server.sql('update internal.listings set listed_at = now() where id = $1', [l!.id]);
+    await d.server.sql('update internal.listings set listed_at = internal.now() where id = $1', [l!.id]);
     try {
       const today = parseEstimate((await estimate(facts)).data);
       // the same comparables, the same facts: only the day the estimate is for has moved
@@ -184,14 +184,14 @@ describe('what a home may ask (docs/valuation.md)', () => {
     for (const [i, f] of searches.entries()) {
       await d.server.sql(
         `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, next_run_at, idempotency_key, client_hash)
-         values ($1, $1, $2::jsonb, $1, 'daily', 'es', 'active', now(), now(), now() + interval '1 day', $1, 'demand')`,
+         values ($1, $1, $2::jsonb, $1, 'daily', 'es', 'active', internal.now(), internal.now(), internal.now() + interval '1 day', $1, 'demand')`,
         [`demand-${i}-${Date.now()}@example.org`, JSON.stringify(f)],
       );
     }
     // a pending (unconfirmed) one that would match does not count
     await d.server.sql(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, idempotency_key, client_hash)
-       values ($1, $1, '{"place":"cumbaya"}', $1, 'daily', 'es', 'pending', now() + interval '1 day', $1, 'demand')`,
+       values ($1, $1, '{"place":"cumbaya"}', $1, 'daily', 'es', 'pending', internal.now() + interval '1 day', $1, 'demand')`,
       [`pending-${Date.now()}@example.org`],
     );
     // written apart: the filters these searches use, read against the home's facts and value
@@ -274,7 +274,7 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(confirm.text).toMatch(/The monthly estimate of your home in /);
     const token = /alerts\/confirm\?token=([\w-]{43})/.exec(confirm.text)?.[1];
     // due already, but unconfirmed: nothing
-    await d.server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
     await d.server.runAlerts();
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(1);
@@ -282,7 +282,7 @@ describe('what a home may ask (docs/valuation.md)', () => {
     const [row] = await d.server.sql<{ frequency: string; next: string }>('select frequency, next_run_at::text as next from internal.saved_searches where email = $1', [email]);
     expect(row?.frequency).toBe('monthly');
     expect(new Date(String(row?.next)).getUTCDate()).toBe(1);
-    await d.server.sql("update internal.saved_searches set next_run_at = now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
     await d.server.runAlerts();
     await d.server.runAlerts();
     await d.server.drainOutbox();

@@ -206,7 +206,7 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect((await page('/visits/confirm?token=short')).status).toBe(404);
     const mail = await asked(email, open[6]);
     const [confirm] = links(mail, 'confirm');
-    await d.server.sql("update internal.visit_tokens set expires_at = now() - interval '1 minute' where request_id = (select id from internal.visit_requests where email = $1)", [email]);
+    await d.server.sql("update internal.visit_tokens set expires_at = internal.now() - interval '1 minute' where request_id = (select id from internal.visit_requests where email = $1)", [email]);
     const expired = await page(confirm as string, { location: '' });
     expect(expired.status).toBe(410);
     expect(await heading(expired)).toBe('Este enlace caducó');
@@ -248,7 +248,7 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect((await page(links(mail, 'confirm')[0] as string, { location: '' })).status).toBe(200);
     // as if it had been confirmed days ago for tomorrow
     await d.server.sql(
-      `update internal.visits v set during = tstzrange(now() + interval '25 hours', now() + interval '26 hours'), confirmed_at = now() - interval '3 days'
+      `update internal.visits v set during = tstzrange(internal.now() + interval '25 hours', internal.now() + interval '26 hours'), confirmed_at = internal.now() - interval '3 days'
         from internal.visit_requests r where r.id = v.request_id and r.email = $1`,
       [email],
     );

@@ -10,6 +10,7 @@ import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { stopAll } from '../support/stop-all.ts';
+import { now as clockNow } from '../../core/clock.ts';
 
 const HOUR = 3_600_000;
 const ECUADOR = -5 * HOUR;
@@ -49,7 +50,7 @@ describe('visits (docs/visits.md)', () => {
     expect(error).toBeNull();
     return (data as string[]).map((t) => new Date(t).toISOString());
   };
-  const dbNow = async () => new Date(String((await server.sql<{ now: string }>('select now()::text as now'))[0]?.now)).getTime();
+  const dbNow = async () => new Date(String((await server.sql<{ now: string }>('select internal.now()::text as now'))[0]?.now)).getTime();
   const request = async (agentId: string | null, proposed: string[]) =>
     String(
       (
@@ -133,7 +134,7 @@ describe('visits (docs/visits.md)', () => {
   });
 
   it('a time gone by or a choice that is not one of the times cannot be confirmed', async () => {
-    const past = await request(listing.agent_id, [new Date(Date.now() - HOUR).toISOString()]);
+    const past = await request(listing.agent_id, [new Date(clockNow() - HOUR).toISOString()]);
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [past]))[0]?.s).toBe('past');
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 2) as s', [past]))[0]?.s).toBe('unknown');
     expect((await server.sql<{ s: string }>('select internal.confirm_visit(0, 1) as s'))[0]?.s).toBe('unknown');

@@ -11,7 +11,7 @@ import { formatPrice } from '../../core/protocol/format.ts';
 import { monthlyPayment } from '../../core/protocol/payment.ts';
 import { listingPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
-import { expect, localeText, seriousAxeViolations, test, unstyled } from './fixtures.ts';
+import { expect, localeText, seriousAxeViolations, setClock, test, unstyled } from './fixtures.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/decide');
 mkdirSync(shots, { recursive: true });
@@ -223,7 +223,7 @@ test.describe('deciding on a listing', () => {
     expect(await el.evaluate((host) => host.shadowRoot?.activeElement?.getAttribute('part'))).toBe('full-screen');
 
     // a phone: a tap on the photo opens it, a swipe to the left moves on
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const phone = await setClock(await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }));
     const tab = await phone.newPage();
     await tab.goto(`${data.url}${listingPath(String(row?.id), row?.title, 'es')}`);
     const carousel = tab.locator('exp-property-detail [part="carousel"]');

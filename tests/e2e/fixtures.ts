@@ -5,11 +5,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { translate } from '../../core/translate.ts';
+import { suiteNow } from '../support/suite-clock.mjs';
 
 export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
+  // the pages' clock reads the run's instant, as the servers' do (docs/decisions.md #33), running
+  // on from there; a test that makes a context of its own sets it with setClock()
+  context: async ({ context }, use) => {
+    await setClock(context);
+    await use(context);
+  },
   data: [
     async ({}, use) => {
       const server = await startTestServer('postgres');
@@ -33,6 +40,12 @@ export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer 
 });
 
 export { expect };
+
+/** A browser context's clock at the run's instant (the servers' clock), running on from there. */
+export async function setClock(context: BrowserContext): Promise<BrowserContext> {
+  await context.clock.install({ time: suiteNow() });
+  return context;
+}
 
 /** Visible text of the page, shadow roots included. */
 export async function visibleText(page: Page): Promise<string> {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { bootScript } from '../../scripts/site-html.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { HOSTILE_PATHS } from '../support/hostile-paths.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, setClock, test } from './fixtures.ts';
 
 test.describe('language paths', () => {
   test('a visitor who chose a language lands on the address in that language, query and hash kept', async ({ page, data }) => {
@@ -34,7 +34,7 @@ test.describe('language paths', () => {
     // one browser context per language chosen, side by side
     await Promise.all(
       (['en', 'es'] as const).map(async (lang) => {
-        const context = await browser.newContext();
+        const context = await setClock(await browser.newContext());
         await context.addInitScript((l) => localStorage.setItem('exp-lang', l), lang);
         const page = await context.newPage();
         await page.route('**/*', (route) => {

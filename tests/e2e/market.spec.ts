@@ -17,14 +17,14 @@ test('the element on a bare page: the figure and count the index holds, the rank
   );
   await page.goto(`${data.url}/market-page`);
   const [row] = await data.sql<{ median: string; listings: number }>(
-    "select median::text, listings from internal.market_index where path = 'quito' and type_group = 'apartment' and month = (date_trunc('month', now()) - interval '1 month')::date",
+    "select median::text, listings from internal.market_index where path = 'quito' and type_group = 'apartment' and month = (internal.this_month() - interval '1 month')::date",
   );
   const figure = page.locator('exp-market-report [part="figure"]');
   await expect(figure).toHaveText(`$${fmt(Math.round(Number(row?.median)))}/m²`);
   await expect(page.locator('exp-market-report')).toContainText(`From ${fmt(Number(row?.listings))} listings`);
   // Quito's sectors, ranked, each a link to its report on the site
   const [top] = await data.sql<{ path: string; name: string }>(
-    "select path, name from internal.market_index where parent = 'quito' and type_group = 'apartment' and month = (date_trunc('month', now()) - interval '1 month')::date and listings >= internal.market_minimum() order by median desc, path limit 1",
+    "select path, name from internal.market_index where parent = 'quito' and type_group = 'apartment' and month = (internal.this_month() - interval '1 month')::date and listings >= internal.market_minimum() order by median desc, path limit 1",
   );
   await expect(page.locator('exp-market-report').getByRole('link', { name: String(top?.name), exact: true })).toHaveAttribute('href', new RegExp(`/market/${top?.path}$`));
   await expect.poll(() => page.evaluate(() => (window as unknown as { loaded: Array<{ place: string; median: number }> }).loaded[0]?.place)).toBe('quito');

@@ -15,7 +15,7 @@ test.describe('the location box', () => {
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
     // beside the count: the place's median per m² of last month, as the market index holds it, and the way to its report
     const [row] = await data.sql<{ median: string; name: string; path: string }>(
-      "select i.median::text, i.name, i.path from internal.market_index i where i.path in ('quito/inaquito', 'quito') and i.type_group = 'all' and i.month = (date_trunc('month', now()) - interval '1 month')::date and i.listings >= internal.market_minimum() order by i.path = 'quito/inaquito' desc limit 1",
+      "select i.median::text, i.name, i.path from internal.market_index i where i.path in ('quito/inaquito', 'quito') and i.type_group = 'all' and i.month = (internal.this_month() - interval '1 month')::date and i.listings >= internal.market_minimum() order by i.path = 'quito/inaquito' desc limit 1",
     );
     const median = page.locator('exp-property-search [part="place-median"]');
     await expect(median).toHaveText(`Median asking price in ${row?.name} last month: $${fmt(Math.round(Number(row?.median)))}/m². Market report`);

@@ -9,7 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { ACTIVE, englishOnlyPhrases, expect, PLACE_TEXT, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import { ACTIVE, englishOnlyPhrases, expect, PLACE_TEXT, seriousAxeViolations, setClock, test, visibleText } from './fixtures.ts';
+import { nowDate } from '../../core/clock.ts';
 
 const shots = resolve(import.meta.dirname, '../../.cache/screenshots/site');
 mkdirSync(shots, { recursive: true });
@@ -69,7 +70,7 @@ test.describe('the host site', () => {
         await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute('href', `${data.url}/es${route.path === '/' ? '' : route.path}`);
         await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveCount(1);
       }
-      await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText(`© ${new Date().getFullYear()} eXp Realty Ecuador`);
+      await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText(`© ${nowDate().getFullYear()} eXp Realty Ecuador`);
       // colours are measured once the page has faded in
       await page.evaluate(() => Promise.all(document.body.getAnimations().map((a) => a.finished)));
       expect(await seriousAxeViolations(page)).toEqual([]);
@@ -306,7 +307,7 @@ test.describe('the host site', () => {
   });
 
   test('home: the media row stands still and videos stay posters under reduced motion', async ({ browser, data }) => {
-    const context = await browser.newContext({ reducedMotion: 'reduce' });
+    const context = await setClock(await browser.newContext({ reducedMotion: 'reduce' }));
     const page = await context.newPage();
     await page.goto(`${data.url}/`);
     await page.waitForLoadState('load');
@@ -536,14 +537,14 @@ test.describe('the host site', () => {
     const email = `pages.${Date.now()}@example.org`;
     const [search] = await data.sql<{ id: string }>(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, sent_through, next_run_at, idempotency_key, client_hash)
-       values ($1, $1, '{"city":"Cumbayá","property_type":"house","price_min":250000}', $1, 'daily', 'es', 'active', now(), now(), now(), now() + interval '1 day', $1, 'e2e')
+       values ($1, $1, '{"city":"Cumbayá","property_type":"house","price_min":250000}', $1, 'daily', 'es', 'active', internal.now(), internal.now(), internal.now(), internal.now() + interval '1 day', $1, 'e2e')
        returning id::text as id`,
       [email],
     );
     const token = (purpose: string) => {
       const text = randomBytes(32).toString('base64url');
       return data
-        .sql("insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at) values ($1, $2, $3, now() + interval '1 day')", [
+        .sql("insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at) values ($1, $2, $3, internal.now() + interval '1 day')", [
           createHash('sha256').update(text).digest('hex'),
           search?.id,
           purpose,

@@ -164,7 +164,7 @@ test.describe('visits', () => {
     await s.el.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/openHouse=true/);
     const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
-      `select count(*)::int as n from internal.listings l where ${ACTIVE} and exists (select 1 from internal.open_houses o where o.listing_id = l.id and o.ends_at > now() and o.starts_at < now() + interval '7 days')`,
+      `select count(*)::int as n from internal.listings l where ${ACTIVE} and exists (select 1 from internal.open_houses o where o.listing_id = l.id and o.ends_at > internal.now() and o.starts_at < internal.now() + interval '7 days')`,
     );
     expect(n).toBeGreaterThan(5);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
@@ -173,7 +173,7 @@ test.describe('visits', () => {
     const ids = await cardIds(page);
     const first = await data.sql<{ id: number; starts: string; ends: string }>(
       `select distinct on (listing_id) listing_id as id, to_json(starts_at)#>>'{}' as starts, to_json(ends_at)#>>'{}' as ends from internal.open_houses
-        where listing_id = any($1::bigint[]) and ends_at > now() order by listing_id, starts_at`,
+        where listing_id = any($1::bigint[]) and ends_at > internal.now() order by listing_id, starts_at`,
       [ids],
     );
     expect(first).toHaveLength(ids.length);
@@ -186,7 +186,7 @@ test.describe('visits', () => {
 
     // its page: each open house, a calendar file for each, an Event for each; axe finds nothing serious
     const [listing] = await data.sql<Row & { id: string; title: string; n: number }>(
-      `select l.id::text as id, l.title, (select count(*)::int from internal.open_houses o where o.listing_id = l.id and o.ends_at > now()) as n from internal.listings l where l.id = $1`,
+      `select l.id::text as id, l.title, (select count(*)::int from internal.open_houses o where o.listing_id = l.id and o.ends_at > internal.now()) as n from internal.listings l where l.id = $1`,
       [ids[0]],
     );
     await page.goto(`${data.url}${listingPath(String(listing?.id), listing?.title, 'es')}`);

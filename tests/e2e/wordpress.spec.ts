@@ -155,7 +155,7 @@ test("the block: the inquiry form with its heading, sent as the agent's lead", a
 test("the market report block: Quito's houses as the index holds them, in the site's Spanish; a follow is the agent's lead", async ({ page, data }) => {
   await page.goto(`${wp.url}/?pagename=mercado`);
   const [row] = await data.sql<{ median: string; listings: number }>(
-    "select median::text, listings from internal.market_index where path = 'quito' and type_group = 'house' and month = (date_trunc('month', now()) - interval '1 month')::date",
+    "select median::text, listings from internal.market_index where path = 'quito' and type_group = 'house' and month = (internal.this_month() - interval '1 month')::date",
   );
   const report = page.locator('exp-market-report');
   await expect(report.locator('[part="figure"]')).toHaveText(`$${fmt(Math.round(Number(row?.median)))}/m²`);

@@ -6,6 +6,7 @@
  * trusts it).
  */
 import { resolve } from 'node:path';
+import { CLOCK_OFFSET_ENV } from '../../core/clock.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -26,5 +27,7 @@ export function denoEnv(home = process.env.HOME ?? root): Record<string, string>
     DENO_TLS_CA_STORE: 'system,mozilla',
     NO_COLOR: '1',
     ...(registry ? { NPM_CONFIG_REGISTRY: registry } : {}),
+    // the one clock's offset where the tests set one (core/clock.ts)
+    ...(process.env[CLOCK_OFFSET_ENV] ? { [CLOCK_OFFSET_ENV]: process.env[CLOCK_OFFSET_ENV] } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { emit } from '../lib/events.ts';
 import { siteUrl } from '../lib/site-links.ts';
 import type { marketReportAttributes } from './market-report.attributes.ts';
 import { AlertButton } from '../lib/alerts/alert-button.tsx';
+import { nowDate } from '../../core/clock.ts';
 
 export interface MarketLoadedDetail {
   place: string;
@@ -159,7 +160,7 @@ export function MarketReport({ place, typeGroup, months, showRanking, showTitle,
       data={state.data}
       t={t}
       lang={lang}
-      now={new Date()}
+      now={nowDate()}
       heading={headingLevel === 'h1' ? 'h1' : 'h2'}
       show={show}
       actions={

@@ -17,6 +17,7 @@ import { PinIcon } from '../lib/ui/icons/pin.tsx';
 import { YouTubeIcon } from '../lib/ui/icons/you-tube.tsx';
 import { Logo } from '../lib/ui/logo.tsx';
 import type { siteFooterAttributes } from './site-footer.attributes.ts';
+import { nowDate } from '../../core/clock.ts';
 
 type ExternalKey = keyof typeof SITE.external;
 
@@ -126,7 +127,7 @@ export function SiteFooter(_props: ElementProps<typeof siteFooterAttributes>) {
           </div>
         </div>
         <p part="copyright" className="m-0 mt-12 pt-6 border-t border-white/15 text-[13px] opacity-75">
-          {t('footer.copyright', { year: new Date().getFullYear() })}
+          {t('footer.copyright', { year: nowDate().getFullYear() })}
         </p>
       </div>
     </footer>

@@ -47,6 +47,7 @@ import { enqueueEvent } from '../webhooks/events.ts';
 import { filtersKey } from '../../protocol/filters.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
 import { ALERT_LIMITS, emailKey, TOKEN, validateAlertRequest } from './validate.ts';
+import { now as clockNow, nowDate } from '../../clock.ts';
 
 export interface AlertsConfig extends ClientPolicy {
   /** receives one notice per newly confirmed search (a lead), unless it has a lead owner */
@@ -172,9 +173,9 @@ export function createAlertsHandler(deps: AlertsDeps) {
       if (same) {
         // a request still waiting for its confirmation: its mail may be lost, send another (not in a burst)
         const sentAt = same.confirm_sent_at ? new Date(same.confirm_sent_at).getTime() : 0;
-        if (same.status === 'pending' && mayMail && Date.now() - sentAt > RESEND_MINUTES * 60_000) {
+        if (same.status === 'pending' && mayMail && clockNow() - sentAt > RESEND_MINUTES * 60_000) {
           await extendPending(tx, same.id);
-          await enqueueMail(tx, { kind: 'alert-confirm', refId: `${same.id}:${Date.now()}`, recipient: same.email });
+          await enqueueMail(tx, { kind: 'alert-confirm', refId: `${same.id}:${clockNow()}`, recipient: same.email });
           return { status: 200, body: { ok: true }, queued: true };
         }
         return { status: 200, body: { ok: true } };
@@ -223,14 +224,14 @@ export function createAlertsHandler(deps: AlertsDeps) {
         // a confirmed search is a lead: its owner (else the team) hears of it once, and the CRM
         const owner = s.lead_agent_id ? await leadOwner(tx, s.lead_agent_id) : null;
         await enqueueMail(tx, { kind: 'alert-lead', refId: s.id, recipient: owner?.email ?? config.teamInbox });
-        await enqueueEvent(tx, 'alert.confirmed', { ...alertData(s), status: 'active', confirmed_at: new Date().toISOString() });
+        await enqueueEvent(tx, 'alert.confirmed', { ...alertData(s), status: 'active', confirmed_at: nowDate().toISOString() });
         return { status: 200, body: { ok: true, search: summary({ ...s, status: 'active' }) }, queued: true };
       }
       if (s.status === 'pending') return { status: 410, body: { error: 'unconfirmed', message: 'This alert was never confirmed.', search: summary(s) } };
       if (action === 'unsubscribe') {
         await unsubscribe(tx, s.id);
         await markTokenUsed(tx, hash);
-        await enqueueEvent(tx, 'alert.unsubscribed', { ...alertData(s), status: 'unsubscribed', unsubscribed_at: new Date().toISOString() });
+        await enqueueEvent(tx, 'alert.unsubscribed', { ...alertData(s), status: 'unsubscribed', unsubscribed_at: nowDate().toISOString() });
         return { status: 200, body: { ok: true, search: summary({ ...s, status: 'unsubscribed' }) } };
       }
       if (action === 'update') {

@@ -39,7 +39,7 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
     // what is new among its comparables: on the market or cheaper since about a month
     const news = e.comparables.length
       ? await sql.query<{ id: string; fresh: boolean; cut: boolean }>(
-          `select id::text as id, listed_at > now() - make_interval(days => $2) as fresh, coalesce(price_cut_at > now() - make_interval(days => $2), false) as cut
+          `select id::text as id, listed_at > internal.now() - make_interval(days => $2) as fresh, coalesce(price_cut_at > internal.now() - make_interval(days => $2), false) as cut
              from internal.listings where id = any($1::bigint[])`,
           [e.comparables.map((c) => c.id), NEWS_DAYS],
         )

@@ -69,7 +69,7 @@ interface SearchRow extends Record<string, unknown> {
 
 export async function loadSearch(sql: Sql, id: string): Promise<SearchRow | null> {
   const rows = await sql.query<SearchRow>(
-    "select id::text as id, email, filters, market, home, frequency, lang, status, expires_at, (status = 'pending' and expires_at > now()) as pending_live, origin, page_url, element, utm from internal.saved_searches where id = $1",
+    "select id::text as id, email, filters, market, home, frequency, lang, status, expires_at, (status = 'pending' and expires_at > internal.now()) as pending_live, origin, page_url, element, utm from internal.saved_searches where id = $1",
     [id],
   );
   return rows[0] ?? null;

@@ -48,7 +48,7 @@ const ALERT_RUN_DEFAULTS = { batch: 200, settleSeconds: 30, maxItems: 12 } as co
  * filters: internal.listing_matches), the alerts and their mails, the marks moved on.
  */
 const BATCH = `
-with run as (select now() - make_interval(secs => $2) as window_to),
+with run as (select internal.now() - make_interval(secs => $2) as window_to),
 batch as (
   select s.id, s.email, s.filters, s.sent_through, s.frequency, s.next_run_at
     from internal.saved_searches s
@@ -111,11 +111,11 @@ moved as (
   update internal.saved_searches s
      set sent_through = run.window_to,
          next_run_at = case s.frequency
-           when 'instant' then now()
-           when 'daily' then greatest(b.next_run_at + interval '1 day', now() + interval '1 hour')
-           else greatest(b.next_run_at + interval '7 days', now() + interval '1 hour')
+           when 'instant' then internal.now()
+           when 'daily' then greatest(b.next_run_at + interval '1 day', internal.now() + interval '1 hour')
+           else greatest(b.next_run_at + interval '7 days', internal.now() + interval '1 hour')
          end,
-         last_alert_at = case when exists (select 1 from made m where m.search_id = s.id) then now() else s.last_alert_at end
+         last_alert_at = case when exists (select 1 from made m where m.search_id = s.id) then internal.now() else s.last_alert_at end
     from batch b, run
    where s.id = b.id
   returning s.id
@@ -139,14 +139,14 @@ with due as (
 ),
 queued as (
   insert into internal.mail_outbox (kind, ref_id, recipient)
-  select d.kind, d.id::text || ':' || to_char(date_trunc('month', now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM'), d.email
+  select d.kind, d.id::text || ':' || to_char(date_trunc('month', internal.now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM'), d.email
     from due d
   on conflict (kind, ref_id) do nothing
   returning id
 ),
 moved as (
   update internal.saved_searches s
-     set next_run_at = internal.next_market_mail(now()), sent_through = now(), last_alert_at = now()
+     set next_run_at = internal.next_market_mail(internal.now()), sent_through = internal.now(), last_alert_at = internal.now()
     from due d
    where s.id = d.id
   returning s.id
@@ -166,7 +166,7 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
   if (reminders) onQueued?.(reminders);
   // due as of the run's start, by the database's clock: an instant search the run has just done is
   // due again only in the next run
-  const asOf = String((await sql.query<{ t: string }>('select to_char(now() at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\') as t'))[0]?.t);
+  const asOf = String((await sql.query<{ t: string }>('select to_char(internal.now() at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\') as t'))[0]?.t);
   let searches = 0;
   let alerts = 0;
   // the searches' alerts, then the market follows' reports, each in batches until none is due

@@ -28,7 +28,7 @@ export async function confirmMailsToday(sql: Sql, emailKey: string, clientHash: 
     `select count(*) filter (where s.email_key = $1) as address, count(*) filter (where s.client_hash = $2) as client,
             exists (select 1 from internal.saved_searches p where p.email_key = $1 and p.confirmed_at is not null) as proven
        from internal.mail_outbox o join internal.saved_searches s on s.id::text = split_part(o.ref_id, ':', 1)
-      where o.kind = 'alert-confirm' and o.created_at > now() - interval '24 hours' and (s.email_key = $1 or s.client_hash = $2)`,
+      where o.kind = 'alert-confirm' and o.created_at > internal.now() - interval '24 hours' and (s.email_key = $1 or s.client_hash = $2)`,
     [emailKey, clientHash],
   );
   const r = rows[0];
@@ -101,7 +101,7 @@ export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
   const rows = await sql.query<{ id: string }>(
     `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, expires_at, idempotency_key, client_hash, spam, origin, user_agent,
                                           lead_agent_id, page_url, element, utm, market, home)
-     values ($1, $2, $3::jsonb, $4, $5, $6, now() + make_interval(hours => $7), $8, $9, $10, left($11, 200), left($12, 300),
+     values ($1, $2, $3::jsonb, $4, $5, $6, internal.now() + make_interval(hours => $7), $8, $9, $10, left($11, 200), left($12, 300),
              $13, nullif($14, ''), $15, $16::jsonb, $17::jsonb, $18::jsonb)
      returning id::text as id`,
     [
@@ -130,7 +130,7 @@ export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
 
 /** A pending request asked for again after its mail was lost: it lives another CONFIRM_HOURS. */
 export async function extendPending(sql: Sql, id: string): Promise<void> {
-  await sql.query("update internal.saved_searches set expires_at = now() + make_interval(hours => $2) where id = $1 and status = 'pending'", [id, CONFIRM_HOURS]);
+  await sql.query("update internal.saved_searches set expires_at = internal.now() + make_interval(hours => $2) where id = $1 and status = 'pending'", [id, CONFIRM_HOURS]);
 }
 
 export interface TokenRow extends Record<string, unknown> {
@@ -143,8 +143,8 @@ export interface TokenRow extends Record<string, unknown> {
 /** The token's search (locked for the change the action makes), or null for a token we never issued. */
 export async function byToken(sql: Sql, tokenHash: string): Promise<TokenRow | null> {
   const rows = await sql.query<SavedSearch & { purpose: TokenPurpose; token_expired: boolean; used: boolean; pending_expired: boolean }>(
-    `select ${COLUMNS}, t.purpose, t.expires_at < now() as token_expired, t.used_at is not null as used,
-            (s.status = 'pending' and s.expires_at < now()) as pending_expired
+    `select ${COLUMNS}, t.purpose, t.expires_at < internal.now() as token_expired, t.used_at is not null as used,
+            (s.status = 'pending' and s.expires_at < internal.now()) as pending_expired
        from internal.saved_search_tokens t join internal.saved_searches s on s.id = t.search_id
       where t.token_hash = $1
       for update of s`,
@@ -158,19 +158,19 @@ export async function byToken(sql: Sql, tokenHash: string): Promise<TokenRow | n
 }
 
 export async function markTokenUsed(sql: Sql, tokenHash: string): Promise<void> {
-  await sql.query('update internal.saved_search_tokens set used_at = coalesce(used_at, now()) where token_hash = $1', [tokenHash]);
+  await sql.query('update internal.saved_search_tokens set used_at = coalesce(used_at, internal.now()) where token_hash = $1', [tokenHash]);
 }
 
 /** When a frequency's next alert is due, from now (a market follow's: early next month, internal.next_market_mail). */
 const NEXT_RUN =
-  "case $2::text when 'monthly' then internal.next_market_mail(now()) else now() + case $2::text when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '0' end end";
+  "case $2::text when 'monthly' then internal.next_market_mail(internal.now()) else internal.now() + case $2::text when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '0' end end";
 
 /**
  * Confirmed: alerts start now. What came on the market before confirming is not news: the
  * high-water mark starts here.
  */
 export async function activate(sql: Sql, id: string, frequency: SavedFrequency): Promise<void> {
-  await sql.query(`update internal.saved_searches set status = 'active', confirmed_at = now(), sent_through = now(), next_run_at = ${NEXT_RUN} where id = $1`, [id, frequency]);
+  await sql.query(`update internal.saved_searches set status = 'active', confirmed_at = internal.now(), sent_through = internal.now(), next_run_at = ${NEXT_RUN} where id = $1`, [id, frequency]);
 }
 
 export async function setFrequency(sql: Sql, id: string, frequency: SavedFrequency): Promise<void> {
@@ -180,7 +180,11 @@ export async function setFrequency(sql: Sql, id: string, frequency: SavedFrequen
 /** Paused: no alert until resumed; resumed, what came while paused is not sent (the mark moves on). */
 export async function setPaused(sql: Sql, id: string, paused: boolean): Promise<void> {
   if (paused) await sql.query("update internal.saved_searches set status = 'paused' where id = $1 and status = 'active'", [id]);
-  else await sql.query(`update internal.saved_searches set status = 'active', sent_through = now(), next_run_at = ${NEXT_RUN} where id = $1 and status = 'paused'`, [id, await frequencyOf(sql, id)]);
+  else
+    await sql.query(`update internal.saved_searches set status = 'active', sent_through = internal.now(), next_run_at = ${NEXT_RUN} where id = $1 and status = 'paused'`, [
+      id,
+      await frequencyOf(sql, id),
+    ]);
 }
 
 async function frequencyOf(sql: Sql, id: string): Promise<string> {
@@ -190,11 +194,11 @@ async function frequencyOf(sql: Sql, id: string): Promise<string> {
 
 /** Unsubscribed, at once: no alert is sent from now on (a queued one is dropped when its turn comes). */
 export async function unsubscribe(sql: Sql, id: string): Promise<void> {
-  await sql.query("update internal.saved_searches set status = 'unsubscribed', unsubscribed_at = now(), next_run_at = null where id = $1 and status in ('pending', 'active', 'paused')", [id]);
+  await sql.query("update internal.saved_searches set status = 'unsubscribed', unsubscribed_at = internal.now(), next_run_at = null where id = $1 and status in ('pending', 'active', 'paused')", [id]);
 }
 
 /** Unconfirmed requests past their time: expired, their links dead. */
 export async function expirePending(sql: Sql): Promise<number> {
-  const rows = await sql.query("update internal.saved_searches set status = 'expired' where status = 'pending' and expires_at < now() returning id");
+  const rows = await sql.query("update internal.saved_searches set status = 'expired' where status = 'pending' and expires_at < internal.now() returning id");
   return rows.length;
 }

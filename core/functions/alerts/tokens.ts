@@ -27,7 +27,7 @@ export async function issueToken(sql: Sql, searchId: string, purpose: TokenPurpo
   const token = newToken();
   await sql.query(
     `insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at)
-     values ($1, $2, $3, coalesce($4::timestamptz, now() + make_interval(days => $5)))`,
+     values ($1, $2, $3, coalesce($4::timestamptz, internal.now() + make_interval(days => $5)))`,
     [await hashToken(token), searchId, purpose, expiresAt === null ? null : new Date(expiresAt).toISOString(), LINK_DAYS],
   );
   return token;

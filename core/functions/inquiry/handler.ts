@@ -19,6 +19,7 @@ import { enqueueEvent } from '../webhooks/events.ts';
 import { listingPath } from '../../routes.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
 import { closedTimes, insertVisitRequest } from '../visits/store.ts';
+import { nowDate } from '../../clock.ts';
 
 export interface InquiryConfig extends ClientPolicy {
   teamInbox: string;
@@ -170,7 +171,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
             const e = parseEstimate(seller.estimate);
             await enqueueEvent(tx, 'seller.lead.created', {
               id: stored.id,
-              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
+              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : nowDate().toISOString(),
               lang: input.lang,
               contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
               home: input.seller.facts,
@@ -184,7 +185,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
           } else
             await enqueueEvent(tx, visit ? 'visit.requested' : 'inquiry.created', {
               id: stored.id,
-              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : new Date().toISOString(),
+              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : nowDate().toISOString(),
               lang: input.lang,
               contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
               listing: listing

@@ -27,7 +27,7 @@ export interface NewMail {
 export async function enqueueMail(sql: Sql, mail: NewMail): Promise<boolean> {
   const rows = await sql.query(
     `insert into internal.mail_outbox (kind, ref_id, recipient, payload, next_attempt_at)
-     values ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5))
+     values ($1, $2, $3, $4::jsonb, internal.now() + make_interval(secs => $5))
      on conflict (kind, ref_id) do nothing
      returning id`,
     [mail.kind, mail.refId, mail.recipient, JSON.stringify(mail.payload ?? {}), mail.delaySeconds ?? 0],
@@ -44,11 +44,11 @@ export async function claimNext(sql: Sql, leaseSeconds: number, token: string): 
   const rows = await sql.query<OutboxMail>(
     `update internal.mail_outbox o
         set status = 'sending', attempts = o.attempts + 1, lease_token = $2::uuid,
-            locked_until = now() + make_interval(secs => $1)
+            locked_until = internal.now() + make_interval(secs => $1)
       where o.id = (
         select id from internal.mail_outbox
-         where (status = 'pending' and next_attempt_at <= now())
-            or (status = 'sending' and locked_until < now())
+         where (status = 'pending' and next_attempt_at <= internal.now())
+            or (status = 'sending' and locked_until < internal.now())
          order by next_attempt_at, id
          limit 1
          for update skip locked)
@@ -60,17 +60,16 @@ export async function claimNext(sql: Sql, leaseSeconds: number, token: string): 
 
 /** Keeps a mail that is being sent from being taken over. */
 export async function renewLease(sql: Sql, id: string, token: string, leaseSeconds: number): Promise<boolean> {
-  const rows = await sql.query("update internal.mail_outbox set locked_until = now() + make_interval(secs => $3) where id = $1 and lease_token = $2::uuid and status = 'sending' returning id", [
-    id,
-    token,
-    leaseSeconds,
-  ]);
+  const rows = await sql.query(
+    "update internal.mail_outbox set locked_until = internal.now() + make_interval(secs => $3) where id = $1 and lease_token = $2::uuid and status = 'sending' returning id",
+    [id, token, leaseSeconds],
+  );
   return rows.length > 0;
 }
 
 export async function markSent(sql: Sql, id: string, token: string, messageId: string): Promise<boolean> {
   const rows = await sql.query(
-    "update internal.mail_outbox set status = 'sent', sent_at = now(), message_id = $3, locked_until = null, last_error = null, transient_failure = false where id = $1 and lease_token = $2::uuid and status = 'sending' returning id",
+    "update internal.mail_outbox set status = 'sent', sent_at = internal.now(), message_id = $3, locked_until = null, last_error = null, transient_failure = false where id = $1 and lease_token = $2::uuid and status = 'sending' returning id",
     [id, token, messageId],
   );
   return rows.length > 0;
@@ -81,7 +80,7 @@ export async function markFailed(sql: Sql, id: string, token: string, error: str
   await sql.query(
     `update internal.mail_outbox
         set status = case when $4::double precision is null then 'failed' else 'pending' end,
-            next_attempt_at = now() + make_interval(secs => coalesce($4::double precision, 0)),
+            next_attempt_at = internal.now() + make_interval(secs => coalesce($4::double precision, 0)),
             last_error = left($3, 500), locked_until = null, transient_failure = $5
       where id = $1 and lease_token = $2::uuid and status = 'sending'`,
     [id, token, error, retryInSeconds, transient],
@@ -102,7 +101,7 @@ export async function nextDueInSeconds(sql: Sql): Promise<number | null> {
   const rows = await sql.query<{ s: number | string | null }>(
     `select greatest(0, extract(epoch from least(
         (select min(next_attempt_at) from internal.mail_outbox where status = 'pending'),
-        (select min(locked_until) from internal.mail_outbox where status = 'sending')) - now()))::double precision as s`,
+        (select min(locked_until) from internal.mail_outbox where status = 'sending')) - internal.now()))::double precision as s`,
   );
   const s = rows[0]?.s;
   return s === null || s === undefined ? null : Number(s);
@@ -110,12 +109,12 @@ export async function nextDueInSeconds(sql: Sql): Promise<number | null> {
 
 /** How many mails wait for the SMTP server to be back. */
 export async function waitingForSmtp(sql: Sql): Promise<number> {
-  const rows = await sql.query<{ n: number | string }>("select count(*) as n from internal.mail_outbox where status = 'pending' and transient_failure and next_attempt_at > now()");
+  const rows = await sql.query<{ n: number | string }>("select count(*) as n from internal.mail_outbox where status = 'pending' and transient_failure and next_attempt_at > internal.now()");
   return Number(rows[0]?.n ?? 0);
 }
 
 /** SMTP answers again: whatever waited for it is due now, whatever its backoff said. */
 export async function makeWaitingDue(sql: Sql): Promise<number> {
-  const rows = await sql.query("update internal.mail_outbox set next_attempt_at = now() where status = 'pending' and transient_failure and next_attempt_at > now() returning id");
+  const rows = await sql.query("update internal.mail_outbox set next_attempt_at = internal.now() where status = 'pending' and transient_failure and next_attempt_at > internal.now() returning id");
   return rows.length;
 }

@@ -25,6 +25,7 @@ import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
 import type { InquiryMailRow } from '../inquiry/store.ts';
 import { issueVisitToken, loadVisit, type VisitHolder, type VisitPurpose, type VisitRow } from './store.ts';
+import { now as clockNow, nowDate } from '../../clock.ts';
 
 const DAY = 86_400_000;
 
@@ -84,7 +85,7 @@ export async function composeVisitRequestMail(sql: Parameters<Composer>[0], row:
   const when = (at: string) => formatVisitTime(at, 'es', ECUADOR_TIME_ZONE);
   const confirms: Array<[string, string]> = [];
   for (const [i, at] of v.proposed.entries()) {
-    if (new Date(at).getTime() <= Date.now()) continue;
+    if (new Date(at).getTime() <= clockNow()) continue;
     confirms.push([`${es('mail.visit.confirm')} ${when(at)}`, await linkTo(sql, options, v, { purpose: 'confirm', holder: 'agent', choice: i + 1, expiresAt: at }, 'es')]);
   }
   const propose = await linkTo(sql, options, v, { purpose: 'propose', holder: 'agent', expiresAt: new Date(new Date(v.created_at).getTime() + 14 * DAY) }, 'es');
@@ -145,7 +146,7 @@ function invitation(v: VisitRow, options: AlertMailOptions, method: 'REQUEST' | 
     sequence: v.visit_sequence ?? 0,
     start: new Date(String(v.visit_start)),
     end: new Date(String(v.visit_end)),
-    stamp: new Date(),
+    stamp: nowDate(),
     summary: t('mail.visit.summary', { title: oneLine(v.title ?? ''), mode: modeText(v, t) }),
     description: [t('mail.visit.withAgent', { agent: agentName }), listingUrl(options, v, lang)].join('\n'),
     location: placeOf(v, t),
@@ -165,7 +166,7 @@ function visitorComposer(options: AlertMailOptions, kind: Kind): Composer {
     if (!v?.visit_start || !v.visit_end) return null;
     // a reminder or a confirmation of a visit cancelled meanwhile is no longer wanted
     if (kind !== 'cancelled' && v.visit_status !== 'confirmed') return null;
-    if (kind === 'reminder' && new Date(v.visit_start).getTime() <= Date.now()) return null;
+    if (kind === 'reminder' && new Date(v.visit_start).getTime() <= clockNow()) return null;
     const lang: Lang = v.lang === 'es' ? 'es' : 'en';
     const t = translator(options, lang);
     const title = oneLine(v.title ?? '');

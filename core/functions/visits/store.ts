@@ -115,7 +115,7 @@ export interface VisitLink {
 /** What a token opens (locked for the caller's transaction when `lock`), or null for one we never issued. */
 export async function readVisitToken(sql: Sql, token: string, lock = false): Promise<VisitLink | null> {
   const rows = await sql.query<VisitLink & Record<string, unknown>>(
-    `select request_id::text as request_id, purpose, choice, holder, expires_at <= now() as expired, used_at is not null as used
+    `select request_id::text as request_id, purpose, choice, holder, expires_at <= internal.now() as expired, used_at is not null as used
        from internal.visit_tokens where token_hash = $1${lock ? ' for update' : ''}`,
     [await hashToken(token)],
   );
@@ -123,12 +123,12 @@ export async function readVisitToken(sql: Sql, token: string, lock = false): Pro
 }
 
 export async function markVisitTokenUsed(sql: Sql, token: string): Promise<void> {
-  await sql.query('update internal.visit_tokens set used_at = now() where token_hash = $1 and used_at is null', [await hashToken(token)]);
+  await sql.query('update internal.visit_tokens set used_at = internal.now() where token_hash = $1 and used_at is null', [await hashToken(token)]);
 }
 
 /** The agent's open times for a request's calendar over the next 14 days (to propose another). */
 export async function openTimesOf(sql: Sql, agentId: string | null): Promise<string[]> {
-  const rows = await sql.query<{ t: string }>("select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, now(), now() + interval '14 days') t", [agentId]);
+  const rows = await sql.query<{ t: string }>("select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t", [agentId]);
   return rows.map((r) => new Date(r.t).toISOString());
 }
 
@@ -140,7 +140,7 @@ export async function openTimesOf(sql: Sql, agentId: string | null): Promise<str
 async function visitsToRemind(sql: Sql): Promise<Array<{ id: string; email: string }>> {
   return sql.query<{ id: string; email: string }>(
     `select v.request_id::text as id, r.email from internal.visits v join internal.visit_requests r on r.id = v.request_id
-      where v.status = 'confirmed' and lower(v.during) > now() + interval '2 hours' and lower(v.during) <= now() + interval '26 hours'
+      where v.status = 'confirmed' and lower(v.during) > internal.now() + interval '2 hours' and lower(v.during) <= internal.now() + interval '26 hours'
         and v.confirmed_at < lower(v.during) - interval '26 hours'
         and not exists (select 1 from internal.mail_outbox o where o.kind = 'visit-reminder' and o.ref_id = v.request_id::text)`,
   );

@@ -6,6 +6,7 @@
  * functions.
  */
 import type { Sql } from '../sql.ts';
+import { nowDate } from '../../clock.ts';
 
 export const WEBHOOK_EVENTS = ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -27,7 +28,7 @@ function newMessageId(): string {
 }
 
 /** Queues the event for every active endpoint subscribed to it; returns how many deliveries were queued. */
-export async function enqueueEvent(sql: Sql, type: WebhookEvent, data: Record<string, unknown>, at: Date = new Date()): Promise<number> {
+export async function enqueueEvent(sql: Sql, type: WebhookEvent, data: Record<string, unknown>, at: Date = nowDate()): Promise<number> {
   const id = newMessageId();
   const payload: WebhookPayload = { type, timestamp: at.toISOString(), version: WEBHOOK_VERSION, data };
   const rows = await sql.query(

@@ -10,6 +10,7 @@
 import { useSyncExternalStore } from 'react';
 import { signal } from '@preact/signals-react';
 import type { Property } from '../../../core/protocol/listing.ts';
+import { now as clockNow } from '../../../core/clock.ts';
 
 /** At most this many saved listings (the oldest go first). */
 const SAVED_MAX = 200;
@@ -111,7 +112,7 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
     /** the list, followed live: the same array until it changes */
     use: (backend: string) => useSyncExternalStore(subscribe, () => read(backend)),
     /** puts a listing first (added, or moved up), keeping at most `max` */
-    put: (backend: string, listing: Omit<SavedListing, 'savedAt'>) => write(backend, [{ ...listing, savedAt: Date.now() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max)),
+    put: (backend: string, listing: Omit<SavedListing, 'savedAt'>) => write(backend, [{ ...listing, savedAt: clockNow() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max)),
     remove: (backend: string, id: string) =>
       write(
         backend,
