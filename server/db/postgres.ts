@@ -149,7 +149,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     async query<T extends Row>(sql: string, params: readonly unknown[] = [], request?: RequestContext) {
       const signal = request?.signal;
       // the client's turn first: it may not hold more than its share of the pool
-      const release = request ? await shares.acquire(request.client, signal) : undefined;
+      const release = request ? await shares.acquire(request.client, signal, request.admitted) : undefined;
       let held = 0;
       try {
         // a guarded client (core/functions/db/pg.ts): one the database ended is dropped, not reused

@@ -145,15 +145,18 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
   const deadlines = { ...DEADLINES, ...options.deadlines };
   const internal = options.internalToken ? Buffer.from(options.internalToken) : undefined;
 
-  /** Who asks: the address by TRUST_PROXY, or, for this server's own call with its token, the client it is made for. */
-  function clientOf(req: IncomingMessage): string {
+  /**
+   * Who asks: the address by TRUST_PROXY, or, for this server's own call with its token (a page's
+   * call to its data), the client it is made for, whose page was admitted already (`admitted`).
+   */
+  function clientOf(req: IncomingMessage): { client: string; admitted: boolean } {
     const named = req.headers['x-exp-client'];
     const token = req.headers['x-exp-internal'];
     if (internal && typeof named === 'string' && typeof token === 'string') {
       const given = Buffer.from(token);
-      if (given.length === internal.length && timingSafeEqual(given, internal)) return clientKey(named) ?? named.slice(0, 64);
+      if (given.length === internal.length && timingSafeEqual(given, internal)) return { client: clientKey(named) ?? named.slice(0, 64), admitted: true };
     }
-    return clientAddress((name) => [req.headers[name]].flat().join(', ') || undefined, req.socket.remoteAddress, options.trustProxy ?? NO_PROXY);
+    return { client: clientAddress((name) => [req.headers[name]].flat().join(', ') || undefined, req.socket.remoteAddress, options.trustProxy ?? NO_PROXY), admitted: false };
   }
 
   /** The answer of a request that cannot be served now: over its client's share (429) or past its deadline (503, 504). */
@@ -194,7 +197,7 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       return;
     }
     const kind = requestKind(url.pathname);
-    const client = clientOf(req);
+    const { client, admitted } = clientOf(req);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // a malformed or refused request still cost the server its time (not a missing page or file)
@@ -204,8 +207,9 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     // on every answer: no content sniffing (a JSON answer is never read as HTML), and https kept
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (options.hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000');
-    // a client that spent its share of the database waits before any work is done for it
-    const wait = kind === 'api' || kind === 'page' ? (options.shares?.retryAfter(client) ?? 0) : 0;
+    // a client that spent its share of the database waits before any work is done for it (a page
+    // of its that was let in is finished: its calls to the data are admitted)
+    const wait = (kind === 'api' || kind === 'page') && !admitted ? (options.shares?.retryAfter(client) ?? 0) : 0;
     if (wait > 0 && req.method !== 'OPTIONS') {
       answerBusy(req, res, url, kind, 429, wait);
       return;
@@ -225,7 +229,7 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       if (!res.writableFinished) controller.abort();
     });
     try {
-      setRequestContext(req, { client, signal: controller.signal, deadline: Date.now() + ms });
+      setRequestContext(req, { client, signal: controller.signal, deadline: Date.now() + ms, admitted });
       await route(req, res, url);
       // a body nobody read (a write to the read-only API, say) is drained so the keep-alive
       // connection stays usable for the client's next request

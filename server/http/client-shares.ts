@@ -120,15 +120,16 @@ export class ClientShares {
 
   /**
    * The client's turn: resolves with `release(usedMs)` once one of its slots is free, throws
-   * OverShareError when its budget is spent or its queue is full, and the signal's reason when
-   * the request ends while it waits.
+   * OverShareError when its budget is spent or its queue is full (unless the work is for a request
+   * admitted already: it waits its turn), and the signal's reason when the request ends while it
+   * waits.
    */
-  async acquire(client: string, signal?: AbortSignal): Promise<(usedMs: number) => void> {
+  async acquire(client: string, signal?: AbortSignal, admitted = false): Promise<(usedMs: number) => void> {
     const s = this.state(client);
-    if (s.refused) throw new OverShareError(this.wait(s));
+    if (s.refused && !admitted) throw new OverShareError(this.wait(s));
     if (s.running < this.allowed(s)) s.running++;
     else {
-      if (s.waiting.length >= this.options.maxWaiting) throw new OverShareError(1);
+      if (s.waiting.length >= this.options.maxWaiting && !admitted) throw new OverShareError(1);
       signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
         const waiter: Waiter = {

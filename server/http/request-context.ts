@@ -15,6 +15,13 @@ export interface RequestContext {
   signal: AbortSignal;
   /** epoch milliseconds */
   deadline: number;
+  /**
+   * Work for a request that was admitted already (a page's calls to our own API, made with the
+   * server's token): it waits for the client's turn like any other, but is never refused for the
+   * client's share, so a page let in at its gate is finished (the client's next request is the one
+   * refused, with Retry-After).
+   */
+  admitted?: boolean;
 }
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();

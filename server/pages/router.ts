@@ -104,7 +104,8 @@ export function createPages(options: PagesOptions) {
         // the data behind a page is away (the database restarting): say so, and when to come back
         if (!(error instanceof SiteDataError)) throw error;
         options.log?.(`[pages] ${url.pathname}: ${error.message}`);
-        answer = unavailable(splitLangPath(url.pathname).lang);
+        // the data API asked this visitor to wait (a hosted project's limits): so does the page
+        answer = unavailable(splitLangPath(url.pathname).lang, error.status === 429 ? 429 : 503);
       }
       if (!answer) return false;
       send(req, res, answer, options.csp?.());

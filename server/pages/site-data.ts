@@ -46,11 +46,19 @@ export interface SiteData {
   placeFor(text: string): Promise<{ kind: string; path: string; name: string } | null>;
 }
 
-export class SiteDataError extends Error {}
+/** The data behind a page could not be read; `status` is the data API's (429: this visitor must wait; else it is away). */
+export class SiteDataError extends Error {
+  constructor(
+    message: string,
+    readonly status = 503,
+  ) {
+    super(message);
+  }
+}
 
 /** The rows of an answer (as plain records: the view's columns are ours to know), or the error. */
-function check(result: { data: unknown; error: { message: string; code?: string } | null }, what: string): unknown[] {
-  if (result.error) throw new SiteDataError(`${what}: ${result.error.message}`);
+function check(result: { data: unknown; error: { message: string; code?: string } | null; status?: number }, what: string): unknown[] {
+  if (result.error) throw new SiteDataError(`${what}: ${result.error.message}`, result.status);
   return (result.data ?? []) as unknown[];
 }
 

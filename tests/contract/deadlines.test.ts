@@ -199,6 +199,60 @@ describe('one slow request never stops the site', () => {
   }, 60_000);
 });
 
+describe("a page let in is finished: its client's share is checked at the page's door, not between its own calls", () => {
+  it("a page whose client goes over its share while the page waits for its data answers as it should (404 here), never 503; the client's next page and call are 429 with Retry-After", async () => {
+    // a budget of 100 ms that hardly comes back: a few refused requests spend it
+    const server = await startTestServer('postgres', { trustProxy: { hops: 1 } }, { shares: { ...DEFAULT_SHARES, burstMs: 100, refillPerSecond: 1 } });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const crawler = as('10.53.0.1');
+      // the server's caches warm (the data API's schema), as a running server's are
+      expect((await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: as('10.53.0.3') })).status).toBe(200);
+      expect((await timed(`${server.url}/es/properties/987654320-otra`, { headers: as('10.53.0.3') })).status).toBe(404);
+      // the listings locked for a while: the page's first calls wait for them in the database
+      const locked = server.db.transaction(async (tx) => {
+        await tx.query('lock table internal.listings in access exclusive mode');
+        await held;
+      });
+      await until(
+        async () =>
+          (await server.sql<{ n: number }>("select count(*)::int as n from pg_locks where relation = 'internal.listings'::regclass and mode = 'AccessExclusiveLock' and granted"))[0]?.n === 1,
+        10_000,
+      );
+      // a listing that never was: its page asks for the listing, then (only once it is not found) whether it ever was
+      const page = timed(`${server.url}/es/properties/987654321-casa-que-no-existe`, { headers: crawler });
+      await until(
+        async () =>
+          Number(
+            (await server.sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%listings%'"))[0]?.n,
+          ) >= 1,
+        10_000,
+        "the page's calls waiting for the listings",
+      );
+      // meanwhile (within the public role's 3 s) the same client spends its share on calls refused
+      // as malformed, which reach no database but cost it 10 ms each, until it is refused
+      for (let i = 0; i < 40; i++) if ((await timed(`${server.url}/rest/v1/listings?select=id&price=nope.1`, { headers: crawler })).status === 429) break;
+      expect((await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: crawler })).status).toBe(429);
+      release();
+      await locked;
+      // the page it had begun is finished: the listing never was (404), not "come back later"
+      const answered = await page;
+      expect(answered.status, answered.body.slice(0, 300)).toBe(404);
+      expect(answered.body).toContain('<html lang="es"');
+      // its next page waits at the door, told for how long
+      const next = await timed(`${server.url}/es/about`, { headers: crawler });
+      expect(next.status).toBe(429);
+      expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(0);
+      // and nobody else is refused
+      expect((await timed(`${server.url}/es/properties/987654321-casa-que-no-existe`, { headers: as('10.53.0.2') })).status).toBe(404);
+    } finally {
+      release();
+      await server.close();
+    }
+  }, 60_000);
+});
+
 describe('npm start stops within 10 s of SIGTERM at any moment', () => {
   const dirs: string[] = [];
   const made = () => {
