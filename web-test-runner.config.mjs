@@ -5,7 +5,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.mjs';
-import { pinSuiteClock, suiteNow } from './tests/support/suite-clock.mjs';
+import { pinSuiteClock, shiftDate } from './tests/support/suite-clock.mjs';
 import { dataServer } from './tests/support/wtr-data-server.mjs';
 
 /** Totals for scripts/test.ts, which prints the one closing line. */
@@ -55,7 +55,7 @@ export default {
       launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true },
       async createPage({ context }) {
         const page = await context.newPage();
-        await page.clock.install({ time: suiteNow() });
+        await page.addInitScript(shiftDate, pinSuiteClock());
         return page;
       },
     }),

@@ -19,28 +19,14 @@ export const CLOCK_SETTING = 'exp.clock_offset';
 
 type Env = Record<string, string | undefined>;
 
-/** Node's and Deno's environment; a browser has none (and keeps the wall clock unless pinned). */
+/** Node's and Deno's environment. A browser has none: its clock is its own (the tests set it, tests/e2e/fixtures.ts). */
 function env(): Env | undefined {
   return (globalThis as { process?: { env?: Env } }).process?.env;
 }
 
-// the offset of a runtime without an environment (a browser)
-let own = 0;
-let seen: string | undefined;
-let parsed = 0;
-
+/** Read each time: a process that pins the clock after this module loaded is heard. (server/config.ts refuses a value that is not a number.) */
 function offset(): number {
-  const e = env();
-  if (!e) return own;
-  // read each time (a process that pins the clock after this module loaded is heard), parsed once
-  const raw = e[CLOCK_OFFSET_ENV];
-  if (raw !== seen) {
-    seen = raw;
-    const ms = raw === undefined || raw === '' ? 0 : Number(raw);
-    if (!Number.isFinite(ms)) throw new Error(`${CLOCK_OFFSET_ENV} must be a number of milliseconds, not ${JSON.stringify(raw)}`);
-    parsed = Math.round(ms);
-  }
-  return parsed;
+  return Math.round(Number(env()?.[CLOCK_OFFSET_ENV])) || 0;
 }
 
 /** Now, in milliseconds since 1970, as every rule reads it. */
@@ -68,12 +54,12 @@ export function pinClock(at: string | number | Date): number {
   return setClockOffset(instant - Date.now());
 }
 
-/** Sets the offset itself (0: the wall clock). */
+/** Sets the offset itself (0: the wall clock), in a runtime with an environment. */
 export function setClockOffset(ms: number): number {
-  const rounded = Math.round(ms);
   const e = env();
-  if (!e) own = rounded;
-  else if (rounded) e[CLOCK_OFFSET_ENV] = String(rounded);
+  if (!e) throw new Error('the clock is set through the environment: a browser sets its own');
+  const rounded = Math.round(ms);
+  if (rounded) e[CLOCK_OFFSET_ENV] = String(rounded);
   else delete e[CLOCK_OFFSET_ENV];
   return rounded;
 }

@@ -12,6 +12,7 @@ import { readSchedule, type ScheduledSource } from './import/sources.ts';
 import type { StorageSettings } from './import/storage.ts';
 import { DEFAULT_SHARES, type ShareOptions } from './http/client-shares.ts';
 import { MAX_ROWS } from './rest/request.ts';
+import { CLOCK_OFFSET_ENV } from '../core/clock.ts';
 
 export interface ServerConfig {
   port: number;
@@ -80,6 +81,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     photoStorage: readPhotoStorage(read),
   };
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
+  // the one clock's offset, which the tests set (core/clock.ts reads it; docs/configuration.md): a number or nothing
+  read.int(CLOCK_OFFSET_ENV, 0, { min: -4e12, max: 4e12 });
   read.done();
   return config;
 }

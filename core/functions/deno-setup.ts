@@ -9,7 +9,7 @@
 import type { Dict } from '../translate.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
 import { cpuBudget } from './cpu-budget.ts';
-import { clockSessionOptions } from '../clock.ts';
+import { CLOCK_OFFSET_ENV, clockSessionOptions } from '../clock.ts';
 import { DEFAULTS } from './defaults.ts';
 import { clientAddress, SUPABASE_EDGE, UNKNOWN_CLIENT } from './client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
@@ -45,6 +45,8 @@ export function setUpFunction(deps: DenoDeps) {
   const alertsSecret = env.optional('ALERTS_RUN_SECRET');
   // REQUEST_CPU_BUDGET_MS: a request's CPU for work that can wait (below the platform's 2 s)
   const cpuBudgetMs = env.int('REQUEST_CPU_BUDGET_MS', DEFAULTS.requestCpuBudgetMs, { min: 10, max: 1900 });
+  // the one clock's offset, which only the tests set (core/clock.ts): a number or nothing
+  env.int(CLOCK_OFFSET_ENV, 0, { min: -4e12, max: 4e12 });
   env.done();
 
   // every statement with a time limit, as our server's privileged work has (defaults.ts)

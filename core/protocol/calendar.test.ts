@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clockOffsetMs, now, nowDate, pinClock, setClockOffset } from '../clock.ts';
-import { ecuadorDay, ecuadorMonth, ecuadorYear, localDay } from './calendar.ts';
+import { ecuadorDay, ecuadorMonth, ecuadorYear } from './calendar.ts';
 import { daysOnMarket, recentPriceCut } from './listing.ts';
 import { lastFullMonth, type MarketFigure } from './market.ts';
 import { upcomingOpenHouses } from './open-houses.ts';
-import { ecuadorBeside } from './visits.ts';
+import { ecuadorBeside, localDay } from './visits.ts';
 import { formatVisitTime } from './visit-time.ts';
 
 const figure = (month: string): MarketFigure => ({ month, path: 'quito', name: 'Quito', listings: 9, median: 1500, p25: 1200, p75: 1800, newListings: 1, priceCuts: 0, medianDays: 40 });
@@ -56,6 +56,18 @@ describe("the brokerage's calendar is Ecuador's", () => {
     const cut = { price: 90_000, priceCut: { at: '2028-01-30T17:00:00.000Z', before: 100_000 } };
     expect(recentPriceCut(cut, Date.parse('2028-02-29T17:00:00.000Z'))).not.toBeNull();
     expect(recentPriceCut(cut, Date.parse('2028-02-29T17:00:00.001Z'))).toBeNull();
+  });
+
+  it("is the time-zone database's America/Guayaquil (UTC-5 all year since 1993), hour by hour over five years and at every month's edge", () => {
+    const zone = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Guayaquil', year: 'numeric', month: '2-digit', day: '2-digit' });
+    for (let t = Date.parse('2024-01-01T00:00:00Z'); t < Date.parse('2029-01-01T00:00:00Z'); t += 3_600_000) {
+      if (ecuadorDay(t) !== zone.format(t)) expect(`${new Date(t).toISOString()}: ${ecuadorDay(t)}`).toBe(zone.format(t));
+    }
+    for (let m = 0; m < 60; m++) {
+      const start = Date.UTC(2024, m, 1, 5);
+      expect(ecuadorMonth(start)).toBe(zone.format(start).slice(0, 8) + '01');
+      expect(ecuadorMonth(start - 1)).toBe(zone.format(start - 1).slice(0, 8) + '01');
+    }
   });
 
   it('an open house is upcoming until its last instant', () => {

@@ -1,24 +1,17 @@
 /**
- * The brokerage's calendar is Ecuador's (America/Guayaquil, UTC-5 all year since 1993): its days,
- * months and years, whatever zone the machine or the session is in (docs/decisions.md #33). SQL has
- * the same rule in internal.this_month() (supabase/schemas/00_setup.sql). "Now" is the one clock's
- * (core/clock.ts).
+ * The brokerage's calendar is Ecuador's (docs/decisions.md #33): its days, months and years,
+ * whatever zone the machine or the session is in, as SQL's internal.this_month() has them
+ * (supabase/schemas/00_setup.sql). Ecuador (America/Guayaquil, ./visit-time.ts ECUADOR_TIME_ZONE)
+ * has been UTC-5 all year since 1993, so a day there is the UTC day of five hours before: no
+ * time-zone database needed in the browser. "Now" is the one clock's (core/clock.ts).
  */
 import { now } from '../clock.ts';
-import { ECUADOR_TIME_ZONE } from './visit-time.ts';
 
-const days = new Map<string, Intl.DateTimeFormat>();
-
-/** The day a time falls on in a time zone, as YYYY-MM-DD (to group times by day). */
-export function localDay(at: Date | string | number, timeZone: string): string {
-  let f = days.get(timeZone);
-  if (!f) days.set(timeZone, (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
-  return f.format(typeof at === 'object' ? at : new Date(at));
-}
+const ECUADOR_OFFSET_MS = -5 * 3_600_000;
 
 /** The day it is in Ecuador at `at` (now by default), YYYY-MM-DD. */
 export function ecuadorDay(at: Date | string | number = now()): string {
-  return localDay(at, ECUADOR_TIME_ZONE);
+  return new Date(new Date(at).getTime() + ECUADOR_OFFSET_MS).toISOString().slice(0, 10);
 }
 
 /** The first day of the month `back` months before the one it is in Ecuador at `at`, YYYY-MM-01. */

@@ -5,7 +5,6 @@
  * are open is the database's rule (internal.open_visit_times), asked by the form through
  * public.visit_times and checked again by the function. How a time is written: ./visit-time.ts.
  */
-import { localDay } from './calendar.ts';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from './visit-time.ts';
 
 export const VISIT_MODES = ['in_person', 'video'] as const;
@@ -61,6 +60,13 @@ export function browserTimeZone(): string {
   return isTimeZone(zone) ? zone : ECUADOR_TIME_ZONE;
 }
 
+/** The day a time falls on in a time zone, as YYYY-MM-DD (to group times by day). */
+export function localDay(at: Date | string, timeZone: string): string {
+  let f = days.get(timeZone);
+  if (!f) days.set(timeZone, (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return f.format(typeof at === 'string' ? new Date(at) : at);
+}
+
 /** Whether two time zones tell the same clock time at this moment (Madrid and Ecuador do not). */
 function sameClock(at: Date | string, a: string, b: string): boolean {
   return formatVisitTime(at, 'en', a, 'time') === formatVisitTime(at, 'en', b, 'time') && localDay(at, a) === localDay(at, b);
@@ -74,3 +80,5 @@ export function ecuadorBeside(at: Date | string, lang: string, timeZone: string)
   if (sameClock(at, timeZone, ECUADOR_TIME_ZONE)) return null;
   return formatVisitTime(at, lang, ECUADOR_TIME_ZONE, localDay(at, timeZone) === localDay(at, ECUADOR_TIME_ZONE) ? 'time' : 'both');
 }
+
+const days = new Map<string, Intl.DateTimeFormat>();

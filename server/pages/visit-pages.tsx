@@ -13,8 +13,7 @@
  */
 import type { ReactNode } from 'react';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../core/protocol/visit-time.ts';
-import { localDay } from '../../core/protocol/calendar.ts';
-import { ecuadorBeside } from '../../core/protocol/visits.ts';
+import { ecuadorBeside, localDay } from '../../core/protocol/visits.ts';
 import { listingPath } from '../../core/routes.ts';
 import type { VisitSummary } from '../../core/functions/visits/handler.ts';
 import { markup } from './html.tsx';

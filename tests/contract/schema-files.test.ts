@@ -32,7 +32,8 @@ describe('supabase/migrations/: stamped when they were made', () => {
     expect(stamps.length).toBeGreaterThan(5);
     const added = (file: string): string | null => {
       try {
-        const out = execFileSync('git', ['log', '--diff-filter=A', '--follow', '--format=%cI', '--', join(dir, file)], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        // the commit that added it under this name (renames not followed: a stamp mended later is added then)
+        const out = execFileSync('git', ['log', '--diff-filter=A', '--format=%cI', '--', join(dir, file)], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
         return out.trim().split('\n').filter(Boolean).at(-1) ?? null;
       } catch {
         return null;
@@ -40,6 +41,7 @@ describe('supabase/migrations/: stamped when they were made', () => {
     };
     const late: string[] = [];
     let committed = 0;
+    let previous = { file: '', when: 0 };
     for (const file of stamps) {
       const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})_/.exec(file);
       expect(m, file).toBeTruthy();
@@ -49,6 +51,9 @@ describe('supabase/migrations/: stamped when they were made', () => {
       if (!when) continue;
       committed++;
       if (stamp > Date.parse(when)) late.push(`${file} stamped after its commit of ${when}`);
+      // in the order they were added: one added before another sorts before it
+      if (Date.parse(when) < previous.when) late.push(`${file} was added before ${previous.file} and sorts after it`);
+      previous = { file, when: Date.parse(when) };
     }
     expect(late).toEqual([]);
     // a checkout without its history checks nothing: say so rather than pass quietly

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { translate } from '../../core/translate.ts';
-import { suiteNow } from '../support/suite-clock.mjs';
+import { pinSuiteClock, shiftDate } from '../support/suite-clock.mjs';
 
 export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
   // the pages' clock reads the run's instant, as the servers' do (docs/decisions.md #33), running
@@ -41,9 +41,9 @@ export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer 
 
 export { expect };
 
-/** A browser context's clock at the run's instant (the servers' clock), running on from there. */
+/** A browser context's clock (its pages' Date) at the run's instant, the servers' clock, running on from there. */
 export async function setClock(context: BrowserContext): Promise<BrowserContext> {
-  await context.clock.install({ time: suiteNow() });
+  await context.addInitScript(shiftDate, pinSuiteClock());
   return context;
 }
 

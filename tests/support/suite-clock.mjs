@@ -15,7 +15,24 @@ export function pinSuiteClock() {
   return Number(process.env[SUITE_CLOCK_ENV]);
 }
 
-/** The instant the run's clock reads now, in milliseconds (as core/clock.ts now() would answer). */
-export function suiteNow() {
-  return Date.now() + pinSuiteClock();
+/**
+ * In a page (addInitScript): its Date reads the run's clock, the wall clock moved by `offset`
+ * milliseconds, and runs on from there. Only Date: timers, animation frames and performance keep
+ * the wall clock (Playwright's clock.install fakes them all, and the map's tiles and the resource
+ * timings the tests read stop with them).
+ */
+export function shiftDate(offset) {
+  const Wall = Date;
+  if (Wall.exp_shifted) return;
+  function ShiftedDate(...args) {
+    if (!new.target) return new Wall(Wall.now() + offset).toString();
+    return args.length ? new Wall(...args) : new Wall(Wall.now() + offset);
+  }
+  ShiftedDate.prototype = Wall.prototype;
+  ShiftedDate.now = () => Wall.now() + offset;
+  ShiftedDate.parse = Wall.parse;
+  ShiftedDate.UTC = Wall.UTC;
+  ShiftedDate.exp_shifted = true;
+  Object.defineProperty(Wall.prototype, 'constructor', { value: ShiftedDate, writable: true, configurable: true });
+  globalThis.Date = ShiftedDate;
 }

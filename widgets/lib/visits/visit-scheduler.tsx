@@ -7,8 +7,7 @@
  * it goes where an inquiry about the listing goes. Times booked meanwhile are said and taken out.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { localDay } from '../../../core/protocol/calendar.ts';
-import { browserTimeZone, ecuadorBeside, MAX_VISIT_TIMES, VISIT_MODES, type VisitMode } from '../../../core/protocol/visits.ts';
+import { browserTimeZone, ecuadorBeside, localDay, MAX_VISIT_TIMES, VISIT_MODES, type VisitMode } from '../../../core/protocol/visits.ts';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../../core/protocol/visit-time.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { getClients } from '../data/client.ts';
