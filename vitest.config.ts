@@ -16,7 +16,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'widgets', environment: 'happy-dom', include: ['widgets/**/*.test.{ts,tsx}', 'site/**/*.test.ts'], sequence: { groupOrder: 0 } },
+        // beside the node suites, not before them: each file is quick, and while the node suites
+        // wait for their databases and servers a worker runs them
+        test: { name: 'widgets', environment: 'happy-dom', include: ['widgets/**/*.test.{ts,tsx}', 'site/**/*.test.ts'], maxWorkers: 3 },
       },
       {
         extends: true,
@@ -28,7 +30,6 @@ export default defineConfig({
           hookTimeout: 180_000,
           // three on two cores: several suites mostly wait (PostgreSQL stopped and started, SMTP retries)
           maxWorkers: 3,
-          sequence: { groupOrder: 1 },
         },
       },
     ],

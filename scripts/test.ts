@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Counts } from '../tests/support/counts.ts';
 import { DENO, DENO_FLAGS, denoEnv } from '../tests/support/deno-env.ts';
 import { pinSuiteClock } from '../tests/support/suite-clock.mjs';
+import { startSharedPostgres } from '../tests/support/shared-postgres.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -31,6 +32,9 @@ interface Stage {
   /** started in its turn, it runs beside the stages after it until the named stage begins */
   until?: string;
 }
+
+/** The stages that read the shared PostgreSQL's templates (tests/support/shared-postgres.ts): made once, beside the checks, for all of them. */
+const DATABASE_STAGES = new Set(['unit', 'browser', 'e2e']);
 
 const stages: Stage[] = [
   // what one suite alone needs (WordPress Playground, the Supabase CLI): installed here on first use, kept after
@@ -82,6 +86,30 @@ async function main(): Promise<void> {
   pinSuiteClock();
   const wanted = process.argv.slice(2);
   const selected = wanted.length ? stages.filter((s) => wanted.includes(s.name)) : stages;
+  // one PostgreSQL with the migrated and seeded templates for every stage that reads them, made
+  // while the checks run (the unit stage had made its own, then the e2e stage and the browser
+  // tests' data server theirs: the migrations and the seed three times, one after another)
+  const sharedStarted = performance.now();
+  const shared = selected.some((s) => DATABASE_STAGES.has(s.name)) && !process.env.EXP_TEST_POSTGRES_URL ? startSharedPostgres() : undefined;
+  shared?.catch(() => {});
+  const stopShared = () => shared?.then((s) => s.stop()).catch(() => {});
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      void Promise.resolve(stopShared()).finally(() => process.exit(130));
+    });
+  let sharedEnv: Record<string, string> | undefined;
+  const sharedDatabase = async (): Promise<Record<string, string>> => {
+    if (!shared || sharedEnv) return sharedEnv ?? {};
+    try {
+      sharedEnv = (await shared).env;
+      console.log(`[test] the shared PostgreSQL and its templates ready after ${((performance.now() - sharedStarted) / 1000).toFixed(0)} s`);
+    } catch (error) {
+      // each stage then makes its own, and says so if it cannot either
+      console.error('[test] the shared PostgreSQL could not be made:', (error as Error).message);
+      sharedEnv = {};
+    }
+    return sharedEnv;
+  };
   const dir = mkdtempSync(join(tmpdir(), 'exp-test-'));
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const failures: string[] = [];
@@ -132,11 +160,13 @@ async function main(): Promise<void> {
       background.push({ stage: first, end: run(first, join(dir, `${first.name}.json`), true) });
       continue;
     }
+    for (const stage of turn) if (DATABASE_STAGES.has(stage.name)) stage.env = { ...stage.env, ...(await sharedDatabase()) };
     if (turn.length === 1) console.log(`\n[test] ── ${first.name} ──`);
     const ends = await Promise.all(turn.map((stage) => run(stage, join(dir, `${stage.name}.json`), turn.length > 1)));
     for (const [i, stage] of turn.entries()) count(stage, ends[i] as { code: number; seconds: number }, turn.length > 1 ? ' (side by side)' : '');
   }
   await awaitBackground();
+  await stopShared();
   rmSync(dir, { recursive: true, force: true });
   console.log('\n' + summary.join('\n') + `\n[test] total time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   // what failed, again, where a log that keeps only its tail still has it

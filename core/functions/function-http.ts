@@ -46,12 +46,16 @@ export function clientSalt(sql: Sql, configured: string | undefined): Promise<st
   if (cached && Date.now() - cached.at < SALT_TTL_MS) return cached.value;
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const fresh = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const read = () => sql.query<{ value: string }>("select value from internal.settings where name = 'client_hash_salt'");
   const value = sql
     .query<{ value: string }>(
       `with made as (insert into internal.settings (name, value) values ('client_hash_salt', $1) on conflict (name) do nothing returning value)
        select value from made union all select value from internal.settings where name = 'client_hash_salt' limit 1`,
       [fresh],
     )
+    // another process made it at the same moment: the insert waited for it and did nothing, and
+    // this statement's snapshot, taken before that one committed, cannot see its row; the next can
+    .then(async (rows) => (rows[0] ? rows : await read()))
     .then((rows) => {
       const salt = rows[0]?.value;
       if (!salt) throw new Error('the client hash salt could not be read');

@@ -23,6 +23,8 @@ import { startTestServer } from '../support/servers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { until } from '../support/until.ts';
 import { now as clockNow, nowDate } from '../../core/clock.ts';
+import pg from 'pg';
+import { clientSalt } from '../../core/functions/function-http.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -123,7 +125,10 @@ describe('two servers on one database', () => {
       ALERTS_INTERVAL: '0',
     };
     // started at once on the empty database
-    servers.push(...(await Promise.all([startServerProcess(env, { readyMs: 150_000 }), startServerProcess(env, { readyMs: 150_000 })])));
+    const started = await Promise.allSettled([startServerProcess(env, { readyMs: 150_000 }), startServerProcess(env, { readyMs: 150_000 })]);
+    // both, or neither: one that came up is stopped with the suite either way
+    for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
     db = await openPostgres(database.url);
     secret = (await addEndpoint(db, { url: hooks.url, events: ['inquiry.created'], dev: true })).secret;
   }, 200_000);
@@ -251,6 +256,34 @@ describe("a server's caches of what another server changes", () => {
       expect(await (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).json()).toBe(42);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('the private settings several processes make at once', () => {
+  it('the client hash salt: a process that asks while another is making it reads the one made, not an error (CI: a server of two started at once refused to start)', async () => {
+    const database = await postgresDatabase('migrated');
+    const first = await openPostgres(database.url);
+    const second = await openPostgres(database.url);
+    const makes = new pg.Client({ connectionString: database.url });
+    await makes.connect();
+    try {
+      // another process is making it: its row is in, not committed yet
+      await makes.query('begin');
+      await makes.query("insert into internal.settings (name, value) values ('client_hash_salt', 'made-by-another-process')");
+      const asked = clientSalt({ query: (text, params) => second.admin.query(text, params) }, undefined);
+      await until(
+        async () => Number((await first.jobs.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'transactionid' and not granted"))[0]?.n) > 0,
+        10_000,
+        'the second process waiting for the first',
+      );
+      await makes.query('commit');
+      expect(await asked).toBe('made-by-another-process');
+    } finally {
+      await makes.end();
+      await first.close();
+      await second.close();
+      await database.drop();
     }
   });
 });
