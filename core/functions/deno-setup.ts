@@ -12,6 +12,7 @@ import { cpuBudget } from './cpu-budget.ts';
 import { CLOCK_OFFSET_ENV, clockSessionOptions } from '../clock.ts';
 import { DEFAULTS } from './defaults.ts';
 import { clientAddress, SUPABASE_EDGE, UNKNOWN_CLIENT } from './client-address.ts';
+import { gateByClient } from './client-gate.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings } from './env.ts';
 import { allComposers } from './outbox/composers.ts';
 import { smtpMailer, type TransportFactory } from './outbox/smtp.ts';
@@ -109,14 +110,16 @@ export function setUpFunction(deps: DenoDeps) {
    * What Deno.serve runs: the scheduled calls first, then the handler with the client's address
    * (Deno's remote address when it is a TCP peer, read through TRUST_PROXY).
    */
-  const serve =
-    (handle: (request: Request, context: { clientAddress: string }) => Promise<Response>) =>
-    async (request: Request, info: { remoteAddr: { transport: string; hostname?: string } }): Promise<Response> => {
+  const serve = (handle: (request: Request, context: { clientAddress: string }) => Promise<Response>) => {
+    // each client's share of the function's pool (client-gate.ts)
+    const gated = gateByClient(handle);
+    return async (request: Request, info: { remoteAddr: { transport: string; hostname?: string } }): Promise<Response> => {
       const answer = await scheduled(request);
       if (answer) return answer;
       const peer = info.remoteAddr.transport === 'tcp' ? info.remoteAddr.hostname : undefined;
-      return handle(request, { clientAddress: client(request, peer) });
+      return gated(request, { clientAddress: client(request, peer) });
     };
+  };
 
   return { sql, mail, inquiry, alerts, outbox, drain, scheduled, client, serve };
 }

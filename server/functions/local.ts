@@ -4,6 +4,7 @@
  * and delivered by the server's outbox service (server/mail/).
  */
 import { createAlertsHandler, type AlertsConfig } from '../../core/functions/alerts/handler.ts';
+import { gateByClient } from '../../core/functions/client-gate.ts';
 import { isConnectionError } from '../../core/functions/db/pg.ts';
 import { DEFAULTS } from '../../core/functions/defaults.ts';
 import { createInquiryHandler, type InquiryConfig } from '../../core/functions/inquiry/handler.ts';
@@ -20,9 +21,10 @@ const isUnavailable = (error: unknown) => error instanceof DatabaseUnavailableEr
 
 /** The functions by their deployed names; `deliver` is called when a mail was queued. */
 export function localFunctions(sql: TransactionalSql, config: { inquiry?: Partial<InquiryConfig>; alerts?: Partial<AlertsConfig> }, deliver: () => void): Record<string, FunctionHandler> {
+  // each client's share of the functions' work, as a deployed function has it (client-gate.ts)
   return {
-    'send-property-inquiry': createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, onStored: deliver, isUnavailable }),
-    'saved-searches': createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable }),
-    visits: createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable }),
+    'send-property-inquiry': gateByClient(createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, onStored: deliver, isUnavailable })),
+    'saved-searches': gateByClient(createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
+    visits: gateByClient(createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
   };
 }

@@ -30,6 +30,19 @@ as $$
   end
 $$;
 
+-- The mailbox an e-mail address reaches, to count mails to one person however the address is
+-- written (docs/decisions.md #24): lower case, without a "+tag" after the local part
+-- (ana+x@example.org and Ana@Example.org are one mailbox). Never stored: counted by.
+create or replace function internal.mailbox(email text)
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.regexp_replace(pg_catalog.lower(pg_catalog.btrim(email)), '\+[^@]*@', '@')
+$$;
+
 -- part of a text, taken literally in a LIKE: %, _ and \ are plain characters
 create or replace function internal.contains_pattern(value text)
 returns text

@@ -43,3 +43,7 @@ alter table public.inquiries enable row level security;
 comment on table public.inquiries is 'Property inquiries: stored before any delivery; their e-mail waits in internal.mail_outbox.';
 
 create index inquiries_rate on public.inquiries (client_hash, received_at desc);
+
+-- a seller's requests by the mailbox they ask for (the mails to one person a day are capped:
+-- core/functions/inquiry/handler.ts)
+create index inquiries_seller_mailbox on public.inquiries (internal.mailbox(email), received_at desc) where seller is not null;

@@ -42,6 +42,8 @@ interface Target {
   /** the functions base URL, as a Supabase client knows it (…/functions/v1) */
   functionsUrl: string;
   sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** a privileged transaction of the test's own (to hold a lock while requests come) */
+  transaction: Database['transaction'];
   /** deliver what is due now (our server's worker; the Deno function's scheduled call) */
   drainOutbox(): Promise<unknown>;
   /** the database, to stop and start (the Deno target's own PostgreSQL) */
@@ -66,7 +68,7 @@ async function nodeTarget(smtp: TestSmtp): Promise<Target> {
     trustProxy: { hops: 1 },
     mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
   });
-  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() };
+  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, transaction: (fn, o) => server.db.transaction(fn, o), drainOutbox: () => server.drainOutbox(), close: () => server.close() };
 }
 
 async function denoTarget(smtp: TestSmtp): Promise<Target> {
@@ -88,6 +90,7 @@ async function denoTarget(smtp: TestSmtp): Promise<Target> {
   return {
     functionsUrl: deno.url,
     sql: (text, params = []) => admin.admin.query(text, params),
+    transaction: (fn, o) => admin.transaction(fn, o),
     drainOutbox: () => deno.drain(),
     postgres,
     async close() {
@@ -101,7 +104,7 @@ async function denoTarget(smtp: TestSmtp): Promise<Target> {
 /** Our server told that its edge sets cf-connecting-ip, as a function's platform does, for requests that come without it. */
 async function startUnvouched(): Promise<Target> {
   const server = await startTestServer('postgres', { trustProxy: { header: 'cf-connecting-ip' } });
-  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() };
+  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, transaction: (fn, o) => server.db.transaction(fn, o), drainOutbox: () => server.drainOutbox(), close: () => server.close() };
 }
 
 describe.each([
@@ -218,6 +221,46 @@ describe.each([
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
     expect(results.find((r) => r.status === 429)?.json).toMatchObject({ error: 'rate_limited' });
+  });
+
+  it("holds at most two of one client's requests at work at once and sixteen waiting their turn, answering more 429 at once; another client is served beside it (its share of the function's pool)", async () => {
+    const greedy = from();
+    const other = from();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // the inquiries locked: what is at work waits in the database
+    const locked = server.transaction(async (tx) => {
+      await tx.query('lock table public.inquiries in access exclusive mode');
+      await held;
+    });
+    const waitingOnLock = async () =>
+      Number((await server.sql<{ n: number }>("select count(*)::int as n from pg_locks l where l.relation = 'public.inquiries'::regclass and not l.granted"))[0]?.n ?? 0);
+    try {
+      await until(
+        async () =>
+          Number((await server.sql<{ n: number }>("select count(*)::int as n from pg_locks where relation = 'public.inquiries'::regclass and granted and mode = 'AccessExclusiveLock'"))[0]?.n) === 1,
+        10_000,
+      );
+      const burst = Array.from({ length: 19 }, () => post(server, body(), greedy));
+      const beside = post(server, body(), other);
+      // the nineteenth is refused before any work, while the others still wait
+      const refusedAtOnce = await Promise.race([Promise.any(burst.map((p) => p.then((r) => (r.status === 429 ? r : Promise.reject(new Error('not 429')))))), held.then(() => null)]);
+      expect(refusedAtOnce?.json).toMatchObject({ error: 'rate_limited' });
+      // two of the greedy client's and the other client's at work, no more
+      await until(async () => (await waitingOnLock()) === 3, 10_000, 'three requests waiting on the lock');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await waitingOnLock()).toBe(3);
+      release();
+      await locked;
+      const statuses = (await Promise.all(burst)).map((r) => r.status);
+      // then the client's limit: five a minute
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(14);
+      expect((await beside).status).toBe(200);
+    } finally {
+      release();
+      await locked.catch(() => {});
+    }
   });
 
   it('counts a client by the address its server trusts: a forged X-Forwarded-For on every post is still one client', async () => {
@@ -389,7 +432,13 @@ describe('send-property-inquiry over PostgreSQL', () => {
     });
   });
   afterAll(() => stopAll(server, smtp));
-  const target = (): Target => ({ functionsUrl: `${server.url}/functions/v1`, sql: server.sql, drainOutbox: () => server.drainOutbox(), close: () => server.close() });
+  const target = (): Target => ({
+    functionsUrl: `${server.url}/functions/v1`,
+    sql: server.sql,
+    transaction: (fn, o) => server.db.transaction(fn, o),
+    drainOutbox: () => server.drainOutbox(),
+    close: () => server.close(),
+  });
 
   it('claims nothing while the database is down (503), and works when it is back', async () => {
     await pausable(server).pause();

@@ -265,6 +265,82 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect((await d.server.sql<{ n: number }>('select count(*)::int as n from public.inquiries where email = $1', [email]))[0]?.n).toBe(2);
   });
 
+  it("acknowledges a seller's request to one mailbox three times a day however the address is written (case, a +tag), refuses the fourth and mails nothing for it; a mailbox that confirmed an alert gets more", async () => {
+    const box = `buzon-${Date.now().toString(36)}`;
+    const ask = (address: string, n: number) =>
+      post(
+        'send-property-inquiry',
+        inquiryBody({
+          name: 'Vendedora Insistente',
+          email: address,
+          phone: '+593 99 000 0000',
+          message: '',
+          seller: { facts: CUMBAYA, timeline: 'now', alsoBuying: false },
+          idempotencyKey: `${box}-${n}`,
+          lang: 'es',
+        }),
+      );
+    const written = [`${box}@example.org`, `${box.toUpperCase()}+valoracion@Example.org`, ` ${box}+2@example.org `];
+    for (const [i, address] of written.entries()) expect((await ask(address, i)).status, address).toBe(200);
+    const fourth = await ask(`${box}+otra@example.org`, 3);
+    expect(fourth.status).toBe(429);
+    expect(((await fourth.json()) as { fields: Record<string, string> }).fields).toEqual({ email: 'limited' });
+    expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+    await d.server.drainOutbox();
+    const acks = () => d.smtp.mails.filter((m) => m.envelopeTo.some((a) => a.toLowerCase().replace(/\+[^@]*@/, '@') === `${box}@example.org`));
+    await until(() => acks().length >= 3);
+    expect((await d.server.sql<{ n: number }>("select count(*)::int as n from public.inquiries where lower(email) like $1 || '%'", [box]))[0]?.n).toBe(3);
+    // the mailbox proves it is its owner's: it confirmed an alert
+    await d.server.sql(
+      `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, created_at, confirmed_at, expires_at, idempotency_key, client_hash)
+       values ($1, $1, '{"place":"cumbaya"}', $1, 'daily', 'es', 'active', internal.now(), internal.now(), internal.now() + interval '1 day', $1, 'proven')`,
+      [`${box}@example.org`],
+    );
+    expect((await ask(`${box}+otra@example.org`, 4)).status).toBe(200);
+    await d.server.drainOutbox();
+    expect(acks().length).toBeLessThanOrEqual(4);
+  });
+
+  it('makes no estimate for a request it refuses or keeps without answering: a retry, a client over its limit, a bot (the estimate runs after those)', async () => {
+    const body = (n: number, extra: Record<string, unknown> = {}) =>
+      inquiryBody({
+        name: 'Lucía',
+        email: `cuenta-${n}-${Date.now()}@example.org`,
+        phone: '+593 99 000 0001',
+        message: '',
+        seller: { facts: CUMBAYA, timeline: 'now', alsoBuying: false },
+        idempotencyKey: `estimate-order-${Date.now()}-${n}`,
+        lang: 'es',
+        ...extra,
+      });
+    const same = clientHeaders('10.44.9.9');
+    const send = (b: Record<string, unknown>, headers = same) =>
+      fetch(`${d.server.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(b) });
+    const first = body(0);
+    const stored = await send(first);
+    expect(stored.status).toBe(200);
+    const { id } = (await stored.json()) as { id: string };
+    // the client uses its five a minute
+    for (let i = 1; i < 5; i++) expect((await send(body(i))).status).toBe(200);
+    // with the estimate gone, any call of it would fail the request (503): none is made
+    await d.server.sql('alter function public.estimate_value(jsonb) rename to estimate_value_away');
+    try {
+      const retry = await send(first);
+      expect(retry.status).toBe(200);
+      expect(((await retry.json()) as { id: string }).id).toBe(id);
+      expect((await send(body(6))).status).toBe(429);
+      expect((await send(body(7, { website: 'http://spam.example' }), clientHeaders('10.44.9.10'))).status).toBe(200);
+      const follow = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...clientHeaders('10.44.9.11') },
+        body: JSON.stringify({ action: 'subscribe', email: `bot-${Date.now()}@example.org`, home: CUMBAYA, lang: 'es', website: 'http://spam.example' }),
+      });
+      expect(follow.status).toBe(200);
+    } finally {
+      await d.server.sql('alter function public.estimate_value_away(jsonb) rename to estimate_value');
+    }
+  });
+
   it('mails the home report once a month to a seller who confirmed it, with the estimate made again', async () => {
     const email = `informe-${Date.now()}@example.org`;
     expect((await post('saved-searches', { action: 'subscribe', email, home: CUMBAYA, lang: 'en' })).status).toBe(200);

@@ -120,14 +120,21 @@ export function createAlertsHandler(deps: AlertsDeps) {
     if (fromHeader === 'invalid') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } } };
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
     const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market, input.home]));
-    // a home report: facts the estimate takes (it names the field it refuses), and the place it found
-    const made = input.home ? await estimateHome(deps.sql, input.home) : null;
+    const asker = { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) };
+    // refused before any work is done for it (the estimate below is the costly part): a retry is
+    // answered as the first time, a client over its limit waits
+    const first = await deps.sql.transaction(async (tx) => ((await byIdempotencyKey(tx, key)) ? 'again' : (await overLimit(tx, 'alerts', asker, config.rateLimit)) ? 'limited' : 'go'));
+    if (first === 'again') return { status: 200, body: { ok: true } };
+    if (first === 'limited') return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
+    // a home report: facts the estimate takes (it names the field it refuses), and the place it
+    // found; a bot's (the honeypot filled) is kept as asked, never estimated
+    const made = input.home && !spam ? await estimateHome(deps.sql, input.home) : null;
     if (made && 'field' in made)
       return { status: 400, body: { error: 'validation', message: `Some fields are not valid: home.${made.field} (invalid).`, fields: { [`home.${made.field}`]: 'invalid' } } };
-    const home: HomeFollow | null = input.home && made ? { facts: input.home as unknown as HomeFacts, place: parseEstimate(made.estimate).place } : null;
+    const home: HomeFollow | null = input.home && (made || spam) ? { facts: input.home as unknown as HomeFacts, place: made ? parseEstimate(made.estimate).place : null } : null;
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
-      const limited = await overLimit(tx, 'alerts', { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) }, config.rateLimit);
+      const limited = await overLimit(tx, 'alerts', asker, config.rateLimit);
       if (await byIdempotencyKey(tx, key)) return { status: 200, body: { ok: true } };
       if (limited) {
         return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };

@@ -22,13 +22,16 @@ export const RESEND_MINUTES = 10;
  */
 export const CONFIRM_MAILS = { unprovenAddress: 3, provenAddress: 10, client: 10 } as const;
 
-/** Confirmation mails queued in the last 24 hours for this address (by its key) and from this client. */
+/**
+ * Confirmation mails queued in the last 24 hours for this address's mailbox (internal.mailbox():
+ * case and a "+tag" aside, so ana+1@, ana+2@ ... are one person's) and from this client.
+ */
 export async function confirmMailsToday(sql: Sql, emailKey: string, clientHash: string): Promise<{ address: number; client: number; proven: boolean }> {
   const rows = await sql.query<{ address: number | string; client: number | string; proven: boolean }>(
-    `select count(*) filter (where s.email_key = $1) as address, count(*) filter (where s.client_hash = $2) as client,
-            exists (select 1 from internal.saved_searches p where p.email_key = $1 and p.confirmed_at is not null) as proven
+    `select count(*) filter (where internal.mailbox(s.email_key) = internal.mailbox($1)) as address, count(*) filter (where s.client_hash = $2) as client,
+            exists (select 1 from internal.saved_searches p where internal.mailbox(p.email_key) = internal.mailbox($1) and p.confirmed_at is not null) as proven
        from internal.mail_outbox o join internal.saved_searches s on s.id::text = split_part(o.ref_id, ':', 1)
-      where o.kind = 'alert-confirm' and o.created_at > internal.now() - interval '24 hours' and (s.email_key = $1 or s.client_hash = $2)`,
+      where o.kind = 'alert-confirm' and o.created_at > internal.now() - interval '24 hours' and (internal.mailbox(s.email_key) = internal.mailbox($1) or s.client_hash = $2)`,
     [emailKey, clientHash],
   );
   const r = rows[0];

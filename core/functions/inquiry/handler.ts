@@ -12,7 +12,7 @@ import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
-import { areaAgent, existingInquiry, insertInquiry, leadOwner, resolveRecipient, withOwner, type Recipient } from './store.ts';
+import { areaAgent, existingInquiry, insertInquiry, leadOwner, resolveRecipient, SELLER_MAILS, sellerMailsToday, withOwner, type Recipient } from './store.ts';
 import { parseEstimate } from '../../protocol/valuation.ts';
 import { estimateHome } from '../valuation.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
@@ -67,17 +67,6 @@ export function createInquiryHandler(deps: InquiryDeps) {
     }
 
     try {
-      // a seller's lead: the estimate the database makes of the home (its facts checked there: a
-      // refused one names its field), before anything is stored
-      let seller: Record<string, unknown> | null = null;
-      if (input.seller) {
-        const made = await estimateHome(deps.sql, input.seller.facts);
-        if ('field' in made) {
-          const field = `seller.facts.${made.field}`;
-          return json(400, { error: 'validation', message: `Some fields are not valid: ${field} (${made.message}).`, fields: { [field]: 'invalid' } }, cors);
-        }
-        seller = { facts: input.seller.facts, timeline: input.seller.timeline, also_buying: input.seller.alsoBuying, estimate: made.estimate };
-      }
       const clientHash = await hashClient(context.clientAddress, await clientSalt(deps.sql, config.hashSalt));
       const content = [
         input.name,
@@ -95,9 +84,49 @@ export function createInquiryHandler(deps: InquiryDeps) {
         input.visit,
       ];
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
+      const asker = { clientHash, known: context.clientAddress !== UNKNOWN_CLIENT, email: input.email.trim().toLowerCase() };
+      const tooMany = () =>
+        json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });
+      // refused before any work is done for it (the estimate below is the costly part): a retry is
+      // answered as the first time, a client over its limit waits, and a seller's mailbox gets few
+      // mails a day unless it proved it is its owner's (SELLER_MAILS)
+      const first = await deps.sql.transaction(async (tx) => {
+        const already = await existingInquiry(tx, idempotencyKey);
+        if (already) return { already };
+        if (await overLimit(tx, 'inquiries', asker, config.rateLimit)) return { limited: true };
+        if (input.seller && !spam) {
+          const today = await sellerMailsToday(tx, input.email);
+          if (today.count >= (today.proven ? SELLER_MAILS.provenAddress : SELLER_MAILS.unprovenAddress)) return { mailbox: true };
+        }
+        return {};
+      });
+      if (first.already) return json(200, { ok: true, id: first.already }, cors);
+      if (first.limited) return tooMany();
+      if (first.mailbox)
+        return json(
+          429,
+          {
+            error: 'rate_limited',
+            message: 'This e-mail address has asked for enough valuations today; an agent will call about the ones sent. Please try again tomorrow.',
+            fields: { email: 'limited' },
+          },
+          { ...cors, 'Retry-After': '86400' },
+        );
+      // a seller's lead: the estimate the database makes of the home (its facts checked there: a
+      // refused one names its field), before anything is stored; a bot's (the honeypot filled)
+      // is stored as asked, never estimated
+      let seller: Record<string, unknown> | null = null;
+      if (input.seller) {
+        const made = spam ? { estimate: null } : await estimateHome(deps.sql, input.seller.facts);
+        if ('field' in made) {
+          const field = `seller.facts.${made.field}`;
+          return json(400, { error: 'validation', message: `Some fields are not valid: ${field} (${made.message}).`, fields: { [field]: 'invalid' } }, cors);
+        }
+        seller = { facts: input.seller.facts, timeline: input.seller.timeline, also_buying: input.seller.alsoBuying, estimate: made.estimate };
+      }
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts
-        const limited = await overLimit(tx, 'inquiries', { clientHash, known: context.clientAddress !== UNKNOWN_CLIENT, email: input.email.trim().toLowerCase() }, config.rateLimit);
+        const limited = await overLimit(tx, 'inquiries', asker, config.rateLimit);
         const already = await existingInquiry(tx, idempotencyKey);
         if (already) return { id: already, created: false, limited: false, unknownOwner: false };
         if (limited) return { id: '', created: false, limited: true, unknownOwner: false };
@@ -211,8 +240,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
         return json(status, body, cors);
       }
       if (outcome.unknownOwner) return json(400, { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } }, cors);
-      if (outcome.limited)
-        return json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });
+      if (outcome.limited) return tooMany();
       if (outcome.created && !spam) deps.onStored?.(outcome.id);
       return json(200, { ok: true, id: outcome.id }, cors);
     } catch (error) {

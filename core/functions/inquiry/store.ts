@@ -117,6 +117,24 @@ export interface NewInquiry extends Pick<InquiryInput, 'agentId' | 'name' | 'ema
   seller: Record<string, unknown> | null;
 }
 
+/**
+ * How many mails a seller's request may send a mailbox a day (internal.mailbox(): case and a
+ * "+tag" aside): the acknowledgement goes to whatever address was typed, so an address that never
+ * proved it is its owner's (by confirming an alert) gets few, one that did more (docs/decisions.md #24).
+ */
+export const SELLER_MAILS = { unprovenAddress: 3, provenAddress: 10 } as const;
+
+/** The seller's requests to this mailbox in the last 24 hours, and whether the mailbox proved it is its owner's. */
+export async function sellerMailsToday(sql: Sql, email: string): Promise<{ count: number; proven: boolean }> {
+  const [row] = await sql.query<{ n: number | string; proven: boolean }>(
+    `select (select count(*) from public.inquiries i
+              where i.seller is not null and not i.spam and internal.mailbox(i.email) = internal.mailbox($1) and i.received_at > internal.now() - interval '24 hours') as n,
+            exists (select 1 from internal.saved_searches s where internal.mailbox(s.email) = internal.mailbox($1) and s.confirmed_at is not null) as proven`,
+    [email],
+  );
+  return { count: Number(row?.n ?? 0), proven: Boolean(row?.proven) };
+}
+
 export async function existingInquiry(sql: Sql, key: string): Promise<string | null> {
   const rows = await sql.query<{ id: string }>('select id::text as id from public.inquiries where idempotency_key = $1', [key]);
   return rows[0]?.id ?? null;
