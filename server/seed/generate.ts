@@ -40,6 +40,8 @@ export interface ListingRow {
   lot_size: number | null;
   /** when it came on the market (its creation, for the seed); the database's default is now */
   listed_at?: string | null;
+  /** when it appeared here (the alerts' new): when it came on the market, for the seed; the default is now */
+  appeared_at?: string | null;
   /** its last price cut and the price before it (priceHistoryFor) */
   price_cut_at?: string | null;
   price_before_cut?: number | null;
@@ -65,7 +67,7 @@ export const LISTING_COLUMNS = [
   'id', 'title', 'address', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'state', 'images', 'geo_lat', 'geo_lon',
   'description', 'created_at', 'status', 'country_code', 'agent_id', 'agent_first_name', 'agent_last_name', 'agent_email', 'agent_phone', 'agent_picture',
   'sector', 'features', 'year_built', 'lot_size', 'listed_at', 'price_cut_at', 'price_before_cut',
-  'hoa_fee', 'parking_spaces', 'storage_unit', 'furnished', 'pets_allowed', 'operation',
+  'hoa_fee', 'parking_spaces', 'storage_unit', 'furnished', 'pets_allowed', 'operation', 'appeared_at',
 ] as const satisfies ReadonlyArray<keyof ListingRow>;
 
 export const PRICE_CHANGE_COLUMNS = ['listing_id', 'old_price', 'new_price', 'changed_at'] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
@@ -583,7 +585,9 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
   const rentals = rentalsFor(listings, nextId, byCity, now, options.seed ?? SEED);
   // every row says its operation (the column is not null; a sale is the database's default)
   for (const l of [...listings, ...past.listings]) l.operation ??= 'sale';
-  return { agents, listings: [...listings, ...past.listings, ...rentals], priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells], openHouses: openHousesFor(listings, now) };
+  // each appeared here when it came on the market (the seed's history is this site's)
+  const all = [...listings, ...past.listings, ...rentals].map((row) => ({ ...row, appeared_at: row.listed_at }));
+  return { agents, listings: all, priceChanges, spells: [...spellsOfInactive(listings, now), ...past.spells], openHouses: openHousesFor(listings, now) };
 }
 
 /** Rent a month per m² at Quito's mid-range (priceFactor 1.0), as [low, high]: a suite's dearer per m², a house's cheaper. */

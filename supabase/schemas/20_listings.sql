@@ -48,8 +48,8 @@ create table internal.listings (
     (1 - ln(tan(radians(least(85.0511, greatest(-85.0511, (public.map_position(id, city, state, geo_lat, geo_lon))[1])))) +
             1 / cos(radians(least(85.0511, greatest(-85.0511, (public.map_position(id, city, state, geo_lat, geo_lon))[1]))))) / pi()) / 2
   ) stored,
-  -- when it came on the market (inserted active, or made active again): what an alert calls new;
-  -- a time (not 'infinity'), as the market index counts from it (docs/market.md)
+  -- when it came on the market (the feed's date, else when it was inserted active or made active
+  -- again); a time (not 'infinity'), as the market index counts from it (docs/market.md)
   listed_at timestamptz not null default internal.now() check (isfinite(listed_at)),
   sector text,
   features text[] not null default '{}'
@@ -91,7 +91,10 @@ create table internal.listings (
   furnished text check (furnished in ('yes', 'partly', 'no')),
   pets_allowed boolean,
   -- for sale or for rent (docs/product.md "Rent and buy"): a rent's price is USD a month
-  operation text not null default 'sale' check (operation in ('sale', 'rent'))
+  operation text not null default 'sale' check (operation in ('sale', 'rent')),
+  -- when it appeared here: inserted active, or made active again (never from a feed, whose
+  -- OnMarketDate is listed_at): what an alert calls new
+  appeared_at timestamptz not null default internal.now()
 );
 
 alter table internal.listings enable row level security;
@@ -100,7 +103,8 @@ create policy "Active listings are public" on internal.listings for select to an
 comment on table internal.listings is 'Listings for sale and for rent, all of them. The public reads active ones through public.listings.';
 comment on column internal.listings.operation is 'sale or rent; a rent''s price is USD a month.';
 comment on column internal.listings.square_feet is 'Area in square metres (the column keeps the feed''s name).';
-comment on column internal.listings.listed_at is 'When the listing came on the market (inserted active or made active again): new for the alerts.';
+comment on column internal.listings.listed_at is 'When the listing came on the market: the feed''s date, else when it was inserted active or made active again.';
+comment on column internal.listings.appeared_at is 'When it appeared here (inserted, or made active again): new for the alerts, whatever date its feed gives.';
 comment on column internal.listings.price_cut_at is 'When the price last went down (null if the last change raised it, or it never changed).';
 comment on column internal.listings.price_before_cut is 'The price before that cut.';
 comment on column internal.listings.source is 'The feed the listing came from (null: entered here, or the seed).';
@@ -141,11 +145,13 @@ begin
   if tg_op = 'INSERT' then
     new.updated_at := coalesce(new.updated_at, new.created_at, internal.now());
     new.listed_at := coalesce(new.listed_at, internal.now());
+    new.appeared_at := coalesce(new.appeared_at, internal.now());
   else
     new.updated_at := internal.now();
     -- back on the market: new again for the alerts
     if new.status = '1' and old.status is distinct from '1' then
       new.listed_at := internal.now();
+      new.appeared_at := internal.now();
     end if;
   end if;
   return new;
@@ -162,6 +168,9 @@ create trigger listings_touch_updated_at
 create index listings_sitemap on internal.listings (id) include (updated_at, title) where country_code = 'EC' and status = '1';
 
 create index listings_listed on internal.listings (listed_at) where country_code = 'EC' and status = '1';
+
+-- the alerts' new listings: those that appeared here since a search's mark
+create index listings_appeared on internal.listings (appeared_at) where country_code = 'EC' and status = '1';
 
 -- One definition of what a search matches (docs/decisions.md #25), which every reader uses:
 -- - an active Ecuador listing is internal.is_public_listing(): the public view of the listings

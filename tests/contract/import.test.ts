@@ -496,4 +496,34 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     expect(await ids(city)).not.toContain(stored?.id);
     expect((await ids(city)).length).toBeGreaterThan(0);
   });
+  it('an instant alert mails a listing imported now that its feed says came on the market yesterday, once: new is when it appeared here', async () => {
+    const email = `appeared-${kind}@example.org`;
+    const sub = await fetch(`${server.url}/functions/v1/saved-searches`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...clientHeaders('10.9.0.3') },
+      body: JSON.stringify({ action: 'subscribe', email, filters: { city: 'Pueblo Importado' }, frequency: 'instant', lang: 'en' }),
+    });
+    expect(sub.status).toBe(200);
+    const confirm: ReceivedMail = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email)));
+    const token = /\/alerts\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(confirm.text)?.[1];
+    expect((await fetch(`${server.url}/alerts/confirm?token=${token}`, { method: 'POST' })).status).toBe(200);
+    // its mark is now; the feed's market date a day before it (midnight, as feeds write dates)
+    const yesterday = new Date(clockNow() - 24 * HOUR).toISOString().slice(0, 10);
+    reso.listings.set('RX-30', record(30, { OnMarketDate: yesterday, ModificationTimestamp: new Date(clockNow()).toISOString() }));
+    expect(await run(resoSource())).toMatchObject({ outcome: 'done', new: 1 });
+    const imported = await server.sql<{ id: string; listed: string; appeared: string }>(
+      "select id::text as id, listed_at::text as listed, appeared_at::text as appeared from internal.listings where source = 'reso:test' and source_key = 'RX-30'",
+    );
+    expect(Date.parse(String(imported[0]?.listed))).toBeLessThan(clockNow() - 12 * HOUR);
+    expect(clockNow() - Date.parse(String(imported[0]?.appeared))).toBeLessThan(5 * 60_000);
+    const mailsFor = () => smtp.mails.filter((m) => m.envelopeTo.includes(email) && m.text.includes(`/properties/${imported[0]?.id}-`));
+    await server.runAlerts();
+    await server.drainOutbox();
+    await until(() => mailsFor().length === 1, 15_000, 'the alert with the imported listing');
+    // once: the next runs find nothing new
+    await server.runAlerts();
+    await server.drainOutbox();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsFor()).toHaveLength(1);
+  });
 });

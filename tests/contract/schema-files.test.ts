@@ -5,7 +5,8 @@
  * catalogue describes them (tests/support/catalogue.ts), on PostgreSQL.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
@@ -129,6 +130,31 @@ describe('supabase/schemas/: the schema as it stands', () => {
       } finally {
         await db.close();
         await old.drop();
+      }
+    });
+
+    it('a database migrated before appeared_at keeps its listings old to every alert: each appeared when it came on the market, and none was changed by it', async () => {
+      const dir = resolve(import.meta.dirname, '../../supabase/migrations');
+      const before = mkdtempSync(join(tmpdir(), 'exp-migrations-'));
+      const old = await postgresDatabase();
+      const db = await openPostgres(old.url);
+      try {
+        for (const f of readdirSync(dir).filter((f) => f.endsWith('.sql') && f < '20261202023000')) cpSync(join(dir, f), join(before, f));
+        await migrate(db, before);
+        await db.exec(`insert into internal.listings (id, title, price, city, listed_at, updated_at) values
+          (1, 'Casa en Cumbayá', 250000, 'Quito', '2026-03-01T10:00:00Z', '2026-04-01T10:00:00Z'),
+          (2, 'Departamento en Samborondón', 180000, 'Guayaquil', '2026-05-20T10:00:00Z', '2026-05-21T10:00:00Z')`);
+        const rows = () => db.jobs.query<{ id: number; listed: string; appeared: string | null; updated: string }>(
+          `select id, listed_at::text as listed, (to_jsonb(l) ->> 'appeared_at')::timestamptz::text as appeared, updated_at::text as updated from internal.listings l order by id`,
+        );
+        const was = await rows();
+        expect(was.map((r) => r.appeared)).toEqual([null, null]);
+        expect((await migrate(db)).some((f) => f.startsWith('20261202023000'))).toBe(true);
+        expect(await rows()).toEqual(was.map((r) => ({ ...r, appeared: r.listed })));
+      } finally {
+        await db.close();
+        await old.drop();
+        rmSync(before, { recursive: true, force: true });
       }
     });
   });

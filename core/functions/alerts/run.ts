@@ -43,7 +43,8 @@ export interface AlertRunResult {
 const ALERT_RUN_DEFAULTS = { batch: 200, settleSeconds: 30, maxItems: 12 } as const;
 
 /**
- * One batch, one statement: the due searches (locked), the listings that came on the market and the
+ * One batch, one statement: the due searches (locked), the listings that appeared here (appeared_at:
+ * inserted or made active again, whatever date a feed gives as its market date) and the
  * price changes of the batch's widest window, the matches per search (each in its own window, its own
  * filters: internal.listing_matches), the alerts and their mails, the marks moved on.
  */
@@ -61,7 +62,7 @@ since as (select min(sent_through) as t from batch),
 fresh as (
   select l.*
     from internal.listings l, since, run
-   where l.country_code = 'EC' and l.status = '1' and l.listed_at > since.t and l.listed_at <= run.window_to
+   where l.country_code = 'EC' and l.status = '1' and l.appeared_at > since.t and l.appeared_at <= run.window_to
 ),
 changes as (
   select c.*
@@ -69,8 +70,8 @@ changes as (
    where c.changed_at > since.t and c.changed_at <= run.window_to
 ),
 found_new as (
-  select b.id as search_id, b.sent_through, l.id as listing_id, 'new'::text as kind, null::numeric as old_price, l.listed_at as at
-    from batch b join fresh l on l.listed_at > b.sent_through
+  select b.id as search_id, b.sent_through, l.id as listing_id, 'new'::text as kind, null::numeric as old_price, l.appeared_at as at
+    from batch b join fresh l on l.appeared_at > b.sent_through
    where internal.listing_matches(l, b.filters)
 ),
 drops as (
@@ -85,8 +86,8 @@ found_drops as (
     join internal.listings l on l.id = d.listing_id
    where l.price < d.old_price
      and internal.listing_matches(l, b.filters)
-     -- on the market since the mark: it is new, not a drop
-     and l.listed_at <= b.sent_through
+     -- here since the mark: it is new, not a drop
+     and l.appeared_at <= b.sent_through
 ),
 found as (
   select f.*, row_number() over (partition by f.search_id order by f.at desc, f.listing_id desc) as rn
