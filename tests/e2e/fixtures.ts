@@ -167,6 +167,43 @@ export async function centred(locator: Locator): Promise<Locator> {
   return locator;
 }
 
+/**
+ * The tab an action opens at `url`, as the browser itself reports its tabs (CDP's Target domain):
+ * from Playwright 1.62 on, a tab that a middle- or ctrl-click opens is sometimes never reported as
+ * a page of its context (microsoft/playwright#42142), though the browser opened it. `close()`
+ * closes it.
+ */
+export async function tabOpenedBy(context: BrowserContext, action: () => Promise<unknown>, url: string, timeout = 30_000): Promise<{ close(): Promise<void> }> {
+  const browser = context.browser();
+  if (!browser) throw new Error('tabOpenedBy needs a browser context of a launched browser');
+  const cdp = await browser.newBrowserCDPSession();
+  type Info = { targetId: string; type: string; url: string };
+  const opened = new Promise<Info>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no tab opened at ${url} within ${timeout} ms`)), timeout);
+    const seen = ({ targetInfo }: { targetInfo: Info }) => {
+      if (targetInfo.type === 'page' && targetInfo.url === url) (clearTimeout(timer), done(targetInfo));
+    };
+    cdp.on('Target.targetCreated', seen);
+    cdp.on('Target.targetInfoChanged', seen);
+  });
+  try {
+    const before = new Set(((await cdp.send('Target.getTargets')).targetInfos as Info[]).map((t) => t.targetId));
+    await cdp.send('Target.setDiscoverTargets', { discover: true });
+    await action();
+    const tab = await opened;
+    if (before.has(tab.targetId)) throw new Error(`the page at ${url} was not a new tab`);
+    return {
+      close: async () => {
+        await cdp.send('Target.closeTarget', { targetId: tab.targetId });
+        await cdp.detach();
+      },
+    };
+  } catch (error) {
+    await cdp.detach().catch(() => {});
+    throw error;
+  }
+}
+
 /** The classes on our elements that have no rule in their compiled utilities (docs/decisions.md #19): a state the build did not see. */
 export async function unstyled(page: Page): Promise<string[]> {
   return page.evaluate(() => {
