@@ -6,6 +6,7 @@
 import { isKnownType, type KnownType } from './listing.ts';
 import { num, optNum, records, str } from './read.ts';
 import { ecuadorYear } from './calendar.ts';
+import { formatCount } from './format.ts';
 
 /** The facts of a home, as public.estimate_value(facts) takes them: only what is known. */
 export interface HomeFacts {
@@ -86,8 +87,12 @@ export interface Estimate {
   market: { path: string; name: string; month: string; median: number; listings: number; yearBefore: number | null } | null;
   /** the agent who serves the place (a seller's lead goes to them) */
   agent: { id: string; name: string; picture: string | null } | null;
-  /** confirmed saved searches a home like it would match: a count only */
-  demand: number;
+  /**
+   * confirmed saved searches a home like it would match: a count from a floor, else `demandFewerThan`
+   * the floor; neither for facts no home near it has (internal.buyer_demand)
+   */
+  demand: number | null;
+  demandFewerThan: number | null;
 }
 
 /** public.estimate_value's answer, read once for the element, the mails and the report. */
@@ -122,8 +127,16 @@ export function parseEstimate(value: unknown): Estimate {
     place: p ? { path: str(p.path), name: str(p.name) } : null,
     market: m ? { path: str(m.path), name: str(m.name), month: str(m.month).slice(0, 10), median: num(m.median), listings: num(m.listings), yearBefore: optNum(m.year_before) } : null,
     agent: a ? { id: str(a.id), name: str(a.name), picture: a.picture ? str(a.picture) : null } : null,
-    demand: num(o.demand ?? 0),
+    demand: optNum(o.demand),
+    demandFewerThan: optNum(o.demand_fewer_than),
   };
+}
+
+/** Buyer demand in one sentence, as the estimate's element and the home's monthly report say it. */
+export function demandText(e: Pick<Estimate, 'demand' | 'demandFewerThan'>, t: (key: string, options?: Record<string, unknown>) => string): string {
+  if (e.demand !== null) return t('valuation.demand', { count: e.demand, formatted: formatCount(e.demand) });
+  if (e.demandFewerThan !== null) return t('valuation.demandFewer', { count: e.demandFewerThan, formatted: formatCount(e.demandFewerThan) });
+  return t('valuation.demandUnlike');
 }
 
 /** When a seller plans to sell, as the lead form offers it. */

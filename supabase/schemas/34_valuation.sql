@@ -104,6 +104,41 @@ as $$
             from unnest(weights, deviations) v(w, dev)) s
 $$;
 
+-- Buyer demand for the estimate (docs/valuation.md "Buyer demand"): how many confirmed saved
+-- searches a home like the subject matches, told only where it says nothing about one buyer. A count
+-- from DEMAND_FLOOR on, else "fewer than" it (none and four read alike); and nothing for facts that
+-- no home among its comparables has (the type, bedrooms and bathrooms as given, the area within a
+-- fifth, its features), which a caller could choose to single out one buyer's criteria.
+create or replace function internal.buyer_demand(subject internal.listings, comparables bigint[], area double precision)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  with floor as (select 5 as n),
+  real_home as (
+    select exists (
+      select 1 from internal.listings l
+       where l.id = any (comparables)
+         and l.property_type = subject.property_type
+         and (subject.bedrooms is null or l.bedrooms = subject.bedrooms)
+         and (subject.bathrooms is null or l.bathrooms = subject.bathrooms)
+         and (case when subject.property_type = 'land' then l.lot_size else l.square_feet end) between area / 1.2 and area * 1.2
+         and subject.features <@ l.features
+    ) as yes
+  ),
+  matched as (
+    select count(*)::integer as n
+      from internal.saved_searches s, real_home
+     where real_home.yes and s.status = 'active' and s.market is null and s.home is null and not s.spam
+       and internal.listing_matches(subject, s.filters)
+  )
+  select case when not real_home.yes then null
+              when matched.n >= floor.n then pg_catalog.jsonb_build_object('count', matched.n)
+              else pg_catalog.jsonb_build_object('fewer_than', floor.n) end
+    from real_home, matched, floor
+$$;
+
 -- The estimate (docs/valuation.md has the method and its measured accuracy). `facts`: `lat` and
 -- `lng` (or `place`, a path of the location box), `property_type`, `area_m2` (the lot for land:
 -- `lot_m2`), and what else is known: `bedrooms`, `bathrooms`, `year_built`, `lot_m2`, `features`;
@@ -111,7 +146,8 @@ $$;
 -- Answers `value`, `low`, `high` (null, with `reason`, when too few listings are near), `usd_m2`,
 -- `confidence`, the `comparables` it stood on (the closest in weight first), the `place` it is in
 -- with its `market` (the index's figure), and `demand`: how many confirmed saved searches a home
--- like it matches (a count only).
+-- like it matches, from a floor (else `demand_fewer_than`; neither for facts no home near it has:
+-- internal.buyer_demand).
 create or replace function public.estimate_value(facts jsonb)
 returns jsonb
 language plpgsql
@@ -182,7 +218,7 @@ declare
   near_name text;
   market jsonb;
   agent jsonb;
-  demand integer;
+  demand jsonb;
   subject internal.listings;
 begin
   if f is null or pg_catalog.jsonb_typeof(f) <> 'object' then
@@ -279,7 +315,7 @@ begin
 
   if n < 5 then
     return pg_catalog.jsonb_build_object('value', null, 'low', null, 'high', null, 'usd_m2', null, 'confidence', 'none',
-      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', 0, 'method', 'local-regression-2');
+      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', null, 'demand_fewer_than', null, 'method', 'local-regression-2');
   end if;
 
   -- weights: nearer (a tricube over the distance of the 25th, at least 1 km), closer in size, and
@@ -398,9 +434,7 @@ begin
     'state_slug', (select l.state_slug from internal.listings l where l.id = ids[1]),
     'place_search', (select l.place_search from internal.listings l where l.id = ids[1])
   ));
-  select count(*)::integer into demand
-    from internal.saved_searches s
-   where s.status = 'active' and s.market is null and s.home is null and not s.spam and internal.listing_matches(subject, s.filters);
+  demand := internal.buyer_demand(subject, ids, area);
 
   return pg_catalog.jsonb_build_object(
     'value', round(value / 1000) * 1000,
@@ -412,7 +446,8 @@ begin
     'place', case when near_path is null then null else pg_catalog.jsonb_build_object('path', near_path, 'name', coalesce(near_name, near_path)) end,
     'market', market,
     'agent', agent,
-    'demand', demand,
+    'demand', (demand ->> 'count')::integer,
+    'demand_fewer_than', (demand ->> 'fewer_than')::integer,
     'method', 'local-regression-2'
   );
 end

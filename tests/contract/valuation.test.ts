@@ -170,48 +170,77 @@ describe('what a home may ask (docs/valuation.md)', () => {
     }
   });
 
-  it('counts the buyers whose confirmed searches a home like it matches, as SQL written apart counts them, and tells nobody who they are', async () => {
+  it('tells buyer demand only where it singles out nobody: the count of confirmed searches a home like it matches (as SQL written apart counts them) from five, "fewer than 5" below (none and four alike), nothing for facts no home near it has', async () => {
     const value = parseEstimate((await estimate(CUMBAYA)).data).value as number;
-    const searches: Array<Record<string, unknown>> = [
+    const matching: Array<Record<string, unknown>> = [
       { place: 'cumbaya', beds_min: 3 },
       { place: 'cumbaya', property_type: 'house', price_max: value + 50_000 },
-      { place: 'cumbaya', beds_min: 5 },
-      { place: 'quito' },
-      { price_min: value + 100_000 },
       { area_min: 200, area_max: 300, place: 'cumbaya' },
+      { place: 'cumbaya' },
+      { place: 'cumbaya', property_type: 'house' },
+      { place: 'cumbaya', beds_min: 2 },
     ];
-    const before = parseEstimate((await estimate(CUMBAYA)).data).demand;
-    for (const [i, f] of searches.entries()) {
-      await d.server.sql(
+    const others: Array<Record<string, unknown>> = [{ place: 'cumbaya', beds_min: 5 }, { place: 'quito' }, { price_min: value + 100_000 }];
+    const save = async (f: Record<string, unknown>, i: number) =>
+      d.server.sql(
         `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, next_run_at, idempotency_key, client_hash)
          values ($1, $1, $2::jsonb, $1, 'daily', 'es', 'active', internal.now(), internal.now(), internal.now() + interval '1 day', $1, 'demand')`,
         [`demand-${i}-${Date.now()}@example.org`, JSON.stringify(f)],
       );
-    }
+    // written apart: the filters these searches use, read against the home's facts and value
+    const apart = async () =>
+      (
+        await d.server.sql<{ n: number }>(
+          `select count(*)::int as n from internal.saved_searches s
+            where s.status = 'active' and s.market is null and s.home is null and not s.spam
+              and (s.filters->>'place' is null or s.filters->>'place' = 'cumbaya')
+              and (s.filters->>'property_type' is null or s.filters->>'property_type' = 'house')
+              and (s.filters->>'beds_min' is null or (s.filters->>'beds_min')::int <= 3)
+              and (s.filters->>'price_min' is null or (s.filters->>'price_min')::numeric <= $1)
+              and (s.filters->>'price_max' is null or (s.filters->>'price_max')::numeric >= $1)
+              and (s.filters->>'area_min' is null or (s.filters->>'area_min')::numeric <= 250)
+              and (s.filters->>'area_max' is null or (s.filters->>'area_max')::numeric >= 250)
+              and not (s.filters ?| array['city', 'words', 'features', 'polygon', 'baths_min', 'year_min', 'year_max', 'lot_min', 'lot_max', 'agent', 'area_south'])`,
+          [value],
+        )
+      )[0]?.n ?? 0;
+    const demandOf = async (facts: Record<string, unknown>) => {
+      const e = parseEstimate((await estimate(facts)).data);
+      return { demand: e.demand, demandFewerThan: e.demandFewerThan };
+    };
+    for (const [i, f] of others.entries()) await save(f, 100 + i);
     // a pending (unconfirmed) one that would match does not count
     await d.server.sql(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, idempotency_key, client_hash)
        values ($1, $1, '{"place":"cumbaya"}', $1, 'daily', 'es', 'pending', internal.now() + interval '1 day', $1, 'demand')`,
       [`pending-${Date.now()}@example.org`],
     );
-    // written apart: the filters these searches use, read against the home's facts and value
-    const [apart] = await d.server.sql<{ n: number }>(
-      `select count(*)::int as n from internal.saved_searches s
-        where s.status = 'active' and s.market is null and s.home is null and not s.spam
-          and (s.filters->>'place' is null or s.filters->>'place' = 'cumbaya')
-          and (s.filters->>'property_type' is null or s.filters->>'property_type' = 'house')
-          and (s.filters->>'beds_min' is null or (s.filters->>'beds_min')::int <= 3)
-          and (s.filters->>'price_min' is null or (s.filters->>'price_min')::numeric <= $1)
-          and (s.filters->>'price_max' is null or (s.filters->>'price_max')::numeric >= $1)
-          and (s.filters->>'area_min' is null or (s.filters->>'area_min')::numeric <= 250)
-          and (s.filters->>'area_max' is null or (s.filters->>'area_max')::numeric >= 250)
-          and not (s.filters ?| array['city', 'words', 'features', 'polygon', 'baths_min', 'year_min', 'year_max', 'lot_min', 'lot_max', 'agent', 'area_south'])`,
-      [value],
-    );
-    const after = parseEstimate((await estimate(CUMBAYA)).data);
-    expect(after.demand - before).toBe(3);
-    expect(after.demand).toBe(apart?.n);
-    expect(JSON.stringify(after)).not.toContain('@example.org');
+    const seen = new Set<string>();
+    for (const [i, f] of matching.entries()) {
+      const n = await apart();
+      const shown = await demandOf(CUMBAYA);
+      expect(shown, `${n} searches match`).toEqual(n >= 5 ? { demand: n, demandFewerThan: null } : { demand: null, demandFewerThan: 5 });
+      if (n < 5) seen.add(JSON.stringify(shown));
+      await save(f, i);
+    }
+    const n = await apart();
+    expect(n).toBeGreaterThanOrEqual(6);
+    expect(await demandOf(CUMBAYA)).toEqual({ demand: n, demandFewerThan: null });
+    // below the floor, one answer whatever the count: a search added or not cannot be told apart
+    expect(seen.size).toBe(1);
+    // facts no home near it has (written apart: no active house of the kind anywhere) say nothing,
+    // though every search of Cumbayá would match them
+    for (const unlike of [{ ...CUMBAYA, bedrooms: 9 }, { ...CUMBAYA, features: ['waterfront', 'pool', 'view'] }]) {
+      const [{ homes } = { homes: -1 }] = await d.server.sql<{ homes: number }>(
+        `select count(*)::int as homes from internal.listings l
+          where l.status = '1' and l.property_type = 'house' and l.square_feet between 250 / 1.2 and 250 * 1.2
+            and l.bedrooms = $1 and $2::text[] <@ l.features and l.city = 'Quito'`,
+        [unlike.bedrooms, (unlike as { features?: string[] }).features ?? []],
+      );
+      expect(homes, JSON.stringify(unlike)).toBe(0);
+      expect(await demandOf(unlike), JSON.stringify(unlike)).toEqual({ demand: null, demandFewerThan: null });
+    }
+    expect(JSON.stringify((await estimate(CUMBAYA)).data)).not.toContain('@example.org');
   });
 
   it("sends the seller's lead to the agent who serves Cumbayá with the estimate, tells the seller, and the CRM's webhook verifies; nothing twice, bad facts refused", async () => {

@@ -10,7 +10,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { formatArea, formatCount, formatPrice } from '../../core/protocol/format.ts';
 import { formatChange } from '../../core/protocol/market.ts';
 import { KNOWN_TYPES, normaliseImages, typeLabel, type KnownType } from '../../core/protocol/listing.ts';
-import { checkHomeFacts, HOME_FEATURES, parseEstimate, type Estimate, type HomeFacts, type HomeNumber } from '../../core/protocol/valuation.ts';
+import { checkHomeFacts, demandText, HOME_FEATURES, parseEstimate, type Estimate, type HomeFacts, type HomeNumber } from '../../core/protocol/valuation.ts';
 import { agentPath, listingPath, marketPath } from '../../core/routes.ts';
 import { getClients } from '../lib/data/client.ts';
 import type { PlaceSuggestion } from '../lib/data/places.ts';
@@ -322,7 +322,7 @@ function Result({ estimate: r }: { estimate: Estimate }) {
         </p>
       ) : null}
       <p className="m-0 text-[15px]" part="demand">
-        {r.demand ? t('valuation.demand', { count: r.demand, formatted: formatCount(r.demand) }) : t('valuation.demandNone')}
+        {demandText(r, t)}
       </p>
       {r.agent && place ? (
         <p className="m-0 text-[15px]" part="agent">

@@ -9,7 +9,7 @@
 import { formatArea, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { formatChange, formatMonth } from '../../protocol/market.ts';
-import { parseEstimate } from '../../protocol/valuation.ts';
+import { demandText, parseEstimate } from '../../protocol/valuation.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
 import { estimateHome } from '../valuation.ts';
@@ -61,7 +61,7 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
         `${t('valuation.market.line', { place: e.market.name, price: formatPrice(e.market.median) })}${change !== null ? ` (${t('valuation.market.change', { change: formatChange(change) })})` : ''}`,
       );
     }
-    lines.push(e.demand ? t('valuation.demand', { count: e.demand, formatted: String(e.demand) }) : t('valuation.demandNone'));
+    lines.push(demandText(e, t));
     const comps = e.comparables.map((c) => ({
       badge: newsOf.get(c.id) ?? '',
       text: `${c.title} · ${formatPrice(c.price)} · ${formatArea(c.area)} · ${t('valuation.result.perM2', { price: formatPrice(c.usdM2) })}`,

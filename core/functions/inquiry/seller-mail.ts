@@ -69,7 +69,7 @@ export function composeSellerLeadMail(row: InquiryMailRow, seller: SellerLead, o
     [both('mail.seller.place'), place],
     ...homeLines(seller.facts, es),
     [both('mail.seller.estimate'), estimateText(e, es)],
-    [both('mail.seller.demand'), formatCount(e.demand)],
+    [both('mail.seller.demand'), e.demand !== null ? formatCount(e.demand) : e.demandFewerThan !== null ? es('valuation.fewerThan', { formatted: formatCount(e.demandFewerThan) }) : ''],
     ...attributionLines({ origin: row.origin, page: row.page_url, element: row.element, utm: row.utm }, both),
   ].filter(([, v]) => v) as Array<[string, string]>;
   const comparables = e.comparables.map((c) => ({
