@@ -405,3 +405,36 @@ begin
   );
 end
 $$;
+
+-- The team keeps a calendar too: its visits (no agent) are one calendar, 0, in the constraint and
+-- in the times offered (a null agent was never equal to another, so team visits could overlap)
+alter table internal.visits drop constraint visits_no_double_booking;
+alter table internal.visits add constraint visits_no_double_booking exclude using gist ((coalesce(agent_id, 0)) with =, during with &&) where (status = 'confirmed');
+
+-- The times a visit may start with this agent (null: the team) between `from_at` and `to_at`:
+-- within the agent's hours in Ecuador's time, on the step, from the lead time to the horizon, and
+-- never over a visit already confirmed.
+create or replace function internal.open_visit_times(agent bigint, from_at timestamptz, to_at timestamptz)
+returns setof timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  with r as (select * from internal.visit_rules()),
+  days as (
+    select d::date as day
+      from pg_catalog.generate_series((greatest(from_at, internal.now()) at time zone 'America/Guayaquil')::date,
+                                      (least(to_at, internal.now() + (select r.horizon from r)) at time zone 'America/Guayaquil')::date, interval '1 day') d
+  )
+  select t.start
+    from days
+    join internal.visiting_hours(agent) h on h.weekday = extract(isodow from days.day)
+    cross join r
+    cross join lateral pg_catalog.generate_series((days.day + h.opens) at time zone 'America/Guayaquil',
+                                                  (days.day + h.closes) at time zone 'America/Guayaquil' - r.length, r.step) t(start)
+   where t.start >= greatest(from_at, internal.now() + r.lead_time) and t.start <= least(to_at, internal.now() + r.horizon)
+     and not exists (select 1 from internal.visits v
+                      where coalesce(v.agent_id, 0) = coalesce(open_visit_times.agent, 0) and v.status = 'confirmed'
+                        and v.during && pg_catalog.tstzrange(t.start, t.start + r.length))
+   order by t.start
+$$;

@@ -94,3 +94,38 @@ set search_path = ''
 as $$
   select (pg_catalog.date_trunc('month', after at time zone 'America/Guayaquil') + interval '1 month 8 hours') at time zone 'America/Guayaquil'
 $$;
+
+-- Buyer demand for the estimate (public.estimate_value; docs/valuation.md): how many confirmed saved
+-- searches a home like the subject matches, told only where it says nothing about one buyer. A count
+-- from DEMAND_FLOOR on, else "fewer than" it (none and four read alike); and nothing for facts that
+-- no home among its comparables has (the type, bedrooms and bathrooms as given, the area within a
+-- fifth, its features), which a caller could choose to single out one buyer's criteria.
+create or replace function internal.buyer_demand(subject internal.listings, comparables bigint[], area double precision)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  with floor as (select 5 as n),
+  real_home as (
+    select exists (
+      select 1 from internal.listings l
+       where l.id = any (comparables)
+         and l.property_type = subject.property_type
+         and (subject.bedrooms is null or l.bedrooms = subject.bedrooms)
+         and (subject.bathrooms is null or l.bathrooms = subject.bathrooms)
+         and (case when subject.property_type = 'land' then l.lot_size else l.square_feet end) between area / 1.2 and area * 1.2
+         and subject.features <@ l.features
+    ) as yes
+  ),
+  matched as (
+    select count(*)::integer as n
+      from internal.saved_searches s, real_home
+     where real_home.yes and s.status = 'active' and s.market is null and s.home is null and not s.spam
+       and internal.listing_matches(subject, s.filters)
+  )
+  select case when not real_home.yes then null
+              when matched.n >= floor.n then pg_catalog.jsonb_build_object('count', matched.n)
+              else pg_catalog.jsonb_build_object('fewer_than', floor.n) end
+    from real_home, matched, floor
+$$;

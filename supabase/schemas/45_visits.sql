@@ -42,8 +42,9 @@ alter table internal.visit_requests enable row level security;
 
 create index visit_requests_listing on internal.visit_requests (listing_id, created_at);
 
--- A confirmed visit: one of its request's times, in the agent's calendar. No two confirmed visits
--- of one agent overlap: an exclusion constraint, so two confirmations at once cannot both win.
+-- A confirmed visit: one of its request's times, in the agent's calendar (no agent: the team's). No
+-- two confirmed visits of one calendar overlap: an exclusion constraint, so two confirmations at
+-- once cannot both win (the team's calendar is 0, as a null would never be equal to another).
 create table internal.visits (
   id bigint generated always as identity primary key,
   request_id bigint not null unique references internal.visit_requests (id) on delete cascade,
@@ -56,7 +57,7 @@ create table internal.visits (
   location text,
   confirmed_at timestamptz not null default internal.now(),
   cancelled_at timestamptz,
-  constraint visits_no_double_booking exclude using gist (agent_id with =, during with &&) where (status = 'confirmed')
+  constraint visits_no_double_booking exclude using gist ((coalesce(agent_id, 0)) with =, during with &&) where (status = 'confirmed')
 );
 
 alter table internal.visits enable row level security;
@@ -107,7 +108,7 @@ as $$
                                                   (days.day + h.closes) at time zone 'America/Guayaquil' - r.length, r.step) t(start)
    where t.start >= greatest(from_at, internal.now() + r.lead_time) and t.start <= least(to_at, internal.now() + r.horizon)
      and not exists (select 1 from internal.visits v
-                      where v.agent_id = open_visit_times.agent and v.status = 'confirmed'
+                      where coalesce(v.agent_id, 0) = coalesce(open_visit_times.agent, 0) and v.status = 'confirmed'
                         and v.during && pg_catalog.tstzrange(t.start, t.start + r.length))
    order by t.start
 $$;

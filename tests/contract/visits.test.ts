@@ -133,6 +133,28 @@ describe('visits (docs/visits.md)', () => {
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [first]))[0]?.s).toBe('done');
   });
 
+  it("the team keeps a calendar too: a visit with no agent takes its time out of the team's times, and a second one at that time is told it is taken", async () => {
+    const teamTimes = async () =>
+      (await server.sql<{ t: string }>("select t::text as t from internal.open_visit_times(null, internal.now(), internal.now() + interval '14 days') t")).map((r) => new Date(r.t).toISOString());
+    const before = await teamTimes();
+    const at = before[30]!;
+    const first = await request(null, [at]);
+    const second = await request(null, [new Date(Date.parse(at) + HOUR / 2).toISOString(), at]);
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [first]))[0]?.s).toBe('confirmed');
+    const after = await teamTimes();
+    for (const gone of [Date.parse(at) - HOUR / 2, Date.parse(at), Date.parse(at) + HOUR / 2]) expect(after).not.toContain(new Date(gone).toISOString());
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [second]))[0]?.s).toBe('taken');
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 2) as s', [second]))[0]?.s).toBe('taken');
+    await expect(
+      server.sql("insert into internal.visits (request_id, agent_id, during) values ($1, null, tstzrange($2::timestamptz, $2::timestamptz + interval '1 hour'))", [second, at]),
+    ).rejects.toThrow(/visits_no_double_booking/);
+    // an agent's visit at that hour is the agent's own calendar, not the team's
+    const agents = await request(listing.agent_id, [at]);
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [agents]))[0]?.s).toBe('confirmed');
+    for (const id of [first, agents]) await server.sql('select internal.cancel_visit($1)', [id]);
+    expect(await teamTimes()).toEqual(before);
+  });
+
   it('a time gone by or a choice that is not one of the times cannot be confirmed', async () => {
     const past = await request(listing.agent_id, [new Date(clockNow() - HOUR).toISOString()]);
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [past]))[0]?.s).toBe('past');
