@@ -38,6 +38,11 @@ test.beforeAll(async ({ data }) => {
   // a market report for an agent's area (docs/market.md), and its follow as her lead
   const market = '<!-- wp:exp-ecuador/market-report {"place":"quito","type-group":"house"} /-->';
   const hostileBlock = '<!-- wp:exp-ecuador/inquiry-form {"heading":"\\u003c/exp-inquiry-form\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"} /-->';
+  // synced patterns (wp_block posts) are rendered inside the post that embeds them: each is its own author's
+  const authorPattern =
+    '<!-- wp:exp-ecuador/inquiry-form {"api-url":"https://attacker.example","lead-agent-id":"7","heading":"Bloque de autora"} /-->\n\n<!-- wp:shortcode -->\n[exp_inquiry_form api_url="https://attacker.example" lead_agent_id="7" heading="Atajo de autora"]\n<!-- /wp:shortcode -->\n\n<!-- wp:paragraph -->\n<p>[[exp_inquiry_form lead_agent_id="7" heading="Texto"]]</p>\n<!-- /wp:paragraph -->';
+  const adminPattern = `<!-- wp:exp-ecuador/inquiry-form {"api-url":"https://datos.example","lead-agent-id":"${other.id}","heading":"Bloque de administradora"} /-->\n\n<!-- wp:shortcode -->\n[exp_inquiry_form lead_agent_id="${other.id}" heading="Atajo de administradora"]\n<!-- /wp:shortcode -->`;
+  const after = `<!-- wp:exp-ecuador/inquiry-form {"lead-agent-id":"${other.id}","heading":"Después"} /-->`;
   wp = await startWordPress({
     plugin: resolve(root, 'dist/wordpress/exp-ecuador'),
     steps: [
@@ -52,7 +57,15 @@ wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_ti
 wp_insert_post(array('post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Hostil', 'post_name' => 'hostil', 'post_content' => wp_slash(${php(hostileBlock)})));
 $author = wp_insert_user(array('user_login' => 'autora', 'user_pass' => 'autora-password', 'user_email' => 'autora@example.org', 'role' => 'author'));
 wp_insert_post(array('post_type' => 'post', 'post_status' => 'publish', 'post_author' => $author, 'post_title' => 'Contacto falso', 'post_name' => 'falso', 'post_content' => wp_slash(${php(forged)})));
-wp_insert_post(array('post_type' => 'post', 'post_status' => 'publish', 'post_author' => 1, 'post_title' => 'Otra agente', 'post_name' => 'otra', 'post_content' => wp_slash(${php(chosen)})));`,
+wp_insert_post(array('post_type' => 'post', 'post_status' => 'publish', 'post_author' => 1, 'post_title' => 'Otra agente', 'post_name' => 'otra', 'post_content' => wp_slash(${php(chosen)})));
+$pattern = function ($author, $title, $content) { return '<!-- wp:block {"ref":' . wp_insert_post(array('post_type' => 'wp_block', 'post_status' => 'publish', 'post_author' => $author, 'post_title' => $title, 'post_content' => wp_slash($content))) . '} /-->'; };
+$publish = function ($author, $name, $content) { wp_insert_post(array('post_type' => 'post', 'post_status' => 'publish', 'post_author' => $author, 'post_title' => $name, 'post_name' => $name, 'post_content' => wp_slash($content))); };
+$ofAuthor = $pattern($author, 'Patrón de autora', ${php(authorPattern)});
+$ofAdmin = $pattern(1, 'Patrón de administradora', ${php(adminPattern)});
+$publish(1, 'patron-de-autora', $ofAuthor);
+$publish($author, 'patron-en-autora', $ofAdmin);
+$publish(1, 'patron-de-administradora', $ofAdmin);
+$publish(1, 'patron-anidado', $pattern(1, 'Patrón anidado', $ofAuthor . "\n\n" . ${php(after)}));`,
       },
     ],
   });
@@ -107,6 +120,48 @@ test("an author cannot send visitors' details elsewhere: the backend and the lea
   expect(forged).toContain('<!-- exp-ecuador: api-url, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->');
   const chosen = await (await request.get(`${wp.url}/?name=otra`)).text();
   expect(chosen).toContain(`<exp-inquiry-form api-url="${data.url}" lang="es" lead-agent-id="${other.id}" heading="Otra agente"`);
+});
+
+test("a synced pattern is its own author's: an author's in an administrator's post, or an administrator's in an author's, gets the settings' backend and agent; an administrator's in an administrator's post keeps its own", async ({
+  request,
+  data,
+}) => {
+  // each inquiry form of a post: its heading, backend and lead agent
+  const forms = async (name: string) => {
+    const html = await (await request.get(`${wp.url}/?name=${name}`)).text();
+    const elements = (html.match(/<exp-inquiry-form [^>]*>/g) ?? []).map((el) => {
+      const attr = (n: string) => el.match(new RegExp(` ${n}="([^"]*)"`))?.[1];
+      return { heading: attr('heading'), api: attr('api-url'), agent: attr('lead-agent-id') };
+    });
+    return { html, elements };
+  };
+  const settings = { api: data.url, agent: owner.id };
+  // an author's pattern in an administrator's post: its block and its shortcode alike
+  const ofAuthor = await forms('patron-de-autora');
+  expect(ofAuthor.elements).toEqual([
+    { heading: 'Bloque de autora', ...settings },
+    { heading: 'Atajo de autora', ...settings },
+  ]);
+  expect(ofAuthor.html).not.toContain('attacker.example');
+  expect(ofAuthor.html).toContain('<!-- exp-ecuador: api-url, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->');
+  // an escaped shortcode stays text, as in a post
+  expect(ofAuthor.html).toContain('[exp_inquiry_form lead_agent_id=');
+  // an administrator's pattern in an author's post: the least trusted author wins
+  expect((await forms('patron-en-autora')).elements).toEqual([
+    { heading: 'Bloque de administradora', ...settings },
+    { heading: 'Atajo de administradora', ...settings },
+  ]);
+  // an administrator's pattern in an administrator's post: its own backend and agent
+  expect((await forms('patron-de-administradora')).elements).toEqual([
+    { heading: 'Bloque de administradora', api: 'https://datos.example', agent: other.id },
+    { heading: 'Atajo de administradora', api: data.url, agent: other.id },
+  ]);
+  // an author's pattern inside an administrator's: the author's elements get the settings', the administrator's after it its own
+  expect((await forms('patron-anidado')).elements).toEqual([
+    { heading: 'Bloque de autora', ...settings },
+    { heading: 'Atajo de autora', ...settings },
+    { heading: 'Después', api: data.url, agent: other.id },
+  ]);
 });
 
 test("the search in WordPress: its results for Quito, a listing opened, the inquiry sent as the agent's lead from the WordPress page", async ({ page, data }) => {

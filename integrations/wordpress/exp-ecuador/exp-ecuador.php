@@ -23,6 +23,8 @@
  * details become (api-url, api-key, lead-agent-id) come from the settings page only: a shortcode or
  * a block may name them only when its author may change those settings (an administrator), never
  * an author or an editor, who could otherwise send visitors' details to another backend or agent.
+ * In a synced pattern (a reusable block) its author is the pattern's, and the post that shows it
+ * must be an administrator's too: the least trusted author on the way wins.
  */
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -36,11 +38,93 @@ define( 'EXP_ECUADOR_SETTINGS_ONLY', array( 'api-url', 'api-key', 'lead-agent-id
 
 /**
  * May the content being shown choose its own backend and lead agent? Only when its author may
- * change the settings; content with no author (a widget area, a template) may not.
+ * change the settings; content with no author (a widget area, a template) may not. A synced
+ * pattern is rendered inside the post that embeds it, so get_post() is that post: the patterns
+ * being rendered are checked too, and each of their authors must be able to as well.
  */
 function exp_ecuador_author_may_configure() {
 	$post = get_post();
+	return exp_ecuador_user_may_configure( $post ) && ! in_array( false, exp_ecuador_patterns(), true );
+}
+
+function exp_ecuador_user_may_configure( $post ) {
 	return $post instanceof WP_Post && (int) $post->post_author > 0 && user_can( (int) $post->post_author, 'manage_options' );
+}
+
+/**
+ * The synced patterns being rendered, outermost first: for each, whether its author may configure.
+ * $change 1 adds one (the wp_block post $pattern), -1 removes the last.
+ */
+function exp_ecuador_patterns( $change = 0, $pattern = null ) {
+	static $patterns = array();
+	if ( 1 === $change ) {
+		$patterns[] = $pattern instanceof WP_Post && 'wp_block' === $pattern->post_type && exp_ecuador_user_may_configure( $pattern );
+	} elseif ( -1 === $change ) {
+		array_pop( $patterns );
+	}
+	return $patterns;
+}
+
+/**
+ * A synced pattern (core/block, a wp_block post by its ref) is rendered with its own author known:
+ * its blocks while it renders, and our shortcodes in it then too, which the page's do_shortcode
+ * would otherwise run after it, as the embedding post's.
+ */
+add_filter(
+	'register_block_type_args',
+	function ( $args, $name ) {
+		if ( 'core/block' !== $name || empty( $args['render_callback'] ) || ! is_callable( $args['render_callback'] ) ) {
+			return $args;
+		}
+		$render                  = $args['render_callback'];
+		$args['render_callback'] = function ( ...$given ) use ( $render ) {
+			$ref = isset( $given[0]['ref'] ) && is_numeric( $given[0]['ref'] ) ? (int) $given[0]['ref'] : 0;
+			// (get_post(0) would be the embedding post)
+			exp_ecuador_patterns( 1, $ref > 0 ? get_post( $ref ) : null );
+			try {
+				return exp_ecuador_run_shortcodes( (string) call_user_func_array( $render, $given ) );
+			} finally {
+				exp_ecuador_patterns( -1 );
+			}
+		};
+		return $args;
+	},
+	10,
+	2
+);
+
+/** Runs our shortcodes alone in $content now, as WP_Embed::run_shortcode() runs [embed]. */
+function exp_ecuador_run_shortcodes( $content ) {
+	global $shortcode_tags;
+	if ( false === strpos( $content, '[' ) ) {
+		return $content;
+	}
+	$ours = array();
+	foreach ( array_keys( exp_ecuador_elements() ) as $tag ) {
+		$shortcode = str_replace( '-', '_', $tag );
+		if ( isset( $shortcode_tags[ $shortcode ] ) ) {
+			$ours[ $shortcode ] = $shortcode_tags[ $shortcode ];
+		}
+	}
+	if ( ! $ours ) {
+		return $content;
+	}
+	// do_shortcode() turns an escaped [[exp_...]] into [exp_...], which the page's own pass would
+	// then run as the embedding post's: escaped once more, it comes out of both passes as text
+	$content = preg_replace_callback(
+		'/' . get_shortcode_regex( array_keys( $ours ) ) . '/',
+		function ( $m ) {
+			return '[' === $m[1] && ']' === $m[6] ? '[' . $m[0] . ']' : $m[0];
+		},
+		$content
+	);
+	$all            = $shortcode_tags;
+	$shortcode_tags = $ours;
+	try {
+		return do_shortcode( shortcode_unautop( $content ) );
+	} finally {
+		$shortcode_tags = $all;
+	}
 }
 
 /** The elements and the attributes each takes (elements.json, made by the build). */
