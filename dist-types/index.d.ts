@@ -158,6 +158,10 @@ export interface ExpAgentProfileAttributes {
   'structured-data'?: boolean | 'true' | 'false';
   /** Calling code that replaces a leading 0 in phone numbers for WhatsApp. Default: `593`. */
   'phone-country-code'?: string;
+  /** Map tiles URL template of the map of a listing's dialog; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  'tile-url'?: string;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -178,6 +182,10 @@ export interface ExpAgentProfileElement extends HTMLElement {
   structuredData: boolean | 'true' | 'false' | undefined;
   /** Calling code that replaces a leading 0 in phone numbers for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
+  /** Map tiles URL template of the map of a listing's dialog; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  tileUrl: string | undefined;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  tileAttribution: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
@@ -200,6 +208,10 @@ export interface ExpFeaturedListingsAttributes {
   'search-url'?: string;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   'phone-country-code'?: string;
+  /** Map tiles URL template of the map of a listing's dialog; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  'tile-url'?: string;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -222,6 +234,10 @@ export interface ExpFeaturedListingsElement extends HTMLElement {
   searchUrl: string | undefined;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
+  /** Map tiles URL template of the map of a listing's dialog; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  tileUrl: string | undefined;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  tileAttribution: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
@@ -260,6 +276,10 @@ export interface ExpHomeValuationAttributes {
   'show-title'?: boolean | 'true' | 'false';
   /** Offer "Get a professional valuation" (the seller's lead, to `lead-agent-id`, else the agent who serves the place). Default: `true`. */
   'show-lead'?: boolean | 'true' | 'false';
+  /** Map tiles URL template of the "drop a pin" map; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  'tile-url'?: string;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -282,6 +302,10 @@ export interface ExpHomeValuationElement extends HTMLElement {
   showTitle: boolean | 'true' | 'false' | undefined;
   /** Offer "Get a professional valuation" (the seller's lead, to `lead-agent-id`, else the agent who serves the place). Default: `true`. */
   showLead: boolean | 'true' | 'false' | undefined;
+  /** Map tiles URL template of the "drop a pin" map; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  tileUrl: string | undefined;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  tileAttribution: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
@@ -440,8 +464,10 @@ export interface ExpPropertyDetailAttributes {
   'show-similar'?: boolean | 'true' | 'false';
   /** The listing's place on a small map, with a link that opens directions in the visitor's maps app; `show-location="false"` leaves it out. Default: `true`. */
   'show-location'?: boolean | 'true' | 'false';
-  /** Map tiles URL template for the listing's map (OpenStreetMap by default). */
+  /** Map tiles URL template for the listing's map; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   'tile-url'?: string;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -464,8 +490,10 @@ export interface ExpPropertyDetailElement extends HTMLElement {
   showSimilar: boolean | 'true' | 'false' | undefined;
   /** The listing's place on a small map, with a link that opens directions in the visitor's maps app; `show-location="false"` leaves it out. Default: `true`. */
   showLocation: boolean | 'true' | 'false' | undefined;
-  /** Map tiles URL template for the listing's map (OpenStreetMap by default). */
+  /** Map tiles URL template for the listing's map; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   tileUrl: string | undefined;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  tileAttribution: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */
@@ -478,8 +506,10 @@ export interface ExpPropertyDetailElement extends HTMLElement {
 
 /** Attributes of <exp-property-map>. */
 export interface ExpPropertyMapAttributes extends ExpFilterAttributes {
-  /** Map tiles URL template (default OpenStreetMap). */
+  /** Map tiles URL template; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   'tile-url'?: string;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution'?: string;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   'phone-country-code'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
@@ -494,8 +524,10 @@ export interface ExpPropertyMapAttributes extends ExpFilterAttributes {
 
 /** A clustered map of every listing that matches its attributes, at any number (the database's clusters above 500 matches), with price pills, popups and the property detail on a pin click. OpenLayers loads only with this element, when it comes near the viewport. */
 export interface ExpPropertyMapElement extends HTMLElement, ExpFilterProperties {
-  /** Map tiles URL template (default OpenStreetMap). */
+  /** Map tiles URL template; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   tileUrl: string | undefined;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  tileAttribution: string | undefined;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
   phoneCountryCode: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
@@ -567,8 +599,10 @@ export interface ExpPropertySearchAttributes extends ExpFilterAttributes {
   'sync-url'?: boolean | 'true' | 'false';
   /** Show the map beside the list. Default: `true`. */
   'show-map'?: boolean | 'true' | 'false';
-  /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
+  /** Map tiles URL template, e.g. https://tiles.example.com/{z}/{x}/{y}.png?key=...; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   'tile-url'?: string;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution'?: string;
   /** Describe the listings shown in schema.org JSON-LD (a script in the element's light DOM) for search engines. Default: `false`. */
   'structured-data'?: boolean | 'true' | 'false';
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
@@ -589,8 +623,10 @@ export interface ExpPropertySearchElement extends HTMLElement, ExpFilterProperti
   syncUrl: boolean | 'true' | 'false' | undefined;
   /** Show the map beside the list. Default: `true`. */
   showMap: boolean | 'true' | 'false' | undefined;
-  /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
+  /** Map tiles URL template, e.g. https://tiles.example.com/{z}/{x}/{y}.png?key=...; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   tileUrl: string | undefined;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  tileAttribution: string | undefined;
   /** Describe the listings shown in schema.org JSON-LD (a script in the element's light DOM) for search engines. Default: `false`. */
   structuredData: boolean | 'true' | 'false' | undefined;
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. Default: `593`. */
@@ -651,6 +687,10 @@ export interface ExpSavedListingsAttributes {
   'phone-country-code'?: string;
   /** A second tab with the listings the visitor opened last (kept in this browser too). Default: `true`. */
   'show-recent'?: boolean | 'true' | 'false';
+  /** Map tiles URL template of the map of a listing's dialog; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  'tile-url'?: string;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -671,6 +711,10 @@ export interface ExpSavedListingsElement extends HTMLElement {
   phoneCountryCode: string | undefined;
   /** A second tab with the listings the visitor opened last (kept in this browser too). Default: `true`. */
   showRecent: boolean | 'true' | 'false' | undefined;
+  /** Map tiles URL template of the map of a listing's dialog; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  tileUrl: string | undefined;
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  tileAttribution: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/functions/env.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, mapTilesNotice } from './config.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -85,10 +85,36 @@ describe('loadConfig', () => {
     [{ CLIENT_CONCURRENCY: 'all' }, /CLIENT_CONCURRENCY/],
     [{ CLIENT_DB_BURST_SECONDS: '0' }, /CLIENT_DB_BURST_SECONDS/],
     [{ CLIENT_DB_SHARE_PERCENT: '-5' }, /CLIENT_DB_SHARE_PERCENT/],
+    [{ MAP_TILES_URL: 'http://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_URL must be an https URL template/],
+    [{ MAP_TILES_URL: 'https://tiles.example.com/tile.png', MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_URL must be a URL template with \{z\}, \{x\} and \{y\}/],
+    [{ MAP_TILES_URL: 'https://{s}.tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_URL has placeholders OpenLayers does not fill: \{s\}/],
+    [{ MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png' }, /MAP_TILES_URL needs MAP_TILES_ATTRIBUTION/],
+    [{ MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_ATTRIBUTION needs MAP_TILES_URL/],
+    [{ MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example<script>alert(1)</script>' }, /MAP_TILES_ATTRIBUTION must be text and links/],
   ];
   it.each(bad)('refuses %j', (env, message) => {
     expect(() => loadConfig(env, [], root)).toThrow(ConfigError);
     expect(() => loadConfig(env, [], root)).toThrow(message);
+  });
+
+  it("reads the maps' tile provider (MAP_TILES_URL, MAP_TILES_ATTRIBUTION); without one, npm start says in production that OpenStreetMap's tiles are for development", () => {
+    const url = 'https://api.maptiler.com/maps/streets-v2/256/{z}/{x}/{y}.png?key=abc123';
+    const attribution = '&copy; <a href="https://www.maptiler.com/copyright/">MapTiler</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap contributors</a>';
+    const c = loadConfig({ MAP_TILES_URL: url, MAP_TILES_ATTRIBUTION: attribution }, [], root);
+    expect(c.mapTiles).toEqual({ url, attribution });
+    expect(mapTilesNotice(c, 'production')).toBeUndefined();
+    const plain = loadConfig({}, [], root);
+    expect(plain.mapTiles).toBeUndefined();
+    expect(mapTilesNotice(plain, 'production')).toMatch(/OpenStreetMap's own tiles .* for development only.* MAP_TILES_URL and MAP_TILES_ATTRIBUTION/);
+    expect(mapTilesNotice(plain, 'development')).toBeUndefined();
+    // the provider's key is never in a message
+    try {
+      loadConfig({ MAP_TILES_URL: 'http://tiles.example.com/{z}/{x}/{y}.png?key=s3cret' }, [], root);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(2);
+      expect((error as Error).message).not.toContain('s3cret');
+    }
   });
 
   it('reads the import schedule (IMPORT_SOURCES): each source checked, its token from the environment, never from the file', () => {

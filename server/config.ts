@@ -13,6 +13,7 @@ import type { StorageSettings } from './import/storage.ts';
 import { DEFAULT_SHARES, type ShareOptions } from './http/client-shares.ts';
 import { MAX_ROWS } from './rest/request.ts';
 import { CLOCK_OFFSET_ENV } from '../core/clock.ts';
+import { parseTilesCredit, tilesUrlProblem, type MapTiles } from '../core/protocol/map-tiles.ts';
 
 export interface ServerConfig {
   port: number;
@@ -41,6 +42,8 @@ export interface ServerConfig {
   importSchedule: ScheduledSource[];
   /** where imported photos are kept: Supabase Storage when set (SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, PHOTO_BUCKET), else DATA_DIR/photos */
   photoStorage: StorageSettings | undefined;
+  /** the maps' tile provider and its credit (MAP_TILES_URL, MAP_TILES_ATTRIBUTION); undefined: OpenStreetMap's own tiles, for development only */
+  mapTiles: MapTiles | undefined;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
@@ -79,12 +82,45 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alerts: { ...readAlertSettings(read), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
     importSchedule: readImportSchedule(read, env, root),
     photoStorage: readPhotoStorage(read),
+    mapTiles: readMapTiles(read),
   };
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
   // the one clock's offset, which the tests set (core/clock.ts reads it; docs/configuration.md): a number or nothing
   read.int(CLOCK_OFFSET_ENV, 0, { min: -4e12, max: 4e12 });
   read.done();
   return config;
+}
+
+/**
+ * MAP_TILES_URL and MAP_TILES_ATTRIBUTION (both, or neither): the tile provider the pages' maps use
+ * and the credit its terms ask for, shown on every map (docs/deployment.md, "Map tiles").
+ */
+function readMapTiles(read: EnvReader): MapTiles | undefined {
+  const url = read.optional('MAP_TILES_URL');
+  const attribution = read.optional('MAP_TILES_ATTRIBUTION');
+  if (url === undefined) {
+    if (attribution !== undefined) read.problems.push('MAP_TILES_ATTRIBUTION needs MAP_TILES_URL (the tiles it credits)');
+    return undefined;
+  }
+  const problem = tilesUrlProblem(url);
+  // (not the value itself: its query may hold the provider's key)
+  if (problem) read.problems.push(`MAP_TILES_URL ${problem}`);
+  if (attribution === undefined) read.problems.push("MAP_TILES_URL needs MAP_TILES_ATTRIBUTION (the credit the provider's terms ask for, shown on every map)");
+  else if (!parseTilesCredit(attribution))
+    read.problems.push(
+      `MAP_TILES_ATTRIBUTION must be text and links as the provider gives them (&copy; <a href="https://provider.example/copyright">Provider</a>), nothing else, not "${attribution}"`,
+    );
+  return problem || attribution === undefined ? undefined : { url, attribution };
+}
+
+/**
+ * What `npm start` says once at start about the map tiles: in production (NODE_ENV=production, the
+ * default of npm start: server/production.ts) without a provider, that OpenStreetMap's own tiles
+ * are for development only.
+ */
+export function mapTilesNotice(config: Pick<ServerConfig, 'mapTiles'>, nodeEnv: string | undefined = process.env.NODE_ENV): string | undefined {
+  if (config.mapTiles || nodeEnv !== 'production') return undefined;
+  return 'the maps use OpenStreetMap\'s own tiles (tile.openstreetmap.org), which are for development only: its tile usage policy forbids heavy use and promises no service. Set MAP_TILES_URL and MAP_TILES_ATTRIBUTION to your provider\'s (docs/deployment.md, "Map tiles")';
 }
 
 /** IMAGE_HOSTS: a comma list of host names (`photos.example.com`, `*.example.net`) or origins (`https://cdn.example.com`). */

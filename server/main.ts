@@ -15,7 +15,7 @@ import { DataDirLock } from './db/lock.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lineLog } from './http/log.ts';
 import { ConfigError, redactUrl } from '../core/functions/env.ts';
-import { loadConfig, type ServerConfig } from './config.ts';
+import { loadConfig, mapTilesNotice, type ServerConfig } from './config.ts';
 import { ROOT, startServer } from './server.ts';
 
 const dist = resolve(ROOT, 'dist');
@@ -154,12 +154,21 @@ async function main(): Promise<void> {
     inquiry: config.inquiry,
     alerts: config.alerts,
     mail: { smtpUrl: config.mail.smtpUrl, api: config.mail.api, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
-    site: { url: config.site.url, apiUrl: config.site.apiUrl, apiKey: config.site.apiKey, imageCacheDir: resolve(config.dataDir, 'cache', 'images'), imageHosts: config.imageHosts },
+    site: {
+      url: config.site.url,
+      apiUrl: config.site.apiUrl,
+      apiKey: config.site.apiKey,
+      imageCacheDir: resolve(config.dataDir, 'cache', 'images'),
+      imageHosts: config.imageHosts,
+      mapTiles: config.mapTiles,
+    },
     photosDir: resolve(config.dataDir, 'photos'),
     imports: { schedule: config.importSchedule, storage: config.photoStorage },
   });
   running.server = server;
   if (!config.mail.smtpUrl && !config.mail.api) console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
+  const tiles = mapTilesNotice(config);
+  if (tiles) console.log(`[start] ${tiles}`);
   console.log(`[start] http://localhost:${server.port}/`);
   if (server.bundleUrl) console.log(`[start] the bundle alone, as a second origin: ${server.bundleUrl}/widgets/exp-widgets.js`);
   server.ready.then(

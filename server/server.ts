@@ -37,6 +37,7 @@ import { safePoster } from './http/webhook-post.ts';
 import { createImportService } from './import/service.ts';
 import { createMarketService } from './market/market-service.ts';
 import type { ScheduledSource } from './import/sources.ts';
+import type { MapTiles } from '../core/protocol/map-tiles.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 /** the seed's media, served under /media/ beside the site's own */
@@ -91,6 +92,8 @@ export interface SiteOptions {
   imageHosts?: string[];
   /** the image fetcher's timeouts (tests shorten them) */
   imageTimeouts?: { connectMs?: number; totalMs?: number };
+  /** the tile provider of the pages' maps (MAP_TILES_URL, MAP_TILES_ATTRIBUTION); default OpenStreetMap's own tiles */
+  mapTiles?: MapTiles | undefined;
 }
 
 export interface MailOptions extends Partial<Omit<OutboxServiceOptions, 'sql' | 'mailer' | 'composers' | 'log'>> {
@@ -237,6 +240,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     charge: (client, ms) => options.db.shares.charge(client, ms),
     // the pages' elements read the API the pages read; the demos load the bundle from its second origin
     csp: () => ({ connect: options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : [], scripts: bundleUrl ? [bundleUrl] : [] }),
+    ...(options.site?.mapTiles ? { mapTiles: options.site.mapTiles } : {}),
     log,
   });
   const { server } = createApp({

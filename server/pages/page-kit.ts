@@ -16,6 +16,8 @@ import { createSiteData, type SiteApi, type SiteData } from './site-data.ts';
 import type { CspSources } from '../http/csp.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { loadTexts, type SiteTexts } from './texts.ts';
+import { attrs } from '../../core/protocol/html.ts';
+import type { MapTiles } from '../../core/protocol/map-tiles.ts';
 
 export interface PagesOptions {
   /** dist/site: the built pages and the texts */
@@ -36,8 +38,13 @@ export interface PagesOptions {
   csp?: () => CspSources;
   /** sitemap file size, in addresses (tests use small files) */
   sitemapUrlsPerFile?: number;
+  /** the tile provider of the pages' maps (MAP_TILES_URL, MAP_TILES_ATTRIBUTION): on each element that shows a map */
+  mapTiles?: MapTiles;
   log?: (line: string) => void;
 }
+
+/** The elements that show a map, theirs or a listing's in its dialog; one that names its own tiles keeps them. */
+const MAP_ELEMENTS = /<exp-(?:property-search|property-map|property-detail|home-valuation|featured-listings|saved-listings|agent-profile)\b(?![^>]*\stile-url=)/g;
 
 /** the picture of a page without its own (the home page's hero) */
 export const DEFAULT_PICTURE = '/media/video/quito-poster.webp';
@@ -81,6 +88,9 @@ export function createPageKit(options: PagesOptions) {
   const prepared = new LRUCache<string, string>({ max: 128 });
   /** no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid */
   const tidy = (html: string) => html.replace(/[ \t]+$/gm, '');
+  const tileAttrs = options.mapTiles ? attrs({ 'tile-url': options.mapTiles.url, 'tile-attribution': options.mapTiles.attribution }) : '';
+  /** the deployment's tile provider on the map elements of a template or of a page's content */
+  const withTiles = (html: string) => (tileAttrs ? html.replace(MAP_ELEMENTS, (tag) => tag + tileAttrs) : html);
 
   /**
    * A built page as the page of `path` in `lang`. Data goes in through function replacers only:
@@ -91,7 +101,7 @@ export function createPageKit(options: PagesOptions) {
   const html = (page: string, path: string | undefined, lang: Lang, head: HeadInfo, content?: string, transform?: (html: string) => string): string => {
     const info: HeadInfo = { ...(path ? { twin: twinPath(path) } : {}), ...head };
     const shape = shapeOf(info);
-    const prepare = () => tidy(prepareTemplate((transform ?? ((h: string) => h))(template(page) ?? template('404.html') ?? EMPTY_PAGE), lang, siteTexts().dict(lang), shape));
+    const prepare = () => withTiles(tidy(prepareTemplate((transform ?? ((h: string) => h))(template(page) ?? template('404.html') ?? EMPTY_PAGE), lang, siteTexts().dict(lang), shape)));
     let base: string;
     if (transform) base = prepare();
     else {
@@ -100,7 +110,7 @@ export function createPageKit(options: PagesOptions) {
       prepared.set(key, base);
     }
     const finished = finishHead(base, lang, origin(), info);
-    return content === undefined ? finished : finished.replace('<!--exp:content-->', () => tidy(content));
+    return content === undefined ? finished : finished.replace('<!--exp:content-->', () => withTiles(tidy(content)));
   };
 
   /** Ecuador's outline (the build's scripts/ecuador-outline.ts, beside the elements' chunks), for the national market report's map; none when the build has not made it. */

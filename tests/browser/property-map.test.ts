@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import { sendMouse } from '@web/test-runner-commands';
+import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import { BUNDLE_URL, cleanup, dataApiUrl, loadBundle, mount, shadow, shadowAll, waitFor } from './helpers.ts';
 
 const API_URL = await dataApiUrl();
@@ -396,6 +396,43 @@ describe('the map', () => {
     expect(tileRequests()).to.have.length(0);
     el.setAttribute('tile-url', tiles);
     await waitFor(() => tileRequests().length > 0, 8000, 'tiles from the new tile-url');
+  });
+
+  it("a tile provider's template and credit (tile-url, tile-attribution): its tiles, its credit with its links next in the tab order, whole inside the map at 320 px; other markup in a credit is shown as text, and a credit of no text is OpenStreetMap's", async () => {
+    performance.clearResourceTimings();
+    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en" style="display:block;width:320px"></exp-property-map>`, 'exp-property-map');
+    el.setAttribute('tile-url', `${API_URL}/media/listings/land-1.svg?provider={z}-{x}-{y}`);
+    el.setAttribute('tile-attribution', '&copy; <a href="https://tiles.example.com/terms">Example Tiles</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors');
+    await mapReady(el);
+    await waitFor(() => performance.getEntriesByType('resource').some((e) => e.name.includes('land-1.svg?provider=')), 8000, "tiles from the provider's template");
+    expect(performance.getEntriesByType('resource').some((e) => e.name.includes('tile.openstreetmap.org'))).to.equal(false);
+    const credit = shadow(el, '[part="map-credit"]');
+    expect(credit.textContent).to.equal('© Example Tiles © OpenStreetMap contributors');
+    const links = [...credit.querySelectorAll('a')];
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['https://tiles.example.com/terms', 'https://www.openstreetmap.org/copyright']);
+    // the keyboard reaches the credit's links after the zoom buttons
+    shadowAll<HTMLButtonElement>(el, '[part="map-zoom"] button')[1]?.focus();
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot?.activeElement).to.equal(links[0]);
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot?.activeElement).to.equal(links[1]);
+    // at 320 px the credit wraps inside the map, none of it cut off
+    const map = shadow(el, '[part="map"]').getBoundingClientRect();
+    const box = credit.getBoundingClientRect();
+    expect(map.width).to.be.at.most(320);
+    expect(box.left).to.be.at.least(map.left);
+    expect(box.right).to.be.at.most(map.right + 0.5);
+    expect(box.bottom).to.be.at.most(map.bottom + 0.5);
+    expect(credit.scrollWidth).to.be.at.most(credit.clientWidth);
+    expect(parseFloat(getComputedStyle(credit).fontSize)).to.be.at.least(11);
+    // markup other than links is never markup in the credit: its text alone
+    el.setAttribute('tile-attribution', 'Example Tiles<img src="x" onerror="window.expPwned = 1">');
+    await waitFor(() => credit.textContent === 'Example Tiles', 5000, 'the credit as text');
+    expect(credit.querySelector('img')).to.equal(null);
+    expect((window as unknown as { expPwned?: number }).expPwned).to.equal(undefined);
+    // and a credit with no text to show is none: OpenStreetMap's is there instead
+    el.setAttribute('tile-attribution', '<img src="x">');
+    await waitFor(() => shadow(el, '[part="map-credit"]').textContent === '© OpenStreetMap contributors', 5000, "OpenStreetMap's credit");
   });
 
   it('never shows the previous listing in the popup while the next one loads', async () => {

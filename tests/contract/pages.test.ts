@@ -543,6 +543,12 @@ describe('pages as crawlers read them', () => {
   }, 240_000);
 });
 
+/** a deployment's tile provider (MAP_TILES_URL, MAP_TILES_ATTRIBUTION), its credit as providers write it */
+const TILES = {
+  url: 'https://tiles.example.com/streets/{z}/{x}/{y}.png?key=k"1&v=2',
+  attribution: '&copy; <a href="https://tiles.example.com/terms">Example Tiles</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+};
+
 describe('pages published under SITE_URL that read a hosted REST API (SITE_API_URL, SITE_API_KEY)', () => {
   let api: TestServer;
   let site: RunningServer;
@@ -554,7 +560,12 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
     cacheDir = mkdtempSync(join(tmpdir(), 'exp-og-'));
     // the site's own database holds one listing; its pages show the API's data
     own = await migratedDatabase();
-    site = await startServer({ db: own.db, port: 0, seedListings: 1, site: { url: 'https://expecuador.example', apiUrl: api.url, apiKey: 'public-anon-key', imageCacheDir: cacheDir } });
+    site = await startServer({
+      db: own.db,
+      port: 0,
+      seedListings: 1,
+      site: { url: 'https://expecuador.example', apiUrl: api.url, apiKey: 'public-anon-key', imageCacheDir: cacheDir, mapTiles: TILES },
+    });
     await site.ready;
   });
   afterAll(async () => {
@@ -584,6 +595,30 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
     const listings = await (await fetch(`${site.url}/sitemaps/listings-1.xml`)).text();
     expect(listings).toContain(`<loc>https://expecuador.example${path}</loc>`);
     expect((await crawl(`${site.url}/es/about`)).doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe('https://expecuador.example/es/about');
+  });
+
+  it("every element that shows a map takes the deployment's tile provider and its credit, in both languages; the pages without a map have none", async () => {
+    const [row] = await api.sql<{ id: string; title: string; agent_id: string }>(
+      `select id::text as id, title, agent_id::text as agent_id from internal.listings where ${ACTIVE} order by id desc limit 1`,
+    );
+    const pages: Array<[string, string]> = [
+      ['/search-properties', 'exp-property-search'],
+      ['/es/search-properties/cumbaya', 'exp-property-search'],
+      [listingPath(String(row?.id), row?.title, 'en'), 'exp-property-detail'],
+      ['/sell', 'exp-home-valuation'],
+      ['/es', 'exp-featured-listings'],
+      ['/saved', 'exp-saved-listings'],
+      [`/findanagent/${row?.agent_id}`, 'exp-agent-profile'],
+    ];
+    for (const [path, tag] of pages) {
+      const page = await crawl(`${site.url}${path}`);
+      expect(page.status, path).toBe(200);
+      const el = page.doc.querySelector(tag);
+      expect(el?.getAttribute('tile-url'), path).toBe(TILES.url);
+      expect(el?.getAttribute('tile-attribution'), path).toBe(TILES.attribution);
+    }
+    const about = await crawl(`${site.url}/about`);
+    expect(about.html).not.toContain('tile-url');
   });
 
   it('when the API is away, a page says so with 503 and Retry-After, and comes back with it', async () => {

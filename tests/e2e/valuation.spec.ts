@@ -99,6 +99,8 @@ test('a pin dropped on the map: the estimate is for that point', async ({ page, 
   await v.getByRole('button', { name: 'Or drop a pin on a map' }).click();
   const map = v.locator('[part="pin-map"]');
   await expect(map).toHaveAttribute('data-status', 'ready');
+  // the tiles' credit, as on every map (OpenStreetMap's: no tile-attribution here)
+  await expect(v.locator('[part="map-credit"]')).toHaveText('© OpenStreetMap contributors');
   const box = (await map.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2 + 20, box.y + box.height / 2);
   await expect(v.getByRole('combobox', { name: 'Where is it?' })).toHaveValue(/^Pin at -0\.1\d+, -78\.4\d+$/);

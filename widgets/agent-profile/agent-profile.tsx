@@ -32,7 +32,7 @@ type Props = ElementProps<typeof agentProfileAttributes>;
 
 const SOCIAL_LABEL = { website: 'profile.website', facebook: 'profile.facebook', instagram: 'profile.instagram', linkedin: 'profile.linkedin' } as const;
 
-export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structuredData }: Props) {
+export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structuredData, tileUrl, tileAttribution }: Props) {
   const { t, api, host, site, lang } = useElement();
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({ status: 'loading', profile: null });
   const [open, setOpen] = useState<Property | null>(null);
@@ -164,7 +164,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
       </div>
       <AgentListings agentId={p.id} name={p.firstName || p.name} operation="sale" onOpen={openProperty} />
       <AgentListings agentId={p.id} name={p.firstName || p.name} operation="rent" onOpen={openProperty} />
-      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} />
+      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} tileUrl={tileUrl} tileAttribution={tileAttribution} />
       <ContactDialog profile={p} open={contact} onClose={() => setContact(false)} />
     </article>
   );

@@ -28,7 +28,7 @@ function viewAllUrl(searchUrl: string, community: string, operation: Operation =
   return `${path}?${params}`;
 }
 
-export function FeaturedListings({ community, operation, limit, searchUrl, phoneCountryCode }: Props) {
+export function FeaturedListings({ community, operation, limit, searchUrl, phoneCountryCode, tileUrl, tileAttribution }: Props) {
   const { t, api, host } = useElement();
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'error'; rows: Record<string, unknown>[] }>({ status: 'loading', rows: [] });
   const [open, setOpen] = useState<Property | null>(null);
@@ -96,7 +96,7 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
           {t('featured.empty')}
         </p>
       )}
-      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} />
+      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} tileUrl={tileUrl} tileAttribution={tileAttribution} />
     </section>
   );
 }

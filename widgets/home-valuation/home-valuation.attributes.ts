@@ -13,4 +13,8 @@ export const homeValuationAttributes = {
   'show-title': { type: 'boolean', default: true },
   /** Offer "Get a professional valuation" (the seller's lead, to `lead-agent-id`, else the agent who serves the place). */
   'show-lead': { type: 'boolean', default: true },
+  /** Map tiles URL template of the "drop a pin" map; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
+  'tile-url': { type: 'url' },
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution': { type: 'string', maxLength: 1000 },
 } as const satisfies AttrSchema;

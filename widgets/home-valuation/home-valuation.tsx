@@ -62,7 +62,7 @@ function factsOf(where: LocationValue & { point?: [number, number] }, type: Know
   return facts;
 }
 
-export function HomeValuation({ place, propertyType, headingLevel, showTitle, showLead }: ElementProps<typeof homeValuationAttributes>) {
+export function HomeValuation({ place, propertyType, headingLevel, showTitle, showLead, tileUrl, tileAttribution }: ElementProps<typeof homeValuationAttributes>) {
   const { t, api, host, shadowRoot } = useElement();
   const id = useId();
   const rest = getClients(api).rest;
@@ -211,6 +211,8 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
           {pinAt ? (
             <PinMap
               center={pinAt}
+              tileUrl={tileUrl}
+              tileAttribution={tileAttribution}
               onPick={(lat, lng) => {
                 setWhere({ text: t('valuation.pin.text', { latitude: lat.toFixed(5), longitude: lng.toFixed(5) }), point: [lat, lng] });
                 if (errors.place) setErrors((x) => ({ ...x, place: undefined }));

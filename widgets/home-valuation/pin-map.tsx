@@ -7,11 +7,22 @@
 import { useEffect, useRef, useState } from 'react';
 import { useElement } from '../lib/element.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
+import { MapCredit } from '../lib/map/map-controls.tsx';
 import type { LocationController } from '../lib/map/ol-location.ts';
 
 const loadMap = lazyChunk(() => import('../lib/map/ol-location.ts'));
 
-export function PinMap({ center, onPick, tileUrl }: { center: [number, number]; onPick: (lat: number, lng: number) => void; tileUrl?: string | undefined }) {
+export function PinMap({
+  center,
+  onPick,
+  tileUrl,
+  tileAttribution,
+}: {
+  center: [number, number];
+  onPick: (lat: number, lng: number) => void;
+  tileUrl?: string | undefined;
+  tileAttribution?: string | undefined;
+}) {
   const { t, shadowRoot } = useElement();
   const target = useRef<HTMLDivElement>(null);
   const picked = useRef(onPick);
@@ -68,14 +79,10 @@ export function PinMap({ center, onPick, tileUrl }: { center: [number, number]; 
 
   return (
     <div className="flex flex-col gap-1">
-      <div
-        ref={target}
-        className="relative h-60 rounded-md border border-line bg-surface-subtle overflow-hidden"
-        part="pin-map"
-        data-status={status}
-        role="application"
-        aria-label={t('valuation.pin.map')}
-      />
+      <div className="relative h-60 rounded-md border border-line bg-surface-subtle overflow-hidden">
+        <div ref={target} className="absolute inset-0" part="pin-map" data-status={status} role="application" aria-label={t('valuation.pin.map')} />
+        {status === 'ready' ? <MapCredit attribution={tileAttribution} /> : null}
+      </div>
       <p className="m-0 text-sm text-ink-muted">{t(status === 'error' ? 'valuation.pin.error' : 'valuation.pin.hint')}</p>
     </div>
   );

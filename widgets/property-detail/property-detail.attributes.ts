@@ -11,6 +11,8 @@ export const propertyDetailAttributes = {
   'show-similar': { type: 'boolean', default: true },
   /** The listing's place on a small map, with a link that opens directions in the visitor's maps app; `show-location="false"` leaves it out. */
   'show-location': { type: 'boolean', default: true },
-  /** Map tiles URL template for the listing's map (OpenStreetMap by default). */
+  /** Map tiles URL template for the listing's map; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   'tile-url': { type: 'url' },
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution': { type: 'string', maxLength: 1000 },
 } as const satisfies AttrSchema;

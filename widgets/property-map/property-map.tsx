@@ -61,8 +61,9 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
           setHovered(id);
         }}
         tileUrl={props.tileUrl}
+        tileAttribution={props.tileAttribution}
       />
-      <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} />
+      <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} tileAttribution={props.tileAttribution} />
     </>
   );
 }

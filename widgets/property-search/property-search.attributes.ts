@@ -8,8 +8,10 @@ export const propertySearchAttributes = {
   'sync-url': { type: 'boolean', default: true },
   /** Show the map beside the list. */
   'show-map': { type: 'boolean', default: true },
-  /** Map tiles URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (the default). */
+  /** Map tiles URL template, e.g. https://tiles.example.com/{z}/{x}/{y}.png?key=...; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   'tile-url': { type: 'url' },
+  /** The map tiles' credit as their provider asks for it, shown on the map: text and links (`&copy; <a href="https://provider.example/copyright">Provider</a>`); default the OpenStreetMap credit. */
+  'tile-attribution': { type: 'string', maxLength: 1000 },
   /** Describe the listings shown in schema.org JSON-LD (a script in the element's light DOM) for search engines. */
   'structured-data': { type: 'boolean', default: false },
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. */

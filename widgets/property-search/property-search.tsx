@@ -238,6 +238,7 @@ export function PropertySearch(props: Props) {
               polygon={filters.polygon}
               onDrawArea={onDrawArea}
               tileUrl={props.tileUrl}
+              tileAttribution={props.tileAttribution}
               quietWhenEmpty={Boolean(placePath) && unknownPlace === placePath}
             />
           </div>
@@ -259,7 +260,7 @@ export function PropertySearch(props: Props) {
           onRetry={onRetry}
         />
       </div>
-      <PropertyDialog property={openProperty} onClose={closeDetail} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} />
+      <PropertyDialog property={openProperty} onClose={closeDetail} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} tileAttribution={props.tileAttribution} />
     </div>
   );
 }

@@ -96,7 +96,7 @@ function Tabs({ saved, recent, tab, onTab, id }: { saved: number; recent: number
   );
 }
 
-export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRecent }: Props) {
+export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRecent, tileUrl, tileAttribution }: Props) {
   const tabsId = useId().replace(/:/g, '');
   const [tab, setTab] = useState<'saved' | 'recent'>('saved');
   const { t, api, host, toaster } = useElement();
@@ -196,7 +196,7 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
           )}
         </div>
       )}
-      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} />
+      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} tileUrl={tileUrl} tileAttribution={tileAttribution} />
     </section>
   );
 }

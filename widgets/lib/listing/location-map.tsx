@@ -16,7 +16,17 @@ import { PinIcon } from '../ui/icons/pin.tsx';
 
 const loadLocationChunk = lazyChunk(() => import('../map/ol-location.ts'));
 
-export function LocationMap({ property: p, headingLevel, tileUrl }: { property: Property; headingLevel: 'h2' | 'h3'; tileUrl?: string | undefined }) {
+export function LocationMap({
+  property: p,
+  headingLevel,
+  tileUrl,
+  tileAttribution,
+}: {
+  property: Property;
+  headingLevel: 'h2' | 'h3';
+  tileUrl?: string | undefined;
+  tileAttribution?: string | undefined;
+}) {
   const { t, shadowRoot } = useElement();
   const target = useRef<HTMLDivElement>(null);
   const controller = useRef<LocationController | null>(null);
@@ -80,7 +90,7 @@ export function LocationMap({ property: p, headingLevel, tileUrl }: { property: 
         {status === 'ready' ? (
           <>
             <ZoomControls zoomBy={(d) => controller.current?.zoomBy(d)} />
-            <MapCredit />
+            <MapCredit attribution={tileAttribution} />
           </>
         ) : null}
         {status === 'error' ? <p className="absolute inset-x-0 bottom-0 m-0 bg-surface/90 px-3 py-2 text-sm text-ink-muted">{t('map.error')}</p> : null}

@@ -61,11 +61,23 @@ export interface PropertyDetailProps {
   showSimilar?: boolean;
   /** the listing's place on a small map with directions (an element's `show-location`) */
   showLocation?: boolean;
-  /** the tiles of that map (the element's `tile-url`) */
+  /** the tiles of that map (the element's `tile-url`) and their credit (`tile-attribution`) */
   tileUrl?: string | undefined;
+  tileAttribution?: string | undefined;
 }
 
-export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, titleId, onSent, showPayment = true, showSimilar = true, showLocation = true, tileUrl }: PropertyDetailProps) {
+export function PropertyDetail({
+  property: p,
+  phoneCountryCode,
+  headingLevel,
+  titleId,
+  onSent,
+  showPayment = true,
+  showSimilar = true,
+  showLocation = true,
+  tileUrl,
+  tileAttribution,
+}: PropertyDetailProps) {
   const { t, api } = useElement();
   const Heading = headingLevel;
   // opened: first in the visitor's recently viewed (kept in this browser only)
@@ -116,7 +128,7 @@ export function PropertyDetail({ property: p, phoneCountryCode, headingLevel, ti
           {/* what comes after the description follows in the background render too */}
           {complete ? <OpenHouses property={p} headingLevel={Sub} /> : null}
           {complete ? <PriceHistory property={p} headingLevel={Sub} /> : null}
-          {complete && showLocation ? <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} /> : null}
+          {complete && showLocation ? <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} tileAttribution={tileAttribution} /> : null}
         </div>
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">

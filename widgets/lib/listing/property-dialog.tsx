@@ -14,13 +14,14 @@ export interface PropertyDialogProps {
   property: Property | null;
   onClose: () => void;
   phoneCountryCode: string;
-  /** the tiles of the listing's map (the opening element's `tile-url`) */
+  /** the tiles of the listing's map (the opening element's `tile-url`) and their credit (`tile-attribution`) */
   tileUrl?: string | undefined;
+  tileAttribution?: string | undefined;
 }
 
 addTexts(texts);
 
-export function PropertyDialog({ property, onClose, phoneCountryCode, tileUrl }: PropertyDialogProps) {
+export function PropertyDialog({ property, onClose, phoneCountryCode, tileUrl, tileAttribution }: PropertyDialogProps) {
   const titleId = useId();
   const p = property;
   return (
@@ -32,7 +33,7 @@ export function PropertyDialog({ property, onClose, phoneCountryCode, tileUrl }:
             <DialogClose onClose={onClose} />
           </div>
           <div className="overflow-y-auto overscroll-contain" part="detail-body">
-            <PropertyDetail property={p} phoneCountryCode={phoneCountryCode} headingLevel="h2" titleId={titleId} onSent={onClose} tileUrl={tileUrl} />
+            <PropertyDetail property={p} phoneCountryCode={phoneCountryCode} headingLevel="h2" titleId={titleId} onSent={onClose} tileUrl={tileUrl} tileAttribution={tileAttribution} />
           </div>
         </>
       ) : null}

@@ -17,7 +17,10 @@ import VectorSource from 'ol/source/Vector.js';
 import outline, { type Outline } from 'virtual:ecuador-outline';
 import { OUTLINE_STYLES } from './map-styles.ts';
 
-/** The tiles when an element names none (its `tile-url`). */
+/**
+ * The tiles when an element names none (its `tile-url`): OpenStreetMap's own, for development only
+ * (docs/deployment.md, "Map tiles"; the server says so at start in production: server/config.ts).
+ */
 export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The map's own controls, in the element's language and theme and reachable by keyboard: zoom, the
- * tiles' credit, 'Search this area' and its clearing; and the simplified map, a list, for when the
- * map cannot load (docs/product.md §9).
+ * The map's own controls, in the element's language and theme and reachable by keyboard: zoom,
+ * the tiles' credit, 'Search this area' and its clearing; and the simplified map, a list, for when
+ * the map cannot load (docs/product.md §9).
  */
 import { useMemo } from 'react';
 import { listingPrice, type Property } from '../../../core/protocol/listing.ts';
@@ -10,9 +10,6 @@ import { SearchIcon } from '../ui/icons/search.tsx';
 import { DrawIcon } from '../ui/icons/draw.tsx';
 
 export const MAP_HEIGHTS = 'h-[400px] cq-md:h-[600px] cq-lg:h-[800px]';
-
-/** The credit's link in the theme's colour. */
-const creditCss = `.exp-map-credit a { color: var(--exp-color-primary, #123c69); }`;
 
 export function ZoomControls({ zoomBy }: { zoomBy: (delta: number) => void }) {
   const { t } = useElement();
@@ -40,16 +37,41 @@ export function ZoomControls({ zoomBy }: { zoomBy: (delta: number) => void }) {
   );
 }
 
-/** The tiles' credit, our own locale text (a link to the map data's licence). */
-export function MapCredit() {
+/** The credit's links in the theme's colour. */
+const creditCss = `.exp-map-credit a { color: var(--exp-color-primary, #123c69); }`;
+
+/**
+ * A provider's credit (core/protocol/map-tiles.ts: what the server takes) as text and its http(s)
+ * links, read by the browser's parser, which runs and loads nothing of it; any other markup is
+ * its text alone. Null when it has no text to show: OpenStreetMap's credit is shown instead.
+ */
+function creditParts(html: string): Array<string | { text: string; href: string }> | null {
+  const body = new DOMParser().parseFromString(html, 'text/html').body;
+  if (!body.textContent?.trim()) return null;
+  return [...body.childNodes].map((node) => {
+    const href = node.nodeName === 'A' ? ((node as Element).getAttribute('href') ?? '') : '';
+    return /^https?:\/\//i.test(href) ? { text: node.textContent ?? '', href } : (node.textContent ?? '');
+  });
+}
+
+export function MapCredit({ attribution }: { attribution?: string | undefined }) {
   useStyles(creditCss);
   const { t } = useElement();
+  const parts = useMemo(() => (attribution ? creditParts(attribution) : null), [attribution]);
+  const className = 'exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink';
+  if (!parts) return <div className={className} part="map-credit" dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }} />;
   return (
-    <div
-      className="exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink"
-      part="map-credit"
-      dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }}
-    />
+    <div className={className} part="map-credit">
+      {parts.map((p, i) =>
+        typeof p === 'string' ? (
+          p
+        ) : (
+          <a key={i} href={p.href} target="_blank" rel="noopener">
+            {p.text}
+          </a>
+        ),
+      )}
+    </div>
   );
 }
 

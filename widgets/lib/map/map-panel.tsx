@@ -40,6 +40,8 @@ export interface MapPanelProps {
   polygon?: LngLat[] | undefined;
   onDrawArea?: (polygon: LngLat[] | undefined) => void;
   tileUrl?: string | undefined;
+  /** the tiles' credit (the element's `tile-attribution`): OpenStreetMap's when none */
+  tileAttribution?: string | undefined;
   /** no 'No Properties Found' toast: the search has said why it is empty (a place that is no place) */
   quietWhenEmpty?: boolean;
 }
@@ -161,7 +163,7 @@ function RealMap(props: RealMapProps) {
       {status === 'ready' ? (
         <>
           <ZoomControls zoomBy={(delta) => controller.current?.zoomBy(delta)} />
-          <MapCredit />
+          <MapCredit attribution={props.tileAttribution} />
         </>
       ) : null}
       {status === 'loading' ? (
