@@ -34,6 +34,7 @@ import { localPhotoStore, photoVariant, type PhotoStore } from './import/photos.
 import { supabasePhotoStore, type StorageSettings } from './import/storage.ts';
 import { WEBHOOK_DELAYS, WEBHOOK_MAX_ATTEMPTS, webhookDeliverer } from '../core/functions/webhooks/deliver.ts';
 import { safePoster } from './http/webhook-post.ts';
+import { ourInlineCode } from './http/csp.ts';
 import { createImportService } from './import/service.ts';
 import { createMarketService } from './market/market-service.ts';
 import type { ScheduledSource } from './import/sources.ts';
@@ -239,7 +240,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.site?.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.site.sitemapUrlsPerFile } : {}),
     charge: (client, ms) => options.db.shares.charge(client, ms),
     // the pages' elements read the API the pages read; the demos load the bundle from its second origin
-    csp: () => ({ connect: options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : [], scripts: bundleUrl ? [bundleUrl] : [] }),
+    csp: () => ({
+      connect: options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : [],
+      scripts: bundleUrl ? [bundleUrl] : [],
+      // the inline code the built pages hold: none other runs (server/http/csp.ts)
+      inline: ourInlineCode(resolve(distDir, 'site')),
+    }),
     ...(options.site?.mapTiles ? { mapTiles: options.site.mapTiles } : {}),
     log,
   });

@@ -1,14 +1,17 @@
 /**
  * The Content-Security-Policy of every HTML page the server sends (docs/architecture.md "Security
- * headers"). Scripts run only from our own origin, the page's own inline scripts by their hashes
- * (the boot script that picks the language; a demo's), and the two third-party widgets the site
- * places (core/site.ts); styles only ours and the page's inline ones by their hashes; data is
- * fetched only from our own origin and the API the pages read (SITE_API_URL); nothing may frame a
- * page but the site itself. Pictures and videos may come from anywhere a feed keeps them (img-src,
- * media-src), which runs no code. The hashes are made from the page as sent, so a template that
- * changes needs nothing else changed.
+ * headers"). Scripts run only from our own origin, the inline scripts we wrote by their hashes (the
+ * boot script that picks the language; a demo's), and the two third-party widgets the site places
+ * (core/site.ts); styles only ours and the inline ones we wrote by their hashes; data is fetched
+ * only from our own origin and the API the pages read (SITE_API_URL); nothing may frame a page but
+ * the site itself. Pictures and videos may come from anywhere a feed keeps them (img-src,
+ * media-src), which runs no code. "The inline ones we wrote" are those of the built pages (the
+ * site's and the demos', read once from the built site: ourInlineCode): a script or style that
+ * reached a page any other way (a value that escaped its escaping) is not hashed, so it never runs.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { SITE } from '../../core/site.ts';
 
 export interface CspSources {
@@ -16,6 +19,13 @@ export interface CspSources {
   connect: string[];
   /** origins scripts may come from besides our own (the bundle's second origin of the demos) */
   scripts: string[];
+  /** the hashes of the inline scripts and styles we wrote (ourInlineCode); none: no inline code runs */
+  inline?: InlineCode;
+}
+
+export interface InlineCode {
+  scripts: ReadonlySet<string>;
+  styles: ReadonlySet<string>;
 }
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -41,8 +51,34 @@ function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
   return { scripts: [...new Set(scripts)], styles: [...new Set(styles)] };
 }
 
+/**
+ * The inline code of the built pages in `siteDir` and its demo/ folder: what we wrote, as the build
+ * wrote it (the server fills data into these pages, never code).
+ */
+export function ourInlineCode(siteDir: string): InlineCode {
+  const files = [siteDir, join(siteDir, 'demo')].flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => join(dir, f)) : []));
+  // read again only when a build changed a page (the dev server rebuilds them)
+  const signature = files.map((f) => `${f}:${statSync(f).mtimeMs}`).join('|');
+  const known = inlineCodeCache.get(siteDir);
+  if (known?.signature === signature) return known.code;
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  for (const file of files) {
+    const found = inlineHashes(readFileSync(file, 'utf8'));
+    for (const h of found.scripts) scripts.add(h);
+    for (const h of found.styles) styles.add(h);
+  }
+  const code = { scripts, styles };
+  inlineCodeCache.set(siteDir, { signature, code });
+  return code;
+}
+const inlineCodeCache = new Map<string, { signature: string; code: InlineCode }>();
+
 export function pagePolicy(html: string, sources: CspSources): string {
-  const { scripts, styles } = inlineHashes(html);
+  const found = inlineHashes(html);
+  // only what we wrote: an inline script or style of this page that no built page has is left out
+  const scripts = found.scripts.filter((h) => sources.inline?.scripts.has(h));
+  const styles = found.styles.filter((h) => sources.inline?.styles.has(h));
   const list = (...items: string[]) => [...new Set(items.filter(Boolean))].join(' ');
   return [
     "default-src 'self'",

