@@ -14,7 +14,7 @@ import { now as clockNow } from '../clock.ts';
 
 /**
  * An active listing of the Ecuador site, as a REST filter (country_code=eq.EC&status=eq.1, the
- * spec's calls): the twin of the database's internal.is_public_listing(), which the public view
+ * spec's calls): the twin of the database's internal.listings.is_public, which the public view
  * applies anyway, so a backend that serves only the view answers the same.
  */
 export const PUBLIC_LISTING = { country_code: 'EC', status: '1' } as const;

@@ -102,7 +102,7 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       return (rows as Row[])[0] ?? null;
     },
     async availability(id) {
-      const rows = check(await rest.from('listing_availability').select('available').eq('id', id).limit(1), 'availability') as Array<{ available: boolean }>;
+      const rows = check(await rest.rpc('listing_availability', { listing_id: Number(id) }), 'availability') as Array<{ available: boolean }>;
       return rows[0] ? rows[0].available : null;
     },
     async similar(city, excludeId, limit) {

@@ -46,13 +46,14 @@ create schema if not exists internal;
 -- The clock every rule that reads the time reads (docs/decisions.md #33): now(), moved by the
 -- offset a session carries in `exp.clock_offset` (an interval). Only the tests set it, for the
 -- sessions our code opens (core/clock.ts); a hosted project never does, and there this is now().
--- Inlined by the planner where rows are many (the search's open-house filter): so no SET, and
--- every name in it qualified (docs/deployment.md "The database").
+-- Its search path pinned (Supabase's advisor): so not inlined, and a filter over many rows reads it
+-- once (as an index scan's bound, or from a statement's own parameter).
 create or replace function internal.now()
 returns timestamptz
 language sql
 stable
 parallel safe
+set search_path = ''
 as $$
   select pg_catalog.now() + coalesce(nullif(pg_catalog.current_setting('exp.clock_offset', true), '')::interval, interval '0')
 $$;

@@ -12,6 +12,7 @@ returns text
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select pg_catalog.lower(
     pg_catalog.regexp_replace(pg_catalog.normalize(coalesce(value, ''), 'NFD'), E'[\u0300-\u036f]', '', 'g') collate pg_catalog."C")
@@ -22,6 +23,7 @@ returns double precision
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select case
     when value ~ '^\s*[-+]?([0-9]+([.,][0-9]+)?|[.,][0-9]+)\s*$' then
@@ -49,6 +51,7 @@ returns text
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select '%' || pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(value, '\', '\\'), '%', '\%'), '_', '\_') || '%'
 $$;
@@ -75,6 +78,7 @@ returns text
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select pg_catalog.rtrim(pg_catalog.left(pg_catalog.btrim(pg_catalog.regexp_replace(public.search_fold(value), '[^a-z0-9]+', '-', 'g'), '-'), 80), '-')
 $$;
@@ -97,6 +101,7 @@ returns text
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select coalesce(pg_catalog.string_agg(case f
     when 'pool' then 'piscina pool'
@@ -125,6 +130,7 @@ returns tsvector
 language plpgsql
 immutable
 parallel safe
+set search_path = ''
 as $$
 declare
   folded text := public.search_fold(value);
@@ -159,6 +165,7 @@ parallel safe
 -- about 130 µs a listing (two stemmers over the folded title and description): so the planner
 -- spreads a merge's listings over the cores (import_merge)
 cost 1000
+set search_path = ''
 as $$
 begin
   title_words := internal.text_words(coalesce(title, '') operator(pg_catalog.||) ' ' operator(pg_catalog.||) internal.feature_words(features));
@@ -170,6 +177,7 @@ returns tsvector
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select (internal.listing_words_pair(title, description, features)).words
 $$;

@@ -15,6 +15,7 @@ returns double precision[]
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select case btrim(public.search_fold(place), E' \t\n\r\f\v')
     when 'quito' then array[-0.1807, -78.4678]
@@ -74,6 +75,7 @@ returns double precision[]
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select case
     when public.parse_coordinate(geo_lat, 90) is not null and public.parse_coordinate(geo_lon, 180) is not null

@@ -94,16 +94,25 @@ create table internal.listings (
   operation text not null default 'sale' check (operation in ('sale', 'rent')),
   -- when it appeared here: inserted active, or made active again (never from a feed, whose
   -- OnMarketDate is listed_at): what an alert calls new
-  appeared_at timestamptz not null default internal.now()
+  appeared_at timestamptz not null default internal.now(),
+  -- an active listing of the Ecuador site: the one definition every public read uses (the public
+  -- views, the search's conditions, the partial indexes), a column so that each says it alike
+  is_public boolean generated always as (country_code = 'EC' and status = '1') stored
 );
 
-alter table internal.listings enable row level security;
-create policy "Active listings are public" on internal.listings for select to anon, authenticated using (status = '1');
+-- No row level security here: the public key reads this table only through the views of
+-- 21_listing_views.sql, which run with its rights (security_invoker) and say themselves which rows
+-- are public (is_public), and only the columns 99_privileges.sql grants it; the schema is not one the
+-- data API serves. A policy would add nothing they do not say, and it would cost every search: where
+-- a policy applies, PostgreSQL plans the reader's filters without the table's statistics (a filter
+-- that is not leakproof may not read them), and a page of Quito's listings took 40 ms instead of
+-- 0.3 (docs/deployment.md "The advisor").
 
 comment on table internal.listings is 'Listings for sale and for rent, all of them. The public reads active ones through public.listings.';
 comment on column internal.listings.operation is 'sale or rent; a rent''s price is USD a month.';
 comment on column internal.listings.square_feet is 'Area in square metres (the column keeps the feed''s name).';
 comment on column internal.listings.listed_at is 'When the listing came on the market: the feed''s date, else when it was inserted active or made active again.';
+comment on column internal.listings.is_public is 'An active listing of the Ecuador site (country EC, status 1): what the public reads.';
 comment on column internal.listings.appeared_at is 'When it appeared here (inserted, or made active again): new for the alerts, whatever date its feed gives.';
 comment on column internal.listings.price_cut_at is 'When the price last went down (null if the last change raised it, or it never changed).';
 comment on column internal.listings.price_before_cut is 'The price before that cut.';
@@ -114,24 +123,24 @@ comment on column internal.listings.photos_from is 'The source_media the listing
 
 -- What the search reads is active EC listings: partial indexes keep to those rows.
 -- Newest / featured, and price in both directions (ties broken by id for stable pages).
-create index listings_recent on internal.listings (created_at desc, id desc) where country_code = 'EC' and status = '1';
+create index listings_recent on internal.listings (created_at desc, id desc) where is_public;
 
-create index listings_price_asc on internal.listings (price asc nulls last, id asc) where country_code = 'EC' and status = '1';
+create index listings_price_asc on internal.listings (price asc nulls last, id asc) where is_public;
 
-create index listings_price_desc on internal.listings (price desc nulls last, id desc) where country_code = 'EC' and status = '1';
+create index listings_price_desc on internal.listings (price desc nulls last, id desc) where is_public;
 
 -- The physical order: searches are mostly by city, so the table is kept clustered on it (the seed
 -- load does `cluster internal.listings using listings_city_order`; repeat after bulk imports). A
 -- city's listings then sit on a few pages instead of every page of the table.
 create index listings_city_order on internal.listings (city_search, created_at);
 
-create index listings_types on internal.listings (property_type) where country_code = 'EC' and status = '1';
+create index listings_types on internal.listings (property_type) where is_public;
 
 -- an agent's listings, newest first (the profile); with the city, so that counting an agent's
 -- listings in a city (public.area_agents: who serves a seller's place) reads the index alone
 create index listings_agent on internal.listings (agent_id, created_at desc) include (city_slug) where status = '1';
 
-create index listings_position on internal.listings (lat, lng) where country_code = 'EC' and status = '1' and lat is not null and lng is not null;
+create index listings_position on internal.listings (lat, lng) where is_public and lat is not null and lng is not null;
 
 create index listings_status on internal.listings (status, country_code);
 
@@ -165,52 +174,37 @@ create trigger listings_touch_updated_at
   execute function internal.touch_updated_at();
 
 -- the sitemap's listings in id order, active ones only
-create index listings_sitemap on internal.listings (id) include (updated_at, title) where country_code = 'EC' and status = '1';
+create index listings_sitemap on internal.listings (id) include (updated_at, title) where is_public;
 
-create index listings_listed on internal.listings (listed_at) where country_code = 'EC' and status = '1';
+create index listings_listed on internal.listings (listed_at) where is_public;
 
 -- the alerts' new listings: those that appeared here since a search's mark
-create index listings_appeared on internal.listings (appeared_at) where country_code = 'EC' and status = '1';
+create index listings_appeared on internal.listings (appeared_at) where is_public;
 
 -- One definition of what a search matches (docs/decisions.md #25), which every reader uses:
--- - an active Ecuador listing is internal.is_public_listing(): the public view of the listings
---   (what the REST reads: the search's list and count, the listing and agent pages, the sitemaps),
---   the cities and property types, the map's kept cells and the alerts all say it through it;
--- - a listing matching a search's filters is internal.listing_matches(listing, filters): the
---   alerts read it, and now the map's clusters too (they wrote the same conditions again). The
---   browser's REST filters (widgets/lib/data/listings.ts) are held to it by one table of cases
---   (tests/contract/rest.test.ts).
--- Both are SQL functions without SET clauses, so PostgreSQL inlines them: a call with known filters
--- plans as the conditions written out, and the partial indexes (country_code = 'EC' and status = '1')
--- still apply.
-
-create or replace function internal.is_public_listing(country_code text, status text)
-returns boolean
-language sql
-immutable
-parallel safe
-as $$
-  select country_code = 'EC' and status = '1'
-$$;
-
-comment on function internal.is_public_listing is 'An active listing of the Ecuador site: the one definition every public read uses.';
+-- - an active Ecuador listing is the column is_public: the public views of the listings (what the
+--   REST reads: the search's list and count, the listing and agent pages, the sitemaps), the cities
+--   and property types, the map's kept cells, the market and the alerts all say it through it, and
+--   the partial indexes are of its rows;
+-- - a listing matching a search's filters is internal.listing_conditions() (30_search.sql): the
+--   search, the count, the map's clusters and the alerts read it.
 
 create index listings_search on internal.listings using gin (
   place_search extensions.gin_trgm_ops, property_type extensions.gin_trgm_ops
-) where country_code = 'EC' and status = '1';
+) where is_public;
 
-create index listings_features on internal.listings using gin (features) where country_code = 'EC' and status = '1';
+create index listings_features on internal.listings using gin (features) where is_public;
 
-create index listings_year_built on internal.listings (year_built) where country_code = 'EC' and status = '1';
+create index listings_year_built on internal.listings (year_built) where is_public;
 
-create index listings_lot_size on internal.listings (lot_size) where country_code = 'EC' and status = '1';
+create index listings_lot_size on internal.listings (lot_size) where is_public;
 
 create index listings_map on internal.listings (map_x, map_y)
   include (map_lat, map_lng, map_approximate, price, bedrooms, bathrooms, square_feet, property_type, place_search, agent_id, lat, lng, id,
            state_slug, city_slug, sector_slug, features, year_built, lot_size, operation)
-  where country_code = 'EC' and status = '1';
+  where is_public;
 
-create index listings_words on internal.listings using gin (words) where country_code = 'EC' and status = '1';
+create index listings_words on internal.listings using gin (words) where is_public;
 
 -- Word searches at the speed of the other filters (docs/decisions.md #27, "Speed of words").
 --
@@ -233,16 +227,16 @@ create index listings_words on internal.listings using gin (words) where country
 
 -- Best match's first rank, read through an index of its own: a word seldom in titles ("chimenea")
 -- finds its few first-rank listings without reading every match
-create index listings_title_words on internal.listings using gin (title_words) where country_code = 'EC' and status = '1';
+create index listings_title_words on internal.listings using gin (title_words) where is_public;
 
 -- (and what the similar listings compare: public.similar_listings walks it nearest first)
 create index listings_location on internal.listings using gist (location)
   include (map_x, map_y, map_lat, map_lng, map_approximate, price, id, property_type, square_feet, bedrooms, city_slug, sector_slug)
-  where country_code = 'EC' and status = '1';
+  where is_public;
 
-create index listings_place on internal.listings (city_slug, sector_slug) include (property_type, id) where country_code = 'EC' and status = '1';
+create index listings_place on internal.listings (city_slug, sector_slug) include (property_type, id) where is_public;
 
-create index listings_province on internal.listings (state_slug) include (property_type, id) where country_code = 'EC' and status = '1';
+create index listings_province on internal.listings (state_slug) include (property_type, id) where is_public;
 
 -- null sources are distinct: the seed's and hand-entered listings never conflict
 create unique index listings_source_key on internal.listings (source, source_key);

@@ -73,7 +73,7 @@ as $$
   with l as (
     select l.id, l.price, l.listed_at
       from internal.listings l
-     where l.id = listing_id and internal.is_public_listing(l.country_code, l.status)
+     where l.id = listing_id and l.is_public
   ), c as (
     select c.id, c.changed_at, c.old_price, c.new_price
       from internal.listing_price_changes c
@@ -128,7 +128,7 @@ begin
       -- index-only scan: the index carries what is compared); a sale's are sales, a rent's rents
       select c.id, c.location, c.price, c.square_feet, c.bedrooms, c.sector_slug, c.city_slug
         from internal.listings c
-       where c.country_code = 'EC' and c.status = '1' and c.id <> $1 and c.location is not null
+       where c.is_public and c.id <> $1 and c.location is not null
          and c.property_type = $2 and c.operation = $11
          and c.price between $3 * 0.7 and $3 * 1.4
        order by c.location <-> $4
@@ -172,32 +172,32 @@ $$;
 
 create index listings_near_house on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'house';
+  where is_public and property_type = 'house';
 
 create index listings_near_apartment on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'apartment';
+  where is_public and property_type = 'apartment';
 
 create index listings_near_land on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'land';
+  where is_public and property_type = 'land';
 
 create index listings_near_office on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'office';
+  where is_public and property_type = 'office';
 
 create index listings_near_business_premises on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'business_premises';
+  where is_public and property_type = 'business_premises';
 
 create index listings_near_commercial_building on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'commercial_building';
+  where is_public and property_type = 'commercial_building';
 
 create index listings_near_suite on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'suite';
+  where is_public and property_type = 'suite';
 
 create index listings_near_quinta on internal.listings using gist (location)
   include (price, id, square_feet, bedrooms, city_slug, sector_slug, operation)
-  where country_code = 'EC' and status = '1' and property_type = 'quinta';
+  where is_public and property_type = 'quinta';

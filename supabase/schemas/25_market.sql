@@ -30,7 +30,7 @@ as $$
 begin
   if tg_op = 'INSERT' then
     insert into internal.listing_spells (listing_id, on_at)
-    select n.id, n.listed_at from new_rows n where internal.is_public_listing(n.country_code, n.status)
+    select n.id, n.listed_at from new_rows n where n.is_public
     on conflict do nothing;
     return null;
   end if;
@@ -39,12 +39,12 @@ begin
      set off_at = greatest(internal.now(), s.on_at)
     from old_rows o join new_rows n using (id)
    where s.listing_id = n.id and s.off_at is null
-     and internal.is_public_listing(o.country_code, o.status) and not internal.is_public_listing(n.country_code, n.status);
+     and o.is_public and not n.is_public;
   -- back on it: a new spell from when it was listed again
   insert into internal.listing_spells (listing_id, on_at)
   select n.id, n.listed_at
     from old_rows o join new_rows n using (id)
-   where not internal.is_public_listing(o.country_code, o.status) and internal.is_public_listing(n.country_code, n.status)
+   where not o.is_public and n.is_public
   on conflict do nothing;
   return null;
 end
@@ -180,6 +180,7 @@ returns text
 language sql
 immutable
 parallel safe
+set search_path = ''
 as $$
   select case
     when property_type in ('house', 'apartment', 'land') then property_type
@@ -195,23 +196,9 @@ create or replace function internal.market_minimum()
 returns integer
 language sql
 immutable
+set search_path = ''
 as $$
   select 8
-$$;
-
--- The median days on the market of the two middle times on the market, in microseconds (of an
--- odd count, the middle one twice): as percentile_cont(0.5) gives it over the days that
--- date_part('epoch', interval) / 86400 gives for each (whole days, then the rest in seconds),
--- to the last bit, from times that sort as integers (docs/market.md "Freshness").
-create or replace function internal.market_median_days(middle bigint[])
-returns double precision
-language sql
-immutable
-parallel safe
-as $$
-  select min(d.days) + 0.5::double precision * (max(d.days) - min(d.days))
-    from (select ((u % 86400000000)::double precision / 1000000::double precision + ((u / 86400000000) * 86400)::double precision) / 86400::double precision as days
-            from pg_catalog.unnest(middle) u) d
 $$;
 
 -- Every figure of the index made again from the listings, their spells and their price changes:
@@ -252,7 +239,7 @@ begin
   create temp table market_found on commit drop as
   select l.id, l.state_slug, l.city_slug, nullif(l.sector_slug, '') as sector_slug, l.map_lat as lat, l.map_lng as lng,
          l.state as state_name, l.city as city_name, l.sector as sector_name,
-         internal.market_type_group(l.property_type) as type_group,
+         g.type_group,
          a.area,
          l.price::double precision / a.area as usd_m2,
          k.months as cut_months,
@@ -263,8 +250,12 @@ begin
     -- whether its price ever changed, and the months in which it was cut
     left join (select c.listing_id, pg_catalog.array_agg(distinct date_trunc('month', c.changed_at)::date) filter (where c.new_price < c.old_price) as months
                  from internal.listing_price_changes c group by c.listing_id) k on k.listing_id = l.id
+    -- each type's group, asked once a type (not once a listing: the rule pins its search path, so
+    -- each call costs a setting of it)
+    join (select t.property_type, internal.market_type_group(t.property_type) as type_group
+            from (select distinct x.property_type from internal.listings x) t) g on g.property_type = l.property_type
    where l.country_code = 'EC' and l.operation = 'sale' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
-     and internal.market_type_group(l.property_type) is not null
+     and g.type_group is not null
      and c.counted >= 15;
 
   -- its places and type group as small integer keys: the groupings below sort millions of rows,
@@ -521,7 +512,14 @@ begin
   insert into internal.market_index (path, kind, name, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days, lat, lng)
   select f.path, f.kind, coalesce(n.name, case when f.path = 'ecuador' then 'Ecuador' end, f.path), coalesce(n.parent, v.parent), f.type_group, f.month, f.listings,
          round(f.q[2]::numeric, 2), round(f.q[1]::numeric, 2), round(f.q[3]::numeric, 2),
-         f.new_listings, f.price_cuts, round(internal.market_median_days(f.middle_for))::integer, c.lat, c.lng
+         f.new_listings, f.price_cuts, round((
+           -- the median days on the market of the two middle times on the market, in microseconds
+           -- (of an odd count, the middle one twice): as percentile_cont(0.5) gives it over the days
+           -- that date_part('epoch', interval) / 86400 gives for each (whole days, then the rest in
+           -- seconds), to the last bit, from times that sort as integers (docs/market.md "Freshness")
+           select min(d.days) + 0.5::double precision * (max(d.days) - min(d.days))
+             from (select ((u % 86400000000)::double precision / 1000000::double precision + ((u / 86400000000) * 86400)::double precision) / 86400::double precision as days
+                     from pg_catalog.unnest(f.middle_for) u) d))::integer, c.lat, c.lng
     from paths f
     left join centres c on c.path = f.path and c.type_group = f.type_group
     left join named n on n.path = f.path
@@ -575,7 +573,7 @@ begin
              pg_catalog.percentile_cont(0.5) within group (order by l.price::double precision) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')) as two,
              (count(*) filter (where l.bedrooms = 2 and l.property_type in ('apartment', 'suite')))::integer as two_n
         from internal.listings l
-       where internal.is_public_listing(l.country_code, l.status) and l.operation = 'rent'
+       where l.is_public and l.operation = 'rent'
          and l.property_type in ('house', 'quinta', 'apartment', 'suite') and l.square_feet >= 15 and l.price > 0
        group by grouping sets ((), (l.state_slug), (l.city_slug), (l.city_slug, l.sector_slug))
     ) r
@@ -695,7 +693,7 @@ as $$
     from internal.listings l
    cross join lateral public.market_index(l.city_slug || coalesce('/' || nullif(l.sector_slug, ''), ''), internal.market_type_group(l.property_type), 2) m
    where l.id = listing_market.listing_id
-     and internal.is_public_listing(l.country_code, l.status) and l.operation = 'sale'
+     and l.is_public and l.operation = 'sale'
      and internal.market_type_group(l.property_type) is not null
      and coalesce(l.city_slug, '') <> ''
 $$;
@@ -759,7 +757,7 @@ $$;
 
 -- the homes for rent, read by the rents' figures (a narrow walk of the rentals)
 create index listings_rents on internal.listings (city_slug, sector_slug) include (state_slug, price, square_feet, bedrooms, property_type)
-  where country_code = 'EC' and status = '1' and operation = 'rent';
+  where is_public and operation = 'rent';
 
 -- Everything a place's report shows (docs/market.md, "Where it shows"), in one answer: the place's
 -- months for `type_group` (as public.market_index), each type group's last 14 months, the places

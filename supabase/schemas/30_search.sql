@@ -1,11 +1,19 @@
--- inlined by the planner (one SELECT of expressions, no sub-select, no SET): only the filters given
--- become conditions, each on its index
-create or replace function internal.listing_matches(l internal.listings, f jsonb)
-returns boolean
+-- What a search's filters `f` ask of a listing `l` (docs/decisions.md #25): the one text of the
+-- conditions. The search, its count and the map's clusters write it into the statement they run
+-- (EXECUTE, planned for the filters given: each filter not given folds away and each given one is a
+-- condition on its index, as an inlined function would plan); internal.listing_matches() below is
+-- made from it, for those that test one listing against many searches (the alerts, buyer demand).
+-- As text, not an inlinable SQL function, because the functions pin their search path (Supabase's
+-- advisor, docs/deployment.md "The advisor"), which stops the planner from inlining them.
+create or replace function internal.listing_conditions()
+returns text
 language sql
-stable
-as $$
-  select internal.is_public_listing(l.country_code, l.status)
+immutable
+parallel safe
+set search_path = ''
+as $body$
+  select $conditions$
+    l.is_public
     and (f->>'property_type' is null or l.property_type ilike internal.contains_pattern(f->>'property_type'))
     and (f->>'price_min' is null or l.price >= (f->>'price_min')::numeric)
     and (f->>'price_max' is null or l.price <= (f->>'price_max')::numeric)
@@ -43,6 +51,28 @@ as $$
     and (f->>'storage' is null or l.storage_unit)
     and (f->>'furnished' is null or l.furnished = 'yes')
     and (f->>'pets' is null or l.pets_allowed)
+  $conditions$
+$body$;
+
+-- The filters `f` in a statement that runs internal.listing_conditions(): `filters`, an expression
+-- of the statement (a parameter, '$1'), as the relation the conditions read `f` from.
+create or replace function internal.filters_as_f(filters text)
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select '(select (' || filters || ')::jsonb as f) as filters_f'
+$$;
+
+-- whether a listing matches a search's filters, one at a time
+do $$
+begin
+  execute pg_catalog.format(
+    'create or replace function internal.listing_matches(l internal.listings, f jsonb) returns boolean language sql stable parallel safe set search_path = %L as %L',
+    '', 'select ' || internal.listing_conditions());
+end
 $$;
 
 -- the filters as the calls take them: a JSON object; nulls and empty texts are no filter (as
@@ -102,8 +132,8 @@ create or replace function public.search_listings(
 returns setof public.listings
 language plpgsql
 stable
--- it reads internal.listings for the public key; only the public listings (listing_matches checks
--- is_public_listing) and only the view's columns
+-- it reads internal.listings for the public key; only the public listings (the conditions check
+-- is_public) and only the view's columns
 security definer
 set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
@@ -131,7 +161,8 @@ begin
 
   if not (f ? 'words' and pg_catalog.numnode(public.words_query(f->>'words')) > 0) then
     return query execute
-      'select ' || columns || ' from internal.listings l where internal.listing_matches(l, $1) order by ' || internal.walk_order(walk, 'l') || ' limit $2 offset $3'
+      'select ' || columns || ' from internal.listings l, ' || internal.filters_as_f('$1') || ' where ' || internal.listing_conditions()
+        || ' order by ' || internal.walk_order(walk, 'l') || ' limit $2 offset $3'
       using f, page_size, page_offset;
     return;
   end if;
@@ -171,23 +202,16 @@ begin
       return n;
     end if;
     -- nothing asked (or only stop words): every public listing
-    select count(*) into n from internal.listings l where internal.listing_matches(l, '{}'::jsonb);
+    execute 'select count(*) from internal.listings l, ' || internal.filters_as_f('$1') || ' where ' || internal.listing_conditions()
+      into n using '{}'::jsonb;
     return n;
   end if;
   -- a null array folds away in EXECUTE's one-shot plan, and an array becomes a hashed condition
-  execute 'select count(*) from internal.listings l where internal.listing_matches(l, $1) and ($2::bigint[] is null or l.id + 0 = any($2))'
+  execute 'select count(*) from internal.listings l, ' || internal.filters_as_f('$1') || ' where ' || internal.listing_conditions()
+    || ' and ($2::bigint[] is null or l.id + 0 = any($2))'
     into n using f - 'words', internal.word_match_ids(f);
   return n;
 end
-$$;
-
--- the listing's words are in its title or its features (Best match's first rank)
-create or replace function internal.title_match(l internal.listings, f jsonb)
-returns boolean
-language sql
-stable
-as $$
-  select l.title_words @@ public.words_query(f->>'words')
 $$;
 
 -- a walk order of the search (newest, price_asc, price_desc) as the ORDER BY of a table alias:
@@ -216,14 +240,14 @@ declare
   key text := case sort when 'newest' then 'created_at' else 'price' end;
   -- a window is the listings from the first in the order to its edge, ties included
   within text := case sort when 'price_asc' then 'l.price <= $2::numeric' when 'price_desc' then 'l.price >= $2::numeric' else 'l.created_at >= $2::timestamptz' end;
-  -- words in the title are in the listing's words, unless the words exclude one (-ruido): then the
-  -- title's match needs no test of the whole text, which is the cost of a common word
-  condition text := case
-    when title = 'title' and pg_catalog.strpos(public.words_query(f->>'words')::text, '!') = 0
-      then 'internal.listing_matches(l, $1 - ''words'') and internal.title_match(l, $1)'
-    when title = 'title' then 'internal.listing_matches(l, $1) and internal.title_match(l, $1)'
-    when title = 'not title' then 'internal.listing_matches(l, $1) and not internal.title_match(l, $1)'
-    else 'internal.listing_matches(l, $1)' end;
+  -- the listing's words are in its title or its features (Best match's first rank); words in the
+  -- title are in the listing's words, unless the words exclude one (-ruido): then the title's match
+  -- needs no test of the whole text, which is the cost of a common word
+  in_title constant text := 'l.title_words @@ public.words_query($1->>''words'')';
+  matching text := 'internal.listings l, '
+    || internal.filters_as_f(case when title = 'title' and pg_catalog.strpos(public.words_query(f->>'words')::text, '!') = 0 then '$1 - ''words''' else '$1' end)
+    || ' where ' || internal.listing_conditions()
+    || case title when 'title' then ' and ' || in_title when 'not title' then ' and not ' || in_title else '' end;
   size bigint := need::bigint * 20;
   edge text;
   ids bigint[];
@@ -237,19 +261,19 @@ begin
     -- (a window is read row by row: past a few thousand rows every match through the words' index
     -- is cheaper)
     if size <= 5000 then
-      execute 'select w.' || key || '::text from internal.listings w where internal.is_public_listing(w.country_code, w.status) order by '
+      execute 'select w.' || key || '::text from internal.listings w where w.is_public order by '
         || internal.walk_order(sort, 'w') || ' offset $1 limit 1'
         into edge using size - 1;
     end if;
     perform internal.prefer_word_index(f, true);
     if edge is null then
-      execute 'select array(select l.id from internal.listings l where ' || condition || ' order by '
+      execute 'select array(select l.id from ' || matching || ' order by '
         || internal.walk_order(sort, 'l') || ' limit $2)'
         into ids using f, need;
       perform internal.prefer_word_index(f, false);
       exit;
     end if;
-    execute 'select array(select l.id from internal.listings l where ' || condition || ' and ' || within
+    execute 'select array(select l.id from ' || matching || ' and ' || within
       || ' order by ' || internal.walk_order(sort, 'l') || ' limit $3)'
       into ids using f, edge, need;
     perform internal.prefer_word_index(f, false);

@@ -76,7 +76,7 @@ as $$
            avg(l.map_lat) as lat, avg(l.map_lng) as lng,
            min(l.map_lng) as west, min(l.map_lat) as south, max(l.map_lng) as east, max(l.map_lat) as north
     from internal.listings l
-    where internal.is_public_listing(l.country_code, l.status)
+    where l.is_public
       and (l.state_slug = any(provinces) or l.city_slug = any(cities))
     group by grouping sets ((l.state_slug), (l.city_slug), (l.city_slug, l.sector_slug))
   ) g
@@ -127,14 +127,14 @@ as $$
     select 'listing'::text as kind, l.id::text as path, l.title as name, l.city, l.state as province, 1 as listings,
            l.map_lat as lat, l.map_lng as lng, l.map_lng as west, l.map_lat as south, l.map_lng as east, l.map_lat as north
     from internal.listings l, t
-    where t.text ~ '^#?[0-9]{1,15}$' and l.id = pg_catalog.ltrim(t.text, '#')::bigint and internal.is_public_listing(l.country_code, l.status)
+    where t.text ~ '^#?[0-9]{1,15}$' and l.id = pg_catalog.ltrim(t.text, '#')::bigint and l.is_public
   ),
   addresses as (
     select 'listing'::text as kind, l.id::text as path, l.address as name, l.city, l.state as province, 1 as listings,
            l.map_lat as lat, l.map_lng as lng, l.map_lng as west, l.map_lat as south, l.map_lng as east, l.map_lat as north
     from internal.listings l, t
     where pg_catalog.length(t.text) >= 4 and t.text !~ '^#?[0-9]+$'
-      and internal.is_public_listing(l.country_code, l.status)
+      and l.is_public
       and l.place_search like internal.contains_pattern(t.text)
       and public.search_fold(l.address) like internal.contains_pattern(t.text)
       -- a street when the text names no place: a sector's name is in each of its addresses, and

@@ -45,7 +45,7 @@ begin
          min(l.map_lat), max(l.map_lat), min(l.map_lng), max(l.map_lng), min(l.price), max(l.price), min(l.id)
   from unnest(xs, ys) a(cx, cy)
   join internal.listings l
-    on internal.is_public_listing(l.country_code, l.status) and l.operation = 'sale'
+    on l.is_public and l.operation = 'sale'
    and l.map_x >= a.cx / 16384.0::double precision and l.map_x < (a.cx + 1) / 16384.0::double precision
    and l.map_y >= a.cy / 16384.0::double precision and l.map_y < (a.cy + 1) / 16384.0::double precision
   group by a.cx, a.cy;
@@ -71,7 +71,7 @@ set search_path = ''
 as $$
   delete from internal.listing_cells;
   select internal.listing_cells_recount(internal.listing_cell_index(array_agg(map_x)), internal.listing_cell_index(array_agg(map_y)))
-  from internal.listings where internal.is_public_listing(country_code, status) and operation = 'sale'
+  from internal.listings where is_public and operation = 'sale'
   having count(*) > 0;
   delete from internal.places;
   select internal.places_recount(array_agg(distinct state_slug), array_agg(distinct city_slug)) from internal.listings;
@@ -131,15 +131,15 @@ begin
       where c.level = zoom + 2 and c.cx >= floor(x0 * cells) and c.cx < floor(x1 * cells) and c.cy >= floor(y0 * cells) and c.cy < floor(y1 * cells);
     return;
   end if;
-  -- the cells of the matching listings: internal.listing_matches() with the filters as one
+  -- the cells of the matching listings: internal.listing_conditions() with the filters as one
   -- parameter, which EXECUTE's one-shot plan folds in (only the filters given become conditions),
   -- and the words as the ids of their matches (internal.word_match_ids())
   return query execute
     'select count(*), sum(l.map_lat) / count(*), sum(l.map_lng) / count(*),
             min(l.map_lat), max(l.map_lat), min(l.map_lng), max(l.map_lng), min(l.price), max(l.price),
             case when count(*) = 1 then min(l.id) end, bool_and(l.map_approximate)
-     from internal.listings l
-     where internal.listing_matches(l, $6) and ($7::bigint[] is null or l.id + 0 = any($7))
+     from internal.listings l, ' || internal.filters_as_f('$6') || '
+     where ' || internal.listing_conditions() || ' and ($7::bigint[] is null or l.id + 0 = any($7))
        and l.map_x >= $1 and l.map_x < $2 and l.map_y >= $3 and l.map_y < $4
      group by floor(l.map_x * $5), floor(l.map_y * $5)'
     using x0, x1, y0, y1, cells, f - 'words', internal.word_match_ids(f);

@@ -23,17 +23,17 @@ begin
   if current_setting('exp.listing_cells', true) = 'deferred' then return null; end if;
   if tg_op = 'INSERT' then
     insert into internal.listing_words (id, words, operation)
-    select n.id, n.words, n.operation from new_rows n where internal.is_public_listing(n.country_code, n.status) and n.words is not null
+    select n.id, n.words, n.operation from new_rows n where n.is_public and n.words is not null
     on conflict (id) do update set words = excluded.words, operation = excluded.operation;
-    select array_agg(map_x) filter (where internal.is_public_listing(country_code, status) and operation = 'sale'),
-           array_agg(map_y) filter (where internal.is_public_listing(country_code, status) and operation = 'sale'),
+    select array_agg(map_x) filter (where is_public and operation = 'sale'),
+           array_agg(map_y) filter (where is_public and operation = 'sale'),
            array_agg(distinct state_slug), array_agg(distinct city_slug)
       into xs, ys, provinces, cities
       from new_rows;
   elsif tg_op = 'DELETE' then
     delete from internal.listing_words w using old_rows o where w.id = o.id;
-    select array_agg(map_x) filter (where internal.is_public_listing(country_code, status) and operation = 'sale'),
-           array_agg(map_y) filter (where internal.is_public_listing(country_code, status) and operation = 'sale'),
+    select array_agg(map_x) filter (where is_public and operation = 'sale'),
+           array_agg(map_y) filter (where is_public and operation = 'sale'),
            array_agg(distinct state_slug), array_agg(distinct city_slug)
       into xs, ys, provinces, cities
       from old_rows;
@@ -41,21 +41,21 @@ begin
     delete from internal.listing_words w
      using old_rows o
      where w.id = o.id
-       and not exists (select 1 from new_rows n where n.id = o.id and internal.is_public_listing(n.country_code, n.status) and n.words is not null);
+       and not exists (select 1 from new_rows n where n.id = o.id and n.is_public and n.words is not null);
     insert into internal.listing_words (id, words, operation)
     select n.id, n.words, n.operation
       from new_rows n
-     where internal.is_public_listing(n.country_code, n.status) and n.words is not null
-       and not exists (select 1 from old_rows o where o.id = n.id and o.words = n.words and o.operation = n.operation and internal.is_public_listing(o.country_code, o.status))
+     where n.is_public and n.words is not null
+       and not exists (select 1 from old_rows o where o.id = n.id and o.words = n.words and o.operation = n.operation and o.is_public)
     on conflict (id) do update set words = excluded.words, operation = excluded.operation;
     -- a listing that moved, changed price or became (in)active: its old cell and its new one, each if public
     select array_agg(c.x), array_agg(c.y) into xs, ys
     from old_rows o
     join new_rows n using (id)
-    cross join lateral (values (o.map_x, o.map_y, o.country_code, o.status, o.operation), (n.map_x, n.map_y, n.country_code, n.status, n.operation)) c(x, y, country_code, status, operation)
+    cross join lateral (values (o.map_x, o.map_y, o.is_public, o.operation), (n.map_x, n.map_y, n.is_public, n.operation)) c(x, y, is_public, operation)
     where (o.map_x, o.map_y, o.price, o.status, o.country_code, o.map_approximate, o.operation)
           is distinct from (n.map_x, n.map_y, n.price, n.status, n.country_code, n.map_approximate, n.operation)
-      and internal.is_public_listing(c.country_code, c.status) and c.operation = 'sale';
+      and c.is_public and c.operation = 'sale';
     -- a listing that moved or changed what a place counts: the places it was in and is in
     select array_agg(distinct c.state_slug), array_agg(distinct c.city_slug) into provinces, cities
     from old_rows o
@@ -88,6 +88,6 @@ begin
   perform internal.listing_cells_rebuild();
   delete from internal.listing_words;
   insert into internal.listing_words (id, words, operation)
-  select l.id, l.words, l.operation from internal.listings l where internal.is_public_listing(l.country_code, l.status) and l.words is not null;
+  select l.id, l.words, l.operation from internal.listings l where l.is_public and l.words is not null;
 end
 $$;

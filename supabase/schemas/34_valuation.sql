@@ -249,7 +249,7 @@ begin
            (l.location[0] - at_lng) * 111.32 * shrink as east_km, (l.location[1] - at_lat) * 111.32 as north_km,
            sqrt(power((l.location[1] - at_lat) * 111320, 2) + power((l.location[0] - at_lng) * 111320 * shrink, 2)) as dist
       from internal.listings l
-     where l.country_code = 'EC' and l.status = '1' and l.operation = 'sale' and l.location is not null and l.property_type = any (kinds) and l.price > 0
+     where l.is_public and l.operation = 'sale' and l.location is not null and l.property_type = any (kinds) and l.price > 0
        and l.id is distinct from own
      order by l.location <-> point(at_lng, at_lat)
      limit 80
@@ -391,7 +391,7 @@ begin
 
   -- buyers whose confirmed saved searches a home like this, at this value, would match
   subject := pg_catalog.jsonb_populate_record(null::internal.listings, pg_catalog.jsonb_build_object(
-    'country_code', 'EC', 'status', '1', 'operation', 'sale', 'property_type', kind, 'price', round(value), 'bedrooms', beds, 'bathrooms', baths,
+    'country_code', 'EC', 'status', '1', 'is_public', true, 'operation', 'sale', 'property_type', kind, 'price', round(value), 'bedrooms', beds, 'bathrooms', baths,
     'square_feet', built, 'lot_size', lot, 'year_built', built_year, 'features', coalesce(feats, '{}'),
     'lat', at_lat, 'lng', at_lng, 'location', point(at_lng, at_lat)::text,
     'city_slug', (select l.city_slug from internal.listings l where l.id = ids[1]),

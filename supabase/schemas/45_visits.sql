@@ -67,6 +67,7 @@ create or replace function internal.visit_rules()
 returns table (length interval, lead_time interval, horizon interval, step interval)
 language sql
 immutable
+set search_path = ''
 as $$
   select interval '1 hour', interval '2 hours', interval '14 days', interval '30 minutes'
 $$;
@@ -129,7 +130,7 @@ as $$
     cross join lateral internal.open_visit_times(
       coalesce((select a.id from public.agents a where a.id = visit_times.agent_id and a.country_code = 'EC'), l.agent_id),
       internal.now(), internal.now() + interval '14 days') t
-   where l.id = visit_times.listing_id and l.country_code = 'EC' and l.status = '1'
+   where l.id = visit_times.listing_id and l.is_public
 $$;
 
 -- The links of the visit mails (docs/visits.md "The links"): each does one thing for one request

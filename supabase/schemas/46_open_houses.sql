@@ -89,7 +89,7 @@ as $$
     from internal.open_houses o
     join internal.listings l on l.id = o.listing_id
    where o.listing_id = listing_open_houses.listing_id and o.ends_at > internal.now()
-     and internal.is_public_listing(l.country_code, l.status)
+     and l.is_public
    order by o.starts_at
    limit 20
 $$;

@@ -11,9 +11,21 @@ grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
 revoke all on schema internal from public;
 grant usage on schema internal to service_role;
+-- the public views of the listings run with the reader's rights: the public key may name the
+-- schema and read the listings' public columns, through the views, which show it the public rows
+-- only (20_listings.sql says why the table has no policy); no function or other table of the
+-- schema is its
+grant usage on schema internal to anon, authenticated;
 
 -- the listings, the agents, the inquiries (the agents' private notes and feed key are not public)
 revoke all on internal.listings from anon, authenticated;
+grant select (id, title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, images, geo_lat, geo_lon,
+  description, created_at, status, country_code, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone,
+  agent_picture, city_search, lat, lng, updated_at, map_lat, map_lng, map_approximate, map_x, map_y,
+  sector, features, year_built, lot_size, state_slug, city_slug, sector_slug, place_search,
+  listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed,
+  operation, is_public)
+  on internal.listings to anon, authenticated;
 revoke all on public.listings, public.agents, public.inquiries, public.listing_property_types from anon, authenticated;
 grant select on public.listings, public.listing_property_types to anon, authenticated, service_role;
 grant select (id, first_name, last_name, email, phone, picture, country_code, location, about, languages,
@@ -21,9 +33,9 @@ grant select (id, first_name, last_name, email, phone, picture, country_code, lo
   first_name_search, last_name_search, email_search)
   on public.agents to anon, authenticated;
 grant all on internal.listings, public.agents, public.inquiries to service_role;
-revoke all on public.listing_availability, public.listing_cities from public, anon, authenticated;
-grant select on public.listing_availability, public.listing_cities to anon, authenticated;
-grant all on public.listing_availability, public.listing_cities to service_role;
+revoke all on public.listing_cities from public, anon, authenticated;
+grant select on public.listing_cities to anon, authenticated;
+grant all on public.listing_cities to service_role;
 
 -- what only the service reads and writes
 revoke all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
@@ -44,6 +56,9 @@ revoke execute on function internal.listing_cells_rebuild(), internal.places_rec
   internal.import_merge, internal.note_market_spells, internal.rebuild_market_index,
   internal.refresh_market_index, internal.confirm_visit, internal.confirm_visit_at, internal.cancel_visit,
   internal.upcoming_open_houses, internal.open_houses_changed, internal.forget_past_open_houses, internal.import_open_houses from public;
+-- (the public key may name the schema `internal` for the views; none of its functions is the public's)
+revoke execute on all functions in schema internal from public, anon, authenticated;
+grant execute on all functions in schema internal to service_role;
 revoke all on all functions in schema public from public, anon, authenticated;
 grant execute on all functions in schema public to service_role;
 grant execute on function
@@ -60,7 +75,8 @@ grant execute on function
   public.estimate_value(jsonb),
   public.area_agents(text),
   public.visit_times(bigint, bigint),
-  public.listing_open_houses(bigint)
+  public.listing_open_houses(bigint),
+  public.listing_availability(bigint)
   to anon, authenticated;
 
 -- sequences: nobody but the service writes
@@ -71,3 +87,4 @@ grant all on all sequences in schema public to service_role;
 alter default privileges in schema public revoke all on tables from public, anon, authenticated;
 alter default privileges in schema public revoke all on sequences from public, anon, authenticated;
 alter default privileges in schema public revoke all on functions from public, anon, authenticated;
+alter default privileges in schema internal revoke execute on functions from public, anon, authenticated;

@@ -234,7 +234,7 @@ export function alertComposer(options: AlertMailOptions): Composer {
     const ids = alert.items.map((i) => String(i.id));
     const listings = await sql.query<ListingRow>(
       `select id::text as id, title, price::text as price, city, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, property_type, images, operation
-         from internal.listings where id = any($1::bigint[]) and status = '1' and country_code = 'EC'`,
+         from internal.listings where id = any($1::bigint[]) and is_public`,
       [ids],
     );
     const byId = new Map(listings.map((l) => [l.id, l]));

@@ -62,7 +62,7 @@ since as (select min(sent_through) as t from batch),
 fresh as (
   select l.*
     from internal.listings l, since, run
-   where l.country_code = 'EC' and l.status = '1' and l.appeared_at > since.t and l.appeared_at <= run.window_to
+   where l.is_public and l.appeared_at > since.t and l.appeared_at <= run.window_to
 ),
 changes as (
   select c.*

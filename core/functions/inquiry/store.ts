@@ -43,7 +43,7 @@ async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFact
        from internal.listings l
        left join public.agents a on a.country_code = 'EC' and nullif(btrim(a.email), '') is not null
             and (a.id = l.agent_id or (l.agent_id is null and lower(a.email) = lower(btrim(l.agent_email))))
-      where l.id = $1 and l.status = '1' and l.country_code = 'EC'
+      where l.id = $1 and l.is_public
       order by (a.id = l.agent_id) desc nulls last
       limit 1`,
     [id],
