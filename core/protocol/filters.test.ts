@@ -1,6 +1,6 @@
 /**
  * The filter table (core/protocol/filters.ts) against what reads it: every argument is a condition
- * of internal.listing_matches (the one SQL rule), and the table's values round-trip through the
+ * of internal.listing_conditions (the one SQL rule), and the table's values round-trip through the
  * search page's address, the arguments a saved search keeps and an alert request's check.
  */
 import { readFileSync } from 'node:fs';
@@ -9,8 +9,8 @@ import { appliedFilters, checkFilterValue, filterArgs, FILTER, FILTERS, filtersF
 
 const SEARCH_SQL = readFileSync(new URL('../../supabase/schemas/30_search.sql', import.meta.url), 'utf8');
 const matches = SEARCH_SQL.slice(
-  SEARCH_SQL.indexOf('create or replace function internal.listing_matches'),
-  SEARCH_SQL.indexOf('$$;', SEARCH_SQL.indexOf('create or replace function internal.listing_matches')),
+  SEARCH_SQL.indexOf('create or replace function internal.listing_conditions'),
+  SEARCH_SQL.indexOf('$conditions$', SEARCH_SQL.indexOf('$conditions$', SEARCH_SQL.indexOf('create or replace function internal.listing_conditions')) + 1),
 );
 
 const EVERY: SearchFilters = {
@@ -47,7 +47,8 @@ const EVERY: SearchFilters = {
 };
 
 describe('the filter table', () => {
-  it('has a condition of internal.listing_matches for every argument (the place name is words only)', () => {
+  it('has a condition of internal.listing_conditions for every argument (the place name is words only)', () => {
+    expect(matches).toContain("f->>'price_min'");
     for (const spec of FILTERS) {
       if (!spec.arg || spec.arg === 'place_name') continue;
       expect(matches, spec.arg).toMatch(new RegExp(`f->>?'${spec.arg}'`));

@@ -56,7 +56,13 @@ function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
  * wrote it (the server fills data into these pages, never code).
  */
 export function ourInlineCode(siteDir: string): InlineCode {
-  const files = [siteDir, join(siteDir, 'demo')].flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => join(dir, f)) : []));
+  const files = [siteDir, join(siteDir, 'demo')].flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.html'))
+          .map((f) => join(dir, f))
+      : [],
+  );
   // read again only when a build changed a page (the dev server rebuilds them)
   const signature = files.map((f) => `${f}:${statSync(f).mtimeMs}`).join('|');
   const known = inlineCodeCache.get(siteDir);

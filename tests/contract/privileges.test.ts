@@ -117,7 +117,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
   });
 
   it("the public roles read the public listings only: the views show no other row (the table has none of its own rules), and the table's other columns are refused", async () => {
-    const [{ n: hidden } = { n: 0 }] = (await client.query<{ n: number }>("select count(*)::int as n from internal.listings where not is_public")).rows;
+    const [{ n: hidden } = { n: 0 }] = (await client.query<{ n: number }>('select count(*)::int as n from internal.listings where not is_public')).rows;
     expect(hidden).toBeGreaterThan(0);
     for (const role of ['anon', 'authenticated']) {
       await client.query('begin');

@@ -144,9 +144,10 @@ describe('supabase/schemas/: the schema as it stands', () => {
         await db.exec(`insert into internal.listings (id, title, price, city, listed_at, updated_at) values
           (1, 'Casa en Cumbayá', 250000, 'Quito', '2026-03-01T10:00:00Z', '2026-04-01T10:00:00Z'),
           (2, 'Departamento en Samborondón', 180000, 'Guayaquil', '2026-05-20T10:00:00Z', '2026-05-21T10:00:00Z')`);
-        const rows = () => db.jobs.query<{ id: number; listed: string; appeared: string | null; updated: string }>(
-          `select id, listed_at::text as listed, (to_jsonb(l) ->> 'appeared_at')::timestamptz::text as appeared, updated_at::text as updated from internal.listings l order by id`,
-        );
+        const rows = () =>
+          db.jobs.query<{ id: number; listed: string; appeared: string | null; updated: string }>(
+            `select id, listed_at::text as listed, (to_jsonb(l) ->> 'appeared_at')::timestamptz::text as appeared, updated_at::text as updated from internal.listings l order by id`,
+          );
         const was = await rows();
         expect(was.map((r) => r.appeared)).toEqual([null, null]);
         expect((await migrate(db)).some((f) => f.startsWith('20261202023000'))).toBe(true);

@@ -418,7 +418,6 @@ describe('security headers on every answer', () => {
     expect(pagePolicy(page, { connect: [], scripts: [] })).not.toMatch(/sha256-/);
   });
 
-
   it("HSTS once the site is published on https; nosniff on pages, JSON and functions; a Content-Security-Policy on every page, the 404 and the alert links' pages included", async () => {
     const published = await startTestServer('postgres', { site: { url: 'https://expecuador.example' } });
     const local = await startTestServer('postgres');

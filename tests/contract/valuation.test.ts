@@ -230,7 +230,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(seen.size).toBe(1);
     // facts no home near it has (written apart: no active house of the kind anywhere) say nothing,
     // though every search of Cumbayá would match them
-    for (const unlike of [{ ...CUMBAYA, bedrooms: 9 }, { ...CUMBAYA, features: ['waterfront', 'pool', 'view'] }]) {
+    for (const unlike of [
+      { ...CUMBAYA, bedrooms: 9 },
+      { ...CUMBAYA, features: ['waterfront', 'pool', 'view'] },
+    ]) {
       const [{ homes } = { homes: -1 }] = await d.server.sql<{ homes: number }>(
         `select count(*)::int as homes from internal.listings l
           where l.status = '1' and l.property_type = 'house' and l.square_feet between 250 / 1.2 and 250 * 1.2
