@@ -510,7 +510,7 @@ describe('pages as crawlers read them', () => {
     expect(new Set(urls).size).toBe(urls.length);
     // the addresses answer 200 (no redirect, no error), a few at a time: every page that is not a
     // listing's, and one listing address in seven in each language (both ends of every file
-    // included), since the listing pages and the sitemaps read the same rule (internal.is_public_listing)
+    // included), since the listing pages and the sitemaps read the same rule (internal.listings.is_public)
     const failures: string[] = [];
     const checked = urls.filter((url, i) => !url.includes('/properties/') || i % 7 === 0 || ends.has(url));
     const queue = [...checked];

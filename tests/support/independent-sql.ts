@@ -4,7 +4,7 @@
  * text reads, what the words "piscina" and "pool" find.
  */
 
-/** An active listing of the site, for sale or for rent (internal.is_public_listing): its page, the sitemaps. */
+/** An active listing of the site, for sale or for rent (internal.listings.is_public): its page, the sitemaps. */
 export const PUBLIC = "country_code = 'EC' and status = '1'";
 
 /** What a search that does not say rent shows: an active listing for sale. */
