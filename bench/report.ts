@@ -6,7 +6,23 @@ import { join } from 'node:path';
 export const BENCH_DOC = 'docs/benchmarks.md';
 
 /** the benchmarks in docs/benchmarks.md's order */
-export const BENCHES = ['api', 'abuse', 'startup', 'map', 'clusters', 'places', 'pages', 'lighthouse', 'inp', 'weight', 'alerts', 'import', 'functions', 'valuation'] as const as readonly string[];
+export const BENCHES = [
+  'api',
+  'abuse',
+  'hosted',
+  'startup',
+  'map',
+  'clusters',
+  'places',
+  'pages',
+  'lighthouse',
+  'inp',
+  'weight',
+  'alerts',
+  'import',
+  'functions',
+  'valuation',
+] as const as readonly string[];
 
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';

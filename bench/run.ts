@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- api abuse startup map clusters places pages lighthouse inp weight alerts import functions valuation]: runs the benchmarks, writes
+ * npm run bench [-- api abuse hosted startup map clusters places pages lighthouse inp weight alerts import functions valuation]: runs the benchmarks, writes
  * bench/results/<name>.json and refreshes the figures of those it ran in docs/benchmarks.md between
  * the bench markers (the other sections stay as they are).
  */
@@ -11,6 +11,7 @@ import { benchAlerts } from './alerts.ts';
 import { benchApi } from './api.ts';
 import { benchClusters } from './clusters.ts';
 import { benchFunctions } from './functions.ts';
+import { benchHosted } from './hosted.ts';
 import { benchImport } from './import.ts';
 import { benchInp } from './inp.ts';
 import { benchLighthouse } from './lighthouse.ts';
@@ -28,6 +29,7 @@ const results = join(root, 'bench', 'results');
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   abuse: benchAbuse,
+  hosted: benchHosted,
   startup: benchStartup,
   map: benchMap,
   clusters: benchClusters,

@@ -62,7 +62,7 @@ create index listing_price_changes_listing on internal.listing_price_changes (li
 
 -- A listing's price since it came on the market, newest first (at most 50 rows).
 create or replace function public.listing_price_history(listing_id bigint)
-returns table (at timestamptz, event text, price numeric, change numeric)
+returns table (at timestamptz, event public.plain_text, price numeric, change numeric)
 language sql
 stable
 -- it reads the kept changes (closed to the public key) of a public listing only
@@ -119,9 +119,7 @@ begin
   if s.id is null then
     return;
   end if;
-  select pg_catalog.string_agg('c.' || pg_catalog.quote_ident(a.attname), ', ' order by a.attnum) into columns
-  from pg_catalog.pg_attribute a
-  where a.attrelid = 'public.listings'::regclass and a.attnum > 0 and not a.attisdropped;
+  columns := internal.public_listing_columns('c');
   return query execute format($q$
     with near as (
       -- the nearest of the same type in the price band, in the GiST index's distance order (an

@@ -629,8 +629,8 @@ $$;
 create or replace function public.market_index(place text, type_group text default 'all', months integer default 13)
 returns table (
   month date,
-  path text,
-  name text,
+  path public.plain_text,
+  name public.plain_text,
   listings integer,
   median numeric,
   p25 numeric,
@@ -659,7 +659,7 @@ begin
   -- written with the index (internal.market_shown): each month, the nearest place's figure that
   -- stands on enough listings
   return query
-  select s.month, s.path, s.name, s.listings, s.median, s.p25, s.p75, s.new_listings, s.price_cuts, s.median_days
+  select s.month, s.path::public.plain_text, s.name::public.plain_text, s.listings, s.median, s.p25, s.p75, s.new_listings, s.price_cuts, s.median_days
     from internal.market_shown s
    where s.place = market_index.place and s.type_group = market_index.type_group
      and s.month >= (internal.this_month() - make_interval(months => months - 1))::date
@@ -673,8 +673,8 @@ $$;
 create or replace function public.listing_market(listing_id bigint)
 returns table (
   month date,
-  path text,
-  name text,
+  path public.plain_text,
+  name public.plain_text,
   listings integer,
   median numeric,
   p25 numeric,
@@ -703,7 +703,7 @@ $$;
 -- the thirteen months between (oldest first; null where a month stands on too few listings), for
 -- rankings and their small trend lines; only places whose last month stands on enough listings.
 create or replace function public.market_ranking(place text, type_group text default 'all', kind text default null)
-returns table (path text, name text, listings integer, median numeric, median_year_before numeric, trend numeric[], lat double precision, lng double precision)
+returns table (path public.plain_text, name public.plain_text, listings integer, median numeric, median_year_before numeric, trend numeric[], lat double precision, lng double precision)
 language sql
 stable
 security definer

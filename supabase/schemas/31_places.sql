@@ -93,11 +93,11 @@ $$;
 -- `max_results` (10).
 create or replace function public.place_suggestions(q text, max_results integer default 8)
 returns table (
-  kind text,
-  path text,
-  name text,
-  city text,
-  province text,
+  kind public.plain_text,
+  path public.plain_text,
+  name public.plain_text,
+  city public.plain_text,
+  province public.plain_text,
   listings integer,
   lat double precision,
   lng double precision,

@@ -77,7 +77,7 @@ $$;
 
 -- A listing's open houses not ended yet, first first: what its page and its detail show.
 create or replace function public.listing_open_houses(listing_id bigint)
-returns table (id bigint, starts_at timestamptz, ends_at timestamptz, remarks text, livestream_url text, appointment_required boolean)
+returns table (id bigint, starts_at timestamptz, ends_at timestamptz, remarks public.plain_text, livestream_url public.plain_text, appointment_required boolean)
 language sql
 stable
 -- it reads internal.open_houses (closed to the public key) for an active listing only

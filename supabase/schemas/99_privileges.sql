@@ -78,6 +78,22 @@ grant execute on function
   public.listing_open_houses(bigint),
   public.listing_availability(bigint)
   to anon, authenticated;
+-- what runs as the caller when the public key filters a column or PostgREST asks the hook
+-- (03_public_types.sql, 98_data_api_gate.sql)
+grant execute on function
+  internal.literal_match(text, text, boolean),
+  internal.bounded_like(text, text, boolean),
+  internal.plain_match(public.plain_text, public.plain_text),
+  internal.plain_imatch(public.plain_text, public.plain_text),
+  internal.plain_like(public.plain_text, public.plain_text),
+  internal.plain_ilike(public.plain_text, public.plain_text),
+  internal.no_json_key(public.plain_json, text),
+  internal.no_json_index(public.plain_json, integer),
+  internal.no_json_path(public.plain_json, public.plain_json),
+  internal.data_api_gate(),
+  internal.take_bulk_turn(),
+  internal.too_many_at_once()
+  to anon, authenticated;
 
 -- sequences: nobody but the service writes
 revoke all on all sequences in schema public from public, anon, authenticated;

@@ -21,7 +21,13 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { until } from '../support/until.ts';
 
+// The anon role's 500 ms (docs/deployment.md) is shorter than the deadlines and shares these tests
+// hold: each server's database gives the role a hosted project's 3 s, read when the public pool
+// opens, at the first public request, which comes after.
+const HOSTED_TIMEOUT = `do $$ begin execute format('alter role anon in database %I set statement_timeout = %L', current_database(), '3s'); end $$;`;
+
 const SLEEP_FUNCTION = `
+  ${HOSTED_TIMEOUT}
   create or replace function public.exp_test_sleep(seconds double precision) returns integer
   language plpgsql stable as $$ begin perform pg_sleep(seconds); return 1; end $$;
   grant execute on function public.exp_test_sleep(double precision) to anon;`;
@@ -72,8 +78,9 @@ describe('one slow request never stops the site', () => {
       // statements that would run for 30 s: stopped at the anon role's 3 s, as PostgREST answers it
       ...[1, 2, 3, 4].map((i) => api('/rest/v1/rpc/exp_test_sleep?seconds=30', `10.50.1.${i}`)),
       // what takes seconds of a regular expression engine, or of a parser: refused before any work
+      // (patterns by the public columns' types, 03_public_types.sql; lists and trees by our parser)
       api(PATTERN, '10.50.2.1'),
-      api('/rest/v1/listings?select=id&description=imatch.(a%7Caa)*%24', '10.50.2.2'),
+      api('/rest/v1/listings?select=id&title=imatch.(a%7Caa)*%24', '10.50.2.2'),
       api('/rest/v1/agents?select=id&or=(first_name_search.match."%5Cd%2B")', '10.50.2.3'),
       api(`/rest/v1/listings?select=id&id=in.(${Array.from({ length: 500 }, (_, i) => i).join(',')})`, '10.50.2.4'),
       api(`/rest/v1/listings?select=id&or=(${'or('.repeat(6)}id.eq.1${')'.repeat(6)})`, '10.50.2.5'),
@@ -112,11 +119,20 @@ describe('one slow request never stops the site', () => {
       expect(s.ms).toBeLessThan(10_000);
       expect(s.at).toBeGreaterThan(servedAt);
     }
-    for (const r of [pattern, alternation, classInLogic, longList, deepTree, wildcards]) {
+    for (const r of [alternation, classInLogic, wildcards]) {
+      expect(r.status, r.body).toBe(400);
+      expect(JSON.parse(r.body)).toMatchObject({ code: '22023' });
+    }
+    expect(JSON.parse(alternation.body).message).toMatch(/literal text/);
+    expect(JSON.parse(classInLogic.body).message).toMatch(/literal text/);
+    expect(JSON.parse(wildcards.body).message).toMatch(/8 wildcards/);
+    // a description is JSON, read whole: no operator compares it
+    expect(pattern.status, pattern.body).toBe(400);
+    expect(JSON.parse(pattern.body)).toMatchObject({ code: '42883' });
+    for (const r of [longList, deepTree]) {
       expect(r.status, r.body).toBe(400);
       expect(JSON.parse(r.body)).toMatchObject({ code: 'PGRST100' });
     }
-    expect(JSON.parse(pattern.body).details).toMatch(/literal text/);
     expect(JSON.parse(longList.body).details).toMatch(/at most 100 values/);
     expect(JSON.parse(deepTree.body).details).toMatch(/nested too deeply/);
     expect(longUrl.status).toBe(414);
@@ -206,6 +222,7 @@ describe("a page let in is finished: its client's share is checked at the page's
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     try {
+      await server.sql(HOSTED_TIMEOUT);
       const crawler = as('10.53.0.1');
       // the server's caches warm (the data API's schema), as a running server's are
       expect((await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: as('10.53.0.3') })).status).toBe(200);

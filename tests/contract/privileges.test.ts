@@ -23,6 +23,7 @@ import { getListingsCount, getMapClusters, getPropertyTypes } from '../../widget
 import { getPlaceSuggestions } from '../../widgets/lib/data/places.ts';
 import { getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
 import { checkRow, readRows, SLEEP_FUNCTION } from '../support/data-api-doc.ts';
+import { asPostgrest, beginRequest, hookAnswer, postgrestSetup, readStatement, SUPABASE_INITIAL_SCHEMA } from '../support/postgrest-sql.ts';
 import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { SCENARIOS } from '../support/search-scenarios.ts';
 import { stopAll } from '../support/stop-all.ts';
@@ -30,21 +31,6 @@ import { until } from '../support/until.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
-
-/** What a Supabase project's initial schema leaves (supabase/postgres: roles, their limits, default privileges). */
-const SUPABASE_INITIAL_SCHEMA = `
-  do $$ begin
-    if not exists (select 1 from pg_roles where rolname = 'anon') then create role anon nologin noinherit; end if;
-    if not exists (select 1 from pg_roles where rolname = 'authenticated') then create role authenticated nologin noinherit; end if;
-    if not exists (select 1 from pg_roles where rolname = 'service_role') then create role service_role nologin noinherit bypassrls; end if;
-  end $$;
-  alter role anon set statement_timeout = '3s';
-  alter role authenticated set statement_timeout = '8s';
-  grant usage on schema public to anon, authenticated, service_role;
-  alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-  alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
-  alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
-`;
 
 /** What the public key may read and call: the data API's relations, and the functions the elements call. */
 const PUBLISHED_RELATIONS = ['agents', 'listing_cities', 'listing_property_types', 'listings'];
@@ -222,6 +208,138 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     expect((await getSimilarListings(rest, String(listing?.id), 4)).length).toBeGreaterThan(0);
     // and what the public key may not do, the server refuses as PostgREST would
     expect((await fetch(`${server.url}/rest/v1/rpc/search_fold`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":"x"}' })).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('as PostgREST asks it, the public key runs nothing long: regular expressions take literal text, patterns are short, JSON is read whole, descriptions compare with nothing, and a statement ends at 500 ms', async () => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    pool.on('error', () => {});
+    try {
+      const setup = await postgrestSetup(pool);
+      // where PostgREST reads them: the anon role's own settings, its login role's hook
+      expect(setup.roleSettings.statement_timeout).toBe('500ms');
+      expect(setup.preRequest).toBe('internal.data_api_gate');
+      const get = (path: string, source: string, params: unknown[]) => asPostgrest(pool, setup, { method: 'GET', path, headers: { 'cf-connecting-ip': '203.0.113.9' } }, readStatement(source), params);
+      const outcome = (asked: Promise<unknown[]>) =>
+        asked.then(
+          (rows) => `rows ${rows.length}`,
+          (e: { code?: string; message?: string }) => `${e.code} ${e.message}`,
+        );
+      const listings = (where: string) => `SELECT "public"."listings"."id" FROM "public"."listings" WHERE ${where}`;
+      const BACK_REFERENCES = '^(.*)(.*)(.*)(.*)(.*)\\5\\4\\3\\2\\1$';
+      // the review's requests (a description, a title): refused before any row is read
+      expect(await outcome(get('/listings', listings('"public"."listings"."description" ~ $1'), [BACK_REFERENCES]))).toMatch(/^42883 operator does not exist: json ~/);
+      expect(await outcome(get('/listings', listings('"public"."listings"."title" ~ $1'), [BACK_REFERENCES]))).toMatch(/^22023 match and imatch take literal text/);
+      expect(await outcome(get('/listings', listings('"public"."listings"."city" ~* $1'), ['(a|aa)*$']))).toMatch(/^22023 /);
+      expect(await outcome(get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."about" ~ $1', ['(a+)+b']))).toMatch(/^22023 /);
+      expect(await outcome(get('/listing_cities', 'SELECT "public"."listing_cities"."city" FROM "public"."listing_cities" WHERE "public"."listing_cities"."city" ~ $1', ['\\d+']))).toMatch(/^22023 /);
+      // a function's rows are filtered as a view's
+      const places = 'SELECT "pgrst_call".* FROM "public"."place_suggestions"("q" := $1) "pgrst_call" WHERE "pgrst_call"."name" ~ $2';
+      expect(await outcome(get('/rpc/place_suggestions', places, ['quit', BACK_REFERENCES]))).toMatch(/^22023 /);
+      expect(await outcome(get('/listings', listings('"public"."listings"."title" ILIKE $1'), [`%${'a%'.repeat(40)}`]))).toMatch(
+        /^22023 like and ilike take patterns of at most 200 characters and 8 wildcards/,
+      );
+      expect(await outcome(get('/listings', listings('"public"."listings"."title" LIKE $1'), ['x'.repeat(201)]))).toMatch(/^22023 /);
+      expect(await outcome(get('/listings', listings('"public"."listings"."images"->>0 ~ $1'), ['x']))).toMatch(/^22023 this column is read whole/);
+      expect(await outcome(get('/listings', listings('"public"."listings"."images"->>\'k\' = $1'), ['x']))).toMatch(/^22/);
+      expect(await outcome(get('/listings', listings('"public"."listings"."description" ILIKE $1'), ['%casa%']))).toMatch(/^42883 /);
+      // what our calls and the spec's send still answers, as before
+      const [ana] = (await client.query<{ first: string }>("select public.search_fold(first_name) as first from public.agents where country_code = 'EC' and first_name <> '' order by id limit 1"))
+        .rows;
+      const literal = String(ana?.first).slice(0, 3);
+      const found = await get(
+        '/agents',
+        'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."country_code" = $1 AND ("public"."agents"."first_name_search" ~ $2 OR "public"."agents"."email_search" ~* $3)',
+        ['EC', literal, literal],
+      );
+      const expected = (
+        await client.query("select count(*)::int as n from public.agents where country_code = 'EC' and (strpos(first_name_search, $1) > 0 or strpos(lower(email_search), lower($1)) > 0)", [literal])
+      ).rows[0]?.n;
+      expect(found.length).toBe(expected);
+      expect(found.length).toBeGreaterThan(0);
+      expect(await outcome(get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."first_name_search" ~ $1', ['o\\.brien \\(jr\\)']))).toBe('rows 0');
+      const quito = await get('/listings', listings('"public"."listings"."country_code" = $1 AND "public"."listings"."status" = $2 AND "public"."listings"."city" ILIKE $3'), ['EC', '1', '%quito%']);
+      expect(quito.length).toBe((await client.query("select count(*)::int as n from public.listings where city::text ilike '%quito%'")).rows[0]?.n);
+      expect(quito.length).toBeGreaterThan(0);
+      // whatever a statement of the public key does, it ends at 500 ms (57014), as its own setting says
+      await client.query(SLEEP_FUNCTION);
+      const sleep = readStatement('SELECT "public"."exp_test_sleep"($1) AS "exp_test_sleep"');
+      expect(await outcome(asPostgrest(pool, setup, { method: 'POST', path: '/rpc/exp_test_sleep' }, sleep, [5]))).toMatch(/^57014 canceling statement due to statement timeout/);
+    } finally {
+      await client.query('drop function if exists public.exp_test_sleep(double precision)');
+      await pool.end();
+    }
+  });
+
+  it("PostgREST's pre-request hook shares the pool: a client runs at most 4 requests at once, reads whose size the client chooses two at a time across clients; one past its share is refused at once, 429 with Retry-After", async () => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 16 });
+    pool.on('error', () => {});
+    const held: pg.PoolClient[] = [];
+    const end = async () => {
+      for (const c of held.splice(0)) {
+        await c.query('COMMIT');
+        c.release();
+      }
+    };
+    try {
+      const setup = await postgrestSetup(pool);
+      const hold = async (ip: string, path: string, headers: Record<string, string> = { 'cf-connecting-ip': ip }) => {
+        const c = await pool.connect();
+        try {
+          await beginRequest(c, setup, { method: path.startsWith('/rpc/') ? 'POST' : 'GET', path, headers });
+          held.push(c);
+          return 'admitted';
+        } catch (error) {
+          await c.query('ROLLBACK');
+          c.release();
+          const answer = hookAnswer(error);
+          return answer ? `${answer.status} ${answer.headers['Retry-After']} ${String(answer.body.code)}` : `error ${(error as Error).message}`;
+        }
+      };
+      // one client: four at once, not five; another client meanwhile is served
+      for (let i = 0; i < 4; i++) expect(await hold('198.51.100.1', '/rpc/search_listings')).toBe('admitted');
+      expect(await hold('198.51.100.1', '/rpc/search_listings')).toBe('429 1 EXP429');
+      expect(await hold('198.51.100.2', '/rpc/search_listings')).toBe('admitted');
+      // the client is the platform's address: a first X-Forwarded-For hop the client wrote is not it
+      expect(await hold('', '/rpc/search_listings', { 'x-forwarded-for': '192.0.2.77, 198.51.100.1' })).toBe('429 1 EXP429');
+      await end();
+      expect(await hold('198.51.100.1', '/rpc/search_listings')).toBe('admitted');
+      await end();
+      // reads of tables and views: two at once across clients; the functions the site calls are not held by them
+      for (const ip of ['198.51.100.3', '198.51.100.4']) expect(await hold(ip, '/listings')).toBe('admitted');
+      expect(await hold('198.51.100.6', '/agents')).toBe('429 1 EXP429');
+      expect(await hold('198.51.100.6', '/rpc/search_listings')).toBe('admitted');
+      // more than a page of the search (whose rows a client may filter as it likes) takes the same turns
+      const search = (size: number) =>
+        asPostgrest(
+          pool,
+          setup,
+          { method: 'POST', path: '/rpc/search_listings', headers: { 'cf-connecting-ip': '198.51.100.7' } },
+          readStatement('SELECT "pgrst_call".* FROM "public"."search_listings"("filters" := $1::jsonb, "page_size" := $2::integer) "pgrst_call"'),
+          ['{}', size],
+        ).then(
+          (rows) => `rows ${rows.length}`,
+          (error: unknown) => String(hookAnswer(error)?.status ?? (error as Error).message),
+        );
+      expect(await search(1000)).toBe('429');
+      expect(await search(24)).toBe('rows 24');
+      await end();
+      expect(await search(1000)).toMatch(/^rows \d{3}/);
+      expect(await hold('198.51.100.6', '/agents')).toBe('admitted');
+      await end();
+      // a signed-in role is not the public key's share
+      const c = await pool.connect();
+      try {
+        await c.query('begin read only');
+        await c.query("select set_config('role', 'authenticated', true), set_config('request.path', '/listings', true)");
+        for (let i = 0; i < 5; i++) await c.query('select internal.data_api_gate()');
+        await c.query('commit');
+      } finally {
+        c.release();
+      }
+    } finally {
+      await end();
+      await pool.end();
+    }
   });
 
   it('answers every row of docs/data-api.md as the row says, as the public roles of that database', async () => {
