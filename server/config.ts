@@ -44,6 +44,8 @@ export interface ServerConfig {
   photoStorage: StorageSettings | undefined;
   /** the maps' tile provider and its credit (MAP_TILES_URL, MAP_TILES_ATTRIBUTION); undefined: OpenStreetMap's own tiles, for development only */
   mapTiles: MapTiles | undefined;
+  /** the project's JWT secret (JWT_SECRET): what our Auth stand-in signs with and the data API checks; unset, one kept in the database (docs/agent-area.md) */
+  jwtSecret: string | undefined;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
@@ -83,7 +85,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importSchedule: readImportSchedule(read, env, root),
     photoStorage: readPhotoStorage(read),
     mapTiles: readMapTiles(read),
+    jwtSecret: read.optional('JWT_SECRET'),
   };
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) read.problems.push("JWT_SECRET must be at least 32 characters (a hosted project's JWT secret)");
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
   // the one clock's offset, which the tests set (core/clock.ts reads it; docs/configuration.md): a number or nothing
   read.int(CLOCK_OFFSET_ENV, 0, { min: -4e12, max: 4e12 });

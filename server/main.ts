@@ -152,6 +152,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     maxRows: config.database.maxRows,
     inquiry: config.inquiry,
+    jwtSecret: config.jwtSecret,
     alerts: config.alerts,
     mail: { smtpUrl: config.mail.smtpUrl, api: config.mail.api, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
     site: {

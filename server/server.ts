@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
-import { clientSalt } from '../core/functions/function-http.ts';
+import { clientSalt, keptSecret } from '../core/functions/function-http.ts';
 import type { TransactionalSql } from '../core/functions/sql.ts';
 import { DatabaseUnavailableError, type Database } from './db/database.ts';
 import { prepareDatabase } from './db/setup.ts';
@@ -24,6 +24,8 @@ import { createFunctionsRouter, type FunctionHandler } from './functions/router.
 import { createApp, type Logger, type RequestKind } from './http/app.ts';
 import { schemaUnavailable } from './rest/errors.ts';
 import { createRestHandler } from './rest/handler.ts';
+import { createAuthHandler } from './auth/handler.ts';
+import { signInComposer } from './auth/mail.ts';
 import { sendError } from './rest/response.ts';
 import { createPages } from './pages/router.ts';
 import { StaticFiles } from './http/static.ts';
@@ -53,6 +55,8 @@ export interface ServerOptions {
   /** listings generated on an empty database (first start) */
   seedListings?: number;
   functions?: Record<string, FunctionHandler>;
+  /** the project's JWT secret (JWT_SECRET); unset, one kept in the database (docs/agent-area.md) */
+  jwtSecret?: string;
   /** send-property-inquiry: team inbox, allowed origins, rate limit */
   inquiry?: Partial<InquiryConfig>;
   /** saved-searches: team inbox, allowed origins, rate limit; the alert job's interval (0: only when runAlerts() is called) and settle time */
@@ -158,8 +162,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const log = options.log ?? (() => {});
   let isReady = false;
   let closed = false;
-  const rest = createRestHandler({ db: options.db, ...(options.schemaTtlMs ? { schemaTtlMs: options.schemaTtlMs } : {}), ...(options.maxRows ? { maxRows: options.maxRows } : {}) });
   const sql = adminSql(options.db);
+  // the JWT secret our Auth stand-in signs with and the data API checks (server/auth/handler.ts)
+  let secret: Promise<Uint8Array> | undefined;
+  const jwtSecret = () => (secret ??= keptSecret(sql, 'jwt_secret', options.jwtSecret).then((s) => new TextEncoder().encode(s)));
+  const rest = createRestHandler({
+    db: options.db,
+    jwtSecret,
+    ...(options.schemaTtlMs ? { schemaTtlMs: options.schemaTtlMs } : {}),
+    ...(options.maxRows ? { maxRows: options.maxRows } : {}),
+  });
   const { smtpUrl, api, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
   const mailOptions = { from: from ?? DEFAULTS.mailFrom, siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}` };
   const distDir = options.distDir ?? resolve(ROOT, 'dist');
@@ -170,7 +182,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...delivery,
     sql,
     mailer: api ? httpMailer(api) : smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
-    composers: allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
+    composers: {
+      ...allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
+      // our Auth stand-in's sign-in codes (a hosted project's Auth mails its own)
+      'sign-in-code': signInComposer({ ...mailOptions, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
+    },
     // signed webhooks to the CRM (docs/leads.md), through the safe fetcher
     deliverers: {
       webhook: {
@@ -193,6 +209,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     { ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick()), ...options.functions },
     { trustProxy: options.trustProxy ?? NO_PROXY },
   );
+  const auth = createAuthHandler({ sql, secret: jwtSecret, siteUrl: mailOptions.siteUrl, onQueued: () => outbox.kick() });
   let port = 0;
   const self = () => `http://127.0.0.1:${port}`;
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
@@ -269,6 +286,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         },
       },
       { prefix: '/functions/v1', handle: functions },
+      {
+        prefix: '/auth/v1',
+        handle: async (req, res, url) => {
+          if (!isReady && req.method !== 'OPTIONS') return sendError(res, schemaUnavailable(), { 'Retry-After': '2' });
+          await auth(req, res, url);
+        },
+      },
       {
         prefix: '/media/photos',
         handle: async (req, res, url) => {

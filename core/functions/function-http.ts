@@ -32,7 +32,7 @@ export const hashClient = async (address: string, salt: string) => (await sha256
 
 /** How long a process keeps the salt it read (a rotated salt is taken up within this time). */
 const SALT_TTL_MS = 10 * 60_000;
-const salts = new WeakMap<Sql, { value: Promise<string>; at: number }>();
+const salts = new WeakMap<Sql, Map<string, { value: Promise<string>; at: number }>>();
 
 /**
  * The salt of the client hashes: the configured one, else the one the database keeps in a private
@@ -41,28 +41,39 @@ const salts = new WeakMap<Sql, { value: Promise<string>; at: number }>();
  * #24). Our server and the deployed functions read the same row.
  */
 export function clientSalt(sql: Sql, configured: string | undefined): Promise<string> {
+  return keptSecret(sql, 'client_hash_salt', configured);
+}
+
+/**
+ * A secret of the deployment's, configured or else kept in the database (internal.settings): made at
+ * random the first time any process asks, then the same for every process (the client hashes' salt;
+ * our Auth stand-in's JWT secret, server/auth/handler.ts).
+ */
+export function keptSecret(sql: Sql, name: string, configured: string | undefined): Promise<string> {
   if (configured) return Promise.resolve(configured);
-  const cached = salts.get(sql);
+  const kept = salts.get(sql) ?? new Map<string, { value: Promise<string>; at: number }>();
+  salts.set(sql, kept);
+  const cached = kept.get(name);
   if (cached && Date.now() - cached.at < SALT_TTL_MS) return cached.value;
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const fresh = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-  const read = () => sql.query<{ value: string }>("select value from internal.settings where name = 'client_hash_salt'");
+  const read = () => sql.query<{ value: string }>('select value from internal.settings where name = $1', [name]);
   const value = sql
     .query<{ value: string }>(
-      `with made as (insert into internal.settings (name, value) values ('client_hash_salt', $1) on conflict (name) do nothing returning value)
-       select value from made union all select value from internal.settings where name = 'client_hash_salt' limit 1`,
-      [fresh],
+      `with made as (insert into internal.settings (name, value) values ($2, $1) on conflict (name) do nothing returning value)
+       select value from made union all select value from internal.settings where name = $2 limit 1`,
+      [fresh, name],
     )
     // another process made it at the same moment: the insert waited for it and did nothing, and
     // this statement's snapshot, taken before that one committed, cannot see its row; the next can
     .then(async (rows) => (rows[0] ? rows : await read()))
     .then((rows) => {
-      const salt = rows[0]?.value;
-      if (!salt) throw new Error('the client hash salt could not be read');
-      return salt;
+      const secret = rows[0]?.value;
+      if (!secret) throw new Error(`the setting ${name} could not be read`);
+      return secret;
     });
-  salts.set(sql, { value, at: Date.now() });
-  value.catch(() => salts.delete(sql));
+  kept.set(name, { value, at: Date.now() });
+  value.catch(() => kept.delete(name));
   return value;
 }
 

@@ -145,6 +145,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     return client;
   };
 
+  /** the `authenticated` role's own settings (its statement_timeout), read once */
+  let signedInSettings: Promise<Record<string, string>> | undefined;
   const anon: PublicQueryable = {
     async query<T extends Row>(sql: string, params: readonly unknown[] = [], request?: RequestContext) {
       const signal = request?.signal;
@@ -167,7 +169,24 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
           try {
             const name = nameFor(sql);
             const values = params as unknown[];
-            return (await (client as unknown as pg.PoolClient).query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
+            const c = client as unknown as pg.PoolClient;
+            if (!request?.claims) return (await c.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
+            // a signed-in user's statement: as `authenticated`, with the token's claims and that
+            // role's own time limit, in a transaction of its own (as PostgREST runs it)
+            await c.query('begin');
+            try {
+              const own = await (signedInSettings ??= roleSettings(adminPool, 'authenticated').catch(() => ({}) as Record<string, string>));
+              await c.query("select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true), set_config('statement_timeout', $2, true)", [
+                JSON.stringify(request.claims),
+                own.statement_timeout ?? '8s',
+              ]);
+              const rows = (await c.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
+              await c.query('commit');
+              return rows;
+            } catch (error) {
+              await c.query('rollback').catch(() => {});
+              throw error;
+            }
           } finally {
             signal?.removeEventListener('abort', onAbort);
             // a cancel still on its way must not reach the statement of the connection's next user

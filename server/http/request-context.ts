@@ -22,6 +22,11 @@ export interface RequestContext {
    * refused, with Retry-After).
    */
   admitted?: boolean;
+  /**
+   * A signed-in user's request (a valid JWT of the role `authenticated`, server/rest/handler.ts):
+   * its statements run as that role with these claims, as PostgREST runs them (auth.uid()).
+   */
+  claims?: { sub: string; role: string } & Record<string, unknown>;
 }
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();

@@ -48,7 +48,7 @@ export function fromPostgres(error: { code?: string; message?: string; detail?: 
   const details = error.detail ?? null;
   const hint = error.hint ?? null;
   if (code === '42501') return new ApiError(401, code, message, details, hint);
-  if (code === '42P01') return new ApiError(404, code, message, details, hint);
+  if (code === '42P01' || code === 'P0002') return new ApiError(404, code, message, details, hint);
   // as PostgREST answers a statement its role's statement_timeout stopped (57*: 500)
   if (code === '57014') return new ApiError(500, code, 'canceling statement due to statement timeout', null, 'Narrow the filters, or try again later.');
   // data exceptions (bad values), syntax/access rule violations, integrity: the request's fault

@@ -5,13 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DatabaseUnavailableError, type Database } from '../db/database.ts';
 import { requestContext, type RequestContext } from '../http/request-context.ts';
-import { schemaUnavailable } from './errors.ts';
+import { ApiError, schemaUnavailable } from './errors.ts';
 import { readApiRequest, type ApiRequest } from './request.ts';
 import { preflight, sendFailure, sendJson, sendRead, type ReadResult } from './response.ts';
 import { loadSchema, type Schema } from './schema.ts';
 import { resultSource, scalarCall } from './rpc.ts';
 import type { Relation } from './schema.ts';
 import { buildCount, buildPage, type Source } from './sql.ts';
+import { verifyAccessToken } from '../auth/handler.ts';
 
 export interface RestHandlerOptions {
   db: Database;
@@ -21,6 +22,8 @@ export interface RestHandlerOptions {
   schemaTtlMs?: number;
   /** at most this many rows per answer (request.ts MAX_ROWS; DB_MAX_ROWS) */
   maxRows?: number;
+  /** the project's JWT secret: a request with a token it signed for the role `authenticated` runs as that role (docs/agent-area.md) */
+  jwtSecret?: () => Promise<Uint8Array>;
 }
 
 /**
@@ -77,12 +80,27 @@ export function createRestHandler(options: RestHandlerOptions) {
     return { rows: Number(row?.n ?? 0), total: count ? Number(row?.total ?? 0) : undefined, body: row?.body ?? '[]' };
   }
 
+  /**
+   * Who asks, as PostgREST reads the Authorization header: no token, or one that is not a JWT (the
+   * publishable key), is the public key; a JWT must be ours and unexpired (401 otherwise); its role
+   * `authenticated` runs as that role with its claims.
+   */
+  async function caller(req: IncomingMessage): Promise<RequestContext['claims'] | undefined> {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer || bearer.split('.').length !== 3 || !options.jwtSecret) return undefined;
+    const claims = await verifyAccessToken(await options.jwtSecret(), bearer);
+    if (!claims || (claims.role !== 'authenticated' && claims.role !== 'anon')) throw new ApiError(401, 'PGRST301', 'JWT expired or invalid', null, 'Sign in again.');
+    return claims.role === 'authenticated' ? claims : undefined;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (req.method === 'OPTIONS') return preflight(res, url.pathname.startsWith('/rest/v1/rpc/') ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS', req.headers['access-control-request-headers']);
-    // the request's client and deadline (app.ts), for its statements
-    const context = requestContext(req);
+    // the request's client and deadline (app.ts), for its statements, and who signed it
+    let context = requestContext(req);
     try {
-      const request = await readApiRequest(req, url, getSchema, options.maxRows);
+      const claims = await caller(req);
+      if (claims && context) context = { ...context, claims };
+      const request = await readApiRequest(req, url, getSchema, options.maxRows, Boolean(claims));
       if (request.kind === 'root') return sendJson(res, request.head, JSON.stringify({ name: 'exp-ecuador local data API', relations: request.relations }));
       if (request.kind === 'read') return sendRead(res, request, await read(request, request.relation, undefined, context));
       const { routine } = request.call;

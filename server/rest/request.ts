@@ -79,7 +79,7 @@ function relationOf(path: string, schema: Schema): Relation {
  * PostgREST would answer. The schema cache is asked for only once the method and profile are
  * known to be right.
  */
-export async function readApiRequest(req: IncomingMessage, url: URL, schema: () => Promise<Schema>, maxRows = MAX_ROWS): Promise<ApiRequest> {
+export async function readApiRequest(req: IncomingMessage, url: URL, schema: () => Promise<Schema>, maxRows = MAX_ROWS, signedIn = false): Promise<ApiRequest> {
   const method = req.method ?? 'GET';
   const path = url.pathname.replace(/^\/rest\/v1\/?/, '');
   const rpc = path.startsWith('rpc/');
@@ -88,7 +88,7 @@ export async function readApiRequest(req: IncomingMessage, url: URL, schema: () 
   if (profile && String(profile) !== 'public') throw new ApiError(406, 'PGRST106', 'The schema must be one of the following: public');
   const head = method === 'HEAD';
   if (rpc) {
-    const call = await readRpcCall(req, url, path.slice(4), await schema());
+    const call = await readRpcCall(req, url, path.slice(4), await schema(), signedIn);
     const media = negotiate(req.headers.accept);
     const range = requestedRange(rangeHeader(method, req), call.query.limit, call.query.offset);
     const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;

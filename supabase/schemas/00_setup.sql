@@ -31,6 +31,33 @@ begin
 end
 $$;
 
+-- Supabase Auth's schema where the database has none (a bare PostgreSQL: our server, the tests):
+-- its users, and the functions row level security reads the request's JWT with, as Auth defines
+-- them. On a hosted project Auth owns the schema and nothing here runs (docs/agent-area.md).
+do $$
+begin
+  if to_regnamespace('auth') is null then
+    create schema auth;
+    grant usage on schema auth to anon, authenticated, service_role;
+    create table auth.users (
+      id uuid primary key default gen_random_uuid(),
+      email text unique,
+      created_at timestamptz not null default now(),
+      last_sign_in_at timestamptz,
+      raw_app_meta_data jsonb not null default '{}',
+      raw_user_meta_data jsonb not null default '{}'
+    );
+    create function auth.jwt() returns jsonb language sql stable as
+      'select coalesce(nullif(current_setting(''request.jwt.claim'', true), ''''), nullif(current_setting(''request.jwt.claims'', true), ''''))::jsonb';
+    create function auth.uid() returns uuid language sql stable as
+      'select coalesce(nullif(current_setting(''request.jwt.claim.sub'', true), ''''), (nullif(current_setting(''request.jwt.claims'', true), '''')::jsonb ->> ''sub''))::uuid';
+    create function auth.role() returns text language sql stable as
+      'select coalesce(nullif(current_setting(''request.jwt.claim.role'', true), ''''), (nullif(current_setting(''request.jwt.claims'', true), '''')::jsonb ->> ''role''))::text';
+    grant execute on function auth.jwt(), auth.uid(), auth.role() to anon, authenticated, service_role;
+  end if;
+end
+$$;
+
 -- A time limit on every statement of the public key: a hosted project sets 3 s (authenticated 8 s);
 -- ours is 500 ms, so that no request of the public key holds a connection of the data API's pool
 -- longer (docs/deployment.md "What the public key may ask"; the slowest call the site makes takes

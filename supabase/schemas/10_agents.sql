@@ -28,7 +28,10 @@ create table public.agents (
   -- accent- and case-folded copies for the directory search (docs/decisions.md #10)
   first_name_search public.plain_text generated always as (public.search_fold(first_name)) stored,
   last_name_search public.plain_text generated always as (public.search_fold(last_name)) stored,
-  email_search public.plain_text generated always as (public.search_fold(email)) stored
+  email_search public.plain_text generated always as (public.search_fold(email)) stored,
+  -- her sign-in (Supabase Auth's user), and whether she still works here (docs/agent-area.md)
+  user_id uuid unique references auth.users (id) on delete set null,
+  active boolean not null default true
 );
 
 alter table public.agents enable row level security;

@@ -141,7 +141,9 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
         relations.rows.filter((r) => r.privilege !== 'SELECT'),
         role,
       ).toEqual([]);
-      expect([...new Set(relations.rows.map((r) => r.name))], role).toEqual(PUBLISHED_RELATIONS.filter((r) => r !== 'agents'));
+      // a signed-in agent reads the leads' notes and trail besides (row level security says whose: docs/agent-area.md)
+      const area = role === 'authenticated' ? ['lead_events', 'lead_notes'] : [];
+      expect([...new Set(relations.rows.map((r) => r.name))], role).toEqual([...PUBLISHED_RELATIONS.filter((r) => r !== 'agents'), ...area].sort());
       // agents: the public columns only, read
       const columns = await client.query<{ privilege: string; n: number }>(
         `select a.privilege_type as privilege, count(*)::int as n from pg_attribute at cross join lateral aclexplode(at.attacl) a
@@ -165,7 +167,20 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
       expect(
         functions.rows.map((r) => r.name),
         role,
-      ).toEqual(PUBLISHED_FUNCTIONS);
+      ).toEqual([...PUBLISHED_FUNCTIONS, ...(role === 'authenticated' ? ['move_lead'] : [])].sort());
+      // the leads: nothing for the public key; for a signed-in agent, reading some columns and changing two
+      const leads = await client.query<{ privilege: string; columns: string[] }>(
+        `select a.privilege_type as privilege, array_agg(at.attname::text order by at.attname) as columns from pg_attribute at cross join lateral aclexplode(at.attacl) a
+          where at.attrelid = 'public.inquiries'::regclass and a.grantee = $1::regrole::oid group by 1 order by 1`,
+        [role],
+      );
+      if (role === 'anon') expect(leads.rows).toEqual([]);
+      else {
+        expect(leads.rows.map((r) => r.privilege)).toEqual(['SELECT', 'UPDATE']);
+        expect(leads.rows[1]?.columns).toEqual(['follow_up_on', 'status']);
+        expect(leads.rows[0]?.columns).not.toContain('client_hash');
+        expect(leads.rows[0]?.columns).not.toContain('spam');
+      }
       // what a platform's default privileges would give anything made next
       const defaults = await client.query(
         `select d.defaclobjtype from pg_default_acl d join pg_namespace n on n.oid = d.defaclnamespace cross join lateral aclexplode(d.defaclacl) a where n.nspname = 'public' and a.grantee = $1::regrole::oid`,

@@ -1,0 +1,229 @@
+-- The agents' own area, its first part (issue 59; docs/agent-area.md): Supabase Auth's schema where
+-- the database has none, an agent's sign-in and whether she still works here, the team, a lead's
+-- owner, status and follow-up, notes and trail, and row level security over them.
+
+-- Supabase Auth's schema where the database has none (a bare PostgreSQL: our server, the tests):
+-- its users, and the functions row level security reads the request's JWT with, as Auth defines
+-- them. On a hosted project Auth owns the schema and nothing here runs (docs/agent-area.md).
+do $$
+begin
+  if to_regnamespace('auth') is null then
+    create schema auth;
+    grant usage on schema auth to anon, authenticated, service_role;
+    create table auth.users (
+      id uuid primary key default gen_random_uuid(),
+      email text unique,
+      created_at timestamptz not null default now(),
+      last_sign_in_at timestamptz,
+      raw_app_meta_data jsonb not null default '{}',
+      raw_user_meta_data jsonb not null default '{}'
+    );
+    create function auth.jwt() returns jsonb language sql stable as
+      'select coalesce(nullif(current_setting(''request.jwt.claim'', true), ''''), nullif(current_setting(''request.jwt.claims'', true), ''''))::jsonb';
+    create function auth.uid() returns uuid language sql stable as
+      'select coalesce(nullif(current_setting(''request.jwt.claim.sub'', true), ''''), (nullif(current_setting(''request.jwt.claims'', true), '''')::jsonb ->> ''sub''))::uuid';
+    create function auth.role() returns text language sql stable as
+      'select coalesce(nullif(current_setting(''request.jwt.claim.role'', true), ''''), (nullif(current_setting(''request.jwt.claims'', true), '''')::jsonb ->> ''role''))::text';
+    grant execute on function auth.jwt(), auth.uid(), auth.role() to anon, authenticated, service_role;
+  end if;
+end
+$$;
+
+alter table public.agents
+  add column user_id uuid unique references auth.users (id) on delete set null,
+  add column active boolean not null default true;
+
+alter table public.inquiries
+  add column owner_agent_id bigint generated always as (coalesce(lead_agent_id, case when recipient_kind <> 'team' then agent_id end)) stored,
+  add column status text not null default 'new',
+  add column follow_up_on date,
+  add constraint inquiries_status_check check (status in ('new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'));
+
+-- the team (the brokerage's office), granted by the operator: reads and changes every lead
+create table internal.team_members (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  added_at timestamptz not null default internal.now()
+);
+comment on table internal.team_members is 'The office''s people, who see every lead (granted by the operator: docs/agent-area.md).';
+
+-- who is asking, from the request's JWT (auth.uid()): her agent id, and whether she is the team's
+create or replace function internal.my_agent_id()
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select a.id from public.agents a where a.user_id = auth.uid() and a.active
+$$;
+
+create or replace function internal.is_team()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from internal.team_members t where t.user_id = auth.uid())
+$$;
+
+-- a lead's owner (40_inquiries.sql) is what the policies read
+create index inquiries_owner on public.inquiries (owner_agent_id, received_at desc);
+
+create policy "An agent reads her own leads, the team all" on public.inquiries for select to authenticated
+  using (not spam and (owner_agent_id = (select internal.my_agent_id()) or (select internal.is_team())));
+create policy "An agent moves her own leads, the team all" on public.inquiries for update to authenticated
+  using (not spam and (owner_agent_id = (select internal.my_agent_id()) or (select internal.is_team())))
+  with check (owner_agent_id = (select internal.my_agent_id()) or (select internal.is_team()));
+
+-- her notes on a lead, and the trail of every change (who, when, what)
+create table public.lead_notes (
+  id bigint generated always as identity primary key,
+  lead_id uuid not null references public.inquiries (id) on delete cascade,
+  author uuid not null default auth.uid() references auth.users (id),
+  body text not null check (pg_catalog.length(pg_catalog.btrim(body)) between 1 and 4000),
+  created_at timestamptz not null default internal.now()
+);
+alter table public.lead_notes enable row level security;
+create index lead_notes_lead on public.lead_notes (lead_id, created_at);
+comment on table public.lead_notes is 'An agent''s notes on a lead: seen by whoever sees the lead.';
+create policy "Notes of the leads one sees" on public.lead_notes for select to authenticated
+  using (exists (select 1 from public.inquiries i where i.id = lead_id));
+create policy "Notes on the leads one sees, as oneself" on public.lead_notes for insert to authenticated
+  with check (author = auth.uid() and exists (select 1 from public.inquiries i where i.id = lead_id));
+
+create table public.lead_events (
+  id bigint generated always as identity primary key,
+  lead_id uuid not null references public.inquiries (id) on delete cascade,
+  at timestamptz not null default internal.now(),
+  by_user uuid,
+  what text not null,
+  before jsonb,
+  after jsonb
+);
+alter table public.lead_events enable row level security;
+create index lead_events_lead on public.lead_events (lead_id, at);
+comment on table public.lead_events is 'Every change to a lead (its status, follow-up, owner, a note): written by the database, read by whoever sees the lead.';
+create policy "The trail of the leads one sees" on public.lead_events for select to authenticated
+  using (exists (select 1 from public.inquiries i where i.id = lead_id));
+
+create or replace function internal.note_lead_change()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'lead_notes' then
+    insert into public.lead_events (lead_id, by_user, what, after)
+    values (new.lead_id, auth.uid(), 'note', pg_catalog.jsonb_build_object('note', new.id));
+  elsif (old.status, old.follow_up_on, old.lead_agent_id, old.agent_id) is distinct from (new.status, new.follow_up_on, new.lead_agent_id, new.agent_id) then
+    insert into public.lead_events (lead_id, by_user, what, before, after)
+    values (new.id, auth.uid(), 'changed',
+            pg_catalog.jsonb_build_object('status', old.status, 'follow_up_on', old.follow_up_on, 'owner_agent_id', old.owner_agent_id),
+            pg_catalog.jsonb_build_object('status', new.status, 'follow_up_on', new.follow_up_on, 'owner_agent_id', new.owner_agent_id));
+  end if;
+  return null;
+end
+$$;
+
+create trigger inquiries_trail after update on public.inquiries for each row execute function internal.note_lead_change();
+create trigger lead_notes_trail after insert on public.lead_notes for each row execute function internal.note_lead_change();
+
+-- Our server's stand-in for Supabase Auth (server/auth/): the codes it mailed and the sessions it
+-- keeps. A hosted project's Auth keeps its own; these stay empty there.
+create table internal.auth_codes (
+  id bigint generated always as identity primary key,
+  email text not null,
+  code_hash text not null,
+  created_at timestamptz not null default internal.now(),
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  attempts integer not null default 0,
+  -- who asked for it (a hash of the client's address), for the per-client limit
+  client_hash text
+);
+create index auth_codes_email on internal.auth_codes (pg_catalog.lower(email), created_at desc);
+create index auth_codes_client on internal.auth_codes (client_hash, created_at desc);
+
+-- each try of a code, by client (the per-client limit on tries)
+create table internal.auth_tries (
+  client_hash text not null,
+  at timestamptz not null default internal.now()
+);
+create index auth_tries_client on internal.auth_tries (client_hash, at desc);
+
+create table internal.auth_sessions (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  refresh_hash text not null unique,
+  created_at timestamptz not null default internal.now(),
+  refreshed_at timestamptz not null default internal.now(),
+  revoked_at timestamptz
+);
+create index auth_sessions_user on internal.auth_sessions (user_id) where revoked_at is null;
+
+-- An agent moves a lead (its status, its follow-up day) and may add a note, in one call, as herself:
+-- row level security decides whether it is hers (the team's: any); the trail records it.
+create or replace function public.move_lead(lead_id uuid, status text, follow_up_on date default null, note text default null)
+returns jsonb
+language plpgsql
+volatile
+security invoker
+set search_path = ''
+as $$
+begin
+  if move_lead.status is null or move_lead.status not in ('new', 'contacted', 'visit_booked', 'offer', 'won', 'lost') then
+    raise exception 'status must be new, contacted, visit_booked, offer, won or lost' using errcode = '22023';
+  end if;
+  update public.inquiries i set status = move_lead.status, follow_up_on = move_lead.follow_up_on where i.id = move_lead.lead_id;
+  if not found then
+    raise exception 'no lead of yours has this id' using errcode = 'P0002';
+  end if;
+  if move_lead.note is not null and pg_catalog.btrim(move_lead.note) <> '' then
+    insert into public.lead_notes (lead_id, body) values (move_lead.lead_id, pg_catalog.btrim(move_lead.note));
+  end if;
+  return (select pg_catalog.jsonb_build_object('id', i.id, 'status', i.status, 'follow_up_on', i.follow_up_on)
+            from public.inquiries i where i.id = move_lead.lead_id);
+end
+$$;
+comment on function public.move_lead is 'A signed-in agent moves her lead (status, follow-up) and may note why (docs/agent-area.md).';
+
+-- the agents' area (48_agent_area.sql): a signed-in agent reads the leads row level security lets
+-- her see, moves them through move_lead, notes them, and reads their trail; the public key none of it
+revoke all on public.lead_notes, public.lead_events from public, anon, authenticated;
+grant select (id, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
+  recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, owner_agent_id, status, follow_up_on)
+  on public.inquiries to authenticated;
+grant update (status, follow_up_on) on public.inquiries to authenticated;
+grant select, insert (lead_id, body) on public.lead_notes to authenticated;
+grant select on public.lead_events to authenticated;
+grant all on public.lead_notes, public.lead_events to service_role;
+grant execute on function public.move_lead(uuid, text, date, text) to authenticated;
+grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
+revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;
+grant all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions to service_role;
+
+revoke all on all sequences in schema public from public, anon, authenticated;
+grant all on all sequences in schema public to service_role;
+revoke execute on all functions in schema internal from public, anon, authenticated;
+grant execute on all functions in schema internal to service_role;
+grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
+-- what runs as the caller when the public key filters a column or PostgREST asks the hook
+-- (03_public_types.sql, 98_data_api_gate.sql)
+grant execute on function
+  internal.literal_match(text, text, boolean),
+  internal.bounded_like(text, text, boolean),
+  internal.plain_match(public.plain_text, public.plain_text),
+  internal.plain_imatch(public.plain_text, public.plain_text),
+  internal.plain_like(public.plain_text, public.plain_text),
+  internal.plain_ilike(public.plain_text, public.plain_text),
+  internal.no_json_key(public.plain_json, text),
+  internal.no_json_index(public.plain_json, integer),
+  internal.no_json_path(public.plain_json, public.plain_json),
+  internal.data_api_gate(),
+  internal.take_bulk_turn(),
+  internal.too_many_at_once()
+  to anon, authenticated;
+revoke all on function public.move_lead(uuid, text, date, text) from public, anon;
+grant execute on function public.move_lead(uuid, text, date, text) to service_role;

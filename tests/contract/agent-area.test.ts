@@ -1,0 +1,166 @@
+/**
+ * The agents' area's data (docs/agent-area.md), as an agent's browser reaches it: signed in by
+ * @supabase/supabase-js against our stand-in of Supabase Auth (a code by e-mail, read from the mail
+ * the server sent), then through the same data API the elements use, with that session's JWT.
+ * Row level security is the rule: agent A reads and moves her own leads and none of agent B's, the
+ * team reads and moves all, the public key reads none; every change is in the lead's trail.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AuthClient } from '@supabase/auth-js';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/servers.ts';
+
+const A = 'ana.agente@example.com';
+const B = 'bruno.agente@example.com';
+const TEAM = 'oficina@example.com';
+
+describe("the agents' area: a code by mail, a session, and only one's own leads", () => {
+  let server: TestServer;
+  const ids: Record<string, string> = {};
+  const agent: Record<string, string> = {};
+
+  /** A browser of its own (an address of its own): Supabase's Auth client and, signed in, the data API with its token, as supabase-js makes them. */
+  const client = (ip: string) => {
+    const headers = { apikey: 'local-anon-key', 'X-Forwarded-For': ip };
+    const auth = new AuthClient({ url: `${server.url}/auth/v1`, headers, persistSession: false, autoRefreshToken: false, detectSessionInUrl: false });
+    const rest = (token = 'local-anon-key') => new PostgrestClient(`${server.url}/rest/v1`, { headers: { ...headers, Authorization: `Bearer ${token}` } });
+    return { auth, rest };
+  };
+  /** The codes mailed to an address, oldest first (the server writes each mail as an .eml file). */
+  const codesFor = async (email: string): Promise<string[]> => {
+    await server.drainOutbox();
+    return readdirSync(server.outboxDir)
+      .sort()
+      .map((f) => readFileSync(join(server.outboxDir, f), 'utf8'))
+      .filter((m) => m.split(/\r?\n/).some((line) => line.toLowerCase() === `to: ${email}`) && /^Auto-Submitted: auto-generated/im.test(m))
+      .map((m) => /\b(\d{6})\b/.exec(m.slice(m.search(/\r?\n\r?\n/)))?.[1] ?? '');
+  };
+
+  const signIn = async (email: string, ip: string) => {
+    // (the address's earlier codes forgotten: its one-a-minute limit is the first test's)
+    await server.sql('delete from internal.auth_codes where lower(email) = $1', [email]);
+    const sb = client(ip);
+    expect((await sb.auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toBeNull();
+    const code = (await codesFor(email)).at(-1) ?? '';
+    const { data, error } = await sb.auth.verifyOtp({ email, token: code, type: 'email' });
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toBeTruthy();
+    return { sb, rest: sb.rest(data.session!.access_token), code, session: data.session! };
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer('postgres', { trustProxy: { hops: 1 } });
+    const made = await server.sql<{ id: string; email: string }>(
+      `insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Agente', $1, 'EC'), ('Bruno', 'Agente', $2, 'EC')
+       returning id::text as id, email`,
+      [A, B],
+    );
+    for (const row of made) agent[row.email] = row.id;
+    await server.sql(`with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u`, [TEAM]);
+    const lead = async (key: string, owner: string | null) =>
+      (
+        await server.sql<{ id: string }>(
+          `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id)
+           values ($1, 'Carla Compradora', 'carla@example.com', 'Hola, ¿sigue disponible?', 'x@example.com', $2, $3::bigint) returning id::text as id`,
+          [key, owner ? 'lead_agent' : 'team', owner],
+        )
+      )[0]!.id;
+    ids.a = await lead('area-a', agent[A]!);
+    ids.b = await lead('area-b', agent[B]!);
+    ids.team = await lead('area-team', null);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("mails a code to an agent's address only, with the same answer for any address; a code works once", async () => {
+    const sb = client('10.70.0.1');
+    expect((await sb.auth.signInWithOtp({ email: 'nadie@example.com', options: { shouldCreateUser: false } })).error).toBeNull();
+    expect(await codesFor('nadie@example.com')).toEqual([]);
+    const { code } = await signIn(A, '10.70.0.2');
+    expect(code).toMatch(/^\d{6}$/);
+    // the same code again, or another address's code: refused as Auth refuses it
+    const again = await client('10.70.0.3').auth.verifyOtp({ email: A, token: code, type: 'email' });
+    expect(again.error?.code).toBe('otp_expired');
+    expect(again.error?.status).toBe(403);
+    // a second code within the minute: Auth's rate limit
+    const soon = await client('10.70.0.2').auth.signInWithOtp({ email: A, options: { shouldCreateUser: false } });
+    expect(soon.error?.status).toBe(429);
+  });
+
+  it('row level security through the data API: each agent reads and moves her own leads, the team all, the public key none; every change is in the trail', async () => {
+    const a = await signIn(A, '10.71.0.1');
+    const b = await signIn(B, '10.71.0.2');
+    const team = await signIn(TEAM, '10.71.0.3');
+    const leadsOf = async (sb: PostgrestClient) => {
+      const { data, error } = await sb.from('inquiries').select('id, status, owner_agent_id').order('received_at');
+      expect(error).toBeNull();
+      return (data ?? []).map((r) => r.id as string).filter((id) => Object.values(ids).includes(id));
+    };
+    expect(await leadsOf(a.rest)).toEqual([ids.a]);
+    expect(await leadsOf(b.rest)).toEqual([ids.b]);
+    expect((await leadsOf(team.rest)).sort()).toEqual([ids.a, ids.b, ids.team].sort());
+    // the public key: no lead, however it asks
+    const anon = client('10.71.0.4').rest();
+    const { error: anonError } = await anon.from('inquiries').select('id').limit(1);
+    expect(anonError?.code).toBe('42501');
+    // A moves hers, with a note; she cannot move B's (it is not hers: not found)
+    const moved = await a.rest.rpc('move_lead', { lead_id: ids.a, status: 'contacted', follow_up_on: '2026-06-20', note: 'Llamé: visita el sábado' });
+    expect(moved.error).toBeNull();
+    expect(moved.data).toEqual({ id: ids.a, status: 'contacted', follow_up_on: '2026-06-20' });
+    const theirs = await a.rest.rpc('move_lead', { lead_id: ids.b, status: 'lost' });
+    expect(theirs.error?.code).toBe('P0002');
+    expect((await server.sql<{ status: string }>('select status from public.inquiries where id = $1', [ids.b]))[0]?.status).toBe('new');
+    // nor may the public key call it
+    expect((await anon.rpc('move_lead', { lead_id: ids.a, status: 'lost' })).error).not.toBeNull();
+    // the trail: who, when, what; read by whoever reads the lead
+    const trail = await a.rest.from('lead_events').select('lead_id, what, before, after, by_user').eq('lead_id', ids.a).order('at');
+    expect(trail.error).toBeNull();
+    expect(trail.data).toEqual([
+      expect.objectContaining({
+        what: 'changed',
+        before: expect.objectContaining({ status: 'new' }),
+        after: expect.objectContaining({ status: 'contacted', follow_up_on: '2026-06-20' }),
+        by_user: a.session.user.id,
+      }),
+      expect.objectContaining({ what: 'note', by_user: a.session.user.id }),
+    ]);
+    expect((await b.rest.from('lead_events').select('id').eq('lead_id', ids.a)).data).toEqual([]);
+    const notes = await team.rest.from('lead_notes').select('body, author').eq('lead_id', ids.a);
+    expect(notes.data).toEqual([{ body: 'Llamé: visita el sábado', author: a.session.user.id }]);
+    // the team moves any lead
+    expect((await team.rest.rpc('move_lead', { lead_id: ids.b, status: 'won' })).error).toBeNull();
+  });
+
+  it('a session refreshes once per refresh token; signing out everywhere ends it; an agent who leaves cannot refresh', async () => {
+    // (each step from a client of its own, holding no session: auth-js reads a session's expiry by
+    // the process's Date, which the suite's clock does not move, and would refresh a stored one first)
+    const fresh = (ip: string) => client(ip).auth;
+    const { session } = await signIn(B, '10.72.0.1');
+    const refreshed = await fresh('10.72.0.1').refreshSession({ refresh_token: session.refresh_token });
+    expect(refreshed.error).toBeNull();
+    expect(refreshed.data.session?.refresh_token).not.toBe(session.refresh_token);
+    // the spent token is no longer good
+    expect((await fresh('10.72.0.2').refreshSession({ refresh_token: session.refresh_token })).error?.status).toBe(400);
+    const access = refreshed.data.session!.access_token;
+    expect((await fresh('10.72.0.1').getUser(access)).data.user?.email).toBe(B);
+    expect((await fresh('10.72.0.1').admin.signOut(access, 'global')).error).toBeNull();
+    expect((await fresh('10.72.0.3').refreshSession({ refresh_token: refreshed.data.session!.refresh_token })).error?.status).toBe(400);
+    // the signed-out session's access token: Auth no longer knows its session
+    const user = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: 'local-anon-key', Authorization: `Bearer ${access}` } });
+    expect(user.status).toBe(403);
+    expect(await user.json()).toMatchObject({ error_code: 'session_not_found' });
+    // a deactivated agent: no code, no refresh
+    const other = await signIn(A, '10.72.0.4');
+    await server.sql('update public.agents set active = false where email = $1', [A]);
+    expect((await fresh('10.72.0.5').refreshSession({ refresh_token: other.session.refresh_token })).error?.status).toBe(400);
+    const before = (await codesFor(A)).length;
+    // (her earlier codes forgotten, so that the address's own limit does not answer instead)
+    await server.sql('delete from internal.auth_codes where lower(email) = $1', [A]);
+    expect((await client('10.72.0.6').auth.signInWithOtp({ email: A, options: { shouldCreateUser: false } })).error).toBeNull();
+    expect((await codesFor(A)).length).toBe(before);
+    await server.sql('update public.agents set active = true where email = $1', [A]);
+  });
+});
