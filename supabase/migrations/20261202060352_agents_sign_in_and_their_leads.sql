@@ -1,6 +1,7 @@
 -- The agents' own area, its first part (issue 59; docs/agent-area.md): Supabase Auth's schema where
 -- the database has none, an agent's sign-in and whether she still works here, the team, a lead's
--- owner, status and follow-up, notes and trail, and row level security over them.
+-- owner (the team's hand first), status and follow-up, notes and trail, row level security over
+-- them, and the team's reassignments and deactivations, which the CRM hears (lead.reassigned).
 
 -- Supabase Auth's schema where the database has none (a bare PostgreSQL: our server, the tests):
 -- its users, and the functions row level security reads the request's JWT with, as Auth defines
@@ -31,13 +32,96 @@ $$;
 
 alter table public.agents
   add column user_id uuid unique references auth.users (id) on delete set null,
-  add column active boolean not null default true;
+  add column active boolean not null default true,
+  add column is_ours boolean generated always as (active and country_code = 'EC') stored;
+drop policy "Agents are public" on public.agents;
+create policy "Agents are public" on public.agents for select to anon, authenticated using (is_ours);
 
 alter table public.inquiries
-  add column owner_agent_id bigint generated always as (coalesce(lead_agent_id, case when recipient_kind <> 'team' then agent_id end)) stored,
+  add column assigned boolean not null default false,
+  add column assigned_agent_id bigint,
+  add column owner_agent_id bigint generated always as (case when assigned then assigned_agent_id else coalesce(lead_agent_id, case when recipient_kind <> 'team' then agent_id end) end) stored,
   add column status text not null default 'new',
   add column follow_up_on date,
   add constraint inquiries_status_check check (status in ('new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'));
+
+-- the agents who take leads are the ones still here
+create or replace function public.area_agents(place text)
+returns jsonb
+language sql
+stable
+-- it reads the places and the listings (closed to the public key) to answer ids and a place's name
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  with p as (
+    select pl.path, pl.name, public.search_fold(pl.name) as folded,
+           public.search_fold((select c.name from internal.places c where c.path = pg_catalog.split_part(area_agents.place, '/', 1))) as city
+      from internal.places pl
+     where pl.path = pg_catalog.left(area_agents.place, 200)
+  ),
+  serving as (
+    select a.id,
+           exists (select 1 from pg_catalog.unnest(a.locations_served) s(x) where public.search_fold(s.x) = p.folded) as names_it,
+           (select count(*) from internal.listings l where l.agent_id = a.id and l.status = '1' and l.city_slug = pg_catalog.split_part(p.path, '/', 1)) as listings
+      from public.agents a
+      cross join p
+     where a.is_ours
+       and exists (select 1 from pg_catalog.unnest(a.locations_served) s(x) where public.search_fold(s.x) in (p.folded, p.city))
+  )
+  -- the place they serve: the one asked for, or its city when they all name only the city
+  select pg_catalog.jsonb_build_object(
+           'place', (select case when exists (select 1 from serving s where not s.names_it) and not exists (select 1 from serving s where s.names_it)
+                                 then (select pg_catalog.jsonb_build_object('path', c.path, 'name', c.name) from internal.places c where c.path = pg_catalog.split_part(p.path, '/', 1))
+                                 else pg_catalog.jsonb_build_object('path', p.path, 'name', p.name) end
+                       from p),
+           'agents', coalesce((select pg_catalog.jsonb_agg(s.id order by s.names_it desc, s.listings desc, s.id) from serving s), '[]'::jsonb))
+$$;
+
+create or replace function public.visit_times(listing_id bigint, agent_id bigint default null)
+returns setof timestamptz
+language sql
+stable
+-- it reads the listings' agents and the confirmed visits (closed to the public key) to answer times
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+  select t
+    from internal.listings l
+    cross join lateral internal.open_visit_times(
+      coalesce((select a.id from public.agents a where a.id = visit_times.agent_id and a.is_ours), l.agent_id),
+      internal.now(), internal.now() + interval '14 days') t
+   where l.id = visit_times.listing_id and l.is_public
+$$;
+
+-- the CRM hears a reassignment; events are queued by one function, from SQL and TypeScript alike
+alter table internal.webhook_endpoints drop constraint webhook_endpoints_events_check;
+alter table internal.webhook_endpoints add constraint webhook_endpoints_events_check check (cardinality(events) > 0 and events <@ array['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled', 'lead.reassigned']);
+-- Queues a webhook event for every active endpoint that asked for it (docs/leads.md "Webhooks"), in
+-- the caller's transaction: one outbox row per endpoint, one message id for all. The one way events
+-- are queued, from SQL (the team's reassignments) and from TypeScript (core/functions/webhooks/events.ts).
+create or replace function internal.enqueue_webhook(event text, data jsonb, at timestamptz default internal.now())
+returns integer
+language sql
+volatile
+set search_path = ''
+as $$
+  with msg as (select 'msg_' || pg_catalog.replace(pg_catalog.gen_random_uuid()::text, '-', '') as id),
+  queued as (
+    insert into internal.mail_outbox (kind, ref_id, recipient, payload)
+    select 'webhook', msg.id || ':' || e.id, e.id::text,
+           pg_catalog.jsonb_build_object('id', msg.id, 'type', enqueue_webhook.event,
+             'timestamp', pg_catalog.to_char(enqueue_webhook.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'version', 1, 'data', enqueue_webhook.data)
+      from internal.webhook_endpoints e, msg
+     where e.disabled_at is null and enqueue_webhook.event = any (e.events)
+    on conflict (kind, ref_id) do nothing
+    returning 1
+  )
+  select count(*)::integer from queued
+$$;
 
 -- the team (the brokerage's office), granted by the operator: reads and changes every lead
 create table internal.team_members (
@@ -117,9 +201,9 @@ begin
   if tg_table_name = 'lead_notes' then
     insert into public.lead_events (lead_id, by_user, what, after)
     values (new.lead_id, auth.uid(), 'note', pg_catalog.jsonb_build_object('note', new.id));
-  elsif (old.status, old.follow_up_on, old.lead_agent_id, old.agent_id) is distinct from (new.status, new.follow_up_on, new.lead_agent_id, new.agent_id) then
+  elsif (old.status, old.follow_up_on, old.owner_agent_id) is distinct from (new.status, new.follow_up_on, new.owner_agent_id) then
     insert into public.lead_events (lead_id, by_user, what, before, after)
-    values (new.id, auth.uid(), 'changed',
+    values (new.id, auth.uid(), case when old.owner_agent_id is distinct from new.owner_agent_id then 'reassigned' else 'changed' end,
             pg_catalog.jsonb_build_object('status', old.status, 'follow_up_on', old.follow_up_on, 'owner_agent_id', old.owner_agent_id),
             pg_catalog.jsonb_build_object('status', new.status, 'follow_up_on', new.follow_up_on, 'owner_agent_id', new.owner_agent_id));
   end if;
@@ -189,17 +273,83 @@ end
 $$;
 comment on function public.move_lead is 'A signed-in agent moves her lead (status, follow-up) and may note why (docs/agent-area.md).';
 
+-- The team gives a lead to another agent of ours (or to the team: agent_id null), and may say why:
+-- the lead is hers from now on, the trail says who did it, and the CRM hears it (lead.reassigned).
+-- Only the team: the function checks it, as row level security checks an agent's own moves.
+create or replace function public.reassign_lead(lead_id uuid, agent_id bigint default null, reason text default null)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  before bigint;
+begin
+  if not internal.is_team() then
+    raise exception 'only the team reassigns a lead' using errcode = '42501';
+  end if;
+  if reassign_lead.agent_id is not null and not exists (select 1 from public.agents a where a.id = reassign_lead.agent_id and a.is_ours) then
+    raise exception 'no agent of ours has this id' using errcode = '22023';
+  end if;
+  select i.owner_agent_id into before from public.inquiries i where i.id = reassign_lead.lead_id for update;
+  if not found then
+    raise exception 'no lead has this id' using errcode = 'P0002';
+  end if;
+  update public.inquiries i set assigned = true, assigned_agent_id = reassign_lead.agent_id where i.id = reassign_lead.lead_id;
+  perform internal.enqueue_webhook('lead.reassigned', pg_catalog.jsonb_build_object(
+    'id', reassign_lead.lead_id, 'from_agent_id', before, 'to_agent_id', reassign_lead.agent_id,
+    'reason', nullif(pg_catalog.btrim(coalesce(reassign_lead.reason, '')), ''), 'by', 'team'));
+  return pg_catalog.jsonb_build_object('id', reassign_lead.lead_id, 'owner_agent_id', reassign_lead.agent_id);
+end
+$$;
+comment on function public.reassign_lead is 'The team gives a lead to an agent of ours, or to the team (docs/agent-area.md).';
+
+-- The team marks an agent as gone: no profile in the directory, no new leads (agents.is_ours), her
+-- sessions end, and her open leads go to the team (there are no routing rules yet: docs/agent-area.md),
+-- each reassigned as the team's own hand would, the CRM told of each.
+create or replace function public.deactivate_agent(agent_id bigint)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  gone public.agents;
+  lead record;
+  moved integer := 0;
+begin
+  if not internal.is_team() then
+    raise exception 'only the team deactivates an agent' using errcode = '42501';
+  end if;
+  update public.agents a set active = false where a.id = deactivate_agent.agent_id and a.active returning a.* into gone;
+  if gone.id is null then
+    raise exception 'no active agent has this id' using errcode = 'P0002';
+  end if;
+  update internal.auth_sessions s set revoked_at = internal.now() where s.user_id = gone.user_id and s.revoked_at is null;
+  for lead in select i.id from public.inquiries i where i.owner_agent_id = gone.id and i.status not in ('won', 'lost') and not i.spam order by i.received_at loop
+    update public.inquiries i set assigned = true, assigned_agent_id = null where i.id = lead.id;
+    perform internal.enqueue_webhook('lead.reassigned', pg_catalog.jsonb_build_object(
+      'id', lead.id, 'from_agent_id', gone.id, 'to_agent_id', null, 'reason', 'agent deactivated', 'by', 'team'));
+    moved := moved + 1;
+  end loop;
+  return pg_catalog.jsonb_build_object('agent_id', gone.id, 'leads_moved', moved);
+end
+$$;
+comment on function public.deactivate_agent is 'The team marks an agent as gone: out of the directory, no new leads, her open leads to the team (docs/agent-area.md).';
+
 -- the agents' area (48_agent_area.sql): a signed-in agent reads the leads row level security lets
 -- her see, moves them through move_lead, notes them, and reads their trail; the public key none of it
 revoke all on public.lead_notes, public.lead_events from public, anon, authenticated;
 grant select (id, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
-  recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, owner_agent_id, status, follow_up_on)
+  recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, assigned, assigned_agent_id, owner_agent_id, status, follow_up_on)
   on public.inquiries to authenticated;
 grant update (status, follow_up_on) on public.inquiries to authenticated;
 grant select, insert (lead_id, body) on public.lead_notes to authenticated;
 grant select on public.lead_events to authenticated;
 grant all on public.lead_notes, public.lead_events to service_role;
-grant execute on function public.move_lead(uuid, text, date, text) to authenticated;
+grant execute on function public.move_lead(uuid, text, date, text), public.reassign_lead(uuid, bigint, text), public.deactivate_agent(bigint) to authenticated;
 grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
 revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;
 grant all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions to service_role;
@@ -225,5 +375,5 @@ grant execute on function
   internal.take_bulk_turn(),
   internal.too_many_at_once()
   to anon, authenticated;
-revoke all on function public.move_lead(uuid, text, date, text) from public, anon;
-grant execute on function public.move_lead(uuid, text, date, text) to service_role;
+revoke all on function public.move_lead(uuid, text, date, text), public.reassign_lead(uuid, bigint, text), public.deactivate_agent(bigint) from public, anon;
+grant execute on function public.move_lead(uuid, text, date, text), public.reassign_lead(uuid, bigint, text), public.deactivate_agent(bigint) to authenticated, service_role;

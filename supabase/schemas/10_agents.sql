@@ -31,11 +31,14 @@ create table public.agents (
   email_search public.plain_text generated always as (public.search_fold(email)) stored,
   -- her sign-in (Supabase Auth's user), and whether she still works here (docs/agent-area.md)
   user_id uuid unique references auth.users (id) on delete set null,
-  active boolean not null default true
+  active boolean not null default true,
+  -- an agent of the Ecuador office who still works here: in the directory, on profiles, and given
+  -- leads (every rule that picks an agent reads this column)
+  is_ours boolean generated always as (active and country_code = 'EC') stored
 );
 
 alter table public.agents enable row level security;
-create policy "Agents are public" on public.agents for select to anon, authenticated using (true);
+create policy "Agents are public" on public.agents for select to anon, authenticated using (is_ours);
 
 comment on column public.agents.agent_key is 'The agent''s key in the brokerage''s feeds (RESO ListAgentKey): how an imported listing finds its agent.';
 

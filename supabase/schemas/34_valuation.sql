@@ -445,7 +445,7 @@ as $$
            (select count(*) from internal.listings l where l.agent_id = a.id and l.status = '1' and l.city_slug = pg_catalog.split_part(p.path, '/', 1)) as listings
       from public.agents a
       cross join p
-     where a.country_code = 'EC'
+     where a.is_ours
        and exists (select 1 from pg_catalog.unnest(a.locations_served) s(x) where public.search_fold(s.x) in (p.folded, p.city))
   )
   -- the place they serve: the one asked for, or its city when they all name only the city

@@ -35,10 +35,14 @@ create table public.inquiries (
   -- a seller's lead (docs/valuation.md "The seller's lead"): the home's facts, when they plan to sell,
   -- whether they also buy, and the estimate the database made of it when the lead came
   seller jsonb,
-  -- whose lead it is (docs/leads.md "The lead's owner"): the element's lead-agent-id, else the agent
-  -- it went to (a listing's, a profile's, an area's); the team's own leads have none. Row level
-  -- security reads it (48_agent_area.sql)
-  owner_agent_id bigint generated always as (coalesce(lead_agent_id, case when recipient_kind <> 'team' then agent_id end)) stored,
+  -- whose lead it is (docs/leads.md "The lead's owner"): the team's hand, else the element's
+  -- lead-agent-id, else the agent it went to (a listing's, a profile's, an area's); the team's own
+  -- leads have none. Row level security reads it (48_agent_area.sql)
+  -- the team's hand (public.reassign_lead, public.deactivate_agent): once reassigned, the lead is
+  -- assigned_agent_id's (null: the team's), whatever it was before
+  assigned boolean not null default false,
+  assigned_agent_id bigint,
+  owner_agent_id bigint generated always as (case when assigned then assigned_agent_id else coalesce(lead_agent_id, case when recipient_kind <> 'team' then agent_id end) end) stored,
   -- where the owner has got with it, and when she means to follow it up (docs/agent-area.md)
   status text not null default 'new',
   follow_up_on date,

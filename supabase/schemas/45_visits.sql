@@ -128,7 +128,7 @@ as $$
   select t
     from internal.listings l
     cross join lateral internal.open_visit_times(
-      coalesce((select a.id from public.agents a where a.id = visit_times.agent_id and a.country_code = 'EC'), l.agent_id),
+      coalesce((select a.id from public.agents a where a.id = visit_times.agent_id and a.is_ours), l.agent_id),
       internal.now(), internal.now() + interval '14 days') t
    where l.id = visit_times.listing_id and l.is_public
 $$;

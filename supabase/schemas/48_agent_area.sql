@@ -81,9 +81,9 @@ begin
   if tg_table_name = 'lead_notes' then
     insert into public.lead_events (lead_id, by_user, what, after)
     values (new.lead_id, auth.uid(), 'note', pg_catalog.jsonb_build_object('note', new.id));
-  elsif (old.status, old.follow_up_on, old.lead_agent_id, old.agent_id) is distinct from (new.status, new.follow_up_on, new.lead_agent_id, new.agent_id) then
+  elsif (old.status, old.follow_up_on, old.owner_agent_id) is distinct from (new.status, new.follow_up_on, new.owner_agent_id) then
     insert into public.lead_events (lead_id, by_user, what, before, after)
-    values (new.id, auth.uid(), 'changed',
+    values (new.id, auth.uid(), case when old.owner_agent_id is distinct from new.owner_agent_id then 'reassigned' else 'changed' end,
             pg_catalog.jsonb_build_object('status', old.status, 'follow_up_on', old.follow_up_on, 'owner_agent_id', old.owner_agent_id),
             pg_catalog.jsonb_build_object('status', new.status, 'follow_up_on', new.follow_up_on, 'owner_agent_id', new.owner_agent_id));
   end if;
@@ -152,3 +152,69 @@ begin
 end
 $$;
 comment on function public.move_lead is 'A signed-in agent moves her lead (status, follow-up) and may note why (docs/agent-area.md).';
+
+-- The team gives a lead to another agent of ours (or to the team: agent_id null), and may say why:
+-- the lead is hers from now on, the trail says who did it, and the CRM hears it (lead.reassigned).
+-- Only the team: the function checks it, as row level security checks an agent's own moves.
+create or replace function public.reassign_lead(lead_id uuid, agent_id bigint default null, reason text default null)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  before bigint;
+begin
+  if not internal.is_team() then
+    raise exception 'only the team reassigns a lead' using errcode = '42501';
+  end if;
+  if reassign_lead.agent_id is not null and not exists (select 1 from public.agents a where a.id = reassign_lead.agent_id and a.is_ours) then
+    raise exception 'no agent of ours has this id' using errcode = '22023';
+  end if;
+  select i.owner_agent_id into before from public.inquiries i where i.id = reassign_lead.lead_id for update;
+  if not found then
+    raise exception 'no lead has this id' using errcode = 'P0002';
+  end if;
+  update public.inquiries i set assigned = true, assigned_agent_id = reassign_lead.agent_id where i.id = reassign_lead.lead_id;
+  perform internal.enqueue_webhook('lead.reassigned', pg_catalog.jsonb_build_object(
+    'id', reassign_lead.lead_id, 'from_agent_id', before, 'to_agent_id', reassign_lead.agent_id,
+    'reason', nullif(pg_catalog.btrim(coalesce(reassign_lead.reason, '')), ''), 'by', 'team'));
+  return pg_catalog.jsonb_build_object('id', reassign_lead.lead_id, 'owner_agent_id', reassign_lead.agent_id);
+end
+$$;
+comment on function public.reassign_lead is 'The team gives a lead to an agent of ours, or to the team (docs/agent-area.md).';
+
+-- The team marks an agent as gone: no profile in the directory, no new leads (agents.is_ours), her
+-- sessions end, and her open leads go to the team (there are no routing rules yet: docs/agent-area.md),
+-- each reassigned as the team's own hand would, the CRM told of each.
+create or replace function public.deactivate_agent(agent_id bigint)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  gone public.agents;
+  lead record;
+  moved integer := 0;
+begin
+  if not internal.is_team() then
+    raise exception 'only the team deactivates an agent' using errcode = '42501';
+  end if;
+  update public.agents a set active = false where a.id = deactivate_agent.agent_id and a.active returning a.* into gone;
+  if gone.id is null then
+    raise exception 'no active agent has this id' using errcode = 'P0002';
+  end if;
+  update internal.auth_sessions s set revoked_at = internal.now() where s.user_id = gone.user_id and s.revoked_at is null;
+  for lead in select i.id from public.inquiries i where i.owner_agent_id = gone.id and i.status not in ('won', 'lost') and not i.spam order by i.received_at loop
+    update public.inquiries i set assigned = true, assigned_agent_id = null where i.id = lead.id;
+    perform internal.enqueue_webhook('lead.reassigned', pg_catalog.jsonb_build_object(
+      'id', lead.id, 'from_agent_id', gone.id, 'to_agent_id', null, 'reason', 'agent deactivated', 'by', 'team'));
+    moved := moved + 1;
+  end loop;
+  return pg_catalog.jsonb_build_object('agent_id', gone.id, 'leads_moved', moved);
+end
+$$;
+comment on function public.deactivate_agent is 'The team marks an agent as gone: out of the directory, no new leads, her open leads to the team (docs/agent-area.md).';

@@ -99,13 +99,13 @@ grant execute on function
 -- her see, moves them through move_lead, notes them, and reads their trail; the public key none of it
 revoke all on public.lead_notes, public.lead_events from public, anon, authenticated;
 grant select (id, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
-  recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, owner_agent_id, status, follow_up_on)
+  recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, assigned, assigned_agent_id, owner_agent_id, status, follow_up_on)
   on public.inquiries to authenticated;
 grant update (status, follow_up_on) on public.inquiries to authenticated;
 grant select, insert (lead_id, body) on public.lead_notes to authenticated;
 grant select on public.lead_events to authenticated;
 grant all on public.lead_notes, public.lead_events to service_role;
-grant execute on function public.move_lead(uuid, text, date, text) to authenticated;
+grant execute on function public.move_lead(uuid, text, date, text), public.reassign_lead(uuid, bigint, text), public.deactivate_agent(bigint) to authenticated;
 grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
 revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;
 grant all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions to service_role;

@@ -163,4 +163,83 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect((await codesFor(A)).length).toBe(before);
     await server.sql('update public.agents set active = true where email = $1', [A]);
   });
+  it('the team reassigns a lead: the new owner sees it, the old one no longer does, the trail and the CRM say so; an agent cannot', async () => {
+    const a = await signIn(A, '10.73.0.1');
+    const b = await signIn(B, '10.73.0.2');
+    const team = await signIn(TEAM, '10.73.0.3');
+    const lead = (
+      await server.sql<{ id: string }>(
+        `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id)
+       values ('area-reassign', 'Diego Dueño', 'diego@example.com', 'Quiero vender', 'x@example.com', 'lead_agent', $1::bigint) returning id::text as id`,
+        [agent[A]],
+      )
+    )[0]!.id;
+    await server.sql(
+      `insert into internal.webhook_endpoints (url, events, secret, allow_private) values ('http://127.0.0.1:9/hook', array['lead.reassigned'], 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0', true)`,
+    );
+    // an agent may not give away a lead, even her own
+    expect((await a.rest.rpc('reassign_lead', { lead_id: lead, agent_id: Number(agent[B]) })).error?.code).toBe('42501');
+    const given = await team.rest.rpc('reassign_lead', { lead_id: lead, agent_id: Number(agent[B]), reason: 'Bruno habla inglés' });
+    expect(given.error).toBeNull();
+    const seen = async (who: { rest: PostgrestClient }) => ((await who.rest.from('inquiries').select('id').eq('id', lead)).data ?? []).length;
+    expect(await seen(b)).toBe(1);
+    expect(await seen(a)).toBe(0);
+    const trail = await b.rest.from('lead_events').select('what, before, after, by_user').eq('lead_id', lead);
+    expect(trail.data).toEqual([
+      expect.objectContaining({
+        what: 'reassigned',
+        before: expect.objectContaining({ owner_agent_id: Number(agent[A]) }),
+        after: expect.objectContaining({ owner_agent_id: Number(agent[B]) }),
+        by_user: team.session.user.id,
+      }),
+    ]);
+    const hooks = await server.sql<{ payload: { type: string; data: Record<string, unknown> } }>(
+      "select payload from internal.mail_outbox where kind = 'webhook' and payload->>'type' = 'lead.reassigned'",
+    );
+    expect(hooks.map((h) => h.payload.data)).toContainEqual({ id: lead, from_agent_id: Number(agent[A]), to_agent_id: Number(agent[B]), reason: 'Bruno habla inglés', by: 'team' });
+    // to an agent who is not ours: refused, nothing moved
+    expect((await team.rest.rpc('reassign_lead', { lead_id: lead, agent_id: 987654321 })).error?.code).toBe('22023');
+    expect(await seen(b)).toBe(1);
+  });
+
+  it('the team deactivates an agent: out of the directory, her open leads to the team, her session ended; new leads no longer name her', async () => {
+    const c = await server.sql<{ id: string }>(
+      `insert into public.agents (first_name, last_name, email, country_code) values ('Clara', 'Saliente', 'clara.saliente@example.com', 'EC') returning id::text as id`,
+    );
+    const clara = c[0]!.id;
+    const gone = await signIn('clara.saliente@example.com', '10.74.0.1');
+    const team = await signIn(TEAM, '10.74.0.2');
+    const open = async (key: string, status: string) =>
+      (
+        await server.sql<{ id: string }>(
+          `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, status)
+         values ($1, 'Eva', 'eva@example.com', 'Hola', 'x@example.com', 'lead_agent', $2::bigint, $3) returning id::text as id`,
+          [key, clara, status],
+        )
+      )[0]!.id;
+    const [live, won] = [await open('area-clara-1', 'contacted'), await open('area-clara-2', 'won')];
+    const anon = client('10.74.0.3').rest();
+    expect((await anon.from('agents').select('id').eq('id', clara)).data).toHaveLength(1);
+    expect((await gone.rest.rpc('deactivate_agent', { agent_id: Number(clara) })).error?.code).toBe('42501');
+    const done = await team.rest.rpc('deactivate_agent', { agent_id: Number(clara) });
+    expect(done.error).toBeNull();
+    expect(done.data).toEqual({ agent_id: Number(clara), leads_moved: 1 });
+    // the directory and her profile: gone
+    expect((await anon.from('agents').select('id').eq('id', clara)).data).toEqual([]);
+    // her open lead is the team's, her won one stays hers; she reads neither any more
+    const owners = await server.sql<{ id: string; owner: string | null }>(
+      'select id::text as id, owner_agent_id::text as owner from public.inquiries where id = any($1::uuid[]) order by received_at',
+      [[live, won]],
+    );
+    expect(Object.fromEntries(owners.map((o) => [o.id, o.owner]))).toEqual({ [live]: null, [won]: clara });
+    expect((await gone.rest.from('inquiries').select('id')).data).toEqual([]);
+    expect((await client('10.74.0.4').auth.refreshSession({ refresh_token: gone.session.refresh_token })).error?.status).toBe(400);
+    // a new inquiry naming her as its owner is refused, as any id not ours
+    const inquiry = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.74.0.5' },
+      body: JSON.stringify({ name: 'Fede', email: 'fede@example.com', phone: '', message: 'Hola', idempotencyKey: 'area-clara-new', leadAgentId: clara }),
+    });
+    expect(inquiry.status).toBe(400);
+  });
 });

@@ -167,7 +167,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
       expect(
         functions.rows.map((r) => r.name),
         role,
-      ).toEqual([...PUBLISHED_FUNCTIONS, ...(role === 'authenticated' ? ['move_lead'] : [])].sort());
+      ).toEqual([...PUBLISHED_FUNCTIONS, ...(role === 'authenticated' ? ['deactivate_agent', 'move_lead', 'reassign_lead'] : [])].sort());
       // the leads: nothing for the public key; for a signed-in agent, reading some columns and changing two
       const leads = await client.query<{ privilege: string; columns: string[] }>(
         `select a.privilege_type as privilege, array_agg(at.attname::text order by at.attname) as columns from pg_attribute at cross join lateral aclexplode(at.attacl) a

@@ -41,7 +41,7 @@ async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFact
     `select l.id::text as id, l.title, l.address, l.price::text as price, l.city,
             a.id::text as agent_id, a.email as agent_email, a.first_name as agent_first_name, a.last_name as agent_last_name
        from internal.listings l
-       left join public.agents a on a.country_code = 'EC' and nullif(btrim(a.email), '') is not null
+       left join public.agents a on a.is_ours and nullif(btrim(a.email), '') is not null
             and (a.id = l.agent_id or (l.agent_id is null and lower(a.email) = lower(btrim(l.agent_email))))
       where l.id = $1 and l.is_public
       order by (a.id = l.agent_id) desc nulls last
@@ -56,8 +56,8 @@ async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFact
 
 async function findAgent(sql: Sql, by: { id?: string; email?: string }): Promise<AgentRow | null> {
   const rows = by.id
-    ? await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where id = $1 and country_code = 'EC' and nullif(btrim(email), '') is not null", [by.id])
-    : await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where lower(btrim(email)) = lower($1) and country_code = 'EC' limit 1", [by.email ?? '']);
+    ? await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where id = $1 and is_ours and nullif(btrim(email), '') is not null", [by.id])
+    : await sql.query<AgentRow>('select id::text as id, email, first_name, last_name from public.agents where lower(btrim(email)) = lower($1) and is_ours limit 1', [by.email ?? '']);
   return rows[0] ?? null;
 }
 

@@ -8,37 +8,21 @@
 import type { Sql } from '../sql.ts';
 import { nowDate } from '../../clock.ts';
 
-export const WEBHOOK_EVENTS = ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled'] as const;
+export const WEBHOOK_EVENTS = ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled', 'lead.reassigned'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-/** The payloads' version: a receiver reads `version` before `data`; a change of shape is a new version. */
-const WEBHOOK_VERSION = 1;
 
 /** What a delivery carries, besides its id: the Standard Webhooks envelope, versioned. */
 export interface WebhookPayload {
   type: WebhookEvent;
   /** when it happened (ISO 8601) */
   timestamp: string;
-  version: typeof WEBHOOK_VERSION;
+  /** the payloads' version (internal.enqueue_webhook writes 1): a receiver reads it before `data`; a change of shape is a new version */
+  version: 1;
   data: Record<string, unknown>;
 }
 
-function newMessageId(): string {
-  return `msg_${crypto.randomUUID().replaceAll('-', '')}`;
-}
-
-/** Queues the event for every active endpoint subscribed to it; returns how many deliveries were queued. */
+/** Queues the event for every active endpoint subscribed to it (internal.enqueue_webhook, the one way); returns how many deliveries were queued. */
 export async function enqueueEvent(sql: Sql, type: WebhookEvent, data: Record<string, unknown>, at: Date = nowDate()): Promise<number> {
-  const id = newMessageId();
-  const payload: WebhookPayload = { type, timestamp: at.toISOString(), version: WEBHOOK_VERSION, data };
-  const rows = await sql.query(
-    `insert into internal.mail_outbox (kind, ref_id, recipient, payload)
-     select 'webhook', $1 || ':' || e.id, e.id::text, jsonb_build_object('id', $1::text) || $2::jsonb
-       from internal.webhook_endpoints e
-      where e.disabled_at is null and $3 = any (e.events)
-     on conflict (kind, ref_id) do nothing
-     returning id`,
-    [id, JSON.stringify(payload), type],
-  );
-  return rows.length;
+  const [row] = await sql.query<{ n: number }>('select internal.enqueue_webhook($1, $2::jsonb, $3::timestamptz) as n', [type, JSON.stringify(data), at.toISOString()]);
+  return Number(row?.n ?? 0);
 }
