@@ -126,6 +126,8 @@ export const SITE_ROUTES = [
   { path: '/agent-login', page: 'shared', indexed: false, part: 'agentLogin' },
   // a visitor's own saved listings: nothing to index
   { path: '/saved', page: 'saved', indexed: false },
+  // the agents' own area (docs/agent-area.md): sign in, work one's leads
+  { path: '/agent', page: 'agent-area', indexed: false },
 ] as const satisfies ReadonlyArray<{ path: string; page: string; indexed: boolean; part?: string }>;
 
 export type SiteRoute = (typeof SITE_ROUTES)[number];

@@ -76,6 +76,34 @@ export interface ExpFilterProperties {
   agentId: string | undefined;
 }
 
+/** Attributes of <exp-agent-area>. */
+export interface ExpAgentAreaAttributes {
+  /** Calling code that replaces a leading 0 in leads' phone numbers for WhatsApp. Default: `593`. */
+  'phone-country-code'?: string;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  'api-url'?: string;
+  /** Public anonymous key of the backend. */
+  'api-key'?: string;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  'base-url'?: string;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  'lead-agent-id'?: string;
+}
+
+/** The agents' own area (docs/agent-area.md): an agent signs in with a code from her e-mail (the backend's Auth) and works her leads, which row level security chooses: newest first, filtered by status, with one tap to call, write or WhatsApp, and a status, a follow-up day and a note to save. Its code loads only where the element is (the agents' page), never on partners' pages. */
+export interface ExpAgentAreaElement extends HTMLElement {
+  /** Calling code that replaces a leading 0 in leads' phone numbers for WhatsApp. Default: `593`. */
+  phoneCountryCode: string | undefined;
+  /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
+  apiUrl: string | undefined;
+  /** Public anonymous key of the backend. */
+  apiKey: string | undefined;
+  /** Where the site lives (listing pages, agent profiles, the header's links), for an element on another site. Defaults to the build setting, else the data backend's origin. */
+  baseUrl: string | undefined;
+  /** The lead's owner: the agent whose website this is (one of ours, by id). The inquiries and alert requests sent from this element go to that agent (docs/leads.md). */
+  leadAgentId: string | undefined;
+}
+
 export interface AgentSearchDetail {
   /** the text searched (empty: all agents) */
   query: string;
@@ -788,6 +816,7 @@ export interface ExpSiteHeaderElement extends HTMLElement {
 
 declare global {
   interface HTMLElementTagNameMap {
+    'exp-agent-area': ExpAgentAreaElement;
     'exp-agent-directory': ExpAgentDirectoryElement;
     'exp-agent-profile': ExpAgentProfileElement;
     'exp-featured-listings': ExpFeaturedListingsElement;

@@ -25,6 +25,7 @@ const loaders: Record<string, Loader> = {
   'exp-property-detail': lazyChunk(() => import('./property-detail/property-detail.element.ts')),
   'exp-site-header': lazyChunk(() => import('./site-header/site-header.element.ts')),
   'exp-site-footer': lazyChunk(() => import('./site-footer/site-footer.element.ts')),
+  'exp-agent-area': lazyChunk(() => import('./agent-area/agent-area.element.ts')),
 };
 
 /**

@@ -11,6 +11,7 @@ import { AuthClient } from '@supabase/auth-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/servers.ts';
+import { LEAD_STATUSES } from '../../widgets/lib/data/agent-area.ts';
 
 const A = 'ana.agente@example.com';
 const B = 'bruno.agente@example.com';
@@ -73,6 +74,11 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
   }, 120_000);
   afterAll(async () => {
     await server?.close();
+  });
+
+  it("the statuses the area offers are the database's (the inquiries' check constraint, and move_lead's)", async () => {
+    const [row] = await server.sql<{ def: string }>("select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'inquiries_status_check'");
+    expect([...(row?.def ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1])).toEqual([...LEAD_STATUSES]);
   });
 
   it("mails a code to an agent's address only, with the same answer for any address; a code works once", async () => {

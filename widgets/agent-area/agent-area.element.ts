@@ -1,0 +1,41 @@
+import { defineElement } from '../lib/element.tsx';
+import { agentAreaAttributes } from './agent-area.attributes.ts';
+import { AgentArea } from './agent-area.tsx';
+import texts from 'virtual:exp-texts/agent-area';
+import utilities from 'virtual:exp-utilities/agent-area';
+
+/**
+ * The agents' own area (docs/agent-area.md): an agent signs in with a code from her e-mail (the
+ * backend's Auth) and works her leads, which row level security chooses: newest first, filtered by
+ * status, with one tap to call, write or WhatsApp, and a status, a follow-up day and a note to save.
+ * Its code loads only where the element is (the agents' page), never on partners' pages.
+ *
+ * @tag exp-agent-area
+ * @csspart root - The element's root box.
+ * @csspart loading - The message while the session is read.
+ * @csspart sign-in - The sign-in box.
+ * @csspart email-form - The e-mail form.
+ * @csspart code-form - The code form.
+ * @csspart message - What happened to the last step.
+ * @csspart leads - The signed-in agent's leads.
+ * @csspart sign-out - The sign-out button.
+ * @csspart status-filter - The status filter.
+ * @csspart count - How many leads are shown.
+ * @csspart list - The list of leads.
+ * @csspart lead - Each lead.
+ * @csspart contact - A lead's call, e-mail and WhatsApp links.
+ * @csspart move - A lead's status, follow-up and note form.
+ * @cssprop --exp-color-primary - Buttons and links.
+ * @cssprop --exp-color-surface - Cards.
+ * @cssprop --exp-color-border - Borders.
+ * @cssprop --exp-radius - Corner radius.
+ * @cssprop --exp-font-family - Font.
+ */
+defineElement({
+  tag: 'exp-agent-area',
+  utilities,
+  texts,
+  attributes: agentAreaAttributes,
+  component: AgentArea,
+  reserve: '480px',
+});

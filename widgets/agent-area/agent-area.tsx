@@ -1,0 +1,281 @@
+/**
+ * <exp-agent-area> (docs/agent-area.md): an agent signs in with a code from her e-mail and works her
+ * leads: newest first, filtered by status, each with what it asked about and where it came from,
+ * one tap to call, write or WhatsApp (a message already written in the lead's language), and its
+ * status, follow-up day and a note, saved in one call. Row level security decides what she sees.
+ * New leads show within a minute, without a reload.
+ */
+import type { Session } from '@supabase/auth-js';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { telHref, whatsappHref } from '../../core/protocol/format.ts';
+import { askForCode, authFor, getMyLeads, LEAD_STATUSES, moveLead, signInWithCode, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
+import { useElement, type ElementProps } from '../lib/element.tsx';
+import type { agentAreaAttributes } from './agent-area.attributes.ts';
+
+const REFRESH_MS = 60_000;
+const field = 'w-full min-w-0 h-12 rounded-md border border-line bg-surface px-4 text-base text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+const primary = 'h-12 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover disabled:opacity-60';
+const link = 'p-0 border-0 bg-transparent text-primary font-semibold cursor-pointer hover:underline';
+
+export function AgentArea({ phoneCountryCode }: ElementProps<typeof agentAreaAttributes>) {
+  const { t, api } = useElement();
+  const id = useId();
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+
+  useEffect(() => {
+    const auth = authFor(api);
+    let live = true;
+    void auth.getSession().then(({ data }) => live && setSession(data.session));
+    const { data } = auth.onAuthStateChange((_event, next) => live && setSession(next));
+    return () => {
+      live = false;
+      data.subscription.unsubscribe();
+    };
+  }, [api]);
+
+  if (session === undefined)
+    return (
+      <p className="m-0 text-ink-muted" part="loading">
+        {t('agentArea.loading')}
+      </p>
+    );
+  if (!session) return <SignIn id={id} />;
+  return <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} />;
+}
+
+function SignIn({ id }: { id: string }) {
+  const { t, api } = useElement();
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [step, setStep] = useState<'email' | 'code'>('email');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string>('');
+
+  const ask = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    const sent = await askForCode(api, email.trim());
+    setBusy(false);
+    if (sent === 'sent') {
+      setStep('code');
+      setMessage(t('agentArea.codeSent', { email: email.trim() }));
+    } else setMessage(t(sent === 'wait' ? 'agentArea.wait' : 'agentArea.failed'));
+  };
+  const verify = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    const result = await signInWithCode(api, email.trim(), code.trim());
+    setBusy(false);
+    // signed in: the area follows Auth's state change
+    if (typeof result === 'string') setMessage(t(result === 'wrong' ? 'agentArea.wrongCode' : 'agentArea.failed'));
+  };
+
+  return (
+    <section className="mx-auto w-full max-w-[420px] flex flex-col gap-4" part="sign-in" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="m-0 text-2xl font-bold text-ink">
+        {t('agentArea.signInTitle')}
+      </h2>
+      <p className="m-0 text-ink-muted">{t('agentArea.signInIntro')}</p>
+      {step === 'email' ? (
+        <form onSubmit={ask} className="flex flex-col gap-3" part="email-form">
+          <label htmlFor={`${id}-email`} className="font-semibold text-ink">
+            {t('agentArea.email')}
+          </label>
+          <input id={`${id}-email`} type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} className={field} />
+          <button type="submit" disabled={busy} className={primary}>
+            {t('agentArea.sendCode')}
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={verify} className="flex flex-col gap-3" part="code-form">
+          <label htmlFor={`${id}-code`} className="font-semibold text-ink">
+            {t('agentArea.code')}
+          </label>
+          <input
+            id={`${id}-code`}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            className={`${field} tracking-[0.3em] text-xl`}
+          />
+          <button type="submit" disabled={busy} className={primary}>
+            {t('agentArea.signIn')}
+          </button>
+          <button
+            type="button"
+            className={link}
+            onClick={() => {
+              setStep('email');
+              setCode('');
+              setMessage('');
+            }}
+          >
+            {t('agentArea.otherAddress')}
+          </button>
+        </form>
+      )}
+      <p className="m-0 text-ink" role="status" aria-live="polite" part="message">
+        {message}
+      </p>
+    </section>
+  );
+}
+
+function Leads({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
+  const { t, api, lang } = useElement();
+  const [leads, setLeads] = useState<Lead[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [status, setStatus] = useState<LeadStatus | ''>('');
+
+  const load = useCallback(
+    (signal?: AbortSignal) =>
+      getMyLeads(api, session, signal).then(
+        (rows) => {
+          setLeads(rows);
+          setFailed(false);
+        },
+        (error: unknown) => {
+          if (signal?.aborted) return;
+          console.error('[exp-agent-area] could not load the leads:', error);
+          setFailed(true);
+        },
+      ),
+    [api, session],
+  );
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    const timer = setInterval(() => document.visibilityState !== 'hidden' && void load(), REFRESH_MS);
+    return () => {
+      controller.abort();
+      clearInterval(timer);
+    };
+  }, [load]);
+
+  const shown = useMemo(() => (leads ?? []).filter((l) => !status || l.status === status), [leads, status]);
+  const dates = useMemo(() => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Guayaquil' }), [lang]);
+
+  return (
+    <section className="flex flex-col gap-4" part="leads" aria-labelledby={`${id}-leads`}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={`${id}-leads`} className="m-0 text-2xl font-bold text-ink">
+          {t('agentArea.leadsTitle')}
+        </h2>
+        <button type="button" className={link} onClick={() => void authFor(api).signOut({ scope: 'local' })} part="sign-out">
+          {t('agentArea.signOut')}
+        </button>
+      </div>
+      <p className="m-0 text-ink-muted">{t('agentArea.signedInAs', { email: session.user.email ?? '' })}</p>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
+          {t('agentArea.filterStatus')}
+        </label>
+        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus | '')} className={field} part="status-filter">
+          <option value="">{t('agentArea.allStatuses')}</option>
+          {LEAD_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`agentArea.status.${s}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="m-0 text-ink" role="status" aria-live="polite" part="count">
+        {leads === null ? t('agentArea.loading') : failed ? t('agentArea.failed') : t('agentArea.count', { count: shown.length })}
+      </p>
+      <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
+        {shown.map((lead) => (
+          <li key={lead.id}>
+            <LeadCard lead={lead} when={dates.format(new Date(lead.received_at))} phoneCountryCode={phoneCountryCode} session={session} onSaved={() => void load()} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function LeadCard({ lead, when, phoneCountryCode, session, onSaved }: { lead: Lead; when: string; phoneCountryCode: string; session: Session; onSaved: () => void }) {
+  const { t, api } = useElement();
+  const id = useId();
+  const [status, setStatus] = useState<LeadStatus>(lead.status);
+  const [followUp, setFollowUp] = useState(lead.follow_up_on ?? '');
+  const [note, setNote] = useState('');
+  const [saving, setSaving] = useState<'' | 'saving' | 'saved' | 'failed'>('');
+  const leadLang = lead.lang === 'en' ? 'en' : 'es';
+  const about = lead.seller ? t('agentArea.aboutValuation') : lead.property_title ? t('agentArea.aboutListing', { title: lead.property_title }) : t('agentArea.aboutGeneral');
+  const greeting = t(`agentArea.replyText.${leadLang}`, { name: lead.name.split(' ')[0] ?? lead.name });
+  const whatsapp = whatsappHref(lead.phone, phoneCountryCode);
+  const source = [lead.element, lead.page_url, lead.utm?.utm_campaign].filter(Boolean).join(' · ');
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving('saving');
+    try {
+      await moveLead(api, session, { id: lead.id, status, followUpOn: followUp || null, note });
+      setNote('');
+      setSaving('saved');
+      onSaved();
+    } catch (error) {
+      console.error('[exp-agent-area] could not save the lead:', error);
+      setSaving('failed');
+    }
+  };
+
+  return (
+    <article className="rounded-brand border border-line bg-surface p-4 flex flex-col gap-3" part="lead" aria-labelledby={`${id}-name`}>
+      <header className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={`${id}-name`} className="m-0 text-lg font-semibold text-ink">
+          {lead.name}
+        </h3>
+        <span className="text-sm text-ink-muted">{when}</span>
+      </header>
+      <p className="m-0 font-semibold text-ink">{about}</p>
+      {lead.message ? <p className="m-0 text-ink whitespace-pre-line">{lead.message}</p> : null}
+      {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
+      <div className="flex flex-wrap gap-2" part="contact">
+        {lead.phone ? (
+          <a className={`${primary} no-underline`} href={telHref(lead.phone)}>
+            {t('agentArea.call')}
+          </a>
+        ) : null}
+        <a className={`${primary} no-underline`} href={`mailto:${lead.email}?subject=${encodeURIComponent(about)}&body=${encodeURIComponent(greeting)}`}>
+          {t('agentArea.write')}
+        </a>
+        {whatsapp ? (
+          <a className={`${primary} no-underline`} href={`${whatsapp}?text=${encodeURIComponent(greeting)}`} target="_blank" rel="noopener noreferrer">
+            {t('agentArea.whatsapp')}
+          </a>
+        ) : null}
+      </div>
+      <form onSubmit={save} className="flex flex-col gap-2" part="move">
+        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
+          {t('agentArea.statusLabel')}
+        </label>
+        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus)} className={field}>
+          {LEAD_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`agentArea.status.${s}`)}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-follow`} className="font-semibold text-ink">
+          {t('agentArea.followUp')}
+        </label>
+        <input id={`${id}-follow`} type="date" value={followUp} onChange={(e) => setFollowUp(e.target.value)} className={field} />
+        <label htmlFor={`${id}-note`} className="font-semibold text-ink">
+          {t('agentArea.note')}
+        </label>
+        <textarea id={`${id}-note`} rows={2} maxLength={4000} value={note} onChange={(e) => setNote(e.target.value)} className={`${field} h-auto py-2`} />
+        <button type="submit" disabled={saving === 'saving'} className={primary}>
+          {t('agentArea.save')}
+        </button>
+        <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
+          {saving === 'saved' ? t('agentArea.saved') : saving === 'failed' ? t('agentArea.saveFailed') : ''}
+        </p>
+      </form>
+    </article>
+  );
+}

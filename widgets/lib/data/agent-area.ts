@@ -1,0 +1,77 @@
+/**
+ * The agents' area's calls (docs/agent-area.md): signing in through the backend's Auth (Supabase
+ * Auth on a hosted project, our server's stand-in locally: the same @supabase/auth-js calls), and
+ * her leads through the data API with her session's token, row level security deciding whose. Only
+ * <exp-agent-area> imports this, so only its chunk carries auth-js.
+ */
+import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import type { ApiConfig } from '../config.ts';
+import { answer } from './client.ts';
+
+export const LEAD_STATUSES = ['new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+export interface Lead {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  message: string | null;
+  property_title: string | null;
+  listing_id: number | null;
+  lang: string | null;
+  received_at: string;
+  page_url: string | null;
+  element: string | null;
+  utm: Record<string, string> | null;
+  seller: Record<string, unknown> | null;
+  status: LeadStatus;
+  follow_up_on: string | null;
+}
+
+const LEAD_COLUMNS = 'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on';
+
+const auths = new Map<string, GoTrueClient>();
+
+/** One Auth client per backend, its session kept in this browser (localStorage) under the backend's own key. */
+export function authFor(config: ApiConfig): GoTrueClient {
+  let found = auths.get(config.url);
+  if (!found) {
+    found = new AuthClient({
+      url: `${config.url}/auth/v1`,
+      headers: { apikey: config.key },
+      storageKey: `exp-agent-session:${config.url}`,
+      persistSession: typeof localStorage !== 'undefined',
+      autoRefreshToken: true,
+      detectSessionInUrl: false,
+    });
+    auths.set(config.url, found);
+  }
+  return found;
+}
+
+/** The data API as the signed-in agent. */
+export const restAs = (config: ApiConfig, session: Session) => new PostgrestClient(`${config.url}/rest/v1`, { headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` } });
+
+/** Mails a code to the address (Auth answers the same for any address: only an agent's gets one). */
+export async function askForCode(config: ApiConfig, email: string): Promise<'sent' | 'wait' | 'failed'> {
+  const { error } = await authFor(config).signInWithOtp({ email, options: { shouldCreateUser: false } });
+  if (!error) return 'sent';
+  return error.status === 429 ? 'wait' : 'failed';
+}
+
+export async function signInWithCode(config: ApiConfig, email: string, code: string): Promise<Session | 'wrong' | 'failed'> {
+  const { data, error } = await authFor(config).verifyOtp({ email, token: code, type: 'email' });
+  if (data.session) return data.session;
+  return error && (error.status === 403 || error.status === 400) ? 'wrong' : 'failed';
+}
+
+/** Her leads, newest first (row level security returns hers; the team's, all). */
+export async function getMyLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<Lead[]> {
+  return (await answer(restAs(config, session).from('inquiries').select(LEAD_COLUMNS).order('received_at', { ascending: false }).limit(500), 'leads', signal)) as Lead[];
+}
+
+export async function moveLead(config: ApiConfig, session: Session, lead: { id: string; status: LeadStatus; followUpOn: string | null; note: string }): Promise<void> {
+  await answer(restAs(config, session).rpc('move_lead', { lead_id: lead.id, status: lead.status, follow_up_on: lead.followUpOn || null, note: lead.note.trim() || null }), 'move the lead');
+}
