@@ -52,7 +52,7 @@ export function authFor(config: ApiConfig): GoTrueClient {
 }
 
 /** The data API as the signed-in agent. */
-export const restAs = (config: ApiConfig, session: Session) => new PostgrestClient(`${config.url}/rest/v1`, { headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` } });
+const restAs = (config: ApiConfig, session: Session) => new PostgrestClient(`${config.url}/rest/v1`, { headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` } });
 
 /** Mails a code to the address (Auth answers the same for any address: only an agent's gets one). */
 export async function askForCode(config: ApiConfig, email: string): Promise<'sent' | 'wait' | 'failed'> {
