@@ -74,6 +74,17 @@ test.describe("the agents' area", () => {
     await expect(card.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/593991234567\?text=Hola%20Carla/);
     await page.screenshot({ path: join(shots, 'leads-390.png'), fullPage: true });
 
+    // what she sees, as a spreadsheet's file: her lead only, a formula kept as text
+    const [download] = await Promise.all([page.waitForEvent('download'), area.getByRole('button', { name: 'Descargar estos contactos (CSV)' }).click()]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(2);
+    expect(csv).toContain('"Carla Compradora"');
+    expect(csv).not.toContain('Daniel Desconocido');
+    // only valuations: none of hers
+    await area.getByLabel('Sobre').selectOption('valuation');
+    await expect(area.getByRole('status').filter({ hasText: 'contactos' })).toHaveText('0 contactos');
+    await area.getByLabel('Sobre').selectOption('');
+
     // moved to contacted, with a note and a follow-up day
     await card.getByLabel('Estado').selectOption('contacted');
     await card.getByLabel('Seguimiento el').fill('2026-06-20');

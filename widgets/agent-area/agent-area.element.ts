@@ -20,6 +20,8 @@ import utilities from 'virtual:exp-utilities/agent-area';
  * @csspart leads - The signed-in agent's leads.
  * @csspart sign-out - The sign-out button.
  * @csspart status-filter - The status filter.
+ * @csspart kind-filter - The filter by what a lead asked about.
+ * @csspart export - The button that downloads the leads shown as CSV.
  * @csspart count - How many leads are shown.
  * @csspart list - The list of leads.
  * @csspart lead - Each lead.

@@ -8,7 +8,7 @@
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { telHref, whatsappHref } from '../../core/protocol/format.ts';
-import { askForCode, authFor, getMyLeads, LEAD_STATUSES, moveLead, signInWithCode, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
+import { askForCode, authFor, getMyLeads, LEAD_STATUSES, leadKind, leadsCsv, moveLead, signInWithCode, type Lead, type LeadKind, type LeadStatus } from '../lib/data/agent-area.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
 
@@ -130,6 +130,7 @@ function Leads({ id, session, phoneCountryCode }: { id: string; session: Session
   const [leads, setLeads] = useState<Lead[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [status, setStatus] = useState<LeadStatus | ''>('');
+  const [kind, setKind] = useState<LeadKind | ''>('');
 
   const load = useCallback(
     (signal?: AbortSignal) =>
@@ -156,7 +157,19 @@ function Leads({ id, session, phoneCountryCode }: { id: string; session: Session
     };
   }, [load]);
 
-  const shown = useMemo(() => (leads ?? []).filter((l) => !status || l.status === status), [leads, status]);
+  const shown = useMemo(() => (leads ?? []).filter((l) => (!status || l.status === status) && (!kind || leadKind(l) === kind)), [leads, status, kind]);
+  /** what she sees, as a spreadsheet's file */
+  const download = () => {
+    const csv = leadsCsv(
+      ['received_at', 'name', 'email', 'phone', 'kind', 'about', 'message', 'status', 'follow_up_on', 'element', 'page', 'campaign'],
+      shown.map((l) => [l.received_at, l.name, l.email, l.phone, leadKind(l), l.property_title, l.message, l.status, l.follow_up_on, l.element, l.page_url, l.utm?.utm_campaign]),
+    );
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+    link.download = 'leads.csv';
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  };
   const dates = useMemo(() => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Guayaquil' }), [lang]);
 
   return (
@@ -183,6 +196,22 @@ function Leads({ id, session, phoneCountryCode }: { id: string; session: Session
           ))}
         </select>
       </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-kind`} className="font-semibold text-ink">
+          {t('agentArea.filterKind')}
+        </label>
+        <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as LeadKind | '')} className={field} part="kind-filter">
+          <option value="">{t('agentArea.allKinds')}</option>
+          {(['listing', 'valuation', 'general'] as const).map((k) => (
+            <option key={k} value={k}>
+              {t(`agentArea.kind.${k}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
+        {t('agentArea.export')}
+      </button>
       <p className="m-0 text-ink" role="status" aria-live="polite" part="count">
         {leads === null ? t('agentArea.loading') : failed ? t('agentArea.failed') : t('agentArea.count', { count: shown.length })}
       </p>

@@ -75,3 +75,21 @@ export async function getMyLeads(config: ApiConfig, session: Session, signal?: A
 export async function moveLead(config: ApiConfig, session: Session, lead: { id: string; status: LeadStatus; followUpOn: string | null; note: string }): Promise<void> {
   await answer(restAs(config, session).rpc('move_lead', { lead_id: lead.id, status: lead.status, follow_up_on: lead.followUpOn || null, note: lead.note.trim() || null }), 'move the lead');
 }
+
+/** What a lead asked about: a listing, a home's value (a seller), or a general question. */
+export type LeadKind = 'listing' | 'valuation' | 'general';
+export const leadKind = (lead: Lead): LeadKind => (lead.seller ? 'valuation' : lead.listing_id || lead.property_title ? 'listing' : 'general');
+
+/**
+ * Leads as CSV (RFC 4180: every cell quoted, quotes doubled, CRLF), for a spreadsheet: a cell that a
+ * spreadsheet would read as a formula (=, +, -, @, a tab or a return first) is kept as text with a
+ * leading apostrophe, so a lead's words never run as one.
+ */
+export function leadsCsv(header: string[], rows: Array<Array<string | number | null | undefined>>): string {
+  const cell = (value: string | number | null | undefined) => {
+    const text = value === null || value === undefined ? '' : String(value);
+    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    return `"${safe.replace(/"/g, '""')}"`;
+  };
+  return [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+}
