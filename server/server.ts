@@ -2,6 +2,7 @@
  * The local stand-in for a Supabase project plus the static host: /rest/v1, /functions/v1, the
  * bundle, the site and the seed media. Used by `npm start`, the tests and the benchmarks.
  */
+import type { Lang } from '../core/lang.ts';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
@@ -177,15 +178,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const distDir = options.distDir ?? resolve(ROOT, 'dist');
   // the alert mails' texts: the locale files as the site build copies them (read when first needed)
   let texts: ReturnType<typeof loadTexts> | undefined;
+  const siteTexts = (lang: Lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang);
   const { intervalSeconds, settleSeconds, ...alertsConfig } = options.alerts ?? {};
   const outbox = createOutboxService({
     ...delivery,
     sql,
     mailer: api ? httpMailer(api) : smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
     composers: {
-      ...allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
+      ...allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: siteTexts }),
       // our Auth stand-in's sign-in codes (a hosted project's Auth mails its own)
-      'sign-in-code': signInComposer({ ...mailOptions, texts: (lang) => (texts ??= loadTexts(resolve(distDir, 'site'))).dict(lang) }),
+      'sign-in-code': signInComposer({ ...mailOptions, texts: siteTexts }),
     },
     // signed webhooks to the CRM (docs/leads.md), through the safe fetcher
     deliverers: {

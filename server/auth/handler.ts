@@ -132,16 +132,16 @@ export function createAuthHandler(options: AuthOptions) {
     return { access_token: access, token_type: 'bearer', expires_in: AUTH_LIMITS.accessSeconds, expires_at: expires, refresh_token: refresh, user: userJson(user) };
   }
 
-  /** Who may be mailed a code: an active agent of ours, or the team. */
-  async function mayAsk(email: string): Promise<{ lang: string } | undefined> {
-    const rows = await sql.query<{ lang: string }>(
-      `select 'es' as lang from public.agents a where pg_catalog.lower(a.email) = $1 and a.active and a.country_code = 'EC'
+  /** Who may be mailed a code: an agent of ours who still works here, or the team. */
+  async function mayAsk(email: string): Promise<boolean> {
+    const rows = await sql.query(
+      `select 1 from public.agents a where pg_catalog.lower(a.email) = $1 and a.is_ours
        union all
-       select 'es' from internal.team_members t join auth.users u on u.id = t.user_id where pg_catalog.lower(u.email) = $1
+       select 1 from internal.team_members t join auth.users u on u.id = t.user_id where pg_catalog.lower(u.email) = $1
        limit 1`,
       [email],
     );
-    return rows[0];
+    return rows.length > 0;
   }
 
   async function otp(res: ServerResponse, body: Record<string, unknown>, client: string) {
@@ -167,7 +167,7 @@ export function createAuthHandler(options: AuthOptions) {
          values ($1, $2, internal.now() + make_interval(mins => $3), $4) returning id::text as id`,
         [email, allowed ? hash(`${email}:${code}`) : '-', AUTH_LIMITS.codeMinutes, hash(client)],
       );
-      if (allowed && row) await enqueueMail(tx, { kind: 'sign-in-code', refId: row.id, recipient: email, payload: { code, lang: allowed.lang } });
+      if (allowed && row) await enqueueMail(tx, { kind: 'sign-in-code', refId: row.id, recipient: email, payload: { code } });
     });
     if (allowed) options.onQueued?.();
     answer(res, 200, {});
