@@ -43,18 +43,28 @@ export function sameOriginPath(target: string): string {
   }
 }
 
-/** The language of a path and the path (cleaned) without its language prefix. */
+/**
+ * Pages whose Spanish address says it in Spanish: the English path and its Spanish word. Either
+ * Spanish address answers (/es/agent too), and every link is made with the Spanish word.
+ */
+const SPANISH_PATHS: Record<string, string> = { '/agent': '/agente' };
+const ENGLISH_OF = Object.fromEntries(Object.entries(SPANISH_PATHS).map(([en, es]) => [es, en])) as Record<string, string>;
+
+/** The language of a path and the path (cleaned) without its language prefix, in its English words. */
 export function splitLangPath(path: string): { lang: Lang; path: string } {
   const clean = cleanPath(path);
-  if (clean === '/es' || clean.startsWith('/es/')) return { lang: 'es', path: clean.slice(3) || '/' };
+  if (clean === '/es' || clean.startsWith('/es/')) {
+    const rest = clean.slice(3) || '/';
+    return { lang: 'es', path: ENGLISH_OF[rest] ?? rest };
+  }
   return { lang: 'en', path: clean };
 }
 
-/** A site path in a language: '/about' -> '/es/about'; '/' -> '/es'; '/es//evil.com' -> '/evil.com'. */
+/** A site path in a language: '/about' -> '/es/about'; '/agent' -> '/es/agente'; '/' -> '/es'; '/es//evil.com' -> '/evil.com'. */
 export function localizedPath(path: string, lang: Lang): string {
   const plain = splitLangPath(path).path;
   if (lang === 'en') return plain;
-  return plain === '/' ? '/es' : `/es${plain}`;
+  return plain === '/' ? '/es' : `/es${SPANISH_PATHS[plain] ?? plain}`;
 }
 
 /** The other language's address of a page: what the language switch and the boot script go to. */

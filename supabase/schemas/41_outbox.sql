@@ -35,3 +35,22 @@ create index mail_outbox_pending on internal.mail_outbox (next_attempt_at) where
 create index mail_outbox_sending on internal.mail_outbox (locked_until) where status = 'sending';
 
 create index mail_outbox_webhooks on internal.mail_outbox (recipient, status) where kind = 'webhook';
+
+-- Queues a mail in the caller's transaction (`delay_seconds`: not before then, a digest's hour); a
+-- second queueing of the same kind and ref is ignored. True when queued. The one way a mail is
+-- queued: our functions call it (core/functions/outbox/store.ts) and so do the database's own.
+create or replace function internal.enqueue_mail(kind text, ref_id text, recipient text, payload jsonb default '{}', delay_seconds double precision default 0)
+returns boolean
+language sql
+volatile
+set search_path = ''
+as $$
+  with queued as (
+    insert into internal.mail_outbox (kind, ref_id, recipient, payload, next_attempt_at)
+    values (enqueue_mail.kind, enqueue_mail.ref_id, enqueue_mail.recipient, coalesce(enqueue_mail.payload, '{}'),
+            internal.now() + pg_catalog.make_interval(secs => coalesce(enqueue_mail.delay_seconds, 0)))
+    on conflict (kind, ref_id) do nothing
+    returning 1
+  )
+  select exists (select 1 from queued)
+$$;

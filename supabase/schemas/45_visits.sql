@@ -15,6 +15,16 @@ create table internal.agent_visiting_hours (
 
 alter table internal.agent_visiting_hours enable row level security;
 
+-- The days an agent takes off (Ecuador's dates): no visit starts on them, whatever her hours say.
+-- She keeps both in her area (public.set_visiting_hours, 49_agent_calendar.sql).
+create table internal.agent_days_off (
+  agent_id bigint not null references public.agents (id) on delete cascade,
+  day date not null,
+  primary key (agent_id, day)
+);
+
+alter table internal.agent_days_off enable row level security;
+
 -- A visitor's request to see a listing: how (in person or by video call), the times proposed (one
 -- to three, each an hour), who asks, and where it went (the lead's owner rules, as an inquiry).
 create table internal.visit_requests (
@@ -87,8 +97,8 @@ as $$
 $$;
 
 -- The times a visit may start with this agent (null: the team) between `from_at` and `to_at`:
--- within the agent's hours in Ecuador's time, on the step, from the lead time to the horizon, and
--- never over a visit already confirmed.
+-- within the agent's hours in Ecuador's time and not on her days off, on the step, from the lead
+-- time to the horizon, and never over a visit already confirmed.
 create or replace function internal.open_visit_times(agent bigint, from_at timestamptz, to_at timestamptz)
 returns setof timestamptz
 language sql
@@ -104,6 +114,7 @@ as $$
   select t.start
     from days
     join internal.visiting_hours(agent) h on h.weekday = extract(isodow from days.day)
+     and not exists (select 1 from internal.agent_days_off o where o.agent_id = open_visit_times.agent and o.day = days.day)
     cross join r
     cross join lateral pg_catalog.generate_series((days.day + h.opens) at time zone 'America/Guayaquil',
                                                   (days.day + h.closes) at time zone 'America/Guayaquil' - r.length, r.step) t(start)
@@ -154,6 +165,7 @@ create index visit_tokens_request on internal.visit_tokens (request_id);
 
 -- The visit confirmed at `start`: one of the request's times, or another the agent proposed (the
 -- caller checks that one against internal.open_visit_times). The same answers as confirm_visit.
+-- Where it is: the place the agent gave, else the listing's address for a visit in person.
 create or replace function internal.confirm_visit_at(request bigint, start timestamptz, at_location text default null)
 returns text
 language plpgsql
@@ -174,7 +186,9 @@ begin
   end if;
   begin
     insert into internal.visits (request_id, agent_id, during, location)
-    values (req.id, req.agent_id, pg_catalog.tstzrange(start, start + (select r.length from internal.visit_rules() r)), at_location);
+    values (req.id, req.agent_id, pg_catalog.tstzrange(start, start + (select r.length from internal.visit_rules() r)),
+            coalesce(nullif(pg_catalog.btrim(at_location), ''),
+                     (select nullif(pg_catalog.concat_ws(', ', l.address, l.city), '') from internal.listings l where l.id = req.listing_id and req.mode = 'in_person')));
   exception when exclusion_violation then
     return 'taken';
   end;
@@ -215,5 +229,58 @@ begin
     return 'cancelled';
   end if;
   return case when exists (select 1 from internal.visit_requests r where r.id = request) then 'done' else 'unknown' end;
+end
+$$;
+
+-- What a CRM hears of a visit (docs/leads.md "Webhooks": visit.confirmed, visit.cancelled).
+create or replace function internal.visit_event(request bigint, status text)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select pg_catalog.jsonb_build_object(
+           'id', r.id::text, 'inquiry_id', r.inquiry_id::text, 'status', visit_event.status, 'mode', r.mode,
+           'listing_id', r.listing_id, 'agent_id', r.agent_id,
+           'start', pg_catalog.to_char(pg_catalog.lower(v.during) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'end', pg_catalog.to_char(pg_catalog.upper(v.during) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'location', v.location,
+           'contact', pg_catalog.jsonb_build_object('name', r.name, 'email', r.email, 'phone', r.phone),
+           'lang', r.lang, 'time_zone', r.time_zone)
+    from internal.visit_requests r
+    left join internal.visits v on v.request_id = r.id
+   where r.id = visit_event.request
+$$;
+
+-- What follows a visit confirmed or cancelled, wherever it was done (a mail's link, the agent's
+-- area): both sides' mails, the CRM's webhook, and a confirmed visit's lead moves to "visit booked"
+-- (if it was new or contacted). One home, so the two ways cannot differ.
+create or replace function internal.visit_effects(request bigint, happened text, by_holder text default null, reschedule boolean default false)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  req internal.visit_requests;
+  was_visit boolean;
+begin
+  select * into req from internal.visit_requests r where r.id = visit_effects.request;
+  select exists (select 1 from internal.visits v where v.request_id = req.id) into was_visit;
+  if happened = 'confirmed' then
+    perform internal.enqueue_mail('visit-confirmed', req.id::text, req.email);
+    perform internal.enqueue_mail('visit-confirmed-agent', req.id::text, req.recipient_email);
+    perform internal.enqueue_webhook('visit.confirmed', internal.visit_event(req.id, 'confirmed'));
+    update public.inquiries i set status = 'visit_booked' where i.id = req.inquiry_id and i.status in ('new', 'contacted');
+  elsif happened = 'cancelled' then
+    if was_visit then
+      perform internal.enqueue_mail('visit-cancelled', req.id::text, req.email);
+      perform internal.enqueue_mail('visit-cancelled-agent', req.id::text, req.recipient_email);
+    end if;
+    perform internal.enqueue_webhook('visit.cancelled', internal.visit_event(req.id, 'cancelled')
+      || pg_catalog.jsonb_build_object('cancelled_by', by_holder, 'reschedule', coalesce(reschedule, false)));
+  else
+    raise exception 'a visit is confirmed or cancelled, not %', happened using errcode = '22023';
+  end if;
 end
 $$;

@@ -106,6 +106,11 @@ grant select, insert (lead_id, body) on public.lead_notes to authenticated;
 grant select on public.lead_events to authenticated;
 grant all on public.lead_notes, public.lead_events to service_role;
 grant execute on function public.move_lead(uuid, text, date, text), public.reassign_lead(uuid, bigint, text), public.deactivate_agent(bigint) to authenticated;
+-- her calendar (49_agent_calendar.sql): through its functions only, each checking whose it is
+grant execute on function public.my_visits(timestamptz, timestamptz), public.act_on_visit(bigint, text, integer, timestamptz, text),
+  public.my_open_times(bigint), public.my_visiting_hours(), public.set_visiting_hours(jsonb, date[]) to authenticated;
+revoke all on internal.agent_days_off from anon, authenticated;
+grant all on internal.agent_days_off to service_role;
 grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
 revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;
 grant all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions to service_role;

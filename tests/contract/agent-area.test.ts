@@ -248,4 +248,119 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     });
     expect(inquiry.status).toBe(400);
   });
+  it("her calendar: her visits and not another's, confirmed, moved or cancelled with the mails' effects; her hours and days off bound the next booking at once", async () => {
+    const a = await signIn(A, '10.75.0.1');
+    const b = await signIn(B, '10.75.0.2');
+    const anon = client('10.75.0.3').rest();
+    await server.sql(
+      `insert into internal.webhook_endpoints (url, events, secret, allow_private) values ('http://127.0.0.1:9/visits', array['visit.confirmed', 'visit.cancelled'], 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0', true)`,
+    );
+    const [listing] = await server.sql<{ id: string }>("select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1");
+    const open = async (agentId: string) =>
+      (await server.sql<{ t: string }>("select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t", [agentId])).map((r) => r.t);
+    /** a visit request in this agent's calendar, come as an inquiry of hers */
+    const request = async (key: string, owner: string, times: string[]) => {
+      const [lead] = await server.sql<{ id: string }>(
+        `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, listing_id)
+         values ($1, 'Vera Visitante', 'vera@example.com', 'Quiero verla', 'x@example.com', 'lead_agent', $2::bigint, $3::bigint) returning id::text as id`,
+        [key, owner, listing!.id],
+      );
+      const [made] = await server.sql<{ id: string }>(
+        `insert into internal.visit_requests (inquiry_id, listing_id, agent_id, recipient_email, mode, proposed, name, email)
+         values ($1::uuid, $2::bigint, $3::bigint, 'agente@example.com', 'in_person', $4::timestamptz[], 'Vera Visitante', 'vera@example.com') returning id::text as id`,
+        [lead!.id, listing!.id, owner, times],
+      );
+      return { lead: lead!.id, id: Number(made!.id) };
+    };
+    const aTimes = await open(agent[A]!);
+    const mine = await request('cal-a-1', agent[A]!, aTimes.slice(0, 2));
+    const mine2 = await request('cal-a-2', agent[A]!, aTimes.slice(4, 5));
+    const theirs = await request('cal-b-1', agent[B]!, (await open(agent[B]!)).slice(0, 1));
+    const range = { from_at: new Date(Date.parse(aTimes[0]!) - 3_600_000).toISOString(), to_at: new Date(Date.parse(aTimes[0]!) + 15 * 86_400_000).toISOString() };
+    const visitsOf = async (who: { rest: PostgrestClient }) => {
+      const { data, error } = await who.rest.rpc('my_visits', range);
+      expect(error).toBeNull();
+      return (data as Array<{ id: number }>).map((v) => v.id).filter((id) => [mine.id, mine2.id, theirs.id].includes(id));
+    };
+    expect((await visitsOf(a)).sort()).toEqual([mine.id, mine2.id].sort());
+    expect(await visitsOf(b)).toEqual([theirs.id]);
+    expect((await anon.rpc('my_visits', range)).error).not.toBeNull();
+    expect((await a.rest.rpc('my_visits', { from_at: range.from_at, to_at: new Date(Date.parse(range.from_at) + 90 * 86_400_000).toISOString() })).error?.hint).toBe('range');
+
+    // another's visit: not hers to act on, nothing changed
+    expect((await a.rest.rpc('act_on_visit', { request_id: theirs.id, action: 'confirm', choice: 1 })).error?.code).toBe('P0002');
+    expect((await anon.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 1 })).error).not.toBeNull();
+    // her second time confirmed: both mails, the CRM's webhook, the lead to "visit booked", as the mail's link does
+    const confirmed = await a.rest.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 2 });
+    expect(confirmed.error).toBeNull();
+    expect(confirmed.data).toEqual({ id: mine.id, result: 'confirmed' });
+    const mails = async (id: number) =>
+      (await server.sql<{ kind: string }>("select kind from internal.mail_outbox where ref_id = $1 and kind like 'visit-%' order by kind", [String(id)])).map((m) => m.kind);
+    expect(await mails(mine.id)).toEqual(['visit-confirmed', 'visit-confirmed-agent']);
+    const hook = await server.sql<{ data: Record<string, unknown> }>(
+      "select payload->'data' as data from internal.mail_outbox where kind = 'webhook' and payload->>'type' = 'visit.confirmed' and payload->'data'->>'id' = $1",
+      [String(mine.id)],
+    );
+    expect(hook[0]?.data).toMatchObject({ status: 'confirmed', agent_id: Number(agent[A]), start: new Date(aTimes[1]!).toISOString(), contact: { email: 'vera@example.com' } });
+    expect((await server.sql<{ status: string }>('select status from public.inquiries where id = $1', [mine.lead]))[0]?.status).toBe('visit_booked');
+    const [shown] = ((await a.rest.rpc('my_visits', range)).data as Array<{ id: number; visit_start: string; location: string }>).filter((v) => v.id === mine.id);
+    expect(new Date(shown!.visit_start).toISOString()).toBe(new Date(aTimes[1]!).toISOString());
+    expect(shown!.location).toBeTruthy();
+    // confirmed already: a second confirmation says so
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 1 })).data).toEqual({ id: mine.id, result: 'done' });
+    // another time: refused where her calendar is closed (the time she just booked), confirmed where it is open
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[1] })).data).toEqual({ id: mine2.id, result: 'unavailable' });
+    const moved = await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[6], place: 'En la garita del conjunto' });
+    expect(moved.data).toEqual({ id: mine2.id, result: 'confirmed' });
+    // and cancelled: both told, the time free again
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'cancel' })).data).toEqual({ id: mine2.id, result: 'cancelled' });
+    expect(await mails(mine2.id)).toEqual(['visit-cancelled', 'visit-cancelled-agent', 'visit-confirmed', 'visit-confirmed-agent']);
+    expect(await open(agent[A]!)).toContain(aTimes[6]);
+    // a bad action or place: a clear refusal
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'delete' })).error?.hint).toBe('action');
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'cancel', place: 'a\nb' })).error?.hint).toBe('place');
+
+    // her hours: Tuesdays 14:00-17:00, and the next Tuesday off; the listing's times follow at once
+    const before = (await a.rest.rpc('my_visiting_hours')).data as { own: boolean; hours: unknown[] };
+    expect(before.own).toBe(false);
+    expect(before.hours).toHaveLength(6);
+    const tuesdays = [
+      ...new Set(
+        (await open(agent[A]!))
+          .map((t) => new Date(Date.parse(t) - 5 * 3_600_000))
+          .filter((d) => d.getUTCDay() === 2)
+          .map((d) => d.toISOString().slice(0, 10)),
+      ),
+    ];
+    const set = await a.rest.rpc('set_visiting_hours', { hours: [{ weekday: 2, opens: '14:00', closes: '17:00' }], days_off: [tuesdays[0]] });
+    expect(set.error).toBeNull();
+    expect(set.data).toEqual({ own: true, hours: [{ weekday: 2, opens: '14:00', closes: '17:00' }], days_off: [tuesdays[0]] });
+    const offered = (((await anon.rpc('visit_times', { listing_id: Number(listing!.id), agent_id: Number(agent[A]) })).data as string[]) ?? []).map((t) =>
+      new Date(Date.parse(t) - 5 * 3_600_000).toISOString(),
+    );
+    expect(offered.length).toBeGreaterThan(0);
+    for (const local of offered) {
+      expect(new Date(local).getUTCDay()).toBe(2);
+      expect(local.slice(11, 16) >= '14:00' && local.slice(11, 16) <= '16:00').toBe(true);
+      expect(local.slice(0, 10)).not.toBe(tuesdays[0]);
+    }
+    // hours that overlap, end before they start, or a day off gone by: refused, nothing changed
+    const refused = async (hours: unknown, days_off: string[] = []) => (await a.rest.rpc('set_visiting_hours', { hours, days_off })).error;
+    expect(
+      (
+        await refused([
+          { weekday: 1, opens: '09:00', closes: '12:00' },
+          { weekday: 1, opens: '11:00', closes: '13:00' },
+        ])
+      )?.hint,
+    ).toBe('hours_overlap');
+    expect((await refused([{ weekday: 1, opens: '12:00', closes: '09:00' }]))?.hint).toBe('hours_order');
+    expect((await refused([{ weekday: 8, opens: '09:00', closes: '12:00' }]))?.hint).toBe('hours_shape');
+    expect((await refused([{ weekday: 1, opens: '09:00', closes: '12:00' }], ['2020-01-01']))?.hint).toBe('days_off');
+    expect((await a.rest.rpc('my_visiting_hours')).data).toEqual(set.data);
+    // another agent's week is her own
+    expect((await b.rest.rpc('my_visiting_hours')).data).toMatchObject({ own: false, days_off: [] });
+    await server.sql('delete from internal.agent_visiting_hours where agent_id = $1', [agent[A]]);
+    await server.sql('delete from internal.agent_days_off where agent_id = $1', [agent[A]]);
+  });
 });

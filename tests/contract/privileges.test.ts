@@ -167,7 +167,12 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
       expect(
         functions.rows.map((r) => r.name),
         role,
-      ).toEqual([...PUBLISHED_FUNCTIONS, ...(role === 'authenticated' ? ['deactivate_agent', 'move_lead', 'reassign_lead'] : [])].sort());
+      ).toEqual(
+        [
+          ...PUBLISHED_FUNCTIONS,
+          ...(role === 'authenticated' ? ['act_on_visit', 'deactivate_agent', 'move_lead', 'my_open_times', 'my_visiting_hours', 'my_visits', 'reassign_lead', 'set_visiting_hours'] : []),
+        ].sort(),
+      );
       // the leads: nothing for the public key; for a signed-in agent, reading some columns and changing two
       const leads = await client.query<{ privilege: string; columns: string[] }>(
         `select a.privilege_type as privilege, array_agg(at.attname::text order by at.attname) as columns from pg_attribute at cross join lateral aclexplode(at.attacl) a

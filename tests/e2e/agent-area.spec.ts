@@ -1,6 +1,6 @@
 /**
  * The agents' area as an agent uses it on her phone (docs/agent-area.md), at 390 px: she opens
- * /es/agent, asks for a code with her address, reads it in the mail the server sent, signs in,
+ * /es/agente, asks for a code with her address, reads it in the mail the server sent, signs in,
  * sees her own new lead (and not the other agent's), moves it to "Contactado" with a note and a
  * follow-up day, and the database holds it, with the trail saying she did. An address that is no
  * agent's gets the same answer and no mail. Axe finds nothing serious; nothing is cut off at 320 px.
@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import type { Page } from '@playwright/test';
 import { expect, seriousAxeViolations, test } from './fixtures.ts';
 import { until } from '../support/until.ts';
 
@@ -19,10 +20,26 @@ async function mails(dir: string): Promise<ParsedMail[]> {
 }
 const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to.map((a) => a.text).join(',') : (m.to?.text ?? '')).toLowerCase();
 
+/** She asks for a code with her address, reads it in the mail the server sent, and signs in (the area open in Spanish). */
+async function signIn(page: Page, data: { outboxDir: string }, email: string) {
+  const area = page.locator('exp-agent-area');
+  await area.getByLabel('Correo').fill(email);
+  await area.getByRole('button', { name: 'Envíame un código' }).click();
+  const mail = await until(async () => (await mails(data.outboxDir)).find((m) => to(m).includes(email)));
+  const code = /\b(\d{6})\b/.exec(mail.text ?? '')?.[1] ?? '';
+  expect(code).toMatch(/^\d{6}$/);
+  await area.getByLabel('El código del correo').fill(code);
+  await area.getByRole('button', { name: 'Entrar' }).click();
+}
+
 test.describe("the agents' area", () => {
   // the worker's database is shared with the other specs (the directory counts its agents): what this test adds, it takes away
   test.afterEach(async ({ data }) => {
     await data.sql("delete from public.inquiries where idempotency_key like 'e2e-area-%'");
+    await data.sql("delete from internal.mail_outbox where ref_id in (select id::text from internal.visit_requests where email = 'vera.visita@example.com')");
+    await data.sql("delete from internal.visit_requests where email = 'vera.visita@example.com'");
+    // (and the codes mailed, so that the next test's one-a-minute limit is its own)
+    await data.sql("delete from internal.auth_codes where lower(email) in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com')");
     await data.sql("delete from public.agents where email in ('ana.movil@example.com', 'bruno.otro@example.com')");
     await data.sql("delete from auth.users where email in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com')");
   });
@@ -45,7 +62,7 @@ test.describe("the agents' area", () => {
     await lead('e2e-area-bruno', bruno!.id, 'Daniel Desconocido');
 
     await page.setViewportSize({ width: 1366, height: 800 });
-    await page.goto(`${data.url}/es/agent`);
+    await page.goto(`${data.url}/es/agente`);
     const area = page.locator('exp-agent-area');
     await expect(area.getByRole('heading', { name: 'Agentes: entrar' })).toBeVisible();
     await page.screenshot({ path: join(shots, 'sign-in-1366.png') });
@@ -56,15 +73,8 @@ test.describe("the agents' area", () => {
     await expect(area.getByRole('status').first()).toContainText('Si nadie.aqui@example.com es el correo de un agente');
     await area.getByRole('button', { name: 'Usar otro correo' }).click();
     // hers
-    await area.getByLabel('Correo').fill('ana.movil@example.com');
-    await area.getByRole('button', { name: 'Envíame un código' }).click();
-    const mail = await until(async () => (await mails(data.outboxDir)).find((m) => to(m).includes('ana.movil@example.com')));
+    await signIn(page, data, 'ana.movil@example.com');
     expect((await mails(data.outboxDir)).some((m) => to(m).includes('nadie.aqui@example.com'))).toBe(false);
-    const code = /\b(\d{6})\b/.exec(mail.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-    await area.getByLabel('El código del correo').fill(code);
-    await area.getByRole('button', { name: 'Entrar' }).click();
-
     // her lead, not Bruno's
     await expect(area.getByRole('heading', { name: 'Tus contactos' })).toBeVisible();
     const card = area.getByRole('article', { name: 'Carla Compradora' });
@@ -104,5 +114,97 @@ test.describe("the agents' area", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'leads-320.png'), fullPage: true });
     expect(consoleErrors).toEqual([]);
+  });
+  test('her calendar: she confirms a requested visit on her phone, and her hours, saved in the page, bound the next booking', async ({ page, data, consoleErrors }) => {
+    const [ana] = await data.sql<{ id: string }>(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
+    );
+    const [listing] = await data.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where is_public and country_code = 'EC' order by id limit 1");
+    const open = (await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t", [ana!.id])).map(
+      (r) => r.t,
+    );
+    const [lead] = await data.sql<{ id: string }>(
+      `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, listing_id, lang)
+       values ('e2e-area-visit', 'Vera Visita', 'vera.visita@example.com', 'Quisiera verla', 'ana.movil@example.com', 'lead_agent', $1::bigint, $2::bigint, 'es') returning id::text as id`,
+      [ana!.id, listing!.id],
+    );
+    const [request] = await data.sql<{ id: string }>(
+      `insert into internal.visit_requests (inquiry_id, listing_id, agent_id, recipient_email, mode, proposed, name, email, lang)
+       values ($1::uuid, $2::bigint, $3::bigint, 'ana.movil@example.com', 'in_person', $4::timestamptz[], 'Vera Visita', 'vera.visita@example.com', 'es') returning id::text as id`,
+      [lead!.id, listing!.id, ana!.id, [open[2], open[3]]],
+    );
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/es/agente`);
+    await signIn(page, data, 'ana.movil@example.com');
+    const area = page.locator('exp-agent-area');
+    await area.getByRole('tab', { name: 'Visitas', exact: true }).click();
+    await expect(area.getByRole('tab', { name: 'Visitas', exact: true })).toHaveAttribute('aria-selected', 'true');
+    // the week of her first proposed time
+    const inWeek = async () => (await area.getByRole('article').count()) > 0;
+    for (let i = 0; i < 3 && !(await inWeek()); i++) {
+      await expect(area.locator('[part~="visits-count"]')).not.toHaveText('Cargando...');
+      if (await inWeek()) break;
+      await area.getByRole('button', { name: 'La semana siguiente' }).click();
+    }
+    const visit = area.getByRole('article').filter({ hasText: 'Vera Visita' });
+    await expect(visit).toBeVisible();
+    await expect(visit.getByText('Solicitada')).toBeVisible();
+    await page.screenshot({ path: join(shots, 'visits-390.png'), fullPage: true });
+    await visit
+      .getByRole('button', { name: /^Confirmar / })
+      .first()
+      .click();
+    await expect(visit.getByText('Confirmada: se ha avisado al visitante.')).toBeVisible();
+    const [done] = await data.sql<{ status: string; lead: string; mails: number }>(
+      `select r.status, (select status from public.inquiries where id = r.inquiry_id) as lead,
+              (select count(*)::int from internal.mail_outbox o where o.ref_id = r.id::text and o.kind in ('visit-confirmed', 'visit-confirmed-agent')) as mails
+         from internal.visit_requests r where r.id = $1::bigint`,
+      [request!.id],
+    );
+    expect(done).toEqual({ status: 'confirmed', lead: 'visit_booked', mails: 2 });
+
+    // her hours: Sundays 10:00-12:00 only, saved in the page; the listing's times follow at once
+    await area.getByRole('tab', { name: 'Horario de visitas' }).click();
+    const hours = area.locator('form[part="hours"]');
+    await expect(hours.getByText('Aún no has fijado tu horario')).toBeVisible();
+    for (let left = await hours.getByRole('button', { name: /^Quitar .* a / }).count(); left > 0; left--)
+      await hours
+        .getByRole('button', { name: /^Quitar .* a / })
+        .first()
+        .click();
+    await hours.getByRole('button', { name: 'Añadir horas el domingo' }).click();
+    const sunday = hours.getByRole('group', { name: 'domingo' });
+    await sunday.getByLabel('Desde').fill('10:00');
+    await sunday.getByLabel('Hasta').fill('12:00');
+    // first, an overlapping second period: refused with the reason, nothing changed
+    await hours.getByRole('button', { name: 'Añadir horas el domingo' }).click();
+    await sunday.getByLabel('Desde').nth(1).fill('11:00');
+    await sunday.getByLabel('Hasta').nth(1).fill('13:00');
+    await hours.getByRole('button', { name: 'Guardar el horario' }).click();
+    await expect(hours.getByText('Dos periodos del mismo día se solapan.')).toBeVisible();
+    expect(await data.sql('select 1 from internal.agent_visiting_hours where agent_id = $1::bigint', [ana!.id])).toEqual([]);
+    await sunday.getByRole('button', { name: /^Quitar domingo de 11:00/ }).click();
+    await hours.getByRole('button', { name: 'Guardar el horario' }).click();
+    await expect(hours.getByText('Guardado: las nuevas solicitudes siguen este horario desde ahora.')).toBeVisible();
+    await page.screenshot({ path: join(shots, 'hours-390.png'), fullPage: true });
+    const times = (await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from public.visit_times($1::bigint, $2::bigint) t", [listing!.id, ana!.id])).map(
+      (r) => new Date(Date.parse(r.t) - 5 * 3_600_000),
+    );
+    expect(times.length).toBeGreaterThan(0);
+    for (const local of times) {
+      expect(local.getUTCDay()).toBe(0);
+      expect(local.toISOString().slice(11, 16) >= '10:00' && local.toISOString().slice(11, 16) <= '11:00').toBe(true);
+    }
+
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 700 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(shots, 'hours-320.png'), fullPage: true });
+    await area.getByRole('tab', { name: 'Visitas', exact: true }).click();
+    await expect(visit.getByText('Confirmada', { exact: true })).toBeVisible();
+    await page.screenshot({ path: join(shots, 'visits-320.png'), fullPage: true });
+    // (the refused hours' answer, a 400, is the one message the browser logs)
+    expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
 });

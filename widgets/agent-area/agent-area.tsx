@@ -1,21 +1,17 @@
 /**
- * <exp-agent-area> (docs/agent-area.md): an agent signs in with a code from her e-mail and works her
- * leads: newest first, filtered by status, each with what it asked about and where it came from,
- * one tap to call, write or WhatsApp (a message already written in the lead's language), and its
- * status, follow-up day and a note, saved in one call. Row level security decides what she sees.
- * New leads show within a minute, without a reload.
+ * <exp-agent-area> (docs/agent-area.md): an agent signs in with a code from her e-mail, then works
+ * in tabs: her leads (./leads.tsx), her visits' calendar (./visits.tsx) and her visiting hours
+ * (./hours.tsx). Row level security decides what she sees.
  */
 import type { Session } from '@supabase/auth-js';
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { telHref, whatsappHref } from '../../core/protocol/format.ts';
-import { askForCode, authFor, getMyLeads, LEAD_STATUSES, leadKind, leadsCsv, moveLead, signInWithCode, type Lead, type LeadKind, type LeadStatus } from '../lib/data/agent-area.ts';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { askForCode, authFor, signInWithCode } from '../lib/data/agent-area.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
-
-const REFRESH_MS = 60_000;
-const field = 'w-full min-w-0 h-12 rounded-md border border-line bg-surface px-4 text-base text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
-const primary = 'h-12 inline-flex items-center justify-center gap-2 rounded-md bg-primary px-5 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover disabled:opacity-60';
-const link = 'p-0 border-0 bg-transparent text-primary font-semibold cursor-pointer hover:underline';
+import { Hours } from './hours.tsx';
+import { Leads } from './leads.tsx';
+import { field, link, primary } from './ui.ts';
+import { Visits } from './visits.tsx';
 
 export function AgentArea({ phoneCountryCode }: ElementProps<typeof agentAreaAttributes>) {
   const { t, api } = useElement();
@@ -40,7 +36,7 @@ export function AgentArea({ phoneCountryCode }: ElementProps<typeof agentAreaAtt
       </p>
     );
   if (!session) return <SignIn id={id} />;
-  return <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} />;
+  return <Signed id={id} session={session} phoneCountryCode={phoneCountryCode} />;
 }
 
 function SignIn({ id }: { id: string }) {
@@ -125,186 +121,53 @@ function SignIn({ id }: { id: string }) {
   );
 }
 
-function Leads({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
-  const { t, api, lang } = useElement();
-  const [leads, setLeads] = useState<Lead[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [status, setStatus] = useState<LeadStatus | ''>('');
-  const [kind, setKind] = useState<LeadKind | ''>('');
+const TABS = ['leads', 'visits', 'hours'] as const;
+type Tab = (typeof TABS)[number];
 
-  const load = useCallback(
-    (signal?: AbortSignal) =>
-      getMyLeads(api, session, signal).then(
-        (rows) => {
-          setLeads(rows);
-          setFailed(false);
-        },
-        (error: unknown) => {
-          if (signal?.aborted) return;
-          console.error('[exp-agent-area] could not load the leads:', error);
-          setFailed(true);
-        },
-      ),
-    [api, session],
-  );
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    const timer = setInterval(() => document.visibilityState !== 'hidden' && void load(), REFRESH_MS);
-    return () => {
-      controller.abort();
-      clearInterval(timer);
-    };
-  }, [load]);
-
-  const shown = useMemo(() => (leads ?? []).filter((l) => (!status || l.status === status) && (!kind || leadKind(l) === kind)), [leads, status, kind]);
-  /** what she sees, as a spreadsheet's file */
-  const download = () => {
-    const csv = leadsCsv(
-      ['received_at', 'name', 'email', 'phone', 'kind', 'about', 'message', 'status', 'follow_up_on', 'element', 'page', 'campaign'],
-      shown.map((l) => [l.received_at, l.name, l.email, l.phone, leadKind(l), l.property_title, l.message, l.status, l.follow_up_on, l.element, l.page_url, l.utm?.utm_campaign]),
-    );
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-    link.download = 'leads.csv';
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+/** Signed in: who she is, sign-out, and her tabs (the ARIA tabs pattern: arrows, Home and End move between them). */
+function Signed({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
+  const { t, api } = useElement();
+  const [tab, setTab] = useState<Tab>('leads');
+  const tabs = useRef<Array<HTMLButtonElement | null>>([]);
+  const onKey = (e: KeyboardEvent) => {
+    const at = TABS.indexOf(tab);
+    const to = e.key === 'ArrowRight' ? (at + 1) % TABS.length : e.key === 'ArrowLeft' ? (at + TABS.length - 1) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+    if (to < 0) return;
+    e.preventDefault();
+    setTab(TABS[to]!);
+    tabs.current[to]?.focus();
   };
-  const dates = useMemo(() => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Guayaquil' }), [lang]);
-
   return (
-    <section className="flex flex-col gap-4" part="leads" aria-labelledby={`${id}-leads`}>
+    <div className="flex flex-col gap-4" part="area">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id={`${id}-leads`} className="m-0 text-2xl font-bold text-ink">
-          {t('agentArea.leadsTitle')}
-        </h2>
+        <p className="m-0 text-ink-muted break-all">{t('agentArea.signedInAs', { email: session.user.email ?? '' })}</p>
         <button type="button" className={link} onClick={() => void authFor(api).signOut({ scope: 'local' })} part="sign-out">
           {t('agentArea.signOut')}
         </button>
       </div>
-      <p className="m-0 text-ink-muted">{t('agentArea.signedInAs', { email: session.user.email ?? '' })}</p>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
-          {t('agentArea.filterStatus')}
-        </label>
-        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus | '')} className={field} part="status-filter">
-          <option value="">{t('agentArea.allStatuses')}</option>
-          {LEAD_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`agentArea.status.${s}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-kind`} className="font-semibold text-ink">
-          {t('agentArea.filterKind')}
-        </label>
-        <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as LeadKind | '')} className={field} part="kind-filter">
-          <option value="">{t('agentArea.allKinds')}</option>
-          {(['listing', 'valuation', 'general'] as const).map((k) => (
-            <option key={k} value={k}>
-              {t(`agentArea.kind.${k}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
-        {t('agentArea.export')}
-      </button>
-      <p className="m-0 text-ink" role="status" aria-live="polite" part="count">
-        {leads === null ? t('agentArea.loading') : failed ? t('agentArea.failed') : t('agentArea.count', { count: shown.length })}
-      </p>
-      <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
-        {shown.map((lead) => (
-          <li key={lead.id}>
-            <LeadCard lead={lead} when={dates.format(new Date(lead.received_at))} phoneCountryCode={phoneCountryCode} session={session} onSaved={() => void load()} />
-          </li>
+      <div role="tablist" aria-label={t('agentArea.tabsLabel')} className="flex gap-1 border-b border-line overflow-x-auto" onKeyDown={onKey} part="tabs">
+        {TABS.map((name, i) => (
+          <button
+            key={name}
+            ref={(el) => {
+              tabs.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`${id}-panel-${name}`}
+            tabIndex={tab === name ? 0 : -1}
+            onClick={() => setTab(name)}
+            className={`h-12 shrink-0 px-4 border-0 border-b-2 bg-transparent font-semibold cursor-pointer ${tab === name ? 'border-primary text-primary' : 'border-transparent text-ink-muted hover:text-ink'}`}
+          >
+            {t(`agentArea.tab.${name}`)}
+          </button>
         ))}
-      </ul>
-    </section>
-  );
-}
-
-function LeadCard({ lead, when, phoneCountryCode, session, onSaved }: { lead: Lead; when: string; phoneCountryCode: string; session: Session; onSaved: () => void }) {
-  const { t, api } = useElement();
-  const id = useId();
-  const [status, setStatus] = useState<LeadStatus>(lead.status);
-  const [followUp, setFollowUp] = useState(lead.follow_up_on ?? '');
-  const [note, setNote] = useState('');
-  const [saving, setSaving] = useState<'' | 'saving' | 'saved' | 'failed'>('');
-  const leadLang = lead.lang === 'en' ? 'en' : 'es';
-  const about = lead.seller ? t('agentArea.aboutValuation') : lead.property_title ? t('agentArea.aboutListing', { title: lead.property_title }) : t('agentArea.aboutGeneral');
-  const greeting = t(`agentArea.replyText.${leadLang}`, { name: lead.name.split(' ')[0] ?? lead.name });
-  const whatsapp = whatsappHref(lead.phone, phoneCountryCode);
-  const source = [lead.element, lead.page_url, lead.utm?.utm_campaign].filter(Boolean).join(' · ');
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setSaving('saving');
-    try {
-      await moveLead(api, session, { id: lead.id, status, followUpOn: followUp || null, note });
-      setNote('');
-      setSaving('saved');
-      onSaved();
-    } catch (error) {
-      console.error('[exp-agent-area] could not save the lead:', error);
-      setSaving('failed');
-    }
-  };
-
-  return (
-    <article className="rounded-brand border border-line bg-surface p-4 flex flex-col gap-3" part="lead" aria-labelledby={`${id}-name`}>
-      <header className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 id={`${id}-name`} className="m-0 text-lg font-semibold text-ink">
-          {lead.name}
-        </h3>
-        <span className="text-sm text-ink-muted">{when}</span>
-      </header>
-      <p className="m-0 font-semibold text-ink">{about}</p>
-      {lead.message ? <p className="m-0 text-ink whitespace-pre-line">{lead.message}</p> : null}
-      {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
-      <div className="flex flex-wrap gap-2" part="contact">
-        {lead.phone ? (
-          <a className={`${primary} no-underline`} href={telHref(lead.phone)}>
-            {t('agentArea.call')}
-          </a>
-        ) : null}
-        <a className={`${primary} no-underline`} href={`mailto:${lead.email}?subject=${encodeURIComponent(about)}&body=${encodeURIComponent(greeting)}`}>
-          {t('agentArea.write')}
-        </a>
-        {whatsapp ? (
-          <a className={`${primary} no-underline`} href={`${whatsapp}?text=${encodeURIComponent(greeting)}`} target="_blank" rel="noopener noreferrer">
-            {t('agentArea.whatsapp')}
-          </a>
-        ) : null}
       </div>
-      <form onSubmit={save} className="flex flex-col gap-2" part="move">
-        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
-          {t('agentArea.statusLabel')}
-        </label>
-        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus)} className={field}>
-          {LEAD_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`agentArea.status.${s}`)}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={`${id}-follow`} className="font-semibold text-ink">
-          {t('agentArea.followUp')}
-        </label>
-        <input id={`${id}-follow`} type="date" value={followUp} onChange={(e) => setFollowUp(e.target.value)} className={field} />
-        <label htmlFor={`${id}-note`} className="font-semibold text-ink">
-          {t('agentArea.note')}
-        </label>
-        <textarea id={`${id}-note`} rows={2} maxLength={4000} value={note} onChange={(e) => setNote(e.target.value)} className={`${field} h-auto py-2`} />
-        <button type="submit" disabled={saving === 'saving'} className={primary}>
-          {t('agentArea.save')}
-        </button>
-        <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
-          {saving === 'saved' ? t('agentArea.saved') : saving === 'failed' ? t('agentArea.saveFailed') : ''}
-        </p>
-      </form>
-    </article>
+      <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
+        {tab === 'leads' ? <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} /> : tab === 'visits' ? <Visits id={id} session={session} /> : <Hours id={id} session={session} />}
+      </div>
+    </div>
   );
 }

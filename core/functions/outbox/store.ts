@@ -23,16 +23,16 @@ export interface NewMail {
   delaySeconds?: number;
 }
 
-/** Queues a mail, in the caller's transaction; a second queueing of the same kind and ref is ignored. */
+/** Queues a mail, in the caller's transaction; a second queueing of the same kind and ref is ignored (internal.enqueue_mail, the one way). */
 export async function enqueueMail(sql: Sql, mail: NewMail): Promise<boolean> {
-  const rows = await sql.query(
-    `insert into internal.mail_outbox (kind, ref_id, recipient, payload, next_attempt_at)
-     values ($1, $2, $3, $4::jsonb, internal.now() + make_interval(secs => $5))
-     on conflict (kind, ref_id) do nothing
-     returning id`,
-    [mail.kind, mail.refId, mail.recipient, JSON.stringify(mail.payload ?? {}), mail.delaySeconds ?? 0],
-  );
-  return rows.length > 0;
+  const [row] = await sql.query<{ queued: boolean }>('select internal.enqueue_mail($1, $2, $3, $4::jsonb, $5) as queued', [
+    mail.kind,
+    mail.refId,
+    mail.recipient,
+    JSON.stringify(mail.payload ?? {}),
+    mail.delaySeconds ?? 0,
+  ]);
+  return row?.queued === true;
 }
 
 /**

@@ -21,9 +21,7 @@
  * webhook in the same transaction.
  */
 import { json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
-import { enqueueMail } from '../outbox/store.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
-import { enqueueEvent } from '../webhooks/events.ts';
 import { TOKEN } from '../alerts/validate.ts';
 import { closedTimes, loadVisit, markVisitTokenUsed, openTimesOf, readVisitToken, type VisitLink, type VisitRow } from './store.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK } from '../../protocol/inquiry.ts';
@@ -87,22 +85,6 @@ const summary = (v: VisitRow, holder: VisitLink['holder']): VisitSummary => ({
   visitor: holder === 'agent' ? { name: v.name } : null,
 });
 
-/** A visit's webhook (docs/leads.md). */
-const eventData = (v: VisitRow, status: string) => ({
-  id: v.id,
-  inquiry_id: v.inquiry_id,
-  status,
-  mode: v.mode,
-  listing_id: Number(v.listing_id),
-  agent_id: v.agent_id === null ? null : Number(v.agent_id),
-  start: v.visit_start ? new Date(v.visit_start).toISOString() : null,
-  end: v.visit_end ? new Date(v.visit_end).toISOString() : null,
-  location: v.location,
-  contact: { name: v.name, email: v.email, phone: v.phone },
-  lang: v.lang,
-  time_zone: v.time_zone,
-});
-
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
 
 const invalid = (field: string, message: string): Outcome => ({
@@ -121,14 +103,9 @@ function readLocation(raw: unknown): string | null | Outcome {
 }
 
 export function createVisitsHandler(deps: VisitsDeps) {
-  /** The visit is confirmed: the visitor's and the agent's mails and the webhook, in the same transaction. */
-  async function confirmed(tx: Sql, id: string): Promise<VisitRow> {
-    const v = (await loadVisit(tx, id)) as VisitRow;
-    await enqueueMail(tx, { kind: 'visit-confirmed', refId: id, recipient: v.email });
-    await enqueueMail(tx, { kind: 'visit-confirmed-agent', refId: id, recipient: v.recipient_email });
-    await enqueueEvent(tx, 'visit.confirmed', eventData(v, 'confirmed'));
-    return v;
-  }
+  /** What follows a confirmation or a cancellation (mails, webhook, the lead's status): internal.visit_effects, the one home the agents' area shares. */
+  const effects = (tx: Sql, id: string, happened: 'confirmed' | 'cancelled', by: VisitLink['holder'] | null = null, reschedule = false) =>
+    tx.query('select internal.visit_effects($1::bigint, $2, $3, $4)', [id, happened, by, reschedule]);
 
   async function act(action: Action, raw: Record<string, unknown>): Promise<Outcome> {
     const token = typeof raw.token === 'string' ? raw.token.trim() : '';
@@ -160,7 +137,8 @@ export function createVisitsHandler(deps: VisitsDeps) {
         if (v.status !== 'requested') return { status: 200, body: { ok: true, already: true, result: 'done', request: shown(v) } };
         if (link.expired) return { status: 410, body: { error: 'expired', message: 'This link has expired.', request: shown(v) } };
         let result: string;
-        const place = location || (v.mode === 'in_person' ? [v.address, v.city].filter(Boolean).join(', ') : '') || null;
+        // (no place given: the listing's address for a visit in person, internal.confirm_visit_at)
+        const place = location || null;
         if (action === 'propose') {
           // another time: one that is open in the agent's calendar (the hours, two hours ahead, the next 14 days)
           const closed = await closedTimes(tx, v.agent_id, [time as string]);
@@ -172,7 +150,8 @@ export function createVisitsHandler(deps: VisitsDeps) {
         if (result !== 'confirmed')
           return { status: 409, body: { error: result, message: result === 'taken' ? 'Another visit holds this time.' : 'This time has passed.', result, request: shown(v) } };
         await markVisitTokenUsed(tx, token);
-        const now = await confirmed(tx, v.id);
+        await effects(tx, v.id, 'confirmed');
+        const now = (await loadVisit(tx, v.id)) as VisitRow;
         return { status: 200, body: { ok: true, result, request: shown(now) }, queued: true };
       }
       // cancel, reschedule
@@ -180,12 +159,8 @@ export function createVisitsHandler(deps: VisitsDeps) {
       if (link.expired) return { status: 410, body: { error: 'expired', message: 'This link has expired.', request: shown(v) } };
       await tx.query('select internal.cancel_visit($1::bigint)', [v.id]);
       await markVisitTokenUsed(tx, token);
+      await effects(tx, v.id, 'cancelled', link.holder, action === 'reschedule');
       const now = (await loadVisit(tx, v.id)) as VisitRow;
-      if (now.visit_start) {
-        await enqueueMail(tx, { kind: 'visit-cancelled', refId: v.id, recipient: v.email });
-        await enqueueMail(tx, { kind: 'visit-cancelled-agent', refId: v.id, recipient: v.recipient_email });
-      }
-      await enqueueEvent(tx, 'visit.cancelled', { ...eventData(now, 'cancelled'), cancelled_by: link.holder, reschedule: action === 'reschedule' });
       return { status: 200, body: { ok: true, result: 'cancelled', request: shown(now) }, queued: true };
     });
   }

@@ -1,0 +1,192 @@
+/**
+ * Her leads (docs/agent-area.md "The page"): newest first, filtered by status and by what they asked
+ * about, each with where it came from, one tap to call, write or WhatsApp (a message already
+ * written in the lead's language), and its status, follow-up day and a note, saved in one call.
+ * Read again every minute while the page is visible, so a new lead shows without a reload.
+ */
+import type { Session } from '@supabase/auth-js';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { telHref, whatsappHref } from '../../core/protocol/format.ts';
+import { getMyLeads, LEAD_STATUSES, leadKind, leadsCsv, moveLead, type Lead, type LeadKind, type LeadStatus } from '../lib/data/agent-area.ts';
+import { useElement } from '../lib/element.tsx';
+import { card, field, link, primary } from './ui.ts';
+
+const REFRESH_MS = 60_000;
+
+export function Leads({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
+  const { t, api, lang } = useElement();
+  const [leads, setLeads] = useState<Lead[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [status, setStatus] = useState<LeadStatus | ''>('');
+  const [kind, setKind] = useState<LeadKind | ''>('');
+
+  const load = useCallback(
+    (signal?: AbortSignal) =>
+      getMyLeads(api, session, signal).then(
+        (rows) => {
+          setLeads(rows);
+          setFailed(false);
+        },
+        (error: unknown) => {
+          if (signal?.aborted) return;
+          console.error('[exp-agent-area] could not load the leads:', error);
+          setFailed(true);
+        },
+      ),
+    [api, session],
+  );
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    const timer = setInterval(() => document.visibilityState !== 'hidden' && void load(), REFRESH_MS);
+    return () => {
+      controller.abort();
+      clearInterval(timer);
+    };
+  }, [load]);
+
+  const shown = useMemo(() => (leads ?? []).filter((l) => (!status || l.status === status) && (!kind || leadKind(l) === kind)), [leads, status, kind]);
+  /** what she sees, as a spreadsheet's file */
+  const download = () => {
+    const csv = leadsCsv(
+      ['received_at', 'name', 'email', 'phone', 'kind', 'about', 'message', 'status', 'follow_up_on', 'element', 'page', 'campaign'],
+      shown.map((l) => [l.received_at, l.name, l.email, l.phone, leadKind(l), l.property_title, l.message, l.status, l.follow_up_on, l.element, l.page_url, l.utm?.utm_campaign]),
+    );
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+    link.download = 'leads.csv';
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  };
+  const dates = useMemo(() => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Guayaquil' }), [lang]);
+
+  return (
+    <section className="flex flex-col gap-4" part="leads" aria-labelledby={`${id}-leads`}>
+      <h2 id={`${id}-leads`} className="m-0 text-2xl font-bold text-ink">
+        {t('agentArea.leadsTitle')}
+      </h2>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
+          {t('agentArea.filterStatus')}
+        </label>
+        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus | '')} className={field} part="status-filter">
+          <option value="">{t('agentArea.allStatuses')}</option>
+          {LEAD_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`agentArea.status.${s}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-kind`} className="font-semibold text-ink">
+          {t('agentArea.filterKind')}
+        </label>
+        <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as LeadKind | '')} className={field} part="kind-filter">
+          <option value="">{t('agentArea.allKinds')}</option>
+          {(['listing', 'valuation', 'general'] as const).map((k) => (
+            <option key={k} value={k}>
+              {t(`agentArea.kind.${k}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
+        {t('agentArea.export')}
+      </button>
+      <p className="m-0 text-ink" role="status" aria-live="polite" part="count">
+        {leads === null ? t('agentArea.loading') : failed ? t('agentArea.failed') : t('agentArea.count', { count: shown.length })}
+      </p>
+      <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
+        {shown.map((lead) => (
+          <li key={lead.id}>
+            <LeadCard lead={lead} when={dates.format(new Date(lead.received_at))} phoneCountryCode={phoneCountryCode} session={session} onSaved={() => void load()} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function LeadCard({ lead, when, phoneCountryCode, session, onSaved }: { lead: Lead; when: string; phoneCountryCode: string; session: Session; onSaved: () => void }) {
+  const { t, api } = useElement();
+  const id = useId();
+  const [status, setStatus] = useState<LeadStatus>(lead.status);
+  const [followUp, setFollowUp] = useState(lead.follow_up_on ?? '');
+  const [note, setNote] = useState('');
+  const [saving, setSaving] = useState<'' | 'saving' | 'saved' | 'failed'>('');
+  const leadLang = lead.lang === 'en' ? 'en' : 'es';
+  const about = lead.seller ? t('agentArea.aboutValuation') : lead.property_title ? t('agentArea.aboutListing', { title: lead.property_title }) : t('agentArea.aboutGeneral');
+  const greeting = t(`agentArea.replyText.${leadLang}`, { name: lead.name.split(' ')[0] ?? lead.name });
+  const whatsapp = whatsappHref(lead.phone, phoneCountryCode);
+  const source = [lead.element, lead.page_url, lead.utm?.utm_campaign].filter(Boolean).join(' · ');
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving('saving');
+    try {
+      await moveLead(api, session, { id: lead.id, status, followUpOn: followUp || null, note });
+      setNote('');
+      setSaving('saved');
+      onSaved();
+    } catch (error) {
+      console.error('[exp-agent-area] could not save the lead:', error);
+      setSaving('failed');
+    }
+  };
+
+  return (
+    <article className={card} part="lead" aria-labelledby={`${id}-name`}>
+      <header className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={`${id}-name`} className="m-0 text-lg font-semibold text-ink">
+          {lead.name}
+        </h3>
+        <span className="text-sm text-ink-muted">{when}</span>
+      </header>
+      <p className="m-0 font-semibold text-ink">{about}</p>
+      {lead.message ? <p className="m-0 text-ink whitespace-pre-line">{lead.message}</p> : null}
+      {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
+      <div className="flex flex-wrap gap-2" part="contact">
+        {lead.phone ? (
+          <a className={`${primary} no-underline`} href={telHref(lead.phone)}>
+            {t('agentArea.call')}
+          </a>
+        ) : null}
+        <a className={`${primary} no-underline`} href={`mailto:${lead.email}?subject=${encodeURIComponent(about)}&body=${encodeURIComponent(greeting)}`}>
+          {t('agentArea.write')}
+        </a>
+        {whatsapp ? (
+          <a className={`${primary} no-underline`} href={`${whatsapp}?text=${encodeURIComponent(greeting)}`} target="_blank" rel="noopener noreferrer">
+            {t('agentArea.whatsapp')}
+          </a>
+        ) : null}
+      </div>
+      <form onSubmit={save} className="flex flex-col gap-2" part="move">
+        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
+          {t('agentArea.statusLabel')}
+        </label>
+        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus)} className={field}>
+          {LEAD_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`agentArea.status.${s}`)}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-follow`} className="font-semibold text-ink">
+          {t('agentArea.followUp')}
+        </label>
+        <input id={`${id}-follow`} type="date" value={followUp} onChange={(e) => setFollowUp(e.target.value)} className={field} />
+        <label htmlFor={`${id}-note`} className="font-semibold text-ink">
+          {t('agentArea.note')}
+        </label>
+        <textarea id={`${id}-note`} rows={2} maxLength={4000} value={note} onChange={(e) => setNote(e.target.value)} className={`${field} h-auto py-2`} />
+        <button type="submit" disabled={saving === 'saving'} className={primary}>
+          {t('agentArea.save')}
+        </button>
+        <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
+          {saving === 'saved' ? t('agentArea.saved') : saving === 'failed' ? t('agentArea.saveFailed') : ''}
+        </p>
+      </form>
+    </article>
+  );
+}
