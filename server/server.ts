@@ -25,6 +25,7 @@ import { createFunctionsRouter, type FunctionHandler } from './functions/router.
 import { createApp, type Logger, type RequestKind } from './http/app.ts';
 import { schemaUnavailable } from './rest/errors.ts';
 import { createRestHandler } from './rest/handler.ts';
+import { createAgentPhotoHandler } from './agent-area/photo.ts';
 import { createAuthHandler } from './auth/handler.ts';
 import { signInComposer } from './auth/mail.ts';
 import { sendError } from './rest/response.ts';
@@ -222,7 +223,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const photoFiles = new StaticFiles(photosDir);
   const photos = localPhotoStore(photosDir);
   const market = createMarketService({ db: options.db, log });
-  const imports = createImportService({ db: options.db, store: options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos, schedule: options.imports?.schedule ?? [], log });
+  // where the feeds' photos and the agents' own are made and kept: Supabase Storage when configured
+  const photoStore = options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos;
+  const imports = createImportService({ db: options.db, store: photoStore, schedule: options.imports?.schedule ?? [], log });
+  const agentPhoto = createAgentPhotoHandler({ sql, secret: jwtSecret, store: () => photoStore });
   // this server's calls to its own API (the pages' data) carry it, and name the visitor they are made for
   const internalToken = randomBytes(24).toString('base64url');
   const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
@@ -293,6 +297,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         handle: async (req, res, url) => {
           if (!isReady && req.method !== 'OPTIONS') return sendError(res, schemaUnavailable(), { 'Retry-After': '2' });
           await auth(req, res, url);
+        },
+      },
+      // an agent's photo, uploaded from her area (server/agent-area/photo.ts)
+      {
+        prefix: '/agent/photo',
+        handle: async (req, res) => {
+          if (!isReady) return sendError(res, schemaUnavailable(), { 'Retry-After': '2' });
+          await agentPhoto(req, res);
         },
       },
       {

@@ -51,4 +51,24 @@ describe('agents as shown (docs/product.md §3)', () => {
     expect(profileHref('/findanagent/{id}', '12')).toBe('/findanagent/12');
     expect(profileHref('https://exp.example/agents?id={id}', 'a b')).toBe('https://exp.example/agents?id=a%20b');
   });
+  it("shows her about in the page's language, else in the one she wrote", () => {
+    const row = {
+      ...base,
+      location: null,
+      about: 'I sell homes in Quito.',
+      about_es: ' Vendo casas en Quito. ',
+      languages: null,
+      specializations: null,
+      certifications: null,
+      locations_served: null,
+      website: null,
+      facebook: null,
+      instagram: null,
+      linkedin: null,
+    };
+    expect(toAgentProfile(row, API, 'en').about).toBe('I sell homes in Quito.');
+    expect(toAgentProfile(row, API, 'es').about).toBe('Vendo casas en Quito.');
+    expect(toAgentProfile({ ...row, about_es: null }, API, 'es').about).toBe('I sell homes in Quito.');
+    expect(toAgentProfile({ ...row, about: '  ' }, API, 'en').about).toBe('Vendo casas en Quito.');
+  });
 });

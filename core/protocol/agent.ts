@@ -8,7 +8,7 @@ import type { AgentProfileRecord, AgentRecord } from './records.ts';
 
 /** What the directory reads of an agent (AgentRecord), and what a profile reads (AgentProfileRecord). */
 export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
-export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website`;
+export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website,about_es`;
 
 export interface Agent {
   id: string;
@@ -23,6 +23,7 @@ export interface Agent {
 export interface AgentProfile extends Agent {
   firstName: string;
   lastName: string;
+  /** her "about" in the page's language (the other language's when she wrote only that) */
   about: string;
   languages: string[];
   specializations: string[];
@@ -45,7 +46,7 @@ export function toAgent(row: AgentRecord, apiBase: string): Agent {
   };
 }
 
-export function toAgentProfile(row: AgentProfileRecord, apiBase: string): AgentProfile {
+export function toAgentProfile(row: AgentProfileRecord, apiBase: string, lang: 'en' | 'es' = 'en'): AgentProfile {
   const links: AgentProfile['links'] = [];
   for (const kind of ['website', 'facebook', 'instagram', 'linkedin'] as const) {
     const url = safeLinkUrl(row[kind]);
@@ -56,7 +57,7 @@ export function toAgentProfile(row: AgentProfileRecord, apiBase: string): AgentP
     location: clean(row.location),
     firstName: clean(row.first_name),
     lastName: clean(row.last_name),
-    about: clean(row.about),
+    about: lang === 'es' ? clean(row.about_es) || clean(row.about) : clean(row.about) || clean(row.about_es),
     languages: list(row.languages),
     specializations: list(row.specializations),
     certifications: list(row.certifications),

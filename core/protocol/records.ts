@@ -18,6 +18,8 @@ export interface AgentRecord {
 export interface AgentProfileRecord extends AgentRecord {
   location: string | null;
   about: string | null;
+  /** her "about" in Spanish (`about` is the English, or her only one) */
+  about_es?: string | null;
   languages: string[] | null;
   specializations: string[] | null;
   certifications: string[] | null;

@@ -104,7 +104,7 @@ const encode = (img: Sharp, ext: Ext, master = false) =>
  * the JPEGs alone a seventh of that, and most of a feed's photos are never seen in every size.
  * Baseline JPEGs: progressive ones took twice as long to make, for photos that load whole at once.
  */
-async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePhoto> {
+export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePhoto> {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
   let meta: Metadata;
   try {
@@ -189,7 +189,8 @@ const release = () => {
   else busy--;
 };
 
-class PhotoError extends Error {}
+/** Why bytes are not a photo we make (not an image, a format we do not read, broken): lasting. */
+export class PhotoError extends Error {}
 
 export interface PhotoFetchOptions {
   allow: readonly HostRule[];

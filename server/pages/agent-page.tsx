@@ -38,7 +38,7 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
     );
     return { status: 404, head: { robots: 'noindex', hoisted }, body };
   }
-  const a = toAgentProfile(record, ctx.mediaBase);
+  const a = toAgentProfile(record, ctx.mediaBase, lang);
   const route = agentPath(a.id);
   const url = new URL(localizedPath(route, lang), origin).href;
   const about = a.about.replace(/\s+/g, ' ').trim();

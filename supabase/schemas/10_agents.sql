@@ -34,7 +34,9 @@ create table public.agents (
   active boolean not null default true,
   -- an agent of the Ecuador office who still works here: in the directory, on profiles, and given
   -- leads (every rule that picks an agent reads this column)
-  is_ours boolean generated always as (active and country_code = 'EC') stored
+  is_ours boolean generated always as (active and country_code = 'EC') stored,
+  -- her "about" in Spanish (`about` is the English, or her only one): she keeps both in her area
+  about_es public.plain_text
 );
 
 alter table public.agents enable row level security;

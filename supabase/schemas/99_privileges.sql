@@ -30,7 +30,7 @@ revoke all on public.listings, public.agents, public.inquiries, public.listing_p
 grant select on public.listings, public.listing_property_types to anon, authenticated, service_role;
 grant select (id, first_name, last_name, email, phone, picture, country_code, location, about, languages,
   specializations, certifications, locations_served, facebook, instagram, linkedin, website,
-  first_name_search, last_name_search, email_search)
+  first_name_search, last_name_search, email_search, about_es)
   on public.agents to anon, authenticated;
 grant all on internal.listings, public.agents, public.inquiries to service_role;
 revoke all on public.listing_cities from public, anon, authenticated;
@@ -110,6 +110,11 @@ grant execute on function public.move_lead(uuid, text, date, text), public.reass
 grant execute on function public.my_visits(timestamptz, timestamptz), public.act_on_visit(bigint, text, integer, timestamptz, text),
   public.my_open_times(bigint), public.my_visiting_hours(), public.set_visiting_hours(jsonb, date[]) to authenticated;
 revoke all on internal.agent_days_off from anon, authenticated;
+-- her profile (49_agent_profile.sql): read and saved through its two functions; her trail read as row level security lets her
+grant execute on function public.my_profile(), public.update_my_profile(jsonb) to authenticated;
+revoke all on public.agent_events from public, anon, authenticated;
+grant select on public.agent_events to authenticated;
+grant all on public.agent_events to service_role;
 grant all on internal.agent_days_off to service_role;
 grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
 revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;

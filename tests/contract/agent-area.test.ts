@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuthClient } from '@supabase/auth-js';
+import sharp from 'sharp';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/servers.ts';
@@ -362,5 +363,81 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect((await b.rest.rpc('my_visiting_hours')).data).toMatchObject({ own: false, days_off: [] });
     await server.sql('delete from internal.agent_visiting_hours where agent_id = $1', [agent[A]]);
     await server.sql('delete from internal.agent_days_off where agent_id = $1', [agent[A]]);
+  });
+  it("her profile: saved field by field through the data API, the places she serves route sellers' leads, her photo made in sizes; every change in her trail; bad input refused with nothing lost", async () => {
+    const a = await signIn(A, '10.76.0.1');
+    const b = await signIn(B, '10.76.0.2');
+    const team = await signIn(TEAM, '10.76.0.3');
+    const anon = client('10.76.0.4').rest();
+    const [place] = await server.sql<{ path: string; name: string }>("select path, name from internal.places where kind = 'sector' order by listings desc limit 1");
+    const before = (await a.rest.rpc('my_profile')).data as Record<string, unknown>;
+    expect(before).toMatchObject({ id: Number(agent[A]), email: A, places: [] });
+    const saved = await a.rest.rpc('update_my_profile', {
+      profile: {
+        about: 'I help families find their home in Quito.',
+        about_es: 'Ayudo a familias a encontrar su casa en Quito.',
+        languages: ['Español', 'English', 'English'],
+        specializations: ['Casas', 'Inversión'],
+        places: [place!.path],
+        instagram: 'https://www.instagram.com/ana.agente',
+        website: 'https://ana.example.com/',
+      },
+    });
+    expect(saved.error).toBeNull();
+    expect(saved.data).toMatchObject({ languages: ['Español', 'English'], locations_served: [place!.name], places: [{ name: place!.name, path: place!.path }] });
+    // the public reads it (both languages), and a seller's lead about her place now finds her
+    expect((await anon.from('agents').select('about, about_es, instagram').eq('id', agent[A]!)).data).toEqual([
+      { about: 'I help families find their home in Quito.', about_es: 'Ayudo a familias a encontrar su casa en Quito.', instagram: 'https://www.instagram.com/ana.agente' },
+    ]);
+    expect(((await anon.rpc('area_agents', { place: place!.path })).data as { agents: number[] }).agents).toContain(Number(agent[A]));
+    // the trail: by her, what changed, before and after; hers to read, not another agent's; the team's
+    const trail = await a.rest.from('agent_events').select('what, before, after, by_user').eq('agent_id', agent[A]!);
+    expect(trail.data).toContainEqual(
+      expect.objectContaining({ by_user: a.session.user.id, what: expect.stringContaining('about_es'), after: expect.objectContaining({ locations_served: [place!.name] }) }),
+    );
+    expect((await b.rest.from('agent_events').select('id').eq('agent_id', agent[A]!)).data).toEqual([]);
+    expect(((await team.rest.from('agent_events').select('id').eq('agent_id', agent[A]!)).data ?? []).length).toBeGreaterThan(0);
+    expect((await anon.from('agent_events').select('id').limit(1)).error?.code).toBe('42501');
+    // bad input: refused by name, nothing changed
+    const refused = async (profile: unknown) => (await a.rest.rpc('update_my_profile', { profile })).error?.hint;
+    expect(await refused({ places: ['ninguna-parte/nada'] })).toBe('places');
+    expect(await refused({ facebook: 'https://evil.example/ana' })).toBe('facebook');
+    expect(await refused({ website: 'http://ana.example.com' })).toBe('website');
+    expect(await refused({ about: 'x'.repeat(2001) })).toBe('about');
+    expect(await refused({ languages: 'Español' })).toBe('languages');
+    expect(await refused({ phone: 'llámame' })).toBe('phone');
+    expect(await refused({ about: 'Otra cosa', places: ['ninguna-parte/nada'] })).toBe('places');
+    expect((await a.rest.rpc('my_profile')).data).toEqual(saved.data);
+    // the team has no profile of its own; the public key may not call it
+    expect((await team.rest.rpc('update_my_profile', { profile: { about: 'x' } })).error?.code).toBe('42501');
+    expect((await anon.rpc('update_my_profile', { profile: { about: 'x' } })).error).not.toBeNull();
+
+    // her photo: an image's bytes, made in the listing photos' sizes, hers at once
+    const upload = (token: string | null, body: Buffer, type = 'image/png') =>
+      fetch(`${server.url}/agent/photo`, { method: 'POST', headers: { 'Content-Type': type, ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: new Uint8Array(body) });
+    const face = await sharp({ create: { width: 600, height: 800, channels: 3, background: { r: 180, g: 120, b: 90 } } })
+      .png()
+      .toBuffer();
+    const sent = await upload(a.session.access_token, face);
+    expect(sent.status).toBe(200);
+    const { picture } = (await sent.json()) as { picture: string };
+    expect(picture).toMatch(/^\/media\/photos\/[0-9a-f]{32}\//);
+    const served = await fetch(new URL(picture, server.url));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^image\//);
+    expect((await anon.from('agents').select('picture').eq('id', agent[A]!)).data).toEqual([{ picture }]);
+    expect((await a.rest.from('agent_events').select('what, by_user').eq('agent_id', agent[A]!).eq('what', 'picture')).data).toEqual([{ what: 'picture', by_user: a.session.user.id }]);
+    // not an image, too small, too large, not signed in, not an agent: refused, her photo kept
+    expect((await upload(a.session.access_token, Buffer.from('<svg onload=alert(1)>'))).status).toBe(400);
+    const tiny = await sharp({ create: { width: 60, height: 60, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
+    expect(await (await upload(a.session.access_token, tiny)).json()).toMatchObject({ error: 'too_small' });
+    expect((await upload(a.session.access_token, Buffer.alloc(11 * 1024 * 1024), 'image/jpeg')).status).toBe(413);
+    expect((await upload(a.session.access_token, face, 'text/plain')).status).toBe(415);
+    expect((await upload(null, face)).status).toBe(401);
+    expect((await upload('not.a.token', face)).status).toBe(401);
+    expect((await upload(team.session.access_token, face)).status).toBe(403);
+    expect((await anon.from('agents').select('picture').eq('id', agent[A]!)).data).toEqual([{ picture }]);
   });
 });

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { expect, seriousAxeViolations, test } from './fixtures.ts';
 import { until } from '../support/until.ts';
@@ -205,6 +206,59 @@ test.describe("the agents' area", () => {
     await expect(visit.getByText('Confirmada', { exact: true })).toBeVisible();
     await page.screenshot({ path: join(shots, 'visits-320.png'), fullPage: true });
     // (the refused hours' answer, a 400, is the one message the browser logs)
+    expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  });
+  test('her profile: she writes her about in both languages, picks a place she serves, uploads her photo, and the public page shows it', async ({ page, data, consoleErrors }) => {
+    const [ana] = await data.sql<{ id: string }>(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
+    );
+    const [place] = await data.sql<{ path: string; name: string }>("select path, name from internal.places where kind = 'sector' and name ~ '^[A-Za-z]{5,}$' order by listings desc limit 1");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/es/agente`);
+    await signIn(page, data, 'ana.movil@example.com');
+    const area = page.locator('exp-agent-area');
+    await area.getByRole('tab', { name: 'Perfil' }).click();
+    const form = area.locator('form[part="profile"]');
+    await form.getByLabel('Sobre ti, en español').fill('Vendo casas en Quito desde 2015.');
+    await form.getByLabel('Sobre ti, en inglés').fill('I have sold homes in Quito since 2015.');
+    await form.getByLabel('Idiomas que hablas').fill('Español, English');
+    // a link on another site: refused with the reason, nothing saved
+    await form.getByLabel(/^Facebook/).fill('https://evil.example/ana');
+    await form.getByRole('button', { name: 'Guardar el perfil' }).click();
+    await expect(form.getByText('Facebook debe ser una dirección https:// de facebook.com.')).toBeVisible();
+    expect((await data.sql<{ about_es: string | null }>('select about_es from public.agents where id = $1::bigint', [ana!.id]))[0]?.about_es).toBeNull();
+    await form.getByLabel(/^Facebook/).fill('https://www.facebook.com/ana.movil');
+    // a place of ours, picked from the suggestions
+    await form.getByLabel('Añadir un lugar').fill(place!.name.slice(0, 5));
+    await form
+      .getByRole('button', { name: new RegExp(`^${place!.name}`) })
+      .first()
+      .click();
+    await expect(form.getByRole('button', { name: `Quitar ${place!.name}` })).toBeVisible();
+    // her photo, from her phone
+    const face = await sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 160, g: 110, b: 80 } } })
+      .jpeg()
+      .toBuffer();
+    await form.getByLabel('Tu foto').setInputFiles({ name: 'ana.jpg', mimeType: 'image/jpeg', buffer: face });
+    await expect(form.getByText('Tu foto está guardada.')).toBeVisible();
+    await form.getByRole('button', { name: 'Guardar el perfil' }).click();
+    await expect(form.getByText('Guardado: el público ya lo ve.')).toBeVisible();
+    const [row] = await data.sql<{ about_es: string; languages: string[]; locations_served: string[]; picture: string; facebook: string }>(
+      'select about_es, languages, locations_served, picture, facebook from public.agents where id = $1::bigint',
+      [ana!.id],
+    );
+    expect(row).toMatchObject({ about_es: 'Vendo casas en Quito desde 2015.', languages: ['Español', 'English'], locations_served: [place!.name], facebook: 'https://www.facebook.com/ana.movil' });
+    expect(row!.picture).toMatch(/^\/media\/photos\/[0-9a-f]{32}\//);
+    await expect(area.locator('[part="preview"]').getByText('Vendo casas en Quito desde 2015.')).toBeVisible();
+    await page.screenshot({ path: join(shots, 'profile-390.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 700 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(shots, 'profile-320.png'), fullPage: true });
+    // her public page, as a crawler reads it: the Spanish about and her photo
+    const html = await (await fetch(`${data.url}/es/findanagent/${ana!.id}`)).text();
+    expect(html).toContain('Vendo casas en Quito desde 2015.');
+    expect(html).toContain(row!.picture);
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * <exp-agent-area> (docs/agent-area.md): an agent signs in with a code from her e-mail, then works
- * in tabs: her leads (./leads.tsx), her visits' calendar (./visits.tsx) and her visiting hours
- * (./hours.tsx). Row level security decides what she sees.
+ * in tabs: her leads (./leads.tsx), her visits' calendar (./visits.tsx), her visiting hours
+ * (./hours.tsx) and her profile (./profile.tsx). Row level security decides what she sees.
  */
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
@@ -10,6 +10,7 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
 import { Hours } from './hours.tsx';
 import { Leads } from './leads.tsx';
+import { Profile } from './profile.tsx';
 import { field, link, primary } from './ui.ts';
 import { Visits } from './visits.tsx';
 
@@ -121,7 +122,7 @@ function SignIn({ id }: { id: string }) {
   );
 }
 
-const TABS = ['leads', 'visits', 'hours'] as const;
+const TABS = ['leads', 'visits', 'hours', 'profile'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Signed in: who she is, sign-out, and her tabs (the ARIA tabs pattern: arrows, Home and End move between them). */
@@ -166,7 +167,15 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
         ))}
       </div>
       <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
-        {tab === 'leads' ? <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} /> : tab === 'visits' ? <Visits id={id} session={session} /> : <Hours id={id} session={session} />}
+        {tab === 'leads' ? (
+          <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} />
+        ) : tab === 'visits' ? (
+          <Visits id={id} session={session} />
+        ) : tab === 'hours' ? (
+          <Hours id={id} session={session} />
+        ) : (
+          <Profile id={id} session={session} />
+        )}
       </div>
     </div>
   );

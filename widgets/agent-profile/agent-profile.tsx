@@ -48,7 +48,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
       return;
     }
     getAgent(rest, id)
-      .then((row) => live && setState(row ? { status: 'ready', profile: toAgentProfile(row, api.url) } : { status: 'missing', profile: null }))
+      .then((row) => live && setState(row ? { status: 'ready', profile: toAgentProfile(row, api.url, lang) } : { status: 'missing', profile: null }))
       .catch((error: unknown) => {
         console.error('[exp-agent-profile] could not load the agent:', error);
         if (live) setState({ status: 'error', profile: null });
@@ -56,7 +56,7 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
     return () => {
       live = false;
     };
-  }, [id, rest, api.url]);
+  }, [id, rest, api.url, lang]);
 
   const profile = state.profile;
   const structured = useCallback(

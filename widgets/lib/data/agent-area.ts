@@ -166,3 +166,58 @@ export async function setMyHours(config: ApiConfig, session: Session, hours: Vis
   }
   return data as VisitingHours;
 }
+
+/** Her profile as she edits it (public.my_profile). */
+export interface MyProfile {
+  id: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  picture: string | null;
+  phone: string | null;
+  about: string | null;
+  about_es: string | null;
+  languages: string[] | null;
+  specializations: string[] | null;
+  certifications: string[] | null;
+  facebook: string | null;
+  instagram: string | null;
+  linkedin: string | null;
+  website: string | null;
+  /** the places she serves, with our place's path where one has that name */
+  places: Array<{ name: string; path: string | null }>;
+}
+
+/** What she saves: every field at once; `places` are our places' paths. */
+export type ProfileChange = Partial<Omit<MyProfile, 'id' | 'first_name' | 'last_name' | 'email' | 'picture' | 'places'>> & { places?: string[] };
+
+export async function getMyProfile(config: ApiConfig, session: Session): Promise<MyProfile | null> {
+  return (await answer(restAs(config, session).rpc('my_profile'), 'profile')) as MyProfile | null;
+}
+
+/** Saves her profile; a refusal's reason is the database's hint (the field: about, places, facebook, ...). */
+export async function updateMyProfile(config: ApiConfig, session: Session, change: ProfileChange): Promise<MyProfile | { refused: string }> {
+  const { data, error } = await restAs(config, session).rpc('update_my_profile', { profile: change });
+  if (error) {
+    if (error.code === '22023' && error.hint) return { refused: error.hint };
+    throw new Error(`could not save the profile: ${error.message}`);
+  }
+  return data as MyProfile;
+}
+
+/**
+ * Uploads her photo to our server (server/agent-area/photo.ts), which makes its sizes and sets it:
+ * its address, or why not (not_an_image, too_small, too_large, too_many). `endpoint` is where our
+ * server answers, the page's own origin by default.
+ */
+export async function uploadMyPhoto(session: Session, file: Blob, endpoint = '/agent/photo'): Promise<{ picture: string } | { refused: string }> {
+  const response = await fetch(new URL(endpoint, location.href), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${session.access_token}`, 'Content-Type': file.type || 'application/octet-stream' },
+    body: file,
+  });
+  const body = (await response.json().catch(() => ({}))) as { picture?: string; error?: string };
+  if (response.ok && body.picture) return { picture: body.picture };
+  if (response.status >= 500 || !body.error) throw new Error(`could not upload the photo (${response.status})`);
+  return { refused: response.status === 415 ? 'not_an_image' : body.error };
+}
