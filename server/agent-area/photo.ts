@@ -14,11 +14,11 @@ import { readBody } from '../http/body.ts';
 import { makePhoto, PhotoError, type PhotoStore } from '../import/photos.ts';
 
 /** The largest upload: a phone's photo is 2-6 MB. */
-export const AGENT_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+const AGENT_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** The smallest side a profile photo may have, in pixels. */
-export const AGENT_PHOTO_MIN_SIDE = 200;
+const AGENT_PHOTO_MIN_SIDE = 200;
 /** Photos an agent may upload an hour. */
-export const AGENT_PHOTOS_PER_HOUR = 10;
+const AGENT_PHOTOS_PER_HOUR = 10;
 
 export interface AgentPhotoOptions {
   sql: TransactionalSql;

@@ -93,6 +93,7 @@ function requestUrl(target: string): URL {
 export function createApp(options: AppOptions): { server: Server; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } {
   const widgets = new StaticFiles(resolve(options.distDir, 'widgets'));
   const site = new StaticFiles(resolve(options.distDir, 'site'));
+  const wordpress = new StaticFiles(resolve(options.distDir, 'wordpress'));
   const media = (options.mediaDirs ?? []).map((d) => new StaticFiles(resolve(d)));
   const log = options.log ?? (() => {});
 
@@ -120,6 +121,11 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     if (method !== 'GET' && method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed');
       return;
+    }
+    // the WordPress plugin, which an agent's site kit offers (docs/agent-area.md "Site kit")
+    if (url.pathname === '/wordpress/exp-ecuador.zip') {
+      const file = await wordpress.resolve('/exp-ecuador.zip');
+      if (file) return wordpress.send(req, res, file, { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="exp-ecuador.zip"', 'Cache-Control': 'public, max-age=3600' });
     }
     if (url.pathname.startsWith('/media/')) {
       for (const root of [site, ...media]) {

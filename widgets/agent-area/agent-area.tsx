@@ -1,7 +1,7 @@
 /**
  * <exp-agent-area> (docs/agent-area.md): an agent signs in with a code from her e-mail, then works
  * in tabs: her leads (./leads.tsx), her visits' calendar (./visits.tsx), her visiting hours
- * (./hours.tsx) and her profile (./profile.tsx). Row level security decides what she sees.
+ * (./hours.tsx), her profile (./profile.tsx) and her site kit (./site-kit.tsx). Row level security decides what she sees.
  */
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
@@ -11,6 +11,7 @@ import type { agentAreaAttributes } from './agent-area.attributes.ts';
 import { Hours } from './hours.tsx';
 import { Leads } from './leads.tsx';
 import { Profile } from './profile.tsx';
+import { SiteKit } from './site-kit.tsx';
 import { field, link, primary } from './ui.ts';
 import { Visits } from './visits.tsx';
 
@@ -122,7 +123,7 @@ function SignIn({ id }: { id: string }) {
   );
 }
 
-const TABS = ['leads', 'visits', 'hours', 'profile'] as const;
+const TABS = ['leads', 'visits', 'hours', 'profile', 'kit'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Signed in: who she is, sign-out, and her tabs (the ARIA tabs pattern: arrows, Home and End move between them). */
@@ -173,8 +174,10 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
           <Visits id={id} session={session} />
         ) : tab === 'hours' ? (
           <Hours id={id} session={session} />
-        ) : (
+        ) : tab === 'profile' ? (
           <Profile id={id} session={session} />
+        ) : (
+          <SiteKit id={id} session={session} />
         )}
       </div>
     </div>
