@@ -47,7 +47,10 @@ create table public.inquiries (
   status text not null default 'new',
   follow_up_on date,
   constraint inquiries_status_check check (status in ('new', 'contacted', 'visit_booked', 'offer', 'won', 'lost')),
-  constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent', 'area_agent'))
+  constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent', 'area_agent', 'routed')),
+  -- how the team's routing chose its agent, for a lead nothing named an agent for (kind 'routed',
+  -- or moved by the rules when its agent left: 49_lead_routing.sql): {by: rule, rule_id} or {by: spread}
+  routed jsonb
 );
 
 alter table public.inquiries enable row level security;

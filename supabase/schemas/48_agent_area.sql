@@ -153,6 +153,28 @@ end
 $$;
 comment on function public.move_lead is 'A signed-in agent moves her lead (status, follow-up) and may note why (docs/agent-area.md).';
 
+-- A lead the team's hand moved: the CRM hears lead.reassigned, and its new owner (an agent of ours)
+-- is mailed the lead (kind lead-reassigned; core/functions/inquiry/mail.ts).
+create or replace function internal.lead_moved(lead_id uuid, from_agent bigint, to_agent bigint, reason text)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  why text := nullif(pg_catalog.btrim(coalesce(reason, '')), '');
+  address text;
+begin
+  perform internal.enqueue_webhook('lead.reassigned', pg_catalog.jsonb_build_object(
+    'id', lead_id, 'from_agent_id', from_agent, 'to_agent_id', to_agent, 'reason', why, 'by', 'team'));
+  select a.email into address from public.agents a where a.id = to_agent and a.is_ours;
+  if address is not null then
+    perform internal.enqueue_mail('lead-reassigned', lead_id::text || ':' || (select pg_catalog.count(*) from public.lead_events e where e.lead_id = lead_moved.lead_id),
+                                  address, pg_catalog.jsonb_build_object('reason', why));
+  end if;
+end
+$$;
+
 -- The team gives a lead to another agent of ours (or to the team: agent_id null), and may say why:
 -- the lead is hers from now on, the trail says who did it, and the CRM hears it (lead.reassigned).
 -- Only the team: the function checks it, as row level security checks an agent's own moves.
@@ -176,18 +198,16 @@ begin
   if not found then
     raise exception 'no lead has this id' using errcode = 'P0002';
   end if;
-  update public.inquiries i set assigned = true, assigned_agent_id = reassign_lead.agent_id where i.id = reassign_lead.lead_id;
-  perform internal.enqueue_webhook('lead.reassigned', pg_catalog.jsonb_build_object(
-    'id', reassign_lead.lead_id, 'from_agent_id', before, 'to_agent_id', reassign_lead.agent_id,
-    'reason', nullif(pg_catalog.btrim(coalesce(reassign_lead.reason, '')), ''), 'by', 'team'));
+  update public.inquiries i set assigned = true, assigned_agent_id = reassign_lead.agent_id, routed = null where i.id = reassign_lead.lead_id;
+  perform internal.lead_moved(reassign_lead.lead_id, before, reassign_lead.agent_id, reassign_lead.reason);
   return pg_catalog.jsonb_build_object('id', reassign_lead.lead_id, 'owner_agent_id', reassign_lead.agent_id);
 end
 $$;
 comment on function public.reassign_lead is 'The team gives a lead to an agent of ours, or to the team (docs/agent-area.md).';
 
 -- The team marks an agent as gone: no profile in the directory, no new leads (agents.is_ours), her
--- sessions end, and her open leads go to the team (there are no routing rules yet: docs/agent-area.md),
--- each reassigned as the team's own hand would, the CRM told of each.
+-- sessions end, and her open leads go where the team's routing sends them (49_lead_routing.sql),
+-- else to the team, each reassigned as the team's own hand would: the new owner and the CRM told.
 create or replace function public.deactivate_agent(agent_id bigint)
 returns jsonb
 language plpgsql
@@ -197,7 +217,8 @@ set search_path = ''
 as $$
 declare
   gone public.agents;
-  lead record;
+  lead public.inquiries;
+  route jsonb;
   moved integer := 0;
 begin
   if not internal.is_team() then
@@ -208,13 +229,14 @@ begin
     raise exception 'no active agent has this id' using errcode = 'P0002';
   end if;
   update internal.auth_sessions s set revoked_at = internal.now() where s.user_id = gone.user_id and s.revoked_at is null;
-  for lead in select i.id from public.inquiries i where i.owner_agent_id = gone.id and i.status not in ('won', 'lost') and not i.spam order by i.received_at loop
-    update public.inquiries i set assigned = true, assigned_agent_id = null where i.id = lead.id;
-    perform internal.enqueue_webhook('lead.reassigned', pg_catalog.jsonb_build_object(
-      'id', lead.id, 'from_agent_id', gone.id, 'to_agent_id', null, 'reason', 'agent deactivated', 'by', 'team'));
+  for lead in select i.* from public.inquiries i where i.owner_agent_id = gone.id and i.status not in ('won', 'lost') and not i.spam order by i.received_at loop
+    -- where the team's routing sends it now (49_lead_routing.sql), never to her; else the team
+    route := internal.route_lead(internal.lead_route_facts(lead), gone.id);
+    update public.inquiries i set assigned = true, assigned_agent_id = (route ->> 'agent_id')::bigint, routed = route where i.id = lead.id;
+    perform internal.lead_moved(lead.id, gone.id, (route ->> 'agent_id')::bigint, 'agent deactivated');
     moved := moved + 1;
   end loop;
   return pg_catalog.jsonb_build_object('agent_id', gone.id, 'leads_moved', moved);
 end
 $$;
-comment on function public.deactivate_agent is 'The team marks an agent as gone: out of the directory, no new leads, her open leads to the team (docs/agent-area.md).';
+comment on function public.deactivate_agent is 'The team marks an agent as gone: out of the directory, no new leads, her open leads moved by the routing (docs/agent-area.md).';

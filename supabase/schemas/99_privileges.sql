@@ -99,7 +99,8 @@ grant execute on function
 -- her see, moves them through move_lead, notes them, and reads their trail; the public key none of it
 revoke all on public.lead_notes, public.lead_events from public, anon, authenticated;
 grant select (id, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
-  recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, assigned, assigned_agent_id, owner_agent_id, status, follow_up_on)
+  recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, assigned, assigned_agent_id, owner_agent_id, status, follow_up_on,
+  routed)
   on public.inquiries to authenticated;
 grant update (status, follow_up_on) on public.inquiries to authenticated;
 grant select, insert (lead_id, body) on public.lead_notes to authenticated;
@@ -115,6 +116,11 @@ grant execute on function public.my_profile(), public.update_my_profile(jsonb) t
 revoke all on public.agent_events from public, anon, authenticated;
 grant select on public.agent_events to authenticated;
 grant all on public.agent_events to service_role;
+-- the team's console (49_lead_routing.sql): each function checks the caller is the team's (my_role answers anyone signed in)
+grant execute on function public.my_role(), public.team_agents(), public.routing_setup(), public.save_routing(text, jsonb),
+  public.invite_agent(text, text, text) to authenticated;
+revoke all on internal.routing_rules from anon, authenticated;
+grant all on internal.routing_rules to service_role;
 grant all on internal.agent_days_off to service_role;
 grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
 revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;

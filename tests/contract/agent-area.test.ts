@@ -204,6 +204,10 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       "select payload from internal.mail_outbox where kind = 'webhook' and payload->>'type' = 'lead.reassigned'",
     );
     expect(hooks.map((h) => h.payload.data)).toContainEqual({ id: lead, from_agent_id: Number(agent[A]), to_agent_id: Number(agent[B]), reason: 'Bruno habla inglés', by: 'team' });
+    // and the new owner is mailed the lead, with the team's reason
+    expect(await server.sql("select recipient, payload from internal.mail_outbox where kind = 'lead-reassigned' and ref_id like $1", [`${lead}:%`])).toEqual([
+      { recipient: B, payload: { reason: 'Bruno habla inglés' } },
+    ]);
     // to an agent who is not ours: refused, nothing moved
     expect((await team.rest.rpc('reassign_lead', { lead_id: lead, agent_id: 987654321 })).error?.code).toBe('22023');
     expect(await seen(b)).toBe(1);
@@ -439,5 +443,74 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect((await upload('not.a.token', face)).status).toBe(401);
     expect((await upload(team.session.access_token, face)).status).toBe(403);
     expect((await anon.from('agents').select('picture').eq('id', agent[A]!)).data).toEqual([{ picture }]);
+  });
+  it("the team's routing: a lead nothing names an agent for goes by the team's rules in order, else its default (the team, or an even spread); a departing agent's open leads move by them; the new owner is mailed", async () => {
+    const team = await signIn(TEAM, '10.77.0.1');
+    const a = await signIn(A, '10.77.0.2');
+    const [place] = await server.sql<{ path: string }>("select path from internal.places where kind = 'city' order by listings desc limit 1");
+    // only the team sees and sets it; each bad rule named by its position and field, nothing saved
+    expect((await a.rest.rpc('save_routing', { default_route: 'spread', rules: [] })).error?.code).toBe('42501');
+    const refused = async (rules: unknown[], default_route = 'team') => (await team.rest.rpc('save_routing', { default_route, rules })).error?.hint;
+    expect(await refused([{ agent_id: Number(agent[B]), place: 'ninguna-parte' }])).toBe('place:1');
+    expect(await refused([{ agent_id: Number(agent[B]) }, { agent_id: 987654321 }])).toBe('agent:2');
+    expect(await refused([{ agent_id: Number(agent[B]), min_price: 300000, max_price: 100000 }])).toBe('price:1');
+    expect(await refused([], 'everyone')).toBe('default');
+    expect((await team.rest.rpc('routing_setup')).data).toEqual({ default: 'team', rules: [] });
+    const saved = await team.rest.rpc('save_routing', {
+      default_route: 'team',
+      rules: [
+        { agent_id: Number(agent[B]), source: 'spring-campaign' },
+        { agent_id: Number(agent[A]), place: place!.path, property_type: 'house', min_price: 100000 },
+      ],
+    });
+    expect(saved.error).toBeNull();
+    expect((saved.data as { rules: unknown[] }).rules).toEqual([
+      expect.objectContaining({ agent_id: Number(agent[B]), source: 'spring-campaign', place: null }),
+      expect.objectContaining({ agent_id: Number(agent[A]), place: place!.path, property_type: 'house', min_price: 100000, max_price: null }),
+    ]);
+
+    // a general question from a campaign: the first rule's; one from nowhere: the team's
+    const ask = async (key: string, utm?: Record<string, string>) => {
+      const response = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.77.1.${key.length}` },
+        body: JSON.stringify({ name: 'Rita Ruta', email: 'rita@example.com', phone: '', message: 'Busco casa', idempotencyKey: key, ...(utm ? { source: { element: 'exp-inquiry-form', utm } } : {}) }),
+      });
+      expect(response.status).toBe(200);
+      const [row] = await server.sql<{ kind: string; owner: string | null; routed: Record<string, unknown> | null; to: string }>(
+        'select recipient_kind as kind, owner_agent_id::text as owner, routed, recipient_email as to from public.inquiries where idempotency_key = $1',
+        [key],
+      );
+      return row!;
+    };
+    expect(await ask('route-campaign-1', { utm_source: 'spring-campaign' })).toMatchObject({ kind: 'routed', owner: agent[B], to: B, routed: { by: 'rule', agent_id: Number(agent[B]) } });
+    expect(await ask('route-nowhere-1')).toMatchObject({ kind: 'team', owner: null, routed: null });
+    // the default spread: each next lead to the agent the spread has given fewest
+    await team.rest.rpc('save_routing', { default_route: 'spread', rules: (saved.data as { rules: unknown[] }).rules });
+    const spread = [await ask('route-spread-1'), await ask('route-spread-22'), await ask('route-spread-333')];
+    for (const lead of spread) expect(lead).toMatchObject({ kind: 'routed', routed: { by: 'spread' } });
+    expect(new Set(spread.map((l) => l.owner)).size).toBe(3);
+    await team.rest.rpc('save_routing', { default_route: 'team', rules: (saved.data as { rules: unknown[] }).rules });
+
+    // an agent who leaves: her open lead from the campaign goes by the first rule, to B, who is mailed it
+    const [dora] = await server.sql<{ id: string }>(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Dora', 'Deja', 'dora.deja@example.com', 'EC') returning id::text as id",
+    );
+    const [open] = await server.sql<{ id: string }>(
+      `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, element, utm)
+       values ('route-dora', 'Olga', 'olga@example.com', 'Hola', 'dora.deja@example.com', 'lead_agent', $1::bigint, 'exp-inquiry-form', '{"utm_source": "spring-campaign"}') returning id::text as id`,
+      [dora!.id],
+    );
+    expect((await team.rest.rpc('deactivate_agent', { agent_id: Number(dora!.id) })).data).toEqual({ agent_id: Number(dora!.id), leads_moved: 1 });
+    const [moved] = await server.sql<{ owner: string; routed: Record<string, unknown> }>('select owner_agent_id::text as owner, routed from public.inquiries where id = $1', [open!.id]);
+    expect(moved).toMatchObject({ owner: agent[B], routed: { by: 'rule', agent_id: Number(agent[B]) } });
+    await server.drainOutbox();
+    const mailed = readdirSync(server.outboxDir)
+      .map((f) => readFileSync(join(server.outboxDir, f), 'utf8'))
+      .filter((m) => new RegExp(`^X-Inquiry-Id: ${open!.id}`, 'im').test(m) && m.split(/\r?\n/).some((line) => line.toLowerCase() === `to: ${B}`));
+    expect(mailed).toHaveLength(1);
+    expect(mailed[0]).toMatch(/^Subject: \[Reasignada \/ Reassigned\]/m);
+    expect(mailed[0]).toContain('Motivo / Why: Su agente dej=C3=B3 la oficina / Their agent left the office');
+    await team.rest.rpc('save_routing', { default_route: 'team', rules: [] });
   });
 });

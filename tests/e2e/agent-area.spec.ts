@@ -46,9 +46,10 @@ test.describe("the agents' area", () => {
     await data.sql("delete from internal.mail_outbox where ref_id in (select id::text from internal.visit_requests where email = 'vera.visita@example.com')");
     await data.sql("delete from internal.visit_requests where email = 'vera.visita@example.com'");
     // (and the codes mailed, so that the next test's one-a-minute limit is its own)
-    await data.sql("delete from internal.auth_codes where lower(email) in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com')");
+    await data.sql("delete from internal.auth_codes where lower(email) in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')");
     await data.sql("delete from public.agents where email in ('ana.movil@example.com', 'bruno.otro@example.com')");
-    await data.sql("delete from auth.users where email in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com')");
+    await data.sql("delete from auth.users where email in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')");
+    await data.sql("delete from internal.mail_outbox where kind = 'lead-reassigned' and recipient in ('ana.movil@example.com', 'bruno.otro@example.com')");
   });
 
   test('an agent signs in with the code from her mail, sees her own lead only, and moves it to contacted with a note', async ({ page, data, consoleErrors }) => {
@@ -279,5 +280,50 @@ test.describe("the agents' area", () => {
     expect(html).toContain('Vendo casas en Quito desde 2015.');
     expect(html).toContain(row!.picture);
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  });
+  test('the team, on a phone: sees every lead and whose it is, gives one to another agent with a reason, and that agent finds it in her list', async ({ page, data, consoleErrors }) => {
+    const [ana, bruno] = await data.sql<{ id: string }>(
+      `insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC'), ('Bruno', 'Otro', 'bruno.otro@example.com', 'EC')
+       returning id::text as id`,
+    );
+    await data.sql("with u as (insert into auth.users (email) values ('equipo.movil@example.com') returning id) insert into internal.team_members (user_id) select id from u");
+    await data.sql(
+      `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, lang)
+       values ('e2e-area-team', 'Teresa Traspaso', 'teresa@example.com', 'Quiero vender mi casa', 'ana.movil@example.com', 'lead_agent', $1::bigint, 'es')`,
+      [ana!.id],
+    );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/es/agente`);
+    await signIn(page, data, 'equipo.movil@example.com');
+    const area = page.locator('exp-agent-area');
+    const lead = area.getByRole('article', { name: 'Teresa Traspaso' });
+    await expect(lead.locator('[part="why"]')).toHaveText('De: Ana Móvil · Tuyo: llegó desde tu web (su lead-agent-id).');
+    await lead.getByLabel('Dar este contacto a').selectOption({ label: 'Bruno Otro' });
+    await lead.getByLabel(/^Motivo/).fill('Bruno atiende Samborondón');
+    await lead.getByRole('button', { name: 'Dar el contacto' }).click();
+    await expect(lead.getByText('Hecho: se ha avisado al agente.')).toBeVisible();
+    await expect(lead.locator('[part="why"]')).toHaveText('De: Bruno Otro · Te lo asignó el equipo.');
+    // the team's console: its agents and its routing
+    await area.getByRole('tab', { name: 'Equipo' }).click();
+    await area.getByLabel('Buscar un agente (nombre o correo)').fill('bruno.otro');
+    await expect(area.getByRole('article', { name: 'Bruno Otro' })).toContainText('1 contacto abierto');
+    await area.getByRole('button', { name: 'Añadir una regla' }).click();
+    await area.getByLabel(/^Origen/).fill('feria-vivienda');
+    await area.getByRole('button', { name: 'Guardar el reparto' }).click();
+    await expect(area.getByText('Guardado: los nuevos contactos lo siguen desde ahora.')).toBeVisible();
+    expect(await data.sql('select source from internal.routing_rules')).toEqual([{ source: 'feria-vivienda' }]);
+    await data.sql('delete from internal.routing_rules');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'team-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 320, height: 700 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+    // Bruno signs in on the same phone: the lead is his now, and says why
+    await page.setViewportSize({ width: 390, height: 844 });
+    await area.getByRole('button', { name: 'Salir' }).click();
+    await signIn(page, data, 'bruno.otro@example.com');
+    await expect(area.getByRole('article', { name: 'Teresa Traspaso' }).locator('[part="why"]')).toHaveText('Te lo asignó el equipo.');
+    expect(bruno!.id).toBeTruthy();
+    expect(consoleErrors).toEqual([]);
   });
 });

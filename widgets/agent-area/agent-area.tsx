@@ -1,17 +1,20 @@
 /**
  * <exp-agent-area> (docs/agent-area.md): an agent signs in with a code from her e-mail, then works
  * in tabs: her leads (./leads.tsx), her visits' calendar (./visits.tsx), her visiting hours
- * (./hours.tsx), her profile (./profile.tsx) and her site kit (./site-kit.tsx). Row level security decides what she sees.
+ * (./hours.tsx), her profile (./profile.tsx) and her site kit (./site-kit.tsx); the team has its
+ * console besides (./team.tsx: the agents, inviting and deactivating, the routing) and gives leads
+ * to agents from the leads' list. Row level security decides what she sees.
  */
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { askForCode, authFor, signInWithCode } from '../lib/data/agent-area.ts';
+import { askForCode, authFor, getMyRole, getTeamAgents, signInWithCode, type TeamAgent } from '../lib/data/agent-area.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
 import { Hours } from './hours.tsx';
 import { Leads } from './leads.tsx';
 import { Profile } from './profile.tsx';
 import { SiteKit } from './site-kit.tsx';
+import { Team } from './team.tsx';
 import { field, link, primary } from './ui.ts';
 import { Visits } from './visits.tsx';
 
@@ -123,20 +126,43 @@ function SignIn({ id }: { id: string }) {
   );
 }
 
-const TABS = ['leads', 'visits', 'hours', 'profile', 'kit'] as const;
+const TABS = ['leads', 'visits', 'hours', 'profile', 'kit', 'team'] as const;
 type Tab = (typeof TABS)[number];
+/** The tabs an agent has; the team's own account has leads and visits; the team has its console besides. */
+const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] => TABS.filter((tab) => (tab === 'team' ? role.team : role.agent_id !== null || tab === 'leads' || tab === 'visits'));
 
 /** Signed in: who she is, sign-out, and her tabs (the ARIA tabs pattern: arrows, Home and End move between them). */
 function Signed({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
   const { t, api } = useElement();
   const [tab, setTab] = useState<Tab>('leads');
+  const [role, setRole] = useState<{ agent_id: number | null; team: boolean }>({ agent_id: null, team: false });
+  const [agents, setAgents] = useState<TeamAgent[]>([]);
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
+  const shown = tabsFor(role);
+  useEffect(() => {
+    let live = true;
+    getMyRole(api, session).then(
+      async (r) => {
+        if (!live) return;
+        setRole(r);
+        if (r.team) {
+          const list = await getTeamAgents(api, session);
+          if (live) setAgents(list);
+        }
+      },
+      (error: unknown) => console.error('[exp-agent-area] could not read the role:', error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, session]);
   const onKey = (e: KeyboardEvent) => {
-    const at = TABS.indexOf(tab);
-    const to = e.key === 'ArrowRight' ? (at + 1) % TABS.length : e.key === 'ArrowLeft' ? (at + TABS.length - 1) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+    const at = shown.indexOf(tab);
+    const n = shown.length;
+    const to = e.key === 'ArrowRight' ? (at + 1) % n : e.key === 'ArrowLeft' ? (at + n - 1) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
     if (to < 0) return;
     e.preventDefault();
-    setTab(TABS[to]!);
+    setTab(shown[to]!);
     tabs.current[to]?.focus();
   };
   return (
@@ -148,7 +174,7 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
         </button>
       </div>
       <div role="tablist" aria-label={t('agentArea.tabsLabel')} className="flex gap-1 border-b border-line overflow-x-auto" onKeyDown={onKey} part="tabs">
-        {TABS.map((name, i) => (
+        {shown.map((name, i) => (
           <button
             key={name}
             ref={(el) => {
@@ -169,15 +195,17 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
       </div>
       <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
         {tab === 'leads' ? (
-          <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} />
+          <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role.team ? agents : null} />
         ) : tab === 'visits' ? (
           <Visits id={id} session={session} />
         ) : tab === 'hours' ? (
           <Hours id={id} session={session} />
         ) : tab === 'profile' ? (
           <Profile id={id} session={session} />
-        ) : (
+        ) : tab === 'kit' ? (
           <SiteKit id={id} session={session} />
+        ) : (
+          <Team id={id} session={session} agents={agents} onAgents={setAgents} />
         )}
       </div>
     </div>

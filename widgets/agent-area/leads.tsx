@@ -7,13 +7,14 @@
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { telHref, whatsappHref } from '../../core/protocol/format.ts';
-import { getMyLeads, LEAD_STATUSES, leadKind, leadsCsv, moveLead, type Lead, type LeadKind, type LeadStatus } from '../lib/data/agent-area.ts';
+import { getMyLeads, LEAD_STATUSES, leadKind, leadsCsv, leadWhy, moveLead, reassignLead, type Lead, type LeadKind, type LeadStatus, type TeamAgent } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary } from './ui.ts';
 
 const REFRESH_MS = 60_000;
 
-export function Leads({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
+/** `team`: the office's agents when she is the team's (each lead then says whose it is, and can be given to another) */
+export function Leads({ id, session, phoneCountryCode, team }: { id: string; session: Session; phoneCountryCode: string; team: TeamAgent[] | null }) {
   const { t, api, lang } = useElement();
   const [leads, setLeads] = useState<Lead[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -100,7 +101,7 @@ export function Leads({ id, session, phoneCountryCode }: { id: string; session: 
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
         {shown.map((lead) => (
           <li key={lead.id}>
-            <LeadCard lead={lead} when={dates.format(new Date(lead.received_at))} phoneCountryCode={phoneCountryCode} session={session} onSaved={() => void load()} />
+            <LeadCard lead={lead} when={dates.format(new Date(lead.received_at))} phoneCountryCode={phoneCountryCode} session={session} team={team} onSaved={() => void load()} />
           </li>
         ))}
       </ul>
@@ -108,7 +109,7 @@ export function Leads({ id, session, phoneCountryCode }: { id: string; session: 
   );
 }
 
-function LeadCard({ lead, when, phoneCountryCode, session, onSaved }: { lead: Lead; when: string; phoneCountryCode: string; session: Session; onSaved: () => void }) {
+function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { lead: Lead; when: string; phoneCountryCode: string; session: Session; team: TeamAgent[] | null; onSaved: () => void }) {
   const { t, api } = useElement();
   const id = useId();
   const [status, setStatus] = useState<LeadStatus>(lead.status);
@@ -146,6 +147,10 @@ function LeadCard({ lead, when, phoneCountryCode, session, onSaved }: { lead: Le
       <p className="m-0 font-semibold text-ink">{about}</p>
       {lead.message ? <p className="m-0 text-ink whitespace-pre-line">{lead.message}</p> : null}
       {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
+      <p className="m-0 text-sm text-ink-muted" part="why">
+        {team ? `${t('agentArea.owner', { name: team.find((a) => a.id === lead.owner_agent_id)?.name ?? t('agentArea.theTeam') })} · ` : ''}
+        {t(`agentArea.why.${leadWhy(lead)}`)}
+      </p>
       <div className="flex flex-wrap gap-2" part="contact">
         {lead.phone ? (
           <a className={`${primary} no-underline`} href={telHref(lead.phone)}>
@@ -187,6 +192,57 @@ function LeadCard({ lead, when, phoneCountryCode, session, onSaved }: { lead: Le
           {saving === 'saved' ? t('agentArea.saved') : saving === 'failed' ? t('agentArea.saveFailed') : ''}
         </p>
       </form>
+      {team ? <GiveTo lead={lead} session={session} agents={team} onDone={onSaved} /> : null}
     </article>
+  );
+}
+
+/** The team gives the lead to another agent of ours, or to the team, saying why (public.reassign_lead). */
+function GiveTo({ lead, session, agents, onDone }: { lead: Lead; session: Session; agents: TeamAgent[]; onDone: () => void }) {
+  const { t, api } = useElement();
+  const id = useId();
+  const [to, setTo] = useState('');
+  const [reason, setReason] = useState('');
+  const [state, setState] = useState<'' | 'busy' | 'done' | 'failed'>('');
+  const give = async (e: FormEvent) => {
+    e.preventDefault();
+    setState('busy');
+    try {
+      await reassignLead(api, session, lead.id, to === 'team' ? null : Number(to), reason);
+      setState('done');
+      setReason('');
+      onDone();
+    } catch (error) {
+      console.error('[exp-agent-area] could not give the lead:', error);
+      setState('failed');
+    }
+  };
+  return (
+    <form onSubmit={give} className="flex flex-col gap-2 border-t border-line pt-3" part="give">
+      <label htmlFor={`${id}-to`} className="font-semibold text-ink">
+        {t('agentArea.giveTo')}
+      </label>
+      <select id={`${id}-to`} required value={to} onChange={(e) => setTo(e.target.value)} className={field}>
+        <option value="">{t('agentArea.chooseAgent')}</option>
+        <option value="team">{t('agentArea.theTeam')}</option>
+        {agents
+          .filter((a) => a.active && a.id !== lead.owner_agent_id)
+          .map((a) => (
+            <option key={a.id} value={String(a.id)}>
+              {a.name}
+            </option>
+          ))}
+      </select>
+      <label htmlFor={`${id}-why`} className="font-semibold text-ink">
+        {t('agentArea.giveWhy')}
+      </label>
+      <input id={`${id}-why`} maxLength={300} value={reason} onChange={(e) => setReason(e.target.value)} className={field} />
+      <button type="submit" className={primary} disabled={state === 'busy' || !to}>
+        {t('agentArea.give')}
+      </button>
+      <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
+        {state === 'done' ? t('agentArea.given') : state === 'failed' ? t('agentArea.saveFailed') : ''}
+      </p>
+    </form>
   );
 }

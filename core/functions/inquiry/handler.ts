@@ -12,7 +12,7 @@ import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
-import { areaAgent, existingInquiry, insertInquiry, leadOwner, resolveRecipient, SELLER_MAILS, sellerMailsToday, withOwner, type Recipient } from './store.ts';
+import { areaAgent, existingInquiry, insertInquiry, leadOwner, resolveRecipient, routeLead, SELLER_MAILS, sellerMailsToday, withOwner, type Recipient } from './store.ts';
 import { parseEstimate } from '../../protocol/valuation.ts';
 import { estimateHome } from '../valuation.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
@@ -143,7 +143,19 @@ export function createInquiryHandler(deps: InquiryDeps) {
           owner = await leadOwner(tx, config.leadAgentId);
           if (!owner) console.error(`[send-property-inquiry] LEAD_AGENT_ID ${config.leadAgentId} is not one of our agents: the inquiry goes where it would without it`);
         }
-        const { recipient, copy } = withOwner(natural, owner, config.copyListingAgent ?? false);
+        // nothing named its agent: the team's routing may (its rules, then its default; docs/agent-area.md "Routing")
+        const routed =
+          !owner && natural.kind === 'team' && !spam
+            ? await routeLead(tx, {
+                listingId: listing?.id ?? null,
+                place,
+                propertyType: (seller?.facts as { property_type?: string } | undefined)?.property_type ?? null,
+                price: (seller?.estimate as { value?: number } | undefined)?.value ?? null,
+                source: input.source?.element ?? null,
+                campaign: input.source?.utm?.utm_source ?? null,
+              })
+            : null;
+        const { recipient, copy } = withOwner(routed?.recipient ?? natural, owner, config.copyListingAgent ?? false);
         // a visit (docs/visits.md): to a listing on the market, at times open in the calendar of the
         // agent it goes to (the team's when it goes to the team), checked when it comes
         if (input.visit) {
@@ -174,6 +186,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
           lang: input.lang,
           spam,
           seller,
+          routed: routed?.routed ?? null,
         });
         const visit =
           stored.created && !spam && input.visit && listing

@@ -30,7 +30,14 @@ export interface InquiryMailOptions {
  * `copy`: the copy for the listing's agent (or the agent addressed) when the inquiry belongs to the
  * lead's owner and the deployment copies (docs/leads.md).
  */
-function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, copy = false, extra: Array<[string, string]> = []): MailMessage {
+function composeInquiryMail(
+  row: InquiryMailRow,
+  options: InquiryMailOptions,
+  copy = false,
+  extra: Array<[string, string]> = [],
+  /** the lead the team gave its new owner (public.reassign_lead, or its agent's leaving): to her, saying so */
+  reassigned?: { to: string; reason: string | null; ref: string },
+): MailMessage {
   const { es, both } = mailTexts(options.texts);
   const label = (key: string) => both(`mail.inquiry.${key}`);
   const title = oneLine(row.property_title ?? '');
@@ -52,9 +59,11 @@ function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, co
     // where the visitor came from (core/protocol/attribution.ts)
     ...attributionLines({ origin: row.origin, page: row.page_url, element: row.element, utm: row.utm }, both),
   ].filter(([, v]) => v) as Array<[string, string, 'link'?]>;
-  const greeting = row.recipient_name && !copy ? es('mail.inquiry.greetingNamed', { name: row.recipient_name }) : es('mail.inquiry.greeting');
+  // (a departing agent's leads say so in words: the database writes its reason for the CRM)
+  if (reassigned) lines.unshift([label('reassigned'), reassigned.reason === 'agent deactivated' ? label('reasonDeactivated') : (reassigned.reason ?? '—')]);
+  const greeting = row.recipient_name && !copy && !reassigned ? es('mail.inquiry.greetingNamed', { name: row.recipient_name }) : es('mail.inquiry.greeting');
   const recipient = row.recipient_name ? `${row.recipient_name} (${row.recipient_email})` : row.recipient_email;
-  const intro = copy ? both('mail.inquiry.introCopy', { recipient }) : both('mail.inquiry.intro');
+  const intro = reassigned ? both('mail.inquiry.introReassigned') : copy ? both('mail.inquiry.introCopy', { recipient }) : both('mail.inquiry.intro');
   const message = row.message?.trim() || '—';
   const reply = both('mail.inquiry.reply');
   const reference = `${label('inquiry')} ${row.id}`;
@@ -74,12 +83,12 @@ function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, co
 </body></html>`;
   return {
     from: options.from,
-    to: copy ? (row.copy_recipient ?? row.recipient_email) : row.recipient_email,
+    to: reassigned ? reassigned.to : copy ? (row.copy_recipient ?? row.recipient_email) : row.recipient_email,
     replyTo: replyTo(row.name, row.email),
-    subject: copy ? `[${both('mail.inquiry.copy')}] ${subject}`.slice(0, 200) : subject,
+    subject: (reassigned ? `[${both('mail.inquiry.reassignedTag')}] ${subject}` : copy ? `[${both('mail.inquiry.copy')}] ${subject}` : subject).slice(0, 200),
     text,
     html,
-    messageId: `<inquiry-${copy ? 'copy-' : ''}${row.id}@${options.domain ?? 'exp-ecuador.local'}>`,
+    messageId: `<inquiry-${reassigned ? `reassigned-${reassigned.ref.replace(/[^\w-]/g, '-')}` : `${copy ? 'copy-' : ''}${row.id}`}@${options.domain ?? 'exp-ecuador.local'}>`,
     headers: { 'X-Inquiry-Id': row.id, 'Auto-Submitted': 'auto-generated' },
   };
 }
@@ -88,7 +97,7 @@ function composeInquiryMail(row: InquiryMailRow, options: InquiryMailOptions, co
  * The outbox's composers for mails of kind 'inquiry' and 'inquiry-copy' (ref: the inquiry's id; a
  * seller's lead is told as one, ./seller-mail.ts), and 'seller-ack', the seller's own.
  */
-export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' | 'inquiry-copy' | 'seller-ack', Composer> {
+export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' | 'inquiry-copy' | 'seller-ack' | 'lead-reassigned', Composer> {
   const composer =
     (copy: boolean): Composer =>
     async (sql, mail) => {
@@ -100,5 +109,12 @@ export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' 
       if (visit) return composeInquiryMail(row, options, copy, visitLines(visit, options));
       return row.seller ? composeSellerLeadMail(row, row.seller, options, copy) : composeInquiryMail(row, options, copy);
     };
-  return { inquiry: composer(false), 'inquiry-copy': composer(true), 'seller-ack': sellerAckComposer(options) };
+  /** 'lead-reassigned' (ref: the lead's id and the move's number): the lead, to the agent the team gave it */
+  const reassigned: Composer = async (sql, mail) => {
+    const row = await loadInquiryForMail(sql, mail.ref_id.split(':')[0] ?? '');
+    if (!row) return null;
+    const reason = typeof mail.payload?.reason === 'string' ? mail.payload.reason : null;
+    return composeInquiryMail(row, options, false, [], { to: mail.recipient, reason, ref: mail.ref_id });
+  };
+  return { inquiry: composer(false), 'inquiry-copy': composer(true), 'seller-ack': sellerAckComposer(options), 'lead-reassigned': reassigned };
 }

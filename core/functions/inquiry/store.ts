@@ -10,7 +10,7 @@ import type { InquiryInput } from './validate.ts';
 export interface Recipient {
   email: string;
   name: string;
-  kind: 'listing_agent' | 'agent' | 'team' | 'lead_agent' | 'area_agent';
+  kind: 'listing_agent' | 'agent' | 'team' | 'lead_agent' | 'area_agent' | 'routed';
   agentId: string | null;
 }
 
@@ -115,6 +115,8 @@ export interface NewInquiry extends Pick<InquiryInput, 'agentId' | 'name' | 'ema
   spam: boolean;
   /** a seller's lead: the home, when, whether they also buy, and the estimate made of it */
   seller: Record<string, unknown> | null;
+  /** how the team's routing chose its agent (internal.route_lead), for a lead nothing named an agent for */
+  routed?: Record<string, unknown> | null;
 }
 
 /**
@@ -146,10 +148,10 @@ export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: stri
     `insert into public.inquiries
        (idempotency_key, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
         requested_recipient, recipient_email, recipient_kind, client_hash, origin, user_agent, lang, spam,
-        lead_agent_id, copy_recipient, page_url, element, utm, seller)
+        lead_agent_id, copy_recipient, page_url, element, utm, seller, routed)
      values ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), nullif($8, ''), nullif($9, ''), nullif($10, ''),
              nullif($11, ''), $12, $13, $14, nullif($15, ''), nullif($16, ''), $17, $18,
-             $19, $20, nullif($21, ''), $22, $23::jsonb, $24::jsonb)
+             $19, $20, nullif($21, ''), $22, $23::jsonb, $24::jsonb, $25::jsonb)
      on conflict (idempotency_key) do nothing
      returning id::text as id, received_at::text as received_at`,
     [
@@ -177,6 +179,7 @@ export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: stri
       i.source?.element ?? null,
       i.source ? JSON.stringify(i.source.utm) : null,
       i.seller ? JSON.stringify(i.seller) : null,
+      i.routed ? JSON.stringify(i.routed) : null,
     ],
   );
   if (rows[0]) return { id: rows[0].id, created: true, receivedAt: rows[0].received_at };
@@ -217,6 +220,23 @@ export interface SellerLead {
   also_buying: boolean;
   /** public.estimate_value's answer when the lead came */
   estimate: Record<string, unknown>;
+}
+
+/**
+ * Where the team's routing sends a lead nothing named an agent for (internal.route_lead: its rules
+ * by place, type, price and source, then its default): the agent as its recipient and how she was
+ * chosen, or null (the team's inbox).
+ */
+export async function routeLead(
+  sql: Sql,
+  facts: { listingId: string | null; place: string | null; propertyType: string | null; price: number | null; source: string | null; campaign: string | null },
+): Promise<{ recipient: Recipient; routed: Record<string, unknown> } | null> {
+  const [row] = await sql.query<{ routed: ({ agent_id: number } & Record<string, unknown>) | null }>('select internal.route_lead($1::jsonb) as routed', [
+    JSON.stringify({ listing_id: facts.listingId, place: facts.place, property_type: facts.propertyType, price: facts.price, source: facts.source, campaign: facts.campaign }),
+  ]);
+  if (!row?.routed) return null;
+  const agent = await findAgent(sql, { id: String(row.routed.agent_id) });
+  return agent?.email ? { recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'routed', agentId: String(agent.id) }, routed: row.routed } : null;
 }
 
 /** The agent who serves the place (internal.area_agent), as a recipient of a seller's lead. */

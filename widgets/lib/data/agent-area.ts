@@ -28,9 +28,21 @@ export interface Lead {
   seller: Record<string, unknown> | null;
   status: LeadStatus;
   follow_up_on: string | null;
+  /** why it is whose it is: how it came (docs/leads.md), the team's routing, or the team's hand */
+  recipient_kind: 'listing_agent' | 'agent' | 'team' | 'lead_agent' | 'area_agent' | 'routed';
+  assigned: boolean;
+  routed: { by: 'rule' | 'spread'; rule_id?: number } | null;
+  owner_agent_id: number | null;
 }
 
-const LEAD_COLUMNS = 'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on';
+const LEAD_COLUMNS = 'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on,recipient_kind,assigned,routed,owner_agent_id';
+
+/** Why a lead is its owner's, as the area says it (a locale key under agentArea.why). */
+export function leadWhy(lead: Pick<Lead, 'recipient_kind' | 'assigned' | 'routed' | 'owner_agent_id'>): string {
+  if (lead.routed) return lead.routed.by === 'rule' ? 'rule' : 'spread';
+  if (lead.assigned) return lead.owner_agent_id === null ? 'toTeam' : 'reassigned';
+  return { listing_agent: 'listing', agent: 'addressed', team: 'team', lead_agent: 'website', area_agent: 'area', routed: 'spread' }[lead.recipient_kind] ?? 'team';
+}
 
 const auths = new Map<string, GoTrueClient>();
 
@@ -220,4 +232,69 @@ export async function uploadMyPhoto(session: Session, file: Blob, endpoint = '/a
   if (response.ok && body.picture) return { picture: body.picture };
   if (response.status >= 500 || !body.error) throw new Error(`could not upload the photo (${response.status})`);
   return { refused: response.status === 415 ? 'not_an_image' : body.error };
+}
+
+/** Who she is in the area: her agent id (null for the team's own account) and whether she is the team's. */
+export async function getMyRole(config: ApiConfig, session: Session): Promise<{ agent_id: number | null; team: boolean }> {
+  return (await answer(restAs(config, session).rpc('my_role'), 'role')) as { agent_id: number | null; team: boolean };
+}
+
+export interface TeamAgent {
+  id: number;
+  name: string;
+  email: string | null;
+  active: boolean;
+  signed_in: boolean;
+  open_leads: number;
+}
+
+export async function getTeamAgents(config: ApiConfig, session: Session): Promise<TeamAgent[]> {
+  return (await answer(restAs(config, session).rpc('team_agents'), 'agents')) as TeamAgent[];
+}
+
+/** The team gives a lead to an agent of ours (null: the team), saying why. */
+export async function reassignLead(config: ApiConfig, session: Session, leadId: string, agentId: number | null, reason: string): Promise<void> {
+  await answer(restAs(config, session).rpc('reassign_lead', { lead_id: leadId, agent_id: agentId, reason: reason.trim() || null }), 'reassign the lead');
+}
+
+export async function deactivateAgent(config: ApiConfig, session: Session, agentId: number): Promise<{ leads_moved: number }> {
+  return (await answer(restAs(config, session).rpc('deactivate_agent', { agent_id: agentId }), 'deactivate the agent')) as { leads_moved: number };
+}
+
+/** Invites an agent; a refusal's reason is the database's hint (email, name). */
+export async function inviteAgent(config: ApiConfig, session: Session, agent: { email: string; firstName: string; lastName: string }): Promise<{ agent_id: number } | { refused: string }> {
+  const { data, error } = await restAs(config, session).rpc('invite_agent', { email: agent.email, first_name: agent.firstName, last_name: agent.lastName });
+  if (error) {
+    if (error.code === '22023' && error.hint) return { refused: error.hint };
+    throw new Error(`could not invite: ${error.message}`);
+  }
+  return data as { agent_id: number };
+}
+
+export interface RoutingRule {
+  id?: number;
+  place: string | null;
+  property_type: string | null;
+  min_price: number | null;
+  max_price: number | null;
+  source: string | null;
+  agent_id: number;
+}
+export interface Routing {
+  default: 'team' | 'spread';
+  rules: RoutingRule[];
+}
+
+export async function getRouting(config: ApiConfig, session: Session): Promise<Routing> {
+  return (await answer(restAs(config, session).rpc('routing_setup'), 'routing')) as Routing;
+}
+
+/** Saves the routing; a refusal's hint names the field and the rule's position ("place:2"). */
+export async function saveRouting(config: ApiConfig, session: Session, routing: Routing): Promise<Routing | { refused: string }> {
+  const { data, error } = await restAs(config, session).rpc('save_routing', { default_route: routing.default, rules: routing.rules });
+  if (error) {
+    if (error.code === '22023' && error.hint) return { refused: error.hint };
+    throw new Error(`could not save the routing: ${error.message}`);
+  }
+  return data as Routing;
 }

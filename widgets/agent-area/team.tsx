@@ -1,0 +1,252 @@
+/**
+ * The team's console (docs/agent-area.md "The team's hands" and "Routing"): the office's agents
+ * with their open leads, inviting one and deactivating one (her open leads then move by the
+ * routing), and the routing itself: rules by place, type, price and source in priority order, and
+ * the default for what no rule takes (the team's inbox, or an even spread over the agents).
+ */
+import type { Session } from '@supabase/auth-js';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { deactivateAgent, getRouting, getTeamAgents, inviteAgent, saveRouting, type Routing, type RoutingRule, type TeamAgent } from '../lib/data/agent-area.ts';
+import { fold } from '../../core/protocol/text.ts';
+import { useElement } from '../lib/element.tsx';
+import { card, field, link, primary, secondary } from './ui.ts';
+
+export function Team({ id, session, agents, onAgents }: { id: string; session: Session; agents: TeamAgent[]; onAgents: (agents: TeamAgent[]) => void }) {
+  const { t, api } = useElement();
+  const reload = useCallback(() => getTeamAgents(api, session).then(onAgents, (error: unknown) => console.error('[exp-agent-area] could not load the agents:', error)), [api, session, onAgents]);
+  // (their open leads, as they are now: leads may have been given since the list was read)
+  useEffect(() => void reload(), [reload]);
+  const [find, setFind] = useState('');
+  // those the search finds (name or e-mail, any case and accent), the first ten of them
+  const found = agents.filter((a) => !find.trim() || fold(`${a.name} ${a.email ?? ''}`).includes(fold(find.trim())));
+  const listed = found.slice(0, 10);
+  return (
+    <div className="flex flex-col gap-6" part="team">
+      <section className="flex flex-col gap-3" aria-labelledby={`${id}-agents`}>
+        <h2 id={`${id}-agents`} className="m-0 text-2xl font-bold text-ink">
+          {t('agentArea.team.agents')}
+        </h2>
+        <label className="flex flex-col gap-1 font-semibold text-ink">
+          {t('agentArea.team.find')}
+          <input type="search" value={find} onChange={(e) => setFind(e.target.value)} className={`${field} font-normal`} />
+        </label>
+        <p className="m-0 text-sm text-ink-muted" role="status" aria-live="polite">
+          {t('agentArea.team.showing', { shown: listed.length, count: found.length })}
+        </p>
+        <ul className="list-none m-0 p-0 flex flex-col gap-2">
+          {listed.map((a) => (
+            <li key={a.id}>
+              <AgentRow agent={a} session={session} onChanged={() => void reload()} />
+            </li>
+          ))}
+        </ul>
+        <Invite session={session} onInvited={() => void reload()} />
+      </section>
+      <RoutingEditor id={id} session={session} agents={agents.filter((a) => a.active)} />
+    </div>
+  );
+}
+
+function AgentRow({ agent: a, session, onChanged }: { agent: TeamAgent; session: Session; onChanged: () => void }) {
+  const { t, api } = useElement();
+  const [sure, setSure] = useState(false);
+  const [message, setMessage] = useState('');
+  const deactivate = async () => {
+    try {
+      const done = await deactivateAgent(api, session, a.id);
+      setMessage(t('agentArea.team.deactivated', { count: done.leads_moved }));
+      setSure(false);
+      onChanged();
+    } catch (error) {
+      console.error('[exp-agent-area] could not deactivate:', error);
+      setMessage(t('agentArea.saveFailed'));
+    }
+  };
+  return (
+    <article className={`${card} gap-1`} part="team-agent" aria-label={a.name}>
+      <p className="m-0 font-semibold text-ink">
+        {a.name} {a.active ? null : <span className="font-normal text-ink-muted">· {t('agentArea.team.inactive')}</span>}
+      </p>
+      <p className="m-0 text-sm text-ink-muted break-all">
+        {a.email} · {t('agentArea.team.openLeads', { count: a.open_leads })} · {t(a.signed_in ? 'agentArea.team.signedIn' : 'agentArea.team.neverSignedIn')}
+      </p>
+      {a.active ? (
+        sure ? (
+          <div className="flex flex-wrap gap-2">
+            <button type="button" className={primary} onClick={() => void deactivate()}>
+              {t('agentArea.team.deactivateSure', { name: a.name })}
+            </button>
+            <button type="button" className={secondary} onClick={() => setSure(false)}>
+              {t('agentArea.visits.keep')}
+            </button>
+          </div>
+        ) : (
+          <button type="button" className={`${link} self-start`} onClick={() => setSure(true)}>
+            {t('agentArea.team.deactivate')}
+          </button>
+        )
+      ) : null}
+      <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
+        {message}
+      </p>
+    </article>
+  );
+}
+
+function Invite({ session, onInvited }: { session: Session; onInvited: () => void }) {
+  const { t, api } = useElement();
+  const [form, setForm] = useState({ email: '', firstName: '', lastName: '' });
+  const [message, setMessage] = useState('');
+  const invite = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const done = await inviteAgent(api, session, form);
+      if ('refused' in done) setMessage(t(`agentArea.team.inviteRefused.${done.refused}`));
+      else {
+        setMessage(t('agentArea.team.invited', { email: form.email }));
+        setForm({ email: '', firstName: '', lastName: '' });
+        onInvited();
+      }
+    } catch (error) {
+      console.error('[exp-agent-area] could not invite:', error);
+      setMessage(t('agentArea.saveFailed'));
+    }
+  };
+  const input = (name: keyof typeof form, type = 'text') => (
+    <label className="flex flex-col gap-1 font-semibold text-ink">
+      {t(`agentArea.team.field.${name}`)}
+      <input type={type} required={name !== 'lastName'} value={form[name]} onChange={(e) => setForm({ ...form, [name]: e.target.value })} className={`${field} font-normal`} />
+    </label>
+  );
+  return (
+    <form onSubmit={invite} className={card} part="invite">
+      <h3 className="m-0 text-lg font-semibold text-ink">{t('agentArea.team.invite')}</h3>
+      {input('email', 'email')}
+      {input('firstName')}
+      {input('lastName')}
+      <button type="submit" className={primary}>
+        {t('agentArea.team.inviteButton')}
+      </button>
+      <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
+        {message}
+      </p>
+    </form>
+  );
+}
+
+const EMPTY_RULE = (agentId: number): RoutingRule => ({ place: null, property_type: null, min_price: null, max_price: null, source: null, agent_id: agentId });
+
+function RoutingEditor({ id, session, agents }: { id: string; session: Session; agents: TeamAgent[] }) {
+  const { t, api } = useElement();
+  const own = useId();
+  const [routing, setRouting] = useState<Routing | null>(null);
+  const [message, setMessage] = useState('');
+  useEffect(() => {
+    let live = true;
+    getRouting(api, session).then(
+      (r) => live && setRouting(r),
+      (error: unknown) => console.error('[exp-agent-area] could not load the routing:', error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, session]);
+  if (!routing) return null;
+  const change = (i: number, part: Partial<RoutingRule>) => setRouting({ ...routing, rules: routing.rules.map((r, j) => (j === i ? { ...r, ...part } : r)) });
+  const move = (i: number, by: -1 | 1) => {
+    const rules = [...routing.rules];
+    const [rule] = rules.splice(i, 1);
+    rules.splice(i + by, 0, rule!);
+    setRouting({ ...routing, rules });
+  };
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const done = await saveRouting(api, session, routing);
+      if ('refused' in done) {
+        const [field, position] = done.refused.split(':');
+        setMessage(t(`agentArea.team.routingRefused.${field}`, { position }));
+      } else {
+        setRouting(done);
+        setMessage(t('agentArea.team.routingSaved'));
+      }
+    } catch (error) {
+      console.error('[exp-agent-area] could not save the routing:', error);
+      setMessage(t('agentArea.saveFailed'));
+    }
+  };
+  const text = (i: number, name: 'place' | 'property_type' | 'source', value: string | null) => (
+    <label className="flex flex-col gap-1 text-ink grow basis-[160px]">
+      {t(`agentArea.team.rule.${name}`)}
+      <input value={value ?? ''} onChange={(e) => change(i, { [name]: e.target.value || null })} className={field} />
+    </label>
+  );
+  const price = (i: number, name: 'min_price' | 'max_price', value: number | null) => (
+    <label className="flex flex-col gap-1 text-ink grow basis-[120px]">
+      {t(`agentArea.team.rule.${name}`)}
+      <input type="number" min={0} step={1000} value={value ?? ''} onChange={(e) => change(i, { [name]: e.target.value === '' ? null : Number(e.target.value) })} className={field} />
+    </label>
+  );
+
+  return (
+    <form onSubmit={save} className="flex flex-col gap-3" part="routing" aria-labelledby={`${id}-routing`}>
+      <h2 id={`${id}-routing`} className="m-0 text-2xl font-bold text-ink">
+        {t('agentArea.team.routing')}
+      </h2>
+      <p className="m-0 text-ink-muted">{t('agentArea.team.routingIntro')}</p>
+      <ol className="list-none m-0 p-0 flex flex-col gap-3">
+        {routing.rules.map((rule, i) => (
+          <li key={i}>
+            <fieldset className={`${card} m-0`} part="rule">
+              <legend className="px-1 font-semibold text-ink">{t('agentArea.team.ruleN', { n: i + 1 })}</legend>
+              <div className="flex flex-wrap gap-2">
+                {text(i, 'place', rule.place)}
+                {text(i, 'property_type', rule.property_type)}
+                {price(i, 'min_price', rule.min_price)}
+                {price(i, 'max_price', rule.max_price)}
+                {text(i, 'source', rule.source)}
+              </div>
+              <label className="flex flex-col gap-1 font-semibold text-ink">
+                {t('agentArea.team.rule.agent')}
+                <select value={String(rule.agent_id)} onChange={(e) => change(i, { agent_id: Number(e.target.value) })} className={`${field} font-normal`}>
+                  {agents.map((a) => (
+                    <option key={a.id} value={String(a.id)}>
+                      {a.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <div className="flex flex-wrap gap-2">
+                <button type="button" className={secondary} disabled={i === 0} onClick={() => move(i, -1)}>
+                  {t('agentArea.team.up')}
+                </button>
+                <button type="button" className={secondary} disabled={i === routing.rules.length - 1} onClick={() => move(i, 1)}>
+                  {t('agentArea.team.down')}
+                </button>
+                <button type="button" className={link} onClick={() => setRouting({ ...routing, rules: routing.rules.filter((_, j) => j !== i) })}>
+                  {t('agentArea.team.removeRule', { n: i + 1 })}
+                </button>
+              </div>
+            </fieldset>
+          </li>
+        ))}
+      </ol>
+      <button type="button" className={`${secondary} self-start`} disabled={!agents.length} onClick={() => setRouting({ ...routing, rules: [...routing.rules, EMPTY_RULE(agents[0]!.id)] })}>
+        {t('agentArea.team.addRule')}
+      </button>
+      <label htmlFor={`${own}-default`} className="font-semibold text-ink">
+        {t('agentArea.team.default')}
+      </label>
+      <select id={`${own}-default`} value={routing.default} onChange={(e) => setRouting({ ...routing, default: e.target.value === 'spread' ? 'spread' : 'team' })} className={field}>
+        <option value="team">{t('agentArea.team.defaultTeam')}</option>
+        <option value="spread">{t('agentArea.team.defaultSpread')}</option>
+      </select>
+      <button type="submit" className={primary}>
+        {t('agentArea.team.saveRouting')}
+      </button>
+      <p className="m-0 text-ink" role="status" aria-live="polite" part="routing-message">
+        {message}
+      </p>
+    </form>
+  );
+}
