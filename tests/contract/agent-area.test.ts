@@ -513,4 +513,26 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect(mailed[0]).toContain('Motivo / Why: Su agente dej=C3=B3 la oficina / Their agent left the office');
     await team.rest.rpc('save_routing', { default_route: 'team', rules: [] });
   });
+  it('her confirmed alert subscriptions are among her leads: hers only, confirmed only; the team reads all; the public key none', async () => {
+    const a = await signIn(A, '10.78.0.1');
+    const team = await signIn(TEAM, '10.78.0.2');
+    const made = await server.sql<{ id: string }>(
+      `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, idempotency_key, client_hash, lead_agent_id, element)
+       values ('sigue@example.com', 'sigue@example.com', '{"city": "Quito"}', 'k1', 'daily', 'es', 'active', internal.now() + interval '1 day', internal.now(), 'sub-a', 'h', $1::bigint, 'exp-property-search'),
+              ('espera@example.com', 'espera@example.com', '{"city": "Quito"}', 'k2', 'daily', 'es', 'pending', internal.now() + interval '1 day', null, 'sub-a-pending', 'h', $1::bigint, null),
+              ('otro@example.com', 'otro@example.com', '{"city": "Cuenca"}', 'k3', 'weekly', 'en', 'active', internal.now() + interval '1 day', internal.now(), 'sub-b', 'h', $2::bigint, null)
+       returning id::text as id`,
+      [agent[A], agent[B]],
+    );
+    const ids = made.map((m) => Number(m.id));
+    const mine = await a.rest.rpc('my_alert_leads');
+    expect(mine.error).toBeNull();
+    expect((mine.data as Array<{ id: number; email: string; element: string }>).filter((r) => ids.includes(r.id))).toEqual([
+      expect.objectContaining({ id: ids[0], email: 'sigue@example.com', frequency: 'daily', element: 'exp-property-search' }),
+    ]);
+    const all = ((await team.rest.rpc('my_alert_leads')).data as Array<{ id: number }>).map((r) => r.id).filter((id) => ids.includes(id));
+    expect(all.sort()).toEqual([ids[0], ids[2]].sort());
+    expect((await client('10.78.0.3').rest().rpc('my_alert_leads')).error).not.toBeNull();
+    await server.sql('delete from internal.saved_searches where id = any($1::bigint[])', [ids]);
+  });
 });

@@ -58,6 +58,7 @@ const AREA_FUNCTIONS = [
   'deactivate_agent',
   'invite_agent',
   'move_lead',
+  'my_alert_leads',
   'my_open_times',
   'my_profile',
   'my_role',

@@ -26,7 +26,7 @@ async function signIn(page: Page, data: { outboxDir: string }, email: string) {
   const area = page.locator('exp-agent-area');
   // (the mails of the worker's earlier tests stay in its outbox: this code is in a mail that comes after)
   const before = new Set(readdirSync(data.outboxDir));
-  await area.getByLabel('Correo').fill(email);
+  await area.getByLabel('Correo', { exact: true }).fill(email);
   await area.getByRole('button', { name: 'Envíame un código' }).click();
   const mail = await until(async () => {
     const fresh = readdirSync(data.outboxDir).filter((f) => f.endsWith('.eml') && !before.has(f));
@@ -43,6 +43,7 @@ test.describe("the agents' area", () => {
   // the worker's database is shared with the other specs (the directory counts its agents): what this test adds, it takes away
   test.afterEach(async ({ data }) => {
     await data.sql("delete from public.inquiries where idempotency_key like 'e2e-area-%'");
+    await data.sql("delete from internal.saved_searches where idempotency_key = 'e2e-area-sub'");
     await data.sql("delete from internal.mail_outbox where ref_id in (select id::text from internal.visit_requests where email = 'vera.visita@example.com')");
     await data.sql("delete from internal.visit_requests where email = 'vera.visita@example.com'");
     // (and the codes mailed, so that the next test's one-a-minute limit is its own)
@@ -67,6 +68,12 @@ test.describe("the agents' area", () => {
         )
       )[0]!.id;
     const mine = await lead('e2e-area-ana', ana!.id, 'Carla Compradora');
+    // and a search followed from her website, confirmed
+    await data.sql(
+      `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, idempotency_key, client_hash, lead_agent_id, element)
+       values ('sigue.busqueda@example.com', 'sigue.busqueda@example.com', '{"city": "Quito", "property_type": "house"}', 'e2e-area', 'daily', 'es', 'active', internal.now() + interval '1 day', internal.now(), 'e2e-area-sub', 'h', $1::bigint, 'exp-property-search')`,
+      [ana!.id],
+    );
     await lead('e2e-area-bruno', bruno!.id, 'Daniel Desconocido');
 
     await page.setViewportSize({ width: 1366, height: 800 });
@@ -89,6 +96,9 @@ test.describe("the agents' area", () => {
     await expect(card).toBeVisible();
     await expect(area.getByRole('article', { name: 'Daniel Desconocido' })).toHaveCount(0);
     await expect(card.getByText('Sobre Casa en Cumbayá')).toBeVisible();
+    const followed = area.locator('[part="subscriptions"]');
+    await expect(followed.getByRole('heading')).toHaveText('1 suscripción a alertas');
+    await expect(followed.getByRole('link', { name: 'sigue.busqueda@example.com' })).toBeVisible();
     await expect(card.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/593991234567\?text=Hola%20Carla/);
     await page.screenshot({ path: join(shots, 'leads-390.png'), fullPage: true });
 
@@ -321,6 +331,7 @@ test.describe("the agents' area", () => {
     // Bruno signs in on the same phone: the lead is his now, and says why
     await page.setViewportSize({ width: 390, height: 844 });
     await area.getByRole('button', { name: 'Salir' }).click();
+    await expect(area.getByRole('heading', { name: 'Agentes: entrar' })).toBeVisible();
     await signIn(page, data, 'bruno.otro@example.com');
     await expect(area.getByRole('article', { name: 'Teresa Traspaso' }).locator('[part="why"]')).toHaveText('Te lo asignó el equipo.');
     expect(bruno!.id).toBeTruthy();

@@ -7,7 +7,23 @@
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { telHref, whatsappHref } from '../../core/protocol/format.ts';
-import { getMyLeads, LEAD_STATUSES, leadKind, leadsCsv, leadWhy, moveLead, reassignLead, type Lead, type LeadKind, type LeadStatus, type TeamAgent } from '../lib/data/agent-area.ts';
+import {
+  getMyAlertLeads,
+  getMyLeads,
+  LEAD_STATUSES,
+  leadKind,
+  leadsCsv,
+  leadWhy,
+  moveLead,
+  reassignLead,
+  type Lead,
+  type LeadKind,
+  type LeadStatus,
+  type TeamAgent,
+  type AlertLead,
+} from '../lib/data/agent-area.ts';
+import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
+import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary } from './ui.ts';
 
@@ -20,12 +36,14 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   const [failed, setFailed] = useState(false);
   const [status, setStatus] = useState<LeadStatus | ''>('');
   const [kind, setKind] = useState<LeadKind | ''>('');
+  const [alerts, setAlerts] = useState<AlertLead[]>([]);
 
   const load = useCallback(
     (signal?: AbortSignal) =>
-      getMyLeads(api, session, signal).then(
-        (rows) => {
+      Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)]).then(
+        ([rows, subscriptions]) => {
           setLeads(rows);
+          setAlerts(subscriptions);
           setFailed(false);
         },
         (error: unknown) => {
@@ -105,6 +123,7 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
           </li>
         ))}
       </ul>
+      <Subscriptions alerts={alerts} dates={dates} />
     </section>
   );
 }
@@ -244,5 +263,38 @@ function GiveTo({ lead, session, agents, onDone }: { lead: Lead; session: Sessio
         {state === 'done' ? t('agentArea.given') : state === 'failed' ? t('agentArea.saveFailed') : ''}
       </p>
     </form>
+  );
+}
+
+/** Her confirmed alert subscriptions: who follows what, how often, since when, from where. */
+function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: Intl.DateTimeFormat }) {
+  const { t } = useElement();
+  const id = useId();
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby={`${id}-alerts`} part="subscriptions">
+      <h3 id={`${id}-alerts`} className="m-0 text-xl font-bold text-ink">
+        {t('agentArea.alerts.title', { count: alerts.length })}
+      </h3>
+      {alerts.length ? null : <p className="m-0 text-ink-muted">{t('agentArea.alerts.none')}</p>}
+      <ul className="list-none m-0 p-0 flex flex-col gap-2">
+        {alerts.map((a) => {
+          const what = a.home ? t('agentArea.alerts.home') : a.market ? t('agentArea.alerts.market', { name: a.market.name ?? '' }) : describeSearch(a.filters as FilterArgs, t);
+          const source = [a.element, a.page_url, a.utm?.utm_campaign].filter(Boolean).join(' · ');
+          return (
+            <li key={a.id} className={`${card} gap-1`} part="subscription">
+              <p className="m-0 font-semibold text-ink">{what}</p>
+              <p className="m-0 text-ink">
+                <a className={link} href={`mailto:${a.email}`}>
+                  {a.email}
+                </a>{' '}
+                · {frequencyLabel(a.frequency, t)} · {t('agentArea.alerts.since', { date: dates.format(new Date(a.confirmed_at)) })}
+                {a.status === 'paused' ? ` · ${t('agentArea.alerts.paused')}` : ''}
+              </p>
+              {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }

@@ -298,3 +298,23 @@ export async function saveRouting(config: ApiConfig, session: Session, routing: 
   }
   return data as Routing;
 }
+
+/** A confirmed alert subscription of hers (public.my_alert_leads): a search, a market followed, or a home's monthly report. */
+export interface AlertLead {
+  id: number;
+  email: string;
+  filters: Record<string, unknown>;
+  market: { name?: string } | null;
+  home: Record<string, unknown> | null;
+  frequency: string;
+  lang: string;
+  status: 'active' | 'paused';
+  confirmed_at: string;
+  page_url: string | null;
+  element: string | null;
+  utm: Record<string, string> | null;
+}
+
+export async function getMyAlertLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<AlertLead[]> {
+  return (await answer(restAs(config, session).rpc('my_alert_leads'), 'alert subscriptions', signal)) as AlertLead[];
+}
