@@ -22,6 +22,7 @@ export const BENCHES = [
   'import',
   'functions',
   'valuation',
+  'agent-area',
 ] as const as readonly string[];
 
 const START = '<!-- bench:start -->';

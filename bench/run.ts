@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- api abuse hosted startup map clusters places pages lighthouse inp weight alerts import functions valuation]: runs the benchmarks, writes
+ * npm run bench [-- api abuse hosted startup map clusters places pages lighthouse inp weight alerts import functions valuation agent-area]: runs the benchmarks, writes
  * bench/results/<name>.json and refreshes the figures of those it ran in docs/benchmarks.md between
  * the bench markers (the other sections stay as they are).
  */
@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchAbuse } from './abuse.ts';
+import { benchAgentArea } from './agent-area.ts';
 import { benchAlerts } from './alerts.ts';
 import { benchApi } from './api.ts';
 import { benchClusters } from './clusters.ts';
@@ -42,6 +43,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   import: benchImport,
   functions: benchFunctions,
   valuation: benchValuation,
+  'agent-area': benchAgentArea,
 };
 
 async function main(): Promise<void> {

@@ -7,12 +7,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright';
-import { startTestServer } from '../tests/support/servers.ts';
+import { startTestServer, type TestServer } from '../tests/support/servers.ts';
 import { launchOptions } from '../tests/support/chromium.ts';
 
 const TEST_WIDGETS = resolve(import.meta.dirname, '../dist/test-widgets');
 
-export async function withSite<T>(options: { seedListings?: number; testWidgetsAt?: string }, run: (page: Page, url: string) => Promise<T>): Promise<T> {
+export async function withSite<T>(options: { seedListings?: number; testWidgetsAt?: string }, run: (page: Page, url: string, server: TestServer) => Promise<T>): Promise<T> {
   if (options.testWidgetsAt && !existsSync(join(TEST_WIDGETS, 'exp-widgets.js')))
     throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
   const server = await startTestServer('postgres', options.seedListings ? { seedListings: options.seedListings } : {});
@@ -29,7 +29,7 @@ export async function withSite<T>(options: { seedListings?: number; testWidgetsA
         return route.fulfill({ contentType: extname(file) === '.js' ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
       });
     }
-    return await run(page, server.url);
+    return await run(page, server.url, server);
   } finally {
     await browser.close();
     await server.close();

@@ -33,6 +33,8 @@ $$;
 
 -- a lead's owner (40_inquiries.sql) is what the policies read
 create index inquiries_owner on public.inquiries (owner_agent_id, received_at desc);
+-- the team reads every lead, newest first (docs/agent-area.md "Speed")
+create index inquiries_received on public.inquiries (received_at desc);
 
 create policy "An agent reads her own leads, the team all" on public.inquiries for select to authenticated
   using (not spam and (owner_agent_id = (select internal.my_agent_id()) or (select internal.is_team())));

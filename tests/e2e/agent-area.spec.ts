@@ -114,6 +114,7 @@ test.describe("the agents' area", () => {
     await area.getByLabel('Sobre').selectOption('');
 
     // moved to contacted, with a note and a follow-up day
+    await card.getByRole('button', { name: 'Actualizar: estado, seguimiento, nota' }).click();
     await card.getByLabel('Estado').selectOption('contacted');
     await card.getByLabel('Seguimiento el').fill('2026-06-20');
     await card.getByLabel(/^Nota/).fill('Llamé: visita el sábado a las 10');
@@ -308,6 +309,7 @@ test.describe("the agents' area", () => {
     const area = page.locator('exp-agent-area');
     const lead = area.getByRole('article', { name: 'Teresa Traspaso' });
     await expect(lead.locator('[part="why"]')).toHaveText('De: Ana Móvil · Tuyo: llegó desde tu web (su lead-agent-id).');
+    await lead.getByRole('button', { name: 'Actualizar: estado, seguimiento, nota' }).click();
     await lead.getByLabel('Dar este contacto a').selectOption({ label: 'Bruno Otro' });
     await lead.getByLabel(/^Motivo/).fill('Bruno atiende Samborondón');
     await lead.getByRole('button', { name: 'Dar el contacto' }).click();

@@ -135,10 +135,10 @@ const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] => TAB
 function Signed({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
   const { t, api } = useElement();
   const [tab, setTab] = useState<Tab>('leads');
-  const [role, setRole] = useState<{ agent_id: number | null; team: boolean }>({ agent_id: null, team: false });
+  const [role, setRole] = useState<{ agent_id: number | null; team: boolean } | null>(null);
   const [agents, setAgents] = useState<TeamAgent[]>([]);
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
-  const shown = tabsFor(role);
+  const shown = role ? tabsFor(role) : [];
   useEffect(() => {
     let live = true;
     getMyRole(api, session).then(
@@ -150,7 +150,11 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
           if (live) setAgents(list);
         }
       },
-      (error: unknown) => console.error('[exp-agent-area] could not read the role:', error),
+      (error: unknown) => {
+        console.error('[exp-agent-area] could not read the role:', error);
+        // (her leads still show: row level security decides them)
+        if (live) setRole({ agent_id: null, team: false });
+      },
     );
     return () => {
       live = false;
@@ -193,21 +197,27 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
-        {tab === 'leads' ? (
-          <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role.team ? agents : null} />
-        ) : tab === 'visits' ? (
-          <Visits id={id} session={session} />
-        ) : tab === 'hours' ? (
-          <Hours id={id} session={session} />
-        ) : tab === 'profile' ? (
-          <Profile id={id} session={session} />
-        ) : tab === 'kit' ? (
-          <SiteKit id={id} session={session} />
-        ) : (
-          <Team id={id} session={session} agents={agents} onAgents={setAgents} />
-        )}
-      </div>
+      {role ? (
+        <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
+          {tab === 'leads' ? (
+            <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role.team ? agents : null} agentId={role.team ? null : role.agent_id} />
+          ) : tab === 'visits' ? (
+            <Visits id={id} session={session} />
+          ) : tab === 'hours' ? (
+            <Hours id={id} session={session} />
+          ) : tab === 'profile' ? (
+            <Profile id={id} session={session} />
+          ) : tab === 'kit' ? (
+            <SiteKit id={id} session={session} />
+          ) : (
+            <Team id={id} session={session} agents={agents} onAgents={setAgents} />
+          )}
+        </div>
+      ) : (
+        <p className="m-0 text-ink-muted" role="status">
+          {t('agentArea.loading')}
+        </p>
+      )}
     </div>
   );
 }

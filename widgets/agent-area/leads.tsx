@@ -25,12 +25,27 @@ import {
 import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, link, primary } from './ui.ts';
+import { card, field, link, primary, secondary } from './ui.ts';
 
 const REFRESH_MS = 60_000;
+/** the cards shown at first, and added by "Show more" */
+const PAGE = 25;
 
 /** `team`: the office's agents when she is the team's (each lead then says whose it is, and can be given to another) */
-export function Leads({ id, session, phoneCountryCode, team }: { id: string; session: Session; phoneCountryCode: string; team: TeamAgent[] | null }) {
+export function Leads({
+  id,
+  session,
+  phoneCountryCode,
+  team,
+  agentId,
+}: {
+  id: string;
+  session: Session;
+  phoneCountryCode: string;
+  team: TeamAgent[] | null;
+  /** hers, when she is an agent and not the team's */
+  agentId: number | null;
+}) {
   const { t, api, lang } = useElement();
   const [leads, setLeads] = useState<Lead[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -40,7 +55,7 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
 
   const load = useCallback(
     (signal?: AbortSignal) =>
-      Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)]).then(
+      Promise.all([getMyLeads(api, session, signal, agentId), getMyAlertLeads(api, session, signal)]).then(
         ([rows, subscriptions]) => {
           setLeads(rows);
           setAlerts(subscriptions);
@@ -52,7 +67,7 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
           setFailed(true);
         },
       ),
-    [api, session],
+    [api, session, agentId],
   );
   useEffect(() => {
     const controller = new AbortController();
@@ -65,6 +80,9 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   }, [load]);
 
   const shown = useMemo(() => (leads ?? []).filter((l) => (!status || l.status === status) && (!kind || leadKind(l) === kind)), [leads, status, kind]);
+  // the first PAGE cards, then PAGE more on request: a phone renders 25 cards, not her 500
+  const [listed, setListed] = useState(PAGE);
+  useEffect(() => setListed(PAGE), [status, kind]);
   /** what she sees, as a spreadsheet's file */
   const download = () => {
     const csv = leadsCsv(
@@ -117,12 +135,17 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
         {leads === null ? t('agentArea.loading') : failed ? t('agentArea.failed') : t('agentArea.count', { count: shown.length })}
       </p>
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
-        {shown.map((lead) => (
+        {shown.slice(0, listed).map((lead) => (
           <li key={lead.id}>
             <LeadCard lead={lead} when={dates.format(new Date(lead.received_at))} phoneCountryCode={phoneCountryCode} session={session} team={team} onSaved={() => void load()} />
           </li>
         ))}
       </ul>
+      {shown.length > listed ? (
+        <button type="button" className={`${secondary} self-start`} onClick={() => setListed(listed + PAGE)} part="more">
+          {t('agentArea.showMore', { count: Math.min(PAGE, shown.length - listed) })}
+        </button>
+      ) : null}
       <Subscriptions alerts={alerts} dates={dates} />
     </section>
   );
@@ -135,6 +158,8 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
   const [followUp, setFollowUp] = useState(lead.follow_up_on ?? '');
   const [note, setNote] = useState('');
   const [saving, setSaving] = useState<'' | 'saving' | 'saved' | 'failed'>('');
+  // its forms are made when she opens them: a list of cards stays light on a phone
+  const [open, setOpen] = useState(false);
   const leadLang = lead.lang === 'en' ? 'en' : 'es';
   const about = lead.seller ? t('agentArea.aboutValuation') : lead.property_title ? t('agentArea.aboutListing', { title: lead.property_title }) : t('agentArea.aboutGeneral');
   const greeting = t(`agentArea.replyText.${leadLang}`, { name: lead.name.split(' ')[0] ?? lead.name });
@@ -185,33 +210,43 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
           </a>
         ) : null}
       </div>
-      <form onSubmit={save} className="flex flex-col gap-2" part="move">
-        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
-          {t('agentArea.statusLabel')}
-        </label>
-        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus)} className={field}>
-          {LEAD_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`agentArea.status.${s}`)}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={`${id}-follow`} className="font-semibold text-ink">
-          {t('agentArea.followUp')}
-        </label>
-        <input id={`${id}-follow`} type="date" value={followUp} onChange={(e) => setFollowUp(e.target.value)} className={field} />
-        <label htmlFor={`${id}-note`} className="font-semibold text-ink">
-          {t('agentArea.note')}
-        </label>
-        <textarea id={`${id}-note`} rows={2} maxLength={4000} value={note} onChange={(e) => setNote(e.target.value)} className={`${field} h-auto py-2`} />
-        <button type="submit" disabled={saving === 'saving'} className={primary}>
-          {t('agentArea.save')}
-        </button>
-        <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
-          {saving === 'saved' ? t('agentArea.saved') : saving === 'failed' ? t('agentArea.saveFailed') : ''}
+      <button type="button" className={`${link} self-start`} aria-expanded={open} onClick={() => setOpen(!open)} part="update">
+        {t(open ? 'agentArea.closeUpdate' : 'agentArea.update')}
+      </button>
+      {open ? (
+        <form onSubmit={save} className="flex flex-col gap-2" part="move">
+          <label htmlFor={`${id}-status`} className="font-semibold text-ink">
+            {t('agentArea.statusLabel')}
+          </label>
+          <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus)} className={field}>
+            {LEAD_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`agentArea.status.${s}`)}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={`${id}-follow`} className="font-semibold text-ink">
+            {t('agentArea.followUp')}
+          </label>
+          <input id={`${id}-follow`} type="date" value={followUp} onChange={(e) => setFollowUp(e.target.value)} className={field} />
+          <label htmlFor={`${id}-note`} className="font-semibold text-ink">
+            {t('agentArea.note')}
+          </label>
+          <textarea id={`${id}-note`} rows={2} maxLength={4000} value={note} onChange={(e) => setNote(e.target.value)} className={`${field} h-auto py-2`} />
+          <button type="submit" disabled={saving === 'saving'} className={primary}>
+            {t('agentArea.save')}
+          </button>
+          <p className="m-0 text-sm text-ink" role="status" aria-live="polite">
+            {saving === 'saved' ? t('agentArea.saved') : saving === 'failed' ? t('agentArea.saveFailed') : ''}
+          </p>
+        </form>
+      ) : null}
+      {open && team ? <GiveTo lead={lead} session={session} agents={team} onDone={onSaved} /> : null}
+      {!open && saving ? (
+        <p className="m-0 text-sm text-ink" role="status">
+          {saving === 'saved' ? t('agentArea.saved') : ''}
         </p>
-      </form>
-      {team ? <GiveTo lead={lead} session={session} agents={team} onDone={onSaved} /> : null}
+      ) : null}
     </article>
   );
 }
