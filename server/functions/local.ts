@@ -1,5 +1,6 @@
 /**
- * send-property-inquiry, saved-searches (docs/decisions.md #23) and visits (docs/visits.md) in the local server: the
+ * send-property-inquiry, saved-searches (docs/decisions.md #23), visits (docs/visits.md) and listing-events
+ * (docs/agent-area.md) in the local server: the
  * shared handlers (core/functions/) over our database. Their mails are queued with what they store
  * and delivered by the server's outbox service (server/mail/).
  */
@@ -9,6 +10,7 @@ import { isConnectionError } from '../../core/functions/db/pg.ts';
 import { DEFAULTS } from '../../core/functions/defaults.ts';
 import { createInquiryHandler, type InquiryConfig } from '../../core/functions/inquiry/handler.ts';
 import { createVisitsHandler } from '../../core/functions/visits/handler.ts';
+import { createListingEventsHandler } from '../../core/functions/listing-events/handler.ts';
 import type { TransactionalSql } from '../../core/functions/sql.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
@@ -26,5 +28,7 @@ export function localFunctions(sql: TransactionalSql, config: { inquiry?: Partia
     'send-property-inquiry': gateByClient(createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, onStored: deliver, isUnavailable })),
     'saved-searches': gateByClient(createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
     visits: gateByClient(createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
+    // a listing's page view or save, counted for its agent's figures (counts only)
+    'listing-events': gateByClient(createListingEventsHandler({ sql, config: { allowedOrigins: config.alerts?.allowedOrigins ?? DEFAULT_ALERTS_CONFIG.allowedOrigins }, isUnavailable })),
   };
 }

@@ -535,4 +535,50 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect((await client('10.78.0.3').rest().rpc('my_alert_leads')).error).not.toBeNull();
     await server.sql('delete from internal.saved_searches where id = any($1::bigint[])', [ids]);
   });
+  it("her listings' weeks: views and saves counted by the listing-events function (counts only), with the inquiries and visit requests of each week; hers only, the team's when it names her", async () => {
+    const a = await signIn(A, '10.79.0.1');
+    const b = await signIn(B, '10.79.0.2');
+    const team = await signIn(TEAM, '10.79.0.3');
+    const [listing] = await server.sql<{ id: string }>(
+      "update internal.listings set agent_id = $1::bigint where id = (select id from internal.listings where is_public and country_code = 'EC' order by id desc limit 1) returning id::text as id",
+      [agent[A]],
+    );
+    const count = (body: unknown) =>
+      fetch(`${server.url}/functions/v1/listing-events`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.79.1.1' }, body: JSON.stringify(body) });
+    for (const event of ['view', 'view', 'save']) {
+      const r = await count({ listingId: listing!.id, event });
+      expect([r.status, await r.json()]).toEqual([202, { counted: true }]);
+    }
+    // a listing not on the market is not counted; a bad event is refused
+    expect(await (await count({ listingId: '999999999', event: 'view' })).json()).toEqual({ counted: false });
+    expect((await count({ listingId: listing!.id, event: 'like' })).status).toBe(400);
+    expect((await count({ listingId: 'x; drop table', event: 'view' })).status).toBe(400);
+    const [lead] = await server.sql<{ id: string }>(
+      `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, listing_id)
+       values ('figures-1', 'Fabio', 'fabio@example.com', 'Hola', 'x@example.com', 'listing_agent', $1::bigint, $2::bigint) returning id::text as id`,
+      [agent[A], listing!.id],
+    );
+    await server.sql(
+      `insert into internal.visit_requests (listing_id, agent_id, recipient_email, mode, proposed, name, email)
+       values ($1::bigint, $2::bigint, 'x@example.com', 'video', array[internal.now() + interval '3 days'], 'Fabio', 'fabio@example.com')`,
+      [listing!.id, agent[A]],
+    );
+    type Figures = Array<{ id: number; weeks: Array<{ week: string; views: number; saves: number; inquiries: number; visit_requests: number }> }>;
+    const figures = async (who: { rest: PostgrestClient }, args: Record<string, unknown> = {}) => {
+      const { data, error } = await who.rest.rpc('my_listing_figures', args);
+      expect(error).toBeNull();
+      return (data as Figures).find((l) => l.id === Number(listing!.id));
+    };
+    const mine = await figures(a, { weeks: 4 });
+    expect(mine?.weeks).toHaveLength(4);
+    expect(mine?.weeks.at(-1)).toMatchObject({ views: 2, saves: 1, inquiries: 1, visit_requests: 1 });
+    expect(mine?.weeks.slice(0, 3).every((w) => w.views === 0)).toBe(true);
+    // another agent's: none of hers; the team, naming her: hers
+    expect(await figures(b)).toBeUndefined();
+    expect((await team.rest.rpc('my_listing_figures', {})).error?.code).toBe('42501');
+    expect((await figures(team, { agent_id: Number(agent[A]) }))?.weeks.at(-1)).toMatchObject({ views: 2 });
+    expect((await client('10.79.0.4').rest().rpc('my_listing_figures', {})).error).not.toBeNull();
+    expect((await a.rest.rpc('my_listing_figures', { weeks: 60 })).error?.hint).toBe('range');
+    await server.sql('delete from public.inquiries where id = $1', [lead!.id]);
+  });
 });

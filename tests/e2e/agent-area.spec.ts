@@ -339,4 +339,39 @@ test.describe("the agents' area", () => {
     expect(bruno!.id).toBeTruthy();
     expect(consoleErrors).toEqual([]);
   });
+  test("her listings' weeks: a visitor opens her listing's page and saves it; she sees the view and the save in this week's figures", async ({ page, data, consoleErrors }) => {
+    const [ana] = await data.sql<{ id: string }>(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
+    );
+    const [listing] = await data.sql<{ id: string; title: string; before: string | null }>(
+      `with one as (select id, agent_id from internal.listings where is_public and country_code = 'EC' order by id desc offset 3 limit 1)
+       update internal.listings l set agent_id = $1::bigint from one where l.id = one.id returning l.id::text as id, l.title, one.agent_id::text as before`,
+      [ana!.id],
+    );
+    try {
+      // a visitor: the listing's page, and its heart
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${data.url}/es/properties/${listing!.id}`);
+      const detail = page.locator('exp-property-detail');
+      await detail.locator('[part~="save-button"]').first().click();
+      await until(async () => ((await data.sql<{ n: number }>('select views + saves as n from internal.listing_weeks where listing_id = $1::bigint', [listing!.id]))[0]?.n ?? 0) >= 2 || undefined);
+      // Ana
+      await page.evaluate(() => localStorage.clear());
+      await page.goto(`${data.url}/es/agente`);
+      await signIn(page, data, 'ana.movil@example.com');
+      const area = page.locator('exp-agent-area');
+      await area.getByRole('tab', { name: 'Inmuebles' }).click();
+      const figures = area.getByRole('article', { name: listing!.title });
+      await expect(figures).toContainText('vistas 1 · guardados 1');
+      await expect(figures.getByRole('table')).toBeVisible();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'listings-390.png'), fullPage: true });
+      await page.setViewportSize({ width: 320, height: 700 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await data.sql('update internal.listings set agent_id = $2::bigint where id = $1::bigint', [listing!.id, listing!.before]);
+      await data.sql('delete from internal.listing_weeks where listing_id = $1::bigint', [listing!.id]);
+    }
+  });
 });

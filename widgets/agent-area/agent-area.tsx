@@ -12,6 +12,7 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
 import { Hours } from './hours.tsx';
 import { Leads } from './leads.tsx';
+import { Listings } from './listings.tsx';
 import { Profile } from './profile.tsx';
 import { SiteKit } from './site-kit.tsx';
 import { Team } from './team.tsx';
@@ -126,7 +127,7 @@ function SignIn({ id }: { id: string }) {
   );
 }
 
-const TABS = ['leads', 'visits', 'hours', 'profile', 'kit', 'team'] as const;
+const TABS = ['leads', 'visits', 'listings', 'hours', 'profile', 'kit', 'team'] as const;
 type Tab = (typeof TABS)[number];
 /** The tabs an agent has; the team's own account has leads and visits; the team has its console besides. */
 const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] => TABS.filter((tab) => (tab === 'team' ? role.team : role.agent_id !== null || tab === 'leads' || tab === 'visits'));
@@ -203,6 +204,8 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
             <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role.team ? agents : null} agentId={role.team ? null : role.agent_id} />
           ) : tab === 'visits' ? (
             <Visits id={id} session={session} />
+          ) : tab === 'listings' ? (
+            <Listings id={id} session={session} />
           ) : tab === 'hours' ? (
             <Hours id={id} session={session} />
           ) : tab === 'profile' ? (

@@ -322,3 +322,21 @@ export interface AlertLead {
 export async function getMyAlertLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<AlertLead[]> {
   return (await answer(restAs(config, session).rpc('my_alert_leads'), 'alert subscriptions', signal)) as AlertLead[];
 }
+
+/** One of her listings with its weeks (public.my_listing_figures). */
+export interface ListingFigures {
+  id: number;
+  title: string;
+  city: string | null;
+  sector: string | null;
+  price: number | null;
+  operation: string;
+  usd_m2: number | null;
+  /** its sector's figure (public.listing_market), the latest month */
+  market: { name: string; median: number | null; listings: number } | null;
+  weeks: Array<{ week: string; views: number; saves: number; inquiries: number; visit_requests: number; alert_mails: number }>;
+}
+
+export async function getMyListingFigures(config: ApiConfig, session: Session, weeks = 8): Promise<ListingFigures[]> {
+  return (await answer(restAs(config, session).rpc('my_listing_figures', { weeks }), 'listing figures')) as ListingFigures[];
+}

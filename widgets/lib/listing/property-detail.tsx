@@ -4,6 +4,7 @@
  * detail dialog and on the listing's own page (<exp-property-detail>). Listing text is rendered as
  * text, never as markup.
  */
+import { countListingEvent } from '../data/listing-events.ts';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { listingPrice, type Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
@@ -82,6 +83,8 @@ export function PropertyDetail({
   const Heading = headingLevel;
   // opened: first in the visitor's recently viewed (kept in this browser only)
   useEffect(() => rememberViewed(api.url, keptEntry(p)), [api.url, p]);
+  // one view of this listing for its agent's figures (counts only)
+  useEffect(() => countListingEvent(api, p.id, 'view'), [api, p.id]);
   // the sections' headings sit one level below the title
   const Sub = headingLevel === 'h1' ? 'h2' : 'h3';
   // the listing shows in the frame after the click; the agent's actions and the form follow in a

@@ -4,6 +4,7 @@
  * to screen readers and fired to the host page as `exp-listing-save` ({ id, saved, title }). Every
  * heart of the page (and of its other tabs) follows the saved list live.
  */
+import { countListingEvent } from '../data/listing-events.ts';
 import { useElement } from '../element.tsx';
 import { emit } from '../events.ts';
 import { HeartIcon } from '../ui/icons/heart.tsx';
@@ -49,6 +50,7 @@ export function SaveButton({ listing, tone = 'surface', size = 'md' }: { listing
         e.stopPropagation();
         e.preventDefault();
         const now = toggleSaved(api.url, keptEntry(listing));
+        if (now) countListingEvent(api, listing.id, 'save');
         toaster.announce({ key: now ? 'saved.added' : 'saved.removed', params: { title: listing.title } });
         emit(host, 'exp-listing-save', { id: listing.id, saved: now, title: listing.title });
       }}
