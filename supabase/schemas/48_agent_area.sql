@@ -10,7 +10,10 @@ create table internal.team_members (
 );
 comment on table internal.team_members is 'The office''s people, who see every lead (granted by the operator: docs/agent-area.md).';
 
--- who is asking, from the request's JWT (auth.uid()): her agent id, and whether she is the team's
+-- who is asking, from the request's JWT (auth.uid()): her agent id, and whether she is the team's.
+-- Her agent is the one linked to her sign-in, else the one whose address her token carries while no
+-- sign-in holds it: a hosted project's Auth links nothing of ours (our server's stand-in links at
+-- sign-in), and the address in its token is the one the code was mailed to.
 create or replace function internal.my_agent_id()
 returns bigint
 language sql
@@ -18,7 +21,13 @@ stable
 security definer
 set search_path = ''
 as $$
-  select a.id from public.agents a where a.user_id = auth.uid() and a.active
+  select a.id
+    from public.agents a
+   where a.active
+     and (a.user_id = auth.uid()
+          or (a.user_id is null and pg_catalog.lower(a.email) = pg_catalog.lower(nullif(auth.jwt() ->> 'email', ''))))
+   order by (a.user_id is not null) desc, a.id
+   limit 1
 $$;
 
 create or replace function internal.is_team()

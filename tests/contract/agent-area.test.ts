@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuthClient } from '@supabase/auth-js';
+import { SignJWT } from 'jose';
 import sharp from 'sharp';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -580,5 +581,35 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect((await client('10.79.0.4').rest().rpc('my_listing_figures', {})).error).not.toBeNull();
     expect((await a.rest.rpc('my_listing_figures', { weeks: 60 })).error?.hint).toBe('range');
     await server.sql('delete from public.inquiries where id = $1', [lead!.id]);
+  });
+  it("a token of a hosted project's Auth, which links nothing of ours: the agent whose address it carries, while no sign-in holds her", async () => {
+    const [hosted] = await server.sql<{ id: string }>(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Helena', 'Hosted', 'Helena.Hosted@example.com', 'EC') returning id::text as id",
+    );
+    await server.sql(
+      `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id)
+       values ('hosted-1', 'Iris', 'iris@example.com', 'Hola', 'x@example.com', 'lead_agent', $1::bigint)`,
+      [hosted!.id],
+    );
+    const [{ value } = { value: '' }] = await server.sql<{ value: string }>("select value from internal.settings where name = 'jwt_secret'");
+    /** a token as Auth signs it: the user's id (none of ours knows it) and the address it verified */
+    const token = (email: string) =>
+      new SignJWT({ role: 'authenticated', email, app_metadata: { provider: 'email' } })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(crypto.randomUUID())
+        .setAudience('authenticated')
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(new TextEncoder().encode(value));
+    const rest = async (email: string) => client('10.80.0.1').rest(await token(email));
+    const leads = async (email: string) => ((await (await rest(email)).from('inquiries').select('name')).data ?? []).map((r) => r.name as string);
+    expect(await leads('helena.hosted@example.com')).toEqual(['Iris']);
+    expect(((await (await rest('helena.hosted@example.com')).rpc('my_role')).data as { agent_id: number }).agent_id).toBe(Number(hosted!.id));
+    // another address: nothing; once a sign-in holds her, a token of another user with her address: nothing
+    expect(await leads('alguien@example.com')).toEqual([]);
+    await server.sql("with u as (insert into auth.users (email) values ('helena.hosted@example.com') returning id) update public.agents set user_id = (select id from u) where id = $1::bigint", [
+      hosted!.id,
+    ]);
+    expect(await leads('helena.hosted@example.com')).toEqual([]);
   });
 });
