@@ -81,9 +81,9 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
     const columns = 'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on,recipient_kind,assigned,routed,owner_agent_id';
     const week = { from_at: new Date(Date.now() - 3 * 86_400_000).toISOString(), to_at: new Date(Date.now() + 4 * 86_400_000).toISOString() };
     const cases: Record<string, () => Promise<void>> = {
-      'her leads (200 of 100,000), as the page asks': get(`inquiries?select=${columns}&owner_agent_id=eq.${me!.id}&order=received_at.desc&limit=500`, agent),
+      'her leads (200 of 100,000), as the page asks': post('my_leads', { max_rows: 500 }, agent),
       'her leads, row level security alone': get(`inquiries?select=${columns}&order=received_at.desc&limit=500`, agent),
-      "the team's newest 500": get(`inquiries?select=${columns}&order=received_at.desc&limit=500`, team),
+      "the team's newest 500, as the page asks": post('my_leads', { max_rows: 500 }, team),
       'her alert subscriptions': post('my_alert_leads', {}, agent),
       'her week of visits': post('my_visits', week, agent),
       'baseline: 24 listings, public key': get('listings?select=id,title,price,city&order=id&limit=24'),

@@ -118,7 +118,7 @@ grant select on public.agent_events to authenticated;
 grant all on public.agent_events to service_role;
 -- the team's console (49_lead_routing.sql): each function checks the caller is the team's (my_role answers anyone signed in)
 grant execute on function public.my_role(), public.team_agents(), public.routing_setup(), public.save_routing(text, jsonb),
-  public.invite_agent(text, text, text), public.my_alert_leads() to authenticated;
+  public.invite_agent(text, text, text), public.my_alert_leads(), public.my_leads(integer) to authenticated;
 -- her listings' weekly figures (49_listing_figures.sql): counts only, read through one checked function
 grant execute on function public.my_listing_figures(integer, bigint, integer) to authenticated;
 revoke all on internal.listing_weeks from anon, authenticated;

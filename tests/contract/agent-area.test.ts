@@ -110,10 +110,17 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect(await leadsOf(a.rest)).toEqual([ids.a]);
     expect(await leadsOf(b.rest)).toEqual([ids.b]);
     expect((await leadsOf(team.rest)).sort()).toEqual([ids.a, ids.b, ids.team].sort());
+    // the same in one call, as the page asks (public.my_leads)
+    const called = async (sb: PostgrestClient) => ((await sb.rpc('my_leads', { max_rows: 500 })).data as Array<{ id: string }>).map((r) => r.id).filter((id) => Object.values(ids).includes(id));
+    expect(await called(a.rest)).toEqual([ids.a]);
+    expect(await called(b.rest)).toEqual([ids.b]);
+    expect((await called(team.rest)).sort()).toEqual([ids.a, ids.b, ids.team].sort());
+    expect((await a.rest.rpc('my_leads', { max_rows: 5000 })).error?.hint).toBe('max_rows');
     // the public key: no lead, however it asks
     const anon = client('10.71.0.4').rest();
     const { error: anonError } = await anon.from('inquiries').select('id').limit(1);
     expect(anonError?.code).toBe('42501');
+    expect((await anon.rpc('my_leads', {})).error).not.toBeNull();
     // A moves hers, with a note; she cannot move B's (it is not hers: not found)
     const moved = await a.rest.rpc('move_lead', { lead_id: ids.a, status: 'contacted', follow_up_on: '2026-06-20', note: 'Llamé: visita el sábado' });
     expect(moved.error).toBeNull();

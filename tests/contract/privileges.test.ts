@@ -59,6 +59,7 @@ const AREA_FUNCTIONS = [
   'invite_agent',
   'move_lead',
   'my_alert_leads',
+  'my_leads',
   'my_listing_figures',
   'my_open_times',
   'my_profile',

@@ -139,7 +139,8 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
   const [role, setRole] = useState<{ agent_id: number | null; team: boolean } | null>(null);
   const [agents, setAgents] = useState<TeamAgent[]>([]);
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
-  const shown = role ? tabsFor(role) : [];
+  // her leads show at once (they do not wait for her role); the other tabs come with it
+  const shown = role ? tabsFor(role) : (['leads'] as Tab[]);
   useEffect(() => {
     let live = true;
     getMyRole(api, session).then(
@@ -201,7 +202,7 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
       {role ? (
         <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
           {tab === 'leads' ? (
-            <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role.team ? agents : null} agentId={role.team ? null : role.agent_id} />
+            <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role?.team ? agents : null} />
           ) : tab === 'visits' ? (
             <Visits id={id} session={session} />
           ) : tab === 'listings' ? (

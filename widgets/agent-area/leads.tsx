@@ -32,20 +32,7 @@ const REFRESH_MS = 60_000;
 const PAGE = 25;
 
 /** `team`: the office's agents when she is the team's (each lead then says whose it is, and can be given to another) */
-export function Leads({
-  id,
-  session,
-  phoneCountryCode,
-  team,
-  agentId,
-}: {
-  id: string;
-  session: Session;
-  phoneCountryCode: string;
-  team: TeamAgent[] | null;
-  /** hers, when she is an agent and not the team's */
-  agentId: number | null;
-}) {
+export function Leads({ id, session, phoneCountryCode, team }: { id: string; session: Session; phoneCountryCode: string; team: TeamAgent[] | null }) {
   const { t, api, lang } = useElement();
   const [leads, setLeads] = useState<Lead[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -55,7 +42,7 @@ export function Leads({
 
   const load = useCallback(
     (signal?: AbortSignal) =>
-      Promise.all([getMyLeads(api, session, signal, agentId), getMyAlertLeads(api, session, signal)]).then(
+      Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)]).then(
         ([rows, subscriptions]) => {
           setLeads(rows);
           setAlerts(subscriptions);
@@ -67,7 +54,7 @@ export function Leads({
           setFailed(true);
         },
       ),
-    [api, session, agentId],
+    [api, session],
   );
   useEffect(() => {
     const controller = new AbortController();

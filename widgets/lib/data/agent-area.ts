@@ -35,8 +35,6 @@ export interface Lead {
   owner_agent_id: number | null;
 }
 
-const LEAD_COLUMNS = 'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on,recipient_kind,assigned,routed,owner_agent_id';
-
 /** Why a lead is its owner's, as the area says it (a locale key under agentArea.why). */
 export function leadWhy(lead: Pick<Lead, 'recipient_kind' | 'assigned' | 'routed' | 'owner_agent_id'>): string {
   if (lead.routed) return lead.routed.by === 'rule' ? 'rule' : 'spread';
@@ -79,13 +77,12 @@ export async function signInWithCode(config: ApiConfig, email: string, code: str
   return error && (error.status === 403 || error.status === 400) ? 'wrong' : 'failed';
 }
 
-/** Her leads, newest first (row level security returns hers; the team's, all). */
-export async function getMyLeads(config: ApiConfig, session: Session, signal?: AbortSignal, ownerId: number | null = null): Promise<Lead[]> {
-  const query = restAs(config, session).from('inquiries').select(LEAD_COLUMNS);
-  // an agent names herself: row level security would answer the same rows, and the index on the
-  // owner finds them at once (docs/agent-area.md "Speed")
-  const mine = ownerId === null ? query : query.eq('owner_agent_id', ownerId);
-  return (await answer(mine.order('received_at', { ascending: false }).limit(500), 'leads', signal)) as Lead[];
+/**
+ * Her leads, newest first (the team's: all), in one call with her session alone (public.my_leads:
+ * row level security deciding, an index answering: docs/agent-area.md "Speed").
+ */
+export async function getMyLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<Lead[]> {
+  return (await answer(restAs(config, session).rpc('my_leads', { max_rows: 500 }), 'leads', signal)) as Lead[];
 }
 
 export async function moveLead(config: ApiConfig, session: Session, lead: { id: string; status: LeadStatus; followUpOn: string | null; note: string }): Promise<void> {
