@@ -68,6 +68,13 @@ test.describe("the agents' area", () => {
         )
       )[0]!.id;
     const mine = await lead('e2e-area-ana', ana!.id, 'Carla Compradora');
+    // a seller who asked what their home is worth, with the estimate made then
+    await data.sql(
+      `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, lang, element, page_url, seller)
+       values ('e2e-area-seller', 'Sara Vendedora', 'sara@example.com', 'Quiero vender', 'x@example.com', 'lead_agent', $1::bigint, 'es', 'exp-home-valuation', 'https://www.expecuador.example/sell',
+               '{"facts": {"property_type": "house"}, "estimate": {"value": 150000, "low": 135000, "high": 165000}}')`,
+      [ana!.id],
+    );
     // and a search followed from her website, confirmed
     await data.sql(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, idempotency_key, client_hash, lead_agent_id, element)
@@ -105,13 +112,18 @@ test.describe("the agents' area", () => {
     // what she sees, as a spreadsheet's file: her lead only, a formula kept as text
     const [download] = await Promise.all([page.waitForEvent('download'), area.getByRole('button', { name: 'Descargar estos contactos (CSV)' }).click()]);
     const csv = readFileSync(await download.path(), 'utf8');
-    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(2);
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
     expect(csv).toContain('"Carla Compradora"');
     expect(csv).not.toContain('Daniel Desconocido');
-    // only valuations: none of hers
+    // only valuations: the seller's, with the estimate
     await area.getByLabel('Sobre').selectOption('valuation');
-    await expect(area.getByRole('status').filter({ hasText: 'contactos' })).toHaveText('0 contactos');
+    await expect(area.locator('[part="count"]')).toHaveText('1 contacto');
+    await expect(area.getByRole('article', { name: 'Sara Vendedora' }).locator('[part="estimate"]')).toHaveText(/^Nuestra estimación: \$150[.,]000/);
     await area.getByLabel('Sobre').selectOption('');
+    // only what came from her own website
+    await area.getByLabel('Desde').selectOption({ label: 'ana.example.com' });
+    await expect(area.locator('[part="count"]')).toHaveText('1 contacto');
+    await area.getByLabel('Desde').selectOption({ label: 'Cualquier lugar' });
 
     // moved to contacted, with a note and a follow-up day
     await card.getByRole('button', { name: 'Actualizar: estado, seguimiento, nota' }).click();

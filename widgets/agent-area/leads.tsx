@@ -6,12 +6,14 @@
  */
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { telHref, whatsappHref } from '../../core/protocol/format.ts';
+import { formatPrice, telHref, whatsappHref } from '../../core/protocol/format.ts';
+import { parseEstimate } from '../../core/protocol/valuation.ts';
 import {
   getMyAlertLeads,
   getMyLeads,
   LEAD_STATUSES,
   leadKind,
+  leadSource,
   leadsCsv,
   leadWhy,
   moveLead,
@@ -38,6 +40,7 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   const [failed, setFailed] = useState(false);
   const [status, setStatus] = useState<LeadStatus | ''>('');
   const [kind, setKind] = useState<LeadKind | ''>('');
+  const [source, setSource] = useState<string | null>(null);
   const [alerts, setAlerts] = useState<AlertLead[]>([]);
 
   const load = useCallback(
@@ -66,10 +69,19 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
     };
   }, [load]);
 
-  const shown = useMemo(() => (leads ?? []).filter((l) => (!status || l.status === status) && (!kind || leadKind(l) === kind)), [leads, status, kind]);
+  const shown = useMemo(
+    () => (leads ?? []).filter((l) => (!status || l.status === status) && (!kind || leadKind(l) === kind) && (source === null || leadSource(l) === source)),
+    [leads, status, kind, source],
+  );
+  // the sources her leads came from, most leads first
+  const sources = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const l of leads ?? []) counts.set(leadSource(l), (counts.get(leadSource(l)) ?? 0) + 1);
+    return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([s]) => s);
+  }, [leads]);
   // the first PAGE cards, then PAGE more on request: a phone renders 25 cards, not her 500
   const [listed, setListed] = useState(PAGE);
-  useEffect(() => setListed(PAGE), [status, kind]);
+  useEffect(() => setListed(PAGE), [status, kind, source]);
   /** what she sees, as a spreadsheet's file */
   const download = () => {
     const csv = leadsCsv(
@@ -115,6 +127,25 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
           ))}
         </select>
       </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-source`} className="font-semibold text-ink">
+          {t('agentArea.filterSource')}
+        </label>
+        <select
+          id={`${id}-source`}
+          value={source === null ? '*' : `=${source}`}
+          onChange={(e) => setSource(e.target.value === '*' ? null : e.target.value.slice(1))}
+          className={field}
+          part="source-filter"
+        >
+          <option value="*">{t('agentArea.allSources')}</option>
+          {sources.map((s) => (
+            <option key={s} value={`=${s}`}>
+              {s || t('agentArea.unknownSource')}
+            </option>
+          ))}
+        </select>
+      </div>
       <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
         {t('agentArea.export')}
       </button>
@@ -148,6 +179,7 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
   // its forms are made when she opens them: a list of cards stays light on a phone
   const [open, setOpen] = useState(false);
   const leadLang = lead.lang === 'en' ? 'en' : 'es';
+  const estimate = lead.seller ? parseEstimate(lead.seller.estimate) : null;
   const about = lead.seller ? t('agentArea.aboutValuation') : lead.property_title ? t('agentArea.aboutListing', { title: lead.property_title }) : t('agentArea.aboutGeneral');
   const greeting = t(`agentArea.replyText.${leadLang}`, { name: lead.name.split(' ')[0] ?? lead.name });
   const whatsapp = whatsappHref(lead.phone, phoneCountryCode);
@@ -176,6 +208,11 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
         <span className="text-sm text-ink-muted">{when}</span>
       </header>
       <p className="m-0 font-semibold text-ink">{about}</p>
+      {estimate?.value ? (
+        <p className="m-0 text-ink" part="estimate">
+          {t('agentArea.estimate', { value: formatPrice(estimate.value), low: formatPrice(estimate.low), high: formatPrice(estimate.high) })}
+        </p>
+      ) : null}
       {lead.message ? <p className="m-0 text-ink whitespace-pre-line">{lead.message}</p> : null}
       {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
       <p className="m-0 text-sm text-ink-muted" part="why">

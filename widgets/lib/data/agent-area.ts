@@ -89,6 +89,16 @@ export async function moveLead(config: ApiConfig, session: Session, lead: { id: 
   await answer(restAs(config, session).rpc('move_lead', { lead_id: lead.id, status: lead.status, follow_up_on: lead.followUpOn || null, note: lead.note.trim() || null }), 'move the lead');
 }
 
+/** Where a lead came from, as her filter names it: the site its page was on (her own website, ours), else its element, else '' (not known). */
+export function leadSource(lead: Pick<Lead, 'page_url' | 'element'>): string {
+  try {
+    if (lead.page_url) return new URL(lead.page_url).host;
+  } catch {
+    // a page that is not an address: its element says where
+  }
+  return lead.element ?? '';
+}
+
 /** What a lead asked about: a listing, a home's value (a seller), or a general question. */
 export type LeadKind = 'listing' | 'valuation' | 'general';
 export const leadKind = (lead: Lead): LeadKind => (lead.seller ? 'valuation' : lead.listing_id || lead.property_title ? 'listing' : 'general');
