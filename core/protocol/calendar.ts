@@ -14,6 +14,16 @@ export function ecuadorDay(at: Date | string | number = now()): string {
   return new Date(new Date(at).getTime() + ECUADOR_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/** The instant a day of Ecuador's (YYYY-MM-DD) begins. */
+export function ecuadorMidnight(day: string): Date {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - ECUADOR_OFFSET_MS);
+}
+
+/** The day `n` days after `day` (before, for a negative `n`), YYYY-MM-DD. */
+export function ecuadorDaysAfter(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The first day of the month `back` months before the one it is in Ecuador at `at`, YYYY-MM-01. */
 export function ecuadorMonth(at: Date | string | number = now(), back = 0): string {
   const [y, m] = ecuadorDay(at).split('-').map(Number) as [number, number];

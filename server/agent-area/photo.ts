@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransactionalSql } from '../../core/functions/sql.ts';
-import { verifyAccessToken } from '../auth/handler.ts';
+import { bearerToken, verifyAccessToken } from '../auth/handler.ts';
 import { readBody } from '../http/body.ts';
 import { makePhoto, PhotoError, type PhotoStore } from '../import/photos.ts';
 
@@ -33,7 +33,7 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
 export function createAgentPhotoHandler(options: AgentPhotoOptions) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed', message: 'POST the photo.' }, { Allow: 'POST' });
-    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const bearer = bearerToken(req);
     const claims = bearer ? await verifyAccessToken(await options.secret(), bearer) : undefined;
     if (!claims?.sub || claims.role !== 'authenticated') {
       req.resume();

@@ -70,6 +70,11 @@ function answer(res: ServerResponse, status: number, body?: unknown, headers: Re
 const failure = (res: ServerResponse, status: number, code: string, msg: string, headers: Record<string, string> = {}) => answer(res, status, { code: status, error_code: code, msg }, headers);
 
 /** Verifies an access token: our signature, not expired, the `authenticated` audience. */
+/** The token of an `Authorization: Bearer ...` header, as Auth and PostgREST read it, or undefined. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
 export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<Claims | undefined> {
   try {
     // read against the one clock (core/clock.ts) that signed it
@@ -231,7 +236,7 @@ export function createAuthHandler(options: AuthOptions) {
   }
 
   async function signedIn(req: IncomingMessage): Promise<Claims | undefined> {
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const bearer = bearerToken(req);
     const claims = bearer ? await verifyAccessToken(await options.secret(), bearer) : undefined;
     if (!claims?.session_id) return undefined;
     const [live] = await sql.query(`select 1 from internal.auth_sessions where id = $1::uuid and revoked_at is null`, [claims.session_id]);

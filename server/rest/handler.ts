@@ -12,7 +12,7 @@ import { loadSchema, type Schema } from './schema.ts';
 import { resultSource, scalarCall } from './rpc.ts';
 import type { Relation } from './schema.ts';
 import { buildCount, buildPage, type Source } from './sql.ts';
-import { verifyAccessToken } from '../auth/handler.ts';
+import { bearerToken, verifyAccessToken } from '../auth/handler.ts';
 
 export interface RestHandlerOptions {
   db: Database;
@@ -86,7 +86,7 @@ export function createRestHandler(options: RestHandlerOptions) {
    * `authenticated` runs as that role with its claims.
    */
   async function caller(req: IncomingMessage): Promise<RequestContext['claims'] | undefined> {
-    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const bearer = bearerToken(req);
     if (!bearer || bearer.split('.').length !== 3 || !options.jwtSecret) return undefined;
     const claims = await verifyAccessToken(await options.jwtSecret(), bearer);
     if (!claims || (claims.role !== 'authenticated' && claims.role !== 'anon')) throw new ApiError(401, 'PGRST301', 'JWT expired or invalid', null, 'Sign in again.');

@@ -7,19 +7,15 @@
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { now } from '../../core/clock.ts';
-import { ecuadorDay } from '../../core/protocol/calendar.ts';
+import { ecuadorDay, ecuadorDaysAfter, ecuadorMidnight } from '../../core/protocol/calendar.ts';
 import { telHref } from '../../core/protocol/format.ts';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../core/protocol/visit-time.ts';
 import { actOnVisit, getMyOpenTimes, getMyVisits, type CalendarVisit, type VisitResult } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 
-const DAY_MS = 86_400_000;
-/** Midnight of an Ecuadorian day (UTC-5 all year: core/protocol/calendar.ts). */
-const startOf = (day: string) => new Date(`${day}T00:00:00-05:00`);
-const addDays = (day: string, n: number) => ecuadorDay(startOf(day).getTime() + n * DAY_MS + 12 * 3_600_000);
 /** The Monday of the week a day is in. */
-const mondayOf = (day: string) => addDays(day, -((startOf(day).getUTCDay() + 6) % 7));
+const mondayOf = (day: string) => ecuadorDaysAfter(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
 
 /** The day a visit shows on: its confirmed time's, else its first proposed time in the range. */
 function dayOf(v: CalendarVisit, from: Date, to: Date): string {
@@ -36,8 +32,8 @@ export function Visits({ id, session }: { id: string; session: Session }) {
   const [failed, setFailed] = useState(false);
   const first = view === 'week' ? mondayOf(anchor) : anchor;
   const length = view === 'week' ? 7 : 1;
-  const days = useMemo(() => Array.from({ length }, (_, i) => addDays(first, i)), [first, length]);
-  const range = useMemo(() => ({ from: startOf(first), to: startOf(addDays(first, length)) }), [first, length]);
+  const days = useMemo(() => Array.from({ length }, (_, i) => ecuadorDaysAfter(first, i)), [first, length]);
+  const range = useMemo(() => ({ from: ecuadorMidnight(first), to: ecuadorMidnight(ecuadorDaysAfter(first, length)) }), [first, length]);
 
   const load = useCallback(
     (signal?: AbortSignal) =>
@@ -69,7 +65,7 @@ export function Visits({ id, session }: { id: string; session: Session }) {
     }
     return map;
   }, [visits, range]);
-  const dayName = (day: string, part: 'day' | 'shortDay' = 'day') => formatVisitTime(new Date(startOf(day).getTime() + 12 * 3_600_000), lang, ECUADOR_TIME_ZONE, part);
+  const dayName = (day: string, part: 'day' | 'shortDay' = 'day') => formatVisitTime(new Date(ecuadorMidnight(day).getTime() + 12 * 3_600_000), lang, ECUADOR_TIME_ZONE, part);
   const title = view === 'week' ? t('agentArea.visits.weekOf', { from: dayName(days[0]!, 'shortDay'), to: dayName(days.at(-1)!, 'shortDay') }) : dayName(anchor);
 
   return (
@@ -86,13 +82,13 @@ export function Visits({ id, session }: { id: string; session: Session }) {
           ))}
         </div>
         <div className="flex gap-1">
-          <button type="button" className={secondary} onClick={() => setAnchor(addDays(anchor, view === 'week' ? -7 : -1))} aria-label={t(`agentArea.visits.previous.${view}`)}>
+          <button type="button" className={secondary} onClick={() => setAnchor(ecuadorDaysAfter(anchor, view === 'week' ? -7 : -1))} aria-label={t(`agentArea.visits.previous.${view}`)}>
             ‹
           </button>
           <button type="button" className={secondary} onClick={() => setAnchor(ecuadorDay())}>
             {t('agentArea.visits.today')}
           </button>
-          <button type="button" className={secondary} onClick={() => setAnchor(addDays(anchor, view === 'week' ? 7 : 1))} aria-label={t(`agentArea.visits.next.${view}`)}>
+          <button type="button" className={secondary} onClick={() => setAnchor(ecuadorDaysAfter(anchor, view === 'week' ? 7 : 1))} aria-label={t(`agentArea.visits.next.${view}`)}>
             ›
           </button>
         </div>
