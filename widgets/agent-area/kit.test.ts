@@ -8,7 +8,8 @@ describe("an agent's site kit", () => {
       ['lang', 'es'],
       ['style', '--exp-color-primary: #7a1f5c'],
     ]);
-    expect(kitAttributes('exp-agent-profile', 12, 'en', '#0f5e5a')).toEqual([
+    // the brand's own colour (the theme's default) needs no style
+    expect(kitAttributes('exp-agent-profile', 12, 'en', '#123c69')).toEqual([
       ['agent-id', '12'],
       ['lang', 'en'],
     ]);

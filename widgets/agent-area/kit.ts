@@ -3,11 +3,12 @@
  * attributes for her website and the snippet she pastes.
  */
 import { attrs as htmlAttrs } from '../../core/protocol/html.ts';
+import { THEME_DEFAULTS } from '../lib/theme.ts';
 
 export const KINDS = ['exp-property-search', 'exp-agent-profile', 'exp-home-valuation'] as const;
 export type Kind = (typeof KINDS)[number];
-/** The brokerage's own primary colour, what an element shows when she picks none. */
-export const DEFAULT_COLOR = '#0f5e5a';
+/** The brokerage's own primary colour (the theme's default), what an element shows when she picks none. */
+export const DEFAULT_COLOR = THEME_DEFAULTS['--exp-color-primary'];
 export const HEX = /^#[0-9a-f]{6}$/i;
 
 /** The element's attributes for her site: hers, in her language and colour. */

@@ -44,7 +44,7 @@ function Kit({ id, agentId, scriptUrl }: { id: string; agentId: number; scriptUr
   const own = useId();
   const [kind, setKind] = useState<Kind>('exp-property-search');
   const [lang, setLang] = useState<'en' | 'es'>(pageLang === 'en' ? 'en' : 'es');
-  const [color, setColor] = useState(DEFAULT_COLOR);
+  const [color, setColor] = useState<string>(DEFAULT_COLOR);
   const [copied, setCopied] = useState<'' | 'copied' | 'failed'>('');
   const attrs = useMemo(() => kitAttributes(kind, agentId, lang, color), [kind, agentId, lang, color]);
   const snippet = kitSnippet(scriptUrl, kind, attrs);
