@@ -44,4 +44,13 @@ describe('parts loaded later', () => {
       expect(code, name).toContain(`virtual:exp-texts/lazy/${name}`);
     }
   });
+
+  it("of an element's own folder carry only what the element lacks: its groups arrive once", async () => {
+    const { textsOf } = await import('./widget-texts.ts');
+    expect(Object.keys(textsOf('agent-area'))).toContain('agentArea');
+    // the team's console names the agents' area's group and nothing the area lacks
+    expect(Object.keys(textsOf('lazy/agent-area/team'))).toEqual([]);
+    // a part shared by elements (lib/) still carries its own groups
+    expect(Object.keys(textsOf('lazy/lib/alerts/alert-dialog')).length).toBeGreaterThan(0);
+  });
 });

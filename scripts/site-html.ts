@@ -66,7 +66,10 @@ interface ManifestChunk {
 export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/widgets/manifest.json')): string[] {
   if (!existsSync(manifestFile)) return [];
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
-  const tags = new Set([...html.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g)].map((m) => m[1] as string));
+  // the page's own elements first (those in <main>), then the header's and footer's: a browser
+  // fetches preloads of one priority in the order written (docs/agent-area.md "Speed")
+  const main = /<main[\s>][\s\S]*?<\/main>/.exec(html)?.[0] ?? '';
+  const tags = new Set([...main.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g), ...html.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g)].map((m) => m[1] as string));
   for (const tag of [...tags]) {
     // elements that render other elements in their shadow root (the header's language switch)
     const dir = resolve(ROOT, 'widgets', tag.slice(4));

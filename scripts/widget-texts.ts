@@ -5,7 +5,7 @@
  * The groups the element wrapper itself uses (common labels, errors, attribute messages, toasts) are
  * in the shared runtime once (`virtual:exp-texts/base`); an element's module (`virtual:exp-texts/
  * <element>`) has the rest of its groups, and a lazily loaded part its own (`virtual:exp-texts/lazy/
- * <path>`, added when it loads). Spanish is downloaded whole, the first time an element is in
+ * <path>`, added when it loads; a part in an element's own folder, only the groups its element lacks). Spanish is downloaded whole, the first time an element is in
  * Spanish (widgets/lib/i18n.ts).
  *
  * A key is named by a string that starts with its group (`t('map.loading')`, `t(\`results.sort.${k}\`)`,
@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
-import { reachable, runtimeEntry, unitFiles, unitModules, WIDGETS } from './element-graph.ts';
+import { elementNames, reachable, runtimeEntry, unitFiles, unitModules, WIDGETS } from './element-graph.ts';
 
 type Dict = Record<string, unknown>;
 
@@ -37,7 +37,10 @@ export function groupsIn(files: string[], groups: string[] = Object.keys(english
 export function textsOf(name: 'base' | string): Dict {
   const all = english();
   const base = groupsIn(reachable(runtimeEntry()));
-  const wanted = name === 'base' ? base : new Set([...groupsIn(unitFiles(name, { lazy: false }))].filter((g) => !base.has(g)));
+  // a part of one element (`lazy/<element>/<part>`) comes after its element, whose texts are already here
+  const owner = /^lazy\/([a-z0-9-]+)\//.exec(name)?.[1];
+  const loaded = owner && elementNames().includes(owner) ? new Set([...base, ...groupsIn(unitFiles(owner, { lazy: false }))]) : base;
+  const wanted = name === 'base' ? base : new Set([...groupsIn(unitFiles(name, { lazy: false }))].filter((g) => !loaded.has(g)));
   return Object.fromEntries(Object.entries(all).filter(([group]) => wanted.has(group)));
 }
 

@@ -386,4 +386,24 @@ test.describe("the agents' area", () => {
       await data.sql('delete from internal.listing_weeks where listing_id = $1::bigint', [listing!.id]);
     }
   });
+
+  test('a tab whose code does not download says so, and opens on "Try again" once the network is back', async ({ page, data }) => {
+    await data.sql("insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC')");
+    // the network drops the calendar's code (the tabs other than her leads are their own chunks: docs/agent-area.md "Speed")
+    let offline = true;
+    await page.route(/\/chunks\/visits-[^/]*\.js/, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/es/agente`);
+    await signIn(page, data, 'ana.movil@example.com');
+    const area = page.locator('exp-agent-area');
+    await expect(area.locator('[part="count"]')).toBeVisible();
+    await area.getByRole('tab', { name: 'Visitas', exact: true }).click();
+    // (the area's own message, its tabs still there: not the element's last-resort error)
+    await expect(area.getByRole('alert')).toContainText('Inténtalo de nuevo en un momento');
+    await expect(area.getByRole('tablist')).toBeVisible();
+    offline = false;
+    await area.getByRole('button', { name: 'Intentar de nuevo' }).click();
+    await expect(area.getByRole('alert')).toHaveCount(0);
+    await expect(area.getByRole('tabpanel')).toContainText('Las horas son las de Ecuador.');
+  });
 });

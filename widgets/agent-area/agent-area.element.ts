@@ -1,3 +1,5 @@
+import { resolveApiConfig } from '../lib/config.ts';
+import { askEarly } from '../lib/data/agent-area.ts';
 import { defineElement } from '../lib/element.tsx';
 import { agentAreaAttributes } from './agent-area.attributes.ts';
 import { AgentArea } from './agent-area.tsx';
@@ -41,3 +43,7 @@ defineElement({
   component: AgentArea,
   reserve: '480px',
 });
+
+// a signed-in agent's first calls go out now, while the page's elements render (docs/agent-area.md "Speed")
+if (typeof document !== 'undefined')
+  for (const el of document.querySelectorAll('exp-agent-area')) askEarly(resolveApiConfig({ apiUrl: el.getAttribute('api-url') ?? undefined, apiKey: el.getAttribute('api-key') ?? undefined }));

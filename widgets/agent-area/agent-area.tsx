@@ -6,18 +6,14 @@
  * to agents from the leads' list. Row level security decides what she sees.
  */
 import type { Session } from '@supabase/auth-js';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { askForCode, authFor, getMyRole, getTeamAgents, signInWithCode, type TeamAgent } from '../lib/data/agent-area.ts';
+import { useEffect, useId, useRef, useState, type ComponentType, type FormEvent, type KeyboardEvent } from 'react';
+import { askForCode, authFor, firstRole, getTeamAgents, signInWithCode, type TeamAgent } from '../lib/data/agent-area.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
+import { lazyChunk } from '../lib/lazy-chunk.ts';
+import { whenIdle } from '../lib/main-thread.ts';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
-import { Hours } from './hours.tsx';
 import { Leads } from './leads.tsx';
-import { Listings } from './listings.tsx';
-import { Profile } from './profile.tsx';
-import { SiteKit } from './site-kit.tsx';
-import { Team } from './team.tsx';
 import { field, link, primary } from './ui.ts';
-import { Visits } from './visits.tsx';
 
 export function AgentArea({ phoneCountryCode }: ElementProps<typeof agentAreaAttributes>) {
   const { t, api } = useElement();
@@ -129,6 +125,48 @@ function SignIn({ id }: { id: string }) {
 
 const TABS = ['leads', 'visits', 'listings', 'hours', 'profile', 'kit', 'team'] as const;
 type Tab = (typeof TABS)[number];
+/** What a tab other than the leads is given. */
+interface PartProps {
+  id: string;
+  session: Session;
+  agents: TeamAgent[];
+  onAgents: (agents: TeamAgent[]) => void;
+}
+/**
+ * The tabs other than her leads: each its own chunk, fetched once the leads are asked for and the
+ * browser is idle, so the page a phone waits for is the leads alone (docs/agent-area.md "Speed").
+ */
+/** a part's chunk (retried under a new address after a failed download: lib/lazy-chunk.ts), then its component */
+const part = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType<PartProps>) => {
+  const chunk = lazyChunk(load);
+  return () => chunk().then(pick);
+};
+const PARTS: Record<Exclude<Tab, 'leads'>, () => Promise<ComponentType<PartProps>>> = {
+  visits: part(
+    () => import('./visits.tsx'),
+    (m) => m.Visits,
+  ),
+  listings: part(
+    () => import('./listings.tsx'),
+    (m) => m.Listings,
+  ),
+  hours: part(
+    () => import('./hours.tsx'),
+    (m) => m.Hours,
+  ),
+  profile: part(
+    () => import('./profile.tsx'),
+    (m) => m.Profile,
+  ),
+  kit: part(
+    () => import('./site-kit.tsx'),
+    (m) => m.SiteKit,
+  ),
+  team: part(
+    () => import('./team.tsx'),
+    (m) => m.Team,
+  ),
+};
 /** The tabs an agent has; the team's own account has leads and visits; the team has its console besides. */
 const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] => TABS.filter((tab) => (tab === 'team' ? role.team : role.agent_id !== null || tab === 'leads' || tab === 'visits'));
 
@@ -141,9 +179,16 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   // her leads show at once (they do not wait for her role); the other tabs come with it
   const shown = role ? tabsFor(role) : (['leads'] as Tab[]);
+  // her other tabs, fetched while she reads her leads
+  useEffect(() => {
+    if (!role) return;
+    return whenIdle(() => {
+      for (const name of tabsFor(role)) if (name !== 'leads') PARTS[name]().catch(() => undefined);
+    });
+  }, [role]);
   useEffect(() => {
     let live = true;
-    getMyRole(api, session).then(
+    firstRole(api, session).then(
       async (r) => {
         if (!live) return;
         setRole(r);
@@ -199,29 +244,56 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
           </button>
         ))}
       </div>
-      {role ? (
-        <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
-          {tab === 'leads' ? (
-            <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role?.team ? agents : null} />
-          ) : tab === 'visits' ? (
-            <Visits id={id} session={session} />
-          ) : tab === 'listings' ? (
-            <Listings id={id} session={session} />
-          ) : tab === 'hours' ? (
-            <Hours id={id} session={session} />
-          ) : tab === 'profile' ? (
-            <Profile id={id} session={session} />
-          ) : tab === 'kit' ? (
-            <SiteKit id={id} session={session} />
-          ) : (
-            <Team id={id} session={session} agents={agents} onAgents={setAgents} />
-          )}
-        </div>
-      ) : (
-        <p className="m-0 text-ink-muted" role="status">
-          {t('agentArea.loading')}
-        </p>
-      )}
+      <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
+        {tab === 'leads' ? (
+          <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role?.team ? agents : null} />
+        ) : (
+          <Part key={tab} load={PARTS[tab]} id={id} session={session} agents={agents} onAgents={setAgents} />
+        )}
+      </div>
     </div>
   );
+}
+
+/** A tab loaded on first use (usually already fetched): "Loading..." until it is here, and "Try again" if its download failed. */
+function Part({ load, ...props }: PartProps & { load: () => Promise<ComponentType<PartProps>> }) {
+  const { t } = useElement();
+  const [loaded, setLoaded] = useState<{ Component: ComponentType<PartProps> } | 'failed' | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (Component) => live && setLoaded({ Component }),
+      (error: unknown) => {
+        console.error('[exp-agent-area] a tab did not load:', error);
+        if (live) setLoaded('failed');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [load, attempt]);
+  if (loaded === 'failed')
+    return (
+      <p className="m-0 flex flex-wrap items-center gap-3 text-ink" role="alert">
+        {t('agentArea.failed')}
+        <button
+          type="button"
+          className={link}
+          onClick={() => {
+            setLoaded(null);
+            setAttempt((n) => n + 1);
+          }}
+        >
+          {t('common.tryAgain')}
+        </button>
+      </p>
+    );
+  if (!loaded)
+    return (
+      <p className="m-0 text-ink-muted" role="status">
+        {t('agentArea.loading')}
+      </p>
+    );
+  return <loaded.Component {...props} />;
 }

@@ -4,12 +4,16 @@
  * every new request from then on. A refusal says which rule (the database's hint), and nothing is
  * changed.
  */
+import texts from 'virtual:exp-texts/lazy/agent-area/hours';
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ecuadorDay } from '../../core/protocol/calendar.ts';
 import { getMyHours, setMyHours, type VisitingHours, type VisitingPeriod } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
+import { addTexts } from '../lib/i18n.ts';
+
+addTexts(texts);
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 /** A weekday's name: 1 January 2024 was a Monday. */

@@ -6,9 +6,11 @@
  */
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { ecuadorClock } from '../../core/protocol/calendar.ts';
 import { formatPrice, telHref, whatsappHref } from '../../core/protocol/format.ts';
 import { parseEstimate } from '../../core/protocol/valuation.ts';
 import {
+  firstLeads,
   getMyAlertLeads,
   getMyLeads,
   LEAD_STATUSES,
@@ -35,7 +37,7 @@ const PAGE = 25;
 
 /** `team`: the office's agents when she is the team's (each lead then says whose it is, and can be given to another) */
 export function Leads({ id, session, phoneCountryCode, team }: { id: string; session: Session; phoneCountryCode: string; team: TeamAgent[] | null }) {
-  const { t, api, lang } = useElement();
+  const { t, api } = useElement();
   const [leads, setLeads] = useState<Lead[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [status, setStatus] = useState<LeadStatus | ''>('');
@@ -44,8 +46,8 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   const [alerts, setAlerts] = useState<AlertLead[]>([]);
 
   const load = useCallback(
-    (signal?: AbortSignal) =>
-      Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)]).then(
+    (signal?: AbortSignal, first = false) =>
+      (first ? firstLeads(api, session, signal) : Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)])).then(
         ([rows, subscriptions]) => {
           setLeads(rows);
           setAlerts(subscriptions);
@@ -61,7 +63,7 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   );
   useEffect(() => {
     const controller = new AbortController();
-    void load(controller.signal);
+    void load(controller.signal, true);
     const timer = setInterval(() => document.visibilityState !== 'hidden' && void load(), REFRESH_MS);
     return () => {
       controller.abort();
@@ -94,7 +96,7 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   };
-  const dates = useMemo(() => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Guayaquil' }), [lang]);
+  const dates = useMemo(() => ecuadorTime(t), [t]);
 
   return (
     <section className="flex flex-col gap-4" part="leads" aria-labelledby={`${id}-leads`}>
@@ -326,7 +328,22 @@ function GiveTo({ lead, session, agents, onDone }: { lead: Lead; session: Sessio
 }
 
 /** Her confirmed alert subscriptions: who follows what, how often, since when, from where. */
-function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: Intl.DateTimeFormat }) {
+/**
+ * A lead's time as she reads it, in Ecuador's time ("2 Dec 2026, 14:05"), made without Intl: a
+ * phone's first Intl.DateTimeFormat would hold her list back (docs/agent-area.md "Speed").
+ */
+function ecuadorTime(t: (key: string, options?: Record<string, unknown>) => string): { format: (at: Date) => string } {
+  const months = t('agentArea.months').split(' ');
+  const two = (n: number) => String(n).padStart(2, '0');
+  return {
+    format: (at) => {
+      const c = ecuadorClock(at);
+      return t('agentArea.when', { day: c.day, month: months[c.month - 1], year: c.year, time: `${two(c.hour)}:${two(c.minute)}` });
+    },
+  };
+}
+
+function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: { format: (at: Date) => string } }) {
   const { t } = useElement();
   const id = useId();
   return (

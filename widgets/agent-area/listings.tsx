@@ -3,12 +3,16 @@
  * market, with its last eight weeks of page views, saves, inquiries, visit requests and alert mails
  * (counts only, as RESO's InternetTrackingSummary), beside its sector's median USD/m².
  */
+import texts from 'virtual:exp-texts/lazy/agent-area/listings';
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useMemo, useState } from 'react';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { getMyListingFigures, type ListingFigures } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card } from './ui.ts';
+import { addTexts } from '../lib/i18n.ts';
+
+addTexts(texts);
 
 const METRICS = ['views', 'saves', 'inquiries', 'visit_requests', 'alert_mails'] as const;
 

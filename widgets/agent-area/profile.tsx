@@ -5,6 +5,7 @@
  * in one call (public.update_my_profile), each field checked by the database; a preview of what the
  * public sees, and a link to her public page.
  */
+import texts from 'virtual:exp-texts/lazy/agent-area/profile';
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { safeMediaUrl } from '../../core/protocol/safe-urls.ts';
@@ -14,6 +15,9 @@ import { getMyProfile, updateMyProfile, uploadMyPhoto, type MyProfile } from '..
 import { getPlaceSuggestions, type PlaceSuggestion } from '../lib/data/places.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
+import { addTexts } from '../lib/i18n.ts';
+
+addTexts(texts);
 
 const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 const LINKS = ['website', 'facebook', 'instagram', 'linkedin'] as const;

@@ -4,12 +4,16 @@
  * colour and language; a live preview of the element as it will look there; and the WordPress
  * plugin's settings with the same values.
  */
+import texts from 'virtual:exp-texts/lazy/agent-area/site-kit';
 import type { Session } from '@supabase/auth-js';
 import { createElement, Fragment, useEffect, useId, useMemo, useState, type CSSProperties } from 'react';
 import { getMyProfile } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { DEFAULT_COLOR, HEX, KINDS, kitAttributes, kitSnippet, type Kind } from './kit.ts';
 import { card, field, primary, secondary } from './ui.ts';
+import { addTexts } from '../lib/i18n.ts';
+
+addTexts(texts);
 
 /** Her kit, once her agent id is known (the team's account has none). */
 export function SiteKit({ id, session }: { id: string; session: Session }) {

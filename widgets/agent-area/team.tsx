@@ -4,12 +4,16 @@
  * routing), and the routing itself: rules by place, type, price and source in priority order, and
  * the default for what no rule takes (the team's inbox, or an even spread over the agents).
  */
+import texts from 'virtual:exp-texts/lazy/agent-area/team';
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { deactivateAgent, getRouting, getTeamAgents, inviteAgent, saveRouting, type Routing, type RoutingRule, type TeamAgent } from '../lib/data/agent-area.ts';
 import { fold } from '../../core/protocol/text.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
+import { addTexts } from '../lib/i18n.ts';
+
+addTexts(texts);
 
 export function Team({ id, session, agents, onAgents }: { id: string; session: Session; agents: TeamAgent[]; onAgents: (agents: TeamAgent[]) => void }) {
   const { t, api } = useElement();

@@ -4,6 +4,7 @@
  * times, or cancelled here with the same effects as the mails' links (public.act_on_visit: both
  * sides' mails, the CRM's webhook, the lead to "visit booked").
  */
+import texts from 'virtual:exp-texts/lazy/agent-area/visits';
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { now } from '../../core/clock.ts';
@@ -13,6 +14,9 @@ import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../core/protocol/visit-ti
 import { actOnVisit, getMyOpenTimes, getMyVisits, type CalendarVisit, type VisitResult } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
+import { addTexts } from '../lib/i18n.ts';
+
+addTexts(texts);
 
 /** The Monday of the week a day is in. */
 const mondayOf = (day: string) => ecuadorDaysAfter(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));

@@ -61,6 +61,38 @@ export function authFor(config: ApiConfig): GoTrueClient {
   return found;
 }
 
+/**
+ * The page's first calls (her role, her leads, her alert subscriptions), asked as soon as the area's
+ * code runs, while the page's elements are still rendering; each is taken once by the part that
+ * needs it, within a few seconds, else asked again (docs/agent-area.md "Speed").
+ */
+const early = new Map<string, { at: number; answer: Promise<unknown> }>();
+const EARLY_MS = 10_000;
+const earlyKey = (config: ApiConfig, session: Session, call: string) => `${config.url} ${session.access_token} ${call}`;
+
+export function askEarly(config: ApiConfig): void {
+  authFor(config)
+    .getSession()
+    .then(({ data: { session } }) => {
+      if (!session) return;
+      const calls: Record<string, Promise<unknown>> = { my_role: getMyRole(config, session), my_leads: getMyLeads(config, session), my_alert_leads: getMyAlertLeads(config, session) };
+      for (const [call, answer] of Object.entries(calls)) {
+        // (an error is the part's to show when it takes the answer)
+        answer.catch(() => undefined);
+        early.set(earlyKey(config, session, call), { at: Date.now(), answer });
+      }
+    })
+    .catch(() => undefined);
+}
+
+/** The answer asked early for this call, if there is a fresh one (taken once), else the call made now. */
+function earlyOr<T>(config: ApiConfig, session: Session, call: string, ask: () => Promise<T>): Promise<T> {
+  const key = earlyKey(config, session, call);
+  const found = early.get(key);
+  early.delete(key);
+  return found && Date.now() - found.at < EARLY_MS ? (found.answer as Promise<T>) : ask();
+}
+
 /** The data API as the signed-in agent. */
 const restAs = (config: ApiConfig, session: Session) => new PostgrestClient(`${config.url}/rest/v1`, { headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` } });
 
@@ -83,6 +115,11 @@ export async function signInWithCode(config: ApiConfig, email: string, code: str
  */
 export async function getMyLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<Lead[]> {
   return (await answer(restAs(config, session).rpc('my_leads', { max_rows: 500 }), 'leads', signal)) as Lead[];
+}
+
+/** Her leads and alert subscriptions as the page first shows them: the early answers when there are. */
+export function firstLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<[Lead[], AlertLead[]]> {
+  return Promise.all([earlyOr(config, session, 'my_leads', () => getMyLeads(config, session, signal)), earlyOr(config, session, 'my_alert_leads', () => getMyAlertLeads(config, session, signal))]);
 }
 
 export async function moveLead(config: ApiConfig, session: Session, lead: { id: string; status: LeadStatus; followUpOn: string | null; note: string }): Promise<void> {
@@ -246,9 +283,12 @@ export async function uploadMyPhoto(session: Session, file: Blob, endpoint = '/a
 }
 
 /** Who she is in the area: her agent id (null for the team's own account) and whether she is the team's. */
-export async function getMyRole(config: ApiConfig, session: Session): Promise<{ agent_id: number | null; team: boolean }> {
+async function getMyRole(config: ApiConfig, session: Session): Promise<{ agent_id: number | null; team: boolean }> {
   return (await answer(restAs(config, session).rpc('my_role'), 'role')) as { agent_id: number | null; team: boolean };
 }
+
+/** Her role as the page first reads it: the early answer when there is one. */
+export const firstRole = (config: ApiConfig, session: Session) => earlyOr(config, session, 'my_role', () => getMyRole(config, session));
 
 export interface TeamAgent {
   id: number;
