@@ -47,7 +47,7 @@ export function sameOriginPath(target: string): string {
  * Pages whose Spanish address says it in Spanish: the English path and its Spanish word. Either
  * Spanish address answers (/es/agent too), and every link is made with the Spanish word.
  */
-const SPANISH_PATHS: Record<string, string> = { '/agent': '/agente' };
+const SPANISH_PATHS: Record<string, string> = { '/agent': '/agente', '/privacy': '/privacidad', '/privacy/my-data': '/privacidad/mis-datos' };
 const ENGLISH_OF = Object.fromEntries(Object.entries(SPANISH_PATHS).map(([en, es]) => [es, en])) as Record<string, string>;
 
 /** The language of a path and the path (cleaned) without its language prefix, in its English words. */
@@ -138,6 +138,8 @@ export const SITE_ROUTES = [
   { path: '/saved', page: 'saved', indexed: false },
   // the agents' own area (docs/agent-area.md): sign in, work one's leads
   { path: '/agent', page: 'agent-area', indexed: false },
+  // the privacy notice (docs/privacy.md): the server writes it with the operator's details
+  { path: '/privacy', page: 'privacy', indexed: true },
 ] as const satisfies ReadonlyArray<{ path: string; page: string; indexed: boolean; part?: string }>;
 
 export type SiteRoute = (typeof SITE_ROUTES)[number];

@@ -28,8 +28,6 @@ export const SITE = {
     commercial: 'https://expcommercial.com/',
     luxury: 'https://expluxury.com/',
     terms: 'https://www.exprealty.com/terms-of-service',
-    privacyRequest: 'https://www.exprealty.com/privacy-rights-request',
-    privacy: 'https://www.exprealty.com/privacy-policy',
     cookies: 'https://www.exprealty.com/cookie-policy',
     investors: 'https://expworldholdings.com/investors/',
     campus: 'https://expworld.exprealty.com/',

@@ -7,6 +7,8 @@ import { resolve } from 'node:path';
 import { DEFAULTS } from '../core/functions/defaults.ts';
 import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
 import { envReader, readAlertSettings, readInquirySettings, readMailSettings, type EnvReader } from '../core/functions/env.ts';
+import { RETENTION_DEFAULTS, type PrivacySettings } from '../core/protocol/privacy.ts';
+import { SITE } from '../core/site.ts';
 import { parseHostRule } from './http/safe-fetch.ts';
 import { readSchedule, type ScheduledSource } from './import/sources.ts';
 import type { StorageSettings } from './import/storage.ts';
@@ -46,6 +48,8 @@ export interface ServerConfig {
   mapTiles: MapTiles | undefined;
   /** the project's JWT secret (JWT_SECRET): what our Auth stand-in signs with and the data API checks; unset, one kept in the database (docs/agent-area.md) */
   jwtSecret: string | undefined;
+  /** who the controller of visitors' data is and how long it is kept (PRIVACY_*, RETENTION_*; docs/privacy.md) */
+  privacy: PrivacySettings;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
@@ -86,6 +90,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     photoStorage: readPhotoStorage(read),
     mapTiles: readMapTiles(read),
     jwtSecret: read.optional('JWT_SECRET'),
+    privacy: readPrivacy(read),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) read.problems.push("JWT_SECRET must be at least 32 characters (a hosted project's JWT secret)");
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
@@ -166,3 +171,27 @@ function readImportSchedule(read: EnvReader, env: Record<string, string | undefi
     return [];
   }
 }
+
+/**
+ * The privacy notice's operator details (PRIVACY_CONTROLLER, PRIVACY_ADDRESS, PRIVACY_EMAIL,
+ * PRIVACY_PHONE, PRIVACY_DPO) and retention periods (RETENTION_LEADS_MONTHS, RETENTION_MAILS_DAYS,
+ * RETENTION_PENDING_DAYS): the site's own facts and RETENTION_DEFAULTS unless set (docs/privacy.md).
+ */
+function readPrivacy(read: EnvReader): PrivacySettings {
+  const office = `${SITE.office.street}, ${SITE.office.postalCode} ${SITE.office.city}, ${SITE.office.country}`;
+  return {
+    controller: read.string('PRIVACY_CONTROLLER', SITE.name),
+    address: read.string('PRIVACY_ADDRESS', office),
+    email: read.string('PRIVACY_EMAIL', SITE.email),
+    phone: read.string('PRIVACY_PHONE', SITE.phone),
+    dpo: read.optional('PRIVACY_DPO'),
+    retention: {
+      leadsMonths: read.int('RETENTION_LEADS_MONTHS', RETENTION_DEFAULTS.leadsMonths, { min: 1, max: 120 }),
+      mailsDays: read.int('RETENTION_MAILS_DAYS', RETENTION_DEFAULTS.mailsDays, { min: 1, max: 3650 }),
+      pendingDays: read.int('RETENTION_PENDING_DAYS', RETENTION_DEFAULTS.pendingDays, { min: 1, max: 365 }),
+    },
+  };
+}
+
+/** The notice's settings when none are given (a server a test starts): the site's facts and the default periods. */
+export const defaultPrivacy = (): PrivacySettings => readPrivacy(envReader(() => undefined));

@@ -162,6 +162,7 @@ async function main(): Promise<void> {
       imageCacheDir: resolve(config.dataDir, 'cache', 'images'),
       imageHosts: config.imageHosts,
       mapTiles: config.mapTiles,
+      privacy: config.privacy,
     },
     photosDir: resolve(config.dataDir, 'photos'),
     imports: { schedule: config.importSchedule, storage: config.photoStorage },

@@ -41,8 +41,11 @@ import { safePoster } from './http/webhook-post.ts';
 import { ourInlineCode } from './http/csp.ts';
 import { createImportService } from './import/service.ts';
 import { createMarketService } from './market/market-service.ts';
+import { createRetentionService, type RetentionOutcome } from './privacy/retention-service.ts';
 import type { ScheduledSource } from './import/sources.ts';
 import type { MapTiles } from '../core/protocol/map-tiles.ts';
+import type { PrivacySettings } from '../core/protocol/privacy.ts';
+import { defaultPrivacy } from './config.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 /** the seed's media, served under /media/ beside the site's own */
@@ -101,6 +104,8 @@ export interface SiteOptions {
   imageTimeouts?: { connectMs?: number; totalMs?: number };
   /** the tile provider of the pages' maps (MAP_TILES_URL, MAP_TILES_ATTRIBUTION); default OpenStreetMap's own tiles */
   mapTiles?: MapTiles | undefined;
+  /** the privacy notice's operator details and retention periods (PRIVACY_*, RETENTION_*); default the site's facts */
+  privacy?: PrivacySettings;
 }
 
 export interface MailOptions extends Partial<Omit<OutboxServiceOptions, 'sql' | 'mailer' | 'composers' | 'log'>> {
@@ -128,6 +133,8 @@ export interface RunningServer {
   runAlerts(): Promise<AlertRunResult>;
   /** makes the market index again now (docs/market.md): the rows written */
   refreshMarket(): Promise<number | null>;
+  /** the retention job now (docs/privacy.md), not again within `minGapSeconds` of the last run (default an hour) */
+  applyRetention(minGapSeconds?: number): Promise<RetentionOutcome>;
   /** where the re-hosted photos are */
   photos: PhotoStore;
   close(): Promise<void>;
@@ -208,9 +215,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     onQueued: () => outbox.kick(),
     log,
   });
+  // this server's calls to its own API and functions (the pages' data, a page's form) carry it, and name the visitor they are made for
+  const internalToken = randomBytes(24).toString('base64url');
   const functions = createFunctionsRouter(
     { ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick()), ...options.functions },
-    { trustProxy: options.trustProxy ?? NO_PROXY },
+    { trustProxy: options.trustProxy ?? NO_PROXY, internalToken },
   );
   const auth = createAuthHandler({ sql, secret: jwtSecret, siteUrl: mailOptions.siteUrl, onQueued: () => outbox.kick() });
   let port = 0;
@@ -223,12 +232,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const photoFiles = new StaticFiles(photosDir);
   const photos = localPhotoStore(photosDir);
   const market = createMarketService({ db: options.db, log });
+  const retention = createRetentionService({ db: options.db, retention: (options.site?.privacy ?? defaultPrivacy()).retention, log });
   // where the feeds' photos and the agents' own are made and kept: Supabase Storage when configured
   const photoStore = options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos;
   const imports = createImportService({ db: options.db, store: photoStore, schedule: options.imports?.schedule ?? [], log });
   const agentPhoto = createAgentPhotoHandler({ sql, secret: jwtSecret, store: () => photoStore });
-  // this server's calls to its own API (the pages' data) carry it, and name the visitor they are made for
-  const internalToken = randomBytes(24).toString('base64url');
   const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
   const imageRules = () =>
     [...(options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : []), ...(options.site?.imageHosts ?? [])].map(parseHostRule).filter((r): r is HostRule => r !== undefined);
@@ -270,6 +278,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       inline: ourInlineCode(resolve(distDir, 'site')),
     }),
     ...(options.site?.mapTiles ? { mapTiles: options.site.mapTiles } : {}),
+    privacy: options.site?.privacy ?? defaultPrivacy(),
     log,
   });
   const { server } = createApp({
@@ -323,7 +332,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         },
       },
       // the pages of the alert and visit mails' links: GET shows, POST acts (server/pages/link-pages.ts)
-      ...['/alerts', '/es/alerts', '/visits', '/es/visits'].map((prefix) => ({ prefix, handle: pages.links })),
+      ...['/alerts', '/es/alerts', '/visits', '/es/visits', '/privacy/my-data', '/es/privacidad/mis-datos', '/es/privacy/my-data'].map((prefix) => ({ prefix, handle: pages.links })),
       {
         // where the cross-origin demo loads the bundle from
         prefix: '/demo/config.json',
@@ -342,6 +351,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     outbox.start();
     alertJob.start();
     market.start();
+    retention.start();
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -376,12 +386,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     drainOutbox: () => outbox.drain(),
     runAlerts: () => alertJob.run(),
     refreshMarket: () => market.refresh(0),
+    applyRetention: (minGapSeconds?: number) => retention.apply(minGapSeconds),
     photos,
     async close() {
       closed = true;
       await imports.stop();
       await alertJob.stop();
       await market.stop();
+      await retention.stop();
       await outbox.stop();
       for (const s of [server, bundleServer]) {
         if (!s) continue;

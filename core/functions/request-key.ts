@@ -37,6 +37,10 @@ const RECEIVED = {
     client: 'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > internal.now() - make_interval(secs => $2)',
     email: 'select count(*) as n from internal.saved_searches where email_key = $1 and created_at > internal.now() - make_interval(secs => $2)',
   },
+  privacy: {
+    client: 'select count(*) as n from internal.privacy_requests where client_hash = $1 and asked_at > internal.now() - make_interval(secs => $2)',
+    email: 'select count(*) as n from internal.privacy_requests where lower(email) = $1 and asked_at > internal.now() - make_interval(secs => $2)',
+  },
 } as const;
 
 /** How many requests from clients nobody vouched for (UNKNOWN_CLIENT) all together, per window: this many clients' worth. */

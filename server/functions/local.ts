@@ -1,6 +1,6 @@
 /**
- * send-property-inquiry, saved-searches (docs/decisions.md #23), visits (docs/visits.md) and listing-events
- * (docs/agent-area.md) in the local server: the
+ * send-property-inquiry, saved-searches (docs/decisions.md #23), visits (docs/visits.md), listing-events
+ * (docs/agent-area.md) and privacy (docs/privacy.md) in the local server: the
  * shared handlers (core/functions/) over our database. Their mails are queued with what they store
  * and delivered by the server's outbox service (server/mail/).
  */
@@ -11,6 +11,7 @@ import { DEFAULTS } from '../../core/functions/defaults.ts';
 import { createInquiryHandler, type InquiryConfig } from '../../core/functions/inquiry/handler.ts';
 import { createVisitsHandler } from '../../core/functions/visits/handler.ts';
 import { createListingEventsHandler } from '../../core/functions/listing-events/handler.ts';
+import { createPrivacyHandler } from '../../core/functions/privacy/handler.ts';
 import type { TransactionalSql } from '../../core/functions/sql.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
@@ -29,6 +30,8 @@ export function localFunctions(sql: TransactionalSql, config: { inquiry?: Partia
     'saved-searches': gateByClient(createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
     visits: gateByClient(createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
     // a listing's page view or save, counted for its agent's figures (counts only)
+    // a visitor's data on her request: the link, what we keep, correction and erasure (docs/privacy.md)
+    privacy: gateByClient(createPrivacyHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
     'listing-events': gateByClient(createListingEventsHandler({ sql, config: { allowedOrigins: config.alerts?.allowedOrigins ?? DEFAULT_ALERTS_CONFIG.allowedOrigins }, isUnavailable })),
   };
 }

@@ -2,6 +2,7 @@
  * /functions/v1/<name>: the local stand-in for Supabase Edge Functions. Each function is a
  * Fetch-style handler (Request -> Response), the same code the deployed Deno function runs.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, type ProxyTrust } from '../../core/functions/client-address.ts';
 import { ANY_ORIGIN, functionPreflightHeaders } from '../../core/functions/cors.ts';
@@ -16,7 +17,20 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   sendCompressed(res, status, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers }, JSON.stringify(body));
 }
 
-export function createFunctionsRouter(functions: Record<string, FunctionHandler>, options: { trustProxy: ProxyTrust }) {
+/**
+ * `internalToken`: this server's own token. A call of its pages that carries it (X-Exp-Internal) is
+ * made for the visitor it names (X-Exp-Client), who is the client the function limits (a visitor
+ * asking for her data on /privacy/my-data, not the server that relays the form).
+ */
+export function createFunctionsRouter(functions: Record<string, FunctionHandler>, options: { trustProxy: ProxyTrust; internalToken?: string }) {
+  const internal = options.internalToken ? Buffer.from(options.internalToken) : undefined;
+  const relayedFor = (req: IncomingMessage): string | undefined => {
+    const named = req.headers['x-exp-client'];
+    const token = req.headers['x-exp-internal'];
+    if (!internal || typeof named !== 'string' || typeof token !== 'string') return undefined;
+    const given = Buffer.from(token);
+    return given.length === internal.length && timingSafeEqual(given, internal) ? named.slice(0, 64) : undefined;
+  };
   return async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const name = url.pathname.replace(/^\/functions\/v1\/?/, '').split('/')[0] ?? '';
     const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
@@ -39,7 +53,7 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
     const request = new Request(`http://localhost${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body && body.length ? new Uint8Array(body) : undefined });
     // the same rule as the deployed functions': only what our own proxies wrote counts (TRUST_PROXY)
-    const response = await fn(request, { clientAddress: clientAddress((name) => request.headers.get(name), req.socket.remoteAddress, options.trustProxy) });
+    const response = await fn(request, { clientAddress: relayedFor(req) ?? clientAddress((name) => request.headers.get(name), req.socket.remoteAddress, options.trustProxy) });
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));
     const payload = Buffer.from(await response.arrayBuffer());

@@ -11,6 +11,8 @@ import { splitLangPath } from '../../core/routes.ts';
 import { readBody } from '../http/body.ts';
 import { alertPageGet, alertPagePost, message, type AlertPageKind } from './alerts-page.tsx';
 import { unavailable as visitUnavailable, VISIT_PAGES, visitPageGet, visitPagePost, type VisitPageKind } from './visit-pages.tsx';
+import { myDataGet, myDataPost, myDataUnavailable } from './privacy-pages.tsx';
+import { requestContext } from '../http/request-context.ts';
 import type { PageKit } from './page-kit.ts';
 import { send } from './send.ts';
 
@@ -23,7 +25,7 @@ function multipartFields(text: string): string {
 
 type Ctx = Parameters<typeof alertPageGet>[1];
 type Call = (body: Record<string, unknown>) => Promise<{ status: number; body: Record<string, unknown> }>;
-type Page = { status: number; body: string };
+type Page = { status: number; body: string; download?: { filename: string; json: string } };
 
 /** One family of link pages: its paths, its function, and how it answers a GET and a POST. */
 interface LinkPages {
@@ -53,19 +55,32 @@ const FAMILIES: LinkPages[] = [
     post: (kind, ctx, fields, call) => visitPagePost(kind as VisitPageKind, ctx, fields, call as never),
     unavailable: (ctx) => visitUnavailable(ctx),
   },
+  {
+    // her data on request (docs/privacy.md): /privacy/my-data, /es/privacidad/mis-datos
+    match: /^\/privacy\/(my-data)$/,
+    fn: 'privacy',
+    shell: 'my-data.html',
+    get: (_kind, ctx) => myDataGet(ctx),
+    post: (_kind, ctx, fields, call) => myDataPost(ctx, fields, call),
+    unavailable: (ctx) => myDataUnavailable(ctx),
+  },
 ];
 
 export function createLinkPages(kit: PageKit) {
   const { options, siteTexts, html } = kit;
 
-  /** A function, as any client calls it (ours, or a hosted project's). */
+  /**
+   * A function, as any client calls it (ours, or a hosted project's); to our own, the call names the
+   * visitor it relays (with the server's token), whose limits it is.
+   */
   const caller =
-    (fn: string): Call =>
+    (fn: string, client: string): Call =>
     async (body) => {
       const api = options.api();
+      const relayed: Record<string, string> = api.internalToken ? { 'X-Exp-Internal': api.internalToken, 'X-Exp-Client': client } : {};
       const response = await fetch(`${api.url}/functions/v1/${fn}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', apikey: api.key, Authorization: `Bearer ${api.key}` },
+        headers: { 'Content-Type': 'application/json', apikey: api.key, Authorization: `Bearer ${api.key}`, ...relayed },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(10_000),
       });
@@ -84,7 +99,7 @@ export function createLinkPages(kit: PageKit) {
     if (!family) return false;
     const method = req.method ?? 'GET';
     const ctx = { t: siteTexts().t(lang), lang, token: url.searchParams.get('token') ?? '' };
-    const call = caller(family.fn);
+    const call = caller(family.fn, requestContext(req)?.client ?? 'server');
     let page: Page;
     if (method === 'POST') {
       const raw = await readBody(req, 4096);
@@ -97,6 +112,12 @@ export function createLinkPages(kit: PageKit) {
       return true;
     }
     if (page.status === 503 && !page.body) page = family.unavailable(ctx);
+    if (page.download) {
+      res
+        .writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': `attachment; filename="${page.download.filename}"`, 'Cache-Control': 'no-store' })
+        .end(page.download.json);
+      return true;
+    }
     send(
       req,
       res,

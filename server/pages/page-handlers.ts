@@ -24,6 +24,8 @@ import { createPlaces, type Place } from './places.ts';
 import { SiteDataError } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
 import { nowDate } from '../../core/clock.ts';
+import { privacyNotice } from './privacy-pages.tsx';
+import { defaultPrivacy } from '../config.ts';
 
 export interface PageImages {
   /** an indexable page's link preview, made from the page as rendered */
@@ -171,7 +173,10 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
    * A page of the built site. An indexable one (a route) gets its link preview, whose text is the
    * page's own heading; kept rendered (bounded) per page, language and route.
    */
-  function staticPage(page: string, status: number, route: string | null, lang: Lang, path: string, transform?: (html: string) => string): PageResponse {
+  function staticPage(page: string, status: number, route: string | null, lang: Lang, path: string, given?: (html: string) => string): PageResponse {
+    // a built page whose content the server writes (the privacy notice, with the operator's details)
+    const transform =
+      given ?? (page === 'privacy.html' ? (html: string) => html.replace('<!--exp:content-->', () => privacyNotice(siteTexts().t(lang), lang, options.privacy ?? defaultPrivacy())) : undefined);
     // the 404 page is the same for every made-up address: kept once per language (and without a
     // twin to go to), so no address a visitor makes up is ever something the server remembers
     const notFound = status === 404;

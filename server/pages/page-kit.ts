@@ -18,6 +18,7 @@ import type { RequestContext } from '../http/request-context.ts';
 import { loadTexts, type SiteTexts } from './texts.ts';
 import { attrs } from '../../core/protocol/html.ts';
 import type { MapTiles } from '../../core/protocol/map-tiles.ts';
+import type { PrivacySettings } from '../../core/protocol/privacy.ts';
 
 export interface PagesOptions {
   /** dist/site: the built pages and the texts */
@@ -40,6 +41,8 @@ export interface PagesOptions {
   sitemapUrlsPerFile?: number;
   /** the tile provider of the pages' maps (MAP_TILES_URL, MAP_TILES_ATTRIBUTION): on each element that shows a map */
   mapTiles?: MapTiles;
+  /** the privacy notice's operator details and retention periods (docs/privacy.md) */
+  privacy?: PrivacySettings;
   log?: (line: string) => void;
 }
 

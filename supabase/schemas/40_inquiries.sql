@@ -50,7 +50,9 @@ create table public.inquiries (
   constraint inquiries_recipient_kind_check check (recipient_kind in ('listing_agent', 'agent', 'team', 'lead_agent', 'area_agent', 'routed')),
   -- how the team's routing chose its agent, for a lead nothing named an agent for (kind 'routed',
   -- or moved by the rules when its agent left: 49_lead_routing.sql): {by: rule, rule_id} or {by: spread}
-  routed jsonb
+  routed jsonb,
+  -- when the visitor's data was erased at her request (docs/privacy.md "Erasure"): the lead stays, without her
+  erased_at timestamptz
 );
 
 alter table public.inquiries enable row level security;

@@ -293,12 +293,12 @@ begin
   if internal.is_team() then
     return coalesce((select pg_catalog.json_agg(l order by l.received_at desc, l.id) from (
       select i.id, i.name, i.email, i.phone, i.message, i.property_title, i.listing_id, i.lang, i.received_at, i.page_url, i.element, i.utm, i.seller,
-             i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id
+             i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id, i.erased_at
         from public.inquiries i order by i.received_at desc limit max_rows) l), '[]'::json);
   end if;
   return coalesce((select pg_catalog.json_agg(l order by l.received_at desc, l.id) from (
     select i.id, i.name, i.email, i.phone, i.message, i.property_title, i.listing_id, i.lang, i.received_at, i.page_url, i.element, i.utm, i.seller,
-           i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id
+           i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id, i.erased_at
       from public.inquiries i where i.owner_agent_id = me order by i.received_at desc limit max_rows) l), '[]'::json);
 end
 $$;

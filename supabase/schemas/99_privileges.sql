@@ -42,13 +42,15 @@ revoke all on internal.mail_outbox, internal.listing_price_changes, internal.sav
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
   internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
-  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses from anon, authenticated;
+  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses,
+  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs from anon, authenticated;
 revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index, internal.market_bounds,
   internal.market_runs, internal.market_rents_now from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
   internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
-  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses to service_role;
+  internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses,
+  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs to service_role;
 
 -- functions: the service's; the public key calls the data API's (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
@@ -121,6 +123,8 @@ grant execute on function public.my_role(), public.team_agents(), public.routing
   public.invite_agent(text, text, text), public.my_alert_leads(), public.my_leads(integer) to authenticated;
 -- her listings' weekly figures (49_listing_figures.sql): counts only, read through one checked function
 grant execute on function public.my_listing_figures(integer, bigint, integer) to authenticated;
+-- the retention job's last run (55_privacy.sql): the function checks the caller is the team's
+grant execute on function public.retention_last_run() to authenticated;
 revoke all on internal.listing_weeks from anon, authenticated;
 grant all on internal.listing_weeks to service_role;
 revoke all on internal.routing_rules from anon, authenticated;

@@ -13,7 +13,7 @@ import { Window } from 'happy-dom';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapListing, ENGLISH_DEFAULTS } from '../../core/protocol/listing.ts';
-import { listingPath } from '../../core/routes.ts';
+import { listingPath, localizedPath } from '../../core/routes.ts';
 import { listingsJsonLd } from '../../core/protocol/structured-data.ts';
 import { htmlProblems } from '../support/html-validate.ts';
 import { jsonLdTypeErrors } from '../support/json-ld-types.ts';
@@ -72,8 +72,10 @@ describe('the site as crawlers and link previews read it', () => {
     '/market',
     '/market/quito',
     '/market/provincia/guayas',
+    '/privacy',
   ];
-  const inBoth = (paths: string[]) => paths.flatMap((p) => [p, p === '/' ? '/es' : `/es${p}`]);
+  // (a page whose Spanish address says it in Spanish is crawled there: /es/privacidad)
+  const inBoth = (paths: string[]) => paths.flatMap((p) => [p, /^\/[a-z/-]*$/.test(p) ? localizedPath(p, 'es') : `/es${p}`]);
 
   it('every indexable page, en and es, has og:title, og:description, og:locale, og:image (a 1200x630 JPEG under 250 KB) and a Twitter card', async () => {
     const images = new Map<string, string>();
@@ -143,6 +145,9 @@ describe('the site as crawlers and link previews read it', () => {
       '/alerts/confirm?token=not-a-token',
       '/alerts/unsubscribe?token=x',
       '/alerts/manage?token=x',
+      '/privacy/my-data',
+      '/privacy/my-data?token=not-a-token',
+      `/privacy/my-data?token=${'x'.repeat(43)}`,
     ]);
     const problems: string[] = [];
     for (const path of paths) {

@@ -34,7 +34,7 @@ describe('supabase functions deploy --use-api', () => {
   });
 
   it('uploads every configured function with its entrypoint, and only the shared code it imports', () => {
-    expect(CONFIGURED.map((f) => f.slug).sort()).toEqual(['listing-events', 'saved-searches', 'send-property-inquiry', 'visits']);
+    expect(CONFIGURED.map((f) => f.slug).sort()).toEqual(['listing-events', 'privacy', 'saved-searches', 'send-property-inquiry', 'visits']);
     expect([...uploads.keys()].sort()).toEqual(CONFIGURED.map((f) => f.slug).sort());
     for (const { slug, entrypoint } of CONFIGURED) {
       const fn = uploads.get(slug) as UploadedFunction;

@@ -67,6 +67,7 @@ const AREA_FUNCTIONS = [
   'my_visiting_hours',
   'my_visits',
   'reassign_lead',
+  'retention_last_run',
   'routing_setup',
   'save_routing',
   'set_visiting_hours',

@@ -205,7 +205,7 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
     <article className={card} part="lead" aria-labelledby={`${id}-name`}>
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 id={`${id}-name`} className="m-0 text-lg font-semibold text-ink">
-          {lead.name}
+          {lead.erased_at ? t('agentArea.erased') : lead.name}
         </h3>
         <span className="text-sm text-ink-muted">{when}</span>
       </header>
@@ -221,21 +221,23 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
         {team ? `${t('agentArea.owner', { name: team.find((a) => a.id === lead.owner_agent_id)?.name ?? t('agentArea.theTeam') })} · ` : ''}
         {t(`agentArea.why.${leadWhy(lead)}`)}
       </p>
-      <div className="flex flex-wrap gap-2" part="contact">
-        {lead.phone ? (
-          <a className={`${primary} no-underline`} href={telHref(lead.phone)}>
-            {t('agentArea.call')}
+      {lead.erased_at ? null : (
+        <div className="flex flex-wrap gap-2" part="contact">
+          {lead.phone ? (
+            <a className={`${primary} no-underline`} href={telHref(lead.phone)}>
+              {t('agentArea.call')}
+            </a>
+          ) : null}
+          <a className={`${primary} no-underline`} href={`mailto:${lead.email}?subject=${encodeURIComponent(about)}&body=${encodeURIComponent(greeting)}`}>
+            {t('agentArea.write')}
           </a>
-        ) : null}
-        <a className={`${primary} no-underline`} href={`mailto:${lead.email}?subject=${encodeURIComponent(about)}&body=${encodeURIComponent(greeting)}`}>
-          {t('agentArea.write')}
-        </a>
-        {whatsapp ? (
-          <a className={`${primary} no-underline`} href={`${whatsapp}?text=${encodeURIComponent(greeting)}`} target="_blank" rel="noopener noreferrer">
-            {t('agentArea.whatsapp')}
-          </a>
-        ) : null}
-      </div>
+          {whatsapp ? (
+            <a className={`${primary} no-underline`} href={`${whatsapp}?text=${encodeURIComponent(greeting)}`} target="_blank" rel="noopener noreferrer">
+              {t('agentArea.whatsapp')}
+            </a>
+          ) : null}
+        </div>
+      )}
       <button type="button" className={`${link} self-start`} aria-expanded={open} onClick={() => setOpen(!open)} part="update">
         {t(open ? 'agentArea.closeUpdate' : 'agentArea.update')}
       </button>

@@ -18,6 +18,7 @@ import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry
 import { FormField } from '../lib/ui/form-field.tsx';
 import { LIMITS } from '../../core/protocol/inquiry.ts';
 import { Options } from '../lib/ui/options.tsx';
+import { PrivacyLine } from '../lib/ui/privacy-line.tsx';
 
 export interface SellerLeadDetail {
   /** the stored inquiry's id */
@@ -181,7 +182,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
           >
             {t(status === 'sending' ? 'valuation.lead.sending' : 'valuation.lead.submit')}
           </button>
-          <p className="m-0 text-xs text-ink-muted">{t('inquiry.privacy')}</p>
+          <PrivacyLine text={t('inquiry.privacy')} link={t('inquiry.privacyNotice')} />
         </div>
       </form>
     </section>

@@ -22,7 +22,12 @@ import { nowDate } from '../../core/clock.ts';
 type ExternalKey = keyof typeof SITE.external;
 
 const WORLDWIDE: ExternalKey[] = ['join', 'careers', 'brand', 'conference', 'lifestyle', 'international', 'parent', 'commercial', 'luxury', 'investors'];
-const LEGAL: ExternalKey[] = ['terms', 'privacyRequest', 'privacy', 'cookies'];
+const LEGAL: ExternalKey[] = ['terms', 'cookies'];
+/** our own notice under Ecuador's law and the page of a visitor's data (docs/privacy.md), before eXp's worldwide terms */
+const PRIVACY = [
+  { path: '/privacy', label: 'footer.links.privacyNotice' },
+  { path: '/privacy/my-data', label: 'footer.links.myData' },
+] as const;
 const SOCIAL = [
   { key: 'facebook', Icon: FacebookIcon },
   { key: 'linkedin', Icon: LinkedInIcon },
@@ -99,6 +104,13 @@ export function SiteFooter(_props: ElementProps<typeof siteFooterAttributes>) {
           </Column>
           <div className="flex flex-col gap-8">
             <Column title={t('footer.legal')}>
+              {PRIVACY.map((p) => (
+                <li key={p.path}>
+                  <a href={siteUrl(p.path, site, lang)} part="link" className={LINK}>
+                    {t(p.label)}
+                  </a>
+                </li>
+              ))}
               {LEGAL.map((key) => (
                 <li key={key}>{external(key)}</li>
               ))}

@@ -8,10 +8,18 @@ import { marketComposer } from '../alerts/market-mail.ts';
 import { homeReportComposer } from '../alerts/home-mail.ts';
 import { inquiryComposers } from '../inquiry/mail.ts';
 import { visitComposers } from '../visits/mail.ts';
+import { privacyComposers } from '../privacy/mail.ts';
 import type { Composer } from './worker.ts';
 
 export type MailSetup = AlertMailOptions & { teamInbox: string };
 
 export function allComposers(setup: MailSetup): Record<string, Composer> {
-  return { ...inquiryComposers(setup), ...alertComposers(setup), 'market-report': marketComposer(setup), 'home-report': homeReportComposer(setup), ...visitComposers(setup) };
+  return {
+    ...inquiryComposers(setup),
+    ...alertComposers(setup),
+    'market-report': marketComposer(setup),
+    'home-report': homeReportComposer(setup),
+    ...visitComposers(setup),
+    ...privacyComposers(setup),
+  };
 }

@@ -8,7 +8,17 @@
 import type { Sql } from '../sql.ts';
 import { nowDate } from '../../clock.ts';
 
-export const WEBHOOK_EVENTS = ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled', 'lead.reassigned'] as const;
+export const WEBHOOK_EVENTS = [
+  'inquiry.created',
+  'alert.confirmed',
+  'alert.unsubscribed',
+  'seller.lead.created',
+  'visit.requested',
+  'visit.confirmed',
+  'visit.cancelled',
+  'lead.reassigned',
+  'lead.erased',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** What a delivery carries, besides its id: the Standard Webhooks envelope, versioned. */

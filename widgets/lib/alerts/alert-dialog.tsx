@@ -18,6 +18,7 @@ import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
 import { FormField } from '../ui/form-field.tsx';
 import type { Lang } from '../../../core/lang.ts';
+import { PrivacyLine } from '../ui/privacy-line.tsx';
 
 addTexts(texts);
 
@@ -176,7 +177,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
             >
               {t(status === 'sending' ? 'alerts.sending' : market ? 'follow.submit' : 'alerts.submit')}
             </button>
-            <p className="m-0 text-xs text-ink-muted">{t('alerts.privacy')}</p>
+            <PrivacyLine text={t('alerts.privacy')} link={t('alerts.privacyNotice')} />
           </form>
         )}
       </div>

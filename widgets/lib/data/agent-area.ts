@@ -33,6 +33,8 @@ export interface Lead {
   assigned: boolean;
   routed: { by: 'rule' | 'spread'; rule_id?: number } | null;
   owner_agent_id: number | null;
+  /** when the visitor's data was erased at her request (docs/privacy.md): the lead stays, without her */
+  erased_at?: string | null;
 }
 
 /** Why a lead is its owner's, as the area says it (a locale key under agentArea.why). */

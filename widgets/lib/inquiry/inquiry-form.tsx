@@ -15,6 +15,7 @@ import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
 import { EMPTY_VALUES, refusedFields, useContactFields, validateInquiry } from './fields.ts';
 import { FormField } from '../ui/form-field.tsx';
+import { PrivacyLine } from '../ui/privacy-line.tsx';
 
 export interface InquiryTarget {
   propertyId?: string;
@@ -219,7 +220,7 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       >
         {status === 'sending' ? t('inquiry.sending') : (submitLabel ?? t('inquiry.submit'))}
       </button>
-      <p className="m-0 text-xs text-ink-muted">{t('inquiry.privacy')}</p>
+      <PrivacyLine text={t('inquiry.privacy')} link={t('inquiry.privacyNotice')} />
     </form>
   );
 }

@@ -1,0 +1,142 @@
+/**
+ * privacy: a visitor's data on her request (docs/privacy.md), as one Fetch-style handler that the
+ * deployed Deno function and our Node server both run. Every call is a POSTed JSON `{ action, ... }`:
+ *
+ * - `ask` (`email`, `lang`, `website`: the honeypot): if we keep anything about the address, a
+ *   single-use link is mailed to it (at most LINKS_A_DAY a day); the answer is the same for an
+ *   address we do not know, one over its limit or a bot's, so it tells nobody who is in our files.
+ *   Rate limited per client.
+ * - `open` (`token`: the mailed link's): uses the link (a second open is `expired`) and answers what
+ *   we keep about the address, with a `session` for the next steps (SESSION_MINUTES). The request is
+ *   answered then (the law's 15 days: at once).
+ * - `view`, `correct` (`name`, `phone`) and `erase` (`session`): show again, correct her name and
+ *   phone wherever they are kept, or erase her (internal.erase_person: her leads without her, her
+ *   saved searches gone, mails and webhooks without her, the agents and the team told, lead.erased
+ *   to the CRM). After an erasure the session is gone with the address.
+ *
+ * 404 for a token or session never issued, 410 for an expired or used one.
+ */
+import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import { overLimit } from '../request-key.ts';
+import { UNKNOWN_CLIENT } from '../client-address.ts';
+import { enqueueMail } from '../outbox/store.ts';
+import type { Sql, TransactionalSql } from '../sql.ts';
+import { TOKEN } from '../alerts/validate.ts';
+import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, PHONE_PATTERN } from '../../protocol/inquiry.ts';
+import { isLang } from '../../lang.ts';
+import { answered, byPrivacyToken, correctPerson, erasePerson, insertRequest, issuePrivacyToken, LINKS_A_DAY, linksToday, personData, personKnown, useToken, type PrivacyRequest } from './store.ts';
+
+export interface PrivacyConfig extends ClientPolicy {
+  /** told of every erasure (no name in it) */
+  teamInbox: string;
+}
+
+export interface PrivacyDeps {
+  sql: TransactionalSql;
+  config: PrivacyConfig;
+  /** a mail was queued: deliver it now */
+  onQueued?: () => void;
+  isUnavailable?: (error: unknown) => boolean;
+}
+
+const ACTIONS = ['ask', 'open', 'view', 'correct', 'erase'] as const;
+type Action = (typeof ACTIONS)[number];
+
+type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
+
+const isOutcome = (x: PrivacyRequest | Outcome): x is Outcome => typeof x.status === 'number';
+const invalid = (field: string): Outcome => ({ status: 400, body: { error: 'validation', message: `Some fields are not valid: ${field} (invalid).`, fields: { [field]: 'invalid' } } });
+const NOT_VALID: Outcome = { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
+const EXPIRED: Outcome = { status: 410, body: { error: 'expired', message: 'This link has expired or was used: ask for a new one.' } };
+
+/** A name or phone as she corrects it: one line, no control characters, within the inquiry's limits. */
+function field(value: unknown, name: 'name' | 'phone'): string | null | 'invalid' {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!text) return name === 'phone' ? null : 'invalid';
+  if (text.length > LIMITS[name] || CONTROL_CHARACTERS.test(text) || LINE_BREAK.test(text)) return 'invalid';
+  if (name === 'phone' && !PHONE_PATTERN.test(text)) return 'invalid';
+  return text;
+}
+
+export function createPrivacyHandler(deps: PrivacyDeps) {
+  const { config } = deps;
+
+  async function ask(raw: Record<string, unknown>, clientAddress: string): Promise<Outcome> {
+    const email = typeof raw.email === 'string' ? raw.email.trim() : '';
+    if (!email || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) return invalid('email');
+    const lang = isLang(raw.lang) ? raw.lang : 'es';
+    const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
+    return deps.sql.transaction(async (tx) => {
+      if (await overLimit(tx, 'privacy', { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: email.toLowerCase() }, config.rateLimit))
+        return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
+      // a bot's (the honeypot filled), an address we keep nothing about, or one mailed enough today: counted, not mailed
+      const mayMail = typeof raw.website !== 'string' || raw.website.trim() === '';
+      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`privacy:${email.toLowerCase()}`]);
+      const mail = mayMail && (await linksToday(tx, email)) < LINKS_A_DAY && (await personKnown(tx, email));
+      const id = await insertRequest(tx, { kind: 'access', email: mail ? email : null, lang, clientHash });
+      if (mail) await enqueueMail(tx, { kind: 'privacy-link', refId: id, recipient: email });
+      return { status: 200, body: { ok: true }, queued: mail };
+    });
+  }
+
+  /** The request a link or a session opens, or why not. */
+  async function opened(tx: Sql, raw: Record<string, unknown>, purpose: 'open' | 'session'): Promise<PrivacyRequest | Outcome> {
+    const token = typeof raw[purpose === 'open' ? 'token' : 'session'] === 'string' ? (raw[purpose === 'open' ? 'token' : 'session'] as string).trim() : '';
+    if (!TOKEN.test(token)) return NOT_VALID;
+    const found = await byPrivacyToken(tx, token, purpose);
+    if (found === 'unknown') return NOT_VALID;
+    if (found === 'expired') return EXPIRED;
+    if (purpose === 'open') await useToken(tx, token);
+    return found;
+  }
+
+  async function withToken(action: Exclude<Action, 'ask'>, raw: Record<string, unknown>): Promise<Outcome> {
+    let name: string | null = null;
+    let phone: string | null = null;
+    if (action === 'correct') {
+      const n = field(raw.name, 'name');
+      const p = field(raw.phone, 'phone');
+      if (n === 'invalid' || n === null) return invalid('name');
+      if (p === 'invalid') return invalid('phone');
+      [name, phone] = [n, p];
+    }
+    return deps.sql.transaction(async (tx) => {
+      const request = await opened(tx, raw, action === 'open' ? 'open' : 'session');
+      if (isOutcome(request)) return request;
+      if (action === 'open') {
+        await answered(tx, request.id);
+        const session = await issuePrivacyToken(tx, request.id, 'session');
+        return { status: 200, body: { ok: true, session, lang: request.lang, data: await personData(tx, request.email) } };
+      }
+      if (action === 'correct') {
+        const rows = await correctPerson(tx, request.email, name!, phone);
+        await tx.query("insert into internal.privacy_requests (kind, answered_at, outcome) values ('correction', internal.now(), jsonb_build_object('rows', $1::int))", [rows]);
+      }
+      if (action === 'erase') {
+        const done = await erasePerson(tx, request.email, request.id, config.teamInbox);
+        return { status: 200, body: { ok: true, erased: done }, queued: true };
+      }
+      return { status: 200, body: { ok: true, lang: request.lang, data: await personData(tx, request.email) } };
+    });
+  }
+
+  return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
+    const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: 4096, what: 'the request' });
+    if (read instanceof Response) return read;
+    const { cors, body } = read;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
+    const raw = body as Record<string, unknown>;
+    if (!(ACTIONS as readonly unknown[]).includes(raw.action)) return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
+    const action = raw.action as Action;
+    try {
+      const outcome = action === 'ask' ? await ask(raw, context.clientAddress) : await withToken(action, raw);
+      if (outcome.queued) deps.onQueued?.();
+      const extra: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(config.rateLimit.windowSeconds) } : {};
+      return json(outcome.status, outcome.body, { ...cors, ...extra });
+    } catch (error) {
+      const unavailable = deps.isUnavailable?.(error) ?? false;
+      console.error('[privacy]', unavailable ? 'database unavailable' : error);
+      return json(503, { error: 'unavailable', message: 'Nothing was changed right now. Please try again.' }, { ...cors, 'Retry-After': '10' });
+    }
+  };
+}
