@@ -14,15 +14,6 @@ export function ecuadorDay(at: Date | string | number = now()): string {
   return new Date(new Date(at).getTime() + ECUADOR_OFFSET_MS).toISOString().slice(0, 10);
 }
 
-/**
- * The wall clock in Ecuador at `at`: year, month (1-12), day, hour (0-23) and minute, for a time
- * shown on a first render without Intl (a first Intl.DateTimeFormat costs a phone tens of ms).
- */
-export function ecuadorClock(at: Date | string | number): { year: number; month: number; day: number; hour: number; minute: number } {
-  const d = new Date(new Date(at).getTime() + ECUADOR_OFFSET_MS);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes() };
-}
-
 /** The instant a day of Ecuador's (YYYY-MM-DD) begins. */
 export function ecuadorMidnight(day: string): Date {
   return new Date(Date.parse(`${day}T00:00:00Z`) - ECUADOR_OFFSET_MS);

@@ -50,7 +50,7 @@ export type FieldError = 'required' | 'tooLong' | 'invalid';
 export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
 /** Digits with the usual separators: + ( ) space . - ; at least six characters. */
-export const PHONE_PATTERN = /^[+()\d\s.-]{6,}$/;
+const PHONE_PATTERN = /^[+()\d\s.-]{6,}$/;
 
 // control characters other than tab and new lines have no place in a lead (and header injection
 // needs \r\n, which single-line fields refuse)

@@ -342,6 +342,7 @@ $$;
 comment on function public.retention_last_run is 'The retention job''s last run (when, and what it erased and deleted): the team''s (docs/privacy.md).';
 
 -- her leads say which were erased at the visitor's request (the agents' area marks them)
+grant select (erased_at) on public.inquiries to authenticated;
 create or replace function public.my_leads(max_rows integer default 500)
 returns json
 language plpgsql

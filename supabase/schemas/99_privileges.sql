@@ -102,7 +102,7 @@ grant execute on function
 revoke all on public.lead_notes, public.lead_events from public, anon, authenticated;
 grant select (id, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
   recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, assigned, assigned_agent_id, owner_agent_id, status, follow_up_on,
-  routed)
+  routed, erased_at)
   on public.inquiries to authenticated;
 grant update (status, follow_up_on) on public.inquiries to authenticated;
 grant select, insert (lead_id, body) on public.lead_notes to authenticated;

@@ -67,7 +67,7 @@ test.describe("privacy under Ecuador's law", () => {
     const [listing] = await data.sql<{ id: string }>("select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1");
     await page.goto(`${data.url}/es/properties/${listing!.id}`);
     const line = page.locator('exp-property-detail [part="privacy"]').first();
-    await expect(line).toContainText('puedes verlos o eliminarlos');
+    await expect(line).toContainText('solo para responderte');
     await expect(line.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute('href', '/es/privacidad');
     expect(consoleErrors).toEqual([]);
   });

@@ -6,7 +6,6 @@
  */
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { ecuadorClock } from '../../core/protocol/calendar.ts';
 import { formatPrice, telHref, whatsappHref } from '../../core/protocol/format.ts';
 import { parseEstimate } from '../../core/protocol/valuation.ts';
 import {
@@ -30,6 +29,7 @@ import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
+import { ecuadorClock } from './when.ts';
 
 const REFRESH_MS = 60_000;
 /** the cards shown at first, and added by "Show more" */

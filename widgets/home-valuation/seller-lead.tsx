@@ -18,7 +18,7 @@ import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry
 import { FormField } from '../lib/ui/form-field.tsx';
 import { LIMITS } from '../../core/protocol/inquiry.ts';
 import { Options } from '../lib/ui/options.tsx';
-import { PrivacyLine } from '../lib/ui/privacy-line.tsx';
+import { siteUrl } from '../lib/site-links.ts';
 
 export interface SellerLeadDetail {
   /** the stored inquiry's id */
@@ -37,7 +37,7 @@ const inputClass = (bad: boolean) =>
   `w-full rounded-md border bg-surface px-3 py-2 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${bad ? 'border-danger' : 'border-line'}`;
 
 export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Estimate }) {
-  const { t, api, lang, host, leadAgentId, shadowRoot } = useElement();
+  const { t, api, lang, host, leadAgentId, shadowRoot, site } = useElement();
   const id = useId();
   const [timeline, setTimeline] = useState<SellerTimeline>('months3');
   const [alsoBuying, setAlsoBuying] = useState(false);
@@ -182,7 +182,12 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
           >
             {t(status === 'sending' ? 'valuation.lead.sending' : 'valuation.lead.submit')}
           </button>
-          <PrivacyLine text={t('inquiry.privacy')} link={t('inquiry.privacyNotice')} />
+          <p className="m-0 text-xs text-ink-muted" part="privacy">
+            {t('inquiry.privacy')}{' '}
+            <a href={siteUrl('/privacy', site, lang)} target="_blank" rel="noopener" className="text-[color:inherit] underline">
+              {t('inquiry.privacyNotice')}
+            </a>
+          </p>
         </div>
       </form>
     </section>

@@ -22,7 +22,7 @@ import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { TOKEN } from '../alerts/validate.ts';
-import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, PHONE_PATTERN } from '../../protocol/inquiry.ts';
+import { checkContact, EMAIL_PATTERN, LIMITS } from '../../protocol/inquiry.ts';
 import { isLang } from '../../lang.ts';
 import { answered, byPrivacyToken, correctPerson, erasePerson, insertRequest, issuePrivacyToken, LINKS_A_DAY, linksToday, personData, personKnown, useToken, type PrivacyRequest } from './store.ts';
 
@@ -48,15 +48,6 @@ const isOutcome = (x: PrivacyRequest | Outcome): x is Outcome => typeof x.status
 const invalid = (field: string): Outcome => ({ status: 400, body: { error: 'validation', message: `Some fields are not valid: ${field} (invalid).`, fields: { [field]: 'invalid' } } });
 const NOT_VALID: Outcome = { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
 const EXPIRED: Outcome = { status: 410, body: { error: 'expired', message: 'This link has expired or was used: ask for a new one.' } };
-
-/** A name or phone as she corrects it: one line, no control characters, within the inquiry's limits. */
-function field(value: unknown, name: 'name' | 'phone'): string | null | 'invalid' {
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (!text) return name === 'phone' ? null : 'invalid';
-  if (text.length > LIMITS[name] || CONTROL_CHARACTERS.test(text) || LINE_BREAK.test(text)) return 'invalid';
-  if (name === 'phone' && !PHONE_PATTERN.test(text)) return 'invalid';
-  return text;
-}
 
 export function createPrivacyHandler(deps: PrivacyDeps) {
   const { config } = deps;
@@ -91,25 +82,22 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
   }
 
   async function withToken(action: Exclude<Action, 'ask'>, raw: Record<string, unknown>): Promise<Outcome> {
-    let name: string | null = null;
-    let phone: string | null = null;
-    if (action === 'correct') {
-      const n = field(raw.name, 'name');
-      const p = field(raw.phone, 'phone');
-      if (n === 'invalid' || n === null) return invalid('name');
-      if (p === 'invalid') return invalid('phone');
-      [name, phone] = [n, p];
-    }
+    const name = typeof raw.name === 'string' ? raw.name.trim() : '';
+    const phone = typeof raw.phone === 'string' ? raw.phone.trim() : '';
     return deps.sql.transaction(async (tx) => {
       const request = await opened(tx, raw, action === 'open' ? 'open' : 'session');
       if (isOutcome(request)) return request;
+      // her name and phone by the rules every form's contact has (core/protocol/inquiry.ts)
+      const wrong = action === 'correct' ? checkContact({ name, email: request.email, phone, message: '' }) : {};
+      if (wrong.name) return invalid('name');
+      if (wrong.phone) return invalid('phone');
       if (action === 'open') {
         await answered(tx, request.id);
         const session = await issuePrivacyToken(tx, request.id, 'session');
         return { status: 200, body: { ok: true, session, lang: request.lang, data: await personData(tx, request.email) } };
       }
       if (action === 'correct') {
-        const rows = await correctPerson(tx, request.email, name!, phone);
+        const rows = await correctPerson(tx, request.email, name, phone || null);
         await tx.query("insert into internal.privacy_requests (kind, answered_at, outcome) values ('correction', internal.now(), jsonb_build_object('rows', $1::int))", [rows]);
       }
       if (action === 'erase') {

@@ -18,7 +18,7 @@ import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
 import { FormField } from '../ui/form-field.tsx';
 import type { Lang } from '../../../core/lang.ts';
-import { PrivacyLine } from '../ui/privacy-line.tsx';
+import { siteUrl } from '../site-links.ts';
 
 addTexts(texts);
 
@@ -33,7 +33,7 @@ export interface AlertDialogProps {
 }
 
 export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps) {
-  const { t, api, lang, host, leadAgentId } = useElement();
+  const { t, api, lang, host, leadAgentId, site } = useElement();
   const id = useId();
   const [email, setEmail] = useState('');
   const [frequency, setFrequency] = useState<AlertFrequency>('daily');
@@ -177,7 +177,12 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
             >
               {t(status === 'sending' ? 'alerts.sending' : market ? 'follow.submit' : 'alerts.submit')}
             </button>
-            <PrivacyLine text={t('alerts.privacy')} link={t('alerts.privacyNotice')} />
+            <p className="m-0 text-xs text-ink-muted" part="privacy">
+              {t('alerts.privacy')}{' '}
+              <a href={siteUrl('/privacy', site, lang)} target="_blank" rel="noopener" className="text-[color:inherit] underline">
+                {t('alerts.privacyNotice')}
+              </a>
+            </p>
           </form>
         )}
       </div>

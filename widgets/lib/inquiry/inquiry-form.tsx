@@ -15,7 +15,7 @@ import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
 import { EMPTY_VALUES, refusedFields, useContactFields, validateInquiry } from './fields.ts';
 import { FormField } from '../ui/form-field.tsx';
-import { PrivacyLine } from '../ui/privacy-line.tsx';
+import { siteUrl } from '../site-links.ts';
 
 export interface InquiryTarget {
   propertyId?: string;
@@ -74,7 +74,7 @@ export interface InquiryFormProps {
 }
 
 export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel, children, extra, onUnavailable, sentKeys }: InquiryFormProps) {
-  const { t, api, toaster, host, lang, leadAgentId } = useElement();
+  const { t, api, toaster, host, lang, leadAgentId, site } = useElement();
   const id = useId();
   const [honeypot, setHoneypot] = useState('');
   const { values, setValues, errors, setErrors, set } = useContactFields();
@@ -220,7 +220,12 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       >
         {status === 'sending' ? t('inquiry.sending') : (submitLabel ?? t('inquiry.submit'))}
       </button>
-      <PrivacyLine text={t('inquiry.privacy')} link={t('inquiry.privacyNotice')} />
+      <p className="m-0 text-xs text-ink-muted" part="privacy">
+        {t('inquiry.privacy')}{' '}
+        <a href={siteUrl('/privacy', site, lang)} target="_blank" rel="noopener" className="text-[color:inherit] underline">
+          {t('inquiry.privacyNotice')}
+        </a>
+      </p>
     </form>
   );
 }
