@@ -246,7 +246,9 @@ describe('nothing kept for ever: the retention job, once across two servers on o
       const runsBefore = (await sql<{ n: number }>('select count(*)::int as n from internal.retention_runs'))[0]!.n;
       const outcomes = await Promise.all(servers.map((s) => s.applyRetention(3600)));
       expect(outcomes.filter((o) => o !== null)).toHaveLength(1);
-      expect(outcomes.find((o) => o !== null)).toMatchObject({ leads: 1, mails: 1, pending_searches: 1 });
+      // (counts: ours and whatever else the seeded database holds past its period; the rows below say which went)
+      const done = outcomes.find((o) => o !== null)!;
+      for (const kind of ['leads', 'mails', 'pending_searches'] as const) expect(done[kind], kind).toBeGreaterThanOrEqual(1);
       // and not again within the hour, from either
       expect(await Promise.all(servers.map((s) => s.applyRetention(3600)))).toEqual([null, null]);
       expect((await sql<{ n: number }>('select count(*)::int as n from internal.retention_runs'))[0]!.n).toBe(runsBefore + 1);

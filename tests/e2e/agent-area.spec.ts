@@ -108,6 +108,10 @@ test.describe("the agents' area", () => {
     await expect(followed.getByRole('link', { name: 'sigue.busqueda@example.com' })).toBeVisible();
     await expect(card.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/593991234567\?text=Hola%20Carla/);
     await page.screenshot({ path: join(shots, 'leads-390.png'), fullPage: true });
+    // on a desk: the same list, wider
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: join(shots, 'leads-1366.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
 
     // what she sees, as a spreadsheet's file: her lead only, a formula kept as text
     const [download] = await Promise.all([page.waitForEvent('download'), area.getByRole('button', { name: 'Descargar estos contactos (CSV)' }).click()]);
@@ -339,6 +343,8 @@ test.describe("the agents' area", () => {
     await data.sql('delete from internal.routing_rules');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'team-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: join(shots, 'team-1366.png'), fullPage: true });
     await page.setViewportSize({ width: 320, height: 700 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 

@@ -103,50 +103,53 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
       <h2 id={`${id}-leads`} className="m-0 text-2xl font-bold text-ink">
         {t('agentArea.leadsTitle')}
       </h2>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-status`} className="font-semibold text-ink">
-          {t('agentArea.filterStatus')}
-        </label>
-        <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus | '')} className={field} part="status-filter">
-          <option value="">{t('agentArea.allStatuses')}</option>
-          {LEAD_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`agentArea.status.${s}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-kind`} className="font-semibold text-ink">
-          {t('agentArea.filterKind')}
-        </label>
-        <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as LeadKind | '')} className={field} part="kind-filter">
-          <option value="">{t('agentArea.allKinds')}</option>
-          {(['listing', 'valuation', 'general'] as const).map((k) => (
-            <option key={k} value={k}>
-              {t(`agentArea.kind.${k}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-source`} className="font-semibold text-ink">
-          {t('agentArea.filterSource')}
-        </label>
-        <select
-          id={`${id}-source`}
-          value={source === null ? '*' : `=${source}`}
-          onChange={(e) => setSource(e.target.value === '*' ? null : e.target.value.slice(1))}
-          className={field}
-          part="source-filter"
-        >
-          <option value="*">{t('agentArea.allSources')}</option>
-          {sources.map((s) => (
-            <option key={s} value={`=${s}`}>
-              {s || t('agentArea.unknownSource')}
-            </option>
-          ))}
-        </select>
+      {/* the filters side by side where there is room (a desk), one under the other on a phone */}
+      <div className="grid gap-3 cq-md:grid-cols-3" part="filters">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-status`} className="font-semibold text-ink">
+            {t('agentArea.filterStatus')}
+          </label>
+          <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus | '')} className={field} part="status-filter">
+            <option value="">{t('agentArea.allStatuses')}</option>
+            {LEAD_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`agentArea.status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-kind`} className="font-semibold text-ink">
+            {t('agentArea.filterKind')}
+          </label>
+          <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as LeadKind | '')} className={field} part="kind-filter">
+            <option value="">{t('agentArea.allKinds')}</option>
+            {(['listing', 'valuation', 'general'] as const).map((k) => (
+              <option key={k} value={k}>
+                {t(`agentArea.kind.${k}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-source`} className="font-semibold text-ink">
+            {t('agentArea.filterSource')}
+          </label>
+          <select
+            id={`${id}-source`}
+            value={source === null ? '*' : `=${source}`}
+            onChange={(e) => setSource(e.target.value === '*' ? null : e.target.value.slice(1))}
+            className={field}
+            part="source-filter"
+          >
+            <option value="*">{t('agentArea.allSources')}</option>
+            {sources.map((s) => (
+              <option key={s} value={`=${s}`}>
+                {s || t('agentArea.unknownSource')}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
         {t('agentArea.export')}
