@@ -253,7 +253,7 @@ $$;
 -- than `leads_months` (internal.erase_leads), deletes the mails and webhooks sent, dropped or
 -- failed more than `mails_days` ago, the alert requests never confirmed after `pending_days`, and
 -- forgets the address of privacy requests older than that. What it did is kept (retention_runs),
--- the team reads the last run (public.retention_last_run). Null when another server has it or it
+-- the team reads the last run (public.privacy_overview). Null when another server has it or it
 -- ran lately.
 create table internal.retention_runs (
   id bigint generated always as identity primary key,
@@ -319,8 +319,10 @@ begin
 end
 $$;
 
--- The retention job's last run, for the team's console: when, and what it did. Only the team.
-create or replace function public.retention_last_run()
+-- The team's view of privacy (docs/privacy.md, the team's console): the latest requests (their kind,
+-- when asked, when answered and what was done; never the address) and the retention job's last
+-- run. Only the team.
+create or replace function public.privacy_overview(max_rows integer default 50)
 returns jsonb
 language plpgsql
 stable
@@ -329,11 +331,14 @@ set search_path = ''
 as $$
 begin
   if not internal.is_team() then
-    raise exception 'only the team reads the retention job' using errcode = '42501';
+    raise exception 'only the team reads the privacy requests' using errcode = '42501';
   end if;
-  return (select pg_catalog.jsonb_build_object('at', r.at, 'outcome', r.outcome) from internal.retention_runs r order by r.at desc limit 1);
+  return pg_catalog.jsonb_build_object(
+    'requests', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('kind', r.kind, 'asked_at', r.asked_at, 'answered_at', r.answered_at, 'outcome', r.outcome)
+                                   order by r.asked_at desc), '[]')
+                   from (select * from internal.privacy_requests r order by r.asked_at desc limit least(greatest(coalesce(max_rows, 50), 1), 500)) r),
+    'retention', (select pg_catalog.jsonb_build_object('at', r.at, 'outcome', r.outcome) from internal.retention_runs r order by r.at desc limit 1));
 end
 $$;
 
-comment on function public.retention_last_run is 'The retention job''s last run (when, and what it erased and deleted): the team''s (docs/privacy.md).';
-
+comment on function public.privacy_overview is 'The latest privacy requests (no address) and the retention job''s last run: the team''s (docs/privacy.md).';

@@ -123,8 +123,8 @@ grant execute on function public.my_role(), public.team_agents(), public.routing
   public.invite_agent(text, text, text), public.my_alert_leads(), public.my_leads(integer) to authenticated;
 -- her listings' weekly figures (49_listing_figures.sql): counts only, read through one checked function
 grant execute on function public.my_listing_figures(integer, bigint, integer) to authenticated;
--- the retention job's last run (55_privacy.sql): the function checks the caller is the team's
-grant execute on function public.retention_last_run() to authenticated;
+-- the privacy requests and the retention job's last run (55_privacy.sql): the function checks the caller is the team's
+grant execute on function public.privacy_overview(integer) to authenticated;
 revoke all on internal.listing_weeks from anon, authenticated;
 grant all on internal.listing_weeks to service_role;
 revoke all on internal.routing_rules from anon, authenticated;

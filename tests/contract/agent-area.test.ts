@@ -543,6 +543,27 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect((await client('10.78.0.3').rest().rpc('my_alert_leads')).error).not.toBeNull();
     await server.sql('delete from internal.saved_searches where id = any($1::bigint[])', [ids]);
   });
+  it("visitors' privacy requests and the retention job's last run: the team reads them, never an address; an agent and the public key do not", async () => {
+    const a = await signIn(A, '10.78.1.1');
+    const team = await signIn(TEAM, '10.78.1.2');
+    const [made] = await server.sql<{ id: string }>(
+      "insert into internal.privacy_requests (kind, email, asked_at) values ('access', 'pide.datos@example.com', internal.now()) returning id::text as id",
+    );
+    await server.applyRetention(0);
+    try {
+      const seen = await team.rest.rpc('privacy_overview', { max_rows: 5 });
+      expect(seen.error).toBeNull();
+      const overview = seen.data as { requests: Array<{ kind: string; answered_at: string | null }>; retention: { at: string; outcome: Record<string, number> } | null };
+      expect(overview.requests[0]).toMatchObject({ kind: 'access', answered_at: null });
+      expect(JSON.stringify(overview)).not.toContain('pide.datos');
+      expect(overview.retention?.outcome).toEqual(expect.objectContaining({ leads: expect.any(Number), mails: expect.any(Number) }));
+      expect((await a.rest.rpc('privacy_overview')).error?.code).toBe('42501');
+      expect((await client('10.78.1.3').rest().rpc('privacy_overview')).error).not.toBeNull();
+    } finally {
+      await server.sql('delete from internal.privacy_requests where id = $1::bigint', [made!.id]);
+    }
+  });
+
   it("her listings' weeks: views and saves counted by the listing-events function (counts only), with the inquiries and visit requests of each week; hers only, the team's when it names her", async () => {
     const a = await signIn(A, '10.79.0.1');
     const b = await signIn(B, '10.79.0.2');

@@ -342,6 +342,20 @@ test.describe("the agents' area", () => {
     expect(await data.sql('select source from internal.routing_rules')).toEqual([{ source: 'feria-vivienda' }]);
     await data.sql('delete from internal.routing_rules');
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // visitors' requests about their data, never who asked, and the retention job's last run (the server ran it at start)
+    const [asked] = await data.sql<{ id: string }>(
+      "insert into internal.privacy_requests (kind, asked_at, answered_at, outcome) values ('erasure', internal.now() - interval '2 hours', internal.now() - interval '1 hour', '{\"inquiries\": 1}') returning id::text as id",
+    );
+    try {
+      await area.getByRole('tab', { name: 'Contactos', exact: true }).click();
+      await area.getByRole('tab', { name: 'Equipo', exact: true }).click();
+      const privacy = area.locator('[part="privacy-requests"]');
+      await expect(privacy.getByRole('heading', { name: 'Datos de los visitantes' })).toBeVisible();
+      await expect(privacy.getByText('Eliminó sus datos').first()).toBeVisible();
+      await expect(privacy.locator('[part="retention"]')).toContainText('Conservación, última ejecución');
+    } finally {
+      await data.sql('delete from internal.privacy_requests where id = $1::bigint', [asked!.id]);
+    }
     await page.screenshot({ path: join(shots, 'team-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.screenshot({ path: join(shots, 'team-1366.png'), fullPage: true });

@@ -7,7 +7,19 @@
 import texts from 'virtual:exp-texts/lazy/agent-area/team';
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { deactivateAgent, getRouting, getTeamAgents, inviteAgent, saveRouting, type Routing, type RoutingRule, type TeamAgent } from '../lib/data/agent-area.ts';
+import {
+  deactivateAgent,
+  getPrivacyOverview,
+  getRouting,
+  getTeamAgents,
+  inviteAgent,
+  saveRouting,
+  type PrivacyOverview,
+  type Routing,
+  type RoutingRule,
+  type TeamAgent,
+} from '../lib/data/agent-area.ts';
+import { ecuadorClock } from './when.ts';
 import { fold } from '../../core/protocol/text.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
@@ -47,7 +59,77 @@ export function Team({ id, session, agents, onAgents }: { id: string; session: S
         <Invite session={session} onInvited={() => void reload()} />
       </section>
       <RoutingEditor id={id} session={session} agents={agents.filter((a) => a.active)} />
+      <Privacy id={id} session={session} />
     </div>
+  );
+}
+
+/** Visitors' requests about their data (docs/privacy.md): each kind, when asked and answered, never who; and the retention job's last run. */
+function Privacy({ id, session }: { id: string; session: Session }) {
+  const { t, api } = useElement();
+  const [overview, setOverview] = useState<PrivacyOverview | null | 'failed'>(null);
+  useEffect(() => {
+    let live = true;
+    getPrivacyOverview(api, session).then(
+      (o) => live && setOverview(o),
+      (error: unknown) => {
+        console.error('[exp-agent-area] could not read the privacy requests:', error);
+        if (live) setOverview('failed');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, session]);
+  const months = t('agentArea.months').split(' ');
+  const when = (at: string) => {
+    const c = ecuadorClock(at);
+    return t('agentArea.when', { day: c.day, month: months[c.month - 1], year: c.year, time: `${String(c.hour).padStart(2, '0')}:${String(c.minute).padStart(2, '0')}` });
+  };
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby={`${id}-privacy`} part="privacy-requests">
+      <h2 id={`${id}-privacy`} className="m-0 text-2xl font-bold text-ink">
+        {t('agentArea.team.privacy.title')}
+      </h2>
+      <p className="m-0 text-ink-muted">{t('agentArea.team.privacy.intro')}</p>
+      {overview === null ? (
+        <p className="m-0 text-ink-muted" role="status">
+          {t('agentArea.loading')}
+        </p>
+      ) : overview === 'failed' ? (
+        <p className="m-0 text-ink" role="alert">
+          {t('agentArea.failed')}
+        </p>
+      ) : (
+        <>
+          <p className="m-0 text-ink" part="retention">
+            {overview.retention
+              ? t('agentArea.team.privacy.retention', {
+                  at: when(overview.retention.at),
+                  leads: overview.retention.outcome.leads,
+                  mails: overview.retention.outcome.mails,
+                  searches: overview.retention.outcome.pending_searches,
+                })
+              : t('agentArea.team.privacy.retentionNever')}
+          </p>
+          {overview.requests.length ? (
+            <ul className="list-none m-0 p-0 flex flex-col gap-2">
+              {overview.requests.map((r) => (
+                <li key={`${r.kind}-${r.asked_at}`} className={card}>
+                  <p className="m-0 font-semibold text-ink">{t(`agentArea.team.privacy.kinds.${r.kind}`)}</p>
+                  <p className="m-0 text-sm text-ink-muted">
+                    {t('agentArea.team.privacy.asked', { at: when(r.asked_at) })} ·{' '}
+                    {r.answered_at ? t('agentArea.team.privacy.answered', { at: when(r.answered_at) }) : t('agentArea.team.privacy.open')}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="m-0 text-ink-muted">{t('agentArea.team.privacy.none')}</p>
+          )}
+        </>
+      )}
+    </section>
   );
 }
 

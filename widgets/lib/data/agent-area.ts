@@ -305,6 +305,16 @@ export async function getTeamAgents(config: ApiConfig, session: Session): Promis
   return (await answer(restAs(config, session).rpc('team_agents'), 'agents')) as TeamAgent[];
 }
 
+/** The team's view of privacy (public.privacy_overview, docs/privacy.md): the latest requests, never an address, and the retention job's last run. */
+export interface PrivacyOverview {
+  requests: Array<{ kind: 'access' | 'correction' | 'erasure'; asked_at: string; answered_at: string | null; outcome: Record<string, number> | null }>;
+  retention: { at: string; outcome: { leads: number; mails: number; pending_searches: number; privacy_requests: number } } | null;
+}
+
+export async function getPrivacyOverview(config: ApiConfig, session: Session): Promise<PrivacyOverview> {
+  return (await answer(restAs(config, session).rpc('privacy_overview', { max_rows: 20 }), 'privacy requests')) as PrivacyOverview;
+}
+
 /** The team gives a lead to an agent of ours (null: the team), saying why. */
 export async function reassignLead(config: ApiConfig, session: Session, leadId: string, agentId: number | null, reason: string): Promise<void> {
   await answer(restAs(config, session).rpc('reassign_lead', { lead_id: leadId, agent_id: agentId, reason: reason.trim() || null }), 'reassign the lead');
