@@ -47,7 +47,12 @@ export function privacyNotice(t: Translate, lang: Lang, settings: PrivacySetting
     <article className="alert-page privacy-notice" aria-labelledby="privacy-heading">
       <h1 id="privacy-heading">{t('site.privacy.notice.title')}</h1>
       <p>{t('site.privacy.notice.intro')}</p>
-      <p className="privacy-notice__version">{t('site.privacy.notice.version', { version: PRIVACY_NOTICE.version, date: PRIVACY_NOTICE.since })}</p>
+      <p className="privacy-notice__version">
+        {t('site.privacy.notice.version', {
+          version: PRIVACY_NOTICE.version,
+          date: new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${PRIVACY_NOTICE.since}T12:00:00Z`)),
+        })}
+      </p>
       {sections.map((key) => (
         <section key={key} id={key === 'dpoNone' ? 'dpo' : key} aria-labelledby={`privacy-${key}`}>
           <h2 id={`privacy-${key}`}>{t(`site.privacy.notice.sections.${key}.title`)}</h2>

@@ -59,6 +59,9 @@ test.describe("privacy under Ecuador's law", () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Aviso de privacidad' })).toBeVisible();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'notice-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: join(shots, 'notice-1366.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
     // the footer links the notice and the page of her data
     const footer = page.locator('exp-site-footer');
     await expect(footer.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute('href', '/es/privacidad');
@@ -125,6 +128,8 @@ test.describe("privacy under Ecuador's law", () => {
     await expect(main).toContainText(HER.phone);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'my-data-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: join(shots, 'my-data-1366.png'), fullPage: true });
     await page.setViewportSize({ width: 320, height: 700 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 390, height: 844 });
