@@ -29,7 +29,7 @@ import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
-import { ecuadorClock } from './when.ts';
+import { ecuadorTimes, type EcuadorTimes } from './when.ts';
 
 const REFRESH_MS = 60_000;
 /** the cards shown at first, and added by "Show more" */
@@ -96,7 +96,7 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   };
-  const dates = useMemo(() => ecuadorTime(t), [t]);
+  const dates = useMemo(() => ecuadorTimes(t), [t]);
 
   return (
     <section className="flex flex-col gap-4" part="leads" aria-labelledby={`${id}-leads`}>
@@ -333,22 +333,7 @@ function GiveTo({ lead, session, agents, onDone }: { lead: Lead; session: Sessio
 }
 
 /** Her confirmed alert subscriptions: who follows what, how often, since when, from where. */
-/**
- * A lead's time as she reads it, in Ecuador's time ("2 Dec 2026, 14:05"), made without Intl: a
- * phone's first Intl.DateTimeFormat would hold her list back (docs/agent-area.md "Speed").
- */
-function ecuadorTime(t: (key: string, options?: Record<string, unknown>) => string): { format: (at: Date) => string } {
-  const months = t('agentArea.months').split(' ');
-  const two = (n: number) => String(n).padStart(2, '0');
-  return {
-    format: (at) => {
-      const c = ecuadorClock(at);
-      return t('agentArea.when', { day: c.day, month: months[c.month - 1], year: c.year, time: `${two(c.hour)}:${two(c.minute)}` });
-    },
-  };
-}
-
-function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: { format: (at: Date) => string } }) {
+function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: EcuadorTimes }) {
   const { t } = useElement();
   const id = useId();
   return (

@@ -19,7 +19,7 @@ import {
   type RoutingRule,
   type TeamAgent,
 } from '../lib/data/agent-area.ts';
-import { ecuadorClock } from './when.ts';
+import { ecuadorTimes } from './when.ts';
 import { fold } from '../../core/protocol/text.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
@@ -81,11 +81,8 @@ function Privacy({ id, session }: { id: string; session: Session }) {
       live = false;
     };
   }, [api, session]);
-  const months = t('agentArea.months').split(' ');
-  const when = (at: string) => {
-    const c = ecuadorClock(at);
-    return t('agentArea.when', { day: c.day, month: months[c.month - 1], year: c.year, time: `${String(c.hour).padStart(2, '0')}:${String(c.minute).padStart(2, '0')}` });
-  };
+  const times = ecuadorTimes(t);
+  const when = (at: string) => times.format(new Date(at));
   return (
     <section className="flex flex-col gap-3" aria-labelledby={`${id}-privacy`} part="privacy-requests">
       <h2 id={`${id}-privacy`} className="m-0 text-2xl font-bold text-ink">

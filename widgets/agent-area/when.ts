@@ -12,3 +12,19 @@ export function ecuadorClock(at: Date | string | number): { year: number; month:
   const since = new Date(at).getTime() - ecuadorMidnight(day).getTime();
   return { year, month, day: date, hour: Math.floor(since / 3_600_000), minute: Math.floor((since % 3_600_000) / 60_000) };
 }
+
+export interface EcuadorTimes {
+  format(at: Date): string;
+}
+
+/** A time as the area writes it ("2 Dec 2026, 14:05"), in the area's words (`agentArea.months`, `agentArea.when`). */
+export function ecuadorTimes(t: (key: string, options?: Record<string, unknown>) => string): EcuadorTimes {
+  const months = t('agentArea.months').split(' ');
+  const two = (n: number) => String(n).padStart(2, '0');
+  return {
+    format: (at) => {
+      const c = ecuadorClock(at);
+      return t('agentArea.when', { day: c.day, month: months[c.month - 1], year: c.year, time: `${two(c.hour)}:${two(c.minute)}` });
+    },
+  };
+}

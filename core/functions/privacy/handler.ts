@@ -72,7 +72,8 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
 
   /** The request a link or a session opens, or why not. */
   async function opened(tx: Sql, raw: Record<string, unknown>, purpose: 'open' | 'session'): Promise<PrivacyRequest | Outcome> {
-    const token = typeof raw[purpose === 'open' ? 'token' : 'session'] === 'string' ? (raw[purpose === 'open' ? 'token' : 'session'] as string).trim() : '';
+    const given = raw[purpose === 'open' ? 'token' : 'session'];
+    const token = typeof given === 'string' ? given.trim() : '';
     if (!TOKEN.test(token)) return NOT_VALID;
     const found = await byPrivacyToken(tx, token, purpose);
     if (found === 'unknown') return NOT_VALID;
