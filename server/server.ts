@@ -218,7 +218,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // this server's calls to its own API and functions (the pages' data, a page's form) carry it, and name the visitor they are made for
   const internalToken = randomBytes(24).toString('base64url');
   const functions = createFunctionsRouter(
-    { ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick()), ...options.functions },
+    { ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick(), siteTexts), ...options.functions },
     { trustProxy: options.trustProxy ?? NO_PROXY, internalToken },
   );
   const auth = createAuthHandler({ sql, secret: jwtSecret, siteUrl: mailOptions.siteUrl, onQueued: () => outbox.kick() });
@@ -332,7 +332,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         },
       },
       // the pages of the alert and visit mails' links: GET shows, POST acts (server/pages/link-pages.ts)
-      ...['/alerts', '/es/alerts', '/visits', '/es/visits', '/privacy/my-data', '/es/privacidad/mis-datos', '/es/privacy/my-data'].map((prefix) => ({ prefix, handle: pages.links })),
+      ...[
+        '/alerts',
+        '/es/alerts',
+        '/visits',
+        '/es/visits',
+        '/privacy/my-data',
+        '/es/privacidad/mis-datos',
+        '/es/privacy/my-data',
+        '/privacy/consent',
+        '/es/privacidad/consentimiento',
+        '/es/privacy/consent',
+      ].map((prefix) => ({ prefix, handle: pages.links })),
       {
         // where the cross-origin demo loads the bundle from
         prefix: '/demo/config.json',

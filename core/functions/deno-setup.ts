@@ -7,6 +7,7 @@
  * `x-alerts-run` runs the alert job (docs/decisions.md #23) and then delivers.
  */
 import type { Dict } from '../translate.ts';
+import type { Lang } from '../lang.ts';
 import { pgSql, type PgPool } from './db/pg.ts';
 import { cpuBudget } from './cpu-budget.ts';
 import { CLOCK_OFFSET_ENV, clockSessionOptions } from '../clock.ts';
@@ -121,7 +122,9 @@ export function setUpFunction(deps: DenoDeps) {
     };
   };
 
-  return { sql, mail, inquiry, alerts, outbox, drain, scheduled, client, serve };
+  // the locale files' texts, for what the functions keep in words (a consent's box)
+  const texts = (lang: Lang) => deps.texts[lang];
+  return { sql, mail, inquiry, alerts, texts, outbox, drain, scheduled, client, serve };
 }
 
 /** Only Supabase's runtime has EdgeRuntime; under plain Deno (our tests) the work simply runs on. */

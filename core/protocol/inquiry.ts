@@ -3,6 +3,7 @@
  * wrong before sending) and the send-property-inquiry function (which decides). One set of limits
  * and patterns, so the form never accepts what the function refuses.
  */
+import type { LeadConsent } from './privacy.ts';
 import type { Attribution } from './attribution.ts';
 import type { SellerRequest } from './valuation.ts';
 import type { VisitRequest } from './visits.ts';
@@ -41,6 +42,8 @@ export interface InquiryBody {
   seller?: SellerRequest;
   /** a request to visit the listing (docs/visits.md): how, and the times proposed; `propertyId` is then required */
   visit?: VisitRequest;
+  /** what she consented to besides her request, each box she ticked (docs/privacy.md "Consents") */
+  consents?: LeadConsent[];
 }
 
 export type ContactField = keyof typeof LIMITS;

@@ -47,3 +47,18 @@ export interface PrivacySettings {
 
 /** The retention periods a reviewer would accept, unless the operator sets others. */
 export const RETENTION_DEFAULTS = { leadsMonths: 24, mailsDays: 90, pendingDays: 30 } as const;
+
+/**
+ * What a visitor may consent to (docs/privacy.md "Consents"), each a box of its own, never ticked
+ * in advance: mail about other homes and the brokerage's news, the monthly report of her home's
+ * value, and other agents of the brokerage contacting her. Answering what she asked for needs none.
+ * A box's words are `consent.<purpose>` in the locale files; what was stored is what she read.
+ */
+export type ConsentPurpose = 'marketing' | 'home_report' | 'other_agents';
+
+/** The boxes an inquiry (or a visit request, or a seller's lead) may carry; the home report comes with its own request. */
+export const LEAD_CONSENTS = ['marketing', 'other_agents'] as const satisfies readonly ConsentPurpose[];
+export type LeadConsent = (typeof LEAD_CONSENTS)[number];
+
+/** Where a consent's one-click withdrawal link lands (its token in `?token=`). */
+export const CONSENT_PATH = '/privacy/consent';

@@ -13,6 +13,7 @@ import { createVisitsHandler } from '../../core/functions/visits/handler.ts';
 import { createListingEventsHandler } from '../../core/functions/listing-events/handler.ts';
 import { createPrivacyHandler } from '../../core/functions/privacy/handler.ts';
 import type { TransactionalSql } from '../../core/functions/sql.ts';
+import type { Texts } from '../../core/functions/privacy/consents.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
 
@@ -23,11 +24,16 @@ export const DEFAULT_ALERTS_CONFIG: AlertsConfig = policy(DEFAULTS.alertRateLimi
 const isUnavailable = (error: unknown) => error instanceof DatabaseUnavailableError || isConnectionError(error);
 
 /** The functions by their deployed names; `deliver` is called when a mail was queued. */
-export function localFunctions(sql: TransactionalSql, config: { inquiry?: Partial<InquiryConfig>; alerts?: Partial<AlertsConfig> }, deliver: () => void): Record<string, FunctionHandler> {
+export function localFunctions(
+  sql: TransactionalSql,
+  config: { inquiry?: Partial<InquiryConfig>; alerts?: Partial<AlertsConfig> },
+  deliver: () => void,
+  texts: Texts,
+): Record<string, FunctionHandler> {
   // each client's share of the functions' work, as a deployed function has it (client-gate.ts)
   return {
-    'send-property-inquiry': gateByClient(createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, onStored: deliver, isUnavailable })),
-    'saved-searches': gateByClient(createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
+    'send-property-inquiry': gateByClient(createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, texts, onStored: deliver, isUnavailable })),
+    'saved-searches': gateByClient(createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, texts, onQueued: deliver, isUnavailable })),
     visits: gateByClient(createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
     // a listing's page view or save, counted for its agent's figures (counts only)
     // a visitor's data on her request: the link, what we keep, correction and erasure (docs/privacy.md)

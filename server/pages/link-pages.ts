@@ -12,6 +12,7 @@ import { readBody } from '../http/body.ts';
 import { alertPageGet, alertPagePost, message, type AlertPageKind } from './alerts-page.tsx';
 import { unavailable as visitUnavailable, VISIT_PAGES, visitPageGet, visitPagePost, type VisitPageKind } from './visit-pages.tsx';
 import { myDataGet, myDataPost, myDataUnavailable } from './privacy-pages.tsx';
+import { consentGet, consentPost } from './consent-page.tsx';
 import { requestContext } from '../http/request-context.ts';
 import type { PageKit } from './page-kit.ts';
 import { send } from './send.ts';
@@ -56,12 +57,13 @@ const FAMILIES: LinkPages[] = [
     unavailable: (ctx) => visitUnavailable(ctx),
   },
   {
-    // her data on request (docs/privacy.md): /privacy/my-data, /es/privacidad/mis-datos
-    match: /^\/privacy\/(my-data)$/,
+    // her data on request, and a consent's withdrawal link (docs/privacy.md): /privacy/my-data,
+    // /privacy/consent, /es/privacidad/mis-datos, /es/privacidad/consentimiento
+    match: /^\/privacy\/(my-data|consent)$/,
     fn: 'privacy',
     shell: 'my-data.html',
-    get: (_kind, ctx) => myDataGet(ctx),
-    post: (_kind, ctx, fields, call) => myDataPost(ctx, fields, call),
+    get: (kind, ctx, call) => (kind === 'consent' ? consentGet(ctx, call) : myDataGet(ctx)),
+    post: (kind, ctx, fields, call) => (kind === 'consent' ? consentPost(ctx, call) : myDataPost(ctx, fields, call)),
     unavailable: (ctx) => myDataUnavailable(ctx),
   },
 ];

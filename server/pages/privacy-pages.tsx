@@ -68,7 +68,13 @@ export function privacyNotice(t: Translate, lang: Lang, settings: PrivacySetting
   );
 }
 
-function Section({ heading, text, children }: { heading: string; text?: string | undefined; children?: ReactNode }) {
+/** A time as the privacy pages show it, on Ecuador's clock ('' for none). */
+export function shownTime(lang: Lang, v: unknown, style: 'long' | 'medium' = 'medium'): string {
+  if (typeof v !== 'string' || !v) return '';
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: style, ...(style === 'medium' ? { timeStyle: 'short' } : {}), timeZone: 'America/Guayaquil' }).format(new Date(v));
+}
+
+export function Section({ heading, text, children }: { heading: string; text?: string | undefined; children?: ReactNode }) {
   return (
     <section className="alert-page" aria-labelledby="link-page-heading">
       <h1 id="link-page-heading">{heading}</h1>
@@ -121,6 +127,7 @@ type Data = {
   inquiries: Array<Record<string, unknown>>;
   saved_searches: Array<Record<string, unknown>>;
   mails: Array<Record<string, unknown>>;
+  consents: Array<Record<string, unknown>>;
   requests: Array<Record<string, unknown>>;
 };
 
@@ -136,15 +143,14 @@ function SessionForm({ ctx, session, children, className }: { ctx: PrivacyCtx; s
 
 function dataPage(ctx: PrivacyCtx, session: string, data: Data, note?: { text: string; error?: boolean }): PrivacyPage {
   const { t } = ctx;
-  const when = (v: unknown) =>
-    typeof v === 'string' && v ? new Intl.DateTimeFormat(ctx.lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Guayaquil' }).format(new Date(v)) : '';
-  const Rows = ({ rows }: { rows: Array<[string, unknown]> }) => (
+  const when = (v: unknown) => shownTime(ctx.lang, v);
+  const Rows = ({ rows, group = 'fields' }: { rows: Array<[string, unknown]>; group?: string }) => (
     <dl className="privacy-data__rows">
       {rows
         .filter(([, v]) => v !== null && v !== undefined && v !== '')
         .map(([k, v]) => (
           <div key={k}>
-            <dt>{t(`site.privacy.myData.fields.${k}`)}</dt>
+            <dt>{t(`site.privacy.myData.${group}.${k}`)}</dt>
             <dd>{String(v)}</dd>
           </div>
         ))}
@@ -198,6 +204,35 @@ function dataPage(ctx: PrivacyCtx, session: string, data: Data, note?: { text: s
                     ['alerts', s.alerts_sent],
                   ]}
                 />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>{t('site.privacy.myData.none')}</p>
+        )}
+        <h2>{t('site.privacy.myData.consents')}</h2>
+        {data.consents?.length ? (
+          <ul className="privacy-data__list">
+            {data.consents.map((c) => (
+              <li key={String(c.id)}>
+                <p>“{String(c.text)}”</p>
+                <Rows
+                  rows={[
+                    ['given', when(c.given_at)],
+                    ['page', c.page],
+                    ['version', c.notice_version],
+                    ['withdrawn', when(c.withdrawn_at)],
+                  ]}
+                  group="consentFields"
+                />
+                {c.withdrawn_at ? null : (
+                  <SessionForm ctx={ctx} session={session}>
+                    <input type="hidden" name="consent" value={String(c.id)} />
+                    <button type="submit" className="btn btn--outline" name="do" value="withdraw">
+                      {t('site.privacy.myData.withdraw')}
+                    </button>
+                  </SessionForm>
+                )}
               </li>
             ))}
           </ul>
@@ -325,6 +360,11 @@ export async function myDataPost(ctx: PrivacyCtx, fields: URLSearchParams, call:
     }
     if (answer.status !== 200) return failure(ctx, answer.status);
     return dataPage(ctx, session, answer.body.data as Data, { text: ctx.t('site.privacy.myData.correct.done') });
+  }
+  if (action === 'withdraw') {
+    const answer = await call({ action: 'withdraw', session, consent: fields.get('consent') ?? '' });
+    if (answer.status !== 200) return failure(ctx, answer.status === 400 ? 404 : answer.status);
+    return dataPage(ctx, session, answer.body.data as Data, { text: ctx.t('site.privacy.myData.withdrawn') });
   }
   if (action === 'erase') {
     if (fields.get('confirm') !== 'yes') {

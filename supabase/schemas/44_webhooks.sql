@@ -1,7 +1,7 @@
 create table internal.webhook_endpoints (
   id bigint generated always as identity primary key,
   url text not null,
-  events text[] not null check (cardinality(events) > 0 and events <@ array['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled', 'lead.reassigned', 'lead.erased']),
+  events text[] not null check (cardinality(events) > 0 and events <@ array['inquiry.created', 'alert.confirmed', 'alert.unsubscribed', 'seller.lead.created', 'visit.requested', 'visit.confirmed', 'visit.cancelled', 'lead.reassigned', 'lead.erased', 'consent.withdrawn']),
   -- whsec_<base64 of 24 random bytes>: the key the deliveries are signed with (Standard Webhooks)
   secret text not null check (secret ~ '^whsec_[A-Za-z0-9+/]+={0,2}$'),
   description text,

@@ -286,20 +286,21 @@ set search_path = ''
 as $$
 declare
   me bigint := internal.my_agent_id();
+  team boolean := internal.is_team();
 begin
   if max_rows is null or max_rows not between 1 and 1000 then
     raise exception 'max_rows is 1 to 1000' using errcode = '22023', hint = 'max_rows';
   end if;
-  if internal.is_team() then
-    return coalesce((select pg_catalog.json_agg(l order by l.received_at desc, l.id) from (
+  -- hers (the team's: all), newest first, each by its own index; then each with its consents (internal.lead_consents)
+  return coalesce((with shown as (
+      (select i.id from public.inquiries i where team order by i.received_at desc limit max_rows)
+      union all
+      (select i.id from public.inquiries i where not team and i.owner_agent_id = me order by i.received_at desc limit max_rows))
+    select pg_catalog.json_agg(l order by l.received_at desc, l.id) from (
       select i.id, i.name, i.email, i.phone, i.message, i.property_title, i.listing_id, i.lang, i.received_at, i.page_url, i.element, i.utm, i.seller,
-             i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id, i.erased_at
-        from public.inquiries i order by i.received_at desc limit max_rows) l), '[]'::json);
-  end if;
-  return coalesce((select pg_catalog.json_agg(l order by l.received_at desc, l.id) from (
-    select i.id, i.name, i.email, i.phone, i.message, i.property_title, i.listing_id, i.lang, i.received_at, i.page_url, i.element, i.utm, i.seller,
-           i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id, i.erased_at
-      from public.inquiries i where i.owner_agent_id = me order by i.received_at desc limit max_rows) l), '[]'::json);
+             i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id, i.erased_at, c.consents
+        from public.inquiries i join shown on shown.id = i.id
+        left join internal.lead_consents(array(select shown.id from shown)) c on c.lead_id = i.id) l), '[]'::json);
 end
 $$;
 comment on function public.my_leads is 'A signed-in agent''s leads, newest first, in one call (the team''s: all): docs/agent-area.md.';

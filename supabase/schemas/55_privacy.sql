@@ -104,6 +104,8 @@ as $$
     'saved_searches', internal.person_searches(person_data.email),
     'mails', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('kind', m.kind, 'status', m.status, 'queued_at', m.created_at, 'sent_at', m.sent_at) order by m.created_at desc), '[]')
                 from internal.mail_outbox m where m.kind <> 'webhook' and internal.mailbox(m.recipient) = internal.mailbox(person_data.email)),
+    'consents', (select coalesce(pg_catalog.jsonb_agg(internal.consent_json(c) order by c.given_at desc), '[]')
+                   from internal.consents c where internal.mailbox(c.email) = internal.mailbox(person_data.email)),
     'requests', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('kind', r.kind, 'asked_at', r.asked_at, 'answered_at', r.answered_at) order by r.asked_at desc), '[]')
                    from internal.privacy_requests r where internal.mailbox(r.email) = internal.mailbox(person_data.email))
   )
@@ -146,13 +148,15 @@ begin
          seller = case when i.seller is null then null else '{}'::jsonb end, erased_at = internal.now()
    where i.id = any (ids) and i.erased_at is null;
   delete from public.lead_notes n where n.lead_id = any (ids);
+  -- her consents go with her: nothing is done on them any more
+  delete from internal.consents c where c.inquiry_id = any (ids);
   -- the trail says it was erased, and when (not by whom: the visitor has no account)
   insert into public.lead_events (lead_id, what) select pg_catalog.unnest(ids), 'erased';
   update internal.visit_requests v set name = '', email = '', phone = null, message = null where v.inquiry_id = any (ids);
 end
 $$;
 
--- Her leads, without her (internal.erase_leads), and her visit requests' contact. The leads' ids.
+-- Her leads, without her (internal.erase_leads), her visit requests' contact and her consents. The leads' ids.
 create or replace function internal.erase_person_leads(email text)
 returns uuid[]
 language plpgsql
@@ -167,6 +171,8 @@ begin
   perform internal.erase_leads(ids);
   update internal.visit_requests v set name = '', email = '', phone = null, message = null
    where internal.mailbox(v.email) = internal.mailbox(erase_person_leads.email);
+  -- and every consent she gave (her home reports' too)
+  delete from internal.consents c where internal.mailbox(c.email) = internal.mailbox(erase_person_leads.email);
   return ids;
 end
 $$;

@@ -43,14 +43,14 @@ revoke all on internal.mail_outbox, internal.listing_price_changes, internal.sav
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
   internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
   internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses,
-  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs from anon, authenticated;
+  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs, internal.consents, internal.consent_tokens from anon, authenticated;
 revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index, internal.market_bounds,
   internal.market_runs, internal.market_rents_now from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
   internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
   internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses,
-  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs to service_role;
+  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs, internal.consents, internal.consent_tokens to service_role;
 
 -- functions: the service's; the public key calls the data API's (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
@@ -131,6 +131,8 @@ revoke all on internal.routing_rules from anon, authenticated;
 grant all on internal.routing_rules to service_role;
 grant all on internal.agent_days_off to service_role;
 grant execute on function internal.my_agent_id(), internal.is_team(), internal.now() to authenticated;
+-- her leads' consents (54_consents.sql), read by public.my_leads: the function keeps to the caller's leads
+grant execute on function internal.lead_consents(uuid[]) to authenticated;
 revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;
 grant all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions to service_role;
 

@@ -564,6 +564,66 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     }
   });
 
+  it("a lead's consents in her list (public.my_leads): what was given and withdrawn, on her leads only, her home report's with each of her leads", async () => {
+    const a = await signIn(A, '10.79.2.1');
+    const b = await signIn(B, '10.79.2.2');
+    const team = await signIn(TEAM, '10.79.2.3');
+    const lead = async (key: string, email: string, owner: string) =>
+      (
+        await server.sql<{ id: string }>(
+          `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id)
+           values ($1, 'Consuelo', $2, 'Hola', 'x@example.com', 'lead_agent', $3::bigint) returning id::text as id`,
+          [key, email, owner],
+        )
+      )[0]!.id;
+    const hers = await lead('consents-a', 'consuelo@example.com', agent[A]!);
+    const other = await lead('consents-b', 'Consuelo+otra@Example.com', agent[B]!);
+    const [search] = await server.sql<{ id: string }>(
+      `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, idempotency_key, client_hash, home)
+       values ('consuelo@example.com', 'consuelo@example.com', '{}', 'home:consents', 'monthly', 'es', 'active', internal.now() + interval '7 days', 'consents-s', 'x', '{"facts": {}}') returning id::text as id`,
+    );
+    await server.sql(
+      `insert into internal.consents (purpose, email, inquiry_id, search_id, text, lang, notice_version, given_at, withdrawn_at, withdrawn_via) values
+         ('marketing', 'consuelo@example.com', $1::uuid, null, 'Envíame...', 'es', '1.0', internal.now() - interval '2 days', null, null),
+         ('other_agents', 'consuelo@example.com', $1::uuid, null, 'Otros...', 'es', '1.0', internal.now() - interval '2 days', internal.now(), 'my-data'),
+         ('home_report', 'consuelo@example.com', null, $2::bigint, 'Envíame esta estimación...', 'es', '1.0', internal.now() - interval '1 day', null, null)`,
+      [hers, search!.id],
+    );
+    type Row = { id: string; consents: Array<{ purpose: string; withdrawn_at: string | null }> | null };
+    const consentsOf = async (who: { rest: PostgrestClient }, id: string) => {
+      const { data, error } = await who.rest.rpc('my_leads', { max_rows: 1000 });
+      expect(error).toBeNull();
+      return (data as Row[]).find((l) => l.id === id);
+    };
+    try {
+      // hers: given with the lead (one withdrawn), and her home report's (the same mailbox)
+      expect((await consentsOf(a, hers))?.consents?.map((c) => [c.purpose, c.withdrawn_at !== null])).toEqual([
+        ['marketing', false],
+        ['other_agents', true],
+        ['home_report', false],
+      ]);
+      // B's lead of the same visitor shows the home report's; A never reads B's lead
+      expect((await consentsOf(b, other))?.consents?.map((c) => c.purpose)).toEqual(['home_report']);
+      expect(await consentsOf(a, other)).toBeUndefined();
+      expect((await consentsOf(team, hers))?.consents).toHaveLength(3);
+      // a signed-in agent may not read the table itself
+      expect(
+        (
+          await a.rest
+            .schema('internal' as never)
+            .from('consents')
+            .select('*')
+        ).error,
+      ).not.toBeNull();
+      // her report unsubscribed (its mail's link): the consent goes with it
+      await server.sql('select internal.unsubscribe_search($1::bigint)', [search!.id]);
+      expect(await server.sql("select withdrawn_via from internal.consents where purpose = 'home_report' and search_id = $1::bigint", [search!.id])).toEqual([{ withdrawn_via: 'unsubscribe' }]);
+    } finally {
+      await server.sql('delete from public.inquiries where id = any($1::uuid[])', [[hers, other]]);
+      await server.sql('delete from internal.saved_searches where id = $1::bigint', [search!.id]);
+    }
+  });
+
   it("her listings' weeks: views and saves counted by the listing-events function (counts only), with the inquiries and visit requests of each week; hers only, the team's when it names her", async () => {
     const a = await signIn(A, '10.79.0.1');
     const b = await signIn(B, '10.79.0.2');

@@ -68,6 +68,13 @@ test.describe("the agents' area", () => {
         )
       )[0]!.id;
     const mine = await lead('e2e-area-ana', ana!.id, 'Carla Compradora');
+    // what she consented to besides her request (docs/privacy.md "Consents"): one given, one withdrawn
+    await data.sql(
+      `insert into internal.consents (purpose, email, inquiry_id, text, lang, notice_version, withdrawn_at, withdrawn_via) values
+         ('marketing', 'cliente@example.com', $1::uuid, 'Envíame por correo...', 'es', '1.0', null, null),
+         ('other_agents', 'cliente@example.com', $1::uuid, 'Otros agentes...', 'es', '1.0', internal.now(), 'link')`,
+      [mine],
+    );
     // a seller who asked what their home is worth, with the estimate made then
     await data.sql(
       `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, lang, element, page_url, seller)
@@ -103,6 +110,7 @@ test.describe("the agents' area", () => {
     await expect(card).toBeVisible();
     await expect(area.getByRole('article', { name: 'Daniel Desconocido' })).toHaveCount(0);
     await expect(card.getByText('Sobre Casa en Cumbayá')).toBeVisible();
+    await expect(card.locator('[part="consents"]')).toHaveText('Consintió: correos comerciales · contacto de otros agentes (retirado)');
     const followed = area.locator('[part="subscriptions"]');
     await expect(followed.getByRole('heading')).toHaveText('1 suscripción a alertas');
     await expect(followed.getByRole('link', { name: 'sigue.busqueda@example.com' })).toBeVisible();

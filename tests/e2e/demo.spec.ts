@@ -195,7 +195,7 @@ test.describe('embedding demos', () => {
 
     const form = page.locator('exp-inquiry-form');
     await form.getByLabel('Name').fill('Lucía Cross');
-    await form.getByLabel('E-mail').fill('lucia@example.org');
+    await form.getByLabel('E-mail', { exact: true }).fill('lucia@example.org');
     await form.getByRole('button', { name: 'Request Information' }).click();
     await expect(form.getByText('Request Sent!')).toBeVisible();
     await expect.poll(async () => Number((await data.sql<{ n: number }>("select count(*) as n from public.inquiries where email = 'lucia@example.org'"))[0]?.n)).toBe(1);

@@ -2,17 +2,17 @@
  * Privacy under Ecuador's LOPDP (docs/privacy.md), as a visitor meets it on her phone (390 px):
  * the notice names every item Art. 12 asks for, in both languages, read as a crawler reads it
  * (the raw HTML, no script) and by axe; the footer and the inquiry form link it. Then her data: she
- * sent an inquiry with a visit request and follows a search; on /es/privacidad/mis-datos she asks
- * for her data, opens the link the mail brings, sees all three, downloads them as JSON, and erases
- * them; the link is used up, and the database keeps none of her name, e-mail or phone.
+ * sent an inquiry with a visit request (ticking one optional box: marketing mail) and follows a
+ * search; on /es/privacidad/mis-datos she asks for her data, opens the link the mail brings, sees
+ * all three and her consent, withdraws the consent, downloads everything as JSON, and erases it; the link is used up, and the database keeps none of her name, e-mail or phone.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { Window } from 'happy-dom';
 import { NOTICE_SECTIONS } from '../../core/protocol/privacy.ts';
+import { withdrawLink } from '../../core/functions/privacy/consents.ts';
 import { SITE } from '../../core/site.ts';
-import { inquiryBody } from '../support/inquiry.ts';
 import { until } from '../support/until.ts';
 import { expect, seriousAxeViolations, test } from './fixtures.ts';
 
@@ -76,15 +76,33 @@ test.describe("privacy under Ecuador's law", () => {
   });
 
   test('she asks for her data, opens the link once, downloads it and erases it: nothing of her is left', async ({ page, data, consoleErrors }) => {
-    // what she did: an inquiry (a request to visit with it) and a followed search
-    const sent = await fetch(`${data.url}/functions/v1/send-property-inquiry`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(inquiryBody({ ...HER, message: 'Quisiera visitar la casa el sábado' })),
-    });
-    expect(sent.status).toBe(200);
-    const lead = String(((await sent.json()) as { id: string }).id);
+    // what she did: an inquiry on a listing's page, ticking one box of the optional ones (none is ticked
+    // for her), with a request to visit; and a followed search
     const [listing] = await data.sql<{ id: string }>("select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/es/properties/${listing!.id}`);
+    const form = page.locator('exp-property-detail [part="inquiry-form"]').first();
+    await form.getByRole('textbox', { name: 'Nombre' }).fill(HER.name);
+    await form.getByRole('textbox', { name: 'Correo electrónico' }).fill(HER.email);
+    await form.getByRole('textbox', { name: 'Teléfono (opcional)' }).fill(HER.phone);
+    await form.getByRole('textbox', { name: 'Mensaje (opcional)' }).fill('Quisiera visitar la casa el sábado');
+    const boxes = form.getByRole('group', { name: 'Opcional, cada una por separado' }).getByRole('checkbox');
+    await expect(boxes).toHaveCount(2);
+    for (const box of await boxes.all()) await expect(box).not.toBeChecked();
+    await form.getByLabel('Envíame por correo inmuebles y novedades de eXp Realty Ecuador').check();
+    await form.screenshot({ path: join(shots, 'inquiry-consents-390.png') });
+    await form.getByRole('button', { name: 'Solicitar información' }).click();
+    const lead = await until(async () => (await data.sql<{ id: string }>('select id::text as id from public.inquiries where email = $1', [HER.email]))[0]?.id);
+    expect(await data.sql('select purpose, lang from internal.consents where inquiry_id = $1::uuid', [lead])).toEqual([{ purpose: 'marketing', lang: 'es' }]);
+    // the one-click link the CRM's mails carry (the webhook's withdraw_url): what she agreed to, and a button
+    const [consent] = await data.sql<{ id: string }>('select id::text as id from internal.consents where inquiry_id = $1::uuid', [lead]);
+    const withdrawUrl = await withdrawLink({ query: (text, params) => data.sql(text, params ? [...params] : []) }, consent!.id, data.url, 'es');
+    await page.goto(withdrawUrl);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Retira tu consentimiento');
+    await expect(page.locator('main')).toContainText('“Envíame por correo inmuebles y novedades de eXp Realty Ecuador”');
+    await expect(page.getByRole('button', { name: 'Retirar mi consentimiento' })).toBeVisible();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'consent-390.png'), fullPage: true });
     await data.sql(
       `insert into internal.visit_requests (inquiry_id, listing_id, recipient_email, mode, proposed, name, email, phone, lang)
        values ($1::uuid, $2::bigint, 'equipo@example.com', 'in_person', array[internal.now() + interval '4 days'], $3, $4, $5, 'es')`,
@@ -97,7 +115,6 @@ test.describe("privacy under Ecuador's law", () => {
     });
     expect(followed.status).toBe(200);
 
-    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${data.url}/es/privacidad/mis-datos`);
     const before = new Set(readdirSync(data.outboxDir));
     // an address the browser takes but we cannot mail is said so, beside the field
@@ -126,6 +143,9 @@ test.describe("privacy under Ecuador's law", () => {
     await expect(main).toContainText('Visita solicitada');
     await expect(main).toContainText('Búsqueda guardada con alertas');
     await expect(main).toContainText(HER.phone);
+    // what she consented to, in the words she read, and its withdrawal in one click
+    await expect(main.getByRole('heading', { name: 'Lo que consentiste' })).toBeVisible();
+    await expect(main).toContainText('“Envíame por correo inmuebles y novedades de eXp Realty Ecuador”');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'my-data-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1366, height: 900 });
@@ -134,9 +154,20 @@ test.describe("privacy under Ecuador's law", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 390, height: 844 });
 
+    await page.getByRole('button', { name: 'Retirar este consentimiento' }).click();
+    await expect(main.getByRole('status')).toHaveText('Retirado: ya no se enviará ni se hará nada más con él.');
+    await expect(page.getByRole('button', { name: 'Retirar este consentimiento' })).toHaveCount(0);
+    expect(await data.sql('select withdrawn_via from internal.consents where inquiry_id = $1::uuid', [lead])).toEqual([{ withdrawn_via: 'my-data' }]);
+
+    // the link says so now, and offers nothing more to press
+    const again = await (await fetch(withdrawUrl)).text();
+    expect(again).toContain('Este consentimiento ya estaba retirado');
+    expect(again).not.toContain('value="withdraw"');
+
     // the download: everything, as JSON
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar todo (JSON)' }).click()]);
-    const json = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { inquiries: Array<{ id: string; visit: unknown }>; saved_searches: unknown[] };
+    const json = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { inquiries: Array<{ id: string; visit: unknown }>; saved_searches: unknown[]; consents: Array<{ purpose: string }> };
+    expect(json.consents.map((c) => c.purpose)).toEqual(['marketing']);
     expect(json.inquiries.map((i) => i.id)).toEqual([lead]);
     expect(json.inquiries[0]!.visit).toBeTruthy();
     expect(json.saved_searches).toHaveLength(1);
@@ -161,6 +192,7 @@ test.describe("privacy under Ecuador's law", () => {
       ['internal.saved_searches', HER.email],
       ['internal.mail_outbox', HER.email],
       ['internal.mail_outbox', HER.name],
+      ['internal.consents', HER.email],
     ] as const)
       expect((await data.sql<{ n: number }>(`select count(*)::int as n from ${table} t where strpos(t::text, $1) > 0`, [needle]))[0]!.n, `${table} ${needle}`).toBe(0);
     // (the pages answer with the status of what happened: 400 for the refused address and the unticked box, 404 for the used link)

@@ -5,6 +5,7 @@
  * agents who serve the place listed below, the lead sent to the agent who serves it with the
  * monthly report asked for (pending its confirmation), in Spanish too; axe finds nothing serious.
  */
+import { resolve } from 'node:path';
 import { expect, seriousAxeViolations, test } from './fixtures.ts';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { parseEstimate } from '../../core/protocol/valuation.ts';
@@ -70,6 +71,10 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
   await lead.getByLabel('Phone', { exact: true }).fill('+593 99 123 4567');
   await lead.getByLabel('When do you plan to sell?').selectOption('months6');
   await lead.getByLabel('E-mail me this estimate every month').check();
+  // each consent a box of its own, none ticked for her (docs/privacy.md "Consents")
+  await expect(lead.getByLabel('E-mail me homes and news from eXp Realty Ecuador')).not.toBeChecked();
+  await lead.getByLabel('Other eXp Realty Ecuador agents may contact me about homes that suit me').check();
+  await lead.screenshot({ path: resolve(import.meta.dirname, '../../.cache/screenshots/valuation/lead-consents.png') });
   await lead.getByRole('button', { name: 'Request a valuation' }).click();
   await expect(lead.getByRole('heading', { name: 'Request sent' })).toBeVisible();
   await expect
@@ -86,6 +91,11 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
   await expect
     .poll(async () => (await data.sql<Record<string, unknown>>('select status, frequency from internal.saved_searches where email = $1 and home is not null', [email]))[0])
     .toEqual({ status: 'pending', frequency: 'monthly' });
+  // kept, each with what it came with: the report with its subscription, the other with the lead
+  expect(await data.sql('select purpose, inquiry_id is not null as with_lead, search_id is not null as with_report from internal.consents where email = $1 order by purpose', [email])).toEqual([
+    { purpose: 'home_report', with_lead: false, with_report: true },
+    { purpose: 'other_agents', with_lead: true, with_report: false },
+  ]);
 
   // in Spanish, as the page switches
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'es'));

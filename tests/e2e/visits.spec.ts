@@ -87,7 +87,7 @@ test.describe('visits', () => {
     await expect(times.nth(5)).toBeDisabled();
     expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
     await visit.getByLabel('Name').fill('Lucía Viajera');
-    await visit.getByLabel('E-mail').fill(email);
+    await visit.getByLabel('E-mail', { exact: true }).fill(email);
     await visit.getByRole('button', { name: 'Request the visit' }).click();
     await expect(visit.getByRole('heading', { name: 'Visit requested' })).toBeVisible();
     await expect(visit.locator('[part="visit-sent"] li')).toHaveCount(3);

@@ -224,6 +224,15 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
         {team ? `${t('agentArea.owner', { name: team.find((a) => a.id === lead.owner_agent_id)?.name ?? t('agentArea.theTeam') })} · ` : ''}
         {t(`agentArea.why.${leadWhy(lead)}`)}
       </p>
+      {lead.consents?.length ? (
+        <p className="m-0 text-sm text-ink-muted" part="consents">
+          {t('agentArea.consents', {
+            list: lead.consents
+              .map((c) => (c.withdrawn_at ? t('agentArea.consentWithdrawn', { name: t(`agentArea.consentNames.${c.purpose}`) }) : t(`agentArea.consentNames.${c.purpose}`)))
+              .join(' · '),
+          })}
+        </p>
+      ) : null}
       {lead.erased_at ? null : (
         <div className="flex flex-wrap gap-2" part="contact">
           {lead.phone ? (

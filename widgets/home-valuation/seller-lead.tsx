@@ -18,7 +18,11 @@ import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry
 import { FormField } from '../lib/ui/form-field.tsx';
 import { LIMITS } from '../../core/protocol/inquiry.ts';
 import { Options } from '../lib/ui/options.tsx';
-import { siteUrl } from '../lib/site-links.ts';
+import { LEAD_CONSENTS, type ConsentPurpose, type LeadConsent } from '../../core/protocol/privacy.ts';
+import { ConsentBoxes, PrivacyLine } from '../lib/inquiry/privacy.tsx';
+
+/** The seller's boxes: the monthly report of her home (its own request), then the lead's. */
+const SELLER_CONSENTS: readonly ConsentPurpose[] = ['home_report', ...LEAD_CONSENTS];
 
 export interface SellerLeadDetail {
   /** the stored inquiry's id */
@@ -37,11 +41,13 @@ const inputClass = (bad: boolean) =>
   `w-full rounded-md border bg-surface px-3 py-2 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${bad ? 'border-danger' : 'border-line'}`;
 
 export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Estimate }) {
-  const { t, api, lang, host, leadAgentId, shadowRoot, site } = useElement();
+  const { t, api, lang, host, leadAgentId, shadowRoot } = useElement();
   const id = useId();
   const [timeline, setTimeline] = useState<SellerTimeline>('months3');
   const [alsoBuying, setAlsoBuying] = useState(false);
-  const [report, setReport] = useState(false);
+  // nothing unless she ticks it (docs/privacy.md "Consents")
+  const [consents, setConsents] = useState<ReadonlySet<ConsentPurpose>>(new Set());
+  const report = consents.has('home_report');
   const [honeypot, setHoneypot] = useState('');
   const { values, errors, setErrors, set } = useContactFields();
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'failed' | 'limited'>('idle');
@@ -75,6 +81,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
       propertyPrice: '',
       recipientEmail: '',
       seller: { facts, timeline, alsoBuying },
+      consents: LEAD_CONSENTS.filter((c: LeadConsent) => consents.has(c)),
       ...(leadAgentId ? { leadAgentId } : {}),
       source,
       idempotencyKey: key.current,
@@ -159,10 +166,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
           <input type="checkbox" className="w-4 h-4 accent-primary" checked={alsoBuying} onChange={(e) => setAlsoBuying(e.target.checked)} />
           {t('valuation.lead.alsoBuying')}
         </label>
-        <label className="cq-md:col-span-2 inline-flex items-center gap-2 text-[15px] cursor-pointer">
-          <input type="checkbox" className="w-4 h-4 accent-primary" checked={report} onChange={(e) => setReport(e.target.checked)} part="report-consent" />
-          {t('valuation.lead.report')}
-        </label>
+        <ConsentBoxes className="cq-md:col-span-2" purposes={SELLER_CONSENTS} given={consents} onChange={setConsents} />
         {/* people never see or fill this; bots that fill every field do */}
         <div className="exp-sr-only" aria-hidden="true">
           <label htmlFor={`${id}-website`}>Website</label>
@@ -182,12 +186,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
           >
             {t(status === 'sending' ? 'valuation.lead.sending' : 'valuation.lead.submit')}
           </button>
-          <p className="m-0 text-xs text-ink-muted" part="privacy">
-            {t('inquiry.privacy')}{' '}
-            <a href={siteUrl('/privacy', site, lang)} target="_blank" rel="noopener" className="text-[color:inherit] underline">
-              {t('inquiry.privacyNotice')}
-            </a>
-          </p>
+          <PrivacyLine />
         </div>
       </form>
     </section>

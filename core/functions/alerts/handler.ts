@@ -44,6 +44,7 @@ import {
 import { hashToken } from './tokens.ts';
 import { leadOwner } from '../inquiry/store.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
+import { giveConsents, type Texts } from '../privacy/consents.ts';
 import { filtersKey } from '../../protocol/filters.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
 import { ALERT_LIMITS, emailKey, TOKEN, validateAlertRequest } from './validate.ts';
@@ -59,6 +60,8 @@ export interface AlertsConfig extends ClientPolicy {
 export interface AlertsDeps {
   sql: TransactionalSql;
   config: AlertsConfig;
+  /** the locale files' texts: a home report's consent is kept in the words of its box */
+  texts: Texts;
   /** a mail was queued: deliver it now */
   onQueued?: () => void;
   isUnavailable?: (error: unknown) => boolean;
@@ -188,6 +191,8 @@ export function createAlertsHandler(deps: AlertsDeps) {
         return { status: 200, body: { ok: true } };
       }
       const id = await insertSearch(tx, record);
+      // a home report is mail she consented to: kept with its words (docs/privacy.md "Consents")
+      if (home) await giveConsents(tx, { email: input.email, searchId: id, purposes: ['home_report'], lang: input.lang, page: input.source?.page ?? null, texts: deps.texts });
       // the same answer either way: it tells nobody what an address was sent
       if (!mayMail) return { status: 200, body: { ok: true } };
       // the only mail an address gets before it confirms

@@ -197,7 +197,8 @@ async function frequencyOf(sql: Sql, id: string): Promise<string> {
 
 /** Unsubscribed, at once: no alert is sent from now on (a queued one is dropped when its turn comes). */
 export async function unsubscribe(sql: Sql, id: string): Promise<void> {
-  await sql.query("update internal.saved_searches set status = 'unsubscribed', unsubscribed_at = internal.now(), next_run_at = null where id = $1 and status in ('pending', 'active', 'paused')", [id]);
+  // with the consent it relied on, if any (a home report's; supabase/schemas/54_consents.sql)
+  await sql.query('select internal.unsubscribe_search($1)', [id]);
 }
 
 /** Unconfirmed requests past their time: expired, their links dead. */

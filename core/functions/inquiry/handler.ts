@@ -20,6 +20,7 @@ import { listingPath } from '../../routes.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
 import { closedTimes, insertVisitRequest } from '../visits/store.ts';
 import { nowDate } from '../../clock.ts';
+import { consentsForWebhook, giveConsents, type Texts } from '../privacy/consents.ts';
 
 export interface InquiryConfig extends ClientPolicy {
   teamInbox: string;
@@ -34,6 +35,8 @@ export interface InquiryConfig extends ClientPolicy {
 export interface InquiryDeps {
   sql: TransactionalSql;
   config: InquiryConfig;
+  /** the locale files' texts: a consent is kept in the words of the box she ticked */
+  texts: Texts;
   /** called after a new, real inquiry is stored (its mail queued): deliver it now */
   onStored?: (id: string) => void;
   /** tells whether an error means the database is not reachable */
@@ -82,6 +85,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
         input.leadAgentId,
         input.seller,
         input.visit,
+        input.consents,
       ];
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const asker = { clientHash, known: context.clientAddress !== UNKNOWN_CLIENT, email: input.email.trim().toLowerCase() };
@@ -203,6 +207,12 @@ export function createInquiryHandler(deps: InquiryDeps) {
                 lang: input.lang,
               })
             : null;
+        // what she consented to besides her request, kept with it (docs/privacy.md "Consents")
+        const consents =
+          stored.created && !spam
+            ? await giveConsents(tx, { email: input.email, inquiryId: stored.id, purposes: input.consents, lang: input.lang, page: input.source?.page ?? null, texts: deps.texts })
+            : [];
+        const told = { consents: await consentsForWebhook(tx, consents, config.siteUrl) };
         // its e-mails and webhooks are queued in the same transaction: stored means delivered
         if (stored.created && !spam) {
           await enqueueMail(tx, { kind: 'inquiry', refId: stored.id, recipient: recipient.email });
@@ -223,6 +233,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
               recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
               lead_agent_id: owner?.agentId ?? null,
               attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
+              ...told,
             });
           } else
             await enqueueEvent(tx, visit ? 'visit.requested' : 'inquiry.created', {
@@ -244,6 +255,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
               copy_to: copy ? { kind: copy.kind, agent_id: copy.agentId, email: copy.email } : null,
               ...(visit && input.visit ? { visit: { id: visit, mode: input.visit.mode, times: input.visit.times, time_zone: input.visit.timeZone } } : {}),
               attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
+              ...told,
             });
         }
         return { ...stored, limited: false, unknownOwner: false };

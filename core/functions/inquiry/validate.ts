@@ -7,6 +7,7 @@ import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { SELLER_TIMELINES, type SellerTimeline } from '../../protocol/valuation.ts';
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { checkVisit, type VisitRequest } from '../../protocol/visits.ts';
+import { LEAD_CONSENTS, type LeadConsent } from '../../protocol/privacy.ts';
 import { checkContact, RECORD_ID, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
 
 export type { FieldError };
@@ -15,7 +16,9 @@ export type { FieldError };
 export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024 } as const;
 
 /** The body once checked: every text trimmed, ids as digits or null. */
-export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller' | 'visit'>> {
+export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller' | 'visit' | 'consents'>> {
+  /** the boxes she ticked, each once (docs/privacy.md "Consents") */
+  consents: LeadConsent[];
   /** a request to visit the listing: its times are checked against the agent's open times by the handler */
   visit: VisitRequest | null;
   /** a seller's lead: the facts go to public.estimate_value, which checks them (the handler names the field it refuses) */
@@ -102,6 +105,12 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
     if (!propertyId) fields.propertyId ??= 'required';
     if (seller) fields.visit = 'invalid';
   }
+  let consents: LeadConsent[] = [];
+  if (body.consents !== undefined && body.consents !== null) {
+    const raw = body.consents;
+    if (!Array.isArray(raw) || raw.some((c) => !(LEAD_CONSENTS as readonly unknown[]).includes(c)) || new Set(raw).size !== raw.length) fields.consents = 'invalid';
+    else consents = raw as LeadConsent[];
+  }
   if (Object.keys(fields).length) {
     return {
       ok: false,
@@ -131,6 +140,7 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
       website,
       seller,
       visit,
+      consents,
     },
   };
 }

@@ -13,6 +13,10 @@
  *   phone wherever they are kept, or erase her (internal.erase_person: her leads without her, her
  *   saved searches gone, mails and webhooks without her, the agents and the team told, lead.erased
  *   to the CRM). After an erasure the session is gone with the address.
+ * - `consent` (`token`: a withdrawal link's) shows the consent it names; `withdraw` (`token`, or
+ *   `session` and `consent`: one of hers by id) withdraws it (docs/privacy.md "Consents": a home
+ *   report unsubscribed, consent.withdrawn to the CRM). A withdrawal link never expires; withdrawing
+ *   twice is `already`.
  *
  * 404 for a token or session never issued, 410 for an expired or used one.
  */
@@ -24,6 +28,7 @@ import type { Sql, TransactionalSql } from '../sql.ts';
 import { TOKEN } from '../alerts/validate.ts';
 import { checkContact, EMAIL_PATTERN, LIMITS } from '../../protocol/inquiry.ts';
 import { isLang } from '../../lang.ts';
+import { byConsentToken, personConsent, withdrawConsent } from './consents.ts';
 import { answered, byPrivacyToken, correctPerson, erasePerson, insertRequest, issuePrivacyToken, LINKS_A_DAY, linksToday, personData, personKnown, useToken, type PrivacyRequest } from './store.ts';
 
 export interface PrivacyConfig extends ClientPolicy {
@@ -39,7 +44,7 @@ export interface PrivacyDeps {
   isUnavailable?: (error: unknown) => boolean;
 }
 
-const ACTIONS = ['ask', 'open', 'view', 'correct', 'erase'] as const;
+const ACTIONS = ['ask', 'open', 'view', 'correct', 'erase', 'consent', 'withdraw'] as const;
 type Action = (typeof ACTIONS)[number];
 
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
@@ -82,7 +87,20 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
     return found;
   }
 
-  async function withToken(action: Exclude<Action, 'ask'>, raw: Record<string, unknown>): Promise<Outcome> {
+  /** A withdrawal link's consent: shown, or withdrawn (once). */
+  async function byLink(action: 'consent' | 'withdraw', raw: Record<string, unknown>): Promise<Outcome> {
+    const token = typeof raw.token === 'string' ? raw.token.trim() : '';
+    if (!TOKEN.test(token)) return NOT_VALID;
+    return deps.sql.transaction(async (tx) => {
+      const consent = await byConsentToken(tx, token);
+      if (!consent) return NOT_VALID;
+      if (action === 'consent') return { status: 200, body: { ok: true, consent } };
+      const now = await withdrawConsent(tx, consent.id, 'link');
+      return { status: 200, body: { ok: true, already: !now, consent: (await byConsentToken(tx, token)) ?? consent }, queued: now };
+    });
+  }
+
+  async function withToken(action: Exclude<Action, 'ask' | 'consent'>, raw: Record<string, unknown>): Promise<Outcome> {
     const name = typeof raw.name === 'string' ? raw.name.trim() : '';
     const phone = typeof raw.phone === 'string' ? raw.phone.trim() : '';
     return deps.sql.transaction(async (tx) => {
@@ -101,6 +119,12 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
         const rows = await correctPerson(tx, request.email, name, phone || null);
         await tx.query("insert into internal.privacy_requests (kind, answered_at, outcome) values ('correction', internal.now(), jsonb_build_object('rows', $1::int))", [rows]);
       }
+      if (action === 'withdraw') {
+        const consent = await personConsent(tx, request.email, typeof raw.consent === 'string' || typeof raw.consent === 'number' ? String(raw.consent) : '');
+        if (!consent) return invalid('consent');
+        const now = await withdrawConsent(tx, consent.id, 'my-data');
+        return { status: 200, body: { ok: true, already: !now, lang: request.lang, data: await personData(tx, request.email) }, queued: now };
+      }
       if (action === 'erase') {
         const done = await erasePerson(tx, request.email, request.id, config.teamInbox);
         return { status: 200, body: { ok: true, erased: done }, queued: true };
@@ -118,7 +142,12 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
     if (!(ACTIONS as readonly unknown[]).includes(raw.action)) return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
     const action = raw.action as Action;
     try {
-      const outcome = action === 'ask' ? await ask(raw, context.clientAddress) : await withToken(action, raw);
+      const outcome =
+        action === 'ask'
+          ? await ask(raw, context.clientAddress)
+          : action === 'consent' || (action === 'withdraw' && raw.session === undefined)
+            ? await byLink(action, raw)
+            : await withToken(action, raw);
       if (outcome.queued) deps.onQueued?.();
       const extra: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(config.rateLimit.windowSeconds) } : {};
       return json(outcome.status, outcome.body, { ...cors, ...extra });

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENTS = [
   'visit.cancelled',
   'lead.reassigned',
   'lead.erased',
+  'consent.withdrawn',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -17,6 +17,6 @@ import { background, setUpFunction } from '../../../core/functions/deno-setup.ts
 import { createInquiryHandler } from '../../../core/functions/inquiry/handler.ts';
 
 const fn = setUpFunction({ name: 'send-property-inquiry', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
-const handle = createInquiryHandler({ sql: fn.sql, config: fn.inquiry, onStored: () => background(fn.drain()) });
+const handle = createInquiryHandler({ sql: fn.sql, config: fn.inquiry, texts: fn.texts, onStored: () => background(fn.drain()) });
 
 Deno.serve(fn.serve(handle));

@@ -4,6 +4,7 @@
  * her leads through the data API with her session's token, row level security deciding whose. Only
  * <exp-agent-area> imports this, so only its chunk carries auth-js.
  */
+import type { ConsentPurpose } from '../../../core/protocol/privacy.ts';
 import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import type { ApiConfig } from '../config.ts';
@@ -35,6 +36,8 @@ export interface Lead {
   owner_agent_id: number | null;
   /** when the visitor's data was erased at her request (docs/privacy.md): the lead stays, without her */
   erased_at?: string | null;
+  /** what she consented to besides her request (docs/privacy.md "Consents"), and whether she withdrew it */
+  consents?: Array<{ purpose: ConsentPurpose; given_at: string; withdrawn_at: string | null }> | null;
 }
 
 /** Why a lead is its owner's, as the area says it (a locale key under agentArea.why). */

@@ -15,7 +15,8 @@ import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
 import { EMPTY_VALUES, refusedFields, useContactFields, validateInquiry } from './fields.ts';
 import { FormField } from '../ui/form-field.tsx';
-import { siteUrl } from '../site-links.ts';
+import { LEAD_CONSENTS, type LeadConsent } from '../../../core/protocol/privacy.ts';
+import { ConsentBoxes, PrivacyLine } from './privacy.tsx';
 
 export interface InquiryTarget {
   propertyId?: string;
@@ -74,9 +75,11 @@ export interface InquiryFormProps {
 }
 
 export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel, children, extra, onUnavailable, sentKeys }: InquiryFormProps) {
-  const { t, api, toaster, host, lang, leadAgentId, site } = useElement();
+  const { t, api, toaster, host, lang, leadAgentId } = useElement();
   const id = useId();
   const [honeypot, setHoneypot] = useState('');
+  // what she consents to besides her request: nothing unless she ticks it (docs/privacy.md "Consents")
+  const [consents, setConsents] = useState<ReadonlySet<LeadConsent>>(new Set());
   const { values, setValues, errors, setErrors, set } = useContactFields();
   const [status, setStatus] = useState<'idle' | 'sending' | 'error'>('idle');
   // one key per inquiry: resending the same one (double click, retry) is recognised by the server
@@ -112,12 +115,14 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       idempotencyKey: key.current,
       lang,
       website: honeypot,
+      ...(consents.size ? { consents: [...consents] } : {}),
       ...more,
     });
     if (result.ok) {
       const detail: InquirySentDetail = { id: result.id, propertyId: target.propertyId ?? null, agentId: target.agentId ?? null };
       toaster.show({ title: { key: sentKeys?.title ?? 'inquiry.successTitle' }, description: { key: sentKeys?.text ?? 'inquiry.successText' } });
       setValues(EMPTY_VALUES);
+      setConsents(new Set());
       setErrors({});
       setStatus('idle');
       key.current = newIdempotencyKey();
@@ -206,6 +211,7 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
         <label htmlFor={`${id}-website`}>Website</label>
         <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={honeypot} onChange={(e) => setHoneypot(e.target.value)} />
       </div>
+      <ConsentBoxes purposes={LEAD_CONSENTS} given={consents} onChange={setConsents} />
       {status === 'error' ? (
         <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="inquiry-error">
           {t('inquiry.errorText')}
@@ -220,12 +226,7 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       >
         {status === 'sending' ? t('inquiry.sending') : (submitLabel ?? t('inquiry.submit'))}
       </button>
-      <p className="m-0 text-xs text-ink-muted" part="privacy">
-        {t('inquiry.privacy')}{' '}
-        <a href={siteUrl('/privacy', site, lang)} target="_blank" rel="noopener" className="text-[color:inherit] underline">
-          {t('inquiry.privacyNotice')}
-        </a>
-      </p>
+      <PrivacyLine />
     </form>
   );
 }
