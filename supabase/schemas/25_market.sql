@@ -201,37 +201,14 @@ as $$
   select 8
 $$;
 
--- Every figure of the index made again from the listings, their spells and their price changes:
--- the last 24 months and the month so far (docs/market.md), or only the months from `from_month`
--- (the hourly refresh: last month and this one), whose outliers are judged by the bounds of the
--- last whole rebuild (internal.market_bounds). Answers how many rows it wrote. Its cost is its
--- row per listing and month and the sorts of them (docs/market.md "Freshness"): the rows are made
--- where they are counted, from each time on the market at one price (its run of months), carry
--- integer keys of the places and come in the order the largest grouping sorts them in; the
--- outlier bounds and outliers are worked out on the runs.
-create or replace function internal.rebuild_market_index(from_month date default null)
-returns integer
+-- A stage of internal.rebuild_market_index, run in its settings (Ecuador's clock, work_mem):
+-- the listings that can count (pg_temp.market_found).
+create or replace function internal.market_found()
+returns void
 language plpgsql
-security definer
+volatile
 set search_path = ''
--- its sorts and groupings in memory (a job of the server's): the default 4 MB spills to disk
-set work_mem = '256MB'
--- its months are Ecuador's: a month begins at midnight in Guayaquil (docs/market.md rule 1)
-set timezone = 'America/Guayaquil'
 as $$
-declare
-  -- one instant for the whole rebuild
-  at_now timestamptz := internal.now();
-  first_month date := (internal.this_month() - interval '24 months')::date;
-  since date := greatest(coalesce(from_month, first_month), first_month);
-  -- when each month of the period begins, from `since`
-  starts timestamptz[];
-  months integer;
-  -- each month (its first day), and when it begins and ends (now, for this month) in microseconds
-  month_dates date[];
-  start_us bigint[];
-  cutoff_us bigint[];
-  written integer;
 begin
   -- each listing that can count: its type group, its area (land by its lot) and its asking price
   -- per m² (of its price now: one that changed is priced month by month below)
@@ -257,7 +234,18 @@ begin
    where l.country_code = 'EC' and l.operation = 'sale' and coalesce(l.state_slug, '') <> '' and coalesce(l.city_slug, '') <> ''
      and g.type_group is not null
      and c.counted >= 15;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: the places and type groups as integer keys, and the
+-- listings with them (pg_temp.market_places, market_groups, market_listings).
+create or replace function internal.market_keys()
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- its places and type group as small integer keys: the groupings below sort millions of rows,
   -- and integers sort faster than names
   drop table if exists pg_temp.market_places;
@@ -282,7 +270,18 @@ begin
     join pg_temp.market_places p on p.place = l.state_slug || '/' || l.city_slug || '/' || coalesce(l.sector_slug, '')
     join pg_temp.market_groups g on g.type_group = l.type_group;
   analyze pg_temp.market_listings;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: each price a repriced listing asked, and when
+-- (pg_temp.market_prices).
+create or replace function internal.market_prices()
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- the asking prices over time of the listings whose price changed: each price from when it was
   -- set until the next change (the others asked their price all along)
   drop table if exists pg_temp.market_prices;
@@ -299,14 +298,40 @@ begin
     order by c.listing_id, c.changed_at desc, c.id desc);
   create index on pg_temp.market_prices (listing_id, valid_from);
   analyze pg_temp.market_prices;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: the months of the period from `since`
+-- (pg_temp.market_months). How many.
+create or replace function internal.market_months(since date, at_now timestamptz)
+returns integer
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- the months of the period, numbered from 0
   drop table if exists pg_temp.market_months;
   create temp table market_months on commit drop as
   select (pg_catalog.row_number() over (order by m) - 1)::integer as i, m::date as month, m as start, least(m + interval '1 month', at_now) as cutoff
     from pg_catalog.generate_series(since::timestamptz, internal.this_month()::timestamptz, interval '1 month') m;
-  select pg_catalog.array_agg(m.start order by m.i), count(*)::integer into starts, months from pg_temp.market_months m;
+  return (select count(*)::integer from pg_temp.market_months);
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: each time on the market of a listing that counts,
+-- with the months it counts in (pg_temp.market_spells).
+create or replace function internal.market_spells(months integer, at_now timestamptz)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  starts timestamptz[];
+begin
+  -- when each month of the period begins
+  select pg_catalog.array_agg(m.start order by m.i) into starts from pg_temp.market_months m;
   -- each time on the market of a listing that counts, with the months it counts in (docs/market.md
   -- rule 1): from the month it came on (this month only if it came on before now) to the month it
   -- went off, and not from the month the listing's next time on the market began (that one counts
@@ -328,7 +353,18 @@ begin
                             from internal.listing_spells s) s) s) s
     join pg_temp.market_listings l on l.id = s.id
    where s.first_i <= s.last_i;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: the runs of months each listing asked one price per
+-- m² (internal.market_runs).
+create or replace function internal.market_runs_made()
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- each time on the market at one price per m² over a run of months (one whose price changed has
   -- a run for each price it asked at a month's end): the rows the figures count, one per listing
   -- and month, are made from these runs where they are counted (below); in the order of the places
@@ -356,11 +392,22 @@ begin
            group by p.id, p.on_at, p.run, p.usd_m2, p.off_at, p.cut_months, p.group_key, p.state_key, p.city_key, p.sector_key) r
    order by r.city_key, r.sector_key, r.group_key;
   analyze internal.market_runs;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: the outliers out of the runs, by the bounds of
+-- the last whole rebuild, made anew on a `whole` one (internal.market_bounds).
+create or replace function internal.market_outliers_out(whole boolean)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- a whole rebuild judges outliers anew: outside the 2nd-98th percentile of their city and type
   -- group over the whole period (percentile_cont() of the listing-months, worked out from how many
   -- months each price per m² was asked in)
-  if from_month is null or not exists (select 1 from internal.market_bounds) then
+  if whole or not exists (select 1 from internal.market_bounds) then
     delete from internal.market_bounds;
     insert into internal.market_bounds (city_slug, type_group, lo, hi)
     with counted as (
@@ -403,6 +450,23 @@ begin
                        join pg_temp.market_groups g on g.type_group = b.type_group
                       where c.city_key = r.city_key and g.group_key = r.group_key and r.usd_m2 between b.lo and b.hi);
   analyze internal.market_runs;
+end
+$$;
+
+-- A stage of internal.rebuild_market_index: every figure, each month, of every place and type
+-- group (pg_temp.market_figures); the runs they were made of emptied.
+create or replace function internal.market_figures_made(months integer)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  -- each month (its first day), and when it begins and ends (now, for this month) in microseconds
+  month_dates date[];
+  start_us bigint[];
+  cutoff_us bigint[];
+begin
   select pg_catalog.array_agg(m.month order by m.i), pg_catalog.array_agg((extract(epoch from m.start) * 1000000)::bigint order by m.i),
          pg_catalog.array_agg((extract(epoch from m.cutoff) * 1000000)::bigint order by m.i)
     into month_dates, start_us, cutoff_us
@@ -448,7 +512,75 @@ begin
          pg_catalog.percentile_disc(array[0.5, 0.500000001]::double precision[]) within group (order by k.on_for)
     from counted k group by grouping sets ((k.i, k.group_key, k.city_key), (k.i, k.group_key), (k.i));
   truncate internal.market_runs;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: what each place's listings say of it, once per
+-- place (not per month): its listings by the names they write, where they are on average, its name
+-- and the place above it (pg_temp.market_written, market_centres, market_named, market_provinces).
+create or replace function internal.market_places_told()
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  -- the listings of each place and type group by the names they write for its places, counted,
+  -- with the sums of their positions
+  drop table if exists pg_temp.market_written;
+  create temp table market_written on commit drop as
+  select l.state_slug, l.state_name, l.city_slug, l.city_name, l.sector_slug, l.sector_name, l.type_group, count(*) as n,
+         sum(l.lat) as lat, count(l.lat) as lats, sum(l.lng) as lng, count(l.lng) as lngs
+    from pg_temp.market_listings l
+   group by l.state_slug, l.state_name, l.city_slug, l.city_name, l.sector_slug, l.sector_name, l.type_group;
+  -- where each place's listings of the group are, on average (the national report's map)
+  drop table if exists pg_temp.market_centres;
+  create temp table market_centres on commit drop as
+  select case
+           when grouping(w.sector_slug) = 0 then w.city_slug || '/' || w.sector_slug
+           when grouping(w.city_slug) = 0 then w.city_slug
+           when grouping(w.state_slug) = 0 then 'provincia/' || w.state_slug
+           else 'ecuador'
+         end as path,
+         coalesce(w.type_group, 'all') as type_group,
+         sum(w.lat) / nullif(sum(w.lats), 0) as lat,
+         sum(w.lng) / nullif(sum(w.lngs), 0) as lng
+    from pg_temp.market_written w
+   group by grouping sets ((), (w.type_group), (w.state_slug), (w.type_group, w.state_slug), (w.city_slug), (w.type_group, w.city_slug),
+                           (w.city_slug, w.sector_slug), (w.type_group, w.city_slug, w.sector_slug));
+  -- each place's name as most of its listings write it (the first in order of those written as
+  -- often, as mode() answers), and the place its figure is offered from (a city's province: the one
+  -- most of its listings name), once per place, not per month
+  drop table if exists pg_temp.market_named;
+  create temp table market_named on commit drop as
+  select distinct on (w.path) w.path, w.name, w.parent
+    from (select 'provincia/' || w.state_slug as path, w.state_name as name, 'ecuador' as parent, sum(w.n) as n
+            from pg_temp.market_written w group by w.state_slug, w.state_name
+          union all
+          select w.city_slug, w.city_name, null, sum(w.n) from pg_temp.market_written w group by w.city_slug, w.city_name
+          union all
+          select w.city_slug || '/' || w.sector_slug, w.sector_name, w.city_slug, sum(w.n)
+            from pg_temp.market_written w where w.sector_slug is not null group by w.city_slug, w.sector_slug, w.sector_name) w
+   order by w.path, w.name is null, w.n desc, w.name;
+  drop table if exists pg_temp.market_provinces;
+  create temp table market_provinces on commit drop as
+  select distinct on (w.city_slug) w.city_slug as path, 'provincia/' || w.state_slug as parent
+    from (select w.city_slug, w.state_slug, sum(w.n) as n from pg_temp.market_written w group by w.city_slug, w.state_slug) w
+   order by w.city_slug, w.n desc, w.state_slug;
+end
+$$;
+
+-- A stage of internal.rebuild_market_index: the index's rows from `since`, each figure with its
+-- place's path, kind, name, parent and centre (internal.market_index). How many.
+create or replace function internal.market_index_made(since date)
+returns integer
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  written integer;
+begin
   delete from internal.market_index i where i.month >= since;
   with
   -- each figure's place (its path) and type group
@@ -466,48 +598,6 @@ begin
       left join (select distinct m.sector_key, m.city_slug || '/' || m.sector_slug as path from pg_temp.market_places m where m.sector_key is not null) s on s.sector_key = f.sector_key
       left join (select distinct m.city_key, m.city_slug as path from pg_temp.market_places m) c on c.city_key = f.city_key and f.sector_key is null
       left join (select distinct m.state_key, m.state_slug from pg_temp.market_places m) p on p.state_key = f.state_key
-  ),
-  -- the listings of each place and type group by the names they write for its places, counted,
-  -- with the sums of their positions
-  written as materialized (
-    select l.state_slug, l.state_name, l.city_slug, l.city_name, l.sector_slug, l.sector_name, l.type_group, count(*) as n,
-           sum(l.lat) as lat, count(l.lat) as lats, sum(l.lng) as lng, count(l.lng) as lngs
-      from pg_temp.market_listings l
-     group by l.state_slug, l.state_name, l.city_slug, l.city_name, l.sector_slug, l.sector_name, l.type_group
-  ),
-  -- where each place's listings of the group are, on average (the national report's map)
-  centres as (
-    select case
-             when grouping(w.sector_slug) = 0 then w.city_slug || '/' || w.sector_slug
-             when grouping(w.city_slug) = 0 then w.city_slug
-             when grouping(w.state_slug) = 0 then 'provincia/' || w.state_slug
-             else 'ecuador'
-           end as path,
-           coalesce(w.type_group, 'all') as type_group,
-           sum(w.lat) / nullif(sum(w.lats), 0) as lat,
-           sum(w.lng) / nullif(sum(w.lngs), 0) as lng
-      from written w
-     group by grouping sets ((), (w.type_group), (w.state_slug), (w.type_group, w.state_slug), (w.city_slug), (w.type_group, w.city_slug),
-                             (w.city_slug, w.sector_slug), (w.type_group, w.city_slug, w.sector_slug))
-  ),
-  -- each place's name as most of its listings write it (the first in order of those written as
-  -- often, as mode() answers), and the place its figure is offered from (a city's province: the one
-  -- most of its listings name), once per place, not per month
-  named as (
-    select distinct on (w.path) w.path, w.name, w.parent
-      from (select 'provincia/' || w.state_slug as path, w.state_name as name, 'ecuador' as parent, sum(w.n) as n
-              from written w group by w.state_slug, w.state_name
-            union all
-            select w.city_slug, w.city_name, null, sum(w.n) from written w group by w.city_slug, w.city_name
-            union all
-            select w.city_slug || '/' || w.sector_slug, w.sector_name, w.city_slug, sum(w.n)
-              from written w where w.sector_slug is not null group by w.city_slug, w.sector_slug, w.sector_name) w
-     order by w.path, w.name is null, w.n desc, w.name
-  ),
-  provinces as (
-    select distinct on (w.city_slug) w.city_slug as path, 'provincia/' || w.state_slug as parent
-      from (select w.city_slug, w.state_slug, sum(w.n) as n from written w group by w.city_slug, w.state_slug) w
-     order by w.city_slug, w.n desc, w.state_slug
   )
   insert into internal.market_index (path, kind, name, parent, type_group, month, listings, median, p25, p75, new_listings, price_cuts, median_days, lat, lng)
   select f.path, f.kind, coalesce(n.name, case when f.path = 'ecuador' then 'Ecuador' end, f.path), coalesce(n.parent, v.parent), f.type_group, f.month, f.listings,
@@ -521,11 +611,23 @@ begin
              from (select ((u % 86400000000)::double precision / 1000000::double precision + ((u / 86400000000) * 86400)::double precision) / 86400::double precision as days
                      from pg_catalog.unnest(f.middle_for) u) d))::integer, c.lat, c.lng
     from paths f
-    left join centres c on c.path = f.path and c.type_group = f.type_group
-    left join named n on n.path = f.path
-    left join provinces v on v.path = f.path;
+    left join pg_temp.market_centres c on c.path = f.path and c.type_group = f.type_group
+    left join pg_temp.market_named n on n.path = f.path
+    left join pg_temp.market_provinces v on v.path = f.path;
   get diagnostics written = row_count;
+  return written;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: each figure's trend, beside the months a ranking
+-- reads.
+create or replace function internal.market_trends(since date)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- beside the months a ranking reads (last month and this one): each figure's trend
   update internal.market_index i
      set median_year_before = (select y.median from internal.market_index y
@@ -535,7 +637,18 @@ begin
                     from pg_catalog.generate_series(i.month - interval '12 months', i.month, interval '1 month') m(month)
                     left join internal.market_index t on t.path = i.path and t.type_group = i.type_group and t.month = m.month::date)
    where i.month >= greatest(since, (internal.this_month() - interval '1 month')::date);
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: what each place's report shows from `since`
+-- (internal.market_shown).
+create or replace function internal.market_shown_made(since date)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- what each place's report shows: each month, the nearest place of its chain (itself, then the
   -- places above it) whose figure stands on enough listings
   delete from internal.market_shown s where s.month >= since;
@@ -554,7 +667,18 @@ begin
     from chain c
     join internal.market_index i on i.path = c.path and i.month >= since and i.listings >= internal.market_minimum()
    order by c.place, i.type_group, i.month, c.depth;
+end
+$$;
 
+-- A stage of internal.rebuild_market_index: the rents now, every place at once
+-- (internal.market_rents_now).
+create or replace function internal.market_rents_made()
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- the rents now, every place at once: its active homes for rent (houses, quintas, flats and
   -- suites of 15 m² or more)
   delete from internal.market_rents_now;
@@ -580,6 +704,50 @@ begin
    -- a place has a name in each part of its path (a listing without a sector is its city's only);
    -- no rentals at all: no row (the grand total of nothing is a row of nulls)
    where r.listings > 0 and r.path ~ '^(ecuador|provincia/[^/]+|[^/]+|[^/]+/[^/]+)$';
+end
+$$;
+
+-- Every figure of the index made again from the listings, their spells and their price changes:
+-- the last 24 months and the month so far (docs/market.md), or only the months from `from_month`
+-- (the hourly refresh: last month and this one), whose outliers are judged by the bounds of the
+-- last whole rebuild (internal.market_bounds). Answers how many rows it wrote. Its cost is its
+-- row per listing and month and the sorts of them (docs/market.md "Freshness"): the rows are made
+-- where they are counted, from each time on the market at one price (its run of months), carry
+-- integer keys of the places and come in the order the largest grouping sorts them in; the
+-- outlier bounds and outliers are worked out on the runs. Its stages, each a function of its own
+-- above, in the order it runs them; each makes what the next reads (temporary tables, dropped at
+-- the transaction's end).
+create or replace function internal.rebuild_market_index(from_month date default null)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+-- its sorts and groupings in memory (a job of the server's): the default 4 MB spills to disk
+set work_mem = '256MB'
+-- its months are Ecuador's: a month begins at midnight in Guayaquil (docs/market.md rule 1)
+set timezone = 'America/Guayaquil'
+as $$
+declare
+  -- one instant for the whole rebuild
+  at_now timestamptz := internal.now();
+  first_month date := (internal.this_month() - interval '24 months')::date;
+  since date := greatest(coalesce(from_month, first_month), first_month);
+  months integer;
+  written integer;
+begin
+  perform internal.market_found();
+  perform internal.market_keys();
+  perform internal.market_prices();
+  months := internal.market_months(since, at_now);
+  perform internal.market_spells(months, at_now);
+  perform internal.market_runs_made();
+  perform internal.market_outliers_out(from_month is null);
+  perform internal.market_figures_made(months);
+  perform internal.market_places_told();
+  written := internal.market_index_made(since);
+  perform internal.market_trends(since);
+  perform internal.market_shown_made(since);
+  perform internal.market_rents_made();
   return written;
 end
 $$;

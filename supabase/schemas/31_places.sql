@@ -92,20 +92,8 @@ $$;
 -- number), or by its street when the text names no place. From the second letter; at most
 -- `max_results` (10).
 create or replace function public.place_suggestions(q text, max_results integer default 8)
-returns table (
-  kind public.plain_text,
-  path public.plain_text,
-  name public.plain_text,
-  city public.plain_text,
-  province public.plain_text,
-  listings integer,
-  lat double precision,
-  lng double precision,
-  west double precision,
-  south double precision,
-  east double precision,
-  north double precision
-)
+returns table (kind public.plain_text, path public.plain_text, name public.plain_text, city public.plain_text, province public.plain_text, listings integer,
+  lat double precision, lng double precision, west double precision, south double precision, east double precision, north double precision)
 language sql
 stable
 security definer

@@ -78,27 +78,10 @@ as $$
 $$;
 
 -- The map's clusters: the view and the zoom, and the search's filters as one object (FilterArgs).
-create or replace function public.listing_clusters(
-  zoom integer,
-  view_west double precision default -180,
-  view_south double precision default -85.0511,
-  view_east double precision default 180,
-  view_north double precision default 85.0511,
-  filters jsonb default '{}'
-)
-returns table (
-  count bigint,
-  lat double precision,
-  lng double precision,
-  lat_min double precision,
-  lat_max double precision,
-  lng_min double precision,
-  lng_max double precision,
-  price_from numeric,
-  price_to numeric,
-  id bigint,
-  approximate boolean
-)
+create or replace function public.listing_clusters(zoom integer, view_west double precision default -180, view_south double precision default -85.0511,
+  view_east double precision default 180, view_north double precision default 85.0511, filters jsonb default '{}')
+returns table (count bigint, lat double precision, lng double precision, lat_min double precision, lat_max double precision, lng_min double precision,
+  lng_max double precision, price_from numeric, price_to numeric, id bigint, approximate boolean)
 language plpgsql
 stable
 -- it reads the kept cells (internal.listing_cells) for the public key; it reads nothing else that

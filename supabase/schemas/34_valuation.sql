@@ -104,87 +104,15 @@ as $$
             from unnest(weights, deviations) v(w, dev)) s
 $$;
 
--- The estimate (docs/valuation.md has the method and its measured accuracy). `facts`: `lat` and
--- `lng` (or `place`, a path of the location box), `property_type`, `area_m2` (the lot for land:
--- `lot_m2`), and what else is known: `bedrooms`, `bathrooms`, `year_built`, `lot_m2`, `features`;
--- `listing_id`, the home's own listing when it is on the market, is left out of its comparables.
--- Answers `value`, `low`, `high` (null, with `reason`, when too few listings are near), `usd_m2`,
--- `confidence`, the `comparables` it stood on (the closest in weight first), the `place` it is in
--- with its `market` (the index's figure), and `demand`: how many confirmed saved searches a home
--- like it matches, from a floor (else `demand_fewer_than`; neither for facts no home near it has:
--- internal.buyer_demand).
-create or replace function public.estimate_value(facts jsonb)
-returns jsonb
+-- A stage of public.estimate_value: the home's facts, checked (a refused one names its field).
+create or replace function internal.valuation_home(facts jsonb, out kind text, out grp text, out kinds text[], out built double precision, out lot double precision,
+  out area double precision, out beds double precision, out baths double precision, out built_year double precision, out feats text[], out has_feats boolean, out own bigint)
 language plpgsql
 stable
--- it reads the listings' rows and the saved searches (closed to the public key) to answer figures and a count
-security definer
 set search_path = ''
-set plan_cache_mode = 'force_custom_plan'
 as $$
 declare
   f jsonb := facts;
-  kind text;
-  grp text;
-  kinds text[];
-  built double precision;
-  lot double precision;
-  area double precision;
-  beds double precision;
-  baths double precision;
-  built_year double precision;
-  feats text[];
-  has_feats boolean;
-  at_lat double precision;
-  at_lng double precision;
-  place text;
-  own bigint;
-  shrink double precision;
-  -- the comparables: at most 80 nearest of the type, within 30 km
-  c record;
-  ids bigint[] := '{}';
-  -- whether each comparable is in the home's sector (the place's, else the nearest comparable's)
-  home_sector text;
-  same boolean[] := '{}';
-  d double precision[] := '{}';
-  y double precision[] := '{}';
-  xs double precision[] := '{}';
-  w double precision[] := '{}';
-  n integer := 0;
-  p constant integer := 10;
-  h double precision;
-  -- when the estimate is for: the home's own listing date when it is a listing, else now
-  at_time timestamptz;
-  -- the weights of nearness and likeness, before the fit's own reweighting of the misfits
-  w0 double precision[] := '{}';
-  typical double precision;
-  wx double precision;
-  x double precision[];
-  ata double precision[];
-  atb double precision[];
-  prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03, 0, 0, 0];
-  mean double precision[];
-  var double precision[];
-  sw double precision;
-  sw2 double precision;
-  neff double precision;
-  b double precision[];
-  r double precision[] := '{}';
-  fit double precision;
-  lo double precision;
-  hi double precision;
-  inflate double precision;
-  value double precision;
-  low double precision;
-  high double precision;
-  confidence text;
-  comps jsonb;
-  near_path text;
-  near_name text;
-  market jsonb;
-  agent jsonb;
-  demand jsonb;
-  subject internal.listings;
 begin
   if f is null or pg_catalog.jsonb_typeof(f) <> 'object' then
     raise exception 'facts: must be a JSON object' using errcode = '22023';
@@ -217,7 +145,19 @@ begin
     end if;
     select coalesce(pg_catalog.array_agg(distinct e), '{}') into feats from pg_catalog.jsonb_array_elements_text(f -> 'features') e;
   end if;
-  -- where: a point in Ecuador (the mainland or the Galápagos), else a place of the location box
+end
+$$;
+
+-- A stage of public.estimate_value: where the home is: a point in Ecuador (the mainland or the
+-- Galápagos), else a place of the location box.
+create or replace function internal.valuation_point(facts jsonb, out at_lat double precision, out at_lng double precision, out place text)
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  f jsonb := facts;
+begin
   at_lat := internal.fact_number(f, 'lat', -90, 90);
   at_lng := internal.fact_number(f, 'lng', -180, 180);
   if (at_lat is null) <> (at_lng is null) then
@@ -237,9 +177,28 @@ begin
       raise exception 'place: no place of ours is called %', pg_catalog.left(place, 80) using errcode = '22023';
     end if;
   end if;
-  shrink := cos(radians(at_lat));
-  at_time := coalesce((select l.listed_at from internal.listings l where l.id = own), internal.now());
+end
+$$;
 
+-- A stage of public.estimate_value: its comparables, at most 80 nearest active listings of the type
+-- within 30 km, each with its distance, its ln(USD/m²), whether it is in the home's sector, and
+-- what it differs from the home in (`xs`: p = 10 a comparable, row by row).
+create or replace function internal.valuation_comparables(kind text, kinds text[], area double precision, built_year double precision, beds double precision, baths double precision, lot double precision,
+  has_feats boolean, feats text[], at_lat double precision, at_lng double precision, place text, own bigint,
+  out n integer, out ids bigint[], out same boolean[], out d double precision[], out y double precision[], out xs double precision[])
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  shrink double precision := cos(radians(at_lat));
+  -- when the estimate is for: the home's own listing date when it is a listing, else now
+  at_time timestamptz := coalesce((select l.listed_at from internal.listings l where l.id = own), internal.now());
+  -- the home's sector (the place's, else the nearest comparable's)
+  home_sector text;
+  c record;
+begin
+  n := 0; ids := '{}'; same := '{}'; d := '{}'; y := '{}'; xs := '{}';
   -- the nearest active listings of the type, by the GiST index of their position
   for c in
     select l.id, l.price::double precision as price, l.square_feet::double precision as built, l.lot_size::double precision as lot,
@@ -277,12 +236,22 @@ begin
       c.north_km
     ]::double precision[];
   end loop;
+end
+$$;
 
-  if n < 5 then
-    return pg_catalog.jsonb_build_object('value', null, 'low', null, 'high', null, 'usd_m2', null, 'confidence', 'none',
-      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', null, 'demand_fewer_than', null, 'method', 'local-regression-2');
-  end if;
-
+-- A stage of public.estimate_value: each comparable's weight of nearness and likeness (`w0`), and
+-- that weighed down by how far its USD/m² is from their weighted median (`w`).
+create or replace function internal.valuation_weights(n integer, d double precision[], xs double precision[], same boolean[], y double precision[], out w0 double precision[], out w double precision[])
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  p constant integer := 10;
+  h double precision;
+  typical double precision;
+begin
+  w0 := '{}';
   -- weights: nearer (a tricube over the distance of the 25th, at least 1 km), closer in size, and
   -- in the same sector (a sector's price level is its own: a street apart may be another market)
   h := greatest(d[least(n, 25)] * 1.2, 1000);
@@ -295,45 +264,82 @@ begin
   -- median (Tukey's bisquare over six median deviations), and again below by how far it misses the fit
   typical := internal.weighted_quantile(y, w0, 0.5);
   w := internal.bisquare_weights(w0, (select pg_catalog.array_agg(u.ln_usd - typical order by u.ord) from unnest(y) with ordinality u(ln_usd, ord)));
+end
+$$;
 
-  -- weighted least squares of ln(USD/m²) on the differences, each coefficient drawn toward its
-  -- prior as much as its spread among the comparables is small (a ridge scaled per column); then
-  -- once again with the weights of how far each misses the first fit
-  for pass in 1..2 loop
-    sw := 0;
-    for i in 1..n loop sw := sw + w[i]; end loop;
-    mean := pg_catalog.array_fill(0::double precision, array[p]);
-    var := pg_catalog.array_fill(0::double precision, array[p]);
+-- A stage of public.estimate_value: weighted least squares of ln(USD/m²) on the differences, each
+-- coefficient drawn toward its prior as much as its spread among the comparables is small (a ridge
+-- scaled per column). Its coefficients (the prior's, and the weighted median for the intercept,
+-- when the system has no single answer).
+create or replace function internal.valuation_ridge(n integer, xs double precision[], y double precision[], w double precision[])
+returns double precision[]
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  p constant integer := 10;
+  prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03, 0, 0, 0];
+  mean double precision[];
+  var double precision[];
+  sw double precision;
+  wx double precision;
+  ata double precision[];
+  atb double precision[];
+  b double precision[];
+begin
+  sw := 0;
+  for i in 1..n loop sw := sw + w[i]; end loop;
+  mean := pg_catalog.array_fill(0::double precision, array[p]);
+  var := pg_catalog.array_fill(0::double precision, array[p]);
+  for j in 1..p loop
+    for i in 1..n loop mean[j] := mean[j] + w[i] * xs[(i - 1) * p + j] / sw; end loop;
+    for i in 1..n loop var[j] := var[j] + w[i] * power(xs[(i - 1) * p + j] - mean[j], 2) / sw; end loop;
+  end loop;
+  ata := pg_catalog.array_fill(0::double precision, array[p * p]);
+  atb := pg_catalog.array_fill(0::double precision, array[p]);
+  -- one triangle of the symmetric matrix, then its mirror; a comparable weighed down to 0 adds nothing
+  for i in 1..n loop
+    continue when w[i] = 0;
     for j in 1..p loop
-      for i in 1..n loop mean[j] := mean[j] + w[i] * xs[(i - 1) * p + j] / sw; end loop;
-      for i in 1..n loop var[j] := var[j] + w[i] * power(xs[(i - 1) * p + j] - mean[j], 2) / sw; end loop;
-    end loop;
-    ata := pg_catalog.array_fill(0::double precision, array[p * p]);
-    atb := pg_catalog.array_fill(0::double precision, array[p]);
-    -- one triangle of the symmetric matrix, then its mirror; a comparable weighed down to 0 adds nothing
-    for i in 1..n loop
-      continue when w[i] = 0;
-      for j in 1..p loop
-        wx := w[i] * xs[(i - 1) * p + j];
-        atb[j] := atb[j] + wx * y[i];
-        for k in j..p loop
-          ata[(j - 1) * p + k] := ata[(j - 1) * p + k] + wx * xs[(i - 1) * p + k];
-        end loop;
+      wx := w[i] * xs[(i - 1) * p + j];
+      atb[j] := atb[j] + wx * y[i];
+      for k in j..p loop
+        ata[(j - 1) * p + k] := ata[(j - 1) * p + k] + wx * xs[(i - 1) * p + k];
       end loop;
     end loop;
-    for j in 2..p loop
-      for k in 1..j - 1 loop
-        ata[(j - 1) * p + k] := ata[(k - 1) * p + j];
-      end loop;
+  end loop;
+  for j in 2..p loop
+    for k in 1..j - 1 loop
+      ata[(j - 1) * p + k] := ata[(k - 1) * p + j];
     end loop;
-    for j in 2..p loop
-      ata[(j - 1) * p + j] := ata[(j - 1) * p + j] + sw * (0.2 * var[j] + 1e-6);
-      atb[j] := atb[j] + sw * (0.2 * var[j] + 1e-6) * prior[j];
-    end loop;
-    b := internal.solve_linear(ata, atb);
-    if b is null then
-      b := array[internal.weighted_quantile(y, w, 0.5)] || prior[2:p];
-    end if;
+  end loop;
+  for j in 2..p loop
+    ata[(j - 1) * p + j] := ata[(j - 1) * p + j] + sw * (0.2 * var[j] + 1e-6);
+    atb[j] := atb[j] + sw * (0.2 * var[j] + 1e-6) * prior[j];
+  end loop;
+  b := internal.solve_linear(ata, atb);
+  if b is null then
+    b := array[internal.weighted_quantile(y, w, 0.5)] || prior[2:p];
+  end if;
+  return b;
+end
+$$;
+
+-- A stage of public.estimate_value: the fit (internal.valuation_ridge), then once again with the
+-- weights of how far each comparable misses the first: its coefficients `b` (the home's
+-- ln(USD/m²) the intercept), each comparable's misfit `r`, and the weights `w` it ended with.
+create or replace function internal.valuation_fit(n integer, xs double precision[], y double precision[], w0 double precision[], inout w double precision[], out b double precision[], out r double precision[])
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  p constant integer := 10;
+  fit double precision;
+begin
+  for pass in 1..2 loop
+    b := internal.valuation_ridge(n, xs, y, w);
     -- the home is where every difference is 0: its ln(USD/m²) is the intercept
     r := '{}';
     for i in 1..n loop
@@ -344,6 +350,25 @@ begin
     exit when pass = 2;
     w := internal.bisquare_weights(w0, r);
   end loop;
+end
+$$;
+
+-- A stage of public.estimate_value: the value, its range (the comparables' misfit, widened for what
+-- the fit used up of them) and how sure it is.
+create or replace function internal.valuation_range(n integer, r double precision[], w double precision[], b double precision[], area double precision,
+  out value double precision, out low double precision, out high double precision, out confidence text)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  sw double precision;
+  sw2 double precision;
+  neff double precision;
+  inflate double precision;
+  lo double precision;
+  hi double precision;
+begin
   sw := 0; sw2 := 0;
   for i in 1..n loop sw := sw + w[i]; sw2 := sw2 + w[i] * w[i]; end loop;
   neff := sw * sw / sw2;
@@ -355,23 +380,44 @@ begin
   low := value * exp(least(lo, -0.04));
   high := value * exp(greatest(hi, 0.04));
   confidence := case when neff >= 12 and (high - low) / value <= 0.3 then 'high' when neff >= 5 and (high - low) / value <= 0.5 then 'medium' else 'low' end;
+end
+$$;
 
-  -- the comparables, the heaviest first, with what each says the home asks
+-- A stage of public.estimate_value: the six heaviest comparables, with what each says the home asks.
+create or replace function internal.valuation_comparables_told(ids bigint[], d double precision[], y double precision[], r double precision[], w double precision[], b double precision[], area double precision)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
   select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
            'id', l.id, 'title', l.title, 'price', l.price, 'area_m2', l.square_feet, 'lot_m2', l.lot_size, 'bedrooms', l.bedrooms,
            'bathrooms', l.bathrooms, 'property_type', l.property_type, 'city', l.city, 'sector', l.sector, 'images', l.images,
            'distance_m', round(u.dist), 'usd_m2', round((exp(u.y))::numeric, 2),
            'adjusted', round((exp(b[1] + u.r) * area / 1000)::numeric) * 1000
          ) order by u.w desc, l.id), '[]'::jsonb)
-    into comps
     from (
       select t.id, t.dist, t.y, t.r, t.w
         from unnest(ids, d, y, r, w) as t(id, dist, y, r, w)
        order by t.w desc, t.id
        limit 6
     ) u
-    join internal.listings l on l.id = u.id;
+    join internal.listings l on l.id = u.id
+$$;
 
+-- A stage of public.estimate_value: what is around the home: its place (the sector, else the city,
+-- of the nearest comparable) and its market figure, the agent who serves it, and the buyers whose
+-- confirmed saved searches a home like it, at its value, would match.
+create or replace function internal.valuation_context(ids bigint[], grp text, kind text, value double precision, area double precision, beds double precision, baths double precision, built double precision,
+  lot double precision, built_year double precision, feats text[], at_lat double precision, at_lng double precision,
+  out near_path text, out near_name text, out market jsonb, out agent jsonb, out demand jsonb)
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  subject internal.listings;
+begin
   -- the place: the sector (else the city) of the nearest comparable, and its market figure
   select case when coalesce(l.sector_slug, '') <> '' then l.city_slug || '/' || l.sector_slug else l.city_slug end
     into near_path
@@ -400,19 +446,60 @@ begin
     'place_search', (select l.place_search from internal.listings l where l.id = ids[1])
   ));
   demand := internal.buyer_demand(subject, ids, area);
+end
+$$;
 
+-- The estimate (docs/valuation.md has the method and its measured accuracy). `facts`: `lat` and
+-- `lng` (or `place`, a path of the location box), `property_type`, `area_m2` (the lot for land:
+-- `lot_m2`), and what else is known: `bedrooms`, `bathrooms`, `year_built`, `lot_m2`, `features`;
+-- `listing_id`, the home's own listing when it is on the market, is left out of its comparables.
+-- Answers `value`, `low`, `high` (null, with `reason`, when too few listings are near), `usd_m2`,
+-- `confidence`, the `comparables` it stood on (the closest in weight first), the `place` it is in
+-- with its `market` (the index's figure), and `demand`: how many confirmed saved searches a home
+-- like it matches, from a floor (else `demand_fewer_than`; neither for facts no home near it has:
+-- internal.buyer_demand).
+create or replace function public.estimate_value(facts jsonb)
+returns jsonb
+language plpgsql
+stable
+-- it reads the listings' rows and the saved searches (closed to the public key) to answer figures and a count
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+declare
+  -- each stage's answer, in the order they run
+  h record;
+  pt record;
+  c record;
+  wt record;
+  fit record;
+  est record;
+  x record;
+begin
+  select * into h from internal.valuation_home(facts);
+  select * into pt from internal.valuation_point(facts);
+  select * into c from internal.valuation_comparables(h.kind, h.kinds, h.area, h.built_year, h.beds, h.baths, h.lot, h.has_feats, h.feats, pt.at_lat, pt.at_lng, pt.place, h.own);
+  if c.n < 5 then
+    return pg_catalog.jsonb_build_object('value', null, 'low', null, 'high', null, 'usd_m2', null, 'confidence', 'none',
+      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', null, 'demand_fewer_than', null, 'method', 'local-regression-2');
+  end if;
+  select * into wt from internal.valuation_weights(c.n, c.d, c.xs, c.same, c.y);
+  select * into fit from internal.valuation_fit(c.n, c.xs, c.y, wt.w0, wt.w);
+  select * into est from internal.valuation_range(c.n, fit.r, fit.w, fit.b, h.area);
+  select * into x from internal.valuation_context(c.ids, h.grp, h.kind, est.value, h.area, h.beds, h.baths, h.built, h.lot, h.built_year, h.feats, pt.at_lat, pt.at_lng);
   return pg_catalog.jsonb_build_object(
-    'value', round(value / 1000) * 1000,
-    'low', round(low / 1000) * 1000,
-    'high', round(high / 1000) * 1000,
-    'usd_m2', round((value / area)::numeric, 2),
-    'confidence', confidence,
-    'comparables', comps,
-    'place', case when near_path is null then null else pg_catalog.jsonb_build_object('path', near_path, 'name', coalesce(near_name, near_path)) end,
-    'market', market,
-    'agent', agent,
-    'demand', (demand ->> 'count')::integer,
-    'demand_fewer_than', (demand ->> 'fewer_than')::integer,
+    'value', round(est.value / 1000) * 1000,
+    'low', round(est.low / 1000) * 1000,
+    'high', round(est.high / 1000) * 1000,
+    'usd_m2', round((est.value / h.area)::numeric, 2),
+    'confidence', est.confidence,
+    'comparables', internal.valuation_comparables_told(c.ids, c.d, c.y, fit.r, fit.w, fit.b, h.area),
+    'place', case when x.near_path is null then null else pg_catalog.jsonb_build_object('path', x.near_path, 'name', coalesce(x.near_name, x.near_path)) end,
+    'market', x.market,
+    'agent', x.agent,
+    'demand', (x.demand ->> 'count')::integer,
+    'demand_fewer_than', (x.demand ->> 'fewer_than')::integer,
     'method', 'local-regression-2'
   );
 end

@@ -68,49 +68,56 @@ create table internal.photos (
 
 alter table internal.photos enable row level security;
 
-create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
-returns jsonb
-language plpgsql
+-- A stage of internal.import_merge: what the run would do, before it does it: the source's active
+-- listings, the staged ones, those it withdraws by their status and those absent from the feed.
+create or replace function internal.import_counts(run bigint, source_name text, absent_withdraws boolean)
+returns table (active_before integer, staged integer, leaving integer, absent integer)
+language sql
+stable
 set search_path = ''
 as $$
-declare
-  active_before integer;
-  staged integer;
-  leaving integer;
-  absent integer;
-  held boolean;
-  added integer;
-  changed integer;
-  gone integer := 0;
-  unknown_agents jsonb;
-  bulk boolean;
-begin
-  select count(*) > 10000 into bulk from internal.import_staging where run_id = run;
-  if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
-  select count(*) into active_before from internal.listings where source = source_name and status = '1';
-  select count(*) into staged from internal.import_staging where run_id = run;
-  select count(*) into leaving
-    from internal.listings l join internal.import_staging s on s.run_id = run and s.source_key = l.source_key
-   where l.source = source_name and l.status = '1' and s.listing->>'status' <> '1';
-  select count(*) into absent
-    from internal.listings l
-   where absent_withdraws and l.source = source_name and l.status = '1'
-     and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
-     and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
-  held := not allow_withdrawals and leaving + absent > 5 and leaving + absent > max_share * active_before;
+  select (select count(*)::integer from internal.listings where source = source_name and status = '1'),
+         (select count(*)::integer from internal.import_staging where run_id = run),
+         (select count(*)::integer
+            from internal.listings l join internal.import_staging s on s.run_id = run and s.source_key = l.source_key
+           where l.source = source_name and l.status = '1' and s.listing->>'status' <> '1'),
+         (select count(*)::integer
+            from internal.listings l
+           where absent_withdraws and l.source = source_name and l.status = '1'
+             and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+             and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key))
+$$;
 
-  -- each agent named once (a feed names a few hundred agents over a hundred thousand listings)
-  select coalesce(jsonb_agg(distinct coalesce(d.agent_key, d.agent_email)), '[]') into unknown_agents
+-- A stage of internal.import_merge: the agents the run names that are not ours, each named once (a
+-- feed names a few hundred agents over a hundred thousand listings).
+create or replace function internal.import_unknown_agents(run bigint)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(distinct coalesce(d.agent_key, d.agent_email)), '[]')
     from (select distinct s.listing->>'agent_key' as agent_key, s.listing->>'agent_email' as agent_email
             from internal.import_staging s where s.run_id = run) d
    where coalesce(d.agent_key, d.agent_email) is not null
-     and not exists (select 1 from public.agents a where a.agent_key = d.agent_key or lower(a.email) = d.agent_email);
+     and not exists (select 1 from public.agents a where a.agent_key = d.agent_key or lower(a.email) = d.agent_email)
+$$;
 
+-- A stage of internal.import_merge: the staged listings as rows, with their words and whose each
+-- agent named is (pg_temp.import_matched).
+create or replace function internal.import_matched(run bigint)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
   -- every staged listing's words, in one query PostgreSQL runs on every core (an INSERT runs on one).
   -- The planner chooses that from the staging table's statistics (those of an empty table left
   -- 100,000 listings' words on one core: 12.3 s) and from the function's cost, which it counts per
   -- row only in a select list (in FROM, once); `offset 0` keeps it there, called once per listing.
   analyze internal.import_staging;
+  drop table if exists pg_temp.import_words;
   create temp table import_words on commit drop as
     select x.source_key, (x.w).words, (x.w).title_words
       from (select s.source_key, internal.listing_words_pair(r.title, r.description, coalesce(r.features, '{}')) as w
@@ -118,8 +125,8 @@ begin
                    pg_catalog.jsonb_to_record(s.listing) as r(title text, description text, features text[])
              where s.run_id = run
             offset 0) x;
-  perform pg_catalog.set_config('exp.words_supplied', 'on', true);
-
+  drop table if exists pg_temp.import_matched;
+  create temp table import_matched on commit drop as
   with input as (
     select s.source_key, r.*, w.words, w.title_words
       from internal.import_staging s,
@@ -149,7 +156,26 @@ begin
     select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
       from input i
       join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email)
-  ), merged as (
+  )
+  select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
+    from input i
+    join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email);
+  drop table pg_temp.import_words;
+end
+$$;
+
+-- A stage of internal.import_merge: the matched listings into the listings, new ones added and
+-- changed ones updated (an active one `held` stays on the market); how many of each. Its caller
+-- says the words are supplied (exp.words_supplied).
+create or replace function internal.import_upsert(source_name text, held boolean)
+returns table (added integer, changed integer)
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  return query
+  with merged as (
     insert into internal.listings as l (
       source, source_key, listing_ref, status, source_status, title, address, price, bedrooms, bathrooms, square_feet,
       lot_size, year_built, property_type, city, sector, state, country_code, geo_lat, geo_lon, description, features,
@@ -162,7 +188,7 @@ begin
            coalesce(m.our_email, m.agent_email), coalesce(m.our_phone, m.agent_phone), m.our_picture,
            m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words,
            m.hoa_fee, m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed, coalesce(m.operation, 'sale')
-      from matched m
+      from pg_temp.import_matched m
      -- new listings take their ids in the order of their changes (the feed's), whatever the plan:
      -- one merge of a feed and several of its parts number the same listings alike
      order by m.source_modified_at nulls first, m.source_key
@@ -198,22 +224,59 @@ begin
            excluded.storage_unit, excluded.furnished, excluded.pets_allowed, excluded.operation)
     returning (xmax = 0) as inserted
   )
-  select count(*) filter (where inserted), count(*) filter (where not inserted) into added, changed from merged;
-  perform pg_catalog.set_config('exp.words_supplied', '', true);
-  drop table pg_temp.import_words;
+  select (count(*) filter (where inserted))::integer, (count(*) filter (where not inserted))::integer from merged;
+end
+$$;
 
+-- A stage of internal.import_merge: the source's active listings the feed no longer has, withdrawn.
+create or replace function internal.import_withdraw_absent(run bigint, source_name text)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  update internal.listings l
+     set status = 'absent', source_status = 'not in the feed'
+   where l.source = source_name and l.status = '1'
+     and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+     and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key)
+$$;
+
+-- A feed's run merged into the listings (docs/import.md), as a chain of the stages above: what it
+-- would do; withdrawals held back when they are too many (more than 5 and more than `max_share` of
+-- the source's active listings, unless `allow_withdrawals`); the staged listings matched and merged;
+-- the absent ones withdrawn (`absent_withdraws`); the staging emptied. What it did, as JSON.
+create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  n record;
+  held boolean;
+  done record;
+  gone integer := 0;
+  unknown_agents jsonb;
+  bulk boolean;
+begin
+  select count(*) > 10000 into bulk from internal.import_staging where run_id = run;
+  if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
+  select * into n from internal.import_counts(run, source_name, absent_withdraws);
+  held := not allow_withdrawals and n.leaving + n.absent > 5 and n.leaving + n.absent > max_share * n.active_before;
+  unknown_agents := internal.import_unknown_agents(run);
+  perform internal.import_matched(run);
+  -- the words were computed with the rows (import_matched): the listings' trigger takes them as they are
+  perform pg_catalog.set_config('exp.words_supplied', 'on', true);
+  select * into done from internal.import_upsert(source_name, held);
+  perform pg_catalog.set_config('exp.words_supplied', '', true);
+  drop table pg_temp.import_matched;
   if not held then
-    gone := leaving;
-    if absent_withdraws and absent > 0 then
-      update internal.listings l
-         set status = 'absent', source_status = 'not in the feed'
-       where l.source = source_name and l.status = '1'
-         and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
-         and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key);
-      gone := gone + absent;
+    gone := n.leaving;
+    if absent_withdraws and n.absent > 0 then
+      perform internal.import_withdraw_absent(run, source_name);
+      gone := gone + n.absent;
     end if;
   end if;
-
   if bulk then
     perform pg_catalog.set_config('exp.listing_cells', '', true);
     perform internal.listings_derived_rebuild();
@@ -221,8 +284,8 @@ begin
   delete from internal.import_staging where run_id = run;
   delete from internal.import_seen where run_id = run;
   return jsonb_build_object(
-    'new', added, 'updated', changed, 'unchanged', staged - added - changed, 'withdrawn', gone,
-    'withdrawals_held', held, 'would_withdraw', leaving + absent, 'active_before', active_before,
+    'new', done.added, 'updated', done.changed, 'unchanged', n.staged - done.added - done.changed, 'withdrawn', gone,
+    'withdrawals_held', held, 'would_withdraw', n.leaving + n.absent, 'active_before', n.active_before,
     'unknown_agents', unknown_agents);
 end
 $$;

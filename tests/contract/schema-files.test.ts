@@ -75,6 +75,21 @@ describe('supabase/schemas/: the schema as it stands', () => {
     expect([...where].filter(([, at]) => at.length > 1).map(([object, at]) => `${object}: ${at.join(', ')}`)).toEqual([]);
   });
 
+  it('writes each rule as small functions (docs/architecture.md "Database"): none over 80 lines, none over 60 but the one named here', () => {
+    const long: string[] = [];
+    for (const file of files)
+      for (const statement of sqlStatements(readFileSync(join(SCHEMAS, file), 'utf8'))) {
+        const object = createdObject(statement);
+        if (!object?.startsWith('function ')) continue;
+        const from = statement.search(/create (or replace )?function/i);
+        const lines = statement.slice(from).trimEnd().split('\n').length;
+        if (lines > 60) long.push(`${object}: ${lines}`);
+      }
+    expect(long.filter((l) => Number(l.split(': ')[1]) > 80)).toEqual([]);
+    // a statement trigger reads its statement's transition tables, which no function it calls can
+    expect(long.map((l) => l.split(': ')[0])).toEqual(['function internal.listing_copies_changed']);
+  });
+
   describe('on PostgreSQL', () => {
     let fromMigrations: PostgresDatabase;
     let fromFiles: PostgresDatabase;

@@ -1,0 +1,228 @@
+-- The feed's merge as a chain of stages (issue 61; docs/import.md): internal.import_merge runs
+-- them in order; every listing as before (`npm run bench -- stages` compares them row by row).
+
+-- A stage of internal.import_merge: what the run would do, before it does it: the source's active
+-- listings, the staged ones, those it withdraws by their status and those absent from the feed.
+create or replace function internal.import_counts(run bigint, source_name text, absent_withdraws boolean)
+returns table (active_before integer, staged integer, leaving integer, absent integer)
+language sql
+stable
+set search_path = ''
+as $$
+  select (select count(*)::integer from internal.listings where source = source_name and status = '1'),
+         (select count(*)::integer from internal.import_staging where run_id = run),
+         (select count(*)::integer
+            from internal.listings l join internal.import_staging s on s.run_id = run and s.source_key = l.source_key
+           where l.source = source_name and l.status = '1' and s.listing->>'status' <> '1'),
+         (select count(*)::integer
+            from internal.listings l
+           where absent_withdraws and l.source = source_name and l.status = '1'
+             and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+             and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key))
+$$;
+
+-- A stage of internal.import_merge: the agents the run names that are not ours, each named once (a
+-- feed names a few hundred agents over a hundred thousand listings).
+create or replace function internal.import_unknown_agents(run bigint)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(distinct coalesce(d.agent_key, d.agent_email)), '[]')
+    from (select distinct s.listing->>'agent_key' as agent_key, s.listing->>'agent_email' as agent_email
+            from internal.import_staging s where s.run_id = run) d
+   where coalesce(d.agent_key, d.agent_email) is not null
+     and not exists (select 1 from public.agents a where a.agent_key = d.agent_key or lower(a.email) = d.agent_email)
+$$;
+
+-- A stage of internal.import_merge: the staged listings as rows, with their words and whose each
+-- agent named is (pg_temp.import_matched).
+create or replace function internal.import_matched(run bigint)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  -- every staged listing's words, in one query PostgreSQL runs on every core (an INSERT runs on one).
+  -- The planner chooses that from the staging table's statistics (those of an empty table left
+  -- 100,000 listings' words on one core: 12.3 s) and from the function's cost, which it counts per
+  -- row only in a select list (in FROM, once); `offset 0` keeps it there, called once per listing.
+  analyze internal.import_staging;
+  drop table if exists pg_temp.import_words;
+  create temp table import_words on commit drop as
+    select x.source_key, (x.w).words, (x.w).title_words
+      from (select s.source_key, internal.listing_words_pair(r.title, r.description, coalesce(r.features, '{}')) as w
+              from internal.import_staging s,
+                   pg_catalog.jsonb_to_record(s.listing) as r(title text, description text, features text[])
+             where s.run_id = run
+            offset 0) x;
+  drop table if exists pg_temp.import_matched;
+  create temp table import_matched on commit drop as
+  with input as (
+    select s.source_key, r.*, w.words, w.title_words
+      from internal.import_staging s,
+           jsonb_to_record(s.listing) as r(
+             listing_ref text, status text, source_status text, title text, address text, price numeric, bedrooms integer,
+             bathrooms numeric, square_feet numeric, lot_size numeric, year_built integer, property_type text, city text,
+             sector text, state text, country_code text, geo_lat text, geo_lon text, description text, features text[],
+             agent_key text, agent_email text, agent_first_name text, agent_last_name text, agent_phone text,
+             listed_at timestamptz, source_modified_at timestamptz, media jsonb,
+             hoa_fee numeric, parking_spaces smallint, storage_unit boolean, furnished text, pets_allowed boolean, operation text),
+           pg_temp.import_words w
+     where s.run_id = run and w.source_key = s.source_key
+  ), owners as (
+    -- whose each agent named is: looked up once per agent, not once per listing
+    select k.agent_key, k.agent_email, pg_catalog.jsonb_build_array(k.agent_key, k.agent_email) as named,
+           a.id as agent_id, a.first_name as our_first_name, a.last_name as our_last_name, a.email as our_email,
+           a.phone as our_phone, a.picture as our_picture
+      from (select distinct i.agent_key, i.agent_email from input i) k
+      left join lateral (
+        select a.* from public.agents a
+         where (k.agent_key is not null and a.agent_key = k.agent_key) or (k.agent_email is not null and lower(a.email) = k.agent_email)
+         order by (a.agent_key is not distinct from k.agent_key) desc, a.id
+         limit 1
+      ) a on true
+  ), matched as (
+    -- joined by a key that tells a missing name from an empty one, and hashes
+    select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
+      from input i
+      join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email)
+  )
+  select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
+    from input i
+    join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email);
+  drop table pg_temp.import_words;
+end
+$$;
+
+-- A stage of internal.import_merge: the matched listings into the listings, new ones added and
+-- changed ones updated (an active one `held` stays on the market); how many of each. Its caller
+-- says the words are supplied (exp.words_supplied).
+create or replace function internal.import_upsert(source_name text, held boolean)
+returns table (added integer, changed integer)
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  return query
+  with merged as (
+    insert into internal.listings as l (
+      source, source_key, listing_ref, status, source_status, title, address, price, bedrooms, bathrooms, square_feet,
+      lot_size, year_built, property_type, city, sector, state, country_code, geo_lat, geo_lon, description, features,
+      agent_id, agent_first_name, agent_last_name, agent_email, agent_phone, agent_picture, listed_at, source_modified_at,
+      source_media, images, words, title_words, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed, operation)
+    select source_name, m.source_key, m.listing_ref, m.status, m.source_status, m.title, m.address, m.price, m.bedrooms,
+           m.bathrooms, m.square_feet, m.lot_size, m.year_built, m.property_type, m.city, m.sector, m.state, m.country_code,
+           m.geo_lat, m.geo_lon, m.description, coalesce(m.features, '{}'),
+           m.agent_id, coalesce(m.our_first_name, m.agent_first_name), coalesce(m.our_last_name, m.agent_last_name),
+           coalesce(m.our_email, m.agent_email), coalesce(m.our_phone, m.agent_phone), m.our_picture,
+           m.listed_at, m.source_modified_at, coalesce(m.media, '[]'), '[]'::jsonb, m.words, m.title_words,
+           m.hoa_fee, m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed, coalesce(m.operation, 'sale')
+      from pg_temp.import_matched m
+     -- new listings take their ids in the order of their changes (the feed's), whatever the plan:
+     -- one merge of a feed and several of its parts number the same listings alike
+     order by m.source_modified_at nulls first, m.source_key
+    on conflict (source, source_key) do update set
+      listing_ref = excluded.listing_ref,
+      -- held back: an active listing stays on the market whatever this run says
+      status = case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+      source_status = excluded.source_status,
+      title = excluded.title, address = excluded.address, price = excluded.price, bedrooms = excluded.bedrooms,
+      bathrooms = excluded.bathrooms, square_feet = excluded.square_feet, lot_size = excluded.lot_size,
+      year_built = excluded.year_built, property_type = excluded.property_type, city = excluded.city,
+      sector = excluded.sector, state = excluded.state, country_code = excluded.country_code,
+      geo_lat = excluded.geo_lat, geo_lon = excluded.geo_lon, description = excluded.description,
+      features = excluded.features, agent_id = excluded.agent_id, agent_first_name = excluded.agent_first_name,
+      agent_last_name = excluded.agent_last_name, agent_email = excluded.agent_email, agent_phone = excluded.agent_phone,
+      agent_picture = excluded.agent_picture, source_modified_at = excluded.source_modified_at,
+      source_media = excluded.source_media, words = excluded.words, title_words = excluded.title_words,
+      hoa_fee = excluded.hoa_fee, parking_spaces = excluded.parking_spaces, storage_unit = excluded.storage_unit,
+      furnished = excluded.furnished, pets_allowed = excluded.pets_allowed, operation = excluded.operation
+    where (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
+           l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
+           l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
+           l.agent_picture, l.source_modified_at, l.source_media, l.hoa_fee, l.parking_spaces, l.storage_unit, l.furnished,
+           l.pets_allowed, l.operation)
+      is distinct from
+          (excluded.listing_ref, case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
+           excluded.source_status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
+           excluded.square_feet, excluded.lot_size, excluded.year_built, excluded.property_type, excluded.city,
+           excluded.sector, excluded.state, excluded.country_code, excluded.geo_lat, excluded.geo_lon,
+           excluded.description, excluded.features, excluded.agent_id, excluded.agent_first_name,
+           excluded.agent_last_name, excluded.agent_email, excluded.agent_phone, excluded.agent_picture,
+           excluded.source_modified_at, excluded.source_media, excluded.hoa_fee, excluded.parking_spaces,
+           excluded.storage_unit, excluded.furnished, excluded.pets_allowed, excluded.operation)
+    returning (xmax = 0) as inserted
+  )
+  select (count(*) filter (where inserted))::integer, (count(*) filter (where not inserted))::integer from merged;
+end
+$$;
+
+-- A stage of internal.import_merge: the source's active listings the feed no longer has, withdrawn.
+create or replace function internal.import_withdraw_absent(run bigint, source_name text)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  update internal.listings l
+     set status = 'absent', source_status = 'not in the feed'
+   where l.source = source_name and l.status = '1'
+     and not exists (select 1 from internal.import_staging s where s.run_id = run and s.source_key = l.source_key)
+     and not exists (select 1 from internal.import_seen s where s.run_id = run and s.source_key = l.source_key)
+$$;
+
+-- A feed's run merged into the listings (docs/import.md), as a chain of the stages above: what it
+-- would do; withdrawals held back when they are too many (more than 5 and more than `max_share` of
+-- the source's active listings, unless `allow_withdrawals`); the staged listings matched and merged;
+-- the absent ones withdrawn (`absent_withdraws`); the staging emptied. What it did, as JSON.
+create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  n record;
+  held boolean;
+  done record;
+  gone integer := 0;
+  unknown_agents jsonb;
+  bulk boolean;
+begin
+  select count(*) > 10000 into bulk from internal.import_staging where run_id = run;
+  if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
+  select * into n from internal.import_counts(run, source_name, absent_withdraws);
+  held := not allow_withdrawals and n.leaving + n.absent > 5 and n.leaving + n.absent > max_share * n.active_before;
+  unknown_agents := internal.import_unknown_agents(run);
+  perform internal.import_matched(run);
+  -- the words were computed with the rows (import_matched): the listings' trigger takes them as they are
+  perform pg_catalog.set_config('exp.words_supplied', 'on', true);
+  select * into done from internal.import_upsert(source_name, held);
+  perform pg_catalog.set_config('exp.words_supplied', '', true);
+  drop table pg_temp.import_matched;
+  if not held then
+    gone := n.leaving;
+    if absent_withdraws and n.absent > 0 then
+      perform internal.import_withdraw_absent(run, source_name);
+      gone := gone + n.absent;
+    end if;
+  end if;
+  if bulk then
+    perform pg_catalog.set_config('exp.listing_cells', '', true);
+    perform internal.listings_derived_rebuild();
+  end if;
+  delete from internal.import_staging where run_id = run;
+  delete from internal.import_seen where run_id = run;
+  return jsonb_build_object(
+    'new', done.added, 'updated', done.changed, 'unchanged', n.staged - done.added - done.changed, 'withdrawn', gone,
+    'withdrawals_held', held, 'would_withdraw', n.leaving + n.absent, 'active_before', n.active_before,
+    'unknown_agents', unknown_agents);
+end
+$$;
+
+
+revoke execute on function internal.import_counts(bigint, text, boolean), internal.import_unknown_agents(bigint), internal.import_matched(bigint), internal.import_upsert(text, boolean), internal.import_withdraw_absent(bigint, text) from public, anon, authenticated;
+grant execute on function internal.import_counts(bigint, text, boolean), internal.import_unknown_agents(bigint), internal.import_matched(bigint), internal.import_upsert(text, boolean), internal.import_withdraw_absent(bigint, text) to service_role;
