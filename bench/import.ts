@@ -24,7 +24,8 @@ import { bounded, fetchPhoto, localPhotoStore, PHOTO_CONCURRENCY, photoVariant }
 import { runImport, type ImportReport } from '../server/import/run.ts';
 import { sourceFrom } from '../server/import/sources.ts';
 import { parseHostRule, type HostRule } from '../server/http/safe-fetch.ts';
-import { generateSeed, type ListingRow } from '../server/seed/generate.ts';
+import { generateSeed } from '../server/seed/generate.ts';
+import type { ListingRow } from '../server/seed/rows.ts';
 import { startTestServer } from '../tests/support/servers.ts';
 import { launchOptions } from '../tests/support/chromium.ts';
 import { startResoStandIn } from '../tests/support/feed-stand-ins.ts';

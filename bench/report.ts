@@ -23,6 +23,7 @@ export const BENCHES = [
   'functions',
   'valuation',
   'agent-area',
+  'stages',
 ] as const as readonly string[];
 
 const START = '<!-- bench:start -->';

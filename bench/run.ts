@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- api abuse hosted startup map clusters places pages lighthouse inp weight alerts import functions valuation agent-area]: runs the benchmarks, writes
+ * npm run bench [-- api abuse hosted startup map clusters places pages lighthouse inp weight alerts import functions valuation agent-area stages]: runs the benchmarks, writes
  * bench/results/<name>.json and refreshes the figures of those it ran in docs/benchmarks.md between
  * the bench markers (the other sections stay as they are).
  */
@@ -19,6 +19,7 @@ import { benchLighthouse } from './lighthouse.ts';
 import { benchMap } from './map.ts';
 import { benchPages } from './pages.ts';
 import { benchPlaces } from './places.ts';
+import { benchStages } from './stages.ts';
 import { benchStartup } from './startup.ts';
 import { benchValuation } from './valuation.ts';
 import { benchWeight } from './weight.ts';
@@ -44,6 +45,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   functions: benchFunctions,
   valuation: benchValuation,
   'agent-area': benchAgentArea,
+  stages: benchStages,
 };
 
 async function main(): Promise<void> {
