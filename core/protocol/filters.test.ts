@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { appliedFilters, checkFilterValue, filterArgs, FILTER, FILTERS, filtersFromArgs, filtersFromParams, searchPageQuery, type SearchFilters } from './filters.ts';
+import { appliedFilters, filterArgs, FILTER, FILTERS, filtersFromArgs, type SearchFilters } from './filters.ts';
+import { checkFilterValue, filtersFromParams, searchPageQuery } from './filter-params.ts';
 
 const SEARCH_SQL = readFileSync(new URL('../../supabase/schemas/30_search.sql', import.meta.url), 'utf8');
 const matches = SEARCH_SQL.slice(

@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
 import { parseCoordinate } from '../../core/protocol/text.ts';
-import { composeTitle, languageOf, number, lookupTables, mappingTable, mapRecord, plainText, type ImportedListing, type MappingDefaults } from './mapping.ts';
+import { lookupTables, mappingTable, mapRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
+import { composeTitle, languageOf, number, plainText } from './values.ts';
 
 const ES: MappingDefaults = { language: 'es', areaUnit: 'Square Feet' };
 const base = { ListingKey: 'K1', ListPrice: 250000, UnparsedAddress: 'Av. Interoceánica km 12', City: 'Cumbayá', StateOrProvince: 'Pichincha' };

@@ -7,7 +7,8 @@
  * only as an https link. What a record cannot give is counted and left out, never guessed.
  */
 import type { Database } from '../db/database.ts';
-import { plainText, type FeedRecord } from './mapping.ts';
+import type { FeedRecord } from './mapping.ts';
+import { plainText } from './values.ts';
 import { now as clockNow } from '../../core/clock.ts';
 
 export interface ImportedOpenHouse {

@@ -4,7 +4,7 @@
  */
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { random } from '../../server/seed/generate.ts';
+import { random } from '../../server/seed/draw.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);

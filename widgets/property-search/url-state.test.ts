@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
 import { appliedFilters, filterArgs, filtersFromArgs, searchPageQuery, type SearchFilters } from '../lib/data/listings.ts';
-import { parseBbox } from '../../core/protocol/filters.ts';
+import { parseBbox } from '../../core/protocol/filter-params.ts';
 import { readSearchParams, searchFiltersKey as filtersKey, writeSearchParams } from './url-state.ts';
 
 describe('search state in the URL', () => {

@@ -3,7 +3,8 @@
  * when true, plus our own sort, page, the open property and the searched map area. Keys of other
  * owners (lang, utm_*, the host page's own) are left as they are.
  */
-import { FILTER_PARAMS, filterArgs, filtersFromParams, filtersKey, searchPageQuery } from '../../core/protocol/filters.ts';
+import { filterArgs, filtersKey } from '../../core/protocol/filters.ts';
+import { FILTER_PARAMS, filtersFromParams, searchPageQuery } from '../../core/protocol/filter-params.ts';
 import { SORT_KEYS, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 
 export interface SearchState {

@@ -7,7 +7,8 @@
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { ALERT_FREQUENCIES, checkAlertEmail, MARKET_FREQUENCY, type MarketFollowRequest, type SavedFrequency } from '../../protocol/alerts.ts';
 import { isTypeGroup, MARKET_PATH } from '../../protocol/market.ts';
-import { checkFilterValue, FILTERS, filterArgs, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { FILTERS, filterArgs, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
+import { checkFilterValue } from '../../protocol/filter-params.ts';
 import { RECORD_ID, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
 import { LANGUAGES, type Lang } from '../../lang.ts';

@@ -16,11 +16,11 @@ export {
   filterArgs,
   filtersFromArgs,
   PRICE_MAX_ANY,
-  searchPageQuery,
   type AppliedFilters,
   type FeatureFlag,
   type SearchFilters,
 } from '../../../core/protocol/filters.ts';
+export { searchPageQuery } from '../../../core/protocol/filter-params.ts';
 
 export const PAGE_SIZE = 24;
 export const MAP_POINTS_LIMIT = 5000;
