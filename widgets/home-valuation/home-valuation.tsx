@@ -6,42 +6,21 @@
  * asking price, not an appraisal. Once answered, it answers again as the facts change. Then the
  * seller's lead (./seller-lead.tsx).
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { formatArea, formatCount, formatPrice } from '../../core/protocol/format.ts';
-import { formatChange } from '../../core/protocol/market.ts';
-import { KNOWN_TYPES, normaliseImages, typeLabel, type KnownType } from '../../core/protocol/listing.ts';
-import { checkHomeFacts, demandText, HOME_FEATURES, parseEstimate, type Estimate, type HomeFacts, type HomeNumber } from '../../core/protocol/valuation.ts';
-import { agentPath, listingPath, marketPath } from '../../core/routes.ts';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { KNOWN_TYPES, typeLabel, type KnownType } from '../../core/protocol/listing.ts';
+import { HOME_FEATURES, type HomeFacts, type HomeNumber } from '../../core/protocol/valuation.ts';
 import { getClients } from '../lib/data/client.ts';
 import type { PlaceSuggestion } from '../lib/data/places.ts';
 import type { ElementProps } from '../lib/element.tsx';
 import { useElement } from '../lib/element.tsx';
-import { emit } from '../lib/events.ts';
 import { LocationBox, type LocationValue } from '../lib/location-box/location-box.tsx';
-import { siteUrl } from '../lib/site-links.ts';
 import type { homeValuationAttributes } from './home-valuation.attributes.ts';
 import { SellerLead } from './seller-lead.tsx';
+import { ValuationAnswer } from './valuation-answer.tsx';
+import { factProblems, useEstimate } from './use-estimate.ts';
 import { PinMap } from './pin-map.tsx';
 import { FormField } from '../lib/ui/form-field.tsx';
 import { Options } from '../lib/ui/options.tsx';
-
-export interface ValuationDetail {
-  value: number | null;
-  low: number | null;
-  high: number | null;
-  confidence: Estimate['confidence'];
-  /** the place it is in: 'quito/inaquito' */
-  place: string | null;
-}
-
-declare module '../lib/events.ts' {
-  interface ExpEventMap {
-    'exp-valuation-estimated': ValuationDetail;
-  }
-}
-
-/** How long the facts rest before an estimate is asked again. */
-const WAIT_MS = 150;
 
 type Numbers = Record<HomeNumber, string>;
 const NO_NUMBERS: Numbers = { area_m2: '', lot_m2: '', bedrooms: '', bathrooms: '', year_built: '' };
@@ -74,58 +53,15 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
   const [pinAt, setPinAt] = useState<[number, number] | null>(null);
   const [around, setAround] = useState<[number, number]>([-0.1807, -78.4678]);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const [state, setState] = useState<{ status: 'idle' | 'loading' | 'ready' | 'error'; estimate?: Estimate; facts?: Partial<HomeFacts> }>({ status: 'idle' });
-  const asked = useRef(0);
-  const answered = useRef(false);
   const Heading = headingLevel === 'h1' ? 'h1' : 'h2';
   const facts = factsOf(where, type, numbers, features);
   const key = JSON.stringify(facts);
 
-  /** The facts' problems as the form says them (the function's own rules, core/protocol/valuation.ts). */
-  const problems = (f: Partial<HomeFacts>) => {
-    const found = checkHomeFacts(f);
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(found)) out[k] = k === 'place' ? 'valuation.errors.place' : `valuation.errors.${v}`;
-    return out;
-  };
-
-  const estimate = async (f: Partial<HomeFacts>) => {
-    const n = ++asked.current;
-    setState((s) => ({ ...s, status: 'loading' }));
-    try {
-      const { data, error } = await rest.rpc('estimate_value', { facts: f });
-      if (n !== asked.current) return;
-      if (error) {
-        // a refused fact names its field ("area_m2: must be ..."): shown by that field
-        const field = error.code === '22023' ? /^(\w+):/.exec(error.message)?.[1] : undefined;
-        if (field) setErrors({ [field === 'lat' || field === 'lng' ? 'place' : field]: field === 'place' || field === 'lat' ? 'valuation.errors.place' : 'valuation.errors.invalid' });
-        setState({ status: field ? 'idle' : 'error' });
-        return;
-      }
-      const e = parseEstimate(data);
-      answered.current = true;
-      setState({ status: 'ready', estimate: e, facts: f });
-      emit(host, 'exp-valuation-estimated', { value: e.value, low: e.low, high: e.high, confidence: e.confidence, place: e.place?.path ?? null });
-    } catch (error) {
-      if (n !== asked.current) return;
-      console.error('[exp-home-valuation] the estimate failed:', error);
-      setState({ status: 'error' });
-    }
-  };
-
-  // once answered, it answers again as the facts change (when they are whole)
-  useEffect(() => {
-    if (!answered.current) return;
-    const found = problems(facts);
-    if (Object.keys(found).length) return;
-    const timer = setTimeout(() => void estimate(facts), WAIT_MS);
-    return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the facts are the key
-  }, [key]);
+  const { state, estimate } = useEstimate(rest, host, facts, key, setErrors);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found = problems(facts);
+    const found = factProblems(facts);
     setErrors(found);
     const first = Object.keys(found)[0];
     if (first) {
@@ -280,90 +216,9 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
             {t('valuation.errors.failed')}
           </p>
         ) : null}
-        {e ? <Result estimate={e} /> : null}
+        {e ? <ValuationAnswer estimate={e} /> : null}
       </div>
       {e && showLead && state.facts ? <SellerLead facts={state.facts as HomeFacts} estimate={e} /> : null}
     </section>
-  );
-}
-
-/** The estimate: the value and its range, the place's market, buyer demand, the agent, the comparables, what it is. */
-function Result({ estimate: r }: { estimate: Estimate }) {
-  const { t, api, lang, site } = useElement();
-  const place = r.place?.name ?? '';
-  const change = r.market?.yearBefore ? r.market.median / r.market.yearBefore - 1 : null;
-  return (
-    <div className="flex flex-col gap-4" part="result">
-      <div className="rounded-brand border border-line bg-surface-subtle px-5 py-4 flex flex-col gap-1">
-        <p className="m-0 text-sm text-ink-muted">{t('valuation.result.heading')}</p>
-        {r.value === null ? (
-          <p className="m-0 text-[15px]" part="value">
-            {t('valuation.result.none')}
-          </p>
-        ) : (
-          <>
-            <p className="m-0 text-[clamp(28px,6vw,40px)] font-bold leading-tight" part="value">
-              {formatPrice(r.value)}
-            </p>
-            <p className="m-0 text-[15px]" part="range">
-              {t('valuation.result.range', { low: formatPrice(r.low), high: formatPrice(r.high) })} · {t('valuation.result.perM2', { price: formatPrice(r.usdM2) })}
-            </p>
-            <p className="m-0 text-sm font-semibold" part="confidence">
-              {t(`valuation.confidence.${r.confidence}`)}
-            </p>
-          </>
-        )}
-      </div>
-      {r.market ? (
-        <p className="m-0 text-[15px]" part="market">
-          {t('valuation.market.line', { place: r.market.name, price: formatPrice(r.market.median) })}
-          {change !== null ? ` (${t('valuation.market.change', { change: formatChange(change) })})` : ''}{' '}
-          <a className="text-primary underline" href={siteUrl(marketPath(r.market.path), site, lang)}>
-            {t('valuation.market.link')}
-          </a>
-        </p>
-      ) : null}
-      <p className="m-0 text-[15px]" part="demand">
-        {demandText(r, t)}
-      </p>
-      {r.agent && place ? (
-        <p className="m-0 text-[15px]" part="agent">
-          {t('valuation.agent', { place })}:{' '}
-          <a className="text-primary underline font-semibold" href={siteUrl(agentPath(r.agent.id), site, lang)}>
-            {r.agent.name}
-          </a>
-        </p>
-      ) : null}
-      {r.comparables.length ? (
-        <div className="flex flex-col gap-2">
-          <h3 className="m-0 text-lg font-semibold">{t('valuation.comparables.heading')}</h3>
-          <ul className="m-0 p-0 list-none grid gap-3 grid-cols-[minmax(0,1fr)] cq-md:grid-cols-[repeat(2,minmax(0,1fr))]" part="comparables">
-            {r.comparables.map((c) => {
-              const image = normaliseImages(c.images, api.url)[0];
-              return (
-                <li key={c.id} className="flex gap-3 min-w-0 rounded-md border border-line bg-surface p-2" part="comparable">
-                  {image ? <img src={image} alt="" width={96} height={72} loading="lazy" className="w-24 h-[72px] shrink-0 rounded object-cover bg-surface-subtle" /> : null}
-                  <div className="min-w-0 flex flex-col gap-0.5 text-sm">
-                    <a className="block font-semibold text-ink underline-offset-2 hover:underline truncate" href={siteUrl(listingPath(c.id, c.title, 'en'), site, lang)}>
-                      {c.title || typeLabel(c.propertyType, t)}
-                    </a>
-                    <span>
-                      <strong>{formatPrice(c.price)}</strong> · {formatArea(c.area)} · {t('valuation.result.perM2', { price: formatPrice(c.usdM2) })}
-                    </span>
-                    <span className="text-ink-muted">
-                      {t('valuation.comparables.distance', { distance: c.distance >= 1000 ? `${(c.distance / 1000).toFixed(1)} km` : `${formatCount(Math.round(c.distance / 10) * 10)} m` })} ·{' '}
-                      {t('valuation.comparables.adjusted', { price: formatPrice(c.adjusted) })}
-                    </span>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      ) : null}
-      <p className="m-0 text-sm text-ink-muted" part="note">
-        {t('valuation.disclaimer')}
-      </p>
-    </div>
   );
 }

@@ -1,14 +1,14 @@
 /**
  * <exp-property-search>: the whole search (docs/product.md §2): filters, the map beside the list,
  * the cards, pagination, the detail dialog. The pieces: the store (state and loading, store.ts),
- * the address bar (use-url-sync.ts), the toasts (use-search-toasts.ts), the list (results.tsx).
+ * the address bar and the tab's title (use-url-sync.ts, the one owner of the URL), what else it
+ * keeps in step (search-hooks.ts), the toasts (use-search-toasts.ts), the list (results.tsx).
  */
 import { useSignalEffect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
-import { appliedFilters, getPropertyTypes, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
-import { getPlaceSuggestions } from '../lib/data/places.ts';
+import { appliedFilters, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { useStructuredData, type Builders } from '../lib/structured-data.ts';
 import { emit } from '../lib/events.ts';
@@ -16,21 +16,18 @@ import { listingDefaults, listingPrice, mapListing, monthUnit, type Property } f
 import { filtersFrom } from '../lib/listing/filter-attributes.ts';
 import { preloadPropertyDialog, PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { MapPanel } from '../lib/map/map-panel.tsx';
-import { EMPTY_SEARCH } from '../lib/map/use-map-data.ts';
 import type { LngLat } from '../../core/protocol/polygon.ts';
 import { useStableCallback } from '../lib/stable-callback.ts';
 import { listingUrl } from '../lib/site-links.ts';
-import { parseListingPath, splitLangPath } from '../../core/routes.ts';
 import { FilterBar } from './filter-bar.tsx';
 import type { FilterChips as Chips } from './filter-chips.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
-import { placeLabel } from '../lib/location-box/location-box.tsx';
-import { totalPages } from './pagination.ts';
 import { createSearchStore } from './store.ts';
 import { useSearchToasts } from './use-search-toasts.ts';
-import { useUrlSync } from './use-url-sync.ts';
+import { useListingTitle, useUrlSync } from './use-url-sync.ts';
+import { useLastPage, usePlaceNamed, usePropertyTypes } from './search-hooks.ts';
 import type { SearchState } from './url-state.ts';
 
 type Props = ElementProps<typeof propertySearchAttributes>;
@@ -42,7 +39,7 @@ export function PropertySearch(props: Props) {
   const [store] = useState(() => createSearchStore(rest));
   // a new api-url: the store reads the new backend and searches again
   useEffect(() => store.setClient(rest), [store, rest]);
-  const [types, setTypes] = useState<string[]>([]);
+  const types = usePropertyTypes(rest);
   const mapRef = useRef<HTMLDivElement>(null);
   const agentId = props.agentId;
 
@@ -59,7 +56,7 @@ export function PropertySearch(props: Props) {
     [store, withScope],
   );
   const openFromUrl = useCallback((id: string) => void store.open(id), [store]);
-  const pushUrl = useUrlSync(store, { enabled: props.syncUrl, presets: filtersFrom(props), apply, open: openFromUrl });
+  const url = useUrlSync(store, { enabled: props.syncUrl, presets: filtersFrom(props), apply, open: openFromUrl, site, lang });
 
   // load whenever the search changes
   useSignalEffect(() => {
@@ -67,55 +64,11 @@ export function PropertySearch(props: Props) {
     void store.load();
   });
 
-  useEffect(() => {
-    let live = true;
-    getPropertyTypes(rest)
-      .then((list) => live && setTypes(list))
-      .catch((error: unknown) => console.error('[exp-property-search] property types:', error));
-    return () => {
-      live = false;
-    };
-  }, [rest]);
-
-  // a place that arrived by its path alone (a shared link, a market report) is named as a picked
-  // one is; one that is no place says so, instead of an empty search
-  const placePath = store.filters.value.place;
-  const placeNamed = Boolean(store.filters.value.placeName);
-  const [unknownPlace, setUnknownPlace] = useState<string | null>(null);
-  useEffect(() => {
-    if (!placePath || placeNamed) return;
-    const controller = new AbortController();
-    getPlaceSuggestions(rest, (placePath.split('/').at(-1) ?? '').replace(/-/g, ' '), controller.signal)
-      .then((found) => {
-        const place = found.find((s) => s.path === placePath);
-        if (place) store.filters.value = { ...store.filters.peek(), placeName: placeLabel(place) };
-        else {
-          // said instead of the map's "no properties" (docs/market.md: a report's link names its place)
-          setUnknownPlace(placePath);
-          toaster.show({
-            title: { key: 'search.unknownPlace.title' },
-            description: { key: 'search.unknownPlace.text', params: { place: placePath } },
-            variant: 'destructive',
-            replaces: [EMPTY_SEARCH],
-          });
-        }
-      })
-      .catch(() => {});
-    return () => controller.abort();
-  }, [placePath, placeNamed, rest, store, toaster]);
-
+  const unknownPlace = usePlaceNamed(store, rest, toaster);
   const answer = store.answer.value;
   useSearchToasts(toaster, store.filters.value.placeName?.trim() || (store.filters.value.city?.trim() ?? ''), answer);
-
-  // a page past the end (an old link) goes to the last page
-  useEffect(() => {
-    if (answer.status !== 'ready') return;
-    const last = Math.max(1, totalPages(answer.total, PAGE_SIZE));
-    if (store.page.peek() > last) {
-      store.page.value = last;
-      pushUrl('replace');
-    }
-  }, [answer, store, pushUrl]);
+  const correctUrl = useCallback(() => url.write('replace'), [url]);
+  useLastPage(store, answer, correctUrl);
 
   const defaults = useMemo(() => listingDefaults(t), [t]);
   // new results render in the background (time-sliced), so 24 cards never block the page
@@ -128,23 +81,9 @@ export function PropertySearch(props: Props) {
   );
   useStructuredData(host, props.structuredData, structured);
   const openRow = store.openRow.value;
-  // a pin opens by id: once the listing is read, its page's address gets the title's slug
-  useEffect(() => {
-    if (!props.syncUrl || !openRow) return;
-    const page = listingUrl({ id: String(openRow.id), title: String(openRow.title ?? '') }, site, lang);
-    const here = location.pathname;
-    if (page.startsWith('/') && here !== page && parseListingPath(splitLangPath(here).path)?.id === String(openRow.id)) history.replaceState(history.state, '', page);
-  }, [openRow, props.syncUrl, site, lang]);
   const openProperty = useMemo(() => (openRow ? mapListing(openRow, api.url, defaults) : null), [openRow, api.url, defaults]);
-  // at the listing's address the tab, the history and a bookmark name the listing, as its page does
-  useEffect(() => {
-    if (!props.syncUrl || !openProperty || parseListingPath(splitLangPath(location.pathname).path)?.id !== openProperty.id) return;
-    const before = document.title;
-    document.title = t('listing.documentTitle', { title: openProperty.title, price: listingPrice(openProperty, t) });
-    return () => {
-      document.title = before;
-    };
-  }, [openProperty, props.syncUrl, t]);
+  const listingTitle = useCallback((p: Property) => t('listing.documentTitle', { title: p.title, price: listingPrice(p, t) }), [t]);
+  useListingTitle(props.syncUrl, openProperty, listingTitle);
 
   const submit = (next: SearchFilters) => {
     // new words sort by the best match; without words there is none
@@ -153,18 +92,18 @@ export function PropertySearch(props: Props) {
     if (!words && store.sort.peek() === 'relevance') store.sort.value = 'featured';
     store.filters.value = withScope(next);
     store.page.value = 1;
-    pushUrl('push');
+    url.write('push');
     const { agentId: _scope, ...detail } = next;
     emit(host, 'exp-search', { filters: detail, sort: store.sort.peek() });
   };
   const setSort = (sort: SortKey) => {
     store.sort.value = sort;
     store.page.value = 1;
-    pushUrl('push');
+    url.write('push');
   };
   const setPage = (page: number) => {
     store.page.value = page;
-    pushUrl('push');
+    url.write('push');
     mapRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
   const openDetail = (p: Property | { id: string }) => {
@@ -172,21 +111,11 @@ export function PropertySearch(props: Props) {
     // a host page may handle the listing itself (follow the link, its own page)
     if (!emit(host, 'exp-property-open', { id: p.id, title }, { cancelable: true })) return;
     void store.open(p.id);
-    if (!props.syncUrl) return;
-    // the dialog's address is the listing's own page, where a reload or a shared link leads
-    const page = listingUrl({ id: p.id, title }, site, lang);
-    if (page.startsWith('/')) history.pushState({ ...(history.state ?? {}), expSearch: true, expDetail: true }, '', page);
-    else {
-      pushUrl('push');
-      history.replaceState({ ...(history.state ?? {}), expDetail: true }, '');
-    }
+    url.opened({ id: p.id, title });
   };
   const closeDetail = () => {
-    const pushed = props.syncUrl && (history.state as { expDetail?: boolean } | null)?.expDetail;
     void store.open(null);
-    // the entry the dialog pushed is left by going back, so Back does not reopen it
-    if (pushed) history.back();
-    else pushUrl('replace');
+    url.closed();
   };
   // the visible area and a drawn one do not apply together: the newer replaces the other
   const searchArea = (bbox: [number, number, number, number] | undefined) => {
@@ -239,7 +168,7 @@ export function PropertySearch(props: Props) {
               onDrawArea={onDrawArea}
               tileUrl={props.tileUrl}
               tileAttribution={props.tileAttribution}
-              quietWhenEmpty={Boolean(placePath) && unknownPlace === placePath}
+              quietWhenEmpty={unknownPlace !== null}
             />
           </div>
         ) : (

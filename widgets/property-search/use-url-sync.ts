@@ -1,23 +1,45 @@
 /**
- * The search in the address bar (unless sync-url="false"): at start the URL's search wins over the
- * element's presets, Back and Forward restore a search, and the element writes each new search
- * (push) or a correction (replace). The agent scope (agent-id) never appears in the URL.
+ * The search in the address bar (unless sync-url="false"), the one owner of the URL: at start the
+ * URL's search wins over the element's presets, Back and Forward restore a search, and the element
+ * writes each new search (push) or a correction (replace). An open listing's dialog has the
+ * listing's own page as its address (a reload or a shared link leads there), named by its title
+ * once read, and the tab says the listing as its page does. The agent scope (agent-id) never
+ * appears in the URL.
  */
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { SearchFilters } from '../lib/data/listings.ts';
 import { parseListingPath, splitLangPath } from '../../core/routes.ts';
+import type { Lang } from '../../core/lang.ts';
+import { listingUrl } from '../lib/site-links.ts';
 import type { SearchStore } from './store.ts';
 import { readSearchParams, writeSearchParams, type SearchState } from './url-state.ts';
 
-/** Returns the function that writes the store's search into the address bar (a no-op when not synced). */
-export function useUrlSync(
-  store: SearchStore,
-  options: { enabled: boolean; presets: SearchFilters; apply: (state: Partial<SearchState> & { filters: SearchFilters }) => void; open: (id: string) => void },
-): (mode: 'push' | 'replace') => void {
-  const { enabled, apply, open } = options;
+export interface UrlSync {
+  /** writes the store's search (a no-op when not synced) */
+  write(mode: 'push' | 'replace'): void;
+  /** a listing's dialog opened: its page's address, or the search's with the listing */
+  opened(listing: { id: string; title: string }): void;
+  /** the dialog closed: back out of the entry it pushed, else the search's address again */
+  closed(): void;
+}
+
+interface Options {
+  enabled: boolean;
+  presets: SearchFilters;
+  apply: (state: Partial<SearchState> & { filters: SearchFilters }) => void;
+  open: (id: string) => void;
+  site: string;
+  lang: Lang;
+}
+
+/** Is this address the page of this listing? */
+const atListing = (id: string) => parseListingPath(splitLangPath(location.pathname).path)?.id === id;
+
+export function useUrlSync(store: SearchStore, options: Options): UrlSync {
+  const { enabled, apply, open, site, lang } = options;
   const presetKey = JSON.stringify(options.presets);
 
-  const push = useCallback(
+  const write = useCallback(
     (mode: 'push' | 'replace') => {
       if (!enabled) return;
       const openId = store.openId.peek();
@@ -30,6 +52,27 @@ export function useUrlSync(
       history[mode === 'push' ? 'pushState' : 'replaceState']({ ...(history.state ?? {}), expSearch: true }, '', url);
     },
     [store, enabled],
+  );
+
+  const sync = useMemo<UrlSync>(
+    () => ({
+      write,
+      opened({ id, title }) {
+        if (!enabled) return;
+        const page = listingUrl({ id, title }, site, lang);
+        if (page.startsWith('/')) history.pushState({ ...(history.state ?? {}), expSearch: true, expDetail: true }, '', page);
+        else {
+          write('push');
+          history.replaceState({ ...(history.state ?? {}), expDetail: true }, '');
+        }
+      },
+      closed() {
+        // the entry the dialog pushed is left by going back, so Back does not reopen it
+        if (enabled && (history.state as { expDetail?: boolean } | null)?.expDetail) history.back();
+        else write('replace');
+      },
+    }),
+    [write, enabled, site, lang],
   );
 
   // start: the URL (when synced) over the presets; Back and Forward restore
@@ -51,5 +94,25 @@ export function useUrlSync(
     return () => window.removeEventListener('popstate', fromUrl);
   }, [apply, open, presetKey, enabled]);
 
-  return push;
+  // a pin opens by id: once the listing is read, its page's address gets the title's slug
+  const openRow = store.openRow.value;
+  useEffect(() => {
+    if (!enabled || !openRow) return;
+    const page = listingUrl({ id: String(openRow.id), title: String(openRow.title ?? '') }, site, lang);
+    if (page.startsWith('/') && location.pathname !== page && atListing(String(openRow.id))) history.replaceState(history.state, '', page);
+  }, [openRow, enabled, site, lang]);
+
+  return sync;
+}
+
+/** At the listing's address, the tab, the history and a bookmark name the listing, as its page does. */
+export function useListingTitle<T extends { id: string }>(enabled: boolean, listing: T | null, title: (listing: T) => string): void {
+  useEffect(() => {
+    if (!enabled || !listing || !atListing(listing.id)) return;
+    const before = document.title;
+    document.title = title(listing);
+    return () => {
+      document.title = before;
+    };
+  }, [listing, enabled, title]);
 }
