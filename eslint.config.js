@@ -21,7 +21,8 @@ const noReplacementPatterns = {
     'no-restricted-syntax': [
       'error',
       {
-        selector: 'CallExpression[callee.property.name=/^replace(All)?$/][arguments.1.type=/^(Identifier|MemberExpression|CallExpression|BinaryExpression|ConditionalExpression|LogicalExpression)$/]',
+        selector:
+          'CallExpression[callee.property.name=/^replace(All)?$/][arguments.1.type=/^(Identifier|MemberExpression|CallExpression|BinaryExpression|ConditionalExpression|LogicalExpression)$/]',
         message: 'Pass a function as the replacement (() => text): a string argument is read as a replacement pattern ($&, $1).',
       },
       {
@@ -74,7 +75,8 @@ export default tseslint.config(
             {
               group: ['**/core/fill.ts', '**/core/protocol/html.ts'],
               importNames: ['escapeHtml'],
-              message: 'Write the markup as a component (server/pages/html.tsx) or with attrs (core/protocol/html.ts) or el (core/xml.ts), which escape by construction.',
+              message:
+                'Write the markup as a component (server/pages/html.tsx) or with attrs (core/protocol/html.ts) or el (core/xml.ts), which escape by construction.',
             },
           ],
         },

@@ -39,7 +39,14 @@ function send(method: string, path: string, headers: Record<string, string>, bod
   const t0 = performance.now();
   return new Promise((resolve) => {
     const req = request(
-      { host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}) }, agent },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...headers, ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}) },
+        agent,
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
@@ -99,14 +106,25 @@ const ATTACKS: Array<[string, (n: number, h: Record<string, string>) => Promise<
   ['phrase over everything', (n, h) => rpc('search_listings_count', { filters: { words: `"${pick(['con una', 'de la', 'en el', 'y la'], n)}"` } }, h)],
   [
     'exact count over text',
-    (n, h) => send('HEAD', `/rest/v1/listings?select=id&description=ilike.*${pick([...'aeiou'], n)}*${pick([...'nrst'], n)}*${pick([...'aeiou'], n + 1)}*`, { ...h, Prefer: 'count=exact' }),
+    (n, h) =>
+      send('HEAD', `/rest/v1/listings?select=id&description=ilike.*${pick([...'aeiou'], n)}*${pick([...'nrst'], n)}*${pick([...'aeiou'], n + 1)}*`, {
+        ...h,
+        Prefer: 'count=exact',
+      }),
   ],
   ['long in list', (n, h) => send('GET', `/rest/v1/listings?select=*&id=in.(${Array.from({ length: 100 }, (_, i) => (n * 100 + i) % 100_000).join(',')})`, h)],
   ['deep or tree', (_n, h) => send('GET', `/rest/v1/listings?select=id&or=(${'or('.repeat(6)}description.ilike.*a*${')'.repeat(6)})`, h)],
   ['sitemap', (n, h) => send('GET', n % 2 ? '/sitemap.xml' : `/sitemaps/listings-${1 + (n % 3)}.xml`, h)],
   ['preview images', (n, h) => send('GET', `/og/listings/${pick(ids, n * 13)}.jpg?v=${n}`, h)],
-  ['the whole country clustered', (_n, h) => rpc('listing_clusters', { zoom: 3, view_west: -180, view_south: -85, view_east: 180, view_north: 85, filters: { words: 'casa' } }, h)],
-  ['inquiry flood', (n, h) => send('POST', '/functions/v1/send-property-inquiry', h, JSON.stringify({ name: 'Spam', email: `spam${n}@example.com`, message: 'x'.repeat(2000) }))],
+  [
+    'the whole country clustered',
+    (_n, h) => rpc('listing_clusters', { zoom: 3, view_west: -180, view_south: -85, view_east: 180, view_north: 85, filters: { words: 'casa' } }, h),
+  ],
+  [
+    'inquiry flood',
+    (n, h) =>
+      send('POST', '/functions/v1/send-property-inquiry', h, JSON.stringify({ name: 'Spam', email: `spam${n}@example.com`, message: 'x'.repeat(2000) })),
+  ],
 ];
 
 const by = new Map<string, { ms: number[]; statuses: Record<string, number> }>();
@@ -132,7 +150,13 @@ async function visitor(v: number): Promise<void> {
           'POST',
           '/functions/v1/send-property-inquiry',
           headers,
-          JSON.stringify({ name: `Visitante ${v}`, email: `visitante${v}@example.com`, message: 'Me interesa', propertyId: pick(ids, n), idempotencyKey: `bench-${v}-${n}-${Date.now()}` }),
+          JSON.stringify({
+            name: `Visitante ${v}`,
+            email: `visitante${v}@example.com`,
+            message: 'Me interesa',
+            propertyId: pick(ids, n),
+            idempotencyKey: `bench-${v}-${n}-${Date.now()}`,
+          }),
         ),
       );
   }

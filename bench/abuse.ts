@@ -45,7 +45,9 @@ function clients(url: string, role: 'visitors' | 'attacker', seconds: number, co
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}') as ClientsResult) : reject(new Error(`${role} exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}') as ClientsResult) : reject(new Error(`${role} exited ${code}`)),
+    );
   });
 }
 
@@ -147,7 +149,9 @@ export async function benchAbuse(): Promise<Record<string, unknown>> {
   chmodSync(dir, 0o755);
   try {
     const db = await benchDatabase(postgres.url, LISTINGS, 'abuse');
-    const rows = await db.jobs.query<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by random() limit 400");
+    const rows = await db.jobs.query<{ id: string; title: string }>(
+      "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by random() limit 400",
+    );
     const ids = rows.map((r, i) => listingPath(r.id, r.title, i % 2 ? 'es' : 'en'));
     await db.close();
     const server = await startServer({ DATABASE_URL: postgres.url, TRUST_PROXY: '1', DATA_DIR: dir, ALERTS_INTERVAL: '0' });
@@ -160,10 +164,22 @@ export async function benchAbuse(): Promise<Record<string, unknown>> {
       const aloneMB = memory.stop();
       console.log(`[bench:abuse] the same beside an attacker on ${ATTACK_CONNECTIONS} connections...`);
       memory = memorySampler(server.child.pid ?? 0);
-      const [attacked, attacker] = await Promise.all([clients(server.url, 'visitors', SECONDS, VISITORS, ids), clients(server.url, 'attacker', SECONDS, ATTACK_CONNECTIONS, ids)]);
+      const [attacked, attacker] = await Promise.all([
+        clients(server.url, 'visitors', SECONDS, VISITORS, ids),
+        clients(server.url, 'attacker', SECONDS, ATTACK_CONNECTIONS, ids),
+      ]);
       const attackedMB = memory.stop();
       const ratio = attacked.all.p95 / alone.all.p95;
-      const result = { listings: LISTINGS, seconds: SECONDS, alone, attacked, attacker, memory: { aloneMB, attackedMB }, ratio, date: new Date().toISOString() };
+      const result = {
+        listings: LISTINGS,
+        seconds: SECONDS,
+        alone,
+        attacked,
+        attacker,
+        memory: { aloneMB, attackedMB },
+        ratio,
+        date: new Date().toISOString(),
+      };
       console.log(
         `[bench:abuse] visitors' p95 ${alone.all.p95.toFixed(1)} ms alone, ${attacked.all.p95.toFixed(1)} ms attacked (${ratio.toFixed(2)}x); visitors' 5xx ${fiveXX(attacked)}; memory ${aloneMB} / ${attackedMB} MB`,
       );

@@ -27,7 +27,13 @@ const AGENT = 'beatriz.bench@example.com';
 const TEAM = 'oficina.bench@example.com';
 
 async function signIn(server: TestServer, email: string): Promise<Session> {
-  const auth = new AuthClient({ url: `${server.url}/auth/v1`, headers: { apikey: 'local-anon-key' }, persistSession: false, autoRefreshToken: false, detectSessionInUrl: false });
+  const auth = new AuthClient({
+    url: `${server.url}/auth/v1`,
+    headers: { apikey: 'local-anon-key' },
+    persistSession: false,
+    autoRefreshToken: false,
+    detectSessionInUrl: false,
+  });
   const before = new Set(readdirSync(server.outboxDir));
   const asked = await auth.signInWithOtp({ email, options: { shouldCreateUser: false } });
   if (asked.error) throw asked.error;
@@ -46,8 +52,13 @@ async function signIn(server: TestServer, email: string): Promise<Session> {
 export async function benchAgentArea(): Promise<Record<string, unknown>> {
   return withSite({ seedListings: LISTINGS }, async (page, url, server) => {
     console.log(`[bench:agent-area] ${LEADS} leads, ${HERS} of them one agent's...`);
-    const [me] = await server.sql<{ id: string }>("insert into public.agents (first_name, last_name, email, country_code) values ('Beatriz', 'Bench', $1, 'EC') returning id::text as id", [AGENT]);
-    await server.sql('with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u', [TEAM]);
+    const [me] = await server.sql<{ id: string }>(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Beatriz', 'Bench', $1, 'EC') returning id::text as id",
+      [AGENT],
+    );
+    await server.sql('with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u', [
+      TEAM,
+    ]);
     // the leads: hers every (LEADS / HERS)th, the others spread over the seed's agents, on listings, over a year
     await server.sql(
       `with agents as (select array_agg(id order by id) as ids from public.agents where is_ours and id <> $1::bigint),
@@ -74,11 +85,16 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
       await r.arrayBuffer();
     };
     const post = (fn: string, body: unknown, session: Session) => async () => {
-      const r = await fetch(`${url}/rest/v1/rpc/${fn}`, { method: 'POST', headers: { ...headers(session), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`${url}/rest/v1/rpc/${fn}`, {
+        method: 'POST',
+        headers: { ...headers(session), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (!r.ok) throw new Error(`${fn}: ${r.status} ${await r.text()}`);
       await r.arrayBuffer();
     };
-    const columns = 'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on,recipient_kind,assigned,routed,owner_agent_id';
+    const columns =
+      'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on,recipient_kind,assigned,routed,owner_agent_id';
     const week = { from_at: new Date(Date.now() - 3 * 86_400_000).toISOString(), to_at: new Date(Date.now() + 4 * 86_400_000).toISOString() };
     const cases: Record<string, () => Promise<void>> = {
       'her leads (200 of 100,000), as the page asks': post('my_leads', { max_rows: 500 }, agent),
@@ -90,7 +106,8 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
     };
     for (const run of Object.values(cases)) for (let i = 0; i < 20; i++) await run();
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-    for (let round = 0; round < ROUNDS; round++) for (const [name, run] of Object.entries(cases)) for (let i = 0; i < ITERATIONS / ROUNDS; i++) samples[name]!.push(await time(run));
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [name, run] of Object.entries(cases)) for (let i = 0; i < ITERATIONS / ROUNDS; i++) samples[name]!.push(await time(run));
     const data: Record<string, Summary> = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarise(v)]));
     for (const [k, v] of Object.entries(data)) console.log(`[bench:agent-area] ${k}: p50 ${v.p50} ms, p95 ${v.p95} ms`);
 
@@ -123,7 +140,12 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
       );
       const cdp = await context.newCDPSession(phone);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1638.4 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 150,
+        downloadThroughput: (1638.4 * 1024) / 8,
+        uploadThroughput: (675 * 1024) / 8,
+      });
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await phone.goto(`${url}/agent`, { waitUntil: 'commit' });
       await phone
@@ -161,7 +183,14 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
       iterations: ITERATIONS,
       data,
       dataTargetP95Ms: 50,
-      page: { runs, listShownMs: median(runs.map((r) => r.listShownMs)), blockingMs: median(runs.map((r) => r.blockingMs)), targetMs: 2000, cpuSlowdown: 4, network: 'slow 4G (150 ms, 1.6 Mb/s)' },
+      page: {
+        runs,
+        listShownMs: median(runs.map((r) => r.listShownMs)),
+        blockingMs: median(runs.map((r) => r.blockingMs)),
+        targetMs: 2000,
+        cpuSlowdown: 4,
+        network: 'slow 4G (150 ms, 1.6 Mb/s)',
+      },
     };
   });
 }

@@ -88,7 +88,9 @@ export async function benchAlerts(): Promise<Record<string, unknown>> {
       await moveTheMarket(db);
       const busy = await runAlerts(sql, { settleSeconds: 0 });
       const quiet = await runAlerts(sql, { settleSeconds: 0 });
-      const [queued] = await db.admin.query<{ n: string; items: string }>('select count(*)::text as n, coalesce(sum(jsonb_array_length(a.items)), 0)::text as items from internal.search_alerts a');
+      const [queued] = await db.admin.query<{ n: string; items: string }>(
+        'select count(*)::text as n, coalesce(sum(jsonb_array_length(a.items)), 0)::text as items from internal.search_alerts a',
+      );
       console.log(`[bench:alerts] run with changes: ${busy.searches} searches, ${busy.alerts} alerts in ${busy.ms} ms; run with nothing new: ${quiet.ms} ms`);
 
       // composing: what each alert mail costs when the outbox sends it
@@ -102,7 +104,15 @@ export async function benchAlerts(): Promise<Record<string, unknown>> {
       let bytes = 0;
       for (const a of alerts) {
         const t0 = performance.now();
-        const message = await compose(sql, { id: '0', kind: 'alert', ref_id: a.id, recipient: a.email, payload: {}, attempts: 1, lease_token: '' } as OutboxMail);
+        const message = await compose(sql, {
+          id: '0',
+          kind: 'alert',
+          ref_id: a.id,
+          recipient: a.email,
+          payload: {},
+          attempts: 1,
+          lease_token: '',
+        } as OutboxMail);
         times.push(performance.now() - t0);
         bytes += (message?.html.length ?? 0) + (message?.text.length ?? 0);
       }

@@ -75,7 +75,11 @@ async function startServerProcess(env: Record<string, string>, logFile: string):
   const port = await freePort();
   // the server writes its request log straight to a file, as it would in production
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env, PORT: String(port), SKIP_BUILD: '1' }, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), SKIP_BUILD: '1' },
+    stdio: ['ignore', log, log],
+  });
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 120_000;
   for (;;) {
@@ -98,7 +102,8 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** One search of a case as the widget runs it: the count and the page in parallel. */
-const widgetSearch = (rest: PostgrestClient, c: (typeof CASES)[number]) => Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]);
+const widgetSearch = (rest: PostgrestClient, c: (typeof CASES)[number]) =>
+  Promise.all([getListingsCount(rest, c.filters), getListingsPage(rest, c.filters, c.sort, c.page)]);
 
 /** One HTTP request of a search, exactly as the widget's client library sends it. */
 interface Call {
@@ -133,7 +138,9 @@ function plainClient(base: string): (calls: Call[]) => Promise<unknown> {
       const req = request({ host: hostname, port, path: call.path, method: call.method, headers: call.headers, agent }, (res) => {
         let bytes = 0;
         res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolvePromise(bytes) : reject(new Error(`${call.method} ${call.path}: ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode && res.statusCode < 300 ? resolvePromise(bytes) : reject(new Error(`${call.method} ${call.path}: ${res.statusCode}`)),
+        );
       });
       req.on('error', reject);
       req.end(call.body);
@@ -239,7 +246,9 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
         }
       }
     }
-    return Object.fromEntries(variants.map((v) => [v, Object.fromEntries(CASES.map((c) => [c.name, summarise(samples.get(`${v}|${c.name}`) ?? [])]))])) as Record<Variant, Record<string, Summary>>;
+    return Object.fromEntries(
+      variants.map((v) => [v, Object.fromEntries(CASES.map((c) => [c.name, summarise(samples.get(`${v}|${c.name}`) ?? [])]))]),
+    ) as Record<Variant, Record<string, Summary>>;
   } finally {
     await pool.end();
     await autoPool.end();
@@ -254,7 +263,10 @@ const ratio = (a: Summary | undefined, b: Summary | undefined) => ({
 
 async function load(url: string, concurrency: number, seconds: number): Promise<Record<string, unknown>> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(seconds)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(seconds)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => (code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}')) : reject(new Error(`load exited ${code}`))));

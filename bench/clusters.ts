@@ -32,7 +32,11 @@ const MOVES = 40;
 const CASES: Array<{ name: string; view: MapView; filters: SearchFilters }> = [
   { name: 'country', view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] }, filters: {} },
   { name: 'city (Quito)', view: { zoom: 13, bbox: [-78.5742, -0.2197, -78.4424, -0.0879] }, filters: {} },
-  { name: 'country, houses over $150,000', view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] }, filters: { propertyType: 'house', minPrice: 150000 } },
+  {
+    name: 'country, houses over $150,000',
+    view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] },
+    filters: { propertyType: 'house', minPrice: 150000 },
+  },
   { name: 'country, city "quito"', view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] }, filters: { city: 'quito' } },
 ];
 
@@ -40,7 +44,8 @@ const CASES: Array<{ name: string; view: MapView; filters: SearchFilters }> = [
 const DEFAULT_SEED = 1_800;
 
 export async function benchClusters(): Promise<Record<string, unknown>> {
-  if (!existsSync(join(TEST_WIDGETS, 'exp-widgets.js'))) throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
+  if (!existsSync(join(TEST_WIDGETS, 'exp-widgets.js')))
+    throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
   const postgres = await startPostgres();
   const results: Record<string, unknown> = { listings: LISTINGS, iterations: ITERATIONS };
   try {
@@ -72,7 +77,9 @@ async function atSize(databaseUrl: string, listings: number): Promise<Record<str
       const size = await gzipSize(`${server.url}/rest/v1/rpc/listing_clusters`, JSON.stringify(clusterArgs(c.filters, c.view)));
       const raw = Buffer.byteLength(JSON.stringify(cells));
       calls[c.name] = { ...summarise(samples), cells: cells.length, listings: cells.reduce((n, x) => n + x.count, 0), bytes: raw, gzipBytes: size };
-      console.log(`[bench:clusters] ${listings} listings, ${c.name}: p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${cells.length} cells, ${size} B gzip`);
+      console.log(
+        `[bench:clusters] ${listings} listings, ${c.name}: p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${cells.length} cells, ${size} B gzip`,
+      );
     }
     const total = await getListingsCount(rest, {});
     return { listings, calls, total, browser: await inBrowser(server.url, total) };
@@ -127,7 +134,9 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
     for (let i = 0; i < MOVES; i++) {
       const ms = await page.evaluate(async (step) => {
         const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & {
-          expMap: { map: { getView(): { getZoom(): number; setZoom(z: number): void; getCenter(): number[]; setCenter(c: number[]): void; getResolution(): number } } };
+          expMap: {
+            map: { getView(): { getZoom(): number; setZoom(z: number): void; getCenter(): number[]; setCenter(c: number[]): void; getResolution(): number } };
+          };
         };
         const view = target.expMap.map.getView();
         const w = window as unknown as { drawnAt: number[] };
@@ -155,7 +164,9 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
         });
       await page.waitForTimeout(300);
     }
-    console.log(`[bench:clusters] browser: drawn ${summarise(first).p50} ms after the answer (p50), pan/zoom p95 ${summarise(moves.filter(Number.isFinite)).p95} ms, ${drawnTotal} of ${total}`);
+    console.log(
+      `[bench:clusters] browser: drawn ${summarise(first).p50} ms after the answer (p50), pan/zoom p95 ${summarise(moves.filter(Number.isFinite)).p95} ms, ${drawnTotal} of ${total}`,
+    );
     return {
       cpuSlowdown: 4,
       drawnAfterData: summarise(first),
@@ -174,7 +185,14 @@ type SizeResult = {
   listings: number;
   total: number;
   calls: Record<string, { p50: number; p95: number; cells: number; listings: number; gzipBytes: number }>;
-  browser: { drawnAfterData: { p50: number; max: number }; drawnRuns: number[]; panZoom: { p50: number; p95: number; max: number }; drawnTotal: number; exactCount: number; addsUp: boolean };
+  browser: {
+    drawnAfterData: { p50: number; max: number };
+    drawnRuns: number[];
+    panZoom: { p50: number; p95: number; max: number };
+    drawnTotal: number;
+    exactCount: number;
+    addsUp: boolean;
+  };
 };
 
 function markdown(r: Record<string, unknown>): string {
@@ -195,7 +213,9 @@ function markdown(r: Record<string, unknown>): string {
       '',
       '| view | p50 | p95 | cells | listings in them | answer (gzip) |',
       '|---|---|---|---|---|---|',
-      ...Object.entries(calls).map(([name, c]) => `| ${name} | ${c.p50} ms | ${c.p95} ms | ${c.cells} | ${fmt(c.listings)} | ${(c.gzipBytes / 1024).toFixed(1)} KB |`),
+      ...Object.entries(calls).map(
+        ([name, c]) => `| ${name} | ${c.p50} ms | ${c.p95} ms | ${c.cells} | ${fmt(c.listings)} | ${(c.gzipBytes / 1024).toFixed(1)} KB |`,
+      ),
       '',
       `The search page in Chromium at 4x CPU slowdown (1366x900): the fitted view's clusters drawn ${b.drawnRuns.join(', ')} ms after its answer arrived (5 loads); they add up to ${fmt(b.drawnTotal)} of the exact count ${fmt(b.exactCount)}. A pan or zoom until its cells are drawn (30 ms debounce included): p50 ${b.panZoom.p50} ms, p95 ${b.panZoom.p95} ms, max ${b.panZoom.max} ms.`,
       '',

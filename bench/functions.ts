@@ -91,7 +91,14 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
     await migrate(db);
     await seedSearches(db, LISTINGS, SEARCHES);
     api = await startMailApi();
-    const secrets = { SUPABASE_DB_URL: postgres.url, MAIL_API_URL: api.url, MAIL_API_KEY: api.key, SITE_URL: 'https://expecuador.example', ALERTS_RUN_SECRET: 'bench-alerts', ALERTS_SETTLE: '0' };
+    const secrets = {
+      SUPABASE_DB_URL: postgres.url,
+      MAIL_API_URL: api.url,
+      MAIL_API_KEY: api.key,
+      SITE_URL: 'https://expecuador.example',
+      ALERTS_RUN_SECRET: 'bench-alerts',
+      ALERTS_SETTLE: '0',
+    };
     const start = async (slug: string) => {
       const dir = writeUploaded(uploads.get(slug) as UploadedFunction);
       const t0 = Date.now();
@@ -105,7 +112,11 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
     const visits = await start('visits');
     const ip = (i: number, block: number) => ({ 'CF-Connecting-IP': `10.${block}.${Math.floor(i / 250)}.${(i % 250) + 1}` });
     const post = (fn: DenoFunction, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(fn.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://expecuador.example', ...headers }, body: JSON.stringify(body) });
+      fetch(fn.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: 'https://expecuador.example', ...headers },
+        body: JSON.stringify(body),
+      });
     const sentBefore = () => api?.sent.length ?? 0;
 
     const cases: Case[] = [];
@@ -119,7 +130,13 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
       ),
     );
     cases.push(
-      await measure(inquiry.fn, 'send-property-inquiry: an invalid form (400)', 100, (i) => post(inquiry.fn, { name: '', email: 'not-an-address', message: '' }, ip(i, 20)), expectStatus(400)),
+      await measure(
+        inquiry.fn,
+        'send-property-inquiry: an invalid form (400)',
+        100,
+        (i) => post(inquiry.fn, { name: '', email: 'not-an-address', message: '' }, ip(i, 20)),
+        expectStatus(400),
+      ),
     );
     let mails = sentBefore();
     // a 200, and its mails (the agent's, the team's copy) sent in the background before the next
@@ -158,7 +175,14 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
         (i) =>
           post(
             alerts.fn,
-            { action: 'subscribe', email: `alerta.${i}@example.com`, filters: { city: 'Quito', minPrice: 100000 }, frequency: 'instant', lang: 'es', idempotencyKey: `bench-alert-${Date.now()}-${i}` },
+            {
+              action: 'subscribe',
+              email: `alerta.${i}@example.com`,
+              filters: { city: 'Quito', minPrice: 100000 },
+              frequency: 'instant',
+              lang: 'es',
+              idempotencyKey: `bench-alert-${Date.now()}-${i}`,
+            },
             ip(i, 22),
           ),
         expectStatus(200),
@@ -181,7 +205,9 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
         async (i) => {
           const id = (listings[i] as { id: string }).id;
           // times of their own (several listings share an agent, whose calendar holds one visit a time)
-          const times = (await db.admin.query<{ t: string }>('select t::text as t from public.visit_times($1::bigint) t offset $2 limit 3', [id, i * 3])).map((r) => new Date(r.t).toISOString());
+          const times = (await db.admin.query<{ t: string }>('select t::text as t from public.visit_times($1::bigint) t offset $2 limit 3', [id, i * 3])).map(
+            (r) => new Date(r.t).toISOString(),
+          );
           return post(
             inquiry.fn,
             {
@@ -202,10 +228,20 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
       ),
     );
     // one confirm link of each request, from the agents' mails
-    const links = [...new Set((api?.sent ?? []).flatMap((m) => [...`${m.text}`.matchAll(/\/visits\/confirm\?token=([A-Za-z0-9_-]{43})/g)].map((x) => x[1] as string)))];
+    const links = [
+      ...new Set((api?.sent ?? []).flatMap((m) => [...`${m.text}`.matchAll(/\/visits\/confirm\?token=([A-Za-z0-9_-]{43})/g)].map((x) => x[1] as string))),
+    ];
     const firstOfEach = links.filter((_, i) => i % 3 === 0).slice(0, listings.length);
     if (!firstOfEach.length) throw new Error('no visit confirm links in the mails');
-    cases.push(await measure(visits.fn, "visits: a link's page (view)", firstOfEach.length, (i) => post(visits.fn, { action: 'view', token: firstOfEach[i] }), expectStatus(200)));
+    cases.push(
+      await measure(
+        visits.fn,
+        "visits: a link's page (view)",
+        firstOfEach.length,
+        (i) => post(visits.fn, { action: 'view', token: firstOfEach[i] }),
+        expectStatus(200),
+      ),
+    );
     cases.push(
       await measure(
         visits.fn,

@@ -17,7 +17,15 @@
  */
 import pg from 'pg';
 import { startPostgres } from '../tests/support/postgres.ts';
-import { asPostgrest, hookAnswer, postgrestSetup, readStatement, SUPABASE_INITIAL_SCHEMA, type PostgrestRequest, type PostgrestSetup } from '../tests/support/postgrest-sql.ts';
+import {
+  asPostgrest,
+  hookAnswer,
+  postgrestSetup,
+  readStatement,
+  SUPABASE_INITIAL_SCHEMA,
+  type PostgrestRequest,
+  type PostgrestSetup,
+} from '../tests/support/postgrest-sql.ts';
 import { benchDatabase } from './database.ts';
 import { summarise } from './stats.ts';
 
@@ -72,7 +80,11 @@ const ATTACKS: Attack[] = [
     request: { method: 'POST', path: '/rpc/search_listings' },
     ...(() => {
       const where = ` WHERE ${orOfLikes('"pgrst_call"."title"', 100).replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 4}`)}`;
-      const call = rpc('search_listings', { filters: ['{}', 'jsonb'], sort: ['newest', 'text'], page_size: [1000, 'integer'], page_offset: [0, 'integer'] }, where);
+      const call = rpc(
+        'search_listings',
+        { filters: ['{}', 'jsonb'], sort: ['newest', 'text'], page_size: [1000, 'integer'], page_offset: [0, 'integer'] },
+        where,
+      );
       return { sql: call.sql, params: [...call.params, ...LIKES] };
     })(),
   },
@@ -80,7 +92,12 @@ const ATTACKS: Attack[] = [
     name: '1,000 listings, every column',
     request: { method: 'POST', path: '/rpc/search_listings' },
     ...(() => {
-      const call = rpc('search_listings', { filters: ['{}', 'jsonb'], sort: ['price_desc', 'text'], page_size: [1000, 'integer'], page_offset: [0, 'integer'] });
+      const call = rpc('search_listings', {
+        filters: ['{}', 'jsonb'],
+        sort: ['price_desc', 'text'],
+        page_size: [1000, 'integer'],
+        page_offset: [0, 'integer'],
+      });
       return { sql: call.sql, params: call.params };
     })(),
   },
@@ -165,7 +182,9 @@ export async function benchHosted(): Promise<Record<string, unknown>> {
       const during = summarise(attacked.ms);
       const ratio = Math.round((during.p95 / before.p95) * 100) / 100;
       const longest = Math.round(Math.max(...holds));
-      const perAttack = Object.fromEntries(Object.entries(attacks).map(([name, t]) => [name, { requests: t.holds.length, answers: t.answers, hold: summarise(t.holds) }]));
+      const perAttack = Object.fromEntries(
+        Object.entries(attacks).map(([name, t]) => [name, { requests: t.holds.length, answers: t.answers, hold: summarise(t.holds) }]),
+      );
       const markdown = [
         `### The hosted data API under attack (${LISTINGS.toLocaleString('en-US')} listings, PostgREST's statements on a pool of ${POOL}; ${new Date().toISOString().slice(0, 10)})`,
         '',

@@ -143,7 +143,13 @@ async function benchListings(): Promise<{ full: Record<string, number>; fullRoun
     if (first.outcome !== 'done' || first.new + first.quarantinedCount !== first.read)
       throw new Error(`the full import did not take every listing: ${JSON.stringify({ ...first, quarantined: first.quarantined.slice(0, 3) })}`);
     // the seed's rule rows (no price, coordinates elsewhere...) are quarantined, as a feed's would be
-    full = { read: first.read, listings: first.new, seconds: Number(seconds.toFixed(1)), perSecond: Math.round(first.read / seconds), quarantined: first.quarantinedCount };
+    full = {
+      read: first.read,
+      listings: first.new,
+      seconds: Number(seconds.toFixed(1)),
+      perSecond: Math.round(first.read / seconds),
+      quarantined: first.quarantinedCount,
+    };
     fullRounds = rounds.map((r) => Math.round(first.read / r.seconds));
     console.log(
       `[bench:import] full: ${full.read} records (${full.listings} listings, ${full.quarantined} quarantined) in ${full.seconds} s (${full.perSecond}/s, the median of ${fullRounds.join(', ')}/s)`,
@@ -165,7 +171,9 @@ async function benchListings(): Promise<{ full: Record<string, number>; fullRoun
     const next = await runImport(db, source, { photos: false }, null);
     const took = (performance.now() - started) / 1000;
     incremental = { changes: CHANGES, seconds: Number(took.toFixed(2)), new: next.new, updated: next.updated, withdrawn: next.withdrawn };
-    console.log(`[bench:import] incremental: ${CHANGES} changes in ${incremental.seconds} s (${next.new} new, ${next.updated} updated, ${next.withdrawn} withdrawn)`);
+    console.log(
+      `[bench:import] incremental: ${CHANGES} changes in ${incremental.seconds} s (${next.new} new, ${next.updated} updated, ${next.withdrawn} withdrawn)`,
+    );
     await db.close();
   } finally {
     await reso.close();
@@ -299,7 +307,9 @@ async function phoneBytes(
     // every active listing gets one of the feed's photos: first as the feed's address, then re-hosted
     await server.sql(`update internal.listings set images = jsonb_build_array($1 || '/' || (id % ${bodies.length}) || '.jpg')`, [feedOrigin]);
     const before = await measure();
-    await server.sql(`update internal.listings set images = jsonb_build_array('/media/photos/' || ($1::text[])[1 + id % ${hashes.length}] || '/1024.jpg')`, [hashes]);
+    await server.sql(`update internal.listings set images = jsonb_build_array('/media/photos/' || ($1::text[])[1 + id % ${hashes.length}] || '/1024.jpg')`, [
+      hashes,
+    ]);
     const after = await measure();
     console.log(
       `[bench:import] a 390 px phone: at load ${Math.round(before.atLoad.bytes / 1024)} KB of photos before, ${Math.round(after.atLoad.bytes / 1024)} KB re-hosted; with the first results in view ${Math.round(before.results.bytes / 1024)} KB (${before.results.count}) before, ${Math.round(after.results.bytes / 1024)} KB (${after.results.count}) re-hosted`,
@@ -325,7 +335,16 @@ export function markdown(r: {
   full: Record<string, number>;
   fullRounds: number[];
   incremental: Record<string, number>;
-  photos: { count: number; sourceBytes: number; seconds: number; perSecond: number; rounds: number[]; peakRssMb: number; rssGrowthMb: number; onDemand: { p50: number; p95: number } };
+  photos: {
+    count: number;
+    sourceBytes: number;
+    seconds: number;
+    perSecond: number;
+    rounds: number[];
+    peakRssMb: number;
+    rssGrowthMb: number;
+    onDemand: { p50: number; p95: number };
+  };
   firstScreen: { before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number };
 }): string {
   const kb = (b: number) => `${Math.round(b / 1024).toLocaleString('en-US')} KB`;
@@ -349,7 +368,10 @@ export function markdown(r: {
 /** benchListings in a child process: its result is the last line of its output. */
 async function inChild(): Promise<{ full: Record<string, number>; fullRounds: number[]; incremental: Record<string, number> }> {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--listings'], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--listings'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {

@@ -43,7 +43,8 @@ export async function benchInp(): Promise<Record<string, unknown>> {
       const w = window as unknown as { inpEntries: Array<{ start: number; duration: number }> };
       w.inpEntries = [];
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as Array<PerformanceEntry & { interactionId?: number }>) if (e.interactionId) w.inpEntries.push({ start: e.startTime, duration: e.duration });
+        for (const e of list.getEntries() as Array<PerformanceEntry & { interactionId?: number }>)
+          if (e.interactionId) w.inpEntries.push({ start: e.startTime, duration: e.duration });
       }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
     });
     const cdp = await page.context().newCDPSession(page);
@@ -54,7 +55,15 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     await search.locator('[part="map"] [data-status="ready"]').waitFor();
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 
-    const samples: Record<string, number[]> = { filterSubmit: [], typing: [], pageChange: [], openDetail: [], pinClick: [], valuationFirst: [], valuationChange: [] };
+    const samples: Record<string, number[]> = {
+      filterSubmit: [],
+      typing: [],
+      pageChange: [],
+      openDetail: [],
+      pinClick: [],
+      valuationFirst: [],
+      valuationChange: [],
+    };
     for (let i = 0; i < REPS; i++) {
       const city = i % 2 ? 'Ibarra' : 'Cuenca';
       await search.getByLabel('Location').fill(city);
@@ -63,7 +72,9 @@ export async function benchInp(): Promise<Record<string, unknown>> {
       samples.filterSubmit!.push(
         await inp(page, async () => {
           await search.getByRole('button', { name: 'Search', exact: true }).click();
-          await page.waitForFunction(({ el, text }) => el?.textContent !== text, { el: await heading.elementHandle(), text: before }, { timeout: 20_000 }).catch(() => undefined);
+          await page
+            .waitForFunction(({ el, text }) => el?.textContent !== text, { el: await heading.elementHandle(), text: before }, { timeout: 20_000 })
+            .catch(() => undefined);
         }),
       );
       await search.locator('[part~="card"]').first().waitFor();
@@ -110,14 +121,24 @@ export async function benchInp(): Promise<Record<string, unknown>> {
       const point = await page.evaluate(() => {
         const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as
           (HTMLElement & { expMap?: { stats(): unknown; pixelOf(id: string): [number, number] | undefined } }) | null;
-        const cards = [...(document.querySelector('exp-property-search')?.shadowRoot?.querySelectorAll('[data-property-id]') ?? [])].map((c) => c.getAttribute('data-property-id') as string);
+        const cards = [...(document.querySelector('exp-property-search')?.shadowRoot?.querySelectorAll('[data-property-id]') ?? [])].map(
+          (c) => c.getAttribute('data-property-id') as string,
+        );
         const rect = target?.getBoundingClientRect();
         for (const id of cards) {
           const px = target?.expMap?.pixelOf(id);
           const y = rect ? rect.top + px![1] - 14 : -1;
-          if (px && rect && px[0] > 20 && px[1] > 40 && px[0] < rect.width - 20 && px[1] < rect.height - 20 && y > 0 && y < innerHeight) return [rect.left + px[0], y] as [number, number];
+          if (px && rect && px[0] > 20 && px[1] > 40 && px[0] < rect.width - 20 && px[1] < rect.height - 20 && y > 0 && y < innerHeight)
+            return [rect.left + px[0], y] as [number, number];
         }
-        return { why: { map: Boolean(target?.expMap), cards: cards.length, rect: rect ? [rect.top, rect.height, innerHeight] : null, px: cards.slice(0, 3).map((id) => target?.expMap?.pixelOf(id)) } };
+        return {
+          why: {
+            map: Boolean(target?.expMap),
+            cards: cards.length,
+            rect: rect ? [rect.top, rect.height, innerHeight] : null,
+            px: cards.slice(0, 3).map((id) => target?.expMap?.pixelOf(id)),
+          },
+        };
       });
       if (!point || !Array.isArray(point)) {
         console.log('[bench:inp] no pin to click:', JSON.stringify(point));
@@ -169,7 +190,9 @@ export async function benchInp(): Promise<Record<string, unknown>> {
     valuationFirst: 'valuation: Estimate clicked to its answer (target 300 ms)',
     valuationChange: 'valuation: a field changed to the new answer (target 300 ms)',
   };
-  const rows = Object.entries(results).map(([name, s]) => `| ${labels[name]} | ${s.n} | ${Math.round(s.p50)} ms | ${Math.round(s.p75)} ms | ${Math.round(s.max)} ms |`);
+  const rows = Object.entries(results).map(
+    ([name, s]) => `| ${labels[name]} | ${s.n} | ${Math.round(s.p50)} ms | ${Math.round(s.p75)} ms | ${Math.round(s.max)} ms |`,
+  );
   const misses = Object.entries(results)
     .filter(([name, s]) => s.p75 > (name === 'typing' ? TYPING_TARGET_MS : name.startsWith('valuation') ? VALUATION_TARGET_MS : TARGET_MS))
     .map(([name]) => labels[name]);

@@ -60,9 +60,27 @@ const TILE_HOST = 'tile.openstreetmap.org';
 /** A local HTTPS stand-in for the tile host (self-signed, for this run only). */
 export async function tileStandIn(): Promise<{ port: number; close(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'exp-tiles-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', `/CN=${TILE_HOST}`], {
-    stdio: 'ignore',
-  });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${TILE_HOST}`,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const tile = '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#f2efe9"/></svg>';
   const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Access-Control-Allow-Origin': '*' }).end(tile);
@@ -96,7 +114,12 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
   const [listing] = (await server.sql(
     "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and agent_id is not null and jsonb_typeof(images) = 'array' order by id limit 1",
   )) as Array<{ id: string; title: string }>;
-  const ALL_PAGES = [...STATIC_PAGES, '/findanagent/1', listingPath(String(listing?.id), listing?.title, 'en'), listingPath(String(listing?.id), listing?.title, 'es')];
+  const ALL_PAGES = [
+    ...STATIC_PAGES,
+    '/findanagent/1',
+    listingPath(String(listing?.id), listing?.title, 'en'),
+    listingPath(String(listing?.id), listing?.title, 'es'),
+  ];
   // LIGHTHOUSE_PAGES=/search-properties,/ looks at some pages only (while working on them)
   const only = process.env.LIGHTHOUSE_PAGES?.split(',').filter(Boolean);
   const PAGES = only?.length ? ALL_PAGES.filter((p) => only.includes(p)) : ALL_PAGES;
@@ -119,7 +142,9 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
         if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         runs.push(Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])));
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-        const tasks = ((lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? []).map((t) => ({
+        const tasks = (
+          (lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? []
+        ).map((t) => ({
           url: t.url.replace(server.url, ''),
           startMs: Math.round(t.startTime),
           durationMs: Math.round(t.duration),
@@ -160,7 +185,9 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
   }
   const misses = Object.entries(pages).flatMap(([path, r]) => [
     ...CATEGORIES.filter((c) => (r.scores[c] as number) < targetsOf(path)[c]).map((c) => `${path} ${c} ${r.scores[c]} < ${targetsOf(path)[c]}`),
-    ...(Math.min(...r.runs.map((x) => x.performance as number)) < WORST_RUN ? [`${path} a run at ${Math.min(...r.runs.map((x) => x.performance as number))} < ${WORST_RUN}`] : []),
+    ...(Math.min(...r.runs.map((x) => x.performance as number)) < WORST_RUN
+      ? [`${path} a run at ${Math.min(...r.runs.map((x) => x.performance as number))} < ${WORST_RUN}`]
+      : []),
     ...((r.metrics.tbtMs ?? 0) > TBT_MS ? [`${path} TBT ${Math.round(r.metrics.tbtMs ?? 0)} ms > ${TBT_MS} ms`] : []),
     ...((r.metrics.cls ?? 0) > CLS ? [`${path} CLS ${r.metrics.cls} > ${CLS}`] : []),
   ]);

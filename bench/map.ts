@@ -22,7 +22,9 @@ export async function benchMap(): Promise<Record<string, unknown>> {
     );
     for (const size of SIZES) {
       await page.goto(`${url}/bench-map`);
-      await page.waitForFunction(() => document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]'), null, { timeout: 30000 });
+      await page.waitForFunction(() => document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]'), null, {
+        timeout: 30000,
+      });
       const run = await page.evaluate(
         async ({ n, steps }) => {
           type Handle = {
@@ -30,7 +32,9 @@ export async function benchMap(): Promise<Record<string, unknown>> {
             map: { once(t: string, f: () => void): void; getView(): { getZoom(): number; setZoom(z: number): void } };
             stats(): { clusters: number[]; singles: number };
           };
-          const target = document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as unknown as { expMap: Handle };
+          const target = document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as unknown as {
+            expMap: Handle;
+          };
           const handle = target.expMap;
           // pins spread over Ecuador's mainland the way listings are: dense in cities, sparse between
           const cities = [
@@ -55,7 +59,13 @@ export async function benchMap(): Promise<Record<string, unknown>> {
               }
             }
             const spread = rnd() < 0.15 ? 1.2 : 0.08;
-            return { id: String(i + 1), lat: c[0]! + (rnd() - 0.5) * spread, lng: c[1]! + (rnd() - 0.5) * spread, price: 50000 + Math.floor(rnd() * 900000), approximate: rnd() < 0.02 };
+            return {
+              id: String(i + 1),
+              lat: c[0]! + (rnd() - 0.5) * spread,
+              lng: c[1]! + (rnd() - 0.5) * spread,
+              price: 50000 + Math.floor(rnd() * 900000),
+              approximate: rnd() < 0.02,
+            };
           });
           const when = (type: string) => new Promise<number>((resolve) => handle.map.once(type, () => resolve(performance.now())));
           const t0 = performance.now();
@@ -83,7 +93,13 @@ export async function benchMap(): Promise<Record<string, unknown>> {
         },
         { n: size, steps: ZOOM_STEPS },
       );
-      results[String(size)] = { pins: size, firstRenderMs: Math.round(run.first * 10) / 10, zoomStepMs: summarise(run.frames), zoomSettledMs: summarise(run.settled), clustersAtStart: run.clusters };
+      results[String(size)] = {
+        pins: size,
+        firstRenderMs: Math.round(run.first * 10) / 10,
+        zoomStepMs: summarise(run.frames),
+        zoomSettledMs: summarise(run.settled),
+        clustersAtStart: run.clusters,
+      };
       console.log(
         `[bench:map] ${size} pins: first render ${run.first.toFixed(1)} ms, zoom step p50 ${summarise(run.frames).p50} ms / max ${summarise(run.frames).max} ms, settled p50 ${summarise(run.settled).p50} ms`,
       );

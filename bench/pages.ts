@@ -43,7 +43,9 @@ export async function benchPages(): Promise<Record<string, unknown>> {
       `select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit ${PAGES + WARMUP + IMAGES * 2}`,
     )) as Array<{ id: string; title: string }>;
     const agents = (await db.admin.query("select id::text as id from public.agents where country_code = 'EC' order by id")) as Array<{ id: string }>;
-    const [{ n: active } = { n: 0 }] = (await db.admin.query("select count(*)::int as n from internal.listings where status = '1' and country_code = 'EC'")) as Array<{ n: number }>;
+    const [{ n: active } = { n: 0 }] = (await db.admin.query(
+      "select count(*)::int as n from internal.listings where status = '1' and country_code = 'EC'",
+    )) as Array<{ n: number }>;
     // the seed settled first, as autovacuum leaves a database in time: otherwise autovacuum works
     // through the seed's new tables beside the rebuilds below and takes one of the two cores
     await db.exec('vacuum analyze');
@@ -59,7 +61,8 @@ export async function benchPages(): Promise<Record<string, unknown>> {
     }
     // and the hourly refresh: last month and this one, judged by the whole rebuild's bounds
     const hourly: number[] = [];
-    for (let i = 0; i < 3; i++) hourly.push(await time(() => db.jobs.query("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)")));
+    for (let i = 0; i < 3; i++)
+      hourly.push(await time(() => db.jobs.query("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)")));
     const [{ n: figures } = { n: 0 }] = (await db.admin.query('select count(*)::int as n from internal.market_index')) as Array<{ n: number }>;
     const places = (await db.admin.query(
       "select path from internal.market_index where type_group = 'all' and month = (date_trunc('month', now()) - interval '1 month')::date and listings >= internal.market_minimum() order by kind, listings desc",
@@ -135,7 +138,12 @@ export async function benchPages(): Promise<Record<string, unknown>> {
         listingPage: { en: summarise(en), es: summarise(es), meanBytes: Math.round(bytes / measured.length) },
         agentPage: summarise(agent),
         missingListingPage: summarise(missing),
-        ogImage: { first: summarise(first), cached: summarise(cached), maxBytes: Math.max(...sizes), meanBytes: Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length) },
+        ogImage: {
+          first: summarise(first),
+          cached: summarise(cached),
+          maxBytes: Math.max(...sizes),
+          meanBytes: Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length),
+        },
         sitemap: { indexFirstMs: round(indexFirst), indexCachedMs: round(indexCached), listingsFileMs: round(fileMs), listingsFileBytes: fileBytes },
         similarListings: { ...summarise(similar), meanFound: round(found / measured.length) },
         priceHistory: summarise(history),
@@ -143,7 +151,11 @@ export async function benchPages(): Promise<Record<string, unknown>> {
         marketPage: { first: summarise(marketFirst), kept: summarise(market) },
         target: { listingPageP95Ms: 15, similarP95Ms: 20, marketPageP95Ms: 20, marketRebuildMs: 10_000 },
       };
-      return { ...result, targetMet: result.listingPage.en.p95 <= 15 && result.listingPage.es.p95 <= 15 && result.similarListings.p95 <= 20, markdown: markdown(result) };
+      return {
+        ...result,
+        targetMet: result.listingPage.en.p95 <= 15 && result.listingPage.es.p95 <= 15 && result.similarListings.p95 <= 20,
+        markdown: markdown(result),
+      };
     } finally {
       await server.stop();
     }

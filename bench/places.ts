@@ -79,7 +79,9 @@ export async function benchPlaces(): Promise<Record<string, unknown>> {
         const answer = await getPlaceSuggestions(rest, q);
         const gzipBytes = await gzipSize(`${server.url}/rest/v1/rpc/place_suggestions`, JSON.stringify({ q }));
         suggestions[q] = { ...summarise(samples), count: answer.length, first: answer[0] ? `${answer[0].name} (${answer[0].kind})` : null, gzipBytes };
-        console.log(`[bench:places] suggest "${q}": p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${answer.length} answers, ${gzipBytes} B gzip`);
+        console.log(
+          `[bench:places] suggest "${q}": p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${answer.length} answers, ${gzipBytes} B gzip`,
+        );
       }
       const searches: Record<string, unknown> = {};
       for (const s of SEARCHES) {
@@ -118,10 +120,24 @@ export async function benchPlaces(): Promise<Record<string, unknown>> {
 
 type Stat = { p50: number; p95: number };
 
-function markdown(r: { listings: number; iterations: number; suggestions: Record<string, unknown>; searches: Record<string, unknown>; clusters: Record<string, unknown> }): string {
+function markdown(r: {
+  listings: number;
+  iterations: number;
+  suggestions: Record<string, unknown>;
+  searches: Record<string, unknown>;
+  clusters: Record<string, unknown>;
+}): string {
   const date = new Date().toISOString().slice(0, 10);
-  const lines = [`### The location box, the filters, words and a drawn area (${r.listings.toLocaleString('en-US')} listings on PostgreSQL, ${r.iterations} calls each; ${date})`, ''];
-  lines.push('Suggestions (`public.place_suggestions` through postgrest-js, as the box asks):', '', '| typed | p50 | p95 | answers | first | gzip |', '|---|---|---|---|---|---|');
+  const lines = [
+    `### The location box, the filters, words and a drawn area (${r.listings.toLocaleString('en-US')} listings on PostgreSQL, ${r.iterations} calls each; ${date})`,
+    '',
+  ];
+  lines.push(
+    'Suggestions (`public.place_suggestions` through postgrest-js, as the box asks):',
+    '',
+    '| typed | p50 | p95 | answers | first | gzip |',
+    '|---|---|---|---|---|---|',
+  );
   const slow: string[] = [];
   for (const [q, v] of Object.entries(r.suggestions) as Array<[string, Stat & { count: number; first: string | null; gzipBytes: number }]>) {
     lines.push(`| \`${q}\` | ${v.p50} ms | ${v.p95} ms | ${v.count} | ${v.first ?? '–'} | ${(v.gzipBytes / 1024).toFixed(1)} KB |`);
@@ -134,8 +150,17 @@ function markdown(r: { listings: number; iterations: number; suggestions: Record
     lines.push(`| ${name} | ${v.p50} ms | ${v.p95} ms | ${v.total.toLocaleString('en-US')} |`);
     if (v.p95 > v.target) slowSearch.push(`${name} (target ${v.target} ms)`);
   }
-  lines.push('', `Target: p95 ≤ ${SEARCH_P95_MS} ms (a drawn district ${AREA_P95_MS} ms). ${slowSearch.length ? `Missed by: ${slowSearch.join('; ')}.` : 'Met.'}`, '');
-  lines.push("The map's clusters of north Quito at zoom 13 (`public.listing_clusters`):", '', '| filters | p50 | p95 | cells | listings |', '|---|---|---|---|---|');
+  lines.push(
+    '',
+    `Target: p95 ≤ ${SEARCH_P95_MS} ms (a drawn district ${AREA_P95_MS} ms). ${slowSearch.length ? `Missed by: ${slowSearch.join('; ')}.` : 'Met.'}`,
+    '',
+  );
+  lines.push(
+    "The map's clusters of north Quito at zoom 13 (`public.listing_clusters`):",
+    '',
+    '| filters | p50 | p95 | cells | listings |',
+    '|---|---|---|---|---|',
+  );
   const slowClusters: string[] = [];
   for (const [name, v] of Object.entries(r.clusters) as Array<[string, Stat & { cells: number; listings: number }]>) {
     lines.push(`| ${name} | ${v.p50} ms | ${v.p95} ms | ${v.cells} | ${v.listings.toLocaleString('en-US')} |`);

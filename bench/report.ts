@@ -63,7 +63,9 @@ function api(r: Json): string {
       const s = pgr.serverRequests?.[c];
       const d = pgr.directSql?.[c];
       const a = pgr.directSqlAuto?.[c];
-      lines.push(`| ${label(c)} | ${ms(s?.p50)} / ${ms(s?.p95)} | ${ms(d?.p50)} / ${ms(d?.p95)} | ${ms(a?.p50)} / ${ms(a?.p95)} | ${x(pgr.overhead?.[c])} | ${x(pgr.minimalOverhead?.[c])} |`);
+      lines.push(
+        `| ${label(c)} | ${ms(s?.p50)} / ${ms(s?.p95)} | ${ms(d?.p50)} / ${ms(d?.p95)} | ${ms(a?.p50)} / ${ms(a?.p95)} | ${x(pgr.overhead?.[c])} | ${x(pgr.minimalOverhead?.[c])} |`,
+      );
     }
   }
   const t = pgr.throughput;

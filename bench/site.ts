@@ -12,7 +12,10 @@ import { launchOptions } from '../tests/support/chromium.ts';
 
 const TEST_WIDGETS = resolve(import.meta.dirname, '../dist/test-widgets');
 
-export async function withSite<T>(options: { seedListings?: number; testWidgetsAt?: string }, run: (page: Page, url: string, server: TestServer) => Promise<T>): Promise<T> {
+export async function withSite<T>(
+  options: { seedListings?: number; testWidgetsAt?: string },
+  run: (page: Page, url: string, server: TestServer) => Promise<T>,
+): Promise<T> {
   if (options.testWidgetsAt && !existsSync(join(TEST_WIDGETS, 'exp-widgets.js')))
     throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
   const server = await startTestServer('postgres', options.seedListings ? { seedListings: options.seedListings } : {});

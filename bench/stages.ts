@@ -50,7 +50,8 @@ const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   return [out, performance.now() - started];
 };
 
-const tableRows = async (db: Database, table: string, order: string) => (await db.jobs.query<{ t: string }>(`select t::text as t from ${table} t order by ${order}`)).map((r) => r.t);
+const tableRows = async (db: Database, table: string, order: string) =>
+  (await db.jobs.query<{ t: string }>(`select t::text as t from ${table} t order by ${order}`)).map((r) => r.t);
 
 const market = (label: string, from: string | null): Work => ({
   name: label,
@@ -97,7 +98,9 @@ const merges: Work = {
     for (const pass of [1, 2]) {
       const [out, took] = await timed(() =>
         at(db, async (q) => {
-          const [run] = await q.query<{ id: string }>("insert into internal.import_runs (source, kind, mode) values ('stages', 'csv', 'full') returning id::text as id");
+          const [run] = await q.query<{ id: string }>(
+            "insert into internal.import_runs (source, kind, mode) values ('stages', 'csv', 'full') returning id::text as id",
+          );
           await q.query(
             `insert into internal.import_staging (run_id, source_key, listing)
              select $1::bigint, 'k' || l.id, pg_catalog.jsonb_build_object(
@@ -130,7 +133,12 @@ const merges: Work = {
   },
 };
 
-const WORK: Work[] = [market('the market index, made whole', null), market('its hourly refresh', `('${AT.slice(0, 8)}01'::date - interval '1 month')::date`), estimates, merges];
+const WORK: Work[] = [
+  market('the market index, made whole', null),
+  market('its hourly refresh', `('${AT.slice(0, 8)}01'::date - interval '1 month')::date`),
+  estimates,
+  merges,
+];
 
 export async function benchStages(): Promise<Record<string, unknown>> {
   const all = readdirSync(MIGRATIONS)
@@ -177,7 +185,9 @@ export async function benchStages(): Promise<Record<string, unknown>> {
         before: summarise(a.ms),
         after: summarise(b.ms),
       };
-      console.log(`[bench:stages] ${work.name}: ${result.rows} rows, ${differing} differing; before p50 ${result.before.p50.toFixed(1)} ms, after ${result.after.p50.toFixed(1)} ms`);
+      console.log(
+        `[bench:stages] ${work.name}: ${result.rows} rows, ${differing} differing; before p50 ${result.before.p50.toFixed(1)} ms, after ${result.after.p50.toFixed(1)} ms`,
+      );
       results.push(result);
     }
     for (const d of Object.values(sides)) await d.close();

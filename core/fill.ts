@@ -31,7 +31,8 @@ export function fillTexts(html: string, dict: Dict, check?: Record<string, Dict>
   const keys: string[] = [];
   const text = (key: string, params: Record<string, unknown>) => {
     keys.push(key);
-    if (check && [[lang, dict] as const, ...Object.entries(check)].some(([l, d]) => !hasText(d, key, l))) throw new Error(`site text "${key}" is missing in a locale file`);
+    if (check && [[lang, dict] as const, ...Object.entries(check)].some(([l, d]) => !hasText(d, key, l)))
+      throw new Error(`site text "${key}" is missing in a locale file`);
     // the same engine, texts and placeholders as the page script uses at run time
     return translate(dict, key, params, lang);
   };

@@ -47,7 +47,12 @@ export function sameOriginPath(target: string): string {
  * Pages whose Spanish address says it in Spanish: the English path and its Spanish word. Either
  * Spanish address answers (/es/agent too), and every link is made with the Spanish word.
  */
-const SPANISH_PATHS: Record<string, string> = { '/agent': '/agente', '/privacy': '/privacidad', '/privacy/my-data': '/privacidad/mis-datos', '/privacy/consent': '/privacidad/consentimiento' };
+const SPANISH_PATHS: Record<string, string> = {
+  '/agent': '/agente',
+  '/privacy': '/privacidad',
+  '/privacy/my-data': '/privacidad/mis-datos',
+  '/privacy/consent': '/privacidad/consentimiento',
+};
 const ENGLISH_OF = Object.fromEntries(Object.entries(SPANISH_PATHS).map(([en, es]) => [es, en])) as Record<string, string>;
 
 /** The language of a path and the path (cleaned) without its language prefix, in its English words. */

@@ -42,7 +42,11 @@ const I18N_OPTIONS: InitOptions = {
 /** A new instance of our own over these languages' texts (each dictionary kept by reference). */
 export function createI18n(resources: Partial<Record<string, Dict>>, lng = Object.keys(resources)[0] ?? 'en'): i18n {
   const instance = i18next.createInstance();
-  void instance.init({ ...I18N_OPTIONS, lng, resources: Object.fromEntries(Object.entries(resources).map(([lang, dict]) => [lang, { translation: dict ?? {} }])) });
+  void instance.init({
+    ...I18N_OPTIONS,
+    lng,
+    resources: Object.fromEntries(Object.entries(resources).map(([lang, dict]) => [lang, { translation: dict ?? {} }])),
+  });
   return instance;
 }
 

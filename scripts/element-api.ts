@@ -175,7 +175,10 @@ class TypePrinter {
     if (type.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.NumberLiteral | ts.TypeFlags.BooleanLiteral)) {
       return c.typeToString(type).replace(/^"(.*)"$/, "'$1'");
     }
-    if (type.flags & (ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Boolean | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Unknown | ts.TypeFlags.Any)) {
+    if (
+      type.flags &
+      (ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Boolean | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Unknown | ts.TypeFlags.Any)
+    ) {
       return c.typeToString(type);
     }
     if (c.isTupleType(type)) {
@@ -268,7 +271,10 @@ function readApis(root: string): ElementApi[] {
       if (!decl || !ts.isPropertySignature(decl) || !decl.type) continue;
       const type = checker.getTypeFromTypeNode(decl.type);
       const refName = ts.isTypeReferenceNode(decl.type) && ts.isIdentifier(decl.type.typeName) ? decl.type.typeName.text : undefined;
-      eventTypes.set(prop.name, refName ? { text: refName, declaration: printer.interfaceDeclaration(refName, type), name: refName } : { text: printer.print(type) });
+      eventTypes.set(
+        prop.name,
+        refName ? { text: refName, declaration: printer.interfaceDeclaration(refName, type), name: refName } : { text: printer.print(type) },
+      );
     }
   });
 
@@ -287,7 +293,12 @@ function readApis(root: string): ElementApi[] {
           for (const m of st.members) if (ts.isPropertySignature(m)) ownEvents.add(propName(m.name));
         }
       }
-      if (ts.isExpressionStatement(node) && ts.isCallExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === 'defineElement') {
+      if (
+        ts.isExpressionStatement(node) &&
+        ts.isCallExpression(node.expression) &&
+        ts.isIdentifier(node.expression.expression) &&
+        node.expression.expression.text === 'defineElement'
+      ) {
         const arg = node.expression.arguments[0];
         if (!arg || !ts.isObjectLiteralExpression(arg)) return;
         let tag = '';

@@ -19,7 +19,9 @@ export const WIDGETS = join(ROOT, 'widgets');
  */
 export function relativeImports(code: string): string[] {
   const found: string[] = [];
-  for (const m of code.matchAll(/\b(import|export)\s*(type\b)?[^'";]*?\bfrom\s*(['"])(\.{1,2}\/[^'"]+)\3|\bimport\s*\(\s*(['"])(\.{1,2}\/[^'"]+)\5|\bimport\s+(['"])(\.{1,2}\/[^'"]+)\7/g)) {
+  for (const m of code.matchAll(
+    /\b(import|export)\s*(type\b)?[^'";]*?\bfrom\s*(['"])(\.{1,2}\/[^'"]+)\3|\bimport\s*\(\s*(['"])(\.{1,2}\/[^'"]+)\5|\bimport\s+(['"])(\.{1,2}\/[^'"]+)\7/g,
+  )) {
     if (m[2]) continue;
     found.push((m[4] ?? m[6] ?? m[8]) as string);
   }
@@ -102,7 +104,8 @@ export function unitModules(name: string, prefix: string, make: (unit: string) =
     resolveId(id) {
       if (!id.startsWith(prefix)) return undefined;
       const unit = id.slice(prefix.length);
-      if (!extra.includes(unit) && !unitExists(unit)) throw new Error(`${id}: no element widgets/${unit}/${unit}.element.ts or part widgets/${unit.replace(/^lazy\//, '')}.tsx`);
+      if (!extra.includes(unit) && !unitExists(unit))
+        throw new Error(`${id}: no element widgets/${unit}/${unit}.element.ts or part widgets/${unit.replace(/^lazy\//, '')}.tsx`);
       return `\0${id}`;
     },
     load(id) {

@@ -32,7 +32,8 @@ export function houseRuleBroken(from, to) {
   const toFunctions = toTop === 'supabase' && toSecond === 'functions';
   const fromFunctions = top === 'supabase' && second === 'functions';
   if (toFunctions && !fromFunctions) return 'Nothing but the functions imports supabase/functions/: share through core/.';
-  if (fromFunctions && (toTop === 'widgets' || toTop === 'site' || toTop === 'server')) return 'The functions import nothing from widgets/, site/ or server/: share through core/.';
+  if (fromFunctions && (toTop === 'widgets' || toTop === 'site' || toTop === 'server'))
+    return 'The functions import nothing from widgets/, site/ or server/: share through core/.';
   if (top === 'server' && toTop === 'widgets') return 'server/ never imports widgets/: keep the data server and the UI apart (share through core/).';
   if (top === 'server' && toTop === 'site') return "server/ never imports site/: what the pages and the site's script share lives in core/.";
   if ((top === 'widgets' || top === 'site') && toTop === 'server') return `${top}/ never imports server/.`;

@@ -16,7 +16,8 @@ const ENTRY = 'widgets/index.ts';
 /** Each exported value (function, constant, class) that no other tracked file names. */
 export function unusedExports(files: Record<string, string>, product: (file: string) => boolean): string[] {
   const words = new Map<string, Set<string>>();
-  for (const [file, text] of Object.entries(files)) for (const [word] of text.matchAll(/[A-Za-z_$][\w$]*/g)) (words.get(word) ?? words.set(word, new Set()).get(word)!).add(file);
+  for (const [file, text] of Object.entries(files))
+    for (const [word] of text.matchAll(/[A-Za-z_$][\w$]*/g)) (words.get(word) ?? words.set(word, new Set()).get(word)!).add(file);
   const unused: string[] = [];
   for (const [file, text] of Object.entries(files)) {
     if (!product(file)) continue;
@@ -31,7 +32,10 @@ export function unusedExports(files: Record<string, string>, product: (file: str
 
 describe('exports', () => {
   it('finds a value exported and used only where it is declared, and not one another file names', () => {
-    const files = { 'core/a.ts': 'export const used = 1;\nexport function lonely() {}\nexport type Shape = {};\n', 'server/b.ts': "import { used } from '../core/a.ts';" };
+    const files = {
+      'core/a.ts': 'export const used = 1;\nexport function lonely() {}\nexport type Shape = {};\n',
+      'server/b.ts': "import { used } from '../core/a.ts';",
+    };
     expect(unusedExports(files, (f) => PRODUCT.test(f))).toEqual(['core/a.ts: lonely']);
   });
 

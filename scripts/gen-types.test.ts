@@ -37,7 +37,9 @@ describe('dist-types', () => {
 
   it('the manifest lists every element with its attributes, events, parts and the theme variables; package.json points to it', () => {
     const manifest = renderManifest(apis) as {
-      modules: Array<{ declarations: Array<{ tagName: string; attributes: unknown[]; events: unknown[]; cssParts: unknown[]; cssProperties: Array<{ name: string }> }> }>;
+      modules: Array<{
+        declarations: Array<{ tagName: string; attributes: unknown[]; events: unknown[]; cssParts: unknown[]; cssProperties: Array<{ name: string }> }>;
+      }>;
     };
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { customElements: string; exports: Record<string, unknown> };
     expect(pkg.customElements).toBe('dist-types/custom-elements.json');
@@ -66,7 +68,10 @@ describe('dist-types', () => {
       const v = el.tag.replace(/-/g, '_');
       lines.push(`const ${v}: Exp.${el.className} = document.createElement('${el.tag}');`);
       for (const a of el.attributes) lines.push(`${v}.${a.property}${a.property.includes('-') ? '' : ''};`);
-      for (const e of el.events) lines.push(`${v}.addEventListener('${e.name}', (e) => { const detail: ${e.detailName ? `Exp.${e.detailName}` : e.detailType} = e.detail; void detail; });`);
+      for (const e of el.events)
+        lines.push(
+          `${v}.addEventListener('${e.name}', (e) => { const detail: ${e.detailName ? `Exp.${e.detailName}` : e.detailType} = e.detail; void detail; });`,
+        );
     }
     lines.push(
       '',
@@ -95,7 +100,9 @@ describe('dist-types', () => {
       types: [],
       skipLibCheck: false,
     });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.replace(root, '')}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName.replace(root, '')}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     expect(diagnostics).toEqual([]);
   });
 

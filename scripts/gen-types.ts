@@ -89,7 +89,9 @@ export function renderTypes(apis: ElementApi[] = readElementApis()): Record<stri
     blocks.push(...elementInterfaces(el));
     tagMap.push(`    '${el.tag}': ${el.className};`);
   }
-  const eventMap = [...events].map(([name, e]) => `${doc(`${e.description} (from ${e.tags.map((t) => `<${t}>`).join(', ')})`, '    ')}    '${name}': CustomEvent<${e.detailType}>;`);
+  const eventMap = [...events].map(
+    ([name, e]) => `${doc(`${e.description} (from ${e.tags.map((t) => `<${t}>`).join(', ')})`, '    ')}    '${name}': CustomEvent<${e.detailType}>;`,
+  );
   const index =
     HEADER +
     '\n' +
@@ -137,7 +139,13 @@ export function renderManifest(apis: ElementApi[] = readElementApis()): Record<s
             ...(a.default === undefined ? {} : { default: JSON.stringify(a.default) }),
             description: a.description,
           })),
-          members: el.attributes.map((a) => ({ kind: 'field', name: a.property, attribute: a.name, type: { text: `${attrValueType(a)} | undefined` }, description: a.description })),
+          members: el.attributes.map((a) => ({
+            kind: 'field',
+            name: a.property,
+            attribute: a.name,
+            type: { text: `${attrValueType(a)} | undefined` },
+            description: a.description,
+          })),
           events: el.events.map((e) => ({ name: e.name, type: { text: `CustomEvent<${e.detailType}>` }, description: e.description })),
           cssParts: el.cssParts.map((p) => ({ name: p.name, description: p.description })),
           cssProperties: el.cssProperties.map((p) => ({ name: p.name, description: p.description, ...(p.default ? { default: p.default } : {}) })),
@@ -156,7 +164,10 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 /** The element reference of docs/elements.md, from the manifest's data. */
 export function renderReference(apis: ElementApi[] = readElementApis()): string {
   const out: string[] = [];
-  out.push('Every element also takes `api-url` and `api-key` (the data backend: [embedding.md](embedding.md)) and `lang`, and reads the theme variables listed after the elements.', '');
+  out.push(
+    'Every element also takes `api-url` and `api-key` (the data backend: [embedding.md](embedding.md)) and `lang`, and reads the theme variables listed after the elements.',
+    '',
+  );
   for (const el of apis) {
     out.push(`### \`<${el.tag}>\``, '', el.summary, '');
     const own = el.attributes.filter((a) => a.name !== 'api-url' && a.name !== 'api-key');
@@ -200,7 +211,10 @@ export function withReference(doc: string, reference: string): string {
   return `${doc.slice(0, start + REFERENCE_START.length)}\n${reference}\n${doc.slice(end)}`;
 }
 
-export function writeTypes(outDir = resolve(import.meta.dirname, '../dist-types'), referenceFile = resolve(import.meta.dirname, '../docs/elements.md')): string[] {
+export function writeTypes(
+  outDir = resolve(import.meta.dirname, '../dist-types'),
+  referenceFile = resolve(import.meta.dirname, '../docs/elements.md'),
+): string[] {
   mkdirSync(outDir, { recursive: true });
   const apis = readElementApis();
   const files = { ...renderTypes(apis), 'custom-elements.json': JSON.stringify(renderManifest(apis), null, 2) + '\n' };

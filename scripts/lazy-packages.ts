@@ -113,7 +113,11 @@ function unpackParts(dir: string, modules: string): void {
     const work = mkdtempSync(join(tmpdir(), 'exp-tarball-'));
     try {
       // the tarball is the one file npm pack leaves there (its output lists every file in the package)
-      const packed = spawnSync('npm', ['pack', spec, '--pack-destination', work, '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: process.env });
+      const packed = spawnSync('npm', ['pack', spec, '--pack-destination', work, '--loglevel=error'], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: process.env,
+      });
       if (packed.status !== 0) throw new Error(`npm pack ${spec} failed (${packed.status ?? packed.signal})`);
       const file = join(work, readdirSync(work)[0] ?? 'no tarball');
       const integrity = `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;

@@ -16,7 +16,12 @@ if (!url || !out) {
   process.exit(2);
 }
 const browser = await chromium.launch(launchOptions);
-const page = await browser.newPage({ viewport: { width: Number(w), height: Number(h) }, deviceScaleFactor: 1, isMobile: Number(w) < 500, hasTouch: Number(w) < 500 });
+const page = await browser.newPage({
+  viewport: { width: Number(w), height: Number(h) },
+  deviceScaleFactor: 1,
+  isMobile: Number(w) < 500,
+  hasTouch: Number(w) < 500,
+});
 page.on('console', (m) => console.log(`[console.${m.type()}] ${m.text()}`));
 page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
 await page.goto(url, { waitUntil: 'networkidle' });

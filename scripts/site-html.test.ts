@@ -59,7 +59,9 @@ describe('the site build (scripts/site-html.ts)', () => {
   });
 
   it('writes a section with its heading once (expandSections): the heading labels it, its paragraph with lead, bare without a head, escaped', () => {
-    const out = expandSections('  <!--exp:section id="steps" texts="site.join.steps" class="section--subtle" head="center" lead-->\n    <ol></ol>\n  <!--/exp:section-->\n<p>after</p>');
+    const out = expandSections(
+      '  <!--exp:section id="steps" texts="site.join.steps" class="section--subtle" head="center" lead-->\n    <ol></ol>\n  <!--/exp:section-->\n<p>after</p>',
+    );
     expect(out).toBe(
       '  <section class="section section--subtle" aria-labelledby="steps-title">\n    <div class="container">\n      <div class="section-head center">\n        <h2 id="steps-title" data-i18n="site.join.steps.heading"></h2>\n        <p data-i18n="site.join.steps.text"></p>\n      </div>\n    <ol></ol>\n    </div>\n  </section>\n<p>after</p>',
     );
@@ -69,17 +71,23 @@ describe('the site build (scripts/site-html.ts)', () => {
     );
     expect(() => expandSections('<!--exp:section texts="t"-->\n<!--/exp:section-->\n')).toThrow(/needs id and texts/);
     expect(() => expandSections('<!--exp:section id="a" texts="t"-->\n<p></p>\n')).toThrow(/no matching block/);
-    expect(() => expandSections('<!--exp:section id="a" texts="t"-->\n<!--exp:section id="b" texts="t"-->\n<!--/exp:section-->\n<!--/exp:section-->\n')).toThrow(/holds another section/);
+    expect(() =>
+      expandSections('<!--exp:section id="a" texts="t"-->\n<!--exp:section id="b" texts="t"-->\n<!--/exp:section-->\n<!--/exp:section-->\n'),
+    ).toThrow(/holds another section/);
     // the pages use it: every section heading of the join page labels its section
     const joinPage = sitePage(readFileSync(join(root, 'site/join.html'), 'utf8'));
     for (const id of ['reasons', 'steps', 'webinar', 'cta'])
-      expect(joinPage).toMatch(new RegExp(`<section class="section[^"]*"[^>]* aria-labelledby="${id}-title">\\s*<div class="container[^"]*">[\\s\\S]*?<h2 id="${id}-title"`));
+      expect(joinPage).toMatch(
+        new RegExp(`<section class="section[^"]*"[^>]* aria-labelledby="${id}-title">\\s*<div class="container[^"]*">[\\s\\S]*?<h2 id="${id}-title"`),
+      );
     expect(joinPage).toContain('<section class="section" id="webinar" aria-labelledby="webinar-title">');
   });
 
   it("writes a hero with its film once (expandHero): poster, title and subtitle from the keys, then the page's own content", () => {
     const out = expandHero('<!--exp:hero video="cuenca" texts="site.join.hero" class="hero--join"-->\n<div class="hero__actions"></div>\n<!--/exp:hero-->\n');
-    expect(out).toContain('<section class="hero hero--join" aria-labelledby="hero-title">\n  <video class="hero__media" data-video="cuenca" poster="/media/video/cuenca-poster.webp"');
+    expect(out).toContain(
+      '<section class="hero hero--join" aria-labelledby="hero-title">\n  <video class="hero__media" data-video="cuenca" poster="/media/video/cuenca-poster.webp"',
+    );
     expect(out).toContain(
       '<h1 id="hero-title" data-i18n="site.join.hero.title"></h1>\n    <p class="hero__subtitle" data-i18n="site.join.hero.subtitle"></p>\n<div class="hero__actions"></div>\n  </div>\n</section>\n',
     );

@@ -74,7 +74,8 @@ export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/
     // elements that render other elements in their shadow root (the header's language switch)
     const dir = resolve(ROOT, 'widgets', tag.slice(4));
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsx'))) for (const m of readFileSync(resolve(dir, f), 'utf8').matchAll(/<(exp-[a-z0-9-]+)[\s>/]/g)) tags.add(m[1] as string);
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsx')))
+      for (const m of readFileSync(resolve(dir, f), 'utf8').matchAll(/<(exp-[a-z0-9-]+)[\s>/]/g)) tags.add(m[1] as string);
   }
   const files = new Set<string>();
   const visit = (key: string) => {
@@ -118,7 +119,9 @@ export function expandEach(html: string): string {
       .trim()
       .split(/\s+/)
       .map((item) => item.split('=', 2) as [string, string | undefined]);
-    const expanded = items.map(([item, value = '']) => body.replaceAll(`{${name}}`, () => escapeHtml(item)).replaceAll(`{${name}.value}`, () => escapeHtml(value))).join('');
+    const expanded = items
+      .map(([item, value = '']) => body.replaceAll(`{${name}}`, () => escapeHtml(item)).replaceAll(`{${name}.value}`, () => escapeHtml(value)))
+      .join('');
     out = out.slice(0, m.index) + expanded + out.slice(m.index + all.length);
   }
   const open = /<!--\/?exp:each[^>]*-->/.exec(out);
@@ -163,7 +166,10 @@ export function expandSections(html: string): string {
       `${indent}  <div class="${classes('container', o.container)}">`,
       ...head,
     ];
-    out = out.slice(0, m.index) + [...opening, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') + out.slice(m.index + all.length);
+    out =
+      out.slice(0, m.index) +
+      [...opening, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') +
+      out.slice(m.index + all.length);
   }
   const open = /<!--\/?exp:section[^>]*-->/.exec(out);
   if (open) throw new Error(`${open[0]} has no matching block`);
@@ -194,7 +200,9 @@ export function expandHero(html: string): string {
     `    <h1 id="hero-title" data-i18n="${o.texts}.title"></h1>`,
     `    <p class="hero__subtitle" data-i18n="${o.texts}.subtitle"></p>`,
   ].map((line) => indent + line);
-  return html.slice(0, m.index) + [...lines, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') + html.slice(m.index + all.length);
+  return (
+    html.slice(0, m.index) + [...lines, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') + html.slice(m.index + all.length)
+  );
 }
 
 /**
@@ -302,9 +310,19 @@ export function siteHead(): Plugin {
           { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' as const },
           ...(route
             ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const }))
-            : [{ tag: 'meta', attrs: { name: 'robots', content: page === 'agent' || page === 'market' ? 'index,follow' : 'noindex' }, injectTo: 'head' as const }]),
+            : [
+                {
+                  tag: 'meta',
+                  attrs: { name: 'robots', content: page === 'agent' || page === 'market' ? 'index,follow' : 'noindex' },
+                  injectTo: 'head' as const,
+                },
+              ]),
           { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' as const },
-          ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' }, injectTo: 'head' as const })),
+          ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' },
+            injectTo: 'head' as const,
+          })),
           ...(ctx.server || !/<exp-/.test(html) ? [] : languagePreloads()).map(({ href, lang }) => ({
             tag: 'link',
             attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'data-exp-lang': lang, 'vite-ignore': '' },

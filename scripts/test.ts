@@ -45,7 +45,14 @@ const stages: Stage[] = [
   // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
   {
     name: 'deno',
-    command: [DENO, 'check', ...DENO_FLAGS, 'supabase/functions/send-property-inquiry/index.ts', 'supabase/functions/saved-searches/index.ts', 'supabase/functions/visits/index.ts'],
+    command: [
+      DENO,
+      'check',
+      ...DENO_FLAGS,
+      'supabase/functions/send-property-inquiry/index.ts',
+      'supabase/functions/saved-searches/index.ts',
+      'supabase/functions/visits/index.ts',
+    ],
     single: true,
     env: denoEnv(),
     together: 'checks',
@@ -138,7 +145,10 @@ async function main(): Promise<void> {
       }
     }
     // (without the colours a runner may have put in an error's message)
-    if (counts.failed) failures.push(...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`));
+    if (counts.failed)
+      failures.push(
+        ...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`),
+      );
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;

@@ -31,7 +31,9 @@ describe('the weight budgets', () => {
     expect(runtime).toHaveLength(1);
     const code = readFileSync(join(chunks, runtime[0] as string), 'utf8');
     expect(code).toContain('i18next is already initialized');
-    const others = readdirSync(chunks).filter((f) => f.endsWith('.js') && f !== runtime[0] && readFileSync(join(chunks, f), 'utf8').includes('i18next is already initialized'));
+    const others = readdirSync(chunks).filter(
+      (f) => f.endsWith('.js') && f !== runtime[0] && readFileSync(join(chunks, f), 'utf8').includes('i18next is already initialized'),
+    );
     expect(others).toEqual([]);
   });
 

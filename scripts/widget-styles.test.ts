@@ -8,7 +8,18 @@ describe('the utilities compiled at build time (scripts/widget-styles.ts)', () =
 const a = 'px-3 py-2 cq-md:p-6';
 const b = \`rounded-full \${on ? 'bg-primary text-primary-contrast' : 'bg-surface'} h-[400px]\`;
 <div className="grid-cols-[minmax(0,1fr)_340px] hover:underline" />`);
-    for (const w of ['px-3', 'py-2', 'cq-md:p-6', 'rounded-full', 'bg-primary', 'text-primary-contrast', 'bg-surface', 'h-[400px]', 'grid-cols-[minmax(0,1fr)_340px]', 'hover:underline'])
+    for (const w of [
+      'px-3',
+      'py-2',
+      'cq-md:p-6',
+      'rounded-full',
+      'bg-primary',
+      'text-primary-contrast',
+      'bg-surface',
+      'h-[400px]',
+      'grid-cols-[minmax(0,1fr)_340px]',
+      'hover:underline',
+    ])
       expect(words, w).toContain(w);
     expect(words).not.toContain('comment');
     expect(words).not.toContain('grid');

@@ -47,9 +47,17 @@ describe('loadConfig', () => {
     expect(c.inquiry.rateLimit.max).toBe(20);
     expect(c.inquiry.allowedOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(c.inquiry.teamInbox).toBe('leads@expecuador.example');
-    expect(c.mail).toEqual({ smtpUrl: 'smtp://u:p@mail.example:587', api: undefined, from: '"eXp" <no-reply@expecuador.example>', siteUrl: 'https://expecuador.example' });
+    expect(c.mail).toEqual({
+      smtpUrl: 'smtp://u:p@mail.example:587',
+      api: undefined,
+      from: '"eXp" <no-reply@expecuador.example>',
+      siteUrl: 'https://expecuador.example',
+    });
     // (our own server may use port 587: only a hosted function may not)
-    expect(loadConfig({ MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 're_123' }, [], root).mail.api).toEqual({ url: 'https://api.resend.com/emails', key: 're_123' });
+    expect(loadConfig({ MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 're_123' }, [], root).mail.api).toEqual({
+      url: 'https://api.resend.com/emails',
+      key: 're_123',
+    });
   });
 
   it("reads the public pool's size and each client's share of it", () => {
@@ -72,13 +80,19 @@ describe('loadConfig', () => {
     [{ MAIL_API_URL: 'http://api.resend.com/emails', MAIL_API_KEY: 'k' }, /MAIL_API_URL must be https/],
     [{ MAIL_API_URL: 'https://api.resend.com/emails' }, /MAIL_API_URL needs MAIL_API_KEY/],
     [{ MAIL_API_KEY: 're_1' }, /MAIL_API_KEY needs MAIL_API_URL/],
-    [{ MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 'k', SMTP_URL: 'smtps://u:p@mail.example' }, /SMTP_URL and MAIL_API_URL exclude each other/],
+    [
+      { MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 'k', SMTP_URL: 'smtps://u:p@mail.example' },
+      /SMTP_URL and MAIL_API_URL exclude each other/,
+    ],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres or postgresql URL/],
     [{ ALLOWED_ORIGINS: 'example.com' }, /ALLOWED_ORIGINS must be \* or a comma-separated list of origins/],
     [{ ALLOWED_ORIGINS: 'https://a.example/path' }, /ALLOWED_ORIGINS/],
     [{ TEAM_INBOX: 'team' }, /TEAM_INBOX must be an e-mail address/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be 0, the number of proxies of yours in front \(1 to 16\)/],
-    [{ IMAGE_HOSTS: 'https://cdn.example.com/photos, ok.example.com' }, /IMAGE_HOSTS must be a comma list of host names .* not "https:\/\/cdn.example.com\/photos"/],
+    [
+      { IMAGE_HOSTS: 'https://cdn.example.com/photos, ok.example.com' },
+      /IMAGE_HOSTS must be a comma list of host names .* not "https:\/\/cdn.example.com\/photos"/,
+    ],
     [{ SITE_URL: 'expecuador.example' }, /SITE_URL must be a http or https URL/],
     [{ IMPORT_SOURCES: 'no-such-sources.json' }, /IMPORT_SOURCES .*no-such-sources.json: no such file/],
     [{ DB_POOL_SIZE: '1' }, /DB_POOL_SIZE must be a whole number from 2 to 500/],
@@ -86,11 +100,20 @@ describe('loadConfig', () => {
     [{ CLIENT_DB_BURST_SECONDS: '0' }, /CLIENT_DB_BURST_SECONDS/],
     [{ CLIENT_DB_SHARE_PERCENT: '-5' }, /CLIENT_DB_SHARE_PERCENT/],
     [{ MAP_TILES_URL: 'http://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_URL must be an https URL template/],
-    [{ MAP_TILES_URL: 'https://tiles.example.com/tile.png', MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_URL must be a URL template with \{z\}, \{x\} and \{y\}/],
-    [{ MAP_TILES_URL: 'https://{s}.tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_URL has placeholders OpenLayers does not fill: \{s\}/],
+    [
+      { MAP_TILES_URL: 'https://tiles.example.com/tile.png', MAP_TILES_ATTRIBUTION: 'Example' },
+      /MAP_TILES_URL must be a URL template with \{z\}, \{x\} and \{y\}/,
+    ],
+    [
+      { MAP_TILES_URL: 'https://{s}.tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example' },
+      /MAP_TILES_URL has placeholders OpenLayers does not fill: \{s\}/,
+    ],
     [{ MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png' }, /MAP_TILES_URL needs MAP_TILES_ATTRIBUTION/],
     [{ MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_ATTRIBUTION needs MAP_TILES_URL/],
-    [{ MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example<script>alert(1)</script>' }, /MAP_TILES_ATTRIBUTION must be text and links/],
+    [
+      { MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example<script>alert(1)</script>' },
+      /MAP_TILES_ATTRIBUTION must be text and links/,
+    ],
   ];
   it.each(bad)('refuses %j', (env, message) => {
     expect(() => loadConfig(env, [], root)).toThrow(ConfigError);
@@ -99,7 +122,8 @@ describe('loadConfig', () => {
 
   it("reads the maps' tile provider (MAP_TILES_URL, MAP_TILES_ATTRIBUTION); without one, npm start says in production that OpenStreetMap's tiles are for development", () => {
     const url = 'https://api.maptiler.com/maps/streets-v2/256/{z}/{x}/{y}.png?key=abc123';
-    const attribution = '&copy; <a href="https://www.maptiler.com/copyright/">MapTiler</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap contributors</a>';
+    const attribution =
+      '&copy; <a href="https://www.maptiler.com/copyright/">MapTiler</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap contributors</a>';
     const c = loadConfig({ MAP_TILES_URL: url, MAP_TILES_ATTRIBUTION: attribution }, [], root);
     expect(c.mapTiles).toEqual({ url, attribution });
     expect(mapTilesNotice(c, 'production')).toBeUndefined();

@@ -52,7 +52,11 @@ export interface ServerConfig {
   privacy: PrivacySettings;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2), root = process.cwd()): ServerConfig {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  argv: readonly string[] = process.argv.slice(2),
+  root = process.cwd(),
+): ServerConfig {
   const read = envReader((name) => env[name]);
   const port = read.int('PORT', 8080, { min: 0, max: 65535 });
   const bundle = read.optional('BUNDLE_PORT');
@@ -60,7 +64,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const databaseUrl = read.url('DATABASE_URL', ['postgres', 'postgresql']);
   // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
   const unknownArgs = argv.filter((a) => a !== '--postgres');
-  if (unknownArgs.length) read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes none: its settings are environment variables, docs/configuration.md)`);
+  if (unknownArgs.length)
+    read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes none: its settings are environment variables, docs/configuration.md)`);
   const config: ServerConfig = {
     port,
     dataDir: resolve(root, read.string('DATA_DIR', '.data')),
@@ -92,7 +97,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: read.optional('JWT_SECRET'),
     privacy: readPrivacy(read),
   };
-  if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) read.problems.push("JWT_SECRET must be at least 32 characters (a hosted project's JWT secret)");
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < 32)
+    read.problems.push("JWT_SECRET must be at least 32 characters (a hosted project's JWT secret)");
   if (config.site.apiUrl && !config.site.apiKey) read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
   // the one clock's offset, which the tests set (core/clock.ts reads it; docs/configuration.md): a number or nothing
   read.int(CLOCK_OFFSET_ENV, 0, { min: -4e12, max: 4e12 });
@@ -142,7 +148,9 @@ function readImageHosts(read: EnvReader): string[] {
     .filter(Boolean);
   const bad = list.filter((h) => !parseHostRule(h));
   if (bad.length)
-    read.problems.push(`IMAGE_HOSTS must be a comma list of host names (photos.example.com, *.example.net) or origins (https://cdn.example.com), not ${bad.map((b) => `"${b}"`).join(', ')}`);
+    read.problems.push(
+      `IMAGE_HOSTS must be a comma list of host names (photos.example.com, *.example.net) or origins (https://cdn.example.com), not ${bad.map((b) => `"${b}"`).join(', ')}`,
+    );
   return list.filter((h) => parseHostRule(h));
 }
 
@@ -154,7 +162,8 @@ export function readPhotoStorage(read: EnvReader): StorageSettings | undefined {
   const url = read.baseUrl('SUPABASE_URL');
   const serviceKey = read.optional('SUPABASE_SERVICE_ROLE_KEY');
   const bucket = read.string('PHOTO_BUCKET', 'media');
-  if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(bucket)) read.problems.push(`PHOTO_BUCKET must be a bucket name (lower-case letters, digits, - _ .), not "${bucket}"`);
+  if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(bucket))
+    read.problems.push(`PHOTO_BUCKET must be a bucket name (lower-case letters, digits, - _ .), not "${bucket}"`);
   if (url && !serviceKey) read.problems.push("SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY (the project's service role key) to store photos");
   if (serviceKey && !url) read.problems.push("SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL (the project's URL)");
   return url && serviceKey ? { url, serviceKey, bucket } : undefined;

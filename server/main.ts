@@ -71,7 +71,8 @@ function stop(running: Running, signal: string): void {
   if (stopping) return;
   stopping = true;
   console.log(`[start] ${signal}: stopping`);
-  const within = <T>(p: Promise<T>, ms: number) => Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
+  const within = <T>(p: Promise<T>, ms: number) =>
+    Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
   setTimeout(() => {
     void within(running.embedded?.kill() ?? Promise.resolve(), 1500).then(() => process.exit(0));
   }, 8000).unref();
@@ -113,7 +114,9 @@ async function main(): Promise<void> {
     const lock = DataDirLock.acquire(config.dataDir);
     const dir = dataDirFor(config.dataDir);
     if (existsSync(resolve(config.dataDir, 'pglite')) && !existsSync(resolve(dir, 'PG_VERSION'))) {
-      console.log(`[start] ${resolve(config.dataDir, 'pglite')} is the data of an older version (PGlite) and is no longer read: this start seeds PostgreSQL afresh`);
+      console.log(
+        `[start] ${resolve(config.dataDir, 'pglite')} is the data of an older version (PGlite) and is no longer read: this start seeds PostgreSQL afresh`,
+      );
     }
     console.log(`[start] embedded PostgreSQL in ${dir}${existsSync(resolve(dir, 'PG_VERSION')) ? '' : ' (first start: initdb)'}`);
     const starting = startEmbeddedPostgres({ dataDir: dir, settings: EMBEDDED_SETTINGS });
@@ -154,7 +157,13 @@ async function main(): Promise<void> {
     inquiry: config.inquiry,
     jwtSecret: config.jwtSecret,
     alerts: config.alerts,
-    mail: { smtpUrl: config.mail.smtpUrl, api: config.mail.api, from: config.mail.from, siteUrl: config.mail.siteUrl, outboxDir: resolve(config.dataDir, 'outbox') },
+    mail: {
+      smtpUrl: config.mail.smtpUrl,
+      api: config.mail.api,
+      from: config.mail.from,
+      siteUrl: config.mail.siteUrl,
+      outboxDir: resolve(config.dataDir, 'outbox'),
+    },
     site: {
       url: config.site.url,
       apiUrl: config.site.apiUrl,

@@ -218,7 +218,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // this server's calls to its own API and functions (the pages' data, a page's form) carry it, and name the visitor they are made for
   const internalToken = randomBytes(24).toString('base64url');
   const functions = createFunctionsRouter(
-    { ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick(), siteTexts), ...options.functions },
+    {
+      ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick(), siteTexts),
+      ...options.functions,
+    },
     { trustProxy: options.trustProxy ?? NO_PROXY, internalToken },
   );
   const auth = createAuthHandler({ sql, secret: jwtSecret, siteUrl: mailOptions.siteUrl, onQueued: () => outbox.kick() });
@@ -239,7 +242,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const agentPhoto = createAgentPhotoHandler({ sql, secret: jwtSecret, store: () => photoStore });
   const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
   const imageRules = () =>
-    [...(options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : []), ...(options.site?.imageHosts ?? [])].map(parseHostRule).filter((r): r is HostRule => r !== undefined);
+    [...(options.site?.apiUrl ? [new URL(options.site.apiUrl).origin] : []), ...(options.site?.imageHosts ?? [])]
+      .map(parseHostRule)
+      .filter((r): r is HostRule => r !== undefined);
   const pages = createPages({
     siteDir: resolve(distDir, 'site'),
     imageSources: {
@@ -264,7 +269,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
     },
     origin: publicOrigin,
-    api: () => (options.site?.apiUrl ? { url: options.site.apiUrl, key: options.site.apiKey ?? 'local-anon-key' } : { url: self(), key: 'local-anon-key', internalToken }),
+    api: () =>
+      options.site?.apiUrl ? { url: options.site.apiUrl, key: options.site.apiKey ?? 'local-anon-key' } : { url: self(), key: 'local-anon-key', internalToken },
     // media paths in our data are served by this server, at its public address
     mediaBase: () => options.site?.apiUrl ?? publicOrigin(),
     imageCacheDir: options.site?.imageCacheDir ?? resolve(ROOT, '.data', 'cache', 'images'),
@@ -323,7 +329,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           let file = await photoFiles.resolve(path);
           // an AVIF or WebP size is made the first time it is asked for (server/import/photos.ts)
           const [, hash, name] = /^\/([0-9a-f]{32})\/([\w.]+)$/.exec(path) ?? [];
-          if (!file && hash && name && (req.method === 'GET' || req.method === 'HEAD') && (await photoVariant(photos, hash, name))) file = await photoFiles.resolve(path);
+          if (!file && hash && name && (req.method === 'GET' || req.method === 'HEAD') && (await photoVariant(photos, hash, name)))
+            file = await photoFiles.resolve(path);
           if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
             res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*' }).end('Not found');
             return;
@@ -348,7 +355,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         // where the cross-origin demo loads the bundle from
         prefix: '/demo/config.json',
         handle: async (_req, res) => {
-          res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ bundleUrl: bundleUrl ?? null }));
+          res
+            .writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+            .end(JSON.stringify({ bundleUrl: bundleUrl ?? null }));
         },
       },
     ],

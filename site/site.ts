@@ -41,7 +41,8 @@ function searchPage(): void {
 
   // a search of homes for rent says so (docs/product.md "Rent and buy")
   let rent = new URLSearchParams(location.search).get('operation') === 'rent';
-  const titleKey = (inPlace: boolean) => (rent ? (inPlace ? 'site.search.hero.rentTitleIn' : 'site.search.hero.rentTitle') : inPlace ? 'site.search.hero.titleIn' : 'site.search.hero.title');
+  const titleKey = (inPlace: boolean) =>
+    rent ? (inPlace ? 'site.search.hero.rentTitleIn' : 'site.search.hero.rentTitle') : inPlace ? 'site.search.hero.titleIn' : 'site.search.hero.title';
   /** a known location by its slug (its name, subtitle and video), or a place picked in the location box by its words */
   const show = (slug: string | undefined, placeName?: string, placePath?: string) => {
     const knownCity = slug ? findLocation(slug) : undefined;

@@ -16,9 +16,21 @@ describe('clientAddress', () => {
     ['a proxy but no header: the socket', {}, '10.0.0.2', { hops: 1 }, '10.0.0.2'],
     ['not an address: the socket', { 'x-forwarded-for': 'evil, <script>' }, '10.0.0.2', { hops: 1 }, '10.0.0.2'],
     ['a port is not part of the client', { 'x-forwarded-for': '203.0.113.9:51234' }, '10.0.0.2', { hops: 1 }, '203.0.113.9'],
-    ['a header our edge overwrites', { 'cf-connecting-ip': '198.51.100.7', 'x-forwarded-for': '1.1.1.1' }, '10.0.0.2', { header: 'cf-connecting-ip' }, '198.51.100.7'],
+    [
+      'a header our edge overwrites',
+      { 'cf-connecting-ip': '198.51.100.7', 'x-forwarded-for': '1.1.1.1' },
+      '10.0.0.2',
+      { header: 'cf-connecting-ip' },
+      '198.51.100.7',
+    ],
     // behind a platform the socket is the platform's own proxy, the same for everyone: no client at all
-    ['the edge header missing: unknown (not the socket, never X-Forwarded-For)', { 'x-forwarded-for': '1.1.1.1' }, '10.0.0.2', { header: 'cf-connecting-ip' }, 'unknown'],
+    [
+      'the edge header missing: unknown (not the socket, never X-Forwarded-For)',
+      { 'x-forwarded-for': '1.1.1.1' },
+      '10.0.0.2',
+      { header: 'cf-connecting-ip' },
+      'unknown',
+    ],
     ['the edge header not an address: unknown', { 'cf-connecting-ip': 'forged' }, '10.0.0.2', { header: 'cf-connecting-ip' }, 'unknown'],
     ['IPv6 counts by its /64', { 'x-forwarded-for': '2001:db8:1:2:aaaa:bbbb:cccc:dddd' }, '::1', { hops: 1 }, '2001:db8:1:2::/64'],
     ['IPv6 in brackets with a port', { 'x-forwarded-for': '[2001:db8::1]:443' }, '::1', { hops: 1 }, '2001:db8:0:0::/64'],
@@ -30,7 +42,9 @@ describe('clientAddress', () => {
   }
 
   it('a client rotating through its own /64 stays one client', () => {
-    const keys = new Set(Array.from({ length: 50 }, (_, i) => clientAddress(headers({ 'x-forwarded-for': `2001:db8:aa:bb::${(i + 1).toString(16)}` }), '::1', { hops: 1 })));
+    const keys = new Set(
+      Array.from({ length: 50 }, (_, i) => clientAddress(headers({ 'x-forwarded-for': `2001:db8:aa:bb::${(i + 1).toString(16)}` }), '::1', { hops: 1 })),
+    );
     expect([...keys]).toEqual(['2001:db8:aa:bb::/64']);
   });
 });

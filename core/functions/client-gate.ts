@@ -23,7 +23,11 @@ export function gateByClient(handle: Handler, share: { concurrent: number; waiti
     if (!c) clients.set(key, (c = { running: 0, queue: [] }));
     if (c.running >= share.concurrent) {
       if (c.queue.length >= share.waiting) {
-        return json(429, { error: 'rate_limited', message: 'This client has too many requests at work; try again in a moment.' }, { ...ANY_ORIGIN, 'Retry-After': '1' });
+        return json(
+          429,
+          { error: 'rate_limited', message: 'This client has too many requests at work; try again in a moment.' },
+          { ...ANY_ORIGIN, 'Retry-After': '1' },
+        );
       }
       // the slot is handed over by the request that ends (`running` already counts it)
       await new Promise<void>((resolve) => c.queue.push(resolve));

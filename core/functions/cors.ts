@@ -9,7 +9,12 @@ const FUNCTION_ALLOW_HEADERS = 'authorization, x-client-info, apikey, content-ty
 
 /** The preflight answer of a function. */
 export function functionPreflightHeaders(cors: Record<string, string>): Record<string, string> {
-  return { ...cors, 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': FUNCTION_ALLOW_HEADERS, 'Access-Control-Max-Age': '86400' };
+  return {
+    ...cors,
+    'Access-Control-Allow-Methods': 'POST, OPTIONS',
+    'Access-Control-Allow-Headers': FUNCTION_ALLOW_HEADERS,
+    'Access-Control-Max-Age': '86400',
+  };
 }
 
 /** The CORS headers for a request from `origin`; null when that origin may not call. */

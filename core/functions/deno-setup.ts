@@ -54,7 +54,13 @@ export function setUpFunction(deps: DenoDeps) {
   // every statement with a time limit, as our server's privileged work has (defaults.ts)
   // (and the one clock's offset, where the tests set one: core/clock.ts)
   const clock = clockSessionOptions();
-  const pool = new deps.Pool({ connectionString: dbUrl, max: 3, connectionTimeoutMillis: 5000, statement_timeout: DEFAULTS.serviceStatementTimeoutMs, ...(clock ? { options: clock } : {}) });
+  const pool = new deps.Pool({
+    connectionString: dbUrl,
+    max: 3,
+    connectionTimeoutMillis: 5000,
+    statement_timeout: DEFAULTS.serviceStatementTimeoutMs,
+    ...(clock ? { options: clock } : {}),
+  });
   // an idle connection the database closed must not end the isolate
   pool.on('error', (error: Error) => console.error(`[${deps.name}] idle connection:`, error.message));
   const sql = pgSql(pool);
@@ -66,7 +72,14 @@ export function setUpFunction(deps: DenoDeps) {
     mailer: mail.api ? httpMailer(mail.api) : mail.smtpUrl ? smtpMailer(deps.createTransport, mail.smtpUrl) : { send: noSmtp, verify: noSmtp },
     composers: allComposers({ from: mail.from, siteUrl: mail.siteUrl, teamInbox: alerts.teamInbox, texts: (lang) => deps.texts[lang] }),
     // signed webhooks to the CRM (docs/leads.md): over fetch, https outside private networks
-    deliverers: { webhook: { deliver: webhookDeliverer(fetchPoster), maxAttempts: WEBHOOK_MAX_ATTEMPTS, baseDelaySeconds: WEBHOOK_DELAYS.baseSeconds, maxDelaySeconds: WEBHOOK_DELAYS.maxSeconds } },
+    deliverers: {
+      webhook: {
+        deliver: webhookDeliverer(fetchPoster),
+        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+        baseDelaySeconds: WEBHOOK_DELAYS.baseSeconds,
+        maxDelaySeconds: WEBHOOK_DELAYS.maxSeconds,
+      },
+    },
     log: (line) => console.log(line),
   });
   // within a request's share of CPU: what is left waits for the next scheduled call

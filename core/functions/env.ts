@@ -106,7 +106,9 @@ export function envReader(get: (name: string) => string | undefined) {
       if (v === undefined) return fallback;
       const trust = parseProxyTrust(v);
       if (trust) return trust;
-      problems.push(`${name} must be 0, the number of proxies of yours in front (1 to 16), or the name of the header your edge sets with the client's address (such as cf-connecting-ip), not "${v}"`);
+      problems.push(
+        `${name} must be 0, the number of proxies of yours in front (1 to 16), or the name of the header your edge sets with the client's address (such as cf-connecting-ip), not "${v}"`,
+      );
       return fallback;
     },
     /** throws a ConfigError naming every variable that was wrong */

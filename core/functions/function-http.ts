@@ -19,7 +19,10 @@ export interface ClientPolicy {
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
 }
 
 export async function sha256(text: string): Promise<string> {
@@ -88,7 +91,10 @@ export interface JsonRequest {
  * origin (403), another method (405), another content type, a body too large, JSON that does not
  * parse (400). `what` names the thing sent in the messages ("the inquiry").
  */
-export async function readJsonRequest(request: Request, options: { allowedOrigins: '*' | string[]; maxBytes: number; what: string }): Promise<JsonRequest | Response> {
+export async function readJsonRequest(
+  request: Request,
+  options: { allowedOrigins: '*' | string[]; maxBytes: number; what: string },
+): Promise<JsonRequest | Response> {
   const cors = corsFor(request.headers.get('origin'), options.allowedOrigins);
   if (request.method === 'OPTIONS') {
     if (!cors) return new Response(null, { status: 403 });
@@ -101,7 +107,11 @@ export async function readJsonRequest(request: Request, options: { allowedOrigin
   }
   const text = await request.text();
   if (text.length > options.maxBytes)
-    return json(400, { error: 'too_large', message: `${options.what[0]?.toUpperCase()}${options.what.slice(1)} is too large (at most ${options.maxBytes} bytes).` }, cors);
+    return json(
+      400,
+      { error: 'too_large', message: `${options.what[0]?.toUpperCase()}${options.what.slice(1)} is too large (at most ${options.maxBytes} bytes).` },
+      cors,
+    );
   try {
     return { cors, body: JSON.parse(text) };
   } catch {

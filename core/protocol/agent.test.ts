@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { profileHref, toAgent, toAgentProfile } from './agent.ts';
 
 const API = 'https://api.example';
-const base = { id: 7, first_name: ' Ana ', last_name: ' Vera ', email: ' ana@x.ec ', phone: '099', picture: '  /media/agents/agent-07.svg  ', country_code: 'EC' };
+const base = {
+  id: 7,
+  first_name: ' Ana ',
+  last_name: ' Vera ',
+  email: ' ana@x.ec ',
+  phone: '099',
+  picture: '  /media/agents/agent-07.svg  ',
+  country_code: 'EC',
+};
 
 describe('agents as shown (docs/product.md §3)', () => {
   it('joins and trims the name, trims the picture, leaves the location empty', () => {

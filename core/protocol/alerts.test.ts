@@ -19,8 +19,16 @@ const CASES: Array<[FilterArgs, string, string]> = [
   [{ city: 'Loja', beds_min: 2 }, 'Properties in Loja · 2+ bedrooms', 'Propiedades en Loja · 2+ dormitorios'],
   [{ property_type: 'house', city: 'Quito', price_min: 100000 }, 'House in Quito · from $100,000', 'Casa en Quito · desde $100,000'],
   [{ property_type: 'apartment' }, 'Apartment', 'Departamento'],
-  [{ area_west: -78.5, area_south: -0.3, area_east: -78.4, area_north: -0.1 }, 'Properties in the area chosen on the map', 'Propiedades en la zona elegida en el mapa'],
-  [{ price_max: 500000, baths_min: 1, area_min: 100 }, 'Properties · 1+ bathroom · at least 100 m² · up to $500,000', 'Propiedades · 1+ baño · desde 100 m² · hasta $500,000'],
+  [
+    { area_west: -78.5, area_south: -0.3, area_east: -78.4, area_north: -0.1 },
+    'Properties in the area chosen on the map',
+    'Propiedades en la zona elegida en el mapa',
+  ],
+  [
+    { price_max: 500000, baths_min: 1, area_min: 100 },
+    'Properties · 1+ bathroom · at least 100 m² · up to $500,000',
+    'Propiedades · 1+ baño · desde 100 m² · hasta $500,000',
+  ],
   [{ agent: '7' }, "Properties · one agent's listings", 'Propiedades · las propiedades de un agente'],
   // a place picked in the location box, by the words it showed (or its path's, when not kept); the other filters
   [{ place: 'quito/inaquito', place_name: 'Iñaquito, Quito' }, 'Properties in Iñaquito, Quito', 'Propiedades en Iñaquito, Quito'],

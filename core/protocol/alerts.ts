@@ -98,5 +98,7 @@ export function describeAlert(saved: { filters: FilterArgs; market?: MarketFollo
   if (saved.home) return saved.home.place ? t('follow.summary.home', { place: saved.home.place.name }) : t('follow.summary.homeAnywhere');
   const m = saved.market;
   if (!m) return describeSearch(saved.filters, t);
-  return m.type_group === 'all' ? t('follow.summary.market', { place: m.name }) : t('follow.summary.marketType', { place: m.name, type: t(`market.groups.${m.type_group}`) });
+  return m.type_group === 'all'
+    ? t('follow.summary.market', { place: m.name })
+    : t('follow.summary.marketType', { place: m.name, type: t(`market.groups.${m.type_group}`) });
 }

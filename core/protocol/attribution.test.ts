@@ -3,7 +3,9 @@ import { checkAttribution, checkedOrigin, pageAttribution } from './attribution.
 
 describe('attribution (core/protocol/attribution.ts)', () => {
   it("keeps the page's address without its query or fragment, and its UTM parameters apart", () => {
-    expect(pageAttribution('https://agente.example/casas/?email=a%40b.example&utm_source=google&utm_campaign=%20quito%20&gclid=x#top', 'exp-property-search')).toEqual({
+    expect(
+      pageAttribution('https://agente.example/casas/?email=a%40b.example&utm_source=google&utm_campaign=%20quito%20&gclid=x#top', 'exp-property-search'),
+    ).toEqual({
       page: 'https://agente.example/casas/',
       element: 'exp-property-search',
       utm: { utm_source: 'google', utm_campaign: 'quito' },

@@ -14,7 +14,18 @@ import { upcomingOpenHouses } from './open-houses.ts';
 import { ecuadorBeside, localDay } from './visits.ts';
 import { formatVisitTime } from './visit-time.ts';
 
-const figure = (month: string): MarketFigure => ({ month, path: 'quito', name: 'Quito', listings: 9, median: 1500, p25: 1200, p75: 1800, newListings: 1, priceCuts: 0, medianDays: 40 });
+const figure = (month: string): MarketFigure => ({
+  month,
+  path: 'quito',
+  name: 'Quito',
+  listings: 9,
+  median: 1500,
+  p25: 1200,
+  p75: 1800,
+  newListings: 1,
+  priceCuts: 0,
+  medianDays: 40,
+});
 
 describe("the brokerage's calendar is Ecuador's", () => {
   it("a month's first instant in Ecuador is 05:00 UTC on its first day; the instant before is the month before", () => {

@@ -26,7 +26,9 @@ function toParams(spec: FilterSpec, value: unknown): Array<[string, string]> {
 }
 
 /** Every parameter name the filters use in the search page's address. */
-export const FILTER_PARAMS: readonly string[] = FILTERS.flatMap((spec) => (spec.kind === 'features' ? [...FEATURE_FLAGS] : spec.kind === 'id' ? [] : [spec.key]));
+export const FILTER_PARAMS: readonly string[] = FILTERS.flatMap((spec) =>
+  spec.kind === 'features' ? [...FEATURE_FLAGS] : spec.kind === 'id' ? [] : [spec.key],
+);
 
 /**
  * The search page's query for these filters (its own parameter names, docs/product.md §4), e.g. the
@@ -70,7 +72,11 @@ export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unkn
       return { value: n };
     }
     case 'features': {
-      if (typeof raw !== 'object' || Array.isArray(raw) || Object.entries(raw as object).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean'))
+      if (
+        typeof raw !== 'object' ||
+        Array.isArray(raw) ||
+        Object.entries(raw as object).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean')
+      )
         return { problem: 'invalid' };
       return { value: raw };
     }

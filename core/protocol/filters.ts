@@ -222,7 +222,8 @@ export const FILTERS: readonly FilterSpec[] = TABLE;
 
 export const FILTER = Object.fromEntries(FILTERS.map((f) => [f.key, f])) as Record<FilterKey, FilterSpec>;
 
-export type NumberFilter = 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'maxHoaFee' | 'parking';
+export type NumberFilter =
+  'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'maxHoaFee' | 'parking';
 
 /** The yes-or-no filters, a checkbox each behind "More filters", in the table's order. */
 export type FlagFilter = 'storage' | 'furnished' | 'pets' | 'openHouse';
@@ -330,16 +331,22 @@ export function filtersFromArgs(args: FilterArgs): AppliedFilters {
  * Each applied filter in words, in the table's order: the search's chips (one per feature, so each
  * can be removed) and its description (describeSearch).
  */
-export function filterPhrases(f: AppliedFilters, t: Translate, as: 'say' | 'chip'): Array<{ key: FilterKey; flag?: FeatureFlag; part: 'what' | 'where' | 'rest'; text: string }> {
+export function filterPhrases(
+  f: AppliedFilters,
+  t: Translate,
+  as: 'say' | 'chip',
+): Array<{ key: FilterKey; flag?: FeatureFlag; part: 'what' | 'where' | 'rest'; text: string }> {
   const out: Array<{ key: FilterKey; flag?: FeatureFlag; part: 'what' | 'where' | 'rest'; text: string }> = [];
   for (const spec of FILTERS) {
     const v = f[spec.key];
     if (v === undefined || !spec.part) continue;
     const words = (as === 'chip' ? spec.chip : undefined) ?? spec.say;
     if (!words) continue;
-    if (spec.kind === 'place' && f.placeName) out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('phrases.city', { city: f.placeName }) });
+    if (spec.kind === 'place' && f.placeName)
+      out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('phrases.city', { city: f.placeName }) });
     else if (spec.kind === 'features' && as === 'chip')
-      for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x])) out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });
+      for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x]))
+        out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });
     else if (spec.kind === 'features')
       out.push({
         key: spec.key,

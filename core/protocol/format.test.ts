@@ -24,10 +24,12 @@ describe('formatting', () => {
 
   it('writes numbers exactly as Intl.NumberFormat en-US does, without loading it', () => {
     const cases = [
-      0, 1, 7, 12, 999, 1000, 1001, 12345, 999999, 1000000, 1234567.89, 92.5, 92.45, 92.55, 0.05, 0.04, 1.25, 2.675, 1e15, 123456789012, -1, -1234.5, -0.04, -0, 0.5, 1.5, 2.5, 1e20, 4.35, 10.05,
+      0, 1, 7, 12, 999, 1000, 1001, 12345, 999999, 1000000, 1234567.89, 92.5, 92.45, 92.55, 0.05, 0.04, 1.25, 2.675, 1e15, 123456789012, -1, -1234.5, -0.04, -0,
+      0.5, 1.5, 2.5, 1e20, 4.35, 10.05,
     ];
     for (const n of cases) {
-      for (const decimals of [0, 1]) expect(formatNumber(n, decimals), `${n} with ${decimals}`).toBe(new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(n));
+      for (const decimals of [0, 1])
+        expect(formatNumber(n, decimals), `${n} with ${decimals}`).toBe(new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(n));
     }
     for (let i = 0; i < 2000; i++) {
       const n = Math.round(Math.random() * 10 ** (1 + (i % 9)) * 100) / 100;

@@ -117,7 +117,9 @@ export function visitCalendar(e: VisitEvent): string {
     ...(e.location ? [`LOCATION:${icalText(e.location)}`] : []),
     ...(e.url ? [`URL:${e.url}`] : []),
     ...(e.organizer ? [`ORGANIZER;CN=${paramValue(e.organizer.name)}:${mailto(e.organizer)}`] : []),
-    ...(e.attendee ? [`ATTENDEE;CN=${paramValue(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${cancelled ? 'DECLINED' : 'ACCEPTED'}:${mailto(e.attendee)}`] : []),
+    ...(e.attendee
+      ? [`ATTENDEE;CN=${paramValue(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${cancelled ? 'DECLINED' : 'ACCEPTED'}:${mailto(e.attendee)}`]
+      : []),
     `STATUS:${cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
     'END:VEVENT',

@@ -43,7 +43,13 @@ describe('listing mapping (docs/product.md §3)', () => {
   });
 
   it('places listings without usable coordinates near their city, else near Quito, marked approximate', () => {
-    for (const bad of [{}, { geo_lat: '', geo_lon: '' }, { geo_lat: 'N/A', geo_lon: 'x' }, { geo_lat: '123.4', geo_lon: '-78' }, { geo_lat: null, geo_lon: '-78.5' }]) {
+    for (const bad of [
+      {},
+      { geo_lat: '', geo_lon: '' },
+      { geo_lat: 'N/A', geo_lon: 'x' },
+      { geo_lat: '123.4', geo_lon: '-78' },
+      { geo_lat: null, geo_lon: '-78.5' },
+    ]) {
       const p = mapListing({ id: 5, city: 'Cumbayá', ...bad }, API);
       expect(p.approximate).toBe(true);
       expect(Math.abs(p.lat - -0.2005)).toBeLessThanOrEqual(0.025);
@@ -84,7 +90,11 @@ describe('listing mapping (docs/product.md §3)', () => {
 
   it('normalises images: every shape, front cover first, unsafe URLs dropped', () => {
     expect(normaliseImages(['/a.svg', '/b.svg'], API)).toEqual([`${API}/a.svg`, `${API}/b.svg`]);
-    expect(normaliseImages([{ url: '/a.svg' }, { src: '/b.svg' }, { url: '/c.svg', is_front_cover: true }], API)).toEqual([`${API}/c.svg`, `${API}/a.svg`, `${API}/b.svg`]);
+    expect(normaliseImages([{ url: '/a.svg' }, { src: '/b.svg' }, { url: '/c.svg', is_front_cover: true }], API)).toEqual([
+      `${API}/c.svg`,
+      `${API}/a.svg`,
+      `${API}/b.svg`,
+    ]);
     expect(normaliseImages({ url: 'https://cdn.example/x.jpg' }, API)).toEqual(['https://cdn.example/x.jpg']);
     expect(normaliseImages('/one.svg', API)).toEqual([`${API}/one.svg`]);
     expect(normaliseImages(['javascript:alert(1)', 'data:image/png;base64,xx', '/ok.svg', '/ok.svg', 42, null], API)).toEqual([`${API}/ok.svg`]);

@@ -20,8 +20,16 @@ describe('map tiles', () => {
 
   it("reads a provider's credit as text and http(s) links, and refuses any other markup", () => {
     expect(
-      parseTilesCredit('&copy; <a href="https://www.maptiler.com/copyright/" target="_blank">MapTiler</a> &copy; <a href=\'https://www.openstreetmap.org/copyright\'>OpenStreetMap</a> contributors'),
-    ).toEqual(['© ', { text: 'MapTiler', href: 'https://www.maptiler.com/copyright/' }, ' © ', { text: 'OpenStreetMap', href: 'https://www.openstreetmap.org/copyright' }, ' contributors']);
+      parseTilesCredit(
+        '&copy; <a href="https://www.maptiler.com/copyright/" target="_blank">MapTiler</a> &copy; <a href=\'https://www.openstreetmap.org/copyright\'>OpenStreetMap</a> contributors',
+      ),
+    ).toEqual([
+      '© ',
+      { text: 'MapTiler', href: 'https://www.maptiler.com/copyright/' },
+      ' © ',
+      { text: 'OpenStreetMap', href: 'https://www.openstreetmap.org/copyright' },
+      ' contributors',
+    ]);
     expect(parseTilesCredit('Tiles &#169; Example Maps &amp; friends')).toEqual(['Tiles © Example Maps & friends']);
     for (const bad of [
       '<script>alert(1)</script>',

@@ -25,20 +25,33 @@ export function parseOpenHouseRows(rows: unknown): OpenHouse[] {
     const id = String(r?.id ?? '');
     if (!time || !/^\d{1,15}$/.test(id)) continue;
     const live = typeof r.livestream_url === 'string' && /^https:\/\/[^\s"<>]+$/.test(r.livestream_url) ? r.livestream_url : '';
-    out.push({ ...time, id, remarks: typeof r.remarks === 'string' ? r.remarks.slice(0, 1000) : '', livestream: live, appointment: r.appointment_required === true });
+    out.push({
+      ...time,
+      id,
+      remarks: typeof r.remarks === 'string' ? r.remarks.slice(0, 1000) : '',
+      livestream: live,
+      appointment: r.appointment_required === true,
+    });
   }
   return out;
 }
 
 /** Where an open house's "Add to calendar" file is, on the site. */
-export const openHouseCalendarPath = (listingId: string, openHouseId: string) => `/open-houses/${encodeURIComponent(listingId)}/${encodeURIComponent(openHouseId)}.ics`;
+export const openHouseCalendarPath = (listingId: string, openHouseId: string) =>
+  `/open-houses/${encodeURIComponent(listingId)}/${encodeURIComponent(openHouseId)}.ics`;
 
 /**
  * An open house as an Event at the listing's place (docs/visits.md "Open houses"): offline, or
  * mixed when it is streamed too. `name` is the page's words ("Open house: <title>").
  */
 export function openHouseJsonLd(p: Property, o: OpenHouse, name: string, url: string): WithContext<Event> {
-  const address = { '@type': 'PostalAddress', streetAddress: p.address || undefined, addressLocality: p.city || undefined, addressRegion: p.state || undefined, addressCountry: 'EC' } as const;
+  const address = {
+    '@type': 'PostalAddress',
+    streetAddress: p.address || undefined,
+    addressLocality: p.city || undefined,
+    addressRegion: p.state || undefined,
+    addressCountry: 'EC',
+  } as const;
   return {
     '@context': 'https://schema.org',
     '@type': 'Event',

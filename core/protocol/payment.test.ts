@@ -16,7 +16,12 @@ const CASES: Array<[price: number, down: number, rate: number, years: number, lo
 
 describe('monthly payment', () => {
   it.each(CASES)('%d with %d%% down at %d%% over %d years', (price, down, rate, years, loan, monthly, interest) => {
-    expect(monthlyPayment(price, { downPaymentPct: down, annualRatePct: rate, years })).toEqual({ downPayment: price - loan, loan, monthly, totalInterest: interest });
+    expect(monthlyPayment(price, { downPaymentPct: down, annualRatePct: rate, years })).toEqual({
+      downPayment: price - loan,
+      loan,
+      monthly,
+      totalInterest: interest,
+    });
   });
 
   it('gives no payment for a price or a term that cannot make a loan, and names the term', () => {

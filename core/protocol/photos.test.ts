@@ -11,7 +11,13 @@ describe('re-hosted photos (core/protocol/photos.ts)', () => {
     );
     expect(s?.sources.map((x) => x.type)).toEqual(['image/avif', 'image/webp']);
     expect(s?.sources[0]?.srcset.split(', ')[0]).toBe(`https://api.example/media/photos/${hash}/320.avif 320w`);
-    for (const other of ['https://cdn.example/photo.jpg', `/media/photos/${hash}/1024.png`, `/media/photos/${hash.slice(1)}/1024.jpg`, `/media/photos/${hash}/800.jpg`, `/media/listings/house-1.svg`])
+    for (const other of [
+      'https://cdn.example/photo.jpg',
+      `/media/photos/${hash}/1024.png`,
+      `/media/photos/${hash.slice(1)}/1024.jpg`,
+      `/media/photos/${hash}/800.jpg`,
+      `/media/listings/house-1.svg`,
+    ])
       expect(photoSources(other), other).toBeNull();
   });
   it('reads a photo kept in a Supabase Storage bucket the same way (its public address ends in photos/<hash>/<width>)', () => {

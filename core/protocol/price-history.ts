@@ -25,7 +25,12 @@ export function parsePriceHistory(rows: unknown): PriceEvent[] {
   for (const row of rows as Array<Record<string, unknown>>) {
     if (!row || typeof row !== 'object' || !KINDS.includes(String(row.event)) || !Number.isFinite(Date.parse(String(row.at)))) continue;
     const change = row.change === null || row.change === undefined ? null : Number(row.change);
-    out.push({ at: String(row.at), event: row.event as PriceEventKind, price: priceValue(row.price), change: change !== null && Number.isFinite(change) ? change : null });
+    out.push({
+      at: String(row.at),
+      event: row.event as PriceEventKind,
+      price: priceValue(row.price),
+      change: change !== null && Number.isFinite(change) ? change : null,
+    });
   }
   return out;
 }

@@ -42,7 +42,10 @@ describe('structured data', () => {
     expect((ld.about as Record<string, unknown>).geo).toEqual({ '@type': 'GeoCoordinates', latitude: -2.9, longitude: -79 });
     const approx = listingJsonLd(mapListing({ id: 8, city: 'Cuenca', geo_lat: 'n/a' }, 'http://api.test', ENGLISH_DEFAULTS), 'https://x.example/8');
     expect((approx.about as Record<string, unknown>).geo).toBeUndefined();
-    expect(listingsJsonLd([p], (x) => `https://x.example/${x.id}`, 24)).toMatchObject({ '@type': 'ItemList', itemListElement: [{ position: 25, item: { url: 'https://x.example/7' } }] });
+    expect(listingsJsonLd([p], (x) => `https://x.example/${x.id}`, 24)).toMatchObject({
+      '@type': 'ItemList',
+      itemListElement: [{ position: 25, item: { url: 'https://x.example/7' } }],
+    });
     expect(listingsJsonLd([], () => '')).toBeNull();
   });
 });

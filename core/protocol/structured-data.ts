@@ -39,7 +39,13 @@ export function listingJsonLd(p: Property, url: string, monthUnit?: string): Rea
     numberOfBedrooms: p.bedrooms,
     numberOfBathroomsTotal: p.bathrooms,
     floorSize: p.area > 0 ? { '@type': 'QuantitativeValue', value: p.area, unitCode: 'MTK' } : undefined,
-    address: { '@type': 'PostalAddress', streetAddress: p.address || undefined, addressLocality: p.city || undefined, addressRegion: p.state || undefined, addressCountry: 'EC' },
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: p.address || undefined,
+      addressLocality: p.city || undefined,
+      addressRegion: p.state || undefined,
+      addressCountry: 'EC',
+    },
     geo: p.approximate ? undefined : { '@type': 'GeoCoordinates', latitude: p.lat, longitude: p.lng },
     // what an Ecuadorian listing says besides (docs/product.md §3)
     petsAllowed: p.facts.pets ?? undefined,
@@ -48,7 +54,8 @@ export function listingJsonLd(p: Property, url: string, monthUnit?: string): Rea
       ['Storage unit', p.facts.storage],
       ['Furnished', p.facts.furnished === null ? null : p.facts.furnished !== 'no'],
     ]),
-    additionalProperty: p.facts.hoaFee === null ? undefined : { '@type': 'PropertyValue', name: 'HOA fee (alícuota)', value: p.facts.hoaFee, unitText: 'USD per month' },
+    additionalProperty:
+      p.facts.hoaFee === null ? undefined : { '@type': 'PropertyValue', name: 'HOA fee (alícuota)', value: p.facts.hoaFee, unitText: 'USD per month' },
   };
   return {
     '@type': 'RealEstateListing',
@@ -66,7 +73,13 @@ export function listingJsonLd(p: Property, url: string, monthUnit?: string): Rea
             priceCurrency: 'USD',
             availability: 'https://schema.org/InStock',
             url,
-            priceSpecification: { '@type': 'UnitPriceSpecification', price: p.price, priceCurrency: 'USD', unitCode: 'MON', unitText: monthUnit ?? 'per month' },
+            priceSpecification: {
+              '@type': 'UnitPriceSpecification',
+              price: p.price,
+              priceCurrency: 'USD',
+              unitCode: 'MON',
+              unitText: monthUnit ?? 'per month',
+            },
           }
         : { '@type': 'Offer', price: p.price, priceCurrency: 'USD', availability: 'https://schema.org/InStock', url },
     about,
@@ -79,7 +92,9 @@ export function listingsJsonLd(properties: Property[], urlOf: (p: Property) => s
   return {
     '@context': 'https://schema.org',
     '@type': 'ItemList',
-    itemListElement: properties.map((p, i) => ({ '@type': 'ListItem', position: offset + i + 1, item: listingJsonLd(p, urlOf(p), monthUnit) }) satisfies ListItem),
+    itemListElement: properties.map(
+      (p, i) => ({ '@type': 'ListItem', position: offset + i + 1, item: listingJsonLd(p, urlOf(p), monthUnit) }) satisfies ListItem,
+    ),
   } satisfies WithContext<ItemList>;
 }
 

@@ -125,7 +125,16 @@ export function parseEstimate(value: unknown): Estimate {
       adjusted: num(r.adjusted),
     })),
     place: p ? { path: str(p.path), name: str(p.name) } : null,
-    market: m ? { path: str(m.path), name: str(m.name), month: str(m.month).slice(0, 10), median: num(m.median), listings: num(m.listings), yearBefore: optNum(m.year_before) } : null,
+    market: m
+      ? {
+          path: str(m.path),
+          name: str(m.name),
+          month: str(m.month).slice(0, 10),
+          median: num(m.median),
+          listings: num(m.listings),
+          yearBefore: optNum(m.year_before),
+        }
+      : null,
     agent: a ? { id: str(a.id), name: str(a.name), picture: a.picture ? str(a.picture) : null } : null,
     demand: optNum(o.demand),
     demandFewerThan: optNum(o.demand_fewer_than),

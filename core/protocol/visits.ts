@@ -22,7 +22,8 @@ export interface VisitRequest {
   timeZone: string;
 }
 
-export type VisitCheck = { ok: true; value: VisitRequest } | { ok: false; field: 'visit' | 'visit.mode' | 'visit.times' | 'visit.timeZone'; error: 'required' | 'invalid' };
+export type VisitCheck =
+  { ok: true; value: VisitRequest } | { ok: false; field: 'visit' | 'visit.mode' | 'visit.times' | 'visit.timeZone'; error: 'required' | 'invalid' };
 
 /** An IANA time zone name this runtime knows. */
 function isTimeZone(name: unknown): name is string {

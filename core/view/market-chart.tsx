@@ -45,7 +45,21 @@ export function Sparkline({ values, label, className }: { values: Array<number |
   );
 }
 
-export function MarketChart({ figures, place, t, lang, id, classes: c = {} }: { figures: MarketFigure[]; place: string; t: Translate; lang: string; id: string; classes?: MarketChartClasses }) {
+export function MarketChart({
+  figures,
+  place,
+  t,
+  lang,
+  id,
+  classes: c = {},
+}: {
+  figures: MarketFigure[];
+  place: string;
+  t: Translate;
+  lang: string;
+  id: string;
+  classes?: MarketChartClasses;
+}) {
   if (figures.length < 2) return null;
   const lo = Math.min(...figures.map((f) => f.p25));
   const hi = Math.max(...figures.map((f) => f.p75));
@@ -53,7 +67,10 @@ export function MarketChart({ figures, place, t, lang, id, classes: c = {} }: { 
   const x = (i: number) => PAD.left + (i / (figures.length - 1)) * (W - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - (v - lo) / span) * (H - PAD.top - PAD.bottom);
   const line = figures.map((f, i) => `${x(i).toFixed(1)},${y(f.median).toFixed(1)}`).join(' ');
-  const band = [...figures.map((f, i) => `${x(i).toFixed(1)},${y(f.p75).toFixed(1)}`), ...figures.map((f, i) => `${x(i).toFixed(1)},${y(f.p25).toFixed(1)}`).reverse()].join(' ');
+  const band = [
+    ...figures.map((f, i) => `${x(i).toFixed(1)},${y(f.p75).toFixed(1)}`),
+    ...figures.map((f, i) => `${x(i).toFixed(1)},${y(f.p25).toFixed(1)}`).reverse(),
+  ].join(' ');
   const ticks = [lo, lo + span / 2, hi];
   const first = figures[0] as MarketFigure;
   const last = figures[figures.length - 1] as MarketFigure;
@@ -63,7 +80,12 @@ export function MarketChart({ figures, place, t, lang, id, classes: c = {} }: { 
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className={c.svg} preserveAspectRatio="xMidYMid meet">
         <title id={`${id}-title`}>{t('market.chart.title')}</title>
         <desc id={`${id}-desc`}>
-          {t('market.chart.desc', { from: formatMonth(first.month, lang), first: formatPrice(first.median), to: formatMonth(last.month, lang), last: formatPrice(last.median) })}
+          {t('market.chart.desc', {
+            from: formatMonth(first.month, lang),
+            first: formatPrice(first.median),
+            to: formatMonth(last.month, lang),
+            last: formatPrice(last.median),
+          })}
         </desc>
         {ticks.map((v) => (
           <g key={v}>

@@ -36,7 +36,19 @@ export interface CityMapClasses {
   item?: string;
 }
 
-export function CityMap({ cities, outline, t, id, classes: k = {} }: { cities: MarketRank[]; outline: Ring[]; t: Translate; id: string; classes?: CityMapClasses }) {
+export function CityMap({
+  cities,
+  outline,
+  t,
+  id,
+  classes: k = {},
+}: {
+  cities: MarketRank[];
+  outline: Ring[];
+  t: Translate;
+  id: string;
+  classes?: CityMapClasses;
+}) {
   const placed = cities.filter((c): c is MarketRank & { lat: number; lng: number } => c.lat !== null && c.lng !== null && c.lng > BOX.west);
   if (placed.length < 2) return null;
   const bounds = steps(placed.map((c) => c.median));
@@ -60,7 +72,12 @@ export function CityMap({ cities, outline, t, id, classes: k = {} }: { cities: M
           .sort((a, b) => b.listings - a.listings)
           .map((c) => (
             <g key={c.path}>
-              <circle cx={x(c.lng)} cy={y(c.lat)} r={Math.min(16, Math.round(4 + Math.sqrt(c.listings) / 1.5))} className={`${k.dot ?? ''} ${k.steps?.[step(c.median)] ?? ''}`.trim()}>
+              <circle
+                cx={x(c.lng)}
+                cy={y(c.lat)}
+                r={Math.min(16, Math.round(4 + Math.sqrt(c.listings) / 1.5))}
+                className={`${k.dot ?? ''} ${k.steps?.[step(c.median)] ?? ''}`.trim()}
+              >
                 <title>{`${c.name}: ${t('market.perM2', { price: formatPrice(c.median) })}`}</title>
               </circle>
               {named.has(c.path) ? (
@@ -76,7 +93,9 @@ export function CityMap({ cities, outline, t, id, classes: k = {} }: { cities: M
           {lows.map((low, i) => (
             <li key={i} className={k.item}>
               <span className={k.swatches?.[i]} aria-hidden="true" />
-              {i < lows.length - 1 ? t('market.map.range', { from: formatPrice(low), to: formatPrice(lows[i + 1] as number) }) : t('market.map.above', { from: formatPrice(low) })}
+              {i < lows.length - 1
+                ? t('market.map.range', { from: formatPrice(low), to: formatPrice(lows[i + 1] as number) })
+                : t('market.map.above', { from: formatPrice(low) })}
             </li>
           ))}
         </ul>

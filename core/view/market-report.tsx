@@ -8,7 +8,18 @@
  */
 import type { ReactNode } from 'react';
 import { formatCount, formatNumber, formatPrice } from '../protocol/format.ts';
-import { formatChange, formatMonth, lastFullMonth, placeKind, typicalPrice, yearChange, type MarketFigure, type MarketRank, type MarketRents, type TypeGroup } from '../protocol/market.ts';
+import {
+  formatChange,
+  formatMonth,
+  lastFullMonth,
+  placeKind,
+  typicalPrice,
+  yearChange,
+  type MarketFigure,
+  type MarketRank,
+  type MarketRents,
+  type TypeGroup,
+} from '../protocol/market.ts';
 import type { Translate } from '../translate.ts';
 import { MarketChart, Sparkline, type MarketChartClasses } from './market-chart.tsx';
 import { CityMap, type CityMapClasses } from './market-map.tsx';
@@ -87,7 +98,19 @@ function rankingHeading(place: string, name: string, cityName: string, t: Transl
   return t('market.ranking.city', { place: kind === 'sector' ? cityName : name });
 }
 
-export function MarketReportView({ place, data, t, lang, now, reportHref, searchHref, show = {}, heading: Heading, actions, classes: c = {} }: MarketReportProps) {
+export function MarketReportView({
+  place,
+  data,
+  t,
+  lang,
+  now,
+  reportHref,
+  searchHref,
+  show = {},
+  heading: Heading,
+  actions,
+  classes: c = {},
+}: MarketReportProps) {
   const last = lastFullMonth(data.all, now);
   if (!last) return null;
   const own = last.path === place;
@@ -97,7 +120,10 @@ export function MarketReportView({ place, data, t, lang, now, reportHref, search
   const chartFigures = data.all.filter((f) => f.month <= last.month);
   const apartments = data.byType.find(([g]) => g === 'apartment')?.[1];
   const flat = apartments ? lastFullMonth(apartments, now) : undefined;
-  const cityName = placeKind(place) === 'sector' ? (data.ranking.find((r) => r.path === place.split('/')[0])?.name ?? data.all.find((f) => f.path === place.split('/')[0])?.name ?? name) : name;
+  const cityName =
+    placeKind(place) === 'sector'
+      ? (data.ranking.find((r) => r.path === place.split('/')[0])?.name ?? data.all.find((f) => f.path === place.split('/')[0])?.name ?? name)
+      : name;
   const Section = ({ id, title, children }: { id: string; title: string; children: ReactNode }) => (
     <section className={c.section} aria-labelledby={id}>
       <h2 id={id} className={c.subheading}>
@@ -133,13 +159,19 @@ export function MarketReportView({ place, data, t, lang, now, reportHref, search
                     </th>
                     <td className={c.td}>
                       {t('market.perM2', { price: formatPrice(r.median) })}
-                      <span className={c.sub}>{r.yearBefore ? t('market.change', { change: formatChange(r.median / r.yearBefore - 1) }) : t('market.changeUnknownShort')}</span>
+                      <span className={c.sub}>
+                        {r.yearBefore ? t('market.change', { change: formatChange(r.median / r.yearBefore - 1) }) : t('market.changeUnknownShort')}
+                      </span>
                     </td>
                     <td className={c.td}>
                       <Sparkline
                         values={r.trend}
                         className={c.spark}
-                        label={known.length >= 2 ? t('market.ranking.trendOf', { place: r.name, first: formatPrice(known[0]), last: formatPrice(known[known.length - 1]) }) : r.name}
+                        label={
+                          known.length >= 2
+                            ? t('market.ranking.trendOf', { place: r.name, first: formatPrice(known[0]), last: formatPrice(known[known.length - 1]) })
+                            : r.name
+                        }
                       />
                     </td>
                   </tr>
@@ -157,7 +189,11 @@ export function MarketReportView({ place, data, t, lang, now, reportHref, search
     </div>
   );
   return (
-    <article className={c.root} aria-labelledby={show.title !== false ? 'market-heading' : undefined} aria-label={show.title !== false ? undefined : t('market.headline', { month })}>
+    <article
+      className={c.root}
+      aria-labelledby={show.title !== false ? 'market-heading' : undefined}
+      aria-label={show.title !== false ? undefined : t('market.headline', { month })}
+    >
       {show.title !== false ? (
         <Heading id="market-heading" className={c.heading} part="heading">
           {place === 'ecuador' ? t('market.heading') : t('market.headingPlace', { place: own ? name : place })}
@@ -205,12 +241,16 @@ export function MarketReportView({ place, data, t, lang, now, reportHref, search
                     <tr key={group}>
                       <th scope="row" className={c.rowHeading}>
                         {t(`market.groups.${group}`)}
-                        {f && f.path === last.path ? <span className={c.sub}>{t('market.standsOn', { count: f.listings, formatted: formatCount(f.listings) })}</span> : null}
+                        {f && f.path === last.path ? (
+                          <span className={c.sub}>{t('market.standsOn', { count: f.listings, formatted: formatCount(f.listings) })}</span>
+                        ) : null}
                       </th>
                       {f && f.path === last.path ? (
                         <td className={c.td}>
                           {t('market.perM2', { price: formatPrice(f.median) })}
-                          <span className={c.sub}>{yearly === null ? t('market.changeUnknownShort') : t('market.change', { change: formatChange(yearly) })}</span>
+                          <span className={c.sub}>
+                            {yearly === null ? t('market.changeUnknownShort') : t('market.change', { change: formatChange(yearly) })}
+                          </span>
                         </td>
                       ) : (
                         <td className={c.td}>{t('market.noFigure')}</td>

@@ -59,7 +59,12 @@ export function OpenHousesView({
               </span>
               {o.remarks ? <span className={classes.remarks}>{o.remarks}</span> : null}
               <span className={classes.links}>
-                <a className={classes.link} href={calendarHref(o.id)} download={`open-house-${o.id}.ics`} aria-label={t('openHouse.addToCalendarFor', { when })}>
+                <a
+                  className={classes.link}
+                  href={calendarHref(o.id)}
+                  download={`open-house-${o.id}.ics`}
+                  aria-label={t('openHouse.addToCalendarFor', { when })}
+                >
                   {t('openHouse.addToCalendar')}
                 </a>
                 {o.livestream ? (

@@ -55,7 +55,9 @@ export function PriceHistoryView({ days, events, t, lang, heading: Heading, clas
   return (
     <section part={part} className={c.section}>
       <Heading className={c.heading}>{t('history.heading')}</Heading>
-      {days !== null ? <p className={c.days}>{days === 0 ? t('history.onMarketToday') : t('history.onMarket', { count: days, formatted: formatCount(days) })}</p> : null}
+      {days !== null ? (
+        <p className={c.days}>{days === 0 ? t('history.onMarketToday') : t('history.onMarket', { count: days, formatted: formatCount(days) })}</p>
+      ) : null}
       {table ? (
         <table className={c.table}>
           <thead>

@@ -59,7 +59,8 @@ export function createAgentPhotoHandler(options: AgentPhotoOptions) {
       return send(res, 415, { error: 'not_an_image', message: 'Send the photo as an image.' });
     }
     const body = await readBody(req, AGENT_PHOTO_MAX_BYTES);
-    if (body === 'too-large') return send(res, 413, { error: 'too_large', message: `The photo is larger than ${AGENT_PHOTO_MAX_BYTES / 1024 / 1024} MB.` }, { Connection: 'close' });
+    if (body === 'too-large')
+      return send(res, 413, { error: 'too_large', message: `The photo is larger than ${AGENT_PHOTO_MAX_BYTES / 1024 / 1024} MB.` }, { Connection: 'close' });
     let made;
     try {
       made = await makePhoto(body, options.store());
@@ -67,7 +68,8 @@ export function createAgentPhotoHandler(options: AgentPhotoOptions) {
       if (error instanceof PhotoError) return send(res, 400, { error: 'not_an_image', message: 'This file is not a photo we can read.' });
       throw error;
     }
-    if (Math.min(made.width, made.height) < AGENT_PHOTO_MIN_SIDE) return send(res, 400, { error: 'too_small', message: `The photo must be at least ${AGENT_PHOTO_MIN_SIDE} pixels on each side.` });
+    if (Math.min(made.width, made.height) < AGENT_PHOTO_MIN_SIDE)
+      return send(res, 400, { error: 'too_small', message: `The photo must be at least ${AGENT_PHOTO_MIN_SIDE} pixels on each side.` });
     const picture = options.store().url(made.hash);
     // written as hers: the trail reads who from the claims, as it does for the data API
     await options.sql.transaction(async (tx) => {

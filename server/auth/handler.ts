@@ -67,7 +67,8 @@ function answer(res: ServerResponse, status: number, body?: unknown, headers: Re
 }
 
 /** Auth's error shape (error_code for clients that send X-Supabase-Api-Version, code and msg for the rest). */
-const failure = (res: ServerResponse, status: number, code: string, msg: string, headers: Record<string, string> = {}) => answer(res, status, { code: status, error_code: code, msg }, headers);
+const failure = (res: ServerResponse, status: number, code: string, msg: string, headers: Record<string, string> = {}) =>
+  answer(res, status, { code: status, error_code: code, msg }, headers);
 
 /** Verifies an access token: our signature, not expired, the `authenticated` audience. */
 /** The token of an `Authorization: Bearer ...` header, as Auth and PostgREST read it, or undefined. */
@@ -134,7 +135,14 @@ export function createAuthHandler(options: AuthOptions) {
       .setIssuedAt(issued)
       .setExpirationTime(expires)
       .sign(await options.secret());
-    return { access_token: access, token_type: 'bearer', expires_in: AUTH_LIMITS.accessSeconds, expires_at: expires, refresh_token: refresh, user: userJson(user) };
+    return {
+      access_token: access,
+      token_type: 'bearer',
+      expires_in: AUTH_LIMITS.accessSeconds,
+      expires_at: expires,
+      refresh_token: refresh,
+      user: userJson(user),
+    };
   }
 
   /** Who may be mailed a code: an agent of ours who still works here, or the team. */
@@ -160,8 +168,14 @@ export function createAuthHandler(options: AuthOptions) {
         where c.created_at > internal.now() - interval '1 hour' and (pg_catalog.lower(c.email) = $1 or c.client_hash = $2)`,
       [email, hash(client)],
     );
-    if ((counts?.minute ?? 0) >= AUTH_LIMITS.codesPerAddressPerMinute || (counts?.hour ?? 0) >= AUTH_LIMITS.codesPerAddressPerHour || (counts?.client_hour ?? 0) >= AUTH_LIMITS.codesPerClientPerHour) {
-      return failure(res, 429, 'over_email_send_rate_limit', 'For security purposes, you can only request a code once a minute and five times an hour.', { 'Retry-After': '60' });
+    if (
+      (counts?.minute ?? 0) >= AUTH_LIMITS.codesPerAddressPerMinute ||
+      (counts?.hour ?? 0) >= AUTH_LIMITS.codesPerAddressPerHour ||
+      (counts?.client_hour ?? 0) >= AUTH_LIMITS.codesPerClientPerHour
+    ) {
+      return failure(res, 429, 'over_email_send_rate_limit', 'For security purposes, you can only request a code once a minute and five times an hour.', {
+        'Retry-After': '60',
+      });
     }
     const allowed = await mayAsk(email);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -185,7 +199,10 @@ export function createAuthHandler(options: AuthOptions) {
       return failure(res, 403, 'otp_expired', 'Token has expired or is invalid');
     }
     const result = await sql.transaction(async (tx) => {
-      const [tries] = await tx.query<{ n: number }>(`select count(*)::int as n from internal.auth_tries where client_hash = $1 and at > internal.now() - interval '1 hour'`, [hash(client)]);
+      const [tries] = await tx.query<{ n: number }>(
+        `select count(*)::int as n from internal.auth_tries where client_hash = $1 and at > internal.now() - interval '1 hour'`,
+        [hash(client)],
+      );
       if ((tries?.n ?? 0) >= AUTH_LIMITS.triesPerClientPerHour) return 'busy' as const;
       await tx.query('insert into internal.auth_tries (client_hash) values ($1)', [hash(client)]);
       // the address's latest code, locked: two tries at once count as two
@@ -198,7 +215,10 @@ export function createAuthHandler(options: AuthOptions) {
       if (!code) return 'invalid' as const;
       const given = Buffer.from(hash(`${email}:${token}`));
       const right = code.live && timingSafeEqual(given, Buffer.from(code.code_hash));
-      await tx.query(`update internal.auth_codes set attempts = attempts + 1, used_at = case when $2 then internal.now() else used_at end where id = $1`, [code.id, right]);
+      await tx.query(`update internal.auth_codes set attempts = attempts + 1, used_at = case when $2 then internal.now() else used_at end where id = $1`, [
+        code.id,
+        right,
+      ]);
       if (!right) return 'invalid' as const;
       // her user, made on her first sign-in (an agent of ours is one already; on a hosted project the team invites her)
       await tx.query('insert into auth.users (email) select $1 where not exists (select 1 from auth.users u where pg_catalog.lower(u.email) = $1)', [email]);
@@ -211,7 +231,10 @@ export function createAuthHandler(options: AuthOptions) {
       // her agent's row knows her from now on
       await tx.query(`update public.agents set user_id = $2::uuid where pg_catalog.lower(email) = $1 and user_id is null and active`, [email, user.id]);
       const refresh = randomBytes(32).toString('base64url');
-      const [made] = await tx.query<{ id: string }>(`insert into internal.auth_sessions (user_id, refresh_hash) values ($1::uuid, $2) returning id::text as id`, [user.id, hash(refresh)]);
+      const [made] = await tx.query<{ id: string }>(
+        `insert into internal.auth_sessions (user_id, refresh_hash) values ($1::uuid, $2) returning id::text as id`,
+        [user.id, hash(refresh)],
+      );
       return { user, sessionId: made!.id, refresh };
     });
     if (result === 'busy') return failure(res, 429, 'over_request_rate_limit', 'Too many tries: wait an hour.', { 'Retry-After': '3600' });
@@ -246,7 +269,10 @@ export function createAuthHandler(options: AuthOptions) {
   async function user(req: IncomingMessage, res: ServerResponse) {
     const claims = await signedIn(req);
     if (!claims) return failure(res, 403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
-    const [row] = await sql.query<UserRow>(`select id::text as id, email, created_at::text as created_at, last_sign_in_at::text as last_sign_in_at from auth.users where id = $1::uuid`, [claims.sub]);
+    const [row] = await sql.query<UserRow>(
+      `select id::text as id, email, created_at::text as created_at, last_sign_in_at::text as last_sign_in_at from auth.users where id = $1::uuid`,
+      [claims.sub],
+    );
     if (!row) return failure(res, 403, 'user_not_found', 'User from sub claim in JWT does not exist');
     answer(res, 200, userJson(row));
   }

@@ -25,7 +25,12 @@ export function signInComposer(options: AlertMailOptions): Composer {
       to: mail.recipient,
       subject,
       text,
-      html: page('es', subject, `${block(es, 'es')}<hr style="border:0;border-top:1px solid #e2e8f0;margin:24px 0">${block(en, 'en')}`, escapeHtml(es('agentArea.mail.footer'))),
+      html: page(
+        'es',
+        subject,
+        `${block(es, 'es')}<hr style="border:0;border-top:1px solid #e2e8f0;margin:24px 0">${block(en, 'en')}`,
+        escapeHtml(es('agentArea.mail.footer')),
+      ),
       headers: { 'Auto-Submitted': 'auto-generated' },
     });
   };

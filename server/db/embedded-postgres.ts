@@ -197,7 +197,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // the builtin C.UTF-8 locale (PostgreSQL 17+): Unicode case rules, the same on every machine
     const locale = version >= 17 ? ['--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'] : ['--locale=C.UTF-8'];
     try {
-      execFileSync(bins.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', ...locale, '--no-sync', '--no-instructions'], { ...ids, stdio: 'pipe', encoding: 'utf8' });
+      execFileSync(bins.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', ...locale, '--no-sync', '--no-instructions'], {
+        ...ids,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
     } catch (error) {
       const e = error as { stderr?: string; message: string };
       throw new Error(`initdb failed for ${dataDir}: ${e.stderr || e.message}`);

@@ -79,7 +79,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // UTC sessions: timestamps render the same whatever the host's zone; and the one clock's offset
   // where the tests set one (core/clock.ts: internal.now() reads it)
   const clock = clockSessionOptions();
-  const common = { connectionString: url, idleTimeoutMillis: 30_000, application_name: 'exp-ecuador-server', options: `-c TimeZone=UTC${clock ? ` ${clock}` : ''}` };
+  const common = {
+    connectionString: url,
+    idleTimeoutMillis: 30_000,
+    application_name: 'exp-ecuador-server',
+    options: `-c TimeZone=UTC${clock ? ` ${clock}` : ''}`,
+  };
   const onIdleError = (error: Error) => console.error('[db] idle connection error:', error.message);
   const pool = (settings: pg.PoolConfig) => {
     const p = new pg.Pool({ ...common, ...settings });
@@ -99,7 +104,11 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const anonPoolNow = () =>
     (anonPool ??= roleSettings(adminPool, 'anon').then(
       (own) =>
-        pool({ max: options.anonPoolSize ?? 10, connectionTimeoutMillis: poolWaitMs, options: `${sessionOptions({ ...ANON_ROLE_DEFAULTS, ...own, ...ANON_SETTINGS })}${clock ? ` ${clock}` : ''}` }),
+        pool({
+          max: options.anonPoolSize ?? 10,
+          connectionTimeoutMillis: poolWaitMs,
+          options: `${sessionOptions({ ...ANON_ROLE_DEFAULTS, ...own, ...ANON_SETTINGS })}${clock ? ` ${clock}` : ''}`,
+        }),
       (error: unknown) => {
         anonPool = undefined;
         throw error;
@@ -129,7 +138,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   };
 
   /** pg-pool's word for a wait in its queue that outlasted connectionTimeoutMillis (a connection attempt that times out says otherwise) */
-  const waitedTooLong = (error: unknown) => (error instanceof Error && error.message === 'timeout exceeded when trying to connect' ? new DeadlineError('waiting') : error);
+  const waitedTooLong = (error: unknown) =>
+    error instanceof Error && error.message === 'timeout exceeded when trying to connect' ? new DeadlineError('waiting') : error;
 
   /**
    * A connection of the public pool, unless the pool is busy for longer than it waits; one that
@@ -176,10 +186,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
             await c.query('begin');
             try {
               const own = await (signedInSettings ??= roleSettings(adminPool, 'authenticated').catch(() => ({}) as Record<string, string>));
-              await c.query("select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true), set_config('statement_timeout', $2, true)", [
-                JSON.stringify(request.claims),
-                own.statement_timeout ?? '8s',
-              ]);
+              await c.query(
+                "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true), set_config('statement_timeout', $2, true)",
+                [JSON.stringify(request.claims), own.statement_timeout ?? '8s'],
+              );
               const rows = (await c.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
               await c.query('commit');
               return rows;
@@ -248,10 +258,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       }
       try {
         const wait = lockOptions?.wait ?? true;
-        const { rows } = await client.query<{ ok: boolean }>(wait ? 'select pg_advisory_lock($1, hashtext($2)) is null as ok' : 'select pg_try_advisory_lock($1, hashtext($2)) as ok', [
-          LOCK_SPACE,
-          name,
-        ]);
+        const { rows } = await client.query<{ ok: boolean }>(
+          wait ? 'select pg_advisory_lock($1, hashtext($2)) is null as ok' : 'select pg_try_advisory_lock($1, hashtext($2)) as ok',
+          [LOCK_SPACE, name],
+        );
         if (!wait && !rows[0]?.ok) return undefined;
         return await fn();
       } catch (error) {

@@ -46,11 +46,13 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
     .filter((f) => /^\d+_.*\.sql$/.test(f))
     .sort();
   const versions = new Set(files.map((f) => f.split('_')[0]));
-  const recorded = async () => new Set((await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
+  const recorded = async () =>
+    new Set((await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
   let done = await recorded();
   if (Object.keys(RESTAMPED).some((old) => done.has(old))) {
     await db.transaction(async (tx) => {
-      for (const [old, made] of Object.entries(RESTAMPED)) await tx.query('update supabase_migrations.schema_migrations set version = $2 where version = $1', [old, made]);
+      for (const [old, made] of Object.entries(RESTAMPED))
+        await tx.query('update supabase_migrations.schema_migrations set version = $2 where version = $1', [old, made]);
     });
     done = await recorded();
   }

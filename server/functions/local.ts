@@ -17,7 +17,11 @@ import type { Texts } from '../../core/functions/privacy/consents.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { FunctionHandler } from './router.ts';
 
-const policy = (max: number, windowSeconds: number) => ({ teamInbox: DEFAULTS.teamInbox, allowedOrigins: DEFAULTS.allowedOrigins, rateLimit: { max, windowSeconds } });
+const policy = (max: number, windowSeconds: number) => ({
+  teamInbox: DEFAULTS.teamInbox,
+  allowedOrigins: DEFAULTS.allowedOrigins,
+  rateLimit: { max, windowSeconds },
+});
 const DEFAULT_INQUIRY_CONFIG: InquiryConfig = policy(DEFAULTS.inquiryRateLimit, DEFAULTS.inquiryRateWindowSeconds);
 export const DEFAULT_ALERTS_CONFIG: AlertsConfig = policy(DEFAULTS.alertRateLimit, DEFAULTS.alertRateWindowSeconds);
 
@@ -32,12 +36,18 @@ export function localFunctions(
 ): Record<string, FunctionHandler> {
   // each client's share of the functions' work, as a deployed function has it (client-gate.ts)
   return {
-    'send-property-inquiry': gateByClient(createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, texts, onStored: deliver, isUnavailable })),
-    'saved-searches': gateByClient(createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, texts, onQueued: deliver, isUnavailable })),
+    'send-property-inquiry': gateByClient(
+      createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, texts, onStored: deliver, isUnavailable }),
+    ),
+    'saved-searches': gateByClient(
+      createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, texts, onQueued: deliver, isUnavailable }),
+    ),
     visits: gateByClient(createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
     // a listing's page view or save, counted for its agent's figures (counts only)
     // a visitor's data on her request: the link, what we keep, correction and erasure (docs/privacy.md)
     privacy: gateByClient(createPrivacyHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
-    'listing-events': gateByClient(createListingEventsHandler({ sql, config: { allowedOrigins: config.alerts?.allowedOrigins ?? DEFAULT_ALERTS_CONFIG.allowedOrigins }, isUnavailable })),
+    'listing-events': gateByClient(
+      createListingEventsHandler({ sql, config: { allowedOrigins: config.alerts?.allowedOrigins ?? DEFAULT_ALERTS_CONFIG.allowedOrigins }, isUnavailable }),
+    ),
   };
 }

@@ -51,9 +51,15 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
     }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const request = new Request(`http://localhost${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body: body && body.length ? new Uint8Array(body) : undefined });
+    const request = new Request(`http://localhost${req.url ?? '/'}`, {
+      method: req.method ?? 'GET',
+      headers,
+      body: body && body.length ? new Uint8Array(body) : undefined,
+    });
     // the same rule as the deployed functions': only what our own proxies wrote counts (TRUST_PROXY)
-    const response = await fn(request, { clientAddress: relayedFor(req) ?? clientAddress((name) => request.headers.get(name), req.socket.remoteAddress, options.trustProxy) });
+    const response = await fn(request, {
+      clientAddress: relayedFor(req) ?? clientAddress((name) => request.headers.get(name), req.socket.remoteAddress, options.trustProxy),
+    });
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));
     const payload = Buffer.from(await response.arrayBuffer());

@@ -125,7 +125,12 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     // the WordPress plugin, which an agent's site kit offers (docs/agent-area.md "Site kit")
     if (url.pathname === '/wordpress/exp-ecuador.zip') {
       const file = await wordpress.resolve('/exp-ecuador.zip');
-      if (file) return wordpress.send(req, res, file, { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="exp-ecuador.zip"', 'Cache-Control': 'public, max-age=3600' });
+      if (file)
+        return wordpress.send(req, res, file, {
+          'Content-Type': 'application/zip',
+          'Content-Disposition': 'attachment; filename="exp-ecuador.zip"',
+          'Cache-Control': 'public, max-age=3600',
+        });
     }
     if (url.pathname.startsWith('/media/')) {
       for (const root of [site, ...media]) {
@@ -162,7 +167,10 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
       const given = Buffer.from(token);
       if (given.length === internal.length && timingSafeEqual(given, internal)) return { client: clientKey(named) ?? named.slice(0, 64), admitted: true };
     }
-    return { client: clientAddress((name) => [req.headers[name]].flat().join(', ') || undefined, req.socket.remoteAddress, options.trustProxy ?? NO_PROXY), admitted: false };
+    return {
+      client: clientAddress((name) => [req.headers[name]].flat().join(', ') || undefined, req.socket.remoteAddress, options.trustProxy ?? NO_PROXY),
+      admitted: false,
+    };
   }
 
   /** The answer of a request that cannot be served now: over its client's share (429) or past its deadline (503, 504). */
@@ -183,17 +191,26 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     const body =
       kind === 'api'
         ? status === 429
-          ? { code: 'PGRST429', details: `Try again in ${retryAfter} s.`, hint: null, message: 'Too many requests from this client: it has used its share of the database for now' }
+          ? {
+              code: 'PGRST429',
+              details: `Try again in ${retryAfter} s.`,
+              hint: null,
+              message: 'Too many requests from this client: it has used its share of the database for now',
+            }
           : { code: '57014', details: null, hint: 'Narrow the filters, or try again later.', message: 'canceling statement due to the request deadline' }
         : { error: status === 429 ? 'rate_limited' : 'unavailable', message: 'The server is busy. Please try again shortly.' };
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store', ...ANY_ORIGIN }).end(JSON.stringify(body));
+    res
+      .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store', ...ANY_ORIGIN })
+      .end(JSON.stringify(body));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     let url: URL;
     if ((req.url ?? '').length > MAX_URL_BYTES) {
-      res.writeHead(414, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', ...ANY_ORIGIN }).end(`The address is longer than ${MAX_URL_BYTES} bytes`);
+      res
+        .writeHead(414, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', ...ANY_ORIGIN })
+        .end(`The address is longer than ${MAX_URL_BYTES} bytes`);
       return;
     }
     try {
@@ -207,7 +224,8 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // a malformed or refused request still cost the server its time (not a missing page or file)
-      if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 404 && res.statusCode !== 429 && kind !== 'file') options.shares?.charge(client, REFUSAL_COST_MS);
+      if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 404 && res.statusCode !== 429 && kind !== 'file')
+        options.shares?.charge(client, REFUSAL_COST_MS);
       log(`${req.method} ${url.pathname}${url.search.length > 200 ? url.search.slice(0, 200) + '…' : url.search} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
     // on every answer: no content sniffing (a JSON answer is never read as HTML), and https kept

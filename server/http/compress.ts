@@ -21,7 +21,8 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined, ty
 }
 
 export function compress(body: Buffer, encoding: Encoding, effort: 'file' | 'page'): Buffer {
-  if (encoding === 'br') return brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: effort === 'file' ? 9 : 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  if (encoding === 'br')
+    return brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: effort === 'file' ? 9 : 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
   return gzipSync(body, { level: effort === 'file' ? 9 : 6 });
 }
 
@@ -34,7 +35,11 @@ export function sendCompressed(res: ServerResponse, status: number, headers: Rec
   const type = headers['Content-Type'] ?? headers['content-type'] ?? '';
   const encoding = chooseEncoding(res.req?.headers['accept-encoding'], type, raw.length);
   const sent = encoding ? compress(raw, encoding, 'page') : raw;
-  const out: Record<string, string> = { ...headers, Vary: headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding', 'Content-Length': String(sent.length) };
+  const out: Record<string, string> = {
+    ...headers,
+    Vary: headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding',
+    'Content-Length': String(sent.length),
+  };
   if (encoding) out['Content-Encoding'] = encoding;
   res.writeHead(status, out);
   res.end(head ? undefined : sent);

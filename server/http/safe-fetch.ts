@@ -117,7 +117,13 @@ export function parseHostRule(text: string): HostRule | undefined {
     if (u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) return undefined;
     const host = u.hostname.replace(/^\[|\]$/g, '');
     const literal = isIP(host) !== 0 || host === 'localhost';
-    return { host, wildcard: false, protocols: [u.protocol as 'http:' | 'https:'], port: u.port || (u.protocol === 'https:' ? '443' : '80'), privateNamed: literal };
+    return {
+      host,
+      wildcard: false,
+      protocols: [u.protocol as 'http:' | 'https:'],
+      port: u.port || (u.protocol === 'https:' ? '443' : '80'),
+      privateNamed: literal,
+    };
   }
   if (!HOST.test(t) || t.length > 253) return undefined;
   return { host: t.replace(/^\*\./, ''), wildcard: t.startsWith('*.'), protocols: ['https:', 'http:'], privateNamed: false };
@@ -128,7 +134,10 @@ function ruleFor(url: URL, rules: readonly HostRule[]): HostRule | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return rules.find(
-    (r) => r.protocols.includes(url.protocol as 'http:' | 'https:') && (r.port === undefined || r.port === port) && (r.wildcard ? r.host === '' || host.endsWith(`.${r.host}`) : host === r.host),
+    (r) =>
+      r.protocols.includes(url.protocol as 'http:' | 'https:') &&
+      (r.port === undefined || r.port === port) &&
+      (r.wildcard ? r.host === '' || host.endsWith(`.${r.host}`) : host === r.host),
   );
 }
 
@@ -166,7 +175,9 @@ export interface Fetched {
 }
 
 const defaultResolve = (hostname: string) =>
-  new Promise<LookupAddress[]>((resolveAll, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolveAll(addresses))));
+  new Promise<LookupAddress[]>((resolveAll, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolveAll(addresses))),
+  );
 
 /** A lookup for the connection that hands over only an address the rule allows. */
 function checkedLookup(rule: HostRule, resolve: (hostname: string) => Promise<LookupAddress[]>): LookupFunction {
@@ -177,9 +188,15 @@ function checkedLookup(rule: HostRule, resolve: (hostname: string) => Promise<Lo
       (addresses) => {
         const ok = addresses.filter((a) => addressAllowed(a.address, rule.privateNamed));
         if (!ok.length) {
-          const error = Object.assign(new FetchRefused(`${hostname} resolves to ${addresses.map((a) => a.address).join(', ') || 'nothing'}: not an address the server may fetch`, 'refused'), {
-            code: 'EREFUSEDADDRESS',
-          });
+          const error = Object.assign(
+            new FetchRefused(
+              `${hostname} resolves to ${addresses.map((a) => a.address).join(', ') || 'nothing'}: not an address the server may fetch`,
+              'refused',
+            ),
+            {
+              code: 'EREFUSEDADDRESS',
+            },
+          );
           callback(error, '', 0);
           return;
         }
@@ -203,7 +220,10 @@ function once(url: URL, rule: HostRule, options: SafeFetchOptions, signal: Abort
       headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
       agent: false,
     });
-    const connectTimer = setTimeout(() => req.destroy(new FetchRefused(`${url.host}: no connection within ${options.connectTimeoutMs ?? 3000} ms`, 'failed')), options.connectTimeoutMs ?? 3000);
+    const connectTimer = setTimeout(
+      () => req.destroy(new FetchRefused(`${url.host}: no connection within ${options.connectTimeoutMs ?? 3000} ms`, 'failed')),
+      options.connectTimeoutMs ?? 3000,
+    );
     req.on('socket', (socket) => {
       if (!socket.connecting) clearTimeout(connectTimer);
       else socket.once('connect', () => clearTimeout(connectTimer));
@@ -237,7 +257,8 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
     // an address written as an IP is connected to without a lookup: it is checked here (a rule such
     // as "*" lets any host name through, never a private address)
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !addressAllowed(literal, rule.privateNamed)) throw new FetchRefused(`${url.host}: ${literal} is not an address the server may fetch`, 'refused');
+    if (isIP(literal) && !addressAllowed(literal, rule.privateNamed))
+      throw new FetchRefused(`${url.host}: ${literal} is not an address the server may fetch`, 'refused');
     let res: IncomingMessage;
     try {
       res = await once(url, rule, options, signal);

@@ -43,7 +43,11 @@ interface CachedFile {
  */
 export class StaticFiles {
   // bounded by bytes (the videos are large), like every memory of the server (lru-cache, docs/decisions.md #24)
-  private cache = new LRUCache<string, CachedFile>({ max: 2000, maxSize: 96 * 1024 * 1024, sizeCalculation: (f) => Math.max(1, f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0)) });
+  private cache = new LRUCache<string, CachedFile>({
+    max: 2000,
+    maxSize: 96 * 1024 * 1024,
+    sizeCalculation: (f) => Math.max(1, f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0)),
+  });
   constructor(readonly root: string) {}
 
   /** The file for a URL path inside root, or undefined (missing, a directory, or outside). */

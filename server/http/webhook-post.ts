@@ -16,7 +16,13 @@ export function safePoster(resolve?: SafeFetchOptions['resolve']): Poster {
       throw new DeliveryFailed(`not an address: ${url.slice(0, 200)}`, true);
     }
     const rule: HostRule = allowPrivate
-      ? { host: u.hostname.replace(/^\[|\]$/g, '').toLowerCase(), wildcard: false, protocols: ['https:', 'http:'], port: u.port || (u.protocol === 'https:' ? '443' : '80'), privateNamed: true }
+      ? {
+          host: u.hostname.replace(/^\[|\]$/g, '').toLowerCase(),
+          wildcard: false,
+          protocols: ['https:', 'http:'],
+          port: u.port || (u.protocol === 'https:' ? '443' : '80'),
+          privateNamed: true,
+        }
       : { host: '', wildcard: true, protocols: ['https:'], privateNamed: false };
     try {
       const answer = await safeFetch(url, {

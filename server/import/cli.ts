@@ -72,7 +72,9 @@ function print(report: ImportReport): void {
   const unknown = Object.entries(report.unknownValues);
   if (unknown.length) console.log(`[import] values kept as they came (not ours to know): ${unknown.map(([k, n]) => `${k} × ${n}`).join(', ')}`);
   if (report.unknownAgents.length)
-    console.log(`[import] agents not ours (inquiries go to the team): ${report.unknownAgents.slice(0, 10).join(', ')}${report.unknownAgents.length > 10 ? ', ...' : ''}`);
+    console.log(
+      `[import] agents not ours (inquiries go to the team): ${report.unknownAgents.slice(0, 10).join(', ')}${report.unknownAgents.length > 10 ? ', ...' : ''}`,
+    );
   if (report.photos.failed)
     console.log(
       `[import] photos not made (${report.photos.failed}): ${report.photos.errors
@@ -138,8 +140,11 @@ async function main(): Promise<void> {
   try {
     await migrate(opened.db);
     const log = (l: string) => console.log(`[import] ${l}`);
-    report = await runLocked(opened.db, source.name, { onWait: () => log(`another run of ${source.name} is on its way (a server's schedule, or another command): this one waits for it`) }, () =>
-      runImport(opened.db, source, { ...run, cwd, log }, store),
+    report = await runLocked(
+      opened.db,
+      source.name,
+      { onWait: () => log(`another run of ${source.name} is on its way (a server's schedule, or another command): this one waits for it`) },
+      () => runImport(opened.db, source, { ...run, cwd, log }, store),
     );
   } finally {
     await opened.close();

@@ -36,7 +36,11 @@ export function resoJsonRecords(text: string): FeedRecord[] {
   } catch {
     throw new FeedError(`not JSON: the feed is ${describeBody(text)}`);
   }
-  const records = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { value?: unknown }).value) ? (data as { value: unknown[] }).value : null;
+  const records = Array.isArray(data)
+    ? data
+    : data && typeof data === 'object' && Array.isArray((data as { value?: unknown }).value)
+      ? (data as { value: unknown[] }).value
+      : null;
   if (!records) throw new FeedError('JSON without records: expected an array of RESO records or an object with "value": [...]');
   return records as FeedRecord[];
 }
@@ -69,7 +73,8 @@ export function csvRecords(text: string): FeedRecord[] {
     throw new FeedError(`the CSV does not parse: ${(error as Error).message}`);
   }
   const header = Object.keys(rows[0] ?? {});
-  if (rows.length && !header.includes('ListingKey')) throw new FeedError(`the CSV's header has no ListingKey column (it has: ${header.slice(0, 12).join(', ')})`);
+  if (rows.length && !header.includes('ListingKey'))
+    throw new FeedError(`the CSV's header has no ListingKey column (it has: ${header.slice(0, 12).join(', ')})`);
   return rows.map((row) => {
     const record: FeedRecord = {};
     for (const [k, v] of Object.entries(row)) if (k && v !== '' && k !== 'Photos') record[k] = v;
@@ -95,7 +100,13 @@ const xml = new XMLParser({
 
 type Node = Record<string, unknown>;
 const str = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v && typeof v === 'object' && '#text' in (v as Node) ? String((v as Node)['#text']) : undefined;
+  typeof v === 'string'
+    ? v
+    : typeof v === 'number'
+      ? String(v)
+      : v && typeof v === 'object' && '#text' in (v as Node)
+        ? String((v as Node)['#text'])
+        : undefined;
 
 /** Kyero's words for what our features are. */
 const KYERO_FEATURES: Array<[RegExp, string]> = [
@@ -120,9 +131,11 @@ export function kyeroRecords(text: string): FeedRecord[] {
   const body = text.replace(/^\uFEFF/, '');
   if (!body.trim()) return [];
   // a DTD wherever it stands (after a long comment, inside the document): no entity of a feed's may expand
-  if (/<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)/i.test(body)) throw new FeedError('the XML declares a DOCTYPE: a Kyero feed has none (refused, so no entity can expand)');
+  if (/<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)/i.test(body))
+    throw new FeedError('the XML declares a DOCTYPE: a Kyero feed has none (refused, so no entity can expand)');
   // comments hold no "--" (XML 1.0 §2.5), so one cannot swallow what stands between two of them
-  if (!/^\s*(<\?xml[^>]*\?>\s*)?(<!--(?:(?!--)[\s\S])*-->\s*)*<root[\s>]/.test(body)) throw new FeedError(`not a Kyero feed: expected <root>, the feed is ${describeBody(body)}`);
+  if (!/^\s*(<\?xml[^>]*\?>\s*)?(<!--(?:(?!--)[\s\S])*-->\s*)*<root[\s>]/.test(body))
+    throw new FeedError(`not a Kyero feed: expected <root>, the feed is ${describeBody(body)}`);
   const valid = XMLValidator.validate(body);
   if (valid !== true) throw new FeedError(`the XML does not parse: ${valid.err.msg} (line ${valid.err.line})`);
   const doc = xml.parse(body) as { root?: { kyero?: Node; property?: Node[] } };
@@ -173,7 +186,8 @@ function kyeroRecord(p: Node): FeedRecord {
   const reasons: string[] = [];
   // a rental: the mapping's lease rule makes its rent monthly (or keeps a holiday let out)
   const freq = str(p.price_freq)?.toLowerCase();
-  if (freq && freq !== 'sale') Object.assign(record, { PropertyType: 'Residential Lease', LeaseAmount: record.ListPrice, LeaseAmountFrequency: KYERO_FREQUENCIES[freq] ?? freq });
+  if (freq && freq !== 'sale')
+    Object.assign(record, { PropertyType: 'Residential Lease', LeaseAmount: record.ListPrice, LeaseAmountFrequency: KYERO_FREQUENCIES[freq] ?? freq });
   const currency = str(p.currency);
   if (currency && currency.toUpperCase() !== 'USD') reasons.push(`price in ${currency.toUpperCase()}: Ecuador's prices are in US dollars`);
   if (reasons.length) record.__quarantine = reasons;

@@ -381,7 +381,12 @@ export const FIELD_MAP: readonly FieldRule[] = [
           if (category && !/^(photo|image)s?$/i.test(category)) continue;
           const url = text(m.MediaURL, 2000);
           if (!url) continue;
-          photos.push({ url, key: text(m.MediaKey, 200) ?? url, order: number(m.Order) ?? i, modified: text(m.MediaModificationTimestamp ?? m.ModificationTimestamp, 40) ?? '' });
+          photos.push({
+            url,
+            key: text(m.MediaKey, 200) ?? url,
+            order: number(m.Order) ?? i,
+            modified: text(m.MediaModificationTimestamp ?? m.ModificationTimestamp, 40) ?? '',
+          });
         }
       }
       photos.sort((a, b) => a.order - b.order);

@@ -24,8 +24,15 @@ const reasons = (record: Record<string, unknown>) => {
 
 describe('mapping a RESO record (docs/import.md)', () => {
   it("a lease is a rental at a month's rent (LeaseAmount made monthly, else ListPrice); a holiday let is quarantined; a sale has no operation", () => {
-    expect(ok({ ...base, PropertyType: 'Residential Lease', PropertySubType: 'Apartment', ListPrice: 950 })).toMatchObject({ operation: 'rent', price: 950, property_type: 'apartment' });
-    expect(ok({ ...base, PropertyType: 'ResidentialLease', LeaseAmount: 14_400, LeaseAmountFrequency: 'Annually', ListPrice: 1 })).toMatchObject({ operation: 'rent', price: 1200 });
+    expect(ok({ ...base, PropertyType: 'Residential Lease', PropertySubType: 'Apartment', ListPrice: 950 })).toMatchObject({
+      operation: 'rent',
+      price: 950,
+      property_type: 'apartment',
+    });
+    expect(ok({ ...base, PropertyType: 'ResidentialLease', LeaseAmount: 14_400, LeaseAmountFrequency: 'Annually', ListPrice: 1 })).toMatchObject({
+      operation: 'rent',
+      price: 1200,
+    });
     const weekly = mapRecord({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 300, LeaseAmountFrequency: 'Weekly' }, ES);
     expect(weekly.ok && weekly.listing.price).toBe(1300);
     expect(weekly.notes).toContain('rent 300 Weekly made 1300 a month');
@@ -34,8 +41,12 @@ describe('mapping a RESO record (docs/import.md)', () => {
       price: 2500,
       property_type: 'office',
     });
-    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Daily' })).toEqual(['a holiday let (rent Daily): this site lists homes to live in']);
-    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Seasonal' })).toEqual(['a holiday let (rent Seasonal): this site lists homes to live in']);
+    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Daily' })).toEqual([
+      'a holiday let (rent Daily): this site lists homes to live in',
+    ]);
+    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Seasonal' })).toEqual([
+      'a holiday let (rent Seasonal): this site lists homes to live in',
+    ]);
     expect(reasons({ ...base, PropertyType: 'Residential Lease', ListPrice: undefined })).toEqual(['no price']);
     expect(ok({ ...base, PropertyType: 'Residential' }).operation).toBeUndefined();
     // suites and quintas are types of their own
@@ -126,7 +137,8 @@ describe('mapping a RESO record (docs/import.md)', () => {
     expect(ok({ ...base, StandardStatus: 'Active' }).status).toBe('1');
     expect(ok({ ...base, StandardStatus: 'Active Under Contract' }).status).toBe('1');
     expect(ok({ ...base, StandardStatus: 'ActiveUnderContract' }).status).toBe('1');
-    for (const s of ['Closed', 'Withdrawn', 'Expired', 'Canceled', 'Pending', 'Hold', 'Coming Soon']) expect(ok({ ...base, StandardStatus: s }).status, s).not.toBe('1');
+    for (const s of ['Closed', 'Withdrawn', 'Expired', 'Canceled', 'Pending', 'Hold', 'Coming Soon'])
+      expect(ok({ ...base, StandardStatus: s }).status, s).not.toBe('1');
     const odd = mapRecord({ ...base, StandardStatus: 'Vendida' }, ES);
     expect(odd.ok && [odd.listing.status, odd.listing.source_status]).toEqual(['vendida', 'Vendida']);
     expect(odd.notes).toEqual(['status "Vendida"']);
@@ -169,13 +181,9 @@ describe('mapping a RESO record (docs/import.md)', () => {
   });
 
   it('reads features from the RESO yes/no fields and lists', () => {
-    expect(ok({ ...base, PoolPrivateYN: true, ViewYN: 'Y', WaterfrontYN: false, GarageSpaces: 2, NewConstructionYN: 'true', Cooling: ['Central Air'] }).features).toEqual([
-      'pool',
-      'view',
-      'garage',
-      'new_construction',
-      'air_conditioning',
-    ]);
+    expect(
+      ok({ ...base, PoolPrivateYN: true, ViewYN: 'Y', WaterfrontYN: false, GarageSpaces: 2, NewConstructionYN: 'true', Cooling: ['Central Air'] }).features,
+    ).toEqual(['pool', 'view', 'garage', 'new_construction', 'air_conditioning']);
     expect(ok({ ...base, Cooling: ['None'], PoolFeatures: 'None' }).features).toEqual([]);
   });
 
@@ -183,13 +191,22 @@ describe('mapping a RESO record (docs/import.md)', () => {
     expect(languageOf('Hermosa casa con jardín en el valle de Tumbaco', 'en')).toBe('es');
     expect(languageOf('A lovely house with a garden in the valley', 'es')).toBe('en');
     expect(languageOf(null, 'en')).toBe('en');
-    expect(ok({ ...base, PropertySubType: 'Single Family Residence', BedroomsTotal: 3, SubdivisionName: 'Santa Inés', PublicRemarks: 'Casa con piscina y jardín' }).title).toBe(
-      'Casa de 3 dormitorios en Santa Inés',
+    expect(
+      ok({ ...base, PropertySubType: 'Single Family Residence', BedroomsTotal: 3, SubdivisionName: 'Santa Inés', PublicRemarks: 'Casa con piscina y jardín' })
+        .title,
+    ).toBe('Casa de 3 dormitorios en Santa Inés');
+    expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'A bright flat with a view of the park' }).title).toBe(
+      '1-bedroom apartment in Cumbayá',
     );
-    expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'A bright flat with a view of the park' }).title).toBe('1-bedroom apartment in Cumbayá');
-    expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'Departamento con vista al parque' }).title).toBe('Departamento de 1 dormitorio en Cumbayá');
-    expect(composeTitle({ property_type: 'land', bedrooms: null, sector: null, city: 'Tumbaco', square_feet: null, lot_size: 1500 }, 'es')).toBe('Terreno de 1.500 m² en Tumbaco');
-    expect(composeTitle({ property_type: 'office', bedrooms: null, sector: null, city: null, square_feet: 80, lot_size: null }, 'en')).toBe('Office in Ecuador');
+    expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'Departamento con vista al parque' }).title).toBe(
+      'Departamento de 1 dormitorio en Cumbayá',
+    );
+    expect(composeTitle({ property_type: 'land', bedrooms: null, sector: null, city: 'Tumbaco', square_feet: null, lot_size: 1500 }, 'es')).toBe(
+      'Terreno de 1.500 m² en Tumbaco',
+    );
+    expect(composeTitle({ property_type: 'office', bedrooms: null, sector: null, city: null, square_feet: 80, lot_size: null }, 'en')).toBe(
+      'Office in Ecuador',
+    );
     expect(ok({ ...base, ListingTitle: 'Casa esquinera <b>única</b>' }).title).toBe('Casa esquinera <b>única</b>');
   });
 
@@ -216,7 +233,8 @@ describe('reading the feeds that come as documents', () => {
   });
 
   it('CSV: RESO columns, commas or semicolons, quoted fields, photos in one column; a header without ListingKey is refused', () => {
-    const csv = 'ListingKey;ListPrice;UnparsedAddress;PublicRemarks;Photos\n"K1";"250.000";"Calle 1";"Con ""jardín""; y patio";https://p.example/1.jpg|https://p.example/2.jpg\n';
+    const csv =
+      'ListingKey;ListPrice;UnparsedAddress;PublicRemarks;Photos\n"K1";"250.000";"Calle 1";"Con ""jardín""; y patio";https://p.example/1.jpg|https://p.example/2.jpg\n';
     const [r] = csvRecords(csv);
     expect(ok(r as Record<string, unknown>).price).toBe(250000);
     expect(r).toMatchObject({ ListingKey: 'K1', UnparsedAddress: 'Calle 1', PublicRemarks: 'Con "jardín"; y patio' });
@@ -268,7 +286,13 @@ describe('reading the feeds that come as documents', () => {
     expect(reasons(b as Record<string, unknown>)).toEqual(["price in EUR: Ecuador's prices are in US dollars"]);
     // rentals (issue 46): a month's rent as it is, a week's made monthly and said so, a night's kept out
     expect(l.operation).toBeUndefined();
-    expect(ok(rent as Record<string, unknown>)).toMatchObject({ source_key: 'KY-3', operation: 'rent', price: 850, property_type: 'apartment', sector: 'La Carolina' });
+    expect(ok(rent as Record<string, unknown>)).toMatchObject({
+      source_key: 'KY-3',
+      operation: 'rent',
+      price: 850,
+      property_type: 'apartment',
+      sector: 'La Carolina',
+    });
     const weekly = mapRecord(week as Record<string, unknown>, ES);
     expect(weekly.ok && weekly.listing).toMatchObject({ operation: 'rent', price: 866.67 });
     expect(weekly.notes).toEqual(['rent 200 Weekly made 866.67 a month']);

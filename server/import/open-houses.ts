@@ -91,7 +91,14 @@ export function mapOpenHouses(records: readonly FeedRecord[], now = clockNow()):
  * The source's open houses become these (internal.import_open_houses): those it no longer has
  * go, the others are written; one of a listing we do not have on the market is left out.
  */
-export async function storeOpenHouses(db: Database, source: string, openHouses: readonly ImportedOpenHouse[]): Promise<{ kept: number; removed: number; unknownListings: number }> {
-  const [row] = await db.jobs.query<{ r: { kept: number; removed: number; unknown_listings: number } }>('select internal.import_open_houses($1, $2::jsonb) as r', [source, JSON.stringify(openHouses)]);
+export async function storeOpenHouses(
+  db: Database,
+  source: string,
+  openHouses: readonly ImportedOpenHouse[],
+): Promise<{ kept: number; removed: number; unknownListings: number }> {
+  const [row] = await db.jobs.query<{ r: { kept: number; removed: number; unknown_listings: number } }>(
+    'select internal.import_open_houses($1, $2::jsonb) as r',
+    [source, JSON.stringify(openHouses)],
+  );
   return { kept: Number(row?.r.kept ?? 0), removed: Number(row?.r.removed ?? 0), unknownListings: Number(row?.r.unknown_listings ?? 0) };
 }

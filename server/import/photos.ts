@@ -94,7 +94,12 @@ const TYPES = Object.fromEntries(PHOTO_FORMATS.map((f) => [f.ext, f.type])) as R
 const MASTER_JPEG = { quality: 82, optimiseCoding: false };
 
 const encode = (img: Sharp, ext: Ext, master = false) =>
-  (ext === 'avif' ? img.avif({ quality: 50, effort: 0 }) : ext === 'webp' ? img.webp({ quality: 72, effort: 2 }) : img.jpeg(master ? MASTER_JPEG : { quality: 78 })).toBuffer();
+  (ext === 'avif'
+    ? img.avif({ quality: 50, effort: 0 })
+    : ext === 'webp'
+      ? img.webp({ quality: 72, effort: 2 })
+      : img.jpeg(master ? MASTER_JPEG : { quality: 78 })
+  ).toBuffer();
 
 /**
  * A photo's JPEG sizes (its bytes checked to be an image). The feed's photo is decoded once, turned
@@ -203,7 +208,10 @@ export interface PhotoFetchOptions {
  * (an address we may not fetch, a page that is not a photo, too large, a 4xx: trying again gives the
  * same) or might pass (no answer, a 5xx or a 429, the store down: the next run tries again).
  */
-export async function fetchPhoto(url: string, options: PhotoFetchOptions): Promise<{ ok: true; photo: MadePhoto; path: string } | { ok: false; error: string; lasting: boolean }> {
+export async function fetchPhoto(
+  url: string,
+  options: PhotoFetchOptions,
+): Promise<{ ok: true; photo: MadePhoto; path: string } | { ok: false; error: string; lasting: boolean }> {
   try {
     const fetched = await safeFetch(url, {
       allow: options.allow,

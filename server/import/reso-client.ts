@@ -134,7 +134,11 @@ export async function* resoListings(options: ResoOptions, since: Date | null): A
  * set still to come (a few per listing at most), so each run replaces the source's.
  */
 export async function* resoOpenHouses(options: ResoOptions, now: Date = nowDate()): AsyncGenerator<FeedRecord[]> {
-  const params = new URLSearchParams({ $filter: `OpenHouseEndTime gt ${odataDate(now)}`, $orderby: 'OpenHouseStartTime', $top: String(Math.max(options.pageSize ?? 200, 500)) });
+  const params = new URLSearchParams({
+    $filter: `OpenHouseEndTime gt ${odataDate(now)}`,
+    $orderby: 'OpenHouseStartTime',
+    $top: String(Math.max(options.pageSize ?? 200, 500)),
+  });
   let url: string | null = `${root(options.service)}/OpenHouse?${params.toString().replace(/\+/g, '%20')}`;
   for (let pages = 0; url; pages++) {
     if (pages >= MAX_PAGES) throw new FeedError(`more than ${MAX_PAGES} pages of open houses`);

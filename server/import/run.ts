@@ -143,9 +143,15 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   const started = Date.now();
   const log = options.log ?? (() => {});
   const whole = source.kind !== 'reso' || Boolean(options.full);
-  const [{ high_water: highWater } = { high_water: null }] = await db.jobs.query<{ high_water: string | null }>('select high_water from internal.import_sources where name = $1', [source.name]);
+  const [{ high_water: highWater } = { high_water: null }] = await db.jobs.query<{ high_water: string | null }>(
+    'select high_water from internal.import_sources where name = $1',
+    [source.name],
+  );
   const mode: 'full' | 'incremental' = source.kind === 'reso' && !options.full && highWater ? 'incremental' : 'full';
-  const [{ id: run } = { id: 0 }] = await db.jobs.query<{ id: number }>('insert into internal.import_runs (source, kind, mode) values ($1, $2, $3) returning id', [source.name, source.kind, mode]);
+  const [{ id: run } = { id: 0 }] = await db.jobs.query<{ id: number }>(
+    'insert into internal.import_runs (source, kind, mode) values ($1, $2, $3) returning id',
+    [source.name, source.kind, mode],
+  );
   const report: ImportReport = {
     run: Number(run),
     source: source.name,
@@ -189,7 +195,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   };
   const seen = async (keys: string[]) => {
     for (let i = 0; i < keys.length; i += 5000) {
-      await db.jobs.query('insert into internal.import_seen (run_id, source_key) select $1, k from unnest($2::text[]) k on conflict do nothing', [run, keys.slice(i, i + 5000)]);
+      await db.jobs.query('insert into internal.import_seen (run_id, source_key) select $1, k from unnest($2::text[]) k on conflict do nothing', [
+        run,
+        keys.slice(i, i + 5000),
+      ]);
     }
   };
   const take = async (records: FeedRecord[]) => {
@@ -234,7 +243,13 @@ export async function runImport(db: Database, source: ImportSource, options: Run
       await take(await documentRecords(source, options));
     }
   } catch (error) {
-    return finish(db, report, started, 'failed', `${error instanceof FeedError ? error.message : `unexpected: ${(error as Error).message}`}: nothing was changed or withdrawn`);
+    return finish(
+      db,
+      report,
+      started,
+      'failed',
+      `${error instanceof FeedError ? error.message : `unexpected: ${(error as Error).message}`}: nothing was changed or withdrawn`,
+    );
   }
 
   if (report.read === 0) {
@@ -272,7 +287,13 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     },
     { long: true },
   );
-  Object.assign(report, { new: merged.new, updated: merged.updated, unchanged: merged.unchanged, withdrawn: merged.withdrawn, unknownAgents: merged.unknown_agents.slice(0, REPORT_LIST) });
+  Object.assign(report, {
+    new: merged.new,
+    updated: merged.updated,
+    unchanged: merged.unchanged,
+    withdrawn: merged.withdrawn,
+    unknownAgents: merged.unknown_agents.slice(0, REPORT_LIST),
+  });
   let outcome: ImportReport['outcome'] = 'done';
   let message: string | null = null;
   if (merged.withdrawals_held) {
@@ -294,7 +315,15 @@ export async function runImport(db: Database, source: ImportSource, options: Run
  * the resource, or one that fails, leaves the open houses as they were and says so in the report:
  * the listings' run stands.
  */
-async function importOpenHouses(db: Database, source: ImportSource, report: ImportReport, expanded: FeedRecord[], speaks: boolean, options: RunOptions, log: (line: string) => void): Promise<void> {
+async function importOpenHouses(
+  db: Database,
+  source: ImportSource,
+  report: ImportReport,
+  expanded: FeedRecord[],
+  speaks: boolean,
+  options: RunOptions,
+  log: (line: string) => void,
+): Promise<void> {
   let records = expanded;
   if (source.kind === 'reso') {
     records = [];
@@ -333,7 +362,19 @@ async function finish(db: Database, report: ImportReport, started: number, outco
   await db.jobs.query(
     `update internal.import_runs set finished_at = internal.now(), outcome = $2, new = $3, updated = $4, unchanged = $5, withdrawn = $6,
        quarantined = $7, photos_fetched = $8, photos_failed = $9, message = $10, report = $11 where id = $1`,
-    [report.run, outcome, report.new, report.updated, report.unchanged, report.withdrawn, report.quarantinedCount, report.photos.fetched, report.photos.failed, message, JSON.stringify(report)],
+    [
+      report.run,
+      outcome,
+      report.new,
+      report.updated,
+      report.unchanged,
+      report.withdrawn,
+      report.quarantinedCount,
+      report.photos.fetched,
+      report.photos.failed,
+      message,
+      JSON.stringify(report),
+    ],
   );
   return report;
 }
@@ -342,7 +383,14 @@ async function finish(db: Database, report: ImportReport, started: number, outco
  * The photos of the source's listings whose feed photos changed since their photos were made (new
  * ones included): each photo fetched once per (address, key, timestamp) and made once per content.
  */
-async function makePhotos(db: Database, source: ImportSource, report: ImportReport, store: PhotoStore, options: RunOptions, log: (line: string) => void): Promise<void> {
+async function makePhotos(
+  db: Database,
+  source: ImportSource,
+  report: ImportReport,
+  store: PhotoStore,
+  options: RunOptions,
+  log: (line: string) => void,
+): Promise<void> {
   const listings = await db.jobs.query<{ id: string; media: FeedPhoto[] }>(
     'select id::text as id, source_media as media from internal.listings where source = $1 and source_media is distinct from photos_from order by id',
     [source.name],

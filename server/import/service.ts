@@ -121,7 +121,10 @@ export function createImportService(options: ImportServiceOptions): ImportServic
     start() {
       if (stopped) return;
       for (const s of options.schedule ?? []) watch(s);
-      if (options.schedule?.length) log(`[import] ${options.schedule.length} scheduled source(s): ${options.schedule.map((s) => `${s.source.name} every ${s.everyMinutes} min`).join(', ')}`);
+      if (options.schedule?.length)
+        log(
+          `[import] ${options.schedule.length} scheduled source(s): ${options.schedule.map((s) => `${s.source.name} every ${s.everyMinutes} min`).join(', ')}`,
+        );
     },
     async stop() {
       stopped = true;

@@ -31,7 +31,8 @@ export function sourceFrom(s: SourceSettings, env: NodeJS.ProcessEnv = process.e
   const location = (s.location ?? '').trim();
   if (!location) throw new SourceError(`${kind}: where is the feed? (a ${kind === 'reso' ? 'service URL' : kind === 'kyero' ? 'file or URL' : 'file'})`);
   if (kind === 'reso' && !/^https?:\/\//.test(location)) throw new SourceError(`reso: "${location}" is not a service URL (https://.../odata)`);
-  if ((kind === 'csv' || kind === 'reso-json') && /^https?:\/\//.test(location)) throw new SourceError(`${kind}: a file, not a URL (download it first, or use a reso or kyero source)`);
+  if ((kind === 'csv' || kind === 'reso-json') && /^https?:\/\//.test(location))
+    throw new SourceError(`${kind}: a file, not a URL (download it first, or use a reso or kyero source)`);
   if (/^https?:\/\//.test(location)) {
     try {
       new URL(location);
@@ -52,8 +53,12 @@ export function sourceFrom(s: SourceSettings, env: NodeJS.ProcessEnv = process.e
   let share = s.maxWithdraw === undefined ? 0.1 : Number(s.maxWithdraw);
   if (share > 1) share /= 100;
   if (!Number.isFinite(share) || share < 0 || share > 1) throw new SourceError(`max-withdraw "${s.maxWithdraw}": a share from 0 to 1, or a percentage`);
-  const hosts = (Array.isArray(s.photoHosts) ? s.photoHosts : typeof s.photoHosts === 'string' ? s.photoHosts.split(',') : ['*']).map((h) => h.trim()).filter(Boolean);
-  for (const h of hosts) if (!parseHostRule(h)) throw new SourceError(`photo host "${h}" is not a host ("photos.example.com", "*.example.com", "https://cdn.example.com:8443" or "*")`);
+  const hosts = (Array.isArray(s.photoHosts) ? s.photoHosts : typeof s.photoHosts === 'string' ? s.photoHosts.split(',') : ['*'])
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const h of hosts)
+    if (!parseHostRule(h))
+      throw new SourceError(`photo host "${h}" is not a host ("photos.example.com", "*.example.com", "https://cdn.example.com:8443" or "*")`);
   const pageSize = s.pageSize === undefined ? undefined : Number(s.pageSize);
   if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 5000)) throw new SourceError(`page size "${s.pageSize}": 1 to 5000`);
   return {
@@ -82,7 +87,9 @@ export function readSchedule(file: string, env: NodeJS.ProcessEnv = process.env)
   try {
     list = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new SourceError(`IMPORT_SOURCES ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`);
+    throw new SourceError(
+      `IMPORT_SOURCES ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`,
+    );
   }
   if (!Array.isArray(list)) throw new SourceError(`IMPORT_SOURCES ${file}: a JSON array of sources`);
   const scheduled = list.map((item, i) => {

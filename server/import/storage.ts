@@ -42,9 +42,13 @@ export function supabasePhotoStore(settings: StorageSettings): PhotoStore {
   const ensureBucket = () =>
     (bucket ??= (async () => {
       const found = await client.getBucket(settings.bucket);
-      if (found.error && ![400, 404].includes(Number((found.error as { status?: number }).status))) throw failed(found.error, `the bucket "${settings.bucket}"`);
+      if (found.error && ![400, 404].includes(Number((found.error as { status?: number }).status)))
+        throw failed(found.error, `the bucket "${settings.bucket}"`);
       if (found.data) {
-        if (!found.data.public) throw new StorageError(`the bucket "${settings.bucket}" is not public: the photos would not show (make it public, or name another with PHOTO_BUCKET)`);
+        if (!found.data.public)
+          throw new StorageError(
+            `the bucket "${settings.bucket}" is not public: the photos would not show (make it public, or name another with PHOTO_BUCKET)`,
+          );
         return;
       }
       const made = await client.createBucket(settings.bucket, { public: true, allowedMimeTypes: TYPES, fileSizeLimit: LARGEST_FILE });

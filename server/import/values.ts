@@ -47,7 +47,8 @@ export function number(v: unknown): number | null {
 export const yes = (v: unknown): boolean => v === true || (typeof v === 'string' && /^(true|yes|y|1|s[ií])$/i.test(v.trim())) || v === 1;
 
 /** A list the feed may send as an array or as "a, b, c". */
-export const list = (v: unknown): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,;|]/) : []).map((x) => text(x, 100) ?? '').filter((x) => x && !/^none$/i.test(x));
+export const list = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,;|]/) : []).map((x) => text(x, 100) ?? '').filter((x) => x && !/^none$/i.test(x));
 
 export const when = (v: unknown): string | null => {
   const s = text(v, 40);
@@ -209,7 +210,16 @@ export const FEE_MONTHS: Record<string, number> = {
 };
 
 /** Furnished's values (letters and case ignored), as ours. */
-export const FURNISHED: Record<string, 'yes' | 'partly' | 'no'> = { furnished: 'yes', yes: 'yes', y: 'yes', partially: 'partly', partly: 'partly', unfurnished: 'no', no: 'no', n: 'no' };
+export const FURNISHED: Record<string, 'yes' | 'partly' | 'no'> = {
+  furnished: 'yes',
+  yes: 'yes',
+  y: 'yes',
+  partially: 'partly',
+  partly: 'partly',
+  unfurnished: 'no',
+  no: 'no',
+  n: 'no',
+};
 
 /** PetsAllowed's values that allow some pets (letters and case ignored). */
 export const PETS_YES = new Set(['yes', 'catsok', 'dogsok', 'numberlimit', 'sizelimit', 'breedrestrictions']);
@@ -252,6 +262,7 @@ export function composeTitle(l: Pick<ImportedListing, 'property_type' | 'bedroom
     const area = Math.round((l.lot_size || l.square_feet) as number);
     return t('site.composedTitle.land', { area: area.toLocaleString(lang === 'es' ? 'es-EC' : 'en-US'), place });
   }
-  if (l.bedrooms && l.bedrooms > 0 && l.property_type !== 'land') return t('site.composedTitle.withBeds', { count: l.bedrooms, Type, type: Type.toLowerCase(), place });
+  if (l.bedrooms && l.bedrooms > 0 && l.property_type !== 'land')
+    return t('site.composedTitle.withBeds', { count: l.bedrooms, Type, type: Type.toLowerCase(), place });
   return t('site.composedTitle.plain', { Type, place });
 }

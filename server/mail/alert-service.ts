@@ -15,7 +15,9 @@ export interface AlertService {
   stop(): Promise<void>;
 }
 
-export function createAlertService(options: AlertRunOptions & { sql: TransactionalSql; intervalSeconds: number; onQueued: () => void; log?: (line: string) => void }): AlertService {
+export function createAlertService(
+  options: AlertRunOptions & { sql: TransactionalSql; intervalSeconds: number; onQueued: () => void; log?: (line: string) => void },
+): AlertService {
   const log = options.log ?? (() => {});
   return periodic({
     name: 'alerts',
@@ -23,7 +25,8 @@ export function createAlertService(options: AlertRunOptions & { sql: Transaction
     log,
     run: () =>
       runAlerts(options.sql, options, () => options.onQueued()).then((r) => {
-        if (r.alerts || r.expired) log(`[alerts] ${r.searches} searches looked at, ${r.alerts} alerts queued, ${r.expired} unconfirmed requests expired (${r.ms} ms)`);
+        if (r.alerts || r.expired)
+          log(`[alerts] ${r.searches} searches looked at, ${r.alerts} alerts queued, ${r.expired} unconfirmed requests expired (${r.ms} ms)`);
         return r;
       }),
   });

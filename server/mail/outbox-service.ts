@@ -10,7 +10,9 @@ import { nextDueInSeconds } from '../../core/functions/outbox/store.ts';
 import { createOutboxWorker, type Composer, type DrainResult, type Mailer, type OutboxWorkerOptions } from '../../core/functions/outbox/worker.ts';
 import type { Sql } from '../../core/functions/sql.ts';
 
-export interface OutboxServiceOptions extends Partial<Pick<OutboxWorkerOptions, 'concurrency' | 'leaseSeconds' | 'baseDelaySeconds' | 'maxDelaySeconds' | 'deliverers'>> {
+export interface OutboxServiceOptions extends Partial<
+  Pick<OutboxWorkerOptions, 'concurrency' | 'leaseSeconds' | 'baseDelaySeconds' | 'maxDelaySeconds' | 'deliverers'>
+> {
   sql: Sql;
   mailer: Mailer;
   composers: Record<string, Composer>;

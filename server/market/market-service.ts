@@ -31,7 +31,9 @@ export function createMarketService(options: { db: Database; log?: (line: string
         if (n !== null) {
           log(`[market] the index made again: ${n} figures`);
           // with the hourly work, the copies of open houses that are over go (docs/visits.md "Open houses")
-          await options.db.jobs.query('select internal.forget_past_open_houses()').catch((error: unknown) => log(`[market] past open houses: ${(error as Error).message}`));
+          await options.db.jobs
+            .query('select internal.forget_past_open_houses()')
+            .catch((error: unknown) => log(`[market] past open houses: ${(error as Error).message}`));
         }
         return n;
       });

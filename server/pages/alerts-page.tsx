@@ -73,7 +73,10 @@ export function message(ctx: Ctx, key: string, status: number, search?: Summary)
       <Section heading={ctx.t(`site.alerts.${key}.heading`)} text={ctx.t(`site.alerts.${key}.${text}`)}>
         <Details ctx={ctx} s={search} />
         <p>
-          <a className="btn btn--outline" href={market ? marketPath(market.place, ctx.lang) : home ? localizedPath('/sell', ctx.lang) : localizedPath('/search-properties', ctx.lang)}>
+          <a
+            className="btn btn--outline"
+            href={market ? marketPath(market.place, ctx.lang) : home ? localizedPath('/sell', ctx.lang) : localizedPath('/search-properties', ctx.lang)}
+          >
             {ctx.t(market ? 'site.alerts.toReport' : home ? 'site.alerts.toSell' : 'site.alerts.toSearch')}
           </a>
         </p>
@@ -154,7 +157,12 @@ function managePage(ctx: Ctx, s: Summary, note?: string): AlertPage {
           </Form>
         )}
         <Form ctx={ctx} className="alert-page__form">
-          <Submit label={t(paused ? 'site.alerts.manage.resume' : 'site.alerts.manage.pause')} name="do" value={paused ? 'resume' : 'pause'} tone="btn--outline" />
+          <Submit
+            label={t(paused ? 'site.alerts.manage.resume' : 'site.alerts.manage.pause')}
+            name="do"
+            value={paused ? 'resume' : 'pause'}
+            tone="btn--outline"
+          />
         </Form>
         <Form ctx={ctx} className="alert-page__form">
           <Submit label={t('site.alerts.manage.delete')} name="do" value="delete" tone="btn--accent" />
@@ -221,6 +229,7 @@ export async function alertPagePost(kind: AlertPageKind, ctx: Ctx, fields: URLSe
   const answer = await call(change);
   if (answer.status === 400) return alertPageGet('manage', ctx, call);
   if (answer.status !== 200) return failure(ctx, answer);
-  const note = action === 'pause' ? ctx.t('site.alerts.manage.paused') : action === 'resume' ? ctx.t('site.alerts.manage.resumed') : ctx.t('site.alerts.manage.saved');
+  const note =
+    action === 'pause' ? ctx.t('site.alerts.manage.paused') : action === 'resume' ? ctx.t('site.alerts.manage.resumed') : ctx.t('site.alerts.manage.saved');
   return managePage(ctx, answer.body.search as Summary, note);
 }

@@ -22,7 +22,9 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** A page that says something, and links her data's page (where every consent of hers is). */
 function said(ctx: PrivacyCtx, key: string, status: number, consent?: Told, action?: boolean): PrivacyPage {
   const { t, lang } = ctx;
-  const values = consent ? { text: consent.text, date: shownTime(lang, consent.given_at, 'long'), withdrawn: shownTime(lang, consent.withdrawn_at, 'long') } : {};
+  const values = consent
+    ? { text: consent.text, date: shownTime(lang, consent.given_at, 'long'), withdrawn: shownTime(lang, consent.withdrawn_at, 'long') }
+    : {};
   return {
     status,
     body: markup(
@@ -43,7 +45,11 @@ function said(ctx: PrivacyCtx, key: string, status: number, consent?: Told, acti
 }
 
 /** What the function answered, as a page: unknown (404), away (503), or the consent. */
-function answered(ctx: PrivacyCtx, answer: { status: number; body: Record<string, unknown> }, then: (consent: Told, already: boolean) => PrivacyPage): PrivacyPage {
+function answered(
+  ctx: PrivacyCtx,
+  answer: { status: number; body: Record<string, unknown> },
+  then: (consent: Told, already: boolean) => PrivacyPage,
+): PrivacyPage {
   if (answer.status === 404) return said(ctx, 'invalid', 404);
   if (answer.status !== 200) return { status: 503, body: '' };
   return then(answer.body.consent as Told, answer.body.already === true);
@@ -51,7 +57,9 @@ function answered(ctx: PrivacyCtx, answer: { status: number; body: Record<string
 
 export async function consentGet(ctx: PrivacyCtx, call: Call): Promise<PrivacyPage> {
   if (!TOKEN.test(ctx.token)) return said(ctx, 'invalid', 404);
-  return answered(ctx, await call({ action: 'consent', token: ctx.token }), (consent) => (consent.withdrawn_at ? said(ctx, 'already', 200, consent) : said(ctx, 'form', 200, consent, true)));
+  return answered(ctx, await call({ action: 'consent', token: ctx.token }), (consent) =>
+    consent.withdrawn_at ? said(ctx, 'already', 200, consent) : said(ctx, 'form', 200, consent, true),
+  );
 }
 
 /** The button, or a mail client's one-click POST (`List-Unsubscribe=One-Click`): withdrawn at once. */

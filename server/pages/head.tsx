@@ -56,7 +56,11 @@ export interface HeadShape {
   ogType: boolean;
 }
 
-export const shapeOf = (info: HeadInfo): HeadShape => ({ title: info.title !== undefined, description: info.description !== undefined, ogType: Boolean(info.ogType) });
+export const shapeOf = (info: HeadInfo): HeadShape => ({
+  title: info.title !== undefined,
+  description: info.description !== undefined,
+  ogType: Boolean(info.ogType),
+});
 
 /** Removes the tags a rendered page replaces, and the preloads of another language's texts. */
 function strip(html: string, lang: Lang, shape: HeadShape): string {

@@ -123,7 +123,8 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     } catch {
       format = undefined;
     }
-    if (!format || !REMOTE_FORMATS.has(format)) throw new FetchRefused(`${url.host}: not an image (said ${fetched.contentType ?? 'nothing'}, is ${format ?? 'unreadable'})`, 'failed');
+    if (!format || !REMOTE_FORMATS.has(format))
+      throw new FetchRefused(`${url.host}: not an image (said ${fetched.contentType ?? 'nothing'}, is ${format ?? 'unreadable'})`, 'failed');
     return fetched.body;
   }
 

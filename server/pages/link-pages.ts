@@ -105,7 +105,13 @@ export function createLinkPages(kit: PageKit) {
     let page: Page;
     if (method === 'POST') {
       const raw = await readBody(req, 4096);
-      const fields = new URLSearchParams(raw === 'too-large' ? '' : /multipart\/form-data/i.test(String(req.headers['content-type'])) ? multipartFields(raw.toString('utf8')) : raw.toString('utf8'));
+      const fields = new URLSearchParams(
+        raw === 'too-large'
+          ? ''
+          : /multipart\/form-data/i.test(String(req.headers['content-type']))
+            ? multipartFields(raw.toString('utf8'))
+            : raw.toString('utf8'),
+      );
       page = await family.post(kind, ctx, fields, call).catch(() => ({ status: 503, body: '' }));
     } else if (method === 'GET' || method === 'HEAD') {
       page = await family.get(kind, ctx, call).catch(() => ({ status: 503, body: '' }));
@@ -116,7 +122,11 @@ export function createLinkPages(kit: PageKit) {
     if (page.status === 503 && !page.body) page = family.unavailable(ctx);
     if (page.download) {
       res
-        .writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': `attachment; filename="${page.download.filename}"`, 'Cache-Control': 'no-store' })
+        .writeHead(200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Disposition': `attachment; filename="${page.download.filename}"`,
+          'Cache-Control': 'no-store',
+        })
         .end(page.download.json);
       return true;
     }

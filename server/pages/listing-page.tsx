@@ -64,7 +64,11 @@ function ListingTile({ p, ctx }: { p: Property; ctx: ListingPageContext }) {
   return (
     <li className="listing-tile">
       <a className="listing-tile__link" href={listingPath(p.id, p.title, ctx.lang)}>
-        {photo ? <Photo src={photo} sizes={PHOTO_SIZES.tile} alt="" width={400} height={225} loading="lazy" decoding="async" /> : <span className="listing-tile__photo" />}
+        {photo ? (
+          <Photo src={photo} sizes={PHOTO_SIZES.tile} alt="" width={400} height={225} loading="lazy" decoding="async" />
+        ) : (
+          <span className="listing-tile__photo" />
+        )}
         <span className="listing-tile__price">{listingPrice(p, ctx.t)}</span>
         <span className="listing-tile__title">{p.title}</span>
         <span className="listing-tile__place">{[p.city, typeLabel(p.propertyType, ctx.t)].filter(Boolean).join(' · ')}</span>
@@ -152,7 +156,14 @@ export interface RenderedListing {
 }
 
 /** The page of an active listing. */
-export function renderListing(row: Row, similar: { rows: Row[]; like: boolean }, history: PriceEvent[], ctx: ListingPageContext, market?: MarketFigure, openHouses: OpenHouse[] = []): RenderedListing {
+export function renderListing(
+  row: Row,
+  similar: { rows: Row[]; like: boolean },
+  history: PriceEvent[],
+  ctx: ListingPageContext,
+  market?: MarketFigure,
+  openHouses: OpenHouse[] = [],
+): RenderedListing {
   const { t, lang, origin } = ctx;
   const p = toProperty(row, ctx);
   const route = listingPath(p.id, p.title, 'en');
@@ -184,7 +195,17 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
             </span>
           </div>
           <div className="listing__photo">
-            {photo ? <Photo src={photo} sizes={PHOTO_SIZES.detail} alt={t('site.listing.photoAlt', { title: p.title })} width={712} height={400} fetchPriority="high" decoding="async" /> : null}
+            {photo ? (
+              <Photo
+                src={photo}
+                sizes={PHOTO_SIZES.detail}
+                alt={t('site.listing.photoAlt', { title: p.title })}
+                width={712}
+                height={400}
+                fetchPriority="high"
+                decoding="async"
+              />
+            ) : null}
           </div>
           <div className="listing__grid">
             <div className="listing__main">
@@ -205,7 +226,12 @@ export function renderListing(row: Row, similar: { rows: Row[]; like: boolean },
                 lang={lang}
                 heading="h2"
                 calendarHref={(id) => localizedPath(openHouseCalendarPath(p.id, id), lang)}
-                classes={{ section: 'listing__open-houses', when: 'listing__open-house-when', remarks: 'listing__open-house-remarks', links: 'listing__open-house-links' }}
+                classes={{
+                  section: 'listing__open-houses',
+                  when: 'listing__open-house-when',
+                  remarks: 'listing__open-house-remarks',
+                  links: 'listing__open-house-links',
+                }}
               />
               <section className="listing__location">
                 <h2>{t('location.heading')}</h2>
@@ -265,5 +291,13 @@ export function renderMissingListing(kind: 'gone' | 'notFound', similar: Row[], 
       <Similar similar={similar.map((r) => toProperty(r, ctx))} city="" ctx={ctx} />
     </>,
   );
-  return { head: { title: t(kind === 'gone' ? 'site.meta.gone.title' : 'site.meta.listing.title'), description: t(`site.listing.${kind}.title`), robots: 'noindex', hoisted }, body };
+  return {
+    head: {
+      title: t(kind === 'gone' ? 'site.meta.gone.title' : 'site.meta.listing.title'),
+      description: t(`site.listing.${kind}.title`),
+      robots: 'noindex',
+      hoisted,
+    },
+    body,
+  };
 }

@@ -112,7 +112,11 @@ export function renderMarket(place: string, data: MarketData, ctx: MarketPageCon
       </nav>
       {/* the element takes the report over (and follows the language live), starting from these figures */}
       <exp-market-report place={place} heading-level="h1">
-        <script type="application/json" data-exp-market="" dangerouslySetInnerHTML={{ __html: jsonLdText({ place, typeGroup: 'all', month: last.month, data }) }} />
+        <script
+          type="application/json"
+          data-exp-market=""
+          dangerouslySetInnerHTML={{ __html: jsonLdText({ place, typeGroup: 'all', month: last.month, data }) }}
+        />
         <MarketReportView
           place={place}
           data={data}

@@ -53,8 +53,14 @@ const placeHero = (place: Place) => (html: string) => {
     );
   if (known) {
     out = out
-      .replace(/(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/, (_m, start: string) => `${start} data-i18n="site.locations.${known.slug}.subtitle"`)
-      .replace(/(<video class="hero__media" data-video=")quito(" poster="\/media\/video\/)quito(-poster\.webp")/, (_m, a: string, b: string, c: string) => `${a}${known.video}${b}${known.video}${c}`);
+      .replace(
+        /(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/,
+        (_m, start: string) => `${start} data-i18n="site.locations.${known.slug}.subtitle"`,
+      )
+      .replace(
+        /(<video class="hero__media" data-video=")quito(" poster="\/media\/video\/)quito(-poster\.webp")/,
+        (_m, a: string, b: string, c: string) => `${a}${known.video}${b}${known.video}${c}`,
+      );
   }
   return out;
 };
@@ -75,7 +81,13 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   async function listingPage(id: string, slug: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
     const d = siteData(request);
     const t = siteTexts().t(lang);
-    const ctx: ListingPageContext = { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (p: Property) => images().ogUrl('listings', p.id, p.images[0]) };
+    const ctx: ListingPageContext = {
+      lang,
+      t,
+      origin: origin(),
+      mediaBase: options.mediaBase(),
+      imageUrl: (p: Property) => images().ogUrl('listings', p.id, p.images[0]),
+    };
     // the listing, the ones most like it and its history at once: one wait instead of two (the
     // listings like it serve a gone listing's page too; a failure of the two extras waits for the row)
     const extras = Promise.all([
@@ -96,14 +108,22 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       const like = available === false ? (await extras)[0] : [];
       const similar = like.length ? like : await d.similar(null, null, 4);
       const missing = renderMissingListing(available === false ? 'gone' : 'notFound', similar, ctx);
-      return { status: available === false ? 410 : 404, type: 'text/html', body: html('listing.html', path, lang, missing.head, missing.body), headers: { 'Cache-Control': MISSING_CACHE } };
+      return {
+        status: available === false ? 410 : 404,
+        type: 'text/html',
+        body: html('listing.html', path, lang, missing.head, missing.body),
+        headers: { 'Cache-Control': MISSING_CACHE },
+      };
     }
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
     // with the listing beside its market: its sector's (or nearest place's) figure for its type, last month
     const [like, history, market, openHouses] = await extras;
     // the listings most like it when there are enough of them, else more of its city
-    const similar = like.length >= SIMILAR_ENOUGH ? { rows: like, like: true } : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
+    const similar =
+      like.length >= SIMILAR_ENOUGH
+        ? { rows: like, like: true }
+        : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
     const page = renderListing(row, similar, history, ctx, market, openHouses);
     return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
   }
@@ -140,12 +160,29 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   async function agentPage(id: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
     const record = await siteData(request).agent(id);
     const t = siteTexts().t(lang);
-    const page = renderAgent(record, id, { lang, t, origin: origin(), mediaBase: options.mediaBase(), imageUrl: (a: AgentProfile) => images().ogUrl('agents', a.id, a.photo), brand: brand() });
-    return { status: page.status, type: 'text/html', body: html('agent.html', path, lang, page.head, page.body), headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE } };
+    const page = renderAgent(record, id, {
+      lang,
+      t,
+      origin: origin(),
+      mediaBase: options.mediaBase(),
+      imageUrl: (a: AgentProfile) => images().ogUrl('agents', a.id, a.photo),
+      brand: brand(),
+    });
+    return {
+      status: page.status,
+      type: 'text/html',
+      body: html('agent.html', path, lang, page.head, page.body),
+      headers: { 'Cache-Control': page.status === 200 ? PAGE_CACHE : MISSING_CACHE },
+    };
   }
 
   // the reports change when the index is made again (hourly, docs/market.md "Freshness"): kept for minutes
-  const reports = new LRUCache<string, string>({ max: 300, maxSize: 24 * 1024 * 1024, sizeCalculation: (page) => Math.max(1, page.length), ttl: MARKET_PAGE_TTL_MS });
+  const reports = new LRUCache<string, string>({
+    max: 300,
+    maxSize: 24 * 1024 * 1024,
+    sizeCalculation: (page) => Math.max(1, page.length),
+    ttl: MARKET_PAGE_TTL_MS,
+  });
 
   /** /market/{place}: a place's market report (docs/market.md), or the 404 where the index has none of its own. */
   async function marketPage(place: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
@@ -176,7 +213,10 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   function staticPage(page: string, status: number, route: string | null, lang: Lang, path: string, given?: (html: string) => string): PageResponse {
     // a built page whose content the server writes (the privacy notice, with the operator's details)
     const transform =
-      given ?? (page === 'privacy.html' ? (html: string) => html.replace('<!--exp:content-->', () => privacyNotice(siteTexts().t(lang), lang, options.privacy ?? defaultPrivacy())) : undefined);
+      given ??
+      (page === 'privacy.html'
+        ? (html: string) => html.replace('<!--exp:content-->', () => privacyNotice(siteTexts().t(lang), lang, options.privacy ?? defaultPrivacy()))
+        : undefined);
     // the 404 page is the same for every made-up address: kept once per language (and without a
     // twin to go to), so no address a visitor makes up is ever something the server remembers
     const notFound = status === 404;

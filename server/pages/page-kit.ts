@@ -47,7 +47,8 @@ export interface PagesOptions {
 }
 
 /** The elements that show a map, theirs or a listing's in its dialog; one that names its own tiles keeps them. */
-const MAP_ELEMENTS = /<exp-(?:property-search|property-map|property-detail|home-valuation|featured-listings|saved-listings|agent-profile)\b(?![^>]*\stile-url=)/g;
+const MAP_ELEMENTS =
+  /<exp-(?:property-search|property-map|property-detail|home-valuation|featured-listings|saved-listings|agent-profile)\b(?![^>]*\stile-url=)/g;
 
 /** the picture of a page without its own (the home page's hero) */
 export const DEFAULT_PICTURE = '/media/video/quito-poster.webp';
@@ -104,7 +105,10 @@ export function createPageKit(options: PagesOptions) {
   const html = (page: string, path: string | undefined, lang: Lang, head: HeadInfo, content?: string, transform?: (html: string) => string): string => {
     const info: HeadInfo = { ...(path ? { twin: twinPath(path) } : {}), ...head };
     const shape = shapeOf(info);
-    const prepare = () => withTiles(tidy(prepareTemplate((transform ?? ((h: string) => h))(template(page) ?? template('404.html') ?? EMPTY_PAGE), lang, siteTexts().dict(lang), shape)));
+    const prepare = () =>
+      withTiles(
+        tidy(prepareTemplate((transform ?? ((h: string) => h))(template(page) ?? template('404.html') ?? EMPTY_PAGE), lang, siteTexts().dict(lang), shape)),
+      );
     let base: string;
     if (transform) base = prepare();
     else {

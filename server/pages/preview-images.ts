@@ -16,14 +16,24 @@ import type { PageResponse } from './send.ts';
 
 export function createPreviewImages(kit: PageKit, indexedPage: (route: string, lang: Lang) => Promise<PageResponse | undefined>) {
   const { options, origin, siteData, picture } = kit;
-  const images = createImageCache({ dir: options.imageCacheDir, fallback: () => picture(DEFAULT_PICTURE), sources: options.imageSources, ...(options.log ? { log: options.log } : {}) });
+  const images = createImageCache({
+    dir: options.imageCacheDir,
+    fallback: () => picture(DEFAULT_PICTURE),
+    sources: options.imageSources,
+    ...(options.log ? { log: options.log } : {}),
+  });
 
   const links: PageImages = {
     /** The page's link preview: its own card (previews.ts), at an address that changes with it. */
     pageImage(route: string, lang: Lang, rendered: string): OgImage {
       const card = cardOf(rendered, DEFAULT_PICTURE);
       const name = route === '/' ? '/index' : route;
-      return { url: new URL(`/og/pages${name}.${lang}.jpg?v=${cardVersion(card)}`, origin()).href, width: OG_SIZE.width, height: OG_SIZE.height, alt: card.title };
+      return {
+        url: new URL(`/og/pages${name}.${lang}.jpg?v=${cardVersion(card)}`, origin()).href,
+        width: OG_SIZE.width,
+        height: OG_SIZE.height,
+        alt: card.title,
+      };
     },
     ogUrl: (kind, id, source) => new URL(`/og/${kind}/${encodeURIComponent(id)}.jpg${source ? `?v=${versionOf(source)}` : ''}`, origin()).href,
   };
@@ -34,7 +44,12 @@ export function createPreviewImages(kit: PageKit, indexedPage: (route: string, l
     if (!page || page.status !== 200 || typeof page.body !== 'string') return undefined;
     const card = cardOf(page.body, DEFAULT_PICTURE);
     const image = await images.composed(`page\n${cardVersion(card)}`, OG_SIZE.width, OG_SIZE.height, async () => renderCard(card, picture(card.picture)));
-    return { status: 200, type: 'image/jpeg', body: image.body, headers: { 'Cache-Control': 'public, max-age=86400, s-maxage=86400', 'X-Image-Cache': image.cached ? 'hit' : 'miss' } };
+    return {
+      status: 200,
+      type: 'image/jpeg',
+      body: image.body,
+      headers: { 'Cache-Control': 'public, max-age=86400, s-maxage=86400', 'X-Image-Cache': image.cached ? 'hit' : 'miss' },
+    };
   }
 
   /** /og/listings/7.jpg, /og/agents/3.jpg: the first photo, 1200x630; immutable when asked by its version. */
@@ -62,7 +77,11 @@ export function createPreviewImages(kit: PageKit, indexedPage: (route: string, l
       body: image.body,
       // the default picture in place of a photo that failed is not kept long: the photo may come back
       headers: {
-        'Cache-Control': image.fallback ? 'public, max-age=600, s-maxage=600' : immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600, s-maxage=3600',
+        'Cache-Control': image.fallback
+          ? 'public, max-age=600, s-maxage=600'
+          : immutable
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=3600, s-maxage=3600',
         'X-Image-Cache': image.cached ? 'hit' : 'miss',
       },
     };

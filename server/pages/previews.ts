@@ -53,7 +53,9 @@ export const cardVersion = (card: PageCard) => versionOf(`${CARD_VERSION}\n${car
 const markup = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
 
 async function textImage(text: string, fontfile: string, font: string, width: number): Promise<{ data: Buffer; height: number }> {
-  const { data, info } = await sharp({ text: { text: `<span foreground="#ffffff">${markup(text)}</span>`, fontfile, font, width, rgba: true, wrap: 'word', dpi: 72 } })
+  const { data, info } = await sharp({
+    text: { text: `<span foreground="#ffffff">${markup(text)}</span>`, fontfile, font, width, rgba: true, wrap: 'word', dpi: 72 },
+  })
     .png()
     .toBuffer({ resolveWithObject: true });
   return { data, height: info.height };
@@ -77,7 +79,11 @@ export async function renderCard(card: PageCard, picture: Buffer): Promise<Buffe
   );
   return sharp(picture, { density: 144 })
     .resize(W, H, { fit: 'cover' })
-    .composite([{ input: shade, top: 0, left: 0 }, ...(eyebrow ? [{ input: eyebrow.data, top: eyebrowTop, left }] : []), { input: title.data, top: titleTop, left }])
+    .composite([
+      { input: shade, top: 0, left: 0 },
+      ...(eyebrow ? [{ input: eyebrow.data, top: eyebrowTop, left }] : []),
+      { input: title.data, top: titleTop, left },
+    ])
     .png()
     .toBuffer();
 }

@@ -50,7 +50,9 @@ export function privacyNotice(t: Translate, lang: Lang, settings: PrivacySetting
       <p className="privacy-notice__version">
         {t('site.privacy.notice.version', {
           version: PRIVACY_NOTICE.version,
-          date: new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${PRIVACY_NOTICE.since}T12:00:00Z`)),
+          date: new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(
+            new Date(`${PRIVACY_NOTICE.since}T12:00:00Z`),
+          ),
         })}
       </p>
       {sections.map((key) => (
@@ -71,7 +73,11 @@ export function privacyNotice(t: Translate, lang: Lang, settings: PrivacySetting
 /** A time as the privacy pages show it, on Ecuador's clock ('' for none). */
 export function shownTime(lang: Lang, v: unknown, style: 'long' | 'medium' = 'medium'): string {
   if (typeof v !== 'string' || !v) return '';
-  return new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: style, ...(style === 'medium' ? { timeStyle: 'short' } : {}), timeZone: 'America/Guayaquil' }).format(new Date(v));
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', {
+    dateStyle: style,
+    ...(style === 'medium' ? { timeStyle: 'short' } : {}),
+    timeZone: 'America/Guayaquil',
+  }).format(new Date(v));
 }
 
 export function Section({ heading, text, children }: { heading: string; text?: string | undefined; children?: ReactNode }) {
@@ -309,7 +315,10 @@ function failure(ctx: PrivacyCtx, status: number): PrivacyPage {
   if (status === 404) return askPage(ctx, 404, undefined, 'invalid');
   if (status === 410) return askPage(ctx, 410, undefined, 'expired');
   if (status === 429) return askPage(ctx, 429, ctx.t('site.privacy.myData.limited'));
-  return { status: 503, body: markup(<Section heading={ctx.t('site.privacy.myData.unavailable.heading')} text={ctx.t('site.privacy.myData.unavailable.text')} />) };
+  return {
+    status: 503,
+    body: markup(<Section heading={ctx.t('site.privacy.myData.unavailable.heading')} text={ctx.t('site.privacy.myData.unavailable.text')} />),
+  };
 }
 
 /** The page while the function is away. */
@@ -339,7 +348,10 @@ export async function myDataPost(ctx: PrivacyCtx, fields: URLSearchParams, call:
     const answer = await call({ action: 'ask', email: fields.get('email') ?? '', lang: ctx.lang, website: fields.get('website') ?? '' });
     if (answer.status === 400) return askPage(ctx, 400, ctx.t('site.privacy.myData.invalidEmail'));
     if (answer.status !== 200) return failure(ctx, answer.status);
-    return { status: 200, body: markup(<Section heading={ctx.t('site.privacy.myData.sent.heading')} text={ctx.t('site.privacy.myData.sent.text', { hours: HOURS })} />) };
+    return {
+      status: 200,
+      body: markup(<Section heading={ctx.t('site.privacy.myData.sent.heading')} text={ctx.t('site.privacy.myData.sent.text', { hours: HOURS })} />),
+    };
   }
   if (action === 'open') {
     const answer = await call({ action: 'open', token: ctx.token });

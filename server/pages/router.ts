@@ -35,7 +35,11 @@ export function createPages(options: PagesOptions) {
     if (sitemapsOf?.data !== data)
       sitemapsOf = {
         data,
-        sitemaps: createSitemaps({ data: (request) => (request ? siteData(request) : data), origin: origin(), ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}) }),
+        sitemaps: createSitemaps({
+          data: (request) => (request ? siteData(request) : data),
+          origin: origin(),
+          ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}),
+        }),
       };
     return sitemapsOf.sitemaps;
   };
@@ -77,7 +81,10 @@ export function createPages(options: PagesOptions) {
     if (card) return previews.pageCard(card[1] === '/index' ? '/' : (card[1] as string), card[2] as Lang);
     const demo = matchDemo(path);
     // the demos are for people embedding the elements, never for a search engine: one header says so for all of them
-    if (demo) return template(demo) === undefined ? undefined : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' } };
+    if (demo)
+      return template(demo) === undefined
+        ? undefined
+        : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' } };
     // an open house's "Add to calendar" (docs/visits.md "Open houses")
     const ics = /^(?:\/es)?\/open-houses\/(\d{1,15})\/(\d{1,15})\.ics$/.exec(path);
     if (ics) return pages.openHouseCalendar(ics[1] as string, ics[2] as string, splitLangPath(path).lang, request);

@@ -87,7 +87,10 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
       }
       if (name === 'pages') {
         // the place pages: the hero's Ecuador places and every city with active listings (places.ts)
-        const slugs = new Set([...LOCATIONS.filter((l) => l.city).map((l) => l.slug), ...(await options.data(request).cities()).map((c) => slugify(c.city)).filter(Boolean)]);
+        const slugs = new Set([
+          ...LOCATIONS.filter((l) => l.city).map((l) => l.slug),
+          ...(await options.data(request).cities()).map((c) => slugify(c.city)).filter(Boolean),
+        ]);
         return urlset([
           ...INDEXED_PATHS.map((route) => ({ route })),
           ...[...slugs].map((slug) => ({ route: placePath(slug) })),

@@ -68,7 +68,15 @@ function Details({ ctx, r, holder, at }: { ctx: Ctx; r: VisitSummary; holder: 'a
 }
 
 /** A page that says what happened (`site.visits.<key>`), with the request's details when there are some. */
-function message(ctx: Ctx, key: string, status: number, r?: VisitSummary, holder: 'agent' | 'visitor' = 'visitor', params: Record<string, unknown> = {}, extra?: ReactNode): VisitPage {
+function message(
+  ctx: Ctx,
+  key: string,
+  status: number,
+  r?: VisitSummary,
+  holder: 'agent' | 'visitor' = 'visitor',
+  params: Record<string, unknown> = {},
+  extra?: ReactNode,
+): VisitPage {
   return {
     status,
     body: markup(
@@ -114,7 +122,13 @@ function PlaceField({ ctx, r }: { ctx: Ctx; r: VisitSummary }) {
   return (
     <label className="visit-page__field">
       <span>{ctx.t(video ? 'site.visits.videoLink' : 'site.visits.address')}</span>
-      <input name="location" type={video ? 'url' : 'text'} maxLength={300} defaultValue={video ? '' : r.listing.address} placeholder={video ? 'https://meet.google.com/…' : undefined} />
+      <input
+        name="location"
+        type={video ? 'url' : 'text'}
+        maxLength={300}
+        defaultValue={video ? '' : r.listing.address}
+        placeholder={video ? 'https://meet.google.com/…' : undefined}
+      />
       <small>{ctx.t(video ? 'site.visits.videoLinkHelp' : 'site.visits.addressHelp')}</small>
     </label>
   );

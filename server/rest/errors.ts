@@ -20,17 +20,21 @@ export class ApiError extends Error {
 
 export const parseError = (what: string, details: string | null = null) => new ApiError(400, 'PGRST100', `"failed to parse ${what}"`, details);
 
-export const tableNotFound = (name: string, hint: string | null) => new ApiError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`, null, hint);
+export const tableNotFound = (name: string, hint: string | null) =>
+  new ApiError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`, null, hint);
 
 export const columnNotFound = (table: string, column: string) => new ApiError(400, '42703', `column ${table}.${column} does not exist`);
 
 export const rangeNotSatisfiable = (details: string) => new ApiError(416, 'PGRST103', 'Requested range not satisfiable', details);
 
-export const notSingle = (rows: number) => new ApiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${rows} rows`);
+export const notSingle = (rows: number) =>
+  new ApiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${rows} rows`);
 
-export const methodNotAllowed = (method: string) => new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, 'This server is read-only: it answers GET and HEAD.');
+export const methodNotAllowed = (method: string) =>
+  new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, 'This server is read-only: it answers GET and HEAD.');
 
-export const databaseUnavailable = () => new ApiError(503, 'PGRST001', 'Database client error. Retrying the connection.', 'The database is not reachable at the moment.');
+export const databaseUnavailable = () =>
+  new ApiError(503, 'PGRST001', 'Database client error. Retrying the connection.', 'The database is not reachable at the moment.');
 
 /** A statement waited longer than the pool allows for a connection, or its request's deadline passed (PostgREST's PGRST003). */
 export const poolTimeout = () => new ApiError(504, 'PGRST003', 'Timed out acquiring connection from connection pool.');

@@ -63,7 +63,12 @@ export function createRestHandler(options: RestHandlerOptions) {
    * Runs a read of a table, a view or a function's rows: the count alone, or the page (with its
    * count in the same statement when asked).
    */
-  async function read(request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>, relation: Relation, source: Source | undefined, context: RequestContext | undefined): Promise<ReadResult> {
+  async function read(
+    request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>,
+    relation: Relation,
+    source: Source | undefined,
+    context: RequestContext | undefined,
+  ): Promise<ReadResult> {
     const { query, range, limit, count } = request;
     const countAll = async () => {
       const built = buildCount(relation, query, source);
@@ -89,12 +94,18 @@ export function createRestHandler(options: RestHandlerOptions) {
     const bearer = bearerToken(req);
     if (!bearer || bearer.split('.').length !== 3 || !options.jwtSecret) return undefined;
     const claims = await verifyAccessToken(await options.jwtSecret(), bearer);
-    if (!claims || (claims.role !== 'authenticated' && claims.role !== 'anon')) throw new ApiError(401, 'PGRST301', 'JWT expired or invalid', null, 'Sign in again.');
+    if (!claims || (claims.role !== 'authenticated' && claims.role !== 'anon'))
+      throw new ApiError(401, 'PGRST301', 'JWT expired or invalid', null, 'Sign in again.');
     return claims.role === 'authenticated' ? claims : undefined;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (req.method === 'OPTIONS') return preflight(res, url.pathname.startsWith('/rest/v1/rpc/') ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS', req.headers['access-control-request-headers']);
+    if (req.method === 'OPTIONS')
+      return preflight(
+        res,
+        url.pathname.startsWith('/rest/v1/rpc/') ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, OPTIONS',
+        req.headers['access-control-request-headers'],
+      );
     // the request's client and deadline (app.ts), for its statements, and who signed it
     let context = requestContext(req);
     try {

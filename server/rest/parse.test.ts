@@ -89,7 +89,9 @@ describe('PostgREST query parsing', () => {
   it("bounds lists and trees (what match, imatch, like and ilike take is the database's rule: tests/contract/privileges.test.ts)", () => {
     // what agentSearchFilter sends: the visitor's words, every metacharacter escaped
     // (inside or=(...) quotes a backslash is written twice: widgets/lib/data/text.ts quoteForLogic)
-    expect(q('or=(first_name_search.match."o\\\\.brien \\\\(jr\\\\)",email_search.imatch.ñandú)').where).toMatchObject([{ conditions: [{ value: 'o\\.brien \\(jr\\)' }, { value: 'ñandú' }] }]);
+    expect(q('or=(first_name_search.match."o\\\\.brien \\\\(jr\\\\)",email_search.imatch.ñandú)').where).toMatchObject([
+      { conditions: [{ value: 'o\\.brien \\(jr\\)' }, { value: 'ñandú' }] },
+    ]);
     expect(fails(`id=in.(${Array.from({ length: 101 }, (_, i) => i).join(',')})`)).toMatch(/at most 100 values/);
     expect(q(`id=in.(${Array.from({ length: 100 }, (_, i) => i).join(',')})`).where).toHaveLength(1);
     expect(fails('or=(and(or(and(a.eq.1))))')).toMatch(/nested too deeply/);

@@ -14,7 +14,8 @@ import type { ApiRequest } from './request.ts';
 
 const CORS_HEADERS = {
   ...ANY_ORIGIN,
-  'Access-Control-Expose-Headers': 'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, Preference-Applied, Retry-After',
+  'Access-Control-Expose-Headers':
+    'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, Preference-Applied, Retry-After',
 };
 
 /**
@@ -81,7 +82,8 @@ function toApiError(error: unknown): ApiError {
 /** Any error, answered; what time may mend (the database away, busy, a client over its share, a statement stopped at its time limit) says when to try again. */
 export function sendFailure(res: ServerResponse, error: unknown): void {
   const api = toApiError(error);
-  const retryAfter = error instanceof OverShareError ? error.retryAfterSeconds : api.status === 503 || api.status === 504 || api.code === '57014' ? 5 : undefined;
+  const retryAfter =
+    error instanceof OverShareError ? error.retryAfterSeconds : api.status === 503 || api.status === 504 || api.code === '57014' ? 5 : undefined;
   sendError(res, api, retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) });
 }
 
@@ -102,7 +104,10 @@ export function sendRead(res: ServerResponse, request: Extract<ApiRequest, { kin
   let body = result.body;
   let status = 200;
   if (total !== undefined) {
-    if (range.lower > total) return sendError(res, rangeNotSatisfiable(`An offset of ${range.lower} was requested, but there are only ${total} rows.`), { 'Content-Range': `*/${total}` });
+    if (range.lower > total)
+      return sendError(res, rangeNotSatisfiable(`An offset of ${range.lower} was requested, but there are only ${total} rows.`), {
+        'Content-Range': `*/${total}`,
+      });
     if (rows < total) status = 206;
   }
   const contentRange = `${total !== 0 && rows > 0 ? `${range.lower}-${range.lower + rows - 1}` : '*'}/${total ?? '*'}`;

@@ -38,7 +38,8 @@ async function postArgs(req: IncomingMessage): Promise<Map<string, unknown>> {
   const body = await readBody(req, MAX_BODY);
   if (body === 'too-large') throw new ApiError(413, 'PGRST102', 'The request body is too large', `At most ${MAX_BODY} bytes.`);
   if (type === 'application/x-www-form-urlencoded') return new Map(new URLSearchParams(body.toString('utf8')));
-  if (type !== 'application/json' && type !== '') throw new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${type}`, null, 'Send the arguments as application/json.');
+  if (type !== 'application/json' && type !== '')
+    throw new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${type}`, null, 'Send the arguments as application/json.');
   const text = body.toString('utf8');
   if (text.trim() === '') return new Map();
   let value: unknown;
@@ -47,7 +48,8 @@ async function postArgs(req: IncomingMessage): Promise<Map<string, unknown>> {
   } catch {
     throw new ApiError(400, 'PGRST102', 'Empty or invalid json');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'PGRST102', 'Empty or invalid json', 'The body must be a JSON object of the arguments by name.');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ApiError(400, 'PGRST102', 'Empty or invalid json', 'The body must be a JSON object of the arguments by name.');
   return new Map(Object.entries(value));
 }
 
@@ -117,7 +119,13 @@ export async function readRpcCall(req: IncomingMessage, url: URL, path: string, 
   const routine = findRoutine(name, [...args.keys()], schema);
   // a signed-in user's call runs in a transaction of its own, which may write (row level security decides what)
   if (routine.volatility === 'volatile' && !(writable && method === 'POST')) {
-    throw new ApiError(405, '25006', `This server is read-only: the function public.${name} is volatile`, null, 'Declare the function STABLE or IMMUTABLE if it does not write.');
+    throw new ApiError(
+      405,
+      '25006',
+      `This server is read-only: the function public.${name} is volatile`,
+      null,
+      'Declare the function STABLE or IMMUTABLE if it does not write.',
+    );
   }
   if (!routine.columns && (query.where.length || query.order.length || query.select !== '*')) {
     throw parseError('filters', `public.${name} returns a single value: its result has no columns to select, filter or order`);
@@ -150,7 +158,10 @@ export function resultSource(call: RpcCall): { relation: Relation; source: Sourc
   const columns = call.routine.columns ?? [];
   const c = callSql(call);
   const inner = c.record ? `${c.record} cross join lateral ${c.call} as _pgrst_f` : `${c.call} as _pgrst_f`;
-  return { relation: { name: call.routine.name, columns, columnSet: new Set(columns) }, source: { from: `(select _pgrst_f.* from ${inner}) _pgrst_src`, params: c.params } };
+  return {
+    relation: { name: call.routine.name, columns, columnSet: new Set(columns) },
+    source: { from: `(select _pgrst_f.* from ${inner}) _pgrst_src`, params: c.params },
+  };
 }
 
 /** A function returning a value (or a set of values): its JSON. */

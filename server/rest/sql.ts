@@ -10,7 +10,20 @@ import type { Relation } from './schema.ts';
 export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 // match and imatch are POSIX regular expressions (~, ~*), as PostgREST reads them
-const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*', cs: '@>', cd: '<@' };
+const COMPARISON: Record<string, string> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'like',
+  ilike: 'ilike',
+  match: '~',
+  imatch: '~*',
+  cs: '@>',
+  cd: '<@',
+};
 
 export interface Built {
   sql: string;
@@ -81,10 +94,15 @@ export interface PageOptions {
 /** One statement answering the page (and the exact count when asked): columns total, n, body. */
 export function buildPage(relation: Relation, query: ReadQuery, page: PageOptions, source = tableSource(relation)): Built {
   const b = new Builder(relation, source);
-  const columns = query.select === '*' ? '*' : query.select.map((s) => (s.alias && s.alias !== s.column ? `${b.column(s.column)} as ${quote(s.alias)}` : b.column(s.column))).join(', ');
+  const columns =
+    query.select === '*'
+      ? '*'
+      : query.select.map((s) => (s.alias && s.alias !== s.column ? `${b.column(s.column)} as ${quote(s.alias)}` : b.column(s.column))).join(', ');
   const from = source.from;
   const where = b.where(query.where);
-  const order = query.order.length ? ` order by ${query.order.map((o) => `${b.column(o.column)} ${o.direction}${o.nulls ? ` nulls ${o.nulls}` : ''}`).join(', ')}` : '';
+  const order = query.order.length
+    ? ` order by ${query.order.map((o) => `${b.column(o.column)} ${o.direction}${o.nulls ? ` nulls ${o.nulls}` : ''}`).join(', ')}`
+    : '';
   // validated integers, written inline so the planner sees them (a LIMIT parameter can make a
   // prepared statement's generic plan skip the index that serves ORDER BY ... LIMIT)
   const limit = ` limit ${Math.trunc(page.limit)}`;

@@ -3,7 +3,18 @@
  * SQL file for the Supabase CLI (`npm run seed -- --sql supabase/seed.sql`).
  */
 import type { AgentRow } from './agents.ts';
-import { AGENT_COLUMNS, LISTING_COLUMNS, OPEN_HOUSE_COLUMNS, PRICE_CHANGE_COLUMNS, SPELL_COLUMNS, type ListingRow, type OpenHouseRow, type PriceChangeRow, type Seed, type SpellRow } from './rows.ts';
+import {
+  AGENT_COLUMNS,
+  LISTING_COLUMNS,
+  OPEN_HOUSE_COLUMNS,
+  PRICE_CHANGE_COLUMNS,
+  SPELL_COLUMNS,
+  type ListingRow,
+  type OpenHouseRow,
+  type PriceChangeRow,
+  type Seed,
+  type SpellRow,
+} from './rows.ts';
 
 export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;

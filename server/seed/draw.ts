@@ -136,7 +136,13 @@ const FEATURE_WORDS: Array<[string, RegExp]> = [
  * here often have), the year built and the lot size. From a random stream of the listing's own,
  * so adding them left every other seeded value as it was.
  */
-export function listingExtras(id: number, type: string, place: Place | undefined, area: number | null, text: string): { features: string[]; year_built: number | null; lot_size: number | null } {
+export function listingExtras(
+  id: number,
+  type: string,
+  place: Place | undefined,
+  area: number | null,
+  text: string,
+): { features: string[]; year_built: number | null; lot_size: number | null } {
   const rand = random(SEED ^ Math.imul(id, 0x9e3779b1));
   const features = new Set(FEATURE_WORDS.filter(([, re]) => re.test(text)).map(([f]) => f));
   const building = type !== 'land';
@@ -201,7 +207,12 @@ export function drawnFacts(
   }
   if (type === 'house') {
     const gated = rand() < 0.35;
-    return { hoa_fee: gated ? Math.max(30, Math.round(m2 * (0.3 + rand() * 0.4) * level)) : null, parking_spaces: 1 + Math.floor(rand() * 3), storage_unit: null, furnished: null };
+    return {
+      hoa_fee: gated ? Math.max(30, Math.round(m2 * (0.3 + rand() * 0.4) * level)) : null,
+      parking_spaces: 1 + Math.floor(rand() * 3),
+      storage_unit: null,
+      furnished: null,
+    };
   }
   return { hoa_fee: null, parking_spaces: type === 'land' ? null : Math.floor(rand() * 3), storage_unit: null, furnished: null };
 }
@@ -229,7 +240,16 @@ export function agentColumns(agent: AgentRow) {
 }
 
 /** What a home's row says of the home and where it stands (no draws: the callers drew it all). */
-export function homeColumns(home: { place: Place; sector: string; type: string; area: number; bedrooms: number | null; bathrooms: number | null; lat: number; lng: number }) {
+export function homeColumns(home: {
+  place: Place;
+  sector: string;
+  type: string;
+  area: number;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  lat: number;
+  lng: number;
+}) {
   return {
     bedrooms: home.bedrooms,
     bathrooms: home.bathrooms,

@@ -16,7 +16,9 @@ describe('seed', () => {
     expect(new Set(active.map((l) => l.city)).size).toBeGreaterThanOrEqual(12);
     const ec = seed.agents.filter((a) => a.country_code === 'EC');
     expect(ec.length).toBeGreaterThanOrEqual(40);
-    expect(ec.filter((a) => a.about && a.languages?.length && a.specializations?.length && a.certifications?.length && a.locations_served?.length)).toHaveLength(6);
+    expect(
+      ec.filter((a) => a.about && a.languages?.length && a.specializations?.length && a.certifications?.length && a.locations_served?.length),
+    ).toHaveLength(6);
   });
 
   it('places coordinates inside each place', () => {

@@ -9,7 +9,22 @@ import { generateAgents, type AgentRow } from './agents.ts';
 import { AREA, PLACES, type Place } from './places.ts';
 import { descriptionFor, titleFor, type Pick } from './text.ts';
 import type { ListingRow, PriceChangeRow, OpenHouseRow, SpellRow, Seed } from './rows.ts';
-import { SEED, REFERENCE_DATE, random, imagesFor, pointNear, sectorPlace, listingExtras, listingFacts, weighted, agentColumns, homeColumns, roundPrice, HOUR, DAY } from './draw.ts';
+import {
+  SEED,
+  REFERENCE_DATE,
+  random,
+  imagesFor,
+  pointNear,
+  sectorPlace,
+  listingExtras,
+  listingFacts,
+  weighted,
+  agentColumns,
+  homeColumns,
+  roundPrice,
+  HOUR,
+  DAY,
+} from './draw.ts';
 import { sectorFactor, askingPrice, marketFactor, priceHistoryFor } from './prices.ts';
 import { rentalsFor } from './rentals.ts';
 import { specialRows } from './special-rows.ts';
@@ -27,7 +42,9 @@ function openHousesFor(listings: readonly ListingRow[], now: number): OpenHouseR
   const day = Math.floor(now / DAY) * DAY;
   // the next Saturday (or today's) and the one after, at 00:00 in Ecuador
   const saturday = day + ((6 - new Date(day).getUTCDay() + 7) % 7) * DAY + 5 * HOUR;
-  const chosen = listings.filter((l) => l.status === '1' && l.country_code === 'EC' && (l.property_type === 'house' || l.property_type === 'apartment')).filter((_, i) => i % 29 === 3);
+  const chosen = listings
+    .filter((l) => l.status === '1' && l.country_code === 'EC' && (l.property_type === 'house' || l.property_type === 'apartment'))
+    .filter((_, i) => i % 29 === 3);
   for (const [i, l] of chosen.entries()) {
     const week = i % 3 === 2 ? 7 * DAY : 0;
     const at = (start: number, hours: number, n: number, extra: Partial<OpenHouseRow> = {}) =>
@@ -121,14 +138,19 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     const defect = rand();
     if (defect < 0.012) row.agent_email = null;
     else if (defect < 0.02) row.agent_phone = null;
-    else if (defect < 0.03) Object.assign(row, { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null });
+    else if (defect < 0.03)
+      Object.assign(row, { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null });
     else if (defect < 0.036) Object.assign(row, { geo_lat: null, geo_lon: null });
     else if (defect < 0.04) row.geo_lat = ` ${row.geo_lat} `;
     listings.push(row);
   }
   // each asking price as the market stood when the listing came on it (marketFactor)
   for (const row of listings)
-    if (row.price) row.price = Math.max(roundPrice(row.price * marketFactor(row.city, row.sector, Date.parse(row.created_at), REFERENCE_DATE)), row.property_type === 'land' ? 8000 : 25_000);
+    if (row.price)
+      row.price = Math.max(
+        roundPrice(row.price * marketFactor(row.city, row.sector, Date.parse(row.created_at), REFERENCE_DATE)),
+        row.property_type === 'land' ? 8000 : 25_000,
+      );
   listings.push(...specialRows(listings.length + 1, ecAgents, rand));
   // the start of that day (UTC): two databases seeded the same day hold the same rows
   const now = Math.floor((options.now ?? REFERENCE_DATE + 21 * DAY) / DAY) * DAY;
@@ -181,9 +203,21 @@ function pastListings(current: ListingRow[], now: number, seed: number): { listi
     const off = Math.min(on + stay, now - DAY);
     if (off <= on) continue;
     const today = (model.price as number) / marketFactor(model.city, model.sector, Date.parse(model.created_at), REFERENCE_DATE);
-    const price = Math.max(roundPrice(today * marketFactor(model.city, model.sector, on, REFERENCE_DATE) * (0.9 + rand() * 0.2)), model.property_type === 'land' ? 8000 : 25_000);
+    const price = Math.max(
+      roundPrice(today * marketFactor(model.city, model.sector, on, REFERENCE_DATE) * (0.9 + rand() * 0.2)),
+      model.property_type === 'land' ? 8000 : 25_000,
+    );
     const created = new Date(on).toISOString();
-    listings.push({ ...model, id, price, status: rand() < 0.7 ? '2' : '0', created_at: created, listed_at: created, price_cut_at: null, price_before_cut: null });
+    listings.push({
+      ...model,
+      id,
+      price,
+      status: rand() < 0.7 ? '2' : '0',
+      created_at: created,
+      listed_at: created,
+      price_cut_at: null,
+      price_before_cut: null,
+    });
     spells.push({ listing_id: id, on_at: created, off_at: new Date(off).toISOString() });
     id++;
   }

@@ -38,15 +38,36 @@ export function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<s
       const [aLo, aHi] = RENT_AREA[type];
       const area = Math.round(aLo + (aHi - aLo) * Math.pow(rand(), 1.8));
       const hood = pick(place.neighbourhoods);
-      const bedrooms = type === 'suite' ? 1 : type === 'apartment' ? Math.max(1, Math.min(4, Math.round(area / 50 + rand() * 0.6))) : Math.max(2, Math.min(5, Math.round(area / 80 + rand())));
+      const bedrooms =
+        type === 'suite'
+          ? 1
+          : type === 'apartment'
+            ? Math.max(1, Math.min(4, Math.round(area / 50 + rand() * 0.6)))
+            : Math.max(2, Math.min(5, Math.round(area / 80 + rand())));
       const bathrooms = type === 'suite' ? 1 : Math.min(5, bedrooms + (rand() < 0.5 ? -0.5 : 0.5));
       const [pLo, pHi] = RENT_PER_M2[type];
       const own = 0.88 + rand() * 0.24;
-      const rent = Math.max(180, Math.round((area * Math.sqrt(pLo * pHi) * place.priceFactor * sectorFactor(place.city, hood) * Math.pow(area / Math.sqrt(aLo * aHi), -0.15) * own) / 10) * 10);
+      const rent = Math.max(
+        180,
+        Math.round(
+          (area * Math.sqrt(pLo * pHi) * place.priceFactor * sectorFactor(place.city, hood) * Math.pow(area / Math.sqrt(aLo * aHi), -0.15) * own) / 10,
+        ) * 10,
+      );
       const english = rand() < place.expat;
       const [lat, lng] = pointNear(sectorPlace(place, hood), rand);
       const furnishedDraw = rand();
-      const furnished = type === 'suite' ? (furnishedDraw < 0.6 ? 'yes' : furnishedDraw < 0.75 ? 'partly' : 'no') : furnishedDraw < 0.18 ? 'yes' : furnishedDraw < 0.28 ? 'partly' : 'no';
+      const furnished =
+        type === 'suite'
+          ? furnishedDraw < 0.6
+            ? 'yes'
+            : furnishedDraw < 0.75
+              ? 'partly'
+              : 'no'
+          : furnishedDraw < 0.18
+            ? 'yes'
+            : furnishedDraw < 0.28
+              ? 'partly'
+              : 'no';
       const petsDraw = rand();
       const pets = petsDraw < 0.45 ? true : petsDraw < 0.8 ? false : null;
       const words = rentalWords(type, { beds: bedrooms, hood, city: place.city, area, furnished: furnished === 'yes', pets: pets === true }, english, pick);
@@ -63,7 +84,9 @@ export function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<s
         created_at: created,
         listed_at: created,
         status: rand() < 0.05 ? '2' : '1',
-        ...(agent ? agentColumns(agent) : { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null }),
+        ...(agent
+          ? agentColumns(agent)
+          : { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null }),
         operation: 'rent',
         pets_allowed: pets,
       };
@@ -93,7 +116,11 @@ function rentalWords(
       }
     : {
         suite: ['Suite en arriendo en {hood}', 'Arriendo suite cerca de {hood}, {city}', 'Suite de {area} m² en arriendo, {hood}'],
-        apartment: ['Departamento de {beds} dormitorios en arriendo, {hood}', 'Arriendo departamento en {hood}, {city}', 'Departamento en arriendo con balcón en {hood}'],
+        apartment: [
+          'Departamento de {beds} dormitorios en arriendo, {hood}',
+          'Arriendo departamento en {hood}, {city}',
+          'Departamento en arriendo con balcón en {hood}',
+        ],
         house: ['Casa de {beds} dormitorios en arriendo, {hood}', 'Arriendo casa en conjunto privado, {hood}', 'Casa en arriendo con jardín en {hood}, {city}'],
       };
   const about = english

@@ -78,9 +78,16 @@ export interface OpenHouseRow {
   appointment_required: boolean;
 }
 
-export const OPEN_HOUSE_COLUMNS = ['listing_id', 'source', 'source_key', 'starts_at', 'ends_at', 'remarks', 'livestream_url', 'appointment_required'] as const satisfies ReadonlyArray<
-  keyof OpenHouseRow
->;
+export const OPEN_HOUSE_COLUMNS = [
+  'listing_id',
+  'source',
+  'source_key',
+  'starts_at',
+  'ends_at',
+  'remarks',
+  'livestream_url',
+  'appointment_required',
+] as const satisfies ReadonlyArray<keyof OpenHouseRow>;
 
 // prettier-ignore
 export const AGENT_COLUMNS = [

@@ -45,7 +45,17 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
   };
   const rows: ListingRow[] = [
     // coordinates: missing, empty, not numeric, numeric strings with spaces, out of range
-    base({ title: 'Casa en Cumbayá sin coordenadas', city: 'Cumbayá', property_type: 'house', bedrooms: 4, bathrooms: 3.5, square_feet: 280, price: 385000, geo_lat: null, geo_lon: null }),
+    base({
+      title: 'Casa en Cumbayá sin coordenadas',
+      city: 'Cumbayá',
+      property_type: 'house',
+      bedrooms: 4,
+      bathrooms: 3.5,
+      square_feet: 280,
+      price: 385000,
+      geo_lat: null,
+      geo_lon: null,
+    }),
     base({ title: 'Departamento en Guayaquil con coordenadas vacías', city: 'Guayaquil', state: 'Guayas', geo_lat: '', geo_lon: '' }),
     base({
       title: 'Terreno en Loja con coordenadas por confirmar',
@@ -59,9 +69,33 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
       geo_lat: 'N/A',
       geo_lon: 'pendiente',
     }),
-    base({ title: 'Casa en un pueblo sin ubicación conocida', city: 'Pueblo Nuevo', state: 'Manabí', property_type: 'house', geo_lat: 'abc', geo_lon: '-80.1' }),
-    base({ title: 'Suite con coordenadas como texto', property_type: 'apartment', bedrooms: 1, bathrooms: 1, square_feet: 48, price: 79000, geo_lat: ' -0.176200 ', geo_lon: '-78.480100' }),
-    base({ title: 'Oficina con coordenadas fuera de rango', property_type: 'office', bedrooms: 0, square_feet: 120, price: 190000, geo_lat: '123.45', geo_lon: '-78.48' }),
+    base({
+      title: 'Casa en un pueblo sin ubicación conocida',
+      city: 'Pueblo Nuevo',
+      state: 'Manabí',
+      property_type: 'house',
+      geo_lat: 'abc',
+      geo_lon: '-80.1',
+    }),
+    base({
+      title: 'Suite con coordenadas como texto',
+      property_type: 'apartment',
+      bedrooms: 1,
+      bathrooms: 1,
+      square_feet: 48,
+      price: 79000,
+      geo_lat: ' -0.176200 ',
+      geo_lon: '-78.480100',
+    }),
+    base({
+      title: 'Oficina con coordenadas fuera de rango',
+      property_type: 'office',
+      bedrooms: 0,
+      square_feet: 120,
+      price: 190000,
+      geo_lat: '123.45',
+      geo_lon: '-78.48',
+    }),
     // missing fields: the spec's defaults apply (title, price 0, Residential)
     base({ title: null, description: null }),
     base({ price: null, title: 'Casa en Tumbaco, precio a consultar', city: 'Tumbaco', property_type: 'house', bedrooms: 3, bathrooms: 2.5, square_feet: 210 }),
@@ -69,7 +103,16 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
     base({ city: null, state: 'Pichincha', title: 'Departamento sin ciudad registrada' }),
     base({ city: null, state: null, address: null, title: 'Listado sin dirección' }),
     // types outside the six: shown as given, title-cased in the filter
-    base({ property_type: 'quinta', title: 'Quinta con huerto en Cotacachi', city: 'Cotacachi', state: 'Imbabura', bedrooms: 4, bathrooms: 3, square_feet: 5200, price: 265000 }),
+    base({
+      property_type: 'quinta',
+      title: 'Quinta con huerto en Cotacachi',
+      city: 'Cotacachi',
+      state: 'Imbabura',
+      bedrooms: 4,
+      bathrooms: 3,
+      square_feet: 5200,
+      price: 265000,
+    }),
     base({
       property_type: 'hotel_boutique',
       title: 'Hotel boutique de 9 habitaciones en Montañita',
@@ -81,7 +124,10 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
       price: 720000,
     }),
     // text is data: markup must render as text
-    base({ title: 'Departamento <b>amoblado</b> & listo <img src=x onerror="alert(1)">', description: '<script>alert("xss")</script> Vista al parque, 2 parqueaderos & bodega.' }),
+    base({
+      title: 'Departamento <b>amoblado</b> & listo <img src=x onerror="alert(1)">',
+      description: '<script>alert("xss")</script> Vista al parque, 2 parqueaderos & bodega.',
+    }),
     // images in every shape, including broken, unsafe and empty
     base({ title: 'Casa con imagen rota', images: [`${MEDIA}/missing-photo.svg`, `${MEDIA}/house-3.svg`] }),
     base({ title: 'Casa con enlace de imagen inseguro', images: ['javascript:alert(1)', `${MEDIA}/house-4.svg`] }),
@@ -94,8 +140,22 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
     // agent fields partly empty: name only, e-mail only, phone only, nothing
     base({ title: 'Casa con agente sin contacto', agent_email: null, agent_phone: null, agent_picture: null }),
     base({ title: 'Departamento con solo el correo del agente', agent_first_name: null, agent_last_name: null, agent_phone: null }),
-    base({ title: 'Departamento con solo el teléfono del agente', agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: '02 245 6789' }),
-    base({ title: 'Departamento sin datos de agente', agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null }),
+    base({
+      title: 'Departamento con solo el teléfono del agente',
+      agent_first_name: null,
+      agent_last_name: null,
+      agent_email: null,
+      agent_phone: '02 245 6789',
+    }),
+    base({
+      title: 'Departamento sin datos de agente',
+      agent_id: null,
+      agent_first_name: null,
+      agent_last_name: null,
+      agent_email: null,
+      agent_phone: null,
+      agent_picture: null,
+    }),
   ];
   // rows that must never show: inactive listings and other countries' listings
   const foreign: Array<[string, string, string, number, number]> = [
@@ -106,9 +166,18 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
   for (let i = 0; i < 45; i++) {
     const [country, city, state, lat, lng] = foreign[i % foreign.length] as [string, string, string, number, number];
     rows.push(
-      base({ country_code: country, city, state, title: `Apartment in ${city} (${country})`, geo_lat: (lat + rand() * 0.05).toFixed(6), geo_lon: (lng + rand() * 0.05).toFixed(6), agent_id: null }),
+      base({
+        country_code: country,
+        city,
+        state,
+        title: `Apartment in ${city} (${country})`,
+        geo_lat: (lat + rand() * 0.05).toFixed(6),
+        geo_lon: (lng + rand() * 0.05).toFixed(6),
+        agent_id: null,
+      }),
     );
   }
-  for (let i = 0; i < 12; i++) rows.push(base({ status: i % 2 ? '0' : '2', title: `Casa vendida en Quito ${i + 1}`, property_type: 'house', price: 250000 + i * 1000 }));
+  for (let i = 0; i < 12; i++)
+    rows.push(base({ status: i % 2 ? '0' : '2', title: `Casa vendida en Quito ${i + 1}`, property_type: 'house', price: 250000 + i * 1000 }));
   return rows;
 }

@@ -45,14 +45,23 @@ const ES = {
     'Lote esquinero ideal para construir en {hood}',
     'Terreno de {area} m² con todos los servicios en {city}',
   ],
-  office: ['Oficina en edificio corporativo, {hood}', 'Oficina de {area} m² con parqueaderos en {hood}', 'Oficina amoblada lista para operar en {hood}, {city}', 'Consultorio u oficina en {hood}'],
+  office: [
+    'Oficina en edificio corporativo, {hood}',
+    'Oficina de {area} m² con parqueaderos en {hood}',
+    'Oficina amoblada lista para operar en {hood}, {city}',
+    'Consultorio u oficina en {hood}',
+  ],
   business_premises: [
     'Local comercial a pie de calle en {hood}',
     'Local de {area} m² en zona de alto tráfico, {hood}',
     'Local comercial esquinero en {hood}, {city}',
     'Local en centro comercial de {hood}',
   ],
-  commercial_building: ['Edificio comercial de {area} m² en {hood}', 'Edificio de oficinas y locales en {hood}, {city}', 'Edificio rentable con locales en planta baja, {hood}'],
+  commercial_building: [
+    'Edificio comercial de {area} m² en {hood}',
+    'Edificio de oficinas y locales en {hood}, {city}',
+    'Edificio rentable con locales en planta baja, {hood}',
+  ],
 } satisfies Record<PropertyType, string[]>;
 
 const EN = {
@@ -99,10 +108,31 @@ const ES_FEATURES: Record<PropertyType, string[]> = {
     'seguridad privada en el conjunto',
     'cisterna y paneles solares',
   ],
-  land: ['topografía plana', 'acceso por calle adoquinada', 'servicios básicos en el lindero', 'escrituras al día', 'zonificación residencial', 'ideal para proyecto inmobiliario', 'vista despejada'],
-  office: ['recepción compartida', '{parking} parqueaderos para clientes', 'sala de reuniones', 'cableado estructurado', 'ascensores de alta velocidad', 'aire acondicionado central'],
+  land: [
+    'topografía plana',
+    'acceso por calle adoquinada',
+    'servicios básicos en el lindero',
+    'escrituras al día',
+    'zonificación residencial',
+    'ideal para proyecto inmobiliario',
+    'vista despejada',
+  ],
+  office: [
+    'recepción compartida',
+    '{parking} parqueaderos para clientes',
+    'sala de reuniones',
+    'cableado estructurado',
+    'ascensores de alta velocidad',
+    'aire acondicionado central',
+  ],
   business_premises: ['vitrina a la calle principal', 'baño y bodega', 'alto flujo peatonal', 'permiso de funcionamiento vigente', 'parqueadero para clientes'],
-  commercial_building: ['locales arrendados con contratos vigentes', 'ascensor y parqueaderos', 'terraza aprovechable', 'estructura sismorresistente', 'excelente rentabilidad'],
+  commercial_building: [
+    'locales arrendados con contratos vigentes',
+    'ascensor y parqueaderos',
+    'terraza aprovechable',
+    'estructura sismorresistente',
+    'excelente rentabilidad',
+  ],
 };
 
 const EN_FEATURES: Record<PropertyType, string[]> = {
@@ -142,13 +172,29 @@ const EN_OPENERS = [
   'Walkable location in {hood}, close to shops, restaurants and transport.',
   'Well-kept property in {hood}, {city}, ready to move in.',
 ];
-const ES_CLOSERS = ['Agende su visita hoy.', 'Precio negociable para pago de contado.', 'Acepta crédito hipotecario BIESS.', 'Documentos en regla para escriturar de inmediato.'];
-const EN_CLOSERS = ['Schedule a viewing today.', 'Priced to sell; cash offers considered.', 'Clear title, ready for closing.', 'Residency-visa friendly investment.'];
+const ES_CLOSERS = [
+  'Agende su visita hoy.',
+  'Precio negociable para pago de contado.',
+  'Acepta crédito hipotecario BIESS.',
+  'Documentos en regla para escriturar de inmediato.',
+];
+const EN_CLOSERS = [
+  'Schedule a viewing today.',
+  'Priced to sell; cash offers considered.',
+  'Clear title, ready for closing.',
+  'Residency-visa friendly investment.',
+];
 const CLIMATE_ES = { sierra: 'Clima primaveral todo el año.', costa: 'A pocos minutos de la playa.' };
 const CLIMATE_EN = { sierra: 'Spring-like weather all year round.', costa: 'Minutes from the beach.' };
 
 function fill(template: string, f: ListingFacts, parking: number): string {
-  const values: Record<string, string> = { beds: String(f.bedrooms), hood: f.neighbourhood, city: f.city, area: fmtArea(f.area, f.english), parking: String(parking) };
+  const values: Record<string, string> = {
+    beds: String(f.bedrooms),
+    hood: f.neighbourhood,
+    city: f.city,
+    area: fmtArea(f.area, f.english),
+    parking: String(parking),
+  };
   return template.replace(/\{(beds|hood|city|area|parking)\}/g, (_m, name: string) => values[name] as string);
 }
 

@@ -50,7 +50,15 @@ function parse(argv: string[]): { command: WebhookCommand } {
     case 'add':
       if (!arg) usage("add needs the endpoint's address");
       if (!values.has('--events')) usage(`add needs --events (any of ${WEBHOOK_EVENTS.join(', ')})`);
-      return { command: { command: 'add', url: arg, events: (values.get('--events') as string).split(','), description: values.get('--description'), dev } as WebhookCommand };
+      return {
+        command: {
+          command: 'add',
+          url: arg,
+          events: (values.get('--events') as string).split(','),
+          description: values.get('--description'),
+          dev,
+        } as WebhookCommand,
+      };
     case 'remove':
       if (!arg) usage("remove needs the endpoint's id (npm run webhooks -- list)");
       return { command: { command: 'remove', id: arg } };
@@ -71,7 +79,8 @@ function print(command: WebhookCommand, result: unknown): void {
   } else if (command.command === 'list') {
     const rows = result as EndpointRow[];
     if (!rows.length) console.log('[webhooks] no endpoints');
-    for (const e of rows) console.log(`${e.id}\t${e.url}\t${e.events.join(',')}${e.allow_private ? '\t[dev]' : ''}${e.description ? `\t${e.description}` : ''}`);
+    for (const e of rows)
+      console.log(`${e.id}\t${e.url}\t${e.events.join(',')}${e.allow_private ? '\t[dev]' : ''}${e.description ? `\t${e.description}` : ''}`);
   } else if (command.command === 'remove') {
     const { removed } = result as { removed: boolean };
     if (!removed) throw new Error(`no endpoint ${command.id}`);
@@ -83,7 +92,8 @@ function print(command: WebhookCommand, result: unknown): void {
       console.log(
         `${r.id} ${r.url} (${r.events.join(', ')}): ${r.delivered} delivered, ${r.waiting} waiting${r.retrying ? ` (${r.retrying} retrying)` : ''}, ${r.failed} failed${r.last_delivered_at ? `; last delivered ${new Date(r.last_delivered_at).toISOString()}` : ''}`,
       );
-      if (r.last_error) console.log(`   last error: ${r.last_error}${r.last_failed_at ? ` (failed for good ${new Date(r.last_failed_at).toISOString()})` : ''}`);
+      if (r.last_error)
+        console.log(`   last error: ${r.last_error}${r.last_failed_at ? ` (failed for good ${new Date(r.last_failed_at).toISOString()})` : ''}`);
     }
   }
 }

@@ -45,7 +45,9 @@ async function checkEndpointUrl(text: string, dev: boolean, resolve: Resolve = r
     throw new WebhookInputError(`not an address: "${text.slice(0, 200)}"`);
   }
   if (url.protocol !== 'https:' && !(dev && url.protocol === 'http:'))
-    throw new WebhookInputError(`a webhook endpoint is https${dev ? ' (or http with --dev)' : ' (http only with --dev, for development)'}, not ${url.protocol}`);
+    throw new WebhookInputError(
+      `a webhook endpoint is https${dev ? ' (or http with --dev)' : ' (http only with --dev, for development)'}, not ${url.protocol}`,
+    );
   if (url.username || url.password) throw new WebhookInputError('an endpoint address carries no user name or password: the deliveries are signed instead');
   if (url.hash) throw new WebhookInputError('an endpoint address has no #fragment');
   if (url.href.length > 2000) throw new WebhookInputError('the address is longer than 2,000 characters');
@@ -72,7 +74,8 @@ function checkEvents(events: string[]): WebhookEvent[] {
   const list = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
   if (!list.length) throw new WebhookInputError(`name the events: --events ${WEBHOOK_EVENTS.join(',')}`);
   const unknown = list.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
-  if (unknown.length) throw new WebhookInputError(`unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the events are ${WEBHOOK_EVENTS.join(', ')}`);
+  if (unknown.length)
+    throw new WebhookInputError(`unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the events are ${WEBHOOK_EVENTS.join(', ')}`);
   return list as WebhookEvent[];
 }
 
@@ -99,7 +102,9 @@ export async function listEndpoints(db: Database): Promise<EndpointRow[]> {
 /** Removes an endpoint: nothing more is queued for it, and what waits is dropped. */
 export async function removeEndpoint(db: Database, id: string): Promise<boolean> {
   if (!RECORD_ID.test(id)) throw new WebhookInputError(`an endpoint's id is a number (npm run webhooks -- list), not "${id}"`);
-  const rows = await db.admin.query('update internal.webhook_endpoints set disabled_at = internal.now() where id = $1 and disabled_at is null returning id', [id]);
+  const rows = await db.admin.query('update internal.webhook_endpoints set disabled_at = internal.now() where id = $1 and disabled_at is null returning id', [
+    id,
+  ]);
   return rows.length > 0;
 }
 

@@ -1,6 +1,18 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor, withLoggedErrors } from './helpers.ts';
+import {
+  cleanup,
+  dataApiUrl,
+  describeViolations,
+  loadBundle,
+  mount,
+  oneEvent,
+  seriousViolations,
+  shadow,
+  shadowAll,
+  waitFor,
+  withLoggedErrors,
+} from './helpers.ts';
 import type { AgentRecord } from '../../core/protocol/records.ts';
 import { fold } from '../../core/protocol/text.ts';
 
@@ -80,7 +92,11 @@ describe('<exp-agent-directory>', () => {
   });
 
   it("opens an agent's contacts: tel and mailto links, Call and E-mail, and the profile link", async () => {
-    const el = await mount(`<exp-agent-directory api-url="${API_URL}" profile-url="/agents/{id}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    const el = await mount(
+      `<exp-agent-directory api-url="${API_URL}" profile-url="/agents/{id}"></exp-agent-directory>`,
+      'exp-agent-directory',
+      '[part="count"]',
+    );
     await waitFor(() => names(el).length === all.length, 8000, 'all agents');
     const agent = all[1] as AgentRow;
     const opened = oneEvent<{ id: string }>(el, 'exp-agent-open');
@@ -137,13 +153,18 @@ describe('<exp-agent-profile>', () => {
       expect(text).to.contain((a.certifications as string[]).join(' / '));
       expect(text).to.contain((a.locations_served as string[]).join('; '));
       const links = shadowAll<HTMLAnchorElement>(el, '[part="social-link"]').map((l) => l.href);
-      const expectedLinks = ['website', 'facebook', 'instagram', 'linkedin'].map((k) => a[k]).filter((u): u is string => typeof u === 'string' && /^https?:/.test(u));
+      const expectedLinks = ['website', 'facebook', 'instagram', 'linkedin']
+        .map((k) => a[k])
+        .filter((u): u is string => typeof u === 'string' && /^https?:/.test(u));
       expect(links.map((u) => u.replace(/\/$/, ''))).to.deep.equal(expectedLinks.map((u) => u.replace(/\/$/, '')));
       for (const l of shadowAll<HTMLAnchorElement>(el, '[part="social-link"]')) expect(l.target).to.equal('_blank');
       const count = async (operation: string) =>
         Number(
           (
-            await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1&operation=eq.${operation}`, { method: 'HEAD', headers: { Prefer: 'count=exact' } })
+            await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1&operation=eq.${operation}`, {
+              method: 'HEAD',
+              headers: { Prefer: 'count=exact' },
+            })
           ).headers
             .get('content-range')
             ?.split('/')[1],
@@ -198,7 +219,11 @@ describe('<exp-agent-profile>', () => {
   it("shows 'Agent not found' with a way back for an unknown id, a foreign agent or a malformed id", async () => {
     const [foreign] = await api<Array<{ id: number }>>('agents?select=id&country_code=neq.EC&limit=1');
     for (const id of ['999999', String(foreign?.id), 'abc', '']) {
-      const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="${id}" directory-url="/agents"></exp-agent-profile>`, 'exp-agent-profile', '[part="not-found"]');
+      const el = await mount(
+        `<exp-agent-profile api-url="${API_URL}" agent-id="${id}" directory-url="/agents"></exp-agent-profile>`,
+        'exp-agent-profile',
+        '[part="not-found"]',
+      );
       expect(shadow(el, '[part="not-found"] h2').textContent).to.equal('Agent not found');
       expect(shadow(el, '[part="back-link"]').textContent).to.equal('Back to agent search');
       expect(shadow(el, '[part="back-link"]').getAttribute('href')).to.equal('/agents');

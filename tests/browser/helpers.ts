@@ -25,7 +25,11 @@ export async function mount<K extends keyof HTMLElementTagNameMap>(html: string,
   box.className = 'test-box';
   box.innerHTML = html;
   document.body.append(box);
-  const el = await waitFor(() => box.querySelector(tag) ?? (box.firstElementChild?.localName === tag ? box.firstElementChild : null), 2000, `<${tag}> in the DOM`);
+  const el = await waitFor(
+    () => box.querySelector(tag) ?? (box.firstElementChild?.localName === tag ? box.firstElementChild : null),
+    2000,
+    `<${tag}> in the DOM`,
+  );
   await waitFor(() => el.shadowRoot?.querySelector(ready), 8000, `<${tag}> to render ${ready}`);
   return el as HTMLElementTagNameMap[K];
 }

@@ -30,7 +30,12 @@ async function renderIn(css: string, html: string, tag: string, ready: string): 
   const nodes = [...root.querySelectorAll('[part]')].map((n) => {
     const cs = win.getComputedStyle(n);
     const rect = n.getBoundingClientRect();
-    return { part: n.getAttribute('part') ?? '', w: Math.round(rect.width), h: Math.round(rect.height), ...Object.fromEntries(PROPS.map((p) => [p, cs.getPropertyValue(p)])) };
+    return {
+      part: n.getAttribute('part') ?? '',
+      w: Math.round(rect.width),
+      h: Math.round(rect.height),
+      ...Object.fromEntries(PROPS.map((p) => [p, cs.getPropertyValue(p)])),
+    };
   });
   const rect = (root.querySelector('[part~="root"]') as Element).getBoundingClientRect();
   return { frame, snap: { box: { w: Math.round(rect.width), h: Math.round(rect.height) }, nodes } };
@@ -46,7 +51,9 @@ describe('a hostile host page', () => {
       const probe = (hostile.frame.contentDocument as Document).createElement('p');
       probe.textContent = 'host text';
       hostile.frame.contentDocument?.body.append(probe);
-      expect(getComputedStyle(probe).color === 'rgb(255, 0, 0)' || hostile.frame.contentWindow?.getComputedStyle(probe).color === 'rgb(255, 0, 0)').to.equal(true);
+      expect(getComputedStyle(probe).color === 'rgb(255, 0, 0)' || hostile.frame.contentWindow?.getComputedStyle(probe).color === 'rgb(255, 0, 0)').to.equal(
+        true,
+      );
       expect(hostile.snap.nodes.length).to.be.greaterThan(2);
       expect(hostile.snap).to.deep.equal(plain.snap);
       for (const n of hostile.snap.nodes) {

@@ -77,7 +77,11 @@ describe('<exp-inquiry-form>', () => {
       return realFetch(...args);
     };
     try {
-      const el = await mount(`<exp-inquiry-form api-url="${API_URL}" api-key="slow-${Date.now()}" listing-id="${listing.id}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+      const el = await mount(
+        `<exp-inquiry-form api-url="${API_URL}" api-key="slow-${Date.now()}" listing-id="${listing.id}"></exp-inquiry-form>`,
+        'exp-inquiry-form',
+        'form',
+      );
       type(el, 'name', 'Ana Vera');
       type(el, 'email', 'ana.vera@example.com');
       type(el, 'message', 'Quisiera visitarla.');
@@ -87,7 +91,11 @@ describe('<exp-inquiry-form>', () => {
       const detail = (await sent).detail;
       expect(detail.propertyId).to.equal(String(listing.id));
       expect(detail.id).to.match(/^[0-9a-f-]{36}$/);
-      await waitFor(() => toasts(el).some((t) => t.includes('Request Sent!') && t.includes("Your property inquiry has been sent to our team. We'll get back to you soon.")), 3000, 'success toast');
+      await waitFor(
+        () => toasts(el).some((t) => t.includes('Request Sent!') && t.includes("Your property inquiry has been sent to our team. We'll get back to you soon.")),
+        3000,
+        'success toast',
+      );
       expect(shadow<HTMLInputElement>(el, '[name="name"]').value).to.equal('');
       expect(shadow<HTMLInputElement>(el, '[name="email"]').value).to.equal('');
       expect(submit(el).disabled).to.equal(false);
@@ -110,7 +118,11 @@ describe('<exp-inquiry-form>', () => {
   });
 
   it("says so when the function refuses what the form has no field for (an agent's id that is not ours), keeping what was typed", async () => {
-    const el = await mount(`<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}" lead-agent-id="999999999"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    const el = await mount(
+      `<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}" lead-agent-id="999999999"></exp-inquiry-form>`,
+      'exp-inquiry-form',
+      'form',
+    );
     type(el, 'name', 'Ana Vera');
     type(el, 'email', 'ana.vera@example.com');
     submit(el).click();
@@ -135,7 +147,8 @@ describe('<exp-inquiry-form>', () => {
       const request = args[0] instanceof Request ? args[0] : new Request(args[0], args[1]);
       if (request.url.includes('/functions/v1/send-property-inquiry') && request.method === 'POST') {
         keys.push(String(((await request.clone().json()) as { idempotencyKey?: string }).idempotencyKey));
-        if (keys.length === 1) return new Response(JSON.stringify({ error: 'unavailable' }), { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '10' } });
+        if (keys.length === 1)
+          return new Response(JSON.stringify({ error: 'unavailable' }), { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '10' } });
         return realFetch(request);
       }
       return realFetch(...args);

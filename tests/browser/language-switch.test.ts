@@ -1,5 +1,17 @@
 import { expect } from '@esm-bundle/chai';
-import { cleanup, describeViolations, loadBundle, mount, nextFrame, oneEvent, seriousViolations, shadow, shadowAll, SINGLE_FILE_URL, waitFor } from './helpers.ts';
+import {
+  cleanup,
+  describeViolations,
+  loadBundle,
+  mount,
+  nextFrame,
+  oneEvent,
+  seriousViolations,
+  shadow,
+  shadowAll,
+  SINGLE_FILE_URL,
+  waitFor,
+} from './helpers.ts';
 
 describe('<exp-language-switch>', () => {
   before(async () => {
@@ -35,7 +47,11 @@ describe('<exp-language-switch>', () => {
   });
 
   it('follows <html lang> live, and its own lang attribute first', async () => {
-    const el = await mount('<exp-language-switch></exp-language-switch><exp-language-switch lang="es" id="own"></exp-language-switch>', 'exp-language-switch', 'button');
+    const el = await mount(
+      '<exp-language-switch></exp-language-switch><exp-language-switch lang="es" id="own"></exp-language-switch>',
+      'exp-language-switch',
+      'button',
+    );
     const own = document.getElementById('own') as HTMLElement;
     await waitFor(() => own.shadowRoot?.querySelector('button'), 4000, 'second switch');
     document.documentElement.lang = 'es';

@@ -11,7 +11,10 @@ interface MapHandle {
 
 async function apiCount(query: string): Promise<number> {
   // a search without an operation is of sales (docs/product.md "Rent and buy")
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&${query}`, { method: 'HEAD', headers: { Prefer: 'count=exact' } });
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&${query}`, {
+    method: 'HEAD',
+    headers: { Prefer: 'count=exact' },
+  });
   return Number(res.headers.get('content-range')?.split('/')[1]);
 }
 
@@ -82,7 +85,9 @@ describe('the map', () => {
   });
 
   it('is not downloaded by a page without a map', async () => {
-    const f = await frame(`<exp-language-switch></exp-language-switch><exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja"></exp-property-search>`);
+    const f = await frame(
+      `<exp-language-switch></exp-language-switch><exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja"></exp-property-search>`,
+    );
     const win = f.contentWindow as Window;
     const search = await waitFor(() => f.contentDocument?.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part~="card"]'), 15000, 'cards');
     expect(search).to.not.equal(null);
@@ -126,7 +131,9 @@ describe('the map', () => {
       waitFor(
         () => {
           const target = el.shadowRoot?.querySelector<
-            HTMLElement & { expMap: MapHandle & { map: { getView(): { getZoom(): number; setZoom(z: number): void; setCenter(c: number[]): void; getCenter(): number[] } } } }
+            HTMLElement & {
+              expMap: MapHandle & { map: { getView(): { getZoom(): number; setZoom(z: number): void; setCenter(c: number[]): void; getCenter(): number[] } } };
+            }
           >('[part="map"] [data-mode="cells"][data-drawn]');
           return target && (count === undefined || Number(target.dataset.drawn) === count) ? target : null;
         },
@@ -153,14 +160,27 @@ describe('the map', () => {
       type View = { bbox: number[]; zoom: number };
       type Cell = { count: number; lat: number; lng: number; bounds: number[]; priceFrom: number; priceTo: number; id: null; approximate: boolean };
       const handle = target.expMap as unknown as {
-        setCells(loader: (v: View, signal: AbortSignal) => Promise<Cell[]>, fit: boolean, events: { onDrawn(n: number): void; onError(e: unknown): void }): void;
+        setCells(
+          loader: (v: View, signal: AbortSignal) => Promise<Cell[]>,
+          fit: boolean,
+          events: { onDrawn(n: number): void; onError(e: unknown): void },
+        ): void;
         map: { dispatchEvent(type: string): void; getView(): { calculateExtent(): number[] } };
       };
       // the world's answer waits until the test lets it go: cells around Guayaquil only
       const calls: Array<{ view: View; signal: AbortSignal }> = [];
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
-      const guayaquil: Cell = { count: 40, lat: -2.17, lng: -79.9, bounds: [-79.95, -2.2, -79.85, -2.1], priceFrom: 90000, priceTo: 300000, id: null, approximate: false };
+      const guayaquil: Cell = {
+        count: 40,
+        lat: -2.17,
+        lng: -79.9,
+        bounds: [-79.95, -2.2, -79.85, -2.1],
+        priceFrom: 90000,
+        priceTo: 300000,
+        id: null,
+        approximate: false,
+      };
       let drawn = -1;
       handle.setCells(
         async (view, signal) => {
@@ -207,14 +227,18 @@ describe('the map', () => {
       const sent = clusterCalls();
       const features = (
         target.expMap.map as unknown as {
-          getLayers(): { getArray(): Array<{ getSource?(): { getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }> } | null }> };
+          getLayers(): {
+            getArray(): Array<{ getSource?(): { getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }> } | null }>;
+          };
         }
       )
         .getLayers()
         .getArray();
       const cells = features.flatMap((l) => l.getSource?.()?.getFeatures?.() ?? []).filter((f) => typeof f.get('count') === 'number');
       const biggest = cells.sort((a, b) => Number(b.get('count')) - Number(a.get('count')))[0]!;
-      const px = (target.expMap.map as unknown as { getPixelFromCoordinate(c: number[]): number[] }).getPixelFromCoordinate(biggest.getGeometry().getCoordinates());
+      const px = (target.expMap.map as unknown as { getPixelFromCoordinate(c: number[]): number[] }).getPixelFromCoordinate(
+        biggest.getGeometry().getCoordinates(),
+      );
       const rect = target.getBoundingClientRect();
       await sendMouse({ type: 'click', position: [Math.round(rect.left + px[0]!), Math.round(rect.top + px[1]!)] });
       await waitFor(() => view.getZoom() > before, 5000, 'zoomed in');
@@ -283,7 +307,10 @@ describe('the map', () => {
     const [row] = await apiRows('select=id,title,geo_lat&title=eq.Casa%20en%20Cumbay%C3%A1%20sin%20coordenadas');
     expect(row?.geo_lat).to.equal(null);
     // few enough listings that none is clustered
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="cumbaya" property-type="house" beds="4" min-price="380000" max-price="390000"></exp-property-map>`, 'exp-property-map');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="cumbaya" property-type="house" beds="4" min-price="380000" max-price="390000"></exp-property-map>`,
+      'exp-property-map',
+    );
     const target = await mapReady(el);
     expect(Number(target.dataset.pins)).to.be.at.most(10);
     expect(Number(target.dataset.approximate)).to.be.at.least(1);
@@ -299,7 +326,10 @@ describe('the map', () => {
 
   it('"Schedule a visit" in the popup opens the detail at its times (docs/visits.md)', async () => {
     const [row] = await apiRows('select=id,title&title=eq.Casa%20en%20Cumbay%C3%A1%20sin%20coordenadas');
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="cumbaya" property-type="house" beds="4" min-price="380000" max-price="390000"></exp-property-map>`, 'exp-property-map');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="cumbaya" property-type="house" beds="4" min-price="380000" max-price="390000"></exp-property-map>`,
+      'exp-property-map',
+    );
     const target = await mapReady(el);
     await atPin(target, String(row?.id), 'move', () => Boolean(el.shadowRoot?.querySelector('[part="popup-visit"]')));
     const link = await waitFor(() => el.shadowRoot?.querySelector<HTMLAnchorElement>('[part="popup-visit"]'), 8000, "the popup's visit link");
@@ -315,7 +345,11 @@ describe('the map', () => {
   });
 
   it('sits in the search beside the list, heights by breakpoint', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`, 'exp-property-search', '[part="map"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`,
+      'exp-property-search',
+      '[part="map"]',
+    );
     const map = shadow(el, '[part="map"]');
     await mapReady(el);
     const box = el.getBoundingClientRect();
@@ -324,9 +358,15 @@ describe('the map', () => {
   });
 
   it("shows 'Search this area' after the visitor's first drag, also when a fit just before left the view where it was", async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`, 'exp-property-search', '[part="map"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`,
+      'exp-property-search',
+      '[part="map"]',
+    );
     const target = await mapReady(el);
-    const controller = target.expMap as unknown as { setPins(pins: Array<{ id: string; lat: number; lng: number; price: number; approximate: boolean }>, fit: boolean): Promise<boolean> };
+    const controller = target.expMap as unknown as {
+      setPins(pins: Array<{ id: string; lat: number; lng: number; price: number; approximate: boolean }>, fit: boolean): Promise<boolean>;
+    };
     const pins = [
       { id: 'a', lat: -2.2, lng: -80.95, price: 100000, approximate: false },
       { id: 'b', lat: -2.22, lng: -80.9, price: 200000, approximate: false },
@@ -357,7 +397,11 @@ describe('the map', () => {
       return realFetch(...args);
     };
     try {
-      const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="quito" api-key="points-${Date.now()}"></exp-property-search>`, 'exp-property-search', '[part="map"]');
+      const el = await mount(
+        `<exp-property-search api-url="${API_URL}" sync-url="false" city="quito" api-key="points-${Date.now()}"></exp-property-search>`,
+        'exp-property-search',
+        '[part="map"]',
+      );
       await mapReady(el);
       await waitFor(() => shadowAll(el, '[part~="card"]').length === 24, 15000, 'first page');
       const first = calls.length;
@@ -400,11 +444,21 @@ describe('the map', () => {
 
   it("a tile provider's template and credit (tile-url, tile-attribution): its tiles, its credit with its links next in the tab order, whole inside the map at 320 px; other markup in a credit is shown as text, and a credit of no text is OpenStreetMap's", async () => {
     performance.clearResourceTimings();
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en" style="display:block;width:320px"></exp-property-map>`, 'exp-property-map');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en" style="display:block;width:320px"></exp-property-map>`,
+      'exp-property-map',
+    );
     el.setAttribute('tile-url', `${API_URL}/media/listings/land-1.svg?provider={z}-{x}-{y}`);
-    el.setAttribute('tile-attribution', '&copy; <a href="https://tiles.example.com/terms">Example Tiles</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors');
+    el.setAttribute(
+      'tile-attribution',
+      '&copy; <a href="https://tiles.example.com/terms">Example Tiles</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    );
     await mapReady(el);
-    await waitFor(() => performance.getEntriesByType('resource').some((e) => e.name.includes('land-1.svg?provider=')), 8000, "tiles from the provider's template");
+    await waitFor(
+      () => performance.getEntriesByType('resource').some((e) => e.name.includes('land-1.svg?provider=')),
+      8000,
+      "tiles from the provider's template",
+    );
     expect(performance.getEntriesByType('resource').some((e) => e.name.includes('tile.openstreetmap.org'))).to.equal(false);
     const credit = shadow(el, '[part="map-credit"]');
     expect(credit.textContent).to.equal('© Example Tiles © OpenStreetMap contributors');

@@ -1,16 +1,31 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor, withLoggedErrors } from './helpers.ts';
+import {
+  cleanup,
+  dataApiUrl,
+  describeViolations,
+  loadBundle,
+  mount,
+  oneEvent,
+  seriousViolations,
+  shadow,
+  shadowAll,
+  waitFor,
+  withLoggedErrors,
+} from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 
 /** The exact count the data API gives for a PostgREST query string. */
 async function apiCount(query: string, anyOperation = false): Promise<number> {
   // a search without an operation is of sales (docs/product.md "Rent and buy")
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1${anyOperation ? '' : '&operation=eq.sale'}${query ? `&${query}` : ''}`, {
-    method: 'HEAD',
-    headers: { Prefer: 'count=exact' },
-  });
+  const res = await fetch(
+    `${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1${anyOperation ? '' : '&operation=eq.sale'}${query ? `&${query}` : ''}`,
+    {
+      method: 'HEAD',
+      headers: { Prefer: 'count=exact' },
+    },
+  );
   return Number(res.headers.get('content-range')?.split('/')[1]);
 }
 
@@ -31,7 +46,11 @@ describe('<exp-property-search>', () => {
   afterEach(cleanup);
 
   it('shows the first page of the exact count, 24 cards, and the Showing text', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
     await ready(el);
     const total = await apiCount('');
     expect(heading(el)).to.equal(`${total.toLocaleString('en-US')} properties`);
@@ -40,10 +59,17 @@ describe('<exp-property-search>', () => {
   });
 
   it('a card says the alícuota a month beside the price when the listing has one, and nothing when not', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" property-type="apartment"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" property-type="apartment"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
     await ready(el);
     const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
-    const rows = (await (await fetch(`${API_URL}/rest/v1/listings?select=id,hoa_fee&id=in.(${ids.join(',')})`)).json()) as Array<{ id: number; hoa_fee: number | null }>;
+    const rows = (await (await fetch(`${API_URL}/rest/v1/listings?select=id,hoa_fee&id=in.(${ids.join(',')})`)).json()) as Array<{
+      id: number;
+      hoa_fee: number | null;
+    }>;
     const fees = new Map(rows.map((r) => [String(r.id), r.hoa_fee]));
     expect([...fees.values()].filter((f) => f).length).to.be.greaterThan(5);
     for (const card of cards(el)) {
@@ -106,14 +132,25 @@ describe('<exp-property-search>', () => {
     // Rent: a month's price steps, and pets allowed among the other filters
     shadow<HTMLInputElement>(el, 'input[name="operation"][value="rent"]').click();
     await waitFor(() => shadowAll(el, 'input[name="pets"]').length === 1, 8000, 'the rentals');
-    expect([...shadow<HTMLSelectElement>(el, 'select[name="maxPrice"]').options].map((o) => o.text)).to.deep.equal(['Any', '$300', '$500', '$800', '$1.2K', '$2K']);
+    expect([...shadow<HTMLSelectElement>(el, 'select[name="maxPrice"]').options].map((o) => o.text)).to.deep.equal([
+      'Any',
+      '$300',
+      '$500',
+      '$800',
+      '$1.2K',
+      '$2K',
+    ]);
     const rentals = await apiCount('operation=eq.rent', true);
     await waitFor(() => heading(el) === `${rentals.toLocaleString('en-US')} properties`, 8000, 'the count of the rentals');
     for (const card of cards(el)) expect(card.querySelector('[part="card-price"]')?.textContent).to.match(/^\$[\d,]+\/month/);
   });
 
   it('applies the preset attributes and fires exp-search with the submitted filters', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="cuenca" beds="2"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="cuenca" beds="2"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
     await ready(el);
     const total = await apiCount('place_search=like.*cuenca*&bedrooms=gte.2');
     expect(heading(el)).to.equal(`${total} properties`);
@@ -136,14 +173,22 @@ describe('<exp-property-search>', () => {
   });
 
   it('reports a bad attribute and searches with the default', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" min-price="cheap"></exp-property-search>`, 'exp-property-search', '[part="attribute-errors"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" min-price="cheap"></exp-property-search>`,
+      'exp-property-search',
+      '[part="attribute-errors"]',
+    );
     expect(shadow(el, '[part="attribute-errors"]').textContent).to.contain('min-price').and.to.contain('cheap');
     await ready(el);
     expect(heading(el)).to.equal(`${(await apiCount('')).toLocaleString('en-US')} properties`);
   });
 
   it('opens the detail from the keyboard, closes with Escape and gives focus back to the card', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="loja"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="loja"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
     await ready(el);
     const title = shadow<HTMLButtonElement>(el, '[part~="card"] .exp-card-link');
     title.focus();
@@ -176,14 +221,22 @@ describe('<exp-property-search>', () => {
   });
 
   it('follows lang: Spanish labels and counts', async () => {
-    const el = await mount(`<exp-property-search lang="es" api-url="${API_URL}" sync-url="false" city="manta"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    const el = await mount(
+      `<exp-property-search lang="es" api-url="${API_URL}" sync-url="false" city="manta"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
     await waitFor(() => /propiedades$/.test(heading(el)), 15000, 'Spanish heading');
     expect(shadow(el, 'button[part="search-button"]').textContent).to.equal('Buscar');
     expect(shadow(el, '[part="results"]').textContent).to.contain('Mostrando 1 - ');
   });
 
   it('has no serious accessibility violations with results and with the detail open', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="ibarra" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="ibarra" show-map="false"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
     await ready(el);
     let violations = await seriousViolations(el);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
@@ -195,7 +248,11 @@ describe('<exp-property-search>', () => {
 
   it('shows the empty list with Try Again when the data cannot be read, and recovers', () =>
     withLoggedErrors(async (errors) => {
-      const el = await mount(`<exp-property-search api-url="http://127.0.0.1:9" sync-url="false" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+      const el = await mount(
+        `<exp-property-search api-url="http://127.0.0.1:9" sync-url="false" show-map="false"></exp-property-search>`,
+        'exp-property-search',
+        '[part="results-heading"]',
+      );
       const empty = await waitFor(() => el.shadowRoot?.querySelector('[part="empty"]'), 15000, 'empty state');
       expect(empty.textContent).to.contain('No properties found').and.to.contain('Try adjusting your search criteria');
       const retry = [...empty.querySelectorAll('button')].find((b) => b.textContent === 'Try Again');
@@ -207,7 +264,11 @@ describe('<exp-property-search>', () => {
     }));
 
   it("toasts 'Searching in {city}' and the number found", async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
     await ready(el);
     const total = await apiCount('place_search=like.*ambato*');
     const toasts = await waitFor(
@@ -226,7 +287,11 @@ describe('<exp-property-search>', () => {
     const row = await apiFirst('title=eq.Casa%20con%20imagen%20rota');
     history.replaceState(null, '', `?property=${row.id}`);
     try {
-      const el = await mount(`<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+      const el = await mount(
+        `<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`,
+        'exp-property-search',
+        '[part="results-heading"]',
+      );
       const dialog = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open] [part="carousel"]')?.closest('dialog'), 10000, 'dialog');
       const carousel = dialog.querySelector('[part="carousel"]') as HTMLElement;
       // the first photo of this listing does not exist: the placeholder of id mod 5 takes its place
@@ -247,7 +312,11 @@ describe('<exp-property-search>', () => {
     const row = await apiFirst('agent_phone=like.09*&agent_email=not.is.null&city=eq.Quito');
     history.replaceState(null, '', `?property=${row.id}`);
     try {
-      const el = await mount(`<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
+      const el = await mount(
+        `<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`,
+        'exp-property-search',
+        '[part="results-heading"]',
+      );
       const agent = await waitFor(() => el.shadowRoot?.querySelector<HTMLElement>('dialog[open] [part="agent"]'), 10000, 'agent block');
       const digits = String(row.agent_phone).replace(/\D/g, '');
       const wa = agent.querySelector('a[href^="https://wa.me/"]') as HTMLAnchorElement;

@@ -10,7 +10,9 @@ const stored = (): Saved => JSON.parse(localStorage.getItem(KEY) ?? '{"items":[]
 const heartOf = (root: Element | ShadowRoot, id: string) => root.querySelector<HTMLButtonElement>(`[data-property-id="${id}"] [part~="save-button"]`);
 
 async function someListings(city: string, n: number): Promise<Array<{ id: number; title: string }>> {
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id,title&country_code=eq.EC&place_search=like.*${city}*&title=not.like.*<*&order=created_at.desc,id.desc&limit=${n}`);
+  const res = await fetch(
+    `${API_URL}/rest/v1/listings?select=id,title&country_code=eq.EC&place_search=like.*${city}*&title=not.like.*<*&order=created_at.desc,id.desc&limit=${n}`,
+  );
   return (await res.json()) as Array<{ id: number; title: string }>;
 }
 
@@ -30,7 +32,11 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
   });
 
   it('saves from a card: pressed, announced, kept per backend, the event fired; every heart and the saved list follow', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja"></exp-property-search>`, 'exp-property-search', '[part~="card"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja"></exp-property-search>`,
+      'exp-property-search',
+      '[part~="card"]',
+    );
     const card = shadowAll(el, '[part~="card"]')[0] as HTMLElement;
     const id = card.dataset.propertyId as string;
     const heart = heartOf(el.shadowRoot as ShadowRoot, id) as HTMLButtonElement;
@@ -61,7 +67,11 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
 
   it('saves from the detail dialog and from a map popup, the same list', async () => {
     // ten or fewer: pins, not clusters, so each has its popup
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" city="bahia" property-type="house"></exp-property-search>`, 'exp-property-search', '[part~="card"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="bahia" property-type="house"></exp-property-search>`,
+      'exp-property-search',
+      '[part~="card"]',
+    );
     const card = shadowAll(el, '[part~="card"]')[0] as HTMLElement;
     const id = card.dataset.propertyId as string;
     (card.querySelector('a.exp-card-link') as HTMLAnchorElement).click();
@@ -73,7 +83,11 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     await waitFor(() => !el.shadowRoot?.querySelector('dialog[open]'), 2000, 'dialog closed');
 
     // a pin's popup: hover the pin (the map's test hooks say where it is drawn)
-    const target = await waitFor(() => el.shadowRoot?.querySelector<HTMLElement & { expMap: { pixelOf(id: string): [number, number] | undefined } }>('[part="map"] [data-pins]'), 20000, 'map');
+    const target = await waitFor(
+      () => el.shadowRoot?.querySelector<HTMLElement & { expMap: { pixelOf(id: string): [number, number] | undefined } }>('[part="map"] [data-pins]'),
+      20000,
+      'map',
+    );
     const other = shadowAll(el, '[part~="card"]')
       .map((c) => (c as HTMLElement).dataset.propertyId as string)
       .find((x) => x !== id && target.expMap.pixelOf(x));
@@ -134,10 +148,17 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
 
   it('while the saved listings load: their skeletons are one status named Cargando..., which axe passes', async () => {
     const saved = await someListings('quito', 2);
-    localStorage.setItem(KEY, JSON.stringify({ v: 1, items: saved.map((l, i) => ({ id: String(l.id), title: l.title, price: 1, city: 'Quito', image: '', savedAt: i })) }));
+    localStorage.setItem(
+      KEY,
+      JSON.stringify({ v: 1, items: saved.map((l, i) => ({ id: String(l.id), title: l.title, price: 1, city: 'Quito', image: '', savedAt: i })) }),
+    );
     const held = holdFetch('/rest/v1/');
     try {
-      const list = await mount(`<exp-saved-listings api-url="${API_URL}" lang="es"></exp-saved-listings>`, 'exp-saved-listings', '[role="status"]:has([part="skeleton"])');
+      const list = await mount(
+        `<exp-saved-listings api-url="${API_URL}" lang="es"></exp-saved-listings>`,
+        'exp-saved-listings',
+        '[role="status"]:has([part="skeleton"])',
+      );
       const loading = shadow(list, '[role="status"]:has([part="skeleton"])');
       expect(loading.getAttribute('aria-label')).to.equal('Cargando...');
       expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(2);
@@ -207,10 +228,18 @@ describe('alerts for a search (the form)', () => {
   });
 
   it('works by keyboard only: open, fill, choose, send, close', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja"></exp-property-search>`, 'exp-property-search', '[part~="card"]');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja"></exp-property-search>`,
+      'exp-property-search',
+      '[part~="card"]',
+    );
     shadow<HTMLButtonElement>(el, '[part="alerts-button"]').focus();
     await sendKeys({ press: 'Enter' });
-    await waitFor(() => el.shadowRoot?.activeElement && el.shadowRoot.querySelector('dialog[open]')?.contains(el.shadowRoot.activeElement), 8000, 'focus in the dialog');
+    await waitFor(
+      () => el.shadowRoot?.activeElement && el.shadowRoot.querySelector('dialog[open]')?.contains(el.shadowRoot.activeElement),
+      8000,
+      'focus in the dialog',
+    );
     // to the e-mail field, type, submit with Enter
     for (let i = 0; i < 5 && el.shadowRoot?.activeElement?.getAttribute('type') !== 'email'; i++) await sendKeys({ press: 'Tab' });
     expect(el.shadowRoot?.activeElement?.getAttribute('type')).to.equal('email');

@@ -45,7 +45,11 @@ describe('<exp-site-header>', () => {
   });
 
   it('opens the side panel (event, focus inside, Escape closes, focus back); links follow base-url', async () => {
-    const el = await mount('<exp-site-header base-url="https://expecuador.example/" position="static"></exp-site-header>', 'exp-site-header', '[part="menu-button"]');
+    const el = await mount(
+      '<exp-site-header base-url="https://expecuador.example/" position="static"></exp-site-header>',
+      'exp-site-header',
+      '[part="menu-button"]',
+    );
     expect(getComputedStyle(el).position).to.equal('relative');
     const button = shadow<HTMLButtonElement>(el, '[part="menu-button"]');
     const opened = oneEvent<{ open: boolean }>(el, 'exp-menu-toggle');
@@ -141,7 +145,11 @@ describe('<exp-featured-listings>', () => {
   it('while its listings load: the skeletons are one status named Loading..., which axe passes (a div with a name and no role did not)', async () => {
     const held = holdFetch('/rest/v1/listings');
     try {
-      const el = await mount(`<exp-featured-listings api-url="${API_URL}"></exp-featured-listings>`, 'exp-featured-listings', '[role="status"]:has([part="skeleton"])');
+      const el = await mount(
+        `<exp-featured-listings api-url="${API_URL}"></exp-featured-listings>`,
+        'exp-featured-listings',
+        '[role="status"]:has([part="skeleton"])',
+      );
       const loading = shadow(el, '[role="status"]:has([part="skeleton"])');
       expect(loading.getAttribute('aria-label')).to.equal('Loading...');
       expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(4);
@@ -171,11 +179,19 @@ describe('<exp-featured-listings>', () => {
   });
 
   it('says so when nothing matches, and when the data cannot be read', async () => {
-    const empty = await mount(`<exp-featured-listings api-url="${API_URL}" community="no such town"></exp-featured-listings>`, 'exp-featured-listings', '[part="empty"]');
+    const empty = await mount(
+      `<exp-featured-listings api-url="${API_URL}" community="no such town"></exp-featured-listings>`,
+      'exp-featured-listings',
+      '[part="empty"]',
+    );
     expect(shadow(empty, '[part="empty"]').textContent).to.equal('There are no listings to feature right now.');
     const down = await mount('<exp-featured-listings api-url="http://127.0.0.1:9/"></exp-featured-listings>', 'exp-featured-listings', '[part="empty"]');
     expect(shadow(down, '[part="empty"]').getAttribute('role')).to.equal('alert');
-    const bad = await mount(`<exp-featured-listings api-url="${API_URL}" limit="500"></exp-featured-listings>`, 'exp-featured-listings', '[part="attribute-errors"]');
+    const bad = await mount(
+      `<exp-featured-listings api-url="${API_URL}" limit="500"></exp-featured-listings>`,
+      'exp-featured-listings',
+      '[part="attribute-errors"]',
+    );
     expect(shadow(bad, '[part="attribute-errors"]').textContent).to.contain('limit');
     await waitFor(() => ids(bad).length === 8, 5000, 'the default 8');
   });

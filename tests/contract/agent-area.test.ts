@@ -61,7 +61,9 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       [A, B],
     );
     for (const row of made) agent[row.email] = row.id;
-    await server.sql(`with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u`, [TEAM]);
+    await server.sql(`with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u`, [
+      TEAM,
+    ]);
     const lead = async (key: string, owner: string | null) =>
       (
         await server.sql<{ id: string }>(
@@ -111,7 +113,8 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect(await leadsOf(b.rest)).toEqual([ids.b]);
     expect((await leadsOf(team.rest)).sort()).toEqual([ids.a, ids.b, ids.team].sort());
     // the same in one call, as the page asks (public.my_leads)
-    const called = async (sb: PostgrestClient) => ((await sb.rpc('my_leads', { max_rows: 500 })).data as Array<{ id: string }>).map((r) => r.id).filter((id) => Object.values(ids).includes(id));
+    const called = async (sb: PostgrestClient) =>
+      ((await sb.rpc('my_leads', { max_rows: 500 })).data as Array<{ id: string }>).map((r) => r.id).filter((id) => Object.values(ids).includes(id));
     expect(await called(a.rest)).toEqual([ids.a]);
     expect(await called(b.rest)).toEqual([ids.b]);
     expect((await called(team.rest)).sort()).toEqual([ids.a, ids.b, ids.team].sort());
@@ -211,7 +214,13 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     const hooks = await server.sql<{ payload: { type: string; data: Record<string, unknown> } }>(
       "select payload from internal.mail_outbox where kind = 'webhook' and payload->>'type' = 'lead.reassigned'",
     );
-    expect(hooks.map((h) => h.payload.data)).toContainEqual({ id: lead, from_agent_id: Number(agent[A]), to_agent_id: Number(agent[B]), reason: 'Bruno habla inglés', by: 'team' });
+    expect(hooks.map((h) => h.payload.data)).toContainEqual({
+      id: lead,
+      from_agent_id: Number(agent[A]),
+      to_agent_id: Number(agent[B]),
+      reason: 'Bruno habla inglés',
+      by: 'team',
+    });
     // and the new owner is mailed the lead, with the team's reason
     expect(await server.sql("select recipient, payload from internal.mail_outbox where kind = 'lead-reassigned' and ref_id like $1", [`${lead}:%`])).toEqual([
       { recipient: B, payload: { reason: 'Bruno habla inglés' } },
@@ -268,9 +277,16 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     await server.sql(
       `insert into internal.webhook_endpoints (url, events, secret, allow_private) values ('http://127.0.0.1:9/visits', array['visit.confirmed', 'visit.cancelled'], 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0', true)`,
     );
-    const [listing] = await server.sql<{ id: string }>("select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1");
+    const [listing] = await server.sql<{ id: string }>(
+      "select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1",
+    );
     const open = async (agentId: string) =>
-      (await server.sql<{ t: string }>("select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t", [agentId])).map((r) => r.t);
+      (
+        await server.sql<{ t: string }>(
+          "select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t",
+          [agentId],
+        )
+      ).map((r) => r.t);
     /** a visit request in this agent's calendar, come as an inquiry of hers */
     const request = async (key: string, owner: string, times: string[]) => {
       const [lead] = await server.sql<{ id: string }>(
@@ -289,7 +305,10 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     const mine = await request('cal-a-1', agent[A]!, aTimes.slice(0, 2));
     const mine2 = await request('cal-a-2', agent[A]!, aTimes.slice(4, 5));
     const theirs = await request('cal-b-1', agent[B]!, (await open(agent[B]!)).slice(0, 1));
-    const range = { from_at: new Date(Date.parse(aTimes[0]!) - 3_600_000).toISOString(), to_at: new Date(Date.parse(aTimes[0]!) + 15 * 86_400_000).toISOString() };
+    const range = {
+      from_at: new Date(Date.parse(aTimes[0]!) - 3_600_000).toISOString(),
+      to_at: new Date(Date.parse(aTimes[0]!) + 15 * 86_400_000).toISOString(),
+    };
     const visitsOf = async (who: { rest: PostgrestClient }) => {
       const { data, error } = await who.rest.rpc('my_visits', range);
       expect(error).toBeNull();
@@ -298,7 +317,9 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect((await visitsOf(a)).sort()).toEqual([mine.id, mine2.id].sort());
     expect(await visitsOf(b)).toEqual([theirs.id]);
     expect((await anon.rpc('my_visits', range)).error).not.toBeNull();
-    expect((await a.rest.rpc('my_visits', { from_at: range.from_at, to_at: new Date(Date.parse(range.from_at) + 90 * 86_400_000).toISOString() })).error?.hint).toBe('range');
+    expect(
+      (await a.rest.rpc('my_visits', { from_at: range.from_at, to_at: new Date(Date.parse(range.from_at) + 90 * 86_400_000).toISOString() })).error?.hint,
+    ).toBe('range');
 
     // another's visit: not hers to act on, nothing changed
     expect((await a.rest.rpc('act_on_visit', { request_id: theirs.id, action: 'confirm', choice: 1 })).error?.code).toBe('P0002');
@@ -308,21 +329,33 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect(confirmed.error).toBeNull();
     expect(confirmed.data).toEqual({ id: mine.id, result: 'confirmed' });
     const mails = async (id: number) =>
-      (await server.sql<{ kind: string }>("select kind from internal.mail_outbox where ref_id = $1 and kind like 'visit-%' order by kind", [String(id)])).map((m) => m.kind);
+      (await server.sql<{ kind: string }>("select kind from internal.mail_outbox where ref_id = $1 and kind like 'visit-%' order by kind", [String(id)])).map(
+        (m) => m.kind,
+      );
     expect(await mails(mine.id)).toEqual(['visit-confirmed', 'visit-confirmed-agent']);
     const hook = await server.sql<{ data: Record<string, unknown> }>(
       "select payload->'data' as data from internal.mail_outbox where kind = 'webhook' and payload->>'type' = 'visit.confirmed' and payload->'data'->>'id' = $1",
       [String(mine.id)],
     );
-    expect(hook[0]?.data).toMatchObject({ status: 'confirmed', agent_id: Number(agent[A]), start: new Date(aTimes[1]!).toISOString(), contact: { email: 'vera@example.com' } });
+    expect(hook[0]?.data).toMatchObject({
+      status: 'confirmed',
+      agent_id: Number(agent[A]),
+      start: new Date(aTimes[1]!).toISOString(),
+      contact: { email: 'vera@example.com' },
+    });
     expect((await server.sql<{ status: string }>('select status from public.inquiries where id = $1', [mine.lead]))[0]?.status).toBe('visit_booked');
-    const [shown] = ((await a.rest.rpc('my_visits', range)).data as Array<{ id: number; visit_start: string; location: string }>).filter((v) => v.id === mine.id);
+    const [shown] = ((await a.rest.rpc('my_visits', range)).data as Array<{ id: number; visit_start: string; location: string }>).filter(
+      (v) => v.id === mine.id,
+    );
     expect(new Date(shown!.visit_start).toISOString()).toBe(new Date(aTimes[1]!).toISOString());
     expect(shown!.location).toBeTruthy();
     // confirmed already: a second confirmation says so
     expect((await a.rest.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 1 })).data).toEqual({ id: mine.id, result: 'done' });
     // another time: refused where her calendar is closed (the time she just booked), confirmed where it is open
-    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[1] })).data).toEqual({ id: mine2.id, result: 'unavailable' });
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[1] })).data).toEqual({
+      id: mine2.id,
+      result: 'unavailable',
+    });
     const moved = await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[6], place: 'En la garita del conjunto' });
     expect(moved.data).toEqual({ id: mine2.id, result: 'confirmed' });
     // and cancelled: both told, the time free again
@@ -381,7 +414,9 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     const b = await signIn(B, '10.76.0.2');
     const team = await signIn(TEAM, '10.76.0.3');
     const anon = client('10.76.0.4').rest();
-    const [place] = await server.sql<{ path: string; name: string }>("select path, name from internal.places where kind = 'sector' order by listings desc limit 1");
+    const [place] = await server.sql<{ path: string; name: string }>(
+      "select path, name from internal.places where kind = 'sector' order by listings desc limit 1",
+    );
     const before = (await a.rest.rpc('my_profile')).data as Record<string, unknown>;
     expect(before).toMatchObject({ id: Number(agent[A]), email: A, places: [] });
     const saved = await a.rest.rpc('update_my_profile', {
@@ -396,16 +431,28 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       },
     });
     expect(saved.error).toBeNull();
-    expect(saved.data).toMatchObject({ languages: ['Español', 'English'], locations_served: [place!.name], places: [{ name: place!.name, path: place!.path }] });
+    expect(saved.data).toMatchObject({
+      languages: ['Español', 'English'],
+      locations_served: [place!.name],
+      places: [{ name: place!.name, path: place!.path }],
+    });
     // the public reads it (both languages), and a seller's lead about her place now finds her
     expect((await anon.from('agents').select('about, about_es, instagram').eq('id', agent[A]!)).data).toEqual([
-      { about: 'I help families find their home in Quito.', about_es: 'Ayudo a familias a encontrar su casa en Quito.', instagram: 'https://www.instagram.com/ana.agente' },
+      {
+        about: 'I help families find their home in Quito.',
+        about_es: 'Ayudo a familias a encontrar su casa en Quito.',
+        instagram: 'https://www.instagram.com/ana.agente',
+      },
     ]);
     expect(((await anon.rpc('area_agents', { place: place!.path })).data as { agents: number[] }).agents).toContain(Number(agent[A]));
     // the trail: by her, what changed, before and after; hers to read, not another agent's; the team's
     const trail = await a.rest.from('agent_events').select('what, before, after, by_user').eq('agent_id', agent[A]!);
     expect(trail.data).toContainEqual(
-      expect.objectContaining({ by_user: a.session.user.id, what: expect.stringContaining('about_es'), after: expect.objectContaining({ locations_served: [place!.name] }) }),
+      expect.objectContaining({
+        by_user: a.session.user.id,
+        what: expect.stringContaining('about_es'),
+        after: expect.objectContaining({ locations_served: [place!.name] }),
+      }),
     );
     expect((await b.rest.from('agent_events').select('id').eq('agent_id', agent[A]!)).data).toEqual([]);
     expect(((await team.rest.from('agent_events').select('id').eq('agent_id', agent[A]!)).data ?? []).length).toBeGreaterThan(0);
@@ -426,7 +473,11 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
 
     // her photo: an image's bytes, made in the listing photos' sizes, hers at once
     const upload = (token: string | null, body: Buffer, type = 'image/png') =>
-      fetch(`${server.url}/agent/photo`, { method: 'POST', headers: { 'Content-Type': type, ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: new Uint8Array(body) });
+      fetch(`${server.url}/agent/photo`, {
+        method: 'POST',
+        headers: { 'Content-Type': type, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: new Uint8Array(body),
+      });
     const face = await sharp({ create: { width: 600, height: 800, channels: 3, background: { r: 180, g: 120, b: 90 } } })
       .png()
       .toBuffer();
@@ -438,7 +489,9 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toMatch(/^image\//);
     expect((await anon.from('agents').select('picture').eq('id', agent[A]!)).data).toEqual([{ picture }]);
-    expect((await a.rest.from('agent_events').select('what, by_user').eq('agent_id', agent[A]!).eq('what', 'picture')).data).toEqual([{ what: 'picture', by_user: a.session.user.id }]);
+    expect((await a.rest.from('agent_events').select('what, by_user').eq('agent_id', agent[A]!).eq('what', 'picture')).data).toEqual([
+      { what: 'picture', by_user: a.session.user.id },
+    ]);
     // not an image, too small, too large, not signed in, not an agent: refused, her photo kept
     expect((await upload(a.session.access_token, Buffer.from('<svg onload=alert(1)>'))).status).toBe(400);
     const tiny = await sharp({ create: { width: 60, height: 60, channels: 3, background: '#888' } })
@@ -482,7 +535,14 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       const response = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.77.1.${key.length}` },
-        body: JSON.stringify({ name: 'Rita Ruta', email: 'rita@example.com', phone: '', message: 'Busco casa', idempotencyKey: key, ...(utm ? { source: { element: 'exp-inquiry-form', utm } } : {}) }),
+        body: JSON.stringify({
+          name: 'Rita Ruta',
+          email: 'rita@example.com',
+          phone: '',
+          message: 'Busco casa',
+          idempotencyKey: key,
+          ...(utm ? { source: { element: 'exp-inquiry-form', utm } } : {}),
+        }),
       });
       expect(response.status).toBe(200);
       const [row] = await server.sql<{ kind: string; owner: string | null; routed: Record<string, unknown> | null; to: string }>(
@@ -491,7 +551,12 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       );
       return row!;
     };
-    expect(await ask('route-campaign-1', { utm_source: 'spring-campaign' })).toMatchObject({ kind: 'routed', owner: agent[B], to: B, routed: { by: 'rule', agent_id: Number(agent[B]) } });
+    expect(await ask('route-campaign-1', { utm_source: 'spring-campaign' })).toMatchObject({
+      kind: 'routed',
+      owner: agent[B],
+      to: B,
+      routed: { by: 'rule', agent_id: Number(agent[B]) },
+    });
     expect(await ask('route-nowhere-1')).toMatchObject({ kind: 'team', owner: null, routed: null });
     // the default spread: each next lead to the agent the spread has given fewest
     await team.rest.rpc('save_routing', { default_route: 'spread', rules: (saved.data as { rules: unknown[] }).rules });
@@ -510,7 +575,10 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       [dora!.id],
     );
     expect((await team.rest.rpc('deactivate_agent', { agent_id: Number(dora!.id) })).data).toEqual({ agent_id: Number(dora!.id), leads_moved: 1 });
-    const [moved] = await server.sql<{ owner: string; routed: Record<string, unknown> }>('select owner_agent_id::text as owner, routed from public.inquiries where id = $1', [open!.id]);
+    const [moved] = await server.sql<{ owner: string; routed: Record<string, unknown> }>(
+      'select owner_agent_id::text as owner, routed from public.inquiries where id = $1',
+      [open!.id],
+    );
     expect(moved).toMatchObject({ owner: agent[B], routed: { by: 'rule', agent_id: Number(agent[B]) } });
     await server.drainOutbox();
     const mailed = readdirSync(server.outboxDir)
@@ -553,7 +621,10 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     try {
       const seen = await team.rest.rpc('privacy_overview', { max_rows: 5 });
       expect(seen.error).toBeNull();
-      const overview = seen.data as { requests: Array<{ kind: string; answered_at: string | null }>; retention: { at: string; outcome: Record<string, number> } | null };
+      const overview = seen.data as {
+        requests: Array<{ kind: string; answered_at: string | null }>;
+        retention: { at: string; outcome: Record<string, number> } | null;
+      };
       expect(overview.requests[0]).toMatchObject({ kind: 'access', answered_at: null });
       expect(JSON.stringify(overview)).not.toContain('pide.datos');
       expect(overview.retention?.outcome).toEqual(expect.objectContaining({ leads: expect.any(Number), mails: expect.any(Number) }));
@@ -617,7 +688,9 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       ).not.toBeNull();
       // her report unsubscribed (its mail's link): the consent goes with it
       await server.sql('select internal.unsubscribe_search($1::bigint)', [search!.id]);
-      expect(await server.sql("select withdrawn_via from internal.consents where purpose = 'home_report' and search_id = $1::bigint", [search!.id])).toEqual([{ withdrawn_via: 'unsubscribe' }]);
+      expect(await server.sql("select withdrawn_via from internal.consents where purpose = 'home_report' and search_id = $1::bigint", [search!.id])).toEqual([
+        { withdrawn_via: 'unsubscribe' },
+      ]);
     } finally {
       await server.sql('delete from public.inquiries where id = any($1::uuid[])', [[hers, other]]);
       await server.sql('delete from internal.saved_searches where id = $1::bigint', [search!.id]);
@@ -633,7 +706,11 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
       [agent[A]],
     );
     const count = (body: unknown) =>
-      fetch(`${server.url}/functions/v1/listing-events`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.79.1.1' }, body: JSON.stringify(body) });
+      fetch(`${server.url}/functions/v1/listing-events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.79.1.1' },
+        body: JSON.stringify(body),
+      });
     for (const event of ['view', 'view', 'save']) {
       const r = await count({ listingId: listing!.id, event });
       expect([r.status, await r.json()]).toEqual([202, { counted: true }]);
@@ -695,9 +772,10 @@ describe("the agents' area: a code by mail, a session, and only one's own leads"
     expect(((await (await rest('helena.hosted@example.com')).rpc('my_role')).data as { agent_id: number }).agent_id).toBe(Number(hosted!.id));
     // another address: nothing; once a sign-in holds her, a token of another user with her address: nothing
     expect(await leads('alguien@example.com')).toEqual([]);
-    await server.sql("with u as (insert into auth.users (email) values ('helena.hosted@example.com') returning id) update public.agents set user_id = (select id from u) where id = $1::bigint", [
-      hosted!.id,
-    ]);
+    await server.sql(
+      "with u as (insert into auth.users (email) values ('helena.hosted@example.com') returning id) update public.agents set user_id = (select id from u) where id = $1::bigint",
+      [hosted!.id],
+    );
     expect(await leads('helena.hosted@example.com')).toEqual([]);
   });
 });

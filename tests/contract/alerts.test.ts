@@ -58,7 +58,16 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
 
   const linkIn = (mail: ReceivedMail, path: string) => `${SITE}${path}?token=${tokenIn(mail, path)}`;
 
-  async function listing(values: { city: string; price?: number; title?: string; beds?: number; type?: string; status?: string; at?: [string, string]; operation?: 'sale' | 'rent' }): Promise<string> {
+  async function listing(values: {
+    city: string;
+    price?: number;
+    title?: string;
+    beds?: number;
+    type?: string;
+    status?: string;
+    at?: [string, string];
+    operation?: 'sale' | 'rent';
+  }): Promise<string> {
     const [row] = await server.sql<{ id: string }>(
       "insert into internal.listings (title, price, city, bedrooms, bathrooms, square_feet, property_type, status, country_code, geo_lat, geo_lon, images, operation) values ($1, $2, $3, $4, 2, 120, $5, $6, 'EC', $7, $8, '[\"/media/listings/house-1.svg\"]'::jsonb, $9) returning id::text as id",
       [
@@ -239,7 +248,10 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(digest.subject).toBe(`2 new properties: Properties in ${city}`);
     expect(digest.text).toContain('Morning listing');
     expect(digest.text).toContain('Evening listing');
-    const [next] = await server.sql<{ due_in_hours: number }>('select extract(epoch from next_run_at - internal.now()) / 3600 as due_in_hours from internal.saved_searches where email = $1', [email]);
+    const [next] = await server.sql<{ due_in_hours: number }>(
+      'select extract(epoch from next_run_at - internal.now()) / 3600 as due_in_hours from internal.saved_searches where email = $1',
+      [email],
+    );
     expect(Number(next?.due_in_hours)).toBeGreaterThan(23);
     expect(await newAlertsAfterRun(email)).toHaveLength(1);
   });
@@ -285,16 +297,29 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     await alertsRun();
     await until(
       async () =>
-        Number((await server.sql<{ n: string }>("select count(*) as n from internal.mail_outbox where kind = 'alert' and recipient = $1 and status in ('pending', 'sending')", [email]))[0]?.n) === 0,
+        Number(
+          (
+            await server.sql<{ n: string }>(
+              "select count(*) as n from internal.mail_outbox where kind = 'alert' and recipient = $1 and status in ('pending', 'sending')",
+              [email],
+            )
+          )[0]?.n,
+        ) === 0,
     );
     await server.drainOutbox();
     expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);
-    expect((await server.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'alert' and recipient = $1 order by id", [email])).map((r) => r.status)).toEqual([
-      'sent',
-      'dropped',
-    ]);
+    expect(
+      (await server.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'alert' and recipient = $1 order by id", [email])).map(
+        (r) => r.status,
+      ),
+    ).toEqual(['sent', 'dropped']);
     // the multipart form of RFC 8058 and a second click: clear, never an error
-    const again = await open(url, 'POST', '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n', 'multipart/form-data; boundary=x');
+    const again = await open(
+      url,
+      'POST',
+      '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n',
+      'multipart/form-data; boundary=x',
+    );
     expect(again.status).toBe(200);
     expect(again.html).toContain('You were already unsubscribed');
   });
@@ -366,7 +391,12 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
   it('mails an address that never confirmed nothing its sender wrote, and at most three confirmations a day; one client at most ten a day, whatever addresses it types', async () => {
     const victim = address('victim');
     // a sender's words, a typed city and a made-up place: none reaches a stranger's inbox
-    const hostile = { keywords: 'visit http://phish.example to claim your prize', city: 'Call +1 555 0100 now', place: 'claim-prize/now', placeName: 'Your account is locked' };
+    const hostile = {
+      keywords: 'visit http://phish.example to claim your prize',
+      city: 'Call +1 555 0100 now',
+      place: 'claim-prize/now',
+      placeName: 'Your account is locked',
+    };
     const asked: number[] = [];
     for (let i = 0; i < 6; i++) asked.push((await subscribe({ email: victim, filters: { ...hostile, minPrice: 100000 + i * 1000 } })).status);
     // the same answer every time: it tells nobody what the address was sent
@@ -416,12 +446,21 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect((await subscribe({ email, filters: { city, beds: 2 }, idempotencyKey: key })).status).toBe(200);
     expect((await subscribe({ email: email.toUpperCase(), filters: { beds: 2, city: city.toLowerCase() } })).status).toBe(200);
     await server.drainOutbox();
-    expect(Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [email.toLowerCase()]))[0]?.n)).toBe(1);
+    expect(
+      Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [email.toLowerCase()]))[0]?.n),
+    ).toBe(1);
     expect(to(smtp, email)).toHaveLength(1);
 
     const bad = await subscribe({ email: 'not an address', frequency: 'hourly', lang: 'fr', filters: { minPrice: -5, bbox: [1, 2, 0, 3], city: 'x\ny' } });
     expect(bad.status).toBe(400);
-    expect(bad.json.fields).toEqual({ email: 'invalid', frequency: 'invalid', lang: 'invalid', 'filters.minPrice': 'invalid', 'filters.bbox': 'invalid', 'filters.city': 'invalid' });
+    expect(bad.json.fields).toEqual({
+      email: 'invalid',
+      frequency: 'invalid',
+      lang: 'invalid',
+      'filters.minPrice': 'invalid',
+      'filters.bbox': 'invalid',
+      'filters.city': 'invalid',
+    });
     expect((await subscribe({ frequency: 'daily' })).json.fields).toEqual({ email: 'required' });
     // an Idempotency-Key header that is not a key is refused, as the inquiry refuses it (one rule: core/functions/request-key.ts)
     const badKey = await subscribe({ email: address('key') }, { 'Idempotency-Key': 'short' });
@@ -432,7 +471,9 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     const once = address('once');
     expect((await subscribe({ email: once, filters: { city } }, headerKey)).status).toBe(200);
     expect((await subscribe({ email: once, filters: { city, beds: 5 } }, headerKey)).status).toBe(200);
-    expect(Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [once.toLowerCase()]))[0]?.n)).toBe(1);
+    expect(
+      Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [once.toLowerCase()]))[0]?.n),
+    ).toBe(1);
     // a bot that fills the honeypot is told "ok" and never mailed
     const bot = address('bot');
     expect((await subscribe({ email: bot, website: 'http://spam.example' })).json).toEqual({ ok: true });
@@ -465,7 +506,10 @@ describe('two alert runs at once (PostgreSQL)', () => {
   let smtp: TestSmtp;
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer('postgres', { mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE }, alerts: { intervalSeconds: 0, settleSeconds: 0 } });
+    server = await startTestServer('postgres', {
+      mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE },
+      alerts: { intervalSeconds: 0, settleSeconds: 0 },
+    });
   }, 180_000);
   afterAll(() => stopAll(server, smtp));
 
@@ -512,7 +556,15 @@ describe('the deployed saved-searches function (Deno, PostgreSQL)', () => {
     await migrate(db);
     await seedIfEmpty(db, 200);
     fn = await startDenoFunction(
-      { SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, TEAM_INBOX: TEAM, ALERTS_RUN_SECRET: 'test-alerts', ALERTS_SETTLE: '0' },
+      {
+        SUPABASE_DB_URL: postgres.url,
+        SMTP_URL: smtp.url,
+        SITE_URL: SITE,
+        SMTP_FROM: FROM,
+        TEAM_INBOX: TEAM,
+        ALERTS_RUN_SECRET: 'test-alerts',
+        ALERTS_SETTLE: '0',
+      },
       'saved-searches',
     );
   }, 240_000);

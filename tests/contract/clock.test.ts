@@ -39,7 +39,8 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
   });
 
   it("Ecuador's months: a month's first instant is midnight in Guayaquil (05:00 UTC), New Year's Eve at 23:50 is still December, 29 February is February", async () => {
-    const month = (instant: string) => atInstant(d.server.db, instant, async (tx) => (await tx.query<{ m: string }>('select internal.this_month()::text as m'))[0]?.m);
+    const month = (instant: string) =>
+      atInstant(d.server.db, instant, async (tx) => (await tx.query<{ m: string }>('select internal.this_month()::text as m'))[0]?.m);
     expect(await month('2026-12-01T05:00:00Z')).toBe('2026-12-01');
     expect(await month('2026-12-01T04:59:59.999Z')).toBe('2026-11-01');
     expect(await month(NEW_YEARS_EVE)).toBe('2026-12-01');
@@ -67,7 +68,9 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
         )
       ).map((r) => r.id);
       expect(ids).toHaveLength(10);
-      await tx.query("update internal.listings set city = 'Borde de Año', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])", [ids]);
+      await tx.query("update internal.listings set city = 'Borde de Año', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])", [
+        ids,
+      ]);
       await tx.query('delete from internal.listing_spells where listing_id = any($1::bigint[])', [ids]);
       await tx.query(
         `insert into internal.listing_spells (listing_id, on_at, off_at)
@@ -127,7 +130,9 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
   it('"open house this week": from this instant to seven days on, an open house ended at this instant or starting seven days on is not one', async () => {
     const found = (range: string) =>
       atInstant(d.server.db, NEW_YEARS_EVE, async (tx) => {
-        const [l] = await tx.query<{ id: string }>("select id::text as id from internal.listings where country_code = 'EC' and status = '1' order by id limit 1");
+        const [l] = await tx.query<{ id: string }>(
+          "select id::text as id from internal.listings where country_code = 'EC' and status = '1' order by id limit 1",
+        );
         await tx.query("update internal.listings set open_houses = '{}' where open_houses <> '{}'");
         await tx.query(`update internal.listings set open_houses = tstzmultirange(${range}) where id = $1`, [l?.id]);
         const rows = await tx.query<{ id: string }>("select s.id::text as id from public.search_listings('{\"open_house\": true}', 'featured', 24, 0) s");
@@ -144,7 +149,10 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
       atInstant(d.server.db, instant, async (tx) => {
         await tx.query('savepoint s');
         try {
-          await tx.query("select public.estimate_value(jsonb_build_object('property_type', 'house', 'area_m2', 180, 'place', 'quito', 'year_built', $1::int))", [year]);
+          await tx.query(
+            "select public.estimate_value(jsonb_build_object('property_type', 'house', 'area_m2', 180, 'place', 'quito', 'year_built', $1::int))",
+            [year],
+          );
           return 'ok';
         } catch (error) {
           await tx.query('rollback to savepoint s');
@@ -183,9 +191,20 @@ describe("the market report a seller follows, mailed on New Year's Eve at 23:50 
     expect(res.status).toBe(200);
     const confirm = await until(() => d.mailsTo(email)[0]);
     const token = /\/es\/alerts\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(confirm.text)?.[1];
-    expect((await fetch(`${d.server.url}/es/alerts/confirm?token=${token}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${d.server.url}/es/alerts/confirm?token=${token}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: '',
+        })
+      ).status,
+    ).toBe(200);
     // its first report is due at 08:00 on 1 January in Ecuador: its time has come
-    const [row] = await d.server.sql<{ next: string }>('select to_char(next_run_at at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI"Z"\') as next from internal.saved_searches where email = $1', [email]);
+    const [row] = await d.server.sql<{ next: string }>(
+      'select to_char(next_run_at at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI"Z"\') as next from internal.saved_searches where email = $1',
+      [email],
+    );
     expect(row?.next).toBe('2027-01-01T13:00Z');
     await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
     await d.server.runAlerts();

@@ -38,7 +38,8 @@ const KEPT = `select level, cx, cy, n, n_approximate, sum_lat, sum_lng, lat_min,
 async function expectKeptEqualsCounted(db: Database): Promise<number> {
   const [kept, counted] = await Promise.all([db.admin.query<Cell>(KEPT), db.admin.query<Cell>(COUNTED)]);
   expect(kept.length).toBe(counted.length);
-  const exact = (c: Cell) => [c.level, c.cx, c.cy, c.n, c.n_approximate, c.lat_min, c.lat_max, c.lng_min, c.lng_max, c.price_min, c.price_max, c.id_min].map(String).join('|');
+  const exact = (c: Cell) =>
+    [c.level, c.cx, c.cy, c.n, c.n_approximate, c.lat_min, c.lat_max, c.lng_min, c.lng_max, c.price_min, c.price_max, c.id_min].map(String).join('|');
   expect(kept.map(exact)).toEqual(counted.map(exact));
   // sums are added child by child: equal up to rounding
   kept.forEach((c, i) => {
@@ -70,12 +71,24 @@ describe.each(['postgres'] as const)('the kept map cells on %s', (kind) => {
     await db().admin.query("update internal.listings set description = 'unchanged position' where title = 'cells c'");
     await expectKeptEqualsCounted(db());
     await db().admin.query("update internal.listings set price = price * 0.9 where city ilike '%cuenca%'");
-    await db().admin.query("delete from internal.listings where title like 'cells %' or id in (select id from internal.listings where city ilike '%manta%' limit 20)");
+    await db().admin.query(
+      "delete from internal.listings where title like 'cells %' or id in (select id from internal.listings where city ilike '%manta%' limit 20)",
+    );
     await expectKeptEqualsCounted(db());
   });
 
   it('answer the clusters as counting does, at every zoom the cells are kept for', async () => {
-    type Row = { count: string; lat: number; lng: number; lat_min: number; lng_max: number; price_from: string | null; price_to: string | null; id: string | null; approximate: boolean };
+    type Row = {
+      count: string;
+      lat: number;
+      lng: number;
+      lat_min: number;
+      lng_max: number;
+      price_from: string | null;
+      price_to: string | null;
+      id: string | null;
+      approximate: boolean;
+    };
     const views: Array<[number, number[]]> = [
       [0, [-180, -85, 180, 85]],
       [2, [-180, -85, 180, 85]],
@@ -84,10 +97,19 @@ describe.each(['postgres'] as const)('the kept map cells on %s', (kind) => {
       [12, [-79.1, -3.0, -78.9, -2.8]],
     ];
     const shape = (rows: Row[]) =>
-      rows.map((r) => [r.count, Number(r.lat).toFixed(9), Number(r.lng).toFixed(9), r.lat_min, r.lng_max, r.price_from, r.price_to, r.id, r.approximate].map(String).join('|')).sort();
+      rows
+        .map((r) =>
+          [r.count, Number(r.lat).toFixed(9), Number(r.lng).toFixed(9), r.lat_min, r.lng_max, r.price_from, r.price_to, r.id, r.approximate]
+            .map(String)
+            .join('|'),
+        )
+        .sort();
     for (const [zoom, view] of views) {
       const args = [zoom, ...view];
-      const kept = await db().anon.query<Row>('select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5)', args);
+      const kept = await db().anon.query<Row>(
+        'select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5)',
+        args,
+      );
       // every listing's folded city contains '': the same listings, counted instead of read from the kept cells
       const counted = await db().anon.query<Row>(
         `select * from public.listing_clusters(zoom => $1, view_west => $2, view_south => $3, view_east => $4, view_north => $5, filters => '{"city":""}')`,

@@ -28,12 +28,15 @@ interface Crawled {
 async function crawl(url: string): Promise<Crawled> {
   const res = await fetch(url, { headers: { 'User-Agent': 'WhatsApp/2.23.20.0 A', Accept: 'text/html' }, redirect: 'manual' });
   const html = await res.text();
-  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true } });
+  const window = new Window({
+    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+  });
   return { status: res.status, html, doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document };
 }
 
 const meta = (doc: Document, key: string) => doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
-const jsonLd = (doc: Document) => [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
+const jsonLd = (doc: Document) =>
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
 
 describe('the site as crawlers and link previews read it', () => {
   let server: TestServer;
@@ -48,8 +51,12 @@ describe('the site as crawlers and link previews read it', () => {
     const [row] = await server.sql<{ id: string; title: string }>(
       "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and title is not null and agent_id is not null order by id limit 1",
     );
-    const [old] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
-    const [person] = await server.sql<{ id: string }>("select id::text as id from public.agents where country_code = 'EC' and about is not null and locations_served is not null order by id limit 1");
+    const [old] = await server.sql<{ id: string; title: string }>(
+      "select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1",
+    );
+    const [person] = await server.sql<{ id: string }>(
+      "select id::text as id from public.agents where country_code = 'EC' and about is not null and locations_served is not null order by id limit 1",
+    );
     listing = listingPath(String(row?.id), row?.title);
     gone = listingPath(String(old?.id), old?.title);
     agent = `/findanagent/${person?.id}`;
@@ -88,7 +95,11 @@ describe('the site as crawlers and link previews read it', () => {
       expect(meta(page.doc, 'og:locale'), path).toBe(lang === 'es' ? 'es_EC' : 'en_US');
       expect(meta(page.doc, 'og:url'), path).toBe(`${server.url}${path}`);
       expect(meta(page.doc, 'twitter:card'), path).toBe('summary_large_image');
-      expect([meta(page.doc, 'og:image:width'), meta(page.doc, 'og:image:height'), meta(page.doc, 'og:image:type')], path).toEqual(['1200', '630', 'image/jpeg']);
+      expect([meta(page.doc, 'og:image:width'), meta(page.doc, 'og:image:height'), meta(page.doc, 'og:image:type')], path).toEqual([
+        '1200',
+        '630',
+        'image/jpeg',
+      ]);
       expect(meta(page.doc, 'og:image:alt')?.length, path).toBeGreaterThan(3);
       const image = meta(page.doc, 'og:image') as string;
       expect(image, path).toMatch(new RegExp(`^${server.url}/og/`));
@@ -121,13 +132,25 @@ describe('the site as crawlers and link previews read it', () => {
         (p) => `${server.url}${listingPath(p.id, p.title)}`,
       ) as unknown as Record<string, unknown>,
     );
-    expect(blocks.map((b) => b['@type']).sort()).toEqual(['BreadcrumbList', 'BreadcrumbList', 'ItemList', 'Person', 'Person', 'RealEstateListing', 'RealEstateListing']);
+    expect(blocks.map((b) => b['@type']).sort()).toEqual([
+      'BreadcrumbList',
+      'BreadcrumbList',
+      'ItemList',
+      'Person',
+      'Person',
+      'RealEstateListing',
+      'RealEstateListing',
+    ]);
     const person = blocks.find((b) => b['@type'] === 'Person') as Record<string, unknown>;
     expect(person).toMatchObject({ jobTitle: 'Real estate agent', worksFor: { '@type': 'RealEstateAgent', name: 'eXp Realty Ecuador' } });
     expect((person.makesOffer as { areaServed: unknown[] }).areaServed.length).toBeGreaterThan(0);
     expect(jsonLdTypeErrors(blocks)).toEqual([]);
     // the check can fail: what the agent page wrote before (worksFor on a RealEstateAgent) is refused
-    expect(jsonLdTypeErrors([{ '@context': 'https://schema.org', '@type': 'RealEstateAgent', name: 'Ana', worksFor: { '@type': 'RealEstateAgent', name: 'eXp' } }]).join('\n')).toMatch(/worksFor/);
+    expect(
+      jsonLdTypeErrors([
+        { '@context': 'https://schema.org', '@type': 'RealEstateAgent', name: 'Ana', worksFor: { '@type': 'RealEstateAgent', name: 'eXp' } },
+      ]).join('\n'),
+    ).toMatch(/worksFor/);
     expect(jsonLdTypeErrors([{ '@context': 'https://schema.org', '@type': 'Person', name: 'Ana', areaServed: 'Quito' }]).join('\n')).toMatch(/areaServed/);
   }, 120_000);
 

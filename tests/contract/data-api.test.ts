@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteData } from '../../server/pages/site-data.ts';
 import { getAgent, getAgents, getAreaAgents } from '../../widgets/lib/data/agents.ts';
 import { getListingMarket, getMarketFigures, getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
-import { getListing, getListingsByIds, getListingsCount, getListingsPage, getMapClusters, getMapPoints, getPropertyTypes } from '../../widgets/lib/data/listings.ts';
+import {
+  getListing,
+  getListingsByIds,
+  getListingsCount,
+  getListingsPage,
+  getMapClusters,
+  getMapPoints,
+  getPropertyTypes,
+} from '../../widgets/lib/data/listings.ts';
 import { getPlaceSuggestions } from '../../widgets/lib/data/places.ts';
 import { checkRow, readRows, shapeOf, SLEEP_FUNCTION, type Row, type Sent } from '../support/data-api-doc.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
@@ -23,7 +31,9 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
   beforeAll(async () => {
     server = await startTestServer('postgres');
     await server.sql(SLEEP_FUNCTION);
-    const [listing, listing2] = await server.sql<{ id: string }>("select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2");
+    const [listing, listing2] = await server.sql<{ id: string }>(
+      "select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2",
+    );
     const [agent] = await server.sql<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'");
     rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id) });
 
@@ -31,7 +41,8 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
     const real = globalThis.fetch;
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.pathname.startsWith('/rest/v1')) sent.push({ method: init?.method ?? 'GET', url, headers: new Headers(init?.headers), body: typeof init?.body === 'string' ? init.body : undefined });
+      if (url.pathname.startsWith('/rest/v1'))
+        sent.push({ method: init?.method ?? 'GET', url, headers: new Headers(init?.headers), body: typeof init?.body === 'string' ? init.body : undefined });
       return real(input, init);
     }) as typeof fetch;
     try {

@@ -110,7 +110,19 @@ describe('one slow request never stops the site', () => {
     // served while the slow statements still ran: they had not been answered yet
     expect(await sleeping(server)).toBe(4);
 
-    const [s1, s2, s3, s4, pattern, alternation, classInLogic, longList, deepTree, wildcards, longUrl] = (await slow) as [Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed];
+    const [s1, s2, s3, s4, pattern, alternation, classInLogic, longList, deepTree, wildcards, longUrl] = (await slow) as [
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+      Timed,
+    ];
     for (const s of [s1, s2, s3, s4]) {
       expect(s.status).toBe(500);
       expect(JSON.parse(s.body)).toMatchObject({ code: '57014' });
@@ -200,7 +212,9 @@ describe('one slow request never stops the site', () => {
       expect(JSON.parse(refused.body)).toMatchObject({ code: 'PGRST429' });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(1);
       // naming another client is the server's own word only (its calls to itself carry a token of its own)
-      const forged = await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: { ...greedy, 'X-Exp-Client': '10.52.0.9', 'X-Exp-Internal': 'guessed' } });
+      const forged = await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, {
+        headers: { ...greedy, 'X-Exp-Client': '10.52.0.9', 'X-Exp-Internal': 'guessed' },
+      });
       expect(forged.status).toBe(429);
       const page = await timed(`${server.url}/es/about`, { headers: greedy });
       expect(page.status).toBe(429);
@@ -234,7 +248,11 @@ describe("a page let in is finished: its client's share is checked at the page's
       });
       await until(
         async () =>
-          (await server.sql<{ n: number }>("select count(*)::int as n from pg_locks where relation = 'internal.listings'::regclass and mode = 'AccessExclusiveLock' and granted"))[0]?.n === 1,
+          (
+            await server.sql<{ n: number }>(
+              "select count(*)::int as n from pg_locks where relation = 'internal.listings'::regclass and mode = 'AccessExclusiveLock' and granted",
+            )
+          )[0]?.n === 1,
         10_000,
       );
       // a listing that never was: its page asks for the listing, then (only once it is not found) whether it ever was
@@ -242,7 +260,11 @@ describe("a page let in is finished: its client's share is checked at the page's
       await until(
         async () =>
           Number(
-            (await server.sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%listings%'"))[0]?.n,
+            (
+              await server.sql<{ n: number }>(
+                "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%listings%'",
+              )
+            )[0]?.n,
           ) >= 1,
         10_000,
         "the page's calls waiting for the listings",

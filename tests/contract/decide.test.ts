@@ -129,11 +129,13 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
       "select l.id, l.price::float8 as price from internal.listings l where country_code = 'EC' and status = '1' and price > 100000 and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id) order by id limit 1",
     );
     const history = async () =>
-      (await db().anon.query<History>('select at, event, price::float8 as price, change::float8 as change from public.listing_price_history($1)', [l.id])).map((h) => ({
-        ...h,
-        price: num(h.price),
-        change: num(h.change),
-      }));
+      (await db().anon.query<History>('select at, event, price::float8 as price, change::float8 as change from public.listing_price_history($1)', [l.id])).map(
+        (h) => ({
+          ...h,
+          price: num(h.price),
+          change: num(h.change),
+        }),
+      );
     const view = async () =>
       (
         await db().anon.query<{ price_cut_at: string | null; price_before_cut: number | null }>(

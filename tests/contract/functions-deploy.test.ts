@@ -15,7 +15,9 @@ import { clientHeaders } from '../support/servers.ts';
 import { until } from '../support/until.ts';
 
 /** The functions config.toml declares, with their entrypoints. */
-const CONFIGURED = [...readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8').matchAll(/\[functions\.([a-z0-9-]+)\][^[]*?entrypoint = "\.\/([^"]+)"/g)].map((m) => ({
+const CONFIGURED = [
+  ...readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8').matchAll(/\[functions\.([a-z0-9-]+)\][^[]*?entrypoint = "\.\/([^"]+)"/g),
+].map((m) => ({
   slug: m[1] as string,
   entrypoint: `supabase/${m[2] as string}`,
 }));
@@ -77,7 +79,14 @@ describe('supabase functions deploy --use-api', () => {
       const res = await fetch(fn.url, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...clientHeaders('10.9.0.1') },
-        body: JSON.stringify({ name: 'Lucía Deploy', email: 'lucia.deploy@example.com', phone: '', message: 'Hola', idempotencyKey: `deploy-${process.pid}`, lang: 'es' }),
+        body: JSON.stringify({
+          name: 'Lucía Deploy',
+          email: 'lucia.deploy@example.com',
+          phone: '',
+          message: 'Hola',
+          idempotencyKey: `deploy-${process.pid}`,
+          lang: 'es',
+        }),
       });
       expect(res.status, await res.clone().text()).toBe(200);
       const { id } = (await res.json()) as { id: string };
@@ -101,7 +110,14 @@ describe('supabase functions deploy --use-api', () => {
         const res = await fetch(alerts.url, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.9.1.${i + 1}`) },
-          body: JSON.stringify({ action: 'subscribe', email, filters: { city: 'Quito' }, frequency: 'daily', lang, idempotencyKey: `deploy-alert-${process.pid}-${lang}` }),
+          body: JSON.stringify({
+            action: 'subscribe',
+            email,
+            filters: { city: 'Quito' },
+            frequency: 'daily',
+            lang,
+            idempotencyKey: `deploy-alert-${process.pid}-${lang}`,
+          }),
         });
         expect(res.status, await res.clone().text()).toBe(200);
       }

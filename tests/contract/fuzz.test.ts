@@ -11,7 +11,28 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
 
 // prettier-ignore
 const COLUMNS = ['id', 'title', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'city_search', 'images', 'geo_lat', 'lat', 'created_at', 'status', 'country_code', 'agent_id', 'first_name', 'email', 'private_notes', 'nope'];
-const OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in', 'not.eq', 'not.in', 'not.is', 'cs', 'fts', 'match', 'eq.', '', 'not', 'not.not.eq'];
+const OPS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'is',
+  'in',
+  'not.eq',
+  'not.in',
+  'not.is',
+  'cs',
+  'fts',
+  'match',
+  'eq.',
+  '',
+  'not',
+  'not.not.eq',
+];
 const NASTY = [
   "'; drop table listings; --",
   '1) or (1=1',
@@ -64,7 +85,26 @@ const NASTY = [
   'select',
   'pg_sleep(10)',
 ];
-const KEYS = ['select', 'order', 'limit', 'offset', 'or', 'and', 'not.or', 'not.and', 'on_conflict', 'columns', ...COLUMNS, 'x', '', '%20', 'a.b', '"id"', 'id)', 'select%00'];
+const KEYS = [
+  'select',
+  'order',
+  'limit',
+  'offset',
+  'or',
+  'and',
+  'not.or',
+  'not.and',
+  'on_conflict',
+  'columns',
+  ...COLUMNS,
+  'x',
+  '',
+  '%20',
+  'a.b',
+  '"id"',
+  'id)',
+  'select%00',
+];
 
 function enc(s: string, rand: () => number): string {
   // sometimes raw (malformed on purpose), mostly percent-encoded
@@ -84,7 +124,8 @@ function generator(seed: number) {
     return pick(NASTY) + pick(NASTY);
   };
   const condition = (depth: number): string => {
-    if (depth < 3 && rand() < 0.25) return `${pick(['or', 'and', 'not.or', 'not.and'])}(${Array.from({ length: 1 + Math.floor(rand() * 3) }, () => condition(depth + 1)).join(',')})`;
+    if (depth < 3 && rand() < 0.25)
+      return `${pick(['or', 'and', 'not.or', 'not.and'])}(${Array.from({ length: 1 + Math.floor(rand() * 3) }, () => condition(depth + 1)).join(',')})`;
     return `${pick(COLUMNS)}.${pick(OPS)}.${value()}`;
   };
   return () => {
@@ -96,18 +137,43 @@ function generator(seed: number) {
     for (let i = Math.floor(rand() * 6); i > 0; i--) {
       const key = pick(KEYS);
       let v: string;
-      if (key === 'select') v = rand() < 0.5 ? Array.from({ length: 1 + Math.floor(rand() * 4) }, () => (rand() < 0.2 ? `${pick(COLUMNS)}:${pick(COLUMNS)}` : pick(COLUMNS))).join(',') : value();
+      if (key === 'select')
+        v =
+          rand() < 0.5
+            ? Array.from({ length: 1 + Math.floor(rand() * 4) }, () => (rand() < 0.2 ? `${pick(COLUMNS)}:${pick(COLUMNS)}` : pick(COLUMNS))).join(',')
+            : value();
       else if (key === 'order') v = `${pick(COLUMNS)}.${pick(['asc', 'desc', 'nullsfirst', 'nullslast', 'up', ''])}${rand() < 0.3 ? ',' + pick(COLUMNS) : ''}`;
       else if (key === 'limit' || key === 'offset') v = rand() < 0.7 ? String(Math.floor(rand() * 5000)) : value();
-      else if (key.endsWith('or') || key.endsWith('and')) v = rand() < 0.8 ? `(${Array.from({ length: 1 + Math.floor(rand() * 3) }, () => condition(0)).join(',')})` : value();
+      else if (key.endsWith('or') || key.endsWith('and'))
+        v = rand() < 0.8 ? `(${Array.from({ length: 1 + Math.floor(rand() * 3) }, () => condition(0)).join(',')})` : value();
       else v = `${pick(OPS)}.${value()}`;
       parts.push(`${enc(key, rand)}=${enc(v, rand)}`);
       if (rand() < 0.05) parts.push(pick(['&', '==', '=&=', 'select', '%']));
     }
     const headers: Record<string, string> = {};
-    if (rand() < 0.4) headers.Prefer = pick(['count=exact', 'count=planned', 'count=estimated', 'return=representation', 'count=exact, return=minimal', 'count=', 'tx=rollback', 'x'.repeat(500)]);
+    if (rand() < 0.4)
+      headers.Prefer = pick([
+        'count=exact',
+        'count=planned',
+        'count=estimated',
+        'return=representation',
+        'count=exact, return=minimal',
+        'count=',
+        'tx=rollback',
+        'x'.repeat(500),
+      ]);
     if (rand() < 0.3) headers.Range = pick(['0-9', '10-5', '0-', '-5', 'items=0-24', 'bytes=0-1', '999999999999999999-', 'abc', '0-99999999999999']);
-    if (rand() < 0.3) headers.Accept = pick(['application/json', 'application/vnd.pgrst.object+json', 'text/csv', '*/*', 'application/vnd.pgrst.object+json;nulls=stripped', 'image/png', '', ',,,']);
+    if (rand() < 0.3)
+      headers.Accept = pick([
+        'application/json',
+        'application/vnd.pgrst.object+json',
+        'text/csv',
+        '*/*',
+        'application/vnd.pgrst.object+json;nulls=stripped',
+        'image/png',
+        '',
+        ',,,',
+      ]);
     if (rand() < 0.1) headers['Accept-Profile'] = pick(['public', 'private', 'pg_catalog', '']);
     const method = pick(['GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS']);
     let body: string | undefined;
@@ -124,12 +190,17 @@ function generator(seed: number) {
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 8 });
 
-function send(port: number, r: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; text: string; type: string }> {
+function send(
+  port: number,
+  r: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; text: string; type: string }> {
   return new Promise((resolvePromise, reject) => {
     const req = request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent: keepAlive }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), type: String(res.headers['content-type'] ?? '') }));
+      res.on('end', () =>
+        resolvePromise({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), type: String(res.headers['content-type'] ?? '') }),
+      );
     });
     req.on('error', reject);
     req.end(r.body);
@@ -173,7 +244,8 @@ describe.each(['postgres'] as const)('fuzzing the data server over %s', (kind) =
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const where = `${r.method} ${r.path.slice(0, 160)} ${JSON.stringify(r.headers).slice(0, 120)} -> ${res.status}`;
         if (res.status >= 500) problems.push(`${where}: ${res.text.slice(0, 200)}`);
-        if (/_pgrst_t|json_agg|coalesce\(|from public\."|\.ts:\d+|node:internal|at async /.test(res.text)) problems.push(`${where}: leaks internals: ${res.text.slice(0, 200)}`);
+        if (/_pgrst_t|json_agg|coalesce\(|from public\."|\.ts:\d+|node:internal|at async /.test(res.text))
+          problems.push(`${where}: leaks internals: ${res.text.slice(0, 200)}`);
         if (res.status >= 400 && r.method !== 'HEAD') {
           let parsed: unknown;
           try {

@@ -60,7 +60,9 @@ async function derived(db: Database) {
   return {
     cells: await table(db, 'listing_cells'),
     places: await table(db, 'places'),
-    words: await rows("select l.source_key, w.words::text from internal.listing_words w join internal.listings l using (id) where l.source = 'bulk' order by 1"),
+    words: await rows(
+      "select l.source_key, w.words::text from internal.listing_words w join internal.listings l using (id) where l.source = 'bulk' order by 1",
+    ),
   };
 }
 
@@ -97,7 +99,9 @@ describe('imports of more than 10,000 listings (PostgreSQL)', () => {
     // and the search reads them: a sector with its count, a word
     const [place] = await bulk.db.admin.query<{ listings: number }>("select listings from internal.places where kind = 'sector' and name = 'Cumbayá'");
     expect(Number(place?.listings)).toBe(COUNT / SECTORS.length);
-    const [{ n } = { n: 0 }] = await bulk.db.admin.query<{ n: number }>("select count(*)::int as n from internal.listing_words w where w.words @@ public.words_query('piscina')");
+    const [{ n } = { n: 0 }] = await bulk.db.admin.query<{ n: number }>(
+      "select count(*)::int as n from internal.listing_words w where w.words @@ public.words_query('piscina')",
+    );
     expect(Number(n)).toBe(COUNT / 10);
   }, 240_000);
 });

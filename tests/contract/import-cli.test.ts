@@ -16,7 +16,10 @@ import { stopAll } from '../support/stop-all.ts';
 const root = resolve(import.meta.dirname, '../..');
 
 async function importCommand(args: string[], env: Record<string, string>): Promise<{ code: number | string | null; out: string }> {
-  const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/import/cli.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: '', ...env } });
+  const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/import/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: '', ...env },
+  });
   await c.exited;
   return { code: c.exitStatus(), out: c.output() };
 }
@@ -58,11 +61,19 @@ describe('npm run import, as typed', () => {
     expect(rows).toEqual([{ id: expect.any(Number), title: 'Casa de 3 dormitorios en San Juan CLI', price: 210000, sector: 'San Juan CLI' }]);
     // the sector is a place of the location box, with its count
     const places = (await (
-      await fetch(`${server.url}/rest/v1/rpc/place_suggestions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ q: 'san juan cli' }) })
+      await fetch(`${server.url}/rest/v1/rpc/place_suggestions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ q: 'san juan cli' }),
+      })
     ).json()) as Array<{ name: string; listings: number }>;
     expect(places).toContainEqual(expect.objectContaining({ name: 'San Juan CLI', listings: 1 }));
     // the server takes no commands over HTTP: nothing to guard, nothing to forge
-    const asked = await fetch(`${server.url}/admin/import`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'csv', location: '/etc/passwd' }) });
+    const asked = await fetch(`${server.url}/admin/import`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ kind: 'csv', location: '/etc/passwd' }),
+    });
     expect(asked.status).toBe(405);
   });
 
@@ -83,7 +94,9 @@ describe('npm run import, as typed', () => {
     expect(runs.out.match(/crm \(full, run \d+\): done/g)).toHaveLength(2);
     const db = await openPostgres(pg.url);
     try {
-      expect(await db.admin.query("select source, source_key, status from internal.listings where source = 'crm'")).toEqual([{ source: 'crm', source_key: 'CLI-1', status: '1' }]);
+      expect(await db.admin.query("select source, source_key, status from internal.listings where source = 'crm'")).toEqual([
+        { source: 'crm', source_key: 'CLI-1', status: '1' },
+      ]);
     } finally {
       await db.close();
     }
@@ -111,7 +124,10 @@ describe('npm run import, as typed', () => {
   it('npm run webhooks, beside npm start too: add prints the secret once, list and report show the endpoint, remove ends it; what may not be an endpoint is refused', async () => {
     const env = { DATA_DIR: dataDir };
     const webhooks = async (args: string[], extra: Record<string, string> = env) => {
-      const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/webhooks/cli.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: '', ...extra } });
+      const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/webhooks/cli.ts', ...args], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: '', ...extra },
+      });
       await c.exited;
       return { code: c.exitStatus(), out: c.output() };
     };
@@ -129,11 +145,23 @@ describe('npm run import, as typed', () => {
     expect((await webhooks(['list'])).out).toContain('no endpoints');
     const refused: Array<[string[], RegExp, number]> = [
       [['add', 'http://93.184.216.34/x', '--events', 'inquiry.created'], /a webhook endpoint is https \(http only with --dev/, 1],
-      [['add', 'https://127.0.0.1:9000/x', '--events', 'inquiry.created'], /127\.0\.0\.1 is 127\.0\.0\.1: an address on a private network is an endpoint only with --dev/, 1],
+      [
+        ['add', 'https://127.0.0.1:9000/x', '--events', 'inquiry.created'],
+        /127\.0\.0\.1 is 127\.0\.0\.1: an address on a private network is an endpoint only with --dev/,
+        1,
+      ],
       [['add', 'https://[::ffff:10.0.0.7]/x', '--events', 'inquiry.created'], /an address on a private network is an endpoint only with --dev/, 1],
-      [['add', 'http://169.254.169.254/latest/meta-data', '--events', 'inquiry.created', '--dev'], /link-local address \(the cloud metadata service\) is never an endpoint/, 1],
+      [
+        ['add', 'http://169.254.169.254/latest/meta-data', '--events', 'inquiry.created', '--dev'],
+        /link-local address \(the cloud metadata service\) is never an endpoint/,
+        1,
+      ],
       [['add', 'https://u:p@93.184.216.34/x', '--events', 'inquiry.created'], /no user name or password/, 1],
-      [['add', 'https://93.184.216.34/x', '--events', 'inquiry.created,listing.sold'], /unknown event listing\.sold: the events are inquiry\.created, alert\.confirmed, alert\.unsubscribed/, 1],
+      [
+        ['add', 'https://93.184.216.34/x', '--events', 'inquiry.created,listing.sold'],
+        /unknown event listing\.sold: the events are inquiry\.created, alert\.confirmed, alert\.unsubscribed/,
+        1,
+      ],
       [['add', 'https://93.184.216.34/x'], /add needs --events/, 2],
       [['remove', 'abc'], /an endpoint's id is a number/, 1],
       [['remove', '999999'], /no endpoint 999999/, 1],

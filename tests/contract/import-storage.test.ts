@@ -25,7 +25,8 @@ describe('imported photos in Supabase Storage', () => {
   let server: TestServer;
   let storage: StorageStandIn;
   let photos: PhotoHost;
-  const csv = (rows: string[]) => ['ListingKey,StandardStatus,ListPrice,BedroomsTotal,PropertySubType,Latitude,Longitude,UnparsedAddress,City,PublicRemarks,Photos', ...rows].join('\n');
+  const csv = (rows: string[]) =>
+    ['ListingKey,StandardStatus,ListPrice,BedroomsTotal,PropertySubType,Latitude,Longitude,UnparsedAddress,City,PublicRemarks,Photos', ...rows].join('\n');
 
   beforeAll(async () => {
     storage = await startStorageStandIn();
@@ -48,7 +49,11 @@ describe('imported photos in Supabase Storage', () => {
     const report = await runImport(server.db, source, { cwd: dir }, store);
     expect(report).toMatchObject({ outcome: 'done', new: 2 });
     expect(report.photos).toMatchObject({ fetched: 2, failed: 0 });
-    expect(storage.buckets.get('media')).toEqual({ public: true, allowedMimeTypes: ['image/jpeg', 'image/webp', 'image/avif'], fileSizeLimit: 8 * 1024 * 1024 });
+    expect(storage.buckets.get('media')).toEqual({
+      public: true,
+      allowedMimeTypes: ['image/jpeg', 'image/webp', 'image/avif'],
+      fileSizeLimit: 8 * 1024 * 1024,
+    });
 
     // 2 photos x 4 widths x 3 formats, each of its type and width, cached for a year
     expect(storage.objects.size).toBe(2 * PHOTO_WIDTHS.length * 3);
@@ -79,7 +84,9 @@ describe('imported photos in Supabase Storage', () => {
     const page = await fetch(`${server.url}${listingPath(String(row?.id), row?.title, 'en')}`);
     const html = await page.text();
     const base = first.replace(/\/1024\.jpg$/, '');
-    expect(html.toLowerCase()).toContain(`<source type="image/avif" srcset="${base}/320.avif 320w, ${base}/640.avif 640w, ${base}/1024.avif 1024w, ${base}/1600.avif 1600w"`.toLowerCase());
+    expect(html.toLowerCase()).toContain(
+      `<source type="image/avif" srcset="${base}/320.avif 320w, ${base}/640.avif 640w, ${base}/1024.avif 1024w, ${base}/1600.avif 1600w"`.toLowerCase(),
+    );
     expect(html).toContain(`src="${base}/1024.jpg"`);
 
     // a re-run uploads nothing and fetches nothing
@@ -110,10 +117,17 @@ describe('imported photos in Supabase Storage', () => {
     const wrongKey = await runImport(server.db, source, { cwd: dir }, supabasePhotoStore({ url: storage.url, serviceKey: 'not-the-key', bucket: 'media' }));
     expect(wrongKey).toMatchObject({ outcome: 'done', new: 1 });
     expect(wrongKey.photos).toMatchObject({ fetched: 0, failed: 1 });
-    expect(wrongKey.photos.errors[0]?.error).toMatch(/^could not be made: Supabase Storage: .*403 .*\(is SUPABASE_SERVICE_ROLE_KEY the project's service role key\?\)$/);
+    expect(wrongKey.photos.errors[0]?.error).toMatch(
+      /^could not be made: Supabase Storage: .*403 .*\(is SUPABASE_SERVICE_ROLE_KEY the project's service role key\?\)$/,
+    );
 
     storage.buckets.set('private-photos', { public: false, allowedMimeTypes: null, fileSizeLimit: null });
-    const privateBucket = await runImport(server.db, source, { cwd: dir }, supabasePhotoStore({ url: storage.url, serviceKey: storage.serviceKey, bucket: 'private-photos' }));
+    const privateBucket = await runImport(
+      server.db,
+      source,
+      { cwd: dir },
+      supabasePhotoStore({ url: storage.url, serviceKey: storage.serviceKey, bucket: 'private-photos' }),
+    );
     expect(privateBucket.photos.errors[0]?.error).toMatch(/the bucket "private-photos" is not public/);
     expect([...storage.objects.keys()].some((k) => k.startsWith('private-photos/'))).toBe(false);
     const [row] = await server.sql<{ images: unknown[] }>("select images from internal.listings where source = 'csv:b.csv'");
@@ -129,11 +143,19 @@ describe('imported photos in Supabase Storage', () => {
 
   it('is configured by SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY together, in a bucket named by PHOTO_BUCKET', () => {
     expect(loadConfig({}, []).photoStorage).toBeUndefined();
-    expect(loadConfig({ SUPABASE_URL: 'https://abc.supabase.co/', SUPABASE_SERVICE_ROLE_KEY: 'k' }, []).photoStorage).toEqual({ url: 'https://abc.supabase.co', serviceKey: 'k', bucket: 'media' });
-    expect(loadConfig({ SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: 'listing-photos' }, []).photoStorage?.bucket).toBe('listing-photos');
+    expect(loadConfig({ SUPABASE_URL: 'https://abc.supabase.co/', SUPABASE_SERVICE_ROLE_KEY: 'k' }, []).photoStorage).toEqual({
+      url: 'https://abc.supabase.co',
+      serviceKey: 'k',
+      bucket: 'media',
+    });
+    expect(
+      loadConfig({ SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: 'listing-photos' }, []).photoStorage?.bucket,
+    ).toBe('listing-photos');
     expect(() => loadConfig({ SUPABASE_URL: 'https://abc.supabase.co' }, [])).toThrow(/SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY/);
     expect(() => loadConfig({ SUPABASE_SERVICE_ROLE_KEY: 'k' }, [])).toThrow(/SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL/);
-    expect(() => loadConfig({ SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: '../x' }, [])).toThrow(/PHOTO_BUCKET must be a bucket name/);
+    expect(() => loadConfig({ SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: '../x' }, [])).toThrow(
+      /PHOTO_BUCKET must be a bucket name/,
+    );
     expect(() => loadConfig({ SUPABASE_URL: 'ftp://abc', SUPABASE_SERVICE_ROLE_KEY: 'k' }, [])).toThrow(/SUPABASE_URL must be a http or https URL/);
   });
 });

@@ -65,10 +65,16 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     ...over,
   });
 
-  const resoSource = (over: Partial<SourceSettings> = {}) => sourceFrom({ kind: 'reso', location: reso.url, token: reso.token, name: 'reso:test', photoHosts: [photos.origin], pageSize: 8, ...over });
+  const resoSource = (over: Partial<SourceSettings> = {}) =>
+    sourceFrom({ kind: 'reso', location: reso.url, token: reso.token, name: 'reso:test', photoHosts: [photos.origin], pageSize: 8, ...over });
   const run = (source: ReturnType<typeof sourceFrom>, options: RunOptions = {}): Promise<ImportReport> =>
     // the stand-in's faults count its calls from this run's first
-    (reso.reset(), runImport)(server.db, source, { resoTiming: { backoffMs: 1, sleep: async (ms) => void waits.push(ms) }, log: (l) => void logs.push(l), cwd: dir, ...options }, server.photos);
+    (reso.reset(), runImport)(
+      server.db,
+      source,
+      { resoTiming: { backoffMs: 1, sleep: async (ms) => void waits.push(ms) }, log: (l) => void logs.push(l), cwd: dir, ...options },
+      server.photos,
+    );
   const row = async (key: string, source = 'reso:test') =>
     (
       await server.sql<{
@@ -88,7 +94,10 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
       )
     )[0];
   const publicCount = async (source = 'reso:test') =>
-    Number((await server.sql<{ n: string }>("select count(*) as n from internal.listings where source = $1 and status = '1' and country_code = 'EC'", [source]))[0]?.n);
+    Number(
+      (await server.sql<{ n: string }>("select count(*) as n from internal.listings where source = $1 and status = '1' and country_code = 'EC'", [source]))[0]
+        ?.n,
+    );
   const page = async (key: string) => {
     const r = await row(key);
     const res = await fetch(`${server.url}${listingPath(String(r?.id), r?.title, 'en')}`, { redirect: 'manual' });
@@ -123,7 +132,14 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     expect(await publicCount()).toBe(20);
 
     const house = await row('RX-1');
-    expect(house).toMatchObject({ status: '1', price: 151000, square_feet: 139.4, property_type: 'house', title: 'Casa de 3 dormitorios en Sector Feed', listing_ref: 'MLS-1001' });
+    expect(house).toMatchObject({
+      status: '1',
+      price: 151000,
+      square_feet: 139.4,
+      property_type: 'house',
+      title: 'Casa de 3 dormitorios en Sector Feed',
+      listing_ref: 'MLS-1001',
+    });
     expect(house?.agent_id).not.toBeNull();
     expect((await row('RX-3'))?.property_type).toBe('apartment');
     // the photo, re-hosted in every size and format, each served for a year
@@ -144,9 +160,14 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     // the listing page offers them as <picture>
     const { html } = await page('RX-1');
     expect(html).toMatch(/<picture><source type="image\/avif" srcset="[^"]*\/media\/photos\/[0-9a-f]{32}\/320\.avif 320w/i);
-    const [{ high_water: mark } = { high_water: '' }] = await server.sql<{ high_water: string }>("select high_water from internal.import_sources where name = 'reso:test'");
+    const [{ high_water: mark } = { high_water: '' }] = await server.sql<{ high_water: string }>(
+      "select high_water from internal.import_sources where name = 'reso:test'",
+    );
     expect(new Date(mark).toISOString()).toBe(at(20));
-    const [kept] = await server.sql<{ outcome: string; new: number; report: ImportReport }>('select outcome, new, report from internal.import_runs where id = $1', [report.run]);
+    const [kept] = await server.sql<{ outcome: string; new: number; report: ImportReport }>(
+      'select outcome, new, report from internal.import_runs where id = $1',
+      [report.run],
+    );
     expect(kept).toMatchObject({ outcome: 'done', new: 20 });
     expect(kept?.report.read).toBe(20);
   });
@@ -189,9 +210,9 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     expect(report).toMatchObject({ outcome: 'done', mode: 'incremental', new: 1, updated: 2, withdrawn: 1 });
     const cut = await row('RX-5');
     expect(cut?.price).toBe(140_000);
-    expect(await server.sql('select old_price::float8 as old, new_price::float8 as new from internal.listing_price_changes where listing_id = $1', [cut?.id])).toEqual([
-      { old: 155_000, new: 140_000 },
-    ]);
+    expect(
+      await server.sql('select old_price::float8 as old, new_price::float8 as new from internal.listing_price_changes where listing_id = $1', [cut?.id]),
+    ).toEqual([{ old: 155_000, new: 140_000 }]);
     await server.runAlerts();
     const alert = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email) && /price drop/.test(m.subject)));
     expect(alert.text).toContain('$140,000 (was $155,000)');
@@ -219,7 +240,13 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     expect(midway.message).toMatch(/HTTP 500 \(after 4 retries\): nothing was changed or withdrawn/);
     expect((await row('RX-7'))?.price).toBe(157_000);
 
-    reso.faults.push({ page: 1, status: 200, body: '<!doctype html><html><body>Please log in</body></html>', headers: { 'Content-Type': 'text/html' }, once: true });
+    reso.faults.push({
+      page: 1,
+      status: 200,
+      body: '<!doctype html><html><body>Please log in</body></html>',
+      headers: { 'Content-Type': 'text/html' },
+      once: true,
+    });
     const html = await run(resoSource());
     expect(html.outcome).toBe('failed');
     expect(html.message).toContain('answered an HTML page, not JSON');
@@ -301,11 +328,16 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
   });
 
   it('a photo whose host did not answer is tried again by the next run; one that cannot be made is not', async () => {
-    writeFileSync(join(dir, 'flaky.csv'), `ListingKey,ListPrice,UnparsedAddress,City,Photos\nF-1,100000,Calle 4,Pueblo CSV,${photos.flaky(41)}|${photos.html}?listing=F-1\n`);
+    writeFileSync(
+      join(dir, 'flaky.csv'),
+      `ListingKey,ListPrice,UnparsedAddress,City,Photos\nF-1,100000,Calle 4,Pueblo CSV,${photos.flaky(41)}|${photos.html}?listing=F-1\n`,
+    );
     const source = sourceFrom({ kind: 'csv', location: 'flaky.csv', photoHosts: [photos.origin] });
     const first = await run(source);
     expect(first.photos).toMatchObject({ fetched: 0, failed: 2 });
-    expect(first.photos.errors.map((e) => e.error).sort()).toEqual([expect.stringMatching(/HTTP 503$/), expect.stringMatching(/^not an image|^not a photo/)].sort());
+    expect(first.photos.errors.map((e) => e.error).sort()).toEqual(
+      [expect.stringMatching(/HTTP 503$/), expect.stringMatching(/^not an image|^not a photo/)].sort(),
+    );
     const htmlHits = photos.hits.get('/page.jpg');
     // the feed unchanged: the 503 is asked for again and made; the page called a photo is not fetched again
     const second = await run(source);
@@ -332,9 +364,16 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     // a rent by the month is a rental (issue 46); a let by the night stays out, with its reason
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1'), property('K-2'), property('K-3', 'month', 1450), property('K-4', 'night', 120)));
     const k = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
-    expect(k).toMatchObject({ outcome: 'done', new: 3, quarantinedCount: 1, quarantined: [{ key: 'K-4', reasons: ['a holiday let (rent Nightly): this site lists homes to live in'] }] });
+    expect(k).toMatchObject({
+      outcome: 'done',
+      new: 3,
+      quarantinedCount: 1,
+      quarantined: [{ key: 'K-4', reasons: ['a holiday let (rent Nightly): this site lists homes to live in'] }],
+    });
     expect(await row('K-1', 'kyero:kyero.xml')).toMatchObject({ status: '1', property_type: 'house', title: 'Casa de 3 dormitorios en Playa Bruja' });
-    const [k3] = await server.sql<{ operation: string; price: number }>("select operation, price::float8 as price from internal.listings where source = 'kyero:kyero.xml' and source_key = 'K-3'");
+    const [k3] = await server.sql<{ operation: string; price: number }>(
+      "select operation, price::float8 as price from internal.listings where source = 'kyero:kyero.xml' and source_key = 'K-3'",
+    );
     expect(k3).toEqual({ operation: 'rent', price: 1450 });
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')).replace('</root>', '<property><id>K-9</root>'));
     const broken = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
@@ -377,7 +416,12 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
       kept: 2,
       removed: 0,
       unknownListings: 1,
-      skipped: { 'not public (broker)': 1, 'status cancelled': 1, 'an end not after the start, or more than 12 hours after': 1, 'a start or an end that is not an instant with its offset': 1 },
+      skipped: {
+        'not public (broker)': 1,
+        'status cancelled': 1,
+        'an end not after the start, or more than 12 hours after': 1,
+        'a start or an end that is not an instant with its offset': 1,
+      },
     });
     // it asks the service only for those not over
     expect(reso.requests.some((r) => r.startsWith('/odata/OpenHouse?') && decodeURIComponent(r).includes('$filter=OpenHouseEndTime gt '))).toBe(true);
@@ -385,16 +429,21 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
     const rx7 = await row('RX-7');
     const rx8 = await row('RX-8');
     const rpc = async (fn: string, body: Record<string, unknown>) =>
-      (await (await fetch(`${server.url}/rest/v1/rpc/${fn}`, { method: 'POST', headers: { apikey: 'anon-key', 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as Array<
-        Record<string, unknown>
-      >;
+      (await (
+        await fetch(`${server.url}/rest/v1/rpc/${fn}`, {
+          method: 'POST',
+          headers: { apikey: 'anon-key', 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as Array<Record<string, unknown>>;
     const openHouses = await rpc('listing_open_houses', { listing_id: Number(rx7?.id) });
     expect(openHouses.map((o) => new Date(String(o.starts_at)).toISOString())).toEqual([iso(soon), iso(soon + 10 * DAY)]);
     expect(openHouses[0]).toMatchObject({ remarks: 'Café y recorrido', livestream_url: 'https://live.example.org/rx7', appointment_required: false });
     expect(openHouses[1]).toMatchObject({ livestream_url: null, appointment_required: true });
     expect(await rpc('listing_open_houses', { listing_id: Number(rx8?.id) })).toEqual([]);
     // "open house this week": RX-7 (its next is in two days), not RX-8
-    const thisWeek = async () => (await rpc('search_listings', { filters: { city: 'Pueblo Importado', open_house: true }, page_size: 100 })).map((r) => String(r.id));
+    const thisWeek = async () =>
+      (await rpc('search_listings', { filters: { city: 'Pueblo Importado', open_house: true }, page_size: 100 })).map((r) => String(r.id));
     expect(await thisWeek()).toEqual([rx7?.id]);
 
     // its page: the open houses, an Event each, and the calendar file of each
@@ -404,7 +453,12 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
       .map((m) => JSON.parse(m[1] as string) as Record<string, unknown>)
       .filter((x) => x['@type'] === 'Event');
     expect(events).toHaveLength(2);
-    expect(events[0]).toMatchObject({ startDate: iso(soon), endDate: iso(soon + 2 * HOUR), eventAttendanceMode: 'https://schema.org/MixedEventAttendanceMode', description: 'Café y recorrido' });
+    expect(events[0]).toMatchObject({
+      startDate: iso(soon),
+      endDate: iso(soon + 2 * HOUR),
+      eventAttendanceMode: 'https://schema.org/MixedEventAttendanceMode',
+      description: 'Café y recorrido',
+    });
     const href = /href="(\/open-houses\/\d+\/\d+\.ics)"/.exec(shown.html)?.[1];
     const file = await fetch(`${server.url}${href}`);
     expect(file.headers.get('content-type')).toMatch(/^text\/calendar/);
@@ -441,19 +495,33 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
   it("an Ecuadorian listing's facts come with it: the alícuota by the month, parking, storage, furnished, pets; in the public view; a change of one is an update", async () => {
     reso.listings.set(
       'RX-16',
-      record(16, { AssociationFee: 360, AssociationFeeFrequency: 'Quarterly', ParkingTotal: 2, StorageYN: 'Y', Furnished: 'Partially', PetsAllowed: ['Dogs OK'], ModificationTimestamp: at(60) }),
+      record(16, {
+        AssociationFee: 360,
+        AssociationFeeFrequency: 'Quarterly',
+        ParkingTotal: 2,
+        StorageYN: 'Y',
+        Furnished: 'Partially',
+        PetsAllowed: ['Dogs OK'],
+        ModificationTimestamp: at(60),
+      }),
     );
     expect(await run(resoSource())).toMatchObject({ outcome: 'done', updated: 1 });
     const rx16 = await row('RX-16');
-    const [stored] = await server.sql<Record<string, unknown>>('select hoa_fee::float8 as hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed from internal.listings where id = $1', [
-      rx16?.id,
-    ]);
+    const [stored] = await server.sql<Record<string, unknown>>(
+      'select hoa_fee::float8 as hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed from internal.listings where id = $1',
+      [rx16?.id],
+    );
     expect(stored).toEqual({ hoa_fee: 120, parking_spaces: 2, storage_unit: true, furnished: 'partly', pets_allowed: true });
-    const res = await fetch(`${server.url}/rest/v1/listings?select=hoa_fee,parking_spaces,storage_unit,furnished,pets_allowed&id=eq.${rx16?.id}`, { headers: { apikey: 'anon-key' } });
+    const res = await fetch(`${server.url}/rest/v1/listings?select=hoa_fee,parking_spaces,storage_unit,furnished,pets_allowed&id=eq.${rx16?.id}`, {
+      headers: { apikey: 'anon-key' },
+    });
     expect(await res.json()).toEqual([{ hoa_fee: 120, parking_spaces: 2, storage_unit: true, furnished: 'partly', pets_allowed: true }]);
     // the same again: unchanged; the alícuota changed: an update
     expect(await run(resoSource())).toMatchObject({ updated: 0 });
-    reso.listings.set('RX-16', record(16, { AssociationFee: 150, ParkingTotal: 2, StorageYN: 'Y', Furnished: 'Partially', PetsAllowed: ['Dogs OK'], ModificationTimestamp: at(61) }));
+    reso.listings.set(
+      'RX-16',
+      record(16, { AssociationFee: 150, ParkingTotal: 2, StorageYN: 'Y', Furnished: 'Partially', PetsAllowed: ['Dogs OK'], ModificationTimestamp: at(61) }),
+    );
     expect(await run(resoSource())).toMatchObject({ updated: 1 });
     expect((await server.sql<{ fee: number }>('select hoa_fee::float8 as fee from internal.listings where id = $1', [rx16?.id]))[0]?.fee).toBe(150);
   });
@@ -471,7 +539,10 @@ describe.each(['postgres'] as const)('imports on %s', (kind) => {
         ModificationTimestamp: at(70),
       }),
     );
-    reso.listings.set('RX-118', record(118, { PropertyType: 'Residential Lease', LeaseAmount: 75, LeaseAmountFrequency: 'Nightly', ModificationTimestamp: at(71) }));
+    reso.listings.set(
+      'RX-118',
+      record(118, { PropertyType: 'Residential Lease', LeaseAmount: 75, LeaseAmountFrequency: 'Nightly', ModificationTimestamp: at(71) }),
+    );
     const report = await run(resoSource());
     expect(report).toMatchObject({ outcome: 'done', new: 1 });
     expect(report.quarantined).toContainEqual({ key: 'RX-118', reasons: ['a holiday let (rent Nightly): this site lists homes to live in'] });

@@ -68,7 +68,13 @@ async function nodeTarget(smtp: TestSmtp): Promise<Target> {
     trustProxy: { hops: 1 },
     mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
   });
-  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, transaction: (fn, o) => server.db.transaction(fn, o), drainOutbox: () => server.drainOutbox(), close: () => server.close() };
+  return {
+    functionsUrl: `${server.url}/functions/v1`,
+    sql: server.sql,
+    transaction: (fn, o) => server.db.transaction(fn, o),
+    drainOutbox: () => server.drainOutbox(),
+    close: () => server.close(),
+  };
 }
 
 async function denoTarget(smtp: TestSmtp): Promise<Target> {
@@ -104,7 +110,13 @@ async function denoTarget(smtp: TestSmtp): Promise<Target> {
 /** Our server told that its edge sets cf-connecting-ip, as a function's platform does, for requests that come without it. */
 async function startUnvouched(): Promise<Target> {
   const server = await startTestServer('postgres', { trustProxy: { header: 'cf-connecting-ip' } });
-  return { functionsUrl: `${server.url}/functions/v1`, sql: server.sql, transaction: (fn, o) => server.db.transaction(fn, o), drainOutbox: () => server.drainOutbox(), close: () => server.close() };
+  return {
+    functionsUrl: `${server.url}/functions/v1`,
+    sql: server.sql,
+    transaction: (fn, o) => server.db.transaction(fn, o),
+    drainOutbox: () => server.drainOutbox(),
+    close: () => server.close(),
+  };
 }
 
 describe.each([
@@ -128,7 +140,9 @@ describe.each([
       "select l.id::text as id, l.title, l.address, l.city, l.price::text as price, a.email, a.first_name from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and l.title not like '%<%' order by l.id limit 1",
     );
     const functions = new FunctionsClient(server.functionsUrl, { headers: { apikey: 'anon', ...from() } });
-    const { data, error } = await functions.invoke<{ ok: boolean; id: string }>('send-property-inquiry', { body: body({ propertyId: listing?.id, recipientEmail: 'someone@elsewhere.example' }) });
+    const { data, error } = await functions.invoke<{ ok: boolean; id: string }>('send-property-inquiry', {
+      body: body({ propertyId: listing?.id, recipientEmail: 'someone@elsewhere.example' }),
+    });
     expect(error).toBeNull();
     expect(data?.ok).toBe(true);
     const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string }>(
@@ -234,17 +248,29 @@ describe.each([
       await held;
     });
     const waitingOnLock = async () =>
-      Number((await server.sql<{ n: number }>("select count(*)::int as n from pg_locks l where l.relation = 'public.inquiries'::regclass and not l.granted"))[0]?.n ?? 0);
+      Number(
+        (await server.sql<{ n: number }>("select count(*)::int as n from pg_locks l where l.relation = 'public.inquiries'::regclass and not l.granted"))[0]
+          ?.n ?? 0,
+      );
     try {
       await until(
         async () =>
-          Number((await server.sql<{ n: number }>("select count(*)::int as n from pg_locks where relation = 'public.inquiries'::regclass and granted and mode = 'AccessExclusiveLock'"))[0]?.n) === 1,
+          Number(
+            (
+              await server.sql<{ n: number }>(
+                "select count(*)::int as n from pg_locks where relation = 'public.inquiries'::regclass and granted and mode = 'AccessExclusiveLock'",
+              )
+            )[0]?.n,
+          ) === 1,
         10_000,
       );
       const burst = Array.from({ length: 19 }, () => post(server, body(), greedy));
       const beside = post(server, body(), other);
       // the nineteenth is refused before any work, while the others still wait
-      const refusedAtOnce = await Promise.race([Promise.any(burst.map((p) => p.then((r) => (r.status === 429 ? r : Promise.reject(new Error('not 429')))))), held.then(() => null)]);
+      const refusedAtOnce = await Promise.race([
+        Promise.any(burst.map((p) => p.then((r) => (r.status === 429 ? r : Promise.reject(new Error('not 429')))))),
+        held.then(() => null),
+      ]);
       expect(refusedAtOnce?.json).toMatchObject({ error: 'rate_limited' });
       // two of the greedy client's and the other client's at work, no more
       await until(async () => (await waitingOnLock()) === 3, 10_000, 'three requests waiting on the lock');
@@ -270,7 +296,9 @@ describe.each([
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
       const forged = `198.51.100.${i + 1}`;
-      const headers: Record<string, string> = ownsDatabase ? { 'CF-Connecting-IP': real, 'X-Forwarded-For': forged } : { 'X-Forwarded-For': `${forged}, ${real}` };
+      const headers: Record<string, string> = ownsDatabase
+        ? { 'CF-Connecting-IP': real, 'X-Forwarded-For': forged }
+        : { 'X-Forwarded-For': `${forged}, ${real}` };
       statuses.push((await post(server, body(), headers)).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
@@ -282,7 +310,8 @@ describe.each([
     const target = ownsDatabase ? server : await startUnvouched();
     try {
       const first = [];
-      for (let i = 0; i < 6; i++) first.push((await post(target, body({ email: 'ana.unknown@example.com', idempotencyKey: `unvouched-a-${process.pid}-${i}` }), unvouched)).status);
+      for (let i = 0; i < 6; i++)
+        first.push((await post(target, body({ email: 'ana.unknown@example.com', idempotencyKey: `unvouched-a-${process.pid}-${i}` }), unvouched)).status);
       expect(first).toEqual([200, 200, 200, 200, 200, 429]);
       // another visitor, as unknown as the first: not refused
       expect((await post(target, body({ email: 'beto.unknown@example.com', idempotencyKey: `unvouched-b-${process.pid}` }), unvouched)).status).toBe(200);
@@ -290,7 +319,8 @@ describe.each([
       if (ownsDatabase) {
         const vouched = { 'CF-Connecting-IP': `10.9.9.${++client}` };
         const statuses = [];
-        for (let i = 0; i < 6; i++) statuses.push((await post(target, body({ email: `carla${i}@example.com`, idempotencyKey: `vouched-${process.pid}-${i}` }), vouched)).status);
+        for (let i = 0; i < 6; i++)
+          statuses.push((await post(target, body({ email: `carla${i}@example.com`, idempotencyKey: `vouched-${process.pid}-${i}` }), vouched)).status);
         expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       }
     } finally {
@@ -346,7 +376,10 @@ describe.each([
     await smtp.start();
     await until(async () => {
       await server.drainOutbox();
-      const rows = await server.sql<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'sent'", [ids]);
+      const rows = await server.sql<{ n: number }>(
+        "select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'sent'",
+        [ids],
+      );
       return rows[0]?.n === 5;
     }, 20000);
     await server.drainOutbox();
@@ -358,7 +391,11 @@ describe.each([
   it('answers CORS preflights for partner origins', async () => {
     const res = await fetch(`${server.functionsUrl}/send-property-inquiry`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://partner.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type' },
+      headers: {
+        Origin: 'https://partner.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, x-client-info, apikey, content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -391,7 +428,10 @@ describe.each([
     // the same body from a spec client that knows no agent: the team, never the stranger
     const stranger = await post(server, { ...spec, message: 'Otra consulta', recipientEmail: 'someone@nowhere.example' }, from());
     expect(stranger.status).toBe(200);
-    const [team] = await server.sql<{ recipient_email: string; recipient_kind: string }>('select recipient_email, recipient_kind from public.inquiries where id = $1', [stranger.json.id]);
+    const [team] = await server.sql<{ recipient_email: string; recipient_kind: string }>(
+      'select recipient_email, recipient_kind from public.inquiries where id = $1',
+      [stranger.json.id],
+    );
     expect(team).toMatchObject({ recipient_email: 'equipo@expecuador.example', recipient_kind: 'team' });
   });
 
@@ -402,7 +442,10 @@ describe.each([
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.json.id).toBe(b.json.id);
     const client = from();
-    const twice = await Promise.all([post(server, { ...keyless, message: 'Doble clic sin clave' }, client), post(server, { ...keyless, message: 'Doble clic sin clave' }, client)]);
+    const twice = await Promise.all([
+      post(server, { ...keyless, message: 'Doble clic sin clave' }, client),
+      post(server, { ...keyless, message: 'Doble clic sin clave' }, client),
+    ]);
     expect(twice[0].json.id).toBe(twice[1].json.id);
     const other = await post(server, { ...keyless, message: 'Una consulta distinta' }, client);
     expect(other.json.id).not.toBe(twice[0].json.id);
@@ -428,7 +471,14 @@ describe('send-property-inquiry over PostgreSQL', () => {
     server = await startTestServer('postgres-pausable', {
       trustProxy: { hops: 1 },
       inquiry: { rateLimit: { max: 1000, windowSeconds: 60 } },
-      mail: { smtpUrl: smtp.url, intervalMs: 100, from: 'no-reply@expecuador.example', siteUrl: 'https://expecuador.example', baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+      mail: {
+        smtpUrl: smtp.url,
+        intervalMs: 100,
+        from: 'no-reply@expecuador.example',
+        siteUrl: 'https://expecuador.example',
+        baseDelaySeconds: 0.2,
+        maxDelaySeconds: 1,
+      },
     });
   });
   afterAll(() => stopAll(server, smtp));

@@ -54,7 +54,14 @@ async function nodeTarget(smtp: TestSmtp): Promise<Target> {
     inquiry: { copyListingAgent: true },
     webhooks: { baseDelaySeconds: 0.2, maxDelaySeconds: 0.5 },
   });
-  return { functionsUrl: `${server.url}/functions/v1`, db: server.db, sql: server.sql, drainOutbox: () => server.drainOutbox(), copies: true, close: () => server.close() };
+  return {
+    functionsUrl: `${server.url}/functions/v1`,
+    db: server.db,
+    sql: server.sql,
+    drainOutbox: () => server.drainOutbox(),
+    copies: true,
+    close: () => server.close(),
+  };
 }
 
 async function denoTarget(smtp: TestSmtp): Promise<Target> {
@@ -112,7 +119,11 @@ describe.each([
         recipientEmail: '',
         propertyId: listing.id,
         leadAgentId: owner.id,
-        source: { page: `${PAGE_ORIGIN}/propiedades/quito?utm_source=ignored`, element: 'exp-property-search', utm: { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'cumbaya-noviembre' } },
+        source: {
+          page: `${PAGE_ORIGIN}/propiedades/quito?utm_source=ignored`,
+          element: 'exp-property-search',
+          utm: { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'cumbaya-noviembre' },
+        },
         idempotencyKey: key(),
         lang: 'es',
         website: '',
@@ -122,7 +133,12 @@ describe.each([
     return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
   };
   const verified = (d: { headers: Record<string, unknown>; body: string }) =>
-    new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string; version: number; timestamp: string; data: Record<string, unknown> };
+    new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as {
+      type: string;
+      version: number;
+      timestamp: string;
+      data: Record<string, unknown>;
+    };
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -131,9 +147,10 @@ describe.each([
     [listing] = (await target.sql<typeof listing>(
       "select l.id::text as id, l.title, a.id::text as agent_id, a.email as agent_email from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and a.email is not null order by l.id limit 1",
     )) as [typeof listing];
-    [owner] = (await target.sql<typeof owner>("select id::text as id, email, first_name from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id limit 1", [
-      listing.agent_id,
-    ])) as [typeof owner];
+    [owner] = (await target.sql<typeof owner>(
+      "select id::text as id, email, first_name from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id limit 1",
+      [listing.agent_id],
+    )) as [typeof owner];
     // a CRM on this machine: a development endpoint (http, loopback)
     const endpoint = await addEndpoint(target.db, { url: hooks.url, events: ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed'], dev: true });
     secret = endpoint.secret;
@@ -168,9 +185,10 @@ describe.each([
       await target.drainOutbox();
       expect(mails()).toHaveLength(1);
     }
-    const [row] = await target.sql<Record<string, unknown>>('select recipient_kind, lead_agent_id::text as lead, copy_recipient, origin, page_url, element, utm from public.inquiries where id = $1', [
-      id,
-    ]);
+    const [row] = await target.sql<Record<string, unknown>>(
+      'select recipient_kind, lead_agent_id::text as lead, copy_recipient, origin, page_url, element, utm from public.inquiries where id = $1',
+      [id],
+    );
     expect(row).toEqual({
       recipient_kind: 'lead_agent',
       lead: owner.id,
@@ -222,7 +240,9 @@ describe.each([
     expect((await inquiry({ source: { element: 'exp-property-search', utm: { gclid: 'x' } } })).json).toMatchObject({ fields: { source: 'invalid' } });
     const other = await inquiry({ source: { element: 'exp-inquiry-form', page: 'https://elsewhere.example/p' } });
     expect(other.status).toBe(200);
-    const [row] = await target.sql<{ page_url: string | null; element: string }>('select page_url, element from public.inquiries where id = $1', [other.json.id]);
+    const [row] = await target.sql<{ page_url: string | null; element: string }>('select page_url, element from public.inquiries where id = $1', [
+      other.json.id,
+    ]);
     expect(row).toEqual({ page_url: null, element: 'exp-inquiry-form' });
     await target.drainOutbox();
     expect(smtp.mails.slice(before).every((m) => m.inquiryId === other.json.id)).toBe(true);
@@ -243,7 +263,9 @@ describe.each([
       [null, null, 'exp-property-search'],
     ]);
     await target.drainOutbox();
-    await until(() => ids.every((id) => smtp.mails.some((m) => m.inquiryId === id)) && ids.every((id) => hooks.deliveries.some((d) => d.body.includes(`"id":"${id}"`))));
+    await until(
+      () => ids.every((id) => smtp.mails.some((m) => m.inquiryId === id)) && ids.every((id) => hooks.deliveries.some((d) => d.body.includes(`"id":"${id}"`))),
+    );
     for (const id of ids) {
       const mail = smtp.mails.find((m) => m.inquiryId === id);
       expect(mail?.text).not.toContain('phish.example');
@@ -294,10 +316,17 @@ describe.each([
     await target.drainOutbox();
     await until(
       async () =>
-        (await target.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'webhook' and recipient = $1 and payload->'data'->>'id' = $2", [id, sent.json.id]))[0]?.status ===
-        'failed',
+        (
+          await target.sql<{ status: string }>(
+            "select status from internal.mail_outbox where kind = 'webhook' and recipient = $1 and payload->'data'->>'id' = $2",
+            [id, sent.json.id],
+          )
+        )[0]?.status === 'failed',
     );
-    const [row] = await target.sql<{ last_error: string; attempts: number }>("select last_error, attempts from internal.mail_outbox where kind = 'webhook' and recipient = $1", [id]);
+    const [row] = await target.sql<{ last_error: string; attempts: number }>(
+      "select last_error, attempts from internal.mail_outbox where kind = 'webhook' and recipient = $1",
+      [id],
+    );
     expect(row?.last_error).toMatch(/127\.0\.0\.1.*not an address/);
     // refused at once, not retried for a day
     expect(row?.attempts).toBe(1);
@@ -326,16 +355,28 @@ describe('leads: alerts follow the owner (our server)', () => {
     fetch(`${d.server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: PAGE_ORIGIN, ...clientHeaders(`10.8.0.${++seq % 250}`) },
-      body: JSON.stringify({ action: 'subscribe', email: 'comprador@example.com', filters: { city: 'Quito' }, frequency: 'daily', lang: 'es', idempotencyKey: key(), website: '', ...over }),
+      body: JSON.stringify({
+        action: 'subscribe',
+        email: 'comprador@example.com',
+        filters: { city: 'Quito' },
+        frequency: 'daily',
+        lang: 'es',
+        idempotencyKey: key(),
+        website: '',
+        ...over,
+      }),
     });
 
   it('tells the owner (not the team) of a confirmed alert, with where it came from; the CRM hears of the confirmation and the unsubscription; a forged owner is refused', async () => {
-    const [owner] = (await d.server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1")) as [
-      { id: string; email: string },
-    ];
+    const [owner] = (await d.server.sql<{ id: string; email: string }>(
+      "select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1",
+    )) as [{ id: string; email: string }];
     expect((await subscribe({ leadAgentId: 'agent@example.com' })).status).toBe(400);
     expect(await (await subscribe({ leadAgentId: '99999999' })).json()).toMatchObject({ fields: { leadAgentId: 'invalid' } });
-    const res = await subscribe({ leadAgentId: owner.id, source: { page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } } });
+    const res = await subscribe({
+      leadAgentId: owner.id,
+      source: { page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } },
+    });
     expect(res.status).toBe(200);
     await d.server.drainOutbox();
     await until(() => d.smtp.mails.some((m) => m.to.includes('comprador@example.com')));
@@ -368,8 +409,15 @@ describe('leads: alerts follow the owner (our server)', () => {
     });
 
     // unsubscribing (the link an alert mail carries)
-    const [search] = await d.server.sql<{ id: string }>("select id::text as id from internal.saved_searches where email = 'comprador@example.com' and status = 'active'");
-    const unsubscribeToken = await issueToken({ query: (text, params) => d.server.sql(text, params ? [...params] : []) }, String(search?.id), 'unsubscribe', null);
+    const [search] = await d.server.sql<{ id: string }>(
+      "select id::text as id from internal.saved_searches where email = 'comprador@example.com' and status = 'active'",
+    );
+    const unsubscribeToken = await issueToken(
+      { query: (text, params) => d.server.sql(text, params ? [...params] : []) },
+      String(search?.id),
+      'unsubscribe',
+      null,
+    );
     const gone = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -379,7 +427,10 @@ describe('leads: alerts follow the owner (our server)', () => {
     await d.server.drainOutbox();
     const left = await d.event((body) => body.includes('"alert.unsubscribed"'));
     expect(d.hooks.deliveries).toHaveLength(2);
-    expect(left).toMatchObject({ type: 'alert.unsubscribed', data: { id: search?.id, email: 'comprador@example.com', status: 'unsubscribed', lead_agent_id: owner.id } });
+    expect(left).toMatchObject({
+      type: 'alert.unsubscribed',
+      data: { id: search?.id, email: 'comprador@example.com', status: 'unsubscribed', lead_agent_id: owner.id },
+    });
   });
 });
 
@@ -423,6 +474,7 @@ describe('leads: webhooks waiting when the server is killed are delivered after 
     const taken = hooks.taken();
     for (const d of hooks.deliveries) if (d.answered === 200) expect(taken.get(String(d.headers['webhook-id']))).toBe(1);
     expect([...taken.values()]).toEqual([1, 1, 1]);
-    for (const d of hooks.deliveries) expect((new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string }).type).toBe('inquiry.created');
+    for (const d of hooks.deliveries)
+      expect((new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string }).type).toBe('inquiry.created');
   }, 120_000);
 });

@@ -63,7 +63,11 @@ describe("the deployed function with a mail provider's HTTP API", () => {
     const res = await inquiry(fn.url, { name: 'Tomás Outage' });
     const { id } = (await res.json()) as { id: string };
     expect(res.status).toBe(200);
-    await until(async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'pending' and attempts > 0", [id])).length > 0);
+    await until(
+      async () =>
+        (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'pending' and attempts > 0", [id]))
+          .length > 0,
+    );
     expect(api.sent.some((m) => m.headers['X-Inquiry-Id'] === id)).toBe(false);
     api.mode = 'ok';
     // the scheduled call (pg_cron in production) probes the provider and delivers what waited
@@ -78,8 +82,13 @@ describe("the deployed function with a mail provider's HTTP API", () => {
     api.mode = 'refuse';
     const res = await inquiry(fn.url, { name: 'Ines Refused' });
     const { id } = (await res.json()) as { id: string };
-    await until(async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'failed'", [id])).length > 0);
-    const [row] = await db.admin.query<{ last_error: string; attempts: number }>("select last_error, attempts from internal.mail_outbox where kind = 'inquiry' and ref_id = $1", [id]);
+    await until(
+      async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'failed'", [id])).length > 0,
+    );
+    const [row] = await db.admin.query<{ last_error: string; attempts: number }>(
+      "select last_error, attempts from internal.mail_outbox where kind = 'inquiry' and ref_id = $1",
+      [id],
+    );
     expect(row?.last_error).toMatch(/422.*Invalid `to` field/);
     expect(row?.attempts).toBe(1);
     api.mode = 'ok';
@@ -96,13 +105,27 @@ describe("the deployed function with a mail provider's HTTP API", () => {
         const res = await fetch(small.url, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `10.81.${i}.1` },
-          body: JSON.stringify({ name: 'Marta Budget', email: `marta.budget.${i}@example.com`, phone: '', message: 'Hola', idempotencyKey: `budget-${process.pid}-${i}`, lang: 'es' }),
+          body: JSON.stringify({
+            name: 'Marta Budget',
+            email: `marta.budget.${i}@example.com`,
+            phone: '',
+            message: 'Hola',
+            idempotencyKey: `budget-${process.pid}-${i}`,
+            lang: 'es',
+          }),
         });
         expect(res.status).toBe(200);
         ids.push(((await res.json()) as { id: string }).id);
       }
       // the provider back, every held mail due now
-      await until(async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts > 0", [ids])).length === 80);
+      await until(
+        async () =>
+          (
+            await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts > 0", [
+              ids,
+            ])
+          ).length === 80,
+      );
       api.mode = 'ok';
       await db.admin.query("update internal.mail_outbox set next_attempt_at = internal.now() where kind = 'inquiry' and ref_id = any($1)", [ids]);
       const calls: Array<{ sent: number; more: boolean }> = [];
@@ -116,7 +139,10 @@ describe("the deployed function with a mail provider's HTTP API", () => {
       expect(calls.slice(0, -1).every((c) => c.more && c.sent > 0)).toBe(true);
       expect(calls.at(-1)?.more).toBe(false);
       for (const id of ids) expect(api.sent.filter((m) => m.headers['X-Inquiry-Id'] === id)).toHaveLength(1);
-      const [left] = await db.admin.query<{ n: number }>("select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status <> 'sent'", [ids]);
+      const [left] = await db.admin.query<{ n: number }>(
+        "select count(*)::int as n from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status <> 'sent'",
+        [ids],
+      );
       expect(left?.n).toBe(0);
     } finally {
       api.mode = 'ok';
@@ -128,7 +154,9 @@ describe('a hosted function configured with SMTP on a blocked port', () => {
   it('refuses to start, and says why', async () => {
     for (const smtp of ['smtp://user:pass@smtp.example.com:587', 'smtp://user:pass@smtp.example.com', 'smtp://user:pass@smtp.example.com:25']) {
       const start = startDenoFunction({ SUPABASE_DB_URL: 'postgres://postgres@127.0.0.1:9/none', SMTP_URL: smtp });
-      await expect(start, smtp).rejects.toThrow(/SMTP_URL connects to port (587|25), which a Supabase edge function may not open: use smtps:\/\/ on port 465, or a mail provider's HTTP API/);
+      await expect(start, smtp).rejects.toThrow(
+        /SMTP_URL connects to port (587|25), which a Supabase edge function may not open: use smtps:\/\/ on port 465, or a mail provider's HTTP API/,
+      );
     }
   }, 120_000);
 });
@@ -136,7 +164,10 @@ describe('a hosted function configured with SMTP on a blocked port', () => {
 describe("our server with a mail provider's HTTP API", () => {
   it("delivers an inquiry's mail through it", async () => {
     const api = await startMailApi();
-    const server = await startTestServer('postgres', { trustProxy: { hops: 1 }, mail: { api: { url: api.url, key: api.key }, intervalMs: 200, siteUrl: SITE } });
+    const server = await startTestServer('postgres', {
+      trustProxy: { hops: 1 },
+      mail: { api: { url: api.url, key: api.key }, intervalMs: 200, siteUrl: SITE },
+    });
     try {
       const res = await inquiry(`${server.url}/functions/v1/send-property-inquiry`);
       const { id } = (await res.json()) as { id: string };

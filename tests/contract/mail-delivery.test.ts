@@ -33,7 +33,10 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
   let smtp: TestSmtp;
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer('postgres', { trustProxy: { hops: 1 }, mail: { smtpUrl: smtp.url, siteUrl: 'https://expecuador.example', leaseSeconds: 2 } });
+    server = await startTestServer('postgres', {
+      trustProxy: { hops: 1 },
+      mail: { smtpUrl: smtp.url, siteUrl: 'https://expecuador.example', leaseSeconds: 2 },
+    });
   });
   afterAll(async () => {
     smtp.release();
@@ -46,7 +49,10 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
     await smtp.stop();
     const ids = [await post(server.url), await post(server.url), await post(server.url), await post(server.url), await post(server.url)];
     await until(async () => {
-      const [row] = await server.sql<{ n: number }>("select count(*)::int as n from internal.mail_outbox where ref_id = any($1) and status = 'pending' and transient_failure and attempts >= 1", [ids]);
+      const [row] = await server.sql<{ n: number }>(
+        "select count(*)::int as n from internal.mail_outbox where ref_id = any($1) and status = 'pending' and transient_failure and attempts >= 1",
+        [ids],
+      );
       return row?.n === 5;
     }, 20_000);
     // ten minutes of failed attempts, as the backoff leaves them: attempt 8, the next one 600 s away
@@ -68,7 +74,14 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
     smtp.hold((address) => address === agent?.email);
     const slow = await post(server.url, { agentId: agent?.id });
     await until(() => smtp.holding() === 1, 10_000);
-    const others = [await post(server.url), await post(server.url), await post(server.url), await post(server.url), await post(server.url), await post(server.url)];
+    const others = [
+      await post(server.url),
+      await post(server.url),
+      await post(server.url),
+      await post(server.url),
+      await post(server.url),
+      await post(server.url),
+    ];
     const started = Date.now();
     await until(() => others.every((id) => countFor(smtp, id) === 1), 10_000);
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -110,7 +123,9 @@ describe('a server killed while sending', () => {
     smtp.hold(() => true);
     const ids = [await post(server.url), await post(server.url), await post(server.url)];
     await until(() => smtp.holding() === 3, 15_000);
-    const sending = await admin.query<{ n: number }>("select count(*)::int as n from internal.mail_outbox where ref_id = any($1) and status = 'sending'", [ids]);
+    const sending = await admin.query<{ n: number }>("select count(*)::int as n from internal.mail_outbox where ref_id = any($1) and status = 'sending'", [
+      ids,
+    ]);
     expect(sending.rows[0]?.n).toBe(3);
     await server.kill();
     smtp.release();

@@ -18,7 +18,17 @@ import { SITE, TEAM, useDeliveries } from '../support/deliveries.ts';
 import { type ReceivedMail } from '../support/smtp.ts';
 import { until } from '../support/until.ts';
 
-type Figure = { month: string; path: string; listings: number; median: number; p25: number; p75: number; new_listings: number; price_cuts: number; median_days: number };
+type Figure = {
+  month: string;
+  path: string;
+  listings: number;
+  median: number;
+  p25: number;
+  p75: number;
+  new_listings: number;
+  price_cuts: number;
+  median_days: number;
+};
 
 /** When this month began: at midnight in Ecuador (docs/market.md: the months are Ecuador's), as an instant. */
 const MONTH_START = "(date_trunc('month', internal.now() at time zone 'America/Guayaquil') at time zone 'America/Guayaquil')";
@@ -116,7 +126,9 @@ describe('the market index (docs/market.md)', () => {
   let months: string[] = [];
   beforeAll(async () => {
     months = (
-      await d.server.sql<{ m: string }>(`select to_char(${MONTH_START} at time zone 'America/Guayaquil' - make_interval(months => n), 'YYYY-MM-DD') as m from generate_series(0, 24) n order by n`)
+      await d.server.sql<{ m: string }>(
+        `select to_char(${MONTH_START} at time zone 'America/Guayaquil' - make_interval(months => n), 'YYYY-MM-DD') as m from generate_series(0, 24) n order by n`,
+      )
     ).map((r) => r.m);
   });
   const monthsAgo = (n: number) => months[n] as string;
@@ -153,7 +165,9 @@ describe('the market index (docs/market.md)', () => {
   });
 
   it("a place's report page shows last month's figure the rule gives and the count it stands on, in both languages; a place without a report is a 404", async () => {
-    const [big] = await d.server.sql<{ city: string }>("select city_slug as city from internal.listings where country_code = 'EC' and status = '1' group by 1 order by count(*) desc limit 1");
+    const [big] = await d.server.sql<{ city: string }>(
+      "select city_slug as city from internal.listings where country_code = 'EC' and status = '1' group by 1 order by count(*) desc limit 1",
+    );
     for (const place of ['ecuador', String(big?.city), 'provincia/guayas']) {
       const mine = await ours(place, 'all', monthsAgo(1));
       for (const prefix of ['', '/es']) {
@@ -194,7 +208,9 @@ describe('the market index (docs/market.md)', () => {
   });
 
   it('follows the market: a listing withdrawn ends its time on the market, relisted it starts another; the next index counts it so', async () => {
-    const [l] = await d.server.sql<{ id: string }>("select id::text as id from internal.listings where country_code = 'EC' and status = '1' order by id limit 1");
+    const [l] = await d.server.sql<{ id: string }>(
+      "select id::text as id from internal.listings where country_code = 'EC' and status = '1' order by id limit 1",
+    );
     await d.server.sql("update internal.listings set status = '0' where id = $1", [l!.id]);
     let spells = await d.server.sql<{ off_at: string | null }>('select off_at from internal.listing_spells where listing_id = $1 order by on_at', [l!.id]);
     expect(spells.at(-1)?.off_at).not.toBeNull();
@@ -212,7 +228,8 @@ describe('the market index (docs/market.md)', () => {
   });
 
   it("says what homes rent for now beside the asking prices: the median rent a month per m² and a two-bedroom flat's, as the rule written apart gives; a sector with too few rentals has its city's; the page says it", async () => {
-    const RENTALS = "country_code = 'EC' and status = '1' and operation = 'rent' and property_type in ('house', 'quinta', 'apartment', 'suite') and square_feet >= 15 and price > 0";
+    const RENTALS =
+      "country_code = 'EC' and status = '1' and operation = 'rent' and property_type in ('house', 'quinta', 'apartment', 'suite') and square_feet >= 15 and price > 0";
     const [quito] = await d.server.sql<{ n: number; median: number; two: number | null; two_n: number }>(
       `select count(*)::int as n,
               round(percentile_cont(0.5) within group (order by (price / square_feet)::float8)::numeric, 2)::float8 as median,
@@ -222,7 +239,8 @@ describe('the market index (docs/market.md)', () => {
     );
     expect(quito?.n).toBeGreaterThan(50);
     expect(quito?.two_n).toBeGreaterThanOrEqual(8);
-    const rents = async (place: string) => (await d.server.sql<{ r: Record<string, unknown> | null }>("select public.market_report($1) -> 'rents' as r", [place]))[0]?.r;
+    const rents = async (place: string) =>
+      (await d.server.sql<{ r: Record<string, unknown> | null }>("select public.market_report($1) -> 'rents' as r", [place]))[0]?.r;
     expect(await rents('quito')).toMatchObject({ path: 'quito', name: 'Quito', listings: quito?.n, median: quito?.median, two_bedroom: quito?.two });
     // a sector of Quito with fewer rentals than the minimum: Quito's figures, said as Quito's
     const [few] = await d.server.sql<{ path: string }>(
@@ -302,7 +320,9 @@ describe('the market index (docs/market.md)', () => {
   it("refuses a listing's time on the market that is no time ('infinity'), so that no rebuild meets one", async () => {
     const [listing] = await d.server.sql<{ id: string }>("select id::text as id from internal.listings where country_code = 'EC' order by id limit 1");
     for (const at of ['infinity', '-infinity']) {
-      await expect(d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [listing?.id, at]), at).rejects.toThrow(/listings_listed_at_check/);
+      await expect(d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [listing?.id, at]), at).rejects.toThrow(
+        /listings_listed_at_check/,
+      );
     }
     expect(await d.server.sql('select internal.rebuild_market_index() > 0 as built')).toEqual([{ built: true }]);
   });
@@ -350,13 +370,20 @@ describe('the market index (docs/market.md)', () => {
     };
     const follow = async (email: string) =>
       (
-        await d.server.sql<{ id: string; status: string; next_run_at: string }>('select id::text as id, status, next_run_at::text as next_run_at from internal.saved_searches where email = $1', [
-          email,
-        ])
+        await d.server.sql<{ id: string; status: string; next_run_at: string }>(
+          'select id::text as id, status, next_run_at::text as next_run_at from internal.saved_searches where email = $1',
+          [email],
+        )
       )[0];
     /** the month of its report, the Ecuadorian calendar's last closed one */
     const reported = async () =>
-      String((await d.server.sql<{ m: string }>("select to_char(date_trunc('month', internal.now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM-DD') as m"))[0]?.m);
+      String(
+        (
+          await d.server.sql<{ m: string }>(
+            "select to_char(date_trunc('month', internal.now() at time zone 'America/Guayaquil') - interval '1 month', 'YYYY-MM-DD') as m",
+          )
+        )[0]?.m,
+      );
 
     it('double opt-in, then early each month one mail with the figure the rule gives, the count it stands on and the way to the report; one-click unsubscribe stops it', async () => {
       const [big] = await d.server.sql<{ city: string; name: string }>(
@@ -374,7 +401,11 @@ describe('the market index (docs/market.md)', () => {
       await d.server.drainOutbox();
       expect(d.mailsTo(email)).toHaveLength(1);
 
-      const page = await fetch(linkIn(confirm, '/es/alerts/confirm'), { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' });
+      const page = await fetch(linkIn(confirm, '/es/alerts/confirm'), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toContain('Te enviaremos el informe de este mercado a inicios de cada mes.');
@@ -422,7 +453,10 @@ describe('the market index (docs/market.md)', () => {
       const unsubscribe = String(report.raw['list-unsubscribe'])
         .slice(1, -1)
         .replace(SITE, () => d.server.url);
-      expect((await fetch(unsubscribe, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })).status).toBe(200);
+      expect(
+        (await fetch(unsubscribe, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }))
+          .status,
+      ).toBe(200);
       expect((await follow(email))?.status).toBe('unsubscribed');
       await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
       await d.server.runAlerts();
@@ -439,8 +473,13 @@ describe('the market index (docs/market.md)', () => {
       expect((await subscribe({ email, market: { place: 'quito' }, filters: { minPrice: 1 } })).json.fields).toEqual({ filters: 'invalid' });
       expect((await subscribe({ email, frequency: 'monthly' })).json.fields).toEqual({ frequency: 'invalid' });
       // a city with a report of its houses (not every city has one: the edges' test above makes a city of flats)
-      const [city] = await d.server.sql<{ path: string }>("select path from internal.market_index where kind = 'city' and type_group = 'house' order by path limit 1");
-      for (const key of ['a', 'b']) expect((await subscribe({ email, market: { place: city?.path, typeGroup: 'house' }, idempotencyKey: `follow-twice-${key}-${Date.now()}` })).status).toBe(200);
+      const [city] = await d.server.sql<{ path: string }>(
+        "select path from internal.market_index where kind = 'city' and type_group = 'house' order by path limit 1",
+      );
+      for (const key of ['a', 'b'])
+        expect(
+          (await subscribe({ email, market: { place: city?.path, typeGroup: 'house' }, idempotencyKey: `follow-twice-${key}-${Date.now()}` })).status,
+        ).toBe(200);
       expect(await d.server.sql('select 1 from internal.saved_searches where email = $1', [email])).toHaveLength(1);
     });
   });

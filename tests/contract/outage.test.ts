@@ -44,7 +44,10 @@ async function request(base: string, kind: 'read' | 'inquiry', key = newKey()): 
   try {
     const res =
       kind === 'read'
-        ? await fetch(`${base}/rest/v1/listings?select=id,title,price&city_search=ilike.*quito*&order=price.desc&limit=24`, { headers: { Prefer: 'count=exact' }, signal: AbortSignal.timeout(20_000) })
+        ? await fetch(`${base}/rest/v1/listings?select=id,title,price&city_search=ilike.*quito*&order=price.desc&limit=24`, {
+            headers: { Prefer: 'count=exact' },
+            signal: AbortSignal.timeout(20_000),
+          })
         : await fetch(`${base}/functions/v1/send-property-inquiry`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.1.${seq % 200}.7` },
@@ -134,7 +137,12 @@ describe('PostgreSQL restarts while npm start is under load', () => {
     expect(accepted.length).toBeGreaterThan(20);
     for (const o of refused) expect((await request(server.url, 'inquiry', o.key)).status).toBe(200);
     const keys = inquiries.map((o) => o.key as string);
-    const rows = (await admin.query<{ id: string; idempotency_key: string }>('select id::text as id, idempotency_key from public.inquiries where idempotency_key = any($1)', [keys])).rows;
+    const rows = (
+      await admin.query<{ id: string; idempotency_key: string }>(
+        'select id::text as id, idempotency_key from public.inquiries where idempotency_key = any($1)',
+        [keys],
+      )
+    ).rows;
     expect(rows).toHaveLength(keys.length);
     const idByKey = new Map(rows.map((r) => [r.idempotency_key, r.id]));
     for (const o of accepted) expect(idByKey.get(o.key as string)).toBe(o.body?.id);

@@ -43,14 +43,18 @@ interface Fetched {
 async function crawl(url: string, ua: string = CRAWLERS.google): Promise<Fetched> {
   const res = await fetch(url, { headers: { 'User-Agent': ua, Accept: 'text/html' }, redirect: 'manual' });
   const html = await res.text();
-  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true } });
+  const window = new Window({
+    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+  });
   const doc = new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document;
   return { status: res.status, headers: res.headers, html, doc };
 }
 
 const meta = (doc: Document, key: string) => doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
-const link = (doc: Document, rel: string, hreflang?: string) => doc.querySelector(`link[rel="${rel}"]${hreflang ? `[hreflang="${hreflang}"]` : ''}`)?.getAttribute('href') ?? null;
-const jsonLd = (doc: Document) => [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
+const link = (doc: Document, rel: string, hreflang?: string) =>
+  doc.querySelector(`link[rel="${rel}"]${hreflang ? `[hreflang="${hreflang}"]` : ''}`)?.getAttribute('href') ?? null;
+const jsonLd = (doc: Document) =>
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
 const text = (doc: Document) => (doc.body?.textContent ?? '').replace(/\s+/g, ' ');
 
 /** A text of a locale file as written (placeholders unfilled); undefined when it has none. */
@@ -134,7 +138,8 @@ describe('pages as crawlers read them', () => {
       expect(redirect.headers.get('location'), path).toBe(`/es${path === '/' ? '' : path}?city=Quito`);
     }
     // the elements' Spanish texts are preloaded by the Spanish pages only
-    const preloads = (doc: Document) => [...doc.querySelectorAll('link[rel="modulepreload"][data-exp-lang]')].map((l) => `${l.getAttribute('data-exp-lang')} ${l.getAttribute('href')}`);
+    const preloads = (doc: Document) =>
+      [...doc.querySelectorAll('link[rel="modulepreload"][data-exp-lang]')].map((l) => `${l.getAttribute('data-exp-lang')} ${l.getAttribute('href')}`);
     const [spanish] = preloads((await crawl(`${server.url}/es/findanagent`)).doc);
     expect(spanish).toMatch(/^es \/widgets\/chunks\/es-[\w-]+\.js$/);
     expect(preloads((await crawl(`${server.url}/findanagent`)).doc)).toEqual([]);
@@ -189,7 +194,9 @@ describe('pages as crawlers read them', () => {
         expect(body).toContain(listing.description.replace(/\s+/g, ' '));
         expect(body).toContain(`${listing.agent_first_name} ${listing.agent_last_name}`);
         expect(body).toContain(`${Number(listing.square_feet).toLocaleString('en-US')} m²`);
-        const facts = Object.fromEntries([...page.doc.querySelectorAll('.listing__facts div')].map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent]));
+        const facts = Object.fromEntries(
+          [...page.doc.querySelectorAll('.listing__facts div')].map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent]),
+        );
         expect(facts[lookup((lang === 'es' ? es : en) as Dict, 'listing.bedrooms') as string]).toBe(String(listing.bedrooms));
         // the same row, for the element that enhances the page
         const embedded = JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? 'null') as { id: number };
@@ -197,7 +204,12 @@ describe('pages as crawlers read them', () => {
         // the structured data
         const data = jsonLd(page.doc);
         const item = data.find((d) => d['@type'] === 'RealEstateListing') as { about: unknown };
-        expect(item).toMatchObject({ '@context': 'https://schema.org', name: listing.title, url, offers: { '@type': 'Offer', price: Number(listing.price), priceCurrency: 'USD' } });
+        expect(item).toMatchObject({
+          '@context': 'https://schema.org',
+          name: listing.title,
+          url,
+          offers: { '@type': 'Offer', price: Number(listing.price), priceCurrency: 'USD' },
+        });
         expect(item.about).toMatchObject({
           numberOfBedrooms: listing.bedrooms,
           numberOfBathroomsTotal: Number(listing.bathrooms),
@@ -275,10 +287,14 @@ describe('pages as crawlers read them', () => {
       return res.headers.get('location');
     };
     // a place by its name as people write it, a sector under its city, the one rule of the location box
-    const [sector] = await server.sql<{ path: string; name: string }>("select path, name from internal.places where kind = 'sector' order by listings desc, path limit 1");
+    const [sector] = await server.sql<{ path: string; name: string }>(
+      "select path, name from internal.places where kind = 'sector' order by listings desc, path limit 1",
+    );
     expect(await go('cumbaya', 'rent')).toBe('/search-properties?operation=rent&place=cumbaya');
     expect(await go(`  ${sector!.name.toUpperCase()} `)).toBe(`/search-properties?${new URLSearchParams({ place: sector!.path })}`);
-    expect(await go(`  ${sector!.name.toUpperCase()} `, 'sale', '/es/search-properties')).toBe(`/es/search-properties?${new URLSearchParams({ place: sector!.path })}`);
+    expect(await go(`  ${sector!.name.toUpperCase()} `, 'sale', '/es/search-properties')).toBe(
+      `/es/search-properties?${new URLSearchParams({ place: sector!.path })}`,
+    );
     // a listing's number: its page, at its one address
     expect(await go(`#${listing.id}`)).toBe(listingPath(listing.id, listing.title, 'en'));
     expect(await go(listing.id, 'sale', '/es/search-properties')).toBe(listingPath(listing.id, listing.title, 'es'));
@@ -321,7 +337,9 @@ describe('pages as crawlers read them', () => {
     expect(similar.length).toBe(4);
     for (const href of similar) expect((await crawl(`${server.url}${href}`)).status, href).toBe(200);
 
-    const [gone] = await server.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' limit 1");
+    const [gone] = await server.sql<{ id: string; title: string }>(
+      "select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' limit 1",
+    );
     const goneEs = await crawl(`${server.url}${listingPath(String(gone?.id), gone?.title, 'es')}`);
     expect(goneEs.status).toBe(410);
     expect(goneEs.doc.documentElement.getAttribute('lang')).toBe('es');
@@ -329,7 +347,9 @@ describe('pages as crawlers read them', () => {
     // the listings most like the one that was there (public.similar_listings), in their order
     const like = await server.sql<{ id: string; title: string }>('select id::text as id, title from public.similar_listings($1, 8)', [gone?.id]);
     expect(like.length).toBeGreaterThan(0);
-    expect([...goneEs.doc.querySelectorAll('.similar a.listing-tile__link')].map((a) => a.getAttribute('href'))).toEqual(like.map((l) => listingPath(l.id, l.title, 'es')));
+    expect([...goneEs.doc.querySelectorAll('.similar a.listing-tile__link')].map((a) => a.getAttribute('href'))).toEqual(
+      like.map((l) => listingPath(l.id, l.title, 'es')),
+    );
     // a listing taken off the market goes from 200 to 410
     await server.sql("update internal.listings set status = '0' where id = $1", [listing.id]);
     try {
@@ -408,7 +428,9 @@ describe('pages as crawlers read them', () => {
       });
     }
     // a sale's page says no month
-    const [sale] = await server.sql<{ id: string; title: string }>(`select id::text as id, title from internal.listings where ${ACTIVE} and operation = 'sale' and price > 0 order by id limit 1`);
+    const [sale] = await server.sql<{ id: string; title: string }>(
+      `select id::text as id, title from internal.listings where ${ACTIVE} and operation = 'sale' and price > 0 order by id limit 1`,
+    );
     const page = await crawl(`${server.url}${listingPath(String(sale?.id), sale?.title, 'es')}`);
     const data = jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { offers: Record<string, unknown> };
     expect(data.offers['@type']).toBe('Offer');
@@ -431,7 +453,12 @@ describe('pages as crawlers read them', () => {
       expect(meta(page.doc, 'og:url')).toBe(`${server.url}${path}`);
       expect(meta(page.doc, 'og:image')).toMatch(new RegExp(`/og/agents/${agent?.id}\\.jpg`));
       expect(meta(page.doc, 'og:image:width')).toBe('1200');
-      expect(jsonLd(page.doc).find((d) => d['@type'] === 'Person')).toMatchObject({ name, email: agent?.email, url: `${server.url}${path}`, worksFor: { '@type': 'RealEstateAgent' } });
+      expect(jsonLd(page.doc).find((d) => d['@type'] === 'Person')).toMatchObject({
+        name,
+        email: agent?.email,
+        url: `${server.url}${path}`,
+        worksFor: { '@type': 'RealEstateAgent' },
+      });
       const image = await fetch(meta(page.doc, 'og:image') as string);
       const info = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
       expect([info.format, info.width, info.height]).toEqual(['jpeg', 1200, 630]);
@@ -546,7 +573,8 @@ describe('pages as crawlers read them', () => {
 /** a deployment's tile provider (MAP_TILES_URL, MAP_TILES_ATTRIBUTION), its credit as providers write it */
 const TILES = {
   url: 'https://tiles.example.com/streets/{z}/{x}/{y}.png?key=k"1&v=2',
-  attribution: '&copy; <a href="https://tiles.example.com/terms">Example Tiles</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  attribution:
+    '&copy; <a href="https://tiles.example.com/terms">Example Tiles</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
 };
 
 describe('pages published under SITE_URL that read a hosted REST API (SITE_API_URL, SITE_API_KEY)', () => {
@@ -686,7 +714,9 @@ describe('sitemaps at 26,000 listings, 52,000 addresses (PostgreSQL)', () => {
       expect(locs.length, file).toBeLessThanOrEqual(50_000);
       if (file.includes('/listings-')) listingUrls += locs.length;
       // the first, the last and 20 spread between
-      const sample = [...new Set([0, locs.length - 1, ...Array.from({ length: 20 }, (_, i) => Math.floor(((i + 1) * locs.length) / 22))])].map((i) => locs[i] as string);
+      const sample = [...new Set([0, locs.length - 1, ...Array.from({ length: 20 }, (_, i) => Math.floor(((i + 1) * locs.length) / 22))])].map(
+        (i) => locs[i] as string,
+      );
       for (const url of sample) expect((await fetch(url, { method: 'HEAD', redirect: 'manual' })).status, url).toBe(200);
     }
     expect(listingUrls).toBe(52_000);

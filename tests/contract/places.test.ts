@@ -22,7 +22,8 @@ type Suggestion = { kind: string; path: string; name: string; city: string | nul
 
 describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
   const db = seededDatabase(kind, 1800);
-  const suggest = async (q: string, max?: number) => db().anon.query<Suggestion>(`select * from public.place_suggestions(${max === undefined ? '$1' : '$1, $2'})`, max === undefined ? [q] : [q, max]);
+  const suggest = async (q: string, max?: number) =>
+    db().anon.query<Suggestion>(`select * from public.place_suggestions(${max === undefined ? '$1' : '$1, $2'})`, max === undefined ? [q] : [q, max]);
 
   it('every listing has a sector, and the kept places equal the counted ones after the seed', async () => {
     const [{ n } = { n: -1 }] = await db().admin.query<{ n: number }>(
@@ -43,10 +44,14 @@ describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
     await db().admin.query("update internal.listings set status = '0' where id in (select id from internal.listings where sector = 'Iñaquito' limit 3)");
     await db().admin.query("update internal.listings set description = 'unchanged place' where city = 'Manta'");
     // put up for rent: still a place of the listing's, no longer counted as a sale
-    await db().admin.query("update internal.listings set operation = 'rent' where id in (select id from internal.listings where city = 'Ambato' and operation = 'sale' order by id limit 4)");
+    await db().admin.query(
+      "update internal.listings set operation = 'rent' where id in (select id from internal.listings where city = 'Ambato' and operation = 'sale' order by id limit 4)",
+    );
     expect(await db().admin.query(KEPT)).toEqual(await db().admin.query(COUNTED));
     await db().admin.query("update internal.listings set sector = 'Centro' where city = 'Loja' and sector = 'La Tebaida'");
-    await db().admin.query("delete from internal.listings where title like 'places %' or id in (select id from internal.listings where city = 'Salinas' limit 15)");
+    await db().admin.query(
+      "delete from internal.listings where title like 'places %' or id in (select id from internal.listings where city = 'Salinas' limit 15)",
+    );
     expect(await db().admin.query(KEPT)).toEqual(await db().admin.query(COUNTED));
     expect(await db().admin.query("select 1 from internal.places where path in ('quito/nuevo-sector', 'loja/la-tebaida')")).toEqual([]);
   });
@@ -69,7 +74,9 @@ describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
     expect((await suggest('samborondon'))[0]?.path).toBe('samborondon');
     expect((await suggest('gye'))[0]?.path).toBe('guayaquil');
     expect((await suggest('uio'))[0]?.path).toBe('quito');
-    const [listing] = await db().admin.query<{ id: string; title: string }>("select id::text, title from internal.listings where country_code = 'EC' and status = '1' order by id limit 1");
+    const [listing] = await db().admin.query<{ id: string; title: string }>(
+      "select id::text, title from internal.listings where country_code = 'EC' and status = '1' order by id limit 1",
+    );
     expect(await suggest(`#${listing?.id}`)).toEqual([expect.objectContaining({ kind: 'listing', path: listing?.id, name: listing?.title })]);
     const street = await suggest('naciones unidas');
     expect(street.length).toBeGreaterThan(0);

@@ -35,7 +35,11 @@ describe("her data on request: a link mailed to her address, what we keep, its c
   let ip = 0;
 
   const call = async (body: Record<string, unknown>) => {
-    const res = await fetch(`${server.url}/functions/v1/privacy`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.9.0.${++ip}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.url}/functions/v1/privacy`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.9.0.${++ip}` },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const mailsTo = async (email: string) => {
@@ -96,7 +100,9 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     // what she did on the site: an inquiry with a visit request, a followed search; and what another visitor did
     // (with a consent: it goes with her too)
     const lead = await inquire(HER, 'Me interesa la casa de Cumbayá, mi teléfono es +593 99 111 2233', { consents: ['marketing'] });
-    const [listing] = await server.sql<{ id: string }>("select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1");
+    const [listing] = await server.sql<{ id: string }>(
+      "select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1",
+    );
     await server.sql(
       `insert into internal.visit_requests (inquiry_id, listing_id, agent_id, recipient_email, mode, proposed, name, email, phone, lang)
        values ($1::uuid, $2::bigint, $3::bigint, $4, 'in_person', array[internal.now() + interval '3 days'], $5, $6, $7, 'es')`,
@@ -112,7 +118,11 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     const confirm = await issueToken({ query: (text, params) => server.sql(text, params ? [...params] : []) }, search!.id, 'confirm', null);
     expect(
       (await (
-        await fetch(`${server.url}/functions/v1/saved-searches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'confirm', token: confirm }) })
+        await fetch(`${server.url}/functions/v1/saved-searches`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ action: 'confirm', token: confirm }),
+        })
       ).json()) as object,
     ).toMatchObject({
       ok: true,
@@ -138,7 +148,14 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     expect(opened.status).toBe(200);
     const data = opened.body.data as { inquiries: Array<Record<string, unknown>>; saved_searches: Array<Record<string, unknown>>; mails: unknown[] };
     expect(data.inquiries).toHaveLength(1);
-    expect(data.inquiries[0]).toMatchObject({ id: lead, name: HER.name, email: HER.email, phone: HER.phone, agent: 'Paula Privacidad', visit: { mode: 'in_person', phone: HER.phone } });
+    expect(data.inquiries[0]).toMatchObject({
+      id: lead,
+      name: HER.name,
+      email: HER.email,
+      phone: HER.phone,
+      agent: 'Paula Privacidad',
+      visit: { mode: 'in_person', phone: HER.phone },
+    });
     expect(data.saved_searches).toEqual([expect.objectContaining({ email: HER.email, status: 'active', filters: { city: 'Quito' } })]);
     expect(data.mails.length).toBeGreaterThan(0);
     expect(JSON.stringify(data)).not.toContain(OTHER.email);
@@ -192,7 +209,9 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     expect(notice).not.toContain('Valeria');
 
     // another visitor's data is untouched
-    expect(await server.sql('select name, email, phone from public.inquiries where id = $1', [otherLead])).toEqual([{ name: OTHER.name, email: OTHER.email, phone: OTHER.phone }]);
+    expect(await server.sql('select name, email, phone from public.inquiries where id = $1', [otherLead])).toEqual([
+      { name: OTHER.name, email: OTHER.email, phone: OTHER.phone },
+    ]);
   }, 120_000);
 
   it('keeps each consent she ticked with its words, the notice and the page; the CRM gets a one-click withdrawal; her home report goes with its consent', async () => {
@@ -209,13 +228,24 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     // two boxes ticked on a partner's page: each kept in the words she read, under the notice's version
     const page = 'https://socio.example/casas/cumbaya';
     const lead = await inquire(CARLA, 'Con casillas', { consents: ['other_agents', 'marketing'], source: { page, element: 'exp-inquiry-form', utm: {} } });
-    expect(await server.sql('select purpose, text, lang, notice_version, page, withdrawn_at from internal.consents where inquiry_id = $1::uuid order by purpose', [lead])).toEqual([
+    expect(
+      await server.sql('select purpose, text, lang, notice_version, page, withdrawn_at from internal.consents where inquiry_id = $1::uuid order by purpose', [
+        lead,
+      ]),
+    ).toEqual([
       { purpose: 'marketing', text: es.marketing, lang: 'es', notice_version: PRIVACY_NOTICE.version, page, withdrawn_at: null },
       { purpose: 'other_agents', text: es.other_agents, lang: 'es', notice_version: PRIVACY_NOTICE.version, page, withdrawn_at: null },
     ]);
     // the CRM hears them with the lead (signed), each with the link that withdraws it
     const created = await delivered('inquiry.created', lead);
-    const told = created.data.consents as Array<{ purpose: string; text: string; page: string; notice_version: string; given_at: string; withdraw_url: string }>;
+    const told = created.data.consents as Array<{
+      purpose: string;
+      text: string;
+      page: string;
+      notice_version: string;
+      given_at: string;
+      withdraw_url: string;
+    }>;
     expect(told.map((c) => [c.purpose, c.text, c.page, c.notice_version])).toEqual(
       expect.arrayContaining([
         ['marketing', es.marketing, page, PRIVACY_NOTICE.version],
@@ -231,7 +261,11 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     const html = await shown.text();
     expect(html).toContain(es.marketing);
     expect(html).toContain('value="withdraw"');
-    const state = () => server.sql<{ purpose: string; via: string | null }>('select purpose, withdrawn_via as via from internal.consents where inquiry_id = $1::uuid order by purpose', [lead]);
+    const state = () =>
+      server.sql<{ purpose: string; via: string | null }>(
+        'select purpose, withdrawn_via as via from internal.consents where inquiry_id = $1::uuid order by purpose',
+        [lead],
+      );
     expect((await state()).map((c) => c.via)).toEqual([null, null]);
     // a mail client's one-click POST (RFC 8058) withdraws it; again: already withdrawn
     const oneClick = () => fetch(at, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
@@ -285,7 +319,9 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     const OSCAR = { name: 'Óscar Otro', email: 'oscar.otro@example.com', phone: '' };
     await inquire(OSCAR, 'Hola', { consents: ['marketing'] });
     const others = await openData(OSCAR.email);
-    const [mine] = await server.sql<{ id: string }>("select id::text as id from internal.consents where purpose = 'other_agents' and email = $1", [CARLA.email]);
+    const [mine] = await server.sql<{ id: string }>("select id::text as id from internal.consents where purpose = 'other_agents' and email = $1", [
+      CARLA.email,
+    ]);
     expect((await call({ action: 'withdraw', session: others.session, consent: mine!.id })).status).toBe(400);
     expect(await server.sql('select withdrawn_at from internal.consents where id = $1::bigint', [mine!.id])).toEqual([{ withdrawn_at: null }]);
   }, 120_000);
@@ -308,7 +344,12 @@ describe('nothing kept for ever: the retention job, once across two servers on o
     copy = await postgresDatabase('seeded');
     // two servers on one database, as a deployment with two processes has them
     for (let i = 0; i < 2; i++) {
-      const server = await startServer({ db: await openPostgres(copy.url), port: 0, bundlePort: 0, mail: { outboxDir: mkdtempSync(join(tmpdir(), 'exp-outbox-')) } });
+      const server = await startServer({
+        db: await openPostgres(copy.url),
+        port: 0,
+        bundlePort: 0,
+        mail: { outboxDir: mkdtempSync(join(tmpdir(), 'exp-outbox-')) },
+      });
       await server.ready;
       servers.push(server);
     }
@@ -379,11 +420,19 @@ describe('nothing kept for ever: the retention job, once across two servers on o
       );
       expect(Object.fromEntries(leads.map((l) => [l.id, l.erased]))).toEqual({ [expired]: true, [touched]: false, [followed]: false, [recent]: false });
       expect(leads.find((l) => l.id === expired)?.name).toBe('');
-      expect((await sql<{ id: string }>('select id::text as id from internal.mail_outbox where id = any($1::bigint[]) order by id', [[oldSent, newSent, oldPending]])).map((r) => r.id)).toEqual(
-        [newSent, oldPending].sort((a, b) => Number(a) - Number(b)),
-      );
       expect(
-        (await sql<{ id: string }>('select id::text as id from internal.saved_searches where id = any($1::bigint[]) order by id', [[oldPendingSearch, newPendingSearch, oldActive]])).map((r) => r.id),
+        (
+          await sql<{ id: string }>('select id::text as id from internal.mail_outbox where id = any($1::bigint[]) order by id', [
+            [oldSent, newSent, oldPending],
+          ])
+        ).map((r) => r.id),
+      ).toEqual([newSent, oldPending].sort((a, b) => Number(a) - Number(b)));
+      expect(
+        (
+          await sql<{ id: string }>('select id::text as id from internal.saved_searches where id = any($1::bigint[]) order by id', [
+            [oldPendingSearch, newPendingSearch, oldActive],
+          ])
+        ).map((r) => r.id),
       ).toEqual([newPendingSearch, oldActive].sort((a, b) => Number(a) - Number(b)));
     } finally {
       await db.close();

@@ -237,25 +237,36 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     );
     for (const r of rows) expect(r.config, r.name).toContain('plan_cache_mode=force_custom_plan');
     for (const role of ['anon', 'authenticated']) {
-      const settings = await client.query<{ config: string[] }>('select s.setconfig as config from pg_db_role_setting s where s.setrole = $1::regrole and s.setdatabase = 0', [role]);
-      expect(settings.rows[0]?.config, role).toEqual(expect.arrayContaining(['plan_cache_mode=force_custom_plan', expect.stringMatching(/^statement_timeout=/)]));
+      const settings = await client.query<{ config: string[] }>(
+        'select s.setconfig as config from pg_db_role_setting s where s.setrole = $1::regrole and s.setdatabase = 0',
+        [role],
+      );
+      expect(settings.rows[0]?.config, role).toEqual(
+        expect.arrayContaining(['plan_cache_mode=force_custom_plan', expect.stringMatching(/^statement_timeout=/)]),
+      );
     }
   });
 
   it("serves the contract suite's reads on that database: every search counts as SQL counts, and the map, the places, the agents and a listing's extras answer", async () => {
     for (const { name, filters, where } of SCENARIOS) {
-      const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and (${where})`);
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and (${where})`,
+      );
       expect(await getListingsCount(rest, filters), name).toBe(rows[0]?.n);
     }
     expect((await getMapClusters(rest, {}, { zoom: 7, bbox: [-81, -5, -75, 1.5] })).reduce((n, c) => n + c.count, 0)).toBeGreaterThan(0);
     expect((await getPlaceSuggestions(rest, 'cumb'))[0]?.name).toBe('Cumbayá');
     expect((await getAgents(rest)).length).toBeGreaterThan(0);
     expect((await getPropertyTypes(rest)).length).toBeGreaterThan(0);
-    const [listing] = (await client.query<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1")).rows;
+    const [listing] = (
+      await client.query<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1")
+    ).rows;
     expect(Array.isArray(await getPriceHistory(rest, String(listing?.id)))).toBe(true);
     expect((await getSimilarListings(rest, String(listing?.id), 4)).length).toBeGreaterThan(0);
     // and what the public key may not do, the server refuses as PostgREST would
-    expect((await fetch(`${server.url}/rest/v1/rpc/search_fold`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":"x"}' })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (await fetch(`${server.url}/rest/v1/rpc/search_fold`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":"x"}' })).status,
+    ).toBeGreaterThanOrEqual(400);
   });
 
   it('as PostgREST asks it, the public key runs nothing long: regular expressions take literal text, patterns are short, JSON is read whole, descriptions compare with nothing, and a statement ends at 500 ms', async () => {
@@ -266,7 +277,8 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
       // where PostgREST reads them: the anon role's own settings, its login role's hook
       expect(setup.roleSettings.statement_timeout).toBe('500ms');
       expect(setup.preRequest).toBe('internal.data_api_gate');
-      const get = (path: string, source: string, params: unknown[]) => asPostgrest(pool, setup, { method: 'GET', path, headers: { 'cf-connecting-ip': '203.0.113.9' } }, readStatement(source), params);
+      const get = (path: string, source: string, params: unknown[]) =>
+        asPostgrest(pool, setup, { method: 'GET', path, headers: { 'cf-connecting-ip': '203.0.113.9' } }, readStatement(source), params);
       const outcome = (asked: Promise<unknown[]>) =>
         asked.then(
           (rows) => `rows ${rows.length}`,
@@ -275,11 +287,23 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
       const listings = (where: string) => `SELECT "public"."listings"."id" FROM "public"."listings" WHERE ${where}`;
       const BACK_REFERENCES = '^(.*)(.*)(.*)(.*)(.*)\\5\\4\\3\\2\\1$';
       // the review's requests (a description, a title): refused before any row is read
-      expect(await outcome(get('/listings', listings('"public"."listings"."description" ~ $1'), [BACK_REFERENCES]))).toMatch(/^42883 operator does not exist: json ~/);
-      expect(await outcome(get('/listings', listings('"public"."listings"."title" ~ $1'), [BACK_REFERENCES]))).toMatch(/^22023 match and imatch take literal text/);
+      expect(await outcome(get('/listings', listings('"public"."listings"."description" ~ $1'), [BACK_REFERENCES]))).toMatch(
+        /^42883 operator does not exist: json ~/,
+      );
+      expect(await outcome(get('/listings', listings('"public"."listings"."title" ~ $1'), [BACK_REFERENCES]))).toMatch(
+        /^22023 match and imatch take literal text/,
+      );
       expect(await outcome(get('/listings', listings('"public"."listings"."city" ~* $1'), ['(a|aa)*$']))).toMatch(/^22023 /);
-      expect(await outcome(get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."about" ~ $1', ['(a+)+b']))).toMatch(/^22023 /);
-      expect(await outcome(get('/listing_cities', 'SELECT "public"."listing_cities"."city" FROM "public"."listing_cities" WHERE "public"."listing_cities"."city" ~ $1', ['\\d+']))).toMatch(/^22023 /);
+      expect(await outcome(get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."about" ~ $1', ['(a+)+b']))).toMatch(
+        /^22023 /,
+      );
+      expect(
+        await outcome(
+          get('/listing_cities', 'SELECT "public"."listing_cities"."city" FROM "public"."listing_cities" WHERE "public"."listing_cities"."city" ~ $1', [
+            '\\d+',
+          ]),
+        ),
+      ).toMatch(/^22023 /);
       // a function's rows are filtered as a view's
       const places = 'SELECT "pgrst_call".* FROM "public"."place_suggestions"("q" := $1) "pgrst_call" WHERE "pgrst_call"."name" ~ $2';
       expect(await outcome(get('/rpc/place_suggestions', places, ['quit', BACK_REFERENCES]))).toMatch(/^22023 /);
@@ -291,8 +315,11 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
       expect(await outcome(get('/listings', listings('"public"."listings"."images"->>\'k\' = $1'), ['x']))).toMatch(/^22/);
       expect(await outcome(get('/listings', listings('"public"."listings"."description" ILIKE $1'), ['%casa%']))).toMatch(/^42883 /);
       // what our calls and the spec's send still answers, as before
-      const [ana] = (await client.query<{ first: string }>("select public.search_fold(first_name) as first from public.agents where country_code = 'EC' and first_name <> '' order by id limit 1"))
-        .rows;
+      const [ana] = (
+        await client.query<{ first: string }>(
+          "select public.search_fold(first_name) as first from public.agents where country_code = 'EC' and first_name <> '' order by id limit 1",
+        )
+      ).rows;
       const literal = String(ana?.first).slice(0, 3);
       const found = await get(
         '/agents',
@@ -300,18 +327,31 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
         ['EC', literal, literal],
       );
       const expected = (
-        await client.query("select count(*)::int as n from public.agents where country_code = 'EC' and (strpos(first_name_search, $1) > 0 or strpos(lower(email_search), lower($1)) > 0)", [literal])
+        await client.query(
+          "select count(*)::int as n from public.agents where country_code = 'EC' and (strpos(first_name_search, $1) > 0 or strpos(lower(email_search), lower($1)) > 0)",
+          [literal],
+        )
       ).rows[0]?.n;
       expect(found.length).toBe(expected);
       expect(found.length).toBeGreaterThan(0);
-      expect(await outcome(get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."first_name_search" ~ $1', ['o\\.brien \\(jr\\)']))).toBe('rows 0');
-      const quito = await get('/listings', listings('"public"."listings"."country_code" = $1 AND "public"."listings"."status" = $2 AND "public"."listings"."city" ILIKE $3'), ['EC', '1', '%quito%']);
+      expect(
+        await outcome(
+          get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."first_name_search" ~ $1', ['o\\.brien \\(jr\\)']),
+        ),
+      ).toBe('rows 0');
+      const quito = await get(
+        '/listings',
+        listings('"public"."listings"."country_code" = $1 AND "public"."listings"."status" = $2 AND "public"."listings"."city" ILIKE $3'),
+        ['EC', '1', '%quito%'],
+      );
       expect(quito.length).toBe((await client.query("select count(*)::int as n from public.listings where city::text ilike '%quito%'")).rows[0]?.n);
       expect(quito.length).toBeGreaterThan(0);
       // whatever a statement of the public key does, it ends at 500 ms (57014), as its own setting says
       await client.query(SLEEP_FUNCTION);
       const sleep = readStatement('SELECT "public"."exp_test_sleep"($1) AS "exp_test_sleep"');
-      expect(await outcome(asPostgrest(pool, setup, { method: 'POST', path: '/rpc/exp_test_sleep' }, sleep, [5]))).toMatch(/^57014 canceling statement due to statement timeout/);
+      expect(await outcome(asPostgrest(pool, setup, { method: 'POST', path: '/rpc/exp_test_sleep' }, sleep, [5]))).toMatch(
+        /^57014 canceling statement due to statement timeout/,
+      );
     } finally {
       await client.query('drop function if exists public.exp_test_sleep(double precision)');
       await pool.end();
@@ -395,10 +435,19 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     await client.query(SLEEP_FUNCTION);
     await until(
       async () =>
-        (await fetch(`${server.url}/rest/v1/rpc/exp_test_sleep`, { method: 'POST', headers: { apikey: 'anon-key', 'Content-Type': 'application/json' }, body: '{"seconds":0}' })).ok || undefined,
+        (
+          await fetch(`${server.url}/rest/v1/rpc/exp_test_sleep`, {
+            method: 'POST',
+            headers: { apikey: 'anon-key', 'Content-Type': 'application/json' },
+            body: '{"seconds":0}',
+          })
+        ).ok || undefined,
     );
-    const [listing, listing2] = (await client.query<{ id: string }>("select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2"))
-      .rows;
+    const [listing, listing2] = (
+      await client.query<{ id: string }>(
+        "select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2",
+      )
+    ).rows;
     const [agent] = (await client.query<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'")).rows;
     const rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id) });
     expect(rows.length).toBeGreaterThan(20);

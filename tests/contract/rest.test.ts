@@ -10,7 +10,16 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
-import { getListing, getListingsCount, getListingsPage, getMapClusters, getPropertyTypes, PAGE_SIZE, type MapView, type SortKey } from '../../widgets/lib/data/listings.ts';
+import {
+  getListing,
+  getListingsCount,
+  getListingsPage,
+  getMapClusters,
+  getPropertyTypes,
+  PAGE_SIZE,
+  type MapView,
+  type SortKey,
+} from '../../widgets/lib/data/listings.ts';
 import { filterArgs } from '../../core/protocol/filters.ts';
 import { FOR_SALE, POOL, PUBLIC, WORDS_TEXT } from '../support/independent-sql.ts';
 import { SCENARIOS } from '../support/search-scenarios.ts';
@@ -38,8 +47,11 @@ for (const kind of ['postgres'] as const) {
     let rest: PostgrestClient;
     let sb: SupabaseClient;
     const expectedIds = async (where: string, order: string, limit: number, offset = 0) =>
-      (await server.sql<{ id: number }>(`select id from internal.listings where ${PUBLIC} and (${where}) order by ${order} limit ${limit} offset ${offset}`)).map((r) => Number(r.id));
-    const expectedCount = async (where: string) => Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where ${PUBLIC} and (${where})`))[0]?.n);
+      (
+        await server.sql<{ id: number }>(`select id from internal.listings where ${PUBLIC} and (${where}) order by ${order} limit ${limit} offset ${offset}`)
+      ).map((r) => Number(r.id));
+    const expectedCount = async (where: string) =>
+      Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where ${PUBLIC} and (${where})`))[0]?.n);
 
     beforeAll(async () => {
       server = await startTestServer(kind);
@@ -66,7 +78,13 @@ for (const kind of ['postgres'] as const) {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () =>
-              resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], vary: res.headers.vary, range: res.headers['content-range'], body: Buffer.concat(chunks) }),
+              resolve({
+                status: res.statusCode ?? 0,
+                encoding: res.headers['content-encoding'],
+                vary: res.headers.vary,
+                range: res.headers['content-range'],
+                body: Buffer.concat(chunks),
+              }),
             );
           }).on('error', reject);
         });
@@ -102,7 +120,9 @@ for (const kind of ['postgres'] as const) {
         expect(end.length).toBe(total === 0 ? 0 : total - (last - 1) * PAGE_SIZE);
       });
       it('a saved search with these filters (internal.listing_matches, what the alerts read) matches the same listings', async () => {
-        const matched = await server.sql<{ id: number }>('select id from internal.listings l where internal.listing_matches(l, $1::jsonb) order by id', [JSON.stringify(filterArgs(filters))]);
+        const matched = await server.sql<{ id: number }>('select id from internal.listings l where internal.listing_matches(l, $1::jsonb) order by id', [
+          JSON.stringify(filterArgs(filters)),
+        ]);
         const total = await expectedCount(where);
         expect(matched.map((r) => Number(r.id))).toEqual(await expectedIds(where, 'id', Math.max(1, total)));
         expect(matched.length).toBe(await getListingsCount(rest, filters));
@@ -122,7 +142,10 @@ for (const kind of ['postgres'] as const) {
         expect(near.reduce((n, c) => n + c.count, 0)).toBe(await expectedCount(`(${where}) and ${inView}`));
         const singles = near.filter((c) => c.count === 1).map((c) => c.id);
         if (singles.length) {
-          const rows = await server.sql<{ id: number; price: string | null; map_lat: number }>(`select id, price, map_lat from internal.listings where id = any($1::bigint[])`, [singles]);
+          const rows = await server.sql<{ id: number; price: string | null; map_lat: number }>(
+            `select id, price, map_lat from internal.listings where id = any($1::bigint[])`,
+            [singles],
+          );
           const byId = new Map(rows.map((r) => [Number(r.id), r]));
           for (const cell of near.filter((c) => c.count === 1)) {
             const row = byId.get(cell.id as number);
@@ -165,7 +188,11 @@ for (const kind of ['postgres'] as const) {
 
     it('refuses a broken call with 400 and a clear message: a sort, a page, filters that are no object, an area that is no polygon', async () => {
       const call = (name: string, body: unknown) =>
-        fetch(`${server.url}/rest/v1/rpc/${name}`, { method: 'POST', headers: { apikey: 'local-anon-key', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        fetch(`${server.url}/rest/v1/rpc/${name}`, {
+          method: 'POST',
+          headers: { apikey: 'local-anon-key', 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       for (const [name, body, message] of [
         ['search_listings', { sort: 'cheapest' }, /sort must be/],
         ['search_listings', { page_size: 5000 }, /page_size must be/],
@@ -249,7 +276,9 @@ for (const kind of ['postgres'] as const) {
 
     it('call 3: the distinct property types of active EC listings', async () => {
       const expected = (
-        await server.sql<{ t: string }>("select distinct property_type as t from public.listings where country_code = 'EC' and status = '1' and property_type is not null order by 1")
+        await server.sql<{ t: string }>(
+          "select distinct property_type as t from public.listings where country_code = 'EC' and status = '1' and property_type is not null order by 1",
+        )
       ).map((r) => r.t);
       expect(await getPropertyTypes(rest)).toEqual([...expected].sort((a, b) => a.localeCompare(b)));
       expect(expected).toEqual(expect.arrayContaining(['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building']));
@@ -468,14 +497,21 @@ for (const kind of ['postgres'] as const) {
         expect((await rest.rpc('search_fold', { value: 'ÑANDÚ' }, { get: true })).data).toBe('nandu');
         expect((await rest.rpc('parse_coordinate', { value: '-0,18', max_abs: 90 })).data).toBe(-0.18);
         expect(await call('parse_coordinate?value=1e2&max_abs=90')).toMatchObject({ status: 200, body: null });
-        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'value=%C3%81' })).toMatchObject({ status: 200, body: 'a' });
+        expect(
+          await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'value=%C3%81' }),
+        ).toMatchObject({ status: 200, body: 'a' });
       });
       it('leaves out parameters with defaults, and reads a function returning rows like a view', async () => {
         const all = await sb.rpc('listing_clusters', { zoom: 3 });
         expect(all.error).toBeNull();
         const total = await expectedCount(FOR_SALE);
         expect((all.data as Array<{ count: number }>).reduce((n, c) => n + Number(c.count), 0)).toBe(total);
-        const big = await sb.rpc('listing_clusters', { zoom: 8 }, { count: 'exact' }).select('count,lat,lng').gte('count', 50).order('count', { ascending: false }).limit(3);
+        const big = await sb
+          .rpc('listing_clusters', { zoom: 8 }, { count: 'exact' })
+          .select('count,lat,lng')
+          .gte('count', 50)
+          .order('count', { ascending: false })
+          .limit(3);
         expect(big.error).toBeNull();
         const rows = big.data as Array<Record<string, number>>;
         expect(rows.length).toBeGreaterThan(0);
@@ -487,20 +523,36 @@ for (const kind of ['postgres'] as const) {
       it('PGRST202 for an unknown function or unknown arguments, with the hint PostgREST gives', async () => {
         expect(await call('listing_cluster', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"zoom":1}' })).toMatchObject({
           status: 404,
-          body: { code: 'PGRST202', message: 'Could not find the function public.listing_cluster(zoom) in the schema cache', hint: 'Perhaps you meant to call the function public.listing_clusters' },
+          body: {
+            code: 'PGRST202',
+            message: 'Could not find the function public.listing_cluster(zoom) in the schema cache',
+            hint: 'Perhaps you meant to call the function public.listing_clusters',
+          },
         });
         const wrong = await sb.rpc('search_fold', { text: 'x' });
-        expect(wrong.error).toMatchObject({ code: 'PGRST202', details: 'Searched for the function public.search_fold with parameter text, but no matches were found in the schema cache.' });
+        expect(wrong.error).toMatchObject({
+          code: 'PGRST202',
+          details: 'Searched for the function public.search_fold with parameter text, but no matches were found in the schema cache.',
+        });
         // a required parameter left out
         expect((await call('listing_clusters?view_west=1')).body.code).toBe('PGRST202');
-        expect((await call('search_fold')).body).toMatchObject({ code: 'PGRST202', message: 'Could not find the function public.search_fold without parameters in the schema cache' });
+        expect((await call('search_fold')).body).toMatchObject({
+          code: 'PGRST202',
+          message: 'Could not find the function public.search_fold without parameters in the schema cache',
+        });
       });
       it('answers bad arguments and bodies with 400 in PostgREST shape, never SQL', async () => {
         const bad = await call('listing_clusters?zoom=ten');
         expect(bad).toMatchObject({ status: 400, body: { code: '22P02' } });
         expect(JSON.stringify(bad.body)).not.toMatch(/json_to_record|_pgrst|select /i);
-        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":' })).toMatchObject({ status: 400, body: { code: 'PGRST102' } });
-        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '["x"]' })).toMatchObject({ status: 400, body: { code: 'PGRST102' } });
+        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":' })).toMatchObject({
+          status: 400,
+          body: { code: 'PGRST102' },
+        });
+        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '["x"]' })).toMatchObject({
+          status: 400,
+          body: { code: 'PGRST102' },
+        });
         expect(await call('search_fold?value=x&value=y')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
         expect(await call('search_fold?value=x&select=a')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
         // a value that looks like SQL is only ever a value

@@ -108,24 +108,28 @@ describe.each(['postgres'] as const)('search_fold() and parse_coordinate() on %s
   });
 
   it('folds every case the same way', async () => {
-    const rows = await db.admin.query<{ f: string }>('select public.search_fold(t) as f from unnest($1::text[]) with ordinality as u(t, n) order by n', [FOLD_CASES.map(([t]) => t)]);
+    const rows = await db.admin.query<{ f: string }>('select public.search_fold(t) as f from unnest($1::text[]) with ordinality as u(t, n) order by n', [
+      FOLD_CASES.map(([t]) => t),
+    ]);
     const sql = rows.map((r) => r.f);
     expect(FOLD_CASES.map(([t]) => fold(t))).toEqual(FOLD_CASES.map(([, f]) => f));
     expect(sql).toEqual(FOLD_CASES.map(([, f]) => f));
   });
 
   it('makes every slug the same way (slugify()); each slug is a place path the search reads', async () => {
-    const rows = await db.admin.query<{ s: string }>('select public.slugify(t) as s from unnest($1::text[]) with ordinality as u(t, n) order by n', [SLUG_CASES.map(([t]) => t)]);
+    const rows = await db.admin.query<{ s: string }>('select public.slugify(t) as s from unnest($1::text[]) with ordinality as u(t, n) order by n', [
+      SLUG_CASES.map(([t]) => t),
+    ]);
     expect(SLUG_CASES.map(([t]) => slugify(t))).toEqual(SLUG_CASES.map(([, s]) => s));
     expect(rows.map((r) => r.s)).toEqual(SLUG_CASES.map(([, s]) => s));
     for (const [, s] of SLUG_CASES.filter(([, s]) => s)) expect(parsePlace(`${s}/${s}`), s).toEqual({ city: s, sector: s });
   });
 
   it('reads every coordinate the same way', async () => {
-    const rows = await db.admin.query<{ c: number | null }>('select public.parse_coordinate(t, m) as c from unnest($1::text[], $2::float8[]) with ordinality as u(t, m, n) order by n', [
-      COORDINATE_CASES.map(([t]) => t),
-      COORDINATE_CASES.map(([, m]) => m),
-    ]);
+    const rows = await db.admin.query<{ c: number | null }>(
+      'select public.parse_coordinate(t, m) as c from unnest($1::text[], $2::float8[]) with ordinality as u(t, m, n) order by n',
+      [COORDINATE_CASES.map(([t]) => t), COORDINATE_CASES.map(([, m]) => m)],
+    );
     expect(COORDINATE_CASES.map(([t, m]) => parseCoordinate(t, m))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
     expect(rows.map((r) => (r.c === null ? null : Number(r.c)))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
   });

@@ -34,7 +34,11 @@ describe('supabase/migrations/: stamped when they were made', () => {
     const added = (file: string): string | null => {
       try {
         // the commit that added it under this name (renames not followed: a stamp mended later is added then)
-        const out = execFileSync('git', ['log', '--diff-filter=A', '--format=%cI', '--', join(dir, file)], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        const out = execFileSync('git', ['log', '--diff-filter=A', '--format=%cI', '--', join(dir, file)], {
+          cwd: dir,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         return out.trim().split('\n').filter(Boolean).at(-1) ?? null;
       } catch {
         return null;
@@ -133,9 +137,12 @@ describe('supabase/schemas/: the schema as it stands', () => {
       try {
         await migrate(db);
         // as a database migrated before the stamps were mended recorded them
-        for (const [stamp, made] of Object.entries(RESTAMPED)) await db.exec(`update supabase_migrations.schema_migrations set version = '${stamp}' where version = '${made}'`);
+        for (const [stamp, made] of Object.entries(RESTAMPED))
+          await db.exec(`update supabase_migrations.schema_migrations set version = '${stamp}' where version = '${made}'`);
         expect(await migrate(db)).toEqual([]);
-        const versions = (await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations order by version')).map((r) => r.version);
+        const versions = (await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations order by version')).map(
+          (r) => r.version,
+        );
         expect(versions).toEqual(
           readdirSync(resolve(import.meta.dirname, '../../supabase/migrations'))
             .filter((f) => f.endsWith('.sql'))

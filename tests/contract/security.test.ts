@@ -26,7 +26,11 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 /** A raw GET: the path exactly as written (fetch() would normalise it first). */
-function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname === 'localhost' ? '127.0.0.1' : hostname, port, path, method: 'GET', headers }, (res) => {
@@ -143,12 +147,16 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
   // first: the server reads the cities with listings once (kept 5 minutes), after this test changed one
   it('a place page exists for a known place only; another spelling answers 301 to its one slug', async () => {
     // a city of the data that is not one of the hero's places is a page too, with its search set to it
-    await server.sql("update internal.listings set city = 'Puerto López' where id = (select min(id) from internal.listings where status = '1' and country_code = 'EC' and city = 'Manta')");
+    await server.sql(
+      "update internal.listings set city = 'Puerto López' where id = (select min(id) from internal.listings where status = '1' and country_code = 'EC' and city = 'Manta')",
+    );
     const puerto = await rawGet(server.url, '/es/search-properties/puerto-lopez');
     expect(puerto.status).toBe(200);
     expect(puerto.body).toContain('<exp-property-search city="Puerto López"');
     expect(puerto.body).toMatch(/<h1[^>]*>Propiedades en venta en Puerto López<\/h1>/);
-    const [city] = await server.sql<{ city: string }>("select city from internal.listings where status = '1' and country_code = 'EC' and city = 'Cumbayá' limit 1");
+    const [city] = await server.sql<{ city: string }>(
+      "select city from internal.listings where status = '1' and country_code = 'EC' and city = 'Cumbayá' limit 1",
+    );
     expect(city?.city).toBe('Cumbayá');
     expect((await rawGet(server.url, '/search-properties/cumbaya')).status).toBe(200);
     for (const [spelling, canonical] of <Array<[string, string]>>[
@@ -160,7 +168,12 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
       expect(res.status, spelling).toBe(301);
       expect(res.headers.location, spelling).toBe(canonical);
     }
-    for (const made of ['/search-properties/zzzz-made-up-place-123', '/es/search-properties/atlantis', '/search-properties/%E0%A4%A', '/search-properties/---']) {
+    for (const made of [
+      '/search-properties/zzzz-made-up-place-123',
+      '/es/search-properties/atlantis',
+      '/search-properties/%E0%A4%A',
+      '/search-properties/---',
+    ]) {
       const res = await rawGet(server.url, made);
       expect(res.status, made).toBe(404);
       expect(res.body, made).toContain('<meta name="robots" content="noindex"');
@@ -184,7 +197,8 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
         ] as const) {
           if (target === undefined) continue;
           // a path of ours: one slash, then not a slash or a backslash; nothing a browser strips
-          if (!/^\/(?![/\\])[^\s\u0000-\u001f\u007f]*$/.test(target) || new URL(target, origin).origin !== origin) offOrigin.push(`${start}: ${what} ${JSON.stringify(target)}`);
+          if (!/^\/(?![/\\])[^\s\u0000-\u001f\u007f]*$/.test(target) || new URL(target, origin).origin !== origin)
+            offOrigin.push(`${start}: ${what} ${JSON.stringify(target)}`);
         }
         const canonical = /<link rel="canonical" href="([^"]*)"/.exec(res.body)?.[1];
         if (canonical && new URL(canonical).origin !== origin) offOrigin.push(`${start}: canonical ${canonical}`);
@@ -223,14 +237,19 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
     proxy = createServer((req, res) => {
       const seen = req.socket.remoteAddress ?? '';
       const forwarded = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${seen}` : seen;
-      const upstream = request({ host: '127.0.0.1', port: target.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-forwarded-for': forwarded } }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = request(
+        { host: '127.0.0.1', port: target.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-forwarded-for': forwarded } },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     const proxyPort = await listen(proxy);
-    const [listing] = await server.sql<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1");
+    const [listing] = await server.sql<{ id: string }>(
+      "select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1",
+    );
     const post = async (fn: string, body: Record<string, unknown>, forged: string) => {
       const res = await fetch(`http://127.0.0.1:${proxyPort}/functions/v1/${fn}`, {
         method: 'POST',
@@ -245,7 +264,13 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
       inquiries.push(
         await post(
           'send-property-inquiry',
-          { name: `Visitor ${i}`, email: `visitor${i}@example.org`, message: `Question ${i}`, listingId: listing?.id, idempotencyKey: `forged-${Date.now()}-${i}` },
+          {
+            name: `Visitor ${i}`,
+            email: `visitor${i}@example.org`,
+            message: `Question ${i}`,
+            listingId: listing?.id,
+            idempotencyKey: `forged-${Date.now()}-${i}`,
+          },
           `198.51.100.${i + 1}, 203.0.113.${i + 1}`,
         ),
       );
@@ -253,7 +278,13 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
     expect(inquiries).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     const alerts: number[] = [];
     for (let i = 0; i < 8; i++)
-      alerts.push(await post('saved-searches', { action: 'subscribe', email: `alerts${i}@example.org`, filters: { city: `Quito ${i}` }, frequency: 'daily', lang: 'en' }, `198.51.100.${i + 50}`));
+      alerts.push(
+        await post(
+          'saved-searches',
+          { action: 'subscribe', email: `alerts${i}@example.org`, filters: { city: `Quito ${i}` }, frequency: 'daily', lang: 'en' },
+          `198.51.100.${i + 50}`,
+        ),
+      );
     expect(alerts).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
   });
 
@@ -285,7 +316,15 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
     it('redirects into the host network, 50 MB without a length, a host that hangs, HTML as image/jpeg: the default picture, and no request reaches a refused address', async () => {
       const fallback = await preview(await listingWith('http://127.0.0.1:1/nothing-listens-here.jpg'));
       expect(fallback.status).toBe(200);
-      const cases = ['/redirect-loopback.jpg', '/redirect-localhost.jpg', '/redirect-metadata.jpg', '/redirect-file.jpg', '/huge.jpg', '/hang.jpg', '/html.jpg'];
+      const cases = [
+        '/redirect-loopback.jpg',
+        '/redirect-localhost.jpg',
+        '/redirect-metadata.jpg',
+        '/redirect-file.jpg',
+        '/huge.jpg',
+        '/hang.jpg',
+        '/html.jpg',
+      ];
       for (const path of cases) {
         const shot = await preview(await listingWith(`http://127.0.0.1:${hostPort}${path}`));
         expect(shot.status, path).toBe(200);
@@ -324,7 +363,11 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
       const rules = [parseHostRule('photos.example.test')].filter((r): r is HostRule => !!r);
       for (const address of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '::1', '::ffff:127.0.0.1', 'fd00:ec2::254', '100.100.100.200']) {
         const family = address.includes(':') ? 6 : 4;
-        const attempt = safeFetch(`http://photos.example.test:${secretPort}/secret.jpg`, { allow: rules, maxBytes: 1024, resolve: async () => [{ address, family }] });
+        const attempt = safeFetch(`http://photos.example.test:${secretPort}/secret.jpg`, {
+          allow: rules,
+          maxBytes: 1024,
+          resolve: async () => [{ address, family }],
+        });
         await expect(attempt, address).rejects.toBeInstanceOf(FetchRefused);
         await expect(attempt, address).rejects.toMatchObject({ kind: 'refused' });
       }
@@ -382,9 +425,9 @@ describe('which addresses the server may fetch', () => {
       await expect(safeFetch(url, { allow: any, maxBytes: 10 }), url).rejects.toThrow(/is not an address the server may fetch/);
     }
     // a name that resolves to a private address: refused at its lookup
-    await expect(safeFetch('http://photos.example.test/x.jpg', { allow: any, maxBytes: 10, resolve: async () => [{ address: '127.0.0.1', family: 4 }] })).rejects.toThrow(
-      /not an address the server may fetch/,
-    );
+    await expect(
+      safeFetch('http://photos.example.test/x.jpg', { allow: any, maxBytes: 10, resolve: async () => [{ address: '127.0.0.1', family: 4 }] }),
+    ).rejects.toThrow(/not an address the server may fetch/);
   });
 
   it('reads IMAGE_HOSTS entries: names, subdomain wildcards, origins; nothing else', () => {
@@ -392,7 +435,8 @@ describe('which addresses the server may fetch', () => {
     expect(parseHostRule('*.cloudfront.net')).toMatchObject({ host: 'cloudfront.net', wildcard: true });
     expect(parseHostRule('https://cdn.example.com')).toMatchObject({ host: 'cdn.example.com', protocols: ['https:'], port: '443' });
     expect(parseHostRule('http://127.0.0.1:9000')).toMatchObject({ host: '127.0.0.1', port: '9000', privateNamed: true });
-    for (const bad of ['https://cdn.example.com/photos', 'ftp://x.example', 'https://u:p@x.example', 'not a host', '*.', '']) expect(parseHostRule(bad), bad).toBeUndefined();
+    for (const bad of ['https://cdn.example.com/photos', 'ftp://x.example', 'https://u:p@x.example', 'not a host', '*.', ''])
+      expect(parseHostRule(bad), bad).toBeUndefined();
   });
 });
 
@@ -428,7 +472,11 @@ describe('security headers on every answer', () => {
         expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
         expect((await fetch(`${local.url}${path}`)).headers.get('strict-transport-security'), path).toBeNull();
       }
-      const fn = await fetch(`${local.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      const fn = await fetch(`${local.url}/functions/v1/send-property-inquiry`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(fn.status).toBe(400);
       expect(fn.headers.get('x-content-type-options')).toBe('nosniff');
       for (const path of ['/', '/es/findanagent', '/no-such-page', '/alerts/confirm?token=x']) {

@@ -96,7 +96,14 @@ describe('two servers on one database', () => {
     fetch(`${server.url}/functions/v1/send-property-inquiry`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
-      body: JSON.stringify({ name: 'Lucía Paredes', email: 'lucia.paredes@example.com', phone: '', message: 'Quisiera visitarla', idempotencyKey: key, lang: 'es' }),
+      body: JSON.stringify({
+        name: 'Lucía Paredes',
+        email: 'lucia.paredes@example.com',
+        phone: '',
+        message: 'Quisiera visitarla',
+        idempotencyKey: key,
+        lang: 'es',
+      }),
     });
   const runs = () =>
     db.admin.query<{ id: string; started: number; finished: number | null; outcome: string }>(
@@ -112,7 +119,9 @@ describe('two servers on one database', () => {
     hooks = await startWebhookReceiver();
     writeFileSync(
       join(dir, 'sources.json'),
-      JSON.stringify([{ kind: 'reso', name: 'shared-feed', location: reso.url, token: 'env:SHARED_FEED_TOKEN', areaUnit: 'm2', everyMinutes: 0.1, pageSize: 2 }]),
+      JSON.stringify([
+        { kind: 'reso', name: 'shared-feed', location: reso.url, token: 'env:SHARED_FEED_TOKEN', areaUnit: 'm2', everyMinutes: 0.1, pageSize: 2 },
+      ]),
     );
     env = {
       DATABASE_URL: database.url,
@@ -148,7 +157,8 @@ describe('two servers on one database', () => {
     expect(outputs.filter((o) => /\[db\] applied migrations/.test(o))).toHaveLength(1);
     expect(outputs.filter((o) => /\[db\] seeded \d+ listings/.test(o))).toHaveLength(1);
     expect(outputs.join('\n')).not.toMatch(/could not prepare the database|deadlock|duplicate key/);
-    const count = async (s: ServerProcess) => (await fetch(`${s.url}/rest/v1/listings?select=id&limit=1`, { headers: { Prefer: 'count=exact' } })).headers.get('content-range');
+    const count = async (s: ServerProcess) =>
+      (await fetch(`${s.url}/rest/v1/listings?select=id&limit=1`, { headers: { Prefer: 'count=exact' } })).headers.get('content-range');
     const [ca, cb] = await Promise.all([count(a), count(b)]);
     expect(ca).toMatch(/\/\d+$/);
     expect(cb).toBe(ca);
@@ -166,10 +176,14 @@ describe('two servers on one database', () => {
       expect(next.started - before.started).toBeGreaterThan(5.5);
     }
     expect(done[0]?.outcome).toBe('done');
-    const rows = (await (await fetch(`${servers[1]!.url}/rest/v1/listings?select=address&city=eq.Tumbaco&address=like.Calle%20Compartida*`)).json()) as unknown[];
+    const rows = (await (
+      await fetch(`${servers[1]!.url}/rest/v1/listings?select=address&city=eq.Tumbaco&address=like.Calle%20Compartida*`)
+    ).json()) as unknown[];
     expect(rows).toHaveLength(6);
     // the feed read once per run: each run's first page asked once
-    const firstPages = reso.requests.map((r) => decodeURIComponent(r)).filter((r) => r.startsWith('/odata/Property') && !r.includes('$skip=') && !r.includes('$select=ListingKey'));
+    const firstPages = reso.requests
+      .map((r) => decodeURIComponent(r))
+      .filter((r) => r.startsWith('/odata/Property') && !r.includes('$skip=') && !r.includes('$select=ListingKey'));
     expect(firstPages.length).toBe((await runs()).length);
   }, 90_000);
 
@@ -178,7 +192,11 @@ describe('two servers on one database', () => {
     const res = await inquiry(a, '10.60.0.1', 'two-servers-inquiry-1');
     expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
-    await until(() => smtp.mails.some((m) => m.inquiryId === String(id)) && hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(String(id))), 30_000, 'the mail and the webhook');
+    await until(
+      () => smtp.mails.some((m) => m.inquiryId === String(id)) && hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(String(id))),
+      30_000,
+      'the mail and the webhook',
+    );
     // both servers' outboxes look again before this is read
     await sleep(6000);
     expect(smtp.mails.filter((m) => m.inquiryId === String(id))).toHaveLength(1);
@@ -250,7 +268,9 @@ describe("a server's caches of what another server changes", () => {
     try {
       expect((await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`)).status).toBe(200);
       // as a newer server's migration would: straight into the database
-      await server.sql("create function public.exp_test_answer() returns integer language sql stable as 'select 42'; grant execute on function public.exp_test_answer() to anon;");
+      await server.sql(
+        "create function public.exp_test_answer() returns integer language sql stable as 'select 42'; grant execute on function public.exp_test_answer() to anon;",
+      );
       expect((await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).status).toBe(404);
       await until(async () => (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).status === 200, 10_000, 'the new function');
       expect(await (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).json()).toBe(42);
@@ -273,7 +293,8 @@ describe('the private settings several processes make at once', () => {
       await makes.query("insert into internal.settings (name, value) values ('client_hash_salt', 'made-by-another-process')");
       const asked = clientSalt({ query: (text, params) => second.admin.query(text, params) }, undefined);
       await until(
-        async () => Number((await first.jobs.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'transactionid' and not granted"))[0]?.n) > 0,
+        async () =>
+          Number((await first.jobs.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'transactionid' and not granted"))[0]?.n) > 0,
         10_000,
         'the second process waiting for the first',
       );

@@ -24,7 +24,11 @@ describe('what a home may ask (docs/valuation.md)', () => {
 
   const estimate = async (facts: Record<string, unknown>) => d.rest.rpc('estimate_value', { facts });
   const post = (fn: string, body: Record<string, unknown>) =>
-    fetch(`${d.server.url}/functions/v1/${fn}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.44.0.${++ip}`) }, body: JSON.stringify(body) });
+    fetch(`${d.server.url}/functions/v1/${fn}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.44.0.${++ip}`) },
+      body: JSON.stringify(body),
+    });
 
   it('values a 250 m² three-bedroom house in Cumbayá from houses near Cumbayá: a value inside its range, the place, its market figure and the agent who serves it', async () => {
     const { data, error } = await estimate(CUMBAYA);
@@ -116,7 +120,11 @@ describe('what a home may ask (docs/valuation.md)', () => {
     } finally {
       // the listing as it was: its price, its last cut (putting the price back counts as one) and its history
       await d.server.sql('update internal.listings set price = $2::numeric where id = $1', [heaviest, was?.price]);
-      await d.server.sql('update internal.listings set price_cut_at = $2::timestamptz, price_before_cut = $3::numeric where id = $1', [heaviest, was?.cut_at, was?.before_cut]);
+      await d.server.sql('update internal.listings set price_cut_at = $2::timestamptz, price_before_cut = $3::numeric where id = $1', [
+        heaviest,
+        was?.cut_at,
+        was?.before_cut,
+      ]);
       await d.server.sql('delete from internal.listing_price_changes where listing_id = $1 and id > $2::bigint', [heaviest, was?.history]);
     }
   });
@@ -249,7 +257,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
   it("sends the seller's lead to the agent who serves Cumbayá with the estimate, tells the seller, and the CRM's webhook verifies; nothing twice, bad facts refused", async () => {
     const email = `vendedor-${Date.now()}@example.org`;
     const e = parseEstimate((await estimate(CUMBAYA)).data);
-    const [area] = await d.server.sql<{ id: string; email: string }>('select a.id::text as id, a.email from public.agents a where a.id = internal.area_agent($1)', [e.place?.path]);
+    const [area] = await d.server.sql<{ id: string; email: string }>(
+      'select a.id::text as id, a.email from public.agents a where a.id = internal.area_agent($1)',
+      [e.place?.path],
+    );
     const served = await d.server.sql<{ loc: string[] }>('select locations_served as loc from public.agents where id = $1', [area?.id]);
     expect(served[0]?.loc.join(' ')).toMatch(/Cumbayá/);
     const body = inquiryBody({
@@ -280,16 +291,29 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(ack.text).not.toContain('Casa con jardín');
     const event = await d.event((body) => body.includes(email));
     expect(event.type).toBe('seller.lead.created');
-    expect(event.data).toMatchObject({ timeline: 'months3', also_buying: true, home: CUMBAYA, recipient: { kind: 'area_agent', email: area?.email }, estimate: { value: e.value } });
+    expect(event.data).toMatchObject({
+      timeline: 'months3',
+      also_buying: true,
+      home: CUMBAYA,
+      recipient: { kind: 'area_agent', email: area?.email },
+      estimate: { value: e.value },
+    });
     // an agent's own site: the lead is theirs
     const [owner] = await d.server.sql<{ id: string; email: string }>(
       "select id::text as id, email from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id desc limit 1",
       [area?.id],
     );
     expect((await post('send-property-inquiry', { ...body, idempotencyKey: `seller-owned-${Date.now()}`, leadAgentId: owner?.id })).status).toBe(200);
-    expect((await d.server.sql<{ kind: string }>('select recipient_kind as kind from public.inquiries where email = $1 and lead_agent_id is not null', [email]))[0]?.kind).toBe('lead_agent');
+    expect(
+      (await d.server.sql<{ kind: string }>('select recipient_kind as kind from public.inquiries where email = $1 and lead_agent_id is not null', [email]))[0]
+        ?.kind,
+    ).toBe('lead_agent');
     // bad facts, a missing phone: refused by name, nothing stored
-    const bad = await post('send-property-inquiry', { ...body, idempotencyKey: `seller-bad-${Date.now()}`, seller: { ...body.seller, facts: { ...CUMBAYA, area_m2: 0 } } });
+    const bad = await post('send-property-inquiry', {
+      ...body,
+      idempotencyKey: `seller-bad-${Date.now()}`,
+      seller: { ...body.seller, facts: { ...CUMBAYA, area_m2: 0 } },
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({ 'seller.facts.area_m2': 'invalid' });
     const nophone = await post('send-property-inquiry', { ...body, phone: '', idempotencyKey: `seller-nophone-${Date.now()}` });
@@ -347,7 +371,11 @@ describe('what a home may ask (docs/valuation.md)', () => {
       });
     const same = clientHeaders('10.44.9.9');
     const send = (b: Record<string, unknown>, headers = same) =>
-      fetch(`${d.server.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(b) });
+      fetch(`${d.server.url}/functions/v1/send-property-inquiry`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(b),
+      });
     const first = body(0);
     const stored = await send(first);
     expect(stored.status).toBe(200);
@@ -387,7 +415,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(1);
     expect((await post('saved-searches', { action: 'confirm', token })).status).toBe(200);
-    const [row] = await d.server.sql<{ frequency: string; next: string }>('select frequency, next_run_at::text as next from internal.saved_searches where email = $1', [email]);
+    const [row] = await d.server.sql<{ frequency: string; next: string }>(
+      'select frequency, next_run_at::text as next from internal.saved_searches where email = $1',
+      [email],
+    );
     expect(row?.frequency).toBe('monthly');
     expect(new Date(String(row?.next)).getUTCDate()).toBe(1);
     await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);

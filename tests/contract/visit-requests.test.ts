@@ -35,7 +35,11 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     return (data as string[]).map((t) => new Date(t).toISOString());
   };
   const ask = (body: Record<string, unknown>) =>
-    fetch(`${d.server.url}/functions/v1/send-property-inquiry`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.45.0.${++ip}`) }, body: JSON.stringify(body) });
+    fetch(`${d.server.url}/functions/v1/send-property-inquiry`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.45.0.${++ip}`) },
+      body: JSON.stringify(body),
+    });
   const request = (email: string, visit: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     ask({
       ...inquiryBody({ name: 'Lucía Viajera', email, phone: '+34 600 000 000', message: 'Desde Madrid', propertyTitle: 'x' }),
@@ -54,9 +58,13 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     return requestMail(email);
   };
   /** the links of a mail, by kind, as paths on our server */
-  const links = (mail: ReceivedMail, kind: string) => [...mail.text.matchAll(new RegExp(`${SITE}((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((m) => m[1] as string);
+  const links = (mail: ReceivedMail, kind: string) =>
+    [...mail.text.matchAll(new RegExp(`${SITE}((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((m) => m[1] as string);
   const page = (path: string, form?: Record<string, string>) =>
-    fetch(`${d.server.url}${path}`, form ? { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {});
+    fetch(
+      `${d.server.url}${path}`,
+      form ? { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {},
+    );
   const heading = async (res: Response) => /<h1[^>]*>([^<]*)<\/h1>/.exec(await res.text())?.[1] ?? '';
   const event = (type: string, id: string) => d.event((body) => body.includes(`"type":"${type}"`) && body.includes(`"id":"${id}"`), `the ${type} webhook`);
   /** the event in the calendar part of a mail, read by ical.js */
@@ -81,12 +89,16 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
       [inquiryId],
     );
     expect(stored).toMatchObject({ mode: 'video', time_zone: 'Europe/Madrid', n: 3 });
-    expect(((await (await request(email, { mode: 'video', times: proposed, timeZone: 'Europe/Madrid' }, { idempotencyKey: key })).json()) as { id: string }).id).toBe(inquiryId);
+    expect(
+      ((await (await request(email, { mode: 'video', times: proposed, timeZone: 'Europe/Madrid' }, { idempotencyKey: key })).json()) as { id: string }).id,
+    ).toBe(inquiryId);
     expect((await d.server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(1);
 
     // the agent's mail: a link per time, in Ecuador's time, and "propose another time"
     await d.server.drainOutbox();
-    const agentMail = await until(() => d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita / Visit request') && m.text.includes(email)));
+    const agentMail = await until(() =>
+      d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita / Visit request') && m.text.includes(email)),
+    );
     expect(agentMail.replyTo).toContain(email);
     const confirms = links(agentMail, 'confirm');
     expect(confirms).toHaveLength(3);
@@ -94,7 +106,10 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     const ecuador = new Intl.DateTimeFormat('es-EC', { timeZone: 'America/Guayaquil', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     for (const at of proposed) expect(agentMail.text).toContain(ecuador.format(new Date(at)));
     const requested = await event('visit.requested', inquiryId);
-    expect(requested.data).toMatchObject({ visit: { id: stored?.id, mode: 'video', times: proposed, time_zone: 'Europe/Madrid' }, recipient: { email: listing.agent_email } });
+    expect(requested.data).toMatchObject({
+      visit: { id: stored?.id, mode: 'video', times: proposed, time_zone: 'Europe/Madrid' },
+      recipient: { email: listing.agent_email },
+    });
 
     // the page shows the second time and changes nothing (a mail scanner opens links)
     const shown = await page(confirms[1] as string);
@@ -104,7 +119,9 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(html).toContain(
       `Confirmar ${new Intl.DateTimeFormat('es-EC', { timeZone: 'America/Guayaquil', weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(proposed[1] as string))}`,
     );
-    expect((await d.server.sql('select 1 from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1', [email])).length).toBe(0);
+    expect(
+      (await d.server.sql('select 1 from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1', [email])).length,
+    ).toBe(0);
 
     // one click confirms it, with the video call's link
     const done = await page(confirms[1] as string, { location: 'https://meet.example.org/lucia' });
@@ -116,15 +133,18 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
       expect(await heading(again)).toBe('Esta visita ya está confirmada');
     }
     expect(
-      await d.server.sql<{ n: number }>("select count(*)::int as n from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1 and v.status = 'confirmed'", [
-        email,
-      ]),
+      await d.server.sql<{ n: number }>(
+        "select count(*)::int as n from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1 and v.status = 'confirmed'",
+        [email],
+      ),
     ).toEqual([{ n: 1 }]);
 
     // the visitor's mail, in Spanish, with the invitation a calendar reads: the right start in UTC, the agent organising
     await d.server.drainOutbox();
     const confirmed = await until(() => d.mailsTo(email).find((m) => m.subject.startsWith('Tu visita está confirmada')));
-    const madrid = new Intl.DateTimeFormat('es-EC', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(proposed[1] as string));
+    const madrid = new Intl.DateTimeFormat('es-EC', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(proposed[1] as string),
+    );
     expect(confirmed.text).toContain(madrid);
     expect(confirmed.text).toContain(`${ecuador.format(new Date(proposed[1] as string))} en Ecuador`);
     const invite = calendarOf(confirmed);
@@ -136,9 +156,16 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(invite.event.location).toBe('https://meet.example.org/lucia');
     expect(invite.event.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toEqual([`mailto:${email}`]);
     // the agent's calendar too
-    const agentInvite = await until(() => d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Visita confirmada / Visit confirmed') && m.text.includes(email)));
+    const agentInvite = await until(() =>
+      d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Visita confirmada / Visit confirmed') && m.text.includes(email)),
+    );
     expect(calendarOf(agentInvite).event.uid).toBe(invite.event.uid);
-    expect((await event('visit.confirmed', String(stored?.id))).data).toMatchObject({ status: 'confirmed', mode: 'video', start: proposed[1], location: 'https://meet.example.org/lucia' });
+    expect((await event('visit.confirmed', String(stored?.id))).data).toMatchObject({
+      status: 'confirmed',
+      mode: 'video',
+      start: proposed[1],
+      location: 'https://meet.example.org/lucia',
+    });
 
     // the visitor cancels: both get METHOD:CANCEL for the same event, one sequence on; the time is free again
     const [cancel] = links(confirmed, 'cancel');
@@ -148,7 +175,11 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(await heading(await page(cancel as string, {}))).toBe('Esta visita fue cancelada');
     await d.server.drainOutbox();
     for (const to of [email, listing.agent_email]) {
-      const mail = await until(() => d.mailsTo(to).find((m) => /cancelada/i.test(m.subject) && (to === email || m.text.includes(email))), 15_000, `the cancellation to ${to}`);
+      const mail = await until(
+        () => d.mailsTo(to).find((m) => /cancelada/i.test(m.subject) && (to === email || m.text.includes(email))),
+        15_000,
+        `the cancellation to ${to}`,
+      );
       const c = calendarOf(mail);
       expect(c.method).toBe('CANCEL');
       expect(c.event.uid).toBe(invite.event.uid);
@@ -168,7 +199,9 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(statuses).toEqual([200, 409]);
     const headings = await Promise.all(answers.map(heading));
     expect(headings.sort()).toEqual(['Este horario está ocupado', 'La visita está confirmada']);
-    expect(await d.server.sql<{ n: number }>("select count(*)::int as n from internal.visits where status = 'confirmed' and lower(during) = $1::timestamptz", [at])).toEqual([{ n: 1 }]);
+    expect(
+      await d.server.sql<{ n: number }>("select count(*)::int as n from internal.visits where status = 'confirmed' and lower(during) = $1::timestamptz", [at]),
+    ).toEqual([{ n: 1 }]);
     // the time is gone from what visitors may propose
     expect(await times()).not.toContain(at);
     // an in-person visit's place is the listing's address
@@ -197,7 +230,9 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(closed.status).toBe(409);
     expect(closed.body).toMatchObject({ error: 'times_unavailable', times: [nightAt] });
     expect((await refused({ mode: 'video', times: ['2020-01-04T15:00:00Z'] })).status).toBe(409);
-    const [gone] = await d.server.sql<{ id: string }>("select id::text as id from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
+    const [gone] = await d.server.sql<{ id: string }>(
+      "select id::text as id from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1",
+    );
     expect(await refused({ mode: 'video', times: [open[0]] }, { propertyId: gone?.id })).toMatchObject({ status: 409, body: { error: 'listing_unavailable' } });
     expect((await d.server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(0);
 
@@ -206,7 +241,10 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect((await page('/visits/confirm?token=short')).status).toBe(404);
     const mail = await asked(email, open[6]);
     const [confirm] = links(mail, 'confirm');
-    await d.server.sql("update internal.visit_tokens set expires_at = internal.now() - interval '1 minute' where request_id = (select id from internal.visit_requests where email = $1)", [email]);
+    await d.server.sql(
+      "update internal.visit_tokens set expires_at = internal.now() - interval '1 minute' where request_id = (select id from internal.visit_requests where email = $1)",
+      [email],
+    );
     const expired = await page(confirm as string, { location: '' });
     expect(expired.status).toBe(410);
     expect(await heading(expired)).toBe('Este enlace caducó');

@@ -71,7 +71,11 @@ describe('visits (docs/visits.md)', () => {
     for (const t of offered) expect(new Date(t).getUTCMinutes() % 30).toBe(0);
 
     // Tuesdays and Thursdays 14:00-17:00 only
-    await server.sql('insert into internal.agent_visiting_hours (agent_id, weekday, opens, closes) values ($1, 2, $2, $3), ($1, 4, $2, $3)', [listing.agent_id, '14:00', '17:00']);
+    await server.sql('insert into internal.agent_visiting_hours (agent_id, weekday, opens, closes) values ($1, 2, $2, $3), ($1, 4, $2, $3)', [
+      listing.agent_id,
+      '14:00',
+      '17:00',
+    ]);
     const own = await times(listing.id);
     expect(own).toEqual(expectedTimes(await dbNow(), { 2: [[14, 17]], 4: [[14, 17]] }).filter((t) => t >= own[0]!));
     expect(own.length).toBeGreaterThanOrEqual(4 * 5 - 5);
@@ -81,7 +85,9 @@ describe('visits (docs/visits.md)', () => {
   it('takes a confirmed visit out of the times, and an unknown or inactive listing has none', async () => {
     const before = await times(listing.id);
     // a time with offered half hours on both sides (not a day's first or last)
-    const at = before.find((t, i) => before[i - 1] === new Date(Date.parse(t) - HOUR / 2).toISOString() && before[i + 1] === new Date(Date.parse(t) + HOUR / 2).toISOString())!;
+    const at = before.find(
+      (t, i) => before[i - 1] === new Date(Date.parse(t) - HOUR / 2).toISOString() && before[i + 1] === new Date(Date.parse(t) + HOUR / 2).toISOString(),
+    )!;
     const id = await request(listing.agent_id, [at]);
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [id]))[0]?.s).toBe('confirmed');
     const after = await times(listing.id);
@@ -93,7 +99,10 @@ describe('visits (docs/visits.md)', () => {
     // a cancellation frees the time again, once
     expect((await server.sql<{ s: string }>('select internal.cancel_visit($1) as s', [id]))[0]?.s).toBe('cancelled');
     expect(await times(listing.id)).toEqual(before);
-    expect((await server.sql<{ sequence: number; status: string }>('select sequence, status from internal.visits where request_id = $1', [id]))[0]).toEqual({ sequence: 1, status: 'cancelled' });
+    expect((await server.sql<{ sequence: number; status: string }>('select sequence, status from internal.visits where request_id = $1', [id]))[0]).toEqual({
+      sequence: 1,
+      status: 'cancelled',
+    });
   });
 
   it('two confirmations of one agent for one time at once: exactly one visit; the other is told the time is taken', async () => {
@@ -122,12 +131,18 @@ describe('visits (docs/visits.md)', () => {
     release();
     expect(await a).toBe('confirmed');
     expect(await b).toBe('taken');
-    const visits = await server.sql<{ request_id: string }>("select request_id::text as request_id from internal.visits where status = 'confirmed' and during @> $1::timestamptz", [at]);
+    const visits = await server.sql<{ request_id: string }>(
+      "select request_id::text as request_id from internal.visits where status = 'confirmed' and during @> $1::timestamptz",
+      [at],
+    );
     expect(visits).toEqual([{ request_id: first }]);
     // its other time (half an hour later) overlaps the confirmed hour too; a straight insert is refused by the constraint
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [second]))[0]?.s).toBe('taken');
     await expect(
-      server.sql("insert into internal.visits (request_id, agent_id, during) values ($1, $2, tstzrange($3::timestamptz, $3::timestamptz + interval '1 hour'))", [second, listing.agent_id, at]),
+      server.sql(
+        "insert into internal.visits (request_id, agent_id, during) values ($1, $2, tstzrange($3::timestamptz, $3::timestamptz + interval '1 hour'))",
+        [second, listing.agent_id, at],
+      ),
     ).rejects.toThrow(/visits_no_double_booking/);
     // the first cannot be confirmed twice
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [first]))[0]?.s).toBe('done');
@@ -135,7 +150,9 @@ describe('visits (docs/visits.md)', () => {
 
   it("the team keeps a calendar too: a visit with no agent takes its time out of the team's times, and a second one at that time is told it is taken", async () => {
     const teamTimes = async () =>
-      (await server.sql<{ t: string }>("select t::text as t from internal.open_visit_times(null, internal.now(), internal.now() + interval '14 days') t")).map((r) => new Date(r.t).toISOString());
+      (await server.sql<{ t: string }>("select t::text as t from internal.open_visit_times(null, internal.now(), internal.now() + interval '14 days') t")).map(
+        (r) => new Date(r.t).toISOString(),
+      );
     const before = await teamTimes();
     const at = before[30]!;
     const first = await request(null, [at]);
@@ -146,7 +163,10 @@ describe('visits (docs/visits.md)', () => {
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [second]))[0]?.s).toBe('taken');
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 2) as s', [second]))[0]?.s).toBe('taken');
     await expect(
-      server.sql("insert into internal.visits (request_id, agent_id, during) values ($1, null, tstzrange($2::timestamptz, $2::timestamptz + interval '1 hour'))", [second, at]),
+      server.sql(
+        "insert into internal.visits (request_id, agent_id, during) values ($1, null, tstzrange($2::timestamptz, $2::timestamptz + interval '1 hour'))",
+        [second, at],
+      ),
     ).rejects.toThrow(/visits_no_double_booking/);
     // an agent's visit at that hour is the agent's own calendar, not the team's
     const agents = await request(listing.agent_id, [at]);

@@ -22,11 +22,21 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     // and the words themselves are every listing's text's (kept by a trigger, migration 20261209000000)
     expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
   };
-  const count = async (words: string) => Number((await db().anon.query<{ n: string }>('select public.search_listings_count($1::jsonb) as n', [JSON.stringify({ words })]))[0]?.n);
+  const count = async (words: string) =>
+    Number((await db().anon.query<{ n: string }>('select public.search_listings_count($1::jsonb) as n', [JSON.stringify({ words })]))[0]?.n);
   const counted = async (regex: string) =>
-    Number((await db().admin.query<{ n: string }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${FOR_SALE} and ${WORDS_TEXT} ~ $1`, [regex]))[0]?.n);
+    Number(
+      (await db().admin.query<{ n: string }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${FOR_SALE} and ${WORDS_TEXT} ~ $1`, [regex]))[0]
+        ?.n,
+    );
   const byRule = async (words: string) =>
-    Number((await db().admin.query<{ n: string }>('select count(*) as n from internal.listings l where internal.listing_matches(l, $1::jsonb)', [JSON.stringify({ words })]))[0]?.n);
+    Number(
+      (
+        await db().admin.query<{ n: string }>('select count(*) as n from internal.listings l where internal.listing_matches(l, $1::jsonb)', [
+          JSON.stringify({ words }),
+        ])
+      )[0]?.n,
+    );
 
   it('holds the words of every public listing and of no other after the seed', async () => {
     await copyIsExact();
@@ -60,8 +70,12 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     await copyIsExact();
     expect(await count('turquesaluna')).toBe(1);
     // many rows at once: descriptions of 40 listings, 30 withdrawn, the other listing made public
-    await db().admin.query(`update internal.listings set description = description || ' Con ${word}.' where id in (select id from internal.listings where ${ACTIVE} order by id limit 40)`);
-    await db().admin.query(`update internal.listings set status = '2' where id in (select id from internal.listings where ${ACTIVE} order by id desc limit 30)`);
+    await db().admin.query(
+      `update internal.listings set description = description || ' Con ${word}.' where id in (select id from internal.listings where ${ACTIVE} order by id limit 40)`,
+    );
+    await db().admin.query(
+      `update internal.listings set status = '2' where id in (select id from internal.listings where ${ACTIVE} order by id desc limit 30)`,
+    );
     await db().admin.query(`update internal.listings set status = '1' where title = 'Oficina ${word}'`);
     await copyIsExact();
     // deleted
@@ -75,7 +89,9 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
   });
 
   it('keeps the words of the text whatever a write says of them: written alone, with the text, or as import_merge supplies them', async () => {
-    const [a] = await db().admin.query<{ id: string; words: string }>('select id::text as id, words::text as words from internal.listings where title is not null order by id limit 1');
+    const [a] = await db().admin.query<{ id: string; words: string }>(
+      'select id::text as id, words::text as words from internal.listings where title is not null order by id limit 1',
+    );
     // words written without their text: the text's are kept
     await db().admin.query("update internal.listings set words = to_tsvector('simple', 'falso'), title_words = null where id = $1", [a?.id]);
     // words written with a new text: the new text's
@@ -90,7 +106,9 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     // the setting only import_merge sets lets a transaction hand them over (and the test proves it is that setting, not something else, that does)
     await db().transaction(async (q) => {
       await q.query("select set_config('exp.words_supplied', 'on', true)");
-      await q.query("update internal.listings set title = 'Casa coralina', words = to_tsvector('simple', 'supplied'), title_words = to_tsvector('simple', 'supplied') where title = 'Casa granatina'");
+      await q.query(
+        "update internal.listings set title = 'Casa coralina', words = to_tsvector('simple', 'supplied'), title_words = to_tsvector('simple', 'supplied') where title = 'Casa granatina'",
+      );
     });
     expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(1);
     await db().admin.query("update internal.listings set title = 'Casa granatina' where title = 'Casa coralina'");

@@ -47,13 +47,21 @@ test.describe("the agents' area", () => {
     await data.sql("delete from internal.mail_outbox where ref_id in (select id::text from internal.visit_requests where email = 'vera.visita@example.com')");
     await data.sql("delete from internal.visit_requests where email = 'vera.visita@example.com'");
     // (and the codes mailed, so that the next test's one-a-minute limit is its own)
-    await data.sql("delete from internal.auth_codes where lower(email) in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')");
+    await data.sql(
+      "delete from internal.auth_codes where lower(email) in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')",
+    );
     await data.sql("delete from public.agents where email in ('ana.movil@example.com', 'bruno.otro@example.com')");
-    await data.sql("delete from auth.users where email in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')");
+    await data.sql(
+      "delete from auth.users where email in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')",
+    );
     await data.sql("delete from internal.mail_outbox where kind = 'lead-reassigned' and recipient in ('ana.movil@example.com', 'bruno.otro@example.com')");
   });
 
-  test('an agent signs in with the code from her mail, sees her own lead only, and moves it to contacted with a note', async ({ page, data, consoleErrors }) => {
+  test('an agent signs in with the code from her mail, sees her own lead only, and moves it to contacted with a note', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [ana, bruno] = await data.sql<{ id: string }>(
       `insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC'), ('Bruno', 'Otro', 'bruno.otro@example.com', 'EC')
        returning id::text as id`,
@@ -158,14 +166,23 @@ test.describe("the agents' area", () => {
     await page.screenshot({ path: join(shots, 'leads-320.png'), fullPage: true });
     expect(consoleErrors).toEqual([]);
   });
-  test('her calendar: she confirms a requested visit on her phone, and her hours, saved in the page, bound the next booking', async ({ page, data, consoleErrors }) => {
+  test('her calendar: she confirms a requested visit on her phone, and her hours, saved in the page, bound the next booking', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [ana] = await data.sql<{ id: string }>(
       "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
     );
-    const [listing] = await data.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where is_public and country_code = 'EC' order by id limit 1");
-    const open = (await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t", [ana!.id])).map(
-      (r) => r.t,
+    const [listing] = await data.sql<{ id: string; title: string }>(
+      "select id::text as id, title from internal.listings where is_public and country_code = 'EC' order by id limit 1",
     );
+    const open = (
+      await data.sql<{ t: string }>(
+        "select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t",
+        [ana!.id],
+      )
+    ).map((r) => r.t);
     const [lead] = await data.sql<{ id: string }>(
       `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, listing_id, lang)
        values ('e2e-area-visit', 'Vera Visita', 'vera.visita@example.com', 'Quisiera verla', 'ana.movil@example.com', 'lead_agent', $1::bigint, $2::bigint, 'es') returning id::text as id`,
@@ -231,9 +248,9 @@ test.describe("the agents' area", () => {
     await hours.getByRole('button', { name: 'Guardar el horario' }).click();
     await expect(hours.getByText('Guardado: las nuevas solicitudes siguen este horario desde ahora.')).toBeVisible();
     await page.screenshot({ path: join(shots, 'hours-390.png'), fullPage: true });
-    const times = (await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from public.visit_times($1::bigint, $2::bigint) t", [listing!.id, ana!.id])).map(
-      (r) => new Date(Date.parse(r.t) - 5 * 3_600_000),
-    );
+    const times = (
+      await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from public.visit_times($1::bigint, $2::bigint) t", [listing!.id, ana!.id])
+    ).map((r) => new Date(Date.parse(r.t) - 5 * 3_600_000));
     expect(times.length).toBeGreaterThan(0);
     for (const local of times) {
       expect(local.getUTCDay()).toBe(0);
@@ -250,11 +267,17 @@ test.describe("the agents' area", () => {
     // (the refused hours' answer, a 400, is the one message the browser logs)
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
-  test('her profile: she writes her about in both languages, picks a place she serves, uploads her photo, and the public page shows it', async ({ page, data, consoleErrors }) => {
+  test('her profile: she writes her about in both languages, picks a place she serves, uploads her photo, and the public page shows it', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [ana] = await data.sql<{ id: string }>(
       "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
     );
-    const [place] = await data.sql<{ path: string; name: string }>("select path, name from internal.places where kind = 'sector' and name ~ '^[A-Za-z]{5,}$' order by listings desc limit 1");
+    const [place] = await data.sql<{ path: string; name: string }>(
+      "select path, name from internal.places where kind = 'sector' and name ~ '^[A-Za-z]{5,}$' order by listings desc limit 1",
+    );
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${data.url}/es/agente`);
     await signIn(page, data, 'ana.movil@example.com');
@@ -289,7 +312,12 @@ test.describe("the agents' area", () => {
       'select about_es, languages, locations_served, picture, facebook from public.agents where id = $1::bigint',
       [ana!.id],
     );
-    expect(row).toMatchObject({ about_es: 'Vendo casas en Quito desde 2015.', languages: ['Español', 'English'], locations_served: [place!.name], facebook: 'https://www.facebook.com/ana.movil' });
+    expect(row).toMatchObject({
+      about_es: 'Vendo casas en Quito desde 2015.',
+      languages: ['Español', 'English'],
+      locations_served: [place!.name],
+      facebook: 'https://www.facebook.com/ana.movil',
+    });
     expect(row!.picture).toMatch(/^\/media\/photos\/[0-9a-f]{32}\//);
     await expect(area.locator('[part="preview"]').getByText('Vendo casas en Quito desde 2015.')).toBeVisible();
     await page.screenshot({ path: join(shots, 'profile-390.png'), fullPage: true });
@@ -316,12 +344,18 @@ test.describe("the agents' area", () => {
     expect(html).toContain(row!.picture);
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
-  test('the team, on a phone: sees every lead and whose it is, gives one to another agent with a reason, and that agent finds it in her list', async ({ page, data, consoleErrors }) => {
+  test('the team, on a phone: sees every lead and whose it is, gives one to another agent with a reason, and that agent finds it in her list', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [ana, bruno] = await data.sql<{ id: string }>(
       `insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC'), ('Bruno', 'Otro', 'bruno.otro@example.com', 'EC')
        returning id::text as id`,
     );
-    await data.sql("with u as (insert into auth.users (email) values ('equipo.movil@example.com') returning id) insert into internal.team_members (user_id) select id from u");
+    await data.sql(
+      "with u as (insert into auth.users (email) values ('equipo.movil@example.com') returning id) insert into internal.team_members (user_id) select id from u",
+    );
     await data.sql(
       `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, lang)
        values ('e2e-area-team', 'Teresa Traspaso', 'teresa@example.com', 'Quiero vender mi casa', 'ana.movil@example.com', 'lead_agent', $1::bigint, 'es')`,
@@ -379,7 +413,11 @@ test.describe("the agents' area", () => {
     expect(bruno!.id).toBeTruthy();
     expect(consoleErrors).toEqual([]);
   });
-  test("her listings' weeks: a visitor opens her listing's page and saves it; she sees the view and the save in this week's figures", async ({ page, data, consoleErrors }) => {
+  test("her listings' weeks: a visitor opens her listing's page and saves it; she sees the view and the save in this week's figures", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [ana] = await data.sql<{ id: string }>(
       "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
     );
@@ -394,7 +432,11 @@ test.describe("the agents' area", () => {
       await page.goto(`${data.url}/es/properties/${listing!.id}`);
       const detail = page.locator('exp-property-detail');
       await detail.locator('[part~="save-button"]').first().click();
-      await until(async () => ((await data.sql<{ n: number }>('select views + saves as n from internal.listing_weeks where listing_id = $1::bigint', [listing!.id]))[0]?.n ?? 0) >= 2 || undefined);
+      await until(
+        async () =>
+          ((await data.sql<{ n: number }>('select views + saves as n from internal.listing_weeks where listing_id = $1::bigint', [listing!.id]))[0]?.n ?? 0) >=
+            2 || undefined,
+      );
       // Ana
       await page.evaluate(() => localStorage.clear());
       await page.goto(`${data.url}/es/agente`);

@@ -103,13 +103,17 @@ test.describe('deciding on a listing', () => {
       await expect(calculator.locator('summary')).toContainText(lang === 'es' ? `${formatPrice(loan + fee)} al mes` : `${formatPrice(loan + fee)} a month`);
       await calculator.locator('summary').click();
       await expect(calculator.locator('[part="payment-fee"]')).toHaveText(
-        lang === 'es' ? `${formatPrice(loan)} del préstamo + ${formatPrice(fee)} de alícuota` : `${formatPrice(loan)} for the loan + ${formatPrice(fee)} alícuota`,
+        lang === 'es'
+          ? `${formatPrice(loan)} del préstamo + ${formatPrice(fee)} de alícuota`
+          : `${formatPrice(loan)} for the loan + ${formatPrice(fee)} alícuota`,
       );
     }
   });
 
   test('show-payment="false" leaves the estimate out, and "true" brings it back', async ({ page, data }) => {
-    const [row] = await data.sql<Row>("select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id limit 1");
+    const [row] = await data.sql<Row>(
+      "select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id limit 1",
+    );
     await page.goto(`${data.url}${listingPath(String(row?.id), row?.title, 'en')}`);
     const el = detail(page);
     await expect(el.locator('[part="payment"]')).toHaveCount(1);
@@ -240,7 +244,8 @@ test.describe('deciding on a listing', () => {
     const cdp = await tab.context().newCDPSession(tab);
     const swipe = async (from: number, to: number) => {
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
-      for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * i) / 8, y: y + i }] });
+      for (let i = 1; i <= 8; i++)
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * i) / 8, y: y + i }] });
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     };
     await swipe(320, 80);
@@ -313,7 +318,10 @@ test.describe('deciding on a listing', () => {
       await expect(s.getByRole('heading', { name: 'Ubicación' })).toBeVisible();
       await expect(s).toContainText('El mapa muestra la zona, no el punto exacto.');
       await expect(s.locator('[part="directions"]')).toHaveText('Cómo llegar');
-      await expect(s.locator('[part="directions"]')).toHaveAttribute('href', directions([rough?.address, rough?.city, rough?.state, 'Ecuador'].filter(Boolean).join(', ')));
+      await expect(s.locator('[part="directions"]')).toHaveAttribute(
+        'href',
+        directions([rough?.address, rough?.city, rough?.state, 'Ecuador'].filter(Boolean).join(', ')),
+      );
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await s.screenshot({ path: resolve(shots, `location-approximate-es-${width}.png`) });
     }
@@ -330,7 +338,9 @@ test.describe('deciding on a listing', () => {
     const inDialog = dialog.locator('[part="location"]');
     await inDialog.scrollIntoViewIfNeeded();
     await expect(inDialog.locator('[part="location-map"]')).toHaveAttribute('data-status', 'ready');
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile=')).length)).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile=')).length))
+      .toBeGreaterThan(0);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -340,7 +350,9 @@ test.describe('deciding on a listing', () => {
     data,
     consoleErrors,
   }) => {
-    const rows = await data.sql<Row>("select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id desc limit 3");
+    const rows = await data.sql<Row>(
+      "select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id desc limit 3",
+    );
     const [a, b, c] = rows as [Row, Row, Row];
     await page.goto(`${data.url}/`);
     // nothing viewed yet: nothing shown

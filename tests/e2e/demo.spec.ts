@@ -51,7 +51,11 @@ test.describe('embedding demos', () => {
     }
   });
 
-  test("an agent's website: her profile and only her listings, in her colours and font, the URL left alone, events to the page", async ({ page, data, consoleErrors }) => {
+  test("an agent's website: her profile and only her listings, in her colours and font, the URL left alone, events to the page", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     await page.goto(`${data.url}/demo/agent-website`);
     const [agent] = await data.sql<{ first_name: string; last_name: string }>('select first_name, last_name from public.agents where id = 1');
     const profile = page.locator('exp-agent-profile');
@@ -71,7 +75,9 @@ test.describe('embedding demos', () => {
     const url = page.url();
     await search.getByLabel('Location').fill('Quito');
     await search.getByRole('button', { name: 'Search', exact: true }).click();
-    const [inQuito] = await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and agent_id = 1 and ${PLACE_TEXT} like '%quito%'`);
+    const [inQuito] = await data.sql<{ n: number }>(
+      `select count(*) as n from public.listings where ${ACTIVE} and agent_id = 1 and ${PLACE_TEXT} like '%quito%'`,
+    );
     await expect(search.locator('[part="results-heading"]')).toHaveText(`${fmt(Number(inQuito?.n))} properties`);
     expect(page.url()).toBe(url);
     await expect.poll(() => eventLog(page)).toContain('exp-search {"filters":{"city":"Quito"}');
@@ -83,7 +89,11 @@ test.describe('embedding demos', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a hostile CMS page: the elements work and look as on our site; the page keeps its globals, styles, React and i18next', async ({ page, data, consoleErrors }) => {
+  test('a hostile CMS page: the elements work and look as on our site; the page keeps its globals, styles, React and i18next', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     await page.addInitScript(() => {
       (window as unknown as { __before: string[] }).__before = Object.getOwnPropertyNames(window);
     });
@@ -137,7 +147,9 @@ test.describe('embedding demos', () => {
       }),
     ).toEqual(['fr', 'Bonjour']);
     // neither instance sees the other: the host's knows none of our texts, and its change of language leaves our elements as they are
-    expect(await page.evaluate(() => (window as unknown as { i18next: { t(k: string): string } }).i18next.t('search.filters.heading'))).toBe('search.filters.heading');
+    expect(await page.evaluate(() => (window as unknown as { i18next: { t(k: string): string } }).i18next.t('search.filters.heading'))).toBe(
+      'search.filters.heading',
+    );
     await page.evaluate(() => (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('es'));
     await page.waitForTimeout(300);
     await expect(search.getByRole('button', { name: 'Search', exact: true })).toBeVisible();
@@ -178,7 +190,11 @@ test.describe('embedding demos', () => {
     }
   });
 
-  test('the bundle from another origin: script, chunks and assets from there, data from here, an inquiry goes through', async ({ page, data, consoleErrors }) => {
+  test('the bundle from another origin: script, chunks and assets from there, data from here, an inquiry goes through', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     expect(data.bundleUrl).toBeTruthy();
     const scripts: string[] = [];
     page.on('request', (r) => {
@@ -198,7 +214,9 @@ test.describe('embedding demos', () => {
     await form.getByLabel('E-mail', { exact: true }).fill('lucia@example.org');
     await form.getByRole('button', { name: 'Request Information' }).click();
     await expect(form.getByText('Request Sent!')).toBeVisible();
-    await expect.poll(async () => Number((await data.sql<{ n: number }>("select count(*) as n from public.inquiries where email = 'lucia@example.org'"))[0]?.n)).toBe(1);
+    await expect
+      .poll(async () => Number((await data.sql<{ n: number }>("select count(*) as n from public.inquiries where email = 'lucia@example.org'"))[0]?.n))
+      .toBe(1);
     expect(consoleErrors).toEqual([]);
   });
 

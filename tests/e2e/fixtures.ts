@@ -111,15 +111,25 @@ const AXE_SOURCE = readFileSync(resolve(import.meta.dirname, '../../node_modules
 /** axe's serious and critical findings on the page, or within one element (a modal open over the page: what is under it is inert). */
 export async function seriousAxeViolations(page: Page, within?: string): Promise<string[]> {
   // what fades in is measured once it has: axe reads a half-faded colour as a contrast failure
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), null, { timeout: 5000 }).catch(() => {});
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), null, {
+      timeout: 5000,
+    })
+    .catch(() => {});
   // evaluated by the test, not added as an inline script: the page's Content-Security-Policy refuses those
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (selector) => {
     const axe = (
-      window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }> } }
+      window as unknown as {
+        axe: {
+          run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
     ).axe;
     const result = await axe.run(selector ? document.querySelector(selector) : document, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   }, within);
 }
 
@@ -218,7 +228,8 @@ export async function unstyled(page: Page): Promise<string[]> {
       const selectors = new Set<string>();
       const collect = (rules: CSSRuleList) => {
         for (const rule of rules) {
-          if (rule instanceof CSSStyleRule) for (const m of rule.selectorText.matchAll(/\.((?:\\.|[\w-])+)/g)) selectors.add((m[1] as string).replace(/\\(.)/g, '$1'));
+          if (rule instanceof CSSStyleRule)
+            for (const m of rule.selectorText.matchAll(/\.((?:\\.|[\w-])+)/g)) selectors.add((m[1] as string).replace(/\\(.)/g, '$1'));
           else if ('cssRules' in rule) collect((rule as CSSGroupingRule).cssRules);
         }
       };

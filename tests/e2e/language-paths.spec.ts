@@ -68,7 +68,9 @@ test.describe('language paths', () => {
       const twin = url.searchParams.get('twin') ?? '';
       res
         .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
-        .end(`<!doctype html><html lang="en" data-exp-twin="${escapeHtml(twin)}"><head><script>${bootScript()}</script></head><body><p>the page</p></body></html>`);
+        .end(
+          `<!doctype html><html lang="en" data-exp-twin="${escapeHtml(twin)}"><head><script>${bootScript()}</script></head><body><p>the page</p></body></html>`,
+        );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

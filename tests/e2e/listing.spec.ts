@@ -35,7 +35,11 @@ async function whatsappText(scope: ReturnType<Page['locator']>): Promise<string>
 }
 
 test.describe('listing pages', () => {
-  test('a card is a link: a new tab gets the listing page; a plain click opens the dialog at that same address; back and forward close and reopen it', async ({ page, context, data }) => {
+  test('a card is a link: a new tab gets the listing page; a plain click opens the dialog at that same address; back and forward close and reopen it', async ({
+    page,
+    context,
+    data,
+  }) => {
     await page.goto(`${data.url}/search-properties?city=Manta`);
     const card = page.locator('exp-property-search [part~="card"]').first();
     await expect(card).toBeVisible();
@@ -94,13 +98,19 @@ test.describe('listing pages', () => {
     expect(await card.locator('a.exp-card-link').evaluate((a: HTMLAnchorElement) => a.href)).toBe(`${data.url}${listingPath(id, row?.title, 'en')}`);
   });
 
-  test('on a phone without a share sheet, Share offers WhatsApp (with the page address), e-mail and copy; the dialog shares the same address', async ({ page, context, data }) => {
+  test('on a phone without a share sheet, Share offers WhatsApp (with the page address), e-mail and copy; the dialog shares the same address', async ({
+    page,
+    context,
+    data,
+  }) => {
     await page.addInitScript(() => {
       delete (Navigator.prototype as { share?: unknown }).share;
     });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: data.url });
     await page.setViewportSize({ width: 390, height: 844 });
-    const [row] = await data.sql<Row>(`select id::text as id, title, price::text as price, city from public.listings where ${ACTIVE} and city = 'Cuenca' order by id limit 1`);
+    const [row] = await data.sql<Row>(
+      `select id::text as id, title, price::text as price, city from public.listings where ${ACTIVE} and city = 'Cuenca' order by id limit 1`,
+    );
     const url = `${data.url}${listingPath(String(row?.id), row?.title, 'en')}`;
     await page.goto(url);
     const el = detail(page);
@@ -199,7 +209,10 @@ test.describe('listing pages', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the page does not jump while the element starts: its server-rendered content stays until the detail replaces it (phone, 4x slower CPU)', async ({ page, data }) => {
+  test('the page does not jump while the element starts: its server-rendered content stays until the detail replaces it (phone, 4x slower CPU)', async ({
+    page,
+    data,
+  }) => {
     const [row] = await data.sql<Row>(`select id::text as id, title from public.listings where ${ACTIVE} order by id limit 1`);
     await page.setViewportSize({ width: 412, height: 823 });
     const cdp = await page.context().newCDPSession(page);

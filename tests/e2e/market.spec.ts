@@ -7,7 +7,10 @@
  */
 import { expect, fmt, seriousAxeViolations, test } from './fixtures.ts';
 
-test('the element on a bare page: the figure and count the index holds, the ranking, its event, in both languages; axe clean; follow the market', async ({ page, data }) => {
+test('the element on a bare page: the figure and count the index holds, the ranking, its event, in both languages; axe clean; follow the market', async ({
+  page,
+  data,
+}) => {
   const [agent] = await data.sql<{ id: string }>('select id::text as id from public.agents order by id limit 1');
   await page.route(`${data.url}/market-page`, (route) =>
     route.fulfill({
@@ -26,7 +29,10 @@ test('the element on a bare page: the figure and count the index holds, the rank
   const [top] = await data.sql<{ path: string; name: string }>(
     "select path, name from internal.market_index where parent = 'quito' and type_group = 'apartment' and month = (internal.this_month() - interval '1 month')::date and listings >= internal.market_minimum() order by median desc, path limit 1",
   );
-  await expect(page.locator('exp-market-report').getByRole('link', { name: String(top?.name), exact: true })).toHaveAttribute('href', new RegExp(`/market/${top?.path}$`));
+  await expect(page.locator('exp-market-report').getByRole('link', { name: String(top?.name), exact: true })).toHaveAttribute(
+    'href',
+    new RegExp(`/market/${top?.path}$`),
+  );
   await expect.poll(() => page.evaluate(() => (window as unknown as { loaded: Array<{ place: string; median: number }> }).loaded[0]?.place)).toBe('quito');
   expect(await seriousAxeViolations(page)).toEqual([]);
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'es'));
@@ -46,6 +52,14 @@ test('the element on a bare page: the figure and count the index holds, the rank
   await dialog.getByRole('button', { name: 'Follow this market' }).click();
   await expect(dialog.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
   await expect
-    .poll(async () => (await data.sql<Record<string, unknown>>('select status, frequency, market, lead_agent_id::text as agent from internal.saved_searches where email = $1', [email]))[0])
+    .poll(
+      async () =>
+        (
+          await data.sql<Record<string, unknown>>(
+            'select status, frequency, market, lead_agent_id::text as agent from internal.saved_searches where email = $1',
+            [email],
+          )
+        )[0],
+    )
     .toEqual({ status: 'pending', frequency: 'monthly', market: { place: 'quito', type_group: 'apartment', name: 'Quito' }, agent: agent?.id });
 });

@@ -14,7 +14,11 @@ async function cutOff(page: Page): Promise<string[]> {
     const out: string[] = [];
     const width = document.documentElement.clientWidth;
     const clips = (el: Element): boolean => {
-      for (let p: Element | null = el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null; p; p = p.parentElement ?? (p.getRootNode() as ShadowRoot).host ?? null) {
+      for (
+        let p: Element | null = el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null;
+        p;
+        p = p.parentElement ?? (p.getRootNode() as ShadowRoot).host ?? null
+      ) {
         if (p === document.documentElement || p === document.body) return false;
         const s = getComputedStyle(p);
         if (/(hidden|clip)/.test(s.overflowX) && p.getBoundingClientRect().right <= width + 1) return true;
@@ -31,7 +35,9 @@ async function cutOff(page: Page): Promise<string[]> {
         if (s.visibility === 'hidden' || (s.position === 'fixed' && r.left >= width)) continue;
         // a box that scrolls must not have to scroll sideways
         if (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.localName !== 'html' && el.localName !== 'body')
-          out.push(`<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}> scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`);
+          out.push(
+            `<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}> scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`,
+          );
         const dialog = el.closest('dialog[open]');
         const limit = dialog && dialog !== el ? dialog.getBoundingClientRect().right : width;
         if (r.right > limit + 1 && !clips(el))
@@ -63,7 +69,9 @@ for (const width of [320, 390]) {
 
     test(`nothing is cut off at ${width} px in ${lang}: the property detail and the agent dialog`, async ({ page, data }) => {
       await page.setViewportSize({ width, height: 800 });
-      const [row] = await data.sql<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' and agent_id is not null order by id limit 1");
+      const [row] = await data.sql<{ id: string }>(
+        "select id::text as id from internal.listings where status = '1' and country_code = 'EC' and agent_id is not null order by id limit 1",
+      );
       await page.goto(`${data.url}/search-properties?property=${row?.id}&lang=${lang}`);
       const dialog = page.locator('exp-property-search').locator('dialog[open]');
       await expect(dialog.locator('[part="facts"]')).toBeVisible();

@@ -7,11 +7,16 @@
 import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, openSearch, search, seriousAxeViolations, test } from './fixtures.ts';
 
 test.describe('the location box', () => {
-  test("a search opened by a place's path alone (a market report's link) names the place in the box and shows its median per m²; a path that is no place says so", async ({ page, data }) => {
+  test("a search opened by a place's path alone (a market report's link) names the place in the box and shows its median per m²; a path that is no place says so", async ({
+    page,
+    data,
+  }) => {
     await page.goto(`${data.url}/search-properties?place=quito%2Finaquito`);
     const s = search(page);
     await expect(s.box).toHaveValue('Iñaquito, Quito');
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`,
+    );
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
     // beside the count: the place's median per m² of last month, as the market index holds it, and the way to its report
     const [row] = await data.sql<{ median: string; name: string; path: string }>(
@@ -30,7 +35,11 @@ test.describe('the location box', () => {
     await expect(page.locator('exp-property-search [part="map-message"]')).toHaveCount(0);
   });
 
-  test("from the home page's search: a sector's name and Rent lead to the rentals of that sector, named in the box; Spanish stays Spanish", async ({ page, data, consoleErrors }) => {
+  test("from the home page's search: a sector's name and Rent lead to the rentals of that sector, named in the box; Spanish stays Spanish", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     await page.goto(`${data.url}/`);
     const form = page.getByRole('search', { name: 'Search properties' });
     await expect(form).toBeVisible();
@@ -41,7 +50,9 @@ test.describe('the location box', () => {
     await expect(page).toHaveURL(/\/search-properties\?operation=rent&place=quito%2Finaquito$/);
     const s = search(page);
     await expect(s.box).toHaveValue('Iñaquito, Quito');
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from public.listings where operation = 'rent' and city = 'Quito' and sector = 'Iñaquito'`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from public.listings where operation = 'rent' and city = 'Quito' and sector = 'Iñaquito'`,
+    );
     expect(n).toBeGreaterThan(0);
     await expect(s.heading).toHaveText(`${fmt(n)} ${n === 1 ? 'property' : 'properties'}`);
     // the Spanish home: the same search, and the page of the result in Spanish
@@ -62,7 +73,9 @@ test.describe('the location box', () => {
     const s = await openSearch(page, data.url);
     await s.box.focus();
     await page.keyboard.type('inaq', { delay: 40 });
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito'`,
+    );
     expect(n).toBeGreaterThan(10);
     const first = s.list.getByRole('option').first();
     await expect(first).toContainText('Iñaquito');
@@ -78,7 +91,9 @@ test.describe('the location box', () => {
     await expect(s.box).toHaveValue('Iñaquito, Quito');
     await expect(s.box).toHaveAttribute('aria-expanded', 'false');
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
-    const ids = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito' order by created_at desc, id desc limit 24`);
+    const ids = await data.sql<{ id: number }>(
+      `select id from internal.listings where ${ACTIVE} and city = 'Quito' and sector = 'Iñaquito' order by created_at desc, id desc limit 24`,
+    );
     await expect.poll(() => cardIds(page)).toEqual(ids.map((r) => Number(r.id)));
     await expect(page.locator('[data-hero-title]')).toHaveText('Properties for sale in Iñaquito, Quito');
     await page.reload();
@@ -88,7 +103,10 @@ test.describe('the location box', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('Escape closes the list, then clears the text; Tab leaves it; free text that names a sector ("La Carolina") still finds its listings', async ({ page, data }) => {
+  test('Escape closes the list, then clears the text; Tab leaves it; free text that names a sector ("La Carolina") still finds its listings', async ({
+    page,
+    data,
+  }) => {
     await page.goto(`${data.url}/search-properties`);
     const s = search(page);
     await s.box.focus();
@@ -112,7 +130,9 @@ test.describe('the location box', () => {
     await expect(s.list).toBeHidden();
     await s.el.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/city=La\+Carolina/);
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%la carolina%'`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%la carolina%'`,
+    );
     expect(n).toBeGreaterThan(0);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
   });
@@ -128,13 +148,18 @@ test.describe('the location box', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await option.click();
     await expect(page).toHaveURL(/place=cumbaya(&|$)/);
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya'`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya'`,
+    );
     await expect(s.heading).toHaveText(`${fmt(n)} propiedades`);
   });
 });
 
 test.describe('more filters', () => {
-  test('a pool, built from 2010 and a lot of at least 300 m²: the count is the SQL count, the address carries the spec names, the button counts them', async ({ page, data }) => {
+  test('a pool, built from 2010 and a lot of at least 300 m²: the count is the SQL count, the address carries the spec names, the button counts them', async ({
+    page,
+    data,
+  }) => {
     await page.goto(`${data.url}/search-properties`);
     const s = search(page);
     await s.el.locator('[part="more-filters"]').click();
@@ -145,7 +170,9 @@ test.describe('more filters', () => {
     await expect(page).toHaveURL(/pool=true/);
     expect(page.url()).toMatch(/yearBuiltFrom=2010/);
     expect(page.url()).toMatch(/minLotSize=300/);
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features) and year_built >= 2010 and lot_size >= 300`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features) and year_built >= 2010 and lot_size >= 300`,
+    );
     expect(n).toBeGreaterThan(0);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
     await expect(s.el.locator('[part="more-filters"]')).toContainText('3');
@@ -154,7 +181,9 @@ test.describe('more filters', () => {
     await expect(chips).toHaveText(['built from 2010×', 'lot from 300 m²×', 'Pool×']);
     await s.el.getByRole('button', { name: 'Remove filter: Pool' }).click();
     await expect(page).not.toHaveURL(/pool=true/);
-    const [{ m } = { m: 0 }] = await data.sql<{ m: number }>(`select count(*)::int as m from internal.listings where ${ACTIVE} and year_built >= 2010 and lot_size >= 300`);
+    const [{ m } = { m: 0 }] = await data.sql<{ m: number }>(
+      `select count(*)::int as m from internal.listings where ${ACTIVE} and year_built >= 2010 and lot_size >= 300`,
+    );
     await expect(s.heading).toHaveText(`${fmt(m)} properties`);
     await s.el.getByRole('button', { name: 'Clear all' }).click();
     await expect(chips).toHaveCount(0);

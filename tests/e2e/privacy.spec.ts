@@ -24,7 +24,11 @@ test.describe("privacy under Ecuador's law", () => {
     await data.sql("delete from internal.privacy_requests where email = $1 or kind <> 'access'", [HER.email]);
   });
 
-  test('the notice names every item of Art. 12 in both languages, for a crawler and for axe; the footer and the inquiry form link it', async ({ page, data, consoleErrors }) => {
+  test('the notice names every item of Art. 12 in both languages, for a crawler and for axe; the footer and the inquiry form link it', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     for (const [path, lang] of [
       ['/privacy', 'en'],
       ['/es/privacidad', 'es'],
@@ -32,7 +36,9 @@ test.describe("privacy under Ecuador's law", () => {
       // as a crawler reads it: the raw HTML
       const res = await fetch(`${data.url}${path}`, { headers: { Accept: 'text/html' } });
       expect(res.status, path).toBe(200);
-      const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true } });
+      const window = new Window({
+        settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+      });
       const doc = new window.DOMParser().parseFromString(await res.text(), 'text/html') as unknown as Document;
       expect(doc.documentElement.lang, path).toBe(lang);
       const texts = JSON.parse(readFileSync(resolve(import.meta.dirname, `../../core/locales/${lang}.json`), 'utf8')) as {
@@ -67,7 +73,9 @@ test.describe("privacy under Ecuador's law", () => {
     await expect(footer.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute('href', '/es/privacidad');
     await expect(footer.getByRole('link', { name: 'Tus datos' })).toHaveAttribute('href', '/es/privacidad/mis-datos');
     // the inquiry form says in one line what happens to what she types, and links the notice
-    const [listing] = await data.sql<{ id: string }>("select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1");
+    const [listing] = await data.sql<{ id: string }>(
+      "select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1",
+    );
     await page.goto(`${data.url}/es/properties/${listing!.id}`);
     const line = page.locator('exp-property-detail [part="privacy"]').first();
     await expect(line).toContainText('solo para responderte');
@@ -78,7 +86,9 @@ test.describe("privacy under Ecuador's law", () => {
   test('she asks for her data, opens the link once, downloads it and erases it: nothing of her is left', async ({ page, data, consoleErrors }) => {
     // what she did: an inquiry on a listing's page, ticking one box of the optional ones (none is ticked
     // for her), with a request to visit; and a followed search
-    const [listing] = await data.sql<{ id: string }>("select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1");
+    const [listing] = await data.sql<{ id: string }>(
+      "select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1",
+    );
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${data.url}/es/properties/${listing!.id}`);
     const form = page.locator('exp-property-detail [part="inquiry-form"]').first();
@@ -166,7 +176,11 @@ test.describe("privacy under Ecuador's law", () => {
 
     // the download: everything, as JSON
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar todo (JSON)' }).click()]);
-    const json = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { inquiries: Array<{ id: string; visit: unknown }>; saved_searches: unknown[]; consents: Array<{ purpose: string }> };
+    const json = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      inquiries: Array<{ id: string; visit: unknown }>;
+      saved_searches: unknown[];
+      consents: Array<{ purpose: string }>;
+    };
     expect(json.consents.map((c) => c.purpose)).toEqual(['marketing']);
     expect(json.inquiries.map((i) => i.id)).toEqual([lead]);
     expect(json.inquiries[0]!.visit).toBeTruthy();
@@ -194,7 +208,10 @@ test.describe("privacy under Ecuador's law", () => {
       ['internal.mail_outbox', HER.name],
       ['internal.consents', HER.email],
     ] as const)
-      expect((await data.sql<{ n: number }>(`select count(*)::int as n from ${table} t where strpos(t::text, $1) > 0`, [needle]))[0]!.n, `${table} ${needle}`).toBe(0);
+      expect(
+        (await data.sql<{ n: number }>(`select count(*)::int as n from ${table} t where strpos(t::text, $1) > 0`, [needle]))[0]!.n,
+        `${table} ${needle}`,
+      ).toBe(0);
     // (the pages answer with the status of what happened: 400 for the refused address and the unticked box, 404 for the used link)
     expect(consoleErrors.filter((e) => !/status of (400|404) /.test(e))).toEqual([]);
   });

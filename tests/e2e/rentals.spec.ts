@@ -6,8 +6,13 @@
 import { ACTIVE, expect, fmt, FOR_RENT, search, seriousAxeViolations, test } from './fixtures.ts';
 
 test.describe('rent and buy', () => {
-  test('Arrendar in Quito: only rentals, priced a month, counted as SQL counts; max alícuota 150 and 2+ parqueaderos narrow it', async ({ page, data, consoleErrors }) => {
-    const count = async (where: string) => Number((await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${FOR_RENT} and ${where}`))[0]?.n);
+  test('Arrendar in Quito: only rentals, priced a month, counted as SQL counts; max alícuota 150 and 2+ parqueaderos narrow it', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
+    const count = async (where: string) =>
+      Number((await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${FOR_RENT} and ${where}`))[0]?.n);
     await page.goto(`${data.url}/es/search-properties`);
     const s = search(page);
     await expect(s.heading).toHaveText(/propiedades$/);

@@ -61,7 +61,9 @@ test.describe('property search', () => {
     };
     for (const [sort, order] of Object.entries(orders)) {
       await page.goto(`${data.url}/search-properties?city=Cuenca${sort === 'featured' ? '' : `&sort=${sort}`}`);
-      const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by ${order} limit 24`);
+      const expected = await data.sql<{ id: number }>(
+        `select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by ${order} limit 24`,
+      );
       await expect.poll(() => cardIds(page), { message: sort }).toEqual(expected.map((r) => Number(r.id)));
     }
     // the sort control changes the order and goes back to page 1
@@ -69,7 +71,9 @@ test.describe('property search', () => {
     await page.getByLabel('Sort by').selectOption('price_desc');
     await expect(page).toHaveURL(/sort=price_desc/);
     expect(page.url()).not.toContain('page=');
-    const expected = await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by price desc nulls last, id desc limit 24`);
+    const expected = await data.sql<{ id: number }>(
+      `select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by price desc nulls last, id desc limit 24`,
+    );
     await expect.poll(() => cardIds(page)).toEqual(expected.map((r) => Number(r.id)));
   });
 
@@ -84,9 +88,11 @@ test.describe('property search', () => {
     await (await centred(page.getByRole('button', { name: 'Next', exact: true }))).click();
     await expect(page).toHaveURL(/page=2/);
     // page 2 of the default order, from the data: read from the cards it would race the page change
-    const page2 = (await data.sql<{ id: number }>(`select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by created_at desc, id desc limit 24 offset 24`)).map((r) =>
-      Number(r.id),
-    );
+    const page2 = (
+      await data.sql<{ id: number }>(
+        `select id from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%' order by created_at desc, id desc limit 24 offset 24`,
+      )
+    ).map((r) => Number(r.id));
     await expect.poll(() => cardIds(page)).toEqual(page2);
     await page.reload();
     await expect(page.getByLabel('Location')).toHaveValue('cuenca');
@@ -121,7 +127,9 @@ test.describe('property search', () => {
     await page.keyboard.press('Escape');
     await expect(first.locator('.exp-card-link')).toBeFocused();
     // a shared link opens the property, even when it is not on the first page
-    const [far] = await data.sql<{ id: number; title: string }>(`select id, title from internal.listings where ${ACTIVE} and city = 'Loja' order by id desc limit 1`);
+    const [far] = await data.sql<{ id: number; title: string }>(
+      `select id, title from internal.listings where ${ACTIVE} and city = 'Loja' order by id desc limit 1`,
+    );
     await page.goto(`${data.url}/search-properties?property=${far?.id}`);
     await expect(s.dialog.locator('h2')).toHaveText(String(far?.title));
     // an inactive listing's link opens nothing
@@ -181,7 +189,10 @@ test.describe('property search', () => {
 
   test('a page with nothing but the script and the element shows a working search', async ({ page, data }) => {
     await page.route(`${data.url}/bare-page`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<!doctype html><script type="module" src="/widgets/exp-widgets.js"></script><exp-property-search></exp-property-search>' }),
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><script type="module" src="/widgets/exp-widgets.js"></script><exp-property-search></exp-property-search>',
+      }),
     );
     await page.goto(`${data.url}/bare-page`);
     const s = search(page);
@@ -246,12 +257,10 @@ test.describe('the map in the search', () => {
     await button.click();
     await expect(page).toHaveURL(/bbox=/);
     const bbox = new URL(page.url()).searchParams.get('bbox')?.split(',').map(Number) as [number, number, number, number];
-    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%quito%' and lat between $1 and $2 and lng between $3 and $4`, [
-      bbox[1],
-      bbox[3],
-      bbox[0],
-      bbox[2],
-    ]);
+    const [row] = await data.sql<{ n: number }>(
+      `select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%quito%' and lat between $1 and $2 and lng between $3 and $4`,
+      [bbox[1], bbox[3], bbox[0], bbox[2]],
+    );
     const n = Number(row?.n);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
     expect(`${fmt(n)} properties`).not.toBe(before);

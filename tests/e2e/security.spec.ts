@@ -14,7 +14,20 @@ declare global {
   }
 }
 
-const ROUTES = ['/', '/search-properties', '/search-properties/cumbaya', '/findanagent', '/findanagent/1', '/join', '/about', '/market', '/market/quito', '/sell', '/saved', '/no-such-page'];
+const ROUTES = [
+  '/',
+  '/search-properties',
+  '/search-properties/cumbaya',
+  '/findanagent',
+  '/findanagent/1',
+  '/join',
+  '/about',
+  '/market',
+  '/market/quito',
+  '/sell',
+  '/saved',
+  '/no-such-page',
+];
 const DEMOS = ['/demo', '/demo/agent-website', '/demo/hostile-cms', '/demo/cross-origin'];
 
 test.describe('security headers', () => {
@@ -22,9 +35,13 @@ test.describe('security headers', () => {
     test.setTimeout(180_000);
     await page.addInitScript(() => {
       window.__cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`),
+      );
     });
-    const [listing] = await data.sql<{ id: string; title: string }>("select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by id limit 1");
+    const [listing] = await data.sql<{ id: string; title: string }>(
+      "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by id limit 1",
+    );
     const paths = [
       ...ROUTES.flatMap((r) => [r, r === '/' ? '/es' : `/es${r}`]),
       listingPath(String(listing?.id), listing?.title, 'en'),
@@ -54,7 +71,10 @@ test.describe('security headers', () => {
     expect(found).toEqual([]);
   });
 
-  test("the policy: the page's own inline script by its hash, no inline script or style besides, and the same headers in Spanish", async ({ request, data }) => {
+  test("the policy: the page's own inline script by its hash, no inline script or style besides, and the same headers in Spanish", async ({
+    request,
+    data,
+  }) => {
     for (const path of ['/', '/es/about']) {
       const res = await request.get(`${data.url}${path}`);
       const html = await res.text();

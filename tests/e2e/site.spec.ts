@@ -34,7 +34,13 @@ const ROUTES: Array<{ path: string; name: string; ready: (page: Page) => Promise
 
 function header(page: Page) {
   const el = page.locator('exp-site-header');
-  return { el, bar: el.locator('[part="bar"]'), menu: el.locator('[part="menu-button"]'), panel: el.locator('dialog[part="panel"]'), join: el.locator('[part="join"]') };
+  return {
+    el,
+    bar: el.locator('[part="bar"]'),
+    menu: el.locator('[part="menu-button"]'),
+    panel: el.locator('dialog[part="panel"]'),
+    join: el.locator('[part="join"]'),
+  };
 }
 
 /** Every link in the page and in the elements' shadow roots. */
@@ -52,12 +58,18 @@ async function allLinks(page: Page): Promise<Array<{ href: string; target: strin
 }
 
 async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
-  return page.evaluate(() => [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>));
+  return page.evaluate(() =>
+    [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>),
+  );
 }
 
 test.describe('the host site', () => {
   for (const route of ROUTES) {
-    test(`${route.path}: answers, has its title, description and alternates, no console errors, no serious axe violations, screenshots`, async ({ page, data, consoleErrors }) => {
+    test(`${route.path}: answers, has its title, description and alternates, no console errors, no serious axe violations, screenshots`, async ({
+      page,
+      data,
+      consoleErrors,
+    }) => {
       const response = await page.goto(`${data.url}${route.path}`);
       expect(response?.status()).toBe(route.name === '404' ? 404 : 200);
       await route.ready(page);
@@ -107,7 +119,9 @@ test.describe('the host site', () => {
       const text = await visibleText(page);
       const left = english.filter((phrase) => text.includes(phrase) && !(route.name === 'agent' && agentText.includes(phrase)));
       expect(left, `${route.path} still shows English`).toEqual([]);
-      expect(await page.title(), route.path).not.toMatch(/Homes and property|Property for sale|Find a real estate|Page not found|Join eXp Realty Ecuador \||About eXp/);
+      expect(await page.title(), route.path).not.toMatch(
+        /Homes and property|Property for sale|Find a real estate|Page not found|Join eXp Realty Ecuador \||About eXp/,
+      );
       // no reload happened
       expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
       await header(page)
@@ -259,14 +273,20 @@ test.describe('the host site', () => {
     const heroBox = await hero.boundingBox();
     expect(heroBox?.height).toBeCloseTo(720, -1);
     await expect(hero.getByRole('heading', { level: 1 })).toHaveText('Find your place in Ecuador');
-    for (const city of ['Quito', 'Guayaquil', 'Cuenca']) await expect(hero.getByRole('link', { name: `Search in ${city}` })).toHaveAttribute('href', `/search-properties?city=${city}`);
+    for (const city of ['Quito', 'Guayaquil', 'Cuenca'])
+      await expect(hero.getByRole('link', { name: `Search in ${city}` })).toHaveAttribute('href', `/search-properties?city=${city}`);
     // docs/product.md §9: title 0.7 s, subtitle 0.4 s later, buttons at 0.6 s; the page 0.5 s
     const timing = await page.evaluate(() => {
       const of = (sel: string) => {
         const s = getComputedStyle(document.querySelector(sel) as Element);
         return `${s.animationDuration}/${s.animationDelay}`;
       };
-      return { title: of('.hero--home h1'), subtitle: of('.hero--home .hero__subtitle'), buttons: of('.hero--home .hero__actions'), page: getComputedStyle(document.body).animationDuration };
+      return {
+        title: of('.hero--home h1'),
+        subtitle: of('.hero--home .hero__subtitle'),
+        buttons: of('.hero--home .hero__actions'),
+        page: getComputedStyle(document.body).animationDuration,
+      };
     });
     expect(timing).toEqual({ title: '0.7s/0s', subtitle: '0.7s/0.4s', buttons: '0.7s/0.6s', page: '0.5s' });
     const cards = page.locator('.card');
@@ -321,13 +341,18 @@ test.describe('the host site', () => {
     await page.goto(`${data.url}/`);
     const video = page.locator('.hero--home video');
     await expect(video.locator('source')).toHaveCount(2);
-    expect(await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, playsInline: v.playsInline }))).toEqual({ muted: true, loop: true, playsInline: true });
+    expect(await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, playsInline: v.playsInline }))).toEqual({
+      muted: true,
+      loop: true,
+      playsInline: true,
+    });
     await expect(video).toContainText('Your browser does not support the video tag.');
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   });
 
   test('search hero: a known place in the path or ?location= names the hero and presets the city; others keep the default', async ({ page, data }) => {
-    const count = async (fold: string) => Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
+    const count = async (fold: string) =>
+      Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
     const heading = page.locator('exp-property-search [part="results-heading"]');
     const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -397,7 +422,12 @@ test.describe('the host site', () => {
     await expect.poll(async () => (await jsonLd(page))[0]?.['@type']).toBe('Person');
     const [agent] = await jsonLd(page);
     const [a] = await data.sql<{ first_name: string; last_name: string; email: string }>('select first_name, last_name, email from public.agents where id = 2');
-    expect(agent).toMatchObject({ name: `${a?.first_name} ${a?.last_name}`, email: a?.email, jobTitle: 'Real estate agent', worksFor: { '@type': 'RealEstateAgent', name: SITE.name } });
+    expect(agent).toMatchObject({
+      name: `${a?.first_name} ${a?.last_name}`,
+      email: a?.email,
+      jobTitle: 'Real estate agent',
+      worksFor: { '@type': 'RealEstateAgent', name: SITE.name },
+    });
     await expect(page).toHaveTitle(`${a?.first_name} ${a?.last_name}, real estate agent | eXp Realty Ecuador`);
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/findanagent/2`);
 
@@ -473,7 +503,11 @@ test.describe('the host site', () => {
     await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Reload Page' })).toBeFocused();
   });
 
-  test('a heart on the search counts in the header and lists on /saved (in Spanish too); an alert request waits for its confirmation', async ({ page, data, consoleErrors }) => {
+  test('a heart on the search counts in the header and lists on /saved (in Spanish too); an alert request waits for its confirmation', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${data.url}/search-properties?city=Loja`);
     const search = page.locator('exp-property-search');
@@ -503,7 +537,9 @@ test.describe('the host site', () => {
       await page.setViewportSize({ width, height: 800 });
       const header = page.locator('exp-site-header');
       const parts = ['[part~="link"]', '[part="saved-link"]', 'exp-language-switch', '[part="menu-button"]'];
-      const boxes = (await Promise.all(parts.map(async (sel) => ((await header.locator(sel).first().isVisible()) ? header.locator(sel).first().boundingBox() : null)))).filter((b) => b !== null);
+      const boxes = (
+        await Promise.all(parts.map(async (sel) => ((await header.locator(sel).first().isVisible()) ? header.locator(sel).first().boundingBox() : null)))
+      ).filter((b) => b !== null);
       expect(boxes.length, `${width} px`).toBe(width < 384 ? 3 : 4);
       for (const [i, box] of boxes.entries()) {
         expect(box.x, `${parts[i]} at ${width} px`).toBeGreaterThanOrEqual(0);
@@ -528,12 +564,24 @@ test.describe('the host site', () => {
     await dialog.getByRole('button', { name: 'Create alert' }).click();
     await expect(dialog.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
     await expect
-      .poll(async () => (await data.sql<{ status: string; frequency: string; filters: unknown }>('select status, frequency, filters from internal.saved_searches where email = $1', [email]))[0])
+      .poll(
+        async () =>
+          (
+            await data.sql<{ status: string; frequency: string; filters: unknown }>(
+              'select status, frequency, filters from internal.saved_searches where email = $1',
+              [email],
+            )
+          )[0],
+      )
       .toEqual({ status: 'pending', frequency: 'weekly', filters: { city: 'Loja', beds_min: 2 } });
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the pages of the alert mails: readable without a script, in their language, not indexed, axe clean, nothing cut off at 1366, 390 and 320 px', async ({ page, data, consoleErrors }) => {
+  test('the pages of the alert mails: readable without a script, in their language, not indexed, axe clean, nothing cut off at 1366, 390 and 320 px', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const email = `pages.${Date.now()}@example.org`;
     const [search] = await data.sql<{ id: string }>(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, sent_through, next_run_at, idempotency_key, client_hash)
@@ -553,7 +601,12 @@ test.describe('the host site', () => {
     };
     const pages = [
       { path: `/alerts/manage?token=${await token('manage')}`, status: 200, heading: 'Your alert', text: 'House in Cumbayá · from $250,000' },
-      { path: `/es/alerts/unsubscribe?token=${await token('unsubscribe')}`, status: 200, heading: '¿Darte de baja de esta alerta?', text: 'Casa en Cumbayá · desde $250,000' },
+      {
+        path: `/es/alerts/unsubscribe?token=${await token('unsubscribe')}`,
+        status: 200,
+        heading: '¿Darte de baja de esta alerta?',
+        text: 'Casa en Cumbayá · desde $250,000',
+      },
       { path: `/alerts/confirm?token=${'x'.repeat(43)}`, status: 404, heading: 'This link is not valid', text: 'Go to the property search' },
     ];
     for (const p of pages) {

@@ -89,10 +89,18 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
     )
     .toEqual({ kind: 'area_agent', timeline: 'months6', value: e.value });
   await expect
-    .poll(async () => (await data.sql<Record<string, unknown>>('select status, frequency from internal.saved_searches where email = $1 and home is not null', [email]))[0])
+    .poll(
+      async () =>
+        (await data.sql<Record<string, unknown>>('select status, frequency from internal.saved_searches where email = $1 and home is not null', [email]))[0],
+    )
     .toEqual({ status: 'pending', frequency: 'monthly' });
   // kept, each with what it came with: the report with its subscription, the other with the lead
-  expect(await data.sql('select purpose, inquiry_id is not null as with_lead, search_id is not null as with_report from internal.consents where email = $1 order by purpose', [email])).toEqual([
+  expect(
+    await data.sql(
+      'select purpose, inquiry_id is not null as with_lead, search_id is not null as with_report from internal.consents where email = $1 order by purpose',
+      [email],
+    ),
+  ).toEqual([
     { purpose: 'home_report', with_lead: false, with_report: true },
     { purpose: 'other_agents', with_lead: true, with_report: false },
   ]);

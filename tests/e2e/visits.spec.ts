@@ -26,7 +26,8 @@ async function mails(dir: string): Promise<ParsedMail[]> {
   return Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
 }
 const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to.map((a) => a.text).join(',') : (m.to?.text ?? '')).toLowerCase();
-const path = (m: ParsedMail, kind: string) => [...(m.text ?? '').matchAll(new RegExp(`https?://[^/\\s]+((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((x) => x[1] as string);
+const path = (m: ParsedMail, kind: string) =>
+  [...(m.text ?? '').matchAll(new RegExp(`https?://[^/\\s]+((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((x) => x[1] as string);
 const calendar = (m: ParsedMail) => {
   const part = m.attachments.find((a) => /^text\/calendar/i.test(a.contentType));
   const root = new ICAL.Component(ICAL.parse(String(part?.content.toString('utf8'))));
@@ -41,7 +42,11 @@ async function overflow(page: Page): Promise<number> {
 test.describe('visits', () => {
   test.use({ timezoneId: 'Europe/Madrid' });
 
-  test('a visitor in Madrid asks for three video times; the agent confirms one in a click; the invitation reads right; the visitor cancels and both hear it', async ({ page, data, consoleErrors }) => {
+  test('a visitor in Madrid asks for three video times; the agent confirms one in a click; the invitation reads right; the visitor cancels and both hear it', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const [listing] = await data.sql<Row & { id: string; title: string; email: string }>(
       `select l.id::text as id, l.title, a.email from internal.listings l join public.agents a on a.id = l.agent_id
         where l.status = '1' and l.country_code = 'EC' and a.email is not null order by l.id limit 1`,
@@ -75,7 +80,8 @@ test.describe('visits', () => {
     const chosen = await visit.locator('[part="visit-chosen"] li > span').allInnerTexts();
     expect(chosen).toHaveLength(3);
     for (const label of chosen) {
-      const [, madridDay, madrid, ecuadorDay, ecuador] = /^(\w+ \d+ \w+) at (\d\d):\d\d \((?:(\w+ \d+ \w+) at )?(\d\d):\d\d in Ecuador\)$/.exec(label.replace(/\s+/g, ' ')) ?? [];
+      const [, madridDay, madrid, ecuadorDay, ecuador] =
+        /^(\w+ \d+ \w+) at (\d\d):\d\d \((?:(\w+ \d+ \w+) at )?(\d\d):\d\d in Ecuador\)$/.exec(label.replace(/\s+/g, ' ')) ?? [];
       expect(madrid, label).toBeTruthy();
       expect((Number(madrid) - Number(ecuador) + 24) % 24, label).toBe(7);
       // the day is said only when it is not Madrid's
@@ -102,7 +108,9 @@ test.describe('visits', () => {
     // the agent's mail: a link per time; the second one, opened and confirmed with one click
     await data.drainOutbox();
     const agentMail = await until(async () =>
-      (await mails(data.outboxDir)).find((m) => to(m).includes(String(listing?.email).toLowerCase()) && m.subject?.startsWith('Solicitud de visita') && m.text?.includes(email)),
+      (await mails(data.outboxDir)).find(
+        (m) => to(m).includes(String(listing?.email).toLowerCase()) && m.subject?.startsWith('Solicitud de visita') && m.text?.includes(email),
+      ),
     );
     const confirms = path(agentMail, 'confirm');
     expect(confirms).toHaveLength(3);
@@ -118,7 +126,9 @@ test.describe('visits', () => {
 
     // the visitor's mail: the invitation, read by a real calendar parser
     await data.drainOutbox();
-    const confirmed = await until(async () => (await mails(data.outboxDir)).find((m) => to(m).includes(email) && m.subject?.startsWith('Your visit is confirmed')));
+    const confirmed = await until(async () =>
+      (await mails(data.outboxDir)).find((m) => to(m).includes(email) && m.subject?.startsWith('Your visit is confirmed')),
+    );
     const invite = calendar(confirmed);
     expect(invite.method).toBe('REQUEST');
     expect(invite.event.startDate.toJSDate().toISOString()).toBe(proposed[1]);
@@ -132,7 +142,9 @@ test.describe('visits', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('The visit is cancelled');
     await data.drainOutbox();
     for (const who of [email, String(listing?.email).toLowerCase()]) {
-      const mail = await until(async () => (await mails(data.outboxDir)).find((m) => to(m).includes(who) && /cancel/i.test(m.subject ?? '') && (who === email || m.text?.includes(email))));
+      const mail = await until(async () =>
+        (await mails(data.outboxDir)).find((m) => to(m).includes(who) && /cancel/i.test(m.subject ?? '') && (who === email || m.text?.includes(email))),
+      );
       const c = calendar(mail);
       expect(c.method).toBe('CANCEL');
       expect(c.event.uid).toBe(invite.event.uid);
@@ -143,7 +155,9 @@ test.describe('visits', () => {
   for (const width of [390, 320]) {
     test(`on a phone at ${width} px, in Spanish: the times and the form fit, axe finds nothing serious`, async ({ page, data }) => {
       await page.setViewportSize({ width, height: 800 });
-      const [listing] = await data.sql<Row & { id: string; title: string }>("select id::text as id, title from public.listings where status = '1' and agent_id is not null order by id limit 1");
+      const [listing] = await data.sql<Row & { id: string; title: string }>(
+        "select id::text as id, title from public.listings where status = '1' and agent_id is not null order by id limit 1",
+      );
       await page.goto(`${data.url}${listingPath(String(listing?.id), listing?.title, 'es')}#visit`);
       const visit = page.locator('exp-property-detail [part="visit"]');
       await expect(visit.locator('[part~="visit-time"]').first()).toBeVisible();
@@ -182,7 +196,8 @@ test.describe('visits', () => {
       [ids],
     );
     expect(first).toHaveLength(ids.length);
-    const when = (at: string) => new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Guayaquil', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
+    const when = (at: string) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Guayaquil', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
     const card = s.cards.first();
     const one = first.find((r) => r.id === ids[0]);
     await expect(card.locator('[part="open-house-badge"]')).toContainText(`Open house`);
@@ -202,7 +217,9 @@ test.describe('visits', () => {
     const file = await page.request.get(new URL(String(href), data.url).href);
     expect(file.headers()['content-type']).toMatch(/^text\/calendar/);
     const ics = new ICAL.Component(ICAL.parse(await file.text()));
-    expect(new ICAL.Event(ics.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString()).toBe(new Date(String(one?.starts)).toISOString());
+    expect(new ICAL.Event(ics.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString()).toBe(
+      new Date(String(one?.starts)).toISOString(),
+    );
     const events = await page
       .locator('script[type="application/ld+json"]')
       .evaluateAll((scripts) => scripts.map((x) => JSON.parse(x.textContent ?? 'null') as { '@type': string }).filter((x) => x['@type'] === 'Event'));

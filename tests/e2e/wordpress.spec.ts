@@ -21,10 +21,9 @@ let other: { id: string; email: string };
 
 test.beforeAll(async ({ data }) => {
   test.setTimeout(180_000);
-  [owner, other] = (await data.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 2")) as [
-    typeof owner,
-    typeof owner,
-  ];
+  [owner, other] = (await data.sql<{ id: string; email: string }>(
+    "select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 2",
+  )) as [typeof owner, typeof owner];
   const settings = `array('api_url' => ${php(data.url)}, 'brand' => '#0f5e5a', 'lang' => 'es', 'lead_agent' => ${php(owner.id)})`;
   const shortcodes =
     '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]\n\n[exp_home_valuation place="cumbaya" property-type="apartment"]';
@@ -75,9 +74,14 @@ test.afterAll(async () => {
   await wp?.stop();
 });
 
-test('the shortcodes, as a crawler reads the page: each element with the settings and its own attributes, escaped; the script once', async ({ request, data }) => {
+test('the shortcodes, as a crawler reads the page: each element with the settings and its own attributes, escaped; the script once', async ({
+  request,
+  data,
+}) => {
   const html = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
-  expect(html).toContain(`<exp-property-search api-url="${data.url}" lang="es" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#0f5e5a"></exp-property-search>`);
+  expect(html).toContain(
+    `<exp-property-search api-url="${data.url}" lang="es" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#0f5e5a"></exp-property-search>`,
+  );
   // an attribute the element does not take is left out, and said so
   expect(html).toContain('<!-- exp-ecuador: exp-property-search takes no bogus -->');
   // the sellers' valuation, for an agent's own area: the seller's lead is the agent's
@@ -105,7 +109,10 @@ test('the shortcodes, as a crawler reads the page: each element with the setting
   expect(await (await request.get(`${wp.url}/?page_id=2`)).text()).not.toContain('exp-widgets.js');
 });
 
-test("an author cannot send visitors' details elsewhere: the backend and the lead's owner come from the settings; an administrator may choose another agent", async ({ request, data }) => {
+test("an author cannot send visitors' details elsewhere: the backend and the lead's owner come from the settings; an administrator may choose another agent", async ({
+  request,
+  data,
+}) => {
   const forged = await (await request.get(`${wp.url}/?name=falso`)).text();
   expect(forged).not.toContain('attacker.example');
   expect(forged).not.toContain('stolen');
@@ -164,7 +171,10 @@ test("a synced pattern is its own author's: an author's in an administrator's po
   ]);
 });
 
-test("the search in WordPress: its results for Quito, a listing opened, the inquiry sent as the agent's lead from the WordPress page", async ({ page, data }) => {
+test("the search in WordPress: its results for Quito, a listing opened, the inquiry sent as the agent's lead from the WordPress page", async ({
+  page,
+  data,
+}) => {
   await page.goto(`${wp.url}/?pagename=buscar`);
   const s = search(page);
   await expect(s.heading).toHaveText(/^[\d.,]+ propiedades/);
@@ -189,7 +199,14 @@ test("the search in WordPress: its results for Quito, a listing opened, the inqu
           )
         )[0],
     )
-    .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, recipient_email: owner.email, origin: wp.url, page_url: `${wp.url}/`, element: 'exp-property-search' });
+    .toEqual({
+      recipient_kind: 'lead_agent',
+      lead: owner.id,
+      recipient_email: owner.email,
+      origin: wp.url,
+      page_url: `${wp.url}/`,
+      element: 'exp-property-search',
+    });
 });
 
 test("the block: the inquiry form with its heading, sent as the agent's lead", async ({ page, data }) => {
@@ -202,7 +219,12 @@ test("the block: the inquiry form with its heading, sent as the agent's lead", a
   await expect(form.getByText('¡Solicitud enviada!')).toBeVisible();
   await expect
     .poll(
-      async () => (await data.sql<Record<string, unknown>>("select recipient_kind, lead_agent_id::text as lead, origin, element from public.inquiries where email = 'mateo.bloque@example.org'"))[0],
+      async () =>
+        (
+          await data.sql<Record<string, unknown>>(
+            "select recipient_kind, lead_agent_id::text as lead, origin, element from public.inquiries where email = 'mateo.bloque@example.org'",
+          )
+        )[0],
     )
     .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, origin: wp.url, element: 'exp-inquiry-form' });
 });
@@ -223,7 +245,15 @@ test("the market report block: Quito's houses as the index holds them, in the si
   await dialog.getByRole('button', { name: 'Seguir este mercado' }).click();
   await expect(dialog.getByRole('heading', { name: 'Revisa tu correo' })).toBeVisible();
   await expect
-    .poll(async () => (await data.sql<Record<string, unknown>>('select frequency, market, lead_agent_id::text as lead, origin from internal.saved_searches where email = $1', [email]))[0])
+    .poll(
+      async () =>
+        (
+          await data.sql<Record<string, unknown>>(
+            'select frequency, market, lead_agent_id::text as lead, origin from internal.saved_searches where email = $1',
+            [email],
+          )
+        )[0],
+    )
     .toEqual({ frequency: 'monthly', market: { place: 'quito', type_group: 'house', name: 'Quito' }, lead: owner.id, origin: wp.url });
 });
 
@@ -254,5 +284,7 @@ test('the settings page: each setting checked as it is saved, and what is saved 
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await expect(page.getByText('Settings saved.')).toBeVisible(ADMIN);
   const saved = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
-  expect(saved).toMatch(new RegExp(`<exp-property-search api-url="[^"]+" lang="en" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#7a1f5c">`));
+  expect(saved).toMatch(
+    new RegExp(`<exp-property-search api-url="[^"]+" lang="en" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#7a1f5c">`),
+  );
 });

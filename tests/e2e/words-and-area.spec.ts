@@ -40,7 +40,11 @@ async function moreFilters(page: Page) {
 }
 
 test.describe('words', () => {
-  test('"piscina" finds the listings that say it, best match first, the word marked; "-piscina" leaves them out; the address keeps the words', async ({ page, data, consoleErrors }) => {
+  test('"piscina" finds the listings that say it, best match first, the word marked; "-piscina" leaves them out; the address keeps the words', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const s = await openSearch(page, data.url);
     await moreFilters(page);
     await s.el.getByLabel('Keywords').fill('piscina');
@@ -83,7 +87,9 @@ test.describe('an area drawn on the map', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(`${data.url}/search-properties?place=cumbaya&placeName=Cumbay%C3%A1`);
     const s = search(page);
-    const located = await data.sql<{ id: number; lat: number; lng: number }>(`select id, lat, lng from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya' and lat is not null`);
+    const located = await data.sql<{ id: number; lat: number; lng: number }>(
+      `select id, lat, lng from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya' and lat is not null`,
+    );
     const all = located.length;
     expect(all).toBeGreaterThan(30);
     const at = await mapReady(page);
@@ -140,14 +146,20 @@ test.describe('an area drawn on the map', () => {
 test.describe('on a phone (390 px, touch)', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-  test('the filters open in a full-screen sheet that counts live before applying; a finger draws a lasso; axe finds nothing serious in either language', async ({ page, data, consoleErrors }) => {
+  test('the filters open in a full-screen sheet that counts live before applying; a finger draws a lasso; axe finds nothing serious in either language', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     const s = await openSearch(page, data.url);
     // the location box by touch: a suggestion tapped
     await s.box.tap();
     await page.keyboard.type('cumba', { delay: 30 });
     await s.list.getByRole('option', { name: /^Cumbayá City/ }).tap();
     await expect(page).toHaveURL(/place=cumbaya(&|$)/);
-    const [{ c } = { c: 0 }] = await data.sql<{ c: number }>(`select count(*)::int as c from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya'`);
+    const [{ c } = { c: 0 }] = await data.sql<{ c: number }>(
+      `select count(*)::int as c from internal.listings where ${ACTIVE} and public.search_fold(city) = 'cumbaya'`,
+    );
     await expect(s.heading).toHaveText(`${fmt(c)} properties`);
     await s.el.getByRole('button', { name: 'Clear all' }).tap();
     await s.el.locator('[part="more-filters"]').tap();
@@ -162,7 +174,9 @@ test.describe('on a phone (390 px, touch)', () => {
     await expect(apply).toHaveText(`Show ${fmt(all)} properties`);
     await sheet.getByLabel('Pool').check();
     await sheet.getByLabel('Beds').selectOption('3');
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features) and bedrooms >= 3`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features) and bedrooms >= 3`,
+    );
     expect(n).toBeGreaterThan(0);
     await expect(apply).toHaveText(`Show ${fmt(n)} properties`);
     // nothing applied yet
@@ -199,7 +213,10 @@ test.describe('on a phone (390 px, touch)', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('in Spanish at 320 px, by keyboard only: the sheet fits, is Spanish, counts, applies with Enter and closes with Escape; axe finds nothing serious', async ({ page, data }) => {
+  test('in Spanish at 320 px, by keyboard only: the sheet fits, is Spanish, counts, applies with Enter and closes with Escape; axe finds nothing serious', async ({
+    page,
+    data,
+  }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto(`${data.url}/es/search-properties`);
     const s = search(page);

@@ -61,7 +61,9 @@ export async function catalogue(q: Queryable): Promise<Catalogue> {
   );
   const rows: unknown[] = [];
   for (const { name } of tables) {
-    const [r] = await q.query<{ n: number; digest: string | null }>(`select count(*)::int as n, md5(string_agg(t::text, '|' order by t::text)) as digest from ${name} t`);
+    const [r] = await q.query<{ n: number; digest: string | null }>(
+      `select count(*)::int as n, md5(string_agg(t::text, '|' order by t::text)) as digest from ${name} t`,
+    );
     if (r && r.n > 0) rows.push({ table: name, ...r });
   }
   out.rows = rows;

@@ -23,11 +23,19 @@ export interface Sent {
 /** What makes two requests the same shape: method, path, each parameter with its operator, the range and count headers, the body's argument names. */
 export function shapeOf(r: Sent): string {
   const params = [...r.url.searchParams.entries()]
-    .map(([name, value]) => (['select', 'order', 'limit', 'offset'].includes(name) ? name : name === 'or' || name === 'and' ? name : `${name}=${/^(not\.)?[a-z]+/.exec(value)?.[0] ?? '?'}`))
+    .map(([name, value]) =>
+      ['select', 'order', 'limit', 'offset'].includes(name)
+        ? name
+        : name === 'or' || name === 'and'
+          ? name
+          : `${name}=${/^(not\.)?[a-z]+/.exec(value)?.[0] ?? '?'}`,
+    )
     .sort();
-  const headers = [r.headers.has('range') ? 'range' : '', /count=/.test(r.headers.get('prefer') ?? '') ? 'count' : '', /vnd\.pgrst\.object/.test(r.headers.get('accept') ?? '') ? 'object' : ''].filter(
-    Boolean,
-  );
+  const headers = [
+    r.headers.has('range') ? 'range' : '',
+    /count=/.test(r.headers.get('prefer') ?? '') ? 'count' : '',
+    /vnd\.pgrst\.object/.test(r.headers.get('accept') ?? '') ? 'object' : '',
+  ].filter(Boolean);
   let args: string[] = [];
   if (r.body) {
     const parsed = JSON.parse(r.body) as unknown;
@@ -51,7 +59,8 @@ export function readRows(values: Record<string, string>): Row[] {
     .split('\n')
     .forEach((text, i) => {
       const cells = text.split('|').map((c) => c.trim());
-      const spans = (cell: string | undefined) => [...(cell ?? '').matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).replace(/\{(listing2?|agent)\}/g, (_, k: string) => values[k] as string));
+      const spans = (cell: string | undefined) =>
+        [...(cell ?? '').matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).replace(/\{(listing2?|agent)\}/g, (_, k: string) => values[k] as string));
       const [first, ...rest] = spans(cells[1]);
       const m = /^(GET|HEAD|POST|OPTIONS) (\/\S*)$/.exec(first ?? '');
       if (!m) return;
@@ -89,7 +98,8 @@ export async function checkRow(base: string, row: Row, key: string): Promise<str
   const res = await fetch(url, { method: row.request.method, headers, body: row.request.body });
   const text = await res.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
-  const wrong = (what: string) => failures.push(`line ${row.line} (${row.request.method} ${row.request.url.pathname}): ${what}; got ${res.status} ${text.slice(0, 200)}`);
+  const wrong = (what: string) =>
+    failures.push(`line ${row.line} (${row.request.method} ${row.request.url.pathname}): ${what}; got ${res.status} ${text.slice(0, 200)}`);
   for (const e of row.expect) {
     if (/^\d{3}$/.test(e)) {
       if (res.status !== Number(e)) wrong(`status ${e}`);

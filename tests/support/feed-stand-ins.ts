@@ -69,7 +69,8 @@ class FeedListings extends Map<string, Record<string, unknown>> {
   }
   ordered(): Array<Record<string, unknown>> {
     this.sorted ??= [...this.values()].sort(
-      (a, b) => Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) || String(a.ListingKey).localeCompare(String(b.ListingKey)),
+      (a, b) =>
+        Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) || String(a.ListingKey).localeCompare(String(b.ListingKey)),
     );
     return this.sorted;
   }
@@ -86,7 +87,8 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
   const { server, port } = await listen((req, res) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1`);
     requests.push(`${url.pathname}${url.search}`);
-    const send = (status: number, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) => res.writeHead(status, headers).end(body);
+    const send = (status: number, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
+      res.writeHead(status, headers).end(body);
     if (req.headers.authorization !== `Bearer ${token}`) return send(401, JSON.stringify({ error: { code: '401', message: 'Unauthorized' } }));
     if (url.pathname === '/odata/OpenHouse' && standIn.openHouses) {
       const top = Number(url.searchParams.get('$top') ?? 100);
@@ -119,7 +121,14 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
       });
       const next = new URL(url.href.replace('http://127.0.0.1', () => `http://127.0.0.1:${port}`));
       next.searchParams.set('$skip', String(skip + top));
-      send(200, JSON.stringify({ '@odata.context': `http://127.0.0.1:${port}/odata/$metadata#Property`, value, ...(skip + top < rows.length ? { '@odata.nextLink': next.href } : {}) }));
+      send(
+        200,
+        JSON.stringify({
+          '@odata.context': `http://127.0.0.1:${port}/odata/$metadata#Property`,
+          value,
+          ...(skip + top < rows.length ? { '@odata.nextLink': next.href } : {}),
+        }),
+      );
     };
     const fault = faults.find((f) => Boolean(f.keys) === keysOnly && (f.page === n || (f.from !== undefined && n >= f.from)));
     if (!fault) return page();
@@ -211,7 +220,15 @@ export async function startPhotoHost(options: { width?: number; height?: number 
     res.writeHead(404).end();
   });
   const origin = `http://127.0.0.1:${port}`;
-  return { origin, photo: (n) => `${origin}/photos/${n}.jpg`, huge: `${origin}/huge.jpg`, html: `${origin}/page.jpg`, flaky: (n) => `${origin}/flaky/${n}.jpg`, hits, close: () => close(server) };
+  return {
+    origin,
+    photo: (n) => `${origin}/photos/${n}.jpg`,
+    huge: `${origin}/huge.jpg`,
+    html: `${origin}/page.jpg`,
+    flaky: (n) => `${origin}/flaky/${n}.jpg`,
+    hits,
+    close: () => close(server),
+  };
 }
 
 export interface StoredObject {
@@ -244,7 +261,8 @@ export async function startStorageStandIn(options: { serviceKey?: string } = {})
   const objects = new Map<string, StoredObject>();
   const requests: string[] = [];
   const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-  const failure = (res: ServerResponse, status: number, error: string, message = error) => json(res, status === 404 ? 400 : status, { statusCode: String(status), error, message });
+  const failure = (res: ServerResponse, status: number, error: string, message = error) =>
+    json(res, status === 404 ? 400 : status, { statusCode: String(status), error, message });
   const { server, port } = await listen(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = decodeURIComponent(url.pathname);
@@ -260,13 +278,20 @@ export async function startStorageStandIn(options: { serviceKey?: string } = {})
       res.writeHead(200, { 'Content-Type': found.type, 'Content-Length': String(found.body.length), 'Cache-Control': found.cacheControl });
       return void res.end(req.method === 'HEAD' ? undefined : found.body);
     }
-    if (req.headers.authorization !== `Bearer ${serviceKey}` || req.headers.apikey !== serviceKey) return failure(res, 403, 'Unauthorized', 'Invalid Compact JWS');
+    if (req.headers.authorization !== `Bearer ${serviceKey}` || req.headers.apikey !== serviceKey)
+      return failure(res, 403, 'Unauthorized', 'Invalid Compact JWS');
     const bucketPath = /^\/storage\/v1\/bucket(?:\/([^/]+))?$/.exec(path);
     if (bucketPath) {
       if (req.method === 'GET' && bucketPath[1]) {
         const b = buckets.get(bucketPath[1]);
         if (!b) return failure(res, 404, 'Bucket not found');
-        return json(res, 200, { id: bucketPath[1], name: bucketPath[1], public: b.public, allowed_mime_types: b.allowedMimeTypes, file_size_limit: b.fileSizeLimit });
+        return json(res, 200, {
+          id: bucketPath[1],
+          name: bucketPath[1],
+          public: b.public,
+          allowed_mime_types: b.allowedMimeTypes,
+          file_size_limit: b.fileSizeLimit,
+        });
       }
       if (req.method === 'POST' && !bucketPath[1]) {
         const made = JSON.parse(body.toString('utf8') || '{}') as { id?: string; public?: boolean; allowed_mime_types?: string[]; file_size_limit?: number };
@@ -286,8 +311,10 @@ export async function startStorageStandIn(options: { serviceKey?: string } = {})
       if (req.method === 'POST' || req.method === 'PUT') {
         const type = String(req.headers['content-type'] ?? 'application/octet-stream');
         if (b.allowedMimeTypes && !b.allowedMimeTypes.includes(type)) return failure(res, 415, 'invalid_mime_type', `mime type ${type} is not supported`);
-        if (b.fileSizeLimit !== null && body.length > b.fileSizeLimit) return failure(res, 413, 'Payload too large', 'The object exceeded the maximum allowed size');
-        if (req.method === 'POST' && objects.has(id) && req.headers['x-upsert'] !== 'true') return failure(res, 409, 'Duplicate', 'The resource already exists');
+        if (b.fileSizeLimit !== null && body.length > b.fileSizeLimit)
+          return failure(res, 413, 'Payload too large', 'The object exceeded the maximum allowed size');
+        if (req.method === 'POST' && objects.has(id) && req.headers['x-upsert'] !== 'true')
+          return failure(res, 409, 'Duplicate', 'The resource already exists');
         objects.set(id, { body, type, cacheControl: String(req.headers['cache-control'] ?? 'no-cache') });
         return json(res, 200, { Key: id, Id: id });
       }

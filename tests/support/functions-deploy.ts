@@ -66,7 +66,14 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
       }
       if (url.pathname === `/v1/projects/${PROJECT_REF}/functions` && req.method === 'GET') return send(200, []);
       if (url.pathname === `/v1/projects/${PROJECT_REF}` && req.method === 'GET')
-        return send(200, { id: PROJECT_REF, ref: PROJECT_REF, name: 'stand-in', status: 'ACTIVE_HEALTHY', region: 'sa-east-1', created_at: new Date().toISOString() });
+        return send(200, {
+          id: PROJECT_REF,
+          ref: PROJECT_REF,
+          name: 'stand-in',
+          status: 'ACTIVE_HEALTHY',
+          region: 'sa-east-1',
+          created_at: new Date().toISOString(),
+        });
       send(404, { message: `the stand-in does not know ${req.method} ${url.pathname}` });
     })().catch((error: unknown) => res.writeHead(500).end(String(error)));
   });
@@ -76,10 +83,22 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
   const profile = join(home, 'profile.json');
   writeFileSync(profile, JSON.stringify({ name: 'stand-in', api_url: apiUrl, dashboard_url: `${apiUrl}/dashboard`, project_host: 'supabase.co' }));
   try {
-    const { output, exited, exitStatus } = spawnChild(supabaseCli(), ['functions', 'deploy', '--use-api', '--project-ref', PROJECT_REF, '--profile', profile, '--yes'], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: home, SUPABASE_ACCESS_TOKEN: `sbp_${'0'.repeat(40)}`, DO_NOT_TRACK: '1', SUPABASE_TELEMETRY_DISABLED: '1', NO_COLOR: '1', CI: '1' },
-    });
+    const { output, exited, exitStatus } = spawnChild(
+      supabaseCli(),
+      ['functions', 'deploy', '--use-api', '--project-ref', PROJECT_REF, '--profile', profile, '--yes'],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          SUPABASE_ACCESS_TOKEN: `sbp_${'0'.repeat(40)}`,
+          DO_NOT_TRACK: '1',
+          SUPABASE_TELEMETRY_DISABLED: '1',
+          NO_COLOR: '1',
+          CI: '1',
+        },
+      },
+    );
     await exited;
     if (exitStatus() !== 0) throw new Error(`supabase functions deploy exited ${exitStatus()}:\n${output().slice(-4000)}`);
     return { uploads, output: output() };

@@ -28,7 +28,13 @@ export async function startHostedFunction(options: { name?: string; dir?: string
   await seedIfEmpty(db, 300);
   const api = await startMailApi();
   const others: DenoFunction[] = [];
-  const secrets = (more: Record<string, string> = {}) => ({ SUPABASE_DB_URL: database.url, MAIL_API_URL: api.url, MAIL_API_KEY: api.key, SITE_URL: HOSTED_SITE, ...more });
+  const secrets = (more: Record<string, string> = {}) => ({
+    SUPABASE_DB_URL: database.url,
+    MAIL_API_URL: api.url,
+    MAIL_API_KEY: api.key,
+    SITE_URL: HOSTED_SITE,
+    ...more,
+  });
   const fn = await startDenoFunction(secrets(options.secrets), options.name, options.dir);
   return {
     database,

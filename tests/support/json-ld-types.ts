@@ -30,7 +30,8 @@ export function jsonLdTypeErrors(blocks: ReadonlyArray<Record<string, unknown>>)
   };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) => (resolve(name) === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest));
+  host.getSourceFile = (name, language, ...rest) =>
+    resolve(name) === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => resolve(name) === file || fileExists(name);
   const program = ts.createProgram([file], options, host);

@@ -87,7 +87,14 @@ export async function beginRequest(client: pg.PoolClient | pg.Client, setup: Pos
  * Runs one request on a connection of `pool` as PostgREST does, as the anon role; resolves with its
  * body's rows. `held` hears how long it held the connection (its wait in the pool's queue apart).
  */
-export async function asPostgrest(pool: pg.Pool, setup: PostgrestSetup, request: PostgrestRequest, statement: string, params: unknown[] = [], held?: (ms: number) => void): Promise<unknown[]> {
+export async function asPostgrest(
+  pool: pg.Pool,
+  setup: PostgrestSetup,
+  request: PostgrestRequest,
+  statement: string,
+  params: unknown[] = [],
+  held?: (ms: number) => void,
+): Promise<unknown[]> {
   const client = await pool.connect();
   const since = performance.now();
   let broken: Error | undefined;

@@ -28,7 +28,11 @@ const SALES: Scenario[] = [
   { name: 'no filter', filters: {}, where: 'true' },
   { name: 'property type', filters: { propertyType: 'apartment' }, where: "property_type ilike '%apartment%'" },
   { name: "property type 'any' is ignored", filters: { propertyType: 'any' }, where: 'true' },
-  { name: 'property type with an underscore taken literally', filters: { propertyType: 'business_premises' }, where: "property_type ilike '%business\\_premises%'" },
+  {
+    name: 'property type with an underscore taken literally',
+    filters: { propertyType: 'business_premises' },
+    where: "property_type ilike '%business\\_premises%'",
+  },
   { name: 'minimum price', filters: { minPrice: 250000 }, where: 'price >= 250000' },
   { name: 'minimum price 0 is ignored', filters: { minPrice: 0 }, where: 'true' },
   { name: 'maximum price', filters: { maxPrice: 500000 }, where: 'price <= 500000' },
@@ -44,7 +48,11 @@ const SALES: Scenario[] = [
   { name: 'the free text finds a sector (no city is called so)', filters: { city: 'Iñaquito' }, where: `${PLACE_TEXT} like '%inaquito%'` },
   { name: 'blank city is ignored', filters: { city: '   ' }, where: 'true' },
   { name: 'city text with LIKE wildcards taken literally', filters: { city: '100%_' }, where: `${PLACE_TEXT} like '%100\\%\\_%'` },
-  { name: 'a sector picked in the box', filters: { place: 'quito/la-carolina' }, where: "public.search_fold(city) = 'quito' and public.search_fold(sector) = 'la carolina'" },
+  {
+    name: 'a sector picked in the box',
+    filters: { place: 'quito/la-carolina' },
+    where: "public.search_fold(city) = 'quito' and public.search_fold(sector) = 'la carolina'",
+  },
   { name: 'a province picked in the box', filters: { place: 'provincia/santa-elena' }, where: "public.search_fold(state) = 'santa elena'" },
   {
     name: 'new construction with a garage and air conditioning',
@@ -61,11 +69,19 @@ const SALES: Scenario[] = [
   // words: Spanish and English stems, accents folded (a pool's words are piscina and pool)
   { name: 'a word: piscina', filters: { keywords: 'piscina' }, where: POOL },
   { name: 'a word excluded: -piscina', filters: { keywords: '-piscina' }, where: `not ${POOL}` },
-  { name: 'two words, one with an accent written without it', filters: { keywords: 'jardin PISCINA' }, where: `${WORDS_TEXT} ~ '\\mjardin(es)?\\M' and ${POOL}` },
+  {
+    name: 'two words, one with an accent written without it',
+    filters: { keywords: 'jardin PISCINA' },
+    where: `${WORDS_TEXT} ~ '\\mjardin(es)?\\M' and ${POOL}`,
+  },
   { name: 'an English word', filters: { keywords: 'pool' }, where: POOL },
   { name: 'only stop words and signs ask for nothing', filters: { keywords: 'a - "" ! (' }, where: 'true' },
   { name: 'a drawn area', filters: { polygon: TRIANGLE }, where: IN_TRIANGLE },
-  { name: 'a drawn area, words and a type', filters: { polygon: TRIANGLE, keywords: 'piscina', propertyType: 'house' }, where: `${IN_TRIANGLE} and ${POOL} and property_type ilike '%house%'` },
+  {
+    name: 'a drawn area, words and a type',
+    filters: { polygon: TRIANGLE, keywords: 'piscina', propertyType: 'house' },
+    where: `${IN_TRIANGLE} and ${POOL} and property_type ilike '%house%'`,
+  },
   {
     name: 'every filter at once',
     filters: {
@@ -89,7 +105,11 @@ const SALES: Scenario[] = [
 /** Rentals (docs/product.md "Rent and buy") and the facts of an Ecuadorian listing. */
 const RENTALS: Scenario[] = [
   { name: 'for rent in Quito (Arrendar)', filters: { operation: 'rent', place: 'quito' }, where: "operation = 'rent' and public.search_fold(city) = 'quito'" },
-  { name: 'for rent, from 500 to 1,200 a month', filters: { operation: 'rent', minPrice: 500, maxPrice: 1200 }, where: "operation = 'rent' and price between 500 and 1200" },
+  {
+    name: 'for rent, from 500 to 1,200 a month',
+    filters: { operation: 'rent', minPrice: 500, maxPrice: 1200 },
+    where: "operation = 'rent' and price between 500 and 1200",
+  },
   {
     name: 'for rent in Quito, alícuota up to 150',
     filters: { operation: 'rent', place: 'quito', maxHoaFee: 150 },
@@ -100,7 +120,11 @@ const RENTALS: Scenario[] = [
     filters: { operation: 'rent', place: 'quito', parking: 2 },
     where: "operation = 'rent' and public.search_fold(city) = 'quito' and parking_spaces >= 2",
   },
-  { name: 'for rent: furnished, pets allowed', filters: { operation: 'rent', furnished: true, pets: true }, where: "operation = 'rent' and furnished = 'yes' and pets_allowed" },
+  {
+    name: 'for rent: furnished, pets allowed',
+    filters: { operation: 'rent', furnished: true, pets: true },
+    where: "operation = 'rent' and furnished = 'yes' and pets_allowed",
+  },
   {
     name: 'for sale: a storage unit, alícuota up to 100, 1+ parking',
     filters: { storage: true, maxHoaFee: 100, parking: 1 },

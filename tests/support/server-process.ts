@@ -25,7 +25,10 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-export async function startServerProcess(env: Record<string, string>, options: { port?: number; ready?: RegExp; readyMs?: number; args?: string[] } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { port?: number; ready?: RegExp; readyMs?: number; args?: string[] } = {},
+): Promise<ServerProcess> {
   // a free port may be taken by another suite's process before this one listens on it (the
   // embedded PostgreSQL starts first): then again on another, unless the test chose the port
   for (let attempt = 1; ; attempt++) {

@@ -24,7 +24,11 @@ export interface TestServer extends RunningServer {
  * 'postgres': a fresh database (in DATABASE_URL's server when set, else a throwaway server);
  * 'postgres-pausable': always a throwaway server of its own, which the test may stop and start.
  */
-export async function startTestServer(kind: 'postgres' | 'postgres-pausable' = 'postgres', options: Partial<ServerOptions> = {}, database: PostgresOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  kind: 'postgres' | 'postgres-pausable' = 'postgres',
+  options: Partial<ServerOptions> = {},
+  database: PostgresOptions = {},
+): Promise<TestServer> {
   let postgres: PostgresServer | undefined;
   let drop: (() => Promise<void>) | undefined;
   let db: Database;

@@ -2,7 +2,12 @@
  * Waits until `probe` answers something truthy and gives it back; a probe that throws has not
  * answered yet. Past `ms` it fails, saying what it waited for (and the probe's last error).
  */
-export async function until<T>(probe: () => T | Promise<T>, ms = 15_000, what = 'the condition', every = 50): Promise<Exclude<T, false | undefined | null | 0 | ''>> {
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  ms = 15_000,
+  what = 'the condition',
+  every = 50,
+): Promise<Exclude<T, false | undefined | null | 0 | ''>> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {

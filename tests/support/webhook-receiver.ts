@@ -31,7 +31,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     mode: 'ok',
     taken() {
       const counts = new Map<string, number>();
-      for (const d of deliveries) if (d.answered >= 200 && d.answered < 300) counts.set(String(d.headers['webhook-id']), (counts.get(String(d.headers['webhook-id'])) ?? 0) + 1);
+      for (const d of deliveries)
+        if (d.answered >= 200 && d.answered < 300) counts.set(String(d.headers['webhook-id']), (counts.get(String(d.headers['webhook-id'])) ?? 0) + 1);
       return counts;
     },
     close: () =>

@@ -168,7 +168,8 @@ const PARTS: Record<Exclude<Tab, 'leads'>, () => Promise<ComponentType<PartProps
   ),
 };
 /** The tabs an agent has; the team's own account has leads and visits; the team has its console besides. */
-const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] => TABS.filter((tab) => (tab === 'team' ? role.team : role.agent_id !== null || tab === 'leads' || tab === 'visits'));
+const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] =>
+  TABS.filter((tab) => (tab === 'team' ? role.team : role.agent_id !== null || tab === 'leads' || tab === 'visits'));
 
 /** Signed in: who she is, sign-out, and her tabs (the ARIA tabs pattern: arrows, Home and End move between them). */
 function Signed({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {

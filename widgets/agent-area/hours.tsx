@@ -17,8 +17,10 @@ addTexts(texts);
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 /** A weekday's name: 1 January 2024 was a Monday. */
-const weekdayName = (weekday: number, lang: string) => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, weekday));
-const dayName = (day: string, lang: string) => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+const weekdayName = (weekday: number, lang: string) =>
+  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, weekday));
+const dayName = (day: string, lang: string) =>
+  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
 
 export function Hours({ id, session }: { id: string; session: Session }) {
   const { t, api, lang } = useElement();
@@ -124,7 +126,12 @@ export function Hours({ id, session }: { id: string; session: Session }) {
             {daysOff.map((day) => (
               <li key={day} className="flex items-center justify-between gap-2">
                 <span className="text-ink first-letter:uppercase">{dayName(day, lang)}</span>
-                <button type="button" className={link} onClick={() => setDaysOff(daysOff.filter((d) => d !== day))} aria-label={t('agentArea.hours.removeDay', { day: dayName(day, lang) })}>
+                <button
+                  type="button"
+                  className={link}
+                  onClick={() => setDaysOff(daysOff.filter((d) => d !== day))}
+                  aria-label={t('agentArea.hours.removeDay', { day: dayName(day, lang) })}
+                >
                   {t('agentArea.hours.removeShort')}
                 </button>
               </li>

@@ -88,7 +88,20 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   const download = () => {
     const csv = leadsCsv(
       ['received_at', 'name', 'email', 'phone', 'kind', 'about', 'message', 'status', 'follow_up_on', 'element', 'page', 'campaign'],
-      shown.map((l) => [l.received_at, l.name, l.email, l.phone, leadKind(l), l.property_title, l.message, l.status, l.follow_up_on, l.element, l.page_url, l.utm?.utm_campaign]),
+      shown.map((l) => [
+        l.received_at,
+        l.name,
+        l.email,
+        l.phone,
+        leadKind(l),
+        l.property_title,
+        l.message,
+        l.status,
+        l.follow_up_on,
+        l.element,
+        l.page_url,
+        l.utm?.utm_campaign,
+      ]),
     );
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
@@ -160,7 +173,14 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
         {shown.slice(0, listed).map((lead) => (
           <li key={lead.id}>
-            <LeadCard lead={lead} when={dates.format(new Date(lead.received_at))} phoneCountryCode={phoneCountryCode} session={session} team={team} onSaved={() => void load()} />
+            <LeadCard
+              lead={lead}
+              when={dates.format(new Date(lead.received_at))}
+              phoneCountryCode={phoneCountryCode}
+              session={session}
+              team={team}
+              onSaved={() => void load()}
+            />
           </li>
         ))}
       </ul>
@@ -174,7 +194,21 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   );
 }
 
-function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { lead: Lead; when: string; phoneCountryCode: string; session: Session; team: TeamAgent[] | null; onSaved: () => void }) {
+function LeadCard({
+  lead,
+  when,
+  phoneCountryCode,
+  session,
+  team,
+  onSaved,
+}: {
+  lead: Lead;
+  when: string;
+  phoneCountryCode: string;
+  session: Session;
+  team: TeamAgent[] | null;
+  onSaved: () => void;
+}) {
   const { t, api } = useElement();
   const id = useId();
   const [status, setStatus] = useState<LeadStatus>(lead.status);
@@ -185,7 +219,11 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
   const [open, setOpen] = useState(false);
   const leadLang = lead.lang === 'en' ? 'en' : 'es';
   const estimate = lead.seller ? parseEstimate(lead.seller.estimate) : null;
-  const about = lead.seller ? t('agentArea.aboutValuation') : lead.property_title ? t('agentArea.aboutListing', { title: lead.property_title }) : t('agentArea.aboutGeneral');
+  const about = lead.seller
+    ? t('agentArea.aboutValuation')
+    : lead.property_title
+      ? t('agentArea.aboutListing', { title: lead.property_title })
+      : t('agentArea.aboutGeneral');
   const greeting = t(`agentArea.replyText.${leadLang}`, { name: lead.name.split(' ')[0] ?? lead.name });
   const whatsapp = whatsappHref(lead.phone, phoneCountryCode);
   const source = [lead.element, lead.page_url, lead.utm?.utm_campaign].filter(Boolean).join(' · ');
@@ -228,7 +266,9 @@ function LeadCard({ lead, when, phoneCountryCode, session, team, onSaved }: { le
         <p className="m-0 text-sm text-ink-muted" part="consents">
           {t('agentArea.consents', {
             list: lead.consents
-              .map((c) => (c.withdrawn_at ? t('agentArea.consentWithdrawn', { name: t(`agentArea.consentNames.${c.purpose}`) }) : t(`agentArea.consentNames.${c.purpose}`)))
+              .map((c) =>
+                c.withdrawn_at ? t('agentArea.consentWithdrawn', { name: t(`agentArea.consentNames.${c.purpose}`) }) : t(`agentArea.consentNames.${c.purpose}`),
+              )
               .join(' · '),
           })}
         </p>
@@ -353,7 +393,11 @@ function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: EcuadorT
       {alerts.length ? null : <p className="m-0 text-ink-muted">{t('agentArea.alerts.none')}</p>}
       <ul className="list-none m-0 p-0 flex flex-col gap-2">
         {alerts.map((a) => {
-          const what = a.home ? t('agentArea.alerts.home') : a.market ? t('agentArea.alerts.market', { name: a.market.name ?? '' }) : describeSearch(a.filters as FilterArgs, t);
+          const what = a.home
+            ? t('agentArea.alerts.home')
+            : a.market
+              ? t('agentArea.alerts.market', { name: a.market.name ?? '' })
+              : describeSearch(a.filters as FilterArgs, t);
           const source = [a.element, a.page_url, a.utm?.utm_campaign].filter(Boolean).join(' · ');
           return (
             <li key={a.id} className={`${card} gap-1`} part="subscription">

@@ -138,7 +138,13 @@ export function Profile({ id, session }: { id: string; session: Session }) {
     <label className="flex flex-col gap-1 font-semibold text-ink">
       {t(`agentArea.profile.field.${name}`)}
       {multiline ? (
-        <textarea rows={5} maxLength={2000} value={form[name]} onChange={(e) => setForm({ ...form, [name]: e.target.value })} className={`${field} h-auto py-2 font-normal`} />
+        <textarea
+          rows={5}
+          maxLength={2000}
+          value={form[name]}
+          onChange={(e) => setForm({ ...form, [name]: e.target.value })}
+          className={`${field} h-auto py-2 font-normal`}
+        />
       ) : (
         <input type={type} value={form[name]} onChange={(e) => setForm({ ...form, [name]: e.target.value })} className={`${field} font-normal`} />
       )}
@@ -156,7 +162,13 @@ export function Profile({ id, session }: { id: string; session: Session }) {
         <div className={card} part="photo">
           <div className="flex items-center gap-4">
             {photo ? (
-              <img src={photo} alt={t('agentArea.profile.photoAlt', { name })} width={96} height={96} className="size-24 rounded-full object-cover bg-surface-muted" />
+              <img
+                src={photo}
+                alt={t('agentArea.profile.photoAlt', { name })}
+                width={96}
+                height={96}
+                className="size-24 rounded-full object-cover bg-surface-muted"
+              />
             ) : (
               <span className="size-24 rounded-full bg-surface-muted grid place-items-center text-ink-muted">{t('agentArea.profile.noPhoto')}</span>
             )}
@@ -208,7 +220,9 @@ export function Profile({ id, session }: { id: string; session: Session }) {
             </div>
           );
         })}
-        {profile.places.length ? <p className="m-0 text-ink">{t('agentArea.profile.serves', { places: profile.places.map((p) => p.name).join(', ') })}</p> : null}
+        {profile.places.length ? (
+          <p className="m-0 text-ink">{t('agentArea.profile.serves', { places: profile.places.map((p) => p.name).join(', ') })}</p>
+        ) : null}
         <a className={link} href={agentPath(profile.id, lang)} target="_blank" rel="noopener">
           {t('agentArea.profile.openPublic')}
         </a>
@@ -218,7 +232,13 @@ export function Profile({ id, session }: { id: string; session: Session }) {
 }
 
 /** The places she serves: chips, and a box that suggests our places as she types (public.place_suggestions). */
-function Places({ places, onChange }: { places: Array<{ name: string; path: string | null }>; onChange: (next: Array<{ name: string; path: string | null }>) => void }) {
+function Places({
+  places,
+  onChange,
+}: {
+  places: Array<{ name: string; path: string | null }>;
+  onChange: (next: Array<{ name: string; path: string | null }>) => void;
+}) {
   const { t, api } = useElement();
   const id = useId();
   const [q, setQ] = useState('');
@@ -252,7 +272,12 @@ function Places({ places, onChange }: { places: Array<{ name: string; path: stri
           {places.map((p) => (
             <li key={p.path ?? p.name} className="inline-flex items-center gap-1 rounded-full border border-line pl-3 pr-1 text-ink">
               {p.name}
-              <button type="button" className={`${link} h-10 px-2`} onClick={() => onChange(places.filter((x) => x !== p))} aria-label={t('agentArea.profile.removePlace', { place: p.name })}>
+              <button
+                type="button"
+                className={`${link} h-10 px-2`}
+                onClick={() => onChange(places.filter((x) => x !== p))}
+                aria-label={t('agentArea.profile.removePlace', { place: p.name })}
+              >
                 ×
               </button>
             </li>

@@ -84,14 +84,27 @@ function Kit({ id, agentId, scriptUrl }: { id: string; agentId: number; scriptUr
           </select>
         </label>
         <label className="flex items-center gap-3 font-semibold text-ink">
-          <input type="color" value={color} onChange={(e) => setColor(e.target.value)} className="h-12 w-16 shrink-0 rounded-md border border-line bg-surface" />
+          <input
+            type="color"
+            value={color}
+            onChange={(e) => setColor(e.target.value)}
+            className="h-12 w-16 shrink-0 rounded-md border border-line bg-surface"
+          />
           {t('agentArea.kit.color')}
         </label>
       </div>
       <label htmlFor={`${own}-code`} className="font-semibold text-ink">
         {t('agentArea.kit.code')}
       </label>
-      <textarea id={`${own}-code`} readOnly rows={5} value={snippet} className={`${field} h-auto py-2 font-mono text-sm`} onFocus={(e) => e.currentTarget.select()} part="kit-code" />
+      <textarea
+        id={`${own}-code`}
+        readOnly
+        rows={5}
+        value={snippet}
+        className={`${field} h-auto py-2 font-mono text-sm`}
+        onFocus={(e) => e.currentTarget.select()}
+        part="kit-code"
+      />
       <div className="flex flex-wrap items-center gap-3">
         <button type="button" className={primary} onClick={() => void copy()}>
           {t('agentArea.kit.copy')}

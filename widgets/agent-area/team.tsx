@@ -29,7 +29,10 @@ addTexts(texts);
 
 export function Team({ id, session, agents, onAgents }: { id: string; session: Session; agents: TeamAgent[]; onAgents: (agents: TeamAgent[]) => void }) {
   const { t, api } = useElement();
-  const reload = useCallback(() => getTeamAgents(api, session).then(onAgents, (error: unknown) => console.error('[exp-agent-area] could not load the agents:', error)), [api, session, onAgents]);
+  const reload = useCallback(
+    () => getTeamAgents(api, session).then(onAgents, (error: unknown) => console.error('[exp-agent-area] could not load the agents:', error)),
+    [api, session, onAgents],
+  );
   // (their open leads, as they are now: leads may have been given since the list was read)
   useEffect(() => void reload(), [reload]);
   const [find, setFind] = useState('');
@@ -198,7 +201,13 @@ function Invite({ session, onInvited }: { session: Session; onInvited: () => voi
   const input = (name: keyof typeof form, type = 'text') => (
     <label className="flex flex-col gap-1 font-semibold text-ink">
       {t(`agentArea.team.field.${name}`)}
-      <input type={type} required={name !== 'lastName'} value={form[name]} onChange={(e) => setForm({ ...form, [name]: e.target.value })} className={`${field} font-normal`} />
+      <input
+        type={type}
+        required={name !== 'lastName'}
+        value={form[name]}
+        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
+        className={`${field} font-normal`}
+      />
     </label>
   );
   return (
@@ -267,7 +276,14 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
   const price = (i: number, name: 'min_price' | 'max_price', value: number | null) => (
     <label className="flex flex-col gap-1 text-ink grow basis-[120px]">
       {t(`agentArea.team.rule.${name}`)}
-      <input type="number" min={0} step={1000} value={value ?? ''} onChange={(e) => change(i, { [name]: e.target.value === '' ? null : Number(e.target.value) })} className={field} />
+      <input
+        type="number"
+        min={0}
+        step={1000}
+        value={value ?? ''}
+        onChange={(e) => change(i, { [name]: e.target.value === '' ? null : Number(e.target.value) })}
+        className={field}
+      />
     </label>
   );
 
@@ -314,13 +330,23 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
           </li>
         ))}
       </ol>
-      <button type="button" className={`${secondary} self-start`} disabled={!agents.length} onClick={() => setRouting({ ...routing, rules: [...routing.rules, EMPTY_RULE(agents[0]!.id)] })}>
+      <button
+        type="button"
+        className={`${secondary} self-start`}
+        disabled={!agents.length}
+        onClick={() => setRouting({ ...routing, rules: [...routing.rules, EMPTY_RULE(agents[0]!.id)] })}
+      >
         {t('agentArea.team.addRule')}
       </button>
       <label htmlFor={`${own}-default`} className="font-semibold text-ink">
         {t('agentArea.team.default')}
       </label>
-      <select id={`${own}-default`} value={routing.default} onChange={(e) => setRouting({ ...routing, default: e.target.value === 'spread' ? 'spread' : 'team' })} className={field}>
+      <select
+        id={`${own}-default`}
+        value={routing.default}
+        onChange={(e) => setRouting({ ...routing, default: e.target.value === 'spread' ? 'spread' : 'team' })}
+        className={field}
+      >
         <option value="team">{t('agentArea.team.defaultTeam')}</option>
         <option value="spread">{t('agentArea.team.defaultSpread')}</option>
       </select>

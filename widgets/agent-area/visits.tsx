@@ -69,8 +69,10 @@ export function Visits({ id, session }: { id: string; session: Session }) {
     }
     return map;
   }, [visits, range]);
-  const dayName = (day: string, part: 'day' | 'shortDay' = 'day') => formatVisitTime(new Date(ecuadorMidnight(day).getTime() + 12 * 3_600_000), lang, ECUADOR_TIME_ZONE, part);
-  const title = view === 'week' ? t('agentArea.visits.weekOf', { from: dayName(days[0]!, 'shortDay'), to: dayName(days.at(-1)!, 'shortDay') }) : dayName(anchor);
+  const dayName = (day: string, part: 'day' | 'shortDay' = 'day') =>
+    formatVisitTime(new Date(ecuadorMidnight(day).getTime() + 12 * 3_600_000), lang, ECUADOR_TIME_ZONE, part);
+  const title =
+    view === 'week' ? t('agentArea.visits.weekOf', { from: dayName(days[0]!, 'shortDay'), to: dayName(days.at(-1)!, 'shortDay') }) : dayName(anchor);
 
   return (
     <section className="flex flex-col gap-4" part="visits" aria-labelledby={`${id}-visits`}>
@@ -86,13 +88,23 @@ export function Visits({ id, session }: { id: string; session: Session }) {
           ))}
         </div>
         <div className="flex gap-1">
-          <button type="button" className={secondary} onClick={() => setAnchor(ecuadorDaysAfter(anchor, view === 'week' ? -7 : -1))} aria-label={t(`agentArea.visits.previous.${view}`)}>
+          <button
+            type="button"
+            className={secondary}
+            onClick={() => setAnchor(ecuadorDaysAfter(anchor, view === 'week' ? -7 : -1))}
+            aria-label={t(`agentArea.visits.previous.${view}`)}
+          >
             ‹
           </button>
           <button type="button" className={secondary} onClick={() => setAnchor(ecuadorDay())}>
             {t('agentArea.visits.today')}
           </button>
-          <button type="button" className={secondary} onClick={() => setAnchor(ecuadorDaysAfter(anchor, view === 'week' ? 7 : 1))} aria-label={t(`agentArea.visits.next.${view}`)}>
+          <button
+            type="button"
+            className={secondary}
+            onClick={() => setAnchor(ecuadorDaysAfter(anchor, view === 'week' ? 7 : 1))}
+            aria-label={t(`agentArea.visits.next.${view}`)}
+          >
             ›
           </button>
         </div>
@@ -172,7 +184,8 @@ function VisitCard({ visit: v, session, onChanged }: { visit: CalendarVisit; ses
     <article className={card} part={`visit visit-${v.status}`} aria-labelledby={`${id}-what`}>
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <h5 id={`${id}-what`} className="m-0 text-base font-semibold text-ink">
-          {v.visit_start && v.visit_end ? `${time(v.visit_start)}–${time(v.visit_end)}` : t('agentArea.visits.requestedTimes', { count: v.proposed.length })} · {v.title ?? ''}
+          {v.visit_start && v.visit_end ? `${time(v.visit_start)}–${time(v.visit_end)}` : t('agentArea.visits.requestedTimes', { count: v.proposed.length })} ·{' '}
+          {v.title ?? ''}
         </h5>
         <span className="rounded-full border border-line px-2 text-sm text-ink" part="visit-status">
           {t(`agentArea.visits.status.${v.status}`)}
@@ -200,7 +213,14 @@ function VisitCard({ visit: v, session, onChanged }: { visit: CalendarVisit; ses
           <label htmlFor={`${id}-place`} className="font-semibold text-ink">
             {t(v.mode === 'video' ? 'agentArea.visits.placeVideo' : 'agentArea.visits.placeInPerson')}
           </label>
-          <input id={`${id}-place`} value={place} maxLength={300} onChange={(e) => setPlace(e.target.value)} className={field} placeholder={v.mode === 'in_person' ? (v.address ?? '') : ''} />
+          <input
+            id={`${id}-place`}
+            value={place}
+            maxLength={300}
+            onChange={(e) => setPlace(e.target.value)}
+            className={field}
+            placeholder={v.mode === 'in_person' ? (v.address ?? '') : ''}
+          />
           {future.length ? (
             future.map((p) => (
               <button key={p.choice} type="button" className={primary} disabled={busy} onClick={() => void act('confirm', { choice: p.choice })}>

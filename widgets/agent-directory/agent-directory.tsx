@@ -105,7 +105,11 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
           placeholder={t('agents.searchPlaceholder')}
           className="flex-1 min-w-0 h-12 rounded-md border border-line bg-surface px-4 text-base text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
         />
-        <button type="submit" className="h-12 inline-flex items-center gap-2 rounded-md bg-primary px-5 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover" part="search-button">
+        <button
+          type="submit"
+          className="h-12 inline-flex items-center gap-2 rounded-md bg-primary px-5 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover"
+          part="search-button"
+        >
           <SearchIcon size={18} />
           {t('agents.search')}
         </button>
@@ -119,7 +123,12 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
               : t('agents.count', { count: agents.length, formatted: count })}
         </h3>
         {status === 'ready' && area?.serving ? (
-          <button type="button" onClick={() => setAllAgents(true)} className="p-0 border-0 bg-transparent text-primary font-semibold cursor-pointer hover:underline" part="all-agents">
+          <button
+            type="button"
+            onClick={() => setAllAgents(true)}
+            className="p-0 border-0 bg-transparent text-primary font-semibold cursor-pointer hover:underline"
+            part="all-agents"
+          >
             {t('agents.showAll')}
           </button>
         ) : null}

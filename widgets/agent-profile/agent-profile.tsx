@@ -63,7 +63,10 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
     (b: Builders) => {
       if (!profile) return null;
       const home = new URL(siteUrl('/', site, lang), location.href).href;
-      return b.agentJsonLd(profile, new URL(siteUrl(agentPath(profile.id), site, lang), location.href).href, { jobTitle: t('agent.jobTitle'), brokerage: { name: SITE.name, url: home } });
+      return b.agentJsonLd(profile, new URL(siteUrl(agentPath(profile.id), site, lang), location.href).href, {
+        jobTitle: t('agent.jobTitle'),
+        brokerage: { name: SITE.name, url: home },
+      });
     },
     [profile, site, lang, t],
   );
@@ -101,7 +104,10 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
         {t('profile.returnToSearch')}
       </a>
       <div className="grid grid-cols-[minmax(0,1fr)] gap-8 cq-lg:grid-cols-[360px_minmax(0,1fr)] items-start">
-        <aside className="min-w-0 rounded-brand border border-line bg-surface p-4 cq-xs:p-6 flex flex-col items-center gap-4 text-center shadow-sm break-words" part="contact-card">
+        <aside
+          className="min-w-0 rounded-brand border border-line bg-surface p-4 cq-xs:p-6 flex flex-col items-center gap-4 text-center shadow-sm break-words"
+          part="contact-card"
+        >
           <AgentAvatar name={p.name} photo={p.photo} size={160} />
           <div>
             <h1 id="exp-agent-name" className="m-0 text-2xl font-bold text-ink" part="name">
@@ -200,7 +206,11 @@ function ContactDialog({ profile, open, onClose }: { profile: Profile; open: boo
         <DialogClose onClose={onClose} />
       </div>
       <div className="overflow-y-auto p-5">
-        <InquiryForm target={{ agentId: profile.id, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: profile.email }} onSent={onClose} submitLabel={t('profile.send')} />
+        <InquiryForm
+          target={{ agentId: profile.id, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: profile.email }}
+          onSent={onClose}
+          submitLabel={t('profile.send')}
+        />
       </div>
     </Dialog>
   );
@@ -210,10 +220,25 @@ function ContactDialog({ profile, open, onClose }: { profile: Profile; open: boo
  * The agent's active listings for sale, or for rent (docs/product.md "Rent and buy"), newest first,
  * 24 at a time; the rentals' section only when the agent has some.
  */
-function AgentListings({ agentId, name, operation, onOpen }: { agentId: string; name: string; operation: Operation; onOpen: ComponentProps<typeof PropertyCard>['onOpen'] }) {
+function AgentListings({
+  agentId,
+  name,
+  operation,
+  onOpen,
+}: {
+  agentId: string;
+  name: string;
+  operation: Operation;
+  onOpen: ComponentProps<typeof PropertyCard>['onOpen'];
+}) {
   const { t, api } = useElement();
   const rest = getClients(api).rest;
-  const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({ total: 0, rows: [], page: 0, loading: true });
+  const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({
+    total: 0,
+    rows: [],
+    page: 0,
+    loading: true,
+  });
   const loadPage = useCallback(
     async (page: number) => {
       setListings((l) => ({ ...l, loading: true }));

@@ -72,7 +72,11 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
             {t(operation === 'rent' ? 'featured.rentSubtitle' : 'featured.subtitle')}
           </p>
         </div>
-        <a href={viewAllUrl(searchUrl, place, operation)} part="view-all" className="inline-flex items-center gap-1 font-semibold text-primary no-underline hover:underline underline-offset-4">
+        <a
+          href={viewAllUrl(searchUrl, place, operation)}
+          part="view-all"
+          className="inline-flex items-center gap-1 font-semibold text-primary no-underline hover:underline underline-offset-4"
+        >
           {place ? t('featured.viewAllIn', { community: place }) : t('featured.viewAll')}
           <ChevronRight size={18} />
         </a>

@@ -26,7 +26,8 @@ type Numbers = Record<HomeNumber, string>;
 const NO_NUMBERS: Numbers = { area_m2: '', lot_m2: '', bedrooms: '', bathrooms: '', year_built: '' };
 
 const labelClass = 'text-sm font-medium text-ink';
-const controlClass = 'w-full h-11 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+const controlClass =
+  'w-full h-11 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
 
 /** The facts as the function takes them: the numbers given, the place or the point. */
 function factsOf(where: LocationValue & { point?: [number, number] }, type: KnownType, numbers: Numbers, features: string[]): Partial<HomeFacts> {
@@ -41,7 +42,15 @@ function factsOf(where: LocationValue & { point?: [number, number] }, type: Know
   return facts;
 }
 
-export function HomeValuation({ place, propertyType, headingLevel, showTitle, showLead, tileUrl, tileAttribution }: ElementProps<typeof homeValuationAttributes>) {
+export function HomeValuation({
+  place,
+  propertyType,
+  headingLevel,
+  showTitle,
+  showLead,
+  tileUrl,
+  tileAttribution,
+}: ElementProps<typeof homeValuationAttributes>) {
   const { t, api, host, shadowRoot } = useElement();
   const id = useId();
   const rest = getClients(api).rest;
@@ -120,7 +129,12 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
           <p className="m-0 text-ink-muted max-w-[65ch]">{t('valuation.intro')}</p>
         </div>
       ) : null}
-      <form noValidate onSubmit={submit} className="grid grid-cols-2 gap-x-3 gap-y-4 cq-md:gap-x-4 rounded-brand border border-line bg-surface p-4 cq-md:p-6" part="form">
+      <form
+        noValidate
+        onSubmit={submit}
+        className="grid grid-cols-2 gap-x-3 gap-y-4 cq-md:gap-x-4 rounded-brand border border-line bg-surface p-4 cq-md:p-6"
+        part="form"
+      >
         <div className="col-span-2 flex flex-col gap-1">
           <LocationBox
             rest={rest}
@@ -155,7 +169,12 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
               }}
             />
           ) : (
-            <button type="button" part="pin-button" onClick={() => setPinAt(where.point ?? around)} className="self-start bg-transparent border-0 p-0 text-sm text-primary underline cursor-pointer">
+            <button
+              type="button"
+              part="pin-button"
+              onClick={() => setPinAt(where.point ?? around)}
+              className="self-start bg-transparent border-0 p-0 text-sm text-primary underline cursor-pointer"
+            >
               {t('valuation.pin.open')}
             </button>
           )}
@@ -168,13 +187,20 @@ export function HomeValuation({ place, propertyType, headingLevel, showTitle, sh
         {field(
           'property_type',
           t('valuation.fields.type'),
-          <select id={`${id}-property_type`} value={type} onChange={(ev) => setType(ev.target.value as KnownType)} className={`exp-select ${controlClass} pr-8`}>
+          <select
+            id={`${id}-property_type`}
+            value={type}
+            onChange={(ev) => setType(ev.target.value as KnownType)}
+            className={`exp-select ${controlClass} pr-8`}
+          >
             <Options values={KNOWN_TYPES} label={(k) => typeLabel(k, t)} />
           </select>,
           false,
           true,
         )}
-        {land ? field('lot_m2', t('valuation.fields.lotLand'), numberInput('lot_m2', true), false, true) : field('area_m2', t('valuation.fields.area'), numberInput('area_m2', true), false, true)}
+        {land
+          ? field('lot_m2', t('valuation.fields.lotLand'), numberInput('lot_m2', true), false, true)
+          : field('area_m2', t('valuation.fields.area'), numberInput('area_m2', true), false, true)}
         {land ? null : field('bedrooms', t('valuation.fields.bedrooms'), numberInput('bedrooms'), true)}
         {land ? null : field('bathrooms', t('valuation.fields.bathrooms'), numberInput('bathrooms', true), true)}
         {land ? null : field('year_built', t('valuation.fields.yearBuilt'), numberInput('year_built'), true)}

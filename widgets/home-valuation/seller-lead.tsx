@@ -100,7 +100,17 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
     }
     // the monthly report: its own request, confirmed by its own mail
     const reported = report
-      ? (await requestAlerts(functions, { email: values.email.trim(), home: facts, lang, idempotencyKey: reportKey.current, website: honeypot, ...(leadAgentId ? { leadAgentId } : {}), source })).ok
+      ? (
+          await requestAlerts(functions, {
+            email: values.email.trim(),
+            home: facts,
+            lang,
+            idempotencyKey: reportKey.current,
+            website: honeypot,
+            ...(leadAgentId ? { leadAgentId } : {}),
+            source,
+          })
+        ).ok
       : false;
     setSentTo({ email: values.email.trim(), report: reported });
     setStatus('sent');
@@ -142,26 +152,53 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
       </h3>
       <p className="m-0 text-ink-muted">{t('valuation.lead.intro', { place })}</p>
       <form noValidate onSubmit={submit} className="grid gap-3 cq-md:grid-cols-2" part="lead-form">
-        {field('name', t('valuation.lead.name'), <input {...a11y('name')} type="text" autoComplete="name" required aria-required="true" onChange={(e) => set('name', e.target.value)} />)}
+        {field(
+          'name',
+          t('valuation.lead.name'),
+          <input {...a11y('name')} type="text" autoComplete="name" required aria-required="true" onChange={(e) => set('name', e.target.value)} />,
+        )}
         {field(
           'email',
           t('valuation.lead.email'),
-          <input {...a11y('email')} type="email" inputMode="email" autoComplete="email" required aria-required="true" onChange={(e) => set('email', e.target.value)} />,
+          <input
+            {...a11y('email')}
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            required
+            aria-required="true"
+            onChange={(e) => set('email', e.target.value)}
+          />,
         )}
         {field(
           'phone',
           t('valuation.lead.phone'),
-          <input {...a11y('phone')} type="tel" inputMode="tel" autoComplete="tel" required aria-required="true" onChange={(e) => set('phone', e.target.value)} />,
+          <input
+            {...a11y('phone')}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            required
+            aria-required="true"
+            onChange={(e) => set('phone', e.target.value)}
+          />,
         )}
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-timeline`} className="text-sm font-medium text-ink">
             {t('valuation.lead.timeline')}
           </label>
-          <select id={`${id}-timeline`} value={timeline} onChange={(e) => setTimeline(e.target.value as SellerTimeline)} className={`exp-select h-11 pr-8 ${inputClass(false)}`}>
+          <select
+            id={`${id}-timeline`}
+            value={timeline}
+            onChange={(e) => setTimeline(e.target.value as SellerTimeline)}
+            className={`exp-select h-11 pr-8 ${inputClass(false)}`}
+          >
             <Options values={SELLER_TIMELINES} label={(k) => t(`valuation.timelines.${k}`)} />
           </select>
         </div>
-        <div className="cq-md:col-span-2">{field('message', t('valuation.lead.message'), <textarea {...a11y('message')} rows={3} onChange={(e) => set('message', e.target.value)} />)}</div>
+        <div className="cq-md:col-span-2">
+          {field('message', t('valuation.lead.message'), <textarea {...a11y('message')} rows={3} onChange={(e) => set('message', e.target.value)} />)}
+        </div>
         <label className="cq-md:col-span-2 inline-flex items-center gap-2 text-[15px] cursor-pointer">
           <input type="checkbox" className="w-4 h-4 accent-primary" checked={alsoBuying} onChange={(e) => setAlsoBuying(e.target.checked)} />
           {t('valuation.lead.alsoBuying')}
@@ -170,7 +207,15 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
         {/* people never see or fill this; bots that fill every field do */}
         <div className="exp-sr-only" aria-hidden="true">
           <label htmlFor={`${id}-website`}>Website</label>
-          <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={honeypot} onChange={(e) => setHoneypot(e.target.value)} />
+          <input
+            id={`${id}-website`}
+            name="website"
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            value={honeypot}
+            onChange={(e) => setHoneypot(e.target.value)}
+          />
         </div>
         {status === 'failed' || status === 'limited' ? (
           <p role="alert" className="cq-md:col-span-2 m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="lead-error">

@@ -51,7 +51,11 @@ export function useEstimate(rest: PostgrestClient, host: HTMLElement, facts: Par
       if (error) {
         // a refused fact names its field ("area_m2: must be ..."): shown by that field
         const field = error.code === '22023' ? /^(\w+):/.exec(error.message)?.[1] : undefined;
-        if (field) setErrors({ [field === 'lat' || field === 'lng' ? 'place' : field]: field === 'place' || field === 'lat' ? 'valuation.errors.place' : 'valuation.errors.invalid' });
+        if (field)
+          setErrors({
+            [field === 'lat' || field === 'lng' ? 'place' : field]:
+              field === 'place' || field === 'lat' ? 'valuation.errors.place' : 'valuation.errors.invalid',
+          });
         setState({ status: field ? 'idle' : 'error' });
         return;
       }

@@ -30,7 +30,8 @@ export function ValuationAnswer({ estimate: r }: { estimate: Estimate }) {
               {formatPrice(r.value)}
             </p>
             <p className="m-0 text-[15px]" part="range">
-              {t('valuation.result.range', { low: formatPrice(r.low), high: formatPrice(r.high) })} · {t('valuation.result.perM2', { price: formatPrice(r.usdM2) })}
+              {t('valuation.result.range', { low: formatPrice(r.low), high: formatPrice(r.high) })} ·{' '}
+              {t('valuation.result.perM2', { price: formatPrice(r.usdM2) })}
             </p>
             <p className="m-0 text-sm font-semibold" part="confidence">
               {t(`valuation.confidence.${r.confidence}`)}
@@ -66,17 +67,24 @@ export function ValuationAnswer({ estimate: r }: { estimate: Estimate }) {
               const image = normaliseImages(c.images, api.url)[0];
               return (
                 <li key={c.id} className="flex gap-3 min-w-0 rounded-md border border-line bg-surface p-2" part="comparable">
-                  {image ? <img src={image} alt="" width={96} height={72} loading="lazy" className="w-24 h-[72px] shrink-0 rounded object-cover bg-surface-subtle" /> : null}
+                  {image ? (
+                    <img src={image} alt="" width={96} height={72} loading="lazy" className="w-24 h-[72px] shrink-0 rounded object-cover bg-surface-subtle" />
+                  ) : null}
                   <div className="min-w-0 flex flex-col gap-0.5 text-sm">
-                    <a className="block font-semibold text-ink underline-offset-2 hover:underline truncate" href={siteUrl(listingPath(c.id, c.title, 'en'), site, lang)}>
+                    <a
+                      className="block font-semibold text-ink underline-offset-2 hover:underline truncate"
+                      href={siteUrl(listingPath(c.id, c.title, 'en'), site, lang)}
+                    >
                       {c.title || typeLabel(c.propertyType, t)}
                     </a>
                     <span>
                       <strong>{formatPrice(c.price)}</strong> · {formatArea(c.area)} · {t('valuation.result.perM2', { price: formatPrice(c.usdM2) })}
                     </span>
                     <span className="text-ink-muted">
-                      {t('valuation.comparables.distance', { distance: c.distance >= 1000 ? `${(c.distance / 1000).toFixed(1)} km` : `${formatCount(Math.round(c.distance / 10) * 10)} m` })} ·{' '}
-                      {t('valuation.comparables.adjusted', { price: formatPrice(c.adjusted) })}
+                      {t('valuation.comparables.distance', {
+                        distance: c.distance >= 1000 ? `${(c.distance / 1000).toFixed(1)} km` : `${formatCount(Math.round(c.distance / 10) * 10)} m`,
+                      })}{' '}
+                      · {t('valuation.comparables.adjusted', { price: formatPrice(c.adjusted) })}
                     </span>
                   </div>
                 </li>

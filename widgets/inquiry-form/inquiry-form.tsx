@@ -18,7 +18,14 @@ export function InquiryFormElement({ listingId, agentId, heading }: ElementProps
   useEffect(() => {
     let live = true;
     const rest = getClients(api).rest;
-    const base: InquiryTarget = { propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '', ...(listingId ? { propertyId: listingId } : {}), ...(agentId ? { agentId } : {}) };
+    const base: InquiryTarget = {
+      propertyTitle: '',
+      propertyAddress: '',
+      propertyPrice: '',
+      recipientEmail: '',
+      ...(listingId ? { propertyId: listingId } : {}),
+      ...(agentId ? { agentId } : {}),
+    };
     setTarget(base);
     void (async () => {
       try {

@@ -24,7 +24,12 @@ export function LanguageSwitch({ tone, persist }: ElementProps<typeof languageSw
 
   const light = tone === 'light';
   return (
-    <div role="group" aria-label={t('language.label')} part="group" className={`inline-flex items-center gap-0.5 rounded-full p-0.5 border ${light ? 'border-white/60' : 'border-line bg-surface'}`}>
+    <div
+      role="group"
+      aria-label={t('language.label')}
+      part="group"
+      className={`inline-flex items-center gap-0.5 rounded-full p-0.5 border ${light ? 'border-white/60' : 'border-line bg-surface'}`}
+    >
       {LANGUAGES.map((code) => {
         const active = code === lang;
         const colours = active

@@ -3,7 +3,12 @@
  * element: it is reported (visibly and in the console) and the default is used instead.
  */
 export type AttrSpec =
-  | { type: 'string'; default?: string; maxLength?: number; /** the form a value must have, and an example of it for the message */ format?: { test: (text: string) => boolean; example: string } }
+  | {
+      type: 'string';
+      default?: string;
+      maxLength?: number;
+      /** the form a value must have, and an example of it for the message */ format?: { test: (text: string) => boolean; example: string };
+    }
   | { type: 'number'; default?: number; min?: number; max?: number; integer?: boolean }
   | { type: 'boolean'; default?: boolean }
   | { type: 'enum'; values: readonly string[]; default?: string }
@@ -13,7 +18,13 @@ export type AttrSchema = Record<string, AttrSpec>;
 
 type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 
-type ValueOf<S extends AttrSpec> = S extends { type: 'number' } ? number : S extends { type: 'boolean' } ? boolean : S extends { type: 'enum'; values: readonly (infer V)[] } ? V : string;
+type ValueOf<S extends AttrSpec> = S extends { type: 'number' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { type: 'enum'; values: readonly (infer V)[] }
+      ? V
+      : string;
 
 export type AttrValues<S extends AttrSchema> = {
   [K in keyof S & string as CamelCase<K>]: S[K] extends { default: unknown } ? ValueOf<S[K]> : ValueOf<S[K]> | undefined;
@@ -43,7 +54,8 @@ export function parseAttribute(spec: AttrSpec, raw: string | null, name: string)
       if (spec.maxLength !== undefined && text.length > spec.maxLength) {
         return { ...fallback, error: { expected: 'tooLong', params: { max: spec.maxLength } } };
       }
-      if (text !== '' && spec.format && !spec.format.test(text)) return { ...fallback, error: { expected: 'format', params: { example: spec.format.example } } };
+      if (text !== '' && spec.format && !spec.format.test(text))
+        return { ...fallback, error: { expected: 'format', params: { example: spec.format.example } } };
       return text === '' ? fallback : { value: text };
     case 'number': {
       if (text === '') return fallback;

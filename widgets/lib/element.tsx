@@ -1,5 +1,17 @@
 import r2wc from '@r2wc/react-to-web-component';
-import { Component, createContext, useContext, useDeferredValue, useInsertionEffect, useLayoutEffect, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import {
+  Component,
+  createContext,
+  useContext,
+  useDeferredValue,
+  useInsertionEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Translate } from '../../core/translate.ts';
 import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
@@ -96,7 +108,9 @@ function reportAttributeErrors(tag: string, errors: AttrError[]): void {
     const id = `${tag}|${e.attribute}|${e.value}`;
     if (warned.has(id)) continue;
     warned.add(id);
-    console.warn(`[${tag}] invalid ${e.attribute}="${e.value}" (expected ${e.expected}${Object.keys(e.params).length ? ' ' + JSON.stringify(e.params) : ''}); using the default.`);
+    console.warn(
+      `[${tag}] invalid ${e.attribute}="${e.value}" (expected ${e.expected}${Object.keys(e.params).length ? ' ' + JSON.stringify(e.params) : ''}); using the default.`,
+    );
   }
 }
 
@@ -115,7 +129,11 @@ class ErrorBoundary extends Component<{ children: ReactNode; t: Translate; tag: 
       <div role="alert" className="p-4 rounded-brand border border-line bg-surface text-ink" part="error">
         <p className="m-0 font-semibold">{t('errors.somethingWentWrong')}</p>
         <p className="m-0 mt-1 text-sm text-ink-muted">{t('errors.unexpected')}</p>
-        <button type="button" className="mt-3 px-3 py-1.5 rounded-md bg-primary text-primary-contrast text-sm cursor-pointer" onClick={() => this.setState({ failed: false })}>
+        <button
+          type="button"
+          className="mt-3 px-3 py-1.5 rounded-md bg-primary text-primary-contrast text-sm cursor-pointer"
+          onClick={() => this.setState({ failed: false })}
+        >
           {t('common.tryAgain')}
         </button>
       </div>
@@ -170,7 +188,10 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     const site = useMemo(() => resolveSiteBase(values.baseUrl, api), [values.baseUrl, api]);
     const [toaster] = useState(createToaster);
     const leadAgentId = values.leadAgentId as string | undefined;
-    const context = useMemo<ElementContextValue>(() => ({ host, shadowRoot, lang, t, api, site, toaster, leadAgentId }), [host, shadowRoot, lang, t, api, site, toaster, leadAgentId]);
+    const context = useMemo<ElementContextValue>(
+      () => ({ host, shadowRoot, lang, t, api, site, toaster, leadAgentId }),
+      [host, shadowRoot, lang, t, api, site, toaster, leadAgentId],
+    );
     if (errors.length) reportAttributeErrors(def.tag, errors);
     // the component's first render runs as a background (time-sliced) update: a page with several
     // elements never blocks the main thread for long, and the host page stays responsive

@@ -66,7 +66,11 @@ describe('i18n', () => {
     const n = (count: number) => t('results.count', { count, formatted: new Intl.NumberFormat('es-EC').format(count) });
     expect([n(1), n(2), n(1_000_000), n(1_250_000)]).toEqual(['1 propiedad', '2 propiedades', '1.000.000 de propiedades', '1.250.000 propiedades']);
     const e = translatorFor(en, 'en');
-    expect([1, 2, 1_000_000].map((count) => e('results.count', { count, formatted: count.toLocaleString('en-US') }))).toEqual(['1 property', '2 properties', '1,000,000 properties']);
+    expect([1, 2, 1_000_000].map((count) => e('results.count', { count, formatted: count.toLocaleString('en-US') }))).toEqual([
+      '1 property',
+      '2 properties',
+      '1,000,000 properties',
+    ]);
   });
 
   it('has the same keys in English and Spanish, none empty', () => {

@@ -24,7 +24,6 @@ const DESCRIPTIONS: Record<ThemeVariable, string> = {
 };
 
 /** Every theme variable with its default and description, in the order of theme.ts. */
-export const THEME = Object.fromEntries(Object.entries(THEME_DEFAULTS).map(([name, value]) => [name, { default: value, description: DESCRIPTIONS[name as ThemeVariable] }])) as Record<
-  ThemeVariable,
-  { default: string; description: string }
->;
+export const THEME = Object.fromEntries(
+  Object.entries(THEME_DEFAULTS).map(([name, value]) => [name, { default: value, description: DESCRIPTIONS[name as ThemeVariable] }]),
+) as Record<ThemeVariable, { default: string; description: string }>;

@@ -32,7 +32,11 @@ export function themeVar(name: ThemeVariable): string {
 
 /** Tailwind's spacing steps, as multiples of --exp-spacing (Tailwind's unit is 4px). */
 const STEPS = [0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 72, 80, 96];
-export const spacingScale: Record<string, string> = { px: '1px', 0: '0px', ...Object.fromEntries(STEPS.map((n) => [String(n), `calc(${themeVar('--exp-spacing')} * ${n})`])) };
+export const spacingScale: Record<string, string> = {
+  px: '1px',
+  0: '0px',
+  ...Object.fromEntries(STEPS.map((n) => [String(n), `calc(${themeVar('--exp-spacing')} * ${n})`])),
+};
 
 /** rem is relative to the HOST page's <html> font size, which we do not control: use px. */
 export function remToPx(declarations: string): string {

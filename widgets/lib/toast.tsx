@@ -95,7 +95,12 @@ export function ToastRegion({ toaster, t }: { toaster: Toaster; t: (key: string,
       <p className="exp-sr-only" role="status" aria-live="polite">
         {said ? t(said.key, said.params) : ''}
       </p>
-      <div ref={ref} popover={popoverSupported ? 'manual' : undefined} className="exp-toasts flex flex-col gap-2 items-stretch sm:items-end pointer-events-none" part="toasts">
+      <div
+        ref={ref}
+        popover={popoverSupported ? 'manual' : undefined}
+        className="exp-toasts flex flex-col gap-2 items-stretch sm:items-end pointer-events-none"
+        part="toasts"
+      >
         {list.map((toast) => (
           <div
             key={toast.id}

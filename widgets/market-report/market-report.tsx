@@ -142,7 +142,8 @@ export function MarketReport({ place, typeGroup, months, showRanking, showTitle,
   }, [api, place, group, months, showRanking, host]);
   const last = state.status === 'ready' ? lastFullMonth(state.data.all) : undefined;
   useEffect(() => {
-    if (last) emit(host, 'exp-market-loaded', { place, typeGroup: group, month: last.month, median: last.median, listings: last.listings, fromPlace: last.path });
+    if (last)
+      emit(host, 'exp-market-loaded', { place, typeGroup: group, month: last.month, median: last.median, listings: last.listings, fromPlace: last.path });
   }, [host, place, group, last]);
   const show = useMemo(() => ({ title: showTitle, ranking: showRanking }), [showTitle, showRanking]);
 
@@ -166,7 +167,12 @@ export function MarketReport({ place, typeGroup, months, showRanking, showTitle,
       actions={
         showFollow ? (
           // the place whose figure is shown: a thin sector's report is its city's
-          <AlertButton market={{ place: last.path, type_group: group, name: last.name }} text={t('market.follow.button')} label={t('market.follow.label', { place: last.name })} part="follow-button" />
+          <AlertButton
+            market={{ place: last.path, type_group: group, name: last.name }}
+            text={t('market.follow.button')}
+            label={t('market.follow.label', { place: last.name })}
+            part="follow-button"
+          />
         ) : null
       }
       reportHref={(p) => siteUrl(marketPath(p), site, lang)}

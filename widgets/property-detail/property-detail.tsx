@@ -26,7 +26,15 @@ function embeddedRow(host: HTMLElement, id: string): Row | null {
   }
 }
 
-export function PropertyDetailElement({ listingId, phoneCountryCode, showPayment, showSimilar, showLocation, tileUrl, tileAttribution }: ElementProps<typeof propertyDetailAttributes>) {
+export function PropertyDetailElement({
+  listingId,
+  phoneCountryCode,
+  showPayment,
+  showSimilar,
+  showLocation,
+  tileUrl,
+  tileAttribution,
+}: ElementProps<typeof propertyDetailAttributes>) {
   const { t, api, host, site, lang } = useElement();
   const id = listingId?.trim() ?? '';
   const [state, setState] = useState<{ id: string; row: Row | null; status: 'loading' | 'ready' | 'missing' | 'error' }>(() => {
@@ -76,7 +84,12 @@ export function PropertyDetailElement({ listingId, phoneCountryCode, showPayment
       <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
         <PriceAndShare property={property} />
       </div>
-      <PropertyDetail property={property} headingLevel="h1" titleId={titleId} {...{ phoneCountryCode, showPayment, showSimilar, showLocation, tileUrl, tileAttribution }} />
+      <PropertyDetail
+        property={property}
+        headingLevel="h1"
+        titleId={titleId}
+        {...{ phoneCountryCode, showPayment, showSimilar, showLocation, tileUrl, tileAttribution }}
+      />
     </article>
   );
 }

@@ -63,7 +63,13 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
         tileUrl={props.tileUrl}
         tileAttribution={props.tileAttribution}
       />
-      <PropertyDialog property={property} onClose={() => setOpen(null)} phoneCountryCode={props.phoneCountryCode} tileUrl={props.tileUrl} tileAttribution={props.tileAttribution} />
+      <PropertyDialog
+        property={property}
+        onClose={() => setOpen(null)}
+        phoneCountryCode={props.phoneCountryCode}
+        tileUrl={props.tileUrl}
+        tileAttribution={props.tileAttribution}
+      />
     </>
   );
 }

@@ -9,7 +9,18 @@ import type { PostgrestClient } from '@supabase/postgrest-js';
 import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { cleanKeywords, FEATURE_FLAGS, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
-import { controlOptions, FILTERS, FLAG_FILTERS, NUMBER_FILTERS, OPERATIONS, shownFor, type FilterSpec, type FlagFilter, type NumberFilter, type Operation } from '../../core/protocol/filters.ts';
+import {
+  controlOptions,
+  FILTERS,
+  FLAG_FILTERS,
+  NUMBER_FILTERS,
+  OPERATIONS,
+  shownFor,
+  type FilterSpec,
+  type FlagFilter,
+  type NumberFilter,
+  type Operation,
+} from '../../core/protocol/filters.ts';
 import { typeLabel } from '../../core/protocol/listing.ts';
 import { FilterIcon } from '../lib/ui/icons/filter.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
@@ -35,10 +46,13 @@ const MORE = FILTERS.filter((f) => f.control?.in === 'more').map((f) => f.key);
 const NUMBERS = NUMBER_FILTERS;
 type NumberKey = NumberFilter;
 
-export type Draft = { propertyType: string; keywords: string; location: LocationValue; features: Partial<Record<FeatureFlag, boolean>>; flags: Partial<Record<FlagFilter, boolean>> } & Record<
-  NumberKey,
-  string
->;
+export type Draft = {
+  propertyType: string;
+  keywords: string;
+  location: LocationValue;
+  features: Partial<Record<FeatureFlag, boolean>>;
+  flags: Partial<Record<FlagFilter, boolean>>;
+} & Record<NumberKey, string>;
 
 const toDraft = (f: SearchFilters): Draft => ({
   propertyType: f.propertyType ?? '',
@@ -147,7 +161,8 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   // a field's own classes beside FormField's (a column that may shrink)
   const fieldClass = 'min-w-0';
   const labelClass = 'text-xs font-semibold uppercase tracking-wide text-ink-muted';
-  const control = 'w-full h-11 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+  const control =
+    'w-full h-11 rounded-md border border-line bg-surface px-3 text-[15px] text-ink outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
   const select = `${control} exp-select pr-8 cursor-pointer`;
   const extra = expanded ? 'flex' : 'hidden cq-md:flex';
 
@@ -182,7 +197,14 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const moreProps = (prefix: string) => ({ prefix, draft, setDraft, rent, selectField, options, fieldClass, labelClass, control });
   return (
     <>
-      <form ref={form} role="search" aria-label={t('search.filters.heading')} onSubmit={submit} part="filters" className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm">
+      <form
+        ref={form}
+        role="search"
+        aria-label={t('search.filters.heading')}
+        onSubmit={submit}
+        part="filters"
+        className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm"
+      >
         {/* Buy or Rent, first (docs/product.md "Rent and buy"): a change searches at once */}
         <div role="radiogroup" aria-label={t('search.filters.operation')} part="operation" className="mb-3 inline-flex rounded-md border border-line p-0.5">
           {OPERATIONS.map((op) => (
@@ -191,7 +213,15 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
               htmlFor={`${id}-${op}`}
               className={`relative rounded px-4 py-1.5 text-[15px] leading-6 font-semibold cursor-pointer focus-within:ring-2 focus-within:ring-primary ${(applied.operation ?? 'sale') === op ? 'bg-primary text-primary-contrast' : 'text-ink'}`}
             >
-              <input id={`${id}-${op}`} type="radio" name="operation" value={op} checked={(applied.operation ?? 'sale') === op} onChange={() => setOperation(op)} className="sr-only" />
+              <input
+                id={`${id}-${op}`}
+                type="radio"
+                name="operation"
+                value={op}
+                checked={(applied.operation ?? 'sale') === op}
+                onChange={() => setOperation(op)}
+                className="sr-only"
+              />
               {t(op === 'rent' ? 'search.filters.rent' : 'search.filters.buy')}
             </label>
           ))}
@@ -207,7 +237,10 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             labelClass={labelClass}
             controlClass={control}
           />
-          {selectField('propertyType', t('search.filters.propertyType'), [{ value: '', label: t('search.filters.any') }, ...types.map((x) => ({ value: x, label: typeLabel(x, t) }))])}
+          {selectField('propertyType', t('search.filters.propertyType'), [
+            { value: '', label: t('search.filters.any') },
+            ...types.map((x) => ({ value: x, label: typeLabel(x, t) })),
+          ])}
           {secondary(`${fieldClass} ${extra}`, id)}
           <div className="col-span-2 cq-md:col-span-1 flex gap-2">
             <button

@@ -69,7 +69,11 @@ export function FilterSheet({ open, onClose, filters, rest, onApply, onClear, ch
         </div>
         <div className="flex-1 min-h-0 overflow-y-auto overscroll-contain px-4 py-4 flex flex-col gap-4">{children}</div>
         <div className="flex items-center gap-3 border-t border-line px-4 py-3">
-          <button type="button" onClick={onClear} className="h-12 px-3 rounded-md border-0 bg-transparent text-[15px] font-semibold text-primary underline-offset-2 hover:underline cursor-pointer">
+          <button
+            type="button"
+            onClick={onClear}
+            className="h-12 px-3 rounded-md border-0 bg-transparent text-[15px] font-semibold text-primary underline-offset-2 hover:underline cursor-pointer"
+          >
             {t('search.chips.clearAll')}
           </button>
           <button

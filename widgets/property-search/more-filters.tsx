@@ -38,7 +38,12 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
   return (
     <>
       <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
-        <FormField controlId={`${prefix}-keywords`} label={t(`moreFilters.${FILTER.keywords.control?.label}`)} className={`${fieldClass} col-span-2`} labelClassName={labelClass}>
+        <FormField
+          controlId={`${prefix}-keywords`}
+          label={t(`moreFilters.${FILTER.keywords.control?.label}`)}
+          className={`${fieldClass} col-span-2`}
+          labelClassName={labelClass}
+        >
           <input
             id={`${prefix}-keywords`}
             name="keywords"
@@ -70,7 +75,17 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
             </Fragment>
           ) : (
             <FormField key={key} controlId={`${prefix}-${key}`} label={t(`moreFilters.${field?.label}`)} className={fieldClass} labelClassName={labelClass}>
-              <input id={`${prefix}-${key}`} name={key} type="number" inputMode="numeric" min={min ?? 0} max={max} value={draft[key]} onChange={set(key)} className={control} />
+              <input
+                id={`${prefix}-${key}`}
+                name={key}
+                type="number"
+                inputMode="numeric"
+                min={min ?? 0}
+                max={max}
+                value={draft[key]}
+                onChange={set(key)}
+                className={control}
+              />
             </FormField>
           ),
         )}
@@ -79,7 +94,13 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
         <legend className={`${labelClass} mb-2`}>{t(`moreFilters.${FILTER.features.control?.label}`)}</legend>
         <div className="flex flex-wrap gap-2">
           {FEATURE_FLAGS.map((flag) => (
-            <Check key={flag} id={`${prefix}-${flag}`} name={flag} checked={draft.features[flag] === true} onChange={(on) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: on } }))}>
+            <Check
+              key={flag}
+              id={`${prefix}-${flag}`}
+              name={flag}
+              checked={draft.features[flag] === true}
+              onChange={(on) => setDraft((d) => ({ ...d, features: { ...d.features, [flag]: on } }))}
+            >
               {t(`search.filters.feature.${flag}`)}
             </Check>
           ))}
@@ -88,7 +109,13 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
       {/* storage, furnished, pets (rentals) and open houses of the next seven days (docs/visits.md) */}
       <div className="mt-3 flex flex-wrap gap-2">
         {FLAG_FILTERS.filter((key) => shownFor(key, rent ? 'rent' : undefined)).map((key) => (
-          <Check key={key} id={`${prefix}-${key}`} name={key} checked={draft.flags[key] === true} onChange={(on) => setDraft((d) => ({ ...d, flags: { ...d.flags, [key]: on } }))}>
+          <Check
+            key={key}
+            id={`${prefix}-${key}`}
+            name={key}
+            checked={draft.flags[key] === true}
+            onChange={(on) => setDraft((d) => ({ ...d, flags: { ...d.flags, [key]: on } }))}
+          >
             {t(`moreFilters.${FILTER[key].control?.label}`)}
           </Check>
         ))}
@@ -98,7 +125,19 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
 }
 
 /** A yes-or-no filter: a checkbox in a pill, its label its name. */
-function Check({ id, name, checked, onChange, children }: { id: string; name: string; checked: boolean; onChange: (on: boolean) => void; children: ReactNode }) {
+function Check({
+  id,
+  name,
+  checked,
+  onChange,
+  children,
+}: {
+  id: string;
+  name: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  children: ReactNode;
+}) {
   return (
     <label htmlFor={id} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
       <input id={id} type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} className="m-0" />

@@ -36,7 +36,20 @@ export interface ResultsProps {
   onRetry: () => void;
 }
 
-export const Results = memo(function Results({ status, filters, total, properties, page, sort, hoveredId, onSort, onPage, onOpen, onHover, onRetry }: ResultsProps) {
+export const Results = memo(function Results({
+  status,
+  filters,
+  total,
+  properties,
+  page,
+  sort,
+  hoveredId,
+  onSort,
+  onPage,
+  onOpen,
+  onHover,
+  onRetry,
+}: ResultsProps) {
   useStyles(selectCss);
   const { t } = useElement();
   const id = useId();
@@ -54,7 +67,9 @@ export const Results = memo(function Results({ status, filters, total, propertie
           <h2 id={`${id}-heading`} className="m-0 text-xl font-bold text-ink" part="results-heading">
             {status === 'loading' && !total ? t('results.searching') : t('results.count', { count: total, formatted: formatCount(total) })}
           </h2>
-          <p className="m-0 text-sm text-ink-muted">{total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}</p>
+          <p className="m-0 text-sm text-ink-muted">
+            {total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}
+          </p>
           {/* a sale's median asking price; a rent search's place has its rents in the market report */}
           {filters.operation === 'rent' ? null : <PlaceMedianLater place={filters.place} propertyType={filters.propertyType} />}
         </div>
@@ -82,7 +97,12 @@ export const Results = memo(function Results({ status, filters, total, propertie
             ? t('results.searching')
             : t('results.empty.title')}
       </p>
-      <div className="exp-scroll max-h-[500px] cq-md:max-h-[800px] overflow-y-auto overscroll-contain pr-1 -mr-1" part="list" tabIndex={-1} aria-busy={status === 'loading'}>
+      <div
+        className="exp-scroll max-h-[500px] cq-md:max-h-[800px] overflow-y-auto overscroll-contain pr-1 -mr-1"
+        part="list"
+        tabIndex={-1}
+        aria-busy={status === 'loading'}
+      >
         {status === 'loading' && properties.length === 0 ? (
           <div className="grid gap-4 cq-md:grid-cols-2">
             {[0, 1, 2, 3].map((i) => (
@@ -90,11 +110,18 @@ export const Results = memo(function Results({ status, filters, total, propertie
             ))}
           </div>
         ) : properties.length === 0 ? (
-          <div className="flex flex-col items-center justify-center gap-2 rounded-brand border border-dashed border-line bg-surface px-6 py-16 text-center" part="empty">
+          <div
+            className="flex flex-col items-center justify-center gap-2 rounded-brand border border-dashed border-line bg-surface px-6 py-16 text-center"
+            part="empty"
+          >
             <p className="m-0 text-lg font-semibold text-ink">{t('results.empty.title')}</p>
             <p className="m-0 text-ink-muted">{t('results.empty.text')}</p>
             {status === 'error' ? (
-              <button type="button" onClick={onRetry} className="mt-3 rounded-md bg-primary px-4 py-2 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+              <button
+                type="button"
+                onClick={onRetry}
+                className="mt-3 rounded-md bg-primary px-4 py-2 font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover"
+              >
                 {t('common.tryAgain')}
               </button>
             ) : null}
@@ -116,10 +143,16 @@ export const Results = memo(function Results({ status, filters, total, propertie
 
 function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (p: number) => void }) {
   const { t } = useElement();
-  const button = 'min-w-[40px] h-10 px-3 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
+  const button =
+    'min-w-[40px] h-10 px-3 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
   return (
     <nav aria-label={t('pagination.label')} part="pagination" className="flex flex-wrap items-center justify-center gap-1.5 pt-2">
-      <button type="button" className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <button
+        type="button"
+        className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`}
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
         <ChevronLeft size={16} />
         {t('pagination.previous')}
       </button>
@@ -135,7 +168,12 @@ function Pagination({ page, pages, onPage }: { page: number; pages: number; onPa
           {n}
         </button>
       ))}
-      <button type="button" className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <button
+        type="button"
+        className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`}
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
         {t('pagination.next')}
         <ChevronRight size={16} />
       </button>

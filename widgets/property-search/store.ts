@@ -64,7 +64,10 @@ export function createSearchStore(initialClient: PostgrestClient) {
     }
     answer.value = { ...answer.peek(), status: 'loading', key };
     try {
-      const [total, rows] = await Promise.all([counts.get(fk, (sig) => getListingsCount(rest(), f, sig)), pages.get(key, (sig) => getListingsPage(rest(), f, s, p, sig))]);
+      const [total, rows] = await Promise.all([
+        counts.get(fk, (sig) => getListingsCount(rest(), f, sig)),
+        pages.get(key, (sig) => getListingsPage(rest(), f, s, p, sig)),
+      ]);
       if (ticket !== latest) return;
       answer.value = { status: 'ready', key, filtersKey: fk, total, rows };
     } catch (error) {

@@ -46,17 +46,31 @@ describe('search state in the URL', () => {
   });
 
   it('reads a place picked in the location box when it is a place path, with its words; anything else is no place', () => {
-    expect(readSearchParams(new URLSearchParams('place=quito%2Finaquito&placeName=I%C3%B1aquito%2C+Quito')).filters).toEqual({ place: 'quito/inaquito', placeName: 'Iñaquito, Quito' });
+    expect(readSearchParams(new URLSearchParams('place=quito%2Finaquito&placeName=I%C3%B1aquito%2C+Quito')).filters).toEqual({
+      place: 'quito/inaquito',
+      placeName: 'Iñaquito, Quito',
+    });
     expect(readSearchParams(new URLSearchParams('place=provincia/pichincha')).filters).toEqual({ place: 'provincia/pichincha' });
     for (const bad of ['quito//x', '../etc', 'quito/inaquito/extra', 'provincia/', '<b>', 'a'.repeat(200)])
       expect(readSearchParams(new URLSearchParams({ place: bad, placeName: 'x' })).filters, bad).toEqual({});
-    const out = writeSearchParams(new URLSearchParams(), { filters: { place: 'cumbaya', placeName: 'Cumbayá', features: { pool: true } }, sort: 'featured', page: 1 });
+    const out = writeSearchParams(new URLSearchParams(), {
+      filters: { place: 'cumbaya', placeName: 'Cumbayá', features: { pool: true } },
+      sort: 'featured',
+      page: 1,
+    });
     expect(out.toString()).toBe('place=cumbaya&placeName=Cumbay%C3%A1&pool=true');
   });
 
   it('round-trips', () => {
     const state = {
-      filters: { propertyType: 'apartment', city: 'Cumbayá', minPrice: 250000, maxPrice: 1000000, baths: 2, bbox: [-78.5, -0.3, -78.4, -0.1] as [number, number, number, number] },
+      filters: {
+        propertyType: 'apartment',
+        city: 'Cumbayá',
+        minPrice: 250000,
+        maxPrice: 1000000,
+        baths: 2,
+        bbox: [-78.5, -0.3, -78.4, -0.1] as [number, number, number, number],
+      },
       sort: 'price_asc' as const,
       page: 4,
       property: '17',

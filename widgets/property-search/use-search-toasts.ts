@@ -18,6 +18,9 @@ export function useSearchToasts(toaster: Toaster, city: string, answer: SearchAn
   useEffect(() => {
     if (answer.status !== 'ready' || answer.total <= 0 || toasted.current === answer.filtersKey) return;
     toasted.current = answer.filtersKey;
-    toaster.show({ title: { key: 'toast.resultsTitle' }, description: { key: 'toast.resultsText', params: { count: answer.total, formatted: formatCount(answer.total) } } });
+    toaster.show({
+      title: { key: 'toast.resultsTitle' },
+      description: { key: 'toast.resultsText', params: { count: answer.total, formatted: formatCount(answer.total) } },
+    });
   }, [answer, toaster]);
 }

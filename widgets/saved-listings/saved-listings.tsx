@@ -37,7 +37,16 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
       </div>
       <div className="aspect-video bg-surface-subtle opacity-60">
         {item.image && !failed ? (
-          <Photo src={item.image} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" className="block w-full h-full object-cover grayscale" onError={() => setFailed(true)} />
+          <Photo
+            src={item.image}
+            sizes={PHOTO_SIZES.tile}
+            width={320}
+            height={180}
+            alt=""
+            loading="lazy"
+            className="block w-full h-full object-cover grayscale"
+            onError={() => setFailed(true)}
+          />
         ) : (
           <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />
         )}
@@ -61,7 +70,19 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
 }
 
 /** "Saved" and "Recently viewed" as WAI-ARIA tabs: arrows, Home and End move between them. */
-function Tabs({ saved, recent, tab, onTab, id }: { saved: number; recent: number; tab: 'saved' | 'recent'; onTab: (tab: 'saved' | 'recent') => void; id: string }) {
+function Tabs({
+  saved,
+  recent,
+  tab,
+  onTab,
+  id,
+}: {
+  saved: number;
+  recent: number;
+  tab: 'saved' | 'recent';
+  onTab: (tab: 'saved' | 'recent') => void;
+  id: string;
+}) {
   const { t } = useElement();
   const tabs = [
     ['saved', `${t('savedPage.title')} (${formatCount(saved)})`],
@@ -143,7 +164,13 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
   };
 
   return (
-    <section aria-labelledby={showTitle ? 'exp-saved-heading' : undefined} aria-label={showTitle ? undefined : t('savedPage.title')} aria-busy={loading} className="flex flex-col gap-6" part="saved">
+    <section
+      aria-labelledby={showTitle ? 'exp-saved-heading' : undefined}
+      aria-label={showTitle ? undefined : t('savedPage.title')}
+      aria-busy={loading}
+      className="flex flex-col gap-6"
+      part="saved"
+    >
       {showTitle || ids.length ? (
         <div>
           {showTitle ? (

@@ -20,7 +20,8 @@ import { SITE_PAGES } from '../lib/site-pages.ts';
 import type { siteHeaderAttributes } from './site-header.attributes.ts';
 
 /** the number of saved listings, on the heart (or the menu button where the heart has no room) */
-const COUNT_BADGE = 'absolute top-0.5 right-0 min-w-[18px] h-[18px] px-1 rounded-full bg-accent text-accent-contrast text-[11px] font-bold leading-[18px] text-center';
+const COUNT_BADGE =
+  'absolute top-0.5 right-0 min-w-[18px] h-[18px] px-1 rounded-full bg-accent text-accent-contrast text-[11px] font-bold leading-[18px] text-center';
 
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -72,7 +73,11 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
   const pages = SITE_PAGES.map((p) => ({ path: p.path, label: t(p.label) }));
   const text = light ? 'text-white' : 'text-ink';
   return (
-    <header part="bar" data-state={solid ? 'scrolled' : 'top'} className={`exp-bar flex items-center ${solid ? 'bg-surface shadow-md' : 'bg-transparent shadow-none'}`}>
+    <header
+      part="bar"
+      data-state={solid ? 'scrolled' : 'top'}
+      className={`exp-bar flex items-center ${solid ? 'bg-surface shadow-md' : 'bg-transparent shadow-none'}`}
+    >
       <div className="w-full max-w-[1400px] mx-auto px-2 cq-xs:px-3 cq-sm:px-4 cq-md:px-8 flex items-center gap-1.5 cq-xs:gap-2 cq-sm:gap-3">
         <a href={link('/')} className="flex items-center shrink-0 rounded-sm" aria-current={current('/')}>
           <span className="cq-sm:hidden">
@@ -173,7 +178,9 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
               >
                 <HeartIcon size={18} filled={savedCount > 0} className={savedCount ? 'text-accent' : 'text-ink-muted'} />
                 {t('nav.saved')}
-                {savedCount ? <span className="ml-auto rounded-full bg-surface-subtle px-2 text-sm font-semibold text-ink">{formatCount(savedCount)}</span> : null}
+                {savedCount ? (
+                  <span className="ml-auto rounded-full bg-surface-subtle px-2 text-sm font-semibold text-ink">{formatCount(savedCount)}</span>
+                ) : null}
               </a>
             </li>
             <li className="border-t border-line mt-2 pt-2">

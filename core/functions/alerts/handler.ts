@@ -99,11 +99,22 @@ const alertData = (s: SavedSearch) => ({
   attribution: { origin: s.origin || null, page: s.page_url, element: s.element, utm: s.utm ?? {} },
 });
 
-const summary = (s: SavedSearch): SearchSummary => ({ filters: s.filters, market: s.market, home: s.home, frequency: s.frequency, status: s.status, lang: s.lang, email: maskEmail(s.email) });
+const summary = (s: SavedSearch): SearchSummary => ({
+  filters: s.filters,
+  market: s.market,
+  home: s.home,
+  frequency: s.frequency,
+  status: s.status,
+  lang: s.lang,
+  email: maskEmail(s.email),
+});
 
 /** The place's report as a follow keeps it, or null when our index has no report of it. */
 async function marketFollow(sql: Sql, place: string, typeGroup: MarketFollow['type_group']): Promise<MarketFollow | null> {
-  const rows = await sql.query<{ name: string }>('select name from internal.market_index where path = $1 and type_group = $2 order by month desc limit 1', [place, typeGroup]);
+  const rows = await sql.query<{ name: string }>('select name from internal.market_index where path = $1 and type_group = $2 order by month desc limit 1', [
+    place,
+    typeGroup,
+  ]);
   return rows[0] ? { place, type_group: typeGroup, name: rows[0].name } : null;
 }
 
@@ -120,21 +131,32 @@ export function createAlertsHandler(deps: AlertsDeps) {
     const input = checked.value;
     const spam = input.website.trim() !== '';
     const fromHeader = headerKey(request);
-    if (fromHeader === 'invalid') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } } };
+    if (fromHeader === 'invalid')
+      return {
+        status: 400,
+        body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } },
+      };
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
-    const key = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market, input.home]));
+    const key =
+      input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market, input.home]));
     const asker = { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) };
     // refused before any work is done for it (the estimate below is the costly part): a retry is
     // answered as the first time, a client over its limit waits
-    const first = await deps.sql.transaction(async (tx) => ((await byIdempotencyKey(tx, key)) ? 'again' : (await overLimit(tx, 'alerts', asker, config.rateLimit)) ? 'limited' : 'go'));
+    const first = await deps.sql.transaction(async (tx) =>
+      (await byIdempotencyKey(tx, key)) ? 'again' : (await overLimit(tx, 'alerts', asker, config.rateLimit)) ? 'limited' : 'go',
+    );
     if (first === 'again') return { status: 200, body: { ok: true } };
     if (first === 'limited') return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
     // a home report: facts the estimate takes (it names the field it refuses), and the place it
     // found; a bot's (the honeypot filled) is kept as asked, never estimated
     const made = input.home && !spam ? await estimateHome(deps.sql, input.home) : null;
     if (made && 'field' in made)
-      return { status: 400, body: { error: 'validation', message: `Some fields are not valid: home.${made.field} (invalid).`, fields: { [`home.${made.field}`]: 'invalid' } } };
-    const home: HomeFollow | null = input.home && (made || spam) ? { facts: input.home as unknown as HomeFacts, place: made ? parseEstimate(made.estimate).place : null } : null;
+      return {
+        status: 400,
+        body: { error: 'validation', message: `Some fields are not valid: home.${made.field} (invalid).`, fields: { [`home.${made.field}`]: 'invalid' } },
+      };
+    const home: HomeFollow | null =
+      input.home && (made || spam) ? { facts: input.home as unknown as HomeFacts, place: made ? parseEstimate(made.estimate).place : null } : null;
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
       const limited = await overLimit(tx, 'alerts', asker, config.rateLimit);
@@ -145,16 +167,26 @@ export function createAlertsHandler(deps: AlertsDeps) {
       // the lead's owner: the element's, one of ours or refused; else the deployment's, if it is one of ours
       const owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : config.leadAgentId ? await leadOwner(tx, config.leadAgentId) : null;
       if (input.leadAgentId && !owner)
-        return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } } };
+        return {
+          status: 400,
+          body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } },
+        };
       // a market follow: a place our index has a report of, by the index's name for it
       const market = input.market ? await marketFollow(tx, input.market.place, input.market.typeGroup) : null;
       if (input.market && !market)
-        return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: market (no market report for this place).', fields: { market: 'invalid' } } };
+        return {
+          status: 400,
+          body: { error: 'validation', message: 'Some fields are not valid: market (no market report for this place).', fields: { market: 'invalid' } },
+        };
       const record = {
         email: input.email,
         emailKey: emailKey(input.email),
         filters: input.filters,
-        filtersKey: market ? `market:${market.place}:${market.type_group}` : home ? `home:${JSON.stringify(home.facts, Object.keys(home.facts).sort())}` : filtersKey(input.filters),
+        filtersKey: market
+          ? `market:${market.place}:${market.type_group}`
+          : home
+            ? `home:${JSON.stringify(home.facts, Object.keys(home.facts).sort())}`
+            : filtersKey(input.filters),
         market,
         home,
         frequency: input.frequency,
@@ -176,7 +208,11 @@ export function createAlertsHandler(deps: AlertsDeps) {
       // how many confirmation mails this address and this client had today (CONFIRM_MAILS)
       const today = await confirmMailsToday(tx, record.emailKey, clientHash);
       if (today.client >= CONFIRM_MAILS.client) {
-        return { status: 429, body: { error: 'rate_limited', message: 'Too many alert requests from this client today; try again tomorrow.' }, retryAfter: 3600 };
+        return {
+          status: 429,
+          body: { error: 'rate_limited', message: 'Too many alert requests from this client today; try again tomorrow.' },
+          retryAfter: 3600,
+        };
       }
       const mayMail = today.address < (today.proven ? CONFIRM_MAILS.provenAddress : CONFIRM_MAILS.unprovenAddress);
       const same = await sameSearch(tx, record.emailKey, record.filtersKey);
@@ -192,7 +228,15 @@ export function createAlertsHandler(deps: AlertsDeps) {
       }
       const id = await insertSearch(tx, record);
       // a home report is mail she consented to: kept with its words (docs/privacy.md "Consents")
-      if (home) await giveConsents(tx, { email: input.email, searchId: id, purposes: ['home_report'], lang: input.lang, page: input.source?.page ?? null, texts: deps.texts });
+      if (home)
+        await giveConsents(tx, {
+          email: input.email,
+          searchId: id,
+          purposes: ['home_report'],
+          lang: input.lang,
+          page: input.source?.page ?? null,
+          texts: deps.texts,
+        });
       // the same answer either way: it tells nobody what an address was sent
       if (!mayMail) return { status: 200, body: { ok: true } };
       // the only mail an address gets before it confirms
@@ -213,17 +257,28 @@ export function createAlertsHandler(deps: AlertsDeps) {
         frequency = raw.frequency as SavedFrequency;
       }
       if (raw.paused !== undefined) {
-        if (typeof raw.paused !== 'boolean') return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: paused (invalid).', fields: { paused: 'invalid' } } };
+        if (typeof raw.paused !== 'boolean')
+          return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: paused (invalid).', fields: { paused: 'invalid' } } };
         paused = raw.paused;
       }
     }
     const hash = await hashToken(token);
     return deps.sql.transaction(async (tx: Sql) => {
       const found = await byToken(tx, hash);
-      const allowed: Record<string, string[]> = { view: ['confirm', 'manage', 'unsubscribe'], confirm: ['confirm'], manage: ['manage'], update: ['manage'], unsubscribe: ['unsubscribe', 'manage'] };
+      const allowed: Record<string, string[]> = {
+        view: ['confirm', 'manage', 'unsubscribe'],
+        confirm: ['confirm'],
+        manage: ['manage'],
+        update: ['manage'],
+        unsubscribe: ['unsubscribe', 'manage'],
+      };
       if (!found || !allowed[action]?.includes(found.purpose)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
       const s = found.search;
-      if (action === 'view') return { status: 200, body: { ok: true, purpose: found.purpose, used: found.used, expired: found.expired || s.status === 'expired', search: summary(s) } };
+      if (action === 'view')
+        return {
+          status: 200,
+          body: { ok: true, purpose: found.purpose, used: found.used, expired: found.expired || s.status === 'expired', search: summary(s) },
+        };
       if (s.status === 'unsubscribed') {
         if (action === 'unsubscribe') return { status: 200, body: { ok: true, already: true, search: summary(s) } };
         return { status: 410, body: { error: 'unsubscribed', message: 'This alert was deleted.', search: summary(s) } };
@@ -263,7 +318,8 @@ export function createAlertsHandler(deps: AlertsDeps) {
     const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: ALERT_LIMITS.body, what: 'the request' });
     if (read instanceof Response) return read;
     const { cors, body } = read;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
     const action = (body as { action?: unknown }).action ?? 'subscribe';
     if (typeof action !== 'string' || !['subscribe', 'view', 'confirm', 'manage', 'update', 'unsubscribe'].includes(action)) {
       return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);

@@ -106,7 +106,8 @@ ${lines
       end.html,
     );
     // next month's mail says this one's value beside its own
-    if (e.value !== null) await sql.query("update internal.saved_searches set home = home || jsonb_build_object('last_value', $2::numeric) where id = $1", [search.id, e.value]);
+    if (e.value !== null)
+      await sql.query("update internal.saved_searches set home = home || jsonb_build_object('last_value', $2::numeric) where id = $1", [search.id, e.value]);
     return ourMail(options, `home-report-${mail.ref_id.replace(/\W/g, '-')}`, { to: search.email, subject, text, html, headers });
   };
 }

@@ -98,9 +98,10 @@ async function withoutSendersText(sql: Sql, filters: FilterArgs): Promise<Filter
     if (rows[0]) Object.assign(out, { place, place_name: rows[0].name });
   }
   if (city) {
-    const rows = await sql.query<{ name: string }>("select name from internal.places where kind in ('city', 'sector') and public.search_fold(name) = public.search_fold($1) order by kind limit 1", [
-      city,
-    ]);
+    const rows = await sql.query<{ name: string }>(
+      "select name from internal.places where kind in ('city', 'sector') and public.search_fold(name) = public.search_fold($1) order by kind limit 1",
+      [city],
+    );
     if (rows[0]) out.city = rows[0].name;
   }
   if (isKnownType(property_type)) out.property_type = property_type;
@@ -167,7 +168,11 @@ function confirmComposer(options: AlertMailOptions): Composer {
     const link = `${site(options)}${localizedPath('/alerts/confirm', search.lang)}?token=${token}`;
     // a market follow names our place by our name: nothing the sender wrote
     const what = describeAlert(
-      { filters: (await addressConfirmed(sql, search.id)) || search.market || search.home ? search.filters : await withoutSendersText(sql, search.filters), market: search.market, home: search.home },
+      {
+        filters: (await addressConfirmed(sql, search.id)) || search.market || search.home ? search.filters : await withoutSendersText(sql, search.filters),
+        market: search.market,
+        home: search.home,
+      },
       t,
     );
     const frequency = frequencyLabel(search.frequency, t);
@@ -226,7 +231,10 @@ interface ListingRow extends Record<string, unknown> {
 /** The alert: the new listings and the price drops, each linking to its page, and the links to see all, manage and unsubscribe. */
 export function alertComposer(options: AlertMailOptions): Composer {
   return async (sql, mail) => {
-    const alerts = await sql.query<AlertRow>('select id::text as id, search_id::text as search_id, items, new_count, drop_count from internal.search_alerts where id = $1', [mail.ref_id]);
+    const alerts = await sql.query<AlertRow>(
+      'select id::text as id, search_id::text as search_id, items, new_count, drop_count from internal.search_alerts where id = $1',
+      [mail.ref_id],
+    );
     const alert = alerts[0];
     if (!alert) return null;
     const search = await loadSearch(sql, alert.search_id);
@@ -262,7 +270,10 @@ export function alertComposer(options: AlertMailOptions): Composer {
       const href = `${base}${listingPath(l.id, title, lang)}`;
       // a rent's price is a month's (docs/product.md "Rent and buy")
       const price = listingPrice({ price: priceValue(l.price), operation: String(l.operation) }, t);
-      const was = kind === 'drop' && old_price !== null ? t('mail.alerts.alert.was', { price: listingPrice({ price: priceValue(old_price), operation: String(l.operation) }, t) }) : '';
+      const was =
+        kind === 'drop' && old_price !== null
+          ? t('mail.alerts.alert.was', { price: listingPrice({ price: priceValue(old_price), operation: String(l.operation) }, t) })
+          : '';
       const facts = [
         t('listing.beds', { count: Number(l.bedrooms ?? 0), formatted: formatCount(Number(l.bedrooms ?? 0)) }),
         t('listing.baths', { count: Number(l.bathrooms ?? 0), formatted: formatCount(Number(l.bathrooms ?? 0)) }),
@@ -285,7 +296,15 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
       };
     });
     const more = total > items.length ? t('mail.alerts.alert.seeAll', { count: total, formatted: formatCount(total) }) : t('mail.alerts.alert.seeSearch');
-    const text = [t('mail.alerts.alert.heading'), t('mail.alerts.alert.search', { search: what }), '', ...rows.flatMap((r) => [r.text, '']), `${more}: ${seeAll}`, '', ...end.text].join('\n');
+    const text = [
+      t('mail.alerts.alert.heading'),
+      t('mail.alerts.alert.search', { search: what }),
+      '',
+      ...rows.flatMap((r) => [r.text, '']),
+      `${more}: ${seeAll}`,
+      '',
+      ...end.text,
+    ].join('\n');
     const html = page(
       lang,
       subject,
@@ -327,7 +346,9 @@ function leadComposer(options: AlertMailOptions & { teamInbox: string }): Compos
       // where the visitor came from (core/protocol/attribution.ts)
       ...attributionLines({ origin: search.origin, page: search.page_url, element: search.element, utm: search.utm }, both),
     ];
-    const subject = oneLine(`${both(search.market ? 'mail.alerts.lead.subjectMarket' : search.home ? 'mail.alerts.lead.subjectHome' : 'mail.alerts.lead.subject')}: ${what}`).slice(0, 200);
+    const subject = oneLine(
+      `${both(search.market ? 'mail.alerts.lead.subjectMarket' : search.home ? 'mail.alerts.lead.subjectHome' : 'mail.alerts.lead.subject')}: ${what}`,
+    ).slice(0, 200);
     const text = [both('mail.alerts.lead.intro'), '', ...lines.map(([k, v]) => `${k}: ${v}`)].join('\n');
     const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <p>${escapeHtml(both('mail.alerts.lead.intro'))}</p>

@@ -62,9 +62,15 @@ export function marketComposer(options: AlertMailOptions): Composer {
       [t('market.activity.medianDays'), formatCount(figure.medianDays)],
     ];
     // what a flat costs: the apartments' figure of the month (all types or apartments followed)
-    const flat = follow.type_group === 'all' || follow.type_group === 'apartment' ? report.byType.find(([g]) => g === 'apartment')?.[1].find((f) => f.month === month) : undefined;
+    const flat =
+      follow.type_group === 'all' || follow.type_group === 'apartment'
+        ? report.byType.find(([g]) => g === 'apartment')?.[1].find((f) => f.month === month)
+        : undefined;
     if (flat && flat.median > 0) {
-      facts.push([t('market.typical.two'), formatPrice(typicalPrice(flat.median, 70))], [t('market.typical.three'), formatPrice(typicalPrice(flat.median, 110))]);
+      facts.push(
+        [t('market.typical.two'), formatPrice(typicalPrice(flat.median, 70))],
+        [t('market.typical.three'), formatPrice(typicalPrice(flat.median, 110))],
+      );
     }
     const months = report.all.filter((f) => f.month <= month).slice(-TABLE_MONTHS);
     const ranked = report.ranking.slice(0, RANKED);
@@ -78,7 +84,9 @@ export function marketComposer(options: AlertMailOptions): Composer {
       '',
       t('mail.alerts.market.months'),
       ...months.map((f) => `${formatMonth(f.month, lang, 'short')}: ${t('market.perM2', { price: formatPrice(f.median) })} (${formatCount(f.listings)})`),
-      ...(ranked.length ? ['', t('mail.alerts.market.ranking'), ...ranked.map((r) => `${r.name}: ${t('market.perM2', { price: formatPrice(r.median) })}`)] : []),
+      ...(ranked.length
+        ? ['', t('mail.alerts.market.ranking'), ...ranked.map((r) => `${r.name}: ${t('market.perM2', { price: formatPrice(r.median) })}`)]
+        : []),
       '',
       `${t('mail.alerts.market.seeReport')}: ${reportUrl}`,
       `${t('market.search', { place: figure.name })}: ${searchUrl}`,
@@ -87,7 +95,9 @@ export function marketComposer(options: AlertMailOptions): Composer {
     ].join('\n');
     const table = (head: string[] | null, body: string[][]) =>
       `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;font-size:14px;margin:0 0 20px">${
-        head ? `<tr>${head.map((h, i) => `<th align="${i ? 'right' : 'left'}" style="${cell};color:#475569;font-weight:600">${escapeHtml(h)}</th>`).join('')}</tr>` : ''
+        head
+          ? `<tr>${head.map((h, i) => `<th align="${i ? 'right' : 'left'}" style="${cell};color:#475569;font-weight:600">${escapeHtml(h)}</th>`).join('')}</tr>`
+          : ''
       }${body.map((r) => `<tr>${r.map((v, i) => `<td align="${i ? 'right' : 'left'}" style="${cell}">${escapeHtml(v)}</td>`).join('')}</tr>`).join('')}</table>`;
     const html = page(
       lang,

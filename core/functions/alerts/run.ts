@@ -177,7 +177,9 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
   ] as const) {
     for (;;) {
       if (options.budget?.spent()) return { searches, alerts, expired, reminders, ms: Date.now() - started, more: true };
-      const rows = await sql.transaction((tx: Sql) => tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(statement, [...params]));
+      const rows = await sql.transaction((tx: Sql) =>
+        tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(statement, [...params]),
+      );
       const done = Number(rows[0]?.searches ?? 0);
       searches += done;
       alerts += Number(rows[0]?.alerts ?? 0);

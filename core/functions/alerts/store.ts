@@ -133,7 +133,10 @@ export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
 
 /** A pending request asked for again after its mail was lost: it lives another CONFIRM_HOURS. */
 export async function extendPending(sql: Sql, id: string): Promise<void> {
-  await sql.query("update internal.saved_searches set expires_at = internal.now() + make_interval(hours => $2) where id = $1 and status = 'pending'", [id, CONFIRM_HOURS]);
+  await sql.query("update internal.saved_searches set expires_at = internal.now() + make_interval(hours => $2) where id = $1 and status = 'pending'", [
+    id,
+    CONFIRM_HOURS,
+  ]);
 }
 
 export interface TokenRow extends Record<string, unknown> {
@@ -173,21 +176,27 @@ const NEXT_RUN =
  * high-water mark starts here.
  */
 export async function activate(sql: Sql, id: string, frequency: SavedFrequency): Promise<void> {
-  await sql.query(`update internal.saved_searches set status = 'active', confirmed_at = internal.now(), sent_through = internal.now(), next_run_at = ${NEXT_RUN} where id = $1`, [id, frequency]);
+  await sql.query(
+    `update internal.saved_searches set status = 'active', confirmed_at = internal.now(), sent_through = internal.now(), next_run_at = ${NEXT_RUN} where id = $1`,
+    [id, frequency],
+  );
 }
 
 export async function setFrequency(sql: Sql, id: string, frequency: SavedFrequency): Promise<void> {
-  await sql.query(`update internal.saved_searches set frequency = $2, next_run_at = ${NEXT_RUN} where id = $1 and status in ('active', 'paused')`, [id, frequency]);
+  await sql.query(`update internal.saved_searches set frequency = $2, next_run_at = ${NEXT_RUN} where id = $1 and status in ('active', 'paused')`, [
+    id,
+    frequency,
+  ]);
 }
 
 /** Paused: no alert until resumed; resumed, what came while paused is not sent (the mark moves on). */
 export async function setPaused(sql: Sql, id: string, paused: boolean): Promise<void> {
   if (paused) await sql.query("update internal.saved_searches set status = 'paused' where id = $1 and status = 'active'", [id]);
   else
-    await sql.query(`update internal.saved_searches set status = 'active', sent_through = internal.now(), next_run_at = ${NEXT_RUN} where id = $1 and status = 'paused'`, [
-      id,
-      await frequencyOf(sql, id),
-    ]);
+    await sql.query(
+      `update internal.saved_searches set status = 'active', sent_through = internal.now(), next_run_at = ${NEXT_RUN} where id = $1 and status = 'paused'`,
+      [id, await frequencyOf(sql, id)],
+    );
 }
 
 async function frequencyOf(sql: Sql, id: string): Promise<string> {

@@ -88,7 +88,12 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
     if (problem) fields.email = problem;
   }
   const market = checkMarket(body.market, fields);
-  const home = body.home === undefined || body.home === null ? null : typeof body.home === 'object' && !Array.isArray(body.home) ? (body.home as Record<string, unknown>) : null;
+  const home =
+    body.home === undefined || body.home === null
+      ? null
+      : typeof body.home === 'object' && !Array.isArray(body.home)
+        ? (body.home as Record<string, unknown>)
+        : null;
   if (body.home !== undefined && body.home !== null && !home) fields.home = 'invalid';
   if (body.market && body.home) fields.home = 'invalid';
   const isFollow = (body.market !== undefined && body.market !== null) || (body.home !== undefined && body.home !== null);
@@ -96,7 +101,8 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
   const frequency = isFollow ? (body.frequency ?? MARKET_FREQUENCY) : body.frequency;
   const frequencies: readonly unknown[] = isFollow ? [MARKET_FREQUENCY] : ALERT_FREQUENCIES;
   if (!frequencies.includes(frequency)) fields.frequency = frequency === undefined || frequency === '' ? 'required' : 'invalid';
-  if (isFollow && body.filters !== undefined && body.filters !== null && (typeof body.filters !== 'object' || Object.keys(body.filters).length)) fields.filters = 'invalid';
+  if (isFollow && body.filters !== undefined && body.filters !== null && (typeof body.filters !== 'object' || Object.keys(body.filters).length))
+    fields.filters = 'invalid';
   const lang = body.lang === undefined ? 'en' : body.lang;
   if (!(LANGUAGES as readonly unknown[]).includes(lang)) fields.lang = 'invalid';
   const filters = checkFilters(body.filters, fields);

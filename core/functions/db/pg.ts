@@ -55,7 +55,10 @@ export function isConnectionError(error: unknown): boolean {
  * Runs `fn` on a client of its own, guarded for its whole time out of the pool. The client goes
  * back to the pool only when it is known to be healthy; otherwise it is destroyed.
  */
-export async function withClient<T>(pool: PgPool, fn: (client: PgClient, health: { broken(): Error | undefined; markBroken(error: Error): void }) => Promise<T>): Promise<T> {
+export async function withClient<T>(
+  pool: PgPool,
+  fn: (client: PgClient, health: { broken(): Error | undefined; markBroken(error: Error): void }) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   const onError = (error: Error) => {
@@ -79,7 +82,8 @@ export function inTransaction<T>(pool: PgPool, fn: (tx: Sql & { exec(sql: string
     await client.query('begin');
     try {
       const result = await fn({
-        query: async <R extends Record<string, unknown>>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as R[],
+        query: async <R extends Record<string, unknown>>(text: string, params: readonly unknown[] = []) =>
+          (await client.query(text, params as unknown[])).rows as R[],
         exec: async (text: string) => {
           await client.query(text);
         },
@@ -100,7 +104,8 @@ export function inTransaction<T>(pool: PgPool, fn: (tx: Sql & { exec(sql: string
 /** Plain queries and guarded transactions over one pool: what the shared handlers take. */
 export function pgSql(pool: PgPool): TransactionalSql {
   return {
-    query: async <R extends Record<string, unknown>>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
+    query: async <R extends Record<string, unknown>>(text: string, params: readonly unknown[] = []) =>
+      (await pool.query(text, params as unknown[])).rows as R[],
     transaction: (fn) => inTransaction(pool, fn),
   };
 }

@@ -12,7 +12,18 @@ import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { formatPrice } from '../../protocol/format.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { TransactionalSql } from '../sql.ts';
-import { areaAgent, existingInquiry, insertInquiry, leadOwner, resolveRecipient, routeLead, SELLER_MAILS, sellerMailsToday, withOwner, type Recipient } from './store.ts';
+import {
+  areaAgent,
+  existingInquiry,
+  insertInquiry,
+  leadOwner,
+  resolveRecipient,
+  routeLead,
+  SELLER_MAILS,
+  sellerMailsToday,
+  withOwner,
+  type Recipient,
+} from './store.ts';
 import { parseEstimate } from '../../protocol/valuation.ts';
 import { estimateHome } from '../valuation.ts';
 import { enqueueEvent } from '../webhooks/events.ts';
@@ -90,7 +101,11 @@ export function createInquiryHandler(deps: InquiryDeps) {
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
       const asker = { clientHash, known: context.clientAddress !== UNKNOWN_CLIENT, email: input.email.trim().toLowerCase() };
       const tooMany = () =>
-        json(429, { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' }, { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) });
+        json(
+          429,
+          { error: 'rate_limited', message: 'Too many inquiries from this client; try again in a minute.' },
+          { ...cors, 'Retry-After': String(config.rateLimit.windowSeconds) },
+        );
       // refused before any work is done for it (the estimate below is the costly part): a retry is
       // answered as the first time, a client over its limit waits, and a seller's mailbox gets few
       // mails a day unless it proved it is its owner's (SELLER_MAILS)
@@ -145,7 +160,8 @@ export function createInquiryHandler(deps: InquiryDeps) {
         if (input.leadAgentId && !owner) return { id: '', created: false, limited: false, unknownOwner: true };
         if (!owner && config.leadAgentId) {
           owner = await leadOwner(tx, config.leadAgentId);
-          if (!owner) console.error(`[send-property-inquiry] LEAD_AGENT_ID ${config.leadAgentId} is not one of our agents: the inquiry goes where it would without it`);
+          if (!owner)
+            console.error(`[send-property-inquiry] LEAD_AGENT_ID ${config.leadAgentId} is not one of our agents: the inquiry goes where it would without it`);
         }
         // nothing named its agent: the team's routing may (its rules, then its default; docs/agent-area.md "Routing")
         const routed =
@@ -163,10 +179,22 @@ export function createInquiryHandler(deps: InquiryDeps) {
         // a visit (docs/visits.md): to a listing on the market, at times open in the calendar of the
         // agent it goes to (the team's when it goes to the team), checked when it comes
         if (input.visit) {
-          if (!listing) return refused({ status: 409, error: 'listing_unavailable', message: 'This listing is no longer on the market.', fields: { propertyId: 'unavailable' } });
+          if (!listing)
+            return refused({
+              status: 409,
+              error: 'listing_unavailable',
+              message: 'This listing is no longer on the market.',
+              fields: { propertyId: 'unavailable' },
+            });
           const closed = await closedTimes(tx, recipient.agentId, input.visit.times);
           if (closed.length)
-            return refused({ status: 409, error: 'times_unavailable', message: `These times can no longer be booked: ${closed.join(', ')}.`, fields: { 'visit.times': 'unavailable' }, times: closed });
+            return refused({
+              status: 409,
+              error: 'times_unavailable',
+              message: `These times can no longer be booked: ${closed.join(', ')}.`,
+              fields: { 'visit.times': 'unavailable' },
+              times: closed,
+            });
         }
         const stored = await insertInquiry(tx, {
           idempotencyKey,
@@ -210,7 +238,14 @@ export function createInquiryHandler(deps: InquiryDeps) {
         // what she consented to besides her request, kept with it (docs/privacy.md "Consents")
         const consents =
           stored.created && !spam
-            ? await giveConsents(tx, { email: input.email, inquiryId: stored.id, purposes: input.consents, lang: input.lang, page: input.source?.page ?? null, texts: deps.texts })
+            ? await giveConsents(tx, {
+                email: input.email,
+                inquiryId: stored.id,
+                purposes: input.consents,
+                lang: input.lang,
+                page: input.source?.page ?? null,
+                texts: deps.texts,
+              })
             : [];
         const told = { consents: await consentsForWebhook(tx, consents, config.siteUrl) };
         // its e-mails and webhooks are queued in the same transaction: stored means delivered
@@ -229,7 +264,15 @@ export function createInquiryHandler(deps: InquiryDeps) {
               home: input.seller.facts,
               timeline: input.seller.timeline,
               also_buying: input.seller.alsoBuying,
-              estimate: { value: e.value, low: e.low, high: e.high, usd_m2: e.usdM2, confidence: e.confidence, place: e.place, comparables: e.comparables.map((c) => Number(c.id)) },
+              estimate: {
+                value: e.value,
+                low: e.low,
+                high: e.high,
+                usd_m2: e.usdM2,
+                confidence: e.confidence,
+                place: e.place,
+                comparables: e.comparables.map((c) => Number(c.id)),
+              },
               recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
               lead_agent_id: owner?.agentId ?? null,
               attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
@@ -264,14 +307,23 @@ export function createInquiryHandler(deps: InquiryDeps) {
         const { status, ...body } = outcome.refused;
         return json(status, body, cors);
       }
-      if (outcome.unknownOwner) return json(400, { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } }, cors);
+      if (outcome.unknownOwner)
+        return json(
+          400,
+          { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } },
+          cors,
+        );
       if (outcome.limited) return tooMany();
       if (outcome.created && !spam) deps.onStored?.(outcome.id);
       return json(200, { ok: true, id: outcome.id }, cors);
     } catch (error) {
       const unavailable = deps.isUnavailable?.(error) ?? false;
       console.error('[send-property-inquiry]', unavailable ? 'database unavailable' : error);
-      return json(503, { error: 'unavailable', message: 'The inquiry could not be stored right now; nothing was sent. Please try again.' }, { ...cors, 'Retry-After': '10' });
+      return json(
+        503,
+        { error: 'unavailable', message: 'The inquiry could not be stored right now; nothing was sent. Please try again.' },
+        { ...cors, 'Retry-After': '10' },
+      );
     }
   };
 }

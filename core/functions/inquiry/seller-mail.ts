@@ -33,7 +33,8 @@ function homeLines(facts: Record<string, unknown>, t: Translate): Array<[string,
   if (n('bedrooms') !== null) out.push([t('valuation.fields.bedrooms'), formatCount(n('bedrooms') as number)]);
   if (n('bathrooms') !== null) out.push([t('valuation.fields.bathrooms'), String(n('bathrooms'))]);
   if (n('year_built') !== null) out.push([t('valuation.fields.yearBuilt'), String(n('year_built'))]);
-  if (Array.isArray(facts.features) && facts.features.length) out.push([t('valuation.fields.features'), facts.features.map((f) => t(`valuation.features.${String(f)}`)).join(', ')]);
+  if (Array.isArray(facts.features) && facts.features.length)
+    out.push([t('valuation.fields.features'), facts.features.map((f) => t(`valuation.features.${String(f)}`)).join(', ')]);
   if (n('lat') !== null && n('lng') !== null) out.push([t('valuation.fields.point'), `${n('lat')}, ${n('lng')}`]);
   return out;
 }
@@ -57,8 +58,18 @@ export function composeSellerLeadMail(row: InquiryMailRow, seller: SellerLead, o
   const { es, both } = mailTexts(options.texts);
   const e = parseEstimate(seller.estimate);
   const place = e.place?.name ?? '';
-  const what = [typeLabel(String(seller.facts.property_type ?? ''), es), typeof seller.facts.area_m2 === 'number' ? formatArea(seller.facts.area_m2) : '', place].filter(Boolean).join(', ');
-  const subject = `${copy ? `[${both('mail.inquiry.copy')}] ` : ''}${both('mail.seller.subject')}: ${oneLine(what)}${e.value !== null ? ` · ${formatPrice(e.value)}` : ''}`.slice(0, 200);
+  const what = [
+    typeLabel(String(seller.facts.property_type ?? ''), es),
+    typeof seller.facts.area_m2 === 'number' ? formatArea(seller.facts.area_m2) : '',
+    place,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const subject =
+    `${copy ? `[${both('mail.inquiry.copy')}] ` : ''}${both('mail.seller.subject')}: ${oneLine(what)}${e.value !== null ? ` · ${formatPrice(e.value)}` : ''}`.slice(
+      0,
+      200,
+    );
   const contact: Array<[string, string]> = [
     [both('mail.inquiry.name'), row.name],
     [both('mail.inquiry.email'), row.email],
@@ -69,7 +80,10 @@ export function composeSellerLeadMail(row: InquiryMailRow, seller: SellerLead, o
     [both('mail.seller.place'), place],
     ...homeLines(seller.facts, es),
     [both('mail.seller.estimate'), estimateText(e, es)],
-    [both('mail.seller.demand'), e.demand !== null ? formatCount(e.demand) : e.demandFewerThan !== null ? es('valuation.fewerThan', { formatted: formatCount(e.demandFewerThan) }) : ''],
+    [
+      both('mail.seller.demand'),
+      e.demand !== null ? formatCount(e.demand) : e.demandFewerThan !== null ? es('valuation.fewerThan', { formatted: formatCount(e.demandFewerThan) }) : '',
+    ],
     ...attributionLines({ origin: row.origin, page: row.page_url, element: row.element, utm: row.utm }, both),
   ].filter(([, v]) => v) as Array<[string, string]>;
   const comparables = e.comparables.map((c) => ({
@@ -122,9 +136,11 @@ export function sellerAckComposer(options: InquiryMailOptions): Composer {
     const place = e.place?.name ?? '';
     const who = row.recipient_kind === 'team' || !row.recipient_name ? t('mail.seller.ack.team') : t('mail.seller.ack.agent', { agent: row.recipient_name });
     const subject = oneLine(t('mail.seller.ack.subject', { place: place || t('valuation.yourHome') })).slice(0, 200);
-    const lines: Array<[string, string]> = [[t('mail.seller.place'), place], ...homeLines(row.seller.facts, t), [t('mail.seller.estimate'), estimateText(e, t)]].filter(([, v]) => v) as Array<
-      [string, string]
-    >;
+    const lines: Array<[string, string]> = [
+      [t('mail.seller.place'), place],
+      ...homeLines(row.seller.facts, t),
+      [t('mail.seller.estimate'), estimateText(e, t)],
+    ].filter(([, v]) => v) as Array<[string, string]>;
     const link = `${site(options)}${localizedPath('/sell', lang)}`;
     const text = [t('mail.seller.ack.heading'), '', who, '', ...lines.map(([k, v]) => `${k}: ${v}`), '', t('valuation.disclaimer'), '', link].join('\n');
     const html = `<!doctype html><html lang="${lang}"><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">

@@ -37,7 +37,9 @@ const agentName = (a: AgentRow) =>
 
 /** An active EC listing and its agent (by id, else a known EC agent with the listing's agent e-mail). */
 async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFacts; agent: AgentRow | null } | null> {
-  const rows = await sql.query<ListingFacts & { agent_id: string | null; agent_email: string | null; agent_first_name: string | null; agent_last_name: string | null }>(
+  const rows = await sql.query<
+    ListingFacts & { agent_id: string | null; agent_email: string | null; agent_first_name: string | null; agent_last_name: string | null }
+  >(
     `select l.id::text as id, l.title, l.address, l.price::text as price, l.city,
             a.id::text as agent_id, a.email as agent_email, a.first_name as agent_first_name, a.last_name as agent_last_name
        from internal.listings l
@@ -56,8 +58,14 @@ async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFact
 
 async function findAgent(sql: Sql, by: { id?: string; email?: string }): Promise<AgentRow | null> {
   const rows = by.id
-    ? await sql.query<AgentRow>("select id::text as id, email, first_name, last_name from public.agents where id = $1 and is_ours and nullif(btrim(email), '') is not null", [by.id])
-    : await sql.query<AgentRow>('select id::text as id, email, first_name, last_name from public.agents where lower(btrim(email)) = lower($1) and is_ours limit 1', [by.email ?? '']);
+    ? await sql.query<AgentRow>(
+        "select id::text as id, email, first_name, last_name from public.agents where id = $1 and is_ours and nullif(btrim(email), '') is not null",
+        [by.id],
+      )
+    : await sql.query<AgentRow>(
+        'select id::text as id, email, first_name, last_name from public.agents where lower(btrim(email)) = lower($1) and is_ours limit 1',
+        [by.email ?? ''],
+      );
   return rows[0] ?? null;
 }
 
@@ -76,10 +84,17 @@ export async function resolveRecipient(
     const found = await findListing(sql, input.propertyId);
     if (found) {
       listing = found.listing;
-      if (found.agent?.email) return { listing, recipient: { email: found.agent.email.trim(), name: agentName(found.agent), kind: 'listing_agent', agentId: String(found.agent.id) } };
+      if (found.agent?.email)
+        return {
+          listing,
+          recipient: { email: found.agent.email.trim(), name: agentName(found.agent), kind: 'listing_agent', agentId: String(found.agent.id) },
+        };
     }
   }
-  const agent = (input.agentId && (await findAgent(sql, { id: input.agentId }))) || (input.recipientEmail && (await findAgent(sql, { email: input.recipientEmail }))) || null;
+  const agent =
+    (input.agentId && (await findAgent(sql, { id: input.agentId }))) ||
+    (input.recipientEmail && (await findAgent(sql, { email: input.recipientEmail }))) ||
+    null;
   if (agent?.email) return { listing, recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'agent', agentId: String(agent.id) } };
   return { listing, recipient: { email: teamInbox, name: '', kind: 'team', agentId: null } };
 }
@@ -102,7 +117,10 @@ export function withOwner(natural: Recipient, owner: Recipient | null, copyToNat
 }
 
 /** The row stored: the checked body, and what the function decided about it. */
-export interface NewInquiry extends Pick<InquiryInput, 'agentId' | 'name' | 'email' | 'phone' | 'message' | 'propertyTitle' | 'propertyAddress' | 'propertyPrice' | 'source'> {
+export interface NewInquiry extends Pick<
+  InquiryInput,
+  'agentId' | 'name' | 'email' | 'phone' | 'message' | 'propertyTitle' | 'propertyAddress' | 'propertyPrice' | 'source'
+> {
   idempotencyKey: string;
   listingId: string | null;
   requestedRecipient: string;
@@ -232,11 +250,20 @@ export async function routeLead(
   facts: { listingId: string | null; place: string | null; propertyType: string | null; price: number | null; source: string | null; campaign: string | null },
 ): Promise<{ recipient: Recipient; routed: Record<string, unknown> } | null> {
   const [row] = await sql.query<{ routed: ({ agent_id: number } & Record<string, unknown>) | null }>('select internal.route_lead($1::jsonb) as routed', [
-    JSON.stringify({ listing_id: facts.listingId, place: facts.place, property_type: facts.propertyType, price: facts.price, source: facts.source, campaign: facts.campaign }),
+    JSON.stringify({
+      listing_id: facts.listingId,
+      place: facts.place,
+      property_type: facts.propertyType,
+      price: facts.price,
+      source: facts.source,
+      campaign: facts.campaign,
+    }),
   ]);
   if (!row?.routed) return null;
   const agent = await findAgent(sql, { id: String(row.routed.agent_id) });
-  return agent?.email ? { recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'routed', agentId: String(agent.id) }, routed: row.routed } : null;
+  return agent?.email
+    ? { recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'routed', agentId: String(agent.id) }, routed: row.routed }
+    : null;
 }
 
 /** The agent who serves the place (internal.area_agent), as a recipient of a seller's lead. */

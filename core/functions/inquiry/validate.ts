@@ -8,7 +8,16 @@ import { SELLER_TIMELINES, type SellerTimeline } from '../../protocol/valuation.
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { checkVisit, type VisitRequest } from '../../protocol/visits.ts';
 import { LEAD_CONSENTS, type LeadConsent } from '../../protocol/privacy.ts';
-import { checkContact, RECORD_ID, CONTROL_CHARACTERS, LIMITS as CONTACT_LIMITS, LINE_BREAK, type ContactField, type FieldError, type InquiryBody } from '../../protocol/inquiry.ts';
+import {
+  checkContact,
+  RECORD_ID,
+  CONTROL_CHARACTERS,
+  LIMITS as CONTACT_LIMITS,
+  LINE_BREAK,
+  type ContactField,
+  type FieldError,
+  type InquiryBody,
+} from '../../protocol/inquiry.ts';
 
 export type { FieldError };
 
@@ -16,7 +25,9 @@ export type { FieldError };
 export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024 } as const;
 
 /** The body once checked: every text trimmed, ids as digits or null. */
-export interface InquiryInput extends Required<Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller' | 'visit' | 'consents'>> {
+export interface InquiryInput extends Required<
+  Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller' | 'visit' | 'consents'>
+> {
   /** the boxes she ticked, each once (docs/privacy.md "Consents") */
   consents: LeadConsent[];
   /** a request to visit the listing: its times are checked against the agent's open times by the handler */
@@ -108,7 +119,8 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
   let consents: LeadConsent[] = [];
   if (body.consents !== undefined && body.consents !== null) {
     const raw = body.consents;
-    if (!Array.isArray(raw) || raw.some((c) => !(LEAD_CONSENTS as readonly unknown[]).includes(c)) || new Set(raw).size !== raw.length) fields.consents = 'invalid';
+    if (!Array.isArray(raw) || raw.some((c) => !(LEAD_CONSENTS as readonly unknown[]).includes(c)) || new Set(raw).size !== raw.length)
+      fields.consents = 'invalid';
     else consents = raw as LeadConsent[];
   }
   if (Object.keys(fields).length) {

@@ -26,7 +26,8 @@ export function createListingEventsHandler(deps: ListingEventsDeps) {
     const fields: Record<string, string> = {};
     if (typeof id !== 'string' || !/^\d{1,15}$/.test(id)) fields.listingId = 'invalid';
     if (typeof raw.event !== 'string' || !(EVENTS as readonly string[]).includes(raw.event)) fields.event = 'invalid';
-    if (Object.keys(fields).length) return json(400, { error: 'validation', message: `Some fields are not valid: ${Object.keys(fields).join(', ')}.`, fields }, cors);
+    if (Object.keys(fields).length)
+      return json(400, { error: 'validation', message: `Some fields are not valid: ${Object.keys(fields).join(', ')}.`, fields }, cors);
     try {
       const [row] = await deps.sql.query<{ counted: boolean }>('select internal.count_listing_event($1::bigint, $2) as counted', [id, raw.event]);
       return json(202, { counted: row?.counted === true }, cors);

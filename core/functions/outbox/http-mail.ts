@@ -46,7 +46,11 @@ export function httpMailer(options: { url: string; key: string; fetch?: typeof f
       try {
         res = await send(options.url, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': message.messageId.replace(/[<>]/g, '').slice(0, 256) },
+          headers: {
+            Authorization: `Bearer ${options.key}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': message.messageId.replace(/[<>]/g, '').slice(0, 256),
+          },
           body: JSON.stringify({
             from: message.from,
             to: [message.to],
@@ -57,7 +61,13 @@ export function httpMailer(options: { url: string; key: string; fetch?: typeof f
             // a visit's invitation: an attachment the provider sends as text/calendar
             ...(message.icalEvent
               ? {
-                  attachments: [{ filename: message.icalEvent.filename, content: base64(message.icalEvent.content), content_type: `text/calendar; charset=utf-8; method=${message.icalEvent.method}` }],
+                  attachments: [
+                    {
+                      filename: message.icalEvent.filename,
+                      content: base64(message.icalEvent.content),
+                      content_type: `text/calendar; charset=utf-8; method=${message.icalEvent.method}`,
+                    },
+                  ],
                 }
               : {}),
             headers: { ...message.headers, 'Message-ID': message.messageId },

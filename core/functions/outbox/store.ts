@@ -89,11 +89,10 @@ export async function markFailed(sql: Sql, id: string, token: string, error: str
 
 /** The mail is no longer wanted (what it was about went away). */
 export async function markDropped(sql: Sql, id: string, token: string, reason: string): Promise<void> {
-  await sql.query("update internal.mail_outbox set status = 'dropped', last_error = left($3, 500), locked_until = null where id = $1 and lease_token = $2::uuid and status = 'sending'", [
-    id,
-    token,
-    reason,
-  ]);
+  await sql.query(
+    "update internal.mail_outbox set status = 'dropped', last_error = left($3, 500), locked_until = null where id = $1 and lease_token = $2::uuid and status = 'sending'",
+    [id, token, reason],
+  );
 }
 
 /** Seconds until the next mail falls due (0: now), or null when nothing waits. */
@@ -109,12 +108,16 @@ export async function nextDueInSeconds(sql: Sql): Promise<number | null> {
 
 /** How many mails wait for the SMTP server to be back. */
 export async function waitingForSmtp(sql: Sql): Promise<number> {
-  const rows = await sql.query<{ n: number | string }>("select count(*) as n from internal.mail_outbox where status = 'pending' and transient_failure and next_attempt_at > internal.now()");
+  const rows = await sql.query<{ n: number | string }>(
+    "select count(*) as n from internal.mail_outbox where status = 'pending' and transient_failure and next_attempt_at > internal.now()",
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
 /** SMTP answers again: whatever waited for it is due now, whatever its backoff said. */
 export async function makeWaitingDue(sql: Sql): Promise<number> {
-  const rows = await sql.query("update internal.mail_outbox set next_attempt_at = internal.now() where status = 'pending' and transient_failure and next_attempt_at > internal.now() returning id");
+  const rows = await sql.query(
+    "update internal.mail_outbox set next_attempt_at = internal.now() where status = 'pending' and transient_failure and next_attempt_at > internal.now() returning id",
+  );
   return rows.length;
 }

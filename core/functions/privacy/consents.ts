@@ -31,7 +31,15 @@ export type Texts = (lang: Lang) => Dict;
 /** Stores what she ticked, each purpose on its own, with the request it came with. */
 export async function giveConsents(
   sql: Sql,
-  given: { email: string; inquiryId?: string | null; searchId?: string | null; purposes: readonly ConsentPurpose[]; lang: Lang; page: string | null; texts: Texts },
+  given: {
+    email: string;
+    inquiryId?: string | null;
+    searchId?: string | null;
+    purposes: readonly ConsentPurpose[];
+    lang: Lang;
+    page: string | null;
+    texts: Texts;
+  },
 ): Promise<Consent[]> {
   if (!given.purposes.length) return [];
   const t = translatorFor(given.texts(given.lang), given.lang);
@@ -41,7 +49,16 @@ export async function giveConsents(
      select p.purpose, $1, $2::uuid, $3::bigint, p.text, $4, $5, nullif($6, '')
        from unnest($7::text[], $8::text[]) as p (purpose, text)
      returning internal.consent_json(c) as consent`,
-      [given.email, given.inquiryId ?? null, given.searchId ?? null, given.lang, PRIVACY_NOTICE.version, given.page ?? '', given.purposes, given.purposes.map((p) => t(`consent.${p}`))],
+      [
+        given.email,
+        given.inquiryId ?? null,
+        given.searchId ?? null,
+        given.lang,
+        PRIVACY_NOTICE.version,
+        given.page ?? '',
+        given.purposes,
+        given.purposes.map((p) => t(`consent.${p}`)),
+      ],
     )
     .then((rows) => rows.map((r) => r.consent as unknown as Consent));
 }

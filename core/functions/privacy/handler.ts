@@ -29,7 +29,20 @@ import { TOKEN } from '../alerts/validate.ts';
 import { checkContact, EMAIL_PATTERN, LIMITS } from '../../protocol/inquiry.ts';
 import { isLang } from '../../lang.ts';
 import { byConsentToken, personConsent, withdrawConsent } from './consents.ts';
-import { answered, byPrivacyToken, correctPerson, erasePerson, insertRequest, issuePrivacyToken, LINKS_A_DAY, linksToday, personData, personKnown, useToken, type PrivacyRequest } from './store.ts';
+import {
+  answered,
+  byPrivacyToken,
+  correctPerson,
+  erasePerson,
+  insertRequest,
+  issuePrivacyToken,
+  LINKS_A_DAY,
+  linksToday,
+  personData,
+  personKnown,
+  useToken,
+  type PrivacyRequest,
+} from './store.ts';
 
 export interface PrivacyConfig extends ClientPolicy {
   /** told of every erasure (no name in it) */
@@ -50,7 +63,10 @@ type Action = (typeof ACTIONS)[number];
 type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
 
 const isOutcome = (x: PrivacyRequest | Outcome): x is Outcome => typeof x.status === 'number';
-const invalid = (field: string): Outcome => ({ status: 400, body: { error: 'validation', message: `Some fields are not valid: ${field} (invalid).`, fields: { [field]: 'invalid' } } });
+const invalid = (field: string): Outcome => ({
+  status: 400,
+  body: { error: 'validation', message: `Some fields are not valid: ${field} (invalid).`, fields: { [field]: 'invalid' } },
+});
 const NOT_VALID: Outcome = { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
 const EXPIRED: Outcome = { status: 410, body: { error: 'expired', message: 'This link has expired or was used: ask for a new one.' } };
 
@@ -117,7 +133,10 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
       }
       if (action === 'correct') {
         const rows = await correctPerson(tx, request.email, name, phone || null);
-        await tx.query("insert into internal.privacy_requests (kind, answered_at, outcome) values ('correction', internal.now(), jsonb_build_object('rows', $1::int))", [rows]);
+        await tx.query(
+          "insert into internal.privacy_requests (kind, answered_at, outcome) values ('correction', internal.now(), jsonb_build_object('rows', $1::int))",
+          [rows],
+        );
       }
       if (action === 'withdraw') {
         const consent = await personConsent(tx, request.email, typeof raw.consent === 'string' || typeof raw.consent === 'number' ? String(raw.consent) : '');
@@ -137,9 +156,11 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
     const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: 4096, what: 'the request' });
     if (read instanceof Response) return read;
     const { cors, body } = read;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
     const raw = body as Record<string, unknown>;
-    if (!(ACTIONS as readonly unknown[]).includes(raw.action)) return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
+    if (!(ACTIONS as readonly unknown[]).includes(raw.action))
+      return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
     const action = raw.action as Action;
     try {
       const outcome =

@@ -23,7 +23,14 @@ function linkComposer(options: AlertMailOptions): Composer {
     const token = await issuePrivacyToken(sql, request.id, 'open');
     const link = `${site(options)}${localizedPath('/privacy/my-data', request.lang)}?token=${token}`;
     const subject = oneLine(t('mail.privacy.link.subject'));
-    const text = [t('mail.privacy.link.intro'), '', `${t('mail.privacy.link.button')}: ${link}`, '', t('mail.privacy.link.expires', { hours: LINK_HOURS }), t('mail.privacy.link.notYou')].join('\n');
+    const text = [
+      t('mail.privacy.link.intro'),
+      '',
+      `${t('mail.privacy.link.button')}: ${link}`,
+      '',
+      t('mail.privacy.link.expires', { hours: LINK_HOURS }),
+      t('mail.privacy.link.notYou'),
+    ].join('\n');
     const html = page(
       request.lang,
       subject,
@@ -33,7 +40,13 @@ function linkComposer(options: AlertMailOptions): Composer {
 <p style="margin:0;color:#475569;font-size:14px">${escapeHtml(t('mail.privacy.link.expires', { hours: LINK_HOURS }))}</p>`,
       escapeHtml(t('mail.privacy.link.notYou')),
     );
-    return ourMail(options, `privacy-link-${mail.ref_id.replace(/\W/g, '-')}`, { to: request.email, subject, text, html, headers: { 'Auto-Submitted': 'auto-generated' } });
+    return ourMail(options, `privacy-link-${mail.ref_id.replace(/\W/g, '-')}`, {
+      to: request.email,
+      subject,
+      text,
+      html,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
   };
 }
 
@@ -52,7 +65,13 @@ function erasedComposer(options: AlertMailOptions): Composer {
     ];
     const subject = oneLine(both('mail.privacy.erased.subject'));
     const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">${lines.map((l) => (l ? `<p style="margin:0 0 8px">${escapeHtml(l)}</p>` : '')).join('')}</body></html>`;
-    return ourMail(options, `privacy-erased-${mail.ref_id.replace(/\W/g, '-')}`, { to: mail.recipient, subject, text: lines.join('\n'), html, headers: { 'Auto-Submitted': 'auto-generated' } });
+    return ourMail(options, `privacy-erased-${mail.ref_id.replace(/\W/g, '-')}`, {
+      to: mail.recipient,
+      subject,
+      text: lines.join('\n'),
+      html,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
   };
 }
 

@@ -28,13 +28,14 @@ export async function linksToday(sql: Sql, email: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-export async function insertRequest(sql: Sql, request: { kind: 'access' | 'correction' | 'erasure'; email: string | null; lang: Lang; clientHash: string | null }): Promise<string> {
-  const [row] = await sql.query<{ id: string }>('insert into internal.privacy_requests (kind, email, lang, client_hash) values ($1, $2, $3, $4) returning id::text as id', [
-    request.kind,
-    request.email,
-    request.lang,
-    request.clientHash,
-  ]);
+export async function insertRequest(
+  sql: Sql,
+  request: { kind: 'access' | 'correction' | 'erasure'; email: string | null; lang: Lang; clientHash: string | null },
+): Promise<string> {
+  const [row] = await sql.query<{ id: string }>(
+    'insert into internal.privacy_requests (kind, email, lang, client_hash) values ($1, $2, $3, $4) returning id::text as id',
+    [request.kind, request.email, request.lang, request.clientHash],
+  );
   return row!.id;
 }
 
@@ -46,7 +47,10 @@ export interface PrivacyRequest extends Record<string, unknown> {
 
 /** An open request by id (its address still kept). */
 export async function openRequest(sql: Sql, id: string): Promise<PrivacyRequest | null> {
-  const [row] = await sql.query<PrivacyRequest>('select id::text as id, email, lang from internal.privacy_requests where id = $1::bigint and email is not null', [id]);
+  const [row] = await sql.query<PrivacyRequest>(
+    'select id::text as id, email, lang from internal.privacy_requests where id = $1::bigint and email is not null',
+    [id],
+  );
   return row ?? null;
 }
 

@@ -80,7 +80,9 @@ const summary = (v: VisitRow, holder: VisitLink['holder']): VisitSummary => ({
   lang: v.lang,
   timeZone: v.time_zone,
   visit:
-    v.visit_start && v.visit_end && v.visit_status ? { start: new Date(v.visit_start).toISOString(), end: new Date(v.visit_end).toISOString(), status: v.visit_status, location: v.location } : null,
+    v.visit_start && v.visit_end && v.visit_status
+      ? { start: new Date(v.visit_start).toISOString(), end: new Date(v.visit_end).toISOString(), status: v.visit_status, location: v.location }
+      : null,
   agent: { name: v.agent_name },
   visitor: holder === 'agent' ? { name: v.name } : null,
 });
@@ -129,7 +131,16 @@ export function createVisitsHandler(deps: VisitsDeps) {
         const open = link.purpose === 'propose' && v.status === 'requested' && !link.expired ? await openTimesOf(tx, v.agent_id) : undefined;
         return {
           status: 200,
-          body: { ok: true, purpose: link.purpose, holder: link.holder, choice: link.choice, used: link.used, expired: link.expired, request: shown(v), ...(open ? { open } : {}) },
+          body: {
+            ok: true,
+            purpose: link.purpose,
+            holder: link.holder,
+            choice: link.choice,
+            used: link.used,
+            expired: link.expired,
+            request: shown(v),
+            ...(open ? { open } : {}),
+          },
         };
       }
       if (action === 'confirm' || action === 'propose') {
@@ -142,13 +153,20 @@ export function createVisitsHandler(deps: VisitsDeps) {
         if (action === 'propose') {
           // another time: one that is open in the agent's calendar (the hours, two hours ahead, the next 14 days)
           const closed = await closedTimes(tx, v.agent_id, [time as string]);
-          if (closed.length) return { status: 409, body: { error: 'time_unavailable', message: 'This time is not open in the calendar.', result: 'unavailable', request: shown(v) } };
+          if (closed.length)
+            return {
+              status: 409,
+              body: { error: 'time_unavailable', message: 'This time is not open in the calendar.', result: 'unavailable', request: shown(v) },
+            };
           result = String((await tx.query<{ r: string }>('select internal.confirm_visit_at($1::bigint, $2::timestamptz, $3) as r', [v.id, time, place]))[0]?.r);
         } else {
           result = String((await tx.query<{ r: string }>('select internal.confirm_visit($1::bigint, $2, $3) as r', [v.id, link.choice, place]))[0]?.r);
         }
         if (result !== 'confirmed')
-          return { status: 409, body: { error: result, message: result === 'taken' ? 'Another visit holds this time.' : 'This time has passed.', result, request: shown(v) } };
+          return {
+            status: 409,
+            body: { error: result, message: result === 'taken' ? 'Another visit holds this time.' : 'This time has passed.', result, request: shown(v) },
+          };
         await markVisitTokenUsed(tx, token);
         await effects(tx, v.id, 'confirmed');
         const now = (await loadVisit(tx, v.id)) as VisitRow;
@@ -169,7 +187,8 @@ export function createVisitsHandler(deps: VisitsDeps) {
     const read = await readJsonRequest(request, { allowedOrigins: deps.config.allowedOrigins, maxBytes: 4096, what: 'the request' });
     if (read instanceof Response) return read;
     const { cors, body } = read;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
     const action = (body as { action?: unknown }).action;
     if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
       return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);

@@ -86,9 +86,18 @@ export async function composeVisitRequestMail(sql: Parameters<Composer>[0], row:
   const confirms: Array<[string, string]> = [];
   for (const [i, at] of v.proposed.entries()) {
     if (new Date(at).getTime() <= clockNow()) continue;
-    confirms.push([`${es('mail.visit.confirm')} ${when(at)}`, await linkTo(sql, options, v, { purpose: 'confirm', holder: 'agent', choice: i + 1, expiresAt: at }, 'es')]);
+    confirms.push([
+      `${es('mail.visit.confirm')} ${when(at)}`,
+      await linkTo(sql, options, v, { purpose: 'confirm', holder: 'agent', choice: i + 1, expiresAt: at }, 'es'),
+    ]);
   }
-  const propose = await linkTo(sql, options, v, { purpose: 'propose', holder: 'agent', expiresAt: new Date(new Date(v.created_at).getTime() + 14 * DAY) }, 'es');
+  const propose = await linkTo(
+    sql,
+    options,
+    v,
+    { purpose: 'propose', holder: 'agent', expiresAt: new Date(new Date(v.created_at).getTime() + 14 * DAY) },
+    'es',
+  );
   const lines = rowsOf([
     [both('mail.inquiry.property'), title],
     [both('mail.inquiry.address'), [v.address, v.city].filter(Boolean).join(', ')],
@@ -226,7 +235,12 @@ function agentComposer(options: AlertMailOptions, kind: 'confirmed' | 'cancelled
     ]);
     const cancel = kind === 'confirmed' ? await linkTo(sql, options, v, { purpose: 'cancel', holder: 'agent', expiresAt: v.visit_start }, 'es') : null;
     const subject = oneLine(`${both(`mail.visit.agentMail.${kind}`)}: ${title}`).slice(0, 200);
-    const text = [both(`mail.visit.agentMail.${kind}`), '', ...lines.map(([k, val]) => `${k}: ${val}`), ...(cancel ? ['', `${both('mail.visit.cancel')}: ${cancel}`] : [])].join('\n');
+    const text = [
+      both(`mail.visit.agentMail.${kind}`),
+      '',
+      ...lines.map(([k, val]) => `${k}: ${val}`),
+      ...(cancel ? ['', `${both('mail.visit.cancel')}: ${cancel}`] : []),
+    ].join('\n');
     const content = `<h1 style="font-size:22px;margin:0 0 12px">${escapeHtml(both(`mail.visit.agentMail.${kind}`))}</h1>
 ${table(lines)}
 ${cancel ? `<p><a href="${escapeHtml(cancel)}" style="color:#1d4ed8;font-weight:bold">${escapeHtml(both('mail.visit.cancel'))}</a></p>` : ''}`;

@@ -25,7 +25,18 @@ export async function closedTimes(sql: Sql, agentId: string | null, times: strin
 /** Stores a request with the inquiry it came as; its id. */
 export async function insertVisitRequest(
   sql: Sql,
-  r: { inquiryId: string; listingId: string; agentId: string | null; recipientEmail: string; visit: VisitRequest; name: string; email: string; phone: string; message: string; lang: string },
+  r: {
+    inquiryId: string;
+    listingId: string;
+    agentId: string | null;
+    recipientEmail: string;
+    visit: VisitRequest;
+    name: string;
+    email: string;
+    phone: string;
+    message: string;
+    lang: string;
+  },
 ): Promise<string> {
   const rows = await sql.query<{ id: string }>(
     `insert into internal.visit_requests (inquiry_id, listing_id, agent_id, recipient_email, mode, proposed, name, email, phone, message, lang, time_zone)
@@ -90,16 +101,16 @@ export async function visitOfInquiry(sql: Sql, inquiryId: string): Promise<Visit
 }
 
 /** A new link for a request, kept hashed; its token goes into the mail being composed. */
-export async function issueVisitToken(sql: Sql, requestId: string, link: { purpose: VisitPurpose; holder: VisitHolder; choice?: number; expiresAt: string | Date }): Promise<string> {
+export async function issueVisitToken(
+  sql: Sql,
+  requestId: string,
+  link: { purpose: VisitPurpose; holder: VisitHolder; choice?: number; expiresAt: string | Date },
+): Promise<string> {
   const token = newToken();
-  await sql.query('insert into internal.visit_tokens (token_hash, request_id, purpose, choice, holder, expires_at) values ($1, $2::bigint, $3, $4, $5, $6::timestamptz)', [
-    await hashToken(token),
-    requestId,
-    link.purpose,
-    link.choice ?? null,
-    link.holder,
-    new Date(link.expiresAt).toISOString(),
-  ]);
+  await sql.query(
+    'insert into internal.visit_tokens (token_hash, request_id, purpose, choice, holder, expires_at) values ($1, $2::bigint, $3, $4, $5, $6::timestamptz)',
+    [await hashToken(token), requestId, link.purpose, link.choice ?? null, link.holder, new Date(link.expiresAt).toISOString()],
+  );
   return token;
 }
 
@@ -128,7 +139,10 @@ export async function markVisitTokenUsed(sql: Sql, token: string): Promise<void>
 
 /** The agent's open times for a request's calendar over the next 14 days (to propose another). */
 export async function openTimesOf(sql: Sql, agentId: string | null): Promise<string[]> {
-  const rows = await sql.query<{ t: string }>("select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t", [agentId]);
+  const rows = await sql.query<{ t: string }>(
+    "select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t",
+    [agentId],
+  );
   return rows.map((r) => new Date(r.t).toISOString());
 }
 

@@ -41,7 +41,10 @@ interface EndpointRow extends Record<string, unknown> {
  */
 export function webhookDeliverer(post: Poster) {
   return async (sql: Sql, item: OutboxMail): Promise<string | null> => {
-    const [endpoint] = await sql.query<EndpointRow>('select url, secret, allow_private, disabled_at::text from internal.webhook_endpoints where id = $1::bigint', [item.recipient]);
+    const [endpoint] = await sql.query<EndpointRow>(
+      'select url, secret, allow_private, disabled_at::text from internal.webhook_endpoints where id = $1::bigint',
+      [item.recipient],
+    );
     if (!endpoint || endpoint.disabled_at) return null;
     const { id, ...payload } = item.payload as unknown as WebhookPayload & { id: string };
     const body = JSON.stringify(payload);

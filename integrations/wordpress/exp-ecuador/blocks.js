@@ -37,7 +37,12 @@
             },
           });
         });
-        return el('div', useBlockProps(), el(InspectorControls, null, el(PanelBody, { title: block.title }, fields)), el(Placeholder, { label: block.title, instructions: '<' + block.tag + '>' }));
+        return el(
+          'div',
+          useBlockProps(),
+          el(InspectorControls, null, el(PanelBody, { title: block.title }, fields)),
+          el(Placeholder, { label: block.title, instructions: '<' + block.tag + '>' }),
+        );
       },
       save: function () {
         return null;

@@ -9,7 +9,13 @@ import es from '../../../core/locales/es.json' with { type: 'json' };
 import { setUpFunction } from '../../../core/functions/deno-setup.ts';
 import { createListingEventsHandler } from '../../../core/functions/listing-events/handler.ts';
 
-const fn = setUpFunction({ name: 'listing-events', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
+const fn = setUpFunction({
+  name: 'listing-events',
+  env: (name) => Deno.env.get(name),
+  Pool: pg.Pool,
+  createTransport: (options) => nodemailer.createTransport(options),
+  texts: { en, es },
+});
 const handle = createListingEventsHandler({ sql: fn.sql, config: fn.alerts });
 
 Deno.serve(fn.serve(handle));

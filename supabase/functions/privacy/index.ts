@@ -13,7 +13,13 @@ import es from '../../../core/locales/es.json' with { type: 'json' };
 import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';
 import { createPrivacyHandler } from '../../../core/functions/privacy/handler.ts';
 
-const fn = setUpFunction({ name: 'privacy', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
+const fn = setUpFunction({
+  name: 'privacy',
+  env: (name) => Deno.env.get(name),
+  Pool: pg.Pool,
+  createTransport: (options) => nodemailer.createTransport(options),
+  texts: { en, es },
+});
 const handle = createPrivacyHandler({ sql: fn.sql, config: fn.alerts, onQueued: () => background(fn.drain()) });
 
 Deno.serve(fn.serve(handle));

@@ -16,7 +16,13 @@ import es from '../../../core/locales/es.json' with { type: 'json' };
 import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';
 import { createAlertsHandler } from '../../../core/functions/alerts/handler.ts';
 
-const fn = setUpFunction({ name: 'saved-searches', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
+const fn = setUpFunction({
+  name: 'saved-searches',
+  env: (name) => Deno.env.get(name),
+  Pool: pg.Pool,
+  createTransport: (options) => nodemailer.createTransport(options),
+  texts: { en, es },
+});
 const handle = createAlertsHandler({ sql: fn.sql, config: fn.alerts, texts: fn.texts, onQueued: () => background(fn.drain()) });
 
 Deno.serve(fn.serve(handle));

@@ -16,7 +16,13 @@ import es from '../../../core/locales/es.json' with { type: 'json' };
 import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';
 import { createInquiryHandler } from '../../../core/functions/inquiry/handler.ts';
 
-const fn = setUpFunction({ name: 'send-property-inquiry', env: (name) => Deno.env.get(name), Pool: pg.Pool, createTransport: (options) => nodemailer.createTransport(options), texts: { en, es } });
+const fn = setUpFunction({
+  name: 'send-property-inquiry',
+  env: (name) => Deno.env.get(name),
+  Pool: pg.Pool,
+  createTransport: (options) => nodemailer.createTransport(options),
+  texts: { en, es },
+});
 const handle = createInquiryHandler({ sql: fn.sql, config: fn.inquiry, texts: fn.texts, onStored: () => background(fn.drain()) });
 
 Deno.serve(fn.serve(handle));

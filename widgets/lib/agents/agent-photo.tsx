@@ -16,7 +16,11 @@ export function AgentPhoto({ photo, name, className = '' }: { photo: string | un
   useEffect(() => setFailed(false), [photo]);
   return (
     <span className={`block overflow-hidden bg-surface-subtle ${className}`}>
-      {photo && !failed ? <img src={photo} alt={name} loading="lazy" decoding="async" className="block w-full h-full object-cover" onError={() => setFailed(true)} /> : <AgentPlaceholder />}
+      {photo && !failed ? (
+        <img src={photo} alt={name} loading="lazy" decoding="async" className="block w-full h-full object-cover" onError={() => setFailed(true)} />
+      ) : (
+        <AgentPlaceholder />
+      )}
     </span>
   );
 }

@@ -22,7 +22,11 @@ import { siteUrl } from '../site-links.ts';
 
 addTexts(texts);
 
-const ERROR_KEYS: Record<string, string> = { required: 'alerts.errors.emailRequired', invalid: 'alerts.errors.emailInvalid', tooLong: 'alerts.errors.emailTooLong' };
+const ERROR_KEYS: Record<string, string> = {
+  required: 'alerts.errors.emailRequired',
+  invalid: 'alerts.errors.emailInvalid',
+  tooLong: 'alerts.errors.emailTooLong',
+};
 
 export interface AlertDialogProps {
   open: boolean;
@@ -104,7 +108,11 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
             <p className="m-0 text-ink" role="status">
               {t(market ? 'follow.sent' : 'alerts.sent.text', { email: email.trim() })}
             </p>
-            <button type="button" onClick={close} className="self-start rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover">
+            <button
+              type="button"
+              onClick={close}
+              className="self-start rounded-md bg-primary px-4 py-2.5 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover"
+            >
               {t('alerts.sent.close')}
             </button>
           </>
@@ -142,7 +150,14 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
                 <legend className="p-0 mb-1 text-sm font-medium text-ink">{t('alerts.frequency')}</legend>
                 {ALERT_FREQUENCIES.map((f) => (
                   <label key={f} className="flex items-center gap-2 text-[15px] text-ink cursor-pointer">
-                    <input type="radio" name="frequency" value={f} checked={frequency === f} onChange={() => setFrequency(f)} className="w-4 h-4 accent-primary" />
+                    <input
+                      type="radio"
+                      name="frequency"
+                      value={f}
+                      checked={frequency === f}
+                      onChange={() => setFrequency(f)}
+                      className="w-4 h-4 accent-primary"
+                    />
                     {t(`alerts.frequencies.${f}`)}
                   </label>
                 ))}
@@ -162,7 +177,15 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
             {/* people never see or fill this; bots that fill every field do */}
             <div className="exp-sr-only" aria-hidden="true">
               <label htmlFor={`${id}-website`}>{t('alerts.honeypot')}</label>
-              <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={honeypot} onChange={(e) => setHoneypot(e.target.value)} />
+              <input
+                id={`${id}-website`}
+                name="website"
+                type="text"
+                tabIndex={-1}
+                autoComplete="off"
+                value={honeypot}
+                onChange={(e) => setHoneypot(e.target.value)}
+              />
             </div>
             {problem ? (
               <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="alert-error">

@@ -44,7 +44,9 @@ export interface Lead {
 export function leadWhy(lead: Pick<Lead, 'recipient_kind' | 'assigned' | 'routed' | 'owner_agent_id'>): string {
   if (lead.routed) return lead.routed.by === 'rule' ? 'rule' : 'spread';
   if (lead.assigned) return lead.owner_agent_id === null ? 'toTeam' : 'reassigned';
-  return { listing_agent: 'listing', agent: 'addressed', team: 'team', lead_agent: 'website', area_agent: 'area', routed: 'spread' }[lead.recipient_kind] ?? 'team';
+  return (
+    { listing_agent: 'listing', agent: 'addressed', team: 'team', lead_agent: 'website', area_agent: 'area', routed: 'spread' }[lead.recipient_kind] ?? 'team'
+  );
 }
 
 const auths = new Map<string, GoTrueClient>();
@@ -80,7 +82,11 @@ export function askEarly(config: ApiConfig): void {
     .getSession()
     .then(({ data: { session } }) => {
       if (!session) return;
-      const calls: Record<string, Promise<unknown>> = { my_role: getMyRole(config, session), my_leads: getMyLeads(config, session), my_alert_leads: getMyAlertLeads(config, session) };
+      const calls: Record<string, Promise<unknown>> = {
+        my_role: getMyRole(config, session),
+        my_leads: getMyLeads(config, session),
+        my_alert_leads: getMyAlertLeads(config, session),
+      };
       for (const [call, answer] of Object.entries(calls)) {
         // (an error is the part's to show when it takes the answer)
         answer.catch(() => undefined);
@@ -99,7 +105,8 @@ function earlyOr<T>(config: ApiConfig, session: Session, call: string, ask: () =
 }
 
 /** The data API as the signed-in agent. */
-const restAs = (config: ApiConfig, session: Session) => new PostgrestClient(`${config.url}/rest/v1`, { headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` } });
+const restAs = (config: ApiConfig, session: Session) =>
+  new PostgrestClient(`${config.url}/rest/v1`, { headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` } });
 
 /** Mails a code to the address (Auth answers the same for any address: only an agent's gets one). */
 export async function askForCode(config: ApiConfig, email: string): Promise<'sent' | 'wait' | 'failed'> {
@@ -124,11 +131,21 @@ export async function getMyLeads(config: ApiConfig, session: Session, signal?: A
 
 /** Her leads and alert subscriptions as the page first shows them: the early answers when there are. */
 export function firstLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<[Lead[], AlertLead[]]> {
-  return Promise.all([earlyOr(config, session, 'my_leads', () => getMyLeads(config, session, signal)), earlyOr(config, session, 'my_alert_leads', () => getMyAlertLeads(config, session, signal))]);
+  return Promise.all([
+    earlyOr(config, session, 'my_leads', () => getMyLeads(config, session, signal)),
+    earlyOr(config, session, 'my_alert_leads', () => getMyAlertLeads(config, session, signal)),
+  ]);
 }
 
-export async function moveLead(config: ApiConfig, session: Session, lead: { id: string; status: LeadStatus; followUpOn: string | null; note: string }): Promise<void> {
-  await answer(restAs(config, session).rpc('move_lead', { lead_id: lead.id, status: lead.status, follow_up_on: lead.followUpOn || null, note: lead.note.trim() || null }), 'move the lead');
+export async function moveLead(
+  config: ApiConfig,
+  session: Session,
+  lead: { id: string; status: LeadStatus; followUpOn: string | null; note: string },
+): Promise<void> {
+  await answer(
+    restAs(config, session).rpc('move_lead', { lead_id: lead.id, status: lead.status, follow_up_on: lead.followUpOn || null, note: lead.note.trim() || null }),
+    'move the lead',
+  );
 }
 
 /** Where a lead came from, as her filter names it: the site its page was on (her own website, ours), else its element, else '' (not known). */
@@ -182,7 +199,11 @@ export interface CalendarVisit {
 
 /** Her visits and requests with a time in [from, to) (at most 62 days). */
 export async function getMyVisits(config: ApiConfig, session: Session, from: Date, to: Date, signal?: AbortSignal): Promise<CalendarVisit[]> {
-  return (await answer(restAs(config, session).rpc('my_visits', { from_at: from.toISOString(), to_at: to.toISOString() }), 'visits', signal)) as CalendarVisit[];
+  return (await answer(
+    restAs(config, session).rpc('my_visits', { from_at: from.toISOString(), to_at: to.toISOString() }),
+    'visits',
+    signal,
+  )) as CalendarVisit[];
 }
 
 /** What acting on a visit came to, as the mails' links say it. */
@@ -194,7 +215,13 @@ export async function actOnVisit(
   act: { id: number; action: 'confirm' | 'propose' | 'cancel'; choice?: number; startAt?: string; place?: string },
 ): Promise<VisitResult> {
   const data = (await answer(
-    restAs(config, session).rpc('act_on_visit', { request_id: act.id, action: act.action, choice: act.choice ?? null, start_at: act.startAt ?? null, place: act.place?.trim() || null }),
+    restAs(config, session).rpc('act_on_visit', {
+      request_id: act.id,
+      action: act.action,
+      choice: act.choice ?? null,
+      start_at: act.startAt ?? null,
+      place: act.place?.trim() || null,
+    }),
     'act on the visit',
   )) as { result: VisitResult };
   return data.result;
@@ -202,7 +229,9 @@ export async function actOnVisit(
 
 /** Her open times for a request, the next 14 days (to propose another). */
 export async function getMyOpenTimes(config: ApiConfig, session: Session, requestId: number): Promise<string[]> {
-  return ((await answer(restAs(config, session).rpc('my_open_times', { request_id: requestId }), 'open times')) as string[]).map((t) => new Date(t).toISOString());
+  return ((await answer(restAs(config, session).rpc('my_open_times', { request_id: requestId }), 'open times')) as string[]).map((t) =>
+    new Date(t).toISOString(),
+  );
 }
 
 export interface VisitingPeriod {
@@ -223,7 +252,12 @@ export async function getMyHours(config: ApiConfig, session: Session): Promise<V
 }
 
 /** Sets her week and days off; a refusal's reason is the database's hint (hours_overlap, hours_order, ...). */
-export async function setMyHours(config: ApiConfig, session: Session, hours: VisitingPeriod[], daysOff: string[]): Promise<VisitingHours | { refused: string }> {
+export async function setMyHours(
+  config: ApiConfig,
+  session: Session,
+  hours: VisitingPeriod[],
+  daysOff: string[],
+): Promise<VisitingHours | { refused: string }> {
   const { data, error } = await restAs(config, session).rpc('set_visiting_hours', { hours, days_off: daysOff });
   if (error) {
     if (error.code === '22023' && error.hint) return { refused: error.hint };
@@ -328,7 +362,11 @@ export async function deactivateAgent(config: ApiConfig, session: Session, agent
 }
 
 /** Invites an agent; a refusal's reason is the database's hint (email, name). */
-export async function inviteAgent(config: ApiConfig, session: Session, agent: { email: string; firstName: string; lastName: string }): Promise<{ agent_id: number } | { refused: string }> {
+export async function inviteAgent(
+  config: ApiConfig,
+  session: Session,
+  agent: { email: string; firstName: string; lastName: string },
+): Promise<{ agent_id: number } | { refused: string }> {
   const { data, error } = await restAs(config, session).rpc('invite_agent', { email: agent.email, first_name: agent.firstName, last_name: agent.lastName });
   if (error) {
     if (error.code === '22023' && error.hint) return { refused: error.hint };

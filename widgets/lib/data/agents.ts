@@ -75,7 +75,10 @@ export async function getAreaAgents(rest: PostgrestClient, place: string, signal
   const { data, error } = await call;
   if (error) throw new Error(`area agents: ${error.message}`);
   const answer = (data ?? {}) as { place?: { path?: unknown; name?: unknown } | null; agents?: unknown };
-  const named = answer.place && typeof answer.place.path === 'string' && typeof answer.place.name === 'string' ? { path: answer.place.path, name: answer.place.name } : null;
+  const named =
+    answer.place && typeof answer.place.path === 'string' && typeof answer.place.name === 'string'
+      ? { path: answer.place.path, name: answer.place.name }
+      : null;
   const ids = (Array.isArray(answer.agents) ? answer.agents : [])
     .map(String)
     .filter((id) => /^\d{1,15}$/.test(id))

@@ -48,7 +48,14 @@ export async function getListingsCount(rest: PostgrestClient, filters: SearchFil
 }
 
 /** Call 2: one page of 24 listings (or `size`, for the featured block), all columns (public.search_listings). */
-export async function getListingsPage(rest: PostgrestClient, filters: SearchFilters, sort: SortKey, page: number, signal?: AbortSignal, size = PAGE_SIZE): Promise<Record<string, unknown>[]> {
+export async function getListingsPage(
+  rest: PostgrestClient,
+  filters: SearchFilters,
+  sort: SortKey,
+  page: number,
+  signal?: AbortSignal,
+  size = PAGE_SIZE,
+): Promise<Record<string, unknown>[]> {
   const data = await answer(rest.rpc('search_listings', searchArgs(filters, sort, page, size)), 'page', signal);
   return (data ?? []) as Record<string, unknown>[];
 }
@@ -151,7 +158,12 @@ export interface MapPoint {
  * parallel blocks of 1000 up to 5000; `capped` when there are more. A block that comes back
  * shorter than asked (a project whose Max Rows is lower) is read on from where it stopped.
  */
-export async function getMapPoints(rest: PostgrestClient, filters: SearchFilters, total: number, signal?: AbortSignal): Promise<{ points: MapPoint[]; capped: boolean }> {
+export async function getMapPoints(
+  rest: PostgrestClient,
+  filters: SearchFilters,
+  total: number,
+  signal?: AbortSignal,
+): Promise<{ points: MapPoint[]; capped: boolean }> {
   const wanted = Math.min(total, MAP_POINTS_LIMIT);
   const blocks = Math.ceil(wanted / BLOCK);
   const block = async (offset: number, size: number): Promise<MapPoint[]> => {

@@ -74,7 +74,17 @@ export interface InquiryFormProps {
   sentKeys?: { title: string; text: string };
 }
 
-export function InquiryForm({ target, onSent, heading, headingLevel: Heading = 'h3', submitLabel, children, extra, onUnavailable, sentKeys }: InquiryFormProps) {
+export function InquiryForm({
+  target,
+  onSent,
+  heading,
+  headingLevel: Heading = 'h3',
+  submitLabel,
+  children,
+  extra,
+  onUnavailable,
+  sentKeys,
+}: InquiryFormProps) {
   const { t, api, toaster, host, lang, leadAgentId } = useElement();
   const id = useId();
   const [honeypot, setHoneypot] = useState('');
@@ -143,7 +153,11 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       return;
     }
     setStatus('error');
-    toaster.show({ title: { key: 'common.error' }, description: { key: result.reason === 'rate-limited' ? 'inquiry.rateLimited' : 'inquiry.errorText' }, variant: 'destructive' });
+    toaster.show({
+      title: { key: 'common.error' },
+      description: { key: result.reason === 'rate-limited' ? 'inquiry.rateLimited' : 'inquiry.errorText' },
+      variant: 'destructive',
+    });
   };
 
   const field = (name: InquiryField, label: string, input: ReactElement) => (
@@ -209,7 +223,15 @@ export function InquiryForm({ target, onSent, heading, headingLevel: Heading = '
       {/* people never see or fill this; bots that fill every field do */}
       <div className="exp-sr-only" aria-hidden="true">
         <label htmlFor={`${id}-website`}>Website</label>
-        <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={honeypot} onChange={(e) => setHoneypot(e.target.value)} />
+        <input
+          id={`${id}-website`}
+          name="website"
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          value={honeypot}
+          onChange={(e) => setHoneypot(e.target.value)}
+        />
       </div>
       <ConsentBoxes purposes={LEAD_CONSENTS} given={consents} onChange={setConsents} />
       {status === 'error' ? (

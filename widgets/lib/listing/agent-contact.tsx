@@ -18,7 +18,17 @@ export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: s
   useEffect(() => setFailed(false), [photo]);
   const box = { width: `${size}px`, height: `${size}px` };
   if (photo && !failed) {
-    return <img src={photo} alt="" style={box} className="shrink-0 rounded-full object-cover bg-surface-subtle" onError={() => setFailed(true)} loading="lazy" decoding="async" />;
+    return (
+      <img
+        src={photo}
+        alt=""
+        style={box}
+        className="shrink-0 rounded-full object-cover bg-surface-subtle"
+        onError={() => setFailed(true)}
+        loading="lazy"
+        decoding="async"
+      />
+    );
   }
   return (
     <span

@@ -78,7 +78,9 @@ export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, hi
         <p className="m-0 text-lg font-bold tracking-tight">
           {listingPrice(p, t)}
           {/* the alícuota a month, when the listing says it (docs/product.md §3) */}
-          {p.facts.hoaFee ? <span className="block text-xs font-medium tracking-normal opacity-90">{t('listing.hoaFee', { fee: formatPrice(p.facts.hoaFee) })}</span> : null}
+          {p.facts.hoaFee ? (
+            <span className="block text-xs font-medium tracking-normal opacity-90">{t('listing.hoaFee', { fee: formatPrice(p.facts.hoaFee) })}</span>
+          ) : null}
         </p>
         <p className="m-0 text-xs font-medium uppercase tracking-wide opacity-90 truncate">{typeLabel(p.propertyType, t)}</p>
       </div>

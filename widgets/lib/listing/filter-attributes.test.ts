@@ -29,7 +29,18 @@ describe('the filters an element takes as attributes', () => {
 
   it('make the filters the table applies', () => {
     expect(
-      filtersFrom({ city: 'Quito', place: 'quito/inaquito', features: 'pool, garage', keywords: ' piscina  ', propertyType: 'house', minPrice: 1, maxPrice: 2, beds: 3, baths: 1.5, openHouse: true }),
+      filtersFrom({
+        city: 'Quito',
+        place: 'quito/inaquito',
+        features: 'pool, garage',
+        keywords: ' piscina  ',
+        propertyType: 'house',
+        minPrice: 1,
+        maxPrice: 2,
+        beds: 3,
+        baths: 1.5,
+        openHouse: true,
+      }),
     ).toEqual({
       city: 'Quito',
       place: 'quito/inaquito',

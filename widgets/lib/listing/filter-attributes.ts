@@ -14,7 +14,11 @@ export const filterAttributes = {
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
   place: { type: 'string', maxLength: 170, format: { test: (text: string) => parsePlace(text) !== undefined, example: 'quito/inaquito' } },
   /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
-  features: { type: 'string', maxLength: 120, format: { test: (text: string) => text.split(',').every((f) => (FEATURE_FLAGS as readonly string[]).includes(f.trim())), example: 'pool,garage' } },
+  features: {
+    type: 'string',
+    maxLength: 120,
+    format: { test: (text: string) => text.split(',').every((f) => (FEATURE_FLAGS as readonly string[]).includes(f.trim())), example: 'pool,garage' },
+  },
   /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
   keywords: { type: 'string', maxLength: 200 },
   /** Property type: house, apartment, suite, quinta, land, office, business_premises, commercial_building (or another value of the data). */
@@ -46,7 +50,21 @@ export const filterAttributes = {
 /** What the attributes give, as the filter table names it (the features as the attribute's list). */
 export type FilterValues = Pick<
   SearchFilters,
-  'operation' | 'maxHoaFee' | 'parking' | 'storage' | 'furnished' | 'pets' | 'city' | 'place' | 'keywords' | 'propertyType' | 'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'openHouse'
+  | 'operation'
+  | 'maxHoaFee'
+  | 'parking'
+  | 'storage'
+  | 'furnished'
+  | 'pets'
+  | 'city'
+  | 'place'
+  | 'keywords'
+  | 'propertyType'
+  | 'minPrice'
+  | 'maxPrice'
+  | 'beds'
+  | 'baths'
+  | 'openHouse'
 > & { features?: string };
 
 /** The filters the attributes set, as the filter table applies them (agent-id is left to the element: a scope or a filter). */

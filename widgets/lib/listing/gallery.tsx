@@ -59,7 +59,8 @@ export function Gallery({ images, propertyId, title, start, onClose }: GalleryPr
     if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(e.clientY - s.y)) go(dx < 0 ? 1 : -1);
   };
   const current = images[index];
-  const arrow = 'absolute top-1/2 -translate-y-1/2 z-[2] flex h-11 w-11 items-center justify-center rounded-full bg-white/90 text-ink shadow cursor-pointer hover:bg-white';
+  const arrow =
+    'absolute top-1/2 -translate-y-1/2 z-[2] flex h-11 w-11 items-center justify-center rounded-full bg-white/90 text-ink shadow cursor-pointer hover:bg-white';
   return (
     <Dialog open={start !== null} onClose={onClose} labelledBy={titleId} variant="sheet" part="gallery">
       <div className="flex h-full w-full flex-col bg-[#0b1220] text-white" onKeyDown={onKeyDown}>

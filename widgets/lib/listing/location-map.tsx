@@ -97,7 +97,13 @@ export function LocationMap({
       </div>
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
         <p className="m-0 text-sm text-ink-muted">{approximate ? t('location.approximateNote') : [p.address, p.city].filter(Boolean).join(', ')}</p>
-        <a href={directionsUrl(p)} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-semibold text-primary hover:underline" part="directions">
+        <a
+          href={directionsUrl(p)}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-semibold text-primary hover:underline"
+          part="directions"
+        >
           <PinIcon size={16} />
           {t('location.directions')}
         </a>

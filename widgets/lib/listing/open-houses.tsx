@@ -28,7 +28,17 @@ export function OpenHouses({ property: p, headingLevel }: { property: Property; 
     return () => controller.abort();
   }, [api, p.id, some]);
   if (!some || state.id !== p.id) return null;
-  return <OpenHousesView openHouses={state.list} t={t} lang={lang} heading={headingLevel} calendarHref={(id) => siteUrl(openHouseCalendarPath(p.id, id), site, lang)} classes={CLASSES} part />;
+  return (
+    <OpenHousesView
+      openHouses={state.list}
+      t={t}
+      lang={lang}
+      heading={headingLevel}
+      calendarHref={(id) => siteUrl(openHouseCalendarPath(p.id, id), site, lang)}
+      classes={CLASSES}
+      part
+    />
+  );
 }
 
 const CLASSES: OpenHousesClasses = {

@@ -40,7 +40,9 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
   // what a month costs: the loan's payment and, when the listing says it, its alícuota
   const total = payment ? payment.monthly + (hoaFee ?? 0) : null;
   const Heading = headingLevel;
-  const asOf = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${lender.asOf}T00:00:00Z`));
+  const asOf = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${lender.asOf}T00:00:00Z`),
+  );
   const choose = (next: Lender) => {
     setLenderId(next.id);
     setTexts(textsOf(next));
@@ -110,7 +112,11 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
                 </span>
               ) : null}
               <span className="block text-sm text-ink-muted">
-                {t('payment.breakdown', { down: formatPrice(payment.downPayment), loan: formatPrice(payment.loan), interest: formatPrice(payment.totalInterest) })}
+                {t('payment.breakdown', {
+                  down: formatPrice(payment.downPayment),
+                  loan: formatPrice(payment.loan),
+                  interest: formatPrice(payment.totalInterest),
+                })}
               </span>
             </>
           ) : (
@@ -137,7 +143,9 @@ export function RentCost({ rent, hoaFee = null, headingLevel }: { rent: number; 
         <Heading className="m-0 text-base font-semibold text-ink">{t('payment.rentHeading')}</Heading>
         <span className="text-ink font-semibold">{t('payment.perMonth', { amount: formatPrice(rent + (hoaFee ?? 0)) })}</span>
       </div>
-      <p className="m-0 mt-1 text-sm text-ink-muted">{hoaFee ? t('payment.rentWithFee', { rent: formatPrice(rent), fee: formatPrice(hoaFee) }) : t('payment.rentOnly')}</p>
+      <p className="m-0 mt-1 text-sm text-ink-muted">
+        {hoaFee ? t('payment.rentWithFee', { rent: formatPrice(rent), fee: formatPrice(hoaFee) }) : t('payment.rentOnly')}
+      </p>
     </div>
   );
 }

@@ -29,7 +29,15 @@ export function PriceHistory({ property: p, headingLevel }: { property: Property
   }, [api, p.id]);
   const failed = state.failed && state.id === p.id;
   return (
-    <PriceHistoryView days={daysOnMarket(p)} events={state.id === p.id ? state.events : null} t={t} lang={lang} heading={headingLevel} classes={CLASSES} part="price-history">
+    <PriceHistoryView
+      days={daysOnMarket(p)}
+      events={state.id === p.id ? state.events : null}
+      t={t}
+      lang={lang}
+      heading={headingLevel}
+      classes={CLASSES}
+      part="price-history"
+    >
       {failed ? <p className="m-0 text-sm text-ink-muted">{t('history.error')}</p> : null}
     </PriceHistoryView>
   );

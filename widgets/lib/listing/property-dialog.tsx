@@ -33,7 +33,15 @@ export function PropertyDialog({ property, onClose, phoneCountryCode, tileUrl, t
             <DialogClose onClose={onClose} />
           </div>
           <div className="overflow-y-auto overscroll-contain" part="detail-body">
-            <PropertyDetail property={p} phoneCountryCode={phoneCountryCode} headingLevel="h2" titleId={titleId} onSent={onClose} tileUrl={tileUrl} tileAttribution={tileAttribution} />
+            <PropertyDetail
+              property={p}
+              phoneCountryCode={phoneCountryCode}
+              headingLevel="h2"
+              titleId={titleId}
+              onSent={onClose}
+              tileUrl={tileUrl}
+              tileAttribution={tileAttribution}
+            />
           </div>
         </>
       ) : null}

@@ -54,7 +54,8 @@ export function ShareButton({ target }: { target: ShareTarget }) {
     setOpen((o) => !o);
   };
 
-  const item = 'flex items-center gap-2 w-full px-3 py-2.5 text-sm text-ink no-underline bg-transparent border-0 cursor-pointer text-left hover:bg-surface-subtle';
+  const item =
+    'flex items-center gap-2 w-full px-3 py-2.5 text-sm text-ink no-underline bg-transparent border-0 cursor-pointer text-left hover:bg-surface-subtle';
   return (
     <div ref={box} className="relative inline-block">
       <button

@@ -41,7 +41,18 @@ export function SimilarListings({ property, headingLevel }: { property: Property
               part="similar-listing"
             >
               <span className="relative block aspect-video bg-surface-subtle">
-                {p.images[0] ? <Photo src={p.images[0]} sizes={PHOTO_SIZES.tile} width={320} height={180} alt="" loading="lazy" decoding="async" className="block h-full w-full object-cover" /> : null}
+                {p.images[0] ? (
+                  <Photo
+                    src={p.images[0]}
+                    sizes={PHOTO_SIZES.tile}
+                    width={320}
+                    height={180}
+                    alt=""
+                    loading="lazy"
+                    decoding="async"
+                    className="block h-full w-full object-cover"
+                  />
+                ) : null}
                 <PriceCutBadge property={p} className="absolute bottom-1.5 left-1.5" />
               </span>
               <span className="flex flex-col gap-0.5 p-2">

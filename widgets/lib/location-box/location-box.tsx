@@ -202,7 +202,11 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
             <span className="min-w-0">
               <span className="block font-medium break-words">{s.kind === 'listing' ? s.name || t('listing.defaultTitle') : s.name}</span>
               <span className="block text-xs text-ink-muted break-words">
-                {[t(`placeBox.kinds.${s.kind}`), s.kind === 'sector' || s.kind === 'listing' ? s.city : null, s.kind === 'province' || s.kind === 'listing' ? null : s.province]
+                {[
+                  t(`placeBox.kinds.${s.kind}`),
+                  s.kind === 'sector' || s.kind === 'listing' ? s.city : null,
+                  s.kind === 'province' || s.kind === 'listing' ? null : s.province,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               </span>

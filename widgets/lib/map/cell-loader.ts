@@ -85,7 +85,12 @@ export function mergeCells(list: readonly MapCell[], reach: number, project: (ln
       count,
       lat: (a.lat * a.count + cell.lat * cell.count) / count,
       lng: (a.lng * a.count + cell.lng * cell.count) / count,
-      bounds: [Math.min(a.bounds[0], cell.bounds[0]), Math.min(a.bounds[1], cell.bounds[1]), Math.max(a.bounds[2], cell.bounds[2]), Math.max(a.bounds[3], cell.bounds[3])],
+      bounds: [
+        Math.min(a.bounds[0], cell.bounds[0]),
+        Math.min(a.bounds[1], cell.bounds[1]),
+        Math.max(a.bounds[2], cell.bounds[2]),
+        Math.max(a.bounds[3], cell.bounds[3]),
+      ],
       priceFrom: low(a.priceFrom, cell.priceFrom),
       priceTo: high(a.priceTo, cell.priceTo),
       id: null,

@@ -76,7 +76,17 @@ export function MapCredit({ attribution }: { attribution?: string | undefined })
 }
 
 /** 'Search this area' after the visitor's own move, and clearing the area once it applies. */
-export function SearchAreaButtons({ moved, areaActive, onSearch, onClear }: { moved: boolean; areaActive: boolean; onSearch: () => void; onClear: () => void }) {
+export function SearchAreaButtons({
+  moved,
+  areaActive,
+  onSearch,
+  onClear,
+}: {
+  moved: boolean;
+  areaActive: boolean;
+  onSearch: () => void;
+  onClear: () => void;
+}) {
   const { t } = useElement();
   return (
     <div className="absolute top-3 left-1/2 -translate-x-1/2 flex gap-2 z-[5]">
@@ -92,7 +102,12 @@ export function SearchAreaButtons({ moved, areaActive, onSearch, onClear }: { mo
         </button>
       ) : null}
       {areaActive ? (
-        <button type="button" onClick={onClear} className="rounded-full bg-surface px-4 py-2 text-sm font-medium text-ink shadow-lg cursor-pointer hover:bg-surface-subtle" part="clear-area">
+        <button
+          type="button"
+          onClick={onClear}
+          className="rounded-full bg-surface px-4 py-2 text-sm font-medium text-ink shadow-lg cursor-pointer hover:bg-surface-subtle"
+          part="clear-area"
+        >
           {t('map.clearArea')}
         </button>
       ) : null}
@@ -105,7 +120,21 @@ export function SearchAreaButtons({ moved, areaActive, onSearch, onClear }: { mo
  * the first corner, how it is done; once drawn, removing it. A finger draws a lasso, a mouse clicks
  * corners (ol-draw.ts).
  */
-export function DrawButtons({ drawing, armed, drawn, onDraw, onCancel, onClear }: { drawing: boolean; armed: boolean; drawn: boolean; onDraw: () => void; onCancel: () => void; onClear: () => void }) {
+export function DrawButtons({
+  drawing,
+  armed,
+  drawn,
+  onDraw,
+  onCancel,
+  onClear,
+}: {
+  drawing: boolean;
+  armed: boolean;
+  drawn: boolean;
+  onDraw: () => void;
+  onCancel: () => void;
+  onClear: () => void;
+}) {
   const { t } = useElement();
   const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
   const pill = 'inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold shadow-lg cursor-pointer border-0';
@@ -147,7 +176,11 @@ export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; 
       <ul className="list-none m-0 p-0 flex flex-col gap-2">
         {shown.map((p) => (
           <li key={p.id}>
-            <button type="button" onClick={() => onOpen(p.id)} className="w-full text-left rounded-md border border-line bg-surface px-3 py-2 cursor-pointer hover:bg-surface-subtle">
+            <button
+              type="button"
+              onClick={() => onOpen(p.id)}
+              className="w-full text-left rounded-md border border-line bg-surface px-3 py-2 cursor-pointer hover:bg-surface-subtle"
+            >
               <span className="block font-semibold text-ink">{listingPrice(p, t)}</span>
               <span className="block text-sm text-ink line-clamp-1">{p.title}</span>
               <span className="block text-xs text-ink-muted">{[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}</span>

@@ -182,7 +182,14 @@ function RealMap(props: RealMapProps) {
         </div>
       ) : null}
       {status === 'ready' && onDrawArea ? (
-        <DrawButtons drawing={area.drawing} armed={area.armed} drawn={Boolean(polygon)} onDraw={area.start} onCancel={area.cancel} onClear={() => onDrawArea(undefined)} />
+        <DrawButtons
+          drawing={area.drawing}
+          armed={area.armed}
+          drawn={Boolean(polygon)}
+          onDraw={area.start}
+          onCancel={area.cancel}
+          onClear={() => onDrawArea(undefined)}
+        />
       ) : null}
       {status === 'ready' && onSearchArea && !area.drawing && (moved || areaActive) ? (
         <SearchAreaButtons

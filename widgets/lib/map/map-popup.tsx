@@ -47,7 +47,15 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
     <div className="exp-root overflow-hidden rounded-brand bg-surface text-ink shadow-xl border border-line" style={{ width: narrow ? 240 : 280 }} part="popup">
       <div className="relative aspect-video bg-surface-subtle">
         {photo && !failed ? (
-          <Photo src={photo} sizes={PHOTO_SIZES.tile} width={280} height={158} alt="" className="block w-full h-full object-cover" onError={() => setFailed(true)} />
+          <Photo
+            src={photo}
+            sizes={PHOTO_SIZES.tile}
+            width={280}
+            height={158}
+            alt=""
+            className="block w-full h-full object-cover"
+            onError={() => setFailed(true)}
+          />
         ) : (
           <PropertyPlaceholder index={placeholderIndex(pin.id)} label={t('carousel.noPhoto')} />
         )}

@@ -43,7 +43,14 @@ export interface CellLayer {
  * Creates the cells' layer (hidden until shown) for a view: `size()` the map's size, `zoom()` the
  * view's zoom, `pinStyle` draws a cell of one listing, `onRedraw` hears each redraw before it happens.
  */
-export function createCells(options: { view: View; size: () => Size | undefined; zoom: () => number; pinStyle: (feature: Feature) => Style; onRedraw: () => void; zIndex: number }): CellLayer {
+export function createCells(options: {
+  view: View;
+  size: () => Size | undefined;
+  zoom: () => number;
+  pinStyle: (feature: Feature) => Style;
+  onRedraw: () => void;
+  zIndex: number;
+}): CellLayer {
   const { view, pinStyle } = options;
   const source = new VectorSource<Feature<Point>>();
   const layer = new VectorLayer({
@@ -102,7 +109,8 @@ export function createCells(options: { view: View; size: () => Size | undefined;
         },
         onError: events.onError,
         ...(fit && {
-          fit: (world: MapCell[]) => fit.extent(boundingExtent(world.flatMap((c) => [fromLonLat([c.bounds[0], c.bounds[1]]), fromLonLat([c.bounds[2], c.bounds[3]])]))),
+          fit: (world: MapCell[]) =>
+            fit.extent(boundingExtent(world.flatMap((c) => [fromLonLat([c.bounds[0], c.bounds[1]]), fromLonLat([c.bounds[2], c.bounds[3]])]))),
           empty: fit.empty,
         }),
       });

@@ -96,7 +96,8 @@ export function areaTool(map: OlMap, options: AreaOptions): AreaTool {
         type: 'Polygon',
         style,
         // a finger or a pen draws a lasso; a mouse clicks corners
-        freehandCondition: (e: MapBrowserEvent) => (e.originalEvent as PointerEvent).pointerType === 'touch' || (e.originalEvent as PointerEvent).pointerType === 'pen',
+        freehandCondition: (e: MapBrowserEvent) =>
+          (e.originalEvent as PointerEvent).pointerType === 'touch' || (e.originalEvent as PointerEvent).pointerType === 'pen',
       });
       draw.on('drawend', (e) => {
         const geometry = e.feature.getGeometry() as Polygon;

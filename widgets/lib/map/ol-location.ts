@@ -65,7 +65,10 @@ export function createLocationMap(options: LocationOptions): LocationController 
     // a ring of 64 corners (Web Mercator stretches distances by 1 / cos(latitude): on the equator
     // barely, but exactly); a polygon, since the shared OpenLayers chunk has no circle geometry
     const radius = APPROXIMATE_RADIUS_M / Math.cos((options.lat * Math.PI) / 180);
-    const ring = Array.from({ length: 65 }, (_, i) => [center[0]! + radius * Math.cos((i / 64) * 2 * Math.PI), center[1]! + radius * Math.sin((i / 64) * 2 * Math.PI)]);
+    const ring = Array.from({ length: 65 }, (_, i) => [
+      center[0]! + radius * Math.cos((i / 64) * 2 * Math.PI),
+      center[1]! + radius * Math.sin((i / 64) * 2 * Math.PI),
+    ]);
     circle = new Polygon([ring]);
     marks.addFeature(new Feature({ geometry: circle }));
   }

@@ -110,7 +110,14 @@ export function createMap(options: MapOptions): MapController {
   const pins = createPins({ highlighted: () => highlighted, zIndex: 3, map: () => map });
   const spread = createSpread({ view, pinStyle: pins.style, zIndex: 4 });
   // the database's cells (many matches): a badge with the count, or the only listing's price pill
-  const cells = createCells({ view, size: () => map.getSize(), zoom: () => view.getZoom() ?? DEFAULT_ZOOM, pinStyle: pins.style, onRedraw: () => spread.clear(), zIndex: 3 });
+  const cells = createCells({
+    view,
+    size: () => map.getSize(),
+    zoom: () => view.getZoom() ?? DEFAULT_ZOOM,
+    pinStyle: pins.style,
+    onRedraw: () => spread.clear(),
+    zIndex: 3,
+  });
   /** a listing's pin, or its cell when it is a cell's only listing */
   const featureOf = (id: string) => (pins.source.getFeatureById(id) ?? cells.source.getFeatureById(id)) as Feature<Point> | null;
   const popup = createPopup(options.popup, (id) => spread.pointOf(id) ?? featureOf(id)?.getGeometry());
@@ -143,14 +150,16 @@ export function createMap(options: MapOptions): MapController {
   const fitTo = (extent: Extent) => asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
   const fitEmpty = () => asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
   /** zooms towards a cluster's or a cell's listings, at most 4 zooms closer */
-  const zoomInto = (extent: Extent, zoom: number) => asProgram(() => view.fit(buffer(extent, 1), { duration: 400, padding: [60, 60, 60, 60], maxZoom: Math.min(view.getMaxZoom(), zoom + 4) }));
+  const zoomInto = (extent: Extent, zoom: number) =>
+    asProgram(() => view.fit(buffer(extent, 1), { duration: 400, padding: [60, 60, 60, 60], maxZoom: Math.min(view.getMaxZoom(), zoom + 4) }));
   // only a pan or zoom of the visitor's own counts as moved (not a resize of the window, not a fit)
   let gesture = false;
   const onGesture = () => {
     gesture = true;
   };
   const gestureTarget = map.getViewport() as HTMLElement;
-  for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) gestureTarget.addEventListener(type, onGesture, { passive: true, capture: true });
+  for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const)
+    gestureTarget.addEventListener(type, onGesture, { passive: true, capture: true });
   const onMoveEnd = () => {
     spread.clear();
     if (cells.active) cells.schedule();

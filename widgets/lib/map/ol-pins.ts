@@ -66,7 +66,8 @@ export function createPins(options: { highlighted: () => string | null; zIndex: 
   // the browser's clusters (ol-cluster.ts), made the first time more than 10 pins are drawn
   let clusters: { layer: BaseLayer; source: Cluster } | null = null;
   let clustered = false;
-  const style = (f: Feature): Style => pinStyle(f.get('label') as string, f.get('id') === highlighted() ? 'hover' : f.get('approximate') ? 'approximate' : 'normal');
+  const style = (f: Feature): Style =>
+    pinStyle(f.get('label') as string, f.get('id') === highlighted() ? 'hover' : f.get('approximate') ? 'approximate' : 'normal');
   const clusteredStyle = (cluster: Feature) => {
     const members = cluster.get('features') as Feature[] | undefined;
     if (!members || members.length === 1) return style(members?.[0] ?? cluster);

@@ -13,7 +13,13 @@ export interface MapPopup {
 
 /** Creates the overlay for the popup's element; `where(id)` is the pin a listing is drawn as now (undefined: none). */
 export function createPopup(element: HTMLElement, where: (id: string) => Point | undefined): MapPopup {
-  const overlay = new Overlay({ element, positioning: 'bottom-center', offset: [0, -34], stopEvent: true, autoPan: { margin: 16, animation: { duration: 200 } } });
+  const overlay = new Overlay({
+    element,
+    positioning: 'bottom-center',
+    offset: [0, -34],
+    stopEvent: true,
+    autoPan: { margin: 16, animation: { duration: 200 } },
+  });
   return {
     overlay,
     show(id) {

@@ -72,7 +72,9 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
   const total = useCountOf(filtersKey, givenTotal);
   const rest = getClients(api).rest;
   // the test build lets a test lower the threshold, so the default seed can show the clusters
-  const above = import.meta.env.EXP_TEST_HOOKS ? Number((globalThis as { expClustersAbove?: number }).expClustersAbove ?? SERVER_CLUSTERS_ABOVE) : SERVER_CLUSTERS_ABOVE;
+  const above = import.meta.env.EXP_TEST_HOOKS
+    ? Number((globalThis as { expClustersAbove?: number }).expClustersAbove ?? SERVER_CLUSTERS_ABOVE)
+    : SERVER_CLUSTERS_ABOVE;
   const many = total !== null && total > above && !cellsFailed;
   const cells = useMemo<CellLoader | null>(
     () =>

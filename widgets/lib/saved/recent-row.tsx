@@ -82,7 +82,12 @@ export function RecentlyViewedRow({ max, layout, showTitle, headingLevel = 'h2' 
         ) : (
           <p className="m-0 text-sm text-ink-muted">{t('recent.note')}</p>
         )}
-        <button type="button" onClick={clear} className="rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-semibold text-ink cursor-pointer hover:bg-surface-subtle" part="clear">
+        <button
+          type="button"
+          onClick={clear}
+          className="rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-semibold text-ink cursor-pointer hover:bg-surface-subtle"
+          part="clear"
+        >
           {t('recent.clear')}
         </button>
       </div>

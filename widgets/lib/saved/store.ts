@@ -112,7 +112,8 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
     /** the list, followed live: the same array until it changes */
     use: (backend: string) => useSyncExternalStore(subscribe, () => read(backend)),
     /** puts a listing first (added, or moved up), keeping at most `max` */
-    put: (backend: string, listing: Omit<SavedListing, 'savedAt'>) => write(backend, [{ ...listing, savedAt: clockNow() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max)),
+    put: (backend: string, listing: Omit<SavedListing, 'savedAt'>) =>
+      write(backend, [{ ...listing, savedAt: clockNow() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max)),
     remove: (backend: string, id: string) =>
       write(
         backend,

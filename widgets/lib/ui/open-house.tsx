@@ -11,7 +11,10 @@ export function OpenHouseBadge({ property, className = '' }: { property: Pick<Pr
   const [next] = upcomingOpenHouses(property.openHouses);
   if (!next) return null;
   return (
-    <span part="open-house-badge" className={`inline-flex items-center rounded-full bg-surface px-2 py-0.5 text-xs font-semibold text-ink shadow-sm ${className}`}>
+    <span
+      part="open-house-badge"
+      className={`inline-flex items-center rounded-full bg-surface px-2 py-0.5 text-xs font-semibold text-ink shadow-sm ${className}`}
+    >
       {t('listing.openHouse', { when: openHouseWhen(next, lang) })}
     </span>
   );

@@ -11,7 +11,10 @@ export function PriceCutBadge({ property, className = '' }: { property: Pick<Pro
   const cut = recentPriceCut(property);
   if (!cut) return null;
   return (
-    <span part="price-reduced" className={`inline-flex items-center gap-1 rounded-full bg-surface px-2 py-0.5 text-xs font-semibold text-danger shadow-sm ${className}`}>
+    <span
+      part="price-reduced"
+      className={`inline-flex items-center gap-1 rounded-full bg-surface px-2 py-0.5 text-xs font-semibold text-danger shadow-sm ${className}`}
+    >
       <span aria-hidden="true">↓</span>
       {t('listing.priceCut', { amount: formatPrice(cut.by) })}
     </span>

@@ -197,7 +197,11 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
                         className={`flex flex-col items-center rounded-md border px-2 py-1.5 text-sm cursor-pointer disabled:cursor-not-allowed disabled:opacity-50 ${on ? 'border-primary bg-primary text-primary-contrast' : 'border-line bg-surface text-ink hover:border-primary'}`}
                       >
                         <span className="font-semibold">{formatVisitTime(at, lang, zone, 'time')}</span>
-                        {ecuador ? <span className={`text-xs ${on ? '' : 'text-ink-muted'}`}>{t('visits.ecuadorShort', { time: formatVisitTime(at, lang, ECUADOR_TIME_ZONE, 'time') })}</span> : null}
+                        {ecuador ? (
+                          <span className={`text-xs ${on ? '' : 'text-ink-muted'}`}>
+                            {t('visits.ecuadorShort', { time: formatVisitTime(at, lang, ECUADOR_TIME_ZONE, 'time') })}
+                          </span>
+                        ) : null}
                       </button>
                     );
                   })}
@@ -212,7 +216,12 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
                       {formatVisitTime(at, lang, zone)}
                       {beside(at) ? <span className="text-ink-muted"> ({t('visits.ecuadorTime', { time: beside(at) })})</span> : null}
                     </span>
-                    <button type="button" className="text-primary underline cursor-pointer" onClick={() => toggle(at)} aria-label={t('visits.remove', { time: formatVisitTime(at, lang, zone) })}>
+                    <button
+                      type="button"
+                      className="text-primary underline cursor-pointer"
+                      onClick={() => toggle(at)}
+                      aria-label={t('visits.remove', { time: formatVisitTime(at, lang, zone) })}
+                    >
                       {t('visits.removeShort')}
                     </button>
                   </li>
