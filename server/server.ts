@@ -29,7 +29,7 @@ import { createAgentPhotoHandler } from './agent-area/photo.ts';
 import { createAuthHandler } from './auth/handler.ts';
 import { signInComposer } from './auth/mail.ts';
 import { sendError } from './rest/response.ts';
-import { createPages } from './pages/router.ts';
+import { createPages } from './pages/site-pages.ts';
 import { StaticFiles } from './http/static.ts';
 import { parseHostRule, type HostRule, type SafeFetchOptions } from './http/safe-fetch.ts';
 import { readFile } from 'node:fs/promises';

@@ -8,7 +8,7 @@ import { alternateLinks } from '../../core/alternates.ts';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
 import { localizedPath, sameOriginPath, splitLangPath } from '../../core/routes.ts';
 import { DEFAULT_LANG } from '../../core/lang.ts';
-import { isSitePage } from '../http/routes.ts';
+import { isSitePage } from './page-match.ts';
 import { markup } from './html.tsx';
 import { attrs } from '../../core/protocol/html.ts';
 import type { Dict } from './texts.ts';

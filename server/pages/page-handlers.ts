@@ -9,7 +9,7 @@ import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
 import { LRUCache } from 'lru-cache';
-import { matchPage } from '../http/routes.ts';
+import { matchPage } from './page-match.ts';
 import { renderAgent } from './agent-page.tsx';
 import { renderMarket } from './market-page.tsx';
 import type { MarketData } from '../../core/view/market-report.tsx';

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
 import { requestContext, type RequestContext } from '../http/request-context.ts';
 import { cleanPath, localizedPath, splitLangPath } from '../../core/routes.ts';
-import { matchDemo, matchPage, redirectFor } from '../http/routes.ts';
+import { matchDemo, matchPage, redirectFor } from './page-match.ts';
 import { unavailablePage } from './unavailable.tsx';
 import { createLinkPages } from './link-pages.ts';
 import { createPageHandlers } from './page-handlers.ts';
