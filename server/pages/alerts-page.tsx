@@ -14,6 +14,7 @@ import type { Translate } from '../../core/translate.ts';
 import { ALERT_FREQUENCIES, describeAlert, frequencyLabel, type HomeFollow, type MarketFollow } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { localizedPath, marketPath } from '../../core/routes.ts';
+import { TOKEN } from '../../core/functions/alerts/tokens.ts';
 import { markup } from './html.tsx';
 import type { Lang } from '../../core/lang.ts';
 
@@ -187,7 +188,7 @@ const actionPage = (ctx: Ctx, s: Summary, key: 'confirm' | 'unsubscribe', tone?:
 
 /** GET: what the link is about, and the button that acts (nothing changes yet). */
 export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunction): Promise<AlertPage> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(ctx.token)) return message(ctx, 'invalid', 404);
+  if (!TOKEN.test(ctx.token)) return message(ctx, 'invalid', 404);
   const answer = await call({ action: 'view', token: ctx.token });
   if (answer.status !== 200) return failure(ctx, answer);
   const { purpose, expired, search } = answer.body;
@@ -210,7 +211,7 @@ export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunc
 
 /** POST: the button was pressed (or a mail client unsubscribed in one click). */
 export async function alertPagePost(kind: AlertPageKind, ctx: Ctx, fields: URLSearchParams, call: CallFunction): Promise<AlertPage> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(ctx.token)) return message(ctx, 'invalid', 404);
+  if (!TOKEN.test(ctx.token)) return message(ctx, 'invalid', 404);
   if (kind === 'confirm') {
     const answer = await call({ action: 'confirm', token: ctx.token });
     if (answer.status !== 200) return failure(ctx, answer);

@@ -6,6 +6,7 @@
  * one-click POST. Through the privacy function, as any client calls it.
  */
 import { localizedPath } from '../../core/routes.ts';
+import { TOKEN } from '../../core/functions/alerts/tokens.ts';
 import { markup } from './html.tsx';
 import { Section, shownTime, type PrivacyCtx, type PrivacyPage } from './privacy-pages.tsx';
 
@@ -16,8 +17,6 @@ interface Told {
   given_at: string;
   withdrawn_at: string | null;
 }
-
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** A page that says something, and links her data's page (where every consent of hers is). */
 function said(ctx: PrivacyCtx, key: string, status: number, consent?: Told, action?: boolean): PrivacyPage {

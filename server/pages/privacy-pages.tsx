@@ -14,6 +14,7 @@ import { frequencyLabel } from '../../core/protocol/alerts.ts';
 import { localizedPath } from '../../core/routes.ts';
 import { NOTICE_SECTIONS, PRIVACY_NOTICE, type PrivacySettings } from '../../core/protocol/privacy.ts';
 import type { Translate } from '../../core/translate.ts';
+import { TOKEN } from '../../core/functions/alerts/tokens.ts';
 import { markup } from './html.tsx';
 
 /** What a privacy page knows: its language's texts, the link's token and the visitor's client. */
@@ -326,7 +327,7 @@ export const myDataUnavailable = (ctx: PrivacyCtx): PrivacyPage => failure(ctx, 
 
 export async function myDataGet(ctx: PrivacyCtx): Promise<PrivacyPage> {
   if (!ctx.token) return askPage(ctx);
-  if (!/^[A-Za-z0-9_-]{43}$/.test(ctx.token)) return failure(ctx, 404);
+  if (!TOKEN.test(ctx.token)) return failure(ctx, 404);
   return {
     status: 200,
     body: markup(

@@ -16,6 +16,7 @@ import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../core/protocol/visit-ti
 import { ecuadorBeside, localDay } from '../../core/protocol/visits.ts';
 import { listingPath } from '../../core/routes.ts';
 import type { VisitSummary } from '../../core/functions/visits/handler.ts';
+import { TOKEN } from '../../core/functions/alerts/tokens.ts';
 import { markup } from './html.tsx';
 import { Section, type AlertPage, type Ctx } from './alerts-page.tsx';
 
@@ -159,7 +160,7 @@ function TimeChoice({ ctx, open }: { ctx: Ctx; open: string[] }) {
   );
 }
 
-const validToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+const validToken = (token: string) => TOKEN.test(token);
 
 /** GET: what the link is about, and the button that acts (nothing changes yet). */
 export async function visitPageGet(kind: VisitPageKind, ctx: Ctx, call: CallVisits): Promise<VisitPage> {

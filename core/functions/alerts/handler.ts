@@ -47,7 +47,8 @@ import { enqueueEvent } from '../webhooks/events.ts';
 import { giveConsents, type Texts } from '../privacy/consents.ts';
 import { filtersKey } from '../../protocol/filters.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
-import { ALERT_LIMITS, emailKey, TOKEN, validateAlertRequest } from './validate.ts';
+import { ALERT_LIMITS, emailKey, validateAlertRequest } from './validate.ts';
+import { TOKEN } from './tokens.ts';
 import { now as clockNow, nowDate } from '../../clock.ts';
 
 export interface AlertsConfig extends ClientPolicy {

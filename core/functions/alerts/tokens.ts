@@ -7,6 +7,12 @@ import type { Sql } from '../sql.ts';
 
 export type TokenPurpose = 'confirm' | 'manage' | 'unsubscribe';
 
+/**
+ * A link's token as the mails carry it (what newToken makes: 32 random bytes in base64url); the one
+ * shape every link's page and function checks before asking the database.
+ */
+export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 /** How long the links of an alert mail work (the confirmation link: until its request expires). */
 const LINK_DAYS = 365;
 

@@ -15,9 +15,6 @@ import { LANGUAGES, type Lang } from '../../lang.ts';
 
 export const ALERT_LIMITS = { body: 12 * 1024 } as const;
 
-/** A token as the mails carry it: 32 random bytes in base64url. */
-export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
 export interface AlertInput {
   email: string;
   filters: FilterArgs;

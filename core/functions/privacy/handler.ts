@@ -25,7 +25,7 @@ import { overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
-import { TOKEN } from '../alerts/validate.ts';
+import { TOKEN } from '../alerts/tokens.ts';
 import { checkContact, EMAIL_PATTERN, LIMITS } from '../../protocol/inquiry.ts';
 import { isLang } from '../../lang.ts';
 import { byConsentToken, personConsent, withdrawConsent } from './consents.ts';

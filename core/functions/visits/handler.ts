@@ -22,7 +22,7 @@
  */
 import { json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
-import { TOKEN } from '../alerts/validate.ts';
+import { TOKEN } from '../alerts/tokens.ts';
 import { closedTimes, loadVisit, markVisitTokenUsed, openTimesOf, readVisitToken, type VisitLink, type VisitRow } from './store.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK } from '../../protocol/inquiry.ts';
 
