@@ -11,8 +11,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Database } from '../db/database.ts';
 import { parseHostRule, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
-import { mapRecord, type FeedPhoto, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
-import { bounded, fetchPhoto, PHOTO_CONCURRENCY, type PhotoStore } from './photos.ts';
+import { mapRecord, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
+import type { PhotoStore } from './photos.ts';
+import { makeListingPhotos, type PhotosReport } from './listing-photos.ts';
 import { readAhead, resoKeys, resoListings, resoOpenHouses, type ResoOptions } from './reso-client.ts';
 import { mapOpenHouses, storeOpenHouses, type OpenHouseReport } from './open-houses.ts';
 
@@ -69,7 +70,7 @@ export interface ImportReport {
   /** values we do not know, kept as they came: "status "Foo"" -> how many records */
   unknownValues: Record<string, number>;
   unknownAgents: string[];
-  photos: { fetched: number; reused: number; failed: number; errors: Array<{ url: string; error: string }> };
+  photos: PhotosReport;
   /** the source's open houses after the run (null: the feed says nothing of them, or they could not be read) */
   openHouses: (OpenHouseReport & { unknownListings: number; error?: string }) | null;
   durationMs: number;
@@ -305,7 +306,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   log(`${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`);
 
   await importOpenHouses(db, source, report, expanded, speaksOfOpenHouses, options, log);
-  if (options.photos !== false && store) await makePhotos(db, source, report, store, options, log);
+  if (options.photos !== false && store) {
+    const allow = [...photoRules(source), ...(/^https?:\/\//.test(source.location) ? hostRuleOf(source.location) : [])];
+    await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log);
+  }
   return finish(db, report, started, outcome, message);
 }
 
@@ -377,83 +381,4 @@ async function finish(db: Database, report: ImportReport, started: number, outco
     ],
   );
   return report;
-}
-
-/**
- * The photos of the source's listings whose feed photos changed since their photos were made (new
- * ones included): each photo fetched once per (address, key, timestamp) and made once per content.
- */
-async function makePhotos(
-  db: Database,
-  source: ImportSource,
-  report: ImportReport,
-  store: PhotoStore,
-  options: RunOptions,
-  log: (line: string) => void,
-): Promise<void> {
-  const listings = await db.jobs.query<{ id: string; media: FeedPhoto[] }>(
-    'select id::text as id, source_media as media from internal.listings where source = $1 and source_media is distinct from photos_from order by id',
-    [source.name],
-  );
-  if (!listings.length) return;
-  const wanted = new Map<string, FeedPhoto>();
-  for (const l of listings) for (const m of l.media ?? []) wanted.set(`${m.url}\n${m.key}\n${m.modified}`, m);
-  const known = new Map<string, { hash: string | null; error: string | null }>();
-  const rows = await db.jobs.query<{ url: string; media_key: string; modified: string; hash: string | null; error: string | null }>(
-    'select p.url, p.media_key, p.modified, p.hash, p.error from internal.photos p join unnest($1::text[], $2::text[], $3::text[]) w(url, media_key, modified) using (url, media_key, modified)',
-    [[...wanted.values()].map((m) => m.url), [...wanted.values()].map((m) => m.key), [...wanted.values()].map((m) => m.modified)],
-  );
-  for (const r of rows) known.set(`${r.url}\n${r.media_key}\n${r.modified}`, { hash: r.hash, error: r.error });
-  const missing: Array<[string, FeedPhoto]> = [];
-  const retry = new Set<string>();
-  await bounded([...wanted.entries()], 8, async (entry) => {
-    const seen = known.get(entry[0]);
-    if (seen?.hash && (await store.has(seen.hash))) report.photos.reused++;
-    // a photo that could not be made for a lasting reason is not fetched again (until its address, key or timestamp changes)
-    else if (!seen?.error) missing.push(entry);
-  });
-  log(`${source.name}: ${missing.length} photos to fetch for ${listings.length} listings...`);
-  const allow = [...photoRules(source), ...(/^https?:\/\//.test(source.location) ? hostRuleOf(source.location) : [])];
-  await bounded(missing, PHOTO_CONCURRENCY, async ([k, m]) => {
-    const made = await fetchPhoto(m.url, { allow, store, ...(options.resolve ? { resolve: options.resolve } : {}) });
-    if (made.ok) {
-      report.photos.fetched++;
-      known.set(k, { hash: made.photo.hash, error: null });
-      await db.jobs.query(
-        'insert into internal.photos (url, media_key, modified, hash, width, height, bytes) values ($1, $2, $3, $4, $5, $6, $7) on conflict (url, media_key, modified) do update set hash = excluded.hash, width = excluded.width, height = excluded.height, bytes = excluded.bytes, error = null, fetched_at = internal.now()',
-        [m.url, m.key, m.modified, made.photo.hash, made.photo.width, made.photo.height, made.photo.bytes],
-      );
-    } else {
-      report.photos.failed++;
-      if (report.photos.errors.length < REPORT_LIST) report.photos.errors.push({ url: m.url.slice(0, 300), error: made.error });
-      if (made.lasting) {
-        known.set(k, { hash: null, error: made.error });
-        await db.jobs.query(
-          'insert into internal.photos (url, media_key, modified, error) values ($1, $2, $3, $4) on conflict (url, media_key, modified) do update set hash = null, error = excluded.error, fetched_at = internal.now()',
-          [m.url, m.key, m.modified, made.error],
-        );
-      } else {
-        retry.add(k);
-        await db.jobs.query('delete from internal.photos where (url, media_key, modified) = ($1, $2, $3)', [m.url, m.key, m.modified]);
-      }
-    }
-  });
-  // each listing's photos in the feed's order, those that could be made; a listing with a photo
-  // that may still come (its host or the store did not answer) is looked at again by the next run
-  const updates = listings.map((l) => ({
-    id: l.id,
-    images: (l.media ?? [])
-      .map((m) => known.get(`${m.url}\n${m.key}\n${m.modified}`)?.hash)
-      .filter((h): h is string => Boolean(h))
-      .map((hash) => ({ url: store.url(hash) })),
-    from: (l.media ?? []).some((m) => retry.has(`${m.url}\n${m.key}\n${m.modified}`)) ? null : (l.media ?? []),
-  }));
-  for (let i = 0; i < updates.length; i += 1000) {
-    await db.jobs.query(
-      `update internal.listings l set images = u.images, photos_from = u.from_
-         from jsonb_to_recordset($1::jsonb) as u(id bigint, images jsonb, from_ jsonb)
-        where l.id = u.id`,
-      [JSON.stringify(updates.slice(i, i + 1000).map((u) => ({ id: Number(u.id), images: u.images, from_: u.from })))],
-    );
-  }
 }
