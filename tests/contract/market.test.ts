@@ -1,7 +1,7 @@
 /**
  * The market index (docs/market.md) as the public key reads it: the figures public.market_index
  * answers are the ones the rule in docs/market.md gives, computed here again in SQL of our own
- * (written from the page's words, apart from supabase/schemas/25_market.sql), for three places and
+ * (written from the page's words, apart from supabase/schemas/2[5-8]_market*.sql), for three places and
  * types, the last full month and one a year before; a month that stands on too few listings offers
  * its parent's figure and says whose; the index follows a listing that leaves the market. Following
  * a market: double opt-in, the monthly report's mail with the rule's figure, one-click unsubscribe,
