@@ -4,7 +4,19 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SITE } from '../core/site.ts';
 import { fillTexts } from '../core/fill.ts';
-import { alternateLinks, bootScript, expandEach, expandHero, expandSections, fillLinks, sitePage, widgetPreloads, widgetLocales } from './site-html.ts';
+import {
+  alternateLinks,
+  bootScript,
+  expandEach,
+  expandHero,
+  expandSearchHero,
+  expandSections,
+  fillLinks,
+  sitePage,
+  widgetPreloads,
+  widgetLocales,
+} from './site-html.ts';
+import { SEARCH_HERO_END, SEARCH_HERO_START } from '../core/search-hero.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const en = JSON.parse(readFileSync(join(root, 'core/locales/en.json'), 'utf8'));
@@ -94,6 +106,17 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(() => expandHero('<!--exp:hero video="x"-->\n<!--/exp:hero-->\n')).toThrow(/needs video and texts/);
     expect(() => expandHero('<!--exp:hero video="x" texts="t"-->\n')).toThrow(/no matching block/);
     expect(expandHero('<p>no hero</p>')).toBe('<p>no hero</p>');
+  });
+
+  it("writes the search page's own hero (expandSearchHero) between the marks where the server puts a place's, its market link hidden until a place has one", () => {
+    const out = expandSearchHero('<main>\n    <!--exp:search-hero-->\n</main>\n');
+    const lines = out.split('\n');
+    expect(lines[1]).toBe(`    ${SEARCH_HERO_START}`);
+    expect(lines.at(-3)).toBe(`    ${SEARCH_HERO_END}`);
+    expect(out).toContain('<h1 id="hero-title" data-hero-title data-i18n="site.search.hero.title"></h1>');
+    expect(out).toContain('data-video="quito" poster="/media/video/quito-poster.webp"');
+    expect(out).toContain('<p class="hero__market" data-hero-market hidden><a href="/market" data-market-link data-i18n="site.search.hero.marketAll"></a></p>');
+    expect(expandSearchHero('<p>no hero</p>')).toBe('<p>no hero</p>');
   });
 
   it('fails the build on a text missing in either language', () => {

@@ -18,6 +18,7 @@ import { translate, type Dict } from '../core/translate.ts';
 import { telHref } from '../core/protocol/format.ts';
 import { indexedPathOf, SAME_ORIGIN_PATH } from '../core/routes.ts';
 import { SITE } from '../core/site.ts';
+import { searchHero, searchHeroHtml } from '../core/search-hero.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../core/locales');
 const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${lang}.json`), 'utf8')) as Dict;
@@ -206,12 +207,25 @@ export function expandHero(html: string): string {
 }
 
 /**
+ * The search page's hero as core/search-hero.ts describes it with no place (the server writes a
+ * place's in its stead): `<!--exp:search-hero-->` on a line of its own.
+ */
+export function expandSearchHero(html: string): string {
+  return html.replace(/^([ \t]*)<!--exp:search-hero-->[ \t]*$/m, (_m, indent: string) =>
+    searchHeroHtml(searchHero({}))
+      .split('\n')
+      .map((line) => indent + line)
+      .join('\n'),
+  );
+}
+
+/**
  * The frame every page of the site shares, written once: a page file starts with one line that
  * names what differs, and holds only its `<main>`'s content:
  *   <!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/x.webp"-->
  * `page` is the body's data-page (site.ts), `meta` the group of its title and description under
  * site.meta, `tone` the header's, `main` the main's classes, `preload` an image the first paint
- * needs. The hero (expandHero), sections with their heading (expandSections) and lists (expandEach)
+ * needs. The hero (expandHero, expandSearchHero), sections with their heading (expandSections) and lists (expandEach)
  * in the content are written once. A file without the line is left as it is.
  */
 export function sitePage(source: string): string {
@@ -220,7 +234,7 @@ export function sitePage(source: string): string {
   const o = blockOptions(m[1] as string);
   if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
   const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
-  const content = expandEach(expandSections(expandHero(source.slice(m[0].length)))).replace(/\s+$/, '');
+  const content = expandEach(expandSections(expandHero(expandSearchHero(source.slice(m[0].length))))).replace(/\s+$/, '');
   return [
     '<!doctype html>',
     '<html lang="en">',

@@ -7,7 +7,8 @@
 import './site.css';
 import { SITE } from '../core/site.ts';
 import { marketPath, siteRoute, slugify, splitLangPath } from '../core/routes.ts';
-import { heroLocation, findLocation } from '../core/locations.ts';
+import { heroLocation, findLocation, type KnownLocation } from '../core/locations.ts';
+import { searchHero } from '../core/search-hero.ts';
 import { parsePlace } from '../core/protocol/filters.ts';
 import { setVideo, startVideos } from './lib/media.ts';
 import { setText, startTexts } from './lib/texts.ts';
@@ -24,42 +25,28 @@ function searchPage(): void {
   const title = hero.querySelector('[data-hero-title]');
   const subtitle = hero.querySelector('[data-hero-subtitle]');
   const video = hero.querySelector<HTMLVideoElement>('video');
-  // explicit title and subtitle on the page override the location's
-  const explicitTitle = hero.dataset.title;
-  const explicitSubtitle = hero.dataset.subtitle;
-
   const market = hero.querySelector<HTMLElement>('[data-hero-market]');
   const marketLink = market?.querySelector('a');
-  /** the market report of the place shown (docs/market.md), when one is: a city's slug or a picked place's path */
-  const showMarket = (path: string | undefined, name: string | { $t: string } | undefined) => {
-    if (!market || !marketLink) return;
-    market.hidden = !path || !name;
-    if (!path || !name) return;
-    marketLink.setAttribute('href', marketPath(path, document.documentElement.lang === 'es' ? 'es' : 'en'));
-    void setText(marketLink, 'site.search.hero.market', { location: name });
-  };
 
   // a search of homes for rent says so (docs/product.md "Rent and buy")
   let rent = new URLSearchParams(location.search).get('operation') === 'rent';
-  const titleKey = (inPlace: boolean) =>
-    rent ? (inPlace ? 'site.search.hero.rentTitleIn' : 'site.search.hero.rentTitle') : inPlace ? 'site.search.hero.titleIn' : 'site.search.hero.title';
-  /** a known location by its slug (its name, subtitle and video), or a place picked in the location box by its words */
-  const show = (slug: string | undefined, placeName?: string, placePath?: string) => {
-    const knownCity = slug ? findLocation(slug) : undefined;
-    showMarket(knownCity?.city ? slugify(knownCity.city) : placePath, slug ? { $t: `site.locations.${slug}.name` } : placeName);
-    if (explicitTitle) void setText(title, explicitTitle);
-    else if (slug) void setText(title, titleKey(true), { location: { $t: `site.locations.${slug}.name` } });
-    else if (placeName) void setText(title, titleKey(true), { location: placeName });
-    else void setText(title, titleKey(false));
-    if (explicitSubtitle) void setText(subtitle, explicitSubtitle);
-    else void setText(subtitle, slug ? `site.locations.${slug}.subtitle` : 'site.search.hero.subtitle');
+  /** the hero of a known location, or of a place picked in the location box by its words (core/search-hero.ts, as the server writes it) */
+  const show = (known: KnownLocation | undefined, placeName?: string, placePath?: string) => {
+    const d = searchHero({ known, name: placeName, market: known?.city ? slugify(known.city) : placePath, rent });
+    void setText(title, d.title.key, d.title.params);
+    void setText(subtitle, d.subtitle.key, d.subtitle.params);
+    if (video) setVideo(video, d.video);
+    if (!market || !marketLink) return;
+    market.hidden = !d.market;
+    if (!d.market) return;
+    marketLink.setAttribute('href', marketPath(d.market.place, document.documentElement.lang === 'es' ? 'es' : 'en'));
+    void setText(marketLink, d.market.text.key, d.market.text.params);
   };
 
-  const { known, unknown } = heroLocation(path, location.search);
-  if (unknown) console.info(`[site] unknown search location ${JSON.stringify(unknown)}: the default hero is shown`);
-  let slug = known?.slug;
+  const heroAt = heroLocation(path, location.search);
+  if (heroAt.unknown) console.info(`[site] unknown search location ${JSON.stringify(heroAt.unknown)}: the default hero is shown`);
+  let known = heroAt.known;
   if (known) {
-    if (video) setVideo(video, known.video);
     // /search-properties/quito searches Quito unless the address already says what to search
     const placed = /^\/search-properties\/[^/]+$/.test(path) || new URLSearchParams(location.search).has('location');
     if (placed && known.city && search && !new URLSearchParams(location.search).has('city')) search.setAttribute('city', known.city);
@@ -73,11 +60,8 @@ function searchPage(): void {
   const params = new URLSearchParams(location.search);
   const first = picked(params.get('place') ?? undefined, params.get('placeName') ?? undefined);
   let placeName = first.known ? undefined : first.name;
-  if (!slug && first.known) {
-    slug = first.known.slug;
-    if (video) setVideo(video, first.known.video);
-  }
-  if (slug || placeName || explicitTitle || explicitSubtitle || rent) show(slug, placeName, params.get('place') ?? undefined);
+  known ??= first.known;
+  if (known || placeName || rent) show(known, placeName, params.get('place') ?? undefined);
   // the hero follows the place or the city the visitor searches next
   document.addEventListener('exp-search', (e) => {
     const filters = (e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string; operation?: string } }>).detail.filters;
@@ -85,12 +69,11 @@ function searchPage(): void {
     const next = place.known ?? (filters.city ? findLocation(filters.city) : undefined);
     const nextName = place.known ? undefined : place.name;
     const nextRent = filters.operation === 'rent';
-    if (next?.slug === slug && nextName === placeName && nextRent === rent) return;
+    if (next?.slug === known?.slug && nextName === placeName && nextRent === rent) return;
     rent = nextRent;
-    slug = next?.city ? next.slug : undefined;
+    known = next?.city ? next : undefined;
     placeName = nextName;
-    if (video) setVideo(video, next?.video ?? 'quito');
-    show(slug, placeName, filters.place);
+    show(known, placeName, filters.place);
   });
 }
 

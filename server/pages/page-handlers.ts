@@ -8,6 +8,7 @@ import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
+import { SEARCH_HERO_END, SEARCH_HERO_START, searchHero, searchHeroHtml } from '../../core/search-hero.ts';
 import { LRUCache } from 'lru-cache';
 import { matchPage } from './page-match.ts';
 import { renderAgent } from './agent-page.tsx';
@@ -34,35 +35,17 @@ export interface PageImages {
   ogUrl(kind: 'listings' | 'agents', id: string, source: string | undefined): string;
 }
 
-/** /search-properties/cumbaya: the hero names the place and shows its picture, the search is set to it, in the HTML */
+/**
+ * /search-properties/cumbaya: the hero of the place (core/search-hero.ts, as the page script makes
+ * it on the next search) where the built page has the search's own, and the search set to the city.
+ */
 const placeHero = (place: Place) => (html: string) => {
-  const known = place.known;
-  const params = JSON.stringify({ location: known ? { $t: `site.locations.${known.slug}.name` } : (place.city ?? place.slug) });
-  let out = html
-    .replace(
-      /(<h1 id="hero-title" data-hero-title) data-i18n="site\.search\.hero\.title"/,
-      (_m, start: string) => `${start}${attrs({ 'data-i18n': 'site.search.hero.titleIn', 'data-i18n-params': params })}`,
-    )
-    .replace(/<exp-property-search\b/, (tag) => `${tag}${attrs({ city: place.city || undefined })}`);
-  // the place's market report (docs/market.md), named like the hero
-  if (place.city)
-    out = out.replace(
-      /<p class="hero__market" data-hero-market hidden><a href="\/market" data-market-link data-i18n="site\.search\.hero\.marketAll">/,
-      () =>
-        `<p class="hero__market" data-hero-market><a${attrs({ href: marketPath(slugify(place.city as string)), 'data-market-link': true, 'data-i18n': 'site.search.hero.market', 'data-i18n-params': params })}>`,
-    );
-  if (known) {
-    out = out
-      .replace(
-        /(data-hero-subtitle) data-i18n="site\.search\.hero\.subtitle"/,
-        (_m, start: string) => `${start} data-i18n="site.locations.${known.slug}.subtitle"`,
-      )
-      .replace(
-        /(<video class="hero__media" data-video=")quito(" poster="\/media\/video\/)quito(-poster\.webp")/,
-        (_m, a: string, b: string, c: string) => `${a}${known.video}${b}${known.video}${c}`,
-      );
-  }
-  return out;
+  const start = html.indexOf(SEARCH_HERO_START);
+  const end = html.indexOf(SEARCH_HERO_END);
+  if (start < 0 || end < start) throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
+  const hero = searchHeroHtml(searchHero({ known: place.known, name: place.city ?? place.slug, market: place.city ? slugify(place.city) : undefined }));
+  const out = html.slice(0, start) + hero + html.slice(end + SEARCH_HERO_END.length);
+  return place.city ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `) : out;
 };
 
 /** how long a market report stays rendered (the index is made again hourly) */

@@ -359,6 +359,37 @@ test.describe('the host site', () => {
     await page.goto(`${data.url}/search-properties/cumbaya`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Cumbayá');
     await expect(page.locator('[data-hero-subtitle]')).toHaveText(/Quito's sunny valley/);
+    // one hero (core/search-hero.ts): what the server wrote, as a crawler reads it, is what the page script makes of the place
+    const raw = await (await page.request.get(`${data.url}/search-properties/cumbaya`)).text();
+    const heroes = await page.evaluate((html) => {
+      const of = (d: Document) => {
+        const h = d.querySelector('[data-search-hero]');
+        const text = (sel: string) => [
+          h?.querySelector(sel)?.getAttribute('data-i18n'),
+          h?.querySelector(sel)?.getAttribute('data-i18n-params'),
+          h?.querySelector(sel)?.textContent,
+        ];
+        return {
+          title: text('h1'),
+          subtitle: text('[data-hero-subtitle]'),
+          market: [
+            ...text('[data-market-link]'),
+            h?.querySelector('[data-market-link]')?.getAttribute('href'),
+            h?.querySelector<HTMLElement>('[data-hero-market]')?.hidden,
+          ],
+          video: h?.querySelector('video')?.getAttribute('data-video'),
+        };
+      };
+      return { server: of(new DOMParser().parseFromString(html, 'text/html')), script: of(document) };
+    }, raw);
+    expect(heroes.server).toEqual(heroes.script);
+    expect(heroes.server.market).toEqual([
+      'site.search.hero.market',
+      '{"location":{"$t":"site.locations.cumbaya.name"}}',
+      'Prices per m² in Cumbayá',
+      '/market/cumbaya',
+      false,
+    ]);
     await expect(heading).toHaveText(`${fmt(await count('cumbaya'))} properties`);
     await expect(page.locator('exp-property-search').getByLabel('Location')).toHaveValue('Cumbayá');
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/search-properties/cumbaya`);

@@ -1,0 +1,78 @@
+/**
+ * The search page's hero (docs/product.md "The search page"), described once: its film, title,
+ * subtitle and the link to the place's market report, for a known location (its name, subtitle
+ * and film), a place picked in the location box (its words), or none; for sale or for rent. The
+ * build writes the default hero's HTML from it (scripts/site-html.ts), the server a place's
+ * (/search-properties/cumbaya: server/pages/page-handlers.ts), and the page script follows the
+ * visitor's next search with it (site/site.ts).
+ */
+import type { KnownLocation } from './locations.ts';
+import { attrs } from './protocol/html.ts';
+import type { Lang } from './lang.ts';
+import { marketPath } from './routes.ts';
+
+/** A text of the locale files by its key, with its parameters (a `{ $t: key }` parameter is a text too). */
+export interface HeroText {
+  key: string;
+  params?: Record<string, string | { $t: string }>;
+}
+
+export interface SearchHero {
+  video: KnownLocation['video'];
+  title: HeroText;
+  subtitle: HeroText;
+  /** the place's market report (docs/market.md): its place path (a city's slug, or a picked place's path) and the link's words; none: hidden */
+  market: { place: string; text: HeroText } | null;
+}
+
+export interface HeroPlace {
+  /** a known location: its own name, subtitle and film */
+  known?: KnownLocation | undefined;
+  /** else the words of the place searched (a city, a picked place) */
+  name?: string | undefined;
+  /** the place path of its market report, when it has one */
+  market?: string | undefined;
+  /** a search of homes for rent says so (docs/product.md "Rent and buy") */
+  rent?: boolean | undefined;
+}
+
+/** The hero of a place (none: the search's own). */
+export function searchHero({ known, name, market, rent = false }: HeroPlace): SearchHero {
+  const location = known ? { $t: `site.locations.${known.slug}.name` } : name?.trim() ? name.trim().slice(0, 80) : undefined;
+  const titleKey = `site.search.hero.${rent ? 'rentTitle' : 'title'}${location ? 'In' : ''}`;
+  return {
+    video: known?.video ?? 'quito',
+    title: location ? { key: titleKey, params: { location } } : { key: titleKey },
+    subtitle: { key: known ? `site.locations.${known.slug}.subtitle` : 'site.search.hero.subtitle' },
+    market: market && location ? { place: market, text: { key: 'site.search.hero.market', params: { location } } } : null,
+  };
+}
+
+const textAttrs = (t: HeroText) => ({ 'data-i18n': t.key, 'data-i18n-params': t.params ? JSON.stringify(t.params) : undefined });
+
+/**
+ * The hero's HTML, its texts as `data-i18n` keys that the build and the server fill in the page's
+ * language; between two comments that mark where a page's own hero goes.
+ */
+export function searchHeroHtml(hero: SearchHero, lang: Lang = 'en'): string {
+  const poster = `/media/video/${hero.video}-poster.webp`;
+  const market = hero.market
+    ? `<p class="hero__market" data-hero-market><a${attrs({ href: marketPath(hero.market.place, lang), 'data-market-link': true, ...textAttrs(hero.market.text) })}></a></p>`
+    : '<p class="hero__market" data-hero-market hidden><a href="/market" data-market-link data-i18n="site.search.hero.marketAll"></a></p>';
+  return [
+    SEARCH_HERO_START,
+    '<section class="hero hero--compact" data-search-hero aria-labelledby="hero-title">',
+    `  <video class="hero__media"${attrs({ 'data-video': hero.video, poster })} muted loop playsinline autoplay preload="none" aria-hidden="true"><span data-i18n="site.video.unsupported"></span></video>`,
+    '  <div class="hero__content">',
+    `    <h1${attrs({ id: 'hero-title', 'data-hero-title': true, ...textAttrs(hero.title) })}></h1>`,
+    `    <p${attrs({ class: 'hero__subtitle', 'data-hero-subtitle': true, ...textAttrs(hero.subtitle) })}></p>`,
+    `    ${market}`,
+    '  </div>',
+    '</section>',
+    SEARCH_HERO_END,
+  ].join('\n');
+}
+
+/** Where a page's hero stands in the built page, for the server to put a place's in its stead. */
+export const SEARCH_HERO_START = '<!--search-hero-->';
+export const SEARCH_HERO_END = '<!--/search-hero-->';
