@@ -13,7 +13,7 @@ import { parseHostRule } from './http/safe-fetch.ts';
 import { readSchedule, type ScheduledSource } from './import/sources.ts';
 import type { StorageSettings } from './import/storage.ts';
 import { DEFAULT_SHARES, type ShareOptions } from './http/client-shares.ts';
-import { MAX_ROWS } from './rest/request.ts';
+import { MAX_ROWS } from './stand-in/rest/request.ts';
 import { CLOCK_OFFSET_ENV } from '../core/clock.ts';
 import { parseTilesCredit, tilesUrlProblem, type MapTiles } from '../core/protocol/map-tiles.ts';
 

@@ -17,18 +17,18 @@ import type { AlertRunResult } from '../core/functions/alerts/run.ts';
 import { createAlertService } from './mail/alert-service.ts';
 import { loadTexts } from './pages/texts.ts';
 import { DEFAULTS } from '../core/functions/defaults.ts';
-import { DEFAULT_ALERTS_CONFIG, localFunctions } from './functions/local.ts';
+import { DEFAULT_ALERTS_CONFIG, localFunctions } from './stand-in/functions/local.ts';
 import { fileMailer, smtp } from './mail/mailers.ts';
 import { httpMailer } from '../core/functions/outbox/http-mail.ts';
 import { createOutboxService, type OutboxServiceOptions } from './mail/outbox-service.ts';
-import { createFunctionsRouter, type FunctionHandler } from './functions/router.ts';
+import { createFunctionsRouter, type FunctionHandler } from './stand-in/functions/router.ts';
 import { createApp, type Logger, type RequestKind } from './http/app.ts';
-import { schemaUnavailable } from './rest/errors.ts';
-import { createRestHandler } from './rest/handler.ts';
+import { schemaUnavailable } from './stand-in/rest/errors.ts';
+import { createRestHandler } from './stand-in/rest/handler.ts';
 import { createAgentPhotoHandler } from './agent-area/photo.ts';
-import { createAuthHandler } from './auth/handler.ts';
-import { signInComposer } from './auth/mail.ts';
-import { sendError } from './rest/response.ts';
+import { createAuthHandler } from './stand-in/auth/handler.ts';
+import { signInComposer } from './stand-in/auth/mail.ts';
+import { sendError } from './stand-in/rest/response.ts';
 import { createPages } from './pages/site-pages.ts';
 import { StaticFiles } from './http/static.ts';
 import { parseHostRule, type HostRule, type SafeFetchOptions } from './http/safe-fetch.ts';
@@ -82,7 +82,7 @@ export interface ServerOptions {
   imports?: { schedule?: ScheduledSource[]; storage?: StorageSettings | undefined };
   /** per kind of request, the milliseconds after which it is answered 503/504 (server/http/app.ts DEADLINES; tests shorten them) */
   deadlines?: Partial<Record<RequestKind, number>>;
-  /** how old the data API's schema cache may grow (server/rest/handler.ts SCHEMA_TTL_MS; tests shorten it) */
+  /** how old the data API's schema cache may grow (server/stand-in/rest/handler.ts SCHEMA_TTL_MS; tests shorten it) */
   schemaTtlMs?: number;
   /** at most this many rows per answer of the data API (DB_MAX_ROWS, as a hosted project's Max Rows; default 1000) */
   maxRows?: number;
@@ -172,7 +172,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let isReady = false;
   let closed = false;
   const sql = adminSql(options.db);
-  // the JWT secret our Auth stand-in signs with and the data API checks (server/auth/handler.ts)
+  // the JWT secret our Auth stand-in signs with and the data API checks (server/stand-in/auth/handler.ts)
   let secret: Promise<Uint8Array> | undefined;
   const jwtSecret = () => (secret ??= keptSecret(sql, 'jwt_secret', options.jwtSecret).then((s) => new TextEncoder().encode(s)));
   const rest = createRestHandler({

@@ -50,7 +50,7 @@ export function clientSalt(sql: Sql, configured: string | undefined): Promise<st
 /**
  * A secret of the deployment's, configured or else kept in the database (internal.settings): made at
  * random the first time any process asks, then the same for every process (the client hashes' salt;
- * our Auth stand-in's JWT secret, server/auth/handler.ts).
+ * our Auth stand-in's JWT secret, server/stand-in/auth/handler.ts).
  */
 export function keptSecret(sql: Sql, name: string, configured: string | undefined): Promise<string> {
   if (configured) return Promise.resolve(configured);

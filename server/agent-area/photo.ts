@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransactionalSql } from '../../core/functions/sql.ts';
-import { bearerToken, verifyAccessToken } from '../auth/handler.ts';
+import { bearerToken, verifyAccessToken } from '../stand-in/auth/handler.ts';
 import { readBody } from '../http/body.ts';
 import { makePhoto, PhotoError, type PhotoStore } from '../import/photos.ts';
 

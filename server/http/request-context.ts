@@ -23,7 +23,7 @@ export interface RequestContext {
    */
   admitted?: boolean;
   /**
-   * A signed-in user's request (a valid JWT of the role `authenticated`, server/rest/handler.ts):
+   * A signed-in user's request (a valid JWT of the role `authenticated`, server/stand-in/rest/handler.ts):
    * its statements run as that role with these claims, as PostgREST runs them (auth.uid()).
    */
   claims?: { sub: string; role: string } & Record<string, unknown>;

@@ -1,7 +1,7 @@
 -- What the public key may ask of a column (docs/deployment.md "What the public key may ask").
 --
 -- On a hosted project the data API is Supabase's PostgREST: our server's bounds on a request
--- (server/rest/parse.ts) never run there, and a filter of a hundred bytes may cost the database
+-- (server/stand-in/rest/parse.ts) never run there, and a filter of a hundred bytes may cost the database
 -- seconds: a regular expression with back-references (`match`, `imatch`) takes 45 s on one title of
 -- 60 characters, a LIKE pattern of a thousand wildcards half a second over the listings. So the
 -- public relations give their columns types that offer no such operator, and the database refuses

@@ -3,8 +3,8 @@
  * request is read (request.ts), turned into SQL (sql.ts), run, and answered (response.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DatabaseUnavailableError, type Database } from '../db/database.ts';
-import { requestContext, type RequestContext } from '../http/request-context.ts';
+import { DatabaseUnavailableError, type Database } from '../../db/database.ts';
+import { requestContext, type RequestContext } from '../../http/request-context.ts';
 import { ApiError, schemaUnavailable } from './errors.ts';
 import { readApiRequest, type ApiRequest } from './request.ts';
 import { preflight, sendFailure, sendJson, sendRead, type ReadResult } from './response.ts';

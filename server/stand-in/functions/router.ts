@@ -4,10 +4,10 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, type ProxyTrust } from '../../core/functions/client-address.ts';
-import { ANY_ORIGIN, functionPreflightHeaders } from '../../core/functions/cors.ts';
-import { readBody } from '../http/body.ts';
-import { sendCompressed } from '../http/compress.ts';
+import { clientAddress, type ProxyTrust } from '../../../core/functions/client-address.ts';
+import { ANY_ORIGIN, functionPreflightHeaders } from '../../../core/functions/cors.ts';
+import { readBody } from '../../http/body.ts';
+import { sendCompressed } from '../../http/compress.ts';
 
 export type FunctionHandler = (request: Request, context: { clientAddress: string }) => Promise<Response>;
 

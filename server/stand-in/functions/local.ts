@@ -4,17 +4,17 @@
  * shared handlers (core/functions/) over our database. Their mails are queued with what they store
  * and delivered by the server's outbox service (server/mail/).
  */
-import { createAlertsHandler, type AlertsConfig } from '../../core/functions/alerts/handler.ts';
-import { gateByClient } from '../../core/functions/client-gate.ts';
-import { isConnectionError } from '../../core/functions/db/pg.ts';
-import { DEFAULTS } from '../../core/functions/defaults.ts';
-import { createInquiryHandler, type InquiryConfig } from '../../core/functions/inquiry/handler.ts';
-import { createVisitsHandler } from '../../core/functions/visits/handler.ts';
-import { createListingEventsHandler } from '../../core/functions/listing-events/handler.ts';
-import { createPrivacyHandler } from '../../core/functions/privacy/handler.ts';
-import type { TransactionalSql } from '../../core/functions/sql.ts';
-import type { Texts } from '../../core/functions/privacy/consents.ts';
-import { DatabaseUnavailableError } from '../db/database.ts';
+import { createAlertsHandler, type AlertsConfig } from '../../../core/functions/alerts/handler.ts';
+import { gateByClient } from '../../../core/functions/client-gate.ts';
+import { isConnectionError } from '../../../core/functions/db/pg.ts';
+import { DEFAULTS } from '../../../core/functions/defaults.ts';
+import { createInquiryHandler, type InquiryConfig } from '../../../core/functions/inquiry/handler.ts';
+import { createVisitsHandler } from '../../../core/functions/visits/handler.ts';
+import { createListingEventsHandler } from '../../../core/functions/listing-events/handler.ts';
+import { createPrivacyHandler } from '../../../core/functions/privacy/handler.ts';
+import type { TransactionalSql } from '../../../core/functions/sql.ts';
+import type { Texts } from '../../../core/functions/privacy/consents.ts';
+import { DatabaseUnavailableError } from '../../db/database.ts';
 import type { FunctionHandler } from './router.ts';
 
 const policy = (max: number, windowSeconds: number) => ({

@@ -5,10 +5,10 @@
  * for part of a counted result, 416 past its end, Content-Range, the single-object media type.
  */
 import type { ServerResponse } from 'node:http';
-import { ANY_ORIGIN } from '../../core/functions/cors.ts';
-import { DatabaseUnavailableError } from '../db/database.ts';
-import { sendCompressed } from '../http/compress.ts';
-import { DeadlineError, OverShareError } from '../http/request-context.ts';
+import { ANY_ORIGIN } from '../../../core/functions/cors.ts';
+import { DatabaseUnavailableError } from '../../db/database.ts';
+import { sendCompressed } from '../../http/compress.ts';
+import { DeadlineError, OverShareError } from '../../http/request-context.ts';
 import { ApiError, databaseUnavailable, fromPostgres, notSingle, poolTimeout, rangeNotSatisfiable, tooManyRequests } from './errors.ts';
 import type { ApiRequest } from './request.ts';
 

@@ -1,11 +1,11 @@
 /**
- * The sign-in code's mail (server/auth/handler.ts; docs/agent-area.md "Signing in"): the six
+ * The sign-in code's mail (server/stand-in/auth/handler.ts; docs/agent-area.md "Signing in"): the six
  * digits, what they are for, how long they last, and what to do if she did not ask. Spanish and
  * English both, Spanish first: the address is an agent's, and we do not know which she reads.
  */
-import { escapeHtml } from '../../core/protocol/html.ts';
-import { ourMail, page, translator, type AlertMailOptions } from '../../core/functions/alerts/mail.ts';
-import type { Composer } from '../../core/functions/outbox/worker.ts';
+import { escapeHtml } from '../../../core/protocol/html.ts';
+import { ourMail, page, translator, type AlertMailOptions } from '../../../core/functions/alerts/mail.ts';
+import type { Composer } from '../../../core/functions/outbox/worker.ts';
 import { AUTH_LIMITS } from './handler.ts';
 
 export function signInComposer(options: AlertMailOptions): Composer {

@@ -14,7 +14,7 @@
  * refuses volatile ones with 405.
  */
 import type { IncomingMessage } from 'node:http';
-import { readBody } from '../http/body.ts';
+import { readBody } from '../../http/body.ts';
 import { ApiError, parseError } from './errors.ts';
 import { parseReadQuery, type ReadQuery } from './parse.ts';
 import { closestName, type Relation, type Routine, type Schema } from './schema.ts';

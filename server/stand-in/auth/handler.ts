@@ -19,11 +19,11 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { TransactionalSql } from '../../core/functions/sql.ts';
-import { enqueueMail } from '../../core/functions/outbox/store.ts';
-import { now } from '../../core/clock.ts';
-import { readBody } from '../http/body.ts';
-import { requestContext } from '../http/request-context.ts';
+import type { TransactionalSql } from '../../../core/functions/sql.ts';
+import { enqueueMail } from '../../../core/functions/outbox/store.ts';
+import { now } from '../../../core/clock.ts';
+import { readBody } from '../../http/body.ts';
+import { requestContext } from '../../http/request-context.ts';
 
 export const AUTH_LIMITS = {
   codeMinutes: 10,
