@@ -18,6 +18,8 @@ export interface RealMarket {
   city: string;
   state: string;
   centre: { lat: number; lng: number };
+  /** brought after the method's constants were first chosen: it only ever measures them (docs/valuation.md "Constants") */
+  heldOutOnly?: boolean;
 }
 
 export const REAL_MARKETS: readonly RealMarket[] = [
@@ -44,6 +46,15 @@ export const REAL_MARKETS: readonly RealMarket[] = [
     city: 'Quito',
     state: 'Pichincha',
     centre: { lat: -0.1807, lng: -78.4678 },
+  },
+  {
+    name: 'Baltimore, Maryland: 211 house sales, 1978',
+    file: 'baltimore-sales.csv.gz',
+    property_type: 'house',
+    city: 'Manta',
+    state: 'Manabí',
+    centre: { lat: -0.9677, lng: -80.7089 },
+    heldOutOnly: true,
   },
 ];
 

@@ -22,88 +22,6 @@ begin
 end
 $$;
 
--- Solves a x = b for a square matrix (row by row in `a`) by Gaussian elimination with partial
--- pivoting; the estimate's weighted least squares (a handful of unknowns) are solved with it.
-create or replace function internal.solve_linear(a double precision[], b double precision[])
-returns double precision[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
-declare
-  n integer := pg_catalog.array_length(b, 1);
-  m double precision[] := a;
-  x double precision[] := b;
-  best integer;
-  f double precision;
-  t double precision;
-begin
-  for col in 1..n loop
-    best := col;
-    for r in col + 1..n loop
-      if abs(m[(r - 1) * n + col]) > abs(m[(best - 1) * n + col]) then
-        best := r;
-      end if;
-    end loop;
-    if abs(m[(best - 1) * n + col]) < 1e-12 then
-      return null;
-    end if;
-    if best <> col then
-      for c in 1..n loop
-        t := m[(col - 1) * n + c]; m[(col - 1) * n + c] := m[(best - 1) * n + c]; m[(best - 1) * n + c] := t;
-      end loop;
-      t := x[col]; x[col] := x[best]; x[best] := t;
-    end if;
-    for r in col + 1..n loop
-      f := m[(r - 1) * n + col] / m[(col - 1) * n + col];
-      if f <> 0 then
-        for c in col..n loop
-          m[(r - 1) * n + c] := m[(r - 1) * n + c] - f * m[(col - 1) * n + c];
-        end loop;
-        x[r] := x[r] - f * x[col];
-      end if;
-    end loop;
-  end loop;
-  for r in reverse n..1 loop
-    t := x[r];
-    for c in r + 1..n loop
-      t := t - m[(r - 1) * n + c] * x[c];
-    end loop;
-    x[r] := t / m[(r - 1) * n + r];
-  end loop;
-  return x;
-end
-$$;
-
--- The weighted quantile `q` of values with weights (both arrays the same length).
-create or replace function internal.weighted_quantile(vals double precision[], weights double precision[], q double precision)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
-  with v as (
-    select u.v, u.w, sum(u.w) over (order by u.v, u.n) as upto, sum(u.w) over () as total
-      from unnest(vals, weights) with ordinality u(v, w, n)
-     where u.w > 0
-  )
-  select v.v from v where v.upto >= q * v.total order by v.upto limit 1
-$$;
-
--- Robust weights (docs/valuation.md, step 3): each weight times Tukey's bisquare of its deviation
--- over six weighted median deviations; a deviation beyond that weighs nothing.
-create or replace function internal.bisquare_weights(weights double precision[], deviations double precision[])
-returns double precision[]
-language sql
-immutable
-set search_path = ''
-as $$
-  select pg_catalog.array_agg(u.w * power(greatest(0, 1 - power(u.dev / greatest(s.scale, 1e-6), 2)), 2) order by u.n)
-    from unnest(weights, deviations) with ordinality u(w, dev, n),
-         (select internal.weighted_quantile(pg_catalog.array_agg(abs(v.dev)), pg_catalog.array_agg(v.w), 0.5) * 6 as scale
-            from unnest(weights, deviations) v(w, dev)) s
-$$;
-
 -- A stage of public.estimate_value: the home's facts, checked (a refused one names its field).
 create or replace function internal.valuation_home(facts jsonb, out kind text, out grp text, out kinds text[], out built double precision, out lot double precision,
   out area double precision, out beds double precision, out baths double precision, out built_year double precision, out feats text[], out has_feats boolean, out own bigint)
@@ -239,150 +157,6 @@ begin
 end
 $$;
 
--- A stage of public.estimate_value: each comparable's weight of nearness and likeness (`w0`), and
--- that weighed down by how far its USD/m² is from their weighted median (`w`).
-create or replace function internal.valuation_weights(n integer, d double precision[], xs double precision[], same boolean[], y double precision[], out w0 double precision[], out w double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
-declare
-  p constant integer := 10;
-  h double precision;
-  typical double precision;
-begin
-  w0 := '{}';
-  -- weights: nearer (a tricube over the distance of the 25th, at least 1 km), closer in size, and
-  -- in the same sector (a sector's price level is its own: a street apart may be another market)
-  h := greatest(d[least(n, 25)] * 1.2, 1000);
-  for i in 1..n loop
-    w0 := w0 || (case when d[i] >= h then 0.01 else power(1 - power(d[i] / h, 3), 3) end) * exp(-0.5 * power(xs[(i - 1) * p + 2] / 0.5, 2))
-              * (case when same[i] then 3 else 1 end);
-  end loop;
-  -- a listing priced unlike its neighbours (a typo, a wreck, a sale between relatives) must not
-  -- pull the estimate: each comparable weighed down by how far its USD/m² is from their weighted
-  -- median (Tukey's bisquare over six median deviations), and again below by how far it misses the fit
-  typical := internal.weighted_quantile(y, w0, 0.5);
-  w := internal.bisquare_weights(w0, (select pg_catalog.array_agg(u.ln_usd - typical order by u.ord) from unnest(y) with ordinality u(ln_usd, ord)));
-end
-$$;
-
--- A stage of public.estimate_value: weighted least squares of ln(USD/m²) on the differences, each
--- coefficient drawn toward its prior as much as its spread among the comparables is small (a ridge
--- scaled per column). Its coefficients (the prior's, and the weighted median for the intercept,
--- when the system has no single answer).
-create or replace function internal.valuation_ridge(n integer, xs double precision[], y double precision[], w double precision[])
-returns double precision[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
-declare
-  p constant integer := 10;
-  prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03, 0, 0, 0];
-  mean double precision[];
-  var double precision[];
-  sw double precision;
-  wx double precision;
-  ata double precision[];
-  atb double precision[];
-  b double precision[];
-begin
-  sw := 0;
-  for i in 1..n loop sw := sw + w[i]; end loop;
-  mean := pg_catalog.array_fill(0::double precision, array[p]);
-  var := pg_catalog.array_fill(0::double precision, array[p]);
-  for j in 1..p loop
-    for i in 1..n loop mean[j] := mean[j] + w[i] * xs[(i - 1) * p + j] / sw; end loop;
-    for i in 1..n loop var[j] := var[j] + w[i] * power(xs[(i - 1) * p + j] - mean[j], 2) / sw; end loop;
-  end loop;
-  ata := pg_catalog.array_fill(0::double precision, array[p * p]);
-  atb := pg_catalog.array_fill(0::double precision, array[p]);
-  -- one triangle of the symmetric matrix, then its mirror; a comparable weighed down to 0 adds nothing
-  for i in 1..n loop
-    continue when w[i] = 0;
-    for j in 1..p loop
-      wx := w[i] * xs[(i - 1) * p + j];
-      atb[j] := atb[j] + wx * y[i];
-      for k in j..p loop
-        ata[(j - 1) * p + k] := ata[(j - 1) * p + k] + wx * xs[(i - 1) * p + k];
-      end loop;
-    end loop;
-  end loop;
-  for j in 2..p loop
-    for k in 1..j - 1 loop
-      ata[(j - 1) * p + k] := ata[(k - 1) * p + j];
-    end loop;
-  end loop;
-  for j in 2..p loop
-    ata[(j - 1) * p + j] := ata[(j - 1) * p + j] + sw * (0.2 * var[j] + 1e-6);
-    atb[j] := atb[j] + sw * (0.2 * var[j] + 1e-6) * prior[j];
-  end loop;
-  b := internal.solve_linear(ata, atb);
-  if b is null then
-    b := array[internal.weighted_quantile(y, w, 0.5)] || prior[2:p];
-  end if;
-  return b;
-end
-$$;
-
--- A stage of public.estimate_value: the fit (internal.valuation_ridge), then once again with the
--- weights of how far each comparable misses the first: its coefficients `b` (the home's
--- ln(USD/m²) the intercept), each comparable's misfit `r`, and the weights `w` it ended with.
-create or replace function internal.valuation_fit(n integer, xs double precision[], y double precision[], w0 double precision[], inout w double precision[], out b double precision[], out r double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
-declare
-  p constant integer := 10;
-  fit double precision;
-begin
-  for pass in 1..2 loop
-    b := internal.valuation_ridge(n, xs, y, w);
-    -- the home is where every difference is 0: its ln(USD/m²) is the intercept
-    r := '{}';
-    for i in 1..n loop
-      fit := 0;
-      for j in 1..p loop fit := fit + b[j] * xs[(i - 1) * p + j]; end loop;
-      r := r || (y[i] - fit);
-    end loop;
-    exit when pass = 2;
-    w := internal.bisquare_weights(w0, r);
-  end loop;
-end
-$$;
-
--- A stage of public.estimate_value: the value, its range (the comparables' misfit, widened for what
--- the fit used up of them) and how sure it is.
-create or replace function internal.valuation_range(n integer, r double precision[], w double precision[], b double precision[], area double precision,
-  out value double precision, out low double precision, out high double precision, out confidence text)
-language plpgsql
-immutable
-set search_path = ''
-as $$
-declare
-  sw double precision;
-  sw2 double precision;
-  neff double precision;
-  inflate double precision;
-  lo double precision;
-  hi double precision;
-begin
-  sw := 0; sw2 := 0;
-  for i in 1..n loop sw := sw + w[i]; sw2 := sw2 + w[i] * w[i]; end loop;
-  neff := sw * sw / sw2;
-  -- the range: the comparables' misfit, widened for what the fit used up of them
-  inflate := 1.35 * sqrt(neff / greatest(neff - 3, 1));
-  lo := internal.weighted_quantile(r, w, 0.1) * inflate;
-  hi := internal.weighted_quantile(r, w, 0.9) * inflate;
-  value := exp(b[1]) * area;
-  low := value * exp(least(lo, -0.04));
-  high := value * exp(greatest(hi, 0.04));
-  confidence := case when neff >= 12 and (high - low) / value <= 0.3 then 'high' when neff >= 5 and (high - low) / value <= 0.5 then 'medium' else 'low' end;
-end
-$$;
-
 -- A stage of public.estimate_value: the six heaviest comparables, with what each says the home asks.
 create or replace function internal.valuation_comparables_told(ids bigint[], d double precision[], y double precision[], r double precision[], w double precision[], b double precision[], area double precision)
 returns jsonb
@@ -472,8 +246,6 @@ declare
   h record;
   pt record;
   c record;
-  wt record;
-  fit record;
   est record;
   x record;
 begin
@@ -482,11 +254,9 @@ begin
   select * into c from internal.valuation_comparables(h.kind, h.kinds, h.area, h.built_year, h.beds, h.baths, h.lot, h.has_feats, h.feats, pt.at_lat, pt.at_lng, pt.place, h.own);
   if c.n < 5 then
     return pg_catalog.jsonb_build_object('value', null, 'low', null, 'high', null, 'usd_m2', null, 'confidence', 'none',
-      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', null, 'demand_fewer_than', null, 'method', 'local-regression-2');
+      'reason', 'too_few_comparables', 'comparables', '[]'::jsonb, 'place', null, 'market', null, 'agent', null, 'demand', null, 'demand_fewer_than', null, 'method', 'blend-conformal-1');
   end if;
-  select * into wt from internal.valuation_weights(c.n, c.d, c.xs, c.same, c.y);
-  select * into fit from internal.valuation_fit(c.n, c.xs, c.y, wt.w0, wt.w);
-  select * into est from internal.valuation_range(c.n, fit.r, fit.w, fit.b, h.area);
+  select * into est from internal.valuation_of(c.n, c.d, c.xs, c.same, c.y, h.area, internal.valuation_constants());
   select * into x from internal.valuation_context(c.ids, h.grp, h.kind, est.value, h.area, h.beds, h.baths, h.built, h.lot, h.built_year, h.feats, pt.at_lat, pt.at_lng);
   return pg_catalog.jsonb_build_object(
     'value', round(est.value / 1000) * 1000,
@@ -494,13 +264,13 @@ begin
     'high', round(est.high / 1000) * 1000,
     'usd_m2', round((est.value / h.area)::numeric, 2),
     'confidence', est.confidence,
-    'comparables', internal.valuation_comparables_told(c.ids, c.d, c.y, fit.r, fit.w, fit.b, h.area),
+    'comparables', internal.valuation_comparables_told(c.ids[1:est.used], c.d[1:est.used], c.y[1:est.used], est.r, est.w, est.b, h.area),
     'place', case when x.near_path is null then null else pg_catalog.jsonb_build_object('path', x.near_path, 'name', coalesce(x.near_name, x.near_path)) end,
     'market', x.market,
     'agent', x.agent,
     'demand', (x.demand ->> 'count')::integer,
     'demand_fewer_than', (x.demand ->> 'fewer_than')::integer,
-    'method', 'local-regression-2'
+    'method', 'blend-conformal-1'
   );
 end
 $$;
@@ -559,4 +329,3 @@ as $$
    order by o.n
    limit 1
 $$;
-

@@ -105,7 +105,7 @@ $$;
 create trigger inquiries_trail after update on public.inquiries for each row execute function internal.note_lead_change();
 create trigger lead_notes_trail after insert on public.lead_notes for each row execute function internal.note_lead_change();
 
--- Our server's stand-in for Supabase Auth (server/auth/): the codes it mailed and the sessions it
+-- Our server's stand-in for Supabase Auth (server/stand-in/auth/): the codes it mailed and the sessions it
 -- keeps. A hosted project's Auth keeps its own; these stay empty there.
 create table internal.auth_codes (
   id bigint generated always as identity primary key,

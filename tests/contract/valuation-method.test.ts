@@ -1,0 +1,189 @@
+/**
+ * The estimate's method, stage by stage (docs/valuation.md "The method"), each against an oracle
+ * written here apart from the SQL: the regression's leave-one-out errors against the fit made
+ * again without each comparable; the median rule's against the nearest others counted here; the
+ * blend against its weights worked by hand; the conformal range against the textbook rank of the
+ * scores; and, whole, a market where the plain median is exact: the estimate takes it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { parseEstimate } from '../../core/protocol/valuation.ts';
+import { migratedDatabase } from '../support/postgres.ts';
+
+const P = 10;
+
+/** A small seeded random generator (mulberry32), so each run draws the same numbers. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Weighted least squares by the normal equations, solved by Gaussian elimination: the coefficients. */
+function leastSquares(rows: number[][], y: number[], w: number[]): number[] {
+  const p = rows[0]!.length;
+  const a = Array.from({ length: p }, (_, j) => [
+    ...Array.from({ length: p }, (_, k) => rows.reduce((s, x, i) => s + w[i]! * x[j]! * x[k]!, 0)),
+    rows.reduce((s, x, i) => s + w[i]! * x[j]! * y[i]!, 0),
+  ]);
+  for (let c = 0; c < p; c++) {
+    const best = a.slice(c).reduce((b, row, i) => (Math.abs(row[c]!) > Math.abs(a[b]![c]!) ? c + i : b), c);
+    [a[c], a[best]] = [a[best]!, a[c]!];
+    for (let r = 0; r < p; r++) {
+      if (r === c) continue;
+      const f = a[r]![c]! / a[c]![c]!;
+      for (let k = c; k <= p; k++) a[r]![k]! -= f * a[c]![k]!;
+    }
+  }
+  return a.map((row, j) => row[p]! / row[j]!);
+}
+
+const medianOf = (v: number[]) => {
+  const s = [...v].sort((x, y) => x - y);
+  const h = Math.floor(s.length / 2);
+  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+};
+
+const K = { count: 80, bandwidth_rank: 25, size_sigma: 0.5, sector_weight: 1, ridge: 0, prior: 1, median_k: 5, widen: 1 };
+
+describe('the estimate, stage by stage (docs/valuation.md "The method")', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, close } = await migratedDatabase());
+  }, 180_000);
+  afterAll(async () => close?.());
+
+  const one = async <T extends Record<string, unknown>>(sql: string, params: unknown[]) => (await db.admin.query<T>(sql, params))[0] as T;
+
+  it("the regression's leave-one-out errors are what the fit made again without each comparable misses it by", async () => {
+    const rand = random(62);
+    const n = 60;
+    const rows = Array.from({ length: n }, () => [1, ...Array.from({ length: P - 1 }, () => rand() * 2 - 1)]);
+    const y = rows.map((x) => 7 + 0.3 * x[1]! - 0.2 * x[3]! + (rand() - 0.5) * 0.4);
+    const w = rows.map(() => 0.2 + rand() * 0.8);
+    const fit = await one<{ b: number[]; a: number[] }>('select b, a from internal.valuation_ridge($1, $2::float8[], $3::float8[], $4::float8[], $5::jsonb)', [
+      n,
+      rows.flat(),
+      y,
+      w,
+      JSON.stringify(K),
+    ]);
+    const r = rows.map((x, i) => y[i]! - x.reduce((s, v, j) => s + v * fit.b[j]!, 0));
+    const { e } = await one<{ e: number[] }>('select internal.valuation_loo($1, $2::float8[], $3::float8[], $4::float8[], $5::float8[]) as e', [
+      n,
+      rows.flat(),
+      w,
+      r,
+      fit.a,
+    ]);
+    const apart = rows.map((x, i) => {
+      const b = leastSquares(
+        rows.filter((_, k) => k !== i),
+        y.filter((_, k) => k !== i),
+        w.filter((_, k) => k !== i),
+      );
+      return y[i]! - x.reduce((s, v, j) => s + v * b[j]!, 0);
+    });
+    expect(e).toHaveLength(n);
+    for (const [i, v] of e.entries()) expect(v).toBeCloseTo(apart[i]!, 4);
+    // and not the in-sample misfits: leaving a comparable out makes each miss larger
+    expect(e.reduce((s, v) => s + v * v, 0)).toBeGreaterThan(r.reduce((s, v) => s + v * v, 0) * 1.1);
+  });
+
+  it("the median rule: the median of the home's nearest comparables, and each comparable valued by its own nearest others", async () => {
+    const rand = random(7);
+    const n = 25;
+    const m = 10;
+    const east = Array.from({ length: n }, () => rand() * 4 - 2);
+    const north = Array.from({ length: n }, () => rand() * 4 - 2);
+    const y = Array.from({ length: n }, () => 7 + rand());
+    const rows = Array.from({ length: n }, (_, i) => [1, 0, 0, 0, 0, 0, 0, 0, east[i]!, north[i]!]);
+    const got = await one<{ med: number; e_med: number[] }>(
+      'select med, e_med from internal.valuation_median_rule($1, $2, $3::float8[], $4::float8[], $5::jsonb)',
+      [n, m, rows.flat(), y, JSON.stringify(K)],
+    );
+    // the comparables come nearest first: the home's five nearest are the first five
+    expect(got.med).toBeCloseTo(medianOf(y.slice(0, K.median_k)), 10);
+    const expected = Array.from({ length: m }, (_, i) => {
+      const others = y
+        .map((v, j) => ({ v, j, d: (east[j]! - east[i]!) ** 2 + (north[j]! - north[i]!) ** 2 }))
+        .filter((o) => o.j !== i)
+        .sort((a, b) => a.d - b.d || a.j - b.j)
+        .slice(0, K.median_k);
+      return y[i]! - medianOf(others.map((o) => o.v));
+    });
+    expect(got.e_med).toHaveLength(m);
+    for (const [i, v] of got.e_med.entries()) expect(v).toBeCloseTo(expected[i]!, 10);
+  });
+
+  it('blends the two by the inverse of their mean squared misses: all to the one that never misses, half and half where they miss alike', async () => {
+    const blend = (eReg: number[], eMed: number[]) =>
+      one<{ alpha: number; at: number; s: number[] }>(
+        'select alpha, at, s from internal.valuation_blend($1, $2::float8[], $3::float8[], $4::float8[], 7.0, 6.0)',
+        [eReg.length, eReg.map(() => 1), eReg, eMed],
+      );
+    const median = await blend([0.3, -0.2, 0.25, -0.3], [0, 0, 0, 0]);
+    expect(median.alpha).toBe(0);
+    expect(median.at).toBe(6);
+    const regression = await blend([0, 0, 0, 0], [0.3, -0.2, 0.25, -0.3]);
+    expect(regression.alpha).toBe(1);
+    expect(regression.at).toBe(7);
+    // misses of equal size: mm / (rr + mm) = 4 / 8
+    const even = await blend([1, -1, 1, -1], [1, 1, -1, -1]);
+    expect(even.alpha).toBe(0.5);
+    expect(even.at).toBe(6.5);
+    expect(even.s).toEqual([1, 0, 0, -1]);
+  });
+
+  it('makes an 80% range from the scores as split conformal prediction does: the ⌈0.9(n+1)⌉-th and ⌊0.1(n+1)⌋-th of n, the whole span when n is too small', async () => {
+    const range = (s: number[], widen = 1) =>
+      one<{ value: number; low: number; high: number; lo: number; hi: number }>(
+        'select value, low, high, lo, hi from internal.valuation_range($1, $2::float8[], $3::float8[], ln(1000), 100, $4::jsonb)',
+        // every comparable at the home's own point: each weighs 1, as the home does
+        [s.length, s, s.map(() => 0), JSON.stringify({ ...K, widen })],
+      );
+    // out of order, as the comparables' scores come
+    const scores = Array.from({ length: 40 }, (_, i) => ((i * 17) % 40) + 1).map((i) => (i - 20.5) / 100);
+    const sorted = [...scores].sort((a, b) => a - b);
+    const r = await range(scores);
+    expect(r.value).toBeCloseTo(100_000, 6);
+    expect(r.hi).toBe(sorted[Math.ceil(0.9 * 41) - 1]);
+    expect(r.lo).toBe(sorted[Math.floor(0.1 * 41) - 1]);
+    expect(r.high).toBeCloseTo(100_000 * Math.exp(r.hi), 6);
+    expect(r.low).toBeCloseTo(100_000 * Math.exp(r.lo), 6);
+    const wider = await range(scores, 1.5);
+    expect(wider.high).toBeCloseTo(100_000 * Math.exp(1.5 * r.hi), 6);
+    const few = await range([-0.1, 0.02, 0.05, 0.2, -0.3]);
+    expect([few.lo, few.hi]).toEqual([-0.3, 0.2]);
+  });
+
+  it('takes the plain median where it is exact: every house near asks $1,200/m² whatever its rooms, age and size, and the estimate says so to the thousand, its range ±4%', async () => {
+    const rand = random(11);
+    await db.admin.query(
+      `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, year_built, property_type, city, state, sector, geo_lat, geo_lon, listed_at, updated_at)
+       select 'Casa ' || i, 'Lote ' || i, 1200 * a, b, ba, a, y, 'house', 'Loja', 'Loja', 'Centro', lat, lng, now(), now()
+         from unnest($1::int[], $2::float8[], $3::int[], $4::float8[], $5::int[], $6::text[], $7::text[]) as t(i, a, b, ba, y, lat, lng)`,
+      [
+        Array.from({ length: 40 }, (_, i) => i + 1),
+        Array.from({ length: 40 }, () => Math.round(80 + rand() * 300)),
+        Array.from({ length: 40 }, () => 1 + Math.floor(rand() * 5)),
+        Array.from({ length: 40 }, () => 1 + Math.floor(rand() * 4)),
+        Array.from({ length: 40 }, () => 1960 + Math.floor(rand() * 60)),
+        Array.from({ length: 40 }, () => (-3.99 + (rand() - 0.5) * 0.04).toFixed(6)),
+        Array.from({ length: 40 }, () => (-79.2 + (rand() - 0.5) * 0.04).toFixed(6)),
+      ],
+    );
+    const { answer } = await one<{ answer: unknown }>('select public.estimate_value($1::jsonb) as answer', [
+      JSON.stringify({ lat: -3.99, lng: -79.2, property_type: 'house', area_m2: 150, bedrooms: 5, bathrooms: 1, year_built: 1965 }),
+    ]);
+    const e = parseEstimate(answer);
+    expect(e.value).toBe(180_000);
+    expect(e.low).toBe(Math.round((180_000 * Math.exp(-0.04)) / 1000) * 1000);
+    expect(e.high).toBe(Math.round((180_000 * Math.exp(0.04)) / 1000) * 1000);
+  });
+});
