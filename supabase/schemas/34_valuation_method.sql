@@ -160,20 +160,23 @@ $$;
 
 -- A stage of public.estimate_value: the simple rule, the median ln(USD/m²) of the `median_k`
 -- comparables nearest the home (`med`), and what it misses each of the `m` nearest comparables by,
--- valued by the same rule from the others nearest it (`e_med`).
-create or replace function internal.valuation_median_rule(n integer, m integer, xs double precision[], y double precision[], k jsonb,
+-- valued by the same rule from the others nearest it (`e_med`). Those the fit weighed down to
+-- nothing (`w` 0: priced unlike their neighbours) count in neither: one of them among a dozen
+-- would move a median by a whole rank.
+create or replace function internal.valuation_median_rule(n integer, m integer, xs double precision[], y double precision[], w double precision[], k jsonb,
   out med double precision, out e_med double precision[])
 language sql
 immutable
 set search_path = ''
 as $$
   with c as (
-    select u.j, u.y, xs[(u.j - 1) * 10 + 9] as east, xs[(u.j - 1) * 10 + 10] as north
-      from unnest(y) with ordinality u(y, j)
+    select u.j, u.y, u.w > 0 as counts, xs[(u.j - 1) * 10 + 9] as east, xs[(u.j - 1) * 10 + 10] as north
+      from unnest(y, w) with ordinality u(y, w, j)
   )
-  select (select percentile_cont(0.5) within group (order by c.y) from c where c.j <= least(n, (k ->> 'median_k')::integer)),
+  select (select percentile_cont(0.5) within group (order by h.y)
+            from (select c.y from c where c.counts order by c.j limit (k ->> 'median_k')::integer) h),
          (select pg_catalog.array_agg(i.y - (select percentile_cont(0.5) within group (order by o.y)
-                                                from (select o.y from c o where o.j <> i.j
+                                                from (select o.y from c o where o.j <> i.j and o.counts
                                                        order by power(o.east - i.east, 2) + power(o.north - i.north, 2), o.j
                                                        limit (k ->> 'median_k')::integer) o) order by i.j)
             from c i where i.j <= m)
@@ -260,7 +263,7 @@ begin
   m := least(used, 40);
   select * into wt from internal.valuation_weights(used, d[1:used], xs[1:used * 10], same[1:used], y[1:used], k);
   select * into fit from internal.valuation_fit(used, xs[1:used * 10], y[1:used], wt.w0, wt.w, k);
-  select * into mr from internal.valuation_median_rule(used, m, xs[1:used * 10], y[1:used], k);
+  select * into mr from internal.valuation_median_rule(used, m, xs[1:used * 10], y[1:used], fit.w, k);
   select * into bl from internal.valuation_blend(m, fit.w, internal.valuation_loo(m, xs, fit.w, fit.r, fit.a), mr.e_med, fit.b[1], mr.med);
   select v.value, v.low, v.high, v.confidence, v.lo, v.hi into value, low, high, confidence, lo, hi from internal.valuation_range(m, bl.s, d[1:m], bl.at, area, k) v;
   alpha := bl.alpha;

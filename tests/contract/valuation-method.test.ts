@@ -95,7 +95,7 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
     expect(e.reduce((s, v) => s + v * v, 0)).toBeGreaterThan(r.reduce((s, v) => s + v * v, 0) * 1.1);
   });
 
-  it("the median rule: the median of the home's nearest comparables, and each comparable valued by its own nearest others", async () => {
+  it("the median rule: the median of the home's nearest comparables, and each comparable valued by its own nearest others, none the fit weighed down to nothing", async () => {
     const rand = random(7);
     const n = 25;
     const m = 10;
@@ -103,16 +103,18 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
     const north = Array.from({ length: n }, () => rand() * 4 - 2);
     const y = Array.from({ length: n }, () => 7 + rand());
     const rows = Array.from({ length: n }, (_, i) => [1, 0, 0, 0, 0, 0, 0, 0, east[i]!, north[i]!]);
+    // the fourth was weighed down to nothing by the fit: it counts in no median
+    const w = y.map((_, i) => (i === 3 ? 0 : 1));
     const got = await one<{ med: number; e_med: number[] }>(
-      'select med, e_med from internal.valuation_median_rule($1, $2, $3::float8[], $4::float8[], $5::jsonb)',
-      [n, m, rows.flat(), y, JSON.stringify(K)],
+      'select med, e_med from internal.valuation_median_rule($1, $2, $3::float8[], $4::float8[], $5::float8[], $6::jsonb)',
+      [n, m, rows.flat(), y, w, JSON.stringify(K)],
     );
-    // the comparables come nearest first: the home's five nearest are the first five
-    expect(got.med).toBeCloseTo(medianOf(y.slice(0, K.median_k)), 10);
+    // the comparables come nearest first: the home's five nearest that count are the first six but the fourth
+    expect(got.med).toBeCloseTo(medianOf(y.filter((_, j) => j !== 3).slice(0, K.median_k)), 10);
     const expected = Array.from({ length: m }, (_, i) => {
       const others = y
         .map((v, j) => ({ v, j, d: (east[j]! - east[i]!) ** 2 + (north[j]! - north[i]!) ** 2 }))
-        .filter((o) => o.j !== i)
+        .filter((o) => o.j !== i && o.j !== 3)
         .sort((a, b) => a.d - b.d || a.j - b.j)
         .slice(0, K.median_k);
       return y[i]! - medianOf(others.map((o) => o.v));
@@ -160,6 +162,37 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
     expect(wider.high).toBeCloseTo(100_000 * Math.exp(1.5 * r.hi), 6);
     const few = await range([-0.1, 0.02, 0.05, 0.2, -0.3]);
     expect([few.lo, few.hi]).toEqual([-0.3, 0.2]);
+  });
+
+  it('counts a comparable priced ten times its neighbours as if it were not there: the value within 0.2% of the one made without it', async () => {
+    const rand = random(5);
+    const n = 60;
+    // comparables nearest first, each a few hundred metres further, asking one price per m² with a spread of their own
+    const rows = Array.from({ length: n }, (_, i) => {
+      const east = (i + 1) * 0.1 * Math.cos(i);
+      const north = (i + 1) * 0.1 * Math.sin(i);
+      return [1, (rand() - 0.5) * 0.8, (rand() - 0.5) * 2, Math.round((rand() - 0.5) * 4), 0, 0, 0, 0, east, north];
+    });
+    const d = rows.map((x) => Math.hypot(x[8]!, x[9]!) * 1000);
+    const y = rows.map(() => 7.2 + (rand() - 0.5) * 0.3);
+    const value = async (keep: (i: number) => boolean, shift: number) => {
+      const at = rows.map((_, i) => i).filter(keep);
+      const { v } = await one<{ v: number }>(
+        'select (internal.valuation_of($1, $2::float8[], $3::float8[], $4::boolean[], $5::float8[], 120, $6::jsonb)).value as v',
+        [
+          at.length,
+          at.map((i) => d[i]),
+          at.flatMap((i) => rows[i]),
+          at.map(() => true),
+          at.map((i) => y[i]! + (i === 0 ? shift : 0)),
+          JSON.stringify({ ...K, median_k: 12, ridge: 0.05 }),
+        ],
+      );
+      return v;
+    };
+    const priced = await value(() => true, Math.log(10));
+    const without = await value((i) => i !== 0, 0);
+    expect(Math.abs(priced / without - 1)).toBeLessThan(0.002);
   });
 
   it('takes the plain median where it is exact: every house near asks $1,200/m² whatever its rooms, age and size, and the estimate says so to the thousand, its range ±4%', async () => {
