@@ -74,11 +74,11 @@ export interface Figures {
   errorByPriceFifth?: number[];
 }
 
-const median = (a: number[]) => {
+export const median = (a: number[]) => {
   const s = [...a].sort((x, y) => x - y);
   return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN;
 };
-const share = <T>(a: T[], f: (x: T) => boolean) => (a.length ? a.filter(f).length / a.length : NaN);
+export const share = <T>(a: T[], f: (x: T) => boolean) => (a.length ? a.filter(f).length / a.length : NaN);
 const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
 
 /**

@@ -26,7 +26,9 @@ import {
   baselineFigures,
   crossValidate,
   figures,
+  median,
   sampleHomes,
+  share,
   valueGrid,
   type Constants,
   type Figures,
@@ -41,11 +43,6 @@ const SAMPLE = Number(process.env.BENCH_VALUATIONS ?? 300);
 const WARMUP = 20;
 const P95_MS = 50;
 
-const median = (a: number[]) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN;
-};
-const share = <T>(a: T[], f: (x: T) => boolean) => (a.length ? a.filter(f).length / a.length : NaN);
 const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 const log = (line: string) => console.log(`[bench:valuation] ${line}`);
 
