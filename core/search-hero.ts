@@ -23,6 +23,8 @@ export interface SearchHero {
   subtitle: HeroText;
   /** the place's market report (docs/market.md): its place path (a city's slug, or a picked place's path) and the link's words; none: hidden */
   market: { place: string; text: HeroText } | null;
+  /** the page's title and description (its head, a link preview's words): a place's page says its place */
+  head: { title: HeroText; description: HeroText };
 }
 
 export interface HeroPlace {
@@ -40,9 +42,14 @@ export interface HeroPlace {
 export function searchHero({ known, name, market, rent = false }: HeroPlace): SearchHero {
   const location = known ? { $t: `site.locations.${known.slug}.name` } : name?.trim() ? name.trim().slice(0, 80) : undefined;
   const titleKey = `site.search.hero.${rent ? 'rentTitle' : 'title'}${location ? 'In' : ''}`;
+  const inPlace = (key: string): HeroText => (location ? { key: `${key}In`, params: { location } } : { key });
   return {
     video: known?.video ?? 'quito',
     title: location ? { key: titleKey, params: { location } } : { key: titleKey },
+    head: {
+      title: inPlace(`site.meta.search.${rent ? 'rentTitle' : 'title'}`),
+      description: inPlace(`site.meta.search.${rent ? 'rentDescription' : 'description'}`),
+    },
     subtitle: { key: known ? `site.locations.${known.slug}.subtitle` : 'site.search.hero.subtitle' },
     market: market && location ? { place: market, text: { key: 'site.search.hero.market', params: { location } } } : null,
   };
@@ -71,6 +78,24 @@ export function searchHeroHtml(hero: SearchHero, lang: Lang = 'en'): string {
     '</section>',
     SEARCH_HERO_END,
   ].join('\n');
+}
+
+/**
+ * The page's head with the hero's title and description: the built page's own keys (the search's,
+ * as `sitePage` writes them: scripts/site-html.ts) swapped for the hero's, with its parameters;
+ * the server then writes them in the page's language (core/fill.ts).
+ */
+export function withSearchHead(html: string, hero: SearchHero): string {
+  const marks = (t: HeroText) => attrs({ 'data-i18n-params': t.params ? JSON.stringify(t.params) : undefined });
+  const swap = (from: string, to: string, t: HeroText) => {
+    if (!html.includes(from)) throw new Error(`the search page has no ${from} to give the place's text`);
+    html = html.replaceAll(from, () => `${to}${marks(t)}`);
+  };
+  const { title, description } = hero.head;
+  swap('data-i18n="site.meta.search.title"', `data-i18n="${title.key}"`, title);
+  swap('data-i18n-attr="content:site.meta.search.title"', `data-i18n-attr="content:${title.key}"`, title);
+  swap('data-i18n-attr="content:site.meta.search.description"', `data-i18n-attr="content:${description.key}"`, description);
+  return html;
 }
 
 /** Where a page's hero stands in the built page, for the server to put a place's in its stead. */

@@ -11,7 +11,7 @@ import { heroLocation, findLocation, type KnownLocation } from '../core/location
 import { searchHero } from '../core/search-hero.ts';
 import { parsePlace } from '../core/protocol/filters.ts';
 import { setVideo, startVideos } from './lib/media.ts';
-import { setText, startTexts } from './lib/texts.ts';
+import { setAttrText, setText, startTexts } from './lib/texts.ts';
 import { loadWidget } from './lib/third-party.ts';
 
 const page = document.body.dataset.page ?? '';
@@ -35,6 +35,11 @@ function searchPage(): void {
     const d = searchHero({ known, name: placeName, market: known?.city ? slugify(known.city) : placePath, rent });
     void setText(title, d.title.key, d.title.params);
     void setText(subtitle, d.subtitle.key, d.subtitle.params);
+    // the head says the place too (a bookmark, a shared link): as the server writes a place's page
+    void setText(document.querySelector('title'), d.head.title.key, d.head.title.params);
+    void setAttrText(document.querySelector('meta[property="og:title"]'), 'content', d.head.title.key, d.head.title.params);
+    for (const meta of document.querySelectorAll('meta[name="description"], meta[property="og:description"]'))
+      void setAttrText(meta, 'content', d.head.description.key, d.head.description.params);
     if (video) setVideo(video, d.video);
     if (!market || !marketLink) return;
     market.hidden = !d.market;

@@ -8,7 +8,7 @@ import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
-import { SEARCH_HERO_END, SEARCH_HERO_START, searchHero, searchHeroHtml } from '../../core/search-hero.ts';
+import { SEARCH_HERO_END, SEARCH_HERO_START, searchHero, searchHeroHtml, withSearchHead } from '../../core/search-hero.ts';
 import { LRUCache } from 'lru-cache';
 import { matchPage } from './page-match.ts';
 import { renderAgent } from './agent-page.tsx';
@@ -37,14 +37,15 @@ export interface PageImages {
 
 /**
  * /search-properties/cumbaya: the hero of the place (core/search-hero.ts, as the page script makes
- * it on the next search) where the built page has the search's own, and the search set to the city.
+ * it on the next search) where the built page has the search's own, its title and description in the
+ * head, and the search set to the city.
  */
 const placeHero = (place: Place) => (html: string) => {
   const start = html.indexOf(SEARCH_HERO_START);
   const end = html.indexOf(SEARCH_HERO_END);
   if (start < 0 || end < start) throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
-  const hero = searchHeroHtml(searchHero({ known: place.known, name: place.city ?? place.slug, market: place.city ? slugify(place.city) : undefined }));
-  const out = html.slice(0, start) + hero + html.slice(end + SEARCH_HERO_END.length);
+  const hero = searchHero({ known: place.known, name: place.city ?? place.slug, market: place.city ? slugify(place.city) : undefined });
+  const out = withSearchHead(html.slice(0, start) + searchHeroHtml(hero) + html.slice(end + SEARCH_HERO_END.length), hero);
   return place.city ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `) : out;
 };
 

@@ -117,10 +117,21 @@ function sync(): Promise<void> {
 export function setText(el: Element | null, key: string, params?: Record<string, unknown>): Promise<void> {
   if (!el) return Promise.resolve();
   el.setAttribute('data-i18n', key);
+  return setParams(el, params);
+}
+
+function setParams(el: Element, params: Record<string, unknown> | undefined): Promise<void> {
   if (params) el.setAttribute('data-i18n-params', JSON.stringify(params));
   else el.removeAttribute('data-i18n-params');
   changed.add(el);
   return sync();
+}
+
+/** Gives an element's attribute another text key (and parameters) and writes it in the page's language. */
+export function setAttrText(el: Element | null, attr: string, key: string, params?: Record<string, unknown>): Promise<void> {
+  if (!el) return Promise.resolve();
+  el.setAttribute('data-i18n-attr', `${attr}:${key}`);
+  return setParams(el, params);
 }
 
 /** Translates the page now if needed and follows every later change of `<html lang>`. */

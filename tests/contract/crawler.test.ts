@@ -121,6 +121,39 @@ describe('the site as crawlers and link previews read it', () => {
     expect(Math.abs((coast.channels[0]?.mean ?? 0) - (capital.channels[0]?.mean ?? 0))).toBeGreaterThan(5);
   }, 120_000);
 
+  it("no two indexable pages of a language share a title or a description: a place's search page says its place, in the head and the link preview", async () => {
+    const seen = new Map<string, string>();
+    for (const path of inBoth(indexable())) {
+      const page = await crawl(`${server.url}${path}`);
+      const title = page.doc.querySelector('title')?.textContent?.trim() ?? '';
+      for (const [what, text] of [
+        ['title', title],
+        ['description', meta(page.doc, 'description') ?? ''],
+        ['preview title', meta(page.doc, 'og:title') ?? ''],
+        ['preview description', meta(page.doc, 'og:description') ?? ''],
+      ] as const) {
+        expect(text.length, `${path} ${what}`).toBeGreaterThan(10);
+        const key = `${path.startsWith('/es') ? 'es' : 'en'} ${what} ${text}`;
+        expect(seen.get(key), `${path} has the ${what} of ${seen.get(key)}: "${text}"`).toBeUndefined();
+        seen.set(key, path);
+      }
+    }
+    for (const [path, place] of [
+      ['/search-properties/cumbaya', 'Cumbayá'],
+      ['/es/search-properties/cumbaya', 'Cumbayá'],
+      ['/search-properties/guayaquil', 'Guayaquil'],
+    ] as const) {
+      const page = await crawl(`${server.url}${path}`);
+      for (const text of [
+        page.doc.querySelector('title')?.textContent,
+        meta(page.doc, 'description'),
+        meta(page.doc, 'og:title'),
+        meta(page.doc, 'og:description'),
+      ])
+        expect(text, path).toContain(place);
+    }
+  }, 120_000);
+
   it('every JSON-LD block the site writes is what schema.org allows (schema-dts, checked by the TypeScript compiler)', async () => {
     const blocks: Array<Record<string, unknown>> = [];
     for (const path of inBoth([listing, agent])) blocks.push(...jsonLd((await crawl(`${server.url}${path}`)).doc));

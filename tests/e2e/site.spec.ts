@@ -378,6 +378,11 @@ test.describe('the host site', () => {
             h?.querySelector<HTMLElement>('[data-hero-market]')?.hidden,
           ],
           video: h?.querySelector('video')?.getAttribute('data-video'),
+          head: [...d.head.querySelectorAll('title, meta[name="description"], meta[property="og:title"], meta[property="og:description"]')].map((m) => [
+            m.getAttribute('data-i18n') ?? m.getAttribute('data-i18n-attr'),
+            m.getAttribute('data-i18n-params'),
+            m.textContent || m.getAttribute('content'),
+          ]),
         };
       };
       return { server: of(new DOMParser().parseFromString(html, 'text/html')), script: of(document) };
@@ -390,6 +395,12 @@ test.describe('the host site', () => {
       '/market/cumbaya',
       false,
     ]);
+    expect(heroes.server.head.map(([, , text]) => text)).toEqual([
+      'Property for sale in Cumbayá | eXp Realty Ecuador',
+      expect.stringMatching(/^Every active listing in Cumbayá /),
+      'Property for sale in Cumbayá | eXp Realty Ecuador',
+      expect.stringMatching(/^Every active listing in Cumbayá /),
+    ]);
     await expect(heading).toHaveText(`${fmt(await count('cumbaya'))} properties`);
     await expect(page.locator('exp-property-search').getByLabel('Location')).toHaveValue('Cumbayá');
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/search-properties/cumbaya`);
@@ -400,6 +411,7 @@ test.describe('the host site', () => {
       .click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Propiedades en venta en Cumbayá');
     await expect(page.locator('[data-hero-subtitle]')).toHaveText(/El valle soleado de Quito/);
+    await expect(page).toHaveTitle('Propiedades en venta en Cumbayá | eXp Realty Ecuador');
     // the address and the canonical link follow to the Spanish twin
     await expect(page).toHaveURL(`${data.url}/es/search-properties/cumbaya`);
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/es/search-properties/cumbaya`);
@@ -419,9 +431,12 @@ test.describe('the host site', () => {
     await s.getByLabel('Location').fill('Cuenca');
     await s.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Cuenca');
+    await expect(page).toHaveTitle('Property for sale in Cuenca | eXp Realty Ecuador');
+    await expect(page.locator('meta[property="og:description"]')).toHaveAttribute('content', /^Every active listing in Cuenca /);
     await s.getByLabel('Location').fill('');
     await s.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Ecuador');
+    await expect(page).toHaveTitle('Property for sale in Ecuador | eXp Realty Ecuador');
 
     await page.goto(`${data.url}/search-properties?location=atlantis`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Ecuador');
