@@ -133,8 +133,9 @@ export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]>
   return distinct(found);
 }
 
+/** in code-point order, as the view sorts them: a page's first `localeCompare` builds a collator, a long task on a phone */
 function distinct(values: unknown[]): string[] {
-  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))].sort((a, b) => a.localeCompare(b));
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export interface MapPoint {
