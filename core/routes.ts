@@ -54,13 +54,22 @@ const SPANISH_PATHS: Record<string, string> = {
   '/privacy/consent': '/privacidad/consentimiento',
 };
 const ENGLISH_OF = Object.fromEntries(Object.entries(SPANISH_PATHS).map(([en, es]) => [es, en])) as Record<string, string>;
+/** the first words of addresses said in Spanish with whatever follows them: /projects/x -> /es/proyectos/x */
+const SPANISH_PREFIXES: Record<string, string> = { '/projects': '/proyectos' };
+const ENGLISH_PREFIXES = Object.fromEntries(Object.entries(SPANISH_PREFIXES).map(([en, es]) => [es, en])) as Record<string, string>;
+/** a path with its first word swapped by `words`, if it is one of them (alone or followed by more) */
+const swapPrefix = (path: string, words: Record<string, string>) => {
+  const first = /^\/[^/]+/.exec(path)?.[0] ?? '';
+  const other = words[first];
+  return other ? other + path.slice(first.length) : path;
+};
 
 /** The language of a path and the path (cleaned) without its language prefix, in its English words. */
 export function splitLangPath(path: string): { lang: Lang; path: string } {
   const clean = cleanPath(path);
   if (clean === '/es' || clean.startsWith('/es/')) {
     const rest = clean.slice(3) || '/';
-    return { lang: 'es', path: ENGLISH_OF[rest] ?? rest };
+    return { lang: 'es', path: ENGLISH_OF[rest] ?? swapPrefix(rest, ENGLISH_PREFIXES) };
   }
   return { lang: 'en', path: clean };
 }
@@ -69,7 +78,7 @@ export function splitLangPath(path: string): { lang: Lang; path: string } {
 export function localizedPath(path: string, lang: Lang): string {
   const plain = splitLangPath(path).path;
   if (lang === 'en') return plain;
-  return plain === '/' ? '/es' : `/es${SPANISH_PATHS[plain] ?? plain}`;
+  return plain === '/' ? '/es' : `/es${SPANISH_PATHS[plain] ?? swapPrefix(plain, SPANISH_PREFIXES)}`;
 }
 
 /** The other language's address of a page: what the language switch and the boot script go to. */
@@ -98,6 +107,17 @@ export function agentPath(id: string | number, lang: Lang = 'en'): string {
 /** The id of an agent page's path (without its language prefix), or null. */
 export function parseAgentPath(path: string): string | null {
   return /^\/findanagent\/(\d{1,15})$/.exec(path)?.[1] ?? null;
+}
+
+/** A new development's page (docs/projects.md): /projects/altos-de-la-carolina, /es/proyectos/altos-de-la-carolina; none: the list of them. */
+export function projectPath(slug: string | null, lang: Lang = 'en'): string {
+  return localizedPath(slug ? `/projects/${encodeURIComponent(slug)}` : '/projects', lang);
+}
+
+/** The slug of a project page's path (without its language prefix); '' for the list; null for any other path. */
+export function parseProjectPath(path: string): string | null {
+  if (path === '/projects') return '';
+  return /^\/projects\/([a-z0-9]+(?:-[a-z0-9]+)*)$/.exec(path)?.[1] ?? null;
 }
 
 /** A place's search page: /search-properties/cumbaya. */

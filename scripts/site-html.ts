@@ -327,7 +327,7 @@ export function siteHead(): Plugin {
             : [
                 {
                   tag: 'meta',
-                  attrs: { name: 'robots', content: page === 'agent' || page === 'market' ? 'index,follow' : 'noindex' },
+                  attrs: { name: 'robots', content: page === 'agent' || page === 'market' || page === 'project' ? 'index,follow' : 'noindex' },
                   injectTo: 'head' as const,
                 },
               ]),

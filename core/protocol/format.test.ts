@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatArea, formatNumber, formatPrice, formatPricePill, initials, normalisePhone, priceValue } from './format.ts';
+import { formatAmount, formatArea, formatNumber, formatPrice, formatPricePill, initials, normalisePhone, priceValue } from './format.ts';
 
 describe('formatting', () => {
   it('shows dollars with en-US separators, stripping non-digits from text prices', () => {
@@ -57,5 +57,17 @@ describe('formatting', () => {
     expect(initials('María Fernanda Andrade')).toBe('MA');
     expect(initials('carlos')).toBe('C');
     expect(initials('  ')).toBe('?');
+  });
+});
+
+describe('formatAmount', () => {
+  it('says the cents when there are any, two of them, and none when there are not', () => {
+    expect([formatAmount(1168), formatAmount(4071.48), formatAmount(4071.4), formatAmount(587.44), formatAmount(1234567.05)]).toEqual([
+      '$1,168',
+      '$4,071.48',
+      '$4,071.40',
+      '$587.44',
+      '$1,234,567.05',
+    ]);
   });
 });

@@ -35,6 +35,13 @@ export function formatPrice(value: unknown): string {
   return `$${formatNumber(priceValue(value))}`;
 }
 
+/** An amount to the cent when it has cents ("$1,168.57"), else as a price ("$1,168"): a payment plan's cuotas. */
+export function formatAmount(value: number): string {
+  if (!(Math.round(value * 100) % 100)) return formatPrice(value);
+  const text = formatNumber(value, 2);
+  return `$${/\.\d$/.test(text) ? `${text}0` : text}`;
+}
+
 /** Map pills: "$950", "$85.5K", "$250K", "$1.3M", "$12.5M", "$150M" (one decimal below 100). */
 export function formatPricePill(value: unknown): string {
   const n = priceValue(value);

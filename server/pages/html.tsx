@@ -71,7 +71,8 @@ export function Photo({ src, sizes, ...img }: { src: string; sizes: string } & I
  * a first photo that is not lazy), which belong in the page's head (head.tsx HeadInfo.hoisted).
  */
 export function renderBody(node: ReactNode): { body: string; hoisted: string } {
-  const html = renderToStaticMarkup(node);
+  // a chosen option as HTML writes a boolean attribute (React writes `selected=""`; text is escaped, so never holds it)
+  const html = renderToStaticMarkup(node).replaceAll(' selected=""', ' selected');
   const hoisted = /^(?:<link\b[^>]*>)*/.exec(html)?.[0] ?? '';
   return { body: html.slice(hoisted.length), hoisted };
 }

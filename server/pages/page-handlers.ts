@@ -13,9 +13,11 @@ import { LRUCache } from 'lru-cache';
 import { matchPage } from './page-match.ts';
 import { renderAgent } from './agent-page.tsx';
 import { renderMarket } from './market-page.tsx';
+import { renderProject, renderProjects } from './project-page.tsx';
+import { parseProject, parseUnitType } from '../../core/protocol/projects.ts';
 import type { MarketData } from '../../core/view/market-report.tsx';
 import { lastFullMonth } from '../../core/protocol/market.ts';
-import type { OgImage } from './head.tsx';
+import type { HeadInfo, OgImage } from './head.tsx';
 import { attrs } from '../../core/protocol/html.ts';
 import { renderListing, renderMissingListing, toProperty, type ListingPageContext } from './listing-page.tsx';
 import { visitCalendar } from '../../core/protocol/ical.ts';
@@ -160,6 +162,12 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     };
   }
 
+  /** A rendered page of a route with its link preview, whose text is the page's own heading (made from the page once rendered). */
+  function withPreview(template: string, path: string, lang: Lang, page: { head: HeadInfo; body: string }): string {
+    const first = html(template, path, lang, page.head, page.body);
+    return html(template, path, lang, { ...page.head, image: images().pageImage(page.head.route as string, lang, first) }, page.body);
+  }
+
   // the reports change when the index is made again (hourly, docs/market.md "Freshness"): kept for minutes
   const reports = new LRUCache<string, string>({
     max: 300,
@@ -183,11 +191,45 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       options.log?.(`404 page for ${JSON.stringify(path)}`);
       return staticPage('404.html', 404, null, lang, path);
     }
-    const route = page.head.route as string;
-    const first = html('market.html', path, lang, page.head, page.body);
-    const body = html('market.html', path, lang, { ...page.head, image: images().pageImage(route, lang, first) }, page.body);
+    const body = withPreview('market.html', path, lang, page);
     reports.set(`${place}|${lang}`, body);
     return { status: 200, type: 'text/html', body, headers: { 'Cache-Control': PAGE_CACHE } };
+  }
+
+  /**
+   * /projects and /projects/{slug} (docs/projects.md): the list, or a project with the payment plan
+   * of the unit and lender its address picks (`?unit=&lender=`, the page's own form); an unknown
+   * slug is the 404. Rendered at each request: the plan starts from today's month.
+   */
+  async function projectPage(slug: string, lang: Lang, path: string, params: URLSearchParams, request?: RequestContext): Promise<PageResponse> {
+    const d = siteData(request);
+    const ctx = { lang, t: siteTexts().t(lang), origin: origin(), now: nowDate() };
+    const media = options.mediaBase();
+    if (!slug) {
+      const page = renderProjects(
+        (await d.projects()).map((r) => parseProject(r, media)),
+        ctx,
+      );
+      return { status: 200, type: 'text/html', body: withPreview('project.html', path, lang, page), headers: { 'Cache-Control': PAGE_CACHE } };
+    }
+    const found = await d.project(slug);
+    if (!found) {
+      options.log?.(`404 page for ${JSON.stringify(path)}`);
+      return staticPage('404.html', 404, null, lang, path);
+    }
+    const project = parseProject(found.project, media);
+    const units = found.units.map((u) => parseUnitType(u, media));
+    // its sector's figure of last month, else its city's (a sector the index does not know); a page without it rather than no page
+    const lastMonth = (place: string) =>
+      d.marketIndex(place, 'all', 2).then(
+        (f) => lastFullMonth(f),
+        () => undefined,
+      );
+    const city = slugify(project.city);
+    const figure = (project.sector ? await lastMonth(`${city}/${slugify(project.sector)}`) : undefined) ?? (await lastMonth(city));
+    const choice = { unit: params.get('unit')?.slice(0, 20), lender: params.get('lender')?.slice(0, 20) };
+    const page = renderProject(project, units, figure, choice, ctx);
+    return { status: 200, type: 'text/html', body: withPreview('project.html', path, lang, page), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 
   /**
@@ -272,8 +314,9 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     if (match.kind === 'static') return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
     if (match.kind === 'place') return placePage(match.segment, lang, path, '');
     if (match.kind === 'market') return marketPage(match.place, lang, path);
+    if (match.kind === 'project') return projectPage(match.slug, lang, path, new URLSearchParams());
     return undefined;
   }
 
-  return { listingPage, openHouseCalendar, agentPage, marketPage, staticPage, placePage, searchText, indexedPage };
+  return { listingPage, openHouseCalendar, agentPage, marketPage, projectPage, staticPage, placePage, searchText, indexedPage };
 }

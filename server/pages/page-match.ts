@@ -2,7 +2,7 @@
  * The host site's route table (docs/product.md §2, docs/decisions.md #1, #18): which page answers a
  * path (without its language prefix, /es). Anything not listed is the 404 page with status 404.
  */
-import { parseAgentPath, parseListingPath, parseMarketPath, SITE_ROUTES, type SiteRoute } from '../../core/routes.ts';
+import { parseAgentPath, parseListingPath, parseMarketPath, parseProjectPath, SITE_ROUTES, type SiteRoute } from '../../core/routes.ts';
 
 export type PageMatch =
   /** a built page; `route` is its public address (null: not a page to index) */
@@ -12,7 +12,9 @@ export type PageMatch =
   /** /search-properties/{place}: a page only for a known place (server/pages/places.ts) */
   | { kind: 'place'; segment: string }
   /** /market, /market/{place}: a place's market report (docs/market.md), where the index has one */
-  | { kind: 'market'; place: string };
+  | { kind: 'market'; place: string }
+  /** /projects, /projects/{slug}: the new developments (docs/projects.md); slug '' is their list */
+  | { kind: 'project'; slug: string };
 
 /** the built page of each of the site's own addresses */
 const exact: Record<string, SiteRoute> = Object.fromEntries(SITE_ROUTES.map((r) => [r.path, r]));
@@ -26,6 +28,8 @@ export function matchPage(path: string): PageMatch {
   if (m) return { kind: 'place', segment: m[1] as string };
   const market = parseMarketPath(path);
   if (market) return { kind: 'market', place: market };
+  const project = parseProjectPath(path);
+  if (project !== null) return { kind: 'project', slug: project };
   const agent = parseAgentPath(path);
   if (agent) return { kind: 'agent', id: agent };
   const listing = parseListingPath(path);
@@ -33,7 +37,7 @@ export function matchPage(path: string): PageMatch {
   return NOT_FOUND;
 }
 
-/** Whether a path (without its language prefix) is one of the site's pages: a built page, a listing, an agent, a place or a report. */
+/** Whether a path (without its language prefix) is one of the site's pages: a built page, a listing, an agent, a place, a report or a project. */
 export function isSitePage(path: string): boolean {
   const match = matchPage(path);
   return match.kind !== 'static' || match.status !== 404;

@@ -42,6 +42,10 @@ export interface SiteData {
   listingMarket(id: string): Promise<MarketFigure[]>;
   /** the places in a place with last month's figure (public.market_ranking) */
   marketRanking(place: string, typeGroup: TypeGroup, kind?: 'city'): Promise<MarketRank[]>;
+  /** the active new developments, delivery first (public.projects; docs/projects.md): rows for core/protocol/projects.ts */
+  projects(): Promise<Row[]>;
+  /** an active new development by its slug, with its unit types in its order; null when there is none */
+  project(slug: string): Promise<{ project: Row; units: Row[] } | null>;
   /** what the location box would suggest first for a text (public.place_suggestions): a place, a listing, or null */
   placeFor(text: string): Promise<{ kind: string; path: string; name: string } | null>;
 }
@@ -168,6 +172,22 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     async placeFor(text) {
       const [first] = check(await rest.rpc('place_suggestions', { q: text.slice(0, 100), max_results: 1 }), 'place suggestions') as Row[];
       return first ? { kind: String(first.kind), path: String(first.path), name: String(first.name ?? '') } : null;
+    },
+    async projects() {
+      const rows = check(
+        await rest.from('projects').select('*').order('delivery', { ascending: true }).order('id', { ascending: true }).limit(500),
+        'projects',
+      );
+      return rows as Row[];
+    },
+    async project(slug) {
+      const [row] = check(await rest.from('projects').select('*').eq('slug', slug).limit(1), 'project') as Row[];
+      if (!row) return null;
+      const units = check(
+        await rest.from('project_unit_types').select('*').eq('project_id', String(row.id)).order('position', { ascending: true }),
+        'project unit types',
+      ) as Row[];
+      return { project: row, units };
     },
     async cities() {
       const cities: Array<{ city: string; listings: number }> = [];

@@ -94,6 +94,7 @@ export function createPages(options: PagesOptions) {
     if (match.kind === 'listing') return pages.listingPage(match.id, match.slug, lang, path, request);
     if (match.kind === 'agent') return pages.agentPage(match.id, lang, path, request);
     if (match.kind === 'market') return pages.marketPage(match.place, lang, path, request);
+    if (match.kind === 'project') return pages.projectPage(match.slug, lang, path, url.searchParams, request);
     if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search, request);
     if (match.page === 'search-properties.html' && url.searchParams.has('q')) return pages.searchText(url.searchParams, lang, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);

@@ -7,7 +7,7 @@
  */
 import { el, xmlDocument } from '../../core/xml.ts';
 import { LOCATIONS } from '../../core/locations.ts';
-import { agentPath, INDEXED_PATHS, listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
+import { agentPath, INDEXED_PATHS, listingPath, localizedPath, marketPath, placePath, projectPath, slugify } from '../../core/routes.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { SiteData } from './site-data.ts';
 
@@ -95,6 +95,12 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
           ...INDEXED_PATHS.map((route) => ({ route })),
           ...[...slugs].map((slug) => ({ route: placePath(slug) })),
           ...(await marketRoutes(options.data(request))).map((route) => ({ route })),
+          // the new developments (docs/projects.md): their list and each one
+          { route: projectPath(null) },
+          ...(await options.data(request).projects()).map((p) => ({
+            route: projectPath(String(p.slug)),
+            lastmod: String(p.updated_at ?? '').slice(0, 10) || undefined,
+          })),
         ]);
       }
       if (name === 'agents') return urlset((await options.data(request).agentIds()).map((id) => ({ route: agentPath(id) })));

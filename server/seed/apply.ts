@@ -15,13 +15,14 @@ import {
   type Seed,
   type SpellRow,
 } from './rows.ts';
+import { PROJECT_COLUMNS, UNIT_TYPE_COLUMNS, type ProjectRow, type UnitTypeRow } from './projects.ts';
 
 export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;
 }
 
-const JSON_COLUMNS = new Set(['images']);
-const ARRAY_COLUMNS = new Set(['languages', 'specializations', 'certifications', 'locations_served', 'features']);
+const JSON_COLUMNS = new Set(['images', 'floor_plans']);
+const ARRAY_COLUMNS = new Set(['languages', 'specializations', 'certifications', 'locations_served', 'features', 'amenities']);
 
 function cast(column: string): string {
   if (JSON_COLUMNS.has(column)) return '::jsonb';
@@ -57,10 +58,13 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   // the map's kept cells are counted once at the end, not after every batch (runs in a transaction)
   await target.query("select set_config('exp.listing_cells', 'deferred', true)");
   await target.query('delete from internal.listings');
+  await target.query('delete from internal.projects');
   if (!options.replaceListingsOnly) {
     await target.query('delete from public.agents');
     await insertRows<AgentRow>(target, 'agents', AGENT_COLUMNS, seed.agents, 200);
   }
+  await insertRows<ProjectRow>(target, 'internal.projects', PROJECT_COLUMNS, seed.projects, 200);
+  await insertRows<UnitTypeRow>(target, 'internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes, 500);
   await insertRows<ListingRow>(target, 'internal.listings', LISTING_COLUMNS, seed.listings, 1000);
   await insertRows<PriceChangeRow>(target, 'internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges, 2000);
   // the times on the market that are over (the open ones the listings' trigger wrote)
@@ -78,6 +82,8 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   // identity columns continue after the seeded ids
   await target.query("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select coalesce(max(id), 0) + 1 from internal.listings), false)");
   await target.query("select setval(pg_get_serial_sequence('public.agents', 'id'), (select coalesce(max(id), 0) + 1 from public.agents), false)");
+  for (const table of ['internal.projects', 'internal.project_unit_types'])
+    await target.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`);
 }
 
 function literal(column: string, v: unknown): string {
@@ -94,6 +100,7 @@ export function seedSql(seed: Seed): string {
     'begin;',
     "select set_config('exp.listing_cells', 'deferred', true);",
     'delete from internal.listings;',
+    'delete from internal.projects;',
     'delete from public.agents;',
   ];
   const emit = (table: string, columns: readonly string[], rows: readonly object[]) => {
@@ -107,12 +114,16 @@ export function seedSql(seed: Seed): string {
   emit('internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges);
   emit('internal.listing_spells', SPELL_COLUMNS, seed.spells);
   emit('internal.open_houses', OPEN_HOUSE_COLUMNS, seed.openHouses);
+  emit('internal.projects', PROJECT_COLUMNS, seed.projects);
+  emit('internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes);
   out.push('cluster internal.listings using listings_city_order;');
   out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();');
   out.push('analyze internal.listings, internal.listing_spells, internal.listing_price_changes;');
   out.push("select internal.refresh_market_index(interval '0');");
   out.push("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);");
   out.push("select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);");
+  for (const table of ['internal.projects', 'internal.project_unit_types'])
+    out.push(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false);`);
   out.push('commit;', '');
   return out.join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * The rows the seed writes (docs/architecture.md "The seed"), as their tables name their columns.
  */
+import type { ProjectRow, UnitTypeRow } from './projects.ts';
 import { type AgentRow } from './agents.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
 
@@ -110,4 +111,7 @@ export interface Seed {
   priceChanges: PriceChangeRow[];
   spells: SpellRow[];
   openHouses: OpenHouseRow[];
+  /** the new developments and their unit types (projects.ts) */
+  projects: ProjectRow[];
+  unitTypes: UnitTypeRow[];
 }

@@ -37,6 +37,18 @@ revoke all on public.listing_cities from public, anon, authenticated;
 grant select on public.listing_cities to anon, authenticated;
 grant all on public.listing_cities to service_role;
 
+-- the new developments (47_projects.sql): their public columns, through the views; the tables'
+-- policies show the active ones
+revoke all on internal.projects, internal.project_unit_types, public.projects, public.project_unit_types from anon, authenticated;
+grant select (id, slug, name, developer, city, sector, address, geo_lat, geo_lon, description_en, description_es, amenities, images,
+  stage, progress, delivery, reservation, entrada_pct, agent_id, status, updated_at)
+  on internal.projects to anon, authenticated;
+grant select (id, project_id, position, property_type, bedrooms, bathrooms, area_min, area_max, price_min, price_max, units_available,
+  floor_plans)
+  on internal.project_unit_types to anon, authenticated;
+grant select on public.projects, public.project_unit_types to anon, authenticated, service_role;
+grant all on internal.projects, internal.project_unit_types to service_role;
+
 -- what only the service reads and writes
 revoke all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.import_sources,

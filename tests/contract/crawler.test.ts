@@ -80,6 +80,8 @@ describe('the site as crawlers and link previews read it', () => {
     '/market/quito',
     '/market/provincia/guayas',
     '/privacy',
+    '/projects',
+    '/projects/altos-de-la-carolina',
   ];
   // (a page whose Spanish address says it in Spanish is crawled there: /es/privacidad)
   const inBoth = (paths: string[]) => paths.flatMap((p) => [p, /^\/[a-z/-]*$/.test(p) ? localizedPath(p, 'es') : `/es${p}`]);

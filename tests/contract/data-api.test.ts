@@ -35,7 +35,8 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       "select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2",
     );
     const [agent] = await server.sql<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'");
-    rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id) });
+    const [project] = await server.sql<{ id: string }>("select id::text as id from internal.projects where slug = 'altos-de-la-carolina'");
+    rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id) });
 
     // every data call, through a fetch that notes what it sends and sends it
     const real = globalThis.fetch;
@@ -80,6 +81,8 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await site.listingMarket(id);
       await site.marketReport('quito');
       await site.marketRanking('ecuador', 'all', 'city');
+      await site.projects();
+      await site.project('altos-de-la-carolina');
     } finally {
       globalThis.fetch = real;
     }

@@ -33,7 +33,7 @@ const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 /** What the public key may read and call: the data API's relations, and the functions the elements call. */
-const PUBLISHED_RELATIONS = ['agents', 'listing_cities', 'listing_property_types', 'listings'];
+const PUBLISHED_RELATIONS = ['agents', 'listing_cities', 'listing_property_types', 'listings', 'project_unit_types', 'projects'];
 const PUBLISHED_FUNCTIONS = [
   'area_agents',
   'estimate_value',
@@ -223,7 +223,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     }
     // the writes PostgREST would make through a view are refused by the catalogue itself
     for (const privilege of ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) {
-      for (const view of ['listing_cities', 'listing_property_types', 'listings']) {
+      for (const view of ['listing_cities', 'listing_property_types', 'listings', 'projects', 'project_unit_types']) {
         const { rows } = await client.query<{ ok: boolean }>(`select has_table_privilege('anon', $1, $2) as ok`, [`public.${view}`, privilege]);
         expect(rows[0]?.ok, `${privilege} on ${view}`).toBe(false);
       }
@@ -449,7 +449,8 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
       )
     ).rows;
     const [agent] = (await client.query<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'")).rows;
-    const rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id) });
+    const [project] = (await client.query<{ id: string }>("select id::text as id from internal.projects where slug = 'altos-de-la-carolina'")).rows;
+    const rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id) });
     expect(rows.length).toBeGreaterThan(20);
     const failures: string[] = [];
     try {
