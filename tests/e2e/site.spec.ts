@@ -193,7 +193,8 @@ test.describe('the host site', () => {
     await expect(h.panel).toBeVisible();
     expect((await h.panel.boundingBox())?.width).toBeCloseTo(300, 1);
     const links = h.panel.getByRole('link');
-    await expect(links).toHaveText(['Search Properties', 'Find an Agent', 'Prices per m²', 'About', 'Join', 'Saved', /Agent Login/]);
+    await expect(links).toHaveText(['Search Properties', 'New developments', 'Find an Agent', 'Prices per m²', 'About', 'Join', 'Saved', /Agent Login/]);
+    await expect(h.panel.getByRole('link', { name: 'New developments' })).toHaveAttribute('href', /\/projects$/);
     await expect(h.panel.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
     const login = h.panel.getByRole('link', { name: /Agent Login/ });
     await expect(login).toHaveAttribute('href', SITE.external.agentLogin);
@@ -264,6 +265,7 @@ test.describe('the host site', () => {
     await expect(footer.getByRole('link', { name: SITE.email })).toHaveAttribute('href', `mailto:${SITE.email}`);
     await expect(footer.locator('[part="social-link"]')).toHaveCount(4);
     await expect(footer.getByRole('link', { name: 'Find an Agent' })).toHaveAttribute('href', '/findanagent');
+    await expect(footer.getByRole('link', { name: 'New developments' })).toHaveAttribute('href', '/projects');
   });
 
   test('home: hero with city buttons and fades, the three cards, the media row, 8 newest listings, the social fallback', async ({ page, data }) => {

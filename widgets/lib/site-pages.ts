@@ -6,6 +6,7 @@
 /** In the order the header's panel and the footer list them. */
 export const SITE_PAGES = [
   { path: '/search-properties', label: 'nav.searchProperties' },
+  { path: '/projects', label: 'nav.projects' },
   { path: '/findanagent', label: 'nav.findAnAgent' },
   { path: '/market', label: 'nav.market' },
   { path: '/about', label: 'nav.about' },
