@@ -55,17 +55,8 @@ export function fixedT(instance: i18n, lang: string): Translate {
   // the instance's own t with the language as an option: getFixedT's function copies every option
   // of the instance at each call, which was half the time of rendering a server page of a hundred texts
   const bare = { lng: lang };
-  // a text without parameters, once found, is the same text at every later call (texts are added,
-  // never changed): a page's labels are asked for again at every render of every element
-  const found = new Map<string, string>();
   const translate: Translate = (key, params) => {
-    if (!params) {
-      const known = found.get(key);
-      if (known !== undefined) return known;
-      const text = String(instance.t(key, bare));
-      if (text !== key) found.set(key, text);
-      return text;
-    }
+    if (!params) return String(instance.t(key, bare));
     const values: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(params)) values[name] = isTextRef(value) ? translate(value.$t) : value;
     values.lng = lang;

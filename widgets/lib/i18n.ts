@@ -45,14 +45,10 @@ export function watchLang(root: Document | ShadowRoot): void {
   observed.add(root);
 }
 
-/** A language's translation function, one per language for the page (a change of language is a new one, so what takes it renders again). */
+/** A language's translation function (a new one each call, so what takes it renders again). */
 export function translator(lang: Lang): Translate {
-  let t = translators.get(lang);
-  if (!t) translators.set(lang, (t = fixedT(i18n, lang)));
-  return t;
+  return fixedT(i18n, lang);
 }
-/** every element shares what the others have looked up (core/translate.ts) */
-const translators = new Map<Lang, Translate>();
 
 const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, unknown> }>> = {
   es: () => import('../../core/locales/es.json'),
