@@ -44,24 +44,22 @@ export function sameOriginPath(target: string): string {
 }
 
 /**
- * Pages whose Spanish address says it in Spanish: the English path and its Spanish word. Either
- * Spanish address answers (/es/agent too), and every link is made with the Spanish word.
+ * Pages whose Spanish address says it in Spanish: the English path and its Spanish word, the page
+ * itself and the pages under it (/projects/x -> /es/proyectos/x). Either Spanish address answers
+ * (/es/agent too), and every link is made with the Spanish word.
  */
 const SPANISH_PATHS: Record<string, string> = {
   '/agent': '/agente',
   '/privacy': '/privacidad',
   '/privacy/my-data': '/privacidad/mis-datos',
   '/privacy/consent': '/privacidad/consentimiento',
+  '/projects': '/proyectos',
 };
 const ENGLISH_OF = Object.fromEntries(Object.entries(SPANISH_PATHS).map(([en, es]) => [es, en])) as Record<string, string>;
-/** the first words of addresses said in Spanish with whatever follows them: /projects/x -> /es/proyectos/x */
-const SPANISH_PREFIXES: Record<string, string> = { '/projects': '/proyectos' };
-const ENGLISH_PREFIXES = Object.fromEntries(Object.entries(SPANISH_PREFIXES).map(([en, es]) => [es, en])) as Record<string, string>;
-/** a path with its first word swapped by `words`, if it is one of them (alone or followed by more) */
-const swapPrefix = (path: string, words: Record<string, string>) => {
+/** a path in the other language's words: itself if `words` has it, else its first word swapped if it is one */
+const swapWords = (path: string, words: Record<string, string>) => {
   const first = /^\/[^/]+/.exec(path)?.[0] ?? '';
-  const other = words[first];
-  return other ? other + path.slice(first.length) : path;
+  return words[path] ?? (words[first] ? words[first] + path.slice(first.length) : path);
 };
 
 /** The language of a path and the path (cleaned) without its language prefix, in its English words. */
@@ -69,7 +67,7 @@ export function splitLangPath(path: string): { lang: Lang; path: string } {
   const clean = cleanPath(path);
   if (clean === '/es' || clean.startsWith('/es/')) {
     const rest = clean.slice(3) || '/';
-    return { lang: 'es', path: ENGLISH_OF[rest] ?? swapPrefix(rest, ENGLISH_PREFIXES) };
+    return { lang: 'es', path: swapWords(rest, ENGLISH_OF) };
   }
   return { lang: 'en', path: clean };
 }
@@ -78,7 +76,7 @@ export function splitLangPath(path: string): { lang: Lang; path: string } {
 export function localizedPath(path: string, lang: Lang): string {
   const plain = splitLangPath(path).path;
   if (lang === 'en') return plain;
-  return plain === '/' ? '/es' : `/es${SPANISH_PATHS[plain] ?? swapPrefix(plain, SPANISH_PREFIXES)}`;
+  return plain === '/' ? '/es' : `/es${swapWords(plain, SPANISH_PATHS)}`;
 }
 
 /** The other language's address of a page: what the language switch and the boot script go to. */

@@ -59,15 +59,16 @@ describe('<exp-site-header>', () => {
     const panel = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 2000, 'panel');
     expect(button.getAttribute('aria-expanded')).to.equal('true');
     const hrefs = [...panel.querySelectorAll('a')].map((a) => a.href);
-    expect(hrefs.slice(0, 6)).to.deep.equal([
+    expect(hrefs.slice(0, 7)).to.deep.equal([
       'https://expecuador.example/search-properties',
+      'https://expecuador.example/projects',
       'https://expecuador.example/findanagent',
       'https://expecuador.example/market',
       'https://expecuador.example/about',
       'https://expecuador.example/join',
       'https://expecuador.example/saved',
     ]);
-    const login = panel.querySelectorAll('a')[6] as HTMLAnchorElement;
+    const login = panel.querySelectorAll('a')[7] as HTMLAnchorElement;
     expect(login.target).to.equal('_blank');
     expect(login.rel).to.contain('noopener');
     expect(panel.contains(el.shadowRoot?.activeElement ?? null)).to.equal(true);
