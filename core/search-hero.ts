@@ -34,21 +34,23 @@ export interface HeroPlace {
   name?: string | undefined;
   /** the place path of its market report, when it has one */
   market?: string | undefined;
-  /** a search of homes for rent says so (docs/product.md "Rent and buy") */
-  rent?: boolean | undefined;
+  /** a search of homes for rent or of new developments says so (docs/product.md "Rent and buy", docs/projects.md) */
+  operation?: string | null | undefined;
 }
 
 /** The hero of a place (none: the search's own). */
-export function searchHero({ known, name, market, rent = false }: HeroPlace): SearchHero {
+export function searchHero({ known, name, market, operation }: HeroPlace): SearchHero {
+  // the texts of a sale ('title'), a rent ('rentTitle') or new developments ('projectTitle')
+  const of = (key: 'title' | 'description') => (operation === 'rent' || operation === 'project' ? `${operation}${key[0]?.toUpperCase()}${key.slice(1)}` : key);
   const location = known ? { $t: `site.locations.${known.slug}.name` } : name?.trim() ? name.trim().slice(0, 80) : undefined;
-  const titleKey = `site.search.hero.${rent ? 'rentTitle' : 'title'}${location ? 'In' : ''}`;
+  const titleKey = `site.search.hero.${of('title')}${location ? 'In' : ''}`;
   const inPlace = (key: string): HeroText => (location ? { key: `${key}In`, params: { location } } : { key });
   return {
     video: known?.video ?? 'quito',
     title: location ? { key: titleKey, params: { location } } : { key: titleKey },
     head: {
-      title: inPlace(`site.meta.search.${rent ? 'rentTitle' : 'title'}`),
-      description: inPlace(`site.meta.search.${rent ? 'rentDescription' : 'description'}`),
+      title: inPlace(`site.meta.search.${of('title')}`),
+      description: inPlace(`site.meta.search.${of('description')}`),
     },
     subtitle: { key: known ? `site.locations.${known.slug}.subtitle` : 'site.search.hero.subtitle' },
     market: market && location ? { place: market, text: { key: 'site.search.hero.market', params: { location } } } : null,

@@ -2,8 +2,8 @@
 
 /** Attributes shared by the elements that take `filterAttributes`. */
 export interface ExpFilterAttributes {
-  /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. Default: `sale`. */
-  'operation'?: 'sale' | 'rent';
+  /** `rent`: homes for rent, priced a month; `project`: new developments (proyectos), priced from; `sale` (the default): homes for sale. Default: `sale`. */
+  'operation'?: 'sale' | 'rent' | 'project';
   /** City, sector or address filter (partial, case- and accent-insensitive). */
   'city'?: string;
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
@@ -32,6 +32,8 @@ export interface ExpFilterAttributes {
   'furnished'?: boolean | 'true' | 'false';
   /** Only listings that allow pets (rentals say so). Default: `false`. */
   'pets'?: boolean | 'true' | 'false';
+  /** New developments delivered by the end of this year (with `operation="project"`). */
+  'delivery-by'?: number | string;
   /** Only listings with an open house in the next seven days. Default: `false`. */
   'open-house'?: boolean | 'true' | 'false';
   /** Only this agent's listings (for an agent's own website). */
@@ -40,8 +42,8 @@ export interface ExpFilterAttributes {
 
 /** Properties shared by the elements that take `filterAttributes`. */
 export interface ExpFilterProperties {
-  /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. Default: `sale`. */
-  operation: 'sale' | 'rent' | undefined;
+  /** `rent`: homes for rent, priced a month; `project`: new developments (proyectos), priced from; `sale` (the default): homes for sale. Default: `sale`. */
+  operation: 'sale' | 'rent' | 'project' | undefined;
   /** City, sector or address filter (partial, case- and accent-insensitive). */
   city: string | undefined;
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
@@ -70,6 +72,8 @@ export interface ExpFilterProperties {
   furnished: boolean | 'true' | 'false' | undefined;
   /** Only listings that allow pets (rentals say so). Default: `false`. */
   pets: boolean | 'true' | 'false' | undefined;
+  /** New developments delivered by the end of this year (with `operation="project"`). */
+  deliveryBy: number | string | undefined;
   /** Only listings with an open house in the next seven days. Default: `false`. */
   openHouse: boolean | 'true' | 'false' | undefined;
   /** Only this agent's listings (for an agent's own website). */
@@ -604,8 +608,10 @@ export interface SearchDetail {
     polygon?: [number, number][];
     /** only listings with an open house in the next seven days (docs/visits.md "Open houses") */
     openHouse?: boolean;
-    /** for rent; no operation: for sale (docs/product.md "Rent and buy") */
-    operation?: 'sale' | 'rent';
+    /** for rent, or new developments; no operation: for sale (docs/product.md "Rent and buy", docs/projects.md) */
+    operation?: 'sale' | 'rent' | 'project';
+    /** new developments delivered by the end of this year */
+    deliveryBy?: number;
     /** the highest alícuota a month (a listing that does not say one is kept) */
     maxHoaFee?: number;
     /** at least this many parking spaces */

@@ -28,11 +28,11 @@ function searchPage(): void {
   const market = hero.querySelector<HTMLElement>('[data-hero-market]');
   const marketLink = market?.querySelector('a');
 
-  // a search of homes for rent says so (docs/product.md "Rent and buy")
-  let rent = new URLSearchParams(location.search).get('operation') === 'rent';
+  // a search of homes for rent or of new developments says so (docs/product.md "Rent and buy")
+  let operation = new URLSearchParams(location.search).get('operation');
   /** the hero of a known location, or of a place picked in the location box by its words (core/search-hero.ts, as the server writes it) */
   const show = (known: KnownLocation | undefined, placeName?: string, placePath?: string) => {
-    const d = searchHero({ known, name: placeName, market: known?.city ? slugify(known.city) : placePath, rent });
+    const d = searchHero({ known, name: placeName, market: known?.city ? slugify(known.city) : placePath, operation });
     void setText(title, d.title.key, d.title.params);
     void setText(subtitle, d.subtitle.key, d.subtitle.params);
     // the head says the place too (a bookmark, a shared link): as the server writes a place's page
@@ -66,16 +66,16 @@ function searchPage(): void {
   const first = picked(params.get('place') ?? undefined, params.get('placeName') ?? undefined);
   let placeName = first.known ? undefined : first.name;
   known ??= first.known;
-  if (known || placeName || rent) show(known, placeName, params.get('place') ?? undefined);
+  if (known || placeName || operation) show(known, placeName, params.get('place') ?? undefined);
   // the hero follows the place or the city the visitor searches next
   document.addEventListener('exp-search', (e) => {
     const filters = (e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string; operation?: string } }>).detail.filters;
     const place = picked(filters.place, filters.placeName);
     const next = place.known ?? (filters.city ? findLocation(filters.city) : undefined);
     const nextName = place.known ? undefined : place.name;
-    const nextRent = filters.operation === 'rent';
-    if (next?.slug === known?.slug && nextName === placeName && nextRent === rent) return;
-    rent = nextRent;
+    const nextOperation = filters.operation ?? null;
+    if (next?.slug === known?.slug && nextName === placeName && nextOperation === operation) return;
+    operation = nextOperation;
     known = next?.city ? next : undefined;
     placeName = nextName;
     show(known, placeName, filters.place);

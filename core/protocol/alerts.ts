@@ -6,7 +6,8 @@
 import type { Attribution } from './attribution.ts';
 import type { TypeGroup } from './market.ts';
 import type { HomeFacts } from './valuation.ts';
-import { filterPhrases, filtersFromArgs, type FilterArgs, type SearchFilters } from './filters.ts';
+import { filtersFromArgs, type FilterArgs, type SearchFilters } from './filters.ts';
+import { filterPhrases } from './filter-words.ts';
 import { CONTROL_CHARACTERS, EMAIL_PATTERN, LIMITS, LINE_BREAK, type FieldError } from './inquiry.ts';
 import type { Lang } from '../lang.ts';
 

@@ -48,7 +48,7 @@ export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unkn
   if (raw === undefined || raw === null || raw === '') return {};
   switch (spec.kind) {
     case 'operation':
-      if (raw === 'rent') return { value: raw };
+      if (raw === 'rent' || raw === 'project') return { value: raw };
       return raw === 'sale' ? {} : { problem: 'invalid' };
     case 'type':
     case 'text':

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { appliedFilters, filterArgs, FILTER, FILTERS, filtersFromArgs, type SearchFilters } from './filters.ts';
+import { appliedFilters, controlOptions, filterArgs, FILTER, FILTERS, filtersFromArgs, shownFor, type SearchFilters } from './filters.ts';
+import { clockOffsetMs, pinClock, setClockOffset } from '../clock.ts';
 import { checkFilterValue, filtersFromParams, searchPageQuery } from './filter-params.ts';
 
 const SEARCH_SQL = readFileSync(new URL('../../supabase/schemas/30_search.sql', import.meta.url), 'utf8');
@@ -45,6 +46,7 @@ const EVERY: SearchFilters = {
   furnished: true,
   pets: true,
   agentId: '7',
+  deliveryBy: 2028,
 };
 
 describe('the filter table', () => {
@@ -86,5 +88,26 @@ describe('the filter table', () => {
     expect(checkFilterValue(FILTER.bbox, [1, 2, 0, 3])).toEqual({ problem: 'invalid' });
     // the spec's ignored values apply nothing
     expect(appliedFilters({ propertyType: 'Any', minPrice: 0, maxPrice: 999_999_999, city: '  ' })).toEqual({});
+  });
+
+  it('new developments: an operation of their own, their delivery shown and applied with them, its years from the clock', () => {
+    expect(checkFilterValue(FILTER.operation, 'project')).toEqual({ value: 'project' });
+    expect(checkFilterValue(FILTER.operation, 'lease')).toEqual({ problem: 'invalid' });
+    expect(filterArgs({ operation: 'project', deliveryBy: 2027, beds: 2 })).toEqual({ operation: 'project', delivery_by: 2027, beds_min: 2 });
+    expect(filtersFromParams(new URLSearchParams('operation=project&deliveryBy=2027'))).toEqual({ operation: 'project', deliveryBy: 2027 });
+    expect(shownFor('deliveryBy', 'project')).toBe(true);
+    expect(shownFor('deliveryBy', undefined)).toBe(false);
+    expect(shownFor('pets', 'rent')).toBe(true);
+    expect(shownFor('pets', 'project')).toBe(false);
+    expect(shownFor('beds', 'project')).toBe(true);
+    const suite = clockOffsetMs();
+    try {
+      pinClock('2026-12-03T12:00:00Z');
+      expect(controlOptions(FILTER.deliveryBy.control, 'project')).toEqual([2026, 2027, 2028, 2029, 2030]);
+      pinClock('2031-01-01T12:00:00Z');
+      expect(controlOptions(FILTER.deliveryBy.control, 'project')[0]).toBe(2031);
+    } finally {
+      setClockOffset(suite);
+    }
   });
 });

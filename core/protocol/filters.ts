@@ -5,9 +5,9 @@
  * (internal.listing_matches reads the same names). One home for the browser, the map, the alerts
  * function and the alert mails.
  */
-import { formatArea, formatPrice, formatPricePill } from './format.ts';
-import { typeLabel } from './listing.ts';
+import { formatPrice, formatPricePill } from './format.ts';
 import { validPolygon, type LngLat } from './polygon.ts';
+import { nowDate } from '../clock.ts';
 
 /** the spec's "any" maximum */
 export const PRICE_MAX_ANY = 999_999_999;
@@ -64,8 +64,10 @@ export interface SearchFilters {
   polygon?: LngLat[];
   /** only listings with an open house in the next seven days (docs/visits.md "Open houses") */
   openHouse?: boolean;
-  /** for rent; no operation: for sale (docs/product.md "Rent and buy") */
+  /** for rent, or new developments; no operation: for sale (docs/product.md "Rent and buy", docs/projects.md) */
   operation?: Operation;
+  /** new developments delivered by the end of this year */
+  deliveryBy?: number;
   /** the highest alícuota a month (a listing that does not say one is kept) */
   maxHoaFee?: number;
   /** at least this many parking spaces */
@@ -78,8 +80,8 @@ export interface SearchFilters {
   pets?: boolean;
 }
 
-/** A listing's operation: for sale (what no operation means) or for rent (its price a month). */
-export const OPERATIONS = ['sale', 'rent'] as const;
+/** A listing's operation: for sale (what no operation means), for rent (its price a month) or a new development's (docs/projects.md). */
+export const OPERATIONS = ['sale', 'rent', 'project'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** the longest words a search keeps (public.words_query reads 200 characters) */
@@ -121,8 +123,10 @@ export interface FilterArgs {
   polygon?: LngLat[];
   /** an open house in the next seven days */
   open_house?: boolean;
-  /** 'rent'; absent: sale */
+  /** 'rent' or 'project'; absent: sale */
   operation?: Operation;
+  /** a new development's year of delivery, at the latest */
+  delivery_by?: number;
   hoa_max?: number;
   parking_min?: number;
   storage?: boolean;
@@ -144,15 +148,18 @@ export interface FilterControl {
   option?: (n: number, t: Translate) => string;
   /** a rent's choices, where they differ from a sale's (docs/product.md "Rent and buy") */
   rentOptions?: readonly number[];
-  /** shown for rentals only */
-  rentOnly?: boolean;
+  /** choices that are years: this one and the next `years - 1` (by the clock rules read) */
+  years?: number;
+  /** shown for this operation only (pets: rentals; the delivery: new developments) */
+  only?: Operation;
 }
 
 /**
  * One filter, declared once (docs/architecture.md "Filters"): its name (the browser's, the search
  * page's URL parameter, an alert request's), what it holds and its bounds, its SQL argument
- * (internal.listing_matches), how a chip and a search's description say it, which control of the
- * filter bar shows it, and its embed attribute. The URL state, the filter bar and sheet, the chips,
+ * (internal.listing_matches), where a search's description says it (its words, in a module of their
+ * own: core/protocol/filter-words.ts), which control of the filter bar shows it, and its embed
+ * attribute. The URL state, the filter bar and sheet, the chips,
  * the alert words, the alert request's validation and the arguments are made from this table; the
  * embed attributes (widgets/lib/listing/filter-attributes.ts) are checked against it.
  */
@@ -168,51 +175,49 @@ export interface FilterSpec {
   max?: number;
   integer?: boolean;
   any?: number;
-  /** where a search's description says it: what it is, where, then the rest */
+  /** where a search's description says it: what it is, where, then the rest (its words: core/protocol/filter-words.ts) */
   part?: 'what' | 'where' | 'rest';
-  /** how a search's description (the alert form, mails and pages) says it */
-  say?: (value: never, t: Translate) => string;
-  /** how its chip says it (else as `say`) */
-  chip?: (value: never, t: Translate) => string;
   control?: FilterControl;
   /** the attribute that presets it on an element */
   attribute?: string;
 }
 
-const price = (key: string) => (n: number, t: Translate) => t(key, { price: formatPrice(n) });
-const area = (key: string) => (n: number, t: Translate) => t(key, { area: formatArea(n) });
 const plus = (n: number, t: Translate) => t('search.filters.plus', { n });
 const maxPriceOption = (n: number) => (n >= PRICE_MAX_ANY ? `${formatPricePill(10_000_000)}+` : formatPricePill(n));
 
 // prettier-ignore
 const TABLE = [
-  { key: 'operation', kind: 'operation', arg: 'operation', part: 'where', say: (_: unknown, t: Translate) => t('phrases.forRent'), chip: (_: unknown, t: Translate) => t('search.chips.forRent'), attribute: 'operation' },
-  { key: 'propertyType', kind: 'type', arg: 'property_type', maxLength: 100, part: 'what', say: (v: string, t: Translate) => typeLabel(v, t), attribute: 'property-type' },
-  { key: 'place', kind: 'place', arg: 'place', maxLength: 170, part: 'where', say: (v: string, t: Translate) => t('phrases.city', { city: placeWords(v) }), chip: (v: string) => placeWords(v), attribute: 'place' },
+  { key: 'operation', kind: 'operation', arg: 'operation', part: 'where', attribute: 'operation' },
+  { key: 'propertyType', kind: 'type', arg: 'property_type', maxLength: 100, part: 'what', attribute: 'property-type' },
+  { key: 'place', kind: 'place', arg: 'place', maxLength: 170, part: 'where', attribute: 'place' },
   { key: 'placeName', kind: 'placeName', arg: 'place_name', maxLength: 100 },
-  { key: 'city', kind: 'text', arg: 'city', maxLength: 100, part: 'where', say: (v: string, t: Translate) => t('phrases.city', { city: v }), chip: (v: string) => v, attribute: 'city' },
-  { key: 'bbox', kind: 'bbox', part: 'where', say: (_: unknown, t: Translate) => t('phrases.mapArea') },
-  { key: 'polygon', kind: 'polygon', arg: 'polygon', part: 'where', say: (_: unknown, t: Translate) => t('phrases.drawnArea'), chip: (_: unknown, t: Translate) => t('search.chips.polygon') },
-  { key: 'keywords', kind: 'words', arg: 'words', maxLength: KEYWORDS_MAX, part: 'rest', say: (v: string, t: Translate) => t('phrases.words', { words: v }), chip: (v: string, t: Translate) => t('search.chips.keywords', { words: v }), control: { in: 'more', label: 'keywords' }, attribute: 'keywords' },
-  { key: 'beds', kind: 'number', arg: 'beds_min', max: 20, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.beds', { count: n }), control: { in: 'bar', label: 'beds', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'beds' },
-  { key: 'baths', kind: 'number', arg: 'baths_min', max: 20, part: 'rest', say: (n: number, t: Translate) => t('phrases.baths', { count: n }), control: { in: 'bar', label: 'baths', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'baths' },
-  { key: 'minSqft', kind: 'number', arg: 'area_min', max: 10_000_000, part: 'rest', say: area('phrases.minArea'), control: { in: 'bar', label: 'minArea', options: [50, 100, 150, 200, 300], option: (n, t) => t('search.filters.areaPlus', { n }) } },
-  { key: 'maxSqft', kind: 'number', arg: 'area_max', max: 10_000_000, part: 'rest', say: area('phrases.maxArea') },
-  { key: 'minPrice', kind: 'number', arg: 'price_min', max: PRICE_MAX_ANY, part: 'rest', say: price('phrases.minPrice'), control: { in: 'bar', label: 'minPrice', options: [100_000, 250_000, 500_000, 1_000_000, 2_000_000], rentOptions: [300, 500, 800, 1_200, 2_000], option: (n) => formatPricePill(n) }, attribute: 'min-price' },
-  { key: 'maxPrice', kind: 'number', arg: 'price_max', max: PRICE_MAX_ANY, any: PRICE_MAX_ANY, part: 'rest', say: price('phrases.maxPrice'), control: { in: 'bar', label: 'maxPrice', options: [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY], rentOptions: [300, 500, 800, 1_200, 2_000], option: maxPriceOption }, attribute: 'max-price' },
-  { key: 'yearBuiltFrom', kind: 'number', arg: 'year_min', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.builtFrom', { year: n }), control: { in: 'more', label: 'yearFrom' } },
-  { key: 'yearBuiltTo', kind: 'number', arg: 'year_max', min: 1500, max: 2100, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.builtTo', { year: n }), control: { in: 'more', label: 'yearTo' } },
-  { key: 'minLotSize', kind: 'number', arg: 'lot_min', max: 10_000_000, part: 'rest', say: area('phrases.minLot'), control: { in: 'more', label: 'minLot' } },
-  { key: 'maxLotSize', kind: 'number', arg: 'lot_max', max: 10_000_000, part: 'rest', say: area('phrases.maxLot'), control: { in: 'more', label: 'maxLot' } },
-  { key: 'features', kind: 'features', arg: 'features', part: 'rest', control: { in: 'more', label: 'features' }, say: (v: FeatureFlag[], t: Translate) => t('phrases.features', { list: v.map((f) => t(`search.filters.feature.${f}`).toLowerCase()).join(', ') }), attribute: 'features' },
-  { key: 'maxHoaFee', kind: 'number', arg: 'hoa_max', max: 100_000, part: 'rest', say: price('phrases.maxHoaFee'), control: { in: 'more', label: 'maxHoaFee', options: [50, 100, 150, 200, 300], option: (n) => formatPrice(n) }, attribute: 'max-hoa-fee' },
-  { key: 'parking', kind: 'number', arg: 'parking_min', max: 20, integer: true, part: 'rest', say: (n: number, t: Translate) => t('phrases.parking', { count: n }), control: { in: 'more', label: 'parking', options: [1, 2, 3], option: plus }, attribute: 'parking' },
-  { key: 'storage', kind: 'flag', arg: 'storage', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.storage'), chip: (_: unknown, t: Translate) => t('search.chips.storage'), control: { in: 'more', label: 'storage' }, attribute: 'storage' },
-  { key: 'furnished', kind: 'flag', arg: 'furnished', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.furnished'), chip: (_: unknown, t: Translate) => t('search.chips.furnished'), control: { in: 'more', label: 'furnished' }, attribute: 'furnished' },
-  { key: 'pets', kind: 'flag', arg: 'pets', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.pets'), chip: (_: unknown, t: Translate) => t('search.chips.pets'), control: { in: 'more', label: 'pets', rentOnly: true }, attribute: 'pets' },
-  { key: 'openHouse', kind: 'flag', arg: 'open_house', part: 'rest', say: (_: unknown, t: Translate) => t('phrases.openHouse'), chip: (_: unknown, t: Translate) => t('search.chips.openHouse'), control: { in: 'more', label: 'openHouse' }, attribute: 'open-house' },
-  { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', say: (_: unknown, t: Translate) => t('phrases.agent'), attribute: 'agent-id' },
+  { key: 'city', kind: 'text', arg: 'city', maxLength: 100, part: 'where', attribute: 'city' },
+  { key: 'bbox', kind: 'bbox', part: 'where' },
+  { key: 'polygon', kind: 'polygon', arg: 'polygon', part: 'where' },
+  { key: 'keywords', kind: 'words', arg: 'words', maxLength: KEYWORDS_MAX, part: 'rest', control: { in: 'more', label: 'keywords' }, attribute: 'keywords' },
+  { key: 'beds', kind: 'number', arg: 'beds_min', max: 20, integer: true, part: 'rest', control: { in: 'bar', label: 'beds', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'beds' },
+  { key: 'baths', kind: 'number', arg: 'baths_min', max: 20, part: 'rest', control: { in: 'bar', label: 'baths', options: [1, 2, 3, 4, 5], option: plus }, attribute: 'baths' },
+  { key: 'minSqft', kind: 'number', arg: 'area_min', max: 10_000_000, part: 'rest', control: { in: 'bar', label: 'minArea', options: [50, 100, 150, 200, 300], option: (n, t) => t('search.filters.areaPlus', { n }) } },
+  { key: 'maxSqft', kind: 'number', arg: 'area_max', max: 10_000_000, part: 'rest' },
+  { key: 'minPrice', kind: 'number', arg: 'price_min', max: PRICE_MAX_ANY, part: 'rest', control: { in: 'bar', label: 'minPrice', options: [100_000, 250_000, 500_000, 1_000_000, 2_000_000], rentOptions: [300, 500, 800, 1_200, 2_000], option: (n) => formatPricePill(n) }, attribute: 'min-price' },
+  { key: 'maxPrice', kind: 'number', arg: 'price_max', max: PRICE_MAX_ANY, any: PRICE_MAX_ANY, part: 'rest', control: { in: 'bar', label: 'maxPrice', options: [500_000, 1_000_000, 2_000_000, 5_000_000, PRICE_MAX_ANY], rentOptions: [300, 500, 800, 1_200, 2_000], option: maxPriceOption }, attribute: 'max-price' },
+  { key: 'yearBuiltFrom', kind: 'number', arg: 'year_min', min: 1500, max: 2100, integer: true, part: 'rest', control: { in: 'more', label: 'yearFrom' } },
+  { key: 'yearBuiltTo', kind: 'number', arg: 'year_max', min: 1500, max: 2100, integer: true, part: 'rest', control: { in: 'more', label: 'yearTo' } },
+  { key: 'minLotSize', kind: 'number', arg: 'lot_min', max: 10_000_000, part: 'rest', control: { in: 'more', label: 'minLot' } },
+  { key: 'maxLotSize', kind: 'number', arg: 'lot_max', max: 10_000_000, part: 'rest', control: { in: 'more', label: 'maxLot' } },
+  { key: 'features', kind: 'features', arg: 'features', part: 'rest', control: { in: 'more', label: 'features' }, attribute: 'features' },
+  { key: 'maxHoaFee', kind: 'number', arg: 'hoa_max', max: 100_000, part: 'rest', control: { in: 'more', label: 'maxHoaFee', options: [50, 100, 150, 200, 300], option: (n) => formatPrice(n) }, attribute: 'max-hoa-fee' },
+  { key: 'parking', kind: 'number', arg: 'parking_min', max: 20, integer: true, part: 'rest', control: { in: 'more', label: 'parking', options: [1, 2, 3], option: plus }, attribute: 'parking' },
+  { key: 'storage', kind: 'flag', arg: 'storage', part: 'rest', control: { in: 'more', label: 'storage' }, attribute: 'storage' },
+  { key: 'furnished', kind: 'flag', arg: 'furnished', part: 'rest', control: { in: 'more', label: 'furnished' }, attribute: 'furnished' },
+  { key: 'pets', kind: 'flag', arg: 'pets', part: 'rest', control: { in: 'more', label: 'pets', only: 'rent' }, attribute: 'pets' },
+  { key: 'deliveryBy', kind: 'number', arg: 'delivery_by', min: 2000, max: 2100, integer: true, part: 'rest', control: { in: 'more', label: 'deliveryBy', years: 5, only: 'project' }, attribute: 'delivery-by' },
+  { key: 'openHouse', kind: 'flag', arg: 'open_house', part: 'rest', control: { in: 'more', label: 'openHouse' }, attribute: 'open-house' },
+  { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', attribute: 'agent-id' },
 ] as const satisfies readonly FilterSpec[];
+
+/** The filters a search's description and its chips say (a `part`): each has its words in core/protocol/filter-words.ts. */
+export type SaidFilter = Extract<(typeof TABLE)[number], { part: string }>['key'];
 
 // the typings are checked against the table: a filter of SearchFilters without its row does not compile
 const everyFilterHasItsRow: [Exclude<FilterKey, (typeof TABLE)[number]['key']>] extends [never] ? true : never = true;
@@ -223,41 +228,45 @@ export const FILTERS: readonly FilterSpec[] = TABLE;
 export const FILTER = Object.fromEntries(FILTERS.map((f) => [f.key, f])) as Record<FilterKey, FilterSpec>;
 
 export type NumberFilter =
-  'minPrice' | 'maxPrice' | 'beds' | 'baths' | 'minSqft' | 'maxSqft' | 'yearBuiltFrom' | 'yearBuiltTo' | 'minLotSize' | 'maxLotSize' | 'maxHoaFee' | 'parking';
+  | 'minPrice'
+  | 'maxPrice'
+  | 'beds'
+  | 'baths'
+  | 'minSqft'
+  | 'maxSqft'
+  | 'yearBuiltFrom'
+  | 'yearBuiltTo'
+  | 'minLotSize'
+  | 'maxLotSize'
+  | 'maxHoaFee'
+  | 'parking'
+  | 'deliveryBy';
 
 /** The yes-or-no filters, a checkbox each behind "More filters", in the table's order. */
 export type FlagFilter = 'storage' | 'furnished' | 'pets' | 'openHouse';
 export const FLAG_FILTERS = FILTERS.filter((f) => f.kind === 'flag' && f.control?.in === 'more').map((f) => f.key) as FlagFilter[];
 
-/** Whether a filter's control shows, and the filter applies, for the search's operation (pets: rentals only). */
-export const shownFor = (key: FilterKey, operation: Operation | undefined): boolean => operation === 'rent' || !FILTER[key].control?.rentOnly;
+/** Whether a filter's control shows, and the filter applies, for the search's operation (pets: rentals only; the delivery: new developments). */
+export const shownFor = (key: FilterKey, operation: Operation | undefined): boolean => {
+  const only = FILTER[key].control?.only;
+  return !only || only === operation;
+};
 
-/** A control's choices for the search's operation (a rent's prices are a month's). */
+/** A control's choices for the search's operation (a rent's prices are a month's; years from this one). */
 export const controlOptions = (control: FilterControl | undefined, operation: Operation | undefined): readonly number[] =>
-  (operation === 'rent' ? control?.rentOptions : undefined) ?? control?.options ?? [];
+  control?.years
+    ? Array.from({ length: control.years }, (_, i) => nowDate().getUTCFullYear() + i)
+    : ((operation === 'rent' ? control?.rentOptions : undefined) ?? control?.options ?? []);
 
 /** The number filters, in the table's order. */
 export const NUMBER_FILTERS = FILTERS.filter((f) => f.kind === 'number').map((f) => f.key) as NumberFilter[];
-
-/** A place's path in words when its name was not kept: 'quito/la-carolina' -> 'La Carolina, Quito'. */
-function placeWords(path: string): string {
-  const p = parsePlace(path);
-  const words = (slug: string) =>
-    slug
-      .split('-')
-      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-      .join(' ');
-  if (!p) return path;
-  if ('province' in p) return words(p.province);
-  return p.sector ? `${words(p.sector)}, ${words(p.city)}` : words(p.city);
-}
 
 /** One filter's value as it applies (docs/product.md §5: 'any', 0, 999,999,999 and blanks do not); undefined when it does not. */
 function applied(spec: FilterSpec, value: unknown, all: SearchFilters): unknown {
   switch (spec.kind) {
     case 'operation':
       // a sale is what no operation means
-      return value === 'rent' ? value : undefined;
+      return value === 'rent' || value === 'project' ? value : undefined;
     case 'type': {
       const v = typeof value === 'string' ? value.trim() : '';
       return v && v.toLowerCase() !== 'any' ? v : undefined;
@@ -325,40 +334,6 @@ export function filtersFromArgs(args: FilterArgs): AppliedFilters {
     } else if (spec.arg && args[spec.arg] !== undefined && args[spec.arg] !== null && args[spec.arg] !== '') f[spec.key] = args[spec.arg];
   }
   return appliedFilters(f as SearchFilters);
-}
-
-/**
- * Each applied filter in words, in the table's order: the search's chips (one per feature, so each
- * can be removed) and its description (describeSearch).
- */
-export function filterPhrases(
-  f: AppliedFilters,
-  t: Translate,
-  as: 'say' | 'chip',
-): Array<{ key: FilterKey; flag?: FeatureFlag; part: 'what' | 'where' | 'rest'; text: string }> {
-  const out: Array<{ key: FilterKey; flag?: FeatureFlag; part: 'what' | 'where' | 'rest'; text: string }> = [];
-  for (const spec of FILTERS) {
-    const v = f[spec.key];
-    if (v === undefined || !spec.part) continue;
-    const words = (as === 'chip' ? spec.chip : undefined) ?? spec.say;
-    if (!words) continue;
-    if (spec.kind === 'place' && f.placeName)
-      out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('phrases.city', { city: f.placeName }) });
-    else if (spec.kind === 'features' && as === 'chip')
-      for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x]))
-        out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });
-    else if (spec.kind === 'features')
-      out.push({
-        key: spec.key,
-        part: spec.part,
-        text: (words as (x: FeatureFlag[], t: Translate) => string)(
-          FEATURE_FLAGS.filter((x) => f.features?.[x]),
-          t,
-        ),
-      });
-    else out.push({ key: spec.key, part: spec.part, text: (words as (x: unknown, t: Translate) => string)(v, t) });
-  }
-  return out;
 }
 
 /**

@@ -64,8 +64,22 @@ export interface Property {
   openHouses: OpenHouseTime[];
   /** what an Ecuadorian asks first (docs/product.md §3): the alícuota (USD a month), parking spaces, a storage unit, furnished, pets; null: unsaid */
   facts: ListingFactsData;
-  /** for sale, or for rent at `price` a month (docs/product.md "Rent and buy") */
-  operation: 'sale' | 'rent';
+  /** for sale, for rent at `price` a month (docs/product.md "Rent and buy"), or a new development from `price` (docs/projects.md) */
+  operation: 'sale' | 'rent' | 'project';
+  /** a new development's listing: its project as the listing's row keeps it (47_projects.sql; read by widgets/lib/listing/project-card.tsx) */
+  project?: ListingProject;
+}
+
+/** What a new development's listing says of its project (internal.project_listing_sync). */
+export interface ListingProject {
+  slug: string;
+  developer?: string | null;
+  stage?: string;
+  progress?: number | null;
+  /** the month it is delivered, YYYY-MM-DD */
+  delivery?: string | null;
+  bedrooms_min?: number | null;
+  units_available?: number | null;
 }
 
 export interface ListingFactsData {
@@ -231,7 +245,8 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
       furnished: row.furnished === 'yes' || row.furnished === 'partly' || row.furnished === 'no' ? row.furnished : null,
       pets: flag(row.pets_allowed),
     },
-    operation: row.operation === 'rent' ? 'rent' : 'sale',
+    operation: row.operation === 'rent' || row.operation === 'project' ? row.operation : 'sale',
+    ...(row.operation === 'project' && typeof (row.project as ListingProject | null)?.slug === 'string' ? { project: row.project as ListingProject } : {}),
   };
 }
 
@@ -240,7 +255,9 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
  * listing.perMonth); `format` formatPricePill for a map's pin ("$250K", "$850/month").
  */
 export function listingPrice(p: { price: number; operation?: string }, t: Translate, format: (price: number) => string = formatPrice): string {
-  return p.operation === 'rent' ? t('listing.perMonth', { price: format(p.price) }) : format(p.price);
+  return p.operation === 'rent' || p.operation === 'project'
+    ? t(p.operation === 'rent' ? 'listing.perMonth' : 'listing.from', { price: format(p.price) })
+    : format(p.price);
 }
 
 /** What a rent's price is per, as the page says it ("/month", "/mes"): the structured data's unit. */

@@ -7,7 +7,7 @@ import type { Lang } from '../../core/lang.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
-import { listingPath, localizedPath, marketPath, placePath, slugify } from '../../core/routes.ts';
+import { listingPath, localizedPath, marketPath, placePath, projectPath, slugify } from '../../core/routes.ts';
 import { SEARCH_HERO_END, SEARCH_HERO_START, searchHero, searchHeroHtml, withSearchHead } from '../../core/search-hero.ts';
 import { LRUCache } from 'lru-cache';
 import { matchPage } from './page-match.ts';
@@ -101,6 +101,9 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
         headers: { 'Cache-Control': MISSING_CACHE },
       };
     }
+    // a new development's listing is its project's page (docs/projects.md "In the search")
+    const project = (row.project as { slug?: unknown } | null)?.slug;
+    if (row.operation === 'project' && typeof project === 'string') return redirect(projectPath(project, lang), { 'Cache-Control': PAGE_CACHE });
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
     // with the listing beside its market: its sector's (or nearest place's) figure for its type, last month
@@ -281,7 +284,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   async function searchText(params: URLSearchParams, lang: Lang, request?: RequestContext): Promise<PageResponse> {
     const text = (params.get('q') ?? '').replace(/\s+/g, ' ').trim().slice(0, 100);
     const query = new URLSearchParams();
-    if (params.get('operation') === 'rent') query.set('operation', 'rent');
+    const operation = params.get('operation');
+    if (operation === 'rent' || operation === 'project') query.set('operation', operation);
     for (const [key, value] of params) if (/^utm_[a-z]{1,20}$/.test(key) && !query.has(key)) query.set(key, value.slice(0, 100));
     // where this text leads today (places come and go with the listings): found again after minutes
     const moved = (target: string, cache = PAGE_CACHE): PageResponse => ({ ...redirect(target, { 'Cache-Control': cache }), status: 302 });

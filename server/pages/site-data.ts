@@ -134,7 +134,11 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       return ((rows as unknown[])[0] as AgentProfileRecord | undefined) ?? null;
     },
     async listingsAfter(afterId, limit) {
-      const rows = check(await listings('id,title,updated_at').gt('id', afterId).order('id', { ascending: true }).limit(limit), 'sitemap listings');
+      // a new development's listing is its project's page, which the pages' sitemap has (docs/projects.md)
+      const rows = check(
+        await listings('id,title,updated_at').gt('id', afterId).neq('operation', 'project').order('id', { ascending: true }).limit(limit),
+        'sitemap listings',
+      );
       return rows as Array<{ id: number; title: string | null; updated_at: string }>;
     },
     async agentIds() {

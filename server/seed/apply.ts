@@ -63,8 +63,6 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
     await target.query('delete from public.agents');
     await insertRows<AgentRow>(target, 'agents', AGENT_COLUMNS, seed.agents, 200);
   }
-  await insertRows<ProjectRow>(target, 'internal.projects', PROJECT_COLUMNS, seed.projects, 200);
-  await insertRows<UnitTypeRow>(target, 'internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes, 500);
   await insertRows<ListingRow>(target, 'internal.listings', LISTING_COLUMNS, seed.listings, 1000);
   await insertRows<PriceChangeRow>(target, 'internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges, 2000);
   // the times on the market that are over (the open ones the listings' trigger wrote)
@@ -82,6 +80,10 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   // identity columns continue after the seeded ids
   await target.query("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select coalesce(max(id), 0) + 1 from internal.listings), false)");
   await target.query("select setval(pg_get_serial_sequence('public.agents', 'id'), (select coalesce(max(id), 0) + 1 from public.agents), false)");
+  // the new developments after the listings: each writes a listing of its own (47_projects.sql),
+  // numbered after the seeded ones, in its city's province (internal.places, counted just now)
+  await insertRows<ProjectRow>(target, 'internal.projects', PROJECT_COLUMNS, seed.projects, 200);
+  await insertRows<UnitTypeRow>(target, 'internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes, 500);
   for (const table of ['internal.projects', 'internal.project_unit_types'])
     await target.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`);
 }
@@ -114,14 +116,14 @@ export function seedSql(seed: Seed): string {
   emit('internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges);
   emit('internal.listing_spells', SPELL_COLUMNS, seed.spells);
   emit('internal.open_houses', OPEN_HOUSE_COLUMNS, seed.openHouses);
-  emit('internal.projects', PROJECT_COLUMNS, seed.projects);
-  emit('internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes);
   out.push('cluster internal.listings using listings_city_order;');
   out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();');
   out.push('analyze internal.listings, internal.listing_spells, internal.listing_price_changes;');
   out.push("select internal.refresh_market_index(interval '0');");
   out.push("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);");
   out.push("select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);");
+  emit('internal.projects', PROJECT_COLUMNS, seed.projects);
+  emit('internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes);
   for (const table of ['internal.projects', 'internal.project_unit_types'])
     out.push(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false);`);
   out.push('commit;', '');

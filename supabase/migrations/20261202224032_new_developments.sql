@@ -117,3 +117,198 @@ grant select (id, project_id, position, property_type, bedrooms, bathrooms, area
   on internal.project_unit_types to anon, authenticated;
 grant select on public.projects, public.project_unit_types to anon, authenticated, service_role;
 grant all on internal.projects, internal.project_unit_types to service_role;
+
+-- A project in the search: a listing of its own, operation 'project' (47_projects.sql)
+alter table internal.listings drop constraint listings_operation_check;
+alter table internal.listings add constraint listings_operation_check check (operation in ('sale', 'rent', 'project'));
+alter table internal.listings add column project_id bigint, add column project jsonb,
+  add constraint listings_project_operation check ((operation = 'project') = (project_id is not null));
+comment on column internal.listings.operation is 'sale, rent or project; a rent''s price is USD a month, a project''s the lowest of its unit types''.';
+
+create or replace view public.listings with (security_invoker = true) as
+-- text as public.plain_text, JSON as public.plain_json, the description as json (what the public
+-- key may ask of each: 03_public_types.sql)
+select id, title::public.plain_text as title, address::public.plain_text as address, price, bedrooms, bathrooms, square_feet,
+       property_type::public.plain_text as property_type, city::public.plain_text as city, state::public.plain_text as state,
+       images::public.plain_json as images, geo_lat::public.plain_text as geo_lat, geo_lon::public.plain_text as geo_lon,
+       pg_catalog.to_json(description) as description, created_at, status::public.plain_text as status,
+       country_code::public.plain_text as country_code, agent_id, agent_first_name::public.plain_text as agent_first_name,
+       agent_last_name::public.plain_text as agent_last_name, agent_email::public.plain_text as agent_email,
+       agent_phone::public.plain_text as agent_phone, agent_picture::public.plain_text as agent_picture,
+       city_search::public.plain_text as city_search, lat, lng, updated_at, map_lat, map_lng, map_approximate, map_x, map_y,
+       sector::public.plain_text as sector, features, year_built, lot_size, state_slug::public.plain_text as state_slug,
+       city_slug::public.plain_text as city_slug, sector_slug::public.plain_text as sector_slug,
+       place_search::public.plain_text as place_search, listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee,
+       parking_spaces, storage_unit, furnished::public.plain_text as furnished, pets_allowed, operation::public.plain_text as operation,
+       project::public.plain_json as project
+from internal.listings
+where is_public;
+
+grant select (project) on internal.listings to anon, authenticated;
+
+create or replace function internal.listing_conditions()
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $body$
+  select $conditions$
+    l.is_public
+    and (f->>'property_type' is null or l.property_type ilike internal.contains_pattern(f->>'property_type'))
+    and (f->>'price_min' is null or l.price >= (f->>'price_min')::numeric)
+    and (f->>'price_max' is null or l.price <= (f->>'price_max')::numeric)
+    and (f->>'beds_min' is null or l.bedrooms >= (f->>'beds_min')::numeric)
+    and (f->>'baths_min' is null or l.bathrooms >= (f->>'baths_min')::numeric)
+    and (f->>'area_min' is null or l.square_feet >= (f->>'area_min')::numeric)
+    and (f->>'area_max' is null or l.square_feet <= (f->>'area_max')::numeric)
+    and (f->>'city' is null or l.place_search like internal.contains_pattern(public.search_fold(f->>'city')))
+    and (f->>'place' is null or case
+           when f->>'place' like 'provincia/%' then l.state_slug = pg_catalog.substr(f->>'place', 11)
+           else l.city_slug = pg_catalog.split_part(f->>'place', '/', 1)
+                and (pg_catalog.split_part(f->>'place', '/', 2) = '' or l.sector_slug = pg_catalog.split_part(f->>'place', '/', 2))
+         end)
+    and (f->'features' is null or l.features @> internal.jsonb_texts(f->'features'))
+    and (f->>'year_min' is null or l.year_built >= (f->>'year_min')::integer)
+    and (f->>'year_max' is null or l.year_built <= (f->>'year_max')::integer)
+    and (f->>'lot_min' is null or l.lot_size >= (f->>'lot_min')::numeric)
+    and (f->>'lot_max' is null or l.lot_size <= (f->>'lot_max')::numeric)
+    and (f->>'agent' is null or l.agent_id = (f->>'agent')::bigint)
+    and (f->>'area_south' is null or l.lat >= (f->>'area_south')::double precision)
+    and (f->>'area_north' is null or l.lat <= (f->>'area_north')::double precision)
+    and (f->>'area_west' is null or l.lng >= (f->>'area_west')::double precision)
+    and (f->>'area_east' is null or l.lng <= (f->>'area_east')::double precision)
+    -- words that are only stop words or signs ask for nothing
+    and (f->>'words' is null or pg_catalog.numnode(public.words_query(f->>'words')) = 0 or l.words @@ public.words_query(f->>'words'))
+    and (f->'polygon' is null or l.location <@ internal.area_polygon(f->'polygon'))
+    -- an open house in the next seven days (or under way): docs/visits.md "Open houses"
+    and (f->>'open_house' is null or l.open_houses && pg_catalog.tstzrange(internal.now(), internal.now() + interval '7 days'))
+    -- for sale unless the search says rent or new developments (docs/product.md "Rent and buy")
+    and l.operation = coalesce(f->>'operation', 'sale')
+    -- a new development delivered by the end of a year (its listing's year built), or already (docs/projects.md)
+    and (f->>'delivery_by' is null or l.project->>'stage' = 'delivered' or l.year_built <= (f->>'delivery_by')::integer)
+    -- the facts of docs/product.md "The facts of a listing": a listing that does not say its
+    -- alícuota is kept by a maximum (as a house outside a condominium pays none)
+    and (f->>'hoa_max' is null or coalesce(l.hoa_fee, 0) <= (f->>'hoa_max')::numeric)
+    and (f->>'parking_min' is null or l.parking_spaces >= (f->>'parking_min')::integer)
+    and (f->>'storage' is null or l.storage_unit)
+    and (f->>'furnished' is null or l.furnished = 'yes')
+    and (f->>'pets' is null or l.pets_allowed)
+  $conditions$
+$body$;
+
+create or replace function internal.search_filters(filters jsonb)
+returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  f jsonb := pg_catalog.jsonb_strip_nulls(coalesce(filters, '{}'));
+begin
+  if pg_catalog.jsonb_typeof(f) <> 'object' then
+    raise exception 'filters must be a JSON object' using errcode = '22023';
+  end if;
+  select coalesce(pg_catalog.jsonb_object_agg(key, value), '{}') into f from pg_catalog.jsonb_each(f) where value <> '""'::jsonb;
+  -- a sale is what no operation means: one search, one set of filters (the map's kept cells)
+  if f ? 'operation' and f->>'operation' not in ('sale', 'rent', 'project') then
+    raise exception 'operation must be sale, rent or project' using errcode = '22023';
+  end if;
+  if f->>'operation' = 'sale' then
+    f := f - 'operation';
+  end if;
+  return f;
+end
+$$;
+
+-- whether a listing matches a search's filters, one at a time
+do $$
+begin
+  execute pg_catalog.format(
+    'create or replace function internal.listing_matches(l internal.listings, f jsonb) returns boolean language sql stable parallel safe set search_path = %L as %L',
+    '', 'select ' || internal.listing_conditions());
+end
+$$;
+
+-- A project in the search (docs/projects.md "In the search"): one listing of its own, operation
+-- 'project', which the search, its count, the map, the saved searches and the alerts read as they
+-- read any listing. Written by internal.project_listing_sync() alone, from the project and its unit
+-- types: its price the lowest of its types', its bedrooms the most a type has (so "2+ bedrooms"
+-- finds a project that sells one), its area the smallest, its year built the year it is delivered,
+-- its features new construction and a pool if it has one; public while the project is active and
+-- sells a type. The market index, the valuation and the similar listings read sales and rents
+-- only: a project's "from" is no resale price (docs/market.md).
+alter table internal.listings
+  add constraint listings_project_id_fkey foreign key (project_id) references internal.projects (id) on delete cascade;
+
+create unique index listings_project on internal.listings (project_id) where project_id is not null;
+
+create or replace function internal.project_listing_sync(ids bigint[])
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into internal.listings as l (project_id, operation, status, title, address, price, bedrooms, bathrooms, square_feet, property_type,
+    city, state, sector, images, geo_lat, geo_lon, description, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone,
+    agent_picture, features, year_built, project)
+  select p.id, 'project', case when p.status = 'active' and u.n > 0 then '1' else '0' end, p.name, p.address, u.price_from, u.bedrooms_max,
+         u.bathrooms_max, u.area_from, u.property_type, p.city,
+         (select pl.province from internal.places pl where pl.path = public.slugify(p.city) and pl.kind = 'city'), p.sector, p.images,
+         p.geo_lat::text, p.geo_lon::text, p.description_en, p.agent_id, a.first_name, a.last_name, a.email, a.phone, a.picture,
+         case when 'pool' = any (p.amenities) then '{new_construction,pool}' else '{new_construction}' end::text[],
+         extract(year from p.delivery)::integer,
+         pg_catalog.jsonb_build_object('slug', p.slug, 'developer', p.developer, 'stage', p.stage, 'progress', p.progress, 'delivery', p.delivery,
+           'bedrooms_min', u.bedrooms_min, 'units_available', u.units_available)
+    from internal.projects p
+    left join public.agents a on a.id = p.agent_id
+    cross join lateral (
+      select pg_catalog.count(*) as n, pg_catalog.min(t.price_min) as price_from, pg_catalog.min(t.bedrooms) as bedrooms_min,
+             pg_catalog.max(t.bedrooms) as bedrooms_max, pg_catalog.max(t.bathrooms) as bathrooms_max, pg_catalog.min(t.area_min) as area_from,
+             pg_catalog.sum(t.units_available)::integer as units_available,
+             (pg_catalog.array_agg(t.property_type order by t.position))[1] as property_type
+        from internal.project_unit_types t
+       where t.project_id = p.id
+    ) u
+   where p.id = any (ids)
+  on conflict (project_id) where project_id is not null do update
+    set status = excluded.status, title = excluded.title, address = excluded.address, price = excluded.price, bedrooms = excluded.bedrooms,
+        bathrooms = excluded.bathrooms, square_feet = excluded.square_feet, property_type = excluded.property_type, city = excluded.city,
+        state = excluded.state, sector = excluded.sector, images = excluded.images, geo_lat = excluded.geo_lat, geo_lon = excluded.geo_lon,
+        description = excluded.description, agent_id = excluded.agent_id, agent_first_name = excluded.agent_first_name,
+        agent_last_name = excluded.agent_last_name, agent_email = excluded.agent_email, agent_phone = excluded.agent_phone,
+        agent_picture = excluded.agent_picture, features = excluded.features, year_built = excluded.year_built, project = excluded.project
+    where (l.status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet, l.property_type, l.city, l.state, l.sector, l.images,
+           l.geo_lat, l.geo_lon, l.description, l.agent_id, l.features, l.year_built, l.project)
+          is distinct from (excluded.status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
+           excluded.square_feet, excluded.property_type, excluded.city, excluded.state, excluded.sector, excluded.images, excluded.geo_lat,
+           excluded.geo_lon, excluded.description, excluded.agent_id, excluded.features, excluded.year_built, excluded.project)
+$$;
+
+-- a project or a unit type written: its project's listing again (a project deleted takes its listing with it)
+create or replace function internal.project_changed()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'projects' then
+    perform internal.project_listing_sync(array[new.id]);
+  elsif tg_op = 'DELETE' then
+    perform internal.project_listing_sync(array[old.project_id]);
+  elsif tg_op = 'UPDATE' then
+    perform internal.project_listing_sync(array[new.project_id, old.project_id]);
+  else
+    perform internal.project_listing_sync(array[new.project_id]);
+  end if;
+  return null;
+end
+$$;
+
+create or replace trigger projects_listing after insert or update on internal.projects for each row execute function internal.project_changed();
+create or replace trigger project_unit_types_listing after insert or update or delete on internal.project_unit_types
+  for each row execute function internal.project_changed();
+
+-- the projects already here, in the search
+select internal.project_listing_sync(array(select id from internal.projects));
+revoke execute on function internal.project_listing_sync(bigint[]), internal.project_changed() from public, anon, authenticated;
+grant execute on function internal.project_listing_sync(bigint[]), internal.project_changed() to service_role;

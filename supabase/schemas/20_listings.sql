@@ -91,13 +91,18 @@ create table internal.listings (
   furnished text check (furnished in ('yes', 'partly', 'no')),
   pets_allowed boolean,
   -- for sale or for rent (docs/product.md "Rent and buy"): a rent's price is USD a month
-  operation text not null default 'sale' check (operation in ('sale', 'rent')),
+  operation text not null default 'sale' check (operation in ('sale', 'rent', 'project')),
   -- when it appeared here: inserted active, or made active again (never from a feed, whose
   -- OnMarketDate is listed_at): what an alert calls new
   appeared_at timestamptz not null default internal.now(),
   -- an active listing of the Ecuador site: the one definition every public read uses (the public
   -- views, the search's conditions, the partial indexes), a column so that each says it alike
-  is_public boolean generated always as (country_code = 'EC' and status = '1') stored
+  is_public boolean generated always as (country_code = 'EC' and status = '1') stored,
+  -- a new development's own listing (operation 'project'): the project it stands for and what its
+  -- card says of it, written by internal.project_listing_sync() alone (47_projects.sql)
+  project_id bigint,
+  project jsonb,
+  constraint listings_project_operation check ((operation = 'project') = (project_id is not null))
 );
 
 -- No row level security here: the public key reads this table only through the views of
@@ -109,7 +114,7 @@ create table internal.listings (
 -- 0.3 (docs/deployment.md "The advisor").
 
 comment on table internal.listings is 'Listings for sale and for rent, all of them. The public reads active ones through public.listings.';
-comment on column internal.listings.operation is 'sale or rent; a rent''s price is USD a month.';
+comment on column internal.listings.operation is 'sale, rent or project; a rent''s price is USD a month, a project''s the lowest of its unit types''.';
 comment on column internal.listings.square_feet is 'Area in square metres (the column keeps the feed''s name).';
 comment on column internal.listings.listed_at is 'When the listing came on the market: the feed''s date, else when it was inserted active or made active again.';
 comment on column internal.listings.is_public is 'An active listing of the Ecuador site (country EC, status 1): what the public reads.';

@@ -42,8 +42,10 @@ as $body$
     and (f->'polygon' is null or l.location <@ internal.area_polygon(f->'polygon'))
     -- an open house in the next seven days (or under way): docs/visits.md "Open houses"
     and (f->>'open_house' is null or l.open_houses && pg_catalog.tstzrange(internal.now(), internal.now() + interval '7 days'))
-    -- for sale unless the search says rent (docs/product.md "Rent and buy")
+    -- for sale unless the search says rent or new developments (docs/product.md "Rent and buy")
     and l.operation = coalesce(f->>'operation', 'sale')
+    -- a new development delivered by the end of a year (its listing's year built), or already (docs/projects.md)
+    and (f->>'delivery_by' is null or l.project->>'stage' = 'delivered' or l.year_built <= (f->>'delivery_by')::integer)
     -- the facts of docs/product.md "The facts of a listing": a listing that does not say its
     -- alícuota is kept by a maximum (as a house outside a condominium pays none)
     and (f->>'hoa_max' is null or coalesce(l.hoa_fee, 0) <= (f->>'hoa_max')::numeric)
@@ -91,8 +93,8 @@ begin
   end if;
   select coalesce(pg_catalog.jsonb_object_agg(key, value), '{}') into f from pg_catalog.jsonb_each(f) where value <> '""'::jsonb;
   -- a sale is what no operation means: one search, one set of filters (the map's kept cells)
-  if f ? 'operation' and f->>'operation' not in ('sale', 'rent') then
-    raise exception 'operation must be sale or rent' using errcode = '22023';
+  if f ? 'operation' and f->>'operation' not in ('sale', 'rent', 'project') then
+    raise exception 'operation must be sale, rent or project' using errcode = '22023';
   end if;
   if f->>'operation' = 'sale' then
     f := f - 'operation';

@@ -78,6 +78,84 @@ create policy "Active projects' unit types are public" on internal.project_unit_
 
 create or replace trigger projects_touch before update on internal.projects for each row execute function internal.touch_updated_at();
 
+-- A project in the search (docs/projects.md "In the search"): one listing of its own, operation
+-- 'project', which the search, its count, the map, the saved searches and the alerts read as they
+-- read any listing. Written by internal.project_listing_sync() alone, from the project and its unit
+-- types: its price the lowest of its types', its bedrooms the most a type has (so "2+ bedrooms"
+-- finds a project that sells one), its area the smallest, its year built the year it is delivered,
+-- its features new construction and a pool if it has one; public while the project is active and
+-- sells a type. The market index, the valuation and the similar listings read sales and rents
+-- only: a project's "from" is no resale price (docs/market.md).
+alter table internal.listings
+  add constraint listings_project_id_fkey foreign key (project_id) references internal.projects (id) on delete cascade;
+
+create unique index listings_project on internal.listings (project_id) where project_id is not null;
+
+create or replace function internal.project_listing_sync(ids bigint[])
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into internal.listings as l (project_id, operation, status, title, address, price, bedrooms, bathrooms, square_feet, property_type,
+    city, state, sector, images, geo_lat, geo_lon, description, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone,
+    agent_picture, features, year_built, project)
+  select p.id, 'project', case when p.status = 'active' and u.n > 0 then '1' else '0' end, p.name, p.address, u.price_from, u.bedrooms_max,
+         u.bathrooms_max, u.area_from, u.property_type, p.city,
+         (select pl.province from internal.places pl where pl.path = public.slugify(p.city) and pl.kind = 'city'), p.sector, p.images,
+         p.geo_lat::text, p.geo_lon::text, p.description_en, p.agent_id, a.first_name, a.last_name, a.email, a.phone, a.picture,
+         case when 'pool' = any (p.amenities) then '{new_construction,pool}' else '{new_construction}' end::text[],
+         extract(year from p.delivery)::integer,
+         pg_catalog.jsonb_build_object('slug', p.slug, 'developer', p.developer, 'stage', p.stage, 'progress', p.progress, 'delivery', p.delivery,
+           'bedrooms_min', u.bedrooms_min, 'units_available', u.units_available)
+    from internal.projects p
+    left join public.agents a on a.id = p.agent_id
+    cross join lateral (
+      select pg_catalog.count(*) as n, pg_catalog.min(t.price_min) as price_from, pg_catalog.min(t.bedrooms) as bedrooms_min,
+             pg_catalog.max(t.bedrooms) as bedrooms_max, pg_catalog.max(t.bathrooms) as bathrooms_max, pg_catalog.min(t.area_min) as area_from,
+             pg_catalog.sum(t.units_available)::integer as units_available,
+             (pg_catalog.array_agg(t.property_type order by t.position))[1] as property_type
+        from internal.project_unit_types t
+       where t.project_id = p.id
+    ) u
+   where p.id = any (ids)
+  on conflict (project_id) where project_id is not null do update
+    set status = excluded.status, title = excluded.title, address = excluded.address, price = excluded.price, bedrooms = excluded.bedrooms,
+        bathrooms = excluded.bathrooms, square_feet = excluded.square_feet, property_type = excluded.property_type, city = excluded.city,
+        state = excluded.state, sector = excluded.sector, images = excluded.images, geo_lat = excluded.geo_lat, geo_lon = excluded.geo_lon,
+        description = excluded.description, agent_id = excluded.agent_id, agent_first_name = excluded.agent_first_name,
+        agent_last_name = excluded.agent_last_name, agent_email = excluded.agent_email, agent_phone = excluded.agent_phone,
+        agent_picture = excluded.agent_picture, features = excluded.features, year_built = excluded.year_built, project = excluded.project
+    where (l.status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet, l.property_type, l.city, l.state, l.sector, l.images,
+           l.geo_lat, l.geo_lon, l.description, l.agent_id, l.features, l.year_built, l.project)
+          is distinct from (excluded.status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
+           excluded.square_feet, excluded.property_type, excluded.city, excluded.state, excluded.sector, excluded.images, excluded.geo_lat,
+           excluded.geo_lon, excluded.description, excluded.agent_id, excluded.features, excluded.year_built, excluded.project)
+$$;
+
+-- a project or a unit type written: its project's listing again (a project deleted takes its listing with it)
+create or replace function internal.project_changed()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'projects' then
+    perform internal.project_listing_sync(array[new.id]);
+  elsif tg_op = 'DELETE' then
+    perform internal.project_listing_sync(array[old.project_id]);
+  elsif tg_op = 'UPDATE' then
+    perform internal.project_listing_sync(array[new.project_id, old.project_id]);
+  else
+    perform internal.project_listing_sync(array[new.project_id]);
+  end if;
+  return null;
+end
+$$;
+
+create or replace trigger projects_listing after insert or update on internal.projects for each row execute function internal.project_changed();
+create or replace trigger project_unit_types_listing after insert or update or delete on internal.project_unit_types
+  for each row execute function internal.project_changed();
+
 -- The active projects that sell at least one type, with what a card says of them: the price from,
 -- the bedrooms' range, the smallest area and the units left.
 create or replace view public.projects with (security_invoker = true) as

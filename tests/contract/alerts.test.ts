@@ -235,6 +235,29 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(new URL(all.replace(/&amp;/g, '&')).searchParams.get('operation')).toBe('rent');
   });
 
+  it('follows new developments: a new project in the place is mailed from its price, linking to its page; a sale there is not', async () => {
+    const email = address('buyer-off-plan');
+    const city = place();
+    await listing({ city, title: 'Casa anterior' });
+    const confirm = await confirmed(email, { lang: 'es', filters: { city, operation: 'project', deliveryBy: 2030 } });
+    expect(confirm.text).toContain(`Propiedades en proyectos nuevos en ${city} · con entrega hasta 2030`);
+    const [p] = await server.sql<{ id: string }>(
+      `insert into internal.projects (slug, name, city, stage, delivery, geo_lat, geo_lon, source_key)
+       values ($1, 'Torre Nueva Prueba', $2, 'pre_sale', date '2028-03-01', -0.2, -78.5, $1) returning id::text as id`,
+      [`torre-${Date.now().toString(36)}`, city],
+    );
+    await server.sql(
+      "insert into internal.project_unit_types (project_id, position, property_type, bedrooms, area_min, area_max, price_min, price_max, units_available) values ($1, 0, 'apartment', 2, 70, 95, 98000, 131000, 12)",
+      [p?.id],
+    );
+    await listing({ city, title: 'Casa en venta nueva' });
+    const alert = await mailedAfterRun(email, (m) => /propiedad nueva|propiedades nuevas/.test(m.subject));
+    expect(alert.text).toContain('Torre Nueva Prueba');
+    expect(alert.text).toContain('Desde $98,000');
+    expect(alert.text).toMatch(/https:\/\/expecuador\.example\/es\/proyectos\/torre-[a-z0-9]+/);
+    for (const absent of ['Casa en venta nueva', 'Casa anterior']) expect(alert.text).not.toContain(absent);
+  });
+
   it('sends a daily search one digest when its day comes, with everything since the last one', async () => {
     const email = address('diego');
     const city = place();

@@ -113,7 +113,7 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
 
   it('a listing that left the market still has similar ones (its 410 page), and a wrong count is refused', async () => {
     const [{ id } = { id: 0 }] = await db().admin.query<{ id: number }>(
-      "select id from internal.listings where country_code = 'EC' and status = '1' and property_type = 'house' and price > 0 order by id desc limit 1",
+      "select id from internal.listings where country_code = 'EC' and status = '1' and operation = 'sale' and property_type = 'house' and price > 0 order by id desc limit 1",
     );
     await db().admin.query("update internal.listings set status = '3' where id = $1", [id]);
     const similar = await db().anon.query<{ id: number }>('select id from public.similar_listings($1, 4)', [id]);

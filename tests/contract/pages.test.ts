@@ -30,7 +30,8 @@ const CRAWLERS = {
     'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 } as const;
 
-const ACTIVE = "status = '1' and country_code = 'EC'";
+// an active listing with a page of its own (a new development's listing is its project's page: docs/projects.md)
+const ACTIVE = "status = '1' and country_code = 'EC' and operation <> 'project'";
 
 interface Fetched {
   status: number;
@@ -276,7 +277,7 @@ describe('pages as crawlers read them', () => {
       const form = page.doc.querySelector('form.hero-search');
       expect(form?.getAttribute('action'), home).toBe(action);
       expect(form?.getAttribute('method')).toBe('get');
-      expect([...(form?.querySelectorAll('input[name="operation"]') ?? [])].map((i) => i.getAttribute('value'))).toEqual(['sale', 'rent']);
+      expect([...(form?.querySelectorAll('input[name="operation"]') ?? [])].map((i) => i.getAttribute('value'))).toEqual(['sale', 'rent', 'project']);
       const box = form?.querySelector('input[name="q"]');
       expect(box?.getAttribute('placeholder')).toBe(lookup(dict as Dict, 'site.home.hero.search.placeholder'));
       expect(form?.querySelector(`label[for="${box?.id}"]`)?.textContent).toBe(lookup(dict as Dict, 'site.home.hero.search.label'));
@@ -291,6 +292,7 @@ describe('pages as crawlers read them', () => {
       "select path, name from internal.places where kind = 'sector' order by listings desc, path limit 1",
     );
     expect(await go('cumbaya', 'rent')).toBe('/search-properties?operation=rent&place=cumbaya');
+    expect(await go('cumbaya', 'project')).toBe('/search-properties?operation=project&place=cumbaya');
     expect(await go(`  ${sector!.name.toUpperCase()} `)).toBe(`/search-properties?${new URLSearchParams({ place: sector!.path })}`);
     expect(await go(`  ${sector!.name.toUpperCase()} `, 'sale', '/es/search-properties')).toBe(
       `/es/search-properties?${new URLSearchParams({ place: sector!.path })}`,

@@ -79,7 +79,8 @@ function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
   else if (draft.location.text.trim()) next.city = draft.location.text.trim();
   for (const key of NUMBERS) {
     const v = draft[key] && Number.isFinite(Number(draft[key])) ? Number(draft[key]) : undefined;
-    if (v && v > 0) next[key] = v;
+    // a new development's delivery goes with new developments
+    if (v && v > 0 && shownFor(key, next.operation)) next[key] = v;
     else delete next[key];
   }
   const features = FEATURE_FLAGS.filter((f) => draft.features[f]);
@@ -140,14 +141,13 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   // Buy or Rent: the search again at once, without the other operation's prices
   const setOperation = (operation: Operation) => {
     if ((applied.operation ?? 'sale') === operation) return;
-    const base: SearchFilters = { ...applied, operation: 'rent' };
-    if (operation !== 'rent') delete base.operation;
+    const base: SearchFilters = { ...applied, operation };
+    if (operation === 'sale') delete base.operation;
     const next = fromDraft(draft, base);
     delete next.minPrice;
     delete next.maxPrice;
     onSubmit(next);
   };
-  const rent = applied.operation === 'rent';
 
   const options = (values: readonly number[], label: (n: number) => string, current: string) => {
     const list = values.map((v) => ({ value: String(v), label: label(v) }));
@@ -194,7 +194,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
       ))}
     </>
   );
-  const moreProps = (prefix: string) => ({ prefix, draft, setDraft, rent, selectField, options, fieldClass, labelClass, control });
+  const moreProps = (prefix: string) => ({ prefix, draft, setDraft, operation: applied.operation, selectField, options, fieldClass, labelClass, control });
   return (
     <>
       <form
@@ -222,7 +222,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
                 onChange={() => setOperation(op)}
                 className="sr-only"
               />
-              {t(op === 'rent' ? 'search.filters.rent' : 'search.filters.buy')}
+              {t(`search.filters.${op}`)}
             </label>
           ))}
         </div>

@@ -6,7 +6,8 @@
  */
 import texts from 'virtual:exp-texts/lazy/property-search/filter-chips';
 import { addTexts } from '../lib/i18n.ts';
-import { appliedFilters, filterPhrases, type SearchFilters } from '../../core/protocol/filters.ts';
+import { appliedFilters, type SearchFilters } from '../../core/protocol/filters.ts';
+import { filterPhrases } from '../../core/protocol/filter-words.ts';
 import { useElement } from '../lib/element.tsx';
 
 addTexts(texts);

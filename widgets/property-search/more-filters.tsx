@@ -6,7 +6,18 @@
  */
 import texts from 'virtual:exp-texts/lazy/property-search/more-filters';
 import { Fragment, type Dispatch, type ReactNode, type SetStateAction } from 'react';
-import { FEATURE_FLAGS, FILTER, FILTERS, FLAG_FILTERS, KEYWORDS_MAX, shownFor, type FilterSpec, type NumberFilter } from '../../core/protocol/filters.ts';
+import {
+  controlOptions,
+  FEATURE_FLAGS,
+  FILTER,
+  FILTERS,
+  FLAG_FILTERS,
+  KEYWORDS_MAX,
+  shownFor,
+  type FilterSpec,
+  type NumberFilter,
+  type Operation,
+} from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import type { Draft } from './filter-bar.tsx';
@@ -21,8 +32,8 @@ export interface MoreFieldsProps {
   prefix: string;
   draft: Draft;
   setDraft: Dispatch<SetStateAction<Draft>>;
-  /** the search is of rentals: the rentals' own filters show */
-  rent: boolean;
+  /** the search's operation: the rentals' and the new developments' own filters show with theirs */
+  operation: Operation | undefined;
   /** the bar's select field and its options (filter-bar.tsx) */
   selectField: (key: NumberFilter, label: string, opts: Array<{ value: string; label: string }>, className: string, prefix: string) => ReactNode;
   options: (values: readonly number[], label: (n: number) => string, current: string) => Array<{ value: string; label: string }>;
@@ -32,7 +43,7 @@ export interface MoreFieldsProps {
   control: string;
 }
 
-export function MoreFields({ prefix, draft, setDraft, rent, selectField, options, fieldClass, labelClass, control }: MoreFieldsProps) {
+export function MoreFields({ prefix, draft, setDraft, operation, selectField, options, fieldClass, labelClass, control }: MoreFieldsProps) {
   const { t } = useElement();
   const set = (key: 'keywords' | NumberFilter) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   return (
@@ -62,13 +73,13 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
             {t('moreFilters.keywordsHint')}
           </span>
         </FormField>
-        {IN_MORE.map(({ key, control: field, min, max }) =>
-          field?.options ? (
+        {IN_MORE.filter(({ key }) => shownFor(key, operation)).map(({ key, control: field, min, max }) =>
+          controlOptions(field, operation).length ? (
             <Fragment key={key}>
               {selectField(
                 key,
-                t(`moreFilters.${field.label}`),
-                options(field.options, (n) => field.option?.(n, t) ?? String(n), draft[key]),
+                t(`moreFilters.${field?.label}`),
+                options(controlOptions(field, operation), (n) => field?.option?.(n, t) ?? String(n), draft[key]),
                 fieldClass,
                 prefix,
               )}
@@ -108,7 +119,7 @@ export function MoreFields({ prefix, draft, setDraft, rent, selectField, options
       </fieldset>
       {/* storage, furnished, pets (rentals) and open houses of the next seven days (docs/visits.md) */}
       <div className="mt-3 flex flex-wrap gap-2">
-        {FLAG_FILTERS.filter((key) => shownFor(key, rent ? 'rent' : undefined)).map((key) => (
+        {FLAG_FILTERS.filter((key) => shownFor(key, operation)).map((key) => (
           <Check
             key={key}
             id={`${prefix}-${key}`}

@@ -65,7 +65,9 @@ export const Results = memo(function Results({
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id={`${id}-heading`} className="m-0 text-xl font-bold text-ink" part="results-heading">
-            {status === 'loading' && !total ? t('results.searching') : t('results.count', { count: total, formatted: formatCount(total) })}
+            {status === 'loading' && !total
+              ? t('results.searching')
+              : t('results.count', { count: total, formatted: formatCount(total), context: filters.operation === 'project' ? 'project' : undefined })}
           </h2>
           <p className="m-0 text-sm text-ink-muted">
             {total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}

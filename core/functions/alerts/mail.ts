@@ -23,7 +23,7 @@ import { searchPageQuery } from '../../protocol/filter-params.ts';
 import { formatArea, formatCount, priceValue } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { isKnownType, listingPrice, normaliseImages, typeLabel } from '../../protocol/listing.ts';
-import { listingPath, localizedPath, marketPath } from '../../routes.ts';
+import { listingPath, localizedPath, marketPath, projectPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
 import { issueToken } from './tokens.ts';
@@ -226,6 +226,8 @@ interface ListingRow extends Record<string, unknown> {
   square_feet: string | null;
   property_type: string | null;
   images: unknown;
+  /** a new development's listing: its project's slug */
+  project: string | null;
 }
 
 /** The alert: the new listings and the price drops, each linking to its page, and the links to see all, manage and unsubscribe. */
@@ -242,7 +244,8 @@ export function alertComposer(options: AlertMailOptions): Composer {
     if (!search || search.status !== 'active') return null;
     const ids = alert.items.map((i) => String(i.id));
     const listings = await sql.query<ListingRow>(
-      `select id::text as id, title, price::text as price, city, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, property_type, images, operation
+      `select id::text as id, title, price::text as price, city, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, property_type, images, operation,
+              project->>'slug' as project
          from internal.listings where id = any($1::bigint[]) and is_public`,
       [ids],
     );
@@ -267,7 +270,8 @@ export function alertComposer(options: AlertMailOptions): Composer {
     const rows = items.map(({ kind, old_price, listing }) => {
       const l = listing as ListingRow;
       const title = l.title?.trim() || t('listing.defaultTitle');
-      const href = `${base}${listingPath(l.id, title, lang)}`;
+      // a new development's listing is its project's page (docs/projects.md)
+      const href = `${base}${l.project ? projectPath(l.project, lang) : listingPath(l.id, title, lang)}`;
       // a rent's price is a month's (docs/product.md "Rent and buy")
       const price = listingPrice({ price: priceValue(l.price), operation: String(l.operation) }, t);
       const was =

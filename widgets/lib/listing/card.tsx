@@ -5,7 +5,7 @@
  * a plain click opens the detail in place instead. Its hit area stretches over the text, and a
  * click on the photo opens the detail too.
  */
-import { memo } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import { useElement, useStyles } from '../element.tsx';
 import { formatArea, formatCount, formatPrice } from '../../../core/protocol/format.ts';
 import { AreaIcon } from '../ui/icons/area.tsx';
@@ -21,6 +21,10 @@ import { OpenHouseBadge } from '../ui/open-house.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import { listingPrice, typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { excerpt, markWords } from '../../../core/protocol/words.ts';
+import { lazyChunk } from '../lazy-chunk.ts';
+
+/** a new development's card (project-card.tsx): its own chunk, loaded when a project is shown */
+const ProjectCard = lazy(lazyChunk(() => import('./project-card.tsx').then((m) => ({ default: m.ProjectCard }))));
 
 export interface PropertyCardProps {
   property: Property;
@@ -50,9 +54,16 @@ function Marked({ text, words }: { text: string; words: readonly string[] | unde
   );
 }
 
-export const PropertyCard = memo(function PropertyCard({ property: p, onOpen, highlighted = false, onHover, headingLevel = 'h3', words }: PropertyCardProps) {
+export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps) {
   useStyles(cardCss);
   const { t, site, lang } = useElement();
+  const { property: p, onOpen, highlighted = false, onHover, headingLevel = 'h3', words } = props;
+  if (p.project)
+    return (
+      <Suspense fallback={<CardSkeleton />}>
+        <ProjectCard {...props} />
+      </Suspense>
+    );
   const href = listingUrl(p, site, lang);
   const Heading = headingLevel;
   const address = [p.address, p.city].filter(Boolean).join(', ');

@@ -4,7 +4,7 @@
  * here is a filter the table does not know.
  */
 import { describe, expect, it } from 'vitest';
-import { FILTERS } from '../../../core/protocol/filters.ts';
+import { FILTERS, OPERATIONS } from '../../../core/protocol/filters.ts';
 import { filterAttributes, filtersFrom } from './filter-attributes.ts';
 
 describe('the filters an element takes as attributes', () => {
@@ -19,7 +19,7 @@ describe('the filters an element takes as attributes', () => {
       } else if (spec.kind === 'flag') {
         expect(attr.type, spec.key).toBe('boolean');
       } else if (spec.kind === 'operation') {
-        expect(attr, spec.key).toMatchObject({ type: 'enum', values: ['sale', 'rent'], default: 'sale' });
+        expect(attr, spec.key).toMatchObject({ type: 'enum', values: [...OPERATIONS], default: 'sale' });
       } else {
         expect(attr.type, spec.key).toBe('string');
         if (spec.maxLength && spec.kind !== 'features') expect(attr.maxLength, spec.key).toBe(spec.maxLength);

@@ -7,8 +7,8 @@ import type { AttrSchema } from '../attributes.ts';
 import { appliedFilters, FEATURE_FLAGS, parsePlace, type SearchFilters } from '../../../core/protocol/filters.ts';
 
 export const filterAttributes = {
-  /** `rent`: homes for rent, priced a month; `sale` (the default): homes for sale. */
-  operation: { type: 'enum', values: ['sale', 'rent'], default: 'sale' },
+  /** `rent`: homes for rent, priced a month; `project`: new developments (proyectos), priced from; `sale` (the default): homes for sale. */
+  operation: { type: 'enum', values: ['sale', 'rent', 'project'], default: 'sale' },
   /** City, sector or address filter (partial, case- and accent-insensitive). */
   city: { type: 'string', maxLength: 100 },
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
@@ -41,6 +41,8 @@ export const filterAttributes = {
   furnished: { type: 'boolean', default: false },
   /** Only listings that allow pets (rentals say so). */
   pets: { type: 'boolean', default: false },
+  /** New developments delivered by the end of this year (with `operation="project"`). */
+  'delivery-by': { type: 'number', min: 0, max: 2100, integer: true },
   /** Only listings with an open house in the next seven days. */
   'open-house': { type: 'boolean', default: false },
   /** Only this agent's listings (for an agent's own website). */
@@ -65,6 +67,7 @@ export type FilterValues = Pick<
   | 'beds'
   | 'baths'
   | 'openHouse'
+  | 'deliveryBy'
 > & { features?: string };
 
 /** The filters the attributes set, as the filter table applies them (agent-id is left to the element: a scope or a filter). */

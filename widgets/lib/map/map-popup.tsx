@@ -73,10 +73,11 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
         <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>
         {p ? <OpenHouseBadge property={p} className="self-start border border-line shadow-none" /> : null}
         {pin.approximate ? <p className="m-0 text-xs text-ink-muted">{t('map.approximate')}</p> : null}
+        {/* a new development's page is its own (its units and plan); a listing opens in place */}
         <a
-          href={listingUrl({ id: pin.id, title: p?.title ?? '' }, site, lang)}
+          href={listingUrl({ id: pin.id, title: p?.title ?? '', project: p?.project }, site, lang)}
           onClick={(e) => {
-            if (!plainClick(e)) return;
+            if (p?.project || !plainClick(e)) return;
             e.preventDefault();
             onOpen(pin.id);
           }}
@@ -85,19 +86,21 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
           {t('map.viewDetails')}
         </a>
         {/* the detail, opened at "Schedule a visit" (docs/visits.md) */}
-        <a
-          href={`${listingUrl({ id: pin.id, title: p?.title ?? '' }, site, lang)}#visit`}
-          part="popup-visit"
-          onClick={(e) => {
-            if (!plainClick(e)) return;
-            e.preventDefault();
-            requestVisit(pin.id);
-            onOpen(pin.id);
-          }}
-          className="rounded-md border border-primary px-3 py-1.5 text-center text-sm font-semibold text-primary no-underline cursor-pointer hover:bg-surface-subtle"
-        >
-          {t('map.scheduleVisit')}
-        </a>
+        {p?.project ? null : (
+          <a
+            href={`${listingUrl({ id: pin.id, title: p?.title ?? '' }, site, lang)}#visit`}
+            part="popup-visit"
+            onClick={(e) => {
+              if (!plainClick(e)) return;
+              e.preventDefault();
+              requestVisit(pin.id);
+              onOpen(pin.id);
+            }}
+            className="rounded-md border border-primary px-3 py-1.5 text-center text-sm font-semibold text-primary no-underline cursor-pointer hover:bg-surface-subtle"
+          >
+            {t('map.scheduleVisit')}
+          </a>
+        )}
       </div>
     </div>
   );

@@ -15,8 +15,9 @@ import { useElement } from '../element.tsx';
 import type { CellLoader } from './cell-loader.ts';
 import type { MapPin } from './ol-map.ts';
 
-/** A rental's pill on the map, a pin or a cell of one ("$850/month"); a sale's is its price alone. */
-const rentPill = (price: number, t: Translate) => ({ priceLabel: listingPrice({ price, operation: 'rent' }, t, formatPricePill) });
+/** A rental's or a new development's pill on the map, a pin or a cell of one ("$850/month", "From $98K"); a sale's is its price alone. */
+const pill = (price: number, operation: string | undefined, t: Translate) =>
+  operation && operation !== 'sale' ? { priceLabel: listingPrice({ price, operation }, t, formatPricePill) } : {};
 
 /** A listing's pin: its position (approximate when it has no usable coordinates) and price (a rent's a month's). */
 export function pinFor(point: MapPoint, t?: Translate): MapPin {
@@ -27,7 +28,7 @@ export function pinFor(point: MapPoint, t?: Translate): MapPin {
     price,
     reduced: recentPriceCut({ price, priceCut: cut }) !== null,
     openHouse: upcomingOpenHouses(parseOpenHouses(point.open_houses)).length > 0,
-    ...(point.operation === 'rent' && t ? rentPill(price, t) : {}),
+    ...(t ? pill(price, point.operation, t) : {}),
     ...listingPosition(point as unknown as Record<string, unknown>),
   };
 }
@@ -91,7 +92,7 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
                 id: c.id === null ? null : String(c.id),
                 approximate: c.approximate,
                 // a cell of one rental says its month, as its pin does
-                ...(filters.operation === 'rent' ? rentPill(c.price_from ?? 0, t) : {}),
+                ...pill(c.price_from ?? 0, filters.operation, t),
               })),
             )
         : null,

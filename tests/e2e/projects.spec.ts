@@ -1,0 +1,131 @@
+/**
+ * New developments (docs/projects.md), as a buyer in Quito would meet them: "Proyectos" beside
+ * Comprar and Arrendar shows projects only, as many as SQL written apart counts; "Entrega hasta 2027"
+ * and "2+ habitaciones" narrow it; a project's card opens its page, whose unit table and payment
+ * plan answer the unit picked, and whose inquiry reaches the project's agent; on a phone too, with
+ * axe.
+ */
+import { expect, fmt, search, seriousAxeViolations, test } from './fixtures.ts';
+
+/** the projects the public sees, apart from the search: active, selling a type; `where` on p */
+const PROJECTS = (where = 'true') => `select count(*)::int as n from internal.projects p where p.status = 'active'
+  and exists (select 1 from internal.project_unit_types t where t.project_id = p.id) and (${where})`;
+
+test.describe('new developments', () => {
+  test("Proyectos in Quito at 1366 px: projects only, counted as SQL counts; delivery by 2027 and 2+ bedrooms narrow it; a project's plan and its inquiry to its agent", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
+    const count = async (where: string) => Number((await data.sql<{ n: number }>(PROJECTS(where)))[0]?.n);
+    const heading = (n: number) => `${fmt(n)} ${n === 1 ? 'proyecto' : 'proyectos'}`;
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${data.url}/es/search-properties`);
+    const s = search(page);
+    await expect(s.heading).toHaveText(/propiedades$/);
+    await s.el.locator('[part="operation"] label', { hasText: 'Proyectos' }).click();
+    await expect(s.el.getByRole('radio', { name: 'Proyectos' })).toBeChecked();
+    await expect(page).toHaveURL(/operation=project/);
+    await expect(s.heading).toHaveText(heading(await count('true')));
+    await expect(page.locator('h1')).toHaveText('Proyectos nuevos en Ecuador');
+
+    await s.box.fill('Quito');
+    await s.list.getByRole('option', { name: /^Quito Ciudad/ }).click();
+    await expect(page).toHaveURL(/place=quito(&|$)/);
+    const quito = await count("lower(p.city) = 'quito'");
+    expect(quito).toBeGreaterThanOrEqual(3);
+    await expect(s.heading).toHaveText(heading(quito));
+    await expect(s.el.locator('[part~="project-card"]')).toHaveCount(quito);
+    await expect(s.cards).toHaveCount(quito);
+    for (const price of await s.el.locator('[part="card-price"] p:first-child').allTextContents()) expect(price).toMatch(/^Desde \$[\d,]+$/);
+    await expect(s.el.locator('[part="chips"]')).toContainText('Proyectos');
+
+    // delivered by the end of 2027 (those delivered already too), then two bedrooms or more
+    await s.el.locator('[part="more-filters"]').click();
+    await s.el.getByLabel('Entrega hasta').selectOption('2027');
+    await s.el.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await expect(page).toHaveURL(/deliveryBy=2027/);
+    const by2027 = await count("lower(p.city) = 'quito' and (p.stage = 'delivered' or p.delivery < date '2028-01-01')");
+    expect(by2027).toBeGreaterThan(0);
+    expect(by2027).toBeLessThan(quito);
+    await expect(s.heading).toHaveText(heading(by2027));
+    await expect(s.el.locator('[part="chips"]')).toContainText('con entrega hasta 2027');
+    await s.el.getByLabel('Habitaciones').selectOption('2');
+    await s.el.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await expect(page).toHaveURL(/beds=2/);
+    const twoBeds = await count(
+      "lower(p.city) = 'quito' and (p.stage = 'delivered' or p.delivery < date '2028-01-01') and exists (select 1 from internal.project_unit_types t where t.project_id = p.id and t.bedrooms >= 2)",
+    );
+    expect(twoBeds).toBeGreaterThan(0);
+    await expect(s.heading).toHaveText(heading(twoBeds));
+    await expect(s.el.locator('[part="project-facts"]').first()).toContainText(/Dormitorios: \d/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // a reload keeps the search
+    await page.reload();
+    await expect(s.heading).toHaveText(heading(twoBeds));
+
+    // the first card's project: its page, its unit table and a unit's plan
+    const card = s.el.locator('[part~="project-card"]').first();
+    const name = (await card.locator('h3').textContent())?.trim() ?? '';
+    const [project] = await data.sql<{ slug: string; agent_id: string; types: number }>(
+      `select p.slug, p.agent_id::text as agent_id, (select count(*)::int from internal.project_unit_types t where t.project_id = p.id) as types
+         from internal.projects p where p.name = $1`,
+      [name],
+    );
+    expect(project).toBeDefined();
+    await card.getByRole('link', { name: `Ver el proyecto ${name}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/es/proyectos/${project?.slug}$`));
+    await expect(page.locator('h1')).toHaveText(name);
+    await expect(page.locator('table.project__units tr[data-unit]')).toHaveCount(project?.types ?? 0);
+    const unit = page.locator('select[name="unit"]');
+    const second = await unit
+      .locator('option')
+      .nth(Math.min(1, (project?.types ?? 1) - 1))
+      .getAttribute('value');
+    await unit.selectOption(second ?? '');
+    await page.getByRole('button', { name: 'Ver el plan' }).click();
+    await expect(page).toHaveURL(new RegExp(`unit=${second}`));
+    await expect(page.locator('table[data-plan]')).toBeVisible();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // "Ask about this project": to its agent
+    const email = `comprador-${Date.now().toString(36)}@example.org`;
+    const form = page.locator('exp-inquiry-form');
+    await form.getByLabel('Nombre').fill('Comprador Proyecto');
+    await form.getByLabel('Correo electrónico', { exact: true }).fill(email);
+    await form.getByRole('button', { name: 'Solicitar información' }).click();
+    await expect(form.getByText('¡Solicitud enviada!')).toBeVisible();
+    await expect
+      .poll(
+        async () =>
+          (await data.sql<{ agent_id: string | null }>('select agent_id::text as agent_id from public.inquiries where email = $1', [email]))[0]?.agent_id,
+      )
+      .toBe(project?.agent_id);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('New homes on a phone at 390 px, in English: the projects as cards that fit, their pins on the map, axe finds nothing serious', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/search-properties?operation=project`);
+    const s = search(page);
+    const all = Number((await data.sql<{ n: number }>(PROJECTS()))[0]?.n);
+    await expect(s.heading).toHaveText(`${fmt(all)} new developments`);
+    await expect(s.el.getByRole('radio', { name: 'New homes' })).toBeChecked();
+    await expect(s.el.locator('[part~="project-card"]')).toHaveCount(all);
+    const first = s.el.locator('[part~="project-card"]').first();
+    await expect(first.locator('[part="card-price"]')).toContainText(/^From \$[\d,]+/);
+    await expect(first.locator('[part="project-stage"]')).toHaveText(/^(Delivery 20\d\d( · \d+% built)?|Ready to move in)$/);
+    const box = await first.boundingBox();
+    expect(box?.x).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // the title is shown on a list of new developments and its head says so
+    await expect(page).toHaveTitle(/New developments for sale in Ecuador/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
