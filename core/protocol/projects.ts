@@ -29,6 +29,8 @@ export interface Project {
   reservation: number;
   entradaPct: number;
   agentId: string | null;
+  /** its listing in the search (docs/projects.md "In the search"): what an inquiry about it names */
+  listingId: string | null;
   priceFrom: number;
   priceTo: number;
   bedroomsMin: number;
@@ -76,6 +78,7 @@ export function parseProject(row: Record<string, unknown>, apiBase: string): Pro
     reservation: num(row.reservation) ?? 0,
     entradaPct: num(row.entrada_pct) ?? 30,
     agentId: row.agent_id === null || row.agent_id === undefined ? null : String(row.agent_id),
+    listingId: row.listing_id === null || row.listing_id === undefined ? null : String(row.listing_id),
     priceFrom: num(row.price_from) ?? 0,
     priceTo: num(row.price_to) ?? 0,
     bedroomsMin: num(row.bedrooms_min) ?? 0,

@@ -302,9 +302,13 @@ export function renderProject(
           </a>
         ) : null}
       </section>
-      <section className="market__section" aria-labelledby="ask-heading">
-        <h2 id="ask-heading">{t('projects.ask', { name: p.name })}</h2>
-        {p.agentId ? <exp-inquiry-form agent-id={p.agentId} /> : <exp-inquiry-form />}
+      {/* about its listing: the inquiry names the project and reaches its agent (docs/projects.md "Leads"); the form says its heading */}
+      <section className="market__section">
+        {p.listingId ? (
+          <exp-inquiry-form listing-id={p.listingId} heading={t('projects.ask', { name: p.name })} />
+        ) : (
+          <exp-inquiry-form heading={t('projects.ask', { name: p.name })} {...(p.agentId ? { 'agent-id': p.agentId } : {})} />
+        )}
       </section>
       <p>
         <a href={projectPath(null, lang)}>{t('projects.all')}</a>

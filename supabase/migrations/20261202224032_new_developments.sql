@@ -76,6 +76,13 @@ create policy "Active projects' unit types are public" on internal.project_unit_
 
 create or replace trigger projects_touch before update on internal.projects for each row execute function internal.touch_updated_at();
 
+-- A project in the search: a listing of its own, operation 'project' (47_projects.sql)
+alter table internal.listings drop constraint listings_operation_check;
+alter table internal.listings add constraint listings_operation_check check (operation in ('sale', 'rent', 'project'));
+alter table internal.listings add column project_id bigint, add column project jsonb,
+  add constraint listings_project_operation check ((operation = 'project') = (project_id is not null));
+comment on column internal.listings.operation is 'sale, rent or project; a rent''s price is USD a month, a project''s the lowest of its unit types''.';
+
 -- The active projects that sell at least one type, with what a card says of them: the price from,
 -- the bedrooms' range, the smallest area and the units left.
 create or replace view public.projects with (security_invoker = true) as
@@ -84,7 +91,9 @@ select p.id, p.slug::public.plain_text as slug, p.name::public.plain_text as nam
        p.geo_lat, p.geo_lon, p.description_en::public.plain_text as description_en, p.description_es::public.plain_text as description_es,
        p.amenities, p.images::public.plain_json as images, p.stage::public.plain_text as stage, p.progress, p.delivery, p.agent_id,
        p.reservation, p.entrada_pct,
-       u.price_from, u.price_to, u.bedrooms_min, u.bedrooms_max, u.area_from, u.units_available, u.unit_types, p.updated_at
+       u.price_from, u.price_to, u.bedrooms_min, u.bedrooms_max, u.area_from, u.units_available, u.unit_types, p.updated_at,
+       -- its listing in the search (internal.project_listing_sync): what an inquiry about it names
+       (select l.id from internal.listings l where l.project_id = p.id and l.is_public) as listing_id
   from internal.projects p
   cross join lateral (
     select pg_catalog.min(t.price_min) as price_from, pg_catalog.max(t.price_max) as price_to, pg_catalog.min(t.bedrooms) as bedrooms_min,
@@ -118,12 +127,6 @@ grant select (id, project_id, position, property_type, bedrooms, bathrooms, area
 grant select on public.projects, public.project_unit_types to anon, authenticated, service_role;
 grant all on internal.projects, internal.project_unit_types to service_role;
 
--- A project in the search: a listing of its own, operation 'project' (47_projects.sql)
-alter table internal.listings drop constraint listings_operation_check;
-alter table internal.listings add constraint listings_operation_check check (operation in ('sale', 'rent', 'project'));
-alter table internal.listings add column project_id bigint, add column project jsonb,
-  add constraint listings_project_operation check ((operation = 'project') = (project_id is not null));
-comment on column internal.listings.operation is 'sale, rent or project; a rent''s price is USD a month, a project''s the lowest of its unit types''.';
 
 create or replace view public.listings with (security_invoker = true) as
 -- text as public.plain_text, JSON as public.plain_json, the description as json (what the public
@@ -144,7 +147,7 @@ select id, title::public.plain_text as title, address::public.plain_text as addr
 from internal.listings
 where is_public;
 
-grant select (project) on internal.listings to anon, authenticated;
+grant select (project, project_id) on internal.listings to anon, authenticated;
 
 create or replace function internal.listing_conditions()
 returns text

@@ -164,7 +164,9 @@ select p.id, p.slug::public.plain_text as slug, p.name::public.plain_text as nam
        p.geo_lat, p.geo_lon, p.description_en::public.plain_text as description_en, p.description_es::public.plain_text as description_es,
        p.amenities, p.images::public.plain_json as images, p.stage::public.plain_text as stage, p.progress, p.delivery, p.agent_id,
        p.reservation, p.entrada_pct,
-       u.price_from, u.price_to, u.bedrooms_min, u.bedrooms_max, u.area_from, u.units_available, u.unit_types, p.updated_at
+       u.price_from, u.price_to, u.bedrooms_min, u.bedrooms_max, u.area_from, u.units_available, u.unit_types, p.updated_at,
+       -- its listing in the search (internal.project_listing_sync): what an inquiry about it names
+       (select l.id from internal.listings l where l.project_id = p.id and l.is_public) as listing_id
   from internal.projects p
   cross join lateral (
     select pg_catalog.min(t.price_min) as price_from, pg_catalog.max(t.price_max) as price_to, pg_catalog.min(t.bedrooms) as bedrooms_min,

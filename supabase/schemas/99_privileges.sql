@@ -24,7 +24,7 @@ grant select (id, title, address, price, bedrooms, bathrooms, square_feet, prope
   agent_picture, city_search, lat, lng, updated_at, map_lat, map_lng, map_approximate, map_x, map_y,
   sector, features, year_built, lot_size, state_slug, city_slug, sector_slug, place_search,
   listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed,
-  operation, is_public, project)
+  operation, is_public, project, project_id)
   on internal.listings to anon, authenticated;
 revoke all on public.listings, public.agents, public.inquiries, public.listing_property_types from anon, authenticated;
 grant select on public.listings, public.listing_property_types to anon, authenticated, service_role;

@@ -84,9 +84,15 @@ describe('new developments', () => {
       expect(doc.querySelector('meta[property="og:image"]')?.getAttribute('content')).toMatch(
         new RegExp(`^${server.url}/og/pages/projects/altos-de-la-carolina\\.${es ? 'es' : 'en'}\\.jpg`),
       );
-      // its questions go to its agent, through the inquiry form
-      const [agent] = await server.sql<{ agent_id: string }>("select agent_id::text as agent_id from internal.projects where slug = 'altos-de-la-carolina'");
-      expect(doc.querySelector('exp-inquiry-form')?.getAttribute('agent-id')).toBe(agent?.agent_id);
+      // its questions are about its own listing, whose agent is the project's: the inquiry form names it
+      const [own] = await server.sql<{ id: string; agent: string; project_agent: string }>(
+        `select l.id::text as id, l.agent_id::text as agent, p.agent_id::text as project_agent
+           from internal.listings l join internal.projects p on p.id = l.project_id where p.slug = 'altos-de-la-carolina'`,
+      );
+      expect(own?.agent).toBe(own?.project_agent);
+      const form = doc.querySelector('exp-inquiry-form');
+      expect(form?.getAttribute('listing-id')).toBe(own?.id);
+      expect(form?.getAttribute('heading')).toBe(es ? `Pregunta por ${project?.name}` : `Ask about ${project?.name}`);
     }
   });
 

@@ -63,6 +63,9 @@ test.describe('new developments', () => {
     // a reload keeps the search
     await page.reload();
     await expect(s.heading).toHaveText(heading(twoBeds));
+    // the resale median of the place is no project's figure (its page compares them): a sale's search of Quito shows it
+    await expect(s.el.locator('[part~="project-card"]')).toHaveCount(twoBeds);
+    await expect(s.el.locator('[part="place-median"]')).toHaveCount(0);
 
     // the first card's project: its page, its unit table and a unit's plan
     const card = s.el.locator('[part~="project-card"]').first();
@@ -91,20 +94,26 @@ test.describe('new developments', () => {
     // "Ask about this project": to its agent
     const email = `comprador-${Date.now().toString(36)}@example.org`;
     const form = page.locator('exp-inquiry-form');
+    await expect(form.getByRole('heading', { name: `Pregunta por ${name}` })).toBeVisible();
     await form.getByLabel('Nombre').fill('Comprador Proyecto');
     await form.getByLabel('Correo electrónico', { exact: true }).fill(email);
     await form.getByRole('button', { name: 'Solicitar información' }).click();
     await expect(form.getByText('¡Solicitud enviada!')).toBeVisible();
+    // the lead names the project (its listing) and is its agent's
     await expect
-      .poll(
-        async () =>
-          (await data.sql<{ agent_id: string | null }>('select agent_id::text as agent_id from public.inquiries where email = $1', [email]))[0]?.agent_id,
-      )
-      .toBe(project?.agent_id);
+      .poll(async () => {
+        const [row] = await data.sql<{ agent_id: string | null; project: string | null }>(
+          `select i.agent_id::text as agent_id, p.slug as project from public.inquiries i
+             left join internal.listings l on l.id = i.listing_id left join internal.projects p on p.id = l.project_id where i.email = $1`,
+          [email],
+        );
+        return row ? `${row.agent_id} ${row.project}` : null;
+      })
+      .toBe(`${project?.agent_id} ${project?.slug}`);
     expect(consoleErrors).toEqual([]);
   });
 
-  test('New homes on a phone at 390 px, in English: the projects as cards that fit, their pins on the map, axe finds nothing serious', async ({
+  test('New homes on a phone at 390 px, in English: the projects as cards that fit, the head says new developments, axe finds nothing serious', async ({
     page,
     data,
     consoleErrors,

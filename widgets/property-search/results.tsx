@@ -72,8 +72,8 @@ export const Results = memo(function Results({
           <p className="m-0 text-sm text-ink-muted">
             {total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}
           </p>
-          {/* a sale's median asking price; a rent search's place has its rents in the market report */}
-          {filters.operation === 'rent' ? null : <PlaceMedianLater place={filters.place} propertyType={filters.propertyType} />}
+          {/* a sale's median asking price; a rent search's place has its rents in the market report, a project's page its sector's resale median */}
+          {filters.operation ? null : <PlaceMedianLater place={filters.place} propertyType={filters.propertyType} />}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <AlertButton filters={filters} text={t('search.alertsButton')} label={t('search.alertsButtonLabel')} part="alerts-button" />
