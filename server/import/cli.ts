@@ -69,6 +69,13 @@ function print(report: ImportReport): void {
     for (const q of report.quarantined.slice(0, 20)) console.log(`  ${q.key || '(no key)'}: ${q.reasons.join('; ')}`);
     if (report.quarantinedCount > 20) console.log(`  ... ${report.quarantinedCount - 20} more in the run's report`);
   }
+  const p = report.projects;
+  if (p.read) {
+    console.log(
+      `[import] new developments: ${p.read} read, ${p.new} new, ${p.updated} updated, ${p.withdrawn} withdrawn${p.held ? `, ${p.held} held back` : ''}`,
+    );
+    for (const q of p.quarantined.slice(0, 20)) console.log(`  refused ${q.key || '(no key)'}: ${q.reasons.join('; ')}`);
+  }
   const unknown = Object.entries(report.unknownValues);
   if (unknown.length) console.log(`[import] values kept as they came (not ours to know): ${unknown.map(([k, n]) => `${k} × ${n}`).join(', ')}`);
   if (report.unknownAgents.length)

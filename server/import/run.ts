@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { Database } from '../db/database.ts';
+import { isProjectRecord, isProjectsCsv, mapProject, projectRecordsOfCsv, storeProjects, type ImportedProject, type ProjectsReport } from './projects.ts';
 import { parseHostRule, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
 import { mapRecord, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
@@ -73,6 +74,8 @@ export interface ImportReport {
   photos: PhotosReport;
   /** the source's open houses after the run (null: the feed says nothing of them, or they could not be read) */
   openHouses: (OpenHouseReport & { unknownListings: number; error?: string }) | null;
+  /** the new developments it had (docs/import.md "New developments") */
+  projects: ProjectsReport;
   durationMs: number;
 }
 
@@ -135,7 +138,11 @@ async function documentRecords(source: ImportSource, options: RunOptions): Promi
       throw new FeedError(`${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
     });
   }
-  if (source.kind === 'csv') return csvRecords(text);
+  if (source.kind === 'csv') {
+    const rows = csvRecords(text);
+    // the projects' template: one row a unit type (server/import/projects.ts)
+    return isProjectsCsv(rows) ? projectRecordsOfCsv(rows) : rows;
+  }
   if (source.kind === 'kyero') return kyeroRecords(text);
   return resoJsonRecords(text);
 }
@@ -172,10 +179,14 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     unknownAgents: [],
     photos: { fetched: 0, reused: 0, failed: 0, errors: [] },
     openHouses: null,
+    projects: { read: 0, new: 0, updated: 0, withdrawn: 0, held: 0, quarantined: [] },
     durationMs: 0,
   };
   // open houses expanded in the listings' records (a document feed, an $expand): the feed speaks of them when one has the field
   const expanded: FeedRecord[] = [];
+  // the new developments the feed has (server/import/projects.ts), and the keys of those it refused
+  const projects: ImportedProject[] = [];
+  const refusedProjects: string[] = [];
   let speaksOfOpenHouses = false;
   let staged = 0;
   let newestChange: number | null = null;
@@ -210,6 +221,16 @@ export async function runImport(db: Database, source: ImportSource, options: Run
       if (Array.isArray(record.OpenHouse)) {
         speaksOfOpenHouses = true;
         for (const o of record.OpenHouse as FeedRecord[]) if (o && typeof o === 'object') expanded.push({ ListingKey: record.ListingKey, ...o });
+      }
+      if (isProjectRecord(record)) {
+        const project = mapProject(record, source.defaults.language);
+        if (project.ok) projects.push(project.project);
+        else {
+          if (project.key) refusedProjects.push(project.key);
+          report.projects.quarantined.push({ key: project.key, reasons: project.reasons });
+        }
+        report.projects.read++;
+        continue;
       }
       const mapped = mapRecord(record, source.defaults);
       if (mapped.ok) {
@@ -301,6 +322,26 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     outcome = 'held';
     report.held = merged.would_withdraw;
     message = `${merged.would_withdraw} of the source's ${merged.active_before} active listings would have left the market, more than ${Math.round(source.maxWithdrawShare * 100)}%: none was withdrawn (a broken or partial feed?). If they did leave, run again with --allow-withdrawals.`;
+  }
+  if (report.projects.read) {
+    const stored = await storeProjects(db, source.name, projects, refusedProjects, {
+      whole,
+      maxShare: source.maxWithdrawShare,
+      allowWithdrawals: Boolean(options.allowWithdrawals),
+    });
+    Object.assign(report.projects, stored);
+    if (stored.held) {
+      outcome = 'held';
+      message = [
+        message,
+        `${stored.held} of the source's new developments would have been withdrawn: none was (run again with --allow-withdrawals if they left).`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+    }
+    log(
+      `${source.name}: ${report.projects.read} new developments read, ${stored.new} new, ${stored.updated} updated, ${stored.withdrawn} withdrawn, ${report.projects.quarantined.length} refused`,
+    );
   }
   await touchSource(db, source, whole && source.kind === 'reso', newestChange);
   log(`${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`);

@@ -6,43 +6,26 @@
  * prices, a little above resale, as new construction asks.
  */
 import { MEDIA } from './draw.ts';
+import type { ProjectColumns, UnitTypeColumns } from '../import/projects.ts';
 
-export interface ProjectRow {
+export interface ProjectRow extends ProjectColumns {
   id: number;
-  slug: string;
-  name: string;
   developer: string;
-  city: string;
   sector: string;
   address: string;
   geo_lat: number;
   geo_lon: number;
   description_en: string;
   description_es: string;
-  amenities: string[];
-  images: string[];
-  stage: 'pre_sale' | 'under_construction' | 'delivered';
-  progress: number | null;
-  delivery: string | null;
-  reservation: number;
-  entrada_pct: number;
   agent_id: number;
   source: string;
-  source_key: string;
 }
 
-export interface UnitTypeRow {
+export interface UnitTypeRow extends UnitTypeColumns {
   id: number;
   project_id: number;
   position: number;
-  property_type: string;
-  bedrooms: number;
   bathrooms: number;
-  area_min: number;
-  area_max: number;
-  price_min: number;
-  price_max: number;
-  units_available: number;
   floor_plans: string[];
 }
 
