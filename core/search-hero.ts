@@ -52,7 +52,8 @@ export function searchHero({ known, name, market, operation }: HeroPlace): Searc
       title: inPlace(`site.meta.search.${of('title')}`),
       description: inPlace(`site.meta.search.${of('description')}`),
     },
-    subtitle: { key: known ? `site.locations.${known.slug}.subtitle` : 'site.search.hero.subtitle' },
+    // a place's own words; else the search's (new developments say theirs)
+    subtitle: { key: known ? `site.locations.${known.slug}.subtitle` : `site.search.hero.${operation === 'project' ? 'projectSubtitle' : 'subtitle'}` },
     market: market && location ? { place: market, text: { key: 'site.search.hero.market', params: { location } } } : null,
   };
 }

@@ -34,6 +34,8 @@ export interface ExpFilterAttributes {
   'pets'?: boolean | 'true' | 'false';
   /** New developments delivered by the end of this year (with `operation="project"`). */
   'delivery-by'?: number | string;
+  /** New developments at this stage: pre_sale, under_construction or delivered (with `operation="project"`). */
+  'stage'?: 'pre_sale' | 'under_construction' | 'delivered';
   /** Only listings with an open house in the next seven days. Default: `false`. */
   'open-house'?: boolean | 'true' | 'false';
   /** Only this agent's listings (for an agent's own website). */
@@ -74,6 +76,8 @@ export interface ExpFilterProperties {
   pets: boolean | 'true' | 'false' | undefined;
   /** New developments delivered by the end of this year (with `operation="project"`). */
   deliveryBy: number | string | undefined;
+  /** New developments at this stage: pre_sale, under_construction or delivered (with `operation="project"`). */
+  stage: 'pre_sale' | 'under_construction' | 'delivered' | undefined;
   /** Only listings with an open house in the next seven days. Default: `false`. */
   openHouse: boolean | 'true' | 'false' | undefined;
   /** Only this agent's listings (for an agent's own website). */
@@ -612,6 +616,8 @@ export interface SearchDetail {
     operation?: 'sale' | 'rent' | 'project';
     /** new developments delivered by the end of this year */
     deliveryBy?: number;
+    /** new developments at this stage */
+    stage?: 'pre_sale' | 'under_construction' | 'delivered';
     /** the highest alícuota a month (a listing that does not say one is kept) */
     maxHoaFee?: number;
     /** at least this many parking spaces */

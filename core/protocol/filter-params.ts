@@ -91,6 +91,8 @@ export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unkn
     case 'flag':
       if (raw === true || raw === 'true') return { value: true };
       return raw === false || raw === 'false' ? {} : { problem: 'invalid' };
+    case 'choice':
+      return spec.choices?.includes(raw as string) ? { value: raw } : { problem: 'invalid' };
   }
 }
 

@@ -48,6 +48,7 @@ const WORDS: Record<SaidFilter, Words> = {
   furnished: { say: (_, t) => t('phrases.furnished'), chip: (_, t) => t('search.chips.furnished') },
   pets: { say: (_, t) => t('phrases.pets'), chip: (_, t) => t('search.chips.pets') },
   deliveryBy: { say: (n: number, t) => t('phrases.deliveryBy', { year: n }) },
+  stage: { say: (v: string, t) => t(`phrases.stage.${v}`), chip: (v: string, t) => t(`phrases.stageChip.${v}`) },
   openHouse: { say: (_, t) => t('phrases.openHouse'), chip: (_, t) => t('search.chips.openHouse') },
   agentId: { say: (_, t) => t('phrases.agent') },
 };

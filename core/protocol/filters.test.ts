@@ -47,6 +47,7 @@ const EVERY: SearchFilters = {
   pets: true,
   agentId: '7',
   deliveryBy: 2028,
+  stage: 'under_construction',
 };
 
 describe('the filter table', () => {
@@ -93,6 +94,9 @@ describe('the filter table', () => {
   it('new developments: an operation of their own, their delivery shown and applied with them, its years from the clock', () => {
     expect(checkFilterValue(FILTER.operation, 'project')).toEqual({ value: 'project' });
     expect(checkFilterValue(FILTER.operation, 'lease')).toEqual({ problem: 'invalid' });
+    expect(checkFilterValue(FILTER.stage, 'pre_sale')).toEqual({ value: 'pre_sale' });
+    expect(checkFilterValue(FILTER.stage, 'finished')).toEqual({ problem: 'invalid' });
+    expect(filtersFromParams(new URLSearchParams('operation=project&stage=delivered&stage2=x'))).toEqual({ operation: 'project', stage: 'delivered' });
     expect(filterArgs({ operation: 'project', deliveryBy: 2027, beds: 2 })).toEqual({ operation: 'project', delivery_by: 2027, beds_min: 2 });
     expect(filtersFromParams(new URLSearchParams('operation=project&deliveryBy=2027'))).toEqual({ operation: 'project', deliveryBy: 2027 });
     expect(shownFor('deliveryBy', 'project')).toBe(true);

@@ -68,6 +68,8 @@ export interface SearchFilters {
   operation?: Operation;
   /** new developments delivered by the end of this year */
   deliveryBy?: number;
+  /** new developments at this stage */
+  stage?: ProjectStage;
   /** the highest alícuota a month (a listing that does not say one is kept) */
   maxHoaFee?: number;
   /** at least this many parking spaces */
@@ -79,6 +81,10 @@ export interface SearchFilters {
   /** pets allowed (rentals) */
   pets?: boolean;
 }
+
+/** A new development's stage (docs/projects.md). */
+const PROJECT_STAGES = ['pre_sale', 'under_construction', 'delivered'] as const;
+export type ProjectStage = (typeof PROJECT_STAGES)[number];
 
 /** A listing's operation: for sale (what no operation means), for rent (its price a month) or a new development's (docs/projects.md). */
 export const OPERATIONS = ['sale', 'rent', 'project'] as const;
@@ -127,6 +133,8 @@ export interface FilterArgs {
   operation?: Operation;
   /** a new development's year of delivery, at the latest */
   delivery_by?: number;
+  /** a new development's stage */
+  stage?: ProjectStage;
   hoa_max?: number;
   parking_min?: number;
   storage?: boolean;
@@ -165,7 +173,9 @@ export interface FilterControl {
  */
 export interface FilterSpec {
   key: FilterKey;
-  kind: 'operation' | 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon' | 'flag';
+  kind: 'operation' | 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon' | 'flag' | 'choice';
+  /** a choice's values */
+  choices?: readonly string[];
   /** its argument; the map's box is four (area_west ...) */
   arg?: Exclude<keyof FilterArgs, 'area_west' | 'area_south' | 'area_east' | 'area_north'>;
   /** texts: the longest kept */
@@ -212,6 +222,7 @@ const TABLE = [
   { key: 'furnished', kind: 'flag', arg: 'furnished', part: 'rest', control: { in: 'more', label: 'furnished' }, attribute: 'furnished' },
   { key: 'pets', kind: 'flag', arg: 'pets', part: 'rest', control: { in: 'more', label: 'pets', only: 'rent' }, attribute: 'pets' },
   { key: 'deliveryBy', kind: 'number', arg: 'delivery_by', min: 2000, max: 2100, integer: true, part: 'rest', control: { in: 'more', label: 'deliveryBy', years: 5, only: 'project' }, attribute: 'delivery-by' },
+  { key: 'stage', kind: 'choice', arg: 'stage', choices: PROJECT_STAGES, part: 'rest', control: { in: 'more', label: 'stage', only: 'project' }, attribute: 'stage' },
   { key: 'openHouse', kind: 'flag', arg: 'open_house', part: 'rest', control: { in: 'more', label: 'openHouse' }, attribute: 'open-house' },
   { key: 'agentId', kind: 'id', arg: 'agent', maxLength: 40, part: 'rest', attribute: 'agent-id' },
 ] as const satisfies readonly FilterSpec[];
@@ -241,6 +252,10 @@ export type NumberFilter =
   | 'maxHoaFee'
   | 'parking'
   | 'deliveryBy';
+
+/** The filters of a few named values (a new development's stage), a select each behind "More filters". */
+export type ChoiceFilter = 'stage';
+export const CHOICE_FILTERS = FILTERS.filter((f) => f.kind === 'choice').map((f) => f.key) as ChoiceFilter[];
 
 /** The yes-or-no filters, a checkbox each behind "More filters", in the table's order. */
 export type FlagFilter = 'storage' | 'furnished' | 'pets' | 'openHouse';
@@ -296,6 +311,8 @@ function applied(spec: FilterSpec, value: unknown, all: SearchFilters): unknown 
       return validPolygon(value);
     case 'flag':
       return value === true ? true : undefined;
+    case 'choice':
+      return spec.choices?.includes(value as string) ? value : undefined;
   }
 }
 

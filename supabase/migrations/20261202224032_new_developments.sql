@@ -190,6 +190,7 @@ as $body$
     and l.operation = coalesce(f->>'operation', 'sale')
     -- a new development delivered by the end of a year (its listing's year built), or already (docs/projects.md)
     and (f->>'delivery_by' is null or l.project->>'stage' = 'delivered' or l.year_built <= (f->>'delivery_by')::integer)
+    and (f->>'stage' is null or l.project->>'stage' = f->>'stage')
     -- the facts of docs/product.md "The facts of a listing": a listing that does not say its
     -- alícuota is kept by a maximum (as a house outside a condominium pays none)
     and (f->>'hoa_max' is null or coalesce(l.hoa_fee, 0) <= (f->>'hoa_max')::numeric)

@@ -87,7 +87,8 @@ describe('<exp-property-search>', () => {
     await waitFor(() => shadowAll(el, '[part="more"] input').length > 0, 5000, 'the other filters');
     const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(el, '[part="filters"] select, [part="filters"] input');
     expect(controls.map((c) => c.name)).to.deep.equal([
-      // Buy or Rent, first
+      // Buy, Rent or New homes, first
+      'operation',
       'operation',
       'operation',
       'city',

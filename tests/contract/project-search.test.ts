@@ -62,7 +62,7 @@ describe('new developments in the search', () => {
     }
   });
 
-  it('"Delivery by 2027" and "2+ bedrooms" narrow it, as SQL says apart; an unknown operation is refused', async () => {
+  it('"Delivery by 2027", "2+ bedrooms" and a stage narrow it, as SQL says apart; an unknown operation is refused', async () => {
     const by2027 = await slugs(`p.stage = 'delivered' or p.delivery < date '2028-01-01'`);
     const twoBeds = await slugs('exists (select 1 from internal.project_unit_types t where t.project_id = p.id and t.bedrooms >= 2)');
     const both = by2027.filter((s) => twoBeds.includes(s));
@@ -73,6 +73,12 @@ describe('new developments in the search', () => {
     const narrowed = await search({ operation: 'project', deliveryBy: 2027, beds: 2 });
     expect(narrowed.slugs).toEqual(both);
     expect(narrowed.count).toBe(both.length);
+    // each stage, as the projects say theirs
+    for (const stage of ['pre_sale', 'under_construction', 'delivered'] as const) {
+      const at = await slugs(`p.stage = '${stage}'`);
+      expect(at.length, stage).toBeGreaterThan(0);
+      expect((await search({ operation: 'project', stage })).slugs, stage).toEqual(at);
+    }
     const res = await fetch(`${server.url}/rest/v1/rpc/search_listings_count`, {
       method: 'POST',
       headers: { apikey: 'local-anon-key', 'Content-Type': 'application/json' },

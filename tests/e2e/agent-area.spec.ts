@@ -422,7 +422,7 @@ test.describe("the agents' area", () => {
       "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
     );
     const [listing] = await data.sql<{ id: string; title: string; before: string | null }>(
-      `with one as (select id, agent_id from internal.listings where is_public and country_code = 'EC' order by id desc offset 3 limit 1)
+      `with one as (select id, agent_id from internal.listings where is_public and country_code = 'EC' and operation = 'sale' order by id desc offset 3 limit 1)
        update internal.listings l set agent_id = $1::bigint from one where l.id = one.id returning l.id::text as id, l.title, one.agent_id::text as before`,
       [ana!.id],
     );

@@ -351,7 +351,7 @@ test.describe('deciding on a listing', () => {
     consoleErrors,
   }) => {
     const rows = await data.sql<Row>(
-      "select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and price > 0 order by id desc limit 3",
+      "select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and operation = 'sale' and price > 0 order by id desc limit 3",
     );
     const [a, b, c] = rows as [Row, Row, Row];
     await page.goto(`${data.url}/`);

@@ -28,6 +28,7 @@ test.describe('new developments', () => {
     await expect(page).toHaveURL(/operation=project/);
     await expect(s.heading).toHaveText(heading(await count('true')));
     await expect(page.locator('h1')).toHaveText('Proyectos nuevos en Ecuador');
+    await expect(page.locator('[data-hero-subtitle]')).toHaveText(/^Viviendas nuevas en preventa/);
 
     await s.box.fill('Quito');
     await s.list.getByRole('option', { name: /^Quito Ciudad/ }).click();
@@ -59,6 +60,17 @@ test.describe('new developments', () => {
     expect(twoBeds).toBeGreaterThan(0);
     await expect(s.heading).toHaveText(heading(twoBeds));
     await expect(s.el.locator('[part="project-facts"]').first()).toContainText(/Dormitorios: \d/);
+    // (the list is dimmed while a search loads: axe reads it once it is done)
+    await expect(s.el.locator('[part~="project-card"]')).toHaveCount(twoBeds);
+    await expect(s.el.locator('[part="list"]')).toHaveAttribute('aria-busy', 'false');
+    await expect
+      .poll(() =>
+        s.el
+          .locator('[part="list"] ul')
+          .first()
+          .evaluate((e) => getComputedStyle(e).opacity),
+      )
+      .toBe('1');
     expect(await seriousAxeViolations(page)).toEqual([]);
     // a reload keeps the search
     await page.reload();
@@ -113,7 +125,7 @@ test.describe('new developments', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('New homes on a phone at 390 px, in English: the projects as cards that fit, the head says new developments, axe finds nothing serious', async ({
+  test('New homes on a phone at 390 px, in English: the projects as cards that fit, the head says new developments, the stage in the sheet narrows them; axe finds nothing serious', async ({
     page,
     data,
     consoleErrors,
@@ -135,6 +147,21 @@ test.describe('new developments', () => {
     // the title is shown on a list of new developments and its head says so
     await expect(page).toHaveTitle(/New developments for sale in Ecuador/);
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // the phone's sheet: the stage, counted live before it applies
+    await s.el.locator('[part="more-filters"]').click();
+    const sheet = s.el.locator('dialog[part="filter-sheet"]');
+    await expect(sheet).toBeVisible();
+    await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(`Show ${fmt(all)} new developments`);
+    await sheet.getByLabel('Stage').selectOption('delivered');
+    const ready = Number((await data.sql<{ n: number }>(PROJECTS("p.stage = 'delivered'")))[0]?.n);
+    expect(ready).toBeGreaterThan(0);
+    expect(ready).toBeLessThan(all);
+    await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(`Show ${fmt(ready)} new development${ready === 1 ? '' : 's'}`);
+    await sheet.locator('[part="sheet-apply"]').click();
+    await expect(page).toHaveURL(/stage=delivered/);
+    await expect(s.heading).toHaveText(`${fmt(ready)} new development${ready === 1 ? '' : 's'}`);
+    await expect(s.el.locator('[part="chips"]')).toContainText('Ready to move in');
+    for (const badge of await s.el.locator('[part="project-stage"]').allTextContents()) expect(badge).toBe('Ready to move in');
     expect(consoleErrors).toEqual([]);
   });
 });

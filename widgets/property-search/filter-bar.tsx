@@ -10,12 +10,14 @@ import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 're
 import { cleanKeywords, FEATURE_FLAGS, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import {
+  CHOICE_FILTERS,
   controlOptions,
   FILTERS,
   FLAG_FILTERS,
   NUMBER_FILTERS,
   OPERATIONS,
   shownFor,
+  type ChoiceFilter,
   type FilterSpec,
   type FlagFilter,
   type NumberFilter,
@@ -52,6 +54,7 @@ export type Draft = {
   location: LocationValue;
   features: Partial<Record<FeatureFlag, boolean>>;
   flags: Partial<Record<FlagFilter, boolean>>;
+  choices: Partial<Record<ChoiceFilter, string>>;
 } & Record<NumberKey, string>;
 
 const toDraft = (f: SearchFilters): Draft => ({
@@ -60,6 +63,7 @@ const toDraft = (f: SearchFilters): Draft => ({
   location: f.place ? { text: f.placeName || f.place, place: f.place, placeName: f.placeName } : { text: f.city ?? '' },
   features: { ...f.features },
   flags: Object.fromEntries(FLAG_FILTERS.map((k) => [k, f[k] === true])),
+  choices: Object.fromEntries(CHOICE_FILTERS.map((k) => [k, f[k] ?? ''])),
   ...(Object.fromEntries(NUMBERS.map((k) => [k, f[k] ? String(f[k]) : ''])) as Record<NumberKey, string>),
 });
 
@@ -86,6 +90,11 @@ function fromDraft(draft: Draft, applied: SearchFilters): SearchFilters {
   const features = FEATURE_FLAGS.filter((f) => draft.features[f]);
   if (features.length) next.features = Object.fromEntries(features.map((f) => [f, true]));
   else delete next.features;
+  for (const key of CHOICE_FILTERS) {
+    const v = draft.choices[key];
+    if (v && shownFor(key, next.operation)) next[key] = v as NonNullable<SearchFilters[typeof key]>;
+    else delete next[key];
+  }
   for (const key of FLAG_FILTERS) {
     // a rentals-only filter (pets) goes with the rent
     if (draft.flags[key] && shownFor(key, next.operation)) next[key] = true;
@@ -205,13 +214,18 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
         part="filters"
         className="rounded-brand border border-line bg-surface p-3 cq-md:p-4 shadow-sm"
       >
-        {/* Buy or Rent, first (docs/product.md "Rent and buy"): a change searches at once */}
-        <div role="radiogroup" aria-label={t('search.filters.operation')} part="operation" className="mb-3 inline-flex rounded-md border border-line p-0.5">
+        {/* Buy, Rent or New homes, first (docs/product.md "Rent and buy"): a change searches at once; the width of a phone shared by the three */}
+        <div
+          role="radiogroup"
+          aria-label={t('search.filters.operation')}
+          part="operation"
+          className="mb-3 flex cq-md:inline-flex rounded-md border border-line p-0.5"
+        >
           {OPERATIONS.map((op) => (
             <label
               key={op}
               htmlFor={`${id}-${op}`}
-              className={`relative rounded px-4 py-1.5 text-[15px] leading-6 font-semibold cursor-pointer focus-within:ring-2 focus-within:ring-primary ${(applied.operation ?? 'sale') === op ? 'bg-primary text-primary-contrast' : 'text-ink'}`}
+              className={`relative flex-auto cq-md:flex-none text-center rounded px-2 cq-md:px-4 py-1.5 text-sm cq-md:text-[15px] leading-6 font-semibold cursor-pointer focus-within:ring-2 focus-within:ring-primary ${(applied.operation ?? 'sale') === op ? 'bg-primary text-primary-contrast' : 'text-ink'}`}
             >
               <input
                 id={`${id}-${op}`}
@@ -279,7 +293,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             closeSheet();
             onSubmit(fromDraft(draft, applied));
           }}
-          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, flags: {}, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
+          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, flags: {}, choices: {}, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
         >
           <div className="grid grid-cols-2 gap-3 items-end">{secondary(fieldClass, `${id}-sheet`)}</div>
           {MoreFields ? <MoreFields {...moreProps(`${id}-sheet`)} /> : null}

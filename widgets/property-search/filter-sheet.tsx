@@ -82,7 +82,9 @@ export function FilterSheet({ open, onClose, filters, rest, onApply, onClear, ch
             aria-live="polite"
             className="h-12 flex-1 rounded-md bg-primary px-4 text-[15px] font-semibold text-primary-contrast cursor-pointer hover:bg-primary-hover"
           >
-            {count === null ? t('search.sheet.show') : t('search.sheet.showCount', { count, formatted: formatCount(count) })}
+            {count === null
+              ? t('search.sheet.show')
+              : t('search.sheet.showCount', { count, formatted: formatCount(count), context: filters.operation === 'project' ? 'project' : undefined })}
           </button>
         </div>
       </form>

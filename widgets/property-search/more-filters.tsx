@@ -7,6 +7,7 @@
 import texts from 'virtual:exp-texts/lazy/property-search/more-filters';
 import { Fragment, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import {
+  CHOICE_FILTERS,
   controlOptions,
   FEATURE_FLAGS,
   FILTER,
@@ -100,6 +101,34 @@ export function MoreFields({ prefix, draft, setDraft, operation, selectField, op
             </FormField>
           ),
         )}
+        {/* a new development's stage: a select of its values */}
+        {CHOICE_FILTERS.filter((key) => shownFor(key, operation)).map((key) => {
+          const field = FILTER[key];
+          return (
+            <FormField
+              key={key}
+              controlId={`${prefix}-${key}`}
+              label={t(`moreFilters.${field.control?.label}`)}
+              className={fieldClass}
+              labelClassName={labelClass}
+            >
+              <select
+                id={`${prefix}-${key}`}
+                name={key}
+                value={draft.choices[key] ?? ''}
+                onChange={(e) => setDraft((d) => ({ ...d, choices: { ...d.choices, [key]: e.target.value } }))}
+                className={`${control} exp-select pr-8 cursor-pointer`}
+              >
+                <option value="">{t('search.filters.any')}</option>
+                {field.choices?.map((v) => (
+                  <option key={v} value={v}>
+                    {t(`moreFilters.${field.control?.label}Choices.${v}`)}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+          );
+        })}
       </div>
       <fieldset className="m-0 mt-3 p-0 border-0 min-w-0">
         <legend className={`${labelClass} mb-2`}>{t(`moreFilters.${FILTER.features.control?.label}`)}</legend>

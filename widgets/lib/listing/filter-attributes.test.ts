@@ -18,6 +18,8 @@ describe('the filters an element takes as attributes', () => {
         expect(Boolean(attr.integer), spec.key).toBe(Boolean(spec.integer));
       } else if (spec.kind === 'flag') {
         expect(attr.type, spec.key).toBe('boolean');
+      } else if (spec.kind === 'choice') {
+        expect(attr, spec.key).toMatchObject({ type: 'enum', values: spec.choices });
       } else if (spec.kind === 'operation') {
         expect(attr, spec.key).toMatchObject({ type: 'enum', values: [...OPERATIONS], default: 'sale' });
       } else {

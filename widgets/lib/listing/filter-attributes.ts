@@ -43,6 +43,8 @@ export const filterAttributes = {
   pets: { type: 'boolean', default: false },
   /** New developments delivered by the end of this year (with `operation="project"`). */
   'delivery-by': { type: 'number', min: 0, max: 2100, integer: true },
+  /** New developments at this stage: pre_sale, under_construction or delivered (with `operation="project"`). */
+  stage: { type: 'enum', values: ['pre_sale', 'under_construction', 'delivered'] },
   /** Only listings with an open house in the next seven days. */
   'open-house': { type: 'boolean', default: false },
   /** Only this agent's listings (for an agent's own website). */
@@ -68,6 +70,7 @@ export type FilterValues = Pick<
   | 'baths'
   | 'openHouse'
   | 'deliveryBy'
+  | 'stage'
 > & { features?: string };
 
 /** The filters the attributes set, as the filter table applies them (agent-id is left to the element: a scope or a filter). */

@@ -6,6 +6,8 @@
 import { useMemo } from 'react';
 import { listingPrice, type Property } from '../../../core/protocol/listing.ts';
 import { useElement, useStyles } from '../element.tsx';
+import { plainClick } from '../events.ts';
+import { listingUrl } from '../site-links.ts';
 import { SearchIcon } from '../ui/icons/search.tsx';
 import { DrawIcon } from '../ui/icons/draw.tsx';
 
@@ -168,7 +170,7 @@ export function DrawButtons({
 
 /** When the map cannot load: the first 6 properties as a list (docs/product.md §9). */
 export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; onOpen: (id: string) => void }) {
-  const { t } = useElement();
+  const { t, site, lang } = useElement();
   const shown = useMemo(() => properties.slice(0, 6), [properties]);
   return (
     <div className={`rounded-brand border border-line bg-surface p-4 overflow-y-auto ${MAP_HEIGHTS}`} part="map-fallback" data-fallback="true">
@@ -176,15 +178,20 @@ export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; 
       <ul className="list-none m-0 p-0 flex flex-col gap-2">
         {shown.map((p) => (
           <li key={p.id}>
-            <button
-              type="button"
-              onClick={() => onOpen(p.id)}
-              className="w-full text-left rounded-md border border-line bg-surface px-3 py-2 cursor-pointer hover:bg-surface-subtle"
+            {/* a new development's page is its own (docs/projects.md); a listing opens in place */}
+            <a
+              href={listingUrl(p, site, lang)}
+              onClick={(e) => {
+                if (p.project || !plainClick(e)) return;
+                e.preventDefault();
+                onOpen(p.id);
+              }}
+              className="block w-full text-left rounded-md border border-line bg-surface px-3 py-2 no-underline cursor-pointer hover:bg-surface-subtle"
             >
               <span className="block font-semibold text-ink">{listingPrice(p, t)}</span>
               <span className="block text-sm text-ink line-clamp-1">{p.title}</span>
               <span className="block text-xs text-ink-muted">{[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}</span>
-            </button>
+            </a>
           </li>
         ))}
       </ul>
