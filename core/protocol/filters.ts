@@ -82,8 +82,8 @@ export interface SearchFilters {
   pets?: boolean;
 }
 
-/** A new development's stage (docs/projects.md). */
-const PROJECT_STAGES = ['pre_sale', 'under_construction', 'delivered'] as const;
+/** A new development's stage (docs/projects.md): the one list of them (the search's filter, the project pages, the feeds). */
+export const PROJECT_STAGES = ['pre_sale', 'under_construction', 'delivered'] as const;
 export type ProjectStage = (typeof PROJECT_STAGES)[number];
 
 /** A listing's operation: for sale (what no operation means), for rent (its price a month) or a new development's (docs/projects.md). */

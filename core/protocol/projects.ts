@@ -5,8 +5,7 @@
 import type { Translate } from '../translate.ts';
 import { formatArea, formatCount, formatPrice } from './format.ts';
 import { normaliseImages, typeLabel } from './listing.ts';
-
-export type ProjectStage = 'pre_sale' | 'under_construction' | 'delivered';
+import { PROJECT_STAGES, type ProjectStage } from './filters.ts';
 
 export interface Project {
   id: string;
@@ -55,7 +54,6 @@ export interface UnitType {
 
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
-const STAGES: readonly ProjectStage[] = ['pre_sale', 'under_construction', 'delivered'];
 
 /** A row of public.projects; its photos as a listing's (only safe addresses, relative ones on `apiBase`). */
 export function parseProject(row: Record<string, unknown>, apiBase: string): Project {
@@ -72,7 +70,7 @@ export function parseProject(row: Record<string, unknown>, apiBase: string): Pro
     description: { en: str(row.description_en) ?? '', es: str(row.description_es) ?? '' },
     amenities: Array.isArray(row.amenities) ? row.amenities.filter((a): a is string => typeof a === 'string') : [],
     images: normaliseImages(row.images, apiBase),
-    stage: STAGES.includes(row.stage as ProjectStage) ? (row.stage as ProjectStage) : 'pre_sale',
+    stage: (PROJECT_STAGES as readonly unknown[]).includes(row.stage) ? (row.stage as ProjectStage) : 'pre_sale',
     progress: num(row.progress),
     delivery: str(row.delivery)?.slice(0, 10) ?? null,
     reservation: num(row.reservation) ?? 0,

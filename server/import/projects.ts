@@ -12,6 +12,7 @@
  */
 import { nowDate } from '../../core/clock.ts';
 import { slugify } from '../../core/routes.ts';
+import type { ProjectStage } from '../../core/protocol/filters.ts';
 import type { Database } from '../db/database.ts';
 import type { FeedRecord } from './mapping.ts';
 import { list, number, plainText, text, yes } from './values.ts';
@@ -30,7 +31,7 @@ export interface ProjectColumns {
   description_es: string | null;
   amenities: string[];
   images: string[];
-  stage: 'pre_sale' | 'under_construction' | 'delivered';
+  stage: ProjectStage;
   progress: number | null;
   delivery: string | null;
   reservation: number;
@@ -62,7 +63,7 @@ export type MappedProject = { ok: true; project: ImportedProject } | { ok: false
 export const isProjectRecord = (record: FeedRecord): boolean => Array.isArray(record.PropertyUnitTypes);
 
 /** RESO's PropertyCondition as a project's stage */
-const STAGES: Record<string, ImportedProject['stage']> = {
+const STAGES: Record<string, ProjectStage> = {
   tobebuilt: 'pre_sale',
   presale: 'pre_sale',
   underconstruction: 'under_construction',
