@@ -372,25 +372,7 @@ export const FIELD_MAP: readonly FieldRule[] = [
     ours: 'images (photos re-hosted)',
     rule: 'Photos (MediaCategory Photo or none), in Order, at most 50; fetched, stored by their content and made in the sizes every screen needs. A photo is fetched again only when its key, timestamp or URL changes.',
     apply(c) {
-      const media = get(c, 'Media');
-      const photos: FeedPhoto[] = [];
-      if (Array.isArray(media)) {
-        for (const [i, m] of (media as Array<Record<string, unknown>>).entries()) {
-          if (!m || typeof m !== 'object') continue;
-          const category = text(m.MediaCategory, 40);
-          if (category && !/^(photo|image)s?$/i.test(category)) continue;
-          const url = text(m.MediaURL, 2000);
-          if (!url) continue;
-          photos.push({
-            url,
-            key: text(m.MediaKey, 200) ?? url,
-            order: number(m.Order) ?? i,
-            modified: text(m.MediaModificationTimestamp ?? m.ModificationTimestamp, 40) ?? '',
-          });
-        }
-      }
-      photos.sort((a, b) => a.order - b.order);
-      c.listing.media = photos.slice(0, 50);
+      c.listing.media = feedPhotos(get(c, 'Media'));
     },
   },
   {
@@ -404,3 +386,25 @@ export const FIELD_MAP: readonly FieldRule[] = [
     },
   },
 ];
+
+/** A record's photos as the feed lists them (RESO Media): photos only, in their order, at most 50 (a listing's and a project's alike). */
+export function feedPhotos(media: unknown): FeedPhoto[] {
+  const photos: FeedPhoto[] = [];
+  if (Array.isArray(media)) {
+    for (const [i, m] of (media as Array<Record<string, unknown>>).entries()) {
+      if (!m || typeof m !== 'object') continue;
+      const category = text(m.MediaCategory, 40);
+      if (category && !/^(photo|image)s?$/i.test(category)) continue;
+      const url = text(m.MediaURL, 2000);
+      if (!url) continue;
+      photos.push({
+        url,
+        key: text(m.MediaKey, 200) ?? url,
+        order: number(m.Order) ?? i,
+        modified: text(m.MediaModificationTimestamp ?? m.ModificationTimestamp, 40) ?? '',
+      });
+    }
+  }
+  photos.sort((a, b) => a.order - b.order);
+  return photos.slice(0, 50);
+}

@@ -1,6 +1,7 @@
 /**
- * The photos of an import run (docs/import.md "Photos"): each listing's feed photos fetched by the
- * safe fetcher and made once per content, kept in internal.photos, and the listing's images set.
+ * The photos of an import run (docs/import.md "Photos"): each listing's (and each new development's)
+ * feed photos fetched by the safe fetcher and made once per content, kept in internal.photos, and
+ * its images set.
  */
 import type { Database } from '../db/database.ts';
 import type { HostRule } from '../http/safe-fetch.ts';
@@ -18,9 +19,13 @@ export interface PhotosReport {
 /** The photo errors a report lists at the most. */
 const ERRORS_KEPT = 200;
 
+/** The tables whose rows a feed's photos are made for: the same columns in each (source, source_media, photos_from, images). */
+type PhotoTable = 'internal.listings' | 'internal.projects';
+
 /**
- * The photos of the source's listings whose feed photos changed since their photos were made (new
- * ones included): each photo fetched once per (address, key, timestamp) and made once per content.
+ * The photos of the source's listings (or new developments) whose feed photos changed since their
+ * photos were made (new ones included): each photo fetched once per (address, key, timestamp) and
+ * made once per content.
  */
 export async function makeListingPhotos(
   db: Database,
@@ -30,9 +35,10 @@ export async function makeListingPhotos(
   store: PhotoStore,
   resolve: PhotoFetchOptions['resolve'] | undefined,
   log: (line: string) => void,
+  table: PhotoTable = 'internal.listings',
 ): Promise<void> {
   const listings = await db.jobs.query<{ id: string; media: FeedPhoto[] }>(
-    'select id::text as id, source_media as media from internal.listings where source = $1 and source_media is distinct from photos_from order by id',
+    `select id::text as id, source_media as media from ${table} where source = $1 and source_media is distinct from photos_from order by id`,
     [source],
   );
   if (!listings.length) return;
@@ -89,7 +95,7 @@ export async function makeListingPhotos(
   }));
   for (let i = 0; i < updates.length; i += 1000) {
     await db.jobs.query(
-      `update internal.listings l set images = u.images, photos_from = u.from_
+      `update ${table} l set images = u.images, photos_from = u.from_
          from jsonb_to_recordset($1::jsonb) as u(id bigint, images jsonb, from_ jsonb)
         where l.id = u.id`,
       [JSON.stringify(updates.slice(i, i + 1000).map((u) => ({ id: Number(u.id), images: u.images, from_: u.from })))],

@@ -14,7 +14,8 @@ import { nowDate } from '../../core/clock.ts';
 import { slugify } from '../../core/routes.ts';
 import type { ProjectStage } from '../../core/protocol/filters.ts';
 import type { Database } from '../db/database.ts';
-import type { FeedRecord } from './mapping.ts';
+import { feedPhotos } from './field-map.ts';
+import type { FeedPhoto, FeedRecord } from './mapping.ts';
 import { list, number, plainText, text, yes } from './values.ts';
 
 /** A row of internal.projects as written (47_projects.sql), nullable where the table is; the seed's rows are these too. */
@@ -30,7 +31,6 @@ export interface ProjectColumns {
   description_en: string | null;
   description_es: string | null;
   amenities: string[];
-  images: string[];
   stage: ProjectStage;
   progress: number | null;
   delivery: string | null;
@@ -51,8 +51,9 @@ export interface UnitTypeColumns {
   units_available: number;
 }
 
-/** A project as a feed says it: its columns, its agent by e-mail, its unit types in order. */
+/** A project as a feed says it: its columns, its photos as the feed names them (made here: docs/import.md "Photos"), its agent by e-mail, its unit types in order. */
 export interface ImportedProject extends ProjectColumns {
+  source_media: FeedPhoto[];
   agent_email: string | null;
   unit_types: UnitTypeColumns[];
 }
@@ -116,23 +117,6 @@ function month(v: unknown): string | null {
   const m = /^(\d{4})-(\d{2})(?:-\d{2})?/.exec(text(v, 40) ?? '');
   if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return null;
   return `${m[1]}-${m[2]}-01`;
-}
-
-/** Photos as the feed gives them (RESO Media), in order: their https addresses only. */
-function photos(media: unknown): string[] {
-  if (!Array.isArray(media)) return [];
-  return media
-    .filter((m): m is FeedRecord => Boolean(m) && typeof m === 'object')
-    .sort((a, b) => (number(a.Order) ?? 0) - (number(b.Order) ?? 0))
-    .map((m) => text(m.MediaURL, 1000))
-    .filter((url): url is string => {
-      try {
-        return url !== null && new URL(url).protocol === 'https:';
-      } catch {
-        return false;
-      }
-    })
-    .slice(0, 40);
 }
 
 /** A project's record as ours, or the reasons it is refused. */
@@ -204,7 +188,7 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
       description_es: lang === 'es' ? remarks : (plainText(record.ExpRemarksEs)?.slice(0, 8000) ?? null),
       description_en: lang === 'en' ? remarks : (plainText(record.ExpRemarksEn)?.slice(0, 8000) ?? null),
       amenities: [...new Set(list(record.AssociationAmenities).flatMap((a) => AMENITIES[squash(a)] ?? []))],
-      images: photos(record.Media),
+      source_media: feedPhotos(record.Media),
       stage,
       progress: stage === 'under_construction' ? Math.round(progress ?? 0) : null,
       delivery,
@@ -269,14 +253,14 @@ export async function storeProjects(
     for (const p of projects) {
       const [row] = await q.query<{ id: string; inserted: boolean }>(
         `insert into internal.projects as x (source, source_key, slug, name, developer, city, sector, address, geo_lat, geo_lon, description_en,
-           description_es, amenities, images, stage, progress, delivery, reservation, entrada_pct, agent_id, status)
+           description_es, amenities, source_media, stage, progress, delivery, reservation, entrada_pct, agent_id, status)
          values ($1, $2, case when exists (select 1 from internal.projects o where o.slug = $3) then left($3, 60) || '-' || $21 else $3 end,
            $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::text[], $14::jsonb, $15, $16, $17::date, $18, $19,
            (select a.id from public.agents a where lower(a.email) = lower($20) order by a.id limit 1), 'active')
          on conflict (source, source_key) do update set name = excluded.name, developer = excluded.developer, city = excluded.city,
            sector = excluded.sector, address = excluded.address, geo_lat = excluded.geo_lat, geo_lon = excluded.geo_lon,
            description_en = excluded.description_en, description_es = excluded.description_es, amenities = excluded.amenities,
-           images = excluded.images, stage = excluded.stage, progress = excluded.progress, delivery = excluded.delivery,
+           source_media = excluded.source_media, stage = excluded.stage, progress = excluded.progress, delivery = excluded.delivery,
            reservation = excluded.reservation, entrada_pct = excluded.entrada_pct, agent_id = excluded.agent_id, status = 'active'
          returning x.id::text as id, (x.xmax = 0) as inserted`,
         [
@@ -293,7 +277,7 @@ export async function storeProjects(
           p.description_en,
           p.description_es,
           p.amenities,
-          JSON.stringify(p.images),
+          JSON.stringify(p.source_media),
           p.stage,
           p.progress,
           p.delivery,

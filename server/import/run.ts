@@ -350,6 +350,8 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   if (options.photos !== false && store) {
     const allow = [...photoRules(source), ...(/^https?:\/\//.test(source.location) ? hostRuleOf(source.location) : [])];
     await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log);
+    // the new developments' photos, made as the listings' (docs/import.md "New developments")
+    if (report.projects.read) await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log, 'internal.projects');
   }
   return finish(db, report, started, outcome, message);
 }

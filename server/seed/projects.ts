@@ -10,6 +10,7 @@ import type { ProjectColumns, UnitTypeColumns } from '../import/projects.ts';
 
 export interface ProjectRow extends ProjectColumns {
   id: number;
+  images: string[];
   developer: string;
   sector: string;
   address: string;

@@ -23,6 +23,10 @@ create table internal.projects (
   ),
   -- as a listing's: strings, or objects with url
   images jsonb not null default '[]' check (jsonb_typeof(images) = 'array'),
+  -- a feed's project: its photos as the feed names them, and those its images were made from (as a
+  -- listing's source_media and photos_from: docs/import.md "Photos")
+  source_media jsonb,
+  photos_from jsonb,
   stage text not null check (stage in ('pre_sale', 'under_construction', 'delivered')),
   -- how far the works are, percent (said while it is being built)
   progress smallint check (progress between 0 and 100),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowDate } from '../../core/clock.ts';
 import { runImport, type ImportReport, type RunOptions } from '../../server/import/run.ts';
 import { sourceFrom } from '../../server/import/sources.ts';
-import { startResoStandIn, type ResoStandIn } from '../support/feed-stand-ins.ts';
+import { startPhotoHost, startResoStandIn, type PhotoHost, type ResoStandIn } from '../support/feed-stand-ins.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { stopAll } from '../support/stop-all.ts';
 
@@ -61,13 +61,14 @@ const project = (key: string, over: Record<string, unknown> = {}) => ({
 describe('new developments from the feeds', () => {
   let server: TestServer;
   let reso: ResoStandIn;
+  let photos: PhotoHost;
   const dir = mkdtempSync(join(tmpdir(), 'exp-import-projects-'));
   const run = (settings: Parameters<typeof sourceFrom>[0], options: RunOptions = {}): Promise<ImportReport> => {
     reso.reset();
-    return runImport(server.db, sourceFrom(settings), { cwd: dir, photos: false, ...options }, null);
+    return runImport(server.db, sourceFrom(settings), { cwd: dir, ...options }, server.photos);
   };
   const resoRun = (options: RunOptions = {}) =>
-    run({ kind: 'reso', location: reso.url, token: reso.token, name: 'reso:projects', pageSize: 8 }, { full: true, ...options });
+    run({ kind: 'reso', location: reso.url, token: reso.token, name: 'reso:projects', pageSize: 8, photoHosts: [photos.origin] }, { full: true, ...options });
   const stored = async (key: string, source = 'reso:projects') =>
     (
       await server.sql<{ slug: string; status: string; stage: string; progress: number | null; amenities: string[]; types: string }>(
@@ -82,11 +83,21 @@ describe('new developments from the feeds', () => {
   beforeAll(async () => {
     server = await startTestServer('postgres');
     reso = await startResoStandIn();
+    photos = await startPhotoHost({ width: 640, height: 427 });
   }, 240_000);
-  afterAll(() => stopAll(reso, server));
+  afterAll(() => stopAll(reso, photos, server));
 
   it('a RESO service with a project of two unit types: stored, in the search and on its page; three that cannot be projects refused with their reasons', async () => {
-    reso.listings.set('PRJ-1', project('PRJ-1'));
+    reso.listings.set(
+      'PRJ-1',
+      project('PRJ-1', {
+        Media: [
+          { MediaKey: 'p-2', MediaURL: photos.photo(32), Order: 2, MediaCategory: 'Photo' },
+          { MediaKey: 'p-1', MediaURL: photos.photo(31), Order: 1, MediaCategory: 'Photo' },
+          { MediaKey: 'p-x', MediaURL: 'http://169.254.169.254/latest/meta-data', Order: 3, MediaCategory: 'Photo' },
+        ],
+      }),
+    );
     reso.listings.set('PRJ-BACK', project('PRJ-BACK', { PropertyUnitTypes: [unit({ ExpPriceMin: 150000, ExpPriceMax: 120000 })] }));
     reso.listings.set('PRJ-NONE', project('PRJ-NONE', { PropertyUnitTypes: [] }));
     reso.listings.set('PRJ-PAST', project('PRJ-PAST', { PropertyCondition: 'To Be Built', ExpDeliveryDate: monthFromNow(-3) }));
@@ -111,6 +122,14 @@ describe('new developments from the feeds', () => {
       types: '1:98000-109000:58-64 2:131000-152000:82-95',
     });
     expect([...(p?.amenities ?? [])].sort()).toEqual(['elevator', 'gym', 'pool']);
+    // its photos made here, in the feed's order; the one at an address we may not fetch left out
+    expect(report.photos).toMatchObject({ fetched: 2, failed: 1 });
+    const [{ images } = { images: [] }] = await server.sql<{ images: Array<{ url: string }> }>(
+      "select images from internal.projects where source_key = 'PRJ-1'",
+    );
+    expect(images).toHaveLength(2);
+    for (const image of images) expect(image.url).not.toContain(new URL(photos.origin).host);
+    expect((await fetch(new URL(images[0]?.url ?? '', server.url))).status).toBe(200);
     // in the search of new developments, priced from its cheapest type
     const res = await fetch(`${server.url}/rest/v1/rpc/search_listings`, {
       method: 'POST',
