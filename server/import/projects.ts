@@ -16,7 +16,7 @@ import type { ProjectStage } from '../../core/protocol/filters.ts';
 import type { Database } from '../db/database.ts';
 import { feedPhotos } from './field-map.ts';
 import type { FeedPhoto, FeedRecord } from './mapping.ts';
-import { list, number, plainText, text, yes } from './values.ts';
+import { list, number, plainText, squash, text, yes } from './values.ts';
 
 /** A row of internal.projects as written (47_projects.sql), nullable where the table is; the seed's rows are these too. */
 export interface ProjectColumns {
@@ -109,8 +109,6 @@ const AMENITIES: Record<string, string> = {
 
 /** RESO's UnitTypeType: the bedrooms it says, for a unit type that does not count them */
 const TYPE_BEDS: Record<string, number> = { studio: 0, efficiency: 0, onebedroom: 1, twobedroom: 2, threebedroom: 3, fourbedroomormore: 4 };
-
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z]/g, '');
 
 /** The month a date names ('2027-06', '2027-06-15'), as its first day; null when it names none. */
 function month(v: unknown): string | null {
