@@ -360,6 +360,10 @@ export interface ExpInquiryFormAttributes {
   'agent-id'?: string;
   /** A heading above the form; none when omitted and there is no listing. */
   'heading'?: string;
+  /** With the listing: "Schedule a visit" above the form, in the times of the listing's agent (a new development's show flat). Default: `false`. */
+  'visit'?: boolean | 'true' | 'false';
+  /** The visit's heading, when not "Schedule a visit" ("Visit the show flat"). */
+  'visit-heading'?: string;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   'api-url'?: string;
   /** Public anonymous key of the backend. */
@@ -378,6 +382,10 @@ export interface ExpInquiryFormElement extends HTMLElement {
   agentId: string | undefined;
   /** A heading above the form; none when omitted and there is no listing. */
   heading: string | undefined;
+  /** With the listing: "Schedule a visit" above the form, in the times of the listing's agent (a new development's show flat). Default: `false`. */
+  visit: boolean | 'true' | 'false' | undefined;
+  /** The visit's heading, when not "Schedule a visit" ("Visit the show flat"). */
+  visitHeading: string | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
   apiUrl: string | undefined;
   /** Public anonymous key of the backend. */

@@ -68,6 +68,20 @@ export interface Property {
   operation: 'sale' | 'rent' | 'project';
   /** a new development's listing: its project as the listing's row keeps it (47_projects.sql; read by widgets/lib/listing/project-card.tsx) */
   project?: ListingProject;
+  /** a unit of a new development for sale: its project and model (internal.unit_of; docs/projects.md "Its units") */
+  unitOf?: ListingUnitOf;
+}
+
+/** What a unit for sale says of its project (internal.unit_of): read by core/view/unit-of-project.tsx and the card's badge. */
+export interface ListingUnitOf {
+  slug: string;
+  name: string;
+  developer?: string | null;
+  stage?: string;
+  progress?: number | null;
+  /** the month it is delivered, YYYY-MM-DD */
+  delivery?: string | null;
+  model?: string | null;
 }
 
 /** What a new development's listing says of its project (internal.project_listing_sync). */
@@ -247,6 +261,8 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
     },
     operation: row.operation === 'rent' || row.operation === 'project' ? row.operation : 'sale',
     ...(row.operation === 'project' && typeof (row.project as ListingProject | null)?.slug === 'string' ? { project: row.project as ListingProject } : {}),
+    // internal.unit_of's object, or null
+    ...(row.unit_of ? { unitOf: row.unit_of as ListingUnitOf } : {}),
   };
 }
 

@@ -50,6 +50,17 @@ export interface UnitType {
   priceMax: number;
   available: number;
   floorPlans: string[];
+  /** the builder's name of the model ("Tipo B"), when the project names it */
+  model: string | null;
+}
+
+/** A unit of the project for sale, a listing of its own (docs/projects.md "Its units"). */
+export interface ListedUnit {
+  id: string;
+  title: string;
+  price: number;
+  area: number | null;
+  typeId: string;
 }
 
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
@@ -99,7 +110,12 @@ export function parseUnitType(row: Record<string, unknown>, apiBase: string): Un
     priceMax: num(row.price_max) ?? 0,
     available: num(row.units_available) ?? 0,
     floorPlans: normaliseImages(row.floor_plans, apiBase),
+    model: str(row.model),
   };
+}
+
+export function parseListedUnit(row: Record<string, unknown>): ListedUnit {
+  return { id: String(row.id), title: String(row.title ?? ''), price: num(row.price) ?? 0, area: num(row.square_feet), typeId: String(row.unit_type_id) };
 }
 
 /** A range as a card says it: '1-3', or '2' when both ends are one. */
@@ -130,7 +146,7 @@ export function projectLine(p: Project, t: Translate): string {
 /** A unit type's row of the table: its type and bedrooms, its areas and its prices. */
 export function unitTypeCells(u: UnitType, t: Translate): { name: string; area: string; price: string } {
   return {
-    name: `${typeLabel(u.type, t)} · ${t('projects.bedrooms', { count: u.bedrooms, range: String(u.bedrooms) })}`,
+    name: [u.model, typeLabel(u.type, t), t('projects.bedrooms', { count: u.bedrooms, range: String(u.bedrooms) })].filter(Boolean).join(' · '),
     area: u.areaMin === u.areaMax ? formatArea(u.areaMin) : `${formatCount(u.areaMin)}-${formatArea(u.areaMax)}`,
     price: u.priceMin === u.priceMax ? formatPrice(u.priceMin) : t('projects.from', { price: formatPrice(u.priceMin) }),
   };

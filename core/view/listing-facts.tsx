@@ -20,10 +20,10 @@ export function listingFacts(p: Property, t: Translate): Array<[string, string]>
   const f = p.facts;
   const yesNo = (v: boolean) => t(v ? 'facts.yes' : 'facts.no');
   return [
-    [t('listing.bedrooms'), formatCount(p.bedrooms)],
-    [t('listing.bathrooms'), formatCount(p.bathrooms)],
-    [t('listing.area'), formatArea(p.area)],
-    [t('listing.type'), typeLabel(p.propertyType, t)],
+    [t('facts.bedrooms'), formatCount(p.bedrooms)],
+    [t('facts.bathrooms'), formatCount(p.bathrooms)],
+    [t('facts.area'), formatArea(p.area)],
+    [t('facts.type'), typeLabel(p.propertyType, t)],
     ...([
       [t('facts.hoaFee'), f.hoaFee === null ? null : t('facts.perMonth', { price: formatPrice(f.hoaFee) })],
       [t('facts.parking'), f.parking === null ? null : formatCount(f.parking)],

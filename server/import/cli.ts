@@ -12,6 +12,7 @@
  *   --photo-hosts a,b     hosts the photos may come from (default any public host)
  *   --language es|en      the language of titles composed for listings that do not tell (default es)
  *   --area-unit sqft|m2   LivingArea's unit when the feed does not say (default: sqft for RESO, m2 else)
+ *   --expand a,b          RESO: ask each listing's PropertyUnitTypes and/or OpenHouse beside its Media
  *
  * The database is the one `npm start` uses: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR
  * (the running server's, or started for the command). A source is imported by one run at a time
@@ -36,7 +37,7 @@ const cwd = process.env.INIT_CWD ?? process.cwd();
 
 // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
 const FLAGS = new Set(['--full', '--allow-withdrawals', '--no-photos', '--postgres']);
-const VALUES = new Set(['--token', '--name', '--max-withdraw', '--photo-hosts', '--language', '--area-unit', '--source', '--last']);
+const VALUES = new Set(['--token', '--name', '--max-withdraw', '--photo-hosts', '--language', '--area-unit', '--source', '--last', '--expand']);
 
 function usage(message: string): never {
   console.error(
@@ -76,6 +77,10 @@ function print(report: ImportReport): void {
     );
     for (const q of p.quarantined.slice(0, 20)) console.log(`  refused ${q.key || '(no key)'}: ${q.reasons.join('; ')}`);
   }
+  if (p.units.linked || p.units.unlinked || p.units.unmatched.length)
+    console.log(
+      `[import] units of new developments: ${p.units.linked} linked, ${p.units.unlinked} no longer of one${p.units.unmatched.length ? `; naming a project or model the feed does not have: ${p.units.unmatched.slice(0, 10).join(', ')}` : ''}`,
+    );
   const unknown = Object.entries(report.unknownValues);
   if (unknown.length) console.log(`[import] values kept as they came (not ours to know): ${unknown.map(([k, n]) => `${k} × ${n}`).join(', ')}`);
   if (report.unknownAgents.length)
@@ -132,6 +137,7 @@ async function main(): Promise<void> {
     areaUnit: values.get('--area-unit'),
     maxWithdraw: values.get('--max-withdraw')?.replace(/%$/, ''),
     photoHosts: values.get('--photo-hosts'),
+    expand: values.get('--expand'),
   };
   let source;
   try {

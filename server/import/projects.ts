@@ -13,7 +13,7 @@
 import { nowDate } from '../../core/clock.ts';
 import { slugify } from '../../core/routes.ts';
 import type { ProjectStage } from '../../core/protocol/filters.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { feedPhotos } from './field-map.ts';
 import type { FeedPhoto, FeedRecord } from './mapping.ts';
 import { list, number, plainText, squash, text, yes } from './values.ts';
@@ -49,6 +49,8 @@ export interface UnitTypeColumns {
   price_min: number;
   price_max: number;
   units_available: number;
+  /** the builder's name of the model (BuilderModel), by which its units for sale name it */
+  model: string | null;
 }
 
 /** A project as a feed says it: its columns, its photos as the feed names them (made here: docs/import.md "Photos"), its agent by e-mail, its unit types in order. */
@@ -154,6 +156,9 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
     if (areaMin === null || areaMin <= 0) reasons.push(`unit type ${label}: no ExpAreaMin`);
     else if (areaMax !== null && areaMax < areaMin) reasons.push(`unit type ${label}: its area runs backwards (${areaMin} to ${areaMax} m²)`);
     if (beds === null || !Number.isInteger(beds) || beds < 0 || beds > 20) reasons.push(`unit type ${label}: no bedrooms (UnitTypeBedsTotal)`);
+    const model = text(u.BuilderModel, 80);
+    if (model && types.slice(0, i).some((o) => squash(text(o.BuilderModel, 80) ?? '') === squash(model)))
+      reasons.push(`unit type ${label}: its BuilderModel ${model} names another type too`);
     if (priceMin && priceMax && areaMin && areaMax && beds !== null)
       unitTypes.push({
         property_type: /house|casa|villa|townhouse/i.test(text(u.UnitTypeDescription, 200) ?? '') ? 'house' : 'apartment',
@@ -164,6 +169,7 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
         price_min: priceMin,
         price_max: priceMax,
         units_available: Math.max(0, Math.round(number(u.UnitTypeUnitsTotal) ?? 0)),
+        model,
       });
   });
   if (!yes(record.NewConstructionYN ?? 'Y')) reasons.push('NewConstructionYN is false: a project is new construction');
@@ -205,7 +211,7 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
  */
 export function projectRecordsOfCsv(rows: FeedRecord[]): FeedRecord[] {
   const byKey = new Map<string, FeedRecord>();
-  const TYPE_FIELD = /^(UnitType\w+|ExpPriceM(in|ax)|ExpAreaM(in|ax))$/;
+  const TYPE_FIELD = /^(UnitType\w+|ExpPriceM(in|ax)|ExpAreaM(in|ax)|BuilderModel)$/;
   for (const row of rows) {
     const key = String(row.ListingKey ?? '');
     const project = byKey.get(key) ?? { PropertyUnitTypes: [] as FeedRecord[] };
@@ -230,6 +236,86 @@ export interface ProjectsReport {
   withdrawn: number;
   held: number;
   quarantined: Array<{ key: string; reasons: string[] }>;
+  /** the listings that are units of a project's type (linkUnits) */
+  units: UnitsReport;
+}
+
+/**
+ * A project's unit types as the feed lists them, each kept as the row it was (so its units for sale
+ * stay of it: docs/projects.md "Its units"): a type with a model is the row of that model, one
+ * without the row without a model at its place; the rest are deleted (their units left for sale, of
+ * no project). The positions are moved out of the way first, so a reordered list writes.
+ */
+async function storeUnitTypes(q: Queryable, projectId: string, types: UnitTypeColumns[]): Promise<void> {
+  const rows = await q.query<{ id: string; position: number; model: string | null }>(
+    'select id::text as id, position, model from internal.project_unit_types where project_id = $1',
+    [projectId],
+  );
+  const left = [...rows];
+  const matched = types.map((t, i) => {
+    const at = left.findIndex((r) => (t.model ? r.model !== null && squash(r.model) === squash(t.model) : r.model === null && r.position === i));
+    return at < 0 ? null : (left.splice(at, 1)[0]?.id ?? null);
+  });
+  if (left.length) await q.query('delete from internal.project_unit_types where id = any ($1::bigint[])', [left.map((r) => r.id)]);
+  if (rows.length > left.length) await q.query('update internal.project_unit_types set position = position + 1000 where project_id = $1', [projectId]);
+  await q.query(
+    `with e as (select (e.ord - 1)::smallint as position, nullif(e.t->>'id', '')::bigint as id, e.t from jsonb_array_elements($2::jsonb) with ordinality as e(t, ord)),
+     kept as (
+       update internal.project_unit_types x set position = e.position, property_type = e.t->>'property_type', bedrooms = (e.t->>'bedrooms')::smallint,
+              bathrooms = (e.t->>'bathrooms')::numeric, area_min = (e.t->>'area_min')::numeric, area_max = (e.t->>'area_max')::numeric,
+              price_min = (e.t->>'price_min')::numeric, price_max = (e.t->>'price_max')::numeric,
+              units_available = (e.t->>'units_available')::integer, model = e.t->>'model'
+         from e where x.id = e.id
+       returning x.id)
+     insert into internal.project_unit_types (project_id, position, property_type, bedrooms, bathrooms, area_min, area_max, price_min, price_max,
+       units_available, model)
+     select $1, e.position, e.t->>'property_type', (e.t->>'bedrooms')::smallint, (e.t->>'bathrooms')::numeric, (e.t->>'area_min')::numeric,
+            (e.t->>'area_max')::numeric, (e.t->>'price_min')::numeric, (e.t->>'price_max')::numeric, (e.t->>'units_available')::integer, e.t->>'model'
+       from e where e.id is null`,
+    [projectId, JSON.stringify(types.map((t, i) => ({ ...t, id: matched[i] })))],
+  );
+}
+
+/** A listing record's project and model (ExpProjectKey, BuilderModel): a unit of that project's type for sale. */
+export function unitOfRecord(record: FeedRecord): { project: string; model: string | null } | null {
+  const project = text(record.ExpProjectKey, 100);
+  return project ? { project, model: text(record.BuilderModel, 80) } : null;
+}
+
+export type UnitsReport = {
+  /** listings now of a project's unit type, and those no longer */
+  linked: number;
+  unlinked: number;
+  /** keys of listings whose project or model the source does not have (stored as plain listings) */
+  unmatched: string[];
+};
+
+/**
+ * The source's listings that name a project's unit type, linked to it (docs/import.md "Units of a
+ * project"); `links` also holds, with no project, the listings that were of one and no longer say
+ * so. By the project's key in the same source and the type's model, case ignored.
+ */
+export async function linkUnits(
+  db: Database,
+  source: string,
+  links: Array<{ key: string; project: string | null; model: string | null }>,
+): Promise<UnitsReport> {
+  if (!links.length) return { linked: 0, unlinked: 0, unmatched: [] };
+  const [row] = await db.jobs.query<UnitsReport>(
+    `with l as (select * from jsonb_to_recordset($2::jsonb) as x(key text, project text, model text)),
+     m as (
+       select l.key, l.project, (select t.id from internal.projects p join internal.project_unit_types t on t.project_id = p.id
+                                  where p.source = $1 and p.source_key = l.project and lower(t.model) = lower(l.model)) as type_id
+         from l),
+     u as (
+       update internal.listings x set unit_type_id = m.type_id from m
+        where x.source = $1 and x.source_key = m.key and x.unit_type_id is distinct from m.type_id
+       returning m.type_id)
+     select (select count(*) from u where type_id is not null)::int as linked, (select count(*) from u where type_id is null)::int as unlinked,
+            coalesce((select array_agg(key order by key) from m where project is not null and type_id is null), '{}') as unmatched`,
+    [source, JSON.stringify(links)],
+  );
+  return row ?? { linked: 0, unlinked: 0, unmatched: [] };
 }
 
 /**
@@ -287,18 +373,7 @@ export async function storeProjects(
       );
       if (row?.inserted) created++;
       else updated++;
-      await q.query(
-        `insert into internal.project_unit_types (project_id, position, property_type, bedrooms, bathrooms, area_min, area_max, price_min, price_max, units_available)
-         select $1, (e.ord - 1)::smallint, e.t->>'property_type', (e.t->>'bedrooms')::smallint, (e.t->>'bathrooms')::numeric,
-                (e.t->>'area_min')::numeric, (e.t->>'area_max')::numeric, (e.t->>'price_min')::numeric, (e.t->>'price_max')::numeric,
-                (e.t->>'units_available')::integer
-           from jsonb_array_elements($2::jsonb) with ordinality as e(t, ord)
-         on conflict (project_id, position) do update set property_type = excluded.property_type, bedrooms = excluded.bedrooms,
-           bathrooms = excluded.bathrooms, area_min = excluded.area_min, area_max = excluded.area_max, price_min = excluded.price_min,
-           price_max = excluded.price_max, units_available = excluded.units_available`,
-        [row?.id, JSON.stringify(p.unit_types)],
-      );
-      await q.query('delete from internal.project_unit_types where project_id = $1 and position >= $2', [row?.id, p.unit_types.length]);
+      await storeUnitTypes(q, row?.id ?? '', p.unit_types);
     }
     if (!options.whole) return { new: created, updated, withdrawn: 0, held: 0 };
     // what the feed no longer has (a refused record is still in it: never withdrawn for its fault)

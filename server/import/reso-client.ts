@@ -20,6 +20,8 @@ export interface ResoOptions {
   token?: string | undefined;
   allow: readonly HostRule[];
   pageSize?: number;
+  /** what a listing's record is asked to carry beside its Media (PropertyUnitTypes, OpenHouse) */
+  expand?: readonly string[];
   /** 5xx and dropped connections: how many times to ask again (default 4) */
   retries?: number;
   /** the first wait after a 5xx (default 1000 ms; tests use less) */
@@ -117,7 +119,7 @@ export async function* resoListings(options: ResoOptions, since: Date | null): A
   if (since) params.set('$filter', `ModificationTimestamp gt ${odataDate(since)}`);
   params.set('$orderby', 'ModificationTimestamp');
   params.set('$top', String(options.pageSize ?? 200));
-  params.set('$expand', 'Media');
+  params.set('$expand', ['Media', ...(options.expand ?? [])].join(','));
   let url: string | null = `${root(options.service)}/Property?${params.toString().replace(/\+/g, '%20')}`;
   for (let pages = 0; url; pages++) {
     if (pages >= MAX_PAGES) throw new FeedError(`more than ${MAX_PAGES} pages: the service's nextLink does not end`);

@@ -9,7 +9,17 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { Database } from '../db/database.ts';
-import { isProjectRecord, isProjectsCsv, mapProject, projectRecordsOfCsv, storeProjects, type ImportedProject, type ProjectsReport } from './projects.ts';
+import {
+  isProjectRecord,
+  isProjectsCsv,
+  linkUnits,
+  mapProject,
+  projectRecordsOfCsv,
+  storeProjects,
+  unitOfRecord,
+  type ImportedProject,
+  type ProjectsReport,
+} from './projects.ts';
 import { parseHostRule, safeFetch, type HostRule } from '../http/safe-fetch.ts';
 import { csvRecords, FeedError, kyeroRecords, resoJsonRecords } from './feeds.ts';
 import { mapRecord, type FeedRecord, type ImportedListing, type MappingDefaults } from './mapping.ts';
@@ -34,6 +44,8 @@ export interface ImportSource {
   /** hosts the photos may come from, beyond the feed's own (an allow-list; private addresses only when named) */
   photoHosts: readonly string[];
   pageSize?: number;
+  /** RESO: navigation properties asked beside Media ($expand) */
+  expand?: readonly string[];
 }
 
 export interface RunOptions {
@@ -98,6 +110,7 @@ function resoOptions(source: ImportSource, options: RunOptions, log: (line: stri
     token: source.token,
     allow: hostRuleOf(source.location),
     pageSize: source.pageSize ?? 200,
+    expand: source.expand ?? [],
     log,
     ...(options.resoTiming ?? {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
@@ -179,7 +192,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     unknownAgents: [],
     photos: { fetched: 0, reused: 0, failed: 0, errors: [] },
     openHouses: null,
-    projects: { read: 0, new: 0, updated: 0, withdrawn: 0, held: 0, quarantined: [] },
+    projects: { read: 0, new: 0, updated: 0, withdrawn: 0, held: 0, quarantined: [], units: { linked: 0, unlinked: 0, unmatched: [] } },
     durationMs: 0,
   };
   // open houses expanded in the listings' records (a document feed, an $expand): the feed speaks of them when one has the field
@@ -187,6 +200,13 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   // the new developments the feed has (server/import/projects.ts), and the keys of those it refused
   const projects: ImportedProject[] = [];
   const refusedProjects: string[] = [];
+  // the listings that are a project's units (ExpProjectKey, BuilderModel), and those that were and no longer say so
+  const units: Array<{ key: string; project: string | null; model: string | null }> = [];
+  const unitsBefore = new Set(
+    (await db.jobs.query<{ key: string }>('select source_key as key from internal.listings where source = $1 and unit_type_id is not null', [source.name])).map(
+      (r) => r.key,
+    ),
+  );
   let speaksOfOpenHouses = false;
   let staged = 0;
   let newestChange: number | null = null;
@@ -237,6 +257,9 @@ export async function runImport(db: Database, source: ImportSource, options: Run
         // what a listing keeps as it came (a quarantined record keeps nothing)
         for (const note of mapped.notes) report.unknownValues[note] = (report.unknownValues[note] ?? 0) + 1;
         good.push(mapped.listing);
+        const unit = unitOfRecord(record);
+        if (unit) units.push({ key: mapped.listing.source_key, ...unit });
+        else if (unitsBefore.has(mapped.listing.source_key)) units.push({ key: mapped.listing.source_key, project: null, model: null });
         const t = mapped.listing.source_modified_at ? Date.parse(mapped.listing.source_modified_at) : NaN;
         if (Number.isFinite(t) && (newestChange === null || t > newestChange)) newestChange = t;
       } else {
@@ -343,6 +366,12 @@ export async function runImport(db: Database, source: ImportSource, options: Run
       `${source.name}: ${report.projects.read} new developments read, ${stored.new} new, ${stored.updated} updated, ${stored.withdrawn} withdrawn, ${report.projects.quarantined.length} refused`,
     );
   }
+  // after the projects: a unit names its type, which this run may have written
+  report.projects.units = await linkUnits(db, source.name, units);
+  if (report.projects.units.linked || report.projects.units.unmatched.length)
+    log(
+      `${source.name}: ${report.projects.units.linked} listings linked to their projects' unit types, ${report.projects.units.unmatched.length} name a project or model the feed does not have`,
+    );
   await touchSource(db, source, whole && source.kind === 'reso', newestChange);
   log(`${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`);
 

@@ -22,7 +22,12 @@ export interface SourceSettings {
   maxWithdraw?: number | string | undefined;
   photoHosts?: string[] | string | undefined;
   pageSize?: number | string | undefined;
+  /** RESO: what the service is asked to expand beside Media (PropertyUnitTypes, OpenHouse) */
+  expand?: string[] | string | undefined;
 }
+
+/** What a RESO source may ask the service to expand in a listing beside its Media (docs/import.md "RESO Web API"). */
+const RESO_EXPANDS = ['PropertyUnitTypes', 'OpenHouse'] as const;
 
 /** A source from its settings, or a SourceError that says what is wrong. */
 export function sourceFrom(s: SourceSettings, env: NodeJS.ProcessEnv = process.env): ImportSource {
@@ -61,6 +66,9 @@ export function sourceFrom(s: SourceSettings, env: NodeJS.ProcessEnv = process.e
       throw new SourceError(`photo host "${h}" is not a host ("photos.example.com", "*.example.com", "https://cdn.example.com:8443" or "*")`);
   const pageSize = s.pageSize === undefined ? undefined : Number(s.pageSize);
   if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 5000)) throw new SourceError(`page size "${s.pageSize}": 1 to 5000`);
+  const expand = (Array.isArray(s.expand) ? s.expand : typeof s.expand === 'string' ? s.expand.split(',') : []).map((e) => e.trim()).filter(Boolean);
+  for (const e of expand) if (!RESO_EXPANDS.includes(e as (typeof RESO_EXPANDS)[number])) throw new SourceError(`expand "${e}": ${RESO_EXPANDS.join(' or ')}`);
+  if (expand.length && kind !== 'reso') throw new SourceError(`${kind}: expand is a RESO Web API's (a document has what it has)`);
   return {
     name: s.name?.trim() || defaultSourceName(kind, location),
     kind,
@@ -70,6 +78,7 @@ export function sourceFrom(s: SourceSettings, env: NodeJS.ProcessEnv = process.e
     maxWithdrawShare: share,
     photoHosts: hosts,
     ...(pageSize ? { pageSize } : {}),
+    ...(expand.length ? { expand } : {}),
   };
 }
 

@@ -9,7 +9,8 @@ import type { Translate } from '../../core/translate.ts';
 import { formatArea, formatCount, whatsappHref } from '../../core/protocol/format.ts';
 import { daysOnMarket, directionsUrl, listingDefaults, listingPrice, mapListing, monthUnit, type Property, typeLabel } from '../../core/protocol/listing.ts';
 import type { PriceEvent } from '../../core/protocol/price-history.ts';
-import { agentPath, listingPath, localizedPath, marketPath } from '../../core/routes.ts';
+import { agentPath, listingPath, localizedPath, marketPath, projectPath } from '../../core/routes.ts';
+import { UnitOfProject } from '../../core/view/unit-of-project.tsx';
 import { shareLinks } from '../../core/protocol/share.ts';
 import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
 import { openHouseCalendarPath, openHouseJsonLd, type OpenHouse } from '../../core/protocol/open-house-details.ts';
@@ -212,6 +213,7 @@ export function renderListing(
               <h1>{p.title}</h1>
               {p.address || p.city ? <p className="listing__address">{[p.address, p.city, p.state].filter(Boolean).join(', ')}</p> : null}
               <ListingFacts property={p} t={t} classes={{ list: 'listing__facts' }} />
+              <UnitOfProject unitOf={p.unitOf} t={t} lang={lang} href={projectPath(p.unitOf?.slug ?? null, lang)} className="listing__unit-of" />
               <MarketComparison listing={p} figure={market} t={t} lang={lang} href={market ? marketPath(market.path, lang) : ''} className="listing__market" />
               {p.description ? (
                 <section>

@@ -14,7 +14,7 @@ import { matchPage } from './page-match.ts';
 import { renderAgent } from './agent-page.tsx';
 import { renderMarket } from './market-page.tsx';
 import { renderProject, renderProjects } from './project-page.tsx';
-import { parseProject, parseUnitType } from '../../core/protocol/projects.ts';
+import { parseListedUnit, parseProject, parseUnitType } from '../../core/protocol/projects.ts';
 import type { MarketData } from '../../core/view/market-report.tsx';
 import { lastFullMonth } from '../../core/protocol/market.ts';
 import type { HeadInfo, OgImage } from './head.tsx';
@@ -231,7 +231,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const city = slugify(project.city);
     const figure = (project.sector ? await lastMonth(`${city}/${slugify(project.sector)}`) : undefined) ?? (await lastMonth(city));
     const choice = { unit: params.get('unit')?.slice(0, 20), lender: params.get('lender')?.slice(0, 20) };
-    const page = renderProject(project, units, figure, choice, ctx);
+    const page = renderProject(project, units, figure, choice, ctx, found.listed.map(parseListedUnit));
     return { status: 200, type: 'text/html', body: withPreview('project.html', path, lang, page), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 

@@ -10,12 +10,12 @@ import type { ReactNode } from 'react';
 import type { Translate } from '../../core/translate.ts';
 import type { Lang } from '../../core/lang.ts';
 import { SITE } from '../../core/site.ts';
-import { formatAmount, formatCount, formatNumber, formatPrice } from '../../core/protocol/format.ts';
+import { formatAmount, formatArea, formatCount, formatNumber, formatPrice } from '../../core/protocol/format.ts';
 import { directionsUrl } from '../../core/protocol/listing.ts';
 import { formatMonth, type MarketFigure } from '../../core/protocol/market.ts';
 import { paymentPlan, type PaymentPlan } from '../../core/protocol/payment-plan.ts';
-import { deliveryMonth, projectLine, unitTypeCells, type Project, type UnitType } from '../../core/protocol/projects.ts';
-import { localizedPath, marketPath, projectPath } from '../../core/routes.ts';
+import { deliveryMonth, projectLine, unitTypeCells, type ListedUnit, type Project, type UnitType } from '../../core/protocol/projects.ts';
+import { listingPath, localizedPath, marketPath, projectPath } from '../../core/routes.ts';
 import type { HeadInfo } from './head.tsx';
 import { excerpt, Photo, renderBody } from './html.tsx';
 
@@ -84,6 +84,28 @@ function UnitTable({ units, t }: { units: UnitType[]; t: Translate }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The project's units for sale as listings of their own, each to its page (docs/projects.md "Its units"). */
+function Listed({ listed, ctx }: { listed: ListedUnit[]; ctx: ProjectPageContext }) {
+  const { t, lang } = ctx;
+  if (!listed.length) return null;
+  return (
+    <>
+      <h3 className="project__listed-heading">{t('projects.listed.heading', { count: listed.length, formatted: formatCount(listed.length) })}</h3>
+      <p>{t('projects.listed.note')}</p>
+      <ul className="project__listed">
+        {listed.map((l) => (
+          <li key={l.id}>
+            <a data-unit-listing={l.id} href={listingPath(l.id, l.title, lang)}>
+              {l.title}
+            </a>
+            {[l.area ? formatArea(l.area) : null, formatPrice(l.price)].filter(Boolean).map((x) => ` · ${x}`)}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -221,6 +243,7 @@ export function renderProject(
   market: MarketFigure | undefined,
   choice: PlanChoice,
   ctx: ProjectPageContext,
+  listed: ListedUnit[] = [],
 ): { head: HeadInfo; body: string } {
   const { t, lang, origin } = ctx;
   const url = new URL(projectPath(p.slug, lang), origin).href;
@@ -265,6 +288,7 @@ export function renderProject(
         <h2 id="units-heading">{t('projects.units.heading')}</h2>
         <p>{t('projects.unitsLeft', { count: p.unitsAvailable, formatted: formatCount(p.unitsAvailable) })}</p>
         <UnitTable units={units} t={t} />
+        <Listed listed={listed} ctx={ctx} />
       </section>
       <Plan project={p} units={units} choice={choice} ctx={ctx} />
       <Market project={p} market={market} t={t} lang={lang} />
@@ -302,10 +326,10 @@ export function renderProject(
           </a>
         ) : null}
       </section>
-      {/* about its listing: the inquiry names the project and reaches its agent (docs/projects.md "Leads"); the form says its heading */}
+      {/* about its listing: the inquiry and a visit to the show flat name the project and reach its agent (docs/projects.md "Leads") */}
       <section className="market__section">
         {p.listingId ? (
-          <exp-inquiry-form listing-id={p.listingId} heading={t('projects.ask', { name: p.name })} />
+          <exp-inquiry-form listing-id={p.listingId} heading={t('projects.ask', { name: p.name })} visit="true" visit-heading={t('projects.visit')} />
         ) : (
           <exp-inquiry-form heading={t('projects.ask', { name: p.name })} {...(p.agentId ? { 'agent-id': p.agentId } : {})} />
         )}

@@ -45,7 +45,8 @@ export interface SiteData {
   /** the active new developments, delivery first (public.projects; docs/projects.md): rows for core/protocol/projects.ts */
   projects(): Promise<Row[]>;
   /** an active new development by its slug, with its unit types in its order; null when there is none */
-  project(slug: string): Promise<{ project: Row; units: Row[] } | null>;
+  /** a project, its unit types, and its units for sale as listings of their own (docs/projects.md "Its units") */
+  project(slug: string): Promise<{ project: Row; units: Row[]; listed: Row[] } | null>;
   /** what the location box would suggest first for a text (public.place_suggestions): a place, a listing, or null */
   placeFor(text: string): Promise<{ kind: string; path: string; name: string } | null>;
 }
@@ -191,7 +192,22 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
         await rest.from('project_unit_types').select('*').eq('project_id', String(row.id)).order('position', { ascending: true }),
         'project unit types',
       ) as Row[];
-      return { project: row, units };
+      const listed = units.length
+        ? (check(
+            await rest
+              .from('listings')
+              .select('id,title,price,bedrooms,square_feet,unit_type_id')
+              .in(
+                'unit_type_id',
+                units.map((u) => String(u.id)),
+              )
+              .order('price', { ascending: true })
+              .order('id', { ascending: true })
+              .limit(200),
+            'project units',
+          ) as Row[])
+        : [];
+      return { project: row, units, listed };
     },
     async cities() {
       const cities: Array<{ city: string; listings: number }> = [];

@@ -15,7 +15,7 @@ import {
   type Seed,
   type SpellRow,
 } from './rows.ts';
-import { PROJECT_COLUMNS, UNIT_TYPE_COLUMNS, type ProjectRow, type UnitTypeRow } from './projects.ts';
+import { PROJECT_COLUMNS, UNIT_LISTING_COLUMNS, UNIT_TYPE_COLUMNS, type ProjectRow, type UnitListingRow, type UnitTypeRow } from './projects.ts';
 
 export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;
@@ -76,7 +76,6 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   // takes a few hundred rows for 200,000 and joins them row by row (at 100,000 listings the
   // market index then ran past its 15 minutes)
   await target.query('analyze internal.listings, internal.listing_spells, internal.listing_price_changes');
-  await target.query("select internal.refresh_market_index(interval '0')");
   // identity columns continue after the seeded ids
   await target.query("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select coalesce(max(id), 0) + 1 from internal.listings), false)");
   await target.query("select setval(pg_get_serial_sequence('public.agents', 'id'), (select coalesce(max(id), 0) + 1 from public.agents), false)");
@@ -86,6 +85,10 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   await insertRows<UnitTypeRow>(target, 'internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes, 500);
   for (const table of ['internal.projects', 'internal.project_unit_types'])
     await target.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`);
+  // their units for sale, after the types they name (numbered after the projects' listings)
+  await insertRows<UnitListingRow>(target, 'internal.listings', UNIT_LISTING_COLUMNS, seed.units, 500);
+  // the market index of everything seeded (the units are asking prices as any: docs/market.md)
+  await target.query("select internal.refresh_market_index(interval '0')");
 }
 
 function literal(column: string, v: unknown): string {
@@ -119,13 +122,14 @@ export function seedSql(seed: Seed): string {
   out.push('cluster internal.listings using listings_city_order;');
   out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();');
   out.push('analyze internal.listings, internal.listing_spells, internal.listing_price_changes;');
-  out.push("select internal.refresh_market_index(interval '0');");
   out.push("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);");
   out.push("select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);");
   emit('internal.projects', PROJECT_COLUMNS, seed.projects);
   emit('internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes);
   for (const table of ['internal.projects', 'internal.project_unit_types'])
     out.push(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false);`);
+  emit('internal.listings', UNIT_LISTING_COLUMNS, seed.units);
+  out.push("select internal.refresh_market_index(interval '0');");
   out.push('commit;', '');
   return out.join('\n');
 }

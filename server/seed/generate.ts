@@ -27,7 +27,7 @@ import {
 } from './draw.ts';
 import { sectorFactor, askingPrice, marketFactor, priceHistoryFor } from './prices.ts';
 import { rentalsFor } from './rentals.ts';
-import { seedProjects } from './projects.ts';
+import { seedProjects, seedUnits } from './projects.ts';
 import { specialRows } from './special-rows.ts';
 
 export const DEFAULT_LISTINGS = 1800;
@@ -171,13 +171,16 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
   for (const l of [...listings, ...past.listings]) l.operation ??= 'sale';
   // each appeared here when it came on the market (the seed's history is this site's)
   const all = [...listings, ...past.listings, ...rentals].map((row) => ({ ...row, appeared_at: row.listed_at }));
+  const { projects, unitTypes } = seedProjects(now);
   return {
     agents,
     listings: all,
     priceChanges,
     spells: [...spellsOfInactive(listings, now), ...past.spells],
     openHouses: openHousesFor(listings, now),
-    ...seedProjects(now),
+    projects,
+    unitTypes,
+    units: seedUnits(projects, unitTypes, agents, now),
   };
 }
 

@@ -5,7 +5,8 @@
  * so a project in pre-sale is always to be delivered. Prices per m² near their sectors' asking
  * prices, a little above resale, as new construction asks.
  */
-import { MEDIA } from './draw.ts';
+import type { AgentRow } from './agents.ts';
+import { agentColumns, MEDIA } from './draw.ts';
 import type { ProjectColumns, UnitTypeColumns } from '../import/projects.ts';
 
 export interface ProjectRow extends ProjectColumns {
@@ -28,6 +29,7 @@ export interface UnitTypeRow extends UnitTypeColumns {
   position: number;
   bathrooms: number;
   floor_plans: string[];
+  model: string;
 }
 
 export const PROJECT_COLUMNS = [
@@ -67,7 +69,73 @@ export const UNIT_TYPE_COLUMNS = [
   'price_max',
   'units_available',
   'floor_plans',
+  'model',
 ] as const satisfies ReadonlyArray<keyof UnitTypeRow>;
+
+/** A unit of a project for sale (docs/projects.md "Its units"): a listing of its own that names its type. */
+export interface UnitListingRow {
+  title: string;
+  address: string;
+  price: number;
+  bedrooms: number;
+  bathrooms: number;
+  square_feet: number;
+  property_type: string;
+  city: string;
+  state: string;
+  sector: string;
+  images: string[];
+  geo_lat: string;
+  geo_lon: string;
+  description: string;
+  status: string;
+  agent_id: number;
+  agent_first_name: string | null;
+  agent_last_name: string | null;
+  agent_email: string | null;
+  agent_phone: string | null;
+  agent_picture: string | null;
+  features: string[];
+  year_built: number | null;
+  listed_at: string;
+  appeared_at: string;
+  operation: 'sale';
+  unit_type_id: number;
+  source: string;
+  source_key: string;
+}
+
+export const UNIT_LISTING_COLUMNS = [
+  'title',
+  'address',
+  'price',
+  'bedrooms',
+  'bathrooms',
+  'square_feet',
+  'property_type',
+  'city',
+  'state',
+  'sector',
+  'images',
+  'geo_lat',
+  'geo_lon',
+  'description',
+  'status',
+  'agent_id',
+  'agent_first_name',
+  'agent_last_name',
+  'agent_email',
+  'agent_phone',
+  'agent_picture',
+  'features',
+  'year_built',
+  'listed_at',
+  'appeared_at',
+  'operation',
+  'unit_type_id',
+  'source',
+  'source_key',
+] as const satisfies ReadonlyArray<keyof UnitListingRow>;
 
 /** A unit type as written below: type, bedrooms, bathrooms, m² from-to, USD/m² of the smallest and of the largest, units left. */
 type Unit = [type: string, beds: number, baths: number, areaMin: number, areaMax: number, perM2Min: number, perM2Max: number, left: number];
@@ -187,6 +255,9 @@ function monthFrom(now: number, months: number): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1)).toISOString().slice(0, 10);
 }
 
+/** The names developers give their houses' models, in the order of the types. */
+const HOUSE_MODELS = ['Arupo', 'Guayacán', 'Cedro', 'Nogal'];
+
 /** Rounds a price to the thousand, as developers' price lists do. */
 const thousand = (x: number) => Math.round(x / 1000) * 1000;
 
@@ -232,8 +303,70 @@ export function seedProjects(now: number): { projects: ProjectRow[]; unitTypes: 
         price_max: thousand(areaMax * perMax),
         units_available: left,
         floor_plans: [],
+        model: type === 'house' ? `Modelo ${HOUSE_MODELS[position]}` : `Tipo ${'ABCDEFGH'[position]}`,
       });
     });
   });
   return { projects, unitTypes };
+}
+
+/** The provinces of the projects' cities (a listing says its province). */
+const PROVINCE: Record<string, string> = { Quito: 'Pichincha', Cumbayá: 'Pichincha', Guayaquil: 'Guayas', Samborondón: 'Guayas', Cuenca: 'Azuay' };
+
+const DAY = 86_400_000;
+
+/**
+ * Some of each project's available units for sale as listings of their own (docs/projects.md "Its
+ * units"): one of each type in pre-sale, two (as many as are left) once it is being built or
+ * delivered; the first the type's smallest and cheapest, the next its middle. Titled in Spanish, as
+ * the developers list them, each with its project's description.
+ */
+export function seedUnits(
+  projects: ProjectRow[],
+  unitTypes: UnitTypeRow[],
+  agents: AgentRow[],
+  now: number,
+): UnitListingRow[] {
+  const units: UnitListingRow[] = [];
+  for (const t of unitTypes) {
+    const p = projects.find((x) => x.id === t.project_id);
+    const agent = agents.find((a) => a.id === p?.agent_id);
+    if (!p || !agent) continue;
+    const n = Math.min(p.stage === 'pre_sale' ? 1 : 2, t.units_available);
+    for (let k = 0; k < n; k++) {
+      const share = k / 2;
+      const area = Math.round(t.area_min + (t.area_max - t.area_min) * share);
+      const price = Math.min(t.price_max, Math.max(t.price_min, Math.round((t.price_min + (t.price_max - t.price_min) * share) / 1000) * 1000));
+      const house = t.property_type === 'house';
+      const number = house ? `${3 + t.position * 4 + k * 2}` : `${2 + ((t.position * 3 + k * 5) % 10)}0${1 + t.position + k}`;
+      const what = house ? `Casa ${number}` : `${t.property_type === 'suite' ? 'Suite' : 'Departamento'} ${number}`;
+      units.push({
+        title: `${what} · ${t.model}, ${p.name}`,
+        address: `${p.address}, ${house ? 'casa' : 'unidad'} ${number}`,
+        price,
+        bedrooms: t.bedrooms,
+        bathrooms: t.bathrooms,
+        square_feet: area,
+        property_type: t.property_type,
+        city: p.city,
+        state: PROVINCE[p.city] ?? p.city,
+        sector: p.sector,
+        images: p.images,
+        geo_lat: String(p.geo_lat),
+        geo_lon: String(p.geo_lon),
+        description: `${p.description_es} ${what}, ${t.model}: ${area} m², ${t.bedrooms} dormitorios y ${String(t.bathrooms).replace('.', ',')} baños, de ${p.developer}.`,
+        status: '1',
+        ...agentColumns(agent),
+        features: p.amenities.includes('pool') ? ['new_construction', 'pool'] : ['new_construction'],
+        year_built: p.delivery ? Number(p.delivery.slice(0, 4)) : null,
+        listed_at: new Date(now - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString(),
+        appeared_at: new Date(now - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString(),
+        operation: 'sale',
+        unit_type_id: t.id,
+        source: 'seed',
+        source_key: `${p.slug}/${t.model}/${number}`,
+      });
+    }
+  }
+  return units;
 }

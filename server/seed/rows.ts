@@ -1,7 +1,7 @@
 /**
  * The rows the seed writes (docs/architecture.md "The seed"), as their tables name their columns.
  */
-import type { ProjectRow, UnitTypeRow } from './projects.ts';
+import type { ProjectRow, UnitListingRow, UnitTypeRow } from './projects.ts';
 import { type AgentRow } from './agents.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
 
@@ -114,4 +114,6 @@ export interface Seed {
   /** the new developments and their unit types (projects.ts) */
   projects: ProjectRow[];
   unitTypes: UnitTypeRow[];
+  /** some of their available units, for sale as listings of their own (seedUnits) */
+  units: UnitListingRow[];
 }

@@ -102,7 +102,11 @@ create table internal.listings (
   -- card says of it, written by internal.project_listing_sync() alone (47_projects.sql)
   project_id bigint,
   project jsonb,
-  constraint listings_project_operation check ((operation = 'project') = (project_id is not null))
+  constraint listings_project_operation check ((operation = 'project') = (project_id is not null)),
+  -- a unit of a new development for sale (docs/projects.md "Its units"): the type it is one of, and
+  -- what its card says of its project, written by internal.listing_unit_of() alone (47_projects.sql)
+  unit_type_id bigint,
+  unit_of jsonb
 );
 
 -- No row level security here: the public key reads this table only through the views of

@@ -19,7 +19,7 @@ select id, title::public.plain_text as title, address::public.plain_text as addr
        city_slug::public.plain_text as city_slug, sector_slug::public.plain_text as sector_slug,
        place_search::public.plain_text as place_search, listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee,
        parking_spaces, storage_unit, furnished::public.plain_text as furnished, pets_allowed, operation::public.plain_text as operation,
-       project::public.plain_json as project
+       project::public.plain_json as project, unit_type_id, unit_of::public.plain_json as unit_of
 from internal.listings
 where is_public;
 

@@ -65,6 +65,9 @@ create table internal.project_unit_types (
   units_available integer not null default 0 check (units_available between 0 and 10000),
   -- the type's floor plans: images, as a listing's
   floor_plans jsonb not null default '[]' check (jsonb_typeof(floor_plans) = 'array'),
+  -- the builder's name of the model (RESO BuilderModel: "Tipo B", "Modelo Arupo"), by which a unit
+  -- for sale names the type it is one of (docs/projects.md "Its units")
+  model text check (btrim(model) <> '' and length(model) <= 80),
   unique (project_id, position),
   -- a range that runs backwards is refused (docs/projects.md "What a feed may not say")
   check (area_max >= area_min),
@@ -72,6 +75,8 @@ create table internal.project_unit_types (
 );
 
 create index project_unit_types_project on internal.project_unit_types (project_id, position);
+-- one type of a project per model, whatever its case
+create unique index project_unit_types_model on internal.project_unit_types (project_id, lower(model)) where model is not null;
 create index projects_city on internal.projects (city, status);
 
 alter table internal.projects enable row level security;
@@ -136,21 +141,78 @@ as $$
            excluded.geo_lon, excluded.description, excluded.agent_id, excluded.features, excluded.year_built, excluded.project)
 $$;
 
--- a project or a unit type written: its project's listing again (a project deleted takes its listing with it)
-create or replace function internal.project_changed()
+-- A unit of a project for sale (docs/projects.md "Its units"): a listing of its own, for sale as
+-- any, that names the unit type it is one of (unit_type_id); what its card and page say of its
+-- project (unit_of) is written from the type and its project by this rule alone: when the listing
+-- names its type, and when the project or the type changes. Null while the project is not active.
+alter table internal.listings
+  add constraint listings_unit_type_id_fkey foreign key (unit_type_id) references internal.project_unit_types (id) on delete set null;
+
+create index listings_unit_type on internal.listings (unit_type_id) where unit_type_id is not null;
+
+create or replace function internal.unit_of(type_id bigint)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select pg_catalog.jsonb_build_object('slug', p.slug, 'name', p.name, 'developer', p.developer, 'stage', p.stage, 'progress', p.progress,
+           'delivery', p.delivery, 'model', t.model)
+    from internal.project_unit_types t
+    join internal.projects p on p.id = t.project_id
+   where t.id = type_id and p.status = 'active'
+$$;
+
+create or replace function internal.listing_unit_of()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
 begin
+  new.unit_of := internal.unit_of(new.unit_type_id);
+  return new;
+end
+$$;
+
+create or replace trigger listings_unit_of before insert on internal.listings
+  for each row when (new.unit_type_id is not null) execute function internal.listing_unit_of();
+create or replace trigger listings_unit_of_changed before update of unit_type_id on internal.listings
+  for each row when (new.unit_type_id is distinct from old.unit_type_id) execute function internal.listing_unit_of();
+
+-- the units of these projects, their unit_of again
+create or replace function internal.project_units_sync(ids bigint[])
+returns void
+language sql
+set search_path = ''
+as $$
+  update internal.listings l
+     set unit_of = internal.unit_of(l.unit_type_id)
+    from internal.project_unit_types t
+   where t.project_id = any (ids) and l.unit_type_id = t.id and l.unit_of is distinct from internal.unit_of(l.unit_type_id)
+$$;
+
+-- a project or a unit type written: its project's listing and its units again (a project deleted
+-- takes its listing with it; a type deleted leaves its units for sale, no longer of it)
+create or replace function internal.project_changed()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  ids bigint[];
+begin
   if tg_table_name = 'projects' then
-    perform internal.project_listing_sync(array[new.id]);
+    ids := array[new.id];
   elsif tg_op = 'DELETE' then
-    perform internal.project_listing_sync(array[old.project_id]);
+    ids := array[old.project_id];
   elsif tg_op = 'UPDATE' then
-    perform internal.project_listing_sync(array[new.project_id, old.project_id]);
+    ids := array[new.project_id, old.project_id];
   else
-    perform internal.project_listing_sync(array[new.project_id]);
+    ids := array[new.project_id];
+  end if;
+  perform internal.project_listing_sync(ids);
+  if tg_op = 'UPDATE' then
+    perform internal.project_units_sync(ids);
   end if;
   return null;
 end
@@ -185,7 +247,7 @@ comment on view public.projects is 'Active new developments (proyectos) and the 
 
 create or replace view public.project_unit_types with (security_invoker = true) as
 select t.id, t.project_id, t.position, t.property_type::public.plain_text as property_type, t.bedrooms, t.bathrooms, t.area_min, t.area_max,
-       t.price_min, t.price_max, t.units_available, t.floor_plans::public.plain_json as floor_plans
+       t.price_min, t.price_max, t.units_available, t.floor_plans::public.plain_json as floor_plans, t.model::public.plain_text as model
   from internal.project_unit_types t
   join internal.projects p on p.id = t.project_id
  where p.status = 'active';

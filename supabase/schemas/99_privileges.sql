@@ -24,7 +24,7 @@ grant select (id, title, address, price, bedrooms, bathrooms, square_feet, prope
   agent_picture, city_search, lat, lng, updated_at, map_lat, map_lng, map_approximate, map_x, map_y,
   sector, features, year_built, lot_size, state_slug, city_slug, sector_slug, place_search,
   listed_at, price_cut_at, price_before_cut, open_houses, hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed,
-  operation, is_public, project, project_id)
+  operation, is_public, project, project_id, unit_type_id, unit_of)
   on internal.listings to anon, authenticated;
 revoke all on public.listings, public.agents, public.inquiries, public.listing_property_types from anon, authenticated;
 grant select on public.listings, public.listing_property_types to anon, authenticated, service_role;
@@ -44,7 +44,7 @@ grant select (id, slug, name, developer, city, sector, address, geo_lat, geo_lon
   stage, progress, delivery, reservation, entrada_pct, agent_id, status, updated_at)
   on internal.projects to anon, authenticated;
 grant select (id, project_id, position, property_type, bedrooms, bathrooms, area_min, area_max, price_min, price_max, units_available,
-  floor_plans)
+  floor_plans, model)
   on internal.project_unit_types to anon, authenticated;
 grant select on public.projects, public.project_unit_types to anon, authenticated, service_role;
 grant all on internal.projects, internal.project_unit_types to service_role;

@@ -256,6 +256,16 @@ describe('saved searches and alerts on our server, with a real SMTP server', () 
     expect(alert.text).toContain('Desde $98,000');
     expect(alert.text).toMatch(/https:\/\/expecuador\.example\/es\/proyectos\/torre-[a-z0-9]+/);
     for (const absent of ['Casa en venta nueva', 'Casa anterior']) expect(alert.text).not.toContain(absent);
+    // a unit of it for sale is a sale as any: mailed to a search for sale there, naming its project
+    const buyer = address('buyer-of-a-unit');
+    await confirmed(buyer, { lang: 'es', filters: { city } });
+    const unit = await listing({ city, title: 'Departamento 804 · Tipo A' });
+    await server.sql('update internal.listings set unit_type_id = (select id from internal.project_unit_types where project_id = $1) where id = $2', [
+      p?.id,
+      unit,
+    ]);
+    const unitAlert = await mailedAfterRun(buyer, (m) => /propiedad nueva|propiedades nuevas/.test(m.subject));
+    expect(unitAlert.text).toMatch(/Departamento 804 · Tipo A\n\$[\d,]+ · [^\n]+ · Obra nueva · Torre Nueva Prueba · /);
   });
 
   it('sends a daily search one digest when its day comes, with everything since the last one', async () => {

@@ -36,7 +36,12 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
     );
     const [agent] = await server.sql<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'");
     const [project] = await server.sql<{ id: string }>("select id::text as id from internal.projects where slug = 'altos-de-la-carolina'");
-    rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id) });
+    const types = (
+      await server.sql<{ id: string }>('select id::text as id from internal.project_unit_types where project_id = $1 order by position', [project?.id])
+    )
+      .map((t) => t.id)
+      .join(',');
+    rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id), types });
 
     // every data call, through a fetch that notes what it sends and sends it
     const real = globalThis.fetch;

@@ -112,6 +112,8 @@ describe('npm run import, as typed', () => {
       [['csv', 'a.csv', '--language', 'fr'], /language "fr": es or en/],
       [['csv', 'a.csv', '--photo-hosts', 'not a host'], /photo host "not a host" is not a host/],
       [['csv', 'a.csv', '--bogus'], /unknown option --bogus/],
+      [['reso', 'https://mls.example/odata', '--expand', 'PropertyUnitTypes,Rooms'], /expand "Rooms": PropertyUnitTypes or OpenHouse/],
+      [['csv', 'a.csv', '--expand', 'PropertyUnitTypes'], /csv: expand is a RESO Web API's/],
       [['reso', 'https://mls.example/odata', '--token', 'env:NO_SUCH_VARIABLE_X'], /the token's variable NO_SUCH_VARIABLE_X is not set/],
     ];
     for (const [args, message] of cases) {

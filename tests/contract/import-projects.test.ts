@@ -68,7 +68,10 @@ describe('new developments from the feeds', () => {
     return runImport(server.db, sourceFrom(settings), { cwd: dir, ...options }, server.photos);
   };
   const resoRun = (options: RunOptions = {}) =>
-    run({ kind: 'reso', location: reso.url, token: reso.token, name: 'reso:projects', pageSize: 8, photoHosts: [photos.origin] }, { full: true, ...options });
+    run(
+      { kind: 'reso', location: reso.url, token: reso.token, name: 'reso:projects', pageSize: 8, photoHosts: [photos.origin], expand: ['PropertyUnitTypes'] },
+      { full: true, ...options },
+    );
   const stored = async (key: string, source = 'reso:projects') =>
     (
       await server.sql<{ slug: string; status: string; stage: string; progress: number | null; amenities: string[]; types: string }>(
@@ -103,6 +106,8 @@ describe('new developments from the feeds', () => {
     reso.listings.set('PRJ-PAST', project('PRJ-PAST', { PropertyCondition: 'To Be Built', ExpDeliveryDate: monthFromNow(-3) }));
     const report = await resoRun();
     expect(report.outcome).toBe('done');
+    // the service sends a record's unit types when asked for them
+    expect(reso.requests[0]).toContain('%24expand=Media%2CPropertyUnitTypes');
     expect(report.projects).toMatchObject({ read: 4, new: 1, updated: 0, withdrawn: 0 });
     const refused = Object.fromEntries(report.projects.quarantined.map((q) => [q.key, q.reasons.join('; ')]));
     expect(Object.keys(refused).sort()).toEqual(['PRJ-BACK', 'PRJ-NONE', 'PRJ-PAST']);
@@ -175,14 +180,99 @@ describe('new developments from the feeds', () => {
     expect((await fetch(`${server.url}/projects/torre-feed-prj-1`)).status).toBe(404);
   });
 
+  it('units of a project for sale: a listing that names its project and model is of that type, in the search and on both pages; reordered types keep it; one that stops naming it, or a project withdrawn, leaves a plain listing', async () => {
+    const typed = (
+      types = [unit({ BuilderModel: 'Tipo A', UnitTypeBedsTotal: 1, ExpPriceMin: 98000, ExpPriceMax: 109000 }), unit({ BuilderModel: 'Tipo B' })],
+    ) => project('PRJ-U', { BuildingName: 'Torre Unidades', PropertyUnitTypes: types });
+    const listing = (key: string, over: Record<string, unknown> = {}) => ({
+      ListingKey: key,
+      StandardStatus: 'Active',
+      ListPrice: 139000,
+      BedroomsTotal: 2,
+      BathroomsTotalInteger: 2,
+      LivingArea: 88,
+      LivingAreaUnits: 'Square Meters',
+      PropertyType: 'Residential',
+      PropertySubType: 'Condominium',
+      Latitude: -0.1807,
+      Longitude: -78.4846,
+      UnparsedAddress: 'Av. República E7-10, unidad 804',
+      City: 'Quito',
+      SubdivisionName: 'La Carolina',
+      StateOrProvince: 'Pichincha',
+      Country: 'EC',
+      NewConstructionYN: true,
+      PublicRemarks: 'Departamento 804 de la Torre Unidades, piso alto con vista al parque.',
+      ExpProjectKey: 'PRJ-U',
+      BuilderModel: 'tipo b',
+      ModificationTimestamp: nowDate().toISOString(),
+      ...over,
+    });
+    reso.listings.set('PRJ-U', typed());
+    reso.listings.set('U-804', listing('U-804'));
+    reso.listings.set('U-999', listing('U-999', { BuilderModel: 'Tipo Z', UnparsedAddress: 'Av. República E7-10, unidad 999' }));
+    const report = await resoRun();
+    expect(report.projects.units).toEqual({ linked: 1, unlinked: 0, unmatched: ['U-999'] });
+    const unitRow = async () =>
+      (
+        await server.sql<{ id: string; type_id: string | null; model: string | null; position: number | null }>(
+          `select l.id::text as id, l.unit_type_id::text as type_id, t.model, t.position
+             from internal.listings l left join internal.project_unit_types t on t.id = l.unit_type_id
+            where l.source = 'reso:projects' and l.source_key = 'U-804'`,
+        )
+      )[0];
+    const first = await unitRow();
+    expect(first).toMatchObject({ model: 'Tipo B', position: 1 });
+    // the public key reads what its card says of its project
+    const read = async () => {
+      const res = await fetch(`${server.url}/rest/v1/listings?id=eq.${first?.id}&select=unit_type_id,unit_of`, { headers: { apikey: 'local-anon-key' } });
+      return ((await res.json()) as Array<{ unit_type_id: number | null; unit_of: Record<string, unknown> | null }>)[0];
+    };
+    expect(await read()).toMatchObject({
+      unit_type_id: Number(first?.type_id),
+      unit_of: { slug: 'torre-unidades', name: 'Torre Unidades', developer: 'Constructora Feed', stage: 'under_construction', progress: 40, model: 'Tipo B' },
+    });
+    // in the search for sale, as any listing, with its project
+    const res = await fetch(`${server.url}/rest/v1/rpc/search_listings`, {
+      method: 'POST',
+      headers: { apikey: 'local-anon-key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ filters: { place: 'quito', features: ['new_construction'] }, sort: 'newest', page_size: 100, page_offset: 0 }),
+    });
+    const rows = (await res.json()) as Array<{ id: number; operation: string; unit_of: { name?: string } | null }>;
+    expect(rows.find((r) => r.id === Number(first?.id))).toMatchObject({ operation: 'sale', unit_of: { name: 'Torre Unidades' } });
+    // the project's page lists it under its type; its own page names its project
+    const projectPage = await (await fetch(`${server.url}/projects/torre-unidades`)).text();
+    expect(projectPage).toMatch(new RegExp(`data-unit-listing="${first?.id}"[^>]*href="/properties/${first?.id}-`));
+    const listingPage = await (await fetch(`${server.url}/properties/${first?.id}`, { redirect: 'follow' })).text();
+    expect(listingPage).toMatch(/data-unit-of="torre-unidades"[^>]*>[\s\S]*?href="\/projects\/torre-unidades"/);
+
+    // the developer lists its types the other way round: the unit stays of its model's type
+    reso.listings.set(
+      'PRJ-U',
+      typed([unit({ BuilderModel: 'Tipo B' }), unit({ BuilderModel: 'Tipo A', UnitTypeBedsTotal: 1, ExpPriceMin: 98000, ExpPriceMax: 109000 })]),
+    );
+    await resoRun();
+    expect(await unitRow()).toMatchObject({ type_id: first?.type_id, model: 'Tipo B', position: 0 });
+    // the listing no longer names its project: a plain listing, still for sale
+    reso.listings.set('U-804', listing('U-804', { ExpProjectKey: null }));
+    expect((await resoRun()).projects.units).toMatchObject({ linked: 0, unlinked: 1 });
+    expect(await read()).toEqual({ unit_type_id: null, unit_of: null });
+    // named again, then its project withdrawn: for sale still, of no project
+    reso.listings.set('U-804', listing('U-804'));
+    expect((await resoRun()).projects.units).toMatchObject({ linked: 1 });
+    reso.listings.delete('PRJ-U');
+    await resoRun();
+    expect(await read()).toMatchObject({ unit_of: null });
+  });
+
   it("the CSV template: one row a unit type under its project's key, stored as the RESO record is; a row that cannot be refused with its reason", async () => {
     writeFileSync(
       join(dir, 'projects.csv'),
       [
-        'ListingKey;BuildingName;BuilderName;PropertyCondition;ExpDeliveryDate;ExpConstructionProgress;ExpReservation;ExpEntradaPercent;City;SubdivisionName;Latitude;Longitude;AssociationAmenities;UnitTypeType;UnitTypeBedsTotal;UnitTypeBathsTotal;UnitTypeUnitsTotal;ExpAreaMin;ExpAreaMax;ExpPriceMin;ExpPriceMax',
-        `CSV-7;Jardines del Río;Costa Urbana;To Be Built;${monthFromNow(20)};;1500;35;Samborondón;Km 5;-2.1305;-79.8720;Pool, Playground;OneBedroom;1;1;10;55;60;89.000;97.000`,
-        `CSV-7;;;;;;;;;;;;;ThreeBedroom;3;2,5;4;120;135;189.000;210.000`,
-        `CSV-8;Torre Vieja;Costa Urbana;To Be Built;${monthFromNow(-2)};;0;30;Guayaquil;Urdesa;-2.17;-79.91;;TwoBedroom;2;2;3;80;90;120.000;130.000`,
+        'ListingKey;BuildingName;BuilderName;PropertyCondition;ExpDeliveryDate;ExpConstructionProgress;ExpReservation;ExpEntradaPercent;City;SubdivisionName;Latitude;Longitude;AssociationAmenities;UnitTypeType;UnitTypeBedsTotal;UnitTypeBathsTotal;UnitTypeUnitsTotal;ExpAreaMin;ExpAreaMax;ExpPriceMin;ExpPriceMax;BuilderModel',
+        `CSV-7;Jardines del Río;Costa Urbana;To Be Built;${monthFromNow(20)};;1500;35;Samborondón;Km 5;-2.1305;-79.8720;Pool, Playground;OneBedroom;1;1;10;55;60;89.000;97.000;Suite Ceibo`,
+        `CSV-7;;;;;;;;;;;;;ThreeBedroom;3;2,5;4;120;135;189.000;210.000;Familiar Samán`,
+        `CSV-8;Torre Vieja;Costa Urbana;To Be Built;${monthFromNow(-2)};;0;30;Guayaquil;Urdesa;-2.17;-79.91;;TwoBedroom;2;2;3;80;90;120.000;130.000;`,
       ].join('\n'),
     );
     const report = await run({ kind: 'csv', location: 'projects.csv', name: 'csv:projects' });
@@ -198,6 +288,12 @@ describe('new developments from the feeds', () => {
       "select reservation::float8 as reservation, entrada_pct::float8 as entrada_pct from internal.projects where source_key = 'CSV-7'",
     );
     expect(plan).toEqual({ reservation: 1500, entrada_pct: 35 });
+    // each type's model, by which its units for sale name it
+    expect(
+      await server.sql(
+        "select t.model from internal.project_unit_types t join internal.projects p on p.id = t.project_id where p.source_key = 'CSV-7' order by t.position",
+      ),
+    ).toEqual([{ model: 'Suite Ceibo' }, { model: 'Familiar Samán' }]);
     expect((await fetch(`${server.url}/es/proyectos/jardines-del-rio`)).status).toBe(200);
   });
 });

@@ -198,7 +198,7 @@ describe('pages as crawlers read them', () => {
         const facts = Object.fromEntries(
           [...page.doc.querySelectorAll('.listing__facts div')].map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent]),
         );
-        expect(facts[lookup((lang === 'es' ? es : en) as Dict, 'listing.bedrooms') as string]).toBe(String(listing.bedrooms));
+        expect(facts[lookup((lang === 'es' ? es : en) as Dict, 'facts.bedrooms') as string]).toBe(String(listing.bedrooms));
         // the same row, for the element that enhances the page
         const embedded = JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? 'null') as { id: number };
         expect(String(embedded.id)).toBe(listing.id);

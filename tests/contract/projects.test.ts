@@ -96,6 +96,36 @@ describe('new developments', () => {
     }
   });
 
+  it("the seed's units for sale: each within its type's ranges, for sale as any listing and marked with its project; the project's page lists them, each to its own page, which names the project", async () => {
+    const units = await server.sql<{ id: string; slug: string; model: string; within: boolean; title: string }>(
+      `select l.id::text as id, p.slug, t.model, l.title,
+              l.price between t.price_min and t.price_max and l.square_feet between t.area_min and t.area_max and l.bedrooms = t.bedrooms as within
+         from internal.listings l join internal.project_unit_types t on t.id = l.unit_type_id join internal.projects p on p.id = t.project_id
+        where l.is_public and l.operation = 'sale' order by p.slug, t.position, l.price`,
+    );
+    expect(units.length).toBeGreaterThanOrEqual(20);
+    expect(units.filter((u) => !u.within)).toEqual([]);
+    const slug = units[0]?.slug ?? '';
+    const mine = units.filter((u) => u.slug === slug);
+    const hrefs: Record<string, string> = {};
+    for (const [path, lang] of [
+      [`/projects/${slug}`, 'en'],
+      [`/es/proyectos/${slug}`, 'es'],
+    ] as const) {
+      const { doc } = await page(`${server.url}${path}`);
+      const links = [...doc.querySelectorAll('[data-unit-listing]')];
+      expect(links.map((a) => a.getAttribute('data-unit-listing')).sort()).toEqual(mine.map((u) => u.id).sort());
+      expect(links[0]?.getAttribute('href')).toMatch(new RegExp(`^${lang === 'es' ? '/es' : ''}/properties/${mine[0]?.id}-`));
+      hrefs[lang] = links[0]?.getAttribute('href') ?? '';
+    }
+    const unit = mine[0];
+    const { status, doc } = await page(`${server.url}${hrefs.es}`);
+    expect(status).toBe(200);
+    const box = doc.querySelector(`[data-unit-of="${slug}"]`);
+    expect(text(box)).toContain(`Obra nueva: ${unit?.model} de `);
+    expect(box?.querySelector('a')?.getAttribute('href')).toBe(`/es/proyectos/${slug}`);
+  });
+
   it('the payment plan of the unit and lender a visitor picks, without a script: as core/protocol/payment-plan.ts makes it from the database', async () => {
     const [p] = await server.sql<{ id: string; delivery: string; reservation: number; entrada_pct: number }>(
       "select id::text as id, delivery::text as delivery, reservation::float8 as reservation, entrada_pct::float8 as entrada_pct from internal.projects where slug = 'riverside-samborondon'",

@@ -2,7 +2,8 @@
  * New developments (docs/projects.md), as a buyer in Quito would meet them: "Proyectos" beside
  * Comprar and Arrendar shows projects only, as many as SQL written apart counts; "Entrega hasta 2027"
  * and "2+ habitaciones" narrow it; a project's card opens its page, whose unit table and payment
- * plan answer the unit picked, and whose inquiry reaches the project's agent; on a phone too, with
+ * plan answer the unit picked, and whose inquiry and show-flat visit reach the project's agent; its units for
+ * sale found by the search for sale, marked with their project; on phones too, with
  * axe.
  */
 import { expect, fmt, search, seriousAxeViolations, test } from './fixtures.ts';
@@ -12,7 +13,7 @@ const PROJECTS = (where = 'true') => `select count(*)::int as n from internal.pr
   and exists (select 1 from internal.project_unit_types t where t.project_id = p.id) and (${where})`;
 
 test.describe('new developments', () => {
-  test("Proyectos in Quito at 1366 px: projects only, counted as SQL counts; delivery by 2027 and 2+ bedrooms narrow it; a project's plan and its inquiry to its agent", async ({
+  test("Proyectos in Quito at 1366 px: projects only, counted as SQL counts; delivery by 2027 and 2+ bedrooms narrow it; a project's plan, its inquiry and a visit to its show flat, both to its agent", async ({
     page,
     data,
     consoleErrors,
@@ -122,6 +123,25 @@ test.describe('new developments', () => {
         return row ? `${row.agent_id} ${row.project}` : null;
       })
       .toBe(`${project?.agent_id} ${project?.slug}`);
+
+    // "Visit the show flat": the times of the project's agent, the request theirs
+    const visit = page.locator('exp-inquiry-form [part="visit"]');
+    await expect(visit.getByRole('heading', { name: 'Visita el departamento modelo' })).toBeVisible();
+    await visit.getByRole('button', { name: 'Elegir horarios' }).click();
+    const time = visit.locator('[part~="visit-time"]').first();
+    await time.click();
+    await expect(time).toHaveAttribute('aria-pressed', 'true');
+    const visitor = `visita-${Date.now().toString(36)}@example.org`;
+    await visit.getByLabel('Nombre').fill('Visita Modelo');
+    await visit.getByLabel('Correo electrónico', { exact: true }).fill(visitor);
+    await visit.getByRole('button', { name: 'Solicitar la visita' }).click();
+    await expect(visit.getByRole('heading', { name: 'Visita solicitada' })).toBeVisible();
+    const [request] = await data.sql<{ agent_id: string | null; project: string | null }>(
+      `select v.agent_id::text as agent_id, p.slug as project from internal.visit_requests v
+         join internal.listings l on l.id = v.listing_id join internal.projects p on p.id = l.project_id where v.email = $1`,
+      [visitor],
+    );
+    expect(request).toEqual({ agent_id: project?.agent_id, project: project?.slug });
     expect(consoleErrors).toEqual([]);
   });
 
@@ -162,6 +182,35 @@ test.describe('new developments', () => {
     await expect(s.heading).toHaveText(`${fmt(ready)} new development${ready === 1 ? '' : 's'}`);
     await expect(s.el.locator('[part="chips"]')).toContainText('Ready to move in');
     for (const badge of await s.el.locator('[part="project-stage"]').allTextContents()) expect(badge).toBe('Ready to move in');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("A project's units for sale on a 320 px phone, in Spanish: found by the search for sale as any listing, each card marked with its project; the detail names its model and leads to the project", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
+    await page.setViewportSize({ width: 320, height: 720 });
+    const units = await data.sql<{ id: string; model: string }>(
+      `select l.id::text as id, t.model from internal.listings l join internal.project_unit_types t on t.id = l.unit_type_id
+         join internal.projects p on p.id = t.project_id where p.slug = 'altos-de-la-carolina' and l.is_public order by l.id`,
+    );
+    expect(units.length).toBeGreaterThan(0);
+    await page.goto(`${data.url}/es/search-properties?keywords=${encodeURIComponent('"Altos de La Carolina"')}`);
+    const s = search(page);
+    const badges = s.el.locator('[part="unit-of-badge"]');
+    await expect(badges).toHaveCount(units.length);
+    for (const badge of await badges.allTextContents()) expect(badge).toBe('Obra nueva · Altos de La Carolina');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // its detail: the model of its project, and the way to the project's page
+    const first = s.el.locator(`[data-property-id="${units[0]?.id}"]`);
+    await first.locator('.exp-card-link').click();
+    const line = s.dialog.locator('[part="unit-of"]');
+    await expect(line).toContainText(`Obra nueva: ${units[0]?.model} de Altos de La Carolina`);
+    await line.getByRole('link').click();
+    await expect(page).toHaveURL(/\/es\/proyectos\/altos-de-la-carolina$/);
+    await expect(page.locator(`[data-unit-listing="${units[0]?.id}"]`)).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Stand-ins for the servers an import talks to (tests/contract/import.test.ts, bench/import.ts):
  *  - a RESO Web API (OData) with the calls the importer makes: `Property` filtered by
- *    ModificationTimestamp, ordered, paged by `$top`/`$skip` and `@odata.nextLink`, Media expanded,
+ *    ModificationTimestamp, ordered, paged by `$top`/`$skip` and `@odata.nextLink`, Media (and PropertyUnitTypes, OpenHouse) only when expanded,
  *    `$select=ListingKey`; `OpenHouse` filtered by OpenHouseEndTime (when the test gives it one); a bearer token; faults to play (a 429 with Retry-After, a 500, an HTML
  *    page, an empty answer), once or from a page on;
  *  - a photo host: real JPEGs made with sharp, a 50 MB "photo", an HTML page called .jpg, each
@@ -115,9 +115,9 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
       }
       const value = rows.slice(skip, skip + top).map((r) => {
         if (keysOnly) return { ListingKey: r.ListingKey };
-        if (url.searchParams.get('$expand') === 'Media') return r;
-        const { Media: _media, ...rest } = r;
-        return rest;
+        // a navigation property comes only when asked ($expand=Media,PropertyUnitTypes)
+        const expand = (url.searchParams.get('$expand') ?? '').split(',');
+        return Object.fromEntries(Object.entries(r).filter(([k]) => !['Media', 'PropertyUnitTypes', 'OpenHouse'].includes(k) || expand.includes(k)));
       });
       const next = new URL(url.href.replace('http://127.0.0.1', () => `http://127.0.0.1:${port}`));
       next.searchParams.set('$skip', String(skip + top));

@@ -3,7 +3,7 @@
  * agent (agent-id). The listing's title, address and price are read from the data so the
  * e-mail says what the visitor asked about.
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListing } from '../lib/data/listings.ts';
@@ -11,10 +11,16 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { InquiryForm, type InquiryTarget } from '../lib/inquiry/inquiry-form.tsx';
 import type { inquiryFormAttributes } from './inquiry-form.attributes.ts';
+import { lazyChunk } from '../lib/lazy-chunk.ts';
 
-export function InquiryFormElement({ listingId, agentId, heading }: ElementProps<typeof inquiryFormAttributes>) {
+/** "Schedule a visit" for the listing (show-flat-visit.tsx): its own chunk, loaded when `visit` asks for it */
+const ShowFlatVisit = lazy(lazyChunk(() => import('./show-flat-visit.tsx').then((m) => ({ default: m.ShowFlatVisit }))));
+
+export function InquiryFormElement({ listingId, agentId, heading, visit, visitHeading }: ElementProps<typeof inquiryFormAttributes>) {
   const { t, api } = useElement();
   const [target, setTarget] = useState<InquiryTarget>({ propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '' });
+  // the listing as read, for the visit's scheduler
+  const [row, setRow] = useState<Record<string, unknown> | null>(null);
   useEffect(() => {
     let live = true;
     const rest = getClients(api).rest;
@@ -32,6 +38,7 @@ export function InquiryFormElement({ listingId, agentId, heading }: ElementProps
         if (listingId) {
           const row = await getListing(rest, listingId);
           if (live && row) {
+            setRow(row);
             setTarget({
               ...base,
               propertyTitle: String(row.title ?? ''),
@@ -54,5 +61,15 @@ export function InquiryFormElement({ listingId, agentId, heading }: ElementProps
     };
   }, [listingId, agentId, api]);
   const title = heading ?? (target.propertyTitle ? t('inquiry.headingAbout', { title: target.propertyTitle }) : t('inquiry.heading'));
-  return <InquiryForm target={target} heading={title} />;
+  if (!visit) return <InquiryForm target={target} heading={title} />;
+  return (
+    <div className="flex flex-col gap-6">
+      {row ? (
+        <Suspense fallback={null}>
+          <ShowFlatVisit row={row} heading={visitHeading} />
+        </Suspense>
+      ) : null}
+      <InquiryForm target={target} heading={title} />
+    </div>
+  );
 }

@@ -228,6 +228,8 @@ interface ListingRow extends Record<string, unknown> {
   images: unknown;
   /** a new development's listing: its project's slug */
   project: string | null;
+  /** a unit of a new development for sale: its project's name (docs/projects.md "Its units") */
+  unit_of: string | null;
 }
 
 /** The alert: the new listings and the price drops, each linking to its page, and the links to see all, manage and unsubscribe. */
@@ -245,7 +247,7 @@ export function alertComposer(options: AlertMailOptions): Composer {
     const ids = alert.items.map((i) => String(i.id));
     const listings = await sql.query<ListingRow>(
       `select id::text as id, title, price::text as price, city, bedrooms, bathrooms::text as bathrooms, square_feet::text as square_feet, property_type, images, operation,
-              project->>'slug' as project
+              project->>'slug' as project, unit_of->>'name' as unit_of
          from internal.listings where id = any($1::bigint[]) and is_public`,
       [ids],
     );
@@ -283,7 +285,7 @@ export function alertComposer(options: AlertMailOptions): Composer {
         t('listing.baths', { count: Number(l.bathrooms ?? 0), formatted: formatCount(Number(l.bathrooms ?? 0)) }),
         formatArea(Number(l.square_feet ?? 0)),
       ].join(' · ');
-      const type = typeLabel(l.property_type ?? '', t);
+      const type = [typeLabel(l.property_type ?? '', t), l.unit_of ? t('listing.unitOf', { name: l.unit_of }) : ''].filter(Boolean).join(' · ');
       const image = normaliseImages(l.images, media).find((u) => /^https?:\/\//.test(u));
       const badge = t(kind === 'new' ? 'mail.alerts.alert.new' : 'mail.alerts.alert.drop');
       return {

@@ -17,7 +17,7 @@ import { listingUrl } from '../site-links.ts';
 import { Carousel } from './carousel.tsx';
 import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
-import { OpenHouseBadge } from '../ui/open-house.tsx';
+import { OpenHouseBadge, PhotoBadge } from '../ui/open-house.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
 import { listingPrice, typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { excerpt, markWords } from '../../../core/protocol/words.ts';
@@ -103,6 +103,8 @@ export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps)
         <div className="absolute bottom-2 left-2 right-2 z-[2] flex flex-wrap gap-1.5 pointer-events-none">
           <PriceCutBadge property={p} />
           <OpenHouseBadge property={p} />
+          {/* a unit of a new development: its project (docs/projects.md "Its units") */}
+          {p.unitOf ? <PhotoBadge part="unit-of-badge">{t('listing.unitOf', { name: p.unitOf.name })}</PhotoBadge> : null}
         </div>
       </div>
       <div className="relative flex flex-col gap-1.5 p-4 flex-1">

@@ -10,7 +10,9 @@ import { listingPrice, type Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 import { InquiryForm, listingTarget } from '../inquiry/inquiry-form.tsx';
 import { VisitScheduler } from '../visits/visit-scheduler.tsx';
-import { listingUrl } from '../site-links.ts';
+import { listingUrl, siteUrl } from '../site-links.ts';
+import { projectPath } from '../../../core/routes.ts';
+import { UnitOfProject } from '../../../core/view/unit-of-project.tsx';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import { ListingFacts, type FactsClasses } from '../../../core/view/listing-facts.tsx';
 import { AgentContact } from './agent-contact.tsx';
@@ -79,7 +81,7 @@ export function PropertyDetail({
   tileUrl,
   tileAttribution,
 }: PropertyDetailProps) {
-  const { t, api } = useElement();
+  const { t, api, site, lang } = useElement();
   const Heading = headingLevel;
   // opened: first in the visitor's recently viewed (kept in this browser only)
   useEffect(() => rememberViewed(api.url, keptEntry(p)), [api.url, p]);
@@ -114,6 +116,14 @@ export function PropertyDetail({
             {p.approximate ? <p className="m-0 mt-1 text-sm text-ink-muted">{t('map.approximate')}</p> : null}
           </div>
           <ListingFacts property={p} t={t} part="facts" classes={FACT_CLASSES} />
+          <UnitOfProject
+            unitOf={p.unitOf}
+            t={t}
+            lang={lang}
+            href={siteUrl(projectPath(p.unitOf?.slug ?? null), site, lang)}
+            className="m-0 text-sm text-ink"
+            linkClassName="text-primary underline"
+          />
           <ListingMarket property={p} />
           {showPayment ? (
             p.operation === 'rent' ? (

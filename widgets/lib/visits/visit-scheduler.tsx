@@ -18,7 +18,16 @@ import { takeVisitIntent } from './intent.ts';
 
 type Times = { status: 'loading' } | { status: 'error' } | { status: 'ready'; times: string[] };
 
-export function VisitScheduler({ property: p, headingLevel: Heading }: { property: Property; headingLevel: 'h2' | 'h3' }) {
+export function VisitScheduler({
+  property: p,
+  headingLevel: Heading,
+  heading,
+}: {
+  property: Property;
+  headingLevel: 'h2' | 'h3';
+  /** its heading, when not "Schedule a visit" (a project's "Visit the show flat") */
+  heading?: string | undefined;
+}) {
   const { t, api, lang, leadAgentId } = useElement();
   const id = useId();
   const section = useRef<HTMLElement>(null);
@@ -94,7 +103,7 @@ export function VisitScheduler({ property: p, headingLevel: Heading }: { propert
   return (
     <section ref={section} id="visit" className="rounded-brand border border-line p-4 flex flex-col gap-3" part="visit" aria-labelledby={`${id}-heading`}>
       <Heading id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
-        {t('visits.heading')}
+        {heading ?? t('visits.heading')}
       </Heading>
       {!open ? (
         <>
