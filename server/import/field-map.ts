@@ -387,14 +387,15 @@ export const FIELD_MAP: readonly FieldRule[] = [
   },
 ];
 
-/** A record's photos as the feed lists them (RESO Media): photos only, in their order, at most 50 (a listing's and a project's alike). */
-export function feedPhotos(media: unknown): FeedPhoto[] {
+/** A record's photos as the feed lists them (RESO Media): photos only (or a unit type's floor plans only), in their order, at most 50 (a listing's, a project's, a type's alike). */
+export function feedPhotos(media: unknown, kind: 'photos' | 'floorPlans' = 'photos'): FeedPhoto[] {
   const photos: FeedPhoto[] = [];
   if (Array.isArray(media)) {
     for (const [i, m] of (media as Array<Record<string, unknown>>).entries()) {
       if (!m || typeof m !== 'object') continue;
       const category = text(m.MediaCategory, 40);
-      if (category && !/^(photo|image)s?$/i.test(category)) continue;
+      // a photo says so or says nothing; a floor plan says so (RESO's MediaCategory "Floor Plan")
+      if (kind === 'photos' ? category && !/^(photo|image)s?$/i.test(category) : !/^floor ?plans?$/i.test(category ?? '')) continue;
       const url = text(m.MediaURL, 2000);
       if (!url) continue;
       photos.push({

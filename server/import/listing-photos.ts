@@ -1,6 +1,6 @@
 /**
- * The photos of an import run (docs/import.md "Photos"): each listing's (and each new development's)
- * feed photos fetched by the safe fetcher and made once per content, kept in internal.photos, and
+ * The photos of an import run (docs/import.md "Photos"): each listing's (and each new development's,
+ * and its unit types' floor plans) feed photos fetched by the safe fetcher and made once per content, kept in internal.photos, and
  * its images set.
  */
 import type { Database } from '../db/database.ts';
@@ -19,8 +19,20 @@ export interface PhotosReport {
 /** The photo errors a report lists at the most. */
 const ERRORS_KEPT = 200;
 
-/** The tables whose rows a feed's photos are made for: the same columns in each (source, source_media, photos_from, images). */
-type PhotoTable = 'internal.listings' | 'internal.projects';
+/**
+ * The rows a feed's photos are made for, each with source_media and photos_from: a listing's and a
+ * new development's into its images (by their source), a project's unit type's floor plans into its
+ * floor_plans (by its project's source).
+ */
+const PHOTO_TABLES = {
+  'internal.listings': { rows: 'internal.listings x where x.source = $1', column: 'images' },
+  'internal.projects': { rows: 'internal.projects x where x.source = $1', column: 'images' },
+  'internal.project_unit_types': {
+    rows: 'internal.project_unit_types x join internal.projects p on p.id = x.project_id where p.source = $1',
+    column: 'floor_plans',
+  },
+} as const;
+type PhotoTable = keyof typeof PHOTO_TABLES;
 
 /**
  * The photos of the source's listings (or new developments) whose feed photos changed since their
@@ -37,8 +49,9 @@ export async function makeListingPhotos(
   log: (line: string) => void,
   table: PhotoTable = 'internal.listings',
 ): Promise<void> {
+  const { rows: from, column } = PHOTO_TABLES[table];
   const listings = await db.jobs.query<{ id: string; media: FeedPhoto[] }>(
-    `select id::text as id, source_media as media from ${table} where source = $1 and source_media is distinct from photos_from order by id`,
+    `select x.id::text as id, x.source_media as media from ${from} and x.source_media is distinct from x.photos_from order by x.id`,
     [source],
   );
   if (!listings.length) return;
@@ -95,7 +108,7 @@ export async function makeListingPhotos(
   }));
   for (let i = 0; i < updates.length; i += 1000) {
     await db.jobs.query(
-      `update ${table} l set images = u.images, photos_from = u.from_
+      `update ${table} l set ${column} = u.images, photos_from = u.from_
          from jsonb_to_recordset($1::jsonb) as u(id bigint, images jsonb, from_ jsonb)
         where l.id = u.id`,
       [JSON.stringify(updates.slice(i, i + 1000).map((u) => ({ id: Number(u.id), images: u.images, from_: u.from })))],

@@ -51,6 +51,8 @@ export interface UnitTypeColumns {
   units_available: number;
   /** the builder's name of the model (BuilderModel), by which its units for sale name it */
   model: string | null;
+  /** a feed's type: its floor plans as the feed names them (made here as photos: docs/import.md "New developments") */
+  source_media?: FeedPhoto[];
 }
 
 /** A project as a feed says it: its columns, its photos as the feed names them (made here: docs/import.md "Photos"), its agent by e-mail, its unit types in order. */
@@ -170,6 +172,11 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
         price_max: priceMax,
         units_available: Math.max(0, Math.round(number(u.UnitTypeUnitsTotal) ?? 0)),
         model,
+        // its floor plans: its Media of the category, or the CSV template's ExpFloorPlanURL
+        source_media: feedPhotos(
+          Array.isArray(u.Media) ? u.Media : list(u.ExpFloorPlanURL).map((url, order) => ({ MediaURL: url, MediaCategory: 'FloorPlan', Order: order })),
+          'floorPlans',
+        ),
       });
   });
   if (!yes(record.NewConstructionYN ?? 'Y')) reasons.push('NewConstructionYN is false: a project is new construction');
@@ -211,7 +218,7 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
  */
 export function projectRecordsOfCsv(rows: FeedRecord[]): FeedRecord[] {
   const byKey = new Map<string, FeedRecord>();
-  const TYPE_FIELD = /^(UnitType\w+|ExpPriceM(in|ax)|ExpAreaM(in|ax)|BuilderModel)$/;
+  const TYPE_FIELD = /^(UnitType\w+|ExpPriceM(in|ax)|ExpAreaM(in|ax)|BuilderModel|ExpFloorPlanURL)$/;
   for (const row of rows) {
     const key = String(row.ListingKey ?? '');
     const project = byKey.get(key) ?? { PropertyUnitTypes: [] as FeedRecord[] };
@@ -264,13 +271,14 @@ async function storeUnitTypes(q: Queryable, projectId: string, types: UnitTypeCo
        update internal.project_unit_types x set position = e.position, property_type = e.t->>'property_type', bedrooms = (e.t->>'bedrooms')::smallint,
               bathrooms = (e.t->>'bathrooms')::numeric, area_min = (e.t->>'area_min')::numeric, area_max = (e.t->>'area_max')::numeric,
               price_min = (e.t->>'price_min')::numeric, price_max = (e.t->>'price_max')::numeric,
-              units_available = (e.t->>'units_available')::integer, model = e.t->>'model'
+              units_available = (e.t->>'units_available')::integer, model = e.t->>'model', source_media = e.t->'source_media'
          from e where x.id = e.id
        returning x.id)
      insert into internal.project_unit_types (project_id, position, property_type, bedrooms, bathrooms, area_min, area_max, price_min, price_max,
-       units_available, model)
+       units_available, model, source_media)
      select $1, e.position, e.t->>'property_type', (e.t->>'bedrooms')::smallint, (e.t->>'bathrooms')::numeric, (e.t->>'area_min')::numeric,
-            (e.t->>'area_max')::numeric, (e.t->>'price_min')::numeric, (e.t->>'price_max')::numeric, (e.t->>'units_available')::integer, e.t->>'model'
+            (e.t->>'area_max')::numeric, (e.t->>'price_min')::numeric, (e.t->>'price_max')::numeric, (e.t->>'units_available')::integer, e.t->>'model',
+            e.t->'source_media'
        from e where e.id is null`,
     [projectId, JSON.stringify(types.map((t, i) => ({ ...t, id: matched[i] })))],
   );

@@ -380,7 +380,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     const allow = [...photoRules(source), ...(/^https?:\/\//.test(source.location) ? hostRuleOf(source.location) : [])];
     await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log);
     // the new developments' photos, made as the listings' (docs/import.md "New developments")
-    if (report.projects.read) await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log, 'internal.projects');
+    if (report.projects.read) {
+      await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log, 'internal.projects');
+      await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log, 'internal.project_unit_types');
+    }
   }
   return finish(db, report, started, outcome, message);
 }

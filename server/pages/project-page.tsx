@@ -73,7 +73,26 @@ function UnitTable({ units, t }: { units: UnitType[]; t: Translate }) {
             const cells = unitTypeCells(u, t);
             return (
               <tr key={u.id} data-unit={u.id}>
-                <th scope="row">{cells.name}</th>
+                <th scope="row">
+                  {cells.name}
+                  {/* its floor plans, each to its full size */}
+                  {u.floorPlans.length ? (
+                    <span className="project__plans">
+                      {u.floorPlans.map((src, i) => (
+                        <a key={src} href={src} data-floor-plan="">
+                          <Photo
+                            src={src}
+                            sizes="96px"
+                            alt={t('projects.units.plan', { type: cells.name, n: i + 1, count: u.floorPlans.length })}
+                            width={96}
+                            height={72}
+                            loading="lazy"
+                          />
+                        </a>
+                      ))}
+                    </span>
+                  ) : null}
+                </th>
                 <td>{u.bathrooms === null ? '–' : formatNumber(u.bathrooms, u.bathrooms % 1 ? 1 : 0)}</td>
                 <td>{cells.area}</td>
                 <td>{cells.price}</td>

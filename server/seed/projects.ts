@@ -302,7 +302,8 @@ export function seedProjects(now: number): { projects: ProjectRow[]; unitTypes: 
         price_min: thousand(areaMin * perMin),
         price_max: thousand(areaMax * perMax),
         units_available: left,
-        floor_plans: [],
+        // a drawing of the type's layout (supabase/seed/media/listings/plan-*.svg)
+        floor_plans: [photo(type === 'house' ? 'plan-house' : beds <= 1 ? 'plan-suite' : beds === 2 ? 'plan-2br' : 'plan-3br')],
         model: type === 'house' ? `Modelo ${HOUSE_MODELS[position]}` : `Tipo ${'ABCDEFGH'[position]}`,
       });
     });
@@ -321,12 +322,7 @@ const DAY = 86_400_000;
  * delivered; the first the type's smallest and cheapest, the next its middle. Titled in Spanish, as
  * the developers list them, each with its project's description.
  */
-export function seedUnits(
-  projects: ProjectRow[],
-  unitTypes: UnitTypeRow[],
-  agents: AgentRow[],
-  now: number,
-): UnitListingRow[] {
+export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agents: AgentRow[], now: number): UnitListingRow[] {
   const units: UnitListingRow[] = [];
   for (const t of unitTypes) {
     const p = projects.find((x) => x.id === t.project_id);

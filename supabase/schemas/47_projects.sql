@@ -68,6 +68,10 @@ create table internal.project_unit_types (
   -- the builder's name of the model (RESO BuilderModel: "Tipo B", "Modelo Arupo"), by which a unit
   -- for sale names the type it is one of (docs/projects.md "Its units")
   model text check (btrim(model) <> '' and length(model) <= 80),
+  -- a feed's type: its floor plans as the feed names them, and those its floor_plans were made from
+  -- (as a listing's source_media and photos_from: docs/import.md "Photos")
+  source_media jsonb,
+  photos_from jsonb,
   unique (project_id, position),
   -- a range that runs backwards is refused (docs/projects.md "What a feed may not say")
   check (area_max >= area_min),

@@ -94,6 +94,23 @@ describe('new developments from the feeds', () => {
     reso.listings.set(
       'PRJ-1',
       project('PRJ-1', {
+        PropertyUnitTypes: [
+          unit({
+            UnitTypeType: 'OneBedroom',
+            UnitTypeBedsTotal: 1,
+            UnitTypeBathsTotal: 1,
+            ExpAreaMin: 58,
+            ExpAreaMax: 64,
+            ExpPriceMin: 98000,
+            ExpPriceMax: 109000,
+            // its floor plan (RESO's MediaCategory), made here as a photo; a photo of the type is not a plan
+            Media: [
+              { MediaKey: 'fp-1', MediaURL: photos.photo(33), Order: 1, MediaCategory: 'Floor Plan' },
+              { MediaKey: 'fp-x', MediaURL: photos.photo(34), Order: 2, MediaCategory: 'Photo' },
+            ],
+          }),
+          unit({}),
+        ],
         Media: [
           { MediaKey: 'p-2', MediaURL: photos.photo(32), Order: 2, MediaCategory: 'Photo' },
           { MediaKey: 'p-1', MediaURL: photos.photo(31), Order: 1, MediaCategory: 'Photo' },
@@ -127,8 +144,14 @@ describe('new developments from the feeds', () => {
       types: '1:98000-109000:58-64 2:131000-152000:82-95',
     });
     expect([...(p?.amenities ?? [])].sort()).toEqual(['elevator', 'gym', 'pool']);
-    // its photos made here, in the feed's order; the one at an address we may not fetch left out
-    expect(report.photos).toMatchObject({ fetched: 2, failed: 1 });
+    // its photos made here, in the feed's order; the one at an address we may not fetch left out; and its first type's floor plan
+    expect(report.photos).toMatchObject({ fetched: 3, failed: 1 });
+    const plans = await server.sql<{ plans: Array<{ url: string }> }>(
+      "select t.floor_plans as plans from internal.project_unit_types t join internal.projects p on p.id = t.project_id where p.source_key = 'PRJ-1' order by t.position",
+    );
+    expect(plans.map((p) => p.plans.length)).toEqual([1, 0]);
+    expect(plans[0]?.plans[0]?.url).not.toContain(new URL(photos.origin).host);
+    expect((await fetch(new URL(plans[0]?.plans[0]?.url ?? '', server.url))).status).toBe(200);
     const [{ images } = { images: [] }] = await server.sql<{ images: Array<{ url: string }> }>(
       "select images from internal.projects where source_key = 'PRJ-1'",
     );
@@ -148,6 +171,7 @@ describe('new developments from the feeds', () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html.match(/<tr data-unit=/g)).toHaveLength(2);
+    expect(html.match(/data-floor-plan=""/g)).toHaveLength(1);
     expect(html).toContain('Constructora Feed');
   });
 

@@ -450,7 +450,12 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI'
     ).rows;
     const [agent] = (await client.query<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'")).rows;
     const [project] = (await client.query<{ id: string }>("select id::text as id from internal.projects where slug = 'altos-de-la-carolina'")).rows;
-    const rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id) });
+    const types = (
+      await client.query<{ id: string }>('select id::text as id from internal.project_unit_types where project_id = $1 order by position', [project?.id])
+    ).rows
+      .map((t) => t.id)
+      .join(',');
+    const rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id), types });
     expect(rows.length).toBeGreaterThan(20);
     const failures: string[] = [];
     try {

@@ -58,8 +58,8 @@ describe('new developments', () => {
     const [project] = await server.sql<{ id: string; name: string; stage: string; reservation: number; entrada_pct: number }>(
       "select id::text as id, name, stage, reservation::float8 as reservation, entrada_pct::float8 as entrada_pct from internal.projects where slug = 'altos-de-la-carolina'",
     );
-    const units = await server.sql<{ id: string; price_min: number; price_max: number; units_available: number }>(
-      'select id::text as id, price_min::float8 as price_min, price_max::float8 as price_max, units_available from internal.project_unit_types where project_id = $1 order by position',
+    const units = await server.sql<{ id: string; price_min: number; price_max: number; units_available: number; plan: string }>(
+      'select id::text as id, price_min::float8 as price_min, price_max::float8 as price_max, units_available, floor_plans->>0 as plan from internal.project_unit_types where project_id = $1 order by position',
       [project?.id],
     );
     for (const path of ['/projects/altos-de-la-carolina', '/es/proyectos/altos-de-la-carolina']) {
@@ -73,6 +73,17 @@ describe('new developments', () => {
       expect(rows.map((r) => r.getAttribute('data-unit'))).toEqual(units.map((u) => u.id));
       expect(rows.map((r) => text(r.querySelectorAll('td')[3]))).toEqual(units.map((u) => String(u.units_available)));
       expect(rows.map((r) => text(r.querySelectorAll('td')[2]))).toEqual(units.map((u) => `${es ? 'Desde' : 'From'} ${formatPrice(u.price_min)}`));
+      // each type's floor plan, to its full size, described in the page's language
+      for (const [i, r] of rows.entries()) {
+        const plan = r.querySelector('a[data-floor-plan] img');
+        expect(
+          plan
+            ?.closest('a')
+            ?.getAttribute('href')
+            ?.endsWith(units[i]?.plan ?? '-'),
+        ).toBe(true);
+        expect(plan?.getAttribute('alt')).toMatch(es ? /^Plano de Tipo [A-C] · / : /^Floor plan of Tipo [A-C] · /);
+      }
       const ld = [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '{}') as Record<string, unknown>);
       const offer = ld.find((b) => b['@type'] === 'Product')?.offers as Record<string, unknown>;
       expect([offer.lowPrice, offer.highPrice, offer.offerCount]).toEqual([

@@ -60,7 +60,9 @@ export function readRows(values: Record<string, string>): Row[] {
     .forEach((text, i) => {
       const cells = text.split('|').map((c) => c.trim());
       const spans = (cell: string | undefined) =>
-        [...(cell ?? '').matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).replace(/\{(listing2?|agent|project|types)\}/g, (_, k: string) => values[k] as string));
+        [...(cell ?? '').matchAll(/`([^`]+)`/g)].map((m) =>
+          (m[1] as string).replace(/\{(listing2?|agent|project|types)\}/g, (_, k: string) => values[k] as string),
+        );
       const [first, ...rest] = spans(cells[1]);
       const m = /^(GET|HEAD|POST|OPTIONS) (\/\S*)$/.exec(first ?? '');
       if (!m) return;
