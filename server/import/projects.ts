@@ -285,7 +285,7 @@ async function storeUnitTypes(q: Queryable, projectId: string, types: UnitTypeCo
 }
 
 /** A listing record's project and model (ExpProjectKey, BuilderModel): a unit of that project's type for sale. */
-export function unitOfRecord(record: FeedRecord): { project: string; model: string | null } | null {
+function unitOfRecord(record: FeedRecord): { project: string; model: string | null } | null {
   const project = text(record.ExpProjectKey, 100);
   return project ? { project, model: text(record.BuilderModel, 80) } : null;
 }
@@ -303,11 +303,7 @@ export type UnitsReport = {
  * project"); `links` also holds, with no project, the listings that were of one and no longer say
  * so. By the project's key in the same source and the type's model, case ignored.
  */
-export async function linkUnits(
-  db: Database,
-  source: string,
-  links: Array<{ key: string; project: string | null; model: string | null }>,
-): Promise<UnitsReport> {
+async function linkUnits(db: Database, source: string, links: UnitLink[]): Promise<UnitsReport> {
   if (!links.length) return { linked: 0, unlinked: 0, unmatched: [] };
   const [row] = await db.jobs.query<UnitsReport>(
     `with l as (select * from jsonb_to_recordset($2::jsonb) as x(key text, project text, model text)),
@@ -324,6 +320,36 @@ export async function linkUnits(
     [source, JSON.stringify(links)],
   );
   return row ?? { linked: 0, unlinked: 0, unmatched: [] };
+}
+
+type UnitLink = { key: string; project: string | null; model: string | null };
+
+/**
+ * A run's units of projects: `note` each listing the feed has (a unit when it names its project, or
+ * one that was and no longer says so), `link` them once the run's projects are stored.
+ */
+export async function unitLinks(db: Database, source: string) {
+  const before = new Set(
+    (await db.jobs.query<{ key: string }>('select source_key as key from internal.listings where source = $1 and unit_type_id is not null', [source])).map(
+      (r) => r.key,
+    ),
+  );
+  const links: UnitLink[] = [];
+  return {
+    note(record: FeedRecord, key: string): void {
+      const unit = unitOfRecord(record);
+      if (unit) links.push({ key, ...unit });
+      else if (before.has(key)) links.push({ key, project: null, model: null });
+    },
+    async link(log: (line: string) => void): Promise<UnitsReport> {
+      const report = await linkUnits(db, source, links);
+      if (report.linked || report.unmatched.length)
+        log(
+          `${source}: ${report.linked} listings linked to their projects' unit types, ${report.unmatched.length} name a project or model the feed does not have`,
+        );
+      return report;
+    },
+  };
 }
 
 /**

@@ -12,11 +12,10 @@ import type { Database } from '../db/database.ts';
 import {
   isProjectRecord,
   isProjectsCsv,
-  linkUnits,
   mapProject,
   projectRecordsOfCsv,
   storeProjects,
-  unitOfRecord,
+  unitLinks,
   type ImportedProject,
   type ProjectsReport,
 } from './projects.ts';
@@ -201,12 +200,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   const projects: ImportedProject[] = [];
   const refusedProjects: string[] = [];
   // the listings that are a project's units (ExpProjectKey, BuilderModel), and those that were and no longer say so
-  const units: Array<{ key: string; project: string | null; model: string | null }> = [];
-  const unitsBefore = new Set(
-    (await db.jobs.query<{ key: string }>('select source_key as key from internal.listings where source = $1 and unit_type_id is not null', [source.name])).map(
-      (r) => r.key,
-    ),
-  );
+  const units = await unitLinks(db, source.name);
   let speaksOfOpenHouses = false;
   let staged = 0;
   let newestChange: number | null = null;
@@ -257,9 +251,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
         // what a listing keeps as it came (a quarantined record keeps nothing)
         for (const note of mapped.notes) report.unknownValues[note] = (report.unknownValues[note] ?? 0) + 1;
         good.push(mapped.listing);
-        const unit = unitOfRecord(record);
-        if (unit) units.push({ key: mapped.listing.source_key, ...unit });
-        else if (unitsBefore.has(mapped.listing.source_key)) units.push({ key: mapped.listing.source_key, project: null, model: null });
+        units.note(record, mapped.listing.source_key);
         const t = mapped.listing.source_modified_at ? Date.parse(mapped.listing.source_modified_at) : NaN;
         if (Number.isFinite(t) && (newestChange === null || t > newestChange)) newestChange = t;
       } else {
@@ -367,11 +359,7 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     );
   }
   // after the projects: a unit names its type, which this run may have written
-  report.projects.units = await linkUnits(db, source.name, units);
-  if (report.projects.units.linked || report.projects.units.unmatched.length)
-    log(
-      `${source.name}: ${report.projects.units.linked} listings linked to their projects' unit types, ${report.projects.units.unmatched.length} name a project or model the feed does not have`,
-    );
+  report.projects.units = await units.link(log);
   await touchSource(db, source, whole && source.kind === 'reso', newestChange);
   log(`${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`);
 
