@@ -63,7 +63,7 @@ describe('<exp-inquiry-form>', () => {
       'e-mail error',
     );
     el.setAttribute('lang', 'es');
-    await waitFor(() => shadowAll(el, '[part="field-error"]')[0]?.textContent === 'Ingrese un correo válido, como nombre@ejemplo.com.', 3000, 'Spanish error');
+    await waitFor(() => shadowAll(el, '[part="field-error"]')[0]?.textContent === 'Escribe un correo válido, como nombre@ejemplo.com.', 3000, 'Spanish error');
     expect(submit(el).textContent).to.equal('Solicitar información');
     violations = await seriousViolations(el);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
@@ -137,7 +137,7 @@ describe('<exp-inquiry-form>', () => {
     type(el, 'name', 'Ana');
     type(el, 'email', 'ana@example.com');
     submit(el).click();
-    await waitFor(() => toasts(el).some((t) => t.includes('No se pudo enviar su solicitud. Inténtelo de nuevo.')), 8000, 'Spanish error toast');
+    await waitFor(() => toasts(el).some((t) => t.includes('No se pudo enviar tu solicitud. Inténtalo de nuevo.')), 8000, 'Spanish error toast');
   });
 
   it("shows the error when the database is down (the function's 503), and the retry carries the same idempotency key", async () => {

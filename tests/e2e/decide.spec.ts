@@ -73,7 +73,7 @@ test.describe('deciding on a listing', () => {
       const error = calculator.locator('[part="field-error"]');
       await expect(error).toHaveText(lang === 'es' ? 'De 1 a 40' : 'From 1 to 40');
       expect(await years.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
-      await expect(output).toHaveText(lang === 'es' ? 'Ingrese los tres datos para ver la cuota.' : 'Enter the three terms to see the payment.');
+      await expect(output).toHaveText(lang === 'es' ? 'Escribe los tres datos para ver la cuota.' : 'Enter the three terms to see the payment.');
       await years.fill('30');
       await expect(years).not.toHaveAttribute('aria-invalid', 'true');
       await expect(output).toContainText(perMonth(monthly({ ...biess, years: 30 })));

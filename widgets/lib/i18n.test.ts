@@ -81,4 +81,13 @@ describe('i18n', () => {
     expect(values(en).filter((v) => !String(v).trim())).toEqual([]);
     expect(values(es).filter((v) => !String(v).trim())).toEqual([]);
   });
+
+  it('speaks to the visitor in one register in Spanish: tú, never usted (docs/decisions.md #35)', () => {
+    const values = (o: object): string[] => Object.values(o).flatMap((v) => (typeof v === 'object' ? values(v) : [String(v)]));
+    // usted and the formal imperatives a page asks with; "su" stays (it is also his, her, its, their)
+    // (capitalised where the word is also a subjunctive: "que un agente encuentre" is right)
+    const formal =
+      /\b(usted(es)?|Busque|Encuentre|Pregunte|Siga|Reciba|Hable|Postule|Visite|Elija|Escriba|Guarde|Mire|Descubra|Explore|Agende|Conozca|Compre|Venda|Seleccione|Intente|Verifique|Haga|Espere|[ÚúUu]nase|[Cc]uéntenos|[Ee]nvíenos|[Ll]lámenos|[Cc]ontáctenos|[Dd]éjenos|[Ss]uscríbase|[Ii]ngrese|[Ii]nténtelo|[Ll]lámelos|[Ee]scríbales|[Rr]eúnase|[Cc]apacítese)\b/;
+    expect(values(es).filter((v) => formal.test(v))).toEqual([]);
+  });
 });
