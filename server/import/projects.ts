@@ -111,6 +111,9 @@ const AMENITIES: Record<string, string> = {
   basketballcourt: 'sports_court',
 };
 
+/** Two names of one model: case ignored, as the database's unique index and the units' link read them (lower()). */
+const sameModel = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
+
 /** RESO's UnitTypeType: the bedrooms it says, for a unit type that does not count them */
 const TYPE_BEDS: Record<string, number> = { studio: 0, efficiency: 0, onebedroom: 1, twobedroom: 2, threebedroom: 3, fourbedroomormore: 4 };
 
@@ -159,7 +162,7 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
     else if (areaMax !== null && areaMax < areaMin) reasons.push(`unit type ${label}: its area runs backwards (${areaMin} to ${areaMax} m²)`);
     if (beds === null || !Number.isInteger(beds) || beds < 0 || beds > 20) reasons.push(`unit type ${label}: no bedrooms (UnitTypeBedsTotal)`);
     const model = text(u.BuilderModel, 80);
-    if (model && types.slice(0, i).some((o) => squash(text(o.BuilderModel, 80) ?? '') === squash(model)))
+    if (model && types.slice(0, i).some((o) => sameModel(text(o.BuilderModel, 80), model)))
       reasons.push(`unit type ${label}: its BuilderModel ${model} names another type too`);
     if (priceMin && priceMax && areaMin && areaMax && beds !== null)
       unitTypes.push({
@@ -260,7 +263,7 @@ async function storeUnitTypes(q: Queryable, projectId: string, types: UnitTypeCo
   );
   const left = [...rows];
   const matched = types.map((t, i) => {
-    const at = left.findIndex((r) => (t.model ? r.model !== null && squash(r.model) === squash(t.model) : r.model === null && r.position === i));
+    const at = left.findIndex((r) => (t.model ? sameModel(r.model, t.model) : r.model === null && r.position === i));
     return at < 0 ? null : (left.splice(at, 1)[0]?.id ?? null);
   });
   if (left.length) await q.query('delete from internal.project_unit_types where id = any ($1::bigint[])', [left.map((r) => r.id)]);
