@@ -20,6 +20,7 @@ import { formatPrice } from '../../core/protocol/format.ts';
 import { listingPath } from '../../core/routes.ts';
 import en from '../../core/locales/en.json' with { type: 'json' };
 import es from '../../core/locales/es.json' with { type: 'json' };
+import { patientFetch } from '../support/patient-fetch.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { migratedDatabase } from '../support/postgres.ts';
 
@@ -549,14 +550,7 @@ describe('pages as crawlers read them', () => {
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         for (let url = queue.shift(); url; url = queue.shift()) {
-          let res = await fetch(url, { method: 'HEAD', redirect: 'manual' });
-          for (let retry = 0; retry < 5 && (res.status === 429 || res.status === 503); retry++) {
-            const wait = Number(res.headers.get('retry-after'));
-            expect(wait, `${res.status} ${url} without Retry-After`).toBeGreaterThan(0);
-            waits.push(`${res.status} ${url}`);
-            await new Promise((r) => setTimeout(r, wait * 1000));
-            res = await fetch(url, { method: 'HEAD', redirect: 'manual' });
-          }
+          const res = await patientFetch(url, { method: 'HEAD', redirect: 'manual' }, waits);
           if (res.status !== 200) failures.push(`${res.status} ${url}`);
         }
       }),
