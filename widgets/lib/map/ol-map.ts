@@ -2,34 +2,31 @@
  * The OpenLayers map, in its own lazily loaded chunk: the controller that map-panel.tsx drives.
  * It composes the map's behaviours, one module each: the pins (clustered in the browser above 10:
  * ol-pins.ts, ol-cluster.ts), the database's cells (ol-cells.ts; what to ask for and when:
- * cell-loader.ts), pins that share a spot spread out (ol-spread.ts) and the popup (ol-popup.ts),
- * over the outline and with the interactions of map-base.ts (how each feature is drawn:
- * map-styles.ts). It holds the view, finds what is under the pointer for a click or a hover (both
- * ways), and tells the visitor's own moves from ours for 'Search this area'.
+ * cell-loader.ts), pins that share a spot spread out (ol-spread.ts), the popup (ol-popup.ts), what
+ * the pointer does (ol-pointer.ts) and how the view moves (ol-moves.ts), over the outline and with
+ * the interactions of map-base.ts (how each feature is drawn: map-styles.ts).
  */
-import Feature from 'ol/Feature.js';
+import type Feature from 'ol/Feature.js';
 import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
-import { boundingExtent, buffer, getCenter, getHeight, getWidth, isEmpty, type Extent } from 'ol/extent.js';
-import Point from 'ol/geom/Point.js';
+import { boundingExtent, isEmpty, type Extent } from 'ol/extent.js';
+import type Point from 'ol/geom/Point.js';
 import TileLayer from 'ol/layer/Tile.js';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
 import XYZ from 'ol/source/XYZ.js';
 import type { CellLoader } from './cell-loader.ts';
 import { ecuadorOutline, interactions, OSM_TILES } from './map-base.ts';
 import { prepareMap } from './map-styles.ts';
-import { createCells } from './ol-cells.ts';
-import { createPins, pinLabel, type PinHit } from './ol-pins.ts';
+import { createCells, type CellLayer } from './ol-cells.ts';
+import { DEFAULT_ZOOM, QUITO_CENTER, createMoves } from './ol-moves.ts';
+import { createPins, type PinLayers } from './ol-pins.ts';
+import { listenToPointer } from './ol-pointer.ts';
 import { createPopup } from './ol-popup.ts';
 import { createSpread } from './ol-spread.ts';
 
 export { prepareMap };
 export type { CellLoader };
 
-/** where the map opens before it knows where the listings are: Quito (core/protocol/places.ts QUITO), as [lng, lat]; written here so the map chunk does not take the places table */
-const QUITO_CENTER: [number, number] = [-78.4678, -0.1807];
-const DEFAULT_ZOOM = 12;
-const FIT_MAX_ZOOM = 16;
 /** more pins than this are clustered (docs/product.md §9) */
 export const CLUSTER_ABOVE = 10;
 
@@ -131,127 +128,16 @@ export function createMap(options: MapOptions): MapController {
     interactions: interactions(),
   });
 
-  let programmatic = 0;
-  const viewState = () => `${view.getCenter()?.join(',')}|${view.getResolution()}|${view.getRotation()}`;
-  const asProgram = (fn: () => void) => {
-    const before = viewState();
-    programmatic++;
-    fn();
-    // a change that leaves the view where it was (a fit to the bounds it already shows) ends no
-    // move: waiting for a moveend would take the visitor's next gesture for ours
-    if (!view.getAnimating() && viewState() === before) {
-      programmatic--;
-      return;
-    }
-    // the view settles after animations; moveend of our own changes is not the visitor's
-    map.once('moveend', () => setTimeout(() => (programmatic = Math.max(0, programmatic - 1)), 0));
-  };
-  /** fits the view to what is drawn (Web Mercator), or opens on Quito when nothing is */
-  const fitTo = (extent: Extent) => asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 }));
-  const fitEmpty = () => asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 }));
-  /** zooms towards a cluster's or a cell's listings, at most 4 zooms closer */
-  const zoomInto = (extent: Extent, zoom: number) =>
-    asProgram(() => view.fit(buffer(extent, 1), { duration: 400, padding: [60, 60, 60, 60], maxZoom: Math.min(view.getMaxZoom(), zoom + 4) }));
-  // only a pan or zoom of the visitor's own counts as moved (not a resize of the window, not a fit)
-  let gesture = false;
-  const onGesture = () => {
-    gesture = true;
-  };
-  const gestureTarget = map.getViewport() as HTMLElement;
-  for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const)
-    gestureTarget.addEventListener(type, onGesture, { passive: true, capture: true });
-  const onMoveEnd = () => {
+  const moves = createMoves(map, view, (byVisitor) => {
     spread.clear();
     if (cells.active) cells.schedule();
-    if (!programmatic && gesture) options.onUserMove();
-    if (!programmatic) gesture = false;
-  };
-  map.on('moveend', onMoveEnd);
-
+    if (byVisitor) options.onUserMove();
+  });
+  const { fitTo, fitEmpty } = moves;
+  const stopPointer = listenToPointer({ map, view, pins, cells, spread, moves }, options);
   // the latest setPins or setCells: an older setPins still making its features gives up
   let pinsTicket = 0;
   let disposed = false;
-  type Hit = PinHit & { cell?: Feature<Point> };
-  const pinAt = (pixel: number[]): Hit | undefined => {
-    let hit: Hit | undefined;
-    map.forEachFeatureAtPixel(
-      pixel,
-      (f, layer) => {
-        if (layer === spread.layer) {
-          hit = spread.hit(f as Feature);
-          return hit ? true : undefined;
-        }
-        if (layer === cells.layer) {
-          hit = (f.get('count') as number) === 1 ? { id: f.get('id') as string } : { cell: f as Feature<Point> };
-          return true;
-        }
-        hit = pins.hit(f as Feature);
-        return true;
-      },
-      { hitTolerance: 4, layerFilter: (l) => pins.owns(l) || l === spread.layer || l === cells.layer },
-    );
-    return hit;
-  };
-
-  map.on('singleclick', (e) => {
-    // while the visitor draws an area (ol-draw.ts) a click is a corner, not a pin
-    if (map.get('expDrawing')) return;
-    const hit = pinAt(e.pixel);
-    if (!hit) {
-      spread.clear();
-      return;
-    }
-    if (hit.id) {
-      options.onPinClick(hit.id);
-      return;
-    }
-    if (hit.cell) {
-      // a cell zooms to its listings' bounds; on one spot (or at the last zooms) they spread out
-      const [w, s, e, n] = hit.cell.get('bounds') as [number, number, number, number];
-      const extent = boundingExtent([fromLonLat([w, s]), fromLonLat([e, n])]);
-      const zoom = view.getZoom() ?? DEFAULT_ZOOM;
-      if ((getWidth(extent) < 1 && getHeight(extent) < 1) || zoom >= (view.getMaxZoom() ?? 19) - 1) {
-        const at = (hit.cell.getGeometry() as Point).getCoordinates();
-        options
-          .onExpand?.(hit.cell.get('bounds') as [number, number, number, number])
-          .then((list) =>
-            spread.spread(
-              list.map((p) => new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: pinLabel(p), approximate: p.approximate })),
-              at,
-            ),
-          )
-          .catch((error: unknown) => console.warn('[exp] the listings of a cluster did not load:', error));
-      } else zoomInto(extent, zoom);
-      return;
-    }
-    const members = hit.cluster ?? [];
-    const extent = boundingExtent(members.map((m) => (m.getGeometry() as Point).getCoordinates()));
-    const zoom = view.getZoom() ?? DEFAULT_ZOOM;
-    // a cluster zooms in while zooming can still separate its pins; on one spot they spread out
-    if (getWidth(extent) < 1 && getHeight(extent) < 1) spread.spread(members, getCenter(extent));
-    else if (zoom >= (view.getMaxZoom() ?? 19) - 1) spread.spread(members, getCenter(extent));
-    else zoomInto(extent, zoom);
-  });
-
-  let hovered: string | null = null;
-  map.on('pointermove', (e) => {
-    if (e.dragging || map.get('expDrawing')) return;
-    const hit = pinAt(e.pixel);
-    options.target.style.cursor = hit ? 'pointer' : '';
-    const id = hit?.id ?? null;
-    if (id !== hovered) {
-      hovered = id;
-      options.onHover(id);
-    }
-  });
-  const onLeave = () => {
-    if (hovered !== null) {
-      hovered = null;
-      options.onHover(null);
-    }
-  };
-  const viewport = map.getViewport() as HTMLElement | undefined;
-  viewport?.addEventListener('pointerleave', onLeave);
 
   /** the cells instead of the pins, or the pins instead of the cells */
   const showCells = (on: boolean) => {
@@ -322,41 +208,42 @@ export function createMap(options: MapOptions): MapController {
     dispose() {
       disposed = true;
       cells.stop();
-      viewport?.removeEventListener('pointerleave', onLeave);
-      map.un('moveend', onMoveEnd);
-      for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) gestureTarget.removeEventListener(type, onGesture, { capture: true });
+      stopPointer();
+      moves.dispose();
       popup.show(null);
       map.setTarget(undefined);
       map.dispose();
     },
   };
-  if (import.meta.env.EXP_TEST_HOOKS) {
-    const hooks: MapTestHooks = {
-      stats() {
-        if (cells.active) {
-          const counts = cells.source.getFeatures().map((f) => f.get('count') as number);
-          return { clusters: counts.filter((n) => n > 1), singles: counts.filter((n) => n === 1).length };
-        }
-        if (!pins.clustered) return { clusters: [], singles: pins.source.getFeatures().length };
-        const all = pins.clusters?.source.getFeatures() ?? [];
-        const sizes = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
-        return { clusters: sizes, singles: all.length - sizes.length };
-      },
-      pixelOf(id) {
-        const f = featureOf(id);
-        const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
-        return px ? [px[0]!, px[1]!] : undefined;
-      },
-      pixelAt(lng, lat) {
-        const px = map.getPixelFromCoordinate(fromLonLat([lng, lat]));
-        return [px[0]!, px[1]!];
-      },
-      singleLabels() {
-        const drawn = cells.active ? cells.source.getFeatures().filter((f) => f.get('count') === 1) : pins.source.getFeatures();
-        return drawn.map((f) => String(f.get('label')));
-      },
-    };
-    Object.assign(controller, hooks);
-  }
+  if (import.meta.env.EXP_TEST_HOOKS) Object.assign(controller, testHooks(map, pins, cells, featureOf));
   return controller;
+}
+
+/** The test build's view into the map (import.meta.env.EXP_TEST_HOOKS: never in the production bundle). */
+function testHooks(map: OlMap, pins: PinLayers, cells: CellLayer, featureOf: (id: string) => Feature<Point> | null): MapTestHooks {
+  return {
+    stats() {
+      if (cells.active) {
+        const counts = cells.source.getFeatures().map((f) => f.get('count') as number);
+        return { clusters: counts.filter((n) => n > 1), singles: counts.filter((n) => n === 1).length };
+      }
+      if (!pins.clustered) return { clusters: [], singles: pins.source.getFeatures().length };
+      const all = pins.clusters?.source.getFeatures() ?? [];
+      const sizes = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
+      return { clusters: sizes, singles: all.length - sizes.length };
+    },
+    pixelOf(id) {
+      const f = featureOf(id);
+      const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
+      return px ? [px[0]!, px[1]!] : undefined;
+    },
+    pixelAt(lng, lat) {
+      const px = map.getPixelFromCoordinate(fromLonLat([lng, lat]));
+      return [px[0]!, px[1]!];
+    },
+    singleLabels() {
+      const drawn = cells.active ? cells.source.getFeatures().filter((f) => f.get('count') === 1) : pins.source.getFeatures();
+      return drawn.map((f) => String(f.get('label')));
+    },
+  };
 }
