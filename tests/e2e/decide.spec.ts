@@ -4,17 +4,15 @@
  * the listings most like it, in the dialog and as links in the page's HTML. Screenshots at 1366, 390
  * and 320 px.
  */
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { monthlyPayment } from '../../core/protocol/payment.ts';
 import { listingPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
-import { expect, localeText, seriousAxeViolations, setClock, test, unstyled } from './fixtures.ts';
+import { expect, localeText, seriousAxeViolations, setClock, test, unstyled, screenshotDir } from './fixtures.ts';
 
-const shots = resolve(import.meta.dirname, '../../.cache/screenshots/decide');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotDir('decide');
 
 type Row = { id: string; title: string; price: string };
 

@@ -4,15 +4,14 @@
  * our own site, its events reach the page, nothing leaks into the page, no console errors; and
  * what a partner's page downloads, against the budgets.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { pixelDifference } from '../support/pixels.ts';
 import { pageWeight, WEIGHT_BUDGETS } from '../support/weight.ts';
-import { ACTIVE, expect, fmt, PLACE_TEXT, test } from './fixtures.ts';
+import { ACTIVE, expect, fmt, PLACE_TEXT, test, screenshotDir } from './fixtures.ts';
 
-const shots = resolve(import.meta.dirname, '../../.cache/screenshots/demo');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotDir('demo');
 
 /** the host page's own globals on the hostile demo (its React app and libraries) */
 const HOST_GLOBALS = ['React', 'ReactDOM', 'i18next', 'HostApp'];

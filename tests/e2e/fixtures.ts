@@ -3,7 +3,7 @@
  * PostgreSQL database in each worker, with privileged SQL for the expected answers, and page helpers that see through shadow
  * roots.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
@@ -40,6 +40,13 @@ export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer 
 });
 
 export { expect };
+
+/** The folder under .cache/screenshots/ where a spec leaves its screenshots for a person to look at (made if missing). */
+export function screenshotDir(name: string): string {
+  const dir = resolve(import.meta.dirname, '../../.cache/screenshots', name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /** A browser context's clock (its pages' Date) at the run's instant, the servers' clock, running on from there. */
 export async function setClock(context: BrowserContext): Promise<BrowserContext> {

@@ -5,15 +5,13 @@
  * agent actions, inquiry form); sharing uses the system sheet where there is one, else WhatsApp,
  * e-mail and copy; the 404/410 page leads to similar listings. Screenshots at 1366, 390 and 320 px.
  */
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { listingPath } from '../../core/routes.ts';
-import { centred, englishOnlyPhrases, expect, seriousAxeViolations, tabOpenedBy, test, visibleText } from './fixtures.ts';
+import { centred, englishOnlyPhrases, expect, seriousAxeViolations, tabOpenedBy, test, visibleText, screenshotDir } from './fixtures.ts';
 
-const shots = resolve(import.meta.dirname, '../../.cache/screenshots/listing');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotDir('listing');
 
 const ACTIVE = "status = '1' and country_code = 'EC'";
 

@@ -14,9 +14,9 @@ import { NOTICE_SECTIONS } from '../../core/protocol/privacy.ts';
 import { withdrawLink } from '../../core/functions/privacy/consents.ts';
 import { SITE } from '../../core/site.ts';
 import { until } from '../support/until.ts';
-import { expect, seriousAxeViolations, test } from './fixtures.ts';
+import { expect, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
 
-const shots = resolve(import.meta.dirname, '../../.cache/screenshots/privacy');
+const shots = screenshotDir('privacy');
 const HER = { name: 'Inés Borrable', email: 'ines.borrable@example.com', phone: '+593 99 765 4321' };
 
 test.describe("privacy under Ecuador's law", () => {

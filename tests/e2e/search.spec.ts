@@ -3,12 +3,23 @@
  * SQL, the URL state, the detail dialog, Spanish, accessibility, the map's fallback and
  * 'Search this area', and screenshots for a person to look at.
  */
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ACTIVE, cardIds, centred, englishOnlyPhrases, expect, fmt, PLACE_TEXT, search, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import {
+  ACTIVE,
+  cardIds,
+  centred,
+  englishOnlyPhrases,
+  expect,
+  fmt,
+  PLACE_TEXT,
+  search,
+  seriousAxeViolations,
+  test,
+  visibleText,
+  screenshotDir,
+} from './fixtures.ts';
 
-const shots = resolve(import.meta.dirname, '../../.cache/screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotDir('');
 
 test.describe('property search', () => {
   test('a search with every filter shows exactly the count SQL gives', async ({ page, data, consoleErrors }) => {

@@ -12,13 +12,13 @@ import { join, resolve } from 'node:path';
 import ICAL from 'ical.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Page } from '@playwright/test';
-import { ACTIVE, cardIds, expect, fmt, openSearch, seriousAxeViolations, test } from './fixtures.ts';
+import { ACTIVE, cardIds, expect, fmt, openSearch, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
 import { listingPath } from '../../core/routes.ts';
 import { until } from '../support/until.ts';
 
 type Row = Record<string, unknown>;
 
-const shots = resolve(import.meta.dirname, '../../.cache/screenshots/visits');
+const shots = screenshotDir('visits');
 
 /** The mails the server wrote, parsed. */
 async function mails(dir: string): Promise<ParsedMail[]> {
