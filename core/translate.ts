@@ -31,7 +31,9 @@ const I18N_OPTIONS: InitOptions = {
   fallbackLng: false,
   defaultNS: 'translation',
   ns: ['translation'],
-  // a key is a dotted path, never `namespace:key` (a colon in a key is part of the key)
+  // a key is a dotted path, never `namespace:key` (a colon in a key is part of the key); the dot said
+  // although it is the default, so that i18next does not test each key for natural language first
+  keySeparator: '.',
   nsSeparator: false,
   interpolation: { escapeValue: false, skipOnVariables: true },
   returnNull: false,
@@ -50,17 +52,53 @@ export function createI18n(resources: Partial<Record<string, Dict>>, lng = Objec
   return instance;
 }
 
+/**
+ * The texts an instance made, by language, key and values: a card's labels are asked for again at
+ * each render, and i18next takes some 10 µs a call to resolve, pluralise and fill one (a search
+ * page's first render asked for thousands). Emptied when texts are added or removed (a language or
+ * an element's texts arriving), and when it grows past a bound (a server renders many prices).
+ */
+const made = new WeakMap<i18n, Map<string, string>>();
+const MADE_AT_MOST = 5000;
+
+function madeTexts(instance: i18n): Map<string, string> {
+  let texts = made.get(instance);
+  if (!texts) {
+    const fresh = new Map<string, string>();
+    made.set(instance, fresh);
+    const forget = () => fresh.clear();
+    instance.store.on('added', forget);
+    instance.store.on('removed', forget);
+    texts = fresh;
+  }
+  if (texts.size > MADE_AT_MOST) texts.clear();
+  return texts;
+}
+
+/** The values a text's address can be made of: plain values and text references, nothing else is remembered. */
+const plain = (params: Record<string, unknown>) =>
+  Object.values(params).every((v) => v == null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || isTextRef(v));
+
 /** An instance's translation function for one language, `{ $t: key }` values translated first. */
 export function fixedT(instance: i18n, lang: string): Translate {
   // the instance's own t with the language as an option: getFixedT's function copies every option
   // of the instance at each call, which was half the time of rendering a server page of a hundred texts
   const bare = { lng: lang };
   const translate: Translate = (key, params) => {
-    if (!params) return String(instance.t(key, bare));
-    const values: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(params)) values[name] = isTextRef(value) ? translate(value.$t) : value;
-    values.lng = lang;
-    return String(instance.t(key, values));
+    const address = !params ? `${lang}\u0001${key}` : plain(params) ? `${lang}\u0001${key}\u0001${JSON.stringify(params)}` : undefined;
+    const texts = madeTexts(instance);
+    const known = address === undefined ? undefined : texts.get(address);
+    if (known !== undefined) return known;
+    let text: string;
+    if (!params) text = String(instance.t(key, bare));
+    else {
+      const values: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(params)) values[name] = isTextRef(value) ? translate(value.$t) : value;
+      values.lng = lang;
+      text = String(instance.t(key, values));
+    }
+    if (address !== undefined) texts.set(address, text);
+    return text;
   };
   return translate;
 }

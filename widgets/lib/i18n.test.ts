@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import en from '../../core/locales/en.json';
 import es from '../../core/locales/es.json';
-import { addTexts, langOf, translator } from './i18n.ts';
+import { addPageTexts, addTexts, langOf, translator } from './i18n.ts';
 import { normaliseLang } from '../../core/lang.ts';
-import { translatorFor } from '../../core/translate.ts';
+import { createI18n, fixedT, translatorFor } from '../../core/translate.ts';
 import { completePlurals } from '../../scripts/locale-plurals.ts';
 
 function keys(obj: object, prefix = ''): string[] {
@@ -48,6 +48,30 @@ describe('i18n', () => {
     // an element's texts never replace what is already there
     addTexts({ testOnly: { english: 'Other' } });
     expect(translator('en')('testOnly.english')).toBe('Only English');
+  });
+
+  it('remembers the texts it made, and forgets them when texts arrive: a missing key asked for before its texts came, a language overwritten, a count or a value changed', () => {
+    const en = translator('en');
+    expect(en('testLater.hello', { name: 'Ana' })).toBe('testLater.hello');
+    expect(en('testLater.plain')).toBe('testLater.plain');
+    addTexts({ testLater: { hello: 'Hello {{name}}', plain: 'Plain', n_one: 'one {{what}}', n_other: '{{count}} {{what}}', site: 'in {{city}}' } });
+    expect(en('testLater.hello', { name: 'Ana' })).toBe('Hello Ana');
+    expect(en('testLater.hello', { name: 'Bea' })).toBe('Hello Bea');
+    expect(en('testLater.plain')).toBe('Plain');
+    expect(en('testLater.n', { count: 1, what: 'home' })).toBe('one home');
+    expect(en('testLater.n', { count: 4, what: 'home' })).toBe('4 home');
+    // a value that is itself a text: the text, as it is now
+    expect(en('testLater.site', { city: { $t: 'testLater.plain' } })).toBe('in Plain');
+    const es = translator('es');
+    expect(es('testLater.plain')).toBe('testLater.plain');
+    addPageTexts('es', { testLater: { plain: 'Sencillo' } });
+    expect(es('testLater.plain')).toBe('Sencillo');
+    // a language's file arriving overwrites what was there (i18n.ts loadLang): what was made from it is made again
+    const own = createI18n({ es: { a: { b: 'antes' } } }, 'es');
+    const t = fixedT(own, 'es');
+    expect(t('a.b')).toBe('antes');
+    own.addResourceBundle('es', 'translation', { a: { b: 'después' } }, true, true);
+    expect(t('a.b')).toBe('después');
   });
 
   it('picks the plural form of the language and fills placeholders', () => {
