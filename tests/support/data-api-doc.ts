@@ -1,7 +1,7 @@
 /**
  * docs/data-api.md's tables as requests and what PostgREST answers to each (tests/contract/
- * data-api.test.ts holds our server to them; tests/contract/privileges.test.ts again on a database
- * prepared and migrated as a hosted project's).
+ * data-api.test.ts holds our server to them; tests/contract/privileges-data-api.test.ts again on a
+ * database prepared and migrated as a hosted project's).
  */
 import { readFileSync } from 'node:fs';
 

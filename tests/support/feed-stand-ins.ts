@@ -1,5 +1,6 @@
 /**
- * Stand-ins for the servers an import talks to (tests/contract/import.test.ts, bench/import.ts):
+ * Stand-ins for the servers an import talks to (tests/contract/import-*.test.ts, through
+ * importer.ts; bench/import.ts):
  *  - a RESO Web API (OData) with the calls the importer makes: `Property` filtered by
  *    ModificationTimestamp, ordered, paged by `$top`/`$skip` and `@odata.nextLink`, Media (and PropertyUnitTypes, OpenHouse) only when expanded,
  *    `$select=ListingKey`; `OpenHouse` filtered by OpenHouseEndTime (when the test gives it one); a bearer token; faults to play (a 429 with Retry-After, a 500, an HTML

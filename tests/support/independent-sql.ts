@@ -1,7 +1,7 @@
 /**
  * The search's rules written in SQL apart from the migrations, for the tests that hold the data
- * server to them (tests/contract/rest.test.ts, the e2e specs): what counts as active, what the free
- * text reads, what the words "piscina" and "pool" find.
+ * server to them (tests/contract/rest-*.test.ts, the e2e specs): what counts as active, what the
+ * free text reads, what the words "piscina" and "pool" find.
  */
 
 /** An active listing of the site, for sale or for rent (internal.listings.is_public): its page, the sitemaps. */

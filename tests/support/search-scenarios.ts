@@ -1,7 +1,8 @@
 /**
- * The searches the contract suites hold the data API to (tests/contract/rest.test.ts, and
- * privileges.test.ts on a database prepared as a hosted project's): each a search's filters as the
- * widget sends them, and the same conditions written apart in SQL over active EC listings.
+ * The searches the contract suites hold the data API to (tests/contract/rest-widget-calls.test.ts,
+ * and privileges-data-api.test.ts on a database prepared as a hosted project's): each a search's
+ * filters as the widget sends them, and the same conditions written apart in SQL over active EC
+ * listings.
  */
 import type { SearchFilters } from '../../widgets/lib/data/listings.ts';
 import { FOR_SALE, PLACE_TEXT, POOL, WORDS_TEXT } from './independent-sql.ts';

@@ -3,9 +3,8 @@
  * owner reaches that agent (the listing's agent gets a copy only when the deployment says so),
  * with where it came from in the mail and the webhook; a forged owner is refused; signed webhooks
  * (verified with the `standardwebhooks` package) survive an endpoint's outage and are never taken
- * twice; alerts' lead notices and webhooks follow the owner. Against our server (Node,
- * copies on) and the deployed function (Deno, PostgreSQL, copies off, the default); then a server
- * process killed with deliveries waiting and started again.
+ * twice; an endpoint on no public https address, or removed, is sent nothing. Against our server
+ * (Node, copies on) and the deployed function (Deno, PostgreSQL, copies off, the default).
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,30 +12,14 @@ import type { Database } from '../../server/db/database.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
 import { addEndpoint, removeEndpoint, webhookReport } from '../../server/webhooks/endpoints.ts';
-import { issueToken } from '../../core/functions/alerts/tokens.ts';
+import { SITE } from '../support/deliveries.ts';
 import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
+import { key, PAGE_ORIGIN, seq, sleep, until } from '../support/leads.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { stopAll } from '../support/stop-all.ts';
-import { inquiryBody } from '../support/inquiry.ts';
-import { TEAM, useDeliveries } from '../support/deliveries.ts';
-
-const SITE = 'https://expecuador.example';
-const PAGE_ORIGIN = 'https://agente-maria.example';
-let seq = 0;
-const key = () => `lead-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 10)}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(probe: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await sleep(50);
-  }
-}
 
 interface Target {
   functionsUrl: string;
@@ -346,135 +329,4 @@ describe.each([
       await other.close();
     }
   });
-});
-
-describe('leads: alerts follow the owner (our server)', () => {
-  const d = useDeliveries(['alert.confirmed', 'alert.unsubscribed'], { alerts: { teamInbox: TEAM } });
-
-  const subscribe = (over: Record<string, unknown>) =>
-    fetch(`${d.server.url}/functions/v1/saved-searches`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: PAGE_ORIGIN, ...clientHeaders(`10.8.0.${++seq % 250}`) },
-      body: JSON.stringify({
-        action: 'subscribe',
-        email: 'comprador@example.com',
-        filters: { city: 'Quito' },
-        frequency: 'daily',
-        lang: 'es',
-        idempotencyKey: key(),
-        website: '',
-        ...over,
-      }),
-    });
-
-  it('tells the owner (not the team) of a confirmed alert, with where it came from; the CRM hears of the confirmation and the unsubscription; a forged owner is refused', async () => {
-    const [owner] = (await d.server.sql<{ id: string; email: string }>(
-      "select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1",
-    )) as [{ id: string; email: string }];
-    expect((await subscribe({ leadAgentId: 'agent@example.com' })).status).toBe(400);
-    expect(await (await subscribe({ leadAgentId: '99999999' })).json()).toMatchObject({ fields: { leadAgentId: 'invalid' } });
-    const res = await subscribe({
-      leadAgentId: owner.id,
-      source: { page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } },
-    });
-    expect(res.status).toBe(200);
-    await d.server.drainOutbox();
-    await until(() => d.smtp.mails.some((m) => m.to.includes('comprador@example.com')));
-    const confirmMail = d.smtp.mails.find((m) => m.to.includes('comprador@example.com')) as (typeof d.smtp.mails)[number];
-    const token = /alerts\/confirm\?token=([\w-]+)/.exec(confirmMail.text)?.[1];
-    expect(token).toBeDefined();
-    const confirmed = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ action: 'confirm', token }),
-    });
-    expect(confirmed.status).toBe(200);
-    await d.server.drainOutbox();
-    await until(() => d.smtp.mails.some((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase())));
-    const notice = d.smtp.mails.find((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase()));
-    expect(notice?.text).toContain(`Sitio / Site: ${PAGE_ORIGIN}`);
-    expect(notice?.text).toContain('Campaña / Campaign: alertas');
-    expect(d.smtp.mails.some((m) => m.envelopeTo.includes('equipo@expecuador.example'))).toBe(false);
-    const event = await d.event((body) => body.includes('"alert.confirmed"'));
-    expect(d.hooks.deliveries).toHaveLength(1);
-    expect(event).toMatchObject({
-      type: 'alert.confirmed',
-      data: {
-        email: 'comprador@example.com',
-        frequency: 'daily',
-        status: 'active',
-        lead_agent_id: owner.id,
-        attribution: { origin: PAGE_ORIGIN, page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } },
-      },
-    });
-
-    // unsubscribing (the link an alert mail carries)
-    const [search] = await d.server.sql<{ id: string }>(
-      "select id::text as id from internal.saved_searches where email = 'comprador@example.com' and status = 'active'",
-    );
-    const unsubscribeToken = await issueToken(
-      { query: (text, params) => d.server.sql(text, params ? [...params] : []) },
-      String(search?.id),
-      'unsubscribe',
-      null,
-    );
-    const gone = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ action: 'unsubscribe', token: unsubscribeToken }),
-    });
-    expect(gone.status).toBe(200);
-    await d.server.drainOutbox();
-    const left = await d.event((body) => body.includes('"alert.unsubscribed"'));
-    expect(d.hooks.deliveries).toHaveLength(2);
-    expect(left).toMatchObject({
-      type: 'alert.unsubscribed',
-      data: { id: search?.id, email: 'comprador@example.com', status: 'unsubscribed', lead_agent_id: owner.id },
-    });
-  });
-});
-
-describe('leads: webhooks waiting when the server is killed are delivered after it starts again, each taken once', () => {
-  let postgres: PostgresServer;
-  let db: Database;
-  let server: ServerProcess | undefined;
-  let hooks: WebhookReceiver;
-  let secret: string;
-  beforeAll(async () => {
-    postgres = await startPostgres();
-    db = await openPostgres(postgres.url);
-    await migrate(db);
-    hooks = await startWebhookReceiver();
-    secret = (await addEndpoint(db, { url: hooks.url, events: ['inquiry.created'], dev: true })).secret;
-  }, 120_000);
-  afterAll(() => stopAll(server, hooks, db, postgres));
-
-  it('delivers within 30 s of the restart', async () => {
-    const env = { DATABASE_URL: postgres.url, SEED_LISTINGS: '200', TRUST_PROXY: '1' };
-    server = await startServerProcess(env);
-    await server.waitFor(/data API ready/);
-    hooks.mode = 'down';
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.6.0.${i + 1}` },
-        body: JSON.stringify(inquiryBody({ message: `Consulta ${i}` })),
-      });
-      ids.push(String(((await res.json()) as { id: string }).id));
-    }
-    await until(() => ids.every((id) => hooks.deliveries.some((d) => d.body.includes(id))), 20_000);
-    await server.kill();
-    hooks.mode = 'ok';
-    const restarted = Date.now();
-    server = await startServerProcess(env, { port: server.port });
-    await until(() => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))), 30_000);
-    expect(Date.now() - restarted).toBeLessThanOrEqual(30_000);
-    await sleep(3000);
-    const taken = hooks.taken();
-    for (const d of hooks.deliveries) if (d.answered === 200) expect(taken.get(String(d.headers['webhook-id']))).toBe(1);
-    expect([...taken.values()]).toEqual([1, 1, 1]);
-    for (const d of hooks.deliveries)
-      expect((new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string }).type).toBe('inquiry.created');
-  }, 120_000);
 });

@@ -1,140 +1,28 @@
 /**
- * send-property-inquiry against a real SMTP server in this process: the right recipient and
- * message, nothing lost while SMTP is down, nothing sent twice, no open relay, rate limits, bad
- * bodies, CORS, the body of call 5 (docs/product.md §7) as it is. The same suite runs twice: against our Node server and against the deployed function itself under Deno (over PostgreSQL with the
- * migrations applied). Then, on our server over PostgreSQL: the database away, and a load of 500.
+ * send-property-inquiry delivers (docs/leads.md), against a real SMTP server in this process: the
+ * right recipient and message, never a stranger's address, nothing sent twice, nothing lost while
+ * SMTP is down, CORS, the body of call 5 (docs/product.md §7) as it is. The same suite runs twice
+ * (tests/support/inquiry-targets.ts): against our Node server and against the deployed function
+ * itself under Deno (over PostgreSQL with the migrations applied). Then, on our server over
+ * PostgreSQL: the database away, and a load of 500.
  */
 import { FunctionsClient } from '@supabase/functions-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
-import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
-import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
-import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { listingPath } from '../../core/routes.ts';
+import { body, key, post, serverTarget, TARGETS, withSmtp, type Target } from '../support/inquiry-targets.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { clientHeaders, pausable, startTestServer, type TestServer } from '../support/servers.ts';
-import { listingPath } from '../../core/routes.ts';
 import { stopAll } from '../support/stop-all.ts';
 import { until } from '../support/until.ts';
 
-let keySeq = 0;
-const key = () => `test-${Date.now().toString(36)}-${++keySeq}-${Math.random().toString(36).slice(2, 8)}`;
-
-function body(over: Record<string, unknown> = {}) {
-  return {
-    name: 'Lucía Pérez',
-    email: 'lucia.perez@example.com',
-    phone: '+593 99 123 4567',
-    message: 'Hola, ¿sigue disponible? Me interesa visitarla este sábado.',
-    propertyTitle: 'Whatever the page says',
-    propertyAddress: 'Somewhere',
-    propertyPrice: '$1',
-    recipientEmail: '',
-    idempotencyKey: key(),
-    lang: 'es',
-    website: '',
-    ...over,
-  };
-}
-
-/** Where the suite sends inquiries: our server, or the Deno function. */
-interface Target {
-  /** the functions base URL, as a Supabase client knows it (…/functions/v1) */
-  functionsUrl: string;
-  sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** a privileged transaction of the test's own (to hold a lock while requests come) */
-  transaction: Database['transaction'];
-  /** deliver what is due now (our server's worker; the Deno function's scheduled call) */
-  drainOutbox(): Promise<unknown>;
-  /** the database, to stop and start (the Deno target's own PostgreSQL) */
-  postgres?: PostgresServer;
-  close(): Promise<void>;
-}
-
-async function post(target: Target, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${target.functionsUrl}/send-property-inquiry`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  });
-  return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
-}
-
-const SITE = 'https://expecuador.example';
-const FROM = '"eXp Realty Ecuador" <no-reply@expecuador.example>';
-
-async function nodeTarget(smtp: TestSmtp): Promise<Target> {
-  const server: TestServer = await startTestServer('postgres', {
-    trustProxy: { hops: 1 },
-    mail: { smtpUrl: smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
-  });
-  return {
-    functionsUrl: `${server.url}/functions/v1`,
-    sql: server.sql,
-    transaction: (fn, o) => server.db.transaction(fn, o),
-    drainOutbox: () => server.drainOutbox(),
-    close: () => server.close(),
-  };
-}
-
-async function denoTarget(smtp: TestSmtp): Promise<Target> {
-  const postgres = await startPostgres();
-  let db: Database | undefined;
-  let fn: DenoFunction | undefined;
-  try {
-    db = await openPostgres(postgres.url);
-    await migrate(db);
-    await seedIfEmpty(db);
-    fn = await startDenoFunction({ SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, INQUIRY_RATE_LIMIT: '5' });
-  } catch (error) {
-    await db?.close();
-    await postgres.stop();
-    throw error;
-  }
-  const admin = db;
-  const deno = fn;
-  return {
-    functionsUrl: deno.url,
-    sql: (text, params = []) => admin.admin.query(text, params),
-    transaction: (fn, o) => admin.transaction(fn, o),
-    drainOutbox: () => deno.drain(),
-    postgres,
-    async close() {
-      await deno.stop();
-      await admin.close();
-      await postgres.stop();
-    },
-  };
-}
-
-/** Our server told that its edge sets cf-connecting-ip, as a function's platform does, for requests that come without it. */
-async function startUnvouched(): Promise<Target> {
-  const server = await startTestServer('postgres', { trustProxy: { header: 'cf-connecting-ip' } });
-  return {
-    functionsUrl: `${server.url}/functions/v1`,
-    sql: server.sql,
-    transaction: (fn, o) => server.db.transaction(fn, o),
-    drainOutbox: () => server.drainOutbox(),
-    close: () => server.close(),
-  };
-}
-
-describe.each([
-  ['our server (Node)', nodeTarget, false],
-  ['the deployed function (Deno, PostgreSQL)', denoTarget, true],
-] as const)('send-property-inquiry: %s, with a real SMTP server', (_name, start, ownsDatabase) => {
-  let server: Target;
-  let smtp: TestSmtp;
+describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_name, start, ownsDatabase) => {
+  let server: Target, smtp: TestSmtp;
+  beforeAll(async () => ({ server, smtp } = await withSmtp(start)), 240_000);
+  afterAll(() => stopAll(server, smtp));
   let client = 0;
   // every test is its own client address (the rate limit counts per client)
   // (our server trusts one proxy: X-Forwarded-For; the deployed function its edge's CF-Connecting-IP)
   const from = () => clientHeaders(`10.0.0.${++client}`);
-
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    server = await start(smtp);
-  }, 240_000);
-  afterAll(() => stopAll(server, smtp));
   it("mails the listing's agent with the property, the visitor's message and Reply-To the visitor (through functions-js)", async () => {
     const [listing] = await server.sql<{ id: string; title: string; address: string; city: string; price: string; email: string; first_name: string }>(
       "select l.id::text as id, l.title, l.address, l.city, l.price::text as price, a.email, a.first_name from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and l.title not like '%<%' order by l.id limit 1",
@@ -226,134 +114,6 @@ describe.each([
     expect(row).toMatchObject({ spam: true, queued: 0 });
     await server.drainOutbox();
     expect(smtp.mails.some((m) => m.inquiryId === r.json.id)).toBe(false);
-  });
-
-  it('answers 20 rapid posts from one client with 5 accepted and 429 for the rest', async () => {
-    const headers = from();
-    const results = await Promise.all(Array.from({ length: 20 }, () => post(server, body(), headers)));
-    const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
-    expect(results.find((r) => r.status === 429)?.json).toMatchObject({ error: 'rate_limited' });
-  });
-
-  it("holds at most two of one client's requests at work at once and sixteen waiting their turn, answering more 429 at once; another client is served beside it (its share of the function's pool)", async () => {
-    const greedy = from();
-    const other = from();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    // the inquiries locked: what is at work waits in the database
-    const locked = server.transaction(async (tx) => {
-      await tx.query('lock table public.inquiries in access exclusive mode');
-      await held;
-    });
-    const waitingOnLock = async () =>
-      Number(
-        (await server.sql<{ n: number }>("select count(*)::int as n from pg_locks l where l.relation = 'public.inquiries'::regclass and not l.granted"))[0]
-          ?.n ?? 0,
-      );
-    try {
-      await until(
-        async () =>
-          Number(
-            (
-              await server.sql<{ n: number }>(
-                "select count(*)::int as n from pg_locks where relation = 'public.inquiries'::regclass and granted and mode = 'AccessExclusiveLock'",
-              )
-            )[0]?.n,
-          ) === 1,
-        10_000,
-      );
-      const burst = Array.from({ length: 19 }, () => post(server, body(), greedy));
-      const beside = post(server, body(), other);
-      // the nineteenth is refused before any work, while the others still wait
-      const refusedAtOnce = await Promise.race([
-        Promise.any(burst.map((p) => p.then((r) => (r.status === 429 ? r : Promise.reject(new Error('not 429')))))),
-        held.then(() => null),
-      ]);
-      expect(refusedAtOnce?.json).toMatchObject({ error: 'rate_limited' });
-      // two of the greedy client's and the other client's at work, no more
-      await until(async () => (await waitingOnLock()) === 3, 10_000, 'three requests waiting on the lock');
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await waitingOnLock()).toBe(3);
-      release();
-      await locked;
-      const statuses = (await Promise.all(burst)).map((r) => r.status);
-      // then the client's limit: five a minute
-      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(14);
-      expect((await beside).status).toBe(200);
-    } finally {
-      release();
-      await locked.catch(() => {});
-    }
-  });
-
-  it('counts a client by the address its server trusts: a forged X-Forwarded-For on every post is still one client', async () => {
-    // our server (TRUST_PROXY=1) takes X-Forwarded-For's right-most entry, what its proxy appended;
-    // the deployed function its edge's CF-Connecting-IP, whatever X-Forwarded-For says
-    const real = `10.7.7.${++client}`;
-    const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) {
-      const forged = `198.51.100.${i + 1}`;
-      const headers: Record<string, string> = ownsDatabase
-        ? { 'CF-Connecting-IP': real, 'X-Forwarded-For': forged }
-        : { 'X-Forwarded-For': `${forged}, ${real}` };
-      statuses.push((await post(server, body(), headers)).status);
-    }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-  });
-
-  it("without the address its edge vouches for (the platform's header missing), one visitor over the limit refuses nobody else: the limit is then the e-mail address's", async () => {
-    // no CF-Connecting-IP reaches the function (ours told to read it, as the platform's functions do)
-    const unvouched: Record<string, string> = {};
-    const target = ownsDatabase ? server : await startUnvouched();
-    try {
-      const first = [];
-      for (let i = 0; i < 6; i++)
-        first.push((await post(target, body({ email: 'ana.unknown@example.com', idempotencyKey: `unvouched-a-${process.pid}-${i}` }), unvouched)).status);
-      expect(first).toEqual([200, 200, 200, 200, 200, 429]);
-      // another visitor, as unknown as the first: not refused
-      expect((await post(target, body({ email: 'beto.unknown@example.com', idempotencyKey: `unvouched-b-${process.pid}` }), unvouched)).status).toBe(200);
-      // with the platform's header, each visitor is counted by it
-      if (ownsDatabase) {
-        const vouched = { 'CF-Connecting-IP': `10.9.9.${++client}` };
-        const statuses = [];
-        for (let i = 0; i < 6; i++)
-          statuses.push((await post(target, body({ email: `carla${i}@example.com`, idempotencyKey: `vouched-${process.pid}-${i}` }), vouched)).status);
-        expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-      }
-    } finally {
-      if (target !== server) await target.close();
-    }
-  });
-
-  it('answers bad bodies with 400 and a clear message, never storing them', async () => {
-    const [{ n: before }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
-    const cases: Array<[unknown, Record<string, string>, RegExp | Record<string, unknown>]> = [
-      ['{"name": "x"', {}, { error: 'invalid_json' }],
-      ['[]', {}, { error: 'validation' }],
-      [body({ name: '  ' }), {}, { fields: { name: 'required' } }],
-      [body({ email: 'not-an-email' }), {}, { fields: { email: 'invalid' } }],
-      [body({ name: 'a'.repeat(121) }), {}, { fields: { name: 'tooLong' } }],
-      [body({ name: 'Bcc: x@y.z\r\nSubject: spam' }), {}, { fields: { name: 'invalid' } }],
-      [body({ propertyId: '1; drop table listings' }), {}, { fields: { propertyId: 'invalid' } }],
-      [body({ idempotencyKey: 'short' }), {}, { fields: { idempotencyKey: 'invalid' } }],
-      [body({ idempotencyKey: 42 }), {}, { fields: { idempotencyKey: 'invalid' } }],
-      [body({ message: 'x'.repeat(20000) }), {}, { error: 'too_large' }],
-      [JSON.stringify(body({ message: 'x'.repeat(70000) })), {}, { error: 'too_large' }],
-      ['name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }, { error: 'content_type' }],
-    ];
-    for (const [payload, headers, expected] of cases) {
-      const r = await post(server, payload, { ...from(), ...headers });
-      expect(r.status, JSON.stringify(payload).slice(0, 60)).toBe(400);
-      expect(r.json, JSON.stringify(payload).slice(0, 60)).toMatchObject(expected as Record<string, unknown>);
-      expect(typeof r.json.message).toBe('string');
-    }
-    const get = await fetch(`${server.functionsUrl}/send-property-inquiry`);
-    expect(get.status).toBe(405);
-    const [{ n: after }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
-    expect(after).toBe(before);
   });
 
   it('loses nothing while SMTP is down and delivers each once when it is back', async () => {
@@ -482,13 +242,7 @@ describe('send-property-inquiry over PostgreSQL', () => {
     });
   });
   afterAll(() => stopAll(server, smtp));
-  const target = (): Target => ({
-    functionsUrl: `${server.url}/functions/v1`,
-    sql: server.sql,
-    transaction: (fn, o) => server.db.transaction(fn, o),
-    drainOutbox: () => server.drainOutbox(),
-    close: () => server.close(),
-  });
+  const target = () => serverTarget(server);
 
   it('claims nothing while the database is down (503), and works when it is back', async () => {
     await pausable(server).pause();

@@ -1,0 +1,161 @@
+/**
+ * <exp-property-map> in the search and under a deployment's tiles, in the test Chromium against
+ * the seeded data server (tests/support/property-map.ts): beside the list at each breakpoint's
+ * height, 'Search this area' after the visitor's first drag, its points loaded once per search; a
+ * language switch and a new tile-url followed by the map it has; a tile provider's template and
+ * credit (tile-url, tile-attribution), reachable by keyboard and whole at 320 px, any other markup
+ * in a credit shown as text.
+ */
+import { expect } from '@esm-bundle/chai';
+import { sendKeys, sendMouse } from '@web/test-runner-commands';
+import { mount, shadow, shadowAll, waitFor } from './helpers.ts';
+import { API_URL, mapReady, useMapPage } from '../support/property-map.ts';
+
+describe('the map: in the search, and its tiles', () => {
+  useMapPage();
+
+  it('sits in the search beside the list, heights by breakpoint', async () => {
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`,
+      'exp-property-search',
+      '[part="map"]',
+    );
+    const map = shadow(el, '[part="map"]');
+    await mapReady(el);
+    const box = el.getBoundingClientRect();
+    const expected = box.width >= 1024 ? 800 : box.width >= 768 ? 600 : 400;
+    expect(Math.round(map.getBoundingClientRect().height)).to.equal(expected);
+  });
+
+  it("shows 'Search this area' after the visitor's first drag, also when a fit just before left the view where it was", async () => {
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="salinas"></exp-property-search>`,
+      'exp-property-search',
+      '[part="map"]',
+    );
+    const target = await mapReady(el);
+    const controller = target.expMap as unknown as {
+      setPins(pins: Array<{ id: string; lat: number; lng: number; price: number; approximate: boolean }>, fit: boolean): Promise<boolean>;
+    };
+    const pins = [
+      { id: 'a', lat: -2.2, lng: -80.95, price: 100000, approximate: false },
+      { id: 'b', lat: -2.22, lng: -80.9, price: 200000, approximate: false },
+      { id: 'c', lat: -2.18, lng: -80.92, price: 300000, approximate: false },
+    ];
+    // a fit that moves the view, then the same fit again: the second one ends no move at all
+    await controller.setPins(pins, true);
+    await new Promise((r) => setTimeout(r, 600));
+    await controller.setPins(pins, true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(shadowAll(el, '[part="search-area"]').length).to.equal(0);
+    target.scrollIntoView({ block: 'center' });
+    const rect = target.getBoundingClientRect();
+    const [x, y] = [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)];
+    await sendMouse({ type: 'move', position: [x, y] });
+    await sendMouse({ type: 'down' });
+    for (let i = 1; i <= 8; i++) await sendMouse({ type: 'move', position: [x + i * 15, y + i * 8] });
+    await sendMouse({ type: 'up' });
+    await waitFor(() => shadowAll(el, '[part="search-area"]').length === 1, 4000, "'Search this area' after one drag");
+  });
+
+  it('loads its points once per search: a page or sort change in the search does not load them again', async () => {
+    const calls: string[] = [];
+    const realFetch = window.fetch;
+    window.fetch = (...args: Parameters<typeof fetch>) => {
+      const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+      if (url.includes('select=id%2Clat%2Clng') || url.includes('select=id,lat,lng')) calls.push(url);
+      return realFetch(...args);
+    };
+    try {
+      const el = await mount(
+        `<exp-property-search api-url="${API_URL}" sync-url="false" city="quito" api-key="points-${Date.now()}"></exp-property-search>`,
+        'exp-property-search',
+        '[part="map"]',
+      );
+      await mapReady(el);
+      await waitFor(() => shadowAll(el, '[part~="card"]').length === 24, 15000, 'first page');
+      const first = calls.length;
+      expect(first).to.be.greaterThan(0);
+      const firstCard = () => shadow(el, '[part~="card"]').textContent;
+      const before = firstCard();
+      shadowAll<HTMLButtonElement>(el, '[part="pagination"] button')
+        .find((b) => b.textContent?.trim() === 'Next')
+        ?.click();
+      await waitFor(() => firstCard() !== before, 15000, 'second page');
+      const sort = shadow<HTMLSelectElement>(el, '[part="results"] select');
+      sort.value = 'price_asc';
+      sort.dispatchEvent(new Event('change', { bubbles: true }));
+      await waitFor(() => shadow(el, '[part="results"]').textContent?.includes('Showing 1 - 24'), 15000, 'sorted first page');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(calls.length, calls.join('\n')).to.equal(first);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
+  it('follows a language switch and a new tile-url with the map it already has', async () => {
+    // any image the data server serves (with CORS) will do as a tile
+    const tiles = `${API_URL}/media/listings/land-1.svg?tile={z}-{x}-{y}`;
+    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en"></exp-property-map>`, 'exp-property-map');
+    await mapReady(el);
+    const zoomIn = () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="map-zoom"] button')?.getAttribute('aria-label');
+    expect(zoomIn()).to.equal('Zoom in');
+    expect(el.shadowRoot?.querySelector('[part="map-credit"]')?.textContent).to.equal('© OpenStreetMap contributors');
+    el.setAttribute('lang', 'es');
+    await waitFor(() => zoomIn() === 'Acercar', 5000, 'Spanish zoom label');
+    expect(el.shadowRoot?.querySelector('[part="map-credit"] a')?.getAttribute('href')).to.equal('https://www.openstreetmap.org/copyright');
+    // the page's resource timing buffer (250 entries) fills up over a whole test file
+    performance.clearResourceTimings();
+    const tileRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile='));
+    expect(tileRequests()).to.have.length(0);
+    el.setAttribute('tile-url', tiles);
+    await waitFor(() => tileRequests().length > 0, 8000, 'tiles from the new tile-url');
+  });
+
+  it("a tile provider's template and credit (tile-url, tile-attribution): its tiles, its credit with its links next in the tab order, whole inside the map at 320 px; other markup in a credit is shown as text, and a credit of no text is OpenStreetMap's", async () => {
+    performance.clearResourceTimings();
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en" style="display:block;width:320px"></exp-property-map>`,
+      'exp-property-map',
+    );
+    el.setAttribute('tile-url', `${API_URL}/media/listings/land-1.svg?provider={z}-{x}-{y}`);
+    el.setAttribute(
+      'tile-attribution',
+      '&copy; <a href="https://tiles.example.com/terms">Example Tiles</a> &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    );
+    await mapReady(el);
+    await waitFor(
+      () => performance.getEntriesByType('resource').some((e) => e.name.includes('land-1.svg?provider=')),
+      8000,
+      "tiles from the provider's template",
+    );
+    expect(performance.getEntriesByType('resource').some((e) => e.name.includes('tile.openstreetmap.org'))).to.equal(false);
+    const credit = shadow(el, '[part="map-credit"]');
+    expect(credit.textContent).to.equal('© Example Tiles © OpenStreetMap contributors');
+    const links = [...credit.querySelectorAll('a')];
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['https://tiles.example.com/terms', 'https://www.openstreetmap.org/copyright']);
+    // the keyboard reaches the credit's links after the zoom buttons
+    shadowAll<HTMLButtonElement>(el, '[part="map-zoom"] button')[1]?.focus();
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot?.activeElement).to.equal(links[0]);
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot?.activeElement).to.equal(links[1]);
+    // at 320 px the credit wraps inside the map, none of it cut off
+    const map = shadow(el, '[part="map"]').getBoundingClientRect();
+    const box = credit.getBoundingClientRect();
+    expect(map.width).to.be.at.most(320);
+    expect(box.left).to.be.at.least(map.left);
+    expect(box.right).to.be.at.most(map.right + 0.5);
+    expect(box.bottom).to.be.at.most(map.bottom + 0.5);
+    expect(credit.scrollWidth).to.be.at.most(credit.clientWidth);
+    expect(parseFloat(getComputedStyle(credit).fontSize)).to.be.at.least(11);
+    // markup other than links is never markup in the credit: its text alone
+    el.setAttribute('tile-attribution', 'Example Tiles<img src="x" onerror="window.expPwned = 1">');
+    await waitFor(() => credit.textContent === 'Example Tiles', 5000, 'the credit as text');
+    expect(credit.querySelector('img')).to.equal(null);
+    expect((window as unknown as { expPwned?: number }).expPwned).to.equal(undefined);
+    // and a credit with no text to show is none: OpenStreetMap's is there instead
+    el.setAttribute('tile-attribution', '<img src="x">');
+    await waitFor(() => shadow(el, '[part="map-credit"]').textContent === '© OpenStreetMap contributors', 5000, "OpenStreetMap's credit");
+  });
+});
