@@ -20,7 +20,7 @@ const root = resolve(import.meta.dirname, '..');
 export const LAZY_PACKAGES = {
   /** a real WordPress from npm (tests/support/wordpress.ts) */
   wordpress: 'integrations/wordpress/playground',
-  /** the Supabase CLI (tests/contract/privileges.test.ts, functions-deploy.test.ts, bench functions) */
+  /** the Supabase CLI (tests/contract/privileges-catalogue.test.ts, functions-deploy.test.ts, bench functions) */
   tools: 'tests/tools',
   /** Lighthouse and its Chromium launcher (bench/lighthouse.ts): for `npm run bench`, never for `npm test` */
   bench: 'bench/tools',

@@ -1,7 +1,7 @@
 -- The agents' own area (docs/agent-area.md): who signs in, whose leads are whose, and what a
 -- signed-in agent may read and change. Row level security is the rule: an agent reads and changes
 -- her own leads through the same data API the elements use, the team reads and changes them all,
--- and the public key reads none (tests/contract/agent-area.test.ts holds it with real JWTs).
+-- and the public key reads none (tests/contract/agent-area-leads.test.ts holds it with real JWTs).
 
 -- the team (the brokerage's office), granted by the operator: reads and changes every lead
 create table internal.team_members (

@@ -3,7 +3,7 @@
 -- PUBLIC execute every new function), and PostgREST writes through views: so nothing is left to
 -- those defaults. The public key reads the relations we publish (the listings, the agents' public
 -- columns, the listings' availability, cities and types) and calls the six functions the elements
--- call; nothing else, anywhere (tests/contract/privileges.test.ts holds a database migrated by the
+-- call; nothing else, anywhere (tests/contract/privileges-catalogue.test.ts holds a database migrated by the
 -- Supabase CLI to it).
 
 -- schemas: `internal` is the service's alone

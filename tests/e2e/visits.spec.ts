@@ -5,7 +5,7 @@
  * call's link; the visitor's mail carries an invitation that Mozilla's ical.js reads with the right
  * start in UTC and the agent as organiser; the first time's link can no longer confirm; the visitor
  * cancels and both get METHOD:CANCEL. Axe finds nothing serious; at 390 and 320 px nothing is cut off.
- * (The map popup's "Schedule a visit": tests/browser/property-map.test.ts.)
+ * (The map popup's "Schedule a visit": tests/browser/property-map-pins.test.ts.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -86,7 +86,7 @@ describe('PostgREST query parsing', () => {
     expect(fails(Array.from({ length: 101 }, (_, i) => `c${i}=eq.1`).join('&'))).toMatch(/at most 100/);
   });
 
-  it("bounds lists and trees (what match, imatch, like and ilike take is the database's rule: tests/contract/privileges.test.ts)", () => {
+  it("bounds lists and trees (what match, imatch, like and ilike take is the database's rule: tests/contract/privileges-data-api.test.ts)", () => {
     // what agentSearchFilter sends: the visitor's words, every metacharacter escaped
     // (inside or=(...) quotes a backslash is written twice: widgets/lib/data/text.ts quoteForLogic)
     expect(q('or=(first_name_search.match."o\\\\.brien \\\\(jr\\\\)",email_search.imatch.ñandú)').where).toMatchObject([
