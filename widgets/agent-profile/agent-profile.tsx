@@ -5,7 +5,7 @@
  * agent's active listings (cards that open the property detail), and 'Return to Search'. Agent text
  * is data: shown as text, links only when http(s).
  */
-import { useCallback, useEffect, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import { toAgentProfile, type AgentProfile as Profile } from '../../core/protocol/agent.ts';
 import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
@@ -257,16 +257,19 @@ function AgentListings({
     void loadPage(1);
   }, [loadPage]);
   const defaults = useMemo(() => listingDefaults(t), [t]);
-  const properties = useMemo(() => listings.rows.map((r) => mapListing(r, api.url, defaults)), [listings.rows, api.url, defaults]);
-  if (operation === 'rent' && !listings.total) return null;
+  // the cards render in the background (time-sliced, as the search's do), so 24 of them arriving
+  // never hold the page in one long task
+  const shown = useDeferredValue(listings);
+  const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
+  if (operation === 'rent' && !shown.total) return null;
   return (
     <section aria-labelledby={`exp-agent-${operation}`} className="flex flex-col gap-4" part={operation === 'rent' ? 'rentals' : 'listings'}>
       <h2 id={`exp-agent-${operation}`} className="m-0 text-xl font-bold text-ink">
-        {listings.loading && !listings.page
+        {shown.loading && !shown.page
           ? t('common.loading')
-          : t(operation === 'rent' ? 'profile.rentals' : 'profile.listings', { count: listings.total, formatted: formatCount(listings.total), name })}
+          : t(operation === 'rent' ? 'profile.rentals' : 'profile.listings', { count: shown.total, formatted: formatCount(shown.total), name })}
       </h2>
-      {listings.loading && !listings.rows.length ? (
+      {shown.loading && !shown.rows.length ? (
         <div className="grid grid-cols-1 gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">
           {[0, 1, 2].map((i) => (
             <CardSkeleton key={i} />
@@ -283,7 +286,7 @@ function AgentListings({
       ) : (
         <p className="m-0 text-ink-muted">{t('profile.noListings')}</p>
       )}
-      {listings.rows.length < listings.total ? (
+      {shown.rows.length < shown.total ? (
         <button
           type="button"
           disabled={listings.loading}

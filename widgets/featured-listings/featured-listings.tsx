@@ -3,7 +3,7 @@
  * Ecuador listings, optionally of one community, as cards; a card opens the property detail with
  * the agent and the inquiry form; 'View all' opens the search, preset to that community.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsPage } from '../lib/data/listings.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
@@ -49,14 +49,16 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
   }, [rest, place, limit, operation]);
 
   const defaults = useMemo(() => listingDefaults(t), [t]);
-  const properties = useMemo(() => state.rows.map((r) => mapListing(r, api.url, defaults)), [state.rows, api.url, defaults]);
+  // the cards render in the background (time-sliced, as the search's do): the skeletons stay until they are made
+  const shown = useDeferredValue(state);
+  const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
   const openProperty = (property: Property) => {
     // a host page may handle the listing itself (follow the link, its own page)
     if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true })) setOpen(property);
   };
 
   return (
-    <section aria-labelledby="exp-featured-heading" aria-busy={state.status === 'loading'} className="flex flex-col gap-6">
+    <section aria-labelledby="exp-featured-heading" aria-busy={shown.status === 'loading'} className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id="exp-featured-heading" part="heading" className="m-0 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink">
@@ -81,9 +83,9 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
           <ChevronRight size={18} />
         </a>
       </div>
-      {state.status === 'loading' ? (
+      {shown.status === 'loading' ? (
         <CardSkeletons className={GRID} count={Math.min(limit, 4)} />
-      ) : state.status === 'error' ? (
+      ) : shown.status === 'error' ? (
         <p part="empty" role="alert" className="m-0 py-8 text-center text-ink-muted">
           {t('featured.error')}
         </p>
