@@ -52,7 +52,7 @@ export interface Ctx {
   token: string;
 }
 
-/** A mail link's page (these and the visits': ./visit-pages.tsx): its heading, what it says, and what follows (details, buttons). */
+/** A mail link's page (these, the visits': ./visit-pages.tsx, and the privacy requests': ./privacy-pages.tsx, ./consent-page.tsx): its heading, what it says, and what follows (details, buttons). */
 export function Section({ heading, text, children }: { heading: string; text?: string | undefined; children?: ReactNode }) {
   return (
     <section className="alert-page" aria-labelledby="link-page-heading">

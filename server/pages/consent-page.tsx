@@ -8,7 +8,8 @@
 import { localizedPath } from '../../core/routes.ts';
 import { TOKEN } from '../../core/functions/alerts/tokens.ts';
 import { markup } from './html.tsx';
-import { Section, shownTime, type PrivacyCtx, type PrivacyPage } from './privacy-pages.tsx';
+import { Section } from './alerts-page.tsx';
+import { shownTime, type PrivacyCtx, type PrivacyPage } from './privacy-pages.tsx';
 
 type Call = (body: Record<string, unknown>) => Promise<{ status: number; body: Record<string, unknown> }>;
 

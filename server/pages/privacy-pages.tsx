@@ -16,6 +16,7 @@ import { NOTICE_SECTIONS, PRIVACY_NOTICE, type PrivacySettings } from '../../cor
 import type { Translate } from '../../core/translate.ts';
 import { TOKEN } from '../../core/functions/alerts/tokens.ts';
 import { markup } from './html.tsx';
+import { Section } from './alerts-page.tsx';
 
 /** What a privacy page knows: its language's texts, the link's token and the visitor's client. */
 export interface PrivacyCtx {
@@ -79,16 +80,6 @@ export function shownTime(lang: Lang, v: unknown, style: 'long' | 'medium' = 'me
     ...(style === 'medium' ? { timeStyle: 'short' } : {}),
     timeZone: 'America/Guayaquil',
   }).format(new Date(v));
-}
-
-export function Section({ heading, text, children }: { heading: string; text?: string | undefined; children?: ReactNode }) {
-  return (
-    <section className="alert-page" aria-labelledby="link-page-heading">
-      <h1 id="link-page-heading">{heading}</h1>
-      {text !== undefined ? <p>{text}</p> : null}
-      {children}
-    </section>
-  );
 }
 
 /** The form that asks for a link, with what went wrong, if anything. */

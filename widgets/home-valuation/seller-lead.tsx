@@ -16,6 +16,7 @@ import { useElement } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
 import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry/fields.ts';
 import { FormField } from '../lib/ui/form-field.tsx';
+import { Honeypot } from '../lib/ui/honeypot.tsx';
 import { LIMITS } from '../../core/protocol/inquiry.ts';
 import { Options } from '../lib/ui/options.tsx';
 import { LEAD_CONSENTS, type ConsentPurpose, type LeadConsent } from '../../core/protocol/privacy.ts';
@@ -204,19 +205,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
           {t('valuation.lead.alsoBuying')}
         </label>
         <ConsentBoxes className="cq-md:col-span-2" purposes={SELLER_CONSENTS} given={consents} onChange={setConsents} />
-        {/* people never see or fill this; bots that fill every field do */}
-        <div className="exp-sr-only" aria-hidden="true">
-          <label htmlFor={`${id}-website`}>Website</label>
-          <input
-            id={`${id}-website`}
-            name="website"
-            type="text"
-            tabIndex={-1}
-            autoComplete="off"
-            value={honeypot}
-            onChange={(e) => setHoneypot(e.target.value)}
-          />
-        </div>
+        <Honeypot id={id} value={honeypot} onChange={setHoneypot} />
         {status === 'failed' || status === 'limited' ? (
           <p role="alert" className="cq-md:col-span-2 m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="lead-error">
             {t(status === 'limited' ? 'valuation.lead.rateLimited' : 'valuation.lead.failed')}

@@ -11,12 +11,11 @@ import { emit } from '../lib/events.ts';
 import { CardSkeletons, PropertyCard } from '../lib/listing/card.tsx';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
-import { listingDefaults, mapListing, placeholderIndex, type Property } from '../../core/protocol/listing.ts';
-import { PropertyPlaceholder } from '../lib/ui/placeholder.tsx';
+import { listingDefaults, mapListing, type Property } from '../../core/protocol/listing.ts';
+import { TilePhoto } from '../lib/ui/tile-photo.tsx';
 import { RecentlyViewedRow } from '../lib/saved/recent-row.tsx';
 import { removeSaved, useRecentlyViewed, useSavedListings, type SavedListing } from '../lib/saved/store.ts';
 import type { savedListingsAttributes } from './saved-listings.attributes.ts';
-import { Photo, PHOTO_SIZES } from '../lib/ui/photo.tsx';
 
 type Props = ElementProps<typeof savedListingsAttributes>;
 
@@ -25,7 +24,6 @@ const GRID = 'list-none m-0 p-0 grid gap-5 cq-sm:grid-cols-2 cq-lg:grid-cols-3';
 /** What the list kept of a listing that is no longer on the market. */
 function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void }) {
   const { t } = useElement();
-  const [failed, setFailed] = useState(false);
   const title = item.title || t('listing.defaultTitle');
   return (
     <article className="flex flex-col overflow-hidden rounded-brand bg-surface border border-line" part="card card-unavailable" data-property-id={item.id}>
@@ -36,20 +34,7 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
         </p>
       </div>
       <div className="aspect-video bg-surface-subtle opacity-60">
-        {item.image && !failed ? (
-          <Photo
-            src={item.image}
-            sizes={PHOTO_SIZES.tile}
-            width={320}
-            height={180}
-            alt=""
-            loading="lazy"
-            className="block w-full h-full object-cover grayscale"
-            onError={() => setFailed(true)}
-          />
-        ) : (
-          <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />
-        )}
+        <TilePhoto listingId={item.id} src={item.image} label={t('carousel.noPhoto')} className="block w-full h-full object-cover grayscale" />
       </div>
       <div className="flex flex-col gap-1.5 p-4 flex-1">
         <h3 className="m-0 text-base font-semibold leading-snug text-ink line-clamp-2">{title}</h3>

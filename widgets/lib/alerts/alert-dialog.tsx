@@ -17,6 +17,7 @@ import { useElement } from '../element.tsx';
 import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
 import { FormField } from '../ui/form-field.tsx';
+import { Honeypot } from '../ui/honeypot.tsx';
 import type { Lang } from '../../../core/lang.ts';
 import { siteUrl } from '../site-links.ts';
 
@@ -174,19 +175,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
                 <option value="es">{t('alerts.languages.es')}</option>
               </select>
             </FormField>
-            {/* people never see or fill this; bots that fill every field do */}
-            <div className="exp-sr-only" aria-hidden="true">
-              <label htmlFor={`${id}-website`}>{t('alerts.honeypot')}</label>
-              <input
-                id={`${id}-website`}
-                name="website"
-                type="text"
-                tabIndex={-1}
-                autoComplete="off"
-                value={honeypot}
-                onChange={(e) => setHoneypot(e.target.value)}
-              />
-            </div>
+            <Honeypot id={id} value={honeypot} onChange={setHoneypot} label={t('alerts.honeypot')} />
             {problem ? (
               <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="alert-error">
                 {t(problem)}

@@ -15,6 +15,7 @@ import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { emit } from '../events.ts';
 import { EMPTY_VALUES, refusedFields, useContactFields, validateInquiry } from './fields.ts';
 import { FormField } from '../ui/form-field.tsx';
+import { Honeypot } from '../ui/honeypot.tsx';
 import { LEAD_CONSENTS, type LeadConsent } from '../../../core/protocol/privacy.ts';
 import { ConsentBoxes, PrivacyLine } from './privacy.tsx';
 
@@ -220,19 +221,7 @@ export function InquiryForm({
           className={`${inputClass('message')} resize-y min-h-[96px]`}
         />,
       )}
-      {/* people never see or fill this; bots that fill every field do */}
-      <div className="exp-sr-only" aria-hidden="true">
-        <label htmlFor={`${id}-website`}>Website</label>
-        <input
-          id={`${id}-website`}
-          name="website"
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-          value={honeypot}
-          onChange={(e) => setHoneypot(e.target.value)}
-        />
-      </div>
+      <Honeypot id={id} value={honeypot} onChange={setHoneypot} />
       <ConsentBoxes purposes={LEAD_CONSENTS} given={consents} onChange={setConsents} />
       {status === 'error' ? (
         <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="inquiry-error">

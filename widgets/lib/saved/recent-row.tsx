@@ -4,18 +4,15 @@
  * title, place), newest first, and "Clear". Nothing when the visitor has no history. Two to a row
  * on a phone, four on wider screens (nothing scrolls sideways); `row` adds the space a page section has.
  */
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { formatPrice } from '../../../core/protocol/format.ts';
-import { placeholderIndex } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
-import { PropertyPlaceholder } from '../ui/placeholder.tsx';
+import { TilePhoto } from '../ui/tile-photo.tsx';
 import { listingUrl } from '../site-links.ts';
 import { clearViewed, useRecentlyViewed, type SavedListing } from './store.ts';
-import { Photo, PHOTO_SIZES } from '../ui/photo.tsx';
 
 function RecentTile({ item }: { item: SavedListing }) {
   const { t, site, lang } = useElement();
-  const [failed, setFailed] = useState(false);
   const title = item.title || t('listing.defaultTitle');
   return (
     <a
@@ -24,21 +21,7 @@ function RecentTile({ item }: { item: SavedListing }) {
       part="recent-listing"
     >
       <span className="relative block aspect-video bg-surface-subtle">
-        {item.image && !failed ? (
-          <Photo
-            src={item.image}
-            sizes={PHOTO_SIZES.tile}
-            width={320}
-            height={180}
-            alt=""
-            loading="lazy"
-            decoding="async"
-            className="block h-full w-full object-cover"
-            onError={() => setFailed(true)}
-          />
-        ) : (
-          <PropertyPlaceholder index={placeholderIndex(item.id)} label={t('carousel.noPhoto')} />
-        )}
+        <TilePhoto listingId={item.id} src={item.image} label={t('carousel.noPhoto')} className="block h-full w-full object-cover" />
       </span>
       <span className="flex flex-col gap-0.5 p-2">
         <span className="text-sm font-bold">{formatPrice(item.price)}</span>
