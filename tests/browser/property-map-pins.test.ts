@@ -1,8 +1,9 @@
 /**
  * <exp-property-map>'s pins under the real mouse, in the test Chromium against the seeded data
  * server (tests/support/property-map.ts): a click opens the listing's detail; the popup marks a
- * fallback position as approximate, links to the listing's page, offers "Schedule a visit"
- * (docs/visits.md), and never shows the previous listing while the next one loads.
+ * fallback position as approximate, names the project of a new development's unit, links to the
+ * listing's page, offers "Schedule a visit" (docs/visits.md), and never shows the previous listing
+ * while the next one loads.
  */
 import { expect } from '@esm-bundle/chai';
 import { mount, waitFor } from './helpers.ts';
@@ -42,6 +43,21 @@ describe('the map: its pins and their popup', () => {
     // "View details" is a real link to the listing's own page (middle-click, copy link, crawlers)
     const details = popup.querySelector('a') as HTMLAnchorElement;
     expect(new URL(details.href).pathname).to.equal(`/properties/${row?.id}-casa-en-cumbaya-sin-coordenadas`);
+  });
+
+  it("names the project a unit for sale belongs to, as its card does (docs/projects.md 'Its units')", async () => {
+    const [unit] = await apiRows('select=id,title,price,city,unit_of&country_code=eq.EC&operation=eq.sale&unit_type_id=not.is.null&order=id&limit=1');
+    const name = (unit?.unit_of as { name?: string } | null)?.name;
+    expect(name).to.be.a('string');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="${String(unit?.city)}" min-price="${Number(unit?.price)}" max-price="${Number(unit?.price)}"></exp-property-map>`,
+      'exp-property-map',
+    );
+    const target = await mapReady(el);
+    expect(Number(target.dataset.pins)).to.be.at.most(10);
+    await atPin(target, String(unit?.id), 'move', () => Boolean(el.shadowRoot?.querySelector('[part="popup-unit-of"]')));
+    const line = await waitFor(() => el.shadowRoot?.querySelector('[part="popup-unit-of"]'), 8000, "the popup's project line");
+    expect(line.textContent).to.equal(`New construction · ${name}`);
   });
 
   it('"Schedule a visit" in the popup opens the detail at its times (docs/visits.md)', async () => {

@@ -71,6 +71,12 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
           {p ? <PriceCutBadge property={p} className="border border-line shadow-none" /> : null}
         </p>
         <p className="m-0 text-sm leading-snug line-clamp-2">{p?.title ?? '\u00a0'}</p>
+        {/* a unit of a new development says whose, as its card does (docs/projects.md "Its units") */}
+        {p?.unitOf ? (
+          <p className="m-0 text-xs font-semibold text-primary" part="popup-unit-of">
+            {t('listing.unitOf', { name: p.unitOf.name })}
+          </p>
+        ) : null}
         {p ? <OpenHouseBadge property={p} className="self-start border border-line shadow-none" /> : null}
         {pin.approximate ? <p className="m-0 text-xs text-ink-muted">{t('map.approximate')}</p> : null}
         {/* a new development's page is its own (its units and plan); a listing opens in place */}
