@@ -82,6 +82,19 @@ describe('seed', () => {
     expect((Math.max(...times) - Math.min(...times)) / 86_400_000).toBeGreaterThan(600);
   });
 
+  it("puts the new developments' units on sale among the other listings, not after them: the newest eight for sale are the market's", () => {
+    // seeded a month after the seed's date, as a server started today seeds (its date is now)
+    const later = generateSeed({ now: Date.UTC(2026, 11, 3) });
+    expect(later.units.length).toBeGreaterThan(20);
+    const forSale = [
+      ...later.listings.filter((l) => l.status === '1' && l.operation !== 'rent').map((l) => ({ at: l.created_at, unit: false })),
+      ...later.units.map((u) => ({ at: u.created_at, unit: true })),
+    ];
+    for (const { at } of forSale) expect(Number.isNaN(Date.parse(at))).toBe(false);
+    const newest = forSale.sort((a, b) => Date.parse(b.at) - Date.parse(a.at)).slice(0, 8);
+    expect(newest.filter((n) => n.unit).length).toBeLessThanOrEqual(2);
+  });
+
   it('has the rows that exercise the rules', () => {
     const has = (p: (l: (typeof seed.listings)[number]) => boolean) => expect(seed.listings.some(p)).toBe(true);
     has((l) => l.status !== '1');

@@ -180,7 +180,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     openHouses: openHousesFor(listings, now),
     projects,
     unitTypes,
-    units: seedUnits(projects, unitTypes, agents, now),
+    units: seedUnits(projects, unitTypes, agents),
   };
 }
 

@@ -6,7 +6,7 @@
  * prices, a little above resale, as new construction asks.
  */
 import type { AgentRow } from './agents.ts';
-import { agentColumns, MEDIA } from './draw.ts';
+import { agentColumns, MEDIA, REFERENCE_DATE } from './draw.ts';
 import type { ProjectColumns, UnitTypeColumns } from '../import/projects.ts';
 
 export interface ProjectRow extends ProjectColumns {
@@ -97,6 +97,7 @@ export interface UnitListingRow {
   agent_picture: string | null;
   features: string[];
   year_built: number | null;
+  created_at: string;
   listed_at: string;
   appeared_at: string;
   operation: 'sale';
@@ -129,6 +130,7 @@ export const UNIT_LISTING_COLUMNS = [
   'agent_picture',
   'features',
   'year_built',
+  'created_at',
   'listed_at',
   'appeared_at',
   'operation',
@@ -322,7 +324,7 @@ const DAY = 86_400_000;
  * delivered; the first the type's smallest and cheapest, the next its middle. Titled in Spanish, as
  * the developers list them, each with its project's description.
  */
-export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agents: AgentRow[], now: number): UnitListingRow[] {
+export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agents: AgentRow[]): UnitListingRow[] {
   const units: UnitListingRow[] = [];
   for (const t of unitTypes) {
     const p = projects.find((x) => x.id === t.project_id);
@@ -336,6 +338,7 @@ export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agen
       const house = t.property_type === 'house';
       const number = house ? `${3 + t.position * 4 + k * 2}` : `${2 + ((t.position * 3 + k * 5) % 10)}0${1 + t.position + k}`;
       const what = house ? `Casa ${number}` : `${t.property_type === 'suite' ? 'Suite' : 'Departamento'} ${number}`;
+      const onSale = new Date(REFERENCE_DATE - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString();
       units.push({
         title: `${what} · ${t.model}, ${p.name}`,
         address: `${p.address}, ${house ? 'casa' : 'unidad'} ${number}`,
@@ -355,8 +358,11 @@ export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agen
         ...agentColumns(agent),
         features: p.amenities.includes('pool') ? ['new_construction', 'pool'] : ['new_construction'],
         year_built: p.delivery ? Number(p.delivery.slice(0, 4)) : null,
-        listed_at: new Date(now - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString(),
-        appeared_at: new Date(now - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString(),
+        // put on sale in the two months before the seed's date, among the other listings, which are
+        // spread over the two years before it (draw.ts REFERENCE_DATE): the home's newest are the market's
+        created_at: onSale,
+        listed_at: onSale,
+        appeared_at: onSale,
         operation: 'sale',
         unit_type_id: t.id,
         source: 'seed',
