@@ -80,6 +80,29 @@ describe('<exp-property-search>', () => {
     }
   });
 
+  it('a card of a lot says its area, and no "0 beds" or "0 baths"; a home says its rooms', async () => {
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" property-type="land"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
+    await ready(el);
+    const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
+    const rows = (await (await fetch(`${API_URL}/rest/v1/listings?select=id,bedrooms,bathrooms&id=in.(${ids.join(',')})`)).json()) as Array<{
+      id: number;
+      bedrooms: number;
+      bathrooms: number;
+    }>;
+    expect(rows.filter((r) => !r.bedrooms && !r.bathrooms).length).to.be.greaterThan(0);
+    const rooms = new Map(rows.map((r) => [String(r.id), r]));
+    for (const card of cards(el)) {
+      const row = rooms.get(String(card.getAttribute('data-property-id')));
+      expect(Boolean(card.querySelector('[part="card-beds"]')), `beds of ${row?.id}`).to.equal(Boolean(row?.bedrooms));
+      expect(Boolean(card.querySelector('[part="card-baths"]')), `baths of ${row?.id}`).to.equal(Boolean(row?.bathrooms));
+      expect(card.textContent).to.not.match(/\b0 (beds|baths)\b/);
+    }
+  });
+
   it('gives every control a visible label that is its accessible name', async () => {
     const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', 'form');
     // "More filters" loads its fields when first opened

@@ -136,14 +136,19 @@ export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps)
           </p>
         ) : null}
         <ul className="list-none m-0 mt-auto pt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-ink" aria-label={t('listing.facts')}>
-          <li className="flex items-center gap-1.5">
-            <BedIcon size={18} className="text-ink-muted" />
-            {t('listing.beds', { count: p.bedrooms, formatted: formatCount(p.bedrooms) })}
-          </li>
-          <li className="flex items-center gap-1.5">
-            <BathIcon size={18} className="text-ink-muted" />
-            {t('listing.baths', { count: p.bathrooms, formatted: formatCount(p.bathrooms) })}
-          </li>
+          {/* a lot or a shop has no bedrooms: nothing said rather than "0 beds", as on the listing's page */}
+          {p.bedrooms > 0 ? (
+            <li className="flex items-center gap-1.5" part="card-beds">
+              <BedIcon size={18} className="text-ink-muted" />
+              {t('listing.beds', { count: p.bedrooms, formatted: formatCount(p.bedrooms) })}
+            </li>
+          ) : null}
+          {p.bathrooms > 0 ? (
+            <li className="flex items-center gap-1.5" part="card-baths">
+              <BathIcon size={18} className="text-ink-muted" />
+              {t('listing.baths', { count: p.bathrooms, formatted: formatCount(p.bathrooms) })}
+            </li>
+          ) : null}
           <li className="flex items-center gap-1.5">
             <AreaIcon size={18} className="text-ink-muted" />
             {formatArea(p.area)}
