@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { directionsUrl, ENGLISH_DEFAULTS, fallbackPosition, mapListing, normaliseImages, placeholderIndex, typeLabel } from './listing.ts';
+import { directionsUrl, ENGLISH_DEFAULTS, fallbackPosition, mapListing, normaliseImages, placeholderIndex, roomTexts, typeLabel } from './listing.ts';
+import en from '../locales/en.json' with { type: 'json' };
+import { translatorFor } from '../translate.ts';
 
 const API = 'https://api.example';
 const LABELS: Record<string, string> = {
@@ -131,5 +133,18 @@ describe('directions to a listing (docs/product.md §2, Location)', () => {
   it('names at least the country when the listing says nothing of its place', () => {
     const url = new URL(directionsUrl({ ...base, address: '', city: '', state: '', approximate: true }));
     expect(url.searchParams.get('destination')).toBe('Ecuador');
+  });
+});
+
+describe('the rooms said beside a price (a card, a page, a mail)', () => {
+  const english = translatorFor(en as Record<string, unknown>, 'en');
+  it('says the rooms a home has, in the plural it needs, and none of a lot or a shop', () => {
+    expect(roomTexts({ bedrooms: 3, bathrooms: 2.5 }, english)).toEqual([
+      { room: 'beds', text: '3 beds' },
+      { room: 'baths', text: '2.5 baths' },
+    ]);
+    expect(roomTexts({ bedrooms: 1, bathrooms: 1 }, english).map((r) => r.text)).toEqual(['1 bed', '1 bath']);
+    expect(roomTexts({ bedrooms: 0, bathrooms: 0 }, english)).toEqual([]);
+    expect(roomTexts({ bedrooms: 0, bathrooms: 1 }, english).map((r) => r.room)).toEqual(['baths']);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { parseOpenHouses, type OpenHouseTime } from './open-houses.ts';
 import { safeMediaUrl } from './safe-urls.ts';
-import { formatPrice, priceValue } from './format.ts';
+import { formatCount, formatPrice, priceValue } from './format.ts';
 import { cityCentroid, jitter, QUITO } from './places.ts';
 import { parseCoordinate } from './text.ts';
 import type { Translate } from '../translate.ts';
@@ -303,4 +303,15 @@ export function typeLabel(type: string, t: (key: string) => string): string {
 export function placeholderIndex(id: string): number {
   const n = Number.parseInt(id.replace(/\D/g, '') || '0', 10);
   return Number.isFinite(n) ? n % 5 : 0;
+}
+
+/**
+ * A listing's rooms as they are said beside its price (a card, its page's description, an alert's
+ * mail): those it has, so a lot or a shop says no "0 beds".
+ */
+export function roomTexts(p: { bedrooms: number; bathrooms: number }, t: Translate): Array<{ room: 'beds' | 'baths'; text: string }> {
+  return (['beds', 'baths'] as const).flatMap((room) => {
+    const n = room === 'beds' ? p.bedrooms : p.bathrooms;
+    return n > 0 ? [{ room, text: t(`listing.${room}`, { count: n, formatted: formatCount(n) }) }] : [];
+  });
 }

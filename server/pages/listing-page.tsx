@@ -6,8 +6,18 @@
  * was, gets a real 410 or 404 page with similar active listings.
  */
 import type { Translate } from '../../core/translate.ts';
-import { formatArea, formatCount, whatsappHref } from '../../core/protocol/format.ts';
-import { daysOnMarket, directionsUrl, listingDefaults, listingPrice, mapListing, monthUnit, type Property, typeLabel } from '../../core/protocol/listing.ts';
+import { formatArea, whatsappHref } from '../../core/protocol/format.ts';
+import {
+  daysOnMarket,
+  directionsUrl,
+  listingDefaults,
+  listingPrice,
+  mapListing,
+  monthUnit,
+  roomTexts,
+  type Property,
+  typeLabel,
+} from '../../core/protocol/listing.ts';
 import type { PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath, marketPath, projectPath } from '../../core/routes.ts';
 import { UnitOfProject } from '../../core/view/unit-of-project.tsx';
@@ -48,9 +58,7 @@ function fitTitle(text: string, make: (text: string) => string): string {
 
 /** Bedrooms, bathrooms and area in one line, for the page's description. */
 function factsLine(p: Property, t: Translate): string {
-  const parts = [];
-  if (p.bedrooms > 0) parts.push(t('listing.beds', { count: p.bedrooms, formatted: formatCount(p.bedrooms) }));
-  if (p.bathrooms > 0) parts.push(t('listing.baths', { count: p.bathrooms, formatted: formatCount(p.bathrooms) }));
+  const parts = roomTexts(p, t).map((r) => r.text);
   if (p.area > 0) parts.push(formatArea(p.area));
   return parts.join(', ');
 }

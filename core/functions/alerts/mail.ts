@@ -22,7 +22,7 @@ import { filtersFromArgs, type FilterArgs } from '../../protocol/filters.ts';
 import { searchPageQuery } from '../../protocol/filter-params.ts';
 import { formatArea, formatCount, priceValue } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import { isKnownType, listingPrice, normaliseImages, typeLabel } from '../../protocol/listing.ts';
+import { isKnownType, listingPrice, normaliseImages, roomTexts, typeLabel } from '../../protocol/listing.ts';
 import { listingPath, localizedPath, marketPath, projectPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
@@ -281,8 +281,7 @@ export function alertComposer(options: AlertMailOptions): Composer {
           ? t('mail.alerts.alert.was', { price: listingPrice({ price: priceValue(old_price), operation: String(l.operation) }, t) })
           : '';
       const facts = [
-        t('listing.beds', { count: Number(l.bedrooms ?? 0), formatted: formatCount(Number(l.bedrooms ?? 0)) }),
-        t('listing.baths', { count: Number(l.bathrooms ?? 0), formatted: formatCount(Number(l.bathrooms ?? 0)) }),
+        ...roomTexts({ bedrooms: Number(l.bedrooms ?? 0), bathrooms: Number(l.bathrooms ?? 0) }, t).map((r) => r.text),
         formatArea(Number(l.square_feet ?? 0)),
       ].join(' · ');
       const type = [typeLabel(l.property_type ?? '', t), l.unit_of ? t('listing.unitOf', { name: l.unit_of }) : ''].filter(Boolean).join(' · ');

@@ -7,7 +7,7 @@
  */
 import { lazy, memo, Suspense } from 'react';
 import { useElement, useStyles } from '../element.tsx';
-import { formatArea, formatCount, formatPrice } from '../../../core/protocol/format.ts';
+import { formatArea, formatPrice } from '../../../core/protocol/format.ts';
 import { AreaIcon } from '../ui/icons/area.tsx';
 import { BathIcon } from '../ui/icons/bath.tsx';
 import { BedIcon } from '../ui/icons/bed.tsx';
@@ -19,7 +19,7 @@ import { preloadPropertyDialog } from './lazy-property-dialog.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
 import { OpenHouseBadge, PhotoBadge } from '../ui/open-house.tsx';
 import { SaveButton } from '../saved/save-button.tsx';
-import { listingPrice, typeLabel, type Property } from '../../../core/protocol/listing.ts';
+import { listingPrice, roomTexts, typeLabel, type Property } from '../../../core/protocol/listing.ts';
 import { excerpt, markWords } from '../../../core/protocol/words.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 
@@ -136,19 +136,13 @@ export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps)
           </p>
         ) : null}
         <ul className="list-none m-0 mt-auto pt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-ink" aria-label={t('listing.facts')}>
-          {/* a lot or a shop has no bedrooms: nothing said rather than "0 beds", as on the listing's page */}
-          {p.bedrooms > 0 ? (
-            <li className="flex items-center gap-1.5" part="card-beds">
-              <BedIcon size={18} className="text-ink-muted" />
-              {t('listing.beds', { count: p.bedrooms, formatted: formatCount(p.bedrooms) })}
+          {/* a lot or a shop says no "0 beds" (core/protocol/listing.ts roomTexts) */}
+          {roomTexts(p, t).map(({ room, text }) => (
+            <li key={room} className="flex items-center gap-1.5" part={`card-${room}`}>
+              {room === 'beds' ? <BedIcon size={18} className="text-ink-muted" /> : <BathIcon size={18} className="text-ink-muted" />}
+              {text}
             </li>
-          ) : null}
-          {p.bathrooms > 0 ? (
-            <li className="flex items-center gap-1.5" part="card-baths">
-              <BathIcon size={18} className="text-ink-muted" />
-              {t('listing.baths', { count: p.bathrooms, formatted: formatCount(p.bathrooms) })}
-            </li>
-          ) : null}
+          ))}
           <li className="flex items-center gap-1.5">
             <AreaIcon size={18} className="text-ink-muted" />
             {formatArea(p.area)}
