@@ -1,6 +1,8 @@
 /**
  * npm run import -- <kind> <feed> [options]      one run (docs/import.md)
  * npm run import -- runs [--source NAME] [--last N]   the reports of the last runs
+ * npm run import -- nearby <file.geojson> [--name NAME] [--allow-withdrawals]
+ *                                                  the places of interest of "What is near"
  *
  *   kind: reso <service-url> | reso-json <file> | csv <file> | kyero <file-or-url>
  *   --token T             the RESO service's bearer token (or env:NAME)
@@ -19,7 +21,9 @@
  * across the command and every server's schedule (its lock, service.ts): a run that finds another
  * on its way waits for it. Exit code: 0 done, 1 failed, 3 withdrawals held back, 2 bad usage.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { readNearbyGeoJson, storeNearby, type NearbyReport } from './nearby.ts';
 import { openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { localPhotoStore, type PhotoStore } from './photos.ts';
@@ -122,10 +126,33 @@ function photoStore(): PhotoStore {
   return storage ? supabasePhotoStore(storage) : localPhotoStore(resolve(dataDir, 'photos'));
 }
 
+/** The places of interest of a GeoJSON file (docs/import.md "What is near"): exit 0 stored, 3 held back, 1 failed. */
+async function importNearbyFile(location: string | undefined, values: Map<string, string>, flags: Set<string>): Promise<void> {
+  if (!location) usage('which GeoJSON file?');
+  const file = resolve(cwd, location);
+  const source = values.get('--name') ?? `nearby:${basename(file)}`;
+  const read = readNearbyGeoJson(await readFile(file, 'utf8'), source);
+  const opened = await openForCommand(dataDir);
+  let report: NearbyReport;
+  try {
+    await migrate(opened.db);
+    report = await storeNearby(opened.db, source, read, { allowWithdrawals: flags.has('--allow-withdrawals') });
+  } finally {
+    await opened.close();
+  }
+  console.log(
+    `[import] ${source}: ${report.read} read, ${report.stored} stored, ${report.removed} taken away, ${report.passedOver} of no kind shown, ${report.refused.length} refused`,
+  );
+  for (const r of report.refused.slice(0, 20)) console.log(`  refused ${r.key}: ${r.reason}`);
+  if (report.held) console.log(`[import] nothing changed: ${report.held}`);
+  process.exitCode = report.held ? 3 : 0;
+}
+
 async function main(): Promise<void> {
   const { positional, flags, values } = parseArgs(process.argv.slice(2));
   const [kind, location] = positional;
   if (kind === 'runs') return showRuns(values);
+  if (kind === 'nearby') return importNearbyFile(location, values, flags);
   if (!kind) usage('which feed?');
   if (positional.length > 2) usage(`one feed at a time (got ${positional.slice(1).join(' ')})`);
   const settings: SourceSettings = {

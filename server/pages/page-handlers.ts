@@ -29,6 +29,7 @@ import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.t
 import { nowDate } from '../../core/clock.ts';
 import { privacyNotice } from './privacy-pages.tsx';
 import { defaultPrivacy } from '../config.ts';
+import type { NearbyPlace } from '../../core/protocol/nearby.ts';
 
 export interface PageImages {
   /** an indexable page's link preview, made from the page as rendered */
@@ -229,9 +230,11 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
         () => undefined,
       );
     const city = slugify(project.city);
+    // what is near it (docs/projects.md "What is near"): a page without it rather than no page
+    const nearby = project.lat !== null && project.lng !== null ? d.nearby(project.lat, project.lng).catch((): NearbyPlace[] => []) : [];
     const figure = (project.sector ? await lastMonth(`${city}/${slugify(project.sector)}`) : undefined) ?? (await lastMonth(city));
     const choice = { unit: params.get('unit')?.slice(0, 20), lender: params.get('lender')?.slice(0, 20) };
-    const page = renderProject(project, units, figure, choice, ctx, found.listed.map(parseListedUnit));
+    const page = renderProject(project, units, figure, choice, ctx, { listed: found.listed.map(parseListedUnit), nearby: await nearby });
     return { status: 200, type: 'text/html', body: withPreview('project.html', path, lang, page), headers: { 'Cache-Control': PAGE_CACHE } };
   }
 

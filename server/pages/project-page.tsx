@@ -17,6 +17,8 @@ import { listingPath, localizedPath, marketPath, projectPath } from '../../core/
 import type { HeadInfo } from './head.tsx';
 import { excerpt, Photo, renderBody } from './html.tsx';
 import { Plan, type PlanChoice } from './project-plan.tsx';
+import { Nearby } from './nearby.tsx';
+import type { NearbyPlace } from '../../core/protocol/nearby.ts';
 
 export interface ProjectPageContext {
   lang: Lang;
@@ -144,7 +146,7 @@ export function renderProject(
   market: MarketFigure | undefined,
   choice: PlanChoice,
   ctx: ProjectPageContext,
-  listed: ListedUnit[] = [],
+  { listed = [], nearby = [] }: { listed?: ListedUnit[]; nearby?: NearbyPlace[] } = {},
 ): { head: HeadInfo; body: string } {
   const { t, lang, origin } = ctx;
   const url = new URL(projectPath(p.slug, lang), origin).href;
@@ -226,6 +228,7 @@ export function renderProject(
             {t('projects.directions')}
           </a>
         ) : null}
+        <Nearby places={nearby} t={t} />
       </section>
       {/* about its listing: the inquiry and a visit to the show flat name the project and reach its agent (docs/projects.md "Leads") */}
       <section className="market__section">

@@ -13,6 +13,7 @@ import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
 import { parseOpenHouseRows, type OpenHouse } from '../../core/protocol/open-house-details.ts';
 import { parseMarketFigures, parseMarketRanking, parseMarketReport, type MarketFigure, type MarketRank, type TypeGroup } from '../../core/protocol/market.ts';
+import { parseNearby, type NearbyPlace } from '../../core/protocol/nearby.ts';
 
 export interface SiteData {
   /** an active EC listing, or null */
@@ -47,6 +48,8 @@ export interface SiteData {
   /** an active new development by its slug, with its unit types in its order; null when there is none */
   /** a project, its unit types, and its units for sale as listings of their own (docs/projects.md "Its units") */
   project(slug: string): Promise<{ project: Row; units: Row[]; listed: Row[] } | null>;
+  /** the places of interest near a point, nearest first (public.nearby_places; docs/projects.md "What is near") */
+  nearby(lat: number, lng: number): Promise<NearbyPlace[]>;
   /** what the location box would suggest first for a text (public.place_suggestions): a place, a listing, or null */
   placeFor(text: string): Promise<{ kind: string; path: string; name: string } | null>;
 }
@@ -173,6 +176,9 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     },
     async marketRanking(place, typeGroup, kind) {
       return parseMarketRanking(check(await rest.rpc('market_ranking', { place, type_group: typeGroup, ...(kind ? { kind } : {}) }), 'market ranking'));
+    },
+    async nearby(lat, lng) {
+      return parseNearby(check(await rest.rpc('nearby_places', { lat, lng }), 'nearby places') as Row[]);
     },
     async placeFor(text) {
       const [first] = check(await rest.rpc('place_suggestions', { q: text.slice(0, 100), max_results: 1 }), 'place suggestions') as Row[];

@@ -15,6 +15,7 @@ import {
   type Seed,
   type SpellRow,
 } from './rows.ts';
+import { POINT_OF_INTEREST_COLUMNS, type PointOfInterestRow } from '../import/nearby.ts';
 import { PROJECT_COLUMNS, UNIT_LISTING_COLUMNS, UNIT_TYPE_COLUMNS, type ProjectRow, type UnitListingRow, type UnitTypeRow } from './projects.ts';
 
 export interface SeedTarget {
@@ -87,6 +88,9 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
     await target.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`);
   // their units for sale, after the types they name (numbered after the projects' listings)
   await insertRows<UnitListingRow>(target, 'internal.listings', UNIT_LISTING_COLUMNS, seed.units, 500);
+  // what is near them (docs/projects.md "What is near"): the seed's own, a list loaded from a file kept
+  await target.query("delete from internal.points_of_interest where source = 'seed'");
+  await insertRows<PointOfInterestRow>(target, 'internal.points_of_interest', POINT_OF_INTEREST_COLUMNS, seed.pointsOfInterest, 500);
   // the market index of everything seeded (the units are asking prices as any: docs/market.md)
   await target.query("select internal.refresh_market_index(interval '0')");
 }
@@ -129,6 +133,8 @@ export function seedSql(seed: Seed): string {
   for (const table of ['internal.projects', 'internal.project_unit_types'])
     out.push(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false);`);
   emit('internal.listings', UNIT_LISTING_COLUMNS, seed.units);
+  out.push("delete from internal.points_of_interest where source = 'seed';");
+  emit('internal.points_of_interest', POINT_OF_INTEREST_COLUMNS, seed.pointsOfInterest);
   out.push("select internal.refresh_market_index(interval '0');");
   out.push('commit;', '');
   return out.join('\n');

@@ -28,6 +28,7 @@ import {
 import { sectorFactor, askingPrice, marketFactor, priceHistoryFor } from './prices.ts';
 import { rentalsFor } from './rentals.ts';
 import { seedProjects, seedUnits } from './projects.ts';
+import { seedPointsOfInterest } from './nearby.ts';
 import { specialRows } from './special-rows.ts';
 
 export const DEFAULT_LISTINGS = 1800;
@@ -181,6 +182,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     projects,
     unitTypes,
     units: seedUnits(projects, unitTypes, agents),
+    pointsOfInterest: seedPointsOfInterest(),
   };
 }
 

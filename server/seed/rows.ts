@@ -2,6 +2,7 @@
  * The rows the seed writes (docs/architecture.md "The seed"), as their tables name their columns.
  */
 import type { ProjectRow, UnitListingRow, UnitTypeRow } from './projects.ts';
+import type { PointOfInterestRow } from '../import/nearby.ts';
 import { type AgentRow } from './agents.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
 
@@ -116,4 +117,6 @@ export interface Seed {
   unitTypes: UnitTypeRow[];
   /** some of their available units, for sale as listings of their own (seedUnits) */
   units: UnitListingRow[];
+  /** the places of interest around them (nearby.ts) */
+  pointsOfInterest: PointOfInterestRow[];
 }

@@ -55,14 +55,16 @@ revoke all on internal.mail_outbox, internal.listing_price_changes, internal.sav
   internal.import_runs, internal.import_staging, internal.import_seen, internal.photos, internal.webhook_endpoints,
   internal.job_schedule, internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
   internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses,
-  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs, internal.consents, internal.consent_tokens from anon, authenticated;
+  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs, internal.consents, internal.consent_tokens,
+  internal.points_of_interest from anon, authenticated;
 revoke all on internal.job_schedule, internal.listing_words, internal.listing_spells, internal.market_index, internal.market_bounds,
   internal.market_runs, internal.market_rents_now from public;
 grant all on internal.mail_outbox, internal.listing_price_changes, internal.saved_searches, internal.saved_search_tokens,
   internal.search_alerts, internal.settings, internal.places, internal.place_aliases, internal.job_schedule,
   internal.listing_spells, internal.market_index, internal.market_bounds, internal.market_runs, internal.market_rents_now,
   internal.agent_visiting_hours, internal.visit_requests, internal.visits, internal.visit_tokens, internal.open_houses,
-  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs, internal.consents, internal.consent_tokens to service_role;
+  internal.privacy_requests, internal.privacy_tokens, internal.retention_runs, internal.consents, internal.consent_tokens,
+  internal.points_of_interest to service_role;
 
 -- functions: the service's; the public key calls the data API's (docs/data-api.md)
 revoke execute on function internal.listing_cells_rebuild(), internal.places_recount(text[], text[]), internal.first_matches,
@@ -90,7 +92,8 @@ grant execute on function
   public.area_agents(text),
   public.visit_times(bigint, bigint),
   public.listing_open_houses(bigint),
-  public.listing_availability(bigint)
+  public.listing_availability(bigint),
+  public.nearby_places(double precision, double precision)
   to anon, authenticated;
 -- what runs as the caller when the public key filters a column or PostgREST asks the hook
 -- (03_public_types.sql, 98_data_api_gate.sql)

@@ -88,6 +88,7 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
       await site.marketRanking('ecuador', 'all', 'city');
       await site.projects();
       await site.project('altos-de-la-carolina');
+      await site.nearby(-0.1837, -78.4823);
     } finally {
       globalThis.fetch = real;
     }

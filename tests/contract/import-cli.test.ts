@@ -102,6 +102,44 @@ describe('npm run import, as typed', () => {
     }
   });
 
+  it('the places of interest of a GeoJSON file, as typed: stored with what it refused, and a file with none of them held (exit 3)', async () => {
+    const env = { DATABASE_URL: pg.url, DATA_DIR: join(dir, 'pg-data') };
+    const point = (id: string, tags: Record<string, string>, lat: number) => ({
+      type: 'Feature',
+      id,
+      properties: tags,
+      geometry: { type: 'Point', coordinates: [-78.48, lat] },
+    });
+    writeFileSync(
+      join(dir, 'quito.geojson'),
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          point('node/1', { amenity: 'school', name: 'Colegio CLI' }, -0.18),
+          point('node/2', { leisure: 'park', name: 'Parque CLI' }, 91),
+          point('node/3', { amenity: 'bench' }, -0.18),
+        ],
+      }),
+    );
+    writeFileSync(join(dir, 'empty.geojson'), JSON.stringify({ type: 'FeatureCollection', features: [] }));
+    const first = await importCommand(['nearby', join(dir, 'quito.geojson')], env);
+    expect(first.out).toContain('nearby:quito.geojson: 3 read, 1 stored, 0 taken away, 1 of no kind shown, 1 refused');
+    expect(first.out).toContain('refused node/2: a position off the globe (-78.48, 91)');
+    expect(first.code).toBe(0);
+    const empty = await importCommand(['nearby', join(dir, 'empty.geojson'), '--name', 'nearby:quito.geojson'], env);
+    expect(empty.out).toContain('nothing changed: the file has no place of interest');
+    expect(empty.code).toBe(3);
+    const db = await openPostgres(pg.url);
+    try {
+      expect(await db.admin.query('select name from public.nearby_places(-0.18, -78.48)')).toEqual([{ name: 'Colegio CLI' }]);
+    } finally {
+      await db.close();
+    }
+    const broken = await importCommand(['nearby', join(dir, 'feed.csv')], env);
+    expect(broken.out).toMatch(/\[import\] not JSON/);
+    expect(broken.code).toBe(1);
+  });
+
   it('says what is wrong with a command, and exits 2', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /which feed\?/],

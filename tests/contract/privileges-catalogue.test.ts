@@ -30,6 +30,7 @@ const PUBLISHED_FUNCTIONS = [
   'market_index',
   'market_ranking',
   'market_report',
+  'nearby_places',
   'place_suggestions',
   'search_listings',
   'search_listings_count',
