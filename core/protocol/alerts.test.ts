@@ -38,6 +38,11 @@ const CASES: Array<[FilterArgs, string, string]> = [
     'Properties · built from 2010 · built until 2020 · lot from 300 m² · lot up to 900 m² · with pool, new construction',
     'Propiedades · construido desde 2010 · construido hasta 2020 · terreno desde 300 m² · terreno hasta 900 m² · con piscina, para estrenar',
   ],
+  // new developments: of no one type they are projects; of a type, that type in new developments
+  [{ operation: 'project' }, 'New developments', 'Proyectos nuevos'],
+  [{ operation: 'project', city: 'Cumbayá', beds_min: 2 }, 'New developments in Cumbayá · 2+ bedrooms', 'Proyectos nuevos en Cumbayá · 2+ dormitorios'],
+  [{ operation: 'project', property_type: 'house', city: 'Cuenca' }, 'House in new developments in Cuenca', 'Casa en proyectos nuevos en Cuenca'],
+  [{ operation: 'rent', city: 'Quito' }, 'Properties for rent in Quito', 'Propiedades en arriendo en Quito'],
   // what a visitor typed is written as typed, never looked up as a text of ours
   [{ city: '@alerts.summary.everything' }, 'Properties in @alerts.summary.everything', 'Propiedades en @alerts.summary.everything'],
   [{ city: '{{city}} $& $1' }, 'Properties in {{city}} $& $1', 'Propiedades en {{city}} $& $1'],

@@ -78,12 +78,14 @@ type Translate = (key: string, params?: Record<string, unknown>) => string;
  */
 export function describeSearch(args: FilterArgs, t: Translate): string {
   const phrases = filterPhrases(filtersFromArgs(args), t, 'say');
-  const part = (p: string) => phrases.filter((x) => x.part === p).map((x) => x.text);
-  const [what] = part('what');
+  const [what] = phrases.filter((x) => x.part === 'what').map((x) => x.text);
+  // new developments of no one type are projects ("New developments in Cumbayá", docs/projects.md)
+  const projects = !what && args.operation === 'project';
+  const part = (p: string) => phrases.filter((x) => x.part === p && !(projects && x.key === 'operation')).map((x) => x.text);
   const where = part('where');
   const rest = part('rest');
-  if (!what && !where.length && !rest.length) return t('phrases.everything');
-  return [[what ?? t('phrases.properties'), ...where].join(' '), ...rest].join(' · ');
+  if (!what && !where.length && !rest.length && !projects) return t('phrases.everything');
+  return [[what ?? t(projects ? 'phrases.projects' : 'phrases.properties'), ...where].join(' '), ...rest].join(' · ');
 }
 
 /** How often a saved search is mailed, in words ("Once a day"; a follow's "Once a month, early in the month"). */

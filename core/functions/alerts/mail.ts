@@ -263,7 +263,13 @@ export function alertComposer(options: AlertMailOptions): Composer {
     const what = describeSearch(search.filters, t);
     const total = Number(alert.new_count) + Number(alert.drop_count);
     const counts = [
-      Number(alert.new_count) ? t('mail.alerts.alert.newCount', { count: Number(alert.new_count), formatted: formatCount(Number(alert.new_count)) }) : '',
+      // a search of new developments is told of new projects ("1 new development: New developments in Cumbayá")
+      Number(alert.new_count)
+        ? t(search.filters.operation === 'project' ? 'mail.alerts.alert.newProjects' : 'mail.alerts.alert.newCount', {
+            count: Number(alert.new_count),
+            formatted: formatCount(Number(alert.new_count)),
+          })
+        : '',
       Number(alert.drop_count) ? t('mail.alerts.alert.dropCount', { count: Number(alert.drop_count), formatted: formatCount(Number(alert.drop_count)) }) : '',
     ].filter(Boolean);
     const subject = oneLine(`${counts.join(t('mail.alerts.alert.and'))}: ${what}`).slice(0, 200);
