@@ -23,11 +23,14 @@ const noReplacementPatterns = {
       {
         selector:
           'CallExpression[callee.property.name=/^replace(All)?$/][arguments.1.type=/^(Identifier|MemberExpression|CallExpression|BinaryExpression|ConditionalExpression|LogicalExpression)$/]',
-        message: 'Pass a function as the replacement (() => text): a string argument is read as a replacement pattern ($&, $1).',
+        message:
+          'Pass a function as the replacement (() => text): a string argument is read as a replacement pattern ($&, $1).',
       },
       {
-        selector: 'CallExpression[callee.property.name=/^replace(All)?$/] > TemplateLiteral.arguments:nth-child(2)[expressions.length>0]',
-        message: 'Pass a function as the replacement (() => `...`): a template with data is read as a replacement pattern ($&, $1).',
+        selector:
+          'CallExpression[callee.property.name=/^replace(All)?$/] > TemplateLiteral.arguments:nth-child(2)[expressions.length>0]',
+        message:
+          'Pass a function as the replacement (() => `...`): a template with data is read as a replacement pattern ($&, $1).',
       },
     ],
   },

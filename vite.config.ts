@@ -73,7 +73,8 @@ function hostLibraries(): Plugin {
   return {
     name: 'exp-demo-host-libraries',
     generateBundle() {
-      for (const [fileName, from] of Object.entries(files)) this.emitFile({ type: 'asset', fileName, source: readFileSync(resolve(here, from)) });
+      for (const [fileName, from] of Object.entries(files))
+        this.emitFile({ type: 'asset', fileName, source: readFileSync(resolve(here, from)) });
     },
   };
 }
@@ -105,7 +106,9 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: resolve(here, 'dist/site/demo'),
         emptyOutDir: true,
         target: 'es2022',
-        rolldownOptions: { input: Object.fromEntries(pages.map((p) => [p.replace(/\.html$/, ''), resolve(here, 'demo', p)])) },
+        rolldownOptions: {
+          input: Object.fromEntries(pages.map((p) => [p.replace(/\.html$/, ''), resolve(here, 'demo', p)])),
+        },
       },
     };
   }
@@ -123,7 +126,9 @@ export default defineConfig(({ mode }): UserConfig => {
         emptyOutDir: true,
         sourcemap: true,
         target: 'es2022',
-        rolldownOptions: { input: Object.fromEntries(pages.map((p) => [p.replace(/\.html$/, ''), resolve(here, 'site', p)])) },
+        rolldownOptions: {
+          input: Object.fromEntries(pages.map((p) => [p.replace(/\.html$/, ''), resolve(here, 'site', p)])),
+        },
       },
     };
   }
@@ -132,7 +137,14 @@ export default defineConfig(({ mode }): UserConfig => {
   return {
     ...common,
     define: { ...common.define, 'import.meta.env.EXP_TEST_HOOKS': JSON.stringify(testHooks) },
-    plugins: [syncExternalStoreFromReact(), widgetLocales(), widgetStyles(), widgetTexts(), ecuadorOutline({ asset: !single }), olTrim()],
+    plugins: [
+      syncExternalStoreFromReact(),
+      widgetLocales(),
+      widgetStyles(),
+      widgetTexts(),
+      ecuadorOutline({ asset: !single }),
+      olTrim(),
+    ],
     // assets are found relative to the chunk that needs them (import.meta.url), from any origin
     base: './',
     publicDir: false,

@@ -18,7 +18,12 @@ export default defineConfig({
         extends: true,
         // beside the node suites, not before them: each file is quick, and while the node suites
         // wait for their databases and servers a worker runs them
-        test: { name: 'widgets', environment: 'happy-dom', include: ['widgets/**/*.test.{ts,tsx}', 'site/**/*.test.ts'], maxWorkers: 3 },
+        test: {
+          name: 'widgets',
+          environment: 'happy-dom',
+          include: ['widgets/**/*.test.{ts,tsx}', 'site/**/*.test.ts'],
+          maxWorkers: 3,
+        },
       },
       {
         extends: true,

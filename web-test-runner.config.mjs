@@ -15,7 +15,8 @@ function countsReporter() {
       // the failures' lines as tests/support/counts.ts writes them
       const failures = [];
       const counts = { passed: 0, failed: 0, skipped: 0, failures };
-      const line = (where, error) => `${where}${error?.message ? `: ${String(error.message).split('\n')[0].slice(0, 300)}` : ''}`;
+      const line = (where, error) =>
+        `${where}${error?.message ? `: ${String(error.message).split('\n')[0].slice(0, 300)}` : ''}`;
       const walk = (suite, file, path) => {
         for (const t of suite.tests ?? []) {
           if (t.skipped) counts.skipped++;
@@ -27,7 +28,8 @@ function countsReporter() {
       for (const s of sessions) {
         if (s.testResults) walk(s.testResults, relative(process.cwd(), s.testFile), []);
         // a file that could not load or run at all counts as a failure
-        if (!s.passed && (!s.testResults || (s.errors ?? []).length)) failures.push(line(relative(process.cwd(), s.testFile), s.errors?.[0]));
+        if (!s.passed && (!s.testResults || (s.errors ?? []).length))
+          failures.push(line(relative(process.cwd(), s.testFile), s.errors?.[0]));
       }
       counts.failed = failures.length;
       if (process.env.EXP_COUNTS_FILE) writeFileSync(process.env.EXP_COUNTS_FILE, JSON.stringify(counts));

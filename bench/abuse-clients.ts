@@ -44,7 +44,10 @@ function send(method: string, path: string, headers: Record<string, string>, bod
         port: url.port,
         method,
         path,
-        headers: { ...headers, ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}) },
+        headers: {
+          ...headers,
+          ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+        },
         agent,
       },
       (res) => {
@@ -61,9 +64,23 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 
 const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length] as T;
 const rpc = (name: string, args: unknown, headers: Record<string, string>) =>
-  send('POST', `/rest/v1/rpc/${name}`, { ...headers, apikey: 'bench', Prefer: 'return=representation' }, JSON.stringify(args));
+  send(
+    'POST',
+    `/rest/v1/rpc/${name}`,
+    { ...headers, apikey: 'bench', Prefer: 'return=representation' },
+    JSON.stringify(args),
+  );
 
-const WORDS = ['piscina', 'jardín', 'vista al mar', 'terraza', 'casa con jardín', 'departamento amoblado', 'bodega', 'parqueadero'];
+const WORDS = [
+  'piscina',
+  'jardín',
+  'vista al mar',
+  'terraza',
+  'casa con jardín',
+  'departamento amoblado',
+  'bodega',
+  'parqueadero',
+];
 const CITIES = ['Quito', 'Guayaquil', 'Cuenca', 'Cumbayá', 'Samborondón', 'Manta', 'Salinas', 'Loja'];
 const TYPED = ['cu', 'cum', 'guay', 'qui', 'inaq', 'samb', 'sali', 'man'];
 const VIEWS: Array<[number, [number, number, number, number]]> = [
@@ -87,7 +104,16 @@ const VISITOR_STEPS: Step[] = [
   },
   (v, n, h) => {
     const [zoom, [west, south, east, north]] = pick(VIEWS, v + n);
-    return [['clusters', rpc('listing_clusters', { zoom, view_west: west, view_south: south, view_east: east, view_north: north, filters: {} }, h)]];
+    return [
+      [
+        'clusters',
+        rpc(
+          'listing_clusters',
+          { zoom, view_west: west, view_south: south, view_east: east, view_north: north, filters: {} },
+          h,
+        ),
+      ],
+    ];
   },
   (v, n, h) => [['suggestions', rpc('place_suggestions', { q: pick(TYPED, v * 3 + n) }, h)]],
   (v, n, h) => [['listing page', send('GET', pick(pages, v * 7 + n), h)]],
@@ -102,28 +128,66 @@ const VISITOR_STEPS: Step[] = [
 
 /** The slowest requests an attacker can find, in turn. */
 const ATTACKS: Array<[string, (n: number, h: Record<string, string>) => Promise<Answer>]> = [
-  ['back-references', (_n, h) => send('GET', '/rest/v1/listings?select=id&description=match.%5E(.*)(.*)(.*)(.*)(.*)%5C5%5C4%5C3%5C2%5C1%24&limit=1', h)],
-  ['phrase over everything', (n, h) => rpc('search_listings_count', { filters: { words: `"${pick(['con una', 'de la', 'en el', 'y la'], n)}"` } }, h)],
+  [
+    'back-references',
+    (_n, h) =>
+      send(
+        'GET',
+        '/rest/v1/listings?select=id&description=match.%5E(.*)(.*)(.*)(.*)(.*)%5C5%5C4%5C3%5C2%5C1%24&limit=1',
+        h,
+      ),
+  ],
+  [
+    'phrase over everything',
+    (n, h) =>
+      rpc('search_listings_count', { filters: { words: `"${pick(['con una', 'de la', 'en el', 'y la'], n)}"` } }, h),
+  ],
   [
     'exact count over text',
     (n, h) =>
-      send('HEAD', `/rest/v1/listings?select=id&description=ilike.*${pick([...'aeiou'], n)}*${pick([...'nrst'], n)}*${pick([...'aeiou'], n + 1)}*`, {
-        ...h,
-        Prefer: 'count=exact',
-      }),
+      send(
+        'HEAD',
+        `/rest/v1/listings?select=id&description=ilike.*${pick([...'aeiou'], n)}*${pick([...'nrst'], n)}*${pick([...'aeiou'], n + 1)}*`,
+        {
+          ...h,
+          Prefer: 'count=exact',
+        },
+      ),
   ],
-  ['long in list', (n, h) => send('GET', `/rest/v1/listings?select=*&id=in.(${Array.from({ length: 100 }, (_, i) => (n * 100 + i) % 100_000).join(',')})`, h)],
-  ['deep or tree', (_n, h) => send('GET', `/rest/v1/listings?select=id&or=(${'or('.repeat(6)}description.ilike.*a*${')'.repeat(6)})`, h)],
+  [
+    'long in list',
+    (n, h) =>
+      send(
+        'GET',
+        `/rest/v1/listings?select=*&id=in.(${Array.from({ length: 100 }, (_, i) => (n * 100 + i) % 100_000).join(',')})`,
+        h,
+      ),
+  ],
+  [
+    'deep or tree',
+    (_n, h) =>
+      send('GET', `/rest/v1/listings?select=id&or=(${'or('.repeat(6)}description.ilike.*a*${')'.repeat(6)})`, h),
+  ],
   ['sitemap', (n, h) => send('GET', n % 2 ? '/sitemap.xml' : `/sitemaps/listings-${1 + (n % 3)}.xml`, h)],
   ['preview images', (n, h) => send('GET', `/og/listings/${pick(ids, n * 13)}.jpg?v=${n}`, h)],
   [
     'the whole country clustered',
-    (_n, h) => rpc('listing_clusters', { zoom: 3, view_west: -180, view_south: -85, view_east: 180, view_north: 85, filters: { words: 'casa' } }, h),
+    (_n, h) =>
+      rpc(
+        'listing_clusters',
+        { zoom: 3, view_west: -180, view_south: -85, view_east: 180, view_north: 85, filters: { words: 'casa' } },
+        h,
+      ),
   ],
   [
     'inquiry flood',
     (n, h) =>
-      send('POST', '/functions/v1/send-property-inquiry', h, JSON.stringify({ name: 'Spam', email: `spam${n}@example.com`, message: 'x'.repeat(2000) })),
+      send(
+        'POST',
+        '/functions/v1/send-property-inquiry',
+        h,
+        JSON.stringify({ name: 'Spam', email: `spam${n}@example.com`, message: 'x'.repeat(2000) }),
+      ),
   ],
 ];
 

@@ -37,16 +37,28 @@ interface ClientsResult {
   kinds: Record<string, KindResult>;
 }
 
-function clients(url: string, role: 'visitors' | 'attacker', seconds: number, concurrency: number, pages: string[]): Promise<ClientsResult> {
+function clients(
+  url: string,
+  role: 'visitors' | 'attacker',
+  seconds: number,
+  concurrency: number,
+  pages: string[],
+): Promise<ClientsResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/abuse-clients.ts', url, role, String(seconds), String(concurrency), pages.join('|')], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/abuse-clients.ts', url, role, String(seconds), String(concurrency), pages.join('|')],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) =>
-      code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}') as ClientsResult) : reject(new Error(`${role} exited ${code}`)),
+      code === 0
+        ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}') as ClientsResult)
+        : reject(new Error(`${role} exited ${code}`)),
     );
   });
 }
@@ -154,7 +166,12 @@ export async function benchAbuse(): Promise<Record<string, unknown>> {
     );
     const ids = rows.map((r, i) => listingPath(r.id, r.title, i % 2 ? 'es' : 'en'));
     await db.close();
-    const server = await startServer({ DATABASE_URL: postgres.url, TRUST_PROXY: '1', DATA_DIR: dir, ALERTS_INTERVAL: '0' });
+    const server = await startServer({
+      DATABASE_URL: postgres.url,
+      TRUST_PROXY: '1',
+      DATA_DIR: dir,
+      ALERTS_INTERVAL: '0',
+    });
     try {
       console.log('[bench:abuse] warming up...');
       await clients(server.url, 'visitors', 5, VISITORS, ids);
@@ -183,7 +200,11 @@ export async function benchAbuse(): Promise<Record<string, unknown>> {
       console.log(
         `[bench:abuse] visitors' p95 ${alone.all.p95.toFixed(1)} ms alone, ${attacked.all.p95.toFixed(1)} ms attacked (${ratio.toFixed(2)}x); visitors' 5xx ${fiveXX(attacked)}; memory ${aloneMB} / ${attackedMB} MB`,
       );
-      return { ...result, targets: { p95WithinTwice: ratio <= 2, noVisitor5xx: fiveXX(attacked) === 0 }, markdown: markdown(result) };
+      return {
+        ...result,
+        targets: { p95WithinTwice: ratio <= 2, noVisitor5xx: fiveXX(attacked) === 0 },
+        markdown: markdown(result),
+      };
     } finally {
       server.child.kill('SIGTERM');
       await new Promise((r) => server.child.once('exit', r));

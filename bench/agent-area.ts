@@ -56,9 +56,10 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
       "insert into public.agents (first_name, last_name, email, country_code) values ('Beatriz', 'Bench', $1, 'EC') returning id::text as id",
       [AGENT],
     );
-    await server.sql('with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u', [
-      TEAM,
-    ]);
+    await server.sql(
+      'with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u',
+      [TEAM],
+    );
     // the leads: hers every (LEADS / HERS)th, the others spread over the seed's agents, on listings, over a year
     await server.sql(
       `with agents as (select array_agg(id order by id) as ids from public.agents where is_ours and id <> $1::bigint),
@@ -73,12 +74,18 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
       [me!.id, LEADS, HERS],
     );
     await server.sql('analyze public.inquiries');
-    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries where lead_agent_id = $1::bigint', [me!.id]);
+    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>(
+      'select count(*)::int as n from public.inquiries where lead_agent_id = $1::bigint',
+      [me!.id],
+    );
     const agent = await signIn(server, AGENT);
     const team = await signIn(server, TEAM);
 
     // the data
-    const headers = (session?: Session) => ({ apikey: 'local-anon-key', Authorization: `Bearer ${session?.access_token ?? 'local-anon-key'}` });
+    const headers = (session?: Session) => ({
+      apikey: 'local-anon-key',
+      Authorization: `Bearer ${session?.access_token ?? 'local-anon-key'}`,
+    });
     const get = (path: string, session?: Session) => async () => {
       const r = await fetch(`${url}/rest/v1/${path}`, { headers: headers(session) });
       if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
@@ -95,7 +102,10 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
     };
     const columns =
       'id,name,email,phone,message,property_title,listing_id,lang,received_at,page_url,element,utm,seller,status,follow_up_on,recipient_kind,assigned,routed,owner_agent_id';
-    const week = { from_at: new Date(Date.now() - 3 * 86_400_000).toISOString(), to_at: new Date(Date.now() + 4 * 86_400_000).toISOString() };
+    const week = {
+      from_at: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      to_at: new Date(Date.now() + 4 * 86_400_000).toISOString(),
+    };
     const cases: Record<string, () => Promise<void>> = {
       'her leads (200 of 100,000), as the page asks': post('my_leads', { max_rows: 500 }, agent),
       'her leads, row level security alone': get(`inquiries?select=${columns}&order=received_at.desc&limit=500`, agent),
@@ -107,8 +117,11 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
     for (const run of Object.values(cases)) for (let i = 0; i < 20; i++) await run();
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (let round = 0; round < ROUNDS; round++)
-      for (const [name, run] of Object.entries(cases)) for (let i = 0; i < ITERATIONS / ROUNDS; i++) samples[name]!.push(await time(run));
-    const data: Record<string, Summary> = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarise(v)]));
+      for (const [name, run] of Object.entries(cases))
+        for (let i = 0; i < ITERATIONS / ROUNDS; i++) samples[name]!.push(await time(run));
+    const data: Record<string, Summary> = Object.fromEntries(
+      Object.entries(samples).map(([k, v]) => [k, summarise(v)]),
+    );
     for (const [k, v] of Object.entries(data)) console.log(`[bench:agent-area] ${k}: p50 ${v.p50} ms, p95 ${v.p95} ms`);
 
     // the page, on a phone
@@ -123,14 +136,18 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
       await phone.addInitScript(
         ([key, session, count]) => {
           localStorage.setItem(key, session);
-          const w = window as unknown as { longTasks: Array<{ start: number; duration: number }>; listShownAt?: number };
+          const w = window as unknown as {
+            longTasks: Array<{ start: number; duration: number }>;
+            listShownAt?: number;
+          };
           w.longTasks = [];
           new PerformanceObserver((list) => {
             for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
           }).observe({ type: 'longtask', buffered: true });
           // the frame in which the list's count is first there (a waiting locator would add its own polling)
           const look = (at: number) => {
-            const text = document.querySelector('exp-agent-area')?.shadowRoot?.querySelector('[part="count"]')?.textContent ?? '';
+            const text =
+              document.querySelector('exp-agent-area')?.shadowRoot?.querySelector('[part="count"]')?.textContent ?? '';
             if (text.includes(count)) w.listShownAt = at;
             else requestAnimationFrame(look);
           };
@@ -159,7 +176,9 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
         return { at, blocking: before.reduce((s, t) => s + Math.max(0, t.duration - 50), 0), count: before.length };
       });
       runs.push({ listShownMs: Math.round(shown.at), blockingMs: Math.round(shown.blocking), longTasks: shown.count });
-      console.log(`[bench:agent-area] page run ${i + 1}: the list of ${n} shown at ${Math.round(shown.at)} ms, ${Math.round(shown.blocking)} ms blocked`);
+      console.log(
+        `[bench:agent-area] page run ${i + 1}: the list of ${n} shown at ${Math.round(shown.at)} ms, ${Math.round(shown.blocking)} ms blocked`,
+      );
       await context.close();
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -84,17 +84,23 @@ export async function benchAlerts(): Promise<Record<string, unknown>> {
     try {
       await migrate(db);
       await seedSearches(db, LISTINGS, SEARCHES);
-      const sql: TransactionalSql = { query: (t, p) => db.admin.query(t, p), transaction: (fn) => db.transaction((tx) => fn(tx)) };
+      const sql: TransactionalSql = {
+        query: (t, p) => db.admin.query(t, p),
+        transaction: (fn) => db.transaction((tx) => fn(tx)),
+      };
       await moveTheMarket(db);
       const busy = await runAlerts(sql, { settleSeconds: 0 });
       const quiet = await runAlerts(sql, { settleSeconds: 0 });
       const [queued] = await db.admin.query<{ n: string; items: string }>(
         'select count(*)::text as n, coalesce(sum(jsonb_array_length(a.items)), 0)::text as items from internal.search_alerts a',
       );
-      console.log(`[bench:alerts] run with changes: ${busy.searches} searches, ${busy.alerts} alerts in ${busy.ms} ms; run with nothing new: ${quiet.ms} ms`);
+      console.log(
+        `[bench:alerts] run with changes: ${busy.searches} searches, ${busy.alerts} alerts in ${busy.ms} ms; run with nothing new: ${quiet.ms} ms`,
+      );
 
       // composing: what each alert mail costs when the outbox sends it
-      const texts = (lang: 'en' | 'es') => JSON.parse(readFileSync(join(root, 'core/locales', `${lang}.json`), 'utf8')) as Dict;
+      const texts = (lang: 'en' | 'es') =>
+        JSON.parse(readFileSync(join(root, 'core/locales', `${lang}.json`), 'utf8')) as Dict;
       const compose = alertComposer({ from: 'bench@example.org', siteUrl: 'https://expecuador.example', texts });
       const alerts = await db.admin.query<{ id: string; email: string }>(
         'select a.id::text as id, s.email from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id order by a.id limit $1',

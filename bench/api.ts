@@ -31,7 +31,15 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const ROUNDS = 5;
 const WARMUP = 100;
 
-const ALL_FILTERS: SearchFilters = { propertyType: 'house', minPrice: 100000, maxPrice: 1000000, beds: 3, baths: 2, minSqft: 150, city: 'quito' };
+const ALL_FILTERS: SearchFilters = {
+  propertyType: 'house',
+  minPrice: 100000,
+  maxPrice: 1000000,
+  beds: 3,
+  baths: 2,
+  minSqft: 150,
+  city: 'quito',
+};
 
 /** The four cases of the targets (default sort, as a visitor gets it), and one more for the record. */
 export const CASES: Array<{ name: string; filters: SearchFilters; sort: SortKey; page: number; target: boolean }> = [
@@ -54,24 +62,37 @@ function keepAliveFetch(): typeof fetch {
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
     return new Promise<Response>((resolvePromise, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: init?.method ?? 'GET', headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const out = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out.set(k, v);
-          const status = res.statusCode ?? 0;
-          const body = status === 204 || status === 304 || init?.method === 'HEAD' ? null : Buffer.concat(chunks);
-          resolvePromise(new Response(body, { status, statusText: res.statusMessage, headers: out }));
-        });
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          method: init?.method ?? 'GET',
+          headers,
+          agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const out = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out.set(k, v);
+            const status = res.statusCode ?? 0;
+            const body = status === 204 || status === 304 || init?.method === 'HEAD' ? null : Buffer.concat(chunks);
+            resolvePromise(new Response(body, { status, statusText: res.statusMessage, headers: out }));
+          });
+        },
+      );
       req.on('error', reject);
       req.end();
     });
   }) as typeof fetch;
 }
 
-async function startServerProcess(env: Record<string, string>, logFile: string): Promise<{ url: string; child: ChildProcess }> {
+async function startServerProcess(
+  env: Record<string, string>,
+  logFile: string,
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   // the server writes its request log straight to a file, as it would in production
   const log = openSync(logFile, 'w');
@@ -122,10 +143,18 @@ async function widgetCalls(c: (typeof CASES)[number]): Promise<Call[]> {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    calls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search, headers, ...(typeof init?.body === 'string' ? { body: init.body } : {}) });
+    calls.push({
+      method: init?.method ?? 'GET',
+      path: url.pathname + url.search,
+      headers,
+      ...(typeof init?.body === 'string' ? { body: init.body } : {}),
+    });
     return new Response(init?.method === 'HEAD' ? null : '[]', { status: 200, headers: { 'content-range': '*/0' } });
   }) as typeof fetch;
-  await widgetSearch(new PostgrestClient('http://bench.invalid/rest/v1', { headers: { apikey: 'bench' }, fetch: recorder }), c);
+  await widgetSearch(
+    new PostgrestClient('http://bench.invalid/rest/v1', { headers: { apikey: 'bench' }, fetch: recorder }),
+    c,
+  );
   return calls;
 }
 
@@ -135,13 +164,18 @@ function plainClient(base: string): (calls: Call[]) => Promise<unknown> {
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const send = (call: Call) =>
     new Promise<number>((resolvePromise, reject) => {
-      const req = request({ host: hostname, port, path: call.path, method: call.method, headers: call.headers, agent }, (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () =>
-          res.statusCode && res.statusCode < 300 ? resolvePromise(bytes) : reject(new Error(`${call.method} ${call.path}: ${res.statusCode}`)),
-        );
-      });
+      const req = request(
+        { host: hostname, port, path: call.path, method: call.method, headers: call.headers, agent },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', () =>
+            res.statusCode && res.statusCode < 300
+              ? resolvePromise(bytes)
+              : reject(new Error(`${call.method} ${call.path}: ${res.statusCode}`)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(call.body);
     });
@@ -172,8 +206,14 @@ function sqlFor(schema: Schema, relation: Relation, call: Call): MinimalRoute {
   return { ...built, kind: 'page' };
 }
 
-async function startMinimalServer(databaseUrl: string, routes: Record<string, MinimalRoute>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/minimal-server.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+async function startMinimalServer(
+  databaseUrl: string,
+  routes: Record<string, MinimalRoute>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/minimal-server.ts'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   child.stdin?.end(JSON.stringify({ databaseUrl, routes }));
   const port = await new Promise<number>((resolvePromise, reject) => {
     child.stdout?.once('data', (d: Buffer) => resolvePromise((JSON.parse(d.toString()) as { port: number }).port));
@@ -198,7 +238,10 @@ type Variant = 'search' | 'serverRequests' | 'directSql' | 'directSqlAuto' | 'mi
  *    what a hosted project runs where nothing but the functions themselves asks for custom plans.
  * The server's overhead is serverRequests / directSql.
  */
-async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<Record<Variant, Record<string, Summary>>> {
+async function measurePostgres(
+  serverUrl: string,
+  databaseUrl: string,
+): Promise<Record<Variant, Record<string, Summary>>> {
   const admin = await openPostgres(databaseUrl);
   const schema = await loadSchema(admin.admin);
   await admin.close();
@@ -215,7 +258,11 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
   const minimal = await startMinimalServer(databaseUrl, routes);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, options: ANON_SESSION });
   // the session's own plan cache mode the database's default, whatever the role says
-  const autoPool = new pg.Pool({ connectionString: databaseUrl, max: 4, options: `${ANON_SESSION} -c plan_cache_mode=auto` });
+  const autoPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 4,
+    options: `${ANON_SESSION} -c plan_cache_mode=auto`,
+  });
   const rest = new PostgrestClient(`${serverUrl}/rest/v1`, { headers: { apikey: 'bench' }, fetch: keepAliveFetch() });
   const toServer = plainClient(serverUrl);
   const toMinimal = plainClient(minimal.url);
@@ -226,8 +273,14 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
       return {
         search: () => widgetSearch(rest, c),
         serverRequests: () => toServer(recorded),
-        directSql: () => Promise.all(statements.map((st, i) => pool.query({ name: `d${c.name}${i}`, text: st.sql, values: st.params }))),
-        directSqlAuto: () => Promise.all(statements.map((st, i) => autoPool.query({ name: `a${c.name}${i}`, text: st.sql, values: st.params }))),
+        directSql: () =>
+          Promise.all(
+            statements.map((st, i) => pool.query({ name: `d${c.name}${i}`, text: st.sql, values: st.params })),
+          ),
+        directSqlAuto: () =>
+          Promise.all(
+            statements.map((st, i) => autoPool.query({ name: `a${c.name}${i}`, text: st.sql, values: st.params })),
+          ),
         minimalServer: () => toMinimal(recorded),
       };
     };
@@ -247,7 +300,10 @@ async function measurePostgres(serverUrl: string, databaseUrl: string): Promise<
       }
     }
     return Object.fromEntries(
-      variants.map((v) => [v, Object.fromEntries(CASES.map((c) => [c.name, summarise(samples.get(`${v}|${c.name}`) ?? [])]))]),
+      variants.map((v) => [
+        v,
+        Object.fromEntries(CASES.map((c) => [c.name, summarise(samples.get(`${v}|${c.name}`) ?? [])])),
+      ]),
     ) as Record<Variant, Record<string, Summary>>;
   } finally {
     await pool.end();
@@ -263,13 +319,21 @@ const ratio = (a: Summary | undefined, b: Summary | undefined) => ({
 
 async function load(url: string, concurrency: number, seconds: number): Promise<Record<string, unknown>> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(seconds)], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(seconds)],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}')) : reject(new Error(`load exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}'))
+        : reject(new Error(`load exited ${code}`)),
+    );
   });
 }
 
@@ -290,12 +354,21 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     const db = await benchDatabase(postgres.url, LISTINGS, 'api');
     await db.close();
     // TRUST_PROXY=1: the load's clients are visitors of their own, as behind a CDN (bench/load.ts)
-    const server = await startServerProcess({ DATABASE_URL: postgres.url, TRUST_PROXY: '1' }, join(cache, 'server-postgres.log'));
+    const server = await startServerProcess(
+      { DATABASE_URL: postgres.url, TRUST_PROXY: '1' },
+      join(cache, 'server-postgres.log'),
+    );
     try {
-      console.log('[bench:api] PostgreSQL: searches through the server, their requests alone, the same SQL directly, a minimal server...');
+      console.log(
+        '[bench:api] PostgreSQL: searches through the server, their requests alone, the same SQL directly, a minimal server...',
+      );
       const m = await measurePostgres(server.url, postgres.url);
-      const overhead = Object.fromEntries(CASES.map((c) => [c.name, ratio(m.serverRequests[c.name], m.directSql[c.name])]));
-      const minimalOverhead = Object.fromEntries(CASES.map((c) => [c.name, ratio(m.minimalServer[c.name], m.directSql[c.name])]));
+      const overhead = Object.fromEntries(
+        CASES.map((c) => [c.name, ratio(m.serverRequests[c.name], m.directSql[c.name])]),
+      );
+      const minimalOverhead = Object.fromEntries(
+        CASES.map((c) => [c.name, ratio(m.minimalServer[c.name], m.directSql[c.name])]),
+      );
       console.log('[bench:api] PostgreSQL: landing-search throughput from a second process...');
       const throughput = await load(server.url, 16, 10);
       results.postgres = { ...m, overhead, minimalOverhead, throughput };

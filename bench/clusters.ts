@@ -16,7 +16,13 @@ import { extname, join, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { openPostgres } from '../server/db/postgres.ts';
 import { migrate, reseed } from '../server/db/setup.ts';
-import { clusterArgs, getListingsCount, getMapClusters, type MapView, type SearchFilters } from '../widgets/lib/data/listings.ts';
+import {
+  clusterArgs,
+  getListingsCount,
+  getMapClusters,
+  type MapView,
+  type SearchFilters,
+} from '../widgets/lib/data/listings.ts';
 import { launchOptions } from '../tests/support/chromium.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
@@ -37,7 +43,11 @@ const CASES: Array<{ name: string; view: MapView; filters: SearchFilters }> = [
     view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] },
     filters: { propertyType: 'house', minPrice: 150000 },
   },
-  { name: 'country, city "quito"', view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] }, filters: { city: 'quito' } },
+  {
+    name: 'country, city "quito"',
+    view: { zoom: 7, bbox: [-81.5625, -5.6159, -75.9375, 1.4061] },
+    filters: { city: 'quito' },
+  },
 ];
 
 /** The default site's size (the seed of `npm start`), measured beside the large one: the map must be as quick there. */
@@ -45,7 +55,9 @@ const DEFAULT_SEED = 1_800;
 
 export async function benchClusters(): Promise<Record<string, unknown>> {
   if (!existsSync(join(TEST_WIDGETS, 'exp-widgets.js')))
-    throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
+    throw new Error(
+      'dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)',
+    );
   const postgres = await startPostgres();
   const results: Record<string, unknown> = { listings: LISTINGS, iterations: ITERATIONS };
   try {
@@ -74,9 +86,18 @@ async function atSize(databaseUrl: string, listings: number): Promise<Record<str
       const samples: number[] = [];
       for (let i = 0; i < ITERATIONS; i++) samples.push(await time(() => getMapClusters(rest, c.filters, c.view)));
       const cells = await getMapClusters(rest, c.filters, c.view);
-      const size = await gzipSize(`${server.url}/rest/v1/rpc/listing_clusters`, JSON.stringify(clusterArgs(c.filters, c.view)));
+      const size = await gzipSize(
+        `${server.url}/rest/v1/rpc/listing_clusters`,
+        JSON.stringify(clusterArgs(c.filters, c.view)),
+      );
       const raw = Buffer.byteLength(JSON.stringify(cells));
-      calls[c.name] = { ...summarise(samples), cells: cells.length, listings: cells.reduce((n, x) => n + x.count, 0), bytes: raw, gzipBytes: size };
+      calls[c.name] = {
+        ...summarise(samples),
+        cells: cells.length,
+        listings: cells.reduce((n, x) => n + x.count, 0),
+        bytes: raw,
+        gzipBytes: size,
+      };
       console.log(
         `[bench:clusters] ${listings} listings, ${c.name}: p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${cells.length} cells, ${size} B gzip`,
       );
@@ -98,7 +119,10 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
     await page.route(`${url}/widgets/**`, (route) => {
       const file = join(TEST_WIDGETS, new URL(route.request().url()).pathname.slice('/widgets/'.length));
       if (!file.startsWith(TEST_WIDGETS) || !existsSync(file)) return route.continue();
-      return route.fulfill({ contentType: extname(file) === '.js' ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
+      return route.fulfill({
+        contentType: extname(file) === '.js' ? 'text/javascript' : 'application/octet-stream',
+        body: readFileSync(file),
+      });
     });
     await page.route(/tile\.openstreetmap\.org/, (route) => route.fulfill({ status: 204 }));
     const cdp = await page.context().newCDPSession(page);
@@ -112,16 +136,23 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
         const w = window as unknown as { drawnAt: number[] };
         w.drawnAt = [];
         const watch = () => {
-          const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-status]');
+          const target = document
+            .querySelector('exp-property-search')
+            ?.shadowRoot?.querySelector('[part="map"] [data-status]');
           if (!target) return void setTimeout(watch, 20);
-          new MutationObserver(() => w.drawnAt.push(performance.now())).observe(target, { attributes: true, attributeFilter: ['data-drawn'] });
+          new MutationObserver(() => w.drawnAt.push(performance.now())).observe(target, {
+            attributes: true,
+            attributeFilter: ['data-drawn'],
+          });
         };
         watch();
       });
       const target = page.locator('exp-property-search [part="map"] [data-drawn]');
       await target.waitFor({ state: 'attached', timeout: 60000 });
       const timing = await page.evaluate(() => {
-        const calls = performance.getEntriesByType('resource').filter((e) => e.name.includes('/rpc/listing_clusters')) as PerformanceResourceTiming[];
+        const calls = performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes('/rpc/listing_clusters')) as PerformanceResourceTiming[];
         const drawn = (window as unknown as { drawnAt: number[] }).drawnAt;
         return { arrived: calls.at(-1)?.responseEnd ?? NaN, drawn: drawn[0] ?? NaN, calls: calls.length };
       });
@@ -133,9 +164,19 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
     await page.locator('exp-property-search [part="map"]').scrollIntoViewIfNeeded();
     for (let i = 0; i < MOVES; i++) {
       const ms = await page.evaluate(async (step) => {
-        const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & {
+        const target = document
+          .querySelector('exp-property-search')
+          ?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & {
           expMap: {
-            map: { getView(): { getZoom(): number; setZoom(z: number): void; getCenter(): number[]; setCenter(c: number[]): void; getResolution(): number } };
+            map: {
+              getView(): {
+                getZoom(): number;
+                setZoom(z: number): void;
+                getCenter(): number[];
+                setCenter(c: number[]): void;
+                getResolution(): number;
+              };
+            };
           };
         };
         const view = target.expMap.map.getView();
@@ -145,8 +186,16 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
         // zoom in twice, pan, zoom out twice, pan back: every view new to the cache
         const kind = step % 4;
         if (kind === 0) view.setZoom(view.getZoom() + 1);
-        else if (kind === 1) view.setCenter([view.getCenter()[0]! + 300 * view.getResolution(), view.getCenter()[1]! - 200 * view.getResolution()]);
-        else if (kind === 2) view.setCenter([view.getCenter()[0]! - 250 * view.getResolution(), view.getCenter()[1]! + 260 * view.getResolution()]);
+        else if (kind === 1)
+          view.setCenter([
+            view.getCenter()[0]! + 300 * view.getResolution(),
+            view.getCenter()[1]! - 200 * view.getResolution(),
+          ]);
+        else if (kind === 2)
+          view.setCenter([
+            view.getCenter()[0]! - 250 * view.getResolution(),
+            view.getCenter()[1]! + 260 * view.getResolution(),
+          ]);
         else view.setZoom(view.getZoom() + 1);
         for (;;) {
           if (w.drawnAt.length > before) return (w.drawnAt[w.drawnAt.length - 1] ?? NaN) - t0;
@@ -157,7 +206,9 @@ async function inBrowser(url: string, total: number): Promise<Record<string, unk
       moves.push(ms);
       if (i % 8 === 7)
         await page.evaluate(() => {
-          const target = document.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & {
+          const target = document
+            .querySelector('exp-property-search')
+            ?.shadowRoot?.querySelector('[part="map"] [data-drawn]') as HTMLElement & {
             expMap: { map: { getView(): { setZoom(z: number): void } } };
           };
           target.expMap.map.getView().setZoom(8);
@@ -203,7 +254,8 @@ function markdown(r: Record<string, unknown>): string {
   for (const size of sizes) {
     const { calls, browser: b } = size;
     const at = `at ${fmt(size.listings)} listings`;
-    for (const name of ['country', 'city (Quito)']) if ((calls[name]?.p95 ?? Infinity) > 30) miss.push(`${name} call p95 ${at}`);
+    for (const name of ['country', 'city (Quito)'])
+      if ((calls[name]?.p95 ?? Infinity) > 30) miss.push(`${name} call p95 ${at}`);
     if (Object.values(calls).some((c) => c.gzipBytes > 30 * 1024)) miss.push(`answer size ${at}`);
     if (b.drawnAfterData.max > 1000) miss.push(`drawn within 1 s ${at}`);
     if (b.panZoom.p95 > 200) miss.push(`pan/zoom p95 ${at}`);
@@ -214,7 +266,8 @@ function markdown(r: Record<string, unknown>): string {
       '| view | p50 | p95 | cells | listings in them | answer (gzip) |',
       '|---|---|---|---|---|---|',
       ...Object.entries(calls).map(
-        ([name, c]) => `| ${name} | ${c.p50} ms | ${c.p95} ms | ${c.cells} | ${fmt(c.listings)} | ${(c.gzipBytes / 1024).toFixed(1)} KB |`,
+        ([name, c]) =>
+          `| ${name} | ${c.p50} ms | ${c.p95} ms | ${c.cells} | ${fmt(c.listings)} | ${(c.gzipBytes / 1024).toFixed(1)} KB |`,
       ),
       '',
       `The search page in Chromium at 4x CPU slowdown (1366x900): the fitted view's clusters drawn ${b.drawnRuns.join(', ')} ms after its answer arrived (5 loads); they add up to ${fmt(b.drawnTotal)} of the exact count ${fmt(b.exactCount)}. A pan or zoom until its cells are drawn (30 ms debounce included): p50 ${b.panZoom.p50} ms, p95 ${b.panZoom.p95} ms, max ${b.panZoom.max} ms.`,

@@ -69,8 +69,16 @@ async function measure(
     await settle(fn.pid, 60);
     each.push(cpuMs(fn.pid) - before);
   }
-  const result: Case = { name, requests, mean: Math.round(((cpuMs(fn.pid) - start) / requests) * 100) / 100, each: summarise(each), ...(note ? { note } : {}) };
-  console.log(`[bench:functions] ${name}: ${result.mean} ms CPU per request (max ${result.each.max} ms) over ${requests}`);
+  const result: Case = {
+    name,
+    requests,
+    mean: Math.round(((cpuMs(fn.pid) - start) / requests) * 100) / 100,
+    each: summarise(each),
+    ...(note ? { note } : {}),
+  };
+  console.log(
+    `[bench:functions] ${name}: ${result.mean} ms CPU per request (max ${result.each.max} ms) over ${requests}`,
+  );
   return result;
 }
 
@@ -110,7 +118,9 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
     const inquiry = await start('send-property-inquiry');
     const alerts = await start('saved-searches');
     const visits = await start('visits');
-    const ip = (i: number, block: number) => ({ 'CF-Connecting-IP': `10.${block}.${Math.floor(i / 250)}.${(i % 250) + 1}` });
+    const ip = (i: number, block: number) => ({
+      'CF-Connecting-IP': `10.${block}.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+    });
     const post = (fn: DenoFunction, body: unknown, headers: Record<string, string> = {}) =>
       fetch(fn.url, {
         method: 'POST',
@@ -125,7 +135,11 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
         inquiry.fn,
         'send-property-inquiry: preflight (OPTIONS)',
         100,
-        () => fetch(inquiry.fn.url, { method: 'OPTIONS', headers: { Origin: 'https://expecuador.example', 'Access-Control-Request-Method': 'POST' } }),
+        () =>
+          fetch(inquiry.fn.url, {
+            method: 'OPTIONS',
+            headers: { Origin: 'https://expecuador.example', 'Access-Control-Request-Method': 'POST' },
+          }),
         expectStatus(204),
       ),
     );
@@ -205,9 +219,12 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
         async (i) => {
           const id = (listings[i] as { id: string }).id;
           // times of their own (several listings share an agent, whose calendar holds one visit a time)
-          const times = (await db.admin.query<{ t: string }>('select t::text as t from public.visit_times($1::bigint) t offset $2 limit 3', [id, i * 3])).map(
-            (r) => new Date(r.t).toISOString(),
-          );
+          const times = (
+            await db.admin.query<{ t: string }>(
+              'select t::text as t from public.visit_times($1::bigint) t offset $2 limit 3',
+              [id, i * 3],
+            )
+          ).map((r) => new Date(r.t).toISOString());
           return post(
             inquiry.fn,
             {
@@ -229,7 +246,11 @@ export async function benchFunctions(): Promise<Record<string, unknown>> {
     );
     // one confirm link of each request, from the agents' mails
     const links = [
-      ...new Set((api?.sent ?? []).flatMap((m) => [...`${m.text}`.matchAll(/\/visits\/confirm\?token=([A-Za-z0-9_-]{43})/g)].map((x) => x[1] as string))),
+      ...new Set(
+        (api?.sent ?? []).flatMap((m) =>
+          [...`${m.text}`.matchAll(/\/visits\/confirm\?token=([A-Za-z0-9_-]{43})/g)].map((x) => x[1] as string),
+        ),
+      ),
     ];
     const firstOfEach = links.filter((_, i) => i % 3 === 0).slice(0, listings.length);
     if (!firstOfEach.length) throw new Error('no visit confirm links in the mails');
@@ -327,7 +348,11 @@ export function functionsMarkdown(r: {
   const fmt = (n: number) => n.toLocaleString('en-US');
   const worst = Math.max(...r.cases.map((c) => c.each.max));
   const unbudgeted = r.cases
-    .filter((c) => c.name.startsWith('saved-searches: the scheduled alert run') || c.name.startsWith('saved-searches: each scheduled outbox call'))
+    .filter(
+      (c) =>
+        c.name.startsWith('saved-searches: the scheduled alert run') ||
+        c.name.startsWith('saved-searches: each scheduled outbox call'),
+    )
     .reduce((sum, c) => sum + c.mean * c.requests, 0);
   return [
     `### Functions' CPU time per request (${fmt(r.listings)} listings, ${fmt(r.searches)} saved searches; ${new Date().toISOString().slice(0, 10)})`,
@@ -336,7 +361,10 @@ export function functionsMarkdown(r: {
     '',
     '| request | requests | CPU per request (mean) | p95 / max of one |',
     '|---|---|---|---|',
-    ...r.cases.map((c) => `| ${c.name}${c.note ? ` (${c.note})` : ''} | ${fmt(c.requests)} | ${c.mean} ms | ${c.each.p95} / ${c.each.max} ms |`),
+    ...r.cases.map(
+      (c) =>
+        `| ${c.name}${c.note ? ` (${c.note})` : ''} | ${fmt(c.requests)} | ${c.mean} ms | ${c.each.p95} / ${c.each.max} ms |`,
+    ),
     '',
     `Start-up (not a request): ${Object.entries(r.boot)
       .map(([name, b]) => `${name} ${fmt(b.cpuMs)} ms CPU, ${fmt(b.wallMs)} ms to its first answer`)

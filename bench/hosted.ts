@@ -43,10 +43,14 @@ const rpc = (name: string, args: Record<string, [unknown, string]>, where = '') 
   const named = Object.keys(args)
     .map((k, i) => `"${k}" := $${i + 1}::${args[k]![1]}`)
     .join(', ');
-  return { sql: readStatement(`SELECT "pgrst_call".* FROM "public"."${name}"(${named}) "pgrst_call"${where}`), params: Object.values(args).map(([v]) => v) };
+  return {
+    sql: readStatement(`SELECT "pgrst_call".* FROM "public"."${name}"(${named}) "pgrst_call"${where}`),
+    params: Object.values(args).map(([v]) => v),
+  };
 };
 const BACK_REFERENCES = '^(.*)(.*)(.*)(.*)(.*)\\5\\4\\3\\2\\1$';
-const orOfLikes = (column: string, n: number) => `(${Array.from({ length: n }, (_, i) => `${column} ILIKE $${i + 1}`).join(' OR ')})`;
+const orOfLikes = (column: string, n: number) =>
+  `(${Array.from({ length: n }, (_, i) => `${column} ILIKE $${i + 1}`).join(' OR ')})`;
 const LIKES = Array.from({ length: 100 }, (_, i) => `%a%e%${String.fromCharCode(97 + (i % 26))}%o%${i}%`);
 
 interface Attack {
@@ -60,19 +64,25 @@ const ATTACKS: Attack[] = [
   {
     name: 'regular expression on every description',
     request: { method: 'GET', path: '/listings' },
-    sql: readStatement('SELECT "public"."listings"."id" FROM "public"."listings" WHERE "public"."listings"."description" ~ $1'),
+    sql: readStatement(
+      'SELECT "public"."listings"."id" FROM "public"."listings" WHERE "public"."listings"."description" ~ $1',
+    ),
     params: [BACK_REFERENCES],
   },
   {
     name: 'regular expression on every title',
     request: { method: 'GET', path: '/listings' },
-    sql: readStatement('SELECT "public"."listings"."id" FROM "public"."listings" WHERE "public"."listings"."title" ~ $1'),
+    sql: readStatement(
+      'SELECT "public"."listings"."id" FROM "public"."listings" WHERE "public"."listings"."title" ~ $1',
+    ),
     params: [BACK_REFERENCES],
   },
   {
     name: '100 LIKE patterns over every title',
     request: { method: 'GET', path: '/listings' },
-    sql: readStatement(`SELECT "public"."listings"."id" FROM "public"."listings" WHERE ${orOfLikes('"public"."listings"."title"', 100)}`),
+    sql: readStatement(
+      `SELECT "public"."listings"."id" FROM "public"."listings" WHERE ${orOfLikes('"public"."listings"."title"', 100)}`,
+    ),
     params: LIKES,
   },
   {
@@ -82,7 +92,12 @@ const ATTACKS: Attack[] = [
       const where = ` WHERE ${orOfLikes('"pgrst_call"."title"', 100).replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 4}`)}`;
       const call = rpc(
         'search_listings',
-        { filters: ['{}', 'jsonb'], sort: ['newest', 'text'], page_size: [1000, 'integer'], page_offset: [0, 'integer'] },
+        {
+          filters: ['{}', 'jsonb'],
+          sort: ['newest', 'text'],
+          page_size: [1000, 'integer'],
+          page_offset: [0, 'integer'],
+        },
         where,
       );
       return { sql: call.sql, params: [...call.params, ...LIKES] };
@@ -109,7 +124,14 @@ interface Tally {
 }
 
 /** Runs one request through the pool, noting how long it held its connection and how it was answered. */
-async function send(pool: pg.Pool, setup: PostgrestSetup, request: PostgrestRequest, sql: string, params: unknown[], tally: Tally): Promise<boolean> {
+async function send(
+  pool: pg.Pool,
+  setup: PostgrestSetup,
+  request: PostgrestRequest,
+  sql: string,
+  params: unknown[],
+  tally: Tally,
+): Promise<boolean> {
   let answer = 'ok';
   try {
     await asPostgrest(pool, setup, request, sql, params, (ms) => tally.holds.push(ms));
@@ -128,12 +150,26 @@ async function visitors(pool: pg.Pool, setup: PostgrestSetup, until: number): Pr
     Array.from({ length: VISITORS }, async (_, v) => {
       const headers = { 'cf-connecting-ip': `198.51.100.${v + 1}` };
       for (let i = 0; performance.now() < until; i++) {
-        const filters = JSON.stringify(i % 2 ? { place: CITIES[(v + i) % CITIES.length] } : { words: WORDS[(v + i) % WORDS.length] });
+        const filters = JSON.stringify(
+          i % 2 ? { place: CITIES[(v + i) % CITIES.length] } : { words: WORDS[(v + i) % WORDS.length] },
+        );
         const count = rpc('search_listings_count', { filters: [filters, 'jsonb'] });
-        const page = rpc('search_listings', { filters: [filters, 'jsonb'], sort: ['newest', 'text'], page_size: [24, 'integer'], page_offset: [0, 'integer'] });
+        const page = rpc('search_listings', {
+          filters: [filters, 'jsonb'],
+          sort: ['newest', 'text'],
+          page_size: [24, 'integer'],
+          page_offset: [0, 'integer'],
+        });
         const t0 = performance.now();
         const done = await Promise.all([
-          send(pool, setup, { method: 'POST', path: '/rpc/search_listings_count', headers }, count.sql, count.params, tally),
+          send(
+            pool,
+            setup,
+            { method: 'POST', path: '/rpc/search_listings_count', headers },
+            count.sql,
+            count.params,
+            tally,
+          ),
           send(pool, setup, { method: 'POST', path: '/rpc/search_listings', headers }, page.sql, page.params, tally),
         ]);
         if (done.every(Boolean)) ms.push(performance.now() - t0);
@@ -183,7 +219,10 @@ export async function benchHosted(): Promise<Record<string, unknown>> {
       const ratio = Math.round((during.p95 / before.p95) * 100) / 100;
       const longest = Math.round(Math.max(...holds));
       const perAttack = Object.fromEntries(
-        Object.entries(attacks).map(([name, t]) => [name, { requests: t.holds.length, answers: t.answers, hold: summarise(t.holds) }]),
+        Object.entries(attacks).map(([name, t]) => [
+          name,
+          { requests: t.holds.length, answers: t.answers, hold: summarise(t.holds) },
+        ]),
       );
       const markdown = [
         `### The hosted data API under attack (${LISTINGS.toLocaleString('en-US')} listings, PostgREST's statements on a pool of ${POOL}; ${new Date().toISOString().slice(0, 10)})`,

@@ -108,7 +108,11 @@ export async function feedPhoto(n: number): Promise<Buffer> {
  * driven a browser the full import ran at 1,912/s, alone at 2,051/s; and photos made after it, in
  * the process it had left, at 12.9/s instead of 17 (they now come first).
  */
-async function benchListings(): Promise<{ full: Record<string, number>; fullRounds: number[]; incremental: Record<string, number> }> {
+async function benchListings(): Promise<{
+  full: Record<string, number>;
+  fullRounds: number[];
+  incremental: Record<string, number>;
+}> {
   console.log(`[bench:import] PostgreSQL: ${LISTINGS} listings as RESO records...`);
   const postgres = await startPostgres();
   const reso = await startResoStandIn();
@@ -118,8 +122,17 @@ async function benchListings(): Promise<{ full: Record<string, number>; fullRoun
   try {
     const seed = generateSeed({ listings: LISTINGS, now: Date.now() });
     const t0 = Date.now() - LISTINGS * 1000;
-    seed.listings.forEach((l, i) => reso.listings.set(`S-${l.id}`, resoRecord(l, new Date(t0 + i * 1000).toISOString())));
-    const source = sourceFrom({ kind: 'reso', location: reso.url, token: reso.token, name: 'bench', pageSize: PAGE, areaUnit: 'm2' });
+    seed.listings.forEach((l, i) =>
+      reso.listings.set(`S-${l.id}`, resoRecord(l, new Date(t0 + i * 1000).toISOString())),
+    );
+    const source = sourceFrom({
+      kind: 'reso',
+      location: reso.url,
+      token: reso.token,
+      name: 'bench',
+      pageSize: PAGE,
+      areaUnit: 'm2',
+    });
     // three rounds, each into a database of its own (this machine's speed wanders by a tenth from
     // one run to the next): the median is the figure; the last database takes the changes after
     const server = await openPostgres(postgres.url);
@@ -132,16 +145,25 @@ async function benchListings(): Promise<{ full: Record<string, number>; fullRoun
       // the agents and a few listings of our own, as a brokerage's database has
       await reseed(db, 100);
       const started = performance.now();
-      const report = await runImport(db, source, { full: true, photos: false, log: (l) => console.log(`[bench:import]   ${l}`) }, null);
+      const report = await runImport(
+        db,
+        source,
+        { full: true, photos: false, log: (l) => console.log(`[bench:import]   ${l}`) },
+        null,
+      );
       rounds.push({ seconds: (performance.now() - started) / 1000, report });
-      console.log(`[bench:import] full, round ${round + 1}: ${report.read} records in ${rounds[round]?.seconds.toFixed(1)} s`);
+      console.log(
+        `[bench:import] full, round ${round + 1}: ${report.read} records in ${rounds[round]?.seconds.toFixed(1)} s`,
+      );
       if (round < FULL_ROUNDS - 1) await db.close();
     }
     await server.close();
     const first = rounds[rounds.length - 1]?.report as ImportReport;
     const seconds = [...rounds.map((r) => r.seconds)].sort((a, b) => a - b)[Math.floor(FULL_ROUNDS / 2)] as number;
     if (first.outcome !== 'done' || first.new + first.quarantinedCount !== first.read)
-      throw new Error(`the full import did not take every listing: ${JSON.stringify({ ...first, quarantined: first.quarantined.slice(0, 3) })}`);
+      throw new Error(
+        `the full import did not take every listing: ${JSON.stringify({ ...first, quarantined: first.quarantined.slice(0, 3) })}`,
+      );
     // the seed's rule rows (no price, coordinates elsewhere...) are quarantined, as a feed's would be
     full = {
       read: first.read,
@@ -163,14 +185,21 @@ async function benchListings(): Promise<{ full: Record<string, number>; fullRoun
       const key = keys[(i * 97) % keys.length] as string;
       const r = reso.listings.get(key) as Record<string, unknown>;
       const at = new Date(now + i).toISOString();
-      if (i < 800) reso.listings.set(key, { ...r, ListPrice: Math.round(Number(r.ListPrice) * 0.95), ModificationTimestamp: at });
+      if (i < 800)
+        reso.listings.set(key, { ...r, ListPrice: Math.round(Number(r.ListPrice) * 0.95), ModificationTimestamp: at });
       else if (i < 950) reso.listings.set(key, { ...r, StandardStatus: 'Closed', ModificationTimestamp: at });
       else reso.listings.set(`NEW-${i}`, { ...r, ListingKey: `NEW-${i}`, ModificationTimestamp: at });
     }
     const started = performance.now();
     const next = await runImport(db, source, { photos: false }, null);
     const took = (performance.now() - started) / 1000;
-    incremental = { changes: CHANGES, seconds: Number(took.toFixed(2)), new: next.new, updated: next.updated, withdrawn: next.withdrawn };
+    incremental = {
+      changes: CHANGES,
+      seconds: Number(took.toFixed(2)),
+      new: next.new,
+      updated: next.updated,
+      withdrawn: next.withdrawn,
+    };
     console.log(
       `[bench:import] incremental: ${CHANGES} changes in ${incremental.seconds} s (${next.new} new, ${next.updated} updated, ${next.withdrawn} withdrawn)`,
     );
@@ -261,21 +290,39 @@ async function phoneBytes(
   bodies: Buffer[],
   hashes: string[],
   origin: string,
-): Promise<{ before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number }> {
+): Promise<{
+  before: number;
+  after: number;
+  photosBefore: number;
+  photosAfter: number;
+  atLoadBefore: number;
+  atLoadAfter: number;
+}> {
   const server = await startTestServer('postgres', { photosDir: join(dir, 'photos'), site: { imageHosts: [origin] } });
   const { createServer } = await import('node:http');
   // the feed's own photos, served as a photo host serves them (hot-linked: what re-hosting replaces)
   const feed = createServer((req, res) => {
     const body = bodies[Number(/\/(\d+)\.jpg$/.exec(req.url ?? '')?.[1])];
     if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': String(body.length), 'Access-Control-Allow-Origin': '*' }).end(body);
+    res
+      .writeHead(200, {
+        'Content-Type': 'image/jpeg',
+        'Content-Length': String(body.length),
+        'Access-Control-Allow-Origin': '*',
+      })
+      .end(body);
   });
   await new Promise<void>((r) => feed.listen(0, '127.0.0.1', () => r()));
   const feedOrigin = `http://127.0.0.1:${(feed.address() as { port: number }).port}`;
   const browser = await chromium.launch(launchOptions);
   /** the photos' bytes when the page has loaded (the first screen: the hero and the search), then with the first screen of results in view */
   const measure = async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 3,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     let bytes = 0;
     let count = 0;
@@ -305,11 +352,15 @@ async function phoneBytes(
   };
   try {
     // every active listing gets one of the feed's photos: first as the feed's address, then re-hosted
-    await server.sql(`update internal.listings set images = jsonb_build_array($1 || '/' || (id % ${bodies.length}) || '.jpg')`, [feedOrigin]);
+    await server.sql(
+      `update internal.listings set images = jsonb_build_array($1 || '/' || (id % ${bodies.length}) || '.jpg')`,
+      [feedOrigin],
+    );
     const before = await measure();
-    await server.sql(`update internal.listings set images = jsonb_build_array('/media/photos/' || ($1::text[])[1 + id % ${hashes.length}] || '/1024.jpg')`, [
-      hashes,
-    ]);
+    await server.sql(
+      `update internal.listings set images = jsonb_build_array('/media/photos/' || ($1::text[])[1 + id % ${hashes.length}] || '/1024.jpg')`,
+      [hashes],
+    );
     const after = await measure();
     console.log(
       `[bench:import] a 390 px phone: at load ${Math.round(before.atLoad.bytes / 1024)} KB of photos before, ${Math.round(after.atLoad.bytes / 1024)} KB re-hosted; with the first results in view ${Math.round(before.results.bytes / 1024)} KB (${before.results.count}) before, ${Math.round(after.results.bytes / 1024)} KB (${after.results.count}) re-hosted`,
@@ -345,7 +396,14 @@ export function markdown(r: {
     rssGrowthMb: number;
     onDemand: { p50: number; p95: number };
   };
-  firstScreen: { before: number; after: number; photosBefore: number; photosAfter: number; atLoadBefore: number; atLoadAfter: number };
+  firstScreen: {
+    before: number;
+    after: number;
+    photosBefore: number;
+    photosAfter: number;
+    atLoadBefore: number;
+    atLoadAfter: number;
+  };
 }): string {
   const kb = (b: number) => `${Math.round(b / 1024).toLocaleString('en-US')} KB`;
   const lines = [
@@ -366,7 +424,11 @@ export function markdown(r: {
 }
 
 /** benchListings in a child process: its result is the last line of its output. */
-async function inChild(): Promise<{ full: Record<string, number>; fullRounds: number[]; incremental: Record<string, number> }> {
+async function inChild(): Promise<{
+  full: Record<string, number>;
+  fullRounds: number[];
+  incremental: Record<string, number>;
+}> {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--listings'], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -381,7 +443,11 @@ async function inChild(): Promise<{ full: Record<string, number>; fullRounds: nu
   const code = await new Promise<number | null>((r) => child.on('close', r));
   const last = out.trim().split('\n').pop() ?? '';
   if (code !== 0 || !last.startsWith('{')) throw new Error(`the listings' bench failed (exit ${code})`);
-  return JSON.parse(last) as { full: Record<string, number>; fullRounds: number[]; incremental: Record<string, number> };
+  return JSON.parse(last) as {
+    full: Record<string, number>;
+    fullRounds: number[];
+    incremental: Record<string, number>;
+  };
 }
 
 if (process.argv.includes('--listings') && process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -46,10 +46,16 @@ const CLS = 0.05;
 interface LighthouseResult {
   runtimeError?: { code: string; message: string };
   categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> } | undefined>;
-  audits: Record<string, { score: number | null; numericValue?: number; displayValue?: string; details?: unknown } | undefined>;
+  audits: Record<
+    string,
+    { score: number | null; numericValue?: number; displayValue?: string; details?: unknown } | undefined
+  >;
 }
 type Lighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ lhr: LighthouseResult } | undefined>;
-type LaunchChrome = (options: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill(): Promise<void> | void }>;
+type LaunchChrome = (options: {
+  chromePath: string;
+  chromeFlags: string[];
+}) => Promise<{ port: number; kill(): Promise<void> | void }>;
 
 /**
  * Lighthouse and chrome-launcher from their own package (bench/tools, installed on first use by
@@ -94,9 +100,18 @@ export async function tileStandIn(): Promise<{ port: number; close(): void }> {
   const tile = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#f2efe9' } })
     .png()
     .toBuffer();
-  const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=86400', 'Access-Control-Allow-Origin': '*' }).end(tile);
-  });
+  const server = createServer(
+    { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+    (_req, res) => {
+      res
+        .writeHead(200, {
+          'Content-Type': 'image/png',
+          'Cache-Control': 'public, max-age=86400',
+          'Access-Control-Allow-Origin': '*',
+        })
+        .end(tile);
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   rmSync(dir, { recursive: true, force: true });
   return { port: (server.address() as AddressInfo).port, close: () => server.close() };
@@ -182,7 +197,12 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
   const tiles = await tileStandIn();
   const chrome = await launch({
     chromePath: CHROMIUM_PATH,
-    chromeFlags: [...CHROMIUM_ARGS, '--headless=new', `--host-resolver-rules=MAP ${TILE_HOST} 127.0.0.1:${tiles.port}`, '--ignore-certificate-errors'],
+    chromeFlags: [
+      ...CHROMIUM_ARGS,
+      '--headless=new',
+      `--host-resolver-rules=MAP ${TILE_HOST} 127.0.0.1:${tiles.port}`,
+      '--ignore-certificate-errors',
+    ],
   });
   const pages: Record<string, PageResult> = {};
   const reference: { beforeMs: number; afterMs: number } = { beforeMs: NaN, afterMs: NaN };
@@ -194,14 +214,22 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
       const failed = new Map<string, Set<string>>();
       let longTasks: PageResult['longTasks'] = [];
       for (let i = 0; i < RUNS; i++) {
-        const result = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+        const result = await lighthouse(`${server.url}${path}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...CATEGORIES],
+        });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`lighthouse gave no result for ${path}`);
         if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         runs.push(Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])));
         const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
         const tasks = (
-          (lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? []
+          (
+            lhr.audits['long-tasks']?.details as
+              { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined
+          )?.items ?? []
         ).map((t) => ({
           url: t.url.replace(server.url, ''),
           startMs: Math.round(t.startTime),
@@ -228,14 +256,23 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
             }
           }
         }
-        console.log(`[bench] lighthouse ${path} run ${i + 1}/${RUNS}: ${CATEGORIES.map((c) => `${c} ${runs[i]?.[c]}`).join(', ')}`);
+        console.log(
+          `[bench] lighthouse ${path} run ${i + 1}/${RUNS}: ${CATEGORIES.map((c) => `${c} ${runs[i]?.[c]}`).join(', ')}`,
+        );
       }
       pages[path] = {
         longTasks,
         scores: Object.fromEntries(CATEGORIES.map((c) => [c, median(runs.map((r) => r[c] as number))])),
         runs,
-        runMetrics: metrics.map((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v * 1000) / 1000]))),
-        metrics: Object.fromEntries(Object.keys(metrics[0] ?? {}).map((k) => [k, Math.round(median(metrics.map((m) => m[k] as number)) * 1000) / 1000])),
+        runMetrics: metrics.map((m) =>
+          Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v * 1000) / 1000])),
+        ),
+        metrics: Object.fromEntries(
+          Object.keys(metrics[0] ?? {}).map((k) => [
+            k,
+            Math.round(median(metrics.map((m) => m[k] as number)) * 1000) / 1000,
+          ]),
+        ),
         failedAudits: Object.fromEntries([...failed].map(([c, s]) => [c, [...s]])),
       };
     }
@@ -246,7 +283,9 @@ export async function benchLighthouse(): Promise<Record<string, unknown>> {
     await server.close();
   }
   const misses = Object.entries(pages).flatMap(([path, r]) => [
-    ...CATEGORIES.filter((c) => (r.scores[c] as number) < targetsOf(path)[c]).map((c) => `${path} ${c} ${r.scores[c]} < ${targetsOf(path)[c]}`),
+    ...CATEGORIES.filter((c) => (r.scores[c] as number) < targetsOf(path)[c]).map(
+      (c) => `${path} ${c} ${r.scores[c]} < ${targetsOf(path)[c]}`,
+    ),
     ...(Math.min(...r.runs.map((x) => x.performance as number)) < WORST_RUN
       ? [`${path} a run at ${Math.min(...r.runs.map((x) => x.performance as number))} < ${WORST_RUN}`]
       : []),

@@ -36,7 +36,10 @@ async function client(_: unknown, i: number): Promise<void> {
   const visitor = { 'X-Forwarded-For': `10.77.${i >> 8}.${i & 255}` };
   while (performance.now() < until) {
     const t0 = performance.now();
-    const statuses = await Promise.all([get('HEAD', countPath, { Prefer: 'count=exact', ...visitor }), get('GET', pagePath, visitor)]).catch(() => [0, 0]);
+    const statuses = await Promise.all([
+      get('HEAD', countPath, { Prefer: 'count=exact', ...visitor }),
+      get('GET', pagePath, visitor),
+    ]).catch(() => [0, 0]);
     latencies.push(performance.now() - t0);
     requests += 2;
     errors += statuses.filter((x) => x < 200 || x >= 300).length;

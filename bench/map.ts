@@ -22,9 +22,14 @@ export async function benchMap(): Promise<Record<string, unknown>> {
     );
     for (const size of SIZES) {
       await page.goto(`${url}/bench-map`);
-      await page.waitForFunction(() => document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]'), null, {
-        timeout: 30000,
-      });
+      await page.waitForFunction(
+        () =>
+          document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]'),
+        null,
+        {
+          timeout: 30000,
+        },
+      );
       const run = await page.evaluate(
         async ({ n, steps }) => {
           type Handle = {
@@ -32,7 +37,9 @@ export async function benchMap(): Promise<Record<string, unknown>> {
             map: { once(t: string, f: () => void): void; getView(): { getZoom(): number; setZoom(z: number): void } };
             stats(): { clusters: number[]; singles: number };
           };
-          const target = document.querySelector('exp-property-map')?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as unknown as {
+          const target = document
+            .querySelector('exp-property-map')
+            ?.shadowRoot?.querySelector('[part="map"] [data-status="ready"]') as unknown as {
             expMap: Handle;
           };
           const handle = target.expMap;
@@ -67,7 +74,8 @@ export async function benchMap(): Promise<Record<string, unknown>> {
               approximate: rnd() < 0.02,
             };
           });
-          const when = (type: string) => new Promise<number>((resolve) => handle.map.once(type, () => resolve(performance.now())));
+          const when = (type: string) =>
+            new Promise<number>((resolve) => handle.map.once(type, () => resolve(performance.now())));
           const t0 = performance.now();
           // the pins are made a slice at a time; the first render follows the last slice
           await handle.setPins(pins, true);
@@ -106,7 +114,11 @@ export async function benchMap(): Promise<Record<string, unknown>> {
     }
   });
   const rows = SIZES.map((n) => {
-    const r = results[String(n)] as { firstRenderMs: number; zoomStepMs: { p50: number; max: number }; zoomSettledMs: { p50: number } };
+    const r = results[String(n)] as {
+      firstRenderMs: number;
+      zoomStepMs: { p50: number; max: number };
+      zoomSettledMs: { p50: number };
+    };
     return `| ${n.toLocaleString('en-US')} | ${r.firstRenderMs} ms | ${r.zoomStepMs.p50} ms | ${r.zoomStepMs.max} ms | ${r.zoomSettledMs.p50} ms |`;
   });
   const markdown = [

@@ -36,7 +36,13 @@ const server = createServer(async (req, res) => {
     ({ rows }) => {
       const row = rows[0] as { total?: string; body?: string };
       if (route.kind === 'count') res.writeHead(206, { 'Content-Range': `*/${row.total}` }).end();
-      else res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(row.body ?? '')) }).end(row.body);
+      else
+        res
+          .writeHead(200, {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Content-Length': String(Buffer.byteLength(row.body ?? '')),
+          })
+          .end(row.body);
     },
     () => res.writeHead(500).end(),
   );

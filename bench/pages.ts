@@ -42,7 +42,9 @@ export async function benchPages(): Promise<Record<string, unknown>> {
     const rows = (await db.admin.query(
       `select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by md5(id::text) limit ${PAGES + WARMUP + IMAGES * 2}`,
     )) as Array<{ id: string; title: string }>;
-    const agents = (await db.admin.query("select id::text as id from public.agents where country_code = 'EC' order by id")) as Array<{ id: string }>;
+    const agents = (await db.admin.query(
+      "select id::text as id from public.agents where country_code = 'EC' order by id",
+    )) as Array<{ id: string }>;
     const [{ n: active } = { n: 0 }] = (await db.admin.query(
       "select count(*)::int as n from internal.listings where status = '1' and country_code = 'EC'",
     )) as Array<{ n: number }>;
@@ -56,14 +58,28 @@ export async function benchPages(): Promise<Record<string, unknown>> {
     const rebuild: number[] = [];
     const reference: number[] = [];
     for (let i = 0; i < 3; i++) {
-      reference.push(await time(() => db.jobs.query('select percentile_cont(0.5) within group (order by random()) from generate_series(1, 2000000)')));
+      reference.push(
+        await time(() =>
+          db.jobs.query(
+            'select percentile_cont(0.5) within group (order by random()) from generate_series(1, 2000000)',
+          ),
+        ),
+      );
       rebuild.push(await time(() => db.jobs.query('select internal.rebuild_market_index()')));
     }
     // and the hourly refresh: last month and this one, judged by the whole rebuild's bounds
     const hourly: number[] = [];
     for (let i = 0; i < 3; i++)
-      hourly.push(await time(() => db.jobs.query("select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)")));
-    const [{ n: figures } = { n: 0 }] = (await db.admin.query('select count(*)::int as n from internal.market_index')) as Array<{ n: number }>;
+      hourly.push(
+        await time(() =>
+          db.jobs.query(
+            "select internal.rebuild_market_index((date_trunc('month', now()) - interval '1 month')::date)",
+          ),
+        ),
+      );
+    const [{ n: figures } = { n: 0 }] = (await db.admin.query(
+      'select count(*)::int as n from internal.market_index',
+    )) as Array<{ n: number }>;
     const places = (await db.admin.query(
       "select path from internal.market_index where type_group = 'all' and month = (date_trunc('month', now()) - interval '1 month')::date and listings >= internal.market_minimum() order by kind, listings desc",
     )) as Array<{ path: string }>;
@@ -73,7 +89,8 @@ export async function benchPages(): Promise<Record<string, unknown>> {
     await db.close();
     const server = await startServerProcess({ DATABASE_URL: postgres.url, DATA_DIR: dataDir });
     try {
-      const page = (r: { id: string; title: string }, lang: 'en' | 'es') => `${server.url}${listingPath(r.id, r.title, lang)}`;
+      const page = (r: { id: string; title: string }, lang: 'en' | 'es') =>
+        `${server.url}${listingPath(r.id, r.title, lang)}`;
       const warm = rows.slice(0, WARMUP);
       for (const r of warm) await read(page(r, 'en'));
       const measured = rows.slice(WARMUP, WARMUP + PAGES);
@@ -88,15 +105,19 @@ export async function benchPages(): Promise<Record<string, unknown>> {
         es.push(await time(() => read(page(r, 'es'))));
       }
       const agent: number[] = [];
-      for (let i = 0; i < 200; i++) agent.push(await time(() => read(`${server.url}/findanagent/${agents[i % agents.length]?.id}`)));
+      for (let i = 0; i < 200; i++)
+        agent.push(await time(() => read(`${server.url}/findanagent/${agents[i % agents.length]?.id}`)));
       // the market reports: each place's first visit in each language (made from the index), then
       // visits while it is kept rendered (minutes: the index changes hourly)
       const marketFirst: number[] = [];
       const market: number[] = [];
-      for (const lang of ['en', 'es'] as const) for (const p of places) marketFirst.push(await time(() => read(`${server.url}${marketPath(p.path, lang)}`)));
-      for (let i = 0; i < 400; i++) market.push(await time(() => read(`${server.url}${marketPath(places[i % places.length]?.path ?? 'ecuador')}`)));
+      for (const lang of ['en', 'es'] as const)
+        for (const p of places) marketFirst.push(await time(() => read(`${server.url}${marketPath(p.path, lang)}`)));
+      for (let i = 0; i < 400; i++)
+        market.push(await time(() => read(`${server.url}${marketPath(places[i % places.length]?.path ?? 'ecuador')}`)));
       const missing: number[] = [];
-      for (let i = 0; i < 100; i++) missing.push(await time(() => read(`${server.url}/properties/${900_000_000 + i}-gone`, 404)));
+      for (let i = 0; i < 100; i++)
+        missing.push(await time(() => read(`${server.url}/properties/${900_000_000 + i}-gone`, 404)));
 
       console.log(`[bench:pages] preview images: ${IMAGES} made, then cached...`);
       const imageRows = rows.slice(WARMUP + PAGES, WARMUP + PAGES + IMAGES);
@@ -108,7 +129,8 @@ export async function benchPages(): Promise<Record<string, unknown>> {
         sizes.push(await read(`${server.url}/og/listings/${r.id}.jpg`));
         first.push(performance.now() - t0);
       }
-      for (let round = 0; round < 5; round++) for (const r of imageRows) cached.push(await time(() => read(`${server.url}/og/listings/${r.id}.jpg`)));
+      for (let round = 0; round < 5; round++)
+        for (const r of imageRows) cached.push(await time(() => read(`${server.url}/og/listings/${r.id}.jpg`)));
 
       console.log('[bench:pages] sitemaps...');
       const indexFirst = await time(() => read(`${server.url}/sitemap.xml`));
@@ -128,7 +150,11 @@ export async function benchPages(): Promise<Record<string, unknown>> {
       const history: number[] = [];
       let found = 0;
       for (const r of measured) {
-        similar.push(await time(async () => (found += (await rpc('similar_listings', { listing_id: Number(r.id), max_results: 8 })).length)));
+        similar.push(
+          await time(
+            async () => (found += (await rpc('similar_listings', { listing_id: Number(r.id), max_results: 8 })).length),
+          ),
+        );
         history.push(await time(() => rpc('listing_price_history', { listing_id: Number(r.id) })));
       }
 
@@ -144,16 +170,28 @@ export async function benchPages(): Promise<Record<string, unknown>> {
           maxBytes: Math.max(...sizes),
           meanBytes: Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length),
         },
-        sitemap: { indexFirstMs: round(indexFirst), indexCachedMs: round(indexCached), listingsFileMs: round(fileMs), listingsFileBytes: fileBytes },
+        sitemap: {
+          indexFirstMs: round(indexFirst),
+          indexCachedMs: round(indexCached),
+          listingsFileMs: round(fileMs),
+          listingsFileBytes: fileBytes,
+        },
         similarListings: { ...summarise(similar), meanFound: round(found / measured.length) },
         priceHistory: summarise(history),
-        marketIndex: { rebuild: summarise(rebuild), reference: summarise(reference), hourly: summarise(hourly), figures, reports: places.length },
+        marketIndex: {
+          rebuild: summarise(rebuild),
+          reference: summarise(reference),
+          hourly: summarise(hourly),
+          figures,
+          reports: places.length,
+        },
         marketPage: { first: summarise(marketFirst), kept: summarise(market) },
         target: { listingPageP95Ms: 15, similarP95Ms: 20, marketPageP95Ms: 20, marketRebuildMs: 10_000 },
       };
       return {
         ...result,
-        targetMet: result.listingPage.en.p95 <= 15 && result.listingPage.es.p95 <= 15 && result.similarListings.p95 <= 20,
+        targetMet:
+          result.listingPage.en.p95 <= 15 && result.listingPage.es.p95 <= 15 && result.similarListings.p95 <= 20,
         markdown: markdown(result),
       };
     } finally {

@@ -11,7 +11,13 @@
  * district 30 ms); clusters with words and an area p95 <= 60 ms.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { getListingsCount, getListingsPage, getMapClusters, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
+import {
+  getListingsCount,
+  getListingsPage,
+  getMapClusters,
+  type SearchFilters,
+  type SortKey,
+} from '../widgets/lib/data/listings.ts';
 import { getPlaceSuggestions } from '../widgets/lib/data/places.ts';
 import type { LngLat } from '../core/protocol/polygon.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
@@ -45,7 +51,20 @@ const NORTH_QUITO: LngLat[] = [
 ];
 
 /** what visitors type: a sector letter by letter, a city with a typo, another name, a street, a code */
-const TYPED = ['in', 'ina', 'inaq', 'inaqu', 'la ca', 'la carolina', 'cumba', 'guayakil', 'gye', 'samboro', 'naciones unidas', '#1234'];
+const TYPED = [
+  'in',
+  'ina',
+  'inaq',
+  'inaqu',
+  'la ca',
+  'la carolina',
+  'cumba',
+  'guayakil',
+  'gye',
+  'samboro',
+  'naciones unidas',
+  '#1234',
+];
 
 const SEARCHES: Array<{ name: string; filters: SearchFilters; sort?: SortKey; target?: number }> = [
   { name: 'a sector picked (quito/inaquito)', filters: { place: 'quito/inaquito' } },
@@ -53,14 +72,26 @@ const SEARCHES: Array<{ name: string; filters: SearchFilters; sort?: SortKey; ta
   { name: 'free text "carolina"', filters: { city: 'carolina' } },
   { name: 'pool and garage', filters: { features: { pool: true, garage: true } } },
   { name: 'built from 2015, lot from 500 m²', filters: { yearBuiltFrom: 2015, minLotSize: 500 } },
-  { name: 'Cumbayá, pool, 3+ beds, up to $500,000', filters: { place: 'cumbaya', features: { pool: true }, beds: 3, maxPrice: 500000 } },
+  {
+    name: 'Cumbayá, pool, 3+ beds, up to $500,000',
+    filters: { place: 'cumbaya', features: { pool: true }, beds: 3, maxPrice: 500000 },
+  },
   { name: 'words "casa", best match', filters: { keywords: 'casa' }, sort: 'relevance' },
   { name: 'words "piscina", best match', filters: { keywords: 'piscina' }, sort: 'relevance' },
   { name: 'words "chimenea" (rare), best match', filters: { keywords: 'chimenea' }, sort: 'relevance' },
   { name: 'words "\"vista al mar\" -ruido", newest', filters: { keywords: '"vista al mar" -ruido' } },
-  { name: 'words "piscina" in Quito, houses', filters: { keywords: 'piscina', place: 'quito', propertyType: 'house' }, sort: 'relevance' },
+  {
+    name: 'words "piscina" in Quito, houses',
+    filters: { keywords: 'piscina', place: 'quito', propertyType: 'house' },
+    sort: 'relevance',
+  },
   { name: 'a drawn district (La Carolina, ~2 km)', filters: { polygon: DISTRICT }, target: AREA_P95_MS },
-  { name: 'a drawn district, 2+ beds, newest', filters: { polygon: DISTRICT, beds: 2 }, sort: 'newest', target: AREA_P95_MS },
+  {
+    name: 'a drawn district, 2+ beds, newest',
+    filters: { polygon: DISTRICT, beds: 2 },
+    sort: 'newest',
+    target: AREA_P95_MS,
+  },
 ];
 
 export async function benchPlaces(): Promise<Record<string, unknown>> {
@@ -78,20 +109,28 @@ export async function benchPlaces(): Promise<Record<string, unknown>> {
         for (let i = 0; i < ITERATIONS; i++) samples.push(await time(() => getPlaceSuggestions(rest, q)));
         const answer = await getPlaceSuggestions(rest, q);
         const gzipBytes = await gzipSize(`${server.url}/rest/v1/rpc/place_suggestions`, JSON.stringify({ q }));
-        suggestions[q] = { ...summarise(samples), count: answer.length, first: answer[0] ? `${answer[0].name} (${answer[0].kind})` : null, gzipBytes };
+        suggestions[q] = {
+          ...summarise(samples),
+          count: answer.length,
+          first: answer[0] ? `${answer[0].name} (${answer[0].kind})` : null,
+          gzipBytes,
+        };
         console.log(
           `[bench:places] suggest "${q}": p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${answer.length} answers, ${gzipBytes} B gzip`,
         );
       }
       const searches: Record<string, unknown> = {};
       for (const s of SEARCHES) {
-        const both = () => Promise.all([getListingsCount(rest, s.filters), getListingsPage(rest, s.filters, s.sort ?? 'featured', 1)]);
+        const both = () =>
+          Promise.all([getListingsCount(rest, s.filters), getListingsPage(rest, s.filters, s.sort ?? 'featured', 1)]);
         for (let i = 0; i < WARMUP; i++) await both();
         const samples: number[] = [];
         for (let i = 0; i < ITERATIONS; i++) samples.push(await time(both));
         const total = await getListingsCount(rest, s.filters);
         searches[s.name] = { ...summarise(samples), total, target: s.target ?? SEARCH_P95_MS };
-        console.log(`[bench:places] search ${s.name}: p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${total} listings`);
+        console.log(
+          `[bench:places] search ${s.name}: p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${total} listings`,
+        );
       }
       // the map's clusters of north Quito at a city's zoom, with words and a drawn area
       const clusters: Record<string, unknown> = {};
@@ -105,8 +144,14 @@ export async function benchPlaces(): Promise<Record<string, unknown>> {
         const samples: number[] = [];
         for (let i = 0; i < ITERATIONS; i++) samples.push(await time(() => getMapClusters(rest, filters, view)));
         const cells = await getMapClusters(rest, filters, view);
-        clusters[name] = { ...summarise(samples), cells: cells.length, listings: cells.reduce((n, c) => n + c.count, 0) };
-        console.log(`[bench:places] clusters ${name}: p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${cells.length} cells`);
+        clusters[name] = {
+          ...summarise(samples),
+          cells: cells.length,
+          listings: cells.reduce((n, c) => n + c.count, 0),
+        };
+        console.log(
+          `[bench:places] clusters ${name}: p50 ${summarise(samples).p50} ms, p95 ${summarise(samples).p95} ms, ${cells.length} cells`,
+        );
       }
       const result = { listings: LISTINGS, iterations: ITERATIONS, suggestions, searches, clusters };
       return { ...result, markdown: markdown(result) };
@@ -139,12 +184,25 @@ function markdown(r: {
     '|---|---|---|---|---|---|',
   );
   const slow: string[] = [];
-  for (const [q, v] of Object.entries(r.suggestions) as Array<[string, Stat & { count: number; first: string | null; gzipBytes: number }]>) {
-    lines.push(`| \`${q}\` | ${v.p50} ms | ${v.p95} ms | ${v.count} | ${v.first ?? '–'} | ${(v.gzipBytes / 1024).toFixed(1)} KB |`);
+  for (const [q, v] of Object.entries(r.suggestions) as Array<
+    [string, Stat & { count: number; first: string | null; gzipBytes: number }]
+  >) {
+    lines.push(
+      `| \`${q}\` | ${v.p50} ms | ${v.p95} ms | ${v.count} | ${v.first ?? '–'} | ${(v.gzipBytes / 1024).toFixed(1)} KB |`,
+    );
     if (v.p95 > SUGGEST_P95_MS || v.gzipBytes > SUGGEST_BYTES) slow.push(`\`${q}\``);
   }
-  lines.push('', `Target: p95 ≤ ${SUGGEST_P95_MS} ms and ≤ 2 KB. ${slow.length ? `Missed by ${slow.join(', ')}.` : 'Met.'}`, '');
-  lines.push('The search (count and page in parallel, as the element runs them):', '', '| filters | p50 | p95 | listings |', '|---|---|---|---|');
+  lines.push(
+    '',
+    `Target: p95 ≤ ${SUGGEST_P95_MS} ms and ≤ 2 KB. ${slow.length ? `Missed by ${slow.join(', ')}.` : 'Met.'}`,
+    '',
+  );
+  lines.push(
+    'The search (count and page in parallel, as the element runs them):',
+    '',
+    '| filters | p50 | p95 | listings |',
+    '|---|---|---|---|',
+  );
   const slowSearch: string[] = [];
   for (const [name, v] of Object.entries(r.searches) as Array<[string, Stat & { total: number; target: number }]>) {
     lines.push(`| ${name} | ${v.p50} ms | ${v.p95} ms | ${v.total.toLocaleString('en-US')} |`);
@@ -166,6 +224,9 @@ function markdown(r: {
     lines.push(`| ${name} | ${v.p50} ms | ${v.p95} ms | ${v.cells} | ${v.listings.toLocaleString('en-US')} |`);
     if (v.p95 > CLUSTERS_P95_MS) slowClusters.push(name);
   }
-  lines.push('', `Target: p95 ≤ ${CLUSTERS_P95_MS} ms. ${slowClusters.length ? `Missed by: ${slowClusters.join('; ')}.` : 'Met.'}`);
+  lines.push(
+    '',
+    `Target: p95 ≤ ${CLUSTERS_P95_MS} ms. ${slowClusters.length ? `Missed by: ${slowClusters.join('; ')}.` : 'Met.'}`,
+  );
   return lines.join('\n');
 }

@@ -117,9 +117,10 @@ export async function loadRealMarket(db: Database, market: RealMarket): Promise<
       await tx.query("select set_config('exp.listing_cells', 'deferred', true)");
       await tx.query('delete from internal.listings');
       // one agent who serves the city: a database without agents is a new one, and the server seeds it
-      await tx.query("insert into public.agents (first_name, last_name, email, locations_served) values ('Ana', 'Mercado', 'ana.mercado@example.com', $1)", [
-        [market.city],
-      ]);
+      await tx.query(
+        "insert into public.agents (first_name, last_name, email, locations_served) values ('Ana', 'Mercado', 'ana.mercado@example.com', $1)",
+        [[market.city]],
+      );
       const rows = sales.map((s, i) => {
         const listed = new Date(Date.parse(s.sold) + moved);
         return {

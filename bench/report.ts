@@ -42,7 +42,8 @@ const x = (o: { p50: number; p95: number } | undefined) => (o ? `${o.p50}x / ${o
 
 function api(r: Json): string {
   const cases = r.cases as string[];
-  const label = (c: string) => ((r.targetCases as string[] | undefined)?.includes(c) === false ? `${c} (not a target case)` : c);
+  const label = (c: string) =>
+    (r.targetCases as string[] | undefined)?.includes(c) === false ? `${c} (not a target case)` : c;
   const pgr = r.postgres ?? {};
   const lines = [
     `### Data API (${r.listings.toLocaleString('en-US')} listings, ${r.iterations} searches per case${r.rounds ? ` in ${r.rounds} interleaved rounds` : ''}; ${r.date.slice(0, 10)}, ${r.machine.cpus} cores)`,

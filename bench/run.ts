@@ -56,14 +56,21 @@ async function main(): Promise<void> {
     const started = Date.now();
     const result = { name, date: new Date().toISOString(), machine: machine(), ...(await benches[name]!()) };
     writeFileSync(join(results, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
-    console.log(`[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(0)} s -> bench/results/${name}.json`);
+    console.log(
+      `[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(0)} s -> bench/results/${name}.json`,
+    );
   }
   writeBenchmarks(root, results, ran);
   console.log(`[bench] ${BENCH_DOC} figures updated`);
 }
 
 function machine(): Record<string, unknown> {
-  return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+  return {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
 }
 
 main().catch((error: unknown) => {

@@ -17,7 +17,9 @@ export async function withSite<T>(
   run: (page: Page, url: string, server: TestServer) => Promise<T>,
 ): Promise<T> {
   if (options.testWidgetsAt && !existsSync(join(TEST_WIDGETS, 'exp-widgets.js')))
-    throw new Error('dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)');
+    throw new Error(
+      'dist/test-widgets is missing: run `node --import tsx scripts/build.ts --test-widgets` (npm test builds it)',
+    );
   const server = await startTestServer('postgres', options.seedListings ? { seedListings: options.seedListings } : {});
   const browser = await chromium.launch(launchOptions);
   try {
@@ -29,7 +31,10 @@ export async function withSite<T>(
       await page.route(`${server.url}${at}**`, (route) => {
         const file = join(TEST_WIDGETS, new URL(route.request().url()).pathname.slice(at.length));
         if (!file.startsWith(TEST_WIDGETS) || !existsSync(file)) return route.fulfill({ status: 404 });
-        return route.fulfill({ contentType: extname(file) === '.js' ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
+        return route.fulfill({
+          contentType: extname(file) === '.js' ? 'text/javascript' : 'application/octet-stream',
+          body: readFileSync(file),
+        });
       });
     }
     return await run(page, server.url, server);

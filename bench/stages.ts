@@ -37,7 +37,10 @@ interface Work {
 async function at<T>(db: Database, fn: (q: Transaction) => Promise<T>): Promise<T> {
   return db.transaction(
     async (q) => {
-      await q.query("select pg_catalog.set_config('exp.clock_offset', ($1::timestamptz - pg_catalog.now())::text, true)", [AT]);
+      await q.query(
+        "select pg_catalog.set_config('exp.clock_offset', ($1::timestamptz - pg_catalog.now())::text, true)",
+        [AT],
+      );
       return fn(q);
     },
     { long: true },
@@ -81,7 +84,9 @@ const estimates: Work = {
     const rows: string[] = [];
     const ms: number[] = [];
     for (const h of homes) {
-      const [answer, took] = await timed(() => at(db, (q) => q.query<{ v: string }>('select public.estimate_value($1::jsonb)::text as v', [h.facts])));
+      const [answer, took] = await timed(() =>
+        at(db, (q) => q.query<{ v: string }>('select public.estimate_value($1::jsonb)::text as v', [h.facts])),
+      );
       rows.push(answer[0]!.v);
       ms.push(took);
     }
@@ -114,7 +119,10 @@ const merges: Work = {
               where not ($2 = 2 and l.id % 50 = 11)`,
             [run!.id, pass],
           );
-          return q.query<{ r: string }>("select internal.import_merge($1::bigint, 'stages', true, 0.5, true)::text as r", [run!.id]);
+          return q.query<{ r: string }>(
+            "select internal.import_merge($1::bigint, 'stages', true, 0.5, true)::text as r",
+            [run!.id],
+          );
         }),
       );
       rows.push(out[0]!.r);
@@ -161,13 +169,19 @@ export async function benchStages(): Promise<Record<string, unknown>> {
     await db.close();
     await admin.exec('create database stages_after template stages_before');
     await admin.close();
-    const sides: Record<Side, Database> = { before: await openPostgres(url('stages_before')), after: await openPostgres(url('stages_after')) };
+    const sides: Record<Side, Database> = {
+      before: await openPostgres(url('stages_before')),
+      after: await openPostgres(url('stages_after')),
+    };
     db = sides.after;
     const applied = await migrate(db);
     console.log(`[bench:stages] the copy migrated with ${applied.join(', ')}`);
     const results: Array<Record<string, unknown>> = [];
     for (const [index, work] of WORK.entries()) {
-      const out: Record<Side, { rows: string[]; ms: number[] }> = { before: { rows: [], ms: [] }, after: { rows: [], ms: [] } };
+      const out: Record<Side, { rows: string[]; ms: number[] }> = {
+        before: { rows: [], ms: [] },
+        after: { rows: [], ms: [] },
+      };
       // which side goes first alternates, round by round and work by work
       for (let round = 0; round < (work.rounds ?? 1); round++)
         for (const side of (round + index) % 2 ? (['after', 'before'] as const) : (['before', 'after'] as const)) {
@@ -181,7 +195,9 @@ export async function benchStages(): Promise<Record<string, unknown>> {
         work: work.name,
         rows: a.rows.length,
         differing,
-        ...(first >= 0 ? { firstDifference: { before: a.rows[first]?.slice(0, 400), after: b.rows[first]?.slice(0, 400) } } : {}),
+        ...(first >= 0
+          ? { firstDifference: { before: a.rows[first]?.slice(0, 400), after: b.rows[first]?.slice(0, 400) } }
+          : {}),
         before: summarise(a.ms),
         after: summarise(b.ms),
       };
@@ -207,6 +223,9 @@ function markdown(migrations: string[], results: Array<Record<string, unknown>>)
     '',
     '| work | rows compared | differing | before p50 / p95 | after p50 / p95 |',
     '|---|---|---|---|---|',
-    ...results.map((r) => `| ${String(r.work)} | ${Number(r.rows).toLocaleString('en-US')} | ${String(r.differing)} | ${ms(r.before)} | ${ms(r.after)} |`),
+    ...results.map(
+      (r) =>
+        `| ${String(r.work)} | ${Number(r.rows).toLocaleString('en-US')} | ${String(r.differing)} | ${ms(r.before)} | ${ms(r.after)} |`,
+    ),
   ].join('\n');
 }

@@ -29,7 +29,12 @@ function freePort(): Promise<number> {
 }
 
 /** Polls `url` until `ok` says its answer is what is waited for; the time it took from `t0`. */
-async function waitFor(url: string, ok: (res: Response, body: string) => boolean, t0: number, child: ChildProcess): Promise<number> {
+async function waitFor(
+  url: string,
+  ok: (res: Response, body: string) => boolean,
+  t0: number,
+  child: ChildProcess,
+): Promise<number> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before ${url} answered`);
     if (performance.now() - t0 > 180_000) throw new Error(`${url} did not answer within 180 s`);
@@ -46,13 +51,25 @@ async function waitFor(url: string, ok: (res: Response, body: string) => boolean
 /** One `npm start` on `dataDir`: from the spawn to the first page and to the first listing the data API answers. */
 async function startOnce(dataDir: string): Promise<{ page: number; data: number }> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', IMPORT_SOURCES: '', SKIP_BUILD: '1' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    IMPORT_SOURCES: '',
+    SKIP_BUILD: '1',
+  };
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
   try {
     const base = `http://127.0.0.1:${port}`;
     const page = await waitFor(`${base}/`, (res) => res.status === 200, t0, child);
-    const data = await waitFor(`${base}/rest/v1/listings?select=id&limit=1`, (res, body) => res.status === 200 && body.startsWith('[{'), t0, child);
+    const data = await waitFor(
+      `${base}/rest/v1/listings?select=id&limit=1`,
+      (res, body) => res.status === 200 && body.startsWith('[{'),
+      t0,
+      child,
+    );
     return { page, data };
   } finally {
     const exited = new Promise((r) => child.once('exit', r));

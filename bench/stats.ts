@@ -35,11 +35,15 @@ export async function time(fn: () => Promise<unknown>): Promise<number> {
 /** The size of an answer to a JSON POST as sent with Accept-Encoding: gzip. */
 export function gzipSize(url: string, body: string): Promise<number> {
   return new Promise((resolveSize, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip', apikey: 'bench' } }, (res) => {
-      let size = 0;
-      res.on('data', (c: Buffer) => (size += c.length));
-      res.on('end', () => resolveSize(size));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip', apikey: 'bench' } },
+      (res) => {
+        let size = 0;
+        res.on('data', (c: Buffer) => (size += c.length));
+        res.on('end', () => resolveSize(size));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -113,7 +113,9 @@ export async function sampleHomes(db: Database, size: number): Promise<Sampled[]
                                                    pt.at_lat, pt.at_lng, pt.place, hh.own) c`,
     [size],
   );
-  return db.admin.query<Sampled>('select id::text as id, price, facts, baseline from bench_valuation_homes order by md5(id::text)');
+  return db.admin.query<Sampled>(
+    'select id::text as id, price, facts, baseline from bench_valuation_homes order by md5(id::text)',
+  );
 }
 
 /** Each sampled home valued with the constants `k` (widen 1). */
@@ -144,7 +146,8 @@ export interface MarketRuns {
 }
 
 /** The range with the widening `widen`, as internal.valuation_range makes it (at least ±4%). */
-const rangeOf = (o: Outcome, widen: number) => [o.value * Math.exp(Math.min(o.lo * widen, -0.04)), o.value * Math.exp(Math.max(o.hi * widen, 0.04))] as const;
+const rangeOf = (o: Outcome, widen: number) =>
+  [o.value * Math.exp(Math.min(o.lo * widen, -0.04)), o.value * Math.exp(Math.max(o.hi * widen, 0.04))] as const;
 
 /** The figures of one market's homes valued by one run with the widening `widen`. */
 export function figures(market: MarketRuns, run: number, widen: number): Figures {
@@ -152,11 +155,19 @@ export function figures(market: MarketRuns, run: number, widen: number): Figures
     const o = market.runs[run]?.get(h.id);
     if (!o) return [];
     const [low, high] = rangeOf(o, widen);
-    return [{ price: h.price, error: Math.abs(o.value - h.price) / h.price, holds: h.price >= low && h.price <= high, width: (high - low) / o.value }];
+    return [
+      {
+        price: h.price,
+        error: Math.abs(o.value - h.price) / h.price,
+        holds: h.price >= low && h.price <= high,
+        width: (high - low) / o.value,
+      },
+    ];
   });
   const errors = rows.map((r) => r.error);
   const byPrice = [...rows].sort((a, b) => a.price - b.price);
-  const fifth = (q: number) => byPrice.slice(Math.floor((q * byPrice.length) / 5), Math.floor(((q + 1) * byPrice.length) / 5));
+  const fifth = (q: number) =>
+    byPrice.slice(Math.floor((q * byPrice.length) / 5), Math.floor(((q + 1) * byPrice.length) / 5));
   return {
     homes: rows.length,
     medianError: median(errors),
@@ -171,8 +182,15 @@ export function figures(market: MarketRuns, run: number, widen: number): Figures
 
 /** The baseline's figures on the same homes as `run` valued. */
 export function baselineFigures(market: MarketRuns, run: number): Figures {
-  const errors = market.homes.filter((h) => h.baseline && market.runs[run]?.has(h.id)).map((h) => Math.abs((h.baseline as number) - h.price) / h.price);
-  return { homes: errors.length, medianError: median(errors), within10: share(errors, (x) => x <= 0.1), within20: share(errors, (x) => x <= 0.2) };
+  const errors = market.homes
+    .filter((h) => h.baseline && market.runs[run]?.has(h.id))
+    .map((h) => Math.abs((h.baseline as number) - h.price) / h.price);
+  return {
+    homes: errors.length,
+    medianError: median(errors),
+    within10: share(errors, (x) => x <= 0.1),
+    within20: share(errors, (x) => x <= 0.2),
+  };
 }
 
 /**
@@ -181,10 +199,12 @@ export function baselineFigures(market: MarketRuns, run: number): Figures {
  * easy one), then the widening whose range holds the price for four homes in five, on average.
  */
 export function choose(markets: MarketRuns[]): { run: number; constants: Constants } {
-  const score = (run: number) => mean(markets.map((m) => figures(m, run, 1).medianError / baselineFigures(m, run).medianError));
+  const score = (run: number) =>
+    mean(markets.map((m) => figures(m, run, 1).medianError / baselineFigures(m, run).medianError));
   let run = 0;
   for (let i = 1; i < GRID.length; i++) if (score(i) < score(run)) run = i;
-  const miss = (widen: number) => Math.abs(mean(markets.map((m) => figures(m, run, widen).rangeHolds as number)) - COVERAGE);
+  const miss = (widen: number) =>
+    Math.abs(mean(markets.map((m) => figures(m, run, widen).rangeHolds as number)) - COVERAGE);
   const widen = WIDENINGS.reduce((best, w) => (miss(w) < miss(best) ? w : best), 1);
   return { run, constants: { ...(GRID[run] as Choice), widen } };
 }
@@ -199,7 +219,10 @@ export interface HeldOut {
 }
 
 /** Nested cross-validation: each training market measured with what the others choose; and what all of them choose. */
-export function crossValidate(train: Array<[string, MarketRuns]>): { folds: HeldOut[]; chosen: { run: number; constants: Constants } } {
+export function crossValidate(train: Array<[string, MarketRuns]>): {
+  folds: HeldOut[];
+  chosen: { run: number; constants: Constants };
+} {
   const chosen = choose(train.map(([, m]) => m));
   const folds = train.map(([name, market]) => {
     const picked = choose(train.filter(([other]) => other !== name).map(([, m]) => m));

@@ -69,7 +69,8 @@ export async function benchValuation(): Promise<Record<string, unknown>> {
       const homes = await sampleHomes(db, SAMPLE + WARMUP);
       log(`${name}: ${homes.length} homes valued with each set of constants...`);
       const runs = await valueGrid(db, homes.slice(WARMUP), log);
-      const current = (await db.admin.query<{ k: Constants }>('select internal.valuation_constants() as k'))[0]?.k as Constants;
+      const current = (await db.admin.query<{ k: Constants }>('select internal.valuation_constants() as k'))[0]
+        ?.k as Constants;
       await db.close();
       markets.push({ name, listings, heldOutOnly, runs, deployed: await deployed(url, homes) });
       return current;
@@ -98,8 +99,14 @@ export async function benchValuation(): Promise<Record<string, unknown>> {
     const { folds, chosen } = crossValidate(train.map((m) => [m.name, m.runs]));
     const later = markets
       .filter((m) => m.heldOutOnly)
-      .map((m) => ({ market: m.name, figures: figures(m.runs, chosen.run, chosen.constants.widen), baseline: baselineFigures(m.runs, chosen.run) }));
-    const same = (Object.keys(chosen.constants) as Array<keyof Constants>).every((key) => current[key] === chosen.constants[key]);
+      .map((m) => ({
+        market: m.name,
+        figures: figures(m.runs, chosen.run, chosen.constants.widen),
+        baseline: baselineFigures(m.runs, chosen.run),
+      }));
+    const same = (Object.keys(chosen.constants) as Array<keyof Constants>).every(
+      (key) => current[key] === chosen.constants[key],
+    );
     const result = {
       heldOut: folds,
       laterMarkets: later,
@@ -159,7 +166,12 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
         rangeHolds: share(rows, (r) => r.holds),
         medianWidth: median(rows.map((r) => r.width)),
       },
-      baseline: { homes: base.length, medianError: median(base), within10: share(base, (x) => x <= 0.1), within20: share(base, (x) => x <= 0.2) },
+      baseline: {
+        homes: base.length,
+        medianError: median(base),
+        within10: share(base, (x) => x <= 0.1),
+        within20: share(base, (x) => x <= 0.2),
+      },
       speed: summarise(samples),
     };
   } finally {

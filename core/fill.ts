@@ -27,7 +27,12 @@ function paramsOf(attrs: string): Record<string, unknown> {
  * keys it used. With `check` (the build: the other languages' dictionaries), a key missing in any
  * of them is an error; without (the server), a missing key shows the key.
  */
-export function fillTexts(html: string, dict: Dict, check?: Record<string, Dict>, lang = 'en'): { html: string; keys: string[] } {
+export function fillTexts(
+  html: string,
+  dict: Dict,
+  check?: Record<string, Dict>,
+  lang = 'en',
+): { html: string; keys: string[] } {
   const keys: string[] = [];
   const text = (key: string, params: Record<string, unknown>) => {
     keys.push(key);
@@ -38,19 +43,23 @@ export function fillTexts(html: string, dict: Dict, check?: Record<string, Dict>
   };
   let out = html.replace(
     /<([a-z][\w-]*)\b([^>]*?\sdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g,
-    (_m, tag: string, attrs: string, key: string) => `<${tag}${attrs}>${escapeHtml(text(key, paramsOf(attrs)))}</${tag}>`,
+    (_m, tag: string, attrs: string, key: string) =>
+      `<${tag}${attrs}>${escapeHtml(text(key, paramsOf(attrs)))}</${tag}>`,
   );
-  out = out.replace(/<([a-z][\w-]*)\b([^>]*?\sdata-i18n-attr="([^"]+)"[^>]*)>/g, (_m, tag: string, attrs: string, spec: string) => {
-    let next = attrs;
-    for (const pair of spec.split(';')) {
-      const [attr, key] = pair.split(':').map((s) => s.trim()) as [string, string];
-      if (!attr || !key) continue;
-      const value = escapeHtml(text(key, paramsOf(attrs)));
-      const existing = new RegExp(`\\s${attr}="[^"]*"`);
-      // a function replacer: the text is data, never a replacement pattern ($&, $1)
-      next = existing.test(next) ? next.replace(existing, () => ` ${attr}="${value}"`) : ` ${attr}="${value}"${next}`;
-    }
-    return `<${tag}${next}>`;
-  });
+  out = out.replace(
+    /<([a-z][\w-]*)\b([^>]*?\sdata-i18n-attr="([^"]+)"[^>]*)>/g,
+    (_m, tag: string, attrs: string, spec: string) => {
+      let next = attrs;
+      for (const pair of spec.split(';')) {
+        const [attr, key] = pair.split(':').map((s) => s.trim()) as [string, string];
+        if (!attr || !key) continue;
+        const value = escapeHtml(text(key, paramsOf(attrs)));
+        const existing = new RegExp(`\\s${attr}="[^"]*"`);
+        // a function replacer: the text is data, never a replacement pattern ($&, $1)
+        next = existing.test(next) ? next.replace(existing, () => ` ${attr}="${value}"`) : ` ${attr}="${value}"${next}`;
+      }
+      return `<${tag}${next}>`;
+    },
+  );
   return { html: out, keys };
 }

@@ -14,7 +14,18 @@ describe('search hero locations (docs/decisions.md #4)', () => {
   });
 
   it('knows the spec three and the Ecuador places, each with a name and a subtitle in both languages', () => {
-    for (const slug of ['point-loma', 'ocean-beach', 'sunset-cliffs', 'quito', 'guayaquil', 'cuenca', 'cumbaya', 'samborondon', 'salinas', 'manta'])
+    for (const slug of [
+      'point-loma',
+      'ocean-beach',
+      'sunset-cliffs',
+      'quito',
+      'guayaquil',
+      'cuenca',
+      'cumbaya',
+      'samborondon',
+      'salinas',
+      'manta',
+    ])
       expect(findLocation(slug)?.slug).toBe(slug);
     const names = (d: typeof en) => d.site.locations as Record<string, { name: string; subtitle: string }>;
     for (const l of LOCATIONS) {

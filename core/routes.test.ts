@@ -16,7 +16,10 @@ describe('the Spanish addresses that say it in Spanish', () => {
 
   it('says the pages under a Spanish word with it too: a project, a privacy page of its own word', () => {
     expect(localizedPath('/projects/altos-de-la-carolina', 'es')).toBe('/es/proyectos/altos-de-la-carolina');
-    expect(splitLangPath('/es/proyectos/altos-de-la-carolina')).toEqual({ lang: 'es', path: '/projects/altos-de-la-carolina' });
+    expect(splitLangPath('/es/proyectos/altos-de-la-carolina')).toEqual({
+      lang: 'es',
+      path: '/projects/altos-de-la-carolina',
+    });
     expect(twinPath('/es/proyectos')).toBe('/projects');
     expect(localizedPath('/privacy/my-data', 'es')).toBe('/es/privacidad/mis-datos');
     expect(splitLangPath('/es/privacidad/mis-datos')).toEqual({ lang: 'es', path: '/privacy/my-data' });

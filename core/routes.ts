@@ -55,7 +55,10 @@ const SPANISH_PATHS: Record<string, string> = {
   '/privacy/consent': '/privacidad/consentimiento',
   '/projects': '/proyectos',
 };
-const ENGLISH_OF = Object.fromEntries(Object.entries(SPANISH_PATHS).map(([en, es]) => [es, en])) as Record<string, string>;
+const ENGLISH_OF = Object.fromEntries(Object.entries(SPANISH_PATHS).map(([en, es]) => [es, en])) as Record<
+  string,
+  string
+>;
 /** a path in the other language's words: itself if `words` has it, else its first word swapped if it is one */
 const swapWords = (path: string, words: Record<string, string>) => {
   const first = /^\/[^/]+/.exec(path)?.[0] ?? '';
@@ -125,7 +128,10 @@ export function placePath(slug: string, lang: Lang = 'en'): string {
 
 /** A place's market report (docs/market.md): /market for Ecuador, /market/quito/cumbaya for a sector. */
 export function marketPath(place: string, lang: Lang = 'en'): string {
-  return localizedPath(place === 'ecuador' ? '/market' : `/market/${place.split('/').map(encodeURIComponent).join('/')}`, lang);
+  return localizedPath(
+    place === 'ecuador' ? '/market' : `/market/${place.split('/').map(encodeURIComponent).join('/')}`,
+    lang,
+  );
 }
 
 /** The search of a place of the market index: the place filter by its path (Ecuador: the whole search). */
@@ -174,4 +180,5 @@ export const INDEXED_PATHS: string[] = SITE_ROUTES.filter((r) => r.indexed).map(
 export const siteRoute = (path: string): SiteRoute | undefined => SITE_ROUTES.find((r) => r.path === path);
 
 /** The public address of a built page, if crawlers index it (its canonical link and alternates). */
-export const indexedPathOf = (page: string): string | null => SITE_ROUTES.find((r) => r.page === page && r.indexed)?.path ?? null;
+export const indexedPathOf = (page: string): string | null =>
+  SITE_ROUTES.find((r) => r.page === page && r.indexed)?.path ?? null;

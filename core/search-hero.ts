@@ -41,8 +41,13 @@ export interface HeroPlace {
 /** The hero of a place (none: the search's own). */
 export function searchHero({ known, name, market, operation }: HeroPlace): SearchHero {
   // the texts of a sale ('title'), a rent ('rentTitle') or new developments ('projectTitle')
-  const of = (key: 'title' | 'description') => (operation === 'rent' || operation === 'project' ? `${operation}${key[0]?.toUpperCase()}${key.slice(1)}` : key);
-  const location = known ? { $t: `site.locations.${known.slug}.name` } : name?.trim() ? name.trim().slice(0, 80) : undefined;
+  const of = (key: 'title' | 'description') =>
+    operation === 'rent' || operation === 'project' ? `${operation}${key[0]?.toUpperCase()}${key.slice(1)}` : key;
+  const location = known
+    ? { $t: `site.locations.${known.slug}.name` }
+    : name?.trim()
+      ? name.trim().slice(0, 80)
+      : undefined;
   const titleKey = `site.search.hero.${of('title')}${location ? 'In' : ''}`;
   const inPlace = (key: string): HeroText => (location ? { key: `${key}In`, params: { location } } : { key });
   return {
@@ -53,12 +58,20 @@ export function searchHero({ known, name, market, operation }: HeroPlace): Searc
       description: inPlace(`site.meta.search.${of('description')}`),
     },
     // a place's own words; else the search's (new developments say theirs)
-    subtitle: { key: known ? `site.locations.${known.slug}.subtitle` : `site.search.hero.${operation === 'project' ? 'projectSubtitle' : 'subtitle'}` },
-    market: market && location ? { place: market, text: { key: 'site.search.hero.market', params: { location } } } : null,
+    subtitle: {
+      key: known
+        ? `site.locations.${known.slug}.subtitle`
+        : `site.search.hero.${operation === 'project' ? 'projectSubtitle' : 'subtitle'}`,
+    },
+    market:
+      market && location ? { place: market, text: { key: 'site.search.hero.market', params: { location } } } : null,
   };
 }
 
-const textAttrs = (t: HeroText) => ({ 'data-i18n': t.key, 'data-i18n-params': t.params ? JSON.stringify(t.params) : undefined });
+const textAttrs = (t: HeroText) => ({
+  'data-i18n': t.key,
+  'data-i18n-params': t.params ? JSON.stringify(t.params) : undefined,
+});
 
 /**
  * The hero's HTML, its texts as `data-i18n` keys that the build and the server fill in the page's
@@ -97,7 +110,11 @@ export function withSearchHead(html: string, hero: SearchHero): string {
   const { title, description } = hero.head;
   swap('data-i18n="site.meta.search.title"', `data-i18n="${title.key}"`, title);
   swap('data-i18n-attr="content:site.meta.search.title"', `data-i18n-attr="content:${title.key}"`, title);
-  swap('data-i18n-attr="content:site.meta.search.description"', `data-i18n-attr="content:${description.key}"`, description);
+  swap(
+    'data-i18n-attr="content:site.meta.search.description"',
+    `data-i18n-attr="content:${description.key}"`,
+    description,
+  );
   return html;
 }
 

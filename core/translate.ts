@@ -25,7 +25,8 @@ export interface TextRef {
   $t: string;
 }
 
-const isTextRef = (value: unknown): value is TextRef => typeof value === 'object' && value !== null && typeof (value as TextRef).$t === 'string';
+const isTextRef = (value: unknown): value is TextRef =>
+  typeof value === 'object' && value !== null && typeof (value as TextRef).$t === 'string';
 
 const I18N_OPTIONS: InitOptions = {
   fallbackLng: false,
@@ -77,7 +78,9 @@ function madeTexts(instance: i18n): Map<string, string> {
 
 /** The values a text's address can be made of: plain values and text references, nothing else is remembered. */
 const plain = (params: Record<string, unknown>) =>
-  Object.values(params).every((v) => v == null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || isTextRef(v));
+  Object.values(params).every(
+    (v) => v == null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || isTextRef(v),
+  );
 
 /** An instance's translation function for one language, `{ $t: key }` values translated first. */
 export function fixedT(instance: i18n, lang: string): Translate {
@@ -85,7 +88,11 @@ export function fixedT(instance: i18n, lang: string): Translate {
   // of the instance at each call, which was half the time of rendering a server page of a hundred texts
   const bare = { lng: lang };
   const translate: Translate = (key, params) => {
-    const address = !params ? `${lang}\u0001${key}` : plain(params) ? `${lang}\u0001${key}\u0001${JSON.stringify(params)}` : undefined;
+    const address = !params
+      ? `${lang}\u0001${key}`
+      : plain(params)
+        ? `${lang}\u0001${key}\u0001${JSON.stringify(params)}`
+        : undefined;
     const texts = madeTexts(instance);
     const known = address === undefined ? undefined : texts.get(address);
     if (known !== undefined) return known;

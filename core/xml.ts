@@ -11,9 +11,14 @@ class Xml {
   constructor(readonly markup: string) {}
 }
 
-export function el(name: string, attributes: Record<string, string | undefined> | null, ...children: Array<Xml | string | undefined>): Xml {
+export function el(
+  name: string,
+  attributes: Record<string, string | undefined> | null,
+  ...children: Array<Xml | string | undefined>
+): Xml {
   let open = `<${name}`;
-  for (const [key, value] of Object.entries(attributes ?? {})) if (value !== undefined) open += ` ${key}="${escapeHtml(value)}"`;
+  for (const [key, value] of Object.entries(attributes ?? {}))
+    if (value !== undefined) open += ` ${key}="${escapeHtml(value)}"`;
   const inner = children.map((c) => (c === undefined ? '' : c instanceof Xml ? c.markup : escapeHtml(c))).join('');
   return new Xml(inner ? `${open}>${inner}</${name}>` : `${open}/>`);
 }

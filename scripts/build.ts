@@ -20,7 +20,9 @@ export const BUDGETS = {
 } as const;
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : [join(dir, d.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : [join(dir, d.name)],
+  );
 }
 
 export interface SizeRow {
@@ -37,7 +39,9 @@ export function measure(): SizeRow[] {
       const body = readFileSync(f);
       return { file: relative(widgets, f), bytes: statSync(f).size, gzip: gzipSync(body, { level: 9 }).length };
     })
-    .sort((a, b) => (a.file === 'exp-widgets.js' ? -1 : b.file === 'exp-widgets.js' ? 1 : a.file.localeCompare(b.file)));
+    .sort((a, b) =>
+      a.file === 'exp-widgets.js' ? -1 : b.file === 'exp-widgets.js' ? 1 : a.file.localeCompare(b.file),
+    );
 }
 
 function kb(n: number): string {
@@ -68,7 +72,8 @@ async function main(): Promise<void> {
   // the WordPress plugin and its zip (integrations/wordpress)
   if (want('wordpress')) buildWordPressPlugin();
   // the widgets with their test hooks, for the browser tests and the map benchmark only
-  if (process.argv.includes('--test-widgets')) await build({ configFile: join(root, 'vite.config.ts'), mode: 'test-widgets' });
+  if (process.argv.includes('--test-widgets'))
+    await build({ configFile: join(root, 'vite.config.ts'), mode: 'test-widgets' });
   if (want('widgets')) {
     const rows = measure();
     printTable(rows);

@@ -22,7 +22,8 @@ const widgetsFromSource: Plugin = {
   name: 'exp-widgets-from-source',
   configureServer(server) {
     server.middlewares.use((req, _res, next) => {
-      if (req.url?.startsWith('/widgets/exp-widgets.js') || req.url?.startsWith('/widgets/exp-widgets.bundle.js')) req.url = `/@fs${root}/widgets/index.ts`;
+      if (req.url?.startsWith('/widgets/exp-widgets.js') || req.url?.startsWith('/widgets/exp-widgets.bundle.js'))
+        req.url = `/@fs${root}/widgets/index.ts`;
       next();
     });
   },

@@ -62,7 +62,9 @@ export function buildOutline(): { ecuador: Ring[]; neighbours: Ring[] } {
     const f = countries.features.find((x) => String(x.id) === id);
     if (!f) throw new Error(`country ${id} not in the data`);
     const polygons = (f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates) as Ring[][];
-    return polygons.map((poly) => simplify(poly[0] as Ring, tolerance).map(([x, y]) => [round(x), round(y)] as [number, number])).filter((r) => r.length >= 4);
+    return polygons
+      .map((poly) => simplify(poly[0] as Ring, tolerance).map(([x, y]) => [round(x), round(y)] as [number, number]))
+      .filter((r) => r.length >= 4);
   };
   return { ecuador: rings('218', 0.004), neighbours: [...rings('170', 0.02), ...rings('604', 0.02)] };
 }

@@ -55,7 +55,11 @@ const ROOT = resolve(import.meta.dirname, '..');
  */
 function withTheme(own: NamedDoc[]): NamedDoc[] {
   const byName = new Map(own.map((p) => [p.name, p]));
-  const theme = Object.entries(THEME).map(([name, t]) => ({ name, description: byName.get(name)?.description || t.description, default: t.default }));
+  const theme = Object.entries(THEME).map(([name, t]) => ({
+    name,
+    description: byName.get(name)?.description || t.description,
+    default: t.default,
+  }));
   return [...theme, ...own.filter((p) => !(p.name in THEME))];
 }
 
@@ -97,16 +101,23 @@ function splitNamed(text: string): NamedDoc {
 function literalValue(node: ts.Expression): unknown {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
   if (ts.isNumericLiteral(node)) return Number(node.text);
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) return -Number(node.operand.text);
+  if (
+    ts.isPrefixUnaryExpression(node) &&
+    node.operator === ts.SyntaxKind.MinusToken &&
+    ts.isNumericLiteral(node.operand)
+  )
+    return -Number(node.operand.text);
   if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (ts.isArrayLiteralExpression(node)) return node.elements.map((e) => literalValue(e));
-  if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) return literalValue(node.expression);
+  if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node))
+    return literalValue(node.expression);
   return undefined;
 }
 
 function unwrap(node: ts.Expression): ts.Expression {
-  while (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) node = node.expression;
+  while (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node))
+    node = node.expression;
   return node;
 }
 
@@ -128,7 +139,8 @@ function readSchema(checker: ts.TypeChecker, obj: ts.ObjectLiteralExpression): A
     const spec = unwrap(prop.initializer);
     if (!ts.isObjectLiteralExpression(spec)) continue;
     const fields: Record<string, unknown> = {};
-    for (const f of spec.properties) if (ts.isPropertyAssignment(f)) fields[propName(f.name)] = literalValue(f.initializer);
+    for (const f of spec.properties)
+      if (ts.isPropertyAssignment(f)) fields[propName(f.name)] = literalValue(f.initializer);
     const attr: AttributeApi = {
       name,
       property: camel(name),
@@ -177,7 +189,13 @@ class TypePrinter {
     }
     if (
       type.flags &
-      (ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Boolean | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Unknown | ts.TypeFlags.Any)
+      (ts.TypeFlags.String |
+        ts.TypeFlags.Number |
+        ts.TypeFlags.Boolean |
+        ts.TypeFlags.Null |
+        ts.TypeFlags.Undefined |
+        ts.TypeFlags.Unknown |
+        ts.TypeFlags.Any)
     ) {
       return c.typeToString(type);
     }
@@ -270,10 +288,13 @@ function readApis(root: string): ElementApi[] {
       const decl = prop.declarations?.[0];
       if (!decl || !ts.isPropertySignature(decl) || !decl.type) continue;
       const type = checker.getTypeFromTypeNode(decl.type);
-      const refName = ts.isTypeReferenceNode(decl.type) && ts.isIdentifier(decl.type.typeName) ? decl.type.typeName.text : undefined;
+      const refName =
+        ts.isTypeReferenceNode(decl.type) && ts.isIdentifier(decl.type.typeName) ? decl.type.typeName.text : undefined;
       eventTypes.set(
         prop.name,
-        refName ? { text: refName, declaration: printer.interfaceDeclaration(refName, type), name: refName } : { text: printer.print(type) },
+        refName
+          ? { text: refName, declaration: printer.interfaceDeclaration(refName, type), name: refName }
+          : { text: printer.print(type) },
       );
     }
   });
@@ -347,7 +368,8 @@ function readApis(root: string): ElementApi[] {
       if (detail.name) e.detailName = detail.name;
     }
     for (const name of ownEvents) {
-      if (!found.events.some((e) => e.name === name)) throw new Error(`${found.module}: event ${name} is typed but not documented with @event`);
+      if (!found.events.some((e) => e.name === name))
+        throw new Error(`${found.module}: event ${name} is typed but not documented with @event`);
     }
     apis.push(found);
   }

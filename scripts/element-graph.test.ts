@@ -33,11 +33,16 @@ describe('parts loaded later', () => {
     const { WIDGETS, lazyImports } = await import('./element-graph.ts');
     const files = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-        d.isDirectory() ? files(join(dir, d.name)) : /\.tsx?$/.test(d.name) && !d.name.includes('.test.') ? [join(dir, d.name)] : [],
+        d.isDirectory()
+          ? files(join(dir, d.name))
+          : /\.tsx?$/.test(d.name) && !d.name.includes('.test.')
+            ? [join(dir, d.name)]
+            : [],
       );
     const parts = new Set<string>();
     for (const file of files(WIDGETS))
-      for (const spec of lazyImports(readFileSync(file, 'utf8'))) if (spec.endsWith('.tsx')) parts.add(resolve(dirname(file), spec));
+      for (const spec of lazyImports(readFileSync(file, 'utf8')))
+        if (spec.endsWith('.tsx')) parts.add(resolve(dirname(file), spec));
     expect(parts.size).toBeGreaterThan(0);
     for (const part of parts) {
       const name = relative(WIDGETS, part)

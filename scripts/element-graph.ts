@@ -65,7 +65,9 @@ export function unitFiles(name: string, options: { lazy?: boolean } = {}): strin
 
 /** Whether `virtual:exp-.../<name>` names a unit that exists. */
 export function unitExists(name: string): boolean {
-  return name.startsWith('lazy/') ? existsSync(join(WIDGETS, `${name.slice('lazy/'.length)}.tsx`)) : elementNames().includes(name);
+  return name.startsWith('lazy/')
+    ? existsSync(join(WIDGETS, `${name.slice('lazy/'.length)}.tsx`))
+    : elementNames().includes(name);
 }
 
 /** The element folders: each has `<name>/<name>.element.ts`. */
@@ -97,7 +99,12 @@ export function keptForProcess<T>(key: string, make: () => T): T {
  * loaded part's utilities, texts), made by `make` at build time, and made again in dev when a widget
  * source changes. `extra` names units beyond the elements and parts (the texts' `base`).
  */
-export function unitModules(name: string, prefix: string, make: (unit: string) => unknown, extra: string[] = []): Plugin {
+export function unitModules(
+  name: string,
+  prefix: string,
+  make: (unit: string) => unknown,
+  extra: string[] = [],
+): Plugin {
   let server: ViteDevServer | undefined;
   return {
     name,
@@ -105,7 +112,9 @@ export function unitModules(name: string, prefix: string, make: (unit: string) =
       if (!id.startsWith(prefix)) return undefined;
       const unit = id.slice(prefix.length);
       if (!extra.includes(unit) && !unitExists(unit))
-        throw new Error(`${id}: no element widgets/${unit}/${unit}.element.ts or part widgets/${unit.replace(/^lazy\//, '')}.tsx`);
+        throw new Error(
+          `${id}: no element widgets/${unit}/${unit}.element.ts or part widgets/${unit.replace(/^lazy\//, '')}.tsx`,
+        );
       return `\0${id}`;
     },
     load(id) {
@@ -121,7 +130,8 @@ export function unitModules(name: string, prefix: string, make: (unit: string) =
     },
     watchChange(id) {
       if (!server || !id.startsWith(WIDGETS) || !/\.(tsx?|json)$/.test(id)) return;
-      for (const mod of server.moduleGraph.idToModuleMap.values()) if (mod.id?.startsWith(`\0${prefix}`)) server.moduleGraph.invalidateModule(mod);
+      for (const mod of server.moduleGraph.idToModuleMap.values())
+        if (mod.id?.startsWith(`\0${prefix}`)) server.moduleGraph.invalidateModule(mod);
     },
   };
 }

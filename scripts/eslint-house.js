@@ -31,22 +31,30 @@ export function houseRuleBroken(from, to) {
   if (top === 'core' && toTop !== 'core') return 'core/ imports nothing outside itself: move what it needs into core/.';
   const toFunctions = toTop === 'supabase' && toSecond === 'functions';
   const fromFunctions = top === 'supabase' && second === 'functions';
-  if (toFunctions && !fromFunctions) return 'Nothing but the functions imports supabase/functions/: share through core/.';
+  if (toFunctions && !fromFunctions)
+    return 'Nothing but the functions imports supabase/functions/: share through core/.';
   if (fromFunctions && (toTop === 'widgets' || toTop === 'site' || toTop === 'server'))
     return 'The functions import nothing from widgets/, site/ or server/: share through core/.';
-  if (top === 'server' && toTop === 'widgets') return 'server/ never imports widgets/: keep the data server and the UI apart (share through core/).';
-  if (top === 'server' && toTop === 'site') return "server/ never imports site/: what the pages and the site's script share lives in core/.";
+  if (top === 'server' && toTop === 'widgets')
+    return 'server/ never imports widgets/: keep the data server and the UI apart (share through core/).';
+  if (top === 'server' && toTop === 'site')
+    return "server/ never imports site/: what the pages and the site's script share lives in core/.";
   if ((top === 'widgets' || top === 'site') && toTop === 'server') return `${top}/ never imports server/.`;
   if (top === 'widgets' && toTop === 'widgets' && from.length > 2 && to.length > 2 && second !== toSecond) {
     if (second === 'lib') return 'widgets/lib/ is shared by every element and never imports an element.';
-    if (toSecond !== 'lib') return "An element folder never imports another element's folder: share through widgets/lib/.";
+    if (toSecond !== 'lib')
+      return "An element folder never imports another element's folder: share through widgets/lib/.";
   }
   return null;
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
 const imports = {
-  meta: { type: 'problem', schema: [], docs: { description: "the house's import rules between the top-level folders" } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    docs: { description: "the house's import rules between the top-level folders" },
+  },
   create(context) {
     const file = context.filename;
     const from = parts(file);

@@ -19,19 +19,34 @@ const CASES: Array<[string, string, RegExp | null]> = [
   ['widgets/agent-profile/agent-profile.tsx', '../lib/ui/button.tsx', null],
   ['widgets/agent-profile/agent-profile.tsx', '../../core/routes.ts', null],
   ['widgets/lib/data/listings.ts', '../../property-search/property-search.tsx', /never imports an element/],
-  ['widgets/lib/data/listings.ts', '../../../supabase/functions/send-property-inquiry/index.ts', /Nothing but the functions imports supabase\/functions/],
+  [
+    'widgets/lib/data/listings.ts',
+    '../../../supabase/functions/send-property-inquiry/index.ts',
+    /Nothing but the functions imports supabase\/functions/,
+  ],
   ['server/pages/head.tsx', '../../widgets/lib/i18n.ts', /server\/ never imports widgets/],
   ['server/pages/head.tsx', '../../site/site.ts', /server\/ never imports site/],
   ['server/pages/head.tsx', '../../core/fill.ts', null],
   ['site/site.ts', '../server/config.ts', /site\/ never imports server/],
-  ['supabase/functions/saved-searches/index.ts', '../../../server/config.ts', /functions import nothing from widgets\/, site\/ or server/],
+  [
+    'supabase/functions/saved-searches/index.ts',
+    '../../../server/config.ts',
+    /functions import nothing from widgets\/, site\/ or server/,
+  ],
   ['supabase/functions/saved-searches/index.ts', '../../../core/functions/deno-setup.ts', null],
-  ['tests/contract/rules.test.ts', '../../supabase/functions/saved-searches/index.ts', /Nothing but the functions imports supabase\/functions/],
+  [
+    'tests/contract/rules.test.ts',
+    '../../supabase/functions/saved-searches/index.ts',
+    /Nothing but the functions imports supabase\/functions/,
+  ],
 ];
 
 describe("the house's import rules fail the lint run", () => {
   it.each(CASES)('%s importing %s', async (file, spec, broken) => {
-    for (const code of [`import { x } from '${spec}';\nexport const y = x;\n`, `export const z = () => import('${spec}');\n`]) {
+    for (const code of [
+      `import { x } from '${spec}';\nexport const y = x;\n`,
+      `export const z = () => import('${spec}');\n`,
+    ]) {
       const [result] = await eslint.lintText(code, { filePath: resolve(root, file) });
       const house = result!.messages.filter((m) => m.ruleId === 'house/imports');
       if (broken) {

@@ -17,7 +17,8 @@ const ENTRY = 'widgets/index.ts';
 export function unusedExports(files: Record<string, string>, product: (file: string) => boolean): string[] {
   const words = new Map<string, Set<string>>();
   for (const [file, text] of Object.entries(files))
-    for (const [word] of text.matchAll(/[A-Za-z_$][\w$]*/g)) (words.get(word) ?? words.set(word, new Set()).get(word)!).add(file);
+    for (const [word] of text.matchAll(/[A-Za-z_$][\w$]*/g))
+      (words.get(word) ?? words.set(word, new Set()).get(word)!).add(file);
   const unused: string[] = [];
   for (const [file, text] of Object.entries(files)) {
     if (!product(file)) continue;

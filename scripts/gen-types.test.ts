@@ -16,10 +16,14 @@ describe('dist-types', () => {
     for (const [name, text] of Object.entries(rendered)) {
       expect(readFileSync(join(root, 'dist-types', name), 'utf8'), `dist-types/${name}`).toBe(text);
     }
-    expect(JSON.parse(readFileSync(join(root, 'dist-types/custom-elements.json'), 'utf8'))).toEqual(renderManifest(apis));
+    expect(JSON.parse(readFileSync(join(root, 'dist-types/custom-elements.json'), 'utf8'))).toEqual(
+      renderManifest(apis),
+    );
     const doc = readFileSync(join(root, 'docs/elements.md'), 'utf8');
     expect(doc.indexOf(REFERENCE_START), 'docs/elements.md has the reference markers').toBeGreaterThanOrEqual(0);
-    expect(doc.slice(doc.indexOf(REFERENCE_START) + REFERENCE_START.length, doc.indexOf(REFERENCE_END)).trim()).toBe(renderReference(apis).trim());
+    expect(doc.slice(doc.indexOf(REFERENCE_START) + REFERENCE_START.length, doc.indexOf(REFERENCE_END)).trim()).toBe(
+      renderReference(apis).trim(),
+    );
   });
 
   it('declares a schema several elements share once (the filters of the map and the search), each element extending it', () => {
@@ -38,12 +42,23 @@ describe('dist-types', () => {
   it('the manifest lists every element with its attributes, events, parts and the theme variables; package.json points to it', () => {
     const manifest = renderManifest(apis) as {
       modules: Array<{
-        declarations: Array<{ tagName: string; attributes: unknown[]; events: unknown[]; cssParts: unknown[]; cssProperties: Array<{ name: string }> }>;
+        declarations: Array<{
+          tagName: string;
+          attributes: unknown[];
+          events: unknown[];
+          cssParts: unknown[];
+          cssProperties: Array<{ name: string }>;
+        }>;
       }>;
     };
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { customElements: string; exports: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      customElements: string;
+      exports: Record<string, unknown>;
+    };
     expect(pkg.customElements).toBe('dist-types/custom-elements.json');
-    expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './bundle', './react', './custom-elements.json']));
+    expect(Object.keys(pkg.exports)).toEqual(
+      expect.arrayContaining(['.', './bundle', './react', './custom-elements.json']),
+    );
     const declarations = manifest.modules.flatMap((m) => m.declarations);
     expect(declarations.map((d) => d.tagName).sort()).toEqual(apis.map((a) => a.tag).sort());
     for (const d of declarations) {
@@ -56,14 +71,20 @@ describe('dist-types', () => {
         ).toContain(name);
     }
     // every element has at least one part besides root, and every event a typed detail
-    for (const a of apis) expect(a.cssParts.map((p) => p.name).filter((n) => n !== 'root').length, a.tag).toBeGreaterThan(0);
+    for (const a of apis)
+      expect(a.cssParts.map((p) => p.name).filter((n) => n !== 'root').length, a.tag).toBeGreaterThan(0);
   });
 
   it('a TypeScript + React consumer compiles against the package: every tag, attribute type and event detail', () => {
     const dir = join(root, '.cache', 'consumer');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const lines = ["import 'exp-ecuador-widgets';", "import type {} from 'exp-ecuador-widgets/react';", "import type * as Exp from 'exp-ecuador-widgets';", ''];
+    const lines = [
+      "import 'exp-ecuador-widgets';",
+      "import type {} from 'exp-ecuador-widgets/react';",
+      "import type * as Exp from 'exp-ecuador-widgets';",
+      '',
+    ];
     for (const el of apis) {
       const v = el.tag.replace(/-/g, '_');
       lines.push(`const ${v}: Exp.${el.className} = document.createElement('${el.tag}');`);
@@ -116,6 +137,10 @@ describe('dist-types', () => {
     }
     const ls = apis.find((a) => a.tag === 'exp-language-switch');
     expect(ls?.events.map((e) => e.name)).toEqual(['exp-language-change']);
-    expect(ls?.attributes.find((a) => a.name === 'tone')).toMatchObject({ kind: 'enum', values: ['dark', 'light'], default: 'dark' });
+    expect(ls?.attributes.find((a) => a.name === 'tone')).toMatchObject({
+      kind: 'enum',
+      values: ['dark', 'light'],
+      default: 'dark',
+    });
   });
 });

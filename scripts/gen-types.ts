@@ -39,7 +39,8 @@ function attrDoc(a: AttributeApi): string {
 }
 
 /** `filterAttributes` -> `ExpFilter`: the name of a shared schema's interfaces */
-const sharedName = (schema: string) => `Exp${schema.charAt(0).toUpperCase()}${schema.slice(1).replace(/Attributes$/, '')}`;
+const sharedName = (schema: string) =>
+  `Exp${schema.charAt(0).toUpperCase()}${schema.slice(1).replace(/Attributes$/, '')}`;
 const attributeLine = (a: AttributeApi) => `${doc(attrDoc(a), '  ')}  '${a.name}'?: ${attrValueType(a)};`;
 const propertyLine = (a: AttributeApi) => `${doc(attrDoc(a), '  ')}  ${a.property}: ${attrValueType(a)} | undefined;`;
 
@@ -90,7 +91,8 @@ export function renderTypes(apis: ElementApi[] = readElementApis()): Record<stri
     tagMap.push(`    '${el.tag}': ${el.className};`);
   }
   const eventMap = [...events].map(
-    ([name, e]) => `${doc(`${e.description} (from ${e.tags.map((t) => `<${t}>`).join(', ')})`, '    ')}    '${name}': CustomEvent<${e.detailType}>;`,
+    ([name, e]) =>
+      `${doc(`${e.description} (from ${e.tags.map((t) => `<${t}>`).join(', ')})`, '    ')}    '${name}': CustomEvent<${e.detailType}>;`,
   );
   const index =
     HEADER +
@@ -146,9 +148,17 @@ export function renderManifest(apis: ElementApi[] = readElementApis()): Record<s
             type: { text: `${attrValueType(a)} | undefined` },
             description: a.description,
           })),
-          events: el.events.map((e) => ({ name: e.name, type: { text: `CustomEvent<${e.detailType}>` }, description: e.description })),
+          events: el.events.map((e) => ({
+            name: e.name,
+            type: { text: `CustomEvent<${e.detailType}>` },
+            description: e.description,
+          })),
           cssParts: el.cssParts.map((p) => ({ name: p.name, description: p.description })),
-          cssProperties: el.cssProperties.map((p) => ({ name: p.name, description: p.description, ...(p.default ? { default: p.default } : {}) })),
+          cssProperties: el.cssProperties.map((p) => ({
+            name: p.name,
+            description: p.description,
+            ...(p.default ? { default: p.default } : {}),
+          })),
         },
       ],
       exports: [
@@ -186,7 +196,11 @@ export function renderReference(apis: ElementApi[] = readElementApis()): string 
     }
     out.push(`CSS parts: ${el.cssParts.map((p) => `\`${p.name}\``).join(', ')}.`);
     const ownVars = el.cssProperties.filter((p) => !(p.name in THEME));
-    if (ownVars.length) out.push('', `Own CSS variables: ${ownVars.map((p) => `\`${p.name}\` (${p.description.replace(/\.$/, '')})`).join(', ')}.`);
+    if (ownVars.length)
+      out.push(
+        '',
+        `Own CSS variables: ${ownVars.map((p) => `\`${p.name}\` (${p.description.replace(/\.$/, '')})`).join(', ')}.`,
+      );
     out.push('');
   }
   out.push(
@@ -197,7 +211,8 @@ export function renderReference(apis: ElementApi[] = readElementApis()): string 
     '| Variable | Default | |',
     '|---|---|---|',
   );
-  for (const [name, t] of Object.entries(THEME)) out.push(`| \`${name}\` | \`${cell(t.default)}\` | ${cell(t.description)} |`);
+  for (const [name, t] of Object.entries(THEME))
+    out.push(`| \`${name}\` | \`${cell(t.default)}\` | ${cell(t.description)} |`);
   return out.join('\n');
 }
 

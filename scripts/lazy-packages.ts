@@ -11,7 +11,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -67,7 +76,11 @@ export function ensurePackages(name: LazyPackage): string {
     if (installed()) return modules;
     console.log(`[lazy-packages] installing ${LAZY_PACKAGES[name]} (first use)...`);
     const started = Date.now();
-    const done = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit', env: process.env });
+    const done = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: dir,
+      stdio: 'inherit',
+      env: process.env,
+    });
     if (done.status !== 0) throw new Error(`npm ci in ${LAZY_PACKAGES[name]} failed (${done.status ?? done.signal})`);
     unpackParts(dir, modules);
     writeFileSync(stamp, want);
@@ -108,7 +121,9 @@ interface TarballPart {
 
 /** Unpacks the named parts of each of package.json's `tarballParts` into node_modules/<name>/. */
 function unpackParts(dir: string, modules: string): void {
-  const parts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { tarballParts?: Record<string, TarballPart> }).tarballParts ?? {};
+  const parts =
+    (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { tarballParts?: Record<string, TarballPart> })
+      .tarballParts ?? {};
   for (const [spec, part] of Object.entries(parts)) {
     const work = mkdtempSync(join(tmpdir(), 'exp-tarball-'));
     try {
@@ -121,11 +136,19 @@ function unpackParts(dir: string, modules: string): void {
       if (packed.status !== 0) throw new Error(`npm pack ${spec} failed (${packed.status ?? packed.signal})`);
       const file = join(work, readdirSync(work)[0] ?? 'no tarball');
       const integrity = `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
-      if (integrity !== part.integrity) throw new Error(`${spec}: its tarball's integrity is ${integrity}, not the ${part.integrity} its package.json expects`);
+      if (integrity !== part.integrity)
+        throw new Error(
+          `${spec}: its tarball's integrity is ${integrity}, not the ${part.integrity} its package.json expects`,
+        );
       const into = join(modules, spec.slice(0, spec.lastIndexOf('@')));
       mkdirSync(into, { recursive: true });
-      const untar = spawnSync('tar', ['-xzf', file, '-C', into, '--strip-components=1', ...part.paths.map((path) => `package/${path}`)], { stdio: 'inherit' });
-      if (untar.status !== 0) throw new Error(`unpacking ${part.paths.join(', ')} of ${spec} failed (${untar.status ?? untar.signal})`);
+      const untar = spawnSync(
+        'tar',
+        ['-xzf', file, '-C', into, '--strip-components=1', ...part.paths.map((path) => `package/${path}`)],
+        { stdio: 'inherit' },
+      );
+      if (untar.status !== 0)
+        throw new Error(`unpacking ${part.paths.join(', ')} of ${spec} failed (${untar.status ?? untar.signal})`);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -133,5 +156,6 @@ function unpackParts(dir: string, modules: string): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const name of process.argv.slice(2).length ? (process.argv.slice(2) as LazyPackage[]) : TEST_PACKAGES) ensurePackages(name);
+  for (const name of process.argv.slice(2).length ? (process.argv.slice(2) as LazyPackage[]) : TEST_PACKAGES)
+    ensurePackages(name);
 }

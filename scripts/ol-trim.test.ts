@@ -10,7 +10,10 @@ describe('OpenLayers trimmed from the map chunk (scripts/ol-trim.ts)', () => {
   it('stubs imports OpenLayers still makes: an upgrade that moves one fails here, not silently', () => {
     for (const trim of OL_TRIMS) {
       for (const [source, importer] of trim.from) {
-        expect(readFileSync(join(olRoot, importer), 'utf8'), `${trim.name}: ol/${importer} imports ${source}`).toContain(`from '${source}'`);
+        expect(
+          readFileSync(join(olRoot, importer), 'utf8'),
+          `${trim.name}: ol/${importer} imports ${source}`,
+        ).toContain(`from '${source}'`);
       }
     }
   });

@@ -33,13 +33,21 @@ describe('the site build (scripts/site-html.ts)', () => {
       expect(fillTexts(html, es, { en }, 'es').html).not.toEqual(out);
     }
     const { html } = fillTexts('<p data-i18n="x"></p><a data-i18n-attr="title:x"></a>', { x: '<b>"&' });
-    expect(html).toBe('<p data-i18n="x">&lt;b&gt;&quot;&amp;</p><a title="&lt;b&gt;&quot;&amp;" data-i18n-attr="title:x"></a>');
-    expect(fillTexts('<p data-i18n="a" data-i18n-params=\'{"n":{"$t":"b"}}\'></p>', { a: 'in {{n}}', b: 'Quito' }).html).toContain('>in Quito<');
+    expect(html).toBe(
+      '<p data-i18n="x">&lt;b&gt;&quot;&amp;</p><a title="&lt;b&gt;&quot;&amp;" data-i18n-attr="title:x"></a>',
+    );
+    expect(
+      fillTexts('<p data-i18n="a" data-i18n-params=\'{"n":{"$t":"b"}}\'></p>', { a: 'in {{n}}', b: 'Quito' }).html,
+    ).toContain('>in Quito<');
   });
 
   it('writes the frame every page shares once (sitePage): the head, the skip link, the header, main and the footer around the content', () => {
-    const out = sitePage('<!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/a.webp"-->\n      <p>x</p>\n');
-    expect(out).toMatch(/^<!doctype html>\n<html lang="en">\n  <head>\n    <title data-i18n="site.meta.agent.title"><\/title>/);
+    const out = sitePage(
+      '<!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/a.webp"-->\n      <p>x</p>\n',
+    );
+    expect(out).toMatch(
+      /^<!doctype html>\n<html lang="en">\n  <head>\n    <title data-i18n="site.meta.agent.title"><\/title>/,
+    );
     expect(out).toContain('<meta name="description" data-i18n-attr="content:site.meta.agent.description" />');
     expect(out).toContain('<link rel="preload" as="image" href="/media/a.webp" fetchpriority="high" />');
     expect(out).toContain(
@@ -66,7 +74,9 @@ describe('the site build (scripts/site-html.ts)', () => {
     // the pages use it, and each list reaches the built page whole
     const about = sitePage(readFileSync(join(root, 'site/about.html'), 'utf8'));
     expect(about.match(/<li class="person">/g)).toHaveLength(3);
-    expect(about).toContain('aria-hidden="true">EV</span><div><strong data-i18n="site.about.leadership.international.name">');
+    expect(about).toContain(
+      'aria-hidden="true">EV</span><div><strong data-i18n="site.about.leadership.international.name">',
+    );
     expect(about.match(/data-i18n="site\.about\.features\.(agents|clients)\.(one|two|three|four)"/g)).toHaveLength(8);
   });
 
@@ -77,26 +87,34 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(out).toBe(
       '  <section class="section section--subtle" aria-labelledby="steps-title">\n    <div class="container">\n      <div class="section-head center">\n        <h2 id="steps-title" data-i18n="site.join.steps.heading"></h2>\n        <p data-i18n="site.join.steps.text"></p>\n      </div>\n    <ol></ol>\n    </div>\n  </section>\n<p>after</p>',
     );
-    const bare = expandSections('<!--exp:section id="cta" texts="t" anchor="x&quot;" container="split" bare-->\n<a></a>\n<!--/exp:section-->\n');
+    const bare = expandSections(
+      '<!--exp:section id="cta" texts="t" anchor="x&quot;" container="split" bare-->\n<a></a>\n<!--/exp:section-->\n',
+    );
     expect(bare).toBe(
       '<section class="section" id="x&amp;quot;" aria-labelledby="cta-title">\n  <div class="container split">\n    <h2 id="cta-title" data-i18n="t.heading"></h2>\n<a></a>\n  </div>\n</section>\n',
     );
     expect(() => expandSections('<!--exp:section texts="t"-->\n<!--/exp:section-->\n')).toThrow(/needs id and texts/);
     expect(() => expandSections('<!--exp:section id="a" texts="t"-->\n<p></p>\n')).toThrow(/no matching block/);
     expect(() =>
-      expandSections('<!--exp:section id="a" texts="t"-->\n<!--exp:section id="b" texts="t"-->\n<!--/exp:section-->\n<!--/exp:section-->\n'),
+      expandSections(
+        '<!--exp:section id="a" texts="t"-->\n<!--exp:section id="b" texts="t"-->\n<!--/exp:section-->\n<!--/exp:section-->\n',
+      ),
     ).toThrow(/holds another section/);
     // the pages use it: every section heading of the join page labels its section
     const joinPage = sitePage(readFileSync(join(root, 'site/join.html'), 'utf8'));
     for (const id of ['reasons', 'steps', 'webinar', 'cta'])
       expect(joinPage).toMatch(
-        new RegExp(`<section class="section[^"]*"[^>]* aria-labelledby="${id}-title">\\s*<div class="container[^"]*">[\\s\\S]*?<h2 id="${id}-title"`),
+        new RegExp(
+          `<section class="section[^"]*"[^>]* aria-labelledby="${id}-title">\\s*<div class="container[^"]*">[\\s\\S]*?<h2 id="${id}-title"`,
+        ),
       );
     expect(joinPage).toContain('<section class="section" id="webinar" aria-labelledby="webinar-title">');
   });
 
   it("writes a hero with its film once (expandHero): poster, title and subtitle from the keys, then the page's own content", () => {
-    const out = expandHero('<!--exp:hero video="cuenca" texts="site.join.hero" class="hero--join"-->\n<div class="hero__actions"></div>\n<!--/exp:hero-->\n');
+    const out = expandHero(
+      '<!--exp:hero video="cuenca" texts="site.join.hero" class="hero--join"-->\n<div class="hero__actions"></div>\n<!--/exp:hero-->\n',
+    );
     expect(out).toContain(
       '<section class="hero hero--join" aria-labelledby="hero-title">\n  <video class="hero__media" data-video="cuenca" poster="/media/video/cuenca-poster.webp"',
     );
@@ -115,7 +133,9 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(lines.at(-3)).toBe(`    ${SEARCH_HERO_END}`);
     expect(out).toContain('<h1 id="hero-title" data-hero-title data-i18n="site.search.hero.title"></h1>');
     expect(out).toContain('data-video="quito" poster="/media/video/quito-poster.webp"');
-    expect(out).toContain('<p class="hero__market" data-hero-market hidden><a href="/market" data-market-link data-i18n="site.search.hero.marketAll"></a></p>');
+    expect(out).toContain(
+      '<p class="hero__market" data-hero-market hidden><a href="/market" data-market-link data-i18n="site.search.hero.marketAll"></a></p>',
+    );
     expect(expandSearchHero('<p>no hero</p>')).toBe('<p>no hero</p>');
   });
 
@@ -125,8 +145,12 @@ describe('the site build (scripts/site-html.ts)', () => {
   });
 
   it('takes every external address from the site configuration, in a new tab without opener', () => {
-    const out = fillLinks('<a class="btn" data-site-href="external.join" href="http://wrong" target="_self"><span>x</span></a><a data-site-href="email"></a>');
-    expect(out).toContain(`<a href="${SITE.external.join}" target="_blank" rel="noopener noreferrer" class="btn" data-site-href="external.join">`);
+    const out = fillLinks(
+      '<a class="btn" data-site-href="external.join" href="http://wrong" target="_self"><span>x</span></a><a data-site-href="email"></a>',
+    );
+    expect(out).toContain(
+      `<a href="${SITE.external.join}" target="_blank" rel="noopener noreferrer" class="btn" data-site-href="external.join">`,
+    );
     expect(out).not.toContain('http://wrong');
     expect(out).toContain(`href="mailto:${SITE.email}"`);
     expect(() => fillLinks('<a data-site-href="external.nope"></a>')).toThrow(/external\.nope/);
@@ -134,7 +158,9 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(fillLinks('<a class="btn" data-site-href="external.join" data-i18n="site.join.cta.join"></a>')).toBe(
       `<a href="${SITE.external.join}" target="_blank" rel="noopener noreferrer" class="btn" data-site-href="external.join"><span data-i18n="site.join.cta.join"></span><span class="sr-only" data-i18n="header.newTab"></span></a>`,
     );
-    expect(fillLinks('<a data-site-href="email" data-i18n="k"></a>')).toBe(`<a href="mailto:${SITE.email}" data-i18n="k" data-site-href="email"></a>`);
+    expect(fillLinks('<a data-site-href="email" data-i18n="k"></a>')).toBe(
+      `<a href="mailto:${SITE.email}" data-i18n="k" data-site-href="email"></a>`,
+    );
   });
 
   it('gives each indexed page a canonical address and en/es alternates, Spanish under /es', () => {
@@ -144,7 +170,10 @@ describe('the site build (scripts/site-html.ts)', () => {
       { rel: 'alternate', hreflang: 'es', href: `${SITE.url}/es/join` },
       { rel: 'alternate', hreflang: 'x-default', href: `${SITE.url}/join` },
     ]);
-    expect(alternateLinks('/', 'es', 'http://localhost:8080')[0]).toEqual({ rel: 'canonical', href: 'http://localhost:8080/es' });
+    expect(alternateLinks('/', 'es', 'http://localhost:8080')[0]).toEqual({
+      rel: 'canonical',
+      href: 'http://localhost:8080/es',
+    });
   });
 
   it('preloads the chunks of the elements on a page, and of the elements they render', () => {
@@ -153,9 +182,18 @@ describe('the site build (scripts/site-html.ts)', () => {
     writeFileSync(
       file,
       JSON.stringify({
-        'widgets/site-header/site-header.element.ts': { file: 'chunks/site-header.element-1.js', imports: ['_runtime.js', '_logo.js'] },
-        'widgets/language-switch/language-switch.element.ts': { file: 'chunks/language-switch.element-1.js', imports: ['_runtime.js'] },
-        'widgets/agent-directory/agent-directory.element.ts': { file: 'chunks/agent-directory.element-1.js', imports: ['_runtime.js'] },
+        'widgets/site-header/site-header.element.ts': {
+          file: 'chunks/site-header.element-1.js',
+          imports: ['_runtime.js', '_logo.js'],
+        },
+        'widgets/language-switch/language-switch.element.ts': {
+          file: 'chunks/language-switch.element-1.js',
+          imports: ['_runtime.js'],
+        },
+        'widgets/agent-directory/agent-directory.element.ts': {
+          file: 'chunks/agent-directory.element-1.js',
+          imports: ['_runtime.js'],
+        },
         '_runtime.js': { file: 'chunks/runtime-1.js' },
         '_logo.js': { file: 'chunks/logo-1.js', imports: ['_runtime.js'] },
       }),

@@ -26,7 +26,8 @@ const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${
 /** A fact of core/site.ts by its dotted path (`external.join`), when it is a text. */
 function siteFact(path: string): string | undefined {
   let node: unknown = SITE;
-  for (const part of path.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   return typeof node === 'string' ? node : undefined;
 }
 
@@ -35,18 +36,21 @@ function siteFact(path: string): string | undefined {
  * site configuration, so no page repeats a URL. External links open in a new tab, without opener.
  */
 export function fillLinks(html: string): string {
-  return html.replace(/<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>(<\/a>)?/g, (_m, before: string, path: string, after: string, closed?: string) => {
-    const value = siteFact(path);
-    if (!value) throw new Error(`site link "${path}" is not in core/site.ts`);
-    const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? telHref(value) : value;
-    let attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
-    const external = /^https?:/.test(href);
-    // an empty external link with its text's key says its text, then (to screen readers) that it opens a new tab
-    const key = closed && external ? /\sdata-i18n="([^"]+)"/.exec(attrs)?.[1] : undefined;
-    if (key) attrs = attrs.replace(/\sdata-i18n="[^"]+"/, '');
-    const content = key ? `<span data-i18n="${key}"></span>${NEW_TAB}</a>` : (closed ?? '');
-    return `<a href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}${attrs} data-site-href="${path}">${content}`;
-  });
+  return html.replace(
+    /<a\b([^>]*?)\sdata-site-href="([^"]+)"([^>]*)>(<\/a>)?/g,
+    (_m, before: string, path: string, after: string, closed?: string) => {
+      const value = siteFact(path);
+      if (!value) throw new Error(`site link "${path}" is not in core/site.ts`);
+      const href = path === 'email' ? `mailto:${value}` : path === 'phone' ? telHref(value) : value;
+      let attrs = `${before}${after}`.replace(/\s(href|target|rel)="[^"]*"/g, '');
+      const external = /^https?:/.test(href);
+      // an empty external link with its text's key says its text, then (to screen readers) that it opens a new tab
+      const key = closed && external ? /\sdata-i18n="([^"]+)"/.exec(attrs)?.[1] : undefined;
+      if (key) attrs = attrs.replace(/\sdata-i18n="[^"]+"/, '');
+      const content = key ? `<span data-i18n="${key}"></span>${NEW_TAB}</a>` : (closed ?? '');
+      return `<a href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}${attrs} data-site-href="${path}">${content}`;
+    },
+  );
 }
 
 /** What a link that opens a new tab says to screen readers after its text. */
@@ -70,13 +74,18 @@ export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/
   // the page's own elements first (those in <main>), then the header's and footer's: a browser
   // fetches preloads of one priority in the order written (docs/agent-area.md "Speed")
   const main = /<main[\s>][\s\S]*?<\/main>/.exec(html)?.[0] ?? '';
-  const tags = new Set([...main.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g), ...html.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g)].map((m) => m[1] as string));
+  const tags = new Set(
+    [...main.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g), ...html.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g)].map(
+      (m) => m[1] as string,
+    ),
+  );
   for (const tag of [...tags]) {
     // elements that render other elements in their shadow root (the header's language switch)
     const dir = resolve(ROOT, 'widgets', tag.slice(4));
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsx')))
-      for (const m of readFileSync(resolve(dir, f), 'utf8').matchAll(/<(exp-[a-z0-9-]+)[\s>/]/g)) tags.add(m[1] as string);
+      for (const m of readFileSync(resolve(dir, f), 'utf8').matchAll(/<(exp-[a-z0-9-]+)[\s>/]/g))
+        tags.add(m[1] as string);
   }
   const files = new Set<string>();
   const visit = (key: string) => {
@@ -94,7 +103,9 @@ export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/
  * the Spanish pages. The build marks the link with its language; the server keeps it only in the
  * pages of that language (server/pages/head.tsx).
  */
-export function languagePreloads(manifestFile = resolve(ROOT, 'dist/widgets/manifest.json')): Array<{ href: string; lang: string }> {
+export function languagePreloads(
+  manifestFile = resolve(ROOT, 'dist/widgets/manifest.json'),
+): Array<{ href: string; lang: string }> {
   if (!existsSync(manifestFile)) return [];
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
   return Object.entries(manifest).flatMap(([key, chunk]) => {
@@ -112,7 +123,8 @@ export function languagePreloads(manifestFile = resolve(ROOT, 'dist/widgets/mani
  * nest when their names differ. A block left open fails the build.
  */
 export function expandEach(html: string): string {
-  const block = /^[ \t]*<!--exp:each ([a-z]+) in ([^>]*?)-->\r?\n([\s\S]*?)^[ \t]*<!--\/exp:each \1-->[ \t]*(?:\r?\n|$)/m;
+  const block =
+    /^[ \t]*<!--exp:each ([a-z]+) in ([^>]*?)-->\r?\n([\s\S]*?)^[ \t]*<!--\/exp:each \1-->[ \t]*(?:\r?\n|$)/m;
   let out = html;
   for (let m = block.exec(out); m; m = block.exec(out)) {
     const [all, name, list, body] = m as unknown as [string, string, string, string];
@@ -121,7 +133,9 @@ export function expandEach(html: string): string {
       .split(/\s+/)
       .map((item) => item.split('=', 2) as [string, string | undefined]);
     const expanded = items
-      .map(([item, value = '']) => body.replaceAll(`{${name}}`, () => escapeHtml(item)).replaceAll(`{${name}.value}`, () => escapeHtml(value)))
+      .map(([item, value = '']) =>
+        body.replaceAll(`{${name}}`, () => escapeHtml(item)).replaceAll(`{${name}.value}`, () => escapeHtml(value)),
+      )
       .join('');
     out = out.slice(0, m.index) + expanded + out.slice(m.index + all.length);
   }
@@ -132,7 +146,9 @@ export function expandEach(html: string): string {
 
 /** The options of a block's opening line: `name="value"` pairs, and flags (`lead`) as empty values. */
 function blockOptions(text: string): Record<string, string> {
-  return Object.fromEntries([...text.matchAll(/([a-z]+)(?:="([^"]*)")?/g)].map(([, name, value = '']) => [name as string, value]));
+  return Object.fromEntries(
+    [...text.matchAll(/([a-z]+)(?:="([^"]*)")?/g)].map(([, name, value = '']) => [name as string, value]),
+  );
 }
 
 /**
@@ -157,11 +173,18 @@ export function expandSections(html: string): string {
     const classes = (...names: Array<string | undefined>) => escapeHtml(names.filter(Boolean).join(' '));
     const title = `${escapeHtml(o.id)}-title`;
     const texts = escapeHtml(o.texts);
-    const heading = [`<h2 id="${title}" data-i18n="${texts}.heading"></h2>`, ...('lead' in o ? [`<p data-i18n="${texts}.text"></p>`] : [])];
+    const heading = [
+      `<h2 id="${title}" data-i18n="${texts}.heading"></h2>`,
+      ...('lead' in o ? [`<p data-i18n="${texts}.text"></p>`] : []),
+    ];
     const head =
       'bare' in o
         ? heading.map((line) => `${indent}    ${line}`)
-        : [`${indent}    <div class="${classes('section-head', o.head)}">`, ...heading.map((line) => `${indent}      ${line}`), `${indent}    </div>`];
+        : [
+            `${indent}    <div class="${classes('section-head', o.head)}">`,
+            ...heading.map((line) => `${indent}      ${line}`),
+            `${indent}    </div>`,
+          ];
     const opening = [
       `${indent}<section class="${classes('section', o.class)}"${o.anchor ? ` id="${escapeHtml(o.anchor)}"` : ''} aria-labelledby="${title}">`,
       `${indent}  <div class="${classes('container', o.container)}">`,
@@ -202,7 +225,9 @@ export function expandHero(html: string): string {
     `    <p class="hero__subtitle" data-i18n="${o.texts}.subtitle"></p>`,
   ].map((line) => indent + line);
   return (
-    html.slice(0, m.index) + [...lines, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') + html.slice(m.index + all.length)
+    html.slice(0, m.index) +
+    [...lines, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') +
+    html.slice(m.index + all.length)
   );
 }
 
@@ -234,14 +259,19 @@ export function sitePage(source: string): string {
   const o = blockOptions(m[1] as string);
   if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
   const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
-  const content = expandEach(expandSections(expandHero(expandSearchHero(source.slice(m[0].length))))).replace(/\s+$/, '');
+  const content = expandEach(expandSections(expandHero(expandSearchHero(source.slice(m[0].length))))).replace(
+    /\s+$/,
+    '',
+  );
   return [
     '<!doctype html>',
     '<html lang="en">',
     '  <head>',
     `    <title data-i18n="site.meta.${escapeHtml(o.meta)}.title"></title>`,
     `    <meta name="description" data-i18n-attr="content:site.meta.${escapeHtml(o.meta)}.description" />`,
-    ...(o.preload ? [`    <link rel="preload" as="image" href="${escapeHtml(o.preload)}" fetchpriority="high" />`] : []),
+    ...(o.preload
+      ? [`    <link rel="preload" as="image" href="${escapeHtml(o.preload)}" fetchpriority="high" />`]
+      : []),
     '  </head>',
     `  <body data-page="${escapeHtml(o.page)}">`,
     '    <a class="skip-link" href="#main" data-i18n="site.skip"></a>',
@@ -292,7 +322,10 @@ export function bootScript(): string {
   const strings = Object.fromEntries(
     (['en', 'es'] as const).map((lang) => {
       const d = lang === 'en' ? en : es;
-      return [lang, ['errors.somethingWentWrong', 'errors.unexpected', 'errors.reloadPage'].map((k) => translate(d, k, {}, lang))];
+      return [
+        lang,
+        ['errors.somethingWentWrong', 'errors.unexpected', 'errors.reloadPage'].map((k) => translate(d, k, {}, lang)),
+      ];
     }),
   );
   return `(function(){var d=document,h=d.documentElement;
@@ -321,17 +354,28 @@ export function siteHead(): Plugin {
         const route = indexedPathOf(page);
         const tags = [
           { tag: 'script', children: bootScript(), injectTo: 'head' as const },
-          { tag: 'link', attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }, injectTo: 'head' as const },
+          {
+            tag: 'link',
+            attrs: { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+            injectTo: 'head' as const,
+          },
           ...(route
             ? alternateLinks(route).map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' as const }))
             : [
                 {
                   tag: 'meta',
-                  attrs: { name: 'robots', content: page === 'agent' || page === 'market' || page === 'project' ? 'index,follow' : 'noindex' },
+                  attrs: {
+                    name: 'robots',
+                    content: page === 'agent' || page === 'market' || page === 'project' ? 'index,follow' : 'noindex',
+                  },
                   injectTo: 'head' as const,
                 },
               ]),
-          { tag: 'script', attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' }, injectTo: 'head' as const },
+          {
+            tag: 'script',
+            attrs: { type: 'module', src: '/widgets/exp-widgets.js', 'vite-ignore': '' },
+            injectTo: 'head' as const,
+          },
           ...(ctx.server ? [] : widgetPreloads(html)).map((href) => ({
             tag: 'link',
             attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' },
@@ -350,7 +394,8 @@ export function siteHead(): Plugin {
     generateBundle() {
       // every text, for the pages the server renders in each language (server/pages/texts.ts); the
       // sitemaps and robots.txt are the server's too (they list the data's listings)
-      for (const lang of ['en', 'es'] as const) this.emitFile({ type: 'asset', fileName: `texts/${lang}.json`, source: JSON.stringify(load(lang)) });
+      for (const lang of ['en', 'es'] as const)
+        this.emitFile({ type: 'asset', fileName: `texts/${lang}.json`, source: JSON.stringify(load(lang)) });
     },
   };
 }

@@ -71,7 +71,12 @@ function run(stage: Stage, countsFile: string, quiet = false): Promise<{ code: n
     const child = spawn(cmd, args, {
       cwd: root,
       stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      env: { ...process.env, ...stage.env, EXP_COUNTS_FILE: countsFile, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') },
+      env: {
+        ...process.env,
+        ...stage.env,
+        EXP_COUNTS_FILE: countsFile,
+        FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1'),
+      },
     });
     const output: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
@@ -97,7 +102,10 @@ async function main(): Promise<void> {
   // while the checks run (the unit stage had made its own, then the e2e stage and the browser
   // tests' data server theirs: the migrations and the seed three times, one after another)
   const sharedStarted = performance.now();
-  const shared = selected.some((s) => DATABASE_STAGES.has(s.name)) && !process.env.EXP_TEST_POSTGRES_URL ? startSharedPostgres() : undefined;
+  const shared =
+    selected.some((s) => DATABASE_STAGES.has(s.name)) && !process.env.EXP_TEST_POSTGRES_URL
+      ? startSharedPostgres()
+      : undefined;
   shared?.catch(() => {});
   const stopShared = () => shared?.then((s) => s.stop()).catch(() => {});
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -109,7 +117,9 @@ async function main(): Promise<void> {
     if (!shared || sharedEnv) return sharedEnv ?? {};
     try {
       sharedEnv = (await shared).env;
-      console.log(`[test] the shared PostgreSQL and its templates ready after ${((performance.now() - sharedStarted) / 1000).toFixed(0)} s`);
+      console.log(
+        `[test] the shared PostgreSQL and its templates ready after ${((performance.now() - sharedStarted) / 1000).toFixed(0)} s`,
+      );
     } catch (error) {
       // each stage then makes its own, and says so if it cannot either
       console.error('[test] the shared PostgreSQL could not be made:', (error as Error).message);
@@ -147,7 +157,9 @@ async function main(): Promise<void> {
     // (without the colours a runner may have put in an error's message)
     if (counts.failed)
       failures.push(
-        ...(counts.failures?.length ? counts.failures : ['(see the output above)']).map((f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`),
+        ...(counts.failures?.length ? counts.failures : ['(see the output above)']).map(
+          (f) => `[test] ${stage.name}: ${f.replace(/\x1b\[[0-9;]*m/g, '')}`,
+        ),
       );
     total.passed += counts.passed;
     total.failed += counts.failed;
@@ -170,10 +182,12 @@ async function main(): Promise<void> {
       background.push({ stage: first, end: run(first, join(dir, `${first.name}.json`), true) });
       continue;
     }
-    for (const stage of turn) if (DATABASE_STAGES.has(stage.name)) stage.env = { ...stage.env, ...(await sharedDatabase()) };
+    for (const stage of turn)
+      if (DATABASE_STAGES.has(stage.name)) stage.env = { ...stage.env, ...(await sharedDatabase()) };
     if (turn.length === 1) console.log(`\n[test] ── ${first.name} ──`);
     const ends = await Promise.all(turn.map((stage) => run(stage, join(dir, `${stage.name}.json`), turn.length > 1)));
-    for (const [i, stage] of turn.entries()) count(stage, ends[i] as { code: number; seconds: number }, turn.length > 1 ? ' (side by side)' : '');
+    for (const [i, stage] of turn.entries())
+      count(stage, ends[i] as { code: number; seconds: number }, turn.length > 1 ? ' (side by side)' : '');
   }
   await awaitBackground();
   await stopShared();

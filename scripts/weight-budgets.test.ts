@@ -13,7 +13,10 @@ import { I18NEXT_GZIP } from '../tests/support/weight.ts';
 describe('the weight budgets', () => {
   it("allow i18next's own weight and no more", () => {
     const out = buildSync({
-      stdin: { contents: "import i18next from 'i18next'; export const make = i18next.createInstance;", resolveDir: import.meta.dirname },
+      stdin: {
+        contents: "import i18next from 'i18next'; export const make = i18next.createInstance;",
+        resolveDir: import.meta.dirname,
+      },
       bundle: true,
       minify: true,
       format: 'esm',
@@ -32,7 +35,10 @@ describe('the weight budgets', () => {
     const code = readFileSync(join(chunks, runtime[0] as string), 'utf8');
     expect(code).toContain('i18next is already initialized');
     const others = readdirSync(chunks).filter(
-      (f) => f.endsWith('.js') && f !== runtime[0] && readFileSync(join(chunks, f), 'utf8').includes('i18next is already initialized'),
+      (f) =>
+        f.endsWith('.js') &&
+        f !== runtime[0] &&
+        readFileSync(join(chunks, f), 'utf8').includes('i18next is already initialized'),
     );
     expect(others).toEqual([]);
   });
@@ -41,7 +47,9 @@ describe('the weight budgets', () => {
     const assets = resolve(import.meta.dirname, '../dist/site/assets');
     const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
     expect(scripts.filter((f) => /^site-[\w-]+\.js$/.test(f))).toHaveLength(1);
-    expect(scripts.filter((f) => readFileSync(join(assets, f), 'utf8').includes('i18next is already initialized'))).toEqual([]);
+    expect(
+      scripts.filter((f) => readFileSync(join(assets, f), 'utf8').includes('i18next is already initialized')),
+    ).toEqual([]);
     const entry = readFileSync(resolve(import.meta.dirname, '../dist/widgets/exp-widgets.js'), 'utf8');
     expect(entry).toMatch(/export\s*\{[^}]*pageTexts/);
   });

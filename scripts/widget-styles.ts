@@ -25,14 +25,16 @@ function sources(dir: string): string[] {
 export function candidateClasses(text: string): Set<string> {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/^\s*\/\/.*$/gm, ' ');
   const words = new Set<string>();
-  for (const word of code.split(/[\s'"`]+/)) if (/^!?-?[a-z@[]/.test(word) && word.length <= 120 && !word.includes('${')) words.add(word);
+  for (const word of code.split(/[\s'"`]+/))
+    if (/^!?-?[a-z@[]/.test(word) && word.length <= 120 && !word.includes('${')) words.add(word);
   return words;
 }
 
 /** The HTML tags the sources write (`<button`, `createElement('canvas')`). */
 export function tagsIn(text: string): Set<string> {
   const tags = new Set<string>();
-  for (const m of text.matchAll(/<([a-z][a-z0-9]*)[\s>/]|createElement\(\s*['"]([a-z][a-z0-9]*)['"]/g)) tags.add((m[1] ?? m[2]) as string);
+  for (const m of text.matchAll(/<([a-z][a-z0-9]*)[\s>/]|createElement\(\s*['"]([a-z][a-z0-9]*)['"]/g))
+    tags.add((m[1] ?? m[2]) as string);
   return tags;
 }
 

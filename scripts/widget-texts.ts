@@ -39,8 +39,10 @@ export function textsOf(name: 'base' | string): Dict {
   const base = groupsIn(reachable(runtimeEntry()));
   // a part of one element (`lazy/<element>/<part>`) comes after its element, whose texts are already here
   const owner = /^lazy\/([a-z0-9-]+)\//.exec(name)?.[1];
-  const loaded = owner && elementNames().includes(owner) ? new Set([...base, ...groupsIn(unitFiles(owner, { lazy: false }))]) : base;
-  const wanted = name === 'base' ? base : new Set([...groupsIn(unitFiles(name, { lazy: false }))].filter((g) => !loaded.has(g)));
+  const loaded =
+    owner && elementNames().includes(owner) ? new Set([...base, ...groupsIn(unitFiles(owner, { lazy: false }))]) : base;
+  const wanted =
+    name === 'base' ? base : new Set([...groupsIn(unitFiles(name, { lazy: false }))].filter((g) => !loaded.has(g)));
   return Object.fromEntries(Object.entries(all).filter(([group]) => wanted.has(group)));
 }
 

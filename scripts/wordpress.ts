@@ -24,16 +24,26 @@ export function pluginElements(apis: ElementApi[] = readElementApis(root)): Reco
     apis.map((el) => {
       const name = el.tag.replace(/^exp-/, '').replace(/-/g, ' ');
       const attributes: PluginElement['attributes'] = {};
-      for (const a of el.attributes) attributes[a.name] = { type: a.kind, description: a.description, ...(a.values ? { values: a.values } : {}) };
+      for (const a of el.attributes)
+        attributes[a.name] = { type: a.kind, description: a.description, ...(a.values ? { values: a.values } : {}) };
       // every element follows `lang` (widgets/lib/i18n.ts), which no schema lists
-      attributes.lang ??= { type: 'enum', description: "The language: es or en (default: the page's).", values: ['es', 'en'] };
-      return [el.tag, { title: `eXp: ${name.charAt(0).toUpperCase()}${name.slice(1)}`, description: el.summary, attributes }];
+      attributes.lang ??= {
+        type: 'enum',
+        description: "The language: es or en (default: the page's).",
+        values: ['es', 'en'],
+      };
+      return [
+        el.tag,
+        { title: `eXp: ${name.charAt(0).toUpperCase()}${name.slice(1)}`, description: el.summary, attributes },
+      ];
     }),
   );
 }
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : [join(dir, d.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : [join(dir, d.name)],
+  );
 }
 
 export function buildWordPressPlugin(out = join(root, 'dist', 'wordpress')): { dir: string; zip: string } {

@@ -54,16 +54,28 @@ describe('loadConfig', () => {
       siteUrl: 'https://expecuador.example',
     });
     // (our own server may use port 587: only a hosted function may not)
-    expect(loadConfig({ MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 're_123' }, [], root).mail.api).toEqual({
+    expect(
+      loadConfig({ MAIL_API_URL: 'https://api.resend.com/emails', MAIL_API_KEY: 're_123' }, [], root).mail.api,
+    ).toEqual({
       url: 'https://api.resend.com/emails',
       key: 're_123',
     });
   });
 
   it("reads the public pool's size and each client's share of it", () => {
-    expect(loadConfig({}, [], root).database).toMatchObject({ poolSize: 10, shares: { concurrent: 3, burstMs: 15_000, refillPerSecond: 500 } });
-    const c = loadConfig({ DB_POOL_SIZE: '40', CLIENT_CONCURRENCY: '5', CLIENT_DB_BURST_SECONDS: '60', CLIENT_DB_SHARE_PERCENT: '200' }, [], root);
-    expect(c.database).toMatchObject({ poolSize: 40, shares: { concurrent: 5, burstMs: 60_000, refillPerSecond: 2000 } });
+    expect(loadConfig({}, [], root).database).toMatchObject({
+      poolSize: 10,
+      shares: { concurrent: 3, burstMs: 15_000, refillPerSecond: 500 },
+    });
+    const c = loadConfig(
+      { DB_POOL_SIZE: '40', CLIENT_CONCURRENCY: '5', CLIENT_DB_BURST_SECONDS: '60', CLIENT_DB_SHARE_PERCENT: '200' },
+      [],
+      root,
+    );
+    expect(c.database).toMatchObject({
+      poolSize: 40,
+      shares: { concurrent: 5, burstMs: 60_000, refillPerSecond: 2000 },
+    });
     // --postgres chose the embedded PostgreSQL when it was not the default; anything else is refused
     expect(() => loadConfig({}, ['--postgres'], root)).not.toThrow();
     expect(() => loadConfig({}, ['--pglite'], root)).toThrow(/unknown argument --pglite/);
@@ -99,7 +111,10 @@ describe('loadConfig', () => {
     [{ CLIENT_CONCURRENCY: 'all' }, /CLIENT_CONCURRENCY/],
     [{ CLIENT_DB_BURST_SECONDS: '0' }, /CLIENT_DB_BURST_SECONDS/],
     [{ CLIENT_DB_SHARE_PERCENT: '-5' }, /CLIENT_DB_SHARE_PERCENT/],
-    [{ MAP_TILES_URL: 'http://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_URL must be an https URL template/],
+    [
+      { MAP_TILES_URL: 'http://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example' },
+      /MAP_TILES_URL must be an https URL template/,
+    ],
     [
       { MAP_TILES_URL: 'https://tiles.example.com/tile.png', MAP_TILES_ATTRIBUTION: 'Example' },
       /MAP_TILES_URL must be a URL template with \{z\}, \{x\} and \{y\}/,
@@ -111,7 +126,10 @@ describe('loadConfig', () => {
     [{ MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png' }, /MAP_TILES_URL needs MAP_TILES_ATTRIBUTION/],
     [{ MAP_TILES_ATTRIBUTION: 'Example' }, /MAP_TILES_ATTRIBUTION needs MAP_TILES_URL/],
     [
-      { MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png', MAP_TILES_ATTRIBUTION: 'Example<script>alert(1)</script>' },
+      {
+        MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png',
+        MAP_TILES_ATTRIBUTION: 'Example<script>alert(1)</script>',
+      },
       /MAP_TILES_ATTRIBUTION must be text and links/,
     ],
   ];
@@ -129,7 +147,9 @@ describe('loadConfig', () => {
     expect(mapTilesNotice(c, 'production')).toBeUndefined();
     const plain = loadConfig({}, [], root);
     expect(plain.mapTiles).toBeUndefined();
-    expect(mapTilesNotice(plain, 'production')).toMatch(/OpenStreetMap's own tiles .* for development only.* MAP_TILES_URL and MAP_TILES_ATTRIBUTION/);
+    expect(mapTilesNotice(plain, 'production')).toMatch(
+      /OpenStreetMap's own tiles .* for development only.* MAP_TILES_URL and MAP_TILES_ATTRIBUTION/,
+    );
     expect(mapTilesNotice(plain, 'development')).toBeUndefined();
     // the provider's key is never in a message
     try {
@@ -147,8 +167,19 @@ describe('loadConfig', () => {
     writeFileSync(
       file,
       JSON.stringify([
-        { kind: 'reso', location: 'https://api.mls.example/odata', token: 'env:MLS_TOKEN', everyMinutes: 15, fullEveryHours: 12 },
-        { kind: 'kyero', location: 'https://crm.example/kyero.xml', everyMinutes: 360, photoHosts: ['photos.crm.example'] },
+        {
+          kind: 'reso',
+          location: 'https://api.mls.example/odata',
+          token: 'env:MLS_TOKEN',
+          everyMinutes: 15,
+          fullEveryHours: 12,
+        },
+        {
+          kind: 'kyero',
+          location: 'https://crm.example/kyero.xml',
+          everyMinutes: 360,
+          photoHosts: ['photos.crm.example'],
+        },
       ]),
     );
     const c = loadConfig({ IMPORT_SOURCES: file, MLS_TOKEN: 's3cret' }, [], root);
@@ -156,12 +187,20 @@ describe('loadConfig', () => {
       ['reso:api.mls.example', 's3cret', 15, 12],
       ['kyero:crm.example', undefined, 360, 24],
     ]);
-    expect(() => loadConfig({ IMPORT_SOURCES: file }, [], root)).toThrow(/source 1: the token's variable MLS_TOKEN is not set/);
+    expect(() => loadConfig({ IMPORT_SOURCES: file }, [], root)).toThrow(
+      /source 1: the token's variable MLS_TOKEN is not set/,
+    );
     for (const [content, message] of [
       ['{"kind":"csv"}', /a JSON array of sources/],
       ['not json', /not JSON/],
-      ['[{"kind":"csv","location":"a.csv","everyMinutes":0}]', /source 1: everyMinutes from 0.1 \(6 seconds\) to 10080/],
-      ['[{"kind":"csv","location":"a.csv"},{"kind":"csv","location":"b.csv","name":"csv:a.csv"}]', /two sources are called "csv:a.csv"/],
+      [
+        '[{"kind":"csv","location":"a.csv","everyMinutes":0}]',
+        /source 1: everyMinutes from 0.1 \(6 seconds\) to 10080/,
+      ],
+      [
+        '[{"kind":"csv","location":"a.csv"},{"kind":"csv","location":"b.csv","name":"csv:a.csv"}]',
+        /two sources are called "csv:a.csv"/,
+      ],
       ['[{"kind":"reso","location":"a.json"}]', /source 1: reso: "a.json" is not a service URL/],
     ] as const) {
       writeFileSync(file, content);

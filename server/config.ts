@@ -6,7 +6,13 @@
 import { resolve } from 'node:path';
 import { DEFAULTS } from '../core/functions/defaults.ts';
 import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
-import { envReader, readAlertSettings, readInquirySettings, readMailSettings, type EnvReader } from '../core/functions/env.ts';
+import {
+  envReader,
+  readAlertSettings,
+  readInquirySettings,
+  readMailSettings,
+  type EnvReader,
+} from '../core/functions/env.ts';
 import { RETENTION_DEFAULTS, type PrivacySettings } from '../core/protocol/privacy.ts';
 import { SITE } from '../core/site.ts';
 import { parseHostRule } from './http/safe-fetch.ts';
@@ -60,12 +66,15 @@ export function loadConfig(
   const read = envReader((name) => env[name]);
   const port = read.int('PORT', 8080, { min: 0, max: 65535 });
   const bundle = read.optional('BUNDLE_PORT');
-  const bundlePort = bundle === 'off' ? undefined : read.int('BUNDLE_PORT', port ? port + 1 : 0, { min: 0, max: 65535 });
+  const bundlePort =
+    bundle === 'off' ? undefined : read.int('BUNDLE_PORT', port ? port + 1 : 0, { min: 0, max: 65535 });
   const databaseUrl = read.url('DATABASE_URL', ['postgres', 'postgresql']);
   // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
   const unknownArgs = argv.filter((a) => a !== '--postgres');
   if (unknownArgs.length)
-    read.problems.push(`unknown argument ${unknownArgs.join(' ')} (npm start takes none: its settings are environment variables, docs/configuration.md)`);
+    read.problems.push(
+      `unknown argument ${unknownArgs.join(' ')} (npm start takes none: its settings are environment variables, docs/configuration.md)`,
+    );
   const config: ServerConfig = {
     port,
     dataDir: resolve(root, read.string('DATA_DIR', '.data')),
@@ -77,10 +86,14 @@ export function loadConfig(
         ...DEFAULT_SHARES,
         concurrent: read.int('CLIENT_CONCURRENCY', DEFAULT_SHARES.concurrent, { min: 1, max: 500 }),
         burstMs: read.int('CLIENT_DB_BURST_SECONDS', DEFAULT_SHARES.burstMs / 1000, { min: 1, max: 86_400 }) * 1000,
-        refillPerSecond: read.int('CLIENT_DB_SHARE_PERCENT', DEFAULT_SHARES.refillPerSecond / 10, { min: 1, max: 10_000 }) * 10,
+        refillPerSecond:
+          read.int('CLIENT_DB_SHARE_PERCENT', DEFAULT_SHARES.refillPerSecond / 10, { min: 1, max: 10_000 }) * 10,
       },
     },
-    seedListings: read.optional('SEED_LISTINGS') === undefined ? undefined : read.int('SEED_LISTINGS', 1800, { min: 0, max: 2_000_000 }),
+    seedListings:
+      read.optional('SEED_LISTINGS') === undefined
+        ? undefined
+        : read.int('SEED_LISTINGS', 1800, { min: 0, max: 2_000_000 }),
     logRequests: read.bool('LOG_REQUESTS', true),
     trustProxy: read.proxyTrust('TRUST_PROXY', NO_PROXY),
     imageHosts: readImageHosts(read),
@@ -88,9 +101,16 @@ export function loadConfig(
     resetData: read.bool('RESET_DATA', false),
     skipBuild: read.bool('SKIP_BUILD', false),
     mail: readMailSettings(read, `http://localhost:${port}`),
-    site: { url: read.baseUrl('SITE_URL'), apiUrl: read.baseUrl('SITE_API_URL'), apiKey: read.optional('SITE_API_KEY') },
+    site: {
+      url: read.baseUrl('SITE_URL'),
+      apiUrl: read.baseUrl('SITE_API_URL'),
+      apiKey: read.optional('SITE_API_KEY'),
+    },
     inquiry: readInquirySettings(read),
-    alerts: { ...readAlertSettings(read), intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }) },
+    alerts: {
+      ...readAlertSettings(read),
+      intervalSeconds: read.int('ALERTS_INTERVAL', DEFAULTS.alertsIntervalSeconds, { min: 0, max: 86_400 }),
+    },
     importSchedule: readImportSchedule(read, env, root),
     photoStorage: readPhotoStorage(read),
     mapTiles: readMapTiles(read),
@@ -99,7 +119,8 @@ export function loadConfig(
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32)
     read.problems.push("JWT_SECRET must be at least 32 characters (a hosted project's JWT secret)");
-  if (config.site.apiUrl && !config.site.apiKey) read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
+  if (config.site.apiUrl && !config.site.apiKey)
+    read.problems.push("SITE_API_URL needs SITE_API_KEY (the project's anon key)");
   // the one clock's offset, which the tests set (core/clock.ts reads it; docs/configuration.md): a number or nothing
   read.int(CLOCK_OFFSET_ENV, 0, { min: -4e12, max: 4e12 });
   read.done();
@@ -114,13 +135,17 @@ function readMapTiles(read: EnvReader): MapTiles | undefined {
   const url = read.optional('MAP_TILES_URL');
   const attribution = read.optional('MAP_TILES_ATTRIBUTION');
   if (url === undefined) {
-    if (attribution !== undefined) read.problems.push('MAP_TILES_ATTRIBUTION needs MAP_TILES_URL (the tiles it credits)');
+    if (attribution !== undefined)
+      read.problems.push('MAP_TILES_ATTRIBUTION needs MAP_TILES_URL (the tiles it credits)');
     return undefined;
   }
   const problem = tilesUrlProblem(url);
   // (not the value itself: its query may hold the provider's key)
   if (problem) read.problems.push(`MAP_TILES_URL ${problem}`);
-  if (attribution === undefined) read.problems.push("MAP_TILES_URL needs MAP_TILES_ATTRIBUTION (the credit the provider's terms ask for, shown on every map)");
+  if (attribution === undefined)
+    read.problems.push(
+      "MAP_TILES_URL needs MAP_TILES_ATTRIBUTION (the credit the provider's terms ask for, shown on every map)",
+    );
   else if (!parseTilesCredit(attribution))
     read.problems.push(
       `MAP_TILES_ATTRIBUTION must be text and links as the provider gives them (&copy; <a href="https://provider.example/copyright">Provider</a>), nothing else, not "${attribution}"`,
@@ -133,7 +158,10 @@ function readMapTiles(read: EnvReader): MapTiles | undefined {
  * default of npm start: server/production.ts) without a provider, that OpenStreetMap's own tiles
  * are for development only.
  */
-export function mapTilesNotice(config: Pick<ServerConfig, 'mapTiles'>, nodeEnv: string | undefined = process.env.NODE_ENV): string | undefined {
+export function mapTilesNotice(
+  config: Pick<ServerConfig, 'mapTiles'>,
+  nodeEnv: string | undefined = process.env.NODE_ENV,
+): string | undefined {
   if (config.mapTiles || nodeEnv !== 'production') return undefined;
   return 'the maps use OpenStreetMap\'s own tiles (tile.openstreetmap.org), which are for development only: its tile usage policy forbids heavy use and promises no service. Set MAP_TILES_URL and MAP_TILES_ATTRIBUTION to your provider\'s (docs/deployment.md, "Map tiles")';
 }
@@ -164,7 +192,8 @@ export function readPhotoStorage(read: EnvReader): StorageSettings | undefined {
   const bucket = read.string('PHOTO_BUCKET', 'media');
   if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(bucket))
     read.problems.push(`PHOTO_BUCKET must be a bucket name (lower-case letters, digits, - _ .), not "${bucket}"`);
-  if (url && !serviceKey) read.problems.push("SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY (the project's service role key) to store photos");
+  if (url && !serviceKey)
+    read.problems.push("SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY (the project's service role key) to store photos");
   if (serviceKey && !url) read.problems.push("SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL (the project's URL)");
   return url && serviceKey ? { url, serviceKey, bucket } : undefined;
 }

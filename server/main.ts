@@ -24,10 +24,19 @@ const dist = resolve(ROOT, 'dist');
 const EMBEDDED_SETTINGS = { max_connections: 100, shared_buffers: '128MB' };
 
 function ensureBuilt(): void {
-  const needed = ['widgets/exp-widgets.js', 'widgets/exp-widgets.bundle.js', 'widgets/manifest.json', 'site/index.html', 'site/demo/index.html'];
+  const needed = [
+    'widgets/exp-widgets.js',
+    'widgets/exp-widgets.bundle.js',
+    'widgets/manifest.json',
+    'site/index.html',
+    'site/demo/index.html',
+  ];
   if (needed.every((f) => existsSync(resolve(dist, f)))) return;
   console.log('[start] building the bundle and the site (first start)...');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'scripts/build.ts')], { stdio: 'inherit', cwd: ROOT });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'scripts/build.ts')], {
+    stdio: 'inherit',
+    cwd: ROOT,
+  });
   if (result.status !== 0) {
     console.error('[start] the build failed; see above.');
     process.exit(result.status ?? 1);
@@ -39,12 +48,19 @@ function ensureBuilt(): void {
  * serving; it exits only for a reason it states (a bad setting, a data directory in use).
  */
 function installLastLineOfDefence(): void {
-  process.on('uncaughtException', (error) => console.error('[server] unexpected error (the server keeps running):', error));
-  process.on('unhandledRejection', (reason) => console.error('[server] unhandled rejection (the server keeps running):', reason));
+  process.on('uncaughtException', (error) =>
+    console.error('[server] unexpected error (the server keeps running):', error),
+  );
+  process.on('unhandledRejection', (reason) =>
+    console.error('[server] unhandled rejection (the server keeps running):', reason),
+  );
 }
 
 /** startServer, and when it cannot (its port is taken) the embedded PostgreSQL stopped before the error is told. */
-async function startServerOrStop(embedded: Running['embedded'], options: Parameters<typeof startServer>[0]): ReturnType<typeof startServer> {
+async function startServerOrStop(
+  embedded: Running['embedded'],
+  options: Parameters<typeof startServer>[0],
+): ReturnType<typeof startServer> {
   try {
     return await startServer(options);
   } catch (error) {
@@ -118,7 +134,9 @@ async function main(): Promise<void> {
         `[start] ${resolve(config.dataDir, 'pglite')} is the data of an older version (PGlite) and is no longer read: this start seeds PostgreSQL afresh`,
       );
     }
-    console.log(`[start] embedded PostgreSQL in ${dir}${existsSync(resolve(dir, 'PG_VERSION')) ? '' : ' (first start: initdb)'}`);
+    console.log(
+      `[start] embedded PostgreSQL in ${dir}${existsSync(resolve(dir, 'PG_VERSION')) ? '' : ' (first start: initdb)'}`,
+    );
     const starting = startEmbeddedPostgres({ dataDir: dir, settings: EMBEDDED_SETTINGS });
     running.starting = starting;
     const pg = await starting.catch((error: unknown) => {
@@ -177,11 +195,13 @@ async function main(): Promise<void> {
     imports: { schedule: config.importSchedule, storage: config.photoStorage },
   });
   running.server = server;
-  if (!config.mail.smtpUrl && !config.mail.api) console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
+  if (!config.mail.smtpUrl && !config.mail.api)
+    console.log(`[start] no SMTP_URL: e-mails are written as .eml files to ${resolve(config.dataDir, 'outbox')}`);
   const tiles = mapTilesNotice(config);
   if (tiles) console.log(`[start] ${tiles}`);
   console.log(`[start] http://localhost:${server.port}/`);
-  if (server.bundleUrl) console.log(`[start] the bundle alone, as a second origin: ${server.bundleUrl}/widgets/exp-widgets.js`);
+  if (server.bundleUrl)
+    console.log(`[start] the bundle alone, as a second origin: ${server.bundleUrl}/widgets/exp-widgets.js`);
   server.ready.then(
     () => console.log('[start] data API ready'),
     (error: unknown) => {

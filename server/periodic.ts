@@ -11,7 +11,12 @@ export interface Periodic<T> {
   stop(): Promise<void>;
 }
 
-export function periodic<T>(options: { name: string; everyMs: number; run: () => Promise<T>; log?: (line: string) => void }): Periodic<T> {
+export function periodic<T>(options: {
+  name: string;
+  everyMs: number;
+  run: () => Promise<T>;
+  log?: (line: string) => void;
+}): Periodic<T> {
   const log = options.log ?? (() => {});
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<T> | undefined;

@@ -152,7 +152,12 @@ function adminSql(db: Database): TransactionalSql {
  * Migrations and first-start seed (one server at a time, prepareDatabase's lock); a database that
  * is not up yet is retried until it is.
  */
-async function prepare(db: Database, seedListings: number | undefined, log: Logger, stopped: () => boolean): Promise<void> {
+async function prepare(
+  db: Database,
+  seedListings: number | undefined,
+  log: Logger,
+  stopped: () => boolean,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       const { applied, seeded } = await prepareDatabase(db, seedListings);
@@ -174,7 +179,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sql = adminSql(options.db);
   // the JWT secret our Auth stand-in signs with and the data API checks (server/stand-in/auth/handler.ts)
   let secret: Promise<Uint8Array> | undefined;
-  const jwtSecret = () => (secret ??= keptSecret(sql, 'jwt_secret', options.jwtSecret).then((s) => new TextEncoder().encode(s)));
+  const jwtSecret = () =>
+    (secret ??= keptSecret(sql, 'jwt_secret', options.jwtSecret).then((s) => new TextEncoder().encode(s)));
   const rest = createRestHandler({
     db: options.db,
     jwtSecret,
@@ -182,7 +188,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.maxRows ? { maxRows: options.maxRows } : {}),
   });
   const { smtpUrl, api, outboxDir, from, siteUrl, ...delivery } = options.mail ?? {};
-  const mailOptions = { from: from ?? DEFAULTS.mailFrom, siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}` };
+  const mailOptions = {
+    from: from ?? DEFAULTS.mailFrom,
+    siteUrl: siteUrl ?? `http://localhost:${options.port || 8080}`,
+  };
   const distDir = options.distDir ?? resolve(ROOT, 'dist');
   // the alert mails' texts: the locale files as the site build copies them (read when first needed)
   let texts: ReturnType<typeof loadTexts> | undefined;
@@ -193,7 +202,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     sql,
     mailer: api ? httpMailer(api) : smtpUrl ? smtp(smtpUrl) : fileMailer(outboxDir ?? resolve(ROOT, '.data', 'outbox')),
     composers: {
-      ...allComposers({ ...mailOptions, teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox, texts: siteTexts }),
+      ...allComposers({
+        ...mailOptions,
+        teamInbox: alertsConfig.teamInbox ?? DEFAULT_ALERTS_CONFIG.teamInbox,
+        texts: siteTexts,
+      }),
       // our Auth stand-in's sign-in codes (a hosted project's Auth mails its own)
       'sign-in-code': signInComposer({ ...mailOptions, texts: siteTexts }),
     },
@@ -219,12 +232,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const internalToken = randomBytes(24).toString('base64url');
   const functions = createFunctionsRouter(
     {
-      ...localFunctions(sql, { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig }, () => outbox.kick(), siteTexts),
+      ...localFunctions(
+        sql,
+        { inquiry: { siteUrl: mailOptions.siteUrl, ...options.inquiry }, alerts: alertsConfig },
+        () => outbox.kick(),
+        siteTexts,
+      ),
       ...options.functions,
     },
     { trustProxy: options.trustProxy ?? NO_PROXY, internalToken },
   );
-  const auth = createAuthHandler({ sql, secret: jwtSecret, siteUrl: mailOptions.siteUrl, onQueued: () => outbox.kick() });
+  const auth = createAuthHandler({
+    sql,
+    secret: jwtSecret,
+    siteUrl: mailOptions.siteUrl,
+    onQueued: () => outbox.kick(),
+  });
   let port = 0;
   const self = () => `http://127.0.0.1:${port}`;
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
@@ -235,10 +258,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const photoFiles = new StaticFiles(photosDir);
   const photos = localPhotoStore(photosDir);
   const market = createMarketService({ db: options.db, log });
-  const retention = createRetentionService({ db: options.db, retention: (options.site?.privacy ?? defaultPrivacy()).retention, log });
+  const retention = createRetentionService({
+    db: options.db,
+    retention: (options.site?.privacy ?? defaultPrivacy()).retention,
+    log,
+  });
   // where the feeds' photos and the agents' own are made and kept: Supabase Storage when configured
   const photoStore = options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos;
-  const imports = createImportService({ db: options.db, store: photoStore, schedule: options.imports?.schedule ?? [], log });
+  const imports = createImportService({
+    db: options.db,
+    store: photoStore,
+    schedule: options.imports?.schedule ?? [],
+    log,
+  });
   const agentPhoto = createAgentPhotoHandler({ sql, secret: jwtSecret, store: () => photoStore });
   const ownOrigins = () => new Set([publicOrigin(), self(), `http://localhost:${port}`].map((o) => new URL(o).origin));
   const imageRules = () =>
@@ -270,7 +302,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     origin: publicOrigin,
     api: () =>
-      options.site?.apiUrl ? { url: options.site.apiUrl, key: options.site.apiKey ?? 'local-anon-key' } : { url: self(), key: 'local-anon-key', internalToken },
+      options.site?.apiUrl
+        ? { url: options.site.apiUrl, key: options.site.apiKey ?? 'local-anon-key' }
+        : { url: self(), key: 'local-anon-key', internalToken },
     // media paths in our data are served by this server, at its public address
     mediaBase: () => options.site?.apiUrl ?? publicOrigin(),
     imageCacheDir: options.site?.imageCacheDir ?? resolve(ROOT, '.data', 'cache', 'images'),
@@ -329,13 +363,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           let file = await photoFiles.resolve(path);
           // an AVIF or WebP size is made the first time it is asked for (server/import/photos.ts)
           const [, hash, name] = /^\/([0-9a-f]{32})\/([\w.]+)$/.exec(path) ?? [];
-          if (!file && hash && name && (req.method === 'GET' || req.method === 'HEAD') && (await photoVariant(photos, hash, name)))
+          if (
+            !file &&
+            hash &&
+            name &&
+            (req.method === 'GET' || req.method === 'HEAD') &&
+            (await photoVariant(photos, hash, name))
+          )
             file = await photoFiles.resolve(path);
           if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
-            res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*' }).end('Not found');
+            res
+              .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*' })
+              .end('Not found');
             return;
           }
-          await photoFiles.send(req, res, file, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=31536000, immutable' });
+          await photoFiles.send(req, res, file, {
+            'Access-Control-Allow-Origin': '*',
+            'Cache-Control': 'public, max-age=31536000, immutable',
+          });
         },
       },
       // the pages of the alert and visit mails' links: GET shows, POST acts (server/pages/link-pages.ts)
@@ -388,7 +433,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bundleServer = createApp({ distDir: options.distDir ?? resolve(ROOT, 'dist'), log, bundleOnly: true }).server;
     const listening = await new Promise<boolean>((resolveListen) => {
       bundleServer?.once('error', (error: NodeJS.ErrnoException) => {
-        log(`[start] the bundle's second origin is not served (port ${options.bundlePort}: ${error.code ?? error.message})`);
+        log(
+          `[start] the bundle's second origin is not served (port ${options.bundlePort}: ${error.code ?? error.message})`,
+        );
         resolveListen(false);
       });
       bundleServer?.listen(options.bundlePort, options.host ?? '0.0.0.0', () => resolveListen(true));

@@ -37,7 +37,12 @@ function searchPage(): void {
     void setText(subtitle, d.subtitle.key, d.subtitle.params);
     // the head says the place too (a bookmark, a shared link): as the server writes a place's page
     void setText(document.querySelector('title'), d.head.title.key, d.head.title.params);
-    void setAttrText(document.querySelector('meta[property="og:title"]'), 'content', d.head.title.key, d.head.title.params);
+    void setAttrText(
+      document.querySelector('meta[property="og:title"]'),
+      'content',
+      d.head.title.key,
+      d.head.title.params,
+    );
     for (const meta of document.querySelectorAll('meta[name="description"], meta[property="og:description"]'))
       void setAttrText(meta, 'content', d.head.description.key, d.head.description.params);
     if (video) setVideo(video, d.video);
@@ -49,12 +54,14 @@ function searchPage(): void {
   };
 
   const heroAt = heroLocation(path, location.search);
-  if (heroAt.unknown) console.info(`[site] unknown search location ${JSON.stringify(heroAt.unknown)}: the default hero is shown`);
+  if (heroAt.unknown)
+    console.info(`[site] unknown search location ${JSON.stringify(heroAt.unknown)}: the default hero is shown`);
   let known = heroAt.known;
   if (known) {
     // /search-properties/quito searches Quito unless the address already says what to search
     const placed = /^\/search-properties\/[^/]+$/.test(path) || new URLSearchParams(location.search).has('location');
-    if (placed && known.city && search && !new URLSearchParams(location.search).has('city')) search.setAttribute('city', known.city);
+    if (placed && known.city && search && !new URLSearchParams(location.search).has('city'))
+      search.setAttribute('city', known.city);
   }
   // a place picked in the location box (?place=quito/inaquito&placeName=...): its words, or the known city's hero
   const picked = (place: string | undefined, placeName: string | undefined) => {
@@ -69,7 +76,9 @@ function searchPage(): void {
   if (known || placeName || operation) show(known, placeName, params.get('place') ?? undefined);
   // the hero follows the place or the city the visitor searches next
   document.addEventListener('exp-search', (e) => {
-    const filters = (e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string; operation?: string } }>).detail.filters;
+    const filters = (
+      e as CustomEvent<{ filters: { city?: string; place?: string; placeName?: string; operation?: string } }>
+    ).detail.filters;
     const place = picked(filters.place, filters.placeName);
     const next = place.known ?? (filters.city ? findLocation(filters.city) : undefined);
     const nextName = place.known ? undefined : place.name;
@@ -139,7 +148,9 @@ function sharedPage(): void {
   const route = siteRoute(path);
   const key = route && 'part' in route ? route.part : 'buy';
   for (const el of document.querySelectorAll<HTMLElement>('[data-shared]')) el.hidden = el.dataset.shared !== key;
-  void setText(document.querySelector('title'), 'site.meta.shared.titleFor', { page: { $t: `site.shared.${key}.title` } });
+  void setText(document.querySelector('title'), 'site.meta.shared.titleFor', {
+    page: { $t: `site.shared.${key}.title` },
+  });
 }
 
 /** After a live switch the page's canonical address is its twin's, as the server writes it there. */
@@ -147,13 +158,22 @@ function followCanonical(): void {
   const canonical = document.querySelector('link[rel="canonical"]');
   if (!canonical) return;
   new MutationObserver(() => {
-    const twin = document.querySelector(`link[rel="alternate"][hreflang="${document.documentElement.lang}"]`)?.getAttribute('href');
+    const twin = document
+      .querySelector(`link[rel="alternate"][hreflang="${document.documentElement.lang}"]`)
+      ?.getAttribute('href');
     if (twin) canonical.setAttribute('href', twin);
   }).observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
 }
 
 startVideos();
 followCanonical();
-const pages: Record<string, () => void> = { home: homePage, search: searchPage, join: joinPage, sell: sellPage, '404': notFoundPage, shared: sharedPage };
+const pages: Record<string, () => void> = {
+  home: homePage,
+  search: searchPage,
+  join: joinPage,
+  sell: sellPage,
+  '404': notFoundPage,
+  shared: sharedPage,
+};
 pages[page]?.();
 void startTexts();

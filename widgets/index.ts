@@ -84,7 +84,8 @@ function createAutoloader(): Autoloader {
 }
 
 if (typeof document !== 'undefined' && typeof customElements !== 'undefined') {
-  let holder = customElements.get(AUTOLOADER_TAG) as (CustomElementConstructor & { autoloader?: Autoloader }) | undefined;
+  let holder = customElements.get(AUTOLOADER_TAG) as
+    (CustomElementConstructor & { autoloader?: Autoloader }) | undefined;
   if (!holder) {
     const autoloader = createAutoloader();
     holder = class extends HTMLElement {

@@ -7,15 +7,51 @@ const headers = (h: Record<string, string>) => (name: string) => h[name.toLowerC
 describe('clientAddress', () => {
   const cases: Array<[string, Record<string, string>, string, ProxyTrust, string]> = [
     // [what, headers, socket, trust, expected]
-    ['no proxy: the socket, whatever the headers say', { 'x-forwarded-for': '1.1.1.1' }, '203.0.113.9', { hops: 0 }, '203.0.113.9'],
+    [
+      'no proxy: the socket, whatever the headers say',
+      { 'x-forwarded-for': '1.1.1.1' },
+      '203.0.113.9',
+      { hops: 0 },
+      '203.0.113.9',
+    ],
     ['one proxy: the entry it appended', { 'x-forwarded-for': '203.0.113.9' }, '10.0.0.2', { hops: 1 }, '203.0.113.9'],
-    ['one proxy: a forged entry on the left changes nothing', { 'x-forwarded-for': '1.1.1.1, 203.0.113.9' }, '10.0.0.2', { hops: 1 }, '203.0.113.9'],
-    ['one proxy: several forged entries', { 'x-forwarded-for': '1.1.1.1,2.2.2.2 , 3.3.3.3,203.0.113.9' }, '10.0.0.2', { hops: 1 }, '203.0.113.9'],
-    ['CDN + load balancer: the second from the right', { 'x-forwarded-for': '9.9.9.9, 198.51.100.4, 172.16.0.5' }, '10.0.0.2', { hops: 2 }, '198.51.100.4'],
-    ['fewer entries than proxies: the left-most there is', { 'x-forwarded-for': '198.51.100.4' }, '10.0.0.2', { hops: 2 }, '198.51.100.4'],
+    [
+      'one proxy: a forged entry on the left changes nothing',
+      { 'x-forwarded-for': '1.1.1.1, 203.0.113.9' },
+      '10.0.0.2',
+      { hops: 1 },
+      '203.0.113.9',
+    ],
+    [
+      'one proxy: several forged entries',
+      { 'x-forwarded-for': '1.1.1.1,2.2.2.2 , 3.3.3.3,203.0.113.9' },
+      '10.0.0.2',
+      { hops: 1 },
+      '203.0.113.9',
+    ],
+    [
+      'CDN + load balancer: the second from the right',
+      { 'x-forwarded-for': '9.9.9.9, 198.51.100.4, 172.16.0.5' },
+      '10.0.0.2',
+      { hops: 2 },
+      '198.51.100.4',
+    ],
+    [
+      'fewer entries than proxies: the left-most there is',
+      { 'x-forwarded-for': '198.51.100.4' },
+      '10.0.0.2',
+      { hops: 2 },
+      '198.51.100.4',
+    ],
     ['a proxy but no header: the socket', {}, '10.0.0.2', { hops: 1 }, '10.0.0.2'],
     ['not an address: the socket', { 'x-forwarded-for': 'evil, <script>' }, '10.0.0.2', { hops: 1 }, '10.0.0.2'],
-    ['a port is not part of the client', { 'x-forwarded-for': '203.0.113.9:51234' }, '10.0.0.2', { hops: 1 }, '203.0.113.9'],
+    [
+      'a port is not part of the client',
+      { 'x-forwarded-for': '203.0.113.9:51234' },
+      '10.0.0.2',
+      { hops: 1 },
+      '203.0.113.9',
+    ],
     [
       'a header our edge overwrites',
       { 'cf-connecting-ip': '198.51.100.7', 'x-forwarded-for': '1.1.1.1' },
@@ -31,9 +67,27 @@ describe('clientAddress', () => {
       { header: 'cf-connecting-ip' },
       'unknown',
     ],
-    ['the edge header not an address: unknown', { 'cf-connecting-ip': 'forged' }, '10.0.0.2', { header: 'cf-connecting-ip' }, 'unknown'],
-    ['IPv6 counts by its /64', { 'x-forwarded-for': '2001:db8:1:2:aaaa:bbbb:cccc:dddd' }, '::1', { hops: 1 }, '2001:db8:1:2::/64'],
-    ['IPv6 in brackets with a port', { 'x-forwarded-for': '[2001:db8::1]:443' }, '::1', { hops: 1 }, '2001:db8:0:0::/64'],
+    [
+      'the edge header not an address: unknown',
+      { 'cf-connecting-ip': 'forged' },
+      '10.0.0.2',
+      { header: 'cf-connecting-ip' },
+      'unknown',
+    ],
+    [
+      'IPv6 counts by its /64',
+      { 'x-forwarded-for': '2001:db8:1:2:aaaa:bbbb:cccc:dddd' },
+      '::1',
+      { hops: 1 },
+      '2001:db8:1:2::/64',
+    ],
+    [
+      'IPv6 in brackets with a port',
+      { 'x-forwarded-for': '[2001:db8::1]:443' },
+      '::1',
+      { hops: 1 },
+      '2001:db8:0:0::/64',
+    ],
     ['IPv4-mapped IPv6 socket address is its IPv4', {}, '::ffff:127.0.0.1', { hops: 0 }, '127.0.0.1'],
     ['no socket, nothing trusted: unknown', {}, '', { hops: 0 }, 'unknown'],
   ];
@@ -43,7 +97,9 @@ describe('clientAddress', () => {
 
   it('a client rotating through its own /64 stays one client', () => {
     const keys = new Set(
-      Array.from({ length: 50 }, (_, i) => clientAddress(headers({ 'x-forwarded-for': `2001:db8:aa:bb::${(i + 1).toString(16)}` }), '::1', { hops: 1 })),
+      Array.from({ length: 50 }, (_, i) =>
+        clientAddress(headers({ 'x-forwarded-for': `2001:db8:aa:bb::${(i + 1).toString(16)}` }), '::1', { hops: 1 }),
+      ),
     );
     expect([...keys]).toEqual(['2001:db8:aa:bb::/64']);
   });
@@ -84,7 +140,8 @@ describe('IPv6 parsing agrees with the URL parser (an independent implementation
     });
   }
   it('clientKey refuses what is not an address', () => {
-    for (const bad of ['', 'unknown', '256.1.1.1', '1.2.3', 'localhost', '1.2.3.4.5']) expect(clientKey(bad), bad).toBeUndefined();
+    for (const bad of ['', 'unknown', '256.1.1.1', '1.2.3', 'localhost', '1.2.3.4.5'])
+      expect(clientKey(bad), bad).toBeUndefined();
   });
 });
 

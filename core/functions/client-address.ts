@@ -104,7 +104,11 @@ export const UNKNOWN_CLIENT = 'unknown';
  * repeated header joined with ', ', as Node and the Fetch API both join them), `socket` is the
  * peer's address. UNKNOWN_CLIENT when the header our edge sets is missing, or there is no socket address.
  */
-export function clientAddress(header: (name: string) => string | null | undefined, socket: string | null | undefined, trust: ProxyTrust): string {
+export function clientAddress(
+  header: (name: string) => string | null | undefined,
+  socket: string | null | undefined,
+  trust: ProxyTrust,
+): string {
   const peer = (socket && clientKey(socket)) || UNKNOWN_CLIENT;
   if ('header' in trust) return clientKey(header(trust.header) ?? '') ?? UNKNOWN_CLIENT;
   if (trust.hops === 0) return peer;

@@ -27,7 +27,9 @@ export interface DenoDeps {
   name: string;
   env: (name: string) => string | undefined;
   /** npm:pg's Pool */
-  Pool: new (options: Record<string, unknown>) => PgPool & { on(event: 'error', listener: (error: Error) => void): unknown };
+  Pool: new (
+    options: Record<string, unknown>,
+  ) => PgPool & { on(event: 'error', listener: (error: Error) => void): unknown };
   /** npm:nodemailer's createTransport */
   createTransport: TransportFactory;
   /** core/locales/{en,es}.json */
@@ -69,8 +71,17 @@ export function setUpFunction(deps: DenoDeps) {
   };
   const outbox = createOutboxWorker({
     sql,
-    mailer: mail.api ? httpMailer(mail.api) : mail.smtpUrl ? smtpMailer(deps.createTransport, mail.smtpUrl) : { send: noSmtp, verify: noSmtp },
-    composers: allComposers({ from: mail.from, siteUrl: mail.siteUrl, teamInbox: alerts.teamInbox, texts: (lang) => deps.texts[lang] }),
+    mailer: mail.api
+      ? httpMailer(mail.api)
+      : mail.smtpUrl
+        ? smtpMailer(deps.createTransport, mail.smtpUrl)
+        : { send: noSmtp, verify: noSmtp },
+    composers: allComposers({
+      from: mail.from,
+      siteUrl: mail.siteUrl,
+      teamInbox: alerts.teamInbox,
+      texts: (lang) => deps.texts[lang],
+    }),
     // signed webhooks to the CRM (docs/leads.md): over fetch, https outside private networks
     deliverers: {
       webhook: {
@@ -84,7 +95,10 @@ export function setUpFunction(deps: DenoDeps) {
   });
   // within a request's share of CPU: what is left waits for the next scheduled call
   const budget = () => cpuBudget(cpuBudgetMs);
-  const drain = () => outbox.drain(budget()).catch((error) => console.error(`[${deps.name}] outbox:`, error instanceof Error ? error.message : error));
+  const drain = () =>
+    outbox
+      .drain(budget())
+      .catch((error) => console.error(`[${deps.name}] outbox:`, error instanceof Error ? error.message : error));
 
   /** The scheduled calls; undefined when the request is not one of them. */
   async function scheduled(request: Request): Promise<Response | undefined> {
@@ -127,7 +141,10 @@ export function setUpFunction(deps: DenoDeps) {
   const serve = (handle: (request: Request, context: { clientAddress: string }) => Promise<Response>) => {
     // each client's share of the function's pool (client-gate.ts)
     const gated = gateByClient(handle);
-    return async (request: Request, info: { remoteAddr: { transport: string; hostname?: string } }): Promise<Response> => {
+    return async (
+      request: Request,
+      info: { remoteAddr: { transport: string; hostname?: string } },
+    ): Promise<Response> => {
       const answer = await scheduled(request);
       if (answer) return answer;
       const peer = info.remoteAddr.transport === 'tcp' ? info.remoteAddr.hostname : undefined;

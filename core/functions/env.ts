@@ -41,7 +41,12 @@ export function envReader(get: (name: string) => string | undefined) {
       const n = /^[-+]?\d+$/.test(v) ? Number(v) : NaN;
       const { min = -Infinity, max = Infinity } = range;
       if (!Number.isSafeInteger(n) || n < min || n > max) {
-        const bounds = Number.isFinite(min) && Number.isFinite(max) ? ` from ${min} to ${max}` : Number.isFinite(min) ? ` of at least ${min}` : '';
+        const bounds =
+          Number.isFinite(min) && Number.isFinite(max)
+            ? ` from ${min} to ${max}`
+            : Number.isFinite(min)
+              ? ` of at least ${min}`
+              : '';
         problems.push(`${name} must be a whole number${bounds}, not "${v}"`);
         return fallback;
       }
@@ -76,7 +81,9 @@ export function envReader(get: (name: string) => string | undefined) {
       if (v === undefined) return fallback;
       const address = options.displayName ? (/<([^<>]+)>\s*$/.exec(v)?.[1] ?? v) : v;
       if (EMAIL_PATTERN.test(address.trim())) return v;
-      problems.push(`${name} must be an e-mail address${options.displayName ? ' (optionally "Name" <address>)' : ''}, not "${v}"`);
+      problems.push(
+        `${name} must be an e-mail address${options.displayName ? ' (optionally "Name" <address>)' : ''}, not "${v}"`,
+      );
       return fallback;
     },
     origins(name: string, fallback: '*' | string[]): '*' | string[] {
@@ -146,7 +153,11 @@ function readLeadAgent(env: EnvReader): string | undefined {
 /** The inquiry function's settings, read the same way by our server and the Deno function. */
 export function readInquirySettings(env: EnvReader) {
   return {
-    ...readFunctionSettings(env, { name: 'INQUIRY_RATE_LIMIT', max: DEFAULTS.inquiryRateLimit, windowSeconds: DEFAULTS.inquiryRateWindowSeconds }),
+    ...readFunctionSettings(env, {
+      name: 'INQUIRY_RATE_LIMIT',
+      max: DEFAULTS.inquiryRateLimit,
+      windowSeconds: DEFAULTS.inquiryRateWindowSeconds,
+    }),
     // with a lead owner, does the listing's agent get a copy (docs/leads.md)
     copyListingAgent: env.bool('LEAD_COPY_LISTING_AGENT', false),
   };
@@ -155,7 +166,11 @@ export function readInquirySettings(env: EnvReader) {
 /** The saved-searches function's settings (docs/decisions.md #23), read the same way by our server and the Deno function. */
 export function readAlertSettings(env: EnvReader) {
   return {
-    ...readFunctionSettings(env, { name: 'ALERT_RATE_LIMIT', max: DEFAULTS.alertRateLimit, windowSeconds: DEFAULTS.alertRateWindowSeconds }),
+    ...readFunctionSettings(env, {
+      name: 'ALERT_RATE_LIMIT',
+      max: DEFAULTS.alertRateLimit,
+      windowSeconds: DEFAULTS.alertRateWindowSeconds,
+    }),
     settleSeconds: env.int('ALERTS_SETTLE', DEFAULTS.alertsSettleSeconds, { min: 0, max: 3600 }),
   };
 }
@@ -181,7 +196,10 @@ export function readMailSettings(env: EnvReader, fallbackSiteUrl: string, option
     if (problem) env.problems.push(problem);
     if (!apiKey) env.problems.push("MAIL_API_URL needs MAIL_API_KEY (the provider's API key)");
     if (smtpUrl) env.problems.push('SMTP_URL and MAIL_API_URL exclude each other: pick one way to send mail');
-  } else if (apiKey) env.problems.push("MAIL_API_KEY needs MAIL_API_URL (the provider's send endpoint, such as https://api.resend.com/emails)");
+  } else if (apiKey)
+    env.problems.push(
+      "MAIL_API_KEY needs MAIL_API_URL (the provider's send endpoint, such as https://api.resend.com/emails)",
+    );
   if (options.hosted && smtpUrl && [25, 587].includes(smtpPort(smtpUrl))) {
     env.problems.push(
       `SMTP_URL connects to port ${smtpPort(smtpUrl)}, which a Supabase edge function may not open: use smtps:// on port 465, or a mail provider's HTTP API (MAIL_API_URL, MAIL_API_KEY)`,

@@ -101,15 +101,27 @@ export async function readJsonRequest(
     return new Response(null, { status: 204, headers: functionPreflightHeaders(cors) });
   }
   if (!cors) return json(403, { error: 'origin', message: `This origin may not send ${options.what}.` });
-  if (request.method !== 'POST') return json(405, { error: 'method', message: `Send ${options.what} with POST.` }, { ...cors, Allow: 'POST, OPTIONS' });
+  if (request.method !== 'POST')
+    return json(
+      405,
+      { error: 'method', message: `Send ${options.what} with POST.` },
+      { ...cors, Allow: 'POST, OPTIONS' },
+    );
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
-    return json(400, { error: 'content_type', message: `Send ${options.what} as JSON (Content-Type: application/json).` }, cors);
+    return json(
+      400,
+      { error: 'content_type', message: `Send ${options.what} as JSON (Content-Type: application/json).` },
+      cors,
+    );
   }
   const text = await request.text();
   if (text.length > options.maxBytes)
     return json(
       400,
-      { error: 'too_large', message: `${options.what[0]?.toUpperCase()}${options.what.slice(1)} is too large (at most ${options.maxBytes} bytes).` },
+      {
+        error: 'too_large',
+        message: `${options.what[0]?.toUpperCase()}${options.what.slice(1)} is too large (at most ${options.maxBytes} bytes).`,
+      },
       cors,
     );
   try {

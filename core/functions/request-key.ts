@@ -30,16 +30,22 @@ export async function derivedKey(clientHash: string, content: unknown[], now = c
 /** Where each function keeps its requests, and when each was received: by the client, and by the e-mail address given. */
 const RECEIVED = {
   inquiries: {
-    client: 'select count(*) as n from public.inquiries where client_hash = $1 and received_at > internal.now() - make_interval(secs => $2)',
-    email: 'select count(*) as n from public.inquiries where lower(email) = $1 and received_at > internal.now() - make_interval(secs => $2)',
+    client:
+      'select count(*) as n from public.inquiries where client_hash = $1 and received_at > internal.now() - make_interval(secs => $2)',
+    email:
+      'select count(*) as n from public.inquiries where lower(email) = $1 and received_at > internal.now() - make_interval(secs => $2)',
   },
   alerts: {
-    client: 'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > internal.now() - make_interval(secs => $2)',
-    email: 'select count(*) as n from internal.saved_searches where email_key = $1 and created_at > internal.now() - make_interval(secs => $2)',
+    client:
+      'select count(*) as n from internal.saved_searches where client_hash = $1 and created_at > internal.now() - make_interval(secs => $2)',
+    email:
+      'select count(*) as n from internal.saved_searches where email_key = $1 and created_at > internal.now() - make_interval(secs => $2)',
   },
   privacy: {
-    client: 'select count(*) as n from internal.privacy_requests where client_hash = $1 and asked_at > internal.now() - make_interval(secs => $2)',
-    email: 'select count(*) as n from internal.privacy_requests where lower(email) = $1 and asked_at > internal.now() - make_interval(secs => $2)',
+    client:
+      'select count(*) as n from internal.privacy_requests where client_hash = $1 and asked_at > internal.now() - make_interval(secs => $2)',
+    email:
+      'select count(*) as n from internal.privacy_requests where lower(email) = $1 and asked_at > internal.now() - make_interval(secs => $2)',
   },
 } as const;
 
@@ -60,8 +66,14 @@ export interface Asker {
  * limited by the e-mail address it gives, and all of them together by UNKNOWN_CLIENTS_CEILING
  * times the limit, so one visitor over the limit never refuses the others.
  */
-export async function overLimit(tx: Sql, kind: keyof typeof RECEIVED, asker: Asker, limit: { max: number; windowSeconds: number }): Promise<boolean> {
-  const count = async (sql: string, key: string) => Number((await tx.query<{ n: string | number }>(sql, [key, limit.windowSeconds]))[0]?.n ?? 0);
+export async function overLimit(
+  tx: Sql,
+  kind: keyof typeof RECEIVED,
+  asker: Asker,
+  limit: { max: number; windowSeconds: number },
+): Promise<boolean> {
+  const count = async (sql: string, key: string) =>
+    Number((await tx.query<{ n: string | number }>(sql, [key, limit.windowSeconds]))[0]?.n ?? 0);
   if (asker.known) {
     await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`${kind}:${asker.clientHash}`]);
     return (await count(RECEIVED[kind].client, asker.clientHash)) >= limit.max;

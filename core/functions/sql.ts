@@ -3,7 +3,10 @@
  * parameterised queries and transactions. pg in our server, npm:pg in the Deno function.
  */
 export interface Sql {
-  query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends Record<string, unknown> = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<T[]>;
 }
 
 export interface TransactionalSql extends Sql {

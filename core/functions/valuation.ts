@@ -10,7 +10,9 @@ export type EstimateAnswer = { estimate: Record<string, unknown> } | { field: st
 
 export async function estimateHome(sql: Sql, facts: unknown): Promise<EstimateAnswer> {
   try {
-    const rows = await sql.query<{ e: Record<string, unknown> }>('select public.estimate_value($1::jsonb) as e', [JSON.stringify(facts)]);
+    const rows = await sql.query<{ e: Record<string, unknown> }>('select public.estimate_value($1::jsonb) as e', [
+      JSON.stringify(facts),
+    ]);
     return { estimate: rows[0]?.e ?? {} };
   } catch (error) {
     const e = error as { code?: unknown; message?: unknown };

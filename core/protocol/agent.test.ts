@@ -14,7 +14,14 @@ const base = {
 
 describe('agents as shown (docs/product.md §3)', () => {
   it('joins and trims the name, trims the picture, leaves the location empty', () => {
-    expect(toAgent(base, API)).toEqual({ id: '7', name: 'Ana Vera', photo: `${API}/media/agents/agent-07.svg`, location: '', email: 'ana@x.ec', phone: '099' });
+    expect(toAgent(base, API)).toEqual({
+      id: '7',
+      name: 'Ana Vera',
+      photo: `${API}/media/agents/agent-07.svg`,
+      location: '',
+      email: 'ana@x.ec',
+      phone: '099',
+    });
     expect(toAgent({ ...base, first_name: '  ', last_name: null }, API).name).toBe('');
     expect(toAgent({ ...base, last_name: null }, API).name).toBe('Ana');
     expect(toAgent({ ...base, picture: '   ' }, API).photo).toBeUndefined();

@@ -81,7 +81,8 @@ export function describeSearch(args: FilterArgs, t: Translate): string {
   const [what] = phrases.filter((x) => x.part === 'what').map((x) => x.text);
   // new developments of no one type are projects ("New developments in Cumbayá", docs/projects.md)
   const projects = !what && args.operation === 'project';
-  const part = (p: string) => phrases.filter((x) => x.part === p && !(projects && x.key === 'operation')).map((x) => x.text);
+  const part = (p: string) =>
+    phrases.filter((x) => x.part === p && !(projects && x.key === 'operation')).map((x) => x.text);
   const where = part('where');
   const rest = part('rest');
   if (!what && !where.length && !rest.length && !projects) return t('phrases.everything');
@@ -97,8 +98,14 @@ export function frequencyLabel(frequency: string, t: Translate): string {
  * A saved search in words, whichever it is: a search's alerts (describeSearch), or a market
  * follow ("The market report of Cumbayá", "The market report of Quito (Houses)").
  */
-export function describeAlert(saved: { filters: FilterArgs; market?: MarketFollow | null; home?: HomeFollow | null }, t: Translate): string {
-  if (saved.home) return saved.home.place ? t('follow.summary.home', { place: saved.home.place.name }) : t('follow.summary.homeAnywhere');
+export function describeAlert(
+  saved: { filters: FilterArgs; market?: MarketFollow | null; home?: HomeFollow | null },
+  t: Translate,
+): string {
+  if (saved.home)
+    return saved.home.place
+      ? t('follow.summary.home', { place: saved.home.place.name })
+      : t('follow.summary.homeAnywhere');
   const m = saved.market;
   if (!m) return describeSearch(saved.filters, t);
   return m.type_group === 'all'

@@ -4,7 +4,10 @@ import { checkAttribution, checkedOrigin, pageAttribution } from './attribution.
 describe('attribution (core/protocol/attribution.ts)', () => {
   it("keeps the page's address without its query or fragment, and its UTM parameters apart", () => {
     expect(
-      pageAttribution('https://agente.example/casas/?email=a%40b.example&utm_source=google&utm_campaign=%20quito%20&gclid=x#top', 'exp-property-search'),
+      pageAttribution(
+        'https://agente.example/casas/?email=a%40b.example&utm_source=google&utm_campaign=%20quito%20&gclid=x#top',
+        'exp-property-search',
+      ),
     ).toEqual({
       page: 'https://agente.example/casas/',
       element: 'exp-property-search',
@@ -36,7 +39,9 @@ describe('attribution (core/protocol/attribution.ts)', () => {
     expect(checkAttribution(undefined, null)).toEqual({ ok: true, value: null });
     expect(checkAttribution(sent, 'https://agente.example')).toEqual({ ok: true, value: sent });
     expect(checkAttribution(sent, 'https://elsewhere.example')).toEqual({ ok: true, value: { ...sent, page: '' } });
-    expect(checkAttribution({ ...sent, page: 'https://agente.example/casas/?q=1#x' }, 'https://agente.example')).toEqual({ ok: true, value: sent });
+    expect(
+      checkAttribution({ ...sent, page: 'https://agente.example/casas/?q=1#x' }, 'https://agente.example'),
+    ).toEqual({ ok: true, value: sent });
     // no Origin (not a browser), or one that is not an origin: nothing vouches for the page, which is not kept
     expect(checkAttribution(sent, null)).toEqual({ ok: true, value: { ...sent, page: '' } });
     expect(checkAttribution(sent, 'https://agente.example/casas/')).toEqual({ ok: true, value: { ...sent, page: '' } });

@@ -81,7 +81,12 @@ export function checkAttribution(raw: unknown, requestOrigin: string | null): At
   if (utm !== undefined) {
     if (!utm || typeof utm !== 'object' || Array.isArray(utm)) return { ok: false };
     for (const [key, value] of Object.entries(utm as Record<string, unknown>)) {
-      if (!(UTM_KEYS as readonly string[]).includes(key) || typeof value !== 'string' || value.length > ATTRIBUTION_LIMITS.utm || CONTROL.test(value))
+      if (
+        !(UTM_KEYS as readonly string[]).includes(key) ||
+        typeof value !== 'string' ||
+        value.length > ATTRIBUTION_LIMITS.utm ||
+        CONTROL.test(value)
+      )
         return { ok: false };
       if (value.trim()) checked[key as UtmKey] = value.trim();
     }

@@ -70,9 +70,15 @@ describe("the brokerage's calendar is Ecuador's", () => {
   });
 
   it("is the time-zone database's America/Guayaquil (UTC-5 all year since 1993), hour by hour over five years and at every month's edge", () => {
-    const zone = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Guayaquil', year: 'numeric', month: '2-digit', day: '2-digit' });
+    const zone = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Guayaquil',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     for (let t = Date.parse('2024-01-01T00:00:00Z'); t < Date.parse('2029-01-01T00:00:00Z'); t += 3_600_000) {
-      if (ecuadorDay(t) !== zone.format(t)) expect(`${new Date(t).toISOString()}: ${ecuadorDay(t)}`).toBe(zone.format(t));
+      if (ecuadorDay(t) !== zone.format(t))
+        expect(`${new Date(t).toISOString()}: ${ecuadorDay(t)}`).toBe(zone.format(t));
     }
     for (let m = 0; m < 60; m++) {
       const start = Date.UTC(2024, m, 1, 5);

@@ -4,7 +4,16 @@
  * request (an address, an alert request's field) checked. What is malformed is left out, never an
  * error.
  */
-import { appliedFilters, cleanKeywords, FEATURE_FLAGS, FILTERS, parsePlace, validBbox, type FilterSpec, type SearchFilters } from './filters.ts';
+import {
+  appliedFilters,
+  cleanKeywords,
+  FEATURE_FLAGS,
+  FILTERS,
+  parsePlace,
+  validBbox,
+  type FilterSpec,
+  type SearchFilters,
+} from './filters.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK, RECORD_ID } from './inquiry.ts';
 import { decodePolygon, encodePolygon, validPolygon, type LngLat } from './polygon.ts';
 
@@ -38,7 +47,8 @@ export const FILTER_PARAMS: readonly string[] = FILTERS.flatMap((spec) =>
 export function searchPageQuery(filters: SearchFilters, extra: Record<string, string> = {}): string {
   const q = new URLSearchParams();
   const f = appliedFilters(filters);
-  for (const spec of FILTERS) if (f[spec.key] !== undefined) for (const [k, v] of toParams(spec, f[spec.key])) q.set(k, v);
+  for (const spec of FILTERS)
+    if (f[spec.key] !== undefined) for (const [k, v] of toParams(spec, f[spec.key])) q.set(k, v);
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   return q.toString();
 }
@@ -66,7 +76,13 @@ export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unkn
     }
     case 'number': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-      if (!Number.isFinite(n) || n < 0 || n > (spec.max ?? Number.MAX_SAFE_INTEGER) || (spec.integer && !Number.isInteger(n))) return { problem: 'invalid' };
+      if (
+        !Number.isFinite(n) ||
+        n < 0 ||
+        n > (spec.max ?? Number.MAX_SAFE_INTEGER) ||
+        (spec.integer && !Number.isInteger(n))
+      )
+        return { problem: 'invalid' };
       if (n === 0) return {};
       if (spec.min !== undefined && n < spec.min) return { problem: 'invalid' };
       return { value: n };
@@ -75,7 +91,9 @@ export function checkFilterValue(spec: FilterSpec, raw: unknown): { value?: unkn
       if (
         typeof raw !== 'object' ||
         Array.isArray(raw) ||
-        Object.entries(raw as object).some(([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean')
+        Object.entries(raw as object).some(
+          ([k, v]) => !(FEATURE_FLAGS as readonly string[]).includes(k) || typeof v !== 'boolean',
+        )
       )
         return { problem: 'invalid' };
       return { value: raw };
@@ -110,7 +128,8 @@ export function filtersFromParams(params: URLSearchParams): SearchFilters {
     else {
       raw = params.get(spec.key)?.trim() ?? undefined;
       // a free text too long for its filter is cut to its length (a shared link keeps what it can)
-      if (typeof raw === 'string' && ['text', 'words', 'type', 'placeName'].includes(spec.kind)) raw = raw.slice(0, spec.maxLength ?? 100);
+      if (typeof raw === 'string' && ['text', 'words', 'type', 'placeName'].includes(spec.kind))
+        raw = raw.slice(0, spec.maxLength ?? 100);
     }
     const { value } = checkFilterValue(spec, raw);
     if (value !== undefined) f[spec.key] = value;

@@ -7,7 +7,16 @@
  */
 import { formatArea, formatPrice } from './format.ts';
 import { typeLabel } from './listing.ts';
-import { FEATURE_FLAGS, FILTERS, parsePlace, type AppliedFilters, type FeatureFlag, type FilterKey, type Operation, type SaidFilter } from './filters.ts';
+import {
+  FEATURE_FLAGS,
+  FILTERS,
+  parsePlace,
+  type AppliedFilters,
+  type FeatureFlag,
+  type FilterKey,
+  type Operation,
+  type SaidFilter,
+} from './filters.ts';
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
@@ -82,7 +91,11 @@ export function filterPhrases(
     if (v === undefined || !spec.part || !said) continue;
     const words = (as === 'chip' ? said.chip : undefined) ?? said.say;
     if (spec.kind === 'place' && f.placeName)
-      out.push({ key: spec.key, part: spec.part, text: as === 'chip' ? f.placeName : t('phrases.city', { city: f.placeName }) });
+      out.push({
+        key: spec.key,
+        part: spec.part,
+        text: as === 'chip' ? f.placeName : t('phrases.city', { city: f.placeName }),
+      });
     else if (spec.kind === 'features' && as === 'chip')
       for (const flag of FEATURE_FLAGS.filter((x) => f.features?.[x]))
         out.push({ key: spec.key, flag, part: spec.part, text: t(`search.filters.feature.${flag}`) });

@@ -5,14 +5,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { appliedFilters, controlOptions, filterArgs, FILTER, FILTERS, filtersFromArgs, shownFor, type SearchFilters } from './filters.ts';
+import {
+  appliedFilters,
+  controlOptions,
+  filterArgs,
+  FILTER,
+  FILTERS,
+  filtersFromArgs,
+  shownFor,
+  type SearchFilters,
+} from './filters.ts';
 import { clockOffsetMs, pinClock, setClockOffset } from '../clock.ts';
 import { checkFilterValue, filtersFromParams, searchPageQuery } from './filter-params.ts';
 
 const SEARCH_SQL = readFileSync(new URL('../../supabase/schemas/30_search.sql', import.meta.url), 'utf8');
 const matches = SEARCH_SQL.slice(
   SEARCH_SQL.indexOf('create or replace function internal.listing_conditions'),
-  SEARCH_SQL.indexOf('$conditions$', SEARCH_SQL.indexOf('$conditions$', SEARCH_SQL.indexOf('create or replace function internal.listing_conditions')) + 1),
+  SEARCH_SQL.indexOf(
+    '$conditions$',
+    SEARCH_SQL.indexOf('$conditions$', SEARCH_SQL.indexOf('create or replace function internal.listing_conditions')) +
+      1,
+  ),
 );
 
 const EVERY: SearchFilters = {
@@ -96,9 +109,19 @@ describe('the filter table', () => {
     expect(checkFilterValue(FILTER.operation, 'lease')).toEqual({ problem: 'invalid' });
     expect(checkFilterValue(FILTER.stage, 'pre_sale')).toEqual({ value: 'pre_sale' });
     expect(checkFilterValue(FILTER.stage, 'finished')).toEqual({ problem: 'invalid' });
-    expect(filtersFromParams(new URLSearchParams('operation=project&stage=delivered&stage2=x'))).toEqual({ operation: 'project', stage: 'delivered' });
-    expect(filterArgs({ operation: 'project', deliveryBy: 2027, beds: 2 })).toEqual({ operation: 'project', delivery_by: 2027, beds_min: 2 });
-    expect(filtersFromParams(new URLSearchParams('operation=project&deliveryBy=2027'))).toEqual({ operation: 'project', deliveryBy: 2027 });
+    expect(filtersFromParams(new URLSearchParams('operation=project&stage=delivered&stage2=x'))).toEqual({
+      operation: 'project',
+      stage: 'delivered',
+    });
+    expect(filterArgs({ operation: 'project', deliveryBy: 2027, beds: 2 })).toEqual({
+      operation: 'project',
+      delivery_by: 2027,
+      beds_min: 2,
+    });
+    expect(filtersFromParams(new URLSearchParams('operation=project&deliveryBy=2027'))).toEqual({
+      operation: 'project',
+      deliveryBy: 2027,
+    });
     expect(shownFor('deliveryBy', 'project')).toBe(true);
     expect(shownFor('deliveryBy', undefined)).toBe(false);
     expect(shownFor('pets', 'rent')).toBe(true);

@@ -94,7 +94,8 @@ export type Operation = (typeof OPERATIONS)[number];
 export const KEYWORDS_MAX = 200;
 
 /** A search's words as it keeps them: every run of spaces one space, trimmed, at most KEYWORDS_MAX. */
-export const cleanKeywords = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, KEYWORDS_MAX);
+export const cleanKeywords = (text: string | null | undefined): string =>
+  (text ?? '').replace(/\s+/g, ' ').trim().slice(0, KEYWORDS_MAX);
 
 /** The filters that apply, after docs/product.md §5's ignored values: one list for every call. */
 export type AppliedFilters = SearchFilters;
@@ -173,7 +174,20 @@ export interface FilterControl {
  */
 export interface FilterSpec {
   key: FilterKey;
-  kind: 'operation' | 'type' | 'text' | 'place' | 'placeName' | 'id' | 'number' | 'features' | 'words' | 'bbox' | 'polygon' | 'flag' | 'choice';
+  kind:
+    | 'operation'
+    | 'type'
+    | 'text'
+    | 'place'
+    | 'placeName'
+    | 'id'
+    | 'number'
+    | 'features'
+    | 'words'
+    | 'bbox'
+    | 'polygon'
+    | 'flag'
+    | 'choice';
   /** a choice's values */
   choices?: readonly string[];
   /** its argument; the map's box is four (area_west ...) */
@@ -259,7 +273,9 @@ export const CHOICE_FILTERS = FILTERS.filter((f) => f.kind === 'choice').map((f)
 
 /** The yes-or-no filters, a checkbox each behind "More filters", in the table's order. */
 export type FlagFilter = 'storage' | 'furnished' | 'pets' | 'openHouse';
-export const FLAG_FILTERS = FILTERS.filter((f) => f.kind === 'flag' && f.control?.in === 'more').map((f) => f.key) as FlagFilter[];
+export const FLAG_FILTERS = FILTERS.filter((f) => f.kind === 'flag' && f.control?.in === 'more').map(
+  (f) => f.key,
+) as FlagFilter[];
 
 /** Whether a filter's control shows, and the filter applies, for the search's operation (pets: rentals only; the delivery: new developments). */
 export const shownFor = (key: FilterKey, operation: Operation | undefined): boolean => {
@@ -268,7 +284,10 @@ export const shownFor = (key: FilterKey, operation: Operation | undefined): bool
 };
 
 /** A control's choices for the search's operation (a rent's prices are a month's; years from this one). */
-export const controlOptions = (control: FilterControl | undefined, operation: Operation | undefined): readonly number[] =>
+export const controlOptions = (
+  control: FilterControl | undefined,
+  operation: Operation | undefined,
+): readonly number[] =>
   control?.years
     ? Array.from({ length: control.years }, (_, i) => nowDate().getUTCFullYear() + i)
     : ((operation === 'rent' ? control?.rentOptions : undefined) ?? control?.options ?? []);
@@ -298,7 +317,12 @@ function applied(spec: FilterSpec, value: unknown, all: SearchFilters): unknown 
       return v && parsePlace(all.place) ? v : undefined;
     }
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) && value > 0 && (spec.any === undefined || value < spec.any) ? value : undefined;
+      return typeof value === 'number' &&
+        Number.isFinite(value) &&
+        value > 0 &&
+        (spec.any === undefined || value < spec.any)
+        ? value
+        : undefined;
     case 'features': {
       const flags = FEATURE_FLAGS.filter((flag) => (value as SearchFilters['features'])?.[flag] === true);
       return flags.length ? Object.fromEntries(flags.map((flag) => [flag, true])) : undefined;
@@ -348,7 +372,8 @@ export function filtersFromArgs(args: FilterArgs): AppliedFilters {
     } else if (spec.kind === 'bbox') {
       const box = validBbox([args.area_west, args.area_south, args.area_east, args.area_north]);
       if (box) f.bbox = box;
-    } else if (spec.arg && args[spec.arg] !== undefined && args[spec.arg] !== null && args[spec.arg] !== '') f[spec.key] = args[spec.arg];
+    } else if (spec.arg && args[spec.arg] !== undefined && args[spec.arg] !== null && args[spec.arg] !== '')
+      f[spec.key] = args[spec.arg];
   }
   return appliedFilters(f as SearchFilters);
 }
@@ -359,9 +384,11 @@ export function filtersFromArgs(args: FilterArgs): AppliedFilters {
  * request body.
  */
 export function validBbox(value: unknown): [number, number, number, number] | undefined {
-  if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number' && Number.isFinite(n)))
+    return undefined;
   const [w, s, e, n] = value as [number, number, number, number];
-  if (w >= e || s >= n || Math.abs(s) > 90 || Math.abs(n) > 90 || Math.abs(w) > 180 || Math.abs(e) > 180) return undefined;
+  if (w >= e || s >= n || Math.abs(s) > 90 || Math.abs(n) > 90 || Math.abs(w) > 180 || Math.abs(e) > 180)
+    return undefined;
   return [w, s, e, n];
 }
 

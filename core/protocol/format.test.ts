@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatArea, formatNumber, formatPrice, formatPricePill, initials, normalisePhone, priceValue } from './format.ts';
+import {
+  formatAmount,
+  formatArea,
+  formatNumber,
+  formatPrice,
+  formatPricePill,
+  initials,
+  normalisePhone,
+  priceValue,
+} from './format.ts';
 
 describe('formatting', () => {
   it('shows dollars with en-US separators, stripping non-digits from text prices', () => {
@@ -24,12 +33,14 @@ describe('formatting', () => {
 
   it('writes numbers exactly as Intl.NumberFormat en-US does, without loading it', () => {
     const cases = [
-      0, 1, 7, 12, 999, 1000, 1001, 12345, 999999, 1000000, 1234567.89, 92.5, 92.45, 92.55, 0.05, 0.04, 1.25, 2.675, 1e15, 123456789012, -1, -1234.5, -0.04, -0,
-      0.5, 1.5, 2.5, 1e20, 4.35, 10.05,
+      0, 1, 7, 12, 999, 1000, 1001, 12345, 999999, 1000000, 1234567.89, 92.5, 92.45, 92.55, 0.05, 0.04, 1.25, 2.675,
+      1e15, 123456789012, -1, -1234.5, -0.04, -0, 0.5, 1.5, 2.5, 1e20, 4.35, 10.05,
     ];
     for (const n of cases) {
       for (const decimals of [0, 1])
-        expect(formatNumber(n, decimals), `${n} with ${decimals}`).toBe(new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(n));
+        expect(formatNumber(n, decimals), `${n} with ${decimals}`).toBe(
+          new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(n),
+        );
     }
     for (let i = 0; i < 2000; i++) {
       const n = Math.round(Math.random() * 10 ** (1 + (i % 9)) * 100) / 100;
@@ -62,12 +73,12 @@ describe('formatting', () => {
 
 describe('formatAmount', () => {
   it('says the cents when there are any, two of them, and none when there are not', () => {
-    expect([formatAmount(1168), formatAmount(4071.48), formatAmount(4071.4), formatAmount(587.44), formatAmount(1234567.05)]).toEqual([
-      '$1,168',
-      '$4,071.48',
-      '$4,071.40',
-      '$587.44',
-      '$1,234,567.05',
-    ]);
+    expect([
+      formatAmount(1168),
+      formatAmount(4071.48),
+      formatAmount(4071.4),
+      formatAmount(587.44),
+      formatAmount(1234567.05),
+    ]).toEqual(['$1,168', '$4,071.48', '$4,071.40', '$587.44', '$1,234,567.05']);
   });
 });

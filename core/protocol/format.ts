@@ -10,7 +10,8 @@
  * 12 ms of main thread on a phone before the first card can show.
  */
 export function formatNumber(value: number, decimals = 0): string {
-  if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(value);
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e21)
+    return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(value);
   // rounded half away from zero on the number's shortest decimal text, as Intl does (92.55 -> 92.6)
   const shortest = String(Math.abs(value));
   const [whole = '0', fraction = ''] = (shortest.includes('e') ? Math.abs(value).toFixed(20) : shortest).split('.');
@@ -45,7 +46,8 @@ export function formatAmount(value: number): string {
 /** Map pills: "$950", "$85.5K", "$250K", "$1.3M", "$12.5M", "$150M" (one decimal below 100). */
 export function formatPricePill(value: unknown): string {
   const n = priceValue(value);
-  const short = (v: number, unit: string) => `$${v < 100 ? String(Math.round(v * 10) / 10) : String(Math.round(v))}${unit}`;
+  const short = (v: number, unit: string) =>
+    `$${v < 100 ? String(Math.round(v * 10) / 10) : String(Math.round(v))}${unit}`;
   if (n >= 1_000_000) return short(n / 1_000_000, 'M');
   if (n >= 1_000) return short(n / 1_000, 'K');
   return `$${Math.round(n)}`;

@@ -118,7 +118,9 @@ export function visitCalendar(e: VisitEvent): string {
     ...(e.url ? [`URL:${e.url}`] : []),
     ...(e.organizer ? [`ORGANIZER;CN=${paramValue(e.organizer.name)}:${mailto(e.organizer)}`] : []),
     ...(e.attendee
-      ? [`ATTENDEE;CN=${paramValue(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${cancelled ? 'DECLINED' : 'ACCEPTED'}:${mailto(e.attendee)}`]
+      ? [
+          `ATTENDEE;CN=${paramValue(e.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${cancelled ? 'DECLINED' : 'ACCEPTED'}:${mailto(e.attendee)}`,
+        ]
       : []),
     `STATUS:${cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',

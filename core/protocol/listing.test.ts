@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { directionsUrl, ENGLISH_DEFAULTS, fallbackPosition, mapListing, normaliseImages, placeholderIndex, roomTexts, typeLabel } from './listing.ts';
+import {
+  directionsUrl,
+  ENGLISH_DEFAULTS,
+  fallbackPosition,
+  mapListing,
+  normaliseImages,
+  placeholderIndex,
+  roomTexts,
+  typeLabel,
+} from './listing.ts';
 import en from '../locales/en.json' with { type: 'json' };
 import { translatorFor } from '../translate.ts';
 
@@ -40,8 +49,27 @@ describe('listing mapping (docs/product.md §3)', () => {
   });
 
   it('reads numbers and numeric strings', () => {
-    const p = mapListing({ id: '12', price: '$ 145.000', bedrooms: '3', bathrooms: 2.5, square_feet: '92', geo_lat: ' -0.1762 ', geo_lon: '-78.4801' }, API);
-    expect(p).toMatchObject({ price: 145000, bedrooms: 3, bathrooms: 2.5, area: 92, lat: -0.1762, lng: -78.4801, approximate: false });
+    const p = mapListing(
+      {
+        id: '12',
+        price: '$ 145.000',
+        bedrooms: '3',
+        bathrooms: 2.5,
+        square_feet: '92',
+        geo_lat: ' -0.1762 ',
+        geo_lon: '-78.4801',
+      },
+      API,
+    );
+    expect(p).toMatchObject({
+      price: 145000,
+      bedrooms: 3,
+      bathrooms: 2.5,
+      area: 92,
+      lat: -0.1762,
+      lng: -78.4801,
+      approximate: false,
+    });
   });
 
   it('places listings without usable coordinates near their city, else near Quito, marked approximate', () => {
@@ -72,11 +100,23 @@ describe('listing mapping (docs/product.md §3)', () => {
     const onlyMail = mapListing({ id: 1, city: 'Loja', agent_email: 'a@b.ec' }, API).agent;
     expect(onlyMail).toMatchObject({ name: 'Real Estate Agent', email: 'a@b.ec', phone: '', location: 'Loja' });
     const full = mapListing(
-      { id: 1, state: 'Pichincha', agent_first_name: 'Ana ', agent_last_name: ' Vera', agent_phone: '099', agent_picture: ' /media/agents/agent-01.svg ' },
+      {
+        id: 1,
+        state: 'Pichincha',
+        agent_first_name: 'Ana ',
+        agent_last_name: ' Vera',
+        agent_phone: '099',
+        agent_picture: ' /media/agents/agent-01.svg ',
+      },
       API,
       ENGLISH_DEFAULTS,
     ).agent;
-    expect(full).toMatchObject({ name: 'Ana Vera', phone: '099', location: 'Pichincha', photo: 'https://api.example/media/agents/agent-01.svg' });
+    expect(full).toMatchObject({
+      name: 'Ana Vera',
+      phone: '099',
+      location: 'Pichincha',
+      photo: 'https://api.example/media/agents/agent-01.svg',
+    });
   });
 
   it('labels property types: the known ones, others title-cased with spaces', () => {
@@ -92,14 +132,14 @@ describe('listing mapping (docs/product.md §3)', () => {
 
   it('normalises images: every shape, front cover first, unsafe URLs dropped', () => {
     expect(normaliseImages(['/a.svg', '/b.svg'], API)).toEqual([`${API}/a.svg`, `${API}/b.svg`]);
-    expect(normaliseImages([{ url: '/a.svg' }, { src: '/b.svg' }, { url: '/c.svg', is_front_cover: true }], API)).toEqual([
-      `${API}/c.svg`,
-      `${API}/a.svg`,
-      `${API}/b.svg`,
-    ]);
+    expect(
+      normaliseImages([{ url: '/a.svg' }, { src: '/b.svg' }, { url: '/c.svg', is_front_cover: true }], API),
+    ).toEqual([`${API}/c.svg`, `${API}/a.svg`, `${API}/b.svg`]);
     expect(normaliseImages({ url: 'https://cdn.example/x.jpg' }, API)).toEqual(['https://cdn.example/x.jpg']);
     expect(normaliseImages('/one.svg', API)).toEqual([`${API}/one.svg`]);
-    expect(normaliseImages(['javascript:alert(1)', 'data:image/png;base64,xx', '/ok.svg', '/ok.svg', 42, null], API)).toEqual([`${API}/ok.svg`]);
+    expect(
+      normaliseImages(['javascript:alert(1)', 'data:image/png;base64,xx', '/ok.svg', '/ok.svg', 42, null], API),
+    ).toEqual([`${API}/ok.svg`]);
     expect(normaliseImages(null, API)).toEqual([]);
     expect(mapListing({ id: 1, image: '/single.svg' }, API).images).toEqual([`${API}/single.svg`]);
   });
@@ -116,7 +156,13 @@ describe('listing mapping (docs/product.md §3)', () => {
 });
 
 describe('directions to a listing (docs/product.md §2, Location)', () => {
-  const base = { lat: -0.180653, lng: -78.467838, address: 'Av. Amazonas N34-12 & Av. República', city: 'Quito', state: 'Pichincha' };
+  const base = {
+    lat: -0.180653,
+    lng: -78.467838,
+    address: 'Av. Amazonas N34-12 & Av. República',
+    city: 'Quito',
+    state: 'Pichincha',
+  };
   it('sends an exact position as coordinates', () => {
     const url = new URL(directionsUrl({ ...base, approximate: false }));
     expect(url.origin + url.pathname).toBe('https://www.google.com/maps/dir/');

@@ -104,7 +104,8 @@ export interface ListingFactsData {
   pets: boolean | null;
 }
 
-const orNull = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
+const orNull = (v: unknown): number | null =>
+  v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v);
 const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 
 /** A cut at most this many days old is news: "Price reduced" on cards, pins and popups. */
@@ -113,7 +114,10 @@ export const PRICE_CUT_DAYS = 30;
 const DAY = 86_400_000;
 
 /** The listing's price cut, when it is recent enough to announce (and the price did go down). */
-export function recentPriceCut(p: Pick<Property, 'priceCut' | 'price'>, now = clockNow()): { at: string; by: number } | null {
+export function recentPriceCut(
+  p: Pick<Property, 'priceCut' | 'price'>,
+  now = clockNow(),
+): { at: string; by: number } | null {
   const cut = p.priceCut;
   if (!cut || !(cut.before > p.price) || p.price <= 0) return null;
   const at = Date.parse(cut.at);
@@ -134,7 +138,9 @@ export function daysOnMarket(p: Pick<Property, 'listedAt'>, now = clockNow()): n
  * the street rather than guiding the visitor to a made-up point.
  */
 export function directionsUrl(p: Pick<Property, 'lat' | 'lng' | 'approximate' | 'address' | 'city' | 'state'>): string {
-  const destination = p.approximate ? [p.address, p.city, p.state, 'Ecuador'].filter(Boolean).join(', ') : `${p.lat.toFixed(6)},${p.lng.toFixed(6)}`;
+  const destination = p.approximate
+    ? [p.address, p.city, p.state, 'Ecuador'].filter(Boolean).join(', ')
+    : `${p.lat.toFixed(6)},${p.lng.toFixed(6)}`;
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(destination)}`;
 }
 
@@ -147,7 +153,10 @@ export interface MappingDefaults {
 export const ENGLISH_DEFAULTS: MappingDefaults = { title: 'Property Listing', agentName: 'Real Estate Agent' };
 
 /** The defaults in the page's language (listing.defaultTitle, listing.defaultAgent): every element and page maps rows with them. */
-export const listingDefaults = (t: (key: string) => string): MappingDefaults => ({ title: t('listing.defaultTitle'), agentName: t('listing.defaultAgent') });
+export const listingDefaults = (t: (key: string) => string): MappingDefaults => ({
+  title: t('listing.defaultTitle'),
+  agentName: t('listing.defaultAgent'),
+});
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
 
@@ -205,7 +214,11 @@ export function listingPosition(row: Record<string, unknown>): { lat: number; ln
   return { lat: fLat, lng: fLng, approximate: true };
 }
 
-export function mapListing(row: Record<string, unknown>, apiBase: string, defaults: MappingDefaults = ENGLISH_DEFAULTS): Property {
+export function mapListing(
+  row: Record<string, unknown>,
+  apiBase: string,
+  defaults: MappingDefaults = ENGLISH_DEFAULTS,
+): Property {
   const id = text(row.id);
   const city = text(row.city);
   const state = text(row.state);
@@ -246,7 +259,10 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
     approximate,
     createdAt: text(row.created_at),
     listedAt: text(row.listed_at),
-    priceCut: text(row.price_cut_at) && priceValue(row.price_before_cut) > 0 ? { at: text(row.price_cut_at), before: priceValue(row.price_before_cut) } : null,
+    priceCut:
+      text(row.price_cut_at) && priceValue(row.price_before_cut) > 0
+        ? { at: text(row.price_cut_at), before: priceValue(row.price_before_cut) }
+        : null,
     agent,
     lot: count(row.lot_size),
     marketPlace: text(row.city_slug) ? [text(row.city_slug), text(row.sector_slug)].filter(Boolean).join('/') : '',
@@ -260,7 +276,9 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
       pets: flag(row.pets_allowed),
     },
     operation: row.operation === 'rent' || row.operation === 'project' ? row.operation : 'sale',
-    ...(row.operation === 'project' && typeof (row.project as ListingProject | null)?.slug === 'string' ? { project: row.project as ListingProject } : {}),
+    ...(row.operation === 'project' && typeof (row.project as ListingProject | null)?.slug === 'string'
+      ? { project: row.project as ListingProject }
+      : {}),
     // internal.unit_of's object, or null
     ...(row.unit_of ? { unitOf: row.unit_of as ListingUnitOf } : {}),
   };
@@ -270,7 +288,11 @@ export function mapListing(row: Record<string, unknown>, apiBase: string, defaul
  * A listing's price as cards, pages and mails say it, a rent's a month ("$850/month",
  * listing.perMonth); `format` formatPricePill for a map's pin ("$250K", "$850/month").
  */
-export function listingPrice(p: { price: number; operation?: string }, t: Translate, format: (price: number) => string = formatPrice): string {
+export function listingPrice(
+  p: { price: number; operation?: string },
+  t: Translate,
+  format: (price: number) => string = formatPrice,
+): string {
   return p.operation === 'rent' || p.operation === 'project'
     ? t(p.operation === 'rent' ? 'listing.perMonth' : 'listing.from', { price: format(p.price) })
     : format(p.price);
@@ -280,7 +302,16 @@ export function listingPrice(p: { price: number; operation?: string }, t: Transl
 export const monthUnit = (t: Translate): string => t('listing.perMonth', { price: '' }).trim();
 
 /** Our property types, the one list (the import maps a feed's to these; the seed makes these; labels listing.types.*). */
-export const KNOWN_TYPES = ['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building', 'suite', 'quinta'] as const;
+export const KNOWN_TYPES = [
+  'house',
+  'apartment',
+  'land',
+  'office',
+  'business_premises',
+  'commercial_building',
+  'suite',
+  'quinta',
+] as const;
 export type KnownType = (typeof KNOWN_TYPES)[number];
 export const isKnownType = (value: unknown): value is KnownType => (KNOWN_TYPES as readonly unknown[]).includes(value);
 
@@ -309,7 +340,10 @@ export function placeholderIndex(id: string): number {
  * A listing's rooms as they are said beside its price (a card, its page's description, an alert's
  * mail): those it has, so a lot or a shop says no "0 beds".
  */
-export function roomTexts(p: { bedrooms: number; bathrooms: number }, t: Translate): Array<{ room: 'beds' | 'baths'; text: string }> {
+export function roomTexts(
+  p: { bedrooms: number; bathrooms: number },
+  t: Translate,
+): Array<{ room: 'beds' | 'baths'; text: string }> {
   return (['beds', 'baths'] as const).flatMap((room) => {
     const n = room === 'beds' ? p.bedrooms : p.bathrooms;
     return n > 0 ? [{ room, text: t(`listing.${room}`, { count: n, formatted: formatCount(n) }) }] : [];

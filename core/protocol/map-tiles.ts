@@ -17,7 +17,8 @@ export interface MapTiles {
 export type CreditPart = string | { text: string; href: string };
 
 /** The template with its placeholders filled as OpenLayers fills them ({z} {x} {y} {-y}, and {a-c} or {1-4} for hosts). */
-const filled = (template: string) => template.replace(/\{[a-z0-9]-[a-z0-9]\}/gi, () => 'a').replace(/\{(?:z|x|-?y)\}/g, () => '0');
+const filled = (template: string) =>
+  template.replace(/\{[a-z0-9]-[a-z0-9]\}/gi, () => 'a').replace(/\{(?:z|x|-?y)\}/g, () => '0');
 
 /**
  * Why a tile URL template cannot be a deployment's (undefined: it can): https, with {z}, {x} and
@@ -26,7 +27,8 @@ const filled = (template: string) => template.replace(/\{[a-z0-9]-[a-z0-9]\}/gi,
  */
 export function tilesUrlProblem(template: string): string | undefined {
   const example = 'such as https://tiles.example.com/{z}/{x}/{y}.png?key=...';
-  if (!template.includes('{z}') || !template.includes('{x}') || !/\{-?y\}/.test(template)) return `must be a URL template with {z}, {x} and {y} (${example})`;
+  if (!template.includes('{z}') || !template.includes('{x}') || !/\{-?y\}/.test(template))
+    return `must be a URL template with {z}, {x} and {y} (${example})`;
   const sample = filled(template);
   let url: URL;
   try {
@@ -36,7 +38,8 @@ export function tilesUrlProblem(template: string): string | undefined {
   }
   if (url.protocol !== 'https:') return `must be an https URL template (${example}): the pages are served over https`;
   const unknown = sample.match(/\{[^}]*\}/g);
-  if (unknown) return `has placeholders OpenLayers does not fill: ${unknown.join(', ')} (write {a-c} for Leaflet's {s}, and the key itself for {apikey})`;
+  if (unknown)
+    return `has placeholders OpenLayers does not fill: ${unknown.join(', ')} (write {a-c} for Leaflet's {s}, and the key itself for {apikey})`;
   return undefined;
 }
 

@@ -105,7 +105,15 @@ export function formatMonth(month: string, lang: string, style: 'long' | 'short'
   // a formatter is costly to make (a report writes a few hundred months): one per language and style
   const key = `${lang === 'es' ? 'es' : 'en'}|${style}`;
   let format = monthFormats.get(key);
-  if (!format) monthFormats.set(key, (format = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: style, year: 'numeric', timeZone: 'UTC' })));
+  if (!format)
+    monthFormats.set(
+      key,
+      (format = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
+        month: style,
+        year: 'numeric',
+        timeZone: 'UTC',
+      })),
+    );
   return format.format(new Date(Date.UTC(y, m - 1, 15)));
 }
 const monthFormats = new Map<string, Intl.DateTimeFormat>();
@@ -122,7 +130,8 @@ export function typeGroupOf(propertyType: string): Exclude<TypeGroup, 'all'> | n
   // a suite is a small flat, a quinta a house on its land (docs/market.md)
   if (propertyType === 'suite') return 'apartment';
   if (propertyType === 'quinta') return 'house';
-  if (propertyType === 'office' || propertyType === 'business_premises' || propertyType === 'commercial_building') return 'commercial';
+  if (propertyType === 'office' || propertyType === 'business_premises' || propertyType === 'commercial_building')
+    return 'commercial';
   return null;
 }
 

@@ -6,7 +6,15 @@ import type { Translate } from '../translate.ts';
 import { formatNumber } from './format.ts';
 
 /** The kinds of place, in the order a page lists them when two are as near; the schema's check holds the same list. */
-export const NEARBY_KINDS = ['school', 'university', 'hospital', 'shopping', 'supermarket', 'park', 'transport'] as const;
+export const NEARBY_KINDS = [
+  'school',
+  'university',
+  'hospital',
+  'shopping',
+  'supermarket',
+  'park',
+  'transport',
+] as const;
 export type NearbyKind = (typeof NEARBY_KINDS)[number];
 
 export interface NearbyPlace {
@@ -22,7 +30,9 @@ export function parseNearby(rows: readonly Record<string, unknown>[]): NearbyPla
     const kind = NEARBY_KINDS.find((k) => k === r.kind);
     const name = typeof r.name === 'string' ? r.name.trim() : '';
     const distance = Number(r.distance_m);
-    return kind && name && r.distance_m !== null && Number.isFinite(distance) && distance >= 0 ? [{ kind, name, distance }] : [];
+    return kind && name && r.distance_m !== null && Number.isFinite(distance) && distance >= 0
+      ? [{ kind, name, distance }]
+      : [];
   });
 }
 

@@ -24,7 +24,8 @@ export function parseOpenHouseRows(rows: unknown): OpenHouse[] {
     const [time] = parseOpenHouses([{ start: r?.starts_at, end: r?.ends_at }]);
     const id = String(r?.id ?? '');
     if (!time || !/^\d{1,15}$/.test(id)) continue;
-    const live = typeof r.livestream_url === 'string' && /^https:\/\/[^\s"<>]+$/.test(r.livestream_url) ? r.livestream_url : '';
+    const live =
+      typeof r.livestream_url === 'string' && /^https:\/\/[^\s"<>]+$/.test(r.livestream_url) ? r.livestream_url : '';
     out.push({
       ...time,
       id,
@@ -59,7 +60,9 @@ export function openHouseJsonLd(p: Property, o: OpenHouse, name: string, url: st
     startDate: o.start,
     endDate: o.end,
     eventStatus: 'https://schema.org/EventScheduled',
-    eventAttendanceMode: o.livestream ? 'https://schema.org/MixedEventAttendanceMode' : 'https://schema.org/OfflineEventAttendanceMode',
+    eventAttendanceMode: o.livestream
+      ? 'https://schema.org/MixedEventAttendanceMode'
+      : 'https://schema.org/OfflineEventAttendanceMode',
     location: o.livestream
       ? [
           { '@type': 'Place', name: p.title, address },

@@ -7,7 +7,12 @@ const at = (iso: string) => new Date(`${iso}T12:00:00Z`);
 describe('a unit bought off the plan (docs/projects.md "The payment plan")', () => {
   it('signed in December 2026, delivered in June 2028: the reservation now, 17 cuotas from January 2027 to May 2028, the balance at delivery', () => {
     expect(cuotaMonths(at('2026-12-01'), at('2028-06-01'))).toBe(17);
-    const plan = paymentPlan(120_000, { reservation: 2_000, entradaPct: 30, years: 20, annualRatePct: 0 }, at('2026-12-01'), at('2028-06-01'));
+    const plan = paymentPlan(
+      120_000,
+      { reservation: 2_000, entradaPct: 30, years: 20, annualRatePct: 0 },
+      at('2026-12-01'),
+      at('2028-06-01'),
+    );
     expect(plan).toEqual({
       price: 120_000,
       reservation: 2_000,
@@ -26,7 +31,12 @@ describe('a unit bought off the plan (docs/projects.md "The payment plan")', () 
   });
 
   it("the cuotas' cents go to the last one: 28,500 in 7 cuotas is six of 4,071.42 and one of 4,071.48", () => {
-    const plan = paymentPlan(100_000, { reservation: 1_500, entradaPct: 30, years: 25, annualRatePct: 9 }, at('2026-12-15'), at('2027-08-01'));
+    const plan = paymentPlan(
+      100_000,
+      { reservation: 1_500, entradaPct: 30, years: 25, annualRatePct: 9 },
+      at('2026-12-15'),
+      at('2027-08-01'),
+    );
     expect(plan?.cuotas).toBe(7);
     expect(plan?.cuota).toBe(4_071.42);
     expect(plan?.lastCuota).toBe(4_071.48);
@@ -37,13 +47,23 @@ describe('a unit bought off the plan (docs/projects.md "The payment plan")', () 
   });
 
   it('at 9.5% over 20 years, the balance of 84,000 is 782.99 a month', () => {
-    const plan = paymentPlan(120_000, { reservation: 2_000, entradaPct: 30, years: 20, annualRatePct: 9.5 }, at('2026-12-01'), at('2028-06-01'));
+    const plan = paymentPlan(
+      120_000,
+      { reservation: 2_000, entradaPct: 30, years: 20, annualRatePct: 9.5 },
+      at('2026-12-01'),
+      at('2028-06-01'),
+    );
     expect(plan?.mortgage?.monthly).toBe(782.99);
   });
 
   it('delivered, or delivered next month: no cuotas, the whole entrada on signing', () => {
     for (const delivery of [null, at('2027-01-10'), at('2026-12-20'), at('2025-03-01')]) {
-      const plan = paymentPlan(98_000, { reservation: 1_000, entradaPct: 35, years: 20, annualRatePct: 9 }, at('2026-12-01'), delivery);
+      const plan = paymentPlan(
+        98_000,
+        { reservation: 1_000, entradaPct: 35, years: 20, annualRatePct: 9 },
+        at('2026-12-01'),
+        delivery,
+      );
       expect(plan?.cuotas, String(delivery)).toBe(0);
       // 35% of 98,000
       expect(plan?.onSigning, String(delivery)).toBe(34_300);

@@ -45,7 +45,8 @@ const cents = (value: number) => Math.round((value + Number.EPSILON * Math.max(1
 
 /** The months whose cuota falls between signing (`from`) and delivery: each month after signing's, up to the one before delivery's. */
 export function cuotaMonths(from: Date, delivery: Date): number {
-  const months = delivery.getUTCFullYear() * 12 + delivery.getUTCMonth() - (from.getUTCFullYear() * 12 + from.getUTCMonth());
+  const months =
+    delivery.getUTCFullYear() * 12 + delivery.getUTCMonth() - (from.getUTCFullYear() * 12 + from.getUTCMonth());
   return Math.max(0, months - 1);
 }
 
@@ -57,7 +58,12 @@ export function cuotaMonths(from: Date, delivery: Date): number {
 export function paymentPlan(price: number, terms: PlanTerms, from: Date, delivery: Date | null): PaymentPlan | null {
   if (!Number.isFinite(price) || price <= 0) return null;
   const { entradaPct, reservation } = terms;
-  if (!Number.isFinite(entradaPct) || entradaPct < PLAN_LIMITS.entradaPct.min || entradaPct > PLAN_LIMITS.entradaPct.max) return null;
+  if (
+    !Number.isFinite(entradaPct) ||
+    entradaPct < PLAN_LIMITS.entradaPct.min ||
+    entradaPct > PLAN_LIMITS.entradaPct.max
+  )
+    return null;
   if (!Number.isFinite(reservation) || reservation < 0) return null;
   const entrada = cents((price * entradaPct) / 100);
   if (reservation > entrada) return null;

@@ -3,7 +3,9 @@ import { invalidTerms, monthlyPayment, parseTerm } from './payment.ts';
 
 // computed apart, with Python's decimal module at 50 digits: loan = price x (1 - down), payment =
 // loan x r / (1 - (1 + r)^-n) with r = rate / 1200 and n = years x 12, each rounded half up to the cent
-const CASES: Array<[price: number, down: number, rate: number, years: number, loan: number, monthly: number, interest: number]> = [
+const CASES: Array<
+  [price: number, down: number, rate: number, years: number, loan: number, monthly: number, interest: number]
+> = [
   [150_000, 0, 9.5, 20, 150_000, 1398.2, 185_568],
   [250_000, 30, 8.69, 25, 175_000, 1431.62, 254_486],
   [100_000, 0, 0, 10, 100_000, 833.33, 0],
@@ -32,7 +34,11 @@ describe('monthly payment', () => {
     expect(invalidTerms({ ...terms, years: 0 })).toEqual(['years']);
     expect(invalidTerms({ ...terms, years: 12.5 })).toEqual(['years']);
     expect(invalidTerms({ ...terms, annualRatePct: 31 })).toEqual(['annualRatePct']);
-    expect(invalidTerms({ downPaymentPct: Number.NaN, years: 41, annualRatePct: Number.NaN })).toEqual(['downPaymentPct', 'years', 'annualRatePct']);
+    expect(invalidTerms({ downPaymentPct: Number.NaN, years: 41, annualRatePct: Number.NaN })).toEqual([
+      'downPaymentPct',
+      'years',
+      'annualRatePct',
+    ]);
     expect(monthlyPayment(200_000, { ...terms, years: 41 })).toBeNull();
     expect(invalidTerms(terms)).toEqual([]);
   });

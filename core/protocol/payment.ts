@@ -33,7 +33,13 @@ const cents = (value: number) => Math.round((value + Number.EPSILON * Math.max(1
 /** Whether a term's value is within its range (the years whole). */
 export function validTerm(key: keyof PaymentTerms, value: number): boolean {
   const { min, max } = PAYMENT_LIMITS[key];
-  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max && (key !== 'years' || Number.isInteger(value));
+  return (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= min &&
+    value <= max &&
+    (key !== 'years' || Number.isInteger(value))
+  );
 }
 
 /** The terms out of their ranges (or not numbers). */
@@ -54,5 +60,10 @@ export function monthlyPayment(price: number, terms: PaymentTerms): Payment | nu
   const months = terms.years * 12;
   const rate = terms.annualRatePct / 1200;
   const monthly = cents(rate === 0 ? loan / months : (loan * rate) / (1 - (1 + rate) ** -months));
-  return { downPayment: cents(price - loan), loan, monthly, totalInterest: Math.max(0, cents(monthly * months - loan)) };
+  return {
+    downPayment: cents(price - loan),
+    loan,
+    monthly,
+    totalInterest: Math.max(0, cents(monthly * months - loan)),
+  };
 }

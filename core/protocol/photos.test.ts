@@ -24,12 +24,17 @@ describe('re-hosted photos (core/protocol/photos.ts)', () => {
     const base = `https://abc.supabase.co/storage/v1/object/public/media/photos/${hash}`;
     const s = photoSources(`${base}/1024.jpg`);
     expect(s?.src).toBe(`${base}/1024.jpg`);
-    expect(s?.sources[1]).toEqual({ type: 'image/webp', srcset: [320, 640, 1024, 1600].map((w) => `${base}/${w}.webp ${w}w`).join(', ') });
+    expect(s?.sources[1]).toEqual({
+      type: 'image/webp',
+      srcset: [320, 640, 1024, 1600].map((w) => `${base}/${w}.webp ${w}w`).join(', '),
+    });
   });
   it('caps the density at 2 photo pixels a CSS pixel: sizes scaled on screens above 2, left alone at 2 and under', () => {
     expect(cappedSizes(PHOTO_SIZES.card, 1)).toBe(PHOTO_SIZES.card);
     expect(cappedSizes(PHOTO_SIZES.card, 2)).toBe(PHOTO_SIZES.card);
-    expect(cappedSizes(PHOTO_SIZES.card, 3)).toBe('(min-width: 1024px) calc(400px * 0.667), (min-width: 640px) calc(50vw * 0.667), calc(100vw * 0.667)');
+    expect(cappedSizes(PHOTO_SIZES.card, 3)).toBe(
+      '(min-width: 1024px) calc(400px * 0.667), (min-width: 640px) calc(50vw * 0.667), calc(100vw * 0.667)',
+    );
     expect(cappedSizes('100vw', 2.625)).toBe('calc(100vw * 0.762)');
   });
 });

@@ -51,7 +51,11 @@ export const PHOTO_DEFAULT_WIDTH = 1024;
 const PATTERN = new RegExp(`^(.*/photos/)([0-9a-f]{32})/(${PHOTO_WIDTHS.join('|')})\\.(avif|webp|jpg)$`);
 
 /** The photo's path from its hash. */
-export function photoPath(hash: string, width: number = PHOTO_DEFAULT_WIDTH, ext: 'avif' | 'webp' | 'jpg' = 'jpg'): string {
+export function photoPath(
+  hash: string,
+  width: number = PHOTO_DEFAULT_WIDTH,
+  ext: 'avif' | 'webp' | 'jpg' = 'jpg',
+): string {
   return `/media/photos/${hash}/${width}.${ext}`;
 }
 

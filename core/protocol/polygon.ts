@@ -37,7 +37,8 @@ export function validPolygon(value: unknown): LngLat[] | undefined {
   if (!Array.isArray(value) || value.length > POLYGON_POINTS.max + 1) return undefined;
   const points: LngLat[] = [];
   for (const p of value) {
-    if (!Array.isArray(p) || p.length !== 2 || !p.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+    if (!Array.isArray(p) || p.length !== 2 || !p.every((n) => typeof n === 'number' && Number.isFinite(n)))
+      return undefined;
     const [lng, lat] = p as [number, number];
     if (Math.abs(lng) > 180 || Math.abs(lat) > 90) return undefined;
     const point: LngLat = [round(lng), round(lat)];

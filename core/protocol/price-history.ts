@@ -23,7 +23,13 @@ export function parsePriceHistory(rows: unknown): PriceEvent[] {
   if (!Array.isArray(rows)) return [];
   const out: PriceEvent[] = [];
   for (const row of rows as Array<Record<string, unknown>>) {
-    if (!row || typeof row !== 'object' || !KINDS.includes(String(row.event)) || !Number.isFinite(Date.parse(String(row.at)))) continue;
+    if (
+      !row ||
+      typeof row !== 'object' ||
+      !KINDS.includes(String(row.event)) ||
+      !Number.isFinite(Date.parse(String(row.at)))
+    )
+      continue;
     const change = row.change === null || row.change === undefined ? null : Number(row.change);
     out.push({
       at: String(row.at),
@@ -48,7 +54,12 @@ const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
 export function formatEventDate(at: string, lang: Lang): string {
   let format = dateFormats.get(lang);
   if (!format) {
-    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'America/Guayaquil' });
+    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'America/Guayaquil',
+    });
     dateFormats.set(lang, format);
   }
   return format.format(new Date(at));

@@ -63,7 +63,8 @@ export interface ListedUnit {
   typeId: string;
 }
 
-const num = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
+const num = (v: unknown): number | null =>
+  v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
 
 /** A row of public.projects; its photos as a listing's (only safe addresses, relative ones on `apiBase`). */
@@ -115,7 +116,13 @@ export function parseUnitType(row: Record<string, unknown>, apiBase: string): Un
 }
 
 export function parseListedUnit(row: Record<string, unknown>): ListedUnit {
-  return { id: String(row.id), title: String(row.title ?? ''), price: num(row.price) ?? 0, area: num(row.square_feet), typeId: String(row.unit_type_id) };
+  return {
+    id: String(row.id),
+    title: String(row.title ?? ''),
+    price: num(row.price) ?? 0,
+    area: num(row.square_feet),
+    typeId: String(row.unit_type_id),
+  };
 }
 
 /** A range as a card says it: '1-3', or '2' when both ends are one. */
@@ -128,7 +135,11 @@ const deliveryYear = (p: Pick<Project, 'delivery'>) => (p.delivery ? Number(p.de
 export function deliveryMonth(p: Pick<Project, 'delivery'>, lang: string): string | null {
   if (!p.delivery) return null;
   const d = new Date(`${p.delivery.slice(0, 10)}T12:00:00Z`);
-  return new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(d);
 }
 
 /** What a project's card says under its name: "From $98,000 · 1-3 bedrooms · Delivery 2027". */
@@ -146,7 +157,9 @@ export function projectLine(p: Project, t: Translate): string {
 /** A unit type's row of the table: its type and bedrooms, its areas and its prices. */
 export function unitTypeCells(u: UnitType, t: Translate): { name: string; area: string; price: string } {
   return {
-    name: [u.model, typeLabel(u.type, t), t('projects.bedrooms', { count: u.bedrooms, range: String(u.bedrooms) })].filter(Boolean).join(' · '),
+    name: [u.model, typeLabel(u.type, t), t('projects.bedrooms', { count: u.bedrooms, range: String(u.bedrooms) })]
+      .filter(Boolean)
+      .join(' · '),
     area: u.areaMin === u.areaMax ? formatArea(u.areaMin) : `${formatCount(u.areaMin)}-${formatArea(u.areaMax)}`,
     price: u.priceMin === u.priceMax ? formatPrice(u.priceMin) : t('projects.from', { price: formatPrice(u.priceMin) }),
   };

@@ -13,4 +13,5 @@ export const optNum = (v: unknown): number | null => (v === null || v === undefi
 export const str = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
 
 /** The rows of a list the answer gives (none where it gives no list), each read as an object. */
-export const records = (v: unknown): Array<Record<string, unknown>> => (Array.isArray(v) ? v : []).map((r) => (r ?? {}) as Record<string, unknown>);
+export const records = (v: unknown): Array<Record<string, unknown>> =>
+  (Array.isArray(v) ? v : []).map((r) => (r ?? {}) as Record<string, unknown>);

@@ -37,10 +37,25 @@ describe('structured data', () => {
       datePosted: '2026-10-01',
       offers: { price: 250000, priceCurrency: 'USD' },
     });
-    expect(ld.about).toMatchObject({ '@type': 'SingleFamilyResidence', numberOfBedrooms: 3, numberOfBathroomsTotal: 2 });
-    expect((ld.about as Record<string, unknown>).floorSize).toEqual({ '@type': 'QuantitativeValue', value: 180, unitCode: 'MTK' });
-    expect((ld.about as Record<string, unknown>).geo).toEqual({ '@type': 'GeoCoordinates', latitude: -2.9, longitude: -79 });
-    const approx = listingJsonLd(mapListing({ id: 8, city: 'Cuenca', geo_lat: 'n/a' }, 'http://api.test', ENGLISH_DEFAULTS), 'https://x.example/8');
+    expect(ld.about).toMatchObject({
+      '@type': 'SingleFamilyResidence',
+      numberOfBedrooms: 3,
+      numberOfBathroomsTotal: 2,
+    });
+    expect((ld.about as Record<string, unknown>).floorSize).toEqual({
+      '@type': 'QuantitativeValue',
+      value: 180,
+      unitCode: 'MTK',
+    });
+    expect((ld.about as Record<string, unknown>).geo).toEqual({
+      '@type': 'GeoCoordinates',
+      latitude: -2.9,
+      longitude: -79,
+    });
+    const approx = listingJsonLd(
+      mapListing({ id: 8, city: 'Cuenca', geo_lat: 'n/a' }, 'http://api.test', ENGLISH_DEFAULTS),
+      'https://x.example/8',
+    );
     expect((approx.about as Record<string, unknown>).geo).toBeUndefined();
     expect(listingsJsonLd([p], (x) => `https://x.example/${x.id}`, 24)).toMatchObject({
       '@type': 'ItemList',

@@ -4,7 +4,16 @@
  * the accommodation's facts, the agent as a Person who works for the brokerage. URLs are absolute;
  * the caller says where each page is. Typed with schema-dts: only what the vocabulary allows.
  */
-import type { Accommodation, ItemList, ListItem, LocationFeatureSpecification, Person, Place, RealEstateListing, WithContext } from 'schema-dts';
+import type {
+  Accommodation,
+  ItemList,
+  ListItem,
+  LocationFeatureSpecification,
+  Person,
+  Place,
+  RealEstateListing,
+  WithContext,
+} from 'schema-dts';
 import type { AgentProfile } from './agent.ts';
 import type { Property } from './listing.ts';
 
@@ -18,12 +27,19 @@ export function jsonLdText(data: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-const ACCOMMODATION = { house: 'SingleFamilyResidence', quinta: 'SingleFamilyResidence', apartment: 'Apartment', suite: 'Apartment' } as const;
+const ACCOMMODATION = {
+  house: 'SingleFamilyResidence',
+  quinta: 'SingleFamilyResidence',
+  apartment: 'Apartment',
+  suite: 'Apartment',
+} as const;
 
 /** The features a listing's data says, as schema.org's LocationFeatureSpecification. */
 function feature(rows: Array<[string, number | boolean | null]>): LocationFeatureSpecification[] | undefined {
   const known = rows.filter((r): r is [string, number | boolean] => r[1] !== null);
-  return known.length ? known.map(([name, value]) => ({ '@type': 'LocationFeatureSpecification', name, value })) : undefined;
+  return known.length
+    ? known.map(([name, value]) => ({ '@type': 'LocationFeatureSpecification', name, value }))
+    : undefined;
 }
 
 /**
@@ -55,7 +71,9 @@ export function listingJsonLd(p: Property, url: string, monthUnit?: string): Rea
       ['Furnished', p.facts.furnished === null ? null : p.facts.furnished !== 'no'],
     ]),
     additionalProperty:
-      p.facts.hoaFee === null ? undefined : { '@type': 'PropertyValue', name: 'HOA fee (alícuota)', value: p.facts.hoaFee, unitText: 'USD per month' },
+      p.facts.hoaFee === null
+        ? undefined
+        : { '@type': 'PropertyValue', name: 'HOA fee (alícuota)', value: p.facts.hoaFee, unitText: 'USD per month' },
   };
   return {
     '@type': 'RealEstateListing',
@@ -87,13 +105,23 @@ export function listingJsonLd(p: Property, url: string, monthUnit?: string): Rea
 }
 
 /** The listings of a page being shown, in order. */
-export function listingsJsonLd(properties: Property[], urlOf: (p: Property) => string, offset = 0, monthUnit?: string): WithContext<ItemList> | null {
+export function listingsJsonLd(
+  properties: Property[],
+  urlOf: (p: Property) => string,
+  offset = 0,
+  monthUnit?: string,
+): WithContext<ItemList> | null {
   if (!properties.length) return null;
   return {
     '@context': 'https://schema.org',
     '@type': 'ItemList',
     itemListElement: properties.map(
-      (p, i) => ({ '@type': 'ListItem', position: offset + i + 1, item: listingJsonLd(p, urlOf(p), monthUnit) }) satisfies ListItem,
+      (p, i) =>
+        ({
+          '@type': 'ListItem',
+          position: offset + i + 1,
+          item: listingJsonLd(p, urlOf(p), monthUnit),
+        }) satisfies ListItem,
     ),
   } satisfies WithContext<ItemList>;
 }
@@ -127,7 +155,11 @@ export function agentJsonLd(a: AgentProfile, url: string, context: AgentContext)
     makesOffer: a.locationsServed.length
       ? {
           '@type': 'Offer',
-          itemOffered: { '@type': 'Service', serviceType: context.jobTitle, provider: { '@type': 'Person', name: a.name } },
+          itemOffered: {
+            '@type': 'Service',
+            serviceType: context.jobTitle,
+            provider: { '@type': 'Person', name: a.name },
+          },
           areaServed: a.locationsServed.map((name) => ({ '@type': 'Place', name }) satisfies Place),
         }
       : undefined,

@@ -41,7 +41,9 @@ export type HomeNumber = keyof typeof HOME_LIMITS;
 export const HOME_FEATURES = ['pool', 'view', 'waterfront', 'garage', 'new_construction', 'air_conditioning'] as const;
 
 /** What the form says of a field: a number outside its range, or a needed one missing. */
-export function checkHomeFacts(facts: Partial<HomeFacts>): Partial<Record<HomeNumber | 'property_type' | 'place', 'required' | 'invalid'>> {
+export function checkHomeFacts(
+  facts: Partial<HomeFacts>,
+): Partial<Record<HomeNumber | 'property_type' | 'place', 'required' | 'invalid'>> {
   const out: Partial<Record<HomeNumber | 'property_type' | 'place', 'required' | 'invalid'>> = {};
   if (!isKnownType(facts.property_type)) out.property_type = 'required';
   for (const [key, [lo, hi]] of Object.entries(HOME_LIMITS) as Array<[HomeNumber, readonly [number, number]]>) {
@@ -84,7 +86,14 @@ export interface Estimate {
   comparables: Comparable[];
   place: { path: string; name: string } | null;
   /** the place's market figure of last month (docs/market.md), and a year before */
-  market: { path: string; name: string; month: string; median: number; listings: number; yearBefore: number | null } | null;
+  market: {
+    path: string;
+    name: string;
+    month: string;
+    median: number;
+    listings: number;
+    yearBefore: number | null;
+  } | null;
   /** the agent who serves the place (a seller's lead goes to them) */
   agent: { id: string; name: string; picture: string | null } | null;
   /**
@@ -106,7 +115,9 @@ export function parseEstimate(value: unknown): Estimate {
     low: optNum(o.low),
     high: optNum(o.high),
     usdM2: optNum(o.usd_m2),
-    confidence: (['high', 'medium', 'low'].includes(str(o.confidence)) ? o.confidence : 'none') as Estimate['confidence'],
+    confidence: (['high', 'medium', 'low'].includes(str(o.confidence))
+      ? o.confidence
+      : 'none') as Estimate['confidence'],
     reason: o.reason ? str(o.reason) : null,
     comparables: records(o.comparables).map((r) => ({
       id: str(r.id),
@@ -142,9 +153,13 @@ export function parseEstimate(value: unknown): Estimate {
 }
 
 /** Buyer demand in one sentence, as the estimate's element and the home's monthly report say it. */
-export function demandText(e: Pick<Estimate, 'demand' | 'demandFewerThan'>, t: (key: string, options?: Record<string, unknown>) => string): string {
+export function demandText(
+  e: Pick<Estimate, 'demand' | 'demandFewerThan'>,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
   if (e.demand !== null) return t('valuation.demand', { count: e.demand, formatted: formatCount(e.demand) });
-  if (e.demandFewerThan !== null) return t('valuation.demandFewer', { count: e.demandFewerThan, formatted: formatCount(e.demandFewerThan) });
+  if (e.demandFewerThan !== null)
+    return t('valuation.demandFewer', { count: e.demandFewerThan, formatted: formatCount(e.demandFewerThan) });
   return t('valuation.demandUnlike');
 }
 

@@ -22,7 +22,8 @@ const PARTS: Record<Part, Intl.DateTimeFormatOptions> = {
 function formatter(lang: string, timeZone: string, part: Part): Intl.DateTimeFormat {
   const key = `${lang}|${timeZone}|${part}`;
   let f = formats.get(key);
-  if (!f) formats.set(key, (f = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { timeZone, ...PARTS[part] })));
+  if (!f)
+    formats.set(key, (f = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { timeZone, ...PARTS[part] })));
   return f;
 }
 

@@ -23,7 +23,8 @@ export interface VisitRequest {
 }
 
 export type VisitCheck =
-  { ok: true; value: VisitRequest } | { ok: false; field: 'visit' | 'visit.mode' | 'visit.times' | 'visit.timeZone'; error: 'required' | 'invalid' };
+  | { ok: true; value: VisitRequest }
+  | { ok: false; field: 'visit' | 'visit.mode' | 'visit.times' | 'visit.timeZone'; error: 'required' | 'invalid' };
 
 /** An IANA time zone name this runtime knows. */
 function isTimeZone(name: unknown): name is string {
@@ -43,14 +44,19 @@ export function checkVisit(raw: unknown): VisitCheck {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, field: 'visit', error: 'invalid' };
   const v = raw as Record<string, unknown>;
   if (v.mode === undefined) return { ok: false, field: 'visit.mode', error: 'required' };
-  if (!(VISIT_MODES as readonly unknown[]).includes(v.mode)) return { ok: false, field: 'visit.mode', error: 'invalid' };
+  if (!(VISIT_MODES as readonly unknown[]).includes(v.mode))
+    return { ok: false, field: 'visit.mode', error: 'invalid' };
   if (!Array.isArray(v.times) || v.times.length === 0) return { ok: false, field: 'visit.times', error: 'required' };
-  if (v.times.length > MAX_VISIT_TIMES || !v.times.every((t) => typeof t === 'string' && INSTANT.test(t) && Number.isFinite(Date.parse(t)))) {
+  if (
+    v.times.length > MAX_VISIT_TIMES ||
+    !v.times.every((t) => typeof t === 'string' && INSTANT.test(t) && Number.isFinite(Date.parse(t)))
+  ) {
     return { ok: false, field: 'visit.times', error: 'invalid' };
   }
   const times = [...new Set((v.times as string[]).map((t) => new Date(t).toISOString()))].sort();
   if (times.length !== v.times.length) return { ok: false, field: 'visit.times', error: 'invalid' };
-  const timeZone = v.timeZone === undefined || v.timeZone === null || v.timeZone === '' ? ECUADOR_TIME_ZONE : v.timeZone;
+  const timeZone =
+    v.timeZone === undefined || v.timeZone === null || v.timeZone === '' ? ECUADOR_TIME_ZONE : v.timeZone;
   if (!isTimeZone(timeZone)) return { ok: false, field: 'visit.timeZone', error: 'invalid' };
   return { ok: true, value: { mode: v.mode as VisitMode, times, timeZone } };
 }
@@ -64,13 +70,19 @@ export function browserTimeZone(): string {
 /** The day a time falls on in a time zone, as YYYY-MM-DD (to group times by day). */
 export function localDay(at: Date | string, timeZone: string): string {
   let f = days.get(timeZone);
-  if (!f) days.set(timeZone, (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  if (!f)
+    days.set(
+      timeZone,
+      (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })),
+    );
   return f.format(typeof at === 'string' ? new Date(at) : at);
 }
 
 /** Whether two time zones tell the same clock time at this moment (Madrid and Ecuador do not). */
 function sameClock(at: Date | string, a: string, b: string): boolean {
-  return formatVisitTime(at, 'en', a, 'time') === formatVisitTime(at, 'en', b, 'time') && localDay(at, a) === localDay(at, b);
+  return (
+    formatVisitTime(at, 'en', a, 'time') === formatVisitTime(at, 'en', b, 'time') && localDay(at, a) === localDay(at, b)
+  );
 }
 
 /**
@@ -79,7 +91,12 @@ function sameClock(at: Date | string, a: string, b: string): boolean {
  */
 export function ecuadorBeside(at: Date | string, lang: string, timeZone: string): string | null {
   if (sameClock(at, timeZone, ECUADOR_TIME_ZONE)) return null;
-  return formatVisitTime(at, lang, ECUADOR_TIME_ZONE, localDay(at, timeZone) === localDay(at, ECUADOR_TIME_ZONE) ? 'time' : 'both');
+  return formatVisitTime(
+    at,
+    lang,
+    ECUADOR_TIME_ZONE,
+    localDay(at, timeZone) === localDay(at, ECUADOR_TIME_ZONE) ? 'time' : 'both',
+  );
 }
 
 const days = new Map<string, Intl.DateTimeFormat>();

@@ -8,7 +8,11 @@ const marked = (text: string, words: string) =>
 
 describe('the words asked for, marked in a card', () => {
   it('marks each word, its plural and its accents as the database folds them; not an excluded word, a stop word or "or"', () => {
-    expect(marked('Casa con piscina y jardín; dos piscinas, vista al mar', 'piscina jardin')).toEqual(['piscina', 'jardín', 'piscinas']);
+    expect(marked('Casa con piscina y jardín; dos piscinas, vista al mar', 'piscina jardin')).toEqual([
+      'piscina',
+      'jardín',
+      'piscinas',
+    ]);
     expect(marked('Casa con piscina y vista al mar', '"vista al mar" -piscina')).toEqual(['vista', 'mar']);
     expect(marked('Pool and ocean view', 'pool or view')).toEqual(['Pool', 'view']);
     expect(marked('Cerca del parque La Carolina', 'cerca del parque')).toEqual(['parque']);

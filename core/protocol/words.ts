@@ -8,7 +8,11 @@
 import { fold } from './text.ts';
 
 /** Words too common to mark (Spanish and English): they match everywhere or are no word at all. */
-const STOP = new Set('a al and at de del el en for in la las lo los near of on or the to un una unos unas with y con por para cerca sin'.split(' '));
+const STOP = new Set(
+  'a al and at de del el en for in la las lo los near of on or the to un una unos unas with y con por para cerca sin'.split(
+    ' ',
+  ),
+);
 
 /** The stems of the words asked for (folded), excluded words and stop words left out. */
 export function wordStems(words: string | undefined): string[] {

@@ -34,7 +34,17 @@ export function listingFacts(p: Property, t: Translate): Array<[string, string]>
   ];
 }
 
-export function ListingFacts({ property, t, classes: c = {}, part }: { property: Property; t: Translate; classes?: FactsClasses; part?: string }) {
+export function ListingFacts({
+  property,
+  t,
+  classes: c = {},
+  part,
+}: {
+  property: Property;
+  t: Translate;
+  classes?: FactsClasses;
+  part?: string;
+}) {
   return (
     <dl className={c.list} part={part}>
       {listingFacts(property, t).map(([label, value]) => (

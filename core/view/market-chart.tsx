@@ -30,7 +30,15 @@ export interface MarketChartClasses {
 }
 
 /** A small trend line (a ranking's row): the medians, null where a month has too few listings. */
-export function Sparkline({ values, label, className }: { values: Array<number | null>; label: string; className?: string }) {
+export function Sparkline({
+  values,
+  label,
+  className,
+}: {
+  values: Array<number | null>;
+  label: string;
+  className?: string;
+}) {
   const known = values.filter((v): v is number => v !== null);
   if (known.length < 2) return null;
   const lo = Math.min(...known);
@@ -40,7 +48,14 @@ export function Sparkline({ values, label, className }: { values: Array<number |
   const points = values.flatMap((v, i) => (v === null ? [] : [`${x(i).toFixed(1)},${y(v).toFixed(1)}`])).join(' ');
   return (
     <svg viewBox="0 0 80 24" width="80" height="24" role="img" aria-label={label} className={className}>
-      <polyline points={points} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" strokeLinecap="round" />
+      <polyline
+        points={points}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinejoin="round"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }
@@ -77,7 +92,13 @@ export function MarketChart({
   const labelled = [0, Math.floor((figures.length - 1) / 2), figures.length - 1];
   return (
     <figure className={c.figure}>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className={c.svg} preserveAspectRatio="xMidYMid meet">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        className={c.svg}
+        preserveAspectRatio="xMidYMid meet"
+      >
         <title id={`${id}-title`}>{t('market.chart.title')}</title>
         <desc id={`${id}-desc`}>
           {t('market.chart.desc', {
@@ -98,7 +119,13 @@ export function MarketChart({
         <polygon points={band} className={c.band} />
         <polyline points={line} fill="none" className={c.line} />
         {labelled.map((i) => (
-          <text key={i} x={r1(x(i))} y={H - 8} textAnchor={i === 0 ? 'start' : i === figures.length - 1 ? 'end' : 'middle'} className={c.label}>
+          <text
+            key={i}
+            x={r1(x(i))}
+            y={H - 8}
+            textAnchor={i === 0 ? 'start' : i === figures.length - 1 ? 'end' : 'middle'}
+            className={c.label}
+          >
             {formatMonth((figures[i] as MarketFigure).month, lang, 'short')}
           </text>
         ))}

@@ -40,7 +40,8 @@ export function MarketComparison({
     median: formatPrice(figure.median),
     month: formatMonth(figure.month, lang),
   };
-  const key = Math.abs(diff) < AT_MEDIAN ? 'market.compare.at' : diff < 0 ? 'market.compare.below' : 'market.compare.above';
+  const key =
+    Math.abs(diff) < AT_MEDIAN ? 'market.compare.at' : diff < 0 ? 'market.compare.below' : 'market.compare.above';
   return (
     <p className={className} part="market-comparison">
       <strong>{t('market.compare.perM2', { price: formatPrice(own) })}</strong> · {t(key, params)}{' '}

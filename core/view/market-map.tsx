@@ -49,7 +49,9 @@ export function CityMap({
   id: string;
   classes?: CityMapClasses;
 }) {
-  const placed = cities.filter((c): c is MarketRank & { lat: number; lng: number } => c.lat !== null && c.lng !== null && c.lng > BOX.west);
+  const placed = cities.filter(
+    (c): c is MarketRank & { lat: number; lng: number } => c.lat !== null && c.lng !== null && c.lng > BOX.west,
+  );
   if (placed.length < 2) return null;
   const bounds = steps(placed.map((c) => c.median));
   const step = (median: number) => bounds.filter((b) => median >= b).length;

@@ -82,7 +82,14 @@ export interface MarketReportProps {
   reportHref: (place: string) => string;
   searchHref: (place: string) => string;
   /** what the report shows besides the headline and the chart (all by default) */
-  show?: { title?: boolean; byType?: boolean; typical?: boolean; activity?: boolean; ranking?: boolean; search?: boolean };
+  show?: {
+    title?: boolean;
+    byType?: boolean;
+    typical?: boolean;
+    activity?: boolean;
+    ranking?: boolean;
+    search?: boolean;
+  };
   /** the heading's level: h1 on the report's page, h2 in another page */
   heading: 'h1' | 'h2';
   /** beside the way to the search: what the element adds (its "Follow this market") */
@@ -122,7 +129,9 @@ export function MarketReportView({
   const flat = apartments ? lastFullMonth(apartments, now) : undefined;
   const cityName =
     placeKind(place) === 'sector'
-      ? (data.ranking.find((r) => r.path === place.split('/')[0])?.name ?? data.all.find((f) => f.path === place.split('/')[0])?.name ?? name)
+      ? (data.ranking.find((r) => r.path === place.split('/')[0])?.name ??
+        data.all.find((f) => f.path === place.split('/')[0])?.name ??
+        name)
       : name;
   const Section = ({ id, title, children }: { id: string; title: string; children: ReactNode }) => (
     <section className={c.section} aria-labelledby={id}>
@@ -155,12 +164,16 @@ export function MarketReportView({
                       <a href={reportHref(r.path)} className={c.link}>
                         {r.name}
                       </a>
-                      <span className={c.sub}>{t('market.standsOn', { count: r.listings, formatted: formatCount(r.listings) })}</span>
+                      <span className={c.sub}>
+                        {t('market.standsOn', { count: r.listings, formatted: formatCount(r.listings) })}
+                      </span>
                     </th>
                     <td className={c.td}>
                       {t('market.perM2', { price: formatPrice(r.median) })}
                       <span className={c.sub}>
-                        {r.yearBefore ? t('market.change', { change: formatChange(r.median / r.yearBefore - 1) }) : t('market.changeUnknownShort')}
+                        {r.yearBefore
+                          ? t('market.change', { change: formatChange(r.median / r.yearBefore - 1) })
+                          : t('market.changeUnknownShort')}
                       </span>
                     </td>
                     <td className={c.td}>
@@ -169,7 +182,11 @@ export function MarketReportView({
                         className={c.spark}
                         label={
                           known.length >= 2
-                            ? t('market.ranking.trendOf', { place: r.name, first: formatPrice(known[0]), last: formatPrice(known[known.length - 1]) })
+                            ? t('market.ranking.trendOf', {
+                                place: r.name,
+                                first: formatPrice(known[0]),
+                                last: formatPrice(known[known.length - 1]),
+                              })
                             : r.name
                         }
                       />
@@ -209,7 +226,10 @@ export function MarketReportView({
           {change === null ? (
             <span className={c.change}>{t('market.changeUnknown')}</span>
           ) : (
-            <span className={`${c.change ?? ''} ${change > 0 ? (c.up ?? '') : change < 0 ? (c.down ?? '') : ''}`.trim()} part="change">
+            <span
+              className={`${c.change ?? ''} ${change > 0 ? (c.up ?? '') : change < 0 ? (c.down ?? '') : ''}`.trim()}
+              part="change"
+            >
               {t('market.change', { change: formatChange(change) })}
             </span>
           )}{' '}
@@ -218,7 +238,14 @@ export function MarketReportView({
         {own ? null : <p className={c.meta}>{t('market.fromParent', { place, parent: name })}</p>}
       </section>
       <Section id="market-chart-heading" title={t('market.chart.title')}>
-        <MarketChart figures={chartFigures} place={last.path} t={t} lang={lang} id="market-chart" classes={c.chart ?? {}} />
+        <MarketChart
+          figures={chartFigures}
+          place={last.path}
+          t={t}
+          lang={lang}
+          id="market-chart"
+          classes={c.chart ?? {}}
+        />
       </Section>
       {show.byType !== false ? (
         <Section id="market-types-heading" title={t('market.byType')}>
@@ -242,14 +269,18 @@ export function MarketReportView({
                       <th scope="row" className={c.rowHeading}>
                         {t(`market.groups.${group}`)}
                         {f && f.path === last.path ? (
-                          <span className={c.sub}>{t('market.standsOn', { count: f.listings, formatted: formatCount(f.listings) })}</span>
+                          <span className={c.sub}>
+                            {t('market.standsOn', { count: f.listings, formatted: formatCount(f.listings) })}
+                          </span>
                         ) : null}
                       </th>
                       {f && f.path === last.path ? (
                         <td className={c.td}>
                           {t('market.perM2', { price: formatPrice(f.median) })}
                           <span className={c.sub}>
-                            {yearly === null ? t('market.changeUnknownShort') : t('market.change', { change: formatChange(yearly) })}
+                            {yearly === null
+                              ? t('market.changeUnknownShort')
+                              : t('market.change', { change: formatChange(yearly) })}
                           </span>
                         </td>
                       ) : (
@@ -278,14 +309,24 @@ export function MarketReportView({
       {show.typical !== false && data.rents ? (
         <Section id="market-rents-heading" title={t('market.rents.heading')}>
           <dl className={c.facts}>
-            {fact(t('market.rents.perM2'), t('market.rents.perMonth', { price: `$${formatNumber(data.rents.median, 2)}` }))}
-            {data.rents.twoBedroom !== null ? fact(t('market.rents.two'), t('market.rents.perMonth', { price: formatPrice(data.rents.twoBedroom) })) : null}
+            {fact(
+              t('market.rents.perM2'),
+              t('market.rents.perMonth', { price: `$${formatNumber(data.rents.median, 2)}` }),
+            )}
+            {data.rents.twoBedroom !== null
+              ? fact(t('market.rents.two'), t('market.rents.perMonth', { price: formatPrice(data.rents.twoBedroom) }))
+              : null}
             {fact(t('market.rents.listings'), formatCount(data.rents.listings))}
           </dl>
           <p className={c.note}>
             {t('market.rents.note')}
-            {data.rents.path !== place ? ` ${t('market.fromParent', { place: name, parent: data.rents.name })}` : ''}{' '}
-            <a className={c.link} href={`${searchHref(data.rents.path)}${searchHref(data.rents.path).includes('?') ? '&' : '?'}operation=rent`}>
+            {data.rents.path !== place
+              ? ` ${t('market.fromParent', { place: name, parent: data.rents.name })}`
+              : ''}{' '}
+            <a
+              className={c.link}
+              href={`${searchHref(data.rents.path)}${searchHref(data.rents.path).includes('?') ? '&' : '?'}operation=rent`}
+            >
               {t('market.rents.search', { place: data.rents.name })}
             </a>
           </p>
@@ -295,12 +336,17 @@ export function MarketReportView({
         <Section id="market-activity-heading" title={t('market.activity.heading', { month })}>
           <dl className={c.facts}>
             {fact(t('market.activity.newListings'), formatCount(last.newListings))}
-            {fact(t('market.activity.priceCuts'), formatChange(last.listings ? last.priceCuts / last.listings : 0).replace(/^\+/, ''))}
+            {fact(
+              t('market.activity.priceCuts'),
+              formatChange(last.listings ? last.priceCuts / last.listings : 0).replace(/^\+/, ''),
+            )}
             {fact(t('market.activity.medianDays'), formatCount(last.medianDays))}
           </dl>
         </Section>
       ) : null}
-      {show.ranking !== false ? <Ranking id="market-ranking-heading" title={rankingHeading(place, name, cityName, t)} rows={data.ranking} /> : null}
+      {show.ranking !== false ? (
+        <Ranking id="market-ranking-heading" title={rankingHeading(place, name, cityName, t)} rows={data.ranking} />
+      ) : null}
       {show.ranking !== false && data.cities ? (
         <>
           {data.outline?.length ? (

@@ -48,7 +48,16 @@ export interface PriceHistoryViewProps {
   children?: ReactNode;
 }
 
-export function PriceHistoryView({ days, events, t, lang, heading: Heading, classes: c = {}, part, children }: PriceHistoryViewProps) {
+export function PriceHistoryView({
+  days,
+  events,
+  t,
+  lang,
+  heading: Heading,
+  classes: c = {},
+  part,
+  children,
+}: PriceHistoryViewProps) {
   // a listing that only says when it was listed needs no table: the days say it
   const table = events && events.some((e) => e.event !== 'listed') ? events : null;
   if (days === null && !table && !children) return null;
@@ -56,7 +65,11 @@ export function PriceHistoryView({ days, events, t, lang, heading: Heading, clas
     <section part={part} className={c.section}>
       <Heading className={c.heading}>{t('history.heading')}</Heading>
       {days !== null ? (
-        <p className={c.days}>{days === 0 ? t('history.onMarketToday') : t('history.onMarket', { count: days, formatted: formatCount(days) })}</p>
+        <p className={c.days}>
+          {days === 0
+            ? t('history.onMarketToday')
+            : t('history.onMarket', { count: days, formatted: formatCount(days) })}
+        </p>
       ) : null}
       {table ? (
         <table className={c.table}>
@@ -75,7 +88,9 @@ export function PriceHistoryView({ days, events, t, lang, heading: Heading, clas
                 <td className={c.td}>{formatEventDate(e.at, lang)}</td>
                 <td className={c.td}>{t(`history.${e.event}`)}</td>
                 <td className={c.price}>{formatPrice(e.price)}</td>
-                <td className={e.change !== null && e.change < 0 ? (c.drop ?? c.change) : c.change}>{formatChange(e.change)}</td>
+                <td className={e.change !== null && e.change < 0 ? (c.drop ?? c.change) : c.change}>
+                  {formatChange(e.change)}
+                </td>
               </tr>
             ))}
           </tbody>

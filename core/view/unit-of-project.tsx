@@ -29,11 +29,15 @@ export function UnitOfProject({
   const parts = [
     u.developer ? t('unitOf.by', { developer: u.developer }) : null,
     u.stage === 'delivered' ? t('unitOf.ready') : month ? t('unitOf.delivery', { month }) : null,
-    u.stage === 'under_construction' && typeof u.progress === 'number' ? t('unitOf.progress', { percent: u.progress }) : null,
+    u.stage === 'under_construction' && typeof u.progress === 'number'
+      ? t('unitOf.progress', { percent: u.progress })
+      : null,
   ].filter(Boolean);
   return (
     <p className={className} part="unit-of" data-unit-of={u.slug}>
-      <strong>{u.model ? t('unitOf.model', { model: u.model, name: u.name }) : t('unitOf.project', { name: u.name })}</strong>
+      <strong>
+        {u.model ? t('unitOf.model', { model: u.model, name: u.name }) : t('unitOf.project', { name: u.name })}
+      </strong>
       {parts.length ? ` · ${parts.join(' · ')}` : ''}{' '}
       <a href={href} className={linkClassName}>
         {t('unitOf.link', { name: u.name })}

@@ -26,13 +26,21 @@ export interface AgentPhotoOptions {
   store: () => PhotoStore;
 }
 
-function send(res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers }).end(JSON.stringify(body));
+function send(
+  res: ServerResponse,
+  status: number,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers })
+    .end(JSON.stringify(body));
 }
 
 export function createAgentPhotoHandler(options: AgentPhotoOptions) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed', message: 'POST the photo.' }, { Allow: 'POST' });
+    if (req.method !== 'POST')
+      return send(res, 405, { error: 'method_not_allowed', message: 'POST the photo.' }, { Allow: 'POST' });
     const bearer = bearerToken(req);
     const claims = bearer ? await verifyAccessToken(await options.secret(), bearer) : undefined;
     if (!claims?.sub || claims.role !== 'authenticated') {
@@ -60,20 +68,31 @@ export function createAgentPhotoHandler(options: AgentPhotoOptions) {
     }
     const body = await readBody(req, AGENT_PHOTO_MAX_BYTES);
     if (body === 'too-large')
-      return send(res, 413, { error: 'too_large', message: `The photo is larger than ${AGENT_PHOTO_MAX_BYTES / 1024 / 1024} MB.` }, { Connection: 'close' });
+      return send(
+        res,
+        413,
+        { error: 'too_large', message: `The photo is larger than ${AGENT_PHOTO_MAX_BYTES / 1024 / 1024} MB.` },
+        { Connection: 'close' },
+      );
     let made;
     try {
       made = await makePhoto(body, options.store());
     } catch (error) {
-      if (error instanceof PhotoError) return send(res, 400, { error: 'not_an_image', message: 'This file is not a photo we can read.' });
+      if (error instanceof PhotoError)
+        return send(res, 400, { error: 'not_an_image', message: 'This file is not a photo we can read.' });
       throw error;
     }
     if (Math.min(made.width, made.height) < AGENT_PHOTO_MIN_SIDE)
-      return send(res, 400, { error: 'too_small', message: `The photo must be at least ${AGENT_PHOTO_MIN_SIDE} pixels on each side.` });
+      return send(res, 400, {
+        error: 'too_small',
+        message: `The photo must be at least ${AGENT_PHOTO_MIN_SIDE} pixels on each side.`,
+      });
     const picture = options.store().url(made.hash);
     // written as hers: the trail reads who from the claims, as it does for the data API
     await options.sql.transaction(async (tx) => {
-      await tx.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify({ sub: claims.sub, role: 'authenticated' })]);
+      await tx.query("select set_config('request.jwt.claims', $1, true)", [
+        JSON.stringify({ sub: claims.sub, role: 'authenticated' }),
+      ]);
       await tx.query('update public.agents set picture = $2 where id = $1::bigint', [me.id, picture]);
     });
     return send(res, 200, { picture, width: made.width, height: made.height });

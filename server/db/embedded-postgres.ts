@@ -12,7 +12,17 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -78,7 +88,8 @@ async function binaries(): Promise<Binaries> {
   const dir = process.env.PG_BIN;
   if (dir) {
     const found = { initdb: join(dir, 'initdb'), postgres: join(dir, 'postgres') };
-    if (!existsSync(found.initdb) || !existsSync(found.postgres)) throw new Error(`PG_BIN=${dir} holds no initdb and postgres`);
+    if (!existsSync(found.initdb) || !existsSync(found.postgres))
+      throw new Error(`PG_BIN=${dir} holds no initdb and postgres`);
     return found;
   }
   return packagedBinaries();
@@ -195,13 +206,28 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     own(dataDir);
     // the builtin C.UTF-8 locale (PostgreSQL 17+): Unicode case rules, the same on every machine
-    const locale = version >= 17 ? ['--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'] : ['--locale=C.UTF-8'];
+    const locale =
+      version >= 17 ? ['--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'] : ['--locale=C.UTF-8'];
     try {
-      execFileSync(bins.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', ...locale, '--no-sync', '--no-instructions'], {
-        ...ids,
-        stdio: 'pipe',
-        encoding: 'utf8',
-      });
+      execFileSync(
+        bins.initdb,
+        [
+          '-D',
+          dataDir,
+          '-U',
+          'postgres',
+          '--auth=trust',
+          '--encoding=UTF8',
+          ...locale,
+          '--no-sync',
+          '--no-instructions',
+        ],
+        {
+          ...ids,
+          stdio: 'pipe',
+          encoding: 'utf8',
+        },
+      );
     } catch (error) {
       const e = error as { stderr?: string; message: string };
       throw new Error(`initdb failed for ${dataDir}: ${e.stderr || e.message}`);
@@ -218,7 +244,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const start = async () => {
     const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: socketDir, ...options.settings };
-    const args = ['-D', dataDir, '-p', String(port), ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+    const args = [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    ];
     const proc = spawn(bins.postgres, args, { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
     child = proc;
     proc.stderr?.on('data', (d: Buffer) => {

@@ -22,7 +22,10 @@ const MAX_NAMED = 512;
 const ANON_SETTINGS: Record<string, string> = { TimeZone: 'UTC', role: 'anon', max_parallel_workers_per_gather: '0' };
 
 /** The `anon` role's own settings where the role does not set them (a database whose migrations predate them). */
-const ANON_ROLE_DEFAULTS: Record<string, string> = { statement_timeout: `${DEFAULTS.anonStatementTimeoutMs}ms`, plan_cache_mode: 'force_custom_plan' };
+const ANON_ROLE_DEFAULTS: Record<string, string> = {
+  statement_timeout: `${DEFAULTS.anonStatementTimeoutMs}ms`,
+  plan_cache_mode: 'force_custom_plan',
+};
 
 /** `-c name=value ...` for a session's start-up options (values escaped as libpq reads them). */
 function sessionOptions(settings: Record<string, string>): string {
@@ -91,9 +94,14 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     p.on('error', onIdleError);
     return p;
   };
-  const adminPool = pool({ max: 4, connectionTimeoutMillis: 5000, statement_timeout: DEFAULTS.serviceStatementTimeoutMs });
+  const adminPool = pool({
+    max: 4,
+    connectionTimeoutMillis: 5000,
+    statement_timeout: DEFAULTS.serviceStatementTimeoutMs,
+  });
   let jobsPool: pg.Pool | undefined;
-  const jobs = () => (jobsPool ??= pool({ max: 2, connectionTimeoutMillis: 10_000, statement_timeout: DEFAULTS.jobStatementTimeoutMs }));
+  const jobs = () =>
+    (jobsPool ??= pool({ max: 2, connectionTimeoutMillis: 10_000, statement_timeout: DEFAULTS.jobStatementTimeoutMs }));
   let cancelPool: pg.Pool | undefined;
   const cancels = () => (cancelPool ??= pool({ max: 2, connectionTimeoutMillis: 2000, statement_timeout: 2000 }));
   const shares = new ClientShares(options.shares ?? DEFAULT_SHARES);
@@ -139,7 +147,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 
   /** pg-pool's word for a wait in its queue that outlasted connectionTimeoutMillis (a connection attempt that times out says otherwise) */
   const waitedTooLong = (error: unknown) =>
-    error instanceof Error && error.message === 'timeout exceeded when trying to connect' ? new DeadlineError('waiting') : error;
+    error instanceof Error && error.message === 'timeout exceeded when trying to connect'
+      ? new DeadlineError('waiting')
+      : error;
 
   /**
    * A connection of the public pool, unless the pool is busy for longer than it waits; one that
@@ -147,7 +157,11 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
    */
   const connect = async (signal: AbortSignal | undefined): Promise<pg.PoolClient> => {
     if (signal?.aborted) throw new DeadlineError('waiting');
-    const client = await (await anonPoolNow()).connect().catch((error: unknown) => Promise.reject(waitedTooLong(error)));
+    const client = await (
+      await anonPoolNow()
+    )
+      .connect()
+      .catch((error: unknown) => Promise.reject(waitedTooLong(error)));
     if (signal?.aborted) {
       client.release();
       throw new DeadlineError('waiting');
@@ -180,12 +194,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
             const name = nameFor(sql);
             const values = params as unknown[];
             const c = client as unknown as pg.PoolClient;
-            if (!request?.claims) return (await c.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
+            if (!request?.claims)
+              return (await c.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
             // a signed-in user's statement: as `authenticated`, with the token's claims and that
             // role's own time limit, in a transaction of its own (as PostgREST runs it)
             await c.query('begin');
             try {
-              const own = await (signedInSettings ??= roleSettings(adminPool, 'authenticated').catch(() => ({}) as Record<string, string>));
+              const own = await (signedInSettings ??= roleSettings(adminPool, 'authenticated').catch(
+                () => ({}) as Record<string, string>,
+              ));
               await c.query(
                 "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true), set_config('statement_timeout', $2, true)",
                 [JSON.stringify(request.claims), own.statement_timeout ?? '8s'],
@@ -259,7 +276,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       try {
         const wait = lockOptions?.wait ?? true;
         const { rows } = await client.query<{ ok: boolean }>(
-          wait ? 'select pg_advisory_lock($1, hashtext($2)) is null as ok' : 'select pg_try_advisory_lock($1, hashtext($2)) as ok',
+          wait
+            ? 'select pg_advisory_lock($1, hashtext($2)) is null as ok'
+            : 'select pg_try_advisory_lock($1, hashtext($2)) as ok',
           [LOCK_SPACE, name],
         );
         if (!wait && !rows[0]?.ok) return undefined;

@@ -47,7 +47,11 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
     .sort();
   const versions = new Set(files.map((f) => f.split('_')[0]));
   const recorded = async () =>
-    new Set((await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version));
+    new Set(
+      (await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map(
+        (r) => r.version,
+      ),
+    );
   let done = await recorded();
   if (Object.keys(RESTAMPED).some((old) => done.has(old))) {
     await db.transaction(async (tx) => {
@@ -69,7 +73,10 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
     await db.transaction(
       async (tx) => {
         await tx.exec(sql);
-        await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [version, rest.join('_')]);
+        await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [
+          version,
+          rest.join('_'),
+        ]);
       },
       { long: true },
     );
@@ -83,7 +90,10 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
  * many listings were seeded. Under the same lock as the migrations: of several servers started at
  * once on an empty database, exactly one seeds it.
  */
-export async function prepareDatabase(db: Database, listings = DEFAULT_LISTINGS): Promise<{ applied: string[]; seeded: number }> {
+export async function prepareDatabase(
+  db: Database,
+  listings = DEFAULT_LISTINGS,
+): Promise<{ applied: string[]; seeded: number }> {
   return (
     (await db.withLock('migrations', async () => {
       const applied = await applyMigrations(db, MIGRATIONS_DIR);
@@ -100,7 +110,11 @@ export async function seedIfEmpty(db: Database, listings = DEFAULT_LISTINGS): Pr
   return reseed(db, listings);
 }
 
-export async function reseed(db: Database, listings: number, options: { replaceListingsOnly?: boolean } = {}): Promise<number> {
+export async function reseed(
+  db: Database,
+  listings: number,
+  options: { replaceListingsOnly?: boolean } = {},
+): Promise<number> {
   const seed = generateSeed({ listings, now: clockNow() });
   await db.transaction((tx) => insertSeed(tx, seed, options), { long: true });
   await db.vacuumAnalyze(['internal.listings', 'public.agents']);

@@ -25,7 +25,11 @@ export interface AppOptions {
   /** serve only the bundle (/widgets/): a second origin for the bundle, as a CDN would be */
   bundleOnly?: boolean;
   /** the site's pages, rendered per address and language (server/pages/): `handle` answers or returns false; `notFound` is the 404 page; `busy` the page that says to come back later (429, 503) */
-  pages?: { handle: Mount; notFound: Mount; busy(req: IncomingMessage, res: ServerResponse, url: URL, status: 429 | 503, retryAfterSeconds: number): void };
+  pages?: {
+    handle: Mount;
+    notFound: Mount;
+    busy(req: IncomingMessage, res: ServerResponse, url: URL, status: 429 | 503, retryAfterSeconds: number): void;
+  };
   /** whose word the client address is (TRUST_PROXY) */
   trustProxy?: ProxyTrust;
   /** each client's share of the public database pool: a client over it is answered 429 before any work */
@@ -75,7 +79,10 @@ const CORS_ANY = { ...ANY_ORIGIN, 'Cross-Origin-Resource-Policy': 'cross-origin'
 /** The entry URL is stable and revalidated often; chunks and hashed assets never change. */
 function bundleHeaders(path: string): Record<string, string> {
   const immutable = /^\/widgets\/chunks\//.test(path);
-  return { ...CORS_ANY, 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300, must-revalidate' };
+  return {
+    ...CORS_ANY,
+    'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300, must-revalidate',
+  };
 }
 
 /**
@@ -86,11 +93,15 @@ function bundleHeaders(path: string): Record<string, string> {
 function requestUrl(target: string): URL {
   if (target.startsWith('/')) return new URL(`http://localhost${target}`);
   const absolute = new URL(target);
-  if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') throw new TypeError('not an http(s) request target');
+  if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:')
+    throw new TypeError('not an http(s) request target');
   return new URL(`http://localhost${absolute.pathname}${absolute.search}`);
 }
 
-export function createApp(options: AppOptions): { server: Server; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } {
+export function createApp(options: AppOptions): {
+  server: Server;
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+} {
   const widgets = new StaticFiles(resolve(options.distDir, 'widgets'));
   const site = new StaticFiles(resolve(options.distDir, 'site'));
   const wordpress = new StaticFiles(resolve(options.distDir, 'wordpress'));
@@ -105,16 +116,25 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     }
     const method = req.method ?? 'GET';
     if (options.bundleOnly && !url.pathname.startsWith('/widgets/')) {
-      res.writeHead(404, { ...CORS_ANY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Only /widgets/ is served here');
+      res
+        .writeHead(404, { ...CORS_ANY, 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Only /widgets/ is served here');
       return;
     }
     if (url.pathname.startsWith('/widgets/')) {
       if (method === 'OPTIONS') {
-        res.writeHead(204, { ...CORS_ANY, 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS', 'Access-Control-Max-Age': '86400' }).end();
+        res
+          .writeHead(204, {
+            ...CORS_ANY,
+            'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+            'Access-Control-Max-Age': '86400',
+          })
+          .end();
         return;
       }
       const file = await widgets.resolve(url.pathname.slice('/widgets'.length));
-      if (file && (method === 'GET' || method === 'HEAD')) return widgets.send(req, res, file, bundleHeaders(url.pathname));
+      if (file && (method === 'GET' || method === 'HEAD'))
+        return widgets.send(req, res, file, bundleHeaders(url.pathname));
       res.writeHead(404, { ...CORS_ANY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
@@ -144,7 +164,9 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     const asset = await site.resolve(url.pathname);
     if (asset && !asset.endsWith('.html')) {
       const hashed = url.pathname.startsWith('/assets/');
-      return site.send(req, res, asset, { 'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600' });
+      return site.send(req, res, asset, {
+        'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      });
     }
     if (options.pages) {
       await options.pages.notFound(req, res, url);
@@ -165,29 +187,52 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     const token = req.headers['x-exp-internal'];
     if (internal && typeof named === 'string' && typeof token === 'string') {
       const given = Buffer.from(token);
-      if (given.length === internal.length && timingSafeEqual(given, internal)) return { client: clientKey(named) ?? named.slice(0, 64), admitted: true };
+      if (given.length === internal.length && timingSafeEqual(given, internal))
+        return { client: clientKey(named) ?? named.slice(0, 64), admitted: true };
     }
     return {
-      client: clientAddress((name) => [req.headers[name]].flat().join(', ') || undefined, req.socket.remoteAddress, options.trustProxy ?? NO_PROXY),
+      client: clientAddress(
+        (name) => [req.headers[name]].flat().join(', ') || undefined,
+        req.socket.remoteAddress,
+        options.trustProxy ?? NO_PROXY,
+      ),
       admitted: false,
     };
   }
 
   /** The answer of a request that cannot be served now: over its client's share (429) or past its deadline (503, 504). */
-  function answerBusy(req: IncomingMessage, res: ServerResponse, url: URL, kind: RequestKind, status: 429 | 503 | 504, retryAfter: number): void {
+  function answerBusy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    kind: RequestKind,
+    status: 429 | 503 | 504,
+    retryAfter: number,
+  ): void {
     if (res.headersSent) return;
     if (status === 429 && !res.writableEnded) {
       // later: a client that ignores Retry-After is slowed down, not served faster
-      const later = setTimeout(() => (res.destroyed ? undefined : answerNow(req, res, url, kind, status, retryAfter)), TARPIT_MS);
+      const later = setTimeout(
+        () => (res.destroyed ? undefined : answerNow(req, res, url, kind, status, retryAfter)),
+        TARPIT_MS,
+      );
       res.once('close', () => clearTimeout(later));
       return;
     }
     answerNow(req, res, url, kind, status, retryAfter);
   }
 
-  function answerNow(req: IncomingMessage, res: ServerResponse, url: URL, kind: RequestKind, status: 429 | 503 | 504, retryAfter: number): void {
+  function answerNow(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    kind: RequestKind,
+    status: 429 | 503 | 504,
+    retryAfter: number,
+  ): void {
     if (res.headersSent) return;
-    if (kind === 'page' && options.pages) return options.pages.busy(req, res, url, status === 429 ? 429 : 503, retryAfter);
+    if (kind === 'page' && options.pages)
+      return options.pages.busy(req, res, url, status === 429 ? 429 : 503, retryAfter);
     const body =
       kind === 'api'
         ? status === 429
@@ -197,10 +242,23 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
               hint: null,
               message: 'Too many requests from this client: it has used its share of the database for now',
             }
-          : { code: '57014', details: null, hint: 'Narrow the filters, or try again later.', message: 'canceling statement due to the request deadline' }
-        : { error: status === 429 ? 'rate_limited' : 'unavailable', message: 'The server is busy. Please try again shortly.' };
+          : {
+              code: '57014',
+              details: null,
+              hint: 'Narrow the filters, or try again later.',
+              message: 'canceling statement due to the request deadline',
+            }
+        : {
+            error: status === 429 ? 'rate_limited' : 'unavailable',
+            message: 'The server is busy. Please try again shortly.',
+          };
     res
-      .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store', ...ANY_ORIGIN })
+      .writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Retry-After': String(retryAfter),
+        'Cache-Control': 'no-store',
+        ...ANY_ORIGIN,
+      })
       .end(JSON.stringify(body));
   }
 
@@ -224,9 +282,17 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // a malformed or refused request still cost the server its time (not a missing page or file)
-      if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 404 && res.statusCode !== 429 && kind !== 'file')
+      if (
+        res.statusCode >= 400 &&
+        res.statusCode < 500 &&
+        res.statusCode !== 404 &&
+        res.statusCode !== 429 &&
+        kind !== 'file'
+      )
         options.shares?.charge(client, REFUSAL_COST_MS);
-      log(`${req.method} ${url.pathname}${url.search.length > 200 ? url.search.slice(0, 200) + '…' : url.search} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      log(
+        `${req.method} ${url.pathname}${url.search.length > 200 ? url.search.slice(0, 200) + '…' : url.search} ${res.statusCode} ${ms.toFixed(1)}ms`,
+      );
     });
     // on every answer: no content sniffing (a JSON answer is never read as HTML), and https kept
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -271,7 +337,9 @@ export function createApp(options: AppOptions): { server: Server; handle: (req: 
         const body = url.pathname.startsWith('/rest/')
           ? { code: 'PGRST000', details: null, hint: null, message: 'The server could not answer this request' }
           : { error: 'internal', message: 'The server could not answer this request. Please try again.' };
-        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN }).end(JSON.stringify(body));
+        res
+          .writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN })
+          .end(JSON.stringify(body));
       } else res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Internal server error');
     }
   }

@@ -29,7 +29,13 @@ export interface ShareOptions {
   now?: () => number;
 }
 
-export const DEFAULT_SHARES: ShareOptions = { concurrent: 3, burstMs: 15_000, refillPerSecond: 500, maxWaiting: 32, maxClients: 20_000 };
+export const DEFAULT_SHARES: ShareOptions = {
+  concurrent: 3,
+  burstMs: 15_000,
+  refillPerSecond: 500,
+  maxWaiting: 32,
+  maxClients: 20_000,
+};
 
 interface Waiter {
   resolve(): void;

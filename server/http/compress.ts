@@ -12,7 +12,11 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|([\w.-]+\+)?json)|image\/s
 const MIN_BYTES = 512;
 
 /** The encoding to answer with, or null: a compressible type, a body worth it, a client that takes it. */
-export function chooseEncoding(acceptEncoding: string | string[] | undefined, type: string, bytes: number): Encoding | null {
+export function chooseEncoding(
+  acceptEncoding: string | string[] | undefined,
+  type: string,
+  bytes: number,
+): Encoding | null {
   if (!COMPRESSIBLE.test(type) || bytes <= MIN_BYTES) return null;
   const accept = String(acceptEncoding ?? '');
   if (/\bbr\b/.test(accept)) return 'br';
@@ -22,7 +26,9 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined, ty
 
 export function compress(body: Buffer, encoding: Encoding, effort: 'file' | 'page'): Buffer {
   if (encoding === 'br')
-    return brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: effort === 'file' ? 9 : 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    return brotliCompressSync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: effort === 'file' ? 9 : 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
   return gzipSync(body, { level: effort === 'file' ? 9 : 6 });
 }
 
@@ -30,7 +36,13 @@ export function compress(body: Buffer, encoding: Encoding, effort: 'file' | 'pag
  * Writes a made-per-request answer (an API's JSON, a page), compressed when the request allows it
  * (`res.req`'s Accept-Encoding), with its length and `Vary: Accept-Encoding`. HEAD gets the headers only.
  */
-export function sendCompressed(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer, head = false): void {
+export function sendCompressed(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer,
+  head = false,
+): void {
   const raw = typeof body === 'string' ? Buffer.from(body) : body;
   const type = headers['Content-Type'] ?? headers['content-type'] ?? '';
   const encoding = chooseEncoding(res.req?.headers['accept-encoding'], type, raw.length);

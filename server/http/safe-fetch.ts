@@ -126,7 +126,12 @@ export function parseHostRule(text: string): HostRule | undefined {
     };
   }
   if (!HOST.test(t) || t.length > 253) return undefined;
-  return { host: t.replace(/^\*\./, ''), wildcard: t.startsWith('*.'), protocols: ['https:', 'http:'], privateNamed: false };
+  return {
+    host: t.replace(/^\*\./, ''),
+    wildcard: t.startsWith('*.'),
+    protocols: ['https:', 'http:'],
+    privateNamed: false,
+  };
 }
 
 /** The rule that lets this address be fetched, if any. */
@@ -176,7 +181,9 @@ export interface Fetched {
 
 const defaultResolve = (hostname: string) =>
   new Promise<LookupAddress[]>((resolveAll, reject) =>
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolveAll(addresses))),
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolveAll(addresses),
+    ),
   );
 
 /** A lookup for the connection that hands over only an address the rule allows. */
@@ -211,7 +218,10 @@ function checkedLookup(rule: HostRule, resolve: (hostname: string) => Promise<Lo
 function once(url: URL, rule: HostRule, options: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolveResponse, reject) => {
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const headers = options.headers ?? { Accept: 'image/avif,image/webp,image/png,image/jpeg,image/*;q=0.8', 'User-Agent': 'exp-ecuador-images/1' };
+    const headers = options.headers ?? {
+      Accept: 'image/avif,image/webp,image/png,image/jpeg,image/*;q=0.8',
+      'User-Agent': 'exp-ecuador-images/1',
+    };
     const body = options.post === undefined ? undefined : Buffer.from(options.post);
     const req = request(url, {
       method: body ? 'POST' : 'GET',
@@ -221,7 +231,10 @@ function once(url: URL, rule: HostRule, options: SafeFetchOptions, signal: Abort
       agent: false,
     });
     const connectTimer = setTimeout(
-      () => req.destroy(new FetchRefused(`${url.host}: no connection within ${options.connectTimeoutMs ?? 3000} ms`, 'failed')),
+      () =>
+        req.destroy(
+          new FetchRefused(`${url.host}: no connection within ${options.connectTimeoutMs ?? 3000} ms`, 'failed'),
+        ),
       options.connectTimeoutMs ?? 3000,
     );
     req.on('socket', (socket) => {
@@ -250,10 +263,15 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
     throw new FetchRefused(`not an address: ${JSON.stringify(address.slice(0, 200))}`, 'refused');
   }
   for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused(`only http(s) is fetched, not ${url.protocol}`, 'refused');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new FetchRefused(`only http(s) is fetched, not ${url.protocol}`, 'refused');
     if (url.username || url.password) throw new FetchRefused('addresses with credentials are not fetched', 'refused');
     const rule = ruleFor(url, options.allow);
-    if (!rule) throw new FetchRefused(`${url.protocol}//${url.host} is not on the ${options.listName ?? "image hosts' list (IMAGE_HOSTS)"}`, 'refused');
+    if (!rule)
+      throw new FetchRefused(
+        `${url.protocol}//${url.host} is not on the ${options.listName ?? "image hosts' list (IMAGE_HOSTS)"}`,
+        'refused',
+      );
     // an address written as an IP is connected to without a lookup: it is checked here (a rule such
     // as "*" lets any host name through, never a private address)
     const literal = url.hostname.replace(/^\[|\]$/g, '');
@@ -267,13 +285,18 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof FetchRefused) throw cause;
       const e = error as NodeJS.ErrnoException;
-      throw new FetchRefused(`${url.host}: ${signal.aborted ? `no answer within ${options.totalTimeoutMs ?? 10_000} ms` : (e.code ?? e.message)}`, 'failed');
+      throw new FetchRefused(
+        `${url.host}: ${signal.aborted ? `no answer within ${options.totalTimeoutMs ?? 10_000} ms` : (e.code ?? e.message)}`,
+        'failed',
+      );
     }
     const status = res.statusCode ?? 0;
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume();
-      if (options.maxRedirects === 0) throw new FetchRefused(`${url.host}: HTTP ${status}, a redirect (not followed)`, 'failed');
-      if (hop >= (options.maxRedirects ?? 3)) throw new FetchRefused(`more than ${options.maxRedirects ?? 3} redirects`, 'failed');
+      if (options.maxRedirects === 0)
+        throw new FetchRefused(`${url.host}: HTTP ${status}, a redirect (not followed)`, 'failed');
+      if (hop >= (options.maxRedirects ?? 3))
+        throw new FetchRefused(`more than ${options.maxRedirects ?? 3} redirects`, 'failed');
       url = new URL(res.headers.location, url);
       continue;
     }
@@ -284,7 +307,9 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (declared > options.maxBytes) {
       res.destroy();
-      throw new FetchRefused(`${url.host}: ${declared} bytes is more than ${options.maxBytes}`, 'failed', { tooLarge: true });
+      throw new FetchRefused(`${url.host}: ${declared} bytes is more than ${options.maxBytes}`, 'failed', {
+        tooLarge: true,
+      });
     }
     const chunks: Buffer[] = [];
     let total = 0;
@@ -293,14 +318,25 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
         total += chunk.length;
         if (total > options.maxBytes) {
           res.destroy();
-          throw new FetchRefused(`${url.host}: the body is more than ${options.maxBytes} bytes`, 'failed', { tooLarge: true });
+          throw new FetchRefused(`${url.host}: the body is more than ${options.maxBytes} bytes`, 'failed', {
+            tooLarge: true,
+          });
         }
         chunks.push(chunk);
       }
     } catch (error) {
       if (error instanceof FetchRefused) throw error;
-      throw new FetchRefused(`${url.host}: ${signal.aborted ? `no answer within ${options.totalTimeoutMs ?? 10_000} ms` : (error as Error).message}`, 'failed');
+      throw new FetchRefused(
+        `${url.host}: ${signal.aborted ? `no answer within ${options.totalTimeoutMs ?? 10_000} ms` : (error as Error).message}`,
+        'failed',
+      );
     }
-    return { status, headers: res.headers, body: Buffer.concat(chunks, total), contentType: res.headers['content-type'] ?? null, url: url.href };
+    return {
+      status,
+      headers: res.headers,
+      body: Buffer.concat(chunks, total),
+      contentType: res.headers['content-type'] ?? null,
+      url: url.href,
+    };
   }
 }

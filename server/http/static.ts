@@ -74,12 +74,23 @@ export class StaticFiles {
     const hit = this.cache.get(file);
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
     const body = await readFile(file);
-    const entry: CachedFile = { mtimeMs: info.mtimeMs, size: info.size, body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"` };
+    const entry: CachedFile = {
+      mtimeMs: info.mtimeMs,
+      size: info.size,
+      body,
+      etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
+    };
     this.cache.set(file, entry);
     return entry;
   }
 
-  async send(req: IncomingMessage, res: ServerResponse, file: string, headers: Record<string, string> = {}, status = 200): Promise<void> {
+  async send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    file: string,
+    headers: Record<string, string> = {},
+    status = 200,
+  ): Promise<void> {
     const entry = await this.load(file);
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     res.setHeader('Content-Type', type);

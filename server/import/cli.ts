@@ -41,7 +41,17 @@ const cwd = process.env.INIT_CWD ?? process.cwd();
 
 // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
 const FLAGS = new Set(['--full', '--allow-withdrawals', '--no-photos', '--postgres']);
-const VALUES = new Set(['--token', '--name', '--max-withdraw', '--photo-hosts', '--language', '--area-unit', '--source', '--last', '--expand']);
+const VALUES = new Set([
+  '--token',
+  '--name',
+  '--max-withdraw',
+  '--photo-hosts',
+  '--language',
+  '--area-unit',
+  '--source',
+  '--last',
+  '--expand',
+]);
 
 function usage(message: string): never {
   console.error(
@@ -79,14 +89,18 @@ function print(report: ImportReport): void {
     console.log(
       `[import] new developments: ${p.read} read, ${p.new} new, ${p.updated} updated, ${p.withdrawn} withdrawn${p.held ? `, ${p.held} held back` : ''}`,
     );
-    for (const q of p.quarantined.slice(0, 20)) console.log(`  refused ${q.key || '(no key)'}: ${q.reasons.join('; ')}`);
+    for (const q of p.quarantined.slice(0, 20))
+      console.log(`  refused ${q.key || '(no key)'}: ${q.reasons.join('; ')}`);
   }
   if (p.units.linked || p.units.unlinked || p.units.unmatched.length)
     console.log(
       `[import] units of new developments: ${p.units.linked} linked, ${p.units.unlinked} no longer of one${p.units.unmatched.length ? `; naming a project or model the feed does not have: ${p.units.unmatched.slice(0, 10).join(', ')}` : ''}`,
     );
   const unknown = Object.entries(report.unknownValues);
-  if (unknown.length) console.log(`[import] values kept as they came (not ours to know): ${unknown.map(([k, n]) => `${k} × ${n}`).join(', ')}`);
+  if (unknown.length)
+    console.log(
+      `[import] values kept as they came (not ours to know): ${unknown.map(([k, n]) => `${k} × ${n}`).join(', ')}`,
+    );
   if (report.unknownAgents.length)
     console.log(
       `[import] agents not ours (inquiries go to the team): ${report.unknownAgents.slice(0, 10).join(', ')}${report.unknownAgents.length > 10 ? ', ...' : ''}`,
@@ -127,7 +141,11 @@ function photoStore(): PhotoStore {
 }
 
 /** The places of interest of a GeoJSON file (docs/import.md "What is near"): exit 0 stored, 3 held back, 1 failed. */
-async function importNearbyFile(location: string | undefined, values: Map<string, string>, flags: Set<string>): Promise<void> {
+async function importNearbyFile(
+  location: string | undefined,
+  values: Map<string, string>,
+  flags: Set<string>,
+): Promise<void> {
   if (!location) usage('which GeoJSON file?');
   const file = resolve(cwd, location);
   const source = values.get('--name') ?? `nearby:${basename(file)}`;
@@ -157,7 +175,8 @@ async function main(): Promise<void> {
   if (positional.length > 2) usage(`one feed at a time (got ${positional.slice(1).join(' ')})`);
   const settings: SourceSettings = {
     kind,
-    location: location && !/^https?:\/\//.test(location) && !isAbsolute(location) ? resolve(cwd, location) : (location ?? ''),
+    location:
+      location && !/^https?:\/\//.test(location) && !isAbsolute(location) ? resolve(cwd, location) : (location ?? ''),
     name: values.get('--name'),
     token: values.get('--token'),
     language: values.get('--language'),
@@ -173,7 +192,11 @@ async function main(): Promise<void> {
     if (error instanceof SourceError) usage(error.message);
     throw error;
   }
-  const run = { full: flags.has('--full'), allowWithdrawals: flags.has('--allow-withdrawals'), photos: !flags.has('--no-photos') };
+  const run = {
+    full: flags.has('--full'),
+    allowWithdrawals: flags.has('--allow-withdrawals'),
+    photos: !flags.has('--no-photos'),
+  };
   const store = photoStore();
   const opened = await openForCommand(dataDir);
   let report: ImportReport;
@@ -183,7 +206,12 @@ async function main(): Promise<void> {
     report = await runLocked(
       opened.db,
       source.name,
-      { onWait: () => log(`another run of ${source.name} is on its way (a server's schedule, or another command): this one waits for it`) },
+      {
+        onWait: () =>
+          log(
+            `another run of ${source.name} is on its way (a server's schedule, or another command): this one waits for it`,
+          ),
+      },
       () => runImport(opened.db, source, { ...run, cwd, log }, store),
     );
   } finally {

@@ -20,7 +20,8 @@ export class FeedError extends Error {
 export function describeBody(text: string): string {
   const head = text.trimStart().slice(0, 200).toLowerCase();
   if (!head) return 'an empty answer';
-  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body)\b/.test(head)) return 'an HTML page';
+  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body)\b/.test(head))
+    return 'an HTML page';
   if (head.startsWith('<')) return 'XML or markup';
   if (head.startsWith('{') || head.startsWith('[')) return 'JSON';
   return `text beginning "${text.trim().slice(0, 40).replace(/\s+/g, ' ')}"`;
@@ -41,7 +42,8 @@ export function resoJsonRecords(text: string): FeedRecord[] {
     : data && typeof data === 'object' && Array.isArray((data as { value?: unknown }).value)
       ? (data as { value: unknown[] }).value
       : null;
-  if (!records) throw new FeedError('JSON without records: expected an array of RESO records or an object with "value": [...]');
+  if (!records)
+    throw new FeedError('JSON without records: expected an array of RESO records or an object with "value": [...]');
   return records as FeedRecord[];
 }
 
@@ -125,7 +127,13 @@ const KYERO_FEATURES: Array<[RegExp, string]> = [
  * holiday let (night, day) and a price in another currency than US dollars are quarantined.
  */
 /** Kyero's price_freq as RESO's LeaseAmountFrequency. */
-const KYERO_FREQUENCIES: Record<string, string> = { month: 'Monthly', week: 'Weekly', year: 'Annually', night: 'Nightly', day: 'Daily' };
+const KYERO_FREQUENCIES: Record<string, string> = {
+  month: 'Monthly',
+  week: 'Weekly',
+  year: 'Annually',
+  night: 'Nightly',
+  day: 'Daily',
+};
 
 export function kyeroRecords(text: string): FeedRecord[] {
   const body = text.replace(/^\uFEFF/, '');
@@ -142,7 +150,8 @@ export function kyeroRecords(text: string): FeedRecord[] {
   const root = doc.root;
   if (!root || typeof root !== 'object') throw new FeedError('not a Kyero feed: no <root>');
   const version = str(root.kyero?.feed_version);
-  if (version !== undefined && !/^3(\.\d+)?$/.test(version)) throw new FeedError(`Kyero feed_version ${version}: version 3 is read`);
+  if (version !== undefined && !/^3(\.\d+)?$/.test(version))
+    throw new FeedError(`Kyero feed_version ${version}: version 3 is read`);
   return (root.property ?? []).map((p) => kyeroRecord(p));
 }
 
@@ -179,17 +188,28 @@ function kyeroRecord(p: Node): FeedRecord {
   const features = (((p.features ?? {}) as Node).feature ?? []) as unknown[];
   for (const f of features) {
     const name = str(f) ?? '';
-    for (const [pattern, field] of KYERO_FEATURES) if (pattern.test(name)) record[field] = field === 'PoolFeatures' ? name : true;
+    for (const [pattern, field] of KYERO_FEATURES)
+      if (pattern.test(name)) record[field] = field === 'PoolFeatures' ? name : true;
   }
   const images = (((p.images ?? {}) as Node).image ?? []) as Node[];
-  record.Media = images.map((img, i) => ({ MediaKey: str(img['@id']) ?? str(img.url), MediaURL: str(img.url), Order: i, MediaCategory: 'Photo' }));
+  record.Media = images.map((img, i) => ({
+    MediaKey: str(img['@id']) ?? str(img.url),
+    MediaURL: str(img.url),
+    Order: i,
+    MediaCategory: 'Photo',
+  }));
   const reasons: string[] = [];
   // a rental: the mapping's lease rule makes its rent monthly (or keeps a holiday let out)
   const freq = str(p.price_freq)?.toLowerCase();
   if (freq && freq !== 'sale')
-    Object.assign(record, { PropertyType: 'Residential Lease', LeaseAmount: record.ListPrice, LeaseAmountFrequency: KYERO_FREQUENCIES[freq] ?? freq });
+    Object.assign(record, {
+      PropertyType: 'Residential Lease',
+      LeaseAmount: record.ListPrice,
+      LeaseAmountFrequency: KYERO_FREQUENCIES[freq] ?? freq,
+    });
   const currency = str(p.currency);
-  if (currency && currency.toUpperCase() !== 'USD') reasons.push(`price in ${currency.toUpperCase()}: Ecuador's prices are in US dollars`);
+  if (currency && currency.toUpperCase() !== 'USD')
+    reasons.push(`price in ${currency.toUpperCase()}: Ecuador's prices are in US dollars`);
   if (reasons.length) record.__quarantine = reasons;
   return record;
 }

@@ -165,7 +165,13 @@ export const FIELD_MAP: readonly FieldRule[] = [
     rule: "Square feet become square metres (× 0.09290304), square metres stay; without a unit, the source's (RESO's default, square feet, unless the source says square metres). Another unit: left empty and reported.",
     apply(c) {
       // a living area in acres or hectares is not one we believe
-      c.listing.square_feet = squareMetres(c, number(get(c, 'LivingArea')), text(get(c, 'LivingAreaUnits'), 40) ?? c.defaults.areaUnit, 'living area', 1);
+      c.listing.square_feet = squareMetres(
+        c,
+        number(get(c, 'LivingArea')),
+        text(get(c, 'LivingAreaUnits'), 40) ?? c.defaults.areaUnit,
+        'living area',
+        1,
+      );
     },
   },
   {
@@ -175,7 +181,8 @@ export const FIELD_MAP: readonly FieldRule[] = [
     apply(c) {
       let n = number(get(c, 'LotSizeArea'));
       let unit = text(get(c, 'LotSizeUnits'), 40) ?? c.defaults.areaUnit;
-      if (n === null && number(get(c, 'LotSizeSquareFeet')) !== null) [n, unit] = [number(get(c, 'LotSizeSquareFeet')), 'Square Feet'];
+      if (n === null && number(get(c, 'LotSizeSquareFeet')) !== null)
+        [n, unit] = [number(get(c, 'LotSizeSquareFeet')), 'Square Feet'];
       if (n === null && number(get(c, 'LotSizeAcres')) !== null) [n, unit] = [number(get(c, 'LotSizeAcres')), 'Acres'];
       c.listing.lot_size = squareMetres(c, n, unit, 'lot size');
     },
@@ -209,7 +216,9 @@ export const FIELD_MAP: readonly FieldRule[] = [
     ours: 'address',
     rule: 'Required: a listing without an address is quarantined.',
     apply(c) {
-      const street = [get(c, 'StreetName'), get(c, 'StreetNumber')].filter((x) => x !== undefined && x !== null && x !== '').join(' ');
+      const street = [get(c, 'StreetName'), get(c, 'StreetNumber')]
+        .filter((x) => x !== undefined && x !== null && x !== '')
+        .join(' ');
       required(c, 'address', text(get(c, 'UnparsedAddress'), 300) ?? text(street, 300), 'no address');
     },
   },
@@ -297,7 +306,9 @@ export const FIELD_MAP: readonly FieldRule[] = [
     rule: 'The parking spaces (parqueaderos), a whole number from 0 to 99; anything else is left out.',
     apply(c) {
       const total = number(get(c, 'ParkingTotal'));
-      const parts = [number(get(c, 'GarageSpaces')), number(get(c, 'CarportSpaces'))].filter((n): n is number => n !== null);
+      const parts = [number(get(c, 'GarageSpaces')), number(get(c, 'CarportSpaces'))].filter(
+        (n): n is number => n !== null,
+      );
       const n = total ?? (parts.length ? parts.reduce((a, b) => a + b, 0) : null);
       c.listing.parking_spaces = n !== null && Number.isInteger(n) && n >= 0 && n <= 99 ? n : null;
     },
@@ -395,7 +406,10 @@ export function feedPhotos(media: unknown, kind: 'photos' | 'floorPlans' = 'phot
       if (!m || typeof m !== 'object') continue;
       const category = text(m.MediaCategory, 40);
       // a photo says so or says nothing; a floor plan says so (RESO's MediaCategory "Floor Plan")
-      if (kind === 'photos' ? category && !/^(photo|image)s?$/i.test(category) : !/^floor ?plans?$/i.test(category ?? '')) continue;
+      if (
+        kind === 'photos' ? category && !/^(photo|image)s?$/i.test(category) : !/^floor ?plans?$/i.test(category ?? '')
+      )
+        continue;
       const url = text(m.MediaURL, 2000);
       if (!url) continue;
       photos.push({

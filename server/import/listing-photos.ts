@@ -58,9 +58,19 @@ export async function makeListingPhotos(
   const wanted = new Map<string, FeedPhoto>();
   for (const l of listings) for (const m of l.media ?? []) wanted.set(`${m.url}\n${m.key}\n${m.modified}`, m);
   const known = new Map<string, { hash: string | null; error: string | null }>();
-  const rows = await db.jobs.query<{ url: string; media_key: string; modified: string; hash: string | null; error: string | null }>(
+  const rows = await db.jobs.query<{
+    url: string;
+    media_key: string;
+    modified: string;
+    hash: string | null;
+    error: string | null;
+  }>(
     'select p.url, p.media_key, p.modified, p.hash, p.error from internal.photos p join unnest($1::text[], $2::text[], $3::text[]) w(url, media_key, modified) using (url, media_key, modified)',
-    [[...wanted.values()].map((m) => m.url), [...wanted.values()].map((m) => m.key), [...wanted.values()].map((m) => m.modified)],
+    [
+      [...wanted.values()].map((m) => m.url),
+      [...wanted.values()].map((m) => m.key),
+      [...wanted.values()].map((m) => m.modified),
+    ],
   );
   for (const r of rows) known.set(`${r.url}\n${r.media_key}\n${r.modified}`, { hash: r.hash, error: r.error });
   const missing: Array<[string, FeedPhoto]> = [];
@@ -92,7 +102,11 @@ export async function makeListingPhotos(
         );
       } else {
         retry.add(k);
-        await db.jobs.query('delete from internal.photos where (url, media_key, modified) = ($1, $2, $3)', [m.url, m.key, m.modified]);
+        await db.jobs.query('delete from internal.photos where (url, media_key, modified) = ($1, $2, $3)', [
+          m.url,
+          m.key,
+          m.modified,
+        ]);
       }
     }
   });

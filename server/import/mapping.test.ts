@@ -11,7 +11,13 @@ import { lookupTables, mappingTable, mapRecord, type ImportedListing, type Mappi
 import { composeTitle, languageOf, number, plainText } from './values.ts';
 
 const ES: MappingDefaults = { language: 'es', areaUnit: 'Square Feet' };
-const base = { ListingKey: 'K1', ListPrice: 250000, UnparsedAddress: 'Av. Interoceánica km 12', City: 'Cumbayá', StateOrProvince: 'Pichincha' };
+const base = {
+  ListingKey: 'K1',
+  ListPrice: 250000,
+  UnparsedAddress: 'Av. Interoceánica km 12',
+  City: 'Cumbayá',
+  StateOrProvince: 'Pichincha',
+};
 const ok = (record: Record<string, unknown>, defaults = ES): ImportedListing => {
   const m = mapRecord(record, defaults);
   if (!m.ok) throw new Error(`quarantined: ${m.reasons.join('; ')}`);
@@ -24,29 +30,50 @@ const reasons = (record: Record<string, unknown>) => {
 
 describe('mapping a RESO record (docs/import.md)', () => {
   it("a lease is a rental at a month's rent (LeaseAmount made monthly, else ListPrice); a holiday let is quarantined; a sale has no operation", () => {
-    expect(ok({ ...base, PropertyType: 'Residential Lease', PropertySubType: 'Apartment', ListPrice: 950 })).toMatchObject({
+    expect(
+      ok({ ...base, PropertyType: 'Residential Lease', PropertySubType: 'Apartment', ListPrice: 950 }),
+    ).toMatchObject({
       operation: 'rent',
       price: 950,
       property_type: 'apartment',
     });
-    expect(ok({ ...base, PropertyType: 'ResidentialLease', LeaseAmount: 14_400, LeaseAmountFrequency: 'Annually', ListPrice: 1 })).toMatchObject({
+    expect(
+      ok({
+        ...base,
+        PropertyType: 'ResidentialLease',
+        LeaseAmount: 14_400,
+        LeaseAmountFrequency: 'Annually',
+        ListPrice: 1,
+      }),
+    ).toMatchObject({
       operation: 'rent',
       price: 1200,
     });
-    const weekly = mapRecord({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 300, LeaseAmountFrequency: 'Weekly' }, ES);
+    const weekly = mapRecord(
+      { ...base, PropertyType: 'Residential Lease', LeaseAmount: 300, LeaseAmountFrequency: 'Weekly' },
+      ES,
+    );
     expect(weekly.ok && weekly.listing.price).toBe(1300);
     expect(weekly.notes).toContain('rent 300 Weekly made 1300 a month');
-    expect(ok({ ...base, PropertyType: 'Commercial Lease', PropertySubType: 'Office', LeaseAmount: 2500, LeaseAmountFrequency: 'Monthly' })).toMatchObject({
+    expect(
+      ok({
+        ...base,
+        PropertyType: 'Commercial Lease',
+        PropertySubType: 'Office',
+        LeaseAmount: 2500,
+        LeaseAmountFrequency: 'Monthly',
+      }),
+    ).toMatchObject({
       operation: 'rent',
       price: 2500,
       property_type: 'office',
     });
-    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Daily' })).toEqual([
-      'a holiday let (rent Daily): this site lists homes to live in',
-    ]);
-    expect(reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Seasonal' })).toEqual([
-      'a holiday let (rent Seasonal): this site lists homes to live in',
-    ]);
+    expect(
+      reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Daily' }),
+    ).toEqual(['a holiday let (rent Daily): this site lists homes to live in']);
+    expect(
+      reasons({ ...base, PropertyType: 'Residential Lease', LeaseAmount: 80, LeaseAmountFrequency: 'Seasonal' }),
+    ).toEqual(['a holiday let (rent Seasonal): this site lists homes to live in']);
     expect(reasons({ ...base, PropertyType: 'Residential Lease', ListPrice: undefined })).toEqual(['no price']);
     expect(ok({ ...base, PropertyType: 'Residential' }).operation).toBeUndefined();
     // suites and quintas are types of their own
@@ -146,11 +173,17 @@ describe('mapping a RESO record (docs/import.md)', () => {
   });
 
   it('maps types by the subtype first, reporting and keeping one it does not know', () => {
-    expect(ok({ ...base, PropertyType: 'Residential', PropertySubType: 'Single Family Residence' }).property_type).toBe('house');
-    expect(ok({ ...base, PropertyType: 'Residential', PropertySubType: 'Condominium' }).property_type).toBe('apartment');
+    expect(ok({ ...base, PropertyType: 'Residential', PropertySubType: 'Single Family Residence' }).property_type).toBe(
+      'house',
+    );
+    expect(ok({ ...base, PropertyType: 'Residential', PropertySubType: 'Condominium' }).property_type).toBe(
+      'apartment',
+    );
     expect(ok({ ...base, PropertyType: 'Land', PropertySubType: 'Unimproved Land' }).property_type).toBe('land');
     expect(ok({ ...base, PropertyType: 'Commercial Sale', PropertySubType: 'Office' }).property_type).toBe('office');
-    expect(ok({ ...base, PropertyType: 'Commercial Sale', PropertySubType: 'Retail' }).property_type).toBe('business_premises');
+    expect(ok({ ...base, PropertyType: 'Commercial Sale', PropertySubType: 'Retail' }).property_type).toBe(
+      'business_premises',
+    );
     expect(ok({ ...base, PropertyType: 'Commercial Sale' }).property_type).toBe('commercial_building');
     expect(ok({ ...base, PropertySubType: 'Departamento' }).property_type).toBe('apartment');
     const odd = mapRecord({ ...base, PropertyType: 'Marina', PropertySubType: 'Boat Slip' }, ES);
@@ -163,7 +196,9 @@ describe('mapping a RESO record (docs/import.md)', () => {
     expect(reasons({ ...base, ListPrice: 'call us' })).toEqual(['no price']);
     expect(reasons({ ...base, UnparsedAddress: '  ' })).toEqual(['no address']);
     expect(reasons({ ListPrice: 1 })).toEqual(['no ListingKey', 'no address']);
-    expect(reasons({ ...base, Latitude: 25.77, Longitude: -80.19 })).toEqual(['coordinates 25.77, -80.19 are outside Ecuador']);
+    expect(reasons({ ...base, Latitude: 25.77, Longitude: -80.19 })).toEqual([
+      'coordinates 25.77, -80.19 are outside Ecuador',
+    ]);
     expect(reasons({ ...base, Country: 'US' })).toEqual(['country "US" is not Ecuador']);
     // the Galápagos are Ecuador
     expect(ok({ ...base, Latitude: -0.7436, Longitude: -90.3137 }).geo_lat).toBe('-0.7436');
@@ -173,7 +208,9 @@ describe('mapping a RESO record (docs/import.md)', () => {
   });
 
   it('keeps remarks as text: markup reduced to its words, scripts gone, entities read', () => {
-    expect(plainText('<p>Casa <b>amplia</b> &amp; luminosa</p><script>alert(1)</script><p>Con jardín</p>')).toBe('Casa amplia & luminosa\nCon jardín');
+    expect(plainText('<p>Casa <b>amplia</b> &amp; luminosa</p><script>alert(1)</script><p>Con jardín</p>')).toBe(
+      'Casa amplia & luminosa\nCon jardín',
+    );
     expect(plainText('Línea uno<br/>Línea dos &#233;xito &nbsp;fin')).toBe('Línea uno\nLínea dos éxito fin');
     expect(plainText('<img src=x onerror=alert(1)>Hola')).toBe('Hola');
     expect(plainText('2 < 3 and 5 > 4')).toBe('2 < 3 and 5 > 4');
@@ -182,7 +219,15 @@ describe('mapping a RESO record (docs/import.md)', () => {
 
   it('reads features from the RESO yes/no fields and lists', () => {
     expect(
-      ok({ ...base, PoolPrivateYN: true, ViewYN: 'Y', WaterfrontYN: false, GarageSpaces: 2, NewConstructionYN: 'true', Cooling: ['Central Air'] }).features,
+      ok({
+        ...base,
+        PoolPrivateYN: true,
+        ViewYN: 'Y',
+        WaterfrontYN: false,
+        GarageSpaces: 2,
+        NewConstructionYN: 'true',
+        Cooling: ['Central Air'],
+      }).features,
     ).toEqual(['pool', 'view', 'garage', 'new_construction', 'air_conditioning']);
     expect(ok({ ...base, Cooling: ['None'], PoolFeatures: 'None' }).features).toEqual([]);
   });
@@ -192,21 +237,42 @@ describe('mapping a RESO record (docs/import.md)', () => {
     expect(languageOf('A lovely house with a garden in the valley', 'es')).toBe('en');
     expect(languageOf(null, 'en')).toBe('en');
     expect(
-      ok({ ...base, PropertySubType: 'Single Family Residence', BedroomsTotal: 3, SubdivisionName: 'Santa Inés', PublicRemarks: 'Casa con piscina y jardín' })
-        .title,
+      ok({
+        ...base,
+        PropertySubType: 'Single Family Residence',
+        BedroomsTotal: 3,
+        SubdivisionName: 'Santa Inés',
+        PublicRemarks: 'Casa con piscina y jardín',
+      }).title,
     ).toBe('Casa de 3 dormitorios en Santa Inés');
-    expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'A bright flat with a view of the park' }).title).toBe(
-      '1-bedroom apartment in Cumbayá',
-    );
-    expect(ok({ ...base, PropertySubType: 'Condominium', BedroomsTotal: 1, PublicRemarks: 'Departamento con vista al parque' }).title).toBe(
-      'Departamento de 1 dormitorio en Cumbayá',
-    );
-    expect(composeTitle({ property_type: 'land', bedrooms: null, sector: null, city: 'Tumbaco', square_feet: null, lot_size: 1500 }, 'es')).toBe(
-      'Terreno de 1.500 m² en Tumbaco',
-    );
-    expect(composeTitle({ property_type: 'office', bedrooms: null, sector: null, city: null, square_feet: 80, lot_size: null }, 'en')).toBe(
-      'Office in Ecuador',
-    );
+    expect(
+      ok({
+        ...base,
+        PropertySubType: 'Condominium',
+        BedroomsTotal: 1,
+        PublicRemarks: 'A bright flat with a view of the park',
+      }).title,
+    ).toBe('1-bedroom apartment in Cumbayá');
+    expect(
+      ok({
+        ...base,
+        PropertySubType: 'Condominium',
+        BedroomsTotal: 1,
+        PublicRemarks: 'Departamento con vista al parque',
+      }).title,
+    ).toBe('Departamento de 1 dormitorio en Cumbayá');
+    expect(
+      composeTitle(
+        { property_type: 'land', bedrooms: null, sector: null, city: 'Tumbaco', square_feet: null, lot_size: 1500 },
+        'es',
+      ),
+    ).toBe('Terreno de 1.500 m² en Tumbaco');
+    expect(
+      composeTitle(
+        { property_type: 'office', bedrooms: null, sector: null, city: null, square_feet: 80, lot_size: null },
+        'en',
+      ),
+    ).toBe('Office in Ecuador');
     expect(ok({ ...base, ListingTitle: 'Casa esquinera <b>única</b>' }).title).toBe('Casa esquinera <b>única</b>');
   });
 
@@ -214,13 +280,24 @@ describe('mapping a RESO record (docs/import.md)', () => {
     const media = [
       { MediaURL: 'https://p.example/2.jpg', Order: 2, MediaKey: 'b' },
       { MediaURL: 'https://p.example/plan.pdf', Order: 0, MediaCategory: 'FloorPlan' },
-      { MediaURL: 'https://p.example/1.jpg', Order: 1, MediaKey: 'a', MediaCategory: 'Photo', MediaModificationTimestamp: '2026-11-01T10:00:00Z' },
+      {
+        MediaURL: 'https://p.example/1.jpg',
+        Order: 1,
+        MediaKey: 'a',
+        MediaCategory: 'Photo',
+        MediaModificationTimestamp: '2026-11-01T10:00:00Z',
+      },
     ];
     expect(ok({ ...base, Media: media }).media).toEqual([
       { url: 'https://p.example/1.jpg', key: 'a', order: 1, modified: '2026-11-01T10:00:00Z' },
       { url: 'https://p.example/2.jpg', key: 'b', order: 2, modified: '' },
     ]);
-    expect(ok({ ...base, Media: Array.from({ length: 80 }, (_, i) => ({ MediaURL: `https://p.example/${i}.jpg`, Order: i })) }).media).toHaveLength(50);
+    expect(
+      ok({
+        ...base,
+        Media: Array.from({ length: 80 }, (_, i) => ({ MediaURL: `https://p.example/${i}.jpg`, Order: i })),
+      }).media,
+    ).toHaveLength(50);
   });
 });
 
@@ -228,7 +305,9 @@ describe('reading the feeds that come as documents', () => {
   it("RESO JSON: the Web API's answer or an array; HTML where JSON was expected is refused, naming what came", () => {
     expect(resoJsonRecords('{"value":[{"ListingKey":"A"}]}')).toEqual([{ ListingKey: 'A' }]);
     expect(resoJsonRecords('[{"ListingKey":"A"}]')).toEqual([{ ListingKey: 'A' }]);
-    expect(() => resoJsonRecords('<!doctype html><html><body>Login</body></html>')).toThrow(new FeedError('not JSON: the feed is an HTML page'));
+    expect(() => resoJsonRecords('<!doctype html><html><body>Login</body></html>')).toThrow(
+      new FeedError('not JSON: the feed is an HTML page'),
+    );
     expect(() => resoJsonRecords('{"error":"x"}')).toThrow(/JSON without records/);
   });
 
@@ -296,8 +375,12 @@ describe('reading the feeds that come as documents', () => {
     const weekly = mapRecord(week as Record<string, unknown>, ES);
     expect(weekly.ok && weekly.listing).toMatchObject({ operation: 'rent', price: 866.67 });
     expect(weekly.notes).toEqual(['rent 200 Weekly made 866.67 a month']);
-    expect(reasons(night as Record<string, unknown>)).toEqual(['a holiday let (rent Nightly): this site lists homes to live in']);
-    expect(() => kyeroRecords('<?xml version="1.0"?><!DOCTYPE root [<!ENTITY x "y">]><root>&x;</root>')).toThrow(/DOCTYPE/);
+    expect(reasons(night as Record<string, unknown>)).toEqual([
+      'a holiday let (rent Nightly): this site lists homes to live in',
+    ]);
+    expect(() => kyeroRecords('<?xml version="1.0"?><!DOCTYPE root [<!ENTITY x "y">]><root>&x;</root>')).toThrow(
+      /DOCTYPE/,
+    );
     // a DTD wherever it stands: after a long comment, between two comments (the prefix check once
     // read them as one), inside the document; a 15 KB feed must not grow into a megabyte
     const bomb = `<!DOCTYPE root [<!ENTITY a "${'x'.repeat(1000)}"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>`;
@@ -311,10 +394,20 @@ describe('reading the feeds that come as documents', () => {
       expect(() => kyeroRecords(feed), feed.slice(0, 80)).toThrow(/DOCTYPE/);
     }
     // comments are fine
-    expect(kyeroRecords('<?xml version="1.0"?><!-- one --><!-- two --><root><kyero><feed_version>3</feed_version></kyero></root>')).toEqual([]);
-    expect(() => kyeroRecords('<root><kyero><feed_version>3</feed_version></kyero><property><id>1</property></root>')).toThrow(/does not parse/);
-    expect(() => kyeroRecords('<html><body>Maintenance</body></html>')).toThrow(/not a Kyero feed: expected <root>, the feed is an HTML page/);
-    expect(() => kyeroRecords('<root><kyero><feed_version>4</feed_version></kyero></root>')).toThrow(/version 3 is read/);
+    expect(
+      kyeroRecords(
+        '<?xml version="1.0"?><!-- one --><!-- two --><root><kyero><feed_version>3</feed_version></kyero></root>',
+      ),
+    ).toEqual([]);
+    expect(() =>
+      kyeroRecords('<root><kyero><feed_version>3</feed_version></kyero><property><id>1</property></root>'),
+    ).toThrow(/does not parse/);
+    expect(() => kyeroRecords('<html><body>Maintenance</body></html>')).toThrow(
+      /not a Kyero feed: expected <root>, the feed is an HTML page/,
+    );
+    expect(() => kyeroRecords('<root><kyero><feed_version>4</feed_version></kyero></root>')).toThrow(
+      /version 3 is read/,
+    );
     expect(kyeroRecords('<root><kyero><feed_version>3</feed_version></kyero></root>')).toEqual([]);
   });
 });

@@ -78,22 +78,30 @@ export interface MappingDefaults {
   areaUnit: 'Square Feet' | 'Square Meters';
 }
 
-export type Mapped = { ok: true; listing: ImportedListing; notes: string[] } | { ok: false; key: string; reasons: string[]; notes: string[] };
+export type Mapped =
+  | { ok: true; listing: ImportedListing; notes: string[] }
+  | { ok: false; key: string; reasons: string[]; notes: string[] };
 
 /** One record mapped: the listing, or why it cannot be one. */
 export function mapRecord(record: FeedRecord, defaults: MappingDefaults): Mapped {
   const c: Context = { record, listing: {}, defaults, reasons: [], notes: [] };
-  if (!record || typeof record !== 'object' || Array.isArray(record)) return { ok: false, key: '', reasons: ['not a record'], notes: [] };
+  if (!record || typeof record !== 'object' || Array.isArray(record))
+    return { ok: false, key: '', reasons: ['not a record'], notes: [] };
   for (const field of FIELD_MAP) field.apply(c);
   // what a feed's own reader found wrong (a rental in Kyero, a price in euros)
   if (Array.isArray(record.__quarantine)) c.reasons.push(...record.__quarantine.map(String));
-  if (c.reasons.length) return { ok: false, key: text(record.ListingKey, 100) ?? '', reasons: c.reasons, notes: c.notes };
+  if (c.reasons.length)
+    return { ok: false, key: text(record.ListingKey, 100) ?? '', reasons: c.reasons, notes: c.notes };
   return { ok: true, listing: c.listing as ImportedListing, notes: c.notes };
 }
 
 /** The mapping as docs/import.md shows it (a test holds the document to this). */
 export function mappingTable(): string {
-  return ['| RESO field | ours | rule |', '|---|---|---|', ...FIELD_MAP.map((f) => `| ${f.reso} | ${f.ours} | ${f.rule.replace(/\|/g, '\\|')} |`)].join('\n');
+  return [
+    '| RESO field | ours | rule |',
+    '|---|---|---|',
+    ...FIELD_MAP.map((f) => `| ${f.reso} | ${f.ours} | ${f.rule.replace(/\|/g, '\\|')} |`),
+  ].join('\n');
 }
 
 /** The lookups as docs/import.md shows them. */
@@ -106,7 +114,11 @@ export function lookupTables(): string {
   return [
     '| status | StandardStatus (letters and case ignored) |',
     '|---|---|',
-    ...group(Object.fromEntries(Object.entries(STATUSES).map(([k, v]) => [k, v === 'on' ? 'on the market (1)' : 'off the market']))),
+    ...group(
+      Object.fromEntries(
+        Object.entries(STATUSES).map(([k, v]) => [k, v === 'on' ? 'on the market (1)' : 'off the market']),
+      ),
+    ),
     '',
     '| our type | PropertySubType or PropertyType (letters and case ignored) |',
     '|---|---|',

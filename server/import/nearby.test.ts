@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readNearbyGeoJson } from './nearby.ts';
 
-const feature = (id: string | undefined, properties: Record<string, unknown>, geometry: unknown) => ({ type: 'Feature', id, properties, geometry });
+const feature = (id: string | undefined, properties: Record<string, unknown>, geometry: unknown) => ({
+  type: 'Feature',
+  id,
+  properties,
+  geometry,
+});
 const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] });
 const file = (...features: unknown[]) => JSON.stringify({ type: 'FeatureCollection', features });
 
@@ -71,7 +76,11 @@ describe('the places of interest of a GeoJSON file', () => {
         ),
         feature('node/3', { amenity: 'school', name: 'Off the globe' }, point(-78, 91)),
         feature('node/4', { amenity: 'school', name: 'x'.repeat(121) }, point(-78, -0.2)),
-        feature('node/5', { amenity: 'school', name: '<img src=x onerror=alert(1)>\u0000\u202e  Colegio' }, point(-78, -0.2)),
+        feature(
+          'node/5',
+          { amenity: 'school', name: '<img src=x onerror=alert(1)>\u0000\u202e  Colegio' },
+          point(-78, -0.2),
+        ),
         feature('node/5', { amenity: 'school', name: 'Again' }, point(-78, -0.2)),
         feature('node/6', { amenity: 'school', name: 'Strings' }, { type: 'Point', coordinates: ['-78', '-0.2'] }),
       ),

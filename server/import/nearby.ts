@@ -21,7 +21,13 @@ export interface PointOfInterestRow {
   source_key: string;
 }
 
-export const POINT_OF_INTEREST_COLUMNS = ['kind', 'name', 'position', 'source', 'source_key'] as const satisfies ReadonlyArray<keyof PointOfInterestRow>;
+export const POINT_OF_INTEREST_COLUMNS = [
+  'kind',
+  'name',
+  'position',
+  'source',
+  'source_key',
+] as const satisfies ReadonlyArray<keyof PointOfInterestRow>;
 
 /** The largest file read, and the most features in it (a city's extract has a few thousand). */
 const NEARBY_LIMITS = { bytes: 64 * 1024 * 1024, features: 200_000, name: 120 };
@@ -65,18 +71,23 @@ function kindOf(tags: Tags): NearbyKind | null {
 function positionOf(geometry: unknown): [number, number] | null {
   const g = geometry as { type?: unknown; coordinates?: unknown } | null;
   if (!g || typeof g !== 'object') return null;
-  const pair = (c: unknown): [number, number] | null => (Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number' ? [c[0], c[1]] : null);
+  const pair = (c: unknown): [number, number] | null =>
+    Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number' ? [c[0], c[1]] : null;
   const ringMean = (ring: unknown): [number, number] | null => {
     if (!Array.isArray(ring)) return null;
     const points = ring.map(pair);
     if (!points.length || points.some((p) => !p)) return null;
     // a closed ring repeats its first point last: counted once
-    const open = points.length > 1 && points[0]![0] === points.at(-1)![0] && points[0]![1] === points.at(-1)![1] ? points.slice(0, -1) : points;
+    const open =
+      points.length > 1 && points[0]![0] === points.at(-1)![0] && points[0]![1] === points.at(-1)![1]
+        ? points.slice(0, -1)
+        : points;
     return [open.reduce((s, p) => s + p![0], 0) / open.length, open.reduce((s, p) => s + p![1], 0) / open.length];
   };
   if (g.type === 'Point') return pair(g.coordinates);
   if (g.type === 'Polygon' && Array.isArray(g.coordinates)) return ringMean(g.coordinates[0]);
-  if (g.type === 'MultiPolygon' && Array.isArray(g.coordinates) && Array.isArray(g.coordinates[0])) return ringMean(g.coordinates[0][0]);
+  if (g.type === 'MultiPolygon' && Array.isArray(g.coordinates) && Array.isArray(g.coordinates[0]))
+    return ringMean(g.coordinates[0][0]);
   return null;
 }
 
@@ -95,21 +106,25 @@ export function readNearbyGeoJson(
   text: string,
   source: string,
 ): { rows: PointOfInterestRow[]; read: number; passedOver: number; refused: NearbyReport['refused'] } {
-  if (text.length > NEARBY_LIMITS.bytes) throw new Error(`the file is larger than ${NEARBY_LIMITS.bytes / 1024 / 1024} MB`);
+  if (text.length > NEARBY_LIMITS.bytes)
+    throw new Error(`the file is larger than ${NEARBY_LIMITS.bytes / 1024 / 1024} MB`);
   let doc: { type?: unknown; features?: unknown };
   try {
     doc = JSON.parse(text) as typeof doc;
   } catch (error) {
     throw new Error(`not JSON: ${(error as Error).message}`);
   }
-  if (!doc || doc.type !== 'FeatureCollection' || !Array.isArray(doc.features)) throw new Error('not a GeoJSON FeatureCollection');
+  if (!doc || doc.type !== 'FeatureCollection' || !Array.isArray(doc.features))
+    throw new Error('not a GeoJSON FeatureCollection');
   if (doc.features.length > NEARBY_LIMITS.features) throw new Error(`more than ${NEARBY_LIMITS.features} features`);
   const rows: PointOfInterestRow[] = [];
   const refused: NearbyReport['refused'] = [];
   const keys = new Set<string>();
   let passedOver = 0;
   for (const feature of doc.features as Array<{ id?: unknown; properties?: unknown; geometry?: unknown }>) {
-    const tags = (feature && typeof feature.properties === 'object' && feature.properties ? feature.properties : {}) as Tags;
+    const tags = (
+      feature && typeof feature.properties === 'object' && feature.properties ? feature.properties : {}
+    ) as Tags;
     const kind = kindOf(tags);
     const name = cleanName(tags['name:es'] ?? tags.name);
     if (!kind || !name) {
@@ -138,7 +153,15 @@ export async function storeNearby(
   read: ReturnType<typeof readNearbyGeoJson>,
   options: { allowWithdrawals?: boolean } = {},
 ): Promise<NearbyReport> {
-  const report: NearbyReport = { source, read: read.read, passedOver: read.passedOver, refused: read.refused, stored: 0, removed: 0, held: null };
+  const report: NearbyReport = {
+    source,
+    read: read.read,
+    passedOver: read.passedOver,
+    refused: read.refused,
+    stored: 0,
+    removed: 0,
+    held: null,
+  };
   return db.transaction(
     async (q: Transaction) => {
       await q.query('select pg_advisory_xact_lock(hashtext($1))', [`nearby:${source}`]);
@@ -149,16 +172,26 @@ export async function storeNearby(
         [source, read.rows.map((r) => r.source_key)],
       );
       const { n = 0, gone = 0 } = had ?? {};
-      if (!read.rows.length) return { ...report, held: 'the file has no place of interest: the list is kept as it was' };
+      if (!read.rows.length)
+        return { ...report, held: 'the file has no place of interest: the list is kept as it was' };
       if (gone > n / 2 && n > 0 && !options.allowWithdrawals)
-        return { ...report, held: `it would take away ${gone} of the source's ${n} places (more than half): run again with --allow-withdrawals` };
+        return {
+          ...report,
+          held: `it would take away ${gone} of the source's ${n} places (more than half): run again with --allow-withdrawals`,
+        };
       for (let i = 0; i < read.rows.length; i += 5000) {
         const part = read.rows.slice(i, i + 5000);
         await q.query(
           `insert into internal.points_of_interest (kind, name, position, source, source_key)
            select k, n, p::point, $1, s from unnest($2::text[], $3::text[], $4::text[], $5::text[]) as t(k, n, p, s)
            on conflict (source, source_key) do update set kind = excluded.kind, name = excluded.name, position = excluded.position`,
-          [source, part.map((r) => r.kind), part.map((r) => r.name), part.map((r) => r.position), part.map((r) => r.source_key)],
+          [
+            source,
+            part.map((r) => r.kind),
+            part.map((r) => r.name),
+            part.map((r) => r.position),
+            part.map((r) => r.source_key),
+          ],
         );
       }
       await q.query(

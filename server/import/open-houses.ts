@@ -36,19 +36,29 @@ function mapOpenHouse(r: FeedRecord, now = clockNow()): OpenHouseMapped {
   if (!source_key) return { ok: false, reason: 'no OpenHouseKey' };
   if (!listing_key) return { ok: false, reason: 'no ListingKey' };
   const status = typeof r.OpenHouseStatus === 'string' ? r.OpenHouseStatus.trim().toLowerCase() : '';
-  if (status === 'cancelled' || status === 'canceled' || status === 'ended') return { ok: false, reason: `status ${status}` };
+  if (status === 'cancelled' || status === 'canceled' || status === 'ended')
+    return { ok: false, reason: `status ${status}` };
   const type = typeof r.OpenHouseType === 'string' ? r.OpenHouseType.trim().toLowerCase() : '';
   if (type && type !== 'public') return { ok: false, reason: `not public (${type})` };
-  const start = typeof r.OpenHouseStartTime === 'string' && INSTANT.test(r.OpenHouseStartTime.trim()) ? Date.parse(r.OpenHouseStartTime) : NaN;
-  const end = typeof r.OpenHouseEndTime === 'string' && INSTANT.test(r.OpenHouseEndTime.trim()) ? Date.parse(r.OpenHouseEndTime) : NaN;
-  if (!Number.isFinite(start) || !Number.isFinite(end)) return { ok: false, reason: 'a start or an end that is not an instant with its offset' };
-  if (end <= start || end - start > 12 * HOUR) return { ok: false, reason: 'an end not after the start, or more than 12 hours after' };
+  const start =
+    typeof r.OpenHouseStartTime === 'string' && INSTANT.test(r.OpenHouseStartTime.trim())
+      ? Date.parse(r.OpenHouseStartTime)
+      : NaN;
+  const end =
+    typeof r.OpenHouseEndTime === 'string' && INSTANT.test(r.OpenHouseEndTime.trim())
+      ? Date.parse(r.OpenHouseEndTime)
+      : NaN;
+  if (!Number.isFinite(start) || !Number.isFinite(end))
+    return { ok: false, reason: 'a start or an end that is not an instant with its offset' };
+  if (end <= start || end - start > 12 * HOUR)
+    return { ok: false, reason: 'an end not after the start, or more than 12 hours after' };
   if (end <= now) return { ok: false, reason: 'over' };
   if (start > now + 90 * DAY) return { ok: false, reason: 'more than 90 days ahead' };
   const live = typeof r.LivestreamOpenHouseURL === 'string' ? r.LivestreamOpenHouseURL.trim() : '';
   let livestream_url: string | null = null;
   try {
-    if (live && live.length <= 500 && new URL(live).protocol === 'https:' && !/[\s"<>]/.test(live)) livestream_url = new URL(live).href;
+    if (live && live.length <= 500 && new URL(live).protocol === 'https:' && !/[\s"<>]/.test(live))
+      livestream_url = new URL(live).href;
   } catch {
     livestream_url = null;
   }
@@ -76,7 +86,10 @@ export interface OpenHouseReport {
 }
 
 /** Maps a source's records, counting what is left out. */
-export function mapOpenHouses(records: readonly FeedRecord[], now = clockNow()): { openHouses: ImportedOpenHouse[]; skipped: Record<string, number> } {
+export function mapOpenHouses(
+  records: readonly FeedRecord[],
+  now = clockNow(),
+): { openHouses: ImportedOpenHouse[]; skipped: Record<string, number> } {
   const byKey = new Map<string, ImportedOpenHouse>();
   const skipped: Record<string, number> = {};
   for (const r of records) {
@@ -100,5 +113,9 @@ export async function storeOpenHouses(
     'select internal.import_open_houses($1, $2::jsonb) as r',
     [source, JSON.stringify(openHouses)],
   );
-  return { kept: Number(row?.r.kept ?? 0), removed: Number(row?.r.removed ?? 0), unknownListings: Number(row?.r.unknown_listings ?? 0) };
+  return {
+    kept: Number(row?.r.kept ?? 0),
+    removed: Number(row?.r.removed ?? 0),
+    unknownListings: Number(row?.r.unknown_listings ?? 0),
+  };
 }

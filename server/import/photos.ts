@@ -78,7 +78,8 @@ export interface MadePhoto {
 }
 
 type Pixels = { data: Buffer; info: OutputInfo };
-const fromRaw = (p: Pixels) => sharp(p.data, { raw: { width: p.info.width, height: p.info.height, channels: p.info.channels } });
+const fromRaw = (p: Pixels) =>
+  sharp(p.data, { raw: { width: p.info.width, height: p.info.height, channels: p.info.channels } });
 /** Lanczos with two lobes: as sharp as the default three for a reduction, and a seventh less CPU. */
 const KERNEL = 'lanczos2';
 
@@ -117,7 +118,8 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
   } catch {
     throw new PhotoError('not an image');
   }
-  if (!meta.format || !FORMATS_READ.has(meta.format)) throw new PhotoError(`not a photo (${meta.format ?? 'unknown format'})`);
+  if (!meta.format || !FORMATS_READ.has(meta.format))
+    throw new PhotoError(`not a photo (${meta.format ?? 'unknown format'})`);
   const rotated = (meta.orientation ?? 1) >= 5;
   const width = (rotated ? meta.height : meta.width) ?? 0;
   const height = (rotated ? meta.width : meta.height) ?? 0;
@@ -138,9 +140,14 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
     // read five times the pixels it needs)
     const files: Array<{ name: string; body: Buffer; type: string }> = [];
     for (const w of [...PHOTO_WIDTHS].reverse()) {
-      if (w < pixels.info.width) pixels = await fromRaw(pixels).resize({ width: w, kernel: KERNEL }).raw().toBuffer({ resolveWithObject: true });
+      if (w < pixels.info.width)
+        pixels = await fromRaw(pixels).resize({ width: w, kernel: KERNEL }).raw().toBuffer({ resolveWithObject: true });
       for (const ext of store.eager ? PHOTO_FORMATS.map((f) => f.ext) : (['jpg'] as const)) {
-        files.push({ name: `${w}.${ext}`, body: await encode(fromRaw(pixels), ext, ext === 'jpg' && w === LARGEST), type: TYPES[ext] });
+        files.push({
+          name: `${w}.${ext}`,
+          body: await encode(fromRaw(pixels), ext, ext === 'jpg' && w === LARGEST),
+          type: TYPES[ext],
+        });
       }
     }
     // the smallest first, the largest JPEG last: has() is true only once every file is there
@@ -156,7 +163,8 @@ export async function makePhoto(body: Buffer, store: PhotoStore): Promise<MadePh
  */
 export async function photoVariant(store: PhotoStore, hash: string, name: string): Promise<Buffer | undefined> {
   const m = /^(\d+)\.(avif|webp)$/.exec(name);
-  if (!/^[0-9a-f]{32}$/.test(hash) || !m || !(PHOTO_WIDTHS as readonly number[]).includes(Number(m[1]))) return undefined;
+  if (!/^[0-9a-f]{32}$/.test(hash) || !m || !(PHOTO_WIDTHS as readonly number[]).includes(Number(m[1])))
+    return undefined;
   if (!store.read) return undefined;
   const read = store.read.bind(store);
   const kept = await read(hash, name);
@@ -171,7 +179,10 @@ export async function photoVariant(store: PhotoStore, hash: string, name: string
       await slot();
       try {
         const ext = m[2] as 'avif' | 'webp';
-        const body = await encode(sharp(master).resize({ width: Number(m[1]), withoutEnlargement: true, kernel: KERNEL }), ext);
+        const body = await encode(
+          sharp(master).resize({ width: Number(m[1]), withoutEnlargement: true, kernel: KERNEL }),
+          ext,
+        );
         await store.put(hash, [{ name, body, type: TYPES[ext] }]);
         return body;
       } finally {
@@ -227,7 +238,10 @@ export async function fetchPhoto(
     if (error instanceof PhotoError) return { ok: false, error: message, lasting: true };
     if (error instanceof FetchRefused) {
       const status = error.answer.status ?? 0;
-      const lasting = error.kind === 'refused' || Boolean(error.answer.tooLarge) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+      const lasting =
+        error.kind === 'refused' ||
+        Boolean(error.answer.tooLarge) ||
+        (status >= 400 && status < 500 && status !== 408 && status !== 429);
       return { ok: false, error: message, lasting };
     }
     return { ok: false, error: `could not be made: ${message}`, lasting: false };

@@ -115,7 +115,14 @@ const AMENITIES: Record<string, string> = {
 const sameModel = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
 
 /** RESO's UnitTypeType: the bedrooms it says, for a unit type that does not count them */
-const TYPE_BEDS: Record<string, number> = { studio: 0, efficiency: 0, onebedroom: 1, twobedroom: 2, threebedroom: 3, fourbedroomormore: 4 };
+const TYPE_BEDS: Record<string, number> = {
+  studio: 0,
+  efficiency: 0,
+  onebedroom: 1,
+  twobedroom: 2,
+  threebedroom: 3,
+  fourbedroomormore: 4,
+};
 
 /** The month a date names ('2027-06', '2027-06-15'), as its first day; null when it names none. */
 function month(v: unknown): string | null {
@@ -138,15 +145,21 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
   const today = nowDate().toISOString().slice(0, 7);
   const stage = STAGES[condition] ?? (delivery && delivery.slice(0, 7) < today ? 'delivered' : 'pre_sale');
   if (condition && !STAGES[condition])
-    reasons.push(`PropertyCondition "${text(record.PropertyCondition, 60)}" is no stage we know (To Be Built, Under Construction, New Construction)`);
-  if (stage !== 'delivered' && !delivery) reasons.push('no ExpDeliveryDate: a project not yet delivered says when it will be');
-  if (stage === 'pre_sale' && delivery && delivery.slice(0, 7) < today) reasons.push(`in pre-sale with its delivery in the past (${delivery.slice(0, 7)})`);
+    reasons.push(
+      `PropertyCondition "${text(record.PropertyCondition, 60)}" is no stage we know (To Be Built, Under Construction, New Construction)`,
+    );
+  if (stage !== 'delivered' && !delivery)
+    reasons.push('no ExpDeliveryDate: a project not yet delivered says when it will be');
+  if (stage === 'pre_sale' && delivery && delivery.slice(0, 7) < today)
+    reasons.push(`in pre-sale with its delivery in the past (${delivery.slice(0, 7)})`);
   const progress = number(record.ExpConstructionProgress);
   if (stage === 'under_construction' && (progress === null || progress < 0 || progress > 100))
     reasons.push('under construction without its ExpConstructionProgress (0 to 100)');
   const entrada = number(record.ExpEntradaPercent) ?? 30;
   if (entrada < 10 || entrada > 60) reasons.push(`ExpEntradaPercent ${entrada} is not 10 to 60`);
-  const types = (record.PropertyUnitTypes as unknown[]).filter((u): u is FeedRecord => Boolean(u) && typeof u === 'object' && !Array.isArray(u));
+  const types = (record.PropertyUnitTypes as unknown[]).filter(
+    (u): u is FeedRecord => Boolean(u) && typeof u === 'object' && !Array.isArray(u),
+  );
   if (!types.length) reasons.push('no unit types (PropertyUnitTypes is empty): a project sells at least one');
   const unitTypes: ImportedProject['unit_types'] = [];
   types.forEach((u, i) => {
@@ -157,16 +170,21 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
     const areaMax = number(u.ExpAreaMax) ?? areaMin;
     const beds = number(u.UnitTypeBedsTotal) ?? TYPE_BEDS[squash(text(u.UnitTypeType, 60) ?? '')] ?? null;
     if (priceMin === null || priceMin <= 0) reasons.push(`unit type ${label}: no ExpPriceMin`);
-    else if (priceMax !== null && priceMax < priceMin) reasons.push(`unit type ${label}: its price runs backwards (${priceMin} to ${priceMax})`);
+    else if (priceMax !== null && priceMax < priceMin)
+      reasons.push(`unit type ${label}: its price runs backwards (${priceMin} to ${priceMax})`);
     if (areaMin === null || areaMin <= 0) reasons.push(`unit type ${label}: no ExpAreaMin`);
-    else if (areaMax !== null && areaMax < areaMin) reasons.push(`unit type ${label}: its area runs backwards (${areaMin} to ${areaMax} m²)`);
-    if (beds === null || !Number.isInteger(beds) || beds < 0 || beds > 20) reasons.push(`unit type ${label}: no bedrooms (UnitTypeBedsTotal)`);
+    else if (areaMax !== null && areaMax < areaMin)
+      reasons.push(`unit type ${label}: its area runs backwards (${areaMin} to ${areaMax} m²)`);
+    if (beds === null || !Number.isInteger(beds) || beds < 0 || beds > 20)
+      reasons.push(`unit type ${label}: no bedrooms (UnitTypeBedsTotal)`);
     const model = text(u.BuilderModel, 80);
     if (model && types.slice(0, i).some((o) => sameModel(text(o.BuilderModel, 80), model)))
       reasons.push(`unit type ${label}: its BuilderModel ${model} names another type too`);
     if (priceMin && priceMax && areaMin && areaMax && beds !== null)
       unitTypes.push({
-        property_type: /house|casa|villa|townhouse/i.test(text(u.UnitTypeDescription, 200) ?? '') ? 'house' : 'apartment',
+        property_type: /house|casa|villa|townhouse/i.test(text(u.UnitTypeDescription, 200) ?? '')
+          ? 'house'
+          : 'apartment',
         bedrooms: beds,
         bathrooms: number(u.UnitTypeBathsTotal),
         area_min: areaMin,
@@ -177,7 +195,13 @@ export function mapProject(record: FeedRecord, lang: 'es' | 'en' = 'es'): Mapped
         model,
         // its floor plans: its Media of the category, or the CSV template's ExpFloorPlanURL
         source_media: feedPhotos(
-          Array.isArray(u.Media) ? u.Media : list(u.ExpFloorPlanURL).map((url, order) => ({ MediaURL: url, MediaCategory: 'FloorPlan', Order: order })),
+          Array.isArray(u.Media)
+            ? u.Media
+            : list(u.ExpFloorPlanURL).map((url, order) => ({
+                MediaURL: url,
+                MediaCategory: 'FloorPlan',
+                Order: order,
+              })),
           'floorPlans',
         ),
       });
@@ -237,7 +261,8 @@ export function projectRecordsOfCsv(rows: FeedRecord[]): FeedRecord[] {
 }
 
 /** Whether a CSV's rows are the projects template (a unit type's column in its header). */
-export const isProjectsCsv = (rows: FeedRecord[]): boolean => rows.some((r) => Object.keys(r).some((k) => /^UnitType\w+$/.test(k)));
+export const isProjectsCsv = (rows: FeedRecord[]): boolean =>
+  rows.some((r) => Object.keys(r).some((k) => /^UnitType\w+$/.test(k)));
 
 export interface ProjectsReport {
   read: number;
@@ -266,8 +291,12 @@ async function storeUnitTypes(q: Queryable, projectId: string, types: UnitTypeCo
     const at = left.findIndex((r) => (t.model ? sameModel(r.model, t.model) : r.model === null && r.position === i));
     return at < 0 ? null : (left.splice(at, 1)[0]?.id ?? null);
   });
-  if (left.length) await q.query('delete from internal.project_unit_types where id = any ($1::bigint[])', [left.map((r) => r.id)]);
-  if (rows.length > left.length) await q.query('update internal.project_unit_types set position = position + 1000 where project_id = $1', [projectId]);
+  if (left.length)
+    await q.query('delete from internal.project_unit_types where id = any ($1::bigint[])', [left.map((r) => r.id)]);
+  if (rows.length > left.length)
+    await q.query('update internal.project_unit_types set position = position + 1000 where project_id = $1', [
+      projectId,
+    ]);
   await q.query(
     `with e as (select (e.ord - 1)::smallint as position, nullif(e.t->>'id', '')::bigint as id, e.t from jsonb_array_elements($2::jsonb) with ordinality as e(t, ord)),
      kept as (
@@ -333,9 +362,12 @@ type UnitLink = { key: string; project: string | null; model: string | null };
  */
 export async function unitLinks(db: Database, source: string) {
   const before = new Set(
-    (await db.jobs.query<{ key: string }>('select source_key as key from internal.listings where source = $1 and unit_type_id is not null', [source])).map(
-      (r) => r.key,
-    ),
+    (
+      await db.jobs.query<{ key: string }>(
+        'select source_key as key from internal.listings where source = $1 and unit_type_id is not null',
+        [source],
+      )
+    ).map((r) => r.key),
   );
   const links: UnitLink[] = [];
   return {
@@ -423,11 +455,12 @@ export async function storeProjects(
     const n = gone?.n ?? 0;
     if (!n) return { new: created, updated, withdrawn: 0, held: 0 };
     // as the listings' (internal.import_merge): held when more than five and more than the share
-    if (!options.allowWithdrawals && n > 5 && n > (gone?.active ?? 0) * options.maxShare) return { new: created, updated, withdrawn: 0, held: n };
-    await q.query("update internal.projects set status = 'withdrawn' where source = $1 and status = 'active' and not (source_key = any ($2::text[]))", [
-      source,
-      kept,
-    ]);
+    if (!options.allowWithdrawals && n > 5 && n > (gone?.active ?? 0) * options.maxShare)
+      return { new: created, updated, withdrawn: 0, held: n };
+    await q.query(
+      "update internal.projects set status = 'withdrawn' where source = $1 and status = 'active' and not (source_key = any ($2::text[]))",
+      [source, kept],
+    );
     return { new: created, updated, withdrawn: n, held: 0 };
   });
 }

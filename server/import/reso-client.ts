@@ -67,7 +67,11 @@ async function getJson(url: string, options: ResoOptions): Promise<Record<string
         maxRedirects: 2,
         statuses: 'any',
         listName: "RESO source's host",
-        headers: { Accept: 'application/json', 'User-Agent': 'exp-ecuador-import/1', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+        headers: {
+          Accept: 'application/json',
+          'User-Agent': 'exp-ecuador-import/1',
+          ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+        },
         ...(options.resolve ? { resolve: options.resolve } : {}),
       });
       status = res.status;
@@ -84,7 +88,8 @@ async function getJson(url: string, options: ResoOptions): Promise<Record<string
         throw new FeedError(`${new URL(url).host} answered ${describeBody(body)}, not JSON`);
       }
     }
-    if (status === 401 || status === 403) throw new FeedError(`${new URL(url).host} refused the token (HTTP ${status})`);
+    if (status === 401 || status === 403)
+      throw new FeedError(`${new URL(url).host} refused the token (HTTP ${status})`);
     if (status === 429 && attempt < 20) {
       const wait = Math.min(retryAfterMs(headers['retry-after']) ?? 5000, options.maxRetryAfterMs ?? 120_000);
       options.log?.(`429 Too Many Requests: waiting ${Math.round(wait / 1000)} s as the service asks`);
@@ -98,12 +103,15 @@ async function getJson(url: string, options: ResoOptions): Promise<Record<string
       await sleep(wait);
       continue;
     }
-    throw new FeedError(`${new URL(url).host}: ${status ? `HTTP ${status}` : detail}${failures ? ` (after ${failures} retries)` : ''}`);
+    throw new FeedError(
+      `${new URL(url).host}: ${status ? `HTTP ${status}` : detail}${failures ? ` (after ${failures} retries)` : ''}`,
+    );
   }
 }
 
 function pageOf(data: Record<string, unknown>, url: string): { records: FeedRecord[]; next: string | null } {
-  if (!Array.isArray(data.value)) throw new FeedError(`${new URL(url).host} answered JSON without "value": not a RESO Web API answer`);
+  if (!Array.isArray(data.value))
+    throw new FeedError(`${new URL(url).host} answered JSON without "value": not a RESO Web API answer`);
   const next = typeof data['@odata.nextLink'] === 'string' ? new URL(data['@odata.nextLink'], url).href : null;
   return { records: data.value as FeedRecord[], next };
 }
@@ -157,7 +165,9 @@ export async function* resoKeys(options: ResoOptions): AsyncGenerator<string[]> 
   for (let pages = 0; url; pages++) {
     if (pages >= MAX_PAGES) throw new FeedError(`more than ${MAX_PAGES} pages of keys`);
     const { records, next } = pageOf(await getJson(url, options), url);
-    yield records.map((r) => (typeof r.ListingKey === 'string' || typeof r.ListingKey === 'number' ? String(r.ListingKey) : '')).filter(Boolean);
+    yield records
+      .map((r) => (typeof r.ListingKey === 'string' || typeof r.ListingKey === 'number' ? String(r.ListingKey) : ''))
+      .filter(Boolean);
     url = next && next !== url ? next : null;
   }
 }

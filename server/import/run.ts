@@ -138,7 +138,10 @@ async function documentRecords(source: ImportSource, options: RunOptions): Promi
       maxBytes: 256 * 1024 * 1024,
       totalTimeoutMs: 300_000,
       listName: "source's host",
-      headers: { Accept: 'application/xml, text/xml, application/json, text/csv;q=0.9, */*;q=0.1', 'User-Agent': 'exp-ecuador-import/1' },
+      headers: {
+        Accept: 'application/xml, text/xml, application/json, text/csv;q=0.9, */*;q=0.1',
+        'User-Agent': 'exp-ecuador-import/1',
+      },
       ...(options.resolve ? { resolve: options.resolve } : {}),
     }).catch((error: Error) => {
       throw new FeedError(error.message);
@@ -159,7 +162,12 @@ async function documentRecords(source: ImportSource, options: RunOptions): Promi
   return resoJsonRecords(text);
 }
 
-export async function runImport(db: Database, source: ImportSource, options: RunOptions = {}, store: PhotoStore | null = null): Promise<ImportReport> {
+export async function runImport(
+  db: Database,
+  source: ImportSource,
+  options: RunOptions = {},
+  store: PhotoStore | null = null,
+): Promise<ImportReport> {
   const started = Date.now();
   const log = options.log ?? (() => {});
   const whole = source.kind !== 'reso' || Boolean(options.full);
@@ -191,7 +199,15 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     unknownAgents: [],
     photos: { fetched: 0, reused: 0, failed: 0, errors: [] },
     openHouses: null,
-    projects: { read: 0, new: 0, updated: 0, withdrawn: 0, held: 0, quarantined: [], units: { linked: 0, unlinked: 0, unmatched: [] } },
+    projects: {
+      read: 0,
+      new: 0,
+      updated: 0,
+      withdrawn: 0,
+      held: 0,
+      quarantined: [],
+      units: { linked: 0, unlinked: 0, unmatched: [] },
+    },
     durationMs: 0,
   };
   // open houses expanded in the listings' records (a document feed, an $expand): the feed speaks of them when one has the field
@@ -221,10 +237,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   };
   const seen = async (keys: string[]) => {
     for (let i = 0; i < keys.length; i += 5000) {
-      await db.jobs.query('insert into internal.import_seen (run_id, source_key) select $1, k from unnest($2::text[]) k on conflict do nothing', [
-        run,
-        keys.slice(i, i + 5000),
-      ]);
+      await db.jobs.query(
+        'insert into internal.import_seen (run_id, source_key) select $1, k from unnest($2::text[]) k on conflict do nothing',
+        [run, keys.slice(i, i + 5000)],
+      );
     }
   };
   const take = async (records: FeedRecord[]) => {
@@ -234,7 +250,8 @@ export async function runImport(db: Database, source: ImportSource, options: Run
       report.read++;
       if (Array.isArray(record.OpenHouse)) {
         speaksOfOpenHouses = true;
-        for (const o of record.OpenHouse as FeedRecord[]) if (o && typeof o === 'object') expanded.push({ ListingKey: record.ListingKey, ...o });
+        for (const o of record.OpenHouse as FeedRecord[])
+          if (o && typeof o === 'object') expanded.push({ ListingKey: record.ListingKey, ...o });
       }
       if (isProjectRecord(record)) {
         const project = mapProject(record, source.defaults.language);
@@ -256,7 +273,8 @@ export async function runImport(db: Database, source: ImportSource, options: Run
         if (Number.isFinite(t) && (newestChange === null || t > newestChange)) newestChange = t;
       } else {
         report.quarantinedCount++;
-        if (report.quarantined.length < REPORT_LIST) report.quarantined.push({ key: mapped.key, reasons: mapped.reasons });
+        if (report.quarantined.length < REPORT_LIST)
+          report.quarantined.push({ key: mapped.key, reasons: mapped.reasons });
         // still in the feed: a listing whose record went wrong is not withdrawn for it
         if (mapped.key) quarantinedKeys.push(mapped.key);
       }
@@ -269,7 +287,9 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     if (source.kind === 'reso') {
       const reso = resoOptions(source, options, log);
       const since = mode === 'incremental' && highWater ? new Date(Date.parse(highWater) - OVERLAP_MS) : null;
-      log(`${source.name}: ${mode === 'incremental' ? `listings changed since ${since?.toISOString()}` : 'every listing'}...`);
+      log(
+        `${source.name}: ${mode === 'incremental' ? `listings changed since ${since?.toISOString()}` : 'every listing'}...`,
+      );
       for await (const page of readAhead(resoListings(reso, since))) await take(page);
       if (whole) {
         log(`${source.name}: every key the service lists...`);
@@ -290,7 +310,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   }
 
   if (report.read === 0) {
-    const message = mode === 'incremental' ? 'no listing changed since the last run' : 'the feed had no listings: nothing was changed or withdrawn';
+    const message =
+      mode === 'incremental'
+        ? 'no listing changed since the last run'
+        : 'the feed had no listings: nothing was changed or withdrawn';
     await db.jobs.query('delete from internal.import_seen where run_id = $1', [run]);
     if (mode === 'incremental') {
       await touchSource(db, source, false, null);
@@ -304,13 +327,10 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   log(`${source.name}: merging ${staged} listings...`);
   const merged = await db.transaction(
     async (q) => {
-      const [row] = await q.query<{ r: Record<string, unknown> }>('select internal.import_merge($1, $2, $3, $4, $5) as r', [
-        run,
-        source.name,
-        whole,
-        source.maxWithdrawShare,
-        Boolean(options.allowWithdrawals),
-      ]);
+      const [row] = await q.query<{ r: Record<string, unknown> }>(
+        'select internal.import_merge($1, $2, $3, $4, $5) as r',
+        [run, source.name, whole, source.maxWithdrawShare, Boolean(options.allowWithdrawals)],
+      );
       return (row?.r ?? {}) as {
         new: number;
         updated: number;
@@ -361,7 +381,9 @@ export async function runImport(db: Database, source: ImportSource, options: Run
   // after the projects: a unit names its type, which this run may have written
   report.projects.units = await units.link(log);
   await touchSource(db, source, whole && source.kind === 'reso', newestChange);
-  log(`${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`);
+  log(
+    `${source.name}: ${staged} listings read, ${report.new} new, ${report.updated} updated, ${report.withdrawn} withdrawn`,
+  );
 
   await importOpenHouses(db, source, report, expanded, speaksOfOpenHouses, options, log);
   if (options.photos !== false && store) {
@@ -370,7 +392,16 @@ export async function runImport(db: Database, source: ImportSource, options: Run
     // the new developments' photos, made as the listings' (docs/import.md "New developments")
     if (report.projects.read) {
       await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log, 'internal.projects');
-      await makeListingPhotos(db, source.name, allow, report.photos, store, options.resolve, log, 'internal.project_unit_types');
+      await makeListingPhotos(
+        db,
+        source.name,
+        allow,
+        report.photos,
+        store,
+        options.resolve,
+        log,
+        'internal.project_unit_types',
+      );
     }
   }
   return finish(db, report, started, outcome, message);
@@ -406,26 +437,47 @@ async function importOpenHouses(
   const { openHouses, skipped } = mapOpenHouses(records);
   const stored = await storeOpenHouses(db, source.name, openHouses);
   report.openHouses = { kept: stored.kept, removed: stored.removed, skipped, unknownListings: stored.unknownListings };
-  log(`${source.name}: ${stored.kept} open houses to come (${stored.removed} gone, ${Object.values(skipped).reduce((a, b) => a + b, 0)} left out)`);
+  log(
+    `${source.name}: ${stored.kept} open houses to come (${stored.removed} gone, ${Object.values(skipped).reduce((a, b) => a + b, 0)} left out)`,
+  );
 }
 
-async function touchSource(db: Database, source: ImportSource, full: boolean, newestChange: number | null): Promise<void> {
+async function touchSource(
+  db: Database,
+  source: ImportSource,
+  full: boolean,
+  newestChange: number | null,
+): Promise<void> {
   await db.jobs.query(
     `insert into internal.import_sources (name, kind, location, high_water, last_full_at, last_run_at)
      values ($1, $2, $3, $4, case when $5 then internal.now() end, internal.now())
      on conflict (name) do update set kind = excluded.kind, location = excluded.location,
        high_water = greatest(internal.import_sources.high_water, excluded.high_water),
        last_full_at = coalesce(excluded.last_full_at, internal.import_sources.last_full_at), last_run_at = internal.now()`,
-    [source.name, source.kind, source.location, newestChange === null ? null : new Date(newestChange).toISOString(), full],
+    [
+      source.name,
+      source.kind,
+      source.location,
+      newestChange === null ? null : new Date(newestChange).toISOString(),
+      full,
+    ],
   );
 }
 
-async function finish(db: Database, report: ImportReport, started: number, outcome: ImportReport['outcome'], message: string | null): Promise<ImportReport> {
+async function finish(
+  db: Database,
+  report: ImportReport,
+  started: number,
+  outcome: ImportReport['outcome'],
+  message: string | null,
+): Promise<ImportReport> {
   report.outcome = outcome;
   report.message = message;
   report.durationMs = Date.now() - started;
-  if (outcome === 'failed') await db.jobs.query('delete from internal.import_staging where run_id = $1', [report.run]).catch(() => {});
-  if (outcome === 'failed') await db.jobs.query('delete from internal.import_seen where run_id = $1', [report.run]).catch(() => {});
+  if (outcome === 'failed')
+    await db.jobs.query('delete from internal.import_staging where run_id = $1', [report.run]).catch(() => {});
+  if (outcome === 'failed')
+    await db.jobs.query('delete from internal.import_seen where run_id = $1', [report.run]).catch(() => {});
   await db.jobs.query(
     `update internal.import_runs set finished_at = internal.now(), outcome = $2, new = $3, updated = $4, unchanged = $5, withdrawn = $6,
        quarantined = $7, photos_fetched = $8, photos_failed = $9, message = $10, report = $11 where id = $1`,

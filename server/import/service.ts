@@ -35,7 +35,12 @@ const lockName = (source: string) => `import:${source}`;
  * Runs `fn` as the one run of a source: at once when no other run of it is on its way (in this
  * process or any other on the database), else after it (telling `onWait`).
  */
-export async function runLocked<T>(db: Database, source: string, options: { onWait?: () => void }, fn: () => Promise<T>): Promise<T> {
+export async function runLocked<T>(
+  db: Database,
+  source: string,
+  options: { onWait?: () => void },
+  fn: () => Promise<T>,
+): Promise<T> {
   const first = await db.withLock(lockName(source), async () => ({ value: await fn() }), { wait: false });
   if (first) return first.value;
   options.onWait?.();
@@ -68,7 +73,10 @@ export function createImportService(options: ImportServiceOptions): ImportServic
         );
         if (!job?.due || stopped) return;
         const full = s.source.kind === 'reso' && job.full_due;
-        await db.jobs.query('update internal.job_schedule set last_started_at = internal.now(), last_runner = $2 where job = $1', [name, runner]);
+        await db.jobs.query(
+          'update internal.job_schedule set last_started_at = internal.now(), last_runner = $2 where job = $1',
+          [name, runner],
+        );
         let report: ImportReport | undefined;
         try {
           report = await runImport(db, s.source, { full, log: (l) => log(`[import] ${l}`) }, options.store);
@@ -131,7 +139,10 @@ export function createImportService(options: ImportServiceOptions): ImportServic
       for (const t of timers) clearTimeout(t);
       // a run on its way is not waited for: its lock and its uncommitted work go with the
       // database's connections when the server stops (the next run does it again)
-      await Promise.race([Promise.allSettled([...runs]), new Promise((r) => setTimeout(() => r(undefined), 1000).unref())]);
+      await Promise.race([
+        Promise.allSettled([...runs]),
+        new Promise((r) => setTimeout(() => r(undefined), 1000).unref()),
+      ]);
     },
   };
 }

@@ -28,13 +28,17 @@ class StorageError extends Error {}
 /** What went wrong, for the run's report: the status, and what to check when it is the key. */
 function failed(error: Error & { status?: number; statusCode?: string }, what: string): StorageError {
   const status = Number(error.status ?? error.statusCode) || undefined;
-  const hint = status === 401 || status === 403 ? " (is SUPABASE_SERVICE_ROLE_KEY the project's service role key?)" : '';
+  const hint =
+    status === 401 || status === 403 ? " (is SUPABASE_SERVICE_ROLE_KEY the project's service role key?)" : '';
   return new StorageError(`Supabase Storage: ${what}: ${status ? `${status} ` : ''}${error.message}${hint}`);
 }
 
 export function supabasePhotoStore(settings: StorageSettings): PhotoStore {
   const base = settings.url.replace(/\/+$/, '');
-  const client = new StorageClient(`${base}/storage/v1`, { apikey: settings.serviceKey, Authorization: `Bearer ${settings.serviceKey}` });
+  const client = new StorageClient(`${base}/storage/v1`, {
+    apikey: settings.serviceKey,
+    Authorization: `Bearer ${settings.serviceKey}`,
+  });
   const files = client.from(settings.bucket);
   const path = (hash: string, name: string) => `photos/${hash}/${name}`;
   // the bucket, made public the first time a photo is stored (once per process)
@@ -51,7 +55,11 @@ export function supabasePhotoStore(settings: StorageSettings): PhotoStore {
           );
         return;
       }
-      const made = await client.createBucket(settings.bucket, { public: true, allowedMimeTypes: TYPES, fileSizeLimit: LARGEST_FILE });
+      const made = await client.createBucket(settings.bucket, {
+        public: true,
+        allowedMimeTypes: TYPES,
+        fileSizeLimit: LARGEST_FILE,
+      });
       if (made.error) throw failed(made.error, `could not make the bucket "${settings.bucket}"`);
     })().catch((error: Error) => {
       bucket = null;
@@ -59,7 +67,8 @@ export function supabasePhotoStore(settings: StorageSettings): PhotoStore {
     }));
   return {
     eager: true,
-    url: (hash) => `${base}/storage/v1/object/public/${encodeURIComponent(settings.bucket)}/${path(hash, `${PHOTO_DEFAULT_WIDTH}.jpg`)}`,
+    url: (hash) =>
+      `${base}/storage/v1/object/public/${encodeURIComponent(settings.bucket)}/${path(hash, `${PHOTO_DEFAULT_WIDTH}.jpg`)}`,
     async has(hash) {
       // the largest JPEG is uploaded last (a 404 is false; any other failure throws)
       const { data } = await files.exists(path(hash, `${LARGEST}.jpg`)).catch((error: Error) => {
@@ -70,7 +79,11 @@ export function supabasePhotoStore(settings: StorageSettings): PhotoStore {
     async put(hash, list) {
       await ensureBucket();
       for (const f of list) {
-        const { error } = await files.upload(path(hash, f.name), f.body, { contentType: f.type, cacheControl: '31536000', upsert: true });
+        const { error } = await files.upload(path(hash, f.name), f.body, {
+          contentType: f.type,
+          cacheControl: '31536000',
+          upsert: true,
+        });
         if (error) throw failed(error, `${hash}/${f.name}`);
       }
     },

@@ -39,16 +39,20 @@ export function number(v: unknown): number | null {
   const comma = s.lastIndexOf(',');
   if (dot >= 0 && comma >= 0) s = dot > comma ? s.replace(/,/g, '') : s.replace(/\./g, '').replace(',', '.');
   else if (comma >= 0) s = /^-?\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, '') : s.replace(',', '.');
-  else if (dot >= 0 && /^-?\d{1,3}(\.\d{3})+$/.test(s) && (s.match(/\./g)?.length ?? 0) >= 1 && !/^-?0\./.test(s)) s = s.replace(/\./g, '');
+  else if (dot >= 0 && /^-?\d{1,3}(\.\d{3})+$/.test(s) && (s.match(/\./g)?.length ?? 0) >= 1 && !/^-?0\./.test(s))
+    s = s.replace(/\./g, '');
   const n = Number(s);
   return s && Number.isFinite(n) ? n : null;
 }
 
-export const yes = (v: unknown): boolean => v === true || (typeof v === 'string' && /^(true|yes|y|1|s[ií])$/i.test(v.trim())) || v === 1;
+export const yes = (v: unknown): boolean =>
+  v === true || (typeof v === 'string' && /^(true|yes|y|1|s[ií])$/i.test(v.trim())) || v === 1;
 
 /** A list the feed may send as an array or as "a, b, c". */
 export const list = (v: unknown): string[] =>
-  (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,;|]/) : []).map((x) => text(x, 100) ?? '').filter((x) => x && !/^none$/i.test(x));
+  (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,;|]/) : [])
+    .map((x) => text(x, 100) ?? '')
+    .filter((x) => x && !/^none$/i.test(x));
 
 export const when = (v: unknown): string | null => {
   const s = text(v, 40);
@@ -61,7 +65,24 @@ export const when = (v: unknown): string | null => {
 /** Elements whose content is never text of the listing. */
 const SKIPPED = new Set(['script', 'style', 'template', 'iframe', 'object', 'noscript', 'svg', 'head']);
 /** Elements that end a line. */
-const BLOCKS = new Set(['p', 'div', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'blockquote', 'ul', 'ol', 'table', 'section', 'article']);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'blockquote',
+  'ul',
+  'ol',
+  'table',
+  'section',
+  'article',
+]);
 
 /**
  * Remarks as text: markup read by an HTML parser (htmlparser2) and reduced to its words (a
@@ -234,7 +255,9 @@ const dicts = new Map<Lang, Translate>();
 function tr(lang: Lang): Translate {
   let t = dicts.get(lang);
   if (!t) {
-    const dict = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8')) as Dict;
+    const dict = JSON.parse(
+      readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8'),
+    ) as Dict;
     dicts.set(lang, (t = translatorFor(dict, lang)));
   }
   return t;
@@ -254,7 +277,10 @@ export function languageOf(remarks: string | null, fallback: Lang): Lang {
 }
 
 /** A title in the listing's language, for a feed that sends none: "Casa de 3 dormitorios en Cumbayá". */
-export function composeTitle(l: Pick<ImportedListing, 'property_type' | 'bedrooms' | 'sector' | 'city' | 'square_feet' | 'lot_size'>, lang: Lang): string {
+export function composeTitle(
+  l: Pick<ImportedListing, 'property_type' | 'bedrooms' | 'sector' | 'city' | 'square_feet' | 'lot_size'>,
+  lang: Lang,
+): string {
   const t = tr(lang);
   const place = l.sector || l.city || t('site.composedTitle.somewhere');
   const Type = t(`listing.types.${isKnownType(l.property_type) ? l.property_type : 'residential'}`);

@@ -16,7 +16,12 @@ export interface AlertService {
 }
 
 export function createAlertService(
-  options: AlertRunOptions & { sql: TransactionalSql; intervalSeconds: number; onQueued: () => void; log?: (line: string) => void },
+  options: AlertRunOptions & {
+    sql: TransactionalSql;
+    intervalSeconds: number;
+    onQueued: () => void;
+    log?: (line: string) => void;
+  },
 ): AlertService {
   const log = options.log ?? (() => {});
   return periodic({
@@ -26,7 +31,9 @@ export function createAlertService(
     run: () =>
       runAlerts(options.sql, options, () => options.onQueued()).then((r) => {
         if (r.alerts || r.expired)
-          log(`[alerts] ${r.searches} searches looked at, ${r.alerts} alerts queued, ${r.expired} unconfirmed requests expired (${r.ms} ms)`);
+          log(
+            `[alerts] ${r.searches} searches looked at, ${r.alerts} alerts queued, ${r.expired} unconfirmed requests expired (${r.ms} ms)`,
+          );
         return r;
       }),
   });

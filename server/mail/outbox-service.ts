@@ -7,7 +7,13 @@
  * sent as soon as it answers.
  */
 import { nextDueInSeconds } from '../../core/functions/outbox/store.ts';
-import { createOutboxWorker, type Composer, type DrainResult, type Mailer, type OutboxWorkerOptions } from '../../core/functions/outbox/worker.ts';
+import {
+  createOutboxWorker,
+  type Composer,
+  type DrainResult,
+  type Mailer,
+  type OutboxWorkerOptions,
+} from '../../core/functions/outbox/worker.ts';
 import type { Sql } from '../../core/functions/sql.ts';
 
 export interface OutboxServiceOptions extends Partial<
@@ -47,7 +53,8 @@ export function createOutboxService(options: OutboxServiceOptions): OutboxServic
   let lastProblem = '';
 
   const report = (r: DrainResult) => {
-    if (r.sent || r.retried || r.failed || r.dropped) log(`[outbox] sent ${r.sent}, to retry ${r.retried}, failed ${r.failed}, dropped ${r.dropped}`);
+    if (r.sent || r.retried || r.failed || r.dropped)
+      log(`[outbox] sent ${r.sent}, to retry ${r.retried}, failed ${r.failed}, dropped ${r.dropped}`);
   };
 
   const schedule = (ms: number) => {

@@ -22,7 +22,10 @@ export function createMarketService(options: { db: Database; log?: (line: string
     options.db
       .transaction(
         async (tx) => {
-          const [row] = await tx.query<{ n: number | null }>('select internal.refresh_market_index(make_interval(secs => $1)) as n', [maxAgeSeconds]);
+          const [row] = await tx.query<{ n: number | null }>(
+            'select internal.refresh_market_index(make_interval(secs => $1)) as n',
+            [maxAgeSeconds],
+          );
           return row?.n ?? null;
         },
         { long: true },
@@ -37,7 +40,12 @@ export function createMarketService(options: { db: Database; log?: (line: string
         }
         return n;
       });
-  const job = periodic({ name: 'market', everyMs: CHECK_EVERY_MS, run: () => refresh(MARKET_INDEX_MAX_AGE_SECONDS), log });
+  const job = periodic({
+    name: 'market',
+    everyMs: CHECK_EVERY_MS,
+    run: () => refresh(MARKET_INDEX_MAX_AGE_SECONDS),
+    log,
+  });
   return {
     start: job.start,
     // asked for with an age (the tests: 0) it runs apart from the periodic check, which may find it fresh

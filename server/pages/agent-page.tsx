@@ -22,7 +22,11 @@ export interface AgentPageContext {
   brand: string;
 }
 
-export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: AgentPageContext): { head: HeadInfo; body: string; status: number } {
+export function renderAgent(
+  record: AgentProfileRecord | null,
+  id: string,
+  ctx: AgentPageContext,
+): { head: HeadInfo; body: string; status: number } {
   const { t, lang, origin } = ctx;
   const back = localizedPath('/findanagent', lang);
   if (!record) {
@@ -49,7 +53,9 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
         <p>
           <a href={back}>{t('profile.returnToSearch')}</a>
         </p>
-        {a.photo ? <img src={a.photo} alt="" width={160} height={160} className="agent-page__photo" fetchPriority="high" /> : null}
+        {a.photo ? (
+          <img src={a.photo} alt="" width={160} height={160} className="agent-page__photo" fetchPriority="high" />
+        ) : null}
         <h1 id="agent-name">{a.name}</h1>
         {a.location ? <p className="agent-page__place">{a.location}</p> : null}
         <ul className="agent-page__contact">
@@ -78,7 +84,12 @@ export function renderAgent(record: AgentProfileRecord | null, id: string, ctx: 
       description,
       ogType: 'profile',
       image: { url: ctx.imageUrl(a), width: 1200, height: 630, alt: a.name },
-      jsonLd: [agentJsonLd(a, url, { jobTitle: t('agent.jobTitle'), brokerage: { name: ctx.brand, url: new URL(localizedPath('/', lang), origin).href } })],
+      jsonLd: [
+        agentJsonLd(a, url, {
+          jobTitle: t('agent.jobTitle'),
+          brokerage: { name: ctx.brand, url: new URL(localizedPath('/', lang), origin).href },
+        }),
+      ],
       hoisted,
     },
     body,

@@ -11,7 +11,13 @@
  */
 import type { ReactNode } from 'react';
 import type { Translate } from '../../core/translate.ts';
-import { ALERT_FREQUENCIES, describeAlert, frequencyLabel, type HomeFollow, type MarketFollow } from '../../core/protocol/alerts.ts';
+import {
+  ALERT_FREQUENCIES,
+  describeAlert,
+  frequencyLabel,
+  type HomeFollow,
+  type MarketFollow,
+} from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { localizedPath, marketPath } from '../../core/routes.ts';
 import { TOKEN } from '../../core/functions/alerts/tokens.ts';
@@ -34,7 +40,15 @@ interface Summary {
 /** What the function answered, as the page needs it. */
 export interface FunctionAnswer {
   status: number;
-  body: { ok?: boolean; already?: boolean; error?: string; purpose?: string; used?: boolean; expired?: boolean; search?: Summary };
+  body: {
+    ok?: boolean;
+    already?: boolean;
+    error?: string;
+    purpose?: string;
+    used?: boolean;
+    expired?: boolean;
+    search?: Summary;
+  };
 }
 
 export type CallFunction = (body: Record<string, unknown>) => Promise<FunctionAnswer>;
@@ -53,7 +67,15 @@ export interface Ctx {
 }
 
 /** A mail link's page (these, the visits': ./visit-pages.tsx, and the privacy requests': ./privacy-pages.tsx, ./consent-page.tsx): its heading, what it says, and what follows (details, buttons). */
-export function Section({ heading, text, children }: { heading: string; text?: string | undefined; children?: ReactNode }) {
+export function Section({
+  heading,
+  text,
+  children,
+}: {
+  heading: string;
+  text?: string | undefined;
+  children?: ReactNode;
+}) {
   return (
     <section className="alert-page" aria-labelledby="link-page-heading">
       <h1 id="link-page-heading">{heading}</h1>
@@ -76,7 +98,13 @@ export function message(ctx: Ctx, key: string, status: number, search?: Summary)
         <p>
           <a
             className="btn btn--outline"
-            href={market ? marketPath(market.place, ctx.lang) : home ? localizedPath('/sell', ctx.lang) : localizedPath('/search-properties', ctx.lang)}
+            href={
+              market
+                ? marketPath(market.place, ctx.lang)
+                : home
+                  ? localizedPath('/sell', ctx.lang)
+                  : localizedPath('/search-properties', ctx.lang)
+            }
           >
             {ctx.t(market ? 'site.alerts.toReport' : home ? 'site.alerts.toSell' : 'site.alerts.toSearch')}
           </a>
@@ -111,7 +139,17 @@ function Form({ ctx, className, children }: { ctx: Ctx; className?: string; chil
   );
 }
 
-function Submit({ label, name, value, tone = 'btn--primary' }: { label: string; name?: string; value?: string; tone?: string }) {
+function Submit({
+  label,
+  name,
+  value,
+  tone = 'btn--primary',
+}: {
+  label: string;
+  name?: string;
+  value?: string;
+  tone?: string;
+}) {
   return (
     <button type="submit" className={`btn ${tone}`} name={name} value={value}>
       {label}
@@ -142,7 +180,9 @@ function managePage(ctx: Ctx, s: Summary, note?: string): AlertPage {
           </p>
         ) : null}
         <Details ctx={ctx} s={s} />
-        <p>{t('site.alerts.manage.status', { status: t(`site.alerts.manage.statuses.${paused ? 'paused' : 'active'}`) })}</p>
+        <p>
+          {t('site.alerts.manage.status', { status: t(`site.alerts.manage.statuses.${paused ? 'paused' : 'active'}`) })}
+        </p>
         {/* a market follow is monthly: nothing to choose */}
         {s.market || s.home ? null : (
           <Form ctx={ctx} className="alert-page__form">
@@ -150,7 +190,8 @@ function managePage(ctx: Ctx, s: Summary, note?: string): AlertPage {
               <legend>{t('alerts.frequency')}</legend>
               {ALERT_FREQUENCIES.map((f) => (
                 <label key={f} className="alert-page__option">
-                  <input type="radio" name="frequency" value={f} defaultChecked={s.frequency === f} /> {t(`alerts.frequencies.${f}`)}
+                  <input type="radio" name="frequency" value={f} defaultChecked={s.frequency === f} />{' '}
+                  {t(`alerts.frequencies.${f}`)}
                 </label>
               ))}
             </fieldset>
@@ -202,7 +243,8 @@ export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunc
   }
   if (purpose === 'confirm') return message(ctx, 'invalid', 404);
   if (kind === 'manage' && purpose !== 'manage') return message(ctx, 'invalid', 404);
-  if (s.status === 'unsubscribed') return kind === 'unsubscribe' ? message(ctx, 'alreadyUnsubscribed', 200, s) : message(ctx, 'deleted', 410);
+  if (s.status === 'unsubscribed')
+    return kind === 'unsubscribe' ? message(ctx, 'alreadyUnsubscribed', 200, s) : message(ctx, 'deleted', 410);
   if (expired) return message(ctx, 'expired', 410);
   if (s.status === 'pending') return message(ctx, 'unconfirmed', 410, s);
   if (kind === 'manage') return managePage(ctx, s);
@@ -210,7 +252,12 @@ export async function alertPageGet(kind: AlertPageKind, ctx: Ctx, call: CallFunc
 }
 
 /** POST: the button was pressed (or a mail client unsubscribed in one click). */
-export async function alertPagePost(kind: AlertPageKind, ctx: Ctx, fields: URLSearchParams, call: CallFunction): Promise<AlertPage> {
+export async function alertPagePost(
+  kind: AlertPageKind,
+  ctx: Ctx,
+  fields: URLSearchParams,
+  call: CallFunction,
+): Promise<AlertPage> {
   if (!TOKEN.test(ctx.token)) return message(ctx, 'invalid', 404);
   if (kind === 'confirm') {
     const answer = await call({ action: 'confirm', token: ctx.token });
@@ -231,6 +278,10 @@ export async function alertPagePost(kind: AlertPageKind, ctx: Ctx, fields: URLSe
   if (answer.status === 400) return alertPageGet('manage', ctx, call);
   if (answer.status !== 200) return failure(ctx, answer);
   const note =
-    action === 'pause' ? ctx.t('site.alerts.manage.paused') : action === 'resume' ? ctx.t('site.alerts.manage.resumed') : ctx.t('site.alerts.manage.saved');
+    action === 'pause'
+      ? ctx.t('site.alerts.manage.paused')
+      : action === 'resume'
+        ? ctx.t('site.alerts.manage.resumed')
+        : ctx.t('site.alerts.manage.saved');
   return managePage(ctx, answer.body.search as Summary, note);
 }

@@ -23,14 +23,22 @@ interface Told {
 function said(ctx: PrivacyCtx, key: string, status: number, consent?: Told, action?: boolean): PrivacyPage {
   const { t, lang } = ctx;
   const values = consent
-    ? { text: consent.text, date: shownTime(lang, consent.given_at, 'long'), withdrawn: shownTime(lang, consent.withdrawn_at, 'long') }
+    ? {
+        text: consent.text,
+        date: shownTime(lang, consent.given_at, 'long'),
+        withdrawn: shownTime(lang, consent.withdrawn_at, 'long'),
+      }
     : {};
   return {
     status,
     body: markup(
       <Section heading={t(`site.privacy.consent.${key}.heading`)} text={t(`site.privacy.consent.${key}.text`, values)}>
         {action ? (
-          <form method="post" action={`${localizedPath('/privacy/consent', lang)}?token=${encodeURIComponent(ctx.token)}`} className="alert-page__form">
+          <form
+            method="post"
+            action={`${localizedPath('/privacy/consent', lang)}?token=${encodeURIComponent(ctx.token)}`}
+            className="alert-page__form"
+          >
             <button type="submit" className="btn btn--accent" name="do" value="withdraw">
               {t('site.privacy.consent.button')}
             </button>
@@ -65,5 +73,7 @@ export async function consentGet(ctx: PrivacyCtx, call: Call): Promise<PrivacyPa
 /** The button, or a mail client's one-click POST (`List-Unsubscribe=One-Click`): withdrawn at once. */
 export async function consentPost(ctx: PrivacyCtx, call: Call): Promise<PrivacyPage> {
   if (!TOKEN.test(ctx.token)) return said(ctx, 'invalid', 404);
-  return answered(ctx, await call({ action: 'withdraw', token: ctx.token }), (consent, already) => said(ctx, already ? 'already' : 'done', 200, consent));
+  return answered(ctx, await call({ action: 'withdraw', token: ctx.token }), (consent, already) =>
+    said(ctx, already ? 'already' : 'done', 200, consent),
+  );
 }

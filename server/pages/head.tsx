@@ -44,7 +44,8 @@ export interface HeadInfo {
 }
 
 /** A head tag with this attribute, whatever the order of its attributes. */
-const tag = (name: string, attr: string, value: string) => new RegExp(`\\s*<${name}\\b[^>]*\\b${attr}="${value}"[^>]*>`, 'g');
+const tag = (name: string, attr: string, value: string) =>
+  new RegExp(`\\s*<${name}\\b[^>]*\\b${attr}="${value}"[^>]*>`, 'g');
 
 /** Where the page's title goes in a prepared template (data is escaped, so it never holds this). */
 const TITLE_SLOT = '<!--exp:title-->';
@@ -68,8 +69,12 @@ function strip(html: string, lang: Lang, shape: HeadShape): string {
     .replace(tag('link', 'rel', '(?:canonical|alternate)'), '')
     .replace(tag('meta', 'name', 'robots'), '')
     .replace(tag('link', 'data-exp-lang', `(?!${lang}")[a-z]{2}`), '');
-  if (shape.title) out = out.replace(/<title[^>]*>[^<]*<\/title>/, () => `<title>${TITLE_SLOT}</title>`).replace(tag('meta', 'property', 'og:title'), '');
-  if (shape.description) out = out.replace(tag('meta', 'name', 'description'), '').replace(tag('meta', 'property', 'og:description'), '');
+  if (shape.title)
+    out = out
+      .replace(/<title[^>]*>[^<]*<\/title>/, () => `<title>${TITLE_SLOT}</title>`)
+      .replace(tag('meta', 'property', 'og:title'), '');
+  if (shape.description)
+    out = out.replace(tag('meta', 'name', 'description'), '').replace(tag('meta', 'property', 'og:description'), '');
   if (shape.ogType) out = out.replace(tag('meta', 'property', 'og:type'), '');
   return out;
 }
@@ -91,11 +96,14 @@ export function prepareTemplate(html: string, lang: Lang, dict: Dict, shape: Hea
  */
 function localizeLinks(html: string, lang: Lang): string {
   if (lang === DEFAULT_LANG) return html;
-  return html.replace(/(<(?:a|form)\b[^>]*?\s(?:href|action)=")(\/[^"]*)"/g, (whole, before: string, target: string) => {
-    const path = /^[^?#]*/.exec(target)?.[0] ?? target;
-    if (splitLangPath(path).lang !== DEFAULT_LANG || !isSitePage(path)) return whole;
-    return `${before}${localizedPath(path, lang)}${target.slice(path.length)}"`;
-  });
+  return html.replace(
+    /(<(?:a|form)\b[^>]*?\s(?:href|action)=")(\/[^"]*)"/g,
+    (whole, before: string, target: string) => {
+      const path = /^[^?#]*/.exec(target)?.[0] ?? target;
+      if (splitLangPath(path).lang !== DEFAULT_LANG || !isSitePage(path)) return whole;
+      return `${before}${localizedPath(path, lang)}${target.slice(path.length)}"`;
+    },
+  );
 }
 
 /** The head tags of one page: description, Open Graph and Twitter card, alternates, robots, JSON-LD. */
@@ -147,7 +155,10 @@ export function finishHead(prepared: string, lang: Lang, origin: string, info: H
   let out = prepared.replace(/<html lang="[^"]*"/, () => `<html lang="${lang}"${twin}`);
   if (info.title !== undefined) out = out.replace(TITLE_SLOT, () => markup(info.title));
   // one tag a line, as the templates write them
-  const tags = `${info.hoisted ?? ''}${markup(<HeadTags info={info} lang={lang} origin={origin} />)}`.replace(/><(?=[a-z])/g, '>\n    <');
+  const tags = `${info.hoisted ?? ''}${markup(<HeadTags info={info} lang={lang} origin={origin} />)}`.replace(
+    /><(?=[a-z])/g,
+    '>\n    <',
+  );
   // a function replacer: the tags hold data (titles, descriptions), never a replacement pattern
   return out.replace(/\s*<\/head>/, () => `\n    ${tags}\n  </head>`);
 }

@@ -19,10 +19,16 @@ describe('the preview images keep bounded memories', () => {
   it('remembers at most 2,000 failed sources, each answered with the one default picture', async () => {
     const log: string[] = [];
     // nothing is ours and nothing is on the list: every source fails at once, without a request
-    const cache = createImageCache({ dir, fallback: () => picture, sources: { readOwn: () => undefined, fetch: { allow: [] } }, log: (l) => log.push(l) });
+    const cache = createImageCache({
+      dir,
+      fallback: () => picture,
+      sources: { readOwn: () => undefined, fetch: { allow: [] } },
+      log: (l) => log.push(l),
+    });
     const first = await cache.jpeg('https://photos.example.test/0.jpg', OG_SIZE.width, OG_SIZE.height);
     expect(first.fallback).toBe(true);
-    for (let i = 1; i < 2600; i++) await cache.jpeg(`https://photos.example.test/${i}.jpg`, OG_SIZE.width, OG_SIZE.height);
+    for (let i = 1; i < 2600; i++)
+      await cache.jpeg(`https://photos.example.test/${i}.jpg`, OG_SIZE.width, OG_SIZE.height);
     expect(cache.stats.failures).toBe(2000);
     // a remembered failure is not tried again (no new log line), and is the same default picture
     const lines = log.length;

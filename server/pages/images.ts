@@ -40,7 +40,10 @@ export function versionOf(source: string): string {
 /** A JPEG of exactly width x height (cropped to fill), as small as it needs to be. */
 async function toJpeg(source: Buffer | Sharp, width: number, height: number, maxBytes = Infinity): Promise<Buffer> {
   const input = Buffer.isBuffer(source) ? sharp(source, { density: 144, limitInputPixels: 64_000_000 }) : source;
-  const resized = input.rotate().resize(width, height, { fit: 'cover', position: 'attention' }).flatten({ background: '#ffffff' });
+  const resized = input
+    .rotate()
+    .resize(width, height, { fit: 'cover', position: 'attention' })
+    .flatten({ background: '#ffffff' });
   for (const quality of [82, 72, 62, 50, 40]) {
     const out = await resized.clone().jpeg({ quality, progressive: true, mozjpeg: true }).toBuffer();
     if (out.length <= maxBytes) return out;
@@ -124,11 +127,20 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       format = undefined;
     }
     if (!format || !REMOTE_FORMATS.has(format))
-      throw new FetchRefused(`${url.host}: not an image (said ${fetched.contentType ?? 'nothing'}, is ${format ?? 'unreadable'})`, 'failed');
+      throw new FetchRefused(
+        `${url.host}: not an image (said ${fetched.contentType ?? 'nothing'}, is ${format ?? 'unreadable'})`,
+        'failed',
+      );
     return fetched.body;
   }
 
-  function cachedOr(file: string, width: number, height: number, make: () => Promise<Buffer>, failureKey?: string): Promise<ImageResult> {
+  function cachedOr(
+    file: string,
+    width: number,
+    height: number,
+    make: () => Promise<Buffer>,
+    failureKey?: string,
+  ): Promise<ImageResult> {
     const running = inFlight.get(file);
     if (running) return running;
     const limitBytes = width === OG_SIZE.width && height === OG_SIZE.height ? MAX_OG_BYTES : Infinity;
@@ -139,7 +151,8 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     }
     const work = (async (): Promise<ImageResult> => {
       if (existsSync(file)) return { body: readFileSync(file), cached: true, fallback: false };
-      if (failureKey && failures.has(failureKey)) return { body: await fallbackJpeg(width, height, limitBytes), cached: true, fallback: true };
+      if (failureKey && failures.has(failureKey))
+        return { body: await fallbackJpeg(width, height, limitBytes), cached: true, fallback: true };
       let body: Buffer;
       try {
         body = await slot(async () => toJpeg(await make(), width, height, limitBytes));
@@ -162,7 +175,13 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
 
   return {
     jpeg(source, width, height) {
-      return cachedOr(join(options.dir, `${versionOf(source)}-${width}x${height}.jpg`), width, height, () => load(source), source);
+      return cachedOr(
+        join(options.dir, `${versionOf(source)}-${width}x${height}.jpg`),
+        width,
+        height,
+        () => load(source),
+        source,
+      );
     },
     composed(key, width, height, make) {
       return cachedOr(join(options.dir, `${versionOf(key)}-${width}x${height}.jpg`), width, height, make);

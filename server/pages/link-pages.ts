@@ -10,7 +10,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { splitLangPath } from '../../core/routes.ts';
 import { readBody } from '../http/body.ts';
 import { alertPageGet, alertPagePost, message, type AlertPageKind } from './alerts-page.tsx';
-import { unavailable as visitUnavailable, VISIT_PAGES, visitPageGet, visitPagePost, type VisitPageKind } from './visit-pages.tsx';
+import {
+  unavailable as visitUnavailable,
+  VISIT_PAGES,
+  visitPageGet,
+  visitPagePost,
+  type VisitPageKind,
+} from './visit-pages.tsx';
 import { myDataGet, myDataPost, myDataUnavailable } from './privacy-pages.tsx';
 import { consentGet, consentPost } from './consent-page.tsx';
 import { requestContext } from '../http/request-context.ts';
@@ -20,7 +26,8 @@ import { send } from './send.ts';
 /** The plain fields of a multipart/form-data body (RFC 8058 lets a one-click POST be either kind). */
 function multipartFields(text: string): string {
   const out = new URLSearchParams();
-  for (const m of text.matchAll(/name="([^"]{1,100})"\r?\n\r?\n([^\r\n]{0,1000})/g)) out.append(m[1] as string, m[2] as string);
+  for (const m of text.matchAll(/name="([^"]{1,100})"\r?\n\r?\n([^\r\n]{0,1000})/g))
+    out.append(m[1] as string, m[2] as string);
   return out.toString();
 }
 
@@ -79,10 +86,17 @@ export function createLinkPages(kit: PageKit) {
     (fn: string, client: string): Call =>
     async (body) => {
       const api = options.api();
-      const relayed: Record<string, string> = api.internalToken ? { 'X-Exp-Internal': api.internalToken, 'X-Exp-Client': client } : {};
+      const relayed: Record<string, string> = api.internalToken
+        ? { 'X-Exp-Internal': api.internalToken, 'X-Exp-Client': client }
+        : {};
       const response = await fetch(`${api.url}/functions/v1/${fn}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', apikey: api.key, Authorization: `Bearer ${api.key}`, ...relayed },
+        headers: {
+          'Content-Type': 'application/json',
+          apikey: api.key,
+          Authorization: `Bearer ${api.key}`,
+          ...relayed,
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(10_000),
       });
@@ -116,7 +130,9 @@ export function createLinkPages(kit: PageKit) {
     } else if (method === 'GET' || method === 'HEAD') {
       page = await family.get(kind, ctx, call).catch(() => ({ status: 503, body: '' }));
     } else {
-      res.writeHead(405, { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed');
+      res
+        .writeHead(405, { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Method not allowed');
       return true;
     }
     if (page.status === 503 && !page.body) page = family.unavailable(ctx);

@@ -52,7 +52,8 @@ const MAX_TITLE = 70;
 /** The page title made by `make` around `text`, with `text` cut at a word (…) until it fits. */
 function fitTitle(text: string, make: (text: string) => string): string {
   let title = make(text);
-  for (let max = text.length - 1; markup(title).length > MAX_TITLE && max > 8; max -= 4) title = make(excerpt(text, max));
+  for (let max = text.length - 1; markup(title).length > MAX_TITLE && max > 8; max -= 4)
+    title = make(excerpt(text, max));
   return title;
 }
 
@@ -80,14 +81,26 @@ function ListingTile({ p, ctx }: { p: Property; ctx: ListingPageContext }) {
         )}
         <span className="listing-tile__price">{listingPrice(p, ctx.t)}</span>
         <span className="listing-tile__title">{p.title}</span>
-        <span className="listing-tile__place">{[p.city, typeLabel(p.propertyType, ctx.t)].filter(Boolean).join(' · ')}</span>
+        <span className="listing-tile__place">
+          {[p.city, typeLabel(p.propertyType, ctx.t)].filter(Boolean).join(' · ')}
+        </span>
       </a>
     </li>
   );
 }
 
 /** The listings most like this one (`like`), else more of its city, as links crawlers follow. */
-function Similar({ similar, city, ctx, like = false }: { similar: Property[]; city: string; ctx: ListingPageContext; like?: boolean }) {
+function Similar({
+  similar,
+  city,
+  ctx,
+  like = false,
+}: {
+  similar: Property[];
+  city: string;
+  ctx: ListingPageContext;
+  like?: boolean;
+}) {
   if (!similar.length) return null;
   const { t, lang } = ctx;
   const search = localizedPath('/search-properties', lang) + (city ? `?city=${encodeURIComponent(city)}` : '');
@@ -113,7 +126,8 @@ function breadcrumbItems(p: Property, ctx: ListingPageContext): Array<[string, s
   const { t, lang } = ctx;
   const search = localizedPath('/search-properties', lang);
   const items: Array<[string, string]> = [[t('site.listing.search'), search]];
-  if (p.city) items.push([t('site.listing.searchIn', { city: p.city }), `${search}?city=${encodeURIComponent(p.city)}`]);
+  if (p.city)
+    items.push([t('site.listing.searchIn', { city: p.city }), `${search}?city=${encodeURIComponent(p.city)}`]);
   return items;
 }
 
@@ -180,7 +194,13 @@ export function renderListing(
   const price = listingPrice(p, t);
   const type = typeLabel(p.propertyType, t);
   const place = [p.city, p.state].filter(Boolean).join(', ') || 'Ecuador';
-  const description = t('site.meta.listing.descriptionFor', { type, place, price, facts: factsLine(p, t), excerpt: excerpt(p.description, 110) })
+  const description = t('site.meta.listing.descriptionFor', {
+    type,
+    place,
+    price,
+    facts: factsLine(p, t),
+    excerpt: excerpt(p.description, 110),
+  })
     .replace(/\s*\.\s*\.\s*$/, '.')
     .trim();
   const crumbs = breadcrumbItems(p, ctx);
@@ -219,17 +239,39 @@ export function renderListing(
           <div className="listing__grid">
             <div className="listing__main">
               <h1>{p.title}</h1>
-              {p.address || p.city ? <p className="listing__address">{[p.address, p.city, p.state].filter(Boolean).join(', ')}</p> : null}
+              {p.address || p.city ? (
+                <p className="listing__address">{[p.address, p.city, p.state].filter(Boolean).join(', ')}</p>
+              ) : null}
               <ListingFacts property={p} t={t} classes={{ list: 'listing__facts' }} />
-              <UnitOfProject unitOf={p.unitOf} t={t} lang={lang} href={projectPath(p.unitOf?.slug ?? null, lang)} className="listing__unit-of" />
-              <MarketComparison listing={p} figure={market} t={t} lang={lang} href={market ? marketPath(market.path, lang) : ''} className="listing__market" />
+              <UnitOfProject
+                unitOf={p.unitOf}
+                t={t}
+                lang={lang}
+                href={projectPath(p.unitOf?.slug ?? null, lang)}
+                className="listing__unit-of"
+              />
+              <MarketComparison
+                listing={p}
+                figure={market}
+                t={t}
+                lang={lang}
+                href={market ? marketPath(market.path, lang) : ''}
+                className="listing__market"
+              />
               {p.description ? (
                 <section>
                   <h2>{t('listing.description')}</h2>
                   <p className="listing__description">{p.description}</p>
                 </section>
               ) : null}
-              <PriceHistoryView days={daysOnMarket(p)} events={history} t={t} lang={lang} heading="h2" classes={{ section: 'listing__history' }} />
+              <PriceHistoryView
+                days={daysOnMarket(p)}
+                events={history}
+                t={t}
+                lang={lang}
+                heading="h2"
+                classes={{ section: 'listing__history' }}
+              />
               <OpenHousesView
                 openHouses={openHouses}
                 t={t}
@@ -263,12 +305,14 @@ export function renderListing(
   const breadcrumbJsonLd = {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
-    itemListElement: [...crumbs, [p.title, listingPath(p.id, p.title, lang)] as [string, string]].map(([name, href], i) => ({
-      '@type': 'ListItem',
-      position: i + 1,
-      name,
-      item: new URL(href, origin).href,
-    })),
+    itemListElement: [...crumbs, [p.title, listingPath(p.id, p.title, lang)] as [string, string]].map(
+      ([name, href], i) => ({
+        '@type': 'ListItem',
+        position: i + 1,
+        name,
+        item: new URL(href, origin).href,
+      }),
+    ),
   };
   return {
     head: {
@@ -290,7 +334,11 @@ export function renderListing(
 }
 
 /** The page of a listing that is gone (410) or never was (404): what happened, and active ones. */
-export function renderMissingListing(kind: 'gone' | 'notFound', similar: Row[], ctx: ListingPageContext): RenderedListing {
+export function renderMissingListing(
+  kind: 'gone' | 'notFound',
+  similar: Row[],
+  ctx: ListingPageContext,
+): RenderedListing {
   const { t } = ctx;
   const { body, hoisted } = renderBody(
     <>

@@ -9,7 +9,15 @@
 import type { Translate } from '../../core/translate.ts';
 import type { Lang } from '../../core/lang.ts';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
-import { formatChange, formatMonth, lastFullMonth, placeKind, yearChange, type MarketFigure, type MarketRank } from '../../core/protocol/market.ts';
+import {
+  formatChange,
+  formatMonth,
+  lastFullMonth,
+  placeKind,
+  yearChange,
+  type MarketFigure,
+  type MarketRank,
+} from '../../core/protocol/market.ts';
 import { localizedPath, marketPath, placeSearchPath } from '../../core/routes.ts';
 import { MarketReportView, type MarketData, type MarketReportClasses } from '../../core/view/market-report.tsx';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
@@ -79,11 +87,16 @@ function crumbsOf(place: string, figures: MarketFigure[], ranking: MarketRank[])
   return items;
 }
 
-export function renderMarket(place: string, data: MarketData, ctx: MarketPageContext): { status: number; head: HeadInfo; body: string } {
+export function renderMarket(
+  place: string,
+  data: MarketData,
+  ctx: MarketPageContext,
+): { status: number; head: HeadInfo; body: string } {
   const { t, lang, origin, now } = ctx;
   const last = lastFullMonth(data.all, now);
   // a place has a report when last month's figure is its own
-  if (!last || last.path !== place) return { status: 404, head: { robots: 'noindex', title: t('site.meta.market.title') }, body: '' };
+  if (!last || last.path !== place)
+    return { status: 404, head: { robots: 'noindex', title: t('site.meta.market.title') }, body: '' };
   const name = last.name;
   const change = yearChange(data.all, last);
   const month = formatMonth(last.month, lang);
@@ -91,7 +104,11 @@ export function renderMarket(place: string, data: MarketData, ctx: MarketPageCon
   const crumbs = crumbsOf(place, data.all, data.ranking);
   const { body, hoisted } = renderBody(
     <>
-      <nav className="crumbs" aria-label={t('site.listing.breadcrumb')} data-i18n-attr="aria-label:site.listing.breadcrumb">
+      <nav
+        className="crumbs"
+        aria-label={t('site.listing.breadcrumb')}
+        data-i18n-attr="aria-label:site.listing.breadcrumb"
+      >
         <ol>
           <li>
             {place === 'ecuador' ? (
@@ -142,12 +159,20 @@ export function renderMarket(place: string, data: MarketData, ctx: MarketPageCon
     temporalCoverage: `${first.month.slice(0, 7)}/${last.month.slice(0, 7)}`,
     spatialCoverage: { '@type': 'Place', name: place === 'ecuador' ? 'Ecuador' : `${name}, Ecuador` },
     variableMeasured: t('market.headline', { month }),
-    creator: { '@type': 'Organization', name: 'eXp Realty Ecuador', url: new URL(localizedPath('/', lang), origin).href },
+    creator: {
+      '@type': 'Organization',
+      name: 'eXp Realty Ecuador',
+      url: new URL(localizedPath('/', lang), origin).href,
+    },
   };
   const breadcrumbs = {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
-    itemListElement: [[t('market.crumbs'), 'ecuador'], ...crumbs.slice(1), ...(place === 'ecuador' ? [] : [[name, place]])].map(([n, p], i) => ({
+    itemListElement: [
+      [t('market.crumbs'), 'ecuador'],
+      ...crumbs.slice(1),
+      ...(place === 'ecuador' ? [] : [[name, place]]),
+    ].map(([n, p], i) => ({
       '@type': 'ListItem',
       position: i + 1,
       name: n,
@@ -159,7 +184,8 @@ export function renderMarket(place: string, data: MarketData, ctx: MarketPageCon
     status: 200,
     head: {
       route: marketPath(place),
-      title: place === 'ecuador' ? t('site.meta.market.title') : t('site.meta.market.titlePlace', { place: name, price }),
+      title:
+        place === 'ecuador' ? t('site.meta.market.title') : t('site.meta.market.titlePlace', { place: name, price }),
       description: t('site.meta.market.descriptionPlace', {
         place: name,
         price,

@@ -6,7 +6,15 @@
 import type { Translate } from '../../core/translate.ts';
 import { nearbyLine, type NearbyPlace } from '../../core/protocol/nearby.ts';
 
-export function Nearby({ places, t, heading: H = 'h3' }: { places: NearbyPlace[]; t: Translate; heading?: 'h2' | 'h3' }) {
+export function Nearby({
+  places,
+  t,
+  heading: H = 'h3',
+}: {
+  places: NearbyPlace[];
+  t: Translate;
+  heading?: 'h2' | 'h3';
+}) {
   if (!places.length) return null;
   return (
     <div className="nearby" data-nearby="">

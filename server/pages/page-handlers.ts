@@ -8,7 +8,13 @@ import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath, marketPath, placePath, projectPath, slugify } from '../../core/routes.ts';
-import { SEARCH_HERO_END, SEARCH_HERO_START, searchHero, searchHeroHtml, withSearchHead } from '../../core/search-hero.ts';
+import {
+  SEARCH_HERO_END,
+  SEARCH_HERO_START,
+  searchHero,
+  searchHeroHtml,
+  withSearchHead,
+} from '../../core/search-hero.ts';
 import { LRUCache } from 'lru-cache';
 import { matchPage } from './page-match.ts';
 import { renderAgent } from './agent-page.tsx';
@@ -46,10 +52,20 @@ export interface PageImages {
 const placeHero = (place: Place) => (html: string) => {
   const start = html.indexOf(SEARCH_HERO_START);
   const end = html.indexOf(SEARCH_HERO_END);
-  if (start < 0 || end < start) throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
-  const hero = searchHero({ known: place.known, name: place.city ?? place.slug, market: place.city ? slugify(place.city) : undefined });
-  const out = withSearchHead(html.slice(0, start) + searchHeroHtml(hero) + html.slice(end + SEARCH_HERO_END.length), hero);
-  return place.city ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `) : out;
+  if (start < 0 || end < start)
+    throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
+  const hero = searchHero({
+    known: place.known,
+    name: place.city ?? place.slug,
+    market: place.city ? slugify(place.city) : undefined,
+  });
+  const out = withSearchHead(
+    html.slice(0, start) + searchHeroHtml(hero) + html.slice(end + SEARCH_HERO_END.length),
+    hero,
+  );
+  return place.city
+    ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `)
+    : out;
 };
 
 /** how long a market report stays rendered (the index is made again hourly) */
@@ -62,10 +78,20 @@ const SIMILAR_ENOUGH = 4;
 export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   const { options, origin, siteTexts, siteData, html, brand, outline } = kit;
   // a made-up address is never something the server remembers (docs/decisions.md #24)
-  const rendered = new LRUCache<string, string>({ max: 400, maxSize: 24 * 1024 * 1024, sizeCalculation: (page) => Math.max(1, page.length) });
+  const rendered = new LRUCache<string, string>({
+    max: 400,
+    maxSize: 24 * 1024 * 1024,
+    sizeCalculation: (page) => Math.max(1, page.length),
+  });
   const places = createPlaces((request) => siteData(request));
 
-  async function listingPage(id: string, slug: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
+  async function listingPage(
+    id: string,
+    slug: string,
+    lang: Lang,
+    path: string,
+    request?: RequestContext,
+  ): Promise<PageResponse> {
     const d = siteData(request);
     const t = siteTexts().t(lang);
     const ctx: ListingPageContext = {
@@ -104,9 +130,11 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     }
     // a new development's listing is its project's page (docs/projects.md "In the search")
     const project = (row.project as { slug?: unknown } | null)?.slug;
-    if (row.operation === 'project' && typeof project === 'string') return redirect(projectPath(project, lang), { 'Cache-Control': PAGE_CACHE });
+    if (row.operation === 'project' && typeof project === 'string')
+      return redirect(projectPath(project, lang), { 'Cache-Control': PAGE_CACHE });
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
-    if (slug !== slugify(String(row.title ?? ''))) return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
+    if (slug !== slugify(String(row.title ?? '')))
+      return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
     // with the listing beside its market: its sector's (or nearest place's) figure for its type, last month
     const [like, history, market, openHouses] = await extras;
     // the listings most like it when there are enough of them, else more of its city
@@ -115,11 +143,21 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
         ? { rows: like, like: true }
         : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
     const page = renderListing(row, similar, history, ctx, market, openHouses);
-    return { status: 200, type: 'text/html', body: html('listing.html', path, lang, page.head, page.body), headers: { 'Cache-Control': PAGE_CACHE } };
+    return {
+      status: 200,
+      type: 'text/html',
+      body: html('listing.html', path, lang, page.head, page.body),
+      headers: { 'Cache-Control': PAGE_CACHE },
+    };
   }
 
   /** An open house's "Add to calendar" file (docs/visits.md "Open houses"): undefined when the listing or the open house is not there. */
-  async function openHouseCalendar(listingId: string, openHouseId: string, lang: Lang, request?: RequestContext): Promise<PageResponse | undefined> {
+  async function openHouseCalendar(
+    listingId: string,
+    openHouseId: string,
+    lang: Lang,
+    request?: RequestContext,
+  ): Promise<PageResponse | undefined> {
     const d = siteData(request);
     const [row, list] = await Promise.all([d.listing(listingId), d.openHouses(listingId)]);
     const o = list.find((x) => x.id === openHouseId);
@@ -143,7 +181,11 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       status: 200,
       type: 'text/calendar',
       body,
-      headers: { 'Content-Disposition': `attachment; filename="open-house-${o.id}.ics"`, 'Cache-Control': 'public, max-age=300', 'X-Robots-Tag': 'noindex' },
+      headers: {
+        'Content-Disposition': `attachment; filename="open-house-${o.id}.ics"`,
+        'Cache-Control': 'public, max-age=300',
+        'X-Robots-Tag': 'noindex',
+      },
     };
   }
 
@@ -169,7 +211,13 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   /** A rendered page of a route with its link preview, whose text is the page's own heading (made from the page once rendered). */
   function withPreview(template: string, path: string, lang: Lang, page: { head: HeadInfo; body: string }): string {
     const first = html(template, path, lang, page.head, page.body);
-    return html(template, path, lang, { ...page.head, image: images().pageImage(page.head.route as string, lang, first) }, page.body);
+    return html(
+      template,
+      path,
+      lang,
+      { ...page.head, image: images().pageImage(page.head.route as string, lang, first) },
+      page.body,
+    );
   }
 
   // the reports change when the index is made again (hourly, docs/market.md "Freshness"): kept for minutes
@@ -183,7 +231,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   /** /market/{place}: a place's market report (docs/market.md), or the 404 where the index has none of its own. */
   async function marketPage(place: string, lang: Lang, path: string, request?: RequestContext): Promise<PageResponse> {
     const kept = reports.get(`${place}|${lang}`);
-    if (kept !== undefined) return { status: 200, type: 'text/html', body: kept, headers: { 'Cache-Control': PAGE_CACHE } };
+    if (kept !== undefined)
+      return { status: 200, type: 'text/html', body: kept, headers: { 'Cache-Control': PAGE_CACHE } };
     const report = await siteData(request).marketReport(place);
     const data: MarketData = { ...report, ...(report.cities ? { outline: outline() ?? [] } : {}) };
     const all = report.all;
@@ -191,7 +240,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     if (page.status !== 200) {
       // a place too thin for a report of its own: the nearest place that has one
       const offered = lastFullMonth(all);
-      if (offered && offered.path !== place) return redirect(marketPath(offered.path, lang), { 'Cache-Control': PAGE_CACHE });
+      if (offered && offered.path !== place)
+        return redirect(marketPath(offered.path, lang), { 'Cache-Control': PAGE_CACHE });
       options.log?.(`404 page for ${JSON.stringify(path)}`);
       return staticPage('404.html', 404, null, lang, path);
     }
@@ -205,7 +255,13 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
    * of the unit and lender its address picks (`?unit=&lender=`, the page's own form); an unknown
    * slug is the 404. Rendered at each request: the plan starts from today's month.
    */
-  async function projectPage(slug: string, lang: Lang, path: string, params: URLSearchParams, request?: RequestContext): Promise<PageResponse> {
+  async function projectPage(
+    slug: string,
+    lang: Lang,
+    path: string,
+    params: URLSearchParams,
+    request?: RequestContext,
+  ): Promise<PageResponse> {
     const d = siteData(request);
     const ctx = { lang, t: siteTexts().t(lang), origin: origin(), now: nowDate() };
     const media = options.mediaBase();
@@ -214,7 +270,12 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
         (await d.projects()).map((r) => parseProject(r, media)),
         ctx,
       );
-      return { status: 200, type: 'text/html', body: withPreview('project.html', path, lang, page), headers: { 'Cache-Control': PAGE_CACHE } };
+      return {
+        status: 200,
+        type: 'text/html',
+        body: withPreview('project.html', path, lang, page),
+        headers: { 'Cache-Control': PAGE_CACHE },
+      };
     }
     const found = await d.project(slug);
     if (!found) {
@@ -231,23 +292,45 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       );
     const city = slugify(project.city);
     // what is near it (docs/projects.md "What is near"): a page without it rather than no page
-    const nearby = project.lat !== null && project.lng !== null ? d.nearby(project.lat, project.lng).catch((): NearbyPlace[] => []) : [];
-    const figure = (project.sector ? await lastMonth(`${city}/${slugify(project.sector)}`) : undefined) ?? (await lastMonth(city));
+    const nearby =
+      project.lat !== null && project.lng !== null
+        ? d.nearby(project.lat, project.lng).catch((): NearbyPlace[] => [])
+        : [];
+    const figure =
+      (project.sector ? await lastMonth(`${city}/${slugify(project.sector)}`) : undefined) ?? (await lastMonth(city));
     const choice = { unit: params.get('unit')?.slice(0, 20), lender: params.get('lender')?.slice(0, 20) };
-    const page = renderProject(project, units, figure, choice, ctx, { listed: found.listed.map(parseListedUnit), nearby: await nearby });
-    return { status: 200, type: 'text/html', body: withPreview('project.html', path, lang, page), headers: { 'Cache-Control': PAGE_CACHE } };
+    const page = renderProject(project, units, figure, choice, ctx, {
+      listed: found.listed.map(parseListedUnit),
+      nearby: await nearby,
+    });
+    return {
+      status: 200,
+      type: 'text/html',
+      body: withPreview('project.html', path, lang, page),
+      headers: { 'Cache-Control': PAGE_CACHE },
+    };
   }
 
   /**
    * A page of the built site. An indexable one (a route) gets its link preview, whose text is the
    * page's own heading; kept rendered (bounded) per page, language and route.
    */
-  function staticPage(page: string, status: number, route: string | null, lang: Lang, path: string, given?: (html: string) => string): PageResponse {
+  function staticPage(
+    page: string,
+    status: number,
+    route: string | null,
+    lang: Lang,
+    path: string,
+    given?: (html: string) => string,
+  ): PageResponse {
     // a built page whose content the server writes (the privacy notice, with the operator's details)
     const transform =
       given ??
       (page === 'privacy.html'
-        ? (html: string) => html.replace('<!--exp:content-->', () => privacyNotice(siteTexts().t(lang), lang, options.privacy ?? defaultPrivacy()))
+        ? (html: string) =>
+            html.replace('<!--exp:content-->', () =>
+              privacyNotice(siteTexts().t(lang), lang, options.privacy ?? defaultPrivacy()),
+            )
         : undefined);
     // the 404 page is the same for every made-up address: kept once per language (and without a
     // twin to go to), so no address a visitor makes up is ever something the server remembers
@@ -257,14 +340,26 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     if (body === undefined) {
       const twin = notFound ? undefined : path;
       body = html(page, twin, lang, route ? { route } : { robots: 'noindex' }, undefined, transform);
-      if (route) body = html(page, twin, lang, { route, image: images().pageImage(route, lang, body) }, undefined, transform);
+      if (route)
+        body = html(page, twin, lang, { route, image: images().pageImage(route, lang, body) }, undefined, transform);
       rendered.set(key, body);
     }
-    return { status, type: 'text/html', body, headers: { 'Cache-Control': status === 200 ? PAGE_CACHE : MISSING_CACHE } };
+    return {
+      status,
+      type: 'text/html',
+      body,
+      headers: { 'Cache-Control': status === 200 ? PAGE_CACHE : MISSING_CACHE },
+    };
   }
 
   /** /search-properties/{place}: the place's page, its one slug (301), or the 404. */
-  async function placePage(segment: string, lang: Lang, path: string, search: string, request?: RequestContext): Promise<PageResponse> {
+  async function placePage(
+    segment: string,
+    lang: Lang,
+    path: string,
+    search: string,
+    request?: RequestContext,
+  ): Promise<PageResponse> {
     const found = await places.find(segment, request);
     if (!found) {
       options.log?.(`404 page for ${JSON.stringify(path)}`);
@@ -289,9 +384,13 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const query = new URLSearchParams();
     const operation = params.get('operation');
     if (operation === 'rent' || operation === 'project') query.set('operation', operation);
-    for (const [key, value] of params) if (/^utm_[a-z]{1,20}$/.test(key) && !query.has(key)) query.set(key, value.slice(0, 100));
+    for (const [key, value] of params)
+      if (/^utm_[a-z]{1,20}$/.test(key) && !query.has(key)) query.set(key, value.slice(0, 100));
     // where this text leads today (places come and go with the listings): found again after minutes
-    const moved = (target: string, cache = PAGE_CACHE): PageResponse => ({ ...redirect(target, { 'Cache-Control': cache }), status: 302 });
+    const moved = (target: string, cache = PAGE_CACHE): PageResponse => ({
+      ...redirect(target, { 'Cache-Control': cache }),
+      status: 302,
+    });
     const search = (cache?: string) => {
       const rest = query.toString();
       return moved(`${localizedPath('/search-properties', lang)}${rest ? `?${rest}` : ''}`, cache);
@@ -318,12 +417,23 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   async function indexedPage(route: string, lang: Lang): Promise<PageResponse | undefined> {
     const match = matchPage(route);
     const path = localizedPath(route, lang);
-    if (match.kind === 'static') return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
+    if (match.kind === 'static')
+      return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
     if (match.kind === 'place') return placePage(match.segment, lang, path, '');
     if (match.kind === 'market') return marketPage(match.place, lang, path);
     if (match.kind === 'project') return projectPage(match.slug, lang, path, new URLSearchParams());
     return undefined;
   }
 
-  return { listingPage, openHouseCalendar, agentPage, marketPage, projectPage, staticPage, placePage, searchText, indexedPage };
+  return {
+    listingPage,
+    openHouseCalendar,
+    agentPage,
+    marketPage,
+    projectPage,
+    staticPage,
+    placePage,
+    searchText,
+    indexedPage,
+  };
 }

@@ -92,7 +92,9 @@ export function createPageKit(options: PagesOptions) {
   const prepared = new LRUCache<string, string>({ max: 128 });
   /** no line ends in spaces (a template's empty optional block): the page is as tidy as it is valid */
   const tidy = (html: string) => html.replace(/[ \t]+$/gm, '');
-  const tileAttrs = options.mapTiles ? attrs({ 'tile-url': options.mapTiles.url, 'tile-attribution': options.mapTiles.attribution }) : '';
+  const tileAttrs = options.mapTiles
+    ? attrs({ 'tile-url': options.mapTiles.url, 'tile-attribution': options.mapTiles.attribution })
+    : '';
   /** the deployment's tile provider on the map elements of a template or of a page's content */
   const withTiles = (html: string) => (tileAttrs ? html.replace(MAP_ELEMENTS, (tag) => tag + tileAttrs) : html);
 
@@ -102,12 +104,26 @@ export function createPageKit(options: PagesOptions) {
    * The content goes in last, after the head is finished: what a listing says is never read as
    * one of the template's tags or texts.
    */
-  const html = (page: string, path: string | undefined, lang: Lang, head: HeadInfo, content?: string, transform?: (html: string) => string): string => {
+  const html = (
+    page: string,
+    path: string | undefined,
+    lang: Lang,
+    head: HeadInfo,
+    content?: string,
+    transform?: (html: string) => string,
+  ): string => {
     const info: HeadInfo = { ...(path ? { twin: twinPath(path) } : {}), ...head };
     const shape = shapeOf(info);
     const prepare = () =>
       withTiles(
-        tidy(prepareTemplate((transform ?? ((h: string) => h))(template(page) ?? template('404.html') ?? EMPTY_PAGE), lang, siteTexts().dict(lang), shape)),
+        tidy(
+          prepareTemplate(
+            (transform ?? ((h: string) => h))(template(page) ?? template('404.html') ?? EMPTY_PAGE),
+            lang,
+            siteTexts().dict(lang),
+            shape,
+          ),
+        ),
       );
     let base: string;
     if (transform) base = prepare();
@@ -127,7 +143,10 @@ export function createPageKit(options: PagesOptions) {
     try {
       const dir = resolve(options.siteDir, '..', 'widgets', 'chunks');
       const file = readdirSync(dir).find((f) => /^ecuador-outline-[\w-]+\.json$/.test(f));
-      outlineRings = file ? ((JSON.parse(readFileSync(resolve(dir, file), 'utf8')) as { ecuador: Array<Array<[number, number]>> }).ecuador ?? null) : null;
+      outlineRings = file
+        ? ((JSON.parse(readFileSync(resolve(dir, file), 'utf8')) as { ecuador: Array<Array<[number, number]>> })
+            .ecuador ?? null)
+        : null;
     } catch {
       outlineRings = null;
     }

@@ -2,7 +2,14 @@
  * The host site's route table (docs/product.md §2, docs/decisions.md #1, #18): which page answers a
  * path (without its language prefix, /es). Anything not listed is the 404 page with status 404.
  */
-import { parseAgentPath, parseListingPath, parseMarketPath, parseProjectPath, SITE_ROUTES, type SiteRoute } from '../../core/routes.ts';
+import {
+  parseAgentPath,
+  parseListingPath,
+  parseMarketPath,
+  parseProjectPath,
+  SITE_ROUTES,
+  type SiteRoute,
+} from '../../core/routes.ts';
 
 export type PageMatch =
   /** a built page; `route` is its public address (null: not a page to index) */
@@ -63,6 +70,7 @@ export function redirectFor(path: string, search: string): string | undefined {
   }
   if (path === '/favicon.ico') return '/favicon.svg';
   // the spec's 'view all' default target; docs/decisions.md #5 sends it to the search
-  if (path === '/featured-listings' || path === '/es/featured-listings') return path.replace('featured-listings', 'search-properties') + search;
+  if (path === '/featured-listings' || path === '/es/featured-listings')
+    return path.replace('featured-listings', 'search-properties') + search;
   return undefined;
 }

@@ -41,7 +41,8 @@ export function createPlaces(data: (request?: RequestContext) => SiteData, ttlMs
             const slug = slugify(row.city);
             const seen = bySlug.get(slug);
             // two spellings of one city ('Cumbayá', 'Cumbaya'): the one with more listings names it
-            if (slug && (!seen || (seen.listings ?? 0) < row.listings)) bySlug.set(slug, { slug, city: row.city, listings: row.listings });
+            if (slug && (!seen || (seen.listings ?? 0) < row.listings))
+              bySlug.set(slug, { slug, city: row.city, listings: row.listings });
           }
           return bySlug;
         });
@@ -66,7 +67,8 @@ export function createPlaces(data: (request?: RequestContext) => SiteData, ttlMs
       if (!slug) return undefined;
       // the hero's own places need no lookup (their page stands while the database is away)
       const known = findLocation(slug);
-      if (known) return { place: { slug, known, ...(known.city ? { city: known.city } : {}) }, canonical: segment === slug };
+      if (known)
+        return { place: { slug, known, ...(known.city ? { city: known.city } : {}) }, canonical: segment === slug };
       const fromData = (await cities(request)).get(slug);
       return fromData ? { place: fromData, canonical: segment === slug } : undefined;
     },

@@ -14,7 +14,10 @@ import type { PageImages } from './page-handlers.ts';
 import { cardOf, cardVersion, renderCard } from './previews.ts';
 import type { PageResponse } from './send.ts';
 
-export function createPreviewImages(kit: PageKit, indexedPage: (route: string, lang: Lang) => Promise<PageResponse | undefined>) {
+export function createPreviewImages(
+  kit: PageKit,
+  indexedPage: (route: string, lang: Lang) => Promise<PageResponse | undefined>,
+) {
   const { options, origin, siteData, picture } = kit;
   const images = createImageCache({
     dir: options.imageCacheDir,
@@ -35,7 +38,8 @@ export function createPreviewImages(kit: PageKit, indexedPage: (route: string, l
         alt: card.title,
       };
     },
-    ogUrl: (kind, id, source) => new URL(`/og/${kind}/${encodeURIComponent(id)}.jpg${source ? `?v=${versionOf(source)}` : ''}`, origin()).href,
+    ogUrl: (kind, id, source) =>
+      new URL(`/og/${kind}/${encodeURIComponent(id)}.jpg${source ? `?v=${versionOf(source)}` : ''}`, origin()).href,
   };
 
   /** /og/pages/about.es.jpg: the card of an indexable page, made from that page as it is rendered. */
@@ -43,17 +47,27 @@ export function createPreviewImages(kit: PageKit, indexedPage: (route: string, l
     const page = await indexedPage(route, lang);
     if (!page || page.status !== 200 || typeof page.body !== 'string') return undefined;
     const card = cardOf(page.body, DEFAULT_PICTURE);
-    const image = await images.composed(`page\n${cardVersion(card)}`, OG_SIZE.width, OG_SIZE.height, async () => renderCard(card, picture(card.picture)));
+    const image = await images.composed(`page\n${cardVersion(card)}`, OG_SIZE.width, OG_SIZE.height, async () =>
+      renderCard(card, picture(card.picture)),
+    );
     return {
       status: 200,
       type: 'image/jpeg',
       body: image.body,
-      headers: { 'Cache-Control': 'public, max-age=86400, s-maxage=86400', 'X-Image-Cache': image.cached ? 'hit' : 'miss' },
+      headers: {
+        'Cache-Control': 'public, max-age=86400, s-maxage=86400',
+        'X-Image-Cache': image.cached ? 'hit' : 'miss',
+      },
     };
   }
 
   /** /og/listings/7.jpg, /og/agents/3.jpg: the first photo, 1200x630; immutable when asked by its version. */
-  async function photo(kind: 'listings' | 'agents', id: string, version: string | null, request?: RequestContext): Promise<PageResponse> {
+  async function photo(
+    kind: 'listings' | 'agents',
+    id: string,
+    version: string | null,
+    request?: RequestContext,
+  ): Promise<PageResponse> {
     const d = siteData(request);
     let source: string | undefined;
     if (kind === 'listings') {

@@ -27,7 +27,10 @@ export interface PageCard {
 
 /** What the rendered page says its card is: its first hero picture, the site's name (og:site_name) and its heading (else its title). */
 export function cardOf(html: string, defaultPicture: string): PageCard {
-  const picture = /<link rel="preload" as="image" href="(\/media\/[^"]+)"/.exec(html)?.[1] ?? /\sposter="(\/media\/[^"]+)"/.exec(html)?.[1] ?? defaultPicture;
+  const picture =
+    /<link rel="preload" as="image" href="(\/media\/[^"]+)"/.exec(html)?.[1] ??
+    /\sposter="(\/media\/[^"]+)"/.exec(html)?.[1] ??
+    defaultPicture;
   const text = (s: string) =>
     s
       .replace(/<[^>]*>/g, '')
@@ -40,21 +43,38 @@ export function cardOf(html: string, defaultPicture: string): PageCard {
       .trim();
   const brand = text(/<meta property="og:site_name" content="([^"]*)"/.exec(html)?.[1] ?? '');
   const h1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1];
-  const title = h1 ? text(h1) : (text(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? brand).split(' | ')[0] ?? brand);
+  const title = h1
+    ? text(h1)
+    : (text(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? brand).split(' | ')[0] ?? brand);
   // a page's headline figure (a market report's price per m²) goes on its card beside the heading
   const figure = /<[a-z]+\b[^>]*\bdata-card-figure=""[^>]*>([\s\S]*?)<\//.exec(html)?.[1];
   return { picture, eyebrow: brand, title: (figure ? `${title}: ${text(figure)}` : title) || brand };
 }
 
 /** The `?v=` of a card's address: it changes when the picture, the text or the look does. */
-export const cardVersion = (card: PageCard) => versionOf(`${CARD_VERSION}\n${card.picture}\n${card.eyebrow}\n${card.title}`);
+export const cardVersion = (card: PageCard) =>
+  versionOf(`${CARD_VERSION}\n${card.picture}\n${card.eyebrow}\n${card.title}`);
 
 /** Text as Pango markup reads it: escaped. */
-const markup = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
+const markup = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
 
-async function textImage(text: string, fontfile: string, font: string, width: number): Promise<{ data: Buffer; height: number }> {
+async function textImage(
+  text: string,
+  fontfile: string,
+  font: string,
+  width: number,
+): Promise<{ data: Buffer; height: number }> {
   const { data, info } = await sharp({
-    text: { text: `<span foreground="#ffffff">${markup(text)}</span>`, fontfile, font, width, rgba: true, wrap: 'word', dpi: 72 },
+    text: {
+      text: `<span foreground="#ffffff">${markup(text)}</span>`,
+      fontfile,
+      font,
+      width,
+      rgba: true,
+      wrap: 'word',
+      dpi: 72,
+    },
   })
     .png()
     .toBuffer({ resolveWithObject: true });
@@ -71,7 +91,9 @@ export async function renderCard(card: PageCard, picture: Buffer): Promise<Buffe
     if (title.height <= 240) break;
     title = await textImage(card.title, FONT_BOLD, `Inter Bold ${size}`, textWidth);
   }
-  const eyebrow = card.eyebrow ? await textImage(card.eyebrow, FONT_SEMIBOLD, 'Inter SemiBold 30', textWidth) : undefined;
+  const eyebrow = card.eyebrow
+    ? await textImage(card.eyebrow, FONT_SEMIBOLD, 'Inter SemiBold 30', textWidth)
+    : undefined;
   const titleTop = Math.max(120, H - 72 - title.height);
   const eyebrowTop = eyebrow ? titleTop - 20 - eyebrow.height : titleTop;
   const shade = Buffer.from(

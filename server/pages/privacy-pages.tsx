@@ -52,9 +52,10 @@ export function privacyNotice(t: Translate, lang: Lang, settings: PrivacySetting
       <p className="privacy-notice__version">
         {t('site.privacy.notice.version', {
           version: PRIVACY_NOTICE.version,
-          date: new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(
-            new Date(`${PRIVACY_NOTICE.since}T12:00:00Z`),
-          ),
+          date: new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', {
+            dateStyle: 'long',
+            timeZone: 'UTC',
+          }).format(new Date(`${PRIVACY_NOTICE.since}T12:00:00Z`)),
         })}
       </p>
       {sections.map((key) => (
@@ -86,10 +87,20 @@ export function shownTime(lang: Lang, v: unknown, style: 'long' | 'medium' = 'me
 function AskForm({ ctx, error }: { ctx: PrivacyCtx; error?: string | undefined }) {
   const { t } = ctx;
   return (
-    <form method="post" action={localizedPath('/privacy/my-data', ctx.lang)} className="alert-page__form visit-page__form">
+    <form
+      method="post"
+      action={localizedPath('/privacy/my-data', ctx.lang)}
+      className="alert-page__form visit-page__form"
+    >
       <label className="visit-page__field">
         {t('site.privacy.myData.email')}
-        <input type="email" name="email" autoComplete="email" aria-invalid={error ? true : undefined} aria-describedby={error ? 'my-data-error' : undefined} />
+        <input
+          type="email"
+          name="email"
+          autoComplete="email"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'my-data-error' : undefined}
+        />
       </label>
       {error ? (
         <p id="my-data-error" role="alert">
@@ -97,7 +108,14 @@ function AskForm({ ctx, error }: { ctx: PrivacyCtx; error?: string | undefined }
         </p>
       ) : null}
       {/* a bot fills every field; a person never sees this one */}
-      <input type="text" name="website" tabIndex={-1} autoComplete="off" className="visually-hidden" aria-hidden="true" />
+      <input
+        type="text"
+        name="website"
+        tabIndex={-1}
+        autoComplete="off"
+        className="visually-hidden"
+        aria-hidden="true"
+      />
       <button type="submit" className="btn btn--primary" name="do" value="ask">
         {t('site.privacy.myData.send')}
       </button>
@@ -130,9 +148,23 @@ type Data = {
 };
 
 /** A form that acts within the opened session (hidden), posted to this page. */
-function SessionForm({ ctx, session, children, className }: { ctx: PrivacyCtx; session: string; children: ReactNode; className?: string }) {
+function SessionForm({
+  ctx,
+  session,
+  children,
+  className,
+}: {
+  ctx: PrivacyCtx;
+  session: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
-    <form method="post" action={localizedPath('/privacy/my-data', ctx.lang)} className={className ?? 'alert-page__form'}>
+    <form
+      method="post"
+      action={localizedPath('/privacy/my-data', ctx.lang)}
+      className={className ?? 'alert-page__form'}
+    >
       <input type="hidden" name="session" value={session} />
       {children}
     </form>
@@ -158,7 +190,10 @@ function dataPage(ctx: PrivacyCtx, session: string, data: Data, note?: { text: s
   return {
     status: 200,
     body: markup(
-      <Section heading={t('site.privacy.myData.shown.heading', { email: data.email })} text={t('site.privacy.myData.shown.session', { minutes: MINUTES })}>
+      <Section
+        heading={t('site.privacy.myData.shown.heading', { email: data.email })}
+        text={t('site.privacy.myData.shown.session', { minutes: MINUTES })}
+      >
         {note ? (
           <p className={note.error ? undefined : 'alert-page__note'} role={note.error ? 'alert' : 'status'}>
             {note.text}
@@ -309,7 +344,12 @@ function failure(ctx: PrivacyCtx, status: number): PrivacyPage {
   if (status === 429) return askPage(ctx, 429, ctx.t('site.privacy.myData.limited'));
   return {
     status: 503,
-    body: markup(<Section heading={ctx.t('site.privacy.myData.unavailable.heading')} text={ctx.t('site.privacy.myData.unavailable.text')} />),
+    body: markup(
+      <Section
+        heading={ctx.t('site.privacy.myData.unavailable.heading')}
+        text={ctx.t('site.privacy.myData.unavailable.text')}
+      />,
+    ),
   };
 }
 
@@ -323,7 +363,11 @@ export async function myDataGet(ctx: PrivacyCtx): Promise<PrivacyPage> {
     status: 200,
     body: markup(
       <Section heading={ctx.t('site.privacy.myData.open.heading')} text={ctx.t('site.privacy.myData.open.text')}>
-        <form method="post" action={`${localizedPath('/privacy/my-data', ctx.lang)}?token=${encodeURIComponent(ctx.token)}`} className="alert-page__form">
+        <form
+          method="post"
+          action={`${localizedPath('/privacy/my-data', ctx.lang)}?token=${encodeURIComponent(ctx.token)}`}
+          className="alert-page__form"
+        >
           <button type="submit" className="btn btn--primary" name="do" value="open">
             {ctx.t('site.privacy.myData.open.button')}
           </button>
@@ -337,12 +381,22 @@ export async function myDataPost(ctx: PrivacyCtx, fields: URLSearchParams, call:
   const action = fields.get('do') ?? '';
   const session = fields.get('session') ?? '';
   if (action === 'ask') {
-    const answer = await call({ action: 'ask', email: fields.get('email') ?? '', lang: ctx.lang, website: fields.get('website') ?? '' });
+    const answer = await call({
+      action: 'ask',
+      email: fields.get('email') ?? '',
+      lang: ctx.lang,
+      website: fields.get('website') ?? '',
+    });
     if (answer.status === 400) return askPage(ctx, 400, ctx.t('site.privacy.myData.invalidEmail'));
     if (answer.status !== 200) return failure(ctx, answer.status);
     return {
       status: 200,
-      body: markup(<Section heading={ctx.t('site.privacy.myData.sent.heading')} text={ctx.t('site.privacy.myData.sent.text', { hours: HOURS })} />),
+      body: markup(
+        <Section
+          heading={ctx.t('site.privacy.myData.sent.heading')}
+          text={ctx.t('site.privacy.myData.sent.text', { hours: HOURS })}
+        />,
+      ),
     };
   }
   if (action === 'open') {
@@ -353,14 +407,29 @@ export async function myDataPost(ctx: PrivacyCtx, fields: URLSearchParams, call:
   if (action === 'download') {
     const answer = await call({ action: 'view', session });
     if (answer.status !== 200) return failure(ctx, answer.status);
-    return { status: 200, body: '', download: { filename: 'my-data.json', json: JSON.stringify(answer.body.data, null, 2) } };
+    return {
+      status: 200,
+      body: '',
+      download: { filename: 'my-data.json', json: JSON.stringify(answer.body.data, null, 2) },
+    };
   }
   if (action === 'correct') {
-    const answer = await call({ action: 'correct', session, name: fields.get('name') ?? '', phone: fields.get('phone') ?? '' });
+    const answer = await call({
+      action: 'correct',
+      session,
+      name: fields.get('name') ?? '',
+      phone: fields.get('phone') ?? '',
+    });
     if (answer.status === 400) {
       const again = await call({ action: 'view', session });
       if (again.status !== 200) return failure(ctx, again.status);
-      return { ...dataPage(ctx, session, again.body.data as Data, { text: ctx.t('site.privacy.myData.correct.invalid'), error: true }), status: 400 };
+      return {
+        ...dataPage(ctx, session, again.body.data as Data, {
+          text: ctx.t('site.privacy.myData.correct.invalid'),
+          error: true,
+        }),
+        status: 400,
+      };
     }
     if (answer.status !== 200) return failure(ctx, answer.status);
     return dataPage(ctx, session, answer.body.data as Data, { text: ctx.t('site.privacy.myData.correct.done') });
@@ -374,7 +443,13 @@ export async function myDataPost(ctx: PrivacyCtx, fields: URLSearchParams, call:
     if (fields.get('confirm') !== 'yes') {
       const again = await call({ action: 'view', session });
       if (again.status !== 200) return failure(ctx, again.status);
-      return { ...dataPage(ctx, session, again.body.data as Data, { text: ctx.t('site.privacy.myData.erase.must'), error: true }), status: 400 };
+      return {
+        ...dataPage(ctx, session, again.body.data as Data, {
+          text: ctx.t('site.privacy.myData.erase.must'),
+          error: true,
+        }),
+        status: 400,
+      };
     }
     const answer = await call({ action: 'erase', session });
     if (answer.status !== 200) return failure(ctx, answer.status);
@@ -384,7 +459,11 @@ export async function myDataPost(ctx: PrivacyCtx, fields: URLSearchParams, call:
       body: markup(
         <Section
           heading={ctx.t('site.privacy.myData.erase.done.heading')}
-          text={ctx.t('site.privacy.myData.erase.done.text', { inquiries: done.inquiries ?? 0, searches: done.saved_searches ?? 0, mails: done.mails ?? 0 })}
+          text={ctx.t('site.privacy.myData.erase.done.text', {
+            inquiries: done.inquiries ?? 0,
+            searches: done.saved_searches ?? 0,
+            mails: done.mails ?? 0,
+          })}
         />,
       ),
     };

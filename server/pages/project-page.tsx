@@ -12,7 +12,14 @@ import { SITE } from '../../core/site.ts';
 import { formatArea, formatCount, formatNumber, formatPrice } from '../../core/protocol/format.ts';
 import { directionsUrl } from '../../core/protocol/listing.ts';
 import { formatMonth, type MarketFigure } from '../../core/protocol/market.ts';
-import { deliveryMonth, projectLine, unitTypeCells, type ListedUnit, type Project, type UnitType } from '../../core/protocol/projects.ts';
+import {
+  deliveryMonth,
+  projectLine,
+  unitTypeCells,
+  type ListedUnit,
+  type Project,
+  type UnitType,
+} from '../../core/protocol/projects.ts';
 import { listingPath, localizedPath, marketPath, projectPath } from '../../core/routes.ts';
 import type { HeadInfo } from './head.tsx';
 import { excerpt, Photo, renderBody } from './html.tsx';
@@ -41,7 +48,9 @@ function Stage({ project: p, t, lang }: { project: Project; t: Translate; lang: 
           {t('projects.progress', { percent: p.progress })}
         </span>
       ) : null}
-      {month ? <span>{t(p.stage === 'delivered' ? 'projects.deliveredOn' : 'projects.deliveryOn', { month })}</span> : null}
+      {month ? (
+        <span>{t(p.stage === 'delivered' ? 'projects.deliveredOn' : 'projects.deliveryOn', { month })}</span>
+      ) : null}
     </p>
   );
 }
@@ -103,7 +112,9 @@ function Listed({ listed, ctx }: { listed: ListedUnit[]; ctx: ProjectPageContext
   if (!listed.length) return null;
   return (
     <>
-      <h3 className="project__listed-heading">{t('projects.listed.heading', { count: listed.length, formatted: formatCount(listed.length) })}</h3>
+      <h3 className="project__listed-heading">
+        {t('projects.listed.heading', { count: listed.length, formatted: formatCount(listed.length) })}
+      </h3>
       <p>{t('projects.listed.note')}</p>
       <ul className="project__listed">
         {listed.map((l) => (
@@ -119,7 +130,17 @@ function Listed({ listed, ctx }: { listed: ListedUnit[]; ctx: ProjectPageContext
   );
 }
 
-function Market({ project: p, market, t, lang }: { project: Project; market: MarketFigure | undefined; t: Translate; lang: Lang }) {
+function Market({
+  project: p,
+  market,
+  t,
+  lang,
+}: {
+  project: Project;
+  market: MarketFigure | undefined;
+  t: Translate;
+  lang: Lang;
+}) {
   const perM2 = p.areaFrom > 0 ? Math.round(p.priceFrom / p.areaFrom) : null;
   // the place whose figure it is: the sector's, or its city's when the index has none of the sector
   const place = market?.name || p.sector || p.city;
@@ -130,7 +151,11 @@ function Market({ project: p, market, t, lang }: { project: Project; market: Mar
         {perM2 ? <li data-project-m2="">{t('projects.market.project', { price: formatPrice(perM2) })}</li> : null}
         <li data-sector-m2="">
           {market
-            ? t('projects.market.sector', { place, price: formatPrice(market.median), month: formatMonth(market.month, lang) })
+            ? t('projects.market.sector', {
+                place,
+                price: formatPrice(market.median),
+                month: formatMonth(market.month, lang),
+              })
             : t('projects.market.none', { place })}
         </li>
       </ul>
@@ -221,7 +246,14 @@ export function renderProject(
         <p>{[p.address, placeName(p), 'Ecuador'].filter(Boolean).join(', ')}</p>
         {p.lat !== null && p.lng !== null ? (
           <a
-            href={directionsUrl({ lat: p.lat, lng: p.lng, approximate: false, address: p.address ?? '', city: p.city, state: '' })}
+            href={directionsUrl({
+              lat: p.lat,
+              lng: p.lng,
+              approximate: false,
+              address: p.address ?? '',
+              city: p.city,
+              state: '',
+            })}
             target="_blank"
             rel="noopener noreferrer"
           >
@@ -233,9 +265,17 @@ export function renderProject(
       {/* about its listing: the inquiry and a visit to the show flat name the project and reach its agent (docs/projects.md "Leads") */}
       <section className="market__section">
         {p.listingId ? (
-          <exp-inquiry-form listing-id={p.listingId} heading={t('projects.ask', { name: p.name })} visit="true" visit-heading={t('projects.visit')} />
+          <exp-inquiry-form
+            listing-id={p.listingId}
+            heading={t('projects.ask', { name: p.name })}
+            visit="true"
+            visit-heading={t('projects.visit')}
+          />
         ) : (
-          <exp-inquiry-form heading={t('projects.ask', { name: p.name })} {...(p.agentId ? { 'agent-id': p.agentId } : {})} />
+          <exp-inquiry-form
+            heading={t('projects.ask', { name: p.name })}
+            {...(p.agentId ? { 'agent-id': p.agentId } : {})}
+          />
         )}
       </section>
       <p>
@@ -257,8 +297,14 @@ export function renderProject(
       addressRegion: p.sector ?? undefined,
       addressCountry: 'EC',
     },
-    ...(p.lat !== null && p.lng !== null ? { geo: { '@type': 'GeoCoordinates', latitude: p.lat, longitude: p.lng } } : {}),
-    amenityFeature: p.amenities.map((a) => ({ '@type': 'LocationFeatureSpecification', name: t(`projects.amenities.${a}`), value: true })),
+    ...(p.lat !== null && p.lng !== null
+      ? { geo: { '@type': 'GeoCoordinates', latitude: p.lat, longitude: p.lng } }
+      : {}),
+    amenityFeature: p.amenities.map((a) => ({
+      '@type': 'LocationFeatureSpecification',
+      name: t(`projects.amenities.${a}`),
+      value: true,
+    })),
     containsPlace: units.map((u) => ({
       '@type': u.type === 'house' ? 'SingleFamilyResidence' : 'Apartment',
       name: unitTypeCells(u, t).name,
@@ -284,7 +330,11 @@ export function renderProject(
   return {
     head: {
       route: projectPath(p.slug),
-      title: t('site.meta.projects.titleOne', { name: p.name, place: p.sector ?? p.city, price: formatPrice(p.priceFrom) }),
+      title: t('site.meta.projects.titleOne', {
+        name: p.name,
+        place: p.sector ?? p.city,
+        price: formatPrice(p.priceFrom),
+      }),
       description: t('site.meta.projects.descriptionOne', {
         name: p.name,
         place,
@@ -307,12 +357,23 @@ export function renderProjects(projects: Project[], ctx: ProjectPageContext): { 
     <section className="projects">
       <h1>{t('projects.listTitle')}</h1>
       <p className="market__lead">{t('projects.listLead')}</p>
-      <p data-project-count="">{t('projects.count', { count: projects.length, formatted: formatCount(projects.length) })}</p>
+      <p data-project-count="">
+        {t('projects.count', { count: projects.length, formatted: formatCount(projects.length) })}
+      </p>
       {projects.length ? (
         <ul className="projects__list">
           {projects.map((p) => (
             <li key={p.id} className="projects__card" data-project={p.slug}>
-              {p.images[0] ? <Photo src={p.images[0]} sizes="(max-width: 700px) 100vw, 33vw" alt="" loading="lazy" width={800} height={450} /> : null}
+              {p.images[0] ? (
+                <Photo
+                  src={p.images[0]}
+                  sizes="(max-width: 700px) 100vw, 33vw"
+                  alt=""
+                  loading="lazy"
+                  width={800}
+                  height={450}
+                />
+              ) : null}
               <h2>
                 <a href={projectPath(p.slug, lang)}>{p.name}</a>
               </h2>
@@ -334,7 +395,12 @@ export function renderProjects(projects: Project[], ctx: ProjectPageContext): { 
     '@type': 'ItemList',
     name: t('projects.listTitle'),
     url: new URL(localizedPath('/projects', lang), origin).href,
-    itemListElement: projects.map((p, i) => ({ '@type': 'ListItem', position: i + 1, url: new URL(projectPath(p.slug, lang), origin).href, name: p.name })),
+    itemListElement: projects.map((p, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      url: new URL(projectPath(p.slug, lang), origin).href,
+      name: p.name,
+    })),
   };
   return {
     head: {

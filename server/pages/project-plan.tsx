@@ -23,7 +23,11 @@ type Lender = (typeof SITE.mortgage)[number];
 const lenderOf = (id: string | null | undefined): Lender => SITE.mortgage.find((l) => l.id === id) ?? SITE.mortgage[0];
 
 const monthName = (date: Date, lang: Lang) =>
-  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
+  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(date);
 
 /** The months of the first and last cuota (the month after signing's, the month before delivery's). */
 function cuotaSpan(now: Date, count: number): [Date, Date] {
@@ -31,17 +35,34 @@ function cuotaSpan(now: Date, count: number): [Date, Date] {
   return [first, new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + count - 1, 1))];
 }
 
-function PlanTable({ plan, project: p, lender, ctx }: { plan: PaymentPlan; project: Project; lender: Lender; ctx: ProjectPageContext }) {
+function PlanTable({
+  plan,
+  project: p,
+  lender,
+  ctx,
+}: {
+  plan: PaymentPlan;
+  project: Project;
+  lender: Lender;
+  ctx: ProjectPageContext;
+}) {
   const { t, lang } = ctx;
   const [first, last] = cuotaSpan(ctx.now, plan.cuotas);
   const rows: Array<[ReactNode, string]> = [
     [t('projects.plan.price'), formatAmount(plan.price)],
-    [t('projects.plan.entrada', { pct: formatNumber(p.entradaPct, p.entradaPct % 1 ? 1 : 0) }), formatAmount(plan.entrada)],
+    [
+      t('projects.plan.entrada', { pct: formatNumber(p.entradaPct, p.entradaPct % 1 ? 1 : 0) }),
+      formatAmount(plan.entrada),
+    ],
     ...(plan.cuotas
       ? ([
           [t('projects.plan.reservation'), formatAmount(plan.reservation)],
           [
-            t('projects.plan.cuotas', { count: plan.cuotas, first: monthName(first, lang), last: monthName(last, lang) }),
+            t('projects.plan.cuotas', {
+              count: plan.cuotas,
+              first: monthName(first, lang),
+              last: monthName(last, lang),
+            }),
             plan.cuota === plan.lastCuota
               ? t('projects.plan.each', { amount: formatAmount(plan.cuota) })
               : t('projects.plan.eachLast', { amount: formatAmount(plan.cuota), last: formatAmount(plan.lastCuota) }),
@@ -77,7 +98,17 @@ function PlanTable({ plan, project: p, lender, ctx }: { plan: PaymentPlan; proje
 }
 
 /** The plan of the picked unit type (its lowest price), else of the first one still on sale. */
-export function Plan({ project: p, units, choice, ctx }: { project: Project; units: UnitType[]; choice: PlanChoice; ctx: ProjectPageContext }) {
+export function Plan({
+  project: p,
+  units,
+  choice,
+  ctx,
+}: {
+  project: Project;
+  units: UnitType[];
+  choice: PlanChoice;
+  ctx: ProjectPageContext;
+}) {
   const { t, lang } = ctx;
   const unit = units.find((u) => u.id === choice.unit) ?? units.find((u) => u.available > 0) ?? units[0];
   const lender = lenderOf(choice.lender);
@@ -85,7 +116,12 @@ export function Plan({ project: p, units, choice, ctx }: { project: Project; uni
   const plan = unit
     ? paymentPlan(
         unit.priceMin,
-        { reservation: p.reservation, entradaPct: p.entradaPct, years: lender.years, annualRatePct: lender.annualRatePct },
+        {
+          reservation: p.reservation,
+          entradaPct: p.entradaPct,
+          years: lender.years,
+          annualRatePct: lender.annualRatePct,
+        },
         ctx.now,
         delivery,
       )

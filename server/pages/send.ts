@@ -37,9 +37,17 @@ export function send(req: IncomingMessage, res: ServerResponse, answer: PageResp
   const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
   const html = answer.type === 'text/html';
   const headers: Record<string, string> = {
-    'Content-Type': answer.type.startsWith('text/') || answer.type.endsWith('xml') ? `${answer.type}; charset=utf-8` : answer.type,
+    'Content-Type':
+      answer.type.startsWith('text/') || answer.type.endsWith('xml') ? `${answer.type}; charset=utf-8` : answer.type,
     ...(html ? SECURITY : {}),
-    ...(html && csp ? { 'Content-Security-Policy': pagePolicy(typeof answer.body === 'string' ? answer.body : body.toString('utf8'), csp) } : {}),
+    ...(html && csp
+      ? {
+          'Content-Security-Policy': pagePolicy(
+            typeof answer.body === 'string' ? answer.body : body.toString('utf8'),
+            csp,
+          ),
+        }
+      : {}),
     ...answer.headers,
   };
   if (answer.status === 200) headers.ETag = etag;

@@ -12,7 +12,14 @@ import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
 import { parseOpenHouseRows, type OpenHouse } from '../../core/protocol/open-house-details.ts';
-import { parseMarketFigures, parseMarketRanking, parseMarketReport, type MarketFigure, type MarketRank, type TypeGroup } from '../../core/protocol/market.ts';
+import {
+  parseMarketFigures,
+  parseMarketRanking,
+  parseMarketReport,
+  type MarketFigure,
+  type MarketRank,
+  type TypeGroup,
+} from '../../core/protocol/market.ts';
 import { parseNearby, type NearbyPlace } from '../../core/protocol/nearby.ts';
 
 export interface SiteData {
@@ -30,7 +37,10 @@ export interface SiteData {
   openHouses(id: string): Promise<OpenHouse[]>;
   agent(id: string): Promise<AgentProfileRecord | null>;
   /** active EC listings after an id, in id order, for the sitemaps */
-  listingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; title: string | null; updated_at: string }>>;
+  listingsAfter(
+    afterId: number,
+    limit: number,
+  ): Promise<Array<{ id: number; title: string | null; updated_at: string }>>;
   /** EC agents for the sitemaps */
   agentIds(): Promise<number[]>;
   /** the cities with active EC listings, and how many each has */
@@ -65,7 +75,10 @@ export class SiteDataError extends Error {
 }
 
 /** The rows of an answer (as plain records: the view's columns are ours to know), or the error. */
-function check(result: { data: unknown; error: { message: string; code?: string } | null; status?: number }, what: string): unknown[] {
+function check(
+  result: { data: unknown; error: { message: string; code?: string } | null; status?: number },
+  what: string,
+): unknown[] {
   if (result.error) throw new SiteDataError(`${what}: ${result.error.message}`, result.status);
   return (result.data ?? []) as unknown[];
 }
@@ -100,7 +113,11 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
   // from this machine to itself (npm start's own data API), compressing the answers only costs both ends
   const loopback = /^(localhost|127\.[\d.]+|\[::1\])$/.test(new URL(options.url).hostname);
   const rest = new PostgrestClient(`${options.url.replace(/\/+$/, '')}/rest/v1`, {
-    headers: { apikey: options.key, Authorization: `Bearer ${options.key}`, ...(loopback ? { 'Accept-Encoding': 'identity' } : {}) },
+    headers: {
+      apikey: options.key,
+      Authorization: `Bearer ${options.key}`,
+      ...(loopback ? { 'Accept-Encoding': 'identity' } : {}),
+    },
     fetch: requestFetch(options.internalToken, request),
   });
   const listings = (columns: string) => rest.from('listings').select<string, Row>(columns).match(PUBLIC_LISTING);
@@ -110,13 +127,17 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       return (rows as Row[])[0] ?? null;
     },
     async availability(id) {
-      const rows = check(await rest.rpc('listing_availability', { listing_id: Number(id) }), 'availability') as Array<{ available: boolean }>;
+      const rows = check(await rest.rpc('listing_availability', { listing_id: Number(id) }), 'availability') as Array<{
+        available: boolean;
+      }>;
       return rows[0] ? rows[0].available : null;
     },
     async similar(city, excludeId, limit) {
       let q = listings('*');
       if (excludeId) q = q.neq('id', excludeId);
-      const byCity = city ? (check(await q.eq('city', city).order('created_at', { ascending: false }).limit(limit), 'similar') as Row[]) : [];
+      const byCity = city
+        ? (check(await q.eq('city', city).order('created_at', { ascending: false }).limit(limit), 'similar') as Row[])
+        : [];
       if (byCity.length >= limit) return byCity;
       let more = listings('*');
       if (excludeId) more = more.neq('id', excludeId);
@@ -128,19 +149,30 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       return check(await rest.rpc('similar_listings', { listing_id: Number(id), max_results: limit }), 'like') as Row[];
     },
     async priceHistory(id) {
-      return parsePriceHistory(check(await rest.rpc('listing_price_history', { listing_id: Number(id) }), 'price history'));
+      return parsePriceHistory(
+        check(await rest.rpc('listing_price_history', { listing_id: Number(id) }), 'price history'),
+      );
     },
     async openHouses(id) {
-      return parseOpenHouseRows(check(await rest.rpc('listing_open_houses', { listing_id: Number(id) }), 'open houses'));
+      return parseOpenHouseRows(
+        check(await rest.rpc('listing_open_houses', { listing_id: Number(id) }), 'open houses'),
+      );
     },
     async agent(id) {
-      const rows = check(await rest.from('agents').select(AGENT_PROFILE_COLUMNS).eq('id', id).eq('country_code', 'EC').limit(1), 'agent');
+      const rows = check(
+        await rest.from('agents').select(AGENT_PROFILE_COLUMNS).eq('id', id).eq('country_code', 'EC').limit(1),
+        'agent',
+      );
       return ((rows as unknown[])[0] as AgentProfileRecord | undefined) ?? null;
     },
     async listingsAfter(afterId, limit) {
       // a new development's listing is its project's page, which the pages' sitemap has (docs/projects.md)
       const rows = check(
-        await listings('id,title,updated_at').gt('id', afterId).neq('operation', 'project').order('id', { ascending: true }).limit(limit),
+        await listings('id,title,updated_at')
+          .gt('id', afterId)
+          .neq('operation', 'project')
+          .order('id', { ascending: true })
+          .limit(limit),
         'sitemap listings',
       );
       return rows as Array<{ id: number; title: string | null; updated_at: string }>;
@@ -164,7 +196,9 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       }
     },
     async marketIndex(place, typeGroup, months) {
-      return parseMarketFigures(check(await rest.rpc('market_index', { place, type_group: typeGroup, months }), 'market index'));
+      return parseMarketFigures(
+        check(await rest.rpc('market_index', { place, type_group: typeGroup, months }), 'market index'),
+      );
     },
     async marketReport(place) {
       const { data, error } = await rest.rpc('market_report', { place });
@@ -175,18 +209,31 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       return parseMarketFigures(check(await rest.rpc('listing_market', { listing_id: Number(id) }), 'listing market'));
     },
     async marketRanking(place, typeGroup, kind) {
-      return parseMarketRanking(check(await rest.rpc('market_ranking', { place, type_group: typeGroup, ...(kind ? { kind } : {}) }), 'market ranking'));
+      return parseMarketRanking(
+        check(
+          await rest.rpc('market_ranking', { place, type_group: typeGroup, ...(kind ? { kind } : {}) }),
+          'market ranking',
+        ),
+      );
     },
     async nearby(lat, lng) {
       return parseNearby(check(await rest.rpc('nearby_places', { lat, lng }), 'nearby places') as Row[]);
     },
     async placeFor(text) {
-      const [first] = check(await rest.rpc('place_suggestions', { q: text.slice(0, 100), max_results: 1 }), 'place suggestions') as Row[];
+      const [first] = check(
+        await rest.rpc('place_suggestions', { q: text.slice(0, 100), max_results: 1 }),
+        'place suggestions',
+      ) as Row[];
       return first ? { kind: String(first.kind), path: String(first.path), name: String(first.name ?? '') } : null;
     },
     async projects() {
       const rows = check(
-        await rest.from('projects').select('*').order('delivery', { ascending: true }).order('id', { ascending: true }).limit(500),
+        await rest
+          .from('projects')
+          .select('*')
+          .order('delivery', { ascending: true })
+          .order('id', { ascending: true })
+          .limit(500),
         'projects',
       );
       return rows as Row[];
@@ -195,7 +242,11 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       const [row] = check(await rest.from('projects').select('*').eq('slug', slug).limit(1), 'project') as Row[];
       if (!row) return null;
       const units = check(
-        await rest.from('project_unit_types').select('*').eq('project_id', String(row.id)).order('position', { ascending: true }),
+        await rest
+          .from('project_unit_types')
+          .select('*')
+          .eq('project_id', String(row.id))
+          .order('position', { ascending: true }),
         'project unit types',
       ) as Row[];
       const listed = units.length

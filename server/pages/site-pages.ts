@@ -48,7 +48,12 @@ export function createPages(options: PagesOptions) {
   const unavailable = (lang: Lang, status: 429 | 503 = 503, retryAfterSeconds = 10): PageResponse => {
     const t = siteTexts().t(lang);
     const body = unavailablePage(t, lang);
-    return { status, type: 'text/html', body, headers: { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' } };
+    return {
+      status,
+      type: 'text/html',
+      body,
+      headers: { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' },
+    };
   };
 
   /** Answers the site's pages; undefined for anything else (assets, the API). */
@@ -69,11 +74,24 @@ export function createPages(options: PagesOptions) {
       const query = rest.toString();
       return redirect(`${localizedPath(path, lang)}${query ? `?${query}` : ''}`);
     }
-    if (path === '/robots.txt') return { status: 200, type: 'text/plain', body: robotsTxt(origin()), headers: { 'Cache-Control': 'public, max-age=3600' } };
+    if (path === '/robots.txt')
+      return {
+        status: 200,
+        type: 'text/plain',
+        body: robotsTxt(origin()),
+        headers: { 'Cache-Control': 'public, max-age=3600' },
+      };
     if (path === '/sitemap.xml' || /^\/sitemaps\/[a-z0-9-]{1,40}\.xml$/.test(path)) {
       const name = path === '/sitemap.xml' ? 'index' : path.slice('/sitemaps/'.length, -4);
       const body = await sitemaps().file(name, request);
-      return body === null ? undefined : { status: 200, type: 'application/xml', body, headers: { 'Cache-Control': 'public, max-age=3600, s-maxage=3600' } };
+      return body === null
+        ? undefined
+        : {
+            status: 200,
+            type: 'application/xml',
+            body,
+            headers: { 'Cache-Control': 'public, max-age=3600, s-maxage=3600' },
+          };
     }
     const og = /^\/og\/(listings|agents)\/(\d{1,15})\.jpg$/.exec(path);
     if (og) return previews.photo(og[1] as 'listings' | 'agents', og[2] as string, url.searchParams.get('v'), request);
@@ -84,7 +102,12 @@ export function createPages(options: PagesOptions) {
     if (demo)
       return template(demo) === undefined
         ? undefined
-        : { status: 200, type: 'text/html', body: template(demo) as string, headers: { 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' } };
+        : {
+            status: 200,
+            type: 'text/html',
+            body: template(demo) as string,
+            headers: { 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' },
+          };
     // an open house's "Add to calendar" (docs/visits.md "Open houses")
     const ics = /^(?:\/es)?\/open-houses\/(\d{1,15})\/(\d{1,15})\.ics$/.exec(path);
     if (ics) return pages.openHouseCalendar(ics[1] as string, ics[2] as string, splitLangPath(path).lang, request);
@@ -96,7 +119,8 @@ export function createPages(options: PagesOptions) {
     if (match.kind === 'market') return pages.marketPage(match.place, lang, path, request);
     if (match.kind === 'project') return pages.projectPage(match.slug, lang, path, url.searchParams, request);
     if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search, request);
-    if (match.page === 'search-properties.html' && url.searchParams.has('q')) return pages.searchText(url.searchParams, lang, request);
+    if (match.page === 'search-properties.html' && url.searchParams.has('q'))
+      return pages.searchText(url.searchParams, lang, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);
   }
@@ -126,7 +150,12 @@ export function createPages(options: PagesOptions) {
     /** the 404 page, for whatever no page, asset or API answered */
     async notFound(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
       options.log?.(`404 page for ${JSON.stringify(url.pathname)}`);
-      send(req, res, pages.staticPage('404.html', 404, null, splitLangPath(url.pathname).lang, url.pathname), options.csp?.());
+      send(
+        req,
+        res,
+        pages.staticPage('404.html', 404, null, splitLangPath(url.pathname).lang, url.pathname),
+        options.csp?.(),
+      );
     },
   };
 }

@@ -7,7 +7,16 @@
  */
 import { el, xmlDocument } from '../../core/xml.ts';
 import { LOCATIONS } from '../../core/locations.ts';
-import { agentPath, INDEXED_PATHS, listingPath, localizedPath, marketPath, placePath, projectPath, slugify } from '../../core/routes.ts';
+import {
+  agentPath,
+  INDEXED_PATHS,
+  listingPath,
+  localizedPath,
+  marketPath,
+  placePath,
+  projectPath,
+  slugify,
+} from '../../core/routes.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { SiteData } from './site-data.ts';
 
@@ -27,7 +36,12 @@ export interface Sitemaps {
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-export function createSitemaps(options: { data: (request?: RequestContext) => SiteData; origin: string; urlsPerFile?: number; ttlMs?: number }): Sitemaps {
+export function createSitemaps(options: {
+  data: (request?: RequestContext) => SiteData;
+  origin: string;
+  urlsPerFile?: number;
+  ttlMs?: number;
+}): Sitemaps {
   const perFile = Math.max(2, Math.min(options.urlsPerFile ?? SITEMAP_URL_LIMIT, SITEMAP_URL_LIMIT));
   // each entry is written twice (en and es)
   const entriesPerFile = Math.floor(perFile / 2);
@@ -43,7 +57,8 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
       // until a page comes back empty: a project's Max Rows may answer fewer than asked
       const rows = await data.listingsAfter(after, 1000);
       if (!rows.length) return out;
-      for (const r of rows) out.push({ route: listingPath(r.id, r.title, 'en'), lastmod: String(r.updated_at).slice(0, 10) });
+      for (const r of rows)
+        out.push({ route: listingPath(r.id, r.title, 'en'), lastmod: String(r.updated_at).slice(0, 10) });
       after = Number(rows[rows.length - 1]?.id);
     }
   };
@@ -103,7 +118,8 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
           })),
         ]);
       }
-      if (name === 'agents') return urlset((await options.data(request).agentIds()).map((id) => ({ route: agentPath(id) })));
+      if (name === 'agents')
+        return urlset((await options.data(request).agentIds()).map((id) => ({ route: agentPath(id) })));
       const m = /^listings-(\d{1,6})$/.exec(name);
       if (!m) return null;
       const index = Number(m[1]) - 1;
@@ -117,7 +133,10 @@ export function createSitemaps(options: { data: (request?: RequestContext) => Si
 
 /** The market reports (docs/market.md): Ecuador's, and every province's, city's and sector's whose last month stands on enough listings. */
 async function marketRoutes(data: SiteData): Promise<string[]> {
-  const [provinces, cities] = await Promise.all([data.marketRanking('ecuador', 'all'), data.marketRanking('ecuador', 'all', 'city')]);
+  const [provinces, cities] = await Promise.all([
+    data.marketRanking('ecuador', 'all'),
+    data.marketRanking('ecuador', 'all', 'city'),
+  ]);
   const sectors = (await Promise.all(cities.map((c) => data.marketRanking(c.path, 'all')))).flat();
   return ['ecuador', ...[...provinces, ...cities, ...sectors].map((p) => p.path)].map((place) => marketPath(place));
 }

@@ -51,13 +51,24 @@ function when(ctx: Ctx, at: string, r: VisitSummary, holder: 'agent' | 'visitor'
 }
 
 /** The request: the listing (a link to its page), how, who (to the agent), and the visit's time once there is one. */
-function Details({ ctx, r, holder, at }: { ctx: Ctx; r: VisitSummary; holder: 'agent' | 'visitor'; at?: string | undefined }) {
+function Details({
+  ctx,
+  r,
+  holder,
+  at,
+}: {
+  ctx: Ctx;
+  r: VisitSummary;
+  holder: 'agent' | 'visitor';
+  at?: string | undefined;
+}) {
   const { t } = ctx;
   const time = at ?? r.visit?.start;
   return (
     <ul className="alert-page__details">
       <li>
-        {t('site.visits.listing')}: <a href={listingPath(r.listing.id, r.listing.title, ctx.lang)}>{r.listing.title || r.listing.address}</a>
+        {t('site.visits.listing')}:{' '}
+        <a href={listingPath(r.listing.id, r.listing.title, ctx.lang)}>{r.listing.title || r.listing.address}</a>
       </li>
       <li>{t('site.visits.mode', { mode: t(`visits.mode.${r.mode}`) })}</li>
       {time ? <li>{t('site.visits.when', { time: when(ctx, time, r, holder) })}</li> : null}
@@ -111,7 +122,11 @@ function settled(ctx: Ctx, r: VisitSummary, holder: 'agent' | 'visitor'): VisitP
 
 function Form({ ctx, children }: { ctx: Ctx; children: ReactNode }) {
   return (
-    <form method="post" className="alert-page__form visit-page__form" action={`?token=${encodeURIComponent(ctx.token)}`}>
+    <form
+      method="post"
+      className="alert-page__form visit-page__form"
+      action={`?token=${encodeURIComponent(ctx.token)}`}
+    >
       {children}
     </form>
   );
@@ -138,7 +153,8 @@ function PlaceField({ ctx, r }: { ctx: Ctx; r: VisitSummary }) {
 /** The agent's open times, by day, as a list to choose one from. */
 function TimeChoice({ ctx, open }: { ctx: Ctx; open: string[] }) {
   const days = new Map<string, string[]>();
-  for (const at of open) days.set(localDay(at, ECUADOR_TIME_ZONE), [...(days.get(localDay(at, ECUADOR_TIME_ZONE)) ?? []), at]);
+  for (const at of open)
+    days.set(localDay(at, ECUADOR_TIME_ZONE), [...(days.get(localDay(at, ECUADOR_TIME_ZONE)) ?? []), at]);
   return (
     <label className="visit-page__field">
       <span>{ctx.t('site.visits.propose.time')}</span>
@@ -184,7 +200,9 @@ export async function visitPageGet(kind: VisitPageKind, ctx: Ctx, call: CallVisi
             {kind === 'propose' ? <TimeChoice ctx={ctx} open={open ?? []} /> : null}
             <PlaceField ctx={ctx} r={r} />
             <button type="submit" className="btn btn--primary">
-              {kind === 'confirm' && at ? t('site.visits.confirm.button', { time: when(ctx, at, r, holder) }) : t('site.visits.propose.button')}
+              {kind === 'confirm' && at
+                ? t('site.visits.confirm.button', { time: when(ctx, at, r, holder) })
+                : t('site.visits.propose.button')}
             </button>
           </Form>
         </Section>,
@@ -209,7 +227,12 @@ export async function visitPageGet(kind: VisitPageKind, ctx: Ctx, call: CallVisi
 }
 
 /** POST: the button was pressed. */
-export async function visitPagePost(kind: VisitPageKind, ctx: Ctx, fields: URLSearchParams, call: CallVisits): Promise<VisitPage> {
+export async function visitPagePost(
+  kind: VisitPageKind,
+  ctx: Ctx,
+  fields: URLSearchParams,
+  call: CallVisits,
+): Promise<VisitPage> {
   if (!validToken(ctx.token)) return message(ctx, 'invalid', 404);
   const body: Record<string, unknown> = { action: kind, token: ctx.token };
   if (kind === 'confirm' || kind === 'propose') body.location = fields.get('location') ?? '';

@@ -9,25 +9,33 @@ import { periodic } from '../periodic.ts';
 
 const EVERY_MS = 60 * 60_000;
 
-export type RetentionOutcome = { leads: number; mails: number; pending_searches: number; privacy_requests: number } | null;
+export type RetentionOutcome = {
+  leads: number;
+  mails: number;
+  pending_searches: number;
+  privacy_requests: number;
+} | null;
 
-export function createRetentionService(options: { db: Database; retention: PrivacySettings['retention']; log?: (line: string) => void }) {
+export function createRetentionService(options: {
+  db: Database;
+  retention: PrivacySettings['retention'];
+  log?: (line: string) => void;
+}) {
   const log = options.log ?? (() => {});
   /** one run (`minGapSeconds`: not again within it of the last, across servers); what it did, or null when another server has it or it ran lately */
   const apply = (minGapSeconds = EVERY_MS / 1000) =>
     options.db
       .transaction(async (tx) => {
         const { leadsMonths, mailsDays, pendingDays } = options.retention;
-        const [row] = await tx.query<{ done: RetentionOutcome }>('select internal.apply_retention($1, $2, $3, make_interval(secs => $4)) as done', [
-          leadsMonths,
-          mailsDays,
-          pendingDays,
-          minGapSeconds,
-        ]);
+        const [row] = await tx.query<{ done: RetentionOutcome }>(
+          'select internal.apply_retention($1, $2, $3, make_interval(secs => $4)) as done',
+          [leadsMonths, mailsDays, pendingDays, minGapSeconds],
+        );
         return row?.done ?? null;
       })
       .then((done) => {
-        if (done && (done.leads || done.mails || done.pending_searches || done.privacy_requests)) log(`[retention] ${JSON.stringify(done)}`);
+        if (done && (done.leads || done.mails || done.pending_searches || done.privacy_requests))
+          log(`[retention] ${JSON.stringify(done)}`);
         return done;
       });
   const job = periodic({ name: 'retention', everyMs: EVERY_MS, run: () => apply(), log });

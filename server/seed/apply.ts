@@ -16,14 +16,28 @@ import {
   type SpellRow,
 } from './rows.ts';
 import { POINT_OF_INTEREST_COLUMNS, type PointOfInterestRow } from '../import/nearby.ts';
-import { PROJECT_COLUMNS, UNIT_LISTING_COLUMNS, UNIT_TYPE_COLUMNS, type ProjectRow, type UnitListingRow, type UnitTypeRow } from './projects.ts';
+import {
+  PROJECT_COLUMNS,
+  UNIT_LISTING_COLUMNS,
+  UNIT_TYPE_COLUMNS,
+  type ProjectRow,
+  type UnitListingRow,
+  type UnitTypeRow,
+} from './projects.ts';
 
 export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;
 }
 
 const JSON_COLUMNS = new Set(['images', 'floor_plans']);
-const ARRAY_COLUMNS = new Set(['languages', 'specializations', 'certifications', 'locations_served', 'features', 'amenities']);
+const ARRAY_COLUMNS = new Set([
+  'languages',
+  'specializations',
+  'certifications',
+  'locations_served',
+  'features',
+  'amenities',
+]);
 
 function cast(column: string): string {
   if (JSON_COLUMNS.has(column)) return '::jsonb';
@@ -34,12 +48,19 @@ function cast(column: string): string {
 function value(column: string, v: unknown): unknown {
   if (v === null || v === undefined) return null;
   if (JSON_COLUMNS.has(column)) return JSON.stringify(v);
-  if (ARRAY_COLUMNS.has(column)) return `{${(v as string[]).map((s) => `"${s.replace(/["\\]/g, (c) => '\\' + c)}"`).join(',')}}`;
+  if (ARRAY_COLUMNS.has(column))
+    return `{${(v as string[]).map((s) => `"${s.replace(/["\\]/g, (c) => '\\' + c)}"`).join(',')}}`;
   return v;
 }
 
 /** Inserts `rows` into `table` in batches of `batch`, their own ids kept (the seed's, and the benchmarks' real markets). */
-export async function insertRows<R>(target: SeedTarget, table: string, columns: readonly string[], rows: readonly R[], batch: number): Promise<void> {
+export async function insertRows<R>(
+  target: SeedTarget,
+  table: string,
+  columns: readonly string[],
+  rows: readonly R[],
+  batch: number,
+): Promise<void> {
   const qualified = table.includes('.') ? table : `public.${table}`;
   for (let start = 0; start < rows.length; start += batch) {
     const slice = rows.slice(start, start + batch);
@@ -51,11 +72,18 @@ export async function insertRows<R>(target: SeedTarget, table: string, columns: 
       });
       return `(${cells.join(',')})`;
     });
-    await target.query(`insert into ${qualified} (${columns.join(',')}) overriding system value values ${tuples.join(',')}`, params);
+    await target.query(
+      `insert into ${qualified} (${columns.join(',')}) overriding system value values ${tuples.join(',')}`,
+      params,
+    );
   }
 }
 
-export async function insertSeed(target: SeedTarget, seed: Seed, options: { replaceListingsOnly?: boolean } = {}): Promise<void> {
+export async function insertSeed(
+  target: SeedTarget,
+  seed: Seed,
+  options: { replaceListingsOnly?: boolean } = {},
+): Promise<void> {
   // the map's kept cells are counted once at the end, not after every batch (runs in a transaction)
   await target.query("select set_config('exp.listing_cells', 'deferred', true)");
   await target.query('delete from internal.listings');
@@ -65,7 +93,13 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
     await insertRows<AgentRow>(target, 'agents', AGENT_COLUMNS, seed.agents, 200);
   }
   await insertRows<ListingRow>(target, 'internal.listings', LISTING_COLUMNS, seed.listings, 1000);
-  await insertRows<PriceChangeRow>(target, 'internal.listing_price_changes', PRICE_CHANGE_COLUMNS, seed.priceChanges, 2000);
+  await insertRows<PriceChangeRow>(
+    target,
+    'internal.listing_price_changes',
+    PRICE_CHANGE_COLUMNS,
+    seed.priceChanges,
+    2000,
+  );
   // the times on the market that are over (the open ones the listings' trigger wrote)
   await insertRows<SpellRow>(target, 'internal.listing_spells', SPELL_COLUMNS, seed.spells, 3000);
   await insertRows<OpenHouseRow>(target, 'internal.open_houses', OPEN_HOUSE_COLUMNS, seed.openHouses, 1000);
@@ -78,19 +112,31 @@ export async function insertSeed(target: SeedTarget, seed: Seed, options: { repl
   // market index then ran past its 15 minutes)
   await target.query('analyze internal.listings, internal.listing_spells, internal.listing_price_changes');
   // identity columns continue after the seeded ids
-  await target.query("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select coalesce(max(id), 0) + 1 from internal.listings), false)");
-  await target.query("select setval(pg_get_serial_sequence('public.agents', 'id'), (select coalesce(max(id), 0) + 1 from public.agents), false)");
+  await target.query(
+    "select setval(pg_get_serial_sequence('internal.listings', 'id'), (select coalesce(max(id), 0) + 1 from internal.listings), false)",
+  );
+  await target.query(
+    "select setval(pg_get_serial_sequence('public.agents', 'id'), (select coalesce(max(id), 0) + 1 from public.agents), false)",
+  );
   // the new developments after the listings: each writes a listing of its own (47_projects.sql),
   // numbered after the seeded ones, in its city's province (internal.places, counted just now)
   await insertRows<ProjectRow>(target, 'internal.projects', PROJECT_COLUMNS, seed.projects, 200);
   await insertRows<UnitTypeRow>(target, 'internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes, 500);
   for (const table of ['internal.projects', 'internal.project_unit_types'])
-    await target.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`);
+    await target.query(
+      `select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`,
+    );
   // their units for sale, after the types they name (numbered after the projects' listings)
   await insertRows<UnitListingRow>(target, 'internal.listings', UNIT_LISTING_COLUMNS, seed.units, 500);
   // what is near them (docs/projects.md "What is near"): the seed's own, a list loaded from a file kept
   await target.query("delete from internal.points_of_interest where source = 'seed'");
-  await insertRows<PointOfInterestRow>(target, 'internal.points_of_interest', POINT_OF_INTEREST_COLUMNS, seed.pointsOfInterest, 500);
+  await insertRows<PointOfInterestRow>(
+    target,
+    'internal.points_of_interest',
+    POINT_OF_INTEREST_COLUMNS,
+    seed.pointsOfInterest,
+    500,
+  );
   // the market index of everything seeded (the units are asking prices as any: docs/market.md)
   await target.query("select internal.refresh_market_index(interval '0')");
 }
@@ -114,7 +160,9 @@ export function seedSql(seed: Seed): string {
   ];
   const emit = (table: string, columns: readonly string[], rows: readonly object[]) => {
     for (let i = 0; i < rows.length; i += 500) {
-      const tuples = rows.slice(i, i + 500).map((r) => `(${columns.map((c) => literal(c, (r as Record<string, unknown>)[c])).join(', ')})`);
+      const tuples = rows
+        .slice(i, i + 500)
+        .map((r) => `(${columns.map((c) => literal(c, (r as Record<string, unknown>)[c])).join(', ')})`);
       out.push(`insert into ${table} (${columns.join(', ')}) overriding system value values\n${tuples.join(',\n')};`);
     }
   };
@@ -126,12 +174,18 @@ export function seedSql(seed: Seed): string {
   out.push('cluster internal.listings using listings_city_order;');
   out.push("select set_config('exp.listing_cells', '', true);", 'select internal.listings_derived_rebuild();');
   out.push('analyze internal.listings, internal.listing_spells, internal.listing_price_changes;');
-  out.push("select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);");
-  out.push("select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);");
+  out.push(
+    "select setval(pg_get_serial_sequence('internal.listings', 'id'), (select max(id) + 1 from internal.listings), false);",
+  );
+  out.push(
+    "select setval(pg_get_serial_sequence('public.agents', 'id'), (select max(id) + 1 from public.agents), false);",
+  );
   emit('internal.projects', PROJECT_COLUMNS, seed.projects);
   emit('internal.project_unit_types', UNIT_TYPE_COLUMNS, seed.unitTypes);
   for (const table of ['internal.projects', 'internal.project_unit_types'])
-    out.push(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false);`);
+    out.push(
+      `select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false);`,
+    );
   emit('internal.listings', UNIT_LISTING_COLUMNS, seed.units);
   out.push("delete from internal.points_of_interest where source = 'seed';");
   emit('internal.points_of_interest', POINT_OF_INTEREST_COLUMNS, seed.pointsOfInterest);

@@ -21,7 +21,8 @@ function option(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const listings = Number(option('listings') ?? DEFAULT_LISTINGS);
-  if (!Number.isInteger(listings) || listings < 1 || listings > 2_000_000) throw new Error('--listings must be a whole number between 1 and 2,000,000');
+  if (!Number.isInteger(listings) || listings < 1 || listings > 2_000_000)
+    throw new Error('--listings must be a whole number between 1 and 2,000,000');
   const sqlFile = option('sql');
   if (sqlFile) {
     writeFileSync(resolve(sqlFile), seedSql(generateSeed({ listings, now: clockNow() })));
@@ -34,7 +35,9 @@ async function main(): Promise<void> {
     await migrate(db);
     const started = Date.now();
     const n = await reseed(db, listings);
-    console.log(`seeded ${n} listings (${listings} generated + the rule rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${n} listings (${listings} generated + the rule rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await close();
   }

@@ -157,10 +157,16 @@ export function listingExtras(
   if (building) {
     // most stock is from the last forty years; a few colonial or mid-century buildings
     const u = rand();
-    year_built = u < 0.05 ? 1900 + Math.floor(rand() * 50) : u < 0.2 ? 1950 + Math.floor(rand() * 30) : 1980 + Math.floor(Math.pow(rand(), 0.7) * 47);
+    year_built =
+      u < 0.05
+        ? 1900 + Math.floor(rand() * 50)
+        : u < 0.2
+          ? 1950 + Math.floor(rand() * 30)
+          : 1980 + Math.floor(Math.pow(rand(), 0.7) * 47);
     if (year_built >= 2025) features.add('new_construction');
   }
-  const lot_size = type === 'land' ? area : type === 'house' && area ? Math.round((area * (1.2 + rand() * 2.3)) / 10) * 10 : null;
+  const lot_size =
+    type === 'land' ? area : type === 'house' && area ? Math.round((area * (1.2 + rand() * 2.3)) / 10) * 10 : null;
   return { features: [...features].sort(), year_built, lot_size };
 }
 
@@ -178,7 +184,12 @@ export function listingFacts(
   area: number | null,
   level: number,
   text: string,
-): { hoa_fee: number | null; parking_spaces: number | null; storage_unit: boolean | null; furnished: ListingRow['furnished'] } {
+): {
+  hoa_fee: number | null;
+  parking_spaces: number | null;
+  storage_unit: boolean | null;
+  furnished: ListingRow['furnished'];
+} {
   const facts = drawnFacts(id, type, area, level);
   // what the listing's own words say wins: "3 parqueaderos cubiertos y bodega", "2 parking spaces and storage"
   const parking = /(\d+)\s+(?:parqueaderos|(?:covered\s+)?parking)/i.exec(text);
@@ -193,7 +204,12 @@ export function drawnFacts(
   type: string,
   area: number | null,
   level: number,
-): { hoa_fee: number | null; parking_spaces: number | null; storage_unit: boolean | null; furnished: ListingRow['furnished'] } {
+): {
+  hoa_fee: number | null;
+  parking_spaces: number | null;
+  storage_unit: boolean | null;
+  furnished: ListingRow['furnished'];
+} {
   const rand = random(SEED ^ Math.imul(id, 0x85ebca6b));
   const m2 = area ?? 0;
   if (type === 'apartment') {
@@ -214,7 +230,12 @@ export function drawnFacts(
       furnished: null,
     };
   }
-  return { hoa_fee: null, parking_spaces: type === 'land' ? null : Math.floor(rand() * 3), storage_unit: null, furnished: null };
+  return {
+    hoa_fee: null,
+    parking_spaces: type === 'land' ? null : Math.floor(rand() * 3),
+    storage_unit: null,
+    furnished: null,
+  };
 }
 
 export function weighted<T extends string>(weights: Record<T, number>, rand: () => number): T {

@@ -17,7 +17,14 @@ describe('seed', () => {
     const ec = seed.agents.filter((a) => a.country_code === 'EC');
     expect(ec.length).toBeGreaterThanOrEqual(40);
     expect(
-      ec.filter((a) => a.about && a.languages?.length && a.specializations?.length && a.certifications?.length && a.locations_served?.length),
+      ec.filter(
+        (a) =>
+          a.about &&
+          a.languages?.length &&
+          a.specializations?.length &&
+          a.certifications?.length &&
+          a.locations_served?.length,
+      ),
     ).toHaveLength(6);
   });
 
@@ -27,14 +34,20 @@ describe('seed', () => {
       const lat = Number(l.geo_lat);
       const lng = Number(l.geo_lon);
       // rows with unusable coordinates (not numbers, out of range) are the rule-exercising ones
-      if (!place || !Number.isFinite(lat) || !Number.isFinite(lng) || !l.geo_lat?.trim() || Math.abs(lat) > 90) continue;
-      const km = Math.hypot((lat - place.lat) * 110.6, (lng - place.lng) * 111.3 * Math.cos((place.lat * Math.PI) / 180));
+      if (!place || !Number.isFinite(lat) || !Number.isFinite(lng) || !l.geo_lat?.trim() || Math.abs(lat) > 90)
+        continue;
+      const km = Math.hypot(
+        (lat - place.lat) * 110.6,
+        (lng - place.lng) * 111.3 * Math.cos((place.lat * Math.PI) / 180),
+      );
       expect(km, `${l.id} in ${l.city}`).toBeLessThanOrEqual(place.radiusKm + 0.01);
     }
   });
 
   it('prices and areas are plausible for each type', () => {
-    for (const l of active.filter((x) => PLACES.some((p) => p.city === x.city) && x.price !== null && x.operation !== 'rent')) {
+    for (const l of active.filter(
+      (x) => PLACES.some((p) => p.city === x.city) && x.price !== null && x.operation !== 'rent',
+    )) {
       expect(l.price, `${l.id}`).toBeGreaterThanOrEqual(8000);
       expect(l.price, `${l.id}`).toBeLessThanOrEqual(6_000_000);
       if (l.property_type === 'apartment') expect(l.square_feet).toBeLessThanOrEqual(240);
@@ -87,7 +100,9 @@ describe('seed', () => {
     const later = generateSeed({ now: Date.UTC(2026, 11, 3) });
     expect(later.units.length).toBeGreaterThan(20);
     const forSale = [
-      ...later.listings.filter((l) => l.status === '1' && l.operation !== 'rent').map((l) => ({ at: l.created_at, unit: false })),
+      ...later.listings
+        .filter((l) => l.status === '1' && l.operation !== 'rent')
+        .map((l) => ({ at: l.created_at, unit: false })),
       ...later.units.map((u) => ({ at: u.created_at, unit: true })),
     ];
     for (const { at } of forSale) expect(Number.isNaN(Date.parse(at))).toBe(false);
@@ -121,12 +136,15 @@ describe('seed', () => {
     for (const l of seed.listings) {
       const list = Array.isArray(l.images) ? l.images : l.images ? [l.images] : [];
       for (const i of list) {
-        const url = typeof i === 'string' ? i : ((i as { url?: string; src?: string }).url ?? (i as { src?: string }).src);
+        const url =
+          typeof i === 'string' ? i : ((i as { url?: string; src?: string }).url ?? (i as { src?: string }).src);
         if (url?.startsWith('/media/') && !url.includes('missing')) urls.add(url);
       }
     }
     for (const a of seed.agents) if (a.picture?.trim()) urls.add(a.picture.trim());
-    const missing = [...urls].filter((u) => !existsSync(resolve(import.meta.dirname, '../../supabase/seed/media', u.slice('/media/'.length))));
+    const missing = [...urls].filter(
+      (u) => !existsSync(resolve(import.meta.dirname, '../../supabase/seed/media', u.slice('/media/'.length))),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -45,7 +45,10 @@ function openHousesFor(listings: readonly ListingRow[], now: number): OpenHouseR
   // the next Saturday (or today's) and the one after, at 00:00 in Ecuador
   const saturday = day + ((6 - new Date(day).getUTCDay() + 7) % 7) * DAY + 5 * HOUR;
   const chosen = listings
-    .filter((l) => l.status === '1' && l.country_code === 'EC' && (l.property_type === 'house' || l.property_type === 'apartment'))
+    .filter(
+      (l) =>
+        l.status === '1' && l.country_code === 'EC' && (l.property_type === 'house' || l.property_type === 'apartment'),
+    )
     .filter((_, i) => i % 29 === 3);
   for (const [i, l] of chosen.entries()) {
     const week = i % 3 === 2 ? 7 * DAY : 0;
@@ -61,7 +64,12 @@ function openHousesFor(listings: readonly ListingRow[], now: number): OpenHouseR
         appointment_required: false,
         ...extra,
       });
-    at(saturday + week + 10 * HOUR, 2, 1, i % 5 === 0 ? { livestream_url: `https://live.expecuador.example/open-house/${l.id}` } : {});
+    at(
+      saturday + week + 10 * HOUR,
+      2,
+      1,
+      i % 5 === 0 ? { livestream_url: `https://live.expecuador.example/open-house/${l.id}` } : {},
+    );
     if (i % 4 === 1) at(saturday + week + DAY + 11 * HOUR, 2, 2, { remarks: 'Café y recorrido guiado por el agente.' });
     // a weekday evening within the next days
     if (i % 7 === 4) at(day + 2 * DAY + 5 * HOUR + 17 * HOUR, 2, 3, { appointment_required: i % 14 === 4 });
@@ -134,14 +142,30 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
       ...agentColumns(agent),
     };
     Object.assign(row, listingExtras(row.id, type, place, area, `${row.title} ${row.description}`));
-    Object.assign(row, listingFacts(row.id, type, area, sectorFactor(row.city ?? '', neighbourhood ?? ''), `${row.title} ${row.description}`));
+    Object.assign(
+      row,
+      listingFacts(
+        row.id,
+        type,
+        area,
+        sectorFactor(row.city ?? '', neighbourhood ?? ''),
+        `${row.title} ${row.description}`,
+      ),
+    );
     row.price = askingPrice(type, place, neighbourhood, row, own);
     // feeds are imperfect: a sprinkle of the real-world defects on ordinary rows
     const defect = rand();
     if (defect < 0.012) row.agent_email = null;
     else if (defect < 0.02) row.agent_phone = null;
     else if (defect < 0.03)
-      Object.assign(row, { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null });
+      Object.assign(row, {
+        agent_id: null,
+        agent_first_name: null,
+        agent_last_name: null,
+        agent_email: null,
+        agent_phone: null,
+        agent_picture: null,
+      });
     else if (defect < 0.036) Object.assign(row, { geo_lat: null, geo_lon: null });
     else if (defect < 0.04) row.geo_lat = ` ${row.geo_lat} `;
     listings.push(row);
@@ -162,7 +186,8 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     const changes = priceHistoryFor(row, now, options.seed ?? SEED);
     priceChanges.push(...changes);
     const last = changes.at(-1);
-    if (last && last.new_price < last.old_price) Object.assign(row, { price_cut_at: last.changed_at, price_before_cut: last.old_price });
+    if (last && last.new_price < last.old_price)
+      Object.assign(row, { price_cut_at: last.changed_at, price_before_cut: last.old_price });
   }
   const past = pastListings(listings, now, options.seed ?? SEED);
   // the next id after every row (a loop: 200,000 arguments to Math.max overflow the stack)
@@ -203,9 +228,16 @@ function spellsOfInactive(listings: ListingRow[], now: number): SpellRow[] {
  * 24 months, stayed 3 weeks to 8 months and were sold or withdrawn, each asked at the price of its
  * place and time (marketFactor). Its own random sequence: the rest of the seed is the same.
  */
-function pastListings(current: ListingRow[], now: number, seed: number): { listings: ListingRow[]; spells: SpellRow[] } {
+function pastListings(
+  current: ListingRow[],
+  now: number,
+  seed: number,
+): { listings: ListingRow[]; spells: SpellRow[] } {
   const rand = random(seed * 17 + 3);
-  const models = current.filter((l) => l.status === '1' && l.price && l.price > 0 && l.city && !/[<>]/.test(`${l.title ?? ''}${l.description ?? ''}`));
+  const models = current.filter(
+    (l) =>
+      l.status === '1' && l.price && l.price > 0 && l.city && !/[<>]/.test(`${l.title ?? ''}${l.description ?? ''}`),
+  );
   const listings: ListingRow[] = [];
   const spells: SpellRow[] = [];
   let id = current.reduce((max, l) => Math.max(max, l.id), 0) + 1;
@@ -215,7 +247,8 @@ function pastListings(current: ListingRow[], now: number, seed: number): { listi
     const on = now - Math.floor(rand() * 730 * DAY) - stay;
     const off = Math.min(on + stay, now - DAY);
     if (off <= on) continue;
-    const today = (model.price as number) / marketFactor(model.city, model.sector, Date.parse(model.created_at), REFERENCE_DATE);
+    const today =
+      (model.price as number) / marketFactor(model.city, model.sector, Date.parse(model.created_at), REFERENCE_DATE);
     const price = Math.max(
       roundPrice(today * marketFactor(model.city, model.sector, on, REFERENCE_DATE) * (0.9 + rand() * 0.2)),
       model.property_type === 'land' ? 8000 : 25_000,

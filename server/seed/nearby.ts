@@ -79,5 +79,11 @@ const PLACES: Array<[NearbyKind, string, number, number]> = [
 
 /** The seed's places of interest, each keyed by its kind and name under the source 'seed'. */
 export function seedPointsOfInterest(): PointOfInterestRow[] {
-  return PLACES.map(([kind, name, lat, lng]) => ({ kind, name, position: `(${lng},${lat})`, source: 'seed', source_key: `${kind}:${name}` }));
+  return PLACES.map(([kind, name, lat, lng]) => ({
+    kind,
+    name,
+    position: `(${lng},${lat})`,
+    source: 'seed',
+    source_key: `${kind}:${name}`,
+  }));
 }

@@ -30,10 +30,38 @@ export interface Place {
   expat: number;
 }
 
-const urban: Record<PropertyType, number> = { apartment: 36, house: 30, land: 10, office: 10, business_premises: 8, commercial_building: 6 };
-const suburban: Record<PropertyType, number> = { apartment: 22, house: 48, land: 20, office: 3, business_premises: 5, commercial_building: 2 };
-const beach: Record<PropertyType, number> = { apartment: 40, house: 28, land: 22, office: 1, business_premises: 7, commercial_building: 2 };
-const town: Record<PropertyType, number> = { apartment: 20, house: 45, land: 22, office: 3, business_premises: 7, commercial_building: 3 };
+const urban: Record<PropertyType, number> = {
+  apartment: 36,
+  house: 30,
+  land: 10,
+  office: 10,
+  business_premises: 8,
+  commercial_building: 6,
+};
+const suburban: Record<PropertyType, number> = {
+  apartment: 22,
+  house: 48,
+  land: 20,
+  office: 3,
+  business_premises: 5,
+  commercial_building: 2,
+};
+const beach: Record<PropertyType, number> = {
+  apartment: 40,
+  house: 28,
+  land: 22,
+  office: 1,
+  business_premises: 7,
+  commercial_building: 2,
+};
+const town: Record<PropertyType, number> = {
+  apartment: 20,
+  house: 45,
+  land: 22,
+  office: 3,
+  business_premises: 7,
+  commercial_building: 3,
+};
 
 // prettier-ignore
 export const PLACES: Place[] = [

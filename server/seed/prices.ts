@@ -15,7 +15,14 @@ export function sectorFactor(city: string, sector: string): number {
 }
 
 /** What the home's features add to its price per m² (docs/valuation.md reads the same kind of differences). */
-const FEATURE_PREMIUM: Record<string, number> = { pool: 1.05, view: 1.06, waterfront: 1.1, garage: 1.02, air_conditioning: 1.02, new_construction: 1.04 };
+const FEATURE_PREMIUM: Record<string, number> = {
+  pool: 1.05,
+  view: 1.06,
+  waterfront: 1.1,
+  garage: 1.02,
+  air_conditioning: 1.02,
+  new_construction: 1.04,
+};
 
 /**
  * A listing's asking price as a market makes it: the type's price per m² at its city's and its
@@ -32,11 +39,13 @@ export function askingPrice(
   const area = home.square_feet ?? 0;
   const [pLo, pHi] = PRICE_PER_M2[type];
   const [aLo, aHi] = AREA[type];
-  const size = type === 'land' ? (area > 800 ? Math.sqrt(800 / area) : 1) : Math.pow(area / Math.sqrt(aLo * aHi), -0.12);
+  const size =
+    type === 'land' ? (area > 800 ? Math.sqrt(800 / area) : 1) : Math.pow(area / Math.sqrt(aLo * aHi), -0.12);
   const age = home.year_built ? 1 + 0.025 * Math.max(-4, Math.min(3, (home.year_built - 1995) / 10)) : 1;
   const features = home.features.reduce((f, k) => f * (FEATURE_PREMIUM[k] ?? 1), 1);
   const garden = type === 'house' && home.lot_size && area ? Math.pow(home.lot_size / area / 2.35, 0.08) : 1;
-  const ppm2 = Math.sqrt(pLo * pHi) * place.priceFactor * sectorFactor(place.city, sector) * size * age * features * garden * own;
+  const ppm2 =
+    Math.sqrt(pLo * pHi) * place.priceFactor * sectorFactor(place.city, sector) * size * age * features * garden * own;
   return Math.max(roundPrice(area * ppm2), type === 'land' ? 8000 : 25_000);
 }
 
@@ -92,15 +101,34 @@ export function priceHistoryFor(row: ListingRow, now: number, seed: number): Pri
   const latest = 1 + Math.floor(rand() * Math.min(90, ageDays - 1));
   const raise = (price: number, pct: number) => Math.max(roundPrice(price / (1 - pct)), price + 500);
   if (kind < 0.1) {
-    return [{ listing_id: row.id, old_price: raise(row.price, 0.03 + rand() * 0.07), new_price: row.price, changed_at: at(latest) }];
+    return [
+      {
+        listing_id: row.id,
+        old_price: raise(row.price, 0.03 + rand() * 0.07),
+        new_price: row.price,
+        changed_at: at(latest),
+      },
+    ];
   }
   if (kind < 0.14) {
     const between = raise(row.price, 0.03 + rand() * 0.05);
     const earlier = Math.min(ageDays, latest + 10 + Math.floor(rand() * 60));
     return [
-      { listing_id: row.id, old_price: raise(between, 0.03 + rand() * 0.05), new_price: between, changed_at: at(earlier) },
+      {
+        listing_id: row.id,
+        old_price: raise(between, 0.03 + rand() * 0.05),
+        new_price: between,
+        changed_at: at(earlier),
+      },
       { listing_id: row.id, old_price: between, new_price: row.price, changed_at: at(latest) },
     ];
   }
-  return [{ listing_id: row.id, old_price: Math.min(roundPrice(row.price * 0.95), row.price - 500), new_price: row.price, changed_at: at(latest) }];
+  return [
+    {
+      listing_id: row.id,
+      old_price: Math.min(roundPrice(row.price * 0.95), row.price - 500),
+      new_price: row.price,
+      changed_at: at(latest),
+    },
+  ];
 }

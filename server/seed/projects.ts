@@ -140,7 +140,16 @@ export const UNIT_LISTING_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof UnitListingRow>;
 
 /** A unit type as written below: type, bedrooms, bathrooms, m² from-to, USD/m² of the smallest and of the largest, units left. */
-type Unit = [type: string, beds: number, baths: number, areaMin: number, areaMax: number, perM2Min: number, perM2Max: number, left: number];
+type Unit = [
+  type: string,
+  beds: number,
+  baths: number,
+  areaMin: number,
+  areaMax: number,
+  perM2Min: number,
+  perM2Max: number,
+  left: number,
+];
 
 interface Project {
   slug: string;
@@ -305,7 +314,9 @@ export function seedProjects(now: number): { projects: ProjectRow[]; unitTypes: 
         price_max: thousand(areaMax * perMax),
         units_available: left,
         // a drawing of the type's layout (supabase/seed/media/listings/plan-*.svg)
-        floor_plans: [photo(type === 'house' ? 'plan-house' : beds <= 1 ? 'plan-suite' : beds === 2 ? 'plan-2br' : 'plan-3br')],
+        floor_plans: [
+          photo(type === 'house' ? 'plan-house' : beds <= 1 ? 'plan-suite' : beds === 2 ? 'plan-2br' : 'plan-3br'),
+        ],
         model: type === 'house' ? `Modelo ${HOUSE_MODELS[position]}` : `Tipo ${'ABCDEFGH'[position]}`,
       });
     });
@@ -314,7 +325,13 @@ export function seedProjects(now: number): { projects: ProjectRow[]; unitTypes: 
 }
 
 /** The provinces of the projects' cities (a listing says its province). */
-const PROVINCE: Record<string, string> = { Quito: 'Pichincha', Cumbayá: 'Pichincha', Guayaquil: 'Guayas', Samborondón: 'Guayas', Cuenca: 'Azuay' };
+const PROVINCE: Record<string, string> = {
+  Quito: 'Pichincha',
+  Cumbayá: 'Pichincha',
+  Guayaquil: 'Guayas',
+  Samborondón: 'Guayas',
+  Cuenca: 'Azuay',
+};
 
 const DAY = 86_400_000;
 
@@ -334,9 +351,14 @@ export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agen
     for (let k = 0; k < n; k++) {
       const share = k / 2;
       const area = Math.round(t.area_min + (t.area_max - t.area_min) * share);
-      const price = Math.min(t.price_max, Math.max(t.price_min, Math.round((t.price_min + (t.price_max - t.price_min) * share) / 1000) * 1000));
+      const price = Math.min(
+        t.price_max,
+        Math.max(t.price_min, Math.round((t.price_min + (t.price_max - t.price_min) * share) / 1000) * 1000),
+      );
       const house = t.property_type === 'house';
-      const number = house ? `${3 + t.position * 4 + k * 2}` : `${2 + ((t.position * 3 + k * 5) % 10)}0${1 + t.position + k}`;
+      const number = house
+        ? `${3 + t.position * 4 + k * 2}`
+        : `${2 + ((t.position * 3 + k * 5) % 10)}0${1 + t.position + k}`;
       const what = house ? `Casa ${number}` : `${t.property_type === 'suite' ? 'Suite' : 'Departamento'} ${number}`;
       const onSale = new Date(REFERENCE_DATE - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString();
       units.push({

@@ -6,15 +6,43 @@ import { type AgentRow } from './agents.ts';
 import { PLACES } from './places.ts';
 import { type Pick } from './text.ts';
 import type { ListingRow } from './rows.ts';
-import { random, imagesFor, pointNear, sectorPlace, listingExtras, drawnFacts, weighted, agentColumns, homeColumns, HOUR, DAY } from './draw.ts';
+import {
+  random,
+  imagesFor,
+  pointNear,
+  sectorPlace,
+  listingExtras,
+  drawnFacts,
+  weighted,
+  agentColumns,
+  homeColumns,
+  HOUR,
+  DAY,
+} from './draw.ts';
 import { sectorFactor } from './prices.ts';
 
 /** Rent a month per m² at Quito's mid-range (priceFactor 1.0), as [low, high]: a suite's dearer per m², a house's cheaper. */
-const RENT_PER_M2: Record<'suite' | 'apartment' | 'house', [number, number]> = { suite: [7.5, 12], apartment: [5, 9], house: [3.5, 6.5] };
+const RENT_PER_M2: Record<'suite' | 'apartment' | 'house', [number, number]> = {
+  suite: [7.5, 12],
+  apartment: [5, 9],
+  house: [3.5, 6.5],
+};
 
-const RENT_AREA: Record<'suite' | 'apartment' | 'house', [number, number]> = { suite: [28, 60], apartment: [55, 190], house: [110, 380] };
+const RENT_AREA: Record<'suite' | 'apartment' | 'house', [number, number]> = {
+  suite: [28, 60],
+  apartment: [55, 190],
+  house: [110, 380],
+};
 
-const RENT_CITIES: Record<string, number> = { Quito: 0.3, Guayaquil: 0.28, Cuenca: 0.25, Cumbayá: 0.15, Samborondón: 0.15, Salinas: 0.1, Manta: 0.1 };
+const RENT_CITIES: Record<string, number> = {
+  Quito: 0.3,
+  Guayaquil: 0.28,
+  Cuenca: 0.25,
+  Cumbayá: 0.15,
+  Samborondón: 0.15,
+  Salinas: 0.1,
+  Manta: 0.1,
+};
 
 /**
  * The homes for rent (docs/product.md "Rent and buy"): in Quito, Guayaquil and Cuenca about a
@@ -23,7 +51,13 @@ const RENT_CITIES: Record<string, number> = { Quito: 0.3, Guayaquil: 0.28, Cuenc
  * over the last four months; a suite furnished more often than not, pets allowed in about half,
  * the alícuota and parking of the homes for sale. Their own random stream, after every other row.
  */
-export function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<string, AgentRow[]>, now: number, seed: number): ListingRow[] {
+export function rentalsFor(
+  current: ListingRow[],
+  firstId: number,
+  byCity: Map<string, AgentRow[]>,
+  now: number,
+  seed: number,
+): ListingRow[] {
   const rand = random(seed * 13 + 5);
   const pick: Pick = (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number];
   const out: ListingRow[] = [];
@@ -50,7 +84,13 @@ export function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<s
       const rent = Math.max(
         180,
         Math.round(
-          (area * Math.sqrt(pLo * pHi) * place.priceFactor * sectorFactor(place.city, hood) * Math.pow(area / Math.sqrt(aLo * aHi), -0.15) * own) / 10,
+          (area *
+            Math.sqrt(pLo * pHi) *
+            place.priceFactor *
+            sectorFactor(place.city, hood) *
+            Math.pow(area / Math.sqrt(aLo * aHi), -0.15) *
+            own) /
+            10,
         ) * 10,
       );
       const english = rand() < place.expat;
@@ -70,7 +110,12 @@ export function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<s
               : 'no';
       const petsDraw = rand();
       const pets = petsDraw < 0.45 ? true : petsDraw < 0.8 ? false : null;
-      const words = rentalWords(type, { beds: bedrooms, hood, city: place.city, area, furnished: furnished === 'yes', pets: pets === true }, english, pick);
+      const words = rentalWords(
+        type,
+        { beds: bedrooms, hood, city: place.city, area, furnished: furnished === 'yes', pets: pets === true },
+        english,
+        pick,
+      );
       const created = new Date(now - Math.floor(rand() * 120 * DAY) - 3 * HOUR).toISOString();
       const agent = pick(agents);
       const row: ListingRow = {
@@ -86,12 +131,26 @@ export function rentalsFor(current: ListingRow[], firstId: number, byCity: Map<s
         status: rand() < 0.05 ? '2' : '1',
         ...(agent
           ? agentColumns(agent)
-          : { agent_id: null, agent_first_name: null, agent_last_name: null, agent_email: null, agent_phone: null, agent_picture: null }),
+          : {
+              agent_id: null,
+              agent_first_name: null,
+              agent_last_name: null,
+              agent_email: null,
+              agent_phone: null,
+              agent_picture: null,
+            }),
         operation: 'rent',
         pets_allowed: pets,
       };
-      Object.assign(row, listingExtras(id, type === 'house' ? 'house' : 'apartment', place, area, `${row.title} ${row.description}`));
-      Object.assign(row, drawnFacts(id, type === 'house' ? 'house' : 'apartment', area, sectorFactor(place.city, hood)), { furnished });
+      Object.assign(
+        row,
+        listingExtras(id, type === 'house' ? 'house' : 'apartment', place, area, `${row.title} ${row.description}`),
+      );
+      Object.assign(
+        row,
+        drawnFacts(id, type === 'house' ? 'house' : 'apartment', area, sectorFactor(place.city, hood)),
+        { furnished },
+      );
       out.push(row);
       id++;
     }
@@ -115,13 +174,21 @@ function rentalWords(
         house: ['{beds}-bedroom house to lease in {hood}', 'Family home to lease in a gated community, {hood}'],
       }
     : {
-        suite: ['Suite en arriendo en {hood}', 'Arriendo suite cerca de {hood}, {city}', 'Suite de {area} m² en arriendo, {hood}'],
+        suite: [
+          'Suite en arriendo en {hood}',
+          'Arriendo suite cerca de {hood}, {city}',
+          'Suite de {area} m² en arriendo, {hood}',
+        ],
         apartment: [
           'Departamento de {beds} dormitorios en arriendo, {hood}',
           'Arriendo departamento en {hood}, {city}',
           'Departamento en arriendo con balcón en {hood}',
         ],
-        house: ['Casa de {beds} dormitorios en arriendo, {hood}', 'Arriendo casa en conjunto privado, {hood}', 'Casa en arriendo con jardín en {hood}, {city}'],
+        house: [
+          'Casa de {beds} dormitorios en arriendo, {hood}',
+          'Arriendo casa en conjunto privado, {hood}',
+          'Casa en arriendo con jardín en {hood}, {city}',
+        ],
       };
   const about = english
     ? [

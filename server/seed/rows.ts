@@ -66,7 +66,12 @@ export const LISTING_COLUMNS = [
   'hoa_fee', 'parking_spaces', 'storage_unit', 'furnished', 'pets_allowed', 'operation', 'appeared_at',
 ] as const satisfies ReadonlyArray<keyof ListingRow>;
 
-export const PRICE_CHANGE_COLUMNS = ['listing_id', 'old_price', 'new_price', 'changed_at'] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
+export const PRICE_CHANGE_COLUMNS = [
+  'listing_id',
+  'old_price',
+  'new_price',
+  'changed_at',
+] as const satisfies ReadonlyArray<keyof PriceChangeRow>;
 
 /** One open house (internal.open_houses; docs/visits.md "Open houses"). */
 export interface OpenHouseRow {

@@ -15,7 +15,10 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
     const agent = agents[(id * 7) % agents.length] as AgentRow;
     // near the sector the row names, as the ordinary rows are
     const home = findPlace(over.city) ?? quito;
-    const [lat, lng] = pointNear(sectorPlace(home, over.city === undefined ? 'Iñaquito' : (home.neighbourhoods[0] ?? '')), rand);
+    const [lat, lng] = pointNear(
+      sectorPlace(home, over.city === undefined ? 'Iñaquito' : (home.neighbourhoods[0] ?? '')),
+      rand,
+    );
     return {
       id: id++,
       title: 'Departamento de 2 dormitorios en La Carolina',
@@ -56,7 +59,13 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
       geo_lat: null,
       geo_lon: null,
     }),
-    base({ title: 'Departamento en Guayaquil con coordenadas vacías', city: 'Guayaquil', state: 'Guayas', geo_lat: '', geo_lon: '' }),
+    base({
+      title: 'Departamento en Guayaquil con coordenadas vacías',
+      city: 'Guayaquil',
+      state: 'Guayas',
+      geo_lat: '',
+      geo_lon: '',
+    }),
     base({
       title: 'Terreno en Loja con coordenadas por confirmar',
       city: 'Loja',
@@ -98,8 +107,24 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
     }),
     // missing fields: the spec's defaults apply (title, price 0, Residential)
     base({ title: null, description: null }),
-    base({ price: null, title: 'Casa en Tumbaco, precio a consultar', city: 'Tumbaco', property_type: 'house', bedrooms: 3, bathrooms: 2.5, square_feet: 210 }),
-    base({ property_type: null, title: 'Propiedad en Ibarra', city: 'Ibarra', state: 'Imbabura', bedrooms: null, bathrooms: null, square_feet: null }),
+    base({
+      price: null,
+      title: 'Casa en Tumbaco, precio a consultar',
+      city: 'Tumbaco',
+      property_type: 'house',
+      bedrooms: 3,
+      bathrooms: 2.5,
+      square_feet: 210,
+    }),
+    base({
+      property_type: null,
+      title: 'Propiedad en Ibarra',
+      city: 'Ibarra',
+      state: 'Imbabura',
+      bedrooms: null,
+      bathrooms: null,
+      square_feet: null,
+    }),
     base({ city: null, state: 'Pichincha', title: 'Departamento sin ciudad registrada' }),
     base({ city: null, state: null, address: null, title: 'Listado sin dirección' }),
     // types outside the six: shown as given, title-cased in the filter
@@ -135,11 +160,20 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
     base({ title: 'Departamento sin campo de fotos', images: null }),
     base({
       title: 'Departamento con portada marcada al final',
-      images: [{ url: `${MEDIA}/living-1.svg` }, { src: `${MEDIA}/kitchen-2.svg` }, { url: `${MEDIA}/apartment-5.svg`, is_front_cover: true }],
+      images: [
+        { url: `${MEDIA}/living-1.svg` },
+        { src: `${MEDIA}/kitchen-2.svg` },
+        { url: `${MEDIA}/apartment-5.svg`, is_front_cover: true },
+      ],
     }),
     // agent fields partly empty: name only, e-mail only, phone only, nothing
     base({ title: 'Casa con agente sin contacto', agent_email: null, agent_phone: null, agent_picture: null }),
-    base({ title: 'Departamento con solo el correo del agente', agent_first_name: null, agent_last_name: null, agent_phone: null }),
+    base({
+      title: 'Departamento con solo el correo del agente',
+      agent_first_name: null,
+      agent_last_name: null,
+      agent_phone: null,
+    }),
     base({
       title: 'Departamento con solo el teléfono del agente',
       agent_first_name: null,
@@ -178,6 +212,13 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
     );
   }
   for (let i = 0; i < 12; i++)
-    rows.push(base({ status: i % 2 ? '0' : '2', title: `Casa vendida en Quito ${i + 1}`, property_type: 'house', price: 250000 + i * 1000 }));
+    rows.push(
+      base({
+        status: i % 2 ? '0' : '2',
+        title: `Casa vendida en Quito ${i + 1}`,
+        property_type: 'house',
+        price: 250000 + i * 1000,
+      }),
+    );
   return rows;
 }

@@ -17,7 +17,8 @@ export interface ListingFacts {
   english: boolean;
 }
 
-const fmtArea = (n: number, english: boolean) => (english ? n.toLocaleString('en-US') : n.toLocaleString('es-EC').replace(/,/g, '.'));
+const fmtArea = (n: number, english: boolean) =>
+  english ? n.toLocaleString('en-US') : n.toLocaleString('es-EC').replace(/,/g, '.');
 
 const ES = {
   apartment: [
@@ -125,7 +126,13 @@ const ES_FEATURES: Record<PropertyType, string[]> = {
     'ascensores de alta velocidad',
     'aire acondicionado central',
   ],
-  business_premises: ['vitrina a la calle principal', 'baño y bodega', 'alto flujo peatonal', 'permiso de funcionamiento vigente', 'parqueadero para clientes'],
+  business_premises: [
+    'vitrina a la calle principal',
+    'baño y bodega',
+    'alto flujo peatonal',
+    'permiso de funcionamiento vigente',
+    'parqueadero para clientes',
+  ],
   commercial_building: [
     'locales arrendados con contratos vigentes',
     'ascensor y parqueaderos',
@@ -155,10 +162,33 @@ const EN_FEATURES: Record<PropertyType, string[]> = {
     'heated pool',
     'gated community with guards',
   ],
-  land: ['flat topography', 'paved access road', 'water and power at the property line', 'clear title', 'zoned residential', 'unobstructed views'],
-  office: ['shared reception', '{parking} client parking spaces', 'meeting room', 'structured cabling', 'central air conditioning'],
-  business_premises: ['street-front display window', 'restroom and storage', 'heavy foot traffic', 'business permit in place'],
-  commercial_building: ['leased units with current contracts', 'elevator and parking', 'usable rooftop', 'earthquake-resistant structure'],
+  land: [
+    'flat topography',
+    'paved access road',
+    'water and power at the property line',
+    'clear title',
+    'zoned residential',
+    'unobstructed views',
+  ],
+  office: [
+    'shared reception',
+    '{parking} client parking spaces',
+    'meeting room',
+    'structured cabling',
+    'central air conditioning',
+  ],
+  business_premises: [
+    'street-front display window',
+    'restroom and storage',
+    'heavy foot traffic',
+    'business permit in place',
+  ],
+  commercial_building: [
+    'leased units with current contracts',
+    'elevator and parking',
+    'usable rooftop',
+    'earthquake-resistant structure',
+  ],
 };
 
 const ES_OPENERS = [
@@ -208,7 +238,8 @@ export function descriptionFor(f: ListingFacts, pick: Pick, rand: () => number):
   const features = [...(f.english ? EN_FEATURES : ES_FEATURES)[f.type]];
   const chosen: string[] = [];
   const count = 2 + Math.floor(rand() * 3);
-  while (chosen.length < count && features.length) chosen.push(features.splice(Math.floor(rand() * features.length), 1)[0] as string);
+  while (chosen.length < count && features.length)
+    chosen.push(features.splice(Math.floor(rand() * features.length), 1)[0] as string);
   const parking = 1 + Math.floor(rand() * 3);
   const opener = fill(pick(f.english ? EN_OPENERS : ES_OPENERS), f, parking);
   const size = f.english

@@ -80,7 +80,9 @@ function print(command: WebhookCommand, result: unknown): void {
     const rows = result as EndpointRow[];
     if (!rows.length) console.log('[webhooks] no endpoints');
     for (const e of rows)
-      console.log(`${e.id}\t${e.url}\t${e.events.join(',')}${e.allow_private ? '\t[dev]' : ''}${e.description ? `\t${e.description}` : ''}`);
+      console.log(
+        `${e.id}\t${e.url}\t${e.events.join(',')}${e.allow_private ? '\t[dev]' : ''}${e.description ? `\t${e.description}` : ''}`,
+      );
   } else if (command.command === 'remove') {
     const { removed } = result as { removed: boolean };
     if (!removed) throw new Error(`no endpoint ${command.id}`);
@@ -93,7 +95,9 @@ function print(command: WebhookCommand, result: unknown): void {
         `${r.id} ${r.url} (${r.events.join(', ')}): ${r.delivered} delivered, ${r.waiting} waiting${r.retrying ? ` (${r.retrying} retrying)` : ''}, ${r.failed} failed${r.last_delivered_at ? `; last delivered ${new Date(r.last_delivered_at).toISOString()}` : ''}`,
       );
       if (r.last_error)
-        console.log(`   last error: ${r.last_error}${r.last_failed_at ? ` (failed for good ${new Date(r.last_failed_at).toISOString()})` : ''}`);
+        console.log(
+          `   last error: ${r.last_error}${r.last_failed_at ? ` (failed for good ${new Date(r.last_failed_at).toISOString()})` : ''}`,
+        );
     }
   }
 }

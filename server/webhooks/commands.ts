@@ -16,7 +16,12 @@ export async function runWebhookCommand(db: Database, raw: Record<string, unknow
     case 'add':
       if (typeof c.url !== 'string' || !Array.isArray(c.events) || !c.events.every((e) => typeof e === 'string'))
         throw new WebhookInputError('add needs a url and a list of events');
-      return addEndpoint(db, { url: c.url, events: c.events, description: typeof c.description === 'string' ? c.description : undefined, dev: c.dev === true });
+      return addEndpoint(db, {
+        url: c.url,
+        events: c.events,
+        description: typeof c.description === 'string' ? c.description : undefined,
+        dev: c.dev === true,
+      });
     case 'list':
       return listEndpoints(db);
     case 'remove':
@@ -25,6 +30,8 @@ export async function runWebhookCommand(db: Database, raw: Record<string, unknow
     case 'report':
       return webhookReport(db);
     default:
-      throw new WebhookInputError(`unknown command ${JSON.stringify((raw as { command?: unknown }).command)}: add, list, remove or report`);
+      throw new WebhookInputError(
+        `unknown command ${JSON.stringify((raw as { command?: unknown }).command)}: add, list, remove or report`,
+      );
   }
 }

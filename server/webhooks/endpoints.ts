@@ -48,7 +48,10 @@ async function checkEndpointUrl(text: string, dev: boolean, resolve: Resolve = r
     throw new WebhookInputError(
       `a webhook endpoint is https${dev ? ' (or http with --dev)' : ' (http only with --dev, for development)'}, not ${url.protocol}`,
     );
-  if (url.username || url.password) throw new WebhookInputError('an endpoint address carries no user name or password: the deliveries are signed instead');
+  if (url.username || url.password)
+    throw new WebhookInputError(
+      'an endpoint address carries no user name or password: the deliveries are signed instead',
+    );
   if (url.hash) throw new WebhookInputError('an endpoint address has no #fragment');
   if (url.href.length > 2000) throw new WebhookInputError('the address is longer than 2,000 characters');
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -75,12 +78,18 @@ function checkEvents(events: string[]): WebhookEvent[] {
   if (!list.length) throw new WebhookInputError(`name the events: --events ${WEBHOOK_EVENTS.join(',')}`);
   const unknown = list.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
   if (unknown.length)
-    throw new WebhookInputError(`unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the events are ${WEBHOOK_EVENTS.join(', ')}`);
+    throw new WebhookInputError(
+      `unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the events are ${WEBHOOK_EVENTS.join(', ')}`,
+    );
   return list as WebhookEvent[];
 }
 
 /** Registers an endpoint: its row and its secret (shown here only). */
-export async function addEndpoint(db: Database, input: NewEndpoint, resolve?: Resolve): Promise<EndpointRow & { secret: string }> {
+export async function addEndpoint(
+  db: Database,
+  input: NewEndpoint,
+  resolve?: Resolve,
+): Promise<EndpointRow & { secret: string }> {
   const url = await checkEndpointUrl(input.url, Boolean(input.dev), resolve);
   const events = checkEvents(input.events);
   const description = input.description?.trim().slice(0, 200) || null;
@@ -101,10 +110,12 @@ export async function listEndpoints(db: Database): Promise<EndpointRow[]> {
 
 /** Removes an endpoint: nothing more is queued for it, and what waits is dropped. */
 export async function removeEndpoint(db: Database, id: string): Promise<boolean> {
-  if (!RECORD_ID.test(id)) throw new WebhookInputError(`an endpoint's id is a number (npm run webhooks -- list), not "${id}"`);
-  const rows = await db.admin.query('update internal.webhook_endpoints set disabled_at = internal.now() where id = $1 and disabled_at is null returning id', [
-    id,
-  ]);
+  if (!RECORD_ID.test(id))
+    throw new WebhookInputError(`an endpoint's id is a number (npm run webhooks -- list), not "${id}"`);
+  const rows = await db.admin.query(
+    'update internal.webhook_endpoints set disabled_at = internal.now() where id = $1 and disabled_at is null returning id',
+    [id],
+  );
   return rows.length > 0;
 }
 
@@ -138,5 +149,11 @@ export async function webhookReport(db: Database): Promise<EndpointReport[]> {
       where e.disabled_at is null
       group by e.id order by e.id`,
   );
-  return rows.map((r) => ({ ...r, delivered: Number(r.delivered), waiting: Number(r.waiting), failed: Number(r.failed), retrying: Number(r.retrying) }));
+  return rows.map((r) => ({
+    ...r,
+    delivered: Number(r.delivered),
+    waiting: Number(r.waiting),
+    failed: Number(r.failed),
+    retrying: Number(r.retrying),
+  }));
 }

@@ -1,7 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyTexts, currentLang, setText, startTexts, translatorFor, useTranslations } from './texts.ts';
 
-const dict = { a: { hello: 'Hello {{name}}', place: 'Cuenca', attr: 'Label {{n}}' }, evil: '<img src=x onerror=alert(1)>' };
+const dict = {
+  a: { hello: 'Hello {{name}}', place: 'Cuenca', attr: 'Label {{n}}' },
+  evil: '<img src=x onerror=alert(1)>',
+};
 
 describe('static texts of the site', () => {
   // the elements' own instance (widgets/lib/i18n.ts), as the widget entry's pageTexts() hands it to the page
@@ -41,11 +44,15 @@ describe('static texts of the site', () => {
     document.body.innerHTML = '<h1 data-i18n="site.notFound.title">Oops! Page not found</h1><p id="p"></p>';
     await startTexts();
     expect(currentLang()).toBe('en');
-    await setText(document.getElementById('p'), 'site.search.hero.titleIn', { location: { $t: 'site.locations.cumbaya.name' } });
+    await setText(document.getElementById('p'), 'site.search.hero.titleIn', {
+      location: { $t: 'site.locations.cumbaya.name' },
+    });
     expect(document.getElementById('p')?.textContent).toBe('Properties for sale in Cumbayá');
     document.documentElement.lang = 'es';
     await new Promise((r) => setTimeout(r, 50));
-    await setText(document.getElementById('p'), 'site.search.hero.titleIn', { location: { $t: 'site.locations.cumbaya.name' } });
+    await setText(document.getElementById('p'), 'site.search.hero.titleIn', {
+      location: { $t: 'site.locations.cumbaya.name' },
+    });
     expect(document.querySelector('h1')?.textContent).toBe('¡Uy! Página no encontrada');
     expect(document.getElementById('p')?.textContent).toBe('Propiedades en venta en Cumbayá');
   });

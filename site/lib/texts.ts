@@ -22,7 +22,9 @@ const loaders: Record<Lang, () => Promise<Dict>> = {
 function fromEntry(): Promise<PageTexts> {
   const entry = document.querySelector<HTMLScriptElement>('script[type="module"][src$="/exp-widgets.js"]');
   if (!entry) return Promise.reject(new Error('the page has no widget entry (exp-widgets.js) to translate with'));
-  return (import(/* @vite-ignore */ entry.src) as Promise<{ pageTexts(): Promise<PageTexts> }>).then((m) => m.pageTexts());
+  return (import(/* @vite-ignore */ entry.src) as Promise<{ pageTexts(): Promise<PageTexts> }>).then((m) =>
+    m.pageTexts(),
+  );
 }
 
 let source: () => Promise<PageTexts> = fromEntry;
@@ -128,7 +130,12 @@ function setParams(el: Element, params: Record<string, unknown> | undefined): Pr
 }
 
 /** Gives an element's attribute another text key (and parameters) and writes it in the page's language. */
-export function setAttrText(el: Element | null, attr: string, key: string, params?: Record<string, unknown>): Promise<void> {
+export function setAttrText(
+  el: Element | null,
+  attr: string,
+  key: string,
+  params?: Record<string, unknown>,
+): Promise<void> {
   if (!el) return Promise.resolve();
   el.setAttribute('data-i18n-attr', `${attr}:${key}`);
   return setParams(el, params);
@@ -136,6 +143,9 @@ export function setAttrText(el: Element | null, attr: string, key: string, param
 
 /** Translates the page now if needed and follows every later change of `<html lang>`. */
 export function startTexts(): Promise<void> {
-  new MutationObserver(() => void sync()).observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+  new MutationObserver(() => void sync()).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['lang'],
+  });
   return sync();
 }

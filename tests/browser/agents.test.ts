@@ -39,7 +39,11 @@ async function searchFor(el: Element, text: string, how: 'enter' | 'button') {
   if (how === 'enter') await sendKeys({ press: 'Enter' });
   else shadow<HTMLButtonElement>(el, '[part="search-button"]').click();
   // the count heading shows "Loading..." then the new count
-  await waitFor(() => count(el) !== 'Loading...' && (count(el) !== before || names(el).length >= 0), 8000, 'search done');
+  await waitFor(
+    () => count(el) !== 'Loading...' && (count(el) !== before || names(el).length >= 0),
+    8000,
+    'search done',
+  );
   await new Promise((r) => setTimeout(r, 50));
   await waitFor(() => count(el) !== 'Loading...', 8000, 'search done');
 }
@@ -48,12 +52,18 @@ describe('<exp-agent-directory>', () => {
   let all: AgentRow[];
   before(async () => {
     await loadBundle();
-    all = await api<AgentRow[]>('agents?select=id,first_name,last_name,email,phone,picture&country_code=eq.EC&order=id');
+    all = await api<AgentRow[]>(
+      'agents?select=id,first_name,last_name,email,phone,picture&country_code=eq.EC&order=id',
+    );
   });
   afterEach(cleanup);
 
   it('loads every EC agent on entry: the count, photos and names', async () => {
-    const el = await mount(`<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    const el = await mount(
+      `<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`,
+      'exp-agent-directory',
+      '[part="count"]',
+    );
     await waitFor(() => names(el).length === all.length, 8000, 'all agents');
     expect(count(el)).to.equal(`${all.length} featured agents`);
     expect(shadow(el, '[part="title"]').textContent).to.equal('Find an Agent');
@@ -64,15 +74,24 @@ describe('<exp-agent-directory>', () => {
     const noPicture = all.findIndex((a) => !a.picture?.trim());
     expect(cards[noPicture]?.querySelector('[part="agent-placeholder"]')).to.not.equal(null);
     const padded = all.findIndex((a) => a.picture && a.picture !== a.picture.trim() && a.picture.trim());
-    expect(cards[padded]?.querySelector('img')?.getAttribute('src')).to.equal(new URL(all[padded]?.picture?.trim() ?? '', API_URL).href);
+    expect(cards[padded]?.querySelector('img')?.getAttribute('src')).to.equal(
+      new URL(all[padded]?.picture?.trim() ?? '', API_URL).href,
+    );
     const violations = await seriousViolations(el);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
   });
 
   it('searches first name, last name and e-mail in any case, with or without accents, by Enter or the button', async () => {
-    const el = await mount(`<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    const el = await mount(
+      `<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`,
+      'exp-agent-directory',
+      '[part="count"]',
+    );
     await waitFor(() => names(el).length === all.length, 8000, 'all agents');
-    const expected = (q: string) => all.filter((a) => [a.first_name, a.last_name, a.email].some((f) => fold(f ?? '').includes(fold(q)))).map(fullName);
+    const expected = (q: string) =>
+      all
+        .filter((a) => [a.first_name, a.last_name, a.email].some((f) => fold(f ?? '').includes(fold(q))))
+        .map(fullName);
     for (const [q, how] of [
       ['andres', 'enter'],
       ['ANDRÉS', 'button'],
@@ -117,17 +136,27 @@ describe('<exp-agent-directory>', () => {
 
   it('shows an empty list when the agents cannot be read (logged)', () =>
     withLoggedErrors(async (logged) => {
-      const el = await mount(`<exp-agent-directory api-url="http://127.0.0.1:9"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+      const el = await mount(
+        `<exp-agent-directory api-url="http://127.0.0.1:9"></exp-agent-directory>`,
+        'exp-agent-directory',
+        '[part="count"]',
+      );
       await waitFor(() => el.shadowRoot?.querySelector('[part="empty"]'), 8000, 'empty');
       expect(count(el)).to.equal('0 featured agents');
       expect(logged.length).to.be.greaterThan(0);
     }));
 
   it('speaks Spanish', async () => {
-    const el = await mount(`<exp-agent-directory lang="es" api-url="${API_URL}"></exp-agent-directory>`, 'exp-agent-directory', '[part="count"]');
+    const el = await mount(
+      `<exp-agent-directory lang="es" api-url="${API_URL}"></exp-agent-directory>`,
+      'exp-agent-directory',
+      '[part="count"]',
+    );
     await waitFor(() => count(el) === `${all.length} agentes destacados`, 8000, 'Spanish count');
     expect(shadow(el, '[part="title"]').textContent).to.equal('Encuentra un agente');
-    expect(shadow<HTMLInputElement>(el, 'input[type="search"]').placeholder).to.equal('Buscar agentes por nombre o correo');
+    expect(shadow<HTMLInputElement>(el, 'input[type="search"]').placeholder).to.equal(
+      'Buscar agentes por nombre o correo',
+    );
   });
 });
 
@@ -144,7 +173,11 @@ describe('<exp-agent-profile>', () => {
     expect(samples).to.have.length(6);
     let rented = 0;
     for (const a of samples) {
-      const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="${a.id}"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
+      const el = await mount(
+        `<exp-agent-profile api-url="${API_URL}" agent-id="${a.id}"></exp-agent-profile>`,
+        'exp-agent-profile',
+        '[part="name"]',
+      );
       expect(shadow(el, '[part="name"]').textContent).to.equal(`${a.first_name} ${a.last_name}`);
       const text = shadow(el, '[part="profile"]').textContent ?? '';
       expect(text).to.contain(String(a.about));
@@ -161,22 +194,34 @@ describe('<exp-agent-profile>', () => {
       const count = async (operation: string) =>
         Number(
           (
-            await fetch(`${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1&operation=eq.${operation}`, {
-              method: 'HEAD',
-              headers: { Prefer: 'count=exact' },
-            })
+            await fetch(
+              `${API_URL}/rest/v1/listings?select=id&agent_id=eq.${a.id}&country_code=eq.EC&status=eq.1&operation=eq.${operation}`,
+              {
+                method: 'HEAD',
+                headers: { Prefer: 'count=exact' },
+              },
+            )
           ).headers
             .get('content-range')
             ?.split('/')[1],
         );
       const total = await count('sale');
-      await waitFor(() => shadow(el, '[part="listings"] h2').textContent?.startsWith(`${total} listing`), 8000, `listings of agent ${a.id}`);
+      await waitFor(
+        () => shadow(el, '[part="listings"] h2').textContent?.startsWith(`${total} listing`),
+        8000,
+        `listings of agent ${a.id}`,
+      );
       expect(shadowAll(el, '[part="listings"] [part~="card"]').length).to.equal(Math.min(24, total));
       // the agent's homes for rent, in a section of their own when there are some (docs/product.md "Rent and buy")
       const rentals = await count('rent');
       if (rentals) {
-        await waitFor(() => shadowAll(el, '[part="rentals"] h2')[0]?.textContent?.startsWith(`${rentals} home`), 8000, `rentals of agent ${a.id}`);
-        for (const card of shadowAll(el, '[part="rentals"] [part~="card"]')) expect(card.querySelector('[part="card-price"]')?.textContent).to.match(/\/month/);
+        await waitFor(
+          () => shadowAll(el, '[part="rentals"] h2')[0]?.textContent?.startsWith(`${rentals} home`),
+          8000,
+          `rentals of agent ${a.id}`,
+        );
+        for (const card of shadowAll(el, '[part="rentals"] [part~="card"]'))
+          expect(card.querySelector('[part="card-price"]')?.textContent).to.match(/\/month/);
       } else expect(shadowAll(el, '[part="rentals"]')).to.have.length(0);
       rented += rentals;
       expect(shadow<HTMLAnchorElement>(el, '[part="return-link"]').getAttribute('href')).to.equal('/findanagent');
@@ -187,7 +232,11 @@ describe('<exp-agent-profile>', () => {
   });
 
   it("'Contact Agent' sends an inquiry addressed to the agent", async () => {
-    const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="3"></exp-agent-profile>`, 'exp-agent-profile', '[part="contact-button"]');
+    const el = await mount(
+      `<exp-agent-profile api-url="${API_URL}" agent-id="3"></exp-agent-profile>`,
+      'exp-agent-profile',
+      '[part="contact-button"]',
+    );
     shadow<HTMLButtonElement>(el, '[part="contact-button"]').click();
     const dialog = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] form'), 4000, 'contact form');
     const set = (name: string, value: string) => {
@@ -202,12 +251,24 @@ describe('<exp-agent-profile>', () => {
     (dialog.querySelector('button[type="submit"]') as HTMLButtonElement).click();
     expect((await sent).detail).to.include({ agentId: '3', propertyId: null });
     await waitFor(() => !el.shadowRoot?.querySelector('dialog[open]'), 4000, 'dialog closed');
-    await waitFor(() => shadowAll(el, '[part~="toast"]').some((t) => t.textContent?.includes('Request Sent!')), 4000, 'toast');
+    await waitFor(
+      () => shadowAll(el, '[part~="toast"]').some((t) => t.textContent?.includes('Request Sent!')),
+      4000,
+      'toast',
+    );
   });
 
   it("opens one of the agent's listings", async () => {
-    const el = await mount(`<exp-agent-profile api-url="${API_URL}" agent-id="2"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
-    const link = await waitFor(() => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="listings"] .exp-card-link'), 8000, 'a listing');
+    const el = await mount(
+      `<exp-agent-profile api-url="${API_URL}" agent-id="2"></exp-agent-profile>`,
+      'exp-agent-profile',
+      '[part="name"]',
+    );
+    const link = await waitFor(
+      () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="listings"] .exp-card-link'),
+      8000,
+      'a listing',
+    );
     const title = link.textContent;
     link.click();
     const dialog = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] h2'), 8000, 'detail');
@@ -232,7 +293,11 @@ describe('<exp-agent-profile>', () => {
   });
 
   it('speaks Spanish and has no serious accessibility violations', async () => {
-    const el = await mount(`<exp-agent-profile lang="es" api-url="${API_URL}" agent-id="1"></exp-agent-profile>`, 'exp-agent-profile', '[part="name"]');
+    const el = await mount(
+      `<exp-agent-profile lang="es" api-url="${API_URL}" agent-id="1"></exp-agent-profile>`,
+      'exp-agent-profile',
+      '[part="name"]',
+    );
     expect(shadow(el, '[part="contact-button"]').textContent).to.equal('Contactar al agente');
     expect(shadow(el, '[part="return-link"]').textContent).to.equal('Volver a la búsqueda');
     const violations = await seriousViolations(el);

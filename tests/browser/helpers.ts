@@ -9,7 +9,11 @@ export async function loadBundle(url = BUNDLE_URL): Promise<void> {
   await import(/* @vite-ignore */ url);
 }
 
-export async function waitFor<T>(probe: () => T | undefined | null | false, timeout = 8000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false,
+  timeout = 8000,
+  what = 'condition',
+): Promise<T> {
   const until = performance.now() + timeout;
   for (;;) {
     const value = probe();
@@ -20,7 +24,11 @@ export async function waitFor<T>(probe: () => T | undefined | null | false, time
 }
 
 /** Puts HTML in a fresh container and waits until the element has rendered its shadow content. */
-export async function mount<K extends keyof HTMLElementTagNameMap>(html: string, tag: K, ready = '[part~="root"]'): Promise<HTMLElementTagNameMap[K]> {
+export async function mount<K extends keyof HTMLElementTagNameMap>(
+  html: string,
+  tag: K,
+  ready = '[part~="root"]',
+): Promise<HTMLElementTagNameMap[K]> {
   const box = document.createElement('div');
   box.className = 'test-box';
   box.innerHTML = html;
@@ -74,7 +82,9 @@ async function settled(el: Element): Promise<void> {
     for (const child of r.querySelectorAll('*')) if (child.shadowRoot) roots.push(child.shadowRoot);
     if ((r as Element).shadowRoot) roots.push((r as Element).shadowRoot as ShadowRoot);
   }
-  const running = roots.flatMap((r) => ('getAnimations' in r ? (r instanceof Element ? r.getAnimations({ subtree: true }) : r.getAnimations()) : []));
+  const running = roots.flatMap((r) =>
+    'getAnimations' in r ? (r instanceof Element ? r.getAnimations({ subtree: true }) : r.getAnimations()) : [],
+  );
   const finite = running.filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
   await Promise.race([Promise.allSettled(finite.map((a) => a.finished)), new Promise((r) => setTimeout(r, 2000))]);
 }

@@ -8,21 +8,39 @@ export const HOSTILE_CSS = `
   button { background: hotpink !important; }
 `;
 
-const PROPS = ['color', 'background-color', 'font-size', 'font-family', 'font-weight', 'line-height', 'padding-left', 'border-radius'] as const;
+const PROPS = [
+  'color',
+  'background-color',
+  'font-size',
+  'font-family',
+  'font-weight',
+  'line-height',
+  'padding-left',
+  'border-radius',
+] as const;
 
 interface Snapshot {
   box: { w: number; h: number };
   nodes: Array<Record<string, string | number>>;
 }
 
-async function renderIn(css: string, html: string, tag: string, ready: string): Promise<{ frame: HTMLIFrameElement; snap: Snapshot }> {
+async function renderIn(
+  css: string,
+  html: string,
+  tag: string,
+  ready: string,
+): Promise<{ frame: HTMLIFrameElement; snap: Snapshot }> {
   const frame = document.createElement('iframe');
   frame.style.cssText = 'width:800px;height:300px;border:0';
   frame.srcdoc = `<!doctype html><html lang="en"><head><style>${css}</style><script type="module" src="${BUNDLE_URL}"></script></head><body>${html}</body></html>`;
   document.body.append(frame);
   await new Promise((r) => frame.addEventListener('load', r, { once: true }));
   const doc = frame.contentDocument as Document;
-  const el = await waitFor(() => doc.querySelector(tag)?.shadowRoot?.querySelector(ready) && doc.querySelector(tag), 8000, `${tag} in iframe`);
+  const el = await waitFor(
+    () => doc.querySelector(tag)?.shadowRoot?.querySelector(ready) && doc.querySelector(tag),
+    8000,
+    `${tag} in iframe`,
+  );
   // twind writes its rules after render; let styles settle
   await new Promise((r) => setTimeout(r, 100));
   const root = el.shadowRoot as ShadowRoot;
@@ -51,9 +69,10 @@ describe('a hostile host page', () => {
       const probe = (hostile.frame.contentDocument as Document).createElement('p');
       probe.textContent = 'host text';
       hostile.frame.contentDocument?.body.append(probe);
-      expect(getComputedStyle(probe).color === 'rgb(255, 0, 0)' || hostile.frame.contentWindow?.getComputedStyle(probe).color === 'rgb(255, 0, 0)').to.equal(
-        true,
-      );
+      expect(
+        getComputedStyle(probe).color === 'rgb(255, 0, 0)' ||
+          hostile.frame.contentWindow?.getComputedStyle(probe).color === 'rgb(255, 0, 0)',
+      ).to.equal(true);
       expect(hostile.snap.nodes.length).to.be.greaterThan(2);
       expect(hostile.snap).to.deep.equal(plain.snap);
       for (const n of hostile.snap.nodes) {

@@ -1,10 +1,23 @@
 import { expect } from '@esm-bundle/chai';
-import { cleanup, dataApiUrl, describeViolations, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import {
+  cleanup,
+  dataApiUrl,
+  describeViolations,
+  loadBundle,
+  mount,
+  oneEvent,
+  seriousViolations,
+  shadow,
+  shadowAll,
+  waitFor,
+} from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 
 async function firstListing(): Promise<{ id: number; title: string }> {
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id,title&country_code=eq.EC&agent_id=not.is.null&title=not.like.*<*&order=id&limit=1`);
+  const res = await fetch(
+    `${API_URL}/rest/v1/listings?select=id,title&country_code=eq.EC&agent_id=not.is.null&title=not.like.*<*&order=id&limit=1`,
+  );
   return ((await res.json()) as Array<{ id: number; title: string }>)[0] as { id: number; title: string };
 }
 
@@ -27,7 +40,11 @@ describe('<exp-inquiry-form>', () => {
   afterEach(cleanup);
 
   it('names the listing and has labelled, autocompleting fields and a hidden honeypot', async () => {
-    const el = await mount(`<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    const el = await mount(
+      `<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}"></exp-inquiry-form>`,
+      'exp-inquiry-form',
+      'form',
+    );
     await waitFor(() => shadow(el, 'h3').textContent === `Ask about ${listing.title}`, 5000, 'heading with the title');
     expect(shadow<HTMLInputElement>(el, '[name="name"]').autocomplete).to.equal('name');
     expect(shadow<HTMLInputElement>(el, '[name="email"]').type).to.equal('email');
@@ -43,10 +60,17 @@ describe('<exp-inquiry-form>', () => {
   });
 
   it('says what is missing or wrong, in English and in Spanish, before sending anything', async () => {
-    const el = await mount(`<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    const el = await mount(
+      `<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}"></exp-inquiry-form>`,
+      'exp-inquiry-form',
+      'form',
+    );
     submit(el).click();
     await waitFor(() => shadowAll(el, '[part="field-error"]').length === 2, 3000, 'errors');
-    expect(shadowAll(el, '[part="field-error"]').map((e) => e.textContent)).to.deep.equal(['Please enter your name.', 'Please enter your e-mail.']);
+    expect(shadowAll(el, '[part="field-error"]').map((e) => e.textContent)).to.deep.equal([
+      'Please enter your name.',
+      'Please enter your e-mail.',
+    ]);
     expect(shadow(el, '[name="name"]').getAttribute('aria-invalid')).to.equal('true');
     expect(el.shadowRoot?.activeElement?.getAttribute('name')).to.equal('name');
     let violations = await seriousViolations(el);
@@ -63,7 +87,12 @@ describe('<exp-inquiry-form>', () => {
       'e-mail error',
     );
     el.setAttribute('lang', 'es');
-    await waitFor(() => shadowAll(el, '[part="field-error"]')[0]?.textContent === 'Escribe un correo válido, como nombre@ejemplo.com.', 3000, 'Spanish error');
+    await waitFor(
+      () =>
+        shadowAll(el, '[part="field-error"]')[0]?.textContent === 'Escribe un correo válido, como nombre@ejemplo.com.',
+      3000,
+      'Spanish error',
+    );
     expect(submit(el).textContent).to.equal('Solicitar información');
     violations = await seriousViolations(el);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
@@ -92,7 +121,12 @@ describe('<exp-inquiry-form>', () => {
       expect(detail.propertyId).to.equal(String(listing.id));
       expect(detail.id).to.match(/^[0-9a-f-]{36}$/);
       await waitFor(
-        () => toasts(el).some((t) => t.includes('Request Sent!') && t.includes("Your property inquiry has been sent to our team. We'll get back to you soon.")),
+        () =>
+          toasts(el).some(
+            (t) =>
+              t.includes('Request Sent!') &&
+              t.includes("Your property inquiry has been sent to our team. We'll get back to you soon."),
+          ),
         3000,
         'success toast',
       );
@@ -105,12 +139,20 @@ describe('<exp-inquiry-form>', () => {
   });
 
   it('shows the error toast and keeps what was typed when the inquiry cannot be sent', async () => {
-    const el = await mount(`<exp-inquiry-form api-url="http://127.0.0.1:9" listing-id="1"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    const el = await mount(
+      `<exp-inquiry-form api-url="http://127.0.0.1:9" listing-id="1"></exp-inquiry-form>`,
+      'exp-inquiry-form',
+      'form',
+    );
     type(el, 'name', 'Ana Vera');
     type(el, 'email', 'ana.vera@example.com');
     type(el, 'message', 'Mensaje importante');
     submit(el).click();
-    await waitFor(() => toasts(el).some((t) => t.includes('Error') && t.includes('Failed to send your request. Please try again.')), 8000, 'error toast');
+    await waitFor(
+      () => toasts(el).some((t) => t.includes('Error') && t.includes('Failed to send your request. Please try again.')),
+      8000,
+      'error toast',
+    );
     expect(shadow(el, '[part="inquiry-error"]').getAttribute('role')).to.equal('alert');
     expect(shadow<HTMLInputElement>(el, '[name="name"]').value).to.equal('Ana Vera');
     expect(shadow<HTMLTextAreaElement>(el, '[name="message"]').value).to.equal('Mensaje importante');
@@ -133,11 +175,19 @@ describe('<exp-inquiry-form>', () => {
   });
 
   it('shows the error in Spanish too', async () => {
-    const el = await mount(`<exp-inquiry-form lang="es" api-url="http://127.0.0.1:9"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+    const el = await mount(
+      `<exp-inquiry-form lang="es" api-url="http://127.0.0.1:9"></exp-inquiry-form>`,
+      'exp-inquiry-form',
+      'form',
+    );
     type(el, 'name', 'Ana');
     type(el, 'email', 'ana@example.com');
     submit(el).click();
-    await waitFor(() => toasts(el).some((t) => t.includes('No se pudo enviar tu solicitud. Inténtalo de nuevo.')), 8000, 'Spanish error toast');
+    await waitFor(
+      () => toasts(el).some((t) => t.includes('No se pudo enviar tu solicitud. Inténtalo de nuevo.')),
+      8000,
+      'Spanish error toast',
+    );
   });
 
   it("shows the error when the database is down (the function's 503), and the retry carries the same idempotency key", async () => {
@@ -148,17 +198,28 @@ describe('<exp-inquiry-form>', () => {
       if (request.url.includes('/functions/v1/send-property-inquiry') && request.method === 'POST') {
         keys.push(String(((await request.clone().json()) as { idempotencyKey?: string }).idempotencyKey));
         if (keys.length === 1)
-          return new Response(JSON.stringify({ error: 'unavailable' }), { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '10' } });
+          return new Response(JSON.stringify({ error: 'unavailable' }), {
+            status: 503,
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '10' },
+          });
         return realFetch(request);
       }
       return realFetch(...args);
     };
     try {
-      const el = await mount(`<exp-inquiry-form api-url="${API_URL}" api-key="down-${Date.now()}"></exp-inquiry-form>`, 'exp-inquiry-form', 'form');
+      const el = await mount(
+        `<exp-inquiry-form api-url="${API_URL}" api-key="down-${Date.now()}"></exp-inquiry-form>`,
+        'exp-inquiry-form',
+        'form',
+      );
       type(el, 'name', 'Ana');
       type(el, 'email', 'ana@example.com');
       submit(el).click();
-      await waitFor(() => toasts(el).some((t) => t.includes('Failed to send your request. Please try again.')), 8000, 'error toast');
+      await waitFor(
+        () => toasts(el).some((t) => t.includes('Failed to send your request. Please try again.')),
+        8000,
+        'error toast',
+      );
       expect(toasts(el).some((t) => t.includes('Request Sent!'))).to.equal(false);
       expect(shadow<HTMLInputElement>(el, '[name="email"]').value).to.equal('ana@example.com');
       // the visitor tries again: the same inquiry, so the server can never store it twice

@@ -55,9 +55,17 @@ describe('<exp-language-switch>', () => {
     const own = document.getElementById('own') as HTMLElement;
     await waitFor(() => own.shadowRoot?.querySelector('button'), 4000, 'second switch');
     document.documentElement.lang = 'es';
-    await waitFor(() => shadow(el, '[role="group"]').getAttribute('aria-label') === 'Idioma', 2000, 'live switch to Spanish');
+    await waitFor(
+      () => shadow(el, '[role="group"]').getAttribute('aria-label') === 'Idioma',
+      2000,
+      'live switch to Spanish',
+    );
     document.documentElement.lang = 'en';
-    await waitFor(() => shadow(el, '[role="group"]').getAttribute('aria-label') === 'Language', 2000, 'live switch back');
+    await waitFor(
+      () => shadow(el, '[role="group"]').getAttribute('aria-label') === 'Language',
+      2000,
+      'live switch back',
+    );
     expect(shadow(own, '[role="group"]').getAttribute('aria-label')).to.equal('Idioma');
   });
 
@@ -83,7 +91,11 @@ describe('<exp-language-switch>', () => {
     const original = console.warn;
     console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
     try {
-      const el = await mount('<exp-language-switch tone="purple"></exp-language-switch>', 'exp-language-switch', 'button');
+      const el = await mount(
+        '<exp-language-switch tone="purple"></exp-language-switch>',
+        'exp-language-switch',
+        'button',
+      );
       const alert = shadow(el, '[part="attribute-errors"]');
       expect(alert.textContent).to.contain('purple').and.to.contain('tone').and.to.contain('dark, light');
       expect(warnings.join('\n')).to.contain('tone="purple"');

@@ -34,17 +34,28 @@ describe('the map: its pins and clusters', () => {
       `<exp-language-switch></exp-language-switch><exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja"></exp-property-search>`,
     );
     const win = f.contentWindow as Window;
-    const search = await waitFor(() => f.contentDocument?.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part~="card"]'), 15000, 'cards');
+    const search = await waitFor(
+      () => f.contentDocument?.querySelector('exp-property-search')?.shadowRoot?.querySelector('[part~="card"]'),
+      15000,
+      'cards',
+    );
     expect(search).to.not.equal(null);
     const scripts = loadedScripts(win);
     expect(scripts.some((s) => s.includes('/chunks/runtime-'))).to.equal(true);
     expect(scripts.some((s) => s.includes('ol-map'))).to.equal(false);
     const withMap = await frame(`<exp-property-map api-url="${API_URL}" city="olon"></exp-property-map>`);
-    await waitFor(() => loadedScripts(withMap.contentWindow as Window).some((s) => s.includes('ol-map')), 15000, 'map chunk where there is a map');
+    await waitFor(
+      () => loadedScripts(withMap.contentWindow as Window).some((s) => s.includes('ol-map')),
+      15000,
+      'map chunk where there is a map',
+    );
   });
 
   it('draws every matching listing and clusters them when there are more than 10', async () => {
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="olon" property-type="house"></exp-property-map>`, 'exp-property-map');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="olon" property-type="house"></exp-property-map>`,
+      'exp-property-map',
+    );
     const expected = await apiCount('place_search=like.*olon*&property_type=ilike.*house*');
     expect(expected).to.be.greaterThan(10);
     const target = await mapReady(el, expected);
@@ -63,7 +74,8 @@ describe('the map: its pins and clusters', () => {
 
   describe("with many matches: the database's clusters", () => {
     // the calls of the clusters, as the browser saw them go out
-    const clusterCalls = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/rest/v1/rpc/listing_clusters')).length;
+    const clusterCalls = () =>
+      performance.getEntriesByType('resource').filter((e) => e.name.includes('/rest/v1/rpc/listing_clusters')).length;
     before(() => {
       (globalThis as { expClustersAbove?: number }).expClustersAbove = 100;
       performance.setResourceTimingBufferSize(5000);
@@ -77,7 +89,16 @@ describe('the map: its pins and clusters', () => {
         () => {
           const target = el.shadowRoot?.querySelector<
             HTMLElement & {
-              expMap: MapHandle & { map: { getView(): { getZoom(): number; setZoom(z: number): void; setCenter(c: number[]): void; getCenter(): number[] } } };
+              expMap: MapHandle & {
+                map: {
+                  getView(): {
+                    getZoom(): number;
+                    setZoom(z: number): void;
+                    setCenter(c: number[]): void;
+                    getCenter(): number[];
+                  };
+                };
+              };
             }
           >('[part="map"] [data-mode="cells"][data-drawn]');
           return target && (count === undefined || Number(target.dataset.drawn) === count) ? target : null;
@@ -95,7 +116,9 @@ describe('the map: its pins and clusters', () => {
       // the whole world once (to fit every match), then the fitted view
       await new Promise((r) => setTimeout(r, 500));
       expect(clusterCalls()).to.equal(2);
-      const points = performance.getEntriesByType('resource').filter((e) => e.name.includes('/rest/v1/listings?select=id%2Clat'));
+      const points = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/rest/v1/listings?select=id%2Clat'));
       expect(points.length).to.equal(0);
     });
 
@@ -103,7 +126,16 @@ describe('the map: its pins and clusters', () => {
       const el = await mount(`<exp-property-map api-url="${API_URL}"></exp-property-map>`, 'exp-property-map');
       const target = await cellsDrawn(el);
       type View = { bbox: number[]; zoom: number };
-      type Cell = { count: number; lat: number; lng: number; bounds: number[]; priceFrom: number; priceTo: number; id: null; approximate: boolean };
+      type Cell = {
+        count: number;
+        lat: number;
+        lng: number;
+        bounds: number[];
+        priceFrom: number;
+        priceTo: number;
+        id: null;
+        approximate: boolean;
+      };
       const handle = target.expMap as unknown as {
         setCells(
           loader: (v: View, signal: AbortSignal) => Promise<Cell[]>,
@@ -153,19 +185,29 @@ describe('the map: its pins and clusters', () => {
       // the fitted view's call covers Guayaquil, not the view before the fit
       expect(calls.length).to.equal(2);
       const [w, s, e, n] = calls[1]!.view.bbox as [number, number, number, number];
-      expect(w <= -79.95 && s <= -2.2 && e >= -79.85 && n >= -2.1, `fitted bbox ${calls[1]!.view.bbox.join(',')}`).to.equal(true);
+      expect(
+        w <= -79.95 && s <= -2.2 && e >= -79.85 && n >= -2.1,
+        `fitted bbox ${calls[1]!.view.bbox.join(',')}`,
+      ).to.equal(true);
       expect(e - w).to.be.below(5);
     });
 
     it('follows the filters, zooms into a cluster on click, and asks again for the new view (debounced, cached)', async () => {
-      const el = await mount(`<exp-property-map api-url="${API_URL}" city="quito"></exp-property-map>`, 'exp-property-map');
+      const el = await mount(
+        `<exp-property-map api-url="${API_URL}" city="quito"></exp-property-map>`,
+        'exp-property-map',
+      );
       const total = await apiCount('place_search=like.*quito*');
       expect(total).to.be.greaterThan(100);
       const target = await cellsDrawn(el, total);
       const view = target.expMap.map.getView();
       const before = view.getZoom();
       const center = view.getCenter();
-      const cluster = await waitFor(() => target.expMap.stats().clusters.length > 0 && target.expMap.stats(), 5000, 'a cluster');
+      const cluster = await waitFor(
+        () => target.expMap.stats().clusters.length > 0 && target.expMap.stats(),
+        5000,
+        'a cluster',
+      );
       expect(cluster.clusters.length).to.be.greaterThan(0);
       // click the biggest cluster: the view zooms into its listings and the cells of the new view come
       await new Promise((r) => setTimeout(r, 300));
@@ -173,17 +215,23 @@ describe('the map: its pins and clusters', () => {
       const features = (
         target.expMap.map as unknown as {
           getLayers(): {
-            getArray(): Array<{ getSource?(): { getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }> } | null }>;
+            getArray(): Array<{
+              getSource?(): {
+                getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }>;
+              } | null;
+            }>;
           };
         }
       )
         .getLayers()
         .getArray();
-      const cells = features.flatMap((l) => l.getSource?.()?.getFeatures?.() ?? []).filter((f) => typeof f.get('count') === 'number');
+      const cells = features
+        .flatMap((l) => l.getSource?.()?.getFeatures?.() ?? [])
+        .filter((f) => typeof f.get('count') === 'number');
       const biggest = cells.sort((a, b) => Number(b.get('count')) - Number(a.get('count')))[0]!;
-      const px = (target.expMap.map as unknown as { getPixelFromCoordinate(c: number[]): number[] }).getPixelFromCoordinate(
-        biggest.getGeometry().getCoordinates(),
-      );
+      const px = (
+        target.expMap.map as unknown as { getPixelFromCoordinate(c: number[]): number[] }
+      ).getPixelFromCoordinate(biggest.getGeometry().getCoordinates());
       const rect = target.getBoundingClientRect();
       await sendMouse({ type: 'click', position: [Math.round(rect.left + px[0]!), Math.round(rect.top + px[1]!)] });
       await waitFor(() => view.getZoom() > before, 5000, 'zoomed in');
@@ -203,14 +251,22 @@ describe('the map: its pins and clusters', () => {
     });
 
     it("a rent search's cell of one rental says its month, as a rental's pin does", async () => {
-      const el = await mount(`<exp-property-map api-url="${API_URL}" operation="rent"></exp-property-map>`, 'exp-property-map');
+      const el = await mount(
+        `<exp-property-map api-url="${API_URL}" operation="rent"></exp-property-map>`,
+        'exp-property-map',
+      );
       const target = await cellsDrawn(el);
       // close in on a rental, where the cells hold one listing each
-      const [rental] = await apiRows('select=lat,lng&country_code=eq.EC&status=eq.1&operation=eq.rent&lat=not.is.null&order=id&limit=1');
+      const [rental] = await apiRows(
+        'select=lat,lng&country_code=eq.EC&status=eq.1&operation=eq.rent&lat=not.is.null&order=id&limit=1',
+      );
       const view = target.expMap.map.getView();
       const half = 20037508.342789244;
       const [lng, lat] = [Number(rental?.lng), Number(rental?.lat)];
-      view.setCenter([(lng * half) / 180, (Math.log(Math.tan(((90 + lat) * Math.PI) / 360)) / (Math.PI / 180)) * (half / 180)]);
+      view.setCenter([
+        (lng * half) / 180,
+        (Math.log(Math.tan(((90 + lat) * Math.PI) / 360)) / (Math.PI / 180)) * (half / 180),
+      ]);
       view.setZoom(18);
       const labels = await waitFor(
         () => {
@@ -226,7 +282,10 @@ describe('the map: its pins and clusters', () => {
   });
 
   it('draws pins without clustering for 10 or fewer, and rebuilds them when the filters change', async () => {
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`,
+      'exp-property-map',
+    );
     const few = await apiCount('place_search=like.*bahia*&property_type=ilike.*house*');
     expect(few).to.be.at.most(10);
     const target = await mapReady(el, few);

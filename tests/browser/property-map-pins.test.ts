@@ -13,8 +13,13 @@ describe('the map: its pins and their popup', () => {
   useMapPage();
 
   it('opens the property detail when a pin is clicked', async () => {
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
-    const [row] = await apiRows('select=id,title&country_code=eq.EC&place_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=1');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`,
+      'exp-property-map',
+    );
+    const [row] = await apiRows(
+      'select=id,title&country_code=eq.EC&place_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=1',
+    );
     const target = await mapReady(el);
     const opened: string[] = [];
     el.addEventListener('exp-property-open', (e) => opened.push((e as CustomEvent<{ id: string }>).detail.id));
@@ -46,7 +51,9 @@ describe('the map: its pins and their popup', () => {
   });
 
   it("names the project a unit for sale belongs to, as its card does (docs/projects.md 'Its units')", async () => {
-    const [unit] = await apiRows('select=id,title,price,city,unit_of&country_code=eq.EC&operation=eq.sale&unit_type_id=not.is.null&order=id&limit=1');
+    const [unit] = await apiRows(
+      'select=id,title,price,city,unit_of&country_code=eq.EC&operation=eq.sale&unit_type_id=not.is.null&order=id&limit=1',
+    );
     const name = (unit?.unit_of as { name?: string } | null)?.name;
     expect(name).to.be.a('string');
     const el = await mount(
@@ -55,8 +62,14 @@ describe('the map: its pins and their popup', () => {
     );
     const target = await mapReady(el);
     expect(Number(target.dataset.pins)).to.be.at.most(10);
-    await atPin(target, String(unit?.id), 'move', () => Boolean(el.shadowRoot?.querySelector('[part="popup-unit-of"]')));
-    const line = await waitFor(() => el.shadowRoot?.querySelector('[part="popup-unit-of"]'), 8000, "the popup's project line");
+    await atPin(target, String(unit?.id), 'move', () =>
+      Boolean(el.shadowRoot?.querySelector('[part="popup-unit-of"]')),
+    );
+    const line = await waitFor(
+      () => el.shadowRoot?.querySelector('[part="popup-unit-of"]'),
+      8000,
+      "the popup's project line",
+    );
     expect(line.textContent).to.equal(`New construction · ${name}`);
   });
 
@@ -68,21 +81,34 @@ describe('the map: its pins and their popup', () => {
     );
     const target = await mapReady(el);
     await atPin(target, String(row?.id), 'move', () => Boolean(el.shadowRoot?.querySelector('[part="popup-visit"]')));
-    const link = await waitFor(() => el.shadowRoot?.querySelector<HTMLAnchorElement>('[part="popup-visit"]'), 8000, "the popup's visit link");
+    const link = await waitFor(
+      () => el.shadowRoot?.querySelector<HTMLAnchorElement>('[part="popup-visit"]'),
+      8000,
+      "the popup's visit link",
+    );
     expect(link.textContent).to.equal('Schedule a visit');
     // a real link to the listing's page at its times (a new tab, a crawler)
     expect(new URL(link.href).pathname).to.match(new RegExp(`^/properties/${row?.id}(-|$)`));
     expect(new URL(link.href).hash).to.equal('#visit');
     link.click();
     // the detail opens with the times asked for, not the "Choose times" button
-    const times = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] [part="visit-times"]'), 8000, 'the visit times in the detail');
+    const times = await waitFor(
+      () => el.shadowRoot?.querySelector('dialog[open] [part="visit-times"]'),
+      8000,
+      'the visit times in the detail',
+    );
     expect(times).to.exist;
     expect(el.shadowRoot?.querySelector('dialog[open] [part="visit-open"]')).to.equal(null);
   });
 
   it('never shows the previous listing in the popup while the next one loads', async () => {
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`, 'exp-property-map');
-    const rows = await apiRows('select=id,title&country_code=eq.EC&status=eq.1&place_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=2');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="bahia" property-type="house"></exp-property-map>`,
+      'exp-property-map',
+    );
+    const rows = await apiRows(
+      'select=id,title&country_code=eq.EC&status=eq.1&place_search=like.*bahia*&property_type=ilike.*house*&order=id&limit=2',
+    );
     const [a, b] = rows as [Record<string, unknown>, Record<string, unknown>];
     const target = await mapReady(el);
     const realFetch = window.fetch;

@@ -35,7 +35,10 @@ describe('the map: in the search, and its tiles', () => {
     );
     const target = await mapReady(el);
     const controller = target.expMap as unknown as {
-      setPins(pins: Array<{ id: string; lat: number; lng: number; price: number; approximate: boolean }>, fit: boolean): Promise<boolean>;
+      setPins(
+        pins: Array<{ id: string; lat: number; lng: number; price: number; approximate: boolean }>,
+        fit: boolean,
+      ): Promise<boolean>;
     };
     const pins = [
       { id: 'a', lat: -2.2, lng: -80.95, price: 100000, approximate: false },
@@ -85,7 +88,11 @@ describe('the map: in the search, and its tiles', () => {
       const sort = shadow<HTMLSelectElement>(el, '[part="results"] select');
       sort.value = 'price_asc';
       sort.dispatchEvent(new Event('change', { bubbles: true }));
-      await waitFor(() => shadow(el, '[part="results"]').textContent?.includes('Showing 1 - 24'), 15000, 'sorted first page');
+      await waitFor(
+        () => shadow(el, '[part="results"]').textContent?.includes('Showing 1 - 24'),
+        15000,
+        'sorted first page',
+      );
       await new Promise((r) => setTimeout(r, 500));
       expect(calls.length, calls.join('\n')).to.equal(first);
     } finally {
@@ -96,17 +103,24 @@ describe('the map: in the search, and its tiles', () => {
   it('follows a language switch and a new tile-url with the map it already has', async () => {
     // any image the data server serves (with CORS) will do as a tile
     const tiles = `${API_URL}/media/listings/land-1.svg?tile={z}-{x}-{y}`;
-    const el = await mount(`<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en"></exp-property-map>`, 'exp-property-map');
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" lang="en"></exp-property-map>`,
+      'exp-property-map',
+    );
     await mapReady(el);
-    const zoomIn = () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="map-zoom"] button')?.getAttribute('aria-label');
+    const zoomIn = () =>
+      el.shadowRoot?.querySelector<HTMLButtonElement>('[part="map-zoom"] button')?.getAttribute('aria-label');
     expect(zoomIn()).to.equal('Zoom in');
     expect(el.shadowRoot?.querySelector('[part="map-credit"]')?.textContent).to.equal('© OpenStreetMap contributors');
     el.setAttribute('lang', 'es');
     await waitFor(() => zoomIn() === 'Acercar', 5000, 'Spanish zoom label');
-    expect(el.shadowRoot?.querySelector('[part="map-credit"] a')?.getAttribute('href')).to.equal('https://www.openstreetmap.org/copyright');
+    expect(el.shadowRoot?.querySelector('[part="map-credit"] a')?.getAttribute('href')).to.equal(
+      'https://www.openstreetmap.org/copyright',
+    );
     // the page's resource timing buffer (250 entries) fills up over a whole test file
     performance.clearResourceTimings();
-    const tileRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile='));
+    const tileRequests = () =>
+      performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile='));
     expect(tileRequests()).to.have.length(0);
     el.setAttribute('tile-url', tiles);
     await waitFor(() => tileRequests().length > 0, 8000, 'tiles from the new tile-url');
@@ -129,11 +143,16 @@ describe('the map: in the search, and its tiles', () => {
       8000,
       "tiles from the provider's template",
     );
-    expect(performance.getEntriesByType('resource').some((e) => e.name.includes('tile.openstreetmap.org'))).to.equal(false);
+    expect(performance.getEntriesByType('resource').some((e) => e.name.includes('tile.openstreetmap.org'))).to.equal(
+      false,
+    );
     const credit = shadow(el, '[part="map-credit"]');
     expect(credit.textContent).to.equal('© Example Tiles © OpenStreetMap contributors');
     const links = [...credit.querySelectorAll('a')];
-    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['https://tiles.example.com/terms', 'https://www.openstreetmap.org/copyright']);
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal([
+      'https://tiles.example.com/terms',
+      'https://www.openstreetmap.org/copyright',
+    ]);
     // the keyboard reaches the credit's links after the zoom buttons
     shadowAll<HTMLButtonElement>(el, '[part="map-zoom"] button')[1]?.focus();
     await sendKeys({ press: 'Tab' });
@@ -156,6 +175,10 @@ describe('the map: in the search, and its tiles', () => {
     expect((window as unknown as { expPwned?: number }).expPwned).to.equal(undefined);
     // and a credit with no text to show is none: OpenStreetMap's is there instead
     el.setAttribute('tile-attribution', '<img src="x">');
-    await waitFor(() => shadow(el, '[part="map-credit"]').textContent === '© OpenStreetMap contributors', 5000, "OpenStreetMap's credit");
+    await waitFor(
+      () => shadow(el, '[part="map-credit"]').textContent === '© OpenStreetMap contributors',
+      5000,
+      "OpenStreetMap's credit",
+    );
   });
 });

@@ -37,7 +37,8 @@ async function apiFirst(query: string): Promise<Record<string, unknown>> {
 // '' until the results have rendered (an element may show its attribute errors first)
 const heading = (el: Element) => el.shadowRoot?.querySelector('[part="results-heading"]')?.textContent ?? '';
 const cards = (el: Element) => shadowAll(el, '[part~="card"]');
-const ready = (el: Element, what = 'results') => waitFor(() => !heading(el).includes('Searching') && cards(el).length > 0 && el, 15000, what);
+const ready = (el: Element, what = 'results') =>
+  waitFor(() => !heading(el).includes('Searching') && cards(el).length > 0 && el, 15000, what);
 
 describe('<exp-property-search>', () => {
   before(async () => {
@@ -66,7 +67,9 @@ describe('<exp-property-search>', () => {
     );
     await ready(el);
     const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
-    const rows = (await (await fetch(`${API_URL}/rest/v1/listings?select=id,hoa_fee&id=in.(${ids.join(',')})`)).json()) as Array<{
+    const rows = (await (
+      await fetch(`${API_URL}/rest/v1/listings?select=id,hoa_fee&id=in.(${ids.join(',')})`)
+    ).json()) as Array<{
       id: number;
       hoa_fee: number | null;
     }>;
@@ -88,7 +91,9 @@ describe('<exp-property-search>', () => {
     );
     await ready(el);
     const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
-    const rows = (await (await fetch(`${API_URL}/rest/v1/listings?select=id,bedrooms,bathrooms&id=in.(${ids.join(',')})`)).json()) as Array<{
+    const rows = (await (
+      await fetch(`${API_URL}/rest/v1/listings?select=id,bedrooms,bathrooms&id=in.(${ids.join(',')})`)
+    ).json()) as Array<{
       id: number;
       bedrooms: number;
       bathrooms: number;
@@ -98,17 +103,26 @@ describe('<exp-property-search>', () => {
     for (const card of cards(el)) {
       const row = rooms.get(String(card.getAttribute('data-property-id')));
       expect(Boolean(card.querySelector('[part="card-beds"]')), `beds of ${row?.id}`).to.equal(Boolean(row?.bedrooms));
-      expect(Boolean(card.querySelector('[part="card-baths"]')), `baths of ${row?.id}`).to.equal(Boolean(row?.bathrooms));
+      expect(Boolean(card.querySelector('[part="card-baths"]')), `baths of ${row?.id}`).to.equal(
+        Boolean(row?.bathrooms),
+      );
       expect(card.textContent).to.not.match(/\b0 (beds|baths)\b/);
     }
   });
 
   it('gives every control a visible label that is its accessible name', async () => {
-    const el = await mount(`<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`, 'exp-property-search', 'form');
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false"></exp-property-search>`,
+      'exp-property-search',
+      'form',
+    );
     // "More filters" loads its fields when first opened
     shadow<HTMLButtonElement>(el, '[part="more-filters"]').click();
     await waitFor(() => shadowAll(el, '[part="more"] input').length > 0, 5000, 'the other filters');
-    const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(el, '[part="filters"] select, [part="filters"] input');
+    const controls = shadowAll<HTMLInputElement | HTMLSelectElement>(
+      el,
+      '[part="filters"] select, [part="filters"] input',
+    );
     expect(controls.map((c) => c.name)).to.deep.equal([
       // Buy, Rent or New homes, first
       'operation',
@@ -150,7 +164,14 @@ describe('<exp-property-search>', () => {
     const maxPrice = controls.find((c) => c.name === 'maxPrice') as HTMLSelectElement;
     expect([...maxPrice.options].map((o) => o.text)).to.deep.equal(['Any', '$500K', '$1M', '$2M', '$5M', '$10M+']);
     const area = controls.find((c) => c.name === 'minSqft') as HTMLSelectElement;
-    expect([...area.options].map((o) => o.text)).to.deep.equal(['Any', '50+ m²', '100+ m²', '150+ m²', '200+ m²', '300+ m²']);
+    expect([...area.options].map((o) => o.text)).to.deep.equal([
+      'Any',
+      '50+ m²',
+      '100+ m²',
+      '150+ m²',
+      '200+ m²',
+      '300+ m²',
+    ]);
     const parking = controls.find((c) => c.name === 'parking') as HTMLSelectElement;
     expect([...parking.options].map((o) => o.text)).to.deep.equal(['Any', '1+', '2+', '3+']);
     // Rent: a month's price steps, and pets allowed among the other filters
@@ -165,8 +186,13 @@ describe('<exp-property-search>', () => {
       '$2K',
     ]);
     const rentals = await apiCount('operation=eq.rent', true);
-    await waitFor(() => heading(el) === `${rentals.toLocaleString('en-US')} properties`, 8000, 'the count of the rentals');
-    for (const card of cards(el)) expect(card.querySelector('[part="card-price"]')?.textContent).to.match(/^\$[\d,]+\/month/);
+    await waitFor(
+      () => heading(el) === `${rentals.toLocaleString('en-US')} properties`,
+      8000,
+      'the count of the rentals',
+    );
+    for (const card of cards(el))
+      expect(card.querySelector('[part="card-price"]')?.textContent).to.match(/^\$[\d,]+\/month/);
   });
 
   it('applies the preset attributes and fires exp-search with the submitted filters', async () => {
@@ -233,8 +259,16 @@ describe('<exp-property-search>', () => {
     const row = await apiFirst('title=ilike.*amoblado*');
     history.replaceState(null, '', `?property=${row.id}`);
     try {
-      const el = await mount(`<exp-property-search api-url="${API_URL}"></exp-property-search>`, 'exp-property-search', '[part="results-heading"]');
-      const dialog = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 10000, 'dialog from ?property=');
+      const el = await mount(
+        `<exp-property-search api-url="${API_URL}"></exp-property-search>`,
+        'exp-property-search',
+        '[part="results-heading"]',
+      );
+      const dialog = await waitFor(
+        () => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'),
+        10000,
+        'dialog from ?property=',
+      );
       await waitFor(() => dialog.querySelector('h2'), 3000, 'title');
       expect(dialog.querySelector('h2')?.textContent).to.equal(String(row.title));
       expect(dialog.querySelector('h2 b, h2 img, script')).to.equal(null);
@@ -316,12 +350,20 @@ describe('<exp-property-search>', () => {
         'exp-property-search',
         '[part="results-heading"]',
       );
-      const dialog = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open] [part="carousel"]')?.closest('dialog'), 10000, 'dialog');
+      const dialog = await waitFor(
+        () => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open] [part="carousel"]')?.closest('dialog'),
+        10000,
+        'dialog',
+      );
       const carousel = dialog.querySelector('[part="carousel"]') as HTMLElement;
       // the first photo of this listing does not exist: the placeholder of id mod 5 takes its place
       await waitFor(() => carousel.querySelector('[part="placeholder"]'), 5000, 'placeholder');
       (dialog.querySelector('button[aria-label="Next photo"]') as HTMLButtonElement).click();
-      await waitFor(() => carousel.querySelector('img')?.getAttribute('src')?.endsWith('/media/listings/house-3.svg'), 5000, 'second photo');
+      await waitFor(
+        () => carousel.querySelector('img')?.getAttribute('src')?.endsWith('/media/listings/house-3.svg'),
+        5000,
+        'second photo',
+      );
       carousel.focus();
       await sendKeys({ press: 'ArrowRight' });
       await waitFor(() => carousel.querySelector('[part="placeholder"]'), 5000, 'wrapped to the first (broken) photo');
@@ -341,14 +383,22 @@ describe('<exp-property-search>', () => {
         'exp-property-search',
         '[part="results-heading"]',
       );
-      const agent = await waitFor(() => el.shadowRoot?.querySelector<HTMLElement>('dialog[open] [part="agent"]'), 10000, 'agent block');
+      const agent = await waitFor(
+        () => el.shadowRoot?.querySelector<HTMLElement>('dialog[open] [part="agent"]'),
+        10000,
+        'agent block',
+      );
       const digits = String(row.agent_phone).replace(/\D/g, '');
       const wa = agent.querySelector('a[href^="https://wa.me/"]') as HTMLAnchorElement;
       expect(wa.href).to.equal(`https://wa.me/593${digits.slice(1)}`);
       expect(wa.target).to.equal('_blank');
       expect(wa.rel).to.contain('noopener');
-      expect((agent.querySelector('a[href^="mailto:"]') as HTMLAnchorElement).href).to.equal(`mailto:${row.agent_email}`);
-      const copy = [...agent.querySelectorAll('button')].find((b) => b.textContent?.includes('Copy e-mail')) as HTMLButtonElement;
+      expect((agent.querySelector('a[href^="mailto:"]') as HTMLAnchorElement).href).to.equal(
+        `mailto:${row.agent_email}`,
+      );
+      const copy = [...agent.querySelectorAll('button')].find((b) =>
+        b.textContent?.includes('Copy e-mail'),
+      ) as HTMLButtonElement;
       copy.click();
       await waitFor(() => /Copied!|Could not copy/.test(copy.textContent ?? ''), 3000, 'copy feedback');
     } finally {

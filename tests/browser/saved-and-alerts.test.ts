@@ -1,13 +1,28 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, holdFetch, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import {
+  cleanup,
+  dataApiUrl,
+  describeViolations,
+  holdFetch,
+  loadBundle,
+  mount,
+  oneEvent,
+  seriousViolations,
+  shadow,
+  shadowAll,
+  waitFor,
+} from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 const KEY = `exp-saved:${API_URL}`;
 
-type Saved = { items: Array<{ id: string; title: string; price: number; city: string; image: string; savedAt: number }> };
+type Saved = {
+  items: Array<{ id: string; title: string; price: number; city: string; image: string; savedAt: number }>;
+};
 const stored = (): Saved => JSON.parse(localStorage.getItem(KEY) ?? '{"items":[]}') as Saved;
-const heartOf = (root: Element | ShadowRoot, id: string) => root.querySelector<HTMLButtonElement>(`[data-property-id="${id}"] [part~="save-button"]`);
+const heartOf = (root: Element | ShadowRoot, id: string) =>
+  root.querySelector<HTMLButtonElement>(`[data-property-id="${id}"] [part~="save-button"]`);
 
 async function someListings(city: string, n: number): Promise<Array<{ id: number; title: string }>> {
   const res = await fetch(
@@ -52,9 +67,18 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     expect(heart.getAttribute('aria-label')).to.match(/^Remove .* from saved$/);
     expect(stored().items.map((i) => i.id)).to.deep.equal([id]);
     // told to screen readers, without a toast
-    await waitFor(() => shadowAll(el, '[role="status"][aria-live="polite"]').some((s) => s.textContent === `Saved: ${detail.title}`), 2000, 'announcement');
+    await waitFor(
+      () =>
+        shadowAll(el, '[role="status"][aria-live="polite"]').some((s) => s.textContent === `Saved: ${detail.title}`),
+      2000,
+      'announcement',
+    );
     // the saved list on the same page shows it, and a heart there removes it everywhere
-    const list = await mount(`<exp-saved-listings api-url="${API_URL}"></exp-saved-listings>`, 'exp-saved-listings', '[part~="card"]');
+    const list = await mount(
+      `<exp-saved-listings api-url="${API_URL}"></exp-saved-listings>`,
+      'exp-saved-listings',
+      '[part~="card"]',
+    );
     expect(shadowAll(list, '[part~="card"]').map((c) => (c as HTMLElement).dataset.propertyId)).to.deep.equal([id]);
     expect(shadow(list, '[part="count"]').textContent).to.contain('1 saved property');
     (heartOf(list.shadowRoot as ShadowRoot, id) as HTMLButtonElement).click();
@@ -75,16 +99,25 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     const card = shadowAll(el, '[part~="card"]')[0] as HTMLElement;
     const id = card.dataset.propertyId as string;
     (card.querySelector('a.exp-card-link') as HTMLAnchorElement).click();
-    const dialog = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] [part~="save-button"]'), 8000, 'heart in the dialog');
+    const dialog = await waitFor(
+      () => el.shadowRoot?.querySelector('dialog[open] [part~="save-button"]'),
+      8000,
+      'heart in the dialog',
+    );
     (dialog as HTMLButtonElement).click();
     await waitFor(() => stored().items.some((i) => i.id === id), 2000, 'saved from the dialog');
-    expect((heartOf(el.shadowRoot as ShadowRoot, id) as HTMLButtonElement).getAttribute('aria-pressed')).to.equal('true');
+    expect((heartOf(el.shadowRoot as ShadowRoot, id) as HTMLButtonElement).getAttribute('aria-pressed')).to.equal(
+      'true',
+    );
     (el.shadowRoot?.querySelector('dialog[open] button[aria-label="Close"]') as HTMLButtonElement).click();
     await waitFor(() => !el.shadowRoot?.querySelector('dialog[open]'), 2000, 'dialog closed');
 
     // a pin's popup: hover the pin (the map's test hooks say where it is drawn)
     const target = await waitFor(
-      () => el.shadowRoot?.querySelector<HTMLElement & { expMap: { pixelOf(id: string): [number, number] | undefined } }>('[part="map"] [data-pins]'),
+      () =>
+        el.shadowRoot?.querySelector<HTMLElement & { expMap: { pixelOf(id: string): [number, number] | undefined } }>(
+          '[part="map"] [data-pins]',
+        ),
       20000,
       'map',
     );
@@ -93,15 +126,26 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
       .find((x) => x !== id && target.expMap.pixelOf(x));
     const pinId = other ?? id;
     target.scrollIntoView({ block: 'center' });
-    for (let attempt = 0; attempt < 6 && !el.shadowRoot?.querySelector('[part="popup"] [part~="save-button"]'); attempt++) {
+    for (
+      let attempt = 0;
+      attempt < 6 && !el.shadowRoot?.querySelector('[part="popup"] [part~="save-button"]');
+      attempt++
+    ) {
       await new Promise((r) => setTimeout(r, 200));
       const px = target.expMap.pixelOf(pinId);
       if (!px) continue;
       const rect = target.getBoundingClientRect();
-      await sendMouse({ type: 'move', position: [Math.round(rect.left + px[0]) + 30, Math.round(rect.top + px[1]) + 40] });
+      await sendMouse({
+        type: 'move',
+        position: [Math.round(rect.left + px[0]) + 30, Math.round(rect.top + px[1]) + 40],
+      });
       await sendMouse({ type: 'move', position: [Math.round(rect.left + px[0]), Math.round(rect.top + px[1] - 14)] });
     }
-    const popupHeart = await waitFor(() => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="popup"] [part~="save-button"]'), 3000, 'heart in the popup');
+    const popupHeart = await waitFor(
+      () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="popup"] [part~="save-button"]'),
+      3000,
+      'heart in the popup',
+    );
     const wasSaved = stored().items.some((i) => i.id === pinId);
     popupHeart.click();
     await waitFor(() => stored().items.some((i) => i.id === pinId) !== wasSaved, 2000, 'toggled from the popup');
@@ -121,7 +165,11 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
         ],
       }),
     );
-    const list = await mount(`<exp-saved-listings api-url="${API_URL}"></exp-saved-listings>`, 'exp-saved-listings', '[part~="card"]');
+    const list = await mount(
+      `<exp-saved-listings api-url="${API_URL}"></exp-saved-listings>`,
+      'exp-saved-listings',
+      '[part~="card"]',
+    );
     await waitFor(() => shadowAll(list, '[part~="card"]').length === 2, 8000, 'two cards');
     const gone = shadow(list, '[part~="card-unavailable"]');
     expect(gone.textContent).to.contain('No longer available');
@@ -150,7 +198,17 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     const saved = await someListings('quito', 2);
     localStorage.setItem(
       KEY,
-      JSON.stringify({ v: 1, items: saved.map((l, i) => ({ id: String(l.id), title: l.title, price: 1, city: 'Quito', image: '', savedAt: i })) }),
+      JSON.stringify({
+        v: 1,
+        items: saved.map((l, i) => ({
+          id: String(l.id),
+          title: l.title,
+          price: 1,
+          city: 'Quito',
+          image: '',
+          savedAt: i,
+        })),
+      }),
     );
     const held = holdFetch('/rest/v1/');
     try {
@@ -172,8 +230,16 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
   });
 
   it('follows the language: Spanish labels', async () => {
-    const el = await mount(`<exp-saved-listings api-url="${API_URL}" lang="es"></exp-saved-listings>`, 'exp-saved-listings', '[part="empty"]');
-    await waitFor(() => shadow(el, '[part="empty"]').textContent?.includes('Aún no has guardado propiedades'), 5000, 'Spanish');
+    const el = await mount(
+      `<exp-saved-listings api-url="${API_URL}" lang="es"></exp-saved-listings>`,
+      'exp-saved-listings',
+      '[part="empty"]',
+    );
+    await waitFor(
+      () => shadow(el, '[part="empty"]').textContent?.includes('Aún no has guardado propiedades'),
+      5000,
+      'Spanish',
+    );
     expect(shadow(el, '[part="search-link"]').textContent).to.equal('Buscar propiedades');
   });
 });
@@ -191,7 +257,9 @@ describe('alerts for a search (the form)', () => {
   const errors = (el: Element) => shadowAll(el, 'dialog[open] [part="field-error"]').map((e) => e.textContent);
 
   it('says what the alert is for, checks the e-mail before sending, and asks to confirm by mail', async () => {
-    const el = await openForm(`<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja" beds="3"></exp-property-search>`);
+    const el = await openForm(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja" beds="3"></exp-property-search>`,
+    );
     const form = shadow(el, 'dialog[open]');
     expect(form.textContent).to.contain('Properties in loja · 3+ bedrooms');
     expect(shadow<HTMLInputElement>(el, 'dialog[open] input[type="radio"][value="daily"]').checked).to.equal(true);
@@ -215,7 +283,9 @@ describe('alerts for a search (the form)', () => {
   });
 
   it('speaks Spanish in a Spanish page, the mails in Spanish by default', async () => {
-    const el = await openForm(`<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja" lang="es"></exp-property-search>`);
+    const el = await openForm(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" show-map="false" city="loja" lang="es"></exp-property-search>`,
+    );
     expect(shadow(el, 'dialog[open] h2').textContent).to.equal('Alertas de esta búsqueda');
     expect(shadow<HTMLSelectElement>(el, 'dialog[open] select').value).to.equal('es');
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
@@ -236,12 +306,15 @@ describe('alerts for a search (the form)', () => {
     shadow<HTMLButtonElement>(el, '[part="alerts-button"]').focus();
     await sendKeys({ press: 'Enter' });
     await waitFor(
-      () => el.shadowRoot?.activeElement && el.shadowRoot.querySelector('dialog[open]')?.contains(el.shadowRoot.activeElement),
+      () =>
+        el.shadowRoot?.activeElement &&
+        el.shadowRoot.querySelector('dialog[open]')?.contains(el.shadowRoot.activeElement),
       8000,
       'focus in the dialog',
     );
     // to the e-mail field, type, submit with Enter
-    for (let i = 0; i < 5 && el.shadowRoot?.activeElement?.getAttribute('type') !== 'email'; i++) await sendKeys({ press: 'Tab' });
+    for (let i = 0; i < 5 && el.shadowRoot?.activeElement?.getAttribute('type') !== 'email'; i++)
+      await sendKeys({ press: 'Tab' });
     expect(el.shadowRoot?.activeElement?.getAttribute('type')).to.equal('email');
     await sendKeys({ type: `kb.${Date.now()}@example.org` });
     await sendKeys({ press: 'Enter' });

@@ -1,6 +1,18 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, describeViolations, holdFetch, loadBundle, mount, oneEvent, seriousViolations, shadow, shadowAll, waitFor } from './helpers.ts';
+import {
+  cleanup,
+  dataApiUrl,
+  describeViolations,
+  holdFetch,
+  loadBundle,
+  mount,
+  oneEvent,
+  seriousViolations,
+  shadow,
+  shadowAll,
+  waitFor,
+} from './helpers.ts';
 
 const API_URL = await dataApiUrl();
 
@@ -34,7 +46,11 @@ describe('<exp-site-header>', () => {
     expect(links[0]?.querySelector('svg[role="img"]')?.getAttribute('aria-label')).to.equal('eXp Realty Ecuador, home');
     expect(links.slice(1).map((a) => a.textContent?.trim())).to.deep.equal(['Search Properties', 'Join']);
     // the language switch is rendered inside and loaded by the autoloader
-    await waitFor(() => el.shadowRoot?.querySelector('exp-language-switch')?.shadowRoot?.querySelector('button'), 5000, 'language switch');
+    await waitFor(
+      () => el.shadowRoot?.querySelector('exp-language-switch')?.shadowRoot?.querySelector('button'),
+      5000,
+      'language switch',
+    );
     // the light tone is white over a dark hero: check its contrast over one
     document.body.style.background = '#0b2340';
     try {
@@ -93,7 +109,11 @@ describe('<exp-site-header>', () => {
   });
 
   it('shows a clear error for a bad attribute and keeps working with the default', async () => {
-    const el = await mount('<exp-site-header tone="purple" base-url="javascript:alert(1)"></exp-site-header>', 'exp-site-header', '[part="attribute-errors"]');
+    const el = await mount(
+      '<exp-site-header tone="purple" base-url="javascript:alert(1)"></exp-site-header>',
+      'exp-site-header',
+      '[part="attribute-errors"]',
+    );
     const errors = shadow(el, '[part="attribute-errors"]').textContent ?? '';
     expect(errors).to.contain('tone');
     expect(errors).to.contain('base-url');
@@ -120,9 +140,15 @@ describe('<exp-site-footer>', () => {
     expect(anchors.some((a) => a.getAttribute('href') === '/findanagent')).to.equal(true);
     expect(anchors.some((a) => a.href.startsWith('tel:'))).to.equal(true);
     expect(anchors.some((a) => a.href.startsWith('mailto:'))).to.equal(true);
-    expect(shadow(el, '[part="copyright"]').textContent).to.contain(`© ${new Date().getFullYear()} eXp Realty Ecuador. All rights reserved.`);
+    expect(shadow(el, '[part="copyright"]').textContent).to.contain(
+      `© ${new Date().getFullYear()} eXp Realty Ecuador. All rights reserved.`,
+    );
     el.setAttribute('lang', 'es');
-    await waitFor(() => shadow(el, '[part="copyright"]').textContent?.includes('Todos los derechos reservados'), 2000, 'Spanish');
+    await waitFor(
+      () => shadow(el, '[part="copyright"]').textContent?.includes('Todos los derechos reservados'),
+      2000,
+      'Spanish',
+    );
     expect(describeViolations(await seriousViolations(el))).to.equal('');
   });
 });
@@ -134,8 +160,14 @@ describe('<exp-featured-listings>', () => {
   const ids = (el: Element) => shadowAll(el, '[part~="card"]').map((c) => Number(c.getAttribute('data-property-id')));
 
   it('shows the 8 newest active listings and a view-all link to the search', async () => {
-    const newest = await api<Array<{ id: number }>>('listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&order=created_at.desc&limit=8');
-    const el = await mount(`<exp-featured-listings api-url="${API_URL}"></exp-featured-listings>`, 'exp-featured-listings', '[part~="card"]');
+    const newest = await api<Array<{ id: number }>>(
+      'listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&order=created_at.desc&limit=8',
+    );
+    const el = await mount(
+      `<exp-featured-listings api-url="${API_URL}"></exp-featured-listings>`,
+      'exp-featured-listings',
+      '[part~="card"]',
+    );
     await waitFor(() => ids(el).length === 8, 5000, '8 cards');
     expect(ids(el)).to.deep.equal(newest.map((r) => r.id));
     expect(shadow(el, '[part="heading"]').textContent).to.equal('Featured properties');
@@ -172,7 +204,9 @@ describe('<exp-featured-listings>', () => {
     await waitFor(() => ids(el).length === 3, 5000, '3 cards');
     const rows = await api<Array<{ id: number; city: string }>>(`listings?select=id,city&id=in.(${ids(el).join(',')})`);
     expect(rows.every((r) => r.city === 'Cumbayá')).to.equal(true);
-    expect(shadow(el, '[part="view-all"]').getAttribute('href')).to.equal('/search-properties?sort=newest&city=cumbaya');
+    expect(shadow(el, '[part="view-all"]').getAttribute('href')).to.equal(
+      '/search-properties?sort=newest&city=cumbaya',
+    );
     const opened = oneEvent<{ id: string }>(el, 'exp-property-open');
     shadow<HTMLButtonElement>(el, '.exp-card-link').click();
     expect((await opened).detail.id).to.equal(String(ids(el)[0]));
@@ -186,7 +220,11 @@ describe('<exp-featured-listings>', () => {
       '[part="empty"]',
     );
     expect(shadow(empty, '[part="empty"]').textContent).to.equal('There are no listings to feature right now.');
-    const down = await mount('<exp-featured-listings api-url="http://127.0.0.1:9/"></exp-featured-listings>', 'exp-featured-listings', '[part="empty"]');
+    const down = await mount(
+      '<exp-featured-listings api-url="http://127.0.0.1:9/"></exp-featured-listings>',
+      'exp-featured-listings',
+      '[part="empty"]',
+    );
     expect(shadow(down, '[part="empty"]').getAttribute('role')).to.equal('alert');
     const bad = await mount(
       `<exp-featured-listings api-url="${API_URL}" limit="500"></exp-featured-listings>`,

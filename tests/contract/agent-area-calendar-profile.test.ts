@@ -66,26 +66,40 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
     const visitsOf = async (who: { rest: PostgrestClient }) => {
       const { data, error } = await who.rest.rpc('my_visits', range);
       expect(error).toBeNull();
-      return (data as Array<{ id: number }>).map((v) => v.id).filter((id) => [mine.id, mine2.id, theirs.id].includes(id));
+      return (data as Array<{ id: number }>)
+        .map((v) => v.id)
+        .filter((id) => [mine.id, mine2.id, theirs.id].includes(id));
     };
     expect((await visitsOf(a)).sort()).toEqual([mine.id, mine2.id].sort());
     expect(await visitsOf(b)).toEqual([theirs.id]);
     expect((await anon.rpc('my_visits', range)).error).not.toBeNull();
     expect(
-      (await a.rest.rpc('my_visits', { from_at: range.from_at, to_at: new Date(Date.parse(range.from_at) + 90 * 86_400_000).toISOString() })).error?.hint,
+      (
+        await a.rest.rpc('my_visits', {
+          from_at: range.from_at,
+          to_at: new Date(Date.parse(range.from_at) + 90 * 86_400_000).toISOString(),
+        })
+      ).error?.hint,
     ).toBe('range');
 
     // another's visit: not hers to act on, nothing changed
-    expect((await a.rest.rpc('act_on_visit', { request_id: theirs.id, action: 'confirm', choice: 1 })).error?.code).toBe('P0002');
-    expect((await anon.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 1 })).error).not.toBeNull();
+    expect(
+      (await a.rest.rpc('act_on_visit', { request_id: theirs.id, action: 'confirm', choice: 1 })).error?.code,
+    ).toBe('P0002');
+    expect(
+      (await anon.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 1 })).error,
+    ).not.toBeNull();
     // her second time confirmed: both mails, the CRM's webhook, the lead to "visit booked", as the mail's link does
     const confirmed = await a.rest.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 2 });
     expect(confirmed.error).toBeNull();
     expect(confirmed.data).toEqual({ id: mine.id, result: 'confirmed' });
     const mails = async (id: number) =>
-      (await server.sql<{ kind: string }>("select kind from internal.mail_outbox where ref_id = $1 and kind like 'visit-%' order by kind", [String(id)])).map(
-        (m) => m.kind,
-      );
+      (
+        await server.sql<{ kind: string }>(
+          "select kind from internal.mail_outbox where ref_id = $1 and kind like 'visit-%' order by kind",
+          [String(id)],
+        )
+      ).map((m) => m.kind);
     expect(await mails(mine.id)).toEqual(['visit-confirmed', 'visit-confirmed-agent']);
     const hook = await server.sql<{ data: Record<string, unknown> }>(
       "select payload->'data' as data from internal.mail_outbox where kind = 'webhook' and payload->>'type' = 'visit.confirmed' and payload->'data'->>'id' = $1",
@@ -97,28 +111,51 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
       start: new Date(aTimes[1]!).toISOString(),
       contact: { email: 'vera@example.com' },
     });
-    expect((await server.sql<{ status: string }>('select status from public.inquiries where id = $1', [mine.lead]))[0]?.status).toBe('visit_booked');
-    const [shown] = ((await a.rest.rpc('my_visits', range)).data as Array<{ id: number; visit_start: string; location: string }>).filter(
-      (v) => v.id === mine.id,
-    );
+    expect(
+      (await server.sql<{ status: string }>('select status from public.inquiries where id = $1', [mine.lead]))[0]
+        ?.status,
+    ).toBe('visit_booked');
+    const [shown] = (
+      (await a.rest.rpc('my_visits', range)).data as Array<{ id: number; visit_start: string; location: string }>
+    ).filter((v) => v.id === mine.id);
     expect(new Date(shown!.visit_start).toISOString()).toBe(new Date(aTimes[1]!).toISOString());
     expect(shown!.location).toBeTruthy();
     // confirmed already: a second confirmation says so
-    expect((await a.rest.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 1 })).data).toEqual({ id: mine.id, result: 'done' });
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine.id, action: 'confirm', choice: 1 })).data).toEqual({
+      id: mine.id,
+      result: 'done',
+    });
     // another time: refused where her calendar is closed (the time she just booked), confirmed where it is open
-    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[1] })).data).toEqual({
+    expect(
+      (await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[1] })).data,
+    ).toEqual({
       id: mine2.id,
       result: 'unavailable',
     });
-    const moved = await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'propose', start_at: aTimes[6], place: 'En la garita del conjunto' });
+    const moved = await a.rest.rpc('act_on_visit', {
+      request_id: mine2.id,
+      action: 'propose',
+      start_at: aTimes[6],
+      place: 'En la garita del conjunto',
+    });
     expect(moved.data).toEqual({ id: mine2.id, result: 'confirmed' });
     // and cancelled: both told, the time free again
-    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'cancel' })).data).toEqual({ id: mine2.id, result: 'cancelled' });
-    expect(await mails(mine2.id)).toEqual(['visit-cancelled', 'visit-cancelled-agent', 'visit-confirmed', 'visit-confirmed-agent']);
+    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'cancel' })).data).toEqual({
+      id: mine2.id,
+      result: 'cancelled',
+    });
+    expect(await mails(mine2.id)).toEqual([
+      'visit-cancelled',
+      'visit-cancelled-agent',
+      'visit-confirmed',
+      'visit-confirmed-agent',
+    ]);
     expect(await open(agent[A]!)).toContain(aTimes[6]);
     // a bad action or place: a clear refusal
     expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'delete' })).error?.hint).toBe('action');
-    expect((await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'cancel', place: 'a\nb' })).error?.hint).toBe('place');
+    expect(
+      (await a.rest.rpc('act_on_visit', { request_id: mine2.id, action: 'cancel', place: 'a\nb' })).error?.hint,
+    ).toBe('place');
 
     // her hours: Tuesdays 14:00-17:00, and the next Tuesday off; the listing's times follow at once
     const before = (await a.rest.rpc('my_visiting_hours')).data as { own: boolean; hours: unknown[] };
@@ -132,12 +169,20 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
           .map((d) => d.toISOString().slice(0, 10)),
       ),
     ];
-    const set = await a.rest.rpc('set_visiting_hours', { hours: [{ weekday: 2, opens: '14:00', closes: '17:00' }], days_off: [tuesdays[0]] });
+    const set = await a.rest.rpc('set_visiting_hours', {
+      hours: [{ weekday: 2, opens: '14:00', closes: '17:00' }],
+      days_off: [tuesdays[0]],
+    });
     expect(set.error).toBeNull();
-    expect(set.data).toEqual({ own: true, hours: [{ weekday: 2, opens: '14:00', closes: '17:00' }], days_off: [tuesdays[0]] });
-    const offered = (((await anon.rpc('visit_times', { listing_id: Number(listing!.id), agent_id: Number(agent[A]) })).data as string[]) ?? []).map((t) =>
-      new Date(Date.parse(t) - 5 * 3_600_000).toISOString(),
-    );
+    expect(set.data).toEqual({
+      own: true,
+      hours: [{ weekday: 2, opens: '14:00', closes: '17:00' }],
+      days_off: [tuesdays[0]],
+    });
+    const offered = (
+      ((await anon.rpc('visit_times', { listing_id: Number(listing!.id), agent_id: Number(agent[A]) }))
+        .data as string[]) ?? []
+    ).map((t) => new Date(Date.parse(t) - 5 * 3_600_000).toISOString());
     expect(offered.length).toBeGreaterThan(0);
     for (const local of offered) {
       expect(new Date(local).getUTCDay()).toBe(2);
@@ -145,7 +190,8 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
       expect(local.slice(0, 10)).not.toBe(tuesdays[0]);
     }
     // hours that overlap, end before they start, or a day off gone by: refused, nothing changed
-    const refused = async (hours: unknown, days_off: string[] = []) => (await a.rest.rpc('set_visiting_hours', { hours, days_off })).error;
+    const refused = async (hours: unknown, days_off: string[] = []) =>
+      (await a.rest.rpc('set_visiting_hours', { hours, days_off })).error;
     expect(
       (
         await refused([
@@ -198,7 +244,9 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
         instagram: 'https://www.instagram.com/ana.agente',
       },
     ]);
-    expect(((await anon.rpc('area_agents', { place: place!.path })).data as { agents: number[] }).agents).toContain(Number(agent[A]));
+    expect(((await anon.rpc('area_agents', { place: place!.path })).data as { agents: number[] }).agents).toContain(
+      Number(agent[A]),
+    );
     // the trail: by her, what changed, before and after; hers to read, not another agent's; the team's
     const trail = await a.rest.from('agent_events').select('what, before, after, by_user').eq('agent_id', agent[A]!);
     expect(trail.data).toContainEqual(
@@ -209,7 +257,9 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
       }),
     );
     expect((await b.rest.from('agent_events').select('id').eq('agent_id', agent[A]!)).data).toEqual([]);
-    expect(((await team.rest.from('agent_events').select('id').eq('agent_id', agent[A]!)).data ?? []).length).toBeGreaterThan(0);
+    expect(
+      ((await team.rest.from('agent_events').select('id').eq('agent_id', agent[A]!)).data ?? []).length,
+    ).toBeGreaterThan(0);
     expect((await anon.from('agent_events').select('id').limit(1)).error?.code).toBe('42501');
     // bad input: refused by name, nothing changed
     const refused = async (profile: unknown) => (await a.rest.rpc('update_my_profile', { profile })).error?.hint;
@@ -232,7 +282,9 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
         headers: { 'Content-Type': type, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
         body: new Uint8Array(body),
       });
-    const face = await sharp({ create: { width: 600, height: 800, channels: 3, background: { r: 180, g: 120, b: 90 } } })
+    const face = await sharp({
+      create: { width: 600, height: 800, channels: 3, background: { r: 180, g: 120, b: 90 } },
+    })
       .png()
       .toBuffer();
     const sent = await upload(a.session.access_token, face);
@@ -243,9 +295,9 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toMatch(/^image\//);
     expect((await anon.from('agents').select('picture').eq('id', agent[A]!)).data).toEqual([{ picture }]);
-    expect((await a.rest.from('agent_events').select('what, by_user').eq('agent_id', agent[A]!).eq('what', 'picture')).data).toEqual([
-      { what: 'picture', by_user: a.session.user.id },
-    ]);
+    expect(
+      (await a.rest.from('agent_events').select('what, by_user').eq('agent_id', agent[A]!).eq('what', 'picture')).data,
+    ).toEqual([{ what: 'picture', by_user: a.session.user.id }]);
     // not an image, too small, too large, not signed in, not an agent: refused, her photo kept
     expect((await upload(a.session.access_token, Buffer.from('<svg onload=alert(1)>'))).status).toBe(400);
     const tiny = await sharp({ create: { width: 60, height: 60, channels: 3, background: '#888' } })
@@ -292,7 +344,10 @@ describe("the agents' area: her calendar, her profile, her listings' figures", (
        values ($1::bigint, $2::bigint, 'x@example.com', 'video', array[internal.now() + interval '3 days'], 'Fabio', 'fabio@example.com')`,
       [listing!.id, agent[A]],
     );
-    type Figures = Array<{ id: number; weeks: Array<{ week: string; views: number; saves: number; inquiries: number; visit_requests: number }> }>;
+    type Figures = Array<{
+      id: number;
+      weeks: Array<{ week: string; views: number; saves: number; inquiries: number; visit_requests: number }>;
+    }>;
     const figures = async (who: { rest: PostgrestClient }, args: Record<string, unknown> = {}) => {
       const { data, error } = await who.rest.rpc('my_listing_figures', args);
       expect(error).toBeNull();

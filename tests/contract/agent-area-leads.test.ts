@@ -39,7 +39,9 @@ describe("the agents' area: only one's own leads, and the team's", () => {
   });
 
   it("the statuses the area offers are the database's (the inquiries' check constraint, and move_lead's)", async () => {
-    const [row] = await server.sql<{ def: string }>("select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'inquiries_status_check'");
+    const [row] = await server.sql<{ def: string }>(
+      "select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'inquiries_status_check'",
+    );
     expect([...(row?.def ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1])).toEqual([...LEAD_STATUSES]);
   });
 
@@ -57,7 +59,9 @@ describe("the agents' area: only one's own leads, and the team's", () => {
     expect((await leadsOf(team.rest)).sort()).toEqual([ids.a, ids.b, ids.team].sort());
     // the same in one call, as the page asks (public.my_leads)
     const called = async (sb: PostgrestClient) =>
-      ((await sb.rpc('my_leads', { max_rows: 500 })).data as Array<{ id: string }>).map((r) => r.id).filter((id) => Object.values(ids).includes(id));
+      ((await sb.rpc('my_leads', { max_rows: 500 })).data as Array<{ id: string }>)
+        .map((r) => r.id)
+        .filter((id) => Object.values(ids).includes(id));
     expect(await called(a.rest)).toEqual([ids.a]);
     expect(await called(b.rest)).toEqual([ids.b]);
     expect((await called(team.rest)).sort()).toEqual([ids.a, ids.b, ids.team].sort());
@@ -68,16 +72,27 @@ describe("the agents' area: only one's own leads, and the team's", () => {
     expect(anonError?.code).toBe('42501');
     expect((await anon.rpc('my_leads', {})).error).not.toBeNull();
     // A moves hers, with a note; she cannot move B's (it is not hers: not found)
-    const moved = await a.rest.rpc('move_lead', { lead_id: ids.a, status: 'contacted', follow_up_on: '2026-06-20', note: 'Llamé: visita el sábado' });
+    const moved = await a.rest.rpc('move_lead', {
+      lead_id: ids.a,
+      status: 'contacted',
+      follow_up_on: '2026-06-20',
+      note: 'Llamé: visita el sábado',
+    });
     expect(moved.error).toBeNull();
     expect(moved.data).toEqual({ id: ids.a, status: 'contacted', follow_up_on: '2026-06-20' });
     const theirs = await a.rest.rpc('move_lead', { lead_id: ids.b, status: 'lost' });
     expect(theirs.error?.code).toBe('P0002');
-    expect((await server.sql<{ status: string }>('select status from public.inquiries where id = $1', [ids.b]))[0]?.status).toBe('new');
+    expect(
+      (await server.sql<{ status: string }>('select status from public.inquiries where id = $1', [ids.b]))[0]?.status,
+    ).toBe('new');
     // nor may the public key call it
     expect((await anon.rpc('move_lead', { lead_id: ids.a, status: 'lost' })).error).not.toBeNull();
     // the trail: who, when, what; read by whoever reads the lead
-    const trail = await a.rest.from('lead_events').select('lead_id, what, before, after, by_user').eq('lead_id', ids.a).order('at');
+    const trail = await a.rest
+      .from('lead_events')
+      .select('lead_id, what, before, after, by_user')
+      .eq('lead_id', ids.a)
+      .order('at');
     expect(trail.error).toBeNull();
     expect(trail.data).toEqual([
       expect.objectContaining({
@@ -110,10 +125,17 @@ describe("the agents' area: only one's own leads, and the team's", () => {
       `insert into internal.webhook_endpoints (url, events, secret, allow_private) values ('http://127.0.0.1:9/hook', array['lead.reassigned'], 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0', true)`,
     );
     // an agent may not give away a lead, even her own
-    expect((await a.rest.rpc('reassign_lead', { lead_id: lead, agent_id: Number(agent[B]) })).error?.code).toBe('42501');
-    const given = await team.rest.rpc('reassign_lead', { lead_id: lead, agent_id: Number(agent[B]), reason: 'Bruno habla inglés' });
+    expect((await a.rest.rpc('reassign_lead', { lead_id: lead, agent_id: Number(agent[B]) })).error?.code).toBe(
+      '42501',
+    );
+    const given = await team.rest.rpc('reassign_lead', {
+      lead_id: lead,
+      agent_id: Number(agent[B]),
+      reason: 'Bruno habla inglés',
+    });
     expect(given.error).toBeNull();
-    const seen = async (who: { rest: PostgrestClient }) => ((await who.rest.from('inquiries').select('id').eq('id', lead)).data ?? []).length;
+    const seen = async (who: { rest: PostgrestClient }) =>
+      ((await who.rest.from('inquiries').select('id').eq('id', lead)).data ?? []).length;
     expect(await seen(b)).toBe(1);
     expect(await seen(a)).toBe(0);
     const trail = await b.rest.from('lead_events').select('what, before, after, by_user').eq('lead_id', lead);
@@ -136,9 +158,12 @@ describe("the agents' area: only one's own leads, and the team's", () => {
       by: 'team',
     });
     // and the new owner is mailed the lead, with the team's reason
-    expect(await server.sql("select recipient, payload from internal.mail_outbox where kind = 'lead-reassigned' and ref_id like $1", [`${lead}:%`])).toEqual([
-      { recipient: B, payload: { reason: 'Bruno habla inglés' } },
-    ]);
+    expect(
+      await server.sql(
+        "select recipient, payload from internal.mail_outbox where kind = 'lead-reassigned' and ref_id like $1",
+        [`${lead}:%`],
+      ),
+    ).toEqual([{ recipient: B, payload: { reason: 'Bruno habla inglés' } }]);
     // to an agent who is not ours: refused, nothing moved
     expect((await team.rest.rpc('reassign_lead', { lead_id: lead, agent_id: 987654321 })).error?.code).toBe('22023');
     expect(await seen(b)).toBe(1);
@@ -175,22 +200,34 @@ describe("the agents' area: only one's own leads, and the team's", () => {
     );
     expect(Object.fromEntries(owners.map((o) => [o.id, o.owner]))).toEqual({ [live]: null, [won]: clara });
     expect((await gone.rest.from('inquiries').select('id')).data).toEqual([]);
-    expect((await client('10.74.0.4').auth.refreshSession({ refresh_token: gone.session.refresh_token })).error?.status).toBe(400);
+    expect(
+      (await client('10.74.0.4').auth.refreshSession({ refresh_token: gone.session.refresh_token })).error?.status,
+    ).toBe(400);
     // a new inquiry naming her as its owner is refused, as any id not ours
     const inquiry = await fetch(`${server.url}/functions/v1/send-property-inquiry`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.74.0.5' },
-      body: JSON.stringify({ name: 'Fede', email: 'fede@example.com', phone: '', message: 'Hola', idempotencyKey: 'area-clara-new', leadAgentId: clara }),
+      body: JSON.stringify({
+        name: 'Fede',
+        email: 'fede@example.com',
+        phone: '',
+        message: 'Hola',
+        idempotencyKey: 'area-clara-new',
+        leadAgentId: clara,
+      }),
     });
     expect(inquiry.status).toBe(400);
   });
   it("the team's routing: a lead nothing names an agent for goes by the team's rules in order, else its default (the team, or an even spread); a departing agent's open leads move by them; the new owner is mailed", async () => {
     const team = await signIn(TEAM, '10.77.0.1');
     const a = await signIn(A, '10.77.0.2');
-    const [place] = await server.sql<{ path: string }>("select path from internal.places where kind = 'city' order by listings desc limit 1");
+    const [place] = await server.sql<{ path: string }>(
+      "select path from internal.places where kind = 'city' order by listings desc limit 1",
+    );
     // only the team sees and sets it; each bad rule named by its position and field, nothing saved
     expect((await a.rest.rpc('save_routing', { default_route: 'spread', rules: [] })).error?.code).toBe('42501');
-    const refused = async (rules: unknown[], default_route = 'team') => (await team.rest.rpc('save_routing', { default_route, rules })).error?.hint;
+    const refused = async (rules: unknown[], default_route = 'team') =>
+      (await team.rest.rpc('save_routing', { default_route, rules })).error?.hint;
     expect(await refused([{ agent_id: Number(agent[B]), place: 'ninguna-parte' }])).toBe('place:1');
     expect(await refused([{ agent_id: Number(agent[B]) }, { agent_id: 987654321 }])).toBe('agent:2');
     expect(await refused([{ agent_id: Number(agent[B]), min_price: 300000, max_price: 100000 }])).toBe('price:1');
@@ -206,7 +243,13 @@ describe("the agents' area: only one's own leads, and the team's", () => {
     expect(saved.error).toBeNull();
     expect((saved.data as { rules: unknown[] }).rules).toEqual([
       expect.objectContaining({ agent_id: Number(agent[B]), source: 'spring-campaign', place: null }),
-      expect.objectContaining({ agent_id: Number(agent[A]), place: place!.path, property_type: 'house', min_price: 100000, max_price: null }),
+      expect.objectContaining({
+        agent_id: Number(agent[A]),
+        place: place!.path,
+        property_type: 'house',
+        min_price: 100000,
+        max_price: null,
+      }),
     ]);
 
     // a general question from a campaign: the first rule's; one from nowhere: the team's
@@ -224,7 +267,12 @@ describe("the agents' area: only one's own leads, and the team's", () => {
         }),
       });
       expect(response.status).toBe(200);
-      const [row] = await server.sql<{ kind: string; owner: string | null; routed: Record<string, unknown> | null; to: string }>(
+      const [row] = await server.sql<{
+        kind: string;
+        owner: string | null;
+        routed: Record<string, unknown> | null;
+        to: string;
+      }>(
         'select recipient_kind as kind, owner_agent_id::text as owner, routed, recipient_email as to from public.inquiries where idempotency_key = $1',
         [key],
       );
@@ -253,7 +301,10 @@ describe("the agents' area: only one's own leads, and the team's", () => {
        values ('route-dora', 'Olga', 'olga@example.com', 'Hola', 'dora.deja@example.com', 'lead_agent', $1::bigint, 'exp-inquiry-form', '{"utm_source": "spring-campaign"}') returning id::text as id`,
       [dora!.id],
     );
-    expect((await team.rest.rpc('deactivate_agent', { agent_id: Number(dora!.id) })).data).toEqual({ agent_id: Number(dora!.id), leads_moved: 1 });
+    expect((await team.rest.rpc('deactivate_agent', { agent_id: Number(dora!.id) })).data).toEqual({
+      agent_id: Number(dora!.id),
+      leads_moved: 1,
+    });
     const [moved] = await server.sql<{ owner: string; routed: Record<string, unknown> }>(
       'select owner_agent_id::text as owner, routed from public.inquiries where id = $1',
       [open!.id],
@@ -262,7 +313,11 @@ describe("the agents' area: only one's own leads, and the team's", () => {
     await server.drainOutbox();
     const mailed = readdirSync(server.outboxDir)
       .map((f) => readFileSync(join(server.outboxDir, f), 'utf8'))
-      .filter((m) => new RegExp(`^X-Inquiry-Id: ${open!.id}`, 'im').test(m) && m.split(/\r?\n/).some((line) => line.toLowerCase() === `to: ${B}`));
+      .filter(
+        (m) =>
+          new RegExp(`^X-Inquiry-Id: ${open!.id}`, 'im').test(m) &&
+          m.split(/\r?\n/).some((line) => line.toLowerCase() === `to: ${B}`),
+      );
     expect(mailed).toHaveLength(1);
     expect(mailed[0]).toMatch(/^Subject: \[Reasignada \/ Reassigned\]/m);
     expect(mailed[0]).toContain('Motivo / Why: Su agente dej=C3=B3 la oficina / Their agent left the office');
@@ -282,10 +337,19 @@ describe("the agents' area: only one's own leads, and the team's", () => {
     const ids = made.map((m) => Number(m.id));
     const mine = await a.rest.rpc('my_alert_leads');
     expect(mine.error).toBeNull();
-    expect((mine.data as Array<{ id: number; email: string; element: string }>).filter((r) => ids.includes(r.id))).toEqual([
-      expect.objectContaining({ id: ids[0], email: 'sigue@example.com', frequency: 'daily', element: 'exp-property-search' }),
+    expect(
+      (mine.data as Array<{ id: number; email: string; element: string }>).filter((r) => ids.includes(r.id)),
+    ).toEqual([
+      expect.objectContaining({
+        id: ids[0],
+        email: 'sigue@example.com',
+        frequency: 'daily',
+        element: 'exp-property-search',
+      }),
     ]);
-    const all = ((await team.rest.rpc('my_alert_leads')).data as Array<{ id: number }>).map((r) => r.id).filter((id) => ids.includes(id));
+    const all = ((await team.rest.rpc('my_alert_leads')).data as Array<{ id: number }>)
+      .map((r) => r.id)
+      .filter((id) => ids.includes(id));
     expect(all.sort()).toEqual([ids[0], ids[2]].sort());
     expect((await client('10.78.0.3').rest().rpc('my_alert_leads')).error).not.toBeNull();
     await server.sql('delete from internal.saved_searches where id = any($1::bigint[])', [ids]);
@@ -306,7 +370,9 @@ describe("the agents' area: only one's own leads, and the team's", () => {
       };
       expect(overview.requests[0]).toMatchObject({ kind: 'access', answered_at: null });
       expect(JSON.stringify(overview)).not.toContain('pide.datos');
-      expect(overview.retention?.outcome).toEqual(expect.objectContaining({ leads: expect.any(Number), mails: expect.any(Number) }));
+      expect(overview.retention?.outcome).toEqual(
+        expect.objectContaining({ leads: expect.any(Number), mails: expect.any(Number) }),
+      );
       expect((await a.rest.rpc('privacy_overview')).error?.code).toBe('42501');
       expect((await client('10.78.1.3').rest().rpc('privacy_overview')).error).not.toBeNull();
     } finally {
@@ -367,9 +433,12 @@ describe("the agents' area: only one's own leads, and the team's", () => {
       ).not.toBeNull();
       // her report unsubscribed (its mail's link): the consent goes with it
       await server.sql('select internal.unsubscribe_search($1::bigint)', [search!.id]);
-      expect(await server.sql("select withdrawn_via from internal.consents where purpose = 'home_report' and search_id = $1::bigint", [search!.id])).toEqual([
-        { withdrawn_via: 'unsubscribe' },
-      ]);
+      expect(
+        await server.sql(
+          "select withdrawn_via from internal.consents where purpose = 'home_report' and search_id = $1::bigint",
+          [search!.id],
+        ),
+      ).toEqual([{ withdrawn_via: 'unsubscribe' }]);
     } finally {
       await server.sql('delete from public.inquiries where id = any($1::uuid[])', [[hers, other]]);
       await server.sql('delete from internal.saved_searches where id = $1::bigint', [search!.id]);

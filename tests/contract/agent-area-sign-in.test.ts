@@ -24,7 +24,9 @@ describe("the agents' area: a code by mail, a session, a hosted project's token"
 
   it("mails a code to an agent's address only, with the same answer for any address; a code works once", async () => {
     const sb = client('10.70.0.1');
-    expect((await sb.auth.signInWithOtp({ email: 'nadie@example.com', options: { shouldCreateUser: false } })).error).toBeNull();
+    expect(
+      (await sb.auth.signInWithOtp({ email: 'nadie@example.com', options: { shouldCreateUser: false } })).error,
+    ).toBeNull();
     expect(await codesFor('nadie@example.com')).toEqual([]);
     const { code } = await signIn(A, '10.70.0.2');
     expect(code).toMatch(/^\d{6}$/);
@@ -50,19 +52,27 @@ describe("the agents' area: a code by mail, a session, a hosted project's token"
     const access = refreshed.data.session!.access_token;
     expect((await fresh('10.72.0.1').getUser(access)).data.user?.email).toBe(B);
     expect((await fresh('10.72.0.1').admin.signOut(access, 'global')).error).toBeNull();
-    expect((await fresh('10.72.0.3').refreshSession({ refresh_token: refreshed.data.session!.refresh_token })).error?.status).toBe(400);
+    expect(
+      (await fresh('10.72.0.3').refreshSession({ refresh_token: refreshed.data.session!.refresh_token })).error?.status,
+    ).toBe(400);
     // the signed-out session's access token: Auth no longer knows its session
-    const user = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: 'local-anon-key', Authorization: `Bearer ${access}` } });
+    const user = await fetch(`${server.url}/auth/v1/user`, {
+      headers: { apikey: 'local-anon-key', Authorization: `Bearer ${access}` },
+    });
     expect(user.status).toBe(403);
     expect(await user.json()).toMatchObject({ error_code: 'session_not_found' });
     // a deactivated agent: no code, no refresh
     const other = await signIn(A, '10.72.0.4');
     await server.sql('update public.agents set active = false where email = $1', [A]);
-    expect((await fresh('10.72.0.5').refreshSession({ refresh_token: other.session.refresh_token })).error?.status).toBe(400);
+    expect(
+      (await fresh('10.72.0.5').refreshSession({ refresh_token: other.session.refresh_token })).error?.status,
+    ).toBe(400);
     const before = (await codesFor(A)).length;
     // (her earlier codes forgotten, so that the address's own limit does not answer instead)
     await server.sql('delete from internal.auth_codes where lower(email) = $1', [A]);
-    expect((await client('10.72.0.6').auth.signInWithOtp({ email: A, options: { shouldCreateUser: false } })).error).toBeNull();
+    expect(
+      (await client('10.72.0.6').auth.signInWithOtp({ email: A, options: { shouldCreateUser: false } })).error,
+    ).toBeNull();
     expect((await codesFor(A)).length).toBe(before);
     await server.sql('update public.agents set active = true where email = $1', [A]);
   });
@@ -76,7 +86,9 @@ describe("the agents' area: a code by mail, a session, a hosted project's token"
        values ('hosted-1', 'Iris', 'iris@example.com', 'Hola', 'x@example.com', 'lead_agent', $1::bigint)`,
       [hosted!.id],
     );
-    const [{ value } = { value: '' }] = await server.sql<{ value: string }>("select value from internal.settings where name = 'jwt_secret'");
+    const [{ value } = { value: '' }] = await server.sql<{ value: string }>(
+      "select value from internal.settings where name = 'jwt_secret'",
+    );
     /** a token as Auth signs it: the user's id (none of ours knows it) and the address it verified */
     const token = (email: string) =>
       new SignJWT({ role: 'authenticated', email, app_metadata: { provider: 'email' } })
@@ -87,9 +99,12 @@ describe("the agents' area: a code by mail, a session, a hosted project's token"
         .setExpirationTime('10m')
         .sign(new TextEncoder().encode(value));
     const rest = async (email: string) => client('10.80.0.1').rest(await token(email));
-    const leads = async (email: string) => ((await (await rest(email)).from('inquiries').select('name')).data ?? []).map((r) => r.name as string);
+    const leads = async (email: string) =>
+      ((await (await rest(email)).from('inquiries').select('name')).data ?? []).map((r) => r.name as string);
     expect(await leads('helena.hosted@example.com')).toEqual(['Iris']);
-    expect(((await (await rest('helena.hosted@example.com')).rpc('my_role')).data as { agent_id: number }).agent_id).toBe(Number(hosted!.id));
+    expect(
+      ((await (await rest('helena.hosted@example.com')).rpc('my_role')).data as { agent_id: number }).agent_id,
+    ).toBe(Number(hosted!.id));
     // another address: nothing; once a sign-in holds her, a token of another user with her address: nothing
     expect(await leads('alguien@example.com')).toEqual([]);
     await server.sql(

@@ -39,10 +39,12 @@ describe('alerts through an SMTP outage, on our server', () => {
     await alertsRun();
     await new Promise((r) => setTimeout(r, 600));
     await smtp.start();
-    for (const email of emails) await until(() => to(smtp, email).find((m) => m.subject.includes('new property')), 20000);
+    for (const email of emails)
+      await until(() => to(smtp, email).find((m) => m.subject.includes('new property')), 20000);
     await new Promise((r) => setTimeout(r, 800));
     await server.drainOutbox();
-    for (const email of emails) expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);
+    for (const email of emails)
+      expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);
   });
 });
 
@@ -66,9 +68,18 @@ describe('two alert runs at once (PostgreSQL)', () => {
          from generate_series(1, 300) g`,
       [city],
     );
-    await server.sql("insert into internal.listings (title, price, city, status, country_code) values ('Twice-run listing', 99000, $1, '1', 'EC')", [city]);
-    const sql: TransactionalSql = { query: (t, p) => server.db.admin.query(t, p), transaction: (fn) => server.db.transaction((tx) => fn(tx)) };
-    const [a, b] = await Promise.all([runAlerts(sql, { settleSeconds: 0, batch: 25 }), runAlerts(sql, { settleSeconds: 0, batch: 25 })]);
+    await server.sql(
+      "insert into internal.listings (title, price, city, status, country_code) values ('Twice-run listing', 99000, $1, '1', 'EC')",
+      [city],
+    );
+    const sql: TransactionalSql = {
+      query: (t, p) => server.db.admin.query(t, p),
+      transaction: (fn) => server.db.transaction((tx) => fn(tx)),
+    };
+    const [a, b] = await Promise.all([
+      runAlerts(sql, { settleSeconds: 0, batch: 25 }),
+      runAlerts(sql, { settleSeconds: 0, batch: 25 }),
+    ]);
     expect(a.alerts + b.alerts).toBe(300);
     expect(a.alerts).toBeGreaterThan(0);
     expect(b.alerts).toBeGreaterThan(0);
@@ -76,7 +87,12 @@ describe('two alert runs at once (PostgreSQL)', () => {
       "select count(*)::int as n, count(distinct search_id)::int as searches from internal.search_alerts a join internal.saved_searches s on s.id = a.search_id where s.email like 'twice%'",
     );
     expect(alerts).toEqual({ n: 300, searches: 300 });
-    await until(async () => smtp.mails.filter((m) => m.subject.includes('new property') && m.envelopeTo[0]?.startsWith('twice')).length === 300, 60000);
+    await until(
+      async () =>
+        smtp.mails.filter((m) => m.subject.includes('new property') && m.envelopeTo[0]?.startsWith('twice')).length ===
+        300,
+      60000,
+    );
     await server.drainOutbox();
     const received = smtp.mails.filter((m) => m.envelopeTo[0]?.startsWith('twice')).map((m) => m.envelopeTo[0]);
     expect(new Set(received).size).toBe(300);
@@ -90,7 +106,11 @@ describe('the deployed saved-searches function (Deno, PostgreSQL)', () => {
   let fn: DenoFunction;
   let smtp: TestSmtp;
   const call = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
-    const res = await fetch(fn.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(fn.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   };
 
@@ -118,21 +138,34 @@ describe('the deployed saved-searches function (Deno, PostgreSQL)', () => {
   it('confirms by the link, runs the alert job on its scheduled call, and unsubscribes', async () => {
     const email = address('luz');
     const city = place();
-    expect(await call({ action: 'subscribe', email, filters: { city }, frequency: 'instant', lang: 'es' })).toEqual({ status: 200, json: { ok: true } });
+    expect(await call({ action: 'subscribe', email, filters: { city }, frequency: 'instant', lang: 'es' })).toEqual({
+      status: 200,
+      json: { ok: true },
+    });
     const confirm = await until(() => to(smtp, email)[0], 30000);
     expect(confirm.subject).toBe('Confirma tu alerta de propiedades');
     const token = tokenIn(confirm, '/es/alerts/confirm');
-    expect((await call({ action: 'view', token })).json).toMatchObject({ ok: true, purpose: 'confirm', search: { status: 'pending', frequency: 'instant' } });
+    expect((await call({ action: 'view', token })).json).toMatchObject({
+      ok: true,
+      purpose: 'confirm',
+      search: { status: 'pending', frequency: 'instant' },
+    });
     expect((await call({ action: 'confirm', token })).json).toMatchObject({ ok: true, search: { status: 'active' } });
     await until(() => to(smtp, TEAM).find((m) => m.text.includes(email)), 30000);
-    await db.admin.query("insert into internal.listings (title, price, city, status, country_code) values ('Nueva en Deno', 123000, $1, '1', 'EC')", [city]);
+    await db.admin.query(
+      "insert into internal.listings (title, price, city, status, country_code) values ('Nueva en Deno', 123000, $1, '1', 'EC')",
+      [city],
+    );
     const run = await fetch(fn.url, { method: 'POST', headers: { 'x-alerts-run': 'test-alerts' } });
     expect(await run.json()).toMatchObject({ alerts: 1 });
     const alert = await until(() => to(smtp, email).find((m) => m.subject.includes('propiedad nueva')), 30000);
     expect(alert.text).toContain('Nueva en Deno');
     expect(alert.raw['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     const unsubscribe = tokenIn(alert, '/es/alerts/unsubscribe');
-    expect((await call({ action: 'unsubscribe', token: unsubscribe })).json).toMatchObject({ ok: true, search: { status: 'unsubscribed' } });
+    expect((await call({ action: 'unsubscribe', token: unsubscribe })).json).toMatchObject({
+      ok: true,
+      search: { status: 'unsubscribed' },
+    });
     expect((await call({ action: 'unsubscribe', token: unsubscribe })).json).toMatchObject({ ok: true, already: true });
     expect((await call({ action: 'confirm', token: 'B'.repeat(43) })).status).toBe(404);
     // a wrong secret runs nothing

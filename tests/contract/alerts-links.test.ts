@@ -37,7 +37,10 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     const oneClick = await open(url, 'POST', 'List-Unsubscribe=One-Click');
     expect(oneClick.status).toBe(200);
     expect(oneClick.html).toContain('You are unsubscribed');
-    expect((await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [email]))[0]?.status).toBe('unsubscribed');
+    expect(
+      (await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [email]))[0]
+        ?.status,
+    ).toBe('unsubscribed');
     await smtp.start();
     await listing({ city, title: 'After unsubscribing' });
     await alertsRun();
@@ -55,9 +58,12 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     await server.drainOutbox();
     expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);
     expect(
-      (await server.sql<{ status: string }>("select status from internal.mail_outbox where kind = 'alert' and recipient = $1 order by id", [email])).map(
-        (r) => r.status,
-      ),
+      (
+        await server.sql<{ status: string }>(
+          "select status from internal.mail_outbox where kind = 'alert' and recipient = $1 order by id",
+          [email],
+        )
+      ).map((r) => r.status),
     ).toEqual(['sent', 'dropped']);
     // the multipart form of RFC 8058 and a second click: clear, never an error
     const again = await open(
@@ -85,13 +91,19 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     const late = address('fede');
     await subscribe({ email: late, filters: { city: place() } });
     const confirmMail = await until(() => to(smtp, late)[0]);
-    await server.sql("update internal.saved_searches set expires_at = internal.now() - interval '1 minute' where email = $1", [late]);
+    await server.sql(
+      "update internal.saved_searches set expires_at = internal.now() - interval '1 minute' where email = $1",
+      [late],
+    );
     const expired = await open(linkIn(confirmMail, '/alerts/confirm'));
     expect(expired.status).toBe(410);
     expect(expired.html).toContain('This link has expired');
     expect((await open(linkIn(confirmMail, '/alerts/confirm'), 'POST', '')).status).toBe(410);
     await alertsRun();
-    expect((await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [late]))[0]?.status).toBe('expired');
+    expect(
+      (await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [late]))[0]
+        ?.status,
+    ).toBe('expired');
 
     // used: a confirmation link opened again
     const used = address('gabi');
@@ -118,7 +130,13 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     expect(page.html).toContain('lang="es"');
     expect(page.html).toContain('Tu alerta');
     expect((await open(manage, 'POST', 'do=save&frequency=weekly')).html).toContain('Guardado.');
-    expect((await server.sql<{ frequency: string }>('select frequency from internal.saved_searches where email = $1', [email]))[0]?.frequency).toBe('weekly');
+    expect(
+      (
+        await server.sql<{ frequency: string }>('select frequency from internal.saved_searches where email = $1', [
+          email,
+        ])
+      )[0]?.frequency,
+    ).toBe('weekly');
     await open(manage, 'POST', 'do=save&frequency=instant');
     expect((await open(manage, 'POST', 'do=pause')).html).toContain('En pausa');
     await listing({ city, title: 'Mientras en pausa' });
@@ -144,7 +162,8 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
       placeName: 'Your account is locked',
     };
     const asked: number[] = [];
-    for (let i = 0; i < 6; i++) asked.push((await subscribe({ email: victim, filters: { ...hostile, minPrice: 100000 + i * 1000 } })).status);
+    for (let i = 0; i < 6; i++)
+      asked.push((await subscribe({ email: victim, filters: { ...hostile, minPrice: 100000 + i * 1000 } })).status);
     // the same answer every time: it tells nobody what the address was sent
     expect(asked).toEqual([200, 200, 200, 200, 200, 200]);
     await server.drainOutbox();
@@ -173,7 +192,9 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     const client = { 'X-Forwarded-For': '10.3.9.9' };
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await subscribe({ email: address(`spray${i}`), filters: { minPrice: 50000 + i } }, client)).status);
+      statuses.push(
+        (await subscribe({ email: address(`spray${i}`), filters: { minPrice: 50000 + i } }, client)).status,
+      );
       // within the per-minute limit (5 a minute): the per-minute window moves on
       if (i % 5 === 4)
         await server.sql(
@@ -190,14 +211,27 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     const key = `alert-key-${Date.now()}`;
     expect((await subscribe({ email, filters: { city, beds: 2 }, idempotencyKey: key })).status).toBe(200);
     expect((await subscribe({ email, filters: { city, beds: 2 }, idempotencyKey: key })).status).toBe(200);
-    expect((await subscribe({ email: email.toUpperCase(), filters: { beds: 2, city: city.toLowerCase() } })).status).toBe(200);
+    expect(
+      (await subscribe({ email: email.toUpperCase(), filters: { beds: 2, city: city.toLowerCase() } })).status,
+    ).toBe(200);
     await server.drainOutbox();
     expect(
-      Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [email.toLowerCase()]))[0]?.n),
+      Number(
+        (
+          await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [
+            email.toLowerCase(),
+          ])
+        )[0]?.n,
+      ),
     ).toBe(1);
     expect(to(smtp, email)).toHaveLength(1);
 
-    const bad = await subscribe({ email: 'not an address', frequency: 'hourly', lang: 'fr', filters: { minPrice: -5, bbox: [1, 2, 0, 3], city: 'x\ny' } });
+    const bad = await subscribe({
+      email: 'not an address',
+      frequency: 'hourly',
+      lang: 'fr',
+      filters: { minPrice: -5, bbox: [1, 2, 0, 3], city: 'x\ny' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.fields).toEqual({
       email: 'invalid',
@@ -218,7 +252,13 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     expect((await subscribe({ email: once, filters: { city } }, headerKey)).status).toBe(200);
     expect((await subscribe({ email: once, filters: { city, beds: 5 } }, headerKey)).status).toBe(200);
     expect(
-      Number((await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [once.toLowerCase()]))[0]?.n),
+      Number(
+        (
+          await server.sql<{ n: string }>('select count(*) as n from internal.saved_searches where email_key = $1', [
+            once.toLowerCase(),
+          ])
+        )[0]?.n,
+      ),
     ).toBe(1);
     // a bot that fills the honeypot is told "ok" and never mailed
     const bot = address('bot');
@@ -227,7 +267,8 @@ describe("an alert's links and its abuse, on our server with a real SMTP server"
     expect(to(smtp, bot)).toHaveLength(0);
     // five a minute per client
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await subscribe({ email: address('rate') }, clientHeaders('10.9.9.9'))).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push((await subscribe({ email: address('rate') }, clientHeaders('10.9.9.9'))).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
   });
 });

@@ -50,7 +50,10 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     expect(page.html).toContain('Confirm my alert');
     expect(page.html).toMatch(/<form\b[^>]*\bmethod="post"/);
     expect(page.html).toContain('noindex');
-    expect((await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [email]))[0]?.status).toBe('pending');
+    expect(
+      (await server.sql<{ status: string }>('select status from internal.saved_searches where email = $1', [email]))[0]
+        ?.status,
+    ).toBe('pending');
     const done = await open(link, 'POST', '');
     expect(done.status).toBe(200);
     expect(done.html).toContain('Your alert is on');
@@ -68,15 +71,20 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     expect(alert.text).toContain('Brand new on the market');
     expect(alert.text).toContain('$240,000');
     expect(alert.html).toContain(`${SITE}${listingPath(fresh, 'Brand new on the market', 'en')}`);
-    for (const absent of ['Too cheap', 'Elsewhere', 'While unconfirmed', 'Listed before the request']) expect(alert.text).not.toContain(absent);
+    for (const absent of ['Too cheap', 'Elsewhere', 'While unconfirmed', 'Listed before the request'])
+      expect(alert.text).not.toContain(absent);
     expect(before).toBeTruthy();
     // one-click unsubscribe (RFC 8058) and the manage link
     expect(alert.raw['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    expect(alert.raw['list-unsubscribe']).toMatch(/^<https:\/\/expecuador\.example\/alerts\/unsubscribe\?token=[A-Za-z0-9_-]{43}>$/);
+    expect(alert.raw['list-unsubscribe']).toMatch(
+      /^<https:\/\/expecuador\.example\/alerts\/unsubscribe\?token=[A-Za-z0-9_-]{43}>$/,
+    );
     expect(alert.text).toMatch(/\/alerts\/manage\?token=[A-Za-z0-9_-]{43}/);
     // the tokens are kept hashed: no token of the mail is in the database
     const stored = await server.sql<{ token_hash: string }>('select token_hash from internal.saved_search_tokens');
-    expect(stored.some((t) => alert.text.includes(t.token_hash) || t.token_hash === tokenIn(alert, '/alerts/manage'))).toBe(false);
+    expect(
+      stored.some((t) => alert.text.includes(t.token_hash) || t.token_hash === tokenIn(alert, '/alerts/manage')),
+    ).toBe(false);
 
     // nothing new: nothing sent
     expect(await newAlertsAfterRun(email)).toHaveLength(1);
@@ -137,7 +145,8 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     const alert = await mailedAfterRun(email, (m) => /propiedad nueva|propiedades nuevas/.test(m.subject));
     expect(alert.text).toContain('Departamento en arriendo nuevo');
     expect(alert.text).toContain('$850/mes');
-    for (const absent of ['Casa en venta nueva', 'Arriendo caro', 'Arriendo anterior']) expect(alert.text).not.toContain(absent);
+    for (const absent of ['Casa en venta nueva', 'Arriendo caro', 'Arriendo anterior'])
+      expect(alert.text).not.toContain(absent);
     // its "see all" link is the rent search
     const all = /https:\/\/expecuador\.example\/es\/search-properties\?[^\s"]+/.exec(alert.text)?.[0] ?? '';
     expect(new URL(all.replace(/&amp;/g, '&')).searchParams.get('operation')).toBe('rent');
@@ -170,10 +179,10 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     const buyer = address('buyer-of-a-unit');
     await confirmed(buyer, { lang: 'es', filters: { city } });
     const unit = await listing({ city, title: 'Departamento 804 · Tipo A' });
-    await server.sql('update internal.listings set unit_type_id = (select id from internal.project_unit_types where project_id = $1) where id = $2', [
-      p?.id,
-      unit,
-    ]);
+    await server.sql(
+      'update internal.listings set unit_type_id = (select id from internal.project_unit_types where project_id = $1) where id = $2',
+      [p?.id, unit],
+    );
     const unitAlert = await mailedAfterRun(buyer, (m) => /propiedad nueva|propiedades nuevas/.test(m.subject));
     expect(unitAlert.text).toMatch(/Departamento 804 · Tipo A\n\$[\d,]+ · [^\n]+ · Obra nueva · Torre Nueva Prueba · /);
   });
@@ -186,7 +195,10 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     await listing({ city, title: 'Evening listing' });
     expect(await newAlertsAfterRun(email)).toHaveLength(0);
     // a day later
-    await server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
+    await server.sql(
+      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
+      [email],
+    );
     const digest = await mailedAfterRun(email, (m) => m.subject.includes('new propert'));
     expect(digest.subject).toBe(`2 new properties: Properties in ${city}`);
     expect(digest.text).toContain('Morning listing');

@@ -28,7 +28,9 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
   const d = useDeliveries([]);
 
   it('the suite runs at its stated instant: internal.now() and core/clock.ts agree, whatever the machine says', async () => {
-    const [row] = await d.server.sql<{ at: string; wall: string }>('select internal.now()::text as at, now()::text as wall');
+    const [row] = await d.server.sql<{ at: string; wall: string }>(
+      'select internal.now()::text as at, now()::text as wall',
+    );
     const at = Date.parse(String(row?.at));
     // the same instant, give or take the time the test has run since the suite began
     expect(Math.abs(at - clockNow())).toBeLessThan(5_000);
@@ -40,7 +42,11 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
 
   it("Ecuador's months: a month's first instant is midnight in Guayaquil (05:00 UTC), New Year's Eve at 23:50 is still December, 29 February is February", async () => {
     const month = (instant: string) =>
-      atInstant(d.server.db, instant, async (tx) => (await tx.query<{ m: string }>('select internal.this_month()::text as m'))[0]?.m);
+      atInstant(
+        d.server.db,
+        instant,
+        async (tx) => (await tx.query<{ m: string }>('select internal.this_month()::text as m'))[0]?.m,
+      );
     expect(await month('2026-12-01T05:00:00Z')).toBe('2026-12-01');
     expect(await month('2026-12-01T04:59:59.999Z')).toBe('2026-11-01');
     expect(await month(NEW_YEARS_EVE)).toBe('2026-12-01');
@@ -68,9 +74,10 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
         )
       ).map((r) => r.id);
       expect(ids).toHaveLength(10);
-      await tx.query("update internal.listings set city = 'Borde de Año', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])", [
-        ids,
-      ]);
+      await tx.query(
+        "update internal.listings set city = 'Borde de Año', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])",
+        [ids],
+      );
       await tx.query('delete from internal.listing_spells where listing_id = any($1::bigint[])', [ids]);
       await tx.query(
         `insert into internal.listing_spells (listing_id, on_at, off_at)
@@ -92,8 +99,12 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
           where i.type_group = 'all' and i.path = (select l.city_slug from internal.listings l where l.id = $1) order by i.month`,
         [ids[0]],
       );
-      const shown = await tx.query<{ month: string }>("select m.month::text as month from public.market_index('ecuador', 'all', 2) m order by m.month");
-      const latest = await tx.query<{ month: string }>("select max(i.month)::text as month from internal.market_index i where i.path = 'ecuador'");
+      const shown = await tx.query<{ month: string }>(
+        "select m.month::text as month from public.market_index('ecuador', 'all', 2) m order by m.month",
+      );
+      const latest = await tx.query<{ month: string }>(
+        "select max(i.month)::text as month from internal.market_index i where i.path = 'ecuador'",
+      );
       return { counted, shown, latest };
     });
     const at = (month: string) => result.counted.find((r) => r.month === month)?.listings ?? 0;
@@ -135,13 +146,23 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
         );
         await tx.query("update internal.listings set open_houses = '{}' where open_houses <> '{}'");
         await tx.query(`update internal.listings set open_houses = tstzmultirange(${range}) where id = $1`, [l?.id]);
-        const rows = await tx.query<{ id: string }>("select s.id::text as id from public.search_listings('{\"open_house\": true}', 'featured', 24, 0) s");
+        const rows = await tx.query<{ id: string }>(
+          "select s.id::text as id from public.search_listings('{\"open_house\": true}', 'featured', 24, 0) s",
+        );
         return rows.map((r) => r.id).includes(String(l?.id)) && rows.length === 1;
       });
     expect(await found("tstzrange(internal.now() - interval '2 hours', internal.now())")).toBe(false);
-    expect(await found("tstzrange(internal.now() - interval '2 hours', internal.now() + interval '1 second')")).toBe(true);
-    expect(await found("tstzrange(internal.now() + interval '7 days', internal.now() + interval '7 days 2 hours')")).toBe(false);
-    expect(await found("tstzrange(internal.now() + interval '7 days' - interval '1 second', internal.now() + interval '7 days 2 hours')")).toBe(true);
+    expect(await found("tstzrange(internal.now() - interval '2 hours', internal.now() + interval '1 second')")).toBe(
+      true,
+    );
+    expect(
+      await found("tstzrange(internal.now() + interval '7 days', internal.now() + interval '7 days 2 hours')"),
+    ).toBe(false);
+    expect(
+      await found(
+        "tstzrange(internal.now() + interval '7 days' - interval '1 second', internal.now() + interval '7 days 2 hours')",
+      ),
+    ).toBe(true);
   });
 
   it("what a home may ask: a year built up to three years ahead of Ecuador's year (2026 on New Year's Eve at 23:50, 2027 ten minutes later)", async () => {
@@ -206,7 +227,10 @@ describe("the market report a seller follows, mailed on New Year's Eve at 23:50 
       [email],
     );
     expect(row?.next).toBe('2027-01-01T13:00Z');
-    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql(
+      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
+      [email],
+    );
     await d.server.runAlerts();
     await d.server.drainOutbox();
     const report: ReceivedMail = await until(() => d.mailsTo(email)[1]);
@@ -236,7 +260,13 @@ describe('a visitor in Madrid on the night the clocks change there (28 March 202
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...clientHeaders('10.46.0.1') },
       body: JSON.stringify({
-        ...inquiryBody({ name: 'Lucía Viajera', email, phone: '+34 600 000 000', message: 'Desde Madrid', propertyTitle: 'x' }),
+        ...inquiryBody({
+          name: 'Lucía Viajera',
+          email,
+          phone: '+34 600 000 000',
+          message: 'Desde Madrid',
+          propertyTitle: 'x',
+        }),
         propertyId: listing?.id,
         lang: 'es',
         visit: { mode: 'video', times: [monday], timeZone: 'Europe/Madrid' },
@@ -254,7 +284,9 @@ describe('a visitor in Madrid on the night the clocks change there (28 March 202
     });
     expect(done.status).toBe(200);
     await d.server.drainOutbox();
-    const confirmed = await until(() => d.mailsTo(email).find((m) => m.subject.startsWith('Tu visita está confirmada')));
+    const confirmed = await until(() =>
+      d.mailsTo(email).find((m) => m.subject.startsWith('Tu visita está confirmada')),
+    );
     // her clock that Monday is UTC+2 (CEST), not the UTC+1 of the night she asked
     expect(confirmed.text).toContain('16:00');
     expect(confirmed.text).not.toContain('15:00');

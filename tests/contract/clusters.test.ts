@@ -39,7 +39,22 @@ async function expectKeptEqualsCounted(db: Database): Promise<number> {
   const [kept, counted] = await Promise.all([db.admin.query<Cell>(KEPT), db.admin.query<Cell>(COUNTED)]);
   expect(kept.length).toBe(counted.length);
   const exact = (c: Cell) =>
-    [c.level, c.cx, c.cy, c.n, c.n_approximate, c.lat_min, c.lat_max, c.lng_min, c.lng_max, c.price_min, c.price_max, c.id_min].map(String).join('|');
+    [
+      c.level,
+      c.cx,
+      c.cy,
+      c.n,
+      c.n_approximate,
+      c.lat_min,
+      c.lat_max,
+      c.lng_min,
+      c.lng_max,
+      c.price_min,
+      c.price_max,
+      c.id_min,
+    ]
+      .map(String)
+      .join('|');
   expect(kept.map(exact)).toEqual(counted.map(exact));
   // sums are added child by child: equal up to rounding
   kept.forEach((c, i) => {
@@ -99,7 +114,17 @@ describe.each(['postgres'] as const)('the kept map cells on %s', (kind) => {
     const shape = (rows: Row[]) =>
       rows
         .map((r) =>
-          [r.count, Number(r.lat).toFixed(9), Number(r.lng).toFixed(9), r.lat_min, r.lng_max, r.price_from, r.price_to, r.id, r.approximate]
+          [
+            r.count,
+            Number(r.lat).toFixed(9),
+            Number(r.lng).toFixed(9),
+            r.lat_min,
+            r.lng_max,
+            r.price_from,
+            r.price_to,
+            r.id,
+            r.approximate,
+          ]
             .map(String)
             .join('|'),
         )
@@ -118,8 +143,12 @@ describe.each(['postgres'] as const)('the kept map cells on %s', (kind) => {
       expect(kept.length, `zoom ${zoom}`).toBeGreaterThan(0);
       expect(shape(kept), `zoom ${zoom}`).toEqual(shape(counted));
     }
-    const all = await db().anon.query<{ n: string }>('select sum(count)::text as n from public.listing_clusters(zoom => 2)');
-    const total = await db().anon.query<{ n: string }>("select count(*)::text as n from public.listings where country_code = 'EC' and operation = 'sale'");
+    const all = await db().anon.query<{ n: string }>(
+      'select sum(count)::text as n from public.listing_clusters(zoom => 2)',
+    );
+    const total = await db().anon.query<{ n: string }>(
+      "select count(*)::text as n from public.listings where country_code = 'EC' and operation = 'sale'",
+    );
     expect(all[0]?.n).toBe(total[0]?.n);
   });
 });

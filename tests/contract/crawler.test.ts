@@ -26,17 +26,32 @@ interface Crawled {
 }
 
 async function crawl(url: string): Promise<Crawled> {
-  const res = await fetch(url, { headers: { 'User-Agent': 'WhatsApp/2.23.20.0 A', Accept: 'text/html' }, redirect: 'manual' });
+  const res = await fetch(url, {
+    headers: { 'User-Agent': 'WhatsApp/2.23.20.0 A', Accept: 'text/html' },
+    redirect: 'manual',
+  });
   const html = await res.text();
   const window = new Window({
-    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+    settings: {
+      disableJavaScriptEvaluation: true,
+      disableJavaScriptFileLoading: true,
+      disableCSSFileLoading: true,
+      disableIframePageLoading: true,
+    },
   });
-  return { status: res.status, html, doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document };
+  return {
+    status: res.status,
+    html,
+    doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document,
+  };
 }
 
-const meta = (doc: Document, key: string) => doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
+const meta = (doc: Document, key: string) =>
+  doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
 const jsonLd = (doc: Document) =>
-  [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+    (s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>,
+  );
 
 describe('the site as crawlers and link previews read it', () => {
   let server: TestServer;
@@ -84,7 +99,8 @@ describe('the site as crawlers and link previews read it', () => {
     '/projects/altos-de-la-carolina',
   ];
   // (a page whose Spanish address says it in Spanish is crawled there: /es/privacidad)
-  const inBoth = (paths: string[]) => paths.flatMap((p) => [p, /^\/[a-z/-]*$/.test(p) ? localizedPath(p, 'es') : `/es${p}`]);
+  const inBoth = (paths: string[]) =>
+    paths.flatMap((p) => [p, /^\/[a-z/-]*$/.test(p) ? localizedPath(p, 'es') : `/es${p}`]);
 
   it('every indexable page, en and es, has og:title, og:description, og:locale, og:image (a 1200x630 JPEG under 250 KB) and a Twitter card', async () => {
     const images = new Map<string, string>();
@@ -97,11 +113,10 @@ describe('the site as crawlers and link previews read it', () => {
       expect(meta(page.doc, 'og:locale'), path).toBe(lang === 'es' ? 'es_EC' : 'en_US');
       expect(meta(page.doc, 'og:url'), path).toBe(`${server.url}${path}`);
       expect(meta(page.doc, 'twitter:card'), path).toBe('summary_large_image');
-      expect([meta(page.doc, 'og:image:width'), meta(page.doc, 'og:image:height'), meta(page.doc, 'og:image:type')], path).toEqual([
-        '1200',
-        '630',
-        'image/jpeg',
-      ]);
+      expect(
+        [meta(page.doc, 'og:image:width'), meta(page.doc, 'og:image:height'), meta(page.doc, 'og:image:type')],
+        path,
+      ).toEqual(['1200', '630', 'image/jpeg']);
       expect(meta(page.doc, 'og:image:alt')?.length, path).toBeGreaterThan(3);
       const image = meta(page.doc, 'og:image') as string;
       expect(image, path).toMatch(new RegExp(`^${server.url}/og/`));
@@ -116,10 +131,15 @@ describe('the site as crawlers and link previews read it', () => {
       expect([info.format, info.width, info.height], image).toEqual(['jpeg', 1200, 630]);
     }
     // a page's preview is in its own language: the site's pages' images differ between en and es
-    for (const path of ['/', '/about', '/search-properties/cumbaya']) expect(images.get(path), path).not.toBe(images.get(path === '/' ? '/es' : `/es${path}`));
+    for (const path of ['/', '/about', '/search-properties/cumbaya'])
+      expect(images.get(path), path).not.toBe(images.get(path === '/' ? '/es' : `/es${path}`));
     // and a place shows its own picture: the coast, not the capital
-    const coast = await sharp(Buffer.from(await (await fetch(images.get('/search-properties/guayaquil') as string)).arrayBuffer())).stats();
-    const capital = await sharp(Buffer.from(await (await fetch(images.get('/search-properties/cumbaya') as string)).arrayBuffer())).stats();
+    const coast = await sharp(
+      Buffer.from(await (await fetch(images.get('/search-properties/guayaquil') as string)).arrayBuffer()),
+    ).stats();
+    const capital = await sharp(
+      Buffer.from(await (await fetch(images.get('/search-properties/cumbaya') as string)).arrayBuffer()),
+    ).stats();
     expect(Math.abs((coast.channels[0]?.mean ?? 0) - (capital.channels[0]?.mean ?? 0))).toBeGreaterThan(5);
   }, 120_000);
 
@@ -160,7 +180,9 @@ describe('the site as crawlers and link previews read it', () => {
     const blocks: Array<Record<string, unknown>> = [];
     for (const path of inBoth([listing, agent])) blocks.push(...jsonLd((await crawl(`${server.url}${path}`)).doc));
     // the search's list, which the element writes with the same builders
-    const rows = await server.sql<Record<string, unknown>>("select * from public.listings where country_code = 'EC' order by id limit 3");
+    const rows = await server.sql<Record<string, unknown>>(
+      "select * from public.listings where country_code = 'EC' order by id limit 3",
+    );
     blocks.push(
       listingsJsonLd(
         rows.map((r) => mapListing(r, server.url, ENGLISH_DEFAULTS)),
@@ -177,16 +199,28 @@ describe('the site as crawlers and link previews read it', () => {
       'RealEstateListing',
     ]);
     const person = blocks.find((b) => b['@type'] === 'Person') as Record<string, unknown>;
-    expect(person).toMatchObject({ jobTitle: 'Real estate agent', worksFor: { '@type': 'RealEstateAgent', name: 'eXp Realty Ecuador' } });
+    expect(person).toMatchObject({
+      jobTitle: 'Real estate agent',
+      worksFor: { '@type': 'RealEstateAgent', name: 'eXp Realty Ecuador' },
+    });
     expect((person.makesOffer as { areaServed: unknown[] }).areaServed.length).toBeGreaterThan(0);
     expect(jsonLdTypeErrors(blocks)).toEqual([]);
     // the check can fail: what the agent page wrote before (worksFor on a RealEstateAgent) is refused
     expect(
       jsonLdTypeErrors([
-        { '@context': 'https://schema.org', '@type': 'RealEstateAgent', name: 'Ana', worksFor: { '@type': 'RealEstateAgent', name: 'eXp' } },
+        {
+          '@context': 'https://schema.org',
+          '@type': 'RealEstateAgent',
+          name: 'Ana',
+          worksFor: { '@type': 'RealEstateAgent', name: 'eXp' },
+        },
       ]).join('\n'),
     ).toMatch(/worksFor/);
-    expect(jsonLdTypeErrors([{ '@context': 'https://schema.org', '@type': 'Person', name: 'Ana', areaServed: 'Quito' }]).join('\n')).toMatch(/areaServed/);
+    expect(
+      jsonLdTypeErrors([
+        { '@context': 'https://schema.org', '@type': 'Person', name: 'Ana', areaServed: 'Quito' },
+      ]).join('\n'),
+    ).toMatch(/areaServed/);
   }, 120_000);
 
   it('every kind of page the server renders conforms to HTML (html-validate, recommended rules), in both languages', async () => {
@@ -232,7 +266,10 @@ describe('the site as crawlers and link previews read it', () => {
       expect(page.doc.title).toContain(nasty.slice(0, 20));
       expect(meta(page.doc, 'og:title')).toContain(nasty);
       expect(meta(page.doc, 'description')).toContain(nasty.slice(0, 20));
-      expect(jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing')).toMatchObject({ name: nasty, description: nasty });
+      expect(jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing')).toMatchObject({
+        name: nasty,
+        description: nasty,
+      });
       // the page around the data is whole: its head, its scripts and its footer
       expect(page.doc.querySelectorAll('script[type="application/ld+json"]').length).toBe(2);
       expect(page.doc.querySelector('exp-site-footer')).toBeTruthy();

@@ -7,7 +7,12 @@ import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteData } from '../../server/pages/site-data.ts';
 import { getAgent, getAgents, getAreaAgents } from '../../widgets/lib/data/agents.ts';
-import { getListingMarket, getMarketFigures, getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
+import {
+  getListingMarket,
+  getMarketFigures,
+  getPriceHistory,
+  getSimilarListings,
+} from '../../widgets/lib/data/listing-extras.ts';
 import {
   getListing,
   getListingsByIds,
@@ -34,21 +39,39 @@ describe('docs/data-api.md: the request shapes we send, answered as PostgREST an
     const [listing, listing2] = await server.sql<{ id: string }>(
       "select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2",
     );
-    const [agent] = await server.sql<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'");
-    const [project] = await server.sql<{ id: string }>("select id::text as id from internal.projects where slug = 'altos-de-la-carolina'");
+    const [agent] = await server.sql<{ id: string }>(
+      "select min(id)::text as id from public.agents where country_code = 'EC'",
+    );
+    const [project] = await server.sql<{ id: string }>(
+      "select id::text as id from internal.projects where slug = 'altos-de-la-carolina'",
+    );
     const types = (
-      await server.sql<{ id: string }>('select id::text as id from internal.project_unit_types where project_id = $1 order by position', [project?.id])
+      await server.sql<{ id: string }>(
+        'select id::text as id from internal.project_unit_types where project_id = $1 order by position',
+        [project?.id],
+      )
     )
       .map((t) => t.id)
       .join(',');
-    rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id), types });
+    rows = readRows({
+      listing: String(listing?.id),
+      listing2: String(listing2?.id),
+      agent: String(agent?.id),
+      project: String(project?.id),
+      types,
+    });
 
     // every data call, through a fetch that notes what it sends and sends it
     const real = globalThis.fetch;
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       if (url.pathname.startsWith('/rest/v1'))
-        sent.push({ method: init?.method ?? 'GET', url, headers: new Headers(init?.headers), body: typeof init?.body === 'string' ? init.body : undefined });
+        sent.push({
+          method: init?.method ?? 'GET',
+          url,
+          headers: new Headers(init?.headers),
+          body: typeof init?.body === 'string' ? init.body : undefined,
+        });
       return real(input, init);
     }) as typeof fetch;
     try {

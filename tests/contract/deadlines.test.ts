@@ -89,7 +89,9 @@ describe('one slow request never stops the site', () => {
     ]);
     // while the four statements run: a visitor's page, search and inquiry
     await until(async () => (await sleeping(server)) === 4, 10_000);
-    const rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'local-anon-key', ...as('10.50.3.1') } });
+    const rest = new PostgrestClient(`${server.url}/rest/v1`, {
+      headers: { apikey: 'local-anon-key', ...as('10.50.3.1') },
+    });
     const t0 = performance.now();
     const [page, count, rows, inquiry] = await Promise.all([
       timed(`${server.url}/es/findanagent`, { headers: as('10.50.3.1') }),
@@ -98,7 +100,13 @@ describe('one slow request never stops the site', () => {
       timed(`${server.url}/functions/v1/send-property-inquiry`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...as('10.50.3.1') },
-        body: JSON.stringify({ name: 'Ana Torres', email: 'ana.torres@example.com', phone: '', message: 'Hola', idempotencyKey: 'deadline-visitor-1' }),
+        body: JSON.stringify({
+          name: 'Ana Torres',
+          email: 'ana.torres@example.com',
+          phone: '',
+          message: 'Hola',
+          idempotencyKey: 'deadline-visitor-1',
+        }),
       }),
     ]);
     const servedAt = performance.now();
@@ -110,19 +118,8 @@ describe('one slow request never stops the site', () => {
     // served while the slow statements still ran: they had not been answered yet
     expect(await sleeping(server)).toBe(4);
 
-    const [s1, s2, s3, s4, pattern, alternation, classInLogic, longList, deepTree, wildcards, longUrl] = (await slow) as [
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-      Timed,
-    ];
+    const [s1, s2, s3, s4, pattern, alternation, classInLogic, longList, deepTree, wildcards, longUrl] =
+      (await slow) as [Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed, Timed];
     for (const s of [s1, s2, s3, s4]) {
       expect(s.status).toBe(500);
       expect(JSON.parse(s.body)).toMatchObject({ code: '57014' });
@@ -164,7 +161,10 @@ describe('one slow request never stops the site', () => {
       await until(async () => (await sleeping(short)) === 0, 2000);
 
       const left = new AbortController();
-      const asked = fetch(`${short.url}/rest/v1/rpc/exp_test_sleep?seconds=20`, { headers: as('10.51.0.2'), signal: left.signal }).catch(() => undefined);
+      const asked = fetch(`${short.url}/rest/v1/rpc/exp_test_sleep?seconds=20`, {
+        headers: as('10.51.0.2'),
+        signal: left.signal,
+      }).catch(() => undefined);
       await until(async () => (await sleeping(short)) === 1, 5000);
       left.abort();
       await asked;
@@ -179,7 +179,11 @@ describe('one slow request never stops the site', () => {
   it('one client holds at most its share of the public pool while another is served; once its budget is spent it runs one statement at a time, and owing a whole burst it is answered 429 with Retry-After', async () => {
     // the budget of CLIENT_DB_BURST_SECONDS=4 (CLIENT_DB_SHARE_PERCENT=50, the default), and a
     // deadline long enough for the eight to take their turns (the deadline has its own test)
-    const server = await startTestServer('postgres', { trustProxy: { hops: 1 }, deadlines: { api: 30_000 } }, { shares: { ...DEFAULT_SHARES, burstMs: 4000 } });
+    const server = await startTestServer(
+      'postgres',
+      { trustProxy: { hops: 1 }, deadlines: { api: 30_000 } },
+      { shares: { ...DEFAULT_SHARES, burstMs: 4000 } },
+    );
     let watching = true;
     try {
       await server.sql(SLEEP_FUNCTION);
@@ -192,9 +196,15 @@ describe('one slow request never stops the site', () => {
         }
       })();
       // eight statements of 1.5 s at once from one client: three at a time run, the rest wait their turn
-      const burst = Promise.all(Array.from({ length: 8 }, () => timed(`${server.url}/rest/v1/rpc/exp_test_sleep?seconds=1.5`, { headers: greedy })));
+      const burst = Promise.all(
+        Array.from({ length: 8 }, () =>
+          timed(`${server.url}/rest/v1/rpc/exp_test_sleep?seconds=1.5`, { headers: greedy }),
+        ),
+      );
       await until(async () => (await sleeping(server)) === 3, 5000);
-      const other = await timed(`${server.url}/rest/v1/listings?select=id,title&city_search=ilike.*quito*&limit=5`, { headers: as('10.52.0.2') });
+      const other = await timed(`${server.url}/rest/v1/listings?select=id,title&city_search=ilike.*quito*&limit=5`, {
+        headers: as('10.52.0.2'),
+      });
       expect(other.status).toBe(200);
       expect(JSON.parse(other.body)).toHaveLength(5);
       const done = await burst;
@@ -221,7 +231,9 @@ describe('one slow request never stops the site', () => {
       expect(page.headers.get('retry-after')).toBeTruthy();
       expect(page.body).toContain('<html lang="es"');
       expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
-      expect((await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: as('10.52.0.3') })).status).toBe(200);
+      expect(
+        (await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: as('10.52.0.3') })).status,
+      ).toBe(200);
     } finally {
       watching = false;
       await server.close();
@@ -232,15 +244,23 @@ describe('one slow request never stops the site', () => {
 describe("a page let in is finished: its client's share is checked at the page's door, not between its own calls", () => {
   it("a page whose client goes over its share while the page waits for its data answers as it should (404 here), never 503; the client's next page and call are 429 with Retry-After", async () => {
     // a budget of 100 ms that hardly comes back: a few refused requests spend it
-    const server = await startTestServer('postgres', { trustProxy: { hops: 1 } }, { shares: { ...DEFAULT_SHARES, burstMs: 100, refillPerSecond: 1 } });
+    const server = await startTestServer(
+      'postgres',
+      { trustProxy: { hops: 1 } },
+      { shares: { ...DEFAULT_SHARES, burstMs: 100, refillPerSecond: 1 } },
+    );
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     try {
       await server.sql(HOSTED_TIMEOUT);
       const crawler = as('10.53.0.1');
       // the server's caches warm (the data API's schema), as a running server's are
-      expect((await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: as('10.53.0.3') })).status).toBe(200);
-      expect((await timed(`${server.url}/es/properties/987654320-otra`, { headers: as('10.53.0.3') })).status).toBe(404);
+      expect(
+        (await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: as('10.53.0.3') })).status,
+      ).toBe(200);
+      expect((await timed(`${server.url}/es/properties/987654320-otra`, { headers: as('10.53.0.3') })).status).toBe(
+        404,
+      );
       // the listings locked for a while: the page's first calls wait for them in the database
       const locked = server.db.transaction(async (tx) => {
         await tx.query('lock table internal.listings in access exclusive mode');
@@ -271,7 +291,9 @@ describe("a page let in is finished: its client's share is checked at the page's
       );
       // meanwhile (within the public role's 3 s) the same client spends its share on calls refused
       // as malformed, which reach no database but cost it 10 ms each, until it is refused
-      for (let i = 0; i < 40; i++) if ((await timed(`${server.url}/rest/v1/listings?select=id&price=nope.1`, { headers: crawler })).status === 429) break;
+      for (let i = 0; i < 40; i++)
+        if ((await timed(`${server.url}/rest/v1/listings?select=id&price=nope.1`, { headers: crawler })).status === 429)
+          break;
       expect((await timed(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: crawler })).status).toBe(429);
       release();
       await locked;
@@ -284,7 +306,9 @@ describe("a page let in is finished: its client's share is checked at the page's
       expect(next.status).toBe(429);
       expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(0);
       // and nobody else is refused
-      expect((await timed(`${server.url}/es/properties/987654321-casa-que-no-existe`, { headers: as('10.53.0.2') })).status).toBe(404);
+      expect(
+        (await timed(`${server.url}/es/properties/987654321-casa-que-no-existe`, { headers: as('10.53.0.2') })).status,
+      ).toBe(404);
     } finally {
       release();
       await server.close();
@@ -331,7 +355,9 @@ describe('npm start stops within 10 s of SIGTERM at any moment', () => {
     await client.query(SLEEP_FUNCTION);
     await client.end();
     const base = proc.url;
-    const pending = Array.from({ length: 4 }, () => fetch(`${base}/rest/v1/rpc/exp_test_sleep?seconds=30`).catch(() => undefined));
+    const pending = Array.from({ length: 4 }, () =>
+      fetch(`${base}/rest/v1/rpc/exp_test_sleep?seconds=30`).catch(() => undefined),
+    );
     await new Promise((r) => setTimeout(r, 800));
     await stopsWithin(proc, dir);
     await Promise.all(pending);

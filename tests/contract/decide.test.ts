@@ -31,8 +31,17 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** how unlike `c` is `s`: km apart (capped at 40) / 4, then price, area, bedrooms, and the same sector */
 function score(s: Listing, c: Listing): number {
-  const km = Math.min(40, Math.hypot((Number(c.lat) - s.map_lat) * 111, (Number(c.lng) - s.map_lng) * 111 * Math.cos((s.map_lat * Math.PI) / 180)));
-  const area = Number(c.square_feet) > 0 && Number(s.square_feet) > 0 ? Math.abs(Math.log(Number(c.square_feet) / Number(s.square_feet))) * 6 : 1;
+  const km = Math.min(
+    40,
+    Math.hypot(
+      (Number(c.lat) - s.map_lat) * 111,
+      (Number(c.lng) - s.map_lng) * 111 * Math.cos((s.map_lat * Math.PI) / 180),
+    ),
+  );
+  const area =
+    Number(c.square_feet) > 0 && Number(s.square_feet) > 0
+      ? Math.abs(Math.log(Number(c.square_feet) / Number(s.square_feet))) * 6
+      : 1;
   return (
     km / 4 +
     Math.abs(Math.log(c.price / s.price)) * 10 +
@@ -53,7 +62,13 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
   };
 
   it('the seed gives a realistic market: a tenth of the listings cut, some lately, never before they were listed', async () => {
-    const [stats] = await db().admin.query<{ active: number; cut: number; recent: number; early: number; kept: number }>(`
+    const [stats] = await db().admin.query<{
+      active: number;
+      cut: number;
+      recent: number;
+      early: number;
+      kept: number;
+    }>(`
       select count(*) filter (where status = '1')::int as active,
              count(*) filter (where status = '1' and price_cut_at is not null)::int as cut,
              count(*) filter (where status = '1' and price_cut_at > internal.now() - interval '30 days')::int as recent,
@@ -97,7 +112,8 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
         expect(c.price).toBeLessThanOrEqual(s.price * 1.4 + 1e-6);
         scores.push(score(s, c));
       }
-      for (let i = 1; i < scores.length; i++) expect(scores[i], `listing ${id}, place ${i}`).toBeGreaterThanOrEqual((scores[i - 1] as number) - 1e-9);
+      for (let i = 1; i < scores.length; i++)
+        expect(scores[i], `listing ${id}, place ${i}`).toBeGreaterThanOrEqual((scores[i - 1] as number) - 1e-9);
     }
     expect(shown).toBeGreaterThan(sample.length * 6);
   });
@@ -121,7 +137,9 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
     expect(similar.map((r) => Number(r.id))).not.toContain(id);
     await db().admin.query("update internal.listings set status = '1' where id = $1", [id]);
     expect(await db().anon.query('select id from public.similar_listings(999999999, 8)')).toEqual([]);
-    await expect(db().anon.query('select id from public.similar_listings($1, 0)', [id])).rejects.toThrow(/max_results must be 1 to 24/);
+    await expect(db().anon.query('select id from public.similar_listings($1, 0)', [id])).rejects.toThrow(
+      /max_results must be 1 to 24/,
+    );
   });
 
   it("after two cuts and a rise the history lists each (newest first) under the listing, and the last cut is the badge's until a rise", async () => {
@@ -129,13 +147,16 @@ describe.each(['postgres'] as const)('deciding on a listing on %s', (kind) => {
       "select l.id, l.price::float8 as price from internal.listings l where country_code = 'EC' and status = '1' and price > 100000 and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id) order by id limit 1",
     );
     const history = async () =>
-      (await db().anon.query<History>('select at, event, price::float8 as price, change::float8 as change from public.listing_price_history($1)', [l.id])).map(
-        (h) => ({
-          ...h,
-          price: num(h.price),
-          change: num(h.change),
-        }),
-      );
+      (
+        await db().anon.query<History>(
+          'select at, event, price::float8 as price, change::float8 as change from public.listing_price_history($1)',
+          [l.id],
+        )
+      ).map((h) => ({
+        ...h,
+        price: num(h.price),
+        change: num(h.change),
+      }));
     const view = async () =>
       (
         await db().anon.query<{ price_cut_at: string | null; price_before_cut: number | null }>(

@@ -16,7 +16,9 @@ import { until } from '../support/until.ts';
 
 /** The functions config.toml declares, with their entrypoints. */
 const CONFIGURED = [
-  ...readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8').matchAll(/\[functions\.([a-z0-9-]+)\][^[]*?entrypoint = "\.\/([^"]+)"/g),
+  ...readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8').matchAll(
+    /\[functions\.([a-z0-9-]+)\][^[]*?entrypoint = "\.\/([^"]+)"/g,
+  ),
 ].map((m) => ({
   slug: m[1] as string,
   entrypoint: `supabase/${m[2] as string}`,
@@ -29,14 +31,25 @@ describe('supabase functions deploy --use-api', () => {
   }, 180_000);
 
   it('names each npm package once, at the version package.json installs', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
-    const map = JSON.parse(readFileSync(new URL(`../../${IMPORT_MAP}`, import.meta.url), 'utf8')) as { imports: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const map = JSON.parse(readFileSync(new URL(`../../${IMPORT_MAP}`, import.meta.url), 'utf8')) as {
+      imports: Record<string, string>;
+    };
     expect(Object.keys(map.imports).sort()).toEqual(['i18next', 'nodemailer', 'pg']);
-    for (const [name, target] of Object.entries(map.imports)) expect(target).toBe(`npm:${name}@${pkg.dependencies[name]}`);
+    for (const [name, target] of Object.entries(map.imports))
+      expect(target).toBe(`npm:${name}@${pkg.dependencies[name]}`);
   });
 
   it('uploads every configured function with its entrypoint, and only the shared code it imports', () => {
-    expect(CONFIGURED.map((f) => f.slug).sort()).toEqual(['listing-events', 'privacy', 'saved-searches', 'send-property-inquiry', 'visits']);
+    expect(CONFIGURED.map((f) => f.slug).sort()).toEqual([
+      'listing-events',
+      'privacy',
+      'saved-searches',
+      'send-property-inquiry',
+      'visits',
+    ]);
     expect([...uploads.keys()].sort()).toEqual(CONFIGURED.map((f) => f.slug).sort());
     for (const { slug, entrypoint } of CONFIGURED) {
       const fn = uploads.get(slug) as UploadedFunction;
@@ -68,7 +81,10 @@ describe('supabase functions deploy --use-api', () => {
   describe('the inquiry function run from what was uploaded', () => {
     let hosted: HostedFunction;
     beforeAll(async () => {
-      hosted = await startHostedFunction({ name: 'send-property-inquiry', dir: writeUploaded(uploads.get('send-property-inquiry') as UploadedFunction) });
+      hosted = await startHostedFunction({
+        name: 'send-property-inquiry',
+        dir: writeUploaded(uploads.get('send-property-inquiry') as UploadedFunction),
+      });
     }, 240_000);
     afterAll(async () => {
       await hosted?.close();
@@ -90,7 +106,10 @@ describe('supabase functions deploy --use-api', () => {
       });
       expect(res.status, await res.clone().text()).toBe(200);
       const { id } = (await res.json()) as { id: string };
-      const [row] = await db.admin.query<{ n: number }>('select count(*)::int as n from public.inquiries where id = $1', [id]);
+      const [row] = await db.admin.query<{ n: number }>(
+        'select count(*)::int as n from public.inquiries where id = $1',
+        [id],
+      );
       expect(row?.n).toBe(1);
       await fn.drain();
       // sent right after the request, in the background: a drain that finds it in flight delivers nothing
@@ -104,7 +123,11 @@ describe('supabase functions deploy --use-api', () => {
     });
 
     it("the saved-searches function, from what was uploaded, confirms a search in the visitor's language", async () => {
-      const alerts = await hosted.another({}, 'saved-searches', writeUploaded(uploads.get('saved-searches') as UploadedFunction));
+      const alerts = await hosted.another(
+        {},
+        'saved-searches',
+        writeUploaded(uploads.get('saved-searches') as UploadedFunction),
+      );
       for (const [i, lang] of (['es', 'en'] as const).entries()) {
         const email = `deploy.alert.${lang}@example.com`;
         const res = await fetch(alerts.url, {
@@ -124,7 +147,11 @@ describe('supabase functions deploy --use-api', () => {
       await alerts.drain();
       const subject = (to: string) => hosted.api.sent.find((m) => m.to.includes(to))?.subject;
       // each sent right after its request, in the background: wait for both
-      await until(() => subject('deploy.alert.es@example.com') && subject('deploy.alert.en@example.com'), 30_000, 'both confirmations');
+      await until(
+        () => subject('deploy.alert.es@example.com') && subject('deploy.alert.en@example.com'),
+        30_000,
+        'both confirmations',
+      );
       expect(subject('deploy.alert.es@example.com')).toBe('Confirma tu alerta de propiedades');
       expect(subject('deploy.alert.en@example.com')).toBe('Confirm your property alert');
     });

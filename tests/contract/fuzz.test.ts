@@ -108,7 +108,9 @@ const KEYS = [
 
 function enc(s: string, rand: () => number): string {
   // sometimes raw (malformed on purpose), mostly percent-encoded
-  return rand() < 0.25 ? s.replace(/[^\u0021-\u007e]/gu, (c) => encodeURIComponent(c)).replace(/[#\s]/g, (c) => encodeURIComponent(c)) : encodeURIComponent(s);
+  return rand() < 0.25
+    ? s.replace(/[^\u0021-\u007e]/gu, (c) => encodeURIComponent(c)).replace(/[#\s]/g, (c) => encodeURIComponent(c))
+    : encodeURIComponent(s);
 }
 
 function generator(seed: number) {
@@ -132,7 +134,18 @@ function generator(seed: number) {
     const table =
       rand() < 0.8
         ? pick(['listings', 'agents', 'listing_property_types', 'inquiries'])
-        : pick(['', 'nope', 'listings/1', 'rpc/fn', '%zz', '..%2F..%2Fetc%2Fpasswd', 'listings%00', 'LISTINGS', 'pg_catalog.pg_roles', 'public.listings']);
+        : pick([
+            '',
+            'nope',
+            'listings/1',
+            'rpc/fn',
+            '%zz',
+            '..%2F..%2Fetc%2Fpasswd',
+            'listings%00',
+            'LISTINGS',
+            'pg_catalog.pg_roles',
+            'public.listings',
+          ]);
     const parts: string[] = [];
     for (let i = Math.floor(rand() * 6); i > 0; i--) {
       const key = pick(KEYS);
@@ -140,12 +153,18 @@ function generator(seed: number) {
       if (key === 'select')
         v =
           rand() < 0.5
-            ? Array.from({ length: 1 + Math.floor(rand() * 4) }, () => (rand() < 0.2 ? `${pick(COLUMNS)}:${pick(COLUMNS)}` : pick(COLUMNS))).join(',')
+            ? Array.from({ length: 1 + Math.floor(rand() * 4) }, () =>
+                rand() < 0.2 ? `${pick(COLUMNS)}:${pick(COLUMNS)}` : pick(COLUMNS),
+              ).join(',')
             : value();
-      else if (key === 'order') v = `${pick(COLUMNS)}.${pick(['asc', 'desc', 'nullsfirst', 'nullslast', 'up', ''])}${rand() < 0.3 ? ',' + pick(COLUMNS) : ''}`;
+      else if (key === 'order')
+        v = `${pick(COLUMNS)}.${pick(['asc', 'desc', 'nullsfirst', 'nullslast', 'up', ''])}${rand() < 0.3 ? ',' + pick(COLUMNS) : ''}`;
       else if (key === 'limit' || key === 'offset') v = rand() < 0.7 ? String(Math.floor(rand() * 5000)) : value();
       else if (key.endsWith('or') || key.endsWith('and'))
-        v = rand() < 0.8 ? `(${Array.from({ length: 1 + Math.floor(rand() * 3) }, () => condition(0)).join(',')})` : value();
+        v =
+          rand() < 0.8
+            ? `(${Array.from({ length: 1 + Math.floor(rand() * 3) }, () => condition(0)).join(',')})`
+            : value();
       else v = `${pick(OPS)}.${value()}`;
       parts.push(`${enc(key, rand)}=${enc(v, rand)}`);
       if (rand() < 0.05) parts.push(pick(['&', '==', '=&=', 'select', '%']));
@@ -162,7 +181,18 @@ function generator(seed: number) {
         'tx=rollback',
         'x'.repeat(500),
       ]);
-    if (rand() < 0.3) headers.Range = pick(['0-9', '10-5', '0-', '-5', 'items=0-24', 'bytes=0-1', '999999999999999999-', 'abc', '0-99999999999999']);
+    if (rand() < 0.3)
+      headers.Range = pick([
+        '0-9',
+        '10-5',
+        '0-',
+        '-5',
+        'items=0-24',
+        'bytes=0-1',
+        '999999999999999999-',
+        'abc',
+        '0-99999999999999',
+      ]);
     if (rand() < 0.3)
       headers.Accept = pick([
         'application/json',
@@ -178,7 +208,14 @@ function generator(seed: number) {
     const method = pick(['GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS']);
     let body: string | undefined;
     if (method !== 'GET' && method !== 'HEAD' && rand() < 0.7) {
-      body = pick(['{"price":1}', '[{"id":1,"title":"x"}]', 'not json', '{"__proto__":{"x":1}}', '\u0000\u0001', 'x'.repeat(Math.floor(rand() * 20000))]);
+      body = pick([
+        '{"price":1}',
+        '[{"id":1,"title":"x"}]',
+        'not json',
+        '{"__proto__":{"x":1}}',
+        '\u0000\u0001',
+        'x'.repeat(Math.floor(rand() * 20000)),
+      ]);
       headers['Content-Type'] = pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']);
       // Node's client sends no length for DELETE/OPTIONS bodies, which would corrupt the connection
       headers['Content-Length'] = String(Buffer.byteLength(body));
@@ -195,13 +232,20 @@ function send(
   r: { method: string; path: string; headers: Record<string, string>; body?: string },
 ): Promise<{ status: number; text: string; type: string }> {
   return new Promise((resolvePromise, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent: keepAlive }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolvePromise({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), type: String(res.headers['content-type'] ?? '') }),
-      );
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent: keepAlive },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolvePromise({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString(),
+            type: String(res.headers['content-type'] ?? ''),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(r.body);
   });
@@ -257,7 +301,8 @@ describe.each(['postgres'] as const)('fuzzing the data server over %s', (kind) =
           const keys = Object.keys(parsed as object)
             .sort()
             .join(',');
-          if (keys !== 'code,details,hint,message') problems.push(`${where}: not PostgREST-shaped: ${res.text.slice(0, 120)}`);
+          if (keys !== 'code,details,hint,message')
+            problems.push(`${where}: not PostgREST-shaped: ${res.text.slice(0, 120)}`);
         }
       }
     };

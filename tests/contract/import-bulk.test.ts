@@ -50,7 +50,11 @@ async function table(db: Database, name: string): Promise<string> {
     "select column_name, data_type from information_schema.columns where table_schema = 'internal' and table_name = $1 order by ordinal_position",
     [name],
   );
-  const list = columns.map((c) => (c.data_type === 'double precision' ? `round(${c.column_name}::numeric, 6) as ${c.column_name}` : c.column_name)).join(', ');
+  const list = columns
+    .map((c) =>
+      c.data_type === 'double precision' ? `round(${c.column_name}::numeric, 6) as ${c.column_name}` : c.column_name,
+    )
+    .join(', ');
   return JSON.stringify(await db.admin.query(`select ${list} from internal.${name} order by 1, 2, 3`));
 }
 
@@ -80,7 +84,8 @@ describe('imports of more than 10,000 listings (PostgreSQL)', () => {
   afterAll(() => stopAll(bulk, steps));
 
   it('leaves the same cells, places and words as statement-by-statement merges, and the search finds them', async () => {
-    const source = (file: string) => sourceFrom({ kind: 'reso-json', location: join(dir, file), name: 'bulk', areaUnit: 'm2' });
+    const source = (file: string) =>
+      sourceFrom({ kind: 'reso-json', location: join(dir, file), name: 'bulk', areaUnit: 'm2' });
     const one = await runImport(bulk.db, source('all.json'), { photos: false });
     expect(one).toMatchObject({ outcome: 'done', read: COUNT, new: COUNT, quarantinedCount: 0 });
     // two halves, each below the bulk threshold; the second, a whole feed without the first half,
@@ -97,7 +102,9 @@ describe('imports of more than 10,000 listings (PostgreSQL)', () => {
     // the words the merge computed for all its listings at once (in parallel) are each listing's text's
     for (const db of [bulk.db, steps.db]) expect((await db.admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
     // and the search reads them: a sector with its count, a word
-    const [place] = await bulk.db.admin.query<{ listings: number }>("select listings from internal.places where kind = 'sector' and name = 'Cumbayá'");
+    const [place] = await bulk.db.admin.query<{ listings: number }>(
+      "select listings from internal.places where kind = 'sector' and name = 'Cumbayá'",
+    );
     expect(Number(place?.listings)).toBe(COUNT / SECTORS.length);
     const [{ n } = { n: 0 }] = await bulk.db.admin.query<{ n: number }>(
       "select count(*)::int as n from internal.listing_words w where w.words @@ public.words_query('piscina')",

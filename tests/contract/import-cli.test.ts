@@ -15,7 +15,10 @@ import { stopAll } from '../support/stop-all.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
-async function importCommand(args: string[], env: Record<string, string>): Promise<{ code: number | string | null; out: string }> {
+async function importCommand(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | string | null; out: string }> {
   const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/import/cli.ts', ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: '', ...env },
@@ -40,9 +43,20 @@ describe('npm run import, as typed', () => {
   beforeAll(async () => {
     writeFileSync(join(dir, 'feed.csv'), CSV);
     // a source the server imports on its own, every hour (the first run a few seconds after the start)
-    writeFileSync(join(dir, 'scheduled.csv'), 'ListingKey,ListPrice,UnparsedAddress,City\nS-1,175000,Calle Programada 3,Tumbaco\n');
-    writeFileSync(join(dir, 'sources.json'), JSON.stringify([{ kind: 'csv', name: 'scheduled', location: join(dir, 'scheduled.csv'), everyMinutes: 60 }]));
-    server = await startServerProcess({ DATA_DIR: dataDir, SEED_LISTINGS: '40', ALERTS_INTERVAL: '0', IMPORT_SOURCES: join(dir, 'sources.json') });
+    writeFileSync(
+      join(dir, 'scheduled.csv'),
+      'ListingKey,ListPrice,UnparsedAddress,City\nS-1,175000,Calle Programada 3,Tumbaco\n',
+    );
+    writeFileSync(
+      join(dir, 'sources.json'),
+      JSON.stringify([{ kind: 'csv', name: 'scheduled', location: join(dir, 'scheduled.csv'), everyMinutes: 60 }]),
+    );
+    server = await startServerProcess({
+      DATA_DIR: dataDir,
+      SEED_LISTINGS: '40',
+      ALERTS_INTERVAL: '0',
+      IMPORT_SOURCES: join(dir, 'sources.json'),
+    });
     await server.waitFor(/data API ready/, 120_000);
     pg = await postgresDatabase('migrated');
   }, 180_000);
@@ -50,15 +64,21 @@ describe('npm run import, as typed', () => {
 
   it('while npm start runs, the command works on its embedded PostgreSQL: its report printed, the listing on the site at once', async () => {
     const { code, out } = await importCommand(['csv', join(dir, 'feed.csv'), '--no-photos'], { DATA_DIR: dataDir });
-    expect(out).toMatch(/csv:feed\.csv \(full, run \d+\): done: 1 new, 0 updated, 0 withdrawn, 0 unchanged, 1 quarantined/);
+    expect(out).toMatch(
+      /csv:feed\.csv \(full, run \d+\): done: 1 new, 0 updated, 0 withdrawn, 0 unchanged, 1 quarantined/,
+    );
     expect(out).toContain('CLI-2: no price');
     expect(code).toBe(0);
-    const rows = (await (await fetch(`${server.url}/rest/v1/listings?select=id,title,price,sector&address=eq.Calle%20Los%20Arupos%207`)).json()) as Array<{
+    const rows = (await (
+      await fetch(`${server.url}/rest/v1/listings?select=id,title,price,sector&address=eq.Calle%20Los%20Arupos%207`)
+    ).json()) as Array<{
       title: string;
       price: number;
       sector: string;
     }>;
-    expect(rows).toEqual([{ id: expect.any(Number), title: 'Casa de 3 dormitorios en San Juan CLI', price: 210000, sector: 'San Juan CLI' }]);
+    expect(rows).toEqual([
+      { id: expect.any(Number), title: 'Casa de 3 dormitorios en San Juan CLI', price: 210000, sector: 'San Juan CLI' },
+    ]);
     // the sector is a place of the location box, with its count
     const places = (await (
       await fetch(`${server.url}/rest/v1/rpc/place_suggestions`, {
@@ -80,7 +100,9 @@ describe('npm run import, as typed', () => {
   it('the server runs the sources of its schedule (IMPORT_SOURCES) by itself', async () => {
     await server.waitFor(/\[import\] 1 scheduled source\(s\): scheduled every 60 min/);
     await server.waitFor(/\[import\] scheduled \(full, run \d+\): done: 1 new/, 30_000);
-    const rows = (await (await fetch(`${server.url}/rest/v1/listings?select=city,price&address=eq.Calle%20Programada%203`)).json()) as unknown[];
+    const rows = (await (
+      await fetch(`${server.url}/rest/v1/listings?select=city,price&address=eq.Calle%20Programada%203`)
+    ).json()) as unknown[];
     expect(rows).toEqual([{ city: 'Tumbaco', price: 175000 }]);
   });
 
@@ -94,9 +116,9 @@ describe('npm run import, as typed', () => {
     expect(runs.out.match(/crm \(full, run \d+\): done/g)).toHaveLength(2);
     const db = await openPostgres(pg.url);
     try {
-      expect(await db.admin.query("select source, source_key, status from internal.listings where source = 'crm'")).toEqual([
-        { source: 'crm', source_key: 'CLI-1', status: '1' },
-      ]);
+      expect(
+        await db.admin.query("select source, source_key, status from internal.listings where source = 'crm'"),
+      ).toEqual([{ source: 'crm', source_key: 'CLI-1', status: '1' }]);
     } finally {
       await db.close();
     }
@@ -131,7 +153,9 @@ describe('npm run import, as typed', () => {
     expect(empty.code).toBe(3);
     const db = await openPostgres(pg.url);
     try {
-      expect(await db.admin.query('select name from public.nearby_places(-0.18, -78.48)')).toEqual([{ name: 'Colegio CLI' }]);
+      expect(await db.admin.query('select name from public.nearby_places(-0.18, -78.48)')).toEqual([
+        { name: 'Colegio CLI' },
+      ]);
     } finally {
       await db.close();
     }
@@ -150,9 +174,15 @@ describe('npm run import, as typed', () => {
       [['csv', 'a.csv', '--language', 'fr'], /language "fr": es or en/],
       [['csv', 'a.csv', '--photo-hosts', 'not a host'], /photo host "not a host" is not a host/],
       [['csv', 'a.csv', '--bogus'], /unknown option --bogus/],
-      [['reso', 'https://mls.example/odata', '--expand', 'PropertyUnitTypes,Rooms'], /expand "Rooms": PropertyUnitTypes or OpenHouse/],
+      [
+        ['reso', 'https://mls.example/odata', '--expand', 'PropertyUnitTypes,Rooms'],
+        /expand "Rooms": PropertyUnitTypes or OpenHouse/,
+      ],
       [['csv', 'a.csv', '--expand', 'PropertyUnitTypes'], /csv: expand is a RESO Web API's/],
-      [['reso', 'https://mls.example/odata', '--token', 'env:NO_SUCH_VARIABLE_X'], /the token's variable NO_SUCH_VARIABLE_X is not set/],
+      [
+        ['reso', 'https://mls.example/odata', '--token', 'env:NO_SUCH_VARIABLE_X'],
+        /the token's variable NO_SUCH_VARIABLE_X is not set/,
+      ],
     ];
     for (const [args, message] of cases) {
       const { code, out } = await importCommand(args, { DATA_DIR: join(dir, 'unused') });
@@ -171,26 +201,47 @@ describe('npm run import, as typed', () => {
       await c.exited;
       return { code: c.exitStatus(), out: c.output() };
     };
-    const added = await webhooks(['add', 'https://93.184.216.34/hooks/crm', '--events', 'inquiry.created,alert.confirmed', '--description', 'Follow Up Boss']);
+    const added = await webhooks([
+      'add',
+      'https://93.184.216.34/hooks/crm',
+      '--events',
+      'inquiry.created,alert.confirmed',
+      '--description',
+      'Follow Up Boss',
+    ]);
     expect(added.code, added.out).toBe(0);
-    const id = /endpoint (\d+): https:\/\/93\.184\.216\.34\/hooks\/crm \(inquiry\.created, alert\.confirmed\)/.exec(added.out)?.[1];
+    const id = /endpoint (\d+): https:\/\/93\.184\.216\.34\/hooks\/crm \(inquiry\.created, alert\.confirmed\)/.exec(
+      added.out,
+    )?.[1];
     expect(id, added.out).toBeDefined();
     expect(added.out).toMatch(/\nwhsec_[A-Za-z0-9+/]{32}\n/);
     const list = await webhooks(['list']);
-    expect(list.out).toContain(`${id}\thttps://93.184.216.34/hooks/crm\tinquiry.created,alert.confirmed\tFollow Up Boss`);
+    expect(list.out).toContain(
+      `${id}\thttps://93.184.216.34/hooks/crm\tinquiry.created,alert.confirmed\tFollow Up Boss`,
+    );
     expect(list.out).not.toContain('whsec_');
     const report = await webhooks(['report']);
-    expect(report.out).toContain(`${id} https://93.184.216.34/hooks/crm (inquiry.created, alert.confirmed): 0 delivered, 0 waiting, 0 failed`);
+    expect(report.out).toContain(
+      `${id} https://93.184.216.34/hooks/crm (inquiry.created, alert.confirmed): 0 delivered, 0 waiting, 0 failed`,
+    );
     expect((await webhooks(['remove', String(id)])).out).toContain(`endpoint ${id} removed`);
     expect((await webhooks(['list'])).out).toContain('no endpoints');
     const refused: Array<[string[], RegExp, number]> = [
-      [['add', 'http://93.184.216.34/x', '--events', 'inquiry.created'], /a webhook endpoint is https \(http only with --dev/, 1],
+      [
+        ['add', 'http://93.184.216.34/x', '--events', 'inquiry.created'],
+        /a webhook endpoint is https \(http only with --dev/,
+        1,
+      ],
       [
         ['add', 'https://127.0.0.1:9000/x', '--events', 'inquiry.created'],
         /127\.0\.0\.1 is 127\.0\.0\.1: an address on a private network is an endpoint only with --dev/,
         1,
       ],
-      [['add', 'https://[::ffff:10.0.0.7]/x', '--events', 'inquiry.created'], /an address on a private network is an endpoint only with --dev/, 1],
+      [
+        ['add', 'https://[::ffff:10.0.0.7]/x', '--events', 'inquiry.created'],
+        /an address on a private network is an endpoint only with --dev/,
+        1,
+      ],
       [
         ['add', 'http://169.254.169.254/latest/meta-data', '--events', 'inquiry.created', '--dev'],
         /link-local address \(the cloud metadata service\) is never an endpoint/,

@@ -63,7 +63,10 @@ describe.each(['postgres'] as const)('imports on %s: files', (kind) => {
     expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;Casa');
     expect(body).not.toContain('<img src=x');
     // any public host: a private address is still refused when the feed names it
-    writeFileSync(join(dir, 'private.csv'), `ListingKey,ListPrice,UnparsedAddress,City,Photos\nP-1,100000,Calle 9,Pueblo CSV,${photos.photo(12)}\n`);
+    writeFileSync(
+      join(dir, 'private.csv'),
+      `ListingKey,ListPrice,UnparsedAddress,City,Photos\nP-1,100000,Calle 9,Pueblo CSV,${photos.photo(12)}\n`,
+    );
     const anyHost = await run(sourceFrom({ kind: 'csv', location: 'private.csv' }));
     expect(anyHost.photos).toMatchObject({ fetched: 0, failed: 1 });
     expect(anyHost.photos.errors[0]?.error).toMatch(/127\.0\.0\.1 is not an address the server may fetch/);
@@ -98,13 +101,21 @@ describe.each(['postgres'] as const)('imports on %s: files', (kind) => {
     const first = await run(sourceFrom({ kind: 'reso-json', location: 'feed.json' }));
     expect(first).toMatchObject({ outcome: 'done', new: 3 });
     writeFileSync(join(dir, 'feed.json'), JSON.stringify({ value: json.value.slice(0, 2) }));
-    expect(await run(sourceFrom({ kind: 'reso-json', location: 'feed.json' }))).toMatchObject({ outcome: 'done', unchanged: 2, withdrawn: 1 });
+    expect(await run(sourceFrom({ kind: 'reso-json', location: 'feed.json' }))).toMatchObject({
+      outcome: 'done',
+      unchanged: 2,
+      withdrawn: 1,
+    });
 
     const property = (id: string, freq = 'sale', price = 185000) =>
       `<property><id>${id}</id><date>2026-11-20 10:00:00</date><ref>R-${id}</ref><price>${price}</price><currency>USD</currency><price_freq>${freq}</price_freq><type>Villa</type><town>Olón</town><province>Santa Elena</province><location_detail>Playa Bruja</location_detail><beds>3</beds><baths>2</baths><pool>1</pool><desc><es>Cerca de la playa</es></desc></property>`;
-    const kyero = (...props: string[]) => `<?xml version="1.0" encoding="UTF-8"?>\n<root><kyero><feed_version>3</feed_version></kyero>${props.join('')}</root>`;
+    const kyero = (...props: string[]) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<root><kyero><feed_version>3</feed_version></kyero>${props.join('')}</root>`;
     // a rent by the month is a rental (issue 46); a let by the night stays out, with its reason
-    writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1'), property('K-2'), property('K-3', 'month', 1450), property('K-4', 'night', 120)));
+    writeFileSync(
+      join(dir, 'kyero.xml'),
+      kyero(property('K-1'), property('K-2'), property('K-3', 'month', 1450), property('K-4', 'night', 120)),
+    );
     const k = await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }));
     expect(k).toMatchObject({
       outcome: 'done',
@@ -112,7 +123,11 @@ describe.each(['postgres'] as const)('imports on %s: files', (kind) => {
       quarantinedCount: 1,
       quarantined: [{ key: 'K-4', reasons: ['a holiday let (rent Nightly): this site lists homes to live in'] }],
     });
-    expect(await row('K-1', 'kyero:kyero.xml')).toMatchObject({ status: '1', property_type: 'house', title: 'Casa de 3 dormitorios en Playa Bruja' });
+    expect(await row('K-1', 'kyero:kyero.xml')).toMatchObject({
+      status: '1',
+      property_type: 'house',
+      title: 'Casa de 3 dormitorios en Playa Bruja',
+    });
     const [k3] = await server.sql<{ operation: string; price: number }>(
       "select operation, price::float8 as price from internal.listings where source = 'kyero:kyero.xml' and source_key = 'K-3'",
     );
@@ -125,7 +140,11 @@ describe.each(['postgres'] as const)('imports on %s: files', (kind) => {
     const missing = await run(sourceFrom({ kind: 'kyero', location: 'nowhere.xml' }));
     expect(missing.message).toMatch(/nowhere\.xml: no such file: nothing was changed or withdrawn/);
     writeFileSync(join(dir, 'kyero.xml'), kyero(property('K-1')));
-    expect(await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }))).toMatchObject({ outcome: 'done', withdrawn: 2, unchanged: 1 });
+    expect(await run(sourceFrom({ kind: 'kyero', location: 'kyero.xml' }))).toMatchObject({
+      outcome: 'done',
+      withdrawn: 2,
+      unchanged: 1,
+    });
     expect(await publicCount('kyero:kyero.xml')).toBe(1);
   });
 });

@@ -52,7 +52,15 @@ const project = (key: string, over: Record<string, unknown> = {}) => ({
   AssociationAmenities: ['Pool', 'Fitness Center', 'Elevator(s)', 'Helipad'],
   ModificationTimestamp: nowDate().toISOString(),
   PropertyUnitTypes: [
-    unit({ UnitTypeType: 'OneBedroom', UnitTypeBedsTotal: 1, UnitTypeBathsTotal: 1, ExpAreaMin: 58, ExpAreaMax: 64, ExpPriceMin: 98000, ExpPriceMax: 109000 }),
+    unit({
+      UnitTypeType: 'OneBedroom',
+      UnitTypeBedsTotal: 1,
+      UnitTypeBathsTotal: 1,
+      ExpAreaMin: 58,
+      ExpAreaMax: 64,
+      ExpPriceMin: 98000,
+      ExpPriceMax: 109000,
+    }),
     unit({}),
   ],
   ...over,
@@ -69,12 +77,27 @@ describe('new developments from the feeds', () => {
   };
   const resoRun = (options: RunOptions = {}) =>
     run(
-      { kind: 'reso', location: reso.url, token: reso.token, name: 'reso:projects', pageSize: 8, photoHosts: [photos.origin], expand: ['PropertyUnitTypes'] },
+      {
+        kind: 'reso',
+        location: reso.url,
+        token: reso.token,
+        name: 'reso:projects',
+        pageSize: 8,
+        photoHosts: [photos.origin],
+        expand: ['PropertyUnitTypes'],
+      },
       { full: true, ...options },
     );
   const stored = async (key: string, source = 'reso:projects') =>
     (
-      await server.sql<{ slug: string; status: string; stage: string; progress: number | null; amenities: string[]; types: string }>(
+      await server.sql<{
+        slug: string;
+        status: string;
+        stage: string;
+        progress: number | null;
+        amenities: string[];
+        types: string;
+      }>(
         `select p.slug, p.status, p.stage, p.progress, p.amenities,
                 (select string_agg(t.bedrooms || ':' || t.price_min::int || '-' || t.price_max::int || ':' || t.area_min::int || '-' || t.area_max::int, ' ' order by t.position)
                    from internal.project_unit_types t where t.project_id = p.id) as types
@@ -118,9 +141,15 @@ describe('new developments from the feeds', () => {
         ],
       }),
     );
-    reso.listings.set('PRJ-BACK', project('PRJ-BACK', { PropertyUnitTypes: [unit({ ExpPriceMin: 150000, ExpPriceMax: 120000 })] }));
+    reso.listings.set(
+      'PRJ-BACK',
+      project('PRJ-BACK', { PropertyUnitTypes: [unit({ ExpPriceMin: 150000, ExpPriceMax: 120000 })] }),
+    );
     reso.listings.set('PRJ-NONE', project('PRJ-NONE', { PropertyUnitTypes: [] }));
-    reso.listings.set('PRJ-PAST', project('PRJ-PAST', { PropertyCondition: 'To Be Built', ExpDeliveryDate: monthFromNow(-3) }));
+    reso.listings.set(
+      'PRJ-PAST',
+      project('PRJ-PAST', { PropertyCondition: 'To Be Built', ExpDeliveryDate: monthFromNow(-3) }),
+    );
     const report = await resoRun();
     expect(report.outcome).toBe('done');
     // the service sends a record's unit types when asked for them
@@ -162,7 +191,12 @@ describe('new developments from the feeds', () => {
     const res = await fetch(`${server.url}/rest/v1/rpc/search_listings`, {
       method: 'POST',
       headers: { apikey: 'local-anon-key', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ filters: { operation: 'project', place: 'quito' }, sort: 'newest', page_size: 50, page_offset: 0 }),
+      body: JSON.stringify({
+        filters: { operation: 'project', place: 'quito' },
+        sort: 'newest',
+        page_size: 50,
+        page_offset: 0,
+      }),
     });
     const rows = (await res.json()) as Array<{ title: string; price: number; bedrooms: number }>;
     expect(rows.find((r) => r.title === 'Torre Feed PRJ-1')).toMatchObject({ price: 98000, bedrooms: 2 });
@@ -206,7 +240,10 @@ describe('new developments from the feeds', () => {
 
   it('units of a project for sale: a listing that names its project and model is of that type, in the search and on both pages; reordered types keep it; one that stops naming it, or a project withdrawn, leaves a plain listing', async () => {
     const typed = (
-      types = [unit({ BuilderModel: 'Tipo A', UnitTypeBedsTotal: 1, ExpPriceMin: 98000, ExpPriceMax: 109000 }), unit({ BuilderModel: 'Tipo B' })],
+      types = [
+        unit({ BuilderModel: 'Tipo A', UnitTypeBedsTotal: 1, ExpPriceMin: 98000, ExpPriceMax: 109000 }),
+        unit({ BuilderModel: 'Tipo B' }),
+      ],
     ) => project('PRJ-U', { BuildingName: 'Torre Unidades', PropertyUnitTypes: types });
     const listing = (key: string, over: Record<string, unknown> = {}) => ({
       ListingKey: key,
@@ -234,7 +271,10 @@ describe('new developments from the feeds', () => {
     });
     reso.listings.set('PRJ-U', typed());
     reso.listings.set('U-804', listing('U-804'));
-    reso.listings.set('U-999', listing('U-999', { BuilderModel: 'Tipo Z', UnparsedAddress: 'Av. República E7-10, unidad 999' }));
+    reso.listings.set(
+      'U-999',
+      listing('U-999', { BuilderModel: 'Tipo Z', UnparsedAddress: 'Av. República E7-10, unidad 999' }),
+    );
     const report = await resoRun();
     expect(report.projects.units).toEqual({ linked: 1, unlinked: 0, unmatched: ['U-999'] });
     const unitRow = async () =>
@@ -249,21 +289,38 @@ describe('new developments from the feeds', () => {
     expect(first).toMatchObject({ model: 'Tipo B', position: 1 });
     // the public key reads what its card says of its project
     const read = async () => {
-      const res = await fetch(`${server.url}/rest/v1/listings?id=eq.${first?.id}&select=unit_type_id,unit_of`, { headers: { apikey: 'local-anon-key' } });
+      const res = await fetch(`${server.url}/rest/v1/listings?id=eq.${first?.id}&select=unit_type_id,unit_of`, {
+        headers: { apikey: 'local-anon-key' },
+      });
       return ((await res.json()) as Array<{ unit_type_id: number | null; unit_of: Record<string, unknown> | null }>)[0];
     };
     expect(await read()).toMatchObject({
       unit_type_id: Number(first?.type_id),
-      unit_of: { slug: 'torre-unidades', name: 'Torre Unidades', developer: 'Constructora Feed', stage: 'under_construction', progress: 40, model: 'Tipo B' },
+      unit_of: {
+        slug: 'torre-unidades',
+        name: 'Torre Unidades',
+        developer: 'Constructora Feed',
+        stage: 'under_construction',
+        progress: 40,
+        model: 'Tipo B',
+      },
     });
     // in the search for sale, as any listing, with its project
     const res = await fetch(`${server.url}/rest/v1/rpc/search_listings`, {
       method: 'POST',
       headers: { apikey: 'local-anon-key', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ filters: { place: 'quito', features: ['new_construction'] }, sort: 'newest', page_size: 100, page_offset: 0 }),
+      body: JSON.stringify({
+        filters: { place: 'quito', features: ['new_construction'] },
+        sort: 'newest',
+        page_size: 100,
+        page_offset: 0,
+      }),
     });
     const rows = (await res.json()) as Array<{ id: number; operation: string; unit_of: { name?: string } | null }>;
-    expect(rows.find((r) => r.id === Number(first?.id))).toMatchObject({ operation: 'sale', unit_of: { name: 'Torre Unidades' } });
+    expect(rows.find((r) => r.id === Number(first?.id))).toMatchObject({
+      operation: 'sale',
+      unit_of: { name: 'Torre Unidades' },
+    });
     // the project's page lists it under its type; its own page names its project
     const projectPage = await (await fetch(`${server.url}/projects/torre-unidades`)).text();
     expect(projectPage).toMatch(new RegExp(`data-unit-listing="${first?.id}"[^>]*href="/properties/${first?.id}-`));
@@ -273,7 +330,10 @@ describe('new developments from the feeds', () => {
     // the developer lists its types the other way round: the unit stays of its model's type
     reso.listings.set(
       'PRJ-U',
-      typed([unit({ BuilderModel: 'Tipo B' }), unit({ BuilderModel: 'Tipo A', UnitTypeBedsTotal: 1, ExpPriceMin: 98000, ExpPriceMax: 109000 })]),
+      typed([
+        unit({ BuilderModel: 'Tipo B' }),
+        unit({ BuilderModel: 'Tipo A', UnitTypeBedsTotal: 1, ExpPriceMin: 98000, ExpPriceMax: 109000 }),
+      ]),
     );
     await resoRun();
     expect(await unitRow()).toMatchObject({ type_id: first?.type_id, model: 'Tipo B', position: 0 });
@@ -301,7 +361,9 @@ describe('new developments from the feeds', () => {
     );
     const report = await run({ kind: 'csv', location: 'projects.csv', name: 'csv:projects' });
     expect(report.projects).toMatchObject({ read: 2, new: 1 });
-    expect(report.projects.quarantined).toEqual([{ key: 'CSV-8', reasons: [expect.stringMatching(/pre-sale with its delivery in the past/)] }]);
+    expect(report.projects.quarantined).toEqual([
+      { key: 'CSV-8', reasons: [expect.stringMatching(/pre-sale with its delivery in the past/)] },
+    ]);
     expect(await stored('CSV-7', 'csv:projects')).toMatchObject({
       slug: 'jardines-del-rio',
       stage: 'pre_sale',

@@ -42,8 +42,14 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
         OpenHouseStatus: 'Active',
         ...over,
       });
-    oh('OH-1', 'RX-7', soon, 2, { OpenHouseRemarks: '<b>Café</b> y recorrido <script>x()</script>', LivestreamOpenHouseURL: 'https://live.example.org/rx7' });
-    oh('OH-2', 'RX-7', soon + 10 * DAY, 2, { LivestreamOpenHouseURL: 'javascript:alert(1)', AppointmentRequiredYN: true });
+    oh('OH-1', 'RX-7', soon, 2, {
+      OpenHouseRemarks: '<b>Café</b> y recorrido <script>x()</script>',
+      LivestreamOpenHouseURL: 'https://live.example.org/rx7',
+    });
+    oh('OH-2', 'RX-7', soon + 10 * DAY, 2, {
+      LivestreamOpenHouseURL: 'javascript:alert(1)',
+      AppointmentRequiredYN: true,
+    });
     oh('OH-3', 'RX-8', soon, 2, { OpenHouseType: 'Broker' });
     oh('OH-4', 'RX-8', soon, 2, { OpenHouseStatus: 'Cancelled' });
     oh('OH-5', 'RX-15', soon, 30);
@@ -63,7 +69,11 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
       },
     });
     // it asks the service only for those not over
-    expect(reso.requests.some((r) => r.startsWith('/odata/OpenHouse?') && decodeURIComponent(r).includes('$filter=OpenHouseEndTime gt '))).toBe(true);
+    expect(
+      reso.requests.some(
+        (r) => r.startsWith('/odata/OpenHouse?') && decodeURIComponent(r).includes('$filter=OpenHouseEndTime gt '),
+      ),
+    ).toBe(true);
 
     const rx7 = await row('RX-7');
     const rx8 = await row('RX-8');
@@ -76,13 +86,22 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
         })
       ).json()) as Array<Record<string, unknown>>;
     const openHouses = await rpc('listing_open_houses', { listing_id: Number(rx7?.id) });
-    expect(openHouses.map((o) => new Date(String(o.starts_at)).toISOString())).toEqual([iso(soon), iso(soon + 10 * DAY)]);
-    expect(openHouses[0]).toMatchObject({ remarks: 'Café y recorrido', livestream_url: 'https://live.example.org/rx7', appointment_required: false });
+    expect(openHouses.map((o) => new Date(String(o.starts_at)).toISOString())).toEqual([
+      iso(soon),
+      iso(soon + 10 * DAY),
+    ]);
+    expect(openHouses[0]).toMatchObject({
+      remarks: 'Café y recorrido',
+      livestream_url: 'https://live.example.org/rx7',
+      appointment_required: false,
+    });
     expect(openHouses[1]).toMatchObject({ livestream_url: null, appointment_required: true });
     expect(await rpc('listing_open_houses', { listing_id: Number(rx8?.id) })).toEqual([]);
     // "open house this week": RX-7 (its next is in two days), not RX-8
     const thisWeek = async () =>
-      (await rpc('search_listings', { filters: { city: 'Pueblo Importado', open_house: true }, page_size: 100 })).map((r) => String(r.id));
+      (await rpc('search_listings', { filters: { city: 'Pueblo Importado', open_house: true }, page_size: 100 })).map(
+        (r) => String(r.id),
+      );
     expect(await thisWeek()).toEqual([rx7?.id]);
 
     // its page: the open houses, an Event each, and the calendar file of each
@@ -103,7 +122,9 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
     expect(file.headers.get('content-type')).toMatch(/^text\/calendar/);
     const calendar = new ICAL.Component(ICAL.parse(await file.text()));
     expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
-    expect(new ICAL.Event(calendar.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString()).toBe(iso(soon));
+    expect(
+      new ICAL.Event(calendar.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString(),
+    ).toBe(iso(soon));
     expect((await fetch(`${server.url}/open-houses/${rx8?.id}/1.ics`)).status).toBe(404);
 
     // the feed drops one: gone
@@ -122,13 +143,25 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
       update internal.open_houses set starts_at = internal.now() - interval '3 hours', ends_at = internal.now() - interval '1 hour' where source = 'reso:test';
       update internal.listings set open_houses = tstzmultirange(tstzrange(internal.now() - interval '3 hours', internal.now() - interval '1 hour')) where source = 'reso:test' and open_houses <> '{}';
     end $$`);
-    expect((await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [rx7?.id]))[0]?.copy).not.toBe('{}');
+    expect(
+      (
+        await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [
+          rx7?.id,
+        ])
+      )[0]?.copy,
+    ).not.toBe('{}');
     expect(await rpc('listing_open_houses', { listing_id: Number(rx7?.id) })).toEqual([]);
     expect(await thisWeek()).toEqual([]);
     expect((await page('RX-7')).html).not.toContain('open-houses-heading');
     // and the hourly tidying empties the copy
     await server.sql('select internal.forget_past_open_houses()');
-    expect((await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [rx7?.id]))[0]?.copy).toBe('{}');
+    expect(
+      (
+        await server.sql<{ copy: string }>('select open_houses::text as copy from internal.listings where id = $1', [
+          rx7?.id,
+        ])
+      )[0]?.copy,
+    ).toBe('{}');
   });
 
   it("an Ecuadorian listing's facts come with it: the alícuota by the month, parking, storage, furnished, pets; in the public view; a change of one is an update", async () => {
@@ -150,19 +183,43 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
       'select hoa_fee::float8 as hoa_fee, parking_spaces, storage_unit, furnished, pets_allowed from internal.listings where id = $1',
       [rx16?.id],
     );
-    expect(stored).toEqual({ hoa_fee: 120, parking_spaces: 2, storage_unit: true, furnished: 'partly', pets_allowed: true });
-    const res = await fetch(`${server.url}/rest/v1/listings?select=hoa_fee,parking_spaces,storage_unit,furnished,pets_allowed&id=eq.${rx16?.id}`, {
-      headers: { apikey: 'anon-key' },
+    expect(stored).toEqual({
+      hoa_fee: 120,
+      parking_spaces: 2,
+      storage_unit: true,
+      furnished: 'partly',
+      pets_allowed: true,
     });
-    expect(await res.json()).toEqual([{ hoa_fee: 120, parking_spaces: 2, storage_unit: true, furnished: 'partly', pets_allowed: true }]);
+    const res = await fetch(
+      `${server.url}/rest/v1/listings?select=hoa_fee,parking_spaces,storage_unit,furnished,pets_allowed&id=eq.${rx16?.id}`,
+      {
+        headers: { apikey: 'anon-key' },
+      },
+    );
+    expect(await res.json()).toEqual([
+      { hoa_fee: 120, parking_spaces: 2, storage_unit: true, furnished: 'partly', pets_allowed: true },
+    ]);
     // the same again: unchanged; the alícuota changed: an update
     expect(await run(resoSource())).toMatchObject({ updated: 0 });
     reso.listings.set(
       'RX-16',
-      record(16, { AssociationFee: 150, ParkingTotal: 2, StorageYN: 'Y', Furnished: 'Partially', PetsAllowed: ['Dogs OK'], ModificationTimestamp: at(61) }),
+      record(16, {
+        AssociationFee: 150,
+        ParkingTotal: 2,
+        StorageYN: 'Y',
+        Furnished: 'Partially',
+        PetsAllowed: ['Dogs OK'],
+        ModificationTimestamp: at(61),
+      }),
     );
     expect(await run(resoSource())).toMatchObject({ updated: 1 });
-    expect((await server.sql<{ fee: number }>('select hoa_fee::float8 as fee from internal.listings where id = $1', [rx16?.id]))[0]?.fee).toBe(150);
+    expect(
+      (
+        await server.sql<{ fee: number }>('select hoa_fee::float8 as fee from internal.listings where id = $1', [
+          rx16?.id,
+        ])
+      )[0]?.fee,
+    ).toBe(150);
   });
 
   it('a lease is a rental at its monthly rent with its alícuota, found by a rent search and not by a sale one; a holiday let is quarantined with its reason', async () => {
@@ -180,11 +237,19 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
     );
     reso.listings.set(
       'RX-118',
-      record(118, { PropertyType: 'Residential Lease', LeaseAmount: 75, LeaseAmountFrequency: 'Nightly', ModificationTimestamp: at(71) }),
+      record(118, {
+        PropertyType: 'Residential Lease',
+        LeaseAmount: 75,
+        LeaseAmountFrequency: 'Nightly',
+        ModificationTimestamp: at(71),
+      }),
     );
     const report = await run(resoSource());
     expect(report).toMatchObject({ outcome: 'done', new: 1 });
-    expect(report.quarantined).toContainEqual({ key: 'RX-118', reasons: ['a holiday let (rent Nightly): this site lists homes to live in'] });
+    expect(report.quarantined).toContainEqual({
+      key: 'RX-118',
+      reasons: ['a holiday let (rent Nightly): this site lists homes to live in'],
+    });
     expect(report.unknownValues['rent 10200 Annually made 850 a month']).toBe(1);
     const [stored] = await server.sql<Record<string, unknown>>(
       "select id::text as id, operation, price::float8 as price, hoa_fee::float8 as hoa_fee, property_type from internal.listings where source = 'reso:test' and source_key = 'RX-117'",
@@ -211,14 +276,18 @@ describe.each(['postgres'] as const)("imports on %s: a RESO listing's open house
     await confirmedAlert(email, '10.9.0.3');
     // its mark is now; the feed's market date a day before it (midnight, as feeds write dates)
     const yesterday = new Date(clockNow() - 24 * HOUR).toISOString().slice(0, 10);
-    reso.listings.set('RX-30', record(30, { OnMarketDate: yesterday, ModificationTimestamp: new Date(clockNow()).toISOString() }));
+    reso.listings.set(
+      'RX-30',
+      record(30, { OnMarketDate: yesterday, ModificationTimestamp: new Date(clockNow()).toISOString() }),
+    );
     expect(await run(resoSource())).toMatchObject({ outcome: 'done', new: 1 });
     const imported = await server.sql<{ id: string; listed: string; appeared: string }>(
       "select id::text as id, listed_at::text as listed, appeared_at::text as appeared from internal.listings where source = 'reso:test' and source_key = 'RX-30'",
     );
     expect(Date.parse(String(imported[0]?.listed))).toBeLessThan(clockNow() - 12 * HOUR);
     expect(clockNow() - Date.parse(String(imported[0]?.appeared))).toBeLessThan(5 * 60_000);
-    const mailsFor = () => smtp.mails.filter((m) => m.envelopeTo.includes(email) && m.text.includes(`/properties/${imported[0]?.id}-`));
+    const mailsFor = () =>
+      smtp.mails.filter((m) => m.envelopeTo.includes(email) && m.text.includes(`/properties/${imported[0]?.id}-`));
     await server.runAlerts();
     await server.drainOutbox();
     await until(() => mailsFor().length === 1, 15_000, 'the alert with the imported listing');

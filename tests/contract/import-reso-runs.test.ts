@@ -25,12 +25,25 @@ describe.each(['postgres'] as const)('imports on %s: runs of a RESO Web API', (k
   const { dir, waits, logs, record, resoSource, run, row, publicCount, page, confirmedAlert } = feed;
 
   it('a first run reads every page (nextLink), waits as a 429 asks, retries a 500, maps, matches the agent and makes the photos', async () => {
-    reso.faults.push({ page: 2, status: 429, headers: { 'Retry-After': '3' }, once: true }, { page: 3, status: 500, body: 'oops', once: true });
+    reso.faults.push(
+      { page: 2, status: 429, headers: { 'Retry-After': '3' }, once: true },
+      { page: 3, status: 500, body: 'oops', once: true },
+    );
     const report = await run(resoSource());
-    expect(report).toMatchObject({ outcome: 'done', mode: 'full', read: 20, new: 20, updated: 0, withdrawn: 0, quarantinedCount: 0 });
+    expect(report).toMatchObject({
+      outcome: 'done',
+      mode: 'full',
+      read: 20,
+      new: 20,
+      updated: 0,
+      withdrawn: 0,
+      quarantinedCount: 0,
+    });
     expect(report.photos).toMatchObject({ fetched: 4, failed: 0 });
     // 20 listings at 8 a page: 3 pages, the 2nd asked twice (429) and the 3rd twice (500); then the keys
-    expect(reso.requests.filter((r) => r.startsWith('/odata/Property?') && !r.includes('%24select=ListingKey'))).toHaveLength(5);
+    expect(
+      reso.requests.filter((r) => r.startsWith('/odata/Property?') && !r.includes('%24select=ListingKey')),
+    ).toHaveLength(5);
     expect(reso.requests[0]).toContain('%24expand=Media');
     expect(waits).toEqual([3000, 1]);
     expect(logs.some((l) => l.includes('429 Too Many Requests: waiting 3 s'))).toBe(true);
@@ -53,18 +66,26 @@ describe.each(['postgres'] as const)('imports on %s: runs of a RESO Web API', (k
     for (const file of ['320.avif', '640.webp', '1600.jpg']) {
       const res = await fetch(`${server.url}${photo?.url.replace('1024.jpg', () => file)}`);
       expect(res.status, file).toBe(200);
-      expect(res.headers.get('content-type')).toBe(file.endsWith('avif') ? 'image/avif' : file.endsWith('webp') ? 'image/webp' : 'image/jpeg');
+      expect(res.headers.get('content-type')).toBe(
+        file.endsWith('avif') ? 'image/avif' : file.endsWith('webp') ? 'image/webp' : 'image/jpeg',
+      );
       expect(res.headers.get('cache-control')).toContain('immutable');
     }
     // the JPEGs were made at once; an AVIF or WebP size when first asked for, then kept
     const stored = join(dir, 'photos', photo?.url.split('/')[3] ?? '');
-    expect(existsSync(join(stored, '320.jpg')) && existsSync(join(stored, '320.avif')) && existsSync(join(stored, '640.webp'))).toBe(true);
+    expect(
+      existsSync(join(stored, '320.jpg')) &&
+        existsSync(join(stored, '320.avif')) &&
+        existsSync(join(stored, '640.webp')),
+    ).toBe(true);
     expect(existsSync(join(stored, '1024.avif'))).toBe(false);
     // a size that is not ours is not made
     expect((await fetch(`${server.url}${photo?.url.replace('1024.jpg', () => '999.avif')}`)).status).toBe(404);
     // the listing page offers them as <picture>
     const { html } = await page('RX-1');
-    expect(html).toMatch(/<picture><source type="image\/avif" srcset="[^"]*\/media\/photos\/[0-9a-f]{32}\/320\.avif 320w/i);
+    expect(html).toMatch(
+      /<picture><source type="image\/avif" srcset="[^"]*\/media\/photos\/[0-9a-f]{32}\/320\.avif 320w/i,
+    );
     const [{ high_water: mark } = { high_water: '' }] = await server.sql<{ high_water: string }>(
       "select high_water from internal.import_sources where name = 'reso:test'",
     );
@@ -78,7 +99,9 @@ describe.each(['postgres'] as const)('imports on %s: runs of a RESO Web API', (k
   });
 
   it('a re-run changes nothing and fetches no photo again, incremental or full', async () => {
-    const before = await server.sql('select id, updated_at from internal.listings where source = $1 order by id', ['reso:test']);
+    const before = await server.sql('select id, updated_at from internal.listings where source = $1 order by id', [
+      'reso:test',
+    ]);
     const hits = photos.hits.get('/photos/1.jpg');
     const incremental = await run(resoSource());
     expect(incremental.mode).toBe('incremental');
@@ -89,7 +112,9 @@ describe.each(['postgres'] as const)('imports on %s: runs of a RESO Web API', (k
     );
     const full = await run(resoSource(), { full: true });
     expect(full).toMatchObject({ outcome: 'done', mode: 'full', new: 0, updated: 0, withdrawn: 0, unchanged: 20 });
-    expect(await server.sql('select id, updated_at from internal.listings where source = $1 order by id', ['reso:test'])).toEqual(before);
+    expect(
+      await server.sql('select id, updated_at from internal.listings where source = $1 order by id', ['reso:test']),
+    ).toEqual(before);
     expect(photos.hits.get('/photos/1.jpg')).toBe(hits);
   });
 
@@ -108,10 +133,15 @@ describe.each(['postgres'] as const)('imports on %s: runs of a RESO Web API', (k
     const cut = await row('RX-5');
     expect(cut?.price).toBe(140_000);
     expect(
-      await server.sql('select old_price::float8 as old, new_price::float8 as new from internal.listing_price_changes where listing_id = $1', [cut?.id]),
+      await server.sql(
+        'select old_price::float8 as old, new_price::float8 as new from internal.listing_price_changes where listing_id = $1',
+        [cut?.id],
+      ),
     ).toEqual([{ old: 155_000, new: 140_000 }]);
     await server.runAlerts();
-    const alert = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email) && /price drop/.test(m.subject)));
+    const alert = await until(() =>
+      smtp.mails.find((m) => m.envelopeTo.includes(email) && /price drop/.test(m.subject)),
+    );
     expect(alert.text).toContain('$140,000 (was $155,000)');
 
     const gone = await page('RX-6');
@@ -149,11 +179,17 @@ describe.each(['postgres'] as const)('imports on %s: runs of a RESO Web API', (k
     expect(html.message).toContain('answered an HTML page, not JSON');
 
     const refused = await run(resoSource({ token: 'wrong' }));
-    expect(refused).toMatchObject({ outcome: 'failed', message: expect.stringContaining('refused the token (HTTP 401)') });
+    expect(refused).toMatchObject({
+      outcome: 'failed',
+      message: expect.stringContaining('refused the token (HTTP 401)'),
+    });
     expect((await row('RX-7'))?.price).toBe(157_000);
 
     // the service answers no listings and no keys: nothing is withdrawn
-    reso.faults.push({ page: 1, status: 200, body: '{"value":[]}', once: true }, { keys: true, page: 1, status: 200, body: '{"value":[]}', once: true });
+    reso.faults.push(
+      { page: 1, status: 200, body: '{"value":[]}', once: true },
+      { keys: true, page: 1, status: 200, body: '{"value":[]}', once: true },
+    );
     const empty = await run(resoSource(), { full: true });
     expect(empty.outcome).toBe('empty');
     expect(empty.message).toBe('the feed had no listings: nothing was changed or withdrawn');
@@ -169,7 +205,9 @@ describe.each(['postgres'] as const)('imports on %s: runs of a RESO Web API', (k
     const held = await run(resoSource(), { full: true });
     expect(held.outcome).toBe('held');
     expect(held).toMatchObject({ withdrawn: 0, held: 6 });
-    expect(held.message).toContain(`6 of the source's ${active} active listings would have left the market, more than 10%: none was withdrawn`);
+    expect(held.message).toContain(
+      `6 of the source's ${active} active listings would have left the market, more than 10%: none was withdrawn`,
+    );
     expect(await publicCount()).toBe(active);
     const allowed = await run(resoSource(), { full: true, allowWithdrawals: true });
     expect(allowed).toMatchObject({ outcome: 'done', withdrawn: 6 });

@@ -26,12 +26,18 @@ describe('imported photos in Supabase Storage', () => {
   let storage: StorageStandIn;
   let photos: PhotoHost;
   const csv = (rows: string[]) =>
-    ['ListingKey,StandardStatus,ListPrice,BedroomsTotal,PropertySubType,Latitude,Longitude,UnparsedAddress,City,PublicRemarks,Photos', ...rows].join('\n');
+    [
+      'ListingKey,StandardStatus,ListPrice,BedroomsTotal,PropertySubType,Latitude,Longitude,UnparsedAddress,City,PublicRemarks,Photos',
+      ...rows,
+    ].join('\n');
 
   beforeAll(async () => {
     storage = await startStorageStandIn();
     photos = await startPhotoHost({ width: 2000, height: 1333 });
-    server = await startTestServer('postgres', { photosDir: join(dir, 'local-photos'), site: { imageHosts: [storage.url] } });
+    server = await startTestServer('postgres', {
+      photosDir: join(dir, 'local-photos'),
+      site: { imageHosts: [storage.url] },
+    });
   }, 240_000);
   afterAll(() => stopAll(server, photos, storage));
 
@@ -68,7 +74,8 @@ describe('imported photos in Supabase Storage', () => {
     }
     // the largest JPEG is the last file of each photo (what `has` asks for)
     const uploads = storage.requests.filter((r) => r.startsWith('POST /storage/v1/object/'));
-    for (const hash of new Set(uploads.map((u) => u.split('/')[6]))) expect(uploads.filter((u) => u.includes(`/${hash}/`)).pop()).toMatch(/\/1600\.jpg$/);
+    for (const hash of new Set(uploads.map((u) => u.split('/')[6])))
+      expect(uploads.filter((u) => u.includes(`/${hash}/`)).pop()).toMatch(/\/1600\.jpg$/);
 
     const [row] = await server.sql<{ id: string; title: string; images: Array<{ url: string }> }>(
       "select id::text as id, title, images from internal.listings where source = 'csv:a.csv' and source_key = 'ST-2'",
@@ -112,9 +119,17 @@ describe('imported photos in Supabase Storage', () => {
   });
 
   it('a wrong key or a private bucket fails the photos with the reason, and the listings are imported', async () => {
-    writeFileSync(join(dir, 'b.csv'), csv([`SB-1,Active,150000,2,Condominium,-0.2,-78.5,Calle 9,Pueblo Storage,Depa,${photos.photo(31)}`]));
+    writeFileSync(
+      join(dir, 'b.csv'),
+      csv([`SB-1,Active,150000,2,Condominium,-0.2,-78.5,Calle 9,Pueblo Storage,Depa,${photos.photo(31)}`]),
+    );
     const source = sourceFrom({ kind: 'csv', location: 'b.csv', photoHosts: [photos.origin] });
-    const wrongKey = await runImport(server.db, source, { cwd: dir }, supabasePhotoStore({ url: storage.url, serviceKey: 'not-the-key', bucket: 'media' }));
+    const wrongKey = await runImport(
+      server.db,
+      source,
+      { cwd: dir },
+      supabasePhotoStore({ url: storage.url, serviceKey: 'not-the-key', bucket: 'media' }),
+    );
     expect(wrongKey).toMatchObject({ outcome: 'done', new: 1 });
     expect(wrongKey.photos).toMatchObject({ fetched: 0, failed: 1 });
     expect(wrongKey.photos.errors[0]?.error).toMatch(
@@ -130,32 +145,52 @@ describe('imported photos in Supabase Storage', () => {
     );
     expect(privateBucket.photos.errors[0]?.error).toMatch(/the bucket "private-photos" is not public/);
     expect([...storage.objects.keys()].some((k) => k.startsWith('private-photos/'))).toBe(false);
-    const [row] = await server.sql<{ images: unknown[] }>("select images from internal.listings where source = 'csv:b.csv'");
+    const [row] = await server.sql<{ images: unknown[] }>(
+      "select images from internal.listings where source = 'csv:b.csv'",
+    );
     expect(row?.images).toEqual([]);
 
     // the store failed, not the photo: the next run, the feed unchanged, tries it again and makes it
-    const fixed = await runImport(server.db, source, { cwd: dir }, supabasePhotoStore({ url: storage.url, serviceKey: storage.serviceKey, bucket: 'media' }));
+    const fixed = await runImport(
+      server.db,
+      source,
+      { cwd: dir },
+      supabasePhotoStore({ url: storage.url, serviceKey: storage.serviceKey, bucket: 'media' }),
+    );
     expect(fixed).toMatchObject({ outcome: 'done', new: 0, updated: 0, unchanged: 1 });
     expect(fixed.photos).toMatchObject({ fetched: 1, failed: 0 });
-    const [after] = await server.sql<{ images: Array<{ url: string }> }>("select images from internal.listings where source = 'csv:b.csv'");
+    const [after] = await server.sql<{ images: Array<{ url: string }> }>(
+      "select images from internal.listings where source = 'csv:b.csv'",
+    );
     expect(after?.images[0]?.url).toMatch(/\/storage\/v1\/object\/public\/media\/photos\/[0-9a-f]{32}\/1024\.jpg$/);
   });
 
   it('is configured by SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY together, in a bucket named by PHOTO_BUCKET', () => {
     expect(loadConfig({}, []).photoStorage).toBeUndefined();
-    expect(loadConfig({ SUPABASE_URL: 'https://abc.supabase.co/', SUPABASE_SERVICE_ROLE_KEY: 'k' }, []).photoStorage).toEqual({
+    expect(
+      loadConfig({ SUPABASE_URL: 'https://abc.supabase.co/', SUPABASE_SERVICE_ROLE_KEY: 'k' }, []).photoStorage,
+    ).toEqual({
       url: 'https://abc.supabase.co',
       serviceKey: 'k',
       bucket: 'media',
     });
     expect(
-      loadConfig({ SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: 'listing-photos' }, []).photoStorage?.bucket,
+      loadConfig(
+        { SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: 'listing-photos' },
+        [],
+      ).photoStorage?.bucket,
     ).toBe('listing-photos');
-    expect(() => loadConfig({ SUPABASE_URL: 'https://abc.supabase.co' }, [])).toThrow(/SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY/);
-    expect(() => loadConfig({ SUPABASE_SERVICE_ROLE_KEY: 'k' }, [])).toThrow(/SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL/);
-    expect(() => loadConfig({ SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: '../x' }, [])).toThrow(
-      /PHOTO_BUCKET must be a bucket name/,
+    expect(() => loadConfig({ SUPABASE_URL: 'https://abc.supabase.co' }, [])).toThrow(
+      /SUPABASE_URL needs SUPABASE_SERVICE_ROLE_KEY/,
     );
-    expect(() => loadConfig({ SUPABASE_URL: 'ftp://abc', SUPABASE_SERVICE_ROLE_KEY: 'k' }, [])).toThrow(/SUPABASE_URL must be a http or https URL/);
+    expect(() => loadConfig({ SUPABASE_SERVICE_ROLE_KEY: 'k' }, [])).toThrow(
+      /SUPABASE_SERVICE_ROLE_KEY needs SUPABASE_URL/,
+    );
+    expect(() =>
+      loadConfig({ SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', PHOTO_BUCKET: '../x' }, []),
+    ).toThrow(/PHOTO_BUCKET must be a bucket name/);
+    expect(() => loadConfig({ SUPABASE_URL: 'ftp://abc', SUPABASE_SERVICE_ROLE_KEY: 'k' }, [])).toThrow(
+      /SUPABASE_URL must be a http or https URL/,
+    );
   });
 });

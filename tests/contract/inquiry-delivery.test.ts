@@ -24,7 +24,15 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
   // (our server trusts one proxy: X-Forwarded-For; the deployed function its edge's CF-Connecting-IP)
   const from = () => clientHeaders(`10.0.0.${++client}`);
   it("mails the listing's agent with the property, the visitor's message and Reply-To the visitor (through functions-js)", async () => {
-    const [listing] = await server.sql<{ id: string; title: string; address: string; city: string; price: string; email: string; first_name: string }>(
+    const [listing] = await server.sql<{
+      id: string;
+      title: string;
+      address: string;
+      city: string;
+      price: string;
+      email: string;
+      first_name: string;
+    }>(
       "select l.id::text as id, l.title, l.address, l.city, l.price::text as price, a.email, a.first_name from internal.listings l join public.agents a on a.id = l.agent_id where l.status = '1' and l.country_code = 'EC' and l.title not like '%<%' order by l.id limit 1",
     );
     const functions = new FunctionsClient(server.functionsUrl, { headers: { apikey: 'anon', ...from() } });
@@ -37,7 +45,11 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
       'select recipient_email, recipient_kind, property_title from public.inquiries where id = $1',
       [data?.id],
     );
-    expect(stored).toMatchObject({ recipient_email: listing?.email, recipient_kind: 'listing_agent', property_title: listing?.title });
+    expect(stored).toMatchObject({
+      recipient_email: listing?.email,
+      recipient_kind: 'listing_agent',
+      property_title: listing?.title,
+    });
     await until(() => smtp.mails.some((m) => m.inquiryId === data?.id));
     const mail = smtp.mails.find((m) => m.inquiryId === data?.id);
     expect(mail?.envelopeTo).toEqual([listing?.email]);
@@ -60,7 +72,9 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
     const r = await post(server, body({ propertyId: rent?.id }), from());
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
-    expect(smtp.mails.find((m) => m.inquiryId === r.json.id)?.text).toContain(`$${Number(rent?.price).toLocaleString('en-US')}/mes`);
+    expect(smtp.mails.find((m) => m.inquiryId === r.json.id)?.text).toContain(
+      `$${Number(rent?.price).toLocaleString('en-US')}/mes`,
+    );
   });
 
   it("never mails a stranger's recipientEmail: the team inbox gets it", async () => {
@@ -70,16 +84,24 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
       'select recipient_email, recipient_kind, requested_recipient from public.inquiries where id = $1',
       [r.json.id],
     );
-    expect(stored).toMatchObject({ recipient_email: 'equipo@expecuador.example', recipient_kind: 'team', requested_recipient: 'victim@evil.example' });
+    expect(stored).toMatchObject({
+      recipient_email: 'equipo@expecuador.example',
+      recipient_kind: 'team',
+      requested_recipient: 'victim@evil.example',
+    });
     await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
     expect(smtp.mails.flatMap((m) => m.envelopeTo)).not.toContain('victim@evil.example');
   });
 
   it("uses the browser's recipientEmail only when it is a known EC agent's, and agentId for a profile", async () => {
-    const [agent] = await server.sql<{ id: string; email: string }>("select id::text as id, email from public.agents where country_code = 'EC' and id = 3");
+    const [agent] = await server.sql<{ id: string; email: string }>(
+      "select id::text as id, email from public.agents where country_code = 'EC' and id = 3",
+    );
     const known = await post(server, body({ recipientEmail: agent?.email.toUpperCase() }), from());
     const byId = await post(server, body({ agentId: agent?.id }), from());
-    const [foreign] = await server.sql<{ email: string }>("select email from public.agents where country_code <> 'EC' limit 1");
+    const [foreign] = await server.sql<{ email: string }>(
+      "select email from public.agents where country_code <> 'EC' limit 1",
+    );
     const notEc = await post(server, body({ recipientEmail: foreign?.email }), from());
     const rows = await server.sql<{ id: string; recipient_email: string; recipient_kind: string }>(
       'select id::text as id, recipient_email, recipient_kind from public.inquiries where id = any($1::uuid[])',
@@ -94,10 +116,16 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
   it('makes one inquiry and one e-mail of a double click or a retry (idempotency key)', async () => {
     const payload = body();
     const headers = from();
-    const results = await Promise.all([post(server, payload, headers), post(server, payload, headers), post(server, payload, headers)]);
+    const results = await Promise.all([
+      post(server, payload, headers),
+      post(server, payload, headers),
+      post(server, payload, headers),
+    ]);
     expect(new Set(results.map((r) => r.json.id)).size).toBe(1);
     expect(results.every((r) => r.status === 200)).toBe(true);
-    const rows = await server.sql('select id from public.inquiries where idempotency_key = $1', [payload.idempotencyKey]);
+    const rows = await server.sql('select id from public.inquiries where idempotency_key = $1', [
+      payload.idempotencyKey,
+    ]);
     expect(rows).toHaveLength(1);
     await until(() => smtp.mails.some((m) => m.inquiryId === results[0]?.json.id));
     await server.drainOutbox();
@@ -178,15 +206,27 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
     };
     const r = await post(server, spec, from());
     expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const [stored] = await server.sql<{ recipient_email: string; recipient_kind: string; property_title: string; idempotency_key: string }>(
-      'select recipient_email, recipient_kind, property_title, idempotency_key from public.inquiries where id = $1',
-      [r.json.id],
-    );
-    expect(stored).toMatchObject({ recipient_email: agent?.email, recipient_kind: 'agent', property_title: 'Casa en Cumbayá' });
+    const [stored] = await server.sql<{
+      recipient_email: string;
+      recipient_kind: string;
+      property_title: string;
+      idempotency_key: string;
+    }>('select recipient_email, recipient_kind, property_title, idempotency_key from public.inquiries where id = $1', [
+      r.json.id,
+    ]);
+    expect(stored).toMatchObject({
+      recipient_email: agent?.email,
+      recipient_kind: 'agent',
+      property_title: 'Casa en Cumbayá',
+    });
     await until(() => smtp.mails.some((m) => m.inquiryId === r.json.id));
     expect(smtp.mails.find((m) => m.inquiryId === r.json.id)?.envelopeTo).toEqual([agent?.email]);
     // the same body from a spec client that knows no agent: the team, never the stranger
-    const stranger = await post(server, { ...spec, message: 'Otra consulta', recipientEmail: 'someone@nowhere.example' }, from());
+    const stranger = await post(
+      server,
+      { ...spec, message: 'Otra consulta', recipientEmail: 'someone@nowhere.example' },
+      from(),
+    );
     expect(stranger.status).toBe(200);
     const [team] = await server.sql<{ recipient_email: string; recipient_kind: string }>(
       'select recipient_email, recipient_kind from public.inquiries where id = $1',
@@ -254,7 +294,9 @@ describe('send-property-inquiry over PostgreSQL', () => {
   });
 
   it('turns 500 inquiries from 50 concurrent clients into exactly 500 rows and 500 e-mails', async () => {
-    const [{ n: rowsBefore }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    const [{ n: rowsBefore }] = (await server.sql<{ n: number }>(
+      'select count(*)::int as n from public.inquiries',
+    )) as [{ n: number }];
     const mailsBefore = smtp.mails.length;
     const ids = new Set<string>();
     await Promise.all(
@@ -270,7 +312,9 @@ describe('send-property-inquiry over PostgreSQL', () => {
       }),
     );
     expect(ids.size).toBe(500);
-    const [{ n: rowsAfter }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    const [{ n: rowsAfter }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [
+      { n: number },
+    ];
     expect(rowsAfter - rowsBefore).toBe(500);
     // two workers drain at once, as two server processes would
     const ours = () => smtp.mails.slice(mailsBefore).filter((m) => ids.has(m.inquiryId));

@@ -48,8 +48,11 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
     });
     const waitingOnLock = async () =>
       Number(
-        (await server.sql<{ n: number }>("select count(*)::int as n from pg_locks l where l.relation = 'public.inquiries'::regclass and not l.granted"))[0]
-          ?.n ?? 0,
+        (
+          await server.sql<{ n: number }>(
+            "select count(*)::int as n from pg_locks l where l.relation = 'public.inquiries'::regclass and not l.granted",
+          )
+        )[0]?.n ?? 0,
       );
     try {
       await until(
@@ -110,16 +113,40 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
     try {
       const first = [];
       for (let i = 0; i < 6; i++)
-        first.push((await post(target, body({ email: 'ana.unknown@example.com', idempotencyKey: `unvouched-a-${process.pid}-${i}` }), unvouched)).status);
+        first.push(
+          (
+            await post(
+              target,
+              body({ email: 'ana.unknown@example.com', idempotencyKey: `unvouched-a-${process.pid}-${i}` }),
+              unvouched,
+            )
+          ).status,
+        );
       expect(first).toEqual([200, 200, 200, 200, 200, 429]);
       // another visitor, as unknown as the first: not refused
-      expect((await post(target, body({ email: 'beto.unknown@example.com', idempotencyKey: `unvouched-b-${process.pid}` }), unvouched)).status).toBe(200);
+      expect(
+        (
+          await post(
+            target,
+            body({ email: 'beto.unknown@example.com', idempotencyKey: `unvouched-b-${process.pid}` }),
+            unvouched,
+          )
+        ).status,
+      ).toBe(200);
       // with the platform's header, each visitor is counted by it
       if (ownsDatabase) {
         const vouched = { 'CF-Connecting-IP': `10.9.9.${++client}` };
         const statuses = [];
         for (let i = 0; i < 6; i++)
-          statuses.push((await post(target, body({ email: `carla${i}@example.com`, idempotencyKey: `vouched-${process.pid}-${i}` }), vouched)).status);
+          statuses.push(
+            (
+              await post(
+                target,
+                body({ email: `carla${i}@example.com`, idempotencyKey: `vouched-${process.pid}-${i}` }),
+                vouched,
+              )
+            ).status,
+          );
         expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       }
     } finally {
@@ -128,7 +155,9 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
   });
 
   it('answers bad bodies with 400 and a clear message, never storing them', async () => {
-    const [{ n: before }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    const [{ n: before }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [
+      { n: number },
+    ];
     const cases: Array<[unknown, Record<string, string>, RegExp | Record<string, unknown>]> = [
       ['{"name": "x"', {}, { error: 'invalid_json' }],
       ['[]', {}, { error: 'validation' }],
@@ -151,7 +180,9 @@ describe.each(TARGETS)('send-property-inquiry: %s, with a real SMTP server', (_n
     }
     const get = await fetch(`${server.functionsUrl}/send-property-inquiry`);
     expect(get.status).toBe(405);
-    const [{ n: after }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [{ n: number }];
+    const [{ n: after }] = (await server.sql<{ n: number }>('select count(*)::int as n from public.inquiries')) as [
+      { n: number },
+    ];
     expect(after).toBe(before);
   });
 });

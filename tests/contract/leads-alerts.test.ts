@@ -17,7 +17,11 @@ describe('leads: alerts follow the owner (our server)', () => {
   const subscribe = (over: Record<string, unknown>) =>
     fetch(`${d.server.url}/functions/v1/saved-searches`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: PAGE_ORIGIN, ...clientHeaders(`10.8.0.${++client % 250}`) },
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: PAGE_ORIGIN,
+        ...clientHeaders(`10.8.0.${++client % 250}`),
+      },
       body: JSON.stringify({
         action: 'subscribe',
         email: 'comprador@example.com',
@@ -35,7 +39,9 @@ describe('leads: alerts follow the owner (our server)', () => {
       "select id::text as id, email from public.agents where country_code = 'EC' and email is not null order by id desc limit 1",
     )) as [{ id: string; email: string }];
     expect((await subscribe({ leadAgentId: 'agent@example.com' })).status).toBe(400);
-    expect(await (await subscribe({ leadAgentId: '99999999' })).json()).toMatchObject({ fields: { leadAgentId: 'invalid' } });
+    expect(await (await subscribe({ leadAgentId: '99999999' })).json()).toMatchObject({
+      fields: { leadAgentId: 'invalid' },
+    });
     const res = await subscribe({
       leadAgentId: owner.id,
       source: { page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } },
@@ -43,7 +49,9 @@ describe('leads: alerts follow the owner (our server)', () => {
     expect(res.status).toBe(200);
     await d.server.drainOutbox();
     await until(() => d.smtp.mails.some((m) => m.to.includes('comprador@example.com')));
-    const confirmMail = d.smtp.mails.find((m) => m.to.includes('comprador@example.com')) as (typeof d.smtp.mails)[number];
+    const confirmMail = d.smtp.mails.find((m) =>
+      m.to.includes('comprador@example.com'),
+    ) as (typeof d.smtp.mails)[number];
     const token = /alerts\/confirm\?token=([\w-]+)/.exec(confirmMail.text)?.[1];
     expect(token).toBeDefined();
     const confirmed = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
@@ -53,8 +61,12 @@ describe('leads: alerts follow the owner (our server)', () => {
     });
     expect(confirmed.status).toBe(200);
     await d.server.drainOutbox();
-    await until(() => d.smtp.mails.some((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase())));
-    const notice = d.smtp.mails.find((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase()));
+    await until(() =>
+      d.smtp.mails.some((m) => m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase())),
+    );
+    const notice = d.smtp.mails.find((m) =>
+      m.envelopeTo.map((a) => a.toLowerCase()).includes(owner.email.toLowerCase()),
+    );
     expect(notice?.text).toContain(`Sitio / Site: ${PAGE_ORIGIN}`);
     expect(notice?.text).toContain('Campaña / Campaign: alertas');
     expect(d.smtp.mails.some((m) => m.envelopeTo.includes('equipo@expecuador.example'))).toBe(false);
@@ -67,7 +79,12 @@ describe('leads: alerts follow the owner (our server)', () => {
         frequency: 'daily',
         status: 'active',
         lead_agent_id: owner.id,
-        attribution: { origin: PAGE_ORIGIN, page: `${PAGE_ORIGIN}/buscar`, element: 'exp-property-search', utm: { utm_campaign: 'alertas' } },
+        attribution: {
+          origin: PAGE_ORIGIN,
+          page: `${PAGE_ORIGIN}/buscar`,
+          element: 'exp-property-search',
+          utm: { utm_campaign: 'alertas' },
+        },
       },
     });
 

@@ -87,7 +87,10 @@ describe.each([
   let owner: { id: string; email: string; first_name: string };
   let client = 0;
 
-  const inquiry = async (over: Record<string, unknown> = {}, headers: Record<string, string> = { Origin: PAGE_ORIGIN }) => {
+  const inquiry = async (
+    over: Record<string, unknown> = {},
+    headers: Record<string, string> = { Origin: PAGE_ORIGIN },
+  ) => {
     const res = await fetch(`${target.functionsUrl}/send-property-inquiry`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...clientHeaders(`10.7.0.${++client}`), ...headers },
@@ -135,7 +138,11 @@ describe.each([
       [listing.agent_id],
     )) as [typeof owner];
     // a CRM on this machine: a development endpoint (http, loopback)
-    const endpoint = await addEndpoint(target.db, { url: hooks.url, events: ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed'], dev: true });
+    const endpoint = await addEndpoint(target.db, {
+      url: hooks.url,
+      events: ['inquiry.created', 'alert.confirmed', 'alert.unsubscribed'],
+      dev: true,
+    });
     secret = endpoint.secret;
   }, 240_000);
   afterAll(() => stopAll(target, hooks, smtp));
@@ -147,7 +154,9 @@ describe.each([
     await target.drainOutbox();
     await until(() => smtp.mails.some((m) => m.inquiryId === id));
     const mails = () => smtp.mails.filter((m) => m.inquiryId === id);
-    const mail = mails().find((m) => m.envelopeTo.includes(owner.email.toLowerCase()) || m.envelopeTo.includes(owner.email));
+    const mail = mails().find(
+      (m) => m.envelopeTo.includes(owner.email.toLowerCase()) || m.envelopeTo.includes(owner.email),
+    );
     expect(mail, JSON.stringify(mails().map((m) => m.envelopeTo))).toBeDefined();
     expect(mail?.text).toContain(`Hola ${owner.first_name}`);
     // where it came from: the site (the Origin header), the page without its query, the element, the campaign
@@ -192,7 +201,12 @@ describe.each([
     expect(event.data).toMatchObject({
       id,
       lang: 'es',
-      contact: { name: 'Andrea Villacís', email: 'andrea.villacis@example.com', phone: '+593 98 765 4321', message: '¿Puedo visitarla el sábado?' },
+      contact: {
+        name: 'Andrea Villacís',
+        email: 'andrea.villacis@example.com',
+        phone: '+593 98 765 4321',
+        message: '¿Puedo visitarla el sábado?',
+      },
       listing: { id: listing.id, title: listing.title },
       recipient: { kind: 'lead_agent', agent_id: owner.id, email: owner.email },
       lead_agent_id: owner.id,
@@ -216,25 +230,39 @@ describe.each([
       expect(answer.status, String(forged)).toBe(400);
       expect(answer.json).toMatchObject({ error: 'validation', fields: { leadAgentId: 'invalid' } });
     }
-    const [{ n } = { n: -1 }] = await target.sql<{ n: number }>("select count(*)::int as n from public.inquiries where email like 'forged-%'");
+    const [{ n } = { n: -1 }] = await target.sql<{ n: number }>(
+      "select count(*)::int as n from public.inquiries where email like 'forged-%'",
+    );
     expect(n).toBe(0);
     // malformed attribution is refused too; a page on another origin than the request's is not kept
-    expect((await inquiry({ source: { element: '<script>', page: PAGE_ORIGIN } })).json).toMatchObject({ fields: { source: 'invalid' } });
-    expect((await inquiry({ source: { element: 'exp-property-search', utm: { gclid: 'x' } } })).json).toMatchObject({ fields: { source: 'invalid' } });
+    expect((await inquiry({ source: { element: '<script>', page: PAGE_ORIGIN } })).json).toMatchObject({
+      fields: { source: 'invalid' },
+    });
+    expect((await inquiry({ source: { element: 'exp-property-search', utm: { gclid: 'x' } } })).json).toMatchObject({
+      fields: { source: 'invalid' },
+    });
     const other = await inquiry({ source: { element: 'exp-inquiry-form', page: 'https://elsewhere.example/p' } });
     expect(other.status).toBe(200);
-    const [row] = await target.sql<{ page_url: string | null; element: string }>('select page_url, element from public.inquiries where id = $1', [
-      other.json.id,
-    ]);
+    const [row] = await target.sql<{ page_url: string | null; element: string }>(
+      'select page_url, element from public.inquiries where id = $1',
+      [other.json.id],
+    );
     expect(row).toEqual({ page_url: null, element: 'exp-inquiry-form' });
     await target.drainOutbox();
     expect(smtp.mails.slice(before).every((m) => m.inquiryId === other.json.id)).toBe(true);
   });
 
   it('keeps only what was checked: without an Origin no page is kept or mailed; an Origin that is no origin (16 KB of text) is neither stored nor in the webhook', async () => {
-    const forgedPage = { element: 'exp-property-search', page: 'https://phish.example/login', utm: { utm_source: 'mail' } };
+    const forgedPage = {
+      element: 'exp-property-search',
+      page: 'https://phish.example/login',
+      utm: { utm_source: 'mail' },
+    };
     const withoutOrigin = await inquiry({ source: forgedPage }, {});
-    const hugeOrigin = await inquiry({ source: { ...forgedPage, page: `${PAGE_ORIGIN}/casas` } }, { Origin: `${PAGE_ORIGIN}/${'x'.repeat(16_000)}` });
+    const hugeOrigin = await inquiry(
+      { source: { ...forgedPage, page: `${PAGE_ORIGIN}/casas` } },
+      { Origin: `${PAGE_ORIGIN}/${'x'.repeat(16_000)}` },
+    );
     expect([withoutOrigin.status, hugeOrigin.status]).toEqual([200, 200]);
     const ids = [String(withoutOrigin.json.id), String(hugeOrigin.json.id)];
     const rows = await target.sql<{ id: string; origin: string | null; page_url: string | null; element: string }>(
@@ -247,7 +275,9 @@ describe.each([
     ]);
     await target.drainOutbox();
     await until(
-      () => ids.every((id) => smtp.mails.some((m) => m.inquiryId === id)) && ids.every((id) => hooks.deliveries.some((d) => d.body.includes(`"id":"${id}"`))),
+      () =>
+        ids.every((id) => smtp.mails.some((m) => m.inquiryId === id)) &&
+        ids.every((id) => hooks.deliveries.some((d) => d.body.includes(`"id":"${id}"`))),
     );
     for (const id of ids) {
       const mail = smtp.mails.find((m) => m.inquiryId === id);
@@ -255,8 +285,15 @@ describe.each([
       expect(mail?.html).not.toContain('phish.example');
       expect(mail?.text).not.toContain('Sitio / Site');
       expect(mail?.text).not.toContain('Página / Page');
-      const event = verified(hooks.deliveries.find((d) => d.body.includes(`"id":"${id}"`)) as (typeof hooks.deliveries)[number]);
-      expect(event.data.attribution).toEqual({ origin: null, page: null, element: 'exp-property-search', utm: { utm_source: 'mail' } });
+      const event = verified(
+        hooks.deliveries.find((d) => d.body.includes(`"id":"${id}"`)) as (typeof hooks.deliveries)[number],
+      );
+      expect(event.data.attribution).toEqual({
+        origin: null,
+        page: null,
+        element: 'exp-property-search',
+        utm: { utm_source: 'mail' },
+      });
     }
   });
 
@@ -277,7 +314,9 @@ describe.each([
     expect(report[0]).toMatchObject({ url: hooks.url, retrying: 3, last_error: 'the endpoint answered HTTP 503' });
     hooks.mode = 'ok';
     // (the deployed function delivers on its scheduled call; the backoff's wait is skipped here)
-    await target.sql("update internal.mail_outbox set next_attempt_at = internal.now() where kind = 'webhook' and status = 'pending'");
+    await target.sql(
+      "update internal.mail_outbox set next_attempt_at = internal.now() where kind = 'webhook' and status = 'pending'",
+    );
     await target.drainOutbox();
     await until(() => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))));
     await sleep(1000);

@@ -50,13 +50,19 @@ describe('leads: webhooks waiting when the server is killed are delivered after 
     hooks.mode = 'ok';
     const restarted = Date.now();
     server = await startServerProcess(env, { port: server.port });
-    await until(() => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))), 30_000);
+    await until(
+      () => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))),
+      30_000,
+    );
     expect(Date.now() - restarted).toBeLessThanOrEqual(30_000);
     await sleep(3000);
     const taken = hooks.taken();
-    for (const d of hooks.deliveries) if (d.answered === 200) expect(taken.get(String(d.headers['webhook-id']))).toBe(1);
+    for (const d of hooks.deliveries)
+      if (d.answered === 200) expect(taken.get(String(d.headers['webhook-id']))).toBe(1);
     expect([...taken.values()]).toEqual([1, 1, 1]);
     for (const d of hooks.deliveries)
-      expect((new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string }).type).toBe('inquiry.created');
+      expect((new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string }).type).toBe(
+        'inquiry.created',
+      );
   }, 120_000);
 });

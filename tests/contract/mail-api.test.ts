@@ -53,7 +53,10 @@ describe("the deployed function with a mail provider's HTTP API", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ subject: expect.stringContaining('Rosa Mena'), to: [expect.stringMatching(/@/)] });
     expect(mails[0]?.idempotencyKey).toMatch(/^inquiry-/);
-    const [row] = await db.admin.query<{ status: string }>("select o.status from internal.mail_outbox o where o.kind = 'inquiry' and o.ref_id = $1", [id]);
+    const [row] = await db.admin.query<{ status: string }>(
+      "select o.status from internal.mail_outbox o where o.kind = 'inquiry' and o.ref_id = $1",
+      [id],
+    );
     expect(row?.status).toBe('sent');
   });
 
@@ -65,8 +68,12 @@ describe("the deployed function with a mail provider's HTTP API", () => {
     expect(res.status).toBe(200);
     await until(
       async () =>
-        (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'pending' and attempts > 0", [id]))
-          .length > 0,
+        (
+          await db.admin.query(
+            "select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'pending' and attempts > 0",
+            [id],
+          )
+        ).length > 0,
     );
     expect(api.sent.some((m) => m.headers['X-Inquiry-Id'] === id)).toBe(false);
     api.mode = 'ok';
@@ -83,7 +90,13 @@ describe("the deployed function with a mail provider's HTTP API", () => {
     const res = await inquiry(fn.url, { name: 'Ines Refused' });
     const { id } = (await res.json()) as { id: string };
     await until(
-      async () => (await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'failed'", [id])).length > 0,
+      async () =>
+        (
+          await db.admin.query(
+            "select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = $1 and status = 'failed'",
+            [id],
+          )
+        ).length > 0,
     );
     const [row] = await db.admin.query<{ last_error: string; attempts: number }>(
       "select last_error, attempts from internal.mail_outbox where kind = 'inquiry' and ref_id = $1",
@@ -121,13 +134,17 @@ describe("the deployed function with a mail provider's HTTP API", () => {
       await until(
         async () =>
           (
-            await db.admin.query("select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts > 0", [
-              ids,
-            ])
+            await db.admin.query(
+              "select 1 from internal.mail_outbox where kind = 'inquiry' and ref_id = any($1) and status = 'pending' and attempts > 0",
+              [ids],
+            )
           ).length === 80,
       );
       api.mode = 'ok';
-      await db.admin.query("update internal.mail_outbox set next_attempt_at = internal.now() where kind = 'inquiry' and ref_id = any($1)", [ids]);
+      await db.admin.query(
+        "update internal.mail_outbox set next_attempt_at = internal.now() where kind = 'inquiry' and ref_id = any($1)",
+        [ids],
+      );
       const calls: Array<{ sent: number; more: boolean }> = [];
       for (let i = 0; i < 200; i++) {
         const answer = (await small.drain()) as unknown as { sent: number; more: boolean };
@@ -152,7 +169,11 @@ describe("the deployed function with a mail provider's HTTP API", () => {
 
 describe('a hosted function configured with SMTP on a blocked port', () => {
   it('refuses to start, and says why', async () => {
-    for (const smtp of ['smtp://user:pass@smtp.example.com:587', 'smtp://user:pass@smtp.example.com', 'smtp://user:pass@smtp.example.com:25']) {
+    for (const smtp of [
+      'smtp://user:pass@smtp.example.com:587',
+      'smtp://user:pass@smtp.example.com',
+      'smtp://user:pass@smtp.example.com:25',
+    ]) {
       const start = startDenoFunction({ SUPABASE_DB_URL: 'postgres://postgres@127.0.0.1:9/none', SMTP_URL: smtp });
       await expect(start, smtp).rejects.toThrow(
         /SMTP_URL connects to port (587|25), which a Supabase edge function may not open: use smtps:\/\/ on port 465, or a mail provider's HTTP API/,
@@ -206,7 +227,10 @@ describe("a visit's invitation through the API (docs/visits.md)", () => {
         icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: ics },
       });
       const [attachment] = api.sent[0]?.attachments ?? [];
-      expect(attachment).toMatchObject({ filename: 'invite.ics', content_type: 'text/calendar; charset=utf-8; method=REQUEST' });
+      expect(attachment).toMatchObject({
+        filename: 'invite.ics',
+        content_type: 'text/calendar; charset=utf-8; method=REQUEST',
+      });
       expect(Buffer.from(String(attachment?.content), 'base64').toString('utf8')).toBe(ics);
     } finally {
       await api.close();

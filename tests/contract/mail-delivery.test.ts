@@ -47,7 +47,13 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
 
   it('delivers everything within 30 s of SMTP answering again after a 10-minute outage, each once', async () => {
     await smtp.stop();
-    const ids = [await post(server.url), await post(server.url), await post(server.url), await post(server.url), await post(server.url)];
+    const ids = [
+      await post(server.url),
+      await post(server.url),
+      await post(server.url),
+      await post(server.url),
+      await post(server.url),
+    ];
     await until(async () => {
       const [row] = await server.sql<{ n: number }>(
         "select count(*)::int as n from internal.mail_outbox where ref_id = any($1) and status = 'pending' and transient_failure and attempts >= 1",
@@ -56,7 +62,10 @@ describe('held mail (default probe and backoff; leases of 2 s, to see them renew
       return row?.n === 5;
     }, 20_000);
     // ten minutes of failed attempts, as the backoff leaves them: attempt 8, the next one 600 s away
-    await server.sql("update internal.mail_outbox set attempts = 8, next_attempt_at = internal.now() + interval '600 seconds' where ref_id = any($1)", [ids]);
+    await server.sql(
+      "update internal.mail_outbox set attempts = 8, next_attempt_at = internal.now() + interval '600 seconds' where ref_id = any($1)",
+      [ids],
+    );
     await smtp.start();
     const back = Date.now();
     await until(() => ids.every((id) => countFor(smtp, id) > 0), 30_000);
@@ -123,9 +132,10 @@ describe('a server killed while sending', () => {
     smtp.hold(() => true);
     const ids = [await post(server.url), await post(server.url), await post(server.url)];
     await until(() => smtp.holding() === 3, 15_000);
-    const sending = await admin.query<{ n: number }>("select count(*)::int as n from internal.mail_outbox where ref_id = any($1) and status = 'sending'", [
-      ids,
-    ]);
+    const sending = await admin.query<{ n: number }>(
+      "select count(*)::int as n from internal.mail_outbox where ref_id = any($1) and status = 'sending'",
+      [ids],
+    );
     expect(sending.rows[0]?.n).toBe(3);
     await server.kill();
     smtp.release();

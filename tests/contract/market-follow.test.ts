@@ -54,12 +54,18 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
     );
     const place = String(big?.city);
     const email = `seller-${Date.now().toString(36)}@example.org`;
-    expect(await subscribe({ email, market: { place, typeGroup: 'all' }, lang: 'es' })).toEqual({ status: 200, json: { ok: true } });
+    expect(await subscribe({ email, market: { place, typeGroup: 'all' }, lang: 'es' })).toEqual({
+      status: 200,
+      json: { ok: true },
+    });
     const confirm = await until(() => d.mailsTo(email)[0]);
     expect(confirm.text).toContain(`El informe de mercado de ${big?.name}`);
     expect(confirm.text).toContain('Una vez al mes');
     // nothing but the confirmation before it is confirmed, even when its time comes
-    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql(
+      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
+      [email],
+    );
     await d.server.runAlerts();
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(1);
@@ -83,7 +89,10 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
     expect(d.mailsTo(email)).toHaveLength(1);
 
     // its month comes
-    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql(
+      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
+      [email],
+    );
     expect((await d.server.runAlerts()).alerts).toBeGreaterThanOrEqual(1);
     const report = await until(() => d.mailsTo(email)[1]);
     const month = await reported();
@@ -93,7 +102,9 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
     expect(report.text).toContain(`Anuncios: ${formatCount(mine.listings)}`);
     expect(report.html).toContain(`${SITE}/es/market/${place}`);
     expect(report.raw['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    expect(report.raw['list-unsubscribe']).toMatch(/^<https:\/\/expecuador\.example\/es\/alerts\/unsubscribe\?token=[A-Za-z0-9_-]{43}>$/);
+    expect(report.raw['list-unsubscribe']).toMatch(
+      /^<https:\/\/expecuador\.example\/es\/alerts\/unsubscribe\?token=[A-Za-z0-9_-]{43}>$/,
+    );
     // once a month: the next is due next month, and a run now mails nothing more
     expect(new Date(String((await follow(email))?.next_run_at)).getTime()).toBeGreaterThan(clockNow());
     await d.server.runAlerts();
@@ -117,11 +128,19 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
       .slice(1, -1)
       .replace(SITE, () => d.server.url);
     expect(
-      (await fetch(unsubscribe, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }))
-        .status,
+      (
+        await fetch(unsubscribe, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'List-Unsubscribe=One-Click',
+        })
+      ).status,
     ).toBe(200);
     expect((await follow(email))?.status).toBe('unsubscribed');
-    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql(
+      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
+      [email],
+    );
     await d.server.runAlerts();
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(2);
@@ -131,18 +150,30 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
     const email = `twice-${Date.now().toString(36)}@example.org`;
     expect((await subscribe({ email, market: { place: 'atlantis' } })).json.fields).toEqual({ market: 'invalid' });
     expect((await subscribe({ email, market: { place: '../etc' } })).json.fields).toEqual({ market: 'invalid' });
-    expect((await subscribe({ email, market: { place: 'quito', typeGroup: 'castle' } })).json.fields).toEqual({ 'market.typeGroup': 'invalid' });
-    expect((await subscribe({ email, market: { place: 'quito' }, frequency: 'daily' })).json.fields).toEqual({ frequency: 'invalid' });
-    expect((await subscribe({ email, market: { place: 'quito' }, filters: { minPrice: 1 } })).json.fields).toEqual({ filters: 'invalid' });
+    expect((await subscribe({ email, market: { place: 'quito', typeGroup: 'castle' } })).json.fields).toEqual({
+      'market.typeGroup': 'invalid',
+    });
+    expect((await subscribe({ email, market: { place: 'quito' }, frequency: 'daily' })).json.fields).toEqual({
+      frequency: 'invalid',
+    });
+    expect((await subscribe({ email, market: { place: 'quito' }, filters: { minPrice: 1 } })).json.fields).toEqual({
+      filters: 'invalid',
+    });
     expect((await subscribe({ email, frequency: 'monthly' })).json.fields).toEqual({ frequency: 'invalid' });
     // a city with a report of its houses (not every city has one: the edges' test of market-updates.test.ts makes a city of flats)
     const [city] = await d.server.sql<{ path: string }>(
       "select path from internal.market_index where kind = 'city' and type_group = 'house' order by path limit 1",
     );
     for (const key of ['a', 'b'])
-      expect((await subscribe({ email, market: { place: city?.path, typeGroup: 'house' }, idempotencyKey: `follow-twice-${key}-${Date.now()}` })).status).toBe(
-        200,
-      );
+      expect(
+        (
+          await subscribe({
+            email,
+            market: { place: city?.path, typeGroup: 'house' },
+            idempotencyKey: `follow-twice-${key}-${Date.now()}`,
+          })
+        ).status,
+      ).toBe(200);
     expect(await d.server.sql('select 1 from internal.saved_searches where email = $1', [email])).toHaveLength(1);
   });
 });

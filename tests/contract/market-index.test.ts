@@ -60,7 +60,9 @@ describe('the market index (docs/market.md): its figures', () => {
         const html = await res.text();
         const figure = /<p class="market__figure"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
         expect(figure, place).toBe(`${formatPrice(mine.median)}/m²`);
-        expect(html).toContain(prefix ? `De ${formatCount(mine.listings)} anuncios` : `From ${formatCount(mine.listings)} listings`);
+        expect(html).toContain(
+          prefix ? `De ${formatCount(mine.listings)} anuncios` : `From ${formatCount(mine.listings)} listings`,
+        );
       }
     }
     expect((await fetch(`${d.server.url}/market/atlantis`)).status).toBe(404);
@@ -104,8 +106,18 @@ describe('the market index (docs/market.md): its figures', () => {
     expect(quito?.n).toBeGreaterThan(50);
     expect(quito?.two_n).toBeGreaterThanOrEqual(8);
     const rents = async (place: string) =>
-      (await d.server.sql<{ r: Record<string, unknown> | null }>("select public.market_report($1) -> 'rents' as r", [place]))[0]?.r;
-    expect(await rents('quito')).toMatchObject({ path: 'quito', name: 'Quito', listings: quito?.n, median: quito?.median, two_bedroom: quito?.two });
+      (
+        await d.server.sql<{ r: Record<string, unknown> | null }>("select public.market_report($1) -> 'rents' as r", [
+          place,
+        ])
+      )[0]?.r;
+    expect(await rents('quito')).toMatchObject({
+      path: 'quito',
+      name: 'Quito',
+      listings: quito?.n,
+      median: quito?.median,
+      two_bedroom: quito?.two,
+    });
     // a sector of Quito with fewer rentals than the minimum: Quito's figures, said as Quito's
     const [few] = await d.server.sql<{ path: string }>(
       `select city_slug || '/' || sector_slug as path from internal.listings
@@ -137,7 +149,11 @@ describe('the market index (docs/market.md): its figures', () => {
   });
 
   it('refuses what it cannot answer with a clear error, in PostgREST shape', async () => {
-    for (const args of [{ place: 'quito', type_group: 'castle' }, { place: 'quito', months: 0 }, { place: 'x'.repeat(200) }]) {
+    for (const args of [
+      { place: 'quito', type_group: 'castle' },
+      { place: 'quito', months: 0 },
+      { place: 'x'.repeat(200) },
+    ]) {
       const { error } = await d.rest.rpc('market_index', args);
       expect(error?.code, JSON.stringify(args)).toBe('22023');
     }

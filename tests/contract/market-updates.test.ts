@@ -18,10 +18,16 @@ describe('the market index (docs/market.md): kept up to date', () => {
       "select id::text as id from internal.listings where country_code = 'EC' and status = '1' order by id limit 1",
     );
     await d.server.sql("update internal.listings set status = '0' where id = $1", [l!.id]);
-    let spells = await d.server.sql<{ off_at: string | null }>('select off_at from internal.listing_spells where listing_id = $1 order by on_at', [l!.id]);
+    let spells = await d.server.sql<{ off_at: string | null }>(
+      'select off_at from internal.listing_spells where listing_id = $1 order by on_at',
+      [l!.id],
+    );
     expect(spells.at(-1)?.off_at).not.toBeNull();
     await d.server.sql("update internal.listings set status = '1' where id = $1", [l!.id]);
-    spells = await d.server.sql<{ off_at: string | null }>('select off_at from internal.listing_spells where listing_id = $1 order by on_at', [l!.id]);
+    spells = await d.server.sql<{ off_at: string | null }>(
+      'select off_at from internal.listing_spells where listing_id = $1 order by on_at',
+      [l!.id],
+    );
     expect(spells.length).toBeGreaterThanOrEqual(2);
     expect(spells.at(-1)?.off_at).toBeNull();
     // this month's new listings count it (it came on the market again now)
@@ -44,7 +50,10 @@ describe('the market index (docs/market.md): kept up to date', () => {
       )
     ).map((r) => r.id);
     expect(ids).toHaveLength(10);
-    await d.server.sql("update internal.listings set city = 'Borde', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])", [ids]);
+    await d.server.sql(
+      "update internal.listings set city = 'Borde', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])",
+      [ids],
+    );
     await d.server.sql('delete from internal.listing_price_changes where listing_id = any($1::bigint[])', [ids]);
     await d.server.sql('delete from internal.listing_spells where listing_id = any($1::bigint[])', [ids]);
     // m0 this month's first instant, m1 and m2 the months before
@@ -79,11 +88,14 @@ describe('the market index (docs/market.md): kept up to date', () => {
   });
 
   it("refuses a listing's time on the market that is no time ('infinity'), so that no rebuild meets one", async () => {
-    const [listing] = await d.server.sql<{ id: string }>("select id::text as id from internal.listings where country_code = 'EC' order by id limit 1");
+    const [listing] = await d.server.sql<{ id: string }>(
+      "select id::text as id from internal.listings where country_code = 'EC' order by id limit 1",
+    );
     for (const at of ['infinity', '-infinity']) {
-      await expect(d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [listing?.id, at]), at).rejects.toThrow(
-        /listings_listed_at_check/,
-      );
+      await expect(
+        d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [listing?.id, at]),
+        at,
+      ).rejects.toThrow(/listings_listed_at_check/);
     }
     expect(await d.server.sql('select internal.rebuild_market_index() > 0 as built')).toEqual([{ built: true }]);
   });

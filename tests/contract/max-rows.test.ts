@@ -46,7 +46,9 @@ describe(`a data API that answers at most ${MAX_ROWS} rows`, () => {
   });
 
   it('the agent directory: every agent, and every one a search finds', async () => {
-    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code = 'EC'");
+    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>(
+      "select count(*)::int as n from public.agents where country_code = 'EC'",
+    );
     expect(n).toBeGreaterThan(MAX_ROWS * 3);
     expect(await getAgents(rest)).toHaveLength(n);
     const [{ m } = { m: 0 }] = await server.sql<{ m: number }>(
@@ -65,7 +67,9 @@ describe(`a data API that answers at most ${MAX_ROWS} rows`, () => {
   });
 
   it('the type list: every type', async () => {
-    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>('select count(*)::int as n from public.listing_property_types');
+    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>(
+      'select count(*)::int as n from public.listing_property_types',
+    );
     expect(n).toBeGreaterThan(MAX_ROWS);
     expect(await getPropertyTypes(rest)).toHaveLength(n);
   });

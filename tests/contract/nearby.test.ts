@@ -18,7 +18,9 @@ import { startTestServer, type TestServer } from '../support/servers.ts';
 /** metres between two points on a sphere of the Earth's mean radius */
 function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
   return 2 * 6_371_008.8 * Math.asin(Math.sqrt(a));
 }
 
@@ -40,7 +42,9 @@ function nearest(places: Place[], lat: number, lng: number) {
 async function page(url: string): Promise<Document> {
   const res = await patientFetch(url, { headers: { 'User-Agent': 'Googlebot/2.1' } });
   expect(res.status, url).toBe(200);
-  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
+  const window = new Window({
+    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true },
+  });
   return new window.DOMParser().parseFromString(await res.text(), 'text/html') as unknown as Document;
 }
 
@@ -53,7 +57,9 @@ describe('what is near a new development', () => {
   beforeAll(async () => {
     server = await startTestServer('postgres');
     rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'local-anon-key' } });
-    places = await server.sql<Place>('select kind, name, position[1] as lat, position[0] as lng from internal.points_of_interest');
+    places = await server.sql<Place>(
+      'select kind, name, position[1] as lat, position[0] as lng from internal.points_of_interest',
+    );
   }, 180_000);
   afterAll(async () => {
     await server?.close();
@@ -75,7 +81,8 @@ describe('what is near a new development', () => {
         p.slug,
       ).toEqual(expected.map((e) => `${e.kind}:${e.name}`));
       // the database's flat distance (a degree of 111.32 km) and the sphere's agree within 0.2% and the metre it rounds to
-      for (const [i, r] of rows.entries()) expect(Math.abs(r.distance_m - expected[i]!.d), `${p.slug} ${r.name}`).toBeLessThan(1 + expected[i]!.d * 0.002);
+      for (const [i, r] of rows.entries())
+        expect(Math.abs(r.distance_m - expected[i]!.d), `${p.slug} ${r.name}`).toBeLessThan(1 + expected[i]!.d * 0.002);
       expect(rows.every((r) => r.distance_m <= 5000)).toBe(true);
       shown += rows.length;
     }
@@ -117,7 +124,9 @@ describe('what is near a new development', () => {
         const d = expected[i]!.d;
         expect([formatDistance(d), formatDistance(d * 1.002 + 1)], `${path} ${expected[i]!.name}`).toContain(shown);
       }
-      expect(text(items.find((li) => li.getAttribute('data-nearby-kind') === 'park')?.querySelector('.nearby__kind'))).toBe(park);
+      expect(
+        text(items.find((li) => li.getAttribute('data-nearby-kind') === 'park')?.querySelector('.nearby__kind')),
+      ).toBe(park);
       expect(text(block?.querySelector('.nearby__note'))).toBe(note);
       // inside the location's section, after the directions
       expect(block?.closest('section')?.querySelector('h2')?.id).toBe('location-heading');
@@ -155,7 +164,11 @@ describe('a GeoJSON file of places of interest, stored', () => {
   });
   const file = (...features: unknown[]) => JSON.stringify({ type: 'FeatureCollection', features });
   const names = async () =>
-    (await database.db.jobs.query<{ name: string }>("select name from internal.points_of_interest where source = 'osm' order by name")).map((r) => r.name);
+    (
+      await database.db.jobs.query<{ name: string }>(
+        "select name from internal.points_of_interest where source = 'osm' order by name",
+      )
+    ).map((r) => r.name);
   beforeAll(async () => {
     database = await migratedDatabase();
   }, 180_000);
@@ -182,14 +195,22 @@ describe('a GeoJSON file of places of interest, stored', () => {
       feature('node/2', { leisure: 'park', name: 'Parque Dos' }, -78.485, -0.182),
       feature('node/6', { amenity: 'university', name: 'Universidad Seis' }, -78.49, -0.2),
     );
-    expect(await storeNearby(database.db, 'osm', readNearbyGeoJson(second, 'osm'))).toMatchObject({ stored: 3, removed: 1, held: null });
+    expect(await storeNearby(database.db, 'osm', readNearbyGeoJson(second, 'osm'))).toMatchObject({
+      stored: 3,
+      removed: 1,
+      held: null,
+    });
     expect(await names()).toEqual(['Colegio Uno (nuevo)', 'Parque Dos', 'Universidad Seis']);
     // through the data API's function, as a page reads it
     const near = await database.db.jobs.query<{ name: string }>('select name from public.nearby_places(-0.18, -78.48)');
     expect(near.map((r) => r.name)).toEqual(['Colegio Uno (nuevo)', 'Parque Dos', 'Universidad Seis']);
 
     // a broken extract: nothing of interest, or most of the list gone
-    const empty = await storeNearby(database.db, 'osm', readNearbyGeoJson(file(feature('node/4', { amenity: 'bench', name: 'Banca' }, -78.48, -0.17)), 'osm'));
+    const empty = await storeNearby(
+      database.db,
+      'osm',
+      readNearbyGeoJson(file(feature('node/4', { amenity: 'bench', name: 'Banca' }, -78.48, -0.17)), 'osm'),
+    );
     expect(empty.held).toMatch(/no place of interest/);
     const most = readNearbyGeoJson(file(feature('node/9', { amenity: 'school', name: 'Solo' }, -78.48, -0.17)), 'osm');
     const held = await storeNearby(database.db, 'osm', most);
@@ -199,8 +220,14 @@ describe('a GeoJSON file of places of interest, stored', () => {
     await database.db.jobs.query(
       "insert into internal.points_of_interest (kind, name, position, source, source_key) values ('park', 'Otro', point(-78.4, -0.2), 'other', 'x')",
     );
-    expect(await storeNearby(database.db, 'osm', most, { allowWithdrawals: true })).toMatchObject({ stored: 1, removed: 3, held: null });
+    expect(await storeNearby(database.db, 'osm', most, { allowWithdrawals: true })).toMatchObject({
+      stored: 1,
+      removed: 3,
+      held: null,
+    });
     expect(await names()).toEqual(['Solo']);
-    expect(await database.db.jobs.query("select name from internal.points_of_interest where source = 'other'")).toEqual([{ name: 'Otro' }]);
+    expect(await database.db.jobs.query("select name from internal.points_of_interest where source = 'other'")).toEqual(
+      [{ name: 'Otro' }],
+    );
   });
 });

@@ -44,10 +44,13 @@ async function request(base: string, kind: 'read' | 'inquiry', key = newKey()): 
   try {
     const res =
       kind === 'read'
-        ? await fetch(`${base}/rest/v1/listings?select=id,title,price&city_search=ilike.*quito*&order=price.desc&limit=24`, {
-            headers: { Prefer: 'count=exact' },
-            signal: AbortSignal.timeout(20_000),
-          })
+        ? await fetch(
+            `${base}/rest/v1/listings?select=id,title,price&city_search=ilike.*quito*&order=price.desc&limit=24`,
+            {
+              headers: { Prefer: 'count=exact' },
+              signal: AbortSignal.timeout(20_000),
+            },
+          )
         : await fetch(`${base}/functions/v1/send-property-inquiry`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.1.${seq % 200}.7` },
@@ -62,10 +65,20 @@ async function request(base: string, kind: 'read' | 'inquiry', key = newKey()): 
     } catch {
       body = { raw: text.slice(0, 200) };
     }
-    return { kind, status: res.status, retryAfter: res.headers.get('retry-after'), body, key: kind === 'inquiry' ? key : undefined };
+    return {
+      kind,
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      body,
+      key: kind === 'inquiry' ? key : undefined,
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { kind, error: `${(error as Error).message} ${cause?.code ?? cause?.message ?? ''}`, key: kind === 'inquiry' ? key : undefined };
+    return {
+      kind,
+      error: `${(error as Error).message} ${cause?.code ?? cause?.message ?? ''}`,
+      key: kind === 'inquiry' ? key : undefined,
+    };
   }
 }
 
@@ -78,7 +91,13 @@ describe('PostgreSQL restarts while npm start is under load', () => {
   beforeAll(async () => {
     postgres = await startPostgres();
     smtp = await startSmtp();
-    server = await startServerProcess({ DATABASE_URL: postgres.url, SMTP_URL: smtp.url, SEED_LISTINGS: '300', INQUIRY_RATE_LIMIT: '100000', TRUST_PROXY: '1' });
+    server = await startServerProcess({
+      DATABASE_URL: postgres.url,
+      SMTP_URL: smtp.url,
+      SEED_LISTINGS: '300',
+      INQUIRY_RATE_LIMIT: '100000',
+      TRUST_PROXY: '1',
+    });
     admin = new pg.Pool({ connectionString: postgres.url, max: 2 });
     admin.on('error', () => {});
   });
@@ -114,7 +133,9 @@ describe('PostgreSQL restarts while npm start is under load', () => {
 
     // never a reset or a hang: a visitor always learns whether the inquiry was taken
     const failures = outcomes.filter((o) => o.error);
-    expect(failures.slice(0, 5), `${failures.length} of ${outcomes.length} requests failed without an answer`).toEqual([]);
+    expect(failures.slice(0, 5), `${failures.length} of ${outcomes.length} requests failed without an answer`).toEqual(
+      [],
+    );
     // a page of a longer result is PostgREST's 206
     const statuses = new Set(outcomes.map((o) => o.status));
     expect(

@@ -40,7 +40,13 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
       db: own.db,
       port: 0,
       seedListings: 1,
-      site: { url: 'https://expecuador.example', apiUrl: api.url, apiKey: 'public-anon-key', imageCacheDir: cacheDir, mapTiles: TILES },
+      site: {
+        url: 'https://expecuador.example',
+        apiUrl: api.url,
+        apiKey: 'public-anon-key',
+        imageCacheDir: cacheDir,
+        mapTiles: TILES,
+      },
     });
     await site.ready;
   });
@@ -52,7 +58,9 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
   });
 
   it('canonical, Open Graph, JSON-LD, robots.txt and the sitemaps name the public address; the data is the API', async () => {
-    const [row] = await api.sql<{ id: string; title: string }>(`select id::text as id, title from internal.listings where ${ACTIVE} order by id desc limit 1`);
+    const [row] = await api.sql<{ id: string; title: string }>(
+      `select id::text as id, title from internal.listings where ${ACTIVE} order by id desc limit 1`,
+    );
     const path = listingPath(String(row?.id), row?.title, 'es');
     const page = await crawl(`${site.url}${path}`);
     expect(page.status).toBe(200);
@@ -61,16 +69,24 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
     expect(meta(page.doc, 'og:url')).toBe(`https://expecuador.example${path}`);
     expect(meta(page.doc, 'og:image')).toMatch(/^https:\/\/expecuador\.example\/og\/listings\/\d+\.jpg\?v=/);
     // photos are the API's media
-    expect(page.doc.querySelector('.listing__photo img')?.getAttribute('src')).toMatch(new RegExp(`^${api.url}/media/`));
-    expect((jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { url: string }).url).toBe(`https://expecuador.example${path}`);
+    expect(page.doc.querySelector('.listing__photo img')?.getAttribute('src')).toMatch(
+      new RegExp(`^${api.url}/media/`),
+    );
+    expect((jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { url: string }).url).toBe(
+      `https://expecuador.example${path}`,
+    );
     const image = await fetch(`${site.url}${new URL(meta(page.doc, 'og:image') as string).pathname}`);
     expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(1200);
-    expect(await (await fetch(`${site.url}/robots.txt`)).text()).toContain('Sitemap: https://expecuador.example/sitemap.xml');
+    expect(await (await fetch(`${site.url}/robots.txt`)).text()).toContain(
+      'Sitemap: https://expecuador.example/sitemap.xml',
+    );
     const index = await (await fetch(`${site.url}/sitemap.xml`)).text();
     expect(index).toContain('<loc>https://expecuador.example/sitemaps/listings-1.xml</loc>');
     const listings = await (await fetch(`${site.url}/sitemaps/listings-1.xml`)).text();
     expect(listings).toContain(`<loc>https://expecuador.example${path}</loc>`);
-    expect((await crawl(`${site.url}/es/about`)).doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe('https://expecuador.example/es/about');
+    expect((await crawl(`${site.url}/es/about`)).doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(
+      'https://expecuador.example/es/about',
+    );
   });
 
   it("every element that shows a map takes the deployment's tile provider and its credit, in both languages; the pages without a map have none", async () => {
@@ -98,7 +114,9 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
   });
 
   it('when the API is away, a page says so with 503 and Retry-After, and comes back with it', async () => {
-    const [row] = await api.sql<{ id: string; title: string }>(`select id::text as id, title from internal.listings where ${ACTIVE} order by id limit 1`);
+    const [row] = await api.sql<{ id: string; title: string }>(
+      `select id::text as id, title from internal.listings where ${ACTIVE} order by id limit 1`,
+    );
     const path = listingPath(String(row?.id), row?.title, 'en');
     await api.sql('revoke select on public.listings from anon');
     try {

@@ -9,7 +9,16 @@ import { type Dict } from '../../core/translate.ts';
 import { listingPath } from '../../core/routes.ts';
 import en from '../../core/locales/en.json' with { type: 'json' };
 import es from '../../core/locales/es.json' with { type: 'json' };
-import { ACTIVE, crawl, CRAWLERS, link, lookup, meta, startCrawledSite, type CompleteListing } from '../support/crawled-pages.ts';
+import {
+  ACTIVE,
+  crawl,
+  CRAWLERS,
+  link,
+  lookup,
+  meta,
+  startCrawledSite,
+  type CompleteListing,
+} from '../support/crawled-pages.ts';
 import type { TestServer } from '../support/servers.ts';
 
 /** Every element whose static text is still the English one where Spanish differs. */
@@ -19,7 +28,14 @@ function englishLeft(doc: Document): string[] {
     const key = el.getAttribute('data-i18n') ?? '';
     const english = lookup(en as Dict, key);
     const spanish = lookup(es as Dict, key);
-    if (english && spanish && english !== spanish && !english.includes('{{') && el.textContent?.trim() === english.trim()) left.push(key);
+    if (
+      english &&
+      spanish &&
+      english !== spanish &&
+      !english.includes('{{') &&
+      el.textContent?.trim() === english.trim()
+    )
+      left.push(key);
   }
   return left;
 }
@@ -64,7 +80,9 @@ describe('pages in the language of their address, as crawlers read them', () => 
     }
     // the elements' Spanish texts are preloaded by the Spanish pages only
     const preloads = (doc: Document) =>
-      [...doc.querySelectorAll('link[rel="modulepreload"][data-exp-lang]')].map((l) => `${l.getAttribute('data-exp-lang')} ${l.getAttribute('href')}`);
+      [...doc.querySelectorAll('link[rel="modulepreload"][data-exp-lang]')].map(
+        (l) => `${l.getAttribute('data-exp-lang')} ${l.getAttribute('href')}`,
+      );
     const [spanish] = preloads((await crawl(`${server.url}/es/findanagent`)).doc);
     expect(spanish).toMatch(/^es \/widgets\/chunks\/es-[\w-]+\.js$/);
     expect(preloads((await crawl(`${server.url}/findanagent`)).doc)).toEqual([]);
@@ -79,8 +97,12 @@ describe('pages in the language of their address, as crawlers read them', () => 
     let seen = 0;
     for (const path of ['/es', '/es/about', '/es/search-properties', '/es/join', '/es/findanagent']) {
       const page = await crawl(`${server.url}${path}`);
-      const targets = [...page.doc.querySelectorAll('a[href^="/"], form[action^="/"]')].map((e) => e.getAttribute('href') ?? e.getAttribute('action') ?? '');
-      const pages = targets.filter((t) => !/^\/(widgets|media|assets|og|demo)\/|\.[a-z]+$/.test(t.split(/[?#]/)[0] as string));
+      const targets = [...page.doc.querySelectorAll('a[href^="/"], form[action^="/"]')].map(
+        (e) => e.getAttribute('href') ?? e.getAttribute('action') ?? '',
+      );
+      const pages = targets.filter(
+        (t) => !/^\/(widgets|media|assets|og|demo)\/|\.[a-z]+$/.test(t.split(/[?#]/)[0] as string),
+      );
       seen += pages.length;
       expect(
         pages.filter((t) => t !== '/es' && !t.startsWith('/es/') && !t.startsWith('/es?')),
@@ -102,13 +124,24 @@ describe('pages in the language of their address, as crawlers read them', () => 
       const form = page.doc.querySelector('form.hero-search');
       expect(form?.getAttribute('action'), home).toBe(action);
       expect(form?.getAttribute('method')).toBe('get');
-      expect([...(form?.querySelectorAll('input[name="operation"]') ?? [])].map((i) => i.getAttribute('value'))).toEqual(['sale', 'rent', 'project']);
+      expect(
+        [...(form?.querySelectorAll('input[name="operation"]') ?? [])].map((i) => i.getAttribute('value')),
+      ).toEqual(['sale', 'rent', 'project']);
       const box = form?.querySelector('input[name="q"]');
       expect(box?.getAttribute('placeholder')).toBe(lookup(dict as Dict, 'site.home.hero.search.placeholder'));
-      expect(form?.querySelector(`label[for="${box?.id}"]`)?.textContent).toBe(lookup(dict as Dict, 'site.home.hero.search.label'));
+      expect(form?.querySelector(`label[for="${box?.id}"]`)?.textContent).toBe(
+        lookup(dict as Dict, 'site.home.hero.search.label'),
+      );
     }
-    const go = async (q: string, operation = 'sale', base = '/search-properties', more: Record<string, string> = {}) => {
-      const res = await fetch(`${server.url}${base}?${new URLSearchParams({ operation, q, ...more })}`, { redirect: 'manual' });
+    const go = async (
+      q: string,
+      operation = 'sale',
+      base = '/search-properties',
+      more: Record<string, string> = {},
+    ) => {
+      const res = await fetch(`${server.url}${base}?${new URLSearchParams({ operation, q, ...more })}`, {
+        redirect: 'manual',
+      });
       expect(res.status, q).toBe(302);
       return res.headers.get('location');
     };
@@ -118,7 +151,9 @@ describe('pages in the language of their address, as crawlers read them', () => 
     );
     expect(await go('cumbaya', 'rent')).toBe('/search-properties?operation=rent&place=cumbaya');
     expect(await go('cumbaya', 'project')).toBe('/search-properties?operation=project&place=cumbaya');
-    expect(await go(`  ${sector!.name.toUpperCase()} `)).toBe(`/search-properties?${new URLSearchParams({ place: sector!.path })}`);
+    expect(await go(`  ${sector!.name.toUpperCase()} `)).toBe(
+      `/search-properties?${new URLSearchParams({ place: sector!.path })}`,
+    );
     expect(await go(`  ${sector!.name.toUpperCase()} `, 'sale', '/es/search-properties')).toBe(
       `/es/search-properties?${new URLSearchParams({ place: sector!.path })}`,
     );
@@ -134,11 +169,19 @@ describe('pages in the language of their address, as crawlers read them', () => 
     expect(await go(street!.street)).toBe(`/search-properties?${new URLSearchParams({ city: street!.street })}`);
     // no place: the text as a location; a hostile text is only a text
     expect(await go('zzqxw', 'rent')).toBe('/search-properties?operation=rent&city=zzqxw');
-    expect(await go('<script>x</script>')).toBe(`/search-properties?${new URLSearchParams({ city: '<script>x</script>' })}`);
-    // the campaign's keys go along; nothing else of the address does
-    expect(await go('cumbaya', 'rent', '/search-properties', { utm_campaign: 'hero', page: '7', property: '12', placeName: 'x', city: 'Quito' })).toBe(
-      '/search-properties?operation=rent&utm_campaign=hero&place=cumbaya',
+    expect(await go('<script>x</script>')).toBe(
+      `/search-properties?${new URLSearchParams({ city: '<script>x</script>' })}`,
     );
+    // the campaign's keys go along; nothing else of the address does
+    expect(
+      await go('cumbaya', 'rent', '/search-properties', {
+        utm_campaign: 'hero',
+        page: '7',
+        property: '12',
+        placeName: 'x',
+        city: 'Quito',
+      }),
+    ).toBe('/search-properties?operation=rent&utm_campaign=hero&place=cumbaya');
     // nothing typed: the whole search
     expect(await go('   ')).toBe('/search-properties');
     // and the search page itself, without q, is the page

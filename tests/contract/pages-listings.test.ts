@@ -15,7 +15,18 @@ import { formatPrice } from '../../core/protocol/format.ts';
 import { listingPath } from '../../core/routes.ts';
 import en from '../../core/locales/en.json' with { type: 'json' };
 import es from '../../core/locales/es.json' with { type: 'json' };
-import { ACTIVE, crawl, CRAWLERS, jsonLd, link, lookup, meta, startCrawledSite, text, type CompleteListing } from '../support/crawled-pages.ts';
+import {
+  ACTIVE,
+  crawl,
+  CRAWLERS,
+  jsonLd,
+  link,
+  lookup,
+  meta,
+  startCrawledSite,
+  text,
+  type CompleteListing,
+} from '../support/crawled-pages.ts';
 import type { TestServer } from '../support/servers.ts';
 
 describe("listings' and agents' pages as crawlers read them", () => {
@@ -46,13 +57,17 @@ describe("listings' and agents' pages as crawlers read them", () => {
         expect(link(page.doc, 'canonical')).toBe(url);
         expect(link(page.doc, 'alternate', 'en')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'en')}`);
         expect(link(page.doc, 'alternate', 'es')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'es')}`);
-        expect(link(page.doc, 'alternate', 'x-default')).toBe(`${server.url}${listingPath(listing.id, listing.title, 'en')}`);
+        expect(link(page.doc, 'alternate', 'x-default')).toBe(
+          `${server.url}${listingPath(listing.id, listing.title, 'en')}`,
+        );
         expect(meta(page.doc, 'twitter:title')).toBe(meta(page.doc, 'og:title'));
         expect(meta(page.doc, 'og:description')).toBe(meta(page.doc, 'description'));
         expect(meta(page.doc, 'og:url')).toBe(url);
         expect(meta(page.doc, 'og:type')).toBe('website');
         expect(meta(page.doc, 'og:locale')).toBe(lang === 'es' ? 'es_EC' : 'en_US');
-        expect(meta(page.doc, 'og:image')).toMatch(new RegExp(`^${server.url}/og/listings/${listing.id}\\.jpg\\?v=[0-9a-f]+$`));
+        expect(meta(page.doc, 'og:image')).toMatch(
+          new RegExp(`^${server.url}/og/listings/${listing.id}\\.jpg\\?v=[0-9a-f]+$`),
+        );
         expect(meta(page.doc, 'og:image:width')).toBe('1200');
         expect(meta(page.doc, 'og:image:height')).toBe('630');
         expect(meta(page.doc, 'og:image:type')).toBe('image/jpeg');
@@ -68,11 +83,18 @@ describe("listings' and agents' pages as crawlers read them", () => {
         expect(body).toContain(`${listing.agent_first_name} ${listing.agent_last_name}`);
         expect(body).toContain(`${Number(listing.square_feet).toLocaleString('en-US')} m²`);
         const facts = Object.fromEntries(
-          [...page.doc.querySelectorAll('.listing__facts div')].map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent]),
+          [...page.doc.querySelectorAll('.listing__facts div')].map((d) => [
+            d.querySelector('dt')?.textContent,
+            d.querySelector('dd')?.textContent,
+          ]),
         );
-        expect(facts[lookup((lang === 'es' ? es : en) as Dict, 'facts.bedrooms') as string]).toBe(String(listing.bedrooms));
+        expect(facts[lookup((lang === 'es' ? es : en) as Dict, 'facts.bedrooms') as string]).toBe(
+          String(listing.bedrooms),
+        );
         // the same row, for the element that enhances the page
-        const embedded = JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? 'null') as { id: number };
+        const embedded = JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? 'null') as {
+          id: number;
+        };
         expect(String(embedded.id)).toBe(listing.id);
         // the structured data
         const data = jsonLd(page.doc);
@@ -108,7 +130,11 @@ describe("listings' and agents' pages as crawlers read them", () => {
     expect(body.length).toBeLessThan(250 * 1024);
     expect(body.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     const info = await sharp(body).metadata();
-    expect({ format: info.format, width: info.width, height: info.height }).toEqual({ format: 'jpeg', width: 1200, height: 630 });
+    expect({ format: info.format, width: info.width, height: info.height }).toEqual({
+      format: 'jpeg',
+      width: 1200,
+      height: 630,
+    });
     // a photo, not a blank: the image has detail
     const stats = await sharp(body).stats();
     expect(stats.channels.some((c) => c.stdev > 10)).toBe(true);
@@ -123,10 +149,16 @@ describe("listings' and agents' pages as crawlers read them", () => {
   });
 
   it('a listing has one address: another slug, or none, answers 301 to it', async () => {
-    for (const wrong of [`/properties/${listing.id}`, `/properties/${listing.id}-old-title`, `/es/properties/${listing.id}-x`]) {
+    for (const wrong of [
+      `/properties/${listing.id}`,
+      `/properties/${listing.id}-old-title`,
+      `/es/properties/${listing.id}-x`,
+    ]) {
       const r = await crawl(`${server.url}${wrong}`);
       expect(r.status, wrong).toBe(301);
-      expect(r.headers.get('location'), wrong).toBe(listingPath(listing.id, listing.title, wrong.startsWith('/es/') ? 'es' : 'en'));
+      expect(r.headers.get('location'), wrong).toBe(
+        listingPath(listing.id, listing.title, wrong.startsWith('/es/') ? 'es' : 'en'),
+      );
     }
   });
 
@@ -137,7 +169,9 @@ describe("listings' and agents' pages as crawlers read them", () => {
     expect(unknown.doc.querySelector('h1')?.textContent).toBe(lookup(en as Dict, 'site.listing.notFound.title'));
     expect(meta(unknown.doc, 'robots')).toBe('noindex');
     expect(unknown.doc.querySelector('exp-site-header')).toBeTruthy();
-    const similar = [...unknown.doc.querySelectorAll('.similar a.listing-tile__link')].map((a) => a.getAttribute('href') ?? '');
+    const similar = [...unknown.doc.querySelectorAll('.similar a.listing-tile__link')].map(
+      (a) => a.getAttribute('href') ?? '',
+    );
     expect(similar.length).toBe(4);
     for (const href of similar) expect((await crawl(`${server.url}${href}`)).status, href).toBe(200);
 
@@ -149,11 +183,14 @@ describe("listings' and agents' pages as crawlers read them", () => {
     expect(goneEs.doc.documentElement.getAttribute('lang')).toBe('es');
     expect(goneEs.doc.querySelector('h1')?.textContent).toBe(lookup(es as Dict, 'site.listing.gone.title'));
     // the listings most like the one that was there (public.similar_listings), in their order
-    const like = await server.sql<{ id: string; title: string }>('select id::text as id, title from public.similar_listings($1, 8)', [gone?.id]);
-    expect(like.length).toBeGreaterThan(0);
-    expect([...goneEs.doc.querySelectorAll('.similar a.listing-tile__link')].map((a) => a.getAttribute('href'))).toEqual(
-      like.map((l) => listingPath(l.id, l.title, 'es')),
+    const like = await server.sql<{ id: string; title: string }>(
+      'select id::text as id, title from public.similar_listings($1, 8)',
+      [gone?.id],
     );
+    expect(like.length).toBeGreaterThan(0);
+    expect(
+      [...goneEs.doc.querySelectorAll('.similar a.listing-tile__link')].map((a) => a.getAttribute('href')),
+    ).toEqual(like.map((l) => listingPath(l.id, l.title, 'es')));
     // a listing taken off the market goes from 200 to 410
     await server.sql("update internal.listings set status = '0' where id = $1", [listing.id]);
     try {
@@ -180,12 +217,21 @@ describe("listings' and agents' pages as crawlers read them", () => {
     expect(page.doc.querySelector('h1')?.textContent).toBe(hostile);
     expect(meta(page.doc, 'og:title')).toContain(hostile);
     expect((jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { name: string }).name).toBe(hostile);
-    expect((JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? '{}') as { title: string }).title).toBe(hostile);
+    expect(
+      (JSON.parse(page.doc.querySelector('script[data-exp-listing]')?.textContent ?? '{}') as { title: string }).title,
+    ).toBe(hostile);
     await server.sql('delete from internal.listings where id = $1', [row?.id]);
   });
 
   it("a flat's page says what an Ecuadorian asks first, in words and in its JSON-LD: the alícuota a month, the parking, the storage unit, furnished", async () => {
-    const [flat] = await server.sql<{ id: string; title: string; fee: number; parking: number; storage: boolean; furnished: string }>(
+    const [flat] = await server.sql<{
+      id: string;
+      title: string;
+      fee: number;
+      parking: number;
+      storage: boolean;
+      furnished: string;
+    }>(
       `select id::text as id, title, hoa_fee::float8 as fee, parking_spaces as parking, storage_unit as storage, furnished from internal.listings
         where status = '1' and country_code = 'EC' and property_type = 'apartment' and hoa_fee is not null and storage_unit and furnished = 'partly' order by id limit 1`,
     );
@@ -201,7 +247,12 @@ describe("listings' and agents' pages as crawlers read them", () => {
     expect(text(es.doc)).toContain('BodegaSí');
     expect(text(es.doc)).toContain('AmobladoSemiamoblado');
     const data = jsonLd(en.doc).find((d) => d['@type'] === 'RealEstateListing') as { about: Record<string, unknown> };
-    expect(data.about.additionalProperty).toEqual({ '@type': 'PropertyValue', name: 'HOA fee (alícuota)', value: flat?.fee, unitText: 'USD per month' });
+    expect(data.about.additionalProperty).toEqual({
+      '@type': 'PropertyValue',
+      name: 'HOA fee (alícuota)',
+      value: flat?.fee,
+      unitText: 'USD per month',
+    });
     expect(data.about.amenityFeature).toEqual([
       { '@type': 'LocationFeatureSpecification', name: 'Parking spaces', value: flat?.parking },
       { '@type': 'LocationFeatureSpecification', name: 'Storage unit', value: true },
@@ -223,12 +274,20 @@ describe("listings' and agents' pages as crawlers read them", () => {
       expect(page.status).toBe(200);
       expect(text(page.doc)).toContain(`${price}${unit}`);
       expect(meta(page.doc, 'description')).toContain(`${price}${unit}`);
-      const data = jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { offers: Record<string, unknown> };
+      const data = jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as {
+        offers: Record<string, unknown>;
+      };
       expect(data.offers).toMatchObject({
         '@type': 'OfferForLease',
         price: rent?.price,
         priceCurrency: 'USD',
-        priceSpecification: { '@type': 'UnitPriceSpecification', price: rent?.price, priceCurrency: 'USD', unitCode: 'MON', unitText: unit },
+        priceSpecification: {
+          '@type': 'UnitPriceSpecification',
+          price: rent?.price,
+          priceCurrency: 'USD',
+          unitCode: 'MON',
+          unitText: unit,
+        },
       });
     }
     // a sale's page says no month
@@ -236,12 +295,20 @@ describe("listings' and agents' pages as crawlers read them", () => {
       `select id::text as id, title from internal.listings where ${ACTIVE} and operation = 'sale' and price > 0 order by id limit 1`,
     );
     const page = await crawl(`${server.url}${listingPath(String(sale?.id), sale?.title, 'es')}`);
-    const data = jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as { offers: Record<string, unknown> };
+    const data = jsonLd(page.doc).find((d) => d['@type'] === 'RealEstateListing') as {
+      offers: Record<string, unknown>;
+    };
     expect(data.offers['@type']).toBe('Offer');
   });
 
   it('an agent page holds the name, photo, about, Open Graph and JSON-LD (a Person who works for the brokerage); an unknown agent is a 404', async () => {
-    const [agent] = await server.sql<{ id: string; first_name: string; last_name: string; about: string; email: string }>(
+    const [agent] = await server.sql<{
+      id: string;
+      first_name: string;
+      last_name: string;
+      about: string;
+      email: string;
+    }>(
       "select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1",
     );
     for (const lang of ['en', 'es'] as const) {
@@ -253,7 +320,9 @@ describe("listings' and agents' pages as crawlers read them", () => {
       expect(page.doc.querySelector('h1')?.textContent).toBe(name);
       expect(page.doc.title).toContain(name);
       expect(text(page.doc)).toContain(String(agent?.about).replace(/\s+/g, ' ').slice(0, 80));
-      expect(page.doc.querySelector('img.agent-page__photo')?.getAttribute('src')).toMatch(new RegExp(`^${server.url}/media/`));
+      expect(page.doc.querySelector('img.agent-page__photo')?.getAttribute('src')).toMatch(
+        new RegExp(`^${server.url}/media/`),
+      );
       expect(meta(page.doc, 'og:url')).toBe(`${server.url}${path}`);
       expect(meta(page.doc, 'og:image')).toMatch(new RegExp(`/og/agents/${agent?.id}\\.jpg`));
       expect(meta(page.doc, 'og:image:width')).toBe('1200');
@@ -281,7 +350,9 @@ describe("listings' and agents' pages as crawlers read them", () => {
         get(url, { headers: { 'Accept-Encoding': accept } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], vary: res.headers.vary, body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            resolve({ encoding: res.headers['content-encoding'], vary: res.headers.vary, body: Buffer.concat(chunks) }),
+          );
         }).on('error', reject);
       });
     const plain = await raw('identity');

@@ -20,7 +20,9 @@ describe('the sitemaps as crawlers read them', () => {
     const index = await (await fetch(`${server.url}/sitemap.xml`)).text();
     expect(index).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex /);
     const files = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] as string);
-    const [{ n: active } = { n: 0 }] = await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`);
+    const [{ n: active } = { n: 0 }] = await server.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE}`,
+    );
     expect(files.length).toBe(2 + Math.ceil((active * 2) / 400));
     const urls: string[] = [];
     const ends = new Set<string>();
@@ -81,7 +83,9 @@ describe('sitemaps at 26,000 listings, 52,000 addresses (PostgreSQL)', () => {
 
   beforeAll(async () => {
     server = await startTestServer('postgres');
-    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`);
+    const [{ n } = { n: 0 }] = await server.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE}`,
+    );
     // more addresses than one sitemap file may hold (50,000): the index splits them
     const more = 26_000 - n;
     // copies of the seed's active listings, each with a title of its own
@@ -92,7 +96,8 @@ describe('sitemaps at 26,000 listings, 52,000 addresses (PostgreSQL)', () => {
         limit $1`,
       [more],
     );
-    active = (await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`))[0]?.n ?? 0;
+    active =
+      (await server.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE}`))[0]?.n ?? 0;
   }, 300_000);
   afterAll(async () => {
     await server?.close();
@@ -113,10 +118,15 @@ describe('sitemaps at 26,000 listings, 52,000 addresses (PostgreSQL)', () => {
       expect(locs.length, file).toBeLessThanOrEqual(50_000);
       if (file.includes('/listings-')) listingUrls += locs.length;
       // the first, the last and 20 spread between
-      const sample = [...new Set([0, locs.length - 1, ...Array.from({ length: 20 }, (_, i) => Math.floor(((i + 1) * locs.length) / 22))])].map(
-        (i) => locs[i] as string,
-      );
-      for (const url of sample) expect((await fetch(url, { method: 'HEAD', redirect: 'manual' })).status, url).toBe(200);
+      const sample = [
+        ...new Set([
+          0,
+          locs.length - 1,
+          ...Array.from({ length: 20 }, (_, i) => Math.floor(((i + 1) * locs.length) / 22)),
+        ]),
+      ].map((i) => locs[i] as string);
+      for (const url of sample)
+        expect((await fetch(url, { method: 'HEAD', redirect: 'manual' })).status, url).toBe(200);
     }
     expect(listingUrls).toBe(52_000);
   }, 300_000);

@@ -18,12 +18,22 @@ const COUNTED = `
   ) p group by path order by path`;
 const KEPT = 'select path, listings as n from internal.places order by path';
 
-type Suggestion = { kind: string; path: string; name: string; city: string | null; province: string | null; listings: number };
+type Suggestion = {
+  kind: string;
+  path: string;
+  name: string;
+  city: string | null;
+  province: string | null;
+  listings: number;
+};
 
 describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
   const db = seededDatabase(kind, 1800);
   const suggest = async (q: string, max?: number) =>
-    db().anon.query<Suggestion>(`select * from public.place_suggestions(${max === undefined ? '$1' : '$1, $2'})`, max === undefined ? [q] : [q, max]);
+    db().anon.query<Suggestion>(
+      `select * from public.place_suggestions(${max === undefined ? '$1' : '$1, $2'})`,
+      max === undefined ? [q] : [q, max],
+    );
 
   it('every listing has a sector, and the kept places equal the counted ones after the seed', async () => {
     const [{ n } = { n: -1 }] = await db().admin.query<{ n: number }>(
@@ -41,19 +51,25 @@ describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
     );
     await db().admin.query("update internal.listings set sector = 'La Floresta' where title = 'places a'");
     await db().admin.query("update internal.listings set city = 'Cuenca', state = 'Azuay' where title = 'places a'");
-    await db().admin.query("update internal.listings set status = '0' where id in (select id from internal.listings where sector = 'Iñaquito' limit 3)");
+    await db().admin.query(
+      "update internal.listings set status = '0' where id in (select id from internal.listings where sector = 'Iñaquito' limit 3)",
+    );
     await db().admin.query("update internal.listings set description = 'unchanged place' where city = 'Manta'");
     // put up for rent: still a place of the listing's, no longer counted as a sale
     await db().admin.query(
       "update internal.listings set operation = 'rent' where id in (select id from internal.listings where city = 'Ambato' and operation = 'sale' order by id limit 4)",
     );
     expect(await db().admin.query(KEPT)).toEqual(await db().admin.query(COUNTED));
-    await db().admin.query("update internal.listings set sector = 'Centro' where city = 'Loja' and sector = 'La Tebaida'");
+    await db().admin.query(
+      "update internal.listings set sector = 'Centro' where city = 'Loja' and sector = 'La Tebaida'",
+    );
     await db().admin.query(
       "delete from internal.listings where title like 'places %' or id in (select id from internal.listings where city = 'Salinas' limit 15)",
     );
     expect(await db().admin.query(KEPT)).toEqual(await db().admin.query(COUNTED));
-    expect(await db().admin.query("select 1 from internal.places where path in ('quito/nuevo-sector', 'loja/la-tebaida')")).toEqual([]);
+    expect(
+      await db().admin.query("select 1 from internal.places where path in ('quito/nuevo-sector', 'loja/la-tebaida')"),
+    ).toEqual([]);
   });
 
   it('suggests from the second letter, ignoring case and accents, with the active listings of each place', async () => {
@@ -62,7 +78,14 @@ describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
     const [{ n } = { n: -1 }] = await db().admin.query<{ n: number }>(
       "select count(*)::int as n from internal.listings where country_code = 'EC' and status = '1' and operation = 'sale' and city = 'Quito' and sector = 'Iñaquito'",
     );
-    expect(first).toMatchObject({ kind: 'sector', path: 'quito/inaquito', name: 'Iñaquito', city: 'Quito', province: 'Pichincha', listings: n });
+    expect(first).toMatchObject({
+      kind: 'sector',
+      path: 'quito/inaquito',
+      name: 'Iñaquito',
+      city: 'Quito',
+      province: 'Pichincha',
+      listings: n,
+    });
     expect((await suggest('IÑAQ'))[0]?.path).toBe('quito/inaquito');
     expect((await suggest('la carolina'))[0]).toMatchObject({ kind: 'sector', path: 'quito/la-carolina' });
     expect((await suggest('cumbaya'))[0]).toMatchObject({ kind: 'city', path: 'cumbaya', name: 'Cumbayá' });
@@ -77,14 +100,26 @@ describe.each(['postgres'] as const)('places and suggestions on %s', (kind) => {
     const [listing] = await db().admin.query<{ id: string; title: string }>(
       "select id::text, title from internal.listings where country_code = 'EC' and status = '1' order by id limit 1",
     );
-    expect(await suggest(`#${listing?.id}`)).toEqual([expect.objectContaining({ kind: 'listing', path: listing?.id, name: listing?.title })]);
+    expect(await suggest(`#${listing?.id}`)).toEqual([
+      expect.objectContaining({ kind: 'listing', path: listing?.id, name: listing?.title }),
+    ]);
     const street = await suggest('naciones unidas');
     expect(street.length).toBeGreaterThan(0);
     for (const s of street) expect(s).toMatchObject({ kind: 'listing' });
   });
 
   it('answers any text without an error, at most ten suggestions, small enough for every keystroke', async () => {
-    for (const q of ['%', '_', '\\', "'; drop table internal.places; --", 'a'.repeat(5000), '   ', '\u0000x'.slice(1), '🏠🏠', '#999999999999999']) {
+    for (const q of [
+      '%',
+      '_',
+      '\\',
+      "'; drop table internal.places; --",
+      'a'.repeat(5000),
+      '   ',
+      '\u0000x'.slice(1),
+      '🏠🏠',
+      '#999999999999999',
+    ]) {
       await expect(suggest(q), q.slice(0, 20)).resolves.toBeInstanceOf(Array);
     }
     expect((await suggest('an', 50)).length).toBeLessThanOrEqual(10);

@@ -59,7 +59,9 @@ describe("her data on request: a link mailed to her address, what we keep, its c
         'X-Forwarded-For': `10.9.1.${++ip}`,
         ...(more.source ? { Origin: new URL((more.source as { page: string }).page).origin } : {}),
       },
-      body: JSON.stringify(inquiryBody({ name: who.name, email: who.email, phone: who.phone, message, leadAgentId: agent.id, ...more })),
+      body: JSON.stringify(
+        inquiryBody({ name: who.name, email: who.email, phone: who.phone, message, leadAgentId: agent.id, ...more }),
+      ),
     });
   const inquire = async (who: typeof HER, message: string, more: Record<string, unknown> = {}) => {
     const res = await sendInquiry(who, message, more);
@@ -70,22 +72,40 @@ describe("her data on request: a link mailed to her address, what we keep, its c
   const delivered = async (type: string, naming: string) => {
     await until(() => hooks.deliveries.some((d) => d.body.includes(`"${type}"`) && d.body.includes(naming)));
     const d = hooks.deliveries.find((x) => x.body.includes(`"${type}"`) && x.body.includes(naming))!;
-    return new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    return new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
   };
   /** Her data's page, opened through a link mailed to her: its session and what it shows. */
   const openData = async (email: string) => {
     expect((await call({ action: 'ask', email, lang: 'es' })).status).toBe(200);
     const mail = (await mailsTo(email)).at(-1) ?? '';
-    const token = /\/es\/privacidad\/mis-datos\?token=([A-Za-z0-9_-]{43})/.exec(mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1] ?? '';
+    const token =
+      /\/es\/privacidad\/mis-datos\?token=([A-Za-z0-9_-]{43})/.exec(
+        mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+      )?.[1] ?? '';
     const opened = await call({ action: 'open', token });
     expect(opened.status).toBe(200);
-    return { session: String(opened.body.session), data: opened.body.data as Record<string, Array<Record<string, unknown>>> };
+    return {
+      session: String(opened.body.session),
+      data: opened.body.data as Record<string, Array<Record<string, unknown>>>,
+    };
   };
 
   beforeAll(async () => {
-    server = await startTestServer('postgres', { trustProxy: { hops: 1 }, webhooks: { baseDelaySeconds: 0.2, maxDelaySeconds: 0.5 } });
+    server = await startTestServer('postgres', {
+      trustProxy: { hops: 1 },
+      webhooks: { baseDelaySeconds: 0.2, maxDelaySeconds: 0.5 },
+    });
     hooks = await startWebhookReceiver();
-    secret = (await addEndpoint(server.db, { url: hooks.url, events: ['inquiry.created', 'lead.erased', 'consent.withdrawn'], dev: true })).secret;
+    secret = (
+      await addEndpoint(server.db, {
+        url: hooks.url,
+        events: ['inquiry.created', 'lead.erased', 'consent.withdrawn'],
+        dev: true,
+      })
+    ).secret;
     const [made] = await server.sql<{ id: string; email: string }>(
       "insert into public.agents (first_name, last_name, email, country_code) values ('Paula', 'Privacidad', 'paula.privacidad@example.com', 'EC') returning id::text as id, email",
     );
@@ -100,7 +120,9 @@ describe("her data on request: a link mailed to her address, what we keep, its c
   it('shows her everything once, corrects her phone, and erases her everywhere it is kept', async () => {
     // what she did on the site: an inquiry with a visit request, a followed search; and what another visitor did
     // (with a consent: it goes with her too)
-    const lead = await inquire(HER, 'Me interesa la casa de Cumbayá, mi teléfono es +593 99 111 2233', { consents: ['marketing'] });
+    const lead = await inquire(HER, 'Me interesa la casa de Cumbayá, mi teléfono es +593 99 111 2233', {
+      consents: ['marketing'],
+    });
     const [listing] = await server.sql<{ id: string }>(
       "select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1",
     );
@@ -112,11 +134,26 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     const subscribed = await fetch(`${server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.9.2.1' },
-      body: JSON.stringify({ action: 'subscribe', email: HER.email, filters: { city: 'Quito' }, frequency: 'daily', lang: 'es', website: '' }),
+      body: JSON.stringify({
+        action: 'subscribe',
+        email: HER.email,
+        filters: { city: 'Quito' },
+        frequency: 'daily',
+        lang: 'es',
+        website: '',
+      }),
     });
     expect(subscribed.status).toBe(200);
-    const [search] = await server.sql<{ id: string }>('select id::text as id from internal.saved_searches where email = $1', [HER.email]);
-    const confirm = await issueToken({ query: (text, params) => server.sql(text, params ? [...params] : []) }, search!.id, 'confirm', null);
+    const [search] = await server.sql<{ id: string }>(
+      'select id::text as id from internal.saved_searches where email = $1',
+      [HER.email],
+    );
+    const confirm = await issueToken(
+      { query: (text, params) => server.sql(text, params ? [...params] : []) },
+      search!.id,
+      'confirm',
+      null,
+    );
     expect(
       (await (
         await fetch(`${server.url}/functions/v1/saved-searches`, {
@@ -129,25 +166,41 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       ok: true,
     });
     const otherLead = await inquire(OTHER, 'Quisiera información');
-    await until(() => hooks.deliveries.some((d) => d.body.includes(lead)) && hooks.deliveries.some((d) => d.body.includes(otherLead)));
+    await until(
+      () =>
+        hooks.deliveries.some((d) => d.body.includes(lead)) && hooks.deliveries.some((d) => d.body.includes(otherLead)),
+    );
 
     // an address we keep nothing about: the same answer, and no mail
-    expect(await call({ action: 'ask', email: 'nadie.conocido@example.com', lang: 'es' })).toEqual({ status: 200, body: { ok: true } });
+    expect(await call({ action: 'ask', email: 'nadie.conocido@example.com', lang: 'es' })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
     expect(await mailsTo('nadie.conocido@example.com')).toEqual([]);
     // a bad address is said so; a bad action too
     expect((await call({ action: 'ask', email: 'no es un correo' })).status).toBe(400);
     expect((await call({ action: 'steal', email: HER.email })).status).toBe(400);
 
     // she asks (in another case and without her +tag: the same mailbox) and the link comes
-    expect(await call({ action: 'ask', email: 'valeria.privada@EXAMPLE.com', lang: 'es' })).toEqual({ status: 200, body: { ok: true } });
+    expect(await call({ action: 'ask', email: 'valeria.privada@EXAMPLE.com', lang: 'es' })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
     const mail = (await mailsTo('valeria.privada@EXAMPLE.com')).at(-1) ?? '';
-    const token = /\/es\/privacidad\/mis-datos\?token=([A-Za-z0-9_-]{43})/.exec(mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1] ?? '';
+    const token =
+      /\/es\/privacidad\/mis-datos\?token=([A-Za-z0-9_-]{43})/.exec(
+        mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+      )?.[1] ?? '';
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // the link opens once: everything kept about her mailbox
     const opened = await call({ action: 'open', token });
     expect(opened.status).toBe(200);
-    const data = opened.body.data as { inquiries: Array<Record<string, unknown>>; saved_searches: Array<Record<string, unknown>>; mails: unknown[] };
+    const data = opened.body.data as {
+      inquiries: Array<Record<string, unknown>>;
+      saved_searches: Array<Record<string, unknown>>;
+      mails: unknown[];
+    };
     expect(data.inquiries).toHaveLength(1);
     expect(data.inquiries[0]).toMatchObject({
       id: lead,
@@ -157,7 +210,9 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       agent: 'Paula Privacidad',
       visit: { mode: 'in_person', phone: HER.phone },
     });
-    expect(data.saved_searches).toEqual([expect.objectContaining({ email: HER.email, status: 'active', filters: { city: 'Quito' } })]);
+    expect(data.saved_searches).toEqual([
+      expect.objectContaining({ email: HER.email, status: 'active', filters: { city: 'Quito' } }),
+    ]);
     expect(data.mails.length).toBeGreaterThan(0);
     expect(JSON.stringify(data)).not.toContain(OTHER.email);
     expect((await call({ action: 'open', token })).status).toBe(410);
@@ -167,7 +222,10 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     expect((await call({ action: 'correct', session, name: HER.name, phone: 'no\nphone' })).status).toBe(400);
     const corrected = await call({ action: 'correct', session, name: HER.name, phone: '+593 99 000 0000' });
     expect(corrected.status).toBe(200);
-    expect((corrected.body.data as typeof data).inquiries[0]).toMatchObject({ phone: '+593 99 000 0000', visit: { phone: '+593 99 000 0000' } });
+    expect((corrected.body.data as typeof data).inquiries[0]).toMatchObject({
+      phone: '+593 99 000 0000',
+      visit: { phone: '+593 99 000 0000' },
+    });
 
     // erasure
     const erased = await call({ action: 'erase', session });
@@ -182,17 +240,30 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     expect(tables.length).toBeGreaterThan(20);
     for (const { name } of tables)
       for (const needle of [HER.name, HER.email, 'valeria.privada', '99 111 2233', '99 000 0000']) {
-        const [row] = await server.sql<{ n: number }>(`select count(*)::int as n from ${name} t where strpos(lower(t::text), lower($1)) > 0`, [needle]);
+        const [row] = await server.sql<{ n: number }>(
+          `select count(*)::int as n from ${name} t where strpos(lower(t::text), lower($1)) > 0`,
+          [needle],
+        );
         expect({ table: name, needle, rows: row!.n }).toEqual({ table: name, needle, rows: 0 });
       }
     // the lead stays, marked erased, in its agent's list; the trail says it was erased
-    expect(await server.sql('select name, email, phone, message, erased_at is not null as erased from public.inquiries where id = $1', [lead])).toEqual([
-      { name: '', email: '', phone: null, message: null, erased: true },
+    expect(
+      await server.sql(
+        'select name, email, phone, message, erased_at is not null as erased from public.inquiries where id = $1',
+        [lead],
+      ),
+    ).toEqual([{ name: '', email: '', phone: null, message: null, erased: true }]);
+    expect(await server.sql('select what from public.lead_events where lead_id = $1', [lead])).toEqual([
+      { what: 'erased' },
     ]);
-    expect(await server.sql('select what from public.lead_events where lead_id = $1', [lead])).toEqual([{ what: 'erased' }]);
     // her alert can never be sent again: the search is gone, nothing of it waits in the outbox
     expect(await server.sql('select id from internal.saved_searches where id = $1::bigint', [search!.id])).toEqual([]);
-    expect(await server.sql("select id from internal.mail_outbox where status = 'pending' and split_part(ref_id, ':', 1) = $1", [search!.id])).toEqual([]);
+    expect(
+      await server.sql(
+        "select id from internal.mail_outbox where status = 'pending' and split_part(ref_id, ':', 1) = $1",
+        [search!.id],
+      ),
+    ).toEqual([]);
 
     // the CRM hears lead.erased (signed, ids only); the agent and the team are told, without her name
     await until(() => hooks.deliveries.some((d) => d.body.includes('lead.erased')));
@@ -203,7 +274,10 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       type: string;
       data: Record<string, unknown>;
     };
-    expect(event).toMatchObject({ type: 'lead.erased', data: { lead_ids: [lead], saved_search_ids: [Number(search!.id)] } });
+    expect(event).toMatchObject({
+      type: 'lead.erased',
+      data: { lead_ids: [lead], saved_search_ids: [Number(search!.id)] },
+    });
     // (each mail read as a mail client does: its subject decoded, whatever its words' encoding)
     const told = await Promise.all((await mailsTo(agent.email)).map((m) => simpleParser(m)));
     const notice = told.find((m) => /eliminaron|erased/.test(m.subject ?? ''));
@@ -218,25 +292,50 @@ describe("her data on request: a link mailed to her address, what we keep, its c
 
   it('keeps each consent she ticked with its words, the notice and the page; the CRM gets a one-click withdrawal; her home report goes with its consent', async () => {
     const CARLA = { name: 'Carla Consiente', email: 'carla.consiente@example.com', phone: '+593 99 777 8899' };
-    const es = (JSON.parse(readFileSync(join(import.meta.dirname, '../../core/locales/es.json'), 'utf8')) as { consent: Record<string, string> }).consent;
+    const es = (
+      JSON.parse(readFileSync(join(import.meta.dirname, '../../core/locales/es.json'), 'utf8')) as {
+        consent: Record<string, string>;
+      }
+    ).consent;
     // a box that is not one, one ticked twice, the home report (its own request) or not a list: refused, nothing kept
     for (const consents of [['spam'], ['marketing', 'marketing'], ['home_report'], 'marketing']) {
       const res = await sendInquiry(CARLA, 'Casillas malas', { consents });
-      expect([res.status, ((await res.json()) as { fields: Record<string, string> }).fields]).toEqual([400, { consents: 'invalid' }]);
+      expect([res.status, ((await res.json()) as { fields: Record<string, string> }).fields]).toEqual([
+        400,
+        { consents: 'invalid' },
+      ]);
     }
     // nothing ticked: nothing kept beside her request
     const plain = await inquire(CARLA, 'Sin casillas');
     expect(await server.sql('select id from internal.consents where inquiry_id = $1::uuid', [plain])).toEqual([]);
     // two boxes ticked on a partner's page: each kept in the words she read, under the notice's version
     const page = 'https://socio.example/casas/cumbaya';
-    const lead = await inquire(CARLA, 'Con casillas', { consents: ['other_agents', 'marketing'], source: { page, element: 'exp-inquiry-form', utm: {} } });
+    const lead = await inquire(CARLA, 'Con casillas', {
+      consents: ['other_agents', 'marketing'],
+      source: { page, element: 'exp-inquiry-form', utm: {} },
+    });
     expect(
-      await server.sql('select purpose, text, lang, notice_version, page, withdrawn_at from internal.consents where inquiry_id = $1::uuid order by purpose', [
-        lead,
-      ]),
+      await server.sql(
+        'select purpose, text, lang, notice_version, page, withdrawn_at from internal.consents where inquiry_id = $1::uuid order by purpose',
+        [lead],
+      ),
     ).toEqual([
-      { purpose: 'marketing', text: es.marketing, lang: 'es', notice_version: PRIVACY_NOTICE.version, page, withdrawn_at: null },
-      { purpose: 'other_agents', text: es.other_agents, lang: 'es', notice_version: PRIVACY_NOTICE.version, page, withdrawn_at: null },
+      {
+        purpose: 'marketing',
+        text: es.marketing,
+        lang: 'es',
+        notice_version: PRIVACY_NOTICE.version,
+        page,
+        withdrawn_at: null,
+      },
+      {
+        purpose: 'other_agents',
+        text: es.other_agents,
+        lang: 'es',
+        notice_version: PRIVACY_NOTICE.version,
+        page,
+        withdrawn_at: null,
+      },
     ]);
     // the CRM hears them with the lead (signed), each with the link that withdraws it
     const created = await delivered('inquiry.created', lead);
@@ -270,7 +369,12 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       );
     expect((await state()).map((c) => c.via)).toEqual([null, null]);
     // a mail client's one-click POST (RFC 8058) withdraws it; again: already withdrawn
-    const oneClick = () => fetch(at, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const oneClick = () =>
+      fetch(at, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
     const first = await oneClick();
     expect(first.status).toBe(200);
     expect(await state()).toEqual([
@@ -279,7 +383,12 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     ]);
     expect(await (await oneClick()).text()).toMatch(/ya estaba retirado/);
     const withdrawn = await delivered('consent.withdrawn', lead);
-    expect(withdrawn.data).toMatchObject({ purpose: 'marketing', email: CARLA.email, inquiry_id: lead, withdrawn_via: 'link' });
+    expect(withdrawn.data).toMatchObject({
+      purpose: 'marketing',
+      email: CARLA.email,
+      inquiry_id: lead,
+      withdrawn_via: 'link',
+    });
     // a link never issued: said so
     expect((await fetch(`${server.url}/es/privacidad/consentimiento?token=${'y'.repeat(43)}`)).status).toBe(404);
     expect((await fetch(`${server.url}/privacy/consent?token=%3Cscript%3E`)).status).toBe(404);
@@ -315,24 +424,32 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     expect((await call({ action: 'withdraw', session, consent: '999999999' })).status).toBe(400);
     const after = await call({ action: 'withdraw', session, consent: homeConsent!.id });
     expect(after.status).toBe(200);
-    expect((after.body.data as typeof data).consents!.find((c) => c.purpose === 'home_report')).toMatchObject({ withdrawn_via: 'my-data' });
-    expect(await server.sql('select status from internal.saved_searches where id = $1::bigint', [homeConsent!.search])).toEqual([{ status: 'unsubscribed' }]);
+    expect((after.body.data as typeof data).consents!.find((c) => c.purpose === 'home_report')).toMatchObject({
+      withdrawn_via: 'my-data',
+    });
+    expect(
+      await server.sql('select status from internal.saved_searches where id = $1::bigint', [homeConsent!.search]),
+    ).toEqual([{ status: 'unsubscribed' }]);
     // another visitor's session never withdraws hers
     const OSCAR = { name: 'Óscar Otro', email: 'oscar.otro@example.com', phone: '' };
     await inquire(OSCAR, 'Hola', { consents: ['marketing'] });
     const others = await openData(OSCAR.email);
-    const [mine] = await server.sql<{ id: string }>("select id::text as id from internal.consents where purpose = 'other_agents' and email = $1", [
-      CARLA.email,
-    ]);
+    const [mine] = await server.sql<{ id: string }>(
+      "select id::text as id from internal.consents where purpose = 'other_agents' and email = $1",
+      [CARLA.email],
+    );
     expect((await call({ action: 'withdraw', session: others.session, consent: mine!.id })).status).toBe(400);
-    expect(await server.sql('select withdrawn_at from internal.consents where id = $1::bigint', [mine!.id])).toEqual([{ withdrawn_at: null }]);
+    expect(await server.sql('select withdrawn_at from internal.consents where id = $1::bigint', [mine!.id])).toEqual([
+      { withdrawn_at: null },
+    ]);
   }, 120_000);
 
   it('refuses a link it never made, and mails an address at most three links a day', async () => {
     expect((await call({ action: 'open', token: 'x'.repeat(43) })).status).toBe(404);
     expect((await call({ action: 'open', token: 'short' })).status).toBe(404);
     await inquire(OTHER, 'Otra consulta');
-    for (let i = 0; i < 5; i++) expect((await call({ action: 'ask', email: OTHER.email, lang: 'en' })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await call({ action: 'ask', email: OTHER.email, lang: 'en' })).status).toBe(200);
     const links = (await mailsTo(OTHER.email)).filter((m) => /privacy\/my-data\?token=/.test(m.replace(/=\r?\n/g, '')));
     expect(links).toHaveLength(3);
   }, 60_000);
@@ -364,7 +481,8 @@ describe('nothing kept for ever: the retention job, once across two servers on o
 
   it('erases exactly the leads past 24 months without contact, the mails sent over 90 days ago and the requests never confirmed after 30 days; one server does it', async () => {
     const db = await openPostgres(copy.url);
-    const sql = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => db.jobs.query<T>(text, params);
+    const sql = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+      db.jobs.query<T>(text, params);
     try {
       const lead = async (key: string, age: string, followUp: string | null = null) =>
         (
@@ -377,7 +495,10 @@ describe('nothing kept for ever: the retention job, once across two servers on o
         )[0]!.id;
       const expired = await lead('ret-old', '25 months');
       const touched = await lead('ret-touched', '25 months');
-      await sql("insert into public.lead_events (lead_id, what, at) values ($1::uuid, 'changed', internal.now() - interval '2 months')", [touched]);
+      await sql(
+        "insert into public.lead_events (lead_id, what, at) values ($1::uuid, 'changed', internal.now() - interval '2 months')",
+        [touched],
+      );
       const followed = await lead('ret-follow', '25 months', '10 days');
       const recent = await lead('ret-recent', '3 months');
       const mail = async (ref: string, status: string, age: string) =>
@@ -411,29 +532,39 @@ describe('nothing kept for ever: the retention job, once across two servers on o
       expect(outcomes.filter((o) => o !== null)).toHaveLength(1);
       // (counts: ours and whatever else the seeded database holds past its period; the rows below say which went)
       const done = outcomes.find((o) => o !== null)!;
-      for (const kind of ['leads', 'mails', 'pending_searches'] as const) expect(done[kind], kind).toBeGreaterThanOrEqual(1);
+      for (const kind of ['leads', 'mails', 'pending_searches'] as const)
+        expect(done[kind], kind).toBeGreaterThanOrEqual(1);
       // and not again within the hour, from either
       expect(await Promise.all(servers.map((s) => s.applyRetention(3600)))).toEqual([null, null]);
-      expect((await sql<{ n: number }>('select count(*)::int as n from internal.retention_runs'))[0]!.n).toBe(runsBefore + 1);
+      expect((await sql<{ n: number }>('select count(*)::int as n from internal.retention_runs'))[0]!.n).toBe(
+        runsBefore + 1,
+      );
 
       const leads = await sql<{ id: string; name: string; erased: boolean }>(
         'select id::text as id, name, erased_at is not null as erased from public.inquiries where id = any($1::uuid[]) order by idempotency_key',
         [[expired, touched, followed, recent]],
       );
-      expect(Object.fromEntries(leads.map((l) => [l.id, l.erased]))).toEqual({ [expired]: true, [touched]: false, [followed]: false, [recent]: false });
+      expect(Object.fromEntries(leads.map((l) => [l.id, l.erased]))).toEqual({
+        [expired]: true,
+        [touched]: false,
+        [followed]: false,
+        [recent]: false,
+      });
       expect(leads.find((l) => l.id === expired)?.name).toBe('');
       expect(
         (
-          await sql<{ id: string }>('select id::text as id from internal.mail_outbox where id = any($1::bigint[]) order by id', [
-            [oldSent, newSent, oldPending],
-          ])
+          await sql<{ id: string }>(
+            'select id::text as id from internal.mail_outbox where id = any($1::bigint[]) order by id',
+            [[oldSent, newSent, oldPending]],
+          )
         ).map((r) => r.id),
       ).toEqual([newSent, oldPending].sort((a, b) => Number(a) - Number(b)));
       expect(
         (
-          await sql<{ id: string }>('select id::text as id from internal.saved_searches where id = any($1::bigint[]) order by id', [
-            [oldPendingSearch, newPendingSearch, oldActive],
-          ])
+          await sql<{ id: string }>(
+            'select id::text as id from internal.saved_searches where id = any($1::bigint[]) order by id',
+            [[oldPendingSearch, newPendingSearch, oldActive]],
+          )
         ).map((r) => r.id),
       ).toEqual([newPendingSearch, oldActive].sort((a, b) => Number(a) - Number(b)));
     } finally {

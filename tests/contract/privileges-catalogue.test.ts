@@ -18,7 +18,14 @@ import { stopAll } from '../support/stop-all.ts';
 const root = resolve(import.meta.dirname, '../..');
 
 /** What the public key may read and call: the data API's relations, and the functions the elements call. */
-const PUBLISHED_RELATIONS = ['agents', 'listing_cities', 'listing_property_types', 'listings', 'project_unit_types', 'projects'];
+const PUBLISHED_RELATIONS = [
+  'agents',
+  'listing_cities',
+  'listing_property_types',
+  'listings',
+  'project_unit_types',
+  'projects',
+];
 const PUBLISHED_FUNCTIONS = [
   'area_agents',
   'estimate_value',
@@ -68,9 +75,15 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
 
   it("Supabase's own advisor (the database linter the dashboard's Security Advisor runs, splinter, from the CLI) finds nothing at WARN or ERROR", async () => {
     const advise = async (level: string) => {
-      const { stdout } = await supabaseOn(database, ['db', 'advisors', '--type', 'security', '--level', level, '--output-format', 'json'], 120_000);
+      const { stdout } = await supabaseOn(
+        database,
+        ['db', 'advisors', '--type', 'security', '--level', level, '--output-format', 'json'],
+        120_000,
+      );
       const json = stdout.slice(stdout.indexOf('{')).split('\n')[0] ?? '';
-      return json ? ((JSON.parse(json) as { results?: Array<{ level: string; name: string; detail: string }> }).results ?? []) : [];
+      return json
+        ? ((JSON.parse(json) as { results?: Array<{ level: string; name: string; detail: string }> }).results ?? [])
+        : [];
     };
     // it runs: it reports the INFO it finds (tables whose row level security has no policy: closed to all but the service)
     expect((await advise('info')).filter((r) => r.level === 'INFO').length).toBeGreaterThan(0);
@@ -78,13 +91,17 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
   });
 
   it('applied every migration, recorded where the CLI records them', async () => {
-    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from supabase_migrations.schema_migrations');
+    const { rows } = await client.query<{ n: number }>(
+      'select count(*)::int as n from supabase_migrations.schema_migrations',
+    );
     const { readdirSync } = await import('node:fs');
     expect(rows[0]?.n).toBe(readdirSync(resolve(root, 'supabase/migrations')).filter((f) => f.endsWith('.sql')).length);
   });
 
   it("the public roles read the public listings only: the views show no other row (the table has none of its own rules), and the table's other columns are refused", async () => {
-    const [{ n: hidden } = { n: 0 }] = (await client.query<{ n: number }>('select count(*)::int as n from internal.listings where not is_public')).rows;
+    const [{ n: hidden } = { n: 0 }] = (
+      await client.query<{ n: number }>('select count(*)::int as n from internal.listings where not is_public')
+    ).rows;
     expect(hidden).toBeGreaterThan(0);
     for (const role of ['anon', 'authenticated']) {
       await client.query('begin');
@@ -95,9 +112,13 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
         );
         expect(seen.rows[0]?.n, role).toBeGreaterThan(0);
         expect(seen.rows[0]?.bad, role).toBe(0);
-        const cities = await client.query<{ n: number }>('select coalesce(sum(listings), 0)::int as n from public.listing_cities');
+        const cities = await client.query<{ n: number }>(
+          'select coalesce(sum(listings), 0)::int as n from public.listing_cities',
+        );
         expect(cities.rows[0]?.n, role).toBe(seen.rows[0]?.named);
-        await expect(client.query('select source_key from internal.listings limit 1')).rejects.toThrow(/permission denied/);
+        await expect(client.query('select source_key from internal.listings limit 1')).rejects.toThrow(
+          /permission denied/,
+        );
       } finally {
         await client.query('rollback');
       }
@@ -124,7 +145,9 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       ).toEqual([]);
       // a signed-in agent reads the leads' notes and trail, and agents' trail, besides (row level security says whose: docs/agent-area.md)
       const area = role === 'authenticated' ? ['agent_events', 'lead_events', 'lead_notes'] : [];
-      expect([...new Set(relations.rows.map((r) => r.name))], role).toEqual([...PUBLISHED_RELATIONS.filter((r) => r !== 'agents'), ...area].sort());
+      expect([...new Set(relations.rows.map((r) => r.name))], role).toEqual(
+        [...PUBLISHED_RELATIONS.filter((r) => r !== 'agents'), ...area].sort(),
+      );
       // agents: the public columns only, read
       const columns = await client.query<{ privilege: string; n: number }>(
         `select a.privilege_type as privilege, count(*)::int as n from pg_attribute at cross join lateral aclexplode(at.attacl) a
@@ -172,7 +195,10 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
     // the writes PostgREST would make through a view are refused by the catalogue itself
     for (const privilege of ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) {
       for (const view of ['listing_cities', 'listing_property_types', 'listings', 'projects', 'project_unit_types']) {
-        const { rows } = await client.query<{ ok: boolean }>(`select has_table_privilege('anon', $1, $2) as ok`, [`public.${view}`, privilege]);
+        const { rows } = await client.query<{ ok: boolean }>(`select has_table_privilege('anon', $1, $2) as ok`, [
+          `public.${view}`,
+          privilege,
+        ]);
         expect(rows[0]?.ok, `${privilege} on ${view}`).toBe(false);
       }
     }

@@ -34,18 +34,28 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       );
       expect(await getListingsCount(rest, filters), name).toBe(rows[0]?.n);
     }
-    expect((await getMapClusters(rest, {}, { zoom: 7, bbox: [-81, -5, -75, 1.5] })).reduce((n, c) => n + c.count, 0)).toBeGreaterThan(0);
+    expect(
+      (await getMapClusters(rest, {}, { zoom: 7, bbox: [-81, -5, -75, 1.5] })).reduce((n, c) => n + c.count, 0),
+    ).toBeGreaterThan(0);
     expect((await getPlaceSuggestions(rest, 'cumb'))[0]?.name).toBe('Cumbayá');
     expect((await getAgents(rest)).length).toBeGreaterThan(0);
     expect((await getPropertyTypes(rest)).length).toBeGreaterThan(0);
     const [listing] = (
-      await client.query<{ id: string }>("select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1")
+      await client.query<{ id: string }>(
+        "select id::text as id from internal.listings where status = '1' and country_code = 'EC' order by id limit 1",
+      )
     ).rows;
     expect(Array.isArray(await getPriceHistory(rest, String(listing?.id)))).toBe(true);
     expect((await getSimilarListings(rest, String(listing?.id), 4)).length).toBeGreaterThan(0);
     // and what the public key may not do, the server refuses as PostgREST would
     expect(
-      (await fetch(`${server.url}/rest/v1/rpc/search_fold`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":"x"}' })).status,
+      (
+        await fetch(`${server.url}/rest/v1/rpc/search_fold`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"value":"x"}',
+        })
+      ).status,
     ).toBeGreaterThanOrEqual(400);
   });
 
@@ -58,7 +68,13 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       expect(setup.roleSettings.statement_timeout).toBe('500ms');
       expect(setup.preRequest).toBe('internal.data_api_gate');
       const get = (path: string, source: string, params: unknown[]) =>
-        asPostgrest(pool, setup, { method: 'GET', path, headers: { 'cf-connecting-ip': '203.0.113.9' } }, readStatement(source), params);
+        asPostgrest(
+          pool,
+          setup,
+          { method: 'GET', path, headers: { 'cf-connecting-ip': '203.0.113.9' } },
+          readStatement(source),
+          params,
+        );
       const outcome = (asked: Promise<unknown[]>) =>
         asked.then(
           (rows) => `rows ${rows.length}`,
@@ -67,33 +83,50 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       const listings = (where: string) => `SELECT "public"."listings"."id" FROM "public"."listings" WHERE ${where}`;
       const BACK_REFERENCES = '^(.*)(.*)(.*)(.*)(.*)\\5\\4\\3\\2\\1$';
       // the review's requests (a description, a title): refused before any row is read
-      expect(await outcome(get('/listings', listings('"public"."listings"."description" ~ $1'), [BACK_REFERENCES]))).toMatch(
-        /^42883 operator does not exist: json ~/,
-      );
+      expect(
+        await outcome(get('/listings', listings('"public"."listings"."description" ~ $1'), [BACK_REFERENCES])),
+      ).toMatch(/^42883 operator does not exist: json ~/);
       expect(await outcome(get('/listings', listings('"public"."listings"."title" ~ $1'), [BACK_REFERENCES]))).toMatch(
         /^22023 match and imatch take literal text/,
       );
-      expect(await outcome(get('/listings', listings('"public"."listings"."city" ~* $1'), ['(a|aa)*$']))).toMatch(/^22023 /);
-      expect(await outcome(get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."about" ~ $1', ['(a+)+b']))).toMatch(
+      expect(await outcome(get('/listings', listings('"public"."listings"."city" ~* $1'), ['(a|aa)*$']))).toMatch(
         /^22023 /,
       );
       expect(
         await outcome(
-          get('/listing_cities', 'SELECT "public"."listing_cities"."city" FROM "public"."listing_cities" WHERE "public"."listing_cities"."city" ~ $1', [
-            '\\d+',
+          get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."about" ~ $1', [
+            '(a+)+b',
           ]),
         ),
       ).toMatch(/^22023 /);
+      expect(
+        await outcome(
+          get(
+            '/listing_cities',
+            'SELECT "public"."listing_cities"."city" FROM "public"."listing_cities" WHERE "public"."listing_cities"."city" ~ $1',
+            ['\\d+'],
+          ),
+        ),
+      ).toMatch(/^22023 /);
       // a function's rows are filtered as a view's
-      const places = 'SELECT "pgrst_call".* FROM "public"."place_suggestions"("q" := $1) "pgrst_call" WHERE "pgrst_call"."name" ~ $2';
+      const places =
+        'SELECT "pgrst_call".* FROM "public"."place_suggestions"("q" := $1) "pgrst_call" WHERE "pgrst_call"."name" ~ $2';
       expect(await outcome(get('/rpc/place_suggestions', places, ['quit', BACK_REFERENCES]))).toMatch(/^22023 /);
-      expect(await outcome(get('/listings', listings('"public"."listings"."title" ILIKE $1'), [`%${'a%'.repeat(40)}`]))).toMatch(
-        /^22023 like and ilike take patterns of at most 200 characters and 8 wildcards/,
+      expect(
+        await outcome(get('/listings', listings('"public"."listings"."title" ILIKE $1'), [`%${'a%'.repeat(40)}`])),
+      ).toMatch(/^22023 like and ilike take patterns of at most 200 characters and 8 wildcards/);
+      expect(
+        await outcome(get('/listings', listings('"public"."listings"."title" LIKE $1'), ['x'.repeat(201)])),
+      ).toMatch(/^22023 /);
+      expect(await outcome(get('/listings', listings('"public"."listings"."images"->>0 ~ $1'), ['x']))).toMatch(
+        /^22023 this column is read whole/,
       );
-      expect(await outcome(get('/listings', listings('"public"."listings"."title" LIKE $1'), ['x'.repeat(201)]))).toMatch(/^22023 /);
-      expect(await outcome(get('/listings', listings('"public"."listings"."images"->>0 ~ $1'), ['x']))).toMatch(/^22023 this column is read whole/);
-      expect(await outcome(get('/listings', listings('"public"."listings"."images"->>\'k\' = $1'), ['x']))).toMatch(/^22/);
-      expect(await outcome(get('/listings', listings('"public"."listings"."description" ILIKE $1'), ['%casa%']))).toMatch(/^42883 /);
+      expect(await outcome(get('/listings', listings('"public"."listings"."images"->>\'k\' = $1'), ['x']))).toMatch(
+        /^22/,
+      );
+      expect(
+        await outcome(get('/listings', listings('"public"."listings"."description" ILIKE $1'), ['%casa%'])),
+      ).toMatch(/^42883 /);
       // what our calls and the spec's send still answers, as before
       const [ana] = (
         await client.query<{ first: string }>(
@@ -116,22 +149,31 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       expect(found.length).toBeGreaterThan(0);
       expect(
         await outcome(
-          get('/agents', 'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."first_name_search" ~ $1', ['o\\.brien \\(jr\\)']),
+          get(
+            '/agents',
+            'SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."first_name_search" ~ $1',
+            ['o\\.brien \\(jr\\)'],
+          ),
         ),
       ).toBe('rows 0');
       const quito = await get(
         '/listings',
-        listings('"public"."listings"."country_code" = $1 AND "public"."listings"."status" = $2 AND "public"."listings"."city" ILIKE $3'),
+        listings(
+          '"public"."listings"."country_code" = $1 AND "public"."listings"."status" = $2 AND "public"."listings"."city" ILIKE $3',
+        ),
         ['EC', '1', '%quito%'],
       );
-      expect(quito.length).toBe((await client.query("select count(*)::int as n from public.listings where city::text ilike '%quito%'")).rows[0]?.n);
+      expect(quito.length).toBe(
+        (await client.query("select count(*)::int as n from public.listings where city::text ilike '%quito%'")).rows[0]
+          ?.n,
+      );
       expect(quito.length).toBeGreaterThan(0);
       // whatever a statement of the public key does, it ends at 500 ms (57014), as its own setting says
       await client.query(SLEEP_FUNCTION);
       const sleep = readStatement('SELECT "public"."exp_test_sleep"($1) AS "exp_test_sleep"');
-      expect(await outcome(asPostgrest(pool, setup, { method: 'POST', path: '/rpc/exp_test_sleep' }, sleep, [5]))).toMatch(
-        /^57014 canceling statement due to statement timeout/,
-      );
+      expect(
+        await outcome(asPostgrest(pool, setup, { method: 'POST', path: '/rpc/exp_test_sleep' }, sleep, [5])),
+      ).toMatch(/^57014 canceling statement due to statement timeout/);
     } finally {
       await client.query('drop function if exists public.exp_test_sleep(double precision)');
       await pool.end();
@@ -160,7 +202,9 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
           await c.query('ROLLBACK');
           c.release();
           const answer = hookAnswer(error);
-          return answer ? `${answer.status} ${answer.headers['Retry-After']} ${String(answer.body.code)}` : `error ${(error as Error).message}`;
+          return answer
+            ? `${answer.status} ${answer.headers['Retry-After']} ${String(answer.body.code)}`
+            : `error ${(error as Error).message}`;
         }
       };
       // one client: four at once, not five; another client meanwhile is served
@@ -168,7 +212,9 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       expect(await hold('198.51.100.1', '/rpc/search_listings')).toBe('429 1 EXP429');
       expect(await hold('198.51.100.2', '/rpc/search_listings')).toBe('admitted');
       // the client is the platform's address: a first X-Forwarded-For hop the client wrote is not it
-      expect(await hold('', '/rpc/search_listings', { 'x-forwarded-for': '192.0.2.77, 198.51.100.1' })).toBe('429 1 EXP429');
+      expect(await hold('', '/rpc/search_listings', { 'x-forwarded-for': '192.0.2.77, 198.51.100.1' })).toBe(
+        '429 1 EXP429',
+      );
       await end();
       expect(await hold('198.51.100.1', '/rpc/search_listings')).toBe('admitted');
       await end();
@@ -182,7 +228,9 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
           pool,
           setup,
           { method: 'POST', path: '/rpc/search_listings', headers: { 'cf-connecting-ip': '198.51.100.7' } },
-          readStatement('SELECT "pgrst_call".* FROM "public"."search_listings"("filters" := $1::jsonb, "page_size" := $2::integer) "pgrst_call"'),
+          readStatement(
+            'SELECT "pgrst_call".* FROM "public"."search_listings"("filters" := $1::jsonb, "page_size" := $2::integer) "pgrst_call"',
+          ),
           ['{}', size],
         ).then(
           (rows) => `rows ${rows.length}`,
@@ -198,7 +246,9 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       const c = await pool.connect();
       try {
         await c.query('begin read only');
-        await c.query("select set_config('role', 'authenticated', true), set_config('request.path', '/listings', true)");
+        await c.query(
+          "select set_config('role', 'authenticated', true), set_config('request.path', '/listings', true)",
+        );
         for (let i = 0; i < 5; i++) await c.query('select internal.data_api_gate()');
         await c.query('commit');
       } finally {
@@ -228,14 +278,29 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
         "select id::text as id from public.listings where country_code = 'EC' and status = '1' and city = 'Quito' order by id limit 2",
       )
     ).rows;
-    const [agent] = (await client.query<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'")).rows;
-    const [project] = (await client.query<{ id: string }>("select id::text as id from internal.projects where slug = 'altos-de-la-carolina'")).rows;
+    const [agent] = (
+      await client.query<{ id: string }>("select min(id)::text as id from public.agents where country_code = 'EC'")
+    ).rows;
+    const [project] = (
+      await client.query<{ id: string }>(
+        "select id::text as id from internal.projects where slug = 'altos-de-la-carolina'",
+      )
+    ).rows;
     const types = (
-      await client.query<{ id: string }>('select id::text as id from internal.project_unit_types where project_id = $1 order by position', [project?.id])
+      await client.query<{ id: string }>(
+        'select id::text as id from internal.project_unit_types where project_id = $1 order by position',
+        [project?.id],
+      )
     ).rows
       .map((t) => t.id)
       .join(',');
-    const rows = readRows({ listing: String(listing?.id), listing2: String(listing2?.id), agent: String(agent?.id), project: String(project?.id), types });
+    const rows = readRows({
+      listing: String(listing?.id),
+      listing2: String(listing2?.id),
+      agent: String(agent?.id),
+      project: String(project?.id),
+      types,
+    });
     expect(rows.length).toBeGreaterThan(20);
     const failures: string[] = [];
     try {

@@ -23,7 +23,11 @@ describe('new developments in the search', () => {
   const search = async (filters: SearchFilters) => {
     const count = await getListingsCount(rest, filters);
     const rows = await getListingsPage(rest, filters, 'price_asc', 1, undefined, 100);
-    return { count, rows, slugs: rows.map((r) => mapListing(r, server.url).project?.slug ?? `not a project: ${String(r.id)}`).sort() };
+    return {
+      count,
+      rows,
+      slugs: rows.map((r) => mapListing(r, server.url).project?.slug ?? `not a project: ${String(r.id)}`).sort(),
+    };
   };
 
   beforeAll(async () => {
@@ -57,14 +61,23 @@ describe('new developments in the search', () => {
     expect(all.slugs).toEqual(await slugs());
     // a search for sale or for rent has none
     for (const operation of [undefined, 'rent'] as const) {
-      const page = await getListingsPage(rest, { place: 'quito', ...(operation ? { operation } : {}) }, 'price_asc', 1, undefined, 100);
+      const page = await getListingsPage(
+        rest,
+        { place: 'quito', ...(operation ? { operation } : {}) },
+        'price_asc',
+        1,
+        undefined,
+        100,
+      );
       expect(page.some((r) => r.operation === 'project')).toBe(false);
     }
   });
 
   it('"Delivery by 2027", "2+ bedrooms" and a stage narrow it, as SQL says apart; an unknown operation is refused', async () => {
     const by2027 = await slugs(`p.stage = 'delivered' or p.delivery < date '2028-01-01'`);
-    const twoBeds = await slugs('exists (select 1 from internal.project_unit_types t where t.project_id = p.id and t.bedrooms >= 2)');
+    const twoBeds = await slugs(
+      'exists (select 1 from internal.project_unit_types t where t.project_id = p.id and t.bedrooms >= 2)',
+    );
     const both = by2027.filter((s) => twoBeds.includes(s));
     expect(by2027.length).toBeGreaterThan(0);
     expect(by2027.length).toBeLessThan((await slugs()).length);
@@ -97,7 +110,10 @@ describe('new developments in the search', () => {
     await server.sql(
       "update internal.project_unit_types set price_min = 91000 where project_id = (select id from internal.projects where slug = 'torre-quito-tenis') and position = 0",
     );
-    expect((await server.sql<{ price: string }>('select price::text as price from internal.listings where id = $1', [id]))[0]?.price).toBe('91000');
+    expect(
+      (await server.sql<{ price: string }>('select price::text as price from internal.listings where id = $1', [id]))[0]
+        ?.price,
+    ).toBe('91000');
     // the listing's page sends to the project's, in its language
     for (const [path, target] of [
       [`/properties/${id}-torre-quito-tenis`, '/projects/torre-quito-tenis'],
@@ -110,13 +126,16 @@ describe('new developments in the search', () => {
     const index = await (await fetch(`${server.url}/sitemap.xml`)).text();
     const maps = [...index.matchAll(/<loc>[^<]*(\/sitemaps\/listings-\d+\.xml)<\/loc>/g)].map((m) => m[1] as string);
     expect(maps.length).toBeGreaterThan(0);
-    for (const map of maps) expect(await (await fetch(`${server.url}${map}`)).text()).not.toMatch(new RegExp(`/properties/${id}-`));
+    for (const map of maps)
+      expect(await (await fetch(`${server.url}${map}`)).text()).not.toMatch(new RegExp(`/properties/${id}-`));
     // withdrawn, or selling nothing: out of the search
     await server.sql("update internal.projects set status = 'withdrawn' where slug = 'torre-quito-tenis'");
     expect((await search({ operation: 'project' })).slugs).not.toContain('torre-quito-tenis');
     await server.sql("update internal.projects set status = 'active' where slug = 'torre-quito-tenis'");
     expect((await search({ operation: 'project' })).slugs).toContain('torre-quito-tenis');
-    await server.sql("delete from internal.project_unit_types where project_id = (select id from internal.projects where slug = 'torre-quito-tenis')");
+    await server.sql(
+      "delete from internal.project_unit_types where project_id = (select id from internal.projects where slug = 'torre-quito-tenis')",
+    );
     expect((await search({ operation: 'project' })).slugs).not.toContain('torre-quito-tenis');
     // deleted, with it
     await server.sql("delete from internal.projects where slug = 'torre-quito-tenis'");
@@ -125,7 +144,11 @@ describe('new developments in the search', () => {
 
   it('the market index and the valuation read no project: a project\'s "from" is no resale price', async () => {
     const index = async () =>
-      (await server.sql<{ h: string }>("select md5(string_agg(m::text, '|' order by m.path, m.type_group, m.month)) as h from internal.market_index m"))[0]?.h;
+      (
+        await server.sql<{ h: string }>(
+          "select md5(string_agg(m::text, '|' order by m.path, m.type_group, m.month)) as h from internal.market_index m",
+        )
+      )[0]?.h;
     await server.sql("select internal.refresh_market_index(interval '0')");
     const before = await index();
     // a project in Quito's La Carolina at a price no resale home asks, with many units
@@ -145,10 +168,15 @@ describe('new developments in the search', () => {
     const res = await fetch(`${server.url}/rest/v1/rpc/estimate_value`, {
       method: 'POST',
       headers: { apikey: 'local-anon-key', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ facts: { place: 'quito/la-carolina', property_type: 'apartment', area_m2: 80, bedrooms: 2 } }),
+      body: JSON.stringify({
+        facts: { place: 'quito/la-carolina', property_type: 'apartment', area_m2: 80, bedrooms: 2 },
+      }),
     });
     expect(res.status).toBe(200);
-    const [listing] = await server.sql<{ id: string }>('select id::text as id from internal.listings where project_id = $1', [p?.id]);
+    const [listing] = await server.sql<{ id: string }>(
+      'select id::text as id from internal.listings where project_id = $1',
+      [p?.id],
+    );
     expect(JSON.stringify(await res.json())).not.toMatch(new RegExp(`"id":"?${listing?.id}"?[,}]`));
   });
 });

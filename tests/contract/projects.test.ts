@@ -16,8 +16,14 @@ import { startTestServer, type TestServer } from '../support/servers.ts';
 async function page(url: string): Promise<{ status: number; doc: Document; html: string }> {
   const res = await patientFetch(url, { redirect: 'manual', headers: { 'User-Agent': 'Googlebot/2.1' } });
   const html = await res.text();
-  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
-  return { status: res.status, html, doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document };
+  const window = new Window({
+    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true },
+  });
+  return {
+    status: res.status,
+    html,
+    doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document,
+  };
 }
 
 const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -47,19 +53,35 @@ describe('new developments', () => {
       expect(doc.documentElement.lang).toBe(lang);
       const cards = [...doc.querySelectorAll('[data-project]')].map((c) => c.getAttribute('data-project'));
       expect([...cards].sort()).toEqual(slugs);
-      expect(text(doc.querySelector('[data-project-count]'))).toBe(lang === 'es' ? `${slugs.length} proyectos` : `${slugs.length} projects`);
+      expect(text(doc.querySelector('[data-project-count]'))).toBe(
+        lang === 'es' ? `${slugs.length} proyectos` : `${slugs.length} projects`,
+      );
       const link = doc.querySelector('[data-project="altos-de-la-carolina"] h2 a')?.getAttribute('href');
       expect(link).toBe(lang === 'es' ? '/es/proyectos/altos-de-la-carolina' : '/projects/altos-de-la-carolina');
       expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${server.url}${path}`);
-      expect(doc.querySelector('link[rel="alternate"][hreflang="es"]')?.getAttribute('href')).toBe(`${server.url}/es/proyectos`);
+      expect(doc.querySelector('link[rel="alternate"][hreflang="es"]')?.getAttribute('href')).toBe(
+        `${server.url}/es/proyectos`,
+      );
     }
   });
 
   it("a project's page, in both languages: its stage, delivery, the unit table as SQL has it, JSON-LD with its price range, and the preview", async () => {
-    const [project] = await server.sql<{ id: string; name: string; stage: string; reservation: number; entrada_pct: number }>(
+    const [project] = await server.sql<{
+      id: string;
+      name: string;
+      stage: string;
+      reservation: number;
+      entrada_pct: number;
+    }>(
       "select id::text as id, name, stage, reservation::float8 as reservation, entrada_pct::float8 as entrada_pct from internal.projects where slug = 'altos-de-la-carolina'",
     );
-    const units = await server.sql<{ id: string; price_min: number; price_max: number; units_available: number; plan: string }>(
+    const units = await server.sql<{
+      id: string;
+      price_min: number;
+      price_max: number;
+      units_available: number;
+      plan: string;
+    }>(
       'select id::text as id, price_min::float8 as price_min, price_max::float8 as price_max, units_available, floor_plans->>0 as plan from internal.project_unit_types where project_id = $1 order by position',
       [project?.id],
     );
@@ -68,12 +90,16 @@ describe('new developments', () => {
       expect(status, path).toBe(200);
       const es = path.startsWith('/es');
       expect(text(doc.querySelector('h1'))).toBe(project?.name);
-      expect(text(doc.querySelector('title'))).toContain(`${es ? 'desde' : 'from'} ${formatPrice(Math.min(...units.map((u) => u.price_min)))}`);
+      expect(text(doc.querySelector('title'))).toContain(
+        `${es ? 'desde' : 'from'} ${formatPrice(Math.min(...units.map((u) => u.price_min)))}`,
+      );
       expect(text(doc.querySelector('.project__stage'))).toContain(es ? 'Preventa' : 'Pre-sale');
       const rows = [...doc.querySelectorAll('table.project__units tbody tr')];
       expect(rows.map((r) => r.getAttribute('data-unit'))).toEqual(units.map((u) => u.id));
       expect(rows.map((r) => text(r.querySelectorAll('td')[3]))).toEqual(units.map((u) => String(u.units_available)));
-      expect(rows.map((r) => text(r.querySelectorAll('td')[2]))).toEqual(units.map((u) => `${es ? 'Desde' : 'From'} ${formatPrice(u.price_min)}`));
+      expect(rows.map((r) => text(r.querySelectorAll('td')[2]))).toEqual(
+        units.map((u) => `${es ? 'Desde' : 'From'} ${formatPrice(u.price_min)}`),
+      );
       // each type's floor plan, to its full size, described in the page's language
       for (const [i, r] of rows.entries()) {
         const plan = r.querySelector('a[data-floor-plan] img');
@@ -85,7 +111,9 @@ describe('new developments', () => {
         ).toBe(true);
         expect(plan?.getAttribute('alt')).toMatch(es ? /^Plano de Tipo [A-C] · / : /^Floor plan of Tipo [A-C] · /);
       }
-      const ld = [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '{}') as Record<string, unknown>);
+      const ld = [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+        (s) => JSON.parse(s.textContent ?? '{}') as Record<string, unknown>,
+      );
       const offer = ld.find((b) => b['@type'] === 'Product')?.offers as Record<string, unknown>;
       expect([offer.lowPrice, offer.highPrice, offer.offerCount]).toEqual([
         Math.min(...units.map((u) => u.price_min)),
@@ -127,7 +155,9 @@ describe('new developments', () => {
       const { doc } = await page(`${server.url}${path}`);
       const links = [...doc.querySelectorAll('[data-unit-listing]')];
       expect(links.map((a) => a.getAttribute('data-unit-listing')).sort()).toEqual(mine.map((u) => u.id).sort());
-      expect(links[0]?.getAttribute('href')).toMatch(new RegExp(`^${lang === 'es' ? '/es' : ''}/properties/${mine[0]?.id}-`));
+      expect(links[0]?.getAttribute('href')).toMatch(
+        new RegExp(`^${lang === 'es' ? '/es' : ''}/properties/${mine[0]?.id}-`),
+      );
       hrefs[lang] = links[0]?.getAttribute('href') ?? '';
     }
     const unit = mine[0];
@@ -149,7 +179,12 @@ describe('new developments', () => {
     const biess = SITE.mortgage.find((l) => l.id === 'biess') as (typeof SITE.mortgage)[number];
     const plan = paymentPlan(
       unit?.price_min as number,
-      { reservation: p?.reservation as number, entradaPct: p?.entrada_pct as number, years: biess.years, annualRatePct: biess.annualRatePct },
+      {
+        reservation: p?.reservation as number,
+        entradaPct: p?.entrada_pct as number,
+        years: biess.years,
+        annualRatePct: biess.annualRatePct,
+      },
       nowDate(),
       new Date(`${p?.delivery}T12:00:00Z`),
     );
@@ -157,7 +192,10 @@ describe('new developments', () => {
     const { status, doc } = await page(`${server.url}/projects/riverside-samborondon?unit=${unit?.id}&lender=biess`);
     expect(status).toBe(200);
     expect(doc.querySelector('select[name="unit"] option[selected]')?.getAttribute('value')).toBe(unit?.id);
-    const cells = [...doc.querySelectorAll('table[data-plan] tr')].map((r) => [text(r.querySelector('th')), text(r.querySelector('td'))]);
+    const cells = [...doc.querySelectorAll('table[data-plan] tr')].map((r) => [
+      text(r.querySelector('th')),
+      text(r.querySelector('td')),
+    ]);
     expect(cells.map(([, v]) => v)).toEqual([
       formatAmount(plan?.price as number),
       formatAmount(plan?.entrada as number),
@@ -169,19 +207,32 @@ describe('new developments', () => {
     ]);
     expect(cells[3]?.[0]).toMatch(new RegExp(`^${plan?.cuotas} monthly cuotas, `));
     // beside its price per m², its place's resale median: the sector's, else (a sector the index does not know) its city's
-    expect(text(doc.querySelector('[data-sector-m2]'))).toMatch(/^Resale in Samborondón: \$[\d,]+ per m² \(median asking price, /);
-    expect(text(doc.querySelector('[data-plan-mortgage]'))).toContain(`${formatAmount(plan?.mortgage?.monthly as number)} a month over ${biess.years} years`);
+    expect(text(doc.querySelector('[data-sector-m2]'))).toMatch(
+      /^Resale in Samborondón: \$[\d,]+ per m² \(median asking price, /,
+    );
+    expect(text(doc.querySelector('[data-plan-mortgage]'))).toContain(
+      `${formatAmount(plan?.mortgage?.monthly as number)} a month over ${biess.years} years`,
+    );
     // a unit or lender the project does not have: its first unit on sale, the default lender
     const fallback = await page(`${server.url}/projects/riverside-samborondon?unit=99999&lender=%3Cscript%3E`);
     expect(fallback.status).toBe(200);
     expect(fallback.html).not.toContain('<script>x');
-    expect(fallback.doc.querySelector('select[name="lender"] option[selected]')?.getAttribute('value')).toBe(SITE.mortgage[0].id);
+    expect(fallback.doc.querySelector('select[name="lender"] option[selected]')?.getAttribute('value')).toBe(
+      SITE.mortgage[0].id,
+    );
   });
 
   it('a withdrawn project, one without a unit type and one never made are 404; the sitemap lists the others in both languages', async () => {
     await server.sql("update internal.projects set status = 'withdrawn' where slug = 'bosque-norte'");
-    await server.sql("delete from internal.project_unit_types where project_id = (select id from internal.projects where slug = 'el-vergel-cuenca')");
-    for (const path of ['/projects/bosque-norte', '/projects/el-vergel-cuenca', '/projects/no-such-project', '/es/proyectos/bosque-norte'])
+    await server.sql(
+      "delete from internal.project_unit_types where project_id = (select id from internal.projects where slug = 'el-vergel-cuenca')",
+    );
+    for (const path of [
+      '/projects/bosque-norte',
+      '/projects/el-vergel-cuenca',
+      '/projects/no-such-project',
+      '/es/proyectos/bosque-norte',
+    ])
       expect((await page(`${server.url}${path}`)).status, path).toBe(404);
     const list = await page(`${server.url}/projects`);
     expect(list.doc.querySelector('[data-project="bosque-norte"]')).toBeNull();
@@ -197,7 +248,9 @@ describe('new developments', () => {
   });
 
   it('the database refuses a unit type whose range runs backwards, and a project being built without its progress or to be delivered without a date', async () => {
-    const [p] = await server.sql<{ id: string }>("select id::text as id from internal.projects where slug = 'torre-quito-tenis'");
+    const [p] = await server.sql<{ id: string }>(
+      "select id::text as id from internal.projects where slug = 'torre-quito-tenis'",
+    );
     const refused = async (sql: string, params: unknown[] = []) => {
       const error = await server.sql(sql, params).then(
         () => null,
@@ -222,7 +275,11 @@ describe('new developments', () => {
         "insert into internal.projects (slug, name, city, stage, delivery, source_key) values ('x-1', 'X', 'Quito', 'under_construction', '2028-01-01', 'x-1')",
       ),
     ).toBe('23514');
-    expect(await refused("insert into internal.projects (slug, name, city, stage, source_key) values ('x-2', 'X', 'Quito', 'pre_sale', 'x-2')")).toBe('23514');
+    expect(
+      await refused(
+        "insert into internal.projects (slug, name, city, stage, source_key) values ('x-2', 'X', 'Quito', 'pre_sale', 'x-2')",
+      ),
+    ).toBe('23514');
     expect(
       await refused(
         "insert into internal.projects (slug, name, city, stage, delivery, source_key) values ('Bad Slug', 'X', 'Quito', 'delivered', '2025-01-01', 'x-3')",

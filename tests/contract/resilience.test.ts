@@ -67,7 +67,11 @@ describe('errors that are not the database', () => {
       },
     });
     try {
-      const res = await fetch(`${server.url}/functions/v1/boom`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+      const res = await fetch(`${server.url}/functions/v1/boom`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(500);
       expect(await res.text()).not.toContain('a bug in one handler');
       expect((await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`)).status).toBe(200);
@@ -157,14 +161,18 @@ describe('npm start', () => {
     let server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' });
     try {
       expect(server.output()).toMatch(/PostgreSQL 1\d at postgres:\/\//);
-      const first = await fetch(`${server.url}/rest/v1/listings?select=id`, { headers: { Prefer: 'count=exact', Range: '0-0' } });
+      const first = await fetch(`${server.url}/rest/v1/listings?select=id`, {
+        headers: { Prefer: 'count=exact', Range: '0-0' },
+      });
       const total = first.headers.get('content-range');
       expect(total).toMatch(/\/\d+$/);
       expect(await server.stop()).toBe(0);
       expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
       server = await startServerProcess({ DATA_DIR: dir, SEED_LISTINGS: '300' });
       expect(server.output()).not.toContain('seeded');
-      const again = await fetch(`${server.url}/rest/v1/listings?select=id`, { headers: { Prefer: 'count=exact', Range: '0-0' } });
+      const again = await fetch(`${server.url}/rest/v1/listings?select=id`, {
+        headers: { Prefer: 'count=exact', Range: '0-0' },
+      });
       expect(again.headers.get('content-range')).toBe(total);
     } finally {
       await server.stop();

@@ -24,20 +24,30 @@ for (const kind of ['postgres'] as const) {
     it('answers compressed by Accept-Encoding (brotli, else gzip, else plain), the same rows once decompressed', async () => {
       const path = '/rest/v1/listings?select=*&country_code=eq.EC&status=eq.1&order=created_at.desc,id.desc&limit=24';
       const raw = (accept: string) =>
-        new Promise<{ status: number; encoding: string | undefined; vary: string | undefined; range: string | undefined; body: Buffer }>((resolve, reject) => {
-          httpGet(`${server.url}${path}`, { headers: { apikey: 'local-anon-key', 'Accept-Encoding': accept, Prefer: 'count=exact' } }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                encoding: res.headers['content-encoding'],
-                vary: res.headers.vary,
-                range: res.headers['content-range'],
-                body: Buffer.concat(chunks),
-              }),
-            );
-          }).on('error', reject);
+        new Promise<{
+          status: number;
+          encoding: string | undefined;
+          vary: string | undefined;
+          range: string | undefined;
+          body: Buffer;
+        }>((resolve, reject) => {
+          httpGet(
+            `${server.url}${path}`,
+            { headers: { apikey: 'local-anon-key', 'Accept-Encoding': accept, Prefer: 'count=exact' } },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () =>
+                resolve({
+                  status: res.statusCode ?? 0,
+                  encoding: res.headers['content-encoding'],
+                  vary: res.headers.vary,
+                  range: res.headers['content-range'],
+                  body: Buffer.concat(chunks),
+                }),
+              );
+            },
+          ).on('error', reject);
         });
       const plain = await raw('identity');
       expect(plain.encoding).toBeUndefined();
@@ -55,16 +65,25 @@ for (const kind of ['postgres'] as const) {
     describe('count semantics', () => {
       it('head + count answers the exact count with Content-Range', async () => {
         const total = await expectedCount('true');
-        const { count, status } = await sb.from('listings').select('*', { count: 'exact', head: true }).eq('country_code', 'EC').eq('status', '1');
+        const { count, status } = await sb
+          .from('listings')
+          .select('*', { count: 'exact', head: true })
+          .eq('country_code', 'EC')
+          .eq('status', '1');
         expect(count).toBe(total);
         expect(status).toBe(206);
-        const res = await fetch(`${server.url}/rest/v1/listings?select=id&country_code=eq.EC&limit=24`, { method: 'HEAD', headers: { Prefer: 'count=exact' } });
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id&country_code=eq.EC&limit=24`, {
+          method: 'HEAD',
+          headers: { Prefer: 'count=exact' },
+        });
         expect(res.status).toBe(206);
         expect(res.headers.get('content-range')).toBe(`0-23/${total}`);
       });
 
       it('answers 200 with */0 when nothing matches, and */* without a count', async () => {
-        const res = await fetch(`${server.url}/rest/v1/listings?select=id&city=eq.Nowhere`, { headers: { Prefer: 'count=exact' } });
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id&city=eq.Nowhere`, {
+          headers: { Prefer: 'count=exact' },
+        });
         expect(res.status).toBe(200);
         expect(res.headers.get('content-range')).toBe('*/0');
         expect(await res.json()).toEqual([]);
@@ -73,17 +92,25 @@ for (const kind of ['postgres'] as const) {
       });
 
       it('answers 200 when the page holds everything, 206 for a part, 416 past the end', async () => {
-        const few = await fetch(`${server.url}/rest/v1/listings?select=id&id=in.(1,2,3)`, { headers: { Prefer: 'count=exact' } });
+        const few = await fetch(`${server.url}/rest/v1/listings?select=id&id=in.(1,2,3)`, {
+          headers: { Prefer: 'count=exact' },
+        });
         expect(few.status).toBe(200);
         expect(few.headers.get('content-range')).toBe('0-2/3');
-        const mid = await fetch(`${server.url}/rest/v1/listings?select=id&order=id&offset=24&limit=24`, { headers: { Prefer: 'count=exact' } });
+        const mid = await fetch(`${server.url}/rest/v1/listings?select=id&order=id&offset=24&limit=24`, {
+          headers: { Prefer: 'count=exact' },
+        });
         const total = Number(mid.headers.get('content-range')?.split('/')[1]);
         expect(mid.status).toBe(206);
         expect(mid.headers.get('content-range')).toBe(`24-47/${total}`);
-        const atEnd = await fetch(`${server.url}/rest/v1/listings?select=id&offset=${total}`, { headers: { Prefer: 'count=exact' } });
+        const atEnd = await fetch(`${server.url}/rest/v1/listings?select=id&offset=${total}`, {
+          headers: { Prefer: 'count=exact' },
+        });
         expect(atEnd.status).toBe(206);
         expect(atEnd.headers.get('content-range')).toBe(`*/${total}`);
-        const past = await fetch(`${server.url}/rest/v1/listings?select=id&offset=${total + 10}`, { headers: { Prefer: 'count=exact' } });
+        const past = await fetch(`${server.url}/rest/v1/listings?select=id&offset=${total + 10}`, {
+          headers: { Prefer: 'count=exact' },
+        });
         expect(past.status).toBe(416);
         expect(await past.json()).toMatchObject({ code: 'PGRST103', message: 'Requested range not satisfiable' });
         const { error } = await sb
@@ -94,11 +121,17 @@ for (const kind of ['postgres'] as const) {
       });
 
       it('honours the Range header and limit=0', async () => {
-        const res = await fetch(`${server.url}/rest/v1/listings?select=id&order=id`, { headers: { Range: '5-9', 'Range-Unit': 'items' } });
-        const expected = await server.sql<{ id: number }>("select id from public.listings where status = '1' order by id limit 5 offset 5");
+        const res = await fetch(`${server.url}/rest/v1/listings?select=id&order=id`, {
+          headers: { Range: '5-9', 'Range-Unit': 'items' },
+        });
+        const expected = await server.sql<{ id: number }>(
+          "select id from public.listings where status = '1' order by id limit 5 offset 5",
+        );
         expect((await res.json()).map((r: { id: number }) => r.id)).toEqual(expected.map((r) => Number(r.id)));
         expect(res.headers.get('content-range')).toBe('5-9/*');
-        const zero = await fetch(`${server.url}/rest/v1/listings?select=id&limit=0`, { headers: { Prefer: 'count=exact' } });
+        const zero = await fetch(`${server.url}/rest/v1/listings?select=id&limit=0`, {
+          headers: { Prefer: 'count=exact' },
+        });
         expect(await zero.json()).toEqual([]);
         expect(zero.headers.get('content-range')).toMatch(/^\*\/\d+$/);
       });
@@ -123,7 +156,12 @@ for (const kind of ['postgres'] as const) {
         "select id from public.listings where country_code = 'EC' and status = '1' order by bedrooms desc nulls first, price asc nulls last, id limit 50",
       );
       expect(data?.map((r) => r.id)).toEqual(expected.map((r) => Number(r.id)));
-      const nullsFirst = await sb.from('listings').select('id,price').eq('country_code', 'EC').order('price', { ascending: true, nullsFirst: true }).limit(1);
+      const nullsFirst = await sb
+        .from('listings')
+        .select('id,price')
+        .eq('country_code', 'EC')
+        .order('price', { ascending: true, nullsFirst: true })
+        .limit(1);
       expect(nullsFirst.data?.[0]?.price).toBeNull();
     });
 
@@ -132,7 +170,9 @@ for (const kind of ['postgres'] as const) {
         const res = await fetch(`${server.url}/rest/v1/listings?select=id&order=id&${query}`);
         expect(res.status, query).toBe(200);
         const ids = (await res.json()).map((r: { id: number }) => r.id);
-        const expected = await server.sql<{ id: number }>(`select id from public.listings where status = '1' and (${where}) order by id limit 1000`);
+        const expected = await server.sql<{ id: number }>(
+          `select id from public.listings where status = '1' and (${where}) order by id limit 1000`,
+        );
         expect(ids, query).toEqual(expected.map((r) => Number(r.id)));
       };
       await check('bedrooms=eq.3&city=eq.Cuenca', "bedrooms = 3 and city = 'Cuenca'");
@@ -148,11 +188,23 @@ for (const kind of ['postgres'] as const) {
       await check('id=not.in.(5,10,15)&id=lt.20', 'id not in (5, 10, 15) and id < 20');
       await check('city=in.("Bahía de Caráquez",Olón)', "city in ('Bahía de Caráquez', 'Olón')");
       await check('or=(city.eq.Loja,city.eq."Bahía de Caráquez")', "city = 'Loja' or city = 'Bahía de Caráquez'");
-      await check('or=(bedrooms.gte.6,and(city.eq.Olón,price.lt.100000))', "bedrooms >= 6 or (city = 'Olón' and price < 100000)");
-      await check('not.or=(city.eq.Quito,city.eq.Guayaquil)&id=lt.50', "not (city = 'Quito' or city = 'Guayaquil') and id < 50");
-      await check('and=(bedrooms.eq.2,bathrooms.eq.2)&city=eq.Ibarra', "bedrooms = 2 and bathrooms = 2 and city = 'Ibarra'");
+      await check(
+        'or=(bedrooms.gte.6,and(city.eq.Olón,price.lt.100000))',
+        "bedrooms >= 6 or (city = 'Olón' and price < 100000)",
+      );
+      await check(
+        'not.or=(city.eq.Quito,city.eq.Guayaquil)&id=lt.50',
+        "not (city = 'Quito' or city = 'Guayaquil') and id < 50",
+      );
+      await check(
+        'and=(bedrooms.eq.2,bathrooms.eq.2)&city=eq.Ibarra',
+        "bedrooms = 2 and bathrooms = 2 and city = 'Ibarra'",
+      );
       await check('address=ilike.*"Av. 6 de Diciembre*', 'false');
-      await check('or=(address.ilike."*Av. 6 de Diciembre, Iñaquito*",id.eq.1)', "address ilike '%Av. 6 de Diciembre, Iñaquito%' or id = 1");
+      await check(
+        'or=(address.ilike."*Av. 6 de Diciembre, Iñaquito*",id.eq.1)',
+        "address ilike '%Av. 6 de Diciembre, Iñaquito%' or id = 1",
+      );
     });
 
     describe('errors in PostgREST shape', () => {
@@ -171,9 +223,15 @@ for (const kind of ['postgres'] as const) {
         expect(await get('listings?geo_lat=is.maybe')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
       });
       it('42703 for an unknown column, PGRST205 for an unknown table', async () => {
-        expect(await get('listings?select=id,nope')).toMatchObject({ status: 400, body: { code: '42703', message: 'column listings.nope does not exist' } });
+        expect(await get('listings?select=id,nope')).toMatchObject({
+          status: 400,
+          body: { code: '42703', message: 'column listings.nope does not exist' },
+        });
         expect(await get('listings?nope=eq.1')).toMatchObject({ status: 400, body: { code: '42703' } });
-        expect(await get('listing')).toMatchObject({ status: 404, body: { code: 'PGRST205', hint: "Perhaps you meant the table 'public.listings'" } });
+        expect(await get('listing')).toMatchObject({
+          status: 404,
+          body: { code: 'PGRST205', hint: "Perhaps you meant the table 'public.listings'" },
+        });
       });
       it('PGRST116 when a single object is asked for and there is none or several', async () => {
         const none = await sb.from('listings').select('id').eq('id', -1).single();
@@ -190,13 +248,19 @@ for (const kind of ['postgres'] as const) {
       });
       it('405 for writes: the API is read-only', async () => {
         for (const method of ['POST', 'PATCH', 'PUT', 'DELETE']) {
-          const res = await fetch(`${server.url}/rest/v1/listings?id=eq.1`, { method, headers: { 'Content-Type': 'application/json' }, body: '{"price":1}' });
+          const res = await fetch(`${server.url}/rest/v1/listings?id=eq.1`, {
+            method,
+            headers: { 'Content-Type': 'application/json' },
+            body: '{"price":1}',
+          });
           expect(res.status, method).toBe(405);
           expect((await res.json()).code).toBe('PGRST117');
         }
         const { error } = await sb.from('listings').update({ price: 1 }).eq('id', 1);
         expect(error?.code).toBe('PGRST117');
-        expect(Number((await server.sql<{ price: string }>('select price from internal.listings where id = 1'))[0]?.price)).not.toBe(1);
+        expect(
+          Number((await server.sql<{ price: string }>('select price from internal.listings where id = 1'))[0]?.price),
+        ).not.toBe(1);
       });
     });
 
@@ -220,7 +284,11 @@ for (const kind of ['postgres'] as const) {
         expect((await rest.rpc('parse_coordinate', { value: '-0,18', max_abs: 90 })).data).toBe(-0.18);
         expect(await call('parse_coordinate?value=1e2&max_abs=90')).toMatchObject({ status: 200, body: null });
         expect(
-          await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'value=%C3%81' }),
+          await call('search_fold', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: 'value=%C3%81',
+          }),
         ).toMatchObject({ status: 200, body: 'a' });
       });
       it('leaves out parameters with defaults, and reads a function returning rows like a view', async () => {
@@ -243,7 +311,13 @@ for (const kind of ['postgres'] as const) {
         expect(big.count).toBeGreaterThanOrEqual(rows.length);
       });
       it('PGRST202 for an unknown function or unknown arguments, with the hint PostgREST gives', async () => {
-        expect(await call('listing_cluster', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"zoom":1}' })).toMatchObject({
+        expect(
+          await call('listing_cluster', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: '{"zoom":1}',
+          }),
+        ).toMatchObject({
           status: 404,
           body: {
             code: 'PGRST202',
@@ -254,7 +328,8 @@ for (const kind of ['postgres'] as const) {
         const wrong = await sb.rpc('search_fold', { text: 'x' });
         expect(wrong.error).toMatchObject({
           code: 'PGRST202',
-          details: 'Searched for the function public.search_fold with parameter text, but no matches were found in the schema cache.',
+          details:
+            'Searched for the function public.search_fold with parameter text, but no matches were found in the schema cache.',
         });
         // a required parameter left out
         expect((await call('listing_clusters?view_west=1')).body.code).toBe('PGRST202');
@@ -267,18 +342,28 @@ for (const kind of ['postgres'] as const) {
         const bad = await call('listing_clusters?zoom=ten');
         expect(bad).toMatchObject({ status: 400, body: { code: '22P02' } });
         expect(JSON.stringify(bad.body)).not.toMatch(/json_to_record|_pgrst|select /i);
-        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"value":' })).toMatchObject({
+        expect(
+          await call('search_fold', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: '{"value":',
+          }),
+        ).toMatchObject({
           status: 400,
           body: { code: 'PGRST102' },
         });
-        expect(await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '["x"]' })).toMatchObject({
+        expect(
+          await call('search_fold', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '["x"]' }),
+        ).toMatchObject({
           status: 400,
           body: { code: 'PGRST102' },
         });
         expect(await call('search_fold?value=x&value=y')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
         expect(await call('search_fold?value=x&select=a')).toMatchObject({ status: 400, body: { code: 'PGRST100' } });
         // a value that looks like SQL is only ever a value
-        expect((await sb.rpc('search_fold', { value: "x'); drop table internal.listings; --" })).data).toBe("x'); drop table internal.listings; --");
+        expect((await sb.rpc('search_fold', { value: "x'); drop table internal.listings; --" })).data).toBe(
+          "x'); drop table internal.listings; --",
+        );
         expect((await call('listing_clusters', { method: 'DELETE' })).status).toBe(405);
       });
       it('keeps functions that are not granted to the public key closed', async () => {
@@ -300,14 +385,18 @@ for (const kind of ['postgres'] as const) {
         headers: {
           Origin: 'https://partner.example',
           'Access-Control-Request-Method': 'GET',
-          'Access-Control-Request-Headers': 'apikey, authorization, x-client-info, accept-profile, prefer, content-type',
+          'Access-Control-Request-Headers':
+            'apikey, authorization, x-client-info, accept-profile, prefer, content-type',
         },
       });
       expect(pre.status).toBeLessThan(300);
       expect(pre.headers.get('access-control-allow-origin')).toBe('*');
       const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-      for (const h of ['apikey', 'authorization', 'x-client-info', 'accept-profile', 'prefer', 'content-type']) expect(allowed).toContain(h);
-      const res = await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`, { headers: { Origin: 'https://partner.example' } });
+      for (const h of ['apikey', 'authorization', 'x-client-info', 'accept-profile', 'prefer', 'content-type'])
+        expect(allowed).toContain(h);
+      const res = await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`, {
+        headers: { Origin: 'https://partner.example' },
+      });
       expect(res.headers.get('access-control-expose-headers')).toContain('Content-Range');
     });
   });

@@ -40,7 +40,9 @@ for (const kind of ['postgres'] as const) {
     let server: TestServer, rest: PostgrestClient, sb: SupabaseClient;
     const expectedIds = async (where: string, order: string, limit: number, offset = 0) =>
       (
-        await server.sql<{ id: number }>(`select id from internal.listings where ${PUBLIC} and (${where}) order by ${order} limit ${limit} offset ${offset}`)
+        await server.sql<{ id: number }>(
+          `select id from internal.listings where ${PUBLIC} and (${where}) order by ${order} limit ${limit} offset ${offset}`,
+        )
       ).map((r) => Number(r.id));
     const expectedCount = (where: string) => sqlCount(server, where);
     beforeAll(async () => ({ server, rest, sb } = await startDataApi(kind)));
@@ -48,9 +50,13 @@ for (const kind of ['postgres'] as const) {
 
     it('has the seed: at least 1,500 active EC listings in at least 12 places, 40 EC agents', async () => {
       expect(await expectedCount('true')).toBeGreaterThanOrEqual(1500);
-      const places = await server.sql<{ n: number }>("select count(distinct city) as n from internal.listings where country_code = 'EC' and status = '1'");
+      const places = await server.sql<{ n: number }>(
+        "select count(distinct city) as n from internal.listings where country_code = 'EC' and status = '1'",
+      );
       expect(Number(places[0]?.n)).toBeGreaterThanOrEqual(12);
-      const agents = await server.sql<{ n: number }>("select count(*) as n from public.agents where country_code = 'EC'");
+      const agents = await server.sql<{ n: number }>(
+        "select count(*) as n from public.agents where country_code = 'EC'",
+      );
       expect(Number(agents[0]?.n)).toBeGreaterThanOrEqual(40);
     });
 
@@ -69,13 +75,16 @@ for (const kind of ['postgres'] as const) {
           ).toEqual(await expectedIds(where, ORDER[sort], PAGE_SIZE));
         }
         const end = await getListingsPage(rest, filters, 'price_desc', last);
-        expect(end.map((r) => Number(r.id))).toEqual(await expectedIds(where, ORDER.price_desc, PAGE_SIZE, (last - 1) * PAGE_SIZE));
+        expect(end.map((r) => Number(r.id))).toEqual(
+          await expectedIds(where, ORDER.price_desc, PAGE_SIZE, (last - 1) * PAGE_SIZE),
+        );
         expect(end.length).toBe(total === 0 ? 0 : total - (last - 1) * PAGE_SIZE);
       });
       it('a saved search with these filters (internal.listing_matches, what the alerts read) matches the same listings', async () => {
-        const matched = await server.sql<{ id: number }>('select id from internal.listings l where internal.listing_matches(l, $1::jsonb) order by id', [
-          JSON.stringify(filterArgs(filters)),
-        ]);
+        const matched = await server.sql<{ id: number }>(
+          'select id from internal.listings l where internal.listing_matches(l, $1::jsonb) order by id',
+          [JSON.stringify(filterArgs(filters))],
+        );
         const total = await expectedCount(where);
         expect(matched.map((r) => Number(r.id))).toEqual(await expectedIds(where, 'id', Math.max(1, total)));
         expect(matched.length).toBe(await getListingsCount(rest, filters));
@@ -90,7 +99,11 @@ for (const kind of ['postgres'] as const) {
         // whole 64 px cells: every cell the view touches, with all its listings (docs/decisions.md #20)
         const grid = 2 ** (15 + 2);
         const mx = (lng: number) => Math.floor(((lng + 180) / 360) * grid);
-        const my = (lat: number) => Math.floor(((1 - Math.log(Math.tan((lat * Math.PI) / 180) + 1 / Math.cos((lat * Math.PI) / 180)) / Math.PI) / 2) * grid);
+        const my = (lat: number) =>
+          Math.floor(
+            ((1 - Math.log(Math.tan((lat * Math.PI) / 180) + 1 / Math.cos((lat * Math.PI) / 180)) / Math.PI) / 2) *
+              grid,
+          );
         const inView = `floor(map_x * ${grid}) between ${mx(-78.52)} and ${mx(-78.45)} and floor(map_y * ${grid}) between ${my(-0.15)} and ${my(-0.22)}`;
         expect(near.reduce((n, c) => n + c.count, 0)).toBe(await expectedCount(`(${where}) and ${inView}`));
         const singles = near.filter((c) => c.count === 1).map((c) => c.id);
@@ -118,7 +131,11 @@ for (const kind of ['postgres'] as const) {
       const TITLE = 'public.search_fold(title)';
       for (const [keywords, where, inTitle] of [
         ['terraza', `${FOR_SALE} and ${said(WORDS_TEXT, 'terrazas?')}`, said(TITLE, 'terrazas?')],
-        ['jardin -piscina', `${FOR_SALE} and ${said(WORDS_TEXT, 'jardin(es)?')} and not ${POOL}`, said(TITLE, 'jardin(es)?')],
+        [
+          'jardin -piscina',
+          `${FOR_SALE} and ${said(WORDS_TEXT, 'jardin(es)?')} and not ${POOL}`,
+          said(TITLE, 'jardin(es)?'),
+        ],
       ] as const) {
         const total = await expectedCount(where);
         const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -223,7 +240,9 @@ for (const kind of ['postgres'] as const) {
       for (const { id } of hidden) expect(await getListing(rest, id)).toBeNull();
       const { data } = await sb.from('listings').select('id').eq('status', '0');
       expect(data).toEqual([]);
-      const foreign = await server.sql<{ id: number }>("select id from internal.listings where country_code <> 'EC' limit 1");
+      const foreign = await server.sql<{ id: number }>(
+        "select id from internal.listings where country_code <> 'EC' limit 1",
+      );
       expect(await getListing(rest, Number(foreign[0]?.id))).toBeNull();
     });
 
@@ -234,7 +253,9 @@ for (const kind of ['postgres'] as const) {
         )
       ).map((r) => r.t);
       expect(await getPropertyTypes(rest)).toEqual([...expected].sort((a, b) => a.localeCompare(b)));
-      expect(expected).toEqual(expect.arrayContaining(['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building']));
+      expect(expected).toEqual(
+        expect.arrayContaining(['house', 'apartment', 'land', 'office', 'business_premises', 'commercial_building']),
+      );
     });
 
     it('call 4: agents, whole and searched literally in any case and with or without accents', async () => {

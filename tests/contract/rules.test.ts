@@ -77,7 +77,13 @@ export const POSITION_CASES: Array<[number, string | null, string | null, string
   [4294967297, 'Loja', null, '91', '-79'],
   [99999, 'Santo Domingo', null, '.5', '-79,1'],
   // every known place, as the browser knows it
-  ...Object.keys(CENTROIDS).map((city, i): [number, string, null, null, null] => [1000 + i, city.toUpperCase(), null, null, null]),
+  ...Object.keys(CENTROIDS).map((city, i): [number, string, null, null, null] => [
+    1000 + i,
+    city.toUpperCase(),
+    null,
+    null,
+    null,
+  ]),
 ];
 
 /** [name, its slug]: what a place's path is made of (core/routes.ts slugify and public.slugify()) */
@@ -97,59 +103,65 @@ export const SLUG_CASES: Array<[string, string]> = [
   [`${'a'.repeat(79)} b`, 'a'.repeat(79)],
 ];
 
-describe.each(['postgres'] as const)('search_fold() and parse_coordinate() on %s agree with the TypeScript rules', () => {
-  let db: Database;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, close } = await migratedDatabase());
-  }, 120_000);
-  afterAll(async () => {
-    await close?.();
-  });
-
-  it('folds every case the same way', async () => {
-    const rows = await db.admin.query<{ f: string }>('select public.search_fold(t) as f from unnest($1::text[]) with ordinality as u(t, n) order by n', [
-      FOLD_CASES.map(([t]) => t),
-    ]);
-    const sql = rows.map((r) => r.f);
-    expect(FOLD_CASES.map(([t]) => fold(t))).toEqual(FOLD_CASES.map(([, f]) => f));
-    expect(sql).toEqual(FOLD_CASES.map(([, f]) => f));
-  });
-
-  it('makes every slug the same way (slugify()); each slug is a place path the search reads', async () => {
-    const rows = await db.admin.query<{ s: string }>('select public.slugify(t) as s from unnest($1::text[]) with ordinality as u(t, n) order by n', [
-      SLUG_CASES.map(([t]) => t),
-    ]);
-    expect(SLUG_CASES.map(([t]) => slugify(t))).toEqual(SLUG_CASES.map(([, s]) => s));
-    expect(rows.map((r) => r.s)).toEqual(SLUG_CASES.map(([, s]) => s));
-    for (const [, s] of SLUG_CASES.filter(([, s]) => s)) expect(parsePlace(`${s}/${s}`), s).toEqual({ city: s, sector: s });
-  });
-
-  it('reads every coordinate the same way', async () => {
-    const rows = await db.admin.query<{ c: number | null }>(
-      'select public.parse_coordinate(t, m) as c from unnest($1::text[], $2::float8[]) with ordinality as u(t, m, n) order by n',
-      [COORDINATE_CASES.map(([t]) => t), COORDINATE_CASES.map(([, m]) => m)],
-    );
-    expect(COORDINATE_CASES.map(([t, m]) => parseCoordinate(t, m))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
-    expect(rows.map((r) => (r.c === null ? null : Number(r.c)))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
-  });
-
-  it('places every listing on the map where the browser places it (map_position())', async () => {
-    const rows = await db.admin.query<{ p: number[] }>(
-      'select public.map_position(i, c, s, la, lo) as p from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as u(i, c, s, la, lo, n) order by n',
-      [0, 1, 2, 3, 4].map((k) => POSITION_CASES.map((c) => c[k])),
-    );
-    const expected = POSITION_CASES.map(([id, city, state, lat, lng]) => {
-      const p = listingPosition({ id, city, state, geo_lat: lat, geo_lon: lng });
-      return [p.lat, p.lng, p.approximate ? 1 : 0];
+describe.each(['postgres'] as const)(
+  'search_fold() and parse_coordinate() on %s agree with the TypeScript rules',
+  () => {
+    let db: Database;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ db, close } = await migratedDatabase());
+    }, 120_000);
+    afterAll(async () => {
+      await close?.();
     });
-    expect(rows.map((r) => r.p.map(Number))).toEqual(expected);
-  });
 
-  it('keeps the generated columns by the same rules (a listing with a comma coordinate has a position)', async () => {
-    const [row] = await db.admin.query<{ lat: number | null; lng: number | null; city_search: string }>(
-      "insert into internal.listings (title, city, geo_lat, geo_lon) values ('rules', 'Cumbayá', '-0,2005', '-78,43') returning lat, lng, city_search",
-    );
-    expect(row).toEqual({ lat: -0.2005, lng: -78.43, city_search: 'cumbaya' });
-  });
-});
+    it('folds every case the same way', async () => {
+      const rows = await db.admin.query<{ f: string }>(
+        'select public.search_fold(t) as f from unnest($1::text[]) with ordinality as u(t, n) order by n',
+        [FOLD_CASES.map(([t]) => t)],
+      );
+      const sql = rows.map((r) => r.f);
+      expect(FOLD_CASES.map(([t]) => fold(t))).toEqual(FOLD_CASES.map(([, f]) => f));
+      expect(sql).toEqual(FOLD_CASES.map(([, f]) => f));
+    });
+
+    it('makes every slug the same way (slugify()); each slug is a place path the search reads', async () => {
+      const rows = await db.admin.query<{ s: string }>(
+        'select public.slugify(t) as s from unnest($1::text[]) with ordinality as u(t, n) order by n',
+        [SLUG_CASES.map(([t]) => t)],
+      );
+      expect(SLUG_CASES.map(([t]) => slugify(t))).toEqual(SLUG_CASES.map(([, s]) => s));
+      expect(rows.map((r) => r.s)).toEqual(SLUG_CASES.map(([, s]) => s));
+      for (const [, s] of SLUG_CASES.filter(([, s]) => s))
+        expect(parsePlace(`${s}/${s}`), s).toEqual({ city: s, sector: s });
+    });
+
+    it('reads every coordinate the same way', async () => {
+      const rows = await db.admin.query<{ c: number | null }>(
+        'select public.parse_coordinate(t, m) as c from unnest($1::text[], $2::float8[]) with ordinality as u(t, m, n) order by n',
+        [COORDINATE_CASES.map(([t]) => t), COORDINATE_CASES.map(([, m]) => m)],
+      );
+      expect(COORDINATE_CASES.map(([t, m]) => parseCoordinate(t, m))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
+      expect(rows.map((r) => (r.c === null ? null : Number(r.c)))).toEqual(COORDINATE_CASES.map(([, , c]) => c));
+    });
+
+    it('places every listing on the map where the browser places it (map_position())', async () => {
+      const rows = await db.admin.query<{ p: number[] }>(
+        'select public.map_position(i, c, s, la, lo) as p from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as u(i, c, s, la, lo, n) order by n',
+        [0, 1, 2, 3, 4].map((k) => POSITION_CASES.map((c) => c[k])),
+      );
+      const expected = POSITION_CASES.map(([id, city, state, lat, lng]) => {
+        const p = listingPosition({ id, city, state, geo_lat: lat, geo_lon: lng });
+        return [p.lat, p.lng, p.approximate ? 1 : 0];
+      });
+      expect(rows.map((r) => r.p.map(Number))).toEqual(expected);
+    });
+
+    it('keeps the generated columns by the same rules (a listing with a comma coordinate has a position)', async () => {
+      const [row] = await db.admin.query<{ lat: number | null; lng: number | null; city_search: string }>(
+        "insert into internal.listings (title, city, geo_lat, geo_lon) values ('rules', 'Cumbayá', '-0,2005', '-78,43') returning lat, lng, city_search",
+      );
+      expect(row).toEqual({ lat: -0.2005, lng: -78.43, city_search: 'cumbaya' });
+    });
+  },
+);

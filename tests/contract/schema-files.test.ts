@@ -50,7 +50,14 @@ describe('supabase/migrations/: stamped when they were made', () => {
     for (const file of stamps) {
       const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})_/.exec(file);
       expect(m, file).toBeTruthy();
-      const stamp = Date.UTC(Number(m![1]), Number(m![2]) - 1, Number(m![3]), Number(m![4]), Number(m![5]), Number(m![6]));
+      const stamp = Date.UTC(
+        Number(m![1]),
+        Number(m![2]) - 1,
+        Number(m![3]),
+        Number(m![4]),
+        Number(m![5]),
+        Number(m![6]),
+      );
       const when = added(file);
       // a migration not committed yet (the change at hand) is checked when it is
       if (!when) continue;
@@ -76,7 +83,9 @@ describe('supabase/schemas/: the schema as it stands', () => {
       }
     }
     expect(where.size).toBeGreaterThan(100);
-    expect([...where].filter(([, at]) => at.length > 1).map(([object, at]) => `${object}: ${at.join(', ')}`)).toEqual([]);
+    expect([...where].filter(([, at]) => at.length > 1).map(([object, at]) => `${object}: ${at.join(', ')}`)).toEqual(
+      [],
+    );
   });
 
   it('writes each rule as small functions (docs/architecture.md "Database"): none over 80 lines, none over 60 but the one named here', () => {
@@ -140,11 +149,15 @@ describe('supabase/schemas/: the schema as it stands', () => {
         await migrate(db);
         // as a database migrated before the stamps were mended recorded them
         for (const [stamp, made] of Object.entries(RESTAMPED))
-          await db.exec(`update supabase_migrations.schema_migrations set version = '${stamp}' where version = '${made}'`);
+          await db.exec(
+            `update supabase_migrations.schema_migrations set version = '${stamp}' where version = '${made}'`,
+          );
         expect(await migrate(db)).toEqual([]);
-        const versions = (await db.jobs.query<{ version: string }>('select version from supabase_migrations.schema_migrations order by version')).map(
-          (r) => r.version,
-        );
+        const versions = (
+          await db.jobs.query<{ version: string }>(
+            'select version from supabase_migrations.schema_migrations order by version',
+          )
+        ).map((r) => r.version);
         expect(versions).toEqual(
           readdirSync(resolve(import.meta.dirname, '../../supabase/migrations'))
             .filter((f) => f.endsWith('.sql'))
@@ -163,7 +176,8 @@ describe('supabase/schemas/: the schema as it stands', () => {
       const old = await postgresDatabase();
       const db = await openPostgres(old.url);
       try {
-        for (const f of readdirSync(dir).filter((f) => f.endsWith('.sql') && f < '20261202023000')) cpSync(join(dir, f), join(before, f));
+        for (const f of readdirSync(dir).filter((f) => f.endsWith('.sql') && f < '20261202023000'))
+          cpSync(join(dir, f), join(before, f));
         await migrate(db, before);
         await db.exec(`insert into internal.listings (id, title, price, city, listed_at, updated_at) values
           (1, 'Casa en Cumbayá', 250000, 'Quito', '2026-03-01T10:00:00Z', '2026-04-01T10:00:00Z'),

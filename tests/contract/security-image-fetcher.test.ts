@@ -51,7 +51,9 @@ function hostileImageHost(secretPort: () => number, goodJpeg: Buffer) {
         res.writeHead(302, { Location: 'file:///etc/passwd' }).end();
         return;
       case '/html.jpg':
-        res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end('<!doctype html><html><body><h1>Not a photo</h1></body></html>');
+        res
+          .writeHead(200, { 'Content-Type': 'image/jpeg' })
+          .end('<!doctype html><html><body><h1>Not a photo</h1></body></html>');
         return;
       case '/huge.jpg': {
         // 50 MB, no Content-Length: the limit must hold while the body streams in
@@ -97,7 +99,11 @@ describe('the image fetcher, against a hostile image host on the allow-list', ()
     cacheDir = mkdtempSync(join(tmpdir(), 'exp-security-'));
     server = await startTestServer('postgres', {
       trustProxy: { hops: 1 },
-      site: { imageCacheDir: cacheDir, imageHosts: [`http://127.0.0.1:${hostPort}`], imageTimeouts: { connectMs: 1000, totalMs: 2500 } },
+      site: {
+        imageCacheDir: cacheDir,
+        imageHosts: [`http://127.0.0.1:${hostPort}`],
+        imageTimeouts: { connectMs: 1000, totalMs: 2500 },
+      },
     });
   });
   afterAll(async () => {
@@ -118,7 +124,13 @@ describe('the image fetcher, against a hostile image host on the allow-list', ()
     const started = Date.now();
     const res = await fetch(`${server.url}/og/listings/${id}.jpg`);
     const body = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), body, ms: Date.now() - started };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      cache: res.headers.get('cache-control'),
+      body,
+      ms: Date.now() - started,
+    };
   };
 
   it('fetches a good photo (and a redirect within the host), so the refusals below are refusals', async () => {
@@ -134,7 +146,15 @@ describe('the image fetcher, against a hostile image host on the allow-list', ()
   it('redirects into the host network, 50 MB without a length, a host that hangs, HTML as image/jpeg: the default picture, and no request reaches a refused address', async () => {
     const fallback = await preview(await listingWith('http://127.0.0.1:1/nothing-listens-here.jpg'));
     expect(fallback.status).toBe(200);
-    const cases = ['/redirect-loopback.jpg', '/redirect-localhost.jpg', '/redirect-metadata.jpg', '/redirect-file.jpg', '/huge.jpg', '/hang.jpg', '/html.jpg'];
+    const cases = [
+      '/redirect-loopback.jpg',
+      '/redirect-localhost.jpg',
+      '/redirect-metadata.jpg',
+      '/redirect-file.jpg',
+      '/huge.jpg',
+      '/hang.jpg',
+      '/html.jpg',
+    ];
     for (const path of cases) {
       const shot = await preview(await listingWith(`http://127.0.0.1:${hostPort}${path}`));
       expect(shot.status, path).toBe(200);
@@ -171,7 +191,15 @@ describe('the image fetcher, against a hostile image host on the allow-list', ()
 
   it('a name on the list that resolves to a private address is refused before any connection', async () => {
     const rules = [parseHostRule('photos.example.test')].filter((r): r is HostRule => !!r);
-    for (const address of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '::1', '::ffff:127.0.0.1', 'fd00:ec2::254', '100.100.100.200']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '169.254.169.254',
+      '::1',
+      '::ffff:127.0.0.1',
+      'fd00:ec2::254',
+      '100.100.100.200',
+    ]) {
       const family = address.includes(':') ? 6 : 4;
       const attempt = safeFetch(`http://photos.example.test:${secretPort}/secret.jpg`, {
         allow: rules,
@@ -231,20 +259,45 @@ describe('which addresses the server may fetch', () => {
       'http://[::ffff:127.0.0.1]/x.jpg',
       'http://0.0.0.0/x.jpg',
     ]) {
-      await expect(safeFetch(url, { allow: any, maxBytes: 10 }), url).rejects.toThrow(/is not an address the server may fetch/);
+      await expect(safeFetch(url, { allow: any, maxBytes: 10 }), url).rejects.toThrow(
+        /is not an address the server may fetch/,
+      );
     }
     // a name that resolves to a private address: refused at its lookup
     await expect(
-      safeFetch('http://photos.example.test/x.jpg', { allow: any, maxBytes: 10, resolve: async () => [{ address: '127.0.0.1', family: 4 }] }),
+      safeFetch('http://photos.example.test/x.jpg', {
+        allow: any,
+        maxBytes: 10,
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      }),
     ).rejects.toThrow(/not an address the server may fetch/);
   });
 
   it('reads IMAGE_HOSTS entries: names, subdomain wildcards, origins; nothing else', () => {
-    expect(parseHostRule('photos.example.com')).toMatchObject({ host: 'photos.example.com', wildcard: false, privateNamed: false });
+    expect(parseHostRule('photos.example.com')).toMatchObject({
+      host: 'photos.example.com',
+      wildcard: false,
+      privateNamed: false,
+    });
     expect(parseHostRule('*.cloudfront.net')).toMatchObject({ host: 'cloudfront.net', wildcard: true });
-    expect(parseHostRule('https://cdn.example.com')).toMatchObject({ host: 'cdn.example.com', protocols: ['https:'], port: '443' });
-    expect(parseHostRule('http://127.0.0.1:9000')).toMatchObject({ host: '127.0.0.1', port: '9000', privateNamed: true });
-    for (const bad of ['https://cdn.example.com/photos', 'ftp://x.example', 'https://u:p@x.example', 'not a host', '*.', ''])
+    expect(parseHostRule('https://cdn.example.com')).toMatchObject({
+      host: 'cdn.example.com',
+      protocols: ['https:'],
+      port: '443',
+    });
+    expect(parseHostRule('http://127.0.0.1:9000')).toMatchObject({
+      host: '127.0.0.1',
+      port: '9000',
+      privateNamed: true,
+    });
+    for (const bad of [
+      'https://cdn.example.com/photos',
+      'ftp://x.example',
+      'https://u:p@x.example',
+      'not a host',
+      '*.',
+      '',
+    ])
       expect(parseHostRule(bad), bad).toBeUndefined();
   });
 });

@@ -31,11 +31,16 @@ function rawGet(
 ): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname === 'localhost' ? '127.0.0.1' : hostname, port, path, method: 'GET', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      { host: hostname === 'localhost' ? '127.0.0.1' : hostname, port, path, method: 'GET', headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -131,7 +136,10 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
     await Promise.all(
       Array.from({ length: 16 }, async () => {
         for (let i = next++; i < 10_000; i = next++) {
-          const res = await rawGet(server.url, `/${i % 2 ? 'es/' : ''}search-properties/zzzz-made-up-place-${i}-${'x'.repeat(i % 60)}`);
+          const res = await rawGet(
+            server.url,
+            `/${i % 2 ? 'es/' : ''}search-properties/zzzz-made-up-place-${i}-${'x'.repeat(i % 60)}`,
+          );
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }
       }),
@@ -150,7 +158,13 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
       const seen = req.socket.remoteAddress ?? '';
       const forwarded = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${seen}` : seen;
       const upstream = request(
-        { host: '127.0.0.1', port: target.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-forwarded-for': forwarded } },
+        {
+          host: '127.0.0.1',
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, 'x-forwarded-for': forwarded },
+        },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
@@ -193,7 +207,13 @@ describe('closed to abuse: the real server, as an attacker tries it', () => {
       alerts.push(
         await post(
           'saved-searches',
-          { action: 'subscribe', email: `alerts${i}@example.org`, filters: { city: `Quito ${i}` }, frequency: 'daily', lang: 'en' },
+          {
+            action: 'subscribe',
+            email: `alerts${i}@example.org`,
+            filters: { city: `Quito ${i}` },
+            frequency: 'daily',
+            lang: 'en',
+          },
           `198.51.100.${i + 50}`,
         ),
       );
@@ -245,7 +265,9 @@ describe('security headers on every answer', () => {
         expect(policy, path).toMatch(/^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]{44}'/);
         expect(policy, path).toContain("frame-ancestors 'self'");
         // every inline script it lets run is one the built pages hold
-        const hashes = [...(/script-src ([^;]*)/.exec(policy)?.[1] ?? '').matchAll(/'(sha256-[^']+)'/g)].map((m) => `'${m[1]}'`);
+        const hashes = [...(/script-src ([^;]*)/.exec(policy)?.[1] ?? '').matchAll(/'(sha256-[^']+)'/g)].map(
+          (m) => `'${m[1]}'`,
+        );
         expect(hashes.length, path).toBeGreaterThan(0);
         for (const h of hashes) expect(OURS.scripts.has(h), `${path} ${h}`).toBe(true);
       }

@@ -43,7 +43,12 @@ function connectedTo(port: number, pids: number[], fromPorts?: number[]): number
     for (const line of text.split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
       // rem_address is column 2 (address:port), inode column 9
-      if (cols[2]?.endsWith(`:${hex(port)}`) && cols[9] && (!from || from.has(cols[1]?.slice(cols[1].lastIndexOf(':')) ?? ''))) inodes.add(cols[9]);
+      if (
+        cols[2]?.endsWith(`:${hex(port)}`) &&
+        cols[9] &&
+        (!from || from.has(cols[1]?.slice(cols[1].lastIndexOf(':')) ?? ''))
+      )
+        inodes.add(cols[9]);
     }
   }
   return pids.filter((pid) => {
@@ -120,7 +125,15 @@ describe('two servers on one database', () => {
     writeFileSync(
       join(dir, 'sources.json'),
       JSON.stringify([
-        { kind: 'reso', name: 'shared-feed', location: reso.url, token: 'env:SHARED_FEED_TOKEN', areaUnit: 'm2', everyMinutes: 0.1, pageSize: 2 },
+        {
+          kind: 'reso',
+          name: 'shared-feed',
+          location: reso.url,
+          token: 'env:SHARED_FEED_TOKEN',
+          areaUnit: 'm2',
+          everyMinutes: 0.1,
+          pageSize: 2,
+        },
       ]),
     );
     env = {
@@ -134,7 +147,10 @@ describe('two servers on one database', () => {
       ALERTS_INTERVAL: '0',
     };
     // started at once on the empty database
-    const started = await Promise.allSettled([startServerProcess(env, { readyMs: 150_000 }), startServerProcess(env, { readyMs: 150_000 })]);
+    const started = await Promise.allSettled([
+      startServerProcess(env, { readyMs: 150_000 }),
+      startServerProcess(env, { readyMs: 150_000 }),
+    ]);
     // both, or neither: one that came up is stopped with the suite either way
     for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
     for (const s of started) if (s.status === 'rejected') throw s.reason;
@@ -158,7 +174,9 @@ describe('two servers on one database', () => {
     expect(outputs.filter((o) => /\[db\] seeded \d+ listings/.test(o))).toHaveLength(1);
     expect(outputs.join('\n')).not.toMatch(/could not prepare the database|deadlock|duplicate key/);
     const count = async (s: ServerProcess) =>
-      (await fetch(`${s.url}/rest/v1/listings?select=id&limit=1`, { headers: { Prefer: 'count=exact' } })).headers.get('content-range');
+      (await fetch(`${s.url}/rest/v1/listings?select=id&limit=1`, { headers: { Prefer: 'count=exact' } })).headers.get(
+        'content-range',
+      );
     const [ca, cb] = await Promise.all([count(a), count(b)]);
     expect(ca).toMatch(/\/\d+$/);
     expect(cb).toBe(ca);
@@ -193,7 +211,9 @@ describe('two servers on one database', () => {
     expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
     await until(
-      () => smtp.mails.some((m) => m.inquiryId === String(id)) && hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(String(id))),
+      () =>
+        smtp.mails.some((m) => m.inquiryId === String(id)) &&
+        hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(String(id))),
       30_000,
       'the mail and the webhook',
     );
@@ -202,11 +222,18 @@ describe('two servers on one database', () => {
     expect(smtp.mails.filter((m) => m.inquiryId === String(id))).toHaveLength(1);
     const delivered = hooks.deliveries.filter((d) => d.answered === 200 && d.body.includes(String(id)));
     expect(delivered).toHaveLength(1);
-    expect((new Webhook(secret).verify(delivered[0]!.body, delivered[0]!.headers as Record<string, string>) as { type: string }).type).toBe('inquiry.created');
+    expect(
+      (
+        new Webhook(secret).verify(delivered[0]!.body, delivered[0]!.headers as Record<string, string>) as {
+          type: string;
+        }
+      ).type,
+    ).toBe('inquiry.created');
 
     // five inquiries a minute from one client (INQUIRY_RATE_LIMIT), wherever they land
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await inquiry(i % 2 ? b : a, '10.60.0.2', `two-servers-limit-${i}`)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await inquiry(i % 2 ? b : a, '10.60.0.2', `two-servers-limit-${i}`)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     expect((await inquiry(b, '10.60.0.3', 'two-servers-other-client')).status).toBe(200);
   }, 60_000);
@@ -216,7 +243,9 @@ describe('two servers on one database', () => {
     reso.listings.set('TWO-7', { ...listing(7), ModificationTimestamp: nowDate().toISOString() });
     reso.faults.push({ from: 0, delayMs: 4000, once: true });
     await until(() => reso.faults.length === 0, 30_000, 'the slow answer asked for');
-    const [job] = await db.admin.query<{ runner: string }>("select last_runner as runner from internal.job_schedule where job = 'shared-feed'");
+    const [job] = await db.admin.query<{ runner: string }>(
+      "select last_runner as runner from internal.job_schedule where job = 'shared-feed'",
+    );
     const pid = Number(/pid (\d+)/.exec(job?.runner ?? '')?.[1]);
     const victim = servers.find((s) => s.child.pid === pid);
     expect(victim, `the runner ${job?.runner}`).toBeDefined();
@@ -224,8 +253,14 @@ describe('two servers on one database', () => {
     await victim!.kill();
     servers.splice(servers.indexOf(victim!), 1);
     // the other server runs the source again at its next look, and the listing arrives
-    await until(async () => (await runs()).some((r) => r.outcome === 'done' && (r.finished ?? 0) > killedAt), 40_000, 'a run after the kill');
-    const rows = (await (await fetch(`${servers[0]!.url}/rest/v1/listings?select=address&address=eq.Calle%20Compartida%207`)).json()) as unknown[];
+    await until(
+      async () => (await runs()).some((r) => r.outcome === 'done' && (r.finished ?? 0) > killedAt),
+      40_000,
+      'a run after the kill',
+    );
+    const rows = (await (
+      await fetch(`${servers[0]!.url}/rest/v1/listings?select=address&address=eq.Calle%20Compartida%207`)
+    ).json()) as unknown[];
     expect(rows).toHaveLength(1);
     // the killed run never finished; nothing of it was half-applied
     const all = await runs();
@@ -257,7 +292,11 @@ describe('two servers on one database', () => {
     await until(() => smtp.mails.some((m) => m.inquiryId === String(id)), 60_000, 'the mail from the survivor');
     await sleep(3000);
     expect(smtp.mails.filter((m) => m.inquiryId === String(id))).toHaveLength(1);
-    await until(() => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(String(id))), 30_000, 'the webhook');
+    await until(
+      () => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(String(id))),
+      30_000,
+      'the webhook',
+    );
     expect([...hooks.taken().values()].every((n) => n === 1)).toBe(true);
   }, 120_000);
 });
@@ -272,7 +311,11 @@ describe("a server's caches of what another server changes", () => {
         "create function public.exp_test_answer() returns integer language sql stable as 'select 42'; grant execute on function public.exp_test_answer() to anon;",
       );
       expect((await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).status).toBe(404);
-      await until(async () => (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).status === 200, 10_000, 'the new function');
+      await until(
+        async () => (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).status === 200,
+        10_000,
+        'the new function',
+      );
       expect(await (await fetch(`${server.url}/rest/v1/rpc/exp_test_answer`)).json()).toBe(42);
     } finally {
       await server.close();
@@ -290,11 +333,19 @@ describe('the private settings several processes make at once', () => {
     try {
       // another process is making it: its row is in, not committed yet
       await makes.query('begin');
-      await makes.query("insert into internal.settings (name, value) values ('client_hash_salt', 'made-by-another-process')");
+      await makes.query(
+        "insert into internal.settings (name, value) values ('client_hash_salt', 'made-by-another-process')",
+      );
       const asked = clientSalt({ query: (text, params) => second.admin.query(text, params) }, undefined);
       await until(
         async () =>
-          Number((await first.jobs.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'transactionid' and not granted"))[0]?.n) > 0,
+          Number(
+            (
+              await first.jobs.query<{ n: number }>(
+                "select count(*)::int as n from pg_locks where locktype = 'transactionid' and not granted",
+              )
+            )[0]?.n,
+          ) > 0,
         10_000,
         'the second process waiting for the first',
       );

@@ -48,7 +48,16 @@ const medianOf = (v: number[]) => {
   return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 };
 
-const K = { count: 80, bandwidth_rank: 25, size_sigma: 0.5, sector_weight: 1, ridge: 0, prior: 1, median_k: 5, widen: 1 };
+const K = {
+  count: 80,
+  bandwidth_rank: 25,
+  size_sigma: 0.5,
+  sector_weight: 1,
+  ridge: 0,
+  prior: 1,
+  median_k: 5,
+  widen: 1,
+};
 
 describe('the estimate, stage by stage (docs/valuation.md "The method")', () => {
   let db: Database;
@@ -58,7 +67,8 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
   }, 180_000);
   afterAll(async () => close?.());
 
-  const one = async <T extends Record<string, unknown>>(sql: string, params: unknown[]) => (await db.admin.query<T>(sql, params))[0] as T;
+  const one = async <T extends Record<string, unknown>>(sql: string, params: unknown[]) =>
+    (await db.admin.query<T>(sql, params))[0] as T;
 
   it("the regression's leave-one-out errors are what the fit made again without each comparable misses it by", async () => {
     const rand = random(62);
@@ -66,21 +76,15 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
     const rows = Array.from({ length: n }, () => [1, ...Array.from({ length: P - 1 }, () => rand() * 2 - 1)]);
     const y = rows.map((x) => 7 + 0.3 * x[1]! - 0.2 * x[3]! + (rand() - 0.5) * 0.4);
     const w = rows.map(() => 0.2 + rand() * 0.8);
-    const fit = await one<{ b: number[]; a: number[] }>('select b, a from internal.valuation_ridge($1, $2::float8[], $3::float8[], $4::float8[], $5::jsonb)', [
-      n,
-      rows.flat(),
-      y,
-      w,
-      JSON.stringify(K),
-    ]);
+    const fit = await one<{ b: number[]; a: number[] }>(
+      'select b, a from internal.valuation_ridge($1, $2::float8[], $3::float8[], $4::float8[], $5::jsonb)',
+      [n, rows.flat(), y, w, JSON.stringify(K)],
+    );
     const r = rows.map((x, i) => y[i]! - x.reduce((s, v, j) => s + v * fit.b[j]!, 0));
-    const { e } = await one<{ e: number[] }>('select internal.valuation_loo($1, $2::float8[], $3::float8[], $4::float8[], $5::float8[]) as e', [
-      n,
-      rows.flat(),
-      w,
-      r,
-      fit.a,
-    ]);
+    const { e } = await one<{ e: number[] }>(
+      'select internal.valuation_loo($1, $2::float8[], $3::float8[], $4::float8[], $5::float8[]) as e',
+      [n, rows.flat(), w, r, fit.a],
+    );
     const apart = rows.map((x, i) => {
       const b = leastSquares(
         rows.filter((_, k) => k !== i),
@@ -212,7 +216,15 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
       ],
     );
     const { answer } = await one<{ answer: unknown }>('select public.estimate_value($1::jsonb) as answer', [
-      JSON.stringify({ lat: -3.99, lng: -79.2, property_type: 'house', area_m2: 150, bedrooms: 5, bathrooms: 1, year_built: 1965 }),
+      JSON.stringify({
+        lat: -3.99,
+        lng: -79.2,
+        property_type: 'house',
+        area_m2: 150,
+        bedrooms: 5,
+        bathrooms: 1,
+        year_built: 1965,
+      }),
     ]);
     const e = parseEstimate(answer);
     expect(e.value).toBe(180_000);

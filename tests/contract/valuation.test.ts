@@ -19,7 +19,11 @@ import { inquiryBody } from '../support/inquiry.ts';
 const CUMBAYA = { place: 'cumbaya', property_type: 'house', area_m2: 250, bedrooms: 3 };
 
 describe('what a home may ask (docs/valuation.md)', () => {
-  const d = useDeliveries(['seller.lead.created'], { mail: { probeMs: 200 }, alerts: { teamInbox: TEAM }, inquiry: { teamInbox: TEAM } });
+  const d = useDeliveries(['seller.lead.created'], {
+    mail: { probeMs: 200 },
+    alerts: { teamInbox: TEAM },
+    inquiry: { teamInbox: TEAM },
+  });
   let ip = 0;
 
   const estimate = async (facts: Record<string, unknown>) => d.rest.rpc('estimate_value', { facts });
@@ -56,7 +60,9 @@ describe('what a home may ask (docs/valuation.md)', () => {
     const larger = parseEstimate((await estimate({ ...CUMBAYA, area_m2: 400 })).data);
     expect(larger.value).toBeGreaterThan(e.value as number);
     // a home too far from any listing like it gets no value, and says why
-    const far = parseEstimate((await estimate({ lat: -1.3, lng: -77.0, property_type: 'commercial_building', area_m2: 500 })).data);
+    const far = parseEstimate(
+      (await estimate({ lat: -1.3, lng: -77.0, property_type: 'commercial_building', area_m2: 500 })).data,
+    );
     expect(far).toMatchObject({ value: null, reason: 'too_few_comparables', confidence: 'none' });
   });
 
@@ -74,7 +80,9 @@ describe('what a home may ask (docs/valuation.md)', () => {
       // written apart: EC agents whose locations served, folded, name the place; then those who name its city
       const names = (a: (typeof agents)[number], name: string) => (a.served ?? []).some((x) => fold(x) === fold(name));
       const own = agents.filter((a) => names(a, nameOf(place))).map((a) => a.id);
-      const city = agents.filter((a) => !own.includes(a.id) && names(a, nameOf(place.split('/')[0] as string))).map((a) => a.id);
+      const city = agents
+        .filter((a) => !own.includes(a.id) && names(a, nameOf(place.split('/')[0] as string)))
+        .map((a) => a.id);
       // the place they serve: the one asked for, or its city when only the city is named
       const served = !own.length && city.length ? (place.split('/')[0] as string) : place;
       expect(answer.place, place).toEqual({ path: served, name: nameOf(served) });
@@ -88,9 +96,15 @@ describe('what a home may ask (docs/valuation.md)', () => {
     }
     // a place we do not have: no place, no agents; a hostile text is only a text
     expect((await d.rest.rpc('area_agents', { place: 'no-such-place' })).data).toEqual({ place: null, agents: [] });
-    expect((await d.rest.rpc('area_agents', { place: "x'); drop table public.agents; --" })).data).toEqual({ place: null, agents: [] });
+    expect((await d.rest.rpc('area_agents', { place: "x'); drop table public.agents; --" })).data).toEqual({
+      place: null,
+      agents: [],
+    });
     expect((await d.server.sql<{ n: number }>('select count(*)::int as n from public.agents'))[0]?.n).toBe(
-      agents.length + (await d.server.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code <> 'EC'"))[0]!.n,
+      agents.length +
+        (
+          await d.server.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code <> 'EC'")
+        )[0]!.n,
     );
   });
 
@@ -100,14 +114,21 @@ describe('what a home may ask (docs/valuation.md)', () => {
     );
     const facts = { lat: l!.lat, lng: l!.lng, property_type: 'house', area_m2: l!.area };
     expect(parseEstimate((await estimate(facts)).data).comparables.map((c) => c.id)).toContain(l!.id);
-    expect(parseEstimate((await estimate({ ...facts, listing_id: Number(l!.id) })).data).comparables.map((c) => c.id)).not.toContain(l!.id);
+    expect(
+      parseEstimate((await estimate({ ...facts, listing_id: Number(l!.id) })).data).comparables.map((c) => c.id),
+    ).not.toContain(l!.id);
   });
 
   it('is not pulled by one comparable priced unlike its neighbours: the heaviest, asking ten times its price, moves the value by under 5% (its own evidence gone, not its price)', async () => {
     const before = parseEstimate((await estimate(CUMBAYA)).data);
     const heaviest = before.comparables[0]?.id;
     expect(heaviest).toBeTruthy();
-    const [was] = await d.server.sql<{ price: string; cut_at: string | null; before_cut: string | null; history: string }>(
+    const [was] = await d.server.sql<{
+      price: string;
+      cut_at: string | null;
+      before_cut: string | null;
+      history: string;
+    }>(
       'select price::text as price, price_cut_at::text as cut_at, price_before_cut::text as before_cut, (select coalesce(max(c.id), 0)::text from internal.listing_price_changes c) as history from internal.listings where id = $1',
       [heaviest],
     );
@@ -122,12 +143,14 @@ describe('what a home may ask (docs/valuation.md)', () => {
     } finally {
       // the listing as it was: its price, its last cut (putting the price back counts as one) and its history
       await d.server.sql('update internal.listings set price = $2::numeric where id = $1', [heaviest, was?.price]);
-      await d.server.sql('update internal.listings set price_cut_at = $2::timestamptz, price_before_cut = $3::numeric where id = $1', [
+      await d.server.sql(
+        'update internal.listings set price_cut_at = $2::timestamptz, price_before_cut = $3::numeric where id = $1',
+        [heaviest, was?.cut_at, was?.before_cut],
+      );
+      await d.server.sql('delete from internal.listing_price_changes where listing_id = $1 and id > $2::bigint', [
         heaviest,
-        was?.cut_at,
-        was?.before_cut,
+        was?.history,
       ]);
-      await d.server.sql('delete from internal.listing_price_changes where listing_id = $1 and id > $2::bigint', [heaviest, was?.history]);
     }
   });
 
@@ -148,7 +171,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
       expect(today.comparables.map((c) => c.id)).toEqual(then.comparables.map((c) => c.id));
       expect(today.usdM2).not.toBe(then.usdM2);
     } finally {
-      await d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [l!.id, l!.listed_at]);
+      await d.server.sql('update internal.listings set listed_at = $2::timestamptz where id = $1', [
+        l!.id,
+        l!.listed_at,
+      ]);
     }
   });
 
@@ -190,7 +216,11 @@ describe('what a home may ask (docs/valuation.md)', () => {
       { place: 'cumbaya', property_type: 'house' },
       { place: 'cumbaya', beds_min: 2 },
     ];
-    const others: Array<Record<string, unknown>> = [{ place: 'cumbaya', beds_min: 5 }, { place: 'quito' }, { price_min: value + 100_000 }];
+    const others: Array<Record<string, unknown>> = [
+      { place: 'cumbaya', beds_min: 5 },
+      { place: 'quito' },
+      { price_min: value + 100_000 },
+    ];
     const save = async (f: Record<string, unknown>, i: number) =>
       d.server.sql(
         `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, expires_at, confirmed_at, next_run_at, idempotency_key, client_hash)
@@ -229,7 +259,9 @@ describe('what a home may ask (docs/valuation.md)', () => {
     for (const [i, f] of matching.entries()) {
       const n = await apart();
       const shown = await demandOf(CUMBAYA);
-      expect(shown, `${n} searches match`).toEqual(n >= 5 ? { demand: n, demandFewerThan: null } : { demand: null, demandFewerThan: 5 });
+      expect(shown, `${n} searches match`).toEqual(
+        n >= 5 ? { demand: n, demandFewerThan: null } : { demand: null, demandFewerThan: 5 },
+      );
       if (n < 5) seen.add(JSON.stringify(shown));
       await save(f, i);
     }
@@ -263,7 +295,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
       'select a.id::text as id, a.email from public.agents a where a.id = internal.area_agent($1)',
       [e.place?.path],
     );
-    const served = await d.server.sql<{ loc: string[] }>('select locations_served as loc from public.agents where id = $1', [area?.id]);
+    const served = await d.server.sql<{ loc: string[] }>(
+      'select locations_served as loc from public.agents where id = $1',
+      [area?.id],
+    );
     expect(served[0]?.loc.join(' ')).toMatch(/Cumbayá/);
     const body = inquiryBody({
       name: 'Lucía Vendedora',
@@ -282,7 +317,9 @@ describe('what a home may ask (docs/valuation.md)', () => {
     );
     expect(row).toEqual({ n: 1, kind: 'area_agent', to: area?.email });
     await d.server.drainOutbox();
-    const agentMail = await until(() => d.mailsTo(area!.email).find((m) => m.subject.startsWith('Nuevo vendedor / New seller')));
+    const agentMail = await until(() =>
+      d.mailsTo(area!.email).find((m) => m.subject.startsWith('Nuevo vendedor / New seller')),
+    );
     expect(agentMail.text).toContain(formatPrice(e.value));
     expect(agentMail.text).toContain('Lucía Vendedora');
     expect(agentMail.text).toContain('En los próximos 3 meses');
@@ -305,10 +342,22 @@ describe('what a home may ask (docs/valuation.md)', () => {
       "select id::text as id, email from public.agents where country_code = 'EC' and email is not null and id <> $1 order by id desc limit 1",
       [area?.id],
     );
-    expect((await post('send-property-inquiry', { ...body, idempotencyKey: `seller-owned-${Date.now()}`, leadAgentId: owner?.id })).status).toBe(200);
     expect(
-      (await d.server.sql<{ kind: string }>('select recipient_kind as kind from public.inquiries where email = $1 and lead_agent_id is not null', [email]))[0]
-        ?.kind,
+      (
+        await post('send-property-inquiry', {
+          ...body,
+          idempotencyKey: `seller-owned-${Date.now()}`,
+          leadAgentId: owner?.id,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await d.server.sql<{ kind: string }>(
+          'select recipient_kind as kind from public.inquiries where email = $1 and lead_agent_id is not null',
+          [email],
+        )
+      )[0]?.kind,
     ).toBe('lead_agent');
     // bad facts, a missing phone: refused by name, nothing stored
     const bad = await post('send-property-inquiry', {
@@ -317,10 +366,20 @@ describe('what a home may ask (docs/valuation.md)', () => {
       seller: { ...body.seller, facts: { ...CUMBAYA, area_m2: 0 } },
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({ 'seller.facts.area_m2': 'invalid' });
-    const nophone = await post('send-property-inquiry', { ...body, phone: '', idempotencyKey: `seller-nophone-${Date.now()}` });
+    expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({
+      'seller.facts.area_m2': 'invalid',
+    });
+    const nophone = await post('send-property-inquiry', {
+      ...body,
+      phone: '',
+      idempotencyKey: `seller-nophone-${Date.now()}`,
+    });
     expect(((await nophone.json()) as { fields: Record<string, string> }).fields).toEqual({ phone: 'required' });
-    expect((await d.server.sql<{ n: number }>('select count(*)::int as n from public.inquiries where email = $1', [email]))[0]?.n).toBe(2);
+    expect(
+      (
+        await d.server.sql<{ n: number }>('select count(*)::int as n from public.inquiries where email = $1', [email])
+      )[0]?.n,
+    ).toBe(2);
   });
 
   it("acknowledges a seller's request to one mailbox three times a day however the address is written (case, a +tag), refuses the fourth and mails nothing for it; a mailbox that confirmed an alert gets more", async () => {
@@ -345,9 +404,19 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(((await fourth.json()) as { fields: Record<string, string> }).fields).toEqual({ email: 'limited' });
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
     await d.server.drainOutbox();
-    const acks = () => d.smtp.mails.filter((m) => m.envelopeTo.some((a) => a.toLowerCase().replace(/\+[^@]*@/, '@') === `${box}@example.org`));
+    const acks = () =>
+      d.smtp.mails.filter((m) =>
+        m.envelopeTo.some((a) => a.toLowerCase().replace(/\+[^@]*@/, '@') === `${box}@example.org`),
+      );
     await until(() => acks().length >= 3);
-    expect((await d.server.sql<{ n: number }>("select count(*)::int as n from public.inquiries where lower(email) like $1 || '%'", [box]))[0]?.n).toBe(3);
+    expect(
+      (
+        await d.server.sql<{ n: number }>(
+          "select count(*)::int as n from public.inquiries where lower(email) like $1 || '%'",
+          [box],
+        )
+      )[0]?.n,
+    ).toBe(3);
     // the mailbox proves it is its owner's: it confirmed an alert
     await d.server.sql(
       `insert into internal.saved_searches (email, email_key, filters, filters_key, frequency, lang, status, created_at, confirmed_at, expires_at, idempotency_key, client_hash)
@@ -395,7 +464,13 @@ describe('what a home may ask (docs/valuation.md)', () => {
       const follow = await fetch(`${d.server.url}/functions/v1/saved-searches`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...clientHeaders('10.44.9.11') },
-        body: JSON.stringify({ action: 'subscribe', email: `bot-${Date.now()}@example.org`, home: CUMBAYA, lang: 'es', website: 'http://spam.example' }),
+        body: JSON.stringify({
+          action: 'subscribe',
+          email: `bot-${Date.now()}@example.org`,
+          home: CUMBAYA,
+          lang: 'es',
+          website: 'http://spam.example',
+        }),
       });
       expect(follow.status).toBe(200);
     } finally {
@@ -406,13 +481,19 @@ describe('what a home may ask (docs/valuation.md)', () => {
   it('mails the home report once a month to a seller who confirmed it, with the estimate made again', async () => {
     const email = `informe-${Date.now()}@example.org`;
     expect((await post('saved-searches', { action: 'subscribe', email, home: CUMBAYA, lang: 'en' })).status).toBe(200);
-    expect((await post('saved-searches', { action: 'subscribe', email, home: { ...CUMBAYA, area_m2: 0 }, lang: 'en' })).status).toBe(400);
+    expect(
+      (await post('saved-searches', { action: 'subscribe', email, home: { ...CUMBAYA, area_m2: 0 }, lang: 'en' }))
+        .status,
+    ).toBe(400);
     await d.server.drainOutbox();
     const confirm = await until(() => d.mailsTo(email)[0]);
     expect(confirm.text).toMatch(/The monthly estimate of your home in /);
     const token = /alerts\/confirm\?token=([\w-]{43})/.exec(confirm.text)?.[1];
     // due already, but unconfirmed: nothing
-    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql(
+      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
+      [email],
+    );
     await d.server.runAlerts();
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(1);
@@ -423,7 +504,10 @@ describe('what a home may ask (docs/valuation.md)', () => {
     );
     expect(row?.frequency).toBe('monthly');
     expect(new Date(String(row?.next)).getUTCDate()).toBe(1);
-    await d.server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [email]);
+    await d.server.sql(
+      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
+      [email],
+    );
     await d.server.runAlerts();
     await d.server.runAlerts();
     await d.server.drainOutbox();

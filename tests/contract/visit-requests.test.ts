@@ -42,7 +42,13 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     });
   const request = (email: string, visit: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     ask({
-      ...inquiryBody({ name: 'Lucía Viajera', email, phone: '+34 600 000 000', message: 'Desde Madrid', propertyTitle: 'x' }),
+      ...inquiryBody({
+        name: 'Lucía Viajera',
+        email,
+        phone: '+34 600 000 000',
+        message: 'Desde Madrid',
+        propertyTitle: 'x',
+      }),
       propertyId: listing.id,
       visit,
       ...extra,
@@ -50,7 +56,9 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
   /** the agent's mail of a visitor's request, once it is sent */
   const requestMail = async (email: string) => {
     await d.server.drainOutbox();
-    return until(() => d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita') && m.text.includes(email)));
+    return until(() =>
+      d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita') && m.text.includes(email)),
+    );
   };
   /** a visitor asks for one time in person; the agent's mail */
   const asked = async (email: string, time: string | undefined, extra: Record<string, unknown> = {}) => {
@@ -59,20 +67,32 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
   };
   /** the links of a mail, by kind, as paths on our server */
   const links = (mail: ReceivedMail, kind: string) =>
-    [...mail.text.matchAll(new RegExp(`${SITE}((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((m) => m[1] as string);
+    [...mail.text.matchAll(new RegExp(`${SITE}((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map(
+      (m) => m[1] as string,
+    );
   const page = (path: string, form?: Record<string, string>) =>
     fetch(
       `${d.server.url}${path}`,
-      form ? { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {},
+      form
+        ? {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(form).toString(),
+          }
+        : {},
     );
   const heading = async (res: Response) => /<h1[^>]*>([^<]*)<\/h1>/.exec(await res.text())?.[1] ?? '';
-  const event = (type: string, id: string) => d.event((body) => body.includes(`"type":"${type}"`) && body.includes(`"id":"${id}"`), `the ${type} webhook`);
+  const event = (type: string, id: string) =>
+    d.event((body) => body.includes(`"type":"${type}"`) && body.includes(`"id":"${id}"`), `the ${type} webhook`);
   /** the event in the calendar part of a mail, read by ical.js */
   const calendarOf = (mail: ReceivedMail) => {
     const part = mail.calendars.find((c) => /^text\/calendar/i.test(c.contentType)) ?? mail.calendars[0];
     expect(part, 'a calendar part').toBeTruthy();
     const root = new ICAL.Component(ICAL.parse(String(part?.content)));
-    return { method: String(root.getFirstPropertyValue('method')), event: new ICAL.Event(root.getFirstSubcomponent('vevent') as ICAL.Component) };
+    return {
+      method: String(root.getFirstPropertyValue('method')),
+      event: new ICAL.Event(root.getFirstSubcomponent('vevent') as ICAL.Component),
+    };
   };
 
   it("a visitor in Madrid asks for three video times; one click on the agent's link confirms one, in both calendars; the others are spent; a cancellation reaches both", async () => {
@@ -80,7 +100,11 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     const proposed = [open[4], open[10], open[20]] as string[];
     const email = `madrid.${Date.now()}@example.org`;
     const key = `visit-${Date.now()}`;
-    const res = await request(email, { mode: 'video', times: proposed, timeZone: 'Europe/Madrid' }, { idempotencyKey: key });
+    const res = await request(
+      email,
+      { mode: 'video', times: proposed, timeZone: 'Europe/Madrid' },
+      { idempotencyKey: key },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     const { id: inquiryId } = (await res.json()) as { id: string };
     // stored before any delivery, as an inquiry and a request; a retry is the same one
@@ -90,20 +114,31 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     );
     expect(stored).toMatchObject({ mode: 'video', time_zone: 'Europe/Madrid', n: 3 });
     expect(
-      ((await (await request(email, { mode: 'video', times: proposed, timeZone: 'Europe/Madrid' }, { idempotencyKey: key })).json()) as { id: string }).id,
+      (
+        (await (
+          await request(email, { mode: 'video', times: proposed, timeZone: 'Europe/Madrid' }, { idempotencyKey: key })
+        ).json()) as { id: string }
+      ).id,
     ).toBe(inquiryId);
     expect((await d.server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(1);
 
     // the agent's mail: a link per time, in Ecuador's time, and "propose another time"
     await d.server.drainOutbox();
     const agentMail = await until(() =>
-      d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Solicitud de visita / Visit request') && m.text.includes(email)),
+      d
+        .mailsTo(listing.agent_email)
+        .find((m) => m.subject.startsWith('Solicitud de visita / Visit request') && m.text.includes(email)),
     );
     expect(agentMail.replyTo).toContain(email);
     const confirms = links(agentMail, 'confirm');
     expect(confirms).toHaveLength(3);
     expect(links(agentMail, 'propose')).toHaveLength(1);
-    const ecuador = new Intl.DateTimeFormat('es-EC', { timeZone: 'America/Guayaquil', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const ecuador = new Intl.DateTimeFormat('es-EC', {
+      timeZone: 'America/Guayaquil',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     for (const at of proposed) expect(agentMail.text).toContain(ecuador.format(new Date(at)));
     const requested = await event('visit.requested', inquiryId);
     expect(requested.data).toMatchObject({
@@ -120,7 +155,12 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
       `Confirmar ${new Intl.DateTimeFormat('es-EC', { timeZone: 'America/Guayaquil', weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(proposed[1] as string))}`,
     );
     expect(
-      (await d.server.sql('select 1 from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1', [email])).length,
+      (
+        await d.server.sql(
+          'select 1 from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1',
+          [email],
+        )
+      ).length,
     ).toBe(0);
 
     // one click confirms it, with the video call's link
@@ -141,10 +181,15 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
 
     // the visitor's mail, in Spanish, with the invitation a calendar reads: the right start in UTC, the agent organising
     await d.server.drainOutbox();
-    const confirmed = await until(() => d.mailsTo(email).find((m) => m.subject.startsWith('Tu visita está confirmada')));
-    const madrid = new Intl.DateTimeFormat('es-EC', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-      new Date(proposed[1] as string),
+    const confirmed = await until(() =>
+      d.mailsTo(email).find((m) => m.subject.startsWith('Tu visita está confirmada')),
     );
+    const madrid = new Intl.DateTimeFormat('es-EC', {
+      timeZone: 'Europe/Madrid',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(proposed[1] as string));
     expect(confirmed.text).toContain(madrid);
     expect(confirmed.text).toContain(`${ecuador.format(new Date(proposed[1] as string))} en Ecuador`);
     const invite = calendarOf(confirmed);
@@ -157,7 +202,9 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     expect(invite.event.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toEqual([`mailto:${email}`]);
     // the agent's calendar too
     const agentInvite = await until(() =>
-      d.mailsTo(listing.agent_email).find((m) => m.subject.startsWith('Visita confirmada / Visit confirmed') && m.text.includes(email)),
+      d
+        .mailsTo(listing.agent_email)
+        .find((m) => m.subject.startsWith('Visita confirmada / Visit confirmed') && m.text.includes(email)),
     );
     expect(calendarOf(agentInvite).event.uid).toBe(invite.event.uid);
     expect((await event('visit.confirmed', String(stored?.id))).data).toMatchObject({
@@ -185,7 +232,10 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
       expect(c.event.uid).toBe(invite.event.uid);
       expect(c.event.sequence).toBe(1);
     }
-    expect((await event('visit.cancelled', String(stored?.id))).data).toMatchObject({ status: 'cancelled', cancelled_by: 'visitor' });
+    expect((await event('visit.cancelled', String(stored?.id))).data).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: 'visitor',
+    });
     expect(await times()).toContain(proposed[1]);
   });
 
@@ -193,19 +243,27 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     const at = (await times())[30] as string;
     const emails = [`first.${Date.now()}@example.org`, `second.${Date.now()}@example.org`];
     for (const email of emails) expect((await request(email, { mode: 'in_person', times: [at] })).status).toBe(200);
-    const confirms = await Promise.all(emails.map(async (email) => links(await requestMail(email), 'confirm')[0] as string));
+    const confirms = await Promise.all(
+      emails.map(async (email) => links(await requestMail(email), 'confirm')[0] as string),
+    );
     const answers = await Promise.all(confirms.map((link) => page(link, { location: '' })));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 409]);
     const headings = await Promise.all(answers.map(heading));
     expect(headings.sort()).toEqual(['Este horario está ocupado', 'La visita está confirmada']);
     expect(
-      await d.server.sql<{ n: number }>("select count(*)::int as n from internal.visits where status = 'confirmed' and lower(during) = $1::timestamptz", [at]),
+      await d.server.sql<{ n: number }>(
+        "select count(*)::int as n from internal.visits where status = 'confirmed' and lower(during) = $1::timestamptz",
+        [at],
+      ),
     ).toEqual([{ n: 1 }]);
     // the time is gone from what visitors may propose
     expect(await times()).not.toContain(at);
     // an in-person visit's place is the listing's address
-    const [visit] = await d.server.sql<{ location: string }>('select v.location from internal.visits v where lower(v.during) = $1::timestamptz', [at]);
+    const [visit] = await d.server.sql<{ location: string }>(
+      'select v.location from internal.visits v where lower(v.during) = $1::timestamptz',
+      [at],
+    );
     expect(visit?.location).toBeTruthy();
   });
 
@@ -214,13 +272,24 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     const email = `bad.${Date.now()}@example.org`;
     const refused = async (body: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
       const res = await request(email, body, extra);
-      return { status: res.status, body: (await res.json()) as { fields?: Record<string, string>; error?: string; times?: string[] } };
+      return {
+        status: res.status,
+        body: (await res.json()) as { fields?: Record<string, string>; error?: string; times?: string[] },
+      };
     };
-    expect((await refused({ mode: 'video', times: [open[0]] }, { propertyId: '' })).body.fields).toEqual({ propertyId: 'required' });
+    expect((await refused({ mode: 'video', times: [open[0]] }, { propertyId: '' })).body.fields).toEqual({
+      propertyId: 'required',
+    });
     expect((await refused({ mode: 'drive-by', times: [open[0]] })).body.fields).toEqual({ 'visit.mode': 'invalid' });
-    expect((await refused({ mode: 'video', times: open.slice(0, 4) })).body.fields).toEqual({ 'visit.times': 'invalid' });
-    expect((await refused({ mode: 'video', times: [open[0], open[0]] })).body.fields).toEqual({ 'visit.times': 'invalid' });
-    expect((await refused({ mode: 'video', times: [open[0]], timeZone: 'Mars/Olympus' })).body.fields).toEqual({ 'visit.timeZone': 'invalid' });
+    expect((await refused({ mode: 'video', times: open.slice(0, 4) })).body.fields).toEqual({
+      'visit.times': 'invalid',
+    });
+    expect((await refused({ mode: 'video', times: [open[0], open[0]] })).body.fields).toEqual({
+      'visit.times': 'invalid',
+    });
+    expect((await refused({ mode: 'video', times: [open[0]], timeZone: 'Mars/Olympus' })).body.fields).toEqual({
+      'visit.timeZone': 'invalid',
+    });
     // a time at 3:00 in Ecuador (outside the hours), one in the past: named, nothing stored
     const night = new Date(open[0] as string);
     night.setUTCDate(night.getUTCDate() + 1);
@@ -233,7 +302,10 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     const [gone] = await d.server.sql<{ id: string }>(
       "select id::text as id from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1",
     );
-    expect(await refused({ mode: 'video', times: [open[0]] }, { propertyId: gone?.id })).toMatchObject({ status: 409, body: { error: 'listing_unavailable' } });
+    expect(await refused({ mode: 'video', times: [open[0]] }, { propertyId: gone?.id })).toMatchObject({
+      status: 409,
+      body: { error: 'listing_unavailable' },
+    });
     expect((await d.server.sql('select 1 from internal.visit_requests where email = $1', [email])).length).toBe(0);
 
     // links: a token we never issued, one past its time
@@ -272,7 +344,12 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
         "select to_json(lower(v.during))#>>'{}' as start, v.location from internal.visits v join internal.visit_requests r on r.id = v.request_id where r.email = $1",
         [email],
       ),
-    ).toEqual([{ start: expect.stringMatching(new RegExp(`^${(open[40] as string).slice(0, 16)}`)) as unknown as string, location: 'Portería del conjunto' }]);
+    ).toEqual([
+      {
+        start: expect.stringMatching(new RegExp(`^${(open[40] as string).slice(0, 16)}`)) as unknown as string,
+        location: 'Portería del conjunto',
+      },
+    ]);
     // the visitor hears it in English
     await d.server.drainOutbox();
     const confirmed = await until(() => d.mailsTo(email).find((m) => m.subject.startsWith('Your visit is confirmed')));

@@ -16,7 +16,11 @@ const HOUR = 3_600_000;
 const ECUADOR = -5 * HOUR;
 
 /** Written apart: the start times the rule allows, given the hours by ISO weekday in Ecuador's time. */
-function expectedTimes(now: number, hours: Record<number, Array<[number, number]>>, taken: Array<[number, number]> = []): string[] {
+function expectedTimes(
+  now: number,
+  hours: Record<number, Array<[number, number]>>,
+  taken: Array<[number, number]> = [],
+): string[] {
   const out: string[] = [];
   const first = Math.ceil((now + 2 * HOUR) / (HOUR / 2)) * (HOUR / 2);
   for (let t = first; t <= now + 14 * 24 * HOUR; t += HOUR / 2) {
@@ -46,11 +50,15 @@ describe('visits (docs/visits.md)', () => {
   afterAll(() => stopAll(server));
 
   const times = async (listingId: string, agentId?: string) => {
-    const { data, error } = await rest.rpc('visit_times', { listing_id: Number(listingId), ...(agentId ? { agent_id: Number(agentId) } : {}) });
+    const { data, error } = await rest.rpc('visit_times', {
+      listing_id: Number(listingId),
+      ...(agentId ? { agent_id: Number(agentId) } : {}),
+    });
     expect(error).toBeNull();
     return (data as string[]).map((t) => new Date(t).toISOString());
   };
-  const dbNow = async () => new Date(String((await server.sql<{ now: string }>('select internal.now()::text as now'))[0]?.now)).getTime();
+  const dbNow = async () =>
+    new Date(String((await server.sql<{ now: string }>('select internal.now()::text as now'))[0]?.now)).getTime();
   const request = async (agentId: string | null, proposed: string[]) =>
     String(
       (
@@ -67,15 +75,16 @@ describe('visits (docs/visits.md)', () => {
     // the rule's times at the moment the database answered (a half-hour boundary may pass between)
     const now = await dbNow();
     expect(offered.length).toBeGreaterThan(100);
-    expect(offered.slice(1, -1)).toEqual(expectedTimes(now, DEFAULT_HOURS).filter((t) => t >= offered[1]! && t <= offered.at(-2)!));
+    expect(offered.slice(1, -1)).toEqual(
+      expectedTimes(now, DEFAULT_HOURS).filter((t) => t >= offered[1]! && t <= offered.at(-2)!),
+    );
     for (const t of offered) expect(new Date(t).getUTCMinutes() % 30).toBe(0);
 
     // Tuesdays and Thursdays 14:00-17:00 only
-    await server.sql('insert into internal.agent_visiting_hours (agent_id, weekday, opens, closes) values ($1, 2, $2, $3), ($1, 4, $2, $3)', [
-      listing.agent_id,
-      '14:00',
-      '17:00',
-    ]);
+    await server.sql(
+      'insert into internal.agent_visiting_hours (agent_id, weekday, opens, closes) values ($1, 2, $2, $3), ($1, 4, $2, $3)',
+      [listing.agent_id, '14:00', '17:00'],
+    );
     const own = await times(listing.id);
     expect(own).toEqual(expectedTimes(await dbNow(), { 2: [[14, 17]], 4: [[14, 17]] }).filter((t) => t >= own[0]!));
     expect(own.length).toBeGreaterThanOrEqual(4 * 5 - 5);
@@ -86,20 +95,32 @@ describe('visits (docs/visits.md)', () => {
     const before = await times(listing.id);
     // a time with offered half hours on both sides (not a day's first or last)
     const at = before.find(
-      (t, i) => before[i - 1] === new Date(Date.parse(t) - HOUR / 2).toISOString() && before[i + 1] === new Date(Date.parse(t) + HOUR / 2).toISOString(),
+      (t, i) =>
+        before[i - 1] === new Date(Date.parse(t) - HOUR / 2).toISOString() &&
+        before[i + 1] === new Date(Date.parse(t) + HOUR / 2).toISOString(),
     )!;
     const id = await request(listing.agent_id, [at]);
-    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [id]))[0]?.s).toBe('confirmed');
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [id]))[0]?.s).toBe(
+      'confirmed',
+    );
     const after = await times(listing.id);
     const start = Date.parse(at);
     // the hour itself and the half hours that would overlap it
-    for (const gone of [start - HOUR / 2, start, start + HOUR / 2]) expect(after).not.toContain(new Date(gone).toISOString());
+    for (const gone of [start - HOUR / 2, start, start + HOUR / 2])
+      expect(after).not.toContain(new Date(gone).toISOString());
     expect(after.length).toBe(before.length - 3);
     expect(await times('999999999')).toEqual([]);
     // a cancellation frees the time again, once
     expect((await server.sql<{ s: string }>('select internal.cancel_visit($1) as s', [id]))[0]?.s).toBe('cancelled');
     expect(await times(listing.id)).toEqual(before);
-    expect((await server.sql<{ sequence: number; status: string }>('select sequence, status from internal.visits where request_id = $1', [id]))[0]).toEqual({
+    expect(
+      (
+        await server.sql<{ sequence: number; status: string }>(
+          'select sequence, status from internal.visits where request_id = $1',
+          [id],
+        )
+      )[0],
+    ).toEqual({
       sequence: 1,
       status: 'cancelled',
     });
@@ -137,7 +158,9 @@ describe('visits (docs/visits.md)', () => {
     );
     expect(visits).toEqual([{ request_id: first }]);
     // its other time (half an hour later) overlaps the confirmed hour too; a straight insert is refused by the constraint
-    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [second]))[0]?.s).toBe('taken');
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [second]))[0]?.s).toBe(
+      'taken',
+    );
     await expect(
       server.sql(
         "insert into internal.visits (request_id, agent_id, during) values ($1, $2, tstzrange($3::timestamptz, $3::timestamptz + interval '1 hour'))",
@@ -150,18 +173,27 @@ describe('visits (docs/visits.md)', () => {
 
   it("the team keeps a calendar too: a visit with no agent takes its time out of the team's times, and a second one at that time is told it is taken", async () => {
     const teamTimes = async () =>
-      (await server.sql<{ t: string }>("select t::text as t from internal.open_visit_times(null, internal.now(), internal.now() + interval '14 days') t")).map(
-        (r) => new Date(r.t).toISOString(),
-      );
+      (
+        await server.sql<{ t: string }>(
+          "select t::text as t from internal.open_visit_times(null, internal.now(), internal.now() + interval '14 days') t",
+        )
+      ).map((r) => new Date(r.t).toISOString());
     const before = await teamTimes();
     const at = before[30]!;
     const first = await request(null, [at]);
     const second = await request(null, [new Date(Date.parse(at) + HOUR / 2).toISOString(), at]);
-    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [first]))[0]?.s).toBe('confirmed');
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [first]))[0]?.s).toBe(
+      'confirmed',
+    );
     const after = await teamTimes();
-    for (const gone of [Date.parse(at) - HOUR / 2, Date.parse(at), Date.parse(at) + HOUR / 2]) expect(after).not.toContain(new Date(gone).toISOString());
-    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [second]))[0]?.s).toBe('taken');
-    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 2) as s', [second]))[0]?.s).toBe('taken');
+    for (const gone of [Date.parse(at) - HOUR / 2, Date.parse(at), Date.parse(at) + HOUR / 2])
+      expect(after).not.toContain(new Date(gone).toISOString());
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [second]))[0]?.s).toBe(
+      'taken',
+    );
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 2) as s', [second]))[0]?.s).toBe(
+      'taken',
+    );
     await expect(
       server.sql(
         "insert into internal.visits (request_id, agent_id, during) values ($1, null, tstzrange($2::timestamptz, $2::timestamptz + interval '1 hour'))",
@@ -170,7 +202,9 @@ describe('visits (docs/visits.md)', () => {
     ).rejects.toThrow(/visits_no_double_booking/);
     // an agent's visit at that hour is the agent's own calendar, not the team's
     const agents = await request(listing.agent_id, [at]);
-    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [agents]))[0]?.s).toBe('confirmed');
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [agents]))[0]?.s).toBe(
+      'confirmed',
+    );
     for (const id of [first, agents]) await server.sql('select internal.cancel_visit($1)', [id]);
     expect(await teamTimes()).toEqual(before);
   });
@@ -178,7 +212,9 @@ describe('visits (docs/visits.md)', () => {
   it('a time gone by or a choice that is not one of the times cannot be confirmed', async () => {
     const past = await request(listing.agent_id, [new Date(clockNow() - HOUR).toISOString()]);
     expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 1) as s', [past]))[0]?.s).toBe('past');
-    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 2) as s', [past]))[0]?.s).toBe('unknown');
+    expect((await server.sql<{ s: string }>('select internal.confirm_visit($1, 2) as s', [past]))[0]?.s).toBe(
+      'unknown',
+    );
     expect((await server.sql<{ s: string }>('select internal.confirm_visit(0, 1) as s'))[0]?.s).toBe('unknown');
   });
 

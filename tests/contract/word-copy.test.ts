@@ -23,24 +23,37 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
   };
   const count = async (words: string) =>
-    Number((await db().anon.query<{ n: string }>('select public.search_listings_count($1::jsonb) as n', [JSON.stringify({ words })]))[0]?.n);
+    Number(
+      (
+        await db().anon.query<{ n: string }>('select public.search_listings_count($1::jsonb) as n', [
+          JSON.stringify({ words }),
+        ])
+      )[0]?.n,
+    );
   const counted = async (regex: string) =>
     Number(
-      (await db().admin.query<{ n: string }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${FOR_SALE} and ${WORDS_TEXT} ~ $1`, [regex]))[0]
-        ?.n,
+      (
+        await db().admin.query<{ n: string }>(
+          `select count(*) as n from internal.listings where ${ACTIVE} and ${FOR_SALE} and ${WORDS_TEXT} ~ $1`,
+          [regex],
+        )
+      )[0]?.n,
     );
   const byRule = async (words: string) =>
     Number(
       (
-        await db().admin.query<{ n: string }>('select count(*) as n from internal.listings l where internal.listing_matches(l, $1::jsonb)', [
-          JSON.stringify({ words }),
-        ])
+        await db().admin.query<{ n: string }>(
+          'select count(*) as n from internal.listings l where internal.listing_matches(l, $1::jsonb)',
+          [JSON.stringify({ words })],
+        )
       )[0]?.n,
     );
 
   it('holds the words of every public listing and of no other after the seed', async () => {
     await copyIsExact();
-    const [{ n } = { n: 0 }] = await db().admin.query<{ n: number }>(`select count(*)::int as n from internal.listings where not (${ACTIVE})`);
+    const [{ n } = { n: 0 }] = await db().admin.query<{ n: number }>(
+      `select count(*)::int as n from internal.listings where not (${ACTIVE})`,
+    );
     expect(n).toBeGreaterThan(0);
   });
 
@@ -51,11 +64,15 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     const [a] = await db().admin.query<{ id: string }>(
       `insert into internal.listings (title, description, city, state, price) values ('Casa ${word} en Cumbayá', 'Con jardín', 'Cumbayá', 'Pichincha', 250000) returning id::text as id`,
     );
-    await db().admin.query(`insert into internal.listings (title, city, state, price, status) values ('Oficina ${word}', 'Quito', 'Pichincha', 90000, '0')`);
+    await db().admin.query(
+      `insert into internal.listings (title, city, state, price, status) values ('Oficina ${word}', 'Quito', 'Pichincha', 90000, '0')`,
+    );
     await copyIsExact();
     expect(await count(word)).toBe(1);
     // its text edited: the word goes, another comes
-    await db().admin.query(`update internal.listings set title = 'Casa turquesaluna en Cumbayá' where id = $1`, [a?.id]);
+    await db().admin.query(`update internal.listings set title = 'Casa turquesaluna en Cumbayá' where id = $1`, [
+      a?.id,
+    ]);
     await copyIsExact();
     expect(await count(word)).toBe(0);
     expect(await count('turquesaluna')).toBe(1);
@@ -80,7 +97,9 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
     await copyIsExact();
     // deleted
     await db().admin.query('delete from internal.listings where id = $1', [a?.id]);
-    await db().admin.query(`delete from internal.listings where id in (select id from internal.listings where ${ACTIVE} order by id limit 5)`);
+    await db().admin.query(
+      `delete from internal.listings where id in (select id from internal.listings where ${ACTIVE} order by id limit 5)`,
+    );
     await copyIsExact();
     const expected = await counted(`\\m${word}\\M`);
     expect(expected).toBe(36);
@@ -93,14 +112,25 @@ describe.each(['postgres'] as const)('the words kept apart on %s', (kind) => {
       'select id::text as id, words::text as words from internal.listings where title is not null order by id limit 1',
     );
     // words written without their text: the text's are kept
-    await db().admin.query("update internal.listings set words = to_tsvector('simple', 'falso'), title_words = null where id = $1", [a?.id]);
+    await db().admin.query(
+      "update internal.listings set words = to_tsvector('simple', 'falso'), title_words = null where id = $1",
+      [a?.id],
+    );
     // words written with a new text: the new text's
     await db().admin.query(
       "insert into internal.listings (title, description, city, state, price, words) values ('Casa ambarina', 'Con huerto', 'Quito', 'Pichincha', 1, to_tsvector('simple', 'falso'))",
     );
-    await db().admin.query("update internal.listings set title = 'Casa granatina', words = to_tsvector('simple', 'falso') where title = 'Casa ambarina'");
+    await db().admin.query(
+      "update internal.listings set title = 'Casa granatina', words = to_tsvector('simple', 'falso') where title = 'Casa ambarina'",
+    );
     expect((await db().admin.query<{ n: number }>(WORDS_OFF_RULE))[0]?.n).toBe(0);
-    expect((await db().admin.query<{ words: string }>('select words::text as words from internal.listings where id = $1', [a?.id]))[0]?.words).toBe(a?.words);
+    expect(
+      (
+        await db().admin.query<{ words: string }>('select words::text as words from internal.listings where id = $1', [
+          a?.id,
+        ])
+      )[0]?.words,
+    ).toBe(a?.words);
     expect(await count('granatina')).toBe(1);
     expect(await count('falso')).toBe(0);
     // the setting only import_merge sets lets a transaction hand them over (and the test proves it is that setting, not something else, that does)

@@ -39,7 +39,13 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await form.getByLabel(/^Facebook/).fill('https://evil.example/ana');
     await form.getByRole('button', { name: 'Guardar el perfil' }).click();
     await expect(form.getByText('Facebook debe ser una dirección https:// de facebook.com.')).toBeVisible();
-    expect((await data.sql<{ about_es: string | null }>('select about_es from public.agents where id = $1::bigint', [ana!.id]))[0]?.about_es).toBeNull();
+    expect(
+      (
+        await data.sql<{ about_es: string | null }>('select about_es from public.agents where id = $1::bigint', [
+          ana!.id,
+        ])
+      )[0]?.about_es,
+    ).toBeNull();
     await form.getByLabel(/^Facebook/).fill('https://www.facebook.com/ana.movil');
     // a place of ours, picked from the suggestions
     await form.getByLabel('Añadir un lugar').fill(place!.name.slice(0, 5));
@@ -49,17 +55,24 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
       .click();
     await expect(form.getByRole('button', { name: `Quitar ${place!.name}` })).toBeVisible();
     // her photo, from her phone
-    const face = await sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 160, g: 110, b: 80 } } })
+    const face = await sharp({
+      create: { width: 480, height: 640, channels: 3, background: { r: 160, g: 110, b: 80 } },
+    })
       .jpeg()
       .toBuffer();
     await form.getByLabel('Tu foto').setInputFiles({ name: 'ana.jpg', mimeType: 'image/jpeg', buffer: face });
     await expect(form.getByText('Tu foto está guardada.')).toBeVisible();
     await form.getByRole('button', { name: 'Guardar el perfil' }).click();
     await expect(form.getByText('Guardado: el público ya lo ve.')).toBeVisible();
-    const [row] = await data.sql<{ about_es: string; languages: string[]; locations_served: string[]; picture: string; facebook: string }>(
-      'select about_es, languages, locations_served, picture, facebook from public.agents where id = $1::bigint',
-      [ana!.id],
-    );
+    const [row] = await data.sql<{
+      about_es: string;
+      languages: string[];
+      locations_served: string[];
+      picture: string;
+      facebook: string;
+    }>('select about_es, languages, locations_served, picture, facebook from public.agents where id = $1::bigint', [
+      ana!.id,
+    ]);
     expect(row).toMatchObject({
       about_es: 'Vendo casas en Quito desde 2015.',
       languages: ['Español', 'English'],
@@ -79,10 +92,17 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     const kit = area.locator('[part="site-kit"]');
     await kit.getByLabel('Tu color (botones y enlaces)').fill('#7a1f5c');
     await expect(kit.getByLabel('El código para tu web')).toHaveValue(
-      new RegExp(`<exp-property-search lead-agent-id="${ana!.id}" lang="es" style="--exp-color-primary: #7a1f5c"></exp-property-search>`),
+      new RegExp(
+        `<exp-property-search lead-agent-id="${ana!.id}" lang="es" style="--exp-color-primary: #7a1f5c"></exp-property-search>`,
+      ),
     );
     await expect(kit.locator('[part="kit-preview"] exp-property-search')).toHaveAttribute('lead-agent-id', ana!.id);
-    const plugin = await fetch(new URL((await kit.getByRole('link', { name: 'Descargar el plugin de WordPress' }).getAttribute('href')) ?? '', data.url));
+    const plugin = await fetch(
+      new URL(
+        (await kit.getByRole('link', { name: 'Descargar el plugin de WordPress' }).getAttribute('href')) ?? '',
+        data.url,
+      ),
+    );
     expect([plugin.status, plugin.headers.get('content-type')]).toEqual([200, 'application/zip']);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'kit-390.png'), fullPage: true });
@@ -114,7 +134,9 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await signIn(page, data, 'equipo.movil@example.com');
     const area = page.locator('exp-agent-area');
     const lead = area.getByRole('article', { name: 'Teresa Traspaso' });
-    await expect(lead.locator('[part="why"]')).toHaveText('De: Ana Móvil · Tuyo: llegó desde tu web (su lead-agent-id).');
+    await expect(lead.locator('[part="why"]')).toHaveText(
+      'De: Ana Móvil · Tuyo: llegó desde tu web (su lead-agent-id).',
+    );
     await lead.getByRole('button', { name: 'Actualizar: estado, seguimiento, nota' }).click();
     await lead.getByLabel('Dar este contacto a').selectOption({ label: 'Bruno Otro' });
     await lead.getByLabel(/^Motivo/).fill('Bruno atiende Samborondón');
@@ -157,7 +179,9 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await area.getByRole('button', { name: 'Salir' }).click();
     await expect(area.getByRole('heading', { name: 'Agentes: entrar' })).toBeVisible();
     await signIn(page, data, 'bruno.otro@example.com');
-    await expect(area.getByRole('article', { name: 'Teresa Traspaso' }).locator('[part="why"]')).toHaveText('Te lo asignó el equipo.');
+    await expect(area.getByRole('article', { name: 'Teresa Traspaso' }).locator('[part="why"]')).toHaveText(
+      'Te lo asignó el equipo.',
+    );
     expect(bruno!.id).toBeTruthy();
     expect(consoleErrors).toEqual([]);
   });
@@ -182,8 +206,12 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
       await detail.locator('[part~="save-button"]').first().click();
       await until(
         async () =>
-          ((await data.sql<{ n: number }>('select views + saves as n from internal.listing_weeks where listing_id = $1::bigint', [listing!.id]))[0]?.n ?? 0) >=
-            2 || undefined,
+          ((
+            await data.sql<{ n: number }>(
+              'select views + saves as n from internal.listing_weeks where listing_id = $1::bigint',
+              [listing!.id],
+            )
+          )[0]?.n ?? 0) >= 2 || undefined,
       );
       // Ana
       await page.evaluate(() => localStorage.clear());
@@ -197,19 +225,31 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(shots, 'listings-390.png'), fullPage: true });
       await page.setViewportSize({ width: 320, height: 700 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
       expect(consoleErrors).toEqual([]);
     } finally {
-      await data.sql('update internal.listings set agent_id = $2::bigint where id = $1::bigint', [listing!.id, listing!.before]);
+      await data.sql('update internal.listings set agent_id = $2::bigint where id = $1::bigint', [
+        listing!.id,
+        listing!.before,
+      ]);
       await data.sql('delete from internal.listing_weeks where listing_id = $1::bigint', [listing!.id]);
     }
   });
 
-  test('a tab whose code does not download says so, and opens on "Try again" once the network is back', async ({ page, data }) => {
-    await data.sql("insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC')");
+  test('a tab whose code does not download says so, and opens on "Try again" once the network is back', async ({
+    page,
+    data,
+  }) => {
+    await data.sql(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC')",
+    );
     // the network drops the calendar's code (the tabs other than her leads are their own chunks: docs/agent-area.md "Speed")
     let offline = true;
-    await page.route(/\/chunks\/visits-[^/]*\.js/, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+    await page.route(/\/chunks\/visits-[^/]*\.js/, (route) =>
+      offline ? route.abort('internetdisconnected') : route.continue(),
+    );
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${data.url}/es/agente`);
     await signIn(page, data, 'ana.movil@example.com');

@@ -14,7 +14,8 @@ export async function mails(dir: string): Promise<ParsedMail[]> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
   return Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
 }
-export const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to.map((a) => a.text).join(',') : (m.to?.text ?? '')).toLowerCase();
+export const to = (m: ParsedMail) =>
+  (Array.isArray(m.to) ? m.to.map((a) => a.text).join(',') : (m.to?.text ?? '')).toLowerCase();
 
 /** She asks for a code with her address, reads it in the mail the server sent, and signs in (the area open in Spanish). */
 export async function signIn(page: Page, data: { outboxDir: string }, email: string) {
@@ -38,7 +39,9 @@ export async function signIn(page: Page, data: { outboxDir: string }, email: str
 export async function cleanUpAgentArea(data: Pick<TestServer, 'sql'>): Promise<void> {
   await data.sql("delete from public.inquiries where idempotency_key like 'e2e-area-%'");
   await data.sql("delete from internal.saved_searches where idempotency_key = 'e2e-area-sub'");
-  await data.sql("delete from internal.mail_outbox where ref_id in (select id::text from internal.visit_requests where email = 'vera.visita@example.com')");
+  await data.sql(
+    "delete from internal.mail_outbox where ref_id in (select id::text from internal.visit_requests where email = 'vera.visita@example.com')",
+  );
   await data.sql("delete from internal.visit_requests where email = 'vera.visita@example.com'");
   // (and the codes mailed, so that the next test's one-a-minute limit is its own)
   await data.sql(
@@ -48,5 +51,7 @@ export async function cleanUpAgentArea(data: Pick<TestServer, 'sql'>): Promise<v
   await data.sql(
     "delete from auth.users where email in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')",
   );
-  await data.sql("delete from internal.mail_outbox where kind = 'lead-reassigned' and recipient in ('ana.movil@example.com', 'bruno.otro@example.com')");
+  await data.sql(
+    "delete from internal.mail_outbox where kind = 'lead-reassigned' and recipient in ('ana.movil@example.com', 'bruno.otro@example.com')",
+  );
 }

@@ -78,11 +78,16 @@ test.describe("the agents' area", () => {
     await expect(card).toBeVisible();
     await expect(area.getByRole('article', { name: 'Daniel Desconocido' })).toHaveCount(0);
     await expect(card.getByText('Sobre Casa en Cumbayá')).toBeVisible();
-    await expect(card.locator('[part="consents"]')).toHaveText('Consintió: correos comerciales · contacto de otros agentes (retirado)');
+    await expect(card.locator('[part="consents"]')).toHaveText(
+      'Consintió: correos comerciales · contacto de otros agentes (retirado)',
+    );
     const followed = area.locator('[part="subscriptions"]');
     await expect(followed.getByRole('heading')).toHaveText('1 suscripción a alertas');
     await expect(followed.getByRole('link', { name: 'sigue.busqueda@example.com' })).toBeVisible();
-    await expect(card.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/593991234567\?text=Hola%20Carla/);
+    await expect(card.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
+      'href',
+      /^https:\/\/wa\.me\/593991234567\?text=Hola%20Carla/,
+    );
     await page.screenshot({ path: join(shots, 'leads-390.png'), fullPage: true });
     // on a desk: the same list, wider
     await page.setViewportSize({ width: 1366, height: 900 });
@@ -90,7 +95,10 @@ test.describe("the agents' area", () => {
     await page.setViewportSize({ width: 390, height: 844 });
 
     // what she sees, as a spreadsheet's file: her lead only, a formula kept as text
-    const [download] = await Promise.all([page.waitForEvent('download'), area.getByRole('button', { name: 'Descargar estos contactos (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      area.getByRole('button', { name: 'Descargar estos contactos (CSV)' }).click(),
+    ]);
     const csv = readFileSync(await download.path(), 'utf8');
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
     expect(csv).toContain('"Carla Compradora"');
@@ -98,7 +106,9 @@ test.describe("the agents' area", () => {
     // only valuations: the seller's, with the estimate
     await area.getByLabel('Sobre').selectOption('valuation');
     await expect(area.locator('[part="count"]')).toHaveText('1 contacto');
-    await expect(area.getByRole('article', { name: 'Sara Vendedora' }).locator('[part="estimate"]')).toHaveText(/^Nuestra estimación: \$150[.,]000/);
+    await expect(area.getByRole('article', { name: 'Sara Vendedora' }).locator('[part="estimate"]')).toHaveText(
+      /^Nuestra estimación: \$150[.,]000/,
+    );
     await area.getByLabel('Sobre').selectOption('');
     // only what came from her own website
     await area.getByLabel('Desde').selectOption({ label: 'ana.example.com' });
@@ -203,13 +213,18 @@ test.describe("the agents' area", () => {
     await sunday.getByLabel('Hasta').nth(1).fill('13:00');
     await hours.getByRole('button', { name: 'Guardar el horario' }).click();
     await expect(hours.getByText('Dos periodos del mismo día se solapan.')).toBeVisible();
-    expect(await data.sql('select 1 from internal.agent_visiting_hours where agent_id = $1::bigint', [ana!.id])).toEqual([]);
+    expect(
+      await data.sql('select 1 from internal.agent_visiting_hours where agent_id = $1::bigint', [ana!.id]),
+    ).toEqual([]);
     await sunday.getByRole('button', { name: /^Quitar domingo de 11:00/ }).click();
     await hours.getByRole('button', { name: 'Guardar el horario' }).click();
     await expect(hours.getByText('Guardado: las nuevas solicitudes siguen este horario desde ahora.')).toBeVisible();
     await page.screenshot({ path: join(shots, 'hours-390.png'), fullPage: true });
     const times = (
-      await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from public.visit_times($1::bigint, $2::bigint) t", [listing!.id, ana!.id])
+      await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from public.visit_times($1::bigint, $2::bigint) t", [
+        listing!.id,
+        ana!.id,
+      ])
     ).map((r) => new Date(Date.parse(r.t) - 5 * 3_600_000));
     expect(times.length).toBeGreaterThan(0);
     for (const local of times) {

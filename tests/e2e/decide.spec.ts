@@ -29,7 +29,8 @@ test.describe('deciding on a listing', () => {
     );
     const price = Number(row?.price);
     const [bank, biess] = SITE.mortgage;
-    const monthly = (terms: { downPaymentPct: number; years: number; annualRatePct: number }) => formatPrice(monthlyPayment(price, terms)?.monthly);
+    const monthly = (terms: { downPaymentPct: number; years: number; annualRatePct: number }) =>
+      formatPrice(monthlyPayment(price, terms)?.monthly);
 
     for (const lang of ['en', 'es'] as const) {
       const perMonth = (amount: string) => (lang === 'es' ? `${amount} al mes` : `${amount} a month`);
@@ -59,7 +60,10 @@ test.describe('deciding on a listing', () => {
 
       // a lender: its terms
       await el.getByRole('button', { name: localeText(lang, 'payment.lenders.biess.name') }).click();
-      await expect(el.getByRole('button', { name: localeText(lang, 'payment.lenders.biess.name') })).toHaveAttribute('aria-pressed', 'true');
+      await expect(el.getByRole('button', { name: localeText(lang, 'payment.lenders.biess.name') })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
       await expect(years).toHaveValue(String(biess.years));
       await expect(down).toHaveValue(String(biess.downPaymentPct));
       await expect(output).toContainText(perMonth(monthly(biess)));
@@ -71,7 +75,9 @@ test.describe('deciding on a listing', () => {
       const error = calculator.locator('[part="field-error"]');
       await expect(error).toHaveText(lang === 'es' ? 'De 1 a 40' : 'From 1 to 40');
       expect(await years.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
-      await expect(output).toHaveText(lang === 'es' ? 'Escribe los tres datos para ver la cuota.' : 'Enter the three terms to see the payment.');
+      await expect(output).toHaveText(
+        lang === 'es' ? 'Escribe los tres datos para ver la cuota.' : 'Enter the three terms to see the payment.',
+      );
       await years.fill('30');
       await expect(years).not.toHaveAttribute('aria-invalid', 'true');
       await expect(output).toContainText(perMonth(monthly({ ...biess, years: 30 })));
@@ -81,14 +87,19 @@ test.describe('deciding on a listing', () => {
       for (const width of [1366, 390, 320]) {
         await page.setViewportSize({ width, height: width > 400 ? 900 : 720 });
         await page.waitForTimeout(200);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} ${width}`).toBeLessThanOrEqual(width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} ${width}`).toBeLessThanOrEqual(
+          width,
+        );
         await calculator.screenshot({ path: resolve(shots, `payment-${lang}-${width}.png`) });
       }
     }
     expect(consoleErrors).toEqual([]);
   });
 
-  test("a flat with an alícuota: the month's cost is the loan's payment and the alícuota, said apart (docs/product.md §3)", async ({ page, data }) => {
+  test("a flat with an alícuota: the month's cost is the loan's payment and the alícuota, said apart (docs/product.md §3)", async ({
+    page,
+    data,
+  }) => {
     const [row] = await data.sql<Row & { fee: string }>(
       "select id::text as id, title, price::text as price, hoa_fee::text as fee from public.listings where status = '1' and country_code = 'EC' and price > 50000 and hoa_fee > 0 order by id limit 1",
     );
@@ -98,7 +109,9 @@ test.describe('deciding on a listing', () => {
     for (const lang of ['en', 'es'] as const) {
       await page.goto(`${data.url}${listingPath(String(row?.id), row?.title, lang)}`);
       const calculator = detail(page).locator('[part="payment"]');
-      await expect(calculator.locator('summary')).toContainText(lang === 'es' ? `${formatPrice(loan + fee)} al mes` : `${formatPrice(loan + fee)} a month`);
+      await expect(calculator.locator('summary')).toContainText(
+        lang === 'es' ? `${formatPrice(loan + fee)} al mes` : `${formatPrice(loan + fee)} a month`,
+      );
       await calculator.locator('summary').click();
       await expect(calculator.locator('[part="payment-fee"]')).toHaveText(
         lang === 'es'
@@ -135,13 +148,17 @@ test.describe('deciding on a listing', () => {
     await data.sql('update internal.listings set price = price - 10000 where id = $1', [id]);
     await data.sql('update internal.listings set price = price - 5000 where id = $1', [id]);
     const now = was - 15000;
-    const similar = await data.sql<{ id: string; title: string }>('select id::text as id, title from public.similar_listings($1, 8)', [id]);
+    const similar = await data.sql<{ id: string; title: string }>(
+      'select id::text as id, title from public.similar_listings($1, 8)',
+      [id],
+    );
     expect(similar.length).toBeGreaterThanOrEqual(4);
 
     // the HTML alone: the history's rows and the similar listings' pages, as links
     const html = await (await page.context().request.get(`${data.url}${listingPath(id, row?.title, 'en')}`)).text();
     expect(html).toContain('<h2>Price history</h2>');
-    for (const cell of [formatPrice(now), formatPrice(was - 10000), formatPrice(was), '−$5,000', '−$10,000']) expect(html).toContain(`<td>${cell}</td>`);
+    for (const cell of [formatPrice(now), formatPrice(was - 10000), formatPrice(was), '−$5,000', '−$10,000'])
+      expect(html).toContain(`<td>${cell}</td>`);
     expect(html).toContain('<h2 id="similar-heading">Similar properties</h2>');
     for (const s of similar) expect(html).toContain(`href="${listingPath(s.id, s.title, 'en')}"`);
 
@@ -158,7 +175,9 @@ test.describe('deciding on a listing', () => {
     await expect(history).toContainText(/\d+ days? on the market|Listed today/);
     const links = dialog.locator('[part="similar-listing"]');
     await expect(links).toHaveCount(similar.length);
-    expect(await links.first().getAttribute('href')).toContain(listingPath(String(similar[0]?.id), similar[0]?.title, 'en'));
+    expect(await links.first().getAttribute('href')).toContain(
+      listingPath(String(similar[0]?.id), similar[0]?.title, 'en'),
+    );
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await unstyled(page)).toEqual([]);
     await dialog.screenshot({ path: resolve(shots, 'dialog-history-1366.png') });
@@ -213,7 +232,12 @@ test.describe('deciding on a listing', () => {
     const third = String(await photo.getAttribute('src'));
     await page.keyboard.press('ArrowLeft');
     await expect(counter).toHaveText(`Photo 2 of ${count}`);
-    expect(await page.evaluate((src) => performance.getEntriesByType('resource').some((r) => r.name === new URL(src, location.href).href), third)).toBe(true);
+    expect(
+      await page.evaluate(
+        (src) => performance.getEntriesByType('resource').some((r) => r.name === new URL(src, location.href).href),
+        third,
+      ),
+    ).toBe(true);
     // the photo is whole on the screen
     const box = await photo.boundingBox();
     expect((box?.width ?? 0) <= 1366 && (box?.height ?? 0) <= 900).toBe(true);
@@ -225,7 +249,9 @@ test.describe('deciding on a listing', () => {
     expect(await el.evaluate((host) => host.shadowRoot?.activeElement?.getAttribute('part'))).toBe('full-screen');
 
     // a phone: a tap on the photo opens it, a swipe to the left moves on
-    const phone = await setClock(await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }));
+    const phone = await setClock(
+      await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }),
+    );
     const tab = await phone.newPage();
     await tab.goto(`${data.url}${listingPath(String(row?.id), row?.title, 'es')}`);
     const carousel = tab.locator('exp-property-detail [part="carousel"]');
@@ -243,7 +269,10 @@ test.describe('deciding on a listing', () => {
     const swipe = async (from: number, to: number) => {
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
       for (let i = 1; i <= 8; i++)
-        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * i) / 8, y: y + i }] });
+        await cdp.send('Input.dispatchTouchEvent', {
+          type: 'touchMove',
+          touchPoints: [{ x: from + ((to - from) * i) / 8, y: y + i }],
+        });
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     };
     await swipe(320, 80);
@@ -273,11 +302,14 @@ test.describe('deciding on a listing', () => {
       "select id::text as id, title, price::text as price, address, city, state from public.listings where status = '1' and country_code = 'EC' and (lat is null or lng is null) and address <> '' order by id limit 1",
     );
     expect(exact && rough).toBeTruthy();
-    const directions = (destination: string) => `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(destination)}`;
+    const directions = (destination: string) =>
+      `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(destination)}`;
     const there = directions(`${Number(exact?.lat).toFixed(6)},${Number(exact?.lng).toFixed(6)}`);
 
     // the HTML alone has the link (a crawler, a page without JavaScript)
-    const html = await (await page.context().request.get(`${data.url}${listingPath(String(exact?.id), exact?.title, 'en')}`)).text();
+    const html = await (
+      await page.context().request.get(`${data.url}${listingPath(String(exact?.id), exact?.title, 'en')}`)
+    ).text();
     expect(html).toContain('<h2>Location</h2>');
     expect(html).toContain(`href="${there.replaceAll('&', '&amp;')}"`);
 
@@ -337,7 +369,11 @@ test.describe('deciding on a listing', () => {
     await inDialog.scrollIntoViewIfNeeded();
     await expect(inDialog.locator('[part="location-map"]')).toHaveAttribute('data-status', 'ready');
     await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile=')).length))
+      .poll(() =>
+        page.evaluate(
+          () => performance.getEntriesByType('resource').filter((e) => e.name.includes('land-1.svg?tile=')).length,
+        ),
+      )
       .toBeGreaterThan(0);
     expect(consoleErrors).toEqual([]);
   });

@@ -31,7 +31,9 @@ async function partShot(page: Page, element: Locator, part: string, name: string
   });
   const target = element.locator(part).first();
   await target.scrollIntoViewIfNeeded();
-  await expect.poll(() => target.evaluate((el) => [...el.querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0))).toBe(true);
+  await expect
+    .poll(() => target.evaluate((el) => [...el.querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0)))
+    .toBe(true);
   await page.waitForTimeout(300);
   const png = await target.screenshot({ animations: 'disabled' });
   writeFileSync(resolve(shots, `${name}.png`), png);
@@ -56,14 +58,20 @@ test.describe('embedding demos', () => {
     consoleErrors,
   }) => {
     await page.goto(`${data.url}/demo/agent-website`);
-    const [agent] = await data.sql<{ first_name: string; last_name: string }>('select first_name, last_name from public.agents where id = 1');
+    const [agent] = await data.sql<{ first_name: string; last_name: string }>(
+      'select first_name, last_name from public.agents where id = 1',
+    );
     const profile = page.locator('exp-agent-profile');
     await expect(profile.locator('[part="name"]')).toHaveText(`${agent?.first_name} ${agent?.last_name}`);
     const search = page.locator('exp-property-search');
-    const [mine] = await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and agent_id = 1`);
+    const [mine] = await data.sql<{ n: number }>(
+      `select count(*) as n from public.listings where ${ACTIVE} and agent_id = 1`,
+    );
     await expect(search.locator('[part="results-heading"]')).toHaveText(`${fmt(Number(mine?.n))} properties`);
     // her theme reaches inside the elements
-    expect(await profile.locator('[part="contact-button"]').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(15, 94, 90)');
+    expect(
+      await profile.locator('[part="contact-button"]').evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).toBe('rgb(15, 94, 90)');
     expect(
       await search
         .locator('[part="search-button"]')
@@ -105,7 +113,9 @@ test.describe('embedding demos', () => {
     // they behave: a search counts what SQL counts; the directory finds by name
     await search.getByLabel('Location').fill('Cuenca');
     await search.getByRole('button', { name: 'Search', exact: true }).click();
-    const [cuenca] = await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%'`);
+    const [cuenca] = await data.sql<{ n: number }>(
+      `select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%'`,
+    );
     await expect(search.locator('[part="results-heading"]')).toHaveText(`${fmt(Number(cuenca?.n))} properties`);
     await directory.getByRole('searchbox').fill('andrade');
     await directory.getByRole('searchbox').press('Enter');
@@ -132,10 +142,16 @@ test.describe('embedding demos', () => {
       })),
     ).toEqual({ adopted: 0, sheets: 1, styleElements: 1 });
     // each element is defined once although the script is included twice
-    expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /exp-widgets\.js/.test(e.name)).length)).toBe(2);
+    expect(
+      await page.evaluate(
+        () => performance.getEntriesByType('resource').filter((e) => /exp-widgets\.js/.test(e.name)).length,
+      ),
+    ).toBe(2);
 
     // the host's own React 18 app and i18next are untouched and still work
-    expect(await page.evaluate(() => (window as unknown as { React: { version: string } }).React.version)).toBe('18.3.1');
+    expect(await page.evaluate(() => (window as unknown as { React: { version: string } }).React.version)).toBe(
+      '18.3.1',
+    );
     await page.locator('#host-counter').click();
     await page.locator('#host-counter').click();
     await expect(page.locator('#host-counter')).toHaveText('Bonjour · Clics : 2');
@@ -146,14 +162,20 @@ test.describe('embedding demos', () => {
       }),
     ).toEqual(['fr', 'Bonjour']);
     // neither instance sees the other: the host's knows none of our texts, and its change of language leaves our elements as they are
-    expect(await page.evaluate(() => (window as unknown as { i18next: { t(k: string): string } }).i18next.t('search.filters.heading'))).toBe(
-      'search.filters.heading',
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { i18next: { t(k: string): string } }).i18next.t('search.filters.heading'),
+      ),
+    ).toBe('search.filters.heading');
+    await page.evaluate(() =>
+      (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('es'),
     );
-    await page.evaluate(() => (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('es'));
     await page.waitForTimeout(300);
     await expect(search.getByRole('button', { name: 'Search', exact: true })).toBeVisible();
     await expect(search.locator('[part="more-filters"]')).toContainText('More filters');
-    await page.evaluate(() => (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('fr'));
+    await page.evaluate(() =>
+      (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('fr'),
+    );
 
     // they look as on our own site (same width, same data): a few pixels of difference at most
     const hostileSearch = await partShot(page, search, '[part="filters"]', 'hostile-filters');
@@ -166,7 +188,9 @@ test.describe('embedding demos', () => {
 
     await page.goto(`${data.url}/search-properties`);
     // (through the CSS object model: the page's Content-Security-Policy refuses an inline style tag)
-    await page.locator('exp-site-header').evaluate((el: HTMLElement) => el.style.setProperty('display', 'none', 'important'));
+    await page
+      .locator('exp-site-header')
+      .evaluate((el: HTMLElement) => el.style.setProperty('display', 'none', 'important'));
     const ours = page.locator('exp-property-search');
     await expect(ours.locator('[part="results-heading"]')).toHaveText(/^[\d,]+ properties$/);
     await ours.getByLabel('Location').fill('Cuenca');
@@ -174,7 +198,9 @@ test.describe('embedding demos', () => {
     const ourSearch = await partShot(page, ours, '[part="filters"]', 'site-filters');
     await page.goto(`${data.url}/findanagent`);
     // (through the CSS object model: the page's Content-Security-Policy refuses an inline style tag)
-    await page.locator('exp-site-header').evaluate((el: HTMLElement) => el.style.setProperty('display', 'none', 'important'));
+    await page
+      .locator('exp-site-header')
+      .evaluate((el: HTMLElement) => el.style.setProperty('display', 'none', 'important'));
     const ourDirectory = page.locator('exp-agent-directory');
     await expect(ourDirectory.locator('[part="agent-card"]')).toHaveCount(46);
     const ourCard = await partShot(page, ourDirectory, '[part="agent-card"]', 'site-agent-card');
@@ -185,7 +211,10 @@ test.describe('embedding demos', () => {
       ['agent search', hostileForm, ourForm],
     ] as const) {
       const d = pixelDifference(a, b);
-      expect(d.share, `${name}: share of pixels that differ (${d.size.join('x')} and ${d.other.join('x')})`).toBeLessThan(0.01);
+      expect(
+        d.share,
+        `${name}: share of pixels that differ (${d.size.join('x')} and ${d.other.join('x')})`,
+      ).toBeLessThan(0.01);
     }
   });
 
@@ -214,7 +243,15 @@ test.describe('embedding demos', () => {
     await form.getByRole('button', { name: 'Request Information' }).click();
     await expect(form.getByText('Request Sent!')).toBeVisible();
     await expect
-      .poll(async () => Number((await data.sql<{ n: number }>("select count(*) as n from public.inquiries where email = 'lucia@example.org'"))[0]?.n))
+      .poll(async () =>
+        Number(
+          (
+            await data.sql<{ n: number }>(
+              "select count(*) as n from public.inquiries where email = 'lucia@example.org'",
+            )
+          )[0]?.n,
+        ),
+      )
       .toBe(1);
     expect(consoleErrors).toEqual([]);
   });
@@ -226,7 +263,9 @@ test.describe('embedding demos', () => {
     const directory = await pageWeight(page, data.url, 'directory');
     const search = await pageWeight(page, data.url, 'search');
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-    console.log(`[weight] entry ${kb(directory.entryGzip)}, directory page ${kb(directory.totalGzip)}, search page ${kb(search.totalGzip)}`);
+    console.log(
+      `[weight] entry ${kb(directory.entryGzip)}, directory page ${kb(directory.totalGzip)}, search page ${kb(search.totalGzip)}`,
+    );
     expect(directory.entryGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.entry);
     expect(directory.totalGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.directory);
     expect(search.totalGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.search);
@@ -234,6 +273,7 @@ test.describe('embedding demos', () => {
     // detail dialog (until a listing is opened) or the browser's clustering (a broad search)
     expect(directory.files.map((f) => f.url).join(' ')).not.toMatch(/ol-map|property-search/);
     expect(search.files.map((f) => f.url).join(' ')).toMatch(/ol-map/);
-    for (const page of [directory, search]) expect(page.files.map((f) => f.url).join(' ')).not.toMatch(/\/(es|property-dialog|inquiry-form|ol-cluster)-/);
+    for (const page of [directory, search])
+      expect(page.files.map((f) => f.url).join(' ')).not.toMatch(/\/(es|property-dialog|inquiry-form|ol-cluster)-/);
   });
 });

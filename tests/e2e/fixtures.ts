@@ -32,7 +32,8 @@ export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer 
     page.on('console', (m) => {
       if (m.type() !== 'error') return;
       const url = m.location().url;
-      if (/tile\.openstreetmap\.org/.test(url) || /ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED/.test(m.text())) return;
+      if (/tile\.openstreetmap\.org/.test(url) || /ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED/.test(m.text()))
+        return;
       errors.push(m.text());
     });
     await use(errors);
@@ -70,7 +71,12 @@ export async function visibleText(page: Page): Promise<string> {
         const parent = n.parentElement;
         if (!parent || !n.textContent?.trim()) continue;
         const style = getComputedStyle(parent);
-        if (style.display === 'none' || style.visibility === 'hidden' || parent.closest('.exp-sr-only, script, style, title')) continue;
+        if (
+          style.display === 'none' ||
+          style.visibility === 'hidden' ||
+          parent.closest('.exp-sr-only, script, style, title')
+        )
+          continue;
         const rect = parent.getBoundingClientRect();
         if (rect.width === 0 && rect.height === 0) continue;
         parts.push(n.textContent.trim());
@@ -84,10 +90,13 @@ export async function visibleText(page: Page): Promise<string> {
 
 type Tree = { [k: string]: string | Tree };
 const flatten = (o: Tree, prefix = ''): Array<[string, string]> =>
-  Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`)));
+  Object.entries(o).flatMap(([k, v]) =>
+    typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`),
+  );
 
 /** A locale file, as written. */
-const localeFile = (lang: 'en' | 'es'): Tree => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8')) as Tree;
+const localeFile = (lang: 'en' | 'es'): Tree =>
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8')) as Tree;
 
 /** A locale file's texts by their dotted keys. */
 const localeTexts = (lang: 'en' | 'es'): Record<string, string> => Object.fromEntries(flatten(localeFile(lang)));
@@ -103,11 +112,18 @@ export function englishOnlyPhrases(): string[] {
   for (const [key, text] of Object.entries(en)) {
     // composed titles are listing data in the listing's own language (an English listing keeps its
     // title on a Spanish page), not the interface's
-    if (key.startsWith('language.') || key.startsWith('attributes.') || key.startsWith('site.composedTitle.') || es[key] === text) continue;
+    if (
+      key.startsWith('language.') ||
+      key.startsWith('attributes.') ||
+      key.startsWith('site.composedTitle.') ||
+      es[key] === text
+    )
+      continue;
     for (const part of text.replace(/<[^>]+>/g, ' ').split(/\{\{[^}]+\}\}/)) {
       const phrase = part.trim();
       // short or generic fragments could be names or data; whole words of six letters and more are ours
-      if (phrase.length >= 6 && /[a-z]/i.test(phrase) && !Object.values(es).some((v) => v.includes(phrase))) phrases.add(phrase);
+      if (phrase.length >= 6 && /[a-z]/i.test(phrase) && !Object.values(es).some((v) => v.includes(phrase)))
+        phrases.add(phrase);
     }
   }
   return [...phrases];
@@ -119,9 +135,16 @@ const AXE_SOURCE = readFileSync(resolve(import.meta.dirname, '../../node_modules
 export async function seriousAxeViolations(page: Page, within?: string): Promise<string[]> {
   // what fades in is measured once it has: axe reads a half-faded colour as a contrast failure
   await page
-    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), null, {
-      timeout: 5000,
-    })
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      null,
+      {
+        timeout: 5000,
+      },
+    )
     .catch(() => {});
   // evaluated by the test, not added as an inline script: the page's Content-Security-Policy refuses those
   await page.evaluate(AXE_SOURCE);
@@ -129,11 +152,18 @@ export async function seriousAxeViolations(page: Page, within?: string): Promise
     const axe = (
       window as unknown as {
         axe: {
-          run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }>;
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{
+            violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }>;
+          }>;
         };
       }
     ).axe;
-    const result = await axe.run(selector ? document.querySelector(selector) : document, { resultTypes: ['violations'] });
+    const result = await axe.run(selector ? document.querySelector(selector) : document, {
+      resultTypes: ['violations'],
+    });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
@@ -190,7 +220,12 @@ export async function centred(locator: Locator): Promise<Locator> {
  * a page of its context (microsoft/playwright#42142), though the browser opened it. `close()`
  * closes it.
  */
-export async function tabOpenedBy(context: BrowserContext, action: () => Promise<unknown>, url: string, timeout = 30_000): Promise<{ close(): Promise<void> }> {
+export async function tabOpenedBy(
+  context: BrowserContext,
+  action: () => Promise<unknown>,
+  url: string,
+  timeout = 30_000,
+): Promise<{ close(): Promise<void> }> {
   const browser = context.browser();
   if (!browser) throw new Error('tabOpenedBy needs a browser context of a launched browser');
   const cdp = await browser.newBrowserCDPSession();
@@ -227,7 +262,8 @@ export async function unstyled(page: Page): Promise<string[]> {
     const missing = new Set<string>();
     const roots: ShadowRoot[] = [];
     const walk = (root: Document | ShadowRoot) => {
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot && el.tagName.startsWith('EXP-')) (roots.push(el.shadowRoot), walk(el.shadowRoot));
+      for (const el of root.querySelectorAll('*'))
+        if (el.shadowRoot && el.tagName.startsWith('EXP-')) (roots.push(el.shadowRoot), walk(el.shadowRoot));
     };
     walk(document);
     for (const root of roots) {
@@ -236,13 +272,15 @@ export async function unstyled(page: Page): Promise<string[]> {
       const collect = (rules: CSSRuleList) => {
         for (const rule of rules) {
           if (rule instanceof CSSStyleRule)
-            for (const m of rule.selectorText.matchAll(/\.((?:\\.|[\w-])+)/g)) selectors.add((m[1] as string).replace(/\\(.)/g, '$1'));
+            for (const m of rule.selectorText.matchAll(/\.((?:\\.|[\w-])+)/g))
+              selectors.add((m[1] as string).replace(/\\(.)/g, '$1'));
           else if ('cssRules' in rule) collect((rule as CSSGroupingRule).cssRules);
         }
       };
       if (sheet) collect(sheet.cssRules);
       for (const el of root.querySelectorAll('[class]')) {
-        for (const c of el.classList) if (!/^(exp-|ol-|line-clamp-)/.test(c) && !selectors.has(c)) missing.add(`${el.tagName.toLowerCase()}.${c}`);
+        for (const c of el.classList)
+          if (!/^(exp-|ol-|line-clamp-)/.test(c) && !selectors.has(c)) missing.add(`${el.tagName.toLowerCase()}.${c}`);
       }
     }
     return [...missing].sort();

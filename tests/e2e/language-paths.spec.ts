@@ -12,7 +12,10 @@ import { HOSTILE_PATHS } from '../support/hostile-paths.ts';
 import { expect, setClock, test } from './fixtures.ts';
 
 test.describe('language paths', () => {
-  test('a visitor who chose a language lands on the address in that language, query and hash kept', async ({ page, data }) => {
+  test('a visitor who chose a language lands on the address in that language, query and hash kept', async ({
+    page,
+    data,
+  }) => {
     await page.addInitScript(() => localStorage.setItem('exp-lang', 'es'));
     await page.goto(`${data.url}/about?ref=whatsapp#story`);
     await expect(page).toHaveURL(`${data.url}/es/about?ref=whatsapp#story`);
@@ -27,7 +30,10 @@ test.describe('language paths', () => {
     await english.close();
   });
 
-  test(`${HOSTILE_PATHS.length} hostile paths, with either language chosen: the browser never leaves the origin`, async ({ browser, data }) => {
+  test(`${HOSTILE_PATHS.length} hostile paths, with either language chosen: the browser never leaves the origin`, async ({
+    browser,
+    data,
+  }) => {
     test.setTimeout(180_000);
     const origin = new URL(data.url).origin;
     const left: string[] = [];

@@ -9,7 +9,16 @@ import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { listingPath } from '../../core/routes.ts';
-import { centred, englishOnlyPhrases, expect, seriousAxeViolations, tabOpenedBy, test, visibleText, screenshotDir } from './fixtures.ts';
+import {
+  centred,
+  englishOnlyPhrases,
+  expect,
+  seriousAxeViolations,
+  tabOpenedBy,
+  test,
+  visibleText,
+  screenshotDir,
+} from './fixtures.ts';
 
 const shots = screenshotDir('listing');
 
@@ -42,7 +51,10 @@ test.describe('listing pages', () => {
     const card = page.locator('exp-property-search [part~="card"]').first();
     await expect(card).toBeVisible();
     const id = String(await card.getAttribute('data-property-id'));
-    const [row] = await data.sql<Row>('select id::text as id, title, price::text as price, city from public.listings where id = $1', [id]);
+    const [row] = await data.sql<Row>(
+      'select id::text as id, title, price::text as price, city from public.listings where id = $1',
+      [id],
+    );
     const expected = `${data.url}${listingPath(id, row?.title, 'en')}`;
     const link = card.locator('a.exp-card-link');
     expect(await link.evaluate((a: HTMLAnchorElement) => a.href)).toBe(expected);
@@ -66,7 +78,10 @@ test.describe('listing pages', () => {
     const html = await (await page.request.get(expected)).text();
     const served = await page.evaluate((source) => {
       const doc = new DOMParser().parseFromString(source, 'text/html');
-      return { h1: doc.querySelector('h1')?.textContent, canonical: doc.querySelector('link[rel="canonical"]')?.getAttribute('href') };
+      return {
+        h1: doc.querySelector('h1')?.textContent,
+        canonical: doc.querySelector('link[rel="canonical"]')?.getAttribute('href'),
+      };
     }, html);
     expect(served).toEqual({ h1: String(row?.title), canonical: expected });
     await tab.close();
@@ -93,7 +108,9 @@ test.describe('listing pages', () => {
     await expect(card).toBeVisible();
     const id = String(await card.getAttribute('data-property-id'));
     const [row] = await data.sql<Row>('select id::text as id, title from public.listings where id = $1', [id]);
-    expect(await card.locator('a.exp-card-link').evaluate((a: HTMLAnchorElement) => a.href)).toBe(`${data.url}${listingPath(id, row?.title, 'en')}`);
+    expect(await card.locator('a.exp-card-link').evaluate((a: HTMLAnchorElement) => a.href)).toBe(
+      `${data.url}${listingPath(id, row?.title, 'en')}`,
+    );
   });
 
   test('on a phone without a share sheet, Share offers WhatsApp (with the page address), e-mail and copy; the dialog shares the same address', async ({
@@ -146,12 +163,17 @@ test.describe('listing pages', () => {
       Object.defineProperty(Navigator.prototype, 'share', {
         configurable: true,
         value: (shared: ShareData) => {
-          (window as unknown as { shared: ShareData[] }).shared = [...((window as unknown as { shared?: ShareData[] }).shared ?? []), shared];
+          (window as unknown as { shared: ShareData[] }).shared = [
+            ...((window as unknown as { shared?: ShareData[] }).shared ?? []),
+            shared,
+          ];
           return Promise.resolve();
         },
       });
     });
-    const [row] = await data.sql<Row>(`select id::text as id, title, price::text as price, city from public.listings where ${ACTIVE} order by id desc limit 1`);
+    const [row] = await data.sql<Row>(
+      `select id::text as id, title, price::text as price, city from public.listings where ${ACTIVE} order by id desc limit 1`,
+    );
     const url = `${data.url}${listingPath(String(row?.id), row?.title, 'es')}`;
     await page.goto(url);
     await detail(page).getByRole('button', { name: 'Compartir' }).click();
@@ -185,10 +207,14 @@ test.describe('listing pages', () => {
       // photos to browse, the agent and the inquiry form
       await expect(el.getByRole('button', { name: lang === 'es' ? 'Foto siguiente' : 'Next photo' })).toBeVisible();
       await expect(el.locator('form')).toBeVisible();
-      await expect(el.getByRole('button', { name: lang === 'es' ? 'Solicitar información' : 'Request Information' })).toBeVisible();
+      await expect(
+        el.getByRole('button', { name: lang === 'es' ? 'Solicitar información' : 'Request Information' }),
+      ).toBeVisible();
       await expect(page.locator('.similar .listing-tile').first()).toBeVisible();
       // headings in order: the title, then its sections one level below
-      const levels = await el.evaluate((host) => [...(host.shadowRoot?.querySelectorAll('h1, h2, h3, h4') ?? [])].map((h) => Number(h.tagName[1])));
+      const levels = await el.evaluate((host) =>
+        [...(host.shadowRoot?.querySelectorAll('h1, h2, h3, h4') ?? [])].map((h) => Number(h.tagName[1])),
+      );
       expect(levels[0]).toBe(1);
       expect(levels.slice(1).every((l) => l === 2)).toBe(true);
       if (lang === 'es') {
@@ -200,7 +226,9 @@ test.describe('listing pages', () => {
       for (const width of [1366, 390, 320]) {
         await page.setViewportSize({ width, height: width > 400 ? 900 : 720 });
         await page.waitForTimeout(250);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} ${width}`).toBeLessThanOrEqual(width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} ${width}`).toBeLessThanOrEqual(
+          width,
+        );
         await page.screenshot({ path: resolve(shots, `listing-${lang}-${width}.png`), fullPage: width !== 1366 });
       }
     }
@@ -211,7 +239,9 @@ test.describe('listing pages', () => {
     page,
     data,
   }) => {
-    const [row] = await data.sql<Row>(`select id::text as id, title from public.listings where ${ACTIVE} order by id limit 1`);
+    const [row] = await data.sql<Row>(
+      `select id::text as id, title from public.listings where ${ACTIVE} order by id limit 1`,
+    );
     await page.setViewportSize({ width: 412, height: 823 });
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -246,13 +276,18 @@ test.describe('listing pages', () => {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   });
 
-  test('an unknown listing is a 404 page and one that is gone a 410, with similar listings that open', async ({ page, data }) => {
+  test('an unknown listing is a 404 page and one that is gone a 410, with similar listings that open', async ({
+    page,
+    data,
+  }) => {
     const response = await page.goto(`${data.url}/properties/99999999-casa`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find this property');
     await expect(page.locator('exp-site-header [part="bar"]')).toBeVisible();
     await page.screenshot({ path: resolve(shots, 'missing-1366.png') });
-    const [gone] = await data.sql<Row>("select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1");
+    const [gone] = await data.sql<Row>(
+      "select id::text as id, title from internal.listings where status <> '1' and country_code = 'EC' order by id limit 1",
+    );
     const goneResponse = await page.goto(`${data.url}${listingPath(String(gone?.id), gone?.title, 'es')}`);
     expect(goneResponse?.status()).toBe(410);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Esta propiedad ya no está disponible');

@@ -29,15 +29,20 @@ test('the element on a bare page: the figure and count the index holds, the rank
   const [top] = await data.sql<{ path: string; name: string }>(
     "select path, name from internal.market_index where parent = 'quito' and type_group = 'apartment' and month = (internal.this_month() - interval '1 month')::date and listings >= internal.market_minimum() order by median desc, path limit 1",
   );
-  await expect(page.locator('exp-market-report').getByRole('link', { name: String(top?.name), exact: true })).toHaveAttribute(
-    'href',
-    new RegExp(`/market/${top?.path}$`),
-  );
-  await expect.poll(() => page.evaluate(() => (window as unknown as { loaded: Array<{ place: string; median: number }> }).loaded[0]?.place)).toBe('quito');
+  await expect(
+    page.locator('exp-market-report').getByRole('link', { name: String(top?.name), exact: true }),
+  ).toHaveAttribute('href', new RegExp(`/market/${top?.path}$`));
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as unknown as { loaded: Array<{ place: string; median: number }> }).loaded[0]?.place),
+    )
+    .toBe('quito');
   expect(await seriousAxeViolations(page)).toEqual([]);
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'es'));
   await expect(page.locator('exp-market-report')).toContainText(`De ${fmt(Number(row?.listings))} anuncios`);
-  await expect(page.locator('exp-market-report').getByRole('heading', { level: 2 }).first()).toHaveText('Precios de inmuebles en Quito');
+  await expect(page.locator('exp-market-report').getByRole('heading', { level: 2 }).first()).toHaveText(
+    'Precios de inmuebles en Quito',
+  );
 
   // follow this market: the place's report each month, confirmed by e-mail first
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'en'));
@@ -61,5 +66,10 @@ test('the element on a bare page: the figure and count the index holds, the rank
           )
         )[0],
     )
-    .toEqual({ status: 'pending', frequency: 'monthly', market: { place: 'quito', type_group: 'apartment', name: 'Quito' }, agent: agent?.id });
+    .toEqual({
+      status: 'pending',
+      frequency: 'monthly',
+      market: { place: 'quito', type_group: 'apartment', name: 'Quito' },
+      agent: agent?.id,
+    });
 });

@@ -34,7 +34,12 @@ async function cutOff(page: Page): Promise<string[]> {
         const s = getComputedStyle(el);
         if (s.visibility === 'hidden' || (s.position === 'fixed' && r.left >= width)) continue;
         // a box that scrolls must not have to scroll sideways
-        if (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.localName !== 'html' && el.localName !== 'body')
+        if (
+          /(auto|scroll)/.test(s.overflowX) &&
+          el.scrollWidth > el.clientWidth + 1 &&
+          el.localName !== 'html' &&
+          el.localName !== 'body'
+        )
           out.push(
             `<${el.localName}${el.getAttribute('part') ? ` part="${el.getAttribute('part')}"` : ''}> scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`,
           );
@@ -47,12 +52,25 @@ async function cutOff(page: Page): Promise<string[]> {
       }
     };
     visit(document);
-    if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    if (document.documentElement.scrollWidth > width + 1)
+      out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
     return out;
   });
 }
 
-const PAGES = ['/', '/search-properties', '/findanagent', '/findanagent/1', '/join', '/about', '/market', '/market/quito', '/sell', '/buy', '/no-such-page'];
+const PAGES = [
+  '/',
+  '/search-properties',
+  '/findanagent',
+  '/findanagent/1',
+  '/join',
+  '/about',
+  '/market',
+  '/market/quito',
+  '/sell',
+  '/buy',
+  '/no-such-page',
+];
 
 for (const width of [320, 390]) {
   for (const lang of ['en', 'es']) {
@@ -67,7 +85,10 @@ for (const width of [320, 390]) {
       }
     });
 
-    test(`nothing is cut off at ${width} px in ${lang}: the property detail and the agent dialog`, async ({ page, data }) => {
+    test(`nothing is cut off at ${width} px in ${lang}: the property detail and the agent dialog`, async ({
+      page,
+      data,
+    }) => {
       await page.setViewportSize({ width, height: 800 });
       const [row] = await data.sql<{ id: string }>(
         "select id::text as id from internal.listings where status = '1' and country_code = 'EC' and agent_id is not null order by id limit 1",

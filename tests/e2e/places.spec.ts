@@ -4,7 +4,17 @@
  * exactly, free text over cities, sectors and addresses, and the spec's other filters behind
  * "More filters"; every count compared with SQL written apart from the migrations.
  */
-import { ACTIVE, cardIds, expect, fmt, PLACE_TEXT, openSearch, search, seriousAxeViolations, test } from './fixtures.ts';
+import {
+  ACTIVE,
+  cardIds,
+  expect,
+  fmt,
+  PLACE_TEXT,
+  openSearch,
+  search,
+  seriousAxeViolations,
+  test,
+} from './fixtures.ts';
 
 test.describe('the location box', () => {
   test("a search opened by a place's path alone (a market report's link) names the place in the box and shows its median per m²; a path that is no place says so", async ({
@@ -23,10 +33,17 @@ test.describe('the location box', () => {
       "select i.median::text, i.name, i.path from internal.market_index i where i.path in ('quito/inaquito', 'quito') and i.type_group = 'all' and i.month = (internal.this_month() - interval '1 month')::date and i.listings >= internal.market_minimum() order by i.path = 'quito/inaquito' desc limit 1",
     );
     const median = page.locator('exp-property-search [part="place-median"]');
-    await expect(median).toHaveText(`Median asking price in ${row?.name} last month: $${fmt(Math.round(Number(row?.median)))}/m². Market report`);
-    await expect(median.getByRole('link', { name: 'Market report' })).toHaveAttribute('href', new RegExp(`/market/${row?.path}$`));
+    await expect(median).toHaveText(
+      `Median asking price in ${row?.name} last month: $${fmt(Math.round(Number(row?.median)))}/m². Market report`,
+    );
+    await expect(median.getByRole('link', { name: 'Market report' })).toHaveAttribute(
+      'href',
+      new RegExp(`/market/${row?.path}$`),
+    );
     await page.goto(`${data.url}/search-properties?place=quito%2Fatlantis`);
-    await expect(page.locator('exp-property-search').getByText('We know no place called “quito/atlantis”')).toBeVisible();
+    await expect(
+      page.locator('exp-property-search').getByText('We know no place called “quito/atlantis”'),
+    ).toBeVisible();
     await expect(search(page).box).toHaveValue('quito/atlantis');
     // said instead of the map's "no properties with valid coordinates", not beside it
     await expect(search(page).heading).toHaveText('0 properties');
@@ -137,7 +154,10 @@ test.describe('the location box', () => {
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
   });
 
-  test('in Spanish: the suggestions, their counts and the field are Spanish, and axe finds nothing serious', async ({ page, data }) => {
+  test('in Spanish: the suggestions, their counts and the field are Spanish, and axe finds nothing serious', async ({
+    page,
+    data,
+  }) => {
     await page.goto(`${data.url}/es/search-properties`);
     const s = search(page);
     await expect(s.el.getByLabel('Ubicación')).toBeVisible();
@@ -188,7 +208,9 @@ test.describe('more filters', () => {
     await s.el.getByRole('button', { name: 'Clear all' }).click();
     await expect(chips).toHaveCount(0);
     expect(page.url()).not.toMatch(/yearBuiltFrom|minLotSize/);
-    const [{ total } = { total: 0 }] = await data.sql<{ total: number }>(`select count(*)::int as total from internal.listings where ${ACTIVE}`);
+    const [{ total } = { total: 0 }] = await data.sql<{ total: number }>(
+      `select count(*)::int as total from internal.listings where ${ACTIVE}`,
+    );
     await expect(s.heading).toHaveText(`${fmt(total)} properties`);
   });
 });

@@ -37,11 +37,18 @@ test.describe("privacy under Ecuador's law", () => {
       const res = await fetch(`${data.url}${path}`, { headers: { Accept: 'text/html' } });
       expect(res.status, path).toBe(200);
       const window = new Window({
-        settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+        settings: {
+          disableJavaScriptEvaluation: true,
+          disableJavaScriptFileLoading: true,
+          disableCSSFileLoading: true,
+          disableIframePageLoading: true,
+        },
       });
       const doc = new window.DOMParser().parseFromString(await res.text(), 'text/html') as unknown as Document;
       expect(doc.documentElement.lang, path).toBe(lang);
-      const texts = JSON.parse(readFileSync(resolve(import.meta.dirname, `../../core/locales/${lang}.json`), 'utf8')) as {
+      const texts = JSON.parse(
+        readFileSync(resolve(import.meta.dirname, `../../core/locales/${lang}.json`), 'utf8'),
+      ) as {
         site: { privacy: { notice: { sections: Record<string, { title: string }> } } };
       };
       for (const key of NOTICE_SECTIONS) {
@@ -55,7 +62,8 @@ test.describe("privacy under Ecuador's law", () => {
       }
       // the operator's details, from the configuration
       const controller = doc.getElementById('controller')!.textContent ?? '';
-      for (const fact of [SITE.name, SITE.email, SITE.phone, SITE.office.street]) expect(controller, path).toContain(fact);
+      for (const fact of [SITE.name, SITE.email, SITE.phone, SITE.office.street])
+        expect(controller, path).toContain(fact);
       expect(doc.getElementById('retention')!.textContent, path).toMatch(/24/);
       expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href'), path).toBe(`${data.url}${path}`);
     }
@@ -83,7 +91,11 @@ test.describe("privacy under Ecuador's law", () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('she asks for her data, opens the link once, downloads it and erases it: nothing of her is left', async ({ page, data, consoleErrors }) => {
+  test('she asks for her data, opens the link once, downloads it and erases it: nothing of her is left', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
     // what she did: an inquiry on a listing's page, ticking one box of the optional ones (none is ticked
     // for her), with a request to visit; and a followed search
     const [listing] = await data.sql<{ id: string }>(
@@ -102,14 +114,30 @@ test.describe("privacy under Ecuador's law", () => {
     await form.getByLabel('Envíame por correo inmuebles y novedades de eXp Realty Ecuador').check();
     await form.screenshot({ path: join(shots, 'inquiry-consents-390.png') });
     await form.getByRole('button', { name: 'Solicitar información' }).click();
-    const lead = await until(async () => (await data.sql<{ id: string }>('select id::text as id from public.inquiries where email = $1', [HER.email]))[0]?.id);
-    expect(await data.sql('select purpose, lang from internal.consents where inquiry_id = $1::uuid', [lead])).toEqual([{ purpose: 'marketing', lang: 'es' }]);
+    const lead = await until(
+      async () =>
+        (await data.sql<{ id: string }>('select id::text as id from public.inquiries where email = $1', [HER.email]))[0]
+          ?.id,
+    );
+    expect(await data.sql('select purpose, lang from internal.consents where inquiry_id = $1::uuid', [lead])).toEqual([
+      { purpose: 'marketing', lang: 'es' },
+    ]);
     // the one-click link the CRM's mails carry (the webhook's withdraw_url): what she agreed to, and a button
-    const [consent] = await data.sql<{ id: string }>('select id::text as id from internal.consents where inquiry_id = $1::uuid', [lead]);
-    const withdrawUrl = await withdrawLink({ query: (text, params) => data.sql(text, params ? [...params] : []) }, consent!.id, data.url, 'es');
+    const [consent] = await data.sql<{ id: string }>(
+      'select id::text as id from internal.consents where inquiry_id = $1::uuid',
+      [lead],
+    );
+    const withdrawUrl = await withdrawLink(
+      { query: (text, params) => data.sql(text, params ? [...params] : []) },
+      consent!.id,
+      data.url,
+      'es',
+    );
     await page.goto(withdrawUrl);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Retira tu consentimiento');
-    await expect(page.locator('main')).toContainText('“Envíame por correo inmuebles y novedades de eXp Realty Ecuador”');
+    await expect(page.locator('main')).toContainText(
+      '“Envíame por correo inmuebles y novedades de eXp Realty Ecuador”',
+    );
     await expect(page.getByRole('button', { name: 'Retirar mi consentimiento' })).toBeVisible();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'consent-390.png'), fullPage: true });
@@ -121,7 +149,14 @@ test.describe("privacy under Ecuador's law", () => {
     const followed = await fetch(`${data.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ action: 'subscribe', email: HER.email, filters: { city: 'Cuenca' }, frequency: 'weekly', lang: 'es', website: '' }),
+      body: JSON.stringify({
+        action: 'subscribe',
+        email: HER.email,
+        filters: { city: 'Cuenca' },
+        frequency: 'weekly',
+        lang: 'es',
+        website: '',
+      }),
     });
     expect(followed.status).toBe(200);
 
@@ -167,7 +202,9 @@ test.describe("privacy under Ecuador's law", () => {
     await page.getByRole('button', { name: 'Retirar este consentimiento' }).click();
     await expect(main.getByRole('status')).toHaveText('Retirado: ya no se enviará ni se hará nada más con él.');
     await expect(page.getByRole('button', { name: 'Retirar este consentimiento' })).toHaveCount(0);
-    expect(await data.sql('select withdrawn_via from internal.consents where inquiry_id = $1::uuid', [lead])).toEqual([{ withdrawn_via: 'my-data' }]);
+    expect(await data.sql('select withdrawn_via from internal.consents where inquiry_id = $1::uuid', [lead])).toEqual([
+      { withdrawn_via: 'my-data' },
+    ]);
 
     // the link says so now, and offers nothing more to press
     const again = await (await fetch(withdrawUrl)).text();
@@ -175,7 +212,10 @@ test.describe("privacy under Ecuador's law", () => {
     expect(again).not.toContain('value="withdraw"');
 
     // the download: everything, as JSON
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar todo (JSON)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Descargar todo (JSON)' }).click(),
+    ]);
     const json = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
       inquiries: Array<{ id: string; visit: unknown }>;
       saved_searches: unknown[];
@@ -209,7 +249,11 @@ test.describe("privacy under Ecuador's law", () => {
       ['internal.consents', HER.email],
     ] as const)
       expect(
-        (await data.sql<{ n: number }>(`select count(*)::int as n from ${table} t where strpos(t::text, $1) > 0`, [needle]))[0]!.n,
+        (
+          await data.sql<{ n: number }>(`select count(*)::int as n from ${table} t where strpos(t::text, $1) > 0`, [
+            needle,
+          ])
+        )[0]!.n,
         `${table} ${needle}`,
       ).toBe(0);
     // (the pages answer with the status of what happened: 400 for the refused address and the unticked box, 404 for the used link)

@@ -39,7 +39,8 @@ test.describe('new developments', () => {
     await expect(s.heading).toHaveText(heading(quito));
     await expect(s.el.locator('[part~="project-card"]')).toHaveCount(quito);
     await expect(s.cards).toHaveCount(quito);
-    for (const price of await s.el.locator('[part="card-price"] p:first-child').allTextContents()) expect(price).toMatch(/^Desde \$[\d,]+$/);
+    for (const price of await s.el.locator('[part="card-price"] p:first-child').allTextContents())
+      expect(price).toMatch(/^Desde \$[\d,]+$/);
     await expect(s.el.locator('[part="chips"]')).toContainText('Proyectos');
 
     // delivered by the end of 2027 (those delivered already too), then two bedrooms or more
@@ -159,7 +160,9 @@ test.describe('new developments', () => {
     await expect(s.el.locator('[part~="project-card"]')).toHaveCount(all);
     const first = s.el.locator('[part~="project-card"]').first();
     await expect(first.locator('[part="card-price"]')).toContainText(/^From \$[\d,]+/);
-    await expect(first.locator('[part="project-stage"]')).toHaveText(/^(Delivery 20\d\d( · \d+% built)?|Ready to move in)$/);
+    await expect(first.locator('[part="project-stage"]')).toHaveText(
+      /^(Delivery 20\d\d( · \d+% built)?|Ready to move in)$/,
+    );
     const box = await first.boundingBox();
     expect(box?.x).toBeGreaterThanOrEqual(0);
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
@@ -176,12 +179,15 @@ test.describe('new developments', () => {
     const ready = Number((await data.sql<{ n: number }>(PROJECTS("p.stage = 'delivered'")))[0]?.n);
     expect(ready).toBeGreaterThan(0);
     expect(ready).toBeLessThan(all);
-    await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(`Show ${fmt(ready)} new development${ready === 1 ? '' : 's'}`);
+    await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(
+      `Show ${fmt(ready)} new development${ready === 1 ? '' : 's'}`,
+    );
     await sheet.locator('[part="sheet-apply"]').click();
     await expect(page).toHaveURL(/stage=delivered/);
     await expect(s.heading).toHaveText(`${fmt(ready)} new development${ready === 1 ? '' : 's'}`);
     await expect(s.el.locator('[part="chips"]')).toContainText('Ready to move in');
-    for (const badge of await s.el.locator('[part="project-stage"]').allTextContents()) expect(badge).toBe('Ready to move in');
+    for (const badge of await s.el.locator('[part="project-stage"]').allTextContents())
+      expect(badge).toBe('Ready to move in');
     expect(consoleErrors).toEqual([]);
   });
 

@@ -12,7 +12,13 @@ test.describe('rent and buy', () => {
     consoleErrors,
   }) => {
     const count = async (where: string) =>
-      Number((await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${FOR_RENT} and ${where}`))[0]?.n);
+      Number(
+        (
+          await data.sql<{ n: number }>(
+            `select count(*)::int as n from internal.listings where ${FOR_RENT} and ${where}`,
+          )
+        )[0]?.n,
+      );
     await page.goto(`${data.url}/es/search-properties`);
     const s = search(page);
     await expect(s.heading).toHaveText(/propiedades$/);
@@ -38,7 +44,14 @@ test.describe('rent and buy', () => {
     expect(prices).toHaveLength(24);
     for (const price of prices) expect(price).toMatch(/^\$[\d,]+\/mes/);
     // the rent's own price steps
-    await expect(s.el.getByLabel('Precio mínimo').locator('option')).toContainText(['Cualquiera', '$300', '$500', '$800', '$1.2K', '$2K']);
+    await expect(s.el.getByLabel('Precio mínimo').locator('option')).toContainText([
+      'Cualquiera',
+      '$300',
+      '$500',
+      '$800',
+      '$1.2K',
+      '$2K',
+    ]);
 
     // more filters: at most USD 150 of alícuota (a listing that says none is kept), then 2+ parking spaces
     await s.el.locator('[part="more-filters"]').click();
@@ -52,7 +65,9 @@ test.describe('rent and buy', () => {
     await expect(s.el.getByLabel('Acepta mascotas')).toBeVisible();
     await s.el.getByRole('button', { name: 'Buscar', exact: true }).click();
     await expect(page).toHaveURL(/parking=2/);
-    const parked = await count("public.search_fold(city) = 'quito' and (hoa_fee is null or hoa_fee <= 150) and parking_spaces >= 2");
+    const parked = await count(
+      "public.search_fold(city) = 'quito' and (hoa_fee is null or hoa_fee <= 150) and parking_spaces >= 2",
+    );
     expect(parked).toBeGreaterThan(0);
     expect(parked).toBeLessThan(cheap);
     await expect(s.heading).toHaveText(`${fmt(parked)} ${parked === 1 ? 'propiedad' : 'propiedades'}`);
@@ -67,7 +82,8 @@ test.describe('rent and buy', () => {
       `select count(*)::int as n from internal.listings where ${ACTIVE} and public.search_fold(city) = 'quito' and (hoa_fee is null or hoa_fee <= 150) and parking_spaces >= 2`,
     );
     await expect(s.heading).toHaveText(`${fmt(sales)} propiedades`);
-    for (const price of await s.el.locator('[part="card-price"] p:first-child').allTextContents()) expect(price).not.toMatch(/^\$[\d,]+\/mes/);
+    for (const price of await s.el.locator('[part="card-price"] p:first-child').allTextContents())
+      expect(price).not.toMatch(/^\$[\d,]+\/mes/);
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -35,7 +35,8 @@ test.describe('property search', () => {
     await page.getByLabel('Price maximum').selectOption('1000000');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/propertyType=house/);
-    for (const p of ['city=Quito', 'beds=3', 'baths=2', 'minSqft=150', 'minPrice=100000', 'maxPrice=1000000']) expect(page.url()).toContain(p);
+    for (const p of ['city=Quito', 'beds=3', 'baths=2', 'minSqft=150', 'minPrice=100000', 'maxPrice=1000000'])
+      expect(page.url()).toContain(p);
     const [row] = await data.sql<{ n: number }>(
       `select count(*) as n from internal.listings where ${ACTIVE} and property_type ilike '%house%' and ${PLACE_TEXT} like '%quito%' and bedrooms >= 3 and bathrooms >= 2 and square_feet >= 150 and price >= 100000 and price <= 1000000`,
     );
@@ -94,7 +95,9 @@ test.describe('property search', () => {
     await page.getByLabel('Location').fill('cuenca');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/city=cuenca/);
-    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%'`);
+    const [row] = await data.sql<{ n: number }>(
+      `select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%cuenca%'`,
+    );
     await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
     await (await centred(page.getByRole('button', { name: 'Next', exact: true }))).click();
     await expect(page).toHaveURL(/page=2/);
@@ -210,13 +213,18 @@ test.describe('property search', () => {
     await expect(s.cards).toHaveCount(24);
     await page.getByLabel('Location').fill('olon');
     await page.keyboard.press('Enter');
-    const [row] = await data.sql<{ n: number }>(`select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%olon%'`);
+    const [row] = await data.sql<{ n: number }>(
+      `select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%olon%'`,
+    );
     await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
   });
 });
 
 test.describe('the map in the search', () => {
-  test('falls back to the simplified map with a warning when it cannot load, and retries once', async ({ page, data }) => {
+  test('falls back to the simplified map with a warning when it cannot load, and retries once', async ({
+    page,
+    data,
+  }) => {
     let requests = 0;
     // the first load of the map fails once the results are there (on a busy machine they could
     // otherwise come after the retry, and the fallback would have nothing to list)
@@ -267,7 +275,12 @@ test.describe('the map in the search', () => {
     await expect(button).toBeVisible();
     await button.click();
     await expect(page).toHaveURL(/bbox=/);
-    const bbox = new URL(page.url()).searchParams.get('bbox')?.split(',').map(Number) as [number, number, number, number];
+    const bbox = new URL(page.url()).searchParams.get('bbox')?.split(',').map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     const [row] = await data.sql<{ n: number }>(
       `select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%quito%' and lat between $1 and $2 and lng between $3 and $4`,
       [bbox[1], bbox[3], bbox[0], bbox[2]],

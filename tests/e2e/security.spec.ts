@@ -31,12 +31,17 @@ const ROUTES = [
 const DEMOS = ['/demo', '/demo/agent-website', '/demo/hostile-cms', '/demo/cross-origin'];
 
 test.describe('security headers', () => {
-  test('every page in both languages, and the demos, run under their Content-Security-Policy without a violation', async ({ page, data }) => {
+  test('every page in both languages, and the demos, run under their Content-Security-Policy without a violation', async ({
+    page,
+    data,
+  }) => {
     test.setTimeout(180_000);
     await page.addInitScript(() => {
       window.__cspViolations = [];
       document.addEventListener('securitypolicyviolation', (e) =>
-        window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`),
+        window.__cspViolations.push(
+          `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+        ),
       );
     });
     const [listing] = await data.sql<{ id: string; title: string }>(
@@ -81,7 +86,8 @@ test.describe('security headers', () => {
       const policy = res.headers()['content-security-policy'] ?? '';
       const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] as string);
       expect(inline.length, path).toBeGreaterThan(0);
-      for (const script of inline) expect(policy).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+      for (const script of inline)
+        expect(policy).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
       const scriptSrc = /script-src ([^;]*)/.exec(policy)?.[1] ?? '';
       expect(scriptSrc).not.toContain("'unsafe-inline'");
       expect(scriptSrc).not.toContain("'unsafe-eval'");

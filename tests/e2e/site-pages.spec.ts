@@ -9,12 +9,17 @@ import { ACTIVE, expect, fmt, PLACE_TEXT, setClock, test } from './fixtures.ts';
 
 async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
   return page.evaluate(() =>
-    [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>),
+    [...document.querySelectorAll('script[type="application/ld+json"]')].map(
+      (s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>,
+    ),
   );
 }
 
 test.describe('the host site: its pages', () => {
-  test('home: hero with city buttons and fades, the three cards, the media row, 8 newest listings, the social fallback', async ({ page, data }) => {
+  test('home: hero with city buttons and fades, the three cards, the media row, 8 newest listings, the social fallback', async ({
+    page,
+    data,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${data.url}/`);
     const hero = page.locator('.hero--home');
@@ -22,7 +27,10 @@ test.describe('the host site: its pages', () => {
     expect(heroBox?.height).toBeCloseTo(720, -1);
     await expect(hero.getByRole('heading', { level: 1 })).toHaveText('Find your place in Ecuador');
     for (const city of ['Quito', 'Guayaquil', 'Cuenca'])
-      await expect(hero.getByRole('link', { name: `Search in ${city}` })).toHaveAttribute('href', `/search-properties?city=${city}`);
+      await expect(hero.getByRole('link', { name: `Search in ${city}` })).toHaveAttribute(
+        'href',
+        `/search-properties?city=${city}`,
+      );
     // docs/product.md §9: title 0.7 s, subtitle 0.4 s later, buttons at 0.6 s; the page 0.5 s
     const timing = await page.evaluate(() => {
       const of = (sel: string) => {
@@ -46,13 +54,19 @@ test.describe('the host site: its pages', () => {
     // 5 outlets, duplicated for the loop; the copy is hidden from assistive technology
     await expect(page.locator('.marquee__list').first().locator('img')).toHaveCount(5);
     await expect(page.locator('.marquee__list[aria-hidden="true"] img')).toHaveCount(5);
-    expect(await page.locator('.marquee__track').evaluate((el) => getComputedStyle(el).animationName)).toBe('site-marquee');
+    expect(await page.locator('.marquee__track').evaluate((el) => getComputedStyle(el).animationName)).toBe(
+      'site-marquee',
+    );
 
     // the featured block: the 8 newest active listings, and 'view all'
-    const expected = await data.sql<{ id: number }>(`select id from public.listings where ${ACTIVE} order by created_at desc limit 8`);
+    const expected = await data.sql<{ id: number }>(
+      `select id from public.listings where ${ACTIVE} order by created_at desc limit 8`,
+    );
     const featured = page.locator('exp-featured-listings');
     await expect(featured.locator('[part~="card"]')).toHaveCount(8);
-    const ids = await featured.locator('[part~="card"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id'))));
+    const ids = await featured
+      .locator('[part~="card"]')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-property-id'))));
     expect(ids).toEqual(expected.map((r) => Number(r.id)));
     await expect(featured.locator('[part="view-all"]')).toHaveAttribute('href', '/search-properties');
     await featured.locator('[part~="card"] .exp-card-link').first().click();
@@ -89,18 +103,32 @@ test.describe('the host site: its pages', () => {
     await page.goto(`${data.url}/`);
     const video = page.locator('.hero--home video');
     await expect(video.locator('source')).toHaveCount(2);
-    expect(await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, playsInline: v.playsInline }))).toEqual({
+    expect(
+      await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, playsInline: v.playsInline })),
+    ).toEqual({
       muted: true,
       loop: true,
       playsInline: true,
     });
     await expect(video).toContainText('Your browser does not support the video tag.');
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(2);
   });
 
-  test('search hero: a known place in the path or ?location= names the hero and presets the city; others keep the default', async ({ page, data }) => {
+  test('search hero: a known place in the path or ?location= names the hero and presets the city; others keep the default', async ({
+    page,
+    data,
+  }) => {
     const count = async (fold: string) =>
-      Number((await data.sql<{ n: number }>(`select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like $1`, [`%${fold}%`]))[0]?.n);
+      Number(
+        (
+          await data.sql<{ n: number }>(
+            `select count(*) as n from public.listings where ${ACTIVE} and ${PLACE_TEXT} like $1`,
+            [`%${fold}%`],
+          )
+        )[0]?.n,
+      );
     const heading = page.locator('exp-property-search [part="results-heading"]');
 
     await page.goto(`${data.url}/search-properties/cumbaya`);
@@ -125,7 +153,11 @@ test.describe('the host site: its pages', () => {
             h?.querySelector<HTMLElement>('[data-hero-market]')?.hidden,
           ],
           video: h?.querySelector('video')?.getAttribute('data-video'),
-          head: [...d.head.querySelectorAll('title, meta[name="description"], meta[property="og:title"], meta[property="og:description"]')].map((m) => [
+          head: [
+            ...d.head.querySelectorAll(
+              'title, meta[name="description"], meta[property="og:title"], meta[property="og:description"]',
+            ),
+          ].map((m) => [
             m.getAttribute('data-i18n') ?? m.getAttribute('data-i18n-attr'),
             m.getAttribute('data-i18n-params'),
             m.textContent || m.getAttribute('content'),
@@ -150,7 +182,10 @@ test.describe('the host site: its pages', () => {
     ]);
     await expect(heading).toHaveText(`${fmt(await count('cumbaya'))} properties`);
     await expect(page.locator('exp-property-search').getByLabel('Location')).toHaveValue('Cumbayá');
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/search-properties/cumbaya`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+      'href',
+      `${data.url}/search-properties/cumbaya`,
+    );
     // in Spanish too
     await page
       .locator('exp-site-header')
@@ -161,7 +196,10 @@ test.describe('the host site: its pages', () => {
     await expect(page).toHaveTitle('Propiedades en venta en Cumbayá | eXp Realty Ecuador');
     // the address and the canonical link follow to the Spanish twin
     await expect(page).toHaveURL(`${data.url}/es/search-properties/cumbaya`);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}/es/search-properties/cumbaya`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+      'href',
+      `${data.url}/es/search-properties/cumbaya`,
+    );
     await page
       .locator('exp-site-header')
       .getByRole('button', { name: /English/ })
@@ -179,7 +217,10 @@ test.describe('the host site: its pages', () => {
     await s.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Cuenca');
     await expect(page).toHaveTitle('Property for sale in Cuenca | eXp Realty Ecuador');
-    await expect(page.locator('meta[property="og:description"]')).toHaveAttribute('content', /^Every active listing in Cuenca /);
+    await expect(page.locator('meta[property="og:description"]')).toHaveAttribute(
+      'content',
+      /^Every active listing in Cuenca /,
+    );
     await s.getByLabel('Location').fill('');
     await s.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Ecuador');
@@ -197,7 +238,10 @@ test.describe('the host site: its pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Properties for sale in Cumbayá');
   });
 
-  test('structured data: the search describes the listings shown; a profile describes the agent and names the page', async ({ page, data }) => {
+  test('structured data: the search describes the listings shown; a profile describes the agent and names the page', async ({
+    page,
+    data,
+  }) => {
     await page.goto(`${data.url}/search-properties`);
     await expect(page.locator('exp-property-search [part~="card"]').first()).toBeVisible();
     await expect.poll(async () => (await jsonLd(page)).length).toBe(1);
@@ -206,15 +250,24 @@ test.describe('the host site: its pages', () => {
     const items = list?.itemListElement as Array<{ position: number; item: Record<string, unknown> }>;
     expect(items).toHaveLength(24);
     const firstId = await page.locator('exp-property-search [part~="card"]').first().getAttribute('data-property-id');
-    const [row] = await data.sql<{ title: string; price: number }>('select title, price from public.listings where id = $1', [firstId]);
-    expect(items[0]?.item).toMatchObject({ '@type': 'RealEstateListing', name: row?.title, offers: { price: Number(row?.price), priceCurrency: 'USD' } });
+    const [row] = await data.sql<{ title: string; price: number }>(
+      'select title, price from public.listings where id = $1',
+      [firstId],
+    );
+    expect(items[0]?.item).toMatchObject({
+      '@type': 'RealEstateListing',
+      name: row?.title,
+      offers: { price: Number(row?.price), priceCurrency: 'USD' },
+    });
     expect(String(items[0]?.item.url)).toMatch(new RegExp(`^${data.url}/properties/${firstId}-[a-z0-9-]+$`));
 
     await page.goto(`${data.url}/findanagent/2`);
     await expect(page.locator('exp-agent-profile [part="name"]')).toBeVisible();
     await expect.poll(async () => (await jsonLd(page))[0]?.['@type']).toBe('Person');
     const [agent] = await jsonLd(page);
-    const [a] = await data.sql<{ first_name: string; last_name: string; email: string }>('select first_name, last_name, email from public.agents where id = 2');
+    const [a] = await data.sql<{ first_name: string; last_name: string; email: string }>(
+      'select first_name, last_name, email from public.agents where id = 2',
+    );
     expect(agent).toMatchObject({
       name: `${a?.first_name} ${a?.last_name}`,
       email: a?.email,
@@ -231,13 +284,22 @@ test.describe('the host site: its pages', () => {
     expect(await jsonLd(page)).toEqual([]);
   });
 
-  test('join and about: webinar sign-up link, two external join buttons, campus button, leadership, 27 countries', async ({ page, data }) => {
+  test('join and about: webinar sign-up link, two external join buttons, campus button, leadership, 27 countries', async ({
+    page,
+    data,
+  }) => {
     await page.goto(`${data.url}/join`);
     const signup = page.locator('#webinar').getByRole('link', { name: /Sign up for the webinar/ });
     await expect(signup).toHaveAttribute('href', SITE.external.webinar);
     await expect(page.locator('.cta').getByRole('link')).toHaveCount(2);
-    await expect(page.locator('.cta').getByRole('link', { name: /Join eXp Ecuador/ })).toHaveAttribute('href', SITE.external.join);
-    await expect(page.locator('.cta').getByRole('link', { name: /Join eXp International/ })).toHaveAttribute('href', SITE.external.joinInternational);
+    await expect(page.locator('.cta').getByRole('link', { name: /Join eXp Ecuador/ })).toHaveAttribute(
+      'href',
+      SITE.external.join,
+    );
+    await expect(page.locator('.cta').getByRole('link', { name: /Join eXp International/ })).toHaveAttribute(
+      'href',
+      SITE.external.joinInternational,
+    );
     await expect(page.locator('.grid-3').first().locator('li')).toHaveCount(6);
     // the webinar card cannot load offline: its slot stays out of the way, the link stays
     await page.locator('#webinar').scrollIntoViewIfNeeded();
@@ -253,7 +315,10 @@ test.describe('the host site: its pages', () => {
     await expect(page.locator('.people')).toContainText('Managing Director, Central America and the Caribbean');
   });
 
-  test('404 and shared page: the unknown path is logged, Return to Home goes home; /buy and /agent-login share one page', async ({ page, data }) => {
+  test('404 and shared page: the unknown path is logged, Return to Home goes home; /buy and /agent-login share one page', async ({
+    page,
+    data,
+  }) => {
     const logged: string[] = [];
     page.on('console', (m) => m.type() === 'warning' && logged.push(m.text()));
     const response = await page.goto(`${data.url}/definitely-not-here?x=1`);
@@ -273,12 +338,20 @@ test.describe('the host site: its pages', () => {
       await expect(page).toHaveTitle(`${title} | eXp Realty Ecuador`);
       await expect(page.locator('main .message:visible')).toHaveCount(1);
     }
-    await expect(page.getByRole('link', { name: /Go to the agent login/ })).toHaveAttribute('href', SITE.external.agentLogin);
+    await expect(page.getByRole('link', { name: /Go to the agent login/ })).toHaveAttribute(
+      'href',
+      SITE.external.agentLogin,
+    );
   });
 
-  test('the generic error screen shows when a page script fails, in the page language, and Reload Page reloads', async ({ page, data }) => {
+  test('the generic error screen shows when a page script fails, in the page language, and Reload Page reloads', async ({
+    page,
+    data,
+  }) => {
     let fail = true;
-    await page.route(/\/assets\/site-[\w-]+\.js$/, (route) => (fail ? route.fulfill({ status: 500, body: 'broken' }) : route.continue()));
+    await page.route(/\/assets\/site-[\w-]+\.js$/, (route) =>
+      fail ? route.fulfill({ status: 500, body: 'broken' }) : route.continue(),
+    );
     await page.goto(`${data.url}/about?lang=es`);
     const screen = page.getByRole('alertdialog');
     await expect(screen).toBeVisible();
@@ -290,7 +363,9 @@ test.describe('the host site: its pages', () => {
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
 
     // a script of the page that throws
-    await page.route(/\/assets\/site-[\w-]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("boom")' }));
+    await page.route(/\/assets\/site-[\w-]+\.js$/, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("boom")' }),
+    );
     await page.goto(`${data.url}/join`);
     await expect(page.getByRole('alertdialog').getByRole('heading')).toHaveText('Something went wrong');
     await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Reload Page' })).toBeFocused();

@@ -37,7 +37,10 @@ test.describe("the host site: saved listings, the alert mails' pages, robots and
     await page.goto(`${data.url}/es/saved`);
     await expect(page.locator('h1')).toHaveText('Propiedades guardadas');
     await expect(saved.locator('[part="count"]')).toContainText('1 propiedad guardada');
-    await expect(page.locator('exp-site-header [part="saved-link"]')).toHaveAttribute('aria-label', 'Propiedades guardadas: 1');
+    await expect(page.locator('exp-site-header [part="saved-link"]')).toHaveAttribute(
+      'aria-label',
+      'Propiedades guardadas: 1',
+    );
 
     // on phones the bar still fits: side by side, nothing overlapping, all on screen; where the
     // heart has no room (320 px) the menu button carries the count
@@ -46,14 +49,19 @@ test.describe("the host site: saved listings, the alert mails' pages, robots and
       const header = page.locator('exp-site-header');
       const parts = ['[part~="link"]', '[part="saved-link"]', 'exp-language-switch', '[part="menu-button"]'];
       const boxes = (
-        await Promise.all(parts.map(async (sel) => ((await header.locator(sel).first().isVisible()) ? header.locator(sel).first().boundingBox() : null)))
+        await Promise.all(
+          parts.map(async (sel) =>
+            (await header.locator(sel).first().isVisible()) ? header.locator(sel).first().boundingBox() : null,
+          ),
+        )
       ).filter((b) => b !== null);
       expect(boxes.length, `${width} px`).toBe(width < 384 ? 3 : 4);
       for (const [i, box] of boxes.entries()) {
         expect(box.x, `${parts[i]} at ${width} px`).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width, `${parts[i]} at ${width} px`).toBeLessThanOrEqual(width);
         const next = boxes[i + 1];
-        if (next) expect(box.x + box.width, `${width} px: item ${i} overlaps the next`).toBeLessThanOrEqual(next.x + 0.5);
+        if (next)
+          expect(box.x + box.width, `${width} px: item ${i} overlaps the next`).toBeLessThanOrEqual(next.x + 0.5);
       }
       const menuCount = header.locator('[part="menu-button"] [aria-hidden="true"]').filter({ hasText: /\d/ });
       if (width < 384) await expect(menuCount).toHaveText('1');
@@ -100,22 +108,31 @@ test.describe("the host site: saved listings, the alert mails' pages, robots and
     const token = (purpose: string) => {
       const text = randomBytes(32).toString('base64url');
       return data
-        .sql("insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at) values ($1, $2, $3, internal.now() + interval '1 day')", [
-          createHash('sha256').update(text).digest('hex'),
-          search?.id,
-          purpose,
-        ])
+        .sql(
+          "insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at) values ($1, $2, $3, internal.now() + interval '1 day')",
+          [createHash('sha256').update(text).digest('hex'), search?.id, purpose],
+        )
         .then(() => text);
     };
     const pages = [
-      { path: `/alerts/manage?token=${await token('manage')}`, status: 200, heading: 'Your alert', text: 'House in Cumbayá · from $250,000' },
+      {
+        path: `/alerts/manage?token=${await token('manage')}`,
+        status: 200,
+        heading: 'Your alert',
+        text: 'House in Cumbayá · from $250,000',
+      },
       {
         path: `/es/alerts/unsubscribe?token=${await token('unsubscribe')}`,
         status: 200,
         heading: '¿Darte de baja de esta alerta?',
         text: 'Casa en Cumbayá · desde $250,000',
       },
-      { path: `/alerts/confirm?token=${'x'.repeat(43)}`, status: 404, heading: 'This link is not valid', text: 'Go to the property search' },
+      {
+        path: `/alerts/confirm?token=${'x'.repeat(43)}`,
+        status: 404,
+        heading: 'This link is not valid',
+        text: 'Go to the property search',
+      },
     ];
     for (const p of pages) {
       // as a crawler or a mail scanner reads it: the HTML alone, and nothing changed by reading it
@@ -133,12 +150,21 @@ test.describe("the host site: saved listings, the alert mails' pages, robots and
       for (const w of [1366, 390, 320]) {
         await page.setViewportSize({ width: w, height: 800 });
         await page.waitForTimeout(200);
-        await page.screenshot({ path: resolve(shots, `alerts-${p.path.split('?')[0]?.replace(/\W+/g, '-')}-${w}.png`), fullPage: true });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${p.path} at ${w} px`).toBeLessThanOrEqual(w);
+        await page.screenshot({
+          path: resolve(shots, `alerts-${p.path.split('?')[0]?.replace(/\W+/g, '-')}-${w}.png`),
+          fullPage: true,
+        });
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth),
+          `${p.path} at ${w} px`,
+        ).toBeLessThanOrEqual(w);
       }
     }
     // reading the pages changed nothing: the alert is still on
-    expect((await data.sql<{ status: string }>('select status from internal.saved_searches where id = $1', [search?.id]))[0]?.status).toBe('active');
+    expect(
+      (await data.sql<{ status: string }>('select status from internal.saved_searches where id = $1', [search?.id]))[0]
+        ?.status,
+    ).toBe('active');
     // the browser reports the bad link's page itself (status 404), nothing else
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
   });
@@ -150,7 +176,8 @@ test.describe("the host site: saved listings, the alert mails' pages, robots and
     const pagesFile = /<loc>([^<]*\/sitemaps\/pages\.xml)<\/loc>/.exec(index)?.[1];
     expect(pagesFile).toBeTruthy();
     const sitemap = await (await request.get(String(pagesFile))).text();
-    for (const path of ['/', '/search-properties', '/findanagent', '/join', '/about']) expect(sitemap).toContain(`<loc>${new URL(path, data.url).href}</loc>`);
+    for (const path of ['/', '/search-properties', '/findanagent', '/join', '/about'])
+      expect(sitemap).toContain(`<loc>${new URL(path, data.url).href}</loc>`);
     expect(sitemap).toContain('hreflang="es"');
   });
 });

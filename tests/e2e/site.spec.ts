@@ -15,19 +15,51 @@ const shots = screenshotDir('site');
 
 /** every screen, with something only that screen shows once it is ready */
 const ROUTES: Array<{ path: string; name: string; ready: (page: Page) => Promise<void> }> = [
-  { path: '/', name: 'home', ready: (p) => expect(p.locator('exp-featured-listings [part~="card"]').first()).toBeVisible() },
-  { path: '/search-properties', name: 'search', ready: (p) => expect(p.locator('exp-property-search [part~="card"]').first()).toBeVisible() },
-  { path: '/findanagent', name: 'agents', ready: (p) => expect(p.locator('exp-agent-directory [part="agent-card"]').first()).toBeVisible() },
-  { path: '/findanagent/1', name: 'agent', ready: (p) => expect(p.locator('exp-agent-profile [part="name"]')).toBeVisible() },
+  {
+    path: '/',
+    name: 'home',
+    ready: (p) => expect(p.locator('exp-featured-listings [part~="card"]').first()).toBeVisible(),
+  },
+  {
+    path: '/search-properties',
+    name: 'search',
+    ready: (p) => expect(p.locator('exp-property-search [part~="card"]').first()).toBeVisible(),
+  },
+  {
+    path: '/findanagent',
+    name: 'agents',
+    ready: (p) => expect(p.locator('exp-agent-directory [part="agent-card"]').first()).toBeVisible(),
+  },
+  {
+    path: '/findanagent/1',
+    name: 'agent',
+    ready: (p) => expect(p.locator('exp-agent-profile [part="name"]')).toBeVisible(),
+  },
   { path: '/join', name: 'join', ready: (p) => expect(p.locator('#webinar')).toBeAttached() },
   { path: '/about', name: 'about', ready: (p) => expect(p.locator('.people li')).toHaveCount(3) },
   { path: '/buy', name: 'buy', ready: (p) => expect(p.locator('[data-shared="buy"]')).toBeVisible() },
   { path: '/sell', name: 'sell', ready: (p) => expect(p.locator('exp-home-valuation [part="form"]')).toBeVisible() },
-  { path: '/agent-login', name: 'agent-login', ready: (p) => expect(p.locator('[data-shared="agentLogin"]')).toBeVisible() },
-  { path: '/market', name: 'market', ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible() },
-  { path: '/market/quito', name: 'market-quito', ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible() },
+  {
+    path: '/agent-login',
+    name: 'agent-login',
+    ready: (p) => expect(p.locator('[data-shared="agentLogin"]')).toBeVisible(),
+  },
+  {
+    path: '/market',
+    name: 'market',
+    ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible(),
+  },
+  {
+    path: '/market/quito',
+    name: 'market-quito',
+    ready: (p) => expect(p.locator('exp-market-report [part="figure"]:not(.market__figure)')).toBeVisible(),
+  },
   { path: '/saved', name: 'saved', ready: (p) => expect(p.locator('exp-saved-listings [part="empty"]')).toBeVisible() },
-  { path: '/no/such/page', name: '404', ready: (p) => expect(p.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible() },
+  {
+    path: '/no/such/page',
+    name: '404',
+    ready: (p) => expect(p.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible(),
+  },
 ];
 
 function header(page: Page) {
@@ -42,12 +74,19 @@ function header(page: Page) {
 }
 
 /** Every link in the page and in the elements' shadow roots. */
-async function allLinks(page: Page): Promise<Array<{ href: string; target: string | null; rel: string | null; text: string }>> {
+async function allLinks(
+  page: Page,
+): Promise<Array<{ href: string; target: string | null; rel: string | null; text: string }>> {
   return page.evaluate(() => {
     const out: Array<{ href: string; target: string | null; rel: string | null; text: string }> = [];
     const walk = (root: Document | ShadowRoot) => {
       for (const a of root.querySelectorAll('a[href]'))
-        out.push({ href: (a as HTMLAnchorElement).href, target: a.getAttribute('target'), rel: a.getAttribute('rel'), text: (a.textContent ?? '').trim() });
+        out.push({
+          href: (a as HTMLAnchorElement).href,
+          target: a.getAttribute('target'),
+          rel: a.getAttribute('rel'),
+          text: (a.textContent ?? '').trim(),
+        });
       for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
     };
     walk(document);
@@ -71,10 +110,15 @@ test.describe('the host site', () => {
       if (!['buy', 'agent-login', 'saved', '404'].includes(route.name)) {
         // without SITE_URL the server's own address is the site's
         await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${data.url}${route.path}`);
-        await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute('href', `${data.url}/es${route.path === '/' ? '' : route.path}`);
+        await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute(
+          'href',
+          `${data.url}/es${route.path === '/' ? '' : route.path}`,
+        );
         await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveCount(1);
       }
-      await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText(`© ${nowDate().getFullYear()} eXp Realty Ecuador`);
+      await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText(
+        `© ${nowDate().getFullYear()} eXp Realty Ecuador`,
+      );
       // colours are measured once the page has faded in
       await page.evaluate(() => Promise.all(document.body.getAnimations().map((a) => a.finished)));
       expect(await seriousAxeViolations(page)).toEqual([]);
@@ -109,7 +153,9 @@ test.describe('the host site', () => {
       await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText('Todos los derechos reservados');
       await page.waitForTimeout(400);
       const text = await visibleText(page);
-      const left = english.filter((phrase) => text.includes(phrase) && !(route.name === 'agent' && agentText.includes(phrase)));
+      const left = english.filter(
+        (phrase) => text.includes(phrase) && !(route.name === 'agent' && agentText.includes(phrase)),
+      );
       expect(left, `${route.path} still shows English`).toEqual([]);
       expect(await page.title(), route.path).not.toMatch(
         /Homes and property|Property for sale|Find a real estate|Page not found|Join eXp Realty Ecuador \||About eXp/,
@@ -141,7 +187,10 @@ test.describe('the host site', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   });
 
-  test('the header is transparent at the top and white with a shadow past 20 px; dark on /findanagent', async ({ page, data }) => {
+  test('the header is transparent at the top and white with a shadow past 20 px; dark on /findanagent', async ({
+    page,
+    data,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${data.url}/`);
     const h = header(page);
@@ -177,7 +226,10 @@ test.describe('the host site', () => {
     await expect(h.menu).toBeVisible();
   });
 
-  test('the side panel opens and closes by mouse and by keyboard, 300 px wide on desktop, three quarters on a phone', async ({ page, data }) => {
+  test('the side panel opens and closes by mouse and by keyboard, 300 px wide on desktop, three quarters on a phone', async ({
+    page,
+    data,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${data.url}/about`);
     const h = header(page);
@@ -185,7 +237,16 @@ test.describe('the host site', () => {
     await expect(h.panel).toBeVisible();
     expect((await h.panel.boundingBox())?.width).toBeCloseTo(300, 1);
     const links = h.panel.getByRole('link');
-    await expect(links).toHaveText(['Search Properties', 'New developments', 'Find an Agent', 'Prices per m²', 'About', 'Join', 'Saved', /Agent Login/]);
+    await expect(links).toHaveText([
+      'Search Properties',
+      'New developments',
+      'Find an Agent',
+      'Prices per m²',
+      'About',
+      'Join',
+      'Saved',
+      /Agent Login/,
+    ]);
     await expect(h.panel.getByRole('link', { name: 'New developments' })).toHaveAttribute('href', /\/projects$/);
     await expect(h.panel.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
     const login = h.panel.getByRole('link', { name: /Agent Login/ });
@@ -207,14 +268,18 @@ test.describe('the host site', () => {
     await expect(h.menu).toBeVisible();
     await page.keyboard.press('Tab');
     for (let i = 0; i < 12; i++) {
-      const onMenu = await h.menu.evaluate((el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el);
+      const onMenu = await h.menu.evaluate(
+        (el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el,
+      );
       if (onMenu) break;
       await page.keyboard.press('Tab');
     }
     await page.keyboard.press('Enter');
     await expect(h.panel).toBeVisible();
     await page.keyboard.press('Tab');
-    const focusedInPanel = await h.panel.evaluate((dialog) => dialog.contains((dialog.getRootNode() as ShadowRoot).activeElement));
+    const focusedInPanel = await h.panel.evaluate((dialog) =>
+      dialog.contains((dialog.getRootNode() as ShadowRoot).activeElement),
+    );
     expect(focusedInPanel).toBe(true);
     await page.keyboard.press('Escape');
     await expect(h.panel).toBeHidden();
@@ -231,7 +296,10 @@ test.describe('the host site', () => {
     expect(width).toBeLessThanOrEqual(320);
   });
 
-  test('every external link opens in a new tab without opener; the footer has the office, phone, e-mail and four networks', async ({ page, data }) => {
+  test('every external link opens in a new tab without opener; the footer has the office, phone, e-mail and four networks', async ({
+    page,
+    data,
+  }) => {
     const seen = new Set<string>();
     for (const path of ['/', '/join', '/about', '/agent-login', '/findanagent']) {
       await page.goto(`${data.url}${path}`);
@@ -253,7 +321,10 @@ test.describe('the host site', () => {
     const footer = page.locator('exp-site-footer');
     await expect(footer.locator('[part="contact"]')).toContainText(SITE.office.street);
     await expect(footer.locator('[part="contact"]')).toContainText('Quito');
-    await expect(footer.getByRole('link', { name: SITE.phone })).toHaveAttribute('href', `tel:${SITE.phone.replace(/[^\d+]/g, '')}`);
+    await expect(footer.getByRole('link', { name: SITE.phone })).toHaveAttribute(
+      'href',
+      `tel:${SITE.phone.replace(/[^\d+]/g, '')}`,
+    );
     await expect(footer.getByRole('link', { name: SITE.email })).toHaveAttribute('href', `mailto:${SITE.email}`);
     await expect(footer.locator('[part="social-link"]')).toHaveCount(4);
     await expect(footer.getByRole('link', { name: 'Find an Agent' })).toHaveAttribute('href', '/findanagent');

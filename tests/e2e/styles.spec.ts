@@ -27,7 +27,10 @@ async function styleElements(page: Page): Promise<number> {
   });
 }
 
-test('every class the elements show has its compiled rule, on every page and in every state', async ({ page, data }) => {
+test('every class the elements show has its compiled rule, on every page and in every state', async ({
+  page,
+  data,
+}) => {
   test.setTimeout(90_000);
   await page.goto(`${data.url}/`);
   await expect(page.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();

@@ -43,7 +43,10 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
   await expect(v.locator('[part="value"]')).toHaveText(formatPrice(e.value));
   await expect(v.locator('[part="range"]')).toContainText(`between ${formatPrice(e.low)} and ${formatPrice(e.high)}`);
   await expect(v.locator('[part="comparable"]')).toHaveCount(e.comparables.length);
-  await expect(v.locator('[part="comparable"] a').first()).toHaveAttribute('href', new RegExp(`/properties/${e.comparables[0]?.id}-`));
+  await expect(v.locator('[part="comparable"] a').first()).toHaveAttribute(
+    'href',
+    new RegExp(`/properties/${e.comparables[0]?.id}-`),
+  );
   await expect(v.locator('[part="note"]')).toContainText('not an appraisal');
   expect(await seriousAxeViolations(page)).toEqual([]);
 
@@ -56,9 +59,13 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
   expect(area.agents.length).toBeGreaterThan(0);
   const directory = page.locator('exp-agent-directory');
   await expect(directory).toHaveAttribute('place', String(e.place?.path));
-  await expect(directory.locator('[part="count"]')).toHaveText(new RegExp(`^${area.agents.length} agents? serves? ${area.place.name}$`));
+  await expect(directory.locator('[part="count"]')).toHaveText(
+    new RegExp(`^${area.agents.length} agents? serves? ${area.place.name}$`),
+  );
   await expect(directory.locator('[part="agent-card"]')).toHaveCount(area.agents.length);
-  const [{ n: all } = { n: 0 }] = await data.sql<{ n: number }>("select count(*)::int as n from public.agents where country_code = 'EC'");
+  const [{ n: all } = { n: 0 }] = await data.sql<{ n: number }>(
+    "select count(*)::int as n from public.agents where country_code = 'EC'",
+  );
   await directory.locator('[part="all-agents"]').click();
   await expect(directory.locator('[part="agent-card"]')).toHaveCount(all);
   await expect(directory.locator('[part="count"]')).toHaveText(`${all} featured agents`);
@@ -91,7 +98,12 @@ test('a seller on /sell: the estimate for their facts, its comparables, a refuse
   await expect
     .poll(
       async () =>
-        (await data.sql<Record<string, unknown>>('select status, frequency from internal.saved_searches where email = $1 and home is not null', [email]))[0],
+        (
+          await data.sql<Record<string, unknown>>(
+            'select status, frequency from internal.saved_searches where email = $1 and home is not null',
+            [email],
+          )
+        )[0],
     )
     .toEqual({ status: 'pending', frequency: 'monthly' });
   // kept, each with what it came with: the report with its subscription, the other with the lead

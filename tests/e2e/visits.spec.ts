@@ -25,13 +25,19 @@ async function mails(dir: string): Promise<ParsedMail[]> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
   return Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
 }
-const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to.map((a) => a.text).join(',') : (m.to?.text ?? '')).toLowerCase();
+const to = (m: ParsedMail) =>
+  (Array.isArray(m.to) ? m.to.map((a) => a.text).join(',') : (m.to?.text ?? '')).toLowerCase();
 const path = (m: ParsedMail, kind: string) =>
-  [...(m.text ?? '').matchAll(new RegExp(`https?://[^/\\s]+((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map((x) => x[1] as string);
+  [...(m.text ?? '').matchAll(new RegExp(`https?://[^/\\s]+((?:/es)?/visits/${kind}\\?token=[\\w-]{43})`, 'g'))].map(
+    (x) => x[1] as string,
+  );
 const calendar = (m: ParsedMail) => {
   const part = m.attachments.find((a) => /^text\/calendar/i.test(a.contentType));
   const root = new ICAL.Component(ICAL.parse(String(part?.content.toString('utf8'))));
-  return { method: String(root.getFirstPropertyValue('method')), event: new ICAL.Event(root.getFirstSubcomponent('vevent') as ICAL.Component) };
+  return {
+    method: String(root.getFirstPropertyValue('method')),
+    event: new ICAL.Event(root.getFirstSubcomponent('vevent') as ICAL.Component),
+  };
 };
 
 /** Nothing wider than the page at this width. */
@@ -81,7 +87,9 @@ test.describe('visits', () => {
     expect(chosen).toHaveLength(3);
     for (const label of chosen) {
       const [, madridDay, madrid, ecuadorDay, ecuador] =
-        /^(\w+ \d+ \w+) at (\d\d):\d\d \((?:(\w+ \d+ \w+) at )?(\d\d):\d\d in Ecuador\)$/.exec(label.replace(/\s+/g, ' ')) ?? [];
+        /^(\w+ \d+ \w+) at (\d\d):\d\d \((?:(\w+ \d+ \w+) at )?(\d\d):\d\d in Ecuador\)$/.exec(
+          label.replace(/\s+/g, ' '),
+        ) ?? [];
       expect(madrid, label).toBeTruthy();
       expect((Number(madrid) - Number(ecuador) + 24) % 24, label).toBe(7);
       // the day is said only when it is not Madrid's
@@ -109,7 +117,10 @@ test.describe('visits', () => {
     await data.drainOutbox();
     const agentMail = await until(async () =>
       (await mails(data.outboxDir)).find(
-        (m) => to(m).includes(String(listing?.email).toLowerCase()) && m.subject?.startsWith('Solicitud de visita') && m.text?.includes(email),
+        (m) =>
+          to(m).includes(String(listing?.email).toLowerCase()) &&
+          m.subject?.startsWith('Solicitud de visita') &&
+          m.text?.includes(email),
       ),
     );
     const confirms = path(agentMail, 'confirm');
@@ -127,7 +138,9 @@ test.describe('visits', () => {
     // the visitor's mail: the invitation, read by a real calendar parser
     await data.drainOutbox();
     const confirmed = await until(async () =>
-      (await mails(data.outboxDir)).find((m) => to(m).includes(email) && m.subject?.startsWith('Your visit is confirmed')),
+      (await mails(data.outboxDir)).find(
+        (m) => to(m).includes(email) && m.subject?.startsWith('Your visit is confirmed'),
+      ),
     );
     const invite = calendar(confirmed);
     expect(invite.method).toBe('REQUEST');
@@ -143,7 +156,9 @@ test.describe('visits', () => {
     await data.drainOutbox();
     for (const who of [email, String(listing?.email).toLowerCase()]) {
       const mail = await until(async () =>
-        (await mails(data.outboxDir)).find((m) => to(m).includes(who) && /cancel/i.test(m.subject ?? '') && (who === email || m.text?.includes(email))),
+        (await mails(data.outboxDir)).find(
+          (m) => to(m).includes(who) && /cancel/i.test(m.subject ?? '') && (who === email || m.text?.includes(email)),
+        ),
       );
       const c = calendar(mail);
       expect(c.method).toBe('CANCEL');
@@ -153,7 +168,10 @@ test.describe('visits', () => {
   });
 
   for (const width of [390, 320]) {
-    test(`on a phone at ${width} px, in Spanish: the times and the form fit, axe finds nothing serious`, async ({ page, data }) => {
+    test(`on a phone at ${width} px, in Spanish: the times and the form fit, axe finds nothing serious`, async ({
+      page,
+      data,
+    }) => {
       await page.setViewportSize({ width, height: 800 });
       const [listing] = await data.sql<Row & { id: string; title: string }>(
         "select id::text as id, title from public.listings where status = '1' and agent_id is not null order by id limit 1",
@@ -197,11 +215,18 @@ test.describe('visits', () => {
     );
     expect(first).toHaveLength(ids.length);
     const when = (at: string) =>
-      new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Guayaquil', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'America/Guayaquil',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(at));
     const card = s.cards.first();
     const one = first.find((r) => r.id === ids[0]);
     await expect(card.locator('[part="open-house-badge"]')).toContainText(`Open house`);
-    await expect(card.locator('[part="open-house-badge"]')).toContainText(`${when(String(one?.starts))}–${when(String(one?.ends))}`);
+    await expect(card.locator('[part="open-house-badge"]')).toContainText(
+      `${when(String(one?.starts))}–${when(String(one?.ends))}`,
+    );
     expect(consoleErrors).toEqual([]);
 
     // its page: each open house, a calendar file for each, an Event for each; axe finds nothing serious
@@ -217,12 +242,16 @@ test.describe('visits', () => {
     const file = await page.request.get(new URL(String(href), data.url).href);
     expect(file.headers()['content-type']).toMatch(/^text\/calendar/);
     const ics = new ICAL.Component(ICAL.parse(await file.text()));
-    expect(new ICAL.Event(ics.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString()).toBe(
-      new Date(String(one?.starts)).toISOString(),
-    );
+    expect(
+      new ICAL.Event(ics.getFirstSubcomponent('vevent') as ICAL.Component).startDate.toJSDate().toISOString(),
+    ).toBe(new Date(String(one?.starts)).toISOString());
     const events = await page
       .locator('script[type="application/ld+json"]')
-      .evaluateAll((scripts) => scripts.map((x) => JSON.parse(x.textContent ?? 'null') as { '@type': string }).filter((x) => x['@type'] === 'Event'));
+      .evaluateAll((scripts) =>
+        scripts
+          .map((x) => JSON.parse(x.textContent ?? 'null') as { '@type': string })
+          .filter((x) => x['@type'] === 'Event'),
+      );
     expect(events).toHaveLength(Number(listing?.n));
     expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
   });

@@ -27,7 +27,8 @@ test.beforeAll(async ({ data }) => {
   const settings = `array('api_url' => ${php(data.url)}, 'brand' => '#0f5e5a', 'lang' => 'es', 'lead_agent' => ${php(owner.id)})`;
   const shortcodes =
     '[exp_property_search city="Quito" bogus="1"]\n\n[exp_inquiry_form heading=\'Casa "Los Álamos" & jardín\' listing-id="1 onmouseover=alert(1)"]\n\n[exp_home_valuation place="cumbaya" property-type="apartment"]';
-  const block = '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->\n\n<!-- wp:exp-ecuador/property-search {"city":"Cuenca"} /-->';
+  const block =
+    '<!-- wp:exp-ecuador/inquiry-form {"heading":"Escríbanos hoy"} /-->\n\n<!-- wp:exp-ecuador/property-search {"city":"Cuenca"} /-->';
   // an author (not an administrator) names another backend and another agent: visitors' details must not follow
   const forged =
     '[exp_inquiry_form api_url="https://attacker.example" api_key="stolen" lead_agent_id="7" heading="Contacto"]\n\n<!-- wp:exp-ecuador/inquiry-form {"api-url":"https://attacker.example","lead-agent-id":"7","heading":"Bloque"} /-->';
@@ -36,7 +37,8 @@ test.beforeAll(async ({ data }) => {
   // a block's attributes are JSON: they may carry markup, which must come out as text
   // a market report for an agent's area (docs/market.md), and its follow as her lead
   const market = '<!-- wp:exp-ecuador/market-report {"place":"quito","type-group":"house"} /-->';
-  const hostileBlock = '<!-- wp:exp-ecuador/inquiry-form {"heading":"\\u003c/exp-inquiry-form\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"} /-->';
+  const hostileBlock =
+    '<!-- wp:exp-ecuador/inquiry-form {"heading":"\\u003c/exp-inquiry-form\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"} /-->';
   // synced patterns (wp_block posts) are rendered inside the post that embeds them: each is its own author's
   const authorPattern =
     '<!-- wp:exp-ecuador/inquiry-form {"api-url":"https://attacker.example","lead-agent-id":"7","heading":"Bloque de autora"} /-->\n\n<!-- wp:shortcode -->\n[exp_inquiry_form api_url="https://attacker.example" lead_agent_id="7" heading="Atajo de autora"]\n<!-- /wp:shortcode -->\n\n<!-- wp:paragraph -->\n<p>[[exp_inquiry_form lead_agent_id="7" heading="Texto"]]</p>\n<!-- /wp:paragraph -->';
@@ -103,7 +105,9 @@ test('the shortcodes, as a crawler reads the page: each element with the setting
   expect(blocks).toMatch(
     /<div class="wp-block-exp-ecuador-inquiry-form"><exp-inquiry-form api-url="[^"]+" lang="es" lead-agent-id="\d+" heading="Escríbanos hoy" style="--exp-color-primary:#0f5e5a"><\/exp-inquiry-form><\/div>/,
   );
-  expect(blocks).toMatch(/<div class="alignwide wp-block-exp-ecuador-property-search"><exp-property-search [^>]*city="Cuenca"/);
+  expect(blocks).toMatch(
+    /<div class="alignwide wp-block-exp-ecuador-property-search"><exp-property-search [^>]*city="Cuenca"/,
+  );
   expect(blocks.match(/\/widgets\/exp-widgets\.js/g)).toHaveLength(1);
   // a page without an element loads no script
   expect(await (await request.get(`${wp.url}/?page_id=2`)).text()).not.toContain('exp-widgets.js');
@@ -123,10 +127,16 @@ test("an author cannot send visitors' details elsewhere: the backend and the lea
     expect(el).toContain(`api-url="${data.url}"`);
     expect(el).toContain(`lead-agent-id="${owner.id}"`);
   }
-  expect(forged).toContain('<!-- exp-ecuador: api-url, api-key, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->');
-  expect(forged).toContain('<!-- exp-ecuador: api-url, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->');
+  expect(forged).toContain(
+    '<!-- exp-ecuador: api-url, api-key, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->',
+  );
+  expect(forged).toContain(
+    '<!-- exp-ecuador: api-url, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->',
+  );
   const chosen = await (await request.get(`${wp.url}/?name=otra`)).text();
-  expect(chosen).toContain(`<exp-inquiry-form api-url="${data.url}" lang="es" lead-agent-id="${other.id}" heading="Otra agente"`);
+  expect(chosen).toContain(
+    `<exp-inquiry-form api-url="${data.url}" lang="es" lead-agent-id="${other.id}" heading="Otra agente"`,
+  );
 });
 
 test("a synced pattern is its own author's: an author's in an administrator's post, or an administrator's in an author's, gets the settings' backend and agent; an administrator's in an administrator's post keeps its own", async ({
@@ -150,7 +160,9 @@ test("a synced pattern is its own author's: an author's in an administrator's po
     { heading: 'Atajo de autora', ...settings },
   ]);
   expect(ofAuthor.html).not.toContain('attacker.example');
-  expect(ofAuthor.html).toContain('<!-- exp-ecuador: api-url, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->');
+  expect(ofAuthor.html).toContain(
+    '<!-- exp-ecuador: api-url, lead-agent-id come from the settings page (Settings > eXp Ecuador) -->',
+  );
   // an escaped shortcode stays text, as in a post
   expect(ofAuthor.html).toContain('[exp_inquiry_form lead_agent_id=');
   // an administrator's pattern in an author's post: the least trusted author wins
@@ -179,10 +191,14 @@ test("the search in WordPress: its results for Quito, a listing opened, the inqu
   const s = search(page);
   await expect(s.heading).toHaveText(/^[\d.,]+ propiedades/);
   await expect(s.cards.first()).toBeVisible();
-  const [{ n } = { n: 0 }] = await data.sql<{ n: number }>("select count(*)::int as n from public.listings where city = 'Quito'");
+  const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+    "select count(*)::int as n from public.listings where city = 'Quito'",
+  );
   expect(Number(n)).toBeGreaterThan(0);
   // the brand colour reaches the element
-  expect(await s.el.evaluate((el) => getComputedStyle(el).getPropertyValue('--exp-color-primary').trim())).toBe('#0f5e5a');
+  expect(await s.el.evaluate((el) => getComputedStyle(el).getPropertyValue('--exp-color-primary').trim())).toBe(
+    '#0f5e5a',
+  );
   await s.cards.first().locator('.exp-card-link').click();
   await expect(s.dialog).toBeVisible();
   const form = s.dialog.locator('[part="inquiry-form"]');
@@ -229,7 +245,10 @@ test("the block: the inquiry form with its heading, sent as the agent's lead", a
     .toEqual({ recipient_kind: 'lead_agent', lead: owner.id, origin: wp.url, element: 'exp-inquiry-form' });
 });
 
-test("the market report block: Quito's houses as the index holds them, in the site's Spanish; a follow is the agent's lead", async ({ page, data }) => {
+test("the market report block: Quito's houses as the index holds them, in the site's Spanish; a follow is the agent's lead", async ({
+  page,
+  data,
+}) => {
   await page.goto(`${wp.url}/?pagename=mercado`);
   const [row] = await data.sql<{ median: string; listings: number }>(
     "select median::text, listings from internal.market_index where path = 'quito' and type_group = 'house' and month = (internal.this_month() - interval '1 month')::date",
@@ -254,10 +273,18 @@ test("the market report block: Quito's houses as the index holds them, in the si
           )
         )[0],
     )
-    .toEqual({ frequency: 'monthly', market: { place: 'quito', type_group: 'house', name: 'Quito' }, lead: owner.id, origin: wp.url });
+    .toEqual({
+      frequency: 'monthly',
+      market: { place: 'quito', type_group: 'house', name: 'Quito' },
+      lead: owner.id,
+      origin: wp.url,
+    });
 });
 
-test('the settings page: each setting checked as it is saved, and what is saved is what the elements get', async ({ page, request }) => {
+test('the settings page: each setting checked as it is saved, and what is saved is what the elements get', async ({
+  page,
+  request,
+}) => {
   // an admin page takes PHP in WebAssembly 1 to 2.5 s alone, a save two of them (the post and the
   // page it redirects to: up to 5 s); a loaded machine takes three times that
   const ADMIN = { timeout: 30_000 };
@@ -285,6 +312,8 @@ test('the settings page: each setting checked as it is saved, and what is saved 
   await expect(page.getByText('Settings saved.')).toBeVisible(ADMIN);
   const saved = await (await request.get(`${wp.url}/?pagename=buscar`)).text();
   expect(saved).toMatch(
-    new RegExp(`<exp-property-search api-url="[^"]+" lang="en" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#7a1f5c">`),
+    new RegExp(
+      `<exp-property-search api-url="[^"]+" lang="en" lead-agent-id="${owner.id}" city="Quito" style="--exp-color-primary:#7a1f5c">`,
+    ),
   );
 });

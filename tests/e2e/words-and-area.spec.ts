@@ -51,12 +51,17 @@ test.describe('words', () => {
     await s.el.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/keywords=piscina/);
     expect(page.url()).toMatch(/sort=relevance/);
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and ${POOL}`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and ${POOL}`,
+    );
     expect(n).toBeGreaterThan(20);
     await expect(s.heading).toHaveText(`${fmt(n)} properties`);
     await expect(s.el.getByLabel('Sort by')).toHaveValue('relevance');
     const ids = await cardIds(page);
-    const rows = await data.sql<{ id: number; pool: boolean }>(`select id, ${POOL} as pool from internal.listings where id = any($1::bigint[])`, [ids]);
+    const rows = await data.sql<{ id: number; pool: boolean }>(
+      `select id, ${POOL} as pool from internal.listings where id = any($1::bigint[])`,
+      [ids],
+    );
     expect(rows.every((r) => r.pool)).toBe(true);
     // the best matches say it in the title: marked there
     await expect(s.cards.first().locator('mark[part="match"]').first()).toHaveText(/^piscinas?$/i);
@@ -66,10 +71,15 @@ test.describe('words', () => {
     await s.el.getByLabel('Keywords').fill('-piscina');
     await s.el.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/keywords=-piscina/);
-    const [{ m } = { m: 0 }] = await data.sql<{ m: number }>(`select count(*)::int as m from internal.listings where ${ACTIVE} and not ${POOL}`);
+    const [{ m } = { m: 0 }] = await data.sql<{ m: number }>(
+      `select count(*)::int as m from internal.listings where ${ACTIVE} and not ${POOL}`,
+    );
     await expect(s.heading).toHaveText(`${fmt(m)} properties`);
     const others = await cardIds(page);
-    const again = await data.sql<{ pool: boolean }>(`select ${POOL} as pool from internal.listings where id = any($1::bigint[])`, [others]);
+    const again = await data.sql<{ pool: boolean }>(
+      `select ${POOL} as pool from internal.listings where id = any($1::bigint[])`,
+      [others],
+    );
     expect(again.some((r) => r.pool)).toBe(false);
     await expect(s.el.locator('mark')).toHaveCount(0);
     await page.reload();
@@ -170,7 +180,9 @@ test.describe('on a phone (390 px, touch)', () => {
     expect(screen[2]).toBe(390);
     await expect.poll(async () => Object.values((await sheet.boundingBox()) ?? {})).toEqual(screen);
     const apply = sheet.locator('[part="sheet-apply"]');
-    const [{ all } = { all: 0 }] = await data.sql<{ all: number }>(`select count(*)::int as all from internal.listings where ${ACTIVE}`);
+    const [{ all } = { all: 0 }] = await data.sql<{ all: number }>(
+      `select count(*)::int as all from internal.listings where ${ACTIVE}`,
+    );
     await expect(apply).toHaveText(`Show ${fmt(all)} properties`);
     await sheet.getByLabel('Pool').check();
     await sheet.getByLabel('Beds').selectOption('3');
@@ -200,14 +212,20 @@ test.describe('on a phone (390 px, touch)', () => {
     const map = (await target.boundingBox())!;
     const [cx, cy, r] = [map.x + map.width / 2, map.y + map.height / 2, Math.min(map.width, map.height) * 0.3];
     const cdp = await page.context().newCDPSession(page);
-    const point = (i: number) => ({ x: cx + r * Math.cos((i / 40) * 2 * Math.PI), y: cy + r * Math.sin((i / 40) * 2 * Math.PI) });
+    const point = (i: number) => ({
+      x: cx + r * Math.cos((i / 40) * 2 * Math.PI),
+      y: cy + r * Math.sin((i / 40) * 2 * Math.PI),
+    });
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point(0)] });
-    for (let i = 1; i <= 40; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point(i)] });
+    for (let i = 1; i <= 40; i++)
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point(i)] });
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await expect(page).toHaveURL(/[?&]polygon=[A-Za-z0-9_-]+/);
     const polygon = decodePolygon(new URL(page.url()).searchParams.get('polygon'))!;
     expect(polygon.length).toBeGreaterThan(8);
-    const located = await data.sql<{ lat: number; lng: number }>(`select lat, lng from internal.listings where ${ACTIVE} and lat is not null`);
+    const located = await data.sql<{ lat: number; lng: number }>(
+      `select lat, lng from internal.listings where ${ACTIVE} and lat is not null`,
+    );
     const expected = located.filter((r) => inside([r.lng, r.lat], polygon)).length;
     await expect(s.heading).toHaveText(`${fmt(expected)} ${expected === 1 ? 'property' : 'properties'}`);
     expect(consoleErrors).toEqual([]);
@@ -234,10 +252,17 @@ test.describe('on a phone (390 px, touch)', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     // the focus is in the sheet: Tab reaches the features, Space checks one, Enter in a field applies
     const pool = sheet.getByLabel('Piscina');
-    for (let i = 0; i < 30 && !(await pool.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)); i++) await page.keyboard.press('Tab');
+    for (
+      let i = 0;
+      i < 30 && !(await pool.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement));
+      i++
+    )
+      await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
     await expect(pool).toBeChecked();
-    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(`select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features)`);
+    const [{ n } = { n: 0 }] = await data.sql<{ n: number }>(
+      `select count(*)::int as n from internal.listings where ${ACTIVE} and 'pool' = any(features)`,
+    );
     await expect(sheet.locator('[part="sheet-apply"]')).toHaveText(`Ver ${fmt(n)} propiedades`);
     await sheet.getByLabel('Palabras clave').focus();
     await page.keyboard.press('Enter');

@@ -26,7 +26,10 @@ export async function startAgentArea(): Promise<{ server: TestServer; agent: Rec
     [A, B],
   );
   for (const row of made) agent[row.email] = row.id;
-  await server.sql(`with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u`, [TEAM]);
+  await server.sql(
+    `with u as (insert into auth.users (email) values ($1) returning id) insert into internal.team_members (user_id) select id from u`,
+    [TEAM],
+  );
   return { server, agent };
 }
 
@@ -36,8 +39,15 @@ export function areaBrowsers(serverOf: () => TestServer) {
   const client = (ip: string) => {
     const server = serverOf();
     const headers = { apikey: 'local-anon-key', 'X-Forwarded-For': ip };
-    const auth = new AuthClient({ url: `${server.url}/auth/v1`, headers, persistSession: false, autoRefreshToken: false, detectSessionInUrl: false });
-    const rest = (token = 'local-anon-key') => new PostgrestClient(`${server.url}/rest/v1`, { headers: { ...headers, Authorization: `Bearer ${token}` } });
+    const auth = new AuthClient({
+      url: `${server.url}/auth/v1`,
+      headers,
+      persistSession: false,
+      autoRefreshToken: false,
+      detectSessionInUrl: false,
+    });
+    const rest = (token = 'local-anon-key') =>
+      new PostgrestClient(`${server.url}/rest/v1`, { headers: { ...headers, Authorization: `Bearer ${token}` } });
     return { auth, rest };
   };
   /** The codes mailed to an address, oldest first (the server writes each mail as an .eml file). */
@@ -47,7 +57,11 @@ export function areaBrowsers(serverOf: () => TestServer) {
     return readdirSync(server.outboxDir)
       .sort()
       .map((f) => readFileSync(join(server.outboxDir, f), 'utf8'))
-      .filter((m) => m.split(/\r?\n/).some((line) => line.toLowerCase() === `to: ${email}`) && /^Auto-Submitted: auto-generated/im.test(m))
+      .filter(
+        (m) =>
+          m.split(/\r?\n/).some((line) => line.toLowerCase() === `to: ${email}`) &&
+          /^Auto-Submitted: auto-generated/im.test(m),
+      )
       .map((m) => /\b(\d{6})\b/.exec(m.slice(m.search(/\r?\n\r?\n/)))?.[1] ?? '');
   };
 

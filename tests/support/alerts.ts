@@ -17,7 +17,8 @@ export const address = (name: string) => `${name}-${Date.now().toString(36)}${++
 
 export const to = (smtp: TestSmtp, email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
 /** The token of a link to `path` in a mail (its text part). */
-export const tokenIn = (mail: ReceivedMail, path: string) => new RegExp(`${path.replace(/\//g, '\\/')}\\?token=([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
+export const tokenIn = (mail: ReceivedMail, path: string) =>
+  new RegExp(`${path.replace(/\//g, '\\/')}\\?token=([A-Za-z0-9_-]{43})`).exec(mail.text)?.[1];
 
 /**
  * A real SMTP server, and our server behind one proxy mailing through it at once and soon again
@@ -28,7 +29,15 @@ export async function startAlertsServer(): Promise<{ server: TestServer; smtp: T
   try {
     const server = await startTestServer('postgres', {
       trustProxy: { hops: 1 },
-      mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+      mail: {
+        smtpUrl: smtp.url,
+        intervalMs: 200,
+        probeMs: 200,
+        from: FROM,
+        siteUrl: SITE,
+        baseDelaySeconds: 0.2,
+        maxDelaySeconds: 1,
+      },
       alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: TEAM },
     });
     return { server, smtp };
@@ -52,7 +61,12 @@ export function alertsOn(serverOf: () => TestServer, smtpOf: () => TestSmtp) {
   }
 
   /** The page of a mail's link on our server (the mail names the public SITE_URL). */
-  async function open(link: string, method: 'GET' | 'POST' = 'GET', body?: string, contentType = 'application/x-www-form-urlencoded') {
+  async function open(
+    link: string,
+    method: 'GET' | 'POST' = 'GET',
+    body?: string,
+    contentType = 'application/x-www-form-urlencoded',
+  ) {
     const res = await fetch(
       link.replace(SITE, () => serverOf().url),
       { method, body, headers: body ? { 'Content-Type': contentType } : {}, redirect: 'manual' },

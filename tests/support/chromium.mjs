@@ -20,7 +20,8 @@ function packagedChromium() {
   // @sparticuz/chromium reuses whatever tmpdir()/chromium holds: a marker says which version it is
   if (!existsSync(marker)) rmSync(binary, { force: true });
   if (!existsSync(binary)) {
-    const script = 'import("@sparticuz/chromium").then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))';
+    const script =
+      'import("@sparticuz/chromium").then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))';
     const path = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
     if (path !== binary) throw new Error(`@sparticuz/chromium inflated to ${path}, expected ${binary}`);
     writeFileSync(marker, `${version}\n`);

@@ -16,7 +16,10 @@ export async function atInstant<T>(db: Database, instant: string, fn: (tx: Trans
   try {
     await db.transaction(
       async (tx) => {
-        await tx.query(`select pg_catalog.set_config('${CLOCK_SETTING}', ($1::timestamptz - pg_catalog.now())::text, true)`, [instant]);
+        await tx.query(
+          `select pg_catalog.set_config('${CLOCK_SETTING}', ($1::timestamptz - pg_catalog.now())::text, true)`,
+          [instant],
+        );
         throw new Rollback(await fn(tx));
       },
       { long: true },

@@ -34,21 +34,30 @@ export async function crawl(url: string, ua: string = CRAWLERS.google): Promise<
   const res = await fetch(url, { headers: { 'User-Agent': ua, Accept: 'text/html' }, redirect: 'manual' });
   const html = await res.text();
   const window = new Window({
-    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+    settings: {
+      disableJavaScriptEvaluation: true,
+      disableJavaScriptFileLoading: true,
+      disableCSSFileLoading: true,
+      disableIframePageLoading: true,
+    },
   });
   const doc = new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document;
   return { status: res.status, headers: res.headers, html, doc };
 }
 
-export const meta = (doc: Document, key: string) => doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
+export const meta = (doc: Document, key: string) =>
+  doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
 export const link = (doc: Document, rel: string, hreflang?: string) =>
   doc.querySelector(`link[rel="${rel}"]${hreflang ? `[hreflang="${hreflang}"]` : ''}`)?.getAttribute('href') ?? null;
 export const jsonLd = (doc: Document) =>
-  [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>);
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+    (s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>,
+  );
 export const text = (doc: Document) => (doc.body?.textContent ?? '').replace(/\s+/g, ' ');
 
 /** A text of a locale file as written (placeholders unfilled); undefined when it has none. */
-export const lookup = (dict: Dict, key: string): string | undefined => (hasText(dict, key) ? translate(dict, key) : undefined);
+export const lookup = (dict: Dict, key: string): string | undefined =>
+  hasText(dict, key) ? translate(dict, key) : undefined;
 
 export type CompleteListing = {
   id: string;
@@ -69,7 +78,11 @@ export type CompleteListing = {
  * sitemap file, and the first complete listing of the seed; `close` stops the server and removes
  * the cache.
  */
-export async function startCrawledSite(): Promise<{ server: TestServer; listing: CompleteListing; close(): Promise<void> }> {
+export async function startCrawledSite(): Promise<{
+  server: TestServer;
+  listing: CompleteListing;
+  close(): Promise<void>;
+}> {
   const cacheDir = mkdtempSync(join(tmpdir(), 'exp-og-'));
   const server = await startTestServer('postgres', { site: { imageCacheDir: cacheDir, sitemapUrlsPerFile: 400 } });
   const close = async () => {

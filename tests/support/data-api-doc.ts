@@ -76,7 +76,12 @@ export function readRows(values: Record<string, string>): Row[] {
         }
       }
       if (body !== undefined) headers.set('Content-Type', 'application/json');
-      rows.push({ line: i + 1, text, request: { method: m[1] as string, url: new URL(`http://api/rest/v1${m[2]}`), headers, body }, expect: spans(cells[3]) });
+      rows.push({
+        line: i + 1,
+        text,
+        request: { method: m[1] as string, url: new URL(`http://api/rest/v1${m[2]}`), headers, body },
+        expect: spans(cells[3]),
+      });
     });
   return rows;
 }
@@ -101,7 +106,9 @@ export async function checkRow(base: string, row: Row, key: string): Promise<str
   const text = await res.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   const wrong = (what: string) =>
-    failures.push(`line ${row.line} (${row.request.method} ${row.request.url.pathname}): ${what}; got ${res.status} ${text.slice(0, 200)}`);
+    failures.push(
+      `line ${row.line} (${row.request.method} ${row.request.url.pathname}): ${what}; got ${res.status} ${text.slice(0, 200)}`,
+    );
   for (const e of row.expect) {
     if (/^\d{3}$/.test(e)) {
       if (res.status !== Number(e)) wrong(`status ${e}`);
@@ -115,17 +122,24 @@ export async function checkRow(base: string, row: Row, key: string): Promise<str
       if (want.startsWith('>') ? !(n > Number(want.slice(1))) : n !== Number(want)) wrong(`rows ${want}`);
     } else if (e.startsWith('keys: ')) {
       const keys = e.slice(6).split(',');
-      if (!Array.isArray(body) || !body.length || body.some((r) => Object.keys(r as object).join(',') !== keys.join(','))) wrong(`keys ${keys.join(',')}`);
+      if (
+        !Array.isArray(body) ||
+        !body.length ||
+        body.some((r) => Object.keys(r as object).join(',') !== keys.join(','))
+      )
+        wrong(`keys ${keys.join(',')}`);
     } else if (e.startsWith('object: ')) {
       // a function answering one JSON object: these keys, in any order
       const keys = e.slice(8).split(',');
-      if (!body || typeof body !== 'object' || Array.isArray(body) || keys.some((k) => !(k in (body as object)))) wrong(`an object with ${keys.join(',')}`);
+      if (!body || typeof body !== 'object' || Array.isArray(body) || keys.some((k) => !(k in (body as object))))
+        wrong(`an object with ${keys.join(',')}`);
     } else if (e.startsWith('code: ')) {
       if ((body as { code?: string } | undefined)?.code !== e.slice(6)) wrong(e);
     } else {
       const at = e.indexOf(':');
       const name = e.slice(0, at);
-      if (!headerMatches(res.headers.get(name), e.slice(at + 1).trim())) wrong(`${name}: ${e.slice(at + 1).trim()} (was ${res.headers.get(name)})`);
+      if (!headerMatches(res.headers.get(name), e.slice(at + 1).trim()))
+        wrong(`${name}: ${e.slice(at + 1).trim()} (was ${res.headers.get(name)})`);
     }
   }
   if (!row.expect.length) wrong('an answer column');

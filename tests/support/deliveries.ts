@@ -34,7 +34,8 @@ export interface Deliveries {
 
 export function useDeliveries(events: string[], options: Partial<ServerOptions> = {}): Deliveries {
   const d = {
-    mailsTo: (email: string) => d.smtp.mails.filter((m) => m.envelopeTo.some((a) => a.toLowerCase() === email.toLowerCase())),
+    mailsTo: (email: string) =>
+      d.smtp.mails.filter((m) => m.envelopeTo.some((a) => a.toLowerCase() === email.toLowerCase())),
     event: async (test: (body: string) => boolean, what = 'the webhook') => {
       const delivery = await until(() => d.hooks.deliveries.find((x) => test(x.body)), 15_000, what);
       return new Webhook(d.secret).verify(delivery.body, delivery.headers as Record<string, string>);
@@ -46,7 +47,15 @@ export function useDeliveries(events: string[], options: Partial<ServerOptions> 
     d.server = await startTestServer('postgres', {
       trustProxy: { hops: 1 },
       ...options,
-      mail: { smtpUrl: d.smtp.url, intervalMs: 200, from: FROM, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1, ...options.mail },
+      mail: {
+        smtpUrl: d.smtp.url,
+        intervalMs: 200,
+        from: FROM,
+        siteUrl: SITE,
+        baseDelaySeconds: 0.2,
+        maxDelaySeconds: 1,
+        ...options.mail,
+      },
       alerts: { intervalSeconds: 0, settleSeconds: 0, ...options.alerts },
     });
     await d.server.ready;

@@ -28,11 +28,24 @@ export interface DenoFunction {
 export const DRAIN_SECRET = 'test-drain-secret';
 
 /** `dir`: the project folder to run it from (the repository; or what a deploy uploaded, tests/support/functions-deploy.ts). */
-export async function startDenoFunction(secrets: Record<string, string>, name = 'send-property-inquiry', dir = root): Promise<DenoFunction> {
+export async function startDenoFunction(
+  secrets: Record<string, string>,
+  name = 'send-property-inquiry',
+  dir = root,
+): Promise<DenoFunction> {
   const port = await freePort();
   const { child, output, exitStatus, exited } = spawnChild(
     DENO,
-    ['run', ...DENO_FLAGS, '--no-prompt', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', `supabase/functions/${name}/index.ts`],
+    [
+      'run',
+      ...DENO_FLAGS,
+      '--no-prompt',
+      '--allow-net',
+      '--allow-env',
+      '--allow-read',
+      '--allow-sys',
+      `supabase/functions/${name}/index.ts`,
+    ],
     {
       cwd: dir,
       env: {

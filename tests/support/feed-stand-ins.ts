@@ -45,7 +45,9 @@ export interface ResoStandIn {
   close(): Promise<void>;
 }
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; port: number }> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; port: number }> {
   const server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { server, port: (server.address() as AddressInfo).port };
@@ -71,7 +73,8 @@ class FeedListings extends Map<string, Record<string, unknown>> {
   ordered(): Array<Record<string, unknown>> {
     this.sorted ??= [...this.values()].sort(
       (a, b) =>
-        Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) || String(a.ListingKey).localeCompare(String(b.ListingKey)),
+        Date.parse(String(a.ModificationTimestamp)) - Date.parse(String(b.ModificationTimestamp)) ||
+        String(a.ListingKey).localeCompare(String(b.ListingKey)),
     );
     return this.sorted;
   }
@@ -84,13 +87,26 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
   const requests: string[] = [];
   let listingCalls = 0;
   let keyCalls = 0;
-  const standIn: ResoStandIn = { url: '', token, listings, openHouses: null, faults, requests, reset: () => {}, close: async () => {} };
+  const standIn: ResoStandIn = {
+    url: '',
+    token,
+    listings,
+    openHouses: null,
+    faults,
+    requests,
+    reset: () => {},
+    close: async () => {},
+  };
   const { server, port } = await listen((req, res) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1`);
     requests.push(`${url.pathname}${url.search}`);
-    const send = (status: number, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
-      res.writeHead(status, headers).end(body);
-    if (req.headers.authorization !== `Bearer ${token}`) return send(401, JSON.stringify({ error: { code: '401', message: 'Unauthorized' } }));
+    const send = (
+      status: number,
+      body: string,
+      headers: Record<string, string> = { 'Content-Type': 'application/json' },
+    ) => res.writeHead(status, headers).end(body);
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return send(401, JSON.stringify({ error: { code: '401', message: 'Unauthorized' } }));
     if (url.pathname === '/odata/OpenHouse' && standIn.openHouses) {
       const top = Number(url.searchParams.get('$top') ?? 100);
       const skip = Number(url.searchParams.get('$skip') ?? 0);
@@ -100,9 +116,16 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
         .sort((a, b) => String(a.OpenHouseStartTime).localeCompare(String(b.OpenHouseStartTime)));
       const next = new URL(url.href.replace('http://127.0.0.1', () => `http://127.0.0.1:${port}`));
       next.searchParams.set('$skip', String(skip + top));
-      return send(200, JSON.stringify({ value: rows.slice(skip, skip + top), ...(skip + top < rows.length ? { '@odata.nextLink': next.href } : {}) }));
+      return send(
+        200,
+        JSON.stringify({
+          value: rows.slice(skip, skip + top),
+          ...(skip + top < rows.length ? { '@odata.nextLink': next.href } : {}),
+        }),
+      );
     }
-    if (url.pathname !== '/odata/Property') return send(404, JSON.stringify({ error: { message: 'no such resource' } }));
+    if (url.pathname !== '/odata/Property')
+      return send(404, JSON.stringify({ error: { message: 'no such resource' } }));
     const keysOnly = url.searchParams.get('$select') === 'ListingKey';
     const n = keysOnly ? ++keyCalls : ++listingCalls;
     const page = () => {
@@ -118,7 +141,11 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
         if (keysOnly) return { ListingKey: r.ListingKey };
         // a navigation property comes only when asked ($expand=Media,PropertyUnitTypes)
         const expand = (url.searchParams.get('$expand') ?? '').split(',');
-        return Object.fromEntries(Object.entries(r).filter(([k]) => !['Media', 'PropertyUnitTypes', 'OpenHouse'].includes(k) || expand.includes(k)));
+        return Object.fromEntries(
+          Object.entries(r).filter(
+            ([k]) => !['Media', 'PropertyUnitTypes', 'OpenHouse'].includes(k) || expand.includes(k),
+          ),
+        );
       });
       const next = new URL(url.href.replace('http://127.0.0.1', () => `http://127.0.0.1:${port}`));
       next.searchParams.set('$skip', String(skip + top));
@@ -131,10 +158,15 @@ export async function startResoStandIn(options: { token?: string } = {}): Promis
         }),
       );
     };
-    const fault = faults.find((f) => Boolean(f.keys) === keysOnly && (f.page === n || (f.from !== undefined && n >= f.from)));
+    const fault = faults.find(
+      (f) => Boolean(f.keys) === keysOnly && (f.page === n || (f.from !== undefined && n >= f.from)),
+    );
     if (!fault) return page();
     if (fault.once) faults.splice(faults.indexOf(fault), 1);
-    const answer = () => (fault.status !== undefined ? send(fault.status, fault.body ?? '', { 'Content-Type': 'application/json', ...fault.headers }) : page());
+    const answer = () =>
+      fault.status !== undefined
+        ? send(fault.status, fault.body ?? '', { 'Content-Type': 'application/json', ...fault.headers })
+        : page();
     if (fault.delayMs) setTimeout(answer, fault.delayMs);
     else answer();
   });
@@ -197,7 +229,9 @@ export async function startPhotoHost(options: { width?: number; height?: number 
     if (flaky && hits.get(path) === 1) return void res.writeHead(503, { 'Retry-After': '1' }).end('busy');
     const m = /^\/(?:photos|flaky)\/(\d+)\.jpg$/.exec(path);
     if (m) {
-      void jpeg(Number(m[1])).then((body) => res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': String(body.length) }).end(body));
+      void jpeg(Number(m[1])).then((body) =>
+        res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': String(body.length) }).end(body),
+      );
       return;
     }
     if (path === '/huge.jpg') {
@@ -261,7 +295,8 @@ export async function startStorageStandIn(options: { serviceKey?: string } = {})
   const buckets: StorageStandIn['buckets'] = new Map();
   const objects = new Map<string, StoredObject>();
   const requests: string[] = [];
-  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   const failure = (res: ServerResponse, status: number, error: string, message = error) =>
     json(res, status === 404 ? 400 : status, { statusCode: String(status), error, message });
   const { server, port } = await listen(async (req, res) => {
@@ -276,7 +311,11 @@ export async function startStorageStandIn(options: { serviceKey?: string } = {})
       const [, bucket, key] = publicObject as unknown as [string, string, string];
       const found = buckets.get(bucket)?.public ? objects.get(`${bucket}/${key}`) : undefined;
       if (!found) return failure(res, 404, 'not_found', 'Object not found');
-      res.writeHead(200, { 'Content-Type': found.type, 'Content-Length': String(found.body.length), 'Cache-Control': found.cacheControl });
+      res.writeHead(200, {
+        'Content-Type': found.type,
+        'Content-Length': String(found.body.length),
+        'Cache-Control': found.cacheControl,
+      });
       return void res.end(req.method === 'HEAD' ? undefined : found.body);
     }
     if (req.headers.authorization !== `Bearer ${serviceKey}` || req.headers.apikey !== serviceKey)
@@ -295,10 +334,19 @@ export async function startStorageStandIn(options: { serviceKey?: string } = {})
         });
       }
       if (req.method === 'POST' && !bucketPath[1]) {
-        const made = JSON.parse(body.toString('utf8') || '{}') as { id?: string; public?: boolean; allowed_mime_types?: string[]; file_size_limit?: number };
+        const made = JSON.parse(body.toString('utf8') || '{}') as {
+          id?: string;
+          public?: boolean;
+          allowed_mime_types?: string[];
+          file_size_limit?: number;
+        };
         if (!made.id) return failure(res, 400, 'Invalid request', 'the bucket needs an id');
         if (buckets.has(made.id)) return failure(res, 409, 'Duplicate', 'The resource already exists');
-        buckets.set(made.id, { public: Boolean(made.public), allowedMimeTypes: made.allowed_mime_types ?? null, fileSizeLimit: made.file_size_limit ?? null });
+        buckets.set(made.id, {
+          public: Boolean(made.public),
+          allowedMimeTypes: made.allowed_mime_types ?? null,
+          fileSizeLimit: made.file_size_limit ?? null,
+        });
         return json(res, 200, { name: made.id });
       }
     }
@@ -311,7 +359,8 @@ export async function startStorageStandIn(options: { serviceKey?: string } = {})
       if (req.method === 'HEAD') return void res.writeHead(objects.has(id) ? 200 : 404).end();
       if (req.method === 'POST' || req.method === 'PUT') {
         const type = String(req.headers['content-type'] ?? 'application/octet-stream');
-        if (b.allowedMimeTypes && !b.allowedMimeTypes.includes(type)) return failure(res, 415, 'invalid_mime_type', `mime type ${type} is not supported`);
+        if (b.allowedMimeTypes && !b.allowedMimeTypes.includes(type))
+          return failure(res, 415, 'invalid_mime_type', `mime type ${type} is not supported`);
         if (b.fileSizeLimit !== null && body.length > b.fileSizeLimit)
           return failure(res, 413, 'Payload too large', 'The object exceeded the maximum allowed size');
         if (req.method === 'POST' && objects.has(id) && req.headers['x-upsert'] !== 'true')

@@ -38,13 +38,17 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://stand-in');
       const raw = await body(req);
-      const send = (status: number, value: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+      const send = (status: number, value: unknown) =>
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
       const deploy = new RegExp(`^/v1/projects/${PROJECT_REF}/functions/deploy$`).exec(url.pathname);
       if (deploy && req.method === 'POST') {
-        const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+        const form = await new Response(new Uint8Array(raw), {
+          headers: { 'content-type': String(req.headers['content-type']) },
+        }).formData();
         const slug = url.searchParams.get('slug') ?? '';
         const files = new Map<string, Buffer>();
-        for (const entry of form.getAll('file')) if (typeof entry !== 'string') files.set(entry.name, Buffer.from(await entry.arrayBuffer()));
+        for (const entry of form.getAll('file'))
+          if (typeof entry !== 'string') files.set(entry.name, Buffer.from(await entry.arrayBuffer()));
         const metadata = JSON.parse(String(form.get('metadata'))) as UploadedFunction['metadata'];
         uploads.set(slug, { slug, metadata, files });
         return send(201, {
@@ -81,7 +85,15 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const home = mkdtempSync(join(tmpdir(), 'exp-cli-home-'));
   const profile = join(home, 'profile.json');
-  writeFileSync(profile, JSON.stringify({ name: 'stand-in', api_url: apiUrl, dashboard_url: `${apiUrl}/dashboard`, project_host: 'supabase.co' }));
+  writeFileSync(
+    profile,
+    JSON.stringify({
+      name: 'stand-in',
+      api_url: apiUrl,
+      dashboard_url: `${apiUrl}/dashboard`,
+      project_host: 'supabase.co',
+    }),
+  );
   try {
     const { output, exited, exitStatus } = spawnChild(
       supabaseCli(),
@@ -100,7 +112,8 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
       },
     );
     await exited;
-    if (exitStatus() !== 0) throw new Error(`supabase functions deploy exited ${exitStatus()}:\n${output().slice(-4000)}`);
+    if (exitStatus() !== 0)
+      throw new Error(`supabase functions deploy exited ${exitStatus()}:\n${output().slice(-4000)}`);
     return { uploads, output: output() };
   } finally {
     server.close();
@@ -109,7 +122,10 @@ export async function deployWithCli(): Promise<{ uploads: Map<string, UploadedFu
 }
 
 /** Writes what a function uploaded into a fresh folder: all the platform has of it. */
-export function writeUploaded(fn: UploadedFunction, dir = mkdtempSync(join(tmpdir(), `exp-deployed-${fn.slug}-`))): string {
+export function writeUploaded(
+  fn: UploadedFunction,
+  dir = mkdtempSync(join(tmpdir(), `exp-deployed-${fn.slug}-`)),
+): string {
   for (const [path, content] of fn.files) {
     const target = resolve(dir, path);
     if (!target.startsWith(dir + '/')) throw new Error(`an uploaded path leaves the project: ${path}`);
@@ -120,10 +136,18 @@ export function writeUploaded(fn: UploadedFunction, dir = mkdtempSync(join(tmpdi
 }
 
 /** `deno check` of a function's entrypoint, with its import map, in a folder that holds only what was uploaded. */
-export async function denoCheck(dir: string, fn: UploadedFunction): Promise<{ status: number | string | null; output: string }> {
+export async function denoCheck(
+  dir: string,
+  fn: UploadedFunction,
+): Promise<{ status: number | string | null; output: string }> {
   // the flags of our other Deno runs, with the import map the deploy uploaded
-  const flags = DENO_FLAGS.map((f) => (f.startsWith('--import-map=') ? `--import-map=${fn.metadata.import_map_path}` : f));
-  const { output, exited, exitStatus } = spawnChild(DENO, ['check', ...flags, fn.metadata.entrypoint_path], { cwd: dir, env: denoEnv() });
+  const flags = DENO_FLAGS.map((f) =>
+    f.startsWith('--import-map=') ? `--import-map=${fn.metadata.import_map_path}` : f,
+  );
+  const { output, exited, exitStatus } = spawnChild(DENO, ['check', ...flags, fn.metadata.entrypoint_path], {
+    cwd: dir,
+    env: denoEnv(),
+  });
   await exited;
   return { status: exitStatus(), output: output() };
 }

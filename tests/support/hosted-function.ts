@@ -21,7 +21,9 @@ export interface HostedFunction {
   close(): Promise<void>;
 }
 
-export async function startHostedFunction(options: { name?: string; dir?: string; secrets?: Record<string, string> } = {}): Promise<HostedFunction> {
+export async function startHostedFunction(
+  options: { name?: string; dir?: string; secrets?: Record<string, string> } = {},
+): Promise<HostedFunction> {
   const database = await postgresDatabase('seeded');
   const db = await openPostgres(database.url);
   await migrate(db);

@@ -24,7 +24,8 @@ const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 /** The database's address as the Supabase CLI takes it. */
-const cliUrl = (database: PostgresDatabase) => `${database.url.replace(/^postgres:/, 'postgresql:')}${database.url.includes('?') ? '&' : '?'}sslmode=disable`;
+const cliUrl = (database: PostgresDatabase) =>
+  `${database.url.replace(/^postgres:/, 'postgresql:')}${database.url.includes('?') ? '&' : '?'}sslmode=disable`;
 
 /** The Supabase CLI run on the database (`--db-url` added), in the repository, without telemetry. */
 export const supabaseOn = (database: PostgresDatabase, args: string[], timeout: number) =>
@@ -35,7 +36,12 @@ export const supabaseOn = (database: PostgresDatabase, args: string[], timeout: 
   });
 
 /** The database prepared, migrated and seeded; a privileged client of it; our server on it, and the data API's client with the public key. */
-export async function prepareHostedProject(): Promise<{ database: PostgresDatabase; client: pg.Client; server: RunningServer; rest: PostgrestClient }> {
+export async function prepareHostedProject(): Promise<{
+  database: PostgresDatabase;
+  client: pg.Client;
+  server: RunningServer;
+  rest: PostgrestClient;
+}> {
   const database = await postgresDatabase();
   const client = new pg.Client({ connectionString: database.url });
   let server: RunningServer | undefined;
@@ -60,7 +66,12 @@ export async function prepareHostedProject(): Promise<{ database: PostgresDataba
     // (the schema cache kept a second: the last test's function is seen soon after it is made)
     server = await startServer({ db, port: 0, seedListings: 600, schemaTtlMs: 1000 });
     await server.ready;
-    return { database, client, server, rest: new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } }) };
+    return {
+      database,
+      client,
+      server,
+      rest: new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'anon-key' } }),
+    };
   } catch (error) {
     await stopAll(server, client, database).catch(() => {});
     throw error;

@@ -27,5 +27,9 @@ export const htmlValidate = new HtmlValidate(HTML_VALIDATE_CONFIG);
 /** Every message html-validate has for a page, one line each (none: the page conforms). */
 export async function htmlProblems(html: string, name: string): Promise<string[]> {
   const report = await htmlValidate.validateString(html, name);
-  return report.results.flatMap((r) => r.messages.map((m) => `${name}:${m.line}:${m.column} ${m.ruleId}: ${m.message}${m.selector ? ` (${m.selector})` : ''}`));
+  return report.results.flatMap((r) =>
+    r.messages.map(
+      (m) => `${name}:${m.line}:${m.column} ${m.ruleId}: ${m.message}${m.selector ? ` (${m.selector})` : ''}`,
+    ),
+  );
 }

@@ -64,13 +64,26 @@ export function importer() {
   });
 
   const resoSource = (over: Partial<SourceSettings> = {}) =>
-    sourceFrom({ kind: 'reso', location: reso.url, token: reso.token, name: 'reso:test', photoHosts: [photos.origin], pageSize: 8, ...over });
+    sourceFrom({
+      kind: 'reso',
+      location: reso.url,
+      token: reso.token,
+      name: 'reso:test',
+      photoHosts: [photos.origin],
+      pageSize: 8,
+      ...over,
+    });
   const run = (source: ReturnType<typeof sourceFrom>, options: RunOptions = {}): Promise<ImportReport> =>
     // the stand-in's faults count its calls from this run's first
     (reso.reset(), runImport)(
       server.db,
       source,
-      { resoTiming: { backoffMs: 1, sleep: async (ms) => void waits.push(ms) }, log: (l) => void logs.push(l), cwd: dir, ...options },
+      {
+        resoTiming: { backoffMs: 1, sleep: async (ms) => void waits.push(ms) },
+        log: (l) => void logs.push(l),
+        cwd: dir,
+        ...options,
+      },
       server.photos,
     );
   const row = async (key: string, source = 'reso:test') =>
@@ -93,8 +106,12 @@ export function importer() {
     )[0];
   const publicCount = async (source = 'reso:test') =>
     Number(
-      (await server.sql<{ n: string }>("select count(*) as n from internal.listings where source = $1 and status = '1' and country_code = 'EC'", [source]))[0]
-        ?.n,
+      (
+        await server.sql<{ n: string }>(
+          "select count(*) as n from internal.listings where source = $1 and status = '1' and country_code = 'EC'",
+          [source],
+        )
+      )[0]?.n,
     );
   const page = async (key: string) => {
     const r = await row(key);
@@ -106,7 +123,13 @@ export function importer() {
     const sub = await fetch(`${server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...clientHeaders(ip) },
-      body: JSON.stringify({ action: 'subscribe', email, filters: { city: 'Pueblo Importado' }, frequency: 'instant', lang: 'en' }),
+      body: JSON.stringify({
+        action: 'subscribe',
+        email,
+        filters: { city: 'Pueblo Importado' },
+        frequency: 'instant',
+        lang: 'en',
+      }),
     });
     expect(sub.status).toBe(200);
     const confirm: ReceivedMail = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email)));
@@ -120,12 +143,25 @@ export function importer() {
     server = await startTestServer(kind, {
       trustProxy: { hops: 1 },
       photosDir: join(dir, 'photos'),
-      mail: { smtpUrl: smtp.url, intervalMs: 200, probeMs: 200, siteUrl: SITE, baseDelaySeconds: 0.2, maxDelaySeconds: 1 },
+      mail: {
+        smtpUrl: smtp.url,
+        intervalMs: 200,
+        probeMs: 200,
+        siteUrl: SITE,
+        baseDelaySeconds: 0.2,
+        maxDelaySeconds: 1,
+      },
       alerts: { intervalSeconds: 0, settleSeconds: 0, teamInbox: 'equipo@expecuador.example' },
     });
     reso = await startResoStandIn();
     photos = await startPhotoHost({ width: 640, height: 427 });
-    agentEmail = String((await server.sql<{ email: string }>("select email from public.agents where country_code = 'EC' order by id limit 1"))[0]?.email);
+    agentEmail = String(
+      (
+        await server.sql<{ email: string }>(
+          "select email from public.agents where country_code = 'EC' order by id limit 1",
+        )
+      )[0]?.email,
+    );
     for (let i = 1; i <= 20; i++) reso.listings.set(`RX-${i}`, record(i));
     return { server, smtp, reso, photos };
   };

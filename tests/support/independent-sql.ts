@@ -24,7 +24,8 @@ export const WORDS_TEXT = "public.search_fold(concat_ws(' ', title, description)
 export const POOL = `(${WORDS_TEXT} ~ '\\mpiscinas?\\M' or ${WORDS_TEXT} ~ '\\mpools?\\M' or 'pool' = any(features))`;
 
 /** A text's words: folded, then stemmed in Spanish and in English (internal.text_words). */
-const textWords = (text: string) => `(to_tsvector('spanish', public.search_fold(${text})) || to_tsvector('english', public.search_fold(${text})))`;
+const textWords = (text: string) =>
+  `(to_tsvector('spanish', public.search_fold(${text})) || to_tsvector('english', public.search_fold(${text})))`;
 const TITLE_AND_FEATURES = "coalesce(title, '') || ' ' || internal.feature_words(features)";
 
 /** The words a listing keeps for its title: its title and its features' words (title_words). */

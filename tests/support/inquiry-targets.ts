@@ -47,7 +47,11 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export async function post(target: Target, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function post(
+  target: Target,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${target.functionsUrl}/send-property-inquiry`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -83,7 +87,13 @@ async function denoTarget(smtp: TestSmtp): Promise<Target> {
     db = await openPostgres(postgres.url);
     await migrate(db);
     await seedIfEmpty(db);
-    fn = await startDenoFunction({ SUPABASE_DB_URL: postgres.url, SMTP_URL: smtp.url, SITE_URL: SITE, SMTP_FROM: FROM, INQUIRY_RATE_LIMIT: '5' });
+    fn = await startDenoFunction({
+      SUPABASE_DB_URL: postgres.url,
+      SMTP_URL: smtp.url,
+      SITE_URL: SITE,
+      SMTP_FROM: FROM,
+      INQUIRY_RATE_LIMIT: '5',
+    });
   } catch (error) {
     await db?.close();
     await postgres.stop();
@@ -112,7 +122,9 @@ export const TARGETS = [
 ] as const;
 
 /** A real SMTP server, and the target `start` makes, mailing through it. */
-export async function withSmtp(start: (smtp: TestSmtp) => Promise<Target>): Promise<{ server: Target; smtp: TestSmtp }> {
+export async function withSmtp(
+  start: (smtp: TestSmtp) => Promise<Target>,
+): Promise<{ server: Target; smtp: TestSmtp }> {
   const smtp = await startSmtp();
   try {
     return { server: await start(smtp), smtp };

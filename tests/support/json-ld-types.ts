@@ -15,7 +15,8 @@ export function jsonLdTypeErrors(blocks: ReadonlyArray<Record<string, unknown>>)
     "import type * as S from 'schema-dts';",
     ...blocks.map((block, i) => {
       const type = String(block['@type']);
-      if (!/^[A-Z][A-Za-z]+$/.test(type)) return `export const block${i}: never = ${JSON.stringify(type)}; // not a schema.org type`;
+      if (!/^[A-Z][A-Za-z]+$/.test(type))
+        return `export const block${i}: never = ${JSON.stringify(type)}; // not a schema.org type`;
       return `export const block${i} = ${JSON.stringify(block, null, 2)} satisfies S.WithContext<S.${type}>;`;
     }),
   ].join('\n');
@@ -36,7 +37,8 @@ export function jsonLdTypeErrors(blocks: ReadonlyArray<Record<string, unknown>>)
   host.fileExists = (name) => resolve(name) === file || fileExists(name);
   const program = ts.createProgram([file], options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+    const where =
+      d.file && d.start !== undefined ? `line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
     return `${where}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }

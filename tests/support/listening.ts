@@ -7,4 +7,5 @@ export async function listen(server: Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-export const close = (server: Server | undefined) => new Promise<void>((r) => (server ? (server.closeAllConnections(), server.close(() => r())) : r()));
+export const close = (server: Server | undefined) =>
+  new Promise<void>((r) => (server ? (server.closeAllConnections(), server.close(() => r())) : r()));

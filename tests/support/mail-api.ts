@@ -39,14 +39,17 @@ export async function startMailApi(key = 're_test_key'): Promise<MailApi> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       api.attempts++;
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
       if (req.url !== '/emails' || req.method !== 'POST') return send(404, { message: 'not found' });
-      if (req.headers.authorization !== `Bearer ${key}`) return send(401, { name: 'validation_error', message: 'API key is invalid' });
+      if (req.headers.authorization !== `Bearer ${key}`)
+        return send(401, { name: 'validation_error', message: 'API key is invalid' });
       if (api.mode === 'down') return send(503, { message: 'service unavailable' });
       if (api.mode === 'refuse') return send(422, { name: 'validation_error', message: 'Invalid `to` field' });
       const mail = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<SentMail, 'idempotencyKey'>;
       const idempotencyKey = String(req.headers['idempotency-key'] ?? '');
-      if (!api.sent.some((m) => idempotencyKey && m.idempotencyKey === idempotencyKey)) api.sent.push({ ...mail, idempotencyKey });
+      if (!api.sent.some((m) => idempotencyKey && m.idempotencyKey === idempotencyKey))
+        api.sent.push({ ...mail, idempotencyKey });
       send(200, { id: `re-${api.sent.length}` });
     });
   });

@@ -20,7 +20,8 @@ type Figure = {
 };
 
 /** When this month began: at midnight in Ecuador (docs/market.md: the months are Ecuador's), as an instant. */
-export const MONTH_START = "(date_trunc('month', internal.now() at time zone 'America/Guayaquil') at time zone 'America/Guayaquil')";
+export const MONTH_START =
+  "(date_trunc('month', internal.now() at time zone 'America/Guayaquil') at time zone 'America/Guayaquil')";
 
 /**
  * The rule of docs/market.md, written again: the listings on the market in each of the 25 months,
@@ -102,7 +103,11 @@ export function useMarketRule(d: Deliveries) {
       await d.server.sql(`create table internal.test_rule_rows as ${RULE_ROWS}`);
       rowsOf = sources?.v;
     }
-    const [row] = await d.server.sql<{ listings: number; median: string | null; median_days: number | null }>(RULE, [place, group, month]);
+    const [row] = await d.server.sql<{ listings: number; median: string | null; median_days: number | null }>(RULE, [
+      place,
+      group,
+      month,
+    ]);
     return {
       listings: Number(row?.listings ?? 0),
       median: row?.median === null || row?.median === undefined ? null : Number(row.median),

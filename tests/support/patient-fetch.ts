@@ -4,7 +4,12 @@
  * and asks again, a few times at most. The waits are kept, so a test can say how often it was
  * asked (docs/architecture.md "Deadlines and fair shares").
  */
-export async function patientFetch(url: string, init: RequestInit = {}, waits: string[] = [], tries = 5): Promise<Response> {
+export async function patientFetch(
+  url: string,
+  init: RequestInit = {},
+  waits: string[] = [],
+  tries = 5,
+): Promise<Response> {
   let res = await fetch(url, init);
   for (let retry = 0; retry < tries && (res.status === 429 || res.status === 503); retry++) {
     const wait = Number(res.headers.get('retry-after'));

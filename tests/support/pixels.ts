@@ -12,13 +12,21 @@ function crop(png: PNG, width: number, height: number): Buffer {
   return out;
 }
 
-export function pixelDifference(a: Buffer, b: Buffer): { share: number; size: [number, number]; other: [number, number] } {
+export function pixelDifference(
+  a: Buffer,
+  b: Buffer,
+): { share: number; size: [number, number]; other: [number, number] } {
   const one = PNG.sync.read(a);
   const two = PNG.sync.read(b);
-  const sizes = { size: [one.width, one.height] as [number, number], other: [two.width, two.height] as [number, number] };
+  const sizes = {
+    size: [one.width, one.height] as [number, number],
+    other: [two.width, two.height] as [number, number],
+  };
   if (Math.abs(one.width - two.width) > 1 || Math.abs(one.height - two.height) > 1) return { share: 1, ...sizes };
   const width = Math.min(one.width, two.width);
   const height = Math.min(one.height, two.height);
-  const diff = pixelmatch(crop(one, width, height), crop(two, width, height), undefined, width, height, { threshold: 0.1 });
+  const diff = pixelmatch(crop(one, width, height), crop(two, width, height), undefined, width, height, {
+    threshold: 0.1,
+  });
   return { share: diff / (width * height), ...sizes };
 }

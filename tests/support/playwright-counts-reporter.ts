@@ -16,9 +16,16 @@ export default class CountsReporter implements Reporter {
     for (const [test, { outcome, error }] of this.outcome) {
       if (outcome === 'expected' || outcome === 'flaky') counts.passed++;
       else if (outcome === 'skipped') counts.skipped++;
-      else failures.push(failureLine(`${test.location.file.replace(`${process.cwd()}/`, '')} › ${test.titlePath().slice(2).join(' › ')}`, error));
+      else
+        failures.push(
+          failureLine(
+            `${test.location.file.replace(`${process.cwd()}/`, '')} › ${test.titlePath().slice(2).join(' › ')}`,
+            error,
+          ),
+        );
     }
-    if (result.status !== 'passed' && failures.length === 0) failures.push(failureLine('playwright', `run ${result.status}`));
+    if (result.status !== 'passed' && failures.length === 0)
+      failures.push(failureLine('playwright', `run ${result.status}`));
     counts.failed = failures.length;
     writeCounts(counts);
   }

@@ -26,14 +26,22 @@ export interface PostgresServer extends EmbeddedPostgres {
   dir: string;
 }
 
-export const TEST_SETTINGS = { fsync: 'off', full_page_writes: 'off', shared_buffers: '256MB', max_connections: 120 } as const;
+export const TEST_SETTINGS = {
+  fsync: 'off',
+  full_page_writes: 'off',
+  shared_buffers: '256MB',
+  max_connections: 120,
+} as const;
 
 export async function startPostgres(settings: Record<string, string | number> = {}): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), 'exp-pg-'));
   // the server may run as another user (as root): it must reach its data directory
   chmodSync(dir, 0o755);
   try {
-    const server = await startEmbeddedPostgres({ dataDir: join(dir, 'data'), settings: { ...TEST_SETTINGS, ...settings } });
+    const server = await startEmbeddedPostgres({
+      dataDir: join(dir, 'data'),
+      settings: { ...TEST_SETTINGS, ...settings },
+    });
     return {
       ...server,
       dir,
@@ -56,7 +64,11 @@ export interface PostgresDatabase {
 }
 
 /** Set by tests/support/shared-postgres.ts: the shared server, and its template databases by name. */
-export const SHARED_ENV = { url: 'EXP_TEST_POSTGRES_URL', migrated: 'EXP_TEST_TEMPLATE_MIGRATED', seeded: 'EXP_TEST_TEMPLATE_SEEDED' } as const;
+export const SHARED_ENV = {
+  url: 'EXP_TEST_POSTGRES_URL',
+  migrated: 'EXP_TEST_TEMPLATE_MIGRATED',
+  seeded: 'EXP_TEST_TEMPLATE_SEEDED',
+} as const;
 
 /** A fresh database; `from` a template of the shared setup when there is one (else empty). */
 export async function postgresDatabase(from?: 'migrated' | 'seeded'): Promise<PostgresDatabase> {

@@ -44,7 +44,9 @@ const settingsOf = async (client: pg.Pool | pg.Client, role: string): Promise<Re
       order by s.setdatabase`,
     [role],
   );
-  return Object.fromEntries(rows.map(({ setting }) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    rows.map(({ setting }) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]),
+  );
 };
 
 /** What PostgREST reads at start (and on `NOTIFY pgrst`): the anon role's settings and its own in-database configuration. */
@@ -67,19 +69,33 @@ export const readStatement = (source: string) =>
   `nullif(current_setting('response.status', true), '') AS response_status, '' AS response_inserted FROM ( SELECT * FROM pgrst_source ) _postgrest_t`;
 
 /** Steps 1 to 3 on `client`: the request's transaction, its settings and the hook; the request's statement may follow. */
-export async function beginRequest(client: pg.PoolClient | pg.Client, setup: PostgrestSetup, request: PostgrestRequest): Promise<void> {
-  await client.query(request.method === 'POST' ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY');
+export async function beginRequest(
+  client: pg.PoolClient | pg.Client,
+  setup: PostgrestSetup,
+  request: PostgrestRequest,
+): Promise<void> {
+  await client.query(
+    request.method === 'POST'
+      ? 'BEGIN ISOLATION LEVEL READ COMMITTED'
+      : 'BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY',
+  );
   const settings: Array<[string, string]> = [
     ['search_path', '"public", "extensions"'],
     ['role', 'anon'],
     ['request.jwt.claims', '{"role":"anon"}'],
     ['request.method', request.method],
     ['request.path', request.path],
-    ['request.headers', JSON.stringify(Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])))],
+    [
+      'request.headers',
+      JSON.stringify(Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))),
+    ],
     ['request.cookies', '{}'],
     ...Object.entries(setup.roleSettings),
   ];
-  await client.query(`select ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat());
+  await client.query(
+    `select ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`,
+    settings.flat(),
+  );
   if (setup.preRequest) await client.query(`select ${setup.preRequest}()`);
 }
 
@@ -115,9 +131,15 @@ export async function asPostgrest(
 }
 
 /** PostgREST's answer to an error the hook raised with SQLSTATE PGRST: its status and headers (from the detail) and body (from the message). */
-export function hookAnswer(error: unknown): { status: number; headers: Record<string, string>; body: Record<string, unknown> } | undefined {
+export function hookAnswer(
+  error: unknown,
+): { status: number; headers: Record<string, string>; body: Record<string, unknown> } | undefined {
   const e = error as { code?: string; message?: string; detail?: string };
   if (e.code !== 'PGRST' || !e.message || !e.detail) return undefined;
   const detail = JSON.parse(e.detail) as { status: number; headers?: Record<string, string> };
-  return { status: detail.status, headers: detail.headers ?? {}, body: JSON.parse(e.message) as Record<string, unknown> };
+  return {
+    status: detail.status,
+    headers: detail.headers ?? {},
+    body: JSON.parse(e.message) as Record<string, unknown>,
+  };
 }

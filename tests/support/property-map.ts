@@ -16,10 +16,13 @@ export interface MapHandle {
 
 export async function apiCount(query: string): Promise<number> {
   // a search without an operation is of sales (docs/product.md "Rent and buy")
-  const res = await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&${query}`, {
-    method: 'HEAD',
-    headers: { Prefer: 'count=exact' },
-  });
+  const res = await fetch(
+    `${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&status=eq.1&operation=eq.sale&${query}`,
+    {
+      method: 'HEAD',
+      headers: { Prefer: 'count=exact' },
+    },
+  );
   return Number(res.headers.get('content-range')?.split('/')[1]);
 }
 
@@ -31,8 +34,12 @@ export async function apiRows(query: string): Promise<Array<Record<string, unkno
 export async function mapReady(el: Element, pins?: number): Promise<HTMLElement & { expMap: MapHandle }> {
   return waitFor(
     () => {
-      const target = el.shadowRoot?.querySelector<HTMLElement & { expMap: MapHandle }>('[part="map"] [data-status="ready"]');
-      return target && target.dataset.pins !== undefined && (pins === undefined || Number(target.dataset.pins) === pins) ? target : null;
+      const target = el.shadowRoot?.querySelector<HTMLElement & { expMap: MapHandle }>(
+        '[part="map"] [data-status="ready"]',
+      );
+      return target && target.dataset.pins !== undefined && (pins === undefined || Number(target.dataset.pins) === pins)
+        ? target
+        : null;
     },
     20000,
     'map with pins',
@@ -43,7 +50,12 @@ export async function mapReady(el: Element, pins?: number): Promise<HTMLElement 
  * Moves or clicks the real mouse at a pin (through web-test-runner's Playwright) until `done`
  * says it worked: the map may still be settling when the test first asks where the pin is.
  */
-export async function atPin(target: HTMLElement & { expMap: MapHandle }, id: string, type: 'move' | 'click', done: () => boolean) {
+export async function atPin(
+  target: HTMLElement & { expMap: MapHandle },
+  id: string,
+  type: 'move' | 'click',
+  done: () => boolean,
+) {
   for (let attempt = 0; attempt < 6; attempt++) {
     await new Promise((r) => setTimeout(r, 150));
     const px = await waitFor(() => target.expMap.pixelOf(id), 5000, `pin ${id}`);

@@ -18,11 +18,20 @@ function supabase(url: string): SupabaseClient {
 }
 
 /** Our server on `kind`, and the two clients of its data API with the public key. */
-export async function startDataApi(kind: 'postgres'): Promise<{ server: TestServer; rest: PostgrestClient; sb: SupabaseClient }> {
+export async function startDataApi(
+  kind: 'postgres',
+): Promise<{ server: TestServer; rest: PostgrestClient; sb: SupabaseClient }> {
   const server = await startTestServer(kind);
-  return { server, rest: new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'local-anon-key' } }), sb: supabase(server.url) };
+  return {
+    server,
+    rest: new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'local-anon-key' } }),
+    sb: supabase(server.url),
+  };
 }
 
 /** How many public listings match `where`, as SQL counts them. */
 export const sqlCount = async (server: TestServer, where: string) =>
-  Number((await server.sql<{ n: number }>(`select count(*) as n from internal.listings where ${PUBLIC} and (${where})`))[0]?.n);
+  Number(
+    (await server.sql<{ n: number }>(`select count(*) as n from internal.listings where ${PUBLIC} and (${where})`))[0]
+      ?.n,
+  );

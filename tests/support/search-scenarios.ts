@@ -21,8 +21,13 @@ const TRIANGLE: [number, number][] = [
   [-78.46, -0.12],
   [-78.44, -0.2],
 ];
-const side = ([ax, ay]: [number, number], [bx, by]: [number, number]) => `((${bx} - (${ax})) * (lat - (${ay})) - (${by} - (${ay})) * (lng - (${ax})))`;
-const [T1, T2, T3] = [side(TRIANGLE[0]!, TRIANGLE[1]!), side(TRIANGLE[1]!, TRIANGLE[2]!), side(TRIANGLE[2]!, TRIANGLE[0]!)];
+const side = ([ax, ay]: [number, number], [bx, by]: [number, number]) =>
+  `((${bx} - (${ax})) * (lat - (${ay})) - (${by} - (${ay})) * (lng - (${ax})))`;
+const [T1, T2, T3] = [
+  side(TRIANGLE[0]!, TRIANGLE[1]!),
+  side(TRIANGLE[1]!, TRIANGLE[2]!),
+  side(TRIANGLE[2]!, TRIANGLE[0]!),
+];
 const IN_TRIANGLE = `lat is not null and lng is not null and ((${T1} >= 0 and ${T2} >= 0 and ${T3} >= 0) or (${T1} <= 0 and ${T2} <= 0 and ${T3} <= 0))`;
 
 const SALES: Scenario[] = [
@@ -43,18 +48,38 @@ const SALES: Scenario[] = [
   { name: 'baths', filters: { baths: 2 }, where: 'bathrooms >= 2' },
   { name: 'minimum area', filters: { minSqft: 150 }, where: 'square_feet >= 150' },
   { name: 'maximum area', filters: { maxSqft: 100 }, where: 'square_feet <= 100' },
-  { name: 'city without accents finds the accented city', filters: { city: 'cumbaya' }, where: `${PLACE_TEXT} like '%cumbaya%'` },
-  { name: 'city with accents, capitals and spaces', filters: { city: '  CUMBAYÁ ' }, where: `${PLACE_TEXT} like '%cumbaya%'` },
+  {
+    name: 'city without accents finds the accented city',
+    filters: { city: 'cumbaya' },
+    where: `${PLACE_TEXT} like '%cumbaya%'`,
+  },
+  {
+    name: 'city with accents, capitals and spaces',
+    filters: { city: '  CUMBAYÁ ' },
+    where: `${PLACE_TEXT} like '%cumbaya%'`,
+  },
   { name: 'partial city', filters: { city: 'guaya' }, where: `${PLACE_TEXT} like '%guaya%'` },
-  { name: 'the free text finds a sector (no city is called so)', filters: { city: 'Iñaquito' }, where: `${PLACE_TEXT} like '%inaquito%'` },
+  {
+    name: 'the free text finds a sector (no city is called so)',
+    filters: { city: 'Iñaquito' },
+    where: `${PLACE_TEXT} like '%inaquito%'`,
+  },
   { name: 'blank city is ignored', filters: { city: '   ' }, where: 'true' },
-  { name: 'city text with LIKE wildcards taken literally', filters: { city: '100%_' }, where: `${PLACE_TEXT} like '%100\\%\\_%'` },
+  {
+    name: 'city text with LIKE wildcards taken literally',
+    filters: { city: '100%_' },
+    where: `${PLACE_TEXT} like '%100\\%\\_%'`,
+  },
   {
     name: 'a sector picked in the box',
     filters: { place: 'quito/la-carolina' },
     where: "public.search_fold(city) = 'quito' and public.search_fold(sector) = 'la carolina'",
   },
-  { name: 'a province picked in the box', filters: { place: 'provincia/santa-elena' }, where: "public.search_fold(state) = 'santa elena'" },
+  {
+    name: 'a province picked in the box',
+    filters: { place: 'provincia/santa-elena' },
+    where: "public.search_fold(state) = 'santa elena'",
+  },
   {
     name: 'new construction with a garage and air conditioning',
     filters: { features: { newConstruction: true, garage: true, airConditioning: true, view: false } },
@@ -66,7 +91,11 @@ const SALES: Scenario[] = [
     where: 'year_built between 1990 and 2015 and lot_size between 500 and 2000',
   },
   { name: 'agent', filters: { agentId: '1' }, where: 'agent_id = 1' },
-  { name: 'visible area', filters: { bbox: [-78.5, -0.25, -78.4, -0.1] }, where: 'lat between -0.25 and -0.1 and lng between -78.5 and -78.4' },
+  {
+    name: 'visible area',
+    filters: { bbox: [-78.5, -0.25, -78.4, -0.1] },
+    where: 'lat between -0.25 and -0.1 and lng between -78.5 and -78.4',
+  },
   // words: Spanish and English stems, accents folded (a pool's words are piscina and pool)
   { name: 'a word: piscina', filters: { keywords: 'piscina' }, where: POOL },
   { name: 'a word excluded: -piscina', filters: { keywords: '-piscina' }, where: `not ${POOL}` },
@@ -105,7 +134,11 @@ const SALES: Scenario[] = [
 
 /** Rentals (docs/product.md "Rent and buy") and the facts of an Ecuadorian listing. */
 const RENTALS: Scenario[] = [
-  { name: 'for rent in Quito (Arrendar)', filters: { operation: 'rent', place: 'quito' }, where: "operation = 'rent' and public.search_fold(city) = 'quito'" },
+  {
+    name: 'for rent in Quito (Arrendar)',
+    filters: { operation: 'rent', place: 'quito' },
+    where: "operation = 'rent' and public.search_fold(city) = 'quito'",
+  },
   {
     name: 'for rent, from 500 to 1,200 a month',
     filters: { operation: 'rent', minPrice: 500, maxPrice: 1200 },
@@ -134,4 +167,7 @@ const RENTALS: Scenario[] = [
   { name: "operation 'sale' is the default's", filters: { operation: 'sale' }, where: FOR_SALE },
 ];
 
-export const SCENARIOS: Scenario[] = [...SALES.map((s) => ({ ...s, where: `${FOR_SALE} and (${s.where})` })), ...RENTALS];
+export const SCENARIOS: Scenario[] = [
+  ...SALES.map((s) => ({ ...s, where: `${FOR_SALE} and (${s.where})` })),
+  ...RENTALS,
+];

@@ -40,11 +40,19 @@ export async function startServerProcess(
   }
 }
 
-async function startOnce(env: Record<string, string>, port: number, options: { ready?: RegExp; readyMs?: number; args?: string[] }): Promise<ServerProcess> {
-  const { child, output, exitStatus, exited } = spawnChild(process.execPath, ['--import', 'tsx', 'server/main.ts', ...(options.args ?? [])], {
-    cwd: root,
-    env: { ...process.env, SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0', ...env, PORT: String(port) },
-  });
+async function startOnce(
+  env: Record<string, string>,
+  port: number,
+  options: { ready?: RegExp; readyMs?: number; args?: string[] },
+): Promise<ServerProcess> {
+  const { child, output, exitStatus, exited } = spawnChild(
+    process.execPath,
+    ['--import', 'tsx', 'server/main.ts', ...(options.args ?? [])],
+    {
+      cwd: root,
+      env: { ...process.env, SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0', ...env, PORT: String(port) },
+    },
+  );
   const proc: ServerProcess = {
     url: `http://localhost:${port}`,
     port,
@@ -54,7 +62,8 @@ async function startOnce(env: Record<string, string>, port: number, options: { r
     async waitFor(pattern, ms = 60_000) {
       const end = Date.now() + ms;
       while (!pattern.test(output())) {
-        if (exitStatus() !== null) throw new Error(`the server exited (${exitStatus()}) before ${pattern}:\n${output().slice(-3000)}`);
+        if (exitStatus() !== null)
+          throw new Error(`the server exited (${exitStatus()}) before ${pattern}:\n${output().slice(-3000)}`);
         if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}:\n${output().slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 50));
       }

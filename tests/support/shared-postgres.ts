@@ -26,7 +26,8 @@ async function admin(url: string, sql: string): Promise<void> {
  * makes them once, beside the lint, for every stage: then nothing is made or dropped here).
  */
 export async function setup(): Promise<() => Promise<void>> {
-  if (process.env[SHARED_ENV.url] && process.env[SHARED_ENV.migrated] && process.env[SHARED_ENV.seeded]) return async () => {};
+  if (process.env[SHARED_ENV.url] && process.env[SHARED_ENV.migrated] && process.env[SHARED_ENV.seeded])
+    return async () => {};
   const shared = await startSharedPostgres();
   Object.assign(process.env, shared.env);
   return shared.stop;

@@ -92,8 +92,15 @@ export async function startSmtp(): Promise<TestSmtp> {
                   ]),
                 ),
                 calendars: m.attachments
-                  .filter((a) => /^(text\/calendar|application\/ics)/i.test(a.contentType) || /\.ics$/i.test(a.filename ?? ''))
-                  .map((a) => ({ contentType: a.contentType, filename: a.filename ?? '', content: a.content.toString('utf8') })),
+                  .filter(
+                    (a) =>
+                      /^(text\/calendar|application\/ics)/i.test(a.contentType) || /\.ics$/i.test(a.filename ?? ''),
+                  )
+                  .map((a) => ({
+                    contentType: a.contentType,
+                    filename: a.filename ?? '',
+                    content: a.content.toString('utf8'),
+                  })),
                 receivedAt: Date.now(),
               });
               callback();

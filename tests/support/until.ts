@@ -17,7 +17,10 @@ export async function until<T>(
     } catch (error) {
       last = error;
     }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (last: ${last instanceof Error ? last.message : String(last)})` : ''}`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out waiting for ${what}${last ? ` (last: ${last instanceof Error ? last.message : String(last)})` : ''}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, every));
   }
 }

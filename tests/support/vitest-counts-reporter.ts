@@ -15,8 +15,10 @@ export default class CountsReporter implements Reporter {
     for (const m of modules) {
       const file = relative(process.cwd(), m.moduleId);
       for (const e of m.errors()) failures.push(failureLine(file, e));
-      for (const s of m.children.allSuites()) for (const e of s.errors()) failures.push(failureLine(`${file} › ${s.fullName}`, e));
-      if (m.state() === 'failed' && m.errors().length === 0 && [...m.children.allTests()].length === 0) failures.push(failureLine(file, 'failed'));
+      for (const s of m.children.allSuites())
+        for (const e of s.errors()) failures.push(failureLine(`${file} › ${s.fullName}`, e));
+      if (m.state() === 'failed' && m.errors().length === 0 && [...m.children.allTests()].length === 0)
+        failures.push(failureLine(file, 'failed'));
       for (const t of m.children.allTests()) {
         const result = t.result();
         if (result.state === 'passed') passed++;

@@ -32,7 +32,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     taken() {
       const counts = new Map<string, number>();
       for (const d of deliveries)
-        if (d.answered >= 200 && d.answered < 300) counts.set(String(d.headers['webhook-id']), (counts.get(String(d.headers['webhook-id'])) ?? 0) + 1);
+        if (d.answered >= 200 && d.answered < 300)
+          counts.set(String(d.headers['webhook-id']), (counts.get(String(d.headers['webhook-id'])) ?? 0) + 1);
       return counts;
     },
     close: () =>
@@ -48,7 +49,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     deliveries.push(delivery);
     if (receiver.mode === 'hang-up') return void req.socket.destroy();
     delivery.answered = receiver.mode === 'down' ? 503 : 200;
-    res.writeHead(delivery.answered, { 'Content-Type': 'text/plain' }).end(receiver.mode === 'down' ? 'down for maintenance' : 'ok');
+    res
+      .writeHead(delivery.answered, { 'Content-Type': 'text/plain' })
+      .end(receiver.mode === 'down' ? 'down for maintenance' : 'ok');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/exp`;

@@ -59,8 +59,14 @@ export const WEIGHT_BUDGETS = {
 } as const;
 
 export const WEIGHT_PAGES = {
-  directory: { body: '<exp-agent-directory></exp-agent-directory>', ready: 'exp-agent-directory >> [part="agent-card"]' },
-  search: { body: '<exp-property-search sync-url="false"></exp-property-search>', ready: 'exp-property-search >> [part="map"] [data-status="ready"]' },
+  directory: {
+    body: '<exp-agent-directory></exp-agent-directory>',
+    ready: 'exp-agent-directory >> [part="agent-card"]',
+  },
+  search: {
+    body: '<exp-property-search sync-url="false"></exp-property-search>',
+    ready: 'exp-property-search >> [part="map"] [data-status="ready"]',
+  },
 } as const;
 
 export async function pageWeight(page: Page, origin: string, which: keyof typeof WEIGHT_PAGES): Promise<PageWeight> {

@@ -47,7 +47,14 @@ export async function startWordPress(options: { plugin: string; steps: unknown[]
   // no network but npm's here: WordPress's own calls out (the first admin page checks wordpress.org
   // for updates) are refused at once instead of waiting out their timeouts (15 s to log in, 2 s with)
   const offline = { step: 'defineWpConfigConsts', consts: { WP_HTTP_BLOCK_EXTERNAL: true } };
-  writeFileSync(blueprint, JSON.stringify({ preferredVersions: { php: '8.3', wp: WORDPRESS_VERSION }, landingPage: '/', steps: [offline, ...options.steps] }));
+  writeFileSync(
+    blueprint,
+    JSON.stringify({
+      preferredVersions: { php: '8.3', wp: WORDPRESS_VERSION },
+      landingPage: '/',
+      steps: [offline, ...options.steps],
+    }),
+  );
   const { output, exitStatus, exited, child } = spawnChild(
     process.execPath,
     [

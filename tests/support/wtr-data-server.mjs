@@ -56,7 +56,14 @@ export function dataServer() {
       // instead of a PostgreSQL of its own migrated and seeded again
       copy = await seededCopy();
       child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...process.env, PORT: String(port), DATA_DIR: dir, SKIP_BUILD: '1', LOG_REQUESTS: '0', ...(copy ? { DATABASE_URL: copy.url } : {}) },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          DATA_DIR: dir,
+          SKIP_BUILD: '1',
+          LOG_REQUESTS: '0',
+          ...(copy ? { DATABASE_URL: copy.url } : {}),
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';

@@ -47,4 +47,9 @@ defineElement({
 // a signed-in agent's first calls go out now, while the page's elements render (docs/agent-area.md "Speed")
 if (typeof document !== 'undefined')
   for (const el of document.querySelectorAll('exp-agent-area'))
-    askEarly(resolveApiConfig({ apiUrl: el.getAttribute('api-url') ?? undefined, apiKey: el.getAttribute('api-key') ?? undefined }));
+    askEarly(
+      resolveApiConfig({
+        apiUrl: el.getAttribute('api-url') ?? undefined,
+        apiKey: el.getAttribute('api-key') ?? undefined,
+      }),
+    );

@@ -7,7 +7,14 @@
  */
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useId, useRef, useState, type ComponentType, type FormEvent, type KeyboardEvent } from 'react';
-import { askForCode, authFor, firstRole, getTeamAgents, signInWithCode, type TeamAgent } from '../lib/data/agent-area.ts';
+import {
+  askForCode,
+  authFor,
+  firstRole,
+  getTeamAgents,
+  signInWithCode,
+  type TeamAgent,
+} from '../lib/data/agent-area.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import { whenIdle } from '../lib/main-thread.ts';
@@ -69,7 +76,11 @@ function SignIn({ id }: { id: string }) {
   };
 
   return (
-    <section className="mx-auto w-full max-w-[420px] flex flex-col gap-4" part="sign-in" aria-labelledby={`${id}-title`}>
+    <section
+      className="mx-auto w-full max-w-[420px] flex flex-col gap-4"
+      part="sign-in"
+      aria-labelledby={`${id}-title`}
+    >
       <h2 id={`${id}-title`} className="m-0 text-2xl font-bold text-ink">
         {t('agentArea.signInTitle')}
       </h2>
@@ -79,7 +90,15 @@ function SignIn({ id }: { id: string }) {
           <label htmlFor={`${id}-email`} className="font-semibold text-ink">
             {t('agentArea.email')}
           </label>
-          <input id={`${id}-email`} type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} className={field} />
+          <input
+            id={`${id}-email`}
+            type="email"
+            required
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            className={field}
+          />
           <button type="submit" disabled={busy} className={primary}>
             {t('agentArea.sendCode')}
           </button>
@@ -211,7 +230,16 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
   const onKey = (e: KeyboardEvent) => {
     const at = shown.indexOf(tab);
     const n = shown.length;
-    const to = e.key === 'ArrowRight' ? (at + 1) % n : e.key === 'ArrowLeft' ? (at + n - 1) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+    const to =
+      e.key === 'ArrowRight'
+        ? (at + 1) % n
+        : e.key === 'ArrowLeft'
+          ? (at + n - 1) % n
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? n - 1
+              : -1;
     if (to < 0) return;
     e.preventDefault();
     setTab(shown[to]!);
@@ -221,11 +249,22 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
     <div className="flex flex-col gap-4" part="area">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="m-0 text-ink-muted break-all">{t('agentArea.signedInAs', { email: session.user.email ?? '' })}</p>
-        <button type="button" className={link} onClick={() => void authFor(api).signOut({ scope: 'local' })} part="sign-out">
+        <button
+          type="button"
+          className={link}
+          onClick={() => void authFor(api).signOut({ scope: 'local' })}
+          part="sign-out"
+        >
           {t('agentArea.signOut')}
         </button>
       </div>
-      <div role="tablist" aria-label={t('agentArea.tabsLabel')} className="flex gap-1 border-b border-line overflow-x-auto" onKeyDown={onKey} part="tabs">
+      <div
+        role="tablist"
+        aria-label={t('agentArea.tabsLabel')}
+        className="flex gap-1 border-b border-line overflow-x-auto"
+        onKeyDown={onKey}
+        part="tabs"
+      >
         {shown.map((name, i) => (
           <button
             key={name}
@@ -245,7 +284,13 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} tabIndex={0} className="outline-none">
+      <div
+        role="tabpanel"
+        id={`${id}-panel-${tab}`}
+        aria-labelledby={`${id}-tab-${tab}`}
+        tabIndex={0}
+        className="outline-none"
+      >
         {tab === 'leads' ? (
           <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role?.team ? agents : null} />
         ) : (

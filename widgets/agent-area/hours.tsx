@@ -18,9 +18,13 @@ addTexts(texts);
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 /** A weekday's name: 1 January 2024 was a Monday. */
 const weekdayName = (weekday: number, lang: string) =>
-  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, weekday));
+  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { weekday: 'long', timeZone: 'UTC' }).format(
+    Date.UTC(2024, 0, weekday),
+  );
 const dayName = (day: string, lang: string) =>
-  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+  new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(
+    new Date(`${day}T12:00:00Z`),
+  );
 
 export function Hours({ id, session }: { id: string; session: Session }) {
   const { t, api, lang } = useElement();
@@ -53,7 +57,8 @@ export function Hours({ id, session }: { id: string; session: Session }) {
     };
   }, [api, session]);
 
-  const change = (i: number, part: Partial<VisitingPeriod>) => setHours(hours.map((h, j) => (j === i ? { ...h, ...part } : h)));
+  const change = (i: number, part: Partial<VisitingPeriod>) =>
+    setHours(hours.map((h, j) => (j === i ? { ...h, ...part } : h)));
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -97,11 +102,25 @@ export function Hours({ id, session }: { id: string; session: Session }) {
               <div key={i} className="flex flex-wrap items-end gap-2">
                 <label className="flex flex-col gap-1 text-ink grow basis-[128px]">
                   {t('agentArea.hours.opens')}
-                  <input type="time" step={1800} required value={h.opens} onChange={(e) => change(i, { opens: e.target.value })} className={field} />
+                  <input
+                    type="time"
+                    step={1800}
+                    required
+                    value={h.opens}
+                    onChange={(e) => change(i, { opens: e.target.value })}
+                    className={field}
+                  />
                 </label>
                 <label className="flex flex-col gap-1 text-ink grow basis-[128px]">
                   {t('agentArea.hours.closes')}
-                  <input type="time" step={1800} required value={h.closes} onChange={(e) => change(i, { closes: e.target.value })} className={field} />
+                  <input
+                    type="time"
+                    step={1800}
+                    required
+                    value={h.closes}
+                    onChange={(e) => change(i, { closes: e.target.value })}
+                    className={field}
+                  />
                 </label>
                 <button
                   type="button"
@@ -113,7 +132,11 @@ export function Hours({ id, session }: { id: string; session: Session }) {
                 </button>
               </div>
             ))}
-            <button type="button" className={link} onClick={() => setHours([...hours, { weekday, opens: '09:00', closes: '13:00' }])}>
+            <button
+              type="button"
+              className={link}
+              onClick={() => setHours([...hours, { weekday, opens: '09:00', closes: '13:00' }])}
+            >
               {t('agentArea.hours.add', { day: name })}
             </button>
           </fieldset>
@@ -143,7 +166,13 @@ export function Hours({ id, session }: { id: string; session: Session }) {
         <div className="flex flex-wrap items-end gap-2">
           <label className="flex flex-col gap-1 text-ink grow">
             {t('agentArea.hours.dayOff')}
-            <input type="date" min={ecuadorDay()} value={newDay} onChange={(e) => setNewDay(e.target.value)} className={field} />
+            <input
+              type="date"
+              min={ecuadorDay()}
+              value={newDay}
+              onChange={(e) => setNewDay(e.target.value)}
+              className={field}
+            />
           </label>
           <button
             type="button"

@@ -21,7 +21,9 @@ describe("an agent's site kit", () => {
   });
 
   it('writes the script once and the element, every value escaped for HTML', () => {
-    expect(kitSnippet('https://exp.example/widgets/exp-widgets.js', 'exp-property-search', [['lead-agent-id', '12']])).toBe(
+    expect(
+      kitSnippet('https://exp.example/widgets/exp-widgets.js', 'exp-property-search', [['lead-agent-id', '12']]),
+    ).toBe(
       '<script type="module" src="https://exp.example/widgets/exp-widgets.js"></script>\n<exp-property-search lead-agent-id="12"></exp-property-search>',
     );
     expect(kitSnippet('https://x.example/a.js?b="c"&d', 'exp-agent-profile', [['lang', '"><script>']])).toBe(

@@ -17,7 +17,8 @@ export function kitAttributes(kind: Kind, agentId: number, lang: 'en' | 'es', co
   if (kind === 'exp-agent-profile') attrs.push(['agent-id', String(agentId)]);
   else attrs.push(['lead-agent-id', String(agentId)]);
   attrs.push(['lang', lang]);
-  if (HEX.test(color) && color.toLowerCase() !== DEFAULT_COLOR) attrs.push(['style', `--exp-color-primary: ${color.toLowerCase()}`]);
+  if (HEX.test(color) && color.toLowerCase() !== DEFAULT_COLOR)
+    attrs.push(['style', `--exp-color-primary: ${color.toLowerCase()}`]);
   return attrs;
 }
 

@@ -36,7 +36,17 @@ const REFRESH_MS = 60_000;
 const PAGE = 25;
 
 /** `team`: the office's agents when she is the team's (each lead then says whose it is, and can be given to another) */
-export function Leads({ id, session, phoneCountryCode, team }: { id: string; session: Session; phoneCountryCode: string; team: TeamAgent[] | null }) {
+export function Leads({
+  id,
+  session,
+  phoneCountryCode,
+  team,
+}: {
+  id: string;
+  session: Session;
+  phoneCountryCode: string;
+  team: TeamAgent[] | null;
+}) {
   const { t, api } = useElement();
   const [leads, setLeads] = useState<Lead[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -47,7 +57,10 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
 
   const load = useCallback(
     (signal?: AbortSignal, first = false) =>
-      (first ? firstLeads(api, session, signal) : Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)])).then(
+      (first
+        ? firstLeads(api, session, signal)
+        : Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)])
+      ).then(
         ([rows, subscriptions]) => {
           setLeads(rows);
           setAlerts(subscriptions);
@@ -72,7 +85,13 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   }, [load]);
 
   const shown = useMemo(
-    () => (leads ?? []).filter((l) => (!status || l.status === status) && (!kind || leadKind(l) === kind) && (source === null || leadSource(l) === source)),
+    () =>
+      (leads ?? []).filter(
+        (l) =>
+          (!status || l.status === status) &&
+          (!kind || leadKind(l) === kind) &&
+          (source === null || leadSource(l) === source),
+      ),
     [leads, status, kind, source],
   );
   // the sources her leads came from, most leads first
@@ -87,7 +106,20 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
   /** what she sees, as a spreadsheet's file */
   const download = () => {
     const csv = leadsCsv(
-      ['received_at', 'name', 'email', 'phone', 'kind', 'about', 'message', 'status', 'follow_up_on', 'element', 'page', 'campaign'],
+      [
+        'received_at',
+        'name',
+        'email',
+        'phone',
+        'kind',
+        'about',
+        'message',
+        'status',
+        'follow_up_on',
+        'element',
+        'page',
+        'campaign',
+      ],
       shown.map((l) => [
         l.received_at,
         l.name,
@@ -122,7 +154,13 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
           <label htmlFor={`${id}-status`} className="font-semibold text-ink">
             {t('agentArea.filterStatus')}
           </label>
-          <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus | '')} className={field} part="status-filter">
+          <select
+            id={`${id}-status`}
+            value={status}
+            onChange={(e) => setStatus(e.target.value as LeadStatus | '')}
+            className={field}
+            part="status-filter"
+          >
             <option value="">{t('agentArea.allStatuses')}</option>
             {LEAD_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -135,7 +173,13 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
           <label htmlFor={`${id}-kind`} className="font-semibold text-ink">
             {t('agentArea.filterKind')}
           </label>
-          <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as LeadKind | '')} className={field} part="kind-filter">
+          <select
+            id={`${id}-kind`}
+            value={kind}
+            onChange={(e) => setKind(e.target.value as LeadKind | '')}
+            className={field}
+            part="kind-filter"
+          >
             <option value="">{t('agentArea.allKinds')}</option>
             {(['listing', 'valuation', 'general'] as const).map((k) => (
               <option key={k} value={k}>
@@ -168,7 +212,11 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
         {t('agentArea.export')}
       </button>
       <p className="m-0 text-ink" role="status" aria-live="polite" part="count">
-        {leads === null ? t('agentArea.loading') : failed ? t('agentArea.failed') : t('agentArea.count', { count: shown.length })}
+        {leads === null
+          ? t('agentArea.loading')
+          : failed
+            ? t('agentArea.failed')
+            : t('agentArea.count', { count: shown.length })}
       </p>
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
         {shown.slice(0, listed).map((lead) => (
@@ -185,7 +233,12 @@ export function Leads({ id, session, phoneCountryCode, team }: { id: string; ses
         ))}
       </ul>
       {shown.length > listed ? (
-        <button type="button" className={`${secondary} self-start`} onClick={() => setListed(listed + PAGE)} part="more">
+        <button
+          type="button"
+          className={`${secondary} self-start`}
+          onClick={() => setListed(listed + PAGE)}
+          part="more"
+        >
           {t('agentArea.showMore', { count: Math.min(PAGE, shown.length - listed) })}
         </button>
       ) : null}
@@ -253,13 +306,19 @@ function LeadCard({
       <p className="m-0 font-semibold text-ink">{about}</p>
       {estimate?.value ? (
         <p className="m-0 text-ink" part="estimate">
-          {t('agentArea.estimate', { value: formatPrice(estimate.value), low: formatPrice(estimate.low), high: formatPrice(estimate.high) })}
+          {t('agentArea.estimate', {
+            value: formatPrice(estimate.value),
+            low: formatPrice(estimate.low),
+            high: formatPrice(estimate.high),
+          })}
         </p>
       ) : null}
       {lead.message ? <p className="m-0 text-ink whitespace-pre-line">{lead.message}</p> : null}
       {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
       <p className="m-0 text-sm text-ink-muted" part="why">
-        {team ? `${t('agentArea.owner', { name: team.find((a) => a.id === lead.owner_agent_id)?.name ?? t('agentArea.theTeam') })} · ` : ''}
+        {team
+          ? `${t('agentArea.owner', { name: team.find((a) => a.id === lead.owner_agent_id)?.name ?? t('agentArea.theTeam') })} · `
+          : ''}
         {t(`agentArea.why.${leadWhy(lead)}`)}
       </p>
       {lead.consents?.length ? (
@@ -267,7 +326,9 @@ function LeadCard({
           {t('agentArea.consents', {
             list: lead.consents
               .map((c) =>
-                c.withdrawn_at ? t('agentArea.consentWithdrawn', { name: t(`agentArea.consentNames.${c.purpose}`) }) : t(`agentArea.consentNames.${c.purpose}`),
+                c.withdrawn_at
+                  ? t('agentArea.consentWithdrawn', { name: t(`agentArea.consentNames.${c.purpose}`) })
+                  : t(`agentArea.consentNames.${c.purpose}`),
               )
               .join(' · '),
           })}
@@ -280,17 +341,31 @@ function LeadCard({
               {t('agentArea.call')}
             </a>
           ) : null}
-          <a className={`${primary} no-underline`} href={`mailto:${lead.email}?subject=${encodeURIComponent(about)}&body=${encodeURIComponent(greeting)}`}>
+          <a
+            className={`${primary} no-underline`}
+            href={`mailto:${lead.email}?subject=${encodeURIComponent(about)}&body=${encodeURIComponent(greeting)}`}
+          >
             {t('agentArea.write')}
           </a>
           {whatsapp ? (
-            <a className={`${primary} no-underline`} href={`${whatsapp}?text=${encodeURIComponent(greeting)}`} target="_blank" rel="noopener noreferrer">
+            <a
+              className={`${primary} no-underline`}
+              href={`${whatsapp}?text=${encodeURIComponent(greeting)}`}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               {t('agentArea.whatsapp')}
             </a>
           ) : null}
         </div>
       )}
-      <button type="button" className={`${link} self-start`} aria-expanded={open} onClick={() => setOpen(!open)} part="update">
+      <button
+        type="button"
+        className={`${link} self-start`}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        part="update"
+      >
         {t(open ? 'agentArea.closeUpdate' : 'agentArea.update')}
       </button>
       {open ? (
@@ -298,7 +373,12 @@ function LeadCard({
           <label htmlFor={`${id}-status`} className="font-semibold text-ink">
             {t('agentArea.statusLabel')}
           </label>
-          <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus)} className={field}>
+          <select
+            id={`${id}-status`}
+            value={status}
+            onChange={(e) => setStatus(e.target.value as LeadStatus)}
+            className={field}
+          >
             {LEAD_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {t(`agentArea.status.${s}`)}
@@ -308,11 +388,24 @@ function LeadCard({
           <label htmlFor={`${id}-follow`} className="font-semibold text-ink">
             {t('agentArea.followUp')}
           </label>
-          <input id={`${id}-follow`} type="date" value={followUp} onChange={(e) => setFollowUp(e.target.value)} className={field} />
+          <input
+            id={`${id}-follow`}
+            type="date"
+            value={followUp}
+            onChange={(e) => setFollowUp(e.target.value)}
+            className={field}
+          />
           <label htmlFor={`${id}-note`} className="font-semibold text-ink">
             {t('agentArea.note')}
           </label>
-          <textarea id={`${id}-note`} rows={2} maxLength={4000} value={note} onChange={(e) => setNote(e.target.value)} className={`${field} h-auto py-2`} />
+          <textarea
+            id={`${id}-note`}
+            rows={2}
+            maxLength={4000}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            className={`${field} h-auto py-2`}
+          />
           <button type="submit" disabled={saving === 'saving'} className={primary}>
             {t('agentArea.save')}
           </button>
@@ -332,7 +425,17 @@ function LeadCard({
 }
 
 /** The team gives the lead to another agent of ours, or to the team, saying why (public.reassign_lead). */
-function GiveTo({ lead, session, agents, onDone }: { lead: Lead; session: Session; agents: TeamAgent[]; onDone: () => void }) {
+function GiveTo({
+  lead,
+  session,
+  agents,
+  onDone,
+}: {
+  lead: Lead;
+  session: Session;
+  agents: TeamAgent[];
+  onDone: () => void;
+}) {
   const { t, api } = useElement();
   const id = useId();
   const [to, setTo] = useState('');
@@ -370,7 +473,13 @@ function GiveTo({ lead, session, agents, onDone }: { lead: Lead; session: Sessio
       <label htmlFor={`${id}-why`} className="font-semibold text-ink">
         {t('agentArea.giveWhy')}
       </label>
-      <input id={`${id}-why`} maxLength={300} value={reason} onChange={(e) => setReason(e.target.value)} className={field} />
+      <input
+        id={`${id}-why`}
+        maxLength={300}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        className={field}
+      />
       <button type="submit" className={primary} disabled={state === 'busy' || !to}>
         {t('agentArea.give')}
       </button>
@@ -406,7 +515,8 @@ function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: EcuadorT
                 <a className={link} href={`mailto:${a.email}`}>
                   {a.email}
                 </a>{' '}
-                · {frequencyLabel(a.frequency, t)} · {t('agentArea.alerts.since', { date: dates.format(new Date(a.confirmed_at)) })}
+                · {frequencyLabel(a.frequency, t)} ·{' '}
+                {t('agentArea.alerts.since', { date: dates.format(new Date(a.confirmed_at)) })}
                 {a.status === 'paused' ? ` · ${t('agentArea.alerts.paused')}` : ''}
               </p>
               {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}

@@ -33,7 +33,11 @@ export function Listings({ id, session }: { id: string; session: Session }) {
       live = false;
     };
   }, [api, session]);
-  const weekFormat = useMemo(() => new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }), [lang]);
+  const weekFormat = useMemo(
+    () =>
+      new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+    [lang],
+  );
 
   return (
     <section className="flex flex-col gap-4" part="listings" aria-labelledby={`${id}-listings`}>
@@ -42,27 +46,45 @@ export function Listings({ id, session }: { id: string; session: Session }) {
       </h2>
       <p className="m-0 text-ink-muted">{t('agentArea.listings.intro')}</p>
       <p className="m-0 text-ink" role="status" aria-live="polite">
-        {failed ? t('agentArea.failed') : listings === null ? t('agentArea.loading') : t('agentArea.listings.count', { count: listings.length })}
+        {failed
+          ? t('agentArea.failed')
+          : listings === null
+            ? t('agentArea.loading')
+            : t('agentArea.listings.count', { count: listings.length })}
       </p>
       <ul className="list-none m-0 p-0 flex flex-col gap-4">
         {(listings ?? []).map((l) => {
-          const totals = Object.fromEntries(METRICS.map((m) => [m, l.weeks.reduce((s, w) => s + w[m], 0)])) as Record<(typeof METRICS)[number], number>;
+          const totals = Object.fromEntries(METRICS.map((m) => [m, l.weeks.reduce((s, w) => s + w[m], 0)])) as Record<
+            (typeof METRICS)[number],
+            number
+          >;
           return (
             <li key={l.id}>
               <article className={card} part="listing-figures" aria-labelledby={`${id}-l${l.id}`}>
                 <h3 id={`${id}-l${l.id}`} className="m-0 text-lg font-semibold text-ink">
                   {l.title}
                 </h3>
-                <p className="m-0 text-ink-muted">{[l.sector, l.city, l.price ? formatPrice(l.price) : null].filter(Boolean).join(' · ')}</p>
+                <p className="m-0 text-ink-muted">
+                  {[l.sector, l.city, l.price ? formatPrice(l.price) : null].filter(Boolean).join(' · ')}
+                </p>
                 <p className="m-0 text-ink">{t('agentArea.listings.totals', { weeks: l.weeks.length, ...totals })}</p>
                 {l.market?.median ? (
                   <p className="m-0 text-ink">
-                    {t('agentArea.listings.market', { place: l.market.name, median: formatPrice(l.market.median), count: l.market.listings })}
+                    {t('agentArea.listings.market', {
+                      place: l.market.name,
+                      median: formatPrice(l.market.median),
+                      count: l.market.listings,
+                    })}
                     {l.usd_m2 ? ` · ${t('agentArea.listings.yours', { value: formatPrice(l.usd_m2) })}` : ''}
                   </p>
                 ) : null}
                 {/* (a narrow phone scrolls the table: the region takes the keyboard's focus to scroll it) */}
-                <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('agentArea.listings.caption', { title: l.title })}>
+                <div
+                  className="overflow-x-auto"
+                  tabIndex={0}
+                  role="region"
+                  aria-label={t('agentArea.listings.caption', { title: l.title })}
+                >
                   <table className="w-full border-collapse text-sm text-ink">
                     <caption className="sr-only">{t('agentArea.listings.caption', { title: l.title })}</caption>
                     <thead>

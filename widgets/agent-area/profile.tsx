@@ -146,7 +146,12 @@ export function Profile({ id, session }: { id: string; session: Session }) {
           className={`${field} h-auto py-2 font-normal`}
         />
       ) : (
-        <input type={type} value={form[name]} onChange={(e) => setForm({ ...form, [name]: e.target.value })} className={`${field} font-normal`} />
+        <input
+          type={type}
+          value={form[name]}
+          onChange={(e) => setForm({ ...form, [name]: e.target.value })}
+          className={`${field} font-normal`}
+        />
       )}
     </label>
   );
@@ -170,7 +175,9 @@ export function Profile({ id, session }: { id: string; session: Session }) {
                 className="size-24 rounded-full object-cover bg-surface-muted"
               />
             ) : (
-              <span className="size-24 rounded-full bg-surface-muted grid place-items-center text-ink-muted">{t('agentArea.profile.noPhoto')}</span>
+              <span className="size-24 rounded-full bg-surface-muted grid place-items-center text-ink-muted">
+                {t('agentArea.profile.noPhoto')}
+              </span>
             )}
             <label className="flex flex-col gap-1 font-semibold text-ink min-w-0">
               {t('agentArea.profile.photo')}
@@ -208,7 +215,9 @@ export function Profile({ id, session }: { id: string; session: Session }) {
           {t('agentArea.profile.preview')}
         </h3>
         <div className="flex items-center gap-3">
-          {photo ? <img src={photo} alt="" width={64} height={64} className="size-16 rounded-full object-cover" /> : null}
+          {photo ? (
+            <img src={photo} alt="" width={64} height={64} className="size-16 rounded-full object-cover" />
+          ) : null}
           <p className="m-0 text-lg font-semibold text-ink">{name}</p>
         </div>
         {(['en', 'es'] as const).map((l) => {
@@ -221,7 +230,9 @@ export function Profile({ id, session }: { id: string; session: Session }) {
           );
         })}
         {profile.places.length ? (
-          <p className="m-0 text-ink">{t('agentArea.profile.serves', { places: profile.places.map((p) => p.name).join(', ') })}</p>
+          <p className="m-0 text-ink">
+            {t('agentArea.profile.serves', { places: profile.places.map((p) => p.name).join(', ') })}
+          </p>
         ) : null}
         <a className={link} href={agentPath(profile.id, lang)} target="_blank" rel="noopener">
           {t('agentArea.profile.openPublic')}
@@ -261,7 +272,8 @@ function Places({
       controller.abort();
     };
   }, [q, rest]);
-  const place = (p: PlaceSuggestion) => [p.name, p.kind === 'sector' ? p.city : p.kind === 'city' ? p.province : null].filter(Boolean).join(', ');
+  const place = (p: PlaceSuggestion) =>
+    [p.name, p.kind === 'sector' ? p.city : p.kind === 'city' ? p.province : null].filter(Boolean).join(', ');
 
   return (
     <fieldset className={`${card} m-0`} part="places">
@@ -270,7 +282,10 @@ function Places({
       {places.length ? (
         <ul className="list-none m-0 p-0 flex flex-wrap gap-2">
           {places.map((p) => (
-            <li key={p.path ?? p.name} className="inline-flex items-center gap-1 rounded-full border border-line pl-3 pr-1 text-ink">
+            <li
+              key={p.path ?? p.name}
+              className="inline-flex items-center gap-1 rounded-full border border-line pl-3 pr-1 text-ink"
+            >
               {p.name}
               <button
                 type="button"
@@ -289,7 +304,14 @@ function Places({
       <label htmlFor={`${id}-place`} className="font-semibold text-ink">
         {t('agentArea.profile.addPlace')}
       </label>
-      <input id={`${id}-place`} value={q} onChange={(e) => setQ(e.target.value)} className={field} autoComplete="off" aria-describedby={`${id}-found`} />
+      <input
+        id={`${id}-place`}
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        className={field}
+        autoComplete="off"
+        aria-describedby={`${id}-found`}
+      />
       <ul id={`${id}-found`} className="list-none m-0 p-0 flex flex-col gap-1" aria-live="polite">
         {found.map((p) => (
           <li key={p.path}>

@@ -78,7 +78,11 @@ function Kit({ id, agentId, scriptUrl }: { id: string; agentId: number; scriptUr
         </label>
         <label className="flex flex-col gap-1 font-semibold text-ink">
           {t('agentArea.kit.language')}
-          <select value={lang} onChange={(e) => setLang(e.target.value === 'en' ? 'en' : 'es')} className={`${field} font-normal`}>
+          <select
+            value={lang}
+            onChange={(e) => setLang(e.target.value === 'en' ? 'en' : 'es')}
+            className={`${field} font-normal`}
+          >
             <option value="es">Español</option>
             <option value="en">English</option>
           </select>

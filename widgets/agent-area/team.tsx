@@ -27,10 +27,23 @@ import { addTexts } from '../lib/i18n.ts';
 
 addTexts(texts);
 
-export function Team({ id, session, agents, onAgents }: { id: string; session: Session; agents: TeamAgent[]; onAgents: (agents: TeamAgent[]) => void }) {
+export function Team({
+  id,
+  session,
+  agents,
+  onAgents,
+}: {
+  id: string;
+  session: Session;
+  agents: TeamAgent[];
+  onAgents: (agents: TeamAgent[]) => void;
+}) {
   const { t, api } = useElement();
   const reload = useCallback(
-    () => getTeamAgents(api, session).then(onAgents, (error: unknown) => console.error('[exp-agent-area] could not load the agents:', error)),
+    () =>
+      getTeamAgents(api, session).then(onAgents, (error: unknown) =>
+        console.error('[exp-agent-area] could not load the agents:', error),
+      ),
     [api, session, onAgents],
   );
   // (their open leads, as they are now: leads may have been given since the list was read)
@@ -47,7 +60,12 @@ export function Team({ id, session, agents, onAgents }: { id: string; session: S
         </h2>
         <label className="flex flex-col gap-1 font-semibold text-ink">
           {t('agentArea.team.find')}
-          <input type="search" value={find} onChange={(e) => setFind(e.target.value)} className={`${field} font-normal`} />
+          <input
+            type="search"
+            value={find}
+            onChange={(e) => setFind(e.target.value)}
+            className={`${field} font-normal`}
+          />
         </label>
         <p className="m-0 text-sm text-ink-muted" role="status" aria-live="polite">
           {t('agentArea.team.showing', { shown: listed.length, count: found.length })}
@@ -119,7 +137,9 @@ function Privacy({ id, session }: { id: string; session: Session }) {
                   <p className="m-0 font-semibold text-ink">{t(`agentArea.team.privacy.kinds.${r.kind}`)}</p>
                   <p className="m-0 text-sm text-ink-muted">
                     {t('agentArea.team.privacy.asked', { at: when(r.asked_at) })} ·{' '}
-                    {r.answered_at ? t('agentArea.team.privacy.answered', { at: when(r.answered_at) }) : t('agentArea.team.privacy.open')}
+                    {r.answered_at
+                      ? t('agentArea.team.privacy.answered', { at: when(r.answered_at) })
+                      : t('agentArea.team.privacy.open')}
                   </p>
                 </li>
               ))}
@@ -151,10 +171,12 @@ function AgentRow({ agent: a, session, onChanged }: { agent: TeamAgent; session:
   return (
     <article className={`${card} gap-1`} part="team-agent" aria-label={a.name}>
       <p className="m-0 font-semibold text-ink">
-        {a.name} {a.active ? null : <span className="font-normal text-ink-muted">· {t('agentArea.team.inactive')}</span>}
+        {a.name}{' '}
+        {a.active ? null : <span className="font-normal text-ink-muted">· {t('agentArea.team.inactive')}</span>}
       </p>
       <p className="m-0 text-sm text-ink-muted break-all">
-        {a.email} · {t('agentArea.team.openLeads', { count: a.open_leads })} · {t(a.signed_in ? 'agentArea.team.signedIn' : 'agentArea.team.neverSignedIn')}
+        {a.email} · {t('agentArea.team.openLeads', { count: a.open_leads })} ·{' '}
+        {t(a.signed_in ? 'agentArea.team.signedIn' : 'agentArea.team.neverSignedIn')}
       </p>
       {a.active ? (
         sure ? (
@@ -226,7 +248,14 @@ function Invite({ session, onInvited }: { session: Session; onInvited: () => voi
   );
 }
 
-const EMPTY_RULE = (agentId: number): RoutingRule => ({ place: null, property_type: null, min_price: null, max_price: null, source: null, agent_id: agentId });
+const EMPTY_RULE = (agentId: number): RoutingRule => ({
+  place: null,
+  property_type: null,
+  min_price: null,
+  max_price: null,
+  source: null,
+  agent_id: agentId,
+});
 
 function RoutingEditor({ id, session, agents }: { id: string; session: Session; agents: TeamAgent[] }) {
   const { t, api } = useElement();
@@ -244,7 +273,8 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
     };
   }, [api, session]);
   if (!routing) return null;
-  const change = (i: number, part: Partial<RoutingRule>) => setRouting({ ...routing, rules: routing.rules.map((r, j) => (j === i ? { ...r, ...part } : r)) });
+  const change = (i: number, part: Partial<RoutingRule>) =>
+    setRouting({ ...routing, rules: routing.rules.map((r, j) => (j === i ? { ...r, ...part } : r)) });
   const move = (i: number, by: -1 | 1) => {
     const rules = [...routing.rules];
     const [rule] = rules.splice(i, 1);
@@ -307,7 +337,11 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
               </div>
               <label className="flex flex-col gap-1 font-semibold text-ink">
                 {t('agentArea.team.rule.agent')}
-                <select value={String(rule.agent_id)} onChange={(e) => change(i, { agent_id: Number(e.target.value) })} className={`${field} font-normal`}>
+                <select
+                  value={String(rule.agent_id)}
+                  onChange={(e) => change(i, { agent_id: Number(e.target.value) })}
+                  className={`${field} font-normal`}
+                >
                   {agents.map((a) => (
                     <option key={a.id} value={String(a.id)}>
                       {a.name}
@@ -319,10 +353,19 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
                 <button type="button" className={secondary} disabled={i === 0} onClick={() => move(i, -1)}>
                   {t('agentArea.team.up')}
                 </button>
-                <button type="button" className={secondary} disabled={i === routing.rules.length - 1} onClick={() => move(i, 1)}>
+                <button
+                  type="button"
+                  className={secondary}
+                  disabled={i === routing.rules.length - 1}
+                  onClick={() => move(i, 1)}
+                >
                   {t('agentArea.team.down')}
                 </button>
-                <button type="button" className={link} onClick={() => setRouting({ ...routing, rules: routing.rules.filter((_, j) => j !== i) })}>
+                <button
+                  type="button"
+                  className={link}
+                  onClick={() => setRouting({ ...routing, rules: routing.rules.filter((_, j) => j !== i) })}
+                >
                   {t('agentArea.team.removeRule', { n: i + 1 })}
                 </button>
               </div>

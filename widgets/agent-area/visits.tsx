@@ -11,7 +11,13 @@ import { now } from '../../core/clock.ts';
 import { ecuadorDay, ecuadorDaysAfter, ecuadorMidnight } from '../../core/protocol/calendar.ts';
 import { telHref } from '../../core/protocol/format.ts';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../core/protocol/visit-time.ts';
-import { actOnVisit, getMyOpenTimes, getMyVisits, type CalendarVisit, type VisitResult } from '../lib/data/agent-area.ts';
+import {
+  actOnVisit,
+  getMyOpenTimes,
+  getMyVisits,
+  type CalendarVisit,
+  type VisitResult,
+} from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';
@@ -37,7 +43,10 @@ export function Visits({ id, session }: { id: string; session: Session }) {
   const first = view === 'week' ? mondayOf(anchor) : anchor;
   const length = view === 'week' ? 7 : 1;
   const days = useMemo(() => Array.from({ length }, (_, i) => ecuadorDaysAfter(first, i)), [first, length]);
-  const range = useMemo(() => ({ from: ecuadorMidnight(first), to: ecuadorMidnight(ecuadorDaysAfter(first, length)) }), [first, length]);
+  const range = useMemo(
+    () => ({ from: ecuadorMidnight(first), to: ecuadorMidnight(ecuadorDaysAfter(first, length)) }),
+    [first, length],
+  );
 
   const load = useCallback(
     (signal?: AbortSignal) =>
@@ -72,7 +81,9 @@ export function Visits({ id, session }: { id: string; session: Session }) {
   const dayName = (day: string, part: 'day' | 'shortDay' = 'day') =>
     formatVisitTime(new Date(ecuadorMidnight(day).getTime() + 12 * 3_600_000), lang, ECUADOR_TIME_ZONE, part);
   const title =
-    view === 'week' ? t('agentArea.visits.weekOf', { from: dayName(days[0]!, 'shortDay'), to: dayName(days.at(-1)!, 'shortDay') }) : dayName(anchor);
+    view === 'week'
+      ? t('agentArea.visits.weekOf', { from: dayName(days[0]!, 'shortDay'), to: dayName(days.at(-1)!, 'shortDay') })
+      : dayName(anchor);
 
   return (
     <section className="flex flex-col gap-4" part="visits" aria-labelledby={`${id}-visits`}>
@@ -82,7 +93,13 @@ export function Visits({ id, session }: { id: string; session: Session }) {
       <div className="flex flex-wrap items-center gap-2" part="calendar-controls">
         <div role="group" aria-label={t('agentArea.visits.viewLabel')} className="flex gap-1">
           {(['day', 'week'] as const).map((v) => (
-            <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} className={view === v ? primary : secondary}>
+            <button
+              key={v}
+              type="button"
+              aria-pressed={view === v}
+              onClick={() => setView(v)}
+              className={view === v ? primary : secondary}
+            >
               {t(`agentArea.visits.view.${v}`)}
             </button>
           ))}
@@ -114,7 +131,11 @@ export function Visits({ id, session }: { id: string; session: Session }) {
       </h3>
       <p className="m-0 text-sm text-ink-muted">{t('agentArea.visits.timeZone')}</p>
       <p className="m-0 text-ink" role="status" aria-live="polite" part="visits-count">
-        {visits === null ? t('agentArea.loading') : failed ? t('agentArea.failed') : t('agentArea.visits.count', { count: visits.length })}
+        {visits === null
+          ? t('agentArea.loading')
+          : failed
+            ? t('agentArea.failed')
+            : t('agentArea.visits.count', { count: visits.length })}
       </p>
       <ol className="list-none m-0 p-0 flex flex-col gap-4" part="days">
         {days.map((day) => {
@@ -142,7 +163,15 @@ export function Visits({ id, session }: { id: string; session: Session }) {
   );
 }
 
-function VisitCard({ visit: v, session, onChanged }: { visit: CalendarVisit; session: Session; onChanged: () => void }) {
+function VisitCard({
+  visit: v,
+  session,
+  onChanged,
+}: {
+  visit: CalendarVisit;
+  session: Session;
+  onChanged: () => void;
+}) {
   const { t, api, lang } = useElement();
   const id = useId();
   const [place, setPlace] = useState('');
@@ -184,8 +213,10 @@ function VisitCard({ visit: v, session, onChanged }: { visit: CalendarVisit; ses
     <article className={card} part={`visit visit-${v.status}`} aria-labelledby={`${id}-what`}>
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <h5 id={`${id}-what`} className="m-0 text-base font-semibold text-ink">
-          {v.visit_start && v.visit_end ? `${time(v.visit_start)}–${time(v.visit_end)}` : t('agentArea.visits.requestedTimes', { count: v.proposed.length })} ·{' '}
-          {v.title ?? ''}
+          {v.visit_start && v.visit_end
+            ? `${time(v.visit_start)}–${time(v.visit_end)}`
+            : t('agentArea.visits.requestedTimes', { count: v.proposed.length })}{' '}
+          · {v.title ?? ''}
         </h5>
         <span className="rounded-full border border-line px-2 text-sm text-ink" part="visit-status">
           {t(`agentArea.visits.status.${v.status}`)}
@@ -197,7 +228,9 @@ function VisitCard({ visit: v, session, onChanged }: { visit: CalendarVisit; ses
         {v.agent_name ? ` · ${t('agentArea.visits.agent', { name: v.agent_name })}` : ''}
       </p>
       {v.message ? <p className="m-0 text-ink whitespace-pre-line">{v.message}</p> : null}
-      {v.location && v.status === 'confirmed' ? <p className="m-0 text-ink">{t('agentArea.visits.where', { place: v.location })}</p> : null}
+      {v.location && v.status === 'confirmed' ? (
+        <p className="m-0 text-ink">{t('agentArea.visits.where', { place: v.location })}</p>
+      ) : null}
       <div className="flex flex-wrap gap-3">
         {v.phone ? (
           <a className={link} href={telHref(v.phone)}>
@@ -223,7 +256,13 @@ function VisitCard({ visit: v, session, onChanged }: { visit: CalendarVisit; ses
           />
           {future.length ? (
             future.map((p) => (
-              <button key={p.choice} type="button" className={primary} disabled={busy} onClick={() => void act('confirm', { choice: p.choice })}>
+              <button
+                key={p.choice}
+                type="button"
+                className={primary}
+                disabled={busy}
+                onClick={() => void act('confirm', { choice: p.choice })}
+              >
                 {t('agentArea.visits.confirmAt', { time: when(p.at) })}
               </button>
             ))
@@ -246,7 +285,12 @@ function VisitCard({ visit: v, session, onChanged }: { visit: CalendarVisit; ses
                   </option>
                 ))}
               </select>
-              <button type="button" className={primary} disabled={busy || !other} onClick={() => void act('propose', { startAt: other })}>
+              <button
+                type="button"
+                className={primary}
+                disabled={busy || !other}
+                onClick={() => void act('propose', { startAt: other })}
+              >
                 {t('agentArea.visits.confirmOther')}
               </button>
             </div>

@@ -21,7 +21,13 @@ describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agen
         .formatToParts(new Date(at))
         .map((p) => [p.type, p.value]),
     );
-    return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute) };
+    return {
+      year: Number(parts.year),
+      month: Number(parts.month),
+      day: Number(parts.day),
+      hour: Number(parts.hour),
+      minute: Number(parts.minute),
+    };
   };
   it.each([
     '2026-12-01T05:00:00.000Z',
@@ -34,9 +40,13 @@ describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agen
     expect(ecuadorClock(at)).toEqual(intl(at));
   });
   it.each(['en', 'es'] as const)("the %s months' short names are Intl's", async (lang) => {
-    const texts = (await import(`../../core/locales/${lang}.json`, { with: { type: 'json' } })) as { default: { agentArea: { months: string } } };
+    const texts = (await import(`../../core/locales/${lang}.json`, { with: { type: 'json' } })) as {
+      default: { agentArea: { months: string } };
+    };
     const intlMonths = Array.from({ length: 12 }, (_, m) =>
-      new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2026, m, 15)).replace(/\.$/, ''),
+      new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'short', timeZone: 'UTC' })
+        .format(Date.UTC(2026, m, 15))
+        .replace(/\.$/, ''),
     );
     expect(texts.default.agentArea.months.split(' ')).toEqual(intlMonths);
   });

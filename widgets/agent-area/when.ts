@@ -6,11 +6,23 @@
 import { ecuadorDay, ecuadorMidnight } from '../../core/protocol/calendar.ts';
 
 /** The wall clock in Ecuador at `at`: year, month (1-12), day, hour (0-23) and minute. */
-export function ecuadorClock(at: Date | string | number): { year: number; month: number; day: number; hour: number; minute: number } {
+export function ecuadorClock(at: Date | string | number): {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+} {
   const day = ecuadorDay(at);
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   const since = new Date(at).getTime() - ecuadorMidnight(day).getTime();
-  return { year, month, day: date, hour: Math.floor(since / 3_600_000), minute: Math.floor((since % 3_600_000) / 60_000) };
+  return {
+    year,
+    month,
+    day: date,
+    hour: Math.floor(since / 3_600_000),
+    minute: Math.floor((since % 3_600_000) / 60_000),
+  };
 }
 
 export interface EcuadorTimes {
@@ -24,7 +36,12 @@ export function ecuadorTimes(t: (key: string, options?: Record<string, unknown>)
   return {
     format: (at) => {
       const c = ecuadorClock(at);
-      return t('agentArea.when', { day: c.day, month: months[c.month - 1], year: c.year, time: `${two(c.hour)}:${two(c.minute)}` });
+      return t('agentArea.when', {
+        day: c.day,
+        month: months[c.month - 1],
+        year: c.year,
+        time: `${two(c.hour)}:${two(c.minute)}`,
+      });
     },
   };
 }

@@ -45,8 +45,12 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
           console.error("[exp-agent-directory] could not load the place's agents:", error);
           return null;
         });
-        if (found?.agents.length) return { rows: found.agents, area: found.place ? { name: found.place.name, serving: true } : null };
-        return { rows: await getAgents(rest, ''), area: found?.place ? { name: found.place.name, serving: false } : null };
+        if (found?.agents.length)
+          return { rows: found.agents, area: found.place ? { name: found.place.name, serving: true } : null };
+        return {
+          rows: await getAgents(rest, ''),
+          area: found?.place ? { name: found.place.name, serving: false } : null,
+        };
       }
       return { rows: await getAgents(rest, search.text), area: null };
     })()
@@ -139,7 +143,10 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
         </p>
       ) : null}
       {status === 'ready' && agents.length === 0 ? (
-        <p className="m-0 rounded-brand border border-dashed border-line bg-surface px-6 py-12 text-center text-ink-muted" part="empty">
+        <p
+          className="m-0 rounded-brand border border-dashed border-line bg-surface px-6 py-12 text-center text-ink-muted"
+          part="empty"
+        >
           {t('agents.none')}
         </p>
       ) : (
@@ -158,8 +165,12 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
               >
                 <AgentPhoto photo={agent.photo} name="" className="aspect-square w-full" />
                 <span className="block px-3 py-3">
-                  <span className="block font-semibold text-ink truncate group-hover:underline">{agent.name || t('agent.defaultName')}</span>
-                  {agent.location ? <span className="block text-sm text-ink-muted truncate">{agent.location}</span> : null}
+                  <span className="block font-semibold text-ink truncate group-hover:underline">
+                    {agent.name || t('agent.defaultName')}
+                  </span>
+                  {agent.location ? (
+                    <span className="block text-sm text-ink-muted truncate">{agent.location}</span>
+                  ) : null}
                 </span>
               </button>
             </li>
@@ -175,7 +186,8 @@ function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onCl
   const { t } = useElement();
   const titleId = useId();
   const tel = agent?.phone ? telHref(agent.phone) : '';
-  const action = 'inline-flex flex-1 items-center justify-center gap-2 rounded-md px-4 py-2.5 font-semibold no-underline';
+  const action =
+    'inline-flex flex-1 items-center justify-center gap-2 rounded-md px-4 py-2.5 font-semibold no-underline';
   return (
     <Dialog open={Boolean(agent)} onClose={onClose} labelledBy={titleId} className="max-w-[440px]" part="agent-dialog">
       {agent ? (
@@ -199,7 +211,10 @@ function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onCl
             ) : null}
             {agent.email ? (
               <li>
-                <a href={`mailto:${agent.email}`} className="inline-flex items-center gap-2 text-primary hover:underline break-all">
+                <a
+                  href={`mailto:${agent.email}`}
+                  className="inline-flex items-center gap-2 text-primary hover:underline break-all"
+                >
                   <MailIcon size={16} />
                   {agent.email}
                 </a>
@@ -214,13 +229,20 @@ function AgentDialog({ agent, onClose, profileUrl }: { agent: Agent | null; onCl
               </a>
             ) : null}
             {agent.email ? (
-              <a href={`mailto:${agent.email}`} className={`${action} border border-line bg-surface text-ink hover:bg-surface-subtle`}>
+              <a
+                href={`mailto:${agent.email}`}
+                className={`${action} border border-line bg-surface text-ink hover:bg-surface-subtle`}
+              >
                 <MailIcon size={18} />
                 {t('agents.email')}
               </a>
             ) : null}
           </div>
-          <a href={profileHref(profileUrl, agent.id)} className="text-primary font-semibold hover:underline" part="profile-link">
+          <a
+            href={profileHref(profileUrl, agent.id)}
+            className="text-primary font-semibold hover:underline"
+            part="profile-link"
+          >
             {t('agents.viewProfile')}
           </a>
         </div>

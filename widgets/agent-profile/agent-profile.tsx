@@ -5,7 +5,16 @@
  * agent's active listings (cards that open the property detail), and 'Return to Search'. Agent text
  * is data: shown as text, links only when http(s).
  */
-import { useCallback, useDeferredValue, useEffect, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from 'react';
 import { toAgentProfile, type AgentProfile as Profile } from '../../core/protocol/agent.ts';
 import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
@@ -30,11 +39,26 @@ import type { agentProfileAttributes } from './agent-profile.attributes.ts';
 
 type Props = ElementProps<typeof agentProfileAttributes>;
 
-const SOCIAL_LABEL = { website: 'profile.website', facebook: 'profile.facebook', instagram: 'profile.instagram', linkedin: 'profile.linkedin' } as const;
+const SOCIAL_LABEL = {
+  website: 'profile.website',
+  facebook: 'profile.facebook',
+  instagram: 'profile.instagram',
+  linkedin: 'profile.linkedin',
+} as const;
 
-export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structuredData, tileUrl, tileAttribution }: Props) {
+export function AgentProfile({
+  agentId,
+  directoryUrl,
+  phoneCountryCode,
+  structuredData,
+  tileUrl,
+  tileAttribution,
+}: Props) {
   const { t, api, host, site, lang } = useElement();
-  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({ status: 'loading', profile: null });
+  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({
+    status: 'loading',
+    profile: null,
+  });
   const [open, setOpen] = useState<Property | null>(null);
   const [contact, setContact] = useState(false);
   const rest = getClients(api).rest;
@@ -48,7 +72,15 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
       return;
     }
     getAgent(rest, id)
-      .then((row) => live && setState(row ? { status: 'ready', profile: toAgentProfile(row, api.url, lang) } : { status: 'missing', profile: null }))
+      .then(
+        (row) =>
+          live &&
+          setState(
+            row
+              ? { status: 'ready', profile: toAgentProfile(row, api.url, lang) }
+              : { status: 'missing', profile: null },
+          ),
+      )
       .catch((error: unknown) => {
         console.error('[exp-agent-profile] could not load the agent:', error);
         if (live) setState({ status: 'error', profile: null });
@@ -85,7 +117,9 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
   if (state.status !== 'ready' || !state.profile) {
     return (
       <div className="flex flex-col items-center gap-3 py-16 text-center" part="not-found">
-        <h2 className="m-0 text-2xl font-bold text-ink">{state.status === 'error' ? t('errors.somethingWentWrong') : t('profile.notFound')}</h2>
+        <h2 className="m-0 text-2xl font-bold text-ink">
+          {state.status === 'error' ? t('errors.somethingWentWrong') : t('profile.notFound')}
+        </h2>
         <a href={directoryUrl} className="text-primary font-semibold hover:underline" part="back-link">
           {t('profile.backToSearch')}
         </a>
@@ -95,11 +129,16 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
   const p = state.profile;
   const openProperty = (property: Property) => {
     // a host page may handle the listing itself (follow the link, its own page)
-    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true })) setOpen(property);
+    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true }))
+      setOpen(property);
   };
   return (
     <article className="flex flex-col gap-8" part="profile" aria-labelledby="exp-agent-name">
-      <a href={directoryUrl} className="inline-flex items-center gap-1 self-start text-primary font-semibold hover:underline" part="return-link">
+      <a
+        href={directoryUrl}
+        className="inline-flex items-center gap-1 self-start text-primary font-semibold hover:underline"
+        part="return-link"
+      >
         <ChevronLeft size={18} />
         {t('profile.returnToSearch')}
       </a>
@@ -170,7 +209,13 @@ export function AgentProfile({ agentId, directoryUrl, phoneCountryCode, structur
       </div>
       <AgentListings agentId={p.id} name={p.firstName || p.name} operation="sale" onOpen={openProperty} />
       <AgentListings agentId={p.id} name={p.firstName || p.name} operation="rent" onOpen={openProperty} />
-      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} tileUrl={tileUrl} tileAttribution={tileAttribution} />
+      <PropertyDialog
+        property={open}
+        onClose={() => setOpen(null)}
+        phoneCountryCode={phoneCountryCode}
+        tileUrl={tileUrl}
+        tileAttribution={tileAttribution}
+      />
       <ContactDialog profile={p} open={contact} onClose={() => setContact(false)} />
     </article>
   );
@@ -207,7 +252,13 @@ function ContactDialog({ profile, open, onClose }: { profile: Profile; open: boo
       </div>
       <div className="overflow-y-auto p-5">
         <InquiryForm
-          target={{ agentId: profile.id, propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: profile.email }}
+          target={{
+            agentId: profile.id,
+            propertyTitle: '',
+            propertyAddress: '',
+            propertyPrice: '',
+            recipientEmail: profile.email,
+          }}
           onSent={onClose}
           submitLabel={t('profile.send')}
         />
@@ -233,7 +284,12 @@ function AgentListings({
 }) {
   const { t, api } = useElement();
   const rest = getClients(api).rest;
-  const [listings, setListings] = useState<{ total: number; rows: Record<string, unknown>[]; page: number; loading: boolean }>({
+  const [listings, setListings] = useState<{
+    total: number;
+    rows: Record<string, unknown>[];
+    page: number;
+    loading: boolean;
+  }>({
     total: 0,
     rows: [],
     page: 0,
@@ -244,7 +300,10 @@ function AgentListings({
       setListings((l) => ({ ...l, loading: true }));
       try {
         const filters = { agentId, ...(operation === 'rent' ? { operation } : {}) };
-        const [total, rows] = await Promise.all([getListingsCount(rest, filters), getListingsPage(rest, filters, 'newest', page)]);
+        const [total, rows] = await Promise.all([
+          getListingsCount(rest, filters),
+          getListingsPage(rest, filters, 'newest', page),
+        ]);
         setListings((l) => ({ total, rows: page === 1 ? rows : [...l.rows, ...rows], page, loading: false }));
       } catch (error) {
         console.error("[exp-agent-profile] could not load the agent's listings:", error);
@@ -260,14 +319,25 @@ function AgentListings({
   // the cards render in the background (time-sliced, as the search's do), so 24 of them arriving
   // never hold the page in one long task
   const shown = useDeferredValue(listings);
-  const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
+  const properties = useMemo(
+    () => shown.rows.map((r) => mapListing(r, api.url, defaults)),
+    [shown.rows, api.url, defaults],
+  );
   if (operation === 'rent' && !shown.total) return null;
   return (
-    <section aria-labelledby={`exp-agent-${operation}`} className="flex flex-col gap-4" part={operation === 'rent' ? 'rentals' : 'listings'}>
+    <section
+      aria-labelledby={`exp-agent-${operation}`}
+      className="flex flex-col gap-4"
+      part={operation === 'rent' ? 'rentals' : 'listings'}
+    >
       <h2 id={`exp-agent-${operation}`} className="m-0 text-xl font-bold text-ink">
         {shown.loading && !shown.page
           ? t('common.loading')
-          : t(operation === 'rent' ? 'profile.rentals' : 'profile.listings', { count: shown.total, formatted: formatCount(shown.total), name })}
+          : t(operation === 'rent' ? 'profile.rentals' : 'profile.listings', {
+              count: shown.total,
+              formatted: formatCount(shown.total),
+              name,
+            })}
       </h2>
       {shown.loading && !shown.rows.length ? (
         <div className="grid grid-cols-1 gap-4 cq-md:grid-cols-2 cq-lg:grid-cols-3">

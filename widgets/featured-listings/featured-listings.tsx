@@ -28,9 +28,20 @@ function viewAllUrl(searchUrl: string, community: string, operation: Operation =
   return `${path}?${params}`;
 }
 
-export function FeaturedListings({ community, operation, limit, searchUrl, phoneCountryCode, tileUrl, tileAttribution }: Props) {
+export function FeaturedListings({
+  community,
+  operation,
+  limit,
+  searchUrl,
+  phoneCountryCode,
+  tileUrl,
+  tileAttribution,
+}: Props) {
   const { t, api, host } = useElement();
-  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'error'; rows: Record<string, unknown>[] }>({ status: 'loading', rows: [] });
+  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'error'; rows: Record<string, unknown>[] }>({
+    status: 'loading',
+    rows: [],
+  });
   const [open, setOpen] = useState<Property | null>(null);
   const place = community?.trim() ?? '';
   const rest = getClients(api).rest;
@@ -38,7 +49,14 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
   useEffect(() => {
     const controller = new AbortController();
     setState({ status: 'loading', rows: [] });
-    getListingsPage(rest, { ...(place ? { city: place } : {}), ...(operation === 'rent' ? { operation } : {}) }, 'newest', 1, controller.signal, limit)
+    getListingsPage(
+      rest,
+      { ...(place ? { city: place } : {}), ...(operation === 'rent' ? { operation } : {}) },
+      'newest',
+      1,
+      controller.signal,
+      limit,
+    )
       .then((rows) => setState({ status: 'ready', rows }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -51,17 +69,29 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
   const defaults = useMemo(() => listingDefaults(t), [t]);
   // the cards render in the background (time-sliced, as the search's do): the skeletons stay until they are made
   const shown = useDeferredValue(state);
-  const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
+  const properties = useMemo(
+    () => shown.rows.map((r) => mapListing(r, api.url, defaults)),
+    [shown.rows, api.url, defaults],
+  );
   const openProperty = (property: Property) => {
     // a host page may handle the listing itself (follow the link, its own page)
-    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true })) setOpen(property);
+    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true }))
+      setOpen(property);
   };
 
   return (
-    <section aria-labelledby="exp-featured-heading" aria-busy={shown.status === 'loading'} className="flex flex-col gap-6">
+    <section
+      aria-labelledby="exp-featured-heading"
+      aria-busy={shown.status === 'loading'}
+      className="flex flex-col gap-6"
+    >
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h2 id="exp-featured-heading" part="heading" className="m-0 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink">
+          <h2
+            id="exp-featured-heading"
+            part="heading"
+            className="m-0 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink"
+          >
             {operation === 'rent'
               ? place
                 ? t('featured.rentHeadingIn', { community: place })
@@ -102,7 +132,13 @@ export function FeaturedListings({ community, operation, limit, searchUrl, phone
           {t('featured.empty')}
         </p>
       )}
-      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} tileUrl={tileUrl} tileAttribution={tileAttribution} />
+      <PropertyDialog
+        property={open}
+        onClose={() => setOpen(null)}
+        phoneCountryCode={phoneCountryCode}
+        tileUrl={tileUrl}
+        tileAttribution={tileAttribution}
+      />
     </section>
   );
 }

@@ -40,10 +40,18 @@ export function HomeValuation({
   const e = state.estimate;
 
   return (
-    <section className="flex flex-col gap-5 text-ink" part="root" aria-labelledby={showTitle ? `${id}-title` : undefined}>
+    <section
+      className="flex flex-col gap-5 text-ink"
+      part="root"
+      aria-labelledby={showTitle ? `${id}-title` : undefined}
+    >
       {showTitle ? (
         <div className="flex flex-col gap-2">
-          <Heading id={`${id}-title`} className="m-0 text-[clamp(24px,4vw,32px)] font-bold leading-tight" part="heading">
+          <Heading
+            id={`${id}-title`}
+            className="m-0 text-[clamp(24px,4vw,32px)] font-bold leading-tight"
+            part="heading"
+          >
             {t('valuation.title')}
           </Heading>
           <p className="m-0 text-ink-muted max-w-[65ch]">{t('valuation.intro')}</p>
@@ -62,7 +70,11 @@ export function HomeValuation({
       />
       <div aria-live="polite" aria-busy={state.status === 'loading'}>
         {state.status === 'error' ? (
-          <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="error">
+          <p
+            role="alert"
+            className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger"
+            part="error"
+          >
             {t('valuation.errors.failed')}
           </p>
         ) : null}

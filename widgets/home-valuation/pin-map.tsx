@@ -80,10 +80,19 @@ export function PinMap({
   return (
     <div className="flex flex-col gap-1">
       <div className="relative h-60 rounded-md border border-line bg-surface-subtle overflow-hidden">
-        <div ref={target} className="absolute inset-0" part="pin-map" data-status={status} role="application" aria-label={t('valuation.pin.map')} />
+        <div
+          ref={target}
+          className="absolute inset-0"
+          part="pin-map"
+          data-status={status}
+          role="application"
+          aria-label={t('valuation.pin.map')}
+        />
         {status === 'ready' ? <MapCredit attribution={tileAttribution} /> : null}
       </div>
-      <p className="m-0 text-sm text-ink-muted">{t(status === 'error' ? 'valuation.pin.error' : 'valuation.pin.hint')}</p>
+      <p className="m-0 text-sm text-ink-muted">
+        {t(status === 'error' ? 'valuation.pin.error' : 'valuation.pin.hint')}
+      </p>
     </div>
   );
 }

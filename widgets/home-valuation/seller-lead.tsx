@@ -119,7 +119,11 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
   };
 
   const field = (name: InquiryField, label: string, control: ReactNode) => (
-    <FormField controlId={`${id}-${name}`} label={label} error={errors[name] ? t(errors[name], { max: LIMITS[name] }) : undefined}>
+    <FormField
+      controlId={`${id}-${name}`}
+      label={label}
+      error={errors[name] ? t(errors[name], { max: LIMITS[name] }) : undefined}
+    >
       {control}
     </FormField>
   );
@@ -134,7 +138,11 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
 
   if (status === 'sent') {
     return (
-      <section className="rounded-brand border border-line bg-surface p-4 cq-md:p-6 flex flex-col gap-2" part="lead" aria-labelledby={`${id}-sent`}>
+      <section
+        className="rounded-brand border border-line bg-surface p-4 cq-md:p-6 flex flex-col gap-2"
+        part="lead"
+        aria-labelledby={`${id}-sent`}
+      >
         <h3 id={`${id}-sent`} className="m-0 text-lg font-semibold">
           {t('valuation.lead.sentTitle')}
         </h3>
@@ -147,7 +155,11 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
   }
 
   return (
-    <section className="rounded-brand border border-line bg-surface p-4 cq-md:p-6 flex flex-col gap-3" part="lead" aria-labelledby={`${id}-heading`}>
+    <section
+      className="rounded-brand border border-line bg-surface p-4 cq-md:p-6 flex flex-col gap-3"
+      part="lead"
+      aria-labelledby={`${id}-heading`}
+    >
       <h3 id={`${id}-heading`} className="m-0 text-lg font-semibold">
         {t('valuation.lead.heading')}
       </h3>
@@ -156,7 +168,14 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
         {field(
           'name',
           t('valuation.lead.name'),
-          <input {...a11y('name')} type="text" autoComplete="name" required aria-required="true" onChange={(e) => set('name', e.target.value)} />,
+          <input
+            {...a11y('name')}
+            type="text"
+            autoComplete="name"
+            required
+            aria-required="true"
+            onChange={(e) => set('name', e.target.value)}
+          />,
         )}
         {field(
           'email',
@@ -198,16 +217,29 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
           </select>
         </div>
         <div className="cq-md:col-span-2">
-          {field('message', t('valuation.lead.message'), <textarea {...a11y('message')} rows={3} onChange={(e) => set('message', e.target.value)} />)}
+          {field(
+            'message',
+            t('valuation.lead.message'),
+            <textarea {...a11y('message')} rows={3} onChange={(e) => set('message', e.target.value)} />,
+          )}
         </div>
         <label className="cq-md:col-span-2 inline-flex items-center gap-2 text-[15px] cursor-pointer">
-          <input type="checkbox" className="w-4 h-4 accent-primary" checked={alsoBuying} onChange={(e) => setAlsoBuying(e.target.checked)} />
+          <input
+            type="checkbox"
+            className="w-4 h-4 accent-primary"
+            checked={alsoBuying}
+            onChange={(e) => setAlsoBuying(e.target.checked)}
+          />
           {t('valuation.lead.alsoBuying')}
         </label>
         <ConsentBoxes className="cq-md:col-span-2" purposes={SELLER_CONSENTS} given={consents} onChange={setConsents} />
         <Honeypot id={id} value={honeypot} onChange={setHoneypot} />
         {status === 'failed' || status === 'limited' ? (
-          <p role="alert" className="cq-md:col-span-2 m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="lead-error">
+          <p
+            role="alert"
+            className="cq-md:col-span-2 m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger"
+            part="lead-error"
+          >
             {t(status === 'limited' ? 'valuation.lead.rateLimited' : 'valuation.lead.failed')}
           </p>
         ) : null}

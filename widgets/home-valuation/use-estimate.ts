@@ -27,17 +27,28 @@ declare module '../lib/events.ts' {
 const WAIT_MS = 150;
 
 type Errors = Partial<Record<string, string>>;
-export type EstimateState = { status: 'idle' | 'loading' | 'ready' | 'error'; estimate?: Estimate; facts?: Partial<HomeFacts> };
+export type EstimateState = {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  estimate?: Estimate;
+  facts?: Partial<HomeFacts>;
+};
 
 /** The facts' problems as the form says them (the function's own rules, core/protocol/valuation.ts). */
 export function factProblems(f: Partial<HomeFacts>): Record<string, string> {
   const found = checkHomeFacts(f);
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(found)) out[k] = k === 'place' ? 'valuation.errors.place' : `valuation.errors.${v}`;
+  for (const [k, v] of Object.entries(found))
+    out[k] = k === 'place' ? 'valuation.errors.place' : `valuation.errors.${v}`;
   return out;
 }
 
-export function useEstimate(rest: PostgrestClient, host: HTMLElement, facts: Partial<HomeFacts>, key: string, setErrors: (errors: Errors) => void) {
+export function useEstimate(
+  rest: PostgrestClient,
+  host: HTMLElement,
+  facts: Partial<HomeFacts>,
+  key: string,
+  setErrors: (errors: Errors) => void,
+) {
   const [state, setState] = useState<EstimateState>({ status: 'idle' });
   const asked = useRef(0);
   const answered = useRef(false);
@@ -62,7 +73,13 @@ export function useEstimate(rest: PostgrestClient, host: HTMLElement, facts: Par
       const e = parseEstimate(data);
       answered.current = true;
       setState({ status: 'ready', estimate: e, facts: f });
-      emit(host, 'exp-valuation-estimated', { value: e.value, low: e.low, high: e.high, confidence: e.confidence, place: e.place?.path ?? null });
+      emit(host, 'exp-valuation-estimated', {
+        value: e.value,
+        low: e.low,
+        high: e.high,
+        confidence: e.confidence,
+        place: e.place?.path ?? null,
+      });
     } catch (error) {
       if (n !== asked.current) return;
       console.error('[exp-home-valuation] the estimate failed:', error);

@@ -62,13 +62,27 @@ export function ValuationAnswer({ estimate: r }: { estimate: Estimate }) {
       {r.comparables.length ? (
         <div className="flex flex-col gap-2">
           <h3 className="m-0 text-lg font-semibold">{t('valuation.comparables.heading')}</h3>
-          <ul className="m-0 p-0 list-none grid gap-3 grid-cols-[minmax(0,1fr)] cq-md:grid-cols-[repeat(2,minmax(0,1fr))]" part="comparables">
+          <ul
+            className="m-0 p-0 list-none grid gap-3 grid-cols-[minmax(0,1fr)] cq-md:grid-cols-[repeat(2,minmax(0,1fr))]"
+            part="comparables"
+          >
             {r.comparables.map((c) => {
               const image = normaliseImages(c.images, api.url)[0];
               return (
-                <li key={c.id} className="flex gap-3 min-w-0 rounded-md border border-line bg-surface p-2" part="comparable">
+                <li
+                  key={c.id}
+                  className="flex gap-3 min-w-0 rounded-md border border-line bg-surface p-2"
+                  part="comparable"
+                >
                   {image ? (
-                    <img src={image} alt="" width={96} height={72} loading="lazy" className="w-24 h-[72px] shrink-0 rounded object-cover bg-surface-subtle" />
+                    <img
+                      src={image}
+                      alt=""
+                      width={96}
+                      height={72}
+                      loading="lazy"
+                      className="w-24 h-[72px] shrink-0 rounded object-cover bg-surface-subtle"
+                    />
                   ) : null}
                   <div className="min-w-0 flex flex-col gap-0.5 text-sm">
                     <a
@@ -78,11 +92,15 @@ export function ValuationAnswer({ estimate: r }: { estimate: Estimate }) {
                       {c.title || typeLabel(c.propertyType, t)}
                     </a>
                     <span>
-                      <strong>{formatPrice(c.price)}</strong> · {formatArea(c.area)} · {t('valuation.result.perM2', { price: formatPrice(c.usdM2) })}
+                      <strong>{formatPrice(c.price)}</strong> · {formatArea(c.area)} ·{' '}
+                      {t('valuation.result.perM2', { price: formatPrice(c.usdM2) })}
                     </span>
                     <span className="text-ink-muted">
                       {t('valuation.comparables.distance', {
-                        distance: c.distance >= 1000 ? `${(c.distance / 1000).toFixed(1)} km` : `${formatCount(Math.round(c.distance / 10) * 10)} m`,
+                        distance:
+                          c.distance >= 1000
+                            ? `${(c.distance / 1000).toFixed(1)} km`
+                            : `${formatCount(Math.round(c.distance / 10) * 10)} m`,
                       })}{' '}
                       · {t('valuation.comparables.adjusted', { price: formatPrice(c.adjusted) })}
                     </span>

@@ -66,7 +66,17 @@ interface ValuationFormProps {
 }
 
 /** The home's place, type, areas, rooms, year and features, and the button that asks for the estimate. */
-export function ValuationForm({ id, home, setHome, errors, setErrors, estimating, onEstimate, tileUrl, tileAttribution }: ValuationFormProps) {
+export function ValuationForm({
+  id,
+  home,
+  setHome,
+  errors,
+  setErrors,
+  estimating,
+  onEstimate,
+  tileUrl,
+  tileAttribution,
+}: ValuationFormProps) {
   const { t, api, shadowRoot } = useElement();
   const rest = getClients(api).rest;
   // the small map for a pin: where it opens (the picked place's middle, else Quito)
@@ -162,7 +172,10 @@ export function ValuationForm({ id, home, setHome, errors, setErrors, estimating
             tileUrl={tileUrl}
             tileAttribution={tileAttribution}
             onPick={(lat, lng) => {
-              setWhere({ text: t('valuation.pin.text', { latitude: lat.toFixed(5), longitude: lng.toFixed(5) }), point: [lat, lng] });
+              setWhere({
+                text: t('valuation.pin.text', { latitude: lat.toFixed(5), longitude: lng.toFixed(5) }),
+                point: [lat, lng],
+              });
               if (errors.place) setErrors((x) => ({ ...x, place: undefined }));
             }}
           />
@@ -205,11 +218,14 @@ export function ValuationForm({ id, home, setHome, errors, setErrors, estimating
       {land ? null : field('bedrooms', t('valuation.fields.bedrooms'), numberInput('bedrooms'), true)}
       {land ? null : field('bathrooms', t('valuation.fields.bathrooms'), numberInput('bathrooms', true), true)}
       {land ? null : field('year_built', t('valuation.fields.yearBuilt'), numberInput('year_built'), true)}
-      {land || type === 'apartment' ? null : field('lot_m2', t('valuation.fields.lot'), numberInput('lot_m2', true), true)}
+      {land || type === 'apartment'
+        ? null
+        : field('lot_m2', t('valuation.fields.lot'), numberInput('lot_m2', true), true)}
       {land ? null : (
         <fieldset className="col-span-2 m-0 p-0 border-0 flex flex-col gap-2">
           <legend className={`${labelClass} p-0 mb-1`}>
-            {t('valuation.fields.features')} <span className="font-normal text-ink-muted">({t('valuation.fields.optional')})</span>
+            {t('valuation.fields.features')}{' '}
+            <span className="font-normal text-ink-muted">({t('valuation.fields.optional')})</span>
           </legend>
           <div className="flex flex-wrap gap-x-4 gap-y-2">
             {HOME_FEATURES.map((f) => (

@@ -14,11 +14,24 @@ import type { inquiryFormAttributes } from './inquiry-form.attributes.ts';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 
 /** "Schedule a visit" for the listing (show-flat-visit.tsx): its own chunk, loaded when `visit` asks for it */
-const ShowFlatVisit = lazy(lazyChunk(() => import('./show-flat-visit.tsx').then((m) => ({ default: m.ShowFlatVisit }))));
+const ShowFlatVisit = lazy(
+  lazyChunk(() => import('./show-flat-visit.tsx').then((m) => ({ default: m.ShowFlatVisit }))),
+);
 
-export function InquiryFormElement({ listingId, agentId, heading, visit, visitHeading }: ElementProps<typeof inquiryFormAttributes>) {
+export function InquiryFormElement({
+  listingId,
+  agentId,
+  heading,
+  visit,
+  visitHeading,
+}: ElementProps<typeof inquiryFormAttributes>) {
   const { t, api } = useElement();
-  const [target, setTarget] = useState<InquiryTarget>({ propertyTitle: '', propertyAddress: '', propertyPrice: '', recipientEmail: '' });
+  const [target, setTarget] = useState<InquiryTarget>({
+    propertyTitle: '',
+    propertyAddress: '',
+    propertyPrice: '',
+    recipientEmail: '',
+  });
   // the listing as read, for the visit's scheduler
   const [row, setRow] = useState<Record<string, unknown> | null>(null);
   useEffect(() => {
@@ -60,7 +73,9 @@ export function InquiryFormElement({ listingId, agentId, heading, visit, visitHe
       live = false;
     };
   }, [listingId, agentId, api]);
-  const title = heading ?? (target.propertyTitle ? t('inquiry.headingAbout', { title: target.propertyTitle }) : t('inquiry.heading'));
+  const title =
+    heading ??
+    (target.propertyTitle ? t('inquiry.headingAbout', { title: target.propertyTitle }) : t('inquiry.heading'));
   if (!visit) return <InquiryForm target={target} heading={title} />;
   return (
     <div className="flex flex-col gap-6">

@@ -13,7 +13,10 @@ describe('attribute parsing', () => {
     expect(parseAttribute(spec, ' 7 ', 'beds')).toEqual({ value: 7 });
     expect(parseAttribute(spec, 'abc', 'beds')).toMatchObject({ value: 3, error: { expected: 'integer' } });
     expect(parseAttribute(spec, '2.5', 'beds')).toMatchObject({ value: 3, error: { expected: 'integer' } });
-    expect(parseAttribute(spec, '11', 'beds')).toMatchObject({ value: 3, error: { expected: 'max', params: { max: 10 } } });
+    expect(parseAttribute(spec, '11', 'beds')).toMatchObject({
+      value: 3,
+      error: { expected: 'max', params: { max: 10 } },
+    });
     expect(parseAttribute(spec, '-1', 'beds')).toMatchObject({ value: 3, error: { expected: 'min' } });
     expect(parseAttribute(spec, '', 'beds')).toEqual({ value: 3 });
     expect(parseAttribute(spec, null, 'beds')).toEqual({ value: 3 });
@@ -33,18 +36,26 @@ describe('attribute parsing', () => {
   it('matches enums case-insensitively and lists the allowed values on error', () => {
     const spec = { type: 'enum', values: ['dark', 'light'], default: 'dark' } as const;
     expect(parseAttribute(spec, 'LIGHT', 'tone')).toEqual({ value: 'light' });
-    expect(parseAttribute(spec, 'purple', 'tone')).toMatchObject({ value: 'dark', error: { expected: 'oneOf', params: { values: 'dark, light' } } });
+    expect(parseAttribute(spec, 'purple', 'tone')).toMatchObject({
+      value: 'dark',
+      error: { expected: 'oneOf', params: { values: 'dark, light' } },
+    });
   });
 
   it('accepts only http(s) URLs', () => {
     const spec = { type: 'url' } as const;
     expect(parseAttribute(spec, 'https://x.supabase.co', 'api-url')).toEqual({ value: 'https://x.supabase.co' });
     expect(parseAttribute(spec, '/api', 'api-url')).toEqual({ value: '/api' });
-    expect(parseAttribute(spec, 'javascript:alert(1)', 'api-url')).toMatchObject({ value: undefined, error: { expected: 'url' } });
+    expect(parseAttribute(spec, 'javascript:alert(1)', 'api-url')).toMatchObject({
+      value: undefined,
+      error: { expected: 'url' },
+    });
   });
 
   it('limits string length', () => {
-    expect(parseAttribute({ type: 'string', maxLength: 3 }, 'abcd', 'x')).toMatchObject({ error: { expected: 'tooLong' } });
+    expect(parseAttribute({ type: 'string', maxLength: 3 }, 'abcd', 'x')).toMatchObject({
+      error: { expected: 'tooLong' },
+    });
     expect(parseAttribute({ type: 'string', maxLength: 3 }, ' ab ', 'x')).toEqual({ value: 'ab' });
   });
 

@@ -7,7 +7,10 @@ export type AttrSpec =
       type: 'string';
       default?: string;
       maxLength?: number;
-      /** the form a value must have, and an example of it for the message */ format?: { test: (text: string) => boolean; example: string };
+      /** the form a value must have, and an example of it for the message */ format?: {
+        test: (text: string) => boolean;
+        example: string;
+      };
     }
   | { type: 'number'; default?: number; min?: number; max?: number; integer?: boolean }
   | { type: 'boolean'; default?: boolean }
@@ -27,7 +30,9 @@ type ValueOf<S extends AttrSpec> = S extends { type: 'number' }
       : string;
 
 export type AttrValues<S extends AttrSchema> = {
-  [K in keyof S & string as CamelCase<K>]: S[K] extends { default: unknown } ? ValueOf<S[K]> : ValueOf<S[K]> | undefined;
+  [K in keyof S & string as CamelCase<K>]: S[K] extends { default: unknown }
+    ? ValueOf<S[K]>
+    : ValueOf<S[K]> | undefined;
 };
 
 export interface AttrError {
@@ -60,10 +65,13 @@ export function parseAttribute(spec: AttrSpec, raw: string | null, name: string)
     case 'number': {
       if (text === '') return fallback;
       const n = Number(text);
-      if (!Number.isFinite(n)) return { ...fallback, error: { expected: spec.integer ? 'integer' : 'number', params: {} } };
+      if (!Number.isFinite(n))
+        return { ...fallback, error: { expected: spec.integer ? 'integer' : 'number', params: {} } };
       if (spec.integer && !Number.isInteger(n)) return { ...fallback, error: { expected: 'integer', params: {} } };
-      if (spec.min !== undefined && n < spec.min) return { ...fallback, error: { expected: 'min', params: { min: spec.min } } };
-      if (spec.max !== undefined && n > spec.max) return { ...fallback, error: { expected: 'max', params: { max: spec.max } } };
+      if (spec.min !== undefined && n < spec.min)
+        return { ...fallback, error: { expected: 'min', params: { min: spec.min } } };
+      if (spec.max !== undefined && n > spec.max)
+        return { ...fallback, error: { expected: 'max', params: { max: spec.max } } };
       return { value: n };
     }
     case 'boolean': {
@@ -77,7 +85,9 @@ export function parseAttribute(spec: AttrSpec, raw: string | null, name: string)
       if (text === '') return fallback;
       const lower = text.toLowerCase();
       const match = spec.values.find((v) => v.toLowerCase() === lower);
-      return match !== undefined ? { value: match } : { ...fallback, error: { expected: 'oneOf', params: { values: spec.values.join(', ') } } };
+      return match !== undefined
+        ? { value: match }
+        : { ...fallback, error: { expected: 'oneOf', params: { values: spec.values.join(', ') } } };
     }
     case 'url': {
       if (text === '') return fallback;
@@ -92,7 +102,10 @@ export function parseAttribute(spec: AttrSpec, raw: string | null, name: string)
   }
 }
 
-export function parseAttributes<S extends AttrSchema>(schema: S, read: (name: string) => string | null): { values: AttrValues<S>; errors: AttrError[] } {
+export function parseAttributes<S extends AttrSchema>(
+  schema: S,
+  read: (name: string) => string | null,
+): { values: AttrValues<S>; errors: AttrError[] } {
   const values: Record<string, unknown> = {};
   const errors: AttrError[] = [];
   for (const [name, spec] of Object.entries(schema)) {

@@ -4,7 +4,10 @@ import { normaliseApiUrl, resolveApiConfig } from './config.ts';
 
 describe('configuration', () => {
   it('prefers the attribute, else the origin the script came from', () => {
-    expect(resolveApiConfig({ apiUrl: 'https://abc.supabase.co/', apiKey: ' k ' })).toEqual({ url: 'https://abc.supabase.co', key: 'k' });
+    expect(resolveApiConfig({ apiUrl: 'https://abc.supabase.co/', apiKey: ' k ' })).toEqual({
+      url: 'https://abc.supabase.co',
+      key: 'k',
+    });
     const fallback = resolveApiConfig({});
     expect(fallback.url).toBe(new URL(import.meta.url).origin);
     expect(fallback.key).toBeTruthy();

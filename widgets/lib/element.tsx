@@ -14,7 +14,14 @@ import {
 } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Translate } from '../../core/translate.ts';
-import { parseAttributes, camelCase, type AttrError, type AttrSchema, type AttrSpec, type AttrValues } from './attributes.ts';
+import {
+  parseAttributes,
+  camelCase,
+  type AttrError,
+  type AttrSchema,
+  type AttrSpec,
+  type AttrValues,
+} from './attributes.ts';
 import { resolveApiConfig, resolveSiteBase, type ApiConfig } from './config.ts';
 import { defineOnce } from './define.ts';
 import { addTexts, langEpoch, langOf, langReady, langsLoaded, translator, watchLang } from './i18n.ts';
@@ -144,10 +151,15 @@ class ErrorBoundary extends Component<{ children: ReactNode; t: Translate; tag: 
 function AttributeErrors({ errors, t, tag }: { errors: AttrError[]; t: Translate; tag: string }) {
   if (!errors.length) return null;
   return (
-    <div role="alert" part="attribute-errors" className="mb-3 px-3 py-2 rounded-md border border-danger text-danger bg-surface text-sm">
+    <div
+      role="alert"
+      part="attribute-errors"
+      className="mb-3 px-3 py-2 rounded-md border border-danger text-danger bg-surface text-sm"
+    >
       {errors.map((e) => (
         <p key={e.attribute} className="m-0">
-          {t('attributes.invalid', { tag, attribute: e.attribute, value: e.value })} {t(`attributes.${e.expected}`, e.params)}
+          {t('attributes.invalid', { tag, attribute: e.attribute, value: e.value })}{' '}
+          {t(`attributes.${e.expected}`, e.params)}
         </p>
       ))}
     </div>
@@ -184,7 +196,10 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     const t = useMemo(() => translator(lang), [lang]);
     const snapshot = names.map((n) => host.getAttribute(n)).join('\u0000');
     const { values, errors } = useMemo(() => parseAttributes(schema, (n) => host.getAttribute(n)), [snapshot]); // eslint-disable-line react-hooks/exhaustive-deps
-    const api = useMemo(() => resolveApiConfig({ apiUrl: values.apiUrl, apiKey: values.apiKey }), [values.apiUrl, values.apiKey]);
+    const api = useMemo(
+      () => resolveApiConfig({ apiUrl: values.apiUrl, apiKey: values.apiKey }),
+      [values.apiUrl, values.apiKey],
+    );
     const site = useMemo(() => resolveSiteBase(values.baseUrl, api), [values.baseUrl, api]);
     const [toaster] = useState(createToaster);
     const leadAgentId = values.leadAgentId as string | undefined;
@@ -226,7 +241,10 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
   }
 
   const props = Object.fromEntries(names.map((n) => [camelCase(n), 'string'])) as Record<string, 'string'>;
-  const Base = r2wc(Host, { shadow: 'open', props }) as unknown as new () => HTMLElement & { connectedCallback(): void; disconnectedCallback(): void };
+  const Base = r2wc(Host, { shadow: 'open', props }) as unknown as new () => HTMLElement & {
+    connectedCallback(): void;
+    disconnectedCallback(): void;
+  };
   const render = Symbol.for('r2wc.render');
   const extra = [baseCss, ...(def.styles ?? [])];
 

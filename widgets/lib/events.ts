@@ -13,11 +13,24 @@ export type ExpEventName = keyof ExpEventMap;
  * `cancelable` only where the element then checks the answer: the return value is false when the
  * host page called preventDefault().
  */
-export function emit<K extends ExpEventName>(host: EventTarget, name: K, detail: ExpEventMap[K], options: { cancelable?: boolean } = {}): boolean {
-  return host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: options.cancelable ?? false }));
+export function emit<K extends ExpEventName>(
+  host: EventTarget,
+  name: K,
+  detail: ExpEventMap[K],
+  options: { cancelable?: boolean } = {},
+): boolean {
+  return host.dispatchEvent(
+    new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: options.cancelable ?? false }),
+  );
 }
 
 /** A click that means "here, now" (not a new tab or window, not a download): the element may handle it in place. */
-export function plainClick(e: { button: number; metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; altKey: boolean }): boolean {
+export function plainClick(e: {
+  button: number;
+  metaKey: boolean;
+  ctrlKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}): boolean {
   return e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey;
 }

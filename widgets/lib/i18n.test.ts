@@ -7,7 +7,9 @@ import { createI18n, fixedT, translatorFor } from '../../core/translate.ts';
 import { completePlurals } from '../../scripts/locale-plurals.ts';
 
 function keys(obj: object, prefix = ''): string[] {
-  return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(obj).flatMap(([k, v]) =>
+    v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 describe('i18n', () => {
@@ -54,7 +56,15 @@ describe('i18n', () => {
     const en = translator('en');
     expect(en('testLater.hello', { name: 'Ana' })).toBe('testLater.hello');
     expect(en('testLater.plain')).toBe('testLater.plain');
-    addTexts({ testLater: { hello: 'Hello {{name}}', plain: 'Plain', n_one: 'one {{what}}', n_other: '{{count}} {{what}}', site: 'in {{city}}' } });
+    addTexts({
+      testLater: {
+        hello: 'Hello {{name}}',
+        plain: 'Plain',
+        n_one: 'one {{what}}',
+        n_other: '{{count}} {{what}}',
+        site: 'in {{city}}',
+      },
+    });
     expect(en('testLater.hello', { name: 'Ana' })).toBe('Hello Ana');
     expect(en('testLater.hello', { name: 'Bea' })).toBe('Hello Bea');
     expect(en('testLater.plain')).toBe('Plain');
@@ -88,13 +98,16 @@ describe('i18n', () => {
     expect(completePlurals(structuredClone(es), 'es')).toBe(0);
     const t = translatorFor(es, 'es');
     const n = (count: number) => t('results.count', { count, formatted: new Intl.NumberFormat('es-EC').format(count) });
-    expect([n(1), n(2), n(1_000_000), n(1_250_000)]).toEqual(['1 propiedad', '2 propiedades', '1.000.000 de propiedades', '1.250.000 propiedades']);
-    const e = translatorFor(en, 'en');
-    expect([1, 2, 1_000_000].map((count) => e('results.count', { count, formatted: count.toLocaleString('en-US') }))).toEqual([
-      '1 property',
-      '2 properties',
-      '1,000,000 properties',
+    expect([n(1), n(2), n(1_000_000), n(1_250_000)]).toEqual([
+      '1 propiedad',
+      '2 propiedades',
+      '1.000.000 de propiedades',
+      '1.250.000 propiedades',
     ]);
+    const e = translatorFor(en, 'en');
+    expect(
+      [1, 2, 1_000_000].map((count) => e('results.count', { count, formatted: count.toLocaleString('en-US') })),
+    ).toEqual(['1 property', '2 properties', '1,000,000 properties']);
   });
 
   it('has the same keys in English and Spanish, none empty', () => {
@@ -107,7 +120,8 @@ describe('i18n', () => {
   });
 
   it('speaks to the visitor in one register in Spanish: tú, never usted (docs/decisions.md #35)', () => {
-    const values = (o: object): string[] => Object.values(o).flatMap((v) => (typeof v === 'object' ? values(v) : [String(v)]));
+    const values = (o: object): string[] =>
+      Object.values(o).flatMap((v) => (typeof v === 'object' ? values(v) : [String(v)]));
     // usted and the formal imperatives a page asks with; "su" stays (it is also his, her, its, their)
     // (capitalised where the word is also a subjunctive: "que un agente encuentre" is right)
     const formal =

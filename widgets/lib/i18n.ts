@@ -149,7 +149,8 @@ export function applyDocumentLang(lang: Lang, options: { updateUrl?: boolean } =
     try {
       const alternate = alternateAddress(lang);
       if (alternate) {
-        if (alternate !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', alternate);
+        if (alternate !== `${location.pathname}${location.search}${location.hash}`)
+          history.replaceState(history.state, '', alternate);
         return;
       }
       const url = new URL(location.href);

@@ -11,7 +11,12 @@ describe('lazyChunk', () => {
   it('after a failure that names the URL, imports that URL again with ?retry=n', async () => {
     const requested: string[] = [];
     const load = lazyChunk(
-      () => Promise.reject(new TypeError('Failed to fetch dynamically imported module: https://cdn.example/widgets/chunks/ol-map-Ab_1.js')),
+      () =>
+        Promise.reject(
+          new TypeError(
+            'Failed to fetch dynamically imported module: https://cdn.example/widgets/chunks/ol-map-Ab_1.js',
+          ),
+        ),
       async (url) => {
         requested.push(url);
         if (requested.length === 1) throw new TypeError(`Failed to fetch dynamically imported module: ${url}`);
@@ -22,7 +27,10 @@ describe('lazyChunk', () => {
     // a new request under a new URL, not the browser's cached failure, as often as it takes
     await expect(load()).rejects.toThrow();
     expect(await load()).toEqual({ map: true });
-    expect(requested).toEqual(['https://cdn.example/widgets/chunks/ol-map-Ab_1.js?retry=1', 'https://cdn.example/widgets/chunks/ol-map-Ab_1.js?retry=2']);
+    expect(requested).toEqual([
+      'https://cdn.example/widgets/chunks/ol-map-Ab_1.js?retry=1',
+      'https://cdn.example/widgets/chunks/ol-map-Ab_1.js?retry=2',
+    ]);
   });
 
   it('shares a download on its way between callers, and keeps the module once loaded', async () => {

@@ -8,7 +8,10 @@
  */
 const URL_IN_ERROR = /(https?:\/\/[^\s'"]+?\.m?[jt]sx?)(?:[?#][^\s'"]*)?(?=[\s'"]|$)/;
 
-export function lazyChunk<T>(load: () => Promise<T>, importUrl: (url: string) => Promise<unknown> = (url) => import(/* @vite-ignore */ url)): () => Promise<T> {
+export function lazyChunk<T>(
+  load: () => Promise<T>,
+  importUrl: (url: string) => Promise<unknown> = (url) => import(/* @vite-ignore */ url),
+): () => Promise<T> {
   let failed: string | undefined;
   let attempt = 0;
   let pending: Promise<T> | undefined;

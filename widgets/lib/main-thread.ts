@@ -17,7 +17,11 @@ const SLICE_MS = 8;
  * Calls `each` for every item, yielding to the browser every SLICE_MS. Resolves false (and stops)
  * as soon as `live()` says the work is no longer wanted.
  */
-export async function inSlices<T>(items: readonly T[], each: (item: T) => void, live: () => boolean = () => true): Promise<boolean> {
+export async function inSlices<T>(
+  items: readonly T[],
+  each: (item: T) => void,
+  live: () => boolean = () => true,
+): Promise<boolean> {
   let sliceStart = performance.now();
   for (let i = 0; i < items.length; i++) {
     each(items[i] as T);
@@ -32,7 +36,10 @@ export async function inSlices<T>(items: readonly T[], each: (item: T) => void, 
 
 /** Runs `work` when the browser is idle (or after `timeout` ms at the latest). */
 export function whenIdle(work: () => void, timeout = 2000): () => void {
-  const w = globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+  const w = globalThis as {
+    requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number;
+    cancelIdleCallback?: (id: number) => void;
+  };
   if (typeof w.requestIdleCallback === 'function') {
     const id = w.requestIdleCallback(work, { timeout });
     return () => w.cancelIdleCallback?.(id);

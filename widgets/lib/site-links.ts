@@ -10,7 +10,9 @@ import type { Lang } from '../../core/lang.ts';
 export function siteUrl(path: string, base: string, lang: Lang): string {
   const localized = localizedPath(path, lang);
   const here = typeof location === 'undefined' ? '' : location.origin;
-  return new URL(base).origin === here && new URL(base).pathname.replace(/\/+$/, '') === '' ? localized : `${base}${localized}`;
+  return new URL(base).origin === here && new URL(base).pathname.replace(/\/+$/, '') === ''
+    ? localized
+    : `${base}${localized}`;
 }
 
 /** A listing's own page, where cards, pins and shares link to; a new development's listing, its project's page. */

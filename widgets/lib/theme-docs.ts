@@ -20,10 +20,14 @@ const DESCRIPTIONS: Record<ThemeVariable, string> = {
   '--exp-color-focus': 'The keyboard focus ring.',
   '--exp-font-family': 'Font of the element.',
   '--exp-radius': 'Corner radius of cards and dialogs.',
-  '--exp-spacing': 'The spacing unit: every padding, gap and margin is a multiple of it (5px makes everything a quarter roomier).',
+  '--exp-spacing':
+    'The spacing unit: every padding, gap and margin is a multiple of it (5px makes everything a quarter roomier).',
 };
 
 /** Every theme variable with its default and description, in the order of theme.ts. */
 export const THEME = Object.fromEntries(
-  Object.entries(THEME_DEFAULTS).map(([name, value]) => [name, { default: value, description: DESCRIPTIONS[name as ThemeVariable] }]),
+  Object.entries(THEME_DEFAULTS).map(([name, value]) => [
+    name,
+    { default: value, description: DESCRIPTIONS[name as ThemeVariable] },
+  ]),
 ) as Record<ThemeVariable, { default: string; description: string }>;

@@ -18,7 +18,8 @@ export const THEME_DEFAULTS = {
   '--exp-color-danger': '#b91c1c',
   '--exp-color-success': '#15803d',
   '--exp-color-focus': '#2563eb',
-  '--exp-font-family': 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  '--exp-font-family':
+    'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   '--exp-radius': '12px',
   '--exp-spacing': '4px',
 } as const;
@@ -31,7 +32,10 @@ export function themeVar(name: ThemeVariable): string {
 }
 
 /** Tailwind's spacing steps, as multiples of --exp-spacing (Tailwind's unit is 4px). */
-const STEPS = [0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 72, 80, 96];
+const STEPS = [
+  0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 72,
+  80, 96,
+];
 export const spacingScale: Record<string, string> = {
   px: '1px',
   0: '0px',

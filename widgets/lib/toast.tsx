@@ -75,7 +75,13 @@ const popoverSupported = typeof HTMLElement !== 'undefined' && 'showPopover' in 
  * The toasts of one element. A manual popover: in the top layer, so a toast shows above an open
  * modal dialog (an inquiry error must be seen) and above any stacking context of the host page.
  */
-export function ToastRegion({ toaster, t }: { toaster: Toaster; t: (key: string, params?: Record<string, unknown>) => string }) {
+export function ToastRegion({
+  toaster,
+  t,
+}: {
+  toaster: Toaster;
+  t: (key: string, params?: Record<string, unknown>) => string;
+}) {
   useSignals();
   const list = toaster.toasts.value;
   const ref = useRef<HTMLDivElement>(null);
@@ -113,7 +119,9 @@ export function ToastRegion({ toaster, t }: { toaster: Toaster; t: (key: string,
           >
             <div className="flex-1 min-w-0">
               <p className="font-semibold text-sm m-0">{t(toast.title.key, toast.title.params)}</p>
-              {toast.description ? <p className="text-sm m-0 mt-1 opacity-90">{t(toast.description.key, toast.description.params)}</p> : null}
+              {toast.description ? (
+                <p className="text-sm m-0 mt-1 opacity-90">{t(toast.description.key, toast.description.params)}</p>
+              ) : null}
             </div>
             <button
               type="button"

@@ -21,7 +21,11 @@ export const twindConfig = defineConfig({
     spacing: spacingScale,
     extend: {
       colors: {
-        primary: { DEFAULT: v('color-primary'), hover: v('color-primary-hover'), contrast: v('color-primary-contrast') },
+        primary: {
+          DEFAULT: v('color-primary'),
+          hover: v('color-primary-hover'),
+          contrast: v('color-primary-contrast'),
+        },
         accent: { DEFAULT: v('color-accent'), contrast: v('color-accent-contrast') },
         ink: { DEFAULT: v('color-ink'), muted: v('color-muted') },
         surface: { DEFAULT: v('color-surface'), subtle: v('color-surface-subtle') },
@@ -33,7 +37,9 @@ export const twindConfig = defineConfig({
       fontFamily: { brand: v('font-family') },
     },
   },
-  variants: Object.entries(containerSizes).map(([name, px]) => [`cq-${name}`, `@container exp (min-width: ${px}px)`] as [string, string]),
+  variants: Object.entries(containerSizes).map(
+    ([name, px]) => [`cq-${name}`, `@container exp (min-width: ${px}px)`] as [string, string],
+  ),
   finalize(rule: TwindRule): TwindRule {
     return rule.d ? { ...rule, d: remToPx(rule.d) } : rule;
   },

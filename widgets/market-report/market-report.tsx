@@ -51,7 +51,14 @@ function written(host: HTMLElement, place: string, group: TypeGroup): MarketData
 }
 
 /** Everything a report shows, from the data API in one call (public.market_report). */
-async function load(rest: PostgrestClient, place: string, group: TypeGroup, months: number, withRanking: boolean, signal: AbortSignal): Promise<MarketData> {
+async function load(
+  rest: PostgrestClient,
+  place: string,
+  group: TypeGroup,
+  months: number,
+  withRanking: boolean,
+  signal: AbortSignal,
+): Promise<MarketData> {
   const { data, error } = await rest.rpc('market_report', { place, type_group: group, months }).abortSignal(signal);
   if (error) fail(error, 'market report');
   const report = parseMarketReport(data);
@@ -85,7 +92,8 @@ const CLASSES: MarketReportClasses = {
   note: 'm-0 text-xs text-ink-muted',
   link: 'text-primary underline',
   actions: 'm-0 flex flex-wrap items-center gap-3',
-  button: 'inline-flex items-center rounded-full bg-primary px-5 py-2.5 text-[15px] font-semibold text-primary-contrast no-underline hover:bg-primary-hover',
+  button:
+    'inline-flex items-center rounded-full bg-primary px-5 py-2.5 text-[15px] font-semibold text-primary-contrast no-underline hover:bg-primary-hover',
   spark: 'block text-primary',
   chart: {
     figure: 'm-0',
@@ -119,7 +127,15 @@ const CLASSES: MarketReportClasses = {
   },
 };
 
-export function MarketReport({ place, typeGroup, months, showRanking, showTitle, showFollow, headingLevel }: ElementProps<typeof marketReportAttributes>) {
+export function MarketReport({
+  place,
+  typeGroup,
+  months,
+  showRanking,
+  showTitle,
+  showFollow,
+  headingLevel,
+}: ElementProps<typeof marketReportAttributes>) {
   const { t, api, lang, site, host } = useElement();
   const group = typeGroup as TypeGroup;
   const [state, setState] = useState<State>(() => {
@@ -143,7 +159,14 @@ export function MarketReport({ place, typeGroup, months, showRanking, showTitle,
   const last = state.status === 'ready' ? lastFullMonth(state.data.all) : undefined;
   useEffect(() => {
     if (last)
-      emit(host, 'exp-market-loaded', { place, typeGroup: group, month: last.month, median: last.median, listings: last.listings, fromPlace: last.path });
+      emit(host, 'exp-market-loaded', {
+        place,
+        typeGroup: group,
+        month: last.month,
+        median: last.median,
+        listings: last.listings,
+        fromPlace: last.path,
+      });
   }, [host, place, group, last]);
   const show = useMemo(() => ({ title: showTitle, ranking: showRanking }), [showTitle, showRanking]);
 

@@ -37,7 +37,11 @@ export function PropertyDetailElement({
 }: ElementProps<typeof propertyDetailAttributes>) {
   const { t, api, host, site, lang } = useElement();
   const id = listingId?.trim() ?? '';
-  const [state, setState] = useState<{ id: string; row: Row | null; status: 'loading' | 'ready' | 'missing' | 'error' }>(() => {
+  const [state, setState] = useState<{
+    id: string;
+    row: Row | null;
+    status: 'loading' | 'ready' | 'missing' | 'error';
+  }>(() => {
     const row = id ? embeddedRow(host, id) : null;
     return { id, row, status: row ? 'ready' : 'loading' };
   });
@@ -71,7 +75,9 @@ export function PropertyDetailElement({
   if (!state.row) {
     return (
       <div className="flex flex-col items-center gap-3 py-16 text-center" part="not-found" role="status">
-        <p className="m-0 text-xl font-bold text-ink">{t(state.status === 'error' ? 'detail.error' : 'detail.notFound')}</p>
+        <p className="m-0 text-xl font-bold text-ink">
+          {t(state.status === 'error' ? 'detail.error' : 'detail.notFound')}
+        </p>
         <a href={siteUrl('/search-properties', site, lang)} className="font-semibold text-primary hover:underline">
           {t('detail.searchOthers')}
         </a>
@@ -80,7 +86,11 @@ export function PropertyDetailElement({
   }
   const property = mapListing(state.row, api.url, listingDefaults(t));
   return (
-    <article className="overflow-hidden rounded-brand border border-line bg-surface" part="detail-page" aria-labelledby={titleId}>
+    <article
+      className="overflow-hidden rounded-brand border border-line bg-surface"
+      part="detail-page"
+      aria-labelledby={titleId}
+    >
       <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
         <PriceAndShare property={property} />
       </div>

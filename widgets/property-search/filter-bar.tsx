@@ -41,7 +41,9 @@ const loadMore = lazyChunk(() => import('./more-filters.tsx'));
 const SHEET_BELOW = 768;
 
 /** The filter bar's controls, as the filter table places them (core/protocol/filters.ts). */
-const IN_BAR = FILTERS.filter((f) => f.control?.in === 'bar' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
+const IN_BAR = FILTERS.filter((f) => f.control?.in === 'bar' && f.kind === 'number') as Array<
+  FilterSpec & { key: NumberFilter }
+>;
 /** the filters "More filters" holds, counted on its button when set */
 const MORE = FILTERS.filter((f) => f.control?.in === 'more').map((f) => f.key);
 
@@ -140,13 +142,18 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   };
   const closeSheet = () => setSheet((x) => (x ? { ...x, open: false } : x));
 
-  const set = (key: 'propertyType' | NumberKey) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const set = (key: 'propertyType' | NumberKey) => (e: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit(fromDraft(draft, applied));
   };
   // the other filters set: shown on the "More filters" button
-  const more = MORE.reduce((n, key) => n + (key === 'features' ? FEATURE_FLAGS.filter((f) => applied.features?.[f]).length : applied[key] ? 1 : 0), 0);
+  const more = MORE.reduce(
+    (n, key) =>
+      n + (key === 'features' ? FEATURE_FLAGS.filter((f) => applied.features?.[f]).length : applied[key] ? 1 : 0),
+    0,
+  );
   // Buy or Rent: the search again at once, without the other operation's prices
   const setOperation = (operation: Operation) => {
     if ((applied.operation ?? 'sale') === operation) return;
@@ -161,11 +168,13 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const options = (values: readonly number[], label: (n: number) => string, current: string) => {
     const list = values.map((v) => ({ value: String(v), label: label(v) }));
     // a value from a shared link that is not one of ours still shows
-    if (current && !list.some((o) => o.value === current)) list.unshift({ value: current, label: label(Number(current)) });
+    if (current && !list.some((o) => o.value === current))
+      list.unshift({ value: current, label: label(Number(current)) });
     return [{ value: '', label: t('search.filters.any') }, ...list];
   };
   const types = [...propertyTypes];
-  if (draft.propertyType && !types.some((x) => x.toLowerCase() === draft.propertyType.toLowerCase())) types.unshift(draft.propertyType);
+  if (draft.propertyType && !types.some((x) => x.toLowerCase() === draft.propertyType.toLowerCase()))
+    types.unshift(draft.propertyType);
 
   // a field's own classes beside FormField's (a column that may shrink)
   const fieldClass = 'min-w-0';
@@ -175,7 +184,13 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const select = `${control} exp-select pr-8 cursor-pointer`;
   const extra = expanded ? 'flex' : 'hidden cq-md:flex';
 
-  const selectField = (key: 'propertyType' | NumberKey, label: string, opts: Array<{ value: string; label: string }>, className = fieldClass, prefix = id) => (
+  const selectField = (
+    key: 'propertyType' | NumberKey,
+    label: string,
+    opts: Array<{ value: string; label: string }>,
+    className = fieldClass,
+    prefix = id,
+  ) => (
     <FormField controlId={`${prefix}-${key}`} label={label} className={className} labelClassName={labelClass}>
       <select id={`${prefix}-${key}`} name={key} value={draft[key]} onChange={set(key)} className={select}>
         {opts.map((o) => (
@@ -195,7 +210,11 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
           {selectField(
             spec.key,
             t(`search.filters.${spec.control?.label}`),
-            options(controlOptions(spec.control, applied.operation), (n) => spec.control?.option?.(n, t) ?? String(n), draft[spec.key]),
+            options(
+              controlOptions(spec.control, applied.operation),
+              (n) => spec.control?.option?.(n, t) ?? String(n),
+              draft[spec.key],
+            ),
             className,
             prefix,
           )}
@@ -203,7 +222,17 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
       ))}
     </>
   );
-  const moreProps = (prefix: string) => ({ prefix, draft, setDraft, operation: applied.operation, selectField, options, fieldClass, labelClass, control });
+  const moreProps = (prefix: string) => ({
+    prefix,
+    draft,
+    setDraft,
+    operation: applied.operation,
+    selectField,
+    options,
+    fieldClass,
+    labelClass,
+    control,
+  });
   return (
     <>
       <form
@@ -267,7 +296,11 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             >
               <FilterIcon size={18} />
               <span className="cq-md:sr-only">{expanded ? t('search.filters.fewer') : t('search.filters.more')}</span>
-              {more ? <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">{more}</span> : null}
+              {more ? (
+                <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">
+                  {more}
+                </span>
+              ) : null}
             </button>
             <button
               type="submit"
@@ -293,7 +326,16 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             closeSheet();
             onSubmit(fromDraft(draft, applied));
           }}
-          onClear={() => setDraft((d) => ({ ...d, keywords: '', features: {}, flags: {}, choices: {}, ...Object.fromEntries(NUMBERS.map((k) => [k, ''])) }))}
+          onClear={() =>
+            setDraft((d) => ({
+              ...d,
+              keywords: '',
+              features: {},
+              flags: {},
+              choices: {},
+              ...Object.fromEntries(NUMBERS.map((k) => [k, ''])),
+            }))
+          }
         >
           <div className="grid grid-cols-2 gap-3 items-end">{secondary(fieldClass, `${id}-sheet`)}</div>
           {MoreFields ? <MoreFields {...moreProps(`${id}-sheet`)} /> : null}

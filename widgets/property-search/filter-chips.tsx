@@ -31,7 +31,13 @@ const without =
     return next;
   };
 
-export function FilterChips({ applied, onSubmit }: { applied: SearchFilters; onSubmit: (next: SearchFilters) => void }) {
+export function FilterChips({
+  applied,
+  onSubmit,
+}: {
+  applied: SearchFilters;
+  onSubmit: (next: SearchFilters) => void;
+}) {
   const { t } = useElement();
   // each applied filter as the filter table says it in a chip (core/protocol/filters.ts), but the
   // embed's agent scope, which is no filter of the visitor's

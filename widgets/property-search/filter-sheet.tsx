@@ -67,7 +67,9 @@ export function FilterSheet({ open, onClose, filters, rest, onApply, onClear, ch
           </h2>
           <DialogClose onClose={onClose} />
         </div>
-        <div className="flex-1 min-h-0 overflow-y-auto overscroll-contain px-4 py-4 flex flex-col gap-4">{children}</div>
+        <div className="flex-1 min-h-0 overflow-y-auto overscroll-contain px-4 py-4 flex flex-col gap-4">
+          {children}
+        </div>
         <div className="flex items-center gap-3 border-t border-line px-4 py-3">
           <button
             type="button"
@@ -84,7 +86,11 @@ export function FilterSheet({ open, onClose, filters, rest, onApply, onClear, ch
           >
             {count === null
               ? t('search.sheet.show')
-              : t('search.sheet.showCount', { count, formatted: formatCount(count), context: filters.operation === 'project' ? 'project' : undefined })}
+              : t('search.sheet.showCount', {
+                  count,
+                  formatted: formatCount(count),
+                  context: filters.operation === 'project' ? 'project' : undefined,
+                })}
           </button>
         </div>
       </form>

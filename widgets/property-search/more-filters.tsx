@@ -25,7 +25,9 @@ import type { Draft } from './filter-bar.tsx';
 import { FormField } from '../lib/ui/form-field.tsx';
 
 /** the number filters behind "More filters", as the filter table places them */
-const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<FilterSpec & { key: NumberFilter }>;
+const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<
+  FilterSpec & { key: NumberFilter }
+>;
 
 addTexts(texts);
 
@@ -36,17 +38,38 @@ export interface MoreFieldsProps {
   /** the search's operation: the rentals' and the new developments' own filters show with theirs */
   operation: Operation | undefined;
   /** the bar's select field and its options (filter-bar.tsx) */
-  selectField: (key: NumberFilter, label: string, opts: Array<{ value: string; label: string }>, className: string, prefix: string) => ReactNode;
-  options: (values: readonly number[], label: (n: number) => string, current: string) => Array<{ value: string; label: string }>;
+  selectField: (
+    key: NumberFilter,
+    label: string,
+    opts: Array<{ value: string; label: string }>,
+    className: string,
+    prefix: string,
+  ) => ReactNode;
+  options: (
+    values: readonly number[],
+    label: (n: number) => string,
+    current: string,
+  ) => Array<{ value: string; label: string }>;
   /** the bar's classes: a field's own beside FormField's, its label's, its control's */
   fieldClass: string;
   labelClass: string;
   control: string;
 }
 
-export function MoreFields({ prefix, draft, setDraft, operation, selectField, options, fieldClass, labelClass, control }: MoreFieldsProps) {
+export function MoreFields({
+  prefix,
+  draft,
+  setDraft,
+  operation,
+  selectField,
+  options,
+  fieldClass,
+  labelClass,
+  control,
+}: MoreFieldsProps) {
   const { t } = useElement();
-  const set = (key: 'keywords' | NumberFilter) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const set = (key: 'keywords' | NumberFilter) => (e: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [key]: e.target.value }));
   return (
     <>
       <div className="grid grid-cols-2 cq-md:grid-cols-4 gap-3 items-end">
@@ -86,7 +109,13 @@ export function MoreFields({ prefix, draft, setDraft, operation, selectField, op
               )}
             </Fragment>
           ) : (
-            <FormField key={key} controlId={`${prefix}-${key}`} label={t(`moreFilters.${field?.label}`)} className={fieldClass} labelClassName={labelClass}>
+            <FormField
+              key={key}
+              controlId={`${prefix}-${key}`}
+              label={t(`moreFilters.${field?.label}`)}
+              className={fieldClass}
+              labelClassName={labelClass}
+            >
               <input
                 id={`${prefix}-${key}`}
                 name={key}
@@ -179,8 +208,18 @@ function Check({
   children: ReactNode;
 }) {
   return (
-    <label htmlFor={id} className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer">
-      <input id={id} type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} className="m-0" />
+    <label
+      htmlFor={id}
+      className="inline-flex items-center gap-2 rounded-full border border-line px-3 py-2 text-sm text-ink cursor-pointer"
+    >
+      <input
+        id={id}
+        type="checkbox"
+        name={name}
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="m-0"
+      />
       {children}
     </label>
   );

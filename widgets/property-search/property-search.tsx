@@ -43,7 +43,10 @@ export function PropertySearch(props: Props) {
   const mapRef = useRef<HTMLDivElement>(null);
   const agentId = props.agentId;
 
-  const withScope = useCallback((f: SearchFilters): SearchFilters => (agentId ? { ...f, agentId } : (({ agentId: _drop, ...rest }) => rest)(f)), [agentId]);
+  const withScope = useCallback(
+    (f: SearchFilters): SearchFilters => (agentId ? { ...f, agentId } : (({ agentId: _drop, ...rest }) => rest)(f)),
+    [agentId],
+  );
 
   /** Applies a state: from the URL (start, back/forward) or the presets. */
   const apply = useCallback(
@@ -56,7 +59,14 @@ export function PropertySearch(props: Props) {
     [store, withScope],
   );
   const openFromUrl = useCallback((id: string) => void store.open(id), [store]);
-  const url = useUrlSync(store, { enabled: props.syncUrl, presets: filtersFrom(props), apply, open: openFromUrl, site, lang });
+  const url = useUrlSync(store, {
+    enabled: props.syncUrl,
+    presets: filtersFrom(props),
+    apply,
+    open: openFromUrl,
+    site,
+    lang,
+  });
 
   // load whenever the search changes
   useSignalEffect(() => {
@@ -73,22 +83,38 @@ export function PropertySearch(props: Props) {
   const defaults = useMemo(() => listingDefaults(t), [t]);
   // new results render in the background (time-sliced), so 24 cards never block the page
   const shown = useDeferredValue(answer);
-  const properties = useMemo(() => shown.rows.map((r) => mapListing(r, api.url, defaults)), [shown.rows, api.url, defaults]);
+  const properties = useMemo(
+    () => shown.rows.map((r) => mapListing(r, api.url, defaults)),
+    [shown.rows, api.url, defaults],
+  );
   const page = store.page.value;
   const structured = useCallback(
-    (b: Builders) => b.listingsJsonLd(properties, (p) => new URL(listingUrl(p, site, lang), location.href).href, (page - 1) * PAGE_SIZE, monthUnit(t)),
+    (b: Builders) =>
+      b.listingsJsonLd(
+        properties,
+        (p) => new URL(listingUrl(p, site, lang), location.href).href,
+        (page - 1) * PAGE_SIZE,
+        monthUnit(t),
+      ),
     [properties, page, site, lang, t],
   );
   useStructuredData(host, props.structuredData, structured);
   const openRow = store.openRow.value;
-  const openProperty = useMemo(() => (openRow ? mapListing(openRow, api.url, defaults) : null), [openRow, api.url, defaults]);
-  const listingTitle = useCallback((p: Property) => t('listing.documentTitle', { title: p.title, price: listingPrice(p, t) }), [t]);
+  const openProperty = useMemo(
+    () => (openRow ? mapListing(openRow, api.url, defaults) : null),
+    [openRow, api.url, defaults],
+  );
+  const listingTitle = useCallback(
+    (p: Property) => t('listing.documentTitle', { title: p.title, price: listingPrice(p, t) }),
+    [t],
+  );
   useListingTitle(props.syncUrl, openProperty, listingTitle);
 
   const submit = (next: SearchFilters) => {
     // new words sort by the best match; without words there is none
     const words = appliedFilters(next).keywords;
-    if (words && words !== appliedFilters(store.filters.peek()).keywords && store.sort.peek() === 'featured') store.sort.value = 'relevance';
+    if (words && words !== appliedFilters(store.filters.peek()).keywords && store.sort.peek() === 'featured')
+      store.sort.value = 'relevance';
     if (!words && store.sort.peek() === 'relevance') store.sort.value = 'featured';
     store.filters.value = withScope(next);
     store.page.value = 1;
@@ -150,9 +176,19 @@ export function PropertySearch(props: Props) {
   const filters = store.filters.value;
   return (
     <div className="flex flex-col gap-4" part="search">
-      <FilterBar applied={filters} propertyTypes={types} onSubmit={submit} rest={rest} onOpenListing={(id) => void store.open(id)} />
+      <FilterBar
+        applied={filters}
+        propertyTypes={types}
+        onSubmit={submit}
+        rest={rest}
+        onOpenListing={(id) => void store.open(id)}
+      />
       <LazyChips applied={filters} onSubmit={submit} />
-      <div className={props.showMap ? 'grid gap-4 cq-lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] items-start' : 'flex flex-col'}>
+      <div
+        className={
+          props.showMap ? 'grid gap-4 cq-lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] items-start' : 'flex flex-col'
+        }
+      >
         {props.showMap ? (
           <div ref={mapRef} className="scroll-mt-4 cq-lg:sticky cq-lg:top-4 min-w-0">
             <MapPanel

@@ -67,16 +67,27 @@ export const Results = memo(function Results({
           <h2 id={`${id}-heading`} className="m-0 text-xl font-bold text-ink" part="results-heading">
             {status === 'loading' && !total
               ? t('results.searching')
-              : t('results.count', { count: total, formatted: formatCount(total), context: filters.operation === 'project' ? 'project' : undefined })}
+              : t('results.count', {
+                  count: total,
+                  formatted: formatCount(total),
+                  context: filters.operation === 'project' ? 'project' : undefined,
+                })}
           </h2>
           <p className="m-0 text-sm text-ink-muted">
-            {total > 0 ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) }) : '\u00a0'}
+            {total > 0
+              ? t('results.showing', { from: formatCount(from), to: formatCount(to), total: formatCount(total) })
+              : '\u00a0'}
           </p>
           {/* a sale's median asking price; a rent search's place has its rents in the market report, a project's page its sector's resale median */}
           {filters.operation ? null : <PlaceMedianLater place={filters.place} propertyType={filters.propertyType} />}
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <AlertButton filters={filters} text={t('search.alertsButton')} label={t('search.alertsButtonLabel')} part="alerts-button" />
+          <AlertButton
+            filters={filters}
+            text={t('search.alertsButton')}
+            label={t('search.alertsButtonLabel')}
+            part="alerts-button"
+          />
           <label htmlFor={`${id}-sort`} className="text-sm font-medium text-ink-muted">
             {t('results.sort.label')}
           </label>
@@ -129,10 +140,18 @@ export const Results = memo(function Results({
             ) : null}
           </div>
         ) : (
-          <ul className={`list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 transition-opacity ${status === 'loading' ? 'opacity-60' : ''}`}>
+          <ul
+            className={`list-none m-0 p-0 grid gap-4 cq-md:grid-cols-2 transition-opacity ${status === 'loading' ? 'opacity-60' : ''}`}
+          >
             {properties.map((p) => (
               <li key={p.id} className="flex exp-offscreen-card">
-                <PropertyCard property={p} onOpen={onOpen} onHover={onHover} highlighted={hoveredId === p.id} words={words} />
+                <PropertyCard
+                  property={p}
+                  onOpen={onOpen}
+                  onHover={onHover}
+                  highlighted={hoveredId === p.id}
+                  words={words}
+                />
               </li>
             ))}
           </ul>
@@ -148,7 +167,11 @@ function Pagination({ page, pages, onPage }: { page: number; pages: number; onPa
   const button =
     'min-w-[40px] h-10 px-3 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
   return (
-    <nav aria-label={t('pagination.label')} part="pagination" className="flex flex-wrap items-center justify-center gap-1.5 pt-2">
+    <nav
+      aria-label={t('pagination.label')}
+      part="pagination"
+      className="flex flex-wrap items-center justify-center gap-1.5 pt-2"
+    >
       <button
         type="button"
         className={`${button} border-line bg-surface text-ink hover:bg-surface-subtle`}
@@ -190,7 +213,8 @@ const loadMedian = lazyChunk(() => import('./place-median.tsx'));
 function PlaceMedianLater({ place, propertyType }: { place: string | undefined; propertyType: string | undefined }) {
   const [median, setMedian] = useState<typeof Median | null>(null);
   useEffect(() => {
-    if (place && !median) loadMedian().then(setMedian, (error: unknown) => console.error('[exp] the place median did not load:', error));
+    if (place && !median)
+      loadMedian().then(setMedian, (error: unknown) => console.error('[exp] the place median did not load:', error));
   }, [place, median]);
   return place && median ? <median.PlaceMedian place={place} propertyType={propertyType} /> : null;
 }

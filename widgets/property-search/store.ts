@@ -7,7 +7,13 @@
 import { computed, signal } from '@preact/signals-react';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { createQueryCache } from '../lib/data/cache.ts';
-import { getListing, getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
+import {
+  getListing,
+  getListingsCount,
+  getListingsPage,
+  type SearchFilters,
+  type SortKey,
+} from '../lib/data/listings.ts';
 import { searchFiltersKey } from './url-state.ts';
 
 export type ListingRow = Record<string, unknown>;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { pageWindow, showingRange, totalPages } from './pagination.ts';
-import { appliedFilters, filterArgs, filtersFromArgs, searchPageQuery, type SearchFilters } from '../lib/data/listings.ts';
+import {
+  appliedFilters,
+  filterArgs,
+  filtersFromArgs,
+  searchPageQuery,
+  type SearchFilters,
+} from '../lib/data/listings.ts';
 import { parseBbox } from '../../core/protocol/filter-params.ts';
 import { readSearchParams, searchFiltersKey as filtersKey, writeSearchParams } from './url-state.ts';
 
@@ -30,7 +36,9 @@ describe('search state in the URL', () => {
   });
 
   it('ignores malformed values', () => {
-    const s = readSearchParams(new URLSearchParams('minPrice=abc&beds=-2&page=0&sort=cheapest&property=<script>&bbox=1,2,3&city=%20%20'));
+    const s = readSearchParams(
+      new URLSearchParams('minPrice=abc&beds=-2&page=0&sort=cheapest&property=<script>&bbox=1,2,3&city=%20%20'),
+    );
     expect(s).toEqual({ filters: {} });
     expect(parseBbox('-78.5,-0.3,-78.4,-0.1')).toEqual([-78.5, -0.3, -78.4, -0.1]);
     expect(parseBbox('-78.4,-0.3,-78.5,-0.1')).toBeUndefined();
@@ -46,11 +54,15 @@ describe('search state in the URL', () => {
   });
 
   it('reads a place picked in the location box when it is a place path, with its words; anything else is no place', () => {
-    expect(readSearchParams(new URLSearchParams('place=quito%2Finaquito&placeName=I%C3%B1aquito%2C+Quito')).filters).toEqual({
+    expect(
+      readSearchParams(new URLSearchParams('place=quito%2Finaquito&placeName=I%C3%B1aquito%2C+Quito')).filters,
+    ).toEqual({
       place: 'quito/inaquito',
       placeName: 'Iñaquito, Quito',
     });
-    expect(readSearchParams(new URLSearchParams('place=provincia/pichincha')).filters).toEqual({ place: 'provincia/pichincha' });
+    expect(readSearchParams(new URLSearchParams('place=provincia/pichincha')).filters).toEqual({
+      place: 'provincia/pichincha',
+    });
     for (const bad of ['quito//x', '../etc', 'quito/inaquito/extra', 'provincia/', '<b>', 'a'.repeat(200)])
       expect(readSearchParams(new URLSearchParams({ place: bad, placeName: 'x' })).filters, bad).toEqual({});
     const out = writeSearchParams(new URLSearchParams(), {
@@ -85,7 +97,11 @@ describe('search state in the URL', () => {
       [-78.42011, -0.19873],
       [-78.41234, -0.21502],
     ];
-    const out = writeSearchParams(new URLSearchParams(), { filters: { keywords: ' piscina  -ruido ', polygon }, sort: 'relevance', page: 1 });
+    const out = writeSearchParams(new URLSearchParams(), {
+      filters: { keywords: ' piscina  -ruido ', polygon },
+      sort: 'relevance',
+      page: 1,
+    });
     expect(out.get('keywords')).toBe('piscina -ruido');
     expect(out.get('polygon')).toMatch(/^[A-Za-z0-9_-]{10,30}$/);
     expect(readSearchParams(out)).toEqual({ filters: { keywords: 'piscina -ruido', polygon }, sort: 'relevance' });
@@ -122,7 +138,10 @@ describe("an alert mail's link to its search (protocol/filters.ts searchPageQuer
     const kept = filtersFromArgs(filterArgs(filters));
     const read = readSearchParams(new URLSearchParams(searchPageQuery(kept, { sort: 'newest' })));
     expect(read.sort).toBe('newest');
-    const rounded = (f: SearchFilters) => ({ ...appliedFilters(f), ...(f.bbox ? { bbox: f.bbox.map((n) => Number(n.toFixed(5))) } : {}) });
+    const rounded = (f: SearchFilters) => ({
+      ...appliedFilters(f),
+      ...(f.bbox ? { bbox: f.bbox.map((n) => Number(n.toFixed(5))) } : {}),
+    });
     expect(appliedFilters(read.filters)).toEqual(rounded(filters));
   });
 });

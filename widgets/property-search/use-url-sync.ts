@@ -43,7 +43,12 @@ export function useUrlSync(store: SearchStore, options: Options): UrlSync {
     (mode: 'push' | 'replace') => {
       if (!enabled) return;
       const openId = store.openId.peek();
-      const state: SearchState = { filters: store.filters.peek(), sort: store.sort.peek(), page: store.page.peek(), ...(openId ? { property: openId } : {}) };
+      const state: SearchState = {
+        filters: store.filters.peek(),
+        sort: store.sort.peek(),
+        page: store.page.peek(),
+        ...(openId ? { property: openId } : {}),
+      };
       const { agentId: _scope, ...visible } = state.filters;
       const params = writeSearchParams(new URLSearchParams(location.search), { ...state, filters: visible });
       const query = params.toString();
@@ -60,7 +65,8 @@ export function useUrlSync(store: SearchStore, options: Options): UrlSync {
       opened({ id, title }) {
         if (!enabled) return;
         const page = listingUrl({ id, title }, site, lang);
-        if (page.startsWith('/')) history.pushState({ ...(history.state ?? {}), expSearch: true, expDetail: true }, '', page);
+        if (page.startsWith('/'))
+          history.pushState({ ...(history.state ?? {}), expSearch: true, expDetail: true }, '', page);
         else {
           write('push');
           history.replaceState({ ...(history.state ?? {}), expDetail: true }, '');
@@ -99,14 +105,19 @@ export function useUrlSync(store: SearchStore, options: Options): UrlSync {
   useEffect(() => {
     if (!enabled || !openRow) return;
     const page = listingUrl({ id: String(openRow.id), title: String(openRow.title ?? '') }, site, lang);
-    if (page.startsWith('/') && location.pathname !== page && atListing(String(openRow.id))) history.replaceState(history.state, '', page);
+    if (page.startsWith('/') && location.pathname !== page && atListing(String(openRow.id)))
+      history.replaceState(history.state, '', page);
   }, [openRow, enabled, site, lang]);
 
   return sync;
 }
 
 /** At the listing's address, the tab, the history and a bookmark name the listing, as its page does. */
-export function useListingTitle<T extends { id: string }>(enabled: boolean, listing: T | null, title: (listing: T) => string): void {
+export function useListingTitle<T extends { id: string }>(
+  enabled: boolean,
+  listing: T | null,
+  title: (listing: T) => string,
+): void {
   useEffect(() => {
     if (!enabled || !listing || !atListing(listing.id)) return;
     const before = document.title;

@@ -6,5 +6,9 @@ export const recentlyViewedAttributes = {
   /** Show the heading (turn off when the page has its own). */
   'show-title': { type: 'boolean', default: true },
   /** `row` (a page section's spacing around it) or `grid` (none). */
-  layout: { type: 'string', default: 'row', format: { test: (v: string) => v === 'row' || v === 'grid', example: 'row' } },
+  layout: {
+    type: 'string',
+    default: 'row',
+    format: { test: (v: string) => v === 'row' || v === 'grid', example: 'row' },
+  },
 } as const satisfies AttrSchema;

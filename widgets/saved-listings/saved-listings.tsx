@@ -26,7 +26,11 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
   const { t } = useElement();
   const title = item.title || t('listing.defaultTitle');
   return (
-    <article className="flex flex-col overflow-hidden rounded-brand bg-surface border border-line" part="card card-unavailable" data-property-id={item.id}>
+    <article
+      className="flex flex-col overflow-hidden rounded-brand bg-surface border border-line"
+      part="card card-unavailable"
+      data-property-id={item.id}
+    >
       <div className="flex items-center justify-between gap-2 px-4 py-2.5 bg-surface-subtle text-ink-muted">
         <p className="m-0 text-lg font-bold tracking-tight line-through">{formatPrice(item.price)}</p>
         <p className="m-0 rounded-full bg-ink px-2.5 py-0.5 text-xs font-semibold text-white" part="unavailable">
@@ -34,7 +38,12 @@ function GoneCard({ item, onRemove }: { item: SavedListing; onRemove: () => void
         </p>
       </div>
       <div className="aspect-video bg-surface-subtle opacity-60">
-        <TilePhoto listingId={item.id} src={item.image} label={t('carousel.noPhoto')} className="block w-full h-full object-cover grayscale" />
+        <TilePhoto
+          listingId={item.id}
+          src={item.image}
+          label={t('carousel.noPhoto')}
+          className="block w-full h-full object-cover grayscale"
+        />
       </div>
       <div className="flex flex-col gap-1.5 p-4 flex-1">
         <h3 className="m-0 text-base font-semibold leading-snug text-ink line-clamp-2">{title}</h3>
@@ -81,7 +90,13 @@ function Tabs({
     (e.currentTarget.querySelector(`#${CSS.escape(`${id}-${next}`)}`) as HTMLElement | null)?.focus();
   };
   return (
-    <div role="tablist" aria-label={t('savedPage.title')} className="flex gap-1 border-b border-line" part="tabs" onKeyDown={onKeyDown}>
+    <div
+      role="tablist"
+      aria-label={t('savedPage.title')}
+      className="flex gap-1 border-b border-line"
+      part="tabs"
+      onKeyDown={onKeyDown}
+    >
       {tabs.map(([key, label]) => (
         <button
           key={key}
@@ -137,10 +152,14 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
   }, [rest, idsKey, checked]);
 
   const defaults = useMemo(() => listingDefaults(t), [t]);
-  const properties = useMemo(() => new Map([...rows].map(([id, r]) => [id, mapListing(r, api.url, defaults)])), [rows, api.url, defaults]);
+  const properties = useMemo(
+    () => new Map([...rows].map(([id, r]) => [id, mapListing(r, api.url, defaults)])),
+    [rows, api.url, defaults],
+  );
   const loading = ids.some((id) => !checked.has(id)) && !failed;
   const openProperty = (property: Property) => {
-    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true })) setOpen(property);
+    if (emit(host, 'exp-property-open', { id: property.id, title: property.title }, { cancelable: true }))
+      setOpen(property);
   };
   const remove = (item: SavedListing) => {
     removeSaved(api.url, item.id);
@@ -159,7 +178,11 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
       {showTitle || ids.length ? (
         <div>
           {showTitle ? (
-            <h2 id="exp-saved-heading" className="m-0 mb-1 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink" part="heading">
+            <h2
+              id="exp-saved-heading"
+              className="m-0 mb-1 text-[28px] cq-md:text-[34px] font-bold leading-tight text-ink"
+              part="heading"
+            >
               {t('savedPage.title')}
             </h2>
           ) : null}
@@ -175,7 +198,11 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
           <RecentlyViewedRow max={20} layout="grid" showTitle={false} />
         </div>
       ) : (
-        <div role={tabbed ? 'tabpanel' : undefined} id={tabbed ? `${tabsId}-saved-panel` : undefined} aria-labelledby={tabbed ? `${tabsId}-saved` : undefined}>
+        <div
+          role={tabbed ? 'tabpanel' : undefined}
+          id={tabbed ? `${tabsId}-saved-panel` : undefined}
+          aria-labelledby={tabbed ? `${tabsId}-saved` : undefined}
+        >
           {failed ? (
             <p role="alert" className="m-0 py-8 text-center text-ink-muted" part="error">
               {t('savedPage.error')}
@@ -200,7 +227,11 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
                 const property = properties.get(item.id);
                 return (
                   <li key={item.id} className="grid">
-                    {property ? <PropertyCard property={property} onOpen={openProperty} /> : <GoneCard item={item} onRemove={() => remove(item)} />}
+                    {property ? (
+                      <PropertyCard property={property} onOpen={openProperty} />
+                    ) : (
+                      <GoneCard item={item} onRemove={() => remove(item)} />
+                    )}
                   </li>
                 );
               })}
@@ -208,7 +239,13 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
           )}
         </div>
       )}
-      <PropertyDialog property={open} onClose={() => setOpen(null)} phoneCountryCode={phoneCountryCode} tileUrl={tileUrl} tileAttribution={tileAttribution} />
+      <PropertyDialog
+        property={open}
+        onClose={() => setOpen(null)}
+        phoneCountryCode={phoneCountryCode}
+        tileUrl={tileUrl}
+        tileAttribution={tileAttribution}
+      />
     </section>
   );
 }

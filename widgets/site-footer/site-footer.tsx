@@ -21,7 +21,18 @@ import { nowDate } from '../../core/clock.ts';
 
 type ExternalKey = keyof typeof SITE.external;
 
-const WORLDWIDE: ExternalKey[] = ['join', 'careers', 'brand', 'conference', 'lifestyle', 'international', 'parent', 'commercial', 'luxury', 'investors'];
+const WORLDWIDE: ExternalKey[] = [
+  'join',
+  'careers',
+  'brand',
+  'conference',
+  'lifestyle',
+  'international',
+  'parent',
+  'commercial',
+  'luxury',
+  'investors',
+];
 const LEGAL: ExternalKey[] = ['terms', 'cookies'];
 /** our own notice under Ecuador's law and the page of a visitor's data (docs/privacy.md), before eXp's worldwide terms */
 const PRIVACY = [
@@ -48,7 +59,10 @@ export function SiteFooter(_props: ElementProps<typeof siteFooterAttributes>) {
   );
   const pages = SITE_PAGES.map((p) => ({ path: p.path, label: t(p.label) }));
   return (
-    <footer part="footer" className="bg-[color:var(--exp-footer-background,#0b2340)] text-[color:var(--exp-footer-color,#ffffff)]">
+    <footer
+      part="footer"
+      className="bg-[color:var(--exp-footer-background,#0b2340)] text-[color:var(--exp-footer-color,#ffffff)]"
+    >
       <div className="max-w-[1400px] mx-auto px-5 cq-md:px-8 pt-14 pb-8">
         <div className="grid gap-10 cq-md:grid-cols-2 cq-xl:grid-cols-[1.3fr_1fr_1fr_1fr]">
           <div className="flex flex-col gap-4">
@@ -116,7 +130,9 @@ export function SiteFooter(_props: ElementProps<typeof siteFooterAttributes>) {
               ))}
             </Column>
             <div>
-              <h2 className="m-0 mb-3 text-[13px] font-bold uppercase tracking-[0.12em] opacity-70">{t('footer.social')}</h2>
+              <h2 className="m-0 mb-3 text-[13px] font-bold uppercase tracking-[0.12em] opacity-70">
+                {t('footer.social')}
+              </h2>
               <ul className="list-none m-0 p-0 flex gap-2">
                 {SOCIAL.map(({ key, Icon }) => (
                   <li key={key}>

@@ -62,7 +62,10 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
   const current = (path: string) => {
     const target = link(path);
     // a link to this page (not to the same path on another site)
-    return target.startsWith('/') && (here === target || (target !== '/' && target !== '/es' && here.startsWith(target + '/'))) ? 'page' : undefined;
+    return target.startsWith('/') &&
+      (here === target || (target !== '/' && target !== '/es' && here.startsWith(target + '/')))
+      ? 'page'
+      : undefined;
   };
 
   const toggle = (next: boolean) => {
@@ -87,7 +90,11 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
             <Logo tone={light ? 'light' : 'dark'} label={t('header.home')} />
           </span>
         </a>
-        <nav aria-label={t('header.navLabel')} part="nav" className="ml-auto flex items-center gap-2 cq-md:gap-4 min-w-0">
+        <nav
+          aria-label={t('header.navLabel')}
+          part="nav"
+          className="ml-auto flex items-center gap-2 cq-md:gap-4 min-w-0"
+        >
           {/* on the smallest phones the link takes two lines, so the menu button stays on screen; on
               other phones too when the saved listings' heart needs the room */}
           <a
@@ -176,10 +183,16 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
                 part="panel-link"
                 className={`flex items-center gap-2 px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current('/saved') ? 'font-bold text-primary' : 'font-medium text-ink'}`}
               >
-                <HeartIcon size={18} filled={savedCount > 0} className={savedCount ? 'text-accent' : 'text-ink-muted'} />
+                <HeartIcon
+                  size={18}
+                  filled={savedCount > 0}
+                  className={savedCount ? 'text-accent' : 'text-ink-muted'}
+                />
                 {t('nav.saved')}
                 {savedCount ? (
-                  <span className="ml-auto rounded-full bg-surface-subtle px-2 text-sm font-semibold text-ink">{formatCount(savedCount)}</span>
+                  <span className="ml-auto rounded-full bg-surface-subtle px-2 text-sm font-semibold text-ink">
+                    {formatCount(savedCount)}
+                  </span>
                 ) : null}
               </a>
             </li>

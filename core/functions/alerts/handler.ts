@@ -15,7 +15,13 @@
  *   nothing: what the link's page shows before the visitor acts (a mail scanner that opens links
  *   confirms or unsubscribes nothing).
  */
-import { ALERT_FREQUENCIES, MARKET_FREQUENCY, type HomeFollow, type MarketFollow, type SavedFrequency } from '../../protocol/alerts.ts';
+import {
+  ALERT_FREQUENCIES,
+  MARKET_FREQUENCY,
+  type HomeFollow,
+  type MarketFollow,
+  type SavedFrequency,
+} from '../../protocol/alerts.ts';
 import { parseEstimate, type HomeFacts } from '../../protocol/valuation.ts';
 import { estimateHome } from '../valuation.ts';
 import type { FilterArgs } from '../../protocol/filters.ts';
@@ -111,11 +117,15 @@ const summary = (s: SavedSearch): SearchSummary => ({
 });
 
 /** The place's report as a follow keeps it, or null when our index has no report of it. */
-async function marketFollow(sql: Sql, place: string, typeGroup: MarketFollow['type_group']): Promise<MarketFollow | null> {
-  const rows = await sql.query<{ name: string }>('select name from internal.market_index where path = $1 and type_group = $2 order by month desc limit 1', [
-    place,
-    typeGroup,
-  ]);
+async function marketFollow(
+  sql: Sql,
+  place: string,
+  typeGroup: MarketFollow['type_group'],
+): Promise<MarketFollow | null> {
+  const rows = await sql.query<{ name: string }>(
+    'select name from internal.market_index where path = $1 and type_group = $2 order by month desc limit 1',
+    [place, typeGroup],
+  );
   return rows[0] ? { place, type_group: typeGroup, name: rows[0].name } : null;
 }
 
@@ -128,56 +138,99 @@ export function createAlertsHandler(deps: AlertsDeps) {
     // what is kept of the Origin header: a checked origin, or nothing (core/protocol/attribution.ts)
     const origin = checkedOrigin(request.headers.get('origin'));
     const checked = validateAlertRequest(raw, origin);
-    if (!checked.ok) return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
+    if (!checked.ok)
+      return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
     const input = checked.value;
     const spam = input.website.trim() !== '';
     const fromHeader = headerKey(request);
     if (fromHeader === 'invalid')
       return {
         status: 400,
-        body: { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } },
+        body: {
+          error: 'validation',
+          message: 'Some fields are not valid: idempotencyKey (invalid).',
+          fields: { idempotencyKey: 'invalid' },
+        },
       };
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
     const key =
-      input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, [input.email, input.filters, input.frequency, input.lang, input.market, input.home]));
+      input.idempotencyKey ??
+      fromHeader ??
+      (await derivedKey(clientHash, [
+        input.email,
+        input.filters,
+        input.frequency,
+        input.lang,
+        input.market,
+        input.home,
+      ]));
     const asker = { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: emailKey(input.email) };
     // refused before any work is done for it (the estimate below is the costly part): a retry is
     // answered as the first time, a client over its limit waits
     const first = await deps.sql.transaction(async (tx) =>
-      (await byIdempotencyKey(tx, key)) ? 'again' : (await overLimit(tx, 'alerts', asker, config.rateLimit)) ? 'limited' : 'go',
+      (await byIdempotencyKey(tx, key))
+        ? 'again'
+        : (await overLimit(tx, 'alerts', asker, config.rateLimit))
+          ? 'limited'
+          : 'go',
     );
     if (first === 'again') return { status: 200, body: { ok: true } };
-    if (first === 'limited') return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
+    if (first === 'limited')
+      return {
+        status: 429,
+        body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' },
+      };
     // a home report: facts the estimate takes (it names the field it refuses), and the place it
     // found; a bot's (the honeypot filled) is kept as asked, never estimated
     const made = input.home && !spam ? await estimateHome(deps.sql, input.home) : null;
     if (made && 'field' in made)
       return {
         status: 400,
-        body: { error: 'validation', message: `Some fields are not valid: home.${made.field} (invalid).`, fields: { [`home.${made.field}`]: 'invalid' } },
+        body: {
+          error: 'validation',
+          message: `Some fields are not valid: home.${made.field} (invalid).`,
+          fields: { [`home.${made.field}`]: 'invalid' },
+        },
       };
     const home: HomeFollow | null =
-      input.home && (made || spam) ? { facts: input.home as unknown as HomeFacts, place: made ? parseEstimate(made.estimate).place : null } : null;
+      input.home && (made || spam)
+        ? { facts: input.home as unknown as HomeFacts, place: made ? parseEstimate(made.estimate).place : null }
+        : null;
     return deps.sql.transaction(async (tx) => {
       // one client at a time: the count and the insert must not interleave with its other requests
       const limited = await overLimit(tx, 'alerts', asker, config.rateLimit);
       if (await byIdempotencyKey(tx, key)) return { status: 200, body: { ok: true } };
       if (limited) {
-        return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
+        return {
+          status: 429,
+          body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' },
+        };
       }
       // the lead's owner: the element's, one of ours or refused; else the deployment's, if it is one of ours
-      const owner = input.leadAgentId ? await leadOwner(tx, input.leadAgentId) : config.leadAgentId ? await leadOwner(tx, config.leadAgentId) : null;
+      const owner = input.leadAgentId
+        ? await leadOwner(tx, input.leadAgentId)
+        : config.leadAgentId
+          ? await leadOwner(tx, config.leadAgentId)
+          : null;
       if (input.leadAgentId && !owner)
         return {
           status: 400,
-          body: { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } },
+          body: {
+            error: 'validation',
+            message: 'Some fields are not valid: leadAgentId (not one of our agents).',
+            fields: { leadAgentId: 'invalid' },
+          },
         };
       // a market follow: a place our index has a report of, by the index's name for it
       const market = input.market ? await marketFollow(tx, input.market.place, input.market.typeGroup) : null;
       if (input.market && !market)
         return {
           status: 400,
-          body: { error: 'validation', message: 'Some fields are not valid: market (no market report for this place).', fields: { market: 'invalid' } },
+          body: {
+            error: 'validation',
+            message: 'Some fields are not valid: market (no market report for this place).',
+            fields: { market: 'invalid' },
+          },
         };
       const record = {
         email: input.email,
@@ -211,7 +264,10 @@ export function createAlertsHandler(deps: AlertsDeps) {
       if (today.client >= CONFIRM_MAILS.client) {
         return {
           status: 429,
-          body: { error: 'rate_limited', message: 'Too many alert requests from this client today; try again tomorrow.' },
+          body: {
+            error: 'rate_limited',
+            message: 'Too many alert requests from this client today; try again tomorrow.',
+          },
           retryAfter: 3600,
         };
       }
@@ -248,18 +304,33 @@ export function createAlertsHandler(deps: AlertsDeps) {
 
   async function withToken(raw: Record<string, unknown>, action: string): Promise<Outcome> {
     const token = typeof raw.token === 'string' ? raw.token.trim() : '';
-    if (!TOKEN.test(token)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
+    if (!TOKEN.test(token))
+      return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
     let frequency: SavedFrequency | undefined;
     let paused: boolean | undefined;
     if (action === 'update') {
       if (raw.frequency !== undefined) {
         if (!([...ALERT_FREQUENCIES, MARKET_FREQUENCY] as readonly unknown[]).includes(raw.frequency))
-          return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
+          return {
+            status: 400,
+            body: {
+              error: 'validation',
+              message: 'Some fields are not valid: frequency (invalid).',
+              fields: { frequency: 'invalid' },
+            },
+          };
         frequency = raw.frequency as SavedFrequency;
       }
       if (raw.paused !== undefined) {
         if (typeof raw.paused !== 'boolean')
-          return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: paused (invalid).', fields: { paused: 'invalid' } } };
+          return {
+            status: 400,
+            body: {
+              error: 'validation',
+              message: 'Some fields are not valid: paused (invalid).',
+              fields: { paused: 'invalid' },
+            },
+          };
         paused = raw.paused;
       }
     }
@@ -273,67 +344,117 @@ export function createAlertsHandler(deps: AlertsDeps) {
         update: ['manage'],
         unsubscribe: ['unsubscribe', 'manage'],
       };
-      if (!found || !allowed[action]?.includes(found.purpose)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
+      if (!found || !allowed[action]?.includes(found.purpose))
+        return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
       const s = found.search;
       if (action === 'view')
         return {
           status: 200,
-          body: { ok: true, purpose: found.purpose, used: found.used, expired: found.expired || s.status === 'expired', search: summary(s) },
+          body: {
+            ok: true,
+            purpose: found.purpose,
+            used: found.used,
+            expired: found.expired || s.status === 'expired',
+            search: summary(s),
+          },
         };
       if (s.status === 'unsubscribed') {
         if (action === 'unsubscribe') return { status: 200, body: { ok: true, already: true, search: summary(s) } };
         return { status: 410, body: { error: 'unsubscribed', message: 'This alert was deleted.', search: summary(s) } };
       }
-      if (found.expired || s.status === 'expired') return { status: 410, body: { error: 'expired', message: 'This link has expired.', search: summary(s) } };
+      if (found.expired || s.status === 'expired')
+        return { status: 410, body: { error: 'expired', message: 'This link has expired.', search: summary(s) } };
       if (action === 'confirm') {
-        if (found.used || s.status !== 'pending') return { status: 200, body: { ok: true, already: true, search: summary(s) } };
+        if (found.used || s.status !== 'pending')
+          return { status: 200, body: { ok: true, already: true, search: summary(s) } };
         await activate(tx, s.id, s.frequency);
         await markTokenUsed(tx, hash);
         // a confirmed search is a lead: its owner (else the team) hears of it once, and the CRM
         const owner = s.lead_agent_id ? await leadOwner(tx, s.lead_agent_id) : null;
         await enqueueMail(tx, { kind: 'alert-lead', refId: s.id, recipient: owner?.email ?? config.teamInbox });
-        await enqueueEvent(tx, 'alert.confirmed', { ...alertData(s), status: 'active', confirmed_at: nowDate().toISOString() });
+        await enqueueEvent(tx, 'alert.confirmed', {
+          ...alertData(s),
+          status: 'active',
+          confirmed_at: nowDate().toISOString(),
+        });
         return { status: 200, body: { ok: true, search: summary({ ...s, status: 'active' }) }, queued: true };
       }
-      if (s.status === 'pending') return { status: 410, body: { error: 'unconfirmed', message: 'This alert was never confirmed.', search: summary(s) } };
+      if (s.status === 'pending')
+        return {
+          status: 410,
+          body: { error: 'unconfirmed', message: 'This alert was never confirmed.', search: summary(s) },
+        };
       if (action === 'unsubscribe') {
         await unsubscribe(tx, s.id);
         await markTokenUsed(tx, hash);
-        await enqueueEvent(tx, 'alert.unsubscribed', { ...alertData(s), status: 'unsubscribed', unsubscribed_at: nowDate().toISOString() });
+        await enqueueEvent(tx, 'alert.unsubscribed', {
+          ...alertData(s),
+          status: 'unsubscribed',
+          unsubscribed_at: nowDate().toISOString(),
+        });
         return { status: 200, body: { ok: true, search: summary({ ...s, status: 'unsubscribed' }) } };
       }
       if (action === 'update') {
         // a market follow is monthly, a search's alerts never are (the table's check)
         if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market || s.home))
-          return { status: 400, body: { error: 'validation', message: 'Some fields are not valid: frequency (invalid).', fields: { frequency: 'invalid' } } };
+          return {
+            status: 400,
+            body: {
+              error: 'validation',
+              message: 'Some fields are not valid: frequency (invalid).',
+              fields: { frequency: 'invalid' },
+            },
+          };
         if (frequency) await setFrequency(tx, s.id, frequency);
         if (paused !== undefined) await setPaused(tx, s.id, paused);
         const status: SearchStatus = paused === undefined ? s.status : paused ? 'paused' : 'active';
-        return { status: 200, body: { ok: true, search: summary({ ...s, frequency: frequency ?? s.frequency, status }) } };
+        return {
+          status: 200,
+          body: { ok: true, search: summary({ ...s, frequency: frequency ?? s.frequency, status }) },
+        };
       }
       return { status: 200, body: { ok: true, search: summary(s) } };
     });
   }
 
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
-    const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: ALERT_LIMITS.body, what: 'the request' });
+    const read = await readJsonRequest(request, {
+      allowedOrigins: config.allowedOrigins,
+      maxBytes: ALERT_LIMITS.body,
+      what: 'the request',
+    });
     if (read instanceof Response) return read;
     const { cors, body } = read;
     if (!body || typeof body !== 'object' || Array.isArray(body))
       return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
     const action = (body as { action?: unknown }).action ?? 'subscribe';
-    if (typeof action !== 'string' || !['subscribe', 'view', 'confirm', 'manage', 'update', 'unsubscribe'].includes(action)) {
-      return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
+    if (
+      typeof action !== 'string' ||
+      !['subscribe', 'view', 'confirm', 'manage', 'update', 'unsubscribe'].includes(action)
+    ) {
+      return json(
+        400,
+        { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } },
+        cors,
+      );
     }
     try {
-      const outcome = action === 'subscribe' ? await subscribe(body, request, context.clientAddress) : await withToken(body as Record<string, unknown>, action);
+      const outcome =
+        action === 'subscribe'
+          ? await subscribe(body, request, context.clientAddress)
+          : await withToken(body as Record<string, unknown>, action);
       if (outcome.queued) deps.onQueued?.();
-      const extra: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(outcome.retryAfter ?? config.rateLimit.windowSeconds) } : {};
+      const extra: Record<string, string> =
+        outcome.status === 429 ? { 'Retry-After': String(outcome.retryAfter ?? config.rateLimit.windowSeconds) } : {};
       return json(outcome.status, outcome.body, { ...cors, ...extra });
     } catch (error) {
       const unavailable = deps.isUnavailable?.(error) ?? false;
       console.error('[saved-searches]', unavailable ? 'database unavailable' : error);
-      return json(503, { error: 'unavailable', message: 'Nothing was saved right now. Please try again.' }, { ...cors, 'Retry-After': '10' });
+      return json(
+        503,
+        { error: 'unavailable', message: 'Nothing was saved right now. Please try again.' },
+        { ...cors, 'Retry-After': '10' },
+      );
     }
   };
 }

@@ -44,7 +44,9 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
           [e.comparables.map((c) => c.id), NEWS_DAYS],
         )
       : [];
-    const newsOf = new Map(news.map((n) => [n.id, n.cut ? t('mail.alerts.alert.drop') : n.fresh ? t('mail.alerts.alert.new') : '']));
+    const newsOf = new Map(
+      news.map((n) => [n.id, n.cut ? t('mail.alerts.alert.drop') : n.fresh ? t('mail.alerts.alert.new') : '']),
+    );
     const lines: string[] = [];
     if (e.value === null) lines.push(t('valuation.result.none'));
     else {
@@ -68,7 +70,10 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
       href: `${base}${listingPath(c.id, c.title, lang)}`,
     }));
     const link = `${base}${localizedPath('/sell', lang)}`;
-    const subject = oneLine(t('mail.seller.report.subject', { place: place || t('valuation.yourHome'), month })).slice(0, 200);
+    const subject = oneLine(t('mail.seller.report.subject', { place: place || t('valuation.yourHome'), month })).slice(
+      0,
+      200,
+    );
     const text = [
       t('mail.seller.report.heading', { month }),
       t('mail.seller.report.intro'),
@@ -107,7 +112,16 @@ ${lines
     );
     // next month's mail says this one's value beside its own
     if (e.value !== null)
-      await sql.query("update internal.saved_searches set home = home || jsonb_build_object('last_value', $2::numeric) where id = $1", [search.id, e.value]);
-    return ourMail(options, `home-report-${mail.ref_id.replace(/\W/g, '-')}`, { to: search.email, subject, text, html, headers });
+      await sql.query(
+        "update internal.saved_searches set home = home || jsonb_build_object('last_value', $2::numeric) where id = $1",
+        [search.id, e.value],
+      );
+    return ourMail(options, `home-report-${mail.ref_id.replace(/\W/g, '-')}`, {
+      to: search.email,
+      subject,
+      text,
+      html,
+      headers,
+    });
   };
 }

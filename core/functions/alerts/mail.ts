@@ -17,7 +17,13 @@
 import { attributionLines } from '../outbox/attribution-lines.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
-import { describeAlert, describeSearch, frequencyLabel, type HomeFollow, type MarketFollow } from '../../protocol/alerts.ts';
+import {
+  describeAlert,
+  describeSearch,
+  frequencyLabel,
+  type HomeFollow,
+  type MarketFollow,
+} from '../../protocol/alerts.ts';
 import { filtersFromArgs, type FilterArgs } from '../../protocol/filters.ts';
 import { searchPageQuery } from '../../protocol/filter-params.ts';
 import { formatArea, formatCount, priceValue } from '../../protocol/format.ts';
@@ -48,7 +54,8 @@ export const translator = (options: AlertMailOptions, lang: Lang): T => {
   return (key, params) => translate(dict, key, params, lang);
 };
 
-export const domainOf = (options: AlertMailOptions) => options.domain ?? (new URL(options.siteUrl).hostname || 'localhost');
+export const domainOf = (options: AlertMailOptions) =>
+  options.domain ?? (new URL(options.siteUrl).hostname || 'localhost');
 export const site = (options: AlertMailOptions) => options.siteUrl.replace(/\/+$/, '');
 
 interface SearchRow extends Record<string, unknown> {
@@ -124,7 +131,11 @@ export const button = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;background:#123c69;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">${escapeHtml(label)}</a>`;
 
 /** A mail of ours: from the sender the options name, its Message-ID in our domain. */
-export function ourMail(options: AlertMailOptions, id: string, fields: Omit<MailMessage, 'from' | 'messageId'>): MailMessage {
+export function ourMail(
+  options: AlertMailOptions,
+  id: string,
+  fields: Omit<MailMessage, 'from' | 'messageId'>,
+): MailMessage {
   return { from: options.from, messageId: `<${id}@${domainOf(options)}>`, ...fields };
 }
 
@@ -134,16 +145,24 @@ export function ourMail(options: AlertMailOptions, id: string, fields: Omit<Mail
  */
 export async function listLinks(sql: Sql, options: AlertMailOptions, search: { id: string; lang: Lang }, t: T) {
   const base = site(options);
-  const [manage, unsubscribe] = [await issueToken(sql, search.id, 'manage', null), await issueToken(sql, search.id, 'unsubscribe', null)];
+  const [manage, unsubscribe] = [
+    await issueToken(sql, search.id, 'manage', null),
+    await issueToken(sql, search.id, 'unsubscribe', null),
+  ];
   const manageUrl = `${base}${localizedPath('/alerts/manage', search.lang)}?token=${manage}`;
   const unsubscribeUrl = `${base}${localizedPath('/alerts/unsubscribe', search.lang)}?token=${unsubscribe}`;
-  const link = (href: string, key: string) => `<a href="${escapeHtml(href)}" style="color:#1d4ed8">${escapeHtml(t(key))}</a>`;
+  const link = (href: string, key: string) =>
+    `<a href="${escapeHtml(href)}" style="color:#1d4ed8">${escapeHtml(t(key))}</a>`;
   return {
     manageUrl,
     unsubscribeUrl,
     /** the mail's last lines: why it comes, and the links to manage and to unsubscribe */
     footer: (why: string) => ({
-      text: [why, `${t('mail.alerts.alert.manage')}: ${manageUrl}`, `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`],
+      text: [
+        why,
+        `${t('mail.alerts.alert.manage')}: ${manageUrl}`,
+        `${t('mail.alerts.alert.unsubscribe')}: ${unsubscribeUrl}`,
+      ],
       html: `${escapeHtml(why)}<br>${link(manageUrl, 'mail.alerts.alert.manage')} · ${link(unsubscribeUrl, 'mail.alerts.alert.unsubscribe')}`,
     }),
     headers: {
@@ -169,7 +188,10 @@ function confirmComposer(options: AlertMailOptions): Composer {
     // a market follow names our place by our name: nothing the sender wrote
     const what = describeAlert(
       {
-        filters: (await addressConfirmed(sql, search.id)) || search.market || search.home ? search.filters : await withoutSendersText(sql, search.filters),
+        filters:
+          (await addressConfirmed(sql, search.id)) || search.market || search.home
+            ? search.filters
+            : await withoutSendersText(sql, search.filters),
         market: search.market,
         home: search.home,
       },
@@ -270,7 +292,12 @@ export function alertComposer(options: AlertMailOptions): Composer {
             formatted: formatCount(Number(alert.new_count)),
           })
         : '',
-      Number(alert.drop_count) ? t('mail.alerts.alert.dropCount', { count: Number(alert.drop_count), formatted: formatCount(Number(alert.drop_count)) }) : '',
+      Number(alert.drop_count)
+        ? t('mail.alerts.alert.dropCount', {
+            count: Number(alert.drop_count),
+            formatted: formatCount(Number(alert.drop_count)),
+          })
+        : '',
     ].filter(Boolean);
     const subject = oneLine(`${counts.join(t('mail.alerts.alert.and'))}: ${what}`).slice(0, 200);
     const seeAll = `${base}${localizedPath('/search-properties', lang)}?${searchPageQuery(filtersFromArgs(search.filters), { sort: 'newest' })}`;
@@ -284,17 +311,26 @@ export function alertComposer(options: AlertMailOptions): Composer {
       const price = listingPrice({ price: priceValue(l.price), operation: String(l.operation) }, t);
       const was =
         kind === 'drop' && old_price !== null
-          ? t('mail.alerts.alert.was', { price: listingPrice({ price: priceValue(old_price), operation: String(l.operation) }, t) })
+          ? t('mail.alerts.alert.was', {
+              price: listingPrice({ price: priceValue(old_price), operation: String(l.operation) }, t),
+            })
           : '';
       const facts = [
         ...roomTexts({ bedrooms: Number(l.bedrooms ?? 0), bathrooms: Number(l.bathrooms ?? 0) }, t).map((r) => r.text),
         formatArea(Number(l.square_feet ?? 0)),
       ].join(' · ');
-      const type = [typeLabel(l.property_type ?? '', t), l.unit_of ? t('listing.unitOf', { name: l.unit_of }) : ''].filter(Boolean).join(' · ');
+      const type = [typeLabel(l.property_type ?? '', t), l.unit_of ? t('listing.unitOf', { name: l.unit_of }) : '']
+        .filter(Boolean)
+        .join(' · ');
       const image = normaliseImages(l.images, media).find((u) => /^https?:\/\//.test(u));
       const badge = t(kind === 'new' ? 'mail.alerts.alert.new' : 'mail.alerts.alert.drop');
       return {
-        text: [`${badge}: ${title}`, `${price}${was ? ` (${was})` : ''} · ${type}${l.city ? ` · ${l.city}` : ''}`, facts, href].join('\n'),
+        text: [
+          `${badge}: ${title}`,
+          `${price}${was ? ` (${was})` : ''} · ${type}${l.city ? ` · ${l.city}` : ''}`,
+          facts,
+          href,
+        ].join('\n'),
         html: `<tr><td style="padding:12px 0;border-bottom:1px solid #e2e8f0">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr>
 ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${escapeHtml(href)}"><img src="${escapeHtml(image)}" width="120" height="90" alt="" style="display:block;width:120px;height:90px;object-fit:cover;border-radius:8px;border:0"></a></td>` : ''}
@@ -306,7 +342,10 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
 </td></tr></table></td></tr>`,
       };
     });
-    const more = total > items.length ? t('mail.alerts.alert.seeAll', { count: total, formatted: formatCount(total) }) : t('mail.alerts.alert.seeSearch');
+    const more =
+      total > items.length
+        ? t('mail.alerts.alert.seeAll', { count: total, formatted: formatCount(total) })
+        : t('mail.alerts.alert.seeSearch');
     const text = [
       t('mail.alerts.alert.heading'),
       t('mail.alerts.alert.search', { search: what }),
@@ -355,7 +394,10 @@ function leadComposer(options: AlertMailOptions & { teamInbox: string }): Compos
       [both('mail.alerts.lead.language'), es(`language.${search.lang}`)],
       [both('mail.alerts.lead.link'), seeAll],
       // where the visitor came from (core/protocol/attribution.ts)
-      ...attributionLines({ origin: search.origin, page: search.page_url, element: search.element, utm: search.utm }, both),
+      ...attributionLines(
+        { origin: search.origin, page: search.page_url, element: search.element, utm: search.utm },
+        both,
+      ),
     ];
     const subject = oneLine(
       `${both(search.market ? 'mail.alerts.lead.subjectMarket' : search.home ? 'mail.alerts.lead.subjectHome' : 'mail.alerts.lead.subject')}: ${what}`,
@@ -378,5 +420,9 @@ function leadComposer(options: AlertMailOptions & { teamInbox: string }): Compos
 
 /** The composers of the saved searches' mails, by outbox kind. */
 export function alertComposers(options: AlertMailOptions & { teamInbox: string }): Record<string, Composer> {
-  return { 'alert-confirm': confirmComposer(options), alert: alertComposer(options), 'alert-lead': leadComposer(options) };
+  return {
+    'alert-confirm': confirmComposer(options),
+    alert: alertComposer(options),
+    'alert-lead': leadComposer(options),
+  };
 }

@@ -11,10 +11,27 @@
 import { describeAlert } from '../../protocol/alerts.ts';
 import { formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import { formatChange, formatMonth, parseMarketReport, typicalPrice, yearChange, type MarketFigure } from '../../protocol/market.ts';
+import {
+  formatChange,
+  formatMonth,
+  parseMarketReport,
+  typicalPrice,
+  yearChange,
+  type MarketFigure,
+} from '../../protocol/market.ts';
 import { marketPath, placeSearchPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
-import { button, listLinks, loadSearch, ourMail, page, site, translator, type AlertMailOptions, type T } from './mail.ts';
+import {
+  button,
+  listLinks,
+  loadSearch,
+  ourMail,
+  page,
+  site,
+  translator,
+  type AlertMailOptions,
+  type T,
+} from './mail.ts';
 import { oneLine } from '../outbox/mail-header.ts';
 
 /** Months the mail lists, the reported one last. */
@@ -37,7 +54,10 @@ export function marketComposer(options: AlertMailOptions): Composer {
     // unsubscribed or paused since: nothing more is sent
     if (!search || search.status !== 'active' || !search.market || !/^\d{4}-\d{2}$/.test(monthRef)) return null;
     const follow = search.market;
-    const rows = await sql.query<{ report: unknown }>('select public.market_report($1, $2, 14) as report', [follow.place, follow.type_group]);
+    const rows = await sql.query<{ report: unknown }>('select public.market_report($1, $2, 14) as report', [
+      follow.place,
+      follow.type_group,
+    ]);
     const report = parseMarketReport(rows[0]?.report);
     const month = `${monthRef}-01`;
     const figure = report.all.find((f) => f.month === month);
@@ -58,7 +78,10 @@ export function marketComposer(options: AlertMailOptions): Composer {
       [t('market.ranking.listings'), formatCount(figure.listings)],
       [t('mail.alerts.market.range'), `${formatPrice(figure.p25)} – ${formatPrice(figure.p75)}`],
       [t('market.activity.newListings'), formatCount(figure.newListings)],
-      [t('market.activity.priceCuts'), formatChange(figure.listings ? figure.priceCuts / figure.listings : 0).replace(/^\+/, '')],
+      [
+        t('market.activity.priceCuts'),
+        formatChange(figure.listings ? figure.priceCuts / figure.listings : 0).replace(/^\+/, ''),
+      ],
       [t('market.activity.medianDays'), formatCount(figure.medianDays)],
     ];
     // what a flat costs: the apartments' figure of the month (all types or apartments followed)
@@ -74,7 +97,8 @@ export function marketComposer(options: AlertMailOptions): Composer {
     }
     const months = report.all.filter((f) => f.month <= month).slice(-TABLE_MONTHS);
     const ranked = report.ranking.slice(0, RANKED);
-    const parentNote = figure.path !== follow.place ? t('market.fromParent', { place: follow.name, parent: figure.name }) : '';
+    const parentNote =
+      figure.path !== follow.place ? t('market.fromParent', { place: follow.name, parent: figure.name }) : '';
     const text = [
       t('mail.alerts.market.heading', { place: follow.name, month: monthName }),
       '',
@@ -83,9 +107,16 @@ export function marketComposer(options: AlertMailOptions): Composer {
       ...facts.map(([k, v]) => `${k}: ${v}`),
       '',
       t('mail.alerts.market.months'),
-      ...months.map((f) => `${formatMonth(f.month, lang, 'short')}: ${t('market.perM2', { price: formatPrice(f.median) })} (${formatCount(f.listings)})`),
+      ...months.map(
+        (f) =>
+          `${formatMonth(f.month, lang, 'short')}: ${t('market.perM2', { price: formatPrice(f.median) })} (${formatCount(f.listings)})`,
+      ),
       ...(ranked.length
-        ? ['', t('mail.alerts.market.ranking'), ...ranked.map((r) => `${r.name}: ${t('market.perM2', { price: formatPrice(r.median) })}`)]
+        ? [
+            '',
+            t('mail.alerts.market.ranking'),
+            ...ranked.map((r) => `${r.name}: ${t('market.perM2', { price: formatPrice(r.median) })}`),
+          ]
         : []),
       '',
       `${t('mail.alerts.market.seeReport')}: ${reportUrl}`,
@@ -126,6 +157,12 @@ ${table(
 <p style="margin:0"><a href="${escapeHtml(searchUrl)}" style="color:#1d4ed8">${escapeHtml(t('market.search', { place: figure.name }))}</a></p>`,
       end.html,
     );
-    return ourMail(options, `market-report-${mail.ref_id.replace(/\W/g, '-')}`, { to: search.email, subject, text, html, headers });
+    return ourMail(options, `market-report-${mail.ref_id.replace(/\W/g, '-')}`, {
+      to: search.email,
+      subject,
+      text,
+      html,
+      headers,
+    });
   };
 }

@@ -158,7 +158,11 @@ select (select count(*) from moved) as searches, (select count(*) from queued) a
  * Runs every due search (as of now) in batches until none is left. `onQueued` hears of the mails
  * queued (deliver them now).
  */
-export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions = {}, onQueued?: (count: number) => void): Promise<AlertRunResult> {
+export async function runAlerts(
+  sql: TransactionalSql,
+  options: AlertRunOptions = {},
+  onQueued?: (count: number) => void,
+): Promise<AlertRunResult> {
   const o = { ...ALERT_RUN_DEFAULTS, ...options };
   const started = Date.now();
   const expired = await expirePending(sql);
@@ -167,7 +171,13 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
   if (reminders) onQueued?.(reminders);
   // due as of the run's start, by the database's clock: an instant search the run has just done is
   // due again only in the next run
-  const asOf = String((await sql.query<{ t: string }>('select to_char(internal.now() at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\') as t'))[0]?.t);
+  const asOf = String(
+    (
+      await sql.query<{ t: string }>(
+        'select to_char(internal.now() at time zone \'utc\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\') as t',
+      )
+    )[0]?.t,
+  );
   let searches = 0;
   let alerts = 0;
   // the searches' alerts, then the market follows' reports, each in batches until none is due
@@ -176,9 +186,12 @@ export async function runAlerts(sql: TransactionalSql, options: AlertRunOptions 
     [MARKET_BATCH, [o.batch, asOf]],
   ] as const) {
     for (;;) {
-      if (options.budget?.spent()) return { searches, alerts, expired, reminders, ms: Date.now() - started, more: true };
+      if (options.budget?.spent())
+        return { searches, alerts, expired, reminders, ms: Date.now() - started, more: true };
       const rows = await sql.transaction((tx: Sql) =>
-        tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(statement, [...params]),
+        tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(statement, [
+          ...params,
+        ]),
       );
       const done = Number(rows[0]?.searches ?? 0);
       searches += done;

@@ -26,7 +26,11 @@ export const CONFIRM_MAILS = { unprovenAddress: 3, provenAddress: 10, client: 10
  * Confirmation mails queued in the last 24 hours for this address's mailbox (internal.mailbox():
  * case and a "+tag" aside, so ana+1@, ana+2@ ... are one person's) and from this client.
  */
-export async function confirmMailsToday(sql: Sql, emailKey: string, clientHash: string): Promise<{ address: number; client: number; proven: boolean }> {
+export async function confirmMailsToday(
+  sql: Sql,
+  emailKey: string,
+  clientHash: string,
+): Promise<{ address: number; client: number; proven: boolean }> {
   const rows = await sql.query<{ address: number | string; client: number | string; proven: boolean }>(
     `select count(*) filter (where internal.mailbox(s.email_key) = internal.mailbox($1)) as address, count(*) filter (where s.client_hash = $2) as client,
             exists (select 1 from internal.saved_searches p where internal.mailbox(p.email_key) = internal.mailbox($1) and p.confirmed_at is not null) as proven
@@ -65,12 +69,19 @@ const COLUMNS =
   's.id::text as id, s.email, s.filters, s.market, s.home, s.frequency, s.lang, s.status, s.created_at, s.expires_at, s.confirmed_at, s.lead_agent_id::text as lead_agent_id, s.origin, s.page_url, s.element, s.utm';
 
 export async function byIdempotencyKey(sql: Sql, key: string): Promise<string | null> {
-  const rows = await sql.query<{ id: string }>('select id::text as id from internal.saved_searches where idempotency_key = $1', [key]);
+  const rows = await sql.query<{ id: string }>(
+    'select id::text as id from internal.saved_searches where idempotency_key = $1',
+    [key],
+  );
   return rows[0]?.id ?? null;
 }
 
 /** The live saved search of this address for these filters (pending, active or paused), locked. */
-export async function sameSearch(sql: Sql, emailKey: string, filtersKey: string): Promise<(SavedSearch & { confirm_sent_at: string | null }) | null> {
+export async function sameSearch(
+  sql: Sql,
+  emailKey: string,
+  filtersKey: string,
+): Promise<(SavedSearch & { confirm_sent_at: string | null }) | null> {
   const rows = await sql.query<SavedSearch & { confirm_sent_at: string | null }>(
     `select ${COLUMNS},
             (select max(o.created_at) from internal.mail_outbox o where o.kind = 'alert-confirm' and split_part(o.ref_id, ':', 1) = s.id::text) as confirm_sent_at
@@ -133,10 +144,10 @@ export async function insertSearch(sql: Sql, s: NewSearch): Promise<string> {
 
 /** A pending request asked for again after its mail was lost: it lives another CONFIRM_HOURS. */
 export async function extendPending(sql: Sql, id: string): Promise<void> {
-  await sql.query("update internal.saved_searches set expires_at = internal.now() + make_interval(hours => $2) where id = $1 and status = 'pending'", [
-    id,
-    CONFIRM_HOURS,
-  ]);
+  await sql.query(
+    "update internal.saved_searches set expires_at = internal.now() + make_interval(hours => $2) where id = $1 and status = 'pending'",
+    [id, CONFIRM_HOURS],
+  );
 }
 
 export interface TokenRow extends Record<string, unknown> {
@@ -148,7 +159,9 @@ export interface TokenRow extends Record<string, unknown> {
 
 /** The token's search (locked for the change the action makes), or null for a token we never issued. */
 export async function byToken(sql: Sql, tokenHash: string): Promise<TokenRow | null> {
-  const rows = await sql.query<SavedSearch & { purpose: TokenPurpose; token_expired: boolean; used: boolean; pending_expired: boolean }>(
+  const rows = await sql.query<
+    SavedSearch & { purpose: TokenPurpose; token_expired: boolean; used: boolean; pending_expired: boolean }
+  >(
     `select ${COLUMNS}, t.purpose, t.expires_at < internal.now() as token_expired, t.used_at is not null as used,
             (s.status = 'pending' and s.expires_at < internal.now()) as pending_expired
        from internal.saved_search_tokens t join internal.saved_searches s on s.id = t.search_id
@@ -164,7 +177,10 @@ export async function byToken(sql: Sql, tokenHash: string): Promise<TokenRow | n
 }
 
 export async function markTokenUsed(sql: Sql, tokenHash: string): Promise<void> {
-  await sql.query('update internal.saved_search_tokens set used_at = coalesce(used_at, internal.now()) where token_hash = $1', [tokenHash]);
+  await sql.query(
+    'update internal.saved_search_tokens set used_at = coalesce(used_at, internal.now()) where token_hash = $1',
+    [tokenHash],
+  );
 }
 
 /** When a frequency's next alert is due, from now (a market follow's: early next month, internal.next_market_mail). */
@@ -183,15 +199,16 @@ export async function activate(sql: Sql, id: string, frequency: SavedFrequency):
 }
 
 export async function setFrequency(sql: Sql, id: string, frequency: SavedFrequency): Promise<void> {
-  await sql.query(`update internal.saved_searches set frequency = $2, next_run_at = ${NEXT_RUN} where id = $1 and status in ('active', 'paused')`, [
-    id,
-    frequency,
-  ]);
+  await sql.query(
+    `update internal.saved_searches set frequency = $2, next_run_at = ${NEXT_RUN} where id = $1 and status in ('active', 'paused')`,
+    [id, frequency],
+  );
 }
 
 /** Paused: no alert until resumed; resumed, what came while paused is not sent (the mark moves on). */
 export async function setPaused(sql: Sql, id: string, paused: boolean): Promise<void> {
-  if (paused) await sql.query("update internal.saved_searches set status = 'paused' where id = $1 and status = 'active'", [id]);
+  if (paused)
+    await sql.query("update internal.saved_searches set status = 'paused' where id = $1 and status = 'active'", [id]);
   else
     await sql.query(
       `update internal.saved_searches set status = 'active', sent_through = internal.now(), next_run_at = ${NEXT_RUN} where id = $1 and status = 'paused'`,
@@ -200,7 +217,9 @@ export async function setPaused(sql: Sql, id: string, paused: boolean): Promise<
 }
 
 async function frequencyOf(sql: Sql, id: string): Promise<string> {
-  const rows = await sql.query<{ frequency: string }>('select frequency from internal.saved_searches where id = $1', [id]);
+  const rows = await sql.query<{ frequency: string }>('select frequency from internal.saved_searches where id = $1', [
+    id,
+  ]);
   return rows[0]?.frequency ?? 'daily';
 }
 
@@ -212,6 +231,8 @@ export async function unsubscribe(sql: Sql, id: string): Promise<void> {
 
 /** Unconfirmed requests past their time: expired, their links dead. */
 export async function expirePending(sql: Sql): Promise<number> {
-  const rows = await sql.query("update internal.saved_searches set status = 'expired' where status = 'pending' and expires_at < internal.now() returning id");
+  const rows = await sql.query(
+    "update internal.saved_searches set status = 'expired' where status = 'pending' and expires_at < internal.now() returning id",
+  );
   return rows.length;
 }

@@ -29,12 +29,23 @@ export async function hashToken(token: string): Promise<string> {
 }
 
 /** A new token for a search, kept hashed; its text goes into the mail being composed. */
-export async function issueToken(sql: Sql, searchId: string, purpose: TokenPurpose, expiresAt: string | Date | null): Promise<string> {
+export async function issueToken(
+  sql: Sql,
+  searchId: string,
+  purpose: TokenPurpose,
+  expiresAt: string | Date | null,
+): Promise<string> {
   const token = newToken();
   await sql.query(
     `insert into internal.saved_search_tokens (token_hash, search_id, purpose, expires_at)
      values ($1, $2, $3, coalesce($4::timestamptz, internal.now() + make_interval(days => $5)))`,
-    [await hashToken(token), searchId, purpose, expiresAt === null ? null : new Date(expiresAt).toISOString(), LINK_DAYS],
+    [
+      await hashToken(token),
+      searchId,
+      purpose,
+      expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      LINK_DAYS,
+    ],
   );
   return token;
 }

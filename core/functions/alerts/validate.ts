@@ -5,7 +5,13 @@
  * search is read by SQL for as long as it lives.
  */
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
-import { ALERT_FREQUENCIES, checkAlertEmail, MARKET_FREQUENCY, type MarketFollowRequest, type SavedFrequency } from '../../protocol/alerts.ts';
+import {
+  ALERT_FREQUENCIES,
+  checkAlertEmail,
+  MARKET_FREQUENCY,
+  type MarketFollowRequest,
+  type SavedFrequency,
+} from '../../protocol/alerts.ts';
 import { isTypeGroup, MARKET_PATH } from '../../protocol/market.ts';
 import { FILTERS, filterArgs, type FilterArgs, type SearchFilters } from '../../protocol/filters.ts';
 import { checkFilterValue } from '../../protocol/filter-params.ts';
@@ -32,7 +38,8 @@ export interface AlertInput {
   source: Attribution | null;
 }
 
-export type AlertValidation = { ok: true; value: AlertInput } | { ok: false; fields: Record<string, FieldError>; message: string };
+export type AlertValidation =
+  { ok: true; value: AlertInput } | { ok: false; fields: Record<string, FieldError>; message: string };
 
 function problems(fields: Record<string, FieldError>): string {
   return `Some fields are not valid: ${Object.entries(fields)
@@ -75,7 +82,8 @@ function checkMarket(raw: unknown, fields: Record<string, FieldError>): MarketFo
 
 /** `origin`: the request's Origin header (the page's origin, set by the browser). */
 export function validateAlertRequest(raw: unknown, origin: string | null = null): AlertValidation {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
   const body = raw as Record<string, unknown>;
   const fields: Record<string, FieldError> = {};
   const email = typeof body.email === 'string' ? body.email.trim() : '';
@@ -93,19 +101,27 @@ export function validateAlertRequest(raw: unknown, origin: string | null = null)
         : null;
   if (body.home !== undefined && body.home !== null && !home) fields.home = 'invalid';
   if (body.market && body.home) fields.home = 'invalid';
-  const isFollow = (body.market !== undefined && body.market !== null) || (body.home !== undefined && body.home !== null);
+  const isFollow =
+    (body.market !== undefined && body.market !== null) || (body.home !== undefined && body.home !== null);
   // a market follow is mailed monthly, and only it is
   const frequency = isFollow ? (body.frequency ?? MARKET_FREQUENCY) : body.frequency;
   const frequencies: readonly unknown[] = isFollow ? [MARKET_FREQUENCY] : ALERT_FREQUENCIES;
-  if (!frequencies.includes(frequency)) fields.frequency = frequency === undefined || frequency === '' ? 'required' : 'invalid';
-  if (isFollow && body.filters !== undefined && body.filters !== null && (typeof body.filters !== 'object' || Object.keys(body.filters).length))
+  if (!frequencies.includes(frequency))
+    fields.frequency = frequency === undefined || frequency === '' ? 'required' : 'invalid';
+  if (
+    isFollow &&
+    body.filters !== undefined &&
+    body.filters !== null &&
+    (typeof body.filters !== 'object' || Object.keys(body.filters).length)
+  )
     fields.filters = 'invalid';
   const lang = body.lang === undefined ? 'en' : body.lang;
   if (!(LANGUAGES as readonly unknown[]).includes(lang)) fields.lang = 'invalid';
   const filters = checkFilters(body.filters, fields);
   let idempotencyKey: string | null = null;
   if (body.idempotencyKey !== undefined && body.idempotencyKey !== null && body.idempotencyKey !== '') {
-    if (typeof body.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(body.idempotencyKey)) fields.idempotencyKey = 'invalid';
+    if (typeof body.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(body.idempotencyKey))
+      fields.idempotencyKey = 'invalid';
     else idempotencyKey = body.idempotencyKey;
   }
   const website = typeof body.website === 'string' ? body.website.slice(0, 200) : '';

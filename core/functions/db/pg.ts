@@ -77,7 +77,10 @@ export async function withClient<T>(
 }
 
 /** A transaction on a guarded client: committed when `fn` resolves, rolled back (if the connection still lives) when it throws. */
-export function inTransaction<T>(pool: PgPool, fn: (tx: Sql & { exec(sql: string): Promise<void> }) => Promise<T>): Promise<T> {
+export function inTransaction<T>(
+  pool: PgPool,
+  fn: (tx: Sql & { exec(sql: string): Promise<void> }) => Promise<T>,
+): Promise<T> {
   return withClient(pool, async (client, health) => {
     await client.query('begin');
     try {

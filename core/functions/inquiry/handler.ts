@@ -68,7 +68,11 @@ export function createInquiryHandler(deps: InquiryDeps) {
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
     // what is kept of the Origin header: a checked origin, or nothing (core/protocol/attribution.ts)
     const origin = checkedOrigin(request.headers.get('origin'));
-    const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: LIMITS.body, what: 'the inquiry' });
+    const read = await readJsonRequest(request, {
+      allowedOrigins: config.allowedOrigins,
+      maxBytes: LIMITS.body,
+      what: 'the inquiry',
+    });
     if (read instanceof Response) return read;
     const { cors, body } = read;
     const checked = validateInquiry(body, origin);
@@ -77,7 +81,15 @@ export function createInquiryHandler(deps: InquiryDeps) {
     const spam = input.website.trim() !== '';
     const fromHeader = headerKey(request);
     if (fromHeader === 'invalid') {
-      return json(400, { error: 'validation', message: 'Some fields are not valid: idempotencyKey (invalid).', fields: { idempotencyKey: 'invalid' } }, cors);
+      return json(
+        400,
+        {
+          error: 'validation',
+          message: 'Some fields are not valid: idempotencyKey (invalid).',
+          fields: { idempotencyKey: 'invalid' },
+        },
+        cors,
+      );
     }
 
     try {
@@ -99,7 +111,11 @@ export function createInquiryHandler(deps: InquiryDeps) {
         input.consents,
       ];
       const idempotencyKey = input.idempotencyKey ?? fromHeader ?? (await derivedKey(clientHash, content));
-      const asker = { clientHash, known: context.clientAddress !== UNKNOWN_CLIENT, email: input.email.trim().toLowerCase() };
+      const asker = {
+        clientHash,
+        known: context.clientAddress !== UNKNOWN_CLIENT,
+        email: input.email.trim().toLowerCase(),
+      };
       const tooMany = () =>
         json(
           429,
@@ -115,7 +131,8 @@ export function createInquiryHandler(deps: InquiryDeps) {
         if (await overLimit(tx, 'inquiries', asker, config.rateLimit)) return { limited: true };
         if (input.seller && !spam) {
           const today = await sellerMailsToday(tx, input.email);
-          if (today.count >= (today.proven ? SELLER_MAILS.provenAddress : SELLER_MAILS.unprovenAddress)) return { mailbox: true };
+          if (today.count >= (today.proven ? SELLER_MAILS.provenAddress : SELLER_MAILS.unprovenAddress))
+            return { mailbox: true };
         }
         return {};
       });
@@ -126,7 +143,8 @@ export function createInquiryHandler(deps: InquiryDeps) {
           429,
           {
             error: 'rate_limited',
-            message: 'This e-mail address has asked for enough valuations today; an agent will call about the ones sent. Please try again tomorrow.',
+            message:
+              'This e-mail address has asked for enough valuations today; an agent will call about the ones sent. Please try again tomorrow.',
             fields: { email: 'limited' },
           },
           { ...cors, 'Retry-After': '86400' },
@@ -139,9 +157,22 @@ export function createInquiryHandler(deps: InquiryDeps) {
         const made = spam ? { estimate: null } : await estimateHome(deps.sql, input.seller.facts);
         if ('field' in made) {
           const field = `seller.facts.${made.field}`;
-          return json(400, { error: 'validation', message: `Some fields are not valid: ${field} (${made.message}).`, fields: { [field]: 'invalid' } }, cors);
+          return json(
+            400,
+            {
+              error: 'validation',
+              message: `Some fields are not valid: ${field} (${made.message}).`,
+              fields: { [field]: 'invalid' },
+            },
+            cors,
+          );
         }
-        seller = { facts: input.seller.facts, timeline: input.seller.timeline, also_buying: input.seller.alsoBuying, estimate: made.estimate };
+        seller = {
+          facts: input.seller.facts,
+          timeline: input.seller.timeline,
+          also_buying: input.seller.alsoBuying,
+          estimate: made.estimate,
+        };
       }
       const outcome = await deps.sql.transaction(async (tx) => {
         // one client at a time: the count and the insert must not interleave with its other posts
@@ -149,7 +180,13 @@ export function createInquiryHandler(deps: InquiryDeps) {
         const already = await existingInquiry(tx, idempotencyKey);
         if (already) return { id: already, created: false, limited: false, unknownOwner: false };
         if (limited) return { id: '', created: false, limited: true, unknownOwner: false };
-        const refused = (why: Refusal) => ({ id: '', created: false, limited: false, unknownOwner: false, refused: why });
+        const refused = (why: Refusal) => ({
+          id: '',
+          created: false,
+          limited: false,
+          unknownOwner: false,
+          refused: why,
+        });
         const resolved = await resolveRecipient(tx, input, config.teamInbox);
         const { listing } = resolved;
         // a seller's lead goes to the agent who serves the home's place, else the team (docs/valuation.md)
@@ -161,7 +198,9 @@ export function createInquiryHandler(deps: InquiryDeps) {
         if (!owner && config.leadAgentId) {
           owner = await leadOwner(tx, config.leadAgentId);
           if (!owner)
-            console.error(`[send-property-inquiry] LEAD_AGENT_ID ${config.leadAgentId} is not one of our agents: the inquiry goes where it would without it`);
+            console.error(
+              `[send-property-inquiry] LEAD_AGENT_ID ${config.leadAgentId} is not one of our agents: the inquiry goes where it would without it`,
+            );
         }
         // nothing named its agent: the team's routing may (its rules, then its default; docs/agent-area.md "Routing")
         const routed =
@@ -260,7 +299,12 @@ export function createInquiryHandler(deps: InquiryDeps) {
               id: stored.id,
               received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : nowDate().toISOString(),
               lang: input.lang,
-              contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
+              contact: {
+                name: input.name,
+                email: input.email,
+                phone: input.phone || null,
+                message: input.message || null,
+              },
               home: input.seller.facts,
               timeline: input.seller.timeline,
               also_buying: input.seller.alsoBuying,
@@ -275,7 +319,12 @@ export function createInquiryHandler(deps: InquiryDeps) {
               },
               recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
               lead_agent_id: owner?.agentId ?? null,
-              attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
+              attribution: {
+                origin: origin || null,
+                page: input.source?.page || null,
+                element: input.source?.element ?? null,
+                utm: input.source?.utm ?? {},
+              },
               ...told,
             });
           } else
@@ -283,21 +332,42 @@ export function createInquiryHandler(deps: InquiryDeps) {
               id: stored.id,
               received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : nowDate().toISOString(),
               lang: input.lang,
-              contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
+              contact: {
+                name: input.name,
+                email: input.email,
+                phone: input.phone || null,
+                message: input.message || null,
+              },
               listing: listing
                 ? {
                     id: listing.id,
                     title: listing.title,
                     address: [listing.address, listing.city].filter(Boolean).join(', ') || null,
                     price: listing.price === null ? null : Number(listing.price),
-                    url: config.siteUrl ? `${config.siteUrl.replace(/\/$/, '')}${listingPath(listing.id, listing.title ?? '', 'es')}` : null,
+                    url: config.siteUrl
+                      ? `${config.siteUrl.replace(/\/$/, '')}${listingPath(listing.id, listing.title ?? '', 'es')}`
+                      : null,
                   }
                 : null,
               recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
               lead_agent_id: owner?.agentId ?? null,
               copy_to: copy ? { kind: copy.kind, agent_id: copy.agentId, email: copy.email } : null,
-              ...(visit && input.visit ? { visit: { id: visit, mode: input.visit.mode, times: input.visit.times, time_zone: input.visit.timeZone } } : {}),
-              attribution: { origin: origin || null, page: input.source?.page || null, element: input.source?.element ?? null, utm: input.source?.utm ?? {} },
+              ...(visit && input.visit
+                ? {
+                    visit: {
+                      id: visit,
+                      mode: input.visit.mode,
+                      times: input.visit.times,
+                      time_zone: input.visit.timeZone,
+                    },
+                  }
+                : {}),
+              attribution: {
+                origin: origin || null,
+                page: input.source?.page || null,
+                element: input.source?.element ?? null,
+                utm: input.source?.utm ?? {},
+              },
               ...told,
             });
         }
@@ -310,7 +380,11 @@ export function createInquiryHandler(deps: InquiryDeps) {
       if (outcome.unknownOwner)
         return json(
           400,
-          { error: 'validation', message: 'Some fields are not valid: leadAgentId (not one of our agents).', fields: { leadAgentId: 'invalid' } },
+          {
+            error: 'validation',
+            message: 'Some fields are not valid: leadAgentId (not one of our agents).',
+            fields: { leadAgentId: 'invalid' },
+          },
           cors,
         );
       if (outcome.limited) return tooMany();
@@ -321,7 +395,10 @@ export function createInquiryHandler(deps: InquiryDeps) {
       console.error('[send-property-inquiry]', unavailable ? 'database unavailable' : error);
       return json(
         503,
-        { error: 'unavailable', message: 'The inquiry could not be stored right now; nothing was sent. Please try again.' },
+        {
+          error: 'unavailable',
+          message: 'The inquiry could not be stored right now; nothing was sent. Please try again.',
+        },
         { ...cors, 'Retry-After': '10' },
       );
     }

@@ -42,14 +42,21 @@ function composeInquiryMail(
   const label = (key: string) => both(`mail.inquiry.${key}`);
   const title = oneLine(row.property_title ?? '');
   // "Nueva consulta / New inquiry: <title>": the labels in both languages, the title once
-  const subject = (title ? `${both('mail.inquiry.subject')}: ${title}` : `${both('mail.inquiry.subjectFrom')} ${oneLine(row.name)}`).slice(0, 200);
+  const subject = (
+    title ? `${both('mail.inquiry.subject')}: ${title}` : `${both('mail.inquiry.subjectFrom')} ${oneLine(row.name)}`
+  ).slice(0, 200);
   // the listing's own page, in Spanish (the team and the agents work in Spanish)
   const link = row.listing_id ? `${options.siteUrl.replace(/\/$/, '')}${listingPath(row.listing_id, title, 'es')}` : '';
   const lines: Array<[string, string, 'link'?]> = [
     [label('property'), title],
     [label('address'), row.property_address ?? ''],
     // a rent's price is a month's (docs/product.md "Rent and buy"), said in Spanish as the link is
-    [label('price'), row.property_price && row.operation === 'rent' ? es('listing.perMonth', { price: row.property_price }) : (row.property_price ?? '')],
+    [
+      label('price'),
+      row.property_price && row.operation === 'rent'
+        ? es('listing.perMonth', { price: row.property_price })
+        : (row.property_price ?? ''),
+    ],
     [label('link'), link, 'link'],
     ...extra,
     [label('name'), row.name],
@@ -60,14 +67,37 @@ function composeInquiryMail(
     ...attributionLines({ origin: row.origin, page: row.page_url, element: row.element, utm: row.utm }, both),
   ].filter(([, v]) => v) as Array<[string, string, 'link'?]>;
   // (a departing agent's leads say so in words: the database writes its reason for the CRM)
-  if (reassigned) lines.unshift([label('reassigned'), reassigned.reason === 'agent deactivated' ? label('reasonDeactivated') : (reassigned.reason ?? '—')]);
-  const greeting = row.recipient_name && !copy && !reassigned ? es('mail.inquiry.greetingNamed', { name: row.recipient_name }) : es('mail.inquiry.greeting');
+  if (reassigned)
+    lines.unshift([
+      label('reassigned'),
+      reassigned.reason === 'agent deactivated' ? label('reasonDeactivated') : (reassigned.reason ?? '—'),
+    ]);
+  const greeting =
+    row.recipient_name && !copy && !reassigned
+      ? es('mail.inquiry.greetingNamed', { name: row.recipient_name })
+      : es('mail.inquiry.greeting');
   const recipient = row.recipient_name ? `${row.recipient_name} (${row.recipient_email})` : row.recipient_email;
-  const intro = reassigned ? both('mail.inquiry.introReassigned') : copy ? both('mail.inquiry.introCopy', { recipient }) : both('mail.inquiry.intro');
+  const intro = reassigned
+    ? both('mail.inquiry.introReassigned')
+    : copy
+      ? both('mail.inquiry.introCopy', { recipient })
+      : both('mail.inquiry.intro');
   const message = row.message?.trim() || '—';
   const reply = both('mail.inquiry.reply');
   const reference = `${label('inquiry')} ${row.id}`;
-  const text = [greeting, '', intro, '', ...lines.map(([k, v]) => `${k}: ${v}`), '', `${label('message')}:`, message, '', reply, reference].join('\n');
+  const text = [
+    greeting,
+    '',
+    intro,
+    '',
+    ...lines.map(([k, v]) => `${k}: ${v}`),
+    '',
+    `${label('message')}:`,
+    message,
+    '',
+    reply,
+    reference,
+  ].join('\n');
   const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
@@ -85,7 +115,12 @@ function composeInquiryMail(
     from: options.from,
     to: reassigned ? reassigned.to : copy ? (row.copy_recipient ?? row.recipient_email) : row.recipient_email,
     replyTo: replyTo(row.name, row.email),
-    subject: (reassigned ? `[${both('mail.inquiry.reassignedTag')}] ${subject}` : copy ? `[${both('mail.inquiry.copy')}] ${subject}` : subject).slice(0, 200),
+    subject: (reassigned
+      ? `[${both('mail.inquiry.reassignedTag')}] ${subject}`
+      : copy
+        ? `[${both('mail.inquiry.copy')}] ${subject}`
+        : subject
+    ).slice(0, 200),
     text,
     html,
     messageId: `<inquiry-${reassigned ? `reassigned-${reassigned.ref.replace(/[^\w-]/g, '-')}` : `${copy ? 'copy-' : ''}${row.id}`}@${options.domain ?? 'exp-ecuador.local'}>`,
@@ -97,7 +132,9 @@ function composeInquiryMail(
  * The outbox's composers for mails of kind 'inquiry' and 'inquiry-copy' (ref: the inquiry's id; a
  * seller's lead is told as one, ./seller-mail.ts), and 'seller-ack', the seller's own.
  */
-export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' | 'inquiry-copy' | 'seller-ack' | 'lead-reassigned', Composer> {
+export function inquiryComposers(
+  options: InquiryMailOptions,
+): Record<'inquiry' | 'inquiry-copy' | 'seller-ack' | 'lead-reassigned', Composer> {
   const composer =
     (copy: boolean): Composer =>
     async (sql, mail) => {
@@ -107,7 +144,9 @@ export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' 
       const visit = await visitOfInquiry(sql, row.id);
       if (visit && !copy) return composeVisitRequestMail(sql, row, visit, options);
       if (visit) return composeInquiryMail(row, options, copy, visitLines(visit, options));
-      return row.seller ? composeSellerLeadMail(row, row.seller, options, copy) : composeInquiryMail(row, options, copy);
+      return row.seller
+        ? composeSellerLeadMail(row, row.seller, options, copy)
+        : composeInquiryMail(row, options, copy);
     };
   /** 'lead-reassigned' (ref: the lead's id and the move's number): the lead, to the agent the team gave it */
   const reassigned: Composer = async (sql, mail) => {
@@ -116,5 +155,10 @@ export function inquiryComposers(options: InquiryMailOptions): Record<'inquiry' 
     const reason = typeof mail.payload?.reason === 'string' ? mail.payload.reason : null;
     return composeInquiryMail(row, options, false, [], { to: mail.recipient, reason, ref: mail.ref_id });
   };
-  return { inquiry: composer(false), 'inquiry-copy': composer(true), 'seller-ack': sellerAckComposer(options), 'lead-reassigned': reassigned };
+  return {
+    inquiry: composer(false),
+    'inquiry-copy': composer(true),
+    'seller-ack': sellerAckComposer(options),
+    'lead-reassigned': reassigned,
+  };
 }

@@ -34,7 +34,10 @@ function homeLines(facts: Record<string, unknown>, t: Translate): Array<[string,
   if (n('bathrooms') !== null) out.push([t('valuation.fields.bathrooms'), String(n('bathrooms'))]);
   if (n('year_built') !== null) out.push([t('valuation.fields.yearBuilt'), String(n('year_built'))]);
   if (Array.isArray(facts.features) && facts.features.length)
-    out.push([t('valuation.fields.features'), facts.features.map((f) => t(`valuation.features.${String(f)}`)).join(', ')]);
+    out.push([
+      t('valuation.fields.features'),
+      facts.features.map((f) => t(`valuation.features.${String(f)}`)).join(', '),
+    ]);
   if (n('lat') !== null && n('lng') !== null) out.push([t('valuation.fields.point'), `${n('lat')}, ${n('lng')}`]);
   return out;
 }
@@ -54,7 +57,12 @@ const table = (rows: Array<[string, string]>) =>
     .join('')}</table>`;
 
 /** The agent's mail of a seller's lead (or the copy of it). */
-export function composeSellerLeadMail(row: InquiryMailRow, seller: SellerLead, options: InquiryMailOptions, copy = false): MailMessage {
+export function composeSellerLeadMail(
+  row: InquiryMailRow,
+  seller: SellerLead,
+  options: InquiryMailOptions,
+  copy = false,
+): MailMessage {
   const { es, both } = mailTexts(options.texts);
   const e = parseEstimate(seller.estimate);
   const place = e.place?.name ?? '';
@@ -82,7 +90,11 @@ export function composeSellerLeadMail(row: InquiryMailRow, seller: SellerLead, o
     [both('mail.seller.estimate'), estimateText(e, es)],
     [
       both('mail.seller.demand'),
-      e.demand !== null ? formatCount(e.demand) : e.demandFewerThan !== null ? es('valuation.fewerThan', { formatted: formatCount(e.demandFewerThan) }) : '',
+      e.demand !== null
+        ? formatCount(e.demand)
+        : e.demandFewerThan !== null
+          ? es('valuation.fewerThan', { formatted: formatCount(e.demandFewerThan) })
+          : '',
     ],
     ...attributionLines({ origin: row.origin, page: row.page_url, element: row.element, utm: row.utm }, both),
   ].filter(([, v]) => v) as Array<[string, string]>;
@@ -134,7 +146,10 @@ export function sellerAckComposer(options: InquiryMailOptions): Composer {
     const t = translatorFor(options.texts(lang), lang);
     const e = parseEstimate(row.seller.estimate);
     const place = e.place?.name ?? '';
-    const who = row.recipient_kind === 'team' || !row.recipient_name ? t('mail.seller.ack.team') : t('mail.seller.ack.agent', { agent: row.recipient_name });
+    const who =
+      row.recipient_kind === 'team' || !row.recipient_name
+        ? t('mail.seller.ack.team')
+        : t('mail.seller.ack.agent', { agent: row.recipient_name });
     const subject = oneLine(t('mail.seller.ack.subject', { place: place || t('valuation.yourHome') })).slice(0, 200);
     const lines: Array<[string, string]> = [
       [t('mail.seller.place'), place],
@@ -142,7 +157,17 @@ export function sellerAckComposer(options: InquiryMailOptions): Composer {
       [t('mail.seller.estimate'), estimateText(e, t)],
     ].filter(([, v]) => v) as Array<[string, string]>;
     const link = `${site(options)}${localizedPath('/sell', lang)}`;
-    const text = [t('mail.seller.ack.heading'), '', who, '', ...lines.map(([k, v]) => `${k}: ${v}`), '', t('valuation.disclaimer'), '', link].join('\n');
+    const text = [
+      t('mail.seller.ack.heading'),
+      '',
+      who,
+      '',
+      ...lines.map(([k, v]) => `${k}: ${v}`),
+      '',
+      t('valuation.disclaimer'),
+      '',
+      link,
+    ].join('\n');
     const html = `<!doctype html><html lang="${lang}"><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
 <h1 style="font-size:22px;margin:0 0 12px">${escapeHtml(t('mail.seller.ack.heading'))}</h1>
 <p>${escapeHtml(who)}</p>

@@ -38,7 +38,12 @@ const agentName = (a: AgentRow) =>
 /** An active EC listing and its agent (by id, else a known EC agent with the listing's agent e-mail). */
 async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFacts; agent: AgentRow | null } | null> {
   const rows = await sql.query<
-    ListingFacts & { agent_id: string | null; agent_email: string | null; agent_first_name: string | null; agent_last_name: string | null }
+    ListingFacts & {
+      agent_id: string | null;
+      agent_email: string | null;
+      agent_first_name: string | null;
+      agent_last_name: string | null;
+    }
   >(
     `select l.id::text as id, l.title, l.address, l.price::text as price, l.city,
             a.id::text as agent_id, a.email as agent_email, a.first_name as agent_first_name, a.last_name as agent_last_name
@@ -52,7 +57,9 @@ async function findListing(sql: Sql, id: string): Promise<{ listing: ListingFact
   );
   const row = rows[0];
   if (!row) return null;
-  const agent = row.agent_id ? { id: row.agent_id, email: row.agent_email, first_name: row.agent_first_name, last_name: row.agent_last_name } : null;
+  const agent = row.agent_id
+    ? { id: row.agent_id, email: row.agent_email, first_name: row.agent_first_name, last_name: row.agent_last_name }
+    : null;
   return { listing: { id: row.id, title: row.title, address: row.address, price: row.price, city: row.city }, agent };
 }
 
@@ -87,7 +94,12 @@ export async function resolveRecipient(
       if (found.agent?.email)
         return {
           listing,
-          recipient: { email: found.agent.email.trim(), name: agentName(found.agent), kind: 'listing_agent', agentId: String(found.agent.id) },
+          recipient: {
+            email: found.agent.email.trim(),
+            name: agentName(found.agent),
+            kind: 'listing_agent',
+            agentId: String(found.agent.id),
+          },
         };
     }
   }
@@ -95,14 +107,20 @@ export async function resolveRecipient(
     (input.agentId && (await findAgent(sql, { id: input.agentId }))) ||
     (input.recipientEmail && (await findAgent(sql, { email: input.recipientEmail }))) ||
     null;
-  if (agent?.email) return { listing, recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'agent', agentId: String(agent.id) } };
+  if (agent?.email)
+    return {
+      listing,
+      recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'agent', agentId: String(agent.id) },
+    };
   return { listing, recipient: { email: teamInbox, name: '', kind: 'team', agentId: null } };
 }
 
 /** The lead's owner, when the id is one of our agents with an address (docs/leads.md). */
 export async function leadOwner(sql: Sql, id: string): Promise<Recipient | null> {
   const agent = await findAgent(sql, { id });
-  return agent?.email ? { email: agent.email.trim(), name: agentName(agent), kind: 'lead_agent', agentId: String(agent.id) } : null;
+  return agent?.email
+    ? { email: agent.email.trim(), name: agentName(agent), kind: 'lead_agent', agentId: String(agent.id) }
+    : null;
 }
 
 /**
@@ -110,7 +128,11 @@ export async function leadOwner(sql: Sql, id: string): Promise<Recipient | null>
  * otherwise (the listing's agent, the agent addressed) gets a copy only when the deployment says
  * so (LEAD_COPY_LISTING_AGENT); the team inbox never gets a copy.
  */
-export function withOwner(natural: Recipient, owner: Recipient | null, copyToNatural: boolean): { recipient: Recipient; copy: Recipient | null } {
+export function withOwner(
+  natural: Recipient,
+  owner: Recipient | null,
+  copyToNatural: boolean,
+): { recipient: Recipient; copy: Recipient | null } {
   if (!owner) return { recipient: natural, copy: null };
   const same = natural.email.toLowerCase() === owner.email.toLowerCase();
   return { recipient: owner, copy: copyToNatural && natural.kind !== 'team' && !same ? natural : null };
@@ -156,12 +178,18 @@ export async function sellerMailsToday(sql: Sql, email: string): Promise<{ count
 }
 
 export async function existingInquiry(sql: Sql, key: string): Promise<string | null> {
-  const rows = await sql.query<{ id: string }>('select id::text as id from public.inquiries where idempotency_key = $1', [key]);
+  const rows = await sql.query<{ id: string }>(
+    'select id::text as id from public.inquiries where idempotency_key = $1',
+    [key],
+  );
   return rows[0]?.id ?? null;
 }
 
 /** Stores the inquiry before anything is sent; a known idempotency key returns the first one's id. */
-export async function insertInquiry(sql: Sql, i: NewInquiry): Promise<{ id: string; created: boolean; receivedAt?: string }> {
+export async function insertInquiry(
+  sql: Sql,
+  i: NewInquiry,
+): Promise<{ id: string; created: boolean; receivedAt?: string }> {
   const rows = await sql.query<{ id: string; received_at: string }>(
     `insert into public.inquiries
        (idempotency_key, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
@@ -247,22 +275,35 @@ export interface SellerLead {
  */
 export async function routeLead(
   sql: Sql,
-  facts: { listingId: string | null; place: string | null; propertyType: string | null; price: number | null; source: string | null; campaign: string | null },
+  facts: {
+    listingId: string | null;
+    place: string | null;
+    propertyType: string | null;
+    price: number | null;
+    source: string | null;
+    campaign: string | null;
+  },
 ): Promise<{ recipient: Recipient; routed: Record<string, unknown> } | null> {
-  const [row] = await sql.query<{ routed: ({ agent_id: number } & Record<string, unknown>) | null }>('select internal.route_lead($1::jsonb) as routed', [
-    JSON.stringify({
-      listing_id: facts.listingId,
-      place: facts.place,
-      property_type: facts.propertyType,
-      price: facts.price,
-      source: facts.source,
-      campaign: facts.campaign,
-    }),
-  ]);
+  const [row] = await sql.query<{ routed: ({ agent_id: number } & Record<string, unknown>) | null }>(
+    'select internal.route_lead($1::jsonb) as routed',
+    [
+      JSON.stringify({
+        listing_id: facts.listingId,
+        place: facts.place,
+        property_type: facts.propertyType,
+        price: facts.price,
+        source: facts.source,
+        campaign: facts.campaign,
+      }),
+    ],
+  );
   if (!row?.routed) return null;
   const agent = await findAgent(sql, { id: String(row.routed.agent_id) });
   return agent?.email
-    ? { recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'routed', agentId: String(agent.id) }, routed: row.routed }
+    ? {
+        recipient: { email: agent.email.trim(), name: agentName(agent), kind: 'routed', agentId: String(agent.id) },
+        routed: row.routed,
+      }
     : null;
 }
 
@@ -272,7 +313,9 @@ export async function areaAgent(sql: Sql, place: string | null): Promise<Recipie
   const rows = await sql.query<{ id: string | null }>('select internal.area_agent($1)::text as id', [place]);
   const id = rows[0]?.id;
   const agent = id ? await findAgent(sql, { id }) : null;
-  return agent?.email ? { email: agent.email.trim(), name: agentName(agent), kind: 'area_agent', agentId: String(agent.id) } : null;
+  return agent?.email
+    ? { email: agent.email.trim(), name: agentName(agent), kind: 'area_agent', agentId: String(agent.id) }
+    : null;
 }
 
 /** What the inquiry's e-mail is made of, read when it is sent. */

@@ -26,7 +26,10 @@ export const LIMITS = { ...CONTACT_LIMITS, text: 300, price: 40, body: 16 * 1024
 
 /** The body once checked: every text trimmed, ids as digits or null. */
 export interface InquiryInput extends Required<
-  Omit<InquiryBody, 'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller' | 'visit' | 'consents'>
+  Omit<
+    InquiryBody,
+    'propertyId' | 'agentId' | 'leadAgentId' | 'source' | 'idempotencyKey' | 'lang' | 'seller' | 'visit' | 'consents'
+  >
 > {
   /** the boxes she ticked, each once (docs/privacy.md "Consents") */
   consents: LeadConsent[];
@@ -45,11 +48,13 @@ export interface InquiryInput extends Required<
   lang: 'en' | 'es';
 }
 
-export type Validation = { ok: true; value: InquiryInput } | { ok: false; fields: Record<string, FieldError>; message: string };
+export type Validation =
+  { ok: true; value: InquiryInput } | { ok: false; fields: Record<string, FieldError>; message: string };
 
 /** `origin`: the request's Origin header (the page's origin, set by the browser). */
 export function validateInquiry(raw: unknown, origin: string | null = null): Validation {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, fields: {}, message: 'The body must be a JSON object.' };
   const body = raw as Record<string, unknown>;
   const fields: Record<string, FieldError> = {};
   /** a string field: '' when absent, invalid when not a string */
@@ -70,7 +75,8 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
     return s;
   };
   const contact = { name: string('name'), email: string('email'), phone: string('phone'), message: string('message') };
-  for (const [field, error] of Object.entries(checkContact(contact)) as Array<[ContactField, FieldError]>) fields[field] ??= error;
+  for (const [field, error] of Object.entries(checkContact(contact)) as Array<[ContactField, FieldError]>)
+    fields[field] ??= error;
   const { name, email, phone, message } = contact;
   const propertyTitle = text('propertyTitle', LIMITS.text);
   const propertyAddress = text('propertyAddress', LIMITS.text);
@@ -93,17 +99,30 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
   const source = checkAttribution(body.source, origin);
   if (!source.ok) fields.source = 'invalid';
   const rawKey = body.idempotencyKey;
-  const key = rawKey === undefined || rawKey === null || rawKey === '' ? null : typeof rawKey === 'string' ? rawKey.trim() : String(rawKey);
+  const key =
+    rawKey === undefined || rawKey === null || rawKey === ''
+      ? null
+      : typeof rawKey === 'string'
+        ? rawKey.trim()
+        : String(rawKey);
   if (key !== null && (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY.test(key))) fields.idempotencyKey = 'invalid';
   const lang = body.lang === 'es' ? 'es' : 'en';
   let seller: InquiryInput['seller'] = null;
   if (body.seller !== undefined && body.seller !== null) {
     const raw = body.seller as Record<string, unknown>;
     if (typeof body.seller !== 'object' || Array.isArray(body.seller)) fields.seller = 'invalid';
-    else if (!raw.facts || typeof raw.facts !== 'object' || Array.isArray(raw.facts)) fields['seller.facts'] = 'required';
-    else if (!(SELLER_TIMELINES as readonly unknown[]).includes(raw.timeline)) fields['seller.timeline'] = raw.timeline === undefined ? 'required' : 'invalid';
-    else if (raw.alsoBuying !== undefined && typeof raw.alsoBuying !== 'boolean') fields['seller.alsoBuying'] = 'invalid';
-    else seller = { facts: raw.facts as Record<string, unknown>, timeline: raw.timeline as SellerTimeline, alsoBuying: raw.alsoBuying === true };
+    else if (!raw.facts || typeof raw.facts !== 'object' || Array.isArray(raw.facts))
+      fields['seller.facts'] = 'required';
+    else if (!(SELLER_TIMELINES as readonly unknown[]).includes(raw.timeline))
+      fields['seller.timeline'] = raw.timeline === undefined ? 'required' : 'invalid';
+    else if (raw.alsoBuying !== undefined && typeof raw.alsoBuying !== 'boolean')
+      fields['seller.alsoBuying'] = 'invalid';
+    else
+      seller = {
+        facts: raw.facts as Record<string, unknown>,
+        timeline: raw.timeline as SellerTimeline,
+        alsoBuying: raw.alsoBuying === true,
+      };
     // an agent calls a seller back: the phone is needed
     if (!contact.phone) fields.phone ??= 'required';
   }
@@ -119,7 +138,11 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
   let consents: LeadConsent[] = [];
   if (body.consents !== undefined && body.consents !== null) {
     const raw = body.consents;
-    if (!Array.isArray(raw) || raw.some((c) => !(LEAD_CONSENTS as readonly unknown[]).includes(c)) || new Set(raw).size !== raw.length)
+    if (
+      !Array.isArray(raw) ||
+      raw.some((c) => !(LEAD_CONSENTS as readonly unknown[]).includes(c)) ||
+      new Set(raw).size !== raw.length
+    )
       fields.consents = 'invalid';
     else consents = raw as LeadConsent[];
   }

@@ -18,7 +18,11 @@ const EVENTS = ['view', 'save'] as const;
 
 export function createListingEventsHandler(deps: ListingEventsDeps) {
   return async function handle(request: Request): Promise<Response> {
-    const read = await readJsonRequest(request, { allowedOrigins: deps.config.allowedOrigins, maxBytes: 256, what: 'the event' });
+    const read = await readJsonRequest(request, {
+      allowedOrigins: deps.config.allowedOrigins,
+      maxBytes: 256,
+      what: 'the event',
+    });
     if (read instanceof Response) return read;
     const { cors, body } = read;
     const raw = (body ?? {}) as { listingId?: unknown; event?: unknown };
@@ -27,9 +31,16 @@ export function createListingEventsHandler(deps: ListingEventsDeps) {
     if (typeof id !== 'string' || !/^\d{1,15}$/.test(id)) fields.listingId = 'invalid';
     if (typeof raw.event !== 'string' || !(EVENTS as readonly string[]).includes(raw.event)) fields.event = 'invalid';
     if (Object.keys(fields).length)
-      return json(400, { error: 'validation', message: `Some fields are not valid: ${Object.keys(fields).join(', ')}.`, fields }, cors);
+      return json(
+        400,
+        { error: 'validation', message: `Some fields are not valid: ${Object.keys(fields).join(', ')}.`, fields },
+        cors,
+      );
     try {
-      const [row] = await deps.sql.query<{ counted: boolean }>('select internal.count_listing_event($1::bigint, $2) as counted', [id, raw.event]);
+      const [row] = await deps.sql.query<{ counted: boolean }>(
+        'select internal.count_listing_event($1::bigint, $2) as counted',
+        [id, raw.event],
+      );
       return json(202, { counted: row?.counted === true }, cors);
     } catch (error) {
       const unavailable = deps.isUnavailable?.(error) ?? false;

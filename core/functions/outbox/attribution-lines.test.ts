@@ -9,7 +9,12 @@ describe('where a lead came from, in the mails (core/functions/outbox/attributio
     const { both } = mailTexts((lang) => (lang === 'es' ? es : en));
     expect(
       attributionLines(
-        { origin: 'https://agente.example', page: null, element: 'exp-property-search', utm: { utm_source: 'facebook', utm_campaign: 'cumbaya' } },
+        {
+          origin: 'https://agente.example',
+          page: null,
+          element: 'exp-property-search',
+          utm: { utm_source: 'facebook', utm_campaign: 'cumbaya' },
+        },
         both,
       ),
     ).toEqual([

@@ -10,7 +10,12 @@ import type { UtmKey } from '../../protocol/attribution.ts';
  * the mail's own texts: core/functions/outbox/bilingual.ts) and its value, for what is known.
  */
 export function attributionLines(
-  a: { origin: string | null; page: string | null; element: string | null; utm: Partial<Record<UtmKey, string>> | null },
+  a: {
+    origin: string | null;
+    page: string | null;
+    element: string | null;
+    utm: Partial<Record<UtmKey, string>> | null;
+  },
   label: (key: string) => string,
 ): Array<[string, string]> {
   const utm = a.utm ?? {};

@@ -25,13 +25,10 @@ export interface NewMail {
 
 /** Queues a mail, in the caller's transaction; a second queueing of the same kind and ref is ignored (internal.enqueue_mail, the one way). */
 export async function enqueueMail(sql: Sql, mail: NewMail): Promise<boolean> {
-  const [row] = await sql.query<{ queued: boolean }>('select internal.enqueue_mail($1, $2, $3, $4::jsonb, $5) as queued', [
-    mail.kind,
-    mail.refId,
-    mail.recipient,
-    JSON.stringify(mail.payload ?? {}),
-    mail.delaySeconds ?? 0,
-  ]);
+  const [row] = await sql.query<{ queued: boolean }>(
+    'select internal.enqueue_mail($1, $2, $3, $4::jsonb, $5) as queued',
+    [mail.kind, mail.refId, mail.recipient, JSON.stringify(mail.payload ?? {}), mail.delaySeconds ?? 0],
+  );
   return row?.queued === true;
 }
 
@@ -76,7 +73,14 @@ export async function markSent(sql: Sql, id: string, token: string, messageId: s
 }
 
 /** A failure: retried after `retryInSeconds` (transient when only time can fix it), or given up when null. */
-export async function markFailed(sql: Sql, id: string, token: string, error: string, retryInSeconds: number | null, transient = false): Promise<void> {
+export async function markFailed(
+  sql: Sql,
+  id: string,
+  token: string,
+  error: string,
+  retryInSeconds: number | null,
+  transient = false,
+): Promise<void> {
   await sql.query(
     `update internal.mail_outbox
         set status = case when $4::double precision is null then 'failed' else 'pending' end,

@@ -21,7 +21,16 @@
 import { isConnectionError } from '../db/pg.ts';
 import type { Budget } from '../cpu-budget.ts';
 import type { Sql } from '../sql.ts';
-import { claimNext, makeWaitingDue, markDropped, markFailed, markSent, renewLease, waitingForSmtp, type OutboxMail } from './store.ts';
+import {
+  claimNext,
+  makeWaitingDue,
+  markDropped,
+  markFailed,
+  markSent,
+  renewLease,
+  waitingForSmtp,
+  type OutboxMail,
+} from './store.ts';
 
 export interface MailMessage {
   from: string;
@@ -87,7 +96,11 @@ export type BudgetedDrainResult = DrainResult & { more: boolean };
 
 const OUTBOX_DEFAULTS = { concurrency: 4, leaseSeconds: 20, baseDelaySeconds: 5, maxDelaySeconds: 600 } as const;
 
-function retryDelay(attempts: number, base: number = OUTBOX_DEFAULTS.baseDelaySeconds, max: number = OUTBOX_DEFAULTS.maxDelaySeconds): number {
+function retryDelay(
+  attempts: number,
+  base: number = OUTBOX_DEFAULTS.baseDelaySeconds,
+  max: number = OUTBOX_DEFAULTS.maxDelaySeconds,
+): number {
   return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
 }
 
@@ -127,12 +140,21 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
       if (isConnectionError(error) || isConnectionError((error as { cause?: unknown }).cause)) throw error;
       const attempts = Number(item.attempts);
       if ((error as { permanent?: boolean }).permanent || attempts >= deliverer.maxAttempts) {
-        const why = attempts >= deliverer.maxAttempts ? `${message(error)} (given up after ${attempts} attempts)` : message(error);
+        const why =
+          attempts >= deliverer.maxAttempts
+            ? `${message(error)} (given up after ${attempts} attempts)`
+            : message(error);
         await markFailed(sql, item.id, token, why, null);
         log(`[outbox] ${item.kind} ${item.id} failed: ${why}`);
         return 'failed';
       }
-      await markFailed(sql, item.id, token, message(error), retryDelay(attempts, deliverer.baseDelaySeconds, deliverer.maxDelaySeconds));
+      await markFailed(
+        sql,
+        item.id,
+        token,
+        message(error),
+        retryDelay(attempts, deliverer.baseDelaySeconds, deliverer.maxDelaySeconds),
+      );
       return 'retried';
     }
     clearInterval(renew);
@@ -181,7 +203,14 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
         await markFailed(sql, mail.id, token, message(error), null);
         return 'failed';
       }
-      await markFailed(sql, mail.id, token, message(error), retryDelay(Number(mail.attempts), options.baseDelaySeconds, options.maxDelaySeconds), true);
+      await markFailed(
+        sql,
+        mail.id,
+        token,
+        message(error),
+        retryDelay(Number(mail.attempts), options.baseDelaySeconds, options.maxDelaySeconds),
+        true,
+      );
       return 'retried';
     }
     clearInterval(renew);
@@ -217,7 +246,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     const total: DrainResult = { sent: 0, retried: 0, failed: 0, dropped: 0 };
-    for (const r of results) if (r.status === 'fulfilled') for (const k of Object.keys(total) as Array<keyof DrainResult>) total[k] += r.value[k];
+    for (const r of results)
+      if (r.status === 'fulfilled')
+        for (const k of Object.keys(total) as Array<keyof DrainResult>) total[k] += r.value[k];
     return { ...total, more: results.some((r) => r.status === 'fulfilled' && r.value.stopped === true) };
   }
 

@@ -66,7 +66,10 @@ export async function giveConsents(
 /** A new one-click link that withdraws the consent (its token kept hashed; the link works while the consent is kept). */
 export async function withdrawLink(sql: Sql, consentId: number | string, siteUrl: string, lang: Lang): Promise<string> {
   const token = newToken();
-  await sql.query('insert into internal.consent_tokens (token_hash, consent_id) values ($1, $2::bigint)', [await hashToken(token), String(consentId)]);
+  await sql.query('insert into internal.consent_tokens (token_hash, consent_id) values ($1, $2::bigint)', [
+    await hashToken(token),
+    String(consentId),
+  ]);
   return `${siteUrl.replace(/\/+$/, '')}${localizedPath(CONSENT_PATH, lang)}?token=${token}`;
 }
 
@@ -74,7 +77,11 @@ export async function withdrawLink(sql: Sql, consentId: number | string, siteUrl
  * The consents as a webhook carries them: what she read and when, each with the link that
  * withdraws it, for the CRM's own mails that rely on it (no site address: no link).
  */
-export async function consentsForWebhook(sql: Sql, consents: Consent[], siteUrl: string | undefined): Promise<Array<Record<string, unknown>>> {
+export async function consentsForWebhook(
+  sql: Sql,
+  consents: Consent[],
+  siteUrl: string | undefined,
+): Promise<Array<Record<string, unknown>>> {
   const out: Array<Record<string, unknown>> = [];
   for (const c of consents) {
     const { id: _id, withdrawn_at: _w, withdrawn_via: _v, ...told } = c;
@@ -104,6 +111,9 @@ export async function personConsent(sql: Sql, email: string, id: string): Promis
 
 /** Withdraws it (internal.withdraw_consents: a home report unsubscribed, the CRM told); false when it was withdrawn before. */
 export async function withdrawConsent(sql: Sql, id: number | string, via: 'link' | 'my-data'): Promise<boolean> {
-  const [row] = await sql.query<{ n: number }>('select internal.withdraw_consents(array[$1::bigint], $2) as n', [String(id), via]);
+  const [row] = await sql.query<{ n: number }>('select internal.withdraw_consents(array[$1::bigint], $2) as n', [
+    String(id),
+    via,
+  ]);
   return Number(row?.n ?? 0) > 0;
 }

@@ -65,10 +65,17 @@ type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean
 const isOutcome = (x: PrivacyRequest | Outcome): x is Outcome => typeof x.status === 'number';
 const invalid = (field: string): Outcome => ({
   status: 400,
-  body: { error: 'validation', message: `Some fields are not valid: ${field} (invalid).`, fields: { [field]: 'invalid' } },
+  body: {
+    error: 'validation',
+    message: `Some fields are not valid: ${field} (invalid).`,
+    fields: { [field]: 'invalid' },
+  },
 });
 const NOT_VALID: Outcome = { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
-const EXPIRED: Outcome = { status: 410, body: { error: 'expired', message: 'This link has expired or was used: ask for a new one.' } };
+const EXPIRED: Outcome = {
+  status: 410,
+  body: { error: 'expired', message: 'This link has expired or was used: ask for a new one.' },
+};
 
 export function createPrivacyHandler(deps: PrivacyDeps) {
   const { config } = deps;
@@ -79,8 +86,18 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
     const lang = isLang(raw.lang) ? raw.lang : 'es';
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
     return deps.sql.transaction(async (tx) => {
-      if (await overLimit(tx, 'privacy', { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: email.toLowerCase() }, config.rateLimit))
-        return { status: 429, body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' } };
+      if (
+        await overLimit(
+          tx,
+          'privacy',
+          { clientHash, known: clientAddress !== UNKNOWN_CLIENT, email: email.toLowerCase() },
+          config.rateLimit,
+        )
+      )
+        return {
+          status: 429,
+          body: { error: 'rate_limited', message: 'Too many requests from this client; try again in a minute.' },
+        };
       // a bot's (the honeypot filled), an address we keep nothing about, or one mailed enough today: counted, not mailed
       const mayMail = typeof raw.website !== 'string' || raw.website.trim() === '';
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`privacy:${email.toLowerCase()}`]);
@@ -92,7 +109,11 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
   }
 
   /** The request a link or a session opens, or why not. */
-  async function opened(tx: Sql, raw: Record<string, unknown>, purpose: 'open' | 'session'): Promise<PrivacyRequest | Outcome> {
+  async function opened(
+    tx: Sql,
+    raw: Record<string, unknown>,
+    purpose: 'open' | 'session',
+  ): Promise<PrivacyRequest | Outcome> {
     const given = raw[purpose === 'open' ? 'token' : 'session'];
     const token = typeof given === 'string' ? given.trim() : '';
     if (!TOKEN.test(token)) return NOT_VALID;
@@ -112,7 +133,11 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
       if (!consent) return NOT_VALID;
       if (action === 'consent') return { status: 200, body: { ok: true, consent } };
       const now = await withdrawConsent(tx, consent.id, 'link');
-      return { status: 200, body: { ok: true, already: !now, consent: (await byConsentToken(tx, token)) ?? consent }, queued: now };
+      return {
+        status: 200,
+        body: { ok: true, already: !now, consent: (await byConsentToken(tx, token)) ?? consent },
+        queued: now,
+      };
     });
   }
 
@@ -129,7 +154,10 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
       if (action === 'open') {
         await answered(tx, request.id);
         const session = await issuePrivacyToken(tx, request.id, 'session');
-        return { status: 200, body: { ok: true, session, lang: request.lang, data: await personData(tx, request.email) } };
+        return {
+          status: 200,
+          body: { ok: true, session, lang: request.lang, data: await personData(tx, request.email) },
+        };
       }
       if (action === 'correct') {
         const rows = await correctPerson(tx, request.email, name, phone || null);
@@ -139,10 +167,18 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
         );
       }
       if (action === 'withdraw') {
-        const consent = await personConsent(tx, request.email, typeof raw.consent === 'string' || typeof raw.consent === 'number' ? String(raw.consent) : '');
+        const consent = await personConsent(
+          tx,
+          request.email,
+          typeof raw.consent === 'string' || typeof raw.consent === 'number' ? String(raw.consent) : '',
+        );
         if (!consent) return invalid('consent');
         const now = await withdrawConsent(tx, consent.id, 'my-data');
-        return { status: 200, body: { ok: true, already: !now, lang: request.lang, data: await personData(tx, request.email) }, queued: now };
+        return {
+          status: 200,
+          body: { ok: true, already: !now, lang: request.lang, data: await personData(tx, request.email) },
+          queued: now,
+        };
       }
       if (action === 'erase') {
         const done = await erasePerson(tx, request.email, request.id, config.teamInbox);
@@ -153,14 +189,22 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
   }
 
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
-    const read = await readJsonRequest(request, { allowedOrigins: config.allowedOrigins, maxBytes: 4096, what: 'the request' });
+    const read = await readJsonRequest(request, {
+      allowedOrigins: config.allowedOrigins,
+      maxBytes: 4096,
+      what: 'the request',
+    });
     if (read instanceof Response) return read;
     const { cors, body } = read;
     if (!body || typeof body !== 'object' || Array.isArray(body))
       return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
     const raw = body as Record<string, unknown>;
     if (!(ACTIONS as readonly unknown[]).includes(raw.action))
-      return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
+      return json(
+        400,
+        { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } },
+        cors,
+      );
     const action = raw.action as Action;
     try {
       const outcome =
@@ -170,12 +214,17 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
             ? await byLink(action, raw)
             : await withToken(action, raw);
       if (outcome.queued) deps.onQueued?.();
-      const extra: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(config.rateLimit.windowSeconds) } : {};
+      const extra: Record<string, string> =
+        outcome.status === 429 ? { 'Retry-After': String(config.rateLimit.windowSeconds) } : {};
       return json(outcome.status, outcome.body, { ...cors, ...extra });
     } catch (error) {
       const unavailable = deps.isUnavailable?.(error) ?? false;
       console.error('[privacy]', unavailable ? 'database unavailable' : error);
-      return json(503, { error: 'unavailable', message: 'Nothing was changed right now. Please try again.' }, { ...cors, 'Retry-After': '10' });
+      return json(
+        503,
+        { error: 'unavailable', message: 'Nothing was changed right now. Please try again.' },
+        { ...cors, 'Retry-After': '10' },
+      );
     }
   };
 }

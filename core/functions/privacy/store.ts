@@ -70,7 +70,11 @@ export async function issuePrivacyToken(sql: Sql, requestId: string, purpose: 'o
  * for a token we never issued (or whose request was answered by an erasure), 'expired' for a late
  * or used link.
  */
-export async function byPrivacyToken(sql: Sql, token: string, purpose: 'open' | 'session'): Promise<PrivacyRequest | 'unknown' | 'expired'> {
+export async function byPrivacyToken(
+  sql: Sql,
+  token: string,
+  purpose: 'open' | 'session',
+): Promise<PrivacyRequest | 'unknown' | 'expired'> {
   const [row] = await sql.query<PrivacyRequest & { live: boolean }>(
     `select r.id::text as id, r.email, r.lang, (t.used_at is null and t.expires_at > internal.now()) as live
        from internal.privacy_tokens t join internal.privacy_requests r on r.id = t.request_id
@@ -84,12 +88,17 @@ export async function byPrivacyToken(sql: Sql, token: string, purpose: 'open' | 
 }
 
 export async function useToken(sql: Sql, token: string): Promise<void> {
-  await sql.query('update internal.privacy_tokens set used_at = internal.now() where token_hash = $1', [await hashToken(token)]);
+  await sql.query('update internal.privacy_tokens set used_at = internal.now() where token_hash = $1', [
+    await hashToken(token),
+  ]);
 }
 
 /** An access request is answered when its link is opened. */
 export async function answered(sql: Sql, id: string): Promise<void> {
-  await sql.query('update internal.privacy_requests set answered_at = coalesce(answered_at, internal.now()) where id = $1::bigint', [id]);
+  await sql.query(
+    'update internal.privacy_requests set answered_at = coalesce(answered_at, internal.now()) where id = $1::bigint',
+    [id],
+  );
 }
 
 /** Everything we keep about an address (internal.person_data). */
@@ -103,7 +112,15 @@ export async function correctPerson(sql: Sql, email: string, name: string, phone
   return row?.n ?? 0;
 }
 
-export async function erasePerson(sql: Sql, email: string, requestId: string, teamInbox: string): Promise<Record<string, number>> {
-  const [row] = await sql.query<{ done: Record<string, number> }>('select internal.erase_person($1, $2::bigint, $3) as done', [email, requestId, teamInbox]);
+export async function erasePerson(
+  sql: Sql,
+  email: string,
+  requestId: string,
+  teamInbox: string,
+): Promise<Record<string, number>> {
+  const [row] = await sql.query<{ done: Record<string, number> }>(
+    'select internal.erase_person($1, $2::bigint, $3) as done',
+    [email, requestId, teamInbox],
+  );
   return row?.done ?? {};
 }

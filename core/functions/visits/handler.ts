@@ -23,7 +23,15 @@
 import { json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { TOKEN } from '../alerts/tokens.ts';
-import { closedTimes, loadVisit, markVisitTokenUsed, openTimesOf, readVisitToken, type VisitLink, type VisitRow } from './store.ts';
+import {
+  closedTimes,
+  loadVisit,
+  markVisitTokenUsed,
+  openTimesOf,
+  readVisitToken,
+  type VisitLink,
+  type VisitRow,
+} from './store.ts';
 import { CONTROL_CHARACTERS, LINE_BREAK } from '../../protocol/inquiry.ts';
 
 export type VisitsConfig = Pick<ClientPolicy, 'allowedOrigins'>;
@@ -81,7 +89,12 @@ const summary = (v: VisitRow, holder: VisitLink['holder']): VisitSummary => ({
   timeZone: v.time_zone,
   visit:
     v.visit_start && v.visit_end && v.visit_status
-      ? { start: new Date(v.visit_start).toISOString(), end: new Date(v.visit_end).toISOString(), status: v.visit_status, location: v.location }
+      ? {
+          start: new Date(v.visit_start).toISOString(),
+          end: new Date(v.visit_end).toISOString(),
+          status: v.visit_status,
+          location: v.location,
+        }
       : null,
   agent: { name: v.agent_name },
   visitor: holder === 'agent' ? { name: v.name } : null,
@@ -91,7 +104,11 @@ type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean
 
 const invalid = (field: string, message: string): Outcome => ({
   status: 400,
-  body: { error: 'validation', message: `Some fields are not valid: ${field} (${message}).`, fields: { [field]: 'invalid' } },
+  body: {
+    error: 'validation',
+    message: `Some fields are not valid: ${field} (${message}).`,
+    fields: { [field]: 'invalid' },
+  },
 });
 
 /** A place as the agent typed it: one line, at most LOCATION_MAX characters; '' for none. */
@@ -106,12 +123,18 @@ function readLocation(raw: unknown): string | null | Outcome {
 
 export function createVisitsHandler(deps: VisitsDeps) {
   /** What follows a confirmation or a cancellation (mails, webhook, the lead's status): internal.visit_effects, the one home the agents' area shares. */
-  const effects = (tx: Sql, id: string, happened: 'confirmed' | 'cancelled', by: VisitLink['holder'] | null = null, reschedule = false) =>
-    tx.query('select internal.visit_effects($1::bigint, $2, $3, $4)', [id, happened, by, reschedule]);
+  const effects = (
+    tx: Sql,
+    id: string,
+    happened: 'confirmed' | 'cancelled',
+    by: VisitLink['holder'] | null = null,
+    reschedule = false,
+  ) => tx.query('select internal.visit_effects($1::bigint, $2, $3, $4)', [id, happened, by, reschedule]);
 
   async function act(action: Action, raw: Record<string, unknown>): Promise<Outcome> {
     const token = typeof raw.token === 'string' ? raw.token.trim() : '';
-    if (!TOKEN.test(token)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
+    if (!TOKEN.test(token))
+      return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
     const location = readLocation(raw.location);
     if (location !== null && typeof location === 'object') return location;
     let time: string | null = null;
@@ -122,13 +145,17 @@ export function createVisitsHandler(deps: VisitsDeps) {
     }
     return deps.sql.transaction(async (tx) => {
       const link = await readVisitToken(tx, token, action !== 'view');
-      if (!link || !ALLOWED[action].includes(link.purpose)) return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
+      if (!link || !ALLOWED[action].includes(link.purpose))
+        return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
       const v = await loadVisit(tx, link.request_id);
       if (!v) return { status: 410, body: { error: 'gone', message: 'This visit request no longer exists.' } };
       const shown = (row: VisitRow) => summary(row, link.holder);
       if (action === 'view') {
         // the agent proposing another time chooses from the times still open in the calendar
-        const open = link.purpose === 'propose' && v.status === 'requested' && !link.expired ? await openTimesOf(tx, v.agent_id) : undefined;
+        const open =
+          link.purpose === 'propose' && v.status === 'requested' && !link.expired
+            ? await openTimesOf(tx, v.agent_id)
+            : undefined;
         return {
           status: 200,
           body: {
@@ -145,8 +172,10 @@ export function createVisitsHandler(deps: VisitsDeps) {
       }
       if (action === 'confirm' || action === 'propose') {
         // the request confirmed or cancelled already: say what it is (a second time cannot be confirmed)
-        if (v.status !== 'requested') return { status: 200, body: { ok: true, already: true, result: 'done', request: shown(v) } };
-        if (link.expired) return { status: 410, body: { error: 'expired', message: 'This link has expired.', request: shown(v) } };
+        if (v.status !== 'requested')
+          return { status: 200, body: { ok: true, already: true, result: 'done', request: shown(v) } };
+        if (link.expired)
+          return { status: 410, body: { error: 'expired', message: 'This link has expired.', request: shown(v) } };
         let result: string;
         // (no place given: the listing's address for a visit in person, internal.confirm_visit_at)
         const place = location || null;
@@ -156,16 +185,42 @@ export function createVisitsHandler(deps: VisitsDeps) {
           if (closed.length)
             return {
               status: 409,
-              body: { error: 'time_unavailable', message: 'This time is not open in the calendar.', result: 'unavailable', request: shown(v) },
+              body: {
+                error: 'time_unavailable',
+                message: 'This time is not open in the calendar.',
+                result: 'unavailable',
+                request: shown(v),
+              },
             };
-          result = String((await tx.query<{ r: string }>('select internal.confirm_visit_at($1::bigint, $2::timestamptz, $3) as r', [v.id, time, place]))[0]?.r);
+          result = String(
+            (
+              await tx.query<{ r: string }>('select internal.confirm_visit_at($1::bigint, $2::timestamptz, $3) as r', [
+                v.id,
+                time,
+                place,
+              ])
+            )[0]?.r,
+          );
         } else {
-          result = String((await tx.query<{ r: string }>('select internal.confirm_visit($1::bigint, $2, $3) as r', [v.id, link.choice, place]))[0]?.r);
+          result = String(
+            (
+              await tx.query<{ r: string }>('select internal.confirm_visit($1::bigint, $2, $3) as r', [
+                v.id,
+                link.choice,
+                place,
+              ])
+            )[0]?.r,
+          );
         }
         if (result !== 'confirmed')
           return {
             status: 409,
-            body: { error: result, message: result === 'taken' ? 'Another visit holds this time.' : 'This time has passed.', result, request: shown(v) },
+            body: {
+              error: result,
+              message: result === 'taken' ? 'Another visit holds this time.' : 'This time has passed.',
+              result,
+              request: shown(v),
+            },
           };
         await markVisitTokenUsed(tx, token);
         await effects(tx, v.id, 'confirmed');
@@ -173,8 +228,10 @@ export function createVisitsHandler(deps: VisitsDeps) {
         return { status: 200, body: { ok: true, result, request: shown(now) }, queued: true };
       }
       // cancel, reschedule
-      if (v.status === 'cancelled') return { status: 200, body: { ok: true, already: true, result: 'cancelled', request: shown(v) } };
-      if (link.expired) return { status: 410, body: { error: 'expired', message: 'This link has expired.', request: shown(v) } };
+      if (v.status === 'cancelled')
+        return { status: 200, body: { ok: true, already: true, result: 'cancelled', request: shown(v) } };
+      if (link.expired)
+        return { status: 410, body: { error: 'expired', message: 'This link has expired.', request: shown(v) } };
       await tx.query('select internal.cancel_visit($1::bigint)', [v.id]);
       await markVisitTokenUsed(tx, token);
       await effects(tx, v.id, 'cancelled', link.holder, action === 'reschedule');
@@ -184,14 +241,22 @@ export function createVisitsHandler(deps: VisitsDeps) {
   }
 
   return async function handle(request: Request): Promise<Response> {
-    const read = await readJsonRequest(request, { allowedOrigins: deps.config.allowedOrigins, maxBytes: 4096, what: 'the request' });
+    const read = await readJsonRequest(request, {
+      allowedOrigins: deps.config.allowedOrigins,
+      maxBytes: 4096,
+      what: 'the request',
+    });
     if (read instanceof Response) return read;
     const { cors, body } = read;
     if (!body || typeof body !== 'object' || Array.isArray(body))
       return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
     const action = (body as { action?: unknown }).action;
     if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
-      return json(400, { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } }, cors);
+      return json(
+        400,
+        { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } },
+        cors,
+      );
     }
     try {
       const outcome = await act(action as Action, body as Record<string, unknown>);
@@ -200,7 +265,11 @@ export function createVisitsHandler(deps: VisitsDeps) {
     } catch (error) {
       const unavailable = deps.isUnavailable?.(error) ?? false;
       console.error('[visits]', unavailable ? 'database unavailable' : error);
-      return json(503, { error: 'unavailable', message: 'Nothing was changed right now. Please try again.' }, { ...cors, 'Retry-After': '10' });
+      return json(
+        503,
+        { error: 'unavailable', message: 'Nothing was changed right now. Please try again.' },
+        { ...cors, 'Retry-After': '10' },
+      );
     }
   };
 }

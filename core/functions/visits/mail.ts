@@ -37,7 +37,8 @@ const table = (rows: Array<[string, string]>) =>
     )
     .join('')}</table>`;
 
-const rowsOf = (rows: Array<[string, string | null | undefined]>) => rows.filter((r): r is [string, string] => Boolean(r[1]));
+const rowsOf = (rows: Array<[string, string | null | undefined]>) =>
+  rows.filter((r): r is [string, string] => Boolean(r[1]));
 
 /** A link's page: /visits/<purpose>?token=..., in the holder's language. */
 async function linkTo(
@@ -51,7 +52,8 @@ async function linkTo(
   return `${site(options)}${localizedPath(`/visits/${link.purpose}`, lang)}?token=${token}`;
 }
 
-const listingUrl = (options: AlertMailOptions, v: VisitRow, lang: Lang) => `${site(options)}${listingPath(v.listing_id, v.title ?? '', lang)}`;
+const listingUrl = (options: AlertMailOptions, v: VisitRow, lang: Lang) =>
+  `${site(options)}${listingPath(v.listing_id, v.title ?? '', lang)}`;
 
 /** "video call" / "in person", in a language. */
 const modeText = (v: VisitRow, t: T) => t(`visits.mode.${v.mode}`);
@@ -79,7 +81,12 @@ export function visitLines(v: VisitRow, options: AlertMailOptions): Array<[strin
 }
 
 /** The request, to the agent: one link per time to confirm it, one to propose another. */
-export async function composeVisitRequestMail(sql: Parameters<Composer>[0], row: InquiryMailRow, v: VisitRow, options: AlertMailOptions): Promise<MailMessage> {
+export async function composeVisitRequestMail(
+  sql: Parameters<Composer>[0],
+  row: InquiryMailRow,
+  v: VisitRow,
+  options: AlertMailOptions,
+): Promise<MailMessage> {
   const { es, both } = mailTexts(options.texts);
   const title = oneLine(v.title ?? '');
   const when = (at: string) => formatVisitTime(at, 'es', ECUADOR_TIME_ZONE);
@@ -140,14 +147,25 @@ ${table(lines)}
     replyTo: replyTo(v.name, v.email),
     subject,
     text,
-    html: page('es', subject, content, `${escapeHtml(both('mail.visit.request.links'))}<br>${escapeHtml(both('mail.inquiry.reply'))}`),
+    html: page(
+      'es',
+      subject,
+      content,
+      `${escapeHtml(both('mail.visit.request.links'))}<br>${escapeHtml(both('mail.inquiry.reply'))}`,
+    ),
     messageId: `<visit-request-${v.id}@${domainOf(options)}>`,
     headers: { 'X-Inquiry-Id': row.id, 'X-Visit-Id': v.id, 'Auto-Submitted': 'auto-generated' },
   };
 }
 
 /** The invitation of a visit (or its cancellation), as a calendar reads it. */
-function invitation(v: VisitRow, options: AlertMailOptions, method: 'REQUEST' | 'CANCEL', t: T, lang: Lang): NonNullable<MailMessage['icalEvent']> {
+function invitation(
+  v: VisitRow,
+  options: AlertMailOptions,
+  method: 'REQUEST' | 'CANCEL',
+  t: T,
+  lang: Lang,
+): NonNullable<MailMessage['icalEvent']> {
   const agentName = v.agent_name ?? t('visits.team');
   const content = visitCalendar({
     method,
@@ -183,19 +201,35 @@ function visitorComposer(options: AlertMailOptions, kind: Kind): Composer {
       [t('mail.visit.when'), visitorTime(v.visit_start, lang, v.time_zone, t)],
       [t('mail.visit.mode'), modeText(v, t)],
       [t(v.mode === 'video' ? 'mail.visit.link' : 'mail.visit.where'), placeOf(v, t)],
-      [t('mail.visit.agent'), [v.agent_name ?? t('visits.team'), v.recipient_email, v.agent_phone].filter(Boolean).join(' · ')],
+      [
+        t('mail.visit.agent'),
+        [v.agent_name ?? t('visits.team'), v.recipient_email, v.agent_phone].filter(Boolean).join(' · '),
+      ],
       [t('mail.inquiry.property'), title],
       [t('mail.inquiry.link'), listingUrl(options, v, lang)],
     ]);
     const links: Array<[string, string]> = [];
     if (kind !== 'cancelled') {
-      links.push([t('mail.visit.cancel'), await linkTo(sql, options, v, { purpose: 'cancel', holder: 'visitor', expiresAt: v.visit_start }, lang)]);
-      links.push([t('mail.visit.reschedule'), await linkTo(sql, options, v, { purpose: 'reschedule', holder: 'visitor', expiresAt: v.visit_start }, lang)]);
+      links.push([
+        t('mail.visit.cancel'),
+        await linkTo(sql, options, v, { purpose: 'cancel', holder: 'visitor', expiresAt: v.visit_start }, lang),
+      ]);
+      links.push([
+        t('mail.visit.reschedule'),
+        await linkTo(sql, options, v, { purpose: 'reschedule', holder: 'visitor', expiresAt: v.visit_start }, lang),
+      ]);
     }
     const subject = oneLine(t(`mail.visit.${kind}.subject`, { title })).slice(0, 200);
     const heading = t(`mail.visit.${kind}.heading`);
     const note = t(`mail.visit.${kind}.note`);
-    const text = [heading, '', ...lines.map(([k, val]) => `${k}: ${val}`), '', note, ...links.map(([label, href]) => `${label}: ${href}`)].join('\n');
+    const text = [
+      heading,
+      '',
+      ...lines.map(([k, val]) => `${k}: ${val}`),
+      '',
+      note,
+      ...links.map(([label, href]) => `${label}: ${href}`),
+    ].join('\n');
     const content = `<h1 style="font-size:22px;margin:0 0 12px">${escapeHtml(heading)}</h1>
 ${table(lines)}
 <p style="color:#475569">${escapeHtml(note)}</p>
@@ -208,7 +242,9 @@ ${links.map(([label, href]) => `<a href="${escapeHtml(href)}" style="color:#1d4e
       html: page(lang, subject, content, escapeHtml(t('mail.visit.footer'))),
       messageId: `<visit-${kind}-${v.id}-${v.visit_sequence ?? 0}@${domainOf(options)}>`,
       headers: { 'X-Visit-Id': v.id, 'Auto-Submitted': 'auto-generated' },
-      ...(kind === 'reminder' ? {} : { icalEvent: invitation(v, options, kind === 'cancelled' ? 'CANCEL' : 'REQUEST', t, lang) }),
+      ...(kind === 'reminder'
+        ? {}
+        : { icalEvent: invitation(v, options, kind === 'cancelled' ? 'CANCEL' : 'REQUEST', t, lang) }),
     };
   };
 }
@@ -233,7 +269,10 @@ function agentComposer(options: AlertMailOptions, kind: 'confirmed' | 'cancelled
       [both('mail.inquiry.phone'), v.phone],
       [both('mail.inquiry.language'), es(`language.${v.lang}`)],
     ]);
-    const cancel = kind === 'confirmed' ? await linkTo(sql, options, v, { purpose: 'cancel', holder: 'agent', expiresAt: v.visit_start }, 'es') : null;
+    const cancel =
+      kind === 'confirmed'
+        ? await linkTo(sql, options, v, { purpose: 'cancel', holder: 'agent', expiresAt: v.visit_start }, 'es')
+        : null;
     const subject = oneLine(`${both(`mail.visit.agentMail.${kind}`)}: ${title}`).slice(0, 200);
     const text = [
       both(`mail.visit.agentMail.${kind}`),

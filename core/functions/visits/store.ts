@@ -42,7 +42,20 @@ export async function insertVisitRequest(
     `insert into internal.visit_requests (inquiry_id, listing_id, agent_id, recipient_email, mode, proposed, name, email, phone, message, lang, time_zone)
      values ($1::uuid, $2, $3, $4, $5, $6::timestamptz[], $7, $8, nullif($9, ''), nullif($10, ''), $11, $12)
      returning id::text as id`,
-    [r.inquiryId, r.listingId, r.agentId, r.recipientEmail, r.visit.mode, r.visit.times, r.name, r.email, r.phone, r.message, r.lang, r.visit.timeZone],
+    [
+      r.inquiryId,
+      r.listingId,
+      r.agentId,
+      r.recipientEmail,
+      r.visit.mode,
+      r.visit.times,
+      r.name,
+      r.email,
+      r.phone,
+      r.message,
+      r.lang,
+      r.visit.timeZone,
+    ],
   );
   return String(rows[0]?.id);
 }
@@ -109,7 +122,14 @@ export async function issueVisitToken(
   const token = newToken();
   await sql.query(
     'insert into internal.visit_tokens (token_hash, request_id, purpose, choice, holder, expires_at) values ($1, $2::bigint, $3, $4, $5, $6::timestamptz)',
-    [await hashToken(token), requestId, link.purpose, link.choice ?? null, link.holder, new Date(link.expiresAt).toISOString()],
+    [
+      await hashToken(token),
+      requestId,
+      link.purpose,
+      link.choice ?? null,
+      link.holder,
+      new Date(link.expiresAt).toISOString(),
+    ],
   );
   return token;
 }
@@ -134,7 +154,10 @@ export async function readVisitToken(sql: Sql, token: string, lock = false): Pro
 }
 
 export async function markVisitTokenUsed(sql: Sql, token: string): Promise<void> {
-  await sql.query('update internal.visit_tokens set used_at = internal.now() where token_hash = $1 and used_at is null', [await hashToken(token)]);
+  await sql.query(
+    'update internal.visit_tokens set used_at = internal.now() where token_hash = $1 and used_at is null',
+    [await hashToken(token)],
+  );
 }
 
 /** The agent's open times for a request's calendar over the next 14 days (to propose another). */
@@ -163,6 +186,7 @@ async function visitsToRemind(sql: Sql): Promise<Array<{ id: string; email: stri
 /** Queues the reminders that are due (visitsToRemind); how many. */
 export async function queueVisitReminders(sql: Sql): Promise<number> {
   let queued = 0;
-  for (const { id, email } of await visitsToRemind(sql)) if (await enqueueMail(sql, { kind: 'visit-reminder', refId: id, recipient: email })) queued++;
+  for (const { id, email } of await visitsToRemind(sql))
+    if (await enqueueMail(sql, { kind: 'visit-reminder', refId: id, recipient: email })) queued++;
   return queued;
 }

@@ -16,7 +16,12 @@ export const WEBHOOK_MAX_ATTEMPTS = 30;
 export const WEBHOOK_DELAYS = { baseSeconds: 5, maxSeconds: 3600 } as const;
 
 /** POSTs a body: the status the endpoint answered (a refusal or no answer throws). */
-export type Poster = (url: string, body: string, headers: Record<string, string>, options: { allowPrivate: boolean }) => Promise<{ status: number }>;
+export type Poster = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { allowPrivate: boolean },
+) => Promise<{ status: number }>;
 
 export class DeliveryFailed extends Error {
   constructor(
@@ -64,7 +69,8 @@ export function webhookDeliverer(post: Poster) {
 
 const PRIVATE_V4 = /^(0|10|127|169\.254|172\.(1[6-9]|2\d|3[01])|192\.168|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7]))\./;
 const PRIVATE_V6 = /^(::1?$|::ffff:|f[cd]|fe[89ab])/i;
-const isPrivate = (address: string) => PRIVATE_V4.test(`${address}.`) || (address.includes(':') && PRIVATE_V6.test(address));
+const isPrivate = (address: string) =>
+  PRIVATE_V4.test(`${address}.`) || (address.includes(':') && PRIVATE_V6.test(address));
 
 type Resolver = (name: string, type: 'A' | 'AAAA') => Promise<string[]>;
 
@@ -77,19 +83,31 @@ type Resolver = (name: string, type: 'A' | 'AAAA') => Promise<string[]>;
 export const fetchPoster: Poster = async (url, body, headers, { allowPrivate }) => {
   const u = new URL(url);
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  const refuse = (why: string) => new DeliveryFailed(`${u.host}: ${why}: not an address webhooks are sent to (https, outside private networks)`, true);
+  const refuse = (why: string) =>
+    new DeliveryFailed(
+      `${u.host}: ${why}: not an address webhooks are sent to (https, outside private networks)`,
+      true,
+    );
   if (!allowPrivate) {
     if (u.protocol !== 'https:') throw refuse(u.protocol);
     if (host === 'localhost' || isPrivate(host)) throw refuse(host);
     const resolve = (globalThis as { Deno?: { resolveDns?: Resolver } }).Deno?.resolveDns;
     if (resolve && !/^[\d.]+$|:/.test(host)) {
-      const found = (await Promise.all((['A', 'AAAA'] as const).map((type) => resolve(host, type).catch(() => [] as string[])))).flat();
+      const found = (
+        await Promise.all((['A', 'AAAA'] as const).map((type) => resolve(host, type).catch(() => [] as string[])))
+      ).flat();
       const inside = found.filter(isPrivate);
       if (inside.length) throw refuse(`resolves to ${inside.join(', ')}`);
     }
   }
   try {
-    const res = await fetch(u, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(u, {
+      method: 'POST',
+      body,
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
     await res.body?.cancel();
     return { status: res.status };
   } catch (error) {

@@ -33,7 +33,12 @@ export interface WebhookPayload {
 }
 
 /** Queues the event for every active endpoint subscribed to it (internal.enqueue_webhook, the one way); returns how many deliveries were queued. */
-export async function enqueueEvent(sql: Sql, type: WebhookEvent, data: Record<string, unknown>, at: Date = nowDate()): Promise<number> {
+export async function enqueueEvent(
+  sql: Sql,
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+  at: Date = nowDate(),
+): Promise<number> {
   const [row] = await sql.query<{ n: number }>('select internal.enqueue_webhook($1, $2::jsonb, $3::timestamptz) as n', [
     type,
     JSON.stringify(data),

@@ -27,7 +27,13 @@ export function newSecret(): string {
 
 export async function signature(secret: string, id: string, timestampSeconds: number, body: string): Promise<string> {
   if (!secret.startsWith('whsec_')) throw new Error('a webhook secret starts with whsec_');
-  const key = await crypto.subtle.importKey('raw', fromBase64(secret.slice('whsec_'.length)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    fromBase64(secret.slice('whsec_'.length)),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(`${id}.${timestampSeconds}.${body}`));
   return `v1,${toBase64(new Uint8Array(mac))}`;
 }

@@ -67,8 +67,13 @@ function answer(res: ServerResponse, status: number, body?: unknown, headers: Re
 }
 
 /** Auth's error shape (error_code for clients that send X-Supabase-Api-Version, code and msg for the rest). */
-const failure = (res: ServerResponse, status: number, code: string, msg: string, headers: Record<string, string> = {}) =>
-  answer(res, status, { code: status, error_code: code, msg }, headers);
+const failure = (
+  res: ServerResponse,
+  status: number,
+  code: string,
+  msg: string,
+  headers: Record<string, string> = {},
+) => answer(res, status, { code: status, error_code: code, msg }, headers);
 
 /** Verifies an access token: our signature, not expired, the `authenticated` audience. */
 /** The token of an `Authorization: Bearer ...` header, as Auth and PostgREST read it, or undefined. */
@@ -79,7 +84,11 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<Claims | undefined> {
   try {
     // read against the one clock (core/clock.ts) that signed it
-    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], audience: 'authenticated', currentDate: new Date(now()) });
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: ['HS256'],
+      audience: 'authenticated',
+      currentDate: new Date(now()),
+    });
     if (typeof payload.sub !== 'string' || typeof payload.role !== 'string') return undefined;
     return payload as Claims;
   } catch {
@@ -159,7 +168,8 @@ export function createAuthHandler(options: AuthOptions) {
 
   async function otp(res: ServerResponse, body: Record<string, unknown>, client: string) {
     const email = typeof body.email === 'string' ? normal(body.email) : '';
-    if (!EMAIL.test(email)) return failure(res, 400, 'validation_failed', 'Unable to validate email address: invalid format');
+    if (!EMAIL.test(email))
+      return failure(res, 400, 'validation_failed', 'Unable to validate email address: invalid format');
     const [counts] = await sql.query<{ minute: number; hour: number; client_hour: number }>(
       `select count(*) filter (where c.created_at > internal.now() - interval '1 minute' and pg_catalog.lower(c.email) = $1)::int as minute,
               count(*) filter (where pg_catalog.lower(c.email) = $1)::int as hour,
@@ -173,9 +183,15 @@ export function createAuthHandler(options: AuthOptions) {
       (counts?.hour ?? 0) >= AUTH_LIMITS.codesPerAddressPerHour ||
       (counts?.client_hour ?? 0) >= AUTH_LIMITS.codesPerClientPerHour
     ) {
-      return failure(res, 429, 'over_email_send_rate_limit', 'For security purposes, you can only request a code once a minute and five times an hour.', {
-        'Retry-After': '60',
-      });
+      return failure(
+        res,
+        429,
+        'over_email_send_rate_limit',
+        'For security purposes, you can only request a code once a minute and five times an hour.',
+        {
+          'Retry-After': '60',
+        },
+      );
     }
     const allowed = await mayAsk(email);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -186,7 +202,8 @@ export function createAuthHandler(options: AuthOptions) {
          values ($1, $2, internal.now() + make_interval(mins => $3), $4) returning id::text as id`,
         [email, allowed ? hash(`${email}:${code}`) : '-', AUTH_LIMITS.codeMinutes, hash(client)],
       );
-      if (allowed && row) await enqueueMail(tx, { kind: 'sign-in-code', refId: row.id, recipient: email, payload: { code } });
+      if (allowed && row)
+        await enqueueMail(tx, { kind: 'sign-in-code', refId: row.id, recipient: email, payload: { code } });
     });
     if (allowed) options.onQueued?.();
     answer(res, 200, {});
@@ -215,13 +232,16 @@ export function createAuthHandler(options: AuthOptions) {
       if (!code) return 'invalid' as const;
       const given = Buffer.from(hash(`${email}:${token}`));
       const right = code.live && timingSafeEqual(given, Buffer.from(code.code_hash));
-      await tx.query(`update internal.auth_codes set attempts = attempts + 1, used_at = case when $2 then internal.now() else used_at end where id = $1`, [
-        code.id,
-        right,
-      ]);
+      await tx.query(
+        `update internal.auth_codes set attempts = attempts + 1, used_at = case when $2 then internal.now() else used_at end where id = $1`,
+        [code.id, right],
+      );
       if (!right) return 'invalid' as const;
       // her user, made on her first sign-in (an agent of ours is one already; on a hosted project the team invites her)
-      await tx.query('insert into auth.users (email) select $1 where not exists (select 1 from auth.users u where pg_catalog.lower(u.email) = $1)', [email]);
+      await tx.query(
+        'insert into auth.users (email) select $1 where not exists (select 1 from auth.users u where pg_catalog.lower(u.email) = $1)',
+        [email],
+      );
       const [user] = await tx.query<UserRow>(
         `update auth.users u set last_sign_in_at = now() where pg_catalog.lower(u.email) = $1
          returning u.id::text as id, u.email, u.created_at::text as created_at, u.last_sign_in_at::text as last_sign_in_at`,
@@ -229,7 +249,10 @@ export function createAuthHandler(options: AuthOptions) {
       );
       if (!user) return 'invalid' as const;
       // her agent's row knows her from now on
-      await tx.query(`update public.agents set user_id = $2::uuid where pg_catalog.lower(email) = $1 and user_id is null and active`, [email, user.id]);
+      await tx.query(
+        `update public.agents set user_id = $2::uuid where pg_catalog.lower(email) = $1 and user_id is null and active`,
+        [email, user.id],
+      );
       const refresh = randomBytes(32).toString('base64url');
       const [made] = await tx.query<{ id: string }>(
         `insert into internal.auth_sessions (user_id, refresh_hash) values ($1::uuid, $2) returning id::text as id`,
@@ -237,7 +260,8 @@ export function createAuthHandler(options: AuthOptions) {
       );
       return { user, sessionId: made!.id, refresh };
     });
-    if (result === 'busy') return failure(res, 429, 'over_request_rate_limit', 'Too many tries: wait an hour.', { 'Retry-After': '3600' });
+    if (result === 'busy')
+      return failure(res, 429, 'over_request_rate_limit', 'Too many tries: wait an hour.', { 'Retry-After': '3600' });
     if (result === 'invalid') return failure(res, 403, 'otp_expired', 'Token has expired or is invalid');
     answer(res, 200, await session(result.user, result.sessionId, result.refresh));
   }
@@ -262,7 +286,9 @@ export function createAuthHandler(options: AuthOptions) {
     const bearer = bearerToken(req);
     const claims = bearer ? await verifyAccessToken(await options.secret(), bearer) : undefined;
     if (!claims?.session_id) return undefined;
-    const [live] = await sql.query(`select 1 from internal.auth_sessions where id = $1::uuid and revoked_at is null`, [claims.session_id]);
+    const [live] = await sql.query(`select 1 from internal.auth_sessions where id = $1::uuid and revoked_at is null`, [
+      claims.session_id,
+    ]);
     return live ? claims : undefined;
   }
 
@@ -294,7 +320,9 @@ export function createAuthHandler(options: AuthOptions) {
     if (req.method === 'OPTIONS') {
       return answer(res, 204, undefined, {
         'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-        'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, apikey, content-type'),
+        'Access-Control-Allow-Headers': String(
+          req.headers['access-control-request-headers'] ?? 'authorization, apikey, content-type',
+        ),
         'Access-Control-Max-Age': '86400',
       });
     }
@@ -310,14 +338,17 @@ export function createAuthHandler(options: AuthOptions) {
       } catch {
         return failure(res, 400, 'bad_json', 'Could not parse request body as JSON');
       }
-      if (typeof body !== 'object' || body === null) return failure(res, 400, 'bad_json', 'Could not parse request body as JSON');
+      if (typeof body !== 'object' || body === null)
+        return failure(res, 400, 'bad_json', 'Could not parse request body as JSON');
       if (path === '/otp') return await otp(res, body, client);
       if (path === '/verify') return await verify(res, body, client);
       if (path === '/token' && url.searchParams.get('grant_type') === 'refresh_token') return await refresh(res, body);
       if (path === '/logout') return await logout(req, res, url.searchParams.get('scope') ?? 'global');
       return failure(res, 404, 'not_found', 'Not found');
     } catch {
-      return failure(res, 503, 'unexpected_failure', 'The sign-in service is unavailable; try again shortly.', { 'Retry-After': '5' });
+      return failure(res, 503, 'unexpected_failure', 'The sign-in service is unavailable; try again shortly.', {
+        'Retry-After': '5',
+      });
     }
   };
 }

@@ -15,7 +15,12 @@ export function signInComposer(options: AlertMailOptions): Composer {
     const [es, en] = [translator(options, 'es'), translator(options, 'en')];
     const minutes = AUTH_LIMITS.codeMinutes;
     const subject = `${es('agentArea.mail.subject', { code })} · ${en('agentArea.mail.subject', { code })}`;
-    const lines = (t: typeof es) => [t('agentArea.mail.intro'), code, t('agentArea.mail.expires', { minutes }), t('agentArea.mail.notYou')];
+    const lines = (t: typeof es) => [
+      t('agentArea.mail.intro'),
+      code,
+      t('agentArea.mail.expires', { minutes }),
+      t('agentArea.mail.notYou'),
+    ];
     const text = [...lines(es), '', ...lines(en)].join('\n\n');
     const block = (t: typeof es, lang: string) =>
       `<div lang="${lang}"><p>${escapeHtml(t('agentArea.mail.intro'))}</p>` +

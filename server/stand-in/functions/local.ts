@@ -37,17 +37,47 @@ export function localFunctions(
   // each client's share of the functions' work, as a deployed function has it (client-gate.ts)
   return {
     'send-property-inquiry': gateByClient(
-      createInquiryHandler({ sql, config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry }, texts, onStored: deliver, isUnavailable }),
+      createInquiryHandler({
+        sql,
+        config: { ...DEFAULT_INQUIRY_CONFIG, ...config.inquiry },
+        texts,
+        onStored: deliver,
+        isUnavailable,
+      }),
     ),
     'saved-searches': gateByClient(
-      createAlertsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, texts, onQueued: deliver, isUnavailable }),
+      createAlertsHandler({
+        sql,
+        config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts },
+        texts,
+        onQueued: deliver,
+        isUnavailable,
+      }),
     ),
-    visits: gateByClient(createVisitsHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
+    visits: gateByClient(
+      createVisitsHandler({
+        sql,
+        config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts },
+        onQueued: deliver,
+        isUnavailable,
+      }),
+    ),
     // a listing's page view or save, counted for its agent's figures (counts only)
     // a visitor's data on her request: the link, what we keep, correction and erasure (docs/privacy.md)
-    privacy: gateByClient(createPrivacyHandler({ sql, config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts }, onQueued: deliver, isUnavailable })),
+    privacy: gateByClient(
+      createPrivacyHandler({
+        sql,
+        config: { ...DEFAULT_ALERTS_CONFIG, ...config.alerts },
+        onQueued: deliver,
+        isUnavailable,
+      }),
+    ),
     'listing-events': gateByClient(
-      createListingEventsHandler({ sql, config: { allowedOrigins: config.alerts?.allowedOrigins ?? DEFAULT_ALERTS_CONFIG.allowedOrigins }, isUnavailable }),
+      createListingEventsHandler({
+        sql,
+        config: { allowedOrigins: config.alerts?.allowedOrigins ?? DEFAULT_ALERTS_CONFIG.allowedOrigins },
+        isUnavailable,
+      }),
     ),
   };
 }

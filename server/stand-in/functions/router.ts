@@ -14,7 +14,12 @@ export type FunctionHandler = (request: Request, context: { clientAddress: strin
 const MAX_BODY = 64 * 1024;
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  sendCompressed(res, status, { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers }, JSON.stringify(body));
+  sendCompressed(
+    res,
+    status,
+    { 'Content-Type': 'application/json; charset=utf-8', ...ANY_ORIGIN, ...headers },
+    JSON.stringify(body),
+  );
 }
 
 /**
@@ -22,7 +27,10 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
  * made for the visitor it names (X-Exp-Client), who is the client the function limits (a visitor
  * asking for her data on /privacy/my-data, not the server that relays the form).
  */
-export function createFunctionsRouter(functions: Record<string, FunctionHandler>, options: { trustProxy: ProxyTrust; internalToken?: string }) {
+export function createFunctionsRouter(
+  functions: Record<string, FunctionHandler>,
+  options: { trustProxy: ProxyTrust; internalToken?: string },
+) {
   const internal = options.internalToken ? Buffer.from(options.internalToken) : undefined;
   const relayedFor = (req: IncomingMessage): string | undefined => {
     const named = req.headers['x-exp-client'];
@@ -43,9 +51,17 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
       json(res, 404, { error: 'Function not found', code: 'NOT_FOUND' });
       return;
     }
-    const body = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? undefined : await readBody(req, MAX_BODY);
+    const body =
+      req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'
+        ? undefined
+        : await readBody(req, MAX_BODY);
     if (body === 'too-large') {
-      json(res, 400, { error: 'too_large', message: `The request body is too large (at most ${MAX_BODY} bytes).` }, { Connection: 'close' });
+      json(
+        res,
+        400,
+        { error: 'too_large', message: `The request body is too large (at most ${MAX_BODY} bytes).` },
+        { Connection: 'close' },
+      );
       req.resume();
       return;
     }
@@ -58,7 +74,9 @@ export function createFunctionsRouter(functions: Record<string, FunctionHandler>
     });
     // the same rule as the deployed functions': only what our own proxies wrote counts (TRUST_PROXY)
     const response = await fn(request, {
-      clientAddress: relayedFor(req) ?? clientAddress((name) => request.headers.get(name), req.socket.remoteAddress, options.trustProxy),
+      clientAddress:
+        relayedFor(req) ??
+        clientAddress((name) => request.headers.get(name), req.socket.remoteAddress, options.trustProxy),
     });
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));

@@ -81,7 +81,11 @@ export function createRestHandler(options: RestHandlerOptions) {
     }
     if (limit === 0) return { rows: 0, total: count ? await countAll() : undefined, body: '[]' };
     const built = buildPage(relation, query, { offset: range.lower, limit, count }, source);
-    const [row] = await db.anon.query<{ total: number | string | null; n: number | string; body: string }>(built.sql, built.params, context);
+    const [row] = await db.anon.query<{ total: number | string | null; n: number | string; body: string }>(
+      built.sql,
+      built.params,
+      context,
+    );
     return { rows: Number(row?.n ?? 0), total: count ? Number(row?.total ?? 0) : undefined, body: row?.body ?? '[]' };
   }
 
@@ -112,8 +116,14 @@ export function createRestHandler(options: RestHandlerOptions) {
       const claims = await caller(req);
       if (claims && context) context = { ...context, claims };
       const request = await readApiRequest(req, url, getSchema, options.maxRows, Boolean(claims));
-      if (request.kind === 'root') return sendJson(res, request.head, JSON.stringify({ name: 'exp-ecuador local data API', relations: request.relations }));
-      if (request.kind === 'read') return sendRead(res, request, await read(request, request.relation, undefined, context));
+      if (request.kind === 'root')
+        return sendJson(
+          res,
+          request.head,
+          JSON.stringify({ name: 'exp-ecuador local data API', relations: request.relations }),
+        );
+      if (request.kind === 'read')
+        return sendRead(res, request, await read(request, request.relation, undefined, context));
       const { routine } = request.call;
       if (!routine.columns) {
         const built = scalarCall(request.call);

@@ -18,7 +18,11 @@ describe('PostgREST query parsing', () => {
   it('parses select lists with aliases and *', () => {
     expect(parseSelect('*')).toBe('*');
     expect(parseSelect('')).toBe('*');
-    expect(parseSelect('id, title,name:first_name')).toEqual([{ column: 'id' }, { column: 'title' }, { column: 'first_name', alias: 'name' }]);
+    expect(parseSelect('id, title,name:first_name')).toEqual([
+      { column: 'id' },
+      { column: 'title' },
+      { column: 'first_name', alias: 'name' },
+    ]);
     expect(() => parseSelect('agents(*)')).toThrow(ApiError);
     expect(() => parseSelect('id::text')).toThrow(ApiError);
     expect(() => parseSelect('a b')).toThrow(ApiError);
@@ -46,15 +50,29 @@ describe('PostgREST query parsing', () => {
   });
 
   it('parses in lists with quoted values', () => {
-    expect(q('city=in.("Bahía, de",Olón,"a\\"b")').where[0]).toMatchObject({ op: 'in', value: ['Bahía, de', 'Olón', 'a"b'] });
+    expect(q('city=in.("Bahía, de",Olón,"a\\"b")').where[0]).toMatchObject({
+      op: 'in',
+      value: ['Bahía, de', 'Olón', 'a"b'],
+    });
     expect(q('id=in.()').where[0]).toMatchObject({ op: 'in', value: [] });
     fails('id=in.1,2');
   });
 
   it('parses nested or/and trees with quoted values that hold , . : ( )', () => {
     const [tree] = q('or=(first_name.ilike."*Ana, (Q).*",and(id.gt.1,email.not.is.null),not.or(a.eq.1,b.eq.2))').where;
-    const filter = (column: string, op: string, value: string, negate = false) => ({ kind: 'filter', column, negate, op, value });
-    const logic = (op: string, negate: boolean, ...conditions: unknown[]) => ({ kind: 'logic', op, negate, conditions });
+    const filter = (column: string, op: string, value: string, negate = false) => ({
+      kind: 'filter',
+      column,
+      negate,
+      op,
+      value,
+    });
+    const logic = (op: string, negate: boolean, ...conditions: unknown[]) => ({
+      kind: 'logic',
+      op,
+      negate,
+      conditions,
+    });
     expect(tree).toEqual(
       logic(
         'or',

@@ -15,7 +15,22 @@
  */
 import { parseError } from './errors.ts';
 
-const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'cs', 'cd'] as const;
+const OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+  'is',
+  'in',
+  'cs',
+  'cd',
+] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export interface Filter {
@@ -58,7 +73,18 @@ export interface ReadQuery {
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'or', 'and', 'not.or', 'not.and', 'columns', 'on_conflict']);
+const RESERVED = new Set([
+  'select',
+  'order',
+  'limit',
+  'offset',
+  'or',
+  'and',
+  'not.or',
+  'not.and',
+  'columns',
+  'on_conflict',
+]);
 const MAX_CONDITIONS = 100;
 const MAX_IN_VALUES = 100;
 const MAX_DEPTH = 2;
@@ -95,7 +121,11 @@ export function parseOrder(text: string): OrderTerm[] {
       if (modifier === 'asc' || modifier === 'desc') term.direction = modifier;
       else if (modifier === 'nullsfirst') term.nulls = 'first';
       else if (modifier === 'nullslast') term.nulls = 'last';
-      else throw parseError(`order (${text})`, `unexpected "${modifier}" expecting "asc", "desc", "nullsfirst" or "nullslast"`);
+      else
+        throw parseError(
+          `order (${text})`,
+          `unexpected "${modifier}" expecting "asc", "desc", "nullsfirst" or "nullslast"`,
+        );
     }
     return term;
   });
@@ -176,7 +206,10 @@ function parseOperation(column: string, text: string, inLogic: boolean, what: st
   const dot = rest.indexOf('.');
   const op = (dot < 0 ? rest : rest.slice(0, dot)) as Operator;
   if (!(OPERATORS as readonly string[]).includes(op)) {
-    throw parseError(what, `unexpected "${dot < 0 ? rest : rest.slice(0, dot)}" expecting "not" or an operator (${OPERATORS.join(', ')})`);
+    throw parseError(
+      what,
+      `unexpected "${dot < 0 ? rest : rest.slice(0, dot)}" expecting "not" or an operator (${OPERATORS.join(', ')})`,
+    );
   }
   if (dot < 0) throw parseError(what, `"${op}" needs a value`);
   const raw = rest.slice(dot + 1);
@@ -191,7 +224,8 @@ function parseOperation(column: string, text: string, inLogic: boolean, what: st
 /** `(a.eq.1,or(b.gt.2,c.is.null),not.and(d.lt.3,e.neq.4))` */
 function parseLogic(op: 'and' | 'or', negate: boolean, text: string, depth: number, what: string): Logic {
   if (depth > MAX_DEPTH) throw parseError(what, 'conditions nested too deeply');
-  if (!text.startsWith('(') || !text.endsWith(')')) throw parseError(what, `"${op}" needs a parenthesised list of conditions`);
+  if (!text.startsWith('(') || !text.endsWith(')'))
+    throw parseError(what, `"${op}" needs a parenthesised list of conditions`);
   const inner = text.slice(1, -1);
   if (inner.trim() === '') throw parseError(what, `"${op}" needs at least one condition`);
   const conditions = splitTopLevel(inner, what).map((part): Condition => {
@@ -237,7 +271,9 @@ export function parseReadQuery(params: URLSearchParams, rpc = false): ReadQuery 
       case 'not.or':
       case 'not.and': {
         const negate = key.startsWith('not.');
-        query.where.push(parseLogic(key.replace('not.', '') as 'and' | 'or', negate, value, 0, `logic tree (${value})`));
+        query.where.push(
+          parseLogic(key.replace('not.', '') as 'and' | 'or', negate, value, 0, `logic tree (${value})`),
+        );
         break;
       }
       case 'columns':
@@ -256,6 +292,7 @@ export function parseReadQuery(params: URLSearchParams, rpc = false): ReadQuery 
       }
     }
   }
-  if (countConditions(query.where) > MAX_CONDITIONS) throw parseError('filters', `at most ${MAX_CONDITIONS} conditions`);
+  if (countConditions(query.where) > MAX_CONDITIONS)
+    throw parseError('filters', `at most ${MAX_CONDITIONS} conditions`);
   return query;
 }

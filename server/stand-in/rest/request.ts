@@ -23,14 +23,39 @@ export interface Range {
 
 export type ApiRequest =
   | { kind: 'root'; head: boolean; relations: string[] }
-  | { kind: 'read'; head: boolean; relation: Relation; query: ReadQuery; range: Range; limit: number; media: Media; count: boolean }
-  | { kind: 'rpc'; head: boolean; call: RpcCall; query: ReadQuery; range: Range; limit: number; media: Media; count: boolean };
+  | {
+      kind: 'read';
+      head: boolean;
+      relation: Relation;
+      query: ReadQuery;
+      range: Range;
+      limit: number;
+      media: Media;
+      count: boolean;
+    }
+  | {
+      kind: 'rpc';
+      head: boolean;
+      call: RpcCall;
+      query: ReadQuery;
+      range: Range;
+      limit: number;
+      media: Media;
+      count: boolean;
+    };
 
 function negotiate(accept: string | undefined): Media {
   if (!accept || accept.trim() === '') return 'array';
   const types = accept.split(',').map((t) => t.split(';')[0]?.trim().toLowerCase() ?? '');
-  if (types.includes('application/vnd.pgrst.object+json') || types.includes('application/vnd.pgrst.object')) return 'object';
-  if (types.some((t) => t === 'application/json' || t === '*/*' || t === 'application/*' || t === 'application/vnd.pgrst.array+json')) return 'array';
+  if (types.includes('application/vnd.pgrst.object+json') || types.includes('application/vnd.pgrst.object'))
+    return 'object';
+  if (
+    types.some(
+      (t) =>
+        t === 'application/json' || t === '*/*' || t === 'application/*' || t === 'application/vnd.pgrst.array+json',
+    )
+  )
+    return 'array';
   throw new ApiError(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`);
 }
 
@@ -42,7 +67,10 @@ function requestedRange(header: string | undefined, limit: number | undefined, o
     if (m) {
       lower = Number(m[1]);
       if (m[2]) upper = Number(m[2]);
-      if (upper < lower) throw rangeNotSatisfiable('The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+      if (upper < lower)
+        throw rangeNotSatisfiable(
+          'The lower boundary must be lower than or equal to the upper boundary in the Range header.',
+        );
     }
   }
   if (offset !== undefined) lower = Math.max(lower, offset);
@@ -79,20 +107,37 @@ function relationOf(path: string, schema: Schema): Relation {
  * PostgREST would answer. The schema cache is asked for only once the method and profile are
  * known to be right.
  */
-export async function readApiRequest(req: IncomingMessage, url: URL, schema: () => Promise<Schema>, maxRows = MAX_ROWS, signedIn = false): Promise<ApiRequest> {
+export async function readApiRequest(
+  req: IncomingMessage,
+  url: URL,
+  schema: () => Promise<Schema>,
+  maxRows = MAX_ROWS,
+  signedIn = false,
+): Promise<ApiRequest> {
   const method = req.method ?? 'GET';
   const path = url.pathname.replace(/^\/rest\/v1\/?/, '');
   const rpc = path.startsWith('rpc/');
   if (method !== 'GET' && method !== 'HEAD' && !(rpc && method === 'POST')) throw methodNotAllowed(method);
-  const profile = req.headers[method === 'POST' ? 'content-profile' : 'accept-profile'] ?? req.headers['accept-profile'];
-  if (profile && String(profile) !== 'public') throw new ApiError(406, 'PGRST106', 'The schema must be one of the following: public');
+  const profile =
+    req.headers[method === 'POST' ? 'content-profile' : 'accept-profile'] ?? req.headers['accept-profile'];
+  if (profile && String(profile) !== 'public')
+    throw new ApiError(406, 'PGRST106', 'The schema must be one of the following: public');
   const head = method === 'HEAD';
   if (rpc) {
     const call = await readRpcCall(req, url, path.slice(4), await schema(), signedIn);
     const media = negotiate(req.headers.accept);
     const range = requestedRange(rangeHeader(method, req), call.query.limit, call.query.offset);
     const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
-    return { kind: 'rpc', head, call, query: call.query, range, limit: Math.max(0, Math.min(span, maxRows)), media, count: wantsCount(req.headers.prefer) };
+    return {
+      kind: 'rpc',
+      head,
+      call,
+      query: call.query,
+      range,
+      limit: Math.max(0, Math.min(span, maxRows)),
+      media,
+      count: wantsCount(req.headers.prefer),
+    };
   }
   if (path === '') return { kind: 'root', head, relations: [...(await schema()).keys()].sort() };
   const relation = relationOf(path, await schema());
@@ -100,5 +145,14 @@ export async function readApiRequest(req: IncomingMessage, url: URL, schema: () 
   const query = parseReadQuery(url.searchParams);
   const range = requestedRange(rangeHeader(method, req), query.limit, query.offset);
   const span = range.upper === Infinity ? Infinity : range.upper - range.lower + 1;
-  return { kind: 'read', head, relation, query, range, limit: Math.max(0, Math.min(span, maxRows)), media, count: wantsCount(req.headers.prefer) };
+  return {
+    kind: 'read',
+    head,
+    relation,
+    query,
+    range,
+    limit: Math.max(0, Math.min(span, maxRows)),
+    media,
+    count: wantsCount(req.headers.prefer),
+  };
 }

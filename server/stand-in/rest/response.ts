@@ -9,7 +9,15 @@ import { ANY_ORIGIN } from '../../../core/functions/cors.ts';
 import { DatabaseUnavailableError } from '../../db/database.ts';
 import { sendCompressed } from '../../http/compress.ts';
 import { DeadlineError, OverShareError } from '../../http/request-context.ts';
-import { ApiError, databaseUnavailable, fromPostgres, notSingle, poolTimeout, rangeNotSatisfiable, tooManyRequests } from './errors.ts';
+import {
+  ApiError,
+  databaseUnavailable,
+  fromPostgres,
+  notSingle,
+  poolTimeout,
+  rangeNotSatisfiable,
+  tooManyRequests,
+} from './errors.ts';
 import type { ApiRequest } from './request.ts';
 
 const CORS_HEADERS = {
@@ -64,17 +72,24 @@ export function preflight(res: ServerResponse, methods: string, requestedHeaders
 }
 
 export function sendError(res: ServerResponse, error: ApiError, extra: Record<string, string> = {}): void {
-  sendCompressed(res, error.status, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', ...extra }, JSON.stringify(error));
+  sendCompressed(
+    res,
+    error.status,
+    { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', ...extra },
+    JSON.stringify(error),
+  );
 }
 
 /** Turns anything thrown while answering into PostgREST's error JSON (never SQL or a stack). */
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof OverShareError) return tooManyRequests(error.retryAfterSeconds);
-  if (error instanceof DeadlineError) return error.phase === 'waiting' ? poolTimeout() : fromPostgres({ code: '57014' });
+  if (error instanceof DeadlineError)
+    return error.phase === 'waiting' ? poolTimeout() : fromPostgres({ code: '57014' });
   if (error instanceof DatabaseUnavailableError) return databaseUnavailable();
   const e = error as { code?: unknown; message?: unknown };
-  if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return fromPostgres(e as { code: string; message?: string });
+  if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))
+    return fromPostgres(e as { code: string; message?: string });
   console.error('[rest] unexpected error:', error);
   return new ApiError(500, 'PGRST000', 'The server could not answer this request', null, null);
 }
@@ -83,7 +98,11 @@ function toApiError(error: unknown): ApiError {
 export function sendFailure(res: ServerResponse, error: unknown): void {
   const api = toApiError(error);
   const retryAfter =
-    error instanceof OverShareError ? error.retryAfterSeconds : api.status === 503 || api.status === 504 || api.code === '57014' ? 5 : undefined;
+    error instanceof OverShareError
+      ? error.retryAfterSeconds
+      : api.status === 503 || api.status === 504 || api.code === '57014'
+        ? 5
+        : undefined;
   sendError(res, api, retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) });
 }
 
@@ -98,16 +117,24 @@ export interface ReadResult {
   body: string;
 }
 
-export function sendRead(res: ServerResponse, request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>, result: ReadResult): void {
+export function sendRead(
+  res: ServerResponse,
+  request: Extract<ApiRequest, { kind: 'read' | 'rpc' }>,
+  result: ReadResult,
+): void {
   const { range, media } = request;
   const { rows, total } = result;
   let body = result.body;
   let status = 200;
   if (total !== undefined) {
     if (range.lower > total)
-      return sendError(res, rangeNotSatisfiable(`An offset of ${range.lower} was requested, but there are only ${total} rows.`), {
-        'Content-Range': `*/${total}`,
-      });
+      return sendError(
+        res,
+        rangeNotSatisfiable(`An offset of ${range.lower} was requested, but there are only ${total} rows.`),
+        {
+          'Content-Range': `*/${total}`,
+        },
+      );
     if (rows < total) status = 206;
   }
   const contentRange = `${total !== 0 && rows > 0 ? `${range.lower}-${range.lower + rows - 1}` : '*'}/${total ?? '*'}`;
@@ -118,7 +145,8 @@ export function sendRead(res: ServerResponse, request: Extract<ApiRequest, { kin
   }
   const headers: Record<string, string> = {
     ...CORS_HEADERS,
-    'Content-Type': media === 'object' ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8',
+    'Content-Type':
+      media === 'object' ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8',
     'Content-Range': contentRange,
     'Range-Unit': 'items',
   };

@@ -36,10 +36,17 @@ async function postArgs(req: IncomingMessage): Promise<Map<string, unknown>> {
     ?.trim()
     .toLowerCase();
   const body = await readBody(req, MAX_BODY);
-  if (body === 'too-large') throw new ApiError(413, 'PGRST102', 'The request body is too large', `At most ${MAX_BODY} bytes.`);
+  if (body === 'too-large')
+    throw new ApiError(413, 'PGRST102', 'The request body is too large', `At most ${MAX_BODY} bytes.`);
   if (type === 'application/x-www-form-urlencoded') return new Map(new URLSearchParams(body.toString('utf8')));
   if (type !== 'application/json' && type !== '')
-    throw new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${type}`, null, 'Send the arguments as application/json.');
+    throw new ApiError(
+      415,
+      'PGRST102',
+      `Content-Type not acceptable: ${type}`,
+      null,
+      'Send the arguments as application/json.',
+    );
   const text = body.toString('utf8');
   if (text.trim() === '') return new Map();
   let value: unknown;
@@ -49,7 +56,12 @@ async function postArgs(req: IncomingMessage): Promise<Map<string, unknown>> {
     throw new ApiError(400, 'PGRST102', 'Empty or invalid json');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new ApiError(400, 'PGRST102', 'Empty or invalid json', 'The body must be a JSON object of the arguments by name.');
+    throw new ApiError(
+      400,
+      'PGRST102',
+      'Empty or invalid json',
+      'The body must be a JSON object of the arguments by name.',
+    );
   return new Map(Object.entries(value));
 }
 
@@ -96,7 +108,13 @@ export function findRoutine(name: string, keys: string[], schema: Schema): Routi
 }
 
 /** Reads a call of /rest/v1/rpc/<name>: its function, arguments and the read of its result. */
-export async function readRpcCall(req: IncomingMessage, url: URL, path: string, schema: Schema, writable = false): Promise<RpcCall> {
+export async function readRpcCall(
+  req: IncomingMessage,
+  url: URL,
+  path: string,
+  schema: Schema,
+  writable = false,
+): Promise<RpcCall> {
   let name: string;
   try {
     name = decodeURIComponent(path);
@@ -114,7 +132,12 @@ export async function readRpcCall(req: IncomingMessage, url: URL, path: string, 
     query = parseReadQuery(url.searchParams);
     args = await postArgs(req);
   } else {
-    throw new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, 'A function is called with GET, HEAD or POST.');
+    throw new ApiError(
+      405,
+      'PGRST117',
+      `Unsupported HTTP method: ${method}`,
+      'A function is called with GET, HEAD or POST.',
+    );
   }
   const routine = findRoutine(name, [...args.keys()], schema);
   // a signed-in user's call runs in a transaction of its own, which may write (row level security decides what)
@@ -128,7 +151,10 @@ export async function readRpcCall(req: IncomingMessage, url: URL, path: string, 
     );
   }
   if (!routine.columns && (query.where.length || query.order.length || query.select !== '*')) {
-    throw parseError('filters', `public.${name} returns a single value: its result has no columns to select, filter or order`);
+    throw parseError(
+      'filters',
+      `public.${name} returns a single value: its result has no columns to select, filter or order`,
+    );
   }
   return { routine, args, query };
 }
@@ -150,7 +176,11 @@ function callSql(call: RpcCall): CallSql {
   const record = Object.fromEntries(given.map((p) => [p.name, args.get(p.name)]));
   const columns = given.map((p) => `${quote(p.name)} ${p.type}`).join(', ');
   const named = given.map((p) => `${quote(p.name)} := _pgrst_args.${quote(p.name)}`).join(', ');
-  return { call: `${fn}(${named})`, record: `json_to_record($1::json) as _pgrst_args(${columns})`, params: [JSON.stringify(record)] };
+  return {
+    call: `${fn}(${named})`,
+    record: `json_to_record($1::json) as _pgrst_args(${columns})`,
+    params: [JSON.stringify(record)],
+  };
 }
 
 /** A function returning rows, as a relation the read builder can select from, filter and order. */
@@ -171,5 +201,8 @@ export function scalarCall(call: RpcCall): Built {
     const source = c.record ? `${c.record} cross join lateral ${c.call} as _pgrst_f(v)` : `${c.call} as _pgrst_f(v)`;
     return { sql: `select coalesce(json_agg(_pgrst_f.v), '[]')::text as body from ${source}`, params: c.params };
   }
-  return { sql: `select coalesce(to_json(${c.call})::text, 'null') as body${c.record ? ` from ${c.record}` : ''}`, params: c.params };
+  return {
+    sql: `select coalesce(to_json(${c.call})::text, 'null') as body${c.record ? ` from ${c.record}` : ''}`,
+    params: c.params,
+  };
 }

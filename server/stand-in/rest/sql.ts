@@ -92,12 +92,21 @@ export interface PageOptions {
 }
 
 /** One statement answering the page (and the exact count when asked): columns total, n, body. */
-export function buildPage(relation: Relation, query: ReadQuery, page: PageOptions, source = tableSource(relation)): Built {
+export function buildPage(
+  relation: Relation,
+  query: ReadQuery,
+  page: PageOptions,
+  source = tableSource(relation),
+): Built {
   const b = new Builder(relation, source);
   const columns =
     query.select === '*'
       ? '*'
-      : query.select.map((s) => (s.alias && s.alias !== s.column ? `${b.column(s.column)} as ${quote(s.alias)}` : b.column(s.column))).join(', ');
+      : query.select
+          .map((s) =>
+            s.alias && s.alias !== s.column ? `${b.column(s.column)} as ${quote(s.alias)}` : b.column(s.column),
+          )
+          .join(', ');
   const from = source.from;
   const where = b.where(query.where);
   const order = query.order.length

@@ -23,6 +23,11 @@ const fn = setUpFunction({
   createTransport: (options) => nodemailer.createTransport(options),
   texts: { en, es },
 });
-const handle = createAlertsHandler({ sql: fn.sql, config: fn.alerts, texts: fn.texts, onQueued: () => background(fn.drain()) });
+const handle = createAlertsHandler({
+  sql: fn.sql,
+  config: fn.alerts,
+  texts: fn.texts,
+  onQueued: () => background(fn.drain()),
+});
 
 Deno.serve(fn.serve(handle));

@@ -23,6 +23,11 @@ const fn = setUpFunction({
   createTransport: (options) => nodemailer.createTransport(options),
   texts: { en, es },
 });
-const handle = createInquiryHandler({ sql: fn.sql, config: fn.inquiry, texts: fn.texts, onStored: () => background(fn.drain()) });
+const handle = createInquiryHandler({
+  sql: fn.sql,
+  config: fn.inquiry,
+  texts: fn.texts,
+  onStored: () => background(fn.drain()),
+});
 
 Deno.serve(fn.serve(handle));

@@ -46,7 +46,11 @@ export function AlertButton({ filters, market, text, label, part }: AlertButtonP
             },
             (error: unknown) => {
               console.error('[exp] the alert form did not load:', error);
-              toaster.show({ title: { key: 'common.error' }, description: { key: 'errors.unexpected' }, variant: 'destructive' });
+              toaster.show({
+                title: { key: 'common.error' },
+                description: { key: 'errors.unexpected' },
+                variant: 'destructive',
+              });
             },
           );
         }}
@@ -58,7 +62,9 @@ export function AlertButton({ filters, market, text, label, part }: AlertButtonP
         <BellIcon size={18} />
         {text}
       </button>
-      {dialog ? <dialog.AlertDialog open={open} filters={filters ?? {}} market={market} onClose={() => setOpen(false)} /> : null}
+      {dialog ? (
+        <dialog.AlertDialog open={open} filters={filters ?? {}} market={market} onClose={() => setOpen(false)} />
+      ) : null}
     </>
   );
 }

@@ -8,7 +8,13 @@
 import { pageAttribution } from '../../../core/protocol/attribution.ts';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import texts from 'virtual:exp-texts/lazy/lib/alerts/alert-dialog';
-import { ALERT_FREQUENCIES, checkAlertEmail, describeAlert, type AlertFrequency, type MarketFollow } from '../../../core/protocol/alerts.ts';
+import {
+  ALERT_FREQUENCIES,
+  checkAlertEmail,
+  describeAlert,
+  type AlertFrequency,
+  type MarketFollow,
+} from '../../../core/protocol/alerts.ts';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { requestAlerts } from '../data/alerts.ts';
 import { functionsClient } from '../data/functions.ts';
@@ -121,7 +127,9 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
           <form noValidate onSubmit={submit} className="flex flex-col gap-4" part="alert-form">
             <p className="m-0 text-sm text-ink-muted">{t(market ? 'follow.intro' : 'alerts.intro')}</p>
             <div className="rounded-md bg-surface-subtle px-3 py-2">
-              <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">{t(market ? 'follow.label' : 'alerts.searchLabel')}</p>
+              <p className="m-0 text-xs font-semibold uppercase tracking-wide text-ink-muted">
+                {t(market ? 'follow.label' : 'alerts.searchLabel')}
+              </p>
               <p className="m-0 text-sm font-medium text-ink">{summary}</p>
             </div>
             <FormField controlId={`${id}-email`} label={t('alerts.email')} error={error ? t(error) : undefined}>
@@ -177,7 +185,11 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
             </FormField>
             <Honeypot id={id} value={honeypot} onChange={setHoneypot} label={t('alerts.honeypot')} />
             {problem ? (
-              <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="alert-error">
+              <p
+                role="alert"
+                className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger"
+                part="alert-error"
+              >
                 {t(problem)}
               </p>
             ) : null}
@@ -191,7 +203,12 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
             </button>
             <p className="m-0 text-xs text-ink-muted" part="privacy">
               {t('alerts.privacy')}{' '}
-              <a href={siteUrl('/privacy', site, lang)} target="_blank" rel="noopener" className="text-[color:inherit] underline">
+              <a
+                href={siteUrl('/privacy', site, lang)}
+                target="_blank"
+                rel="noopener"
+                className="text-[color:inherit] underline"
+              >
                 {t('alerts.privacyNotice')}
               </a>
             </p>

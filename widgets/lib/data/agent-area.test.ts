@@ -10,7 +10,9 @@ describe("the agents' area's data", () => {
         ['Luis', 'línea 1\nlínea 2', null],
       ],
     );
-    expect(csv).toBe('"name","message","phone"\r\n"Ana ""La Flaca""","\'=HYPERLINK(""http://evil"")","\'+593 99"\r\n"Luis","línea 1\nlínea 2",""\r\n');
+    expect(csv).toBe(
+      '"name","message","phone"\r\n"Ana ""La Flaca""","\'=HYPERLINK(""http://evil"")","\'+593 99"\r\n"Luis","línea 1\nlínea 2",""\r\n',
+    );
     for (const start of ['-1', '@SUM(A1)', '\tx', '\rx']) expect(leadsCsv(['a'], [[start]])).toContain(`"'${start}"`);
   });
 
@@ -22,7 +24,9 @@ describe("the agents' area's data", () => {
   });
 
   it("names where a lead came from by its page's site, else its element", () => {
-    expect(leadSource({ page_url: 'https://ana.example.com/casas?x=1', element: 'exp-property-search' })).toBe('ana.example.com');
+    expect(leadSource({ page_url: 'https://ana.example.com/casas?x=1', element: 'exp-property-search' })).toBe(
+      'ana.example.com',
+    );
     expect(leadSource({ page_url: 'not an address', element: 'exp-inquiry-form' })).toBe('exp-inquiry-form');
     expect(leadSource({ page_url: null, element: null })).toBe('');
   });

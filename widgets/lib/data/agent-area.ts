@@ -45,7 +45,14 @@ export function leadWhy(lead: Pick<Lead, 'recipient_kind' | 'assigned' | 'routed
   if (lead.routed) return lead.routed.by === 'rule' ? 'rule' : 'spread';
   if (lead.assigned) return lead.owner_agent_id === null ? 'toTeam' : 'reassigned';
   return (
-    { listing_agent: 'listing', agent: 'addressed', team: 'team', lead_agent: 'website', area_agent: 'area', routed: 'spread' }[lead.recipient_kind] ?? 'team'
+    {
+      listing_agent: 'listing',
+      agent: 'addressed',
+      team: 'team',
+      lead_agent: 'website',
+      area_agent: 'area',
+      routed: 'spread',
+    }[lead.recipient_kind] ?? 'team'
   );
 }
 
@@ -106,7 +113,9 @@ function earlyOr<T>(config: ApiConfig, session: Session, call: string, ask: () =
 
 /** The data API as the signed-in agent. */
 const restAs = (config: ApiConfig, session: Session) =>
-  new PostgrestClient(`${config.url}/rest/v1`, { headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` } });
+  new PostgrestClient(`${config.url}/rest/v1`, {
+    headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` },
+  });
 
 /** Mails a code to the address (Auth answers the same for any address: only an agent's gets one). */
 export async function askForCode(config: ApiConfig, email: string): Promise<'sent' | 'wait' | 'failed'> {
@@ -115,7 +124,11 @@ export async function askForCode(config: ApiConfig, email: string): Promise<'sen
   return error.status === 429 ? 'wait' : 'failed';
 }
 
-export async function signInWithCode(config: ApiConfig, email: string, code: string): Promise<Session | 'wrong' | 'failed'> {
+export async function signInWithCode(
+  config: ApiConfig,
+  email: string,
+  code: string,
+): Promise<Session | 'wrong' | 'failed'> {
   const { data, error } = await authFor(config).verifyOtp({ email, token: code, type: 'email' });
   if (data.session) return data.session;
   return error && (error.status === 403 || error.status === 400) ? 'wrong' : 'failed';
@@ -143,7 +156,12 @@ export async function moveLead(
   lead: { id: string; status: LeadStatus; followUpOn: string | null; note: string },
 ): Promise<void> {
   await answer(
-    restAs(config, session).rpc('move_lead', { lead_id: lead.id, status: lead.status, follow_up_on: lead.followUpOn || null, note: lead.note.trim() || null }),
+    restAs(config, session).rpc('move_lead', {
+      lead_id: lead.id,
+      status: lead.status,
+      follow_up_on: lead.followUpOn || null,
+      note: lead.note.trim() || null,
+    }),
     'move the lead',
   );
 }
@@ -160,7 +178,8 @@ export function leadSource(lead: Pick<Lead, 'page_url' | 'element'>): string {
 
 /** What a lead asked about: a listing, a home's value (a seller), or a general question. */
 export type LeadKind = 'listing' | 'valuation' | 'general';
-export const leadKind = (lead: Lead): LeadKind => (lead.seller ? 'valuation' : lead.listing_id || lead.property_title ? 'listing' : 'general');
+export const leadKind = (lead: Lead): LeadKind =>
+  lead.seller ? 'valuation' : lead.listing_id || lead.property_title ? 'listing' : 'general';
 
 /**
  * Leads as CSV (RFC 4180: every cell quoted, quotes doubled, CRLF), for a spreadsheet: a cell that a
@@ -198,7 +217,13 @@ export interface CalendarVisit {
 }
 
 /** Her visits and requests with a time in [from, to) (at most 62 days). */
-export async function getMyVisits(config: ApiConfig, session: Session, from: Date, to: Date, signal?: AbortSignal): Promise<CalendarVisit[]> {
+export async function getMyVisits(
+  config: ApiConfig,
+  session: Session,
+  from: Date,
+  to: Date,
+  signal?: AbortSignal,
+): Promise<CalendarVisit[]> {
   return (await answer(
     restAs(config, session).rpc('my_visits', { from_at: from.toISOString(), to_at: to.toISOString() }),
     'visits',
@@ -229,9 +254,9 @@ export async function actOnVisit(
 
 /** Her open times for a request, the next 14 days (to propose another). */
 export async function getMyOpenTimes(config: ApiConfig, session: Session, requestId: number): Promise<string[]> {
-  return ((await answer(restAs(config, session).rpc('my_open_times', { request_id: requestId }), 'open times')) as string[]).map((t) =>
-    new Date(t).toISOString(),
-  );
+  return (
+    (await answer(restAs(config, session).rpc('my_open_times', { request_id: requestId }), 'open times')) as string[]
+  ).map((t) => new Date(t).toISOString());
 }
 
 export interface VisitingPeriod {
@@ -288,14 +313,20 @@ export interface MyProfile {
 }
 
 /** What she saves: every field at once; `places` are our places' paths. */
-export type ProfileChange = Partial<Omit<MyProfile, 'id' | 'first_name' | 'last_name' | 'email' | 'picture' | 'places'>> & { places?: string[] };
+export type ProfileChange = Partial<
+  Omit<MyProfile, 'id' | 'first_name' | 'last_name' | 'email' | 'picture' | 'places'>
+> & { places?: string[] };
 
 export async function getMyProfile(config: ApiConfig, session: Session): Promise<MyProfile | null> {
   return (await answer(restAs(config, session).rpc('my_profile'), 'profile')) as MyProfile | null;
 }
 
 /** Saves her profile; a refusal's reason is the database's hint (the field: about, places, facebook, ...). */
-export async function updateMyProfile(config: ApiConfig, session: Session, change: ProfileChange): Promise<MyProfile | { refused: string }> {
+export async function updateMyProfile(
+  config: ApiConfig,
+  session: Session,
+  change: ProfileChange,
+): Promise<MyProfile | { refused: string }> {
   const { data, error } = await restAs(config, session).rpc('update_my_profile', { profile: change });
   if (error) {
     if (error.code === '22023' && error.hint) return { refused: error.hint };
@@ -309,10 +340,17 @@ export async function updateMyProfile(config: ApiConfig, session: Session, chang
  * its address, or why not (not_an_image, too_small, too_large, too_many). `endpoint` is where our
  * server answers, the page's own origin by default.
  */
-export async function uploadMyPhoto(session: Session, file: Blob, endpoint = '/agent/photo'): Promise<{ picture: string } | { refused: string }> {
+export async function uploadMyPhoto(
+  session: Session,
+  file: Blob,
+  endpoint = '/agent/photo',
+): Promise<{ picture: string } | { refused: string }> {
   const response = await fetch(new URL(endpoint, location.href), {
     method: 'POST',
-    headers: { Authorization: `Bearer ${session.access_token}`, 'Content-Type': file.type || 'application/octet-stream' },
+    headers: {
+      Authorization: `Bearer ${session.access_token}`,
+      'Content-Type': file.type || 'application/octet-stream',
+    },
     body: file,
   });
   const body = (await response.json().catch(() => ({}))) as { picture?: string; error?: string };
@@ -327,7 +365,8 @@ async function getMyRole(config: ApiConfig, session: Session): Promise<{ agent_i
 }
 
 /** Her role as the page first reads it: the early answer when there is one. */
-export const firstRole = (config: ApiConfig, session: Session) => earlyOr(config, session, 'my_role', () => getMyRole(config, session));
+export const firstRole = (config: ApiConfig, session: Session) =>
+  earlyOr(config, session, 'my_role', () => getMyRole(config, session));
 
 export interface TeamAgent {
   id: number;
@@ -344,21 +383,48 @@ export async function getTeamAgents(config: ApiConfig, session: Session): Promis
 
 /** The team's view of privacy (public.privacy_overview, docs/privacy.md): the latest requests, never an address, and the retention job's last run. */
 export interface PrivacyOverview {
-  requests: Array<{ kind: 'access' | 'correction' | 'erasure'; asked_at: string; answered_at: string | null; outcome: Record<string, number> | null }>;
-  retention: { at: string; outcome: { leads: number; mails: number; pending_searches: number; privacy_requests: number } } | null;
+  requests: Array<{
+    kind: 'access' | 'correction' | 'erasure';
+    asked_at: string;
+    answered_at: string | null;
+    outcome: Record<string, number> | null;
+  }>;
+  retention: {
+    at: string;
+    outcome: { leads: number; mails: number; pending_searches: number; privacy_requests: number };
+  } | null;
 }
 
 export async function getPrivacyOverview(config: ApiConfig, session: Session): Promise<PrivacyOverview> {
-  return (await answer(restAs(config, session).rpc('privacy_overview', { max_rows: 20 }), 'privacy requests')) as PrivacyOverview;
+  return (await answer(
+    restAs(config, session).rpc('privacy_overview', { max_rows: 20 }),
+    'privacy requests',
+  )) as PrivacyOverview;
 }
 
 /** The team gives a lead to an agent of ours (null: the team), saying why. */
-export async function reassignLead(config: ApiConfig, session: Session, leadId: string, agentId: number | null, reason: string): Promise<void> {
-  await answer(restAs(config, session).rpc('reassign_lead', { lead_id: leadId, agent_id: agentId, reason: reason.trim() || null }), 'reassign the lead');
+export async function reassignLead(
+  config: ApiConfig,
+  session: Session,
+  leadId: string,
+  agentId: number | null,
+  reason: string,
+): Promise<void> {
+  await answer(
+    restAs(config, session).rpc('reassign_lead', { lead_id: leadId, agent_id: agentId, reason: reason.trim() || null }),
+    'reassign the lead',
+  );
 }
 
-export async function deactivateAgent(config: ApiConfig, session: Session, agentId: number): Promise<{ leads_moved: number }> {
-  return (await answer(restAs(config, session).rpc('deactivate_agent', { agent_id: agentId }), 'deactivate the agent')) as { leads_moved: number };
+export async function deactivateAgent(
+  config: ApiConfig,
+  session: Session,
+  agentId: number,
+): Promise<{ leads_moved: number }> {
+  return (await answer(
+    restAs(config, session).rpc('deactivate_agent', { agent_id: agentId }),
+    'deactivate the agent',
+  )) as { leads_moved: number };
 }
 
 /** Invites an agent; a refusal's reason is the database's hint (email, name). */
@@ -367,7 +433,11 @@ export async function inviteAgent(
   session: Session,
   agent: { email: string; firstName: string; lastName: string },
 ): Promise<{ agent_id: number } | { refused: string }> {
-  const { data, error } = await restAs(config, session).rpc('invite_agent', { email: agent.email, first_name: agent.firstName, last_name: agent.lastName });
+  const { data, error } = await restAs(config, session).rpc('invite_agent', {
+    email: agent.email,
+    first_name: agent.firstName,
+    last_name: agent.lastName,
+  });
   if (error) {
     if (error.code === '22023' && error.hint) return { refused: error.hint };
     throw new Error(`could not invite: ${error.message}`);
@@ -394,8 +464,15 @@ export async function getRouting(config: ApiConfig, session: Session): Promise<R
 }
 
 /** Saves the routing; a refusal's hint names the field and the rule's position ("place:2"). */
-export async function saveRouting(config: ApiConfig, session: Session, routing: Routing): Promise<Routing | { refused: string }> {
-  const { data, error } = await restAs(config, session).rpc('save_routing', { default_route: routing.default, rules: routing.rules });
+export async function saveRouting(
+  config: ApiConfig,
+  session: Session,
+  routing: Routing,
+): Promise<Routing | { refused: string }> {
+  const { data, error } = await restAs(config, session).rpc('save_routing', {
+    default_route: routing.default,
+    rules: routing.rules,
+  });
   if (error) {
     if (error.code === '22023' && error.hint) return { refused: error.hint };
     throw new Error(`could not save the routing: ${error.message}`);
@@ -434,9 +511,19 @@ export interface ListingFigures {
   usd_m2: number | null;
   /** its sector's figure (public.listing_market), the latest month */
   market: { name: string; median: number | null; listings: number } | null;
-  weeks: Array<{ week: string; views: number; saves: number; inquiries: number; visit_requests: number; alert_mails: number }>;
+  weeks: Array<{
+    week: string;
+    views: number;
+    saves: number;
+    inquiries: number;
+    visit_requests: number;
+    alert_mails: number;
+  }>;
 }
 
 export async function getMyListingFigures(config: ApiConfig, session: Session, weeks = 8): Promise<ListingFigures[]> {
-  return (await answer(restAs(config, session).rpc('my_listing_figures', { weeks }), 'listing figures')) as ListingFigures[];
+  return (await answer(
+    restAs(config, session).rpc('my_listing_figures', { weeks }),
+    'listing figures',
+  )) as ListingFigures[];
 }

@@ -50,7 +50,11 @@ export async function getAgents(rest: PostgrestClient, search = '', signal?: Abo
 const AGENTS_PAGE = 1000;
 
 /** One EC agent with the profile columns; null when there is none with this id. */
-export async function getAgent(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<AgentProfileRecord | null> {
+export async function getAgent(
+  rest: PostgrestClient,
+  id: string,
+  signal?: AbortSignal,
+): Promise<AgentProfileRecord | null> {
   if (!/^\d{1,15}$/.test(id.trim())) return null;
   let q = rest.from('agents').select(AGENT_PROFILE_COLUMNS).eq('id', id.trim()).eq('country_code', 'EC').limit(1);
   if (signal) q = q.abortSignal(signal);

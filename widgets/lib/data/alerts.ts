@@ -7,11 +7,19 @@
 import type { FunctionsClient } from '@supabase/functions-js';
 import type { AlertRequest } from '../../../core/protocol/alerts.ts';
 
-export type AlertResult = { ok: true } | { ok: false; reason: 'invalid'; fields: Record<string, string> } | { ok: false; reason: 'rate-limited' | 'failed' };
+export type AlertResult =
+  | { ok: true }
+  | { ok: false; reason: 'invalid'; fields: Record<string, string> }
+  | { ok: false; reason: 'rate-limited' | 'failed' };
 
-export async function requestAlerts(functions: FunctionsClient, body: Omit<AlertRequest, 'action'> & { idempotencyKey: string }): Promise<AlertResult> {
+export async function requestAlerts(
+  functions: FunctionsClient,
+  body: Omit<AlertRequest, 'action'> & { idempotencyKey: string },
+): Promise<AlertResult> {
   try {
-    const { data, error } = await functions.invoke<{ ok?: boolean }>('saved-searches', { body: { action: 'subscribe', ...body } });
+    const { data, error } = await functions.invoke<{ ok?: boolean }>('saved-searches', {
+      body: { action: 'subscribe', ...body },
+    });
     if (!error && data?.ok) return { ok: true };
     const response = (error as { context?: Response } | null)?.context;
     if (response instanceof Response) {

@@ -44,7 +44,9 @@ export function fail(error: { message: string; code?: string } | null, what: str
 
 /** A data call made: what it answers, or a DataError that names `what`; abandoned with the signal. */
 export async function answer<
-  Q extends PromiseLike<{ data: unknown; error: { message: string; code?: string } | null }> & { abortSignal(signal: AbortSignal): Q },
+  Q extends PromiseLike<{ data: unknown; error: { message: string; code?: string } | null }> & {
+    abortSignal(signal: AbortSignal): Q;
+  },
 >(query: Q, what: string, signal?: AbortSignal): Promise<unknown> {
   const { data, error } = await (signal ? query.abortSignal(signal) : query);
   if (error) fail(error, what);

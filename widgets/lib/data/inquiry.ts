@@ -27,7 +27,12 @@ export async function sendInquiry(functions: FunctionsClient, body: InquiryReque
       if (response.status === 429) return { ok: false, reason: 'rate-limited' };
       if (response.status === 409) {
         const payload = (await response.json().catch(() => ({}))) as { error?: string; times?: string[] };
-        return { ok: false, reason: 'unavailable', error: payload.error ?? '', times: Array.isArray(payload.times) ? payload.times : [] };
+        return {
+          ok: false,
+          reason: 'unavailable',
+          error: payload.error ?? '',
+          times: Array.isArray(payload.times) ? payload.times : [],
+        };
       }
       if (response.status === 400) {
         const payload = (await response.json().catch(() => ({}))) as { fields?: Partial<Record<InquiryField, string>> };

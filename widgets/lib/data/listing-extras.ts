@@ -17,21 +17,40 @@ export async function getPriceHistory(rest: PostgrestClient, id: string, signal?
 }
 
 /** The active listings most like one listing, best first (public.similar_listings), every column. */
-export async function getSimilarListings(rest: PostgrestClient, id: string, count = 8, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+export async function getSimilarListings(
+  rest: PostgrestClient,
+  id: string,
+  count = 8,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>[]> {
   if (!/^\d{1,15}$/.test(id)) return [];
-  const data = await answer(rest.rpc('similar_listings', { listing_id: Number(id), max_results: count }), 'similar listings', signal);
+  const data = await answer(
+    rest.rpc('similar_listings', { listing_id: Number(id), max_results: count }),
+    'similar listings',
+    signal,
+  );
   return (data ?? []) as Record<string, unknown>[];
 }
 
 /** A place's market index for one type group, the last `months` months (public.market_index; docs/market.md). */
-export async function getMarketFigures(rest: PostgrestClient, place: string, group: TypeGroup, months = 2, signal?: AbortSignal): Promise<MarketFigure[]> {
+export async function getMarketFigures(
+  rest: PostgrestClient,
+  place: string,
+  group: TypeGroup,
+  months = 2,
+  signal?: AbortSignal,
+): Promise<MarketFigure[]> {
   if (!MARKET_PATH.test(place)) return [];
   const data = await answer(rest.rpc('market_index', { place, type_group: group, months }), 'market index', signal);
   return parseMarketFigures((data ?? []) as unknown[]);
 }
 
 /** A listing's market: its sector's index for its type, last month and this one (public.listing_market). */
-export async function getListingMarket(rest: PostgrestClient, id: string, signal?: AbortSignal): Promise<MarketFigure[]> {
+export async function getListingMarket(
+  rest: PostgrestClient,
+  id: string,
+  signal?: AbortSignal,
+): Promise<MarketFigure[]> {
   if (!/^\d{1,15}$/.test(id)) return [];
   const data = await answer(rest.rpc('listing_market', { listing_id: Number(id) }), 'listing market', signal);
   return parseMarketFigures((data ?? []) as unknown[]);

@@ -34,15 +34,29 @@ export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc',
  * The arguments of public.search_listings (docs/decisions.md #27): the filters that apply as one
  * object (FilterArgs, what internal.listing_matches reads), an order and a page.
  */
-export function searchArgs(filters: SearchFilters, sort: SortKey, page: number, size = PAGE_SIZE): Record<string, unknown> {
-  return { filters: filterArgs(filters), sort, page_size: size, page_offset: (Math.max(1, Math.floor(page)) - 1) * size };
+export function searchArgs(
+  filters: SearchFilters,
+  sort: SortKey,
+  page: number,
+  size = PAGE_SIZE,
+): Record<string, unknown> {
+  return {
+    filters: filterArgs(filters),
+    sort,
+    page_size: size,
+    page_offset: (Math.max(1, Math.floor(page)) - 1) * size,
+  };
 }
 
 /**
  * Call 1: the exact count of matching listings (public.search_listings_count). POSTed, as every call
  * that carries a visitor's text: in a JSON body it is always an argument.
  */
-export async function getListingsCount(rest: PostgrestClient, filters: SearchFilters, signal?: AbortSignal): Promise<number> {
+export async function getListingsCount(
+  rest: PostgrestClient,
+  filters: SearchFilters,
+  signal?: AbortSignal,
+): Promise<number> {
   const data = await answer(rest.rpc('search_listings_count', { filters: filterArgs(filters) }), 'count', signal);
   return Number(data ?? 0);
 }
@@ -61,8 +75,16 @@ export async function getListingsPage(
 }
 
 /** One listing by id (a shared ?property= link); null when it is not an active EC listing. */
-export async function getListing(rest: PostgrestClient, id: string | number, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
-  const data = await answer(rest.from('listings').select('*').eq('id', id).match(PUBLIC_LISTING).limit(1), 'listing', signal);
+export async function getListing(
+  rest: PostgrestClient,
+  id: string | number,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown> | null> {
+  const data = await answer(
+    rest.from('listings').select('*').eq('id', id).match(PUBLIC_LISTING).limit(1),
+    'listing',
+    signal,
+  );
   return (((data ?? []) as unknown[])[0] as Record<string, unknown> | undefined) ?? null;
 }
 
@@ -70,7 +92,11 @@ export async function getListing(rest: PostgrestClient, id: string | number, sig
  * Listings by id (a visitor's saved listings): the active ones, every column. The rest are no longer
  * on the market (or never were): the saved page shows what it kept of them.
  */
-export async function getListingsByIds(rest: PostgrestClient, ids: readonly string[], signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+export async function getListingsByIds(
+  rest: PostgrestClient,
+  ids: readonly string[],
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>[]> {
   const wanted = ids.filter((id) => /^\d{1,15}$/.test(id));
   if (!wanted.length) return [];
   const rows: Record<string, unknown>[] = [];
@@ -97,7 +123,10 @@ export async function getListingsByIds(rest: PostgrestClient, ids: readonly stri
  * dropdown keeps what was read.
  */
 export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]> {
-  const view = await rest.from('listing_property_types').select('property_type', { count: 'exact' }).order('property_type');
+  const view = await rest
+    .from('listing_property_types')
+    .select('property_type', { count: 'exact' })
+    .order('property_type');
   if (!view.error) {
     // all in one answer, unless the project's Max Rows cut it: then the rest, from where it stopped
     const types = (view.data ?? []).map((r) => (r as { property_type: unknown }).property_type);
@@ -135,7 +164,9 @@ export async function getPropertyTypes(rest: PostgrestClient): Promise<string[]>
 
 /** in code-point order, as the view sorts them: a page's first `localeCompare` builds a collator, a long task on a phone */
 function distinct(values: unknown[]): string[] {
-  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
 }
 
 export interface MapPoint {
@@ -172,7 +203,10 @@ export async function getMapPoints(
     while (rows.length < size) {
       const data = await answer(
         rest
-          .rpc('search_listings', { ...searchArgs(filters, 'newest', 1, size - rows.length), page_offset: offset + rows.length })
+          .rpc('search_listings', {
+            ...searchArgs(filters, 'newest', 1, size - rows.length),
+            page_offset: offset + rows.length,
+          })
           .select('id,lat,lng,geo_lat,geo_lon,city,price,price_cut_at,price_before_cut,open_houses,operation'),
         'map points',
         signal,
@@ -184,7 +218,9 @@ export async function getMapPoints(
     return rows;
   };
   // block i holds listings i * BLOCK onward, the last one cut at `wanted`
-  const results = await Promise.all(Array.from({ length: blocks }, (_, i) => block(i * BLOCK, Math.min(BLOCK, wanted - i * BLOCK))));
+  const results = await Promise.all(
+    Array.from({ length: blocks }, (_, i) => block(i * BLOCK, Math.min(BLOCK, wanted - i * BLOCK))),
+  );
   return { points: results.flat(), capped: total > MAP_POINTS_LIMIT };
 }
 
@@ -217,7 +253,14 @@ export interface MapView {
 /** The arguments of public.listing_clusters: the view, and the filters that apply as one object (FilterArgs). */
 export function clusterArgs(filters: SearchFilters, view: MapView): Record<string, unknown> {
   const [west, south, east, north] = view.bbox;
-  return { zoom: Math.round(view.zoom), view_west: west, view_south: south, view_east: east, view_north: north, filters: filterArgs(filters) };
+  return {
+    zoom: Math.round(view.zoom),
+    view_west: west,
+    view_south: south,
+    view_east: east,
+    view_north: north,
+    filters: filterArgs(filters),
+  };
 }
 
 /**
@@ -225,7 +268,12 @@ export function clusterArgs(filters: SearchFilters, view: MapView): Record<strin
  * database. POSTed: as JSON, a visitor's text is always an argument (in a GET query string,
  * PostgREST would read a city typed as "eq.x" as a filter).
  */
-export async function getMapClusters(rest: PostgrestClient, filters: SearchFilters, view: MapView, signal?: AbortSignal): Promise<ClusterRow[]> {
+export async function getMapClusters(
+  rest: PostgrestClient,
+  filters: SearchFilters,
+  view: MapView,
+  signal?: AbortSignal,
+): Promise<ClusterRow[]> {
   const data = await answer(rest.rpc('listing_clusters', clusterArgs(filters, view)), 'map clusters', signal);
   return ((data ?? []) as Record<string, unknown>[]).map((c) => ({
     count: Number(c.count),

@@ -20,7 +20,11 @@ export interface PlaceSuggestion {
 }
 
 /** What the location box suggests for a text (from its second letter; at most 8). POSTed, as the clusters are. */
-export async function getPlaceSuggestions(rest: PostgrestClient, text: string, signal?: AbortSignal): Promise<PlaceSuggestion[]> {
+export async function getPlaceSuggestions(
+  rest: PostgrestClient,
+  text: string,
+  signal?: AbortSignal,
+): Promise<PlaceSuggestion[]> {
   const data = await answer(rest.rpc('place_suggestions', { q: text.slice(0, 100) }), 'suggestions', signal);
   return ((data ?? []) as Record<string, unknown>[]).map((s) => ({
     kind: s.kind as PlaceSuggestion['kind'],

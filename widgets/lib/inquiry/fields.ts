@@ -25,7 +25,8 @@ export function useContactFields() {
 /** What the function refused (field: code), as the form says it; a field the form does not have is left out. */
 export function refusedFields(fields: Record<string, string>): Errors {
   const out: Errors = {};
-  for (const [f, code] of Object.entries(fields)) if (f in EMPTY_VALUES) out[f as InquiryField] = errorKey(f as InquiryField, code as FieldError);
+  for (const [f, code] of Object.entries(fields))
+    if (f in EMPTY_VALUES) out[f as InquiryField] = errorKey(f as InquiryField, code as FieldError);
   return out;
 }
 
@@ -39,6 +40,7 @@ function errorKey(field: InquiryField, error: FieldError): string {
 /** The rules the function applies (one module for both, core/protocol/), as translation keys. */
 export function validateInquiry(v: Values): Errors {
   const errors: Errors = {};
-  for (const [field, error] of Object.entries(checkContact(v)) as Array<[InquiryField, FieldError]>) errors[field] = errorKey(field, error);
+  for (const [field, error] of Object.entries(checkContact(v)) as Array<[InquiryField, FieldError]>)
+    errors[field] = errorKey(field, error);
   return errors;
 }

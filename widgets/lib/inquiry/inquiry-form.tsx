@@ -4,7 +4,15 @@
  * success (toast, cleared, onSent), error (toast and an alert in place, what was typed kept).
  * Shared by <exp-inquiry-form>, the property detail dialog and the agent profile.
  */
-import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react';
+import {
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { LIMITS, type InquiryBody } from '../../../core/protocol/inquiry.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
@@ -31,7 +39,9 @@ export interface InquiryTarget {
 }
 
 /** An inquiry about a listing: its facts as the page shows them, and its agent. */
-export function listingTarget(p: Pick<Property, 'id' | 'title' | 'address' | 'city' | 'price' | 'agent'>): InquiryTarget {
+export function listingTarget(
+  p: Pick<Property, 'id' | 'title' | 'address' | 'city' | 'price' | 'agent'>,
+): InquiryTarget {
   return {
     propertyId: p.id,
     propertyTitle: p.title,
@@ -130,8 +140,15 @@ export function InquiryForm({
       ...more,
     });
     if (result.ok) {
-      const detail: InquirySentDetail = { id: result.id, propertyId: target.propertyId ?? null, agentId: target.agentId ?? null };
-      toaster.show({ title: { key: sentKeys?.title ?? 'inquiry.successTitle' }, description: { key: sentKeys?.text ?? 'inquiry.successText' } });
+      const detail: InquirySentDetail = {
+        id: result.id,
+        propertyId: target.propertyId ?? null,
+        agentId: target.agentId ?? null,
+      };
+      toaster.show({
+        title: { key: sentKeys?.title ?? 'inquiry.successTitle' },
+        description: { key: sentKeys?.text ?? 'inquiry.successText' },
+      });
       setValues(EMPTY_VALUES);
       setConsents(new Set());
       setErrors({});
@@ -162,7 +179,11 @@ export function InquiryForm({
   };
 
   const field = (name: InquiryField, label: string, input: ReactElement) => (
-    <FormField controlId={`${id}-${name}`} label={label} error={errors[name] ? t(errors[name], { max: LIMITS[name] }) : undefined}>
+    <FormField
+      controlId={`${id}-${name}`}
+      label={label}
+      error={errors[name] ? t(errors[name], { max: LIMITS[name] }) : undefined}
+    >
       {input}
     </FormField>
   );
@@ -175,7 +196,12 @@ export function InquiryForm({
   });
 
   /** A one-line field: its label, its input (`props`: its kind; `slack`: how far past the limit it may be typed, for the error to say so) and its error. */
-  const textField = (name: 'name' | 'email' | 'phone', label: string, props: InputHTMLAttributes<HTMLInputElement>, slack: number) =>
+  const textField = (
+    name: 'name' | 'email' | 'phone',
+    label: string,
+    props: InputHTMLAttributes<HTMLInputElement>,
+    slack: number,
+  ) =>
     field(
       name,
       label,
@@ -194,15 +220,31 @@ export function InquiryForm({
     );
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-3" part="inquiry-form" aria-labelledby={heading ? `${id}-heading` : undefined}>
+    <form
+      noValidate
+      onSubmit={submit}
+      className="flex flex-col gap-3"
+      part="inquiry-form"
+      aria-labelledby={heading ? `${id}-heading` : undefined}
+    >
       {heading ? (
         <Heading id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
           {heading}
         </Heading>
       ) : null}
       {children}
-      {textField('name', t('inquiry.name'), { type: 'text', autoComplete: 'name', required: true, 'aria-required': true }, 20)}
-      {textField('email', t('inquiry.email'), { type: 'email', autoComplete: 'email', inputMode: 'email', required: true, 'aria-required': true }, 20)}
+      {textField(
+        'name',
+        t('inquiry.name'),
+        { type: 'text', autoComplete: 'name', required: true, 'aria-required': true },
+        20,
+      )}
+      {textField(
+        'email',
+        t('inquiry.email'),
+        { type: 'email', autoComplete: 'email', inputMode: 'email', required: true, 'aria-required': true },
+        20,
+      )}
       {textField('phone', t('inquiry.phone'), { type: 'tel', autoComplete: 'tel', inputMode: 'tel' }, 10)}
       {field(
         'message',
@@ -224,7 +266,11 @@ export function InquiryForm({
       <Honeypot id={id} value={honeypot} onChange={setHoneypot} />
       <ConsentBoxes purposes={LEAD_CONSENTS} given={consents} onChange={setConsents} />
       {status === 'error' ? (
-        <p role="alert" className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger" part="inquiry-error">
+        <p
+          role="alert"
+          className="m-0 rounded-md border border-danger bg-surface px-3 py-2 text-sm text-danger"
+          part="inquiry-error"
+        >
           {t('inquiry.errorText')}
         </p>
       ) : null}

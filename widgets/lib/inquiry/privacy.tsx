@@ -51,7 +51,12 @@ export function PrivacyLine() {
   return (
     <p className="m-0 text-xs text-ink-muted" part="privacy">
       {t('inquiry.privacy')}{' '}
-      <a href={siteUrl('/privacy', site, lang)} target="_blank" rel="noopener" className="text-[color:inherit] underline">
+      <a
+        href={siteUrl('/privacy', site, lang)}
+        target="_blank"
+        rel="noopener"
+        className="text-[color:inherit] underline"
+      >
         {t('inquiry.privacyNotice')}
       </a>
     </p>

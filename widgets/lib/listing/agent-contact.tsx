@@ -57,18 +57,32 @@ function CopyButton({ text, label }: { text: string; label: string }) {
       className="inline-flex items-center gap-1.5 rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm text-ink cursor-pointer hover:bg-surface-subtle"
     >
       {state === 'copied' ? <CheckIcon size={16} className="text-success" /> : <CopyIcon size={16} />}
-      <span aria-live="polite">{state === 'copied' ? t('agent.copied') : state === 'failed' ? t('agent.copyFailed') : label}</span>
+      <span aria-live="polite">
+        {state === 'copied' ? t('agent.copied') : state === 'failed' ? t('agent.copyFailed') : label}
+      </span>
     </button>
   );
 }
 
-export function AgentContact({ agent, countryCode, headingLevel: Heading = 'h3' }: { agent: PropertyAgent; countryCode: string; headingLevel?: 'h2' | 'h3' }) {
+export function AgentContact({
+  agent,
+  countryCode,
+  headingLevel: Heading = 'h3',
+}: {
+  agent: PropertyAgent;
+  countryCode: string;
+  headingLevel?: 'h2' | 'h3';
+}) {
   const { t } = useElement();
   const headingId = useId();
   const phone = normalisePhone(agent.phone, countryCode);
   const whatsapp = whatsappHref(agent.phone, countryCode);
   return (
-    <section className="rounded-brand border border-line bg-surface-subtle p-4 flex flex-col gap-3" part="agent" aria-labelledby={headingId}>
+    <section
+      className="rounded-brand border border-line bg-surface-subtle p-4 flex flex-col gap-3"
+      part="agent"
+      aria-labelledby={headingId}
+    >
       <Heading id={headingId} className="m-0 text-sm font-semibold uppercase tracking-wide text-ink-muted">
         {t('agent.heading')}
       </Heading>
@@ -100,7 +114,17 @@ export function AgentContact({ agent, countryCode, headingLevel: Heading = 'h3' 
 }
 
 /** An agent's e-mail and phone as mailto: and tel: links, each after its icon. */
-export function ContactList({ email, phone, className = '', iconSize = 16 }: { email: string; phone: string; className?: string; iconSize?: number }) {
+export function ContactList({
+  email,
+  phone,
+  className = '',
+  iconSize = 16,
+}: {
+  email: string;
+  phone: string;
+  className?: string;
+  iconSize?: number;
+}) {
   if (!email && !phone) return null;
   return (
     <ul className={`list-none m-0 p-0 flex flex-col ${className}`}>

@@ -85,15 +85,22 @@ export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps)
       onBlur={() => onHover?.(null)}
       onTouchStart={preloadPropertyDialog}
     >
-      <div className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast" part="card-price">
+      <div
+        className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast"
+        part="card-price"
+      >
         <p className="m-0 text-lg font-bold tracking-tight">
           {listingPrice(p, t)}
           {/* the alícuota a month, when the listing says it (docs/product.md §3) */}
           {p.facts.hoaFee ? (
-            <span className="block text-xs font-medium tracking-normal opacity-90">{t('listing.hoaFee', { fee: formatPrice(p.facts.hoaFee) })}</span>
+            <span className="block text-xs font-medium tracking-normal opacity-90">
+              {t('listing.hoaFee', { fee: formatPrice(p.facts.hoaFee) })}
+            </span>
           ) : null}
         </p>
-        <p className="m-0 text-xs font-medium uppercase tracking-wide opacity-90 truncate">{typeLabel(p.propertyType, t)}</p>
+        <p className="m-0 text-xs font-medium uppercase tracking-wide opacity-90 truncate">
+          {typeLabel(p.propertyType, t)}
+        </p>
       </div>
       <div className="relative">
         <Carousel images={p.images} propertyId={p.id} title={p.title} onActivate={() => onOpen(p, null)} />
@@ -104,7 +111,9 @@ export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps)
           <PriceCutBadge property={p} />
           <OpenHouseBadge property={p} />
           {/* a unit of a new development: its project (docs/projects.md "Its units") */}
-          {p.unitOf ? <PhotoBadge part="unit-of-badge">{t('listing.unitOf', { name: p.unitOf.name })}</PhotoBadge> : null}
+          {p.unitOf ? (
+            <PhotoBadge part="unit-of-badge">{t('listing.unitOf', { name: p.unitOf.name })}</PhotoBadge>
+          ) : null}
         </div>
       </div>
       <div className="relative flex flex-col gap-1.5 p-4 flex-1">
@@ -135,11 +144,18 @@ export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps)
             <Marked text={said} words={words} />
           </p>
         ) : null}
-        <ul className="list-none m-0 mt-auto pt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-ink" aria-label={t('listing.facts')}>
+        <ul
+          className="list-none m-0 mt-auto pt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-ink"
+          aria-label={t('listing.facts')}
+        >
           {/* a lot or a shop says no "0 beds" (core/protocol/listing.ts roomTexts) */}
           {roomTexts(p, t).map(({ room, text }) => (
             <li key={room} className="flex items-center gap-1.5" part={`card-${room}`}>
-              {room === 'beds' ? <BedIcon size={18} className="text-ink-muted" /> : <BathIcon size={18} className="text-ink-muted" />}
+              {room === 'beds' ? (
+                <BedIcon size={18} className="text-ink-muted" />
+              ) : (
+                <BathIcon size={18} className="text-ink-muted" />
+              )}
               {text}
             </li>
           ))}

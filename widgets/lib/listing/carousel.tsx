@@ -25,7 +25,15 @@ export interface CarouselProps {
   onExpand?: (index: number) => void;
 }
 
-export function Carousel({ images, propertyId, title, variant = 'card', eager = false, onActivate, onExpand }: CarouselProps) {
+export function Carousel({
+  images,
+  propertyId,
+  title,
+  variant = 'card',
+  eager = false,
+  onActivate,
+  onExpand,
+}: CarouselProps) {
   const { t } = useElement();
   const [index, setIndex] = useState(0);
   const [failed, setFailed] = useState<Set<string>>(() => new Set());
@@ -38,7 +46,8 @@ export function Carousel({ images, propertyId, title, variant = 'card', eager = 
   useEffect(() => {
     // warm the next photo so the arrow feels instant
     const next = images[(index + 1) % Math.max(1, count)];
-    if (count > 1 && next && !failed.has(next)) warmPhoto(next, variant === 'detail' ? PHOTO_SIZES.detail : PHOTO_SIZES.card);
+    if (count > 1 && next && !failed.has(next))
+      warmPhoto(next, variant === 'detail' ? PHOTO_SIZES.detail : PHOTO_SIZES.card);
   }, [index, images, count, failed, variant]);
 
   const go = (delta: number) => setIndex((i) => (count ? (i + delta + count) % count : 0));
@@ -146,9 +155,15 @@ export function Carousel({ images, propertyId, title, variant = 'card', eager = 
           >
             <ChevronRight size={18} />
           </button>
-          <div className="absolute bottom-2 left-0 right-0 flex justify-center gap-1.5 pointer-events-none z-[2]" aria-hidden="true">
+          <div
+            className="absolute bottom-2 left-0 right-0 flex justify-center gap-1.5 pointer-events-none z-[2]"
+            aria-hidden="true"
+          >
             {images.slice(0, 8).map((src, i) => (
-              <span key={src} className={`block w-1.5 h-1.5 rounded-full ${i === index ? 'bg-white' : 'bg-white/50'}`} />
+              <span
+                key={src}
+                className={`block w-1.5 h-1.5 rounded-full ${i === index ? 'bg-white' : 'bg-white/50'}`}
+              />
             ))}
           </div>
           <span className="exp-sr-only" aria-live="polite">

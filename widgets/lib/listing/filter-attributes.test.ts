@@ -12,7 +12,12 @@ describe('the filters an element takes as attributes', () => {
     const named = FILTERS.filter((f) => f.attribute);
     expect(Object.keys(filterAttributes).sort()).toEqual(named.map((f) => f.attribute).sort());
     for (const spec of named) {
-      const attr = filterAttributes[spec.attribute as keyof typeof filterAttributes] as { type: string; maxLength?: number; max?: number; integer?: boolean };
+      const attr = filterAttributes[spec.attribute as keyof typeof filterAttributes] as {
+        type: string;
+        maxLength?: number;
+        max?: number;
+        integer?: boolean;
+      };
       if (spec.kind === 'number') {
         expect(attr, spec.key).toMatchObject({ type: 'number', max: spec.max });
         expect(Boolean(attr.integer), spec.key).toBe(Boolean(spec.integer));

@@ -12,12 +12,19 @@ export const filterAttributes = {
   /** City, sector or address filter (partial, case- and accent-insensitive). */
   city: { type: 'string', maxLength: 100 },
   /** A place exactly, as the location box names it: a city (`quito`), a sector (`cumbaya/santa-ines`) or a province (`provincia/pichincha`). */
-  place: { type: 'string', maxLength: 170, format: { test: (text: string) => parsePlace(text) !== undefined, example: 'quito/inaquito' } },
+  place: {
+    type: 'string',
+    maxLength: 170,
+    format: { test: (text: string) => parsePlace(text) !== undefined, example: 'quito/inaquito' },
+  },
   /** Only listings with every one of these features, comma-separated: pool, view, waterfront, garage, newConstruction, airConditioning. */
   features: {
     type: 'string',
     maxLength: 120,
-    format: { test: (text: string) => text.split(',').every((f) => (FEATURE_FLAGS as readonly string[]).includes(f.trim())), example: 'pool,garage' },
+    format: {
+      test: (text: string) => text.split(',').every((f) => (FEATURE_FLAGS as readonly string[]).includes(f.trim())),
+      example: 'pool,garage',
+    },
   },
   /** Words in the title, features and description, in Spanish or English: `piscina "vista al mar" -ruido` (quotes for a phrase, a minus to leave a word out). */
   keywords: { type: 'string', maxLength: 200 },
@@ -77,5 +84,8 @@ export type FilterValues = Pick<
 export function filtersFrom(v: FilterValues): SearchFilters {
   const { features, ...rest } = v;
   const flags = FEATURE_FLAGS.filter((flag) => (features ?? '').split(',').some((x) => x.trim() === flag));
-  return appliedFilters({ ...rest, ...(flags.length ? { features: Object.fromEntries(flags.map((flag) => [flag, true])) } : {}) });
+  return appliedFilters({
+    ...rest,
+    ...(flags.length ? { features: Object.fromEntries(flags.map((flag) => [flag, true])) } : {}),
+  });
 }

@@ -106,10 +106,20 @@ export function Gallery({ images, propertyId, title, start, onClose }: GalleryPr
           )}
           {count > 1 ? (
             <>
-              <button type="button" aria-label={t('carousel.previous')} onClick={() => go(-1)} className={`${arrow} left-3`}>
+              <button
+                type="button"
+                aria-label={t('carousel.previous')}
+                onClick={() => go(-1)}
+                className={`${arrow} left-3`}
+              >
                 <ChevronLeft size={22} />
               </button>
-              <button type="button" aria-label={t('carousel.next')} onClick={() => go(1)} className={`${arrow} right-3`}>
+              <button
+                type="button"
+                aria-label={t('carousel.next')}
+                onClick={() => go(1)}
+                className={`${arrow} right-3`}
+              >
                 <ChevronRight size={22} />
               </button>
             </>

@@ -50,7 +50,11 @@ export function PropertyDialog(props: PropertyDialogProps) {
       .catch((error: unknown) => {
         console.error('[exp] the property detail did not load:', error);
         if (!live) return;
-        toaster.show({ title: { key: 'common.error' }, description: { key: 'errors.unexpected' }, variant: 'destructive' });
+        toaster.show({
+          title: { key: 'common.error' },
+          description: { key: 'errors.unexpected' },
+          variant: 'destructive',
+        });
         onClose();
       });
     return () => {

@@ -83,7 +83,9 @@ export function LocationMap({
           ref={target}
           className="absolute inset-0"
           role="img"
-          aria-label={t(approximate ? 'location.mapApproximate' : 'location.map', { place: [p.address, p.city].filter(Boolean).join(', ') || 'Ecuador' })}
+          aria-label={t(approximate ? 'location.mapApproximate' : 'location.map', {
+            place: [p.address, p.city].filter(Boolean).join(', ') || 'Ecuador',
+          })}
           data-status={status}
           part="location-map"
         />
@@ -93,10 +95,16 @@ export function LocationMap({
             <MapCredit attribution={tileAttribution} />
           </>
         ) : null}
-        {status === 'error' ? <p className="absolute inset-x-0 bottom-0 m-0 bg-surface/90 px-3 py-2 text-sm text-ink-muted">{t('map.error')}</p> : null}
+        {status === 'error' ? (
+          <p className="absolute inset-x-0 bottom-0 m-0 bg-surface/90 px-3 py-2 text-sm text-ink-muted">
+            {t('map.error')}
+          </p>
+        ) : null}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
-        <p className="m-0 text-sm text-ink-muted">{approximate ? t('location.approximateNote') : [p.address, p.city].filter(Boolean).join(', ')}</p>
+        <p className="m-0 text-sm text-ink-muted">
+          {approximate ? t('location.approximateNote') : [p.address, p.city].filter(Boolean).join(', ')}
+        </p>
         <a
           href={directionsUrl(p)}
           target="_blank"

@@ -8,7 +8,13 @@
  */
 import { useId, useState } from 'react';
 import { formatPrice } from '../../../core/protocol/format.ts';
-import { monthlyPayment, parseTerm, PAYMENT_LIMITS, validTerm, type PaymentTerms } from '../../../core/protocol/payment.ts';
+import {
+  monthlyPayment,
+  parseTerm,
+  PAYMENT_LIMITS,
+  validTerm,
+  type PaymentTerms,
+} from '../../../core/protocol/payment.ts';
 import { SITE } from '../../../core/site.ts';
 import { useElement } from '../element.tsx';
 
@@ -28,21 +34,35 @@ const textsOf = (lender: Lender): Texts => ({
 });
 
 /** `hoaFee`: the listing's alícuota a month (docs/product.md §3), added to the loan's payment when known. */
-export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { price: number; hoaFee?: number | null; headingLevel: 'h2' | 'h3' }) {
+export function PaymentCalculator({
+  price,
+  hoaFee = null,
+  headingLevel,
+}: {
+  price: number;
+  hoaFee?: number | null;
+  headingLevel: 'h2' | 'h3';
+}) {
   const { t, lang } = useElement();
   const id = useId();
   const [lenderId, setLenderId] = useState<string>(SITE.mortgage[0].id);
   const lender = SITE.mortgage.find((l) => l.id === lenderId) ?? SITE.mortgage[0];
   const [texts, setTexts] = useState<Texts>(() => textsOf(lender));
   if (!(price > 0)) return null;
-  const terms: PaymentTerms = { downPaymentPct: parseTerm(texts.downPaymentPct), years: parseTerm(texts.years), annualRatePct: parseTerm(texts.annualRatePct) };
+  const terms: PaymentTerms = {
+    downPaymentPct: parseTerm(texts.downPaymentPct),
+    years: parseTerm(texts.years),
+    annualRatePct: parseTerm(texts.annualRatePct),
+  };
   const payment = monthlyPayment(price, terms);
   // what a month costs: the loan's payment and, when the listing says it, its alícuota
   const total = payment ? payment.monthly + (hoaFee ?? 0) : null;
   const Heading = headingLevel;
-  const asOf = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${lender.asOf}T00:00:00Z`),
-  );
+  const asOf = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${lender.asOf}T00:00:00Z`));
   const choose = (next: Lender) => {
     setLenderId(next.id);
     setTexts(textsOf(next));
@@ -53,7 +73,10 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
         <Heading className="m-0 text-base font-semibold text-ink">{t('payment.heading')}</Heading>
         <span className="text-ink">
           {total !== null ? t('payment.perMonth', { amount: formatPrice(total) }) : '—'}
-          <span aria-hidden="true" className="ml-2 inline-block text-ink-muted transition-transform group-open:rotate-180">
+          <span
+            aria-hidden="true"
+            className="ml-2 inline-block text-ink-muted transition-transform group-open:rotate-180"
+          >
             ▾
           </span>
         </span>
@@ -105,7 +128,9 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
         <output htmlFor={FIELDS.map((f) => `${id}-${f.key}`).join(' ')} aria-live="polite" className="block">
           {payment ? (
             <>
-              <span className="block text-2xl font-bold text-ink">{t('payment.perMonth', { amount: formatPrice(total) })}</span>
+              <span className="block text-2xl font-bold text-ink">
+                {t('payment.perMonth', { amount: formatPrice(total) })}
+              </span>
               {hoaFee ? (
                 <span className="block text-sm text-ink" part="payment-fee">
                   {t('payment.withFee', { loan: formatPrice(payment.monthly), fee: formatPrice(hoaFee) })}
@@ -123,7 +148,9 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
             <span className="block text-sm text-ink-muted">{t('payment.incomplete')}</span>
           )}
         </output>
-        <p className="m-0 text-xs text-ink-muted">{t('payment.note', { source: t(`payment.lenders.${lender.id}.source`), date: asOf })}</p>
+        <p className="m-0 text-xs text-ink-muted">
+          {t('payment.note', { source: t(`payment.lenders.${lender.id}.source`), date: asOf })}
+        </p>
       </div>
     </details>
   );
@@ -133,7 +160,15 @@ export function PaymentCalculator({ price, hoaFee = null, headingLevel }: { pric
  * What a rent costs a month (docs/product.md "Rent and buy"): the rent and, when the listing says
  * it, the alícuota, said apart; no loan.
  */
-export function RentCost({ rent, hoaFee = null, headingLevel }: { rent: number; hoaFee?: number | null; headingLevel: 'h2' | 'h3' }) {
+export function RentCost({
+  rent,
+  hoaFee = null,
+  headingLevel,
+}: {
+  rent: number;
+  hoaFee?: number | null;
+  headingLevel: 'h2' | 'h3';
+}) {
   const { t } = useElement();
   if (!(rent > 0)) return null;
   const Heading = headingLevel;
@@ -141,10 +176,14 @@ export function RentCost({ rent, hoaFee = null, headingLevel }: { rent: number; 
     <div className="rounded-brand border border-line px-4 py-3" part="payment">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
         <Heading className="m-0 text-base font-semibold text-ink">{t('payment.rentHeading')}</Heading>
-        <span className="text-ink font-semibold">{t('payment.perMonth', { amount: formatPrice(rent + (hoaFee ?? 0)) })}</span>
+        <span className="text-ink font-semibold">
+          {t('payment.perMonth', { amount: formatPrice(rent + (hoaFee ?? 0)) })}
+        </span>
       </div>
       <p className="m-0 mt-1 text-sm text-ink-muted">
-        {hoaFee ? t('payment.rentWithFee', { rent: formatPrice(rent), fee: formatPrice(hoaFee) }) : t('payment.rentOnly')}
+        {hoaFee
+          ? t('payment.rentWithFee', { rent: formatPrice(rent), fee: formatPrice(hoaFee) })
+          : t('payment.rentOnly')}
       </p>
     </div>
   );

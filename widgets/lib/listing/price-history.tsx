@@ -15,7 +15,11 @@ import { useElement } from '../element.tsx';
 
 export function PriceHistory({ property: p, headingLevel }: { property: Property; headingLevel: 'h2' | 'h3' }) {
   const { t, api, lang } = useElement();
-  const [state, setState] = useState<{ id: string; events: PriceEvent[] | null; failed: boolean }>({ id: p.id, events: null, failed: false });
+  const [state, setState] = useState<{ id: string; events: PriceEvent[] | null; failed: boolean }>({
+    id: p.id,
+    events: null,
+    failed: false,
+  });
   useEffect(() => {
     const controller = new AbortController();
     getPriceHistory(getClients(api).rest, p.id, controller.signal)

@@ -19,7 +19,8 @@ import type { PropertyCardProps } from './card.tsx';
 addTexts(texts);
 
 /** "1-3", or "2" when every type has as many */
-const range = (low: number | null | undefined, high: number) => (low === null || low === undefined || low === high ? String(high) : `${low}-${high}`);
+const range = (low: number | null | undefined, high: number) =>
+  low === null || low === undefined || low === high ? String(high) : `${low}-${high}`;
 
 export function ProjectCard({ property: p, highlighted = false, onHover, headingLevel = 'h3' }: PropertyCardProps) {
   const { t, site, lang } = useElement();
@@ -37,17 +38,28 @@ export function ProjectCard({ property: p, highlighted = false, onHover, heading
       onFocus={() => onHover?.(p.id)}
       onBlur={() => onHover?.(null)}
     >
-      <div className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast" part="card-price">
+      <div
+        className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast"
+        part="card-price"
+      >
         <p className="m-0 text-lg font-bold tracking-tight">{listingPrice(p, t)}</p>
         <p className="m-0 text-xs font-medium uppercase tracking-wide opacity-90 truncate">{t('projectCard.kind')}</p>
       </div>
       <div className="relative">
-        <Carousel images={p.images} propertyId={p.id} title={p.title} onActivate={() => location.assign(listingUrl(p, site, lang))} />
+        <Carousel
+          images={p.images}
+          propertyId={p.id}
+          title={p.title}
+          onActivate={() => location.assign(listingUrl(p, site, lang))}
+        />
         <div className="absolute top-2 right-2 z-[2]">
           <SaveButton listing={p} />
         </div>
         <div className="absolute bottom-2 left-2 z-[2] pointer-events-none">
-          <span className="inline-block rounded-full bg-surface px-2.5 py-1 text-xs font-semibold text-ink shadow" part="project-stage">
+          <span
+            className="inline-block rounded-full bg-surface px-2.5 py-1 text-xs font-semibold text-ink shadow"
+            part="project-stage"
+          >
             {delivered || !year
               ? t('projectCard.delivered')
               : [
@@ -79,7 +91,10 @@ export function ProjectCard({ property: p, highlighted = false, onHover, heading
           </p>
         ) : null}
         <p className="m-0 mt-auto pt-2 text-sm text-ink" part="project-facts">
-          {[p.bedrooms ? t('projectCard.bedrooms', { range: range(project?.bedrooms_min, p.bedrooms) }) : '', p.area ? `${formatArea(p.area)}+` : '']
+          {[
+            p.bedrooms ? t('projectCard.bedrooms', { range: range(project?.bedrooms_min, p.bedrooms) }) : '',
+            p.area ? `${formatArea(p.area)}+` : '',
+          ]
             .filter(Boolean)
             .join(' · ')}
         </p>

@@ -141,14 +141,21 @@ export function PropertyDetail({
           {/* what comes after the description follows in the background render too */}
           {complete ? <OpenHouses property={p} headingLevel={Sub} /> : null}
           {complete ? <PriceHistory property={p} headingLevel={Sub} /> : null}
-          {complete && showLocation ? <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} tileAttribution={tileAttribution} /> : null}
+          {complete && showLocation ? (
+            <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} tileAttribution={tileAttribution} />
+          ) : null}
         </div>
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">
             {p.agent ? <AgentContact agent={p.agent} countryCode={phoneCountryCode} headingLevel={Sub} /> : null}
             <VisitScheduler property={p} headingLevel={Sub} />
             <section className="rounded-brand border border-line p-4">
-              <InquiryForm heading={t('inquiry.heading')} headingLevel={Sub} target={listingTarget(p)} {...(onSent ? { onSent } : {})} />
+              <InquiryForm
+                heading={t('inquiry.heading')}
+                headingLevel={Sub}
+                target={listingTarget(p)}
+                {...(onSent ? { onSent } : {})}
+              />
             </section>
           </div>
         ) : (

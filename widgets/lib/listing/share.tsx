@@ -78,15 +78,29 @@ export function ShareButton({ target }: { target: ShareTarget }) {
           part="share-menu"
           className="absolute right-0 top-full mt-1 z-10 min-w-[200px] overflow-hidden rounded-md border border-line bg-surface shadow-lg py-1"
         >
-          <a role="menuitem" href={links.whatsapp} target="_blank" rel="noopener noreferrer" className={item} onClick={() => setOpen(false)}>
+          <a
+            role="menuitem"
+            href={links.whatsapp}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={item}
+            onClick={() => setOpen(false)}
+          >
             <WhatsAppIcon size={18} /> {t('share.whatsapp')}
           </a>
           <a role="menuitem" href={links.email} className={item} onClick={() => setOpen(false)}>
             <MailIcon size={18} /> {t('share.email')}
           </a>
-          <button role="menuitem" type="button" className={item} onClick={async () => setCopied((await copyText(target.url)) ? 'copied' : 'failed')}>
+          <button
+            role="menuitem"
+            type="button"
+            className={item}
+            onClick={async () => setCopied((await copyText(target.url)) ? 'copied' : 'failed')}
+          >
             {copied === 'copied' ? <CheckIcon size={18} className="text-success" /> : <LinkIcon size={18} />}
-            <span aria-live="polite">{copied === 'copied' ? t('share.copied') : copied === 'failed' ? t('agent.copyFailed') : t('share.copy')}</span>
+            <span aria-live="polite">
+              {copied === 'copied' ? t('share.copied') : copied === 'failed' ? t('agent.copyFailed') : t('share.copy')}
+            </span>
           </button>
         </div>
       ) : null}

@@ -20,7 +20,9 @@ export function SimilarListings({ property, headingLevel }: { property: Property
   useEffect(() => {
     const controller = new AbortController();
     getSimilarListings(getClients(api).rest, property.id, SIMILAR_SHOWN, controller.signal)
-      .then((rows) => setFound({ id: property.id, listings: rows.map((r) => mapListing(r, api.url, listingDefaults(t))) }))
+      .then((rows) =>
+        setFound({ id: property.id, listings: rows.map((r) => mapListing(r, api.url, listingDefaults(t))) }),
+      )
       .catch((error: unknown) => {
         if (!controller.signal.aborted) console.warn('[exp] similar listings could not be loaded:', error);
       });
@@ -58,7 +60,9 @@ export function SimilarListings({ property, headingLevel }: { property: Property
               <span className="flex flex-col gap-0.5 p-2">
                 <span className="text-sm font-bold">{listingPrice(p, t)}</span>
                 <span className="line-clamp-2 text-sm leading-snug break-words">{p.title}</span>
-                <span className="truncate text-xs text-ink-muted">{[p.city, typeLabel(p.propertyType, t)].filter(Boolean).join(' · ')}</span>
+                <span className="truncate text-xs text-ink-muted">
+                  {[p.city, typeLabel(p.propertyType, t)].filter(Boolean).join(' · ')}
+                </span>
               </span>
             </a>
           </li>

@@ -37,9 +37,19 @@ export interface LocationBoxProps {
 }
 
 /** A place's words as the field and the hero show them: 'Iñaquito, Quito', 'Pichincha'. */
-export const placeLabel = (s: Pick<PlaceSuggestion, 'kind' | 'name' | 'city'>): string => (s.kind === 'sector' && s.city ? `${s.name}, ${s.city}` : s.name);
+export const placeLabel = (s: Pick<PlaceSuggestion, 'kind' | 'name' | 'city'>): string =>
+  s.kind === 'sector' && s.city ? `${s.name}, ${s.city}` : s.name;
 
-export function LocationBox({ rest, value, onChange, onPick, onOpenListing, label, labelClass, controlClass }: LocationBoxProps) {
+export function LocationBox({
+  rest,
+  value,
+  onChange,
+  onPick,
+  onOpenListing,
+  label,
+  labelClass,
+  controlClass,
+}: LocationBoxProps) {
   const { t } = useElement();
   const id = useId();
   const listId = `${id}-list`;
@@ -200,7 +210,9 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
             className={`flex items-baseline justify-between gap-3 rounded px-3 py-2 cursor-pointer text-[15px] text-ink ${i === active ? 'bg-surface-subtle' : ''}`}
           >
             <span className="min-w-0">
-              <span className="block font-medium break-words">{s.kind === 'listing' ? s.name || t('listing.defaultTitle') : s.name}</span>
+              <span className="block font-medium break-words">
+                {s.kind === 'listing' ? s.name || t('listing.defaultTitle') : s.name}
+              </span>
               <span className="block text-xs text-ink-muted break-words">
                 {[
                   t(`placeBox.kinds.${s.kind}`),
@@ -214,7 +226,9 @@ export function LocationBox({ rest, value, onChange, onPick, onOpenListing, labe
             {s.kind === 'listing' ? (
               <span className="shrink-0 text-xs text-ink-muted">#{s.path}</span>
             ) : (
-              <span className="shrink-0 text-xs text-ink-muted">{t('placeBox.listings', { count: s.listings, formatted: formatCount(s.listings) })}</span>
+              <span className="shrink-0 text-xs text-ink-muted">
+                {t('placeBox.listings', { count: s.listings, formatted: formatCount(s.listings) })}
+              </span>
             )}
           </li>
         ))}

@@ -15,7 +15,13 @@ const cell = (count: number, lng: number, lat: number, extra: Partial<MapCell> =
 
 /** A loader whose answers the test hands out, one call at a time. */
 function heldLoader() {
-  const calls: Array<{ zoom: number; bbox: Bbox; signal: AbortSignal; answer(list: MapCell[]): void; fail(e: unknown): void }> = [];
+  const calls: Array<{
+    zoom: number;
+    bbox: Bbox;
+    signal: AbortSignal;
+    answer(list: MapCell[]): void;
+    fail(e: unknown): void;
+  }> = [];
   const loader = (view: { zoom: number; bbox: Bbox }, signal: AbortSignal) =>
     new Promise<MapCell[]>((resolve, reject) => {
       signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
@@ -50,7 +56,11 @@ describe('mergeCells', () => {
   const project = (lng: number, lat: number) => [lng, lat];
 
   it('draws badges that would overlap as one: counts, bounds and prices add up, the position is the mean', () => {
-    const merged = mergeCells([cell(3, 0, 0, { priceFrom: 50_000 }), cell(1, 0.5, 0, { priceTo: 900_000 }), cell(10, 5, 5)], 1, project);
+    const merged = mergeCells(
+      [cell(3, 0, 0, { priceFrom: 50_000 }), cell(1, 0.5, 0, { priceTo: 900_000 }), cell(10, 5, 5)],
+      1,
+      project,
+    );
     expect(merged).toHaveLength(2);
     const [big, near] = merged as [MapCell, MapCell];
     expect(big.count).toBe(10);
@@ -113,7 +123,12 @@ describe('feedCells', () => {
     const at = views();
     const shown: string[] = [];
     const errors: unknown[] = [];
-    const feed = feedCells({ loader, view: () => at.current, show: (l) => shown.push(l.map((c) => c.count).join()), onError: (e) => errors.push(e) });
+    const feed = feedCells({
+      loader,
+      view: () => at.current,
+      show: (l) => shown.push(l.map((c) => c.count).join()),
+      onError: (e) => errors.push(e),
+    });
     vi.advanceTimersByTime(30);
     at.current = { key: 'b', zoom: 13, bbox: [0, 0, 0.5, 0.5] };
     feed.schedule();
@@ -184,7 +199,12 @@ describe('feedCells', () => {
   it('tells a failure, but not a cancelled call; stop cancels what is on its way and asks nothing more', async () => {
     const { calls, loader } = heldLoader();
     const errors: unknown[] = [];
-    const feed = feedCells({ loader, view: () => views().current, show: () => undefined, onError: (e) => errors.push(e) });
+    const feed = feedCells({
+      loader,
+      view: () => views().current,
+      show: () => undefined,
+      onError: (e) => errors.push(e),
+    });
     vi.advanceTimersByTime(30);
     calls[0]!.fail(new Error('503'));
     await vi.advanceTimersByTimeAsync(0);

@@ -60,7 +60,11 @@ export function tileView(extent: readonly number[], zoom: number): CellView {
   const y0 = Math.max(0, Math.floor((minY + HALF_WORLD) / tile));
   const y1 = Math.min(2 ** z, Math.ceil((maxY + HALF_WORLD) / tile));
   const at = (i: number) => -HALF_WORLD + i * tile;
-  return { key: `${z}/${x0}/${y0}/${x1}/${y1}`, zoom: z, bbox: [lonOf(at(x0)), latOf(at(y0)), lonOf(at(x1)), latOf(at(y1))] };
+  return {
+    key: `${z}/${x0}/${y0}/${x1}/${y1}`,
+    zoom: z,
+    bbox: [lonOf(at(x0)), latOf(at(y0)), lonOf(at(x1)), latOf(at(y1))],
+  };
 }
 
 /**
@@ -68,7 +72,11 @@ export function tileView(extent: readonly number[], zoom: number): CellView {
  * than `reach` in each direction) become one: counts, bounds and prices add up exactly, the
  * position is the members' mean.
  */
-export function mergeCells(list: readonly MapCell[], reach: number, project: (lng: number, lat: number) => number[]): MapCell[] {
+export function mergeCells(
+  list: readonly MapCell[],
+  reach: number,
+  project: (lng: number, lat: number) => number[],
+): MapCell[] {
   const kept: Array<{ cell: MapCell; at: number[] }> = [];
   const low = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.min(x, y));
   const high = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.max(x, y));

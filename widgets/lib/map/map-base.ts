@@ -39,8 +39,12 @@ export function ecuadorOutline(): VectorLayer {
   const land = new VectorSource();
   const addOutline = (o: Outline) =>
     land.addFeatures([
-      ...o.neighbours.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'neighbour' })),
-      ...o.ecuador.map((ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'ecuador' })),
+      ...o.neighbours.map(
+        (ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'neighbour' }),
+      ),
+      ...o.ecuador.map(
+        (ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'ecuador' }),
+      ),
     ]);
   if (outline.data) addOutline(outline.data);
   else

@@ -16,7 +16,10 @@ export const MAP_HEIGHTS = 'h-[400px] cq-md:h-[600px] cq-lg:h-[800px]';
 export function ZoomControls({ zoomBy }: { zoomBy: (delta: number) => void }) {
   const { t } = useElement();
   return (
-    <div className="absolute top-3 left-3 z-[5] flex flex-col overflow-hidden rounded-md bg-surface shadow" part="map-zoom">
+    <div
+      className="absolute top-3 left-3 z-[5] flex flex-col overflow-hidden rounded-md bg-surface shadow"
+      part="map-zoom"
+    >
       <button
         type="button"
         onClick={() => zoomBy(1)}
@@ -60,8 +63,10 @@ export function MapCredit({ attribution }: { attribution?: string | undefined })
   useStyles(creditCss);
   const { t } = useElement();
   const parts = useMemo(() => (attribution ? creditParts(attribution) : null), [attribution]);
-  const className = 'exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink';
-  if (!parts) return <div className={className} part="map-credit" dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }} />;
+  const className =
+    'exp-map-credit absolute bottom-0 right-0 z-[5] rounded-tl-md bg-white/80 px-1.5 py-0.5 text-[11px] text-ink';
+  if (!parts)
+    return <div className={className} part="map-credit" dangerouslySetInnerHTML={{ __html: t('map.tilesCredit') }} />;
   return (
     <div className={className} part="map-credit">
       {parts.map((p, i) =>
@@ -139,27 +144,47 @@ export function DrawButtons({
 }) {
   const { t } = useElement();
   const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
-  const pill = 'inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold shadow-lg cursor-pointer border-0';
+  const pill =
+    'inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold shadow-lg cursor-pointer border-0';
   return (
     <>
       {armed ? (
-        <p className="absolute top-3 left-14 right-3 m-0 z-[5] rounded-md bg-surface/95 px-3 py-2 text-sm text-ink shadow" role="status" part="draw-hint">
+        <p
+          className="absolute top-3 left-14 right-3 m-0 z-[5] rounded-md bg-surface/95 px-3 py-2 text-sm text-ink shadow"
+          role="status"
+          part="draw-hint"
+        >
           {t(coarse ? 'map.drawHintTouch' : 'map.drawHint')}
         </p>
       ) : null}
       <div className="absolute bottom-7 left-3 z-[5] flex flex-wrap gap-2">
         {drawing ? (
-          <button type="button" onClick={onCancel} className={`${pill} bg-surface text-ink hover:bg-surface-subtle`} part="draw-cancel">
+          <button
+            type="button"
+            onClick={onCancel}
+            className={`${pill} bg-surface text-ink hover:bg-surface-subtle`}
+            part="draw-cancel"
+          >
             {t('map.drawCancel')}
           </button>
         ) : (
-          <button type="button" onClick={onDraw} className={`${pill} bg-surface text-ink hover:bg-surface-subtle`} part="draw-area">
+          <button
+            type="button"
+            onClick={onDraw}
+            className={`${pill} bg-surface text-ink hover:bg-surface-subtle`}
+            part="draw-area"
+          >
             <DrawIcon size={16} />
             {t('map.draw')}
           </button>
         )}
         {drawn && !drawing ? (
-          <button type="button" onClick={onClear} className={`${pill} bg-primary text-primary-contrast hover:bg-primary-hover`} part="clear-drawn-area">
+          <button
+            type="button"
+            onClick={onClear}
+            className={`${pill} bg-primary text-primary-contrast hover:bg-primary-hover`}
+            part="clear-drawn-area"
+          >
             {t('map.clearDrawn')}
           </button>
         ) : null}
@@ -173,7 +198,11 @@ export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; 
   const { t, site, lang } = useElement();
   const shown = useMemo(() => properties.slice(0, 6), [properties]);
   return (
-    <div className={`rounded-brand border border-line bg-surface p-4 overflow-y-auto ${MAP_HEIGHTS}`} part="map-fallback" data-fallback="true">
+    <div
+      className={`rounded-brand border border-line bg-surface p-4 overflow-y-auto ${MAP_HEIGHTS}`}
+      part="map-fallback"
+      data-fallback="true"
+    >
       <p className="m-0 mb-3 font-semibold text-ink">{t('map.fallbackHeading')}</p>
       <ul className="list-none m-0 p-0 flex flex-col gap-2">
         {shown.map((p) => (
@@ -190,7 +219,9 @@ export function SimplifiedMap({ properties, onOpen }: { properties: Property[]; 
             >
               <span className="block font-semibold text-ink">{listingPrice(p, t)}</span>
               <span className="block text-sm text-ink line-clamp-1">{p.title}</span>
-              <span className="block text-xs text-ink-muted">{[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}</span>
+              <span className="block text-xs text-ink-muted">
+                {[p.city, p.approximate ? t('map.approximate') : ''].filter(Boolean).join(' · ')}
+              </span>
             </a>
           </li>
         ))}

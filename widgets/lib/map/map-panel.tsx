@@ -17,7 +17,14 @@ import { useElement } from '../element.tsx';
 import type { LngLat } from '../../../core/protocol/polygon.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
 import { useStableCallback } from '../stable-callback.ts';
-import { DrawButtons, MapCredit, MAP_HEIGHTS, SearchAreaButtons, SimplifiedMap, ZoomControls } from './map-controls.tsx';
+import {
+  DrawButtons,
+  MapCredit,
+  MAP_HEIGHTS,
+  SearchAreaButtons,
+  SimplifiedMap,
+  ZoomControls,
+} from './map-controls.tsx';
 import type { AreaTool } from './ol-draw.ts';
 import type { MapController } from './ol-map.ts';
 import { MapPopup } from './map-popup.tsx';
@@ -57,7 +64,11 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   const fail = (reason: string, error?: unknown) => {
     console.error(`[exp] ${reason}`, error ?? '');
     setMode('fallback');
-    toaster.show({ title: { key: 'map.warningTitle' }, description: { key: 'map.warningText' }, variant: 'destructive' });
+    toaster.show({
+      title: { key: 'map.warningTitle' },
+      description: { key: 'map.warningText' },
+      variant: 'destructive',
+    });
   };
   // after a failure the real map is tried once more, 2 s later
   useEffect(() => {
@@ -88,7 +99,10 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
       )}
       {data.capped && data.pins ? (
         <p className="m-0 text-sm text-ink-muted" part="map-note">
-          {t('map.capped', { shown: formatCount(Math.min(data.pins.length, MAP_POINTS_LIMIT)), total: formatCount(data.total ?? 0) })}
+          {t('map.capped', {
+            shown: formatCount(Math.min(data.pins.length, MAP_POINTS_LIMIT)),
+            total: formatCount(data.total ?? 0),
+          })}
         </p>
       ) : null}
     </div>
@@ -121,7 +135,9 @@ function useAreaTool(
       .then(({ areaTool }) => {
         const map = controller.current?.map;
         if (cancelled || !map) return;
-        const color = (target.current && getComputedStyle(target.current).getPropertyValue('--exp-color-primary').trim()) || '#123c69';
+        const color =
+          (target.current && getComputedStyle(target.current).getPropertyValue('--exp-color-primary').trim()) ||
+          '#123c69';
         setTool(areaTool(map, { color, onChange }));
       })
       .catch((error: unknown) => {
@@ -142,10 +158,16 @@ function useAreaTool(
     setArmed(true);
     return () => setArmed(false);
   }, [drawing, tool]);
-  return { drawing, armed: drawing && armed, start: () => setDrawing(true), cancel: () => (tool ? tool.cancel() : setDrawing(false)) };
+  return {
+    drawing,
+    armed: drawing && armed,
+    start: () => setDrawing(true),
+    cancel: () => (tool ? tool.cancel() : setDrawing(false)),
+  };
 }
 
-type RealMapProps = MapPanelProps & Omit<MapInputs, 'hoveredId' | 'onOpen' | 'onHover' | 'areaActive' | 'tileUrl'> & { noPins: boolean };
+type RealMapProps = MapPanelProps &
+  Omit<MapInputs, 'hoveredId' | 'onOpen' | 'onHover' | 'areaActive' | 'tileUrl'> & { noPins: boolean };
 
 function RealMap(props: RealMapProps) {
   const { properties, onOpen, onSearchArea, areaActive, noPins, polygon, onDrawArea } = props;
@@ -156,7 +178,14 @@ function RealMap(props: RealMapProps) {
   const pin = popupId ? (props.pins?.find((p) => p.id === popupId) ?? controller.current?.pinOf(popupId)) : undefined;
   return (
     <div className={`relative overflow-hidden rounded-brand border border-line bg-[#dbe8f0] ${MAP_HEIGHTS}`} part="map">
-      <div ref={target} className="absolute inset-0" role="region" aria-labelledby={labelId} tabIndex={0} data-status={status} />
+      <div
+        ref={target}
+        className="absolute inset-0"
+        role="region"
+        aria-labelledby={labelId}
+        tabIndex={0}
+        data-status={status}
+      />
       <span id={labelId} className="exp-sr-only">
         {t('map.label')}
       </span>
@@ -167,17 +196,27 @@ function RealMap(props: RealMapProps) {
         </>
       ) : null}
       {status === 'loading' ? (
-        <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle text-ink-muted" role="status">
+        <div
+          className="absolute inset-0 flex items-center justify-center bg-surface-subtle text-ink-muted"
+          role="status"
+        >
           {t('map.loading')}
         </div>
       ) : null}
       {status === 'error' ? (
-        <div className="absolute inset-0 flex items-center justify-center bg-surface-subtle font-semibold text-danger" role="alert">
+        <div
+          className="absolute inset-0 flex items-center justify-center bg-surface-subtle font-semibold text-danger"
+          role="alert"
+        >
           {t('map.error')}
         </div>
       ) : null}
       {status === 'ready' && noPins ? (
-        <div className="absolute left-3 right-3 bottom-10 rounded-md bg-surface/95 px-3 py-2 text-sm text-ink shadow" role="status" part="map-message">
+        <div
+          className="absolute left-3 right-3 bottom-10 rounded-md bg-surface/95 px-3 py-2 text-sm text-ink shadow"
+          role="status"
+          part="map-message"
+        >
           {t('map.noCoordinates')}
         </div>
       ) : null}
@@ -202,7 +241,12 @@ function RealMap(props: RealMapProps) {
           onClear={() => onSearchArea(undefined)}
         />
       ) : null}
-      {createPortal(pin ? <MapPopup key={pin.id} pin={pin} property={properties.find((p) => p.id === pin.id)} onOpen={onOpen} /> : null, popupElement)}
+      {createPortal(
+        pin ? (
+          <MapPopup key={pin.id} pin={pin} property={properties.find((p) => p.id === pin.id)} onOpen={onOpen} />
+        ) : null,
+        popupElement,
+      )}
     </div>
   );
 }

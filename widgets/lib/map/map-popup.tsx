@@ -13,7 +13,13 @@ import { useElement } from '../element.tsx';
 import { plainClick } from '../events.ts';
 import { listingUrl } from '../site-links.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
-import { listingDefaults, listingPrice, mapListing, placeholderIndex, type Property } from '../../../core/protocol/listing.ts';
+import {
+  listingDefaults,
+  listingPrice,
+  mapListing,
+  placeholderIndex,
+  type Property,
+} from '../../../core/protocol/listing.ts';
 import { PropertyPlaceholder } from '../ui/placeholder.tsx';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
 import { OpenHouseBadge } from '../ui/open-house.tsx';
@@ -23,7 +29,15 @@ import { Photo, PHOTO_SIZES } from '../ui/photo.tsx';
 
 const rows = createQueryCache<Record<string, unknown> | null>({ max: 200 });
 
-export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Property | undefined; onOpen: (id: string) => void }) {
+export function MapPopup({
+  pin,
+  property,
+  onOpen,
+}: {
+  pin: MapPin;
+  property: Property | undefined;
+  onOpen: (id: string) => void;
+}) {
   const { t, api, site, lang } = useElement();
   const [loaded, setLoaded] = useState<Property | undefined>(property);
   const [failed, setFailed] = useState(false);
@@ -44,7 +58,11 @@ export function MapPopup({ pin, property, onOpen }: { pin: MapPin; property: Pro
   const photo = p?.images[0];
   const narrow = typeof window !== 'undefined' && window.innerWidth < 768;
   return (
-    <div className="exp-root overflow-hidden rounded-brand bg-surface text-ink shadow-xl border border-line" style={{ width: narrow ? 240 : 280 }} part="popup">
+    <div
+      className="exp-root overflow-hidden rounded-brand bg-surface text-ink shadow-xl border border-line"
+      style={{ width: narrow ? 240 : 280 }}
+      part="popup"
+    >
       <div className="relative aspect-video bg-surface-subtle">
         {photo && !failed ? (
           <Photo

@@ -66,7 +66,14 @@ export function pill(label: string, state: PinState): Icon {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(text, mark + (w - mark) / 2 + 1, h / 2 + 1.5);
-  icon = new Icon({ img: canvas, width: w + 2, height: h + 8, anchor: [0.5, 1], anchorXUnits: 'fraction', anchorYUnits: 'fraction' });
+  icon = new Icon({
+    img: canvas,
+    width: w + 2,
+    height: h + 8,
+    anchor: [0.5, 1],
+    anchorXUnits: 'fraction',
+    anchorYUnits: 'fraction',
+  });
   pillCache.set(key, icon);
   return icon;
 }
@@ -85,7 +92,11 @@ export function clusterStyle(size: number, highlighted: boolean): Style {
         fill: new Fill({ color: size < 10 ? '#4b5563' : '#111111' }),
         stroke: new Stroke({ color: highlighted ? '#c8102e' : 'rgba(255,255,255,0.9)', width: highlighted ? 4 : 3 }),
       }),
-      text: new Text({ text: String(size), font: '700 13px ui-sans-serif, system-ui, sans-serif', fill: new Fill({ color: '#ffffff' }) }),
+      text: new Text({
+        text: String(size),
+        font: '700 13px ui-sans-serif, system-ui, sans-serif',
+        fill: new Fill({ color: '#ffffff' }),
+      }),
       zIndex: highlighted ? 1000 : size,
     });
     clusterStyles.set(key, style);

@@ -5,7 +5,13 @@ declare module 'ol-ext/layer/AnimatedCluster' {
   import type { StyleLike } from 'ol/style/Style.js';
   import type Cluster from 'ol/source/Cluster.js';
   export default class AnimatedCluster extends VectorLayer {
-    constructor(options: { source: Cluster; style?: StyleLike | ((f: Feature) => unknown); animationDuration?: number; zIndex?: number; visible?: boolean });
+    constructor(options: {
+      source: Cluster;
+      style?: StyleLike | ((f: Feature) => unknown);
+      animationDuration?: number;
+      zIndex?: number;
+      visible?: boolean;
+    });
   }
 }
 

@@ -110,7 +110,11 @@ export function createCells(options: {
         onError: events.onError,
         ...(fit && {
           fit: (world: MapCell[]) =>
-            fit.extent(boundingExtent(world.flatMap((c) => [fromLonLat([c.bounds[0], c.bounds[1]]), fromLonLat([c.bounds[2], c.bounds[3]])]))),
+            fit.extent(
+              boundingExtent(
+                world.flatMap((c) => [fromLonLat([c.bounds[0], c.bounds[1]]), fromLonLat([c.bounds[2], c.bounds[3]])]),
+              ),
+            ),
           empty: fit.empty,
         }),
       });

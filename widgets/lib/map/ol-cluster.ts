@@ -14,7 +14,11 @@ import AnimatedCluster from 'ol-ext/layer/AnimatedCluster';
 /** Cluster pins closer than this many pixels. */
 const CLUSTER_DISTANCE = 44;
 
-export function clusterLayer(pins: VectorSource<Feature<Point>>, style: StyleFunction, zIndex: number): { layer: AnimatedCluster; source: Cluster } {
+export function clusterLayer(
+  pins: VectorSource<Feature<Point>>,
+  style: StyleFunction,
+  zIndex: number,
+): { layer: AnimatedCluster; source: Cluster } {
   const source = new Cluster({ source: pins, distance: CLUSTER_DISTANCE, minDistance: 12 });
   return { layer: new AnimatedCluster({ source, style, animationDuration: 350, zIndex, visible: false }), source };
 }

@@ -53,7 +53,11 @@ export function areaTool(map: OlMap, options: AreaOptions): AreaTool {
   const style = new Style({
     stroke: new Stroke({ color: options.color, width: 3 }),
     fill: new Fill({ color: 'rgba(18, 60, 105, 0.08)' }),
-    image: new CircleStyle({ radius: 6, fill: new Fill({ color: '#ffffff' }), stroke: new Stroke({ color: options.color, width: 2 }) }),
+    image: new CircleStyle({
+      radius: 6,
+      fill: new Fill({ color: '#ffffff' }),
+      stroke: new Stroke({ color: options.color, width: 2 }),
+    }),
   });
   const layer = new VectorLayer({ source, style, zIndex: 2 });
   map.addLayer(layer);
@@ -87,7 +91,8 @@ export function areaTool(map: OlMap, options: AreaOptions): AreaTool {
   return {
     show(points) {
       source.clear();
-      if (points) source.addFeature(new Feature(new Polygon([[...points, points[0] as LngLat].map((p) => fromLonLat(p))])));
+      if (points)
+        source.addFeature(new Feature(new Polygon([[...points, points[0] as LngLat].map((p) => fromLonLat(p))])));
     },
     draw(onEnd) {
       if (drawing) return;
@@ -97,7 +102,8 @@ export function areaTool(map: OlMap, options: AreaOptions): AreaTool {
         style,
         // a finger or a pen draws a lasso; a mouse clicks corners
         freehandCondition: (e: MapBrowserEvent) =>
-          (e.originalEvent as PointerEvent).pointerType === 'touch' || (e.originalEvent as PointerEvent).pointerType === 'pen',
+          (e.originalEvent as PointerEvent).pointerType === 'touch' ||
+          (e.originalEvent as PointerEvent).pointerType === 'pen',
       });
       draw.on('drawend', (e) => {
         const geometry = e.feature.getGeometry() as Polygon;

@@ -83,8 +83,15 @@ export function createLocationMap(options: LocationOptions): LocationController 
     interactions: interactions(true),
     layers: [
       ecuadorOutline(),
-      new TileLayer({ source: new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 }), zIndex: 1 }),
-      new VectorLayer({ source: marks, zIndex: 3, style: options.approximate ? CIRCLE_STYLE : pinStyle(label, 'normal') }),
+      new TileLayer({
+        source: new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 }),
+        zIndex: 1,
+      }),
+      new VectorLayer({
+        source: marks,
+        zIndex: 3,
+        style: options.approximate ? CIRCLE_STYLE : pinStyle(label, 'normal'),
+      }),
     ],
     view,
   });
@@ -98,7 +105,12 @@ export function createLocationMap(options: LocationOptions): LocationController 
       const [lng, lat] = toLonLat(event.coordinate) as [number, number];
       pick(lat, lng);
     });
-  if (circle) view.fit(circle.getExtent(), { size: map.getSize() ?? [400, 240], padding: [24, 24, 24, 24], maxZoom: LOCATION_ZOOM });
+  if (circle)
+    view.fit(circle.getExtent(), {
+      size: map.getSize() ?? [400, 240],
+      padding: [24, 24, 24, 24],
+      maxZoom: LOCATION_ZOOM,
+    });
   return {
     kind,
     map,

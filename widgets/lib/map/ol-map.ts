@@ -69,7 +69,11 @@ export interface MapController {
    * after each pan or zoom (debounced, cached per zoom and area, a newer view always wins). With
    * `fit`, the view first fits every match. `onDrawn` hears the total drawn; `onError` a failure.
    */
-  setCells(loader: CellLoader, fit: boolean, events: { onDrawn?: (count: number) => void; onError: (error: unknown) => void }): void;
+  setCells(
+    loader: CellLoader,
+    fit: boolean,
+    events: { onDrawn?: (count: number) => void; onError: (error: unknown) => void },
+  ): void;
   /** a pin (or a cell's only listing) on the map now */
   pinOf(id: string): MapPin | undefined;
   /** a tile URL template (undefined: OpenStreetMap) */
@@ -98,7 +102,12 @@ export interface MapTestHooks {
 
 export function createMap(options: MapOptions): MapController {
   prepareMap(options.shadowRoot);
-  const tileSource = new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 });
+  const tileSource = new XYZ({
+    url: options.tileUrl || OSM_TILES,
+    crossOrigin: 'anonymous',
+    maxZoom: 19,
+    transition: 150,
+  });
   const tiles = new TileLayer({ source: tileSource, zIndex: 1 });
   const outlineLayer = ecuadorOutline();
 
@@ -116,7 +125,8 @@ export function createMap(options: MapOptions): MapController {
     zIndex: 3,
   });
   /** a listing's pin, or its cell when it is a cell's only listing */
-  const featureOf = (id: string) => (pins.source.getFeatureById(id) ?? cells.source.getFeatureById(id)) as Feature<Point> | null;
+  const featureOf = (id: string) =>
+    (pins.source.getFeatureById(id) ?? cells.source.getFeatureById(id)) as Feature<Point> | null;
   const popup = createPopup(options.popup, (id) => spread.pointOf(id) ?? featureOf(id)?.getGeometry());
   const map = new OlMap({
     target: options.target,
@@ -157,7 +167,13 @@ export function createMap(options: MapOptions): MapController {
       const f = featureOf(id);
       if (!f) return undefined;
       const [lng, lat] = toLonLat(f.getGeometry()!.getCoordinates());
-      return { id, lat: lat!, lng: lng!, price: Number(f.get('price') ?? 0), approximate: Boolean(f.get('approximate')) };
+      return {
+        id,
+        lat: lat!,
+        lng: lng!,
+        price: Number(f.get('price') ?? 0),
+        approximate: Boolean(f.get('approximate')),
+      };
     },
     async setPins(list, fit) {
       const ticket = ++pinsTicket;
@@ -200,7 +216,10 @@ export function createMap(options: MapOptions): MapController {
     },
     zoomBy(delta) {
       const zoom = view.getZoom() ?? DEFAULT_ZOOM;
-      view.animate({ zoom: Math.max(view.getMinZoom(), Math.min(view.getMaxZoom(), Math.round(zoom) + delta)), duration: 250 });
+      view.animate({
+        zoom: Math.max(view.getMinZoom(), Math.min(view.getMaxZoom(), Math.round(zoom) + delta)),
+        duration: 250,
+      });
     },
     updateSize() {
       map.updateSize();
@@ -220,7 +239,12 @@ export function createMap(options: MapOptions): MapController {
 }
 
 /** The test build's view into the map (import.meta.env.EXP_TEST_HOOKS: never in the production bundle). */
-function testHooks(map: OlMap, pins: PinLayers, cells: CellLayer, featureOf: (id: string) => Feature<Point> | null): MapTestHooks {
+function testHooks(
+  map: OlMap,
+  pins: PinLayers,
+  cells: CellLayer,
+  featureOf: (id: string) => Feature<Point> | null,
+): MapTestHooks {
   return {
     stats() {
       if (cells.active) {
@@ -242,7 +266,9 @@ function testHooks(map: OlMap, pins: PinLayers, cells: CellLayer, featureOf: (id
       return [px[0]!, px[1]!];
     },
     singleLabels() {
-      const drawn = cells.active ? cells.source.getFeatures().filter((f) => f.get('count') === 1) : pins.source.getFeatures();
+      const drawn = cells.active
+        ? cells.source.getFeatures().filter((f) => f.get('count') === 1)
+        : pins.source.getFeatures();
       return drawn.map((f) => String(f.get('label')));
     },
   };

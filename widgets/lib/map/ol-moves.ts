@@ -55,10 +55,18 @@ export function createMoves(map: OlMap, view: View, onMoveEnd: (byVisitor: boole
   };
   map.on('moveend', moved);
   return {
-    fitTo: (extent) => asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 })),
-    fitEmpty: () => asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 })),
+    fitTo: (extent) =>
+      asProgram(() => view.fit(buffer(extent, 50), { padding: [48, 48, 48, 48], maxZoom: FIT_MAX_ZOOM, duration: 0 })),
+    fitEmpty: () =>
+      asProgram(() => view.animate({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, duration: 0 })),
     zoomInto: (extent, zoom) =>
-      asProgram(() => view.fit(buffer(extent, 1), { duration: 400, padding: [60, 60, 60, 60], maxZoom: Math.min(view.getMaxZoom(), zoom + 4) })),
+      asProgram(() =>
+        view.fit(buffer(extent, 1), {
+          duration: 400,
+          padding: [60, 60, 60, 60],
+          maxZoom: Math.min(view.getMaxZoom(), zoom + 4),
+        }),
+      ),
     dispose() {
       map.un('moveend', moved);
       for (const type of GESTURES) gestureTarget.removeEventListener(type, onGesture, { capture: true });

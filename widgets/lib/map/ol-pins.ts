@@ -67,7 +67,10 @@ export function createPins(options: { highlighted: () => string | null; zIndex: 
   let clusters: { layer: BaseLayer; source: Cluster } | null = null;
   let clustered = false;
   const style = (f: Feature): Style =>
-    pinStyle(f.get('label') as string, f.get('id') === highlighted() ? 'hover' : f.get('approximate') ? 'approximate' : 'normal');
+    pinStyle(
+      f.get('label') as string,
+      f.get('id') === highlighted() ? 'hover' : f.get('approximate') ? 'approximate' : 'normal',
+    );
   const clusteredStyle = (cluster: Feature) => {
     const members = cluster.get('features') as Feature[] | undefined;
     if (!members || members.length === 1) return style(members?.[0] ?? cluster);

@@ -64,7 +64,15 @@ export function listenToPointer({ map, view, pins, cells, spread, moves }: Layer
       .onExpand?.(bounds)
       .then((list) =>
         spread.spread(
-          list.map((p) => new Feature({ geometry: new Point(fromLonLat([p.lng, p.lat])), id: p.id, label: pinLabel(p), approximate: p.approximate })),
+          list.map(
+            (p) =>
+              new Feature({
+                geometry: new Point(fromLonLat([p.lng, p.lat])),
+                id: p.id,
+                label: pinLabel(p),
+                approximate: p.approximate,
+              }),
+          ),
           at,
         ),
       )

@@ -25,7 +25,11 @@ export interface SpreadLayer {
 }
 
 /** Creates the layer of spread-out pins for a view (its resolution sets the circle's size); `pinStyle` draws each pin. */
-export function createSpread(options: { view: View; pinStyle: (feature: Feature) => Style; zIndex: number }): SpreadLayer {
+export function createSpread(options: {
+  view: View;
+  pinStyle: (feature: Feature) => Style;
+  zIndex: number;
+}): SpreadLayer {
   const source = new VectorSource();
   const layer = new VectorLayer({
     source,
@@ -43,7 +47,14 @@ export function createSpread(options: { view: View; pinStyle: (feature: Feature)
         const angle = (2 * Math.PI * i) / n - Math.PI / 2;
         const pos = [at[0]! + radius * Math.cos(angle), at[1]! + radius * Math.sin(angle)];
         source.addFeature(new Feature({ geometry: new LineString([at, pos]), leg: true }));
-        source.addFeature(new Feature({ geometry: new Point(pos), id: m.get('id'), label: m.get('label'), approximate: m.get('approximate') }));
+        source.addFeature(
+          new Feature({
+            geometry: new Point(pos),
+            id: m.get('id'),
+            label: m.get('label'),
+            approximate: m.get('approximate'),
+          }),
+        );
       });
     },
     hit: (f) => (f.get('leg') ? undefined : { id: f.get('id') as string }),

@@ -11,7 +11,17 @@ const range = (from: number, to: number) =>
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d{3}Z$/, '+00')}")}`;
-const point = { id: 7, lat: -0.2, lng: -78.4, geo_lat: null, geo_lon: null, city: 'Quito', price: 185_000, price_cut_at: null, price_before_cut: null };
+const point = {
+  id: 7,
+  lat: -0.2,
+  lng: -78.4,
+  geo_lat: null,
+  geo_lon: null,
+  city: 'Quito',
+  price: 185_000,
+  price_cut_at: null,
+  price_before_cut: null,
+};
 
 describe('a pin\'s pill (docs/visits.md "Open houses")', () => {
   it('says ⌂ for a listing with an open house to come, and nothing once it is over', () => {

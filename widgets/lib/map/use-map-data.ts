@@ -10,7 +10,13 @@ import { listingPosition, listingPrice, recentPriceCut, type Property } from '..
 import type { Translate } from '../../../core/translate.ts';
 import { parseOpenHouses, upcomingOpenHouses } from '../../../core/protocol/open-houses.ts';
 import { getClients } from '../data/client.ts';
-import { getMapClusters, getMapPoints, SERVER_CLUSTERS_ABOVE, type MapPoint, type SearchFilters } from '../data/listings.ts';
+import {
+  getMapClusters,
+  getMapPoints,
+  SERVER_CLUSTERS_ABOVE,
+  type MapPoint,
+  type SearchFilters,
+} from '../data/listings.ts';
 import { useElement } from '../element.tsx';
 import type { CellLoader } from './cell-loader.ts';
 import type { MapPin } from './ol-map.ts';
@@ -22,7 +28,10 @@ const pill = (price: number, operation: string | undefined, t: Translate) =>
 /** A listing's pin: its position (approximate when it has no usable coordinates) and price (a rent's a month's). */
 export function pinFor(point: MapPoint, t?: Translate): MapPin {
   const price = Number(point.price) || 0;
-  const cut = point.price_cut_at && Number(point.price_before_cut) > 0 ? { at: point.price_cut_at, before: Number(point.price_before_cut) } : null;
+  const cut =
+    point.price_cut_at && Number(point.price_before_cut) > 0
+      ? { at: point.price_cut_at, before: Number(point.price_before_cut) }
+      : null;
   return {
     id: String(point.id),
     price,
@@ -63,7 +72,12 @@ export interface MapData {
 /** The topic of the toast that says a search found nothing to draw (a toast that says why replaces it). */
 export const EMPTY_SEARCH = 'empty-search';
 
-export function useMapData(filtersKey: string, givenTotal: number | null, properties: Property[], quiet = false): MapData {
+export function useMapData(
+  filtersKey: string,
+  givenTotal: number | null,
+  properties: Property[],
+  quiet = false,
+): MapData {
   const { toaster, api, t } = useElement();
   const [pins, setPins] = useState<MapPin[] | null>(null);
   const [capped, setCapped] = useState(false);
@@ -102,7 +116,9 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
   const expand = useMemo(
     () => (bounds: [number, number, number, number]) => {
       const [w, s, e, n] = bounds;
-      return getMapPoints(rest, { ...filters, bbox: [w - 1e-6, s - 1e-6, e + 1e-6, n + 1e-6] }, 50).then(({ points }) => points.map((p) => pinFor(p, t)));
+      return getMapPoints(rest, { ...filters, bbox: [w - 1e-6, s - 1e-6, e + 1e-6, n + 1e-6] }, 50).then(({ points }) =>
+        points.map((p) => pinFor(p, t)),
+      );
     },
     [rest, filters, t],
   );
@@ -134,7 +150,15 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
       .catch((error: unknown) => {
         if ((error as Error)?.name === 'AbortError' || controller.signal.aborted) return;
         console.error('[exp] map points:', error);
-        setPins(pageProperties.current.map((p) => ({ id: p.id, lat: p.lat, lng: p.lng, price: p.price, approximate: p.approximate })));
+        setPins(
+          pageProperties.current.map((p) => ({
+            id: p.id,
+            lat: p.lat,
+            lng: p.lng,
+            price: p.price,
+            approximate: p.approximate,
+          })),
+        );
         setCapped(false);
       });
     return () => controller.abort();
@@ -144,7 +168,12 @@ export function useMapData(filtersKey: string, givenTotal: number | null, proper
   // search has said why already: a place that is no place)
   const noPins = pins !== null && pins.length === 0;
   useEffect(() => {
-    if (noPins && !quiet) toaster.show({ title: { key: 'map.noPropertiesTitle' }, description: { key: 'map.noPropertiesText' }, topic: EMPTY_SEARCH });
+    if (noPins && !quiet)
+      toaster.show({
+        title: { key: 'map.noPropertiesTitle' },
+        description: { key: 'map.noPropertiesText' },
+        topic: EMPTY_SEARCH,
+      });
   }, [noPins, filtersKey, toaster, quiet]);
 
   return { total, pins: many ? null : pins, capped, cells, expand, cellsError, noPins };

@@ -31,7 +31,19 @@ export interface MapInputs {
   onFail: (reason: string, error?: unknown) => void;
 }
 
-export function useMap({ filtersKey, pins, cells, onExpand, onCellsError, hoveredId, onOpen, onHover, areaActive, tileUrl, onFail }: MapInputs) {
+export function useMap({
+  filtersKey,
+  pins,
+  cells,
+  onExpand,
+  onCellsError,
+  hoveredId,
+  onOpen,
+  onHover,
+  areaActive,
+  tileUrl,
+  onFail,
+}: MapInputs) {
   const { shadowRoot } = useElement();
   const target = useRef<HTMLDivElement>(null);
   const controller = useRef<MapController | null>(null);
@@ -73,7 +85,8 @@ export function useMap({ filtersKey, pins, cells, onExpand, onCellsError, hovere
         fail('Error initializing map', error);
         return;
       }
-      if (import.meta.env.EXP_TEST_HOOKS) Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
+      if (import.meta.env.EXP_TEST_HOOKS)
+        Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
       const resize = new ResizeObserver(() => controller.current?.updateSize());
       resize.observe(el);
       observers.push(resize);
@@ -91,7 +104,8 @@ export function useMap({ filtersKey, pins, cells, onExpand, onCellsError, hovere
         sized.disconnect();
         if (disposed) return;
         // made in the next frame: making it inside the observer's callback would resize what it observes
-        if (box && box.width > 0 && box.height > 0) frame = requestAnimationFrame(() => !disposed && create(el, createMap));
+        if (box && box.width > 0 && box.height > 0)
+          frame = requestAnimationFrame(() => !disposed && create(el, createMap));
         else if (tries < CONTAINER_RETRIES) timer = setTimeout(() => build(el, createMap, tries + 1), 500);
         else fail('Container has zero dimensions');
       });

@@ -21,7 +21,12 @@ function RecentTile({ item }: { item: SavedListing }) {
       part="recent-listing"
     >
       <span className="relative block aspect-video bg-surface-subtle">
-        <TilePhoto listingId={item.id} src={item.image} label={t('carousel.noPhoto')} className="block h-full w-full object-cover" />
+        <TilePhoto
+          listingId={item.id}
+          src={item.image}
+          label={t('carousel.noPhoto')}
+          className="block h-full w-full object-cover"
+        />
       </span>
       <span className="flex flex-col gap-0.5 p-2">
         <span className="text-sm font-bold">{formatPrice(item.price)}</span>

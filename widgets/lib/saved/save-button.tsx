@@ -32,7 +32,15 @@ export interface SaveTarget {
   images: string[];
 }
 
-export function SaveButton({ listing, tone = 'surface', size = 'md' }: { listing: SaveTarget; tone?: 'surface' | 'plain'; size?: 'sm' | 'md' }) {
+export function SaveButton({
+  listing,
+  tone = 'surface',
+  size = 'md',
+}: {
+  listing: SaveTarget;
+  tone?: 'surface' | 'plain';
+  size?: 'sm' | 'md';
+}) {
   const { t, api, host, toaster } = useElement();
   const saved = useIsSaved(api.url, listing.id);
   const box = size === 'sm' ? 'w-8 h-8' : 'w-10 h-10';

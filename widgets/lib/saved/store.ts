@@ -38,8 +38,16 @@ function subscribe(onChange: () => void): () => void {
 const NONE: SavedListing[] = [];
 
 /** What a kept list keeps of a listing. */
-export function keptEntry(p: Pick<Property, 'id' | 'title' | 'price' | 'city' | 'images'>): Omit<SavedListing, 'savedAt'> {
-  return { id: p.id, title: p.title, price: p.price, city: p.city, image: p.images.find((u) => /^https?:\/\//.test(u)) ?? '' };
+export function keptEntry(
+  p: Pick<Property, 'id' | 'title' | 'price' | 'city' | 'images'>,
+): Omit<SavedListing, 'savedAt'> {
+  return {
+    id: p.id,
+    title: p.title,
+    price: p.price,
+    city: p.city,
+    image: p.images.find((u) => /^https?:\/\//.test(u)) ?? '',
+  };
 }
 
 /** One kept list: `exp-saved:<backend>` or `exp-recent:<backend>`, newest first, at most `max`. */
@@ -113,7 +121,10 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
     use: (backend: string) => useSyncExternalStore(subscribe, () => read(backend)),
     /** puts a listing first (added, or moved up), keeping at most `max` */
     put: (backend: string, listing: Omit<SavedListing, 'savedAt'>) =>
-      write(backend, [{ ...listing, savedAt: clockNow() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max)),
+      write(
+        backend,
+        [{ ...listing, savedAt: clockNow() }, ...read(backend).filter((i) => i.id !== listing.id)].slice(0, max),
+      ),
     remove: (backend: string, id: string) =>
       write(
         backend,

@@ -18,7 +18,15 @@ export interface DialogProps {
   variant?: 'center' | 'side' | 'sheet';
 }
 
-export function Dialog({ open, onClose, labelledBy, children, className = '', part = 'dialog', variant = 'center' }: DialogProps) {
+export function Dialog({
+  open,
+  onClose,
+  labelledBy,
+  children,
+  className = '',
+  part = 'dialog',
+  variant = 'center',
+}: DialogProps) {
   useStyles(dialogCss);
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
@@ -77,7 +85,8 @@ export function Dialog({ open, onClose, labelledBy, children, className = '', pa
   );
 }
 
-const CENTER = 'p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl w-[calc(100vw-24px)] max-w-[920px] max-h-[90vh] overflow-hidden';
+const CENTER =
+  'p-0 m-auto border-0 rounded-brand bg-surface text-ink shadow-2xl w-[calc(100vw-24px)] max-w-[920px] max-h-[90vh] overflow-hidden';
 /** The round button that closes a dialog, named "Close" in the element's language. */
 export function DialogClose({ onClose, className = '' }: { onClose: () => void; className?: string }) {
   const { t } = useElement();
@@ -94,7 +103,8 @@ export function DialogClose({ onClose, className = '' }: { onClose: () => void; 
 }
 
 // 300 px on desktop; about three quarters of a phone's width, at most 320 px
-const SIDE = 'exp-dialog-side p-0 m-0 ml-auto border-0 bg-surface text-ink shadow-2xl h-full max-h-screen w-[75vw] max-w-[320px] md:w-[300px] overflow-y-auto';
+const SIDE =
+  'exp-dialog-side p-0 m-0 ml-auto border-0 bg-surface text-ink shadow-2xl h-full max-h-screen w-[75vw] max-w-[320px] md:w-[300px] overflow-y-auto';
 
 const SHEET = 'exp-dialog-sheet p-0 m-0 border-0 bg-surface text-ink w-full max-w-none h-full overflow-hidden';
 

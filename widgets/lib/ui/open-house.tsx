@@ -8,15 +8,32 @@ import { openHouseWhen, upcomingOpenHouses } from '../../../core/protocol/open-h
 import type { Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 
-export function PhotoBadge({ part, className = '', children }: { part: string; className?: string; children: ReactNode }) {
+export function PhotoBadge({
+  part,
+  className = '',
+  children,
+}: {
+  part: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <span part={part} className={`inline-flex items-center rounded-full bg-surface px-2 py-0.5 text-xs font-semibold text-ink shadow-sm ${className}`}>
+    <span
+      part={part}
+      className={`inline-flex items-center rounded-full bg-surface px-2 py-0.5 text-xs font-semibold text-ink shadow-sm ${className}`}
+    >
       {children}
     </span>
   );
 }
 
-export function OpenHouseBadge({ property, className = '' }: { property: Pick<Property, 'openHouses'>; className?: string }) {
+export function OpenHouseBadge({
+  property,
+  className = '',
+}: {
+  property: Pick<Property, 'openHouses'>;
+  className?: string;
+}) {
   const { t, lang } = useElement();
   const [next] = upcomingOpenHouses(property.openHouses);
   if (!next) return null;

@@ -9,7 +9,10 @@ import { cappedSizes, photoSources, PHOTO_SIZES } from '../../../core/protocol/p
 
 export { PHOTO_SIZES };
 
-export type PhotoProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | 'srcSet' | 'sizes'> & { src: string; sizes: string };
+export type PhotoProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | 'srcSet' | 'sizes'> & {
+  src: string;
+  sizes: string;
+};
 
 /** the screen's pixel ratio, as `sizes` are written for it (at most 2 photo pixels a CSS pixel) */
 const ratio = () => (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1);

@@ -6,7 +6,13 @@ import { formatPrice } from '../../../core/protocol/format.ts';
 import { recentPriceCut, type Property } from '../../../core/protocol/listing.ts';
 import { useElement } from '../element.tsx';
 
-export function PriceCutBadge({ property, className = '' }: { property: Pick<Property, 'priceCut' | 'price'>; className?: string }) {
+export function PriceCutBadge({
+  property,
+  className = '',
+}: {
+  property: Pick<Property, 'priceCut' | 'price'>;
+  className?: string;
+}) {
   const { t } = useElement();
   const cut = recentPriceCut(property);
   if (!cut) return null;

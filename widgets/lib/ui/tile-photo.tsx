@@ -7,7 +7,17 @@ import { PropertyPlaceholder } from './placeholder.tsx';
  * A listing's photo as a tile (recently viewed, a saved listing that is gone): its placeholder when
  * it has none or the photo does not load.
  */
-export function TilePhoto({ listingId, src, label, className }: { listingId: string; src: string | undefined; label: string; className: string }) {
+export function TilePhoto({
+  listingId,
+  src,
+  label,
+  className,
+}: {
+  listingId: string;
+  src: string | undefined;
+  label: string;
+  className: string;
+}) {
   const [failed, setFailed] = useState(false);
   return src && !failed ? (
     <Photo

@@ -7,7 +7,14 @@
  * it goes where an inquiry about the listing goes. Times booked meanwhile are said and taken out.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { browserTimeZone, ecuadorBeside, localDay, MAX_VISIT_TIMES, VISIT_MODES, type VisitMode } from '../../../core/protocol/visits.ts';
+import {
+  browserTimeZone,
+  ecuadorBeside,
+  localDay,
+  MAX_VISIT_TIMES,
+  VISIT_MODES,
+  type VisitMode,
+} from '../../../core/protocol/visits.ts';
 import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../../core/protocol/visit-time.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { getClients } from '../data/client.ts';
@@ -66,7 +73,8 @@ export function VisitScheduler({
 
   const days = useMemo(() => {
     const out = new Map<string, string[]>();
-    if (times.status === 'ready') for (const at of times.times) out.set(localDay(at, zone), [...(out.get(localDay(at, zone)) ?? []), at]);
+    if (times.status === 'ready')
+      for (const at of times.times) out.set(localDay(at, zone), [...(out.get(localDay(at, zone)) ?? []), at]);
     return out;
   }, [times, zone]);
   const shownDay = day && days.has(day) ? day : ([...days.keys()][0] ?? null);
@@ -75,7 +83,9 @@ export function VisitScheduler({
 
   const toggle = (at: string) => {
     setProblem(null);
-    setChosen((c) => (c.includes(at) ? c.filter((x) => x !== at) : c.length >= MAX_VISIT_TIMES ? c : [...c, at].sort()));
+    setChosen((c) =>
+      c.includes(at) ? c.filter((x) => x !== at) : c.length >= MAX_VISIT_TIMES ? c : [...c, at].sort(),
+    );
   };
   const say = (key: string) => {
     setProblem(key);
@@ -84,7 +94,13 @@ export function VisitScheduler({
 
   if (sent) {
     return (
-      <section ref={section} id="visit" className="rounded-brand border border-line p-4 flex flex-col gap-2" part="visit" aria-labelledby={`${id}-heading`}>
+      <section
+        ref={section}
+        id="visit"
+        className="rounded-brand border border-line p-4 flex flex-col gap-2"
+        part="visit"
+        aria-labelledby={`${id}-heading`}
+      >
         <Heading id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
           {t('visits.sentHeading')}
         </Heading>
@@ -101,7 +117,13 @@ export function VisitScheduler({
   }
 
   return (
-    <section ref={section} id="visit" className="rounded-brand border border-line p-4 flex flex-col gap-3" part="visit" aria-labelledby={`${id}-heading`}>
+    <section
+      ref={section}
+      id="visit"
+      className="rounded-brand border border-line p-4 flex flex-col gap-3"
+      part="visit"
+      aria-labelledby={`${id}-heading`}
+    >
       <Heading id={`${id}-heading`} className="m-0 text-lg font-semibold text-ink">
         {heading ?? t('visits.heading')}
       </Heading>
@@ -146,16 +168,31 @@ export function VisitScheduler({
                   key={m}
                   className={`flex items-center gap-2 rounded-md border px-3 py-2 text-[15px] cursor-pointer ${mode === m ? 'border-primary bg-surface-subtle font-semibold text-ink ring-2 ring-primary/30' : 'border-line bg-surface text-ink'}`}
                 >
-                  <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} className="accent-primary" />
+                  <input
+                    type="radio"
+                    name={`${id}-mode`}
+                    value={m}
+                    checked={mode === m}
+                    onChange={() => setMode(m)}
+                    className="accent-primary"
+                  />
                   {t(`visits.mode.${m}`)}
                 </label>
               ))}
             </div>
           </fieldset>
-          <fieldset className="m-0 p-0 border-0 flex flex-col gap-2 min-w-0" part="visit-times" aria-describedby={`${id}-zone`}>
-            <legend className="mb-1 p-0 text-sm font-medium text-ink">{t('visits.when', { max: MAX_VISIT_TIMES })}</legend>
+          <fieldset
+            className="m-0 p-0 border-0 flex flex-col gap-2 min-w-0"
+            part="visit-times"
+            aria-describedby={`${id}-zone`}
+          >
+            <legend className="mb-1 p-0 text-sm font-medium text-ink">
+              {t('visits.when', { max: MAX_VISIT_TIMES })}
+            </legend>
             <p id={`${id}-zone`} className="m-0 text-xs text-ink-muted">
-              {zone === ECUADOR_TIME_ZONE ? t('visits.zoneEcuador') : t('visits.zone', { zone: zone.replace(/_/g, ' ') })}
+              {zone === ECUADOR_TIME_ZONE
+                ? t('visits.zoneEcuador')
+                : t('visits.zone', { zone: zone.replace(/_/g, ' ') })}
             </p>
             {times.status === 'loading' ? (
               <p className="m-0 text-sm text-ink-muted" role="status">
@@ -164,7 +201,11 @@ export function VisitScheduler({
             ) : times.status === 'error' ? (
               <p className="m-0 text-sm text-danger" role="alert">
                 {t('visits.errors.load')}{' '}
-                <button type="button" className="underline cursor-pointer text-primary" onClick={() => setAttempt((n) => n + 1)}>
+                <button
+                  type="button"
+                  className="underline cursor-pointer text-primary"
+                  onClick={() => setAttempt((n) => n + 1)}
+                >
                   {t('common.tryAgain')}
                 </button>
               </p>
@@ -174,7 +215,12 @@ export function VisitScheduler({
               </p>
             ) : (
               <>
-                <div className="flex gap-2 overflow-x-auto pb-1" role="group" aria-label={t('visits.day')} part="visit-days">
+                <div
+                  className="flex gap-2 overflow-x-auto pb-1"
+                  role="group"
+                  aria-label={t('visits.day')}
+                  part="visit-days"
+                >
                   {[...days.keys()].map((d) => (
                     <button
                       key={d}
@@ -220,10 +266,15 @@ export function VisitScheduler({
             {chosen.length ? (
               <ul className="m-0 p-0 list-none flex flex-col gap-1" aria-label={t('visits.chosen')} part="visit-chosen">
                 {chosen.map((at) => (
-                  <li key={at} className="flex items-center justify-between gap-2 rounded-md bg-surface-subtle px-3 py-1.5 text-sm text-ink">
+                  <li
+                    key={at}
+                    className="flex items-center justify-between gap-2 rounded-md bg-surface-subtle px-3 py-1.5 text-sm text-ink"
+                  >
                     <span>
                       {formatVisitTime(at, lang, zone)}
-                      {beside(at) ? <span className="text-ink-muted"> ({t('visits.ecuadorTime', { time: beside(at) })})</span> : null}
+                      {beside(at) ? (
+                        <span className="text-ink-muted"> ({t('visits.ecuadorTime', { time: beside(at) })})</span>
+                      ) : null}
                     </span>
                     <button
                       type="button"
