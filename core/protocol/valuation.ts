@@ -26,7 +26,7 @@ export interface HomeFacts {
   listing_id?: number;
 }
 
-/** The numbers' ranges, as the SQL function refuses what is outside them (tests/contract/valuation.test.ts holds the two together). */
+/** The numbers' ranges, as the SQL function refuses what is outside them (tests/contract/valuation-estimate.test.ts holds the two together). */
 export const HOME_LIMITS = {
   area_m2: [15, 20000],
   lot_m2: [15, 2000000],
