@@ -7,14 +7,8 @@
  */
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useId, useRef, useState, type ComponentType, type FormEvent, type KeyboardEvent } from 'react';
-import {
-  askForCode,
-  authFor,
-  firstRole,
-  getTeamAgents,
-  signInWithCode,
-  type TeamAgent,
-} from '../lib/data/agent-area.ts';
+import { askForCode, authFor, firstRole, signInWithCode } from '../lib/data/agent-area.ts';
+import { getTeamAgents, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import { whenIdle } from '../lib/main-thread.ts';

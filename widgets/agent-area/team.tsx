@@ -18,7 +18,7 @@ import {
   type Routing,
   type RoutingRule,
   type TeamAgent,
-} from '../lib/data/agent-area.ts';
+} from '../lib/data/agent-team.ts';
 import { ecuadorTimes } from './when.ts';
 import { fold } from '../../core/protocol/text.ts';
 import { useElement } from '../lib/element.tsx';

@@ -2,7 +2,8 @@
  * The agents' area's calls (docs/agent-area.md): signing in through the backend's Auth (Supabase
  * Auth on a hosted project, our server's stand-in locally: the same @supabase/auth-js calls), and
  * her leads through the data API with her session's token, row level security deciding whose. Only
- * <exp-agent-area> imports this, so only its chunk carries auth-js.
+ * <exp-agent-area> imports this, so only its chunk carries auth-js. The team's calls are in
+ * ./agent-team.ts.
  */
 import type { ConsentPurpose } from '../../../core/protocol/privacy.ts';
 import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
@@ -112,7 +113,7 @@ function earlyOr<T>(config: ApiConfig, session: Session, call: string, ask: () =
 }
 
 /** The data API as the signed-in agent. */
-const restAs = (config: ApiConfig, session: Session) =>
+export const restAs = (config: ApiConfig, session: Session) =>
   new PostgrestClient(`${config.url}/rest/v1`, {
     headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` },
   });
@@ -367,118 +368,6 @@ async function getMyRole(config: ApiConfig, session: Session): Promise<{ agent_i
 /** Her role as the page first reads it: the early answer when there is one. */
 export const firstRole = (config: ApiConfig, session: Session) =>
   earlyOr(config, session, 'my_role', () => getMyRole(config, session));
-
-export interface TeamAgent {
-  id: number;
-  name: string;
-  email: string | null;
-  active: boolean;
-  signed_in: boolean;
-  open_leads: number;
-}
-
-export async function getTeamAgents(config: ApiConfig, session: Session): Promise<TeamAgent[]> {
-  return (await answer(restAs(config, session).rpc('team_agents'), 'agents')) as TeamAgent[];
-}
-
-/** The team's view of privacy (public.privacy_overview, docs/privacy.md): the latest requests, never an address, and the retention job's last run. */
-export interface PrivacyOverview {
-  requests: Array<{
-    kind: 'access' | 'correction' | 'erasure';
-    asked_at: string;
-    answered_at: string | null;
-    outcome: Record<string, number> | null;
-  }>;
-  retention: {
-    at: string;
-    outcome: { leads: number; mails: number; pending_searches: number; privacy_requests: number };
-  } | null;
-}
-
-export async function getPrivacyOverview(config: ApiConfig, session: Session): Promise<PrivacyOverview> {
-  return (await answer(
-    restAs(config, session).rpc('privacy_overview', { max_rows: 20 }),
-    'privacy requests',
-  )) as PrivacyOverview;
-}
-
-/** The team gives a lead to an agent of ours (null: the team), saying why. */
-export async function reassignLead(
-  config: ApiConfig,
-  session: Session,
-  leadId: string,
-  agentId: number | null,
-  reason: string,
-): Promise<void> {
-  await answer(
-    restAs(config, session).rpc('reassign_lead', { lead_id: leadId, agent_id: agentId, reason: reason.trim() || null }),
-    'reassign the lead',
-  );
-}
-
-export async function deactivateAgent(
-  config: ApiConfig,
-  session: Session,
-  agentId: number,
-): Promise<{ leads_moved: number }> {
-  return (await answer(
-    restAs(config, session).rpc('deactivate_agent', { agent_id: agentId }),
-    'deactivate the agent',
-  )) as { leads_moved: number };
-}
-
-/** Invites an agent; a refusal's reason is the database's hint (email, name). */
-export async function inviteAgent(
-  config: ApiConfig,
-  session: Session,
-  agent: { email: string; firstName: string; lastName: string },
-): Promise<{ agent_id: number } | { refused: string }> {
-  const { data, error } = await restAs(config, session).rpc('invite_agent', {
-    email: agent.email,
-    first_name: agent.firstName,
-    last_name: agent.lastName,
-  });
-  if (error) {
-    if (error.code === '22023' && error.hint) return { refused: error.hint };
-    throw new Error(`could not invite: ${error.message}`);
-  }
-  return data as { agent_id: number };
-}
-
-export interface RoutingRule {
-  id?: number;
-  place: string | null;
-  property_type: string | null;
-  min_price: number | null;
-  max_price: number | null;
-  source: string | null;
-  agent_id: number;
-}
-export interface Routing {
-  default: 'team' | 'spread';
-  rules: RoutingRule[];
-}
-
-export async function getRouting(config: ApiConfig, session: Session): Promise<Routing> {
-  return (await answer(restAs(config, session).rpc('routing_setup'), 'routing')) as Routing;
-}
-
-/** Saves the routing; a refusal's hint names the field and the rule's position ("place:2"). */
-export async function saveRouting(
-  config: ApiConfig,
-  session: Session,
-  routing: Routing,
-): Promise<Routing | { refused: string }> {
-  const { data, error } = await restAs(config, session).rpc('save_routing', {
-    default_route: routing.default,
-    rules: routing.rules,
-  });
-  if (error) {
-    if (error.code === '22023' && error.hint) return { refused: error.hint };
-    throw new Error(`could not save the routing: ${error.message}`);
-  }
-  return data as Routing;
-}
 
 /** A confirmed alert subscription of hers (public.my_alert_leads): a search, a market followed, or a home's monthly report. */
 export interface AlertLead {
