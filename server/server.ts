@@ -7,9 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { NO_PROXY, type ProxyTrust } from '../core/functions/client-address.ts';
 import { clientSalt, keptSecret } from '../core/functions/function-http.ts';
-import type { TransactionalSql } from '../core/functions/sql.ts';
-import { DatabaseUnavailableError, type Database } from './db/database.ts';
-import { prepareDatabase } from './db/setup.ts';
+import { adminSql, type Database } from './db/database.ts';
+import { prepareWhenReachable } from './db/setup.ts';
 import type { InquiryConfig } from '../core/functions/inquiry/handler.ts';
 import { allComposers } from '../core/functions/outbox/composers.ts';
 import type { AlertsConfig } from '../core/functions/alerts/handler.ts';
@@ -138,38 +137,6 @@ export interface RunningServer {
   /** where the re-hosted photos are */
   photos: PhotoStore;
   close(): Promise<void>;
-}
-
-/** The privileged queries and transactions the shared server code (inquiries, outbox) runs. */
-function adminSql(db: Database): TransactionalSql {
-  return {
-    query: (text, params) => db.admin.query(text, params),
-    transaction: (fn) => db.transaction((tx) => fn(tx)),
-  };
-}
-
-/**
- * Migrations and first-start seed (one server at a time, prepareDatabase's lock); a database that
- * is not up yet is retried until it is.
- */
-async function prepare(
-  db: Database,
-  seedListings: number | undefined,
-  log: Logger,
-  stopped: () => boolean,
-): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const { applied, seeded } = await prepareDatabase(db, seedListings);
-      if (applied.length) log(`[db] applied migrations: ${applied.join(', ')}`);
-      if (seeded) log(`[db] seeded ${seeded} listings`);
-      return;
-    } catch (error) {
-      if (!(error instanceof DatabaseUnavailableError) || stopped()) throw error;
-      if (attempt === 1 || attempt % 15 === 0) log('[db] the database is not reachable yet; retrying every 2 s');
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-  }
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -408,7 +375,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ],
   });
   let bundleUrl: string | undefined;
-  const ready = prepare(options.db, options.seedListings, log, () => closed).then(async () => {
+  const ready = prepareWhenReachable(options.db, options.seedListings, log, () => closed).then(async () => {
     // the client hashes' salt: made at random on the first start unless INQUIRY_HASH_SALT is set
     if (!options.inquiry?.hashSalt) await clientSalt(sql, undefined);
     rest.reload();

@@ -8,6 +8,7 @@
  */
 import type { ClientShares } from '../http/client-shares.ts';
 import type { RequestContext } from '../http/request-context.ts';
+import type { TransactionalSql } from '../../core/functions/sql.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -54,3 +55,11 @@ export class DatabaseUnavailableError extends Error {
 }
 
 export { isConnectionError } from '../../core/functions/db/pg.ts';
+
+/** The privileged queries and transactions the shared server code (inquiries, outbox) runs. */
+export function adminSql(db: Database): TransactionalSql {
+  return {
+    query: (text, params) => db.admin.query(text, params),
+    transaction: (fn) => db.transaction((tx) => fn(tx)),
+  };
+}

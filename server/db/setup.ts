@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { insertSeed } from '../seed/apply.ts';
 import { DEFAULT_LISTINGS, generateSeed } from '../seed/generate.ts';
-import type { Database } from './database.ts';
+import { DatabaseUnavailableError, type Database } from './database.ts';
 import { now as clockNow } from '../../core/clock.ts';
 
 const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
@@ -90,7 +90,7 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
  * many listings were seeded. Under the same lock as the migrations: of several servers started at
  * once on an empty database, exactly one seeds it.
  */
-export async function prepareDatabase(
+async function prepareDatabase(
   db: Database,
   listings = DEFAULT_LISTINGS,
 ): Promise<{ applied: string[]; seeded: number }> {
@@ -119,4 +119,28 @@ export async function reseed(
   await db.transaction((tx) => insertSeed(tx, seed, options), { long: true });
   await db.vacuumAnalyze(['internal.listings', 'public.agents']);
   return seed.listings.length;
+}
+
+/**
+ * Migrations and first-start seed (one server at a time, prepareDatabase's lock); a database that
+ * is not up yet is retried until it is.
+ */
+export async function prepareWhenReachable(
+  db: Database,
+  seedListings: number | undefined,
+  log: (line: string) => void,
+  stopped: () => boolean,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { applied, seeded } = await prepareDatabase(db, seedListings);
+      if (applied.length) log(`[db] applied migrations: ${applied.join(', ')}`);
+      if (seeded) log(`[db] seeded ${seeded} listings`);
+      return;
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError) || stopped()) throw error;
+      if (attempt === 1 || attempt % 15 === 0) log('[db] the database is not reachable yet; retrying every 2 s');
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
 }

@@ -33,7 +33,7 @@ import { createPlaces, type Place } from './places.ts';
 import { SiteDataError } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
 import { nowDate } from '../../core/clock.ts';
-import { privacyNotice } from './privacy-pages.tsx';
+import { privacyNotice } from './privacy-notice.tsx';
 import { defaultPrivacy } from '../config.ts';
 import type { NearbyPlace } from '../../core/protocol/nearby.ts';
 

@@ -1,8 +1,6 @@
 /**
  * The privacy pages (docs/privacy.md), written by the server so a crawler, a link preview and a
- * browser without scripts read them whole:
- *  - /privacy (/es/privacidad): the notice, every item Ecuador's LOPDP (Art. 12) asks a controller to
- *    tell, with the operator's details and retention periods from the configuration;
+ * browser without scripts read them whole (the notice, /privacy: ./privacy-notice.tsx):
  *  - /privacy/my-data (/es/privacidad/mis-datos): her data on request, through the privacy function
  *    (ours or a hosted project's) as any client calls it. GET: the form that asks for the link, or
  *    with the link's token a button that opens it (a mail scanner that opens links uses nothing);
@@ -12,7 +10,6 @@ import type { ReactNode } from 'react';
 import type { Lang } from '../../core/lang.ts';
 import { frequencyLabel } from '../../core/protocol/alerts.ts';
 import { localizedPath } from '../../core/routes.ts';
-import { NOTICE_SECTIONS, PRIVACY_NOTICE, type PrivacySettings } from '../../core/protocol/privacy.ts';
 import type { Translate } from '../../core/translate.ts';
 import { TOKEN } from '../../core/functions/alerts/tokens.ts';
 import { markup } from './html.tsx';
@@ -31,47 +28,6 @@ export type PrivacyPage = { status: number; body: string; download?: { filename:
 
 const HOURS = 24;
 const MINUTES = 30;
-
-/** The notice's content (in the page's container): every item of Art. 12, each a section with its heading. */
-export function privacyNotice(t: Translate, lang: Lang, settings: PrivacySettings): string {
-  const values = {
-    controller: settings.controller,
-    address: settings.address,
-    email: settings.email,
-    phone: settings.phone,
-    dpo: settings.dpo ?? '',
-    leadsMonths: settings.retention.leadsMonths,
-    mailsDays: settings.retention.mailsDays,
-    pendingDays: settings.retention.pendingDays,
-  };
-  const sections = NOTICE_SECTIONS.map((key) => (key === 'dpo' && !settings.dpo ? 'dpoNone' : key));
-  return markup(
-    <article className="alert-page privacy-notice" aria-labelledby="privacy-heading">
-      <h1 id="privacy-heading">{t('site.privacy.notice.title')}</h1>
-      <p>{t('site.privacy.notice.intro')}</p>
-      <p className="privacy-notice__version">
-        {t('site.privacy.notice.version', {
-          version: PRIVACY_NOTICE.version,
-          date: new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', {
-            dateStyle: 'long',
-            timeZone: 'UTC',
-          }).format(new Date(`${PRIVACY_NOTICE.since}T12:00:00Z`)),
-        })}
-      </p>
-      {sections.map((key) => (
-        <section key={key} id={key === 'dpoNone' ? 'dpo' : key} aria-labelledby={`privacy-${key}`}>
-          <h2 id={`privacy-${key}`}>{t(`site.privacy.notice.sections.${key}.title`)}</h2>
-          <p>{t(`site.privacy.notice.sections.${key}.text`, values)}</p>
-        </section>
-      ))}
-      <p>
-        <a className="btn btn--primary" href={localizedPath('/privacy/my-data', lang)}>
-          {t('site.privacy.notice.myData')}
-        </a>
-      </p>
-    </article>,
-  );
-}
 
 /** A time as the privacy pages show it, on Ecuador's clock ('' for none). */
 export function shownTime(lang: Lang, v: unknown, style: 'long' | 'medium' = 'medium'): string {

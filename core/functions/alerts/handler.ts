@@ -10,52 +10,35 @@
  *   A new request gets only a confirmation mail (double opt-in). The answer is the same whether the
  *   address already had this alert or not, so it tells nobody who subscribes to what.
  * - `{ action: 'confirm' | 'manage' | 'update' | 'unsubscribe', token, ... }`: what a link in a mail
- *   does. 404 for a token we never issued, 410 for an expired one or a search that is gone; a used
+ *   does (./link-actions.ts). 404 for a token we never issued, 410 for an expired one or a search that is gone; a used
  *   one answers what it did (`already: true`), never an error. `{ action: 'view', token }` changes
  *   nothing: what the link's page shows before the visitor acts (a mail scanner that opens links
  *   confirms or unsubscribes nothing).
  */
-import {
-  ALERT_FREQUENCIES,
-  MARKET_FREQUENCY,
-  type HomeFollow,
-  type MarketFollow,
-  type SavedFrequency,
-} from '../../protocol/alerts.ts';
+import type { HomeFollow, MarketFollow } from '../../protocol/alerts.ts';
 import { parseEstimate, type HomeFacts } from '../../protocol/valuation.ts';
 import { estimateHome } from '../valuation.ts';
-import type { FilterArgs } from '../../protocol/filters.ts';
 import { enqueueMail } from '../outbox/store.ts';
 import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import {
-  activate,
   byIdempotencyKey,
-  byToken,
   CONFIRM_MAILS,
   confirmMailsToday,
   extendPending,
   insertSearch,
-  markTokenUsed,
   RESEND_MINUTES,
   sameSearch,
-  setFrequency,
-  setPaused,
-  unsubscribe,
-  type SavedSearch,
-  type SearchStatus,
 } from './store.ts';
-import { hashToken } from './tokens.ts';
 import { leadOwner } from '../inquiry/store.ts';
-import { enqueueEvent } from '../webhooks/events.ts';
 import { giveConsents, type Texts } from '../privacy/consents.ts';
 import { filtersKey } from '../../protocol/filters.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
 import { ALERT_LIMITS, emailKey, validateAlertRequest } from './validate.ts';
-import { TOKEN } from './tokens.ts';
-import { now as clockNow, nowDate } from '../../clock.ts';
+import { now as clockNow } from '../../clock.ts';
+import { linkAction, type Outcome } from './link-actions.ts';
 
 export interface AlertsConfig extends ClientPolicy {
   /** receives one notice per newly confirmed search (a lead), unless it has a lead owner */
@@ -74,48 +57,6 @@ export interface AlertsDeps {
   isUnavailable?: (error: unknown) => boolean;
 }
 
-/** What a link's page shows of a saved search. */
-export interface SearchSummary {
-  filters: FilterArgs;
-  /** a market follow's place, group and name (docs/market.md "Follow a market") */
-  market: MarketFollow | null;
-  /** a home report's facts and place (docs/valuation.md) */
-  home: HomeFollow | null;
-  frequency: SavedFrequency;
-  status: SearchStatus;
-  lang: string;
-  /** the address, partly hidden: "an…@example.org" */
-  email: string;
-}
-
-function maskEmail(email: string): string {
-  const [local = '', domain = ''] = email.split('@');
-  return `${local.slice(0, Math.min(2, Math.max(1, local.length - 1)))}…@${domain}`;
-}
-
-/** A saved search as its webhooks carry it (docs/leads.md). */
-const alertData = (s: SavedSearch) => ({
-  id: s.id,
-  email: s.email,
-  filters: s.filters,
-  market: s.market,
-  home: s.home,
-  frequency: s.frequency,
-  lang: s.lang,
-  lead_agent_id: s.lead_agent_id,
-  attribution: { origin: s.origin || null, page: s.page_url, element: s.element, utm: s.utm ?? {} },
-});
-
-const summary = (s: SavedSearch): SearchSummary => ({
-  filters: s.filters,
-  market: s.market,
-  home: s.home,
-  frequency: s.frequency,
-  status: s.status,
-  lang: s.lang,
-  email: maskEmail(s.email),
-});
-
 /** The place's report as a follow keeps it, or null when our index has no report of it. */
 async function marketFollow(
   sql: Sql,
@@ -128,8 +69,6 @@ async function marketFollow(
   );
   return rows[0] ? { place, type_group: typeGroup, name: rows[0].name } : null;
 }
-
-type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
 
 export function createAlertsHandler(deps: AlertsDeps) {
   const { config } = deps;
@@ -302,121 +241,6 @@ export function createAlertsHandler(deps: AlertsDeps) {
     });
   }
 
-  async function withToken(raw: Record<string, unknown>, action: string): Promise<Outcome> {
-    const token = typeof raw.token === 'string' ? raw.token.trim() : '';
-    if (!TOKEN.test(token))
-      return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
-    let frequency: SavedFrequency | undefined;
-    let paused: boolean | undefined;
-    if (action === 'update') {
-      if (raw.frequency !== undefined) {
-        if (!([...ALERT_FREQUENCIES, MARKET_FREQUENCY] as readonly unknown[]).includes(raw.frequency))
-          return {
-            status: 400,
-            body: {
-              error: 'validation',
-              message: 'Some fields are not valid: frequency (invalid).',
-              fields: { frequency: 'invalid' },
-            },
-          };
-        frequency = raw.frequency as SavedFrequency;
-      }
-      if (raw.paused !== undefined) {
-        if (typeof raw.paused !== 'boolean')
-          return {
-            status: 400,
-            body: {
-              error: 'validation',
-              message: 'Some fields are not valid: paused (invalid).',
-              fields: { paused: 'invalid' },
-            },
-          };
-        paused = raw.paused;
-      }
-    }
-    const hash = await hashToken(token);
-    return deps.sql.transaction(async (tx: Sql) => {
-      const found = await byToken(tx, hash);
-      const allowed: Record<string, string[]> = {
-        view: ['confirm', 'manage', 'unsubscribe'],
-        confirm: ['confirm'],
-        manage: ['manage'],
-        update: ['manage'],
-        unsubscribe: ['unsubscribe', 'manage'],
-      };
-      if (!found || !allowed[action]?.includes(found.purpose))
-        return { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
-      const s = found.search;
-      if (action === 'view')
-        return {
-          status: 200,
-          body: {
-            ok: true,
-            purpose: found.purpose,
-            used: found.used,
-            expired: found.expired || s.status === 'expired',
-            search: summary(s),
-          },
-        };
-      if (s.status === 'unsubscribed') {
-        if (action === 'unsubscribe') return { status: 200, body: { ok: true, already: true, search: summary(s) } };
-        return { status: 410, body: { error: 'unsubscribed', message: 'This alert was deleted.', search: summary(s) } };
-      }
-      if (found.expired || s.status === 'expired')
-        return { status: 410, body: { error: 'expired', message: 'This link has expired.', search: summary(s) } };
-      if (action === 'confirm') {
-        if (found.used || s.status !== 'pending')
-          return { status: 200, body: { ok: true, already: true, search: summary(s) } };
-        await activate(tx, s.id, s.frequency);
-        await markTokenUsed(tx, hash);
-        // a confirmed search is a lead: its owner (else the team) hears of it once, and the CRM
-        const owner = s.lead_agent_id ? await leadOwner(tx, s.lead_agent_id) : null;
-        await enqueueMail(tx, { kind: 'alert-lead', refId: s.id, recipient: owner?.email ?? config.teamInbox });
-        await enqueueEvent(tx, 'alert.confirmed', {
-          ...alertData(s),
-          status: 'active',
-          confirmed_at: nowDate().toISOString(),
-        });
-        return { status: 200, body: { ok: true, search: summary({ ...s, status: 'active' }) }, queued: true };
-      }
-      if (s.status === 'pending')
-        return {
-          status: 410,
-          body: { error: 'unconfirmed', message: 'This alert was never confirmed.', search: summary(s) },
-        };
-      if (action === 'unsubscribe') {
-        await unsubscribe(tx, s.id);
-        await markTokenUsed(tx, hash);
-        await enqueueEvent(tx, 'alert.unsubscribed', {
-          ...alertData(s),
-          status: 'unsubscribed',
-          unsubscribed_at: nowDate().toISOString(),
-        });
-        return { status: 200, body: { ok: true, search: summary({ ...s, status: 'unsubscribed' }) } };
-      }
-      if (action === 'update') {
-        // a market follow is monthly, a search's alerts never are (the table's check)
-        if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market || s.home))
-          return {
-            status: 400,
-            body: {
-              error: 'validation',
-              message: 'Some fields are not valid: frequency (invalid).',
-              fields: { frequency: 'invalid' },
-            },
-          };
-        if (frequency) await setFrequency(tx, s.id, frequency);
-        if (paused !== undefined) await setPaused(tx, s.id, paused);
-        const status: SearchStatus = paused === undefined ? s.status : paused ? 'paused' : 'active';
-        return {
-          status: 200,
-          body: { ok: true, search: summary({ ...s, frequency: frequency ?? s.frequency, status }) },
-        };
-      }
-      return { status: 200, body: { ok: true, search: summary(s) } };
-    });
-  }
-
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
     const read = await readJsonRequest(request, {
       allowedOrigins: config.allowedOrigins,
@@ -442,7 +266,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
       const outcome =
         action === 'subscribe'
           ? await subscribe(body, request, context.clientAddress)
-          : await withToken(body as Record<string, unknown>, action);
+          : await linkAction(deps, body as Record<string, unknown>, action);
       if (outcome.queued) deps.onQueued?.();
       const extra: Record<string, string> =
         outcome.status === 429 ? { 'Retry-After': String(outcome.retryAfter ?? config.rateLimit.windowSeconds) } : {};
