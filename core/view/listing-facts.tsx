@@ -1,11 +1,11 @@
 /**
- * A listing's facts (bedrooms, bathrooms, area, type; the alícuota, parking, storage, furnished and
+ * A listing's facts (bedrooms and bathrooms when it has them, area, type; the alícuota, parking, storage, furnished and
  * pets when its data says them) as a description list, drawn alike by the
  * detail (widgets/lib/listing/property-detail.tsx) and the listing's own page
  * (server/pages/listing-page.tsx), each with its classes.
  */
 import { formatArea, formatCount, formatPrice } from '../protocol/format.ts';
-import { typeLabel, type Property } from '../protocol/listing.ts';
+import { roomTexts, typeLabel, type Property } from '../protocol/listing.ts';
 import type { Translate } from '../translate.ts';
 
 export interface FactsClasses {
@@ -20,8 +20,12 @@ export function listingFacts(p: Property, t: Translate): Array<[string, string]>
   const f = p.facts;
   const yesNo = (v: boolean) => t(v ? 'facts.yes' : 'facts.no');
   return [
-    [t('facts.bedrooms'), formatCount(p.bedrooms)],
-    [t('facts.bathrooms'), formatCount(p.bathrooms)],
+    // its rooms by the one rule of the card, the page's description and the mails (roomTexts): those it has, so a lot says none
+    ...roomTexts(p, t).map(({ room }): [string, string] =>
+      room === 'beds'
+        ? [t('facts.bedrooms'), formatCount(p.bedrooms)]
+        : [t('facts.bathrooms'), formatCount(p.bathrooms)],
+    ),
     [t('facts.area'), formatArea(p.area)],
     [t('facts.type'), typeLabel(p.propertyType, t)],
     ...([

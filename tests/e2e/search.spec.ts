@@ -167,7 +167,8 @@ test.describe('property search', () => {
     expect(await check()).toEqual([]);
     await s.cards.first().locator('.exp-card-link').click();
     await expect(s.dialog).toBeVisible();
-    await expect(s.dialog).toContainText('Habitaciones');
+    // a label of the facts every listing has (a lot says no rooms: core/view/listing-facts.tsx)
+    await expect(s.dialog).toContainText('Área');
     expect(await check()).toEqual([]);
   });
 
