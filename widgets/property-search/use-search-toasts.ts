@@ -4,13 +4,19 @@
  */
 import { useEffect, useRef } from 'react';
 import { formatCount } from '../../core/protocol/format.ts';
+import { whenIdle } from '../lib/main-thread.ts';
 import type { Toaster } from '../lib/toast.tsx';
 import type { SearchAnswer } from './store.ts';
 
 export function useSearchToasts(toaster: Toaster, city: string, answer: SearchAnswer): void {
+  // each toast once the page is idle, not in the commit that renders the answer: a toast is a
+  // top-layer popover whose showing lays the page out again (docs/product.md §4); one shown after the
+  // element left the page shows nowhere
+  const later = (show: () => void) => void whenIdle(show, 1000);
   const lastCity = useRef<string | null>(null);
   useEffect(() => {
-    if (city && city !== lastCity.current) toaster.show({ title: { key: 'toast.searchingIn', params: { city } } });
+    if (city && city !== lastCity.current)
+      later(() => toaster.show({ title: { key: 'toast.searchingIn', params: { city } } }));
     lastCity.current = city;
   }, [city, toaster]);
 
@@ -18,9 +24,12 @@ export function useSearchToasts(toaster: Toaster, city: string, answer: SearchAn
   useEffect(() => {
     if (answer.status !== 'ready' || answer.total <= 0 || toasted.current === answer.filtersKey) return;
     toasted.current = answer.filtersKey;
-    toaster.show({
-      title: { key: 'toast.resultsTitle' },
-      description: { key: 'toast.resultsText', params: { count: answer.total, formatted: formatCount(answer.total) } },
-    });
+    const total = answer.total;
+    later(() =>
+      toaster.show({
+        title: { key: 'toast.resultsTitle' },
+        description: { key: 'toast.resultsText', params: { count: total, formatted: formatCount(total) } },
+      }),
+    );
   }, [answer, toaster]);
 }
