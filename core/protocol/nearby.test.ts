@@ -17,6 +17,10 @@ describe('what is near', () => {
     ]);
   });
 
+  it('says nothing of a distance that is none', () => {
+    expect([NaN, Infinity, -5].map(formatDistance)).toEqual(['', '', '']);
+  });
+
   it('reads the rows of public.nearby_places, leaving out a kind it does not know and a row without a name or a distance', () => {
     expect(
       parseNearby([
@@ -26,6 +30,7 @@ describe('what is near', () => {
         { kind: 'school', name: 'Colegio', distance_m: null },
         { kind: 'hospital', name: 'Hospital', distance_m: -1 },
         { kind: 'transport', name: 'Metro', distance_m: '1200' },
+        ...['', ' ', '0x10', true, [7]].map((distance_m) => ({ kind: 'park', name: 'Odd', distance_m })),
       ]),
     ).toEqual([
       { kind: 'park', name: 'Parque La Carolina', distance: 350 },

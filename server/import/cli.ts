@@ -21,9 +21,9 @@
  * across the command and every server's schedule (its lock, service.ts): a run that finds another
  * on its way waits for it. Exit code: 0 done, 1 failed, 3 withdrawals held back, 2 bad usage.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { readNearbyGeoJson, storeNearby, type NearbyReport } from './nearby.ts';
+import { NEARBY_LIMITS, readNearbyGeoJson, storeNearby, type NearbyReport } from './nearby.ts';
 import { openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { localPhotoStore, type PhotoStore } from './photos.ts';
@@ -55,7 +55,7 @@ const VALUES = new Set([
 
 function usage(message: string): never {
   console.error(
-    `[import] ${message}\nusage: npm run import -- <${SOURCE_KINDS.join('|')}> <feed> [--token T] [--name NAME] [--full] [--allow-withdrawals] [--no-photos] ...\n       npm run import -- runs [--source NAME] [--last N]\n(docs/import.md)`,
+    `[import] ${message}\nusage: npm run import -- <${SOURCE_KINDS.join('|')}> <feed> [--token T] [--name NAME] [--full] [--allow-withdrawals] [--no-photos] ...\n       npm run import -- runs [--source NAME] [--last N]\n       npm run import -- nearby <file.geojson> [--name NAME] [--allow-withdrawals]\n(docs/import.md)`,
   );
   process.exit(2);
 }
@@ -149,6 +149,9 @@ async function importNearbyFile(
   if (!location) usage('which GeoJSON file?');
   const file = resolve(cwd, location);
   const source = values.get('--name') ?? `nearby:${basename(file)}`;
+  // its size before it is read: a file too large is never held in memory
+  if ((await stat(file)).size > NEARBY_LIMITS.bytes)
+    throw new Error(`${location}: the file is larger than ${NEARBY_LIMITS.bytes / 1024 / 1024} MB`);
   const read = readNearbyGeoJson(await readFile(file, 'utf8'), source);
   const opened = await openForCommand(dataDir);
   let report: NearbyReport;

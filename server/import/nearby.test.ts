@@ -97,6 +97,15 @@ describe('the places of interest of a GeoJSON file', () => {
     expect(read.rows.map((r) => r.name)).toEqual(['<img src=x onerror=alert(1)> Colegio']);
   });
 
+  it("reads a file that starts with a byte order mark, and a feature's name when its Spanish name is empty", () => {
+    const read = readNearbyGeoJson(
+      '\uFEFF' +
+        file(feature('node/1', { amenity: 'school', 'name:es': ' ', name: 'Colegio Uno' }, point(-78.48, -0.18))),
+      's',
+    );
+    expect(read.rows.map((r) => r.name)).toEqual(['Colegio Uno']);
+  });
+
   it('throws on a file that is not JSON or not a FeatureCollection, naming which', () => {
     expect(() => readNearbyGeoJson('{"type":', 's')).toThrow(/^not JSON/);
     expect(() => readNearbyGeoJson('{"type":"Feature"}', 's')).toThrow('not a GeoJSON FeatureCollection');

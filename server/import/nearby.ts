@@ -30,7 +30,7 @@ export const POINT_OF_INTEREST_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof PointOfInterestRow>;
 
 /** The largest file read, and the most features in it (a city's extract has a few thousand). */
-const NEARBY_LIMITS = { bytes: 64 * 1024 * 1024, features: 200_000, name: 120 };
+export const NEARBY_LIMITS = { bytes: 64 * 1024 * 1024, features: 200_000, name: 120 };
 
 export interface NearbyReport {
   source: string;
@@ -106,11 +106,12 @@ export function readNearbyGeoJson(
   text: string,
   source: string,
 ): { rows: PointOfInterestRow[]; read: number; passedOver: number; refused: NearbyReport['refused'] } {
-  if (text.length > NEARBY_LIMITS.bytes)
+  if (Buffer.byteLength(text) > NEARBY_LIMITS.bytes)
     throw new Error(`the file is larger than ${NEARBY_LIMITS.bytes / 1024 / 1024} MB`);
   let doc: { type?: unknown; features?: unknown };
   try {
-    doc = JSON.parse(text) as typeof doc;
+    // a byte order mark some editors write is no part of the JSON
+    doc = JSON.parse(text.replace(/^\uFEFF/, '')) as typeof doc;
   } catch (error) {
     throw new Error(`not JSON: ${(error as Error).message}`);
   }
@@ -126,7 +127,7 @@ export function readNearbyGeoJson(
       feature && typeof feature.properties === 'object' && feature.properties ? feature.properties : {}
     ) as Tags;
     const kind = kindOf(tags);
-    const name = cleanName(tags['name:es'] ?? tags.name);
+    const name = cleanName(tags['name:es']) || cleanName(tags.name);
     if (!kind || !name) {
       passedOver++;
       continue;

@@ -1,7 +1,8 @@
 /**
- * "What is near" on a project's page and a listing's (docs/projects.md "What is near"): the places of
- * interest around it, nearest first, each with its kind and its straight-line distance. Nothing
- * when the list is empty (a place the brokerage's list does not cover yet).
+ * "What's nearby" on a project's page (docs/projects.md "What is near"): the places of interest
+ * around it, nearest first, each with its kind and its straight-line distance, read as one line
+ * ("Park · Parque La Carolina · 350 m": the separators for a screen reader and a copy, unseen).
+ * Nothing when the list is empty (a place the brokerage's list does not cover yet).
  */
 import type { Translate } from '../../core/translate.ts';
 import { nearbyLine, type NearbyPlace } from '../../core/protocol/nearby.ts';
@@ -25,7 +26,9 @@ export function Nearby({
           return (
             <li key={`${place.kind}:${place.name}`} data-nearby-kind={place.kind}>
               <span className="nearby__kind">{line.kind}</span>
+              <span className="sr-only"> · </span>
               <span className="nearby__name">{line.name}</span>
+              <span className="sr-only"> · </span>
               <span className="nearby__distance">{line.distance}</span>
             </li>
           );

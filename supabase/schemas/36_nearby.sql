@@ -24,7 +24,9 @@ alter table internal.points_of_interest enable row level security;
 
 -- The places of interest near a point: of each kind the two nearest within 5 km, nearest first,
 -- with their straight-line distance in metres (the same flat-earth distance as the valuation's
--- comparables, exact enough within a city). A point off the globe has none.
+-- comparables, exact enough within a city); a place listed twice (two sources, a point and an
+-- area of one place) counts once. Each kind's scan walks the GiST index outward within the 5 km
+-- box only, so a kind the list lacks near the point costs nothing. A point off the globe has none.
 create or replace function public.nearby_places(lat double precision, lng double precision)
 returns table (kind public.plain_text, name public.plain_text, distance_m integer)
 language sql
@@ -36,16 +38,28 @@ as $$
   select k.kind::public.plain_text, n.name::public.plain_text, n.distance_m
     from unnest(array['school', 'university', 'hospital', 'shopping', 'supermarket', 'park', 'transport']) as k(kind)
    cross join lateral (
-     select p.name,
-            round(sqrt(power((p.position[1] - nearby_places.lat) * 111320, 2)
-                     + power((p.position[0] - nearby_places.lng) * 111320 * cos(radians(nearby_places.lat)), 2)))::integer as distance_m
-       from internal.points_of_interest p
-      where p.kind = k.kind
-        and nearby_places.lat between -90 and 90 and nearby_places.lng between -180 and 180
-      -- by the GiST index of their position, nearest first
-      order by p.position <-> point(nearby_places.lng, nearby_places.lat), p.id
+     select d.name, d.distance_m
+       from (
+         -- one row a place: its nearest, by its name whatever its case
+         select distinct on (lower(c.name)) c.name, c.distance_m
+           from (
+             select p.name,
+                    round(sqrt(power((p.position[1] - nearby_places.lat) * 111320, 2)
+                             + power((p.position[0] - nearby_places.lng) * 111320 * cos(radians(nearby_places.lat)), 2)))::integer as distance_m
+               from internal.points_of_interest p
+              where p.kind = k.kind
+                and nearby_places.lat between -89 and 89 and nearby_places.lng between -180 and 180
+                and p.position <@ box(point(nearby_places.lng - 0.0450 / cos(radians(nearby_places.lat)), nearby_places.lat - 0.0450),
+                                      point(nearby_places.lng + 0.0450 / cos(radians(nearby_places.lat)), nearby_places.lat + 0.0450))
+              -- by the GiST index of their position, nearest first
+              order by p.position <-> point(nearby_places.lng, nearby_places.lat)
+              limit 8
+           ) c
+          order by lower(c.name), c.distance_m
+       ) d
+      where d.distance_m <= 5000
+      order by d.distance_m, d.name
       limit 2
    ) n
-   where n.distance_m <= 5000
    order by n.distance_m, n.name
 $$;

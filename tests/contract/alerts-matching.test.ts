@@ -159,6 +159,7 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     const confirm = await confirmed(email, { lang: 'es', filters: { city, operation: 'project', deliveryBy: 2030 } });
     // said as projects (docs/projects.md "In the search"), not as properties
     expect(confirm.text).toContain(`Proyectos nuevos en ${city} · con entrega hasta 2030`);
+    expect(confirm.text).toContain('Nos pediste que te enviemos por correo los proyectos nuevos de esta búsqueda:');
     const [p] = await server.sql<{ id: string }>(
       `insert into internal.projects (slug, name, city, stage, delivery, geo_lat, geo_lon, source_key)
        values ($1, 'Torre Nueva Prueba', $2, 'pre_sale', date '2028-03-01', -0.2, -78.5, $1) returning id::text as id`,
@@ -171,7 +172,8 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     await listing({ city, title: 'Casa en venta nueva' });
     const alert = await mailedAfterRun(email, (m) => m.subject.includes('proyecto nuevo'));
     expect(alert.subject).toBe(`1 proyecto nuevo: Proyectos nuevos en ${city} · con entrega hasta 2030`);
-    expect(alert.text).toContain('Torre Nueva Prueba');
+    // in words that agree with a project: "Nuevo", not "Nueva"
+    expect(alert.text).toContain('Nuevo: Torre Nueva Prueba');
     expect(alert.text).toContain('Desde $98,000');
     expect(alert.text).toMatch(/https:\/\/expecuador\.example\/es\/proyectos\/torre-[a-z0-9]+/);
     for (const absent of ['Casa en venta nueva', 'Casa anterior']) expect(alert.text).not.toContain(absent);

@@ -109,8 +109,8 @@ describe('what is near a new development', () => {
     const expected = nearest(places, p!.lat, p!.lng);
     expect(expected.length).toBeGreaterThanOrEqual(6);
     for (const [path, heading, park, note] of [
-      ['/projects/altos-de-la-carolina', 'What is near', 'Park', 'Distances in a straight line, not by road.'],
-      ['/es/proyectos/altos-de-la-carolina', 'Qué hay cerca', 'Parque', 'Distancias en línea recta, no por carretera.'],
+      ['/projects/altos-de-la-carolina', "What's nearby", 'Park', 'Distances in a straight line, not by road.'],
+      ['/es/proyectos/altos-de-la-carolina', 'Qué hay cerca', 'Parque', 'Distancias en línea recta, no por calle.'],
     ] as const) {
       const doc = await page(`${server.url}${path}`);
       const block = doc.querySelector('[data-nearby]');
@@ -124,21 +124,22 @@ describe('what is near a new development', () => {
         const d = expected[i]!.d;
         expect([formatDistance(d), formatDistance(d * 1.002 + 1)], `${path} ${expected[i]!.name}`).toContain(shown);
       }
-      expect(
-        text(items.find((li) => li.getAttribute('data-nearby-kind') === 'park')?.querySelector('.nearby__kind')),
-      ).toBe(park);
+      const parkItem = items.find((li) => li.getAttribute('data-nearby-kind') === 'park');
+      expect(text(parkItem?.querySelector('.nearby__kind'))).toBe(park);
+      // read as one line by a screen reader or a copy: its parts apart
+      expect(text(parkItem)).toMatch(new RegExp(`^${park} · [^·]+ · [\\d.,]+ k?m$`));
       expect(text(block?.querySelector('.nearby__note'))).toBe(note);
       // inside the location's section, after the directions
       expect(block?.closest('section')?.querySelector('h2')?.id).toBe('location-heading');
     }
   });
 
-  it('a project nothing is near shows no "What is near" at all', async () => {
+  it('a project nothing is near shows no "What\'s nearby" at all', async () => {
     await server.sql("update internal.projects set geo_lat = -0.74, geo_lon = -90.31 where slug = 'bosque-norte'");
     const doc = await page(`${server.url}/projects/bosque-norte`);
     expect(doc.querySelector('h1')).not.toBeNull();
     expect(doc.querySelector('[data-nearby]')).toBeNull();
-    expect(text(doc.body)).not.toContain('What is near');
+    expect(text(doc.body)).not.toContain("What's nearby");
   });
 
   it('the database takes the kinds of core/protocol/nearby.ts and refuses any other', async () => {
@@ -204,6 +205,14 @@ describe('a GeoJSON file of places of interest, stored', () => {
     // through the data API's function, as a page reads it
     const near = await database.db.jobs.query<{ name: string }>('select name from public.nearby_places(-0.18, -78.48)');
     expect(near.map((r) => r.name)).toEqual(['Colegio Uno (nuevo)', 'Parque Dos', 'Universidad Seis']);
+    // the same place from another source (or as a point and an area) counts once, at its nearest
+    await database.db.jobs.query(
+      "insert into internal.points_of_interest (kind, name, position, source, source_key) values ('park', 'PARQUE DOS', point(-78.4849, -0.1819), 'another', 'way/2')",
+    );
+    const parks = await database.db.jobs.query<{ name: string; distance_m: number }>(
+      "select name, distance_m from public.nearby_places(-0.18, -78.48) where kind = 'park'",
+    );
+    expect(parks).toHaveLength(1);
 
     // a broken extract: nothing of interest, or most of the list gone
     const empty = await storeNearby(

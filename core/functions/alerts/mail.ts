@@ -200,7 +200,7 @@ function confirmComposer(options: AlertMailOptions): Composer {
     const frequency = frequencyLabel(search.frequency, t);
     const subject = oneLine(t('mail.alerts.confirm.subject'));
     const text = [
-      t('mail.alerts.confirm.intro'),
+      t(search.filters.operation === 'project' ? 'mail.alerts.confirm.introProjects' : 'mail.alerts.confirm.intro'),
       '',
       what,
       t('mail.alerts.confirm.frequency', { frequency }),
@@ -213,7 +213,7 @@ function confirmComposer(options: AlertMailOptions): Composer {
       search.lang,
       subject,
       `<h1 style="margin:0 0 12px;font-size:22px">${escapeHtml(t('mail.alerts.confirm.heading'))}</h1>
-<p style="margin:0 0 12px">${escapeHtml(t('mail.alerts.confirm.intro'))}</p>
+<p style="margin:0 0 12px">${escapeHtml(t(search.filters.operation === 'project' ? 'mail.alerts.confirm.introProjects' : 'mail.alerts.confirm.intro'))}</p>
 <p style="margin:0 0 4px;font-weight:bold">${escapeHtml(what)}</p>
 <p style="margin:0 0 20px;color:#475569">${escapeHtml(t('mail.alerts.confirm.frequency', { frequency }))}</p>
 <p style="margin:0 0 20px">${button(link, t('mail.alerts.confirm.button'))}</p>
@@ -284,10 +284,12 @@ export function alertComposer(options: AlertMailOptions): Composer {
     const end = footer(t('mail.alerts.alert.why'));
     const what = describeSearch(search.filters, t);
     const total = Number(alert.new_count) + Number(alert.drop_count);
+    // a search of new developments is told of new projects ("1 new development: New developments in
+    // Cumbayá"), in words that agree with them (Spanish: "Nuevo", "Verlo en el sitio")
+    const projects = search.filters.operation === 'project';
     const counts = [
-      // a search of new developments is told of new projects ("1 new development: New developments in Cumbayá")
       Number(alert.new_count)
-        ? t(search.filters.operation === 'project' ? 'mail.alerts.alert.newProjects' : 'mail.alerts.alert.newCount', {
+        ? t(projects ? 'mail.alerts.alert.newProjects' : 'mail.alerts.alert.newCount', {
             count: Number(alert.new_count),
             formatted: formatCount(Number(alert.new_count)),
           })
@@ -323,7 +325,13 @@ export function alertComposer(options: AlertMailOptions): Composer {
         .filter(Boolean)
         .join(' · ');
       const image = normaliseImages(l.images, media).find((u) => /^https?:\/\//.test(u));
-      const badge = t(kind === 'new' ? 'mail.alerts.alert.new' : 'mail.alerts.alert.drop');
+      const badge = t(
+        kind === 'drop'
+          ? 'mail.alerts.alert.drop'
+          : projects
+            ? 'mail.alerts.alert.newProject'
+            : 'mail.alerts.alert.new',
+      );
       return {
         text: [
           `${badge}: ${title}`,
@@ -344,7 +352,10 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
     });
     const more =
       total > items.length
-        ? t('mail.alerts.alert.seeAll', { count: total, formatted: formatCount(total) })
+        ? t(projects ? 'mail.alerts.alert.seeAllProjects' : 'mail.alerts.alert.seeAll', {
+            count: total,
+            formatted: formatCount(total),
+          })
         : t('mail.alerts.alert.seeSearch');
     const text = [
       t('mail.alerts.alert.heading'),
