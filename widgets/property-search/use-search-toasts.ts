@@ -11,25 +11,29 @@ import type { SearchAnswer } from './store.ts';
 export function useSearchToasts(toaster: Toaster, city: string, answer: SearchAnswer): void {
   // each toast once the page is idle, not in the commit that renders the answer: a toast is a
   // top-layer popover whose showing lays the page out again (docs/product.md §4); one shown after the
-  // element left the page shows nowhere
+  // element left the page shows nowhere; one whose search was replaced meanwhile is not shown
   const later = (show: () => void) => void whenIdle(show, 1000);
   const lastCity = useRef<string | null>(null);
   useEffect(() => {
     if (city && city !== lastCity.current)
-      later(() => toaster.show({ title: { key: 'toast.searchingIn', params: { city } } }));
+      later(() => lastCity.current === city && toaster.show({ title: { key: 'toast.searchingIn', params: { city } } }));
     lastCity.current = city;
   }, [city, toaster]);
 
   const toasted = useRef('');
+  const latest = useRef('');
   useEffect(() => {
+    latest.current = answer.filtersKey;
     if (answer.status !== 'ready' || answer.total <= 0 || toasted.current === answer.filtersKey) return;
-    toasted.current = answer.filtersKey;
-    const total = answer.total;
-    later(() =>
-      toaster.show({
-        title: { key: 'toast.resultsTitle' },
-        description: { key: 'toast.resultsText', params: { count: total, formatted: formatCount(total) } },
-      }),
+    const { filtersKey: key, total } = answer;
+    toasted.current = key;
+    later(
+      () =>
+        latest.current === key &&
+        toaster.show({
+          title: { key: 'toast.resultsTitle' },
+          description: { key: 'toast.resultsText', params: { count: total, formatted: formatCount(total) } },
+        }),
     );
   }, [answer, toaster]);
 }
