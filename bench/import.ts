@@ -220,20 +220,18 @@ export async function benchImport(): Promise<Record<string, unknown>> {
   return { ...result, markdown: markdown(result) };
 }
 
-/** The photos' bytes the search page downloads at first on a 390 px phone: the feed's JPEGs, then the re-hosted sizes. */
-async function phoneBytes(
-  dir: string,
-  bodies: Buffer[],
-  hashes: string[],
-  origin: string,
-): Promise<{
+/** What the search's first screen on a phone downloads of listing photos, before and after re-hosting. */
+type FirstScreen = {
   before: number;
   after: number;
   photosBefore: number;
   photosAfter: number;
   atLoadBefore: number;
   atLoadAfter: number;
-}> {
+};
+
+/** The photos' bytes the search page downloads at first on a 390 px phone: the feed's JPEGs, then the re-hosted sizes. */
+async function phoneBytes(dir: string, bodies: Buffer[], hashes: string[], origin: string): Promise<FirstScreen> {
   const server = await startTestServer('postgres', { photosDir: join(dir, 'photos'), site: { imageHosts: [origin] } });
   const { createServer } = await import('node:http');
   // the feed's own photos, served as a photo host serves them (hot-linked: what re-hosting replaces)
@@ -332,14 +330,7 @@ export function markdown(r: {
     rssGrowthMb: number;
     onDemand: { p50: number; p95: number };
   };
-  firstScreen: {
-    before: number;
-    after: number;
-    photosBefore: number;
-    photosAfter: number;
-    atLoadBefore: number;
-    atLoadAfter: number;
-  };
+  firstScreen: FirstScreen;
 }): string {
   const kb = (b: number) => `${Math.round(b / 1024).toLocaleString('en-US')} KB`;
   const lines = [

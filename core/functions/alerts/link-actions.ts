@@ -27,6 +27,13 @@ import {
   type SearchStatus,
 } from './store.ts';
 import { hashToken, TOKEN } from './tokens.ts';
+import { problems } from './validate.ts';
+
+/** A field of a link's request refused, as the handler refuses a subscription's (./validate.ts). */
+const invalid = (field: string): Outcome => ({
+  status: 400,
+  body: { error: 'validation', message: problems({ [field]: 'invalid' }), fields: { [field]: 'invalid' } },
+});
 
 /** What the handler answers: a status and a body, whether a mail was queued, how long to wait when refused. */
 export type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
@@ -87,26 +94,11 @@ export async function linkAction(deps: AlertsDeps, raw: Record<string, unknown>,
   if (action === 'update') {
     if (raw.frequency !== undefined) {
       if (!([...ALERT_FREQUENCIES, MARKET_FREQUENCY] as readonly unknown[]).includes(raw.frequency))
-        return {
-          status: 400,
-          body: {
-            error: 'validation',
-            message: 'Some fields are not valid: frequency (invalid).',
-            fields: { frequency: 'invalid' },
-          },
-        };
+        return invalid('frequency');
       frequency = raw.frequency as SavedFrequency;
     }
     if (raw.paused !== undefined) {
-      if (typeof raw.paused !== 'boolean')
-        return {
-          status: 400,
-          body: {
-            error: 'validation',
-            message: 'Some fields are not valid: paused (invalid).',
-            fields: { paused: 'invalid' },
-          },
-        };
+      if (typeof raw.paused !== 'boolean') return invalid('paused');
       paused = raw.paused;
     }
   }
@@ -172,15 +164,7 @@ export async function linkAction(deps: AlertsDeps, raw: Record<string, unknown>,
     }
     if (action === 'update') {
       // a market follow is monthly, a search's alerts never are (the table's check)
-      if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market || s.home))
-        return {
-          status: 400,
-          body: {
-            error: 'validation',
-            message: 'Some fields are not valid: frequency (invalid).',
-            fields: { frequency: 'invalid' },
-          },
-        };
+      if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market || s.home)) return invalid('frequency');
       if (frequency) await setFrequency(tx, s.id, frequency);
       if (paused !== undefined) await setPaused(tx, s.id, paused);
       const status: SearchStatus = paused === undefined ? s.status : paused ? 'paused' : 'active';

@@ -41,7 +41,8 @@ export interface AlertInput {
 export type AlertValidation =
   { ok: true; value: AlertInput } | { ok: false; fields: Record<string, FieldError>; message: string };
 
-function problems(fields: Record<string, FieldError>): string {
+/** "Some fields are not valid: frequency (invalid).": what a refused request's message says (here and ./link-actions.ts). */
+export function problems(fields: Record<string, FieldError>): string {
   return `Some fields are not valid: ${Object.entries(fields)
     .map(([k, v]) => `${k} (${v})`)
     .join(', ')}.`;
