@@ -130,3 +130,16 @@ export async function readJsonRequest(
     return json(400, { error: 'invalid_json', message: 'The body is not valid JSON.' }, cors);
   }
 }
+
+/** readJsonRequest for an action's request: its body must be a JSON object (else 400, `validation`). */
+export async function readJsonObject(
+  request: Request,
+  options: { allowedOrigins: '*' | string[]; maxBytes: number; what: string },
+): Promise<{ cors: Record<string, string>; body: Record<string, unknown> } | Response> {
+  const read = await readJsonRequest(request, options);
+  if (read instanceof Response) return read;
+  const { cors, body } = read;
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, read.cors);
+  return { cors, body: body as Record<string, unknown> };
+}

@@ -19,7 +19,7 @@ import type { HomeFollow, MarketFollow } from '../../protocol/alerts.ts';
 import { parseEstimate, type HomeFacts } from '../../protocol/valuation.ts';
 import { estimateHome } from '../valuation.ts';
 import { enqueueMail } from '../outbox/store.ts';
-import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import { clientSalt, hashClient, json, readJsonObject, type ClientPolicy } from '../function-http.ts';
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
@@ -242,16 +242,14 @@ export function createAlertsHandler(deps: AlertsDeps) {
   }
 
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
-    const read = await readJsonRequest(request, {
+    const read = await readJsonObject(request, {
       allowedOrigins: config.allowedOrigins,
       maxBytes: ALERT_LIMITS.body,
       what: 'the request',
     });
     if (read instanceof Response) return read;
     const { cors, body } = read;
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
-    const action = (body as { action?: unknown }).action ?? 'subscribe';
+    const action = body.action ?? 'subscribe';
     if (
       typeof action !== 'string' ||
       !['subscribe', 'view', 'confirm', 'manage', 'update', 'unsubscribe'].includes(action)

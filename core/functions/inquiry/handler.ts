@@ -287,6 +287,19 @@ export function createInquiryHandler(deps: InquiryDeps) {
               })
             : [];
         const told = { consents: await consentsForWebhook(tx, consents, config.siteUrl) };
+        // what every lead's webhook says of who wrote and where from, whatever it is about
+        const lead = {
+          id: stored.id,
+          received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : nowDate().toISOString(),
+          lang: input.lang,
+          contact: { name: input.name, email: input.email, phone: input.phone || null, message: input.message || null },
+        };
+        const attribution = {
+          origin: origin || null,
+          page: input.source?.page || null,
+          element: input.source?.element ?? null,
+          utm: input.source?.utm ?? {},
+        };
         // its e-mails and webhooks are queued in the same transaction: stored means delivered
         if (stored.created && !spam) {
           await enqueueMail(tx, { kind: 'inquiry', refId: stored.id, recipient: recipient.email });
@@ -296,15 +309,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
             await enqueueMail(tx, { kind: 'seller-ack', refId: stored.id, recipient: input.email });
             const e = parseEstimate(seller.estimate);
             await enqueueEvent(tx, 'seller.lead.created', {
-              id: stored.id,
-              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : nowDate().toISOString(),
-              lang: input.lang,
-              contact: {
-                name: input.name,
-                email: input.email,
-                phone: input.phone || null,
-                message: input.message || null,
-              },
+              ...lead,
               home: input.seller.facts,
               timeline: input.seller.timeline,
               also_buying: input.seller.alsoBuying,
@@ -319,25 +324,12 @@ export function createInquiryHandler(deps: InquiryDeps) {
               },
               recipient: { kind: recipient.kind, agent_id: recipient.agentId, email: recipient.email },
               lead_agent_id: owner?.agentId ?? null,
-              attribution: {
-                origin: origin || null,
-                page: input.source?.page || null,
-                element: input.source?.element ?? null,
-                utm: input.source?.utm ?? {},
-              },
+              attribution,
               ...told,
             });
           } else
             await enqueueEvent(tx, visit ? 'visit.requested' : 'inquiry.created', {
-              id: stored.id,
-              received_at: stored.receivedAt ? new Date(stored.receivedAt).toISOString() : nowDate().toISOString(),
-              lang: input.lang,
-              contact: {
-                name: input.name,
-                email: input.email,
-                phone: input.phone || null,
-                message: input.message || null,
-              },
+              ...lead,
               listing: listing
                 ? {
                     id: listing.id,
@@ -362,12 +354,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
                     },
                   }
                 : {}),
-              attribution: {
-                origin: origin || null,
-                page: input.source?.page || null,
-                element: input.source?.element ?? null,
-                utm: input.source?.utm ?? {},
-              },
+              attribution,
               ...told,
             });
         }

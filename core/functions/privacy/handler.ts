@@ -20,7 +20,7 @@
  *
  * 404 for a token or session never issued, 410 for an expired or used one.
  */
-import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import { clientSalt, hashClient, json, readJsonObject, type ClientPolicy } from '../function-http.ts';
 import { overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { enqueueMail } from '../outbox/store.ts';
@@ -189,16 +189,13 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
   }
 
   return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
-    const read = await readJsonRequest(request, {
+    const read = await readJsonObject(request, {
       allowedOrigins: config.allowedOrigins,
       maxBytes: 4096,
       what: 'the request',
     });
     if (read instanceof Response) return read;
-    const { cors, body } = read;
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
-    const raw = body as Record<string, unknown>;
+    const { cors, body: raw } = read;
     if (!(ACTIONS as readonly unknown[]).includes(raw.action))
       return json(
         400,

@@ -20,7 +20,7 @@
  * one answers what it did (`already: true`). A confirmation or cancellation queues its mails and
  * webhook in the same transaction.
  */
-import { json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import { json, readJsonObject, type ClientPolicy } from '../function-http.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { TOKEN } from '../alerts/tokens.ts';
 import {
@@ -241,16 +241,14 @@ export function createVisitsHandler(deps: VisitsDeps) {
   }
 
   return async function handle(request: Request): Promise<Response> {
-    const read = await readJsonRequest(request, {
+    const read = await readJsonObject(request, {
       allowedOrigins: deps.config.allowedOrigins,
       maxBytes: 4096,
       what: 'the request',
     });
     if (read instanceof Response) return read;
     const { cors, body } = read;
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, cors);
-    const action = (body as { action?: unknown }).action;
+    const action = body.action;
     if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
       return json(
         400,
