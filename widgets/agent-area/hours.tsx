@@ -100,28 +100,19 @@ export function Hours({ id, session }: { id: string; session: Session }) {
             {periods.length ? null : <p className="m-0 text-ink-muted">{t('agentArea.hours.closed')}</p>}
             {periods.map(({ h, i }) => (
               <div key={i} className="flex flex-wrap items-end gap-2">
-                <label className="flex flex-col gap-1 text-ink grow basis-[128px]">
-                  {t('agentArea.hours.opens')}
-                  <input
-                    type="time"
-                    step={1800}
-                    required
-                    value={h.opens}
-                    onChange={(e) => change(i, { opens: e.target.value })}
-                    className={field}
-                  />
-                </label>
-                <label className="flex flex-col gap-1 text-ink grow basis-[128px]">
-                  {t('agentArea.hours.closes')}
-                  <input
-                    type="time"
-                    step={1800}
-                    required
-                    value={h.closes}
-                    onChange={(e) => change(i, { closes: e.target.value })}
-                    className={field}
-                  />
-                </label>
+                {(['opens', 'closes'] as const).map((end) => (
+                  <label key={end} className="flex flex-col gap-1 text-ink grow basis-[128px]">
+                    {t(end === 'opens' ? 'agentArea.hours.opens' : 'agentArea.hours.closes')}
+                    <input
+                      type="time"
+                      step={1800}
+                      required
+                      value={h[end]}
+                      onChange={(e) => change(i, { [end]: e.target.value })}
+                      className={field}
+                    />
+                  </label>
+                ))}
                 <button
                   type="button"
                   className={`${link} h-12`}

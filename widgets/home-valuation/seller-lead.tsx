@@ -7,7 +7,7 @@
  * opt-in: nothing comes until its link is opened).
  */
 import { pageAttribution } from '../../core/protocol/attribution.ts';
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { SELLER_TIMELINES, type Estimate, type HomeFacts, type SellerTimeline } from '../../core/protocol/valuation.ts';
 import { requestAlerts } from '../lib/data/alerts.ts';
 import { functionsClient } from '../lib/data/functions.ts';
@@ -136,6 +136,14 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
     className: inputClass(Boolean(errors[name])),
   });
 
+  // the three ways to reach the seller, each needed: alike but for the kind of text
+  const contact = (name: 'name' | 'email' | 'phone', label: string, kind: InputHTMLAttributes<HTMLInputElement>) =>
+    field(
+      name,
+      label,
+      <input {...a11y(name)} {...kind} required aria-required="true" onChange={(e) => set(name, e.target.value)} />,
+    );
+
   if (status === 'sent') {
     return (
       <section
@@ -165,44 +173,9 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
       </h3>
       <p className="m-0 text-ink-muted">{t('valuation.lead.intro', { place })}</p>
       <form noValidate onSubmit={submit} className="grid gap-3 cq-md:grid-cols-2" part="lead-form">
-        {field(
-          'name',
-          t('valuation.lead.name'),
-          <input
-            {...a11y('name')}
-            type="text"
-            autoComplete="name"
-            required
-            aria-required="true"
-            onChange={(e) => set('name', e.target.value)}
-          />,
-        )}
-        {field(
-          'email',
-          t('valuation.lead.email'),
-          <input
-            {...a11y('email')}
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            required
-            aria-required="true"
-            onChange={(e) => set('email', e.target.value)}
-          />,
-        )}
-        {field(
-          'phone',
-          t('valuation.lead.phone'),
-          <input
-            {...a11y('phone')}
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            required
-            aria-required="true"
-            onChange={(e) => set('phone', e.target.value)}
-          />,
-        )}
+        {contact('name', t('valuation.lead.name'), { type: 'text', autoComplete: 'name' })}
+        {contact('email', t('valuation.lead.email'), { type: 'email', autoComplete: 'email', inputMode: 'email' })}
+        {contact('phone', t('valuation.lead.phone'), { type: 'tel', autoComplete: 'tel', inputMode: 'tel' })}
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-timeline`} className="text-sm font-medium text-ink">
             {t('valuation.lead.timeline')}
