@@ -97,19 +97,28 @@ export async function benchValuation(): Promise<Record<string, unknown>> {
     }
     const train = markets.filter((m) => !m.heldOutOnly);
     const { folds, chosen } = crossValidate(train.map((m) => [m.name, m.runs]));
-    const later = markets
-      .filter((m) => m.heldOutOnly)
-      .map((m) => ({
-        market: m.name,
-        figures: figures(m.runs, chosen.run, chosen.constants.widen),
-        baseline: baselineFigures(m.runs, chosen.run),
-      }));
+    const laterWith = (picked: { run: number; constants: Constants }) =>
+      markets
+        .filter((m) => m.heldOutOnly)
+        .map((m) => ({
+          market: m.name,
+          figures: figures(m.runs, picked.run, picked.constants.widen),
+          baseline: baselineFigures(m.runs, picked.run),
+        }));
+    const later = laterWith(chosen);
+    // the method before the blend's lean (issue 62), chosen and held out the same way on the same homes
+    const before = crossValidate(
+      train.map((m) => [m.name, m.runs]),
+      (k) => k.lean === 0,
+    );
+    const beforeLater = laterWith(before.chosen);
     const same = (Object.keys(chosen.constants) as Array<keyof Constants>).every(
       (key) => current[key] === chosen.constants[key],
     );
     const result = {
       heldOut: folds,
       laterMarkets: later,
+      withoutLean: { heldOut: before.folds, laterMarkets: beforeLater, chosen: before.chosen.constants },
       chosen: chosen.constants,
       inSql: current,
       constantsCurrent: same,
@@ -117,7 +126,13 @@ export async function benchValuation(): Promise<Record<string, unknown>> {
       targets: { p95Ms: P95_MS },
       targetMet: markets.every((m) => m.deployed.speed.p95 <= P95_MS) && same,
     };
-    return { ...result, markdown: markdown(folds, later, markets, chosen.constants, current, same) };
+    return {
+      ...result,
+      markdown: markdown(folds, later, markets, chosen.constants, current, same, [
+        ...before.folds.map((f) => ({ market: f.market, figures: f.heldOut, baseline: f.heldOutBaseline })),
+        ...beforeLater,
+      ]),
+    };
   } finally {
     await postgres.stop();
   }
@@ -186,6 +201,7 @@ function markdown(
   chosen: Constants,
   current: Constants,
   same: boolean,
+  withoutLean: Array<{ market: string; figures: Figures; baseline: Figures }>,
 ): string {
   const short = (name: string) => name.split(':')[0] as string;
   const row = (name: string, a: Figures, b: Figures) =>
@@ -205,6 +221,8 @@ function markdown(
     ...later.map((m) => row(`${short(m.market)}, a later market`, m.figures, m.baseline)),
     '',
     `In sample (the constants chosen on every training market, itself included): ${folds.map((f) => `${short(f.market)} ${pct(f.inSample.medianError)}, ${pct(f.inSample.within10)} within 10%, the range holding ${pct(f.inSample.rangeHolds)}`).join('; ')}.`,
+    '',
+    `The same homes, held out the same way, by the method before the blend's lean (the grid with \`lean\` 0 only, in this run): ${withoutLean.map((w) => `${short(w.market)} ${pct(w.figures.medianError)} (ratio ${(w.figures.medianError / w.baseline.medianError).toFixed(2)}), ${pct(w.figures.within10)} within 10%, the range holding ${pct(w.figures.rangeHolds)} at a median width of ${pct(w.figures.medianWidth)}`).join('; ')}.`,
     '',
     `The constants chosen on the training markets: ${constants(chosen)}; in SQL (internal.valuation_constants): ${same ? 'the same' : `**not the same**: ${constants(current)}`}. Each fold's: ${folds.map((f) => `${short(f.market)} held out: ${constants(f.heldOut.constants)}`).join('; ')}.`,
     '',

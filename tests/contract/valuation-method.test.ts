@@ -56,6 +56,7 @@ const K = {
   ridge: 0,
   prior: 1,
   median_k: 5,
+  lean: 0,
   widen: 1,
 };
 
@@ -128,10 +129,10 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
   });
 
   it('blends the two by the inverse of their mean squared misses: all to the one that never misses, half and half where they miss alike', async () => {
-    const blend = (eReg: number[], eMed: number[]) =>
+    const blend = (eReg: number[], eMed: number[], lean = 0) =>
       one<{ alpha: number; at: number; s: number[] }>(
-        'select alpha, at, s from internal.valuation_blend($1, $2::float8[], $3::float8[], $4::float8[], 7.0, 6.0)',
-        [eReg.length, eReg.map(() => 1), eReg, eMed],
+        'select alpha, at, s from internal.valuation_blend($1, $2::float8[], $3::float8[], $4::float8[], 7.0, 6.0, $5)',
+        [eReg.length, eReg.map(() => 1), eReg, eMed, lean],
       );
     const median = await blend([0.3, -0.2, 0.25, -0.3], [0, 0, 0, 0]);
     expect(median.alpha).toBe(0);
@@ -144,6 +145,13 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
     expect(even.alpha).toBe(0.5);
     expect(even.at).toBe(6.5);
     expect(even.s).toEqual([1, 0, 0, -1]);
+    // leaning toward the regression: the median's misses counted 1 + lean times, so misses of equal
+    // size give the regression (1 + lean) / (2 + lean), and a rule that never misses still takes all
+    const leaning = await blend([1, -1, 1, -1], [1, 1, -1, -1], 1);
+    expect(leaning.alpha).toBeCloseTo(2 / 3, 12);
+    expect(leaning.at).toBeCloseTo(6 + 2 / 3, 12);
+    expect((await blend([0.3, -0.2, 0.25, -0.3], [0, 0, 0, 0], 1)).alpha).toBe(0);
+    expect((await blend([0, 0, 0, 0], [0.3, -0.2, 0.25, -0.3], 1)).alpha).toBe(1);
   });
 
   it('makes an 80% range from the scores as split conformal prediction does: the ⌈0.9(n+1)⌉-th and ⌊0.1(n+1)⌋-th of n, the whole span when n is too small', async () => {
