@@ -49,5 +49,5 @@ export function formatDistance(metres: number): string {
 
 /** What a line of the list says: "Park · Parque La Carolina · 350 m" in its parts. */
 export function nearbyLine(place: NearbyPlace, t: Translate): { kind: string; name: string; distance: string } {
-  return { kind: t(`site.nearby.kind.${place.kind}`), name: place.name, distance: formatDistance(place.distance) };
+  return { kind: t(`nearby.kind.${place.kind}`), name: place.name, distance: formatDistance(place.distance) };
 }

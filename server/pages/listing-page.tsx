@@ -29,6 +29,8 @@ import { PHOTO_SIZES } from '../../core/protocol/photos.ts';
 import { ListingFacts } from '../../core/view/listing-facts.tsx';
 import { PriceHistoryView } from '../../core/view/price-history.tsx';
 import { MarketComparison } from '../../core/view/market-compare.tsx';
+import type { NearbyPlace } from '../../core/protocol/nearby.ts';
+import { Nearby } from './nearby.tsx';
 import type { MarketFigure } from '../../core/protocol/market.ts';
 import type { HeadInfo } from './head.tsx';
 import { ContactItems, excerpt, markup, Photo, renderBody } from './html.tsx';
@@ -186,6 +188,7 @@ export function renderListing(
   ctx: ListingPageContext,
   market?: MarketFigure,
   openHouses: OpenHouse[] = [],
+  nearby: NearbyPlace[] = [],
 ): RenderedListing {
   const { t, lang, origin } = ctx;
   const p = toProperty(row, ctx);
@@ -293,6 +296,7 @@ export function renderListing(
                     {t('location.directions')}
                   </a>
                 </p>
+                <Nearby places={nearby} t={t} />
               </section>
             </div>
             <AgentBlock p={p} ctx={ctx} />

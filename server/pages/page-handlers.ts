@@ -30,7 +30,7 @@ import { visitCalendar } from '../../core/protocol/ical.ts';
 import type { OpenHouse } from '../../core/protocol/open-house-details.ts';
 import type { PageKit } from './page-kit.ts';
 import { createPlaces, type Place } from './places.ts';
-import { SiteDataError } from './site-data.ts';
+import { SiteDataError, type SiteData } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
 import { nowDate } from '../../core/clock.ts';
 import { privacyNotice } from './privacy-notice.tsx';
@@ -67,6 +67,10 @@ const placeHero = (place: Place) => (html: string) => {
     ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `)
     : out;
 };
+
+/** What is near a point (docs/projects.md "What is near"), for a project's or a listing's page: a page without it rather than no page. */
+const nearbyOf = (d: SiteData, at: { lat: number | null; lng: number | null }): Promise<NearbyPlace[]> =>
+  at.lat !== null && at.lng !== null ? d.nearby(at.lat, at.lng).catch(() => []) : Promise.resolve([]);
 
 /** how long a market report stays rendered (the index is made again hourly) */
 const MARKET_PAGE_TTL_MS = 5 * 60_000;
@@ -135,6 +139,9 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     // one address per listing: another slug (an edited title, a shortened link) is sent to it
     if (slug !== slugify(String(row.title ?? '')))
       return redirect(listingPath(id, String(row.title ?? ''), lang), { 'Cache-Control': PAGE_CACHE });
+    // what is near it, asked beside its extras (a listing placed at its city's centre has nothing near it to say)
+    const here = toProperty(row, ctx);
+    const nearby = here.approximate ? Promise.resolve([]) : nearbyOf(d, here);
     // with the listing beside its market: its sector's (or nearest place's) figure for its type, last month
     const [like, history, market, openHouses] = await extras;
     // the listings most like it when there are enough of them, else more of its city
@@ -142,7 +149,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       like.length >= SIMILAR_ENOUGH
         ? { rows: like, like: true }
         : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
-    const page = renderListing(row, similar, history, ctx, market, openHouses);
+    const page = renderListing(row, similar, history, ctx, market, openHouses, await nearby);
     return {
       status: 200,
       type: 'text/html',
@@ -291,11 +298,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
         () => undefined,
       );
     const city = slugify(project.city);
-    // what is near it (docs/projects.md "What is near"): a page without it rather than no page
-    const nearby =
-      project.lat !== null && project.lng !== null
-        ? d.nearby(project.lat, project.lng).catch((): NearbyPlace[] => [])
-        : [];
+    const nearby = nearbyOf(d, project);
     const figure =
       (project.sector ? await lastMonth(`${city}/${slugify(project.sector)}`) : undefined) ?? (await lastMonth(city));
     const choice = { unit: params.get('unit')?.slice(0, 20), lender: params.get('lender')?.slice(0, 20) };

@@ -1,7 +1,7 @@
 /**
  * What is near a new development (docs/projects.md "What is near"): public.nearby_places through
  * the data API with the public key, against the nearest places written apart here (a haversine over
- * every seeded place); the project's page in both languages as a crawler reads it; the kinds the
+ * every seeded place); a project's page and a listing's in both languages as a crawler reads them; the kinds the
  * database takes, the same list as core/protocol/nearby.ts; and a GeoJSON file's run (what it
  * stores, what it refuses, what makes it change nothing).
  */
@@ -9,6 +9,7 @@ import { PostgrestClient } from '@supabase/postgrest-js';
 import { Window } from 'happy-dom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDistance, NEARBY_KINDS } from '../../core/protocol/nearby.ts';
+import { listingPath } from '../../core/routes.ts';
 import type { Database } from '../../server/db/database.ts';
 import { readNearbyGeoJson, storeNearby } from '../../server/import/nearby.ts';
 import { patientFetch } from '../support/patient-fetch.ts';
@@ -132,6 +133,41 @@ describe('what is near a new development', () => {
       // inside the location's section, after the directions
       expect(block?.closest('section')?.querySelector('h2')?.id).toBe('location-heading');
     }
+  });
+
+  it("a listing's page says what is near it as a project's does; one placed at its city's centre (no position of its own) says nothing", async () => {
+    // the active listing for sale nearest the seed's first project in Quito's north, and one without a position
+    const [near] = await server.sql<{ id: string; title: string; lat: number; lng: number }>(
+      `select l.id::text as id, l.title, l.geo_lat as lat, l.geo_lon as lng from internal.listings l, internal.projects p
+        where p.slug = 'altos-de-la-carolina' and l.status = '1' and l.operation = 'sale' and l.geo_lat is not null
+        order by l.location <-> point(p.geo_lon, p.geo_lat) limit 1`,
+    );
+    const expected = nearest(places, near!.lat, near!.lng);
+    expect(expected.length).toBeGreaterThanOrEqual(4);
+    for (const [lang, heading] of [
+      ['en', "What's nearby"],
+      ['es', 'Qué hay cerca'],
+    ] as const) {
+      const path = listingPath(near!.id, near!.title, lang);
+      const doc = await page(`${server.url}${path}`);
+      const block = doc.querySelector('[data-nearby]');
+      expect(text(block?.querySelector('.nearby__heading')), path).toBe(heading);
+      const items = [...(block?.querySelectorAll('li') ?? [])];
+      expect(
+        items.map((li) => `${li.getAttribute('data-nearby-kind')}:${text(li.querySelector('.nearby__name'))}`),
+      ).toEqual(expected.map((e) => `${e.kind}:${e.name}`));
+      // in the listing's location, under its heading
+      expect(block?.closest('section')?.className).toBe('listing__location');
+    }
+    const [placed] = await server.sql<{ id: string; title: string }>(
+      `update internal.listings set geo_lat = null, geo_lon = null
+        where id = (select id from internal.listings where status = '1' and operation = 'sale' and city = 'Quito' and id::text <> $1 order by id limit 1)
+        returning id::text as id, title`,
+      [near!.id],
+    );
+    const doc = await page(`${server.url}${listingPath(placed!.id, placed!.title, 'en')}`);
+    expect(doc.querySelector('.listing__location')).not.toBeNull();
+    expect(doc.querySelector('[data-nearby]')).toBeNull();
   });
 
   it('a project nothing is near shows no "What\'s nearby" at all', async () => {

@@ -235,6 +235,41 @@ test.describe('listing pages', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("the detail says what is near the listing, as the data API does, in the page's language, with the map under its location", async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
+    // the active listing for sale nearest a seeded project in Quito's north, where the seed has places
+    const [row] = await data.sql<Row & { lat: number; lng: number }>(
+      `select l.id::text as id, l.title, l.geo_lat as lat, l.geo_lon as lng from internal.listings l, internal.projects p
+        where p.slug = 'altos-de-la-carolina' and ${ACTIVE.replace(/(status|country_code)/g, 'l.$1')} and l.operation = 'sale'
+          and l.geo_lat is not null order by l.location <-> point(p.geo_lon, p.geo_lat) limit 1`,
+    );
+    const api = await page.context().request.post(`${data.url}/rest/v1/rpc/nearby_places`, {
+      data: { lat: row?.lat, lng: row?.lng },
+      headers: { apikey: 'local-anon-key' },
+    });
+    const expected = ((await api.json()) as Array<{ kind: string; name: string }>).map((r) => `${r.kind}:${r.name}`);
+    expect(expected.length).toBeGreaterThanOrEqual(4);
+    for (const [lang, heading, note] of [
+      ['en', "What's nearby", 'Distances in a straight line, not by road.'],
+      ['es', 'Qué hay cerca', 'Distancias en línea recta, no por calle.'],
+    ] as const) {
+      await page.goto(`${data.url}${listingPath(String(row?.id), row?.title, lang)}`);
+      const block = detail(page).locator('[part="detail-page"] [data-nearby]');
+      await expect(block.getByRole('heading', { level: 2 })).toHaveText(heading);
+      const items = block.locator('li');
+      await expect(items).toHaveCount(expected.length);
+      const shown = await items.evaluateAll((lis) =>
+        lis.map((li) => `${li.getAttribute('data-nearby-kind')}:${li.children[2]?.textContent ?? ''}`),
+      );
+      expect(shown, lang).toEqual(expected);
+      await expect(block.locator('p')).toHaveText(note);
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('the page does not jump while the element starts: its server-rendered content stays until the detail replaces it (phone, 4x slower CPU)', async ({
     page,
     data,

@@ -53,9 +53,14 @@ export const WEIGHT_BUDGETS = {
    * 225,362 -> 223,441 bytes, the directory page 108,708 -> 109,495); 1.5 KB less again: the pieces
    * of a listing every listing's view draws (the photos' carousel and placeholder, the heart and the
    * saved store, the badges, the listing's reading) one chunk instead of seven (vite.config.ts
-   * LISTING_UI; the search page 221,733 bytes in 15 files). Issue 64 takes the page to 200 KB.
+   * LISTING_UI; the search page 221,733 bytes in 15 files); 0.125 KB more since "What's nearby" in
+   * the listing's detail (docs/projects.md "What is near"): none of its code, texts or utilities is
+   * on the first screen (they come with the detail, loaded when a listing opens; utilities the detail
+   * already had), but every chunk's name changed with it, and names' hashes compress differently
+   * (measured: +15 bytes over 15 files, 222,196 -> 222,211, past a budget that had 12 left). Issue 64
+   * takes the page to 200 KB.
    */
-  search: 201 * 1024 + I18NEXT_GZIP,
+  search: 201 * 1024 + 128 + I18NEXT_GZIP,
 } as const;
 
 export const WEIGHT_PAGES = {

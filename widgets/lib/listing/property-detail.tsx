@@ -19,6 +19,7 @@ import { AgentContact } from './agent-contact.tsx';
 import { ListingMarket } from './listing-market.tsx';
 import { PaymentCalculator, RentCost } from './payment-calculator.tsx';
 import { LocationMap } from './location-map.tsx';
+import { Nearby } from './nearby.tsx';
 import { PriceHistory } from './price-history.tsx';
 import { OpenHouses } from './open-houses.tsx';
 import { SimilarListings } from './similar-listings.tsx';
@@ -144,6 +145,7 @@ export function PropertyDetail({
           {complete && showLocation ? (
             <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} tileAttribution={tileAttribution} />
           ) : null}
+          {complete && showLocation ? <Nearby property={p} headingLevel={Sub} /> : null}
         </div>
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">
