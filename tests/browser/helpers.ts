@@ -38,8 +38,24 @@ export async function mount<K extends keyof HTMLElementTagNameMap>(
     2000,
     `<${tag}> in the DOM`,
   );
-  await waitFor(() => el.shadowRoot?.querySelector(ready), 8000, `<${tag}> to render ${ready}`);
+  try {
+    await waitFor(() => el.shadowRoot?.querySelector(ready), 8000, `<${tag}> to render ${ready}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; it shows ${rendered(el)}`);
+  }
   return el as HTMLElementTagNameMap[K];
+}
+
+/** What an element shows, for a failure's message: its shadow root's named parts, roles and alerts, in order. */
+function rendered(el: Element): string {
+  const root = el.shadowRoot;
+  if (!root) return 'no shadow root';
+  const named = [...root.querySelectorAll('[part], [role]')].map((n) =>
+    [n.getAttribute('part'), n.getAttribute('role') && `role=${n.getAttribute('role')}`].filter(Boolean).join(' '),
+  );
+  return named.length
+    ? `[${[...new Set(named)].slice(0, 20).join(', ')}]`
+    : `no parts (${root.childElementCount} children)`;
 }
 
 export function cleanup(): void {
@@ -113,16 +129,21 @@ export function describeViolations(list: axeCore.Result[]): string {
  * Holds the page's requests whose URL contains `part` until `release()`: the real requests to the
  * data server, only later, so that a test sees an element while it loads. `restore()` puts fetch back.
  */
-export function holdFetch(part: string): { release: () => void; restore: () => void } {
+export function holdFetch(part: string): { release: () => void; restore: () => void; held: () => number } {
   const realFetch = window.fetch;
   let release = () => {};
   const released = new Promise<void>((r) => (release = r));
+  let held = 0;
   window.fetch = async (...args: Parameters<typeof fetch>) => {
     const url = String(args[0] instanceof Request ? args[0].url : args[0]);
-    if (url.includes(part)) await released;
+    if (url.includes(part)) {
+      held++;
+      await released;
+    }
     return realFetch(...args);
   };
-  return { release, restore: () => ((window.fetch = realFetch), release()) };
+  // held: how many requests it has held, so that a test knows it saw the element waiting and not a race won
+  return { release, restore: () => ((window.fetch = realFetch), release()), held: () => held };
 }
 
 /** Where the data server of the browser tests runs (tests/support/wtr-data-server.mjs). */

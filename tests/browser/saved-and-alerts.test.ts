@@ -196,6 +196,7 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
 
   it('while the saved listings load: their skeletons are one status named Cargando..., which axe passes', async () => {
     const saved = await someListings('quito', 2);
+    expect(saved.map((l) => typeof l.id)).to.deep.equal(['number', 'number']);
     localStorage.setItem(
       KEY,
       JSON.stringify({
@@ -210,13 +211,15 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
         })),
       }),
     );
-    const held = holdFetch('/rest/v1/');
+    // the saved listings are one call to the listings by id (widgets/lib/data/listings.ts getListingsByIds)
+    const held = holdFetch('/rest/v1/listings');
     try {
       const list = await mount(
         `<exp-saved-listings api-url="${API_URL}" lang="es"></exp-saved-listings>`,
         'exp-saved-listings',
         '[role="status"]:has([part="skeleton"])',
       );
+      await waitFor(() => held.held() === 1, 8000, 'the listings asked for and held');
       const loading = shadow(list, '[role="status"]:has([part="skeleton"])');
       expect(loading.getAttribute('aria-label')).to.equal('Cargando...');
       expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(2);

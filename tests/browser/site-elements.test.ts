@@ -176,13 +176,15 @@ describe('<exp-featured-listings>', () => {
   });
 
   it('while its listings load: the skeletons are one status named Loading..., which axe passes (a div with a name and no role did not)', async () => {
-    const held = holdFetch('/rest/v1/listings');
+    // the newest listings are one call to the search (widgets/lib/data/listings.ts getListingsPage)
+    const held = holdFetch('/rest/v1/rpc/search_listings');
     try {
       const el = await mount(
         `<exp-featured-listings api-url="${API_URL}"></exp-featured-listings>`,
         'exp-featured-listings',
         '[role="status"]:has([part="skeleton"])',
       );
+      await waitFor(() => held.held() === 1, 8000, 'the listings asked for and held');
       const loading = shadow(el, '[role="status"]:has([part="skeleton"])');
       expect(loading.getAttribute('aria-label')).to.equal('Loading...');
       expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(4);

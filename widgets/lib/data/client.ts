@@ -22,7 +22,13 @@ export function getClients(config: ApiConfig): DataClients {
   const id = `${config.url}\n${config.key}`;
   let found = clients.get(id);
   if (!found) {
-    found = { rest: new PostgrestClient(`${config.url}/rest/v1`, { headers: authHeaders(config) }), config };
+    // the page's fetch at each call, not the one there when the client was made (PostgrestClient keeps
+    // the latter): a host page or a test that wraps window.fetch later still sees the elements' calls
+    const rest = new PostgrestClient(`${config.url}/rest/v1`, {
+      headers: authHeaders(config),
+      fetch: (input, init) => fetch(input, init),
+    });
+    found = { rest, config };
     clients.set(id, found);
   }
   return found;
