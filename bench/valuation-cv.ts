@@ -97,7 +97,7 @@ export async function sampleHomes(db: Database, size: number): Promise<Sampled[]
                        from internal.listings o
                       where o.is_public and o.operation = 'sale' and o.location is not null and o.property_type = h.property_type and o.id <> h.id and o.price > 0
                         and (case when h.property_type = 'land' then o.lot_size else o.square_feet end) >= 15
-                      order by o.location <-> h.location limit 8) n
+                      order by o.location <-> h.location, o.id limit 8) n
             ) * (case when h.property_type = 'land' then h.lot_size else h.square_feet end) as baseline
        from (select * from internal.listings l
               where l.is_public and l.operation = 'sale' and l.location is not null and l.price > 0

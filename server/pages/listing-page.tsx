@@ -180,9 +180,9 @@ export interface RenderedListing {
   body: string;
 }
 
-/** The page of an active listing. */
+/** The page of an active listing: its row (embedded for the element) and the property made of it once (toProperty). */
 export function renderListing(
-  row: Row,
+  { row, property: p }: { row: Row; property: Property },
   similar: { rows: Row[]; like: boolean },
   history: PriceEvent[],
   ctx: ListingPageContext,
@@ -191,7 +191,6 @@ export function renderListing(
   nearby: NearbyPlace[] = [],
 ): RenderedListing {
   const { t, lang, origin } = ctx;
-  const p = toProperty(row, ctx);
   const route = listingPath(p.id, p.title, 'en');
   const url = new URL(listingPath(p.id, p.title, lang), origin).href;
   const price = listingPrice(p, t);

@@ -149,7 +149,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       like.length >= SIMILAR_ENOUGH
         ? { rows: like, like: true }
         : { rows: await d.similar(typeof row.city === 'string' ? row.city : null, id, 4), like: false };
-    const page = renderListing(row, similar, history, ctx, market, openHouses, await nearby);
+    const page = renderListing({ row, property: here }, similar, history, ctx, market, openHouses, await nearby);
     return {
       status: 200,
       type: 'text/html',
