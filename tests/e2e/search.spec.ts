@@ -202,6 +202,38 @@ test.describe('property search', () => {
     });
   }
 
+  test('the cards scroll in a box of their own only beside the map; another page starts at its first card', async ({
+    page,
+    data,
+  }) => {
+    const s = search(page);
+    const list = s.el.locator('[part="list"]');
+    const boxed = () => list.evaluate((e) => e.scrollHeight > e.clientHeight + 1);
+    const next = page.getByRole('button', { name: 'Next', exact: true });
+    // a phone: the cards are the page's (a box in the page would hold a finger that means to scroll the page)
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/search-properties`);
+    await expect(s.cards).toHaveCount(24);
+    expect(await boxed()).toBe(false);
+    await next.scrollIntoViewIfNeeded();
+    await next.click();
+    await expect(s.results).toContainText('Showing 25 - 48');
+    // the heading back in view, under the site's header, the first card after it
+    await expect
+      .poll(() => s.heading.evaluate((h) => Math.round(h.getBoundingClientRect().top)), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => s.heading.evaluate((h) => h.getBoundingClientRect().top), { timeout: 10_000 })
+      .toBeLessThan(200);
+    // beside the map: the cards scroll in their own box, which another page sets back to its top
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await expect.poll(boxed, { timeout: 10_000 }).toBe(true);
+    await list.evaluate((e) => e.scrollTo(0, e.scrollHeight));
+    await page.getByRole('button', { name: 'Previous', exact: true }).click();
+    await expect(s.results).toContainText('Showing 1 - 24');
+    expect(await list.evaluate((e) => e.scrollTop)).toBe(0);
+  });
+
   test('a page with nothing but the script and the element shows a working search', async ({ page, data }) => {
     await page.route(`${data.url}/bare-page`, (route) =>
       route.fulfill({

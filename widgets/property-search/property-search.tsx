@@ -6,7 +6,7 @@
  */
 import { useSignalEffect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { appliedFilters, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
@@ -40,7 +40,6 @@ export function PropertySearch(props: Props) {
   // a new api-url: the store reads the new backend and searches again
   useEffect(() => store.setClient(rest), [store, rest]);
   const types = usePropertyTypes(rest);
-  const mapRef = useRef<HTMLDivElement>(null);
   const agentId = props.agentId;
 
   const withScope = useCallback(
@@ -130,7 +129,6 @@ export function PropertySearch(props: Props) {
   const setPage = (page: number) => {
     store.page.value = page;
     url.write('push');
-    mapRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
   const openDetail = (p: Property | { id: string }) => {
     const title = 'title' in p ? p.title : '';
@@ -190,7 +188,7 @@ export function PropertySearch(props: Props) {
         }
       >
         {props.showMap ? (
-          <div ref={mapRef} className="scroll-mt-4 cq-lg:sticky cq-lg:top-4 min-w-0">
+          <div className="cq-lg:sticky cq-lg:top-4 min-w-0">
             <MapPanel
               filters={filters}
               total={shown.status === 'ready' ? shown.total : null}
@@ -207,9 +205,7 @@ export function PropertySearch(props: Props) {
               quietWhenEmpty={unknownPlace !== null}
             />
           </div>
-        ) : (
-          <div ref={mapRef} />
-        )}
+        ) : null}
         <Results
           status={shown.status}
           filters={filters}

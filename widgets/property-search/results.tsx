@@ -1,9 +1,10 @@
 /**
  * The right-hand side: the total and "Showing X - Y of Z", the sort, the cards (two columns when
- * there is room) in a scroll area, 4 skeletons while loading, the empty and error states, and the
- * pagination. The count is announced to screen readers.
+ * there is room; a scroll area of their own only beside the map, the page's scroll on a phone or a
+ * tablet, where a box in the page would trap a finger), 4 skeletons while loading, the empty and
+ * error states, and the pagination. The count is announced to screen readers.
  */
-import { memo, useEffect, useId, useMemo, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatCount } from '../../core/protocol/format.ts';
@@ -56,12 +57,25 @@ export const Results = memo(function Results({
   const pages = totalPages(total, PAGE_SIZE);
   const [from, to] = showingRange(page, PAGE_SIZE, total);
   const ready = status === 'ready';
+  const top = useRef<HTMLElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  // another page asked for: its first card in view (the list's box back to its top beside the map; the page's scroll elsewhere)
+  const turn = (n: number) => {
+    onPage(n);
+    if (list.current) list.current.scrollTop = 0;
+    top.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
   const keywords = filters.keywords;
   const words = useMemo(() => wordStems(keywords), [keywords]);
   // the best match is an order only when there are words
   const sorts = SORT_KEYS.filter((k) => k !== 'relevance' || keywords || sort === k);
   return (
-    <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3 min-w-0" part="results">
+    <section
+      ref={top}
+      aria-labelledby={`${id}-heading`}
+      className="flex flex-col gap-3 min-w-0 scroll-mt-4"
+      part="results"
+    >
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id={`${id}-heading`} className="m-0 text-xl font-bold text-ink" part="results-heading">
@@ -111,7 +125,8 @@ export const Results = memo(function Results({
             : t('results.empty.title')}
       </p>
       <div
-        className="exp-scroll max-h-[500px] cq-md:max-h-[800px] overflow-y-auto overscroll-contain pr-1 -mr-1"
+        ref={list}
+        className="exp-scroll cq-lg:max-h-[800px] cq-lg:overflow-y-auto cq-lg:overscroll-contain cq-lg:pr-1 cq-lg:-mr-1"
         part="list"
         tabIndex={-1}
         aria-busy={status === 'loading'}
@@ -157,7 +172,7 @@ export const Results = memo(function Results({
           </ul>
         )}
       </div>
-      {pages > 1 ? <Pagination page={page} pages={pages} onPage={onPage} /> : null}
+      {pages > 1 ? <Pagination page={page} pages={pages} onPage={turn} /> : null}
     </section>
   );
 });
