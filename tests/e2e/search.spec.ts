@@ -202,7 +202,7 @@ test.describe('property search', () => {
     });
   }
 
-  test('the cards scroll in a box of their own only beside the map; another page starts at its first card', async ({
+  test('the cards scroll in a box of their own only beside the map; another page starts at its first card; the pages one row on a phone', async ({
     page,
     data,
   }) => {
@@ -225,8 +225,18 @@ test.describe('property search', () => {
     await expect
       .poll(() => s.heading.evaluate((h) => h.getBoundingClientRect().top), { timeout: 10_000 })
       .toBeLessThan(200);
+    // the pages one row of buttons on a phone, down to 320 px (the arrows named, their words shown where there is room)
+    const rows = () =>
+      s.el
+        .locator('[part="pagination"]')
+        .evaluate((nav) => new Set([...nav.querySelectorAll('button')].map((b) => b.getBoundingClientRect().top)).size);
+    expect(await rows()).toBe(1);
+    await page.setViewportSize({ width: 320, height: 700 });
+    await expect.poll(rows).toBe(1);
+    await expect(next.getByText('Next')).toBeHidden();
     // beside the map: the cards scroll in their own box, which another page sets back to its top
     await page.setViewportSize({ width: 1366, height: 800 });
+    await expect(next.getByText('Next')).toBeVisible();
     await expect.poll(boxed, { timeout: 10_000 }).toBe(true);
     await list.evaluate((e) => e.scrollTo(0, e.scrollHeight));
     await page.getByRole('button', { name: 'Previous', exact: true }).click();
