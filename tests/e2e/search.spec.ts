@@ -244,6 +244,31 @@ test.describe('property search', () => {
     expect(await list.evaluate((e) => e.scrollTop)).toBe(0);
   });
 
+  test('an answer that never comes (a stalled phone network) is given up after the deadline: the error and Try Again, which then works', async ({
+    page,
+    data,
+  }) => {
+    // the deadline (widgets/lib/data/client.ts, 15 s) and the one retry of a failed page: about 31 s
+    test.setTimeout(150_000);
+    const s = search(page);
+    await page.goto(`${data.url}/search-properties`);
+    await expect(s.cards).toHaveCount(24);
+    const stalled: string[] = [];
+    await page.route('**/rest/v1/rpc/search_listings*', (route) => void stalled.push(route.request().url()));
+    await page.getByLabel('Location').fill('olon');
+    await page.keyboard.press('Enter');
+    const again = s.results.getByRole('button', { name: 'Try Again' });
+    await expect(again).toBeVisible({ timeout: 100_000 });
+    expect(stalled.length).toBeGreaterThanOrEqual(2);
+    await page.unroute('**/rest/v1/rpc/search_listings*');
+    await again.click();
+    const [row] = await data.sql<{ n: number }>(
+      `select count(*) as n from internal.listings where ${ACTIVE} and ${PLACE_TEXT} like '%olon%'`,
+    );
+    await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
+    await expect(s.cards.first()).toBeVisible();
+  });
+
   test('a page with nothing but the script and the element shows a working search', async ({ page, data }) => {
     await page.route(`${data.url}/bare-page`, (route) =>
       route.fulfill({

@@ -8,6 +8,14 @@ export interface DataClients {
 
 const clients = new Map<string, DataClients>();
 
+/**
+ * How long an element waits for one answer of the data API before it gives up and says so (its
+ * error and "Try again"): the server's own deadline is 6 s (docs/architecture.md, "Deadlines and fair
+ * shares"); the rest is for a slow phone network. A request that never answers (a stalled mobile
+ * connection) would otherwise leave the skeletons up for good.
+ */
+const DATA_DEADLINE_MS = 15_000;
+
 /** The headers a hosted Supabase project expects with its public key. */
 export function authHeaders(config: ApiConfig): Record<string, string> {
   return { apikey: config.key, Authorization: `Bearer ${config.key}` };
@@ -27,6 +35,7 @@ export function getClients(config: ApiConfig): DataClients {
     const rest = new PostgrestClient(`${config.url}/rest/v1`, {
       headers: authHeaders(config),
       fetch: (input, init) => fetch(input, init),
+      timeout: DATA_DEADLINE_MS,
     });
     found = { rest, config };
     clients.set(id, found);
