@@ -22,7 +22,7 @@
  * on its way waits for it. Exit code: 0 done, 1 failed, 3 withdrawals held back, 2 bad usage.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { NEARBY_LIMITS, readNearbyGeoJson, storeNearby, type NearbyReport } from './nearby.ts';
 import { openForCommand } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
@@ -32,49 +32,18 @@ import { readPhotoStorage } from '../config.ts';
 import { envReader } from '../../core/functions/env.ts';
 import { runImport, SOURCE_KINDS, type ImportReport } from './run.ts';
 import { runLocked, summary } from './service.ts';
-import { sourceFrom, SourceError, type SourceSettings } from './sources.ts';
+import { importCommand, UsageError, type ImportCommand } from './command.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
 // npm runs scripts in the package's folder; a file is named from where the command was typed
 const cwd = process.env.INIT_CWD ?? process.cwd();
 
-// --postgres chose the embedded PostgreSQL when it was not the default; it still means it
-const FLAGS = new Set(['--full', '--allow-withdrawals', '--no-photos', '--postgres']);
-const VALUES = new Set([
-  '--token',
-  '--name',
-  '--max-withdraw',
-  '--photo-hosts',
-  '--language',
-  '--area-unit',
-  '--source',
-  '--last',
-  '--expand',
-]);
-
 function usage(message: string): never {
   console.error(
     `[import] ${message}\nusage: npm run import -- <${SOURCE_KINDS.join('|')}> <feed> [--token T] [--name NAME] [--full] [--allow-withdrawals] [--no-photos] ...\n       npm run import -- runs [--source NAME] [--last N]\n       npm run import -- nearby <file.geojson> [--name NAME] [--allow-withdrawals]\n(docs/import.md)`,
   );
   process.exit(2);
-}
-
-function parseArgs(argv: string[]): { positional: string[]; flags: Set<string>; values: Map<string, string> } {
-  const positional: string[] = [];
-  const flags = new Set<string>();
-  const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (FLAGS.has(a)) flags.add(a);
-    else if (VALUES.has(a)) {
-      const v = argv[++i];
-      if (v === undefined) usage(`${a} needs a value`);
-      values.set(a, v);
-    } else if (a.startsWith('--')) usage(`unknown option ${a}`);
-    else positional.push(a);
-  }
-  return { positional, flags, values };
 }
 
 function print(report: ImportReport): void {
@@ -141,13 +110,12 @@ function photoStore(): PhotoStore {
 }
 
 /** The places of interest of a GeoJSON file (docs/import.md "What is near"): exit 0 stored, 3 held back, 1 failed. */
-async function importNearbyFile(
-  location: string | undefined,
-  values: Map<string, string>,
-  flags: Set<string>,
-): Promise<void> {
-  if (!location) usage('which GeoJSON file?');
-  const file = resolve(cwd, location);
+async function importNearbyFile({
+  location,
+  file,
+  values,
+  flags,
+}: Extract<ImportCommand, { kind: 'nearby' }>): Promise<void> {
   const source = values.get('--name') ?? `nearby:${basename(file)}`;
   // its size before it is read: a file too large is never held in memory
   if ((await stat(file)).size > NEARBY_LIMITS.bytes)
@@ -170,36 +138,16 @@ async function importNearbyFile(
 }
 
 async function main(): Promise<void> {
-  const { positional, flags, values } = parseArgs(process.argv.slice(2));
-  const [kind, location] = positional;
-  if (kind === 'runs') return showRuns(values);
-  if (kind === 'nearby') return importNearbyFile(location, values, flags);
-  if (!kind) usage('which feed?');
-  if (positional.length > 2) usage(`one feed at a time (got ${positional.slice(1).join(' ')})`);
-  const settings: SourceSettings = {
-    kind,
-    location:
-      location && !/^https?:\/\//.test(location) && !isAbsolute(location) ? resolve(cwd, location) : (location ?? ''),
-    name: values.get('--name'),
-    token: values.get('--token'),
-    language: values.get('--language'),
-    areaUnit: values.get('--area-unit'),
-    maxWithdraw: values.get('--max-withdraw')?.replace(/%$/, ''),
-    photoHosts: values.get('--photo-hosts'),
-    expand: values.get('--expand'),
-  };
-  let source;
+  let command: ImportCommand;
   try {
-    source = sourceFrom(settings);
+    command = importCommand(process.argv.slice(2), cwd, process.env);
   } catch (error) {
-    if (error instanceof SourceError) usage(error.message);
+    if (error instanceof UsageError) usage(error.message);
     throw error;
   }
-  const run = {
-    full: flags.has('--full'),
-    allowWithdrawals: flags.has('--allow-withdrawals'),
-    photos: !flags.has('--no-photos'),
-  };
+  if (command.kind === 'runs') return showRuns(command.values);
+  if (command.kind === 'nearby') return importNearbyFile(command);
+  const { source, run } = command;
   const store = photoStore();
   const opened = await openForCommand(dataDir);
   let report: ImportReport;

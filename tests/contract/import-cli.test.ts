@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../server/db/postgres.ts';
+import { importCommand as commandOf } from '../../server/import/command.ts';
 import { spawnChild } from '../support/child.ts';
 import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
@@ -184,9 +185,16 @@ describe('npm run import, as typed', () => {
         /the token's variable NO_SUCH_VARIABLE_X is not set/,
       ],
     ];
-    for (const [args, message] of cases) {
+    // each read as the command reads its words (server/import/command.ts) ...
+    for (const [args, message] of cases)
+      expect(() => commandOf(args, dir, { ...process.env, NO_SUCH_VARIABLE_X: undefined }), args.join(' ')).toThrow(
+        message,
+      );
+    // ... and what the command does with them, run as a visitor types it: the message and the usage, exit 2
+    for (const [args, message] of [cases[0], cases[7], cases[10]] as Array<[string[], RegExp]>) {
       const { code, out } = await importCommand(args, { DATA_DIR: join(dir, 'unused') });
       expect(out, args.join(' ')).toMatch(message);
+      expect(out, args.join(' ')).toContain('usage: npm run import');
       expect(code, args.join(' ')).toBe(2);
     }
   });
