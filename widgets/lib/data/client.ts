@@ -9,10 +9,10 @@ export interface DataClients {
 const clients = new Map<string, DataClients>();
 
 /**
- * How long an element waits for one answer of the data API before it gives up and says so (its
- * error and "Try again"): the server's own deadline is 6 s (docs/architecture.md, "Deadlines and fair
- * shares"); the rest is for a slow phone network. A request that never answers (a stalled mobile
- * connection) would otherwise leave the skeletons up for good.
+ * How long an element waits for an answer of the data API to begin (its headers) before it gives up
+ * and says so (its error and "Try again"): the server's own deadline is 6 s (docs/architecture.md,
+ * "Deadlines and fair shares"); the rest is for a slow phone network. A request that never answers (a
+ * stalled mobile connection) would otherwise leave the skeletons up for good.
  */
 const DATA_DEADLINE_MS = 15_000;
 
