@@ -3,6 +3,8 @@
  * SQL, the URL state, the detail dialog, Spanish, accessibility, the map's fallback and
  * 'Search this area', and screenshots for a person to look at.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import {
   ACTIVE,
@@ -267,6 +269,41 @@ test.describe('property search', () => {
     );
     await expect(s.heading).toHaveText(`${fmt(Number(row?.n))} properties`);
     await expect(s.cards.first()).toBeVisible();
+  });
+
+  test('an answer that stops half-way (headers, then nothing) is given up at the same deadline', async ({
+    page,
+    data,
+  }) => {
+    test.setTimeout(150_000);
+    // a partner's page and a data API on one origin (a page of a test's route would be a public
+    // address to Chromium, which keeps it from a loopback one): the API answers its headers and the
+    // start of a body, then never more
+    let asked = 0;
+    const stalling = createServer((req, res) => {
+      if (req.url === '/page') {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        return void res.end(
+          `<!doctype html><script type="module" src="${data.url}/widgets/exp-widgets.js"></script><exp-featured-listings api-url="http://${req.headers.host}"></exp-featured-listings>`,
+        );
+      }
+      asked++;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('[{"id":');
+    });
+    await new Promise<void>((r) => stalling.listen(0, '127.0.0.1', r));
+    try {
+      await page.goto(`http://127.0.0.1:${(stalling.address() as AddressInfo).port}/page`);
+      const featured = page.locator('exp-featured-listings');
+      await expect(featured.locator('[part="skeleton"]').first()).toBeVisible();
+      await expect(featured.getByRole('alert')).toHaveText('The featured properties could not be loaded.', {
+        timeout: 100_000,
+      });
+      expect(asked).toBeGreaterThanOrEqual(1);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((r) => stalling.close(r));
+    }
   });
 
   test('a page with nothing but the script and the element shows a working search', async ({ page, data }) => {

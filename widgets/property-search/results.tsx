@@ -179,16 +179,16 @@ export const Results = memo(function Results({
 
 function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (p: number) => void }) {
   const { t } = useElement();
-  // on a phone one row of arrows and five numbers (36 px each, 276 px in all: a 320 px screen has 288);
-  // the words beside the arrows where there is room, the arrows' names always
+  // on a phone one row of arrows and five numbers (36 px each and 4 px between, 276 px in all: a 320 px
+  // screen has 288); the words beside the arrows where there is room, the arrows' names always
   const button =
-    'min-w-[36px] cq-sm:min-w-[40px] h-10 px-2 cq-sm:px-3 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
+    'min-w-[36px] h-10 px-2 inline-flex items-center justify-center gap-1 rounded-md border text-sm font-medium cursor-pointer disabled:cursor-not-allowed disabled:opacity-40';
   const word = 'hidden cq-sm:inline';
   return (
     <nav
       aria-label={t('pagination.label')}
       part="pagination"
-      className="flex flex-wrap items-center justify-center gap-1 cq-sm:gap-1.5 pt-2"
+      className="flex flex-wrap items-center justify-center gap-1 pt-2"
     >
       <button
         type="button"

@@ -9,12 +9,24 @@ export interface DataClients {
 const clients = new Map<string, DataClients>();
 
 /**
- * How long an element waits for an answer of the data API to begin (its headers) before it gives up
- * and says so (its error and "Try again"): the server's own deadline is 6 s (docs/architecture.md,
- * "Deadlines and fair shares"); the rest is for a slow phone network. A request that never answers (a
- * stalled mobile connection) would otherwise leave the skeletons up for good.
+ * How long an element waits for a whole answer of the data API before it gives up and says so (its
+ * error and "Try again"): the server's own deadline is 6 s (docs/architecture.md, "Deadlines and fair
+ * shares"); the rest is for a slow phone network. A request that never answers, or stops half-way (a
+ * stalled mobile connection), would otherwise leave the skeletons up for good.
  */
 const DATA_DEADLINE_MS = 15_000;
+
+/**
+ * A data call made with the page's fetch at the time of the call (PostgrestClient keeps the one there
+ * when it is made: a host page or a test that wraps window.fetch later still sees the elements'
+ * calls), answered once its whole body is here: PostgrestClient's deadline ends when the promise it
+ * is given settles, so this way it covers an answer whose body stalls after its headers too.
+ */
+async function readWhole(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const res = await fetch(input, init);
+  // the same answer (its status, text and headers), its body in hand; none where it has none (HEAD, 204)
+  return new Response(res.body && (await res.arrayBuffer()), res);
+}
 
 /** The headers a hosted Supabase project expects with its public key. */
 export function authHeaders(config: ApiConfig): Record<string, string> {
@@ -30,11 +42,9 @@ export function getClients(config: ApiConfig): DataClients {
   const id = `${config.url}\n${config.key}`;
   let found = clients.get(id);
   if (!found) {
-    // the page's fetch at each call, not the one there when the client was made (PostgrestClient keeps
-    // the latter): a host page or a test that wraps window.fetch later still sees the elements' calls
     const rest = new PostgrestClient(`${config.url}/rest/v1`, {
       headers: authHeaders(config),
-      fetch: (input, init) => fetch(input, init),
+      fetch: readWhole,
       timeout: DATA_DEADLINE_MS,
     });
     found = { rest, config };
