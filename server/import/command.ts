@@ -4,6 +4,7 @@
  * run is a UsageError saying what is wrong, which cli.ts prints with the usage (exit 2).
  */
 import { isAbsolute, resolve } from 'node:path';
+import type { ImportSource } from './run.ts';
 import { sourceFrom, SourceError } from './sources.ts';
 
 export class UsageError extends Error {}
@@ -50,7 +51,7 @@ export type ImportCommand =
   | { kind: 'nearby'; location: string; file: string; values: Map<string, string>; flags: Set<string> }
   | {
       kind: 'feed';
-      source: ReturnType<typeof sourceFrom>;
+      source: ImportSource;
       run: { full: boolean; allowWithdrawals: boolean; photos: boolean };
     };
 
