@@ -113,10 +113,10 @@ set search_path = ''
 as $$
 begin
   -- every staged listing's words, in one query PostgreSQL runs on every core (an INSERT runs on one).
-  -- The planner chooses that from the staging table's statistics (those of an empty table left
-  -- 100,000 listings' words on one core: 12.3 s) and from the function's cost, which it counts per
-  -- row only in a select list (in FROM, once); `offset 0` keeps it there, called once per listing.
-  analyze internal.import_staging;
+  -- The planner chooses that from the staging table's statistics (import_merge takes them first:
+  -- those of an empty table left 100,000 listings' words on one core, 12.3 s) and from the function's
+  -- cost, which it counts per row only in a select list (in FROM, once); `offset 0` keeps it there,
+  -- called once per listing.
   drop table if exists pg_temp.import_words;
   create temp table import_words on commit drop as
     select x.source_key, (x.w).words, (x.w).title_words
@@ -259,6 +259,11 @@ declare
   unknown_agents jsonb;
   bulk boolean;
 begin
+  -- the run's statistics before any stage plans a join on it: the staging table is filled just
+  -- before a run and emptied after it, so the statistics PostgreSQL keeps are another run's (or an
+  -- empty table's). Planned on those, the counts joined the run to the source's listings as nested
+  -- loops over every pair: a feed of 20,000 listings merged the second time took minutes.
+  analyze internal.import_staging, internal.import_seen;
   select count(*) > 10000 into bulk from internal.import_staging where run_id = run;
   if bulk then perform pg_catalog.set_config('exp.listing_cells', 'deferred', true); end if;
   select * into n from internal.import_counts(run, source_name, absent_withdraws);
