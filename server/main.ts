@@ -192,6 +192,7 @@ async function main(): Promise<void> {
       privacy: config.privacy,
     },
     photosDir: resolve(config.dataDir, 'photos'),
+    drawingsDir: resolve(config.dataDir, 'drawings'),
     imports: { schedule: config.importSchedule, storage: config.photoStorage },
   });
   running.server = server;

@@ -39,6 +39,7 @@ import { WEBHOOK_DELAYS, WEBHOOK_MAX_ATTEMPTS, webhookDeliverer } from '../core/
 import { safePoster } from './http/webhook-post.ts';
 import { ourInlineCode } from './http/csp.ts';
 import { createImportService } from './import/service.ts';
+import { SeedDrawings } from './seed/drawings.ts';
 import { createMarketService } from './market/market-service.ts';
 import { createRetentionService, type RetentionOutcome } from './privacy/retention-service.ts';
 import type { ScheduledSource } from './import/sources.ts';
@@ -75,6 +76,8 @@ export interface ServerOptions {
   site?: SiteOptions;
   /** where the feeds' re-hosted photos are kept and served from (/media/photos/; default .data/photos) */
   photosDir?: string;
+  /** where the seed's drawings made as photos are kept (server/seed/drawings.ts; default .data/drawings) */
+  drawingsDir?: string;
   /** webhooks: their backoff (tests: seconds instead of minutes), the resolver behind the safe fetcher (tests) */
   webhooks?: { baseDelaySeconds?: number; maxDelaySeconds?: number; resolve?: SafeFetchOptions['resolve'] };
   /** imports: the scheduled sources (IMPORT_SOURCES), and Supabase Storage for their photos (else photosDir) */
@@ -220,6 +223,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const publicOrigin = () => options.site?.url ?? `http://localhost:${port}`;
   // our own media (the site's and the seed's), read from disk for the preview images
   const mediaRoots = [new StaticFiles(resolve(distDir, 'site', 'media')), ...MEDIA_DIRS.map((d) => new StaticFiles(d))];
+  const drawings = new SeedDrawings(MEDIA_DIRS, options.drawingsDir ?? resolve(ROOT, '.data', 'drawings'), log);
   // the feeds' photos, by content hash: never change, so cached for a year
   const photosDir = options.photosDir ?? resolve(ROOT, '.data', 'photos');
   const photoFiles = new StaticFiles(photosDir);
@@ -257,7 +261,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           const file = await root.resolve(url.pathname.slice('/media'.length));
           if (file) return readFile(file);
         }
-        return undefined;
+        const drawn = await drawings.resolve(url.pathname.slice('/media'.length));
+        return drawn ? readFile(drawn) : undefined;
       },
       fetch: {
         get allow() {
@@ -291,6 +296,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { server } = createApp({
     distDir,
     mediaDirs: MEDIA_DIRS,
+    drawings,
     log,
     pages,
     trustProxy: options.trustProxy ?? NO_PROXY,

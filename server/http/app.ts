@@ -5,6 +5,7 @@ import { clientAddress, clientKey, NO_PROXY, type ProxyTrust } from '../../core/
 import { ANY_ORIGIN } from '../../core/functions/cors.ts';
 import type { ClientShares } from './client-shares.ts';
 import { setRequestContext } from './request-context.ts';
+import type { SeedDrawings } from '../seed/drawings.ts';
 import { StaticFiles } from './static.ts';
 
 export interface Logger {
@@ -19,6 +20,8 @@ export interface AppOptions {
   distDir: string;
   /** extra roots served under /media/ (seed images) */
   mediaDirs?: string[];
+  /** the seed's drawings made as photos (`.webp` from its `.svg`), served under /media/ after the files */
+  drawings?: SeedDrawings;
   /** /rest/v1, /functions/v1 and friends, tried in order before the site */
   mounts?: Array<{ prefix: string; handle: Mount }>;
   log?: Logger;
@@ -158,6 +161,9 @@ export function createApp(options: AppOptions): {
         const file = await root.resolve(rel);
         if (file) return root.send(req, res, file, { ...CORS_ANY, 'Cache-Control': 'public, max-age=86400' });
       }
+      const drawn = await options.drawings?.resolve(url.pathname.slice('/media'.length));
+      if (drawn)
+        return options.drawings?.send(req, res, drawn, { ...CORS_ANY, 'Cache-Control': 'public, max-age=86400' });
     }
     if (options.pages && (await options.pages.handle(req, res, url)) !== false) return;
     // built assets (hashed), icons

@@ -69,11 +69,11 @@ const INTERIOR: Record<PropertyType, Array<[string, number]>> = {
 export function imagesFor(type: PropertyType, rand: () => number, pick: Pick): unknown {
   const [ext, extCount] = EXTERIOR[type];
   const count = 1 + Math.floor(rand() * 6);
-  const urls = [`${MEDIA}/${ext}-${1 + Math.floor(rand() * extCount)}.svg`];
+  const urls = [`${MEDIA}/${ext}-${1 + Math.floor(rand() * extCount)}.webp`];
   const pool = INTERIOR[type];
   while (urls.length < count) {
     const [name, n] = pick(pool);
-    const url = `${MEDIA}/${name}-${1 + Math.floor(rand() * n)}.svg`;
+    const url = `${MEDIA}/${name}-${1 + Math.floor(rand() * n)}.webp`;
     if (!urls.includes(url)) urls.push(url);
     else if (urls.length >= pool.reduce((s, [, k]) => s + k, 1)) break;
   }

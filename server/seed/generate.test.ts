@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPlace, PLACES } from './places.ts';
 import { generateSeed } from './generate.ts';
+import { drawingOf } from './drawings.ts';
 
 describe('seed', () => {
   const seed = generateSeed();
@@ -129,7 +130,7 @@ describe('seed', () => {
     expect(seed.agents.some((a) => a.last_name === null)).toBe(true);
   });
 
-  it('refers only to images that exist in the repository', async () => {
+  it('refers only to drawings that exist in the repository (each photo made from one: drawings.ts)', async () => {
     const { existsSync } = await import('node:fs');
     const { resolve } = await import('node:path');
     const urls = new Set<string>();
@@ -142,9 +143,11 @@ describe('seed', () => {
       }
     }
     for (const a of seed.agents) if (a.picture?.trim()) urls.add(a.picture.trim());
-    const missing = [...urls].filter(
-      (u) => !existsSync(resolve(import.meta.dirname, '../../supabase/seed/media', u.slice('/media/'.length))),
-    );
+    const missing = [...urls].filter((u) => {
+      const drawing = drawingOf(u.slice('/media'.length));
+      return !drawing || !existsSync(resolve(import.meta.dirname, '../../supabase/seed/media', drawing.slice(1)));
+    });
+    expect(urls.size).toBeGreaterThan(50);
     expect(missing).toEqual([]);
   });
 });

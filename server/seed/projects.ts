@@ -173,7 +173,7 @@ interface Project {
   units: Unit[];
 }
 
-const photo = (name: string) => `${MEDIA}/${name}.svg`;
+const photo = (name: string) => `${MEDIA}/${name}.webp`;
 
 // prettier-ignore
 const PROJECTS: Project[] = [
@@ -313,7 +313,7 @@ export function seedProjects(now: number): { projects: ProjectRow[]; unitTypes: 
         price_min: thousand(areaMin * perMin),
         price_max: thousand(areaMax * perMax),
         units_available: left,
-        // a drawing of the type's layout (supabase/seed/media/listings/plan-*.svg)
+        // a drawing of the type's layout (supabase/seed/media/listings/plan-*.svg, served as .webp: drawings.ts)
         floor_plans: [
           photo(type === 'house' ? 'plan-house' : beds <= 1 ? 'plan-suite' : beds === 2 ? 'plan-2br' : 'plan-3br'),
         ],

@@ -30,7 +30,7 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
       property_type: 'apartment',
       city: 'Quito',
       state: 'Pichincha',
-      images: [`${MEDIA}/apartment-2.svg`, `${MEDIA}/living-3.svg`],
+      images: [`${MEDIA}/apartment-2.webp`, `${MEDIA}/living-3.webp`],
       geo_lat: lat.toFixed(6),
       geo_lon: lng.toFixed(6),
       description: 'Departamento luminoso a dos cuadras del Parque La Carolina.',
@@ -154,16 +154,16 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
       description: '<script>alert("xss")</script> Vista al parque, 2 parqueaderos & bodega.',
     }),
     // images in every shape, including broken, unsafe and empty
-    base({ title: 'Casa con imagen rota', images: [`${MEDIA}/missing-photo.svg`, `${MEDIA}/house-3.svg`] }),
-    base({ title: 'Casa con enlace de imagen inseguro', images: ['javascript:alert(1)', `${MEDIA}/house-4.svg`] }),
+    base({ title: 'Casa con imagen rota', images: [`${MEDIA}/missing-photo.webp`, `${MEDIA}/house-3.webp`] }),
+    base({ title: 'Casa con enlace de imagen inseguro', images: ['javascript:alert(1)', `${MEDIA}/house-4.webp`] }),
     base({ title: 'Departamento sin fotos', images: [] }),
     base({ title: 'Departamento sin campo de fotos', images: null }),
     base({
       title: 'Departamento con portada marcada al final',
       images: [
-        { url: `${MEDIA}/living-1.svg` },
-        { src: `${MEDIA}/kitchen-2.svg` },
-        { url: `${MEDIA}/apartment-5.svg`, is_front_cover: true },
+        { url: `${MEDIA}/living-1.webp` },
+        { src: `${MEDIA}/kitchen-2.webp` },
+        { url: `${MEDIA}/apartment-5.webp`, is_front_cover: true },
       ],
     }),
     // agent fields partly empty: name only, e-mail only, phone only, nothing

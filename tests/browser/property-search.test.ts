@@ -360,7 +360,7 @@ describe('<exp-property-search>', () => {
       await waitFor(() => carousel.querySelector('[part="placeholder"]'), 5000, 'placeholder');
       (dialog.querySelector('button[aria-label="Next photo"]') as HTMLButtonElement).click();
       await waitFor(
-        () => carousel.querySelector('img')?.getAttribute('src')?.endsWith('/media/listings/house-3.svg'),
+        () => carousel.querySelector('img')?.getAttribute('src')?.endsWith('/media/listings/house-3.webp'),
         5000,
         'second photo',
       );

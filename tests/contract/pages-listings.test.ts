@@ -148,6 +148,29 @@ describe("listings' and agents' pages as crawlers read them", () => {
     expect((await fetch(`${server.url}/og/listings/987654321.jpg`)).status).toBe(404);
   });
 
+  it("the seed's photos are WebP made from its drawings: served to any page, revalidated, kept a day; and read for the previews", async () => {
+    const [row] = await server.sql<{ photo: string; picture: string }>(
+      `select l.images->>0 as photo, a.picture from internal.listings l, public.agents a
+        where l.id = $1 and a.picture is not null order by a.id limit 1`,
+      [listing.id],
+    );
+    for (const path of [row?.photo, row?.picture?.trim()]) {
+      expect(path).toMatch(/^\/media\/(listings|agents)\/[a-z0-9-]+\.webp$/);
+      const first = await fetch(`${server.url}${path}`, { headers: { Origin: 'https://partner.example' } });
+      expect(first.status, path).toBe(200);
+      expect(first.headers.get('content-type')).toBe('image/webp');
+      expect(first.headers.get('cache-control')).toBe('public, max-age=86400');
+      expect(first.headers.get('access-control-allow-origin')).toBe('*');
+      const body = Buffer.from(await first.arrayBuffer());
+      expect((await sharp(body).metadata()).format).toBe('webp');
+      expect((await sharp(body).stats()).channels.some((c) => c.stdev > 10)).toBe(true);
+      const etag = first.headers.get('etag') as string;
+      expect((await fetch(`${server.url}${path}`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+    }
+    // a photo named for a drawing the seed does not have is not found (the carousel shows the next)
+    expect((await fetch(`${server.url}/media/listings/missing-photo.webp`)).status).toBe(404);
+  });
+
   it('a listing has one address: another slug, or none, answers 301 to it', async () => {
     for (const wrong of [
       `/properties/${listing.id}`,
