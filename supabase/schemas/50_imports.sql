@@ -104,15 +104,16 @@ as $$
 $$;
 
 -- A stage of internal.import_merge: the staged listings as rows, with their words and whose each
--- agent named is (pg_temp.import_matched).
-create or replace function internal.import_matched(run bigint)
+-- agent named is (pg_temp.import_matched). The words are computed for the listings that are new or
+-- whose text changed (a whole feed sent again is mostly neither); the others' are their listings'.
+create or replace function internal.import_matched(run bigint, source_name text)
 returns void
 language plpgsql
 volatile
 set search_path = ''
 as $$
 begin
-  -- every staged listing's words, in one query PostgreSQL runs on every core (an INSERT runs on one).
+  -- those listings' words, in one query PostgreSQL runs on every core (an INSERT runs on one).
   -- The planner chooses that from the staging table's statistics (import_merge takes them first:
   -- those of an empty table left 100,000 listings' words on one core, 12.3 s) and from the function's
   -- cost, which it counts per row only in a select list (in FROM, once); `offset 0` keeps it there,
@@ -121,24 +122,28 @@ begin
   create temp table import_words on commit drop as
     select x.source_key, (x.w).words, (x.w).title_words
       from (select s.source_key, internal.listing_words_pair(r.title, r.description, coalesce(r.features, '{}')) as w
-              from internal.import_staging s,
-                   pg_catalog.jsonb_to_record(s.listing) as r(title text, description text, features text[])
+              from internal.import_staging s
+              cross join pg_catalog.jsonb_to_record(s.listing) as r(title text, description text, features text[])
+              left join internal.listings l on l.source = source_name and l.source_key = s.source_key
              where s.run_id = run
+               and (l.id is null or (l.title, l.description, l.features)
+                                    is distinct from (r.title, r.description, coalesce(r.features, '{}')))
             offset 0) x;
   drop table if exists pg_temp.import_matched;
   create temp table import_matched on commit drop as
   with input as (
-    select s.source_key, r.*, w.words, w.title_words
-      from internal.import_staging s,
-           jsonb_to_record(s.listing) as r(
+    select s.source_key, r.*, coalesce(w.words, l.words) as words, coalesce(w.title_words, l.title_words) as title_words
+      from internal.import_staging s
+      cross join jsonb_to_record(s.listing) as r(
              listing_ref text, status text, source_status text, title text, address text, price numeric, bedrooms integer,
              bathrooms numeric, square_feet numeric, lot_size numeric, year_built integer, property_type text, city text,
              sector text, state text, country_code text, geo_lat text, geo_lon text, description text, features text[],
              agent_key text, agent_email text, agent_first_name text, agent_last_name text, agent_phone text,
              listed_at timestamptz, source_modified_at timestamptz, media jsonb,
-             hoa_fee numeric, parking_spaces smallint, storage_unit boolean, furnished text, pets_allowed boolean, operation text),
-           pg_temp.import_words w
-     where s.run_id = run and w.source_key = s.source_key
+             hoa_fee numeric, parking_spaces smallint, storage_unit boolean, furnished text, pets_allowed boolean, operation text)
+      left join pg_temp.import_words w on w.source_key = s.source_key
+      left join internal.listings l on l.source = source_name and l.source_key = s.source_key
+     where s.run_id = run
   ), owners as (
     -- whose each agent named is: looked up once per agent, not once per listing
     select k.agent_key, k.agent_email, pg_catalog.jsonb_build_array(k.agent_key, k.agent_email) as named,
@@ -151,12 +156,8 @@ begin
          order by (a.agent_key is not distinct from k.agent_key) desc, a.id
          limit 1
       ) a on true
-  ), matched as (
-    -- joined by a key that tells a missing name from an empty one, and hashes
-    select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
-      from input i
-      join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email)
   )
+  -- joined by a key that tells a missing name from an empty one, and hashes
   select i.*, o.agent_id, o.our_first_name, o.our_last_name, o.our_email, o.our_phone, o.our_picture
     from input i
     join owners o on o.named = pg_catalog.jsonb_build_array(i.agent_key, i.agent_email);
@@ -164,9 +165,40 @@ begin
 end
 $$;
 
+-- A stage of internal.import_merge: the matched listings the feed sends as they are here, left out,
+-- so that they are not written, locked or run through a trigger (a whole feed sent again is mostly
+-- such). As they are: every column the merge writes as it would write it, an active listing `held`
+-- on the market counted as staying there.
+create or replace function internal.import_drop_unchanged(source_name text, held boolean)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  delete from pg_temp.import_matched m
+   using internal.listings l
+   where l.source = source_name and l.source_key = m.source_key
+     and (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
+          l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
+          l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
+          l.agent_picture, l.source_modified_at, l.source_media, l.hoa_fee, l.parking_spaces, l.storage_unit, l.furnished,
+          l.pets_allowed, l.operation)
+         is not distinct from
+         (m.listing_ref, case when held and l.status = '1' and m.status <> '1' then l.status else m.status end,
+          m.source_status, m.title, m.address, m.price, m.bedrooms, m.bathrooms, m.square_feet, m.lot_size, m.year_built,
+          m.property_type, m.city, m.sector, m.state, m.country_code, m.geo_lat, m.geo_lon, m.description,
+          coalesce(m.features, '{}'), m.agent_id, coalesce(m.our_first_name, m.agent_first_name),
+          coalesce(m.our_last_name, m.agent_last_name), coalesce(m.our_email, m.agent_email),
+          coalesce(m.our_phone, m.agent_phone), m.our_picture, m.source_modified_at, coalesce(m.media, '[]'), m.hoa_fee,
+          m.parking_spaces, m.storage_unit, m.furnished, m.pets_allowed, coalesce(m.operation, 'sale'));
+end
+$$;
+
 -- A stage of internal.import_merge: the matched listings into the listings, new ones added and
--- changed ones updated (an active one `held` stays on the market); how many of each. Its caller
--- says the words are supplied (exp.words_supplied).
+-- changed ones updated (an active one `held` stays on the market); how many of each. Every one left
+-- is new or changed (import_drop_unchanged). Its caller says the words are supplied
+-- (exp.words_supplied).
 create or replace function internal.import_upsert(source_name text, held boolean)
 returns table (added integer, changed integer)
 language plpgsql
@@ -208,20 +240,6 @@ begin
       source_media = excluded.source_media, words = excluded.words, title_words = excluded.title_words,
       hoa_fee = excluded.hoa_fee, parking_spaces = excluded.parking_spaces, storage_unit = excluded.storage_unit,
       furnished = excluded.furnished, pets_allowed = excluded.pets_allowed, operation = excluded.operation
-    where (l.listing_ref, l.status, l.source_status, l.title, l.address, l.price, l.bedrooms, l.bathrooms, l.square_feet,
-           l.lot_size, l.year_built, l.property_type, l.city, l.sector, l.state, l.country_code, l.geo_lat, l.geo_lon,
-           l.description, l.features, l.agent_id, l.agent_first_name, l.agent_last_name, l.agent_email, l.agent_phone,
-           l.agent_picture, l.source_modified_at, l.source_media, l.hoa_fee, l.parking_spaces, l.storage_unit, l.furnished,
-           l.pets_allowed, l.operation)
-      is distinct from
-          (excluded.listing_ref, case when held and l.status = '1' and excluded.status <> '1' then l.status else excluded.status end,
-           excluded.source_status, excluded.title, excluded.address, excluded.price, excluded.bedrooms, excluded.bathrooms,
-           excluded.square_feet, excluded.lot_size, excluded.year_built, excluded.property_type, excluded.city,
-           excluded.sector, excluded.state, excluded.country_code, excluded.geo_lat, excluded.geo_lon,
-           excluded.description, excluded.features, excluded.agent_id, excluded.agent_first_name,
-           excluded.agent_last_name, excluded.agent_email, excluded.agent_phone, excluded.agent_picture,
-           excluded.source_modified_at, excluded.source_media, excluded.hoa_fee, excluded.parking_spaces,
-           excluded.storage_unit, excluded.furnished, excluded.pets_allowed, excluded.operation)
     returning (xmax = 0) as inserted
   )
   select (count(*) filter (where inserted))::integer, (count(*) filter (where not inserted))::integer from merged;
@@ -269,9 +287,10 @@ begin
   select * into n from internal.import_counts(run, source_name, absent_withdraws);
   held := not allow_withdrawals and n.leaving + n.absent > 5 and n.leaving + n.absent > max_share * n.active_before;
   unknown_agents := internal.import_unknown_agents(run);
-  perform internal.import_matched(run);
+  perform internal.import_matched(run, source_name);
   -- the words were computed with the rows (import_matched): the listings' trigger takes them as they are
   perform pg_catalog.set_config('exp.words_supplied', 'on', true);
+  perform internal.import_drop_unchanged(source_name, held);
   select * into done from internal.import_upsert(source_name, held);
   perform pg_catalog.set_config('exp.words_supplied', '', true);
   drop table pg_temp.import_matched;
@@ -284,7 +303,8 @@ begin
   end if;
   if bulk then
     perform pg_catalog.set_config('exp.listing_cells', '', true);
-    perform internal.listings_derived_rebuild();
+    -- what the listings' copies are made from changed only if a listing did
+    if done.added + done.changed + gone > 0 then perform internal.listings_derived_rebuild(); end if;
   end if;
   delete from internal.import_staging where run_id = run;
   delete from internal.import_seen where run_id = run;
