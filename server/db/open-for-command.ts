@@ -8,6 +8,9 @@ import { dataDirFor, runningEmbeddedPostgres, startEmbeddedPostgres } from './em
 import { DataDirLock } from './lock.ts';
 import { openPostgres } from './postgres.ts';
 
+/** What a command was told cannot be run: its CLI prints the message with the usage (exit 2). */
+export class UsageError extends Error {}
+
 export async function openForCommand(dataDir: string): Promise<{ db: Database; close: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {
     const db = await openPostgres(process.env.DATABASE_URL);

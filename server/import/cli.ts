@@ -24,7 +24,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { NEARBY_LIMITS, readNearbyGeoJson, storeNearby, type NearbyReport } from './nearby.ts';
-import { openForCommand } from '../db/open-for-command.ts';
+import { openForCommand, UsageError } from '../db/open-for-command.ts';
 import { migrate } from '../db/setup.ts';
 import { localPhotoStore, type PhotoStore } from './photos.ts';
 import { supabasePhotoStore } from './storage.ts';
@@ -32,7 +32,7 @@ import { readPhotoStorage } from '../config.ts';
 import { envReader } from '../../core/functions/env.ts';
 import { runImport, SOURCE_KINDS, type ImportReport } from './run.ts';
 import { runLocked, summary } from './service.ts';
-import { importCommand, UsageError, type ImportCommand } from './command.ts';
+import { importCommand, type ImportCommand } from './command.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');

@@ -4,10 +4,9 @@
  * run is a UsageError saying what is wrong, which cli.ts prints with the usage (exit 2).
  */
 import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from '../db/open-for-command.ts';
 import type { ImportSource } from './run.ts';
 import { sourceFrom, SourceError } from './sources.ts';
-
-export class UsageError extends Error {}
 
 // --postgres chose the embedded PostgreSQL when it was not the default; it still means it
 const FLAGS = new Set(['--full', '--allow-withdrawals', '--no-photos', '--postgres']);

@@ -9,8 +9,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { importCommand as commandOf } from '../../server/import/command.ts';
+import { webhooks } from '../../server/webhooks/command.ts';
 import { spawnChild } from '../support/child.ts';
-import { postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
+import { migratedDatabase, postgresDatabase, type PostgresDatabase } from '../support/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { stopAll } from '../support/stop-all.ts';
 
@@ -199,17 +200,18 @@ describe('npm run import, as typed', () => {
     }
   });
 
-  it('npm run webhooks, beside npm start too: add prints the secret once, list and report show the endpoint, remove ends it; what may not be an endpoint is refused', async () => {
+  it('npm run webhooks, beside npm start too: add prints the secret once, list shows the endpoint, remove ends it; what may not be an endpoint is refused', async () => {
     const env = { DATA_DIR: dataDir };
-    const webhooks = async (args: string[], extra: Record<string, string> = env) => {
+    // as a person types it (a process of its own on the running server's database)
+    const typed = async (args: string[]) => {
       const c = spawnChild(process.execPath, ['--import', 'tsx', 'server/webhooks/cli.ts', ...args], {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: '', ...extra },
+        env: { ...process.env, DATABASE_URL: '', ...env },
       });
       await c.exited;
       return { code: c.exitStatus(), out: c.output() };
     };
-    const added = await webhooks([
+    const added = await typed([
       'add',
       'https://93.184.216.34/hooks/crm',
       '--events',
@@ -223,57 +225,68 @@ describe('npm run import, as typed', () => {
     )?.[1];
     expect(id, added.out).toBeDefined();
     expect(added.out).toMatch(/\nwhsec_[A-Za-z0-9+/]{32}\n/);
-    const list = await webhooks(['list']);
+    const list = await typed(['list']);
     expect(list.out).toContain(
       `${id}\thttps://93.184.216.34/hooks/crm\tinquiry.created,alert.confirmed\tFollow Up Boss`,
     );
     expect(list.out).not.toContain('whsec_');
-    const report = await webhooks(['report']);
-    expect(report.out).toContain(
-      `${id} https://93.184.216.34/hooks/crm (inquiry.created, alert.confirmed): 0 delivered, 0 waiting, 0 failed`,
-    );
-    expect((await webhooks(['remove', String(id)])).out).toContain(`endpoint ${id} removed`);
-    expect((await webhooks(['list'])).out).toContain('no endpoints');
-    const refused: Array<[string[], RegExp, number]> = [
-      [
-        ['add', 'http://93.184.216.34/x', '--events', 'inquiry.created'],
-        /a webhook endpoint is https \(http only with --dev/,
-        1,
-      ],
-      [
-        ['add', 'https://127.0.0.1:9000/x', '--events', 'inquiry.created'],
-        /127\.0\.0\.1 is 127\.0\.0\.1: an address on a private network is an endpoint only with --dev/,
-        1,
-      ],
-      [
-        ['add', 'https://[::ffff:10.0.0.7]/x', '--events', 'inquiry.created'],
-        /an address on a private network is an endpoint only with --dev/,
-        1,
-      ],
-      [
-        ['add', 'http://169.254.169.254/latest/meta-data', '--events', 'inquiry.created', '--dev'],
-        /link-local address \(the cloud metadata service\) is never an endpoint/,
-        1,
-      ],
-      [['add', 'https://u:p@93.184.216.34/x', '--events', 'inquiry.created'], /no user name or password/, 1],
-      [
-        ['add', 'https://93.184.216.34/x', '--events', 'inquiry.created,listing.sold'],
-        /unknown event listing\.sold: the events are inquiry\.created, alert\.confirmed, alert\.unsubscribed/,
-        1,
-      ],
-      [['add', 'https://93.184.216.34/x'], /add needs --events/, 2],
-      [['remove', 'abc'], /an endpoint's id is a number/, 1],
-      [['remove', '999999'], /no endpoint 999999/, 1],
-      [['rotate'], /unknown command rotate/, 2],
-      [[], /which command\?/, 2],
-    ];
-    for (const [args, message, code] of refused) {
-      const r = await webhooks(args);
-      expect(r.out, args.join(' ')).toMatch(message);
-      expect(r.code, args.join(' ')).toBe(code);
+    expect((await typed(['remove', String(id)])).out).toContain(`endpoint ${id} removed`);
+    // a refusal (1) and bad usage (2), with what is wrong and, for the usage, how it goes
+    const refused = await typed(['add', 'http://93.184.216.34/x', '--events', 'inquiry.created']);
+    expect([refused.code, refused.out]).toEqual([1, expect.stringMatching(/a webhook endpoint is https/)]);
+    const bad = await typed(['rotate']);
+    expect([bad.code, bad.out]).toEqual([2, expect.stringMatching(/unknown command rotate\nusage: npm run webhooks/)]);
+
+    // the rest through the function the command runs, in this process, on a database of its own
+    const own = await migratedDatabase();
+    try {
+      const run = async (args: string[]) => {
+        const r = await webhooks(args, async () => ({ db: own.db, close: async () => {} }));
+        return { code: r.code, out: [...r.out, ...r.err].join('\n') };
+      };
+      expect((await run(['list'])).out).toContain('no endpoints');
+      const mine = await run(['add', 'https://93.184.216.34/hooks/crm', '--events', 'inquiry.created,alert.confirmed']);
+      const ownId = /endpoint (\d+):/.exec(mine.out)?.[1];
+      expect((await run(['report'])).out).toContain(
+        `${ownId} https://93.184.216.34/hooks/crm (inquiry.created, alert.confirmed): 0 delivered, 0 waiting, 0 failed`,
+      );
+      const refusals: Array<[string[], RegExp, number]> = [
+        [
+          ['add', 'https://127.0.0.1:9000/x', '--events', 'inquiry.created'],
+          /127\.0\.0\.1 is 127\.0\.0\.1: an address on a private network is an endpoint only with --dev/,
+          1,
+        ],
+        [
+          ['add', 'https://[::ffff:10.0.0.7]/x', '--events', 'inquiry.created'],
+          /an address on a private network is an endpoint only with --dev/,
+          1,
+        ],
+        [
+          ['add', 'http://169.254.169.254/latest/meta-data', '--events', 'inquiry.created', '--dev'],
+          /link-local address \(the cloud metadata service\) is never an endpoint/,
+          1,
+        ],
+        [['add', 'https://u:p@93.184.216.34/x', '--events', 'inquiry.created'], /no user name or password/, 1],
+        [
+          ['add', 'https://93.184.216.34/x', '--events', 'inquiry.created,listing.sold'],
+          /unknown event listing\.sold: the events are inquiry\.created, alert\.confirmed, alert\.unsubscribed/,
+          1,
+        ],
+        [['add', 'https://93.184.216.34/x'], /add needs --events/, 2],
+        [['remove', 'abc'], /an endpoint's id is a number/, 1],
+        [['remove', '999999'], /no endpoint 999999/, 1],
+        [[], /which command\?/, 2],
+      ];
+      for (const [args, message, code] of refusals) {
+        const r = await run(args);
+        expect(r.out, args.join(' ')).toMatch(message);
+        expect(r.code, args.join(' ')).toBe(code);
+      }
+      // a developer's CRM on this machine, with --dev
+      const dev = await run(['add', 'http://127.0.0.1:9000/hooks', '--events', 'alert.unsubscribed', '--dev']);
+      expect(dev.out).toMatch(/endpoint \d+: http:\/\/127\.0\.0\.1:9000\/hooks \(alert\.unsubscribed\) \[dev\]/);
+    } finally {
+      await own.close();
     }
-    // a developer's CRM on this machine, with --dev
-    const dev = await webhooks(['add', 'http://127.0.0.1:9000/hooks', '--events', 'alert.unsubscribed', '--dev']);
-    expect(dev.out).toMatch(/endpoint \d+: http:\/\/127\.0\.0\.1:9000\/hooks \(alert\.unsubscribed\) \[dev\]/);
   });
 });
