@@ -9,14 +9,14 @@ import type { Database } from '../db/database.ts';
 import { runWebhookCommand, type WebhookCommand } from './commands.ts';
 import type { EndpointReport, EndpointRow } from './endpoints.ts';
 
-export const WEBHOOKS_USAGE = `usage: npm run webhooks -- add <https-url> --events ${WEBHOOK_EVENTS.join(',')} [--description D] [--dev]\n       npm run webhooks -- list | remove <id> | report\n(docs/leads.md)`;
+const WEBHOOKS_USAGE = `usage: npm run webhooks -- add <https-url> --events ${WEBHOOK_EVENTS.join(',')} [--description D] [--dev]\n       npm run webhooks -- list | remove <id> | report\n(docs/leads.md)`;
 
 function fail(message: string): never {
   throw new UsageError(message);
 }
 
 /** The command the words ask for; a UsageError says what is wrong with them. */
-export function webhookCommand(argv: readonly string[]): WebhookCommand {
+function webhookCommand(argv: readonly string[]): WebhookCommand {
   const positional: string[] = [];
   const values = new Map<string, string>();
   let dev = false;
@@ -58,7 +58,7 @@ export function webhookCommand(argv: readonly string[]): WebhookCommand {
 }
 
 /** What a command's result says, line by line (a removal that found nothing is an Error). */
-export function webhookLines(command: WebhookCommand, result: unknown): string[] {
+function webhookLines(command: WebhookCommand, result: unknown): string[] {
   const lines: string[] = [];
   const log = (line: string) => lines.push(line);
   if (command.command === 'add') {
