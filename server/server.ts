@@ -76,8 +76,8 @@ export interface ServerOptions {
   site?: SiteOptions;
   /** where the feeds' re-hosted photos are kept and served from (/media/photos/; default .data/photos) */
   photosDir?: string;
-  /** where the seed's drawings made as photos are kept (server/seed/drawings.ts; default .data/drawings) */
-  drawingsDir?: string;
+  drawingsDir?: string; // where the seed's drawings made as photos are kept (seed/drawings.ts; default .data/drawings)
+  retentionEveryMs?: number; // the retention job's own schedule (default an hour; 0: only through applyRetention)
   /** webhooks: their backoff (tests: seconds instead of minutes), the resolver behind the safe fetcher (tests) */
   webhooks?: { baseDelaySeconds?: number; maxDelaySeconds?: number; resolve?: SafeFetchOptions['resolve'] };
   /** imports: the scheduled sources (IMPORT_SOURCES), and Supabase Storage for their photos (else photosDir) */
@@ -233,6 +233,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     db: options.db,
     retention: (options.site?.privacy ?? defaultPrivacy()).retention,
     log,
+    everyMs: options.retentionEveryMs,
   });
   // where the feeds' photos and the agents' own are made and kept: Supabase Storage when configured
   const photoStore = options.imports?.storage ? supabasePhotoStore(options.imports.storage) : photos;

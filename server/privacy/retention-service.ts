@@ -20,6 +20,8 @@ export function createRetentionService(options: {
   db: Database;
   retention: PrivacySettings['retention'];
   log?: (line: string) => void;
+  /** how often it runs by itself (default an hour; 0: only when asked, a test's servers) */
+  everyMs?: number | undefined;
 }) {
   const log = options.log ?? (() => {});
   /** one run (`minGapSeconds`: not again within it of the last, across servers); what it did, or null when another server has it or it ran lately */
@@ -38,6 +40,6 @@ export function createRetentionService(options: {
           log(`[retention] ${JSON.stringify(done)}`);
         return done;
       });
-  const job = periodic({ name: 'retention', everyMs: EVERY_MS, run: () => apply(), log });
+  const job = periodic({ name: 'retention', everyMs: options.everyMs ?? EVERY_MS, run: () => apply(), log });
   return { start: job.start, stop: job.stop, apply };
 }
