@@ -3,7 +3,11 @@
 -- conflict clause used to compare, lock and run the listings' row triggers for, one by one; it
 -- computes the words only of listings that are new or whose text changed (import_matched, which
 -- now takes the source); and after a bulk run that changed nothing it does not make the listings'
--- copies again. What a run writes is the same, row by row (npm run bench -- stages).
+-- copies again. What a run writes is the same, row by row (npm run bench -- stages). And a run
+-- takes its statistics first (the analyze moves from import_matched to the top of import_merge):
+-- the staging table is filled just before a run and emptied after it, so the counts that open the
+-- merge were planned on another run's statistics, as nested loops over every pair of the run and
+-- the source's listings (a feed of 20,000 listings merged the second time took minutes).
 
 drop function internal.import_matched(bigint);
 
