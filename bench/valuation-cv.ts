@@ -19,6 +19,7 @@ export interface Constants {
   prior: number;
   median_k: number;
   lean: number;
+  wide: number;
   widen: number;
 }
 
@@ -33,6 +34,7 @@ const CHOICES: { [K in keyof Choice]: number[] } = {
   prior: [0.5, 1],
   median_k: [12, 24],
   lean: [0, 1],
+  wide: [0, 2],
 };
 
 /** Every combination of CHOICES. */

@@ -106,10 +106,10 @@ export async function benchValuation(): Promise<Record<string, unknown>> {
           baseline: baselineFigures(m.runs, picked.run),
         }));
     const later = laterWith(chosen);
-    // the method before the blend's lean (issue 62), chosen and held out the same way on the same homes
+    // the method before the wider regression (issue 62), chosen and held out the same way on the same homes
     const before = crossValidate(
       train.map((m) => [m.name, m.runs]),
-      (k) => k.lean === 0,
+      (k) => k.wide === 0,
     );
     const beforeLater = laterWith(before.chosen);
     const same = (Object.keys(chosen.constants) as Array<keyof Constants>).every(
@@ -118,7 +118,7 @@ export async function benchValuation(): Promise<Record<string, unknown>> {
     const result = {
       heldOut: folds,
       laterMarkets: later,
-      withoutLean: { heldOut: before.folds, laterMarkets: beforeLater, chosen: before.chosen.constants },
+      withoutWide: { heldOut: before.folds, laterMarkets: beforeLater, chosen: before.chosen.constants },
       chosen: chosen.constants,
       inSql: current,
       constantsCurrent: same,
@@ -201,7 +201,7 @@ function markdown(
   chosen: Constants,
   current: Constants,
   same: boolean,
-  withoutLean: Array<{ market: string; figures: Figures; baseline: Figures }>,
+  withoutWide: Array<{ market: string; figures: Figures; baseline: Figures }>,
 ): string {
   const short = (name: string) => name.split(':')[0] as string;
   const row = (name: string, a: Figures, b: Figures) =>
@@ -222,7 +222,7 @@ function markdown(
     '',
     `In sample (the constants chosen on every training market, itself included): ${folds.map((f) => `${short(f.market)} ${pct(f.inSample.medianError)}, ${pct(f.inSample.within10)} within 10%, the range holding ${pct(f.inSample.rangeHolds)}`).join('; ')}.`,
     '',
-    `The same homes, held out the same way, by the method before the blend's lean (the grid with \`lean\` 0 only, in this run): ${withoutLean.map((w) => `${short(w.market)} ${pct(w.figures.medianError)} (ratio ${(w.figures.medianError / w.baseline.medianError).toFixed(2)}), ${pct(w.figures.within10)} within 10%, the range holding ${pct(w.figures.rangeHolds)} at a median width of ${pct(w.figures.medianWidth)}`).join('; ')}.`,
+    `The same homes, held out the same way, by the method before the wider regression (the grid with \`wide\` 0 only, in this run): ${withoutWide.map((w) => `${short(w.market)} ${pct(w.figures.medianError)} (ratio ${(w.figures.medianError / w.baseline.medianError).toFixed(2)}), ${pct(w.figures.within10)} within 10%, the range holding ${pct(w.figures.rangeHolds)} at a median width of ${pct(w.figures.medianWidth)}`).join('; ')}.`,
     '',
     `The constants chosen on the training markets: ${constants(chosen)}; in SQL (internal.valuation_constants): ${same ? 'the same' : `**not the same**: ${constants(current)}`}. Each fold's: ${folds.map((f) => `${short(f.market)} held out: ${constants(f.heldOut.constants)}`).join('; ')}.`,
     '',

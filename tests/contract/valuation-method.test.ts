@@ -57,6 +57,7 @@ const K = {
   prior: 1,
   median_k: 5,
   lean: 0,
+  wide: 0,
   widen: 1,
 };
 
@@ -152,6 +153,63 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
     expect(leaning.at).toBeCloseTo(6 + 2 / 3, 12);
     expect((await blend([0.3, -0.2, 0.25, -0.3], [0, 0, 0, 0], 1)).alpha).toBe(0);
     expect((await blend([0, 0, 0, 0], [0.3, -0.2, 0.25, -0.3], 1)).alpha).toBe(1);
+  });
+
+  it("takes the wider regression (a bandwidth `wide` times wider, a ridge `wide`² times firmer) only where it misses the comparables by less than the home's own, out of sample", async () => {
+    type Regression = { b: number[]; r: number[]; w: number[]; e: number[] };
+    const taken = { near: 0, far: 0 };
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const rand = random(seed);
+      const n = 60;
+      // half the markets with a steep local slope eastward (the home's own regression follows it),
+      // half with noise only (the firmer ridge's draw to the prior pays)
+      const slope = seed % 2 ? 2 : 0;
+      const rows = Array.from({ length: n }, (_, i) => {
+        const east = (i + 1) * 0.05 * Math.cos(i * 2.3);
+        const north = (i + 1) * 0.05 * Math.sin(i * 2.3);
+        return [
+          1,
+          (rand() - 0.5) * 0.8,
+          (rand() - 0.5) * 2,
+          Math.round((rand() - 0.5) * 4),
+          (rand() - 0.5) * 2,
+          0,
+          Math.round(rand() * 3),
+          0,
+          east,
+          north,
+        ];
+      });
+      const d = rows.map((x) => Math.hypot(x[8]!, x[9]!) * 1000);
+      const y = rows.map((x) => 7.2 + slope * x[8]! * x[8]! * Math.sign(x[8]!) + (rand() - 0.5) * 0.4);
+      const k = { ...K, bandwidth_rank: 20, ridge: 0.05, median_k: 12 };
+      const args = [n, 40, d, rows.flat(), rows.map(() => true), y];
+      const regression = (c: typeof k) =>
+        one<Regression>(
+          'select b, r, w, e from internal.valuation_regression($1, $2, $3::float8[], $4::float8[], $5::boolean[], $6::float8[], $7::jsonb)',
+          [...args, JSON.stringify(c)],
+        );
+      const near = await regression(k);
+      const far = await regression({ ...k, bandwidth_rank: 40, ridge: 0.2 });
+      // the oracle: each regression's leave-one-out misses squared, weighed as the home's own weighs each comparable
+      const miss = (e: number[]) => e.reduce((s, v, i) => s + near.w[i]! * v * v, 0);
+      const expected = miss(far.e) < miss(near.e) ? far : near;
+      taken[expected === far ? 'far' : 'near'] += 1;
+      const estimate = (wide: number) =>
+        one<{ b: number[]; w: number[]; value: number }>(
+          'select b, w, value from internal.valuation_of($1, $2::float8[], $3::float8[], $4::boolean[], $5::float8[], 120, $6::jsonb)',
+          [n, d, rows.flat(), rows.map(() => true), y, JSON.stringify({ ...k, wide })],
+        );
+      const [own, either] = [await estimate(0), await estimate(2)];
+      expect(own.b).toEqual(near.b);
+      expect(either.b).toEqual(expected.b);
+      expect(either.w).toEqual(expected.w);
+      if (expected === near) expect(either.value).toBe(own.value);
+      else expect(either.value).not.toBe(own.value);
+    }
+    // each way at least three times among the eight markets (four and four when written), so both branches are what the test holds
+    expect(taken.near).toBeGreaterThanOrEqual(3);
+    expect(taken.far).toBeGreaterThanOrEqual(3);
   });
 
   it('makes an 80% range from the scores as split conformal prediction does: the ⌈0.9(n+1)⌉-th and ⌊0.1(n+1)⌋-th of n, the whole span when n is too small', async () => {
