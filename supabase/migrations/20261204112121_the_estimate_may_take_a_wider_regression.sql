@@ -6,6 +6,10 @@
 -- (internal.valuation_regression), the weighted squared misses a function both the blend and the
 -- choice read (internal.weighted_square_miss); the blend, the estimate's stages and the constants
 -- are restated.
+--
+-- And the comparables are the same however the market's rows were written: the nearest listings
+-- at one distance (flats of one building) come in the order of their ids (the benchmark's Athens,
+-- 1,000 flats at 572 points, gave 70 of 320 homes other comparables when loaded a second time).
 
 -- The estimate's constants (docs/valuation.md "Constants"): how many comparables it reads, the
 -- comparable whose distance sets the nearness weights, the likeness in size, the weight of the
@@ -120,6 +124,67 @@ begin
   select * into bl from internal.valuation_blend(m, near.w, e, mr.e_med, b[1], mr.med, (k ->> 'lean')::double precision);
   select v.value, v.low, v.high, v.confidence, v.lo, v.hi into value, low, high, confidence, lo, hi from internal.valuation_range(m, bl.s, d[1:m], bl.at, area, k) v;
   alpha := bl.alpha;
+end
+$$;
+
+-- A stage of public.estimate_value: its comparables, at most 80 nearest active listings of the type
+-- within 30 km, each with its distance, its ln(USD/m²), whether it is in the home's sector, and
+-- what it differs from the home in (`xs`: p = 10 a comparable, row by row).
+create or replace function internal.valuation_comparables(kind text, kinds text[], area double precision, built_year double precision, beds double precision, baths double precision, lot double precision,
+  has_feats boolean, feats text[], at_lat double precision, at_lng double precision, place text, own bigint,
+  out n integer, out ids bigint[], out same boolean[], out d double precision[], out y double precision[], out xs double precision[])
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  shrink double precision := cos(radians(at_lat));
+  -- when the estimate is for: the home's own listing date when it is a listing, else now
+  at_time timestamptz := coalesce((select l.listed_at from internal.listings l where l.id = own), internal.now());
+  -- the home's sector (the place's, else the nearest comparable's)
+  home_sector text;
+  c record;
+begin
+  n := 0; ids := '{}'; same := '{}'; d := '{}'; y := '{}'; xs := '{}';
+  -- the nearest active listings of the type, by the GiST index of their position
+  for c in
+    select l.id, l.price::double precision as price, l.square_feet::double precision as built, l.lot_size::double precision as lot,
+           l.bedrooms::double precision as beds, l.bathrooms::double precision as baths, l.year_built::double precision as year, l.features,
+           l.city_slug || '/' || coalesce(l.sector_slug, '') as sector,
+           extract(epoch from l.listed_at - at_time) / 31557600 as years,
+           (l.location[0] - at_lng) * 111.32 * shrink as east_km, (l.location[1] - at_lat) * 111.32 as north_km,
+           sqrt(power((l.location[1] - at_lat) * 111320, 2) + power((l.location[0] - at_lng) * 111320 * shrink, 2)) as dist
+      from internal.listings l
+     where l.is_public and l.operation = 'sale' and l.location is not null and l.property_type = any (kinds) and l.price > 0
+       and l.id is distinct from own
+     -- listings at one distance (flats of one building) in the order of their ids, so that the same
+     -- market gives the same comparables however its rows were written (docs/valuation.md, step 1)
+     order by l.location <-> point(at_lng, at_lat), l.id
+     limit 80
+  loop
+    continue when c.dist > 30000;
+    continue when (case when kind = 'land' then c.lot else c.built end) is null or (case when kind = 'land' then c.lot else c.built end) < 15;
+    n := n + 1;
+    home_sector := coalesce(home_sector, case when place like '%/%' then place end, c.sector);
+    same := same || (c.sector = home_sector);
+    ids := ids || c.id;
+    d := d || c.dist;
+    y := y || ln(c.price / (case when kind = 'land' then c.lot else c.built end));
+    -- what the home and the comparable differ in, each 0 where either does not say
+    xs := xs || array[
+      1,
+      ln((case when kind = 'land' then c.lot else c.built end) / area),
+      case when built_year is null or c.year is null then 0 else (c.year - built_year) / 10 end,
+      case when beds is null or c.beds is null then 0 else c.beds - beds end,
+      case when baths is null or c.baths is null then 0 else c.baths - baths end,
+      case when kind = 'land' or lot is null or c.lot is null then 0 else ln((1 + c.lot) / (1 + lot)) end,
+      case when not has_feats then 0 else coalesce(pg_catalog.cardinality(c.features), 0) - coalesce(pg_catalog.cardinality(feats), 0) end,
+      -- when it was listed (the market moves), and where it stands from the home (a local slope)
+      c.years,
+      c.east_km,
+      c.north_km
+    ]::double precision[];
+  end loop;
 end
 $$;
 

@@ -128,7 +128,9 @@ begin
       from internal.listings l
      where l.is_public and l.operation = 'sale' and l.location is not null and l.property_type = any (kinds) and l.price > 0
        and l.id is distinct from own
-     order by l.location <-> point(at_lng, at_lat)
+     -- listings at one distance (flats of one building) in the order of their ids, so that the same
+     -- market gives the same comparables however its rows were written (docs/valuation.md, step 1)
+     order by l.location <-> point(at_lng, at_lat), l.id
      limit 80
   loop
     continue when c.dist > 30000;

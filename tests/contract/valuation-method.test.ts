@@ -265,6 +265,28 @@ describe('the estimate, stage by stage (docs/valuation.md "The method")', () => 
     expect(Math.abs(priced / without - 1)).toBeLessThan(0.002);
   });
 
+  it('takes the same comparables however the rows were written: of the listings at one distance, those of the lowest ids, in their order', async () => {
+    // 100 flats of one building in Manta, all at one point; the first 50 written again, so that their
+    // rows (and the index's entries) now stand after the others'
+    const ids = (
+      await db.admin.query<{ id: string }>(
+        `insert into internal.listings (title, address, price, bedrooms, bathrooms, square_feet, property_type, city, state, sector, geo_lat, geo_lon, listed_at, updated_at)
+         select 'Departamento ' || i, 'Torre ' || i, 90000 + i * 100, 2, 2, 90, 'apartment', 'Manta', 'Manabí', 'Centro', -0.9500, -80.7200, now(), now()
+           from generate_series(1, 100) i
+         returning id::text`,
+      )
+    ).map((r) => r.id);
+    await db.admin.query('update internal.listings set price = price + 1 where id = any ($1::bigint[])', [
+      ids.slice(0, 50),
+    ]);
+    const { got } = await one<{ got: string[] }>(
+      `select c.ids::text[] as got from internal.valuation_comparables('apartment', array['apartment'], 90, null, null, null, null, false, null, -0.95, -80.72, null, null) c`,
+      [],
+    );
+    const expected = [...ids].sort((a, b) => Number(a) - Number(b)).slice(0, 80);
+    expect(got).toEqual(expected);
+  });
+
   it('takes the plain median where it is exact: every house near asks $1,200/m² whatever its rooms, age and size, and the estimate says so to the thousand, its range ±4%', async () => {
     const rand = random(11);
     await db.admin.query(
