@@ -51,7 +51,7 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(out).toContain('<meta name="description" data-i18n-attr="content:site.meta.agent.description" />');
     expect(out).toContain('<link rel="preload" as="image" href="/media/a.webp" fetchpriority="high" />');
     expect(out).toContain(
-      '<body data-page="agent">\n    <a class="skip-link" href="#main" data-i18n="site.skip"></a>\n    <exp-site-header tone="dark"></exp-site-header>\n    <main id="main" class="plain page-offset">\n      <p>x</p>\n    </main>\n    <exp-site-footer></exp-site-footer>\n  </body>\n</html>\n',
+      '<body data-page="agent">\n    <a class="skip-link" href="#main" data-i18n="site.skip"></a>\n    <exp-site-header tone="dark"></exp-site-header>\n    <main id="main" class="plain page-offset">\n      <p>x</p>\n    </main>\n    <exp-site-footer loading="lazy"></exp-site-footer>\n  </body>\n</html>\n',
     );
     // what differs is only what the line says
     const plain = sitePage('<!--exp:page page="home" meta="home"-->\n<p>y</p>');
@@ -176,7 +176,7 @@ describe('the site build (scripts/site-html.ts)', () => {
     });
   });
 
-  it('preloads the chunks of the elements on a page, and of the elements they render', () => {
+  it('preloads the chunks of the elements on a page, and of the elements they render; none for one written loading="lazy"', () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-manifest-'));
     const file = join(dir, 'manifest.json');
     writeFileSync(
@@ -204,6 +204,20 @@ describe('the site build (scripts/site-html.ts)', () => {
       '/widgets/chunks/runtime-1.js',
       '/widgets/chunks/site-header.element-1.js',
     ]);
+    // loading="lazy": its code comes when it nears the view, so the page does not preload it, unless
+    // the same element also stands on the page without it
+    expect(
+      widgetPreloads(
+        '<main><exp-agent-directory loading="lazy" lang="es"></exp-agent-directory></main><exp-site-header loading="lazy"></exp-site-header>',
+        file,
+      ),
+    ).toEqual([]);
+    expect(
+      widgetPreloads(
+        '<exp-agent-directory loading="lazy"></exp-agent-directory><exp-agent-directory></exp-agent-directory>',
+        file,
+      ).sort(),
+    ).toEqual(['/widgets/chunks/agent-directory.element-1.js', '/widgets/chunks/runtime-1.js']);
     expect(widgetPreloads('<p>no elements</p>', file)).toEqual([]);
     expect(widgetPreloads('<exp-site-header>', join(dir, 'missing.json'))).toEqual([]);
   });

@@ -74,11 +74,13 @@ export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/
   // the page's own elements first (those in <main>), then the header's and footer's: a browser
   // fetches preloads of one priority in the order written (docs/agent-area.md "Speed")
   const main = /<main[\s>][\s\S]*?<\/main>/.exec(html)?.[0] ?? '';
-  const tags = new Set(
-    [...main.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g), ...html.matchAll(/<(exp-[a-z0-9-]+)[\s>]/g)].map(
-      (m) => m[1] as string,
-    ),
-  );
+  // an element written loading="lazy" loads when it nears the view (docs/embedding.md "The script"):
+  // no preload for it, unless the same element stands on the page without it
+  const eager = (part: string) =>
+    [...part.matchAll(/<(exp-[a-z0-9-]+)([\s>][^>]*)/g)]
+      .filter((m) => !/\sloading="lazy"/.test(m[2] ?? ''))
+      .map((m) => m[1] as string);
+  const tags = new Set([...eager(main), ...eager(html)]);
   for (const tag of [...tags]) {
     // elements that render other elements in their shadow root (the header's language switch)
     const dir = resolve(ROOT, 'widgets', tag.slice(4));
@@ -279,7 +281,7 @@ export function sitePage(source: string): string {
     `    <main id="main"${attr('class', o.main)}>`,
     content,
     '    </main>',
-    '    <exp-site-footer></exp-site-footer>',
+    '    <exp-site-footer loading="lazy"></exp-site-footer>',
     '  </body>',
     '</html>',
     '',

@@ -47,6 +47,52 @@ interface Autoloader {
  */
 export const AUTOLOADER_TAG = 'exp-autoloader';
 
+/**
+ * Calls `reached` once for an element: when it is in view (the second observer), or one screen ahead
+ * of it (the first) in a report after its first or once the page has scrolled: a first report comes
+ * while the page is being laid out around elements that have not drawn themselves yet.
+ */
+function watchNear(reached: (el: Element) => void): (el: Element) => void {
+  const reported = new WeakSet<Element>();
+  const waiting = new Set<Element>();
+  let moved = false;
+  const done = (el: Element) => {
+    waiting.delete(el);
+    for (const o of observers) o.unobserve(el);
+    reached(el);
+  };
+  const observers = ['100% 0px', '0px'].map(
+    (rootMargin, strict) =>
+      new IntersectionObserver(
+        (entries) => {
+          for (const { target, isIntersecting } of entries) {
+            if (strict) {
+              if (isIntersecting) done(target);
+              continue;
+            }
+            if (!isIntersecting) waiting.delete(target);
+            else if (moved || reported.has(target)) done(target);
+            else waiting.add(target);
+            reported.add(target);
+          }
+        },
+        { rootMargin },
+      ),
+  );
+  // any scroll, the page's or a box's
+  addEventListener(
+    'scroll',
+    () => {
+      moved = true;
+      for (const el of waiting) done(el);
+    },
+    { capture: true, passive: true, once: true },
+  );
+  return (el) => {
+    for (const o of observers) o.observe(el);
+  };
+}
+
 function createAutoloader(): Autoloader {
   const known: Record<string, Loader> = {};
   const started = new Set<string>();
@@ -62,9 +108,19 @@ function createAutoloader(): Autoloader {
     });
   };
 
+  // <exp-… loading="lazy"> (docs/embedding.md "The script"): its code comes when the element is in
+  // view, or one screen ahead of it once the page has moved; not while the page is first laid out,
+  // which would bring a footer that the search's cards are about to push far down
+  const lazy = watchNear((el) => load(el.localName));
+  const seen = (el: Element) => {
+    if (!(el.localName in known) || started.has(el.localName)) return;
+    if (el.getAttribute('loading') === 'lazy') lazy(el);
+    else load(el.localName);
+  };
+
   const scan = (root: ParentNode) => {
-    if ((root as Element).localName in known) load((root as Element).localName);
-    for (const el of root.querySelectorAll(':not(:defined)')) if (el.localName in known) load(el.localName);
+    if ((root as Element).localName) seen(root as Element);
+    for (const el of root.querySelectorAll(':not(:defined)')) seen(el);
   };
 
   const observer = new MutationObserver((records) => {

@@ -227,17 +227,20 @@ test.describe('deciding on a listing', () => {
     await expect(counter).toHaveText(`Photo 2 of ${count}`);
     const second = await photo.getAttribute('src');
     expect(second).not.toBe(first);
-    // the third is already asked for while the second shows
+    // the third is already asked for while the second shows (a resource's entry is written when its
+    // answer has come, which on a loaded machine may be after the counter says 2 again)
     await page.keyboard.press('ArrowRight');
     const third = String(await photo.getAttribute('src'));
     await page.keyboard.press('ArrowLeft');
     await expect(counter).toHaveText(`Photo 2 of ${count}`);
-    expect(
-      await page.evaluate(
-        (src) => performance.getEntriesByType('resource').some((r) => r.name === new URL(src, location.href).href),
-        third,
-      ),
-    ).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          (src) => performance.getEntriesByType('resource').some((r) => r.name === new URL(src, location.href).href),
+          third,
+        ),
+      )
+      .toBe(true);
     // the photo is whole on the screen
     const box = await photo.boundingBox();
     expect((box?.width ?? 0) <= 1366 && (box?.height ?? 0) <= 900).toBe(true);
@@ -375,66 +378,6 @@ test.describe('deciding on a listing', () => {
         ),
       )
       .toBeGreaterThan(0);
-    expect(consoleErrors).toEqual([]);
-  });
-
-  test('recently viewed: the listings opened last, newest first, on the home page, the search page and a tab of /saved; kept across a reload, followed by another tab, cleared', async ({
-    page,
-    context,
-    data,
-    consoleErrors,
-  }) => {
-    const rows = await data.sql<Row>(
-      "select id::text as id, title, price::text as price from public.listings where status = '1' and country_code = 'EC' and operation = 'sale' and price > 0 order by id desc limit 3",
-    );
-    const [a, b, c] = rows as [Row, Row, Row];
-    await page.goto(`${data.url}/`);
-    // nothing viewed yet: nothing shown
-    await expect(page.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();
-    await expect(page.locator('exp-recently-viewed [part="recent"]')).toHaveCount(0);
-    for (const r of [a, b]) {
-      await page.goto(`${data.url}${listingPath(r.id, r.title, 'en')}`);
-      await expect(detail(page).locator('[part="facts"]')).toBeVisible();
-    }
-    await page.goto(`${data.url}/`);
-    const recent = page.locator('exp-recently-viewed [part="recent-listing"]');
-    await expect(recent).toHaveCount(2);
-    expect(await recent.nth(0).getAttribute('href')).toContain(listingPath(b.id, b.title, 'en'));
-    expect(await recent.nth(1).getAttribute('href')).toContain(listingPath(a.id, a.title, 'en'));
-    await expect(recent.nth(0)).toContainText(formatPrice(Number(b.price)));
-    await page.reload();
-    await expect(recent).toHaveCount(2);
-
-    // the search page too, and /saved as a tab, by keyboard
-    await page.goto(`${data.url}/search-properties`);
-    await expect(page.locator('exp-recently-viewed [part="recent-listing"]')).toHaveCount(2);
-    const saved = await context.newPage();
-    await saved.goto(`${data.url}/saved`);
-    const tabs = saved.locator('exp-saved-listings [role="tab"]');
-    await expect(tabs).toHaveText(['Saved properties (0)', 'Recently viewed (2)']);
-    await tabs.first().focus();
-    await saved.keyboard.press('ArrowRight');
-    await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
-    await expect(tabs.nth(1)).toBeFocused();
-    const grid = saved.locator('exp-saved-listings [role="tabpanel"] [part="recent-listing"]');
-    await expect(grid).toHaveCount(2);
-    expect(await seriousAxeViolations(saved)).toEqual([]);
-    expect(await unstyled(saved)).toEqual([]);
-    await saved.screenshot({ path: resolve(shots, 'saved-recent-1366.png'), fullPage: true });
-
-    // another tab opens a listing: this one follows
-    await page.goto(`${data.url}${listingPath(c.id, c.title, 'en')}`);
-    await expect(detail(page).locator('[part="facts"]')).toBeVisible();
-    await expect(grid).toHaveCount(3);
-    expect(await grid.first().getAttribute('href')).toContain(listingPath(c.id, c.title, 'en'));
-
-    // cleared: gone everywhere
-    await saved.locator('exp-saved-listings [part="clear"]').click();
-    await expect(saved.locator('exp-saved-listings [role="tab"]')).toHaveCount(0);
-    await page.goto(`${data.url}/`);
-    await expect(page.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();
-    await expect(page.locator('exp-recently-viewed [part="recent"]')).toHaveCount(0);
-    await saved.close();
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -55,6 +55,18 @@ export async function setClock(context: BrowserContext): Promise<BrowserContext>
   return context;
 }
 
+/**
+ * An element written loading="lazy" (the site's footer and "Recently viewed"; docs/embedding.md "The
+ * script") loads when it nears the view, as a visitor scrolls to it: scrolled to, waited for until
+ * it is defined, and the page back at its top.
+ */
+export async function scrolledTo(locator: Locator): Promise<Locator> {
+  await locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await expect.poll(() => locator.evaluate((el) => customElements.get(el.localName) !== undefined)).toBe(true);
+  await locator.page().evaluate(() => window.scrollTo(0, 0));
+  return locator;
+}
+
 /** Visible text of the page, shadow roots included. */
 export async function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {

@@ -18,6 +18,7 @@ import {
   test,
   visibleText,
   screenshotDir,
+  scrolledTo,
 } from './fixtures.ts';
 
 const shots = screenshotDir('listing');
@@ -104,7 +105,7 @@ test.describe('listing pages', () => {
 
   test('featured listings on the home page link to their pages', async ({ page, data }) => {
     await page.goto(`${data.url}/`);
-    const card = page.locator('exp-featured-listings [part~="card"]').first();
+    const card = (await scrolledTo(page.locator('exp-featured-listings'))).locator('[part~="card"]').first();
     await expect(card).toBeVisible();
     const id = String(await card.getAttribute('data-property-id'));
     const [row] = await data.sql<Row>('select id::text as id, title from public.listings where id = $1', [id]);

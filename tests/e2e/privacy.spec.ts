@@ -14,7 +14,7 @@ import { NOTICE_SECTIONS } from '../../core/protocol/privacy.ts';
 import { withdrawLink } from '../../core/functions/privacy/consents.ts';
 import { SITE } from '../../core/site.ts';
 import { until } from '../support/until.ts';
-import { expect, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
+import { expect, seriousAxeViolations, test, screenshotDir, scrolledTo } from './fixtures.ts';
 
 const shots = screenshotDir('privacy');
 const HER = { name: 'Inés Borrable', email: 'ines.borrable@example.com', phone: '+593 99 765 4321' };
@@ -77,7 +77,7 @@ test.describe("privacy under Ecuador's law", () => {
     await page.screenshot({ path: join(shots, 'notice-1366.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     // the footer links the notice and the page of her data
-    const footer = page.locator('exp-site-footer');
+    const footer = await scrolledTo(page.locator('exp-site-footer'));
     await expect(footer.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute('href', '/es/privacidad');
     await expect(footer.getByRole('link', { name: 'Tus datos' })).toHaveAttribute('href', '/es/privacidad/mis-datos');
     // the inquiry form says in one line what happens to what she types, and links the notice

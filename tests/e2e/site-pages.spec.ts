@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { ACTIVE, expect, fmt, PLACE_TEXT, setClock, test } from './fixtures.ts';
+import { ACTIVE, expect, fmt, PLACE_TEXT, scrolledTo, setClock, test } from './fixtures.ts';
 
 async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
   return page.evaluate(() =>
@@ -62,7 +62,7 @@ test.describe('the host site: its pages', () => {
     const expected = await data.sql<{ id: number }>(
       `select id from public.listings where ${ACTIVE} order by created_at desc limit 8`,
     );
-    const featured = page.locator('exp-featured-listings');
+    const featured = await scrolledTo(page.locator('exp-featured-listings'));
     await expect(featured.locator('[part~="card"]')).toHaveCount(8);
     const ids = await featured
       .locator('[part~="card"]')

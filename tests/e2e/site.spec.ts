@@ -8,7 +8,15 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { englishOnlyPhrases, expect, screenshotDir, seriousAxeViolations, test, visibleText } from './fixtures.ts';
+import {
+  englishOnlyPhrases,
+  expect,
+  screenshotDir,
+  scrolledTo,
+  seriousAxeViolations,
+  test,
+  visibleText,
+} from './fixtures.ts';
 import { nowDate } from '../../core/clock.ts';
 
 const shots = screenshotDir('site');
@@ -18,7 +26,11 @@ const ROUTES: Array<{ path: string; name: string; ready: (page: Page) => Promise
   {
     path: '/',
     name: 'home',
-    ready: (p) => expect(p.locator('exp-featured-listings [part~="card"]').first()).toBeVisible(),
+    // the featured listings come as the visitor scrolls to them (loading="lazy")
+    ready: async (p) => {
+      await scrolledTo(p.locator('exp-featured-listings'));
+      await expect(p.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();
+    },
   },
   {
     path: '/search-properties',
@@ -116,7 +128,8 @@ test.describe('the host site', () => {
         );
         await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveCount(1);
       }
-      await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText(
+      // the footer comes as the visitor scrolls to it (loading="lazy")
+      await expect((await scrolledTo(page.locator('exp-site-footer'))).locator('[part="copyright"]')).toContainText(
         `© ${nowDate().getFullYear()} eXp Realty Ecuador`,
       );
       // colours are measured once the page has faded in
@@ -145,6 +158,7 @@ test.describe('the host site', () => {
     for (const route of ROUTES) {
       await page.goto(`${data.url}${route.path}`);
       await route.ready(page);
+      await scrolledTo(page.locator('exp-site-footer'));
       await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
       await header(page)
         .el.getByRole('button', { name: /Español/ })
@@ -303,7 +317,7 @@ test.describe('the host site', () => {
     const seen = new Set<string>();
     for (const path of ['/', '/join', '/about', '/agent-login', '/findanagent']) {
       await page.goto(`${data.url}${path}`);
-      await expect(page.locator('exp-site-footer [part="copyright"]')).toBeVisible();
+      await expect((await scrolledTo(page.locator('exp-site-footer'))).locator('[part="copyright"]')).toBeVisible();
       for (const link of await allLinks(page)) {
         const url = new URL(link.href);
         if (!/^https?:$/.test(url.protocol) || url.origin === new URL(data.url).origin) continue;

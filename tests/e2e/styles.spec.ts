@@ -5,7 +5,7 @@
  * left: no <style> element or extra sheet appears in a shadow root while the elements work.
  */
 import type { Page } from '@playwright/test';
-import { expect, test, unstyled } from './fixtures.ts';
+import { expect, scrolledTo, test, unstyled } from './fixtures.ts';
 
 /**
  * Classes used in our shadow roots that the utilities sheet (adopted last, one per shadow root, so
@@ -33,6 +33,9 @@ test('every class the elements show has its compiled rule, on every page and in 
 }) => {
   test.setTimeout(90_000);
   await page.goto(`${data.url}/`);
+  // the featured listings, the footer and Recently viewed come as the visitor scrolls to them
+  for (const tag of ['exp-featured-listings', 'exp-recently-viewed', 'exp-site-footer'])
+    await scrolledTo(page.locator(tag));
   await expect(page.locator('exp-featured-listings [part~="card"]').first()).toBeVisible();
   expect(await unstyled(page), '/').toEqual([]);
 
