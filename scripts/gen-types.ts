@@ -175,7 +175,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function renderReference(apis: ElementApi[] = readElementApis()): string {
   const out: string[] = [];
   out.push(
-    'Every element also takes `api-url` and `api-key` (the data backend: [embedding.md](embedding.md)) and `lang`, and reads the theme variables listed after the elements.',
+    'Every element also takes `api-url` and `api-key` (the data backend: [embedding.md](embedding.md)), `lang`, and `loading="lazy"` (its code comes when it nears the view: [embedding.md](embedding.md) "The script"), and reads the theme variables listed after the elements.',
     '',
   );
   for (const el of apis) {
