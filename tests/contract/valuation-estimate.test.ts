@@ -50,6 +50,21 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(far).toMatchObject({ value: null, reason: 'too_few_comparables', confidence: 'none' });
   });
 
+  it('asks for the agent who serves the place once an estimate, as PostgreSQL counts the calls (docs/valuation.md "Accuracy", speed)', async () => {
+    // written in a query's condition, a stable function is run once more while the query is
+    // planned (to estimate its rows): internal.area_agent is the costliest step after the fit
+    const [row] = await d.server.sql<{ value: number | null; calls: number }>(
+      `with tracked as materialized (select pg_catalog.set_config('track_functions', 'all', true) as on_),
+            answer as materialized (select public.estimate_value($1::jsonb) as e from tracked)
+       select (a.e ->> 'value')::float8 as value,
+              pg_catalog.pg_stat_get_xact_function_calls('internal.area_agent(text)'::regprocedure)::int as calls
+         from (select answer.e from answer offset 0) a`,
+      [JSON.stringify(CUMBAYA)],
+    );
+    expect(row?.value).toBeGreaterThan(0);
+    expect(row?.calls).toBe(1);
+  });
+
   it("lists the agents who serve a place, those who name it before those who name its city, as written apart; the lead's agent is the first with an e-mail", async () => {
     const fold = (x: string) => x.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
     const agents = await d.server.sql<{ id: string; email: string | null; served: string[] | null }>(
