@@ -126,6 +126,29 @@ describe('the map: in the search, and its tiles', () => {
     await waitFor(() => tileRequests().length > 0, 8000, 'tiles from the new tile-url');
   });
 
+  it("draws Ecuador's outline under the tiles only while it can be seen: until the first tile comes, and again from the first that fails", async () => {
+    const failing = `${API_URL}/no-such-tiles/{z}/{x}/{y}.png`;
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="bahia" property-type="house" tile-url="${failing}"></exp-property-map>`,
+      'exp-property-map',
+    );
+    const target = await mapReady(el);
+    performance.clearResourceTimings();
+    const requested = (part: string) => performance.getEntriesByType('resource').filter((e) => e.name.includes(part));
+    // tiles that cannot load: the outline stays, so the pins do not float on white
+    el.setAttribute('tile-url', `${failing}?again`);
+    await waitFor(() => requested('no-such-tiles').length > 0, 8000, 'the failing tiles asked for');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(target.expMap.outlineShown()).to.equal(true);
+    // a provider whose tiles come: they hide it, and it is drawn no more
+    el.setAttribute('tile-url', `${API_URL}/media/listings/land-1.svg?outline={z}-{x}-{y}`);
+    await waitFor(() => !target.expMap.outlineShown(), 8000, 'the outline hidden by the tiles');
+    expect(requested('land-1.svg?outline=').length).to.be.greaterThan(0);
+    // back to one that fails: shown again
+    el.setAttribute('tile-url', failing);
+    await waitFor(() => target.expMap.outlineShown(), 8000, 'the outline shown again');
+  });
+
   it("a tile provider's template and credit (tile-url, tile-attribution): its tiles, its credit with its links next in the tab order, whole inside the map at 320 px; other markup in a credit is shown as text, and a credit of no text is OpenStreetMap's", async () => {
     performance.clearResourceTimings();
     const el = await mount(

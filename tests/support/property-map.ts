@@ -12,6 +12,7 @@ export const API_URL = await dataApiUrl();
 export interface MapHandle {
   pixelOf(id: string): [number, number] | undefined;
   stats(): { clusters: number[]; singles: number };
+  outlineShown(): boolean;
 }
 
 export async function apiCount(query: string): Promise<number> {

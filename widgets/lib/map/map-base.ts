@@ -1,6 +1,7 @@
 /**
- * What lies under the map's listings (ol-map.ts): Ecuador and its neighbours drawn under the tiles,
- * so pins never float on white when tiles cannot load, and how the visitor moves the map.
+ * What lies under the maps' listings (ol-map.ts, ol-location.ts): the tiles, Ecuador and its
+ * neighbours drawn under them, so pins never float on white when tiles cannot load, and how the
+ * visitor moves the map.
  */
 import Feature from 'ol/Feature.js';
 import Polygon from 'ol/geom/Polygon.js';
@@ -11,9 +12,11 @@ import KeyboardPan from 'ol/interaction/KeyboardPan.js';
 import KeyboardZoom from 'ol/interaction/KeyboardZoom.js';
 import MouseWheelZoom from 'ol/interaction/MouseWheelZoom.js';
 import PinchZoom from 'ol/interaction/PinchZoom.js';
+import TileLayer from 'ol/layer/Tile.js';
 import VectorLayer from 'ol/layer/Vector.js';
 import { fromLonLat } from 'ol/proj.js';
 import VectorSource from 'ol/source/Vector.js';
+import XYZ from 'ol/source/XYZ.js';
 import outline, { type Outline } from 'virtual:ecuador-outline';
 import { OUTLINE_STYLES } from './map-styles.ts';
 
@@ -21,7 +24,7 @@ import { OUTLINE_STYLES } from './map-styles.ts';
  * The tiles when an element names none (its `tile-url`): OpenStreetMap's own, for development only
  * (docs/deployment.md, "Map tiles"; the server says so at start in production: server/config.ts).
  */
-export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 /**
  * OpenLayers' default interactions without rotation (a listings map keeps north up) and without
@@ -34,8 +37,46 @@ export function interactions(still = false) {
   return still ? moves : [...moves, new KeyboardPan(), new KeyboardZoom(), new MouseWheelZoom()];
 }
 
+/** The tiles of a map and the outline under them. */
+export interface Underlay {
+  /** the outline, then the tiles (the map's first two layers) */
+  readonly layers: [VectorLayer, TileLayer];
+  /** another provider's tiles (an element's new `tile-url`): the outline again until its first tile */
+  setTileUrl(url: string | undefined): void;
+}
+
+/**
+ * The tiles (`url`, else OpenStreetMap's own) and, under them, the outline, drawn only while it
+ * can be seen: until the first tile has come, and again from the first that fails. Tiles that load
+ * hide it, and every frame of a map (one each time a tile arrives) drew it all the same: a third of
+ * a frame's work on a phone (docs/benchmarks.md "Measured apart"). The tiles appear without
+ * fading in, one frame each instead of a frame every 16 ms for 150 ms.
+ */
+export function underlay(url: string | undefined): Underlay {
+  const source = new XYZ({ url: url || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 0 });
+  const outline = ecuadorOutline();
+  let failed = false;
+  source.on('tileloadend', () => {
+    if (!failed) outline.setVisible(false);
+  });
+  source.on('tileloaderror', () => {
+    failed = true;
+    outline.setVisible(true);
+  });
+  return {
+    layers: [outline, new TileLayer({ source, zIndex: 1 })],
+    setTileUrl(next) {
+      const template = next || OSM_TILES;
+      if (source.getUrls()?.[0] === template) return;
+      failed = false;
+      outline.setVisible(true);
+      source.setUrl(template);
+    },
+  };
+}
+
 /** The outline layer: in the chunk when small enough, else fetched beside it. */
-export function ecuadorOutline(): VectorLayer {
+function ecuadorOutline(): VectorLayer {
   const land = new VectorSource();
   const addOutline = (o: Outline) =>
     land.addFeatures([

@@ -11,15 +11,13 @@ import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
 import Point from 'ol/geom/Point.js';
 import Polygon from 'ol/geom/Polygon.js';
-import TileLayer from 'ol/layer/Tile.js';
 import VectorLayer from 'ol/layer/Vector.js';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
 import VectorSource from 'ol/source/Vector.js';
-import XYZ from 'ol/source/XYZ.js';
 import { Fill, Stroke, Style } from 'ol/style.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { APPROXIMATE_RADIUS_M } from '../../../core/protocol/places.ts';
-import { ecuadorOutline, interactions, OSM_TILES } from './map-base.ts';
+import { interactions, underlay } from './map-base.ts';
 import { pinStyle, prepareMap } from './map-styles.ts';
 
 export { prepareMap };
@@ -82,11 +80,7 @@ export function createLocationMap(options: LocationOptions): LocationController 
     // the wheel scrolls the page; keyboards zoom with the buttons beside it (location-map.tsx)
     interactions: interactions(true),
     layers: [
-      ecuadorOutline(),
-      new TileLayer({
-        source: new XYZ({ url: options.tileUrl || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 150 }),
-        zIndex: 1,
-      }),
+      ...underlay(options.tileUrl).layers,
       new VectorLayer({
         source: marks,
         zIndex: 3,

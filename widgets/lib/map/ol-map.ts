@@ -11,11 +11,9 @@ import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
 import { boundingExtent, isEmpty, type Extent } from 'ol/extent.js';
 import type Point from 'ol/geom/Point.js';
-import TileLayer from 'ol/layer/Tile.js';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
-import XYZ from 'ol/source/XYZ.js';
 import type { CellLoader } from './cell-loader.ts';
-import { ecuadorOutline, interactions, OSM_TILES } from './map-base.ts';
+import { interactions, underlay, type Underlay } from './map-base.ts';
 import { prepareMap } from './map-styles.ts';
 import { createCells, type CellLayer } from './ol-cells.ts';
 import { DEFAULT_ZOOM, QUITO_CENTER, createMoves } from './ol-moves.ts';
@@ -98,18 +96,13 @@ export interface MapTestHooks {
   pixelAt(lng: number, lat: number): [number, number];
   /** the pills of the listings drawn one by one (pins, or the database's cells of one) */
   singleLabels(): string[];
+  /** whether Ecuador's outline is drawn under the tiles (map-base.ts underlay) */
+  outlineShown(): boolean;
 }
 
 export function createMap(options: MapOptions): MapController {
   prepareMap(options.shadowRoot);
-  const tileSource = new XYZ({
-    url: options.tileUrl || OSM_TILES,
-    crossOrigin: 'anonymous',
-    maxZoom: 19,
-    transition: 150,
-  });
-  const tiles = new TileLayer({ source: tileSource, zIndex: 1 });
-  const outlineLayer = ecuadorOutline();
+  const under = underlay(options.tileUrl);
 
   let highlighted: string | null = null;
   const view = new View({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, maxZoom: 19, minZoom: 3 });
@@ -130,7 +123,7 @@ export function createMap(options: MapOptions): MapController {
   const popup = createPopup(options.popup, (id) => spread.pointOf(id) ?? featureOf(id)?.getGeometry());
   const map = new OlMap({
     target: options.target,
-    layers: [outlineLayer, tiles, pins.layer, cells.layer, spread.layer],
+    layers: [...under.layers, pins.layer, cells.layer, spread.layer],
     overlays: [popup.overlay],
     view,
     // the zoom buttons and the tiles' credit are the element's own (map-panel.tsx): in its language and theme
@@ -195,8 +188,7 @@ export function createMap(options: MapOptions): MapController {
       return true;
     },
     setTileUrl(url) {
-      const next = url || OSM_TILES;
-      if (tileSource.getUrls()?.[0] !== next) tileSource.setUrl(next);
+      under.setTileUrl(url);
     },
     setHighlight(id) {
       if (id === highlighted) return;
@@ -234,7 +226,7 @@ export function createMap(options: MapOptions): MapController {
       map.dispose();
     },
   };
-  if (import.meta.env.EXP_TEST_HOOKS) Object.assign(controller, testHooks(map, pins, cells, featureOf));
+  if (import.meta.env.EXP_TEST_HOOKS) Object.assign(controller, testHooks(map, pins, cells, featureOf, under));
   return controller;
 }
 
@@ -244,8 +236,10 @@ function testHooks(
   pins: PinLayers,
   cells: CellLayer,
   featureOf: (id: string) => Feature<Point> | null,
+  under: Underlay,
 ): MapTestHooks {
   return {
+    outlineShown: () => under.layers[0].getVisible(),
     stats() {
       if (cells.active) {
         const counts = cells.source.getFeatures().map((f) => f.get('count') as number);
