@@ -49,7 +49,7 @@ export interface Underlay {
  * The tiles (`url`, else OpenStreetMap's own) and, under them, the outline, drawn only while it
  * can be seen: until the first tile has come, and again from the first that fails. Tiles that load
  * hide it, and every frame of a map (one each time a tile arrives) drew it all the same: a third of
- * a frame's work on a phone (docs/benchmarks.md "Measured apart"). The tiles appear without
+ * a frame's work at 4x CPU (docs/benchmarks.md "Measured apart"). The tiles appear without
  * fading in, one frame each instead of a frame every 16 ms for 150 ms.
  */
 export function underlay(url: string | undefined): Underlay {
