@@ -99,25 +99,6 @@ export function placeKind(path: string): 'country' | 'province' | 'city' | 'sect
 /** A path as the index writes them: lower-case slugs, at most three parts. */
 export const MARKET_PATH = /^(ecuador|provincia\/[a-z0-9-]{1,60}|[a-z0-9-]{1,60}(\/[a-z0-9-]{1,60})?)$/;
 
-/** A month as the reports name it: "October 2026" / "octubre de 2026", or "Oct 2026" / "oct 2026" short. */
-export function formatMonth(month: string, lang: string, style: 'long' | 'short' = 'long'): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  // a formatter is costly to make (a report writes a few hundred months): one per language and style
-  const key = `${lang === 'es' ? 'es' : 'en'}|${style}`;
-  let format = monthFormats.get(key);
-  if (!format)
-    monthFormats.set(
-      key,
-      (format = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
-        month: style,
-        year: 'numeric',
-        timeZone: 'UTC',
-      })),
-    );
-  return format.format(new Date(Date.UTC(y, m - 1, 15)));
-}
-const monthFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** A change as the reports say it, numbers written as the site writes them (core/protocol/format.ts): "+4.2%", "-1.5%", "0.0%". */
 export function formatChange(change: number): string {
   const pct = Math.round(change * 1000) / 10;

@@ -61,11 +61,15 @@ export function checkVisit(raw: unknown): VisitCheck {
   return { ok: true, value: { mode: v.mode as VisitMode, times, timeZone } };
 }
 
-/** The visitor's time zone as the browser says it (Ecuador's when it says none this runtime knows). */
+/** The visitor's time zone as the browser says it (Ecuador's when it says none this runtime knows), read once. */
 export function browserTimeZone(): string {
-  const zone = typeof Intl === 'undefined' ? undefined : Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return isTimeZone(zone) ? zone : ECUADOR_TIME_ZONE;
+  if (visitorZone === undefined) {
+    const zone = typeof Intl === 'undefined' ? undefined : Intl.DateTimeFormat().resolvedOptions().timeZone;
+    visitorZone = isTimeZone(zone) ? zone : ECUADOR_TIME_ZONE;
+  }
+  return visitorZone;
 }
+let visitorZone: string | undefined;
 
 /** The day a time falls on in a time zone, as YYYY-MM-DD (to group times by day). */
 export function localDay(at: Date | string, timeZone: string): string {

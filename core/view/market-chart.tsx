@@ -5,7 +5,8 @@
  * library and a crawler reads it; its figures follow as a table for those who cannot see it.
  */
 import { formatPrice } from '../protocol/format.ts';
-import { formatMonth, type MarketFigure } from '../protocol/market.ts';
+import { type MarketFigure } from '../protocol/market.ts';
+import { formatMonth } from '../protocol/month.ts';
 import type { Translate } from '../translate.ts';
 
 const W = 640;
@@ -64,14 +65,12 @@ export function MarketChart({
   figures,
   place,
   t,
-  lang,
   id,
   classes: c = {},
 }: {
   figures: MarketFigure[];
   place: string;
   t: Translate;
-  lang: string;
   id: string;
   classes?: MarketChartClasses;
 }) {
@@ -102,9 +101,9 @@ export function MarketChart({
         <title id={`${id}-title`}>{t('market.chart.title')}</title>
         <desc id={`${id}-desc`}>
           {t('market.chart.desc', {
-            from: formatMonth(first.month, lang),
+            from: formatMonth(first.month, t),
             first: formatPrice(first.median),
-            to: formatMonth(last.month, lang),
+            to: formatMonth(last.month, t),
             last: formatPrice(last.median),
           })}
         </desc>
@@ -126,7 +125,7 @@ export function MarketChart({
             textAnchor={i === 0 ? 'start' : i === figures.length - 1 ? 'end' : 'middle'}
             className={c.label}
           >
-            {formatMonth((figures[i] as MarketFigure).month, lang, 'short')}
+            {formatMonth((figures[i] as MarketFigure).month, t, 'short')}
           </text>
         ))}
       </svg>
@@ -148,7 +147,7 @@ export function MarketChart({
               {figures.map((f) => (
                 <tr key={f.month}>
                   <th scope="row">
-                    {formatMonth(f.month, lang, 'short')}
+                    {formatMonth(f.month, t, 'short')}
                     {f.path !== place ? ` (${f.name})` : ''}
                   </th>
                   <td>{formatPrice(f.median)}</td>

@@ -5,7 +5,8 @@
  * listing's page (server/pages/listing-page.tsx) and the detail (widgets/lib/listing/).
  */
 import { formatNumber, formatPrice } from '../protocol/format.ts';
-import { formatMonth, pricePerM2, typeGroupOf, type MarketFigure } from '../protocol/market.ts';
+import { pricePerM2, typeGroupOf, type MarketFigure } from '../protocol/market.ts';
+import { formatMonth } from '../protocol/month.ts';
 import type { Translate } from '../translate.ts';
 
 /** Within this of the median, a listing is at it. */
@@ -15,7 +16,6 @@ export function MarketComparison({
   listing,
   figure,
   t,
-  lang,
   href,
   className,
   linkClassName,
@@ -23,7 +23,6 @@ export function MarketComparison({
   listing: { price: number; area: number; lot: number; propertyType: string };
   figure: MarketFigure | undefined;
   t: Translate;
-  lang: string;
   /** the report of the figure's place */
   href: string;
   className?: string;
@@ -38,7 +37,7 @@ export function MarketComparison({
     group: t(`market.compare.groups.${group}`),
     place: figure.name,
     median: formatPrice(figure.median),
-    month: formatMonth(figure.month, lang),
+    month: formatMonth(figure.month, t),
   };
   const key =
     Math.abs(diff) < AT_MEDIAN ? 'market.compare.at' : diff < 0 ? 'market.compare.below' : 'market.compare.above';

@@ -10,7 +10,6 @@ import type { ReactNode } from 'react';
 import { formatCount, formatNumber, formatPrice } from '../protocol/format.ts';
 import {
   formatChange,
-  formatMonth,
   lastFullMonth,
   placeKind,
   typicalPrice,
@@ -20,6 +19,7 @@ import {
   type MarketRents,
   type TypeGroup,
 } from '../protocol/market.ts';
+import { formatMonth } from '../protocol/month.ts';
 import type { Translate } from '../translate.ts';
 import { MarketChart, Sparkline, type MarketChartClasses } from './market-chart.tsx';
 import { CityMap, type CityMapClasses } from './market-map.tsx';
@@ -76,7 +76,6 @@ export interface MarketReportProps {
   place: string;
   data: MarketData;
   t: Translate;
-  lang: string;
   now: Date;
   /** the address of a place's report, and of its search */
   reportHref: (place: string) => string;
@@ -109,7 +108,6 @@ export function MarketReportView({
   place,
   data,
   t,
-  lang,
   now,
   reportHref,
   searchHref,
@@ -123,7 +121,7 @@ export function MarketReportView({
   const own = last.path === place;
   const name = last.name;
   const change = yearChange(data.all, last);
-  const month = formatMonth(last.month, lang);
+  const month = formatMonth(last.month, t);
   const chartFigures = data.all.filter((f) => f.month <= last.month);
   const apartments = data.byType.find(([g]) => g === 'apartment')?.[1];
   const flat = apartments ? lastFullMonth(apartments, now) : undefined;
@@ -238,14 +236,7 @@ export function MarketReportView({
         {own ? null : <p className={c.meta}>{t('market.fromParent', { place, parent: name })}</p>}
       </section>
       <Section id="market-chart-heading" title={t('market.chart.title')}>
-        <MarketChart
-          figures={chartFigures}
-          place={last.path}
-          t={t}
-          lang={lang}
-          id="market-chart"
-          classes={c.chart ?? {}}
-        />
+        <MarketChart figures={chartFigures} place={last.path} t={t} id="market-chart" classes={c.chart ?? {}} />
       </Section>
       {show.byType !== false ? (
         <Section id="market-types-heading" title={t('market.byType')}>

@@ -256,7 +256,6 @@ export function renderListing(
                 listing={p}
                 figure={market}
                 t={t}
-                lang={lang}
                 href={market ? marketPath(market.path, lang) : ''}
                 className="listing__market"
               />

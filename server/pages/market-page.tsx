@@ -11,13 +11,13 @@ import type { Lang } from '../../core/lang.ts';
 import { formatCount, formatPrice } from '../../core/protocol/format.ts';
 import {
   formatChange,
-  formatMonth,
   lastFullMonth,
   placeKind,
   yearChange,
   type MarketFigure,
   type MarketRank,
 } from '../../core/protocol/market.ts';
+import { formatMonth } from '../../core/protocol/month.ts';
 import { localizedPath, marketPath, placeSearchPath } from '../../core/routes.ts';
 import { MarketReportView, type MarketData, type MarketReportClasses } from '../../core/view/market-report.tsx';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
@@ -99,7 +99,7 @@ export function renderMarket(
     return { status: 404, head: { robots: 'noindex', title: t('site.meta.market.title') }, body: '' };
   const name = last.name;
   const change = yearChange(data.all, last);
-  const month = formatMonth(last.month, lang);
+  const month = formatMonth(last.month, t);
   const url = new URL(marketPath(place, lang), origin).href;
   const crumbs = crumbsOf(place, data.all, data.ranking);
   const { body, hoisted } = renderBody(
@@ -138,7 +138,6 @@ export function renderMarket(
           place={place}
           data={data}
           t={t}
-          lang={lang}
           now={now}
           heading="h1"
           reportHref={(p) => marketPath(p, lang)}

@@ -11,7 +11,8 @@ import type { Lang } from '../../core/lang.ts';
 import { SITE } from '../../core/site.ts';
 import { formatArea, formatCount, formatNumber, formatPrice } from '../../core/protocol/format.ts';
 import { directionsUrl } from '../../core/protocol/listing.ts';
-import { formatMonth, type MarketFigure } from '../../core/protocol/market.ts';
+import { type MarketFigure } from '../../core/protocol/market.ts';
+import { formatMonth } from '../../core/protocol/month.ts';
 import {
   deliveryMonth,
   projectLine,
@@ -154,7 +155,7 @@ function Market({
             ? t('projects.market.sector', {
                 place,
                 price: formatPrice(market.median),
-                month: formatMonth(market.month, lang),
+                month: formatMonth(market.month, t),
               })
             : t('projects.market.none', { place })}
         </li>

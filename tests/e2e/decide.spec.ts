@@ -51,6 +51,14 @@ test.describe('deciding on a listing', () => {
       await expect(rate).toHaveValue(String(bank.annualRatePct));
       const output = calculator.locator('output');
       await expect(output).toContainText(perMonth(monthly(bank)));
+      // the rates' month as the calendar of the page's language names it (the month names are the locale files')
+      await expect(calculator.locator('[part="payment-note"]')).toContainText(
+        new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
+          month: 'long',
+          year: 'numeric',
+          timeZone: 'UTC',
+        }).format(new Date(`${bank.asOf}T12:00:00Z`)),
+      );
 
       // every keystroke: a decimal comma is read as a point
       await rate.fill('');

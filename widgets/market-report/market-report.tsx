@@ -183,7 +183,6 @@ export function MarketReport({
       place={place}
       data={state.data}
       t={t}
-      lang={lang}
       now={nowDate()}
       heading={headingLevel === 'h1' ? 'h1' : 'h2'}
       show={show}

@@ -8,7 +8,8 @@
  */
 import { formatArea, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import { formatChange, formatMonth } from '../../protocol/market.ts';
+import { formatChange } from '../../protocol/market.ts';
+import { formatMonth } from '../../protocol/month.ts';
 import { demandText, parseEstimate } from '../../protocol/valuation.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
@@ -31,7 +32,7 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
     const lang = search.lang;
     const t = translator(options, lang);
     const base = site(options);
-    const month = formatMonth(`${monthRef}-01`, lang);
+    const month = formatMonth(`${monthRef}-01`, t);
     const place = e.place?.name ?? search.home.place?.name ?? '';
     const { footer, headers } = await listLinks(sql, options, search, t);
     const end = footer(t('mail.seller.report.why'));

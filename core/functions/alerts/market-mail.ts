@@ -11,14 +11,8 @@
 import { describeAlert } from '../../protocol/alerts.ts';
 import { formatCount, formatPrice } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import {
-  formatChange,
-  formatMonth,
-  parseMarketReport,
-  typicalPrice,
-  yearChange,
-  type MarketFigure,
-} from '../../protocol/market.ts';
+import { formatChange, parseMarketReport, typicalPrice, yearChange, type MarketFigure } from '../../protocol/market.ts';
+import { formatMonth } from '../../protocol/month.ts';
 import { marketPath, placeSearchPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
 import {
@@ -68,7 +62,7 @@ export function marketComposer(options: AlertMailOptions): Composer {
     const { footer, headers } = await listLinks(sql, options, search, t);
     const what = describeAlert(search, t);
     const end = footer(t('mail.alerts.market.why', { report: what }));
-    const monthName = formatMonth(month, lang);
+    const monthName = formatMonth(month, t);
     const reportUrl = `${base}${marketPath(follow.place, lang)}`;
     const searchUrl = `${base}${placeSearchPath(figure.path, lang)}`;
     const subject = oneLine(t('mail.alerts.market.subject', { report: what, month: monthName })).slice(0, 200);
@@ -109,7 +103,7 @@ export function marketComposer(options: AlertMailOptions): Composer {
       t('mail.alerts.market.months'),
       ...months.map(
         (f) =>
-          `${formatMonth(f.month, lang, 'short')}: ${t('market.perM2', { price: formatPrice(f.median) })} (${formatCount(f.listings)})`,
+          `${formatMonth(f.month, t, 'short')}: ${t('market.perM2', { price: formatPrice(f.median) })} (${formatCount(f.listings)})`,
       ),
       ...(ranked.length
         ? [
@@ -142,7 +136,7 @@ ${table(null, facts)}
 <h2 style="margin:0 0 8px;font-size:17px">${escapeHtml(t('mail.alerts.market.months'))}</h2>
 ${table(
   [t('market.chart.month'), t('market.ranking.median'), t('market.ranking.listings')],
-  months.map((f) => [formatMonth(f.month, lang, 'short'), formatPrice(f.median), formatCount(f.listings)]),
+  months.map((f) => [formatMonth(f.month, t, 'short'), formatPrice(f.median), formatCount(f.listings)]),
 )}
 ${
   ranked.length

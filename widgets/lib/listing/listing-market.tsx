@@ -34,7 +34,6 @@ export function ListingMarket({ property: p }: { property: Property }) {
       listing={p}
       figure={shown}
       t={t}
-      lang={lang}
       href={shown ? siteUrl(marketPath(shown.path), site, lang) : ''}
       className="m-0 text-sm text-ink-muted"
       linkClassName="text-primary underline"

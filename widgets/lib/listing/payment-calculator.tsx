@@ -7,6 +7,7 @@
  * alícuota, when its data says it, is part of what a month costs.
  */
 import { useId, useState } from 'react';
+import { formatMonth } from '../../../core/protocol/month.ts';
 import { formatPrice } from '../../../core/protocol/format.ts';
 import {
   monthlyPayment,
@@ -43,7 +44,7 @@ export function PaymentCalculator({
   hoaFee?: number | null;
   headingLevel: 'h2' | 'h3';
 }) {
-  const { t, lang } = useElement();
+  const { t } = useElement();
   const id = useId();
   const [lenderId, setLenderId] = useState<string>(SITE.mortgage[0].id);
   const lender = SITE.mortgage.find((l) => l.id === lenderId) ?? SITE.mortgage[0];
@@ -58,11 +59,6 @@ export function PaymentCalculator({
   // what a month costs: the loan's payment and, when the listing says it, its alícuota
   const total = payment ? payment.monthly + (hoaFee ?? 0) : null;
   const Heading = headingLevel;
-  const asOf = new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${lender.asOf}T00:00:00Z`));
   const choose = (next: Lender) => {
     setLenderId(next.id);
     setTexts(textsOf(next));
@@ -148,8 +144,8 @@ export function PaymentCalculator({
             <span className="block text-sm text-ink-muted">{t('payment.incomplete')}</span>
           )}
         </output>
-        <p className="m-0 text-xs text-ink-muted">
-          {t('payment.note', { source: t(`payment.lenders.${lender.id}.source`), date: asOf })}
+        <p className="m-0 text-xs text-ink-muted" part="payment-note">
+          {t('payment.note', { source: t(`payment.lenders.${lender.id}.source`), date: formatMonth(lender.asOf, t) })}
         </p>
       </div>
     </details>

@@ -47,7 +47,9 @@ export function VisitScheduler({
   const [chosen, setChosen] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const [zone] = useState(browserTimeZone);
+  // the visitor's zone is read when the form opens: reading it makes the page's first date
+  // formatter, some 75 ms of a phone's main thread (docs/benchmarks.md), and a closed form shows no time
+  const zone = open ? browserTimeZone() : ECUADOR_TIME_ZONE;
   const problemRef = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
