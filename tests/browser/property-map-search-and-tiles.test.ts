@@ -136,9 +136,10 @@ describe('the map: in the search, and its tiles', () => {
     performance.clearResourceTimings();
     const requested = (part: string) => performance.getEntriesByType('resource').filter((e) => e.name.includes(part));
     // tiles that cannot load: the outline stays, so the pins do not float on white
+    const failed = target.expMap.tileErrors();
     el.setAttribute('tile-url', `${failing}?again`);
-    await waitFor(() => requested('no-such-tiles').length > 0, 8000, 'the failing tiles asked for');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => target.expMap.tileErrors() > failed, 8000, 'a failing tile heard by the map');
+    expect(requested('no-such-tiles').length).to.be.greaterThan(0);
     expect(target.expMap.outlineShown()).to.equal(true);
     // a provider whose tiles come: they hide it, and it is drawn no more
     el.setAttribute('tile-url', `${API_URL}/media/listings/land-1.svg?outline={z}-{x}-{y}`);

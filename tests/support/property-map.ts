@@ -13,6 +13,7 @@ export interface MapHandle {
   pixelOf(id: string): [number, number] | undefined;
   stats(): { clusters: number[]; singles: number };
   outlineShown(): boolean;
+  tileErrors(): number;
 }
 
 export async function apiCount(query: string): Promise<number> {

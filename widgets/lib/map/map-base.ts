@@ -56,10 +56,12 @@ export function underlay(url: string | undefined): Underlay {
   const source = new XYZ({ url: url || OSM_TILES, crossOrigin: 'anonymous', maxZoom: 19, transition: 0 });
   const outline = ecuadorOutline();
   let failed = false;
-  source.on('tileloadend', () => {
-    if (!failed) outline.setVisible(false);
+  // a tile asked for before the provider changed speaks of the provider before (its key is that one's)
+  source.on('tileloadend', (e) => {
+    if (!failed && e.tile.key === source.getKey()) outline.setVisible(false);
   });
-  source.on('tileloaderror', () => {
+  source.on('tileloaderror', (e) => {
+    if (e.tile.key !== source.getKey()) return;
     failed = true;
     outline.setVisible(true);
   });

@@ -98,6 +98,8 @@ export interface MapTestHooks {
   singleLabels(): string[];
   /** whether Ecuador's outline is drawn under the tiles (map-base.ts underlay) */
   outlineShown(): boolean;
+  /** how many tiles have failed to load since the map was made (heard after the underlay heard them) */
+  tileErrors(): number;
 }
 
 export function createMap(options: MapOptions): MapController {
@@ -238,8 +240,11 @@ function testHooks(
   featureOf: (id: string) => Feature<Point> | null,
   under: Underlay,
 ): MapTestHooks {
+  let tileErrors = 0;
+  under.layers[1].getSource()?.on('tileloaderror', () => tileErrors++);
   return {
     outlineShown: () => under.layers[0].getVisible(),
+    tileErrors: () => tileErrors,
     stats() {
       if (cells.active) {
         const counts = cells.source.getFeatures().map((f) => f.get('count') as number);
