@@ -1,10 +1,13 @@
 /**
  * A lead's time on Ecuador's clock (./when.ts) is Intl's in America/Guayaquil at a month's and a
- * year's edges, on 29 February and on the night Europe's clocks change; the months' short names in
- * the locale files are Intl's.
+ * year's edges, on 29 February and on the night Europe's clocks change; written with the site's
+ * short month names (core/protocol/month.test.ts holds them to Intl's).
  */
 import { describe, expect, it } from 'vitest';
-import { ecuadorClock } from './when.ts';
+import en from '../../core/locales/en.json' with { type: 'json' };
+import es from '../../core/locales/es.json' with { type: 'json' };
+import { createI18n, fixedT, type Dict } from '../../core/translate.ts';
+import { ecuadorClock, ecuadorTimes } from './when.ts';
 
 describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agent-area.md "Speed")', () => {
   const intl = (at: string) => {
@@ -39,15 +42,11 @@ describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agen
   ])('reads %s as Intl does in Guayaquil', (at) => {
     expect(ecuadorClock(at)).toEqual(intl(at));
   });
-  it.each(['en', 'es'] as const)("the %s months' short names are Intl's", async (lang) => {
-    const texts = (await import(`../../core/locales/${lang}.json`, { with: { type: 'json' } })) as {
-      default: { agentArea: { months: string } };
-    };
-    const intlMonths = Array.from({ length: 12 }, (_, m) =>
-      new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-US', { month: 'short', timeZone: 'UTC' })
-        .format(Date.UTC(2026, m, 15))
-        .replace(/\.$/, ''),
-    );
-    expect(texts.default.agentArea.months.split(' ')).toEqual(intlMonths);
+  it('writes a time in the language of the area, with its short month name', () => {
+    const i18n = createI18n({ en: en as Dict, es: es as Dict });
+    const at = new Date('2026-12-02T19:05:00Z');
+    expect(ecuadorTimes(fixedT(i18n, 'en')).format(at)).toBe('2 Dec 2026, 14:05');
+    expect(ecuadorTimes(fixedT(i18n, 'es')).format(at)).toBe('2 dic 2026, 14:05');
+    expect(ecuadorTimes(fixedT(i18n, 'es')).format(new Date('2026-09-30T23:59:00Z'))).toBe('30 sept 2026, 18:59');
   });
 });

@@ -29,16 +29,15 @@ export interface EcuadorTimes {
   format(at: Date): string;
 }
 
-/** A time as the area writes it ("2 Dec 2026, 14:05"), in the area's words (`agentArea.months`, `agentArea.when`). */
+/** A time as the area writes it ("2 Dec 2026, 14:05"), in the area's words (`agentArea.when`) and the site's month names (`months.short`, core/protocol/month.ts). */
 export function ecuadorTimes(t: (key: string, options?: Record<string, unknown>) => string): EcuadorTimes {
-  const months = t('agentArea.months').split(' ');
   const two = (n: number) => String(n).padStart(2, '0');
   return {
     format: (at) => {
       const c = ecuadorClock(at);
       return t('agentArea.when', {
         day: c.day,
-        month: months[c.month - 1],
+        month: t(`months.short.${c.month}`),
         year: c.year,
         time: `${two(c.hour)}:${two(c.minute)}`,
       });
