@@ -45,11 +45,19 @@ describe('the map: in the search, and its tiles', () => {
       { id: 'b', lat: -2.22, lng: -80.9, price: 200000, approximate: false },
       { id: 'c', lat: -2.18, lng: -80.92, price: 300000, approximate: false },
     ];
+    const map = (target.expMap as unknown as { map: { once(type: string, fn: () => void): void; render(): void } }).map;
+    const once = (type: string) => new Promise<void>((r) => map.once(type, () => r()));
     // a fit that moves the view, then the same fit again: the second one ends no move at all
+    const moved = once('moveend');
     await controller.setPins(pins, true);
-    await new Promise((r) => setTimeout(r, 600));
+    await moved;
+    // the map counts its own move as ended in the task after its moveend (ol-moves.ts asProgram)
+    await new Promise((r) => setTimeout(r, 0));
     await controller.setPins(pins, true);
-    await new Promise((r) => setTimeout(r, 300));
+    // a frame drawn after it: a move it had started would have ended in it
+    const drawn = once('postrender');
+    map.render();
+    await drawn;
     expect(shadowAll(el, '[part="search-area"]').length).to.equal(0);
     target.scrollIntoView({ block: 'center' });
     const rect = target.getBoundingClientRect();
