@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../core/locales/en.json' with { type: 'json' };
 import es from '../../core/locales/es.json' with { type: 'json' };
-import { createI18n, fixedT, type Dict } from '../../core/translate.ts';
+import { translatorFor } from '../../core/translate.ts';
 import { ecuadorClock, ecuadorTimes } from './when.ts';
 
 describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agent-area.md "Speed")', () => {
@@ -43,10 +43,9 @@ describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agen
     expect(ecuadorClock(at)).toEqual(intl(at));
   });
   it('writes a time in the language of the area, with its short month name', () => {
-    const i18n = createI18n({ en: en as Dict, es: es as Dict });
     const at = new Date('2026-12-02T19:05:00Z');
-    expect(ecuadorTimes(fixedT(i18n, 'en')).format(at)).toBe('2 Dec 2026, 14:05');
-    expect(ecuadorTimes(fixedT(i18n, 'es')).format(at)).toBe('2 dic 2026, 14:05');
-    expect(ecuadorTimes(fixedT(i18n, 'es')).format(new Date('2026-09-30T23:59:00Z'))).toBe('30 sept 2026, 18:59');
+    expect(ecuadorTimes(translatorFor(en, 'en')).format(at)).toBe('2 Dec 2026, 14:05');
+    expect(ecuadorTimes(translatorFor(es, 'es')).format(at)).toBe('2 dic 2026, 14:05');
+    expect(ecuadorTimes(translatorFor(es, 'es')).format(new Date('2026-09-30T23:59:00Z'))).toBe('30 sept 2026, 18:59');
   });
 });

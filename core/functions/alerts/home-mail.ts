@@ -32,7 +32,7 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
     const lang = search.lang;
     const t = translator(options, lang);
     const base = site(options);
-    const month = formatMonth(`${monthRef}-01`, t);
+    const month = formatMonth(monthRef, t);
     const place = e.place?.name ?? search.home.place?.name ?? '';
     const { footer, headers } = await listLinks(sql, options, search, t);
     const end = footer(t('mail.seller.report.why'));
