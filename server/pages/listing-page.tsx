@@ -30,6 +30,7 @@ import { ListingFacts } from '../../core/view/listing-facts.tsx';
 import { PriceHistoryView } from '../../core/view/price-history.tsx';
 import { MarketComparison } from '../../core/view/market-compare.tsx';
 import type { NearbyPlace } from '../../core/protocol/nearby.ts';
+import { ListingTile } from './listing-tile.tsx';
 import { Nearby } from './nearby.tsx';
 import type { MarketFigure } from '../../core/protocol/market.ts';
 import type { HeadInfo } from './head.tsx';
@@ -70,27 +71,6 @@ export function toProperty(row: Row, ctx: Pick<ListingPageContext, 't' | 'mediaB
   return mapListing(row, ctx.mediaBase, listingDefaults(ctx.t));
 }
 
-/** A link to a listing's page from a list (the similar listings), with its first photo. */
-function ListingTile({ p, ctx }: { p: Property; ctx: ListingPageContext }) {
-  const photo = p.images[0];
-  return (
-    <li className="listing-tile">
-      <a className="listing-tile__link" href={listingPath(p.id, p.title, ctx.lang)}>
-        {photo ? (
-          <Photo src={photo} sizes={PHOTO_SIZES.tile} alt="" width={400} height={225} loading="lazy" decoding="async" />
-        ) : (
-          <span className="listing-tile__photo" />
-        )}
-        <span className="listing-tile__price">{listingPrice(p, ctx.t)}</span>
-        <span className="listing-tile__title">{p.title}</span>
-        <span className="listing-tile__place">
-          {[p.city, typeLabel(p.propertyType, ctx.t)].filter(Boolean).join(' · ')}
-        </span>
-      </a>
-    </li>
-  );
-}
-
 /** The listings most like this one (`like`), else more of its city, as links crawlers follow. */
 function Similar({
   similar,
@@ -111,7 +91,7 @@ function Similar({
       <h2 id="similar-heading">{city && !like ? t('site.listing.similarIn', { city }) : t('site.listing.similar')}</h2>
       <ul className="listing-tiles">
         {similar.map((p) => (
-          <ListingTile key={p.id} p={p} ctx={ctx} />
+          <ListingTile key={p.id} p={p} t={t} lang={lang} />
         ))}
       </ul>
       <p>

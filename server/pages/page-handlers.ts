@@ -8,13 +8,6 @@ import type { RequestContext } from '../http/request-context.ts';
 import type { AgentProfile } from '../../core/protocol/agent.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath, marketPath, placePath, projectPath, slugify } from '../../core/routes.ts';
-import {
-  SEARCH_HERO_END,
-  SEARCH_HERO_START,
-  searchHero,
-  searchHeroHtml,
-  withSearchHead,
-} from '../../core/search-hero.ts';
 import { LRUCache } from 'lru-cache';
 import { matchPage } from './page-match.ts';
 import { renderAgent } from './agent-page.tsx';
@@ -24,16 +17,16 @@ import { parseListedUnit, parseProject, parseUnitType } from '../../core/protoco
 import type { MarketData } from '../../core/view/market-report.tsx';
 import { lastFullMonth } from '../../core/protocol/market.ts';
 import type { HeadInfo, OgImage } from './head.tsx';
-import { attrs } from '../../core/protocol/html.ts';
 import { renderListing, renderMissingListing, toProperty, type ListingPageContext } from './listing-page.tsx';
 import { visitCalendar } from '../../core/protocol/ical.ts';
 import type { OpenHouse } from '../../core/protocol/open-house-details.ts';
 import type { PageKit } from './page-kit.ts';
-import { createPlaces, type Place } from './places.ts';
+import { createPlaces, placeHero, type Place } from './places.ts';
 import { SiteDataError, type SiteData } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
 import { nowDate } from '../../core/clock.ts';
 import { privacyNotice } from './privacy-notice.tsx';
+import { RESULTS_MARK, searchResultsHtml } from './search-results.tsx';
 import { defaultPrivacy } from '../config.ts';
 import type { NearbyPlace } from '../../core/protocol/nearby.ts';
 
@@ -43,30 +36,6 @@ export interface PageImages {
   /** a listing's or an agent's preview image, at an address that changes with its photo */
   ogUrl(kind: 'listings' | 'agents', id: string, source: string | undefined): string;
 }
-
-/**
- * /search-properties/cumbaya: the hero of the place (core/search-hero.ts, as the page script makes
- * it on the next search) where the built page has the search's own, its title and description in the
- * head, and the search set to the city.
- */
-const placeHero = (place: Place) => (html: string) => {
-  const start = html.indexOf(SEARCH_HERO_START);
-  const end = html.indexOf(SEARCH_HERO_END);
-  if (start < 0 || end < start)
-    throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
-  const hero = searchHero({
-    known: place.known,
-    name: place.city ?? place.slug,
-    market: place.city ? slugify(place.city) : undefined,
-  });
-  const out = withSearchHead(
-    html.slice(0, start) + searchHeroHtml(hero) + html.slice(end + SEARCH_HERO_END.length),
-    hero,
-  );
-  return place.city
-    ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `)
-    : out;
-};
 
 /** What is near a point (docs/projects.md "What is near"), for a project's or a listing's page: a page without it rather than no page. */
 const nearbyOf = (d: SiteData, at: { lat: number | null; lng: number | null }): Promise<NearbyPlace[]> =>
@@ -355,13 +324,39 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     };
   }
 
-  /** /search-properties/{place}: the place's page, its one slug (301), or the 404. */
+  /**
+   * A search page, the search's own or a place's (`place`), with the first results of the search
+   * its address starts written inside the element (search-results.tsx).
+   */
+  async function searchPage(
+    lang: Lang,
+    path: string,
+    params: URLSearchParams,
+    route: string | null,
+    request?: RequestContext,
+    place?: Place,
+  ): Promise<PageResponse> {
+    const page = staticPage('search-properties.html', 200, route, lang, path, place && placeHero(place));
+    const t = siteTexts().t(lang);
+    const mediaBase = options.mediaBase();
+    const results = await searchResultsHtml(
+      siteData(request),
+      params,
+      place?.city ? { city: place.city } : {},
+      { t, lang, path, origin: origin(), toProperty: (row) => toProperty(row, { t, mediaBase }) },
+      options.log,
+    );
+    return { ...page, body: String(page.body).replace(RESULTS_MARK, () => results) };
+  }
+
+  /** /search-properties/{place}: the place's page (its search's results unless `results` is false), its one slug (301), or the 404. */
   async function placePage(
     segment: string,
     lang: Lang,
     path: string,
-    search: string,
+    params: URLSearchParams,
     request?: RequestContext,
+    results = true,
   ): Promise<PageResponse> {
     const found = await places.find(segment, request);
     if (!found) {
@@ -369,8 +364,13 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       return staticPage('404.html', 404, null, lang, path);
     }
     const route = placePath(found.place.slug);
-    if (!found.canonical) return redirect(localizedPath(route, lang) + search, { 'Cache-Control': PAGE_CACHE });
-    return staticPage('search-properties.html', 200, route, lang, path, placeHero(found.place));
+    if (!found.canonical) {
+      const query = params.toString();
+      return redirect(localizedPath(route, lang) + (query ? `?${query}` : ''), { 'Cache-Control': PAGE_CACHE });
+    }
+    return results
+      ? searchPage(lang, path, params, route, request, found.place)
+      : staticPage('search-properties.html', 200, route, lang, path, placeHero(found.place));
   }
 
   /**
@@ -422,7 +422,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const path = localizedPath(route, lang);
     if (match.kind === 'static')
       return match.route ? staticPage(match.page, match.status, match.route, lang, path) : undefined;
-    if (match.kind === 'place') return placePage(match.segment, lang, path, '');
+    if (match.kind === 'place') return placePage(match.segment, lang, path, new URLSearchParams(), undefined, false);
     if (match.kind === 'market') return marketPage(match.place, lang, path);
     if (match.kind === 'project') return projectPage(match.slug, lang, path, new URLSearchParams());
     return undefined;
@@ -436,6 +436,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     projectPage,
     staticPage,
     placePage,
+    searchPage,
     searchText,
     indexedPage,
   };

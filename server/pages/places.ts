@@ -5,6 +5,14 @@
  * another spelling ('Cumbay%C3%A1', 'QUITO', 'bahia_de_caraquez') answers 301 to its one slug.
  */
 import { slugify } from '../../core/routes.ts';
+import { attrs } from '../../core/protocol/html.ts';
+import {
+  SEARCH_HERO_END,
+  SEARCH_HERO_START,
+  searchHero,
+  searchHeroHtml,
+  withSearchHead,
+} from '../../core/search-hero.ts';
 import { findLocation, type KnownLocation } from '../../core/locations.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { SiteData } from './site-data.ts';
@@ -74,3 +82,27 @@ export function createPlaces(data: (request?: RequestContext) => SiteData, ttlMs
     },
   };
 }
+
+/**
+ * /search-properties/cumbaya: the hero of the place (core/search-hero.ts, as the page script makes
+ * it on the next search) where the built page has the search's own, its title and description in the
+ * head, and the search set to the city.
+ */
+export const placeHero = (place: Place) => (html: string) => {
+  const start = html.indexOf(SEARCH_HERO_START);
+  const end = html.indexOf(SEARCH_HERO_END);
+  if (start < 0 || end < start)
+    throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
+  const hero = searchHero({
+    known: place.known,
+    name: place.city ?? place.slug,
+    market: place.city ? slugify(place.city) : undefined,
+  });
+  const out = withSearchHead(
+    html.slice(0, start) + searchHeroHtml(hero) + html.slice(end + SEARCH_HERO_END.length),
+    hero,
+  );
+  return place.city
+    ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `)
+    : out;
+};

@@ -29,6 +29,11 @@ export interface SiteData {
   availability(id: string): Promise<boolean | null>;
   /** active EC listings like this one (same city, else anywhere), newest first */
   similar(city: string | null, excludeId: string | null, limit: number): Promise<Row[]>;
+  /**
+   * One page of a search and how many listings it finds: the search element's own two calls
+   * (public.search_listings and search_listings_count, with core/protocol/search-state.ts's arguments).
+   */
+  search(args: Record<string, unknown>): Promise<{ rows: Row[]; total: number }>;
   /** the active listings most like this one, best first (public.similar_listings; the listing may be gone) */
   like(id: string, limit: number): Promise<Row[]>;
   /** an active listing's price since it came on the market, newest first (public.listing_price_history) */
@@ -144,6 +149,13 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       const others = check(await more.order('created_at', { ascending: false }).limit(limit), 'similar') as Row[];
       const seen = new Set(byCity.map((r) => String(r.id)));
       return [...byCity, ...others.filter((r) => !seen.has(String(r.id)))].slice(0, limit);
+    },
+    async search(args) {
+      const [rows, total] = await Promise.all([
+        rest.rpc('search_listings', args),
+        rest.rpc('search_listings_count', { filters: args.filters }),
+      ]);
+      return { rows: check(rows, 'search') as Row[], total: Number(check(total, 'search count') ?? 0) };
     },
     async like(id, limit) {
       return check(await rest.rpc('similar_listings', { listing_id: Number(id), max_results: limit }), 'like') as Row[];

@@ -118,9 +118,11 @@ export function createPages(options: PagesOptions) {
     if (match.kind === 'agent') return pages.agentPage(match.id, lang, path, request);
     if (match.kind === 'market') return pages.marketPage(match.place, lang, path, request);
     if (match.kind === 'project') return pages.projectPage(match.slug, lang, path, url.searchParams, request);
-    if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.search, request);
+    if (match.kind === 'place') return pages.placePage(match.segment, lang, path, url.searchParams, request);
     if (match.page === 'search-properties.html' && url.searchParams.has('q'))
       return pages.searchText(url.searchParams, lang, request);
+    if (match.page === 'search-properties.html' && match.status === 200)
+      return pages.searchPage(lang, path, url.searchParams, match.route, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);
   }

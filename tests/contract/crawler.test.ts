@@ -12,9 +12,7 @@ import { join } from 'node:path';
 import { Window } from 'happy-dom';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mapListing, ENGLISH_DEFAULTS } from '../../core/protocol/listing.ts';
 import { listingPath, localizedPath } from '../../core/routes.ts';
-import { listingsJsonLd } from '../../core/protocol/structured-data.ts';
 import { htmlProblems } from '../support/html-validate.ts';
 import { jsonLdTypeErrors } from '../support/json-ld-types.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
@@ -178,20 +176,13 @@ describe('the site as crawlers and link previews read it', () => {
 
   it('every JSON-LD block the site writes is what schema.org allows (schema-dts, checked by the TypeScript compiler)', async () => {
     const blocks: Array<Record<string, unknown>> = [];
-    for (const path of inBoth([listing, agent])) blocks.push(...jsonLd((await crawl(`${server.url}${path}`)).doc));
-    // the search's list, which the element writes with the same builders
-    const rows = await server.sql<Record<string, unknown>>(
-      "select * from public.listings where country_code = 'EC' order by id limit 3",
-    );
-    blocks.push(
-      listingsJsonLd(
-        rows.map((r) => mapListing(r, server.url, ENGLISH_DEFAULTS)),
-        (p) => `${server.url}${listingPath(p.id, p.title)}`,
-      ) as unknown as Record<string, unknown>,
-    );
+    // the search's list: the server writes it in the page, and the element keeps it with the same builders
+    for (const path of inBoth([listing, agent, '/search-properties/quito']))
+      blocks.push(...jsonLd((await crawl(`${server.url}${path}`)).doc));
     expect(blocks.map((b) => b['@type']).sort()).toEqual([
       'BreadcrumbList',
       'BreadcrumbList',
+      'ItemList',
       'ItemList',
       'Person',
       'Person',
@@ -257,6 +248,11 @@ describe('the site as crawlers and link previews read it', () => {
        values ($1, $1, 100000, 2, 1, 80, $1, 'Quito', $1, '["/media/listings/house-1.svg"]', '-0.18', '-78.48', $1, $1, $1, 'ana@example.org', '099 123 4567') returning id::text as id`,
       [nasty],
     );
+    // the newest of all, so that its city's search by the newest shows it first
+    await server.sql(
+      "update internal.listings set created_at = (select max(created_at) from internal.listings) + interval '1 minute' where id = $1",
+      [row?.id],
+    );
     for (const lang of ['en', 'es'] as const) {
       const page = await crawl(`${server.url}${listingPath(String(row?.id), nasty, lang)}`);
       expect(page.status).toBe(200);
@@ -275,6 +271,15 @@ describe('the site as crawlers and link previews read it', () => {
       expect(page.doc.querySelector('exp-site-footer')).toBeTruthy();
       expect(page.html.match(/<\/html>/g)?.length).toBe(1);
       expect(await htmlProblems(page.html, `nasty listing (${lang})`)).toEqual([]);
+      // the newest of Quito: first in its search's page, as it is
+      const search = await crawl(`${server.url}${localizedPath('/search-properties/quito', lang)}?sort=newest`);
+      expect(search.doc.querySelector('.listing-tile__title')?.textContent).toBe(nasty);
+      const list = jsonLd(search.doc).find((d) => d['@type'] === 'ItemList') as {
+        itemListElement: Array<{ item: { name: string } }>;
+      };
+      expect(list.itemListElement[0]?.item.name).toBe(nasty);
+      expect(search.html.match(/<\/html>/g)?.length).toBe(1);
+      expect(await htmlProblems(search.html, `nasty listing's search (${lang})`)).toEqual([]);
     }
     await server.sql('delete from internal.listings where id = $1', [row?.id]);
   });

@@ -244,6 +244,17 @@ test.describe('the host site: its pages', () => {
   }) => {
     await page.goto(`${data.url}/search-properties`);
     await expect(page.locator('exp-property-search [part~="card"]').first()).toBeVisible();
+    // the list the server wrote (the JSON-LD with it) is the element's first page, and once it has drawn
+    // its own, only the element's shows: one JSON-LD, the one the server wrote and the element keeps
+    await expect(page.locator('exp-property-search .search-list')).toBeHidden();
+    const tiles = await page
+      .locator('exp-property-search .listing-tile__link')
+      .evaluateAll((els) => els.map((a) => /\/properties\/(\d+)-/.exec(a.getAttribute('href') ?? '')?.[1]));
+    const cards = await page
+      .locator('exp-property-search [part~="card"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-property-id')));
+    expect(tiles).toHaveLength(24);
+    expect(cards).toEqual(tiles);
     await expect.poll(async () => (await jsonLd(page)).length).toBe(1);
     const [list] = await jsonLd(page);
     expect(list?.['@type']).toBe('ItemList');
@@ -282,6 +293,32 @@ test.describe('the host site: its pages', () => {
     await expect(page.getByRole('heading', { name: 'Agent not found' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Back to agent search' })).toHaveAttribute('href', '/findanagent');
     expect(await jsonLd(page)).toEqual([]);
+  });
+
+  test('without JavaScript, a search page is its list: the listings, the count and the way on, on a phone as on a desktop', async ({
+    browser,
+    data,
+  }) => {
+    for (const width of [320, 390, 1366]) {
+      const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${data.url}/es/search-properties/quito`);
+      const list = page.locator('exp-property-search .search-list');
+      await expect(list.getByRole('heading', { level: 2 })).toHaveText(/^\d[\d,]* propiedades$/);
+      await expect(list.locator('.listing-tile')).toHaveCount(24);
+      await list.locator('.listing-tile').first().scrollIntoViewIfNeeded();
+      await expect(list.locator('.listing-tile').first()).toBeVisible();
+      const next = list.getByRole('link', { name: 'Siguiente' });
+      await next.scrollIntoViewIfNeeded();
+      await expect(next).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), String(width)).toBe(
+        0,
+      );
+      await next.click();
+      await expect(page).toHaveURL(`${data.url}/es/search-properties/quito?city=Quito&page=2`);
+      await expect(page.locator('exp-property-search .search-list__showing')).toHaveText(/^Mostrando 25 - 48 de /);
+      await context.close();
+    }
   });
 
   test('join and about: webinar sign-up link, two external join buttons, campus button, leadership, 27 countries', async ({

@@ -7,12 +7,11 @@
  */
 import { useEffect } from 'react';
 import type * as StructuredData from '../../core/protocol/structured-data.ts';
+import { STRUCTURED_DATA_MARK as MARK } from '../../core/protocol/structured-data-mark.ts';
 
 export type Builders = typeof StructuredData;
 
 const loadBuilders = () => import('../../core/protocol/structured-data.ts');
-
-const MARK = 'data-exp-structured-data';
 
 /** Writes `data` (made by one of the builders) as the host's JSON-LD, or removes it (null). */
 export function writeStructuredData(host: HTMLElement, data: unknown, builders?: Pick<Builders, 'jsonLdText'>): void {

@@ -28,7 +28,7 @@ import { createSearchStore } from './store.ts';
 import { useSearchToasts } from './use-search-toasts.ts';
 import { useListingTitle, useUrlSync } from './use-url-sync.ts';
 import { useLastPage, usePlaceNamed, usePropertyTypes } from './search-hooks.ts';
-import type { SearchState } from './url-state.ts';
+import type { SearchState } from '../../core/protocol/search-state.ts';
 
 type Props = ElementProps<typeof propertySearchAttributes>;
 

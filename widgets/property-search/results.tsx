@@ -13,7 +13,7 @@ import { wordStems } from '../../core/protocol/words.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
 import { ChevronRight } from '../lib/ui/icons/chevron-right.tsx';
-import { pageWindow, showingRange, totalPages } from './pagination.ts';
+import { pageWindow, showingRange, totalPages } from '../../core/protocol/search-state.ts';
 import { selectCss } from './select.ts';
 import { AlertButton } from '../lib/alerts/alert-button.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';

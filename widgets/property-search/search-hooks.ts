@@ -10,7 +10,7 @@ import { getPlaceSuggestions } from '../lib/data/places.ts';
 import { placeLabel } from '../lib/location-box/location-box.tsx';
 import { EMPTY_SEARCH } from '../lib/map/use-map-data.ts';
 import type { Toaster } from '../lib/toast.tsx';
-import { totalPages } from './pagination.ts';
+import { totalPages } from '../../core/protocol/search-state.ts';
 import type { SearchStore } from './store.ts';
 
 /** The property types the backend has listings of (its filter's options). */

@@ -14,7 +14,7 @@ import {
   type SearchFilters,
   type SortKey,
 } from '../lib/data/listings.ts';
-import { searchFiltersKey } from './url-state.ts';
+import { searchFiltersKey } from '../../core/protocol/search-state.ts';
 
 export type ListingRow = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import { parseListingPath, splitLangPath } from '../../core/routes.ts';
 import type { Lang } from '../../core/lang.ts';
 import { listingUrl } from '../lib/site-links.ts';
 import type { SearchStore } from './store.ts';
-import { readSearchParams, writeSearchParams, type SearchState } from './url-state.ts';
+import { startingSearch, writeSearchParams, type SearchState } from '../../core/protocol/search-state.ts';
 
 export interface UrlSync {
   /** writes the store's search (a no-op when not synced) */
@@ -92,8 +92,7 @@ export function useUrlSync(store: SearchStore, options: Options): UrlSync {
       // Forward to a listing's page the dialog had pushed: the same search, that listing open
       const listing = parseListingPath(splitLangPath(location.pathname).path);
       if (listing) return open(listing.id);
-      const read = readSearchParams(new URLSearchParams(location.search));
-      apply({ ...read, filters: Object.keys(read.filters).length > 0 ? read.filters : presets });
+      apply(startingSearch(new URLSearchParams(location.search), presets));
     };
     fromUrl();
     window.addEventListener('popstate', fromUrl);

@@ -6,6 +6,7 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
+import { PAGE_SIZE, searchArgs, type SortKey } from '../../../core/protocol/search-state.ts';
 import { answer, fail } from './client.ts';
 
 export {
@@ -21,32 +22,10 @@ export {
   type SearchFilters,
 } from '../../../core/protocol/filters.ts';
 export { searchPageQuery } from '../../../core/protocol/filter-params.ts';
+export { PAGE_SIZE, SORT_KEYS, searchArgs, type SortKey } from '../../../core/protocol/search-state.ts';
 
-export const PAGE_SIZE = 24;
 export const MAP_POINTS_LIMIT = 5000;
 const BLOCK = 1000;
-
-/** 'relevance' is the best match for the search's words (else the newest first) */
-export type SortKey = 'featured' | 'newest' | 'price_asc' | 'price_desc' | 'relevance';
-export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc', 'price_desc', 'relevance'];
-
-/**
- * The arguments of public.search_listings (docs/decisions.md #27): the filters that apply as one
- * object (FilterArgs, what internal.listing_matches reads), an order and a page.
- */
-export function searchArgs(
-  filters: SearchFilters,
-  sort: SortKey,
-  page: number,
-  size = PAGE_SIZE,
-): Record<string, unknown> {
-  return {
-    filters: filterArgs(filters),
-    sort,
-    page_size: size,
-    page_offset: (Math.max(1, Math.floor(page)) - 1) * size,
-  };
-}
 
 /**
  * Call 1: the exact count of matching listings (public.search_listings_count). POSTed, as every call

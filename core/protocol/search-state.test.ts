@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { pageWindow, showingRange, totalPages } from './pagination.ts';
+import { appliedFilters, filterArgs, filtersFromArgs, type SearchFilters } from './filters.ts';
+import { parseBbox, searchPageQuery } from './filter-params.ts';
 import {
-  appliedFilters,
-  filterArgs,
-  filtersFromArgs,
-  searchPageQuery,
-  type SearchFilters,
-} from '../lib/data/listings.ts';
-import { parseBbox } from '../../core/protocol/filter-params.ts';
-import { readSearchParams, searchFiltersKey as filtersKey, writeSearchParams } from './url-state.ts';
+  pageWindow,
+  readSearchParams,
+  searchFiltersKey as filtersKey,
+  showingRange,
+  totalPages,
+  writeSearchParams,
+} from './search-state.ts';
 
 describe('search state in the URL', () => {
   it('reads every filter name of docs/product.md §4, flags only when "true"', () => {

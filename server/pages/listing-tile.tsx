@@ -1,0 +1,30 @@
+/**
+ * A listing as a link to its page, with its first photo: the tiles of a listing's similar listings
+ * (listing-page.tsx) and of a search page's results (search-results.tsx), which crawlers follow.
+ */
+import type { Lang } from '../../core/lang.ts';
+import { listingPrice, type Property, typeLabel } from '../../core/protocol/listing.ts';
+import { PHOTO_SIZES } from '../../core/protocol/photos.ts';
+import { listingPath } from '../../core/routes.ts';
+import type { Translate } from '../../core/translate.ts';
+import { Photo } from './html.tsx';
+
+export function ListingTile({ p, t, lang }: { p: Property; t: Translate; lang: Lang }) {
+  const photo = p.images[0];
+  return (
+    <li className="listing-tile">
+      <a className="listing-tile__link" href={listingPath(p.id, p.title, lang)}>
+        {photo ? (
+          <Photo src={photo} sizes={PHOTO_SIZES.tile} alt="" width={400} height={225} loading="lazy" decoding="async" />
+        ) : (
+          <span className="listing-tile__photo" />
+        )}
+        <span className="listing-tile__price">{listingPrice(p, t)}</span>
+        <span className="listing-tile__title">{p.title}</span>
+        <span className="listing-tile__place">
+          {[p.city, typeLabel(p.propertyType, t)].filter(Boolean).join(' · ')}
+        </span>
+      </a>
+    </li>
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * A search page's first results in its HTML (server/pages/search-results.tsx), as a crawler reads
+ * it: the listings, the count and the way on are the ones the search element shows first for that
+ * address (its own calls, widgets/lib/data/listings.ts, and SQL written apart), in the page's
+ * language, with their JSON-LD; the address's search over a place's preset as the element reads
+ * it; a visitor's text never reaches the markup; a page whose data is away still answers, without
+ * the list.
+ */
+import type { PostgrestClient } from '@supabase/postgrest-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../core/locales/en.json' with { type: 'json' };
+import es from '../../core/locales/es.json' with { type: 'json' };
+import { translatorFor } from '../../core/translate.ts';
+import { formatCount } from '../../core/protocol/format.ts';
+import {
+  getListingsCount,
+  getListingsPage,
+  type SearchFilters,
+  type SortKey,
+} from '../../widgets/lib/data/listings.ts';
+import { crawl, jsonLd } from '../support/crawled-pages.ts';
+import { FOR_SALE, PUBLIC } from '../support/independent-sql.ts';
+import { startDataApi } from '../support/rest-clients.ts';
+import type { TestServer } from '../support/servers.ts';
+
+describe('a search page as a crawler reads it: the first results of its search', () => {
+  let server: TestServer, rest: PostgrestClient;
+  beforeAll(async () => ({ server, rest } = await startDataApi('postgres')));
+  afterAll(() => server?.close());
+
+  const tiles = (doc: Document) =>
+    [...doc.querySelectorAll('exp-property-search .listing-tiles a')].map((a) => a.getAttribute('href') ?? '');
+  const idsOf = (hrefs: string[]) => hrefs.map((h) => Number(/\/properties\/(\d+)-/.exec(h)?.[1]));
+  /** what the element shows first for a search: its own two calls */
+  const elementShows = async (filters: SearchFilters, sort: SortKey, page: number) => ({
+    ids: (await getListingsPage(rest, filters, sort, page)).map((r) => Number(r.id)),
+    total: await getListingsCount(rest, filters),
+  });
+
+  it("a place's page lists the element's first page of that place, as SQL written apart finds it, with the count", async () => {
+    const page = await crawl(`${server.url}/search-properties/quito`);
+    expect(page.status).toBe(200);
+    const shown = await elementShows({ city: 'Quito' }, 'featured', 1);
+    expect(shown.ids).toHaveLength(24);
+    expect(idsOf(tiles(page.doc))).toEqual(shown.ids);
+    const sql = await server.sql<{ id: number }>(
+      `select id from internal.listings where ${PUBLIC} and ${FOR_SALE} and city = 'Quito' order by created_at desc, id desc limit 24`,
+    );
+    expect(idsOf(tiles(page.doc))).toEqual(sql.map((r) => Number(r.id)));
+    const t = translatorFor(en, 'en');
+    expect(page.doc.querySelector('exp-property-search h2')?.textContent).toBe(
+      t('results.count', { count: shown.total, formatted: formatCount(shown.total) }),
+    );
+    expect(page.doc.querySelector('exp-property-search .search-list__showing')?.textContent).toBe(
+      t('results.showing', { from: '1', to: '24', total: formatCount(shown.total) }),
+    );
+    // the way on, and none back from the first page
+    expect(page.doc.querySelector('a[rel="prev"]')).toBeNull();
+    expect(page.doc.querySelector('a[rel="next"]')?.getAttribute('href')).toBe(
+      '/search-properties/quito?city=Quito&page=2',
+    );
+  });
+
+  it("an address's order and page, in Spanish: the element's page of them, its links in Spanish, the pages before and after", async () => {
+    const page = await crawl(`${server.url}/es/search-properties?sort=price_asc&page=3`);
+    expect(page.status).toBe(200);
+    const shown = await elementShows({}, 'price_asc', 3);
+    expect(idsOf(tiles(page.doc))).toEqual(shown.ids);
+    for (const href of tiles(page.doc)) expect(href).toMatch(/^\/es\/properties\/\d+-/);
+    const t = translatorFor(es, 'es');
+    expect(page.doc.querySelector('exp-property-search h2')?.textContent).toBe(
+      t('results.count', { count: shown.total, formatted: formatCount(shown.total) }),
+    );
+    expect(page.doc.querySelector('exp-property-search .search-list__showing')?.textContent).toBe(
+      t('results.showing', { from: '49', to: '72', total: formatCount(shown.total) }),
+    );
+    const nav = page.doc.querySelector('nav.search-list__pages');
+    expect(nav?.getAttribute('aria-label')).toBe(t('pagination.label'));
+    expect(page.doc.querySelector('a[rel="prev"]')?.getAttribute('href')).toBe(
+      '/es/search-properties?sort=price_asc&page=2',
+    );
+    expect(page.doc.querySelector('a[rel="prev"]')?.textContent).toBe(t('pagination.previous'));
+    expect(page.doc.querySelector('a[rel="next"]')?.getAttribute('href')).toBe(
+      '/es/search-properties?sort=price_asc&page=4',
+    );
+    // the page before the first leads back without a page
+    const second = await crawl(`${server.url}/es/search-properties?sort=price_asc&page=2`);
+    expect(second.doc.querySelector('a[rel="prev"]')?.getAttribute('href')).toBe(
+      '/es/search-properties?sort=price_asc',
+    );
+  });
+
+  it("the address's filters over the place's own, as the element reads them; a page past the last leads back to the last", async () => {
+    const cuenca = await crawl(`${server.url}/search-properties/quito?city=Cuenca&beds=2`);
+    expect(idsOf(tiles(cuenca.doc))).toEqual((await elementShows({ city: 'Cuenca', beds: 2 }, 'featured', 1)).ids);
+    expect(tiles(cuenca.doc).length).toBeGreaterThan(0);
+    const { total } = await elementShows({}, 'featured', 1);
+    const last = Math.ceil(total / 24);
+    const past = await crawl(`${server.url}/search-properties?page=${last + 5}`);
+    expect(past.status).toBe(200);
+    expect(tiles(past.doc)).toEqual([]);
+    expect(past.doc.querySelector('a[rel="prev"]')?.getAttribute('href')).toBe(`/search-properties?page=${last}`);
+    expect(past.doc.querySelector('a[rel="next"]')).toBeNull();
+  });
+
+  it("the list's JSON-LD is the element's own script (which it keeps), its items the tiles, numbered from the page's first", async () => {
+    const page = await crawl(`${server.url}/search-properties?page=2`);
+    const scripts = page.doc.querySelectorAll(
+      'exp-property-search > script[type="application/ld+json"][data-exp-structured-data]',
+    );
+    expect(scripts).toHaveLength(1);
+    const [list] = jsonLd(page.doc).filter((d) => d['@type'] === 'ItemList');
+    const items = list?.itemListElement as Array<{ position: number; item: { url: string } }>;
+    expect(items.map((i) => i.position)).toEqual(Array.from({ length: 24 }, (_, i) => 25 + i));
+    expect(items.map((i) => new URL(i.item.url).pathname)).toEqual(tiles(page.doc));
+  });
+
+  it("a visitor's text in the address reaches the page only as escaped text, and a search that finds nothing says so", async () => {
+    const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(1)>';
+    const res = await fetch(
+      `${server.url}/search-properties?city=${encodeURIComponent(hostile)}&keywords=${encodeURIComponent(hostile)}`,
+    );
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toContain('<img src=x');
+    const page = await crawl(`${server.url}/search-properties?city=${encodeURIComponent(hostile)}`);
+    const t = translatorFor(en, 'en');
+    expect(page.doc.querySelector('exp-property-search h2')?.textContent).toBe(
+      t('results.count', { count: 0, formatted: '0' }),
+    );
+    expect(page.doc.querySelector('exp-property-search .search-list__showing')?.textContent).toBe(
+      t('results.empty.text'),
+    );
+    expect(tiles(page.doc)).toEqual([]);
+  });
+
+  it('when the search cannot be read, the page still answers, without the list (the element reads it itself)', async () => {
+    await server.sql('revoke execute on function public.search_listings_count(jsonb) from anon');
+    try {
+      const page = await crawl(`${server.url}/search-properties/quito`);
+      expect(page.status).toBe(200);
+      expect(page.doc.querySelector('exp-property-search')?.getAttribute('city')).toBe('Quito');
+      expect(page.doc.querySelector('exp-property-search .search-list')).toBeNull();
+      expect(page.doc.querySelector('h1')?.textContent).toContain('Quito');
+    } finally {
+      await server.sql('grant execute on function public.search_listings_count(jsonb) to anon');
+    }
+    expect(tiles((await crawl(`${server.url}/search-properties/quito`)).doc)).toHaveLength(24);
+  });
+});
