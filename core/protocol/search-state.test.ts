@@ -3,7 +3,9 @@ import { appliedFilters, filterArgs, filtersFromArgs, type SearchFilters } from 
 import { parseBbox, searchPageQuery } from './filter-params.ts';
 import {
   pageWindow,
+  parseSearchAnswer,
   readSearchParams,
+  searchFiltersKey,
   searchFiltersKey as filtersKey,
   showingRange,
   totalPages,
@@ -166,5 +168,29 @@ describe('pagination', () => {
     expect(showingRange(1, 24, 1732)).toEqual([1, 24]);
     expect(showingRange(73, 24, 1732)).toEqual([1729, 1732]);
     expect(showingRange(1, 24, 0)).toEqual([0, 0]);
+  });
+});
+
+describe("a search page's embedded answer", () => {
+  const good = {
+    filtersKey: searchFiltersKey({ city: 'Quito' }),
+    sort: 'featured',
+    page: 2,
+    total: 30,
+    rows: [{ id: 1 }],
+  };
+  it('is read as written, and anything else is no answer (the element then asks for it)', () => {
+    expect(parseSearchAnswer(JSON.stringify(good))).toEqual(good);
+    for (const bad of [
+      '',
+      null,
+      'not json',
+      '[]',
+      JSON.stringify({ ...good, total: '30' }),
+      JSON.stringify({ ...good, rows: [1, 2] }),
+      JSON.stringify({ ...good, rows: [null] }),
+      'null',
+    ])
+      expect(parseSearchAnswer(bad), String(bad)).toBeUndefined();
   });
 });

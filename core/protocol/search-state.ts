@@ -7,31 +7,9 @@
  */
 import { filterArgs, filtersKey, type SearchFilters } from './filters.ts';
 import { FILTER_PARAMS, filtersFromParams, searchPageQuery } from './filter-params.ts';
+import { SORT_KEYS, type SortKey } from './search-args.ts';
 
-/** listings a page of results shows */
-export const PAGE_SIZE = 24;
-
-/** 'relevance' is the best match for the search's words (else the newest first) */
-export type SortKey = 'featured' | 'newest' | 'price_asc' | 'price_desc' | 'relevance';
-export const SORT_KEYS: readonly SortKey[] = ['featured', 'newest', 'price_asc', 'price_desc', 'relevance'];
-
-/**
- * The arguments of public.search_listings (docs/decisions.md #27): the filters that apply as one
- * object (FilterArgs, what internal.listing_matches reads), an order and a page.
- */
-export function searchArgs(
-  filters: SearchFilters,
-  sort: SortKey,
-  page: number,
-  size = PAGE_SIZE,
-): Record<string, unknown> {
-  return {
-    filters: filterArgs(filters),
-    sort,
-    page_size: size,
-    page_offset: (Math.max(1, Math.floor(page)) - 1) * size,
-  };
-}
+export { PAGE_SIZE, SORT_KEYS, searchArgs, type SortKey } from './search-args.ts';
 
 export interface SearchState {
   filters: SearchFilters;
@@ -84,6 +62,33 @@ export function writeSearchParams(current: URLSearchParams, state: SearchState):
 
 /** The same search? (what decides whether the count must be fetched again): the applied filters' key. */
 export const searchFiltersKey = (f: SearchFilters): string => filtersKey(filterArgs(f));
+
+/**
+ * The answer a search page's HTML carries for the search its address starts (server/pages/search-results.tsx),
+ * in a `<script type="application/json">` with this attribute inside the element, which starts from it
+ * instead of asking for it again (widgets/property-search/store.ts).
+ */
+export const SEARCH_ANSWER_MARK = 'data-exp-search';
+
+export interface EmbeddedSearchAnswer {
+  /** the search it answers: searchFiltersKey of its filters, its order and page */
+  filtersKey: string;
+  sort: SortKey;
+  page: number;
+  total: number;
+  rows: Array<Record<string, unknown>>;
+}
+
+/** The embedded answer's text as written, or undefined when it is not one (the element then asks). */
+export function parseSearchAnswer(text: string | null | undefined): EmbeddedSearchAnswer | undefined {
+  try {
+    const v = JSON.parse(text ?? '') as EmbeddedSearchAnswer;
+    if (typeof v.total == 'number' && v.rows.every((r) => r && typeof r == 'object')) return v;
+  } catch {
+    // not an answer
+  }
+  return undefined;
+}
 
 /**
  * The window of page buttons (docs/product.md §2): at most `size` numbers that follow the current page

@@ -3,9 +3,10 @@
  * the search element will show first, the same call with the same arguments (the address's search
  * over the element's presets: core/protocol/search-state.ts), written inside the element as links to
  * the listings' pages, with the count and the way to the next page. A crawler, a link preview and a
- * visitor without JavaScript read them, and the JSON-LD of the list, which the element then keeps; a
- * visitor with JavaScript sees them until the element has drawn its own (widgets/lib/element.tsx shows
- * an element's own content until its first commit).
+ * visitor without JavaScript read them, and the JSON-LD of the list, which the element then keeps. The
+ * answer itself comes along (a JSON script), so the element draws its first page without asking for it;
+ * until then a visitor with JavaScript sees the list (widgets/lib/element.tsx shows an element's own
+ * content until its first commit).
  */
 import type { Lang } from '../../core/lang.ts';
 import type { SearchFilters } from '../../core/protocol/filters.ts';
@@ -16,11 +17,14 @@ import { jsonLdText, listingsJsonLd } from '../../core/protocol/structured-data.
 import { listingPath } from '../../core/routes.ts';
 import {
   PAGE_SIZE,
+  SEARCH_ANSWER_MARK,
   searchArgs,
+  searchFiltersKey,
   showingRange,
   startingSearch,
   totalPages,
   writeSearchParams,
+  type EmbeddedSearchAnswer,
   type SearchState,
 } from '../../core/protocol/search-state.ts';
 import type { Translate } from '../../core/translate.ts';
@@ -72,6 +76,20 @@ export async function searchResultsHtml(
   return renderBody(
     <>
       <SearchResults search={search} total={answer.total} listings={listings} ctx={ctx} />
+      {/* the answer itself, which the element starts from instead of asking again */}
+      <script
+        type="application/json"
+        {...{ [SEARCH_ANSWER_MARK]: '' }}
+        dangerouslySetInnerHTML={{
+          __html: jsonLdText({
+            filtersKey: searchFiltersKey(search.filters),
+            sort: search.sort,
+            page: search.page,
+            total: answer.total,
+            rows: answer.rows,
+          } satisfies EmbeddedSearchAnswer),
+        }}
+      />
       {jsonLd ? (
         <script
           type="application/ld+json"

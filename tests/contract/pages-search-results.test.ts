@@ -2,7 +2,7 @@
  * A search page's first results in its HTML (server/pages/search-results.tsx), as a crawler reads
  * it: the listings, the count and the way on are the ones the search element shows first for that
  * address (its own calls, widgets/lib/data/listings.ts, and SQL written apart), in the page's
- * language, with their JSON-LD; the address's search over a place's preset as the element reads
+ * language, with their JSON-LD and the answer the element starts from; the address's search over a place's preset as the element reads
  * it; a visitor's text never reaches the markup; a page whose data is away still answers, without
  * the list.
  */
@@ -19,6 +19,7 @@ import {
   type SortKey,
 } from '../../widgets/lib/data/listings.ts';
 import { crawl, jsonLd } from '../support/crawled-pages.ts';
+import { parseSearchAnswer, SEARCH_ANSWER_MARK, searchFiltersKey } from '../../core/protocol/search-state.ts';
 import { FOR_SALE, PUBLIC } from '../support/independent-sql.ts';
 import { startDataApi } from '../support/rest-clients.ts';
 import type { TestServer } from '../support/servers.ts';
@@ -54,6 +55,18 @@ describe('a search page as a crawler reads it: the first results of its search',
     expect(page.doc.querySelector('exp-property-search .search-list__showing')?.textContent).toBe(
       t('results.showing', { from: '1', to: '24', total: formatCount(shown.total) }),
     );
+    // the answer itself, for the element to start from: its own two calls' answers, to the letter
+    const embedded = parseSearchAnswer(
+      page.doc.querySelector(`exp-property-search > script[type="application/json"][${SEARCH_ANSWER_MARK}]`)
+        ?.textContent,
+    );
+    expect(embedded).toEqual({
+      filtersKey: searchFiltersKey({ city: 'Quito' }),
+      sort: 'featured',
+      page: 1,
+      total: shown.total,
+      rows: await getListingsPage(rest, { city: 'Quito' }, 'featured', 1),
+    });
     // the way on, and none back from the first page
     expect(page.doc.querySelector('a[rel="prev"]')).toBeNull();
     expect(page.doc.querySelector('a[rel="next"]')?.getAttribute('href')).toBe(

@@ -262,7 +262,7 @@ test.describe('embedding demos', () => {
   }) => {
     const directory = await pageWeight(page, data.url, 'directory');
     const search = await pageWeight(page, data.url, 'search');
-    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB (${n} bytes)`;
     console.log(
       `[weight] entry ${kb(directory.entryGzip)}, directory page ${kb(directory.totalGzip)}, search page ${kb(search.totalGzip)}`,
     );

@@ -242,8 +242,14 @@ test.describe('the host site: its pages', () => {
     page,
     data,
   }) => {
+    // the page carries its first answer: the element asks for neither the count nor the page
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (/\/rpc\/search_listings(_count)?\b/.test(r.url())) asked.push(r.url());
+    });
     await page.goto(`${data.url}/search-properties`);
     await expect(page.locator('exp-property-search [part~="card"]').first()).toBeVisible();
+    expect(asked).toEqual([]);
     // the list the server wrote (the JSON-LD with it) is the element's first page, and once it has drawn
     // its own, only the element's shows: one JSON-LD, the one the server wrote and the element keeps
     await expect(page.locator('exp-property-search .search-list')).toBeHidden();
@@ -256,6 +262,17 @@ test.describe('the host site: its pages', () => {
     expect(tiles).toHaveLength(24);
     expect(cards).toEqual(tiles);
     await expect.poll(async () => (await jsonLd(page)).length).toBe(1);
+    // another order is asked for
+    await page.locator('exp-property-search [part="results"] select').selectOption('price_asc');
+    await expect.poll(() => asked.length).toBeGreaterThan(0);
+    await page.locator('exp-property-search [part="results"] select').selectOption('featured');
+    await expect
+      .poll(() =>
+        page
+          .locator('exp-property-search [part~="card"]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-property-id'))),
+      )
+      .toEqual(tiles);
     const [list] = await jsonLd(page);
     expect(list?.['@type']).toBe('ItemList');
     const items = list?.itemListElement as Array<{ position: number; item: Record<string, unknown> }>;

@@ -28,7 +28,7 @@ import { createSearchStore } from './store.ts';
 import { useSearchToasts } from './use-search-toasts.ts';
 import { useListingTitle, useUrlSync } from './use-url-sync.ts';
 import { useLastPage, usePlaceNamed, usePropertyTypes } from './search-hooks.ts';
-import type { SearchState } from '../../core/protocol/search-state.ts';
+import { parseSearchAnswer, SEARCH_ANSWER_MARK, type SearchState } from '../../core/protocol/search-state.ts';
 
 type Props = ElementProps<typeof propertySearchAttributes>;
 
@@ -36,7 +36,10 @@ export function PropertySearch(props: Props) {
   useSignals();
   const { t, api, host, toaster, site, lang } = useElement();
   const rest = getClients(api).rest;
-  const [store] = useState(() => createSearchStore(rest));
+  // a search page's HTML carries the answer of the search its address starts (server/pages/search-results.tsx)
+  const [store] = useState(() =>
+    createSearchStore(rest, parseSearchAnswer(host.querySelector(`:scope>script[${SEARCH_ANSWER_MARK}]`)?.textContent)),
+  );
   // a new api-url: the store reads the new backend and searches again
   useEffect(() => store.setClient(rest), [store, rest]);
   const types = usePropertyTypes(rest);

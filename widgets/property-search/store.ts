@@ -14,7 +14,7 @@ import {
   type SearchFilters,
   type SortKey,
 } from '../lib/data/listings.ts';
-import { searchFiltersKey } from '../../core/protocol/search-state.ts';
+import { searchFiltersKey, type EmbeddedSearchAnswer } from '../../core/protocol/search-state.ts';
 
 export type ListingRow = Record<string, unknown>;
 
@@ -27,7 +27,8 @@ export interface SearchAnswer {
   rows: ListingRow[];
 }
 
-export function createSearchStore(initialClient: PostgrestClient) {
+/** `given`: the answer the page carries (a search page's HTML), taken as read */
+export function createSearchStore(initialClient: PostgrestClient, given?: EmbeddedSearchAnswer) {
   let client = initialClient;
   /** counts the backends this store has read: a new one makes every search new */
   const backend = signal(0);
@@ -41,6 +42,10 @@ export function createSearchStore(initialClient: PostgrestClient) {
   const answer = signal<SearchAnswer>({ status: 'loading', key: '', filtersKey: '', total: 0, rows: [] });
   const counts = createQueryCache<number>();
   const pages = createQueryCache<ListingRow[]>();
+  if (given) {
+    void counts.get(given.filtersKey, async () => given.total);
+    void pages.get(`${given.filtersKey}|${given.sort}|${given.page}`, async () => given.rows);
+  }
   let latest = 0;
 
   /** the search's key: a new one is a search to load */

@@ -6,7 +6,7 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { filterArgs, type SearchFilters } from '../../../core/protocol/filters.ts';
 import { PUBLIC_LISTING } from '../../../core/protocol/listing.ts';
-import { PAGE_SIZE, searchArgs, type SortKey } from '../../../core/protocol/search-state.ts';
+import { PAGE_SIZE, searchArgs, type SortKey } from '../../../core/protocol/search-args.ts';
 import { answer, fail } from './client.ts';
 
 export {
@@ -22,7 +22,7 @@ export {
   type SearchFilters,
 } from '../../../core/protocol/filters.ts';
 export { searchPageQuery } from '../../../core/protocol/filter-params.ts';
-export { PAGE_SIZE, SORT_KEYS, searchArgs, type SortKey } from '../../../core/protocol/search-state.ts';
+export { PAGE_SIZE, SORT_KEYS, searchArgs, type SortKey } from '../../../core/protocol/search-args.ts';
 
 export const MAP_POINTS_LIMIT = 5000;
 const BLOCK = 1000;
