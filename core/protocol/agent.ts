@@ -10,6 +10,13 @@ import type { AgentProfileRecord, AgentRecord } from './records.ts';
 export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
 export const AGENT_PROFILE_COLUMNS = `${AGENT_COLUMNS},location,about,languages,specializations,certifications,locations_served,facebook,instagram,linkedin,website,about_es`;
 
+/**
+ * The directory's first answer in its page's HTML (server/pages/agent-list.tsx): a
+ * `<script type="application/json">` with this attribute inside <exp-agent-directory>, the rows of
+ * AGENT_COLUMNS in id order, which the element starts from instead of asking again.
+ */
+export const AGENTS_ANSWER_MARK = 'data-exp-agents';
+
 export interface Agent {
   id: string;
   name: string;

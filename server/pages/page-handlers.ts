@@ -21,12 +21,12 @@ import { renderListing, renderMissingListing, toProperty, type ListingPageContex
 import { visitCalendar } from '../../core/protocol/ical.ts';
 import type { OpenHouse } from '../../core/protocol/open-house-details.ts';
 import type { PageKit } from './page-kit.ts';
-import { createPlaces, placeHero, type Place } from './places.ts';
+import { createPlaces, placeHero } from './places.ts';
 import { SiteDataError, type SiteData } from './site-data.ts';
 import { MISSING_CACHE, PAGE_CACHE, redirect, type PageResponse } from './send.ts';
 import { nowDate } from '../../core/clock.ts';
 import { privacyNotice } from './privacy-notice.tsx';
-import { RESULTS_MARK, searchResultsHtml } from './search-results.tsx';
+import { createListedPages } from './listed-pages.ts';
 import { defaultPrivacy } from '../config.ts';
 import type { NearbyPlace } from '../../core/protocol/nearby.ts';
 
@@ -57,6 +57,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     sizeCalculation: (page) => Math.max(1, page.length),
   });
   const places = createPlaces((request) => siteData(request));
+  const listed = createListedPages(kit, (...args) => staticPage(...args));
 
   async function listingPage(
     id: string,
@@ -324,31 +325,6 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     };
   }
 
-  /**
-   * A search page, the search's own or a place's (`place`), with the first results of the search
-   * its address starts written inside the element (search-results.tsx).
-   */
-  async function searchPage(
-    lang: Lang,
-    path: string,
-    params: URLSearchParams,
-    route: string | null,
-    request?: RequestContext,
-    place?: Place,
-  ): Promise<PageResponse> {
-    const page = staticPage('search-properties.html', 200, route, lang, path, place && placeHero(place));
-    const t = siteTexts().t(lang);
-    const mediaBase = options.mediaBase();
-    const results = await searchResultsHtml(
-      siteData(request),
-      params,
-      place?.city ? { city: place.city } : {},
-      { t, lang, path, origin: origin(), toProperty: (row) => toProperty(row, { t, mediaBase }) },
-      options.log,
-    );
-    return { ...page, body: String(page.body).replace(RESULTS_MARK, () => results) };
-  }
-
   /** /search-properties/{place}: the place's page (its search's results unless `results` is false), its one slug (301), or the 404. */
   async function placePage(
     segment: string,
@@ -369,7 +345,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
       return redirect(localizedPath(route, lang) + (query ? `?${query}` : ''), { 'Cache-Control': PAGE_CACHE });
     }
     return results
-      ? searchPage(lang, path, params, route, request, found.place)
+      ? listed.search(lang, path, params, route, request, found.place)
       : staticPage('search-properties.html', 200, route, lang, path, placeHero(found.place));
   }
 
@@ -436,7 +412,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     projectPage,
     staticPage,
     placePage,
-    searchPage,
+    searchPage: listed.search,
+    directoryPage: listed.directory,
     searchText,
     indexedPage,
   };

@@ -7,8 +7,8 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import type { RequestContext } from '../http/request-context.ts';
 import type { Row } from '../db/database.ts';
-import type { AgentProfileRecord } from '../../core/protocol/records.ts';
-import { AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
+import type { AgentProfileRecord, AgentRecord } from '../../core/protocol/records.ts';
+import { AGENT_COLUMNS, AGENT_PROFILE_COLUMNS } from '../../core/protocol/agent.ts';
 import { PUBLIC_LISTING } from '../../core/protocol/listing.ts';
 import { parsePriceHistory, type PriceEvent } from '../../core/protocol/price-history.ts';
 import { parseOpenHouseRows, type OpenHouse } from '../../core/protocol/open-house-details.ts';
@@ -48,6 +48,8 @@ export interface SiteData {
   ): Promise<Array<{ id: number; title: string | null; updated_at: string }>>;
   /** EC agents for the sitemaps */
   agentIds(): Promise<number[]>;
+  /** every EC agent as the directory lists them (AGENT_COLUMNS, in id order) */
+  agents(): Promise<AgentRecord[]>;
   /** the cities with active EC listings, and how many each has */
   cities(): Promise<Array<{ city: string; listings: number }>>;
   /** a place's market index, month by month (public.market_index; docs/market.md) */
@@ -126,6 +128,24 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
     fetch: requestFetch(options.internalToken, request),
   });
   const listings = (columns: string) => rest.from('listings').select<string, Row>(columns).match(PUBLIC_LISTING);
+  // page after page until one is empty: a project's Max Rows may answer fewer than asked
+  const everyAgent = async (columns: string, what: string): Promise<Row[]> => {
+    const rows: Row[] = [];
+    for (;;) {
+      const page = check(
+        await rest
+          .from('agents')
+          .select(columns)
+          .eq('country_code', 'EC')
+          .gt('id', rows.at(-1)?.id ?? 0)
+          .order('id', { ascending: true })
+          .limit(1000),
+        what,
+      ) as Row[];
+      if (!page.length) return rows;
+      rows.push(...page);
+    }
+  };
   return {
     async listing(id) {
       const rows = check(await listings('*').eq('id', id).limit(1), 'listing');
@@ -190,23 +210,12 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       return rows as Array<{ id: number; title: string | null; updated_at: string }>;
     },
     async agentIds() {
-      // page after page until one is empty: a project's Max Rows may answer fewer than asked
-      const ids: number[] = [];
-      for (;;) {
-        const rows = check(
-          await rest
-            .from('agents')
-            .select('id')
-            .eq('country_code', 'EC')
-            .gt('id', ids.at(-1) ?? 0)
-            .order('id', { ascending: true })
-            .limit(1000),
-          'sitemap agents',
-        ) as Array<{ id: number }>;
-        if (!rows.length) return ids;
-        ids.push(...rows.map((r) => r.id));
-      }
+      return (await everyAgent('id', 'sitemap agents')).map((r) => Number(r.id));
     },
+    async agents() {
+      return (await everyAgent(AGENT_COLUMNS, 'agents')) as unknown as AgentRecord[];
+    },
+
     async marketIndex(place, typeGroup, months) {
       return parseMarketFigures(
         check(await rest.rpc('market_index', { place, type_group: typeGroup, months }), 'market index'),

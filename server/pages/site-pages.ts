@@ -123,6 +123,8 @@ export function createPages(options: PagesOptions) {
       return pages.searchText(url.searchParams, lang, request);
     if (match.page === 'search-properties.html' && match.status === 200)
       return pages.searchPage(lang, path, url.searchParams, match.route, request);
+    if (match.page === 'findanagent.html' && match.status === 200)
+      return pages.directoryPage(lang, path, match.route, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);
   }

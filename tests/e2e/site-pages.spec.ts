@@ -338,6 +338,32 @@ test.describe('the host site: its pages', () => {
     }
   });
 
+  test("the directory starts from the agents its page carries: no call at load, the server's list hidden once it has drawn, and a search asks", async ({
+    page,
+    data,
+  }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/rest/v1/agents')) asked.push(r.url());
+    });
+    await page.goto(`${data.url}/findanagent`);
+    const directory = page.locator('exp-agent-directory');
+    await expect(directory.locator('[part="agent-card"]').first()).toBeVisible();
+    await expect(directory.locator('.agent-list')).toBeHidden();
+    const listed = await directory
+      .locator('.agent-tiles a')
+      .evaluateAll((els) => els.map((a) => a.textContent?.trim()));
+    const cards = await directory
+      .locator('[part="agent-card"]')
+      .evaluateAll((els) => els.map((b) => b.textContent?.trim()));
+    expect(cards).toEqual(listed);
+    expect(asked).toEqual([]);
+    await directory.getByRole('searchbox').fill('andrade');
+    await directory.getByRole('searchbox').press('Enter');
+    await expect.poll(() => asked.length).toBeGreaterThan(0);
+    await expect(directory.locator('[part="agent-card"]').first()).toContainText('Andrade');
+  });
+
   test('join and about: webinar sign-up link, two external join buttons, campus button, leadership, 27 countries', async ({
     page,
     data,

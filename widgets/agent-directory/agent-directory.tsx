@@ -6,7 +6,8 @@
  * with a way to all of them.
  */
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { toAgent, profileHref, type Agent } from '../../core/protocol/agent.ts';
+import { AGENTS_ANSWER_MARK, toAgent, profileHref, type Agent } from '../../core/protocol/agent.ts';
+import type { AgentRecord } from '../../core/protocol/records.ts';
 import { AgentPhoto } from '../lib/agents/agent-photo.tsx';
 import { getAgents, getAreaAgents } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
@@ -19,13 +20,29 @@ import { PhoneIcon } from '../lib/ui/icons/phone.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import type { agentDirectoryAttributes } from './agent-directory.attributes.ts';
 
+/** The agents the page gave the element (rows of AGENT_COLUMNS), or undefined. */
+function givenAgents(host: HTMLElement): AgentRecord[] | undefined {
+  try {
+    const rows = JSON.parse(
+      host.querySelector(`:scope>script[${AGENTS_ANSWER_MARK}]`)?.textContent ?? '',
+    ) as AgentRecord[];
+    if (rows.every((r) => r && typeof r == 'object')) return rows;
+  } catch {
+    // none, or not one: the element asks
+  }
+  return undefined;
+}
+
 export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<typeof agentDirectoryAttributes>) {
   const { t, api, host } = useElement();
   const id = useId();
   const [text, setText] = useState('');
   const [search, setSearch] = useState<{ text: string; n: number }>({ text: '', n: 0 });
-  const [agents, setAgents] = useState<Agent[]>([]);
-  const [status, setStatus] = useState<'loading' | 'ready'>('loading');
+  // the directory's page carries its agents (server/pages/agent-list.tsx): the first list, not asked for again
+  const [given] = useState(() => (place ? undefined : givenAgents(host)));
+  const [agents, setAgents] = useState<Agent[]>(() => given?.map((r) => toAgent(r, api.url)) ?? []);
+  const [status, setStatus] = useState<'loading' | 'ready'>(given ? 'ready' : 'loading');
+  const first = useRef(Boolean(given));
   const [open, setOpen] = useState<Agent | null>(null);
   const latest = useRef(0);
   // the place's agents, until a search or "Show all agents" (a new place shows its own again)
@@ -34,6 +51,10 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
   useEffect(() => setAllAgents(false), [place]);
 
   useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     const ticket = ++latest.current;
     const rest = getClients(api).rest;
     const byPlace = Boolean(place) && !search.text && !allAgents;

@@ -1,10 +1,11 @@
 /**
- * A search page's first results in its HTML (server/pages/search-results.tsx), as a crawler reads
- * it: the listings, the count and the way on are the ones the search element shows first for that
+ * What the server writes inside an element from its first answer (server/pages/listed-pages.ts), as a
+ * crawler reads it. A search page's first results (search-results.tsx): the listings, the count and the way on are the ones the search element shows first for that
  * address (its own calls, widgets/lib/data/listings.ts, and SQL written apart), in the page's
  * language, with their JSON-LD and the answer the element starts from; the address's search over a place's preset as the element reads
  * it; a visitor's text never reaches the markup; a page whose data is away still answers, without
- * the list.
+ * the list. The agents' directory (agent-list.tsx): every agent the element lists first, as links to
+ * their pages, and the rows it starts from.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,12 +20,16 @@ import {
   type SortKey,
 } from '../../widgets/lib/data/listings.ts';
 import { crawl, jsonLd } from '../support/crawled-pages.ts';
+import { htmlProblems } from '../support/html-validate.ts';
+import { getAgents } from '../../widgets/lib/data/agents.ts';
+import { AGENTS_ANSWER_MARK } from '../../core/protocol/agent.ts';
+import { agentPath } from '../../core/routes.ts';
 import { parseSearchAnswer, SEARCH_ANSWER_MARK, searchFiltersKey } from '../../core/protocol/search-state.ts';
 import { FOR_SALE, PUBLIC } from '../support/independent-sql.ts';
 import { startDataApi } from '../support/rest-clients.ts';
 import type { TestServer } from '../support/servers.ts';
 
-describe('a search page as a crawler reads it: the first results of its search', () => {
+describe("the elements' first answers in their pages, as a crawler reads them: the search's results, the directory's agents", () => {
   let server: TestServer, rest: PostgrestClient;
   beforeAll(async () => ({ server, rest } = await startDataApi('postgres')));
   afterAll(() => server?.close());
@@ -160,5 +165,72 @@ describe('a search page as a crawler reads it: the first results of its search',
       await server.sql('grant execute on function public.search_listings_count(jsonb) to anon');
     }
     expect(tiles((await crawl(`${server.url}/search-properties/quito`)).doc)).toHaveLength(24);
+  });
+
+  it("the directory lists every agent the element lists first, as links to their pages, in the page's language, with the rows it starts from", async () => {
+    const sql = await server.sql<{ id: number; first_name: string | null; last_name: string | null }>(
+      "select id, first_name, last_name from public.agents where country_code = 'EC' order by id",
+    );
+    const fromElement = await getAgents(rest, '');
+    expect(fromElement.map((a) => Number(a.id))).toEqual(sql.map((r) => Number(r.id)));
+    for (const [path, dict, lang] of [
+      ['/findanagent', en, 'en'],
+      ['/es/findanagent', es, 'es'],
+    ] as const) {
+      const page = await crawl(`${server.url}${path}`);
+      expect(page.status).toBe(200);
+      const links = [...page.doc.querySelectorAll('exp-agent-directory .agent-tiles a')];
+      expect(links.map((a) => a.getAttribute('href'))).toEqual(sql.map((r) => agentPath(r.id, lang)));
+      const t = translatorFor(dict, lang);
+      // her name as the seed's own rows write it (blanks around, a missing half), else the default
+      const named = (r: { first_name: string | null; last_name: string | null }) =>
+        [r.first_name, r.last_name]
+          .map((n) => n?.trim())
+          .filter(Boolean)
+          .join(' ') || t('agent.defaultName');
+      expect(links.map((a) => a.textContent)).toEqual(sql.map(named));
+      expect(page.doc.querySelector('exp-agent-directory h1')?.textContent).toBe(t('agents.title'));
+      expect(page.doc.querySelector('exp-agent-directory h2')?.textContent).toBe(
+        t('agents.count', { count: sql.length, formatted: formatCount(sql.length) }),
+      );
+      const rows = JSON.parse(
+        page.doc.querySelector(`exp-agent-directory > script[type="application/json"][${AGENTS_ANSWER_MARK}]`)
+          ?.textContent ?? 'null',
+      );
+      expect(rows).toEqual(fromElement);
+    }
+  });
+
+  it("an agent's name is written as it is, escaped; when the agents cannot be read the directory still answers, without them", async () => {
+    const nasty = '</script><img src=x onerror=alert(1)> Ana "$&"';
+    const [row] = await server.sql<{ id: number }>(
+      "insert into public.agents (first_name, last_name, email, country_code) values ($1, 'Ruiz', 'ana.nasty@example.org', 'EC') returning id",
+      [nasty],
+    );
+    try {
+      const res = await fetch(`${server.url}/findanagent`);
+      const html = await res.text();
+      expect(html).not.toContain('<img src=x');
+      const page = await crawl(`${server.url}/findanagent`);
+      const link = page.doc.querySelector(`exp-agent-directory a[href="${agentPath(Number(row?.id))}"]`);
+      expect(link?.textContent).toBe(`${nasty} Ruiz`);
+      const rows = JSON.parse(
+        page.doc.querySelector(`exp-agent-directory > script[${AGENTS_ANSWER_MARK}]`)?.textContent ?? '[]',
+      ) as Array<{ first_name: string }>;
+      expect(rows.some((r) => r.first_name === nasty)).toBe(true);
+      expect(await htmlProblems(html, 'directory with a nasty name')).toEqual([]);
+    } finally {
+      await server.sql('delete from public.agents where id = $1', [row?.id]);
+    }
+    // one column the directory reads, kept from the public key: its call fails as a data API away would
+    await server.sql('revoke select (picture) on public.agents from anon');
+    try {
+      const page = await crawl(`${server.url}/findanagent`);
+      expect(page.status).toBe(200);
+      expect(page.doc.querySelector('exp-agent-directory')).not.toBeNull();
+      expect(page.doc.querySelector('exp-agent-directory .agent-list')).toBeNull();
+    } finally {
+      await server.sql('grant select (picture) on public.agents to anon');
+    }
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The built pages whose element the server fills with its first answer, so that a crawler, a link
+ * preview and a visitor without JavaScript read what the element lists, and the element starts from
+ * it: the search's pages (search-results.tsx) and the agents' directory (agent-list.tsx). When the
+ * data cannot be read, the page comes without it.
+ */
+import type { Lang } from '../../core/lang.ts';
+import type { RequestContext } from '../http/request-context.ts';
+import { AGENTS_MARK, agentListHtml } from './agent-list.tsx';
+import { toProperty } from './listing-page.tsx';
+import type { PageKit } from './page-kit.ts';
+import { placeHero, type Place } from './places.ts';
+import { RESULTS_MARK, searchResultsHtml } from './search-results.tsx';
+import type { PageResponse } from './send.ts';
+
+type StaticPage = (
+  page: string,
+  status: number,
+  route: string | null,
+  lang: Lang,
+  path: string,
+  given?: (html: string) => string,
+) => PageResponse;
+
+export function createListedPages(kit: PageKit, staticPage: StaticPage) {
+  const { options, origin, siteTexts, siteData } = kit;
+  const fill = (page: PageResponse, mark: string, content: string): PageResponse => ({
+    ...page,
+    body: String(page.body).replace(mark, () => content),
+  });
+  return {
+    /** A search page, the search's own or a place's (`place`), with the first results of the search its address starts. */
+    async search(
+      lang: Lang,
+      path: string,
+      params: URLSearchParams,
+      route: string | null,
+      request?: RequestContext,
+      place?: Place,
+    ): Promise<PageResponse> {
+      const page = staticPage('search-properties.html', 200, route, lang, path, place && placeHero(place));
+      const t = siteTexts().t(lang);
+      const mediaBase = options.mediaBase();
+      const results = await searchResultsHtml(
+        siteData(request),
+        params,
+        place?.city ? { city: place.city } : {},
+        { t, lang, path, origin: origin(), toProperty: (row) => toProperty(row, { t, mediaBase }) },
+        options.log,
+      );
+      return fill(page, RESULTS_MARK, results);
+    },
+    /** The agents' directory, with its agents. */
+    async directory(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
+      const page = staticPage('findanagent.html', 200, route, lang, path);
+      const list = await agentListHtml(
+        siteData(request),
+        { t: siteTexts().t(lang), lang, mediaBase: options.mediaBase(), path },
+        options.log,
+      );
+      return fill(page, AGENTS_MARK, list);
+    },
+  };
+}
