@@ -13,16 +13,16 @@ import { placeHero, type Place } from './places.ts';
 import { RESULTS_MARK, searchResultsHtml } from './search-results.tsx';
 import type { PageResponse } from './send.ts';
 
-type StaticPage = (
+/** A built page as the server answers it at an address (page-handlers.ts staticPage), found (200) */
+type BuiltPage = (
   page: string,
-  status: number,
   route: string | null,
   lang: Lang,
   path: string,
   given?: (html: string) => string,
 ) => PageResponse;
 
-export function createListedPages(kit: PageKit, staticPage: StaticPage) {
+export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
   const { options, origin, siteTexts, siteData } = kit;
   const fill = (page: PageResponse, mark: string, content: string): PageResponse => ({
     ...page,
@@ -38,7 +38,7 @@ export function createListedPages(kit: PageKit, staticPage: StaticPage) {
       request?: RequestContext,
       place?: Place,
     ): Promise<PageResponse> {
-      const page = staticPage('search-properties.html', 200, route, lang, path, place && placeHero(place));
+      const page = staticPage('search-properties.html', route, lang, path, place && placeHero(place));
       const t = siteTexts().t(lang);
       const mediaBase = options.mediaBase();
       const results = await searchResultsHtml(
@@ -52,7 +52,7 @@ export function createListedPages(kit: PageKit, staticPage: StaticPage) {
     },
     /** The agents' directory, with its agents. */
     async directory(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
-      const page = staticPage('findanagent.html', 200, route, lang, path);
+      const page = staticPage('findanagent.html', route, lang, path);
       const list = await agentListHtml(
         siteData(request),
         { t: siteTexts().t(lang), lang, mediaBase: options.mediaBase(), path },

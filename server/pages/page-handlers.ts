@@ -57,7 +57,9 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     sizeCalculation: (page) => Math.max(1, page.length),
   });
   const places = createPlaces((request) => siteData(request));
-  const listed = createListedPages(kit, (...args) => staticPage(...args));
+  const listed = createListedPages(kit, (page, route, lang, path, given) =>
+    staticPage(page, 200, route, lang, path, given),
+  );
 
   async function listingPage(
     id: string,
