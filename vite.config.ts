@@ -12,12 +12,13 @@ const here = import.meta.dirname;
 /**
  * The shared runtime chunk every element needs: React, the translation engine, the data client, the shared English texts and our
  * element infrastructure, with the two pieces most forms draw (a field, a select's options), the one clock (core/clock.ts), the lazy loader, the
- * main-thread yield, the site's links (and its routes with them), the visit intent and four small icons, each smaller than a chunk's own cost
+ * main-thread yield, the site's links (and its routes with them), the visit intent, the reading of a page's answer and four small icons, each
+ * smaller than a chunk's own cost
  * (the search page 1.9 KB lighter with them here, the directory page 0.8 KB heavier: tests/support/weight.ts).
  * Everything else (each element's utilities and texts, listing UI, the map, ...) is split by use.
  */
 const RUNTIME =
-  /node_modules[\\/](react|react-dom|scheduler|@r2wc|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast|lazy-chunk|main-thread|ui[\\/]form-field|ui[\\/]options|site-links|visits[\\/]intent|ui[\\/]icons[\\/](icon|search|pin|heart))\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|core[\\/]protocol[\\/](format|text|safe-urls)\.ts$|core[\\/](translate|lang|clock)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
+  /node_modules[\\/](react|react-dom|scheduler|@r2wc|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast|lazy-chunk|main-thread|page-answer|ui[\\/]form-field|ui[\\/]options|site-links|visits[\\/]intent|ui[\\/]icons[\\/](icon|search|pin|heart))\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|core[\\/]protocol[\\/](format|text|safe-urls)\.ts$|core[\\/](translate|lang|clock)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
 
 /**
  * OpenLayers and our maps' base (widgets/lib/map/map-base.ts, map-styles.ts), one chunk for the

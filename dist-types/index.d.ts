@@ -238,7 +238,7 @@ export interface ExpFeaturedListingsAttributes {
   'community'?: string;
   /** `rent`: the newest homes for rent (priced a month); `sale` (the default): for sale. Default: `sale`. */
   'operation'?: 'sale' | 'rent';
-  /** How many of the newest listings to show. Default: `8`. */
+  /** How many of the newest listings to show. */
   'limit'?: number | string;
   /** The search page that 'View all' opens (with the community as its city). Default: `/search-properties`. */
   'search-url'?: string;
@@ -264,7 +264,7 @@ export interface ExpFeaturedListingsElement extends HTMLElement {
   community: string | undefined;
   /** `rent`: the newest homes for rent (priced a month); `sale` (the default): for sale. Default: `sale`. */
   operation: 'sale' | 'rent' | undefined;
-  /** How many of the newest listings to show. Default: `8`. */
+  /** How many of the newest listings to show. */
   limit: number | string | undefined;
   /** The search page that 'View all' opens (with the community as its city). Default: `/search-properties`. */
   searchUrl: string | undefined;

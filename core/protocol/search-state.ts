@@ -79,15 +79,12 @@ export interface EmbeddedSearchAnswer {
   rows: Array<Record<string, unknown>>;
 }
 
-/** The embedded answer's text as written, or undefined when it is not one (the element then asks). */
-export function parseSearchAnswer(text: string | null | undefined): EmbeddedSearchAnswer | undefined {
-  try {
-    const v = JSON.parse(text ?? '') as EmbeddedSearchAnswer;
-    if (typeof v.total == 'number' && v.rows.every((r) => r && typeof r == 'object')) return v;
-  } catch {
-    // not an answer
-  }
-  return undefined;
+/** The embedded answer as the element read it (JSON), or undefined when it is not one (the element then asks). */
+export function parseSearchAnswer(v: unknown): EmbeddedSearchAnswer | undefined {
+  const a = v as EmbeddedSearchAnswer | null;
+  return typeof a?.total == 'number' && Array.isArray(a.rows) && a.rows.every((r) => r && typeof r == 'object')
+    ? a
+    : undefined;
 }
 
 /**

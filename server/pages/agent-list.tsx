@@ -9,10 +9,9 @@ import type { Lang } from '../../core/lang.ts';
 import { AGENTS_ANSWER_MARK, toAgent, type Agent } from '../../core/protocol/agent.ts';
 import { formatCount } from '../../core/protocol/format.ts';
 import type { AgentRecord } from '../../core/protocol/records.ts';
-import { jsonLdText } from '../../core/protocol/structured-data.ts';
 import { agentPath } from '../../core/routes.ts';
 import type { Translate } from '../../core/translate.ts';
-import { renderBody } from './html.tsx';
+import { PageAnswer, renderBody } from './html.tsx';
 import type { SiteData } from './site-data.ts';
 
 /** Where the element's own content goes in findanagent.html. */
@@ -34,11 +33,7 @@ export async function agentListHtml(
   return renderBody(
     <>
       <AgentList agents={rows.map((r) => toAgent(r, ctx.mediaBase))} t={ctx.t} lang={ctx.lang} />
-      <script
-        type="application/json"
-        {...{ [AGENTS_ANSWER_MARK]: '' }}
-        dangerouslySetInnerHTML={{ __html: jsonLdText(rows) }}
-      />
+      <PageAnswer mark={AGENTS_ANSWER_MARK} value={rows} />
     </>,
   ).body;
 }

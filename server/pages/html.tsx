@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { telHref, telText } from '../../core/protocol/format.ts';
 import { photoSources } from '../../core/protocol/photos.ts';
+import { jsonLdText } from '../../core/protocol/structured-data.ts';
 
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -64,6 +65,14 @@ export function Photo({ src, sizes, ...img }: { src: string; sizes: string } & I
       <img src={set.src} srcSet={set.srcset} sizes={sizes} {...img} />
     </picture>
   );
+}
+
+/**
+ * What a page carries for one of its elements to start from (widgets/lib/page-answer.ts reads it): a
+ * JSON script with the element's mark, written safely inside a script (jsonLdText).
+ */
+export function PageAnswer({ mark, value }: { mark: string; value: unknown }) {
+  return <script type="application/json" {...{ [mark]: '' }} dangerouslySetInnerHTML={{ __html: jsonLdText(value) }} />;
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
  * The built pages whose element the server fills with its first answer, so that a crawler, a link
  * preview and a visitor without JavaScript read what the element lists, and the element starts from
- * it: the search's pages (search-results.tsx) and the agents' directory (agent-list.tsx). When the
+ * it: the search's pages (search-results.tsx), the agents' directory (agent-list.tsx) and the home
+ * page's featured listings (featured-list.tsx). When the
  * data cannot be read, the page comes without it.
  */
 import type { Lang } from '../../core/lang.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { AGENTS_MARK, agentListHtml } from './agent-list.tsx';
+import { FEATURED_MARK, featuredListHtml } from './featured-list.tsx';
 import { toProperty } from './listing-page.tsx';
 import type { PageKit } from './page-kit.ts';
 import { placeHero, type Place } from './places.ts';
@@ -49,6 +51,18 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
         options.log,
       );
       return fill(page, RESULTS_MARK, results);
+    },
+    /** The home page, with the featured block's newest listings. */
+    async home(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
+      const page = staticPage('index.html', route, lang, path);
+      const t = siteTexts().t(lang);
+      const mediaBase = options.mediaBase();
+      const list = await featuredListHtml(
+        siteData(request),
+        { t, lang, path, toProperty: (row) => toProperty(row, { t, mediaBase }) },
+        options.log,
+      );
+      return fill(page, FEATURED_MARK, list);
     },
     /** The agents' directory, with its agents. */
     async directory(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {

@@ -22,7 +22,7 @@ import type { PriceEvent } from '../../core/protocol/price-history.ts';
 import { agentPath, listingPath, localizedPath, marketPath, projectPath } from '../../core/routes.ts';
 import { UnitOfProject } from '../../core/view/unit-of-project.tsx';
 import { shareLinks } from '../../core/protocol/share.ts';
-import { jsonLdText, listingJsonLd } from '../../core/protocol/structured-data.ts';
+import { listingJsonLd } from '../../core/protocol/structured-data.ts';
 import { openHouseCalendarPath, openHouseJsonLd, type OpenHouse } from '../../core/protocol/open-house-details.ts';
 import { OpenHousesView } from '../../core/view/open-houses.tsx';
 import { PHOTO_SIZES } from '../../core/protocol/photos.ts';
@@ -34,7 +34,7 @@ import { ListingTile } from './listing-tile.tsx';
 import { Nearby } from './nearby.tsx';
 import type { MarketFigure } from '../../core/protocol/market.ts';
 import type { HeadInfo } from './head.tsx';
-import { ContactItems, excerpt, markup, Photo, renderBody } from './html.tsx';
+import { ContactItems, excerpt, markup, PageAnswer, Photo, renderBody } from './html.tsx';
 import type { Row } from '../db/database.ts';
 import type { Lang } from '../../core/lang.ts';
 
@@ -192,7 +192,7 @@ export function renderListing(
     <>
       <Breadcrumbs items={crumbs} title={p.title} label={t('site.listing.breadcrumb')} />
       <exp-property-detail listing-id={p.id} show-similar="false">
-        <script type="application/json" data-exp-listing="" dangerouslySetInnerHTML={{ __html: jsonLdText(row) }} />
+        <PageAnswer mark="data-exp-listing" value={row} />
         <article className="listing">
           <div className="listing__bar">
             <span className="listing__price">{price}</span>

@@ -416,6 +416,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     placePage,
     searchPage: listed.search,
     directoryPage: listed.directory,
+    homePage: listed.home,
     searchText,
     indexedPage,
   };

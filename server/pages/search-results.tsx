@@ -29,7 +29,7 @@ import {
 } from '../../core/protocol/search-state.ts';
 import type { Translate } from '../../core/translate.ts';
 import type { Row } from '../db/database.ts';
-import { renderBody } from './html.tsx';
+import { PageAnswer, renderBody } from './html.tsx';
 import { ListingTile } from './listing-tile.tsx';
 import type { SiteData } from './site-data.ts';
 
@@ -77,18 +77,17 @@ export async function searchResultsHtml(
     <>
       <SearchResults search={search} total={answer.total} listings={listings} ctx={ctx} />
       {/* the answer itself, which the element starts from instead of asking again */}
-      <script
-        type="application/json"
-        {...{ [SEARCH_ANSWER_MARK]: '' }}
-        dangerouslySetInnerHTML={{
-          __html: jsonLdText({
+      <PageAnswer
+        mark={SEARCH_ANSWER_MARK}
+        value={
+          {
             filtersKey: searchFiltersKey(search.filters),
             sort: search.sort,
             page: search.page,
             total: answer.total,
             rows: answer.rows,
-          } satisfies EmbeddedSearchAnswer),
-        }}
+          } satisfies EmbeddedSearchAnswer
+        }
       />
       {jsonLd ? (
         <script

@@ -34,6 +34,8 @@ export interface SiteData {
    * (public.search_listings and search_listings_count, with core/protocol/search-state.ts's arguments).
    */
   search(args: Record<string, unknown>): Promise<{ rows: Row[]; total: number }>;
+  /** one page of a search without its count (public.search_listings): the featured block's call */
+  listingsPage(args: Record<string, unknown>): Promise<Row[]>;
   /** the active listings most like this one, best first (public.similar_listings; the listing may be gone) */
   like(id: string, limit: number): Promise<Row[]>;
   /** an active listing's price since it came on the market, newest first (public.listing_price_history) */
@@ -169,6 +171,9 @@ export function createSiteData(options: SiteApi, request?: RequestContext): Site
       const others = check(await more.order('created_at', { ascending: false }).limit(limit), 'similar') as Row[];
       const seen = new Set(byCity.map((r) => String(r.id)));
       return [...byCity, ...others.filter((r) => !seen.has(String(r.id)))].slice(0, limit);
+    },
+    async listingsPage(args) {
+      return check(await rest.rpc('search_listings', args), 'listings') as Row[];
     },
     async search(args) {
       const [rows, total] = await Promise.all([

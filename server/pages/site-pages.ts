@@ -125,6 +125,7 @@ export function createPages(options: PagesOptions) {
       return pages.searchPage(lang, path, url.searchParams, match.route, request);
     if (match.page === 'findanagent.html' && match.status === 200)
       return pages.directoryPage(lang, path, match.route, request);
+    if (match.page === 'index.html' && match.status === 200) return pages.homePage(lang, path, match.route, request);
     if (match.status === 404) options.log?.(`404 page for ${JSON.stringify(path)}`);
     return pages.staticPage(match.page, match.status, match.route, lang, path);
   }

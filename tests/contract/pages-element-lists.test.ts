@@ -5,7 +5,8 @@
  * language, with their JSON-LD and the answer the element starts from; the address's search over a place's preset as the element reads
  * it; a visitor's text never reaches the markup; a page whose data is away still answers, without
  * the list. The agents' directory (agent-list.tsx): every agent the element lists first, as links to
- * their pages, and the rows it starts from.
+ * their pages, and the rows it starts from. The home page's featured block (featured-list.tsx): the
+ * newest listings the element shows, and the answer it starts from.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,7 @@ import { crawl, jsonLd } from '../support/crawled-pages.ts';
 import { htmlProblems } from '../support/html-validate.ts';
 import { getAgents } from '../../widgets/lib/data/agents.ts';
 import { AGENTS_ANSWER_MARK } from '../../core/protocol/agent.ts';
+import { FEATURED_ANSWER_MARK, FEATURED_LIMIT } from '../../core/protocol/featured.ts';
 import { agentPath } from '../../core/routes.ts';
 import { parseSearchAnswer, SEARCH_ANSWER_MARK, searchFiltersKey } from '../../core/protocol/search-state.ts';
 import { FOR_SALE, PUBLIC } from '../support/independent-sql.ts';
@@ -62,8 +64,10 @@ describe("the elements' first answers in their pages, as a crawler reads them: t
     );
     // the answer itself, for the element to start from: its own two calls' answers, to the letter
     const embedded = parseSearchAnswer(
-      page.doc.querySelector(`exp-property-search > script[type="application/json"][${SEARCH_ANSWER_MARK}]`)
-        ?.textContent,
+      JSON.parse(
+        page.doc.querySelector(`exp-property-search > script[type="application/json"][${SEARCH_ANSWER_MARK}]`)
+          ?.textContent ?? 'null',
+      ),
     );
     expect(embedded).toEqual({
       filtersKey: searchFiltersKey({ city: 'Quito' }),
@@ -231,6 +235,45 @@ describe("the elements' first answers in their pages, as a crawler reads them: t
       expect(page.doc.querySelector('exp-agent-directory .agent-list')).toBeNull();
     } finally {
       await server.sql('grant select (picture) on public.agents to anon');
+    }
+  });
+
+  it("the home page's featured block lists the element's newest listings, in the page's language, with the answer it starts from", async () => {
+    const fromElement = await getListingsPage(rest, {}, 'newest', 1, undefined, FEATURED_LIMIT);
+    const sql = await server.sql<{ id: number }>(
+      `select id from internal.listings where ${PUBLIC} and ${FOR_SALE} order by created_at desc, id desc limit ${FEATURED_LIMIT}`,
+    );
+    expect(fromElement.map((r) => Number(r.id))).toEqual(sql.map((r) => Number(r.id)));
+    for (const [path, dict, lang] of [
+      ['/', en, 'en'],
+      ['/es', es, 'es'],
+    ] as const) {
+      const page = await crawl(`${server.url}${path}`);
+      expect(page.status).toBe(200);
+      const hrefs = [...page.doc.querySelectorAll('exp-featured-listings .listing-tiles a')].map(
+        (a) => a.getAttribute('href') ?? '',
+      );
+      expect(idsOf(hrefs)).toEqual(sql.map((r) => Number(r.id)));
+      for (const href of hrefs) expect(href.startsWith(lang === 'es' ? '/es/properties/' : '/properties/')).toBe(true);
+      const t = translatorFor(dict, lang);
+      expect(page.doc.querySelector('exp-featured-listings h2')?.textContent).toBe(t('featured.heading'));
+      expect(page.doc.querySelector('exp-featured-listings a.btn')?.getAttribute('href')).toBe(
+        lang === 'es' ? '/es/search-properties' : '/search-properties',
+      );
+      const answer = JSON.parse(
+        page.doc.querySelector(`exp-featured-listings > script[type="application/json"][${FEATURED_ANSWER_MARK}]`)
+          ?.textContent ?? 'null',
+      );
+      expect(answer).toEqual({ community: '', operation: 'sale', limit: FEATURED_LIMIT, rows: fromElement });
+    }
+    await server.sql('revoke execute on function public.search_listings(jsonb, text, integer, integer) from anon');
+    try {
+      const page = await crawl(`${server.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.doc.querySelector('exp-featured-listings')).not.toBeNull();
+      expect(page.doc.querySelector('exp-featured-listings .featured-list')).toBeNull();
+    } finally {
+      await server.sql('grant execute on function public.search_listings(jsonb, text, integer, integer) to anon');
     }
   });
 });

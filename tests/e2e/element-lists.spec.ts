@@ -1,7 +1,7 @@
 /**
  * What the server writes inside an element from its first answer (server/pages/listed-pages.ts), in
  * a browser: without JavaScript a search page is its list, on a phone as on a desktop; with it, the
- * directory starts from the agents its page carries. (The search's own start from its answer is in
+ * directory and the home page's featured block start from what their pages carry. (The search's own start from its answer is in
  * site-pages.spec.ts, with its structured data.)
  */
 import { expect, test } from './fixtures.ts';
@@ -57,5 +57,28 @@ test.describe("the elements' first answers in their pages", () => {
     await directory.getByRole('searchbox').press('Enter');
     await expect.poll(() => asked.length).toBeGreaterThan(0);
     await expect(directory.locator('[part="agent-card"]').first()).toContainText('Andrade');
+  });
+
+  test("the home page's featured block starts from the listings its page carries: no call when it loads, its cards the server's tiles", async ({
+    page,
+    data,
+  }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/rpc/search_listings')) asked.push(r.url());
+    });
+    await page.goto(`${data.url}/`);
+    const block = page.locator('exp-featured-listings');
+    await block.scrollIntoViewIfNeeded();
+    await expect(block.locator('[part~="card"]')).toHaveCount(8);
+    await expect(block.locator('.featured-list')).toBeHidden();
+    const tiles = await block
+      .locator('.listing-tiles a')
+      .evaluateAll((els) => els.map((a) => /\/properties\/(\d+)-/.exec(a.getAttribute('href') ?? '')?.[1]));
+    const cards = await block
+      .locator('[part~="card"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-property-id')));
+    expect(cards).toEqual(tiles);
+    expect(asked).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { AGENTS_ANSWER_MARK, toAgent, profileHref, type Agent } from '../../core/protocol/agent.ts';
 import type { AgentRecord } from '../../core/protocol/records.ts';
+import { isRows, pageAnswer } from '../lib/page-answer.ts';
 import { AgentPhoto } from '../lib/agents/agent-photo.tsx';
 import { getAgents, getAreaAgents } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
@@ -20,26 +21,16 @@ import { PhoneIcon } from '../lib/ui/icons/phone.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import type { agentDirectoryAttributes } from './agent-directory.attributes.ts';
 
-/** The agents the page gave the element (rows of AGENT_COLUMNS), or undefined. */
-function givenAgents(host: HTMLElement): AgentRecord[] | undefined {
-  try {
-    const rows = JSON.parse(
-      host.querySelector(`:scope>script[${AGENTS_ANSWER_MARK}]`)?.textContent ?? '',
-    ) as AgentRecord[];
-    if (rows.every((r) => r && typeof r == 'object')) return rows;
-  } catch {
-    // none, or not one: the element asks
-  }
-  return undefined;
-}
-
 export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<typeof agentDirectoryAttributes>) {
   const { t, api, host } = useElement();
   const id = useId();
   const [text, setText] = useState('');
   const [search, setSearch] = useState<{ text: string; n: number }>({ text: '', n: 0 });
   // the directory's page carries its agents (server/pages/agent-list.tsx): the first list, not asked for again
-  const [given] = useState(() => (place ? undefined : givenAgents(host)));
+  const [given] = useState(() => {
+    const rows = place ? undefined : pageAnswer(host, AGENTS_ANSWER_MARK);
+    return isRows(rows) ? (rows as unknown as AgentRecord[]) : undefined;
+  });
   const [agents, setAgents] = useState<Agent[]>(() => given?.map((r) => toAgent(r, api.url)) ?? []);
   const [status, setStatus] = useState<'loading' | 'ready'>(given ? 'ready' : 'loading');
   const first = useRef(Boolean(given));

@@ -1,4 +1,5 @@
 import type { AttrSchema } from '../lib/attributes.ts';
+import { FEATURED_LIMIT } from '../../core/protocol/featured.ts';
 
 export const featuredListingsAttributes = {
   /** Only listings in this city or community (partial, case- and accent-insensitive), e.g. Cumbayá. */
@@ -6,7 +7,7 @@ export const featuredListingsAttributes = {
   /** `rent`: the newest homes for rent (priced a month); `sale` (the default): for sale. */
   operation: { type: 'enum', values: ['sale', 'rent'], default: 'sale' },
   /** How many of the newest listings to show. */
-  limit: { type: 'number', min: 1, max: 24, integer: true, default: 8 },
+  limit: { type: 'number', min: 1, max: 24, integer: true, default: FEATURED_LIMIT },
   /** The search page that 'View all' opens (with the community as its city). */
   'search-url': { type: 'string', default: '/search-properties', maxLength: 300 },
   /** Calling code that replaces a leading 0 in agents' phone numbers for WhatsApp. */

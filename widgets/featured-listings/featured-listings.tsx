@@ -3,12 +3,19 @@
  * Ecuador listings, optionally of one community, as cards; a card opens the property detail with
  * the agent and the inquiry form; 'View all' opens the search, preset to that community.
  */
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsPage } from '../lib/data/listings.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
+import {
+  FEATURED_ANSWER_MARK,
+  featuredFilters,
+  type FeaturedAnswer,
+  type FeaturedQuestion,
+} from '../../core/protocol/featured.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
+import { isRows, pageAnswer } from '../lib/page-answer.ts';
 import { CardSkeletons, PropertyCard } from '../lib/listing/card.tsx';
 import { listingDefaults, mapListing, type Property } from '../../core/protocol/listing.ts';
 import { PropertyDialog } from '../lib/listing/lazy-property-dialog.tsx';
@@ -28,6 +35,14 @@ function viewAllUrl(searchUrl: string, community: string, operation: Operation =
   return `${path}?${params}`;
 }
 
+/** The rows the page carries for this question, or undefined. */
+function givenAnswer(host: HTMLElement, q: FeaturedQuestion): Array<Record<string, unknown>> | undefined {
+  const a = pageAnswer(host, FEATURED_ANSWER_MARK) as FeaturedAnswer | undefined;
+  return a?.community === q.community && a.operation === q.operation && a.limit === q.limit && isRows(a.rows)
+    ? a.rows
+    : undefined;
+}
+
 export function FeaturedListings({
   community,
   operation,
@@ -38,20 +53,28 @@ export function FeaturedListings({
   tileAttribution,
 }: Props) {
   const { t, api, host } = useElement();
+  const place = community?.trim() ?? '';
+  const question: FeaturedQuestion = { community: place, operation: operation === 'rent' ? 'rent' : 'sale', limit };
+  // the home page carries the block's first answer (server/pages/listed-pages.ts): taken when it answers this question
+  const [given] = useState(() => givenAnswer(host, question));
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'error'; rows: Record<string, unknown>[] }>({
-    status: 'loading',
-    rows: [],
+    status: given ? 'ready' : 'loading',
+    rows: given ?? [],
   });
   const [open, setOpen] = useState<Property | null>(null);
-  const place = community?.trim() ?? '';
   const rest = getClients(api).rest;
+  const first = useRef(Boolean(given));
 
   useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     const controller = new AbortController();
     setState({ status: 'loading', rows: [] });
     getListingsPage(
       rest,
-      { ...(place ? { city: place } : {}), ...(operation === 'rent' ? { operation } : {}) },
+      featuredFilters({ community: place, operation, limit }),
       'newest',
       1,
       controller.signal,

@@ -10,20 +10,15 @@ import { useElement, type ElementProps } from '../lib/element.tsx';
 import { listingDefaults, mapListing } from '../../core/protocol/listing.ts';
 import { PriceAndShare, PropertyDetail } from '../lib/listing/property-detail.tsx';
 import { siteUrl } from '../lib/site-links.ts';
+import { pageAnswer } from '../lib/page-answer.ts';
 import type { propertyDetailAttributes } from './property-detail.attributes.ts';
 
 type Row = Record<string, unknown>;
 
 /** The row the page gave the element, when it is for this listing. */
 function embeddedRow(host: HTMLElement, id: string): Row | null {
-  const script = host.querySelector(':scope > script[type="application/json"][data-exp-listing]');
-  if (!script?.textContent) return null;
-  try {
-    const row = JSON.parse(script.textContent) as Row;
-    return String(row.id) === id ? row : null;
-  } catch {
-    return null;
-  }
+  const row = pageAnswer(host, 'data-exp-listing') as Row | null | undefined;
+  return row && typeof row == 'object' && String(row.id) === id ? row : null;
 }
 
 export function PropertyDetailElement({

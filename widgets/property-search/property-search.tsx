@@ -22,6 +22,7 @@ import { listingUrl } from '../lib/site-links.ts';
 import { FilterBar } from './filter-bar.tsx';
 import type { FilterChips as Chips } from './filter-chips.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
+import { pageAnswer } from '../lib/page-answer.ts';
 import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
 import { createSearchStore } from './store.ts';
@@ -37,9 +38,7 @@ export function PropertySearch(props: Props) {
   const { t, api, host, toaster, site, lang } = useElement();
   const rest = getClients(api).rest;
   // a search page's HTML carries the answer of the search its address starts (server/pages/search-results.tsx)
-  const [store] = useState(() =>
-    createSearchStore(rest, parseSearchAnswer(host.querySelector(`:scope>script[${SEARCH_ANSWER_MARK}]`)?.textContent)),
-  );
+  const [store] = useState(() => createSearchStore(rest, parseSearchAnswer(pageAnswer(host, SEARCH_ANSWER_MARK))));
   // a new api-url: the store reads the new backend and searches again
   useEffect(() => store.setClient(rest), [store, rest]);
   const types = usePropertyTypes(rest);
