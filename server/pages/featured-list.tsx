@@ -51,7 +51,7 @@ export async function featuredListHtml(
         {rows.length ? (
           <ul className="listing-tiles">
             {rows.map(ctx.toProperty).map((p) => (
-              <ListingTile key={p.id} p={p} t={t} lang={lang} />
+              <ListingTile key={p.id} p={p} t={t} lang={lang} inElement />
             ))}
           </ul>
         ) : (

@@ -9,15 +9,33 @@ import { listingPath } from '../../core/routes.ts';
 import type { Translate } from '../../core/translate.ts';
 import { Photo } from './html.tsx';
 
-export function ListingTile({ p, t, lang }: { p: Property; t: Translate; lang: Lang }) {
+/**
+ * `inElement`: the tile stands inside an element that draws its own cards with their own photos (the
+ * search's, the featured block's): its photo is for readers without JavaScript only (in a
+ * `<noscript>`), so a visitor's phone downloads each photo once, in the size the card asks for.
+ */
+export function ListingTile({
+  p,
+  t,
+  lang,
+  inElement = false,
+}: {
+  p: Property;
+  t: Translate;
+  lang: Lang;
+  inElement?: boolean;
+}) {
   const photo = p.images[0];
+  const img = photo ? (
+    <Photo src={photo} sizes={PHOTO_SIZES.tile} alt="" width={400} height={225} loading="lazy" decoding="async" />
+  ) : null;
   return (
     <li className="listing-tile">
       <a className="listing-tile__link" href={listingPath(p.id, p.title, lang)}>
-        {photo ? (
-          <Photo src={photo} sizes={PHOTO_SIZES.tile} alt="" width={400} height={225} loading="lazy" decoding="async" />
+        {img && !inElement ? (
+          img
         ) : (
-          <span className="listing-tile__photo" />
+          <span className="listing-tile__photo">{img ? <noscript>{img}</noscript> : null}</span>
         )}
         <span className="listing-tile__price">{listingPrice(p, t)}</span>
         <span className="listing-tile__title">{p.title}</span>

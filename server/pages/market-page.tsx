@@ -29,6 +29,8 @@ export interface MarketPageContext {
   t: Translate;
   origin: string;
   now: Date;
+  /** a sector's city as its listings name it (the index names only the places it has figures of) */
+  cityName?: string | undefined;
 }
 
 /** The site's classes for the report (site/site.css, "a place's market report"). */
@@ -75,13 +77,19 @@ const SITE_CLASSES: MarketReportClasses = {
 };
 
 /** The place's parents for the way back: Ecuador, then its province and city where the index names them. */
-function crumbsOf(place: string, figures: MarketFigure[], ranking: MarketRank[]): Array<[string, string]> {
+function crumbsOf(
+  place: string,
+  figures: MarketFigure[],
+  ranking: MarketRank[],
+  cityName?: string,
+): Array<[string, string]> {
   const items: Array<[string, string]> = [];
   if (place === 'ecuador') return items;
   items.push(['Ecuador', 'ecuador']);
   if (placeKind(place) === 'sector') {
     const city = place.split('/')[0] as string;
-    const name = figures.find((f) => f.path === city)?.name ?? ranking.find((r) => r.path === city)?.name ?? city;
+    const name =
+      figures.find((f) => f.path === city)?.name ?? ranking.find((r) => r.path === city)?.name ?? cityName ?? city;
     items.push([name, city]);
   }
   return items;
@@ -101,7 +109,7 @@ export function renderMarket(
   const change = yearChange(data.all, last);
   const month = formatMonth(last.month, t);
   const url = new URL(marketPath(place, lang), origin).href;
-  const crumbs = crumbsOf(place, data.all, data.ranking);
+  const crumbs = crumbsOf(place, data.all, data.ranking, ctx.cityName);
   const { body, hoisted } = renderBody(
     <>
       <nav

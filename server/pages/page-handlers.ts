@@ -15,7 +15,7 @@ import { renderMarket } from './market-page.tsx';
 import { renderProject, renderProjects } from './project-page.tsx';
 import { parseListedUnit, parseProject, parseUnitType } from '../../core/protocol/projects.ts';
 import type { MarketData } from '../../core/view/market-report.tsx';
-import { lastFullMonth } from '../../core/protocol/market.ts';
+import { lastFullMonth, placeKind } from '../../core/protocol/market.ts';
 import type { HeadInfo, OgImage } from './head.tsx';
 import { renderListing, renderMissingListing, toProperty, type ListingPageContext } from './listing-page.tsx';
 import { visitCalendar } from '../../core/protocol/ical.ts';
@@ -215,7 +215,18 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     const report = await siteData(request).marketReport(place);
     const data: MarketData = { ...report, ...(report.cities ? { outline: outline() ?? [] } : {}) };
     const all = report.all;
-    const page = renderMarket(place, data, { lang, t: siteTexts().t(lang), origin: origin(), now: nowDate() });
+    // a sector's city by the name its listings give it (the report has figures of the sector and its peers)
+    const cityName =
+      placeKind(place) === 'sector'
+        ? (await places.cities(request).catch(() => undefined))?.get(place.split('/')[0] as string)?.city
+        : undefined;
+    const page = renderMarket(place, data, {
+      lang,
+      t: siteTexts().t(lang),
+      origin: origin(),
+      now: nowDate(),
+      cityName,
+    });
     if (page.status !== 200) {
       // a place too thin for a report of its own: the nearest place that has one
       const offered = lastFullMonth(all);

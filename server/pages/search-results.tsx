@@ -135,7 +135,7 @@ function SearchResults({
       {listings.length > 0 ? (
         <ul className="listing-tiles">
           {listings.map((p) => (
-            <ListingTile key={p.id} p={p} t={t} lang={lang} />
+            <ListingTile key={p.id} p={p} t={t} lang={lang} inElement />
           ))}
         </ul>
       ) : null}

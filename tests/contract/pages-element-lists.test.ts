@@ -76,6 +76,11 @@ describe("the elements' first answers in their pages, as a crawler reads them: t
       total: shown.total,
       rows: await getListingsPage(rest, { city: 'Quito' }, 'featured', 1),
     });
+    // the tiles' photos are for readers without JavaScript (the element's cards bring their own, in their size)
+    const list = page.html.slice(page.html.indexOf('<section class="search-list"'));
+    const inList = list.slice(0, list.indexOf('</section>'));
+    expect(inList.match(/<img /g)?.length).toBeGreaterThan(0);
+    expect(inList.match(/<img /g)?.length).toBe(inList.match(/<noscript><(?:img|picture)\b/g)?.length);
     // the way on, and none back from the first page
     expect(page.doc.querySelector('a[rel="prev"]')).toBeNull();
     expect(page.doc.querySelector('a[rel="next"]')?.getAttribute('href')).toBe(
