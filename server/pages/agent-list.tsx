@@ -8,7 +8,6 @@
 import type { Lang } from '../../core/lang.ts';
 import { AGENTS_ANSWER_MARK, toAgent, type Agent } from '../../core/protocol/agent.ts';
 import { formatCount } from '../../core/protocol/format.ts';
-import type { AgentRecord } from '../../core/protocol/records.ts';
 import { agentPath } from '../../core/routes.ts';
 import type { Translate } from '../../core/translate.ts';
 import { PageAnswer, renderBody } from './html.tsx';
@@ -17,19 +16,12 @@ import type { SiteData } from './site-data.ts';
 /** Where the element's own content goes in findanagent.html. */
 export const AGENTS_MARK = '<!--exp:agents-->';
 
-/** The directory as HTML for inside the element; '' when the agents cannot be read now (the element then reads them). */
+/** The directory as HTML for inside the element (its data call may fail: listed-pages.ts). */
 export async function agentListHtml(
   data: SiteData,
-  ctx: { t: Translate; lang: Lang; mediaBase: string; path: string },
-  log?: (line: string) => void,
+  ctx: { t: Translate; lang: Lang; mediaBase: string },
 ): Promise<string> {
-  let rows: AgentRecord[];
-  try {
-    rows = await data.agents();
-  } catch (error) {
-    log?.(`[pages] ${ctx.path}: the directory's agents were left out (${(error as Error).message})`);
-    return '';
-  }
+  const rows = await data.agents();
   return renderBody(
     <>
       <AgentList agents={rows.map((r) => toAgent(r, ctx.mediaBase))} t={ctx.t} lang={ctx.lang} />

@@ -28,19 +28,12 @@ export const FEATURED_MARK = '<!--exp:featured-->';
 /** The block as the home page places it: every attribute its default. */
 const HOME_QUESTION: FeaturedQuestion = { community: '', operation: 'sale', limit: FEATURED_LIMIT };
 
-/** The block as HTML for inside the element; '' when the listings cannot be read now (the element then reads them). */
+/** The block as HTML for inside the element (its data call may fail: listed-pages.ts). */
 export async function featuredListHtml(
   data: SiteData,
-  ctx: { t: Translate; lang: Lang; path: string; toProperty: (row: Row) => Property },
-  log?: (line: string) => void,
+  ctx: { t: Translate; lang: Lang; toProperty: (row: Row) => Property },
 ): Promise<string> {
-  let rows: Row[];
-  try {
-    rows = await data.listingsPage(searchArgs(featuredFilters(HOME_QUESTION), 'newest', 1, HOME_QUESTION.limit));
-  } catch (error) {
-    log?.(`[pages] ${ctx.path}: the featured listings were left out (${(error as Error).message})`);
-    return '';
-  }
+  const rows = await data.listingsPage(searchArgs(featuredFilters(HOME_QUESTION), 'newest', 1, HOME_QUESTION.limit));
   const { t, lang } = ctx;
   const answer: FeaturedAnswer = { ...HOME_QUESTION, rows };
   return renderBody(

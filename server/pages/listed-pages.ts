@@ -2,8 +2,8 @@
  * The built pages whose element the server fills with its first answer, so that a crawler, a link
  * preview and a visitor without JavaScript read what the element lists, and the element starts from
  * it: the search's pages (search-results.tsx), the agents' directory (agent-list.tsx) and the home
- * page's featured listings (featured-list.tsx). When the
- * data cannot be read, the page comes without it.
+ * page's featured listings (featured-list.tsx). When the data cannot be read, the page comes
+ * without it (`fill`, the one place that says so).
  */
 import type { Lang } from '../../core/lang.ts';
 import type { RequestContext } from '../http/request-context.ts';
@@ -14,6 +14,7 @@ import type { PageKit } from './page-kit.ts';
 import { placeHero, type Place } from './places.ts';
 import { RESULTS_MARK, searchResultsHtml } from './search-results.tsx';
 import type { PageResponse } from './send.ts';
+import type { Row } from '../db/database.ts';
 
 /** A built page as the server answers it at an address (page-handlers.ts staticPage), found (200) */
 type BuiltPage = (
@@ -26,13 +27,30 @@ type BuiltPage = (
 
 export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
   const { options, origin, siteTexts, siteData } = kit;
-  const fill = (page: PageResponse, mark: string, content: string): PageResponse => ({
-    ...page,
-    body: String(page.body).replace(mark, () => content),
-  });
+  /** The built page with `what` inside its element; without it when its data cannot be read now (the element then reads it). */
+  const fill = async (
+    page: PageResponse,
+    mark: string,
+    path: string,
+    what: () => Promise<string>,
+  ): Promise<PageResponse> => {
+    let content = '';
+    try {
+      content = await what();
+    } catch (error) {
+      options.log?.(`[pages] ${path}: the element's first answer was left out (${(error as Error).message})`);
+    }
+    return { ...page, body: String(page.body).replace(mark, () => content) };
+  };
+  /** what the lists' listings are written with, in a language */
+  const listings = (lang: Lang) => {
+    const t = siteTexts().t(lang);
+    const mediaBase = options.mediaBase();
+    return { t, lang, toProperty: (row: Row) => toProperty(row, { t, mediaBase }) };
+  };
   return {
     /** A search page, the search's own or a place's (`place`), with the first results of the search its address starts. */
-    async search(
+    search(
       lang: Lang,
       path: string,
       params: URLSearchParams,
@@ -41,38 +59,25 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
       place?: Place,
     ): Promise<PageResponse> {
       const page = staticPage('search-properties.html', route, lang, path, place && placeHero(place));
-      const t = siteTexts().t(lang);
-      const mediaBase = options.mediaBase();
-      const results = await searchResultsHtml(
-        siteData(request),
-        params,
-        place?.city ? { city: place.city } : {},
-        { t, lang, path, origin: origin(), toProperty: (row) => toProperty(row, { t, mediaBase }) },
-        options.log,
+      return fill(page, RESULTS_MARK, path, () =>
+        searchResultsHtml(siteData(request), params, place?.city ? { city: place.city } : {}, {
+          ...listings(lang),
+          path,
+          origin: origin(),
+        }),
       );
-      return fill(page, RESULTS_MARK, results);
     },
     /** The home page, with the featured block's newest listings. */
-    async home(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
+    home(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
       const page = staticPage('index.html', route, lang, path);
-      const t = siteTexts().t(lang);
-      const mediaBase = options.mediaBase();
-      const list = await featuredListHtml(
-        siteData(request),
-        { t, lang, path, toProperty: (row) => toProperty(row, { t, mediaBase }) },
-        options.log,
-      );
-      return fill(page, FEATURED_MARK, list);
+      return fill(page, FEATURED_MARK, path, () => featuredListHtml(siteData(request), listings(lang)));
     },
     /** The agents' directory, with its agents. */
-    async directory(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
+    directory(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
       const page = staticPage('findanagent.html', route, lang, path);
-      const list = await agentListHtml(
-        siteData(request),
-        { t: siteTexts().t(lang), lang, mediaBase: options.mediaBase(), path },
-        options.log,
+      return fill(page, AGENTS_MARK, path, () =>
+        agentListHtml(siteData(request), { t: siteTexts().t(lang), lang, mediaBase: options.mediaBase() }),
       );
-      return fill(page, AGENTS_MARK, list);
     },
   };
 }

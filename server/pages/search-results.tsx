@@ -46,25 +46,15 @@ export interface SearchResultsContext {
   origin: string;
 }
 
-/**
- * The results of the search an address starts, as HTML for inside the element; '' when the data
- * cannot be read now (the element then reads it itself, and says so if it cannot either).
- */
+/** The results of the search an address starts, as HTML for inside the element (its data call may fail: listed-pages.ts). */
 export async function searchResultsHtml(
   data: SiteData,
   params: URLSearchParams,
   presets: SearchFilters,
   ctx: SearchResultsContext,
-  log?: (line: string) => void,
 ): Promise<string> {
   const search = startingSearch(params, presets);
-  let answer: { rows: Row[]; total: number };
-  try {
-    answer = await data.search(searchArgs(search.filters, search.sort, search.page));
-  } catch (error) {
-    log?.(`[pages] ${ctx.path}: the search's first results were left out (${(error as Error).message})`);
-    return '';
-  }
+  const answer = await data.search(searchArgs(search.filters, search.sort, search.page));
   const listings = answer.rows.map(ctx.toProperty);
   // the JSON-LD the element writes for what it shows (structured-data="true"), which it then keeps
   const jsonLd = listingsJsonLd(
