@@ -81,4 +81,44 @@ test.describe("the elements' first answers in their pages", () => {
     expect(cards).toEqual(tiles);
     expect(asked).toEqual([]);
   });
+
+  test("a card's next photo is fetched once the visitor comes to its carousel, not for every card as the page loads; the header is solid on a page that opens scrolled", async ({
+    page,
+    data,
+  }) => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    const photos: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'image') photos.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`${data.url}/search-properties`);
+    const cards = page.locator('exp-property-search [part~="card"]');
+    await expect(cards).toHaveCount(24);
+    // the answer the page carries: each card's photos; a second photo that is no card's first is fetched only when warmed
+    const rows = JSON.parse(
+      (await page.locator('exp-property-search script[data-exp-search]').textContent()) ?? '{}',
+    ) as { rows: Array<{ id: number; images: unknown }> };
+    const path = (src: string) => new URL(src, data.url).pathname;
+    const photosOf = rows.rows.map((r) => (Array.isArray(r.images) ? (r.images as string[]).map(path) : []));
+    const firsts = new Set(photosOf.map((p) => p[0]));
+    const card = photosOf.findIndex((p) => p.length > 1 && !firsts.has(p[1]));
+    expect(card).toBeGreaterThanOrEqual(0);
+    const seconds = photosOf.flatMap((p) => p.slice(1)).filter((p) => !firsts.has(p));
+    await expect(cards.first().locator('img')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(photos.filter((p) => seconds.includes(p))).toEqual([]);
+    const next = photosOf[card]![1]!;
+    await cards.nth(card).locator('[part="carousel"]').hover();
+    await expect.poll(() => photos.includes(next)).toBe(true);
+
+    // a page reloaded below its hero (the browser restores where it was): the header is solid from the start
+    const bar = page.locator('exp-site-header [part~="bar"]');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(bar).toHaveAttribute('data-state', 'top');
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await expect(bar).toHaveAttribute('data-state', 'scrolled');
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(20);
+    await expect(bar).toHaveAttribute('data-state', 'scrolled');
+  });
 });

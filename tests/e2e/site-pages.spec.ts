@@ -244,12 +244,26 @@ test.describe('the host site: its pages', () => {
   }) => {
     // the page carries its first answer: the element asks for neither the count nor the page
     const asked: string[] = [];
+    const builders: string[] = [];
     page.on('request', (r) => {
       if (/\/rpc\/search_listings(_count)?\b/.test(r.url())) asked.push(r.url());
     });
+    // the JSON-LD builders' chunk (core/protocol/structured-data.ts), told by what it holds
+    page.on('response', async (r) => {
+      if (/\/chunks\/structured-data-[\w-]+\.js$/.test(r.url()) && (await r.text()).includes('https://schema.org'))
+        builders.push(r.url());
+    });
+    const listLd = page.locator('exp-property-search > script[data-exp-structured-data]');
     await page.goto(`${data.url}/search-properties`);
     await expect(page.locator('exp-property-search [part~="card"]').first()).toBeVisible();
     expect(asked).toEqual([]);
+    // nor does it make the list's JSON-LD again: the server's is kept as it came (no builders downloaded)
+    const served = /<script type="application\/ld\+json" data-exp-structured-data="">(.*?)<\/script>/s.exec(
+      await (await page.request.get(`${data.url}/search-properties`)).text(),
+    )?.[1];
+    expect(served).toBeTruthy();
+    expect((await listLd.textContent()) === served, 'the JSON-LD is the one the server wrote').toBe(true);
+    expect(builders).toEqual([]);
     // the list the server wrote (the JSON-LD with it) is the element's first page, and once it has drawn
     // its own, only the element's shows: one JSON-LD, the one the server wrote and the element keeps
     await expect(page.locator('exp-property-search .search-list')).toBeHidden();
@@ -265,6 +279,8 @@ test.describe('the host site: its pages', () => {
     // another order is asked for
     await page.locator('exp-property-search [part="results"] select').selectOption('price_asc');
     await expect.poll(() => asked.length).toBeGreaterThan(0);
+    // the element describes that list itself (the builders downloaded now)
+    await expect.poll(async () => (await listLd.textContent()) !== served && builders.length).toBeGreaterThan(0);
     await page.locator('exp-property-search [part="results"] select').selectOption('featured');
     await expect
       .poll(() =>
@@ -273,6 +289,10 @@ test.describe('the host site: its pages', () => {
           .evaluateAll((els) => els.map((e) => e.getAttribute('data-property-id'))),
       )
       .toEqual(tiles);
+    // the element's own JSON-LD of the same page (written after another order) is the server's, to the character
+    await expect
+      .poll(async () => (await listLd.textContent()) === served, { message: "the element's JSON-LD is the server's" })
+      .toBe(true);
     const [list] = await jsonLd(page);
     expect(list?.['@type']).toBe('ItemList');
     const items = list?.itemListElement as Array<{ position: number; item: Record<string, unknown> }>;

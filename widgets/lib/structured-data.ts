@@ -5,7 +5,7 @@
  * (`structured-data="true"`): the builders are loaded then, so other pages never download them.
  * Removed with the element or when the data goes away.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type * as StructuredData from '../../core/protocol/structured-data.ts';
 import { STRUCTURED_DATA_MARK as MARK } from '../../core/protocol/structured-data-mark.ts';
 
@@ -32,23 +32,38 @@ export function writeStructuredData(host: HTMLElement, data: unknown, builders?:
 
 /**
  * Keeps the host's JSON-LD to what `make` builds (null: none), while `enabled`. `make` should be
- * memoised: a new one writes again.
+ * memoised: a new one writes again. What is written stays as it is while what is shown is still
+ * `loading`, and while it is the answer the page's HTML came with (`asServed`): the server wrote its
+ * JSON-LD beside it with the same builders (server/pages/search-results.tsx), so the element
+ * neither downloads them nor makes it again, until it has written once (a later return to the same
+ * rows is written like any other).
  */
-export function useStructuredData(host: HTMLElement, enabled: boolean, make: (builders: Builders) => unknown): void {
+export function useStructuredData(
+  host: HTMLElement,
+  enabled: boolean,
+  make: (builders: Builders) => unknown,
+  shown: { loading?: boolean; asServed?: boolean } = {},
+): void {
+  const served = useRef(true);
+  const { loading = false, asServed = false } = shown;
   useEffect(() => {
     if (!enabled) {
       writeStructuredData(host, null);
+      served.current = false;
       return;
     }
+    if (loading || (asServed && served.current && [...host.children].some((c) => c.hasAttribute(MARK)))) return;
     let live = true;
     loadBuilders()
       .then((builders) => {
-        if (live) writeStructuredData(host, make(builders), builders);
+        if (!live) return;
+        served.current = false;
+        writeStructuredData(host, make(builders), builders);
       })
       .catch((error: unknown) => console.error('[exp] structured data:', error));
     return () => {
       live = false;
     };
-  }, [host, enabled, make]);
+  }, [host, enabled, make, loading, asServed]);
   useEffect(() => () => writeStructuredData(host, null), [host]);
 }

@@ -6,7 +6,7 @@
  * widths the less used filters fold behind "More filters" too.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useId, useRef, useState, type FormEvent } from 'react';
 import { cleanKeywords, FEATURE_FLAGS, type FeatureFlag, type SearchFilters } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import {
@@ -122,7 +122,13 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const [sheet, setSheet] = useState<{ Component: typeof Sheet; open: boolean } | null>(null);
   const [MoreFields, setMoreFields] = useState<typeof More | null>(null);
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => setDraft(toDraft(applied)), [applied]);
+  // a new applied search (a chip removed, the address changed) becomes the draft: adjusted while
+  // rendering, as React advises, not in an effect that drew the bar twice at every start
+  const [drafted, setDrafted] = useState(applied);
+  if (drafted !== applied) {
+    setDrafted(applied);
+    setDraft(toDraft(applied));
+  }
   const withMore = () => loadMore().then(({ MoreFields: loaded }) => setMoreFields(() => loaded));
   const openMore = () => {
     const narrow = (form.current?.clientWidth ?? SHEET_BELOW) < SHEET_BELOW;

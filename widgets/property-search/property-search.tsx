@@ -99,7 +99,11 @@ export function PropertySearch(props: Props) {
       ),
     [properties, page, site, lang, t],
   );
-  useStructuredData(host, props.structuredData, structured);
+  // the first page as the server wrote it has its JSON-LD in the page already
+  useStructuredData(host, props.structuredData, structured, {
+    loading: shown.status === 'loading',
+    asServed: shown.rows === store.servedRows,
+  });
   const openRow = store.openRow.value;
   const openProperty = useMemo(
     () => (openRow ? mapListing(openRow, api.url, defaults) : null),

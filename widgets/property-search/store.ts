@@ -118,7 +118,22 @@ export function createSearchStore(initialClient: PostgrestClient, given?: Embedd
     return load();
   }
 
-  return { filters, sort, page, openId, openRow, hoveredId, answer, searchKey, load, open, retry, setClient };
+  return {
+    filters,
+    sort,
+    page,
+    openId,
+    openRow,
+    hoveredId,
+    answer,
+    searchKey,
+    load,
+    open,
+    retry,
+    setClient,
+    /** the rows the page came with (the answer `given`): an answer with these rows is the page's own */
+    servedRows: given?.rows,
+  };
 }
 
 export type SearchStore = ReturnType<typeof createSearchStore>;

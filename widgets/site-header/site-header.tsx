@@ -36,13 +36,25 @@ declare module 'react' {
 /** docs/product.md §4: the header turns solid once the page is scrolled more than this. */
 const SCROLL_THRESHOLD = 20;
 
+/**
+ * Whether the page is scrolled past the threshold. Reading the scroll position makes the browser lay
+ * the page out first when anything changed: read during the render, or in the effect while the other
+ * elements of the page are still drawing, it laid out the whole page in the middle of their work.
+ * The first reading waits for the frame after the header's first (the layout is fresh then), and
+ * each later one comes with a scroll.
+ */
 function useScrolled(): boolean {
-  const [scrolled, setScrolled] = useState(() => typeof window !== 'undefined' && window.scrollY > SCROLL_THRESHOLD);
+  const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > SCROLL_THRESHOLD);
-    update();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(update, 0)));
     window.addEventListener('scroll', update, { passive: true });
-    return () => window.removeEventListener('scroll', update);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      window.removeEventListener('scroll', update);
+    };
   }, []);
   return scrolled;
 }
