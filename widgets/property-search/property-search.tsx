@@ -29,7 +29,12 @@ import { createSearchStore } from './store.ts';
 import { useSearchToasts } from './use-search-toasts.ts';
 import { useListingTitle, useUrlSync } from './use-url-sync.ts';
 import { useLastPage, usePlaceNamed, usePropertyTypes } from './search-hooks.ts';
-import { parseSearchAnswer, SEARCH_ANSWER_MARK, type SearchState } from '../../core/protocol/search-state.ts';
+import {
+  parseSearchAnswer,
+  SEARCH_ANSWER_MARK,
+  startingSearch,
+  type SearchState,
+} from '../../core/protocol/search-state.ts';
 
 type Props = ElementProps<typeof propertySearchAttributes>;
 
@@ -37,22 +42,30 @@ export function PropertySearch(props: Props) {
   useSignals();
   const { t, api, host, toaster, site, lang } = useElement();
   const rest = getClients(api).rest;
-  // a search page's HTML carries the answer of the search its address starts (server/pages/search-results.tsx)
-  const [store] = useState(() => createSearchStore(rest, parseSearchAnswer(pageAnswer(host, SEARCH_ANSWER_MARK))));
-  // a new api-url: the store reads the new backend and searches again
-  useEffect(() => store.setClient(rest), [store, rest]);
-  const types = usePropertyTypes(rest);
   const agentId = props.agentId;
-
   const withScope = useCallback(
     (f: SearchFilters): SearchFilters => (agentId ? { ...f, agentId } : (({ agentId: _drop, ...rest }) => rest)(f)),
     [agentId],
   );
+  // it starts at the search its address starts (use-url-sync.ts applies the same at once, a no-op
+  // then), whose answer a search page's HTML carries (server/pages/search-results.tsx)
+  const [store] = useState(() => {
+    const presets = filtersFrom(props);
+    const start = props.syncUrl ? startingSearch(new URLSearchParams(location.search), presets) : { filters: presets };
+    return createSearchStore(rest, parseSearchAnswer(pageAnswer(host, SEARCH_ANSWER_MARK)), {
+      ...start,
+      filters: withScope(start.filters),
+    });
+  });
+  // a new api-url: the store reads the new backend and searches again
+  useEffect(() => store.setClient(rest), [store, rest]);
+  const types = usePropertyTypes(rest);
 
-  /** Applies a state: from the URL (start, back/forward) or the presets. */
+  /** Applies a state: from the URL (start, back/forward) or the presets; the same search again changes nothing. */
   const apply = useCallback(
     (state: Partial<SearchState> & { filters: SearchFilters }) => {
-      store.filters.value = withScope(state.filters);
+      const filters = withScope(state.filters);
+      if (JSON.stringify(filters) !== JSON.stringify(store.filters.peek())) store.filters.value = filters;
       store.sort.value = state.sort ?? 'featured';
       store.page.value = state.page ?? 1;
       void store.open(state.property ?? null);

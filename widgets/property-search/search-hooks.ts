@@ -4,7 +4,7 @@
  * a page past the end of the results.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { getPropertyTypes, PAGE_SIZE } from '../lib/data/listings.ts';
 import { getPlaceSuggestions } from '../lib/data/places.ts';
 import { placeLabel } from '../lib/location-box/location-box.tsx';
@@ -19,7 +19,8 @@ export function usePropertyTypes(rest: PostgrestClient): string[] {
   useEffect(() => {
     let live = true;
     getPropertyTypes(rest)
-      .then((list) => live && setTypes(list))
+      // the options of a closed select: drawn in the background (time-sliced), never as one long task
+      .then((list) => live && startTransition(() => setTypes(list)))
       .catch((error: unknown) => console.error('[exp-property-search] property types:', error));
     return () => {
       live = false;

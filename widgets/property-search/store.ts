@@ -27,15 +27,23 @@ export interface SearchAnswer {
   rows: ListingRow[];
 }
 
-/** `given`: the answer the page carries (a search page's HTML), taken as read */
-export function createSearchStore(initialClient: PostgrestClient, given?: EmbeddedSearchAnswer) {
+/**
+ * `given`: the answer the page carries (a search page's HTML), taken as read; `start`: the search
+ * the element shows first (the address's, else its presets), so that its first render is that search
+ * and not an empty one the address then replaces.
+ */
+export function createSearchStore(
+  initialClient: PostgrestClient,
+  given?: EmbeddedSearchAnswer,
+  start: { filters: SearchFilters; sort?: SortKey; page?: number } = { filters: {} },
+) {
   let client = initialClient;
   /** counts the backends this store has read: a new one makes every search new */
   const backend = signal(0);
   const rest = () => client;
-  const filters = signal<SearchFilters>({});
-  const sort = signal<SortKey>('featured');
-  const page = signal(1);
+  const filters = signal<SearchFilters>(start.filters);
+  const sort = signal<SortKey>(start.sort ?? 'featured');
+  const page = signal(start.page ?? 1);
   const openId = signal<string | null>(null);
   const openRow = signal<ListingRow | null>(null);
   const hoveredId = signal<string | null>(null);
