@@ -134,6 +134,28 @@ describe('the map: in the search, and its tiles', () => {
     await waitFor(() => tileRequests().length > 0, 8000, 'tiles from the new tile-url');
   });
 
+  it('asks for the tiles of where its matches are, never for those of where it opened (Quito) before it has fitted them', async () => {
+    performance.clearResourceTimings();
+    const el = await mount(
+      `<exp-property-map api-url="${API_URL}" city="cuenca" tile-url="${API_URL}/media/listings/land-1.svg?first={z}-{x}-{y}"></exp-property-map>`,
+      'exp-property-map',
+    );
+    const target = await mapReady(el);
+    const asked = () =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => /[?&]first=(\d+)-(\d+)-(\d+)/.exec(e.name)?.slice(1).map(Number))
+        .filter((t): t is number[] => Boolean(t));
+    await waitFor(() => asked().length > 0, 8000, 'tiles asked for');
+    const view = target.expMap.viewTiles();
+    expect(view.z).to.not.equal(12);
+    // the view's tiles, and their neighbours a pan would show first
+    const outside = asked().filter(
+      ([z, x, y]) => z !== view.z || x! < view.x[0] - 1 || x! > view.x[1] + 1 || y! < view.y[0] - 1 || y! > view.y[1] + 1,
+    );
+    expect(outside, JSON.stringify(view)).to.deep.equal([]);
+  });
+
   it("draws Ecuador's outline under the tiles only while it can be seen: until the first tile comes, and again from the first that fails", async () => {
     const failing = `${API_URL}/no-such-tiles/{z}/{x}/{y}.png`;
     const el = await mount(

@@ -14,6 +14,7 @@ export interface MapHandle {
   stats(): { clusters: number[]; singles: number };
   outlineShown(): boolean;
   tileErrors(): number;
+  viewTiles(): { z: number; x: [number, number]; y: [number, number] };
 }
 
 export async function apiCount(query: string): Promise<number> {

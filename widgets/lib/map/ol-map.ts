@@ -100,11 +100,32 @@ export interface MapTestHooks {
   outlineShown(): boolean;
   /** how many tiles have failed to load since the map was made (heard after the underlay heard them) */
   tileErrors(): number;
+  /** the tiles the view shows now: their zoom level and the range of their x and y */
+  viewTiles(): { z: number; x: [number, number]; y: [number, number] };
 }
+
+/**
+ * How long the tiles wait for the view's first place (a search's fit) before they are asked for
+ * where the map opened: data slower than this no longer leaves the map without streets.
+ */
+const PLACE_WAIT_MS = 4000;
 
 export function createMap(options: MapOptions): MapController {
   prepareMap(options.shadowRoot);
   const under = underlay(options.tileUrl);
+  // The tiles wait for the view's first place: a search fits its matches as soon as it knows where
+  // they are, and the tiles of where the map opens (Quito at zoom 12) were asked for, drawn and
+  // thrown away, each frame a canvas the page sends again (docs/benchmarks.md "Measured apart").
+  // The outline is drawn meanwhile.
+  const [, tiles] = under.layers;
+  tiles.setVisible(false);
+  let placeWait: ReturnType<typeof setTimeout> | undefined = setTimeout(() => placed(), PLACE_WAIT_MS);
+  const placed = () => {
+    if (placeWait === undefined) return;
+    clearTimeout(placeWait);
+    placeWait = undefined;
+    tiles.setVisible(true);
+  };
 
   let highlighted: string | null = null;
   const view = new View({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, maxZoom: 19, minZoom: 3 });
@@ -138,7 +159,15 @@ export function createMap(options: MapOptions): MapController {
     if (cells.active) cells.schedule();
     if (byVisitor) options.onUserMove();
   });
-  const { fitTo, fitEmpty } = moves;
+  // the view's first place, and each after: the tiles may come (a failing data call leaves them to the wait)
+  const fitTo = (extent: Extent) => {
+    moves.fitTo(extent);
+    placed();
+  };
+  const fitEmpty = () => {
+    moves.fitEmpty();
+    placed();
+  };
   const stopPointer = listenToPointer({ map, view, pins, cells, spread, moves }, options);
   // the latest setPins or setCells: an older setPins still making its features gives up
   let pinsTicket = 0;
@@ -156,6 +185,7 @@ export function createMap(options: MapOptions): MapController {
       pinsTicket++;
       cells.stop();
       showCells(true);
+      if (!fit) placed();
       cells.start(loader, { ...events, ...(fit && { fit: { extent: fitTo, empty: fitEmpty } }) });
     },
     pinOf(id) {
@@ -176,6 +206,7 @@ export function createMap(options: MapOptions): MapController {
       cells.stop();
       cells.clear();
       spread.clear();
+      if (!fit) placed();
       const features = await pins.make(list, live);
       if (!features || !(await pins.draw(features, list.length > CLUSTER_ABOVE, live))) return false;
       showCells(false);
@@ -220,6 +251,7 @@ export function createMap(options: MapOptions): MapController {
     },
     dispose() {
       disposed = true;
+      clearTimeout(placeWait);
       cells.stop();
       stopPointer();
       moves.dispose();
@@ -244,6 +276,12 @@ function testHooks(
   under.layers[1].getSource()?.on('tileloaderror', () => tileErrors++);
   return {
     outlineShown: () => under.layers[0].getVisible(),
+    viewTiles() {
+      const grid = under.layers[1].getSource()!.getTileGrid()!;
+      const z = grid.getZForResolution(map.getView().getResolution()!);
+      const range = grid.getTileRangeForExtentAndZ(map.getView().calculateExtent(map.getSize()), z);
+      return { z, x: [range.minX, range.maxX], y: [range.minY, range.maxY] };
+    },
     tileErrors: () => tileErrors,
     stats() {
       if (cells.active) {
