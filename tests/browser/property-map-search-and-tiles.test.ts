@@ -151,7 +151,8 @@ describe('the map: in the search, and its tiles', () => {
     expect(view.z).to.not.equal(12);
     // the view's tiles, and their neighbours a pan would show first
     const outside = asked().filter(
-      ([z, x, y]) => z !== view.z || x! < view.x[0] - 1 || x! > view.x[1] + 1 || y! < view.y[0] - 1 || y! > view.y[1] + 1,
+      ([z, x, y]) =>
+        z !== view.z || x! < view.x[0] - 1 || x! > view.x[1] + 1 || y! < view.y[0] - 1 || y! > view.y[1] + 1,
     );
     expect(outside, JSON.stringify(view)).to.deep.equal([]);
   });
