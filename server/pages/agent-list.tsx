@@ -41,11 +41,15 @@ function AgentList({ agents, t, lang }: { agents: Agent[]; t: Translate; lang: L
           {agents.map((a) => (
             <li key={a.id}>
               <a className="listing-tile__link" href={agentPath(a.id, lang)}>
-                {a.photo ? (
-                  <img src={a.photo} alt="" width={300} height={300} loading="lazy" decoding="async" />
-                ) : (
-                  <span className="listing-tile__photo" />
-                )}
+                {/* for readers without JavaScript only: the element's cards bring their own photos, so a
+                    phone downloads each once (as the listings' tiles: listing-tile.tsx inElement) */}
+                <span className="listing-tile__photo">
+                  {a.photo ? (
+                    <noscript>
+                      <img src={a.photo} alt="" width={300} height={300} loading="lazy" decoding="async" />
+                    </noscript>
+                  ) : null}
+                </span>
                 <span className="listing-tile__title">{a.name || t('agent.defaultName')}</span>
               </a>
             </li>

@@ -198,6 +198,11 @@ describe("the elements' first answers in their pages, as a crawler reads them: t
           .filter(Boolean)
           .join(' ') || t('agent.defaultName');
       expect(links.map((a) => a.textContent)).toEqual(sql.map(named));
+      // their photos are for readers without JavaScript (the element's cards bring their own)
+      const tiles = page.html.slice(page.html.indexOf('<ul class="listing-tiles agent-tiles"'));
+      const inTiles = tiles.slice(0, tiles.indexOf('</ul>'));
+      expect(inTiles.match(/<img /g)?.length).toBeGreaterThan(0);
+      expect(inTiles.match(/<img /g)?.length).toBe(inTiles.match(/<noscript><img\b/g)?.length);
       expect(page.doc.querySelector('exp-agent-directory h1')?.textContent).toBe(t('agents.title'));
       expect(page.doc.querySelector('exp-agent-directory h2')?.textContent).toBe(
         t('agents.count', { count: sql.length, formatted: formatCount(sql.length) }),
