@@ -46,7 +46,7 @@ test.describe("the elements' first answers in their pages", () => {
     await expect(directory.locator('[part="agent-card"]').first()).toBeVisible();
     await expect(directory.locator('.agent-list')).toBeHidden();
     const listed = await directory
-      .locator('.agent-tiles a')
+      .locator('.agent-tiles .listing-tile__title')
       .evaluateAll((els) => els.map((a) => a.textContent?.trim()));
     const cards = await directory
       .locator('[part="agent-card"]')
