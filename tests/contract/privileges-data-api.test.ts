@@ -15,7 +15,7 @@ import { getListingsCount, getMapClusters, getPropertyTypes } from '../../widget
 import { getPlaceSuggestions } from '../../widgets/lib/data/places.ts';
 import { getPriceHistory, getSimilarListings } from '../../widgets/lib/data/listing-extras.ts';
 import { checkRow, readRows, SLEEP_FUNCTION } from '../support/data-api-doc.ts';
-import { prepareHostedProject } from '../support/hosted-project.ts';
+import { holdingRoles, prepareHostedProject } from '../support/hosted-project.ts';
 import { asPostgrest, beginRequest, hookAnswer, postgrestSetup, readStatement } from '../support/postgrest-sql.ts';
 import type { PostgresDatabase } from '../support/postgres.ts';
 import { SCENARIOS } from '../support/search-scenarios.ts';
@@ -63,7 +63,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     pool.on('error', () => {});
     try {
-      const setup = await postgrestSetup(pool);
+      const setup = await holdingRoles(database, () => postgrestSetup(pool));
       // where PostgREST reads them: the anon role's own settings, its login role's hook
       expect(setup.roleSettings.statement_timeout).toBe('500ms');
       expect(setup.preRequest).toBe('internal.data_api_gate');
@@ -191,7 +191,7 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       }
     };
     try {
-      const setup = await postgrestSetup(pool);
+      const setup = await holdingRoles(database, () => postgrestSetup(pool));
       const hold = async (ip: string, path: string, headers: Record<string, string> = { 'cf-connecting-ip': ip }) => {
         const c = await pool.connect();
         try {

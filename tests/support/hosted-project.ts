@@ -17,7 +17,7 @@ import { openPostgres } from '../../server/db/postgres.ts';
 import { reseed } from '../../server/db/setup.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { SUPABASE_INITIAL_SCHEMA } from './postgrest-sql.ts';
-import { postgresDatabase, type PostgresDatabase } from './postgres.ts';
+import { clusterUrl, postgresDatabase, type PostgresDatabase } from './postgres.ts';
 import { stopAll } from './stop-all.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -35,6 +35,24 @@ export const supabaseOn = (database: PostgresDatabase, args: string[], timeout: 
     env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
   });
 
+/**
+ * Roles are the cluster's, and the suites that prepare a hosted project share one cluster: a suite's
+ * initial schema sets the public role's timeout to a new project's 3 s until its migrations set ours
+ * again. Preparing a project and reading the roles' settings each hold one lock (an advisory lock
+ * in the cluster's own database, released with its session), so no suite reads the roles of
+ * another's project half made.
+ */
+export async function holdingRoles<T>(database: PostgresDatabase, work: () => Promise<T>): Promise<T> {
+  const lock = new pg.Client({ connectionString: clusterUrl(database) });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext('exp-test-hosted-roles'))");
+    return await work();
+  } finally {
+    await lock.end().catch(() => {});
+  }
+}
+
 /** The database prepared, migrated and seeded; a privileged client of it; our server on it, and the data API's client with the public key. */
 export async function prepareHostedProject(): Promise<{
   database: PostgresDatabase;
@@ -49,17 +67,19 @@ export async function prepareHostedProject(): Promise<{
     await client.connect();
     // (roles are the cluster's: another suite's database altering the same role at that moment
     // fails one of the two with "tuple concurrently updated"; the statement is safe to run again)
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await client.query(SUPABASE_INITIAL_SCHEMA);
-        break;
-      } catch (error) {
-        if (attempt === 3 || !/tuple concurrently updated/.test(String((error as Error).message))) throw error;
-        await new Promise((r) => setTimeout(r, 200 * attempt));
+    await holdingRoles(database, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.query(SUPABASE_INITIAL_SCHEMA);
+          break;
+        } catch (error) {
+          if (attempt === 3 || !/tuple concurrently updated/.test(String((error as Error).message))) throw error;
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+        }
       }
-    }
-    const { stdout, stderr } = await supabaseOn(database, ['db', 'push', '--yes'], 180_000);
-    expect(`${stdout}${stderr}`).toContain('Finished supabase db push');
+      const { stdout, stderr } = await supabaseOn(database, ['db', 'push', '--yes'], 180_000);
+      expect(`${stdout}${stderr}`).toContain('Finished supabase db push');
+    });
     // the seed, as an operator loads it into a project (npm run seed -- --sql, then psql)
     const db = await openPostgres(database.url);
     await reseed(db, 600);

@@ -70,6 +70,13 @@ export const SHARED_ENV = {
   seeded: 'EXP_TEST_TEMPLATE_SEEDED',
 } as const;
 
+/**
+ * The address of the cluster a database lives in (the shared setup's, else the database's own
+ * server): where what spans its databases, the roles, is locked (hosted-project.ts).
+ */
+export const clusterUrl = (database: PostgresDatabase): string =>
+  process.env.DATABASE_URL ?? process.env[SHARED_ENV.url] ?? database.url;
+
 /** A fresh database; `from` a template of the shared setup when there is one (else empty). */
 export async function postgresDatabase(from?: 'migrated' | 'seeded'): Promise<PostgresDatabase> {
   const external = process.env.DATABASE_URL ?? process.env[SHARED_ENV.url];
