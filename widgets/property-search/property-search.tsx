@@ -27,14 +27,9 @@ import type { propertySearchAttributes } from './property-search.attributes.ts';
 import { Results } from './results.tsx';
 import { createSearchStore } from './store.ts';
 import { useSearchToasts } from './use-search-toasts.ts';
-import { useListingTitle, useUrlSync } from './use-url-sync.ts';
+import { addressSearch, useListingTitle, useUrlSync } from './use-url-sync.ts';
 import { useLastPage, usePlaceNamed, usePropertyTypes } from './search-hooks.ts';
-import {
-  parseSearchAnswer,
-  SEARCH_ANSWER_MARK,
-  startingSearch,
-  type SearchState,
-} from '../../core/protocol/search-state.ts';
+import { parseSearchAnswer, SEARCH_ANSWER_MARK, type SearchState } from '../../core/protocol/search-state.ts';
 
 type Props = ElementProps<typeof propertySearchAttributes>;
 
@@ -50,8 +45,7 @@ export function PropertySearch(props: Props) {
   // it starts at the search its address starts (use-url-sync.ts applies the same at once, a no-op
   // then), whose answer a search page's HTML carries (server/pages/search-results.tsx)
   const [store] = useState(() => {
-    const presets = filtersFrom(props);
-    const start = props.syncUrl ? startingSearch(new URLSearchParams(location.search), presets) : { filters: presets };
+    const start = addressSearch(props.syncUrl, filtersFrom(props));
     return createSearchStore(rest, parseSearchAnswer(pageAnswer(host, SEARCH_ANSWER_MARK)), {
       ...start,
       filters: withScope(start.filters),

@@ -32,6 +32,14 @@ interface Options {
   lang: Lang;
 }
 
+/** The search the element starts at: the address's (when synced) over its presets. */
+export function addressSearch(
+  synced: boolean,
+  presets: SearchFilters,
+): Partial<SearchState> & { filters: SearchFilters } {
+  return synced ? startingSearch(new URLSearchParams(location.search), presets) : { filters: presets };
+}
+
 /** Is this address the page of this listing? */
 const atListing = (id: string) => parseListingPath(splitLangPath(location.pathname).path)?.id === id;
 
@@ -85,14 +93,14 @@ export function useUrlSync(store: SearchStore, options: Options): UrlSync {
   useEffect(() => {
     const presets = JSON.parse(presetKey) as SearchFilters;
     if (!enabled) {
-      apply({ filters: presets });
+      apply(addressSearch(false, presets));
       return;
     }
     const fromUrl = () => {
       // Forward to a listing's page the dialog had pushed: the same search, that listing open
       const listing = parseListingPath(splitLangPath(location.pathname).path);
       if (listing) return open(listing.id);
-      apply(startingSearch(new URLSearchParams(location.search), presets));
+      apply(addressSearch(true, presets));
     };
     fromUrl();
     window.addEventListener('popstate', fromUrl);
