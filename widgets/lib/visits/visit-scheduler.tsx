@@ -21,7 +21,7 @@ import { getClients } from '../data/client.ts';
 import { getVisitTimes } from '../data/visits.ts';
 import { useElement } from '../element.tsx';
 import { InquiryForm, listingTarget } from '../inquiry/inquiry-form.tsx';
-import { takeVisitIntent } from './intent.ts';
+import { useVisitIntent } from './intent.ts';
 
 type Times = { status: 'loading' } | { status: 'error' } | { status: 'ready'; times: string[] };
 
@@ -39,7 +39,7 @@ export function VisitScheduler({
   const id = useId();
   const section = useRef<HTMLElement>(null);
   // opened by the map's "Schedule a visit", or by #visit in the address (a visitor's "another time")
-  const [open, setOpen] = useState(() => takeVisitIntent(p.id));
+  const [open, setOpen] = useState(useVisitIntent(p.id));
   const [sent, setSent] = useState<string[] | null>(null);
   const [mode, setMode] = useState<VisitMode>('in_person');
   const [times, setTimes] = useState<Times>({ status: 'loading' });
