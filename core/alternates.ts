@@ -14,9 +14,13 @@ export type LinkTag = {
   hreflang?: string;
 };
 
-export function alternateLinks(route: string, lang: Lang = 'en', origin: string = SITE.url): LinkTag[] {
-  const en = new URL(localizedPath(route, 'en'), origin).href;
-  const es = new URL(localizedPath(route, 'es'), origin).href;
+/**
+ * `query`: what of the address the links keep, the later page of a list (`?page=2`): each page of a
+ * series is its own canonical, not the first page (docs/product.md §2, "In the page's HTML").
+ */
+export function alternateLinks(route: string, lang: Lang = 'en', origin: string = SITE.url, query = ''): LinkTag[] {
+  const en = new URL(localizedPath(route, 'en') + query, origin).href;
+  const es = new URL(localizedPath(route, 'es') + query, origin).href;
   return [
     { rel: 'canonical', href: lang === 'es' ? es : en },
     { rel: 'alternate', hreflang: 'en', href: en },

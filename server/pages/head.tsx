@@ -27,6 +27,8 @@ export interface OgImage {
 export interface HeadInfo {
   /** the page's route without its language ('/about', '/properties/12-casa'); none: not indexed */
   route?: string;
+  /** what of the address its canonical and alternates keep: a later page of a list ('?page=2') */
+  query?: string;
   /** replaces the page's own title (and og:title), written as text */
   title?: string;
   /** og:title and twitter:title when they say more than the title (a title fits 70 characters; a preview's may not) */
@@ -109,7 +111,7 @@ function localizeLinks(html: string, lang: Lang): string {
 /** The head tags of one page: description, Open Graph and Twitter card, alternates, robots, JSON-LD. */
 function HeadTags({ info, lang, origin }: { info: HeadInfo; lang: Lang; origin: string }) {
   const title = info.socialTitle ?? info.title;
-  const links = info.route ? alternateLinks(info.route, lang, origin) : [];
+  const links = info.route ? alternateLinks(info.route, lang, origin, info.query) : [];
   const image = info.image;
   return (
     <>

@@ -15,6 +15,7 @@ import { placeHero, type Place } from './places.ts';
 import { RESULTS_MARK, searchResultsHtml } from './search-results.tsx';
 import type { PageResponse } from './send.ts';
 import type { Row } from '../db/database.ts';
+import { seriesQuery } from '../../core/protocol/search-state.ts';
 
 /** A built page as the server answers it at an address (page-handlers.ts staticPage), found (200) */
 type BuiltPage = (
@@ -23,6 +24,7 @@ type BuiltPage = (
   lang: Lang,
   path: string,
   given?: (html: string) => string,
+  query?: string,
 ) => PageResponse;
 
 export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
@@ -58,13 +60,18 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
       request?: RequestContext,
       place?: Place,
     ): Promise<PageResponse> {
-      const page = staticPage('search-properties.html', route, lang, path, place && placeHero(place));
+      // the search the page starts at without filters of the address: the place's city
+      const presets = place?.city ? { city: place.city } : {};
+      const page = staticPage(
+        'search-properties.html',
+        route,
+        lang,
+        path,
+        place && placeHero(place),
+        seriesQuery(params, presets),
+      );
       return fill(page, RESULTS_MARK, path, () =>
-        searchResultsHtml(siteData(request), params, place?.city ? { city: place.city } : {}, {
-          ...listings(lang),
-          path,
-          origin: origin(),
-        }),
+        searchResultsHtml(siteData(request), params, presets, { ...listings(lang), path, origin: origin() }),
       );
     },
     /** The home page, with the featured block's newest listings. */

@@ -57,8 +57,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     sizeCalculation: (page) => Math.max(1, page.length),
   });
   const places = createPlaces((request) => siteData(request));
-  const listed = createListedPages(kit, (page, route, lang, path, given) =>
-    staticPage(page, 200, route, lang, path, given),
+  const listed = createListedPages(kit, (page, route, lang, path, given, query) =>
+    staticPage(page, 200, route, lang, path, given, query),
   );
 
   async function listingPage(
@@ -308,6 +308,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     lang: Lang,
     path: string,
     given?: (html: string) => string,
+    /** what of the address its canonical keeps (head.tsx HeadInfo.query) */
+    query = '',
   ): PageResponse {
     // a built page whose content the server writes (the privacy notice, with the operator's details)
     const transform =
@@ -322,13 +324,21 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     // twin to go to), so no address a visitor makes up is ever something the server remembers
     const notFound = status === 404;
     const key = `${page}|${lang}|${notFound ? '-' : (route ?? path)}`;
-    let body = rendered.get(key);
+    // a later page of a list is made each time: its number is the visitor's to make up
+    let body = query ? undefined : rendered.get(key);
     if (body === undefined) {
       const twin = notFound ? undefined : path;
       body = html(page, twin, lang, route ? { route } : { robots: 'noindex' }, undefined, transform);
       if (route)
-        body = html(page, twin, lang, { route, image: images().pageImage(route, lang, body) }, undefined, transform);
-      rendered.set(key, body);
+        body = html(
+          page,
+          twin,
+          lang,
+          { route, query, image: images().pageImage(route, lang, body) },
+          undefined,
+          transform,
+        );
+      if (!query) rendered.set(key, body);
     }
     return {
       status,

@@ -117,6 +117,37 @@ describe("the elements' first answers in their pages, as a crawler reads them: t
     );
   });
 
+  it("each page of a place's list is its own canonical, with its twins; a search with filters or an order has its page's", async () => {
+    const head = async (path: string) => {
+      const { doc } = await crawl(`${server.url}${path}`);
+      const href = (selector: string) => doc.querySelector(selector)?.getAttribute('href') ?? null;
+      return {
+        canonical: href('link[rel="canonical"]'),
+        en: href('link[rel="alternate"][hreflang="en"]'),
+        es: href('link[rel="alternate"][hreflang="es"]'),
+        og: doc.querySelector('meta[property="og:url"]')?.getAttribute('content') ?? null,
+      };
+    };
+    // the second page as the first page's "next" leads to it (the place's city in the address)
+    expect(await head('/search-properties/quito?city=Quito&page=2')).toEqual({
+      canonical: `${server.url}/search-properties/quito?page=2`,
+      en: `${server.url}/search-properties/quito?page=2`,
+      es: `${server.url}/es/search-properties/quito?page=2`,
+      og: `${server.url}/search-properties/quito?page=2`,
+    });
+    expect((await head('/es/search-properties?page=3')).canonical).toBe(`${server.url}/es/search-properties?page=3`);
+    // the first page, another search and an order keep the page's route
+    expect((await head('/search-properties/quito')).canonical).toBe(`${server.url}/search-properties/quito`);
+    expect((await head('/search-properties/quito?city=Cuenca&page=2')).canonical).toBe(
+      `${server.url}/search-properties/quito`,
+    );
+    expect((await head('/es/search-properties?sort=price_asc&page=3')).canonical).toBe(
+      `${server.url}/es/search-properties`,
+    );
+    // and the page the server keeps for the route is not the later page's
+    expect((await head('/search-properties/quito')).og).toBe(`${server.url}/search-properties/quito`);
+  });
+
   it("the address's filters over the place's own, as the element reads them; a page past the last leads back to the last", async () => {
     const cuenca = await crawl(`${server.url}/search-properties/quito?city=Cuenca&beds=2`);
     expect(idsOf(tiles(cuenca.doc))).toEqual((await elementShows({ city: 'Cuenca', beds: 2 }, 'featured', 1)).ids);
