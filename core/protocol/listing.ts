@@ -19,6 +19,9 @@ import { now as clockNow } from '../clock.ts';
  */
 export const PUBLIC_LISTING = { country_code: 'EC', status: '1' } as const;
 
+/** The mark of the row a listing's page gives its <exp-property-detail> (server/pages/listing-page.tsx), read by the element. */
+export const LISTING_ANSWER_MARK = 'data-exp-listing';
+
 export interface PropertyAgent {
   id: string | null;
   name: string;

@@ -10,6 +10,7 @@ import { formatArea, whatsappHref } from '../../core/protocol/format.ts';
 import {
   daysOnMarket,
   directionsUrl,
+  LISTING_ANSWER_MARK,
   listingDefaults,
   listingPrice,
   mapListing,
@@ -192,7 +193,7 @@ export function renderListing(
     <>
       <Breadcrumbs items={crumbs} title={p.title} label={t('site.listing.breadcrumb')} />
       <exp-property-detail listing-id={p.id} show-similar="false">
-        <PageAnswer mark="data-exp-listing" value={row} />
+        <PageAnswer mark={LISTING_ANSWER_MARK} value={row} />
         <article className="listing">
           <div className="listing__bar">
             <span className="listing__price">{price}</span>

@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListing } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { listingDefaults, mapListing } from '../../core/protocol/listing.ts';
+import { LISTING_ANSWER_MARK, listingDefaults, mapListing } from '../../core/protocol/listing.ts';
 import { PriceAndShare, PropertyDetail } from '../lib/listing/property-detail.tsx';
 import { siteUrl } from '../lib/site-links.ts';
 import { pageAnswer } from '../lib/page-answer.ts';
@@ -17,7 +17,7 @@ type Row = Record<string, unknown>;
 
 /** The row the page gave the element, when it is for this listing. */
 function embeddedRow(host: HTMLElement, id: string): Row | null {
-  const row = pageAnswer(host, 'data-exp-listing') as Row | null | undefined;
+  const row = pageAnswer(host, LISTING_ANSWER_MARK) as Row | null | undefined;
   return row && typeof row == 'object' && String(row.id) === id ? row : null;
 }
 
