@@ -5,6 +5,7 @@
  * instead of videos); the elements bring everything else.
  */
 import './site.css';
+import './written.css';
 import { SITE } from '../core/site.ts';
 import { marketPath, siteRoute, slugify, splitLangPath } from '../core/routes.ts';
 import { heroLocation, findLocation, type KnownLocation } from '../core/locations.ts';
