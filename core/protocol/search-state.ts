@@ -51,15 +51,15 @@ export function startingSearch(params: URLSearchParams, presets: SearchFilters):
 
 /**
  * What of a search page's address its canonical keeps (server/pages/listed-pages.ts): the page of
- * the list, when nothing else of a search is asked (no filter but the page's own presets, no order,
- * no open listing), so that each page of the series is its own canonical; another search's canonical
- * is its page's route.
+ * the list, when the search the address starts (startingSearch) is the page's own (its presets, the
+ * featured first, no open listing), so that each page of the series is its own canonical; another
+ * search's canonical is its page's route.
  */
 export function seriesQuery(params: URLSearchParams, presets: SearchFilters): string {
-  const read = readSearchParams(params);
-  const filtered = Object.keys(read.filters).length > 0 && searchFiltersKey(read.filters) !== searchFiltersKey(presets);
-  const asked = filtered || read.sort !== undefined || read.property !== undefined;
-  return !asked && read.page !== undefined && read.page > 1 ? `?page=${read.page}` : '';
+  const start = startingSearch(params, presets);
+  const own =
+    searchFiltersKey(start.filters) === searchFiltersKey(presets) && start.sort === 'featured' && !start.property;
+  return own && start.page > 1 ? `?page=${start.page}` : '';
 }
 
 /** Writes the applied filters (as the search page's query writes them) over the other keys of the URL. */
