@@ -256,16 +256,20 @@ test.describe('embedding demos', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test(`what a partner page downloads: the entry ≤ ${WEIGHT_BUDGETS.entry / 1024} KB, a directory page ≤ ${WEIGHT_BUDGETS.directory / 1024} KB, a search page with its map ≤ ${WEIGHT_BUDGETS.search / 1024} KB (gzip)`, async ({
+  test(`what a partner page downloads: the entry ≤ ${WEIGHT_BUDGETS.entry / 1024} KB, a directory page ≤ ${WEIGHT_BUDGETS.directory / 1024} KB, a search page with its map ≤ ${WEIGHT_BUDGETS.search / 1024} KB, on a phone ≤ ${WEIGHT_BUDGETS.searchPhone / 1024} KB (gzip)`, async ({
     page,
     data,
   }) => {
     const directory = await pageWeight(page, data.url, 'directory');
     const search = await pageWeight(page, data.url, 'search');
+    const phone = await pageWeight(page, data.url, 'searchPhone');
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB (${n} bytes)`;
     console.log(
-      `[weight] entry ${kb(directory.entryGzip)}, directory page ${kb(directory.totalGzip)}, search page ${kb(search.totalGzip)}`,
+      `[weight] entry ${kb(directory.entryGzip)}, directory page ${kb(directory.totalGzip)}, search page ${kb(search.totalGzip)}, on a phone ${kb(phone.totalGzip)}`,
     );
+    expect(phone.totalGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.searchPhone);
+    // a phone's map waits behind its button: none of its code comes
+    expect(phone.files.map((f) => f.url).join(' ')).not.toMatch(/openlayers|ol-map/);
     expect(directory.entryGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.entry);
     expect(directory.totalGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.directory);
     expect(search.totalGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.search);

@@ -203,6 +203,8 @@ test.describe('on a phone (390 px, touch)', () => {
     // a lasso with a finger around the middle of the map
     await s.el.getByRole('button', { name: 'Clear all' }).tap();
     await expect(s.heading).toHaveText(`${fmt(all)} properties`);
+    // a phone's map waits behind its button
+    await s.el.locator('[part="map-toggle"]').tap();
     const target = s.el.locator('[part="map"] [data-status="ready"]');
     await expect(target).toBeVisible({ timeout: 20_000 });
     await page.waitForTimeout(800);

@@ -216,6 +216,7 @@ export function PropertySearch(props: Props) {
               tileUrl={props.tileUrl}
               tileAttribution={props.tileAttribution}
               quietWhenEmpty={unknownPlace !== null}
+              foldable
             />
           </div>
         ) : null}

@@ -8,7 +8,7 @@
  * to the simplified map (a list of 6), says so in a toast, and tries the real map once more after
  * 2 s. OpenLayers loads only when a map is shown; its labels and tiles follow the element live.
  */
-import { memo, useEffect, useId, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCount } from '../../../core/protocol/format.ts';
 import type { Property } from '../../../core/protocol/listing.ts';
@@ -16,6 +16,7 @@ import { MAP_POINTS_LIMIT, type SearchFilters } from '../data/listings.ts';
 import { useElement } from '../element.tsx';
 import type { LngLat } from '../../../core/protocol/polygon.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
+import { whenIdle } from '../main-thread.ts';
 import { useStableCallback } from '../stable-callback.ts';
 import {
   DrawButtons,
@@ -28,6 +29,7 @@ import {
 import type { AreaTool } from './ol-draw.ts';
 import type { MapController } from './ol-map.ts';
 import { MapPopup } from './map-popup.tsx';
+import { MapIcon } from '../ui/icons/map.tsx';
 import { useMap, type MapInputs } from './use-map.ts';
 import { useMapData } from './use-map-data.ts';
 
@@ -51,6 +53,31 @@ export interface MapPanelProps {
   tileAttribution?: string | undefined;
   /** no 'No Properties Found' toast: the search has said why it is empty (a place that is no place) */
   quietWhenEmpty?: boolean;
+  /**
+   * On a phone (the element narrower than 640 px) the map waits behind "Show the map", and nothing
+   * of it is downloaded, asked for or drawn until the visitor asks (docs/product.md §2): the search's.
+   */
+  foldable?: boolean;
+}
+
+/** The visitor showed the map on a phone: it stays shown in this tab (the next search, the next page). */
+const SHOWN_KEY = 'exp-map-shown';
+
+function shownBefore(): boolean {
+  try {
+    return sessionStorage.getItem(SHOWN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberShown(shown: boolean): void {
+  try {
+    if (shown) sessionStorage.setItem(SHOWN_KEY, '1');
+    else sessionStorage.removeItem(SHOWN_KEY);
+  } catch {
+    // storage refused (a partner's sandbox, private mode): shown for this page only
+  }
 }
 
 /** Renders again only when its own props change (not when the detail opens beside it). */
@@ -58,8 +85,24 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
   const { t, toaster } = useElement();
   const [mode, setMode] = useState<'real' | 'fallback'>('real');
   const [attempt, setAttempt] = useState(1);
+  const { foldable = false } = props;
+  // unfolded on a phone (by the visitor, now or earlier in this tab); elsewhere the fold is never seen
+  const [open, setOpen] = useState(!foldable);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // the tab's memory is read where the fold is seen (a phone) once the page is idle: a page's first
+  // read of its session storage took 15 ms of the element's first render on this host
+  useEffect(() => {
+    if (!foldable) return;
+    return whenIdle(() => {
+      if (toggle.current?.getClientRects().length && shownBefore()) setOpen(true);
+    });
+  }, [foldable]);
+  // the map has come near the viewport shown: its data is asked for from then on
+  const [near, setNear] = useState(!foldable);
+  const onNear = useStableCallback(() => setNear(true));
+  const mapId = useId();
   const filtersKey = JSON.stringify(props.filters);
-  const data = useMapData(filtersKey, props.total, props.properties, props.quietWhenEmpty);
+  const data = useMapData(filtersKey, props.total, props.properties, props.quietWhenEmpty, near);
 
   const fail = (reason: string, error?: unknown) => {
     console.error(`[exp] ${reason}`, error ?? '');
@@ -82,29 +125,49 @@ export const MapPanel = memo(function MapPanel(props: MapPanelProps) {
 
   return (
     <div className="flex flex-col gap-2" part="map-panel">
-      {mode === 'real' ? (
-        <RealMap
-          key={attempt}
-          {...props}
-          filtersKey={filtersKey}
-          pins={data.pins}
-          cells={data.cells}
-          onExpand={data.expand}
-          onCellsError={data.cellsError}
-          noPins={data.noPins && !props.quietWhenEmpty}
-          onFail={fail}
-        />
-      ) : (
-        <SimplifiedMap properties={props.properties} onOpen={props.onOpen} />
-      )}
-      {data.capped && data.pins ? (
-        <p className="m-0 text-sm text-ink-muted" part="map-note">
-          {t('map.capped', {
-            shown: formatCount(Math.min(data.pins.length, MAP_POINTS_LIMIT)),
-            total: formatCount(data.total ?? 0),
-          })}
-        </p>
+      {foldable ? (
+        <button
+          ref={toggle}
+          type="button"
+          part="map-toggle"
+          aria-expanded={open}
+          aria-controls={mapId}
+          onClick={() => {
+            setOpen(!open);
+            rememberShown(!open);
+          }}
+          className="cq-sm:hidden flex items-center justify-center gap-2 h-12 rounded-brand border border-line bg-surface px-4 text-base font-semibold text-ink cursor-pointer hover:bg-surface-subtle"
+        >
+          <MapIcon size={20} />
+          {t(open ? 'map.hide' : 'map.show')}
+        </button>
       ) : null}
+      <div id={mapId} className={`flex-col gap-2 ${open ? 'flex' : 'hidden cq-sm:flex'}`}>
+        {mode === 'real' ? (
+          <RealMap
+            key={attempt}
+            {...props}
+            filtersKey={filtersKey}
+            pins={data.pins}
+            cells={data.cells}
+            onExpand={data.expand}
+            onCellsError={data.cellsError}
+            noPins={data.noPins && !props.quietWhenEmpty}
+            onFail={fail}
+            onNear={onNear}
+          />
+        ) : (
+          <SimplifiedMap properties={props.properties} onOpen={props.onOpen} />
+        )}
+        {data.capped && data.pins ? (
+          <p className="m-0 text-sm text-ink-muted" part="map-note">
+            {t('map.capped', {
+              shown: formatCount(Math.min(data.pins.length, MAP_POINTS_LIMIT)),
+              total: formatCount(data.total ?? 0),
+            })}
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 });

@@ -77,6 +77,8 @@ export function useMapData(
   givenTotal: number | null,
   properties: Property[],
   quiet = false,
+  /** false while the map is not shown (a phone's folded map): nothing is asked for */
+  wanted = true,
 ): MapData {
   const { toaster, api, t } = useElement();
   const [pins, setPins] = useState<MapPin[] | null>(null);
@@ -135,7 +137,7 @@ export function useMapData(
 
   // every matching listing, not only the page (the light call): once per search
   useEffect(() => {
-    if (total === null) return;
+    if (total === null || !wanted) return;
     if (many) {
       setPins(null);
       setCapped(false);
@@ -162,7 +164,7 @@ export function useMapData(
         setCapped(false);
       });
     return () => controller.abort();
-  }, [rest, filters, total, many, t]);
+  }, [rest, filters, total, many, t, wanted]);
 
   // nothing to draw once the data is in: the message and a toast, once per search (none when the
   // search has said why already: a place that is no place)

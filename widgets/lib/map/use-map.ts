@@ -29,6 +29,8 @@ export interface MapInputs {
   areaActive?: boolean | undefined;
   tileUrl?: string | undefined;
   onFail: (reason: string, error?: unknown) => void;
+  /** the panel came near the viewport, shown: the map is being made (its data may be asked for) */
+  onNear?: (() => void) | undefined;
 }
 
 export function useMap({
@@ -43,6 +45,7 @@ export function useMap({
   areaActive,
   tileUrl,
   onFail,
+  onNear,
 }: MapInputs) {
   const { shadowRoot } = useElement();
   const target = useRef<HTMLDivElement>(null);
@@ -52,8 +55,8 @@ export function useMap({
   const [popupId, setPopupId] = useState<string | null>(null);
   const [popupElement] = useState(() => document.createElement('div'));
   // what the map is built with, and the callbacks it calls: always the latest
-  const latest = useRef({ onOpen, onHover, onFail, onExpand, tileUrl });
-  latest.current = { onOpen, onHover, onFail, onExpand, tileUrl };
+  const latest = useRef({ onOpen, onHover, onFail, onExpand, tileUrl, onNear });
+  latest.current = { onOpen, onHover, onFail, onExpand, tileUrl, onNear };
 
   useEffect(() => {
     let disposed = false;
@@ -113,10 +116,12 @@ export function useMap({
       sized.observe(el);
     };
     // OpenLayers is fetched once the page is idle, and the map made when its panel comes near the
-    // viewport: the first screen of a phone is not held up by a map below it
+    // viewport: the first screen of a phone is not held up by a map below it. A panel that is not
+    // shown (a phone's folded map, map-panel.tsx) is never near, and its chunk is not fetched.
     const load = () => {
       const el = target.current;
       if (!el || disposed) return;
+      latest.current.onNear?.();
       loadMapChunk()
         .then(({ createMap, prepareMap }) => {
           if (disposed) return;
@@ -125,7 +130,9 @@ export function useMap({
         })
         .catch((error: unknown) => fail('Error initializing map', error));
     };
-    const cancelIdle = whenIdle(() => void loadMapChunk().catch(() => {}), 3000);
+    const cancelIdle = whenIdle(() => {
+      if (target.current?.getClientRects().length) void loadMapChunk().catch(() => {});
+    }, 3000);
     // the container may not be there yet: look again, then give up (docs/product.md §4)
     const watch = (tries: number) => {
       if (disposed) return;
