@@ -645,7 +645,7 @@ export interface SearchDetail {
 export interface ExpPropertySearchAttributes extends ExpFilterAttributes {
   /** Keep the search in the address bar (back, forward, shared links). 'false' for embeds that must leave the URL alone. Default: `true`. */
   'sync-url'?: boolean | 'true' | 'false';
-  /** Show the map beside the list. Default: `true`. */
+  /** Show the map beside the list (above it on a tablet; on an element narrower than 640 px, behind "Show the map" until the visitor asks, its code not downloaded until then). Default: `true`. */
   'show-map'?: boolean | 'true' | 'false';
   /** Map tiles URL template, e.g. https://tiles.example.com/{z}/{x}/{y}.png?key=...; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   'tile-url'?: string;
@@ -669,7 +669,7 @@ export interface ExpPropertySearchAttributes extends ExpFilterAttributes {
 export interface ExpPropertySearchElement extends HTMLElement, ExpFilterProperties {
   /** Keep the search in the address bar (back, forward, shared links). 'false' for embeds that must leave the URL alone. Default: `true`. */
   syncUrl: boolean | 'true' | 'false' | undefined;
-  /** Show the map beside the list. Default: `true`. */
+  /** Show the map beside the list (above it on a tablet; on an element narrower than 640 px, behind "Show the map" until the visitor asks, its code not downloaded until then). Default: `true`. */
   showMap: boolean | 'true' | 'false' | undefined;
   /** Map tiles URL template, e.g. https://tiles.example.com/{z}/{x}/{y}.png?key=...; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   tileUrl: string | undefined;

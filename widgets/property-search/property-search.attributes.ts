@@ -6,7 +6,7 @@ export const propertySearchAttributes = {
   ...filterAttributes,
   /** Keep the search in the address bar (back, forward, shared links). 'false' for embeds that must leave the URL alone. */
   'sync-url': { type: 'boolean', default: true },
-  /** Show the map beside the list. */
+  /** Show the map beside the list (above it on a tablet; on an element narrower than 640 px, behind "Show the map" until the visitor asks, its code not downloaded until then). */
   'show-map': { type: 'boolean', default: true },
   /** Map tiles URL template, e.g. https://tiles.example.com/{z}/{x}/{y}.png?key=...; default OpenStreetMap's own tiles, for development only (docs/deployment.md, "Map tiles"). */
   'tile-url': { type: 'url' },
