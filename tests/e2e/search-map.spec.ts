@@ -45,6 +45,9 @@ test.describe('the map in the search', () => {
     await expect(toggle).toHaveText('Ver el mapa');
     await page.reload();
     await expect(s.cards.first()).toBeVisible();
+    // the tab's memory is read once the page is idle: past that, still folded
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => new Promise((r) => requestIdleCallback(r, { timeout: 5000 })));
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await expect(s.el.locator('[part="map"]')).toBeHidden();
     // a tablet and wider: the map is there without asking, and no button folds it
