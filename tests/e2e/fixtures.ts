@@ -145,13 +145,21 @@ const AXE_SOURCE = readFileSync(resolve(import.meta.dirname, '../../node_modules
 
 /** axe's serious and critical findings on the page, or within one element (a modal open over the page: what is under it is inert). */
 export async function seriousAxeViolations(page: Page, within?: string): Promise<string[]> {
-  // what fades in is measured once it has: axe reads a half-faded colour as a contrast failure
+  // what fades in is measured once it has, and what loads once it has come: axe reads a half-faded
+  // colour, or a list dimmed while its next page loads (`aria-busy`), as a contrast failure
   await page
     .waitForFunction(
-      () =>
-        document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      () => {
+        const busy = (root: Document | ShadowRoot): boolean =>
+          root.querySelector('[aria-busy="true"]') !== null ||
+          [...root.querySelectorAll('*')].some((e) => e.shadowRoot !== null && busy(e.shadowRoot));
+        return (
+          !busy(document) &&
+          document
+            .getAnimations()
+            .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)
+        );
+      },
       null,
       {
         timeout: 5000,
