@@ -13,6 +13,7 @@ export interface RealMarket {
   /** what it is, for the benchmark's table */
   name: string;
   file: string;
+  /** the type of its homes, where the file has no `type` column (one whose cell is empty) */
   property_type: 'house' | 'apartment';
   /** the city it is placed as, with its centre */
   city: string;
@@ -56,11 +57,21 @@ export const REAL_MARKETS: readonly RealMarket[] = [
     centre: { lat: -0.9677, lng: -80.7089 },
     heldOutOnly: true,
   },
+  {
+    name: 'Sacramento, California: 932 home sales, 2008',
+    file: 'sacramento-sales.csv.gz',
+    property_type: 'house',
+    city: 'Ambato',
+    state: 'Tungurahua',
+    centre: { lat: -1.2491, lng: -78.6168 },
+    heldOutOnly: true,
+  },
 ];
 
 const METRES_PER_DEGREE = 111_320;
 
 interface Sale {
+  property_type: 'house' | 'apartment';
   price: number;
   sold: string;
   living_m2: number;
@@ -85,6 +96,7 @@ function readSales(market: RealMarket): Sale[] {
     // an empty cell is a fact the market does not give
     const known = (name: string) => (cells[name] ? Number(cells[name]) : null);
     return {
+      property_type: cells.type === 'apartment' ? 'apartment' : market.property_type,
       price: Number(cells.price),
       sold: cells.sold as string,
       living_m2: Number(cells.living_m2),
@@ -134,7 +146,7 @@ export async function loadRealMarket(db: Database, market: RealMarket): Promise<
           lot_size: s.lot_m2,
           year_built: s.year_built,
           features: s.garage ? ['garage'] : [],
-          property_type: market.property_type,
+          property_type: s.property_type,
           city: market.city,
           state: market.state,
           sector: `Zona ${s.zone}`,

@@ -76,6 +76,12 @@ export interface Figures {
   /** the range's hold in each fifth of the homes by price, cheapest first */
   holdsByPriceFifth?: number[];
   errorByPriceFifth?: number[];
+  /**
+   * the same by fifth of the estimate, cheapest first: what is known when the range is given. Fifths
+   * of the price pick homes by their miss (the cheapest fifth holds those sold below their
+   * neighbours), so their ends hold less even where the range holds what it says for every estimate
+   */
+  holdsByValueFifth?: number[];
 }
 
 export const median = (a: number[]) => {
@@ -164,6 +170,7 @@ export function figures(market: MarketRuns, run: number, widen: number): Figures
     return [
       {
         price: h.price,
+        value: o.value,
         error: Math.abs(o.value - h.price) / h.price,
         holds: h.price >= low && h.price <= high,
         width: (high - low) / o.value,
@@ -171,9 +178,13 @@ export function figures(market: MarketRuns, run: number, widen: number): Figures
     ];
   });
   const errors = rows.map((r) => r.error);
-  const byPrice = [...rows].sort((a, b) => a.price - b.price);
-  const fifth = (q: number) =>
-    byPrice.slice(Math.floor((q * byPrice.length) / 5), Math.floor(((q + 1) * byPrice.length) / 5));
+  const fifths = (by: (r: (typeof rows)[number]) => number) => {
+    const sorted = [...rows].sort((a, b) => by(a) - by(b));
+    return [0, 1, 2, 3, 4].map((q) =>
+      sorted.slice(Math.floor((q * sorted.length) / 5), Math.floor(((q + 1) * sorted.length) / 5)),
+    );
+  };
+  const byPrice = fifths((r) => r.price);
   return {
     homes: rows.length,
     medianError: median(errors),
@@ -181,8 +192,9 @@ export function figures(market: MarketRuns, run: number, widen: number): Figures
     within20: share(errors, (x) => x <= 0.2),
     rangeHolds: share(rows, (r) => r.holds),
     medianWidth: median(rows.map((r) => r.width)),
-    holdsByPriceFifth: [0, 1, 2, 3, 4].map((q) => share(fifth(q), (r) => r.holds)),
-    errorByPriceFifth: [0, 1, 2, 3, 4].map((q) => median(fifth(q).map((r) => r.error))),
+    holdsByPriceFifth: byPrice.map((f) => share(f, (r) => r.holds)),
+    errorByPriceFifth: byPrice.map((f) => median(f.map((r) => r.error))),
+    holdsByValueFifth: fifths((r) => r.value).map((f) => share(f, (r) => r.holds)),
   };
 }
 
