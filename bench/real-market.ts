@@ -13,7 +13,7 @@ export interface RealMarket {
   /** what it is, for the benchmark's table */
   name: string;
   file: string;
-  /** the type of its homes, where the file has no `type` column (one whose cell is empty) */
+  /** the type of its homes, where the file has no `type` column or a home's cell is empty */
   property_type: 'house' | 'apartment';
   /** the city it is placed as, with its centre */
   city: string;
@@ -96,7 +96,7 @@ function readSales(market: RealMarket): Sale[] {
     // an empty cell is a fact the market does not give
     const known = (name: string) => (cells[name] ? Number(cells[name]) : null);
     return {
-      property_type: cells.type === 'apartment' ? 'apartment' : market.property_type,
+      property_type: cells.type === 'house' || cells.type === 'apartment' ? cells.type : market.property_type,
       price: Number(cells.price),
       sold: cells.sold as string,
       living_m2: Number(cells.living_m2),

@@ -1,10 +1,11 @@
 /**
  * What a home may ask (docs/valuation.md "Accuracy"): the estimate's accuracy and speed on
  * PostgreSQL, leave-one-out, on the training markets (the seed's 100,000 listings and three real
- * markets of bench/real-market.ts) and the markets that count only as held out (a fourth real
- * market). On each, a fixed sample of its active listings for sale, each valued from its own facts
- * with itself left out, its price the truth, against the baseline measured on the same homes (the
- * median USD/m² of its eight nearest listings of the type, times its area).
+ * markets of bench/real-market.ts) and the markets that count only as held out (the later real
+ * markets, brought after the constants were chosen). On each, a fixed sample of its active
+ * listings for sale, each valued from its own facts with itself left out, its price the truth,
+ * against the baseline measured on the same homes (the median USD/m² of its eight nearest
+ * listings of the type, times its area).
  *
  * Two measurements: the nested cross-validation of bench/valuation-cv.ts (the constants chosen on
  * all but one training market and measured on it, for each in turn: the figures the README
