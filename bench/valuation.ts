@@ -14,7 +14,7 @@
  * says whether the constants in SQL are the ones the training markets choose.
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { parseEstimate } from '../core/protocol/valuation.ts';
+import { parseEstimate, type Estimate } from '../core/protocol/valuation.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
 import type { Database } from '../server/db/database.ts';
 import { openPostgres } from '../server/db/postgres.ts';
@@ -49,7 +49,11 @@ const log = (line: string) => console.log(`[bench:valuation] ${line}`);
 
 /** The estimate as deployed, on one market: its figures and its speed through the API. */
 interface Deployed {
-  accuracy: Figures & { withoutValue: number };
+  accuracy: Figures & {
+    withoutValue: number;
+    /** what the answer states, and how often its range held the price and how far it missed */
+    byConfidence: Record<'high' | 'medium' | 'low', { homes: number; rangeHolds: number; medianError: number }>;
+  };
   baseline: Figures;
   speed: { p50: number; p95: number };
 }
@@ -146,7 +150,13 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
     const rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'bench' } });
     for (const h of homes.slice(0, WARMUP)) await rest.rpc('estimate_value', { facts: h.facts });
     const samples: number[] = [];
-    const rows: Array<{ error: number; holds: boolean; width: number; baseline: number | null }> = [];
+    const rows: Array<{
+      error: number;
+      holds: boolean;
+      width: number;
+      baseline: number | null;
+      confidence: Estimate['confidence'];
+    }> = [];
     let none = 0;
     log(`${homes.length - WARMUP} homes through the API, each left out of its own estimate...`);
     for (const h of homes.slice(WARMUP)) {
@@ -168,6 +178,7 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
         holds: h.price >= e.low && h.price <= e.high,
         width: (e.high - e.low) / e.value,
         baseline: h.baseline ? Math.abs(h.baseline - h.price) / h.price : null,
+        confidence: e.confidence,
       });
     }
     const errors = rows.map((r) => r.error);
@@ -181,6 +192,19 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
         within20: share(errors, (x) => x <= 0.2),
         rangeHolds: share(rows, (r) => r.holds),
         medianWidth: median(rows.map((r) => r.width)),
+        byConfidence: Object.fromEntries(
+          (['high', 'medium', 'low'] as const).map((level) => {
+            const stated = rows.filter((r) => r.confidence === level);
+            return [
+              level,
+              {
+                homes: stated.length,
+                rangeHolds: share(stated, (r) => r.holds),
+                medianError: median(stated.map((r) => r.error)),
+              },
+            ];
+          }),
+        ) as Deployed['accuracy']['byConfidence'],
       },
       baseline: {
         homes: base.length,
@@ -207,6 +231,14 @@ function markdown(
   const short = (name: string) => name.split(':')[0] as string;
   const row = (name: string, a: Figures, b: Figures) =>
     `| ${name} | ${pct(a.medianError)} (${pct(b.medianError)}) | ${(a.medianError / b.medianError).toFixed(2)} | ${pct(a.within10)} (${pct(b.within10)}) | ${pct(a.within20)} (${pct(b.within20)}) | ${pct(a.rangeHolds)} | ${pct(a.medianWidth)} | ${(a.holdsByPriceFifth ?? []).map(pct).join(', ')} | ${(a.holdsByValueFifth ?? []).map(pct).join(', ')} |`;
+  const confidence = (by: Deployed['accuracy']['byConfidence']) =>
+    (['high', 'medium', 'low'] as const)
+      .map((level) =>
+        by[level].homes
+          ? `${level} ${by[level].homes}, ${pct(by[level].rangeHolds)}, ${pct(by[level].medianError)}`
+          : `${level} 0`,
+      )
+      .join('; ');
   const constants = (k: Constants) =>
     Object.entries(k)
       .map(([key, v]) => `${key} ${v}`)
@@ -229,11 +261,11 @@ function markdown(
     '',
     '### The estimate as deployed, through the API',
     '',
-    '| market | median error (baseline) | within 10% (baseline) | range holds | median width | no value | p50 / p95 |',
-    '|---|---|---|---|---|---|---|',
+    '| market | median error (baseline) | within 10% (baseline) | range holds | median width | by the confidence stated: homes, holds, error | no value | p50 / p95 |',
+    '|---|---|---|---|---|---|---|---|',
     ...markets.map(
       (m) =>
-        `| ${short(m.name)} | ${pct(m.deployed.accuracy.medianError)} (${pct(m.deployed.baseline.medianError)}) | ${pct(m.deployed.accuracy.within10)} (${pct(m.deployed.baseline.within10)}) | ${pct(m.deployed.accuracy.rangeHolds)} | ${pct(m.deployed.accuracy.medianWidth)} | ${m.deployed.accuracy.withoutValue} | ${m.deployed.speed.p50.toFixed(1)} / ${m.deployed.speed.p95.toFixed(1)} ms |`,
+        `| ${short(m.name)} | ${pct(m.deployed.accuracy.medianError)} (${pct(m.deployed.baseline.medianError)}) | ${pct(m.deployed.accuracy.within10)} (${pct(m.deployed.baseline.within10)}) | ${pct(m.deployed.accuracy.rangeHolds)} | ${pct(m.deployed.accuracy.medianWidth)} | ${confidence(m.deployed.accuracy.byConfidence)} | ${m.deployed.accuracy.withoutValue} | ${m.deployed.speed.p50.toFixed(1)} / ${m.deployed.speed.p95.toFixed(1)} ms |`,
     ),
     '',
     `Target p95 ≤ ${P95_MS} ms. The markets (bench/data/README.md): ${markets.map((m) => `${m.name}${m.heldOutOnly ? ' (held out only)' : ''}`).join('; ')}.`,
