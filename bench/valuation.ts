@@ -47,12 +47,15 @@ const P95_MS = 50;
 const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 const log = (line: string) => console.log(`[bench:valuation] ${line}`);
 
+/** the confidences an answer with a value states (core/protocol/valuation.ts), surest first */
+const LEVELS = ['high', 'medium', 'low'] as const satisfies ReadonlyArray<Estimate['confidence']>;
+
 /** The estimate as deployed, on one market: its figures and its speed through the API. */
 interface Deployed {
   accuracy: Figures & {
     withoutValue: number;
     /** what the answer states, and how often its range held the price and how far it missed */
-    byConfidence: Record<'high' | 'medium' | 'low', { homes: number; rangeHolds: number; medianError: number }>;
+    byConfidence: Record<(typeof LEVELS)[number], { homes: number; rangeHolds: number; medianError: number }>;
   };
   baseline: Figures;
   speed: { p50: number; p95: number };
@@ -193,7 +196,7 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
         rangeHolds: share(rows, (r) => r.holds),
         medianWidth: median(rows.map((r) => r.width)),
         byConfidence: Object.fromEntries(
-          (['high', 'medium', 'low'] as const).map((level) => {
+          LEVELS.map((level) => {
             const stated = rows.filter((r) => r.confidence === level);
             return [
               level,
@@ -232,13 +235,11 @@ function markdown(
   const row = (name: string, a: Figures, b: Figures) =>
     `| ${name} | ${pct(a.medianError)} (${pct(b.medianError)}) | ${(a.medianError / b.medianError).toFixed(2)} | ${pct(a.within10)} (${pct(b.within10)}) | ${pct(a.within20)} (${pct(b.within20)}) | ${pct(a.rangeHolds)} | ${pct(a.medianWidth)} | ${(a.holdsByPriceFifth ?? []).map(pct).join(', ')} | ${(a.holdsByValueFifth ?? []).map(pct).join(', ')} |`;
   const confidence = (by: Deployed['accuracy']['byConfidence']) =>
-    (['high', 'medium', 'low'] as const)
-      .map((level) =>
-        by[level].homes
-          ? `${level} ${by[level].homes}, ${pct(by[level].rangeHolds)}, ${pct(by[level].medianError)}`
-          : `${level} 0`,
-      )
-      .join('; ');
+    LEVELS.map((level) =>
+      by[level].homes
+        ? `${level} ${by[level].homes}, ${pct(by[level].rangeHolds)}, ${pct(by[level].medianError)}`
+        : `${level} 0`,
+    ).join('; ');
   const constants = (k: Constants) =>
     Object.entries(k)
       .map(([key, v]) => `${key} ${v}`)
