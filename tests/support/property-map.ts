@@ -15,6 +15,7 @@ export interface MapHandle {
   outlineShown(): boolean;
   tileErrors(): number;
   viewTiles(): { z: number; x: [number, number]; y: [number, number] };
+  highlighted(): string | null;
 }
 
 export async function apiCount(query: string): Promise<number> {

@@ -2,6 +2,7 @@
  * <exp-property-map>: the clustered map of every listing matching its attributes, on its own.
  * A pin opens the property's detail, with its agent and the inquiry form.
  */
+import { useSignal } from '@preact/signals-react';
 import { useEffect, useMemo, useState } from 'react';
 import { getClients } from '../lib/data/client.ts';
 import { getListing, getListingsCount, type SearchFilters } from '../lib/data/listings.ts';
@@ -19,7 +20,8 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
   const filtersKey = JSON.stringify({ ...filtersFrom(props), ...(props.agentId ? { agentId: props.agentId } : {}) });
   const filters = useMemo<SearchFilters>(() => JSON.parse(filtersKey) as SearchFilters, [filtersKey]);
   const [total, setTotal] = useState<number | null>(null);
-  const [hovered, setHovered] = useState<string | null>(null);
+  // the hovered pin: the map reads it itself (a hover draws no component)
+  const hovered = useSignal<string | null>(null);
   const [open, setOpen] = useState<Record<string, unknown> | null>(null);
   const rest = getClients(api).rest;
 
@@ -58,7 +60,7 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
         onOpen={(id) => void openId(id)}
         onHover={(id) => {
           if (id) preloadPropertyDialog();
-          setHovered(id);
+          hovered.value = id;
         }}
         tileUrl={props.tileUrl}
         tileAttribution={props.tileAttribution}

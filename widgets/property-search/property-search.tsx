@@ -36,6 +36,8 @@ type Props = ElementProps<typeof propertySearchAttributes>;
 export function PropertySearch(props: Props) {
   useSignals();
   const { t, api, host, toaster, site, lang } = useElement();
+  // the test build counts the search's renders (a hover draws the cards it changes, not the search)
+  if (import.meta.env.EXP_TEST_HOOKS) host.dataset.renders = String(Number(host.dataset.renders ?? 0) + 1);
   const rest = getClients(api).rest;
   const agentId = props.agentId;
   const withScope = useCallback(
@@ -206,7 +208,7 @@ export function PropertySearch(props: Props) {
               filters={filters}
               total={shown.status === 'ready' ? shown.total : null}
               properties={properties}
-              hoveredId={store.hoveredId.value}
+              hoveredId={store.hoveredId}
               onOpen={openPin}
               onHover={hover}
               onSearchArea={onSearchArea}
@@ -227,7 +229,7 @@ export function PropertySearch(props: Props) {
           properties={properties}
           page={store.page.value}
           sort={store.sort.value}
-          hoveredId={store.hoveredId.value}
+          hoveredId={store.hoveredId}
           onSort={onSort}
           onPage={onPage}
           onOpen={openCard}

@@ -4,11 +4,13 @@
  * tablet, where a box in the page would trap a finger), 4 skeletons while loading, the empty and
  * error states, and the pagination. The count is announced to screen readers.
  */
+import { useComputed, type ReadonlySignal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
 import { useElement, useStyles } from '../lib/element.tsx';
 import { formatCount } from '../../core/protocol/format.ts';
-import { CardSkeleton, PropertyCard } from '../lib/listing/card.tsx';
+import { CardSkeleton, PropertyCard, type PropertyCardProps } from '../lib/listing/card.tsx';
 import { wordStems } from '../../core/protocol/words.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import { ChevronLeft } from '../lib/ui/icons/chevron-left.tsx';
@@ -29,7 +31,8 @@ export interface ResultsProps {
   properties: Property[];
   page: number;
   sort: SortKey;
-  hoveredId: string | null;
+  /** the listing hovered here or on the map: read by each card itself, so a hover draws two cards, not the list */
+  hoveredId: ReadonlySignal<string | null>;
   onSort: (sort: SortKey) => void;
   onPage: (page: number) => void;
   onOpen: (p: Property, opener: HTMLElement | null) => void;
@@ -160,13 +163,7 @@ export const Results = memo(function Results({
           >
             {properties.map((p) => (
               <li key={p.id} className="flex exp-offscreen-card">
-                <PropertyCard
-                  property={p}
-                  onOpen={onOpen}
-                  onHover={onHover}
-                  highlighted={hoveredId === p.id}
-                  words={words}
-                />
+                <ListedCard property={p} onOpen={onOpen} onHover={onHover} hoveredId={hoveredId} words={words} />
               </li>
             ))}
           </ul>
@@ -175,6 +172,16 @@ export const Results = memo(function Results({
       {pages > 1 ? <Pagination page={page} pages={pages} onPage={turn} /> : null}
     </section>
   );
+});
+
+/** A card of the list, highlighted while it or its pin is hovered: it reads the hovered listing itself. */
+const ListedCard = memo(function ListedCard({
+  hoveredId,
+  ...props
+}: Omit<PropertyCardProps, 'highlighted'> & { hoveredId: ReadonlySignal<string | null> }) {
+  useSignals();
+  const highlighted = useComputed(() => hoveredId.value === props.property.id).value;
+  return <PropertyCard {...props} highlighted={highlighted} />;
 });
 
 function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (p: number) => void }) {

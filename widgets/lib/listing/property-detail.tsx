@@ -90,8 +90,9 @@ export function PropertyDetail({
   useEffect(() => countListingEvent(api, p.id, 'view'), [api, p.id]);
   // the sections' headings sit one level below the title
   const Sub = headingLevel === 'h1' ? 'h2' : 'h3';
-  // the listing shows in the frame after the click; the agent's actions and the form follow in a
-  // background (time-sliced) render, in a box of about their size (the visitor sees the detail at once)
+  // the listing (its photos, title and facts) shows in the frame after the click; the rest follows in
+  // a background (time-sliced) render, the side column in a box of about its size (the visitor sees
+  // the detail at once)
   const complete = useDeferredValue(true, false);
   // the photo the full-screen gallery opened at; null while it is closed
   const [gallery, setGallery] = useState<number | null>(null);
@@ -125,21 +126,22 @@ export function PropertyDetail({
             className="m-0 text-sm text-ink"
             linkClassName="text-primary underline"
           />
-          <ListingMarket property={p} />
-          {showPayment ? (
+          {/* what comes after the facts follows in the background render, a frame or two later: it only adds
+              below what is drawn (the first frame is the click's answer; docs/benchmarks.md, "A hover") */}
+          {complete ? <ListingMarket property={p} /> : null}
+          {complete && showPayment ? (
             p.operation === 'rent' ? (
               <RentCost rent={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
             ) : (
               <PaymentCalculator price={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
             )
           ) : null}
-          {p.description ? (
+          {complete && p.description ? (
             <section>
               <Sub className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</Sub>
               <p className="m-0 whitespace-pre-line leading-relaxed text-ink">{p.description}</p>
             </section>
           ) : null}
-          {/* what comes after the description follows in the background render too */}
           {complete ? <OpenHouses property={p} headingLevel={Sub} /> : null}
           {complete ? <PriceHistory property={p} headingLevel={Sub} /> : null}
           {complete && showLocation ? (

@@ -8,6 +8,7 @@
  * to the simplified map (a list of 6), says so in a toast, and tries the real map once more after
  * 2 s. OpenLayers loads only when a map is shown; its labels and tiles follow the element live.
  */
+import type { ReadonlySignal } from '@preact/signals-react';
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCount } from '../../../core/protocol/format.ts';
@@ -39,7 +40,8 @@ export interface MapPanelProps {
   total: number | null;
   /** the page's properties (the fallback list and richer popups) */
   properties: Property[];
-  hoveredId: string | null;
+  /** the listing hovered (its pin drawn larger): read by the map alone, so a hover draws nothing else */
+  hoveredId: ReadonlySignal<string | null>;
   onOpen: (id: string) => void;
   onHover: (id: string | null) => void;
   /** 'Search this area' (a bbox) and clearing it (undefined); omitted for maps without a search */

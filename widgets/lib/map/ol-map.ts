@@ -102,6 +102,8 @@ export interface MapTestHooks {
   tileErrors(): number;
   /** the tiles the view shows now: their zoom level and the range of their x and y */
   viewTiles(): { z: number; x: [number, number]; y: [number, number] };
+  /** the listing whose pin is drawn highlighted (a card or the pin hovered), or null */
+  highlighted(): string | null;
 }
 
 /**
@@ -260,7 +262,11 @@ export function createMap(options: MapOptions): MapController {
       map.dispose();
     },
   };
-  if (import.meta.env.EXP_TEST_HOOKS) Object.assign(controller, testHooks(map, pins, cells, featureOf, under));
+  if (import.meta.env.EXP_TEST_HOOKS)
+    Object.assign(
+      controller,
+      testHooks(map, pins, cells, featureOf, under, () => highlighted),
+    );
   return controller;
 }
 
@@ -271,11 +277,13 @@ function testHooks(
   cells: CellLayer,
   featureOf: (id: string) => Feature<Point> | null,
   under: Underlay,
+  highlighted: () => string | null,
 ): MapTestHooks {
   let tileErrors = 0;
   under.layers[1].getSource()?.on('tileloaderror', () => tileErrors++);
   return {
     outlineShown: () => under.layers[0].getVisible(),
+    highlighted,
     viewTiles() {
       const grid = under.layers[1].getSource()!.getTileGrid()!;
       const z = grid.getZForResolution(map.getView().getResolution()!);

@@ -4,6 +4,7 @@
  * (pins or the database's cells, the highlighted listing, the popup, the tiles), and disposed with
  * the panel. Tells the visitor's own moves ('Search this area') from the map's fits.
  */
+import { effect, type ReadonlySignal } from '@preact/signals-react';
 import { useEffect, useRef, useState } from 'react';
 import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
@@ -23,7 +24,7 @@ export interface MapInputs {
   cells: CellLoader | null;
   onExpand: (bounds: [number, number, number, number]) => Promise<MapPin[]>;
   onCellsError: (error: unknown) => void;
-  hoveredId: string | null;
+  hoveredId: ReadonlySignal<string | null>;
   onOpen: (id: string) => void;
   onHover: (id: string | null) => void;
   areaActive?: boolean | undefined;
@@ -193,8 +194,10 @@ export function useMap({
     if (import.meta.env.EXP_TEST_HOOKS) target.current?.setAttribute('data-mode', 'cells');
   }, [status, cells, filtersKey, areaActive, onCellsError]);
 
+  // the hovered pin follows the signal without a render of the map's component (nor of the search's)
   useEffect(() => {
-    controller.current?.setHighlight(hoveredId);
+    if (status !== 'ready') return;
+    return effect(() => controller.current?.setHighlight(hoveredId.value));
   }, [hoveredId, status]);
 
   useEffect(() => {

@@ -1,0 +1,54 @@
+/**
+ * <exp-property-search>'s hover under the real mouse: a card hovered draws its pin highlighted on
+ * the map, a pin hovered draws its card highlighted, and neither draws the search again. The
+ * hovered listing is a signal that the map and each card read themselves, so a hover costs the
+ * cards it changes and a pin, not a render of the whole search (its filter bar, its map's
+ * component, its 24 cards), which on a phone's CPU took about 100 ms a hover and delayed the click
+ * that follows it (docs/benchmarks.md, "open the detail").
+ */
+import { expect } from '@esm-bundle/chai';
+import { sendMouse } from '@web/test-runner-commands';
+import { mount, waitFor } from './helpers.ts';
+import { API_URL, atPin, mapReady, useMapPage } from '../support/property-map.ts';
+
+describe('<exp-property-search>: a hover', () => {
+  useMapPage();
+
+  it('highlights the card and its pin, and draws the search no more', async () => {
+    // a handful of listings, none clustered (tests/browser/property-map-pins.test.ts)
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="cumbaya" property-type="house" beds="4" min-price="380000" max-price="390000"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
+    const target = await mapReady(el);
+    const cards = () => [...(el.shadowRoot?.querySelectorAll<HTMLElement>('[part~="card"]') ?? [])];
+    const [first, second] = await waitFor(
+      () => {
+        const [a, b] = cards().filter((c) => target.expMap.pixelOf(c.dataset.propertyId ?? ''));
+        return a && b ? [a, b] : null;
+      },
+      15000,
+      'two cards with pins',
+    );
+    const ids = [first.dataset.propertyId, second.dataset.propertyId];
+    // the search as drawn: the test build counts its renders on the element
+    await new Promise((r) => setTimeout(r, 300));
+    const renders = el.getAttribute('data-renders');
+    expect(Number(renders)).to.be.above(0);
+
+    first.scrollIntoView({ block: 'center' });
+    const box = first.getBoundingClientRect();
+    await sendMouse({ type: 'move', position: [Math.round(box.left + box.width / 2), Math.round(box.top + 24)] });
+    await waitFor(() => target.expMap.highlighted() === ids[0], 5000, 'the hovered card’s pin');
+    expect(first.getAttribute('part')).to.equal('card card-highlighted');
+    expect(second.getAttribute('part')).to.equal('card');
+    expect(el.getAttribute('data-renders')).to.equal(renders);
+
+    target.scrollIntoView({ block: 'center' });
+    await atPin(target, String(ids[1]), 'move', () => second.getAttribute('part') === 'card card-highlighted');
+    expect(target.expMap.highlighted()).to.equal(ids[1]);
+    expect(first.getAttribute('part')).to.equal('card');
+    expect(el.getAttribute('data-renders')).to.equal(renders);
+  });
+});
