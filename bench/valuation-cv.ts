@@ -161,23 +161,32 @@ export interface MarketRuns {
 const rangeOf = (o: Outcome, widen: number) =>
   [o.value * Math.exp(Math.min(o.lo * widen, -0.04)), o.value * Math.exp(Math.max(o.hi * widen, 0.04))] as const;
 
-/** The figures of one market's homes valued by one run with the widening `widen`. */
-export function figures(market: MarketRuns, run: number, widen: number): Figures {
-  const rows = market.homes.flatMap((h) => {
-    const o = market.runs[run]?.get(h.id);
-    if (!o) return [];
-    const [low, high] = rangeOf(o, widen);
-    return [
-      {
-        price: h.price,
-        value: o.value,
-        error: Math.abs(o.value - h.price) / h.price,
-        holds: h.price >= low && h.price <= high,
-        width: (high - low) / o.value,
-      },
-    ];
-  });
-  const errors = rows.map((r) => r.error);
+/** The figures of relative errors alone (a rule without a range: the baseline). */
+export function errorFigures(errors: number[]): Figures {
+  return {
+    homes: errors.length,
+    medianError: median(errors),
+    within10: share(errors, (x) => x <= 0.1),
+    within20: share(errors, (x) => x <= 0.2),
+  };
+}
+
+/** A home valued: its price, the estimate and the range's ends. */
+export interface Valued {
+  price: number;
+  value: number;
+  low: number;
+  high: number;
+}
+
+/** The figures of homes valued (the grid's runs and the API's answers alike). */
+export function accuracy(valued: Valued[]): Required<Figures> {
+  const rows = valued.map((v) => ({
+    ...v,
+    error: Math.abs(v.value - v.price) / v.price,
+    holds: v.price >= v.low && v.price <= v.high,
+    width: (v.high - v.low) / v.value,
+  }));
   const fifths = (by: (r: (typeof rows)[number]) => number) => {
     const sorted = [...rows].sort((a, b) => by(a) - by(b));
     return [0, 1, 2, 3, 4].map((q) =>
@@ -186,10 +195,7 @@ export function figures(market: MarketRuns, run: number, widen: number): Figures
   };
   const byPrice = fifths((r) => r.price);
   return {
-    homes: rows.length,
-    medianError: median(errors),
-    within10: share(errors, (x) => x <= 0.1),
-    within20: share(errors, (x) => x <= 0.2),
+    ...errorFigures(rows.map((r) => r.error)),
     rangeHolds: share(rows, (r) => r.holds),
     medianWidth: median(rows.map((r) => r.width)),
     holdsByPriceFifth: byPrice.map((f) => share(f, (r) => r.holds)),
@@ -198,17 +204,25 @@ export function figures(market: MarketRuns, run: number, widen: number): Figures
   };
 }
 
+/** The figures of one market's homes valued by one run with the widening `widen`. */
+export function figures(market: MarketRuns, run: number, widen: number): Figures {
+  return accuracy(
+    market.homes.flatMap((h) => {
+      const o = market.runs[run]?.get(h.id);
+      if (!o) return [];
+      const [low, high] = rangeOf(o, widen);
+      return [{ price: h.price, value: o.value, low, high }];
+    }),
+  );
+}
+
 /** The baseline's figures on the same homes as `run` valued. */
 export function baselineFigures(market: MarketRuns, run: number): Figures {
-  const errors = market.homes
-    .filter((h) => h.baseline && market.runs[run]?.has(h.id))
-    .map((h) => Math.abs((h.baseline as number) - h.price) / h.price);
-  return {
-    homes: errors.length,
-    medianError: median(errors),
-    within10: share(errors, (x) => x <= 0.1),
-    within20: share(errors, (x) => x <= 0.2),
-  };
+  return errorFigures(
+    market.homes
+      .filter((h) => h.baseline && market.runs[run]?.has(h.id))
+      .map((h) => Math.abs((h.baseline as number) - h.price) / h.price),
+  );
 }
 
 /**

@@ -24,18 +24,19 @@ import { loadRealMarket, REAL_MARKETS } from './real-market.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { summarise, time } from './stats.ts';
 import {
+  accuracy,
   baselineFigures,
   crossValidate,
+  errorFigures,
   figures,
-  median,
   sampleHomes,
-  share,
   valueGrid,
   type Constants,
   type Figures,
   type HeldOut,
   type MarketRuns,
   type Sampled,
+  type Valued,
 } from './valuation-cv.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -153,13 +154,7 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
     const rest = new PostgrestClient(`${server.url}/rest/v1`, { headers: { apikey: 'bench' } });
     for (const h of homes.slice(0, WARMUP)) await rest.rpc('estimate_value', { facts: h.facts });
     const samples: number[] = [];
-    const rows: Array<{
-      error: number;
-      holds: boolean;
-      width: number;
-      baseline: number | null;
-      confidence: Estimate['confidence'];
-    }> = [];
+    const rows: Array<Valued & { baseline: number | null; confidence: Estimate['confidence'] }> = [];
     let none = 0;
     log(`${homes.length - WARMUP} homes through the API, each left out of its own estimate...`);
     for (const h of homes.slice(WARMUP)) {
@@ -177,44 +172,26 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
         continue;
       }
       rows.push({
-        error: Math.abs(e.value - h.price) / h.price,
-        holds: h.price >= e.low && h.price <= e.high,
-        width: (e.high - e.low) / e.value,
+        price: h.price,
+        value: e.value,
+        low: e.low,
+        high: e.high,
         baseline: h.baseline ? Math.abs(h.baseline - h.price) / h.price : null,
         confidence: e.confidence,
       });
     }
-    const errors = rows.map((r) => r.error);
-    const base = rows.flatMap((r) => (r.baseline === null ? [] : [r.baseline]));
     return {
       accuracy: {
-        homes: rows.length,
+        ...accuracy(rows),
         withoutValue: none,
-        medianError: median(errors),
-        within10: share(errors, (x) => x <= 0.1),
-        within20: share(errors, (x) => x <= 0.2),
-        rangeHolds: share(rows, (r) => r.holds),
-        medianWidth: median(rows.map((r) => r.width)),
         byConfidence: Object.fromEntries(
           LEVELS.map((level) => {
-            const stated = rows.filter((r) => r.confidence === level);
-            return [
-              level,
-              {
-                homes: stated.length,
-                rangeHolds: share(stated, (r) => r.holds),
-                medianError: median(stated.map((r) => r.error)),
-              },
-            ];
+            const stated = accuracy(rows.filter((r) => r.confidence === level));
+            return [level, { homes: stated.homes, rangeHolds: stated.rangeHolds, medianError: stated.medianError }];
           }),
         ) as Deployed['accuracy']['byConfidence'],
       },
-      baseline: {
-        homes: base.length,
-        medianError: median(base),
-        within10: share(base, (x) => x <= 0.1),
-        within20: share(base, (x) => x <= 0.2),
-      },
+      baseline: errorFigures(rows.flatMap((r) => (r.baseline === null ? [] : [r.baseline]))),
       speed: summarise(samples),
     };
   } finally {
