@@ -4,7 +4,7 @@
  * tablet, where a box in the page would trap a finger), 4 skeletons while loading, the empty and
  * error states, and the pagination. The count is announced to screen readers.
  */
-import { useComputed, type ReadonlySignal } from '@preact/signals-react';
+import type { ReadonlySignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { PAGE_SIZE, SORT_KEYS, type SortKey } from '../lib/data/listings.ts';
@@ -180,8 +180,9 @@ const ListedCard = memo(function ListedCard({
   ...props
 }: Omit<PropertyCardProps, 'highlighted'> & { hoveredId: ReadonlySignal<string | null> }) {
   useSignals();
-  const highlighted = useComputed(() => hoveredId.value === props.property.id).value;
-  return <PropertyCard {...props} highlighted={highlighted} />;
+  // each card renders again on a hover, and only the two whose highlight changes draw anything
+  // (PropertyCard is memoised): a computed per card would cost more bytes than these renders time
+  return <PropertyCard {...props} highlighted={hoveredId.value === props.property.id} />;
 });
 
 function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (p: number) => void }) {

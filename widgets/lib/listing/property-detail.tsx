@@ -128,26 +128,32 @@ export function PropertyDetail({
           />
           {/* what comes after the facts follows in the background render, a frame or two later: it only adds
               below what is drawn (the first frame is the click's answer; docs/benchmarks.md, "A hover") */}
-          {complete ? <ListingMarket property={p} /> : null}
-          {complete && showPayment ? (
-            p.operation === 'rent' ? (
-              <RentCost rent={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
-            ) : (
-              <PaymentCalculator price={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
-            )
+          {complete ? (
+            <>
+              <ListingMarket property={p} />
+              {showPayment ? (
+                p.operation === 'rent' ? (
+                  <RentCost rent={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
+                ) : (
+                  <PaymentCalculator price={p.price} hoaFee={p.facts.hoaFee} headingLevel={Sub} />
+                )
+              ) : null}
+              {p.description ? (
+                <section>
+                  <Sub className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</Sub>
+                  <p className="m-0 whitespace-pre-line leading-relaxed text-ink">{p.description}</p>
+                </section>
+              ) : null}
+              <OpenHouses property={p} headingLevel={Sub} />
+              <PriceHistory property={p} headingLevel={Sub} />
+              {showLocation ? (
+                <>
+                  <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} tileAttribution={tileAttribution} />
+                  <Nearby property={p} headingLevel={Sub} />
+                </>
+              ) : null}
+            </>
           ) : null}
-          {complete && p.description ? (
-            <section>
-              <Sub className="m-0 mb-1.5 text-base font-semibold text-ink">{t('listing.description')}</Sub>
-              <p className="m-0 whitespace-pre-line leading-relaxed text-ink">{p.description}</p>
-            </section>
-          ) : null}
-          {complete ? <OpenHouses property={p} headingLevel={Sub} /> : null}
-          {complete ? <PriceHistory property={p} headingLevel={Sub} /> : null}
-          {complete && showLocation ? (
-            <LocationMap property={p} headingLevel={Sub} tileUrl={tileUrl} tileAttribution={tileAttribution} />
-          ) : null}
-          {complete && showLocation ? <Nearby property={p} headingLevel={Sub} /> : null}
         </div>
         {complete ? (
           <div className="flex flex-col gap-4 min-w-0">

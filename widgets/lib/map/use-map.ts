@@ -4,7 +4,7 @@
  * (pins or the database's cells, the highlighted listing, the popup, the tiles), and disposed with
  * the panel. Tells the visitor's own moves ('Search this area') from the map's fits.
  */
-import { effect, type ReadonlySignal } from '@preact/signals-react';
+import type { ReadonlySignal } from '@preact/signals-react';
 import { useEffect, useRef, useState } from 'react';
 import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
@@ -197,7 +197,7 @@ export function useMap({
   // the hovered pin follows the signal without a render of the map's component (nor of the search's)
   useEffect(() => {
     if (status !== 'ready') return;
-    return effect(() => controller.current?.setHighlight(hoveredId.value));
+    return hoveredId.subscribe((id) => controller.current?.setHighlight(id));
   }, [hoveredId, status]);
 
   useEffect(() => {
