@@ -32,8 +32,13 @@ describe('<exp-property-search>: a hover', () => {
       'two cards with pins',
     );
     const ids = [first.dataset.propertyId, second.dataset.propertyId];
-    // the search as drawn: the test build counts its renders on the element
-    await new Promise((r) => setTimeout(r, 300));
+    // the search as drawn, its last render at load done (the property types it asks for, beside
+    // the one its attributes name): the test build counts its renders on the element
+    await waitFor(
+      () => (el.shadowRoot?.querySelectorAll('select[name="propertyType"] option').length ?? 0) > 2,
+      15000,
+      'the property types',
+    );
     const renders = el.getAttribute('data-renders');
     expect(Number(renders)).to.be.above(0);
 
