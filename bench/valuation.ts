@@ -55,8 +55,8 @@ const LEVELS = ['high', 'medium', 'low'] as const satisfies ReadonlyArray<Estima
 interface Deployed {
   accuracy: Figures & {
     withoutValue: number;
-    /** what the answer states, and how often its range held the price and how far it missed */
-    byConfidence: Record<(typeof LEVELS)[number], { homes: number; rangeHolds: number; medianError: number }>;
+    /** the figures of the homes whose answer stated each confidence */
+    byConfidence: Record<(typeof LEVELS)[number], Figures>;
   };
   baseline: Figures;
   speed: { p50: number; p95: number };
@@ -185,10 +185,7 @@ async function deployed(url: string, homes: Sampled[]): Promise<Deployed> {
         ...accuracy(rows),
         withoutValue: none,
         byConfidence: Object.fromEntries(
-          LEVELS.map((level) => {
-            const stated = accuracy(rows.filter((r) => r.confidence === level));
-            return [level, { homes: stated.homes, rangeHolds: stated.rangeHolds, medianError: stated.medianError }];
-          }),
+          LEVELS.map((level) => [level, accuracy(rows.filter((r) => r.confidence === level))]),
         ) as Deployed['accuracy']['byConfidence'],
       },
       baseline: errorFigures(rows.flatMap((r) => (r.baseline === null ? [] : [r.baseline]))),
