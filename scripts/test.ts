@@ -42,7 +42,7 @@ const stages: Stage[] = [
   // npm run lint: eslint (with the house rules) and prettier's check of the formatting
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], single: true, together: 'checks' },
   { name: 'types', command: [bin('tsc'), '-p', '.', '--noEmit'], single: true, together: 'checks' },
-  // the deployed function as Deno type-checks it (its npm: imports from the registry, no project config)
+  // the deployed functions as Deno type-checks them (their npm: imports from the registry, no project config)
   {
     name: 'deno',
     command: [
@@ -52,6 +52,8 @@ const stages: Stage[] = [
       'supabase/functions/send-property-inquiry/index.ts',
       'supabase/functions/saved-searches/index.ts',
       'supabase/functions/visits/index.ts',
+      'supabase/functions/privacy/index.ts',
+      'supabase/functions/listing-events/index.ts',
     ],
     single: true,
     env: denoEnv(),

@@ -9,25 +9,9 @@
 // `x-alerts-run: $ALERTS_RUN_SECRET` runs the alert job and delivers its mails. The links' pages
 // (/alerts/...) are the site's (server/pages/alerts-page.tsx), which call this function; a mail
 // client's one-click unsubscribe POSTs to them.
-import pg from 'pg';
-import nodemailer from 'nodemailer';
-import en from '../../../core/locales/en.json' with { type: 'json' };
-import es from '../../../core/locales/es.json' with { type: 'json' };
-import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';
+import { background, serveFunction } from '../_shared/deployed.ts';
 import { createAlertsHandler } from '../../../core/functions/alerts/handler.ts';
 
-const fn = setUpFunction({
-  name: 'saved-searches',
-  env: (name) => Deno.env.get(name),
-  Pool: pg.Pool,
-  createTransport: (options) => nodemailer.createTransport(options),
-  texts: { en, es },
-});
-const handle = createAlertsHandler({
-  sql: fn.sql,
-  config: fn.alerts,
-  texts: fn.texts,
-  onQueued: () => background(fn.drain()),
-});
-
-Deno.serve(fn.serve(handle));
+serveFunction('saved-searches', (fn) =>
+  createAlertsHandler({ sql: fn.sql, config: fn.alerts, texts: fn.texts, onQueued: () => background(fn.drain()) }),
+);

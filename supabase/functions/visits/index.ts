@@ -6,20 +6,9 @@
 // Secrets: as send-property-inquiry (MAIL_API_URL and MAIL_API_KEY or SMTP_URL, SMTP_FROM,
 // TEAM_INBOX, SITE_URL, ALLOWED_ORIGINS, OUTBOX_DRAIN_SECRET, REQUEST_CPU_BUDGET_MS). The links'
 // pages (/visits/...) are the site's (server/pages/visit-pages.tsx), which call this function.
-import pg from 'pg';
-import nodemailer from 'nodemailer';
-import en from '../../../core/locales/en.json' with { type: 'json' };
-import es from '../../../core/locales/es.json' with { type: 'json' };
-import { background, setUpFunction } from '../../../core/functions/deno-setup.ts';
+import { background, serveFunction } from '../_shared/deployed.ts';
 import { createVisitsHandler } from '../../../core/functions/visits/handler.ts';
 
-const fn = setUpFunction({
-  name: 'visits',
-  env: (name) => Deno.env.get(name),
-  Pool: pg.Pool,
-  createTransport: (options) => nodemailer.createTransport(options),
-  texts: { en, es },
-});
-const handle = createVisitsHandler({ sql: fn.sql, config: fn.alerts, onQueued: () => background(fn.drain()) });
-
-Deno.serve(fn.serve(handle));
+serveFunction('visits', (fn) =>
+  createVisitsHandler({ sql: fn.sql, config: fn.alerts, onQueued: () => background(fn.drain()) }),
+);
