@@ -9,47 +9,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Window } from 'happy-dom';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingPath, localizedPath } from '../../core/routes.ts';
+import { crawl as crawlAs, CRAWLERS, jsonLd, meta } from '../support/crawled-pages.ts';
 import { htmlProblems } from '../support/html-validate.ts';
 import { jsonLdTypeErrors } from '../support/json-ld-types.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
-interface Crawled {
-  status: number;
-  html: string;
-  doc: Document;
-}
-
-async function crawl(url: string): Promise<Crawled> {
-  const res = await fetch(url, {
-    headers: { 'User-Agent': 'WhatsApp/2.23.20.0 A', Accept: 'text/html' },
-    redirect: 'manual',
-  });
-  const html = await res.text();
-  const window = new Window({
-    settings: {
-      disableJavaScriptEvaluation: true,
-      disableJavaScriptFileLoading: true,
-      disableCSSFileLoading: true,
-      disableIframePageLoading: true,
-    },
-  });
-  return {
-    status: res.status,
-    html,
-    doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document,
-  };
-}
-
-const meta = (doc: Document, key: string) =>
-  doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
-const jsonLd = (doc: Document) =>
-  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
-    (s) => JSON.parse(s.textContent ?? 'null') as Record<string, unknown>,
-  );
+const crawl = (url: string) => crawlAs(url, CRAWLERS.whatsapp);
 
 describe('the site as crawlers and link previews read it', () => {
   let server: TestServer;

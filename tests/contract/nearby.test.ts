@@ -6,12 +6,12 @@
  * stores, what it refuses, what makes it change nothing).
  */
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { Window } from 'happy-dom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDistance, NEARBY_KINDS } from '../../core/protocol/nearby.ts';
 import { listingPath } from '../../core/routes.ts';
 import type { Database } from '../../server/db/database.ts';
 import { readNearbyGeoJson, storeNearby } from '../../server/import/nearby.ts';
+import { parseHtml } from '../support/crawled-pages.ts';
 import { patientFetch } from '../support/patient-fetch.ts';
 import { migratedDatabase } from '../support/postgres.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
@@ -43,10 +43,7 @@ function nearest(places: Place[], lat: number, lng: number) {
 async function page(url: string): Promise<Document> {
   const res = await patientFetch(url, { headers: { 'User-Agent': 'Googlebot/2.1' } });
   expect(res.status, url).toBe(200);
-  const window = new Window({
-    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true },
-  });
-  return new window.DOMParser().parseFromString(await res.text(), 'text/html') as unknown as Document;
+  return parseHtml(await res.text());
 }
 
 const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();

@@ -4,26 +4,19 @@
  * (written apart here), the payment plan of a picked unit and lender, what a search engine reads
  * (JSON-LD, the sitemap), and what the database refuses.
  */
-import { Window } from 'happy-dom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowDate } from '../../core/clock.ts';
 import { formatAmount, formatPrice } from '../../core/protocol/format.ts';
 import { paymentPlan } from '../../core/protocol/payment-plan.ts';
 import { SITE } from '../../core/site.ts';
+import { parseHtml } from '../support/crawled-pages.ts';
 import { patientFetch } from '../support/patient-fetch.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 async function page(url: string): Promise<{ status: number; doc: Document; html: string }> {
   const res = await patientFetch(url, { redirect: 'manual', headers: { 'User-Agent': 'Googlebot/2.1' } });
   const html = await res.text();
-  const window = new Window({
-    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true },
-  });
-  return {
-    status: res.status,
-    html,
-    doc: new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document,
-  };
+  return { status: res.status, html, doc: parseHtml(html) };
 }
 
 const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { Window } from 'happy-dom';
+import { parseHtml } from '../support/crawled-pages.ts';
 import { NOTICE_SECTIONS } from '../../core/protocol/privacy.ts';
 import { withdrawLink } from '../../core/functions/privacy/consents.ts';
 import { SITE } from '../../core/site.ts';
@@ -36,15 +36,7 @@ test.describe("privacy under Ecuador's law", () => {
       // as a crawler reads it: the raw HTML
       const res = await fetch(`${data.url}${path}`, { headers: { Accept: 'text/html' } });
       expect(res.status, path).toBe(200);
-      const window = new Window({
-        settings: {
-          disableJavaScriptEvaluation: true,
-          disableJavaScriptFileLoading: true,
-          disableCSSFileLoading: true,
-          disableIframePageLoading: true,
-        },
-      });
-      const doc = new window.DOMParser().parseFromString(await res.text(), 'text/html') as unknown as Document;
+      const doc = parseHtml(await res.text());
       expect(doc.documentElement.lang, path).toBe(lang);
       const texts = JSON.parse(
         readFileSync(resolve(import.meta.dirname, `../../core/locales/${lang}.json`), 'utf8'),

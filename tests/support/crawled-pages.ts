@@ -29,10 +29,8 @@ interface Fetched {
   doc: Document;
 }
 
-/** The page as a crawler gets it: no redirects followed, no script run. */
-export async function crawl(url: string, ua: string = CRAWLERS.google): Promise<Fetched> {
-  const res = await fetch(url, { headers: { 'User-Agent': ua, Accept: 'text/html' }, redirect: 'manual' });
-  const html = await res.text();
+/** HTML as a crawler reads it: parsed, no script run, nothing it links to loaded. */
+export function parseHtml(html: string): Document {
   const window = new Window({
     settings: {
       disableJavaScriptEvaluation: true,
@@ -41,8 +39,14 @@ export async function crawl(url: string, ua: string = CRAWLERS.google): Promise<
       disableIframePageLoading: true,
     },
   });
-  const doc = new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document;
-  return { status: res.status, headers: res.headers, html, doc };
+  return new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+}
+
+/** The page as a crawler gets it: no redirects followed, no script run. */
+export async function crawl(url: string, ua: string = CRAWLERS.google): Promise<Fetched> {
+  const res = await fetch(url, { headers: { 'User-Agent': ua, Accept: 'text/html' }, redirect: 'manual' });
+  const html = await res.text();
+  return { status: res.status, headers: res.headers, html, doc: parseHtml(html) };
 }
 
 export const meta = (doc: Document, key: string) =>
