@@ -267,6 +267,11 @@ describe('alerts for a search (the form)', () => {
     expect(form.textContent).to.contain('Properties in loja · 3+ bedrooms');
     expect(shadow<HTMLInputElement>(el, 'dialog[open] input[type="radio"][value="daily"]').checked).to.equal(true);
     expect(shadow<HTMLSelectElement>(el, 'dialog[open] select').value).to.equal('en');
+    // the line beside the button: what her address is for, and the notice
+    const privacy = shadow(el, 'dialog[open] [part="privacy"]');
+    expect(privacy.textContent).to.contain('We send one e-mail to confirm your address');
+    expect(privacy.querySelector('a')?.textContent).to.equal('Privacy notice');
+    expect(new URL(privacy.querySelector('a')!.href).pathname).to.equal('/privacy');
     let violations = await seriousViolations(el);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
@@ -291,6 +296,9 @@ describe('alerts for a search (the form)', () => {
     );
     expect(shadow(el, 'dialog[open] h2').textContent).to.equal('Alertas de esta búsqueda');
     expect(shadow<HTMLSelectElement>(el, 'dialog[open] select').value).to.equal('es');
+    const privacy = shadow(el, 'dialog[open] [part="privacy"]');
+    expect(privacy.textContent).to.contain('Enviamos un correo para confirmar tu dirección');
+    expect(new URL(privacy.querySelector('a')!.href).pathname).to.equal('/es/privacidad');
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
     await waitFor(() => errors(el).join() === 'Ingresa tu correo electrónico', 2000, 'Spanish required');
     type(el, 'dialog[open] input[type="email"]', 'no es un correo');

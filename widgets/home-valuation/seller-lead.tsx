@@ -225,7 +225,7 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
           >
             {t(status === 'sending' ? 'valuation.lead.sending' : 'valuation.lead.submit')}
           </button>
-          <PrivacyLine />
+          <PrivacyLine says="inquiry.privacy" notice="inquiry.privacyNotice" />
         </div>
       </form>
     </section>

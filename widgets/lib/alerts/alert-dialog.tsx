@@ -24,8 +24,8 @@ import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
 import { FormField } from '../ui/form-field.tsx';
 import { Honeypot } from '../ui/honeypot.tsx';
+import { PrivacyLine } from '../inquiry/privacy.tsx';
 import type { Lang } from '../../../core/lang.ts';
-import { siteUrl } from '../site-links.ts';
 
 addTexts(texts);
 
@@ -44,7 +44,7 @@ export interface AlertDialogProps {
 }
 
 export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps) {
-  const { t, api, lang, host, leadAgentId, site } = useElement();
+  const { t, api, lang, host, leadAgentId } = useElement();
   const id = useId();
   const [email, setEmail] = useState('');
   const [frequency, setFrequency] = useState<AlertFrequency>('daily');
@@ -201,17 +201,7 @@ export function AlertDialog({ open, filters, market, onClose }: AlertDialogProps
             >
               {t(status === 'sending' ? 'alerts.sending' : market ? 'follow.submit' : 'alerts.submit')}
             </button>
-            <p className="m-0 text-xs text-ink-muted" part="privacy">
-              {t('alerts.privacy')}{' '}
-              <a
-                href={siteUrl('/privacy', site, lang)}
-                target="_blank"
-                rel="noopener"
-                className="text-[color:inherit] underline"
-              >
-                {t('alerts.privacyNotice')}
-              </a>
-            </p>
+            <PrivacyLine says="alerts.privacy" notice="alerts.privacyNotice" />
           </form>
         )}
       </div>

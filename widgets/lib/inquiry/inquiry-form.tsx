@@ -283,7 +283,7 @@ export function InquiryForm({
       >
         {status === 'sending' ? t('inquiry.sending') : (submitLabel ?? t('inquiry.submit'))}
       </button>
-      <PrivacyLine />
+      <PrivacyLine says="inquiry.privacy" notice="inquiry.privacyNotice" />
     </form>
   );
 }

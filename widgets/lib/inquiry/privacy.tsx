@@ -45,19 +45,23 @@ export function ConsentBoxes<P extends ConsentPurpose>({
   );
 }
 
-/** The line beside a form's button: who receives what she types, and the notice. */
-export function PrivacyLine() {
+/**
+ * The line beside a form's button: who receives what she types (`says`, a key of the form's own
+ * group), and the notice linked (`notice`). The keys are the caller's, so that a form carries only
+ * its own group's texts (scripts/widget-texts.ts).
+ */
+export function PrivacyLine({ says, notice }: { says: string; notice: string }) {
   const { t, site, lang } = useElement();
   return (
     <p className="m-0 text-xs text-ink-muted" part="privacy">
-      {t('inquiry.privacy')}{' '}
+      {t(says)}{' '}
       <a
         href={siteUrl('/privacy', site, lang)}
         target="_blank"
         rel="noopener"
         className="text-[color:inherit] underline"
       >
-        {t('inquiry.privacyNotice')}
+        {t(notice)}
       </a>
     </p>
   );
