@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePolygon } from '../../core/protocol/polygon.ts';
 import { listingPath } from '../../core/routes.ts';
-import { address, alertsOn, place, startAlertsServer, to, tokenIn } from '../support/alerts.ts';
+import { address, alertsOn, place, searchesDue, startAlertsServer, to, tokenIn } from '../support/alerts.ts';
 import { SITE, TEAM } from '../support/deliveries.ts';
 import type { TestServer } from '../support/servers.ts';
 import type { TestSmtp } from '../support/smtp.ts';
@@ -197,10 +197,7 @@ describe('what the alerts mail, on our server with a real SMTP server', () => {
     await listing({ city, title: 'Evening listing' });
     expect(await newAlertsAfterRun(email)).toHaveLength(0);
     // a day later
-    await server.sql(
-      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
-      [email],
-    );
+    await searchesDue(server, email);
     const digest = await mailedAfterRun(email, (m) => m.subject.includes('new propert'));
     expect(digest.subject).toBe(`2 new properties: Properties in ${city}`);
     expect(digest.text).toContain('Morning listing');

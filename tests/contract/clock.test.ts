@@ -18,6 +18,8 @@ import { inquiryBody } from '../support/inquiry.ts';
 import { clientHeaders } from '../support/servers.ts';
 import { type ReceivedMail } from '../support/smtp.ts';
 import { SUITE_INSTANT } from '../support/suite-clock.mjs';
+import { searchesDue } from '../support/alerts.ts';
+import { TEN_PLAIN_FLATS } from '../support/market-rule.ts';
 import { until } from '../support/until.ts';
 
 /** New Year's Eve, 23:50 in Guayaquil: 2027-01-01 04:50 in UTC. */
@@ -64,14 +66,7 @@ describe('the clock the suite set, as PostgreSQL reads it', () => {
   it("the market index on New Year's Eve at 23:50 in Guayaquil: a listing on or off at a month's edge counts in Ecuador's month; this month is December, last month November, no January yet", async () => {
     const result = await atInstant(d.server.db, NEW_YEARS_EVE, async (tx) => {
       // ten flats of one price and size in a town of their own, their times on the market written here
-      const ids = (
-        await tx.query<{ id: string }>(
-          `select l.id::text as id from internal.listings l
-            where l.country_code = 'EC' and l.operation = 'sale' and l.property_type = 'apartment' and coalesce(l.state_slug, '') <> ''
-              and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id)
-            order by l.id limit 10`,
-        )
-      ).map((r) => r.id);
+      const ids = (await tx.query<{ id: string }>(TEN_PLAIN_FLATS)).map((r) => r.id);
       expect(ids).toHaveLength(10);
       await tx.query(
         "update internal.listings set city = 'Borde de Año', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])",
@@ -226,10 +221,7 @@ describe("the market report a seller follows, mailed on New Year's Eve at 23:50 
       [email],
     );
     expect(row?.next).toBe('2027-01-01T13:00Z');
-    await d.server.sql(
-      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
-      [email],
-    );
+    await searchesDue(d.server, email);
     await d.server.runAlerts();
     await d.server.drainOutbox();
     const report: ReceivedMail = await until(() => d.mailsTo(email)[1]);

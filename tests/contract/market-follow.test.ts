@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { SITE, TEAM, useDeliveries } from '../support/deliveries.ts';
 import { useMarketRule } from '../support/market-rule.ts';
 import { type ReceivedMail } from '../support/smtp.ts';
+import { searchesDue } from '../support/alerts.ts';
 import { until } from '../support/until.ts';
 
 describe('the market index (docs/market.md): following a market by e-mail', () => {
@@ -61,10 +62,7 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
     expect(confirm.text).toContain(`El informe de mercado de ${big?.name}`);
     expect(confirm.text).toContain('Una vez al mes');
     // nothing but the confirmation before it is confirmed, even when its time comes
-    await d.server.sql(
-      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
-      [email],
-    );
+    await searchesDue(d.server, email);
     await d.server.runAlerts();
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(1);
@@ -88,10 +86,7 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
     expect(d.mailsTo(email)).toHaveLength(1);
 
     // its month comes
-    await d.server.sql(
-      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
-      [email],
-    );
+    await searchesDue(d.server, email);
     expect((await d.server.runAlerts()).alerts).toBeGreaterThanOrEqual(1);
     const report = await until(() => d.mailsTo(email)[1]);
     const month = await reported();
@@ -140,10 +135,7 @@ describe('the market index (docs/market.md): following a market by e-mail', () =
       ).status,
     ).toBe(200);
     expect((await follow(email))?.status).toBe('unsubscribed');
-    await d.server.sql(
-      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
-      [email],
-    );
+    await searchesDue(d.server, email);
     await d.server.runAlerts();
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(2);

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TEAM, useDeliveries } from '../support/deliveries.ts';
-import { MONTH_START, useMarketRule } from '../support/market-rule.ts';
+import { MONTH_START, TEN_PLAIN_FLATS, useMarketRule } from '../support/market-rule.ts';
 
 describe('the market index (docs/market.md): kept up to date', () => {
   const d = useDeliveries([], { mail: { probeMs: 200 }, alerts: { teamInbox: TEAM } });
@@ -41,14 +41,7 @@ describe('the market index (docs/market.md): kept up to date', () => {
 
   it('counts a listing in the months its times on the market span, at their edges: on or off at a month’s first instant, relisted within a month, listed for later', async () => {
     // ten flats of one price and size in a city of their own, their times on the market written here
-    const ids = (
-      await d.server.sql<{ id: string }>(
-        `select l.id::text as id from internal.listings l
-          where l.country_code = 'EC' and l.operation = 'sale' and l.property_type = 'apartment' and coalesce(l.state_slug, '') <> ''
-            and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id)
-          order by l.id limit 10`,
-      )
-    ).map((r) => r.id);
+    const ids = (await d.server.sql<{ id: string }>(TEN_PLAIN_FLATS)).map((r) => r.id);
     expect(ids).toHaveLength(10);
     await d.server.sql(
       "update internal.listings set city = 'Borde', sector = null, price = 100000, square_feet = 100 where id = any($1::bigint[])",

@@ -12,6 +12,7 @@ import { parseEstimate } from '../../core/protocol/valuation.ts';
 import { SITE, TEAM, useDeliveries } from '../support/deliveries.ts';
 import { inquiryBody } from '../support/inquiry.ts';
 import { clientHeaders } from '../support/servers.ts';
+import { searchesDue } from '../support/alerts.ts';
 import { until } from '../support/until.ts';
 import { CUMBAYA, valuationOn } from '../support/valuation.ts';
 
@@ -225,10 +226,7 @@ describe('what a home may ask (docs/valuation.md)', () => {
     expect(confirm.text).toMatch(/The monthly estimate of your home in /);
     const token = /alerts\/confirm\?token=([\w-]{43})/.exec(confirm.text)?.[1];
     // due already, but unconfirmed: nothing
-    await d.server.sql(
-      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
-      [email],
-    );
+    await searchesDue(d.server, email);
     await d.server.runAlerts();
     await d.server.drainOutbox();
     expect(d.mailsTo(email)).toHaveLength(1);
@@ -239,10 +237,7 @@ describe('what a home may ask (docs/valuation.md)', () => {
     );
     expect(row?.frequency).toBe('monthly');
     expect(new Date(String(row?.next)).getUTCDate()).toBe(1);
-    await d.server.sql(
-      "update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1",
-      [email],
-    );
+    await searchesDue(d.server, email);
     await d.server.runAlerts();
     await d.server.runAlerts();
     await d.server.drainOutbox();

@@ -15,6 +15,12 @@ let seq = 0;
 export const place = () => `Pueblo Prueba ${Date.now().toString(36)}${++seq}`;
 export const address = (name: string) => `${name}-${Date.now().toString(36)}${++seq}@example.org`;
 
+/** The time of every search of this address has come: its next run a second ago, by the servers' clock. */
+export const searchesDue = (server: Pick<TestServer, 'sql'>, email: string) =>
+  server.sql("update internal.saved_searches set next_run_at = internal.now() - interval '1 second' where email = $1", [
+    email,
+  ]);
+
 export const to = (smtp: TestSmtp, email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email));
 /** The token of a link to `path` in a mail (its text part). */
 export const tokenIn = (mail: ReceivedMail, path: string) =>

@@ -24,6 +24,15 @@ export const MONTH_START =
   "(date_trunc('month', internal.now() at time zone 'America/Guayaquil') at time zone 'America/Guayaquil')";
 
 /**
+ * Ten flats for sale in a province, with no price change yet: the listings a test moves to a town
+ * of their own and gives the times on the market it writes.
+ */
+export const TEN_PLAIN_FLATS = `select l.id::text as id from internal.listings l
+  where l.country_code = 'EC' and l.operation = 'sale' and l.property_type = 'apartment' and coalesce(l.state_slug, '') <> ''
+    and not exists (select 1 from internal.listing_price_changes c where c.listing_id = l.id)
+  order by l.id limit 10`;
+
+/**
  * The rule of docs/market.md, written again: the listings on the market in each of the 25 months,
  * each at its price at the month's end (or when it went off) per m² of its lot (land) or its built
  * area, outliers of its city and group over the 25 months out (RULE_ROWS, kept in a table of the
