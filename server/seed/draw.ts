@@ -260,6 +260,16 @@ export function agentColumns(agent: AgentRow) {
   };
 }
 
+/** The same columns of a listing without an agent. */
+export const NO_AGENT = {
+  agent_id: null,
+  agent_first_name: null,
+  agent_last_name: null,
+  agent_email: null,
+  agent_phone: null,
+  agent_picture: null,
+} as const;
+
 /** What a home's row says of the home and where it stands (no draws: the callers drew it all). */
 export function homeColumns(home: {
   place: Place;

@@ -20,6 +20,7 @@ import {
   listingFacts,
   weighted,
   agentColumns,
+  NO_AGENT,
   homeColumns,
   roundPrice,
   HOUR,
@@ -157,15 +158,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     const defect = rand();
     if (defect < 0.012) row.agent_email = null;
     else if (defect < 0.02) row.agent_phone = null;
-    else if (defect < 0.03)
-      Object.assign(row, {
-        agent_id: null,
-        agent_first_name: null,
-        agent_last_name: null,
-        agent_email: null,
-        agent_phone: null,
-        agent_picture: null,
-      });
+    else if (defect < 0.03) Object.assign(row, NO_AGENT);
     else if (defect < 0.036) Object.assign(row, { geo_lat: null, geo_lon: null });
     else if (defect < 0.04) row.geo_lat = ` ${row.geo_lat} `;
     listings.push(row);

@@ -15,6 +15,7 @@ import {
   drawnFacts,
   weighted,
   agentColumns,
+  NO_AGENT,
   homeColumns,
   HOUR,
   DAY,
@@ -129,16 +130,7 @@ export function rentalsFor(
         created_at: created,
         listed_at: created,
         status: rand() < 0.05 ? '2' : '1',
-        ...(agent
-          ? agentColumns(agent)
-          : {
-              agent_id: null,
-              agent_first_name: null,
-              agent_last_name: null,
-              agent_email: null,
-              agent_phone: null,
-              agent_picture: null,
-            }),
+        ...(agent ? agentColumns(agent) : NO_AGENT),
         operation: 'rent',
         pets_allowed: pets,
       };

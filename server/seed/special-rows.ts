@@ -5,7 +5,7 @@
 import { type AgentRow } from './agents.ts';
 import { findPlace, PLACES, type Place } from './places.ts';
 import type { ListingRow } from './rows.ts';
-import { REFERENCE_DATE, MEDIA, pointNear, sectorPlace, agentColumns } from './draw.ts';
+import { REFERENCE_DATE, MEDIA, pointNear, sectorPlace, agentColumns, NO_AGENT } from './draw.ts';
 
 /** Rows that exercise every rule of the spec; they are ordinary listings otherwise. */
 export function specialRows(firstId: number, agents: AgentRow[], rand: () => number): ListingRow[] {
@@ -181,15 +181,7 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
       agent_email: null,
       agent_phone: '02 245 6789',
     }),
-    base({
-      title: 'Departamento sin datos de agente',
-      agent_id: null,
-      agent_first_name: null,
-      agent_last_name: null,
-      agent_email: null,
-      agent_phone: null,
-      agent_picture: null,
-    }),
+    base({ title: 'Departamento sin datos de agente', ...NO_AGENT }),
   ];
   // rows that must never show: inactive listings and other countries' listings
   const foreign: Array<[string, string, string, number, number]> = [
