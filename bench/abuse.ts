@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { listingPath } from '../core/routes.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
 import { benchDatabase } from './database.ts';
+import { runScript } from './script-process.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -44,23 +45,13 @@ function clients(
   concurrency: number,
   pages: string[],
 ): Promise<ClientsResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'bench/abuse-clients.ts', url, role, String(seconds), String(concurrency), pages.join('|')],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) =>
-      code === 0
-        ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}') as ClientsResult)
-        : reject(new Error(`${role} exited ${code}`)),
-    );
-  });
+  return runScript<ClientsResult>('bench/abuse-clients.ts', [
+    url,
+    role,
+    String(seconds),
+    String(concurrency),
+    pages.join('|'),
+  ]);
 }
 
 /** The server's resident memory, sampled until stopped: the largest value, in MB. */

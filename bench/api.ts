@@ -20,6 +20,7 @@ import { loadSchema, type Relation, type Schema } from '../server/stand-in/rest/
 import { buildCount, buildPage } from '../server/stand-in/rest/sql.ts';
 import { freePort, startPostgres } from '../tests/support/postgres.ts';
 import { benchDatabase } from './database.ts';
+import { runScript } from './script-process.ts';
 import { getListingsCount, getListingsPage, type SearchFilters, type SortKey } from '../widgets/lib/data/listings.ts';
 import type { MinimalRoute } from './minimal-server.ts';
 import { summarise, time, type Summary } from './stats.ts';
@@ -317,25 +318,8 @@ const ratio = (a: Summary | undefined, b: Summary | undefined) => ({
   p95: Math.round(((a?.p95 ?? 0) / (b?.p95 ?? 1)) * 100) / 100,
 });
 
-async function load(url: string, concurrency: number, seconds: number): Promise<Record<string, unknown>> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(seconds)],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) =>
-      code === 0
-        ? resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '{}'))
-        : reject(new Error(`load exited ${code}`)),
-    );
-  });
-}
+const load = (url: string, concurrency: number, seconds: number) =>
+  runScript<Record<string, unknown>>('bench/load.ts', [url, String(concurrency), String(seconds)]);
 
 export async function benchApi(): Promise<Record<string, unknown>> {
   const cache = join(root, '.cache', 'bench');
