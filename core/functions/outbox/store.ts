@@ -99,15 +99,19 @@ export async function markDropped(sql: Sql, id: string, token: string, reason: s
   );
 }
 
-/** Seconds until the next mail falls due (0: now), or null when nothing waits. */
+/**
+ * Seconds until the next mail falls due (0: now), or null when nothing waits. (Not greatest(0, ...)
+ * in SQL: GREATEST passes over a NULL, so an empty outbox read 0, "due now", and an idle server
+ * looked at it every 20 ms.)
+ */
 export async function nextDueInSeconds(sql: Sql): Promise<number | null> {
   const rows = await sql.query<{ s: number | string | null }>(
-    `select greatest(0, extract(epoch from least(
+    `select extract(epoch from least(
         (select min(next_attempt_at) from internal.mail_outbox where status = 'pending'),
-        (select min(locked_until) from internal.mail_outbox where status = 'sending')) - internal.now()))::double precision as s`,
+        (select min(locked_until) from internal.mail_outbox where status = 'sending')) - internal.now())::double precision as s`,
   );
   const s = rows[0]?.s;
-  return s === null || s === undefined ? null : Number(s);
+  return s === null || s === undefined ? null : Math.max(0, Number(s));
 }
 
 /** How many mails wait for the SMTP server to be back. */
