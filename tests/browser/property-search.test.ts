@@ -16,6 +16,21 @@ import {
 
 const API_URL = await dataApiUrl();
 
+/** The search opened from a shared link to a listing (`?property=`); the address is put back after. */
+async function openedFromLink(id: unknown, attributes: string, test: (el: HTMLElement) => Promise<void>) {
+  history.replaceState(null, '', `?property=${String(id)}`);
+  try {
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" ${attributes}></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
+    await test(el);
+  } finally {
+    history.replaceState(null, '', location.pathname);
+  }
+}
+
 /** The exact count the data API gives for a PostgREST query string. */
 async function apiCount(query: string, anyOperation = false): Promise<number> {
   // a search without an operation is of sales (docs/product.md "Rent and buy")
@@ -272,13 +287,7 @@ describe('<exp-property-search>', () => {
 
   it('renders listing text that holds markup as plain text', async () => {
     const row = await apiFirst('title=ilike.*amoblado*');
-    history.replaceState(null, '', `?property=${row.id}`);
-    try {
-      const el = await mount(
-        `<exp-property-search api-url="${API_URL}"></exp-property-search>`,
-        'exp-property-search',
-        '[part="results-heading"]',
-      );
+    await openedFromLink(row.id, '', async (el) => {
       const dialog = await waitFor(
         () => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'),
         10000,
@@ -289,9 +298,7 @@ describe('<exp-property-search>', () => {
       // the description follows the first paint (the title and the facts come first)
       await waitFor(() => dialog.textContent?.includes('<script>alert("xss")</script>'), 3000, 'description as text');
       expect(dialog.querySelector('h2 b, h2 img, script')).to.equal(null);
-    } finally {
-      history.replaceState(null, '', location.pathname);
-    }
+    });
   });
 
   it('follows lang: Spanish labels and counts', async () => {
@@ -359,13 +366,7 @@ describe('<exp-property-search>', () => {
 
   it('pages through photos with the arrows and the keyboard, and shows the placeholder for a broken photo', async () => {
     const row = await apiFirst('title=eq.Casa%20con%20imagen%20rota');
-    history.replaceState(null, '', `?property=${row.id}`);
-    try {
-      const el = await mount(
-        `<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`,
-        'exp-property-search',
-        '[part="results-heading"]',
-      );
+    await openedFromLink(row.id, 'show-map="false"', async (el) => {
       const dialog = await waitFor(
         () => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open] [part="carousel"]')?.closest('dialog'),
         10000,
@@ -385,20 +386,12 @@ describe('<exp-property-search>', () => {
       await waitFor(() => carousel.querySelector('[part="placeholder"]'), 5000, 'wrapped to the first (broken) photo');
       await sendKeys({ press: 'ArrowLeft' });
       await waitFor(() => carousel.querySelector('img'), 5000, 'back to the second photo');
-    } finally {
-      history.replaceState(null, '', location.pathname);
-    }
+    });
   });
 
   it('links the agent by WhatsApp with the normalised number and copies with feedback', async () => {
     const row = await apiFirst('agent_phone=like.09*&agent_email=not.is.null&city=eq.Quito');
-    history.replaceState(null, '', `?property=${row.id}`);
-    try {
-      const el = await mount(
-        `<exp-property-search api-url="${API_URL}" show-map="false"></exp-property-search>`,
-        'exp-property-search',
-        '[part="results-heading"]',
-      );
+    await openedFromLink(row.id, 'show-map="false"', async (el) => {
       const agent = await waitFor(
         () => el.shadowRoot?.querySelector<HTMLElement>('dialog[open] [part="agent"]'),
         10000,
@@ -417,8 +410,6 @@ describe('<exp-property-search>', () => {
       ) as HTMLButtonElement;
       copy.click();
       await waitFor(() => /Copied!|Could not copy/.test(copy.textContent ?? ''), 3000, 'copy feedback');
-    } finally {
-      history.replaceState(null, '', location.pathname);
-    }
+    });
   });
 });
