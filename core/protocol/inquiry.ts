@@ -46,6 +46,25 @@ export interface InquiryBody {
   consents?: LeadConsent[];
 }
 
+/**
+ * An inquiry as stored (public.inquiries: supabase/schemas/40_inquiries.sql), the columns that every
+ * reader of one takes: its mails (core/functions/inquiry/store.ts) and the agents' area
+ * (widgets/lib/data/agent-area.ts).
+ */
+export interface StoredInquiry {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  message: string | null;
+  property_title: string | null;
+  lang: string | null;
+  received_at: string;
+  page_url: string | null;
+  element: string | null;
+  utm: Record<string, string> | null;
+}
+
 export type ContactField = keyof typeof LIMITS;
 export type FieldError = 'required' | 'tooLong' | 'invalid';
 

@@ -4,6 +4,7 @@
  * `query(sql, params)`: pg in our server, a pg client in the deployed Deno function.
  * The e-mail itself waits in the shared outbox (../outbox/).
  */
+import type { StoredInquiry } from '../../protocol/inquiry.ts';
 import type { Sql } from '../sql.ts';
 import type { InquiryInput } from './validate.ts';
 
@@ -234,13 +235,7 @@ export async function insertInquiry(
   return { id, created: false };
 }
 
-export interface InquiryMailRow extends Record<string, unknown> {
-  id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  message: string | null;
-  property_title: string | null;
+export interface InquiryMailRow extends StoredInquiry, Record<string, unknown> {
   property_address: string | null;
   property_price: string | null;
   listing_id: string | null;
@@ -249,13 +244,8 @@ export interface InquiryMailRow extends Record<string, unknown> {
   recipient_name: string | null;
   /** the listing's operation ('rent': its price is a month's), when the inquiry is about one of ours */
   operation?: string | null;
-  lang: string | null;
-  received_at: string;
   copy_recipient: string | null;
   origin: string | null;
-  page_url: string | null;
-  element: string | null;
-  utm: Record<string, string> | null;
   seller: SellerLead | null;
 }
 

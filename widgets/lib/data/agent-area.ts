@@ -5,6 +5,7 @@
  * <exp-agent-area> imports this, so only its chunk carries auth-js. The team's calls are in
  * ./agent-team.ts.
  */
+import type { StoredInquiry } from '../../../core/protocol/inquiry.ts';
 import type { ConsentPurpose } from '../../../core/protocol/privacy.ts';
 import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
@@ -14,19 +15,8 @@ import { answer } from './client.ts';
 export const LEAD_STATUSES = ['new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
-export interface Lead {
-  id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  message: string | null;
-  property_title: string | null;
+export interface Lead extends StoredInquiry {
   listing_id: number | null;
-  lang: string | null;
-  received_at: string;
-  page_url: string | null;
-  element: string | null;
-  utm: Record<string, string> | null;
   seller: Record<string, unknown> | null;
   status: LeadStatus;
   follow_up_on: string | null;
