@@ -46,14 +46,8 @@ const SOCIAL_LABEL = {
   linkedin: 'profile.linkedin',
 } as const;
 
-export function AgentProfile({
-  agentId,
-  directoryUrl,
-  phoneCountryCode,
-  structuredData,
-  tileUrl,
-  tileAttribution,
-}: Props) {
+export function AgentProfile(props: Props) {
+  const { agentId, directoryUrl, structuredData } = props;
   const { t, api, host, site, lang } = useElement();
   const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; profile: Profile | null }>({
     status: 'loading',
@@ -209,13 +203,7 @@ export function AgentProfile({
       </div>
       <AgentListings agentId={p.id} name={p.firstName || p.name} operation="sale" onOpen={openProperty} />
       <AgentListings agentId={p.id} name={p.firstName || p.name} operation="rent" onOpen={openProperty} />
-      <PropertyDialog
-        property={open}
-        onClose={() => setOpen(null)}
-        phoneCountryCode={phoneCountryCode}
-        tileUrl={tileUrl}
-        tileAttribution={tileAttribution}
-      />
+      <PropertyDialog property={open} onClose={() => setOpen(null)} settings={props} />
       <ContactDialog profile={p} open={contact} onClose={() => setContact(false)} />
     </article>
   );

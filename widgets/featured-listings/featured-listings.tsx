@@ -43,15 +43,8 @@ function givenAnswer(host: HTMLElement, q: FeaturedQuestion): Array<Record<strin
     : undefined;
 }
 
-export function FeaturedListings({
-  community,
-  operation,
-  limit,
-  searchUrl,
-  phoneCountryCode,
-  tileUrl,
-  tileAttribution,
-}: Props) {
+export function FeaturedListings(props: Props) {
+  const { community, operation, limit, searchUrl } = props;
   const { t, api, host } = useElement();
   const place = community?.trim() ?? '';
   const question: FeaturedQuestion = { community: place, operation: operation === 'rent' ? 'rent' : 'sale', limit };
@@ -155,13 +148,7 @@ export function FeaturedListings({
           {t('featured.empty')}
         </p>
       )}
-      <PropertyDialog
-        property={open}
-        onClose={() => setOpen(null)}
-        phoneCountryCode={phoneCountryCode}
-        tileUrl={tileUrl}
-        tileAttribution={tileAttribution}
-      />
+      <PropertyDialog property={open} onClose={() => setOpen(null)} settings={props} />
     </section>
   );
 }

@@ -65,13 +65,7 @@ export function PropertyMap(props: ElementProps<typeof propertyMapAttributes>) {
         tileUrl={props.tileUrl}
         tileAttribution={props.tileAttribution}
       />
-      <PropertyDialog
-        property={property}
-        onClose={() => setOpen(null)}
-        phoneCountryCode={props.phoneCountryCode}
-        tileUrl={props.tileUrl}
-        tileAttribution={props.tileAttribution}
-      />
+      <PropertyDialog property={property} onClose={() => setOpen(null)} settings={props} />
     </>
   );
 }

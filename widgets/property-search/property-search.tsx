@@ -237,13 +237,7 @@ export function PropertySearch(props: Props) {
           onRetry={onRetry}
         />
       </div>
-      <PropertyDialog
-        property={openProperty}
-        onClose={closeDetail}
-        phoneCountryCode={props.phoneCountryCode}
-        tileUrl={props.tileUrl}
-        tileAttribution={props.tileAttribution}
-      />
+      <PropertyDialog property={openProperty} onClose={closeDetail} settings={props} />
     </div>
   );
 }

@@ -117,7 +117,8 @@ function Tabs({
   );
 }
 
-export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRecent, tileUrl, tileAttribution }: Props) {
+export function SavedListings(props: Props) {
+  const { showTitle, searchUrl, showRecent } = props;
   const tabsId = useId().replace(/:/g, '');
   const [tab, setTab] = useState<'saved' | 'recent'>('saved');
   const { t, api, host, toaster } = useElement();
@@ -239,13 +240,7 @@ export function SavedListings({ showTitle, searchUrl, phoneCountryCode, showRece
           )}
         </div>
       )}
-      <PropertyDialog
-        property={open}
-        onClose={() => setOpen(null)}
-        phoneCountryCode={phoneCountryCode}
-        tileUrl={tileUrl}
-        tileAttribution={tileAttribution}
-      />
+      <PropertyDialog property={open} onClose={() => setOpen(null)} settings={props} />
     </section>
   );
 }

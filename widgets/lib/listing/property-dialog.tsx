@@ -10,18 +10,27 @@ import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
 import { PriceAndShare, PropertyDetail } from './property-detail.tsx';
 
-export interface PropertyDialogProps {
-  property: Property | null;
-  onClose: () => void;
+/**
+ * What the element that opens the detail tells it, from its own attributes: the country code of
+ * the agent's phone (`phone-country-code`), and the tiles of the listing's map (`tile-url`) with
+ * their credit (`tile-attribution`). An element passes its props as they are.
+ */
+export interface DetailSettings {
   phoneCountryCode: string;
-  /** the tiles of the listing's map (the opening element's `tile-url`) and their credit (`tile-attribution`) */
   tileUrl?: string | undefined;
   tileAttribution?: string | undefined;
 }
 
+export interface PropertyDialogProps {
+  property: Property | null;
+  onClose: () => void;
+  settings: DetailSettings;
+}
+
 addTexts(texts);
 
-export function PropertyDialog({ property, onClose, phoneCountryCode, tileUrl, tileAttribution }: PropertyDialogProps) {
+export function PropertyDialog({ property, onClose, settings }: PropertyDialogProps) {
+  const { phoneCountryCode, tileUrl, tileAttribution } = settings;
   const titleId = useId();
   const p = property;
   return (
