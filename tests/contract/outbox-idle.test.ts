@@ -4,7 +4,7 @@
  * (SQL's GREATEST passes over a NULL), and every idle server asked again every 20 ms: some 200
  * transactions a second, a fifth of a core, with no visitor at all.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { enqueueMail, nextDueInSeconds } from '../../core/functions/outbox/store.ts';
 import type { Sql } from '../../core/functions/sql.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
@@ -55,21 +55,34 @@ describe('the outbox with nothing to send', () => {
       concurrency: 4,
       intervalMs: 60_000,
     });
+    // when the service sets its next look (server/mail/outbox-service.ts schedules its `fill`), the
+    // delay it chose: read as it is set, so the test waits for no time to pass
+    const looks: number[] = [];
+    const setTimer = globalThis.setTimeout;
+    const timers = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+      fn: (...args: unknown[]) => void,
+      ms?: number,
+      ...args: unknown[]
+    ) => {
+      if (typeof fn === 'function' && fn.name === 'fill') looks.push(ms ?? 0);
+      return setTimer(fn, ms, ...args);
+    }) as typeof setTimeout);
     outbox.start();
     const count = () => Object.fromEntries(['claim', 'due'].map((k) => [k, asked.filter((x) => x === k).length]));
     try {
-      // its first look: each sender finds nothing, then it asks when the next mail falls due
-      await until(() => asked.includes('due'), 10_000, 'the first look');
-      // half a second of nothing to do (the outbox that read "due now" looked 25 times in it, and
-      // more than once however loaded the machine): no second look before its interval
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // its first look: each sender finds nothing, it asks when the next mail falls due (nothing
+      // waits), and sets its next look at its interval (the outbox that read "due now" set it 20 ms on)
+      await until(() => looks.length > 0, 10_000, 'the next look set');
+      expect(looks).toEqual([60_000]);
       expect(count()).toEqual({ claim: 4, due: 1 });
-      // a mail queued (kick) wakes the senders once; they find nothing and it asks once more
+      // a mail queued (kick) wakes the senders once; they find nothing, it asks once more and sleeps again
       outbox.kick();
-      await until(() => count().due === 2, 10_000, 'the look after a kick');
+      await until(() => looks.length > 1, 10_000, 'the look after a kick');
+      expect(looks).toEqual([60_000, 60_000]);
       expect(count()).toEqual({ claim: 8, due: 2 });
       expect(asked.filter((k) => k === 'other')).toEqual([]);
     } finally {
+      timers.mockRestore();
       await outbox.stop();
     }
   });
