@@ -344,7 +344,7 @@ describe('<exp-property-search>', () => {
       await ready(el, 'results after retry');
     }));
 
-  it("toasts 'Searching in {city}' and the number found", async () => {
+  it("says 'Searching in {city}' and the number found in one toast, and 'Search Results' for a search without a new city", async () => {
     const el = await mount(
       `<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`,
       'exp-property-search',
@@ -352,16 +352,23 @@ describe('<exp-property-search>', () => {
     );
     await ready(el);
     const total = await apiCount('place_search=like.*ambato*');
-    const toasts = await waitFor(
-      () => {
-        const list = shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
-        return list.length >= 2 ? list : null;
-      },
+    const toastTexts = () => shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
+    const said = await waitFor(
+      () => toastTexts().find((t) => t.includes('properties found.')),
       5000,
-      'toasts',
+      'the number found',
     );
-    expect(toasts.some((t) => t.includes('Searching in Ambato'))).to.equal(true);
-    expect(toasts.some((t) => t.includes('Search Results') && t.includes(`${total} properties found.`))).to.equal(true);
+    expect(said).to.contain('Searching in Ambato').and.to.contain(`${total} properties found.`);
+    expect(toastTexts(), 'the city is not said again in a toast of its own').to.deep.equal([said]);
+
+    // the same city, a new search: the number alone, under 'Search Results'
+    const beds = shadow<HTMLSelectElement>(el, 'select[name="beds"]');
+    beds.value = '1';
+    beds.dispatchEvent(new Event('change', { bubbles: true }));
+    shadow<HTMLFormElement>(el, 'form').requestSubmit();
+    const again = await waitFor(() => toastTexts().find((t) => t.includes('Search Results')), 5000, 'Search Results');
+    expect(again).to.not.contain('Searching in');
+    expect(again).to.match(/\d[\d,]* propert(y|ies) found\./);
   });
 
   it('pages through photos with the arrows and the keyboard, and shows the placeholder for a broken photo', async () => {
