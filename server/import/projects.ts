@@ -12,18 +12,16 @@
 import { nowDate } from '../../core/clock.ts';
 import { slugify } from '../../core/routes.ts';
 import type { ProjectStage } from '../../core/protocol/filters.ts';
+import type { Project } from '../../core/protocol/projects.ts';
 import { feedPhotos } from './field-map.ts';
 import type { FeedPhoto, FeedRecord } from './mapping.ts';
 import { list, number, plainText, squash, text, yes } from './values.ts';
 
-/** A row of internal.projects as written (47_projects.sql), nullable where the table is; the seed's rows are these too. */
-export interface ProjectColumns {
-  slug: string;
-  name: string;
-  developer: string | null;
-  city: string;
-  sector: string | null;
-  address: string | null;
+/**
+ * A row of internal.projects as written (47_projects.sql), nullable where the table is; the seed's
+ * rows are these too. Its names and place are the ones the data API answers (core/protocol/projects.ts).
+ */
+export interface ProjectColumns extends Pick<Project, 'slug' | 'name' | 'developer' | 'city' | 'sector' | 'address'> {
   geo_lat: number | null;
   geo_lon: number | null;
   description_en: string | null;
