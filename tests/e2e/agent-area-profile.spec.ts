@@ -238,6 +238,46 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     }
   });
 
+  test('her leads, when the data API cannot answer, say so with "Try again" (not "Loading..." for ever), and show once it answers', async ({
+    page,
+    data,
+  }) => {
+    await data.sql(
+      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC')",
+    );
+    // the database away: the data API answers her leads as PostgREST does then
+    let away = true;
+    await page.route(/\/rest\/v1\/rpc\/my_leads/, (route) =>
+      away
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              code: 'PGRST002',
+              details: null,
+              hint: null,
+              message: 'Could not query the database',
+            }),
+          })
+        : route.continue(),
+    );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/es/agente`);
+    await signIn(page, data, 'ana.movil@example.com');
+    const area = page.locator('exp-agent-area');
+    const count = area.locator('[part="count"]');
+    await expect(count).toHaveAttribute('role', 'alert');
+    await expect(count).toContainText('Inténtalo de nuevo en un momento');
+    // (her alert subscriptions come in the same answer: not said to be none)
+    await expect(area.locator('[part="subscriptions"]')).toHaveCount(0);
+    await page.screenshot({ path: join(shots, 'leads-failed-390.png') });
+    away = false;
+    await count.getByRole('button', { name: 'Intentar de nuevo' }).click();
+    await expect(count).toHaveAttribute('role', 'status');
+    await expect(count).toHaveText(/^\d+ contactos?$/);
+    await expect(area.locator('[part="subscriptions"]')).toBeVisible();
+  });
+
   test('a tab whose code does not download says so, and opens on "Try again" once the network is back', async ({
     page,
     data,

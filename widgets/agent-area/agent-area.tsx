@@ -15,6 +15,7 @@ import { whenIdle } from '../lib/main-thread.ts';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
 import { Leads } from './leads.tsx';
 import { field, link, primary } from './ui.ts';
+import { Failed, Loading } from './status.tsx';
 
 export function AgentArea({ phoneCountryCode }: ElementProps<typeof agentAreaAttributes>) {
   const { t, api } = useElement();
@@ -297,7 +298,6 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
 
 /** A tab loaded on first use (usually already fetched): "Loading..." until it is here, and "Try again" if its download failed. */
 function Part({ load, ...props }: PartProps & { load: () => Promise<ComponentType<PartProps>> }) {
-  const { t } = useElement();
   const [loaded, setLoaded] = useState<{ Component: ComponentType<PartProps> } | 'failed' | null>(null);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -315,25 +315,13 @@ function Part({ load, ...props }: PartProps & { load: () => Promise<ComponentTyp
   }, [load, attempt]);
   if (loaded === 'failed')
     return (
-      <p className="m-0 flex flex-wrap items-center gap-3 text-ink" role="alert">
-        {t('agentArea.failed')}
-        <button
-          type="button"
-          className={link}
-          onClick={() => {
-            setLoaded(null);
-            setAttempt((n) => n + 1);
-          }}
-        >
-          {t('common.tryAgain')}
-        </button>
-      </p>
+      <Failed
+        onRetry={() => {
+          setLoaded(null);
+          setAttempt((n) => n + 1);
+        }}
+      />
     );
-  if (!loaded)
-    return (
-      <p className="m-0 text-ink-muted" role="status">
-        {t('agentArea.loading')}
-      </p>
-    );
+  if (!loaded) return <Loading />;
   return <loaded.Component {...props} />;
 }

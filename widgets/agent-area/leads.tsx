@@ -26,6 +26,7 @@ import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { LeadCard } from './lead-card.tsx';
 import { card, field, link, secondary } from './ui.ts';
+import { ListStatus } from './status.tsx';
 import { ecuadorTimes, type EcuadorTimes } from './when.ts';
 
 const REFRESH_MS = 60_000;
@@ -208,13 +209,12 @@ export function Leads({
       <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
         {t('agentArea.export')}
       </button>
-      <p className="m-0 text-ink" role="status" aria-live="polite" part="count">
-        {leads === null
-          ? t('agentArea.loading')
-          : failed
-            ? t('agentArea.failed')
-            : t('agentArea.count', { count: shown.length })}
-      </p>
+      <ListStatus
+        counted={leads && t('agentArea.count', { count: shown.length })}
+        failed={failed}
+        part="count"
+        onRetry={() => void load()}
+      />
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
         {shown.slice(0, listed).map((lead) => (
           <li key={lead.id}>
@@ -239,7 +239,8 @@ export function Leads({
           {t('agentArea.showMore', { count: Math.min(PAGE, shown.length - listed) })}
         </button>
       ) : null}
-      <Subscriptions alerts={alerts} dates={dates} />
+      {/* (they come with her leads: before, or when neither could be read, nothing is known of them) */}
+      {leads ? <Subscriptions alerts={alerts} dates={dates} /> : null}
     </section>
   );
 }

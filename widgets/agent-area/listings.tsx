@@ -10,6 +10,7 @@ import { formatPrice } from '../../core/protocol/format.ts';
 import { getMyListingFigures, type ListingFigures } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card } from './ui.ts';
+import { ListStatus } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
 addTexts(texts);
@@ -20,6 +21,7 @@ export function Listings({ id, session }: { id: string; session: Session }) {
   const { t, api, lang } = useElement();
   const [listings, setListings] = useState<ListingFigures[] | null>(null);
   const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
     getMyListingFigures(api, session).then(
@@ -32,7 +34,7 @@ export function Listings({ id, session }: { id: string; session: Session }) {
     return () => {
       live = false;
     };
-  }, [api, session]);
+  }, [api, session, attempt]);
   const weekFormat = useMemo(
     () =>
       new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
@@ -45,13 +47,15 @@ export function Listings({ id, session }: { id: string; session: Session }) {
         {t('agentArea.listings.title')}
       </h2>
       <p className="m-0 text-ink-muted">{t('agentArea.listings.intro')}</p>
-      <p className="m-0 text-ink" role="status" aria-live="polite">
-        {failed
-          ? t('agentArea.failed')
-          : listings === null
-            ? t('agentArea.loading')
-            : t('agentArea.listings.count', { count: listings.length })}
-      </p>
+      <ListStatus
+        counted={listings && t('agentArea.listings.count', { count: listings.length })}
+        failed={failed}
+        part="listings-count"
+        onRetry={() => {
+          setFailed(false);
+          setAttempt((n) => n + 1);
+        }}
+      />
       <ul className="list-none m-0 p-0 flex flex-col gap-4">
         {(listings ?? []).map((l) => {
           const totals = Object.fromEntries(METRICS.map((m) => [m, l.weeks.reduce((s, w) => s + w[m], 0)])) as Record<

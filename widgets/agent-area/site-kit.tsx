@@ -11,6 +11,7 @@ import { getMyProfile } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { DEFAULT_COLOR, HEX, KINDS, kitAttributes, kitSnippet, type Kind } from './kit.ts';
 import { card, field, primary, secondary } from './ui.ts';
+import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
 addTexts(texts);
@@ -18,25 +19,31 @@ addTexts(texts);
 /** Her kit, once her agent id is known (the team's account has none). */
 export function SiteKit({ id, session }: { id: string; session: Session }) {
   const { t, api } = useElement();
-  const [agentId, setAgentId] = useState<number | null | undefined>(undefined);
+  // undefined while it is asked; 'failed' when it could not be (not "the team's account")
+  const [agentId, setAgentId] = useState<number | null | undefined | 'failed'>(undefined);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
     getMyProfile(api, session).then(
       (p) => live && setAgentId(p ? p.id : null),
       (error: unknown) => {
         console.error('[exp-agent-area] could not load the profile:', error);
-        if (live) setAgentId(null);
+        if (live) setAgentId('failed');
       },
     );
     return () => {
       live = false;
     };
-  }, [api, session]);
-  if (agentId === undefined)
+  }, [api, session, attempt]);
+  if (agentId === undefined) return <Loading />;
+  if (agentId === 'failed')
     return (
-      <p className="m-0 text-ink" role="status">
-        {t('agentArea.loading')}
-      </p>
+      <Failed
+        onRetry={() => {
+          setAgentId(undefined);
+          setAttempt((n) => n + 1);
+        }}
+      />
     );
   if (agentId === null) return <p className="m-0 text-ink">{t('agentArea.kit.notAnAgent')}</p>;
   // the script our site serves, where partners load it from too (docs/embedding.md)

@@ -23,6 +23,7 @@ import { ecuadorTimes } from './when.ts';
 import { fold } from '../../core/protocol/text.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
+import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
 addTexts(texts);
@@ -89,6 +90,11 @@ export function Team({
 function Privacy({ id, session }: { id: string; session: Session }) {
   const { t, api } = useElement();
   const [overview, setOverview] = useState<PrivacyOverview | null | 'failed'>(null);
+  const [attempt, setAttempt] = useState(0);
+  const retry = () => {
+    setOverview(null);
+    setAttempt((n) => n + 1);
+  };
   useEffect(() => {
     let live = true;
     getPrivacyOverview(api, session).then(
@@ -101,7 +107,7 @@ function Privacy({ id, session }: { id: string; session: Session }) {
     return () => {
       live = false;
     };
-  }, [api, session]);
+  }, [api, session, attempt]);
   const times = ecuadorTimes(t);
   const when = (at: string) => times.format(new Date(at));
   return (
@@ -111,13 +117,9 @@ function Privacy({ id, session }: { id: string; session: Session }) {
       </h2>
       <p className="m-0 text-ink-muted">{t('agentArea.team.privacy.intro')}</p>
       {overview === null ? (
-        <p className="m-0 text-ink-muted" role="status">
-          {t('agentArea.loading')}
-        </p>
+        <Loading />
       ) : overview === 'failed' ? (
-        <p className="m-0 text-ink" role="alert">
-          {t('agentArea.failed')}
-        </p>
+        <Failed onRetry={retry} />
       ) : (
         <>
           <p className="m-0 text-ink" part="retention">

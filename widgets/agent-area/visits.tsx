@@ -20,6 +20,7 @@ import {
 } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
+import { ListStatus } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
 addTexts(texts);
@@ -66,6 +67,7 @@ export function Visits({ id, session }: { id: string; session: Session }) {
   useEffect(() => {
     const controller = new AbortController();
     setVisits(null);
+    setFailed(false);
     void load(controller.signal);
     return () => controller.abort();
   }, [load]);
@@ -130,13 +132,12 @@ export function Visits({ id, session }: { id: string; session: Session }) {
         {title}
       </h3>
       <p className="m-0 text-sm text-ink-muted">{t('agentArea.visits.timeZone')}</p>
-      <p className="m-0 text-ink" role="status" aria-live="polite" part="visits-count">
-        {visits === null
-          ? t('agentArea.loading')
-          : failed
-            ? t('agentArea.failed')
-            : t('agentArea.visits.count', { count: visits.length })}
-      </p>
+      <ListStatus
+        counted={visits && t('agentArea.visits.count', { count: visits.length })}
+        failed={failed}
+        part="visits-count"
+        onRetry={() => void load()}
+      />
       <ol className="list-none m-0 p-0 flex flex-col gap-4" part="days">
         {days.map((day) => {
           const those = byDay.get(day) ?? [];

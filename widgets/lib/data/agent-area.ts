@@ -8,9 +8,8 @@
 import type { StoredInquiry } from '../../../core/protocol/inquiry.ts';
 import type { ConsentPurpose } from '../../../core/protocol/privacy.ts';
 import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
-import { PostgrestClient } from '@supabase/postgrest-js';
 import type { ApiConfig } from '../config.ts';
-import { answer } from './client.ts';
+import { answer, restClient } from './client.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
@@ -102,11 +101,9 @@ function earlyOr<T>(config: ApiConfig, session: Session, call: string, ask: () =
   return found && Date.now() - found.at < EARLY_MS ? (found.answer as Promise<T>) : ask();
 }
 
-/** The data API as the signed-in agent. */
+/** The data API as the signed-in agent (under the same deadline as every element's call). */
 export const restAs = (config: ApiConfig, session: Session) =>
-  new PostgrestClient(`${config.url}/rest/v1`, {
-    headers: { apikey: config.key, Authorization: `Bearer ${session.access_token}` },
-  });
+  restClient(config, { apikey: config.key, Authorization: `Bearer ${session.access_token}` });
 
 /** Mails a code to the address (Auth answers the same for any address: only an agent's gets one). */
 export async function askForCode(config: ApiConfig, email: string): Promise<'sent' | 'wait' | 'failed'> {

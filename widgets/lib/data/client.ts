@@ -34,6 +34,14 @@ export function authHeaders(config: ApiConfig): Record<string, string> {
 }
 
 /**
+ * A client of the data API with these headers (the public key's, or a signed-in agent's), under the
+ * elements' deadline for a whole answer.
+ */
+export function restClient(config: ApiConfig, headers: Record<string, string>): PostgrestClient {
+  return new PostgrestClient(`${config.url}/rest/v1`, { headers, fetch: readWhole, timeout: DATA_DEADLINE_MS });
+}
+
+/**
  * The same protocol as @supabase/supabase-js (PostgREST + edge functions) at a fraction of its
  * weight. One client per backend, shared by every element that points at it. The functions client
  * lives with the one call that needs it (data/inquiry.ts), so it loads only with a form.
@@ -42,12 +50,7 @@ export function getClients(config: ApiConfig): DataClients {
   const id = `${config.url}\n${config.key}`;
   let found = clients.get(id);
   if (!found) {
-    const rest = new PostgrestClient(`${config.url}/rest/v1`, {
-      headers: authHeaders(config),
-      fetch: readWhole,
-      timeout: DATA_DEADLINE_MS,
-    });
-    found = { rest, config };
+    found = { rest: restClient(config, authHeaders(config)), config };
     clients.set(id, found);
   }
   return found;
