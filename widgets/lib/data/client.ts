@@ -12,9 +12,11 @@ const clients = new Map<string, DataClients>();
  * How long an element waits for a whole answer of the data API before it gives up and says so (its
  * error and "Try again"): the server's own deadline is 6 s (docs/architecture.md, "Deadlines and fair
  * shares"); the rest is for a slow phone network. A request that never answers, or stops half-way (a
- * stalled mobile connection), would otherwise leave the skeletons up for good.
+ * stalled mobile connection), would otherwise leave the skeletons up for good, or a form "Sending..."
+ * (the forms' calls to the edge functions have it too: data/inquiry.ts, data/alerts.ts; a retry is
+ * the same request, by its idempotency key).
  */
-const DATA_DEADLINE_MS = 15_000;
+export const DATA_DEADLINE_MS = 15_000;
 
 /**
  * A data call made with the page's fetch at the time of the call (PostgrestClient keeps the one there

@@ -4,6 +4,7 @@
  * inquiries); the function decides who is mailed, never the browser (docs/decisions.md #9).
  */
 import type { FunctionsClient } from '@supabase/functions-js';
+import { DATA_DEADLINE_MS } from './client.ts';
 import type { ContactField, InquiryBody } from '../../../core/protocol/inquiry.ts';
 
 /** What our form sends: always with its idempotency key and language. */
@@ -20,7 +21,10 @@ export type InquiryResult =
 
 export async function sendInquiry(functions: FunctionsClient, body: InquiryRequest): Promise<InquiryResult> {
   try {
-    const { data, error } = await functions.invoke<{ ok?: boolean; id?: string }>('send-property-inquiry', { body });
+    const { data, error } = await functions.invoke<{ ok?: boolean; id?: string }>('send-property-inquiry', {
+      body,
+      timeout: DATA_DEADLINE_MS,
+    });
     if (!error && data?.ok && data.id) return { ok: true, id: data.id };
     const response = (error as { context?: Response } | null)?.context;
     if (response instanceof Response) {
