@@ -9,7 +9,7 @@ import type { StoredInquiry } from '../../../core/protocol/inquiry.ts';
 import type { ConsentPurpose } from '../../../core/protocol/privacy.ts';
 import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
 import type { ApiConfig } from '../config.ts';
-import { answer, restClient } from './client.ts';
+import { answer, fetchWithDeadline, restClient } from './client.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
@@ -55,6 +55,7 @@ export function authFor(config: ApiConfig): GoTrueClient {
     found = new AuthClient({
       url: `${config.url}/auth/v1`,
       headers: { apikey: config.key },
+      fetch: fetchWithDeadline,
       storageKey: `exp-agent-session:${config.url}`,
       persistSession: typeof localStorage !== 'undefined',
       autoRefreshToken: true,

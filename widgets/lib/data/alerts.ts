@@ -6,7 +6,6 @@
  */
 import type { FunctionsClient } from '@supabase/functions-js';
 import type { AlertRequest } from '../../../core/protocol/alerts.ts';
-import { DATA_DEADLINE_MS } from './client.ts';
 
 export type AlertResult =
   | { ok: true }
@@ -20,7 +19,6 @@ export async function requestAlerts(
   try {
     const { data, error } = await functions.invoke<{ ok?: boolean }>('saved-searches', {
       body: { action: 'subscribe', ...body },
-      timeout: DATA_DEADLINE_MS,
     });
     if (!error && data?.ok) return { ok: true };
     const response = (error as { context?: Response } | null)?.context;

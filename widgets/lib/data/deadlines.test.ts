@@ -2,7 +2,7 @@
 // (the calls over a real socket, with Node's fetch, to a server that never answers)
 /**
  * Every call an element makes gives up at the elements' deadline (DATA_DEADLINE_MS in client.ts):
- * an agent's calls with her session, and the forms' calls to the edge functions. A stalled phone
+ * Auth's (her sign-in), an agent's calls with her session, and the forms' calls to the edge functions. A stalled phone
  * network otherwise left her list "Loading..." and a form "Sending..." for good.
  */
 import { createServer } from 'node:http';
@@ -10,14 +10,14 @@ import type { AddressInfo } from 'node:net';
 import type { Session } from '@supabase/auth-js';
 import { describe, expect, it } from 'vitest';
 import type { ApiConfig } from '../config.ts';
-import { getMyLeads } from './agent-area.ts';
+import { askForCode, getMyLeads } from './agent-area.ts';
 import { requestAlerts } from './alerts.ts';
 import { DATA_DEADLINE_MS } from './client.ts';
 import { functionsClient } from './functions.ts';
 import { sendInquiry, type InquiryRequest } from './inquiry.ts';
 
 describe('the deadline of every call', () => {
-  it('gives up on her leads, an inquiry and an alert whose answers never come, at the deadline and not before', async () => {
+  it('gives up on her code, her leads, an inquiry and an alert whose answers never come, at the deadline and not before', async () => {
     // a data API that takes each request and never answers
     const held: string[] = [];
     const api = createServer((req) => void held.push(req.url ?? ''));
@@ -33,7 +33,8 @@ describe('the deadline of every call', () => {
         return { outcome, ms: performance.now() - started };
       };
       const functions = functionsClient(config);
-      const [leads, inquiry, alert] = await Promise.all([
+      const [code, leads, inquiry, alert] = await Promise.all([
+        timed(askForCode(config, 'ana@example.com')),
         timed(getMyLeads(config, { access_token: 'her-token' } as Session)),
         timed(
           sendInquiry(functions, {
@@ -48,16 +49,19 @@ describe('the deadline of every call', () => {
         timed(requestAlerts(functions, { email: 'ana@example.com', lang: 'es', idempotencyKey: 'k-2' })),
       ]);
       expect(held.sort()).toEqual([
+        '/auth/v1/otp',
         '/functions/v1/saved-searches',
         '/functions/v1/send-property-inquiry',
         '/rest/v1/rpc/my_leads',
       ]);
+      // (she is told it failed, and may ask again)
+      expect(code.outcome).toEqual({ value: 'failed' });
       expect(leads.outcome).toEqual({ error: expect.stringMatching(/^Error: leads: /) });
       // the forms say it failed (and keep what was typed: their tests)
       expect(inquiry.outcome).toEqual({ value: { ok: false, reason: 'failed' } });
       expect(alert.outcome).toEqual({ value: { ok: false, reason: 'failed' } });
       // not before the deadline (a loaded machine can only make each later)
-      for (const { ms } of [leads, inquiry, alert]) expect(ms).toBeGreaterThanOrEqual(DATA_DEADLINE_MS - 100);
+      for (const { ms } of [code, leads, inquiry, alert]) expect(ms).toBeGreaterThanOrEqual(DATA_DEADLINE_MS - 100);
     } finally {
       api.closeAllConnections();
       await new Promise((resolve) => api.close(resolve));

@@ -4,7 +4,7 @@
  */
 import { FunctionsClient } from '@supabase/functions-js';
 import type { ApiConfig } from '../config.ts';
-import { authHeaders } from './client.ts';
+import { authHeaders, fetchWithDeadline } from './client.ts';
 
 const clients = new Map<string, FunctionsClient>();
 
@@ -12,7 +12,10 @@ export function functionsClient(config: ApiConfig): FunctionsClient {
   const id = `${config.url}\n${config.key}`;
   let found = clients.get(id);
   if (!found) {
-    found = new FunctionsClient(`${config.url}/functions/v1`, { headers: authHeaders(config) });
+    found = new FunctionsClient(`${config.url}/functions/v1`, {
+      headers: authHeaders(config),
+      customFetch: fetchWithDeadline,
+    });
     clients.set(id, found);
   }
   return found;

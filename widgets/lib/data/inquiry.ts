@@ -4,7 +4,6 @@
  * inquiries); the function decides who is mailed, never the browser (docs/decisions.md #9).
  */
 import type { FunctionsClient } from '@supabase/functions-js';
-import { DATA_DEADLINE_MS } from './client.ts';
 import type { ContactField, InquiryBody } from '../../../core/protocol/inquiry.ts';
 
 /** What our form sends: always with its idempotency key and language. */
@@ -23,7 +22,6 @@ export async function sendInquiry(functions: FunctionsClient, body: InquiryReque
   try {
     const { data, error } = await functions.invoke<{ ok?: boolean; id?: string }>('send-property-inquiry', {
       body,
-      timeout: DATA_DEADLINE_MS,
     });
     if (!error && data?.ok && data.id) return { ok: true, id: data.id };
     const response = (error as { context?: Response } | null)?.context;
