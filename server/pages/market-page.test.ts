@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../core/locales/en.json' with { type: 'json' };
+import es from '../../core/locales/es.json' with { type: 'json' };
 import { translatorFor } from '../../core/translate.ts';
 import type { MarketFigure } from '../../core/protocol/market.ts';
 import { renderMarket } from './market-page.tsx';
@@ -41,5 +42,23 @@ describe("a sector's market report", () => {
     expect(crumbs(render('Quito'))).toEqual(['Market reports', 'Quito', 'Iñaquito']);
     // without the name, the address is all there is
     expect(crumbs(render())).toEqual(['Market reports', 'quito', 'Iñaquito']);
+  });
+
+  it('says the price a m² once in its description, in both languages', () => {
+    for (const lang of ['en', 'es'] as const) {
+      const { head } = renderMarket(
+        'quito/inaquito',
+        { all: [figure], byType: [], ranking: [] },
+        {
+          lang,
+          t: translatorFor(lang === 'en' ? en : es, lang),
+          origin: 'https://example.org',
+          now: new Date('2026-12-04T12:00:00Z'),
+        },
+      );
+      const description = head.description ?? '';
+      expect(description.match(/m²/g), description).toHaveLength(1);
+      expect(description).toContain(lang === 'en' ? '$1,800/m² in ' : '$1,800/m² (');
+    }
   });
 });

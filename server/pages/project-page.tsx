@@ -340,8 +340,8 @@ export function renderProject(
         name: p.name,
         place,
         developer: p.developer ?? SITE.name,
-        line,
-        stage: t(`projects.stage.${p.stage}`),
+        // its stage, where its line does not already end with it ("Delivered")
+        line: p.stage === 'delivered' ? line : `${line}. ${t(`projects.stage.${p.stage}`)}`,
       }),
       ogType: 'website',
       jsonLd: [residence, offers],

@@ -161,6 +161,18 @@ describe('new developments', () => {
     expect(box?.querySelector('a')?.getAttribute('href')).toBe(`/es/proyectos/${slug}`);
   });
 
+  it("a project's description says its stage once, in both languages (a delivered one said it twice)", async () => {
+    for (const [path, said] of [
+      ['/projects/challuabamba-villas', 'Delivered'],
+      ['/es/proyectos/challuabamba-villas', 'Entregado'],
+      ['/projects/torre-quito-tenis', 'Under construction'],
+    ] as const) {
+      const { doc } = await page(`${server.url}${path}`);
+      const description = doc.querySelector('meta[name="description"]')?.getAttribute('content') ?? '';
+      expect(description.split(said).length - 1, description).toBe(1);
+    }
+  });
+
   it('the payment plan of the unit and lender a visitor picks, without a script: as core/protocol/payment-plan.ts makes it from the database', async () => {
     const [p] = await server.sql<{ id: string; delivery: string; reservation: number; entrada_pct: number }>(
       "select id::text as id, delivery::text as delivery, reservation::float8 as reservation, entrada_pct::float8 as entrada_pct from internal.projects where slug = 'riverside-samborondon'",
