@@ -22,6 +22,76 @@ export function steps(medians: number[]): number[] {
   return [1, 2, 3, 4].map((k) => sorted[Math.floor((k * sorted.length) / 5)] ?? 0);
 }
 
+/** How many of the largest markets are named on the map. */
+const NAMED = 6;
+/** A name's box, in the map's units: the names are 13 units high (site/written.css), about 0.62 of that wide a letter, bold. */
+const NAME_HEIGHT = 13;
+const letterWidth = 0.62 * NAME_HEIGHT;
+const GAP = 3;
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+export interface Label {
+  x: number;
+  y: number;
+  anchor: 'start' | 'end' | 'middle';
+}
+
+/**
+ * Where each of the first `named` dots has its name: to its right, else its left, above or below,
+ * wherever it covers no name already placed, no other dot and stays on the map; a name that fits
+ * nowhere is left out (its city is in the ranking). Larger markets come first, so they keep the
+ * right-hand place: Quito and Cumbayá, Guayaquil and Samborondón are a few units apart.
+ */
+export function placeLabels(
+  dots: Array<{ x: number; y: number; r: number; name: string }>,
+  named: number,
+): Array<Label | null> {
+  const taken: Box[] = [];
+  const dotBoxes = dots.map((d) => ({ left: d.x - d.r, top: d.y - d.r, right: d.x + d.r, bottom: d.y + d.r }));
+  return dots.map((d, i) => {
+    if (i >= named) return null;
+    const w = d.name.length * letterWidth;
+    const h = NAME_HEIGHT;
+    const candidates: Array<[Label, Box]> = [
+      [
+        { x: d.x + d.r + GAP, y: d.y + 4, anchor: 'start' },
+        { left: d.x + d.r + GAP, top: d.y - h / 2, right: d.x + d.r + GAP + w, bottom: d.y + h / 2 },
+      ],
+      [
+        { x: d.x - d.r - GAP, y: d.y + 4, anchor: 'end' },
+        { left: d.x - d.r - GAP - w, top: d.y - h / 2, right: d.x - d.r - GAP, bottom: d.y + h / 2 },
+      ],
+      [
+        { x: d.x, y: d.y - d.r - GAP - 2, anchor: 'middle' },
+        { left: d.x - w / 2, top: d.y - d.r - GAP - h, right: d.x + w / 2, bottom: d.y - d.r - GAP },
+      ],
+      [
+        { x: d.x, y: d.y + d.r + GAP + h - 2, anchor: 'middle' },
+        { left: d.x - w / 2, top: d.y + d.r + GAP, right: d.x + w / 2, bottom: d.y + d.r + GAP + h },
+      ],
+    ];
+    const fits = candidates.find(
+      ([, box]) =>
+        box.left >= 0 &&
+        box.right <= W &&
+        box.top >= 0 &&
+        box.bottom <= H &&
+        !taken.some((t) => overlaps(t, box)) &&
+        !dotBoxes.some((b, j) => j !== i && overlaps(b, box)),
+    );
+    if (!fits) return null;
+    taken.push(fits[1]);
+    return fits[0];
+  });
+}
+
 export interface CityMapClasses {
   figure?: string;
   svg?: string;
@@ -57,12 +127,12 @@ export function CityMap({
   const step = (median: number) => bounds.filter((b) => median >= b).length;
   const mainland = outline.filter((ring) => ring.every(([lng]) => lng > BOX.west - 0.5));
   const path = mainland.map((ring) => `M${ring.map(([lng, lat]) => `${x(lng)},${y(lat)}`).join('L')}Z`).join('');
-  // the largest markets are named; the rest are in the ranking
-  const named = new Set(
-    [...placed]
-      .sort((a, b) => b.listings - a.listings)
-      .slice(0, 6)
-      .map((c) => c.path),
+  const radius = (c: MarketRank) => Math.min(16, Math.round(4 + Math.sqrt(c.listings) / 1.5));
+  const bySize = [...placed].sort((a, b) => b.listings - a.listings);
+  // the largest markets are named where their names fit; the rest are in the ranking
+  const labels = placeLabels(
+    bySize.map((c) => ({ x: x(c.lng), y: y(c.lat), r: radius(c), name: c.name })),
+    NAMED,
   );
   const lows = [placed.reduce((m, c) => Math.min(m, c.median), Infinity), ...bounds];
   return (
@@ -70,25 +140,26 @@ export function CityMap({
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`} className={k.svg}>
         <title id={`${id}-title`}>{t('market.map.title')}</title>
         <path d={path} className={k.land} />
-        {[...placed]
-          .sort((a, b) => b.listings - a.listings)
-          .map((c) => (
+        {bySize.map((c, i) => {
+          const label = labels[i];
+          return (
             <g key={c.path}>
               <circle
                 cx={x(c.lng)}
                 cy={y(c.lat)}
-                r={Math.min(16, Math.round(4 + Math.sqrt(c.listings) / 1.5))}
+                r={radius(c)}
                 className={`${k.dot ?? ''} ${k.steps?.[step(c.median)] ?? ''}`.trim()}
               >
                 <title>{`${c.name}: ${t('market.perM2', { price: formatPrice(c.median) })}`}</title>
               </circle>
-              {named.has(c.path) ? (
-                <text x={x(c.lng) + 12} y={y(c.lat) + 4} className={k.name}>
+              {label ? (
+                <text x={label.x} y={label.y} textAnchor={label.anchor} className={k.name}>
                   {c.name}
                 </text>
               ) : null}
             </g>
-          ))}
+          );
+        })}
       </svg>
       <figcaption>
         <ul className={k.legend}>

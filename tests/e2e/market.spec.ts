@@ -73,3 +73,35 @@ test('the element on a bare page: the figure and count the index holds, the rank
       agent: agent?.id,
     });
 });
+
+test('the national map names its largest cities without one name over another (Quito and Cumbayá, Guayaquil and Samborondón sit a few pixels apart), on a phone and a desktop', async ({
+  page,
+  data,
+}) => {
+  for (const width of [320, 1366]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${data.url}/market`);
+    const names = page.locator('exp-market-report svg[aria-labelledby="market-map-title"]').locator('text');
+    await expect(names.first()).toBeVisible();
+    // the boxes the browser draws the names in (its own fonts): none meets another
+    const boxes = await names.evaluateAll((els) =>
+      els.map(
+        (e) =>
+          ({ name: e.textContent ?? '', ...e.getBoundingClientRect().toJSON() }) as {
+            name: string;
+            left: number;
+            right: number;
+            top: number;
+            bottom: number;
+          },
+      ),
+    );
+    expect(boxes.map((b) => b.name)).toEqual(expect.arrayContaining(['Quito', 'Guayaquil', 'Cuenca']));
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        expect(
+          a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom,
+          `${a.name} and ${b.name} at ${width} px`,
+        ).toBe(false);
+  }
+});
