@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { profileHref, toAgent, toAgentProfile } from './agent.ts';
+import en from '../locales/en.json' with { type: 'json' };
+import es from '../locales/es.json' with { type: 'json' };
+import { translatorFor } from '../translate.ts';
+import { languageNames, profileHref, toAgent, toAgentProfile } from './agent.ts';
 
 const API = 'https://api.example';
 const base = {
@@ -85,5 +88,23 @@ describe('agents as shown (docs/product.md §3)', () => {
     expect(toAgentProfile(row, API, 'es').about).toBe('Vendo casas en Quito.');
     expect(toAgentProfile({ ...row, about_es: null }, API, 'es').about).toBe('I sell homes in Quito.');
     expect(toAgentProfile({ ...row, about: '  ' }, API, 'en').about).toBe('Vendo casas en Quito.');
+  });
+
+  it("names her languages in the page's language, whichever she wrote them in; one the locale files lack, as she wrote it", () => {
+    const written = ['English', 'español', 'Kichwa', ' Français ', 'Klingon'];
+    expect(languageNames(written, translatorFor(es, 'es'))).toEqual([
+      'Inglés',
+      'Español',
+      'Kichwa',
+      ' Français ',
+      'Klingon',
+    ]);
+    expect(languageNames(written, translatorFor(en, 'en'))).toEqual([
+      'English',
+      'Spanish',
+      'Kichwa',
+      ' Français ',
+      'Klingon',
+    ]);
   });
 });

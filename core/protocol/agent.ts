@@ -5,6 +5,8 @@
  */
 import { safeLinkUrl, safeMediaUrl } from './safe-urls.ts';
 import type { AgentProfileRecord, AgentRecord } from './records.ts';
+import type { Translate } from '../translate.ts';
+import { fold } from './text.ts';
 
 /** What the directory reads of an agent (AgentRecord), and what a profile reads (AgentProfileRecord). */
 export const AGENT_COLUMNS = 'id,first_name,last_name,email,phone,picture,country_code';
@@ -76,4 +78,18 @@ export function toAgentProfile(row: AgentProfileRecord, apiBase: string, lang: '
 /** Where an agent's profile is: a template with {id} (our site's /findanagent/{id} by default). */
 export function profileHref(template: string, id: string): string {
   return template.replace('{id}', () => encodeURIComponent(id));
+}
+
+/**
+ * Her languages as the page's language names them ("Inglés, Español" on a Spanish page): she writes
+ * them in either language, and a language the locale files do not name is shown as she wrote it.
+ */
+export function languageNames(languages: string[], t: Translate): string[] {
+  return languages.map((written) => {
+    const key = `profile.languageNames.${fold(written)
+      .toLowerCase()
+      .replace(/[^a-z]/g, '')}`;
+    const named = t(key);
+    return named === key ? written : named;
+  });
 }

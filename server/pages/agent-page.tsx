@@ -4,7 +4,7 @@
  * (sections, listings, 'Contact Agent'). An unknown id is a real 404.
  */
 import type { Translate } from '../../core/translate.ts';
-import { toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
+import { languageNames, toAgentProfile, type AgentProfile } from '../../core/protocol/agent.ts';
 import type { AgentProfileRecord } from '../../core/protocol/records.ts';
 import { agentPath, localizedPath } from '../../core/routes.ts';
 import { agentJsonLd } from '../../core/protocol/structured-data.ts';
@@ -70,7 +70,7 @@ export function renderAgent(
         {a.languages.length ? (
           <section>
             <h2>{t('profile.languages')}</h2>
-            <p>{a.languages.join(', ')}</p>
+            <p>{languageNames(a.languages, t).join(', ')}</p>
           </section>
         ) : null}
       </article>

@@ -98,7 +98,7 @@ export const OPEN_HOUSE_COLUMNS = [
 
 // prettier-ignore
 export const AGENT_COLUMNS = [
-  'id', 'first_name', 'last_name', 'email', 'phone', 'picture', 'country_code', 'location', 'about', 'languages', 'specializations', 'certifications',
+  'id', 'first_name', 'last_name', 'email', 'phone', 'picture', 'country_code', 'location', 'about', 'about_es', 'languages', 'specializations', 'certifications',
   'locations_served', 'facebook', 'instagram', 'linkedin', 'website', 'private_notes', 'created_at',
 ] as const satisfies ReadonlyArray<keyof AgentRow>;
 

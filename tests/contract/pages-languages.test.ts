@@ -93,6 +93,24 @@ describe('pages in the language of their address, as crawlers read them', () => 
     expect(meta(missing.doc, 'robots')).toBe('noindex');
   });
 
+  it("an agent's Spanish page says her about in Spanish where she wrote one, and her languages by their Spanish names; her English page, in English", async () => {
+    const [agent] = await server.sql<{ id: string; about_es: string; languages: string[] }>(
+      'select id::text as id, about_es, languages from public.agents where about_es is not null order by id limit 1',
+    );
+    expect(agent?.languages).toEqual(expect.arrayContaining(['English', 'Spanish']));
+    const es = (await crawl(`${server.url}/es/findanagent/${agent?.id}`)).doc;
+    const text = (doc: Document) => doc.body.textContent?.replace(/\s+/g, ' ') ?? '';
+    expect(text(es)).toContain(agent?.about_es.slice(0, 60));
+    expect(es.querySelector('meta[name="description"]')?.getAttribute('content')).toMatch(
+      new RegExp(`^${agent?.about_es.slice(0, 30)}`),
+    );
+    expect(text(es)).toMatch(/Inglés|Español/);
+    expect(text(es)).not.toMatch(/\bEnglish\b|\bSpanish\b/);
+    const en = (await crawl(`${server.url}/findanagent/${agent?.id}`)).doc;
+    expect(text(en)).toMatch(/English, Spanish|Spanish, English/);
+    expect(text(en)).not.toContain(agent?.about_es.slice(0, 60));
+  });
+
   it("a Spanish page's own links and forms go to Spanish addresses (a visitor who came in Spanish stays in Spanish); files and the English twin's are left as they are", async () => {
     let seen = 0;
     for (const path of ['/es', '/es/about', '/es/search-properties', '/es/join', '/es/findanagent']) {

@@ -15,7 +15,7 @@ import {
   type ComponentProps,
   type ReactNode,
 } from 'react';
-import { toAgentProfile, type AgentProfile as Profile } from '../../core/protocol/agent.ts';
+import { languageNames, toAgentProfile, type AgentProfile as Profile } from '../../core/protocol/agent.ts';
 import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListingsCount, getListingsPage } from '../lib/data/listings.ts';
@@ -178,14 +178,20 @@ export function AgentProfile(props: Props) {
         </aside>
         <div className="flex flex-col gap-6 min-w-0 break-words">
           <Section title={t('profile.contact')}>
-            <p className="m-0">{[p.email, p.phone].filter(Boolean).join(' · ') || '—'}</p>
+            {/* (a phone number is not broken across lines) */}
+            <p className="m-0">
+              {p.email}
+              {p.email && p.phone ? ' · ' : null}
+              {p.phone ? <span className="whitespace-nowrap">{p.phone}</span> : null}
+              {p.email || p.phone ? null : '—'}
+            </p>
           </Section>
           {p.about ? (
             <Section title={t('profile.about')}>
               <p className="m-0 whitespace-pre-line leading-relaxed">{p.about}</p>
             </Section>
           ) : null}
-          {joined(t('profile.languages'), p.languages, ', ')}
+          {joined(t('profile.languages'), languageNames(p.languages, t), ', ')}
           {p.specializations.length ? (
             <Section title={t('profile.specializations')}>
               <ul className="list-none m-0 p-0 flex flex-wrap gap-2">
