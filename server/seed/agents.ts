@@ -93,6 +93,18 @@ const LAST = ['Guerrero', 'Zambrano', 'Salazar', 'Vásquez', 'Cevallos', 'Jarami
 // prettier-ignore
 const CITIES = ['Quito', 'Quito', 'Guayaquil', 'Cuenca', 'Cumbayá', 'Samborondón', 'Manta', 'Salinas', 'Loja', 'Ambato', 'Ibarra', 'Tumbaco', 'Montañita', 'Cotacachi', 'Guayaquil', 'Quito'];
 
+// prettier-ignore
+const WOMEN = new Set(['Sofía', 'Valentina', 'Camila', 'Isabella', 'Paula', 'Lucía', 'Ana', 'Verónica', 'Carolina', 'Mónica', 'Patricia', 'Elena', 'Cristina', 'Natalia', 'Andrea', 'Tatiana', 'Karla', 'Ximena', 'Ana Lucía', 'Renata']);
+
+/**
+ * A drawn portrait that goes with the name (supabase/seed/media/agents: the odd ones are drawn as
+ * women, the even ones as men), a different one of the eighteen for each agent in turn.
+ */
+function portrait(id: number, first: string): string {
+  const n = ((id - 1) % 18) * 2 + (WOMEN.has(first) ? 1 : 2);
+  return `/media/agents/agent-${String(n).padStart(2, '0')}.webp`;
+}
+
 export function generateAgents(rand: () => number): AgentRow[] {
   const agents: AgentRow[] = [];
   const created = (i: number) => new Date(Date.UTC(2023, 0, 10) + i * 9 * 86_400_000).toISOString();
@@ -124,7 +136,7 @@ export function generateAgents(rand: () => number): AgentRow[] {
       last_name: last,
       email: email(first, last),
       phone: `09${8 + (i % 2)} ${String(100 + Math.floor(rand() * 900))} ${String(1000 + Math.floor(rand() * 9000))}`,
-      picture: `/media/agents/agent-${String(((id - 1) % 36) + 1).padStart(2, '0')}.webp`,
+      picture: portrait(id, first),
       country_code: 'EC',
       ...NO_PROFILE,
       private_notes: r < 0.3 ? 'Probation until onboarding is complete.' : null,
