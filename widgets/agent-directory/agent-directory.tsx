@@ -177,7 +177,7 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
               >
                 <AgentPhoto photo={agent.photo} name="" className="aspect-square w-full" />
                 <span className="block px-3 py-3">
-                  <span className="block font-semibold text-ink truncate group-hover:underline">
+                  <span className="font-semibold text-ink line-clamp-3 break-words group-hover:underline">
                     {agent.name || t('agent.defaultName')}
                   </span>
                   {agent.location ? (
