@@ -4,6 +4,7 @@
  * detail (widgets/lib/listing/property-detail.tsx) and the listing's own page
  * (server/pages/listing-page.tsx), each with its classes.
  */
+import { Fragment, type ReactNode } from 'react';
 import { formatArea, formatCount, formatPrice } from '../protocol/format.ts';
 import { roomTexts, typeLabel, type Property } from '../protocol/listing.ts';
 import type { Translate } from '../translate.ts';
@@ -38,6 +39,22 @@ export function listingFacts(p: Property, t: Translate): Array<[string, string]>
   ];
 }
 
+/** "$122/month" may break after its slash on a narrow phone, not inside "month". */
+function breakableAtSlash(value: string): ReactNode {
+  const parts = value.split('/');
+  if (parts.length === 1) return value;
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {i ? (
+        <>
+          /<wbr />
+        </>
+      ) : null}
+      {part}
+    </Fragment>
+  ));
+}
+
 export function ListingFacts({
   property,
   t,
@@ -54,7 +71,7 @@ export function ListingFacts({
       {listingFacts(property, t).map(([label, value]) => (
         <div key={label} className={c.item}>
           <dt className={c.term}>{label}</dt>
-          <dd className={c.value}>{value}</dd>
+          <dd className={c.value}>{breakableAtSlash(value)}</dd>
         </div>
       ))}
     </dl>
