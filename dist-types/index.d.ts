@@ -130,6 +130,8 @@ export interface ExpAgentDirectoryAttributes {
   'profile-url'?: string;
   /** A place (a path of the location box: `cumbaya`, `quito/la-carolina`): the list shows the agents who serve it (those whose locations served name it or its city) until a search is made or "Show all agents" is chosen; all agents when none does. Empty: all agents. Default: ``. */
   'place'?: string;
+  /** At most this many agents until "Show all agents" is chosen (a page whose list is one part among others, such as the sellers' page); 0: all of them. Default: `0`. */
+  'max'?: number | string;
   /** Show the title and subtitle (turn off when the page has its own). Default: `true`. */
   'show-title'?: boolean | 'true' | 'false';
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */
@@ -148,6 +150,8 @@ export interface ExpAgentDirectoryElement extends HTMLElement {
   profileUrl: string | undefined;
   /** A place (a path of the location box: `cumbaya`, `quito/la-carolina`): the list shows the agents who serve it (those whose locations served name it or its city) until a search is made or "Show all agents" is chosen; all agents when none does. Empty: all agents. Default: ``. */
   place: string | undefined;
+  /** At most this many agents until "Show all agents" is chosen (a page whose list is one part among others, such as the sellers' page); 0: all of them. Default: `0`. */
+  max: number | string | undefined;
   /** Show the title and subtitle (turn off when the page has its own). Default: `true`. */
   showTitle: boolean | 'true' | 'false' | undefined;
   /** Base URL of the data backend (a Supabase project or our server). Defaults to the build setting, else the origin the script came from. */

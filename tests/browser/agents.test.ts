@@ -81,6 +81,23 @@ describe('<exp-agent-directory>', () => {
     expect(violations, describeViolations(violations)).to.deep.equal([]);
   });
 
+  it('with max="8": the first 8 agents under the whole count, and "Show all agents" shows the rest; a search starts short again', async () => {
+    const el = await mount(
+      `<exp-agent-directory api-url="${API_URL}" max="8"></exp-agent-directory>`,
+      'exp-agent-directory',
+      '[part="count"]',
+    );
+    await waitFor(() => count(el) === `${all.length} featured agents`, 8000, 'the count');
+    expect(names(el)).to.deep.equal(all.slice(0, 8).map(fullName));
+    shadow<HTMLButtonElement>(el, '[part="show-all"]').click();
+    await waitFor(() => names(el).length === all.length, 8000, 'all agents');
+    expect(shadowAll(el, '[part="show-all"]')).to.have.length(0);
+    await searchFor(el, 'a', 'button');
+    const found = Number(/^(\d+)/.exec(count(el))?.[1]);
+    expect(found).to.be.greaterThan(8);
+    expect(names(el)).to.have.length(8);
+  });
+
   it('searches first name, last name and e-mail in any case, with or without accents, by Enter or the button', async () => {
     const el = await mount(
       `<exp-agent-directory api-url="${API_URL}"></exp-agent-directory>`,

@@ -21,7 +21,7 @@ import { PhoneIcon } from '../lib/ui/icons/phone.tsx';
 import { SearchIcon } from '../lib/ui/icons/search.tsx';
 import type { agentDirectoryAttributes } from './agent-directory.attributes.ts';
 
-export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<typeof agentDirectoryAttributes>) {
+export function AgentDirectory({ profileUrl, showTitle, place, max }: ElementProps<typeof agentDirectoryAttributes>) {
   const { t, api, host } = useElement();
   const id = useId();
   const [text, setText] = useState('');
@@ -92,6 +92,10 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
     emit(host, 'exp-agent-open', { id: agent.id, name: agent.name });
   };
 
+  // `max` agents until "Show all agents" (a new search or place starts short again)
+  const [expanded, setExpanded] = useState(false);
+  useEffect(() => setExpanded(false), [search, place, max]);
+  const shown = max > 0 && !expanded ? agents.slice(0, max) : agents;
   const headingId = `${id}-count`;
   const count = useMemo(() => formatCount(agents.length), [agents.length]);
   return (
@@ -167,7 +171,7 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
           aria-labelledby={headingId}
           aria-busy={status === 'loading'}
         >
-          {agents.map((agent) => (
+          {shown.map((agent) => (
             <li key={agent.id} className="exp-offscreen-agent">
               <button
                 type="button"
@@ -189,6 +193,16 @@ export function AgentDirectory({ profileUrl, showTitle, place }: ElementProps<ty
           ))}
         </ul>
       )}
+      {status === 'ready' && shown.length < agents.length ? (
+        <button
+          type="button"
+          onClick={() => setExpanded(true)}
+          className="self-center h-12 inline-flex items-center rounded-md border border-line bg-surface px-5 font-semibold text-ink cursor-pointer hover:border-primary"
+          part="show-all"
+        >
+          {t('agents.showAll')}
+        </button>
+      ) : null}
       <AgentDialog agent={open} onClose={() => setOpen(null)} profileUrl={profileUrl} />
     </section>
   );
