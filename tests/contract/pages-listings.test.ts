@@ -330,9 +330,10 @@ describe("listings' and agents' pages as crawlers read them", () => {
       first_name: string;
       last_name: string;
       about: string;
+      about_es: string | null;
       email: string;
     }>(
-      "select id::text as id, first_name, last_name, about, email from public.agents where country_code = 'EC' and about is not null order by id limit 1",
+      "select id::text as id, first_name, last_name, about, about_es, email from public.agents where country_code = 'EC' and about is not null order by id limit 1",
     );
     for (const lang of ['en', 'es'] as const) {
       const path = `${lang === 'es' ? '/es' : ''}/findanagent/${agent?.id}`;
@@ -342,7 +343,9 @@ describe("listings' and agents' pages as crawlers read them", () => {
       const name = `${agent?.first_name} ${agent?.last_name}`;
       expect(page.doc.querySelector('h1')?.textContent).toBe(name);
       expect(page.doc.title).toContain(name);
-      expect(text(page.doc)).toContain(String(agent?.about).replace(/\s+/g, ' ').slice(0, 80));
+      // her about in the page's language where she wrote one
+      const about = lang === 'es' ? (agent?.about_es ?? agent?.about) : agent?.about;
+      expect(text(page.doc)).toContain(String(about).replace(/\s+/g, ' ').slice(0, 80));
       expect(page.doc.querySelector('img.agent-page__photo')?.getAttribute('src')).toMatch(
         new RegExp(`^${server.url}/media/`),
       );
