@@ -25,6 +25,7 @@ type BuiltPage = (
   path: string,
   given?: (html: string) => string,
   query?: string,
+  variant?: string,
 ) => PageResponse;
 
 export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
@@ -62,13 +63,17 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
     ): Promise<PageResponse> {
       // the search the page starts at without filters of the address: the place's city
       const presets = place?.city ? { city: place.city } : {};
+      // a place's hero, or the search's own of homes for rent or new developments (the built one is of homes for sale)
+      const operation = params.get('operation');
+      const other = operation === 'rent' || operation === 'project' ? operation : '';
       const page = staticPage(
         'search-properties.html',
         route,
         lang,
         path,
-        place && placeHero(place),
+        place || other ? placeHero(place, other) : undefined,
         seriesQuery(params, presets),
+        other,
       );
       return fill(page, RESULTS_MARK, path, () =>
         searchResultsHtml(siteData(request), params, presets, { ...listings(lang), path, origin: origin() }),

@@ -57,8 +57,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     sizeCalculation: (page) => Math.max(1, page.length),
   });
   const places = createPlaces((request) => siteData(request));
-  const listed = createListedPages(kit, (page, route, lang, path, given, query) =>
-    staticPage(page, 200, route, lang, path, given, query),
+  const listed = createListedPages(kit, (page, route, lang, path, given, query, variant) =>
+    staticPage(page, 200, route, lang, path, given, query, variant),
   );
 
   async function listingPage(
@@ -310,6 +310,8 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     given?: (html: string) => string,
     /** what of the address its canonical keeps (head.tsx HeadInfo.query) */
     query = '',
+    /** what else makes it another page at the same route (a search of homes for rent: its hero) */
+    variant = '',
   ): PageResponse {
     // a built page whose content the server writes (the privacy notice, with the operator's details)
     const transform =
@@ -323,7 +325,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     // the 404 page is the same for every made-up address: kept once per language (and without a
     // twin to go to), so no address a visitor makes up is ever something the server remembers
     const notFound = status === 404;
-    const key = `${page}|${lang}|${notFound ? '-' : (route ?? path)}`;
+    const key = `${page}|${lang}|${notFound ? '-' : (route ?? path)}|${variant}`;
     // a later page of a list is made each time: its number is the visitor's to make up
     let body = query ? undefined : rendered.get(key);
     if (body === undefined) {
@@ -370,6 +372,26 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     return results
       ? listed.search(lang, path, params, route, request, found.place)
       : staticPage('search-properties.html', 200, route, lang, path, placeHero(found.place));
+  }
+
+  /**
+   * /search-properties?city=Cuenca (the address the search keeps, and so a link a visitor shares):
+   * a city that has a page of its own is written as that page is, its hero, title and description
+   * naming it, and that page its canonical address; any other, the search's own page.
+   */
+  async function searchPage(
+    lang: Lang,
+    path: string,
+    params: URLSearchParams,
+    route: string | null,
+    request?: RequestContext,
+  ): Promise<PageResponse> {
+    const city = params.get('city')?.trim().slice(0, 120);
+    const found =
+      city && !params.has('place') ? await places.find(slugify(city), request).catch(() => undefined) : undefined;
+    return found
+      ? listed.search(lang, path, params, placePath(found.place.slug), request, found.place)
+      : listed.search(lang, path, params, route, request);
   }
 
   /**
@@ -435,7 +457,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     projectPage,
     staticPage,
     placePage,
-    searchPage: listed.search,
+    searchPage,
     directoryPage: listed.directory,
     homePage: listed.home,
     searchText,

@@ -142,6 +142,29 @@ describe('the site as crawlers and link previews read it', () => {
     }
   }, 120_000);
 
+  it("a search's shared address reads as what it searches: ?city= of a place with a page is that page (its title, hero and canonical), a search for rent says rent; the search's own page stays what it is", async () => {
+    const read = async (path: string) => {
+      const { doc } = await crawl(`${server.url}${path}`);
+      return {
+        title: doc.querySelector('title')?.textContent?.trim() ?? '',
+        h1: doc.querySelector('h1')?.textContent?.trim() ?? '',
+        canonical: doc.querySelector('link[rel="canonical"]')?.getAttribute('href')?.replace(server.url, '') ?? '',
+      };
+    };
+    const cuenca = await read('/search-properties?city=Cuenca&beds=2');
+    expect(cuenca).toEqual({ ...(await read('/search-properties/cuenca')), canonical: '/search-properties/cuenca' });
+    expect(cuenca.title).toContain('Cuenca');
+    expect((await read('/es/search-properties?city=cuenca')).title).toContain('en venta en Cuenca');
+    // a city without a page of its own: the search's own page
+    expect((await read('/search-properties?city=Nowhere')).canonical).toBe('/search-properties');
+    const rent = await read('/search-properties?operation=rent');
+    expect([rent.title, rent.h1]).toEqual([expect.stringContaining('for rent'), expect.stringContaining('for rent')]);
+    expect((await read('/search-properties/cuenca?operation=rent')).h1).toBe('Homes for rent in Cuenca');
+    // (each kept apart: the pages at the same route are not the rent ones)
+    expect((await read('/search-properties')).title).toContain('for sale');
+    expect((await read('/search-properties/cuenca')).h1).toBe('Properties for sale in Cuenca');
+  });
+
   it('every JSON-LD block the site writes is what schema.org allows (schema-dts, checked by the TypeScript compiler)', async () => {
     const blocks: Array<Record<string, unknown>> = [];
     // the search's list: the server writes it in the page, and the element keeps it with the same builders
