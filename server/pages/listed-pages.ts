@@ -11,11 +11,12 @@ import { AGENTS_MARK, agentListHtml } from './agent-list.tsx';
 import { FEATURED_MARK, featuredListHtml } from './featured-list.tsx';
 import { toProperty } from './listing-page.tsx';
 import type { PageKit } from './page-kit.ts';
-import { placeHero, type Place } from './places.ts';
+import { placeHero, type Place, type Places } from './places.ts';
 import { RESULTS_MARK, searchResultsHtml } from './search-results.tsx';
 import type { PageResponse } from './send.ts';
 import type { Row } from '../db/database.ts';
 import { seriesQuery } from '../../core/protocol/search-state.ts';
+import { placePath, slugify } from '../../core/routes.ts';
 
 /** A built page as the server answers it at an address (page-handlers.ts staticPage), found (200) */
 type BuiltPage = (
@@ -28,7 +29,7 @@ type BuiltPage = (
   variant?: string,
 ) => PageResponse;
 
-export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
+export function createListedPages(kit: PageKit, staticPage: BuiltPage, places: Places) {
   const { options, origin, siteTexts, siteData } = kit;
   /** The built page with `what` inside its element; without it when its data cannot be read now (the element then reads it). */
   const fill = async (
@@ -51,7 +52,7 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
     const mediaBase = options.mediaBase();
     return { t, lang, toProperty: (row: Row) => toProperty(row, { t, mediaBase }) };
   };
-  return {
+  const pages = {
     /** A search page, the search's own or a place's (`place`), with the first results of the search its address starts. */
     search(
       lang: Lang,
@@ -79,6 +80,25 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
         searchResultsHtml(siteData(request), params, presets, { ...listings(lang), path, origin: origin() }),
       );
     },
+    /**
+     * /search-properties?city=Cuenca (the address the search keeps, and so a link a visitor shares):
+     * a city that has a page of its own is written as that page is, its hero, title and description
+     * naming it, and that page its canonical address; any other, the search's own page.
+     */
+    async searchAddress(
+      lang: Lang,
+      path: string,
+      params: URLSearchParams,
+      route: string | null,
+      request?: RequestContext,
+    ): Promise<PageResponse> {
+      const city = params.get('city')?.trim().slice(0, 120);
+      const found =
+        city && !params.has('place') ? await places.find(slugify(city), request).catch(() => undefined) : undefined;
+      return found
+        ? pages.search(lang, path, params, placePath(found.place.slug), request, found.place)
+        : pages.search(lang, path, params, route, request);
+    },
     /** The home page, with the featured block's newest listings. */
     home(lang: Lang, path: string, route: string | null, request?: RequestContext): Promise<PageResponse> {
       const page = staticPage('index.html', route, lang, path);
@@ -92,4 +112,5 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage) {
       );
     },
   };
+  return pages;
 }

@@ -57,8 +57,10 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     sizeCalculation: (page) => Math.max(1, page.length),
   });
   const places = createPlaces((request) => siteData(request));
-  const listed = createListedPages(kit, (page, route, lang, path, given, query, variant) =>
-    staticPage(page, 200, route, lang, path, given, query, variant),
+  const listed = createListedPages(
+    kit,
+    (page, route, lang, path, given, query, variant) => staticPage(page, 200, route, lang, path, given, query, variant),
+    places,
   );
 
   async function listingPage(
@@ -375,26 +377,6 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
   }
 
   /**
-   * /search-properties?city=Cuenca (the address the search keeps, and so a link a visitor shares):
-   * a city that has a page of its own is written as that page is, its hero, title and description
-   * naming it, and that page its canonical address; any other, the search's own page.
-   */
-  async function searchPage(
-    lang: Lang,
-    path: string,
-    params: URLSearchParams,
-    route: string | null,
-    request?: RequestContext,
-  ): Promise<PageResponse> {
-    const city = params.get('city')?.trim().slice(0, 120);
-    const found =
-      city && !params.has('place') ? await places.find(slugify(city), request).catch(() => undefined) : undefined;
-    return found
-      ? listed.search(lang, path, params, placePath(found.place.slug), request, found.place)
-      : listed.search(lang, path, params, route, request);
-  }
-
-  /**
    * The home page's search form (docs/product.md "The home page's search"): `q` a place, a street or
    * a listing's number. A number is its listing's page; a place (public.place_suggestions' first
    * answer, as the location box reads it) is that place's search; any other text is searched as a
@@ -457,7 +439,7 @@ export function createPageHandlers(kit: PageKit, images: () => PageImages) {
     projectPage,
     staticPage,
     placePage,
-    searchPage,
+    searchPage: listed.searchAddress,
     directoryPage: listed.directory,
     homePage: listed.home,
     searchText,
