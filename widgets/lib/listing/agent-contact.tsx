@@ -89,7 +89,7 @@ export function AgentContact({
       <div className="flex items-center gap-3">
         <AgentAvatar name={agent.name} photo={agent.photo} />
         <div className="min-w-0">
-          <p className="m-0 font-semibold text-ink truncate">{agent.name}</p>
+          <p className="m-0 font-semibold text-ink break-words">{agent.name}</p>
           {agent.location ? <p className="m-0 text-sm text-ink-muted truncate">{agent.location}</p> : null}
         </div>
       </div>
@@ -131,7 +131,10 @@ export function ContactList({
       {email ? (
         <li className="flex items-center gap-2 min-w-0">
           <MailIcon size={iconSize} className="shrink-0 text-ink-muted" />
-          <a href={`mailto:${email}`} className="text-primary underline-offset-2 hover:underline truncate">
+          <a
+            href={`mailto:${email}`}
+            className="min-w-0 text-primary underline-offset-2 hover:underline [overflow-wrap:anywhere]"
+          >
             {email}
           </a>
         </li>
