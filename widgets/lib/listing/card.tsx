@@ -86,7 +86,8 @@ export const PropertyCard = memo(function PropertyCard(props: PropertyCardProps)
       onTouchStart={preloadPropertyDialog}
     >
       <div
-        className="flex items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast"
+        // (as high with an alícuota line as without: the cards of a row keep their photos level)
+        className="flex min-h-[64px] items-center justify-between gap-2 px-4 py-2.5 bg-primary text-primary-contrast"
         part="card-price"
       >
         <p className="m-0 text-lg font-bold tracking-tight">
