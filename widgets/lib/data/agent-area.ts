@@ -9,7 +9,8 @@ import type { StoredInquiry } from '../../../core/protocol/inquiry.ts';
 import type { ConsentPurpose } from '../../../core/protocol/privacy.ts';
 import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
 import type { ApiConfig } from '../config.ts';
-import { answer, fetchWithDeadline, restClient } from './client.ts';
+import { answer, restClient } from './client.ts';
+import { fetchWithDeadline } from './deadline.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];

@@ -13,14 +13,12 @@ const clients = new Map<string, DataClients>();
  * error and "Try again"): the server's own deadline is 6 s (docs/architecture.md, "Deadlines and fair
  * shares"); the rest is for a slow phone network. A request that never answers, or stops half-way (a
  * stalled mobile connection), would otherwise leave the skeletons up for good, a form "Sending..."
- * or an agent's list "Loading...". Every client of the elements fetches through `fetchWithDeadline`:
- * the data API's, the edge functions' (a form's retry is the same request, by its idempotency key)
- * and Auth's.
+ * or an agent's list "Loading...". The data API's clients have it through PostgrestClient's
+ * `timeout`; the edge functions' (a form's retry is the same request, by its idempotency key) and
+ * Auth's through `fetchWithDeadline` (./deadline.ts, outside the runtime: only forms and the agents'
+ * area load it).
  */
 export const DATA_DEADLINE_MS = 15_000;
-
-/** The statuses whose answers have no body (the Fetch standard's "null body status"). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
  * A data call made with the page's fetch at the time of the call (PostgrestClient keeps the one there
@@ -28,25 +26,12 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * calls), answered once its whole body is here: PostgrestClient's deadline ends when the promise it
  * is given settles, so this way it covers an answer whose body stalls after its headers too.
  */
-async function readWhole(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+export async function readWhole(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const res = await fetch(input, init);
   // the same answer (its status, text and headers), its body in hand; none where it has none (HEAD,
   // and a status that has none, such as Auth's 204 to a sign-out: a Response with a body there throws)
-  const bodiless = res.body === null || NULL_BODY.has(res.status);
-  return new Response(bodiless ? null : await res.arrayBuffer(), res);
-}
-
-/**
- * `readWhole` under the deadline (DATA_DEADLINE_MS), the caller's own signal still heard: past it,
- * the call fails as a network error does, and each element says so in its own words.
- */
-export function fetchWithDeadline(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), DATA_DEADLINE_MS);
-  const given = init?.signal;
-  if (given?.aborted) controller.abort(given.reason);
-  else given?.addEventListener('abort', () => controller.abort(given.reason), { once: true });
-  return readWhole(input, { ...init, signal: controller.signal }).finally(() => clearTimeout(timer));
+  // (of the Fetch standard's "null body statuses", the only ones a fetch hands over)
+  return new Response(!res.body || res.status === 204 || res.status === 205 ? null : await res.arrayBuffer(), res);
 }
 
 /** The headers a hosted Supabase project expects with its public key. */
@@ -59,7 +44,7 @@ export function authHeaders(config: ApiConfig): Record<string, string> {
  * elements' deadline for a whole answer.
  */
 export function restClient(config: ApiConfig, headers: Record<string, string>): PostgrestClient {
-  return new PostgrestClient(`${config.url}/rest/v1`, { headers, fetch: fetchWithDeadline });
+  return new PostgrestClient(`${config.url}/rest/v1`, { headers, fetch: readWhole, timeout: DATA_DEADLINE_MS });
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import { FunctionsClient } from '@supabase/functions-js';
 import type { ApiConfig } from '../config.ts';
-import { authHeaders, fetchWithDeadline } from './client.ts';
+import { authHeaders } from './client.ts';
+import { fetchWithDeadline } from './deadline.ts';
 
 const clients = new Map<string, FunctionsClient>();
 
