@@ -4,6 +4,7 @@
  * detail (widgets/lib/listing/property-detail.tsx) and the listing's own page
  * (server/pages/listing-page.tsx), each with its classes.
  */
+import { Fragment, type ReactNode } from 'react';
 import { formatArea, formatCount, formatPrice } from '../protocol/format.ts';
 import { roomTexts, typeLabel, type Property } from '../protocol/listing.ts';
 import type { Translate } from '../translate.ts';
@@ -38,8 +39,22 @@ export function listingFacts(p: Property, t: Translate): Array<[string, string]>
   ];
 }
 
-/** "$122/month" may break after its slash on a narrow phone (a zero-width space), not inside "month". */
-const breakableAtSlash = (value: string) => value.replace(/\//g, '/\u200b');
+/** "$122/month" may break after its slash on a narrow phone, not inside "month" (its text unchanged). */
+function breakableAtSlash(value: string): ReactNode {
+  const parts = value.split('/');
+  return parts.length === 1
+    ? value
+    : parts.map((part, i) => (
+        <Fragment key={i}>
+          {i ? (
+            <>
+              /<wbr />
+            </>
+          ) : null}
+          {part}
+        </Fragment>
+      ));
+}
 
 export function ListingFacts({
   property,

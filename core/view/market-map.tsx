@@ -37,7 +37,7 @@ interface Box {
 }
 const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-export interface Label {
+interface Label {
   x: number;
   y: number;
   anchor: 'start' | 'end' | 'middle';
@@ -49,7 +49,7 @@ export interface Label {
  * nowhere is left out (its city is in the ranking). Larger markets come first, so they keep the
  * right-hand place: Quito and Cumbayá, Guayaquil and Samborondón are a few units apart.
  */
-export function placeLabels(
+function placeLabels(
   dots: Array<{ x: number; y: number; r: number; name: string }>,
   named: number,
 ): Array<Label | null> {

@@ -182,6 +182,6 @@ const FACT_CLASSES: FactsClasses = {
   list: 'm-0 grid grid-cols-[repeat(2,minmax(0,1fr))] cq-sm:grid-cols-[repeat(4,minmax(0,1fr))] gap-2',
   item: 'rounded-md border border-line px-2.5 cq-sm:px-3 py-2',
   // (a long word, "PARQUEADEROS", is hyphenated where the browser knows the language, not cut)
-  term: 'text-xs uppercase tracking-normal cq-sm:tracking-wide text-ink-muted break-words hyphens-auto',
+  term: 'text-xs uppercase tracking-normal cq-sm:tracking-wide text-ink-muted break-words [hyphens:auto]',
   value: 'm-0 mt-0.5 font-semibold text-ink break-words',
 };
