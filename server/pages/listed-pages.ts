@@ -61,9 +61,11 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage, places: P
       route: string | null,
       request?: RequestContext,
       place?: Place,
+      /** the place's city is the search's preset (its own page); not where the address names the city itself */
+      preset = true,
     ): Promise<PageResponse> {
       // the search the page starts at without filters of the address: the place's city
-      const presets = place?.city ? { city: place.city } : {};
+      const presets = preset && place?.city ? { city: place.city } : {};
       // a place's hero, or the search's own of homes for rent or new developments (the built one is of homes for sale)
       const operation = params.get('operation');
       const other = operation === 'rent' || operation === 'project' ? operation : '';
@@ -72,9 +74,10 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage, places: P
         route,
         lang,
         path,
-        place || other ? placeHero(place, other) : undefined,
+        place || other ? placeHero(place, other, preset) : undefined,
         seriesQuery(params, presets),
-        other,
+        // (kept apart from the place's own page, whose search starts at its city)
+        preset ? other : `${other}|city-in-address`,
       );
       return fill(page, RESULTS_MARK, path, () =>
         searchResultsHtml(siteData(request), params, presets, { ...listings(lang), path, origin: origin() }),
@@ -96,7 +99,7 @@ export function createListedPages(kit: PageKit, staticPage: BuiltPage, places: P
       const found =
         city && !params.has('place') ? await places.find(slugify(city), request).catch(() => undefined) : undefined;
       return found
-        ? pages.search(lang, path, params, placePath(found.place.slug), request, found.place)
+        ? pages.search(lang, path, params, placePath(found.place.slug), request, found.place, false)
         : pages.search(lang, path, params, route, request);
     },
     /** The home page, with the featured block's newest listings. */

@@ -89,22 +89,24 @@ export function createPlaces(data: (request?: RequestContext) => SiteData, ttlMs
  * head, and the search set to the city; with no place, the search's own hero of homes for rent or of
  * new developments (`?operation=rent`), which the built page (homes for sale) is not.
  */
-export const placeHero = (place: Place | undefined, operation?: string | null) => (html: string) => {
-  const start = html.indexOf(SEARCH_HERO_START);
-  const end = html.indexOf(SEARCH_HERO_END);
-  if (start < 0 || end < start)
-    throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
-  const hero = searchHero({
-    known: place?.known,
-    name: place ? (place.city ?? place.slug) : undefined,
-    market: place?.city ? slugify(place.city) : undefined,
-    operation,
-  });
-  const out = withSearchHead(
-    html.slice(0, start) + searchHeroHtml(hero) + html.slice(end + SEARCH_HERO_END.length),
-    hero,
-  );
-  return place?.city
-    ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `)
-    : out;
-};
+export const placeHero =
+  (place: Place | undefined, operation?: string | null, preset = true) =>
+  (html: string) => {
+    const start = html.indexOf(SEARCH_HERO_START);
+    const end = html.indexOf(SEARCH_HERO_END);
+    if (start < 0 || end < start)
+      throw new Error('search-properties.html has no hero to replace (<!--exp:search-hero-->)');
+    const hero = searchHero({
+      known: place?.known,
+      name: place ? (place.city ?? place.slug) : undefined,
+      market: place?.city ? slugify(place.city) : undefined,
+      operation,
+    });
+    const out = withSearchHead(
+      html.slice(0, start) + searchHeroHtml(hero) + html.slice(end + SEARCH_HERO_END.length),
+      hero,
+    );
+    return preset && place?.city
+      ? out.replace('<exp-property-search ', () => `<exp-property-search${attrs({ city: place.city })} `)
+      : out;
+  };

@@ -149,10 +149,15 @@ describe('the site as crawlers and link previews read it', () => {
         title: doc.querySelector('title')?.textContent?.trim() ?? '',
         h1: doc.querySelector('h1')?.textContent?.trim() ?? '',
         canonical: doc.querySelector('link[rel="canonical"]')?.getAttribute('href')?.replace(server.url, '') ?? '',
+        // the search's preset city: the place's own page starts at it; an address that names its city
+        // does not need it (back to the address without filters is the whole search again)
+        preset: doc.querySelector('exp-property-search')?.getAttribute('city') ?? null,
       };
     };
     const cuenca = await read('/search-properties?city=Cuenca&beds=2');
-    expect(cuenca).toEqual({ ...(await read('/search-properties/cuenca')), canonical: '/search-properties/cuenca' });
+    const own = await read('/search-properties/cuenca');
+    expect(own.preset).toBe('Cuenca');
+    expect(cuenca).toEqual({ ...own, canonical: '/search-properties/cuenca', preset: null });
     expect(cuenca.title).toContain('Cuenca');
     expect((await read('/es/search-properties?city=cuenca')).title).toContain('en venta en Cuenca');
     // a city without a page of its own: the search's own page
@@ -162,7 +167,7 @@ describe('the site as crawlers and link previews read it', () => {
     expect((await read('/search-properties/cuenca?operation=rent')).h1).toBe('Homes for rent in Cuenca');
     // (each kept apart: the pages at the same route are not the rent ones)
     expect((await read('/search-properties')).title).toContain('for sale');
-    expect((await read('/search-properties/cuenca')).h1).toBe('Properties for sale in Cuenca');
+    expect(await read('/search-properties/cuenca')).toEqual(own);
   });
 
   it('every JSON-LD block the site writes is what schema.org allows (schema-dts, checked by the TypeScript compiler)', async () => {
