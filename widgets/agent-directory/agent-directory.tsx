@@ -145,7 +145,11 @@ export function AgentDirectory({ profileUrl, showTitle, place, max }: ElementPro
         {status === 'ready' && area?.serving ? (
           <button
             type="button"
-            onClick={() => setAllAgents(true)}
+            onClick={() => {
+              // every agent, not only the first `max`
+              setAllAgents(true);
+              setExpanded(true);
+            }}
             className="p-0 border-0 bg-transparent text-primary font-semibold cursor-pointer hover:underline"
             part="all-agents"
           >
