@@ -271,6 +271,11 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     // (her alert subscriptions come in the same answer: not said to be none)
     await expect(area.locator('[part="subscriptions"]')).toHaveCount(0);
     await page.screenshot({ path: join(shots, 'leads-failed-390.png') });
+    for (const width of [1366, 320]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.screenshot({ path: join(shots, `leads-failed-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
     away = false;
     await count.getByRole('button', { name: 'Intentar de nuevo' }).click();
     await expect(count).toHaveAttribute('role', 'status');
