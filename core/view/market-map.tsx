@@ -58,25 +58,18 @@ function placeLabels(
   return dots.map((d, i) => {
     if (i >= named) return null;
     const w = d.name.length * letterWidth;
-    const h = NAME_HEIGHT;
-    const candidates: Array<[Label, Box]> = [
-      [
-        { x: d.x + d.r + GAP, y: d.y + 4, anchor: 'start' },
-        { left: d.x + d.r + GAP, top: d.y - h / 2, right: d.x + d.r + GAP + w, bottom: d.y + h / 2 },
-      ],
-      [
-        { x: d.x - d.r - GAP, y: d.y + 4, anchor: 'end' },
-        { left: d.x - d.r - GAP - w, top: d.y - h / 2, right: d.x - d.r - GAP, bottom: d.y + h / 2 },
-      ],
-      [
-        { x: d.x, y: d.y - d.r - GAP - 2, anchor: 'middle' },
-        { left: d.x - w / 2, top: d.y - d.r - GAP - h, right: d.x + w / 2, bottom: d.y - d.r - GAP },
-      ],
-      [
-        { x: d.x, y: d.y + d.r + GAP + h - 2, anchor: 'middle' },
-        { left: d.x - w / 2, top: d.y + d.r + GAP, right: d.x + w / 2, bottom: d.y + d.r + GAP + h },
-      ],
+    // each place's box (its left and top edges): right, left, above, below the dot
+    const spots: Array<[Label['anchor'], number, number]> = [
+      ['start', d.x + d.r + GAP, d.y - NAME_HEIGHT / 2],
+      ['end', d.x - d.r - GAP - w, d.y - NAME_HEIGHT / 2],
+      ['middle', d.x - w / 2, d.y - d.r - GAP - NAME_HEIGHT],
+      ['middle', d.x - w / 2, d.y + d.r + GAP],
     ];
+    const candidates = spots.map(([anchor, left, top]): [Label, Box] => [
+      // (the text's baseline about 11 units below the box's top)
+      { x: anchor === 'start' ? left : anchor === 'end' ? left + w : left + w / 2, y: top + 11, anchor },
+      { left, top, right: left + w, bottom: top + NAME_HEIGHT },
+    ]);
     const fits = candidates.find(
       ([, box]) =>
         box.left >= 0 &&

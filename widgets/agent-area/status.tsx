@@ -44,15 +44,11 @@ export function ListStatus({
   part: string;
   onRetry: () => void;
 }) {
+  const { t } = useElement();
   if (failed) return <Failed onRetry={onRetry} part={part} />;
   return (
     <p className="m-0 text-ink" role="status" aria-live="polite" part={part}>
-      {counted ?? <LoadingWords />}
+      {counted ?? t('agentArea.loading')}
     </p>
   );
-}
-
-function LoadingWords() {
-  const { t } = useElement();
-  return <>{t('agentArea.loading')}</>;
 }

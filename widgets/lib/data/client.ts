@@ -28,9 +28,9 @@ export const DATA_DEADLINE_MS = 15_000;
  */
 export async function readWhole(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const res = await fetch(input, init);
-  // the same answer (its status, text and headers), its body in hand; none where it has none (HEAD,
-  // and a status that has none, such as Auth's 204 to a sign-out: a Response with a body there throws)
-  // (of the Fetch standard's "null body statuses", the only ones a fetch hands over)
+  // the same answer (its status, text and headers), its body in hand; none where it has none: a HEAD,
+  // and the Fetch standard's null-body statuses a fetch can hand over (Auth's 204 to a sign-out comes
+  // with an empty body stream in Chromium, and a 204 Response given a body throws)
   return new Response(!res.body || res.status === 204 || res.status === 205 ? null : await res.arrayBuffer(), res);
 }
 
