@@ -7,25 +7,15 @@ import { now as clockNow } from '../../core/clock.ts';
 
 const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../supabase/migrations');
 
-/** The first migration since the squash: supabase/schemas/ as it stood, file by file. */
-const BASELINE = '20261126193507';
+/** The first migration since the last squash: supabase/schemas/ as it stood, file by file. */
+const BASELINE = '20261205212250';
 
 /**
- * The migrations that were stamped in the future (2026-12-26 to 12-31) when they were written, and
- * the stamps of when they were made (2026-12-01; docs/deployment.md "Migrations"): a database
- * that recorded the old stamps has them renamed, as `supabase migration repair` does on a project.
+ * The last of the migrations that squash folded into the baseline: a database that applied it applied
+ * them all (they run in order), so it is the baseline's database, and its records are the baseline's
+ * (docs/deployment.md "Migrations"; `supabase migration repair` does the same on a project).
  */
-export const RESTAMPED: Readonly<Record<string, string>> = {
-  '20261226000000': '20261126193507',
-  '20261227000000': '20261126213248',
-  '20261228000000': '20261127024150',
-  '20261229000000': '20261128215703',
-  '20261230000000': '20261128215706',
-  '20261231000000': '20261129011202',
-};
-
-/** Every migration the squash folded into the baseline was stamped before this. */
-const SQUASHED_BEFORE = '20261226000000';
+export const FOLDED_LAST = '20261204165216';
 
 /**
  * Applies supabase/migrations/*.sql in order, each once, recording them where the Supabase CLI
@@ -53,16 +43,18 @@ async function applyMigrations(db: Database, dir: string): Promise<string[]> {
       ),
     );
   let done = await recorded();
-  if (Object.keys(RESTAMPED).some((old) => done.has(old))) {
+  const gone = [...done].filter((v) => !versions.has(v));
+  if (!done.has(BASELINE) && done.has(FOLDED_LAST)) {
     await db.transaction(async (tx) => {
-      for (const [old, made] of Object.entries(RESTAMPED))
-        await tx.query('update supabase_migrations.schema_migrations set version = $2 where version = $1', [old, made]);
+      await tx.query('delete from supabase_migrations.schema_migrations where version = any($1)', [gone]);
+      await tx.query("insert into supabase_migrations.schema_migrations (version, name) values ($1, 'baseline')", [
+        BASELINE,
+      ]);
     });
     done = await recorded();
-  }
-  if (!done.has(BASELINE) && [...done].some((v) => v < SQUASHED_BEFORE && !versions.has(v))) {
+  } else if (!done.has(BASELINE) && gone.length > 0) {
     throw new Error(
-      `this database was made by the migrations that were squashed into ${BASELINE}_baseline.sql (docs/architecture.md "Database"): start with an empty one (npm start: RESET_DATA=1 rebuilds .data with the seed)`,
+      `this database was made by migrations that are not in the tree any more, squashed into ${BASELINE}_baseline.sql (docs/deployment.md "Migrations"): bring it to ${FOLDED_LAST} with a release from before the squash, or start with an empty one (npm start: RESET_DATA=1 rebuilds .data with the seed)`,
     );
   }
   const applied: string[] = [];
