@@ -94,10 +94,15 @@ function UnitTable({ units, t }: { units: UnitType[]; t: Translate }) {
                     </span>
                   ) : null}
                 </th>
-                <td>{u.bathrooms === null ? '–' : formatNumber(u.bathrooms, u.bathrooms % 1 ? 1 : 0)}</td>
-                <td>{cells.area}</td>
-                <td>{cells.price}</td>
-                <td>{u.available > 0 ? formatCount(u.available) : t('projects.units.soldOut')}</td>
+                {/* on a phone each row is a block, and each figure shows its column's name (site/written.css) */}
+                <td data-label={t('projects.units.baths')}>
+                  {u.bathrooms === null ? '–' : formatNumber(u.bathrooms, u.bathrooms % 1 ? 1 : 0)}
+                </td>
+                <td data-label={t('projects.units.area')}>{cells.area}</td>
+                <td data-label={t('projects.units.price')}>{cells.price}</td>
+                <td data-label={t('projects.units.available')}>
+                  {u.available > 0 ? formatCount(u.available) : t('projects.units.soldOut')}
+                </td>
               </tr>
             );
           })}

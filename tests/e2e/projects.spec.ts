@@ -217,6 +217,22 @@ test.describe('new developments', () => {
     await line.getByRole('link').click();
     await expect(page).toHaveURL(/\/es\/proyectos\/altos-de-la-carolina$/);
     await expect(page.locator(`[data-unit-listing="${units[0]?.id}"]`)).toBeVisible();
+    // its unit types at 320 px: five columns do not fit, so each type is a block, its name across it
+    // and each figure under its column's name
+    const heads = await page.locator('.project__units thead th').allTextContents();
+    const rows = await page.locator('.project__units tbody tr').all();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const [box, name] = await Promise.all([row.boundingBox(), row.locator('th').boundingBox()]);
+      expect(name!.width).toBeGreaterThan(box!.width * 0.9);
+      const labels = await row
+        .locator('td')
+        .evaluateAll((tds) =>
+          tds.map((td) => (getComputedStyle(td, '::before').content === 'none' ? '' : td.getAttribute('data-label'))),
+        );
+      expect(labels).toEqual(heads.slice(1));
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     expect(consoleErrors).toEqual([]);
   });
 });
