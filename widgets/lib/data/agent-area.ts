@@ -9,7 +9,7 @@ import type { StoredInquiry } from '../../../core/protocol/inquiry.ts';
 import type { ConsentPurpose } from '../../../core/protocol/privacy.ts';
 import { AuthClient, type GoTrueClient, type Session } from '@supabase/auth-js';
 import type { ApiConfig } from '../config.ts';
-import { answer, restClient } from './client.ts';
+import { answer, DATA_DEADLINE_MS, restClient } from './client.ts';
 import { fetchWithDeadline } from './deadline.ts';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'visit_booked', 'offer', 'won', 'lost'] as const;
@@ -326,6 +326,12 @@ export async function updateMyProfile(
 }
 
 /**
+ * How long her photo may take: the elements' deadline for the answer, and the time to send it at
+ * 20 KB a second, a slow phone network's upload (a 10 MB photo, the most she may send, about 9 minutes).
+ */
+export const uploadDeadline = (bytes: number) => DATA_DEADLINE_MS + Math.ceil(bytes / 20_000) * 1000;
+
+/**
  * Uploads her photo to our server (server/agent-area/photo.ts), which makes its sizes and sets it:
  * its address, or why not (not_an_image, too_small, too_large, too_many). `endpoint` is where our
  * server answers, the page's own origin by default.
@@ -335,14 +341,18 @@ export async function uploadMyPhoto(
   file: Blob,
   endpoint = '/agent/photo',
 ): Promise<{ picture: string } | { refused: string }> {
-  const response = await fetch(new URL(endpoint, location.href), {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${session.access_token}`,
-      'Content-Type': file.type || 'application/octet-stream',
+  const response = await fetchWithDeadline(
+    new URL(endpoint, globalThis.location?.href),
+    {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${session.access_token}`,
+        'Content-Type': file.type || 'application/octet-stream',
+      },
+      body: file,
     },
-    body: file,
-  });
+    uploadDeadline(file.size),
+  );
   const body = (await response.json().catch(() => ({}))) as { picture?: string; error?: string };
   if (response.ok && body.picture) return { picture: body.picture };
   if (response.status >= 500 || !body.error) throw new Error(`could not upload the photo (${response.status})`);

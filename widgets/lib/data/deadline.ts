@@ -5,12 +5,17 @@
 import { DATA_DEADLINE_MS, readWhole } from './client.ts';
 
 /**
- * `readWhole` under the deadline (DATA_DEADLINE_MS), the caller's own signal still heard: past it,
- * the call fails as a network error does, and each element says so in its own words.
+ * `readWhole` under the deadline (DATA_DEADLINE_MS, or `ms` for a call that sends a file), the
+ * caller's own signal still heard: past it, the call fails as a network error does, and each element
+ * says so in its own words.
  */
-export function fetchWithDeadline(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+export function fetchWithDeadline(
+  input: RequestInfo | URL,
+  init?: RequestInit,
+  ms = DATA_DEADLINE_MS,
+): Promise<Response> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), DATA_DEADLINE_MS);
+  const timer = setTimeout(() => controller.abort(), ms);
   const given = init?.signal;
   if (given?.aborted) controller.abort(given.reason);
   else given?.addEventListener('abort', () => controller.abort(given.reason), { once: true });

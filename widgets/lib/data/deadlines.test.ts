@@ -2,7 +2,8 @@
 // (the calls over a real socket, with Node's fetch, to a server that never answers)
 /**
  * Every call an element makes gives up at the elements' deadline (DATA_DEADLINE_MS in client.ts):
- * Auth's (her sign-in), an agent's calls with her session, and the forms' calls to the edge functions. A stalled phone
+ * Auth's (her sign-in), an agent's calls with her session, and the forms' calls to the edge functions; her
+ * photo's upload at a deadline of its own, which grows with the photo. A stalled phone
  * network otherwise left her list "Loading..." and a form "Sending..." for good.
  */
 import { createServer } from 'node:http';
@@ -10,14 +11,14 @@ import type { AddressInfo } from 'node:net';
 import type { Session } from '@supabase/auth-js';
 import { describe, expect, it } from 'vitest';
 import type { ApiConfig } from '../config.ts';
-import { askForCode, getMyLeads } from './agent-area.ts';
+import { askForCode, getMyLeads, uploadDeadline, uploadMyPhoto } from './agent-area.ts';
 import { requestAlerts } from './alerts.ts';
 import { DATA_DEADLINE_MS } from './client.ts';
 import { functionsClient } from './functions.ts';
 import { sendInquiry, type InquiryRequest } from './inquiry.ts';
 
 describe('the deadline of every call', () => {
-  it('gives up on her code, her leads, an inquiry and an alert whose answers never come, at the deadline and not before', async () => {
+  it('gives up on her code, her leads, her photo, an inquiry and an alert whose answers never come, at the deadline and not before', async () => {
     // a data API that takes each request and never answers
     const held: string[] = [];
     const api = createServer((req) => void held.push(req.url ?? ''));
@@ -33,9 +34,11 @@ describe('the deadline of every call', () => {
         return { outcome, ms: performance.now() - started };
       };
       const functions = functionsClient(config);
-      const [code, leads, inquiry, alert] = await Promise.all([
+      const photo = new Blob([new Uint8Array(30_000)], { type: 'image/jpeg' });
+      const [code, leads, upload, inquiry, alert] = await Promise.all([
         timed(askForCode(config, 'ana@example.com')),
         timed(getMyLeads(config, { access_token: 'her-token' } as Session)),
+        timed(uploadMyPhoto({ access_token: 'her-token' } as Session, photo, `${config.url}/agent/photo`)),
         timed(
           sendInquiry(functions, {
             name: 'Ana',
@@ -49,6 +52,7 @@ describe('the deadline of every call', () => {
         timed(requestAlerts(functions, { email: 'ana@example.com', lang: 'es', idempotencyKey: 'k-2' })),
       ]);
       expect(held.sort()).toEqual([
+        '/agent/photo',
         '/auth/v1/otp',
         '/functions/v1/saved-searches',
         '/functions/v1/send-property-inquiry',
@@ -60,8 +64,11 @@ describe('the deadline of every call', () => {
       // the forms say it failed (and keep what was typed: their tests)
       expect(inquiry.outcome).toEqual({ value: { ok: false, reason: 'failed' } });
       expect(alert.outcome).toEqual({ value: { ok: false, reason: 'failed' } });
-      // not before the deadline (a loaded machine can only make each later)
+      expect(upload.outcome).toEqual({ error: expect.stringMatching(/abort/i) });
+      // not before the deadline (a loaded machine can only make each later); her photo's 2 s more (30 KB)
       for (const { ms } of [code, leads, inquiry, alert]) expect(ms).toBeGreaterThanOrEqual(DATA_DEADLINE_MS - 100);
+      expect(uploadDeadline(photo.size)).toBe(DATA_DEADLINE_MS + 2000);
+      expect(upload.ms).toBeGreaterThanOrEqual(uploadDeadline(photo.size) - 100);
     } finally {
       api.closeAllConnections();
       await new Promise((resolve) => api.close(resolve));
