@@ -27,7 +27,28 @@ export const markup = (node: ReactNode): string => renderToStaticMarkup(node);
 /** A text for a meta description: one line, at most `max` characters, cut at a word with an ellipsis. */
 export function excerpt(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+  if (flat.length <= max) return flat;
+  // cut at a word, and without the comma or dash it ends on ("Iñaquito…", not "Iñaquito,…")
+  return `${flat
+    .slice(0, max - 1)
+    .replace(/\s+\S*$/, '')
+    .replace(/[\s,;:–—-]+$/, '')}…`;
+}
+
+/** What a search engine shows of a title: 70 characters as the page's source writes them (html-validate's long-title). */
+const MAX_TITLE = 70;
+
+/**
+ * A page's title that a search result shows whole: `long(text)` (with the site's name) when it fits,
+ * else `short(text)` (without it: a search result names the site anyway), else `short` around `text`
+ * cut at a word (…) until it fits.
+ */
+export function fitTitle(text: string, long: (text: string) => string, short: (text: string) => string): string {
+  const fits = (title: string) => markup(title).length <= MAX_TITLE;
+  if (fits(long(text))) return long(text);
+  let title = short(text);
+  for (let max = text.length - 1; !fits(title) && max > 8; max -= 4) title = short(excerpt(text, max));
+  return title;
 }
 
 /** An agent's e-mail and phone as list items of mailto: and tel: links. */

@@ -35,7 +35,7 @@ import { ListingTile } from './listing-tile.tsx';
 import { Nearby } from './nearby.tsx';
 import type { MarketFigure } from '../../core/protocol/market.ts';
 import type { HeadInfo } from './head.tsx';
-import { ContactItems, excerpt, markup, PageAnswer, Photo, renderBody } from './html.tsx';
+import { ContactItems, excerpt, fitTitle, PageAnswer, Photo, renderBody } from './html.tsx';
 import type { Row } from '../db/database.ts';
 import type { Lang } from '../../core/lang.ts';
 
@@ -48,17 +48,6 @@ export interface ListingPageContext {
   mediaBase: string;
   /** the listing's preview image (og:image) */
   imageUrl: (p: Property) => string;
-}
-
-/** What a search engine shows of a title: 70 characters as the page's source writes them (html-validate's long-title). */
-const MAX_TITLE = 70;
-
-/** The page title made by `make` around `text`, with `text` cut at a word (…) until it fits. */
-function fitTitle(text: string, make: (text: string) => string): string {
-  let title = make(text);
-  for (let max = text.length - 1; markup(title).length > MAX_TITLE && max > 8; max -= 4)
-    title = make(excerpt(text, max));
-  return title;
 }
 
 /** Bedrooms, bathrooms and area in one line, for the page's description. */
@@ -300,7 +289,11 @@ export function renderListing(
   return {
     head: {
       route,
-      title: fitTitle(p.title, (title) => t('listing.documentTitle', { title, price })),
+      title: fitTitle(
+        p.title,
+        (title) => t('listing.documentTitle', { title, price }),
+        (title) => t('listing.documentTitleShort', { title, price }),
+      ),
       socialTitle: t('listing.documentTitle', { title: p.title, price }),
       description,
       ogType: 'website',
