@@ -292,7 +292,7 @@ export function renderListing(
       title: fitTitle(
         p.title,
         (title) => t('listing.documentTitle', { title, price }),
-        (title) => t('listing.documentTitleShort', { title, price }),
+        (title) => t('site.listing.documentTitle', { title, price }),
       ),
       socialTitle: t('listing.documentTitle', { title: p.title, price }),
       description,
