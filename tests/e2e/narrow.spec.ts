@@ -123,3 +123,31 @@ test("the home's Buy, Rent and New homes fit a 320 px phone in both languages", 
       expect(right, path).toBeLessThanOrEqual(320 - 16);
   }
 });
+
+// a button's words broken over two lines ("More / filters") are not cut off, so the check above passes them
+test("the search's More filters and Search buttons each keep their words on one line on a 320 px phone, in both languages", async ({
+  page,
+  data,
+}) => {
+  await page.setViewportSize({ width: 320, height: 800 });
+  for (const path of ['/search-properties', '/es/search-properties']) {
+    await page.goto(`${data.url}${path}`);
+    for (const part of ['more-filters', 'search-button']) {
+      const button = page.locator(`exp-property-search [part="${part}"]`).first();
+      await expect(button).toBeVisible();
+      // one line: its words' boxes all start at one height
+      const lines = await button.evaluate((b) => {
+        const tops: number[] = [];
+        const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const r of range.getClientRects()) if (r.width > 0) tops.push(r.top);
+        }
+        // a new line starts more than 8 px below the one before
+        return tops.sort((x, y) => x - y).filter((top, i) => i === 0 || top - tops[i - 1]! > 8).length;
+      });
+      expect(lines, `${path} ${part}`).toBe(1);
+    }
+  }
+});
