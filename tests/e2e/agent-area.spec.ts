@@ -133,6 +133,20 @@ test.describe("the agents' area", () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 320, height: 700 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    // her address where it says whom she signed in as is not broken inside ("…@example.co / m")
+    const lines = await page
+      .locator('exp-agent-area p')
+      .filter({ hasText: 'ana.movil@example.com' })
+      .first()
+      .evaluate((p) => {
+        const node = [...p.childNodes].find((n) => n.textContent?.includes('ana.movil@example.com'))!;
+        const range = document.createRange();
+        const at = node.textContent!.indexOf('ana.movil@example.com');
+        range.setStart(node, at);
+        range.setEnd(node, at + 'ana.movil@example.com'.length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+    expect(lines).toBe(1);
     await page.screenshot({ path: join(shots, 'leads-320.png'), fullPage: true });
     expect(consoleErrors).toEqual([]);
   });

@@ -176,7 +176,7 @@ function AgentRow({ agent: a, session, onChanged }: { agent: TeamAgent; session:
         {a.name}{' '}
         {a.active ? null : <span className="font-normal text-ink-muted">· {t('agentArea.team.inactive')}</span>}
       </p>
-      <p className="m-0 text-sm text-ink-muted break-all">
+      <p className="m-0 text-sm text-ink-muted [overflow-wrap:anywhere]">
         {a.email} · {t('agentArea.team.openLeads', { count: a.open_leads })} ·{' '}
         {t(a.signed_in ? 'agentArea.team.signedIn' : 'agentArea.team.neverSignedIn')}
       </p>
