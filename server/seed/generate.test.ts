@@ -96,6 +96,20 @@ describe('seed', () => {
     expect((Math.max(...times) - Math.min(...times)) / 86_400_000).toBeGreaterThan(600);
   });
 
+  it('is as fresh on any day it is seeded: listings for sale came on the market last month and this week, at the same prices', () => {
+    const day = Date.UTC(2027, 2, 15);
+    const later = generateSeed({ now: day });
+    const forSale = later.listings.filter((l) => l.status === '1' && l.operation === 'sale' && l.country_code === 'EC');
+    const cameOn = forSale.map((l) => Date.parse(l.listed_at ?? l.created_at));
+    // last month (February 2027) had about a 24th of two years' listings, and the last week some
+    const lastMonth = cameOn.filter((t) => t >= Date.UTC(2027, 1, 1) && t < Date.UTC(2027, 2, 1)).length;
+    expect(lastMonth).toBeGreaterThan(forSale.length / 40);
+    expect(cameOn.filter((t) => t > day - 7 * 86_400_000).length).toBeGreaterThan(0);
+    expect(Math.max(...cameOn)).toBeLessThanOrEqual(day);
+    // the market's prices today are the seed's whatever its day: the same homes at the same prices
+    expect(later.listings.map((l) => [l.title, l.price])).toEqual(seed.listings.map((l) => [l.title, l.price]));
+  });
+
   it("puts the new developments' units on sale among the other listings, not after them: the newest eight for sale are the market's", () => {
     // seeded a month after the seed's date, as a server started today seeds (its date is now)
     const later = generateSeed({ now: Date.UTC(2026, 11, 3) });

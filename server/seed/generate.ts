@@ -79,8 +79,8 @@ function openHousesFor(listings: readonly ListingRow[], now: number): OpenHouseR
 }
 
 /**
- * `now` places the price changes (relative to it: the server passes the time it seeds); without
- * it, the reference date and three weeks, so the seed is the same on every call.
+ * `now` is the seed's day: the listings, their price changes and the rest are placed before it (the
+ * server passes the time it seeds); without it, the reference date, so the seed is the same on every call.
  */
 export function generateSeed(options: { listings?: number; seed?: number; now?: number } = {}): Seed {
   const total = options.listings ?? DEFAULT_LISTINGS;
@@ -92,6 +92,10 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
   for (const a of ecAgents) for (const c of a.home) byCity.set(c, [...(byCity.get(c) ?? []), a]);
   const placeWeights = Object.fromEntries(PLACES.map((p, i) => [String(i), p.weight])) as Record<string, number>;
 
+  // the start of that day (UTC): two databases seeded the same day hold the same rows; the listings
+  // came on the market in the two years before it, at its prices then (so the market the site shows
+  // is as fresh on any day it is seeded: a new listing last month, a price cut this week)
+  const now = Math.floor((options.now ?? REFERENCE_DATE) / DAY) * DAY;
   const listings: ListingRow[] = [];
   const span = 730 * 86_400_000;
   for (let i = 0; i < total; i++) {
@@ -127,7 +131,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
         : String(100 + Math.floor(rand() * 1900));
     const candidates = byCity.get(place.city) ?? ecAgents;
     const agent = rand() < 0.85 ? pick(candidates) : pick(ecAgents);
-    const created = new Date(REFERENCE_DATE - Math.floor(rand() * span) - i).toISOString();
+    const created = new Date(now - Math.floor(rand() * span) - i).toISOString();
     const status = rand() < 0.05 ? pick(['0', '2', '3']) : '1';
 
     const row: ListingRow = {
@@ -167,12 +171,10 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
   for (const row of listings)
     if (row.price)
       row.price = Math.max(
-        roundPrice(row.price * marketFactor(row.city, row.sector, Date.parse(row.created_at), REFERENCE_DATE)),
+        roundPrice(row.price * marketFactor(row.city, row.sector, Date.parse(row.created_at), now)),
         row.property_type === 'land' ? 8000 : 25_000,
       );
-  listings.push(...specialRows(listings.length + 1, ecAgents, rand));
-  // the start of that day (UTC): two databases seeded the same day hold the same rows
-  const now = Math.floor((options.now ?? REFERENCE_DATE + 21 * DAY) / DAY) * DAY;
+  listings.push(...specialRows(listings.length + 1, ecAgents, rand, now));
   const priceChanges: PriceChangeRow[] = [];
   for (const row of listings) {
     row.listed_at = row.created_at;
@@ -199,7 +201,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     openHouses: openHousesFor(listings, now),
     projects,
     unitTypes,
-    units: seedUnits(projects, unitTypes, agents),
+    units: seedUnits(projects, unitTypes, agents, now),
     pointsOfInterest: seedPointsOfInterest(),
   };
 }
@@ -240,10 +242,9 @@ function pastListings(
     const on = now - Math.floor(rand() * 730 * DAY) - stay;
     const off = Math.min(on + stay, now - DAY);
     if (off <= on) continue;
-    const today =
-      (model.price as number) / marketFactor(model.city, model.sector, Date.parse(model.created_at), REFERENCE_DATE);
+    const today = (model.price as number) / marketFactor(model.city, model.sector, Date.parse(model.created_at), now);
     const price = Math.max(
-      roundPrice(today * marketFactor(model.city, model.sector, on, REFERENCE_DATE) * (0.9 + rand() * 0.2)),
+      roundPrice(today * marketFactor(model.city, model.sector, on, now) * (0.9 + rand() * 0.2)),
       model.property_type === 'land' ? 8000 : 25_000,
     );
     const created = new Date(on).toISOString();

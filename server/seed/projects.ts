@@ -6,7 +6,7 @@
  * prices, a little above resale, as new construction asks.
  */
 import type { AgentRow } from './agents.ts';
-import { agentColumns, MEDIA, REFERENCE_DATE } from './draw.ts';
+import { agentColumns, MEDIA } from './draw.ts';
 import type { ProjectColumns, UnitTypeColumns } from '../import/projects.ts';
 
 export interface ProjectRow extends ProjectColumns {
@@ -341,7 +341,12 @@ const DAY = 86_400_000;
  * delivered; the first the type's smallest and cheapest, the next its middle. Titled in Spanish, as
  * the developers list them, each with its project's description.
  */
-export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agents: AgentRow[]): UnitListingRow[] {
+export function seedUnits(
+  projects: ProjectRow[],
+  unitTypes: UnitTypeRow[],
+  agents: AgentRow[],
+  now: number,
+): UnitListingRow[] {
   const units: UnitListingRow[] = [];
   for (const t of unitTypes) {
     const p = projects.find((x) => x.id === t.project_id);
@@ -360,7 +365,7 @@ export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agen
         ? `${3 + t.position * 4 + k * 2}`
         : `${2 + ((t.position * 3 + k * 5) % 10)}0${1 + t.position + k}`;
       const what = house ? `Casa ${number}` : `${t.property_type === 'suite' ? 'Suite' : 'Departamento'} ${number}`;
-      const onSale = new Date(REFERENCE_DATE - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString();
+      const onSale = new Date(now - (10 + ((t.id * 7 + k * 3) % 50)) * DAY).toISOString();
       units.push({
         title: `${what} · ${t.model}, ${p.name}`,
         address: `${p.address}, ${house ? 'casa' : 'unidad'} ${number}`,
@@ -381,7 +386,7 @@ export function seedUnits(projects: ProjectRow[], unitTypes: UnitTypeRow[], agen
         features: p.amenities.includes('pool') ? ['new_construction', 'pool'] : ['new_construction'],
         year_built: p.delivery ? Number(p.delivery.slice(0, 4)) : null,
         // put on sale in the two months before the seed's date, among the other listings, which are
-        // spread over the two years before it (draw.ts REFERENCE_DATE): the home's newest are the market's
+        // spread over the two years before it: the home's newest are the market's
         created_at: onSale,
         listed_at: onSale,
         appeared_at: onSale,

@@ -5,10 +5,10 @@
 import { type AgentRow } from './agents.ts';
 import { findPlace, PLACES, type Place } from './places.ts';
 import type { ListingRow } from './rows.ts';
-import { REFERENCE_DATE, MEDIA, pointNear, sectorPlace, agentColumns, NO_AGENT } from './draw.ts';
+import { MEDIA, pointNear, sectorPlace, agentColumns, NO_AGENT } from './draw.ts';
 
 /** Rows that exercise every rule of the spec; they are ordinary listings otherwise. */
-export function specialRows(firstId: number, agents: AgentRow[], rand: () => number): ListingRow[] {
+export function specialRows(firstId: number, agents: AgentRow[], rand: () => number, now: number): ListingRow[] {
   const quito = PLACES[0] as Place;
   let id = firstId;
   const base = (over: Partial<ListingRow>): ListingRow => {
@@ -34,7 +34,7 @@ export function specialRows(firstId: number, agents: AgentRow[], rand: () => num
       geo_lat: lat.toFixed(6),
       geo_lon: lng.toFixed(6),
       description: 'Departamento luminoso a dos cuadras del Parque La Carolina.',
-      created_at: new Date(REFERENCE_DATE - Math.floor(rand() * 600) * 86_400_000).toISOString(),
+      created_at: new Date(now - Math.floor(rand() * 600) * 86_400_000).toISOString(),
       status: '1',
       country_code: 'EC',
       ...agentColumns(agent),
