@@ -115,6 +115,14 @@ export function projectPath(slug: string | null, lang: Lang = 'en'): string {
   return localizedPath(slug ? `/projects/${encodeURIComponent(slug)}` : '/projects', lang);
 }
 
+/** Where a listing is read: its own page, or a new development's listing, its project's page (docs/projects.md "In the search"). */
+export function listingPagePath(
+  p: { id: string | number; title?: string | null; project?: { slug: string } | null },
+  lang: Lang = 'en',
+): string {
+  return p.project ? projectPath(p.project.slug, lang) : listingPath(p.id, p.title, lang);
+}
+
 /** The slug of a project page's path (without its language prefix); '' for the list; null for any other path. */
 export function parseProjectPath(path: string): string | null {
   if (path === '/projects') return '';

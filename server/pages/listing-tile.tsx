@@ -5,7 +5,7 @@
 import type { Lang } from '../../core/lang.ts';
 import { listingPrice, type Property, typeLabel } from '../../core/protocol/listing.ts';
 import { PHOTO_SIZES } from '../../core/protocol/photos.ts';
-import { listingPath } from '../../core/routes.ts';
+import { listingPagePath } from '../../core/routes.ts';
 import type { Translate } from '../../core/translate.ts';
 import { Photo } from './html.tsx';
 
@@ -31,7 +31,7 @@ export function ListingTile({
   ) : null;
   return (
     <li className="listing-tile">
-      <a className="listing-tile__link" href={listingPath(p.id, p.title, lang)}>
+      <a className="listing-tile__link" href={listingPagePath(p, lang)}>
         {img && !inElement ? (
           img
         ) : (

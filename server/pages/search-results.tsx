@@ -14,7 +14,7 @@ import { formatCount } from '../../core/protocol/format.ts';
 import { monthUnit, type Property } from '../../core/protocol/listing.ts';
 import { STRUCTURED_DATA_MARK } from '../../core/protocol/structured-data-mark.ts';
 import { jsonLdText, listingsJsonLd } from '../../core/protocol/structured-data.ts';
-import { listingPath } from '../../core/routes.ts';
+import { listingPagePath } from '../../core/routes.ts';
 import {
   PAGE_SIZE,
   SEARCH_ANSWER_MARK,
@@ -59,7 +59,7 @@ export async function searchResultsHtml(
   // the JSON-LD the element writes for what it shows (structured-data="true"), which it then keeps
   const jsonLd = listingsJsonLd(
     listings,
-    (p) => ctx.origin + listingPath(p.id, p.title, ctx.lang),
+    (p) => ctx.origin + listingPagePath(p, ctx.lang),
     (search.page - 1) * PAGE_SIZE,
     monthUnit(ctx.t),
   );

@@ -170,6 +170,22 @@ describe('the site as crawlers and link previews read it', () => {
     expect(await read('/search-properties/cuenca')).toEqual(own);
   });
 
+  it("a search for new developments links each to its project's page, in its tiles and its JSON-LD (a listing's address would answer 301)", async () => {
+    for (const lang of ['en', 'es'] as const) {
+      const { doc } = await crawl(`${server.url}${localizedPath('/search-properties', lang)}?operation=project`);
+      const tiles = [...doc.querySelectorAll('a.listing-tile__link')].map((a) => a.getAttribute('href') ?? '');
+      expect(tiles.length).toBeGreaterThan(0);
+      const list = jsonLd(doc).find((block) => block['@type'] === 'ItemList') as
+        { itemListElement: Array<{ url?: string; item?: { url?: string } }> } | undefined;
+      const listed = (list?.itemListElement ?? []).map((e) => (e.url ?? e.item?.url ?? '').replace(server.url, ''));
+      expect(listed).toEqual(tiles);
+      for (const href of tiles) {
+        expect(href).toMatch(lang === 'es' ? /^\/es\/proyectos\/[a-z0-9-]+$/ : /^\/projects\/[a-z0-9-]+$/);
+        expect((await crawl(`${server.url}${href}`)).status, href).toBe(200);
+      }
+    }
+  });
+
   it('every JSON-LD block the site writes is what schema.org allows (schema-dts, checked by the TypeScript compiler)', async () => {
     const blocks: Array<Record<string, unknown>> = [];
     // the search's list: the server writes it in the page, and the element keeps it with the same builders

@@ -3,7 +3,7 @@
  * docs/decisions.md #18), on the site's base (the element's base-url, the build's site URL, or the
  * data server's origin); a path alone when that base is this page's own origin.
  */
-import { listingPath, localizedPath, projectPath } from '../../core/routes.ts';
+import { listingPagePath, localizedPath } from '../../core/routes.ts';
 import type { Property } from '../../core/protocol/listing.ts';
 import type { Lang } from '../../core/lang.ts';
 
@@ -17,5 +17,5 @@ export function siteUrl(path: string, base: string, lang: Lang): string {
 
 /** A listing's own page, where cards, pins and shares link to; a new development's listing, its project's page. */
 export function listingUrl(p: Pick<Property, 'id' | 'title' | 'project'>, base: string, lang: Lang): string {
-  return siteUrl(p.project ? projectPath(p.project.slug) : listingPath(p.id, p.title, 'en'), base, lang);
+  return siteUrl(listingPagePath(p), base, lang);
 }
