@@ -243,7 +243,9 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
   return (
     <div className="flex flex-col gap-4" part="area">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="m-0 text-ink-muted [overflow-wrap:anywhere]">{t('agentArea.signedInAs', { email: session.user.email ?? '' })}</p>
+        <p className="m-0 text-ink-muted [overflow-wrap:anywhere]">
+          {t('agentArea.signedInAs', { email: session.user.email ?? '' })}
+        </p>
         <button
           type="button"
           className={link}

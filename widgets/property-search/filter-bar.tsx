@@ -301,7 +301,9 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
               className="h-11 flex-1 cq-md:flex-none inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-3 text-[15px] font-medium text-ink cursor-pointer"
             >
               <FilterIcon size={18} />
-              <span className="cq-md:sr-only whitespace-nowrap">{expanded ? t('search.filters.fewer') : t('search.filters.more')}</span>
+              <span className="cq-md:sr-only whitespace-nowrap">
+                {expanded ? t('search.filters.fewer') : t('search.filters.more')}
+              </span>
               {more ? (
                 <span className="rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-contrast">
                   {more}
