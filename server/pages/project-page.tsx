@@ -203,7 +203,8 @@ export function renderProject(
       </p>
       <Stage project={p} t={t} lang={lang} />
       {p.images.length ? (
-        <ul className="project__gallery">
+        // on a phone a row to swipe through (site/written.css), which the keyboard scrolls too
+        <ul className="project__gallery" tabIndex={0} aria-label={t('carousel.label', { title: p.name })}>
           {p.images.map((src, i) => (
             <li key={src}>
               <Photo

@@ -217,6 +217,13 @@ test.describe('new developments', () => {
     await line.getByRole('link').click();
     await expect(page).toHaveURL(/\/es\/proyectos\/altos-de-la-carolina$/);
     await expect(page.locator(`[data-unit-listing="${units[0]?.id}"]`)).toBeVisible();
+    // its photos at 320 px: a row to swipe through (the second one showing at the edge), not a column
+    const gallery = page.locator('.project__gallery');
+    const photos = await gallery.locator('li').evaluateAll((lis) => lis.map((li) => li.getBoundingClientRect()));
+    expect(photos.length).toBeGreaterThan(1);
+    expect(photos[1]!.top).toBe(photos[0]!.top);
+    expect(photos[1]!.left).toBeLessThan(320);
+    expect(await gallery.evaluate((ul) => ul.scrollWidth > ul.clientWidth)).toBe(true);
     // its unit types at 320 px: five columns do not fit, so each type is a block, its name across it
     // and each figure under its column's name
     const heads = await page.locator('.project__units thead th').allTextContents();
