@@ -29,7 +29,7 @@ import { searchPageQuery } from '../../protocol/filter-params.ts';
 import { formatArea, formatCount, priceValue } from '../../protocol/format.ts';
 import { escapeHtml } from '../../protocol/html.ts';
 import { isKnownType, listingPrice, normaliseImages, roomTexts, typeLabel } from '../../protocol/listing.ts';
-import { listingPath, localizedPath, marketPath, projectPath } from '../../routes.ts';
+import { listingPagePath, localizedPath, marketPath } from '../../routes.ts';
 import { translate, type Dict } from '../../translate.ts';
 import type { Sql } from '../sql.ts';
 import { issueToken } from './tokens.ts';
@@ -308,7 +308,7 @@ export function alertComposer(options: AlertMailOptions): Composer {
       const l = listing as ListingRow;
       const title = l.title?.trim() || t('listing.defaultTitle');
       // a new development's listing is its project's page (docs/projects.md)
-      const href = `${base}${l.project ? projectPath(l.project, lang) : listingPath(l.id, title, lang)}`;
+      const href = `${base}${listingPagePath({ id: l.id, title, project: l.project ? { slug: l.project } : null }, lang)}`;
       // a rent's price is a month's (docs/product.md "Rent and buy")
       const price = listingPrice({ price: priceValue(l.price), operation: String(l.operation) }, t);
       const was =
