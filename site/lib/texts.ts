@@ -13,9 +13,15 @@ import { DEFAULT_LANG, normaliseLang, type Lang } from '../../core/lang.ts';
 import type { Dict, Translate } from '../../core/translate.ts';
 import type { PageTexts } from '../../widgets/index.ts';
 
-const loaders: Record<Lang, () => Promise<Dict>> = {
-  en: () => import('../../core/locales/en.json').then((m) => m.default as Dict),
-  es: () => import('../../core/locales/es.json').then((m) => m.default as Dict),
+/**
+ * A language's texts of the pages themselves: the groups their `data-i18n` keys name (`site`, and the
+ * header's and the market page's few), each destructured where it is imported so the build leaves
+ * the others out (the elements bring their own texts: a Spanish page downloaded every text twice).
+ * tests/contract/crawler.test.ts holds every key a page writes to these.
+ */
+export const pageTextsIn: Record<Lang, () => Promise<Dict>> = {
+  en: () => import('../../core/locales/en.json').then(({ site, header, market }) => ({ site, header, market })),
+  es: () => import('../../core/locales/es.json').then(({ site, header, market }) => ({ site, header, market })),
 };
 
 /** The widget entry the page includes (the build puts it in every page's head): its `pageTexts()`. */
@@ -43,7 +49,7 @@ export function translatorFor(lang: Lang): Promise<Translate> {
   let made = added.get(lang);
   if (!made) {
     const texts = (page ??= source());
-    made = Promise.all([texts, loaders[lang]()]).then(([p, dict]) => {
+    made = Promise.all([texts, pageTextsIn[lang]()]).then(([p, dict]) => {
       p.addPageTexts(lang, dict);
       return p.translator(lang);
     });

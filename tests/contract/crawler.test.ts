@@ -4,7 +4,8 @@
  *    an image that is a 1200x630 JPEG under 250 KB and answers 200) and a Twitter card;
  *  - every JSON-LD block the site writes (the listing and agent pages, the search's list) is what
  *    schema.org allows, as the TypeScript compiler checks it against schema-dts;
- *  - every kind of page the server renders conforms to HTML (html-validate, recommended rules).
+ *  - every kind of page the server renders conforms to HTML (html-validate, recommended rules), and
+ *    every text key it writes is among the texts its script downloads to translate it (site/lib/texts.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +13,21 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingPath, localizedPath } from '../../core/routes.ts';
-import { crawl as crawlAs, CRAWLERS, jsonLd, meta } from '../support/crawled-pages.ts';
+import { pageTextsIn } from '../../site/lib/texts.ts';
+import { crawl as crawlAs, CRAWLERS, jsonLd, lookup, meta } from '../support/crawled-pages.ts';
 import { htmlProblems } from '../support/html-validate.ts';
 import { jsonLdTypeErrors } from '../support/json-ld-types.ts';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 
 const crawl = (url: string) => crawlAs(url, CRAWLERS.whatsapp);
+
+/** The text keys a page's static texts are written from: `data-i18n`, and each of `data-i18n-attr`'s `attribute:key`. */
+const i18nKeys = (doc: Document) => [
+  ...[...doc.querySelectorAll('[data-i18n]')].map((el) => el.getAttribute('data-i18n') ?? ''),
+  ...[...doc.querySelectorAll('[data-i18n-attr]')].flatMap((el) =>
+    (el.getAttribute('data-i18n-attr') ?? '').split(';').map((pair) => pair.split(':')[1]?.trim() ?? ''),
+  ),
+];
 
 describe('the site as crawlers and link previews read it', () => {
   let server: TestServer;
@@ -245,12 +255,19 @@ describe('the site as crawlers and link previews read it', () => {
       `/privacy/my-data?token=${'x'.repeat(43)}`,
     ]);
     const problems: string[] = [];
+    const texts = { en: await pageTextsIn.en(), es: await pageTextsIn.es() };
+    const untranslatable: string[] = [];
     for (const path of paths) {
       const page = await crawl(`${server.url}${path}`);
       expect(page.status, path).toBeLessThan(500);
       problems.push(...(await htmlProblems(page.html, path)));
+      // the page's script translates these when the language changes, with the texts it downloads (site/lib/texts.ts)
+      const lang = page.doc.documentElement.getAttribute('lang') === 'es' ? 'es' : 'en';
+      for (const key of i18nKeys(page.doc))
+        if (lookup(texts[lang], key) === undefined) untranslatable.push(`${path}: ${key}`);
     }
     expect(problems).toEqual([]);
+    expect(untranslatable).toEqual([]);
   }, 120_000);
 
   it('a listing whose every text carries replacement patterns and markup is written as it is, and stays valid HTML', async () => {
