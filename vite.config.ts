@@ -47,6 +47,13 @@ const SHARED = /widgets[\\/]lib[\\/](location-box[\\/]|data[\\/]places\.ts$)/;
 const LISTING_UI =
   /widgets[\\/]lib[\\/](listing[\\/](carousel|lazy-property-dialog)|ui[\\/](placeholder|photo|open-house|price-cut|icons[\\/](chevron-left|chevron-right|expand))|saved[\\/](save-button|store)|data[\\/]listing-events)\.tsx?$|core[\\/]protocol[\\/](photos|visit-time|open-houses|places|listing)\.ts$/;
 
+/**
+ * The filters' table and the drawn area's reading it validates (the search, its map and the
+ * drawing tool read both): one chunk. Left to rolldown, the area became a chunk of its own once the
+ * elements' Spanish texts were chunks of their own (scripts/widget-texts.ts), 0.2 KB more to fetch.
+ */
+const FILTERS = /core[\\/]protocol[\\/](filters|polygon)\.ts$/;
+
 const OPENLAYERS = /node_modules[\\/]ol[\\/]|widgets[\\/]lib[\\/]map[\\/](map-base|map-styles)\.ts$/;
 
 /**
@@ -168,7 +175,11 @@ export default defineConfig(({ mode }): UserConfig => {
           ? { codeSplitting: false, minify: true }
           : {
               minify: true,
-              chunkFileNames: 'chunks/[name]-[hash].js',
+              // the elements' texts in Spanish (scripts/widget-texts.ts) named for what they are
+              chunkFileNames: (chunk) =>
+                chunk.facadeModuleId?.includes('virtual:exp-texts-es/')
+                  ? 'chunks/es-[name]-[hash].js'
+                  : 'chunks/[name]-[hash].js',
               assetFileNames: 'chunks/[name]-[hash][extname]',
               codeSplitting: {
                 groups: [
@@ -176,6 +187,7 @@ export default defineConfig(({ mode }): UserConfig => {
                   { name: 'openlayers', test: OPENLAYERS, minShareCount: 2 },
                   { name: 'shared', test: SHARED, minShareCount: 2 },
                   { name: 'listing-ui', test: LISTING_UI, minShareCount: 2 },
+                  { name: 'filters', test: FILTERS, minShareCount: 2 },
                 ],
               },
             },

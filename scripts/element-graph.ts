@@ -97,13 +97,15 @@ export function keptForProcess<T>(key: string, make: () => T): T {
 /**
  * A vite plugin for `import x from '<prefix><unit>'`: the unit's value (an element's or a lazily
  * loaded part's utilities, texts), made by `make` at build time, and made again in dev when a widget
- * source changes. `extra` names units beyond the elements and parts (the texts' `base`).
+ * source changes. `extra` names units beyond the elements and parts (the texts' `base`); `source`
+ * writes the module (by default, the value as its default export).
  */
 export function unitModules(
   name: string,
   prefix: string,
   make: (unit: string) => unknown,
   extra: string[] = [],
+  source: (unit: string, value: unknown) => string = (_, value) => `export default ${JSON.stringify(value)};`,
 ): Plugin {
   let server: ViteDevServer | undefined;
   return {
@@ -120,7 +122,7 @@ export function unitModules(
     load(id) {
       if (!id.startsWith(`\0${prefix}`)) return undefined;
       const unit = id.slice(prefix.length + 1);
-      const module = () => `export default ${JSON.stringify(make(unit))};`;
+      const module = () => source(unit, make(unit));
       // each unit once per build process (the utilities of all elements take seconds); in dev, anew
       // each time a source changes
       return server ? module() : keptForProcess(`${name}:${unit}`, module);

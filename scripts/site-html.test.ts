@@ -13,9 +13,9 @@ import {
   expandSections,
   fillLinks,
   sitePage,
-  widgetPreloads,
   widgetLocales,
 } from './site-html.ts';
+import { languagePreloads, widgetPreloads } from './page-preloads.ts';
 import { SEARCH_HERO_END, SEARCH_HERO_START } from '../core/search-hero.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -185,7 +185,15 @@ describe('the site build (scripts/site-html.ts)', () => {
         'widgets/site-header/site-header.element.ts': {
           file: 'chunks/site-header.element-1.js',
           imports: ['_runtime.js', '_logo.js'],
+          dynamicImports: ['virtual:exp-texts-es/site-header', 'widgets/site-header/menu.tsx'],
         },
+        'widgets/site-header/menu.tsx': {
+          file: 'chunks/menu-1.js',
+          dynamicImports: ['virtual:exp-texts-es/lazy/site-header/menu'],
+        },
+        'virtual:exp-texts-es/site-header': { file: 'chunks/es-site-header-1.js' },
+        'virtual:exp-texts-es/lazy/site-header/menu': { file: 'chunks/es-menu-1.js' },
+        'virtual:exp-texts-es/base': { file: 'chunks/es-base-1.js' },
         'widgets/language-switch/language-switch.element.ts': {
           file: 'chunks/language-switch.element-1.js',
           imports: ['_runtime.js'],
@@ -194,7 +202,7 @@ describe('the site build (scripts/site-html.ts)', () => {
           file: 'chunks/agent-directory.element-1.js',
           imports: ['_runtime.js'],
         },
-        '_runtime.js': { file: 'chunks/runtime-1.js' },
+        '_runtime.js': { file: 'chunks/runtime-1.js', dynamicImports: ['virtual:exp-texts-es/base'] },
         '_logo.js': { file: 'chunks/logo-1.js', imports: ['_runtime.js'] },
       }),
     );
@@ -220,6 +228,14 @@ describe('the site build (scripts/site-html.ts)', () => {
     ).toEqual(['/widgets/chunks/agent-directory.element-1.js', '/widgets/chunks/runtime-1.js']);
     expect(widgetPreloads('<p>no elements</p>', file)).toEqual([]);
     expect(widgetPreloads('<exp-site-header>', join(dir, 'missing.json'))).toEqual([]);
+    // the Spanish texts of the page's elements and of their runtime; a part's come when it loads
+    expect(languagePreloads('<exp-site-header></exp-site-header>', file)).toEqual([
+      { href: '/widgets/chunks/es-site-header-1.js', lang: 'es' },
+      { href: '/widgets/chunks/es-base-1.js', lang: 'es' },
+    ]);
+    expect(languagePreloads('<exp-agent-directory loading="lazy"></exp-agent-directory>', file)).toEqual([]);
+    expect(languagePreloads('<p>no elements</p>', file)).toEqual([]);
+    expect(languagePreloads('<exp-site-header>', join(dir, 'missing.json'))).toEqual([]);
   });
 
   it('inlines a boot script that is valid JavaScript with the error screen in both languages', () => {

@@ -9,7 +9,7 @@
  * And the widget builds drop the site's own texts (the `site` namespace) from their locale files,
  * so partners' pages do not download them.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { alternateLinks } from '../core/alternates.ts';
@@ -19,6 +19,7 @@ import { telHref } from '../core/protocol/format.ts';
 import { indexedPathOf, SAME_ORIGIN_PATH } from '../core/routes.ts';
 import { SITE } from '../core/site.ts';
 import { searchHero, searchHeroHtml } from '../core/search-hero.ts';
+import { languagePreloads, widgetPreloads } from './page-preloads.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../core/locales');
 const load = (lang: 'en' | 'es') => JSON.parse(readFileSync(resolve(LOCALES, `${lang}.json`), 'utf8')) as Dict;
@@ -55,66 +56,6 @@ export function fillLinks(html: string): string {
 
 /** What a link that opens a new tab says to screen readers after its text. */
 const NEW_TAB = '<span class="sr-only" data-i18n="header.newTab"></span>';
-
-const ROOT = resolve(import.meta.dirname, '..');
-
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-}
-
-/**
- * The widget chunks a page needs, from the widget build's manifest: for each exp- tag in the
- * page (and the tags those elements render themselves), the element's chunk and every chunk it
- * imports. Preloading them lets the browser fetch them all at once instead of one level at a time.
- */
-export function widgetPreloads(html: string, manifestFile = resolve(ROOT, 'dist/widgets/manifest.json')): string[] {
-  if (!existsSync(manifestFile)) return [];
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
-  // the page's own elements first (those in <main>), then the header's and footer's: a browser
-  // fetches preloads of one priority in the order written (docs/agent-area.md "Speed")
-  const main = /<main[\s>][\s\S]*?<\/main>/.exec(html)?.[0] ?? '';
-  // an element written loading="lazy" loads when it nears the view (docs/embedding.md "The script"):
-  // no preload for it, unless the same element stands on the page without it
-  const eager = (part: string) =>
-    [...part.matchAll(/<(exp-[a-z0-9-]+)([\s>][^>]*)/g)]
-      .filter((m) => !/\sloading="lazy"/.test(m[2] ?? ''))
-      .map((m) => m[1] as string);
-  const tags = new Set([...eager(main), ...eager(html)]);
-  for (const tag of [...tags]) {
-    // elements that render other elements in their shadow root (the header's language switch)
-    const dir = resolve(ROOT, 'widgets', tag.slice(4));
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsx')))
-      for (const m of readFileSync(resolve(dir, f), 'utf8').matchAll(/<(exp-[a-z0-9-]+)[\s>/]/g))
-        tags.add(m[1] as string);
-  }
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const dep of chunk.imports ?? []) visit(dep);
-  };
-  for (const tag of tags) visit(`widgets/${tag.slice(4)}/${tag.slice(4)}.element.ts`);
-  return [...files].map((f) => `/widgets/${f}`);
-}
-
-/**
- * The elements' Spanish texts (downloaded by the elements when they are in Spanish): preloaded by
- * the Spanish pages. The build marks the link with its language; the server keeps it only in the
- * pages of that language (server/pages/head.tsx).
- */
-export function languagePreloads(
-  manifestFile = resolve(ROOT, 'dist/widgets/manifest.json'),
-): Array<{ href: string; lang: string }> {
-  if (!existsSync(manifestFile)) return [];
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
-  return Object.entries(manifest).flatMap(([key, chunk]) => {
-    const lang = /^core\/locales\/([a-z]{2})\.json$/.exec(key)?.[1];
-    return lang ? [{ href: `/widgets/${chunk.file}`, lang }] : [];
-  });
-}
 
 /**
  * A list written once in a page, its items named on the opening line:
@@ -383,7 +324,7 @@ export function siteHead(): Plugin {
             attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'vite-ignore': '' },
             injectTo: 'head' as const,
           })),
-          ...(ctx.server || !/<exp-/.test(html) ? [] : languagePreloads()).map(({ href, lang }) => ({
+          ...(ctx.server ? [] : languagePreloads(html)).map(({ href, lang }) => ({
             tag: 'link',
             attrs: { rel: 'modulepreload', href, fetchpriority: 'low', 'data-exp-lang': lang, 'vite-ignore': '' },
             injectTo: 'head' as const,

@@ -5,8 +5,10 @@
  * The groups the element wrapper itself uses (common labels, errors, attribute messages, toasts) are
  * in the shared runtime once (`virtual:exp-texts/base`); an element's module (`virtual:exp-texts/
  * <element>`) has the rest of its groups, and a lazily loaded part its own (`virtual:exp-texts/lazy/
- * <path>`, added when it loads; a part in an element's own folder, only the groups its element lacks). Spanish is downloaded whole, the first time an element is in
- * Spanish (widgets/lib/i18n.ts).
+ * <path>`, added when it loads; a part in an element's own folder, only the groups its element lacks). Each
+ * module also says where its groups in Spanish are (`virtual:exp-texts-es/<unit>`, a chunk of its own),
+ * downloaded the first time the element is in Spanish (widgets/lib/i18n.ts): a Spanish page pays for
+ * the Spanish texts of its own elements, as an English page for their English.
  *
  * A key is named by a string that starts with its group (`t('map.loading')`, `t(\`results.sort.${k}\`)`,
  * `{ key: 'toast.searchTitle' }`); a unit test holds every t() call to that.
@@ -18,10 +20,10 @@ import { elementNames, reachable, runtimeEntry, unitFiles, unitModules, WIDGETS 
 
 type Dict = Record<string, unknown>;
 
-const EN = join(WIDGETS, '..', 'core', 'locales', 'en.json');
+const locale = (lang: 'en' | 'es') => join(WIDGETS, '..', 'core', 'locales', `${lang}.json`);
 
 function english(): Dict {
-  const { site: _site, ...widgets } = JSON.parse(readFileSync(EN, 'utf8')) as Dict;
+  const { site: _site, ...widgets } = JSON.parse(readFileSync(locale('en'), 'utf8')) as Dict;
   return widgets;
 }
 
@@ -46,9 +48,35 @@ export function textsOf(name: 'base' | string): Dict {
   return Object.fromEntries(Object.entries(all).filter(([group]) => wanted.has(group)));
 }
 
-const PREFIX = 'virtual:exp-texts/';
+/** The same groups in Spanish (those of `textsOf(name)`). */
+export function spanishOf(name: 'base' | string): Dict {
+  const all = JSON.parse(readFileSync(locale('es'), 'utf8')) as Dict;
+  return Object.fromEntries(Object.keys(textsOf(name)).map((group) => [group, all[group] ?? {}]));
+}
 
-/** `import texts from 'virtual:exp-texts/<element>'` (or `/base`): those English texts; refreshed when a widget or en.json changes in dev. */
-export function widgetTexts(): Plugin {
-  return unitModules('exp-widget-texts', PREFIX, textsOf, ['base']);
+const PREFIX = 'virtual:exp-texts/';
+const SPANISH = 'virtual:exp-texts-es/';
+
+/**
+ * `import texts from 'virtual:exp-texts/<element>'` (or `/base`): `{ en, es }`, those English texts
+ * and the download of the same groups in Spanish (a chunk of its own: widgets/lib/i18n.ts loads it
+ * only when the element is in Spanish); refreshed when a widget or a locale file changes in dev.
+ */
+export function widgetTexts(): Plugin[] {
+  return [
+    unitModules(
+      'exp-widget-texts',
+      PREFIX,
+      textsOf,
+      ['base'],
+      // a unit with no groups of its own (a part whose element has them all) has nothing to download
+      (unit, en) =>
+        `export default { en: ${JSON.stringify(en)}, es: () => ${
+          Object.keys(en as Dict).length
+            ? `import(${JSON.stringify(SPANISH + unit)})`
+            : 'Promise.resolve({ default: {} })'
+        } };`,
+    ),
+    unitModules('exp-widget-texts-es', SPANISH, spanishOf, ['base']),
+  ];
 }

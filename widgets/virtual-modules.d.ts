@@ -4,8 +4,14 @@ declare module 'virtual:exp-utilities/*' {
   export default css;
 }
 
-/** English texts of the shared runtime (`base`) or of one element (scripts/widget-texts.ts). */
+/**
+ * The texts of the shared runtime (`base`), of one element or of a lazily loaded part
+ * (scripts/widget-texts.ts): its groups in English, and the download of the same in Spanish.
+ */
 declare module 'virtual:exp-texts/*' {
-  const texts: Record<string, unknown>;
+  const texts: {
+    en: Record<string, unknown>;
+    es: () => Promise<{ default: Record<string, unknown> }>;
+  };
   export default texts;
 }

@@ -83,8 +83,11 @@ describe('pages in the language of their address, as crawlers read them', () => 
       [...doc.querySelectorAll('link[rel="modulepreload"][data-exp-lang]')].map(
         (l) => `${l.getAttribute('data-exp-lang')} ${l.getAttribute('href')}`,
       );
-    const [spanish] = preloads((await crawl(`${server.url}/es/findanagent`)).doc);
-    expect(spanish).toMatch(/^es \/widgets\/chunks\/es-[\w-]+\.js$/);
+    // (those of its own elements and their runtime: scripts/site-html.ts languagePreloads)
+    const spanish = preloads((await crawl(`${server.url}/es/findanagent`)).doc);
+    for (const line of spanish) expect(line).toMatch(/^es \/widgets\/chunks\/es-[\w-]+\.js$/);
+    const named = spanish.map((line) => /chunks\/es-(.+)-[\w-]{8}\.js$/.exec(line)?.[1]).sort();
+    expect(named).toEqual(['agent-directory', 'base', 'language-switch', 'site-header']);
     expect(preloads((await crawl(`${server.url}/findanagent`)).doc)).toEqual([]);
     // the unknown page is a 404 in both languages
     const missing = await crawl(`${server.url}/es/no/such/page`);

@@ -13,7 +13,7 @@ import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';
 
-addTexts(texts);
+await addTexts(texts);
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 /** A weekday's name: 1 January 2024 was a Monday. */

@@ -13,7 +13,7 @@ import { card } from './ui.ts';
 import { ListStatus } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
-addTexts(texts);
+await addTexts(texts);
 
 const METRICS = ['views', 'saves', 'inquiries', 'visit_requests', 'alert_mails'] as const;
 

@@ -17,7 +17,7 @@ import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';
 
-addTexts(texts);
+await addTexts(texts);
 
 const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 const LINKS = ['website', 'facebook', 'instagram', 'linkedin'] as const;

@@ -14,7 +14,7 @@ import { card, field, primary, secondary } from './ui.ts';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
-addTexts(texts);
+await addTexts(texts);
 
 /** Her kit, once her agent id is known (the team's account has none). */
 export function SiteKit({ id, session }: { id: string; session: Session }) {

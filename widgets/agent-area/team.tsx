@@ -26,7 +26,7 @@ import { card, field, link, primary, secondary } from './ui.ts';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
-addTexts(texts);
+await addTexts(texts);
 
 export function Team({
   id,

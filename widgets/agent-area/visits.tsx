@@ -23,7 +23,7 @@ import { card, field, link, primary, secondary } from './ui.ts';
 import { ListStatus } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
-addTexts(texts);
+await addTexts(texts);
 
 /** The Monday of the week a day is in. */
 const mondayOf = (day: string) => ecuadorDaysAfter(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));

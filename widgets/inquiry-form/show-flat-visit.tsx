@@ -11,7 +11,7 @@ import { addTexts } from '../lib/i18n.ts';
 import { VisitScheduler } from '../lib/visits/visit-scheduler.tsx';
 import texts from 'virtual:exp-texts/lazy/inquiry-form/show-flat-visit';
 
-addTexts(texts);
+await addTexts(texts);
 
 export function ShowFlatVisit({ row, heading }: { row: Record<string, unknown>; heading: string | undefined }) {
   const { t, api } = useElement();

@@ -83,8 +83,8 @@ export interface ElementDefinition<S extends AttrSchema> {
   styles?: readonly string[];
   /** the utilities of the classes the element's files use: `virtual:exp-utilities/<element>` (scripts/widget-styles.ts) */
   utilities: string;
-  /** the English texts the element's files use: `virtual:exp-texts/<element>` (scripts/widget-texts.ts) */
-  texts: Record<string, unknown>;
+  /** the texts the element's files use: `virtual:exp-texts/<element>` (scripts/widget-texts.ts) */
+  texts: Parameters<typeof addTexts>[0];
   /** inline-level elements (a language switch in a header) */
   inline?: boolean;
   /**
@@ -173,7 +173,7 @@ function AttributeErrors({ errors, t, tag }: { errors: AttrError[]; t: Translate
  */
 export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): void {
   if (typeof customElements === 'undefined' || customElements.get(def.tag)) return;
-  addTexts(def.texts);
+  void addTexts(def.texts);
   const schema = { ...commonAttributes, ...def.attributes } as S & typeof commonAttributes;
   const names = Object.keys(schema);
   const Inner = def.component;

@@ -1,10 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '../../core/locales/en.json';
 import es from '../../core/locales/es.json';
-import { addPageTexts, addTexts, langOf, translator } from './i18n.ts';
+import { addPageTexts, addTexts, langOf, langReady, langsLoaded, translator } from './i18n.ts';
 import { normaliseLang } from '../../core/lang.ts';
 import { createI18n, fixedT, translatorFor } from '../../core/translate.ts';
 import { completePlurals } from '../../scripts/locale-plurals.ts';
+
+/** A unit's texts as the build writes them (scripts/widget-texts.ts): its English, and its Spanish's download. */
+const unit = (
+  english: Record<string, unknown>,
+  spanish: () => Promise<Record<string, unknown>> = async () => ({}),
+) => ({
+  en: english,
+  es: () => spanish().then((d) => ({ default: d })),
+});
 
 function keys(obj: object, prefix = ''): string[] {
   return Object.entries(obj).flatMap(([k, v]) =>
@@ -44,11 +53,11 @@ describe('i18n', () => {
 
   it('shows the key for a missing translation, never another language', () => {
     expect(translator('es')('no.such.key')).toBe('no.such.key');
-    addTexts({ testOnly: { english: 'Only English' } });
+    void addTexts(unit({ testOnly: { english: 'Only English' } }));
     expect(translator('en')('testOnly.english')).toBe('Only English');
     expect(translator('es')('testOnly.english')).toBe('testOnly.english');
     // an element's texts never replace what is already there
-    addTexts({ testOnly: { english: 'Other' } });
+    void addTexts(unit({ testOnly: { english: 'Other' } }));
     expect(translator('en')('testOnly.english')).toBe('Only English');
   });
 
@@ -56,15 +65,17 @@ describe('i18n', () => {
     const en = translator('en');
     expect(en('testLater.hello', { name: 'Ana' })).toBe('testLater.hello');
     expect(en('testLater.plain')).toBe('testLater.plain');
-    addTexts({
-      testLater: {
-        hello: 'Hello {{name}}',
-        plain: 'Plain',
-        n_one: 'one {{what}}',
-        n_other: '{{count}} {{what}}',
-        site: 'in {{city}}',
-      },
-    });
+    void addTexts(
+      unit({
+        testLater: {
+          hello: 'Hello {{name}}',
+          plain: 'Plain',
+          n_one: 'one {{what}}',
+          n_other: '{{count}} {{what}}',
+          site: 'in {{city}}',
+        },
+      }),
+    );
     expect(en('testLater.hello', { name: 'Ana' })).toBe('Hello Ana');
     expect(en('testLater.hello', { name: 'Bea' })).toBe('Hello Bea');
     expect(en('testLater.plain')).toBe('Plain');
@@ -84,8 +95,52 @@ describe('i18n', () => {
     expect(t('a.b')).toBe('después');
   });
 
+  it('downloads Spanish unit by unit, once each, when an element asks for it: a unit added later brings its own, and a part waits for it; a failed download is tried again', async () => {
+    const asked: string[] = [];
+    let failOnce = true;
+    const first = unit({ testUnitA: { hi: 'Hi' } }, async () => {
+      asked.push('a');
+      return { testUnitA: { hi: 'Hola' } };
+    });
+    const second = unit({ testUnitB: { bye: 'Bye' } }, async () => {
+      asked.push('b');
+      if (failOnce) {
+        failOnce = false;
+        throw new Error('offline');
+      }
+      return { testUnitB: { bye: 'Chao' } };
+    });
+    // an English page: nothing in Spanish is downloaded
+    await addTexts(first);
+    expect(asked).toEqual([]);
+    const arrivals = () =>
+      new Promise<void>((done) => {
+        const before = langsLoaded.value;
+        const stop = langsLoaded.subscribe((n) => {
+          if (n === before) return;
+          stop();
+          done();
+        });
+      });
+    // the runtime's own texts and this unit's, each once however often it is asked
+    while (!langReady('es')) await arrivals();
+    langReady('es');
+    expect(asked).toEqual(['a']);
+    expect(translator('es')('testUnitA.hi')).toBe('Hola');
+    // a unit that comes after Spanish was asked for: its promise waits for its Spanish (here failing once)
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await addTexts(second);
+    expect(asked).toEqual(['a', 'b']);
+    expect(langReady('es')).toBe(false);
+    while (!langReady('es')) await arrivals();
+    expect(asked).toEqual(['a', 'b', 'b']);
+    expect(translator('es')('testUnitB.bye')).toBe('Chao');
+    expect(error).toHaveBeenCalledTimes(1);
+    error.mockRestore();
+  });
+
   it('picks the plural form of the language and fills placeholders', () => {
-    addTexts({ testOnly: { n_one: '{{count}} home in {{city}}', n_other: '{{count}} homes in {{city}}' } });
+    void addTexts(unit({ testOnly: { n_one: '{{count}} home in {{city}}', n_other: '{{count}} homes in {{city}}' } }));
     expect(translator('en')('testOnly.n', { count: 1, city: 'Quito' })).toBe('1 home in Quito');
     expect(translator('en')('testOnly.n', { count: 3, city: 'Quito' })).toBe('3 homes in Quito');
     // a value is written as it is, '$&' and '{{x}}' included

@@ -8,10 +8,15 @@ import { createI18n, fixedT, type Dict, type Translate } from '../../core/transl
  * runtime chunk), made with the site's settings (core/translate.ts) and our own, so a host page's
  * i18next is neither used nor disturbed. No fallback language: a key missing in Spanish shows the
  * key, never English. English comes with the elements, each element's groups added as a resource
- * bundle when it is defined; Spanish is downloaded the first time an element is in Spanish
- * (langReady), so an English page never pays for it.
+ * bundle when it is defined; the same groups in Spanish are downloaded the first time an element is
+ * in Spanish (langReady), unit by unit (the runtime's, each element's, each lazily loaded part's:
+ * scripts/widget-texts.ts), so an English page never pays for Spanish, nor a Spanish page for the
+ * texts of elements it does not have.
  */
-const i18n = createI18n({ en: structuredClone(base as Dict), es: {} }, DEFAULT_LANG);
+const i18n = createI18n({ en: structuredClone(base.en), es: {} }, DEFAULT_LANG);
+
+/** A unit's texts: its groups in English, and where its groups in the other languages come from. */
+type UnitTexts = { en: Dict } & { [L in Exclude<Lang, 'en'>]: () => Promise<{ default: Dict }> };
 
 /**
  * The language of an element: its own `lang`, else the nearest ancestor's (crossing shadow roots,
@@ -50,18 +55,23 @@ export function translator(lang: Lang): Translate {
   return fixedT(i18n, lang);
 }
 
-const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, unknown> }>> = {
-  es: () => import('../../core/locales/es.json'),
-};
-const available = new Set<Lang>(['en']);
-const loading = new Map<Lang, Promise<void>>();
+/** every unit whose English is here, the runtime's first */
+const units: UnitTexts[] = [base];
+/** the languages an element has asked for: a unit added later brings its texts in them too */
+const wanted = new Set<Exclude<Lang, 'en'>>();
+/** each unit's texts by language: their download on its way, or `true` once here (a failed one is forgotten) */
+const got = new Map<UnitTexts, Partial<Record<Lang, Promise<void> | true>>>();
 
 /**
- * An element's English texts (the groups its files use beyond the shared ones, scripts/widget-texts.ts),
- * added when the element is defined.
+ * An element's texts (the groups its files use beyond the shared ones, scripts/widget-texts.ts), added
+ * when the element is defined, or a lazily loaded part's when it loads: its English at once; in a
+ * language an element already asked for, its download, which the promise waits for (a part awaits it
+ * before it renders, so it never shows a key while its texts are on their way).
  */
-export function addTexts(more: Dict): void {
-  addPageTexts('en', more);
+export function addTexts(unit: UnitTexts): Promise<unknown> {
+  addPageTexts('en', unit.en);
+  if (!units.includes(unit)) units.push(unit);
+  return Promise.all([...wanted].map((lang) => loadUnit(unit, lang)));
 }
 
 /**
@@ -77,32 +87,33 @@ export function addPageTexts(lang: Lang, more: Dict): void {
 /** Bumped when a language's texts arrive, so the elements waiting for them render. */
 export const langsLoaded = signal(0);
 
-/** Downloads a language's texts (once; a failed download is tried again on the next call). */
-function loadLang(lang: Lang): Promise<void> {
-  if (available.has(lang) || lang === 'en') return Promise.resolve();
-  let pending = loading.get(lang);
-  if (!pending) {
-    pending = loaders[lang]().then(
+/** Downloads a unit's texts in a language (once; a failed download is said and tried again on the next call). */
+function loadUnit(unit: UnitTexts, lang: Exclude<Lang, 'en'>): Promise<void> {
+  const mine = got.get(unit) ?? got.set(unit, {}).get(unit)!;
+  const now = mine[lang];
+  if (now === true) return Promise.resolve();
+  return (mine[lang] =
+    now ??
+    unit[lang]().then(
       (m) => {
         i18n.addResourceBundle(lang, 'translation', m.default, true, true);
-        available.add(lang);
+        mine[lang] = true;
         langsLoaded.value++;
       },
       (error: unknown) => {
-        loading.delete(lang);
-        throw error;
+        delete mine[lang];
+        console.error(`[exp] the ${lang} texts did not load:`, error);
       },
-    );
-    loading.set(lang, pending);
-  }
-  return pending;
+    ));
 }
 
-/** Whether a language's texts are here; if not, their download starts (langsLoaded says when). */
+/** Whether a language's texts of every unit on the page are here; if not, their downloads start (langsLoaded says when). */
 export function langReady(lang: Lang): boolean {
-  if (available.has(lang)) return true;
-  loadLang(lang).catch((error: unknown) => console.error(`[exp] the ${lang} texts did not load:`, error));
-  return false;
+  if (lang === 'en') return true;
+  wanted.add(lang);
+  const missing = units.filter((unit) => got.get(unit)?.[lang] !== true);
+  for (const unit of missing) void loadUnit(unit, lang);
+  return missing.length === 0;
 }
 
 const STORAGE_KEY = 'exp-lang';

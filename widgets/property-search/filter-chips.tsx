@@ -10,7 +10,7 @@ import { appliedFilters, type SearchFilters } from '../../core/protocol/filters.
 import { filterPhrases } from '../../core/protocol/filter-words.ts';
 import { useElement } from '../lib/element.tsx';
 
-addTexts(texts);
+await addTexts(texts);
 
 interface Chip {
   key: string;

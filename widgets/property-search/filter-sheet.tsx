@@ -14,7 +14,7 @@ import { useElement } from '../lib/element.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import { Dialog, DialogClose } from '../lib/ui/dialog.tsx';
 
-addTexts(texts);
+await addTexts(texts);
 
 const COUNT_DELAY_MS = 300;
 

@@ -29,7 +29,7 @@ const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'nu
   FilterSpec & { key: NumberFilter }
 >;
 
-addTexts(texts);
+await addTexts(texts);
 
 export interface MoreFieldsProps {
   prefix: string;

@@ -15,7 +15,7 @@ import { siteUrl } from '../lib/site-links.ts';
 import { addTexts } from '../lib/i18n.ts';
 import texts from 'virtual:exp-texts/lazy/property-search/place-median';
 
-addTexts(texts);
+await addTexts(texts);
 
 export function PlaceMedian({ place, propertyType }: { place: string | undefined; propertyType: string | undefined }) {
   const { t, api, site, lang } = useElement();

@@ -27,7 +27,7 @@ import { Honeypot } from '../ui/honeypot.tsx';
 import { PrivacyLine } from '../inquiry/privacy.tsx';
 import type { Lang } from '../../../core/lang.ts';
 
-addTexts(texts);
+await addTexts(texts);
 
 const ERROR_KEYS: Record<string, string> = {
   required: 'alerts.errors.emailRequired',

@@ -16,7 +16,7 @@ import { SaveButton } from '../saved/save-button.tsx';
 import { PinIcon } from '../ui/icons/pin.tsx';
 import type { PropertyCardProps } from './card.tsx';
 
-addTexts(texts);
+await addTexts(texts);
 
 /** "1-3", or "2" when every type has as many */
 const range = (low: number | null | undefined, high: number) =>

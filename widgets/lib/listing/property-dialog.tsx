@@ -27,7 +27,7 @@ export interface PropertyDialogProps {
   settings: DetailSettings;
 }
 
-addTexts(texts);
+await addTexts(texts);
 
 export function PropertyDialog({ property, onClose, settings }: PropertyDialogProps) {
   const { phoneCountryCode, tileUrl, tileAttribution } = settings;
