@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyTexts, currentLang, setText, startTexts, translatorFor, useTranslations } from './texts.ts';
 
 const dict = {
@@ -48,12 +48,33 @@ describe('static texts of the site', () => {
       location: { $t: 'site.locations.cumbaya.name' },
     });
     expect(document.getElementById('p')?.textContent).toBe('Properties for sale in Cumbayá');
+    // the switch and a text given again (the same: written in the switch)
     document.documentElement.lang = 'es';
-    await new Promise((r) => setTimeout(r, 50));
     await setText(document.getElementById('p'), 'site.search.hero.titleIn', {
       location: { $t: 'site.locations.cumbaya.name' },
     });
     expect(document.querySelector('h1')?.textContent).toBe('¡Uy! Página no encontrada');
     expect(document.getElementById('p')?.textContent).toBe('Propiedades en venta en Cumbayá');
+  });
+
+  it('a page served in its language downloads no texts as it starts, nor for a text it already says; a new text brings them', async () => {
+    vi.resetModules();
+    const fresh = await import('./texts.ts');
+    let asked = 0;
+    fresh.useTranslations(() => {
+      asked++;
+      return import('../../widgets/lib/i18n.ts');
+    });
+    document.documentElement.lang = 'es';
+    const cumbaya = { location: { $t: 'site.locations.cumbaya.name' } };
+    document.body.innerHTML = `<h1 data-i18n="site.notFound.title">¡Uy! Página no encontrada</h1><p id="p" data-i18n="site.search.hero.titleIn" data-i18n-params='${JSON.stringify(cumbaya)}'>Propiedades en venta en Cumbayá</p>`;
+    const p = document.getElementById('p');
+    await fresh.startTexts();
+    await fresh.setText(p, 'site.search.hero.titleIn', cumbaya);
+    expect(asked).toBe(0);
+    await fresh.setText(p, 'site.search.hero.titleIn', { location: { $t: 'site.locations.quito.name' } });
+    expect(asked).toBe(1);
+    expect(p?.textContent).toBe('Propiedades en venta en Quito');
+    expect(document.querySelector('h1')?.textContent).toBe('¡Uy! Página no encontrada');
   });
 });

@@ -96,13 +96,18 @@ export function applyTexts(t: Translate, root: ParentNode = document): void {
   for (const el of root.querySelectorAll('[data-i18n], [data-i18n-attr]')) applyElement(t, el);
 }
 
-/** the language the texts in the page are in (the build wrote English) */
-let applied: Lang = 'en';
+/**
+ * the language the texts in the page are in: as it was served (the build writes English, the server
+ * each address in its language; read at the first sync, which the page script runs as it starts), so
+ * a page in its language downloads no texts until one of them changes
+ */
+let applied: Lang | undefined;
 const changed = new Set<Element>();
 let pending: Promise<void> | undefined;
 
 /** Brings the page's texts up to date; a failure (the texts or the translations did not load) is logged, the page keeps what it shows. */
 function sync(): Promise<void> {
+  applied ??= currentLang();
   pending ??= (async () => {
     // let several changes of one task go together
     await Promise.resolve();
@@ -123,13 +128,21 @@ function sync(): Promise<void> {
 
 /** Gives an element another text key (and parameters) and writes it in the page's language. */
 export function setText(el: Element | null, key: string, params?: Record<string, unknown>): Promise<void> {
-  if (!el) return Promise.resolve();
-  el.setAttribute('data-i18n', key);
-  return setParams(el, params);
+  return el ? setKey(el, 'data-i18n', key, params) : Promise.resolve();
 }
 
-function setParams(el: Element, params: Record<string, unknown> | undefined): Promise<void> {
-  if (params) el.setAttribute('data-i18n-params', JSON.stringify(params));
+/** Gives an element a text key (`data-i18n`, or `data-i18n-attr`'s `attribute:key`) and parameters, and writes it if that changes what it says. */
+function setKey(
+  el: Element,
+  attr: 'data-i18n' | 'data-i18n-attr',
+  value: string,
+  params: Record<string, unknown> | undefined,
+): Promise<void> {
+  const json = params ? JSON.stringify(params) : null;
+  // the same text as the page already has, written in the language it shows (the server's page, as the script would write it)
+  if (el.getAttribute(attr) === value && el.getAttribute('data-i18n-params') === json) return sync();
+  el.setAttribute(attr, value);
+  if (json) el.setAttribute('data-i18n-params', json);
   else el.removeAttribute('data-i18n-params');
   changed.add(el);
   return sync();
@@ -142,9 +155,7 @@ export function setAttrText(
   key: string,
   params?: Record<string, unknown>,
 ): Promise<void> {
-  if (!el) return Promise.resolve();
-  el.setAttribute('data-i18n-attr', `${attr}:${key}`);
-  return setParams(el, params);
+  return el ? setKey(el, 'data-i18n-attr', `${attr}:${key}`, params) : Promise.resolve();
 }
 
 /** Translates the page now if needed and follows every later change of `<html lang>`. */

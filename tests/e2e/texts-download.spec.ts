@@ -1,9 +1,9 @@
 /**
  * The texts a page downloads, in a real browser (widgets/lib/i18n.ts, scripts/widget-texts.ts,
- * site/lib/texts.ts): a Spanish page downloads each of its texts once (its own in the site's script,
- * each element's with the element) and none of the elements it does not have; a lazily loaded part
- * speaks the page's language from its first frame; an English page switched to Spanish brings the
- * Spanish of every element and part it has open.
+ * site/lib/texts.ts): a Spanish page downloads each of its elements' texts once and none of the
+ * elements it does not have, and none of its own (the server wrote them in Spanish); a lazily loaded
+ * part speaks the page's language from its first frame; an English page switched to Spanish brings
+ * the Spanish of every element and part it has open, and its own texts, once.
  */
 import type { Page, Response } from '@playwright/test';
 import { expect, localeText, test } from './fixtures.ts';
@@ -44,7 +44,8 @@ test('a Spanish page downloads each of its texts once, and none of elements it d
   await page.waitForLoadState('load');
   // the search's own text (its element's Spanish), the page's own (the site's script), the header's
   expect(await holding(scripts, es('results.sort.label'))).toBe(1);
-  expect(await holding(scripts, es('site.meta.search.rentTitle'))).toBe(1);
+  // the page's own texts: the server wrote them in Spanish, so its script downloads none of them
+  expect(await holding(scripts, es('site.meta.search.rentTitle'))).toBe(0);
   expect(await holding(scripts, es('nav.joinExp'))).toBe(1);
   // an element that is not on the page: the agents' area, the valuation; the e-mails' texts are the server's
   expect(await holding(scripts, es('agentArea.signInIntro'))).toBe(0);
@@ -72,8 +73,12 @@ test('a part loaded on demand speaks the page language from its first frame, and
   await page.goto(`${data.url}/search-properties`);
   await more.click();
   await expect(search.getByText(en('moreFilters.keywords'), { exact: true })).toBeVisible();
+  const scripts = scriptsOf(page);
   await page.evaluate(() => (document.documentElement.lang = 'es'));
   await expect(search.getByText(es('moreFilters.keywords'), { exact: true })).toBeVisible();
+  // the page's own texts too, downloaded now, once
+  await expect(page.locator('h1[data-hero-title]')).toHaveText(es('site.search.hero.title'));
+  expect(await holding(scripts, es('site.meta.search.rentTitle'))).toBe(1);
   await expect(search.getByText(es('results.sort.label'), { exact: true })).toBeVisible();
   await expect(search.getByText(/moreFilters\.|results\./)).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
