@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { ecuadorOutline } from './scripts/ecuador-outline.ts';
 import { olTrim } from './scripts/ol-trim.ts';
-import { inlineSiteCss, siteHead, widgetLocales } from './scripts/site-html.ts';
+import { inlineSiteCss, siteHead } from './scripts/site-html.ts';
 import { widgetStyles } from './scripts/widget-styles.ts';
 import { widgetTexts } from './scripts/widget-texts.ts';
 
@@ -147,7 +147,6 @@ export default defineConfig(({ mode }): UserConfig => {
     define: { ...common.define, 'import.meta.env.EXP_TEST_HOOKS': JSON.stringify(testHooks) },
     plugins: [
       syncExternalStoreFromReact(),
-      widgetLocales(),
       widgetStyles(),
       widgetTexts(),
       ecuadorOutline({ asset: !single }),

@@ -61,4 +61,22 @@ describe('parts loaded later', () => {
     // a part shared by elements (lib/) still carries its own groups
     expect(Object.keys(textsOf('lazy/lib/alerts/alert-dialog')).length).toBeGreaterThan(0);
   });
+
+  it("carry in Spanish the same groups as in English, and never the site's or the e-mails' texts", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { spanishOf, textsOf } = await import('./widget-texts.ts');
+    const es = JSON.parse(readFileSync(new URL('../core/locales/es.json', import.meta.url), 'utf8'));
+    for (const unit of [
+      'base',
+      ...elementNames(),
+      'lazy/lib/alerts/alert-dialog',
+      'lazy/property-search/more-filters',
+    ]) {
+      const groups = Object.keys(textsOf(unit));
+      expect(Object.keys(spanishOf(unit)), unit).toEqual(groups);
+      expect(groups, unit).not.toContain('site');
+      expect(groups, unit).not.toContain('mail');
+      for (const group of groups) expect(spanishOf(unit)[group], `${unit}: ${group}`).toEqual(es[group]);
+    }
+  });
 });

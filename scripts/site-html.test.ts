@@ -13,7 +13,6 @@ import {
   expandSections,
   fillLinks,
   sitePage,
-  widgetLocales,
 } from './site-html.ts';
 import { languagePreloads, widgetPreloads } from './page-preloads.ts';
 import { SEARCH_HERO_END, SEARCH_HERO_START } from '../core/search-hero.ts';
@@ -243,14 +242,5 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(() => new Function(script)).not.toThrow();
     expect(script).toContain(en.errors.somethingWentWrong);
     expect(script).toContain(es.errors.reloadPage);
-  });
-
-  it('drops the site texts from the widgets locale files', () => {
-    const plugin = widgetLocales() as unknown as { transform(code: string, id: string): { code: string } | null };
-    const out = plugin.transform(JSON.stringify(en), '/x/core/locales/en.json');
-    const parsed = JSON.parse(out?.code ?? '{}');
-    expect(parsed.site).toBeUndefined();
-    expect(parsed.nav.searchProperties).toBe('Search Properties');
-    expect(plugin.transform('{}', '/x/other.json')).toBeNull();
   });
 });

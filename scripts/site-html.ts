@@ -343,19 +343,6 @@ export function siteHead(): Plugin {
   };
 }
 
-/** Widget builds: the locale files without the host site's own texts. */
-export function widgetLocales(): Plugin {
-  return {
-    name: 'exp-widget-locales',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/[\\/]core[\\/]locales[\\/](en|es)\.json$/.test(id)) return null;
-      const { site: _site, mail: _mail, ...rest } = JSON.parse(code) as Dict;
-      return { code: JSON.stringify(rest), map: null };
-    },
-  };
-}
-
 /**
  * The site's stylesheet written into each page's head instead of linked: a linked stylesheet blocks
  * the first paint until it arrives, and on a phone's connection it shares the line with the
