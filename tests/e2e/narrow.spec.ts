@@ -151,3 +151,24 @@ test("the search's More filters and Search buttons each keep their words on one 
     }
   }
 });
+
+// "Sort by" ending one line and its select starting the next is not cut off either
+test("the search's Sort by stays on the line of its select on a 320 px phone, in both languages", async ({
+  page,
+  data,
+}) => {
+  await page.setViewportSize({ width: 320, height: 800 });
+  for (const path of ['/search-properties', '/es/search-properties']) {
+    await page.goto(`${data.url}${path}`);
+    const sort = page.locator('exp-property-search [part="sort"]');
+    const select = sort.locator('select');
+    await expect(select).toBeVisible();
+    const label = (await sort.locator('label').boundingBox())!;
+    const box = (await select.boundingBox())!;
+    // the label's middle within the select's height, left of it; both inside the window
+    expect(label.y + label.height / 2, path).toBeGreaterThan(box.y);
+    expect(label.y + label.height / 2, path).toBeLessThan(box.y + box.height);
+    expect(label.x + label.width, path).toBeLessThanOrEqual(box.x);
+    expect(box.x + box.width, path).toBeLessThanOrEqual(320);
+  }
+});

@@ -83,6 +83,7 @@ declare module '../lib/events.ts' {
  * @csspart toast - Each toast.
  * @csspart save-button - The heart that saves a listing (`saved` while it is saved).
  * @csspart alerts-button - 'Get alerts', which opens the alert form.
+ * @csspart sort - 'Sort by' and its select.
  * @csspart alerts - The alert form's dialog.
  * @csspart place-median - A picked place's median asking price per m² of last month, beside the count, with the way to its market report.
  * @cssprop --exp-color-primary - Buttons, price headers, highlights.

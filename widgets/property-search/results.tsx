@@ -105,17 +105,20 @@ export const Results = memo(function Results({
             label={t('search.alertsButtonLabel')}
             part="alerts-button"
           />
-          <label htmlFor={`${id}-sort`} className="text-sm font-medium text-ink-muted">
-            {t('results.sort.label')}
-          </label>
-          <select
-            id={`${id}-sort`}
-            value={sort}
-            onChange={(e) => onSort(e.target.value as SortKey)}
-            className="exp-select h-10 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
-          >
-            <Options values={sorts} label={(k) => t(`results.sort.${k}`)} />
-          </select>
+          {/* the label and its select wrap together: on a phone "Sort by" never ends a line its select starts the next */}
+          <span className="flex max-w-full items-center gap-2" part="sort">
+            <label htmlFor={`${id}-sort`} className="shrink-0 text-sm font-medium text-ink-muted">
+              {t('results.sort.label')}
+            </label>
+            <select
+              id={`${id}-sort`}
+              value={sort}
+              onChange={(e) => onSort(e.target.value as SortKey)}
+              className="exp-select h-10 min-w-0 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
+            >
+              <Options values={sorts} label={(k) => t(`results.sort.${k}`)} />
+            </select>
+          </span>
         </div>
       </div>
       <p className="exp-sr-only" role="status" aria-live="polite" aria-atomic="true">
