@@ -62,21 +62,26 @@ describe('parts loaded later', () => {
     expect(Object.keys(textsOf('lazy/lib/alerts/alert-dialog')).length).toBeGreaterThan(0);
   });
 
-  it("carry in Spanish the same groups as in English, and never the site's or the e-mails' texts", async () => {
+  it("carry in Spanish what they carry in English, an element's with its own parts' (which then carry none), and never the site's or the e-mails' texts", async () => {
     const { readFileSync } = await import('node:fs');
     const { spanishOf, textsOf } = await import('./widget-texts.ts');
     const es = JSON.parse(readFileSync(new URL('../core/locales/es.json', import.meta.url), 'utf8'));
-    for (const unit of [
-      'base',
-      ...elementNames(),
-      'lazy/lib/alerts/alert-dialog',
-      'lazy/property-search/more-filters',
-    ]) {
-      const groups = Object.keys(textsOf(unit));
-      expect(Object.keys(spanishOf(unit)), unit).toEqual(groups);
-      expect(groups, unit).not.toContain('site');
-      expect(groups, unit).not.toContain('mail');
-      for (const group of groups) expect(spanishOf(unit)[group], `${unit}: ${group}`).toEqual(es[group]);
+    const keys = (unit: string) => Object.keys(spanishOf(unit)).sort();
+    for (const unit of ['base', ...elementNames(), 'lazy/lib/alerts/alert-dialog']) {
+      expect(keys(unit), unit).toEqual(expect.arrayContaining(Object.keys(textsOf(unit))));
+      expect(keys(unit), unit).not.toContain('site');
+      expect(keys(unit), unit).not.toContain('mail');
+      for (const group of keys(unit)) expect(spanishOf(unit)[group], `${unit}: ${group}`).toEqual(es[group]);
     }
+    // the search's "More filters" and chips: their Spanish comes with the search's
+    for (const part of ['more-filters', 'filter-chips']) {
+      expect(keys(`lazy/property-search/${part}`), part).toEqual([]);
+      expect(Object.keys(textsOf(`lazy/property-search/${part}`)).length, part).toBeGreaterThan(0);
+      expect(keys('property-search'), part).toEqual(
+        expect.arrayContaining(Object.keys(textsOf(`lazy/property-search/${part}`))),
+      );
+    }
+    // a part shared by elements brings its own
+    expect(keys('lazy/lib/alerts/alert-dialog')).toEqual(Object.keys(textsOf('lazy/lib/alerts/alert-dialog')).sort());
   });
 });

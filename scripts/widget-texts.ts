@@ -13,7 +13,7 @@
  * A key is named by a string that starts with its group (`t('map.loading')`, `t(\`results.sort.${k}\`)`,
  * `{ key: 'toast.searchTitle' }`); a unit test holds every t() call to that.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { elementNames, reachable, runtimeEntry, unitFiles, unitModules, WIDGETS } from './element-graph.ts';
@@ -48,10 +48,31 @@ export function textsOf(name: 'base' | string): Dict {
   return Object.fromEntries(Object.entries(all).filter(([group]) => wanted.has(group)));
 }
 
-/** The same groups in Spanish (those of `textsOf(name)`). */
+/** The parts in an element's own folder that are loaded later (`lazy/<element>/<part>`). */
+function ownParts(element: string): string[] {
+  const dir = join(WIDGETS, element);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.tsx'))
+    .map((f) => `lazy/${element}/${f.slice(0, -'.tsx'.length)}`)
+    .filter((unit) =>
+      readFileSync(join(WIDGETS, `${unit.slice('lazy/'.length)}.tsx`), 'utf8').includes(`virtual:exp-texts/${unit}'`),
+    );
+}
+
+/**
+ * The same groups in Spanish, one download the element waits for anyway: an element's carry those of
+ * the parts in its own folder too (its "More filters", its chips), so opening one on a Spanish page
+ * asks for its code alone, not its code and then its texts; such a part's own are then none. A part
+ * shared by elements (lib/) carries its own.
+ */
 export function spanishOf(name: 'base' | string): Dict {
+  const owner = /^lazy\/([a-z0-9-]+)\//.exec(name)?.[1];
+  if (owner && elementNames().includes(owner)) return {};
   const all = JSON.parse(readFileSync(locale('es'), 'utf8')) as Dict;
-  return Object.fromEntries(Object.keys(textsOf(name)).map((group) => [group, all[group] ?? {}]));
+  const groups = new Set(Object.keys(textsOf(name)));
+  if (elementNames().includes(name))
+    for (const part of ownParts(name)) for (const g of Object.keys(textsOf(part))) groups.add(g);
+  return Object.fromEntries([...groups].map((group) => [group, all[group] ?? {}]));
 }
 
 const PREFIX = 'virtual:exp-texts/';
@@ -69,10 +90,10 @@ export function widgetTexts(): Plugin[] {
       PREFIX,
       textsOf,
       ['base'],
-      // a unit with no groups of its own (a part whose element has them all) has nothing to download
+      // a unit with no Spanish of its own (a part whose element brings it) has nothing to download
       (unit, en) =>
         `export default { en: ${JSON.stringify(en)}, es: () => ${
-          Object.keys(en as Dict).length
+          Object.keys(spanishOf(unit)).length
             ? `import(${JSON.stringify(SPANISH + unit)})`
             : 'Promise.resolve({ default: {} })'
         } };`,

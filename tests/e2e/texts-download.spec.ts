@@ -56,18 +56,25 @@ test('a Spanish page downloads each of its texts once, and none of elements it d
   expect(consoleErrors).toEqual([]);
 });
 
-test('a part loaded on demand speaks the page language from its first frame, and an English page switched to Spanish brings the Spanish of the parts it has open', async ({
+test('a part loaded on demand speaks the page language from its first frame, its texts not a second download, and an English page switched to Spanish brings the Spanish of the parts it has open', async ({
   page,
   data,
   consoleErrors,
 }) => {
   const search = page.locator('exp-property-search');
   const more = search.locator('[part="more-filters"]');
-  // Spanish: "Más filtros" loads its part and its texts together; never a key on screen
+  // Spanish: "Más filtros" asks for its code alone (its texts came with the search's), never a key on screen
   await page.goto(`${data.url}/es/search-properties`);
+  await expect(search.getByText(es('results.sort.label'), { exact: true })).toBeVisible();
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') asked.push(new URL(request.url()).pathname);
+  });
   await more.click();
   await expect(search.getByText(es('moreFilters.keywords'), { exact: true })).toBeVisible();
   await expect(search.getByText(/moreFilters\./)).toHaveCount(0);
+  expect(asked.filter((path) => /\/more-filters-[\w-]+\.js$/.test(path))).toHaveLength(1);
+  expect(asked.filter((path) => /\/chunks\/es-/.test(path))).toEqual([]);
 
   // English, the part opened, then the language switched: the part in Spanish too
   await page.goto(`${data.url}/search-properties`);
