@@ -124,8 +124,9 @@ test("the home's Buy, Rent and New homes fit a 320 px phone in both languages", 
   }
 });
 
-// a button's words broken over two lines ("More / filters") are not cut off, so the check above passes them
-test("the search's More filters and Search buttons each keep their words on one line on a 320 px phone, in both languages", async ({
+// a button's words broken over two lines ("More / filters") are not cut off, so the check above passes
+// them; nor "Sort by" ending one line and its select starting the next
+test("the search's More filters and Search buttons each keep their words on one line on a 320 px phone, and Sort by stays on the line of its select, in both languages", async ({
   page,
   data,
 }) => {
@@ -149,17 +150,6 @@ test("the search's More filters and Search buttons each keep their words on one 
       });
       expect(lines, `${path} ${part}`).toBe(1);
     }
-  }
-});
-
-// "Sort by" ending one line and its select starting the next is not cut off either
-test("the search's Sort by stays on the line of its select on a 320 px phone, in both languages", async ({
-  page,
-  data,
-}) => {
-  await page.setViewportSize({ width: 320, height: 800 });
-  for (const path of ['/search-properties', '/es/search-properties']) {
-    await page.goto(`${data.url}${path}`);
     const sort = page.locator('exp-property-search [part="sort"]');
     const select = sort.locator('select');
     await expect(select).toBeVisible();
