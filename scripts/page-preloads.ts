@@ -4,17 +4,14 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
-const ROOT = resolve(import.meta.dirname, '..');
+import { ROOT } from './element-graph.ts';
+import { SPANISH } from './widget-texts.ts';
 
 interface ManifestChunk {
   file: string;
   imports?: string[];
   dynamicImports?: string[];
 }
-
-/** the modules of the elements' texts in Spanish (scripts/widget-texts.ts) */
-const SPANISH_TEXTS = 'virtual:exp-texts-es/';
 
 /**
  * The widget chunks a page needs, from the widget build's manifest: for each exp- tag in the
@@ -73,7 +70,7 @@ export function languagePreloads(
 ): Array<{ href: string; lang: string }> {
   const { manifest, keys } = pageChunks(html, manifestFile);
   const texts = keys.flatMap((key) =>
-    (manifest[key]?.dynamicImports ?? []).filter((d) => d.startsWith(SPANISH_TEXTS) && !d.includes('/lazy/')),
+    (manifest[key]?.dynamicImports ?? []).filter((d) => d.startsWith(SPANISH) && !d.includes('/lazy/')),
   );
   return [...new Set(texts)].flatMap((key) =>
     manifest[key] ? [{ href: `/widgets/${manifest[key].file}`, lang: 'es' }] : [],

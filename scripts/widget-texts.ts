@@ -76,7 +76,8 @@ export function spanishOf(name: 'base' | string): Dict {
 }
 
 const PREFIX = 'virtual:exp-texts/';
-const SPANISH = 'virtual:exp-texts-es/';
+/** the modules of the units' texts in Spanish (the pages preload the elements': scripts/page-preloads.ts) */
+export const SPANISH = 'virtual:exp-texts-es/';
 
 /**
  * `import texts from 'virtual:exp-texts/<element>'` (or `/base`): `{ en, es }`, those English texts
